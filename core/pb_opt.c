@@ -1,0 +1,193 @@
+#include "pb_opt.h"
+#include "pb_time.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const pb_option *pb_opt_find(const pb_option *table, const char *name)
+{
+    for (const pb_option *o = table; o && o->name; o++)
+        if (!strcmp(o->name, name))
+            return o;
+    return NULL;
+}
+
+static const char *type_name(pb_opt_type t)
+{
+    switch (t) {
+    case PB_OPT_INT: return "integer";
+    case PB_OPT_DOUBLE: return "number";
+    case PB_OPT_DURATION: return "duration";
+    case PB_OPT_BOOL: return "boolean";
+    default: return "string";
+    }
+}
+
+static int out_of_range(const pb_option *o, double v)
+{
+    return o->min <= o->max && (v < o->min || v > o->max);
+}
+
+static int set_value(const pb_option *o, void *params, const char *value,
+                     pb_error *err)
+{
+    char *field = (char *)params + o->offset;
+    char *end;
+    switch (o->type) {
+    case PB_OPT_INT: {
+        errno = 0;
+        long v = strtol(value, &end, 10);
+        if (!*value || *end || errno || v < INT32_MIN || v > INT32_MAX)
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: expected an integer, got \"%s\"",
+                                o->name, value);
+        if (out_of_range(o, (double)v))
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: %ld is out of range [%g, %g]",
+                                o->name, v, o->min, o->max);
+        *(int *)field = (int)v;
+        return PB_OK;
+    }
+    case PB_OPT_DOUBLE: {
+        errno = 0;
+        double v = strtod(value, &end);
+        if (!*value || *end || errno || !isfinite(v))
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: expected a finite number, got \"%s\"",
+                                o->name, value);
+        if (out_of_range(o, v))
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: %g is out of range [%g, %g]",
+                                o->name, v, o->min, o->max);
+        *(double *)field = v;
+        return PB_OK;
+    }
+    case PB_OPT_DURATION: {
+        pb_ns v;
+        if (pb_duration_parse(value, &v) != PB_OK)
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: expected a duration such as 30ms, "
+                                "2s or 0.5 (seconds), got \"%s\"", o->name, value);
+        if (out_of_range(o, pb_ns_to_sec(v)))
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: %s is out of range [%gs, %gs]",
+                                o->name, value, o->min, o->max);
+        *(pb_ns *)field = v;
+        return PB_OK;
+    }
+    case PB_OPT_BOOL: {
+        int v;
+        if (!strcasecmp(value, "1") || !strcasecmp(value, "yes") ||
+            !strcasecmp(value, "true") || !strcasecmp(value, "on"))
+            v = 1;
+        else if (!strcasecmp(value, "0") || !strcasecmp(value, "no") ||
+                 !strcasecmp(value, "false") || !strcasecmp(value, "off"))
+            v = 0;
+        else
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: expected yes/no (1/0, true/false, "
+                                "on/off), got \"%s\"", o->name, value);
+        *(int *)field = v;
+        return PB_OK;
+    }
+    case PB_OPT_STRING:
+        *(const char **)field = value;
+        return PB_OK;
+    }
+    return PB_EINVAL;
+}
+
+int pb_opt_defaults(const pb_option *table, void *params, pb_error *err)
+{
+    for (const pb_option *o = table; o && o->name; o++) {
+        if (!o->def)
+            continue;
+        int rc = set_value(o, params, o->def, err);
+        if (rc != PB_OK)
+            return rc;
+    }
+    return PB_OK;
+}
+
+int pb_opt_set(const pb_option *table, void *params, const char *name,
+               const char *value, pb_error *err)
+{
+    const pb_option *o = pb_opt_find(table, name);
+    if (!o) {
+        pb_strbuf names = {0};
+        for (const pb_option *p = table; p && p->name; p++) {
+            if (p != table)
+                pb_strbuf_puts(&names, ", ");
+            pb_strbuf_puts(&names, p->name);
+        }
+        pb_error_set(err, PB_ENOENT, NULL, 0, 0,
+                     "unknown option \"%s\"; expected one of: %s", name,
+                     pb_strbuf_str(&names));
+        pb_strbuf_free(&names);
+        return PB_ENOENT;
+    }
+    return set_value(o, params, value, err);
+}
+
+int pb_opt_set_kv(const pb_option *table, void *params, const char *kv,
+                  pb_error *err)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv)
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "expected name=value, got \"%s\"", kv);
+    char name[128];
+    size_t l = (size_t)(eq - kv);
+    if (l >= sizeof name)
+        l = sizeof name - 1;
+    memcpy(name, kv, l);
+    name[l] = '\0';
+    return pb_opt_set(table, params, name, eq + 1, err);
+}
+
+void pb_opt_help(FILE *fp, const pb_option *table, const char *indent)
+{
+    for (const pb_option *o = table; o && o->name; o++) {
+        fprintf(fp, "%s%-18s %-8s default %-8s %s", indent ? indent : "",
+                o->name, type_name(o->type), o->def ? o->def : "-",
+                o->help ? o->help : "");
+        if (o->min <= o->max)
+            fprintf(fp, " [%g..%g]", o->min, o->max);
+        fputc('\n', fp);
+    }
+}
+
+int pb_opt_describe(const pb_option *table, const void *params, pb_strbuf *out)
+{
+    int rc = PB_OK;
+    for (const pb_option *o = table; o && o->name; o++) {
+        const char *field = (const char *)params + o->offset;
+        if (o != table)
+            rc |= pb_strbuf_putc(out, ' ');
+        switch (o->type) {
+        case PB_OPT_INT:
+        case PB_OPT_BOOL:
+            rc |= pb_strbuf_printf(out, "%s=%d", o->name, *(const int *)field);
+            break;
+        case PB_OPT_DOUBLE:
+            rc |= pb_strbuf_printf(out, "%s=%.17g", o->name, *(const double *)field);
+            break;
+        case PB_OPT_DURATION: {
+            char b[PB_SECONDS_BUF];
+            pb_seconds_format(*(const pb_ns *)field, b);
+            rc |= pb_strbuf_printf(out, "%s=%s", o->name, b);
+            break;
+        }
+        case PB_OPT_STRING: {
+            const char *s = *(const char *const *)field;
+            rc |= pb_strbuf_printf(out, "%s=%s", o->name, s ? s : "");
+            break;
+        }
+        }
+    }
+    return rc ? PB_ENOMEM : PB_OK;
+}

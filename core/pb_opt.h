@@ -1,0 +1,66 @@
+/*
+ * pb_opt.h - one option table drives defaults, parsing, validation, --help
+ * and the metadata line that records what a run used (fio-style).
+ *
+ * A table is an array of pb_option ending with an entry whose name is NULL.
+ * Each option names a field of a caller's params struct by offset:
+ *   PB_OPT_INT      -> int
+ *   PB_OPT_DOUBLE   -> double
+ *   PB_OPT_DURATION -> pb_ns  (text "30ms", "2s", "0.5")
+ *   PB_OPT_BOOL     -> int    (text 1/0, yes/no, true/false, on/off)
+ *   PB_OPT_STRING   -> const char * (points at the text given, or at the
+ *                      default literal: the caller keeps it alive)
+ */
+#ifndef PB_OPT_H
+#define PB_OPT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "pb_error.h"
+#include "pb_strbuf.h"
+
+typedef enum pb_opt_type {
+    PB_OPT_INT,
+    PB_OPT_DOUBLE,
+    PB_OPT_DURATION,
+    PB_OPT_BOOL,
+    PB_OPT_STRING
+} pb_opt_type;
+
+typedef struct pb_option {
+    const char *name;   /* NULL ends the table */
+    pb_opt_type type;
+    size_t offset;      /* offsetof(params struct, field) */
+    const char *def;    /* default, as text; NULL = leave the field alone */
+    double min, max;    /* allowed range for numbers (seconds for
+                           durations); ignored when min > max */
+    const char *help;   /* one line; cite the paper's name for it */
+} pb_option;
+
+#define PB_OPT_NORANGE 1.0, 0.0
+
+/* Set every field to its default.  Returns PB_OK, or PB_EINVAL if a
+ * default does not parse (a bug in the table; err says which). */
+int pb_opt_defaults(const pb_option *table, void *params, pb_error *err);
+
+/* Set one option by name from text.  Returns PB_OK, PB_ENOENT (no such
+ * option: err lists the names), PB_EINVAL (bad value or out of range: err
+ * names the option and what was expected). */
+int pb_opt_set(const pb_option *table, void *params, const char *name,
+               const char *value, pb_error *err);
+
+/* Set from "name=value".  Returns as pb_opt_set, or PB_EINVAL without '='. */
+int pb_opt_set_kv(const pb_option *table, void *params, const char *kv,
+                  pb_error *err);
+
+/* Find an option by name, or NULL. */
+const pb_option *pb_opt_find(const pb_option *table, const char *name);
+
+/* Print one line per option: name, type, default, range, help. */
+void pb_opt_help(FILE *fp, const pb_option *table, const char *indent);
+
+/* Append "name=value name=value ..." with the current values to out. */
+int pb_opt_describe(const pb_option *table, const void *params, pb_strbuf *out);
+
+#endif

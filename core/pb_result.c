@@ -1,0 +1,124 @@
+#include "pb_result.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pb_result_init(pb_result *r, const char *algo, const char *view)
+{
+    memset(r, 0, sizeof *r);
+    r->algo = algo;
+    r->view = view;
+    return pb_pattab_init(&r->patterns);
+}
+
+void pb_result_free(pb_result *r)
+{
+    if (!r)
+        return;
+    pb_pattab_close(r->patterns);
+    free(r->assign);
+    pb_strbuf_free(&r->meta);
+    pb_strbuf_free(&r->dot);
+    pb_strbuf_free(&r->report);
+    memset(r, 0, sizeof *r);
+}
+
+int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
+                     uint32_t pattern)
+{
+    if (r->nassign == r->assign_cap) {
+        size_t nc = r->assign_cap ? r->assign_cap * 2 : 1024;
+        pb_assign *na = realloc(r->assign, nc * sizeof *na);
+        if (!na)
+            return PB_ENOMEM;
+        r->assign = na;
+        r->assign_cap = nc;
+    }
+    r->assign[r->nassign++] = (pb_assign){msg_id, instance, pattern};
+    return PB_OK;
+}
+
+int pb_result_meta(pb_result *r, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (r->meta.len && pb_strbuf_putc(&r->meta, '\n') != PB_OK)
+        return PB_ENOMEM;
+    return pb_strbuf_puts(&r->meta, buf);
+}
+
+static void put_num(FILE *fp, double v)
+{
+    if (isnan(v))
+        return;
+    fprintf(fp, "%.9g", v);
+}
+
+static void put_means(FILE *fp, const double *sum, const double *w, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        if (k)
+            fputc(';', fp);
+        if (w[k] > 0)
+            fprintf(fp, "%.9g", sum[k] / w[k]);
+    }
+}
+
+int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
+                    size_t nhead, int with_assign, pb_error *err)
+{
+    pb_pattab_rank(r->patterns, r->rank_by);
+    fprintf(fp, "# pathbench-result 1\n");
+    for (size_t i = 0; i < nhead; i++)
+        fprintf(fp, "# %s\n", head[i]);
+    if (r->meta.len) {
+        const char *s = pb_strbuf_str(&r->meta);
+        while (*s) {
+            const char *nl = strchr(s, '\n');
+            size_t l = nl ? (size_t)(nl - s) : strlen(s);
+            fprintf(fp, "# %.*s\n", (int)l, s);
+            s += l + (nl ? 1 : 0);
+        }
+    }
+    fprintf(fp, "# table=patterns\n");
+    fprintf(fp, "rank,pattern,count,score,max_prob,total_latency,mean_latency,"
+                "node_latency,edge_delay\n");
+    size_t n = pb_pattab_count(r->patterns);
+    for (size_t i = 0; i < n; i++) {
+        const pb_pattern *e = pb_pattab_get(r->patterns, i);
+        fprintf(fp, "%u,", e->rank);
+        csv_fwrite(fp, e->text, strlen(e->text));
+        fprintf(fp, ",%llu,", (unsigned long long)e->count);
+        put_num(fp, e->score);
+        fputc(',', fp);
+        put_num(fp, e->max_prob);
+        fputc(',', fp);
+        put_num(fp, e->latency_sum);
+        fputc(',', fp);
+        put_num(fp, e->score > 0 ? e->latency_sum / e->score : NAN);
+        fputc(',', fp);
+        put_means(fp, e->node_sum, e->node_wsum, e->nnodes);
+        fputc(',', fp);
+        put_means(fp, e->edge_sum, e->edge_wsum, e->nnodes);
+        fputc('\n', fp);
+    }
+    if (with_assign && r->nassign) {
+        fprintf(fp, "# table=assignment\nid,instance,rank\n");
+        for (size_t i = 0; i < r->nassign; i++) {
+            const pb_pattern *e = pb_pattab_by_index(r->patterns, r->assign[i].pattern);
+            fprintf(fp, "%llu,%llu,%u\n", (unsigned long long)r->assign[i].id,
+                    (unsigned long long)r->assign[i].instance, e ? e->rank : 0);
+        }
+    }
+    if (fflush(fp) != 0 || ferror(fp))
+        return pb_error_set(err, PB_EIO, NULL, 0, 0, "write error: %s",
+                            strerror(errno));
+    return PB_OK;
+}

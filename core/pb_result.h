@@ -1,0 +1,80 @@
+/*
+ * pb_result.h - what an inference algorithm produces, and the result file
+ * that carries it to the scorer.
+ *
+ * Result file (text, one file per run):
+ *
+ *   # pathbench-result 1
+ *   # algo=nesting view=call trace=t.csv messages=123
+ *   # params: x=2 y=0 ...          (the algorithm's option values)
+ *   # ...                           (more "# key=value" lines: counters)
+ *   # table=patterns
+ *   rank,pattern,count,score,max_prob,total_latency,mean_latency,node_latency,edge_delay
+ *   1,A>B[C],10,10,1,1.5,0.15,0.1;0.05;0.02,;0.01;0.02
+ *   # table=assignment               (only when messages were ascribed)
+ *   id,instance,rank
+ *   17,3,1
+ *
+ * pattern is canonical text (CSV-quoted when needed); count is the raw
+ * instance count; score the expected count (linking) or the count; times
+ * are seconds; node_latency and edge_delay are ';'-separated weighted means
+ * per canonical pre-order position (empty where unknown); meanings per view:
+ * README "Result files".  In the assignment table, `instance` is an id
+ * unique within the file and `rank` the rank of that instance's pattern.
+ */
+#ifndef PB_RESULT_H
+#define PB_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pb_error.h"
+#include "pb_pattab.h"
+#include "pb_strbuf.h"
+
+typedef struct pb_assign {
+    uint64_t id;        /* message id */
+    uint64_t instance;  /* path instance id */
+    uint32_t pattern;   /* pb_pattern.index of the instance's pattern */
+} pb_assign;
+
+typedef struct pb_result {
+    const char *algo;    /* static string, e.g. "nesting" */
+    const char *view;    /* "call", "message" or "path" */
+    pb_pattab *patterns; /* owned */
+    pb_rank_by rank_by;  /* how the writer ranks patterns */
+    pb_assign *assign;   /* owned; may be empty */
+    size_t nassign, assign_cap;
+    pb_strbuf meta;      /* extra metadata, "key=value" lines joined by '\n' */
+    pb_strbuf dot;       /* optional Graphviz text */
+    pb_strbuf report;    /* optional human-readable text (e.g. Figure 9) */
+} pb_result;
+
+/* Initialize an empty result (allocates the pattern table).  Returns PB_OK
+ * or PB_ENOMEM. */
+int pb_result_init(pb_result *r, const char *algo, const char *view);
+
+/* Free everything the result owns.  NULL-safe; safe after a failed init. */
+void pb_result_free(pb_result *r);
+
+/* Record that message msg_id belongs to instance `instance` whose pattern
+ * has pb_pattern.index `pattern`.  Returns PB_OK or PB_ENOMEM. */
+int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
+                     uint32_t pattern);
+
+/* Append one "key=value" metadata line (printf-style). */
+int pb_result_meta(pb_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Rank the patterns (by r->rank_by) and write the result file.  head:
+ * metadata lines written first after the version line (without "# "), e.g.
+ * "algo=... view=... trace=...", "params: ...".  with_assign: write the
+ * assignment table when there is one.  Returns PB_OK or PB_EIO. */
+int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
+                    size_t nhead, int with_assign, pb_error *err);
+
+#endif

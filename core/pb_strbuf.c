@@ -1,0 +1,87 @@
+#include "pb_strbuf.h"
+#include "pb_error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int reserve(pb_strbuf *b, size_t extra)
+{
+    if (b->cap - b->len > extra)
+        return PB_OK;
+    size_t nc = b->cap ? b->cap : 64;
+    while (nc - b->len <= extra)
+        nc *= 2;
+    char *ns = realloc(b->s, nc);
+    if (!ns)
+        return PB_ENOMEM;
+    b->s = ns;
+    b->cap = nc;
+    return PB_OK;
+}
+
+int pb_strbuf_append(pb_strbuf *b, const char *s, size_t len)
+{
+    if (reserve(b, len) != PB_OK)
+        return PB_ENOMEM;
+    memcpy(b->s + b->len, s, len);
+    b->len += len;
+    b->s[b->len] = '\0';
+    return PB_OK;
+}
+
+int pb_strbuf_puts(pb_strbuf *b, const char *s)
+{
+    return pb_strbuf_append(b, s, strlen(s));
+}
+
+int pb_strbuf_putc(pb_strbuf *b, char c)
+{
+    return pb_strbuf_append(b, &c, 1);
+}
+
+int pb_strbuf_printf(pb_strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return PB_EINVAL;
+    if (reserve(b, (size_t)n) != PB_OK)
+        return PB_ENOMEM;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+    return PB_OK;
+}
+
+const char *pb_strbuf_str(const pb_strbuf *b)
+{
+    return b->s ? b->s : "";
+}
+
+void pb_strbuf_reset(pb_strbuf *b)
+{
+    b->len = 0;
+    if (b->s)
+        b->s[0] = '\0';
+}
+
+char *pb_strbuf_take(pb_strbuf *b)
+{
+    char *s = b->s;
+    if (!s)
+        s = calloc(1, 1);
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+void pb_strbuf_free(pb_strbuf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}

@@ -1,0 +1,128 @@
+#include "pb_time.h"
+#include "pb_error.h"
+
+#include <math.h>
+#include <string.h>
+
+int pb_seconds_parse(const char *s, size_t len, pb_ns *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (len == 0)
+        return PB_EPARSE;
+    if (s[0] == '-' || s[0] == '+') {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    uint64_t whole = 0;
+    size_t nwhole = 0;
+    while (i < len && s[i] >= '0' && s[i] <= '9') {
+        if (whole > (uint64_t)(INT64_MAX / PB_NS_PER_SEC))
+            return PB_ERANGE;
+        whole = whole * 10 + (uint64_t)(s[i] - '0');
+        i++;
+        nwhole++;
+    }
+    uint64_t frac = 0;
+    size_t nfrac = 0;
+    int round_up = 0;
+    if (i < len && s[i] == '.') {
+        i++;
+        while (i < len && s[i] >= '0' && s[i] <= '9') {
+            if (nfrac < 9)
+                frac = frac * 10 + (uint64_t)(s[i] - '0');
+            else if (nfrac == 9)
+                round_up = s[i] >= '5';
+            nfrac++;
+            i++;
+        }
+    }
+    if (i != len || (nwhole == 0 && nfrac == 0))
+        return PB_EPARSE;
+    for (size_t k = nfrac; k < 9; k++)
+        frac *= 10;
+    if (whole > (uint64_t)(INT64_MAX / PB_NS_PER_SEC) - 1)
+        return PB_ERANGE;
+    int64_t v = (int64_t)whole * PB_NS_PER_SEC + (int64_t)frac + round_up;
+    *out = neg ? -v : v;
+    return PB_OK;
+}
+
+int pb_seconds_format(pb_ns t, char *buf)
+{
+    char tmp[PB_SECONDS_BUF];
+    int n = 0;
+    uint64_t u;
+    int neg = t < 0;
+    u = neg ? (uint64_t)0 - (uint64_t)t : (uint64_t)t;
+    uint64_t whole = u / PB_NS_PER_SEC, frac = u % PB_NS_PER_SEC;
+    /* build backwards: 9 fraction digits, '.', whole digits */
+    for (int k = 0; k < 9; k++) {
+        tmp[n++] = (char)('0' + frac % 10);
+        frac /= 10;
+    }
+    tmp[n++] = '.';
+    do {
+        tmp[n++] = (char)('0' + whole % 10);
+        whole /= 10;
+    } while (whole);
+    if (neg)
+        tmp[n++] = '-';
+    for (int k = 0; k < n; k++)
+        buf[k] = tmp[n - 1 - k];
+    buf[n] = '\0';
+    return n;
+}
+
+pb_ns pb_sec_to_ns(double s)
+{
+    return (pb_ns)llround(s * 1e9);
+}
+
+int pb_duration_parse(const char *s, pb_ns *out)
+{
+    if (!s)
+        return PB_EPARSE;
+    size_t len = strlen(s);
+    size_t num = 0;
+    while (num < len && (s[num] == '+' || s[num] == '-' || s[num] == '.' ||
+                         (s[num] >= '0' && s[num] <= '9')))
+        num++;
+    const char *unit = s + num;
+    /* multiplier as numerator/denominator on seconds */
+    int64_t mul = 1, div = 1;
+    if (!*unit || !strcmp(unit, "s"))
+        ;
+    else if (!strcmp(unit, "ms"))
+        div = 1000;
+    else if (!strcmp(unit, "us"))
+        div = 1000000;
+    else if (!strcmp(unit, "ns"))
+        div = 1000000000;
+    else if (!strcmp(unit, "m") || !strcmp(unit, "min"))
+        mul = 60;
+    else if (!strcmp(unit, "h"))
+        mul = 3600;
+    else
+        return PB_EPARSE;
+    pb_ns v;
+    int rc = pb_seconds_parse(s, num, &v);
+    if (rc != PB_OK)
+        return rc;
+    if (mul != 1) {
+        if (v > INT64_MAX / mul || v < INT64_MIN / mul)
+            return PB_ERANGE;
+        v *= mul;
+    }
+    if (div != 1) {
+        /* round half away from zero */
+        pb_ns q = v / div, r = v % div;
+        if (r * 2 >= div)
+            q++;
+        else if (r * 2 <= -div)
+            q--;
+        v = q;
+    }
+    *out = v;
+    return PB_OK;
+}

@@ -1,0 +1,42 @@
+/*
+ * pb_time.h - timestamps as integer nanoseconds, and their text forms.
+ *
+ * Files carry decimal seconds; inside pathbench every time is an int64
+ * count of nanoseconds (pb_ns), so sums and differences never drift.
+ */
+#ifndef PB_TIME_H
+#define PB_TIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int64_t pb_ns;
+
+#define PB_TS_NONE INT64_MIN /* "not observed" (empty recv_ts) */
+#define PB_NS_PER_SEC 1000000000LL
+
+/* Parse decimal seconds "[-]D+[.D*]" or "[-].D+" (len bytes, no
+ * surrounding space) into nanoseconds.  Digits past the ninth decimal are
+ * rounded half away from zero.
+ * Returns PB_OK; PB_EPARSE if the text is not such a number (including
+ * "inf", "nan" and exponents); PB_ERANGE if it does not fit in int64 ns. */
+int pb_seconds_parse(const char *s, size_t len, pb_ns *out);
+
+/* Write t as decimal seconds with exactly nine decimals ("12.000000500",
+ * "-0.030000000") into buf (at least PB_SECONDS_BUF bytes).  Returns the
+ * number of characters written, not counting the NUL. */
+#define PB_SECONDS_BUF 32
+int pb_seconds_format(pb_ns t, char *buf);
+
+/* Parse a duration with an optional sign and unit: "30ms", "+30ms",
+ * "-1.5s", "250us", "100ns", "2m", "1h", "0.2" (bare number = seconds).
+ * Returns PB_OK, PB_EPARSE (malformed or unknown unit) or PB_ERANGE. */
+int pb_duration_parse(const char *s, pb_ns *out);
+
+/* Nanoseconds to double seconds (for statistics and output). */
+static inline double pb_ns_to_sec(pb_ns t) { return (double)t * 1e-9; }
+
+/* Double seconds to nanoseconds, rounded to nearest. */
+pb_ns pb_sec_to_ns(double s);
+
+#endif

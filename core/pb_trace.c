@@ -1,0 +1,1387 @@
+#include "pb_trace.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* names and labels */
+
+int pb_names_init(pb_names **out)
+{
+    pb_names *n = calloc(1, sizeof *n);
+    if (!n)
+        return PB_ENOMEM;
+    if (pb_strtab_init(&n->nodes) != PB_OK ||
+        pb_strtab_init(&n->labels) != PB_OK) {
+        pb_names_close(n);
+        return PB_ENOMEM;
+    }
+    *out = n;
+    return PB_OK;
+}
+
+void pb_names_close(pb_names *names)
+{
+    if (!names)
+        return;
+    pb_strtab_close(names->nodes);
+    pb_strtab_close(names->labels);
+    free(names);
+}
+
+/* A canonical unsigned decimal below 2^63: no sign, no leading zero (except
+ * "0" itself), digits only.  Anything else is kept as text so that it
+ * round-trips byte for byte. */
+static int parse_canonical_u63(const char *s, size_t len, uint64_t *out)
+{
+    if (len == 0 || len > 19 || (len > 1 && s[0] == '0'))
+        return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (v & PB_LABEL_STRING)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int pb_label_parse(pb_names *names, const char *s, size_t len, uint64_t *out)
+{
+    if (len == 0) {
+        *out = PB_ID_NONE;
+        return PB_OK;
+    }
+    if (parse_canonical_u63(s, len, out))
+        return PB_OK;
+    uint32_t idx;
+    int rc = pb_strtab_intern(names->labels, s, len, &idx);
+    if (rc != PB_OK)
+        return rc;
+    *out = PB_LABEL_STRING | idx;
+    return PB_OK;
+}
+
+static size_t u64_format(uint64_t v, char *buf)
+{
+    char tmp[24];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    buf[n] = '\0';
+    return n;
+}
+
+size_t pb_label_format(const pb_names *names, uint64_t label, char *buf,
+                       size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (label == PB_ID_NONE) {
+        buf[0] = '\0';
+        return 0;
+    }
+    if (label & PB_LABEL_STRING) {
+        const char *s = names ? pb_strtab_str(names->labels,
+                                              (uint32_t)(label & 0xffffffffu))
+                              : NULL;
+        if (!s)
+            s = "";
+        size_t l = strlen(s);
+        if (l >= n)
+            l = n - 1;
+        memcpy(buf, s, l);
+        buf[l] = '\0';
+        return l;
+    }
+    char tmp[24];
+    size_t l = u64_format(label, tmp);
+    if (l >= n)
+        l = n - 1;
+    memcpy(buf, tmp, l);
+    buf[l] = '\0';
+    return l;
+}
+
+static const char *const column_names[] = {
+    "id", "ts", "recv_ts", "src", "dst", "type", "callid", "path", "cause"};
+#define NCOLUMN_KINDS 9
+
+const char *pb_column_name(unsigned col)
+{
+    for (unsigned i = 0; i < NCOLUMN_KINDS; i++)
+        if (col == (1u << i))
+            return column_names[i];
+    return NULL;
+}
+
+const char *pb_type_name(int type)
+{
+    switch (type) {
+    case PB_TYPE_CALL: return "call";
+    case PB_TYPE_RETURN: return "return";
+    default: return "msg";
+    }
+}
+
+void pb_reader_opts_default(pb_reader_opts *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->format = PB_FORMAT_AUTO;
+    opts->check_ids = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* id set: open addressing on id+1 (0 = empty slot) */
+
+typedef struct idset {
+    uint64_t *slots;
+    size_t cap, count;
+} idset;
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static int idset_has(const idset *s, uint64_t id)
+{
+    if (!s->cap)
+        return 0;
+    uint64_t key = id + 1;
+    size_t j = mix64(key) & (s->cap - 1);
+    while (s->slots[j]) {
+        if (s->slots[j] == key)
+            return 1;
+        j = (j + 1) & (s->cap - 1);
+    }
+    return 0;
+}
+
+/* Returns 1 if inserted, 0 if already there, negative on ENOMEM. */
+static int idset_add(idset *s, uint64_t id)
+{
+    if ((s->count + 1) * 4 > s->cap * 3) {
+        size_t nc = s->cap ? s->cap * 2 : 1024;
+        uint64_t *ns = calloc(nc, sizeof *ns);
+        if (!ns)
+            return PB_ENOMEM;
+        for (size_t i = 0; i < s->cap; i++) {
+            if (!s->slots[i])
+                continue;
+            size_t j = mix64(s->slots[i]) & (nc - 1);
+            while (ns[j])
+                j = (j + 1) & (nc - 1);
+            ns[j] = s->slots[i];
+        }
+        free(s->slots);
+        s->slots = ns;
+        s->cap = nc;
+    }
+    uint64_t key = id + 1;
+    size_t j = mix64(key) & (s->cap - 1);
+    while (s->slots[j]) {
+        if (s->slots[j] == key)
+            return 0;
+        j = (j + 1) & (s->cap - 1);
+    }
+    s->slots[j] = key;
+    s->count++;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* reader */
+
+#define MAX_COLUMNS 64
+#define READ_CHUNK (1u << 20)
+
+struct pb_reader {
+    FILE *fp;
+    int own_fp;
+    char *name;
+    pb_names *names;
+    int own_names;
+    pb_reader_opts opts;
+    pb_format format;
+
+    /* input buffer of whole lines */
+    char *buf;
+    size_t buf_len, buf_pos, buf_cap;
+    int eof;
+    long line; /* number of the line most recently taken from the buffer */
+
+    /* CSV state */
+    struct csv_parser csv;
+    int csv_ready;
+    int header_done;
+    int ncols;
+    unsigned colbit[MAX_COLUMNS]; /* PB_COL_* of each position, 0 = ignored */
+    unsigned columns;
+    int too_many_fields;
+
+    /* fields of the row being parsed */
+    char *fbuf;
+    size_t fbuf_len, fbuf_cap;
+    size_t foff[MAX_COLUMNS], flen[MAX_COLUMNS];
+    int nfields;
+
+    /* parsed messages waiting to be handed out */
+    pb_msg *q;
+    pb_truth *qt;
+    long *qline;
+    size_t qhead, qcount, qcap;
+
+    /* P5 format: a data line read while sniffing the format */
+    char *pending;
+    size_t pending_len;
+
+    size_t rows;   /* data rows parsed */
+    size_t count;  /* messages handed out */
+    long last_line;
+    pb_ns last_ts;
+    int failed;
+    pb_error saved;
+    idset ids;
+
+    char **meta;
+    size_t nmeta;
+};
+
+static int reader_fail(pb_reader *r, int code, long line, long col,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+#include <stdarg.h>
+static int reader_fail(pb_reader *r, int code, long line, long col,
+                       const char *fmt, ...)
+{
+    if (r->failed)
+        return r->saved.code;
+    r->failed = 1;
+    char msg[PB_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pb_error_set(&r->saved, code, r->name, line, col, "%s", msg);
+    return code;
+}
+
+/* Get the next line [*s, *s + *len) without its newline (a trailing '\r' is
+ * kept: libcsv treats it as a terminator).  include_nl: whether *len covers
+ * the '\n'.  Returns 1, 0 at EOF, or negative on read error. */
+static int reader_getline(pb_reader *r, char **s, size_t *len, size_t *len_nl)
+{
+    for (;;) {
+        char *start = r->buf + r->buf_pos;
+        size_t avail = r->buf_len - r->buf_pos;
+        char *nl = avail ? memchr(start, '\n', avail) : NULL;
+        if (nl) {
+            *s = start;
+            *len = (size_t)(nl - start);
+            *len_nl = *len + 1;
+            r->buf_pos += *len_nl;
+            r->line++;
+            return 1;
+        }
+        if (r->eof) {
+            if (!avail)
+                return 0;
+            *s = start;
+            *len = avail;
+            *len_nl = avail;
+            r->buf_pos = r->buf_len;
+            r->line++;
+            return 1;
+        }
+        /* shift the partial line to the front and read more */
+        if (r->buf_pos) {
+            memmove(r->buf, start, avail);
+            r->buf_len = avail;
+            r->buf_pos = 0;
+        }
+        if (r->buf_cap - r->buf_len < READ_CHUNK) {
+            size_t nc = r->buf_cap * 2 > r->buf_len + READ_CHUNK
+                            ? r->buf_cap * 2
+                            : r->buf_len + READ_CHUNK;
+            char *nb = realloc(r->buf, nc);
+            if (!nb)
+                return reader_fail(r, PB_ENOMEM, r->line, 0, "out of memory");
+            r->buf = nb;
+            r->buf_cap = nc;
+        }
+        size_t got = fread(r->buf + r->buf_len, 1, r->buf_cap - r->buf_len, r->fp);
+        r->buf_len += got;
+        if (got == 0) {
+            if (ferror(r->fp))
+                return reader_fail(r, PB_EIO, r->line, 0, "read error: %s",
+                                   strerror(errno));
+            r->eof = 1;
+        }
+    }
+}
+
+static int queue_push(pb_reader *r, const pb_msg *m, const pb_truth *t, long line)
+{
+    if (r->qhead + r->qcount == r->qcap) {
+        if (r->qhead) {
+            memmove(r->q, r->q + r->qhead, r->qcount * sizeof *r->q);
+            memmove(r->qt, r->qt + r->qhead, r->qcount * sizeof *r->qt);
+            memmove(r->qline, r->qline + r->qhead, r->qcount * sizeof *r->qline);
+            r->qhead = 0;
+        } else {
+            size_t nc = r->qcap ? r->qcap * 2 : 256;
+            pb_msg *nq = realloc(r->q, nc * sizeof *nq);
+            if (!nq)
+                return PB_ENOMEM;
+            r->q = nq;
+            pb_truth *nt = realloc(r->qt, nc * sizeof *nt);
+            if (!nt)
+                return PB_ENOMEM;
+            r->qt = nt;
+            long *nl = realloc(r->qline, nc * sizeof *nl);
+            if (!nl)
+                return PB_ENOMEM;
+            r->qline = nl;
+            r->qcap = nc;
+        }
+    }
+    size_t k = r->qhead + r->qcount++;
+    r->q[k] = *m;
+    r->qt[k] = *t;
+    r->qline[k] = line;
+    return PB_OK;
+}
+
+static void show_field(char *out, size_t n, const char *s, size_t len)
+{
+    size_t l = len < n - 1 ? len : n - 1;
+    if (len > 40)
+        l = 40;
+    memcpy(out, s, l);
+    out[l] = '\0';
+    if (len > 40 && n > 44)
+        strcat(out, "...");
+}
+
+/* Checks common to both formats, then queue the message. */
+static void accept_message(pb_reader *r, pb_msg *m, pb_truth *t, long line,
+                           long id_col, long ts_col, long cause_col)
+{
+    if (m->ts < 0 && !r->opts.allow_negative_ts) {
+        reader_fail(r, PB_EPARSE, line, ts_col,
+                    "field %ld (ts): timestamp is negative; expected seconds >= 0",
+                    ts_col);
+        return;
+    }
+    if (m->recv_ts != PB_TS_NONE && m->recv_ts < 0 && !r->opts.allow_negative_ts) {
+        reader_fail(r, PB_EPARSE, line, 0,
+                    "recv_ts is negative; expected seconds >= 0");
+        return;
+    }
+    if (r->rows > 0 && m->ts < r->last_ts && !r->opts.allow_unsorted) {
+        char a[PB_SECONDS_BUF], b[PB_SECONDS_BUF];
+        pb_seconds_format(m->ts, a);
+        pb_seconds_format(r->last_ts, b);
+        reader_fail(r, PB_EORDER, line, ts_col,
+                    "row out of time order: ts %s is earlier than %s on the row "
+                    "before; expected rows sorted by ts (sort the file, or "
+                    "load it with re-sorting)", a, b);
+        return;
+    }
+    if (r->opts.check_ids) {
+        if (t->cause != PB_ID_NONE && !idset_has(&r->ids, t->cause)) {
+            reader_fail(r, PB_ENOENT, line, cause_col,
+                        "field %ld (cause): message %llu names a cause %llu that "
+                        "is no earlier message of the trace",
+                        cause_col, (unsigned long long)m->id,
+                        (unsigned long long)t->cause);
+            return;
+        }
+        int added = idset_add(&r->ids, m->id);
+        if (added < 0) {
+            reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
+            return;
+        }
+        if (added == 0) {
+            reader_fail(r, PB_EDUP, line, id_col,
+                        "field %ld (id): duplicate message id %llu; expected "
+                        "unique ids", id_col, (unsigned long long)m->id);
+            return;
+        }
+    }
+    r->last_ts = m->ts;
+    r->rows++;
+    if (queue_push(r, m, t, line) != PB_OK)
+        reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
+}
+
+static int parse_u64(const char *s, size_t len, uint64_t *out)
+{
+    if (len == 0 || len > 20)
+        return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (v > (UINT64_MAX - 1 - d) / 10)
+            return 0; /* UINT64_MAX itself is reserved for "none" */
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 1;
+}
+
+static int parse_time_field(pb_reader *r, const char *s, size_t len, long line,
+                            long col, const char *what, pb_ns *out)
+{
+    int rc = pb_seconds_parse(s, len, out);
+    if (rc == PB_OK)
+        return PB_OK;
+    char shown[64];
+    show_field(shown, sizeof shown, s, len);
+    if (rc == PB_ERANGE)
+        return reader_fail(r, PB_EPARSE, line, col,
+                           "field %ld (%s): timestamp \"%s\" is out of range; "
+                           "expected decimal seconds below 9.2e9",
+                           col, what, shown);
+    return reader_fail(r, PB_EPARSE, line, col,
+                       "field %ld (%s): expected a finite decimal number of "
+                       "seconds, got \"%s\"", col, what, shown);
+}
+
+static void header_row(pb_reader *r, long line)
+{
+    r->ncols = r->nfields;
+    unsigned seen = 0;
+    for (int i = 0; i < r->nfields; i++) {
+        const char *f = r->fbuf + r->foff[i];
+        size_t l = r->flen[i];
+        unsigned bit = 0;
+        for (unsigned k = 0; k < NCOLUMN_KINDS; k++)
+            if (strlen(column_names[k]) == l && !memcmp(column_names[k], f, l))
+                bit = 1u << k;
+        if (!bit && !r->opts.ignore_unknown_columns) {
+            char shown[64];
+            show_field(shown, sizeof shown, f, l);
+            reader_fail(r, PB_EPARSE, line, i + 1,
+                        "header field %d: unknown column \"%s\"; expected one of "
+                        "id, ts, recv_ts, src, dst, type, callid, path, cause",
+                        i + 1, shown);
+            return;
+        }
+        if (bit & seen) {
+            reader_fail(r, PB_EPARSE, line, i + 1,
+                        "header field %d: column \"%s\" appears twice", i + 1,
+                        pb_column_name(bit));
+            return;
+        }
+        seen |= bit;
+        r->colbit[i] = bit;
+    }
+    r->columns = seen;
+    unsigned missing = PB_COL_REQUIRED & ~seen;
+    if (!missing && (seen & PB_COL_TRUTH) && !(seen & PB_COL_ID))
+        missing = PB_COL_ID;
+    if (missing) {
+        for (unsigned k = 0; k < NCOLUMN_KINDS; k++)
+            if (missing & (1u << k)) {
+                reader_fail(r, PB_EPARSE, line, 0,
+                            "header: missing required column \"%s\"%s",
+                            column_names[k],
+                            (1u << k) == PB_COL_ID
+                                ? " (required when truth columns are present)"
+                                : "");
+                return;
+            }
+    }
+    r->header_done = 1;
+}
+
+static void data_row(pb_reader *r, long line)
+{
+    if (r->nfields != r->ncols) {
+        reader_fail(r, PB_EPARSE, line, r->nfields > r->ncols ? r->ncols + 1 : r->nfields,
+                    "expected %d fields as in the header, got %d", r->ncols,
+                    r->nfields);
+        return;
+    }
+    pb_msg m;
+    pb_truth t;
+    memset(&m, 0, sizeof m);
+    m.id = r->rows + 1;
+    m.recv_ts = PB_TS_NONE;
+    m.callid = PB_ID_NONE;
+    m.type = PB_TYPE_MSG;
+    t.path = PB_ID_NONE;
+    t.cause = PB_ID_NONE;
+    long id_col = 0, ts_col = 0, cause_col = 0;
+    for (int i = 0; i < r->nfields; i++) {
+        const char *f = r->fbuf + r->foff[i];
+        size_t l = r->flen[i];
+        long col = i + 1;
+        char shown[64];
+        switch (r->colbit[i]) {
+        case PB_COL_ID:
+            id_col = col;
+            if (!parse_u64(f, l, &m.id)) {
+                show_field(shown, sizeof shown, f, l);
+                reader_fail(r, PB_EPARSE, line, col,
+                            "field %ld (id): expected an unsigned integer, got \"%s\"",
+                            col, shown);
+                return;
+            }
+            break;
+        case PB_COL_TS:
+            ts_col = col;
+            if (parse_time_field(r, f, l, line, col, "ts", &m.ts) != PB_OK)
+                return;
+            break;
+        case PB_COL_RECV_TS:
+            if (l && parse_time_field(r, f, l, line, col, "recv_ts", &m.recv_ts) != PB_OK)
+                return;
+            break;
+        case PB_COL_SRC:
+        case PB_COL_DST: {
+            const char *what = r->colbit[i] == PB_COL_SRC ? "src" : "dst";
+            if (l == 0) {
+                reader_fail(r, PB_EPARSE, line, col,
+                            "field %ld (%s): empty node name; expected a name",
+                            col, what);
+                return;
+            }
+            uint32_t idx;
+            if (pb_strtab_intern(r->names->nodes, f, l, &idx) != PB_OK) {
+                reader_fail(r, PB_ENOMEM, line, col, "out of memory");
+                return;
+            }
+            if (r->colbit[i] == PB_COL_SRC)
+                m.src = idx;
+            else
+                m.dst = idx;
+            break;
+        }
+        case PB_COL_TYPE:
+            if (l == 0 || (l == 3 && !memcmp(f, "msg", 3)))
+                m.type = PB_TYPE_MSG;
+            else if (l == 4 && !memcmp(f, "call", 4))
+                m.type = PB_TYPE_CALL;
+            else if (l == 6 && !memcmp(f, "return", 6))
+                m.type = PB_TYPE_RETURN;
+            else {
+                show_field(shown, sizeof shown, f, l);
+                reader_fail(r, PB_EPARSE, line, col,
+                            "field %ld (type): unknown type \"%s\"; expected call, "
+                            "return or msg", col, shown);
+                return;
+            }
+            break;
+        case PB_COL_CALLID:
+            if (pb_label_parse(r->names, f, l, &m.callid) != PB_OK) {
+                reader_fail(r, PB_ENOMEM, line, col, "out of memory");
+                return;
+            }
+            break;
+        case PB_COL_PATH:
+            if (pb_label_parse(r->names, f, l, &t.path) != PB_OK) {
+                reader_fail(r, PB_ENOMEM, line, col, "out of memory");
+                return;
+            }
+            break;
+        case PB_COL_CAUSE:
+            cause_col = col;
+            if (l && !parse_u64(f, l, &t.cause)) {
+                show_field(shown, sizeof shown, f, l);
+                reader_fail(r, PB_EPARSE, line, col,
+                            "field %ld (cause): expected the id of an earlier "
+                            "message or empty, got \"%s\"", col, shown);
+                return;
+            }
+            break;
+        default:
+            break; /* ignored unknown column */
+        }
+    }
+    accept_message(r, &m, &t, line, id_col, ts_col, cause_col);
+}
+
+static void csv_field_cb(void *s, size_t len, void *data)
+{
+    pb_reader *r = data;
+    if (r->nfields >= MAX_COLUMNS) {
+        r->too_many_fields = 1;
+        return;
+    }
+    if (r->fbuf_len + len + 1 > r->fbuf_cap) {
+        size_t nc = (r->fbuf_len + len + 1) * 2;
+        char *nb = realloc(r->fbuf, nc);
+        if (!nb) {
+            reader_fail(r, PB_ENOMEM, r->line, 0, "out of memory");
+            return;
+        }
+        r->fbuf = nb;
+        r->fbuf_cap = nc;
+    }
+    if (len)
+        memcpy(r->fbuf + r->fbuf_len, s, len);
+    r->foff[r->nfields] = r->fbuf_len;
+    r->flen[r->nfields] = len;
+    r->fbuf_len += len;
+    r->fbuf[r->fbuf_len++] = '\0';
+    r->nfields++;
+}
+
+static void csv_row_cb(int c, void *data)
+{
+    (void)c;
+    pb_reader *r = data;
+    if (!r->failed) {
+        if (r->too_many_fields)
+            reader_fail(r, PB_EPARSE, r->line, MAX_COLUMNS,
+                        "more than %d fields on a row", MAX_COLUMNS);
+        else if (!r->header_done)
+            header_row(r, r->line);
+        else
+            data_row(r, r->line);
+    }
+    r->nfields = 0;
+    r->fbuf_len = 0;
+    r->too_many_fields = 0;
+}
+
+static int feed_csv(pb_reader *r, const char *s, size_t len)
+{
+    if (csv_parse(&r->csv, s, len, csv_field_cb, csv_row_cb, r) != len)
+        return reader_fail(r, PB_EPARSE, r->line, 0,
+                           "malformed CSV: %s (a quote out of place?)",
+                           csv_strerror(csv_error(&r->csv)));
+    return r->failed ? r->saved.code : PB_OK;
+}
+
+/* Project 5 format: "timestamp operation sender rcvr ID". */
+static void p5_line(pb_reader *r, const char *s, size_t len, long line)
+{
+    const char *tok[6];
+    size_t tlen[6];
+    int nt = 0;
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            i++;
+        if (i >= len)
+            break;
+        size_t st = i;
+        while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            i++;
+        if (nt < 6) {
+            tok[nt] = s + st;
+            tlen[nt] = i - st;
+        }
+        nt++;
+    }
+    if (nt == 0)
+        return; /* blank line */
+    if (nt != 5) {
+        reader_fail(r, PB_EPARSE, line, 0,
+                    "expected 5 fields \"timestamp operation sender rcvr ID\", got %d",
+                    nt);
+        return;
+    }
+    pb_msg m;
+    pb_truth t = {PB_ID_NONE, PB_ID_NONE};
+    memset(&m, 0, sizeof m);
+    m.id = r->rows + 1;
+    m.recv_ts = PB_TS_NONE;
+    if (parse_time_field(r, tok[0], tlen[0], line, 1, "timestamp", &m.ts) != PB_OK)
+        return;
+    if (tlen[1] == 9 && !memcmp(tok[1], "CALL_SENT", 9))
+        m.type = PB_TYPE_CALL;
+    else if (tlen[1] == 8 && !memcmp(tok[1], "RET_SENT", 8))
+        m.type = PB_TYPE_RETURN;
+    else if (tlen[1] == 8 && !memcmp(tok[1], "MSG_SENT", 8))
+        m.type = PB_TYPE_MSG;
+    else {
+        char shown[64];
+        show_field(shown, sizeof shown, tok[1], tlen[1]);
+        reader_fail(r, PB_EPARSE, line, 2,
+                    "field 2 (operation): unknown operation \"%s\"; expected "
+                    "CALL_SENT, RET_SENT or MSG_SENT", shown);
+        return;
+    }
+    if (pb_strtab_intern(r->names->nodes, tok[2], tlen[2], &m.src) != PB_OK ||
+        pb_strtab_intern(r->names->nodes, tok[3], tlen[3], &m.dst) != PB_OK ||
+        pb_label_parse(r->names, tok[4], tlen[4], &m.callid) != PB_OK) {
+        reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
+        return;
+    }
+    accept_message(r, &m, &t, line, 0, 1, 0);
+}
+
+static int is_blank(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+static int add_meta(char ***meta, size_t *n, const char *s, size_t len)
+{
+    char **nm = realloc(*meta, (*n + 1) * sizeof *nm);
+    if (!nm)
+        return PB_ENOMEM;
+    *meta = nm;
+    char *c = malloc(len + 1);
+    if (!c)
+        return PB_ENOMEM;
+    memcpy(c, s, len);
+    c[len] = '\0';
+    nm[(*n)++] = c;
+    return PB_OK;
+}
+
+/* Read metadata lines and the header (or sniff the P5 format). */
+static int reader_start(pb_reader *r)
+{
+    char *s;
+    size_t len, len_nl;
+    for (;;) {
+        int got = reader_getline(r, &s, &len, &len_nl);
+        if (got < 0)
+            return got;
+        if (got == 0)
+            return reader_fail(r, PB_EPARSE, r->line ? r->line : 1, 0,
+                               "empty input: expected a header line naming "
+                               "the columns (ts,src,dst,...)");
+        if (len && s[0] == '#') {
+            size_t skip = 1;
+            if (len > 1 && s[1] == ' ')
+                skip = 2;
+            size_t l = len - skip;
+            if (l && s[skip + l - 1] == '\r')
+                l--;
+            if (add_meta(&r->meta, &r->nmeta, s + skip, l) != PB_OK)
+                return reader_fail(r, PB_ENOMEM, r->line, 0, "out of memory");
+            continue;
+        }
+        if (is_blank(s, len))
+            continue;
+        pb_format fmt = r->opts.format;
+        if (fmt == PB_FORMAT_AUTO)
+            fmt = memchr(s, ',', len) ? PB_FORMAT_CSV : PB_FORMAT_P5;
+        r->format = fmt;
+        if (fmt == PB_FORMAT_CSV) {
+            if (csv_init(&r->csv, CSV_STRICT | CSV_STRICT_FINI) != 0)
+                return reader_fail(r, PB_ENOMEM, r->line, 0, "out of memory");
+            r->csv_ready = 1;
+            int rc = feed_csv(r, s, len_nl);
+            if (rc != PB_OK)
+                return rc;
+            if (!r->header_done) {
+                /* header without a newline at EOF, or a quoted newline */
+                if (r->eof && r->buf_pos == r->buf_len) {
+                    csv_fini(&r->csv, csv_field_cb, csv_row_cb, r);
+                    if (r->failed)
+                        return r->saved.code;
+                }
+            }
+            return PB_OK;
+        }
+        /* P5: an optional header line whose first token is not a number */
+        r->columns = PB_COL_ID | PB_COL_TS | PB_COL_SRC | PB_COL_DST |
+                     PB_COL_TYPE | PB_COL_CALLID;
+        r->header_done = 1;
+        if (len && ((s[0] >= '0' && s[0] <= '9') || s[0] == '.' || s[0] == '-')) {
+            p5_line(r, s, len, r->line);
+            if (r->failed)
+                return r->saved.code;
+        }
+        return PB_OK;
+    }
+}
+
+int pb_reader_open_fp(pb_reader **out, FILE *fp, const char *display_name,
+                      pb_names *names, const pb_reader_opts *opts,
+                      pb_error *err)
+{
+    pb_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");
+    r->fp = fp;
+    r->name = strdup(display_name ? display_name : "(stdin)");
+    if (opts)
+        r->opts = *opts;
+    else
+        pb_reader_opts_default(&r->opts);
+    if (names) {
+        r->names = names;
+    } else {
+        if (pb_names_init(&r->names) != PB_OK) {
+            pb_reader_close(r);
+            return pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");
+        }
+        r->own_names = 1;
+    }
+    if (!r->name) {
+        pb_reader_close(r);
+        return pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");
+    }
+    int rc = reader_start(r);
+    if (rc != PB_OK) {
+        if (err)
+            *err = r->saved;
+        pb_reader_close(r);
+        return rc;
+    }
+    *out = r;
+    return PB_OK;
+}
+
+int pb_reader_open(pb_reader **out, const char *path, pb_names *names,
+                   const pb_reader_opts *opts, pb_error *err)
+{
+    if (!path || !strcmp(path, "-"))
+        return pb_reader_open_fp(out, stdin, "(stdin)", names, opts, err);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
+                            strerror(errno));
+    int rc = pb_reader_open_fp(out, fp, path, names, opts, err);
+    if (rc != PB_OK) {
+        fclose(fp);
+        return rc;
+    }
+    (*out)->own_fp = 1;
+    return PB_OK;
+}
+
+int pb_reader_next(pb_reader *r, pb_msg *msg, pb_truth *truth, pb_error *err)
+{
+    while (r->qcount == 0) {
+        if (r->failed)
+            break;
+        char *s;
+        size_t len, len_nl;
+        int got = reader_getline(r, &s, &len, &len_nl);
+        if (got < 0)
+            break;
+        if (got == 0) {
+            if (r->format == PB_FORMAT_CSV && r->csv_ready) {
+                if (csv_fini(&r->csv, csv_field_cb, csv_row_cb, r) != 0 && !r->failed)
+                    reader_fail(r, PB_EPARSE, r->line, 0,
+                                "malformed CSV at end of file: an unterminated quote?");
+                r->csv_ready = 0;
+                csv_free(&r->csv);
+                if (r->qcount || r->failed)
+                    break;
+            }
+            if (!r->header_done && !r->failed)
+                reader_fail(r, PB_EPARSE, r->line, 0,
+                            "expected a header line naming the columns");
+            if (r->rows == 0 && !r->opts.allow_empty && !r->failed)
+                reader_fail(r, PB_EPARSE, r->line, 0,
+                            "no messages: the file has a header but no rows; "
+                            "expected at least one message");
+            if (r->failed)
+                break;
+            return 0;
+        }
+        if (r->format == PB_FORMAT_CSV) {
+            feed_csv(r, s, len_nl);
+        } else {
+            if (len && s[0] == '#')
+                continue;
+            p5_line(r, s, len, r->line);
+        }
+    }
+    if (r->qcount == 0) {
+        if (err)
+            *err = r->saved;
+        return r->saved.code ? r->saved.code : PB_EPARSE;
+    }
+    *msg = r->q[r->qhead];
+    if (truth)
+        *truth = r->qt[r->qhead];
+    r->last_line = r->qline[r->qhead];
+    r->qhead++;
+    r->qcount--;
+    if (r->qcount == 0)
+        r->qhead = 0;
+    r->count++;
+    return 1;
+}
+
+unsigned pb_reader_columns(const pb_reader *r) { return r->columns; }
+size_t pb_reader_meta_count(const pb_reader *r) { return r->nmeta; }
+const char *pb_reader_meta(const pb_reader *r, size_t i)
+{
+    return i < r->nmeta ? r->meta[i] : NULL;
+}
+pb_names *pb_reader_names(pb_reader *r) { return r->names; }
+long pb_reader_line(const pb_reader *r) { return r->last_line; }
+size_t pb_reader_count(const pb_reader *r) { return r->count; }
+
+void pb_reader_close(pb_reader *r)
+{
+    if (!r)
+        return;
+    if (r->csv_ready)
+        csv_free(&r->csv);
+    if (r->own_fp && r->fp)
+        fclose(r->fp);
+    if (r->own_names)
+        pb_names_close(r->names);
+    for (size_t i = 0; i < r->nmeta; i++)
+        free(r->meta[i]);
+    free(r->meta);
+    free(r->name);
+    free(r->buf);
+    free(r->fbuf);
+    free(r->q);
+    free(r->qt);
+    free(r->qline);
+    free(r->pending);
+    free(r->ids.slots);
+    free(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* writer */
+
+struct pb_writer {
+    FILE *fp;
+    char *name;
+    unsigned columns;
+    const pb_names *names;
+    int started;
+    int failed;
+    char **meta;
+    size_t nmeta;
+    char *out;
+    size_t out_len, out_cap;
+};
+
+int pb_writer_open(pb_writer **out, FILE *fp, const char *display_name,
+                   unsigned columns, const pb_names *names, pb_error *err)
+{
+    pb_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");
+    w->fp = fp;
+    w->name = strdup(display_name ? display_name : "(stdout)");
+    w->columns = (columns | PB_COL_REQUIRED) & PB_COL_ALL;
+    w->names = names;
+    w->out_cap = 1 << 16;
+    w->out = malloc(w->out_cap);
+    if (!w->name || !w->out) {
+        free(w->name);
+        free(w->out);
+        free(w);
+        return pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");
+    }
+    *out = w;
+    return PB_OK;
+}
+
+int pb_writer_meta(pb_writer *w, const char *line)
+{
+    if (w->started)
+        return PB_ESTATE;
+    return add_meta(&w->meta, &w->nmeta, line, strlen(line));
+}
+
+static int writer_flush(pb_writer *w)
+{
+    if (w->out_len && fwrite(w->out, 1, w->out_len, w->fp) != w->out_len)
+        w->failed = 1;
+    w->out_len = 0;
+    return w->failed ? PB_EIO : PB_OK;
+}
+
+static int writer_reserve(pb_writer *w, size_t n)
+{
+    if (w->out_cap - w->out_len >= n)
+        return PB_OK;
+    if (writer_flush(w) != PB_OK)
+        return PB_EIO;
+    if (w->out_cap < n) {
+        char *nb = realloc(w->out, n);
+        if (!nb)
+            return PB_ENOMEM;
+        w->out = nb;
+        w->out_cap = n;
+    }
+    return PB_OK;
+}
+
+static void put(pb_writer *w, const char *s, size_t n)
+{
+    memcpy(w->out + w->out_len, s, n);
+    w->out_len += n;
+}
+
+/* A field, quoted by libcsv only when it must be. */
+static void put_field(pb_writer *w, const char *s, size_t n)
+{
+    if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[0] == '\t' ||
+                                        s[n - 1] == ' ' || s[n - 1] == '\t'))) {
+        w->out_len += csv_write(w->out + w->out_len, w->out_cap - w->out_len, s, n);
+    } else {
+        put(w, s, n);
+    }
+}
+
+static int writer_start(pb_writer *w)
+{
+    if (w->started)
+        return PB_OK;
+    w->started = 1;
+    for (size_t i = 0; i < w->nmeta; i++) {
+        size_t l = strlen(w->meta[i]);
+        if (writer_reserve(w, l + 4) != PB_OK)
+            return PB_EIO;
+        put(w, "# ", 2);
+        put(w, w->meta[i], l);
+        put(w, "\n", 1);
+    }
+    if (writer_reserve(w, 128) != PB_OK)
+        return PB_EIO;
+    int first = 1;
+    for (unsigned k = 0; k < NCOLUMN_KINDS; k++) {
+        if (!(w->columns & (1u << k)))
+            continue;
+        if (!first)
+            put(w, ",", 1);
+        put(w, column_names[k], strlen(column_names[k]));
+        first = 0;
+    }
+    put(w, "\n", 1);
+    return PB_OK;
+}
+
+int pb_writer_write(pb_writer *w, const pb_msg *m, const pb_truth *t)
+{
+    if (!w->started && writer_start(w) != PB_OK)
+        return PB_EIO;
+    const char *src = pb_strtab_str(w->names->nodes, m->src);
+    const char *dst = pb_strtab_str(w->names->nodes, m->dst);
+    size_t ls = src ? strlen(src) : 0, ld = dst ? strlen(dst) : 0;
+    /* worst case: quoted names double, labels from the table */
+    char cbuf[4096], pbuf[4096];
+    size_t lc = 0, lp = 0;
+    if (w->columns & PB_COL_CALLID)
+        lc = pb_label_format(w->names, m->callid, cbuf, sizeof cbuf);
+    if (w->columns & PB_COL_PATH)
+        lp = pb_label_format(w->names, t ? t->path : PB_ID_NONE, pbuf, sizeof pbuf);
+    if (writer_reserve(w, 2 * (ls + ld + lc + lp) + 256) != PB_OK)
+        return PB_EIO;
+    char num[PB_SECONDS_BUF];
+    size_t n;
+    if (w->columns & PB_COL_ID) {
+        n = u64_format(m->id, num);
+        put(w, num, n);
+        put(w, ",", 1);
+    }
+    n = (size_t)pb_seconds_format(m->ts, num);
+    put(w, num, n);
+    if (w->columns & PB_COL_RECV_TS) {
+        put(w, ",", 1);
+        if (m->recv_ts != PB_TS_NONE) {
+            n = (size_t)pb_seconds_format(m->recv_ts, num);
+            put(w, num, n);
+        }
+    }
+    put(w, ",", 1);
+    put_field(w, src ? src : "", ls);
+    put(w, ",", 1);
+    put_field(w, dst ? dst : "", ld);
+    if (w->columns & PB_COL_TYPE) {
+        const char *tn = pb_type_name(m->type);
+        put(w, ",", 1);
+        put(w, tn, strlen(tn));
+    }
+    if (w->columns & PB_COL_CALLID) {
+        put(w, ",", 1);
+        put_field(w, cbuf, lc);
+    }
+    if (w->columns & PB_COL_PATH) {
+        put(w, ",", 1);
+        put_field(w, pbuf, lp);
+    }
+    if (w->columns & PB_COL_CAUSE) {
+        put(w, ",", 1);
+        if (t && t->cause != PB_ID_NONE) {
+            n = u64_format(t->cause, num);
+            put(w, num, n);
+        }
+    }
+    put(w, "\n", 1);
+    return PB_OK;
+}
+
+int pb_writer_close(pb_writer *w, pb_error *err)
+{
+    if (!w)
+        return PB_OK;
+    int rc = writer_start(w);
+    if (rc == PB_OK)
+        rc = writer_flush(w);
+    if (rc == PB_OK && fflush(w->fp) != 0)
+        rc = PB_EIO;
+    if (rc != PB_OK)
+        pb_error_set(err, PB_EIO, w->name, 0, 0, "write error: %s", strerror(errno));
+    for (size_t i = 0; i < w->nmeta; i++)
+        free(w->meta[i]);
+    free(w->meta);
+    free(w->name);
+    free(w->out);
+    free(w);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* in-memory trace */
+
+int pb_trace_new(pb_trace **out)
+{
+    pb_trace *t = calloc(1, sizeof *t);
+    if (!t)
+        return PB_ENOMEM;
+    if (pb_names_init(&t->names) != PB_OK) {
+        free(t);
+        return PB_ENOMEM;
+    }
+    t->columns = PB_COL_ALL;
+    *out = t;
+    return PB_OK;
+}
+
+static int trace_grow(pb_trace *t, size_t *cap, int with_truth)
+{
+    size_t nc = *cap ? *cap + *cap / 2 : 1024;
+    pb_msg *nm = realloc(t->msgs, nc * sizeof *nm);
+    if (!nm)
+        return PB_ENOMEM;
+    t->msgs = nm;
+    if (with_truth) {
+        pb_truth *nt = realloc(t->truth, nc * sizeof *nt);
+        if (!nt)
+            return PB_ENOMEM;
+        t->truth = nt;
+    }
+    *cap = nc;
+    return PB_OK;
+}
+
+/* The capacity of an in-memory trace is not stored in pb_trace (keeping the
+ * public struct plain); growth is geometric from the current length, which
+ * realloc makes cheap for the large blocks that matter. */
+static size_t cap_for(size_t n)
+{
+    if (n <= 1024)
+        return 1024;
+    size_t c = 1024;
+    while (c < n)
+        c += c / 2;
+    return c;
+}
+
+int pb_trace_append(pb_trace *t, const pb_msg *msg, const pb_truth *truth)
+{
+    size_t cap = t->n ? cap_for(t->n) : 0;
+    if (t->n == cap) {
+        int with_truth = truth != NULL || t->truth != NULL;
+        if (trace_grow(t, &cap, with_truth) != PB_OK)
+            return PB_ENOMEM;
+    }
+    if (truth && !t->truth) {
+        /* first truth on a trace built without: give earlier rows none */
+        t->truth = malloc(cap * sizeof *t->truth);
+        if (!t->truth)
+            return PB_ENOMEM;
+        for (size_t i = 0; i < t->n; i++)
+            t->truth[i] = (pb_truth){PB_ID_NONE, PB_ID_NONE};
+    }
+    t->msgs[t->n] = *msg;
+    if (t->truth)
+        t->truth[t->n] = truth ? *truth : (pb_truth){PB_ID_NONE, PB_ID_NONE};
+    t->n++;
+    return PB_OK;
+}
+
+int pb_trace_add(pb_trace *t, uint64_t id, pb_ns ts, pb_ns recv_ts,
+                 const char *src, const char *dst, pb_msg_type type,
+                 uint64_t callid, uint64_t path, uint64_t cause)
+{
+    pb_msg m;
+    memset(&m, 0, sizeof m);
+    m.id = id;
+    m.ts = ts;
+    m.recv_ts = recv_ts;
+    m.callid = callid;
+    m.type = (uint8_t)type;
+    if (pb_strtab_intern(t->names->nodes, src, strlen(src), &m.src) != PB_OK ||
+        pb_strtab_intern(t->names->nodes, dst, strlen(dst), &m.dst) != PB_OK)
+        return PB_ENOMEM;
+    pb_truth tr = {path, cause};
+    return pb_trace_append(t, &m, &tr);
+}
+
+typedef struct sort_key {
+    pb_ns ts;
+    size_t idx;
+} sort_key;
+
+static int cmp_sort_key(const void *a, const void *b)
+{
+    const sort_key *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+int pb_trace_sort(pb_trace *t)
+{
+    int sorted = 1;
+    for (size_t i = 1; i < t->n && sorted; i++)
+        if (t->msgs[i].ts < t->msgs[i - 1].ts)
+            sorted = 0;
+    if (sorted)
+        return PB_OK;
+    sort_key *k = malloc(t->n * sizeof *k);
+    if (!k)
+        return PB_ENOMEM;
+    for (size_t i = 0; i < t->n; i++)
+        k[i] = (sort_key){t->msgs[i].ts, i};
+    qsort(k, t->n, sizeof *k, cmp_sort_key);
+    pb_msg *nm = malloc(cap_for(t->n) * sizeof *nm);
+    pb_truth *nt = t->truth ? malloc(cap_for(t->n) * sizeof *nt) : NULL;
+    if (!nm || (t->truth && !nt)) {
+        free(k);
+        free(nm);
+        free(nt);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        nm[i] = t->msgs[k[i].idx];
+        if (nt)
+            nt[i] = t->truth[k[i].idx];
+    }
+    free(k);
+    free(t->msgs);
+    free(t->truth);
+    t->msgs = nm;
+    t->truth = nt;
+    return PB_OK;
+}
+
+int pb_trace_add_meta(pb_trace *t, const char *line)
+{
+    return add_meta(&t->meta, &t->nmeta, line, strlen(line));
+}
+
+int pb_trace_load(const char *path, const pb_reader_opts *opts, int with_truth,
+                  pb_trace **out, pb_error *err)
+{
+    pb_trace *t;
+    if (pb_trace_new(&t) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+    pb_reader *r;
+    int rc = pb_reader_open(&r, path, t->names, opts, err);
+    if (rc != PB_OK) {
+        pb_trace_close(t);
+        return rc;
+    }
+    t->columns = pb_reader_columns(r);
+    if (!with_truth)
+        t->columns &= ~(unsigned)PB_COL_TRUTH;
+    for (size_t i = 0; i < pb_reader_meta_count(r); i++)
+        if (pb_trace_add_meta(t, pb_reader_meta(r, i)) != PB_OK) {
+            rc = pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+            goto fail;
+        }
+    t->source = strdup(path ? path : "-");
+    int keep_truth = with_truth && (t->columns & PB_COL_TRUTH);
+    pb_msg m;
+    pb_truth tr;
+    for (;;) {
+        rc = pb_reader_next(r, &m, &tr, err);
+        if (rc == 0)
+            break;
+        if (rc < 0)
+            goto fail;
+        if (pb_trace_append(t, &m, keep_truth ? &tr : NULL) != PB_OK) {
+            rc = pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+            goto fail;
+        }
+    }
+    pb_reader_close(r);
+    r = NULL;
+    if (opts && opts->allow_unsorted && pb_trace_sort(t) != PB_OK) {
+        rc = pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+        goto fail;
+    }
+    *out = t;
+    return PB_OK;
+fail:
+    pb_reader_close(r);
+    pb_trace_close(t);
+    return rc;
+}
+
+int pb_trace_write(const pb_trace *t, FILE *fp, unsigned columns, pb_error *err)
+{
+    pb_writer *w;
+    int rc = pb_writer_open(&w, fp, "(output)", columns ? columns : t->columns,
+                            t->names, err);
+    if (rc != PB_OK)
+        return rc;
+    for (size_t i = 0; i < t->nmeta; i++)
+        pb_writer_meta(w, t->meta[i]);
+    for (size_t i = 0; i < t->n && rc == PB_OK; i++)
+        rc = pb_writer_write(w, &t->msgs[i], t->truth ? &t->truth[i] : NULL);
+    int rc2 = pb_writer_close(w, err);
+    return rc != PB_OK ? rc : rc2;
+}
+
+pb_trace_view pb_trace_view_of(const pb_trace *t)
+{
+    pb_trace_view v;
+    v.msgs = t->msgs;
+    v.n = t->n;
+    v.nodes = t->names->nodes;
+    v.columns = t->columns & ~(unsigned)PB_COL_TRUTH;
+    return v;
+}
+
+void pb_trace_close(pb_trace *t)
+{
+    if (!t)
+        return;
+    free(t->msgs);
+    free(t->truth);
+    pb_names_close(t->names);
+    for (size_t i = 0; i < t->nmeta; i++)
+        free(t->meta[i]);
+    free(t->meta);
+    free(t->source);
+    free(t);
+}

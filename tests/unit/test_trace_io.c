@@ -1,0 +1,128 @@
+/* Trace reading and writing: round trip, labels, P5 format, time parsing. */
+#include "pbtest.h"
+#include "pb_trace.h"
+
+#include <stdlib.h>
+
+static FILE *mem(const char *s)
+{
+    return fmemopen((void *)s, strlen(s), "r");
+}
+
+TEST(seconds_parse_and_format)
+{
+    pb_ns t;
+    char b[PB_SECONDS_BUF];
+    CHECK_INT(pb_seconds_parse("1.5", 3, &t), PB_OK);
+    CHECK_INT(t, 1500000000);
+    CHECK_INT(pb_seconds_parse("0.0000000015", 12, &t), PB_OK);
+    CHECK_INT(t, 2);
+    CHECK_INT(pb_seconds_parse("-.25", 4, &t), PB_OK);
+    CHECK_INT(t, -250000000);
+    CHECK_INT(pb_seconds_parse("1e3", 3, &t), PB_EPARSE);
+    CHECK_INT(pb_seconds_parse("nan", 3, &t), PB_EPARSE);
+    CHECK_INT(pb_seconds_parse("inf", 3, &t), PB_EPARSE);
+    CHECK_INT(pb_seconds_parse(".", 1, &t), PB_EPARSE);
+    CHECK_INT(pb_seconds_parse("99999999999", 11, &t), PB_ERANGE);
+    pb_seconds_format(12000000500LL, b);
+    CHECK_STR(b, "12.000000500");
+    pb_seconds_format(-30000000, b);
+    CHECK_STR(b, "-0.030000000");
+    CHECK_INT(pb_duration_parse("+30ms", &t), PB_OK);
+    CHECK_INT(t, 30000000);
+    CHECK_INT(pb_duration_parse("250us", &t), PB_OK);
+    CHECK_INT(t, 250000);
+    CHECK_INT(pb_duration_parse("2", &t), PB_OK);
+    CHECK_INT(t, 2000000000);
+    CHECK_INT(pb_duration_parse("3 parsecs", &t), PB_EPARSE);
+}
+
+static const char *sample =
+    "# generator=test seed=1\n"
+    "id,ts,recv_ts,src,dst,type,callid,path,cause\n"
+    "1,0.000000000,0.000100000,A,B,call,7,p1,\n"
+    "2,0.001000000,,B,\"C,1\",call,x-9,p1,1\n"
+    "3,0.002000000,0.002000000,\"C,1\",B,return,x-9,p1,2\n"
+    "4,0.003000000,0.003100000,B,A,return,7,p1,3\n";
+
+TEST(round_trip_bytes)
+{
+    FILE *in = mem(sample);
+    pb_reader *r;
+    pb_error err;
+    CHECK_INT(pb_reader_open_fp(&r, in, "sample", NULL, NULL, &err), PB_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    pb_writer *w;
+    CHECK_INT(pb_writer_open(&w, out, "out", pb_reader_columns(r),
+                             pb_reader_names(r), &err), PB_OK);
+    for (size_t i = 0; i < pb_reader_meta_count(r); i++)
+        pb_writer_meta(w, pb_reader_meta(r, i));
+    pb_msg m;
+    pb_truth t;
+    int rc;
+    while ((rc = pb_reader_next(r, &m, &t, &err)) == 1)
+        pb_writer_write(w, &m, &t);
+    CHECK_INT(rc, 0);
+    CHECK_INT(pb_writer_close(w, &err), PB_OK);
+    fclose(out);
+    CHECK_STR(buf, sample);
+    free(buf);
+    pb_reader_close(r);
+    fclose(in);
+}
+
+TEST(labels_and_missing_recv)
+{
+    FILE *in = mem(sample);
+    pb_reader *r;
+    pb_error err;
+    CHECK_INT(pb_reader_open_fp(&r, in, "sample", NULL, NULL, &err), PB_OK);
+    pb_msg m;
+    pb_truth t;
+    CHECK_INT(pb_reader_next(r, &m, &t, &err), 1);
+    CHECK_INT(m.callid, 7);
+    CHECK_INT(m.type, PB_TYPE_CALL);
+    CHECK(t.path & PB_LABEL_STRING);
+    CHECK_INT(t.cause, PB_ID_NONE);
+    CHECK_INT(pb_reader_next(r, &m, &t, &err), 1);
+    CHECK(m.recv_ts == PB_TS_NONE);
+    CHECK_INT(t.cause, 1);
+    CHECK_STR(pb_strtab_str(pb_reader_names(r)->nodes, m.dst), "C,1");
+    pb_reader_close(r);
+    fclose(in);
+}
+
+TEST(p5_format)
+{
+    const char *p5 = "timestamp\toperation\tsender\trcvr\tID\n"
+                     "1047680084.482205\tCALL_SENT\tnodeA\tnodeB\tid37\n"
+                     "1047680084.483575\tRET_SENT\tnodeB\tnodeA\tid37\n";
+    FILE *in = mem(p5);
+    pb_reader *r;
+    pb_error err;
+    CHECK_INT(pb_reader_open_fp(&r, in, "p5", NULL, NULL, &err), PB_OK);
+    pb_msg a, b;
+    CHECK_INT(pb_reader_next(r, &a, NULL, &err), 1);
+    CHECK_INT(pb_reader_next(r, &b, NULL, &err), 1);
+    CHECK_INT(pb_reader_next(r, &b, NULL, &err), 0);
+    CHECK_INT(a.ts, 1047680084482205000LL);
+    CHECK_INT(a.type, PB_TYPE_CALL);
+    CHECK_INT(b.type, PB_TYPE_RETURN);
+    CHECK_INT(a.callid, b.callid);
+    CHECK_INT(a.src, b.dst);
+    CHECK_INT(a.id, 1);
+    CHECK_INT(b.id, 2);
+    pb_reader_close(r);
+    fclose(in);
+}
+
+int main(void)
+{
+    RUN(seconds_parse_and_format);
+    RUN(round_trip_bytes);
+    RUN(labels_and_missing_recv);
+    RUN(p5_format);
+    return pbtest_exit();
+}
