@@ -1174,52 +1174,56 @@ int pb_trace_new(pb_trace **out)
     return PB_OK;
 }
 
-static int trace_grow(pb_trace *t, size_t *cap, int with_truth)
+static int trace_reserve(pb_trace *t, size_t want, int with_truth)
 {
-    size_t nc = *cap ? *cap + *cap / 2 : 1024;
-    pb_msg *nm = realloc(t->msgs, nc * sizeof *nm);
-    if (!nm)
-        return PB_ENOMEM;
-    t->msgs = nm;
-    if (with_truth) {
+    if (want <= t->cap && (!with_truth || t->truth))
+        return PB_OK;
+    size_t nc = t->cap;
+    while (nc < want)
+        nc = nc ? nc + nc / 2 : 1024;
+    if (nc != t->cap) {
+        pb_msg *nm = realloc(t->msgs, nc * sizeof *nm);
+        if (!nm)
+            return PB_ENOMEM;
+        t->msgs = nm;
+    }
+    if (t->truth || with_truth) {
+        int fresh = t->truth == NULL;
         pb_truth *nt = realloc(t->truth, nc * sizeof *nt);
         if (!nt)
             return PB_ENOMEM;
         t->truth = nt;
+        /* first truth on a trace built without: earlier rows have none */
+        if (fresh)
+            for (size_t i = 0; i < t->n; i++)
+                t->truth[i] = (pb_truth){PB_ID_NONE, PB_ID_NONE};
     }
-    *cap = nc;
+    t->cap = nc;
     return PB_OK;
 }
 
-/* The capacity of an in-memory trace is not stored in pb_trace (keeping the
- * public struct plain); growth is geometric from the current length, which
- * realloc makes cheap for the large blocks that matter. */
-static size_t cap_for(size_t n)
+/* Give back the growth slack once a trace is complete, so a loaded trace
+ * costs sizeof(pb_msg) per message and not up to 1.5 times that. */
+static void trace_shrink(pb_trace *t)
 {
-    if (n <= 1024)
-        return 1024;
-    size_t c = 1024;
-    while (c < n)
-        c += c / 2;
-    return c;
+    if (t->n == 0 || t->n == t->cap)
+        return;
+    pb_msg *nm = realloc(t->msgs, t->n * sizeof *nm);
+    if (nm)
+        t->msgs = nm;
+    if (t->truth) {
+        pb_truth *nt = realloc(t->truth, t->n * sizeof *nt);
+        if (nt)
+            t->truth = nt;
+    }
+    /* both blocks hold at least n entries whichever realloc succeeded */
+    t->cap = t->n;
 }
 
 int pb_trace_append(pb_trace *t, const pb_msg *msg, const pb_truth *truth)
 {
-    size_t cap = t->n ? cap_for(t->n) : 0;
-    if (t->n == cap) {
-        int with_truth = truth != NULL || t->truth != NULL;
-        if (trace_grow(t, &cap, with_truth) != PB_OK)
-            return PB_ENOMEM;
-    }
-    if (truth && !t->truth) {
-        /* first truth on a trace built without: give earlier rows none */
-        t->truth = malloc(cap * sizeof *t->truth);
-        if (!t->truth)
-            return PB_ENOMEM;
-        for (size_t i = 0; i < t->n; i++)
-            t->truth[i] = (pb_truth){PB_ID_NONE, PB_ID_NONE};
-    }
+    if (trace_reserve(t, t->n + 1, truth != NULL) != PB_OK)
+        return PB_ENOMEM;
     t->msgs[t->n] = *msg;
     if (t->truth)
         t->truth[t->n] = truth ? *truth : (pb_truth){PB_ID_NONE, PB_ID_NONE};
@@ -1272,8 +1276,8 @@ int pb_trace_sort(pb_trace *t)
     for (size_t i = 0; i < t->n; i++)
         k[i] = (sort_key){t->msgs[i].ts, i};
     qsort(k, t->n, sizeof *k, cmp_sort_key);
-    pb_msg *nm = malloc(cap_for(t->n) * sizeof *nm);
-    pb_truth *nt = t->truth ? malloc(cap_for(t->n) * sizeof *nt) : NULL;
+    pb_msg *nm = malloc(t->cap * sizeof *nm);
+    pb_truth *nt = t->truth ? malloc(t->cap * sizeof *nt) : NULL;
     if (!nm || (t->truth && !nt)) {
         free(k);
         free(nm);
@@ -1335,6 +1339,7 @@ int pb_trace_load(const char *path, const pb_reader_opts *opts, int with_truth,
     }
     pb_reader_close(r);
     r = NULL;
+    trace_shrink(t);
     if (opts && opts->allow_unsorted && pb_trace_sort(t) != PB_OK) {
         rc = pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
         goto fail;

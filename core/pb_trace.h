@@ -177,6 +177,7 @@ int pb_writer_close(pb_writer *w, pb_error *err);
 typedef struct pb_trace {
     pb_msg *msgs;       /* sorted by (ts, file order) */
     size_t n;
+    size_t cap;         /* allocated entries of msgs (and truth) */
     pb_truth *truth;    /* parallel to msgs, or NULL */
     pb_names *names;    /* owned */
     unsigned columns;   /* columns present in the source */
