@@ -33,7 +33,7 @@ LIB       := $(BUILD)/libpathbench.a
 PROG_SRCS := $(sort $(wildcard programs/*.c))
 PROGS     := $(patsubst programs/%.c,$(BIN)/%,$(PROG_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
-TESTS     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 BENCH_SRCS:= $(sort $(wildcard tests/bench/bench_*.c))
 BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -65,7 +65,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
-tests-build: $(PROGS) $(TESTS)
+tests-build: $(PROGS) $(TEST_BINS)
 
 deps:
 	@sh scripts/deps.sh
