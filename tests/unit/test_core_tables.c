@@ -1,0 +1,126 @@
+/* Pattern table aggregation and ranking, option tables, result file. */
+#include "pbtest.h"
+#include "pb_opt.h"
+#include "pb_pattab.h"
+#include "pb_result.h"
+#include "pb_time.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+TEST(pattab_aggregates_by_position)
+{
+    pb_pattab *t;
+    CHECK_INT(pb_pattab_init(&t), PB_OK);
+    double n1[3] = {NAN, 0.2, 0.1}, e1[3] = {NAN, NAN, 0.05};
+    double n2[3] = {NAN, 0.4, 0.3}, e2[3] = {NAN, NAN, 0.15};
+    pb_pattern *p;
+    CHECK_INT(pb_pattab_add(t, "A>B[C]", 3, 1.0, 1.0, n1, e1, &p), PB_OK);
+    CHECK_INT(pb_pattab_add(t, "A>B[C]", 3, 1.0, 3.0, n2, e2, NULL), PB_OK);
+    CHECK_INT(pb_pattab_add(t, "A>B[C]", 4, 1.0, 3.0, NULL, NULL, NULL), PB_EINVAL);
+    CHECK_INT(pb_pattab_add(t, "A>D", 2, 0.5, NAN, NULL, NULL, NULL), PB_OK);
+    CHECK_INT(pb_pattab_add(t, "A>D", 2, 0.75, NAN, NULL, NULL, NULL), PB_OK);
+    CHECK_INT(pb_pattab_add(t, "A>D", 2, 0.25, NAN, NULL, NULL, NULL), PB_OK);
+    CHECK_INT(pb_pattab_count(t), 2);
+    CHECK_INT(p->count, 2);
+    CHECK_NEAR(p->node_sum[1] / p->node_wsum[1], 0.3, 1e-12);
+    CHECK_NEAR(p->edge_sum[2] / p->edge_wsum[2], 0.1, 1e-12);
+    CHECK_NEAR(p->edge_wsum[1], 0, 0);
+    CHECK_NEAR(p->latency_sum, 4.0, 1e-12);
+    pb_pattern *d = pb_pattab_find(t, "A>D");
+    CHECK(d != NULL);
+    CHECK_INT(d->count, 3);
+    CHECK_NEAR(d->score, 1.5, 1e-12);
+    CHECK_NEAR(d->max_prob, 0.75, 1e-12);
+    pb_pattab_rank(t, PB_RANK_COUNT);
+    CHECK_STR(pb_pattab_get(t, 0)->text, "A>D");
+    CHECK_INT(d->rank, 1);
+    pb_pattab_rank(t, PB_RANK_SCORE);
+    CHECK_STR(pb_pattab_get(t, 0)->text, "A>B[C]");
+    pb_pattab_rank(t, PB_RANK_SCORE_PER_COUNT);
+    CHECK_STR(pb_pattab_get(t, 0)->text, "A>B[C]");
+    CHECK_STR(pb_pattab_by_index(t, 1)->text, "A>D");
+    pb_pattab_close(t);
+}
+
+typedef struct params {
+    int bins;
+    double base;
+    pb_ns window;
+    int smooth;
+    const char *root;
+} params;
+
+static const pb_option table[] = {
+    {"bins", PB_OPT_INT, offsetof(params, bins), "340", 1, 100000, "histogram bins"},
+    {"base", PB_OPT_DOUBLE, offsetof(params, base), "1.05", 1.0001, 10, "bin growth"},
+    {"window", PB_OPT_DURATION, offsetof(params, window), "2s", 0, 3600, "window"},
+    {"smooth", PB_OPT_BOOL, offsetof(params, smooth), "no", PB_OPT_NORANGE, "smoothing"},
+    {"root", PB_OPT_STRING, offsetof(params, root), "", PB_OPT_NORANGE, "root node"},
+    {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
+
+TEST(options_defaults_set_validate)
+{
+    params p;
+    pb_error err;
+    CHECK_INT(pb_opt_defaults(table, &p, &err), PB_OK);
+    CHECK_INT(p.bins, 340);
+    CHECK_NEAR(p.base, 1.05, 0);
+    CHECK_INT(p.window, 2000000000LL);
+    CHECK_INT(p.smooth, 0);
+    CHECK_INT(pb_opt_set_kv(table, &p, "window=30ms", &err), PB_OK);
+    CHECK_INT(p.window, 30000000);
+    CHECK_INT(pb_opt_set_kv(table, &p, "smooth=yes", &err), PB_OK);
+    CHECK_INT(p.smooth, 1);
+    CHECK_INT(pb_opt_set_kv(table, &p, "bins=0", &err), PB_EINVAL);
+    CHECK(strstr(err.msg, "out of range") != NULL);
+    CHECK_INT(pb_opt_set_kv(table, &p, "bins=12x", &err), PB_EINVAL);
+    CHECK_INT(pb_opt_set_kv(table, &p, "binz=3", &err), PB_ENOENT);
+    CHECK(strstr(err.msg, "bins") != NULL);
+    CHECK_INT(pb_opt_set_kv(table, &p, "window", &err), PB_EINVAL);
+    pb_strbuf s = {0};
+    CHECK_INT(pb_opt_describe(table, &p, &s), PB_OK);
+    CHECK_STR(pb_strbuf_str(&s), "bins=340 base=1.05 window=0.030000000 smooth=1 root=");
+    pb_strbuf_free(&s);
+}
+
+TEST(result_file_ranks_and_assigns)
+{
+    pb_result r;
+    CHECK_INT(pb_result_init(&r, "test", "call"), PB_OK);
+    pb_pattern *a, *b;
+    pb_pattab_add(r.patterns, "A>B", 2, 1, 1.0, NULL, NULL, &a);
+    pb_pattab_add(r.patterns, "A>B[C]", 3, 1, 2.0, NULL, NULL, &b);
+    pb_pattab_add(r.patterns, "A>B[C]", 3, 1, 2.0, NULL, NULL, NULL);
+    pb_result_assign(&r, 10, 1, a->index);
+    pb_result_assign(&r, 11, 2, b->index);
+    pb_result_meta(&r, "unmatched_calls=%d", 3);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    const char *head[] = {"algo=test view=call"};
+    CHECK_INT(pb_result_write(fp, &r, head, 1, 1, NULL), PB_OK);
+    fclose(fp);
+    CHECK_STR(buf,
+              "# pathbench-result 1\n"
+              "# algo=test view=call\n"
+              "# unmatched_calls=3\n"
+              "# table=patterns\n"
+              "rank,pattern,count,score,max_prob,total_latency,mean_latency,node_latency,edge_delay\n"
+              "1,\"A>B[C]\",2,2,1,4,2,;;,;;\n"
+              "2,\"A>B\",1,1,1,1,1,;,;\n"
+              "# table=assignment\n"
+              "id,instance,rank\n"
+              "10,1,2\n"
+              "11,2,1\n");
+    free(buf);
+    pb_result_free(&r);
+}
+
+int main(void)
+{
+    RUN(pattab_aggregates_by_position);
+    RUN(options_defaults_set_validate);
+    RUN(result_file_ranks_and_assigns);
+    return pbtest_exit();
+}
