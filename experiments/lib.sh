@@ -1,0 +1,257 @@
+# experiments/lib.sh - shared by the figure scripts (sourced, POSIX sh).
+#
+# A figure script sets FIG, defines
+#   fig_points     calls `point KEY k=v ...` once per experiment point
+#   fig_run        runs one point (parameters in $P_k, cwd = a scratch dir),
+#                  writes the point's rows (CSV with header) to stdout
+#   fig_collect    (optional) turns $OUT/FIG.dat into per-series .dat files
+# and ends with `pb_main "$@"`.  Modes:
+#   FIG.sh jobs               print "POINTFILE<TAB>COMMAND" per point
+#   FIG.sh point FILE k=v...  run one point unless FILE exists (atomic write)
+#   FIG.sh collect            concatenate the finished points into .dat files
+# Environment: PB_BIN (programs), PB_OUT (output dir), PB_MODE
+# (full|quick|tiny: sizes, only read when listing jobs), PB_SEEDS (number of
+# seeds per point, overrides the mode's).
+
+set -u
+PB_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+: "${PB_BIN:=$PB_ROOT/bin}"
+: "${PB_OUT:=$PB_ROOT/out/figures}"
+: "${PB_MODE:=full}"
+PB_CONF="$PB_ROOT/maketrace/configs"
+EXP="$PB_ROOT/experiments"
+OUT="$PB_OUT"
+
+die() { echo "$FIG: $*" >&2; exit 1; }
+
+# seq_list FIRST LAST: "1 2 3 ..." without relying on seq(1) options
+seq_list() { awk -v a="$1" -v b="$2" 'BEGIN{for(i=a;i<=b;i++) printf "%s%d", (i>a?" ":""), i}'; }
+
+# seeds N: the seed list 1..N (or PB_SEEDS when set)
+seeds() { seq_list 1 "${PB_SEEDS:-$1}"; }
+
+# mode_pick FULL QUICK TINY: the value for the current mode
+mode_pick() {
+    case "$PB_MODE" in
+    full) echo "$1" ;; quick) echo "$2" ;; tiny) echo "$3" ;;
+    *) die "unknown PB_MODE '$PB_MODE' (full, quick or tiny)" ;;
+    esac
+}
+
+# relpath P: P relative to the repository root when inside it
+relpath() {
+    case "$1" in
+    "$PB_ROOT"/*) echo "${1#"$PB_ROOT"/}" ;;
+    *) echo "$1" ;;
+    esac
+}
+
+pb_commit() {
+    c=$(git -C "$PB_ROOT" rev-parse --short=12 HEAD 2>/dev/null) || { echo unknown; return; }
+    if [ -n "$(git -C "$PB_ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+        c="$c-dirty"
+    fi
+    echo "$c"
+}
+
+# --- the three modes -----------------------------------------------------
+
+# point KEY k=v ...: one experiment point.  In jobs mode prints the job
+# line; in collect mode records the point file for pb_concat.
+point() {
+    _key=$1; shift
+    _file="$OUT/points/$FIG/$_key.row"
+    case "$_mode" in
+    jobs)
+        for _a in "$@"; do
+            case "$_a" in
+            *[!A-Za-z0-9_.,:+=/-]*) die "point $_key: bad parameter '$_a'" ;;
+            esac
+        done
+        printf '%s\tPB_BIN=%s sh experiments/%s.sh point %s %s\n' \
+            "$_file" "$(relpath "$PB_BIN")" "$FIG" "$(relpath "$_file")" "$*" ;;
+    collect) echo "$_file" >>"$_pointlist" ;;
+    esac
+}
+
+# run one point: params into P_*, scratch dir, atomic write of the rows
+pb_point_run() {
+    _file=$1; shift
+    case "$_file" in /*) ;; *) _file="$PB_ROOT/$_file" ;; esac
+    [ -e "$_file" ] && return 0
+    for _a in "$@"; do
+        _k=${_a%%=*}
+        case "$_k" in ''|*[!A-Za-z0-9_]*) die "bad parameter '$_a'" ;; esac
+        eval "P_$_k=\${_a#*=}"
+    done
+    mkdir -p "$(dirname "$_file")"
+    _scratch=$(mktemp -d "${TMPDIR:-/tmp}/pb-$FIG.XXXXXX") || die "mktemp failed"
+    trap 'rm -rf "$_scratch"' EXIT
+    trap 'rm -rf "$_scratch"; exit 130' INT TERM
+    (cd "$_scratch" && fig_run) >"$_scratch/rows" 2>"$_scratch/log"
+    _rc=$?
+    if [ $_rc -eq 0 ] && [ -s "$_scratch/rows" ]; then
+        {
+            echo "# commit=$(pb_commit) point=$FIG $*"
+            cat "$_scratch/rows"
+        } >"$_file.tmp.$$" && mv "$_file.tmp.$$" "$_file"
+        rm -f "$_file.fail"
+        return 0
+    fi
+    {
+        echo "# failed (exit $_rc): $FIG point $*"
+        tail -n 20 "$_scratch/log"
+    } >"$_file.fail"
+    echo "$FIG: point $(basename "$_file" .row) failed; see $(relpath "$_file").fail" >&2
+    tail -n 5 "$_scratch/log" >&2
+    return 1
+}
+
+# pb_concat: all finished points as one CSV (one header, data rows); the
+# comment header says how they were made.  Writes to stdout.
+pb_concat() {
+    _n=$(wc -l <"$_pointlist")
+    _have=0
+    while read -r _f; do [ -e "$_f" ] && _have=$((_have + 1)); done <"$_pointlist"
+    echo "# pathbench $FIG: $FIG_TITLE"
+    echo "# made by experiments/$FIG.sh (mode=$PB_MODE) from $_have of $_n points;"
+    echo "# each point: $FIG_HOW"
+    while read -r _f; do [ -e "$_f" ] && head -n 1 "$_f"; done <"$_pointlist" |
+        sed -n 's/^# commit=\([^ ]*\).*/\1/p' | sort -u | tr '\n' ' ' |
+        sed 's/^/# commits: /; s/ $//'
+    echo
+    while read -r _f; do [ -e "$_f" ] && echo "$_f"; done <"$_pointlist" |
+        while read -r _f; do sed -n "s/^# commit=[^ ]* point=[^ ]* //p" "$_f"; done |
+        awk '{ for (i = 1; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = substr($i, length(k) + 2); if (!(k in seen)) { seen[k] = 1; keys[++nk] = k } if (!((k, v) in have)) { have[k, v] = 1; vals[k] = vals[k] (vals[k] == "" ? "" : ",") v } } }
+            END { printf "# parameters:"; for (i = 1; i <= nk; i++) printf " %s=%s", keys[i], vals[keys[i]]; print "" }'
+    _first=1
+    while read -r _f; do
+        [ -e "$_f" ] || continue
+        if [ $_first -eq 1 ]; then
+            grep -v '^#' "$_f"
+            _hdr=$(grep -v '^#' "$_f" | head -n 1)
+            _first=0
+        else
+            _h=$(grep -v '^#' "$_f" | head -n 1)
+            [ "$_h" = "$_hdr" ] || echo "$FIG: $_f: header differs from the others; skipped" >&2
+            [ "$_h" = "$_hdr" ] && grep -v '^#' "$_f" | tail -n +2
+        fi
+    done <"$_pointlist"
+}
+
+# pb_main "$@": dispatch on the mode
+pb_main() {
+    _mode=${1:-}
+    [ $# -gt 0 ] && shift
+    case "$_mode" in
+    jobs) fig_points ;;
+    point)
+        [ $# -ge 1 ] || die "usage: $FIG.sh point FILE k=v ..."
+        pb_point_run "$@" ;;
+    collect)
+        mkdir -p "$OUT"
+        _pointlist=$(mktemp "${TMPDIR:-/tmp}/pb-list.XXXXXX")
+        trap 'rm -f "$_pointlist"' EXIT
+        fig_points
+        pb_concat >"$OUT/$FIG.dat.tmp" && mv "$OUT/$FIG.dat.tmp" "$OUT/$FIG.dat"
+        if command -v fig_collect >/dev/null 2>&1 || type fig_collect >/dev/null 2>&1; then
+            fig_collect
+        fi ;;
+    *) echo "usage: $FIG.sh jobs | point FILE k=v ... | collect" >&2; exit 2 ;;
+    esac
+}
+
+# --- helpers for fig_run -------------------------------------------------
+
+# csv_get FILE COLUMN: the value of COLUMN in the first data row of a CSV
+# with one header line (comment lines skipped).  Empty if no such column.
+csv_get() {
+    awk -F, -v col="$2" '
+        /^#/ { next }
+        !h { for (i = 1; i <= NF; i++) if ($i == col) c = i; h = 1; next }
+        { if (c) print $c; exit }' "$1"
+}
+
+# meta_get FILE KEY: value of KEY=... in the "# " metadata lines of a file
+meta_get() {
+    awk -v k="$2" '
+        !/^#/ { exit }
+        { for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) { v = substr($i, length(k) + 2) } }
+        END { print v }' "$1"
+}
+
+# prefix_rows "h1,h2" "v1,v2" < CSV: prepend columns to a CSV with header
+prefix_rows() {
+    awk -v h="$1" -v v="$2" '/^#/ { next } !s { print h "," $0; s = 1; next } { print v "," $0 }'
+}
+
+# timed OUTFILE CMD...: run CMD with stdout to OUTFILE; sets T_MAXRSS_KB,
+# T_USER_S (empty when /usr/bin/time is missing)
+timed() {
+    _o=$1; shift
+    T_MAXRSS_KB=; T_USER_S=
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f '%M %U' -o time.out "$@" >"$_o" || return 1
+        T_MAXRSS_KB=$(awk 'END{print $1}' time.out)
+        T_USER_S=$(awk 'END{print $2}' time.out)
+    else
+        "$@" >"$_o" || return 1
+    fi
+}
+
+# count_msgs TRACE: data rows in a trace (header and comments excluded)
+count_msgs() { awk '!/^#/ { n++ } END { print (n > 0 ? n - 1 : 0) }' "$1"; }
+
+# --- aggregation for plots ----------------------------------------------
+
+# aggregate DAT SERIESCOLS XCOL YCOL [GROUPCOL]: per series (the values of
+# SERIESCOLS joined by '-'), write $OUT/$FIG_<series>.dat with
+#   index 0: mean line: group x_mean y_mean y_min y_max n   (sorted by x)
+#   index 1: raw points: x y
+# GROUPCOL (default XCOL) is the column points are grouped by (a nominal
+# level when x is measured).  Rows with an empty x or y are left out.
+aggregate() {
+    _dat=$1 _sc=$2 _x=$3 _y=$4 _g=${5:-$3}
+    awk -F, -v sc="$_sc" -v xc="$_x" -v yc="$_y" -v gc="$_g" -v out="$OUT/$FIG" -v fig="$FIG" '
+    /^#/ { next }
+    !hdr {
+        for (i = 1; i <= NF; i++) col[$i] = i
+        ns = split(sc, s, ",")
+        for (i = 1; i <= ns; i++) if (!(s[i] in col)) { print fig ": no column " s[i] > "/dev/stderr"; bad = 1 }
+        if (!(xc in col) || !(yc in col) || !(gc in col)) { print fig ": missing x/y/group column" > "/dev/stderr"; bad = 1 }
+        hdr = 1; next
+    }
+    bad { exit 1 }
+    {
+        x = $(col[xc]); y = $(col[yc]); g = $(col[gc])
+        if (x == "" || y == "" || x == "nan" || y == "nan") next
+        name = ""
+        for (i = 1; i <= ns; i++) name = name (i > 1 ? "-" : "") $(col[s[i]])
+        if (!(name in seen)) { seen[name] = 1; names[++nn] = name }
+        k = name SUBSEP g
+        if (!(k in n)) { groups[name] = groups[name] SUBSEP g; gx[k] = 0; mn[k] = y; mx[k] = y }
+        n[k]++; sx[k] += x; sy[k] += y
+        if (y < mn[k]) mn[k] = y
+        if (y > mx[k]) mx[k] = y
+        raw[name] = raw[name] x " " y "\n"
+    }
+    END {
+        if (bad) exit 1
+        for (j = 1; j <= nn; j++) {
+            name = names[j]; f = out "_" name ".dat"
+            print "# " fig " series " name ": " yc " against " xc " (grouped by " gc ")" > f
+            print "# index 0: group x_mean y_mean y_min y_max n" > f
+            m = split(substr(groups[name], 2), gl, SUBSEP)
+            # sort groups by mean x (insertion sort; few groups)
+            for (a = 1; a <= m; a++) { k = name SUBSEP gl[a]; xm[a] = sx[k] / n[k]; ord[a] = a }
+            for (a = 2; a <= m; a++) for (b = a; b > 1 && xm[ord[b]] < xm[ord[b-1]]; b--) { t = ord[b]; ord[b] = ord[b-1]; ord[b-1] = t }
+            for (a = 1; a <= m; a++) {
+                k = name SUBSEP gl[ord[a]]
+                printf "%s %.6g %.6g %.6g %.6g %d\n", gl[ord[a]], sx[k] / n[k], sy[k] / n[k], mn[k], mx[k], n[k] > f
+            }
+            print "\n\n# index 1: x y (every point)" > f
+            printf "%s", raw[name] > f
+            close(f)
+        }
+    }' "$_dat"
+}

@@ -1,0 +1,166 @@
+#!/bin/sh
+# run_all.sh - regenerate the papers' figures: list every experiment point
+# as an independent job, run the jobs not yet done in parallel, then collect
+# the points into .dat files, plot them and write the report.
+#
+#   sh experiments/run_all.sh [options]
+#     --quick            smaller traces, fewer points (minutes, not an hour)
+#     --tiny             the test suite's subset sizes (seconds per point)
+#     -j N, --jobs N     run N jobs at once (default: all cores)
+#     --out DIR          output directory (default out/figures)
+#     --only LIST        comma-separated figures (default: all), e.g. fig19,fig21
+#     --seeds N          seeds per point (default: the mode's)
+#     --list-jobs        print the jobs not yet done, one command line each, and stop
+#     --list-all-jobs    print every job, done or not, and stop
+#     --collect-only     run nothing: collect, plot and report what is done
+#     --no-plots, --no-report
+#     --list-figures     print the figure names and stop
+#
+# Environment: PB_BIN (programs, default <repo>/bin).
+# Every job is one shell command line run from the repository root; a job
+# writes its point file atomically and does nothing if it exists, so the
+# driver (or GNU parallel, or a Slurm array) can be interrupted and rerun.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+: "${PB_BIN:=$ROOT/bin}"
+case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
+export PB_BIN
+
+ALL_FIGS="table1 fig17 fig19 fig20 fig21 fig22 fig12_13 conv_mu"
+mode=full out="${PB_OUT:-$ROOT/out/figures}" only="" jobs="" list="" collect_only=0
+plots=1 report=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --quick) mode=quick ;;
+    --tiny) mode=tiny ;;
+    --full) mode=full ;;
+    -j|--jobs) [ $# -ge 2 ] || { echo "run_all: $1 needs a number" >&2; exit 2; }; jobs=$2; shift ;;
+    -j*) jobs=${1#-j} ;;
+    --out) [ $# -ge 2 ] || { echo "run_all: --out needs a directory" >&2; exit 2; }; out=$2; shift ;;
+    --only) [ $# -ge 2 ] || { echo "run_all: --only needs a list" >&2; exit 2; }; only=$2; shift ;;
+    --seeds) [ $# -ge 2 ] || { echo "run_all: --seeds needs a number" >&2; exit 2; }; export PB_SEEDS=$2; shift ;;
+    --list-jobs) list=pending ;;
+    --list-all-jobs) list=all ;;
+    --collect-only) collect_only=1 ;;
+    --no-plots) plots=0 ;;
+    --no-report) report=0 ;;
+    --list-figures) echo "$ALL_FIGS"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run_all: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$out" in /*) ;; *) out="$ROOT/$out" ;; esac
+export PB_OUT="$out" PB_MODE="$mode"
+if [ -z "$jobs" ]; then
+    jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo 2)
+fi
+case "$jobs" in ''|*[!0-9]*|0) echo "run_all: -j wants a positive number, got '$jobs'" >&2; exit 2 ;; esac
+
+figs=""
+if [ -n "$only" ]; then
+    for f in $(echo "$only" | tr ',' ' '); do
+        [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS" >&2; exit 2; }
+        figs="$figs $f"
+    done
+else
+    figs=$ALL_FIGS
+fi
+
+mkdir -p "$out/run"
+# the job list: "POINTFILE<TAB>COMMAND" per job
+: >"$out/run/all.tsv"
+for f in $figs; do
+    sh "experiments/$f.sh" jobs >>"$out/run/all.tsv" || { echo "run_all: $f: could not list its jobs" >&2; exit 1; }
+done
+cut -f2- "$out/run/all.tsv" >"$out/jobs.txt"
+awk -F'\t' '{ print $1 }' "$out/run/all.tsv" >"$out/run/points.txt"
+# pending = point file missing
+: >"$out/run/pending.tsv"
+while IFS='	' read -r p c; do
+    [ -e "$p" ] || printf '%s\t%s\n' "$p" "$c" >>"$out/run/pending.tsv"
+done <"$out/run/all.tsv"
+
+case "$list" in
+all) cat "$out/jobs.txt"; exit 0 ;;
+pending) cut -f2- "$out/run/pending.tsv"; exit 0 ;;
+esac
+
+total=$(wc -l <"$out/run/all.tsv" | tr -d ' ')
+npend=$(wc -l <"$out/run/pending.tsv" | tr -d ' ')
+rc=0
+fmt_time() { awk -v s="$1" 'BEGIN { s = int(s); if (s >= 3600) printf "%dh%02dm", s / 3600, (s % 3600) / 60; else if (s >= 60) printf "%dm%02ds", s / 60, s % 60; else printf "%ds", s }'; }
+
+if [ $collect_only -eq 0 ] && [ "$npend" -gt 0 ]; then
+    [ "$figs" = " selftest" ] || for b in maketrace infer score; do
+        [ -x "$PB_BIN/$b" ] || echo "run_all: warning: $PB_BIN/$b is missing; its points will fail (run make)" >&2
+    done
+    echo "run_all: $total points in $(echo $figs | wc -w | tr -d ' ') figures (mode $mode), $((total - npend)) already done, running $npend on $jobs cores; output in $(echo "$out" | sed "s|^$ROOT/||")" >&2
+    cut -f2- "$out/run/pending.tsv" >"$out/run/pending.txt"
+    cut -f1 "$out/run/pending.tsv" >"$out/run/pending.points"
+    while read -r p; do rm -f "$p.fail"; done <"$out/run/pending.points"
+    start=$(date +%s)
+    # progress monitor (background); the jobs run in the foreground so that
+    # an interrupt reaches them
+    (
+        last=""; lastt=0
+        while :; do
+            sleep 2
+            d=0 fl=0
+            while read -r p; do
+                if [ -e "$p" ]; then d=$((d + 1)); elif [ -e "$p.fail" ]; then fl=$((fl + 1)); fi
+            done <"$out/run/pending.points"
+            now=$(date +%s); el=$((now - start)); fin=$((d + fl)); left=$((npend - fin))
+            msg="run_all: $((total - npend + d))/$total points done"
+            [ $fl -gt 0 ] && msg="$msg, $fl failed"
+            msg="$msg, $left left, $(fmt_time $el) elapsed"
+            if [ $fin -gt 0 ] && [ $left -gt 0 ]; then
+                msg="$msg, ~$(fmt_time $((el * left / fin))) to go"
+            fi
+            if [ "$fin" != "$last" ] || [ $((now - lastt)) -ge 60 ]; then
+                echo "$msg" >&2; last=$fin; lastt=$now
+            fi
+        done
+    ) &
+    mon=$!
+    trap 'kill $mon 2>/dev/null; echo "run_all: interrupted; rerun to resume" >&2; exit 130' INT TERM
+    seq_n=$(awk -v n="$npend" 'BEGIN { for (i = 1; i <= n; i++) print i }')
+    echo "$seq_n" | xargs -P "$jobs" -n 1 sh experiments/runjob.sh "$out/run/pending.txt" || rc=1
+    kill $mon 2>/dev/null
+    wait $mon 2>/dev/null
+    trap - INT TERM
+    el=$(( $(date +%s) - start ))
+    nf=0
+    while read -r p; do [ -e "$p.fail" ] && nf=$((nf + 1)); done <"$out/run/pending.points"
+    echo "run_all: ran $npend points in $(fmt_time $el); $nf failed" >&2
+fi
+
+# collect, plot, report
+for f in $figs; do
+    sh "experiments/$f.sh" collect || { echo "run_all: $f: collect failed" >&2; rc=1; }
+done
+if [ -f experiments/real_traces.sh ] && [ -z "$only" -o "$(echo ",$only," | grep -c ',real,')" -gt 0 ]; then
+    if [ $collect_only -eq 0 ]; then
+        PB_OUT="$out" PB_MODE="$mode" sh experiments/real_traces.sh || { echo "run_all: real_traces.sh failed" >&2; rc=1; }
+    fi
+fi
+if [ $plots -eq 1 ]; then
+    if command -v gnuplot >/dev/null 2>&1; then
+        for f in $figs real; do
+            [ -f "plots/$f.gp" ] || continue
+            [ -f "$out/$f.dat" ] || continue
+            gnuplot -e "datadir='$out'; outdir='$out'" "plots/$f.gp" 2>"$out/run/gnuplot-$f.log" ||
+                { echo "run_all: plots/$f.gp failed:" >&2; tail -n 5 "$out/run/gnuplot-$f.log" >&2; rc=1; }
+        done
+    else
+        echo "run_all: gnuplot not found; no plots (apt-get install gnuplot-nox)" >&2
+    fi
+fi
+if [ $report -eq 1 ]; then
+    PB_OUT="$out" sh experiments/report.sh || rc=1
+fi
+fails=0
+while read -r p; do [ -e "$p.fail" ] && fails=$((fails + 1)); done <"$out/run/points.txt"
+[ "$fails" -gt 0 ] && { echo "run_all: $fails failed points (*.fail under $out/points); rerun to retry them" >&2; rc=1; }
+exit $rc
