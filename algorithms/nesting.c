@@ -1,18 +1,1179 @@
-/* PLACEHOLDER: replaced by the nesting implementation (issue tracker). */
+/*
+ * nesting.c - the nesting algorithm of Project 5 (seed 000, 5.1, Figure 4).
+ *
+ * Passes over the trace (all O(messages x per-node parallelism)):
+ *   1. pair calls with returns through a hash table of FIFO queues keyed by
+ *      (sender, receiver, callid); a missing or repeated callid falls back
+ *      to "earliest unmatched call" (5.1.1.1);
+ *   2. sweep the matched pairs in return order keeping, per node, the set
+ *      of open calls into it; the candidate parents of a pair are the open
+ *      calls into its caller made earlier; each candidate adds 1/|parents|
+ *      to the scoreboard histogram of its (A, B, C) triple;
+ *   3. optionally smooth the histograms, then choose every pair's parent
+ *      (scoreboard value times the three child penalties, ties to the
+ *      earliest parent);
+ *   4. every pair without candidates roots a call path; paths are
+ *      aggregated into call-view patterns.
+ *
+ * Only matched pairs take part from step 2 on, so unmatched noise messages
+ * change neither candidates nor weights.
+ */
+#include "nesting.h"
 #include "pb_algo.h"
+#include "pb_ptree.h"
+#include "pb_strbuf.h"
+#include "pb_strtab.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_filter.h>
+#include <gsl/gsl_vector.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE NESTING_NONE
+
+const pb_option nesting_options[] = {
+    {"hist_base", PB_OPT_DOUBLE, offsetof(nesting_params, base), "1.05", 1.0001, 100,
+     "scoreboard bins grow by this ratio: bin = log_base(delay/lowest) (5.1.1.2: 1.05)"},
+    {"hist_bins", PB_OPT_INT, offsetof(nesting_params, bins), "340", 1, 1000000,
+     "number of scoreboard bins; longer delays share the last (5.1.1.2: 340)"},
+    {"hist_lowest", PB_OPT_DURATION, offsetof(nesting_params, lowest), "1ms", 1e-9, 1e6,
+     "lowest delay told apart; shorter delays share the first bin (5.1.1.2: 1 msec)"},
+    {"x", PB_OPT_DOUBLE, offsetof(nesting_params, x), "2", 0, 100,
+     "overlapping-child penalty exponent: score * (1+c_overlap)^-x (5.1.1.3)"},
+    {"y", PB_OPT_DOUBLE, offsetof(nesting_params, y), "0", 0, 100,
+     "same-child penalty exponent: score * (1+c_same)^-y (5.1.1.3)"},
+    {"z", PB_OPT_DOUBLE, offsetof(nesting_params, z), "0", 0, 100,
+     "generic-child penalty exponent: score * (1+c_any)^-z (5.1.1.3)"},
+    {"skew_window", PB_OPT_DURATION, offsetof(nesting_params, skew_window), "0", 0, 1e6,
+     "skew window: tolerance added to the timestamp comparisons of nesting (7.5.6)"},
+    {"smooth", PB_OPT_BOOL, offsetof(nesting_params, smooth), "0", PB_OPT_NORANGE,
+     "convolve each scoreboard histogram with a Gaussian (5.1.1.2, 7.5.6)"},
+    {"smooth_width", PB_OPT_DOUBLE, offsetof(nesting_params, smooth_width), "2", 0.01, 1000,
+     "standard deviation of the smoothing Gaussian, in bins"},
+    {"callids", PB_OPT_BOOL, offsetof(nesting_params, callids), "1", PB_OPT_NORANGE,
+     "pair calls and returns by call id; 0 ignores call ids (FIFO of 5.1.1.1)"},
+    {"top", PB_OPT_INT, offsetof(nesting_params, top), "20", 0, 1e9,
+     "patterns drawn in the dot output and the text report; 0 = all"},
+    {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
+
+/* ------------------------------------------------------------------ */
+/* State */
+
+/* An open call into some node: what the candidate scan needs, kept
+ * together so the scan touches one cache line per few entries. */
+typedef struct oent {
+    pb_ns call_ts;
+    uint32_t pair;
+    uint32_t caller;
+} oent;
+
+typedef struct oset {
+    oent *a;
+    uint32_t n, cap;
+} oset;
+
+/* scoreboard triple -> histogram number */
+typedef struct sbkey {
+    uint32_t a, b, c, h; /* a == NONE: empty slot */
+} sbkey;
+
+struct nesting {
+    pb_trace_view v;
+    nesting_params p;
+    uint32_t nnodes;
+
+    uint32_t npairs, paircap;
+    uint32_t *call, *ret;   /* message indices, pairs in return order */
+    uint32_t *pair_of_msg;  /* [v.n]: pair of a matched message, or NONE */
+
+    uint32_t *cand_off;     /* [npairs+1] */
+    uint32_t *cand;         /* candidate parents (pair numbers) */
+    size_t ncand, candcap;
+
+    uint32_t *parent, *first_child, *next_sib;
+
+    sbkey *sbt;
+    size_t sbcap;           /* slots, power of two */
+    uint32_t nhist, histcap;
+    double *sb;             /* [nhist * bins] */
+    double log_lowest, inv_log_base;
+
+    /* counters for the result metadata */
+    size_t calls, returns, others, unmatched_calls, unmatched_returns;
+    size_t repeated, with_cands, cycles;
+};
+
+static inline const pb_msg *cmsg(const nesting *s, uint32_t pair)
+{
+    return &s->v.msgs[s->call[pair]];
+}
+
+static inline const pb_msg *rmsg(const nesting *s, uint32_t pair)
+{
+    return &s->v.msgs[s->ret[pair]];
+}
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 1: call pairs */
+
+typedef struct qkey {
+    uint64_t callid;
+    uint32_t src, dst;    /* src == NONE: empty slot */
+    uint32_t head, tail;  /* queue of open calls (pool nodes) */
+} qkey;
+
+typedef struct qtab {
+    qkey *e;
+    size_t cap, n;        /* cap a power of two */
+    uint32_t *qmsg, *qnext; /* pool: message index, next node */
+    uint32_t qcap, qfree, qused;
+} qtab;
+
+static inline size_t qhash(uint32_t src, uint32_t dst, uint64_t callid)
+{
+    return (size_t)mix64((callid * 0x9E3779B97F4A7C15ULL) ^
+                         (((uint64_t)src << 32) | dst));
+}
+
+static size_t qfind(const qtab *t, uint32_t src, uint32_t dst, uint64_t callid,
+                    int *found)
+{
+    size_t mask = t->cap - 1, j = qhash(src, dst, callid) & mask;
+    while (t->e[j].src != NONE) {
+        if (t->e[j].src == src && t->e[j].dst == dst && t->e[j].callid == callid) {
+            *found = 1;
+            return j;
+        }
+        j = (j + 1) & mask;
+    }
+    *found = 0;
+    return j;
+}
+
+static int qgrow(qtab *t)
+{
+    size_t ncap = t->cap ? t->cap * 2 : 1024;
+    qkey *ne = malloc(ncap * sizeof *ne);
+    if (!ne)
+        return PB_ENOMEM;
+    for (size_t i = 0; i < ncap; i++)
+        ne[i].src = NONE;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->e[i].src == NONE)
+            continue;
+        size_t j = qhash(t->e[i].src, t->e[i].dst, t->e[i].callid) & (ncap - 1);
+        while (ne[j].src != NONE)
+            j = (j + 1) & (ncap - 1);
+        ne[j] = t->e[i];
+    }
+    free(t->e);
+    t->e = ne;
+    t->cap = ncap;
+    return PB_OK;
+}
+
+/* Linear-probing delete by backward shift, so the table never fills up
+ * with tombstones: its size follows the calls open at once, not the trace
+ * length. */
+static void qdelete(qtab *t, size_t i)
+{
+    size_t mask = t->cap - 1, j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (t->e[j].src == NONE)
+            break;
+        size_t k = qhash(t->e[j].src, t->e[j].dst, t->e[j].callid) & mask;
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+            continue;
+        t->e[i] = t->e[j];
+        i = j;
+    }
+    t->e[i].src = NONE;
+    t->n--;
+}
+
+static int qnode(qtab *t, uint32_t msg, uint32_t *out)
+{
+    if (t->qfree == NONE) {
+        if (t->qused == t->qcap) {
+            uint32_t nc = t->qcap ? t->qcap * 2 : 1024;
+            uint32_t *a = realloc(t->qmsg, (size_t)nc * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            t->qmsg = a;
+            a = realloc(t->qnext, (size_t)nc * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            t->qnext = a;
+            t->qcap = nc;
+        }
+        *out = t->qused++;
+    } else {
+        *out = t->qfree;
+        t->qfree = t->qnext[*out];
+    }
+    t->qmsg[*out] = msg;
+    t->qnext[*out] = NONE;
+    return PB_OK;
+}
+
+static int add_pair(nesting *s, uint32_t c, uint32_t r)
+{
+    if (s->npairs == s->paircap) {
+        uint32_t nc = s->paircap ? s->paircap * 2 : 1024;
+        uint32_t *a = realloc(s->call, (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        s->call = a;
+        a = realloc(s->ret, (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        s->ret = a;
+        s->paircap = nc;
+    }
+    s->pair_of_msg[c] = s->pair_of_msg[r] = s->npairs;
+    s->call[s->npairs] = c;
+    s->ret[s->npairs] = r;
+    s->npairs++;
+    return PB_OK;
+}
+
+static int find_pairs(nesting *s)
+{
+    qtab t = {0};
+    t.qfree = NONE;
+    int rc = qgrow(&t);
+    for (size_t i = 0; rc == PB_OK && i < s->v.n; i++) {
+        const pb_msg *m = &s->v.msgs[i];
+        s->pair_of_msg[i] = NONE;
+        uint64_t cid = s->p.callids ? m->callid : PB_ID_NONE;
+        int found;
+        if (m->type == PB_TYPE_CALL) {
+            s->calls++;
+            if ((t.n + 1) * 2 > t.cap && (rc = qgrow(&t)) != PB_OK)
+                break;
+            size_t j = qfind(&t, m->src, m->dst, cid, &found);
+            uint32_t q;
+            if ((rc = qnode(&t, (uint32_t)i, &q)) != PB_OK)
+                break;
+            if (!found) {
+                t.e[j] = (qkey){cid, m->src, m->dst, q, q};
+                t.n++;
+            } else {
+                t.qnext[t.e[j].tail] = q;
+                t.e[j].tail = q;
+            }
+        } else if (m->type == PB_TYPE_RETURN) {
+            s->returns++;
+            size_t j = qfind(&t, m->dst, m->src, cid, &found);
+            if (!found) {
+                s->unmatched_returns++;
+                continue;
+            }
+            uint32_t q = t.e[j].head;
+            uint32_t c = t.qmsg[q];
+            if (t.qnext[q] == NONE) {
+                qdelete(&t, j);
+            } else {
+                t.e[j].head = t.qnext[q];
+                s->repeated++;
+            }
+            t.qnext[q] = t.qfree;
+            t.qfree = q;
+            rc = add_pair(s, c, (uint32_t)i);
+        } else {
+            s->others++;
+        }
+    }
+    s->unmatched_calls = s->calls - s->npairs;
+    free(t.e);
+    free(t.qmsg);
+    free(t.qnext);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The scoreboard */
+
+uint32_t nesting_bin(const nesting *s, pb_ns delta)
+{
+    if (delta <= s->p.lowest)
+        return 0;
+    double b = (log((double)delta) - s->log_lowest) * s->inv_log_base;
+    if (!(b < (double)(s->p.bins - 1)))
+        return (uint32_t)s->p.bins - 1;
+    return (uint32_t)b;
+}
+
+static inline size_t sbhash(uint32_t a, uint32_t b, uint32_t c)
+{
+    return (size_t)mix64(((uint64_t)a << 40) ^ ((uint64_t)b << 20) ^ c ^
+                         ((uint64_t)c << 52));
+}
+
+/* The histogram of (a, b, c), created when `create`; NONE when absent. */
+static uint32_t sb_find(nesting *s, uint32_t a, uint32_t b, uint32_t c,
+                        int create, int *rc)
+{
+    size_t mask = s->sbcap - 1, j = sbhash(a, b, c) & mask;
+    while (s->sbt[j].a != NONE) {
+        if (s->sbt[j].a == a && s->sbt[j].b == b && s->sbt[j].c == c)
+            return s->sbt[j].h;
+        j = (j + 1) & mask;
+    }
+    if (!create)
+        return NONE;
+    size_t bins = (size_t)s->p.bins;
+    if (s->nhist == s->histcap) {
+        uint32_t nc = s->histcap ? s->histcap * 2 : 16;
+        double *nsb = realloc(s->sb, (size_t)nc * bins * sizeof *nsb);
+        if (!nsb) {
+            *rc = PB_ENOMEM;
+            return NONE;
+        }
+        s->sb = nsb;
+        s->histcap = nc;
+    }
+    if ((size_t)(s->nhist + 1) * 2 > s->sbcap) {
+        size_t ncap = s->sbcap * 2;
+        sbkey *nt = malloc(ncap * sizeof *nt);
+        if (!nt) {
+            *rc = PB_ENOMEM;
+            return NONE;
+        }
+        for (size_t i = 0; i < ncap; i++)
+            nt[i].a = NONE;
+        for (size_t i = 0; i < s->sbcap; i++) {
+            if (s->sbt[i].a == NONE)
+                continue;
+            size_t k = sbhash(s->sbt[i].a, s->sbt[i].b, s->sbt[i].c) & (ncap - 1);
+            while (nt[k].a != NONE)
+                k = (k + 1) & (ncap - 1);
+            nt[k] = s->sbt[i];
+        }
+        free(s->sbt);
+        s->sbt = nt;
+        s->sbcap = ncap;
+        mask = ncap - 1;
+        j = sbhash(a, b, c) & mask;
+        while (s->sbt[j].a != NONE)
+            j = (j + 1) & mask;
+    }
+    uint32_t h = s->nhist++;
+    memset(s->sb + (size_t)h * bins, 0, bins * sizeof *s->sb);
+    s->sbt[j] = (sbkey){a, b, c, h};
+    return h;
+}
+
+double nesting_scoreboard(const nesting *s, uint32_t a, uint32_t b, uint32_t c,
+                          pb_ns delta)
+{
+    int rc = PB_OK;
+    uint32_t h = sb_find((nesting *)s, a, b, c, 0, &rc);
+    if (h == NONE)
+        return 0.0;
+    return s->sb[(size_t)h * (size_t)s->p.bins + nesting_bin(s, delta)];
+}
+
+static int smooth(nesting *s, pb_error *err)
+{
+    size_t bins = (size_t)s->p.bins;
+    double sigma = s->p.smooth_width;
+    size_t half = (size_t)ceil(3.0 * sigma);
+    if (half > bins)
+        half = bins;
+    size_t k = 2 * half + 1;
+    /* GSL's kernel is exp(-x^2 / (2 sigma^2)) with sigma = (K-1)/(2 alpha) */
+    double alpha = (double)(k - 1) / (2.0 * sigma);
+    gsl_filter_gaussian_workspace *ws = gsl_filter_gaussian_alloc(k);
+    gsl_vector *out = gsl_vector_alloc(bins);
+    if (!ws || !out) {
+        gsl_filter_gaussian_free(ws);
+        gsl_vector_free(out);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory smoothing the scoreboard");
+    }
+    int rc = PB_OK;
+    for (uint32_t h = 0; h < s->nhist; h++) {
+        gsl_vector_view in = gsl_vector_view_array(s->sb + (size_t)h * bins, bins);
+        if (gsl_filter_gaussian(GSL_FILTER_END_PADZERO, alpha, 0, &in.vector,
+                                out, ws) != GSL_SUCCESS) {
+            rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                              "smoothing the scoreboard failed (smooth_width=%g)", sigma);
+            break;
+        }
+        gsl_vector_memcpy(&in.vector, out);
+    }
+    gsl_filter_gaussian_free(ws);
+    gsl_vector_free(out);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 2: candidate parents and scoring */
+
+static int oset_push(oset *o, oent e)
+{
+    if (o->n == o->cap) {
+        uint32_t nc = o->cap ? o->cap * 2 : 4;
+        oent *a = realloc(o->a, (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        o->a = a;
+        o->cap = nc;
+    }
+    o->a[o->n++] = e;
+    return PB_OK;
+}
+
+static void oset_remove(oset *o, uint32_t pair)
+{
+    /* the open set of a node is small (its parallelism), so a scan is as
+     * cheap as keeping positions and saves 4 bytes per pair */
+    for (uint32_t k = 0; k < o->n; k++) {
+        if (o->a[k].pair == pair) {
+            o->a[k] = o->a[--o->n];
+            return;
+        }
+    }
+}
+
+static int cand_push(nesting *s, uint32_t q)
+{
+    if (s->ncand == s->candcap) {
+        size_t nc = s->candcap ? s->candcap * 2 : 4096;
+        uint32_t *a = realloc(s->cand, nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        s->cand = a;
+        s->candcap = nc;
+    }
+    s->cand[s->ncand++] = q;
+    return PB_OK;
+}
+
+static int sweep(nesting *s, pb_error *err)
+{
+    const pb_msg *msgs = s->v.msgs;
+    const pb_ns w = s->p.skew_window;
+    const size_t bins = (size_t)s->p.bins;
+    oset *open = calloc(s->nnodes ? s->nnodes : 1, sizeof *open);
+    if (!open)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    int rc = PB_OK;
+    size_t ai = 0;      /* next message to consider adding */
+    uint32_t ri = 0;    /* next pair to consider removing */
+    s->cand_off[0] = 0;
+    for (uint32_t c = 0; c < s->npairs && rc == PB_OK; c++) {
+        const pb_msg *cm = cmsg(s, c), *rm = rmsg(s, c);
+        /* calls made before this return (within w after it, with a skew
+         * window) enter the open set of their callee */
+        for (; ai < s->v.n; ai++) {
+            const pb_msg *m = &msgs[ai];
+            if (w == 0 ? ai >= s->ret[c] : m->ts - w > rm->ts)
+                break;
+            uint32_t q = s->pair_of_msg[ai];
+            if (q == NONE || m->type != PB_TYPE_CALL)
+                continue;
+            if ((rc = oset_push(&open[m->dst], (oent){m->ts, q, m->src})) != PB_OK)
+                break;
+        }
+        /* calls that returned before this one (more than w before it) are
+         * closed; returns come in pair order */
+        for (; rc == PB_OK && ri < c; ri++) {
+            if (w > 0 && rmsg(s, ri)->ts + w > rm->ts)
+                break;
+            oset_remove(&open[cmsg(s, ri)->dst], ri);
+        }
+        if (rc != PB_OK)
+            break;
+        const oset *o = &open[cm->src];
+        const pb_ns lim = cm->ts + w;
+        size_t start = s->ncand;
+        for (uint32_t k = 0; k < o->n; k++) {
+            if (o->a[k].call_ts < lim && o->a[k].pair != c &&
+                (rc = cand_push(s, o->a[k].pair)) != PB_OK)
+                break;
+        }
+        if (rc != PB_OK)
+            break;
+        if (s->ncand > UINT32_MAX) {
+            rc = pb_error_set(err, PB_ERANGE, NULL, 0, 0,
+                              "more than 2^32 candidate nestings: trace too large "
+                              "or too parallel");
+            break;
+        }
+        s->cand_off[c + 1] = (uint32_t)s->ncand;
+        size_t nc = s->ncand - start;
+        if (!nc)
+            continue;
+        s->with_cands++;
+        double wt = 1.0 / (double)nc;
+        uint32_t last_a = NONE, h = NONE;
+        for (size_t k = start; k < s->ncand; k++) {
+            const pb_msg *pm = cmsg(s, s->cand[k]);
+            if (pm->src != last_a) {
+                h = sb_find(s, pm->src, cm->src, cm->dst, 1, &rc);
+                if (h == NONE)
+                    break;
+                last_a = pm->src;
+            }
+            s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)] += wt;
+        }
+    }
+    for (uint32_t i = 0; i < s->nnodes; i++)
+        free(open[i].a);
+    free(open);
+    if (rc == PB_ENOMEM)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory listing candidate nestings");
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 3: choosing parents */
+
+/* The three child penalties of 5.1.1.3 as one factor.  A count c enters as
+ * (1 + c)^-e: no children yet means no penalty, and the first conflicting
+ * child already divides the score (by 4 for x = 2). */
+static double penalty(const nesting *s, uint32_t q, const pb_msg *cm,
+                      const pb_msg *rm)
+{
+    uint32_t co = 0, cs = 0, ca = 0;
+    for (uint32_t k = s->first_child[q]; k != NONE; k = s->next_sib[k]) {
+        const pb_msg *km = cmsg(s, k), *kr = rmsg(s, k);
+        ca++;
+        cs += km->dst == cm->dst;
+        co += km->ts < rm->ts && cm->ts < kr->ts;
+    }
+    double f = 1.0;
+    if (co && s->p.x != 0)
+        f *= pow(1.0 + co, -s->p.x);
+    if (cs && s->p.y != 0)
+        f *= pow(1.0 + cs, -s->p.y);
+    if (ca && s->p.z != 0)
+        f *= pow(1.0 + ca, -s->p.z);
+    return f;
+}
+
+static int choose(nesting *s)
+{
+    const size_t bins = (size_t)s->p.bins;
+    const int penalize = s->p.x != 0 || s->p.y != 0 || s->p.z != 0;
+    int rc = PB_OK;
+    for (uint32_t c = 0; c < s->npairs; c++) {
+        s->first_child[c] = s->next_sib[c] = NONE;
+    }
+    for (uint32_t c = 0; c < s->npairs; c++) {
+        uint32_t k0 = s->cand_off[c], k1 = s->cand_off[c + 1];
+        s->parent[c] = NONE;
+        if (k0 == k1)
+            continue;
+        const pb_msg *cm = cmsg(s, c), *rm = rmsg(s, c);
+        uint32_t best = NONE, last_a = NONE, h = NONE;
+        double bestv = -1.0;
+        for (uint32_t k = k0; k < k1; k++) {
+            uint32_t q = s->cand[k];
+            const pb_msg *pm = cmsg(s, q);
+            if (pm->src != last_a) {
+                h = sb_find(s, pm->src, cm->src, cm->dst, 0, &rc);
+                last_a = pm->src;
+            }
+            double v = h == NONE ? 0.0 : s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)];
+            if (penalize)
+                v *= penalty(s, q, cm, rm);
+            /* ties go to the earliest parent */
+            if (v > bestv || (v == bestv && s->call[q] < s->call[best])) {
+                bestv = v;
+                best = q;
+            }
+        }
+        s->parent[c] = best;
+        s->next_sib[c] = s->first_child[best];
+        s->first_child[best] = c;
+    }
+    return rc;
+}
+
+static void detach(nesting *s, uint32_t c)
+{
+    uint32_t p = s->parent[c];
+    uint32_t *link = &s->first_child[p];
+    while (*link != NONE && *link != c)
+        link = &s->next_sib[*link];
+    if (*link == c)
+        *link = s->next_sib[c];
+    s->next_sib[c] = NONE;
+    s->parent[c] = NONE;
+}
+
+/* With a skew window two pairs can be each other's candidates, so the
+ * parent links may close a cycle; each cycle is opened at its earliest
+ * call, which then roots a path. */
+static int break_cycles(nesting *s)
+{
+    uint8_t *st = calloc(s->npairs ? s->npairs : 1, 1);
+    uint32_t *stack = malloc((s->npairs ? s->npairs : 1) * sizeof *stack);
+    if (!st || !stack) {
+        free(st);
+        free(stack);
+        return PB_ENOMEM;
+    }
+    for (uint32_t i = 0; i < s->npairs; i++) {
+        if (st[i])
+            continue;
+        uint32_t len = 0, j = i;
+        while (j != NONE && st[j] == 0) {
+            st[j] = 1;
+            stack[len++] = j;
+            j = s->parent[j];
+        }
+        if (j != NONE && st[j] == 1) {
+            uint32_t k = len;
+            while (stack[k - 1] != j)
+                k--;
+            uint32_t first = j;
+            for (uint32_t m = k - 1; m < len; m++)
+                if (s->call[stack[m]] < s->call[first])
+                    first = stack[m];
+            detach(s, first);
+            s->cycles++;
+        }
+        for (uint32_t m = 0; m < len; m++)
+            st[stack[m]] = 2;
+    }
+    free(st);
+    free(stack);
+    return PB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* init / close / accessors */
+
+void nesting_close(nesting *s)
+{
+    if (!s)
+        return;
+    free(s->call);
+    free(s->ret);
+    free(s->pair_of_msg);
+    free(s->cand_off);
+    free(s->cand);
+    free(s->parent);
+    free(s->first_child);
+    free(s->next_sib);
+    free(s->sbt);
+    free(s->sb);
+    free(s);
+}
+
+int nesting_init(nesting **out, const pb_trace_view *v,
+                 const nesting_params *params, pb_error *err)
+{
+    *out = NULL;
+    if (!(params->base > 1.0) || params->bins < 1 || params->lowest <= 0 ||
+        params->skew_window < 0 || !(params->smooth_width > 0) ||
+        !(params->x >= 0) || !(params->y >= 0) || !(params->z >= 0))
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "nesting: invalid parameters (need hist_base > 1, "
+                            "hist_bins >= 1, hist_lowest > 0, skew_window >= 0, "
+                            "smooth_width > 0, x, y, z >= 0)");
+    if (v->n >= UINT32_MAX)
+        return pb_error_set(err, PB_ERANGE, NULL, 0, 0,
+                            "nesting: %zu messages; at most %u are supported",
+                            v->n, UINT32_MAX - 1);
+    nesting *s = calloc(1, sizeof *s);
+    if (!s)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    s->v = *v;
+    s->p = *params;
+    s->nnodes = v->nodes ? pb_strtab_count(v->nodes) : 0;
+    for (size_t i = 0; i < v->n; i++) {
+        /* a view built by hand could name nodes outside its table */
+        if (v->msgs[i].src >= s->nnodes)
+            s->nnodes = v->msgs[i].src + 1;
+        if (v->msgs[i].dst >= s->nnodes)
+            s->nnodes = v->msgs[i].dst + 1;
+    }
+    s->log_lowest = log((double)params->lowest);
+    s->inv_log_base = 1.0 / log(params->base);
+    s->sbcap = 64;
+    s->sbt = malloc(s->sbcap * sizeof *s->sbt);
+    s->pair_of_msg = malloc((v->n ? v->n : 1) * sizeof *s->pair_of_msg);
+    int rc = PB_ENOMEM;
+    if (!s->sbt || !s->pair_of_msg)
+        goto fail;
+    for (size_t i = 0; i < s->sbcap; i++)
+        s->sbt[i].a = NONE;
+    if ((rc = find_pairs(s)) != PB_OK)
+        goto fail;
+    if (v->n > 0 && s->calls + s->returns == 0) {
+        nesting_close(s);
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "nesting: the trace has no call or return messages; "
+                            "the nesting algorithm needs RPC call/return marks "
+                            "(the type column)");
+    }
+    size_t np = (size_t)s->npairs + 1;
+    s->cand_off = malloc(np * sizeof *s->cand_off);
+    s->parent = malloc(np * sizeof *s->parent);
+    s->first_child = malloc(np * sizeof *s->first_child);
+    s->next_sib = malloc(np * sizeof *s->next_sib);
+    rc = PB_ENOMEM;
+    if (!s->cand_off || !s->parent || !s->first_child || !s->next_sib)
+        goto fail;
+    if ((rc = sweep(s, err)) != PB_OK) {
+        nesting_close(s);
+        return rc;
+    }
+    if (s->p.smooth && (rc = smooth(s, err)) != PB_OK) {
+        nesting_close(s);
+        return rc;
+    }
+    if ((rc = choose(s)) != PB_OK)
+        goto fail;
+    if (s->p.skew_window > 0 && (rc = break_cycles(s)) != PB_OK)
+        goto fail;
+    *out = s;
+    return PB_OK;
+fail:
+    nesting_close(s);
+    return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory");
+}
+
+uint32_t nesting_npairs(const nesting *s) { return s->npairs; }
+uint32_t nesting_pair_call(const nesting *s, uint32_t i) { return i < s->npairs ? s->call[i] : NONE; }
+uint32_t nesting_pair_return(const nesting *s, uint32_t i) { return i < s->npairs ? s->ret[i] : NONE; }
+uint32_t nesting_pair_parent(const nesting *s, uint32_t i) { return i < s->npairs ? s->parent[i] : NONE; }
+
+uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i)
+{
+    return i < s->npairs ? s->cand_off[i + 1] - s->cand_off[i] : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 4: call paths and patterns */
+
+/* Per-pattern statistics pb_pattab does not keep: Figure 8's node label is
+ * the inclusive latency (the whole call), and the report shows ranges. */
+typedef struct pstat {
+    double *incl_sum, *own_min, *own_max, *edge_min, *edge_max;
+} pstat;
+
+typedef struct ivl {
+    pb_ns a, b;
+} ivl;
+
+static int cmp_ivl(const void *x, const void *y)
+{
+    const ivl *p = x, *q = y;
+    return p->a < q->a ? -1 : p->a > q->a;
+}
+
+typedef struct pathctx {
+    pb_ptree tree;
+    uint32_t *tpair, *order, *stack;
+    double *own, *edge, *incl;   /* canonical positions */
+    ivl *iv;
+    uint32_t cap, ivcap;
+    pb_strbuf text;
+    pstat *ps;
+    uint32_t pscap;
+    uint32_t *inst_pat;          /* pattern of each instance */
+    size_t ninst, instcap;
+} pathctx;
+
+static int ctx_reserve(pathctx *x, uint32_t n)
+{
+    if (n <= x->cap)
+        return PB_OK;
+    uint32_t nc = x->cap ? x->cap : 16;
+    while (nc < n)
+        nc *= 2;
+    uint32_t **u[] = {&x->tpair, &x->order, &x->stack};
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t *a = realloc(*u[i], (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        *u[i] = a;
+    }
+    double **d[] = {&x->own, &x->edge, &x->incl};
+    for (size_t i = 0; i < 3; i++) {
+        double *a = realloc(*d[i], (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        *d[i] = a;
+    }
+    x->cap = nc;
+    return PB_OK;
+}
+
+/* Own processing time of pair p: its duration minus the union of its
+ * children's call intervals, each clipped to p's own interval (with a skew
+ * window a child may stick out). */
+static int own_time(nesting *s, pathctx *x, uint32_t p, double *out)
+{
+    pb_ns a = cmsg(s, p)->ts, b = rmsg(s, p)->ts;
+    uint32_t n = 0;
+    for (uint32_t k = s->first_child[p]; k != NONE; k = s->next_sib[k]) {
+        if (n == x->ivcap) {
+            uint32_t nc = x->ivcap ? x->ivcap * 2 : 16;
+            ivl *na = realloc(x->iv, (size_t)nc * sizeof *na);
+            if (!na)
+                return PB_ENOMEM;
+            x->iv = na;
+            x->ivcap = nc;
+        }
+        pb_ns ka = cmsg(s, k)->ts, kb = rmsg(s, k)->ts;
+        x->iv[n++] = (ivl){ka < a ? a : ka, kb > b ? b : kb};
+    }
+    if (n > 1)
+        qsort(x->iv, n, sizeof *x->iv, cmp_ivl);
+    pb_ns covered = 0, cur_a = 0, cur_b = 0;
+    int open = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (x->iv[i].b <= x->iv[i].a)
+            continue;
+        if (open && x->iv[i].a <= cur_b) {
+            if (x->iv[i].b > cur_b)
+                cur_b = x->iv[i].b;
+        } else {
+            if (open)
+                covered += cur_b - cur_a;
+            cur_a = x->iv[i].a;
+            cur_b = x->iv[i].b;
+            open = 1;
+        }
+    }
+    if (open)
+        covered += cur_b - cur_a;
+    *out = pb_ns_to_sec(b - a - covered);
+    return PB_OK;
+}
+
+static int pstat_get(pathctx *x, const pb_pattern *pat, pstat **out)
+{
+    uint32_t i = pat->index;
+    if (i >= x->pscap) {
+        uint32_t nc = x->pscap ? x->pscap : 64;
+        while (nc <= i)
+            nc *= 2;
+        pstat *a = realloc(x->ps, (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        memset(a + x->pscap, 0, (size_t)(nc - x->pscap) * sizeof *a);
+        x->ps = a;
+        x->pscap = nc;
+    }
+    pstat *p = &x->ps[i];
+    if (!p->incl_sum) {
+        uint32_t n = pat->nnodes;
+        double *blk = malloc((size_t)n * 5 * sizeof *blk);
+        if (!blk)
+            return PB_ENOMEM;
+        p->incl_sum = blk;
+        p->own_min = blk + n;
+        p->own_max = blk + 2 * n;
+        p->edge_min = blk + 3 * n;
+        p->edge_max = blk + 4 * n;
+        for (uint32_t k = 0; k < n; k++) {
+            p->incl_sum[k] = 0;
+            p->own_min[k] = p->edge_min[k] = INFINITY;
+            p->own_max[k] = p->edge_max[k] = -INFINITY;
+        }
+    }
+    *out = p;
+    return PB_OK;
+}
+
+static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
+                    uint32_t *instance_of_pair)
+{
+    pb_ptree *t = &x->tree;
+    pb_ptree_reset(t);
+    uint32_t ti;
+    int rc;
+    const pb_msg *rootm = cmsg(s, root);
+    if ((rc = pb_ptree_add(t, PB_PTREE_NONE, rootm->src, NULL)) != PB_OK ||
+        (rc = pb_ptree_add(t, 0, rootm->dst, &ti)) != PB_OK ||
+        (rc = ctx_reserve(x, 2)) != PB_OK)
+        return rc;
+    x->tpair[0] = NONE;
+    x->tpair[1] = root;
+    uint32_t sp = 0;
+    x->stack[sp++] = 1;
+    while (sp) {
+        uint32_t tn = x->stack[--sp];
+        uint32_t p = x->tpair[tn];
+        for (uint32_t k = s->first_child[p]; k != NONE; k = s->next_sib[k]) {
+            if ((rc = pb_ptree_add(t, tn, cmsg(s, k)->dst, &ti)) != PB_OK ||
+                (rc = ctx_reserve(x, t->n)) != PB_OK)
+                return rc;
+            x->tpair[ti] = k;
+            x->stack[sp++] = ti;
+        }
+    }
+    pb_strbuf_reset(&x->text);
+    if ((rc = pb_ptree_canonical(t, s->v.nodes, &x->text, x->order)) != PB_OK)
+        return rc;
+    uint32_t n = t->n;
+    x->own[x->order[0]] = x->edge[x->order[0]] = x->incl[x->order[0]] = NAN;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t p = x->tpair[i], pos = x->order[i];
+        if ((rc = own_time(s, x, p, &x->own[pos])) != PB_OK)
+            return rc;
+        x->incl[pos] = pb_ns_to_sec(rmsg(s, p)->ts - cmsg(s, p)->ts);
+        x->edge[pos] = p == root ? NAN
+                                 : pb_ns_to_sec(cmsg(s, p)->ts - cmsg(s, s->parent[p])->ts);
+    }
+    pb_pattern *pat;
+    if ((rc = pb_pattab_add(res->patterns, pb_strbuf_str(&x->text), n, 1.0,
+                            x->incl[x->order[1]], x->own, x->edge, &pat)) != PB_OK)
+        return rc;
+    pstat *ps;
+    if ((rc = pstat_get(x, pat, &ps)) != PB_OK)
+        return rc;
+    for (uint32_t pos = 1; pos < n; pos++) {
+        ps->incl_sum[pos] += x->incl[pos];
+        if (x->own[pos] < ps->own_min[pos])
+            ps->own_min[pos] = x->own[pos];
+        if (x->own[pos] > ps->own_max[pos])
+            ps->own_max[pos] = x->own[pos];
+        if (!isnan(x->edge[pos])) {
+            if (x->edge[pos] < ps->edge_min[pos])
+                ps->edge_min[pos] = x->edge[pos];
+            if (x->edge[pos] > ps->edge_max[pos])
+                ps->edge_max[pos] = x->edge[pos];
+        }
+    }
+    if (x->ninst == x->instcap) {
+        size_t nc = x->instcap ? x->instcap * 2 : 1024;
+        uint32_t *a = realloc(x->inst_pat, nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        x->inst_pat = a;
+        x->instcap = nc;
+    }
+    x->inst_pat[x->ninst++] = pat->index;
+    for (uint32_t i = 1; i < n; i++)
+        instance_of_pair[x->tpair[i]] = (uint32_t)x->ninst;
+    return PB_OK;
+}
+
+static void fmt_time(double sec, char *buf, size_t n)
+{
+    if (isnan(sec))
+        snprintf(buf, n, "?");
+    else if (fabs(sec) >= 1.0)
+        snprintf(buf, n, "%.3gs", sec);
+    else if (fabs(sec) >= 1e-3 || sec == 0)
+        snprintf(buf, n, "%.3gms", sec * 1e3);
+    else
+        snprintf(buf, n, "%.3gus", sec * 1e6);
+}
+
+static int dot_escaped(pb_strbuf *b, const char *s)
+{
+    int rc = PB_OK;
+    for (; *s && rc == PB_OK; s++) {
+        if (*s == '"' || *s == '\\')
+            rc = pb_strbuf_putc(b, '\\');
+        if (rc == PB_OK)
+            rc = pb_strbuf_putc(b, *s);
+    }
+    return rc;
+}
+
+static double mean_of(const double *sum, const double *w, uint32_t i)
+{
+    return w[i] > 0 ? sum[i] / w[i] : NAN;
+}
+
+static double sd_of(const double *sum, const double *sumsq, const double *w,
+                    uint32_t i)
+{
+    if (!(w[i] > 1))
+        return NAN;
+    double m = sum[i] / w[i], v = sumsq[i] / w[i] - m * m;
+    return v > 0 ? sqrt(v * w[i] / (w[i] - 1)) : 0.0;
+}
+
+/* Figure 8: one cluster per pattern; a node shows its name and the mean
+ * latency of the whole call (node and children), an edge the mean delay
+ * from the parent's entry, the first edge the instance count and the total
+ * latency.  Also the text report with distributions. */
+static int draw(nesting *s, pathctx *x, pb_result *res)
+{
+    pb_strtab *names = NULL;
+    pb_ptree t = {0};
+    pb_error perr;
+    int rc = pb_strtab_init(&names);
+    if (rc != PB_OK)
+        return rc;
+    pb_strbuf *d = &res->dot, *r = &res->report;
+    size_t np = pb_pattab_count(res->patterns);
+    size_t top = s->p.top > 0 && (size_t)s->p.top < np ? (size_t)s->p.top : np;
+    pb_strbuf_puts(d, "digraph nesting {\n  node [shape=ellipse];\n");
+    pb_strbuf_printf(r, "nesting algorithm: %zu patterns; top %zu\n", np, top);
+    char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32];
+    for (size_t i = 0; i < top && rc == PB_OK; i++) {
+        const pb_pattern *pat = pb_pattab_get(res->patterns, i);
+        const pstat *ps = &x->ps[pat->index];
+        if ((rc = pb_ptree_parse(pat->text, strlen(pat->text), names, &t, &perr)) != PB_OK)
+            break;
+        pb_strbuf_printf(d, "  subgraph cluster_%u {\n    label=\"#%u ", pat->rank, pat->rank);
+        dot_escaped(d, pat->text);
+        pb_strbuf_puts(d, "\";\n");
+        fmt_time(pat->latency_sum, b1, sizeof b1);
+        fmt_time(pat->latency_sum / (double)pat->count, b2, sizeof b2);
+        pb_strbuf_printf(r, "\n#%u %s\n  count %llu, total latency %s, mean %s\n", pat->rank,
+                         pat->text, (unsigned long long)pat->count, b1, b2);
+        pb_strbuf_printf(r, "  %-24s %-34s %-34s %s\n", "node",
+                         "latency: mean sd [min, max]",
+                         "call delay: mean sd [min, max]", "whole call");
+        for (uint32_t k = 0; k < t.n && k < pat->nnodes; k++) {
+            const char *nm = pb_strtab_str(names, t.nodes[k].name);
+            pb_strbuf_printf(d, "    p%u_%u [label=\"", pat->rank, k);
+            dot_escaped(d, nm);
+            uint32_t depth = 0;
+            for (uint32_t a = t.nodes[k].parent; a != PB_PTREE_NONE; a = t.nodes[a].parent)
+                depth++;
+            if (k == 0) {
+                pb_strbuf_puts(d, "\"];\n");
+                pb_strbuf_printf(r, "  %s\n", nm);
+                continue;
+            }
+            fmt_time(ps->incl_sum[k] / (double)pat->count, b1, sizeof b1);
+            pb_strbuf_printf(d, "\\n%s\"];\n", b1);
+            uint32_t par = t.nodes[k].parent;
+            pb_strbuf_printf(d, "    p%u_%u -> p%u_%u [label=\"", pat->rank, par, pat->rank, k);
+            if (k == 1)
+                pb_strbuf_printf(d, "count %llu\\ntotal %s", (unsigned long long)pat->count,
+                                 (fmt_time(pat->latency_sum, b2, sizeof b2), b2));
+            else
+                pb_strbuf_printf(d, "%s", (fmt_time(mean_of(pat->edge_sum, pat->edge_wsum, k),
+                                                    b2, sizeof b2), b2));
+            pb_strbuf_puts(d, "\"];\n");
+            fmt_time(mean_of(pat->node_sum, pat->node_wsum, k), b2, sizeof b2);
+            fmt_time(sd_of(pat->node_sum, pat->node_sumsq, pat->node_wsum, k), b3, sizeof b3);
+            fmt_time(ps->own_min[k], b4, sizeof b4);
+            fmt_time(ps->own_max[k], b5, sizeof b5);
+            char lat[160], del[160];
+            snprintf(lat, sizeof lat, "%s %s [%s, %s]", b2, b3, b4, b5);
+            if (k == 1) {
+                snprintf(del, sizeof del, "-");
+            } else {
+                fmt_time(mean_of(pat->edge_sum, pat->edge_wsum, k), b2, sizeof b2);
+                fmt_time(sd_of(pat->edge_sum, pat->edge_sumsq, pat->edge_wsum, k), b3, sizeof b3);
+                fmt_time(ps->edge_min[k], b6, sizeof b6);
+                fmt_time(ps->edge_max[k], b7, sizeof b7);
+                snprintf(del, sizeof del, "%s %s [%s, %s]", b2, b3, b6, b7);
+            }
+            pb_strbuf_printf(r, "  %*s%-*s %-34s %-34s %s\n", (int)(2 * depth), "",
+                             (int)(24 > 2 * depth ? 24 - 2 * depth : 1), nm, lat, del, b1);
+        }
+        pb_strbuf_puts(d, "  }\n");
+    }
+    if (rc == PB_OK)
+        rc = pb_strbuf_puts(d, "}\n");
+    pb_ptree_free(&t);
+    pb_strtab_close(names);
+    return rc;
+}
+
+int nesting_paths(nesting *s, pb_result *res, pb_error *err)
+{
+    pathctx x;
+    memset(&x, 0, sizeof x);
+    /* the candidate lists are not needed any more: give the memory back
+     * before the result grows */
+    free(s->cand);
+    s->cand = NULL;
+    s->candcap = 0;
+    uint32_t *inst = calloc((size_t)s->npairs + 1, sizeof *inst);
+    int rc = inst ? PB_OK : PB_ENOMEM;
+    size_t roots = 0;
+    for (uint32_t r = 0; r < s->npairs && rc == PB_OK; r++) {
+        if (s->parent[r] != NONE)
+            continue;
+        roots++;
+        rc = one_path(s, &x, r, res, inst);
+    }
+    /* the assignment table in trace order, so it diffs well */
+    for (size_t i = 0; i < s->v.n && rc == PB_OK; i++) {
+        uint32_t q = s->pair_of_msg[i];
+        if (q == NONE)
+            continue;
+        uint32_t in = inst[q];
+        if (!in)
+            continue;
+        rc = pb_result_assign(res, s->v.msgs[i].id, in, x.inst_pat[in - 1]);
+    }
+    if (rc == PB_OK) {
+        pb_result_meta(res, "calls=%zu", s->calls);
+        pb_result_meta(res, "returns=%zu", s->returns);
+        pb_result_meta(res, "other_messages=%zu", s->others);
+        pb_result_meta(res, "call_pairs=%u", s->npairs);
+        pb_result_meta(res, "unmatched_calls=%zu", s->unmatched_calls);
+        pb_result_meta(res, "unmatched_returns=%zu", s->unmatched_returns);
+        pb_result_meta(res, "repeated_key_matches=%zu", s->repeated);
+        pb_result_meta(res, "candidate_nestings=%zu", s->ncand);
+        pb_result_meta(res, "nested_pairs=%zu", s->with_cands);
+        pb_result_meta(res, "mean_parallelism=%.3f",
+                       s->with_cands ? (double)s->ncand / (double)s->with_cands : 0.0);
+        pb_result_meta(res, "histograms=%u", s->nhist);
+        pb_result_meta(res, "cycles_broken=%zu", s->cycles);
+        pb_result_meta(res, "paths=%zu", roots);
+        rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
+    }
+    if (rc == PB_OK) {
+        pb_pattab_rank(res->patterns, res->rank_by);
+        rc = draw(s, &x, res);
+    }
+    free(inst);
+    pb_ptree_free(&x.tree);
+    free(x.tpair);
+    free(x.order);
+    free(x.stack);
+    free(x.own);
+    free(x.edge);
+    free(x.incl);
+    free(x.iv);
+    pb_strbuf_free(&x.text);
+    for (uint32_t i = 0; i < x.pscap; i++)
+        free(x.ps[i].incl_sum);
+    free(x.ps);
+    free(x.inst_pat);
+    if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory building call paths");
+    return PB_OK;
+}
+
+/* ------------------------------------------------------------------ */
 
 static int nesting_run(const pb_trace_view *trace, const void *params,
                        pb_result *res, pb_error *err)
 {
-    (void)trace;
-    (void)params;
-    (void)res;
-    return pb_error_set(err, PB_ENOTIMPL, NULL, 0, 0,
-                        "the nesting algorithm is not implemented yet");
+    nesting *s;
+    int rc = nesting_init(&s, trace, params, err);
+    if (rc != PB_OK)
+        return rc;
+    rc = nesting_paths(s, res, err);
+    nesting_close(s);
+    return rc;
 }
 
-static const pb_option nesting_options[] = {{NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
-
 const pb_algo pb_algo_nesting = {
-    "nesting", "call", "nesting algorithm (Project 5, SOSP'03 section 5.1)",
-    nesting_options, 1, nesting_run, NULL};
+    "nesting", "call",
+    "nesting algorithm (Project 5, SOSP'03 5.1): call pairs nested by a delay scoreboard",
+    nesting_options, sizeof(nesting_params), nesting_run, NULL};

@@ -1,0 +1,88 @@
+/*
+ * nesting.h - the nesting algorithm of Project 5 (seed 000, section 5.1,
+ * Figure 4): call pairs, candidate nestings, the scoreboard, parent choice
+ * with the three child penalties, and call paths aggregated into call-view
+ * patterns.
+ *
+ * `infer --algo nesting` runs it through pb_algo_nesting (pb_algo.h).  The
+ * step-by-step API below exists so tests can look inside (call pairs, the
+ * chosen parents, scoreboard values); programs should use the pb_algo.
+ */
+#ifndef NESTING_H
+#define NESTING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pb_error.h"
+#include "pb_opt.h"
+#include "pb_result.h"
+#include "pb_trace.h"
+
+#define NESTING_NONE UINT32_MAX
+
+/* Parameters (names in the option table in brackets; defaults are the
+ * paper's where it gives one). */
+typedef struct nesting_params {
+    double base;         /* [hist_base] bin width ratio, 1.05 */
+    int bins;            /* [hist_bins] number of bins, 340 */
+    pb_ns lowest;        /* [hist_lowest] lower edge of bin 1, 1 ms */
+    double x, y, z;      /* [x] [y] [z] penalty exponents: overlapping,
+                            same-destination, any child; 2, 0, 0 */
+    pb_ns skew_window;   /* [skew_window] timestamp tolerance (7.5.6), 0 */
+    int smooth;          /* [smooth] Gaussian smoothing of the scoreboard */
+    double smooth_width; /* [smooth_width] its standard deviation, bins */
+    int callids;         /* [callids] use call ids (else FIFO for all) */
+    int top;             /* [top] patterns drawn in dot / report; 0 = all */
+} nesting_params;
+
+/* The option table over nesting_params. */
+extern const pb_option nesting_options[];
+
+typedef struct nesting nesting;
+
+/* Steps 1-3 of Figure 4 on a truth-free view: find call pairs (FIFO per
+ * (sender, receiver, callid) key), list candidate parents, fill the
+ * scoreboard (smoothed if asked) and choose each pair's parent.  params
+ * must be valid (as set through nesting_options).  The view must stay alive
+ * and unchanged until nesting_close.  *out is owned by the caller.
+ * Returns PB_OK, PB_ENOMEM, PB_EINVAL (no type column: the algorithm needs
+ * call/return marks; bad parameters) or PB_ERANGE (trace too large for
+ * 32-bit indices). */
+int nesting_init(nesting **out, const pb_trace_view *v,
+                 const nesting_params *params, pb_error *err);
+
+/* Free everything.  NULL-safe. */
+void nesting_close(nesting *s);
+
+/* Number of call pairs, numbered 0.. in the order of their return
+ * messages. */
+uint32_t nesting_npairs(const nesting *s);
+
+/* Message indices (into the view) of pair i's call and return. */
+uint32_t nesting_pair_call(const nesting *s, uint32_t i);
+uint32_t nesting_pair_return(const nesting *s, uint32_t i);
+
+/* The chosen parent pair of pair i, or NESTING_NONE for a path root. */
+uint32_t nesting_pair_parent(const nesting *s, uint32_t i);
+
+/* Number of candidate parents of pair i (0 = it roots a path). */
+uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i);
+
+/* Scoreboard value (after smoothing, if on) for nesting a B->C call at
+ * delay `delta` after an A->B call; 0 when the triple never occurred. */
+double nesting_scoreboard(const nesting *s, uint32_t a, uint32_t b,
+                          uint32_t c, pb_ns delta);
+
+/* Histogram bin of a delay (0 .. bins-1). */
+uint32_t nesting_bin(const nesting *s, pb_ns delta);
+
+/* Step 4: build the call paths, aggregate them into res->patterns (call
+ * view; node latency = own processing time, edge delay = call delay from
+ * the parent's call, total latency = root call duration; seconds), ascribe
+ * every message of a path to its instance, add the metadata counters and
+ * write the Figure 8 dot text and a text report for the top patterns.
+ * Call once.  Returns PB_OK or PB_ENOMEM. */
+int nesting_paths(nesting *s, pb_result *res, pb_error *err);
+
+#endif
