@@ -318,6 +318,10 @@ struct pb_reader {
     int failed;
     pb_error saved;
     idset ids;
+    /* causes naming a message not read yet (clock skew can put a cause
+     * after its effect in ts order): checked at the end of input */
+    struct fwd_cause { uint64_t id, cause; long line, col; } *fwd;
+    size_t nfwd, capfwd;
 
     char **meta;
     size_t nmeta;
@@ -470,12 +474,17 @@ static void accept_message(pb_reader *r, pb_msg *m, pb_truth *t, long line,
     }
     if (r->opts.check_ids) {
         if (t->cause != PB_ID_NONE && !idset_has(&r->ids, t->cause)) {
-            reader_fail(r, PB_ENOENT, line, cause_col,
-                        "field %ld (cause): message %llu names a cause %llu that "
-                        "is no earlier message of the trace",
-                        cause_col, (unsigned long long)m->id,
-                        (unsigned long long)t->cause);
-            return;
+            if (r->nfwd == r->capfwd) {
+                size_t nc = r->capfwd ? r->capfwd * 2 : 64;
+                struct fwd_cause *nf = realloc(r->fwd, nc * sizeof *nf);
+                if (!nf) {
+                    reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
+                    return;
+                }
+                r->fwd = nf;
+                r->capfwd = nc;
+            }
+            r->fwd[r->nfwd++] = (struct fwd_cause){m->id, t->cause, line, cause_col};
         }
         int added = idset_add(&r->ids, m->id);
         if (added < 0) {
@@ -999,6 +1008,14 @@ int pb_reader_next(pb_reader *r, pb_msg *msg, pb_truth *truth, pb_error *err)
                 reader_fail(r, PB_EPARSE, r->line, 0,
                             "no messages: the file has a header but no rows; "
                             "expected at least one message");
+            for (size_t i = 0; i < r->nfwd && !r->failed; i++)
+                if (!idset_has(&r->ids, r->fwd[i].cause))
+                    reader_fail(r, PB_ENOENT, r->fwd[i].line, r->fwd[i].col,
+                                "field %ld (cause): message %llu names a cause "
+                                "%llu that is no message of the trace",
+                                r->fwd[i].col, (unsigned long long)r->fwd[i].id,
+                                (unsigned long long)r->fwd[i].cause);
+            r->nfwd = 0;
             if (r->failed)
                 break;
             return 0;
@@ -1058,6 +1075,7 @@ void pb_reader_close(pb_reader *r)
     free(r->qt);
     free(r->qline);
     free(r->pending);
+    free(r->fwd);
     idset_free(&r->ids);
     free(r);
 }
