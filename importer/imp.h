@@ -1,0 +1,123 @@
+/*
+ * imp.h - import Jaeger or Zipkin v2 JSON traces into a message trace with
+ * truth (DESIGN.md, "The message trace").
+ *
+ * Every RPC of the span tree becomes a call (sent at the client span's
+ * start, received at the server span's start) and a return (sent at the
+ * server span's end, received at the client span's end).  Nodes are
+ * services; the request entering the root service is a call from the node
+ * "client".  Truth: path = trace id, cause from the span tree.  Every
+ * irregularity of real data (one-sided RPCs, missing parents, disagreeing
+ * clocks, intra-service spans, ...) is handled by a documented rule and
+ * counted in imp_stats; see docs/importer.md.
+ *
+ * Use: imp_init, then imp_add_path / imp_add_buffer for each input, then
+ * imp_finish for the merged trace (all requests interleaved, sorted by ts).
+ */
+#ifndef IMP_H
+#define IMP_H
+
+#include <stddef.h>
+
+#include "pb_error.h"
+#include "pb_strbuf.h"
+#include "pb_trace.h"
+
+typedef enum imp_format {
+    IMP_FORMAT_AUTO = 0,   /* by the shape of each document */
+    IMP_FORMAT_JAEGER = 1, /* {"data":[{"traceID","spans","processes"}]} */
+    IMP_FORMAT_ZIPKIN = 2  /* [span, ...] or [[span, ...], ...] (API v2) */
+} imp_format;
+
+typedef struct imp_opts {
+    imp_format format;
+    int callid; /* fill callid ("TRACEID:SPANID" of the RPC); else empty */
+} imp_opts;
+
+/* What the importer met, each counted; see imp_counter_help. */
+typedef enum imp_counter {
+    IMP_C_FILES,
+    IMP_C_TRACES,
+    IMP_C_SPANS,
+    IMP_C_RPCS,
+    IMP_C_MESSAGES,
+    IMP_C_REQUESTS,
+    IMP_C_SERVER_ONLY,
+    IMP_C_CLIENT_ONLY,
+    IMP_C_CALLEE_NOT_SERVER,
+    IMP_C_MULTI_CALLEE,
+    IMP_C_MISSING_PARENT,
+    IMP_C_PARENT_CYCLE,
+    IMP_C_EXTRA_ROOT,
+    IMP_C_CLOCK_CALL,
+    IMP_C_CLOCK_RETURN,
+    IMP_C_INTRA_RPC,
+    IMP_C_INTERNAL_SPAN,
+    IMP_C_MULTI_PROCESS,
+    IMP_C_NEGATIVE_DURATION,
+    IMP_C_MISSING_DURATION,
+    IMP_C_DUPLICATE_SPAN,
+    IMP_C_SHARED_SPAN,
+    IMP_C_FOLLOWS_FROM,
+    IMP_C_SEVERAL_REFS,
+    IMP_C_EARLY_CHILD,
+    IMP_C_LATE_CHILD,
+    IMP_C_SKIPPED_FILES,
+    IMP_NCOUNTERS
+} imp_counter;
+
+typedef struct imp_stats {
+    size_t count[IMP_NCOUNTERS];
+    /* where each counter was first hit ("FILE: data[0].spans[3]"), or
+     * NULL; owned by the importer */
+    char *first[IMP_NCOUNTERS];
+} imp_stats;
+
+typedef struct imp_importer imp_importer;
+
+/* Defaults: AUTO format, no callid. */
+void imp_opts_default(imp_opts *opts);
+
+/* Create an importer.  opts may be NULL for defaults.
+ * Returns PB_OK or PB_ENOMEM. */
+int imp_init(imp_importer **out, const imp_opts *opts, pb_error *err);
+
+/* Read one input: a JSON file, a folder (its *.json files in byte order of
+ * name; other entries are counted as skipped), or "-" for stdin.
+ * Returns PB_OK; PB_EIO (cannot open or read), PB_EPARSE (malformed JSON,
+ * with line and column, or a document that is not Jaeger / Zipkin: the
+ * message names the JSON element and what was expected), PB_ENOENT (a span
+ * names a process that is not in "processes"), PB_ERANGE (a timestamp that
+ * does not fit), PB_ENOMEM.  After an error the importer only accepts
+ * imp_close (other calls return PB_ESTATE). */
+int imp_add_path(imp_importer *im, const char *path, pb_error *err);
+
+/* Same on a document in memory (len bytes, need not be NUL-terminated);
+ * name is used in messages.  Returns as imp_add_path. */
+int imp_add_buffer(imp_importer *im, const char *data, size_t len,
+                   const char *name, pb_error *err);
+
+/* Build the trace from everything added: messages sorted by ts (ties in
+ * input order), ids 1..n in that order, truth columns filled, metadata lines
+ * describing the import and its counters.  *out is the caller's (free with
+ * pb_trace_close).  Call once.  Returns PB_OK, PB_EPARSE (no spans at all),
+ * PB_ESTATE (after an error or a second call), PB_ENOMEM. */
+int imp_finish(imp_importer *im, pb_trace **out, pb_error *err);
+
+/* The counters so far (final after imp_finish).  Owned by the importer. */
+const imp_stats *imp_get_stats(const imp_importer *im);
+
+/* Short name of a counter ("server_only"), used in the metadata line. */
+const char *imp_counter_name(int c);
+
+/* One-line explanation of a counter and of what was done about it. */
+const char *imp_counter_help(int c);
+
+/* Append a human summary (one line per non-zero counter, with where it was
+ * first seen) to out.  Returns PB_OK or PB_ENOMEM. */
+int imp_stats_summary(const imp_stats *st, pb_strbuf *out);
+
+/* Free the importer.  NULL-safe. */
+void imp_close(imp_importer *im);
+
+#endif
