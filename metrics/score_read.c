@@ -1,0 +1,614 @@
+/* Reading result files (format: pb_result.h). */
+#include "score.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_ptree.h"
+#include "pb_strbuf.h"
+#include "pb_strtab.h"
+
+/* Fields of one CSV record, collected by libcsv's callbacks. */
+typedef struct rec {
+    char **f;
+    size_t *len;
+    size_t n, cap;
+    int done;
+    int oom;
+} rec;
+
+static void cb_field(void *s, size_t len, void *data)
+{
+    rec *r = data;
+    if (r->oom)
+        return;
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 16;
+        char **f = realloc(r->f, nc * sizeof *f);
+        if (f)
+            r->f = f;
+        size_t *l = realloc(r->len, nc * sizeof *l);
+        if (l)
+            r->len = l;
+        if (!f || !l) {
+            r->oom = 1;
+            return;
+        }
+        r->cap = nc;
+    }
+    char *c = malloc(len + 1);
+    if (!c) {
+        r->oom = 1;
+        return;
+    }
+    if (len)
+        memcpy(c, s, len);
+    c[len] = 0;
+    r->f[r->n] = c;
+    r->len[r->n] = len;
+    r->n++;
+}
+
+static void cb_record(int c, void *data)
+{
+    (void)c;
+    ((rec *)data)->done = 1;
+}
+
+static void rec_clear(rec *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free(r->f[i]);
+    r->n = 0;
+    r->done = 0;
+}
+
+static void rec_free(rec *r)
+{
+    rec_clear(r);
+    free(r->f);
+    free(r->len);
+}
+
+enum { COL_RANK, COL_PATTERN, COL_COUNT, COL_SCORE, COL_MAXP, COL_TOTAL,
+       COL_MEAN, COL_NODE, COL_EDGE, NPCOL };
+static const char *const pcol_names[NPCOL] = {
+    "rank", "pattern", "count", "score", "max_prob", "total_latency",
+    "mean_latency", "node_latency", "edge_delay"};
+enum { ACOL_ID, ACOL_INSTANCE, ACOL_RANK, NACOL };
+static const char *const acol_names[NACOL] = {"id", "instance", "rank"};
+
+typedef struct reader {
+    const char *file;
+    pb_error *err;
+    score_result *res;
+    size_t pat_cap, asg_cap;
+    enum { SEC_META, SEC_PAT_HEAD, SEC_PAT, SEC_ASG_HEAD, SEC_ASG } sec;
+    int pcol[NPCOL];   /* field index of each column, -1 if absent */
+    size_t npfields;
+    int acol[NACOL];
+    size_t nafields;
+    pb_strtab *names;
+    pb_ptree tree;
+    pb_strbuf canon;
+    uint32_t *order;
+    double *tmp;
+    size_t tmp_cap;
+} reader;
+
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!*s || *s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* Empty text is NAN; otherwise a finite decimal number. */
+static int parse_num(const char *s, size_t len, double *out)
+{
+    if (len == 0) {
+        *out = NAN;
+        return 1;
+    }
+    char buf[64];
+    if (len >= sizeof buf)
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (errno || *end || !isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int header(reader *rd, rec *r, long line, int *cols, size_t ncols,
+                  const char *const *names, size_t *nfields, const char *table)
+{
+    for (size_t c = 0; c < ncols; c++)
+        cols[c] = -1;
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t c = 0; c < ncols; c++)
+            if (!strcmp(r->f[i], names[c])) {
+                if (cols[c] >= 0)
+                    return pb_error_set(rd->err, PB_EPARSE, rd->file, line,
+                                        (long)i + 1, "column %s appears twice in "
+                                        "the %s header", names[c], table);
+                cols[c] = (int)i;
+            }
+    *nfields = r->n;
+    /* the first three columns of each table are required */
+    for (size_t c = 0; c < 3 && c < ncols; c++)
+        if (cols[c] < 0)
+            return pb_error_set(rd->err, PB_EPARSE, rd->file, line, 0,
+                                "the %s header lacks column %s; expected at "
+                                "least %s,%s,%s", table, names[c], names[0],
+                                names[1], names[2]);
+    return PB_OK;
+}
+
+/* A ';'-separated list of nnodes numbers (empty = unknown) into dst, in
+ * canonical positions (order maps text pre-order -> canonical). */
+static int node_list(reader *rd, long line, int field, const char *what,
+                     const char *s, size_t len, uint32_t nnodes, double *dst)
+{
+    for (uint32_t k = 0; k < nnodes; k++)
+        dst[k] = NAN;
+    if (len == 0)
+        return PB_OK;
+    uint32_t k = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && s[i] != ';')
+            continue;
+        if (k >= nnodes)
+            return pb_error_set(rd->err, PB_EPARSE, rd->file, line, field,
+                                "field %d (%s): more than %u ';'-separated "
+                                "values; expected one per pattern node", field,
+                                what, nnodes);
+        double v;
+        if (!parse_num(s + start, i - start, &v))
+            return pb_error_set(rd->err, PB_EPARSE, rd->file, line, field,
+                                "field %d (%s): value %u \"%.*s\" is not a "
+                                "number; expected seconds or empty", field, what,
+                                k + 1, (int)(i - start), s + start);
+        dst[rd->order[k]] = v;
+        k++;
+        start = i + 1;
+    }
+    if (k != nnodes)
+        return pb_error_set(rd->err, PB_EPARSE, rd->file, line, field,
+                            "field %d (%s): %u ';'-separated values; expected "
+                            "%u, one per pattern node", field, what, k, nnodes);
+    return PB_OK;
+}
+
+static int pattern_row(reader *rd, rec *r, long line)
+{
+    if (r->n != rd->npfields)
+        return pb_error_set(rd->err, PB_EPARSE, rd->file, line, 0,
+                            "pattern row has %zu fields; expected %zu as in "
+                            "the header", r->n, rd->npfields);
+    score_result *res = rd->res;
+    if (res->npats == rd->pat_cap) {
+        size_t nc = rd->pat_cap ? rd->pat_cap * 2 : 64;
+        score_pattern *p = realloc(res->pats, nc * sizeof *p);
+        if (!p)
+            return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        res->pats = p;
+        rd->pat_cap = nc;
+    }
+    score_pattern *p = &res->pats[res->npats];
+    memset(p, 0, sizeof *p);
+    p->line = line;
+    int fr = rd->pcol[COL_RANK], fp = rd->pcol[COL_PATTERN], fc = rd->pcol[COL_COUNT];
+    uint64_t v;
+    if (!parse_u64(r->f[fr], &v) || v == 0 || v > UINT32_MAX)
+        return pb_error_set(rd->err, PB_EPARSE, rd->file, line, fr + 1,
+                            "field %d (rank): \"%s\" is not a rank; expected an "
+                            "integer >= 1", fr + 1, r->f[fr]);
+    p->rank = (uint32_t)v;
+    if (!parse_u64(r->f[fc], &p->count))
+        return pb_error_set(rd->err, PB_EPARSE, rd->file, line, fc + 1,
+                            "field %d (count): \"%s\" is not a count; expected an "
+                            "integer >= 0", fc + 1, r->f[fc]);
+    pb_error perr;
+    pb_error_clear(&perr);
+    int rc = pb_ptree_parse(r->f[fp], r->len[fp], rd->names, &rd->tree, &perr);
+    if (rc == PB_ENOMEM)
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    if (rc == PB_OK && (rd->tree.n < 2 || pb_ptree_nchildren(&rd->tree, 0) != 1)) {
+        rc = PB_EPARSE;
+        perr.column = (long)r->len[fp] + 1;
+        snprintf(perr.msg, sizeof perr.msg, "expected a tree whose root has "
+                 "exactly one child");
+    }
+    if (rc != PB_OK)
+        return pb_error_set(rd->err, PB_EPARSE, rd->file, line, fp + 1,
+                            "field %d (pattern) \"%s\", character %ld: %s",
+                            fp + 1, r->f[fp], perr.column, perr.msg);
+    uint32_t nn = rd->tree.n;
+    uint32_t *ord = realloc(rd->order, nn * sizeof *ord);
+    if (!ord)
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    rd->order = ord;
+    pb_strbuf_reset(&rd->canon);
+    if (pb_ptree_canonical(&rd->tree, rd->names, &rd->canon, rd->order) != PB_OK)
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    p->nnodes = nn;
+    p->text = strdup(pb_strbuf_str(&rd->canon));
+    p->node_lat = malloc(2 * (size_t)nn * sizeof *p->node_lat);
+    if (!p->text || !p->node_lat) {
+        free(p->text);
+        free(p->node_lat);
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    p->edge_delay = p->node_lat + nn;
+    res->npats++; /* owned by res from here on */
+    const struct {
+        int col;
+        double *dst;
+    } nums[] = {{rd->pcol[COL_SCORE], &p->score},
+                {rd->pcol[COL_TOTAL], &p->total_latency},
+                {rd->pcol[COL_MEAN], &p->mean_latency}};
+    int ncol[] = {COL_SCORE, COL_TOTAL, COL_MEAN};
+    for (size_t i = 0; i < 3; i++) {
+        *nums[i].dst = NAN;
+        int c = nums[i].col;
+        if (c >= 0 && !parse_num(r->f[c], r->len[c], nums[i].dst))
+            return pb_error_set(rd->err, PB_EPARSE, rd->file, line, c + 1,
+                                "field %d (%s): \"%s\" is not a number; expected "
+                                "a decimal number or empty", c + 1,
+                                pcol_names[ncol[i]], r->f[c]);
+    }
+    for (uint32_t k = 0; k < nn; k++)
+        p->node_lat[k] = p->edge_delay[k] = NAN;
+    int c = rd->pcol[COL_NODE];
+    if (c >= 0 && (rc = node_list(rd, line, c + 1, "node_latency", r->f[c],
+                                  r->len[c], nn, p->node_lat)) != PB_OK)
+        return rc;
+    c = rd->pcol[COL_EDGE];
+    if (c >= 0 && (rc = node_list(rd, line, c + 1, "edge_delay", r->f[c],
+                                  r->len[c], nn, p->edge_delay)) != PB_OK)
+        return rc;
+    for (size_t i = 0; i + 1 < res->npats; i++) {
+        if (!strcmp(res->pats[i].text, p->text))
+            return pb_error_set(rd->err, PB_EDUP, rd->file, line, fp + 1,
+                                "pattern %s appears twice (also on line %ld); "
+                                "expected one row per pattern", p->text,
+                                res->pats[i].line);
+        if (res->pats[i].rank == p->rank)
+            return pb_error_set(rd->err, PB_EDUP, rd->file, line, fr + 1,
+                                "rank %u appears twice (also on line %ld); "
+                                "expected unique ranks", p->rank,
+                                res->pats[i].line);
+    }
+    return PB_OK;
+}
+
+static int assign_row(reader *rd, rec *r, long line)
+{
+    if (r->n != rd->nafields)
+        return pb_error_set(rd->err, PB_EPARSE, rd->file, line, 0,
+                            "assignment row has %zu fields; expected %zu as in "
+                            "the header", r->n, rd->nafields);
+    score_result *res = rd->res;
+    if (res->nassign == rd->asg_cap) {
+        size_t nc = rd->asg_cap ? rd->asg_cap * 2 : 1024;
+        score_assign *a = realloc(res->assign, nc * sizeof *a);
+        if (!a)
+            return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        res->assign = a;
+        rd->asg_cap = nc;
+    }
+    score_assign *a = &res->assign[res->nassign];
+    a->line = line;
+    uint64_t rank;
+    const struct {
+        int idx;
+        uint64_t *dst;
+        const char *what;
+    } f[] = {{ACOL_ID, &a->id, "a message id"},
+             {ACOL_INSTANCE, &a->instance, "an instance id"},
+             {ACOL_RANK, &rank, "a pattern rank"}};
+    for (size_t i = 0; i < 3; i++) {
+        int c = rd->acol[f[i].idx];
+        if (!parse_u64(r->f[c], f[i].dst))
+            return pb_error_set(rd->err, PB_EPARSE, rd->file, line, c + 1,
+                                "field %d (%s): \"%s\" is not %s; expected an "
+                                "unsigned integer", c + 1, acol_names[f[i].idx],
+                                r->f[c], f[i].what);
+    }
+    /* rank -> pattern index is resolved once all rows are read */
+    a->pattern = (size_t)rank;
+    res->nassign++;
+    return PB_OK;
+}
+
+static int cmp_assign(const void *x, const void *y)
+{
+    const score_assign *a = x, *b = y;
+    if (a->instance != b->instance)
+        return a->instance < b->instance ? -1 : 1;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+static int cmp_rank_idx(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* Map ranks to patterns; check each instance has one rank and no message
+ * twice. */
+static int finish_assign(reader *rd)
+{
+    score_result *res = rd->res;
+    size_t np = res->npats;
+    uint64_t *byrank = malloc((np ? np : 1) * 2 * sizeof *byrank);
+    if (!byrank)
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < np; i++) {
+        byrank[2 * i] = res->pats[i].rank;
+        byrank[2 * i + 1] = i;
+    }
+    if (np)
+        qsort(byrank, np, 2 * sizeof *byrank, cmp_rank_idx);
+    for (size_t i = 0; i < res->nassign; i++) {
+        score_assign *a = &res->assign[i];
+        uint64_t rank = a->pattern;
+        size_t lo = 0, hi = np;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (byrank[2 * mid] < rank)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo >= np || byrank[2 * lo] != rank) {
+            free(byrank);
+            return pb_error_set(rd->err, PB_ENOENT, rd->file, a->line, 0,
+                                "message %llu: rank %llu names no row of the "
+                                "patterns table", (unsigned long long)a->id,
+                                (unsigned long long)rank);
+        }
+        a->pattern = (size_t)byrank[2 * lo + 1];
+    }
+    free(byrank);
+    if (res->nassign)
+        qsort(res->assign, res->nassign, sizeof *res->assign, cmp_assign);
+    for (size_t i = 1; i < res->nassign; i++) {
+        const score_assign *a = &res->assign[i - 1], *b = &res->assign[i];
+        if (a->instance != b->instance)
+            continue;
+        if (a->id == b->id)
+            return pb_error_set(rd->err, PB_EDUP, rd->file, b->line, 0,
+                                "message %llu is ascribed to instance %llu twice "
+                                "(also on line %ld)", (unsigned long long)b->id,
+                                (unsigned long long)b->instance, a->line);
+        if (a->pattern != b->pattern)
+            return pb_error_set(rd->err, PB_EPARSE, rd->file, b->line, 0,
+                                "instance %llu has rank %u here but rank %u on "
+                                "line %ld; expected one pattern per instance",
+                                (unsigned long long)b->instance,
+                                res->pats[b->pattern].rank,
+                                res->pats[a->pattern].rank, a->line);
+    }
+    return PB_OK;
+}
+
+/* "# key=value key=value" metadata: the first algo=, view=, trace= win. */
+static int meta_line(reader *rd, const char *s)
+{
+    char **slots[3] = {&rd->res->algo, &rd->res->view, &rd->res->trace};
+    static const char *const keys[3] = {"algo=", "view=", "trace="};
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        size_t l = strcspn(s, " ");
+        for (int k = 0; k < 3; k++) {
+            size_t kl = strlen(keys[k]);
+            if (l > kl && !strncmp(s, keys[k], kl) && !*slots[k]) {
+                *slots[k] = strndup(s + kl, l - kl);
+                if (!*slots[k])
+                    return PB_ENOMEM;
+            }
+        }
+        s += l;
+    }
+    return PB_OK;
+}
+
+static int handle_record(reader *rd, rec *r, long line)
+{
+    switch (rd->sec) {
+    case SEC_META:
+        return pb_error_set(rd->err, PB_EPARSE, rd->file, line, 0,
+                            "data row before any \"# table=...\" line; "
+                            "expected \"# table=patterns\" first");
+    case SEC_PAT_HEAD:
+        rd->sec = SEC_PAT;
+        return header(rd, r, line, rd->pcol, NPCOL, pcol_names, &rd->npfields,
+                      "patterns");
+    case SEC_PAT:
+        return pattern_row(rd, r, line);
+    case SEC_ASG_HEAD:
+        rd->sec = SEC_ASG;
+        return header(rd, r, line, rd->acol, NACOL, acol_names, &rd->nafields,
+                      "assignment");
+    case SEC_ASG:
+        return assign_row(rd, r, line);
+    }
+    return PB_OK;
+}
+
+int score_result_read_fp(FILE *fp, const char *name, score_result **out,
+                         pb_error *err)
+{
+    *out = NULL;
+    reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.file = name;
+    rd.err = err;
+    rd.res = calloc(1, sizeof *rd.res);
+    int rc = PB_OK;
+    if (!rd.res || !(rd.res->file = strdup(name)) ||
+        pb_strtab_init(&rd.names) != PB_OK) {
+        score_result_close(rd.res);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    struct csv_parser p;
+    csv_init(&p, CSV_STRICT | CSV_APPEND_NULL);
+    rec r = {0};
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long line = 0, rec_line = 0;
+    int in_record = 0, seen_patterns = 0;
+    while (rc == PB_OK && (len = getline(&buf, &cap, fp)) >= 0) {
+        line++;
+        if (!in_record) {
+            size_t l = (size_t)len;
+            while (l && (buf[l - 1] == '\n' || buf[l - 1] == '\r'))
+                l--;
+            buf[l] = 0;
+            if (line == 1) {
+                if (strcmp(buf, "# pathbench-result 1")) {
+                    rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                                      "not a result file: expected \"# "
+                                      "pathbench-result 1\" on the first line");
+                    break;
+                }
+                continue;
+            }
+            if (l == 0)
+                continue;
+            if (buf[0] == '#') {
+                const char *s = buf + 1;
+                while (*s == ' ')
+                    s++;
+                if (!strncmp(s, "table=", 6)) {
+                    if (!strcmp(s + 6, "patterns")) {
+                        if (seen_patterns++)
+                            rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                                              "a second patterns table; "
+                                              "expected one");
+                        rd.sec = SEC_PAT_HEAD;
+                    } else if (!strcmp(s + 6, "assignment")) {
+                        if (rd.res->has_assign++)
+                            rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                                              "a second assignment table; "
+                                              "expected one");
+                        rd.sec = SEC_ASG_HEAD;
+                    } else {
+                        rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                                      "unknown table \"%s\"; expected "
+                                      "table=patterns or table=assignment",
+                                      s + 6);
+                    }
+                } else if (rd.sec == SEC_META && meta_line(&rd, s) != PB_OK) {
+                    rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+                }
+                continue;
+            }
+            buf[l] = '\n';
+            len = (ssize_t)l + 1;
+            rec_line = line;
+        }
+        if (csv_parse(&p, buf, (size_t)len, cb_field, cb_record, &r) != (size_t)len) {
+            rc = pb_error_set(err, PB_EPARSE, name, rec_line, 0,
+                              "malformed CSV (%s); expected RFC 4180 fields",
+                              csv_strerror(csv_error(&p)));
+            break;
+        }
+        if (r.oom) {
+            rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+            break;
+        }
+        in_record = !r.done;
+        if (r.done) {
+            rc = handle_record(&rd, &r, rec_line);
+            rec_clear(&r);
+        }
+    }
+    if (rc == PB_OK && ferror(fp))
+        rc = pb_error_set(err, PB_EIO, name, line, 0, "read error: %s",
+                          strerror(errno));
+    if (rc == PB_OK && in_record)
+        rc = pb_error_set(err, PB_EPARSE, name, rec_line, 0,
+                          "a quoted field starting here never ends; expected a "
+                          "closing '\"'");
+    if (rc == PB_OK && line == 0)
+        rc = pb_error_set(err, PB_EPARSE, name, 0, 0, "empty file; expected a "
+                          "result file starting with \"# pathbench-result 1\"");
+    if (rc == PB_OK && !seen_patterns)
+        rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                          "no \"# table=patterns\" line; expected a patterns "
+                          "table");
+    if (rc == PB_OK && (rd.sec == SEC_PAT_HEAD || rd.sec == SEC_ASG_HEAD))
+        rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                          "a table without a header line at the end of the "
+                          "file; expected a CSV header after \"# table=...\"");
+    if (rc == PB_OK)
+        rc = finish_assign(&rd);
+    csv_free(&p);
+    rec_free(&r);
+    free(buf);
+    pb_strtab_close(rd.names);
+    pb_ptree_free(&rd.tree);
+    pb_strbuf_free(&rd.canon);
+    free(rd.order);
+    free(rd.tmp);
+    if (rc != PB_OK) {
+        score_result_close(rd.res);
+        return rc;
+    }
+    *out = rd.res;
+    return PB_OK;
+}
+
+int score_result_read(const char *path, score_result **out, pb_error *err)
+{
+    if (!path || !strcmp(path, "-"))
+        return score_result_read_fp(stdin, "<stdin>", out, err);
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        *out = NULL;
+        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
+                            strerror(errno));
+    }
+    int rc = score_result_read_fp(fp, path, out, err);
+    fclose(fp);
+    return rc;
+}
+
+void score_result_close(score_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->npats; i++) {
+        free(r->pats[i].text);
+        free(r->pats[i].node_lat);
+    }
+    free(r->pats);
+    free(r->assign);
+    free(r->file);
+    free(r->algo);
+    free(r->view);
+    free(r->trace);
+    free(r);
+}

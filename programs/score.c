@@ -1,0 +1,252 @@
+/*
+ * score - compare an inference result with the truth of a trace.
+ *
+ *   score --truth TRACE [options] [RESULT]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_trace.h"
+#include "score.h"
+#include "tv.h"
+
+static const char *prog = "score";
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: %s --truth TRACE [options] [RESULT]\n"
+            "Score a result file (from infer; stdin when RESULT is absent or \"-\")\n"
+            "against the truth columns of TRACE, the unperturbed trace it was\n"
+            "inferred from (messages matched by id).  The view comes from the\n"
+            "result's metadata.  Prints one CSV row with a header.\n\n"
+            "  -T, --truth TRACE        the trace with truth columns (required)\n"
+            "  -m, --min-instances M    ignore inferred patterns with fewer than M\n"
+            "                           instances (paper 7.5.7; default 0 = keep all)\n"
+            "  -n, --topn N             N of the top-N columns (default 10)\n"
+            "  -t, --tolerance T[,T..]  top-N tolerance in percent (default 2); the\n"
+            "                           first goes in the row, all in the curve\n"
+            "      --rank-by KEY        rank inferred patterns by count (default)\n"
+            "                           or score (expected count, for linking)\n"
+            "      --tol-count KEY      inferred (default): forgive a missing pattern\n"
+            "                           whose inferred count/score is within T%% of the\n"
+            "                           N-th; true: whose true count is within T%% of it\n"
+            "      --topn-curve FILE    write the top-N curve (N = 1 .. true patterns)\n"
+            "                           as CSV to FILE (Figure 17)\n"
+            "      --text               print a readable report instead of the row\n"
+            "      --no-header          print the row without its header\n"
+            "      --sort               accept trace rows out of time order\n"
+            "      --ignore-unknown-columns\n"
+            "  -h, --help               this help\n",
+            prog);
+}
+
+static int parse_size(const char *s, unsigned long long *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return 0;
+    char *end;
+    errno = 0;
+    *out = strtoull(s, &end, 10);
+    return !errno && !*end;
+}
+
+static int parse_tols(const char *s, score_opts *o)
+{
+    o->ntol = 0;
+    while (*s) {
+        if (o->ntol == SCORE_MAX_TOL)
+            return 0;
+        char *end;
+        errno = 0;
+        double v = strtod(s, &end);
+        if (errno || end == s || v < 0 || v > 100 || (*end && *end != ','))
+            return 0;
+        o->tol[o->ntol++] = v;
+        s = *end ? end + 1 : end;
+        if (*end == ',' && !*s)
+            return 0;
+    }
+    return o->ntol > 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *truth_path = NULL, *curve_path = NULL;
+    int text = 0, no_header = 0;
+    score_opts so;
+    score_opts_default(&so);
+    pb_reader_opts ropts;
+    pb_reader_opts_default(&ropts);
+    enum { OPT_RANK = 256, OPT_TOLCOUNT, OPT_CURVE, OPT_TEXT, OPT_NOHEADER,
+           OPT_SORT, OPT_IGNORE };
+    static const struct option longopts[] = {
+        {"truth", required_argument, NULL, 'T'},
+        {"min-instances", required_argument, NULL, 'm'},
+        {"topn", required_argument, NULL, 'n'},
+        {"tolerance", required_argument, NULL, 't'},
+        {"rank-by", required_argument, NULL, OPT_RANK},
+        {"tol-count", required_argument, NULL, OPT_TOLCOUNT},
+        {"topn-curve", required_argument, NULL, OPT_CURVE},
+        {"text", no_argument, NULL, OPT_TEXT},
+        {"no-header", no_argument, NULL, OPT_NOHEADER},
+        {"sort", no_argument, NULL, OPT_SORT},
+        {"ignore-unknown-columns", no_argument, NULL, OPT_IGNORE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int c;
+    unsigned long long v;
+    while ((c = getopt_long(argc, argv, "T:m:n:t:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'T': truth_path = optarg; break;
+        case 'm':
+            if (!parse_size(optarg, &v)) {
+                fprintf(stderr, "%s: --min-instances: \"%s\" is not a count; "
+                                "expected an integer >= 0\n", prog, optarg);
+                return 2;
+            }
+            so.min_instances = v;
+            break;
+        case 'n':
+            if (!parse_size(optarg, &v) || v == 0) {
+                fprintf(stderr, "%s: --topn: \"%s\"; expected an integer >= 1\n",
+                        prog, optarg);
+                return 2;
+            }
+            so.topn = (size_t)v;
+            break;
+        case 't':
+            if (!parse_tols(optarg, &so)) {
+                fprintf(stderr, "%s: --tolerance: \"%s\"; expected up to %d "
+                                "comma-separated percentages in [0, 100]\n",
+                        prog, optarg, SCORE_MAX_TOL);
+                return 2;
+            }
+            break;
+        case OPT_RANK:
+            if (!strcmp(optarg, "count"))
+                so.rank_by = SCORE_RANK_COUNT;
+            else if (!strcmp(optarg, "score"))
+                so.rank_by = SCORE_RANK_SCORE;
+            else {
+                fprintf(stderr, "%s: --rank-by: \"%s\"; expected count or score\n",
+                        prog, optarg);
+                return 2;
+            }
+            break;
+        case OPT_TOLCOUNT:
+            if (!strcmp(optarg, "inferred"))
+                so.tol_true_count = 0;
+            else if (!strcmp(optarg, "true"))
+                so.tol_true_count = 1;
+            else {
+                fprintf(stderr, "%s: --tol-count: \"%s\"; expected inferred or "
+                                "true\n", prog, optarg);
+                return 2;
+            }
+            break;
+        case OPT_CURVE: curve_path = optarg; break;
+        case OPT_TEXT: text = 1; break;
+        case OPT_NOHEADER: no_header = 1; break;
+        case OPT_SORT: ropts.allow_unsorted = 1; break;
+        case OPT_IGNORE: ropts.ignore_unknown_columns = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (!truth_path) {
+        fprintf(stderr, "%s: --truth TRACE is required (the unperturbed trace "
+                        "with truth columns)\n", prog);
+        return 2;
+    }
+    if (optind + 1 < argc) {
+        fprintf(stderr, "%s: expected at most one result file, got %d\n", prog,
+                argc - optind);
+        return 2;
+    }
+    const char *result_path = optind < argc ? argv[optind] : "-";
+    if (!strcmp(result_path, "-") && !strcmp(truth_path, "-")) {
+        fprintf(stderr, "%s: the trace and the result cannot both be stdin\n", prog);
+        return 2;
+    }
+
+    pb_error err;
+    pb_error_clear(&err);
+    score_result *res = NULL;
+    if (score_result_read(result_path, &res, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 1;
+    }
+    tv_view view;
+    if (!res->view) {
+        fprintf(stderr, "%s: %s: no view= in the metadata; expected a line like "
+                        "\"# algo=nesting view=call ...\"\n", prog, res->file);
+        score_result_close(res);
+        return 1;
+    }
+    if (tv_view_parse(res->view, &view) != PB_OK) {
+        fprintf(stderr, "%s: %s: view \"%s\" in the metadata; expected call, "
+                        "message or path\n", prog, res->file, res->view);
+        score_result_close(res);
+        return 1;
+    }
+    pb_trace *trace = NULL;
+    if (pb_trace_load(truth_path, &ropts, 1, &trace, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        score_result_close(res);
+        return 1;
+    }
+    if (!(trace->columns & PB_COL_PATH)) {
+        fprintf(stderr, "%s: %s: no path column; expected the unperturbed trace "
+                        "with truth columns (path, cause)\n", prog, truth_path);
+        pb_trace_close(trace);
+        score_result_close(res);
+        return 1;
+    }
+    tv_truth *tv = NULL;
+    score_report *rep = NULL;
+    int rc = tv_build(trace, view, &tv, &err);
+    if (rc == PB_OK)
+        rc = score_compute(tv, res, &so, &rep, &err);
+    if (rc != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        tv_close(tv);
+        pb_trace_close(trace);
+        score_result_close(res);
+        return 1;
+    }
+    if (text) {
+        score_write_text(stdout, rep);
+    } else {
+        if (!no_header)
+            score_write_header(stdout, rep);
+        score_write_row(stdout, rep);
+    }
+    int status = 0;
+    if (curve_path) {
+        FILE *fp = strcmp(curve_path, "-") ? fopen(curve_path, "w") : stdout;
+        if (!fp) {
+            fprintf(stderr, "%s: %s: cannot open for writing: %s\n", prog,
+                    curve_path, strerror(errno));
+            status = 1;
+        } else {
+            score_write_curve(fp, rep);
+            if (fp != stdout && fclose(fp) != 0) {
+                fprintf(stderr, "%s: %s: write error\n", prog, curve_path);
+                status = 1;
+            }
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: write error on stdout\n", prog);
+        status = 1;
+    }
+    score_report_close(rep);
+    tv_close(tv);
+    pb_trace_close(trace);
+    score_result_close(res);
+    return status;
+}
