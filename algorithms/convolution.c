@@ -1,18 +1,1155 @@
-/* PLACEHOLDER: replaced by the convolution implementation (issue tracker). */
-#include "pb_algo.h"
+/*
+ * convolution.c - the convolution algorithm of Project 5 (seed 000, section
+ * 5.2, Figure 6), with a correlation bounded to lags 0..L (conv_xcorr.h).
+ *
+ * FindPathsFromRoot / ProcessNode / FindCausedMessages as in Figure 6; the
+ * output graph is a tree of vertices (a node may appear several times).
+ * Children of one vertex that go to the same node are merged into one edge
+ * carrying every delay found for it, ordered by declining frequency
+ * (Figure 9), and the recursion continues with the union of their
+ * messages.  The output is the graph (report, dot) and its root-to-leaf
+ * chains as path-view patterns.  No message is ascribed to an instance.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
-static int convolution_run(const pb_trace_view *trace, const void *params,
-                       pb_result *res, pb_error *err)
+#include "conv_xcorr.h"
+#include "pb_algo.h"
+#include "pb_ptree.h"
+#include "pb_strbuf.h"
+
+typedef struct conv_params {
+    pb_ns mu;
+    double N, S;
+    const char *v;
+    const char *root;
+    int min_count;
+    int max_depth;
+    int filter_count, filter_depth, filter_cycle, filter_negative,
+        filter_chance;
+    const char *lag_bound;
+    const char *mode;
+    int sparse;
+    int fft_size;
+    double spont_frac;
+    int max_vertices;
+} conv_params;
+
+/* Lag bound found automatically is never below this many quanta: a spike
+ * needs enough lags around it for mean and deviation to mean something
+ * (a lone spike among W lags stands sqrt(W - 1) deviations high). */
+#define CONV_AUTO_FLOOR 256
+/* The automatic search looks at the trace in at most this many quanta. */
+#define CONV_AUTO_QUANTA 65536
+/* Hard limit on path length whatever the filters say, so that switching
+ * every filter off cannot recurse without end. */
+#define CONV_HARD_DEPTH 256
+
+typedef struct ixlist {
+    size_t *ix; /* message indices, in time order */
+    size_t n, cap;
+} ixlist;
+
+typedef struct cv_delay {
+    int64_t lag;     /* quanta */
+    uint64_t count;  /* messages matched at this delay */
+} cv_delay;
+
+typedef struct cv_vertex {
+    uint32_t node;
+    uint32_t parent;       /* PB_PTREE_NONE for a root */
+    uint32_t first_child, last_child, next_sibling;
+    uint32_t depth;        /* edges from the root */
+    uint64_t count;        /* messages on the edge into this vertex */
+    cv_delay *delays;      /* by declining count; none on a root's edges */
+    uint32_t ndelays;
+} cv_vertex;
+
+/* One destination found by FindCausedMessages. */
+typedef struct cv_group {
+    uint32_t dst;
+    ixlist msgs;
+    cv_delay *delays;
+    uint32_t ndelays;
+} cv_group;
+
+typedef struct cv_ctx {
+    const pb_trace_view *tv;
+    const conv_params *p;
+    pb_error *err;
+    pb_ns t0, mu, v;
+    int64_t S, L, lo, hi;
+    const char *lag_source;
+    uint32_t nnodes;
+    int64_t *bin;          /* quantum of each message */
+    ixlist *out, *in;      /* per node */
+    conv_signal *outsig;   /* per node, built on first use */
+    unsigned char *outsig_ok;
+    conv_xcorr *xc;
+    double *C;
+    conv_spike *spikes;
+    size_t spike_cap;
+    int64_t *binbuf;
+    size_t binbuf_cap;
+    conv_signal s1;
+    uint64_t *dcount;      /* per node scratch, kept zero */
+    cv_vertex *vx;
+    uint32_t nvx, vxcap;
+    int truncated;
+    uint64_t chance_dropped, count_dropped, cycle_dropped, depth_stopped;
+} cv_ctx;
+
+/* ------------------------------------------------------------------ */
+
+static int ix_push(ixlist *l, size_t i)
 {
-    (void)trace;
-    (void)params;
-    (void)res;
-    return pb_error_set(err, PB_ENOTIMPL, NULL, 0, 0,
-                        "the convolution algorithm is not implemented yet");
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        size_t *p = realloc(l->ix, cap * sizeof *p);
+        if (!p)
+            return PB_ENOMEM;
+        l->ix = p;
+        l->cap = cap;
+    }
+    l->ix[l->n++] = i;
+    return PB_OK;
 }
 
-static const pb_option convolution_options[] = {{NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
+static void ix_free(ixlist *l)
+{
+    free(l->ix);
+    l->ix = NULL;
+    l->n = l->cap = 0;
+}
+
+static int oom(cv_ctx *c)
+{
+    return pb_error_set(c->err, PB_ENOMEM, NULL, 0, 0,
+                        "convolution: out of memory");
+}
+
+static const char *node_name(const cv_ctx *c, uint32_t node)
+{
+    const char *s = pb_strtab_str(c->tv->nodes, node);
+    return s ? s : "?";
+}
+
+/* Signal of a list of messages (in time order). */
+static int signal_of(cv_ctx *c, const ixlist *l, conv_signal *s)
+{
+    if (l->n > c->binbuf_cap) {
+        int64_t *b = realloc(c->binbuf, l->n * sizeof *b);
+        if (!b)
+            return oom(c);
+        c->binbuf = b;
+        c->binbuf_cap = l->n;
+    }
+    for (size_t i = 0; i < l->n; i++)
+        c->binbuf[i] = c->bin[l->ix[i]];
+    if (conv_signal_from_bins(s, c->binbuf, l->n) != PB_OK)
+        return oom(c);
+    return PB_OK;
+}
+
+static int out_signal(cv_ctx *c, uint32_t j, const conv_signal **s)
+{
+    if (!c->outsig_ok[j]) {
+        int rc = signal_of(c, &c->out[j], &c->outsig[j]);
+        if (rc)
+            return rc;
+        c->outsig_ok[j] = 1;
+    }
+    *s = &c->outsig[j];
+    return PB_OK;
+}
+
+/* Correlate the signal of V with everything j sends; spikes into
+ * c->spikes.  Returns the number of spikes kept, or a negative status. */
+static long correlate(cv_ctx *c, const ixlist *V, uint32_t j)
+{
+    const conv_signal *s2;
+    int rc = signal_of(c, V, &c->s1);
+    if (!rc)
+        rc = out_signal(c, j, &s2);
+    if (rc)
+        return rc;
+    if (conv_xcorr_run(c->xc, &c->s1, s2, c->C) != PB_OK)
+        return pb_error_set(c->err, PB_EINVAL, NULL, 0, 0,
+                            "convolution: internal error, signal outside the trace");
+    size_t W = conv_xcorr_width(c->xc);
+    size_t n = conv_find_spikes(c->C, W, c->lo, c->p->N, c->p->S, c->spikes,
+                                c->spike_cap);
+    if (n > c->spike_cap) {
+        conv_spike *sp = realloc(c->spikes, n * sizeof *sp);
+        if (!sp)
+            return oom(c);
+        c->spikes = sp;
+        c->spike_cap = n;
+        conv_find_spikes(c->C, W, c->lo, c->p->N, c->p->S, c->spikes, n);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(c->p->filter_negative && c->spikes[i].lag < 0))
+            c->spikes[k++] = c->spikes[i];
+    return (long)k;
+}
+
+/* For each message of Z (time order), whether some message of V (time
+ * order) was sent between shift - v and shift + v before it: line 22 of
+ * Figure 6.  Sets mark[z] |= bit for matches; returns the time covered by
+ * the union of the windows, for the chance estimate. */
+static pb_ns match_shift(const cv_ctx *c, const ixlist *V, const ixlist *Z,
+                         pb_ns shift, unsigned char *mark, unsigned char bit)
+{
+    const pb_msg *m = c->tv->msgs;
+    size_t p = 0;
+    for (size_t z = 0; z < Z->n; z++) {
+        pb_ns tz = m[Z->ix[z]].ts;
+        while (p < V->n && m[V->ix[p]].ts + shift + c->v < tz)
+            p++;
+        if (p < V->n && m[V->ix[p]].ts + shift - c->v <= tz)
+            mark[z] |= bit;
+    }
+    pb_ns cover = 0, end = INT64_MIN;
+    for (size_t i = 0; i < V->n; i++) {
+        pb_ns a = m[V->ix[i]].ts + shift - c->v, b = m[V->ix[i]].ts + shift + c->v;
+        if (a < end)
+            a = end;
+        if (b > a)
+            cover += b - a;
+        if (b > end)
+            end = b;
+    }
+    return cover;
+}
+
+static void groups_free(cv_group *g, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ix_free(&g[i].msgs);
+        free(g[i].delays);
+    }
+    free(g);
+}
+
+static int cmp_delay(const void *x, const void *y)
+{
+    const cv_delay *a = x, *b = y;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return (a->lag > b->lag) - (a->lag < b->lag);
+}
+
+/* FindCausedMessages(V, T_j), grouped by destination: *out gets *nout
+ * groups, each with its messages (time order) and its delays by declining
+ * frequency.  With filter_chance, a (delay, destination) pair whose count
+ * is within N standard deviations of what chance coincidences give is
+ * dropped.  Caller frees with groups_free. */
+static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
+                       size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    const ixlist *Z = &c->out[j];
+    if (V->n == 0 || Z->n == 0)
+        return PB_OK;
+    long ns = correlate(c, V, j);
+    if (ns < 0)
+        return (int)ns;
+    if (ns == 0)
+        return PB_OK;
+    const pb_msg *m = c->tv->msgs;
+    unsigned char *mark = calloc(Z->n, 1);
+    /* per spike, per destination: count and keep flag */
+    uint32_t *dsts = NULL;
+    size_t ndst = 0;
+    uint64_t *cnt = NULL;
+    unsigned char *keep = NULL;
+    cv_group *g = NULL;
+    int rc = PB_OK;
+    if (!mark)
+        return oom(c);
+    /* destinations of j, in a fixed order */
+    for (size_t z = 0; z < Z->n; z++) {
+        uint32_t d = m[Z->ix[z]].dst;
+        if (c->dcount[d]++ == 0) {
+            uint32_t *nd = realloc(dsts, (ndst + 1) * sizeof *nd);
+            if (!nd) {
+                rc = oom(c);
+                goto done;
+            }
+            dsts = nd;
+            dsts[ndst++] = d;
+        }
+    }
+    /* dcount now holds n_jk, the messages j sends to each k; remember it,
+     * then reuse dcount to map node -> slot */
+    uint64_t *njk = calloc(ndst, sizeof *njk);
+    cnt = calloc((size_t)ns * ndst, sizeof *cnt);
+    keep = calloc((size_t)ns * ndst, 1);
+    if (!njk || !cnt || !keep) {
+        free(njk);
+        rc = oom(c);
+        goto done;
+    }
+    for (size_t k = 0; k < ndst; k++) {
+        njk[k] = c->dcount[dsts[k]];
+        c->dcount[dsts[k]] = k;
+    }
+    double span = (double)c->S * (double)c->mu;
+    for (long s = 0; s < ns; s++) {
+        pb_ns shift = c->spikes[s].lag * c->mu;
+        memset(mark, 0, Z->n);
+        pb_ns cover = match_shift(c, V, Z, shift, mark, 1);
+        for (size_t z = 0; z < Z->n; z++)
+            if (mark[z])
+                cnt[(size_t)s * ndst + c->dcount[m[Z->ix[z]].dst]]++;
+        for (size_t k = 0; k < ndst; k++) {
+            uint64_t n = cnt[(size_t)s * ndst + k];
+            if (!n)
+                continue;
+            int ok = 1;
+            if (c->p->filter_chance) {
+                double e = (double)njk[k] * (double)cover / span;
+                ok = (double)n > e + c->p->N * sqrt(e);
+                if (!ok)
+                    c->chance_dropped++;
+            }
+            keep[(size_t)s * ndst + k] = (unsigned char)ok;
+        }
+    }
+    free(njk);
+    /* the union over spikes of the kept matches, per destination */
+    memset(mark, 0, Z->n);
+    for (long s = 0; s < ns; s++) {
+        int any = 0;
+        for (size_t k = 0; k < ndst; k++)
+            any |= keep[(size_t)s * ndst + k];
+        if (!any)
+            continue;
+        unsigned char *tmp = calloc(Z->n, 1);
+        if (!tmp) {
+            rc = oom(c);
+            goto done;
+        }
+        match_shift(c, V, Z, c->spikes[s].lag * c->mu, tmp, 1);
+        for (size_t z = 0; z < Z->n; z++)
+            if (tmp[z] && keep[(size_t)s * ndst + c->dcount[m[Z->ix[z]].dst]])
+                mark[z] = 1;
+        free(tmp);
+    }
+    g = calloc(ndst, sizeof *g);
+    if (!g) {
+        rc = oom(c);
+        goto done;
+    }
+    for (size_t k = 0; k < ndst; k++)
+        g[k].dst = dsts[k];
+    for (size_t z = 0; z < Z->n; z++)
+        if (mark[z] && ix_push(&g[c->dcount[m[Z->ix[z]].dst]].msgs, Z->ix[z])) {
+            rc = oom(c);
+            goto done;
+        }
+    size_t ng = 0;
+    for (size_t k = 0; k < ndst; k++) {
+        if (g[k].msgs.n == 0)
+            continue;
+        cv_delay *dl = calloc((size_t)ns, sizeof *dl);
+        if (!dl) {
+            rc = oom(c);
+            goto done;
+        }
+        uint32_t nd = 0;
+        for (long s = 0; s < ns; s++)
+            if (keep[(size_t)s * ndst + k]) {
+                dl[nd].lag = c->spikes[s].lag;
+                dl[nd].count = cnt[(size_t)s * ndst + k];
+                nd++;
+            }
+        qsort(dl, nd, sizeof *dl, cmp_delay);
+        cv_group t = g[k];
+        t.delays = dl;
+        t.ndelays = nd;
+        g[k] = g[ng];
+        g[ng++] = t;
+    }
+    for (size_t k = ng; k < ndst; k++)
+        ix_free(&g[k].msgs);
+    *out = g;
+    *nout = ng;
+    g = NULL;
+done:
+    for (size_t k = 0; k < ndst; k++)
+        c->dcount[dsts[k]] = 0;
+    if (g)
+        groups_free(g, ndst);
+    free(dsts);
+    free(cnt);
+    free(keep);
+    free(mark);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The output graph */
+
+static int add_vertex(cv_ctx *c, uint32_t parent, uint32_t node, uint64_t count,
+                      cv_delay *delays, uint32_t ndelays, uint32_t *idx)
+{
+    if (c->nvx == c->vxcap) {
+        uint32_t cap = c->vxcap ? 2 * c->vxcap : 64;
+        cv_vertex *v = realloc(c->vx, (size_t)cap * sizeof *v);
+        if (!v)
+            return oom(c);
+        c->vx = v;
+        c->vxcap = cap;
+    }
+    uint32_t i = c->nvx++;
+    cv_vertex *x = &c->vx[i];
+    x->node = node;
+    x->parent = parent;
+    x->first_child = x->last_child = x->next_sibling = PB_PTREE_NONE;
+    x->depth = parent == PB_PTREE_NONE ? 0 : c->vx[parent].depth + 1;
+    x->count = count;
+    x->delays = delays;
+    x->ndelays = ndelays;
+    if (parent != PB_PTREE_NONE) {
+        cv_vertex *pv = &c->vx[parent];
+        if (pv->last_child == PB_PTREE_NONE)
+            pv->first_child = i;
+        else
+            c->vx[pv->last_child].next_sibling = i;
+        pv->last_child = i;
+    }
+    *idx = i;
+    return PB_OK;
+}
+
+/* Remove the last vertex again (a root that found nothing). */
+static void drop_last_root(cv_ctx *c)
+{
+    c->nvx--;
+}
+
+/* Does the path to vertex x already use edge j -> k at delay `lag`? */
+static int is_cycle(const cv_ctx *c, uint32_t x, uint32_t j, uint32_t k,
+                    int64_t lag)
+{
+    for (uint32_t u = x; c->vx[u].parent != PB_PTREE_NONE; u = c->vx[u].parent) {
+        const cv_vertex *a = &c->vx[u];
+        if (a->node != k || c->vx[a->parent].node != j || !a->ndelays)
+            continue;
+        int64_t dl = a->delays[0].lag - lag;
+        if ((dl < 0 ? -dl : dl) * c->mu <= c->v)
+            return 1;
+    }
+    return 0;
+}
+
+static int cmp_group_name(const void *x, const void *y, const cv_ctx *c)
+{
+    const cv_group *a = x, *b = y;
+    return strcmp(node_name(c, a->dst), node_name(c, b->dst));
+}
+
+/* qsort has no context argument: sort small arrays by insertion */
+static void sort_groups(cv_group *g, size_t n, const cv_ctx *c)
+{
+    for (size_t i = 1; i < n; i++) {
+        cv_group t = g[i];
+        size_t k = i;
+        while (k > 0 && cmp_group_name(&g[k - 1], &t, c) > 0) {
+            g[k] = g[k - 1];
+            k--;
+        }
+        g[k] = t;
+    }
+}
+
+static int process_node(cv_ctx *c, uint32_t j, uint32_t x, const ixlist *V)
+{
+    uint32_t depth = c->vx[x].depth;
+    if (c->p->filter_depth && depth >= (uint32_t)c->p->max_depth) {
+        if (c->out[j].n)
+            c->depth_stopped++;
+        return PB_OK;
+    }
+    if (depth >= CONV_HARD_DEPTH || c->nvx >= (uint32_t)c->p->max_vertices) {
+        c->truncated = 1;
+        return PB_OK;
+    }
+    cv_group *g;
+    size_t ng;
+    int rc = find_caused(c, V, j, &g, &ng);
+    if (rc)
+        return rc;
+    sort_groups(g, ng, c);
+    for (size_t i = 0; i < ng && !rc; i++) {
+        uint64_t count = g[i].msgs.n;
+        if (c->p->filter_count && count < (uint64_t)c->p->min_count) {
+            c->count_dropped++;
+            continue;
+        }
+        if (c->p->filter_cycle && is_cycle(c, x, j, g[i].dst, g[i].delays[0].lag)) {
+            c->cycle_dropped++;
+            continue;
+        }
+        if (c->nvx >= (uint32_t)c->p->max_vertices) {
+            c->truncated = 1;
+            break;
+        }
+        uint32_t y;
+        rc = add_vertex(c, x, g[i].dst, count, g[i].delays, g[i].ndelays, &y);
+        if (rc)
+            break;
+        g[i].delays = NULL; /* the vertex owns them now */
+        rc = process_node(c, g[i].dst, y, &g[i].msgs);
+        ix_free(&g[i].msgs); /* done with this subtree: free early */
+    }
+    groups_free(g, ng);
+    return rc;
+}
+
+static int find_paths_from_root(cv_ctx *c, uint32_t i)
+{
+    const ixlist *T = &c->out[i];
+    if (!T->n)
+        return PB_OK;
+    uint32_t x;
+    int rc = add_vertex(c, PB_PTREE_NONE, i, 0, NULL, 0, &x);
+    if (rc)
+        return rc;
+    /* split T_i by destination, destinations in name order */
+    const pb_msg *m = c->tv->msgs;
+    cv_group *g = NULL;
+    size_t ng = 0;
+    for (size_t z = 0; z < T->n; z++) {
+        uint32_t d = m[T->ix[z]].dst;
+        if (!c->dcount[d]) {
+            cv_group *ng2 = realloc(g, (ng + 1) * sizeof *g);
+            if (!ng2) {
+                rc = oom(c);
+                break;
+            }
+            g = ng2;
+            memset(&g[ng], 0, sizeof *g);
+            g[ng].dst = d;
+            c->dcount[d] = ++ng;
+        }
+        if (ix_push(&g[c->dcount[d] - 1].msgs, T->ix[z])) {
+            rc = oom(c);
+            break;
+        }
+    }
+    for (size_t k = 0; k < ng; k++)
+        c->dcount[g[k].dst] = 0;
+    if (!rc)
+        sort_groups(g, ng, c);
+    for (size_t k = 0; k < ng && !rc; k++) {
+        if (c->p->filter_count && g[k].msgs.n < (uint64_t)c->p->min_count) {
+            c->count_dropped++;
+            continue;
+        }
+        if (c->nvx >= (uint32_t)c->p->max_vertices) {
+            c->truncated = 1;
+            break;
+        }
+        uint32_t y;
+        rc = add_vertex(c, x, g[k].dst, g[k].msgs.n, NULL, 0, &y);
+        if (!rc)
+            rc = process_node(c, g[k].dst, y, &g[k].msgs);
+        ix_free(&g[k].msgs);
+    }
+    groups_free(g, ng);
+    if (!rc && c->vx[x].first_child == PB_PTREE_NONE && x == c->nvx - 1)
+        drop_last_root(c);
+    return rc;
+}
+
+/* A node sends spontaneously when it receives nothing, or when at least
+ * spont_frac of what it sends is not explained by any spike of the
+ * correlation of everything it receives with everything it sends. */
+static int is_spontaneous(cv_ctx *c, uint32_t j, int *yes)
+{
+    *yes = 0;
+    if (!c->out[j].n)
+        return PB_OK;
+    if (!c->in[j].n) {
+        *yes = 1;
+        return PB_OK;
+    }
+    cv_group *g;
+    size_t ng;
+    int rc = find_caused(c, &c->in[j], j, &g, &ng);
+    if (rc)
+        return rc;
+    size_t explained = 0;
+    for (size_t k = 0; k < ng; k++)
+        explained += g[k].msgs.n;
+    groups_free(g, ng);
+    double unexplained = 1.0 - (double)explained / (double)c->out[j].n;
+    *yes = unexplained >= c->p->spont_frac;
+    return PB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lag bound */
+
+/* Look at each node's in-to-out correlation at a coarse quantum (the trace
+ * in at most CONV_AUTO_QUANTA quanta, lags up to a quarter of it) and take
+ * the largest delay any spike shows, plus two coarse quanta for the
+ * coarse binning; never below CONV_AUTO_FLOOR quanta. */
+static int auto_lag_bound(cv_ctx *c, int64_t *L)
+{
+    int64_t f = (c->S + CONV_AUTO_QUANTA - 1) / CONV_AUTO_QUANTA;
+    if (f < 1)
+        f = 1;
+    int64_t Sc = (c->S + f - 1) / f;
+    int64_t Wc = Sc / 4 > 16 ? Sc / 4 : 16;
+    if (Wc > Sc - 1)
+        Wc = Sc - 1 > 0 ? Sc - 1 : 0;
+    conv_xcorr_cfg cfg = {0, Wc, Sc, CONV_EXACT, 0, 0};
+    conv_xcorr *xc = NULL;
+    int rc = conv_xcorr_init(&xc, &cfg, c->err);
+    if (rc)
+        return rc;
+    double *C = malloc((size_t)(Wc + 1) * sizeof *C);
+    conv_spike *sp = malloc((size_t)(Wc + 1) * sizeof *sp);
+    int64_t *bins = NULL;
+    size_t bcap = 0;
+    conv_signal a = {0}, b = {0};
+    int64_t dmax = -1;
+    if (!C || !sp) {
+        rc = oom(c);
+        goto done;
+    }
+    for (uint32_t j = 0; j < c->nnodes && !rc; j++) {
+        const ixlist *l[2] = {&c->in[j], &c->out[j]};
+        conv_signal *s[2] = {&a, &b};
+        if (!l[0]->n || !l[1]->n)
+            continue;
+        for (int h = 0; h < 2 && !rc; h++) {
+            if (l[h]->n > bcap) {
+                int64_t *nb = realloc(bins, l[h]->n * sizeof *nb);
+                if (!nb) {
+                    rc = oom(c);
+                    break;
+                }
+                bins = nb;
+                bcap = l[h]->n;
+            }
+            for (size_t i = 0; i < l[h]->n; i++)
+                bins[i] = c->bin[l[h]->ix[i]] / f;
+            if (conv_signal_from_bins(s[h], bins, l[h]->n))
+                rc = oom(c);
+        }
+        if (rc)
+            break;
+        conv_xcorr_run(xc, &a, &b, C);
+        size_t n = conv_find_spikes(C, (size_t)(Wc + 1), 0, c->p->N, c->p->S, sp,
+                                    (size_t)(Wc + 1));
+        for (size_t i = 0; i < n; i++)
+            if (sp[i].lag > dmax)
+                dmax = sp[i].lag;
+    }
+    if (!rc) {
+        int64_t l = dmax >= 0 ? (dmax + 2) * f : 0;
+        if (l < CONV_AUTO_FLOOR)
+            l = CONV_AUTO_FLOOR;
+        *L = l;
+    }
+done:
+    conv_signal_free(&a);
+    conv_signal_free(&b);
+    free(bins);
+    free(C);
+    free(sp);
+    conv_xcorr_close(xc);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output */
+
+static void fmt_delay(const cv_ctx *c, int64_t lag, char *buf)
+{
+    pb_seconds_format(lag * c->mu, buf);
+}
+
+static double mean_delay(const cv_ctx *c, const cv_vertex *x)
+{
+    double s = 0, w = 0;
+    for (uint32_t i = 0; i < x->ndelays; i++) {
+        s += (double)x->delays[i].lag * (double)x->delays[i].count;
+        w += (double)x->delays[i].count;
+    }
+    return w > 0 ? pb_ns_to_sec(c->mu) * s / w : NAN;
+}
+
+static int report_edge(pb_strbuf *r, const cv_ctx *c, uint32_t y)
+{
+    const cv_vertex *x = &c->vx[y];
+    int rc = 0;
+    for (uint32_t d = 1; d < x->depth; d++)
+        rc |= pb_strbuf_puts(r, "  ");
+    rc |= pb_strbuf_printf(r, "%s -> %s  count=%llu", node_name(c, c->vx[x->parent].node),
+                           node_name(c, x->node), (unsigned long long)x->count);
+    if (x->ndelays) {
+        rc |= pb_strbuf_puts(r, "  delays=");
+        for (uint32_t i = 0; i < x->ndelays; i++) {
+            char b[PB_SECONDS_BUF];
+            fmt_delay(c, x->delays[i].lag, b);
+            rc |= pb_strbuf_printf(r, "%s%s(%llu)", i ? "," : "", b,
+                                   (unsigned long long)x->delays[i].count);
+        }
+    }
+    rc |= pb_strbuf_putc(r, '\n');
+    return rc;
+}
+
+static int dot_string(pb_strbuf *d, const char *s)
+{
+    int rc = pb_strbuf_putc(d, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            rc |= pb_strbuf_putc(d, '\\');
+        rc |= pb_strbuf_putc(d, *s);
+    }
+    return rc | pb_strbuf_putc(d, '"');
+}
+
+/* Report (Figure 9 as text), dot, and the root-to-leaf chains. */
+static int emit(cv_ctx *c, pb_result *res)
+{
+    pb_strbuf *r = &res->report, *d = &res->dot;
+    int rc = 0;
+    char mub[PB_SECONDS_BUF], lb[PB_SECONDS_BUF];
+    pb_seconds_format(c->mu, mub);
+    pb_seconds_format(c->L * c->mu, lb);
+    rc |= pb_strbuf_printf(r, "# convolution graph: mu=%s s, lag bound %lld quanta = %s s (%s), "
+                              "mode=%s, %u vertices%s\n",
+                           mub, (long long)c->L, lb, c->lag_source, c->p->mode, c->nvx,
+                           c->truncated ? " (truncated)" : "");
+    rc |= pb_strbuf_puts(r, "# each line: SRC -> DST  count=MESSAGES  delays=SECONDS(MESSAGES),... "
+                            "by declining frequency\n");
+    rc |= pb_strbuf_puts(d, "digraph convolution {\n  node [shape=ellipse];\n");
+    for (uint32_t i = 0; i < c->nvx && !rc; i++) {
+        const cv_vertex *x = &c->vx[i];
+        rc |= pb_strbuf_printf(d, "  v%u [label=", i);
+        rc |= dot_string(d, node_name(c, x->node));
+        rc |= pb_strbuf_puts(d, "];\n");
+        if (x->parent == PB_PTREE_NONE) {
+            rc |= pb_strbuf_printf(r, "root %s\n", node_name(c, x->node));
+            continue;
+        }
+        rc |= report_edge(r, c, i);
+        rc |= pb_strbuf_printf(d, "  v%u -> v%u [label=\"%llu", x->parent, i,
+                               (unsigned long long)x->count);
+        for (uint32_t k = 0; k < x->ndelays; k++) {
+            char b[PB_SECONDS_BUF];
+            fmt_delay(c, x->delays[k].lag, b);
+            rc |= pb_strbuf_printf(d, "\\n%s s", b);
+        }
+        rc |= pb_strbuf_puts(d, "\"];\n");
+    }
+    rc |= pb_strbuf_puts(d, "}\n");
+    if (rc)
+        return oom(c);
+
+    /* root-to-leaf chains */
+    pb_ptree t = {0};
+    pb_strbuf text = {0};
+    uint32_t *chain = malloc(((size_t)CONV_HARD_DEPTH + 2) * sizeof *chain);
+    uint32_t *order = malloc(((size_t)CONV_HARD_DEPTH + 2) * sizeof *order);
+    double *lat = malloc(((size_t)CONV_HARD_DEPTH + 2) * sizeof *lat);
+    double *pos = malloc(((size_t)CONV_HARD_DEPTH + 2) * sizeof *pos);
+    if (!chain || !order || !lat || !pos)
+        rc = PB_ENOMEM;
+    uint64_t npaths = 0;
+    for (uint32_t i = 0; i < c->nvx && !rc; i++) {
+        const cv_vertex *leaf = &c->vx[i];
+        if (leaf->parent == PB_PTREE_NONE || leaf->first_child != PB_PTREE_NONE)
+            continue;
+        uint32_t n = 0;
+        for (uint32_t u = i; u != PB_PTREE_NONE; u = c->vx[u].parent)
+            chain[n++] = u;
+        for (uint32_t a = 0, b = n - 1; a < b; a++, b--) {
+            uint32_t tmp = chain[a];
+            chain[a] = chain[b];
+            chain[b] = tmp;
+        }
+        pb_ptree_reset(&t);
+        uint32_t prev = PB_PTREE_NONE;
+        for (uint32_t k = 0; k < n && !rc; k++)
+            rc = pb_ptree_add(&t, prev, c->vx[chain[k]].node, &prev);
+        pb_strbuf_reset(&text);
+        if (!rc)
+            rc = pb_ptree_canonical(&t, c->tv->nodes, &text, order);
+        if (rc)
+            break;
+        /* node latency of chain node k: the delay before it sends the
+         * next message of the chain (the spike delays of the next edge,
+         * weighted by their counts); unknown at the root and the leaf */
+        double total = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            double l = k + 1 < n ? mean_delay(c, &c->vx[chain[k + 1]]) : NAN;
+            lat[k] = l;
+            if (!isnan(l))
+                total += l;
+        }
+        for (uint32_t k = 0; k < n; k++)
+            pos[order[k]] = lat[k];
+        /* count instances of equal weight and equal statistics: one add of
+         * weight `count` gives the same sums as `count` adds of weight 1 */
+        pb_pattern *e;
+        double w = (double)leaf->count;
+        rc = pb_pattab_add(res->patterns, pb_strbuf_str(&text), n, w, total, pos,
+                           NULL, &e);
+        if (rc)
+            break;
+        e->count += leaf->count - 1;
+        e->max_prob = 1;
+        npaths++;
+    }
+    pb_ptree_free(&t);
+    pb_strbuf_free(&text);
+    free(chain);
+    free(order);
+    free(lat);
+    free(pos);
+    if (rc == PB_ENOMEM)
+        return oom(c);
+    if (rc)
+        return pb_error_set(c->err, rc, NULL, 0, 0,
+                            "convolution: internal error building path patterns");
+    return pb_result_meta(res, "paths=%llu", (unsigned long long)npaths) ? oom(c) : PB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int parse_params(cv_ctx *c, const conv_params *p, int64_t *user_L,
+                        int *full, conv_mode *mode)
+{
+    pb_error *err = c->err;
+    if (p->S > p->N)
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option S (%g) must not exceed N (%g): the valley "
+                            "between spikes lies below the spike threshold", p->S, p->N);
+    if (!p->v || !strcmp(p->v, "auto")) {
+        c->v = p->mu;
+    } else if (pb_duration_parse(p->v, &c->v) != PB_OK || c->v < 0) {
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option v: expected \"auto\" or a duration >= 0 such as "
+                            "10ms, got \"%s\"", p->v);
+    }
+    *user_L = -1;
+    *full = 0;
+    if (!p->lag_bound || !strcmp(p->lag_bound, "auto")) {
+    } else if (!strcmp(p->lag_bound, "full")) {
+        *full = 1;
+    } else {
+        pb_ns d;
+        if (pb_duration_parse(p->lag_bound, &d) != PB_OK || d <= 0)
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option lag_bound: expected \"auto\", \"full\" or a "
+                                "positive duration such as 2s, got \"%s\"", p->lag_bound);
+        *user_L = (d + p->mu - 1) / p->mu;
+    }
+    if (!p->mode || !strcmp(p->mode, "blocked"))
+        *mode = CONV_BLOCKED;
+    else if (!strcmp(p->mode, "exact"))
+        *mode = CONV_EXACT;
+    else
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option mode: expected \"blocked\" or \"exact\", got \"%s\"",
+                            p->mode);
+    return PB_OK;
+}
+
+static void ctx_free(cv_ctx *c)
+{
+    for (uint32_t j = 0; c->out && j < c->nnodes; j++) {
+        ix_free(&c->out[j]);
+        ix_free(&c->in[j]);
+        conv_signal_free(&c->outsig[j]);
+    }
+    free(c->out);
+    free(c->in);
+    free(c->outsig);
+    free(c->outsig_ok);
+    free(c->bin);
+    free(c->dcount);
+    conv_xcorr_close(c->xc);
+    free(c->C);
+    free(c->spikes);
+    free(c->binbuf);
+    conv_signal_free(&c->s1);
+    for (uint32_t i = 0; i < c->nvx; i++)
+        free(c->vx[i].delays);
+    free(c->vx);
+}
+
+static int cmp_ts_idx(const void *x, const void *y, const pb_msg *m)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    if (m[a].ts != m[b].ts)
+        return m[a].ts < m[b].ts ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* merge sort of message indices by (ts, index); only used when the view
+ * is not already in time order */
+static void sort_by_ts(size_t *ix, size_t *tmp, size_t n, const pb_msg *m)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_by_ts(ix, tmp, h, m);
+    sort_by_ts(ix + h, tmp, n - h, m);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp_ts_idx(&ix[i], &ix[j], m) <= 0 ? ix[i++] : ix[j++];
+    while (i < h)
+        tmp[k++] = ix[i++];
+    while (j < n)
+        tmp[k++] = ix[j++];
+    memcpy(ix, tmp, n * sizeof *ix);
+}
+
+static int convolution_run(const pb_trace_view *tv, const void *params,
+                           pb_result *res, pb_error *err)
+{
+    const conv_params *p = params;
+    cv_ctx c;
+    memset(&c, 0, sizeof c);
+    c.tv = tv;
+    c.p = p;
+    c.err = err;
+    c.mu = p->mu;
+    int64_t user_L = -1;
+    int full = 0;
+    conv_mode mode = CONV_BLOCKED;
+    int rc = parse_params(&c, p, &user_L, &full, &mode);
+    if (rc)
+        return rc;
+    res->rank_by = PB_RANK_COUNT;
+    if (tv->n == 0) {
+        pb_strbuf_puts(&res->report, "# convolution graph: empty trace\n");
+        pb_strbuf_puts(&res->dot, "digraph convolution {\n}\n");
+        return PB_OK;
+    }
+    c.nnodes = pb_strtab_count(tv->nodes);
+    const pb_msg *m = tv->msgs;
+    size_t *ord = malloc(tv->n * sizeof *ord);
+    c.bin = malloc(tv->n * sizeof *c.bin);
+    c.out = calloc(c.nnodes ? c.nnodes : 1, sizeof *c.out);
+    c.in = calloc(c.nnodes ? c.nnodes : 1, sizeof *c.in);
+    c.outsig = calloc(c.nnodes ? c.nnodes : 1, sizeof *c.outsig);
+    c.outsig_ok = calloc(c.nnodes ? c.nnodes : 1, 1);
+    c.dcount = calloc(c.nnodes ? c.nnodes : 1, sizeof *c.dcount);
+    if (!ord || !c.bin || !c.out || !c.in || !c.outsig || !c.outsig_ok || !c.dcount) {
+        free(ord);
+        rc = oom(&c);
+        goto done;
+    }
+    int sorted = 1;
+    pb_ns t0 = m[0].ts, t1 = m[0].ts;
+    for (size_t i = 0; i < tv->n; i++) {
+        ord[i] = i;
+        if (i && m[i].ts < m[i - 1].ts)
+            sorted = 0;
+        if (m[i].ts < t0)
+            t0 = m[i].ts;
+        if (m[i].ts > t1)
+            t1 = m[i].ts;
+        if (m[i].src >= c.nnodes || m[i].dst >= c.nnodes) {
+            free(ord);
+            rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                              "convolution: message %zu names a node outside the "
+                              "trace's node table", i);
+            goto done;
+        }
+    }
+    if (!sorted) {
+        size_t *tmp = malloc(tv->n * sizeof *tmp);
+        if (!tmp) {
+            free(ord);
+            rc = oom(&c);
+            goto done;
+        }
+        sort_by_ts(ord, tmp, tv->n, m);
+        free(tmp);
+    }
+    c.t0 = t0;
+    /* (t1 - t0) can overflow int64 only for absurd timestamps */
+    if (t1 - t0 < 0 || (t1 - t0) / p->mu >= INT64_MAX / 4) {
+        free(ord);
+        rc = pb_error_set(err, PB_ERANGE, NULL, 0, 0,
+                          "convolution: the trace spans too many quanta; raise mu");
+        goto done;
+    }
+    c.S = (t1 - t0) / p->mu + 1;
+    for (size_t k = 0; k < tv->n; k++) {
+        size_t i = ord[k];
+        c.bin[i] = (m[i].ts - t0) / p->mu;
+        if (ix_push(&c.out[m[i].src], i) || ix_push(&c.in[m[i].dst], i)) {
+            free(ord);
+            rc = oom(&c);
+            goto done;
+        }
+    }
+    free(ord);
+
+    /* the lag bound */
+    if (full) {
+        c.L = c.S - 1 > 0 ? c.S - 1 : 1;
+        c.lag_source = "full";
+    } else if (user_L > 0) {
+        c.L = user_L;
+        c.lag_source = "user";
+    } else {
+        rc = auto_lag_bound(&c, &c.L);
+        if (rc)
+            goto done;
+        c.lag_source = "auto";
+    }
+    /* lags past the trace's length hold nothing and would only dilute the
+     * spike statistics */
+    if (c.L > c.S - 1)
+        c.L = c.S - 1 > 0 ? c.S - 1 : 1;
+    c.hi = c.L;
+    c.lo = p->filter_negative ? 0 : -c.L;
+    conv_xcorr_cfg cfg = {c.lo, c.hi, c.S, mode, p->sparse, p->fft_size};
+    rc = conv_xcorr_init(&c.xc, &cfg, err);
+    if (rc)
+        goto done;
+    c.C = malloc(conv_xcorr_width(c.xc) * sizeof *c.C);
+    if (!c.C) {
+        rc = oom(&c);
+        goto done;
+    }
+
+    /* roots */
+    pb_strbuf roots = {0};
+    if (p->root && *p->root) {
+        uint32_t r;
+        if (!pb_strtab_find(tv->nodes, p->root, strlen(p->root), &r) ||
+            (!c.out[r].n && !c.in[r].n)) {
+            rc = pb_error_set(err, PB_ENOENT, NULL, 0, 0,
+                              "option root: node \"%s\" does not occur in the trace",
+                              p->root);
+            goto done;
+        }
+        pb_strbuf_puts(&roots, p->root);
+        rc = find_paths_from_root(&c, r);
+    } else {
+        /* decide every root first, so the decision does not depend on
+         * the graph built so far, then grow from each in name order */
+        uint32_t *rl = malloc((c.nnodes ? c.nnodes : 1) * sizeof *rl);
+        uint32_t nr = 0;
+        if (!rl) {
+            rc = oom(&c);
+            goto done;
+        }
+        for (uint32_t j = 0; j < c.nnodes && !rc; j++) {
+            int yes;
+            rc = is_spontaneous(&c, j, &yes);
+            if (!rc && yes)
+                rl[nr++] = j;
+        }
+        for (uint32_t a = 1; a < nr; a++)
+            for (uint32_t b = a; b > 0 && strcmp(node_name(&c, rl[b - 1]),
+                                                 node_name(&c, rl[b])) > 0; b--) {
+                uint32_t t = rl[b];
+                rl[b] = rl[b - 1];
+                rl[b - 1] = t;
+            }
+        for (uint32_t a = 0; a < nr && !rc; a++) {
+            pb_strbuf_printf(&roots, "%s%s", a ? "," : "", node_name(&c, rl[a]));
+            rc = find_paths_from_root(&c, rl[a]);
+        }
+        free(rl);
+    }
+    if (rc) {
+        pb_strbuf_free(&roots);
+        goto done;
+    }
+    const conv_xcorr_stats *st = conv_xcorr_get_stats(c.xc);
+    char mub[PB_SECONDS_BUF], lb[PB_SECONDS_BUF], vb[PB_SECONDS_BUF];
+    pb_seconds_format(c.mu, mub);
+    pb_seconds_format(c.L * c.mu, lb);
+    pb_seconds_format(c.v, vb);
+    if (pb_result_meta(res, "mu=%s quanta=%lld lag_bound=%lld lag_bound_s=%s lag_source=%s "
+                            "v=%s mode=%s fft_size=%lld",
+                       mub, (long long)c.S, (long long)c.L, lb, c.lag_source, vb,
+                       mode == CONV_EXACT ? "exact" : "blocked",
+                       (long long)conv_xcorr_fft_size(c.xc)) ||
+        pb_result_meta(res, "roots=%s", pb_strbuf_str(&roots)) ||
+        pb_result_meta(res, "vertices=%u truncated=%d correlations=%llu fft_blocks=%llu "
+                            "direct_blocks=%llu skipped_blocks=%llu",
+                       c.nvx, c.truncated, (unsigned long long)st->calls,
+                       (unsigned long long)st->fft_blocks,
+                       (unsigned long long)st->direct_blocks,
+                       (unsigned long long)st->skipped_blocks) ||
+        pb_result_meta(res, "dropped_count=%llu dropped_chance=%llu dropped_cycle=%llu "
+                            "stopped_depth=%llu",
+                       (unsigned long long)c.count_dropped,
+                       (unsigned long long)c.chance_dropped,
+                       (unsigned long long)c.cycle_dropped,
+                       (unsigned long long)c.depth_stopped)) {
+        pb_strbuf_free(&roots);
+        rc = oom(&c);
+        goto done;
+    }
+    pb_strbuf_free(&roots);
+    rc = emit(&c, res);
+done:
+    ctx_free(&c);
+    return rc;
+}
+
+static const pb_option convolution_options[] = {
+    {"mu", PB_OPT_DURATION, offsetof(conv_params, mu), "10ms", 1e-9, 1e9,
+     "time quantum mu (5.2.1); Table 1 used 10ms for the multi-tier traces"},
+    {"N", PB_OPT_DOUBLE, offsetof(conv_params, N), "4", 0, 1e6,
+     "a spike peaks at least N standard deviations above the mean (5.2)"},
+    {"S", PB_OPT_DOUBLE, offsetof(conv_params, S), "3", 0, 1e6,
+     "spikes are separated by a point below S standard deviations (5.2), S <= N"},
+    {"v", PB_OPT_STRING, offsetof(conv_params, v), "auto", PB_OPT_NORANGE,
+     "delay tolerance v of FindCausedMessages (5.2.2): a duration, or auto = mu"},
+    {"root", PB_OPT_STRING, offsetof(conv_params, root), "", PB_OPT_NORANGE,
+     "root node of FindPathsFromRoot; empty = every spontaneous sender"},
+    {"spont_frac", PB_OPT_DOUBLE, offsetof(conv_params, spont_frac), "0.25", 0, 1,
+     "without root: a node is a root if this fraction of what it sends is unexplained"},
+    {"min_count", PB_OPT_INT, offsetof(conv_params, min_count), "10", 1, 2e9,
+     "filter_count: edges with fewer messages are dropped (5.2.3; 7.5.7 used 100)"},
+    {"filter_count", PB_OPT_BOOL, offsetof(conv_params, filter_count), "1", PB_OPT_NORANGE,
+     "drop low-frequency paths: edges below min_count messages (5.2.3)"},
+    {"max_depth", PB_OPT_INT, offsetof(conv_params, max_depth), "16", 1, CONV_HARD_DEPTH,
+     "filter_depth: paths stop after this many edges (5.2.3)"},
+    {"filter_depth", PB_OPT_BOOL, offsetof(conv_params, filter_depth), "1", PB_OPT_NORANGE,
+     "stop paths at max_depth edges (5.2.3)"},
+    {"filter_cycle", PB_OPT_BOOL, offsetof(conv_params, filter_cycle), "1", PB_OPT_NORANGE,
+     "do not follow an edge again at the same delay (within v) on one path (5.2.3)"},
+    {"filter_negative", PB_OPT_BOOL, offsetof(conv_params, filter_negative), "1", PB_OPT_NORANGE,
+     "ignore spikes at negative delays (5.2.3); off: lags -L..L"},
+    {"filter_chance", PB_OPT_BOOL, offsetof(conv_params, filter_chance), "1", PB_OPT_NORANGE,
+     "drop a destination whose matches are within N sd of chance coincidences"},
+    {"lag_bound", PB_OPT_STRING, offsetof(conv_params, lag_bound), "auto", PB_OPT_NORANGE,
+     "largest causal delay L: a duration, auto (found from the trace) or full"},
+    {"mode", PB_OPT_STRING, offsetof(conv_params, mode), "blocked", PB_OPT_NORANGE,
+     "blocked (overlap-add, time S log L) or exact (whole-signal FFT, S log S)"},
+    {"sparse", PB_OPT_BOOL, offsetof(conv_params, sparse), "1", PB_OPT_NORANGE,
+     "blocked mode: sum sparse blocks directly instead of by FFT"},
+    {"fft_size", PB_OPT_INT, offsetof(conv_params, fft_size), "0", 0, (double)CONV_FFT_MAX,
+     "blocked mode: FFT size per block; 0 = smallest power of two >= 2(L+1)"},
+    {"max_vertices", PB_OPT_INT, offsetof(conv_params, max_vertices), "100000", 1, 1e8,
+     "stop growing the graph at this many vertices (then truncated=1)"},
+    {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 const pb_algo pb_algo_convolution = {
     "convolution", "path", "convolution algorithm (Project 5, SOSP'03 section 5.2)",
-    convolution_options, 1, convolution_run, NULL};
+    convolution_options, sizeof(conv_params), convolution_run, NULL};
