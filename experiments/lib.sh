@@ -255,3 +255,17 @@ aggregate() {
         }
     }' "$_dat"
 }
+
+# --- the pipeline stages (one place to adapt when a program's flags change)
+
+# gen CONF [maketrace options...]: a trace with truth on stdout, seed $P_seed
+gen() { _c=$1; shift; "$PB_BIN/maketrace" -s "$P_seed" "$@" "$PB_CONF/$_c.conf"; }
+
+# infer ALGO TRACE [infer options...]: result file on stdout
+infer() { _a=$1 _t=$2; shift 2; "$PB_BIN/infer" --algo "$_a" "$@" "$_t"; }
+
+# score TRUTHTRACE RESULT [score options...]: CSV with header on stdout
+score() { _t=$1 _r=$2; shift 2; "$PB_BIN/score" --truth "$_t" "$@" "$_r"; }
+
+# trace_stats TRACE: "messages duration parallelism call_delay return_delay"
+trace_stats() { awk -f "$EXP/trace_stats.awk" "$1"; }

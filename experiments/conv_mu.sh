@@ -1,0 +1,64 @@
+#!/bin/sh
+# Convolution accuracy against the time quantum mu (seed 000, 7.5.7) and
+# its run time against mu with the S log S fit (Figure 23; S = trace
+# duration / mu).  The paper used a two-month e-mail trace (Received
+# headers) we do not have; we use the multi-tier trace, whose delays are
+# tens of milliseconds, so the quanta are scaled down accordingly.
+FIG=conv_mu
+FIG_TITLE="convolution: accuracy and CPU time vs time quantum mu"
+FIG_HOW="maketrace multitier.conf -s SEED -D messages=LEN | infer --algo convolution -s mu=MU (CPU: /usr/bin/time user seconds, else cpu_infer_s) | score"
+. "$(dirname "$0")/lib.sh"
+
+fig_points() {
+    len=$(mode_pick 20000 6000 3000)
+    mus=$(mode_pick "0.0005 0.001 0.002 0.005 0.01 0.02 0.05 0.1 0.2" "0.001 0.005 0.02 0.1" "0.005 0.05")
+    for mu in $mus; do
+        for seed in $(seeds "$(mode_pick 2 1 1)"); do
+            point "mu$mu-$seed" mu=$mu seed=$seed len=$len
+        done
+    done
+}
+
+fig_run() {
+    gen multitier -D messages="$P_len" >t.csv || return 1
+    set -- $(trace_stats t.csv)
+    dur=$2
+    timed r.csv "$PB_BIN/infer" --algo convolution -s mu="$P_mu" t.csv || return 1
+    cpu=${T_USER_S:-$(meta_get r.csv cpu_infer_s)}
+    S=$(awk -v d="$dur" -v m="$P_mu" 'BEGIN { printf "%.1f", d / m }')
+    score t.csv r.csv >s.csv || return 1
+    # the paper's "ignore paths reported with fewer than 100 messages"
+    if score t.csv r.csv --min-count 100 >s100.csv 2>/dev/null; then
+        fp100=$(csv_get s100.csv pattern_fp) inf100=$(csv_get s100.csv inferred_patterns)
+    else
+        fp100= inf100=
+    fi
+    prefix_rows "mu,seed,messages,duration,S,cpu_s,maxrss_kb,pattern_fp_min100,inferred_patterns_min100" \
+        "$P_mu,$P_seed,$1,$dur,$S,$cpu,${T_MAXRSS_KB:-},$fp100,$inf100" <s.csv
+}
+
+fig_collect() {
+    # accuracy: pattern false-positive rate (all, and >= 100 messages)
+    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "# mu pattern_fp_rate pattern_fp_rate_min100 pattern_fn_rate instance_fn_rate seed"; next }
+        { ip = $(c["inferred_patterns"]); tp = $(c["true_patterns"]); i1 = $(c["inferred_patterns_min100"])
+          printf "%s %s %s %s %s %s\n", $(c["mu"]),
+            (ip > 0 ? $(c["pattern_fp"]) / ip : "NaN"),
+            (i1 != "" && i1 > 0 ? $(c["pattern_fp_min100"]) / i1 : "NaN"),
+            (tp > 0 ? $(c["pattern_fn"]) / tp : "NaN"),
+            ($(c["instance_fn_rate"]) != "" ? $(c["instance_fn_rate"]) : "NaN"), $(c["seed"]) }' \
+        "$OUT/$FIG.dat" | sort -g >"$OUT/${FIG}_accuracy.dat"
+    # run time against S, and the least-squares fit cpu = a * S ln S
+    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        $(c["cpu_s"]) != "" { S[++n] = $(c["S"]); y[n] = $(c["cpu_s"]); m[n] = $(c["mu"])
+          if (S[n] > 1) { f = S[n] * log(S[n]); sfy += f * y[n]; sff += f * f } }
+        END { a = (sff > 0 ? sfy / sff : 0)
+              print "# S cpu_s mu (every point); fit: cpu = a S ln S with a = " a
+              for (i = 1; i <= n; i++) printf "%s %s %s\n", S[i], y[i], m[i]
+              printf "\n\n# index 1: the fitted curve S a*S*ln(S)\n"
+              lo = 1e300; hi = 0
+              for (i = 1; i <= n; i++) { if (S[i] < lo) lo = S[i]; if (S[i] > hi) hi = S[i] }
+              if (n > 0 && lo > 1) for (k = 0; k <= 40; k++) { s = lo * exp(log(hi / lo) * k / 40); printf "%.6g %.6g\n", s, a * s * log(s) }
+        }' "$OUT/$FIG.dat" >"$OUT/${FIG}_time.dat"
+}
+
+pb_main "$@"

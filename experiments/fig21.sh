@@ -1,0 +1,45 @@
+#!/bin/sh
+# Figure 21 (seed 000, 7.5.5): false-negative path-instance rate against
+# message drop rate.  The sniffer's queue is fixed at 64 messages and its
+# peak capture rate is varied, as a multiple of the trace's mean message
+# rate, up to where no message is lost; both the drop rate and the
+# false-negative rate are measured (dependent variables), as in the paper.
+FIG=fig21
+FIG_TITLE="false-negative instance rate vs message drop rate (sniffer queue 64)"
+FIG_HOW="maketrace CONF -s SEED -D messages=LEN | sniffer --queue 64 --rate R | infer --algo ALGO | score --truth (unperturbed trace)"
+. "$(dirname "$0")/lib.sh"
+
+fig_points() {
+    len=$(mode_pick 20000 6000 3000)
+    cfgs=$(mode_pick "multitier children-parallel children-0-2 children-d-cc penalty-breaker" "multitier children-d-cc" "multitier")
+    rates=$(mode_pick "0.6 0.8 0.9 1 1.1 1.25 1.5 2 3 5 10" "0.7 1 1.5 3 10" "0.7 10")
+    algos=$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")
+    for cfg in $cfgs; do
+        for algo in $algos; do
+            for r in $rates; do
+                for seed in $(seeds "$(mode_pick 3 2 1)"); do
+                    point "$cfg-$algo-r$r-$seed" cfg=$cfg algo=$algo ratex=$r seed=$seed len=$len
+                done
+            done
+        done
+    done
+}
+
+fig_run() {
+    gen "$P_cfg" -D messages="$P_len" >t.csv || return 1
+    set -- $(trace_stats t.csv)
+    n0=$1
+    rate=$(awk -v n="$1" -v d="$2" -v x="$P_ratex" 'BEGIN { printf "%.3f", x * n / d }')
+    "$PB_BIN/sniffer" --queue 64 --rate "$rate" --seed "$P_seed" t.csv >s.csv || return 1
+    n1=$(count_msgs s.csv)
+    drop=$(awk -v a="$n0" -v b="$n1" 'BEGIN { printf "%.6f", 1 - b / a }')
+    infer "$P_algo" s.csv >r.csv || return 1
+    score t.csv r.csv | prefix_rows "config,rate_x,capture_rate,seed,messages,captured,drop_rate" \
+        "$P_cfg,$P_ratex,$rate,$P_seed,$n0,$n1,$drop"
+}
+
+fig_collect() {
+    aggregate "$OUT/$FIG.dat" config,algo drop_rate instance_fn_rate rate_x
+}
+
+pb_main "$@"

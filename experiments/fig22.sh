@@ -1,0 +1,60 @@
+#!/bin/sh
+# Figure 22 (seed 000, 7.5.6): false-negative path-instance rate against
+# clock skew at WS2 (its clock 0-60 ms fast) on the multi-tier trace.
+# Curves: nesting without compensation ("no comp"), with a 30 ms skew
+# window ("comp"), with the window and scoreboard smoothing
+# ("comp+smooth"), the same with WS2's clock slow ("rev, comp+smooth");
+# message linking, which uses both timestamps of a message and should be
+# immune to a constant offset; and convolution.  The vertical marks are
+# the trace's measured mean call and return delays.
+FIG=fig22
+FIG_TITLE="false-negative instance rate vs clock skew at WS2"
+FIG_HOW="maketrace multitier.conf -s SEED -D messages=LEN | skewer --offset WS2=+-SKEW | infer (curve's parameters) | score --truth (unskewed trace)"
+. "$(dirname "$0")/lib.sh"
+
+fig_points() {
+    len=$(mode_pick 20000 6000 3000)
+    skews=$(mode_pick "0 0.005 0.01 0.015 0.02 0.03 0.04 0.05 0.06" "0 0.01 0.03 0.06" "0 0.06")
+    curves=$(mode_pick "nocomp comp compsmooth revcompsmooth linking convolution" \
+        "nocomp comp compsmooth revcompsmooth linking convolution" "nocomp linking")
+    for c in $curves; do
+        for sk in $skews; do
+            for seed in $(seeds "$(mode_pick 2 1 1)"); do
+                point "$c-k$sk-$seed" curve=$c skew=$sk seed=$seed len=$len
+            done
+        done
+    done
+}
+
+fig_run() {
+    gen multitier -D messages="$P_len" >t.csv || return 1
+    set -- $(trace_stats t.csv)
+    cd_=$4 rd_=$5
+    off=$P_skew algo=nesting
+    set --
+    case "$P_curve" in
+    nocomp) ;;
+    comp) set -- -s skew_window=0.03 ;;
+    compsmooth) set -- -s skew_window=0.03 -s smooth=1 ;;
+    revcompsmooth) set -- -s skew_window=0.03 -s smooth=1; off=-$P_skew ;;
+    linking|convolution) algo=$P_curve ;;
+    *) echo "unknown curve $P_curve" >&2; return 1 ;;
+    esac
+    "$PB_BIN/skewer" --offset "WS2=$off" t.csv >k.csv || return 1
+    infer "$algo" k.csv "$@" >r.csv || return 1
+    score t.csv r.csv | prefix_rows "curve,skew,offset,seed,call_delay,return_delay" \
+        "$P_curve,$P_skew,$off,$P_seed,$cd_,$rd_"
+}
+
+fig_collect() {
+    aggregate "$OUT/$FIG.dat" curve skew instance_fn_rate
+    # the vertical marks: mean call and return delays over all points
+    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { if ($(c["call_delay"]) != "nan") { sc += $(c["call_delay"]); nc++ }
+          if ($(c["return_delay"]) != "nan") { sr += $(c["return_delay"]); nr++ } }
+        END { print "# mean call and return delay of the traces (seconds): x label"
+              if (nc) printf "%.6f call\n", sc / nc
+              if (nr) printf "%.6f return\n", sr / nr }' "$OUT/$FIG.dat" >"$OUT/${FIG}_marks.dat"
+}
+
+pb_main "$@"

@@ -1,0 +1,108 @@
+#!/bin/sh
+# Table 1 (seed 000, 7.6) and Table 5 (seed 001, 6.5): execution costs.
+# For each workload of the paper's Table 1 that we can generate: trace
+# length, duration, mean per-node parallelism, and each algorithm's peak
+# memory (max RSS, /usr/bin/time) and user CPU seconds.  The paper's
+# numbers are printed beside ours (table1.md); they were measured on a
+# 1.7 GHz Pentium 4 (nesting) and a 667 MHz Alpha (convolution), so compare
+# shapes (linear in length, growing with parallelism), not values.
+FIG=table1
+FIG_TITLE="execution costs per algorithm and workload"
+FIG_HOW="maketrace CONF -D messages=LEN [-D instances_scale=S] > t.csv; /usr/bin/time -f '%M %U' infer --algo ALGO t.csv"
+. "$(dirname "$0")/lib.sh"
+
+# workload config messages instances_scale (paper: Table 1 row)
+workloads() {
+    mode_pick "mt-short multitier 20000 1
+mt-normal multitier 200000 1
+mt-delay multitier-delay 200000 1
+mt-long multitier 2000000 1
+par-low multitier 400000 0.1
+par-medium multitier 400000 1
+par-high multitier 400000 10" "mt-short multitier 20000 1
+mt-normal multitier 100000 1
+mt-delay multitier-delay 100000 1
+par-low multitier 100000 0.1
+par-medium multitier 100000 1
+par-high multitier 100000 10" "mt-short multitier 3000 1
+par-high multitier 3000 10"
+}
+
+fig_points() {
+    workloads | while read -r w cfg len sc; do
+        for algo in nesting linking convolution; do
+            # convolution where the paper ran it (and it is affordable)
+            if [ "$algo" = convolution ]; then
+                case "$w" in mt-short|mt-normal|mt-delay) ;; *) continue ;; esac
+            fi
+            point "$w-$algo" workload=$w cfg=$cfg len=$len scale=$sc algo=$algo seed=1
+        done
+    done
+}
+
+fig_run() {
+    gen "$P_cfg" -D messages="$P_len" -D instances_scale="$P_scale" >t.csv || return 1
+    set -- $(trace_stats t.csv)
+    mu=
+    if [ "$P_algo" = convolution ]; then
+        mu=0.01
+        timed r.csv "$PB_BIN/infer" --algo convolution -s mu=$mu --no-assign t.csv || return 1
+    else
+        timed r.csv "$PB_BIN/infer" --algo "$P_algo" --no-assign t.csv || return 1
+    fi
+    echo "workload,algo,config,messages,duration,parallelism,mu,cpu_s,cpu_infer_s,maxrss_mb"
+    echo "$P_workload,$P_algo,$P_cfg,$1,$2,$3,$mu,$T_USER_S,$(meta_get r.csv cpu_infer_s),$(awk -v k="$T_MAXRSS_KB" 'BEGIN { if (k != "") printf "%.1f", k / 1024 }')"
+}
+
+# the paper's Table 1 (seed 000) and Table 5 (seed 001), as printed
+paper_rows() {
+    cat <<'P'
+mt-short|Multi-tier (short)|20,164|50|1.793|1.5|0.23|||
+mt-normal|Multi-tier "normal"|202,520|500|1.641|13.8|2.27|0.01|0.2|6684
+mt-delay|Multi-tier "added-delay"|196,438|500|1.744|13.4|2.31|0.01|0.2|6709
+mt-long|Multi-tier (long)|2,026,658|5000|1.612|136.8|23.97|||
+par-low|Multi-tier, parallelism-low|769,638|5,000|1.146|54.0|7.54|||
+par-medium|Multi-tier, parallelism-medium|770,344|500|5.116|54.2|11.15|||
+par-high|Multi-tier, parallelism-high|775,254|50|45.057|132.1|233.61|||
+P
+}
+
+fig_collect() {
+    dat="$OUT/$FIG.dat"
+    # per algorithm: messages cpu_s maxrss_mb parallelism (for the scaling plot)
+    for a in nesting linking convolution; do
+        awk -F, -v a="$a" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "# messages cpu_s maxrss_mb parallelism workload"; next }
+            $(c["algo"]) == a { printf "%s %s %s %s %s\n", $(c["messages"]), ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])), ($(c["maxrss_mb"]) != "" ? $(c["maxrss_mb"]) : "NaN"), $(c["parallelism"]), $(c["workload"]) }' \
+            "$dat" | sort -g >"$OUT/${FIG}_$a.dat"
+    done
+    # the side-by-side markdown table
+    paper_rows >"$OUT/run/table1_paper.txt"
+    awk -F, -v paper="$OUT/run/table1_paper.txt" '
+        BEGIN { while ((getline l < paper) > 0) { split(l, f, "|"); P[f[1]] = l } }
+        /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { w = $(c["workload"]); a = $(c["algo"])
+          if (!(w in seen)) { seen[w] = 1; ord[++n] = w }
+          len[w] = $(c["messages"]); dur[w] = $(c["duration"]); par[w] = $(c["parallelism"])
+          cpu[w, a] = ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])); mb[w, a] = $(c["maxrss_mb"])
+          if ($(c["mu"]) != "") mu[w] = $(c["mu"]) }
+        function v(x) { return x == "" ? "-" : x }
+        function pp(w, k,    f) { if (!(w in P)) return "-"; split(P[w], f, "|"); return f[k] == "" ? "-" : f[k] }
+        END {
+            print "| workload | length (ours / paper) | duration s (ours / paper) | mean per-node parallelism (ours / paper) | nesting MB (ours / paper) | nesting CPU s (ours / paper) | convolution mu s | convolution MB (ours / paper) | convolution CPU s (ours / paper) | linking MB | linking CPU s |"
+            print "|---|---|---|---|---|---|---|---|---|---|---|"
+            for (i = 1; i <= n; i++) { w = ord[i]
+                printf "| %s (%s) | %s / %s | %.1f / %s | %s / %s | %s / %s | %s / %s | %s | %s / %s | %s / %s | %s | %s |\n",
+                    w, pp(w, 2), len[w], pp(w, 3), dur[w], pp(w, 4), par[w], pp(w, 5),
+                    v(mb[w, "nesting"]), pp(w, 6), v(cpu[w, "nesting"]), pp(w, 7),
+                    v(mu[w]), v(mb[w, "convolution"]), pp(w, 9), v(cpu[w, "convolution"]), pp(w, 10),
+                    v(mb[w, "linking"]), v(cpu[w, "linking"]) }
+            print ""
+            print "WAP5 Table 5 (seed 001; message linking on PlanetLab traces, not reproducible here): CoDeeN 4,702,865 messages, 1 hour: linking 730 CPU s, 1354 MB (155 us and 288 bytes per message); Coral 4,246,882 messages: 517 CPU s, 1148 MB (122 us, 270 bytes per message)."
+            printf "Ours, per message, on the largest workload with a linking run:"
+            best = ""; for (i = 1; i <= n; i++) { w = ord[i]; if (cpu[w, "linking"] != "" && (best == "" || len[w] + 0 > len[best] + 0)) best = w }
+            if (best != "") printf " %s: %.1f us and %s bytes per message.\n", best, 1e6 * cpu[best, "linking"] / len[best], (mb[best, "linking"] != "" ? sprintf("%.0f", mb[best, "linking"] * 1048576 / len[best]) : "?")
+            else print " none."
+        }' "$dat" >"$OUT/${FIG}.md"
+}
+
+pb_main "$@"
