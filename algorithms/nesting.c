@@ -780,12 +780,19 @@ static int cmp_ivl(const void *x, const void *y)
     return p->a < q->a ? -1 : p->a > q->a;
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 typedef struct pathctx {
     pb_ptree tree;
     uint32_t *tpair, *order, *stack;
     double *own, *edge, *incl;   /* canonical positions */
     ivl *iv;
-    uint32_t cap, ivcap;
+    uint32_t cap, ivcap, kidcap;
+    uint64_t *kids;              /* (call index << 32 | pair) */
     pb_strbuf text;
     pstat *ps;
     uint32_t pscap;
@@ -915,7 +922,24 @@ static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
     while (sp) {
         uint32_t tn = x->stack[--sp];
         uint32_t p = x->tpair[tn];
+        /* children in call order, so repeated identical children take
+         * canonical positions in time order (as the truth views do) */
+        uint32_t nk = 0;
         for (uint32_t k = s->first_child[p]; k != NONE; k = s->next_sib[k]) {
+            if (nk == x->kidcap) {
+                uint32_t nc = x->kidcap ? x->kidcap * 2 : 16;
+                uint64_t *a = realloc(x->kids, (size_t)nc * sizeof *a);
+                if (!a)
+                    return PB_ENOMEM;
+                x->kids = a;
+                x->kidcap = nc;
+            }
+            x->kids[nk++] = ((uint64_t)s->call[k] << 32) | k;
+        }
+        if (nk > 1)
+            qsort(x->kids, nk, sizeof *x->kids, cmp_u64);
+        for (uint32_t j = 0; j < nk; j++) {
+            uint32_t k = (uint32_t)x->kids[j];
             if ((rc = pb_ptree_add(t, tn, cmsg(s, k)->dst, &ti)) != PB_OK ||
                 (rc = ctx_reserve(x, t->n)) != PB_OK)
                 return rc;
@@ -1149,6 +1173,7 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
     free(x.edge);
     free(x.incl);
     free(x.iv);
+    free(x.kids);
     pb_strbuf_free(&x.text);
     for (uint32_t i = 0; i < x.pscap; i++)
         free(x.ps[i].incl_sum);

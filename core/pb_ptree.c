@@ -86,7 +86,11 @@ static int cmp_sub(const void *a, const void *b)
     int c = memcmp(x->text, y->text, m);
     if (c)
         return c;
-    return x->len < y->len ? -1 : x->len > y->len;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    /* identical sibling subtrees keep their insertion order, so canonical
+     * positions do not depend on how qsort treats equal keys */
+    return x->node < y->node ? -1 : x->node > y->node;
 }
 
 /* Builds texts for all nodes; children sorted order is recorded in

@@ -57,6 +57,8 @@ uint32_t pb_ptree_nchildren(const pb_ptree *t, uint32_t i);
  * each tree node, its position in the canonical pre-order walk (root = 0,
  * then its child, then that child's children in sorted order, ...), so
  * that per-node statistics can be stored in canonical positions.
+ * Identical sibling subtrees keep their insertion order (add children in
+ * time order to line up repeated children across instances).
  * Returns PB_OK, PB_ENOMEM, or PB_EINVAL (empty tree, or a root without
  * exactly one child). */
 int pb_ptree_canonical(const pb_ptree *t, const pb_strtab *names,
