@@ -534,7 +534,7 @@ struct skew_stream {
     held *heap;
     size_t n, cap;
     uint64_t seq;
-    i128 ready_below; /* rows with new ts <= this are settled */
+    i128 ready_below; /* rows with new ts below this are settled */
     int finished;
     pb_ns last_out;
     int any_out;
@@ -612,19 +612,25 @@ static int node_clock(skew_stream *s, uint32_t node, const skew_clock **out)
     return PB_OK;
 }
 
-static int held_less(const held *a, const held *b)
+/* Output order: by new ts; ties in input order when skewing (so zero clocks
+ * change nothing), but by id first when de-skewing, so that rows that were
+ * tied before skewing, and came apart, are tied again in their original
+ * (id) order.  by_id is 0 or 1. */
+static int held_less(const held *a, const held *b, int by_id)
 {
     if (a->m.ts != b->m.ts)
         return a->m.ts < b->m.ts;
+    if (by_id && a->m.id != b->m.id)
+        return a->m.id < b->m.id;
     return a->seq < b->seq;
 }
 
-static void heap_up(held *h, size_t i)
+static void heap_up(held *h, size_t i, int by_id)
 {
     held x = h[i];
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (!held_less(&x, &h[p]))
+        if (!held_less(&x, &h[p], by_id))
             break;
         h[i] = h[p];
         i = p;
@@ -632,16 +638,16 @@ static void heap_up(held *h, size_t i)
     h[i] = x;
 }
 
-static void heap_down(held *h, size_t n, size_t i)
+static void heap_down(held *h, size_t n, size_t i, int by_id)
 {
     held x = h[i];
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && held_less(&h[c + 1], &h[c]))
+        if (c + 1 < n && held_less(&h[c + 1], &h[c], by_id))
             c++;
-        if (!held_less(&h[c], &x))
+        if (!held_less(&h[c], &x, by_id))
             break;
         h[i] = h[c];
         i = c;
@@ -733,7 +739,7 @@ int skew_stream_push(skew_stream *s, const pb_msg *m, const pb_truth *t,
         s->cap = nc;
     }
     s->heap[s->n] = h;
-    heap_up(s->heap, s->n);
+    heap_up(s->heap, s->n, s->deskew);
     s->n++;
     if (s->n > s->st.max_window)
         s->st.max_window = s->n;
@@ -750,13 +756,13 @@ int skew_stream_pop(skew_stream *s, pb_msg *m, pb_truth *t)
 {
     if (!s->n)
         return 0;
-    if (!s->finished && (i128)s->heap[0].m.ts > s->ready_below)
+    if (!s->finished && (i128)s->heap[0].m.ts >= s->ready_below)
         return 0;
     held h = s->heap[0];
     s->n--;
     if (s->n) {
         s->heap[0] = s->heap[s->n];
-        heap_down(s->heap, s->n, 0);
+        heap_down(s->heap, s->n, 0, s->deskew);
     }
     /* The bound above makes this impossible; check anyway rather than ever
      * write a mis-sorted trace. */

@@ -156,7 +156,8 @@ int skew_stream_push(skew_stream *s, const pb_msg *m, const pb_truth *t,
 /* Mark the end of input: every held row becomes ready. */
 void skew_stream_finish(skew_stream *s);
 
-/* Take the next ready row in output order (by new ts, then input order).
+/* Take the next ready row in output order: by new ts, ties in input order
+ * when skewing, by id and then input order when de-skewing (see skew.c).
  * Returns 1 with *m / *t filled (t may be NULL), or 0 when nothing is ready, or
  * PB_EORDER if a row would come out earlier than the one before (the bound
  * that decides when rows are ready has failed; never expected). */
