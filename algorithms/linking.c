@@ -565,6 +565,10 @@ static void dot_str(pb_strbuf *o, const char *s)
 {
     pb_strbuf_putc(o, '"');
     for (; *s; s++) {
+        if (*s == '\n') {
+            pb_strbuf_puts(o, "\\n");
+            continue;
+        }
         if (*s == '"' || *s == '\\')
             pb_strbuf_putc(o, '\\');
         pb_strbuf_putc(o, *s);

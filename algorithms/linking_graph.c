@@ -424,6 +424,7 @@ static int sweep_init(sweep *s, const pb_trace_view *v, link_graph *g)
     g->nnil = nnil;
     for (uint32_t b = 0; b < nn; b++)
         sort_arrivals(s->arr + s->aoff[b], s->aoff[b + 1] - s->aoff[b]);
+    memcpy(s->ahi, s->aoff, (size_t)nn * sizeof *s->ahi);
     return PB_OK;
 }
 
