@@ -16,6 +16,7 @@
 set -u
 PB_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$PB_ROOT/bin}"
+case "$PB_BIN" in /*) ;; *) PB_BIN="$PB_ROOT/$PB_BIN" ;; esac
 : "${PB_OUT:=$PB_ROOT/out/figures}"
 : "${PB_MODE:=full}"
 PB_CONF="$PB_ROOT/maketrace/configs"
@@ -154,7 +155,9 @@ pb_main() {
         trap 'rm -f "$_pointlist"' EXIT
         fig_points
         pb_concat >"$OUT/$FIG.dat.tmp" && mv "$OUT/$FIG.dat.tmp" "$OUT/$FIG.dat"
-        if command -v fig_collect >/dev/null 2>&1 || type fig_collect >/dev/null 2>&1; then
+        if ! grep -qv '^#' "$OUT/$FIG.dat"; then
+            echo "$FIG: no finished points yet" >&2
+        elif command -v fig_collect >/dev/null 2>&1; then
             fig_collect
         fi ;;
     *) echo "usage: $FIG.sh jobs | point FILE k=v ... | collect" >&2; exit 2 ;;
@@ -204,15 +207,16 @@ count_msgs() { awk '!/^#/ { n++ } END { print (n > 0 ? n - 1 : 0) }' "$1"; }
 
 # --- aggregation for plots ----------------------------------------------
 
-# aggregate DAT SERIESCOLS XCOL YCOL [GROUPCOL]: per series (the values of
-# SERIESCOLS joined by '-'), write $OUT/$FIG_<series>.dat with
+# aggregate DAT SERIESCOLS XCOL YCOL [GROUPCOL [SUFFIX]]: per series (the
+# values of SERIESCOLS joined by '-', then SUFFIX), write
+# $OUT/$FIG_<series><SUFFIX>.dat with
 #   index 0: mean line: group x_mean y_mean y_min y_max n   (sorted by x)
 #   index 1: raw points: x y
 # GROUPCOL (default XCOL) is the column points are grouped by (a nominal
 # level when x is measured).  Rows with an empty x or y are left out.
 aggregate() {
-    _dat=$1 _sc=$2 _x=$3 _y=$4 _g=${5:-$3}
-    awk -F, -v sc="$_sc" -v xc="$_x" -v yc="$_y" -v gc="$_g" -v out="$OUT/$FIG" -v fig="$FIG" '
+    _dat=$1 _sc=$2 _x=$3 _y=$4 _g=${5:-$3} _sfx=${6:-}
+    awk -F, -v sc="$_sc" -v xc="$_x" -v yc="$_y" -v gc="$_g" -v out="$OUT/$FIG" -v fig="$FIG" -v sfx="$_sfx" '
     /^#/ { next }
     !hdr {
         for (i = 1; i <= NF; i++) col[$i] = i
@@ -227,6 +231,7 @@ aggregate() {
         if (x == "" || y == "" || x == "nan" || y == "nan") next
         name = ""
         for (i = 1; i <= ns; i++) name = name (i > 1 ? "-" : "") $(col[s[i]])
+        name = name sfx
         if (!(name in seen)) { seen[name] = 1; names[++nn] = name }
         k = name SUBSEP g
         if (!(k in n)) { groups[name] = groups[name] SUBSEP g; gx[k] = 0; mn[k] = y; mx[k] = y }
@@ -259,13 +264,22 @@ aggregate() {
 # --- the pipeline stages (one place to adapt when a program's flags change)
 
 # gen CONF [maketrace options...]: a trace with truth on stdout, seed $P_seed
-gen() { _c=$1; shift; "$PB_BIN/maketrace" -s "$P_seed" "$@" "$PB_CONF/$_c.conf"; }
+gen() { _c=$1; shift; "$PB_BIN/maketrace" -s "$P_seed" -D duration=0 "$@" "$PB_CONF/$_c.conf"; }
 
 # infer ALGO TRACE [infer options...]: result file on stdout
 infer() { _a=$1 _t=$2; shift 2; "$PB_BIN/infer" --algo "$_a" "$@" "$_t"; }
 
 # score TRUTHTRACE RESULT [score options...]: CSV with header on stdout
-score() { _t=$1 _r=$2; shift 2; "$PB_BIN/score" --truth "$_t" "$@" "$_r"; }
+# (Workaround: infer can print subnormal scores such as 1.2e-309 that score
+# refuses to read; they are rewritten as 0 in a copy first.  Remove when
+# the reader accepts them.)
+score() {
+    _t=$1 _r=$2; shift 2
+    if grep -q '[0-9]e-3[0-9][0-9]' "$_r"; then
+        sed 's/[0-9][0-9.]*e-3[0-9][0-9]/0/g' "$_r" >"$_r.sane" && _r="$_r.sane"
+    fi
+    "$PB_BIN/score" --truth "$_t" "$@" "$_r"
+}
 
 # trace_stats TRACE: "messages duration parallelism call_delay return_delay"
 trace_stats() { awk -f "$EXP/trace_stats.awk" "$1"; }
