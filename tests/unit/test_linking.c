@@ -304,6 +304,109 @@ TEST(test_linking_one_in_flight_exact)
     }
 }
 
+/* A constant offset on one node's clock (here WS1, +0.5 s, on the parallel
+ * multi-tier trace) changes no pattern, count, probability or node delay;
+ * edge delays into WS1 grow by the offset, out of WS1 shrink by it, and
+ * the estimated clock offset of every pair with WS1 is the offset. */
+TEST(test_linking_clock_offset_invariance)
+{
+    static const char *const defs[] = {"duration=40s", "net_delay=2ms"};
+    pb_trace *t = gen("multitier.conf", defs, 2);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    link_params p;
+    defaults(&p);
+    pb_result r1, r2;
+    CHECK_INT(run_linking(t, &p, &r1), PB_OK);
+    uint32_t ws1 = 0;
+    CHECK(pb_strtab_find(t->names->nodes, "WS1", 3, &ws1));
+    const pb_ns off = S(0.5);
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->msgs[i].src == ws1)
+            t->msgs[i].ts += off;
+        if (t->msgs[i].dst == ws1 && t->msgs[i].recv_ts != PB_TS_NONE)
+            t->msgs[i].recv_ts += off;
+    }
+    CHECK_INT(pb_trace_sort(t), PB_OK);
+    CHECK_INT(run_linking(t, &p, &r2), PB_OK);
+    size_t np = pb_pattab_count(r1.patterns);
+    CHECK_INT(pb_pattab_count(r2.patterns), np);
+    CHECK(np > 10);
+    pb_strtab *names;
+    pb_strtab_init(&names);
+    pb_ptree tr = {0};
+    pb_error e;
+    size_t nbad = 0;
+    for (size_t i = 0; i < np; i++) {
+        const pb_pattern *a = pb_pattab_get(r1.patterns, i);
+        const pb_pattern *b = find(&r2, a->text);
+        if (!b) {
+            PBT_FAIL("pattern %s lost", a->text);
+            continue;
+        }
+        CHECK_INT(a->count, b->count);
+        CHECK_NEAR(a->score, b->score, 1e-9 * (1 + a->score));
+        CHECK_NEAR(a->max_prob, b->max_prob, 1e-12);
+        if (pb_ptree_parse(a->text, strlen(a->text), names, &tr, &e) != PB_OK) {
+            PBT_FAIL("parse %s", a->text);
+            continue;
+        }
+        for (uint32_t k = 0; k < a->nnodes; k++) {
+            CHECK_NEAR(a->node_wsum[k], b->node_wsum[k], 1e-9);
+            if (a->node_wsum[k] > 0 &&
+                fabs(a->node_sum[k] / a->node_wsum[k] - b->node_sum[k] / b->node_wsum[k]) > 1e-9)
+                nbad++;
+            if (k == 0 || a->edge_wsum[k] <= 0)
+                continue;
+            const char *me = pb_strtab_str(names, tr.nodes[k].name);
+            const char *pa = pb_strtab_str(names, tr.nodes[tr.nodes[k].parent].name);
+            double want = (strcmp(me, "WS1") ? 0 : 0.5) - (strcmp(pa, "WS1") ? 0 : 0.5);
+            double got = b->edge_sum[k] / b->edge_wsum[k] - a->edge_sum[k] / a->edge_wsum[k];
+            if (fabs(got - want) > 1e-9)
+                nbad++;
+        }
+    }
+    CHECK_INT(nbad, 0);
+    /* estimated offsets: "link_clock_offset=X>WS1 offset_s=0.5" etc. */
+    int seen = 0;
+    for (const char *l = pb_strbuf_str(&r2.meta); (l = strstr(l, "link_clock_offset=")); l++) {
+        const char *o = strstr(l, " offset_s=");
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)len, l);
+        double v = o ? atof(o + 10) : NAN;
+        if (strstr(line, ">WS1 ")) {
+            CHECK_NEAR(v, 0.5, 1e-9);
+            seen++;
+        } else if (strstr(line, "=WS1>")) {
+            CHECK_NEAR(v, -0.5, 1e-9);
+            seen++;
+        } else {
+            CHECK_NEAR(v, 0, 1e-9);
+        }
+    }
+    CHECK(seen >= 3);
+    pb_ptree_free(&tr);
+    pb_strtab_close(names);
+    pb_result_free(&r1);
+    pb_result_free(&r2);
+    /* k = 0: one instance per root */
+    p.k = 0;
+    CHECK_INT(run_linking(t, &p, &r1), PB_OK);
+    const char *m = pb_strbuf_str(&r1.meta);
+    const char *a = strstr(m, "link_roots="), *b = strstr(m, "link_instances=");
+    CHECK(a && b && atol(a + 11) == atol(b + 15) && atol(a + 11) > 10);
+    uint64_t total = 0;
+    for (size_t i = 0; i < pb_pattab_count(r1.patterns); i++)
+        total += pb_pattab_get(r1.patterns, i)->count;
+    CHECK_INT(total, a ? atol(a + 11) : -1);
+    CHECK_INT(r1.nassign, t->n); /* a partition: every message once */
+    pb_result_free(&r1);
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(test_linking_fig4_two_instances);
@@ -311,5 +414,6 @@ int main(void)
     RUN(test_linking_fig5_6_7_weights);
     RUN(test_linking_nil_timestamps);
     RUN(test_linking_one_in_flight_exact);
+    RUN(test_linking_clock_offset_invariance);
     return pbtest_exit();
 }
