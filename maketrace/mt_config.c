@@ -204,8 +204,18 @@ static int lex(parser *p, const char *text, size_t len)
             i++;
         } else {
             k->kind = T_WORD;
-            while (i < len && !strchr(" \t\r\n;{}#", text[i]) && text[i] != '\0')
+            while (i < len && !strchr(" \t\r\n;{}#", text[i]) && text[i] != '\0') {
+                /* ${name} stays inside the word */
+                if (text[i] == '$' && i + 1 < len && text[i + 1] == '{') {
+                    i += 2;
+                    while (i < len && (isalnum((unsigned char)text[i]) || text[i] == '_'))
+                        i++;
+                    if (i < len && text[i] == '}')
+                        i++;
+                    continue;
+                }
                 i++;
+            }
             k->len = (size_t)(text + i - k->s);
         }
         n++;
@@ -938,9 +948,13 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
         tok *w[5];
         for (int j = 0; j < 5; j++) {
             w[j] = peek(p);
-            if (w[j]->kind != T_WORD) {
-                static const char *const what[] = {"a path label", "call, return or msg",
-                                                   "a sender node", "\"->\"", "a receiver node"};
+            static const char *const what[] = {"a path label", "call, return or msg",
+                                               "a sender node", "\"->\" between sender and receiver",
+                                               "a receiver node"};
+            if (w[j]->kind != T_WORD ||
+                (j == 1 && !is_word(w[j], "call") && !is_word(w[j], "return") &&
+                 !is_word(w[j], "msg")) ||
+                (j == 3 && !is_word(w[j], "->"))) {
                 rc = PERR(p, w[j], "expected %s (message line LABEL call|return|msg SRC -> DST), got %s",
                           what[j], tok_desc(w[j], b, sizeof b));
                 goto out;
