@@ -232,13 +232,14 @@ static int pattern_row(reader *rd, rec *r, long line)
     if (rc == PB_OK && (rd->tree.n < 2 || pb_ptree_nchildren(&rd->tree, 0) != 1)) {
         rc = PB_EPARSE;
         perr.column = (long)r->len[fp] + 1;
-        snprintf(perr.msg, sizeof perr.msg, "expected a tree whose root has "
-                 "exactly one child");
+        snprintf(perr.msg, sizeof perr.msg, "malformed pattern at character "
+                 "%ld: expected a tree whose root has exactly one child",
+                 perr.column);
     }
     if (rc != PB_OK)
         return pb_error_set(rd->err, PB_EPARSE, rd->file, line, fp + 1,
-                            "field %d (pattern) \"%s\", character %ld: %s",
-                            fp + 1, r->f[fp], perr.column, perr.msg);
+                            "field %d (pattern) \"%s\": %s", fp + 1,
+                            r->f[fp], perr.msg);
     uint32_t nn = rd->tree.n;
     uint32_t *ord = realloc(rd->order, nn * sizeof *ord);
     if (!ord)
