@@ -39,13 +39,20 @@ typedef struct inst {
     pb_ns end;           /* when the current path ends */
 } inst;
 
+/* A heap entry caches its instance's next timestamp: comparing through the
+ * instance's buffers costs cache misses with many instances. */
+typedef struct hent {
+    pb_ns key;
+    uint32_t idx;
+} hent;
+
 struct mt_gen {
     const mt_config *cfg;
     gsl_rng *rng;
     uint32_t *nodemap;   /* config node -> pb node */
     inst *in;
     size_t nin;
-    uint32_t *heap;
+    hent *heap;
     size_t nheap;
     uint64_t next_id, next_callid, next_path;
     uint64_t committed;
@@ -315,24 +322,23 @@ static pb_ns key(const mt_gen *g, uint32_t i)
     return in->buf[in->order[in->next]].ts;
 }
 
-static int heap_less(const mt_gen *g, uint32_t a, uint32_t b)
+static int heap_less(hent a, hent b)
 {
-    pb_ns ka = key(g, a), kb = key(g, b);
-    return ka < kb || (ka == kb && a < b);
+    return a.key < b.key || (a.key == b.key && a.idx < b.idx);
 }
 
 static void sift_down(mt_gen *g, size_t i)
 {
     size_t n = g->nheap;
-    uint32_t x = g->heap[i];
+    hent x = g->heap[i];
     for (;;) {
         size_t l = 2 * i + 1;
         if (l >= n)
             break;
         size_t m = l;
-        if (l + 1 < n && heap_less(g, g->heap[l + 1], g->heap[l]))
+        if (l + 1 < n && heap_less(g->heap[l + 1], g->heap[l]))
             m = l + 1;
-        if (!heap_less(g, g->heap[m], x))
+        if (!heap_less(g->heap[m], x))
             break;
         g->heap[i] = g->heap[m];
         i = m;
@@ -410,8 +416,10 @@ int mt_gen_init(mt_gen **out, const mt_config *c, pb_names *names, pb_error *err
         int rc = next_path(g, &g->in[i], 0);
         if (rc < 0)
             goto oom;
-        if (rc == 1)
-            g->heap[g->nheap++] = (uint32_t)i;
+        if (rc == 1) {
+            g->heap[g->nheap].idx = (uint32_t)i;
+            g->heap[g->nheap++].key = key(g, (uint32_t)i);
+        }
     }
     for (size_t i = g->nheap / 2; i-- > 0;)
         sift_down(g, i);
@@ -426,7 +434,7 @@ int mt_gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth)
 {
     if (g->nheap == 0)
         return 0;
-    uint32_t i = g->heap[0];
+    uint32_t i = g->heap[0].idx;
     inst *in = &g->in[i];
     gmsg *m = &in->buf[in->order[in->next]];
     m->gid = g->next_id++;
@@ -454,11 +462,15 @@ int mt_gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth)
         int rc = next_path(g, in, in->end);
         if (rc < 0)
             return rc;
-        if (rc == 0)
+        if (rc == 0) {
             g->heap[0] = g->heap[--g->nheap];
+            if (g->nheap)
+                sift_down(g, 0);
+            return 1;
+        }
     }
-    if (g->nheap)
-        sift_down(g, 0);
+    g->heap[0].key = key(g, i);
+    sift_down(g, 0);
     return 1;
 }
 
