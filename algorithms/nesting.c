@@ -32,6 +32,7 @@
 #include <string.h>
 
 #define NONE NESTING_NONE
+#define PEN_TAB 64
 
 const pb_option nesting_options[] = {
     {"hist_base", PB_OPT_DOUBLE, offsetof(nesting_params, base), "1.05", 1.0001, 100,
@@ -99,6 +100,8 @@ struct nesting {
     uint32_t nhist, histcap;
     double *sb;             /* [nhist * bins] */
     double log_lowest, inv_log_base;
+
+    double pen[3][PEN_TAB];  /* (1 + c)^-x, ^-y, ^-z */
 
     /* counters for the result metadata */
     size_t calls, returns, others, unmatched_calls, unmatched_returns;
@@ -543,6 +546,14 @@ static int sweep(nesting *s, pb_error *err)
 /* ------------------------------------------------------------------ */
 /* Step 3: choosing parents */
 
+/* (1 + c)^-e, from a table for small counts */
+static inline double pen(const nesting *s, int which, uint32_t c, double e)
+{
+    if (!c || e == 0)
+        return 1.0;
+    return c < PEN_TAB ? s->pen[which][c] : pow(1.0 + c, -e);
+}
+
 /* The three child penalties of 5.1.1.3 as one factor.  A count c enters as
  * (1 + c)^-e: no children yet means no penalty, and the first conflicting
  * child already divides the score (by 4 for x = 2). */
@@ -556,14 +567,7 @@ static double penalty(const nesting *s, uint32_t q, const pb_msg *cm,
         cs += km->dst == cm->dst;
         co += km->ts < rm->ts && cm->ts < kr->ts;
     }
-    double f = 1.0;
-    if (co && s->p.x != 0)
-        f *= pow(1.0 + co, -s->p.x);
-    if (cs && s->p.y != 0)
-        f *= pow(1.0 + cs, -s->p.y);
-    if (ca && s->p.z != 0)
-        f *= pow(1.0 + ca, -s->p.z);
-    return f;
+    return pen(s, 0, co, s->p.x) * pen(s, 1, cs, s->p.y) * pen(s, 2, ca, s->p.z);
 }
 
 static int choose(nesting *s)
@@ -582,7 +586,9 @@ static int choose(nesting *s)
         const pb_msg *cm = cmsg(s, c), *rm = rmsg(s, c);
         uint32_t best = NONE, last_a = NONE, h = NONE;
         double bestv = -1.0;
-        for (uint32_t k = k0; k < k1; k++) {
+        if (k1 - k0 == 1) /* no choice to make (the common case) */
+            best = s->cand[k0];
+        for (uint32_t k = k1 - k0 == 1 ? k1 : k0; k < k1; k++) {
             uint32_t q = s->cand[k];
             const pb_msg *pm = cmsg(s, q);
             if (pm->src != last_a) {
@@ -705,6 +711,11 @@ int nesting_init(nesting **out, const pb_trace_view *v,
         if (v->msgs[i].dst >= s->nnodes)
             s->nnodes = v->msgs[i].dst + 1;
     }
+    for (uint32_t c = 0; c < PEN_TAB; c++) {
+        s->pen[0][c] = pow(1.0 + c, -params->x);
+        s->pen[1][c] = pow(1.0 + c, -params->y);
+        s->pen[2][c] = pow(1.0 + c, -params->z);
+    }
     s->log_lowest = log((double)params->lowest);
     s->inv_log_base = 1.0 / log(params->base);
     s->sbcap = 64;
@@ -770,30 +781,34 @@ typedef struct pstat {
     double *incl_sum, *own_min, *own_max, *edge_min, *edge_max;
 } pstat;
 
-typedef struct ivl {
-    pb_ns a, b;
-} ivl;
-
-static int cmp_ivl(const void *x, const void *y)
-{
-    const ivl *p = x, *q = y;
-    return p->a < q->a ? -1 : p->a > q->a;
-}
-
 static int cmp_u64(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return a < b ? -1 : a > b;
 }
 
+/* Canonical text and positions of one raw tree shape (the sequence of
+ * (name, parent) in insertion order).  Most instances repeat a shape seen
+ * before, so this skips pb_ptree_canonical for them. */
+typedef struct memo {
+    uint64_t hash;
+    uint32_t n;       /* tree nodes; 0 = empty slot */
+    uint32_t *sig;    /* [2n] name, parent; then [n] order; one block */
+    char *text;
+} memo;
+
+#define MEMO_MAX (1u << 20)
+
 typedef struct pathctx {
     pb_ptree tree;
-    uint32_t *tpair, *order, *stack;
+    uint32_t *tpair, *order, *stack, *sig;
     double *own, *edge, *incl;   /* canonical positions */
-    ivl *iv;
-    uint32_t cap, ivcap, kidcap;
+    double *town;                /* own time by tree node */
+    uint32_t cap, kidcap;
     uint64_t *kids;              /* (call index << 32 | pair) */
     pb_strbuf text;
+    memo *memo;
+    size_t memocap, nmemo;
     pstat *ps;
     uint32_t pscap;
     uint32_t *inst_pat;          /* pattern of each instance */
@@ -807,64 +822,21 @@ static int ctx_reserve(pathctx *x, uint32_t n)
     uint32_t nc = x->cap ? x->cap : 16;
     while (nc < n)
         nc *= 2;
-    uint32_t **u[] = {&x->tpair, &x->order, &x->stack};
-    for (size_t i = 0; i < 3; i++) {
-        uint32_t *a = realloc(*u[i], (size_t)nc * sizeof *a);
+    uint32_t **u[] = {&x->tpair, &x->order, &x->stack, &x->sig};
+    for (size_t i = 0; i < 4; i++) {
+        uint32_t *a = realloc(*u[i], (size_t)nc * (i == 3 ? 2 : 1) * sizeof *a);
         if (!a)
             return PB_ENOMEM;
         *u[i] = a;
     }
-    double **d[] = {&x->own, &x->edge, &x->incl};
-    for (size_t i = 0; i < 3; i++) {
+    double **d[] = {&x->own, &x->edge, &x->incl, &x->town};
+    for (size_t i = 0; i < 4; i++) {
         double *a = realloc(*d[i], (size_t)nc * sizeof *a);
         if (!a)
             return PB_ENOMEM;
         *d[i] = a;
     }
     x->cap = nc;
-    return PB_OK;
-}
-
-/* Own processing time of pair p: its duration minus the union of its
- * children's call intervals, each clipped to p's own interval (with a skew
- * window a child may stick out). */
-static int own_time(nesting *s, pathctx *x, uint32_t p, double *out)
-{
-    pb_ns a = cmsg(s, p)->ts, b = rmsg(s, p)->ts;
-    uint32_t n = 0;
-    for (uint32_t k = s->first_child[p]; k != NONE; k = s->next_sib[k]) {
-        if (n == x->ivcap) {
-            uint32_t nc = x->ivcap ? x->ivcap * 2 : 16;
-            ivl *na = realloc(x->iv, (size_t)nc * sizeof *na);
-            if (!na)
-                return PB_ENOMEM;
-            x->iv = na;
-            x->ivcap = nc;
-        }
-        pb_ns ka = cmsg(s, k)->ts, kb = rmsg(s, k)->ts;
-        x->iv[n++] = (ivl){ka < a ? a : ka, kb > b ? b : kb};
-    }
-    if (n > 1)
-        qsort(x->iv, n, sizeof *x->iv, cmp_ivl);
-    pb_ns covered = 0, cur_a = 0, cur_b = 0;
-    int open = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (x->iv[i].b <= x->iv[i].a)
-            continue;
-        if (open && x->iv[i].a <= cur_b) {
-            if (x->iv[i].b > cur_b)
-                cur_b = x->iv[i].b;
-        } else {
-            if (open)
-                covered += cur_b - cur_a;
-            cur_a = x->iv[i].a;
-            cur_b = x->iv[i].b;
-            open = 1;
-        }
-    }
-    if (open)
-        covered += cur_b - cur_a;
-    *out = pb_ns_to_sec(b - a - covered);
     return PB_OK;
 }
 
@@ -903,6 +875,73 @@ static int pstat_get(pathctx *x, const pb_pattern *pat, pstat **out)
     return PB_OK;
 }
 
+/* Canonical text (into *text) and positions (into x->order) of the tree
+ * in x->tree, through the memo. */
+static int canonical(nesting *s, pathctx *x, const char **text)
+{
+    const pb_ptree *t = &x->tree;
+    uint32_t n = t->n;
+    uint64_t h = 1469598103934665603ULL;
+    for (uint32_t i = 0; i < n; i++) {
+        x->sig[2 * i] = t->nodes[i].name;
+        x->sig[2 * i + 1] = t->nodes[i].parent;
+        h = mix64(h ^ (((uint64_t)t->nodes[i].name << 32) | t->nodes[i].parent));
+    }
+    size_t j = 0;
+    if (x->memocap) {
+        size_t mask = x->memocap - 1;
+        for (j = h & mask; x->memo[j].n; j = (j + 1) & mask) {
+            memo *m = &x->memo[j];
+            if (m->hash == h && m->n == n &&
+                !memcmp(m->sig, x->sig, (size_t)2 * n * sizeof *x->sig)) {
+                memcpy(x->order, m->sig + 2 * n, (size_t)n * sizeof *x->order);
+                *text = m->text;
+                return PB_OK;
+            }
+        }
+    }
+    pb_strbuf_reset(&x->text);
+    int rc = pb_ptree_canonical(t, s->v.nodes, &x->text, x->order);
+    if (rc != PB_OK)
+        return rc;
+    *text = pb_strbuf_str(&x->text);
+    if (x->nmemo >= MEMO_MAX)
+        return PB_OK;
+    if ((x->nmemo + 1) * 2 > x->memocap) {
+        size_t ncap = x->memocap ? x->memocap * 2 : 1024;
+        memo *nm = calloc(ncap, sizeof *nm);
+        if (!nm)
+            return PB_ENOMEM;
+        for (size_t i = 0; i < x->memocap; i++) {
+            if (!x->memo[i].n)
+                continue;
+            size_t k = x->memo[i].hash & (ncap - 1);
+            while (nm[k].n)
+                k = (k + 1) & (ncap - 1);
+            nm[k] = x->memo[i];
+        }
+        free(x->memo);
+        x->memo = nm;
+        x->memocap = ncap;
+        for (j = h & (ncap - 1); x->memo[j].n; j = (j + 1) & (ncap - 1))
+            ;
+    }
+    uint32_t *blk = malloc((size_t)3 * n * sizeof *blk);
+    size_t tl = x->text.len;
+    char *tx = malloc(tl + 1);
+    if (!blk || !tx) {
+        free(blk);
+        free(tx);
+        return PB_ENOMEM;
+    }
+    memcpy(blk, x->sig, (size_t)2 * n * sizeof *blk);
+    memcpy(blk + 2 * n, x->order, (size_t)n * sizeof *blk);
+    memcpy(tx, *text, tl + 1);
+    x->memo[j] = (memo){h, n, blk, tx};
+    x->nmemo++;
+    return PB_OK;
+}
+
 static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
                     uint32_t *instance_of_pair)
 {
@@ -938,31 +977,53 @@ static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
         }
         if (nk > 1)
             qsort(x->kids, nk, sizeof *x->kids, cmp_u64);
+        /* own time: the call's duration minus the union of its children's
+         * calls, each clipped to this call (a skew window lets a child
+         * stick out); the children come sorted by start */
+        const pb_ns a = cmsg(s, p)->ts, b = rmsg(s, p)->ts;
+        pb_ns covered = 0, cur_a = 0, cur_b = 0;
+        int open = 0;
         for (uint32_t j = 0; j < nk; j++) {
             uint32_t k = (uint32_t)x->kids[j];
-            if ((rc = pb_ptree_add(t, tn, cmsg(s, k)->dst, &ti)) != PB_OK ||
+            const pb_msg *km = cmsg(s, k);
+            if ((rc = pb_ptree_add(t, tn, km->dst, &ti)) != PB_OK ||
                 (rc = ctx_reserve(x, t->n)) != PB_OK)
                 return rc;
             x->tpair[ti] = k;
             x->stack[sp++] = ti;
+            pb_ns ka = km->ts < a ? a : km->ts, kb = rmsg(s, k)->ts;
+            if (kb > b)
+                kb = b;
+            if (kb <= ka)
+                continue;
+            if (open && ka <= cur_b) {
+                if (kb > cur_b)
+                    cur_b = kb;
+            } else {
+                covered += open ? cur_b - cur_a : 0;
+                cur_a = ka;
+                cur_b = kb;
+                open = 1;
+            }
         }
+        covered += open ? cur_b - cur_a : 0;
+        x->town[tn] = pb_ns_to_sec(b - a - covered);
     }
-    pb_strbuf_reset(&x->text);
-    if ((rc = pb_ptree_canonical(t, s->v.nodes, &x->text, x->order)) != PB_OK)
+    const char *text;
+    if ((rc = canonical(s, x, &text)) != PB_OK)
         return rc;
     uint32_t n = t->n;
     x->own[x->order[0]] = x->edge[x->order[0]] = x->incl[x->order[0]] = NAN;
     for (uint32_t i = 1; i < n; i++) {
         uint32_t p = x->tpair[i], pos = x->order[i];
-        if ((rc = own_time(s, x, p, &x->own[pos])) != PB_OK)
-            return rc;
+        x->own[pos] = x->town[i];
         x->incl[pos] = pb_ns_to_sec(rmsg(s, p)->ts - cmsg(s, p)->ts);
         x->edge[pos] = p == root ? NAN
                                  : pb_ns_to_sec(cmsg(s, p)->ts - cmsg(s, s->parent[p])->ts);
     }
     pb_pattern *pat;
-    if ((rc = pb_pattab_add(res->patterns, pb_strbuf_str(&x->text), n, 1.0,
-                            x->incl[x->order[1]], x->own, x->edge, &pat)) != PB_OK)
+    if ((rc = pb_pattab_add(res->patterns, text, n, 1.0, x->incl[x->order[1]], x->own,
+                            x->edge, &pat)) != PB_OK)
         return rc;
     pstat *ps;
     if ((rc = pstat_get(x, pat, &ps)) != PB_OK)
@@ -982,14 +1043,14 @@ static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
     }
     if (x->ninst == x->instcap) {
         size_t nc = x->instcap ? x->instcap * 2 : 1024;
-        uint32_t *a = realloc(x->inst_pat, nc * sizeof *a);
-        if (!a)
+        uint32_t *na = realloc(x->inst_pat, nc * sizeof *na);
+        if (!na)
             return PB_ENOMEM;
-        x->inst_pat = a;
+        x->inst_pat = na;
         x->instcap = nc;
     }
     x->inst_pat[x->ninst++] = pat->index;
-    for (uint32_t i = 1; i < n; i++)
+    for (uint32_t i = 1; instance_of_pair && i < n; i++)
         instance_of_pair[x->tpair[i]] = (uint32_t)x->ninst;
     return PB_OK;
 }
@@ -1124,8 +1185,11 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
     free(s->cand);
     s->cand = NULL;
     s->candcap = 0;
-    uint32_t *inst = calloc((size_t)s->npairs + 1, sizeof *inst);
-    int rc = inst ? PB_OK : PB_ENOMEM;
+    /* instance of each pair, only for the assignment table */
+    uint32_t *inst = NULL;
+    int rc = PB_OK;
+    if (!res->skip_assign && !(inst = calloc((size_t)s->npairs + 1, sizeof *inst)))
+        rc = PB_ENOMEM;
     size_t roots = 0;
     for (uint32_t r = 0; r < s->npairs && rc == PB_OK; r++) {
         if (s->parent[r] != NONE)
@@ -1134,7 +1198,7 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         rc = one_path(s, &x, r, res, inst);
     }
     /* the assignment table in trace order, so it diffs well */
-    for (size_t i = 0; i < s->v.n && rc == PB_OK; i++) {
+    for (size_t i = 0; inst && i < s->v.n && rc == PB_OK; i++) {
         uint32_t q = s->pair_of_msg[i];
         if (q == NONE)
             continue;
@@ -1172,8 +1236,14 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
     free(x.own);
     free(x.edge);
     free(x.incl);
-    free(x.iv);
+    free(x.sig);
+    free(x.town);
     free(x.kids);
+    for (size_t i = 0; i < x.memocap; i++) {
+        free(x.memo[i].sig);
+        free(x.memo[i].text);
+    }
+    free(x.memo);
     pb_strbuf_free(&x.text);
     for (uint32_t i = 0; i < x.pscap; i++)
         free(x.ps[i].incl_sum);

@@ -49,6 +49,10 @@ typedef struct pb_result {
     pb_strbuf meta;      /* extra metadata, "key=value" lines joined by '\n' */
     pb_strbuf dot;       /* optional Graphviz text */
     pb_strbuf report;    /* optional human-readable text (e.g. Figure 9) */
+    int skip_assign;     /* set by the caller when the assignment table will
+                            not be written (infer --no-assign): algorithms
+                            may then leave pb_result_assign out and save
+                            its memory (24 bytes a message) */
 } pb_result;
 
 /* Initialize an empty result (allocates the pattern table).  Returns PB_OK

@@ -148,6 +148,7 @@ int main(int argc, char **argv)
         res.rank_by = PB_RANK_SCORE;
     if (rank_by)
         res.rank_by = rb;
+    res.skip_assign = no_assign;
     int rc;
     if (algo->run_truth) {
         rc = algo->run_truth(trace, params, &res, &err);
