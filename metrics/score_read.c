@@ -126,9 +126,10 @@ static int parse_num(const char *s, size_t len, double *out)
     memcpy(buf, s, len);
     buf[len] = 0;
     char *end;
-    errno = 0;
     double v = strtod(buf, &end);
-    if (errno || *end || !isfinite(v))
+    /* ERANGE on underflow is fine: a subnormal (or zero) is still a
+     * number; overflow gives HUGE_VAL, caught by isfinite */
+    if (end == buf || *end || !isfinite(v))
         return 0;
     *out = v;
     return 1;

@@ -314,7 +314,8 @@ TEST(latency_relative_error)
     /* true node latencies: B 0.009, C 0.009; given B 0.0099 (+10%) */
     score_result *r = read_str("# pathbench-result 1\n# algo=h view=message\n"
                                "# table=patterns\nrank,pattern,count,node_latency\n"
-                               "1,A>B[C[D]],2,;0.0099;0.009;\n", "lat", &rc, &err);
+                               "1,A>B[C[D]],2,;0.0099;0.009;\n"
+                               "2,A>B,1,;1.2e-309\n", "lat", &rc, &err);
     CHECK_INT(rc, PB_OK);
     score_opts o;
     score_opts_default(&o);
