@@ -112,6 +112,14 @@ int mt_gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth);
 /* Counters of tracelet i so far (i < mt_config_ntracelets). */
 const mt_tracelet_stats *mt_gen_stats(const mt_gen *g, size_t i);
 
+/* Mean per-node parallelism of the messages produced so far, the p of the
+ * nesting algorithm's O(mp) cost (seed 000, 5.1.2 and Table 1): for each
+ * call B -> C sent while some call into B is open (sent, not yet
+ * returned), the number of such open calls, averaged over those calls.
+ * Uses send timestamps.  *ncalls (may be NULL) gets how many calls were
+ * averaged.  0 when there were none. */
+double mt_gen_parallelism(const mt_gen *g, uint64_t *ncalls);
+
 /* Free.  NULL-safe. */
 void mt_gen_close(mt_gen *g);
 

@@ -61,6 +61,10 @@ struct mt_gen {
     uint32_t *pool;      /* tracelet indices of the shared pool */
     double *pool_cum;
     uint32_t npool;
+    uint32_t *open;      /* per pb node: calls into it not yet returned */
+    uint32_t nopen;
+    double par_sum;      /* sum over nested calls of open[caller] */
+    uint64_t par_n;
     int32_t *lastrecv;   /* interleave scratch: [label][node] -> buf index */
     size_t lastrecv_n;
     int oom;
@@ -380,6 +384,12 @@ int mt_gen_init(mt_gen **out, const mt_config *c, pb_names *names, pb_error *err
         if (pb_strtab_intern(names->nodes, name, strlen(name), &g->nodemap[i]) != PB_OK)
             goto oom;
     }
+    for (uint32_t i = 0; i < nn; i++)
+        if (g->nodemap[i] + 1 > g->nopen)
+            g->nopen = g->nodemap[i] + 1;
+    g->open = calloc(g->nopen ? g->nopen : 1, sizeof *g->open);
+    if (!g->open)
+        goto oom;
     double tot = 0;
     size_t maxil = 0;
     for (size_t i = 0; i < c->ntr; i++) {
@@ -444,11 +454,17 @@ int mt_gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth)
     msg->src = m->src;
     msg->dst = m->dst;
     msg->type = m->type;
-    if (m->type == PB_TYPE_CALL)
+    if (m->type == PB_TYPE_CALL) {
         msg->callid = m->callid = ++g->next_callid;
-    else if (m->type == PB_TYPE_RETURN)
+        if (g->open[m->src]) {
+            g->par_sum += g->open[m->src];
+            g->par_n++;
+        }
+        g->open[m->dst]++;
+    } else if (m->type == PB_TYPE_RETURN) {
         msg->callid = in->buf[m->pair].callid;
-    else
+        g->open[m->src]--;
+    } else
         msg->callid = PB_ID_NONE;
     if (truth) {
         if (!in->pathid[m->label])
@@ -479,10 +495,18 @@ const mt_tracelet_stats *mt_gen_stats(const mt_gen *g, size_t i)
     return &g->stats[i];
 }
 
+double mt_gen_parallelism(const mt_gen *g, uint64_t *ncalls)
+{
+    if (ncalls)
+        *ncalls = g->par_n;
+    return g->par_n ? g->par_sum / (double)g->par_n : 0.0;
+}
+
 void mt_gen_close(mt_gen *g)
 {
     if (!g)
         return;
+    free(g->open);
     for (size_t i = 0; i < g->nin; i++) {
         free(g->in[i].buf);
         free(g->in[i].order);

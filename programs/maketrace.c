@@ -149,6 +149,10 @@ int main(int argc, char **argv)
         }
         fprintf(stderr, "%-20s %10llu %12llu\n", "total", (unsigned long long)tp,
                 (unsigned long long)tm);
+        uint64_t nc;
+        double par = mt_gen_parallelism(g, &nc);
+        fprintf(stderr, "mean per-node parallelism %.3f (over %llu nested calls)\n", par,
+                (unsigned long long)nc);
     }
     mt_gen_close(g);
     pb_names_close(names);

@@ -847,6 +847,39 @@ TEST(test_maketrace_bad_generation)
     CHECK(strstr(e.msg, "cannot open config") != NULL);
 }
 
+/* p of the nesting algorithm: one instance nests exactly one open call
+ * under each nested call; two overlapping paths give 2 at times. */
+TEST(test_maketrace_parallelism)
+{
+    gen_out o;
+    pb_error e;
+    uint64_t nc;
+    CHECK_INT(gen_text(&o, "messages = 600\ntracelet t from A instances=1 { call B { call C; call D } }\n",
+                       NULL, 0, &e), PB_OK);
+    CHECK_NEAR(mt_gen_parallelism(o.g, &nc), 1.0, 1e-12);
+    CHECK_INT(nc, 200);
+    gen_free(&o);
+    CHECK_INT(gen_text(&o, "messages = 600\nnet_delay = 0\n"
+                           "tracelet t interleave instances=1 think=1s {\n"
+                           "  p call A -> B\n  q call A -> B\n  p call B -> C\n  p return C -> B\n"
+                           "  p return B -> A\n  q call B -> D\n  q return D -> B\n  q return B -> A\n}\n",
+                       NULL, 0, &e), PB_OK);
+    /* B -> C sees two open calls into B, B -> D one */
+    CHECK_NEAR(mt_gen_parallelism(o.g, &nc), 1.5, 1e-12);
+    gen_free(&o);
+    /* more instances, more parallelism */
+    double p1, p2;
+    CHECK_INT(gen_text(&o, "messages = 20000\ninstances = 2\ntracelet t from A { call B { call C } }\n",
+                       NULL, 0, &e), PB_OK);
+    p1 = mt_gen_parallelism(o.g, NULL);
+    gen_free(&o);
+    CHECK_INT(gen_text(&o, "messages = 20000\ninstances = 20\ntracelet t from A { call B { call C } }\n",
+                       NULL, 0, &e), PB_OK);
+    p2 = mt_gen_parallelism(o.g, NULL);
+    gen_free(&o);
+    CHECK(p1 > 1.0 && p2 > 5 * (p1 - 1) + 1);
+}
+
 /* A long stream with many instances stays in ts order and stops at the
  * message limit (memory is measured by the benchmark, not here). */
 TEST(test_maketrace_streaming)
@@ -894,6 +927,7 @@ int main(void)
     RUN(test_maketrace_defines);
     RUN(test_maketrace_bad_config);
     RUN(test_maketrace_bad_generation);
+    RUN(test_maketrace_parallelism);
     RUN(test_maketrace_streaming);
     return pbtest_exit();
 }
