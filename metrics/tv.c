@@ -335,17 +335,15 @@ static double call_node_latency(builder *b, size_t e)
     const pb_msg *m = M(b, e);
     if (m->type != PB_TYPE_CALL || b->ret[e] == NONE)
         return NAN;
+    /* with skewed clocks hi may precede lo: the (negative) value is kept,
+     * as an algorithm on the same trace would see it */
     pb_ns lo = m->ts, hi = M(b, b->ret[e])->ts;
-    if (hi < lo)
-        return NAN;
     size_t niv = 0;
     for (size_t j = b->ch_off[e]; j < b->ch_off[e + 1]; j++) {
         size_t k = b->ch[j];
         if (M(b, k)->type != PB_TYPE_CALL)
             continue; /* one-way messages take no time at the sender */
         if (b->ret[k] == NONE)
-            return NAN;
-        if (grow((void **)&b->iv, &b->iv_cap, niv + 1, sizeof *b->iv) != PB_OK)
             return NAN;
         pb_ns a = M(b, k)->ts, z = M(b, b->ret[k])->ts;
         if (a < lo)
@@ -548,6 +546,15 @@ static int build(builder *b)
     }
     if ((rc = build_children(b, parent)) != PB_OK)
         return rc;
+    if (b->tv->view == TV_CALL) {
+        /* room for the child intervals of the busiest call, up front */
+        size_t maxch = 1;
+        for (size_t i = 0; i < n; i++)
+            if (b->ch_off[i + 1] - b->ch_off[i] > maxch)
+                maxch = b->ch_off[i + 1] - b->ch_off[i];
+        if (grow((void **)&b->iv, &b->iv_cap, maxch, sizeof *b->iv) != PB_OK)
+            return oom(b);
+    }
     if (b->tv->view == TV_PATH) {
         b->chain = malloc((n ? n : 1) * sizeof *b->chain);
         if (!b->chain)
