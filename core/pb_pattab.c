@@ -208,7 +208,8 @@ static int cmp_rank(const void *a, const void *b)
 void pb_pattab_rank(pb_pattab *t, pb_rank_by by)
 {
     g_rank_by = by;
-    qsort(t->entries, t->n, sizeof *t->entries, cmp_rank);
+    if (t->n) /* qsort on a NULL array is undefined even for 0 entries */
+        qsort(t->entries, t->n, sizeof *t->entries, cmp_rank);
     for (size_t i = 0; i < t->n; i++)
         t->entries[i]->rank = (uint32_t)i + 1;
 }
