@@ -285,6 +285,58 @@ TEST(test_maketrace_shipped_weights)
     }
 }
 
+/* Every shipped config (all pool tracelets): each of the N instances
+ * cycles think -> first-call delay -> path, so over the duration T
+ *   sum over paths (think + delay + busy) = N T  (up to one cycle per
+ * instance at the end).  The trace gives busy; with think and delay at
+ * their configured means the left side must come to N T.  The generator's
+ * own mean think time must match the configured one too. */
+TEST(test_maketrace_shipped_instances_think)
+{
+    for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
+        if (!configs[c].sizes[0][0])
+            continue;
+        char path[1024];
+        config_path(path, sizeof path, configs[c].file);
+        gen_out o;
+        pb_error e;
+        if (gen_file(&o, path, NULL, 0, &e) != PB_OK) {
+            PBT_FAIL("%s: %s", configs[c].file, e.msg);
+            gen_free(&o);
+            continue;
+        }
+        mt_settings *s = mt_config_settings(o.cfg);
+        pb_ns lo, hi, d0;
+        mt_config_tracelet_think(o.cfg, 0, &lo, &hi);
+        char mean[64];
+        snprintf(mean, sizeof mean, "%s", s->call_delay);
+        mean[strcspn(mean, ",")] = '\0';
+        CHECK_INT(pb_duration_parse(mean, &d0), PB_OK);
+        uint64_t np;
+        pathinfo *p = paths_of(&o, &np);
+        double sum = 0;
+        for (uint64_t k = 1; k <= np; k++)
+            sum += pb_ns_to_sec(p[k].end - p[k].start);
+        double think = pb_ns_to_sec(lo + hi) / 2;
+        sum += (double)np * (think + pb_ns_to_sec(d0));
+        double T = pb_ns_to_sec(s->duration);
+        double n_est = sum / T;
+        if (fabs(n_est - s->instances) > 0.02 * s->instances)
+            PBT_FAIL("%s: the trace shows %.3f instances, configured %d", configs[c].file, n_est,
+                     s->instances);
+        double tsum = 0, tn = 0;
+        for (size_t i = 0; i < mt_config_ntracelets(o.cfg); i++) {
+            tsum += mt_gen_stats(o.g, i)->think_sum;
+            tn += (double)mt_gen_stats(o.g, i)->paths;
+        }
+        double sd = pb_ns_to_sec(hi - lo) / sqrt(12.0) / sqrt(tn);
+        if (fabs(tsum / tn - think) > 4.5 * sd)
+            PBT_FAIL("%s: mean think %.6f s, configured %.6f s", configs[c].file, tsum / tn, think);
+        free(p);
+        gen_free(&o);
+    }
+}
+
 /* multitier at its defaults: about 200,000 messages over 500 s (Table 1). */
 TEST(test_maketrace_multitier_size)
 {
@@ -914,6 +966,7 @@ int main(void)
 {
     RUN(test_maketrace_shipped_properties);
     RUN(test_maketrace_shipped_weights);
+    RUN(test_maketrace_shipped_instances_think);
     RUN(test_maketrace_multitier_size);
     RUN(test_maketrace_added_delay);
     RUN(test_maketrace_pathological_overlap);
