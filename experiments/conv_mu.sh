@@ -28,12 +28,12 @@ fig_run() {
     S=$(awk -v d="$dur" -v m="$P_mu" 'BEGIN { printf "%.1f", d / m }')
     score t.csv r.csv >s.csv || return 1
     # the paper's "ignore paths reported with fewer than 100 messages"
-    if score t.csv r.csv --min-count 100 >s100.csv 2>/dev/null; then
+    if score t.csv r.csv --min-instances 100 >s100.csv; then
         fp100=$(csv_get s100.csv pattern_fp) inf100=$(csv_get s100.csv inferred_patterns)
     else
         fp100= inf100=
     fi
-    prefix_rows "mu,seed,messages,duration,S,cpu_s,maxrss_kb,pattern_fp_min100,inferred_patterns_min100" \
+    prefix_rows "mu,seed,trace_messages,duration,S,cpu_s,maxrss_kb,pattern_fp_min100,inferred_patterns_min100" \
         "$P_mu,$P_seed,$1,$dur,$S,$cpu,${T_MAXRSS_KB:-},$fp100,$inf100" <s.csv
 }
 

@@ -37,7 +37,7 @@ fig_run() {
         view=$(meta_get r.csv view)
     done
     awk -v node=WS2 -v with=AUTH -v ctl=WS1 -f "$EXP/added_delay.awk" multitier.tsv multitier-delay.tsv |
-        prefix_rows "algo,view,seed,messages" "$P_algo,$view,$P_seed,$P_len"
+        prefix_rows "algo,view,seed,trace_messages" "$P_algo,$view,$P_seed,$P_len"
 }
 
 fig_collect() {

@@ -25,12 +25,13 @@ fig_points() {
 fig_run() {
     gen multitier -D instances=42 -D messages="$P_len" >t.csv || return 1
     set -- $(trace_stats t.csv)
+    par=$(nest_par t.csv)
     infer "$P_algo" t.csv --no-assign >r.csv || return 1
     rb=count
     [ "$P_algo" = linking ] && rb=score
     score t.csv r.csv --rank-by $rb --topn-curve curve.csv -t 0,2,6 >s.csv || return 1
     tp=$(csv_get s.csv true_patterns)
-    prefix_rows "algo,seed,messages,parallelism,true_patterns" "$P_algo,$P_seed,$1,$3,$tp" <curve.csv
+    prefix_rows "algo,seed,trace_messages,parallelism,true_patterns" "$P_algo,$P_seed,$1,$par,$tp" <curve.csv
 }
 
 fig_collect() {

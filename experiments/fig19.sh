@@ -3,8 +3,10 @@
 # trace parallelism, for the multi-tier trace and the four pathological
 # cases, per algorithm.  Parallelism is raised by scaling the number of
 # parallel tracelet instances (-D instances_scale=S); the x axis is the
-# measured mean per-node parallelism of each trace (trace_stats.awk), a
-# dependent variable, as in the paper.
+# measured mean per-node parallelism of each trace as Table 1 defines it
+# (mean candidate parents per nested call, computed by a nesting run: the
+# same x for every algorithm), a dependent variable, as in the paper.
+# open_calls (trace_stats.awk) is a second, algorithm-free measure.
 FIG=fig19
 FIG_TITLE="false-positive instance rate vs mean per-node parallelism"
 FIG_HOW="maketrace CONF -s SEED -D messages=LEN -D instances_scale=S | infer --algo ALGO | score"
@@ -32,9 +34,10 @@ fig_points() {
 fig_run() {
     gen "$P_cfg" -D messages="$P_len" -D instances_scale="$P_scale" >t.csv || return 1
     set -- $(trace_stats t.csv)
+    par=$(nest_par t.csv)
     infer "$P_algo" t.csv >r.csv || return 1
-    score t.csv r.csv | prefix_rows "config,scale,seed,messages,duration,parallelism" \
-        "$P_cfg,$P_scale,$P_seed,$1,$2,$3"
+    score t.csv r.csv | prefix_rows "config,scale,seed,trace_messages,duration,parallelism,open_calls" \
+        "$P_cfg,$P_scale,$P_seed,$1,$2,$par,$3"
 }
 
 fig_collect() {

@@ -29,9 +29,10 @@ fig_points() {
 fig_run() {
     gen "$P_cfg" -D messages="$P_len" -D delay_sd="$P_sd" >t.csv || return 1
     set -- $(trace_stats t.csv)
+    par=$(nest_par t.csv)
     infer "$P_algo" t.csv >r.csv || return 1
-    score t.csv r.csv | prefix_rows "config,delay_sd,seed,messages,duration,parallelism" \
-        "$P_cfg,$P_sd,$P_seed,$1,$2,$3"
+    score t.csv r.csv | prefix_rows "config,delay_sd,seed,trace_messages,duration,parallelism,open_calls" \
+        "$P_cfg,$P_sd,$P_seed,$1,$2,$par,$3"
 }
 
 fig_collect() {

@@ -30,11 +30,12 @@ fig_run() {
     set -- $(trace_stats t.csv)
     n0=$1
     rate=$(awk -v n="$1" -v d="$2" -v x="$P_ratex" 'BEGIN { printf "%.3f", x * n / d }')
-    "$PB_BIN/sniffer" --queue 64 --rate "$rate" --seed "$P_seed" t.csv >s.csv || return 1
+    "$PB_BIN/sniffer" --queue 64 --rate "$rate" --seed "$P_seed" t.csv >s0.csv || return 1
+    strip_truth <s0.csv >s.csv
     n1=$(count_msgs s.csv)
     drop=$(awk -v a="$n0" -v b="$n1" 'BEGIN { printf "%.6f", 1 - b / a }')
     infer "$P_algo" s.csv >r.csv || return 1
-    score t.csv r.csv | prefix_rows "config,rate_x,capture_rate,seed,messages,captured,drop_rate" \
+    score t.csv r.csv | prefix_rows "config,rate_x,capture_rate,seed,trace_messages,captured,drop_rate" \
         "$P_cfg,$P_ratex,$rate,$P_seed,$n0,$n1,$drop"
 }
 

@@ -283,3 +283,25 @@ score() {
 
 # trace_stats TRACE: "messages duration parallelism call_delay return_delay"
 trace_stats() { awk -f "$EXP/trace_stats.awk" "$1"; }
+
+# strip_truth < TRACE > TRACE': drop the truth columns (path, cause).  A
+# perturbed trace (sniffer) can name causes it no longer holds, which the
+# reader rejects; algorithms never see truth anyway, and score reads it
+# from the unperturbed trace.
+strip_truth() {
+    awk -F, '
+        /^#/ && !h { print; next }
+        !h { for (i = 1; i <= NF; i++) keep[i] = ($i != "path" && $i != "cause"); h = 1 }
+        { o = ""; first = 1
+          for (i = 1; i <= NF; i++) if (keep[i]) { o = o (first ? "" : ",") $i; first = 0 }
+          print o }' OFS=,
+}
+
+# nest_par TRACE: Table 1's "mean per-node parallelism" as the nesting
+# algorithm computes it (5.1.2: mean candidate parents per nested call),
+# read from a nesting run's metadata; "nan" if nesting cannot run.
+nest_par() {
+    "$PB_BIN/infer" --algo nesting --no-assign "$1" >np.csv 2>/dev/null || { echo nan; return; }
+    _v=$(meta_get np.csv mean_parallelism)
+    echo "${_v:-nan}"
+}

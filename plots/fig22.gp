@@ -15,11 +15,17 @@ do for [ext in "png svg"] {
     set offsets graph 0.02, graph 0.02, graph 0.05, 0
     set key top left
     unset arrow
+    unset label
     if (fexists(marks)) {
-        stats marks using 1 nooutput
-        do for [i = 0:STATS_records - 1] {
+        # first line: mean call delay, second: mean return delay
+        mlab = "'mean call delay' 'mean return delay'"
+        do for [i = 0:1] {
+            STATS_records = 0
             stats marks every ::i::i using 1 nooutput
-            set arrow (10 + i) from first STATS_min, graph 0 to first STATS_min, graph 1 nohead dt 2 lc rgb '#555555'
+            if (STATS_records > 0) {
+                set arrow (10 + i) from first STATS_min, graph 0 to first STATS_min, graph 1 nohead dt 2 lc rgb '#555555'
+                set label (10 + i) word(mlab, i + 1) at first STATS_min, graph 0.97 rotate by 90 right offset -0.8, 0 font ',8'
+            }
         }
     }
     cmd = ""
