@@ -253,57 +253,129 @@ static int add_pair(nesting *s, uint32_t c, uint32_t r)
     return PB_OK;
 }
 
+/* Append message msg to the queue of key (src, dst, cid). */
+static int qpush(qtab *t, uint32_t src, uint32_t dst, uint64_t cid, uint32_t msg)
+{
+    int rc, found;
+    if ((t->n + 1) * 2 > t->cap && (rc = qgrow(t)) != PB_OK)
+        return rc;
+    size_t j = qfind(t, src, dst, cid, &found);
+    uint32_t q;
+    if ((rc = qnode(t, msg, &q)) != PB_OK)
+        return rc;
+    if (!found) {
+        t->e[j] = (qkey){cid, src, dst, q, q};
+        t->n++;
+    } else {
+        t->qnext[t->e[j].tail] = q;
+        t->e[j].tail = q;
+    }
+    return PB_OK;
+}
+
+/* Take the earliest message of key (src, dst, cid) whose timestamp is at
+ * least `min_ts` (earlier ones are dropped: expired).  Returns the message
+ * index or NONE; *more is set when another one stays queued. */
+static uint32_t qpop(qtab *t, const pb_msg *msgs, uint32_t src, uint32_t dst,
+                     uint64_t cid, pb_ns min_ts, int *more)
+{
+    int found;
+    size_t j = qfind(t, src, dst, cid, &found);
+    *more = 0;
+    if (!found)
+        return NONE;
+    uint32_t out = NONE;
+    while (out == NONE && t->e[j].head != NONE) {
+        uint32_t q = t->e[j].head;
+        uint32_t m = t->qmsg[q];
+        t->e[j].head = t->qnext[q];
+        t->qnext[q] = t->qfree;
+        t->qfree = q;
+        if (msgs[m].ts >= min_ts)
+            out = m;
+    }
+    if (t->e[j].head == NONE)
+        qdelete(t, j);
+    else
+        *more = 1;
+    return out;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Pairs are numbered in the order of their returns; pairs made when a call
+ * came after its (skewed) return were appended out of that order. */
+static int sort_pairs(nesting *s)
+{
+    uint64_t *k = malloc(((size_t)s->npairs + 1) * sizeof *k);
+    if (!k)
+        return PB_ENOMEM;
+    for (uint32_t i = 0; i < s->npairs; i++)
+        k[i] = ((uint64_t)s->ret[i] << 32) | s->call[i];
+    qsort(k, s->npairs, sizeof *k, cmp_u64);
+    for (uint32_t i = 0; i < s->npairs; i++) {
+        s->ret[i] = (uint32_t)(k[i] >> 32);
+        s->call[i] = (uint32_t)k[i];
+        s->pair_of_msg[s->ret[i]] = s->pair_of_msg[s->call[i]] = i;
+    }
+    free(k);
+    return PB_OK;
+}
+
 static int find_pairs(nesting *s)
 {
-    qtab t = {0};
-    t.qfree = NONE;
-    int rc = qgrow(&t);
+    /* open calls, and (with a skew window) returns seen before their call:
+     * a clock running fast at the caller can put the call after the
+     * return; such a return waits up to the window for its call */
+    qtab t = {0}, early = {0};
+    t.qfree = early.qfree = NONE;
+    const pb_ns w = s->p.skew_window;
+    int rc = qgrow(&t), late = 0;
+    if (rc == PB_OK && w > 0)
+        rc = qgrow(&early);
     for (size_t i = 0; rc == PB_OK && i < s->v.n; i++) {
         const pb_msg *m = &s->v.msgs[i];
         s->pair_of_msg[i] = NONE;
         uint64_t cid = s->p.callids ? m->callid : PB_ID_NONE;
-        int found;
+        int more;
         if (m->type == PB_TYPE_CALL) {
             s->calls++;
-            if ((t.n + 1) * 2 > t.cap && (rc = qgrow(&t)) != PB_OK)
-                break;
-            size_t j = qfind(&t, m->src, m->dst, cid, &found);
-            uint32_t q;
-            if ((rc = qnode(&t, (uint32_t)i, &q)) != PB_OK)
-                break;
-            if (!found) {
-                t.e[j] = (qkey){cid, m->src, m->dst, q, q};
-                t.n++;
+            uint32_t r = NONE;
+            if (w > 0 && early.n)
+                r = qpop(&early, s->v.msgs, m->src, m->dst, cid, m->ts - w, &more);
+            if (r != NONE) {
+                rc = add_pair(s, (uint32_t)i, r);
+                late = 1;
             } else {
-                t.qnext[t.e[j].tail] = q;
-                t.e[j].tail = q;
+                rc = qpush(&t, m->src, m->dst, cid, (uint32_t)i);
             }
         } else if (m->type == PB_TYPE_RETURN) {
             s->returns++;
-            size_t j = qfind(&t, m->dst, m->src, cid, &found);
-            if (!found) {
-                s->unmatched_returns++;
-                continue;
+            uint32_t c = qpop(&t, s->v.msgs, m->dst, m->src, cid, INT64_MIN, &more);
+            if (c != NONE) {
+                s->repeated += more;
+                rc = add_pair(s, c, (uint32_t)i);
+            } else if (w > 0) {
+                rc = qpush(&early, m->dst, m->src, cid, (uint32_t)i);
             }
-            uint32_t q = t.e[j].head;
-            uint32_t c = t.qmsg[q];
-            if (t.qnext[q] == NONE) {
-                qdelete(&t, j);
-            } else {
-                t.e[j].head = t.qnext[q];
-                s->repeated++;
-            }
-            t.qnext[q] = t.qfree;
-            t.qfree = q;
-            rc = add_pair(s, c, (uint32_t)i);
         } else {
             s->others++;
         }
     }
+    if (rc == PB_OK && late)
+        rc = sort_pairs(s);
     s->unmatched_calls = s->calls - s->npairs;
+    s->unmatched_returns = s->returns - s->npairs;
     free(t.e);
     free(t.qmsg);
     free(t.qnext);
+    free(early.e);
+    free(early.qmsg);
+    free(early.qnext);
     return rc;
 }
 
@@ -780,12 +852,6 @@ uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i)
 typedef struct pstat {
     double *incl_sum, *own_min, *own_max, *edge_min, *edge_max;
 } pstat;
-
-static int cmp_u64(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
 
 /* Canonical text and positions of one raw tree shape (the sequence of
  * (name, parent) in insertion order).  Most instances repeat a shape seen

@@ -346,6 +346,47 @@ TEST(skew_window)
     pb_trace_close(t);
 }
 
+/* A's clock runs 8 ms fast: its call to B is stamped after B's return.
+ * Without a skew window both are unmatched; a 10 ms window pairs them. */
+TEST(skew_return_before_call)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    add(t, 1, 10 * MS, "B", "A", PB_TYPE_RETURN, 1);
+    add(t, 2, 14 * MS, "A", "B", PB_TYPE_CALL, 1);
+    add(t, 3, 20 * MS, "A", "B", PB_TYPE_CALL, 2);
+    add(t, 4, 30 * MS, "B", "A", PB_TYPE_RETURN, 2);
+    add(t, 5, 40 * MS, "B", "A", PB_TYPE_RETURN, 3);  /* too early for 3 */
+    add(t, 6, 55 * MS, "A", "B", PB_TYPE_CALL, 3);
+    nesting_params p = defaults();
+    pb_result res;
+    CHECK_INT(run(t, &p, &res), PB_OK);
+    CHECK_INT(meta(&res, "call_pairs"), 1);
+    CHECK_INT(meta(&res, "unmatched_returns"), 2);
+    pb_result_free(&res);
+    p.skew_window = 10 * MS;
+    pb_trace_view v = pb_trace_view_of(t);
+    nesting *s;
+    pb_error err;
+    CHECK_INT(nesting_init(&s, &v, &p, &err), PB_OK);
+    CHECK_INT(nesting_npairs(s), 2);
+    /* numbered by return: (call 14 ms, return 10 ms) first */
+    CHECK_INT(nesting_pair_call(s, 0), 1);
+    CHECK_INT(nesting_pair_return(s, 0), 0);
+    CHECK_INT(nesting_pair_call(s, 1), 2);
+    CHECK_INT(nesting_pair_return(s, 1), 3);
+    pb_result_init(&res, "nesting", "call");
+    CHECK_INT(nesting_paths(s, &res, &err), PB_OK);
+    CHECK_INT(meta(&res, "unmatched_returns"), 1);
+    CHECK_INT(meta(&res, "unmatched_calls"), 1);
+    pb_pattern *e = pb_pattab_find(res.patterns, "A>B");
+    CHECK(e && e->count == 2);
+    CHECK_NEAR(e ? e->latency_sum : 0, 0.006, 1e-12); /* -4 ms + 10 ms */
+    pb_result_free(&res);
+    nesting_close(s);
+    pb_trace_close(t);
+}
+
 /* Mutual candidates under a skew window (A->B and B->A within the window
  * of each other) must not loop: the cycle is opened at the earliest call. */
 TEST(skew_cycle_broken)
@@ -587,6 +628,7 @@ int main(void)
     RUN(unmatched_discarded);
     RUN(penalties_and_ties);
     RUN(skew_window);
+    RUN(skew_return_before_call);
     RUN(skew_cycle_broken);
     RUN(smoothing);
     RUN(bad_input);
