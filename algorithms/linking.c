@@ -41,9 +41,13 @@ const pb_option link_options[] = {
     {"prune", PB_OPT_DOUBLE, offsetof(link_params, prune), "1e-4", 1e-300,
      0.999999, "candidates weighing less than prune x the spontaneous "
      "option are ignored (speed; not in the paper)"},
-    {"max_tree", PB_OPT_INT, offsetof(link_params, max_tree), "10000", 1,
-     1e8, "messages per path instance; larger trees are cut (counted in "
-     "link_truncated)"},
+    {"min_link", PB_OPT_DOUBLE, offsetof(link_params, min_link), "1e-3", 0,
+     0.01, "links less likely than this are not kept (their factor 1-p is "
+     "~1; the most likely cause is always kept; not in the paper)"},
+    {"max_tree", PB_OPT_INT, offsetof(link_params, max_tree), "128", 1,
+     1e7, "messages per path instance; a larger tree is built once without "
+     "try-both and cut, each cut-off subtree a root of its own "
+     "(link_truncated counts them; not in the paper)"},
     {"dmin", PB_OPT_DURATION, offsetof(link_params, dmin), "1us", 1e-9, 1e3,
      "floor on the average causal delay d of a node pair"},
     {"hist", PB_OPT_BOOL, offsetof(link_params, hist), "0", PB_OPT_NORANGE,
@@ -110,6 +114,10 @@ typedef struct builder {
     uint32_t tn;
     double prob;
     int truncated;
+    int kbudget;         /* try-both decisions allowed in this run */
+    int record_cuts;     /* remember messages cut off by max_tree */
+    uint32_t *cuts;      /* roots of cut-off subtrees, FIFO */
+    size_t ncuts, cuthead, cutcap;
     uint8_t flips[LINK_MAX_K + 1];
     pb_ptree tree;
     pb_strbuf text;
@@ -119,7 +127,7 @@ typedef struct builder {
     float *best_p;
     uint64_t *best_inst;
     uint32_t *best_pat;
-    uint64_t ninst, nroots, ntb, ntrunc;
+    uint64_t ninst, nroots, ntb, ntrunc, ncutroots;
     /* histograms: per pattern index, per position */
     gsl_histogram ***hist;
     size_t nhist;
@@ -205,13 +213,24 @@ static int run(builder *b, uint32_t root)
             int am = g->argmax[c] == mm;
             int follow = am || pc > 0.5;
             int tb = am ? pc < 0.5 + p->band : fabs(pc - 0.5) <= p->band;
-            if (tb && used < p->k) {
+            if (tb && used < b->kbudget) {
                 if (b->flips[used])
                     follow = !follow;
                 used++;
             }
             if (follow && b->tn >= limit) {
                 b->truncated = 1;
+                if (b->record_cuts) {
+                    if (b->ncuts == b->cutcap) {
+                        size_t nc = b->cutcap ? b->cutcap * 2 : 256;
+                        uint32_t *a = realloc(b->cuts, nc * sizeof *a);
+                        if (!a)
+                            return PB_ENOMEM;
+                        b->cuts = a;
+                        b->cutcap = nc;
+                    }
+                    b->cuts[b->ncuts++] = c;
+                }
                 continue;
             }
             b->stamp[c] = ep;
@@ -431,6 +450,40 @@ static int explore(builder *b, uint32_t root, int L)
     return PB_OK;
 }
 
+/* All instances of one root.  The first run takes every default choice;
+ * if that tree outgrows max_tree it is kept as the only instance (no
+ * try-both: 2^k copies of a runaway tree would be the whole cost) and the
+ * subtrees it cut off are queued as roots of their own. */
+static int do_root(builder *b, uint32_t root, int budget)
+{
+    b->kbudget = budget;
+    b->record_cuts = 1;
+    int used = run(b, root);
+    b->record_cuts = 0;
+    if (used < 0)
+        return used;
+    int rc = emit(b);
+    if (rc != PB_OK || b->truncated)
+        return rc;
+    b->ntb += (uint64_t)used;
+    for (int j = 0; j < used; j++) {
+        b->flips[j] = 1;
+        rc = explore(b, root, j + 1);
+        b->flips[j] = 0;
+        if (rc != PB_OK)
+            return rc;
+    }
+    return PB_OK;
+}
+
+/* A root: spontaneity is the most likely cause, or (with try-both
+ * decisions allowed) at least "near 0.5". */
+static int is_root(const link_graph *g, const link_params *p, size_t r)
+{
+    return g->argmax[r] == LINK_SPONT ||
+           (p->k > 0 && g->p_spont[r] >= 0.5 - p->band);
+}
+
 static void builder_free(builder *b)
 {
     free(b->stamp);
@@ -442,6 +495,7 @@ static void builder_free(builder *b)
     free(b->node_lat);
     free(b->edge);
     free(b->sig);
+    free(b->cuts);
     pb_ptree_free(&b->tree);
     pb_strbuf_free(&b->text);
     sigcache_free(&b->cache);
@@ -719,14 +773,22 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
     }
     /* GSL's default handler aborts; the library must return errors */
     gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
-    for (size_t r = 0; r < v->n; r++) {
-        int is_root = g->argmax[r] == LINK_SPONT ||
-                      (p->k > 0 && g->p_spont[r] >= 0.5 - p->band);
-        if (!is_root)
+    rc = PB_OK;
+    for (size_t r = 0; r < v->n && rc == PB_OK; r++) {
+        if (!is_root(g, p, r))
             continue;
         b.nroots++;
-        if ((rc = explore(&b, (uint32_t)r, 0)) != PB_OK)
-            break;
+        rc = do_root(&b, (uint32_t)r, p->k);
+        /* subtrees cut off by max_tree, depth first in cut order */
+        while (rc == PB_OK && b.cuthead < b.ncuts) {
+            uint32_t c = b.cuts[b.cuthead++];
+            if (b.cuthead == b.ncuts)
+                b.cuthead = b.ncuts = 0;
+            if (is_root(g, p, c))
+                continue; /* explored as a root already or later */
+            b.ncutroots++;
+            rc = do_root(&b, c, 0);
+        }
     }
     gsl_set_error_handler(old_handler);
     if (rc != PB_OK)
@@ -761,12 +823,13 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
     pb_pattab_rank(res->patterns, res->rank_by);
     rc = PB_ENOMEM;
     if (pb_result_meta(res, "link_roots=%llu link_instances=%llu "
-                       "link_tryboth=%llu link_truncated=%llu link_links=%zu "
+                       "link_tryboth=%llu link_truncated=%llu link_cut_roots=%llu "
+                       "link_links=%zu "
                        "link_unassigned=%llu link_spontaneous=%llu "
                        "link_no_recv_ts=%llu link_pairs=%zu",
                        (unsigned long long)b.nroots, (unsigned long long)b.ninst,
                        (unsigned long long)b.ntb, (unsigned long long)b.ntrunc,
-                       g->nlinks, (unsigned long long)unassigned,
+                       (unsigned long long)b.ncutroots, g->nlinks, (unsigned long long)unassigned,
                        (unsigned long long)g->nspont_only,
                        (unsigned long long)g->nnil, g->npairs) != PB_OK)
         goto done;

@@ -38,6 +38,7 @@ typedef struct link_params {
     double band;      /* |p - 0.5| <= band counts as "near 0.5" */
     int max_parents;  /* candidate parents kept per message (latest first) */
     double prune;     /* skip candidates lighter than prune * spont weight */
+    double min_link;  /* links below this probability are not stored */
     int max_tree;     /* messages per path instance before it is cut */
     pb_ns dmin;       /* floor on the average causal delay d */
     int hist;         /* node-delay histograms in the report (5.2) */

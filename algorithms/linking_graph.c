@@ -148,36 +148,6 @@ void link_graph_close(link_graph *g)
     free(g);
 }
 
-/* Parent lists under construction (CSR, filled message by message). */
-typedef struct parents {
-    uint32_t *off;  /* [n+1] */
-    uint32_t *par;
-    float *p;
-    size_t len, cap;
-} parents;
-
-static int parents_push(parents *ps, uint32_t par, float p)
-{
-    if (ps->len == ps->cap) {
-        size_t nc = ps->cap ? ps->cap * 2 : 1024;
-        if (nc > UINT32_MAX)
-            return PB_ERANGE;
-        uint32_t *a = realloc(ps->par, nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        ps->par = a;
-        float *b = realloc(ps->p, nc * sizeof *b);
-        if (!b)
-            return PB_ENOMEM;
-        ps->p = b;
-        ps->cap = nc;
-    }
-    ps->par[ps->len] = par;
-    ps->p[ps->len] = p;
-    ps->len++;
-    return PB_OK;
-}
-
 /* Figure 8: turn parent lists into child lists, keeping probabilities.
  * Children of a message come out in message (ts) order. */
 static int invert(link_graph *g, const uint32_t *off, const uint32_t *par,
@@ -531,7 +501,6 @@ int link_graph_build(const pb_trace_view *v, const link_params *p,
     link_graph *g = graph_alloc(n);
     sweep s;
     memset(&s, 0, sizeof s);
-    parents ps = {0};
     int rc = PB_ENOMEM;
     if (!g)
         goto fail;
@@ -560,82 +529,106 @@ int link_graph_build(const pb_trace_view *v, const link_params *p,
 
     /* Step 2: weights exp(-lambda delay), spontaneous at y d, normalized.
      * Candidates lighter than prune * spont weight are not enumerated:
-     * delay > d (y + ln(1/prune)). */
-    sweep_rewind(&s);
-    ps.off = malloc((n + 1) * sizeof *ps.off);
-    if (!ps.off) {
+     * delay > d (y + ln(1/prune)).  Two identical sweeps: the first counts
+     * the links each parent will hold, the second fills the child lists
+     * in place, so no intermediate parent lists are kept. */
+    double prune_ln = -log(p->prune);
+    g->child_off = calloc(n + 1, sizeof *g->child_off);
+    if (!g->child_off) {
         rc = PB_ENOMEM;
         goto fail;
     }
-    double prune_ln = -log(p->prune);
     double *w = NULL;
     size_t wcap = 0;
-    for (size_t i = 0; i < n; i++) {
-        ps.off[i] = (uint32_t)ps.len;
-        uint32_t pid = s.pair_of[i];
-        double d = g->pair_d[pid];
-        if (isnan(d)) {
-            g->p_spont[i] = 1;
-            g->argmax[i] = LINK_SPONT;
-            g->nspont_only++;
-            continue;
+    uint32_t *pos = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        sweep_rewind(&s);
+        for (size_t i = 0; i < n; i++) {
+            double d = g->pair_d[s.pair_of[i]];
+            len = 0;
+            if (!isnan(d)) {
+                double hz = d * (p->y + prune_ln);
+                pb_ns horizon = hz < pb_ns_to_sec(p->x) ? pb_sec_to_ns(hz) : p->x;
+                if ((rc = candidates(&s, i, horizon, (size_t)p->max_parents, &len)) != PB_OK)
+                    goto fail_w;
+            }
+            if (!len) {
+                if (pass == 0) {
+                    g->p_spont[i] = 1;
+                    g->argmax[i] = LINK_SPONT;
+                    g->nspont_only++;
+                }
+                continue;
+            }
+            if (len > wcap) {
+                double *nw = realloc(w, len * 2 * sizeof *nw);
+                if (!nw) {
+                    rc = PB_ENOMEM;
+                    goto fail_w;
+                }
+                w = nw;
+                wcap = len * 2;
+            }
+            double ws = exp(-p->y), sum = ws;
+            for (size_t c = 0; c < len; c++) {
+                w[c] = exp(-pb_ns_to_sec(s.buf[c].delay) / d);
+                sum += w[c];
+            }
+            uint32_t best = LINK_SPONT;
+            double bw = ws;
+            for (size_t c = len; c-- > 0;)
+                if (w[c] >= bw) { /* ties: the latest candidate, then a parent */
+                    bw = w[c];
+                    best = s.buf[c].idx;
+                }
+            if (pass == 0) {
+                g->p_spont[i] = (float)(ws / sum);
+                g->argmax[i] = best;
+            }
+            for (size_t c = 0; c < len; c++) {
+                float pc = (float)(w[c] / sum);
+                uint32_t par = s.buf[c].idx;
+                /* links below min_link are left out of the lists (their
+                 * factor 1-p is ~1); the most likely cause never is */
+                if (pc < p->min_link && par != best)
+                    continue;
+                if (pass == 0) {
+                    if (g->child_off[par + 1]++ == UINT32_MAX - 1 ||
+                        ++g->nlinks >= UINT32_MAX) {
+                        rc = PB_ERANGE;
+                        goto fail_w;
+                    }
+                } else {
+                    uint32_t q = pos[par]++;
+                    g->child[q] = (uint32_t)i;
+                    g->child_p[q] = pc;
+                }
+            }
         }
-        double hz = d * (p->y + prune_ln);
-        pb_ns horizon = hz < pb_ns_to_sec(p->x) ? pb_sec_to_ns(hz) : p->x;
-        if ((rc = candidates(&s, i, horizon, (size_t)p->max_parents, &len)) != PB_OK)
-            goto fail;
-        if (!len) {
-            g->p_spont[i] = 1;
-            g->argmax[i] = LINK_SPONT;
-            g->nspont_only++;
-            continue;
-        }
-        if (len > wcap) {
-            double *nw = realloc(w, len * 2 * sizeof *nw);
-            if (!nw) {
+        if (pass == 0) {
+            for (size_t i = 0; i < n; i++)
+                g->child_off[i + 1] += g->child_off[i];
+            size_t nl = g->nlinks ? g->nlinks : 1;
+            g->child = malloc(nl * sizeof *g->child);
+            g->child_p = malloc(nl * sizeof *g->child_p);
+            pos = malloc((n ? n : 1) * sizeof *pos);
+            if (!g->child || !g->child_p || !pos) {
                 rc = PB_ENOMEM;
                 goto fail_w;
             }
-            w = nw;
-            wcap = len * 2;
+            memcpy(pos, g->child_off, n * sizeof *pos);
         }
-        double ws = exp(-p->y), sum = ws;
-        for (size_t c = 0; c < len; c++) {
-            w[c] = exp(-pb_ns_to_sec(s.buf[c].delay) / d);
-            sum += w[c];
-        }
-        uint32_t best = LINK_SPONT;
-        double bw = ws;
-        for (size_t c = len; c-- > 0;)
-            if (w[c] >= bw) { /* ties: the latest candidate, then a parent */
-                bw = w[c];
-                best = s.buf[c].idx;
-            }
-        g->p_spont[i] = (float)(ws / sum);
-        g->argmax[i] = best;
-        for (size_t c = 0; c < len; c++)
-            if ((rc = parents_push(&ps, s.buf[c].idx, (float)(w[c] / sum))) != PB_OK)
-                goto fail_w;
     }
     free(w);
-    w = NULL;
-    ps.off[n] = (uint32_t)ps.len;
+    free(pos);
     sweep_free(&s);
-    memset(&s, 0, sizeof s);
-    if ((rc = invert(g, ps.off, ps.par, ps.p)) != PB_OK)
-        goto fail;
-    free(ps.off);
-    free(ps.par);
-    free(ps.p);
     *out = g;
     return PB_OK;
 fail_w:
     free(w);
+    free(pos);
 fail:
     sweep_free(&s);
-    free(ps.off);
-    free(ps.par);
-    free(ps.p);
     link_graph_close(g);
     if (rc == PB_ERANGE)
         return pb_error_set(err, rc, NULL, 0, 0,
