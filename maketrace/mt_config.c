@@ -40,7 +40,7 @@ const pb_option mt_options[] = {
      "multiplies every delay standard deviation (7.5.4 delay variation)"},
     {"delay_sd", PB_OPT_DURATION, S_OFF(delay_sd), "-1", -1, 1e6,
      "if >= 0, replaces every delay standard deviation (7.5.4)"},
-    {"instances", PB_OPT_INT, S_OFF(instances), "1", 1, 10000000.0,
+    {"instances", PB_OPT_INT, S_OFF(instances), "1", 1, 1000000.0,
      "parallel instances of the shared pool (7.1.1 parallelism)"},
     {"think", PB_OPT_STRING, S_OFF(think), "0", PB_OPT_NORANGE,
      "uniform think time LO..HI between a pool instance's paths (7.1.1)"},
@@ -409,7 +409,7 @@ static int parse_count(const char *v, int *n)
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || x < 1 || x > 10000000)
+    if (!*v || *end || errno || x < 1 || x > 1000000)
         return PB_EINVAL;
     *n = (int)x;
     return PB_OK;
@@ -1165,6 +1165,17 @@ static void root_walk(const mt_op *op, int *has, uint32_t *roots, uint64_t *maxm
     }
 }
 
+/* v * f in ns, kept within [0, INT64_MAX / 4] so that no scale overflows. */
+static pb_ns scale_ns(pb_ns v, double f)
+{
+    double x = (double)v * f;
+    if (!(x > 0))
+        return 0;
+    if (x >= (double)(INT64_MAX / 4))
+        return INT64_MAX / 4;
+    return (pb_ns)llround(x);
+}
+
 static void fill_delays(mt_op *op, const mt_delay *dc, const mt_delay *dr,
                         const mt_delay *dm, const mt_settings *s, int *adv)
 {
@@ -1176,7 +1187,7 @@ static void fill_delays(mt_op *op, const mt_delay *dc, const mt_delay *dr,
             op->r = *dr;
         for (int i = 0; i < (op->kind == MT_OP_CALL ? 2 : 1); i++) {
             ds[i]->sd = s->delay_sd >= 0 ? s->delay_sd
-                                         : pb_sec_to_ns(pb_ns_to_sec(ds[i]->sd) * s->sd_scale);
+                                         : scale_ns(ds[i]->sd, s->sd_scale);
             if (ds[i]->mean > 0 || ds[i]->sd > 0)
                 *adv = 1;
         }
@@ -1202,7 +1213,7 @@ static int apply_tracelet_field(parser *p, mt_tracelet *tr, const char *field,
     } else if (!strcmp(field, "instances")) {
         if (parse_count(v, &tr->instances) != PB_OK)
             return pb_error_set(p->err, PB_EPARSE, file, line, col,
-                                "tracelet %s: expected instances=N with N an integer in 1..10000000, got \"%s\"",
+                                "tracelet %s: expected instances=N with N an integer in 1..1000000, got \"%s\"",
                                 tr->name, v);
     } else if (!strcmp(field, "think")) {
         if (parse_range(v, &tr->think_lo, &tr->think_hi, why, sizeof why) != PB_OK)
@@ -1342,9 +1353,9 @@ static int finish(parser *p)
     parse_delay(s->ret_delay, &dr, why, sizeof why);
     parse_delay(s->msg_delay, &dm, why, sizeof why);
     parse_range(s->think, &c->pool_think_lo, &c->pool_think_hi, why, sizeof why);
-    c->pool_think_lo = pb_sec_to_ns(pb_ns_to_sec(c->pool_think_lo) * s->think_scale);
-    c->pool_think_hi = pb_sec_to_ns(pb_ns_to_sec(c->pool_think_hi) * s->think_scale);
-    s->instances = (int)fmin(1e7, fmax(1.0, (double)llround(s->instances * s->instances_scale)));
+    c->pool_think_lo = scale_ns(c->pool_think_lo, s->think_scale);
+    c->pool_think_hi = scale_ns(c->pool_think_hi, s->think_scale);
+    s->instances = (int)fmin(1e6, fmax(1.0, (double)llround(s->instances * s->instances_scale)));
     int netadv = s->net_delay > 0 || s->net_sd > 0;
     for (size_t i = 0; i < c->ntr; i++) {
         mt_tracelet *tr = &c->tr[i];
@@ -1355,7 +1366,7 @@ static int finish(parser *p)
                 mt_delay *d = &tr->il[j].d;
                 if (!d->set)
                     *d = tr->il[j].type == PB_TYPE_CALL ? dc : tr->il[j].type == PB_TYPE_RETURN ? dr : dm;
-                d->sd = s->delay_sd >= 0 ? s->delay_sd : pb_sec_to_ns(pb_ns_to_sec(d->sd) * s->sd_scale);
+                d->sd = s->delay_sd >= 0 ? s->delay_sd : scale_ns(d->sd, s->sd_scale);
                 if (d->mean > 0 || d->sd > 0)
                     adv = 1;
             }
@@ -1363,13 +1374,13 @@ static int finish(parser *p)
             fill_delays(tr->body, &dc, &dr, &dm, s, &adv);
         }
         if (tr->instances > 0) {
-            tr->instances = (int)fmin(1e7, fmax(1.0, (double)llround(tr->instances * s->instances_scale)));
+            tr->instances = (int)fmin(1e6, fmax(1.0, (double)llround(tr->instances * s->instances_scale)));
             if (!tr->has_think) {
                 tr->think_lo = c->pool_think_lo;
                 tr->think_hi = c->pool_think_hi;
             } else {
-                tr->think_lo = pb_sec_to_ns(pb_ns_to_sec(tr->think_lo) * s->think_scale);
-                tr->think_hi = pb_sec_to_ns(pb_ns_to_sec(tr->think_hi) * s->think_scale);
+                tr->think_lo = scale_ns(tr->think_lo, s->think_scale);
+                tr->think_hi = scale_ns(tr->think_hi, s->think_scale);
             }
         } else {
             if (tr->has_think)

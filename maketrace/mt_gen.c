@@ -76,12 +76,21 @@ typedef struct state {
     pb_ns crt;      /* when that message was received */
 } state;
 
+/* Times saturate here instead of overflowing: absurd configs (huge waits in
+ * long paths) then give paths past any duration limit, never UB. */
+#define MT_TIME_MAX (INT64_MAX / 4)
+
+static pb_ns tadd(pb_ns a, pb_ns b)
+{
+    return a > MT_TIME_MAX - b ? MT_TIME_MAX : a + b;
+}
+
 static pb_ns sample(mt_gen *g, const mt_delay *d)
 {
     if (d->sd == 0)
         return d->mean;
     double x = (double)d->mean + gsl_ran_gaussian_ziggurat(g->rng, (double)d->sd);
-    return x <= 0 ? 0 : (pb_ns)llround(x);
+    return x <= 0 ? 0 : x >= (double)MT_TIME_MAX ? MT_TIME_MAX : (pb_ns)llround(x);
 }
 
 static pb_ns net(mt_gen *g)
@@ -90,7 +99,7 @@ static pb_ns net(mt_gen *g)
     if (s->net_sd == 0)
         return s->net_delay;
     double x = (double)s->net_delay + gsl_ran_gaussian_ziggurat(g->rng, (double)s->net_sd);
-    return x <= 0 ? 0 : (pb_ns)llround(x);
+    return x <= 0 ? 0 : x >= (double)MT_TIME_MAX ? MT_TIME_MAX : (pb_ns)llround(x);
 }
 
 static uint32_t pick_index(mt_gen *g, const double *cum, uint32_t n)
@@ -130,7 +139,7 @@ static int32_t emit(mt_gen *g, inst *in, pb_ns ts, uint32_t src, uint32_t dst,
     }
     gmsg *m = &in->buf[in->n];
     m->ts = ts;
-    m->recv = ts + net(g);
+    m->recv = tadd(ts, net(g));
     m->src = g->nodemap[src];
     m->dst = g->nodemap[dst];
     m->type = (uint8_t)type;
@@ -149,14 +158,14 @@ static void run(mt_gen *g, inst *in, const mt_op *op, uint32_t node, state *s)
     switch (op->kind) {
     case MT_OP_CALL: {
         uint32_t dst = pick(g, &op->to);
-        pb_ns ts = s->t + sample(g, &op->d);
+        pb_ns ts = tadd(s->t, sample(g, &op->d));
         int32_t m = emit(g, in, ts, node, dst, PB_TYPE_CALL, 0, s->cause, -1);
         if (m < 0)
             return;
         state c = {in->buf[m].recv, m, in->buf[m].recv};
         for (uint32_t i = 0; i < op->nkids; i++)
             run(g, in, op->kids[i], dst, &c);
-        pb_ns rts = c.t + sample(g, &op->r);
+        pb_ns rts = tadd(c.t, sample(g, &op->r));
         int32_t r = emit(g, in, rts, dst, node, PB_TYPE_RETURN, 0, c.cause, m);
         if (r < 0)
             return;
@@ -166,7 +175,7 @@ static void run(mt_gen *g, inst *in, const mt_op *op, uint32_t node, state *s)
     }
     case MT_OP_SEND: {
         uint32_t dst = pick(g, &op->to);
-        pb_ns ts = s->t + sample(g, &op->d);
+        pb_ns ts = tadd(s->t, sample(g, &op->d));
         int32_t m = emit(g, in, ts, node, dst, PB_TYPE_MSG, 0, s->cause, -1);
         if (m < 0)
             return;
@@ -207,7 +216,7 @@ static void run(mt_gen *g, inst *in, const mt_op *op, uint32_t node, state *s)
         return;
     case MT_OP_WAIT:
         if (op->wait_node < 0 || (uint32_t)op->wait_node == node)
-            s->t += op->wait;
+            s->t = tadd(s->t, op->wait);
         return;
     }
 }
@@ -220,7 +229,7 @@ static void run_interleave(mt_gen *g, inst *in, const mt_tracelet *tr, pb_ns t)
         last[i] = -1;
     for (uint32_t j = 0; j < tr->nil; j++) {
         const mt_iline *l = &tr->il[j];
-        pb_ns ts = t + sample(g, &l->d);
+        pb_ns ts = tadd(t, sample(g, &l->d));
         int32_t cause = last[l->label * nn + l->src];
         /* never send before the cause has arrived */
         if (cause >= 0 && ts < in->buf[cause].recv)
@@ -265,7 +274,7 @@ static int next_path(mt_gen *g, inst *in, pb_ns after)
         pb_ns think = tr->think_lo;
         if (tr->think_hi > tr->think_lo)
             think += (pb_ns)llround(gsl_rng_uniform(g->rng) * (double)(tr->think_hi - tr->think_lo));
-        pb_ns t0 = after + think;
+        pb_ns t0 = tadd(after, think);
         if (c->s.duration > 0 && t0 >= c->s.duration)
             return 0;
         in->n = 0;

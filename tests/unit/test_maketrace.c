@@ -616,6 +616,20 @@ TEST(test_maketrace_limits)
     gen_free(&o);
 }
 
+/* absurd times saturate instead of overflowing (UBSan watches this) */
+TEST(test_maketrace_huge_times)
+{
+    gen_out o;
+    pb_error e;
+    const char *d[] = {"sd_scale=1000000", "think_scale=10000000", "think=0..9000000000s"};
+    CHECK_INT(gen_text(&o, "messages = 60\ninstances = 2\n"
+                           "tracelet t from A { call B delay=1000000000s,1000000000s { wait 3000000000s; "
+                           "call C delay=9000000000s ret=9000000000s } }\n", d, 3, &e), PB_OK);
+    CHECK_INT(o.n, 60);
+    CHECK_INT(check_props(&o, "huge"), 0);
+    gen_free(&o);
+}
+
 TEST(test_maketrace_net_delay)
 {
     gen_out o;
@@ -974,6 +988,7 @@ int main(void)
     RUN(test_maketrace_think_time);
     RUN(test_maketrace_instances);
     RUN(test_maketrace_limits);
+    RUN(test_maketrace_huge_times);
     RUN(test_maketrace_net_delay);
     RUN(test_maketrace_interleave);
     RUN(test_maketrace_constructs);
