@@ -82,23 +82,68 @@ static int set_param(skewer_params *p, const char *name, const char *value)
     return 1;
 }
 
+#define FAIL(code)          \
+    do {                    \
+        status = (code);    \
+        goto done;          \
+    } while (0)
+
+/* The clock every node of the trace got, in the spec format. */
+static int print_spec_file(const char *path, const skew_spec *spec,
+                           const pb_strtab *nodes, const char *in_path)
+{
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+        fprintf(stderr, "%s: %s: cannot open for writing\n", prog, path);
+        return 0;
+    }
+    fprintf(fp, "# skewer: the clock of every node of %s\n", in_path);
+    char ob[PB_SECONDS_BUF + 4], db[40];
+    for (uint32_t i = 0; i < pb_strtab_count(nodes); i++) {
+        skew_clock ck;
+        skew_spec_clock(spec, pb_strtab_str(nodes, i), &ck);
+        fprintf(fp, "%s=%s", pb_strtab_str(nodes, i),
+                skew_offset_format(ck.offset, ob));
+        if (ck.drift_ppt)
+            fprintf(fp, ",%s", skew_drift_format(ck.drift_ppt, db));
+        fputc('\n', fp);
+    }
+    if (fclose(fp) != 0) {
+        fprintf(stderr, "%s: %s: write error\n", prog, path);
+        return 0;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
+    int status = 0, rc;
     skewer_params par;
     pb_error err;
     pb_error_clear(&err);
-    if (pb_opt_defaults(skewer_options, &par, &err) != PB_OK) {
-        pb_error_print(stderr, prog, &err);
-        return 1;
-    }
-    skew_spec *spec;
-    if (skew_spec_init(&spec) != PB_OK) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
-    }
+    /* everything freed at done:, so every exit path is leak-free */
+    skew_spec *spec = NULL;
+    pb_reader *r = NULL;
+    pb_writer *w = NULL;
+    skew_stream *s = NULL;
+    skew_estimate *e = NULL;
+    FILE *out = stdout;
+    pb_strbuf sb = {0};
+    skew_stats st;
+    const char *name;
     const char *out_path = NULL, *print_spec = NULL, *ref_node = NULL,
                *roff = NULL, *rdrift = NULL;
     int deskew = 0, estimate = 0, verbose = 0, nclocks = 0;
+
+    if (pb_opt_defaults(skewer_options, &par, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        FAIL(1);
+    }
+    if (skew_spec_init(&spec) != PB_OK) {
+        spec = NULL;
+        fprintf(stderr, "%s: out of memory\n", prog);
+        FAIL(1);
+    }
     pb_reader_opts ropts;
     pb_reader_opts_default(&ropts);
     ropts.check_ids = 0;          /* memory must not grow with the trace */
@@ -129,22 +174,22 @@ int main(int argc, char **argv)
         case 'n':
             if (skew_spec_add(spec, optarg, "--node", 0, &err) != PB_OK) {
                 pb_error_print(stderr, prog, &err);
-                return 2;
+                FAIL(2);
             }
             nclocks++;
             break;
         case 'f':
             if (skew_spec_load(spec, optarg, &err) != PB_OK) {
                 pb_error_print(stderr, prog, &err);
-                return 2;
+                FAIL(2);
             }
             nclocks++;
             break;
         case OPT_ROFF: roff = optarg; break;
         case OPT_RDRIFT: rdrift = optarg; break;
-        case 's': if (!set_param(&par, "seed", optarg)) return 2; break;
-        case OPT_REF: if (!set_param(&par, "ref", optarg)) return 2; break;
-        case OPT_WINDOW: if (!set_param(&par, "max-window", optarg)) return 2; break;
+        case 's': if (!set_param(&par, "seed", optarg)) FAIL(2); break;
+        case OPT_REF: if (!set_param(&par, "ref", optarg)) FAIL(2); break;
+        case OPT_WINDOW: if (!set_param(&par, "max-window", optarg)) FAIL(2); break;
         case OPT_NEG: par.allow_negative = 1; break;
         case 'd': deskew = 1; break;
         case 'e': estimate = 1; break;
@@ -153,106 +198,93 @@ int main(int argc, char **argv)
         case OPT_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case 'o': out_path = optarg; break;
         case 'v': verbose = 1; break;
-        case 'h': usage(stdout); skew_spec_close(spec); return 0;
-        default: usage(stderr); return 2;
+        case 'h': usage(stdout); FAIL(0);
+        default: usage(stderr); FAIL(2);
         }
     }
     if (optind + 1 < argc) {
         fprintf(stderr, "%s: expected at most one trace file, got %d\n", prog,
                 argc - optind);
-        return 2;
+        FAIL(2);
     }
     if (estimate && (deskew || nclocks || roff || rdrift)) {
         fprintf(stderr, "%s: --estimate reads offsets from the trace; it takes "
                         "no --deskew, --node, --spec or --random-*\n", prog);
-        return 2;
+        FAIL(2);
     }
     if ((roff || rdrift) &&
         skew_spec_set_random(spec, roff, rdrift, (unsigned long)par.seed, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        return 2;
+        FAIL(2);
     }
     skew_spec_set_ref(spec, par.ref);
     const char *in_path = optind < argc ? argv[optind] : "-";
 
-    pb_reader *r;
     if (pb_reader_open(&r, in_path, NULL, &ropts, &err) != PB_OK) {
+        r = NULL;
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
-    FILE *out = stdout;
     if (out_path && strcmp(out_path, "-")) {
         out = fopen(out_path, "w");
         if (!out) {
+            out = stdout;
             fprintf(stderr, "%s: %s: cannot open for writing\n", prog, out_path);
-            return 1;
+            FAIL(1);
         }
     }
-    int rc;
     if (estimate) {
-        skew_estimate *e;
         if (skew_estimate_init(&e, pb_reader_names(r)) != PB_OK) {
+            e = NULL;
             fprintf(stderr, "%s: out of memory\n", prog);
-            return 1;
+            FAIL(1);
         }
         pb_msg m;
         while ((rc = pb_reader_next(r, &m, NULL, &err)) == 1)
             if (skew_estimate_add(e, &m) != PB_OK) {
                 fprintf(stderr, "%s: out of memory\n", prog);
-                return 1;
+                FAIL(1);
             }
         if (rc < 0) {
             pb_error_print(stderr, prog, &err);
-            return 1;
+            FAIL(1);
         }
-        pb_strbuf sb = {0};
         if (skew_estimate_write(e, ref_node, &sb, &err) != PB_OK) {
             pb_error_print(stderr, prog, &err);
-            return 1;
+            FAIL(1);
         }
         fputs(pb_strbuf_str(&sb), out);
-        pb_strbuf_free(&sb);
-        skew_estimate_close(e);
-        pb_reader_close(r);
-        skew_spec_close(spec);
-        if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
+        if (fflush(out) != 0) {
             fprintf(stderr, "%s: write error\n", prog);
-            return 1;
+            FAIL(1);
         }
-        return 0;
+        FAIL(0);
     }
 
-    pb_writer *w;
     if (pb_writer_open(&w, out, out_path ? out_path : "(stdout)",
                        pb_reader_columns(r), pb_reader_names(r), &err) != PB_OK) {
+        w = NULL;
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
     for (size_t i = 0; i < pb_reader_meta_count(r); i++)
         pb_writer_meta(w, pb_reader_meta(r, i));
-    pb_strbuf meta = {0};
-    pb_strbuf_printf(&meta, "skewer: %s ", deskew ? "deskew" : "skew");
-    skew_spec_describe(spec, &meta);
-    pb_writer_meta(w, pb_strbuf_str(&meta));
-    pb_strbuf_free(&meta);
+    pb_strbuf_printf(&sb, "skewer: %s ", deskew ? "deskew" : "skew");
+    skew_spec_describe(spec, &sb);
+    pb_writer_meta(w, pb_strbuf_str(&sb));
 
-    skew_stats st;
-    skew_stream *s = NULL;
     rc = skew_run(r, w, spec, deskew, (size_t)par.max_window, par.allow_negative,
                   &st, &s, &err);
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
-    if (pb_writer_close(w, &err) != PB_OK) {
+    rc = pb_writer_close(w, &err);
+    w = NULL;
+    if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
-    if (out != stdout && fclose(out) != 0) {
-        fprintf(stderr, "%s: %s: write error\n", prog, out_path);
-        return 1;
-    }
-    const char *name;
     for (size_t i = 0; (name = skew_stream_unseen(s, i)) != NULL; i++)
         fprintf(stderr, "%s: warning: node \"%s\" of the clock spec does not "
                         "appear in the trace\n", prog, name);
@@ -267,31 +299,20 @@ int main(int argc, char **argv)
                         "held at most %zu rows\n", prog, st.messages, a,
                 st.max_window);
     }
-    if (print_spec) {
-        FILE *fp = fopen(print_spec, "w");
-        if (!fp) {
-            fprintf(stderr, "%s: %s: cannot open for writing\n", prog, print_spec);
-            return 1;
-        }
-        const pb_strtab *nodes = pb_reader_names(r)->nodes;
-        fprintf(fp, "# skewer: the clock of every node of %s\n", in_path);
-        char ob[PB_SECONDS_BUF + 4], db[40];
-        for (uint32_t i = 0; i < pb_strtab_count(nodes); i++) {
-            skew_clock ck;
-            skew_spec_clock(spec, pb_strtab_str(nodes, i), &ck);
-            fprintf(fp, "%s=%s", pb_strtab_str(nodes, i),
-                    skew_offset_format(ck.offset, ob));
-            if (ck.drift_ppt)
-                fprintf(fp, ",%s", skew_drift_format(ck.drift_ppt, db));
-            fputc('\n', fp);
-        }
-        if (fclose(fp) != 0) {
-            fprintf(stderr, "%s: %s: write error\n", prog, print_spec);
-            return 1;
-        }
+    if (print_spec &&
+        !print_spec_file(print_spec, spec, pb_reader_names(r)->nodes, in_path))
+        FAIL(1);
+done:
+    if (w)
+        pb_writer_close(w, NULL);
+    if (out != stdout && fclose(out) != 0 && status == 0) {
+        fprintf(stderr, "%s: %s: write error\n", prog, out_path);
+        status = 1;
     }
+    pb_strbuf_free(&sb);
     skew_stream_close(s);
+    skew_estimate_close(e);
     pb_reader_close(r);
     skew_spec_close(spec);
-    return 0;
+    return status;
 }

@@ -84,19 +84,46 @@ static int parse_sniffer(char *text, const sniff_params *global, sniff_params *p
     return 1;
 }
 
+#define FAIL(code)          \
+    do {                    \
+        status = (code);    \
+        goto done;          \
+    } while (0)
+
 int main(int argc, char **argv)
 {
+    int status = 0;
     sniff_params global;
     pb_error err;
     pb_error_clear(&err);
+    /* everything freed at done:, so every exit path is leak-free */
+    char **sniffer_args = NULL, **node_lists = NULL;
+    sniff_params *params = NULL;
+    pb_names *names = NULL;
+    sniff_model *model = NULL;
+    pb_reader *r = NULL;
+    sniff_spool *spool = NULL;
+    pb_writer *w = NULL;
+    FILE *out = stdout;
+    pb_strbuf line = {0};
+    size_t nsniff = 0, nbox;
+    const char *out_path = NULL, *target_text = NULL;
+    int quiet = 0, rc;
+    double target = -1, found = 0;
+    sniff_stats st;
+    pb_msg m;
+    pb_truth t;
+    const char *name;
+
     if (pb_opt_defaults(sniff_options, &global, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
-    char **sniffer_args = calloc((size_t)argc + 1, sizeof *sniffer_args);
-    size_t nsniff = 0;
-    const char *out_path = NULL, *target_text = NULL;
-    int quiet = 0;
+    sniffer_args = calloc((size_t)argc + 1, sizeof *sniffer_args);
+    if (!sniffer_args) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        FAIL(1);
+    }
     pb_reader_opts ropts;
     pb_reader_opts_default(&ropts);
     ropts.check_ids = 0;         /* memory must not grow with the trace */
@@ -135,114 +162,104 @@ int main(int argc, char **argv)
         case OPT_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case 'o': out_path = optarg; break;
         case OPT_QUIET: quiet = 1; break;
-        case 'h': usage(stdout); free(sniffer_args); return 0;
-        default: usage(stderr); free(sniffer_args); return 2;
+        case 'h': usage(stdout); FAIL(0);
+        default: usage(stderr); FAIL(2);
         }
-        if (!ok) {
-            free(sniffer_args);
-            return 2;
-        }
+        if (!ok)
+            FAIL(2);
     }
     if (optind + 1 < argc) {
         fprintf(stderr, "%s: expected at most one trace file, got %d\n", prog,
                 argc - optind);
-        return 2;
+        FAIL(2);
     }
-    double target = -1;
     if (target_text) {
         char *end;
         target = strtod(target_text, &end);
         if (!*target_text || *end || !(target >= 0 && target <= 1)) {
             fprintf(stderr, "%s: --target-drop %s: expected a drop rate in "
                             "[0, 1] (0.01 = 1%%)\n", prog, target_text);
-            return 2;
+            FAIL(2);
         }
     }
     const char *in_path = optind < argc ? argv[optind] : "-";
 
-    pb_names *names;
-    sniff_model *model;
-    if (pb_names_init(&names) != PB_OK || sniff_init(&model, names) != PB_OK) {
+    nbox = nsniff ? nsniff : 1;
+    params = calloc(nbox, sizeof *params);
+    node_lists = calloc(nbox, sizeof *node_lists);
+    if (!params || !node_lists || pb_names_init(&names) != PB_OK ||
+        sniff_init(&model, names) != PB_OK) {
         fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
+        FAIL(1);
     }
-    sniff_params *params = calloc(nsniff + 1, sizeof *params);
-    char **node_lists = calloc(nsniff + 1, sizeof *node_lists);
     if (nsniff == 0) {
         params[0] = global;
-        node_lists[0] = NULL;
         if (sniff_add(model, NULL, &params[0], "sniffer", &err) != PB_OK) {
             pb_error_print(stderr, prog, &err);
-            return 2;
+            FAIL(2);
         }
     }
     for (size_t i = 0; i < nsniff; i++) {
         if (!parse_sniffer(sniffer_args[i], &global, &params[i], &node_lists[i]))
-            return 2;
+            FAIL(2);
         if (sniff_add(model, node_lists[i], &params[i], "--sniffer", &err) != PB_OK) {
             pb_error_print(stderr, prog, &err);
-            return 2;
+            FAIL(2);
         }
     }
 
-    pb_reader *r;
     if (pb_reader_open(&r, in_path, names, &ropts, &err) != PB_OK) {
+        r = NULL;
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
     /* Pass 1: keep the trace on disk, so the drop count can go into the
      * metadata, which precedes the rows. */
-    sniff_spool *spool;
     if (sniff_spool_open(&spool, &err) != PB_OK) {
+        spool = NULL;
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
-    pb_msg m;
-    pb_truth t;
-    int rc;
     while ((rc = pb_reader_next(r, &m, &t, &err)) == 1)
         if (sniff_spool_add(spool, &m, &t) != PB_OK) {
             fprintf(stderr, "%s: cannot write the temporary copy of the trace "
                             "(disk full? set TMPDIR)\n", prog);
-            return 1;
+            FAIL(1);
         }
     if (rc < 0) {
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
-    double found = 0;
     if (target >= 0) {
         if (sniff_target_rate(model, spool, target, &found, &err) != PB_OK) {
             pb_error_print(stderr, prog, &err);
-            return 1;
+            FAIL(1);
         }
-        for (size_t i = 0; i < (nsniff ? nsniff : 1); i++)
+        for (size_t i = 0; i < nbox; i++)
             params[i].rate = found;
     }
-    sniff_stats st;
     if (sniff_replay(model, spool, &st) != PB_OK) {
         fprintf(stderr, "%s: cannot read the temporary copy of the trace\n", prog);
-        return 1;
+        FAIL(1);
     }
 
-    FILE *out = stdout;
     if (out_path && strcmp(out_path, "-")) {
         out = fopen(out_path, "w");
         if (!out) {
+            out = stdout;
             fprintf(stderr, "%s: %s: cannot open for writing\n", prog, out_path);
-            return 1;
+            FAIL(1);
         }
     }
-    pb_writer *w;
     if (pb_writer_open(&w, out, out_path ? out_path : "(stdout)",
                        pb_reader_columns(r), names, &err) != PB_OK) {
+        w = NULL;
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
     for (size_t i = 0; i < pb_reader_meta_count(r); i++)
         pb_writer_meta(w, pb_reader_meta(r, i));
-    pb_strbuf line = {0};
-    for (size_t i = 0; i < (nsniff ? nsniff : 1); i++) {
+    for (size_t i = 0; i < nbox; i++) {
         pb_strbuf_reset(&line);
         pb_strbuf_printf(&line, "sniffer: box=%zu nodes=%s ", i + 1,
                          node_lists[i] ? node_lists[i] : "*");
@@ -270,24 +287,29 @@ int main(int argc, char **argv)
     sniff_reset(model);
     if (sniff_spool_rewind(spool) != PB_OK) {
         fprintf(stderr, "%s: cannot read the temporary copy of the trace\n", prog);
-        return 1;
+        FAIL(1);
     }
     while ((rc = sniff_spool_next(spool, &m, &t)) == 1)
         if (sniff_decide(model, &m) && pb_writer_write(w, &m, &t) != PB_OK)
             break;
     if (rc < 0) {
         fprintf(stderr, "%s: cannot read the temporary copy of the trace\n", prog);
-        return 1;
+        FAIL(1);
     }
-    if (pb_writer_close(w, &err) != PB_OK) {
+    rc = pb_writer_close(w, &err);
+    w = NULL;
+    if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
-    if (out != stdout && fclose(out) != 0) {
-        fprintf(stderr, "%s: %s: write error\n", prog, out_path);
-        return 1;
+    if (out != stdout) {
+        FILE *o = out;
+        out = stdout;
+        if (fclose(o) != 0) {
+            fprintf(stderr, "%s: %s: write error\n", prog, out_path);
+            FAIL(1);
+        }
     }
-    const char *name;
     for (size_t i = 0; (name = sniff_unseen(model, i)) != NULL; i++)
         fprintf(stderr, "%s: warning: node \"%s\" of --sniffer does not appear "
                         "in the trace\n", prog, name);
@@ -302,6 +324,11 @@ int main(int argc, char **argv)
                 (unsigned long long)st.queue, (unsigned long long)st.random,
                 (unsigned long long)st.burst, (unsigned long long)st.uncovered);
     }
+done:
+    if (w)
+        pb_writer_close(w, NULL);
+    if (out != stdout)
+        fclose(out);
     pb_strbuf_free(&line);
     sniff_spool_close(spool);
     pb_reader_close(r);
@@ -310,5 +337,5 @@ int main(int argc, char **argv)
     free(params);
     free(node_lists);
     free(sniffer_args);
-    return 0;
+    return status;
 }
