@@ -766,6 +766,9 @@ int nesting_init(nesting **out, const pb_trace_view *v,
                             "nesting: invalid parameters (need hist_base > 1, "
                             "hist_bins >= 1, hist_lowest > 0, skew_window >= 0, "
                             "smooth_width > 0, x, y, z >= 0)");
+    if (!v->nodes || (v->n && !v->msgs))
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "nesting: the trace view has no messages or node names");
     if (v->n >= UINT32_MAX)
         return pb_error_set(err, PB_ERANGE, NULL, 0, 0,
                             "nesting: %zu messages; at most %u are supported",

@@ -71,4 +71,11 @@ awk -F, 'BEGIN { OFS = "," } /^#/ { next } !h { h = 1; print "ts,src,dst"; next 
     "$tmp/strip.csv" >"$tmp/msgs.csv"
 "$PB_BIN/infer" --algo nesting "$tmp/msgs.csv" >/dev/null 2>"$tmp/e2" && fail "trace without types accepted"
 grep -q 'call/return' "$tmp/e2" || { cat "$tmp/e2"; fail "no clear error for a trace without types"; }
+
+# 6. the Project 5 whitespace format (6.5), Figure 3 by hand: B's own time
+# 10 - 2 - 2 = 6, call delays 2 and 6
+printf '1 CALL_SENT A B 1\n3 CALL_SENT B C 2\n5 RET_SENT C B 2\n7 CALL_SENT B D 3\n9 RET_SENT D B 3\n11 RET_SENT B A 1\n' >"$tmp/f3.p5"
+"$PB_BIN/infer" --algo nesting "$tmp/f3.p5" >"$tmp/f3.res" || fail "infer on P5 format failed"
+table "$tmp/f3.res" | sed -n 2p | grep -qx '1,"A>B\[C,D\]",1,1,1,10,10,;6;2;2,;;2;6' ||
+    { table "$tmp/f3.res"; fail "Figure 3 row wrong"; }
 exit 0
