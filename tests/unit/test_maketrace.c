@@ -197,16 +197,18 @@ static pathinfo *paths_of(const gen_out *o, uint64_t *np)
 typedef struct shipped {
     const char *file;
     int sizes[4][3];    /* per tracelet (config order): path sizes, 0-ended */
+    const char *first;  /* the setting that delays each path's first message */
 } shipped;
 
 static const shipped configs[] = {
-    {"multitier.conf", {{4}, {8, 10}, {14}, {2}}},
-    {"multitier-delay.conf", {{4}, {8, 10}, {14}, {2}}},
-    {"children-parallel.conf", {{6}}},
-    {"children-0-2.conf", {{6}, {2}}},
-    {"children-d-cc.conf", {{6}, {4}}},
-    {"penalty-breaker.conf", {{6}, {8}, {2}}},
-    {"tiny.conf", {{0}}},
+    {"multitier.conf", {{4}, {8, 10}, {14}, {2}}, "call_delay"},
+    {"multitier-delay.conf", {{4}, {8, 10}, {14}, {2}}, "call_delay"},
+    {"children-parallel.conf", {{6}}, "call_delay"},
+    {"children-0-2.conf", {{6}, {2}}, "call_delay"},
+    {"children-d-cc.conf", {{6}, {4}}, "call_delay"},
+    {"penalty-breaker.conf", {{6}, {8}, {2}}, "call_delay"},
+    {"freeform.conf", {{3}, {2}, {4}}, "msg_delay"},
+    {"tiny.conf", {{0}}, NULL},
 };
 
 static void config_path(char *buf, size_t n, const char *file)
@@ -309,7 +311,8 @@ TEST(test_maketrace_shipped_instances_think)
         pb_ns lo, hi, d0;
         mt_config_tracelet_think(o.cfg, 0, &lo, &hi);
         char mean[64];
-        snprintf(mean, sizeof mean, "%s", s->call_delay);
+        snprintf(mean, sizeof mean, "%s",
+                 !strcmp(configs[c].first, "call_delay") ? s->call_delay : s->msg_delay);
         mean[strcspn(mean, ",")] = '\0';
         CHECK_INT(pb_duration_parse(mean, &d0), PB_OK);
         uint64_t np;
