@@ -121,6 +121,7 @@ typedef struct score_report {
 int score_compute(const tv_truth *tv, const score_result *r,
                   const score_opts *o, score_report **out, pb_error *err);
 
+/* Free a report (not the truth or result it borrows from).  NULL-safe. */
 void score_report_close(score_report *rep);
 
 /* True top-N patterns missing from the inferred top N (Figure 17), and
@@ -128,7 +129,8 @@ void score_report_close(score_report *rep);
 void score_topn(const score_report *rep, size_t n, double tol,
                 size_t *missing, size_t *missing_tol);
 
-/* Write the CSV header line / the row (columns: docs/metrics.md). */
+/* Write the CSV header line / the row (columns: docs/metrics.md).  The
+ * row's top-N columns use opts.topn and the first tolerance. */
 void score_write_header(FILE *fp, const score_report *rep);
 void score_write_row(FILE *fp, const score_report *rep);
 
