@@ -40,10 +40,12 @@ for src in tests/fuzz/fuzz_*.c; do
     mkdir -p "$out/corpus/$name"
     seeds="tests/fuzz/corpus/$name"
     [ -d "$seeds" ] || seeds=""
+    dict=""
+    [ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
     echo "fuzz: $name for $secs s"
     # shellcheck disable=SC2086
     if ! "$bin" -seed="$seed" -max_total_time="$secs" -timeout=10 \
-        -rss_limit_mb=2048 -max_len=32768 -print_final_stats=1 \
+        -rss_limit_mb=2048 -max_len=32768 -print_final_stats=1 $dict \
         -artifact_prefix="$out/crash-$name-" "$out/corpus/$name" $seeds \
         > "$out/$name.log" 2>&1; then
         tail -40 "$out/$name.log"
