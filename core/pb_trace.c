@@ -473,7 +473,8 @@ static void accept_message(pb_reader *r, pb_msg *m, pb_truth *t, long line,
         return;
     }
     if (r->opts.check_ids) {
-        if (t->cause != PB_ID_NONE && !idset_has(&r->ids, t->cause)) {
+        if (t->cause != PB_ID_NONE && !r->opts.allow_dangling_causes &&
+            !idset_has(&r->ids, t->cause)) {
             if (r->nfwd == r->capfwd) {
                 size_t nc = r->capfwd ? r->capfwd * 2 : 64;
                 struct fwd_cause *nf = realloc(r->fwd, nc * sizeof *nf);
@@ -1422,11 +1423,20 @@ int pb_trace_add_meta(pb_trace *t, const char *line)
 int pb_trace_load(const char *path, const pb_reader_opts *opts, int with_truth,
                   pb_trace **out, pb_error *err)
 {
+    /* truth that is dropped is not checked for dangling causes: a lossy
+     * trace (sniffer) keeps the cause ids of messages it dropped */
+    pb_reader_opts lo;
+    if (opts)
+        lo = *opts;
+    else
+        pb_reader_opts_default(&lo);
+    if (!with_truth)
+        lo.allow_dangling_causes = 1;
     pb_trace *t;
     if (pb_trace_new(&t) != PB_OK)
         return pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
     pb_reader *r;
-    int rc = pb_reader_open(&r, path, t->names, opts, err);
+    int rc = pb_reader_open(&r, path, t->names, &lo, err);
     if (rc != PB_OK) {
         pb_trace_close(t);
         return rc;

@@ -99,6 +99,10 @@ typedef struct pb_reader_opts {
     int allow_empty;            /* else a file with no messages is an error */
     int check_ids;              /* duplicate ids and dangling causes are errors;
                                    costs ~16 bytes per message while reading */
+    int allow_dangling_causes;  /* with check_ids: a cause naming no message of
+                                   the trace is accepted (a lossy trace: the
+                                   sniffer dropped the cause); duplicate ids
+                                   are still errors */
 } pb_reader_opts;
 
 /* Defaults: AUTO format, strict everything, check_ids on. */
@@ -195,7 +199,8 @@ typedef struct pb_trace_view {
 } pb_trace_view;
 
 /* Read a whole trace into memory.  with_truth: keep the truth columns (else
- * they are parsed, checked and dropped).  With opts->allow_unsorted the rows
+ * they are parsed, checked and dropped; a cause naming no message of the
+ * trace is then accepted, as in a lossy trace).  With opts->allow_unsorted the rows
  * are re-sorted by (ts, file order); otherwise out-of-order rows are an
  * error.  Returns PB_OK or the reader's error. */
 int pb_trace_load(const char *path, const pb_reader_opts *opts, int with_truth,
