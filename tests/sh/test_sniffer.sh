@@ -102,4 +102,13 @@ if [ -x "$PB_BIN/skewer" ]; then
         fail "skewer | sniffer failed"
     [ "$(grep -c '^# skewer:' "$tmp/o")" -eq 1 ] || fail "pipeline lost the skewer line"
 fi
+# ... and the lossy trace, whose kept rows may name dropped causes, is
+# accepted by infer (the DESIGN pipeline maketrace | skewer | sniffer | infer)
+if [ -x "$PB_BIN/infer" ] && [ -x "$PB_BIN/maketrace" ] && [ -x "$PB_BIN/skewer" ] &&
+   [ -f "$PB_ROOT/maketrace/configs/multitier.conf" ]; then
+    "$PB_BIN/maketrace" -D duration=20s "$PB_ROOT/maketrace/configs/multitier.conf" |
+        "$PB_BIN/skewer" -n WS2=+5ms | "$N" -p 0.1 -s 2 2>/dev/null |
+        "$PB_BIN/infer" --algo nesting >"$tmp/r" || fail "maketrace | skewer | sniffer | infer failed"
+    grep -q 'algo=nesting' "$tmp/r" || fail "no result from the pipeline"
+fi
 exit 0
