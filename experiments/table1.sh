@@ -80,6 +80,17 @@ fig_collect() {
             $(c["algo"]) == a { printf "%s %s %s %s %s\n", $(c["messages"]), ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])), ($(c["maxrss_mb"]) != "" ? $(c["maxrss_mb"]) : "NaN"), $(c["parallelism"]), $(c["workload"]) }' \
             "$dat" | sort -g >"$OUT/${FIG}_$a.dat"
     done
+    # the bar chart's data: one line per workload (in table order)
+    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { w = $(c["workload"]); a = $(c["algo"])
+          if (!(w in seen)) { seen[w] = 1; ord[++n] = w; len[w] = $(c["messages"]); par[w] = $(c["parallelism"]) }
+          cpu[w, a] = ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])); mb[w, a] = $(c["maxrss_mb"]) }
+        function v(x) { return (x == "" ? "NaN" : x) }
+        END { print "# workload nesting_cpu_s linking_cpu_s convolution_cpu_s nesting_mb linking_mb convolution_mb messages parallelism"
+              for (i = 1; i <= n; i++) { w = ord[i]
+                  printf "%s %s %s %s %s %s %s %s %s\n", w, v(cpu[w, "nesting"]), v(cpu[w, "linking"]), v(cpu[w, "convolution"]),
+                      v(mb[w, "nesting"]), v(mb[w, "linking"]), v(mb[w, "convolution"]), len[w], par[w] } }' \
+        "$dat" >"$OUT/${FIG}_bars.dat"
     # the side-by-side markdown table
     paper_rows >"$OUT/run/table1_paper.txt"
     awk -F, -v paper="$OUT/run/table1_paper.txt" '

@@ -1,29 +1,29 @@
-# Table 1 as a picture: CPU seconds and peak memory against trace length
-# per algorithm (log-log), from table1_ALGO.dat (messages cpu_s maxrss_mb
-# parallelism workload).  The table itself is table1.md.
+# Table 1 as a picture: user CPU seconds and peak memory per workload and
+# algorithm (log scale), from table1_bars.dat.  The table itself, with the
+# paper's numbers beside ours, is table1.md.
 load system("dirname ".ARG0)."/common.gp"
-algos = "nesting linking convolution"
+f = datadir."/table1_bars.dat"
 do for [ext in "png svg"] {
-    eval set_term(ext, 1000, 420)
+    eval set_term(ext, 1100, 440)
     set output sprintf("%s/table1.%s", outdir, ext)
-    set multiplot layout 1, 2 title "Table 1: execution costs (labels: workload)"
-    set logscale xy
-    set xlabel "trace length (messages)"
+    set multiplot layout 1, 2 title "Table 1: execution costs per workload (our machine)"
+    set style data histograms
+    set style histogram clustered gap 1
+    set style fill solid 0.8 border -1
+    set boxwidth 0.9
+    set logscale y
+    set xtics rotate by -30 nomirror
     set key top left
-    do for [panel = 1:2] {
-        set title (panel == 1 ? "user CPU seconds" : "peak RSS (MB)")
-        set ylabel (panel == 1 ? "CPU s" : "MB")
-        cmd = ""
-        do for [ai = 1:words(algos)] {
-            f = sprintf("%s/table1_%s.dat", datadir, word(algos, ai))
-            if (fexists(f)) {
-                cmd = cmd . (strlen(cmd) > 0 ? ", " : "") . \
-                    sprintf("'%s' using 1:%d with points ls %d title '%s', '' using 1:%d:5 with labels offset 0,0.8 font ',7' tc ls %d notitle", \
-                            f, panel + 1, ai, word(algos, ai), panel + 1, ai)
-            }
-        }
-        if (strlen(cmd) > 0) { eval "plot ".cmd } else { set label 1 "no data" at graph 0.5, 0.5 center; plot [1:2] [1:2] NaN notitle; unset label 1 }
-    }
+    set title "user CPU seconds"
+    set ylabel "CPU s (log)"
+    if (fexists(f)) {
+        plot f using 2:xtic(1) ls 1 title "nesting", '' using 3 ls 2 title "linking", '' using 4 ls 3 title "convolution"
+    } else { set label 1 "no data" at graph 0.5, 0.5 center; plot [0:1] [1:2] NaN notitle; unset label 1 }
+    set title "peak RSS (MB)"
+    set ylabel "MB (log)"
+    if (fexists(f)) {
+        plot f using 5:xtic(1) ls 1 title "nesting", '' using 6 ls 2 title "linking", '' using 7 ls 3 title "convolution"
+    } else { set label 1 "no data" at graph 0.5, 0.5 center; plot [0:1] [1:2] NaN notitle; unset label 1 }
     unset multiplot
     unset output
 }

@@ -1,0 +1,271 @@
+#!/bin/sh
+# report.sh - write out/figures/report.md (and report.html): every figure
+# beside what the paper's text says it showed, with a one-line reading of
+# our data and whether it agrees.  Reads only the .dat/.md files that
+# run_all.sh made; run `make figures` (or run_all.sh) first.
+#
+#   sh experiments/report.sh [--out DIR]      (default $PB_OUT or out/figures)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+out=${PB_OUT:-$ROOT/out/figures}
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --out) out=$2; shift ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "report: unknown option '$1'" >&2; exit 2 ;;
+    esac
+    shift
+done
+[ -d "$out" ] || { echo "report: no output directory $out; run experiments/run_all.sh first" >&2; exit 1; }
+R="$out/report.md"
+
+# idx0 FILE: the mean rows (group x y ymin ymax n) of an aggregated series
+idx0() { [ -f "$1" ] && awk '/^#/ { next } NF == 0 { exit } { print }' "$1"; }
+# ends FILE: "x_first y_first x_last y_last" of a series (by x)
+ends() { idx0 "$1" | awk 'NR == 1 { a = $2; b = $3 } { c = $2; d = $3 } END { if (NR) printf "%s %s %s %s\n", a, b, c, d }'; }
+# trend FILE: "rises|falls|flat y0 y1 x0 x1" (flat: |change| <= 0.02)
+trend() {
+    ends "$1" | awk '{ d = $4 - $2; t = (d > 0.02 ? "rises" : (d < -0.02 ? "falls" : "flat"))
+        printf "%s %.3f %.3f %.3g %.3g\n", t, $2, $4, $1, $3 }'
+}
+have() { [ -f "$out/$1" ]; }
+img() { if have "$1.png"; then echo "![$1]($1.png)"; else echo "*($1.png not made: no data or gnuplot missing)*"; fi; }
+dathead() { have "$1.dat" && sed -n 's/^# \(made by .*\)/\1/p; s/^# \(commits: .*\)/\1/p' "$out/$1.dat" | sed 's/^/    /'; }
+
+{
+echo "# pathbench: our figures beside the papers' text"
+echo
+echo "Made by \`experiments/report.sh\` from \`$(basename "$out")/\`.  For each figure: what the"
+echo "paper's text says its figure showed (seed 000 = Project 5, SOSP'03; seed 001 ="
+echo "WAP5, WWW'06), our plot, a reading of our data computed from the .dat files,"
+echo "and a verdict.  Why we differ where we do: docs/experiments.md."
+echo
+
+# ---------------------------------------------------------------- fig 17
+echo "## Figure 17: false-negative patterns vs top-N pruning"
+echo
+echo "> **Paper (7.5.1):** \"The false-negative rate in the figure is bounded in most cases by 1/N,"
+echo "> indicating that most false negatives are the result of near-ties in the ranking ... At 6%"
+echo "> tolerance, almost all false negatives disappear.\" Convolution \"also found the top N paths,"
+echo "> with similar errors in the case of ties.\""
+echo
+img fig17
+echo
+for a in nesting convolution linking truth; do
+    f0="$out/fig17_$a-t0.dat" f6="$out/fig17_$a-t6.dat"
+    [ -f "$f0" ] || continue
+    idx0 "$f0" | awk -v a="$a" -v f6="$f6" '
+        BEGIN { while ((getline l < f6) > 0) { if (l ~ /^#/) continue; if (l == "") break; split(l, t, " "); y6[t[2]] = t[3] } }
+        { n++; if ($3 <= 1 / $2 + 1e-9) ok++; if ((($2) in y6) && y6[$2] <= 1 / $2 + 1e-9) ok6++; s += $3; if ($2 in y6) s6 += y6[$2] }
+        END { if (!n) exit
+              v = (ok / n >= 0.8) ? "**agrees**" : (ok / n >= 0.5 ? "**partly**" : "**differs**")
+              if (a == "truth") v = (s == 0 ? "**exact (oracle)**" : "**oracle NOT exact: scorer or views broken**")
+              printf "- %s: FN rate within 1/N at %d of %d N (0%% tol.), %d of %d at 6%%; mean FN rate %.3f (0%%) and %.3f (6%%). %s\n", a, ok, n, ok6, n, s / n, s6 / n, v }'
+done
+dathead fig17
+echo
+
+# ---------------------------------------------------------------- fig 19/20
+for F in fig19 fig20; do
+    if [ $F = fig19 ]; then
+        echo "## Figure 19: false-positive instances vs parallelism"
+        echo
+        echo "> **Paper (7.5.3):** \"Generally the algorithm's performance is moderately worsened by"
+        echo "> increasing parallelism. The effect on the multi-tier case is somewhat more pronounced. For"
+        echo "> the Children-parallel case, increasing parallelism actually improves performance.\""
+        xl="parallelism"
+    else
+        echo "## Figure 20: false-positive instances vs delay variation"
+        echo
+        echo "> **Paper (7.5.4):** \"Generally, performance worsens with increasing variation. The"
+        echo "> Children-parallel and Children-d/cc cases are especially vulnerable to variation.\""
+        xl="delay sd"
+    fi
+    echo
+    img $F
+    echo
+    for a in nesting linking convolution truth; do
+        line=""
+        agree=0 n=0
+        for c in multitier children-parallel children-0-2 children-d-cc penalty-breaker; do
+            t=$(trend "$out/${F}_$c-$a.dat")
+            [ -n "$t" ] || continue
+            set -- $t
+            n=$((n + 1))
+            want=rises
+            [ $F = fig19 ] && [ $c = children-parallel ] && want=falls
+            [ "$a" = truth ] && want=flat
+            [ "$1" = "$want" ] && agree=$((agree + 1))
+            line="$line; $c $1 ($2 at $xl $4 to $3 at $5)"
+        done
+        [ $n -gt 0 ] || continue
+        if [ "$a" = truth ]; then
+            v=$([ $agree -eq $n ] && echo "**exact (oracle)**" || echo "**oracle NOT flat**")
+        else
+            v=$(awk -v a=$agree -v n=$n 'BEGIN { print (a == n ? "**agrees**" : (a >= n / 2 ? "**partly** (" a " of " n " curves as the paper says)" : "**differs** (" a " of " n " curves as the paper says)")) }')
+        fi
+        echo "- $a:${line#;}. $v"
+    done
+    dathead $F
+    echo
+done
+
+# ---------------------------------------------------------------- fig 21
+echo "## Figure 21: false-negative instances vs message drop rate"
+echo
+echo "> **Paper (7.5.5):** \"for low drop rates (below about 1%), algorithm performance is unaffected."
+echo "> For higher rates, but below about 10%, performance is reduced but not unacceptable. At higher"
+echo "> drop rates, it is not surprising that the results are bad.\" (Queue 64, capture rate raised"
+echo "> until no loss; both axes measured.)"
+echo
+img fig21
+echo
+for a in nesting linking convolution; do
+    for c in multitier children-parallel children-0-2 children-d-cc penalty-breaker; do
+        f="$out/fig21_$c-$a.dat"
+        [ -f "$f" ] || continue
+        # raw points: x = drop rate, y = FN rate
+        awk -v a="$a" -v c="$c" '
+            /^# index 1/ { raw = 1; next } /^#/ || NF < 2 { next }
+            raw { if ($1 <= 0.0001) { z += $2; nz++ } else if ($1 < 0.01) { l += $2; nl++ } else if ($1 < 0.1) { m += $2; nm++ } else { h += $2; nh++ } }
+            function f(s, k) { return k ? sprintf("%.3f", s / k) : "-" }
+            END { v = "**agrees**"
+                  if (nz && nl && l / nl > z / nz + 0.05) v = "**differs** (hurt below 1% loss)"
+                  if (nz && nh && h / nh < z / nz + 0.05) v = "**differs** (not hurt by heavy loss)"
+                  printf "- %s on %s: mean FN rate %s with no loss, %s below 1%%, %s at 1-10%%, %s above 10%% loss. %s\n", a, c, f(z, nz), f(l, nl), f(m, nm), f(h, nh), v }' "$f"
+    done
+done
+dathead fig21
+echo
+
+# ---------------------------------------------------------------- fig 22
+echo "## Figure 22: false-negative instances vs clock skew at WS2"
+echo
+echo "> **Paper (7.5.6):** \"The 'no comp' curve shows inaccuracy (false-negative rate) without skew"
+echo "> compensation. The 'comp' curve shows inaccuracy with only the skew window enabled; this actually"
+echo "> decreases accuracy. The 'comp+smooth' curve ... performs best for most reasonable levels of skew."
+echo "> ... The nesting algorithm results in few false negatives when skews are smaller than the sum of"
+echo "> the skew window ... and the actual delays, but performs badly for larger skews.\" WAP5 (5.3):"
+echo "> linking uses both timestamps of a message, so clock offsets do not matter to it."
+echo
+img fig22
+echo
+for c in nocomp comp compsmooth revcompsmooth linking convolution; do
+    f="$out/fig22_$c.dat"
+    [ -f "$f" ] || continue
+    idx0 "$f" | awk -v c="$c" '{ n++; s += $3; if (n == 1) { y0 = $3; x0 = $2 } y1 = $3; x1 = $2 }
+        END { if (n) printf "%s %.3f %.3f %.3f %.3g %.3g\n", c, s / n, y0, y1, x0, x1 }'
+done >"$out/run/fig22_summary.txt"
+awk '{ m[$1] = $2; y0[$1] = $3; y1[$1] = $4; x0 = $5; x1 = $6
+       printf "- %s: mean FN rate %.3f over the skews; %.3f at %s s, %.3f at %s s\n", $1, $2, $3, x0, $4, x1 }
+     END {
+       if (("nocomp" in m) && ("comp" in m)) printf "- comp vs no comp: %s\n", (m["comp"] > m["nocomp"] ? "the skew window alone is worse (paper: it \"actually decreases accuracy\") **agrees**" : "the skew window alone is not worse **differs**")
+       if (("compsmooth" in m) && ("comp" in m) && ("nocomp" in m)) printf "- comp+smooth: %s\n", (m["compsmooth"] <= m["comp"] && m["compsmooth"] <= m["nocomp"] ? "best of the three on average **agrees**" : "not the best on average **differs**")
+       if ("nocomp" in m) printf "- no comp: %s\n", (y1["nocomp"] > y0["nocomp"] + 0.02 ? "worse at large skew **agrees**" : "not worse at large skew **differs**")
+       if ("linking" in m) printf "- linking: %s\n", (y1["linking"] - y0["linking"] < 0.02 && y0["linking"] - y1["linking"] < 0.02 ? "flat in the skew (immune to offset) **agrees**" : "changes with skew **differs**")
+     }' "$out/run/fig22_summary.txt"
+dathead fig22
+echo
+
+# ---------------------------------------------------------------- fig 12/13
+echo "## Figures 12 and 13: the 200 ms added at WS2"
+echo
+echo "> **Paper (7.2):** nesting: \"there is approximately 200 msec. of added delay in Figure 12(b),"
+echo "> albeit slightly underestimated by the algorithm\"; convolution (mu = 0.1 s there) \"is quite"
+echo "> good at assigning the blame to the correct node ... and at correctly measuring the extra delay.\""
+echo
+img fig12_13
+echo
+if have fig12_13_bars.dat; then
+    echo "| algorithm | added latency of the top WS2 pattern (s) | added WS2 node latency (s) | control pattern, WS1 (s) | verdict |"
+    echo "|---|---:|---:|---:|---|"
+    awk '/^#/ { next } { v = ($2 != "NaN" && $2 > 0.15 && $2 < 0.25) || ($3 != "NaN" && $3 > 0.15 && $3 < 0.25) ? "**agrees** (about 0.2 s)" : "**differs**"
+        if ($2 == "NaN" && $3 == "NaN") v = "not measured"
+        printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, v }' "$out/fig12_13_bars.dat"
+fi
+dathead fig12_13
+echo
+
+# ---------------------------------------------------------------- conv mu
+echo "## Convolution vs time quantum (7.5.7) and run time (Figure 23)"
+echo
+echo "> **Paper (7.5.7):** over quanta from 5 s to 720 s on the e-mail trace \"the false-positive rate"
+echo "> varied between 21% and 29%, with only minor dependence on the quantum ... if we ignore paths"
+echo "> that are reported with fewer than 100 messages, the false-positive rate drops to zero, except for"
+echo "> mu = 720 ... the false-negative rate for frequent paths is zero.\" **(7.6, Figure 23):** CPU time"
+echo "> \"fit[s] the S log S curve, where S is the trace duration T divided by the time quantum.\""
+echo
+img conv_mu
+echo
+if have conv_mu_accuracy.dat; then
+    awk '/^#/ { next } $2 != "NaN" { n++; s += $2; if (min == "" || $2 < min) min = $2; if ($2 > max) max = $2
+            if ($3 != "NaN") { n1++; s1 += $3 } if ($4 != "NaN") { n4++; s4 += $4 } }
+        END { if (!n) exit
+              printf "- pattern FP rate from %.2f to %.2f over the quanta (paper: 0.21-0.29); %s\n", min, max, (max - min < 0.3 ? "minor dependence on mu **agrees**" : "strong dependence on mu **differs**")
+              if (n1) printf "- ignoring patterns under 100 instances: mean FP rate %.2f (paper: 0) %s\n", s1 / n1, (s1 / n1 < 0.1 ? "**agrees**" : "**differs**")
+              if (n4) printf "- pattern FN rate: mean %.2f (paper: 0 for frequent paths) %s\n", s4 / n4, (s4 / n4 < 0.1 ? "**agrees**" : "**differs**") }' "$out/conv_mu_accuracy.dat"
+fi
+if have conv_mu_time.dat; then
+    awk '/^# S cpu_s/ { split($0, f, "a = "); a = f[2] } /^#/ { next } NF == 0 { exit }
+        { n++; S[n] = $1; y[n] = $2 }
+        END { if (!n || a == "") exit
+              for (i = 1; i <= n; i++) { p = a * S[i] * log(S[i]); if (p > 0) { r = y[i] / p; if (r > 0.5 && r < 2) ok++ } }
+              printf "- run time: %d of %d points within a factor 2 of the fit a S ln S (a = %.3g s) %s\n", ok, n, a, (ok >= 0.7 * n ? "**agrees**" : "**differs**") }' "$out/conv_mu_time.dat"
+fi
+dathead conv_mu
+echo
+
+# ---------------------------------------------------------------- table 1
+echo "## Table 1 (seed 000) and Table 5 (seed 001): execution costs"
+echo
+echo "> **Paper (7.6):** nesting's \"run-time and space requirements should be O(mp), where m is the trace"
+echo "> length in messages and p is the mean per-node parallelism\"; convolution's run time depends on the"
+echo "> duration and quantum, not the length. **WAP5 (6.5):** linking costs \"are higher than the nesting"
+echo "> algorithm but lower than the convolution algorithm\"; memory O(n)."
+echo
+img table1
+echo
+if have table1.md; then cat "$out/table1.md"; echo; fi
+if have table1_nesting.dat; then
+    awk '/^#/ { next } $2 != "" && $1 > 0 { n++; r[n] = $2 / $1; w[n] = $5 }
+        END { if (n < 2) exit; lo = hi = r[1]; for (i = 2; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
+              printf "- nesting: %.2f to %.2f us of CPU per message across the workloads (paper: 11-13 us on the multi-tier rows of low parallelism, 300 us at parallelism 45)\n", lo * 1e6, hi * 1e6 }' "$out/table1_nesting.dat"
+fi
+dathead table1
+echo
+
+# ---------------------------------------------------------------- real traces
+echo "## Real traces"
+echo
+echo "> Not in the papers' figures: each algorithm's exact-reconstruction accuracy against offered load"
+echo "> on real (Jaeger) traces, from \`experiments/real_traces.sh\`."
+echo
+if have real_traces.md; then cat "$out/real_traces.md"; else echo "*(real_traces.md not made: experiments/real_traces.sh absent or failed)*"; fi
+echo
+} >"$R.tmp" && mv "$R.tmp" "$R"
+
+# a plain HTML page with the same content (images inline)
+awk '
+    function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
+    function inline(s) {
+        s = esc(s)
+        while (match(s, /\*\*[^*]+\*\*/)) s = substr(s, 1, RSTART - 1) "<b>" substr(s, RSTART + 2, RLENGTH - 4) "</b>" substr(s, RSTART + RLENGTH)
+        while (match(s, /`[^`]+`/)) s = substr(s, 1, RSTART - 1) "<code>" substr(s, RSTART + 1, RLENGTH - 2) "</code>" substr(s, RSTART + RLENGTH)
+        return s
+    }
+    function close_all() { if (inl) print "</ul>"; if (intab) print "</table>"; if (inq) print "</blockquote>"; if (inpre) print "</pre>"; inl = intab = inq = inpre = 0 }
+    BEGIN { print "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>pathbench report</title>"
+            print "<style>body{font-family:sans-serif;max-width:70em;margin:auto}img{max-width:100%}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}blockquote{color:#444;border-left:3px solid #ccc;margin-left:0;padding-left:1em}</style></head><body>" }
+    /^# / { close_all(); print "<h1>" inline(substr($0, 3)) "</h1>"; next }
+    /^## / { close_all(); print "<h2>" inline(substr($0, 4)) "</h2>"; next }
+    /^!\[/ { close_all(); match($0, /\(.*\)/); print "<p><img src=\"" substr($0, RSTART + 1, RLENGTH - 2) "\"></p>"; next }
+    /^> / { if (!inq) { close_all(); print "<blockquote>"; inq = 1 } print inline(substr($0, 3)); next }
+    /^- / { if (!inl) { close_all(); print "<ul>"; inl = 1 } print "<li>" inline(substr($0, 3)) "</li>"; next }
+    /^\|/ { if ($0 ~ /^\|[-|: ]+\|$/) next
+            if (!intab) { close_all(); print "<table>"; intab = 1 }
+            n = split($0, c, "|"); r = "<tr>"; for (i = 2; i < n; i++) r = r "<td>" inline(c[i]) "</td>"; print r "</tr>"; next }
+    /^    / { if (!inpre) { close_all(); print "<pre>"; inpre = 1 } print esc(substr($0, 5)); next }
+    /^$/ { close_all(); next }
+    { if (inl || intab || inpre) close_all(); print "<p>" inline($0) "</p>" }
+    END { close_all(); print "</body></html>" }' "$R" >"$out/report.html.tmp" && mv "$out/report.html.tmp" "$out/report.html"
+echo "report: wrote $R and $out/report.html" >&2
