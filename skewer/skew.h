@@ -104,7 +104,7 @@ int skew_spec_set_random(skew_spec *s, const char *offset_dist,
                          const char *drift_dist, unsigned long seed,
                          pb_error *err);
 
-/* Reference time of the drift (default 0). */
+/* Set / get the reference time of the drift (default 0). */
 void skew_spec_set_ref(skew_spec *s, pb_ns ref);
 pb_ns skew_spec_ref(const skew_spec *s);
 

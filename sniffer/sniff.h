@@ -105,14 +105,20 @@ const char *sniff_unseen(const sniff_model *m, size_t i);
 
 typedef struct sniff_spool sniff_spool;
 
-/* Returns PB_OK or PB_EIO (err names the directory). */
+/* Create an empty spool in *out (the caller closes it).  Returns PB_OK,
+ * PB_ENOMEM or PB_EIO (err names the directory). */
 int sniff_spool_open(sniff_spool **out, pb_error *err);
+/* Append one message and its truth (t may be NULL: no truth); both are
+ * copied.  Returns PB_OK or PB_EIO (disk full). */
 int sniff_spool_add(sniff_spool *s, const pb_msg *m, const pb_truth *t);
 /* Back to the first record (also ends writing).  Returns PB_OK or PB_EIO. */
 int sniff_spool_rewind(sniff_spool *s);
-/* Returns 1 with a record, 0 at the end, PB_EIO. */
+/* Read the next record into *m and *t (t may be NULL).  Returns 1 with a
+ * record, 0 at the end, PB_EIO. */
 int sniff_spool_next(sniff_spool *s, pb_msg *m, pb_truth *t);
+/* Number of records added. */
 size_t sniff_spool_size(const sniff_spool *s);
+/* Free the spool and its file.  NULL-safe. */
 void sniff_spool_close(sniff_spool *s);
 
 /* Reset the model, decide every spooled message, fill *out.  Returns PB_OK
