@@ -1158,13 +1158,65 @@ static int cmp_msgkey(const void *a, const void *b)
  * issuing it (the call into the caller, or an earlier child's return);
  * a return by the latest message received before replying.  Ties go to the
  * later sibling.  Times compared are all on the caller's own clock. */
+/* Outstanding children of one context: a min-heap of positions in the
+ * issue order, keyed by (time the return came back, position), so that the
+ * children that are back by a given time come off in O(log n) each. */
+typedef struct outheap {
+    size_t *pos;
+    size_t n;
+    const rpc *rpcs;
+    const uint32_t *ord;
+} outheap;
+
+static int oh_less(const outheap *h, size_t a, size_t b)
+{
+    pb_ns x = h->rpcs[h->ord[a]].ret_recv, y = h->rpcs[h->ord[b]].ret_recv;
+    return x < y || (x == y && a < b);
+}
+
+static void oh_push(outheap *h, size_t p)
+{
+    size_t i = h->n++;
+    h->pos[i] = p;
+    while (i > 0 && oh_less(h, h->pos[i], h->pos[(i - 1) / 2])) {
+        size_t t = h->pos[i];
+        h->pos[i] = h->pos[(i - 1) / 2];
+        h->pos[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static size_t oh_pop(outheap *h)
+{
+    size_t top = h->pos[0], i = 0;
+    h->pos[0] = h->pos[--h->n];
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < h->n && oh_less(h, h->pos[l], h->pos[m]))
+            m = l;
+        if (l + 1 < h->n && oh_less(h, h->pos[l + 1], h->pos[m]))
+            m = l + 1;
+        if (m == i)
+            break;
+        size_t t = h->pos[i];
+        h->pos[i] = h->pos[m];
+        h->pos[m] = t;
+        i = m;
+    }
+    return top;
+}
+
 static int make_causes(builder *b, size_t *cause)
 {
     imp_importer *im = b->im;
     size_t nr = b->nrpc;
     uint32_t *ord = malloc((nr ? nr : 1) * sizeof *ord);
-    if (!ord)
+    outheap h = {malloc((nr ? nr : 1) * sizeof *h.pos), 0, b->rpcs, ord};
+    if (!ord || !h.pos) {
+        free(ord);
+        free(h.pos);
         return PB_ENOMEM;
+    }
     for (size_t r = 0; r < nr; r++) {
         ord[r] = (uint32_t)r;
         cause[2 * r] = SIZE_MAX;
@@ -1183,24 +1235,34 @@ static int make_causes(builder *b, size_t *cause)
         }
         size_t in = b->in_rpc[X];
         pb_ns xstart = b->sp[X].start, xend = b->sp[X].end;
+        /* Children in issue order; a child is a candidate cause of a later
+         * sibling's call once its return is back (ret_recv <= call_ts),
+         * and stays one, since issue times only grow.  Best = latest back,
+         * ties to the later position. */
+        size_t best = 2 * in, best_pos = 0;
+        pb_ns best_t = xstart;
+        int have_pos = 0;
+        h.n = 0;
         for (size_t k = g; k < e; k++) {
             const rpc *r = &b->rpcs[ord[k]];
-            size_t best = 2 * in;
-            pb_ns best_t = xstart;
-            for (size_t j = g; j < k; j++) {
-                const rpc *q = &b->rpcs[ord[j]];
-                if (q->ret_recv <= r->call_ts && q->ret_recv >= best_t) {
+            while (h.n && b->rpcs[ord[h.pos[0]]].ret_recv <= r->call_ts) {
+                size_t j = oh_pop(&h);
+                pb_ns t = b->rpcs[ord[j]].ret_recv;
+                if (t > best_t || (t == best_t && (!have_pos || j > best_pos))) {
                     best = 2 * (size_t)ord[j] + 1;
-                    best_t = q->ret_recv;
+                    best_t = t;
+                    best_pos = j;
+                    have_pos = 1;
                 }
             }
             cause[2 * (size_t)ord[k]] = best;
+            oh_push(&h, k);
             if (r->call_ts < xstart)
                 count_span(im, IMP_C_EARLY_CHILD, &b->sp[r->label_span]);
         }
         /* the return from X */
-        size_t best = 2 * in;
-        pb_ns best_t = xstart;
+        best = 2 * in;
+        best_t = xstart;
         for (size_t j = g; j < e; j++) {
             const rpc *q = &b->rpcs[ord[j]];
             if (q->ret_recv > xend) {
@@ -1214,6 +1276,7 @@ static int make_causes(builder *b, size_t *cause)
         g = e;
     }
     free(ord);
+    free(h.pos);
     return PB_OK;
 }
 
