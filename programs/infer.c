@@ -112,6 +112,8 @@ int main(int argc, char **argv)
         if (pb_opt_set_kv(algo->options, params, sets[i], &err) != PB_OK) {
             fprintf(stderr, "%s: --set %s: ", prog, sets[i]);
             pb_error_print(stderr, NULL, &err);
+            free(params);
+            free(sets);
             return 2;
         }
     }
@@ -120,6 +122,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: --rank-by: unknown key \"%s\"; expected count, "
                         "score, latency, score-per-count or score-per-sqrt\n",
                 prog, rank_by);
+        free(params);
+        free(sets);
         return 2;
     }
 
@@ -127,6 +131,8 @@ int main(int argc, char **argv)
     clock_t t0 = clock();
     if (pb_trace_load(trace_path, &ropts, algo->run_truth != NULL, &trace, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
+        free(params);
+        free(sets);
         return 1;
     }
     clock_t t1 = clock();
@@ -159,6 +165,10 @@ int main(int argc, char **argv)
     clock_t t2 = clock();
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
+        pb_result_free(&res);
+        pb_trace_close(trace);
+        free(params);
+        free(sets);
         return 1;
     }
 
