@@ -1,8 +1,11 @@
 # added_delay.awk - Figures 12/13: compare one pattern between the result
 # of a normal trace and of an added-delay trace.
-#   awk -v node=WS2 -v with=AUTH -v ctl=WS1 -f added_delay.awk NORMAL.tsv DELAY.tsv
+#   awk -v node=WS2 -v with=AUTH -v with2='AP1|AP2' -v ctl=WS1 -f added_delay.awk NORMAL.tsv DELAY.tsv
 # (the .tsv files from result_tsv.awk).  Picks, in the normal result, the
-# highest-ranked pattern that visits `node` and `with` (target "delayed")
+# highest-ranked pattern that visits `node`, `with` and one of the
+# '|'-separated `with2` (target "delayed": the delay sits between the
+# calls to AUTH and to an application server, so a login path through WS2
+# and AUTH alone must not be picked)
 # and the highest-ranked one that visits `ctl` but not `node` (target
 # "control", where nothing was added), finds the same pattern text in the
 # delay result and prints CSV rows:
@@ -27,12 +30,18 @@ function nodesum(p, lat,    t, n, i, k, l, m, s, any) {
     }
     return any ? sprintf("%.6f", s) : ""
 }
+function hasany(p, alts,    a, n, i) {
+    if (alts == "") return 1
+    n = split(alts, a, "|")
+    for (i = 1; i <= n; i++) if (has(p, a[i])) return 1
+    return 0
+}
 function fmt(x) { return x == "" ? "" : sprintf("%.6f", x) }
 BEGIN { FS = "\t" }
 FNR == 1 { file++; for (i = 1; i <= NF; i++) c[$i] = i; next }
 file == 1 {
     p = $(c["pattern"])
-    if (!tp && has(p, node) && has(p, with)) { tp = p; tn = $(c["count"]); tl = $(c["mean_latency"]); tnode = nodesum(p, $(c["node_latency"])) }
+    if (!tp && has(p, node) && has(p, with) && hasany(p, with2)) { tp = p; tn = $(c["count"]); tl = $(c["mean_latency"]); tnode = nodesum(p, $(c["node_latency"])) }
     if (!cp && has(p, ctl) && !has(p, node)) { cp = p; cn = $(c["count"]); cl = $(c["mean_latency"]); cnode = nodesum(p, $(c["node_latency"])) }
 }
 file == 2 {

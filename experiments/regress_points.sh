@@ -62,7 +62,7 @@ fig_run() {
             awk -f "$EXP/result_tsv.awk" r.csv >"$c.tsv"
         done
         # error of the measured added delay (0.2 s), lower is better
-        awk -v node=WS2 -v with=AUTH -v ctl=WS1 -f "$EXP/added_delay.awk" multitier.tsv multitier-delay.tsv |
+        awk -v node=WS2 -v with=AUTH -v with2='AP1|AP2' -v ctl=WS1 -f "$EXP/added_delay.awk" multitier.tsv multitier-delay.tsv |
             awk -F, -v n="added_delay/$P_algo" '$1 == "delayed" && $6 != "" { d = $6 - 0.2; printf "%s,added_delay_error,%.4f,lower\n", n, (d < 0 ? -d : d) }' ;;
     esac
 }
