@@ -115,8 +115,12 @@ typedef struct builder {
     double prob;
     int truncated;
     int kbudget;         /* try-both decisions allowed in this run */
-    int record_cuts;     /* remember messages cut off by max_tree */
+    int record_cuts;     /* a partition run (see do_root): claim messages
+                            and remember those cut off by max_tree */
     uint32_t *cuts;      /* roots of cut-off subtrees, FIFO */
+    uint8_t *owned;      /* [n] in the instance of an all-default run: the
+                            k = 0 partition; such runs never take an owned
+                            message again (only cycles would) */
     size_t ncuts, cuthead, cutcap;
     uint8_t flips[LINK_MAX_K + 1];
     pb_ptree tree;
@@ -127,7 +131,7 @@ typedef struct builder {
     float *best_p;
     uint64_t *best_inst;
     uint32_t *best_pat;
-    uint64_t ninst, nroots, ntb, ntrunc, ncutroots;
+    uint64_t ninst, nroots, ntb, ntrunc, ncutroots, ncycleroots;
     /* histograms: per pattern index, per position */
     gsl_histogram ***hist;
     size_t nhist;
@@ -192,6 +196,8 @@ static int run(builder *b, uint32_t root)
         return PB_ENOMEM;
     b->stamp[root] = ep;
     b->mass[root] = -1;
+    if (b->record_cuts)
+        b->owned[root] = 1;
     double prob = g->p_spont[root];
     int used = 0;
     size_t limit = (size_t)p->max_tree + 1;
@@ -219,6 +225,10 @@ static int run(builder *b, uint32_t root)
                 used++;
             }
             if (follow && b->tn >= limit) {
+                /* c's subtree is left to a tree of its own: never again
+                 * in this run */
+                b->stamp[c] = ep;
+                b->mass[c] = -1;
                 b->truncated = 1;
                 if (b->record_cuts) {
                     if (b->ncuts == b->cutcap) {
@@ -233,10 +243,17 @@ static int run(builder *b, uint32_t root)
                 }
                 continue;
             }
+            if (follow && b->record_cuts && b->owned[c]) {
+                b->stamp[c] = ep;
+                b->mass[c] = -1;
+                continue;
+            }
             b->stamp[c] = ep;
             if (follow) {
                 prob *= pc;
                 b->mass[c] = -1;
+                if (b->record_cuts)
+                    b->owned[c] = 1;
                 if (tree_push(b, c, qi) != PB_OK)
                     return PB_ENOMEM;
             } else {
@@ -452,12 +469,15 @@ static int explore(builder *b, uint32_t root, int L)
 
 /* All instances of one root.  The first run takes every default choice;
  * if that tree outgrows max_tree it is kept as the only instance (no
- * try-both: 2^k copies of a runaway tree would be the whole cost) and the
- * subtrees it cut off are queued as roots of their own. */
-static int do_root(builder *b, uint32_t root, int budget)
+ * try-both: 2^k copies of a runaway tree would be the whole cost).
+ * partition: the root starts a tree of the k = 0 partition (spontaneity is
+ * its most likely cause, or it was cut off or sits on a cycle); its first
+ * run then claims its messages (owned) and queues the subtrees it cut off
+ * as roots of their own. */
+static int do_root(builder *b, uint32_t root, int budget, int partition)
 {
     b->kbudget = budget;
-    b->record_cuts = 1;
+    b->record_cuts = partition;
     int used = run(b, root);
     b->record_cuts = 0;
     if (used < 0)
@@ -496,6 +516,7 @@ static void builder_free(builder *b)
     free(b->edge);
     free(b->sig);
     free(b->cuts);
+    free(b->owned);
     pb_ptree_free(&b->tree);
     pb_strbuf_free(&b->text);
     sigcache_free(&b->cache);
@@ -756,9 +777,11 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
     b.best_p = malloc(n1 * sizeof *b.best_p);
     b.best_inst = calloc(n1, sizeof *b.best_inst);
     b.best_pat = malloc(n1 * sizeof *b.best_pat);
+    b.owned = calloc(n1, 1);
     pairkey *pk = malloc((g->npairs ? g->npairs : 1) * sizeof *pk);
     int rc = PB_ENOMEM;
-    if (!b.stamp || !b.mass || !b.best_p || !b.best_inst || !b.best_pat || !pk)
+    if (!b.stamp || !b.mass || !b.best_p || !b.best_inst || !b.best_pat ||
+        !b.owned || !pk)
         goto done;
     for (size_t i = 0; i < v->n; i++)
         b.best_p[i] = -1;
@@ -774,22 +797,31 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
     /* GSL's default handler aborts; the library must return errors */
     gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
     rc = PB_OK;
-    for (size_t r = 0; r < v->n && rc == PB_OK; r++) {
-        if (!is_root(g, p, r))
-            continue;
-        b.nroots++;
-        rc = do_root(&b, (uint32_t)r, p->k);
-        /* subtrees cut off by max_tree, depth first in cut order */
-        while (rc == PB_OK && b.cuthead < b.ncuts) {
-            uint32_t c = b.cuts[b.cuthead++];
-            if (b.cuthead == b.ncuts)
-                b.cuthead = b.ncuts = 0;
-            if (is_root(g, p, c))
-                continue; /* explored as a root already or later */
-            b.ncutroots++;
-            rc = do_root(&b, c, 0);
+    /* Second pass: a message no instance reached sits on a cycle of most
+     * likely causes (possible only when apparent latencies around it sum
+     * below zero: bad clocks or bad data); it starts a tree of its own so
+     * that every message is ascribed somewhere. */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t r = 0; r < v->n && rc == PB_OK; r++) {
+            if (pass == 0 ? !is_root(g, p, r) : b.owned[r] != 0)
+                continue;
+            if (pass == 0)
+                b.nroots++;
+            else
+                b.ncycleroots++;
+            rc = do_root(&b, (uint32_t)r, pass == 0 ? p->k : 0,
+                         pass == 1 || g->argmax[r] == LINK_SPONT);
+            /* subtrees cut off by max_tree, in cut order */
+            while (rc == PB_OK && b.cuthead < b.ncuts) {
+                uint32_t c = b.cuts[b.cuthead++];
+                if (b.cuthead == b.ncuts)
+                    b.cuthead = b.ncuts = 0;
+                if (is_root(g, p, c))
+                    continue; /* explored as a root already or later */
+                b.ncutroots++;
+                rc = do_root(&b, c, 0, 1);
+            }
         }
-    }
     gsl_set_error_handler(old_handler);
     if (rc != PB_OK)
         goto done;
@@ -824,12 +856,14 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
     rc = PB_ENOMEM;
     if (pb_result_meta(res, "link_roots=%llu link_instances=%llu "
                        "link_tryboth=%llu link_truncated=%llu link_cut_roots=%llu "
+                       "link_cycle_roots=%llu "
                        "link_links=%zu "
                        "link_unassigned=%llu link_spontaneous=%llu "
                        "link_no_recv_ts=%llu link_pairs=%zu",
                        (unsigned long long)b.nroots, (unsigned long long)b.ninst,
                        (unsigned long long)b.ntb, (unsigned long long)b.ntrunc,
-                       (unsigned long long)b.ncutroots, g->nlinks, (unsigned long long)unassigned,
+                       (unsigned long long)b.ncutroots,
+                       (unsigned long long)b.ncycleroots, g->nlinks, (unsigned long long)unassigned,
                        (unsigned long long)g->nspont_only,
                        (unsigned long long)g->nnil, g->npairs) != PB_OK)
         goto done;

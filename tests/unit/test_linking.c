@@ -398,8 +398,8 @@ TEST(test_linking_clock_offset_invariance)
     CHECK_INT(run_linking(t, &p, &r1), PB_OK);
     const char *m = pb_strbuf_str(&r1.meta);
     const char *a = strstr(m, "link_roots="), *b = strstr(m, "link_instances=");
-    const char *c = strstr(m, "link_cut_roots=");
-    long roots = a && c ? atol(a + 11) + atol(c + 15) : -1;
+    const char *c = strstr(m, "link_cut_roots="), *y = strstr(m, "link_cycle_roots=");
+    long roots = a && c && y ? atol(a + 11) + atol(c + 15) + atol(y + 17) : -1;
     CHECK(b && roots == atol(b + 15) && roots > 10);
     uint64_t total = 0, msgs = 0;
     for (size_t i = 0; i < pb_pattab_count(r1.patterns); i++) {
@@ -414,6 +414,53 @@ TEST(test_linking_clock_offset_invariance)
     pb_trace_close(t);
 }
 
+/* Garbage timing (negative apparent latencies, self-messages, ties,
+ * missing receive times) makes cycles of most likely causes; the run must
+ * still succeed and, with k = 0, ascribe every message exactly once. */
+TEST(test_linking_garbage_partition)
+{
+    pb_trace *t;
+    CHECK_INT(pb_trace_new(&t), PB_OK);
+    uint64_t st = 12345;
+    pb_ns ts = S(1);
+    char a[8], b[8];
+    for (uint64_t i = 0; i < 2000; i++) {
+        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint32_t r = (uint32_t)(st >> 33);
+        if (r % 3)
+            ts += (pb_ns)(r % 10000000);
+        snprintf(a, sizeof a, "N%u", (r >> 4) % 5);
+        snprintf(b, sizeof b, "N%u", (r >> 8) % 5);
+        pb_ns rv = (r >> 12) % 5 == 0 ? PB_TS_NONE
+                 : (r >> 12) % 5 == 1 ? ts - (pb_ns)((r >> 15) % 50000000)
+                                      : ts + (pb_ns)((r >> 15) % 20000000);
+        pb_trace_add(t, i, ts, rv, a, b, PB_TYPE_MSG, PB_ID_NONE, PB_ID_NONE, PB_ID_NONE);
+    }
+    for (int k = 0; k <= 6; k += 6) {
+        link_params p;
+        defaults(&p);
+        p.k = k;
+        p.max_tree = 40;
+        p.hist = 1;
+        pb_result r;
+        CHECK_INT(run_linking(t, &p, &r), PB_OK);
+        CHECK_INT(r.nassign, t->n);
+        CHECK(strstr(pb_strbuf_str(&r.meta), "link_unassigned=0 ") != NULL);
+        uint64_t msgs = 0;
+        for (size_t i = 0; i < pb_pattab_count(r.patterns); i++) {
+            const pb_pattern *e = pb_pattab_get(r.patterns, i);
+            msgs += e->count * (e->nnodes - 1);
+            CHECK(e->max_prob <= 1 && e->score > 0);
+        }
+        if (k == 0)
+            CHECK_INT(msgs, t->n);
+        else
+            CHECK(msgs > t->n);
+        pb_result_free(&r);
+    }
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(test_linking_fig4_two_instances);
@@ -422,5 +469,6 @@ int main(void)
     RUN(test_linking_nil_timestamps);
     RUN(test_linking_one_in_flight_exact);
     RUN(test_linking_clock_offset_invariance);
+    RUN(test_linking_garbage_partition);
     return pbtest_exit();
 }
