@@ -816,8 +816,8 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
                 uint32_t c = b.cuts[b.cuthead++];
                 if (b.cuthead == b.ncuts)
                     b.cuthead = b.ncuts = 0;
-                if (is_root(g, p, c))
-                    continue; /* explored as a root already or later */
+                if (g->argmax[c] == LINK_SPONT)
+                    continue; /* a partition root already or later */
                 b.ncutroots++;
                 rc = do_root(&b, c, 0, 1);
             }
