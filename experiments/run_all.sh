@@ -12,6 +12,9 @@
 #     --seeds N          seeds per point (default: the mode's)
 #     --list-jobs        print the jobs not yet done, one command line each, and stop
 #     --list-all-jobs    print every job, done or not, and stop
+#     --list-tsv         print the jobs not yet done as POINTFILE<TAB>COMMAND
+#                        (POINTFILE relative to the repository when inside it;
+#                        for GNU parallel --return), and stop
 #     --collect-only     run nothing: collect, plot and report what is done
 #     --no-plots, --no-report
 #     --list-figures     print the figure names and stop
@@ -42,11 +45,12 @@ while [ $# -gt 0 ]; do
     --seeds) [ $# -ge 2 ] || { echo "run_all: --seeds needs a number" >&2; exit 2; }; export PB_SEEDS=$2; shift ;;
     --list-jobs) list=pending ;;
     --list-all-jobs) list=all ;;
+    --list-tsv) list=tsv ;;
     --collect-only) collect_only=1 ;;
     --no-plots) plots=0 ;;
     --no-report) report=0 ;;
     --list-figures) echo "$ALL_FIGS"; exit 0 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run_all: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
@@ -85,6 +89,7 @@ done <"$out/run/all.tsv"
 case "$list" in
 all) cat "$out/jobs.txt"; exit 0 ;;
 pending) cut -f2- "$out/run/pending.tsv"; exit 0 ;;
+tsv) sed "s|^$ROOT/||" "$out/run/pending.tsv"; exit 0 ;;
 esac
 
 total=$(wc -l <"$out/run/all.tsv" | tr -d ' ')
