@@ -25,7 +25,7 @@ fig_points() {
 
 fig_run() {
     gen multitier -D messages="$P_len" >t.csv || return 1
-    set -- $(trace_stats t.csv)
+    set -- $(awk -f "$EXP/trace_len.awk" t.csv)
     dur=$2
     timed r.csv "$PB_BIN/infer" --algo convolution -s mode=exact -s mu="$P_mu" t.csv || return 1
     cpu=$(meta_get r.csv cpu_infer_s)

@@ -24,7 +24,7 @@ fig_points() {
 
 fig_run() {
     gen multitier -D instances=42 -D messages="$P_len" >t.csv || return 1
-    set -- $(trace_stats t.csv)
+    set -- $(awk -f "$EXP/trace_len.awk" t.csv)
     par=$(nest_par t.csv)
     infer "$P_algo" t.csv --no-assign >r.csv || return 1
     rb=count

@@ -27,7 +27,7 @@ fig_points() {
 
 fig_run() {
     gen "$P_cfg" -D messages="$P_len" >t.csv || return 1
-    set -- $(trace_stats t.csv)
+    set -- $(awk -f "$EXP/trace_len.awk" t.csv)
     n0=$1
     rate=$(awk -v n="$1" -v d="$2" -v x="$P_ratex" 'BEGIN { printf "%.3f", x * n / d }')
     "$PB_BIN/sniffer" --queue 64 --rate "$rate" --seed "$P_seed" t.csv >s0.csv || return 1

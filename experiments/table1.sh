@@ -46,8 +46,7 @@ fig_points() {
 
 fig_run() {
     gen "$P_cfg" -D messages="$P_len" -D instances="$P_inst" >t.csv || return 1
-    set -- $(trace_stats t.csv)
-    par=$(nest_par t.csv)
+    set -- $(awk -f "$EXP/trace_len.awk" t.csv)
     mu=
     if [ "$P_algo" = convolution ]; then
         mu=0.01
@@ -55,6 +54,7 @@ fig_run() {
     else
         timed r.csv "$PB_BIN/infer" --algo "$P_algo" --no-assign t.csv || return 1
     fi
+    if [ "$P_algo" = nesting ]; then par=$(meta_get r.csv mean_parallelism); else par=$(nest_par t.csv); fi
     echo "workload,algo,config,messages,duration,parallelism,mu,cpu_s,cpu_infer_s,maxrss_mb"
     echo "$P_workload,$P_algo,$P_cfg,$1,$2,$par,$mu,$T_USER_S,$(meta_get r.csv cpu_infer_s),$(awk -v k="$T_MAXRSS_KB" 'BEGIN { if (k != "") printf "%.1f", k / 1024 }')"
 }
