@@ -62,6 +62,9 @@ const pb_option link_options[] = {
      "patterns drawn as dot timelines (--dot), best ranked first"},
     {"report_top", PB_OPT_INT, offsetof(link_params, report_top), "10", 0,
      1e6, "patterns whose node-delay histograms go in the report"},
+    {"untraced", PB_OPT_STRING, offsetof(link_params, untraced), "",
+     PB_OPT_NORANGE, "comma-separated nodes to treat as untraced (WAP5 5.1 "
+     "nil timestamps): receive times at them are ignored"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */
@@ -893,16 +896,62 @@ done:
 
 /* ------------------------------------------------------------------ */
 
+/* A copy of the messages with the receive times at the untraced nodes
+ * blanked, as the reconciled trace of a partly traced system has them. */
+static int blank_untraced(const pb_trace_view *v, const char *list,
+                          pb_msg **out, pb_error *err)
+{
+    uint32_t nn = pb_strtab_count(v->nodes);
+    uint8_t *flag = calloc(nn ? nn : 1, 1);
+    if (!flag)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    for (const char *s = list; *s;) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        uint32_t id;
+        if (!pb_strtab_find(v->nodes, s, len, &id)) {
+            free(flag);
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "linking: untraced: no node \"%.*s\" in the "
+                                "trace; expected comma-separated node names",
+                                (int)len, s);
+        }
+        flag[id] = 1;
+        s += len + (e ? 1 : 0);
+    }
+    pb_msg *m = malloc((v->n ? v->n : 1) * sizeof *m);
+    if (!m) {
+        free(flag);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    memcpy(m, v->msgs, v->n * sizeof *m);
+    for (size_t i = 0; i < v->n; i++)
+        if (m[i].dst < nn && flag[m[i].dst])
+            m[i].recv_ts = PB_TS_NONE;
+    free(flag);
+    *out = m;
+    return PB_OK;
+}
+
 static int linking_run(const pb_trace_view *trace, const void *params,
                        pb_result *res, pb_error *err)
 {
     const link_params *p = params;
+    pb_trace_view v = *trace;
+    pb_msg *copy = NULL;
+    int rc;
+    if (p->untraced && *p->untraced) {
+        if ((rc = blank_untraced(trace, p->untraced, &copy, err)) != PB_OK)
+            return rc;
+        v.msgs = copy;
+    }
     link_graph *g;
-    int rc = link_graph_build(trace, p, &g, err);
-    if (rc != PB_OK)
-        return rc;
-    rc = link_build_paths(trace, g, p, res, err);
-    link_graph_close(g);
+    rc = link_graph_build(&v, p, &g, err);
+    if (rc == PB_OK) {
+        rc = link_build_paths(&v, g, p, res, err);
+        link_graph_close(g);
+    }
+    free(copy);
     return rc;
 }
 

@@ -47,6 +47,8 @@ typedef struct link_params {
     pb_ns hist_max;   /* last bin edge; 0 = the window x */
     int dot_top;      /* patterns drawn in the dot output */
     int report_top;   /* patterns whose histograms go in the report */
+    const char *untraced; /* comma-separated nodes treated as untraced:
+                             recv_ts of messages into them is ignored */
 } link_params;
 
 /* The option table of link_params, with the papers' defaults. */

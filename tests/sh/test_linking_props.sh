@@ -6,6 +6,7 @@
 #  - a constant clock offset on one node (bin/skewer) changes no pattern,
 #    count, score or node delay, and is what the offset estimate reports;
 #  - a trace without recv_ts runs (every message spontaneous);
+#  - untraced=NODES equals blanking the receive times at those nodes;
 #  - bad parameters get a clear error and exit status 2.
 set -u
 B="$PB_BIN"
@@ -79,6 +80,18 @@ awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
     "$d/t.csv" > "$d/nr.csv"
 "$B/infer" --algo linking "$d/nr.csv" > "$d/r5" || fail "infer without recv_ts"
 grep -q 'link_no_recv_ts=[1-9]' "$d/r5" || fail "nil receive stamps not counted"
+
+# untraced=C1,C2 is the same as a trace without receive times at C1 and C2
+awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
+    !h { for (i = 1; i <= NF; i++) { if ($i == "recv_ts") c = i; if ($i == "dst") t = i } h = 1; print; next }
+    $t == "C1" || $t == "C2" { $c = "" } { print }' "$d/t.csv" > "$d/u.csv"
+"$B/infer" --algo linking "$d/u.csv" > "$d/r6" || fail "infer blanked"
+"$B/infer" --algo linking -s untraced=C1,C2 "$d/t.csv" > "$d/r7" || fail "infer untraced"
+body "$d/r6" | grep -v '^# params' > "$d/b6"
+body "$d/r7" | grep -v '^# params' | cmp -s - "$d/b6" || fail "untraced= differs from blank receive times"
+cmp -s "$d/b6" "$d/b1" && fail "untraced changed nothing"
+"$B/infer" --algo linking -s untraced=C1,nosuch "$d/t.csv" > /dev/null 2> "$d/err" && fail "unknown untraced node accepted"
+grep -q 'nosuch' "$d/err" || fail "unknown untraced node not named"
 
 # bad parameters: exit 2 with a message naming the option
 for bad in k=99 k=-1 x=0 band=0.7 y=-1 max_tree=0 nosuch=1; do
