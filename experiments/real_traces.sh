@@ -79,10 +79,12 @@ for L in 25 100; do
             "$PB_BIN/score" --truth "$W/l$L.$kind.csv" "$W/$tag.result.csv" \
                 > "$W/$tag.score.csv" 2>> "$W/$tag.log" ||
                 die "score $name load $L ($clocks) failed: $(tail -3 "$W/$tag.log")"
-            awk -F, -v L="$L" -v c="$clocks" -v m="$name" -v w="$what" \
-                'NR==1{print "load,clocks,method,description," $0 > "/dev/stderr"}
-                 NR==2{printf "%s,%s,\"%s\",\"%s\",%s\n", L, c, m, w, $0}' \
-                "$W/$tag.score.csv" >> "$CSV.tmp" 2> "$W/header.csv"
+            [ -f "$W/header.csv" ] ||
+                awk 'NR==1{print "load,clocks,method,description," $0}' \
+                    "$W/$tag.score.csv" > "$W/header.csv"
+            awk -v L="$L" -v c="$clocks" -v m="$name" -v w="$what" \
+                'NR==2{printf "%s,%s,\"%s\",\"%s\",%s\n", L, c, m, w, $0}' \
+                "$W/$tag.score.csv" >> "$CSV.tmp"
         done || exit 1
     done
 done
