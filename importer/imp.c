@@ -708,7 +708,10 @@ static int add_dir(imp_importer *im, const char *path, pb_error *err)
             continue;
         size_t l = strlen(e->d_name);
         pb_strbuf_reset(&full);
-        if (pb_strbuf_printf(&full, "%s/%s", path, e->d_name) != PB_OK) {
+        size_t pl = strlen(path);
+        if (pb_strbuf_printf(&full, "%s%s%s", path,
+                             pl && path[pl - 1] == '/' ? "" : "/",
+                             e->d_name) != PB_OK) {
             rc = PB_ENOMEM;
             break;
         }
