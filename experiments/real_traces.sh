@@ -43,6 +43,7 @@ mkdir -p "$W" || die "cannot create $W"
 METHODS='oracle|plain|--algo truth|truth oracle (call view)
 nesting|plain|--algo nesting|Project 5 nesting with the paper parameters
 nesting+callid|callid|--algo nesting|nesting given the call id of each RPC
+nesting skew_window=2ms|plain|--algo nesting -s skew_window=2ms|nesting with the paper'"'"'s skew window (7.5.6) above the largest estimated offset
 convolution|plain|--algo convolution|Project 5 convolution with the paper parameters
 linking|plain|--algo linking|WAP5 linking with the paper parameters (x = 2 s)
 linking x=20ms|plain|--algo linking -s x=20ms|WAP5 linking with window x scaled to these traces'
