@@ -223,6 +223,54 @@ TEST(importtrace_negative_duration_counted)
     pb_trace_close(t);
 }
 
+/* Other shapes of the formats: a bare Jaeger trace object with inline
+ * processes and parentSpanID; Zipkin as an array of per-trace arrays. */
+TEST(importtrace_format_shapes)
+{
+    pb_trace *t;
+    imp_stats st;
+    pb_error err;
+    CHECK_INT(import("{\"traceID\":\"t\",\"spans\":["
+                     "{\"spanID\":\"a\",\"process\":{\"serviceName\":\"A\"},"
+                     "\"startTime\":10,\"duration\":50},"
+                     "{\"spanID\":\"b\",\"parentSpanID\":\"a\",\"process\":{"
+                     "\"serviceName\":\"B\"},\"startTime\":20,\"duration\":5}]}",
+                     NULL, &t, &st, &err),
+              PB_OK);
+    /* A's internal root span calls B: derived from B's span alone */
+    CHECK_INT(st.count[IMP_C_SERVER_ONLY], 1);
+    CHECK_INT(st.count[IMP_C_RPCS], 2);
+    if (t) {
+        const pb_msg *m = find(t, "A", "B", PB_TYPE_CALL, NULL);
+        CHECK(m != NULL);
+        if (m) {
+            CHECK_INT(m->ts, 20000);
+            CHECK_INT(m->recv_ts, 20000);
+        }
+    }
+    pb_trace_close(t);
+    CHECK_INT(import("[[{\"traceId\":\"x\",\"id\":\"1\",\"kind\":\"SERVER\","
+                     "\"timestamp\":1,\"duration\":9,\"localEndpoint\":{"
+                     "\"serviceName\":\"S\"}}],[{\"traceId\":\"y\",\"id\":\"1\","
+                     "\"kind\":\"CLIENT\",\"timestamp\":2,\"duration\":3,"
+                     "\"localEndpoint\":{\"serviceName\":\"S\"},"
+                     "\"remoteEndpoint\":{\"serviceName\":\"db\"}}]]",
+                     NULL, &t, &st, &err),
+              PB_OK);
+    CHECK_INT(st.count[IMP_C_TRACES], 2);
+    CHECK_INT(st.count[IMP_C_CLIENT_ONLY], 1);
+    if (t) {
+        CHECK(find(t, "S", "db", PB_TYPE_CALL, NULL) != NULL);
+        CHECK(find(t, "db", "S", PB_TYPE_RETURN, NULL) != NULL);
+    }
+    pb_trace_close(t);
+    CHECK_INT(import("[[{\"traceId\":\"x\",\"id\":\"1\",\"timestamp\":1,"
+                     "\"localEndpoint\":{\"serviceName\":\"S\"}}], 5]",
+                     NULL, &t, NULL, &err),
+              PB_EPARSE);
+    CHECK(strstr(err.msg, "[1]: expected a span object") != NULL);
+}
+
 int main(void)
 {
     RUN(importtrace_rpc_timestamps);
@@ -230,5 +278,6 @@ int main(void)
     RUN(importtrace_errors);
     RUN(importtrace_state_after_error);
     RUN(importtrace_negative_duration_counted);
+    RUN(importtrace_format_shapes);
     return pbtest_exit();
 }
