@@ -91,6 +91,7 @@ bench: $(PROGS) $(BENCHES)
 	@PB_BIN=$(abspath $(BIN)) PB_BENCHBIN=$(abspath $(BUILD)/bench) sh tests/bench/run.sh
 
 fuzz:
+	@sh scripts/deps.sh fuzz
 	@sh tests/fuzz/run.sh
 
 figures: deps

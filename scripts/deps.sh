@@ -2,7 +2,9 @@
 # Install the Debian packages pathbench needs when they are missing.
 # Run as root (or with sudo available); otherwise say exactly what to install.
 set -u
-PKGS="gcc make libc6-dev libgsl-dev libfftw3-dev libcsv-dev libjansson-dev gnuplot-nox gawk"
+# Usage: deps.sh [fuzz]   ("fuzz" adds clang and its libFuzzer runtime)
+PKGS="gcc make libc6-dev libgsl-dev libfftw3-dev libcsv-dev libjansson-dev gnuplot-nox gawk xz-utils tar"
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
