@@ -43,26 +43,34 @@ fig_run() {
 }
 
 fig_collect() {
-    # accuracy: pattern false-positive rate (all, and >= 100 messages)
-    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "# mu pattern_fp_rate pattern_fp_rate_min100 pattern_fn_rate instance_fn_rate seed"; next }
-        { ip = $(c["inferred_patterns"]); tp = $(c["true_patterns"]); i1 = $(c["inferred_patterns_min100"])
-          printf "%s %s %s %s %s %s\n", $(c["mu"]),
-            (ip > 0 ? $(c["pattern_fp"]) / ip : "NaN"),
-            (i1 != "" && i1 > 0 ? $(c["pattern_fp_min100"]) / i1 : "NaN"),
-            (tp > 0 ? $(c["pattern_fn"]) / tp : "NaN"),
-            ($(c["instance_fn_rate"]) != "" ? $(c["instance_fn_rate"]) : "NaN"), $(c["seed"]) }' \
-        "$OUT/$FIG.dat" | sort -g >"$OUT/${FIG}_accuracy.dat"
-    # run time against S, and the least-squares fit cpu = a * S ln S
+    # accuracy per mu, mean over seeds: pattern FP rate (all, and ignoring
+    # patterns under 100 instances), pattern FN rate, instance FN rate
     awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-        $(c["cpu_s"]) != "" { S[++n] = $(c["S"]); y[n] = $(c["cpu_s"]); m[n] = $(c["mu"])
-          if (S[n] > 1) { f = S[n] * log(S[n]); sfy += f * y[n]; sff += f * f } }
-        END { a = (sff > 0 ? sfy / sff : 0)
-              print "# S cpu_s mu (every point); fit: cpu = a S ln S with a = " a
+        function add(k, v) { if (v != "") { s[k] += v; n[k]++ } }
+        { m = $(c["mu"]); if (!(m in seen)) { seen[m] = 1; ord[++nm] = m }
+          ip = $(c["inferred_patterns"]); tp = $(c["true_patterns"]); i1 = $(c["inferred_patterns_min100"])
+          add(m SUBSEP 1, ip > 0 ? $(c["pattern_fp"]) / ip : "")
+          add(m SUBSEP 2, (i1 != "" && i1 > 0) ? $(c["pattern_fp_min100"]) / i1 : "")
+          add(m SUBSEP 3, tp > 0 ? $(c["pattern_fn"]) / tp : "")
+          add(m SUBSEP 4, $(c["instance_fn_rate"])) }
+        function mean(k) { return n[k] ? sprintf("%.6g", s[k] / n[k]) : "NaN" }
+        END { print "# mu pattern_fp_rate pattern_fp_rate_min100 pattern_fn_rate instance_fn_rate (means over seeds; NaN: no pattern left)"
+              for (i = 1; i <= nm; i++) { m = ord[i]
+                  printf "%s %s %s %s %s\n", m, mean(m SUBSEP 1), mean(m SUBSEP 2), mean(m SUBSEP 3), mean(m SUBSEP 4) } }' \
+        "$OUT/$FIG.dat" | sort -g >"$OUT/${FIG}_accuracy.dat"
+    # run time against S, and the least-squares fit cpu = c0 + a * S ln S
+    # (c0: the costs that do not depend on S, e.g. reading the messages)
+    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        $(c["cpu_s"]) != "" && $(c["S"]) > 1 { n++; S[n] = $(c["S"]); y[n] = $(c["cpu_s"]); m[n] = $(c["mu"])
+          f = S[n] * log(S[n]); sf += f; sy += y[n]; sff += f * f; sfy += f * y[n] }
+        END { d = n * sff - sf * sf
+              if (n >= 2 && d != 0) { a = (n * sfy - sf * sy) / d; c0 = (sy - a * sf) / n } else { a = (sff > 0 ? sfy / sff : 0); c0 = 0 }
+              print "# S cpu_s mu (every point); fit: cpu = c0 + a S ln S with c0 = " c0 " a = " a
               for (i = 1; i <= n; i++) printf "%s %s %s\n", S[i], y[i], m[i]
-              printf "\n\n# index 1: the fitted curve S a*S*ln(S)\n"
+              printf "\n\n# index 1: the fitted curve S c0+a*S*ln(S)\n"
               lo = 1e300; hi = 0
               for (i = 1; i <= n; i++) { if (S[i] < lo) lo = S[i]; if (S[i] > hi) hi = S[i] }
-              if (n > 0 && lo > 1) for (k = 0; k <= 40; k++) { s = lo * exp(log(hi / lo) * k / 40); printf "%.6g %.6g\n", s, a * s * log(s) }
+              if (n > 0) for (k = 0; k <= 40; k++) { s = lo * exp(log(hi / lo) * k / 40); printf "%.6g %.6g\n", s, c0 + a * s * log(s) }
         }' "$OUT/$FIG.dat" >"$OUT/${FIG}_time.dat"
 }
 

@@ -15,7 +15,7 @@ FIG_HOW="maketrace CONF -s SEED -D messages=LEN -D instances_scale=S | infer --a
 CONFIGS="multitier children-parallel children-0-2 children-d-cc penalty-breaker"
 
 fig_points() {
-    len=$(mode_pick 20000 6000 3000)
+    len=$(mode_pick 50000 6000 3000)
     scales=$(mode_pick "0.04 0.25 0.5 1 2 4 8" "0.04 0.25 1 4" "0.04 4")
     algos=$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")
     for cfg in $CONFIGS; do

@@ -11,7 +11,7 @@ FIG_HOW="maketrace CONF -s SEED -D messages=LEN -D delay_sd=SD | infer --algo AL
 CONFIGS="multitier children-parallel children-0-2 children-d-cc penalty-breaker"
 
 fig_points() {
-    len=$(mode_pick 20000 6000 3000)
+    len=$(mode_pick 50000 6000 3000)
     sds=$(mode_pick "0 0.002 0.005 0.01 0.02 0.04" "0 0.005 0.02" "0.001 0.03")
     algos=$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")
     for cfg in $CONFIGS; do

@@ -10,7 +10,7 @@ FIG_HOW="maketrace CONF -s SEED -D messages=LEN | sniffer --queue 64 --rate R | 
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {
-    len=$(mode_pick 20000 6000 3000)
+    len=$(mode_pick 50000 6000 3000)
     cfgs=$(mode_pick "multitier children-parallel children-0-2 children-d-cc penalty-breaker" "multitier children-d-cc" "multitier")
     rates=$(mode_pick "0.6 0.8 0.9 1 1.1 1.25 1.5 2 3 5 10" "0.7 1 1.5 3 10" "0.7 10")
     algos=$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")

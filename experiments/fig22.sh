@@ -16,13 +16,13 @@ FIG_HOW="maketrace multitier.conf -s SEED -D instances=6 -D messages=LEN | skewe
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {
-    len=$(mode_pick 20000 6000 3000)
+    len=$(mode_pick 50000 6000 3000)
     skews=$(mode_pick "0 0.005 0.01 0.015 0.02 0.03 0.04 0.05 0.06" "0 0.01 0.03 0.06" "0 0.06")
     curves=$(mode_pick "nocomp comp compsmooth revcompsmooth linking convolution" \
         "nocomp comp compsmooth revcompsmooth linking convolution" "nocomp linking")
     for c in $curves; do
         for sk in $skews; do
-            for seed in $(seeds "$(mode_pick 2 1 1)"); do
+            for seed in $(seeds "$(mode_pick 3 1 1)"); do
                 point "$c-k$sk-$seed" curve=$c skew=$sk seed=$seed len=$len inst=6
             done
         done

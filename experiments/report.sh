@@ -206,11 +206,11 @@ if have conv_mu_accuracy.dat; then
               if (n4) printf "- pattern FN rate: mean %.2f (paper: 0 for frequent paths) %s\n", s4 / n4, (s4 / n4 < 0.1 ? "**agrees**" : "**differs**") }' "$out/conv_mu_accuracy.dat"
 fi
 if have conv_mu_time.dat; then
-    awk '/^# S cpu_s/ { split($0, f, "a = "); a = f[2] } /^#/ { next } NF == 0 { exit }
+    awk '/^# S cpu_s/ { split($0, f, "c0 = "); split(f[2], g, " a = "); c0 = g[1]; a = g[2] } /^#/ { next } NF == 0 { exit }
         { n++; S[n] = $1; y[n] = $2 }
         END { if (!n || a == "") exit
-              for (i = 1; i <= n; i++) { p = a * S[i] * log(S[i]); if (p > 0) { r = y[i] / p; if (r > 0.5 && r < 2) ok++ } }
-              printf "- run time: %d of %d points within a factor 2 of the fit a S ln S (a = %.3g s) %s\n", ok, n, a, (ok >= 0.7 * n ? "**agrees**" : "**differs**") }' "$out/conv_mu_time.dat"
+              for (i = 1; i <= n; i++) { p = c0 + a * S[i] * log(S[i]); if (p > 0) { r = y[i] / p; if (r > 0.5 && r < 2) ok++ } }
+              printf "- run time: %d of %d points within a factor 2 of the fit c0 + a S ln S (c0 = %.3g s, a = %.3g s) %s\n", ok, n, c0, a, (ok >= 0.7 * n ? "**agrees**" : "**differs**") }' "$out/conv_mu_time.dat"
 fi
 dathead conv_mu
 echo
@@ -256,6 +256,8 @@ awk '
     function close_all() { if (inl) print "</ul>"; if (intab) print "</table>"; if (inq) print "</blockquote>"; if (inpre) print "</pre>"; inl = intab = inq = inpre = 0 }
     BEGIN { print "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>pathbench report</title>"
             print "<style>body{font-family:sans-serif;max-width:70em;margin:auto}img{max-width:100%}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}blockquote{color:#444;border-left:3px solid #ccc;margin-left:0;padding-left:1em}</style></head><body>" }
+    /^```/ { if (infence) { print "</pre>"; infence = 0 } else { close_all(); print "<pre>"; infence = 1 } next }
+    infence { print esc($0); next }
     /^# / { close_all(); print "<h1>" inline(substr($0, 3)) "</h1>"; next }
     /^## / { close_all(); print "<h2>" inline(substr($0, 4)) "</h2>"; next }
     /^!\[/ { close_all(); match($0, /\(.*\)/); print "<p><img src=\"" substr($0, RSTART + 1, RLENGTH - 2) "\"></p>"; next }

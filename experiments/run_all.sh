@@ -147,7 +147,10 @@ for f in $figs; do
 done
 if [ -f experiments/real_traces.sh ] && [ -z "$only" -o "$(echo ",$only," | grep -c ',real,')" -gt 0 ]; then
     if [ $collect_only -eq 0 ]; then
-        PB_OUT="$out" PB_MODE="$mode" sh experiments/real_traces.sh || { echo "run_all: real_traces.sh failed" >&2; rc=1; }
+        # the real traces are data outside the repository: a missing data
+        # set is a warning (the report says the section was not made)
+        PB_OUT="$out" PB_MODE="$mode" sh experiments/real_traces.sh ||
+            echo "run_all: warning: experiments/real_traces.sh failed; no real-trace tables" >&2
     fi
 fi
 if [ $plots -eq 1 ]; then

@@ -15,4 +15,4 @@ set style line 5 lc rgb '#ff7f0e' lw 1.5 pt 13 ps 0.9
 set style line 6 lc rgb '#8c564b' lw 1.5 pt 3 ps 0.8
 set style line 7 lc rgb '#7f7f7f' lw 1.5 pt 2 ps 0.8
 set grid lc rgb '#dddddd'
-set key top left Left reverse noautotitle
+set key top left Left reverse noautotitle font ",8" samplen 1.5 spacing 0.9

@@ -13,7 +13,7 @@ do for [ext in "png svg"] {
     set xlabel "time quantum mu (s)"
     set ylabel "fraction"
     set yrange [0:1.05]
-    set key top left
+    set key bottom left
     if (fexists(fa)) {
         plot fa using 1:2 with linespoints ls 1 title "false-positive patterns", \
              '' using 1:3 with linespoints ls 2 title "false-positive patterns (>= 100 msgs)", \
@@ -26,7 +26,7 @@ do for [ext in "png svg"] {
     set yrange [*:*]
     if (fexists(ft)) {
         plot ft index 0 using 1:2 with points ls 1 title "measured", \
-             '' index 1 using 1:2 with lines ls 2 title "fit a S ln S"
+             '' index 1 using 1:2 with lines ls 2 title "fit c_0 + a S ln S"
     } else { set label 1 "no data" at graph 0.5, 0.5 center; plot [1:2] [1:2] NaN notitle; unset label 1 }
     unset logscale
     unset multiplot

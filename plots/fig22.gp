@@ -6,14 +6,14 @@ curves = "nocomp comp compsmooth revcompsmooth linking convolution"
 titles = "'no comp' 'comp' 'comp+smooth' 'rev, comp+smooth' 'linking (no comp)' 'convolution (no comp)'"
 marks = datadir."/fig22_marks.dat"
 do for [ext in "png svg"] {
-    eval set_term(ext, 760, 480)
+    eval set_term(ext, 900, 480)
     set output sprintf("%s/fig22.%s", outdir, ext)
     set title "Figure 22: effect of clock skew at WS2 (multi-tier)"
     set xlabel "skew at WS2 (s; WS2 fast, or slow for 'rev')"
     set ylabel "false-negative path instances (fraction)"
     set yrange [0:*]
-    set offsets graph 0.02, graph 0.02, graph 0.05, 0
-    set key top left
+    set offsets 0, graph 0.02, graph 0.05, 0
+    set key outside right top
     unset arrow
     unset label
     if (fexists(marks)) {

@@ -4,7 +4,7 @@
 # x y).  Set fig, configs, algos, xlab, ylab (and optionally xlog) first.
 if (!exists("xlog")) xlog = 0
 if (!exists("ftitle")) ftitle = fig
-set offsets graph 0.03, graph 0.03, graph 0.05, 0
+set offsets 0, graph 0.03, graph 0.05, 0
 nal = 0
 do for [a in algos] { nal = nal + 1 }
 do for [ext in "png svg"] {
