@@ -6,7 +6,8 @@
 # run on both, and for the highest-ranked pattern through WS2, AUTH and an
 # application server we report its mean latency and WS2's node latency in
 # both, and the difference (the added delay as measured: 0.2 s is right).  A pattern
-# through WS1 only is the control (nothing added: about 0).
+# through WS1 only is the control (nothing added: about 0).  linking-idle
+# runs linking on the idle variant of both traces (lib.sh gen_cfg).
 FIG=fig12_13
 FIG_TITLE="added delay at WS2 (200 ms) as measured by each algorithm"
 FIG_HOW="maketrace multitier{,-delay}.conf -s SEED -D messages=LEN | infer --algo ALGO; the same pattern compared (added_delay.awk)"
@@ -14,8 +15,8 @@ FIG_HOW="maketrace multitier{,-delay}.conf -s SEED -D messages=LEN | infer --alg
 
 fig_points() {
     len=$(mode_pick 200000 40000 6000)
-    algos=$(mode_pick "nesting convolution linking truth-call truth-path truth-message" \
-        "nesting convolution linking truth-call truth-path truth-message" "nesting linking truth-call")
+    algos=$(mode_pick "nesting convolution linking linking-idle truth-call truth-path truth-message" \
+        "nesting convolution linking linking-idle truth-call truth-path truth-message" "nesting linking truth-call")
     for algo in $algos; do
         for seed in $(seeds "$(mode_pick 2 1 1)"); do
             point "$algo-$seed" algo=$algo seed=$seed len=$len
@@ -25,13 +26,14 @@ fig_points() {
 
 fig_run() {
     set --
-    algo=$P_algo
+    algo=$P_algo sfx=
     case "$algo" in
+    linking-idle) algo=linking; sfx=+idle ;;
     truth-*) set -- -s view="${algo#truth-}"; algo=truth ;;
     convolution) set -- -s mu=0.01 ;;
     esac
     for c in multitier multitier-delay; do
-        gen "$c" -D messages="$P_len" >t.csv || return 1
+        gen_cfg "$c$sfx" -D messages="$P_len" >t.csv || return 1
         infer "$algo" t.csv "$@" --no-assign >r.csv || return 1
         awk -f "$EXP/result_tsv.awk" r.csv >"$c.tsv"
         view=$(meta_get r.csv view)

@@ -7,11 +7,12 @@
 FIG=fig21
 FIG_TITLE="false-negative instance rate vs message drop rate (sniffer queue 64)"
 FIG_HOW="maketrace CONF -s SEED -D messages=LEN | sniffer --queue 64 --rate R | infer --algo ALGO | score --truth (unperturbed trace)"
+# multitier+idle is the idle variant linking is built for (lib.sh gen_cfg).
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {
     len=$(mode_pick 50000 6000 3000)
-    cfgs=$(mode_pick "multitier children-parallel children-0-2 children-d-cc penalty-breaker" "multitier children-d-cc" "multitier")
+    cfgs=$(mode_pick "multitier children-parallel children-0-2 children-d-cc penalty-breaker multitier+idle" "multitier children-d-cc multitier+idle" "multitier")
     rates=$(mode_pick "0.6 0.8 0.9 1 1.1 1.25 1.5 2 3 5 10" "0.7 1 1.5 3 10" "0.7 10")
     algos=$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")
     for cfg in $cfgs; do
@@ -26,7 +27,7 @@ fig_points() {
 }
 
 fig_run() {
-    gen "$P_cfg" -D messages="$P_len" >t.csv || return 1
+    gen_cfg "$P_cfg" -D messages="$P_len" >t.csv || return 1
     set -- $(awk -f "$EXP/trace_len.awk" t.csv)
     n0=$1
     rate=$(awk -v n="$1" -v d="$2" -v x="$P_ratex" 'BEGIN { printf "%.3f", x * n / d }')

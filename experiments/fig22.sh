@@ -5,7 +5,10 @@
 # window ("comp"), with the window and scoreboard smoothing
 # ("comp+smooth"), the same with WS2's clock slow ("rev, comp+smooth");
 # message linking, which uses both timestamps of a message and should be
-# immune to a constant offset; and convolution.  The vertical marks are
+# immune to a constant offset, on the same trace ("linking") and on the
+# idle variant linking is built for ("linking-idle": one request loop,
+# think 2.5-3 s, 1 ms network delay; see lib.sh gen_cfg); and
+# convolution.  The vertical marks are
 # the trace's measured mean call and return delays.  The trace runs 6
 # parallel instances (-D instances=6), which gives the mean per-node
 # parallelism of Table 1's "normal" multi-tier trace (about 1.6), so that
@@ -18,8 +21,8 @@ FIG_HOW="maketrace multitier.conf -s SEED -D instances=6 -D messages=LEN | skewe
 fig_points() {
     len=$(mode_pick 50000 6000 3000)
     skews=$(mode_pick "0 0.005 0.01 0.015 0.02 0.03 0.04 0.05 0.06" "0 0.01 0.03 0.06" "0 0.06")
-    curves=$(mode_pick "nocomp comp compsmooth revcompsmooth linking convolution" \
-        "nocomp comp compsmooth revcompsmooth linking convolution" "nocomp linking")
+    curves=$(mode_pick "nocomp comp compsmooth revcompsmooth linking linking-idle convolution" \
+        "nocomp comp compsmooth revcompsmooth linking linking-idle convolution" "nocomp linking linking-idle")
     for c in $curves; do
         for sk in $skews; do
             for seed in $(seeds "$(mode_pick 3 1 1)"); do
@@ -30,7 +33,11 @@ fig_points() {
 }
 
 fig_run() {
-    gen multitier -D instances="$P_inst" -D messages="$P_len" >t.csv || return 1
+    if [ "$P_curve" = linking-idle ]; then
+        gen_cfg multitier+idle -D messages="$P_len" >t.csv || return 1
+    else
+        gen multitier -D instances="$P_inst" -D messages="$P_len" >t.csv || return 1
+    fi
     set -- $(trace_stats t.csv)
     cd_=$4 rd_=$5
     off=$P_skew algo=nesting
@@ -41,6 +48,7 @@ fig_run() {
     compsmooth) set -- -s skew_window=0.03 -s smooth=1 ;;
     revcompsmooth) set -- -s skew_window=0.03 -s smooth=1; off=-$P_skew ;;
     linking|convolution) algo=$P_curve ;;
+    linking-idle) algo=linking ;;
     *) echo "unknown curve $P_curve" >&2; return 1 ;;
     esac
     # every clock is set 100 ms ahead so that a slow WS2 never makes a
@@ -55,9 +63,10 @@ fig_run() {
 
 fig_collect() {
     aggregate "$OUT/$FIG.dat" curve skew instance_fn_rate
-    # the vertical marks: mean call and return delays over all points
+    # the vertical marks: mean call and return delays over the points of
+    # the main trace
     awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-        { if ($(c["call_delay"]) != "nan") { sc += $(c["call_delay"]); nc++ }
+        $(c["curve"]) != "linking-idle" { if ($(c["call_delay"]) != "nan") { sc += $(c["call_delay"]); nc++ }
           if ($(c["return_delay"]) != "nan") { sr += $(c["return_delay"]); nr++ } }
         END { print "# mean call and return delay of the traces (seconds): x label"
               if (nc) printf "%.6f call\n", sc / nc

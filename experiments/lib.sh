@@ -305,3 +305,17 @@ nest_par() {
     _v=$(meta_get np.csv mean_parallelism)
     echo "${_v:-nan}"
 }
+
+# gen_cfg NAME [maketrace options...]: like gen, and NAME+idle is NAME with
+# one request loop, think times of 2.5-3 s and a 1 ms network delay: the
+# regime WAP5's linking assumes (a client's requests further apart than
+# its window x = 2 s; docs/linking.md), where linking recovers multitier
+# exactly
+IDLE_DEFS="-D instances=1 -D think=2500ms..3s -D net_delay=1ms"
+gen_cfg() {
+    _n=$1; shift
+    case "$_n" in
+    *+idle) gen "${_n%+idle}" $IDLE_DEFS "$@" ;;
+    *) gen "$_n" "$@" ;;
+    esac
+}

@@ -2,8 +2,8 @@
 # per compensation setting / algorithm, vertical marks at the mean call and
 # return delays (fig22_marks.dat).
 load system("dirname ".ARG0)."/common.gp"
-curves = "nocomp comp compsmooth revcompsmooth linking convolution"
-titles = "'no comp' 'comp' 'comp+smooth' 'rev, comp+smooth' 'linking (no comp)' 'convolution (no comp)'"
+curves = "nocomp comp compsmooth revcompsmooth linking linking-idle convolution"
+titles = "'no comp' 'comp' 'comp+smooth' 'rev, comp+smooth' 'linking (no comp)' 'linking, idle trace' 'convolution (no comp)'"
 marks = datadir."/fig22_marks.dat"
 do for [ext in "png svg"] {
     eval set_term(ext, 900, 480)
