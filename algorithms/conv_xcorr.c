@@ -377,7 +377,7 @@ size_t conv_find_spikes(const double *C, size_t W, int64_t lo, double N,
             k++;
             continue;
         }
-        size_t best = k;
+        size_t best = k, start = k;
         while (k < W && C[k] >= ts) {
             if (C[k] > C[best])
                 best = k;
@@ -387,6 +387,8 @@ size_t conv_find_spikes(const double *C, size_t W, int64_t lo, double N,
             if (found < cap) {
                 out[found].lag = lo + (int64_t)best;
                 out[found].value = C[best];
+                out[found].first = lo + (int64_t)start;
+                out[found].last = lo + (int64_t)k - 1;
             }
             found++;
         }

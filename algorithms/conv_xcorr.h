@@ -112,8 +112,9 @@ const conv_xcorr_stats *conv_xcorr_get_stats(const conv_xcorr *x);
 
 /* A spike of a correlation: its lag (quanta) and height. */
 typedef struct conv_spike {
-    int64_t lag;
-    double value;
+    int64_t lag;      /* where the largest point is */
+    double value;     /* its height */
+    int64_t first, last; /* the run of lags at least m + S*sd around it */
 } conv_spike;
 
 /* Spikes of C[0..W-1] (lags lo .. lo+W-1), section 5.2: with m and sd the

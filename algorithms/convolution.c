@@ -42,8 +42,11 @@ typedef struct conv_params {
  * needs enough lags around it for mean and deviation to mean something
  * (a lone spike among W lags stands sqrt(W - 1) deviations high). */
 #define CONV_AUTO_FLOOR 256
-/* The automatic search looks at the trace in at most this many quanta. */
-#define CONV_AUTO_QUANTA 65536
+/* Lags per level of the automatic lag-bound search. */
+#define CONV_AUTO_LAGS 256
+/* Above level 0, a spike counts only this many quanta from zero or more, so
+ * that the bound it gives is at most 50% above its delay. */
+#define CONV_AUTO_MINLAG 4
 /* Hard limit on path length whatever the filters say, so that switching
  * every filter off cannot recurse without end. */
 #define CONV_HARD_DEPTH 256
@@ -81,6 +84,7 @@ typedef struct cv_ctx {
     const conv_params *p;
     pb_error *err;
     pb_ns t0, mu, v;
+    int v_auto;            /* v=spike: match over each spike's width */
     int64_t S, L, lo, hi;
     const char *lag_source;
     uint32_t nnodes;
@@ -197,25 +201,41 @@ static long correlate(cv_ctx *c, const ixlist *V, uint32_t j)
     return (long)k;
 }
 
+/* The delays a spike stands for, as a window [wlo, whi]: its delay d +/- v
+ * (line 22 of Figure 6); with v=spike, from one quantum before the first lag
+ * of the spike's run above S standard deviations to one quantum after its
+ * last, so a broad spike (a delay that varies) takes in the messages of its
+ * whole width and a sharp one gets d +/- mu. */
+static void spike_window(const cv_ctx *c, const conv_spike *s, pb_ns *wlo,
+                         pb_ns *whi)
+{
+    if (c->v_auto) {
+        *wlo = (s->first - 1) * c->mu;
+        *whi = (s->last + 1) * c->mu;
+    } else {
+        *wlo = s->lag * c->mu - c->v;
+        *whi = s->lag * c->mu + c->v;
+    }
+}
+
 /* For each message of Z (time order), whether some message of V (time
- * order) was sent between shift - v and shift + v before it: line 22 of
- * Figure 6.  Sets mark[z] |= bit for matches; returns the time covered by
+ * order) was sent between wlo and whi before it: line 22 of Figure 6.  Sets mark[z] |= bit for matches; returns the time covered by
  * the union of the windows, for the chance estimate. */
 static pb_ns match_shift(const cv_ctx *c, const ixlist *V, const ixlist *Z,
-                         pb_ns shift, unsigned char *mark, unsigned char bit)
+                         pb_ns wlo, pb_ns whi, unsigned char *mark, unsigned char bit)
 {
     const pb_msg *m = c->tv->msgs;
     size_t p = 0;
     for (size_t z = 0; z < Z->n; z++) {
         pb_ns tz = m[Z->ix[z]].ts;
-        while (p < V->n && m[V->ix[p]].ts + shift + c->v < tz)
+        while (p < V->n && m[V->ix[p]].ts + whi < tz)
             p++;
-        if (p < V->n && m[V->ix[p]].ts + shift - c->v <= tz)
+        if (p < V->n && m[V->ix[p]].ts + wlo <= tz)
             mark[z] |= bit;
     }
     pb_ns cover = 0, end = INT64_MIN;
     for (size_t i = 0; i < V->n; i++) {
-        pb_ns a = m[V->ix[i]].ts + shift - c->v, b = m[V->ix[i]].ts + shift + c->v;
+        pb_ns a = m[V->ix[i]].ts + wlo, b = m[V->ix[i]].ts + whi;
         if (a < end)
             a = end;
         if (b > a)
@@ -301,9 +321,10 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
     }
     double span = (double)c->S * (double)c->mu;
     for (long s = 0; s < ns; s++) {
-        pb_ns shift = c->spikes[s].lag * c->mu;
+        pb_ns wlo, whi;
+        spike_window(c, &c->spikes[s], &wlo, &whi);
         memset(mark, 0, Z->n);
-        pb_ns cover = match_shift(c, V, Z, shift, mark, 1);
+        pb_ns cover = match_shift(c, V, Z, wlo, whi, mark, 1);
         for (size_t z = 0; z < Z->n; z++)
             if (mark[z])
                 cnt[(size_t)s * ndst + c->dcount[m[Z->ix[z]].dst]]++;
@@ -335,7 +356,9 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
             rc = oom(c);
             goto done;
         }
-        match_shift(c, V, Z, c->spikes[s].lag * c->mu, tmp, 1);
+        pb_ns wlo, whi;
+        spike_window(c, &c->spikes[s], &wlo, &whi);
+        match_shift(c, V, Z, wlo, whi, tmp, 1);
         for (size_t z = 0; z < Z->n; z++)
             if (tmp[z] && keep[(size_t)s * ndst + c->dcount[m[Z->ix[z]].dst]])
                 mark[z] = 1;
@@ -598,76 +621,69 @@ static int is_spontaneous(cv_ctx *c, uint32_t j, int *yes)
 /* ------------------------------------------------------------------ */
 /* Lag bound */
 
-/* Look at each node's in-to-out correlation at a coarse quantum (the trace
- * in at most CONV_AUTO_QUANTA quanta, lags up to a quarter of it) and take
- * the largest delay any spike shows, plus two coarse quanta for the
- * coarse binning; never below CONV_AUTO_FLOOR quanta. */
+/* The automatic lag bound: a search over scales.  Level k looks at the
+ * trace in quanta of 2^k mu and correlates, for every node, everything it
+ * receives with everything it sends over CONV_AUTO_LAGS lags, so level k
+ * sees delays up to CONV_AUTO_LAGS 2^k mu.  A spike in the lower half of
+ * level k's window lies where level k - 1 already looked more finely, so
+ * only level 0 and the upper halves count.  The bound is the largest delay
+ * any counted spike shows plus two of its quanta (for the binning), never
+ * below CONV_AUTO_FLOOR quanta.  Levels stop when the window reaches a
+ * quarter of the trace. */
 static int auto_lag_bound(cv_ctx *c, int64_t *L)
 {
-    int64_t f = (c->S + CONV_AUTO_QUANTA - 1) / CONV_AUTO_QUANTA;
-    if (f < 1)
-        f = 1;
-    int64_t Sc = (c->S + f - 1) / f;
-    int64_t Wc = Sc / 4 > 16 ? Sc / 4 : 16;
-    if (Wc > Sc - 1)
-        Wc = Sc - 1 > 0 ? Sc - 1 : 0;
-    conv_xcorr_cfg cfg = {0, Wc, Sc, CONV_EXACT, 0, 0};
-    conv_xcorr *xc = NULL;
-    int rc = conv_xcorr_init(&xc, &cfg, c->err);
-    if (rc)
-        return rc;
-    double *C = malloc((size_t)(Wc + 1) * sizeof *C);
-    conv_spike *sp = malloc((size_t)(Wc + 1) * sizeof *sp);
+    int64_t best = CONV_AUTO_FLOOR;
     int64_t *bins = NULL;
     size_t bcap = 0;
     conv_signal a = {0}, b = {0};
-    int64_t dmax = -1;
-    if (!C || !sp) {
-        rc = oom(c);
-        goto done;
-    }
-    for (uint32_t j = 0; j < c->nnodes && !rc; j++) {
-        const ixlist *l[2] = {&c->in[j], &c->out[j]};
-        conv_signal *s[2] = {&a, &b};
-        if (!l[0]->n || !l[1]->n)
-            continue;
-        for (int h = 0; h < 2 && !rc; h++) {
-            if (l[h]->n > bcap) {
-                int64_t *nb = realloc(bins, l[h]->n * sizeof *nb);
-                if (!nb) {
-                    rc = oom(c);
-                    break;
-                }
-                bins = nb;
-                bcap = l[h]->n;
-            }
-            for (size_t i = 0; i < l[h]->n; i++)
-                bins[i] = c->bin[l[h]->ix[i]] / f;
-            if (conv_signal_from_bins(s[h], bins, l[h]->n))
-                rc = oom(c);
-        }
-        if (rc)
+    conv_spike sp[CONV_AUTO_LAGS];
+    double C[CONV_AUTO_LAGS];
+    int rc = PB_OK;
+    for (int64_t f = 1; !rc; f *= 2) {
+        int64_t Sk = (c->S + f - 1) / f;
+        if (f > 1 && CONV_AUTO_LAGS * 4 > Sk)
             break;
-        conv_xcorr_run(xc, &a, &b, C);
-        size_t n = conv_find_spikes(C, (size_t)(Wc + 1), 0, c->p->N, c->p->S, sp,
-                                    (size_t)(Wc + 1));
-        for (size_t i = 0; i < n; i++)
-            if (sp[i].lag > dmax)
-                dmax = sp[i].lag;
+        conv_xcorr_cfg cfg = {0, CONV_AUTO_LAGS - 1, Sk, CONV_BLOCKED, 1, 0};
+        conv_xcorr *xc = NULL;
+        rc = conv_xcorr_init(&xc, &cfg, c->err);
+        for (uint32_t j = 0; j < c->nnodes && !rc; j++) {
+            const ixlist *l[2] = {&c->in[j], &c->out[j]};
+            conv_signal *s[2] = {&a, &b};
+            if (!l[0]->n || !l[1]->n)
+                continue;
+            for (int h = 0; h < 2 && !rc; h++) {
+                if (l[h]->n > bcap) {
+                    int64_t *nb = realloc(bins, l[h]->n * sizeof *nb);
+                    if (!nb) {
+                        rc = oom(c);
+                        break;
+                    }
+                    bins = nb;
+                    bcap = l[h]->n;
+                }
+                for (size_t i = 0; i < l[h]->n; i++)
+                    bins[i] = c->bin[l[h]->ix[i]] / f;
+                if (conv_signal_from_bins(s[h], bins, l[h]->n))
+                    rc = oom(c);
+            }
+            if (rc || conv_xcorr_run(xc, &a, &b, C))
+                break;
+            size_t n = conv_find_spikes(C, CONV_AUTO_LAGS, 0, c->p->N, c->p->S, sp,
+                                        CONV_AUTO_LAGS);
+            for (size_t i = 0; i < n && i < CONV_AUTO_LAGS; i++)
+                if ((f == 1 || sp[i].lag >= CONV_AUTO_MINLAG) &&
+                    (sp[i].lag + 2) * f > best)
+                    best = (sp[i].lag + 2) * f;
+        }
+        conv_xcorr_close(xc);
+        if (f > c->S)
+            break;
     }
-    if (!rc) {
-        int64_t l = dmax >= 0 ? (dmax + 2) * f : 0;
-        if (l < CONV_AUTO_FLOOR)
-            l = CONV_AUTO_FLOOR;
-        *L = l;
-    }
-done:
     conv_signal_free(&a);
     conv_signal_free(&b);
     free(bins);
-    free(C);
-    free(sp);
-    conv_xcorr_close(xc);
+    if (!rc)
+        *L = best;
     return rc;
 }
 
@@ -840,9 +856,12 @@ static int parse_params(cv_ctx *c, const conv_params *p, int64_t *user_L,
                             "between spikes lies below the spike threshold", p->S, p->N);
     if (!p->v || !strcmp(p->v, "auto")) {
         c->v = p->mu;
+    } else if (!strcmp(p->v, "spike")) {
+        c->v = p->mu;
+        c->v_auto = 1;
     } else if (pb_duration_parse(p->v, &c->v) != PB_OK || c->v < 0) {
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                            "option v: expected \"auto\" or a duration >= 0 such as "
+                            "option v: expected \"auto\", \"spike\" or a duration >= 0 such as "
                             "10ms, got \"%s\"", p->v);
     }
     *user_L = -1;
@@ -1119,7 +1138,7 @@ static const pb_option convolution_options[] = {
     {"S", PB_OPT_DOUBLE, offsetof(conv_params, S), "3", 0, 1e6,
      "spikes are separated by a point below S standard deviations (5.2), S <= N"},
     {"v", PB_OPT_STRING, offsetof(conv_params, v), "auto", PB_OPT_NORANGE,
-     "delay tolerance v of FindCausedMessages (5.2.2): a duration, or auto = mu"},
+     "delay tolerance v (5.2.2): a duration; auto = mu; spike = each spike's width"},
     {"root", PB_OPT_STRING, offsetof(conv_params, root), "", PB_OPT_NORANGE,
      "root node of FindPathsFromRoot; empty = every spontaneous sender"},
     {"spont_frac", PB_OPT_DOUBLE, offsetof(conv_params, spont_frac), "0.25", 0, 1,
