@@ -594,14 +594,17 @@ static int find_paths_from_root(cv_ctx *c, uint32_t i)
 
 /* A node sends spontaneously when it receives nothing, or when at least
  * spont_frac of what it sends is not explained by any spike of the
- * correlation of everything it receives with everything it sends. */
-static int is_spontaneous(cv_ctx *c, uint32_t j, int *yes)
+ * correlation of everything it receives with everything it sends.  *frac
+ * gets the unexplained fraction (-1 for a node that sends nothing). */
+static int is_spontaneous(cv_ctx *c, uint32_t j, int *yes, double *frac)
 {
     *yes = 0;
+    *frac = -1;
     if (!c->out[j].n)
         return PB_OK;
     if (!c->in[j].n) {
         *yes = 1;
+        *frac = 1;
         return PB_OK;
     }
     cv_group *g;
@@ -615,6 +618,7 @@ static int is_spontaneous(cv_ctx *c, uint32_t j, int *yes)
     groups_free(g, ng);
     double unexplained = 1.0 - (double)explained / (double)c->out[j].n;
     *yes = unexplained >= c->p->spont_frac;
+    *frac = unexplained;
     return PB_OK;
 }
 
@@ -1011,6 +1015,14 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
         goto done;
     }
     c.S = (t1 - t0) / p->mu + 1;
+    if (mode == CONV_EXACT && c.S > CONV_FFT_MAX / 2) {
+        free(ord);
+        rc = pb_error_set(err, PB_ERANGE, NULL, 0, 0,
+                          "convolution: exact mode needs an FFT of 2 x %lld quanta, more "
+                          "than the limit of %lld: use mode=blocked or a larger mu",
+                          (long long)c.S, (long long)CONV_FFT_MAX);
+        goto done;
+    }
     for (size_t k = 0; k < tv->n; k++) {
         size_t i = ord[k];
         c.bin[i] = (m[i].ts - t0) / p->mu;
@@ -1073,12 +1085,26 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
             rc = oom(&c);
             goto done;
         }
+        /* when no node qualifies (strictly periodic traffic can explain
+         * everything), the least explained sender is the root */
+        uint32_t best = UINT32_MAX;
+        double best_frac = -1;
         for (uint32_t j = 0; j < c.nnodes && !rc; j++) {
             int yes;
-            rc = is_spontaneous(&c, j, &yes);
+            double frac;
+            rc = is_spontaneous(&c, j, &yes, &frac);
             if (!rc && yes)
                 rl[nr++] = j;
+            if (!rc && frac >= 0 &&
+                (frac > best_frac ||
+                 (frac == best_frac &&
+                  strcmp(node_name(&c, j), node_name(&c, best)) < 0))) {
+                best = j;
+                best_frac = frac;
+            }
         }
+        if (!rc && nr == 0 && best != UINT32_MAX)
+            rl[nr++] = best;
         for (uint32_t a = 1; a < nr; a++)
             for (uint32_t b = a; b > 0 && strcmp(node_name(&c, rl[b - 1]),
                                                  node_name(&c, rl[b])) > 0; b--) {
