@@ -332,8 +332,14 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
             uint64_t n = cnt[(size_t)s * ndst + k];
             if (!n)
                 continue;
+            /* a delay must carry min_count messages to a destination by
+             * itself: otherwise the union over many small noise spikes
+             * (sparse signals at a fine quantum have many) passes */
             int ok = 1;
-            if (c->p->filter_chance) {
+            if (c->p->filter_count && n < (uint64_t)c->p->min_count) {
+                ok = 0;
+                c->count_dropped++;
+            } else if (c->p->filter_chance) {
                 double e = (double)njk[k] * (double)cover / span;
                 ok = (double)n > e + c->p->N * sqrt(e);
                 if (!ok)
