@@ -14,6 +14,8 @@ fig_points() {
             point "$c-$a" case=plain cfg=$c algo=$a
         done
     done
+    point "idle-linking" case=plain cfg=multitier+idle algo=linking
+    point "idle-nesting" case=plain cfg=multitier+idle algo=nesting
     point "skew30-compsmooth" case=skew cfg=multitier algo=nesting
     point "skew30-linking" case=skew cfg=multitier algo=linking
     point "drop-nesting" case=drop cfg=multitier algo=nesting
@@ -34,7 +36,7 @@ fig_run() {
     echo "case,metric,value,better"
     case "$P_case" in
     plain)
-        gen "$P_cfg" -D messages=10000 >t.csv || return 1
+        gen_cfg "$P_cfg" -D messages=10000 >t.csv || return 1
         infer "$P_algo" t.csv >r.csv || return 1
         score t.csv r.csv | emit "$P_cfg/$P_algo" ;;
     skew)
