@@ -59,16 +59,23 @@ pb_commit() {
 
 # point KEY k=v ...: one experiment point.  In jobs mode prints the job
 # line; in collect mode records the point file for pb_concat.
+# The point file is named by all the parameters (k=v joined by '_'), so a
+# script that changes a point's parameters makes a new point instead of
+# reusing a stale one; KEY is only a label for messages.
 point() {
     _key=$1; shift
-    _file="$OUT/points/$FIG/$_key.row"
+    for _a in "$@"; do
+        case "$_a" in
+        *=*) ;;
+        *) die "point $_key: parameter '$_a' is not k=v" ;;
+        esac
+        case "$_a" in
+        *[!A-Za-z0-9.,:+=-]*) die "point $_key: bad character in parameter '$_a'" ;;
+        esac
+    done
+    _o=$IFS; IFS=_; _file="$OUT/points/$FIG/$*.row"; IFS=$_o
     case "$_mode" in
     jobs)
-        for _a in "$@"; do
-            case "$_a" in
-            *[!A-Za-z0-9_.,:+=/-]*) die "point $_key: bad parameter '$_a'" ;;
-            esac
-        done
         printf '%s\tPB_BIN=%s sh experiments/%s.sh point %s %s\n' \
             "$_file" "$(relpath "$PB_BIN")" "$FIG" "$(relpath "$_file")" "$*" ;;
     collect) echo "$_file" >>"$_pointlist" ;;

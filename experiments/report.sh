@@ -51,7 +51,7 @@ echo "> with similar errors in the case of ties.\""
 echo
 img fig17
 echo
-for a in nesting convolution linking truth; do
+for a in nesting nesting-inst6 convolution linking truth; do
     f0="$out/fig17_$a-t0.dat" f6="$out/fig17_$a-t6.dat"
     [ -f "$f0" ] || continue
     idx0 "$f0" | awk -v a="$a" -v f6="$f6" '

@@ -28,7 +28,7 @@ grep -q '2 failed' "$tmp/log1" || { cat "$tmp/log1"; fail "no failure count in t
 grep -q 'points done' "$tmp/log1" || grep -q 'ran 12 points' "$tmp/log1" || fail "no progress lines"
 nrow=$(ls "$out/points/selftest/"*.row | wc -l)
 [ "$nrow" -eq 10 ] || fail "expected 10 finished points, got $nrow"
-[ -e "$out/points/selftest/a-x2-s1.row.fail" ] || fail "no .fail file for a failed point"
+[ -e "$out/points/selftest/series=a_x=2_seed=1.row.fail" ] || fail "no .fail file for a failed point"
 ls "$out/points/selftest/" | grep -q 'tmp' && fail "temporary files left behind"
 # the .dat has the 10 finished points and a header saying how it was made
 [ "$(grep -v '^#' "$out/selftest.dat" | wc -l)" -eq 11 ] || fail "selftest.dat should have a header and 10 rows"
@@ -38,14 +38,14 @@ grep -q '^# parameters: .*seed=1,2' "$out/selftest.dat" || fail "no parameters i
 # 3. pending jobs are exactly the failed ones
 run --list-jobs >"$tmp/pending"
 [ "$(wc -l <"$tmp/pending")" -eq 2 ] || fail "expected 2 pending jobs"
-grep -q 'a-x2-s1.row' "$tmp/pending" && grep -q 'b-x3-s2.row' "$tmp/pending" || fail "wrong pending jobs"
+grep -q 'series=a_x=2_seed=1.row' "$tmp/pending" && grep -q 'series=b_x=3_seed=2.row' "$tmp/pending" || fail "wrong pending jobs"
 
 # 4. resume: finished points are not redone, the failed ones are
-echo '# marker' >>"$out/points/selftest/a-x1-s1.row"
+echo '# marker' >>"$out/points/selftest/series=a_x=1_seed=1.row"
 run -j 2 >"$tmp/log2" 2>&1 || { cat "$tmp/log2"; fail "resumed run failed"; }
 grep -q 'running 2 ' "$tmp/log2" || { cat "$tmp/log2"; fail "resume did not run just the 2 missing points"; }
-grep -q '^# marker' "$out/points/selftest/a-x1-s1.row" || fail "a finished point was redone"
-[ -e "$out/points/selftest/a-x2-s1.row.fail" ] && fail "stale .fail file kept after success"
+grep -q '^# marker' "$out/points/selftest/series=a_x=1_seed=1.row" || fail "a finished point was redone"
+[ -e "$out/points/selftest/series=a_x=2_seed=1.row.fail" ] && fail "stale .fail file kept after success"
 [ "$(grep -v '^#' "$out/selftest.dat" | wc -l)" -eq 13 ] || fail "selftest.dat should have 12 rows after resume"
 [ -z "$(run --list-jobs)" ] || fail "jobs pending after a complete run"
 
@@ -55,11 +55,11 @@ printf '1 1 2.5 2 3 2\n2 2 5.5 5 6 2\n3 3 10.5 10 11 2\n' | cmp -s - "$tmp/agg" 
     { cat "$tmp/agg"; fail "selftest_a.dat index 0 is not the per-x mean/min/max"; }
 
 # 6. one job run by itself, as a Slurm array task would (line N of the list)
-rm "$out/points/selftest/b-x2-s2.row"
+rm "$out/points/selftest/series=b_x=2_seed=2.row"
 run --list-all-jobs >"$tmp/jobs.txt"
-k=$(grep -n 'b-x2-s2.row' "$tmp/jobs.txt" | cut -d: -f1)
+k=$(grep -n 'series=b_x=2_seed=2.row' "$tmp/jobs.txt" | cut -d: -f1)
 sh experiments/runjob.sh "$tmp/jobs.txt" "$k" || fail "runjob.sh failed"
-[ -e "$out/points/selftest/b-x2-s2.row" ] || fail "runjob.sh did not make the point"
+[ -e "$out/points/selftest/series=b_x=2_seed=2.row" ] || fail "runjob.sh did not make the point"
 sh experiments/runjob.sh "$tmp/jobs.txt" "$k" || fail "rerunning a done job failed"
 
 # 7. GNU parallel, when installed, runs the same list

@@ -74,7 +74,7 @@ done
 get "$out/fig17.dat" fn_rate_t0 algo=truth | all_in 0 0 || fail "fig17: oracle misses patterns"
 awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
     { if ($(c["missing_t6"]) > $(c["missing_t2"]) || $(c["missing_t2"]) > $(c["missing_t0"])) bad++
-      if ($(c["algo"]) == "nesting") { n++; if ($(c["n"]) > max) max = $(c["n"]); tp = $(c["true_patterns"]) } }
+      if ($(c["series"]) == "nesting") { n++; if ($(c["n"]) > max) max = $(c["n"]); tp = $(c["true_patterns"]) } }
     END { exit (bad || n == 0 || max != tp) ? 1 : 0 }' "$out/fig17.dat" ||
     fail "fig17: more tolerance missed more, or N does not run to the number of true patterns"
 
