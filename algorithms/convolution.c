@@ -32,6 +32,7 @@ typedef struct conv_params {
         filter_chance;
     const char *lag_bound;
     const char *mode;
+    const char *match;
     int sparse;
     int fft_size;
     double spont_frac;
@@ -91,6 +92,7 @@ typedef struct cv_ctx {
     int64_t *bin;          /* quantum of each message */
     ixlist *out, *in;      /* per node */
     conv_signal *outsig;   /* per node, built on first use */
+    double *outmax;        /* per node: largest value of its out signal */
     unsigned char *outsig_ok;
     conv_xcorr *xc;
     double *C;
@@ -104,6 +106,8 @@ typedef struct cv_ctx {
     uint32_t nvx, vxcap;
     int truncated;
     uint64_t chance_dropped, count_dropped, cycle_dropped, depth_stopped;
+    uint64_t pair_matches;  /* FindCausedMessages calls matched by pairs */
+    uint64_t spikes_pruned;  /* spikes that could not reach min_count */
 } cv_ctx;
 
 /* ------------------------------------------------------------------ */
@@ -127,6 +131,13 @@ static void ix_free(ixlist *l)
     free(l->ix);
     l->ix = NULL;
     l->n = l->cap = 0;
+}
+
+/* floor(a / b) for b > 0 */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
 static int oom(cv_ctx *c)
@@ -164,6 +175,11 @@ static int out_signal(cv_ctx *c, uint32_t j, const conv_signal **s)
         int rc = signal_of(c, &c->out[j], &c->outsig[j]);
         if (rc)
             return rc;
+        double mx = 0;
+        for (size_t i = 0; i < c->outsig[j].n; i++)
+            if (c->outsig[j].val[i] > mx)
+                mx = c->outsig[j].val[i];
+        c->outmax[j] = mx;
         c->outsig_ok[j] = 1;
     }
     *s = &c->outsig[j];
@@ -218,21 +234,11 @@ static void spike_window(const cv_ctx *c, const conv_spike *s, pb_ns *wlo,
     }
 }
 
-/* For each message of Z (time order), whether some message of V (time
- * order) was sent between wlo and whi before it: line 22 of Figure 6.  Sets mark[z] |= bit for matches; returns the time covered by
- * the union of the windows, for the chance estimate. */
-static pb_ns match_shift(const cv_ctx *c, const ixlist *V, const ixlist *Z,
-                         pb_ns wlo, pb_ns whi, unsigned char *mark, unsigned char bit)
+/* Time covered by the union of the windows [t + wlo, t + whi], t in V: what
+ * the chance estimate needs. */
+static pb_ns cover_of(const cv_ctx *c, const ixlist *V, pb_ns wlo, pb_ns whi)
 {
     const pb_msg *m = c->tv->msgs;
-    size_t p = 0;
-    for (size_t z = 0; z < Z->n; z++) {
-        pb_ns tz = m[Z->ix[z]].ts;
-        while (p < V->n && m[V->ix[p]].ts + whi < tz)
-            p++;
-        if (p < V->n && m[V->ix[p]].ts + wlo <= tz)
-            mark[z] |= bit;
-    }
     pb_ns cover = 0, end = INT64_MIN;
     for (size_t i = 0; i < V->n; i++) {
         pb_ns a = m[V->ix[i]].ts + wlo, b = m[V->ix[i]].ts + whi;
@@ -244,6 +250,93 @@ static pb_ns match_shift(const cv_ctx *c, const ixlist *V, const ixlist *Z,
             end = b;
     }
     return cover;
+}
+
+/* Line 22 of Figure 6 for every spike: which messages z of Z (all that j
+ * sends) follow some message of V by a delay inside spike s's window.
+ * Pass 0 counts them per (spike, destination slot); pass 1 marks those of a
+ * kept (spike, destination) pair.  Two ways, same answer: per spike, one
+ * merge of V and Z (cost spikes x (|V| + |Z|)); or per pair of messages
+ * whose delay is inside the spikes' range (cost: those pairs), which wins
+ * when a fine quantum brings many spikes. */
+typedef struct cv_match {
+    const cv_ctx *c;
+    const ixlist *V, *Z;
+    long ns;
+    pb_ns *wlo, *whi;       /* per spike; wlo increasing */
+    size_t ndst;
+    uint64_t *cnt;          /* [ns * ndst] */
+    unsigned char *keep;    /* [ns * ndst] */
+    unsigned char *mark;    /* [Z->n] */
+    size_t *last;           /* [ns]: z + 1 of the last z counted */
+    int by_pairs;
+} cv_match;
+
+static void match_act(cv_match *mm, int pass, long s, size_t z)
+{
+    size_t slot = mm->c->dcount[mm->c->tv->msgs[mm->Z->ix[z]].dst];
+    size_t i = (size_t)s * mm->ndst + slot;
+    if (pass == 0)
+        mm->cnt[i]++;
+    else if (mm->keep[i])
+        mm->mark[z] = 1;
+}
+
+static void match_run(cv_match *mm, int pass)
+{
+    const pb_msg *m = mm->c->tv->msgs;
+    const ixlist *V = mm->V, *Z = mm->Z;
+    if (!mm->by_pairs) {
+        for (long s = 0; s < mm->ns; s++) {
+            if (pass == 1) {
+                int any = 0;
+                for (size_t k = 0; k < mm->ndst; k++)
+                    any |= mm->keep[(size_t)s * mm->ndst + k];
+                if (!any)
+                    continue;
+            }
+            size_t p = 0;
+            for (size_t z = 0; z < Z->n; z++) {
+                pb_ns tz = m[Z->ix[z]].ts;
+                while (p < V->n && m[V->ix[p]].ts + mm->whi[s] < tz)
+                    p++;
+                if (p < V->n && m[V->ix[p]].ts + mm->wlo[s] <= tz)
+                    match_act(mm, pass, s, z);
+            }
+        }
+        return;
+    }
+    pb_ns wmin = mm->wlo[0], wmax = mm->whi[0], width = 0;
+    for (long s = 0; s < mm->ns; s++) {
+        if (mm->whi[s] > wmax)
+            wmax = mm->whi[s];
+        if (mm->whi[s] - mm->wlo[s] > width)
+            width = mm->whi[s] - mm->wlo[s];
+        mm->last[s] = 0;
+    }
+    size_t p = 0;
+    for (size_t z = 0; z < Z->n; z++) {
+        pb_ns tz = m[Z->ix[z]].ts;
+        while (p < V->n && m[V->ix[p]].ts + wmax < tz)
+            p++;
+        for (size_t q = p; q < V->n && m[V->ix[q]].ts + wmin <= tz; q++) {
+            pb_ns d = tz - m[V->ix[q]].ts;
+            /* the last spike whose window starts at or before d */
+            long lo = 0, hi = mm->ns;
+            while (lo < hi) {
+                long mid = (lo + hi) / 2;
+                if (mm->wlo[mid] <= d)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (long s = lo - 1; s >= 0 && mm->wlo[s] >= d - width; s--)
+                if (d <= mm->whi[s] && mm->last[s] != z + 1) {
+                    mm->last[s] = z + 1;
+                    match_act(mm, pass, s, z);
+                }
+        }
+    }
 }
 
 static void groups_free(cv_group *g, size_t n)
@@ -265,9 +358,10 @@ static int cmp_delay(const void *x, const void *y)
 
 /* FindCausedMessages(V, T_j), grouped by destination: *out gets *nout
  * groups, each with its messages (time order) and its delays by declining
- * frequency.  With filter_chance, a (delay, destination) pair whose count
- * is within N standard deviations of what chance coincidences give is
- * dropped.  Caller frees with groups_free. */
+ * frequency.  A (delay, destination) pair is dropped when it carries fewer
+ * than min_count messages (filter_count) or, with filter_chance, when its
+ * count is within N standard deviations of what chance coincidences give.
+ * Caller frees with groups_free. */
 static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
                        size_t *nout)
 {
@@ -282,20 +376,25 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
     if (ns == 0)
         return PB_OK;
     const pb_msg *m = c->tv->msgs;
-    unsigned char *mark = calloc(Z->n, 1);
-    /* per spike, per destination: count and keep flag */
+    cv_match mm;
+    memset(&mm, 0, sizeof mm);
     uint32_t *dsts = NULL;
     size_t ndst = 0;
-    uint64_t *cnt = NULL;
-    unsigned char *keep = NULL;
     cv_group *g = NULL;
     int rc = PB_OK;
-    if (!mark)
-        return oom(c);
+    uint64_t *njk = NULL;
+    mm.mark = calloc(Z->n, 1);
+    mm.wlo = malloc((size_t)ns * sizeof *mm.wlo);
+    mm.whi = malloc((size_t)ns * sizeof *mm.whi);
+    mm.last = malloc((size_t)ns * sizeof *mm.last);
+    if (!mm.mark || !mm.wlo || !mm.whi || !mm.last) {
+        rc = oom(c);
+        goto done;
+    }
     /* destinations of j, in a fixed order */
     for (size_t z = 0; z < Z->n; z++) {
         uint32_t d = m[Z->ix[z]].dst;
-        if (c->dcount[d]++ == 0) {
+        if (c->dcount[d] == 0) {
             uint32_t *nd = realloc(dsts, (ndst + 1) * sizeof *nd);
             if (!nd) {
                 rc = oom(c);
@@ -304,14 +403,14 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
             dsts = nd;
             dsts[ndst++] = d;
         }
+        c->dcount[d]++;
     }
-    /* dcount now holds n_jk, the messages j sends to each k; remember it,
-     * then reuse dcount to map node -> slot */
-    uint64_t *njk = calloc(ndst, sizeof *njk);
-    cnt = calloc((size_t)ns * ndst, sizeof *cnt);
-    keep = calloc((size_t)ns * ndst, 1);
-    if (!njk || !cnt || !keep) {
-        free(njk);
+    /* dcount holds n_jk, the messages j sends to each k: remember it, then
+     * reuse dcount to map node -> slot */
+    njk = calloc(ndst, sizeof *njk);
+    mm.cnt = calloc((size_t)ns * ndst, sizeof *mm.cnt);
+    mm.keep = calloc((size_t)ns * ndst, 1);
+    if (!njk || !mm.cnt || !mm.keep) {
         rc = oom(c);
         goto done;
     }
@@ -319,17 +418,70 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
         njk[k] = c->dcount[dsts[k]];
         c->dcount[dsts[k]] = k;
     }
-    double span = (double)c->S * (double)c->mu;
+    mm.c = c;
+    mm.V = V;
+    mm.Z = Z;
+    mm.ns = ns;
+    mm.ndst = ndst;
+    /* A spike that cannot reach min_count messages is dropped before any
+     * matching.  A message z matched at delays in [wlo, whi] sits at a lag
+     * l in [floor(wlo/mu), ceil(whi/mu)] from its partner, and the z at lag
+     * l number at most sum_t [a(t) > 0] b(t+l)^2 <= bmax C(l) (a >= 1 where
+     * nonzero, b <= bmax), so bmax times the sum of C over those lags
+     * bounds the count.  At a fine quantum this removes most noise spikes,
+     * whose C is a few coincidences. */
+    if (c->p->filter_count) {
+        long kept = 0;
+        for (long s = 0; s < ns; s++) {
+            pb_ns a, b;
+            spike_window(c, &c->spikes[s], &a, &b);
+            int64_t l0 = floor_div(a, c->mu), l1 = -floor_div(-b, c->mu);
+            int prune = 0;
+            if (l0 >= c->lo && l1 <= c->hi) {
+                double sum = 0;
+                for (int64_t l = l0; l <= l1; l++)
+                    sum += c->C[l - c->lo];
+                prune = sum * c->outmax[j] * (1 + 1e-9) + 1e-6 < (double)c->p->min_count;
+            }
+            if (prune)
+                c->spikes_pruned++;
+            else
+                c->spikes[kept++] = c->spikes[s];
+        }
+        ns = kept;
+        mm.ns = ns;
+        if (ns == 0)
+            goto done;
+    }
+    pb_ns range_lo = INT64_MAX, range_hi = INT64_MIN;
     for (long s = 0; s < ns; s++) {
-        pb_ns wlo, whi;
-        spike_window(c, &c->spikes[s], &wlo, &whi);
-        memset(mark, 0, Z->n);
-        pb_ns cover = match_shift(c, V, Z, wlo, whi, mark, 1);
-        for (size_t z = 0; z < Z->n; z++)
-            if (mark[z])
-                cnt[(size_t)s * ndst + c->dcount[m[Z->ix[z]].dst]]++;
+        spike_window(c, &c->spikes[s], &mm.wlo[s], &mm.whi[s]);
+        if (mm.wlo[s] < range_lo)
+            range_lo = mm.wlo[s];
+        if (mm.whi[s] > range_hi)
+            range_hi = mm.whi[s];
+    }
+    double span = (double)c->S * (double)c->mu;
+    const char *how = c->p->match ? c->p->match : "auto";
+    if (!strcmp(how, "spike")) {
+        mm.by_pairs = 0;
+    } else if (!strcmp(how, "pairs")) {
+        mm.by_pairs = 1;
+    } else {
+        /* expected pairs if the messages were spread evenly, each costing
+         * a short binary search, against one merge per spike */
+        double pairs = (double)V->n * (double)Z->n *
+                       (double)(range_hi - range_lo + 1) / span;
+        double per_spike = (double)ns * (double)(V->n + Z->n);
+        mm.by_pairs = pairs * (1 + log2((double)ns + 1)) < per_spike;
+    }
+    if (mm.by_pairs)
+        c->pair_matches++;
+    match_run(&mm, 0);
+    for (long s = 0; s < ns; s++) {
+        pb_ns cover = -1;
         for (size_t k = 0; k < ndst; k++) {
-            uint64_t n = cnt[(size_t)s * ndst + k];
+            uint64_t n = mm.cnt[(size_t)s * ndst + k];
             if (!n)
                 continue;
             /* a delay must carry min_count messages to a destination by
@@ -340,36 +492,18 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
                 ok = 0;
                 c->count_dropped++;
             } else if (c->p->filter_chance) {
+                if (cover < 0)
+                    cover = cover_of(c, V, mm.wlo[s], mm.whi[s]);
                 double e = (double)njk[k] * (double)cover / span;
                 ok = (double)n > e + c->p->N * sqrt(e);
                 if (!ok)
                     c->chance_dropped++;
             }
-            keep[(size_t)s * ndst + k] = (unsigned char)ok;
+            mm.keep[(size_t)s * ndst + k] = (unsigned char)ok;
         }
     }
-    free(njk);
     /* the union over spikes of the kept matches, per destination */
-    memset(mark, 0, Z->n);
-    for (long s = 0; s < ns; s++) {
-        int any = 0;
-        for (size_t k = 0; k < ndst; k++)
-            any |= keep[(size_t)s * ndst + k];
-        if (!any)
-            continue;
-        unsigned char *tmp = calloc(Z->n, 1);
-        if (!tmp) {
-            rc = oom(c);
-            goto done;
-        }
-        pb_ns wlo, whi;
-        spike_window(c, &c->spikes[s], &wlo, &whi);
-        match_shift(c, V, Z, wlo, whi, tmp, 1);
-        for (size_t z = 0; z < Z->n; z++)
-            if (tmp[z] && keep[(size_t)s * ndst + c->dcount[m[Z->ix[z]].dst]])
-                mark[z] = 1;
-        free(tmp);
-    }
+    match_run(&mm, 1);
     g = calloc(ndst, sizeof *g);
     if (!g) {
         rc = oom(c);
@@ -378,7 +512,7 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
     for (size_t k = 0; k < ndst; k++)
         g[k].dst = dsts[k];
     for (size_t z = 0; z < Z->n; z++)
-        if (mark[z] && ix_push(&g[c->dcount[m[Z->ix[z]].dst]].msgs, Z->ix[z])) {
+        if (mm.mark[z] && ix_push(&g[c->dcount[m[Z->ix[z]].dst]].msgs, Z->ix[z])) {
             rc = oom(c);
             goto done;
         }
@@ -393,9 +527,9 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
         }
         uint32_t nd = 0;
         for (long s = 0; s < ns; s++)
-            if (keep[(size_t)s * ndst + k]) {
+            if (mm.keep[(size_t)s * ndst + k]) {
                 dl[nd].lag = c->spikes[s].lag;
-                dl[nd].count = cnt[(size_t)s * ndst + k];
+                dl[nd].count = mm.cnt[(size_t)s * ndst + k];
                 nd++;
             }
         qsort(dl, nd, sizeof *dl, cmp_delay);
@@ -416,9 +550,13 @@ done:
     if (g)
         groups_free(g, ndst);
     free(dsts);
-    free(cnt);
-    free(keep);
-    free(mark);
+    free(njk);
+    free(mm.cnt);
+    free(mm.keep);
+    free(mm.mark);
+    free(mm.wlo);
+    free(mm.whi);
+    free(mm.last);
     return rc;
 }
 
@@ -887,6 +1025,11 @@ static int parse_params(cv_ctx *c, const conv_params *p, int64_t *user_L,
                                 "positive duration such as 2s, got \"%s\"", p->lag_bound);
         *user_L = (d + p->mu - 1) / p->mu;
     }
+    if (p->match && strcmp(p->match, "auto") && strcmp(p->match, "spike") &&
+        strcmp(p->match, "pairs"))
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option match: expected \"auto\", \"spike\" or \"pairs\", "
+                            "got \"%s\"", p->match);
     if (!p->mode || !strcmp(p->mode, "blocked"))
         *mode = CONV_BLOCKED;
     else if (!strcmp(p->mode, "exact"))
@@ -909,6 +1052,7 @@ static void ctx_free(cv_ctx *c)
     free(c->in);
     free(c->outsig);
     free(c->outsig_ok);
+    free(c->outmax);
     free(c->bin);
     free(c->dcount);
     conv_xcorr_close(c->xc);
@@ -978,8 +1122,9 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
     c.in = calloc(c.nnodes ? c.nnodes : 1, sizeof *c.in);
     c.outsig = calloc(c.nnodes ? c.nnodes : 1, sizeof *c.outsig);
     c.outsig_ok = calloc(c.nnodes ? c.nnodes : 1, 1);
+    c.outmax = calloc(c.nnodes ? c.nnodes : 1, sizeof *c.outmax);
     c.dcount = calloc(c.nnodes ? c.nnodes : 1, sizeof *c.dcount);
-    if (!ord || !c.bin || !c.out || !c.in || !c.outsig || !c.outsig_ok || !c.dcount) {
+    if (!ord || !c.bin || !c.out || !c.in || !c.outsig || !c.outsig_ok || !c.outmax || !c.dcount) {
         free(ord);
         rc = oom(&c);
         goto done;
@@ -1140,17 +1285,19 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
                        (long long)conv_xcorr_fft_size(c.xc)) ||
         pb_result_meta(res, "roots=%s", pb_strbuf_str(&roots)) ||
         pb_result_meta(res, "vertices=%u truncated=%d correlations=%llu fft_blocks=%llu "
-                            "direct_blocks=%llu skipped_blocks=%llu",
+                            "direct_blocks=%llu skipped_blocks=%llu pair_matches=%llu",
                        c.nvx, c.truncated, (unsigned long long)st->calls,
                        (unsigned long long)st->fft_blocks,
                        (unsigned long long)st->direct_blocks,
-                       (unsigned long long)st->skipped_blocks) ||
+                       (unsigned long long)st->skipped_blocks,
+                       (unsigned long long)c.pair_matches) ||
         pb_result_meta(res, "dropped_count=%llu dropped_chance=%llu dropped_cycle=%llu "
-                            "stopped_depth=%llu",
+                            "stopped_depth=%llu pruned_spikes=%llu",
                        (unsigned long long)c.count_dropped,
                        (unsigned long long)c.chance_dropped,
                        (unsigned long long)c.cycle_dropped,
-                       (unsigned long long)c.depth_stopped)) {
+                       (unsigned long long)c.depth_stopped,
+                       (unsigned long long)c.spikes_pruned)) {
         pb_strbuf_free(&roots);
         rc = oom(&c);
         goto done;
@@ -1193,6 +1340,8 @@ static const pb_option convolution_options[] = {
      "largest causal delay L: a duration, auto (found from the trace) or full"},
     {"mode", PB_OPT_STRING, offsetof(conv_params, mode), "blocked", PB_OPT_NORANGE,
      "blocked (overlap-add, time S log L) or exact (whole-signal FFT, S log S)"},
+    {"match", PB_OPT_STRING, offsetof(conv_params, match), "auto", PB_OPT_NORANGE,
+     "FindCausedMessages by spike (merge per spike), pairs, or auto (cheaper one)"},
     {"sparse", PB_OPT_BOOL, offsetof(conv_params, sparse), "1", PB_OPT_NORANGE,
      "blocked mode: sum sparse blocks directly instead of by FFT"},
     {"fft_size", PB_OPT_INT, offsetof(conv_params, fft_size), "0", 0, (double)CONV_FFT_MAX,

@@ -359,14 +359,16 @@ TEST(chain_found_with_delays_and_counts)
     pb_trace_close(t);
 }
 
-TEST(blocked_and_exact_modes_give_the_same_result)
+TEST(modes_and_matching_methods_give_the_same_result)
 {
     pb_trace *t = chain_trace(300, 11);
     const char *modes[][4] = {{"mode=exact", NULL},
                               {"mode=blocked", "sparse=0", NULL},
-                              {"mode=blocked", "sparse=1", NULL}};
-    pb_strbuf out[3] = {{0}};
-    for (int k = 0; k < 3; k++) {
+                              {"mode=blocked", "sparse=1", NULL},
+                              {"match=spike", NULL},
+                              {"match=pairs", NULL}};
+    pb_strbuf out[5] = {{0}};
+    for (int k = 0; k < 5; k++) {
         pb_result res;
         pb_error err;
         CHECK_INT(run_conv(t, modes[k], &res, &err), PB_OK);
@@ -379,9 +381,9 @@ TEST(blocked_and_exact_modes_give_the_same_result)
         pb_result_free(&res);
     }
     CHECK(out[0].len > 0);
-    CHECK_STR(pb_strbuf_str(&out[0]), pb_strbuf_str(&out[1]));
-    CHECK_STR(pb_strbuf_str(&out[0]), pb_strbuf_str(&out[2]));
-    for (int k = 0; k < 3; k++)
+    for (int k = 1; k < 5; k++)
+        CHECK_STR(pb_strbuf_str(&out[0]), pb_strbuf_str(&out[k]));
+    for (int k = 0; k < 5; k++)
         pb_strbuf_free(&out[k]);
     pb_trace_close(t);
 }
@@ -511,6 +513,7 @@ TEST(bad_parameters_get_clear_errors)
         {"mode=fastest", PB_EINVAL, "option mode"},
         {"root=Z", PB_ENOENT, "\"Z\""},
         {"fft_size=3", PB_EINVAL, "FFT size"},
+        {"match=fast", PB_EINVAL, "option match"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         pb_result res;
@@ -567,7 +570,7 @@ int main(void)
     RUN(xcorr_rejects_bad_configurations);
     RUN(spikes_need_a_valley_between_them);
     RUN(chain_found_with_delays_and_counts);
-    RUN(blocked_and_exact_modes_give_the_same_result);
+    RUN(modes_and_matching_methods_give_the_same_result);
     RUN(negative_delay_filter);
     RUN(cycle_and_depth_filters);
     RUN(min_count_filter);
