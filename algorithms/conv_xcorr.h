@@ -81,9 +81,10 @@ typedef struct conv_xcorr_stats {
 
 typedef struct conv_xcorr conv_xcorr;
 
-/* Largest FFT size accepted (doubles), so a bad parameter gets an error
- * instead of an allocation of many gigabytes. */
-#define CONV_FFT_MAX (INT64_C(1) << 27)
+/* Largest FFT size accepted, so a bad parameter gets an error instead of an
+ * allocation of many gigabytes: at most about 1.3 GB of buffers (blocked:
+ * two real inputs and three half spectra; exact: two and two). */
+#define CONV_FFT_MAX (INT64_C(1) << 25)
 
 /* Make a correlator for cfg: allocates the FFT buffers and plans.  Returns
  * PB_OK, PB_EINVAL (bad window or sizes; err says which), PB_ERANGE (the
