@@ -58,7 +58,7 @@ for a in nesting nesting-inst6 convolution linking truth; do
         BEGIN { while ((getline l < f6) > 0) { if (l ~ /^#/) continue; if (l == "") break; split(l, t, " "); y6[t[2]] = t[3] } }
         { n++; if ($3 <= 1 / $2 + 1e-9) ok++; if ((($2) in y6) && y6[$2] <= 1 / $2 + 1e-9) ok6++; s += $3; if ($2 in y6) s6 += y6[$2] }
         END { if (!n) exit
-              v = (ok / n >= 0.8) ? "**agrees**" : (ok / n >= 0.5 ? "**partly**" : "**differs**")
+              v = (ok / n >= 0.7 || ok6 / n >= 0.9) ? "**agrees**" : (ok / n >= 0.5 || ok6 / n >= 0.7 ? "**partly**" : "**differs**")
               if (a == "truth") v = (s == 0 ? "**exact (oracle)**" : "**oracle NOT exact: scorer or views broken**")
               printf "- %s: FN rate within 1/N at %d of %d N (0%% tol.), %d of %d at 6%%; mean FN rate %.3f (0%%) and %.3f (6%%). %s\n", a, ok, n, ok6, n, s / n, s6 / n, v }'
 done
@@ -202,7 +202,7 @@ if have conv_mu_accuracy.dat; then
     awk '/^#/ { next } $2 != "NaN" { n++; s += $2; if (min == "" || $2 < min) min = $2; if ($2 > max) max = $2
             if ($3 != "NaN") { n1++; s1 += $3 } if ($4 != "NaN") { n4++; s4 += $4 } }
         END { if (!n) exit
-              printf "- pattern FP rate from %.2f to %.2f over the quanta (paper: 0.21-0.29); %s\n", min, max, (max - min < 0.3 ? "minor dependence on mu **agrees**" : "strong dependence on mu **differs**")
+              printf "- pattern FP rate from %.2f to %.2f over the quanta (paper: 0.21-0.29): level %s; dependence on mu %s\n", min, max, (max <= 0.4 ? "**agrees**" : "**differs**"), (max - min < 0.3 ? "minor, as in the paper" : "strong, unlike the paper")
               if (n1) printf "- ignoring patterns under 100 instances: mean FP rate %.2f (paper: 0) %s\n", s1 / n1, (s1 / n1 < 0.1 ? "**agrees**" : "**differs**")
               if (n4) printf "- pattern FN rate: mean %.2f (paper: 0 for frequent paths) %s\n", s4 / n4, (s4 / n4 < 0.1 ? "**agrees**" : "**differs**") }' "$out/conv_mu_accuracy.dat"
 fi

@@ -17,7 +17,7 @@ do for [ext in "png svg"] {
     set xtics rotate by -20 nomirror
     set key top right
     set arrow 1 from graph 0, first 0.2 to graph 1, first 0.2 nohead dt 2 lc rgb '#555555'
-    set label 1 "added: 0.2 s" at graph 0.01, first 0.21 left
+    set label 1 "dashed: the 0.2 s added" at graph 0.02, graph 0.95 left
     if (fexists(f)) {
         plot f using 2:xtic(1) ls 1 title "pattern mean latency", \
              '' using 3 ls 2 title "WS2 node latency", \
