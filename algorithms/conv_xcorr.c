@@ -356,21 +356,12 @@ int conv_xcorr_run(conv_xcorr *x, const conv_signal *a, const conv_signal *b,
     return PB_OK;
 }
 
-size_t conv_find_spikes(const double *C, size_t W, int64_t lo, double N,
-                        double S, conv_spike *out, size_t cap)
+/* Regions and spikes for thresholds tn (spike) and ts (valley); marks the
+ * lags of every spike's run in excl when excl is non-NULL. */
+static size_t scan_spikes(const double *C, size_t W, int64_t lo, double tn,
+                          double ts, conv_spike *out, size_t cap,
+                          unsigned char *excl)
 {
-    if (W == 0)
-        return 0;
-    double sum = 0;
-    for (size_t k = 0; k < W; k++)
-        sum += C[k];
-    double mean = sum / (double)W, ss = 0;
-    for (size_t k = 0; k < W; k++)
-        ss += (C[k] - mean) * (C[k] - mean);
-    double sd = sqrt(ss / (double)W);
-    if (!(sd > 0))
-        return 0;
-    double tn = mean + N * sd, ts = mean + S * sd;
     size_t found = 0, k = 0;
     while (k < W) {
         if (C[k] < ts) {
@@ -391,7 +382,66 @@ size_t conv_find_spikes(const double *C, size_t W, int64_t lo, double N,
                 out[found].last = lo + (int64_t)k - 1;
             }
             found++;
+            if (excl)
+                memset(excl + start, 1, k - start);
         }
     }
+    return found;
+}
+
+/* mean and population sd of C over the lags not excluded; 0 if too few */
+static int moments(const double *C, size_t W, const unsigned char *excl,
+                   double *mean, double *sd)
+{
+    double sum = 0;
+    size_t n = 0;
+    for (size_t k = 0; k < W; k++)
+        if (!excl || !excl[k]) {
+            sum += C[k];
+            n++;
+        }
+    if (n < 2)
+        return 0;
+    double m = sum / (double)n, ss = 0;
+    for (size_t k = 0; k < W; k++)
+        if (!excl || !excl[k])
+            ss += (C[k] - m) * (C[k] - m);
+    *mean = m;
+    *sd = sqrt(ss / (double)n);
+    return 1;
+}
+
+size_t conv_find_spikes(const double *C, size_t W, int64_t lo, double N,
+                        double S, conv_spike *out, size_t cap)
+{
+    return conv_find_spikes_clipped(C, W, lo, N, S, 1, out, cap);
+}
+
+size_t conv_find_spikes_clipped(const double *C, size_t W, int64_t lo,
+                                double N, double S, int passes,
+                                conv_spike *out, size_t cap)
+{
+    double mean, sd;
+    if (W == 0 || !moments(C, W, NULL, &mean, &sd) || !(sd > 0))
+        return 0;
+    unsigned char *excl = passes > 1 ? calloc(W, 1) : NULL;
+    if (!excl)
+        passes = 1;
+    size_t found = 0;
+    for (int pass = 1; ; pass++) {
+        if (excl)
+            memset(excl, 0, W);
+        found = scan_spikes(C, W, lo, mean + N * sd, mean + S * sd, out, cap,
+                            pass < passes ? excl : NULL);
+        if (pass >= passes || found == 0)
+            break;
+        double m2, s2;
+        if (!moments(C, W, excl, &m2, &s2) || !(s2 > 0) ||
+            (m2 == mean && s2 == sd))
+            break;
+        mean = m2;
+        sd = s2;
+    }
+    free(excl);
     return found;
 }

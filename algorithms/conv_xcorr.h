@@ -128,4 +128,13 @@ typedef struct conv_spike {
 size_t conv_find_spikes(const double *C, size_t W, int64_t lo, double N,
                         double S, conv_spike *out, size_t cap);
 
+/* The same with sigma clipping: after each pass the mean and deviation are
+ * taken again without the lags of the spikes found (their runs above S sd),
+ * and the spikes found again over all lags, up to `passes` passes (1 = the
+ * paper's test, as conv_find_spikes).  Smaller spikes next to large ones
+ * then show.  Returns as conv_find_spikes. */
+size_t conv_find_spikes_clipped(const double *C, size_t W, int64_t lo,
+                                double N, double S, int passes,
+                                conv_spike *out, size_t cap);
+
 #endif

@@ -30,6 +30,8 @@ typedef struct conv_params {
     int max_depth;
     int filter_count, filter_depth, filter_cycle, filter_negative,
         filter_chance;
+    int cycle_repeats;
+    int spike_passes;
     const char *lag_bound;
     const char *mode;
     const char *match;
@@ -200,15 +202,16 @@ static long correlate(cv_ctx *c, const ixlist *V, uint32_t j)
         return pb_error_set(c->err, PB_EINVAL, NULL, 0, 0,
                             "convolution: internal error, signal outside the trace");
     size_t W = conv_xcorr_width(c->xc);
-    size_t n = conv_find_spikes(c->C, W, c->lo, c->p->N, c->p->S, c->spikes,
-                                c->spike_cap);
+    size_t n = conv_find_spikes_clipped(c->C, W, c->lo, c->p->N, c->p->S,
+                                        c->p->spike_passes, c->spikes, c->spike_cap);
     if (n > c->spike_cap) {
         conv_spike *sp = realloc(c->spikes, n * sizeof *sp);
         if (!sp)
             return oom(c);
         c->spikes = sp;
         c->spike_cap = n;
-        conv_find_spikes(c->C, W, c->lo, c->p->N, c->p->S, c->spikes, n);
+        conv_find_spikes_clipped(c->C, W, c->lo, c->p->N, c->p->S,
+                                 c->p->spike_passes, c->spikes, n);
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
@@ -605,12 +608,13 @@ static void drop_last_root(cv_ctx *c)
 static int is_cycle(const cv_ctx *c, uint32_t x, uint32_t j, uint32_t k,
                     int64_t lag)
 {
+    int seen = 0;
     for (uint32_t u = x; c->vx[u].parent != PB_PTREE_NONE; u = c->vx[u].parent) {
         const cv_vertex *a = &c->vx[u];
         if (a->node != k || c->vx[a->parent].node != j || !a->ndelays)
             continue;
         int64_t dl = a->delays[0].lag - lag;
-        if ((dl < 0 ? -dl : dl) * c->mu <= c->v)
+        if ((dl < 0 ? -dl : dl) * c->mu <= c->v && ++seen >= c->p->cycle_repeats)
             return 1;
     }
     return 0;
@@ -1316,6 +1320,8 @@ static const pb_option convolution_options[] = {
      "a spike peaks at least N standard deviations above the mean (5.2)"},
     {"S", PB_OPT_DOUBLE, offsetof(conv_params, S), "3", 0, 1e6,
      "spikes are separated by a point below S standard deviations (5.2), S <= N"},
+    {"spike_passes", PB_OPT_INT, offsetof(conv_params, spike_passes), "1", 1, 10,
+     "spike test passes; above 1, mean and sd again without the spikes found"},
     {"v", PB_OPT_STRING, offsetof(conv_params, v), "auto", PB_OPT_NORANGE,
      "delay tolerance v (5.2.2): a duration; auto = mu; spike = each spike's width"},
     {"root", PB_OPT_STRING, offsetof(conv_params, root), "", PB_OPT_NORANGE,
@@ -1332,6 +1338,8 @@ static const pb_option convolution_options[] = {
      "stop paths at max_depth edges (5.2.3)"},
     {"filter_cycle", PB_OPT_BOOL, offsetof(conv_params, filter_cycle), "1", PB_OPT_NORANGE,
      "do not follow an edge again at the same delay (within v) on one path (5.2.3)"},
+    {"cycle_repeats", PB_OPT_INT, offsetof(conv_params, cycle_repeats), "1", 1, CONV_HARD_DEPTH,
+     "filter_cycle: times an edge may recur at the same delay on one path"},
     {"filter_negative", PB_OPT_BOOL, offsetof(conv_params, filter_negative), "1", PB_OPT_NORANGE,
      "ignore spikes at negative delays (5.2.3); off: lags -L..L"},
     {"filter_chance", PB_OPT_BOOL, offsetof(conv_params, filter_chance), "1", PB_OPT_NORANGE,

@@ -234,6 +234,18 @@ TEST(spikes_need_a_valley_between_them)
     CHECK_INT(conv_find_spikes(F, 10, 0, 4, 3, sp, 4), 0);
     /* the count is returned even when out is too small */
     CHECK_INT(conv_find_spikes(C, 100, 0, 4, 3, sp, 1), 2);
+    /* a small spike beside a large one shows only once the large one is
+     * left out of mean and deviation (sigma clipping) */
+    double G[200] = {0};
+    for (int i = 0; i < 200; i++)
+        G[i] = 1 + (i % 3);
+    G[50] = 1000;
+    G[120] = 20;
+    CHECK_INT(conv_find_spikes(G, 200, 0, 4, 3, sp, 4), 1);
+    CHECK_INT(conv_find_spikes_clipped(G, 200, 0, 4, 3, 1, sp, 4), 1);
+    CHECK_INT(conv_find_spikes_clipped(G, 200, 0, 4, 3, 3, sp, 4), 2);
+    CHECK_INT(sp[0].lag, 50);
+    CHECK_INT(sp[1].lag, 120);
 }
 
 /* ------------------------------------------------------------------ */
@@ -466,6 +478,11 @@ TEST(cycle_and_depth_filters)
     const char *none[] = {"root=A", "filter_cycle=0", "filter_depth=0", NULL, NULL};
     CHECK_INT(run_conv(t, none, &res, &err), PB_OK);
     CHECK_INT(longest_chain(&res), 12);
+    pb_result_free(&res);
+    /* cycle_repeats=2: the same edge at the same delay may come back once */
+    const char *rep2[] = {"root=A", "filter_depth=0", "cycle_repeats=2", NULL};
+    CHECK_INT(run_conv(t, rep2, &res, &err), PB_OK);
+    CHECK_INT(longest_chain(&res), 5);
     pb_result_free(&res);
     none[3] = "max_vertices=5";
     CHECK_INT(run_conv(t, none, &res, &err), PB_OK);
