@@ -12,28 +12,39 @@
 #     --tolerance T absolute tolerance for rates (default 0.01); counts
 #                   (pattern_fn, topn_missing_tol) move by whole numbers and
 #                   use max(T, 0.5)
+#     --save FILE   also write the values computed now to FILE
+#     --current FILE  compare FILE (values saved by --save) instead of
+#                   recomputing (e.g. values made on another machine)
 # Environment: PB_BIN (programs, default <repo>/bin).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
-base="$ROOT/experiments/baseline.dat" update=0 tol=0.01 jobs=""
+base="$ROOT/experiments/baseline.dat" update=0 tol=0.01 jobs="" save="" given=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --baseline) base=$2; shift ;;
     --update) update=1 ;;
     --tolerance) tol=$2; shift ;;
+    --save) save=$2; shift ;;
+    --current) given=$2; shift ;;
     -j) jobs="-j $2"; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "regress: unknown option '$1'" >&2; exit 2 ;;
     esac
     shift
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pb-regress.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-PB_OUT="$tmp" sh experiments/run_all.sh --only regress_points --no-plots --no-report $jobs >"$tmp/log" 2>&1 ||
-    { cat "$tmp/log" >&2; echo "regress: some points failed" >&2; exit 1; }
 cur="$tmp/current.csv"
-grep -v '^#' "$tmp/regress_points.dat" | grep -v '^case,metric' | sort >"$cur"
+if [ -n "$given" ]; then
+    [ -f "$given" ] || { echo "regress: no file $given" >&2; exit 1; }
+    grep -v '^#' "$given" | grep -v '^case,metric' | sort >"$cur"
+else
+    PB_OUT="$tmp" sh experiments/run_all.sh --only regress_points --no-plots --no-report $jobs >"$tmp/log" 2>&1 ||
+        { cat "$tmp/log" >&2; echo "regress: some points failed" >&2; exit 1; }
+    grep -v '^#' "$tmp/regress_points.dat" | grep -v '^case,metric' | sort >"$cur"
+fi
+[ -n "$save" ] && { echo "case,metric,value,better"; cat "$cur"; } >"$save"
 if [ $update -eq 1 ]; then
     {
         echo "# pathbench regression baseline: case,metric,value,better (lower|higher)"
