@@ -8,7 +8,8 @@
 #     --tiny             the test suite's subset sizes (seconds per point)
 #     -j N, --jobs N     run N jobs at once (default: all cores)
 #     --out DIR          output directory (default out/figures)
-#     --only LIST        comma-separated figures (default: all), e.g. fig19,fig21
+#     --only LIST        comma-separated figures (default: all), e.g. fig19,fig21;
+#                        "real" is experiments/real_traces.sh (the importer's)
 #     --seeds N          seeds per point (default: the mode's)
 #     --list-jobs        print the jobs not yet done, one command line each, and stop
 #     --list-all-jobs    print every job, done or not, and stop
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
     --collect-only) collect_only=1 ;;
     --no-plots) plots=0 ;;
     --no-report) report=0 ;;
-    --list-figures) echo "$ALL_FIGS"; exit 0 ;;
+    --list-figures) echo "$ALL_FIGS real"; exit 0 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run_all: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
@@ -65,7 +66,8 @@ case "$jobs" in ''|*[!0-9]*|0) echo "run_all: -j wants a positive number, got '$
 figs=""
 if [ -n "$only" ]; then
     for f in $(echo "$only" | tr ',' ' '); do
-        [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS" >&2; exit 2; }
+        [ "$f" = real ] && continue     # experiments/real_traces.sh, run after the jobs
+        [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real" >&2; exit 2; }
         figs="$figs $f"
     done
 else
