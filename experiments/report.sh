@@ -33,13 +33,6 @@ img() { if have "$1.png"; then echo "![$1]($1.png)"; else echo "*($1.png not mad
 dathead() { have "$1.dat" && sed -n 's/^# \(made by .*\)/\1/p; s/^# \(commits: .*\)/\1/p' "$out/$1.dat" | sed 's/^/    /'; }
 
 {
-echo "# pathbench: our figures beside the papers' text"
-echo
-echo "Made by \`experiments/report.sh\` from \`$(basename "$out")/\`.  For each figure: what the"
-echo "paper's text says its figure showed (seed 000 = Project 5, SOSP'03; seed 001 ="
-echo "WAP5, WWW'06), our plot, a reading of our data computed from the .dat files,"
-echo "and a verdict.  Why we differ where we do: docs/experiments.md."
-echo
 
 # ---------------------------------------------------------------- fig 17
 echo "## Figure 17: false-negative patterns vs top-N pruning"
@@ -231,6 +224,15 @@ if have table1_nesting.dat; then
     awk '/^#/ { next } $2 != "" && $1 > 0 { n++; r[n] = $2 / $1; w[n] = $5 }
         END { if (n < 2) exit; lo = hi = r[1]; for (i = 2; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
               printf "- nesting: %.2f to %.2f us of CPU per message across the workloads (paper: 11-13 us on the multi-tier rows of low parallelism, 300 us at parallelism 45)\n", lo * 1e6, hi * 1e6 }' "$out/table1_nesting.dat"
+    # O(m) memory on the multi-tier rows of one parallelism; growth with p
+    awk '/^#/ { next } { w[$5] = 1; m[$5] = $1; cpu[$5] = $2; mb[$5] = $3 }
+        END {
+            n = 0; for (k in w) if (k ~ /^mt-/ && m[k] >= 100000 && mb[k] != "NaN") { b = mb[k] * 1048576 / m[k]; if (!n || b < lo) lo = b; if (!n || b > hi) hi = b; n++ }
+            if (n >= 2) printf "- nesting memory: %.0f to %.0f bytes per message on the multi-tier rows of 100,000 messages or more: O(m) %s\n", lo, hi, (hi / lo < 1.5 ? "**agrees**" : "**differs**")
+            if (("par-low" in w) && ("par-high" in w) && cpu["par-low"] > 0 && m["par-low"] > 0) {
+                r = (cpu["par-high"] / m["par-high"]) / (cpu["par-low"] / m["par-low"]); q = mb["par-high"] / mb["par-low"]
+                printf "- nesting from parallelism-low to -high: CPU per message x%.1f, memory x%.1f (paper: x31, x2.4): grows with p %s\n", r, q, (r > 1.5 && q > 1.2 ? "**agrees**" : "**differs**")
+            } }' "$out/table1_nesting.dat"
 fi
 dathead table1
 echo
@@ -243,7 +245,33 @@ echo "> on real (Jaeger) traces, from \`experiments/real_traces.sh\`."
 echo
 if have real_traces.md; then cat "$out/real_traces.md"; else echo "*(real_traces.md not made: experiments/real_traces.sh absent or failed)*"; fi
 echo
+} >"$R.body"
+
+# the page: a summary table (the verdicts of every section), then the sections
+{
+echo "# pathbench: our figures beside the papers' text"
+echo
+echo "Made by \`experiments/report.sh\` from \`$(basename "$out")/\`.  For each figure: what the"
+echo "paper's text says its figure showed (seed 000 = Project 5, SOSP'03; seed 001 ="
+echo "WAP5, WWW'06), our plot, a reading of our data computed from the .dat files,"
+echo "and a verdict.  Why we differ where we do: docs/experiments.md."
+echo
+echo "| figure | verdicts (what: verdict) |"
+echo "|---|---|"
+awk '/^## / { if (sec != "") print "| " sec " | " (v == "" ? "no data" : v) " |"; sec = substr($0, 4); v = ""; next }
+    /\*\*(agrees|partly|differs|exact|oracle NOT)/ {
+        w = $0; match(w, /\*\*[^*]+\*\*/); verdict = substr(w, RSTART + 2, RLENGTH - 4)
+        what = ""
+        if (w ~ /^- /) { what = substr(w, 3); sub(/:.*/, "", what) }
+        else if (w ~ /^\| /) { split(w, f, "|"); what = f[2]; gsub(/^ +| +$/, "", what) }
+        if (length(what) > 40) what = substr(what, 1, 40) "..."
+        v = v (v == "" ? "" : "; ") what ": " verdict
+    }
+    END { if (sec != "") print "| " sec " | " (v == "" ? "see the section" : v) " |" }' "$R.body"
+echo
+cat "$R.body"
 } >"$R.tmp" && mv "$R.tmp" "$R"
+rm -f "$R.body"
 
 # a plain HTML page with the same content (images inline)
 awk '
