@@ -277,24 +277,15 @@ gen() { _c=$1; shift; "$PB_BIN/maketrace" -s "$P_seed" -D duration=0 "$@" "$PB_C
 infer() { _a=$1 _t=$2; shift 2; "$PB_BIN/infer" --algo "$_a" "$@" "$_t"; }
 
 # score TRUTHTRACE RESULT [score options...]: CSV with header on stdout
-# (Workaround: infer can print subnormal scores such as 1.2e-309 that score
-# refuses to read; they are rewritten as 0 in a copy first.  Remove when
-# the reader accepts them.)
-score() {
-    _t=$1 _r=$2; shift 2
-    if grep -q '[0-9]e-3[0-9][0-9]' "$_r"; then
-        sed 's/[0-9][0-9.]*e-3[0-9][0-9]/0/g' "$_r" >"$_r.sane" && _r="$_r.sane"
-    fi
-    "$PB_BIN/score" --truth "$_t" "$@" "$_r"
-}
+score() { _t=$1 _r=$2; shift 2; "$PB_BIN/score" --truth "$_t" "$@" "$_r"; }
 
 # trace_stats TRACE: "messages duration parallelism call_delay return_delay"
 trace_stats() { awk -f "$EXP/trace_stats.awk" "$1"; }
 
-# strip_truth < TRACE > TRACE': drop the truth columns (path, cause).  A
-# perturbed trace (sniffer) can name causes it no longer holds, which the
-# reader rejects; algorithms never see truth anyway, and score reads it
-# from the unperturbed trace.
+# strip_truth < TRACE > TRACE': drop the truth columns (path, cause) of a
+# perturbed trace before inference: truth is read from the unperturbed
+# trace by score, and a lossy trace can name causes it no longer holds
+# (which older readers rejected).
 strip_truth() {
     awk -F, '
         /^#/ && !h { print; next }

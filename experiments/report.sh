@@ -156,7 +156,7 @@ awk '{ m[$1] = $2; y0[$1] = $3; y1[$1] = $4; x0 = $5; x1 = $6
        if (("compsmooth" in m) && ("comp" in m) && ("nocomp" in m)) printf "- comp+smooth: %s\n", (m["compsmooth"] <= m["comp"] && m["compsmooth"] <= m["nocomp"] ? "best of the three on average **agrees**" : "not the best on average **differs**")
        if ("nocomp" in m) printf "- no comp: %s\n", (y1["nocomp"] > y0["nocomp"] + 0.02 ? "worse at large skew **agrees**" : "not worse at large skew **differs**")
        if ("linking" in m) printf "- linking: %s\n", (y1["linking"] - y0["linking"] < 0.02 && y0["linking"] - y1["linking"] < 0.02 ? "flat in the skew (immune to offset)" (y0["linking"] > 0.5 ? ", but wrong at every skew on this trace (clients chain their requests, docs/linking.md)" : "") " **agrees**" : "changes with skew **differs**")
-       if ("linking-idle" in m) printf "- linking on the idle trace: %s\n", (y1["linking-idle"] - y0["linking-idle"] < 0.02 && y0["linking-idle"] - y1["linking-idle"] < 0.02 ? sprintf("flat at %.3f (immune to offset) **agrees**", y0["linking-idle"]) : "changes with skew **differs**")
+       if ("linking-idle" in m) printf "- linking, idle trace: %s\n", (y1["linking-idle"] - y0["linking-idle"] < 0.02 && y0["linking-idle"] - y1["linking-idle"] < 0.02 ? sprintf("flat at %.3f (immune to offset) **agrees**", y0["linking-idle"]) : "changes with skew **differs**")
      }' "$out/run/fig22_summary.txt"
 dathead fig22
 echo
@@ -195,7 +195,7 @@ if have conv_mu_accuracy.dat; then
     awk '/^#/ { next } $2 != "NaN" { n++; s += $2; if (min == "" || $2 < min) min = $2; if ($2 > max) max = $2
             if ($3 != "NaN") { n1++; s1 += $3 } if ($4 != "NaN") { n4++; s4 += $4 } }
         END { if (!n) exit
-              printf "- pattern FP rate from %.2f to %.2f over the quanta (paper: 0.21-0.29): level %s; dependence on mu %s\n", min, max, (max <= 0.4 ? "**agrees**" : "**differs**"), (max - min < 0.3 ? "minor, as in the paper" : "strong, unlike the paper")
+              printf "- pattern FP rate: %.2f to %.2f over the quanta (paper: 0.21-0.29) %s; dependence on mu %s\n", min, max, (max <= 0.4 ? "**agrees**" : "**differs**"), (max - min < 0.3 ? "minor, as in the paper" : "strong, unlike the paper")
               if (n1) printf "- ignoring patterns under 100 instances: mean FP rate %.2f (paper: 0) %s\n", s1 / n1, (s1 / n1 < 0.1 ? "**agrees**" : "**differs**")
               if (n4) printf "- pattern FN rate: mean %.2f (paper: 0 for frequent paths) %s\n", s4 / n4, (s4 / n4 < 0.1 ? "**agrees**" : "**differs**") }' "$out/conv_mu_accuracy.dat"
 fi
@@ -258,16 +258,30 @@ echo "and a verdict.  Why we differ where we do: docs/experiments.md."
 echo
 echo "| figure | verdicts (what: verdict) |"
 echo "|---|---|"
-awk '/^## / { if (sec != "") print "| " sec " | " (v == "" ? "no data" : v) " |"; sec = substr($0, 4); v = ""; next }
+awk 'function flush(    i, k, out, t) {
+        if (sec == "") return
+        out = v
+        # "ALGO on CONFIG" items are counted per algorithm
+        for (i = 1; i <= na; i++) { k = al[i]; t = ""
+            if (cnt[k, "agrees"]) t = t cnt[k, "agrees"] " agree"
+            if (cnt[k, "partly"]) t = t (t == "" ? "" : ", ") cnt[k, "partly"] " partly"
+            if (cnt[k, "differs"]) t = t (t == "" ? "" : ", ") cnt[k, "differs"] " differ"
+            out = out (out == "" ? "" : "; ") k " (" tot[k] " configs): " t }
+        print "| " sec " | " (out == "" ? "see the section" : out) " |"
+        v = ""; na = 0; split("", cnt); split("", tot); split("", seen)
+    }
+    /^## / { flush(); sec = substr($0, 4); next }
     /\*\*(agrees|partly|differs|exact|oracle NOT)/ {
         w = $0; match(w, /\*\*[^*]+\*\*/); verdict = substr(w, RSTART + 2, RLENGTH - 4)
         what = ""
         if (w ~ /^- /) { what = substr(w, 3); sub(/:.*/, "", what) }
         else if (w ~ /^\| /) { split(w, f, "|"); what = f[2]; gsub(/^ +| +$/, "", what) }
+        if (what ~ / on /) { k = what; sub(/ on .*/, "", k); if (!(k in seen)) { seen[k] = 1; al[++na] = k }
+            tot[k]++; cnt[k, verdict]++; next }
         if (length(what) > 40) what = substr(what, 1, 40) "..."
         v = v (v == "" ? "" : "; ") what ": " verdict
     }
-    END { if (sec != "") print "| " sec " | " (v == "" ? "see the section" : v) " |" }' "$R.body"
+    END { flush() }' "$R.body"
 echo
 cat "$R.body"
 } >"$R.tmp" && mv "$R.tmp" "$R"
