@@ -30,6 +30,8 @@ void pb_result_free(pb_result *r)
 int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
                      uint32_t pattern)
 {
+    if (instance > UINT32_MAX)
+        return PB_ERANGE;
     if (r->nassign == r->assign_cap) {
         size_t nc = r->assign_cap ? r->assign_cap * 2 : 1024;
         pb_assign *na = realloc(r->assign, nc * sizeof *na);
@@ -38,7 +40,7 @@ int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
         r->assign = na;
         r->assign_cap = nc;
     }
-    r->assign[r->nassign++] = (pb_assign){msg_id, instance, pattern};
+    r->assign[r->nassign++] = (pb_assign){msg_id, (uint32_t)instance, pattern};
     return PB_OK;
 }
 
@@ -113,8 +115,8 @@ int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
         fprintf(fp, "# table=assignment\nid,instance,rank\n");
         for (size_t i = 0; i < r->nassign; i++) {
             const pb_pattern *e = pb_pattab_by_index(r->patterns, r->assign[i].pattern);
-            fprintf(fp, "%llu,%llu,%u\n", (unsigned long long)r->assign[i].id,
-                    (unsigned long long)r->assign[i].instance, e ? e->rank : 0);
+            fprintf(fp, "%llu,%u,%u\n", (unsigned long long)r->assign[i].id,
+                    r->assign[i].instance, e ? e->rank : 0);
         }
     }
     if (fflush(fp) != 0 || ferror(fp))

@@ -33,9 +33,10 @@
 #include "pb_pattab.h"
 #include "pb_strbuf.h"
 
+/* 16 bytes: one per ascribed message, so it is kept small. */
 typedef struct pb_assign {
     uint64_t id;        /* message id */
-    uint64_t instance;  /* path instance id */
+    uint32_t instance;  /* path instance id */
     uint32_t pattern;   /* pb_pattern.index of the instance's pattern */
 } pb_assign;
 
@@ -63,7 +64,8 @@ int pb_result_init(pb_result *r, const char *algo, const char *view);
 void pb_result_free(pb_result *r);
 
 /* Record that message msg_id belongs to instance `instance` whose pattern
- * has pb_pattern.index `pattern`.  Returns PB_OK or PB_ENOMEM. */
+ * has pb_pattern.index `pattern`.  Returns PB_OK, PB_ENOMEM, or PB_ERANGE
+ * when instance does not fit in 32 bits. */
 int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
                      uint32_t pattern);
 
