@@ -356,7 +356,7 @@ static int reader_fail(pb_reader *r, int code, long line, long col,
 static int reader_getline(pb_reader *r, char **s, size_t *len, size_t *len_nl)
 {
     for (;;) {
-        char *start = r->buf + r->buf_pos;
+        char *start = r->buf ? r->buf + r->buf_pos : NULL; /* no buffer before the first read */
         size_t avail = r->buf_len - r->buf_pos;
         char *nl = avail ? memchr(start, '\n', avail) : NULL;
         if (nl) {
