@@ -317,3 +317,37 @@ gen_cfg() {
     *) gen "$_n" "$@" ;;
     esac
 }
+
+# Figures 19 and 20 sweep one maketrace setting over the multi-tier trace
+# and the four pathological cases, for every algorithm and the oracle.
+#   sweep_points PARAM TAG "full values" "quick values" "tiny values"
+#   sweep_run PARAM SETTING COLUMN: generate with -D SETTING=$P_PARAM, infer,
+#     score; the row gets the value under COLUMN and the trace's parallelism.
+SWEEP_CONFIGS="multitier children-parallel children-0-2 children-d-cc penalty-breaker"
+sweep_points() {
+    _param=$1 _tag=$2
+    len=$(mode_pick 50000 6000 3000)
+    _vals=$(mode_pick "$3" "$4" "$5")
+    algos=$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")
+    for cfg in $SWEEP_CONFIGS; do
+        for algo in $algos truth; do
+            for _v in $_vals; do
+                for seed in $(seeds "$(mode_pick 3 2 1)"); do
+                    # the oracle once per level is enough to show it is exact
+                    [ "$algo" = truth ] && [ "$seed" != 1 ] && continue
+                    point "$cfg-$algo-$_tag$_v-$seed" cfg=$cfg algo=$algo "$_param=$_v" seed=$seed len=$len
+                done
+            done
+        done
+    done
+}
+sweep_run() {
+    eval "_v=\$P_$1"
+    _col=$3
+    gen "$P_cfg" -D messages="$P_len" -D "$2=$_v" >t.csv || return 1
+    set -- $(trace_stats t.csv)
+    par=$(nest_par t.csv)
+    infer "$P_algo" t.csv >r.csv || return 1
+    score t.csv r.csv | prefix_rows "config,$_col,seed,trace_messages,duration,parallelism,open_calls" \
+        "$P_cfg,$_v,$P_seed,$1,$2,$par,$3"
+}
