@@ -594,17 +594,42 @@ static void put_sec(pb_strbuf *o, double v)
         pb_strbuf_printf(o, "%.9g", v);
 }
 
+/* Pairs are written in the byte order of their node names, not of node
+ * indices, which follow first appearance in the file: the output must not
+ * depend on the order of the input rows. */
+typedef struct pair_by_name {
+    const char *src, *dst;
+    uint32_t id;
+} pair_by_name;
+
+static int cmp_pair_by_name(const void *a, const void *b)
+{
+    const pair_by_name *x = a, *y = b;
+    int c = strcmp(x->src, y->src);
+    return c ? c : strcmp(x->dst, y->dst);
+}
+
 static int write_pairs(const link_graph *g, const pairkey *pk,
                        const pb_strtab *names, pb_result *res)
 {
     pb_strbuf *o = &res->report;
+    pair_by_name *order = malloc((g->npairs ? g->npairs : 1) * sizeof *order);
+    if (!order)
+        return PB_ENOMEM;
+    for (size_t q = 0; q < g->npairs; q++) {
+        uint32_t id = pk[q].id;
+        order[q] = (pair_by_name){node_name(names, g->pair_src[id]),
+                                  node_name(names, g->pair_dst[id]), id};
+    }
+    qsort(order, g->npairs, sizeof *order, cmp_pair_by_name);
+    int rc = PB_OK;
     pb_strbuf_puts(o, "# node pairs: d = average causal delay (1/lambda); "
                       "net = recv_ts - ts; offset = dst clock - src clock "
                       "assuming symmetric delays; oneway = net - offset\n");
     pb_strbuf_puts(o, "src,dst,d_samples,d_s,net_messages,net_mean_s,"
                       "net_min_s,offset_s,oneway_s\n");
-    for (size_t q = 0; q < g->npairs; q++) {
-        uint32_t id = pk[q].id;
+    for (size_t q = 0; q < g->npairs && rc == PB_OK; q++) {
+        uint32_t id = order[q].id;
         double mean = pair_mean(g, id), off = pair_offset(g, pk, id);
         pb_strbuf_printf(o, "%s,%s,%llu,", node_name(names, g->pair_src[id]),
                          node_name(names, g->pair_dst[id]),
@@ -619,18 +644,17 @@ static int write_pairs(const link_graph *g, const pairkey *pk,
         pb_strbuf_putc(o, ',');
         put_sec(o, isnan(off) ? NAN : mean - off);
         if (pb_strbuf_putc(o, '\n') != PB_OK)
-            return PB_ENOMEM;
-        /* both directions observed: one meta line per pair, src < dst */
-        if (!isnan(off) && g->pair_src[id] < g->pair_dst[id])
-            if (pb_result_meta(res, "link_clock_offset=%s>%s offset_s=%.9g "
-                               "oneway_s=%.9g messages=%llu",
-                               node_name(names, g->pair_src[id]),
-                               node_name(names, g->pair_dst[id]), off,
-                               mean - off,
-                               (unsigned long long)g->pair_netn[id]) != PB_OK)
-                return PB_ENOMEM;
+            rc = PB_ENOMEM;
+        /* both directions observed: one meta line per pair, src < dst by name */
+        else if (!isnan(off) && strcmp(order[q].src, order[q].dst) < 0 &&
+                 pb_result_meta(res, "link_clock_offset=%s>%s offset_s=%.9g "
+                                "oneway_s=%.9g messages=%llu",
+                                order[q].src, order[q].dst, off, mean - off,
+                                (unsigned long long)g->pair_netn[id]) != PB_OK)
+            rc = PB_ENOMEM;
     }
-    return PB_OK;
+    free(order);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */

@@ -1367,8 +1367,12 @@ int pb_trace_add(pb_trace *t, uint64_t id, pb_ns ts, pb_ns recv_ts,
     return pb_trace_append(t, &m, &tr);
 }
 
+/* Ties in ts are broken by id, so that re-sorting a shuffled file gives
+ * back the same order whatever the shuffle; rows with equal ts and id keep
+ * their order. */
 typedef struct sort_key {
     pb_ns ts;
+    uint64_t id;
     size_t idx;
 } sort_key;
 
@@ -1377,6 +1381,8 @@ static int cmp_sort_key(const void *a, const void *b)
     const sort_key *x = a, *y = b;
     if (x->ts != y->ts)
         return x->ts < y->ts ? -1 : 1;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
@@ -1384,7 +1390,8 @@ int pb_trace_sort(pb_trace *t)
 {
     int sorted = 1;
     for (size_t i = 1; i < t->n && sorted; i++)
-        if (t->msgs[i].ts < t->msgs[i - 1].ts)
+        if (t->msgs[i].ts < t->msgs[i - 1].ts ||
+            (t->msgs[i].ts == t->msgs[i - 1].ts && t->msgs[i].id < t->msgs[i - 1].id))
             sorted = 0;
     if (sorted)
         return PB_OK;
@@ -1392,7 +1399,7 @@ int pb_trace_sort(pb_trace *t)
     if (!k)
         return PB_ENOMEM;
     for (size_t i = 0; i < t->n; i++)
-        k[i] = (sort_key){t->msgs[i].ts, i};
+        k[i] = (sort_key){t->msgs[i].ts, t->msgs[i].id, i};
     qsort(k, t->n, sizeof *k, cmp_sort_key);
     pb_msg *nm = malloc(t->cap * sizeof *nm);
     pb_truth *nt = t->truth ? malloc(t->cap * sizeof *nt) : NULL;

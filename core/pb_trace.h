@@ -201,7 +201,7 @@ typedef struct pb_trace_view {
 /* Read a whole trace into memory.  with_truth: keep the truth columns (else
  * they are parsed, checked and dropped; a cause naming no message of the
  * trace is then accepted, as in a lossy trace).  With opts->allow_unsorted the rows
- * are re-sorted by (ts, file order); otherwise out-of-order rows are an
+ * are re-sorted by (ts, id) as pb_trace_sort does; otherwise out-of-order rows are an
  * error.  Returns PB_OK or the reader's error. */
 int pb_trace_load(const char *path, const pb_reader_opts *opts, int with_truth,
                   pb_trace **out, pb_error *err);
@@ -219,7 +219,8 @@ int pb_trace_add(pb_trace *t, uint64_t id, pb_ns ts, pb_ns recv_ts,
                  const char *src, const char *dst, pb_msg_type type,
                  uint64_t callid, uint64_t path, uint64_t cause);
 
-/* Stable sort by ts. */
+/* Sort by (ts, id); rows equal in both keep their order.  Returns PB_OK
+ * or PB_ENOMEM. */
 int pb_trace_sort(pb_trace *t);
 
 /* Add a metadata line (copied). */
