@@ -237,8 +237,10 @@ TEST(importtrace_format_shapes)
                      "\"serviceName\":\"B\"},\"startTime\":20,\"duration\":5}]}",
                      NULL, &t, &st, &err),
               PB_OK);
-    /* A's internal root span calls B: derived from B's span alone */
-    CHECK_INT(st.count[IMP_C_SERVER_ONLY], 1);
+    /* A's root span (no kind) calls B (no kind): derived from B's span
+     * alone, counted as an RPC between spans without kind tags */
+    CHECK_INT(st.count[IMP_C_NO_KIND_RPC], 1);
+    CHECK_INT(st.count[IMP_C_SERVER_ONLY], 0);
     CHECK_INT(st.count[IMP_C_RPCS], 2);
     if (t) {
         const pb_msg *m = find(t, "A", "B", PB_TYPE_CALL, NULL);
@@ -259,7 +261,13 @@ TEST(importtrace_format_shapes)
               PB_OK);
     CHECK_INT(st.count[IMP_C_TRACES], 2);
     CHECK_INT(st.count[IMP_C_CLIENT_ONLY], 1);
+    /* y's root is a client span: S is the spontaneous sender, no node
+     * client enters it */
+    CHECK_INT(st.count[IMP_C_CLIENT_ROOT], 1);
+    CHECK_INT(st.count[IMP_C_RPCS], 2);
     if (t) {
+        CHECK(find(t, "client", "S", PB_TYPE_CALL, NULL) != NULL); /* x */
+        CHECK_INT(t->n, 4);
         CHECK(find(t, "S", "db", PB_TYPE_CALL, NULL) != NULL);
         CHECK(find(t, "db", "S", PB_TYPE_RETURN, NULL) != NULL);
     }
