@@ -37,11 +37,13 @@ static int cmp_pos_by_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Pairing key of a message: (caller, callee, callid), position. */
+/* Pairing key of a message: (caller, callee, callid), then the time on
+ * the caller's clock (a call's ts, a return's recv_ts), calls first. */
 typedef struct pkey {
     uint32_t a, b;
     uint64_t callid;
-    uint32_t pos;
+    pb_ns t;
+    uint32_t ret, pos;
 } pkey;
 
 static int cmp_pkey(const void *x, const void *y)
@@ -53,7 +55,34 @@ static int cmp_pkey(const void *x, const void *y)
         return p->b < q->b ? -1 : 1;
     if (p->callid != q->callid)
         return p->callid < q->callid ? -1 : 1;
+    if (p->t != q->t)
+        return p->t < q->t ? -1 : 1;
+    if (p->ret != q->ret)
+        return p->ret < q->ret ? -1 : 1;
     return p->pos < q->pos ? -1 : p->pos > q->pos;
+}
+
+/* RPCs by callee, then time of receipt (callee's clock), then position of
+ * the call. */
+typedef struct rkey {
+    uint32_t dst;
+    pb_ns recv;
+    uint32_t pos, rpc;
+} rkey;
+
+static int cmp_rkey(const void *x, const void *y)
+{
+    const rkey *p = x, *q = y;
+    if (p->dst != q->dst)
+        return p->dst < q->dst ? -1 : 1;
+    if (p->recv != q->recv)
+        return p->recv < q->recv ? -1 : 1;
+    return p->pos < q->pos ? -1 : p->pos > q->pos;
+}
+
+static pb_ns recv_of(const pb_msg *x)
+{
+    return x->recv_ts != PB_TS_NONE ? x->recv_ts : x->ts;
 }
 
 static void put_str(FILE *fp, const char *s)
@@ -132,12 +161,9 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
         int ret = x->type == PB_TYPE_RETURN;
         pk[np++] = (pkey){ret ? x->dst : x->src, ret ? x->src : x->dst,
                           use_callid ? x->callid : 0,
-                          (uint32_t)i | (ret ? 0x80000000u : 0)};
+                          ret ? recv_of(x) : x->ts, (uint32_t)ret,
+                          (uint32_t)i};
     }
-    /* positions carry the return flag in the top bit; sort by key and by
-     * position with the flag masked off */
-    for (size_t i = 0; i < np; i++)
-        pk[i].pos = (pk[i].pos & 0x7fffffffu) * 2 + (pk[i].pos >> 31);
     qsort(pk, np, sizeof *pk, cmp_pkey);
     size_t nr = 0;
     uint32_t *ret_of = order; /* reuse: return index paired with call i */
@@ -159,8 +185,8 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
             goto out;
         }
         for (size_t j = g; j < e; j++) {
-            uint32_t p = pk[j].pos / 2;
-            if (!(pk[j].pos & 1)) {
+            uint32_t p = pk[j].pos;
+            if (!pk[j].ret) {
                 q[tail++ - g] = p;
             } else if (head < tail) {
                 ret_of[q[head++ - g]] = p;
@@ -186,37 +212,83 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
         nr++;
     }
     free(is_paired_ret);
-    /* parents: latest earlier RPC into the caller, open if possible */
-    size_t roots = 0;
+    /* parents, all on the caller's clock: the latest call into the caller
+     * received before it sent this one (at equal times, one written
+     * earlier) that was still open (its return sent after this RPC's came
+     * back; at equal times, written later) */
+    rkey *into = malloc((nr ? nr : 1) * sizeof *into);
+    if (!into)
+        goto out;
+    for (size_t j = 0; j < nr; j++) {
+        const pb_msg *c = &m[pos[rp[j].call]];
+        into[j] = (rkey){c->dst, recv_of(c), rp[j].call, (uint32_t)j};
+    }
+    qsort(into, nr, sizeof *into, cmp_rkey);
     for (size_t j = 0; j < nr; j++) {
         xrpc *r = &rp[j];
         const pb_msg *c = &m[pos[r->call]];
-        pb_ns back = r->ret != NO ? m[pos[r->ret]].recv_ts : c->ts;
-        if (back == PB_TS_NONE)
-            back = m[pos[r->ret]].ts;
+        pb_ns back = r->ret != NO ? recv_of(&m[pos[r->ret]]) : c->ts;
+        uint32_t back_pos = r->ret != NO ? r->ret : r->call;
+        /* last entry (dst, recv, pos) before (c->src, c->ts, r->call) */
+        size_t lo = 0, hi = nr;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            const rkey *q = &into[mid];
+            int before = q->dst < c->src ||
+                         (q->dst == c->src &&
+                          (q->recv < c->ts ||
+                           (q->recv == c->ts && q->pos < r->call)));
+            if (before)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
         uint32_t any = NO;
-        for (size_t i = j; i-- > 0;) {
-            const xrpc *q = &rp[i];
-            const pb_msg *qc = &m[pos[q->call]];
-            if (qc->dst != c->src)
+        for (size_t i = lo; i-- > 0 && into[i].dst == c->src;) {
+            const xrpc *q = &rp[into[i].rpc];
+            if (into[i].rpc == j)
                 continue;
-            pb_ns recv = qc->recv_ts != PB_TS_NONE ? qc->recv_ts : qc->ts;
             if (any == NO)
-                any = (uint32_t)i;
-            if (recv > c->ts)
+                any = into[i].rpc;
+            if (q->ret == NO)
                 continue;
-            if (q->ret == NO || m[pos[q->ret]].ts >= back) {
-                r->parent = (uint32_t)i;
+            const pb_msg *qr = &m[pos[q->ret]];
+            if (qr->ts > back || (qr->ts == back && q->ret > back_pos)) {
+                r->parent = into[i].rpc;
                 break;
             }
         }
+        if (r->parent == NO && any == NO && lo < nr && into[lo].dst == c->src &&
+            into[lo].rpc != j)
+            any = into[lo].rpc; /* only calls received later: the first */
         if (r->parent == NO && any != NO) {
             r->parent = any;
             st->no_open_parent++;
         }
-        if (r->parent == NO)
-            roots++;
     }
+    free(into);
+    /* a parent chain must not loop (times of several clocks at equal
+     * ticks): cut a loop at the RPC where it closes */
+    uint8_t *state = calloc(nr ? nr : 1, 1);
+    if (!state)
+        goto out;
+    for (size_t j = 0; j < nr; j++) {
+        uint32_t x = (uint32_t)j;
+        while (x != NO && state[x] == 0) {
+            state[x] = 1;
+            x = rp[x].parent;
+        }
+        if (x != NO && state[x] == 1) {
+            rp[x].parent = NO;
+            st->cycles_cut++;
+        }
+        for (x = (uint32_t)j; x != NO && state[x] == 1; x = rp[x].parent)
+            state[x] = 2;
+    }
+    free(state);
+    size_t roots = 0;
+    for (size_t j = 0; j < nr; j++)
+        roots += rp[j].parent == NO;
     if (roots > 1)
         st->multi_root++;
     /* processes: one per node, in order of first use */
@@ -230,7 +302,18 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
     }
     fprintf(fp, "%s\n{\"traceID\":\"%016" PRIx64 "\",\"spans\":[",
             first_trace ? "" : ",", trace_no);
+    /* span ids first: a child may be written before its parent (its call
+     * can come first in ts order when clocks disagree) */
     uint64_t next_id = 1;
+    for (size_t j = 0; j < nr; j++) {
+        xrpc *r = &rp[j];
+        const pb_msg *c = &m[pos[r->call]];
+        const pb_msg *rt = r->ret != NO ? &m[pos[r->ret]] : NULL;
+        int server_only = r->parent == NO && c->src == client_node &&
+                          c->ts == recv_of(c) && (!rt || rt->ts == recv_of(rt));
+        r->cspan = server_only ? 0 : next_id++;
+        r->sspan = next_id++;
+    }
     int first = 1;
     char tags[512];
     for (size_t j = 0; j < nr; j++) {
@@ -263,18 +346,13 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
         char op[256];
         snprintf(op, sizeof op, "%s -> %s", src, dst);
         int one_way = rt == NULL;
-        if (r->parent == NO && c->src == client_node && c->ts == crecv &&
-            (!rt || rt->ts == rrecv)) {
-            r->cspan = 0;
-            r->sspan = next_id++;
+        if (!r->cspan) {
             put_span(fp, first, trace_no, r->sspan, 0, op,
                      one_way ? "consumer" : "server", procs[c->dst] - 1, crecv,
                      rt ? rt->ts : crecv, st, tags);
             first = 0;
             continue;
         }
-        r->cspan = next_id++;
-        r->sspan = next_id++;
         put_span(fp, first, trace_no, r->cspan, parent, op,
                  one_way ? "producer" : "client", procs[c->src] - 1, c->ts,
                  rrecv, st, tags);

@@ -32,6 +32,8 @@ typedef struct imp_export_stats {
                           (each such RPC roots a span tree of the trace) */
     size_t no_open_parent; /* RPCs whose caller had no call open when it
                               was sent: child of the caller's latest call */
+    size_t cycles_cut; /* parent choices that closed a loop: undone (the
+                          RPC becomes a root) */
     size_t rounded;    /* timestamps that were not whole microseconds:
                           rounded down */
     size_t negative;   /* spans ending before they start (clocks): duration

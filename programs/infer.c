@@ -76,6 +76,10 @@ static int export_jaeger(const char *path, const pb_trace *trace,
         fprintf(stderr, "%s: %s: %zu RPCs sent when no call into their "
                         "sender was open: child of its latest call\n",
                 prog, path, st.no_open_parent);
+    if (st.cycles_cut)
+        fprintf(stderr, "%s: %s: %zu parent choices would have closed a loop: "
+                        "those RPCs root their own span tree\n",
+                prog, path, st.cycles_cut);
     if (st.rounded)
         fprintf(stderr, "%s: %s: %zu timestamps were not whole microseconds: "
                         "rounded down (Jaeger times are microseconds)\n",
