@@ -72,8 +72,9 @@ static const struct {
     {"root_fanout", "calls a spontaneous sender issued before any of its "
                     "calls came back, beyond the first: caused by its first "
                     "call (a path has one first message)"},
-    {"no_kind_rpc", "spans with neither client nor server kind (no span.kind "
-                    "tags) under a span of another service: an RPC from the "
+    {"no_kind_rpc", "spans with neither client nor server kind (no "
+                    "span.kind tag, Zipkin kind or OTLP kind) under a span of "
+                    "another service: an RPC from the "
                     "parent's service, call and return derived from the "
                     "child span alone (both timestamps on its clock)"},
     {"skipped_files", "folder and archive entries that are not JSON files, "
