@@ -263,11 +263,17 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     int r = is_stdin ? archive_read_open_fd(a, 0, 1 << 16)
                      : archive_read_open_filename(a, path, 1 << 16);
     if (r != ARCHIVE_OK) {
-        int e = archive_errno(a);
-        int rc = imp_fail(im, err, PB_EIO, display, 0, 0, "cannot open: %s",
-                          e > 0 ? strerror(e)
-                          : archive_error_string(a) ? archive_error_string(a)
-                                                    : "error");
+        const char *why = archive_error_string(a);
+        int e = archive_errno(a), rc;
+        if (why && (strstr(why, "Empty input") ||
+                    strstr(why, "Unrecognized archive format")))
+            /* the raw format takes any byte, so only an empty stream is
+             * refused: an empty document */
+            rc = parse_named(im, display, "", 0, err);
+        else
+            rc = imp_fail(im, err, PB_EIO, display, 0, 0, "cannot open: %s",
+                          e > 0 && e != EILSEQ && e != EINVAL ? strerror(e)
+                          : why ? why : "error");
         archive_read_free(a);
         return rc;
     }
