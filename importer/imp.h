@@ -36,9 +36,9 @@ typedef enum imp_format {
 typedef struct imp_opts {
     imp_format format;
     int callid; /* fill callid ("TRACEID:SPANID" of the RPC); else empty */
-    /* (further per-message columns taken from spans, such as a thread
-     * column from the server span, go here; imp_build.c write_trace fills
-     * them) */
+    int thread; /* fill thread: "TRACEID:SPANID" of the span that handled
+                   each message at its receiver (the server span a call
+                   enters; the caller's span a return comes back to) */
 } imp_opts;
 
 /* What the importer met, each counted; see imp_counter_help. */

@@ -641,6 +641,13 @@ static int write_trace(builder *b, const size_t *cause)
             (rc = label_of(b, b->sp[r->label_span].trace,
                            b->sp[r->label_span].sid, &msg.callid)) != PB_OK)
             break;
+        uint32_t th = m % 2 == 0 ? r->callee_ctx : r->caller_ctx;
+        uint64_t tl;
+        if (im->opts.thread && th != IMP_NONE) {
+            if ((rc = label_of(b, b->sp[th].trace, b->sp[th].sid, &tl)) != PB_OK)
+                break;
+            msg.thread = (uint32_t)(tl & ~PB_LABEL_STRING) + 1;
+        }
         if (m % 2 == 0) {
             msg.type = PB_TYPE_CALL;
             msg.src = r->src;
@@ -654,8 +661,6 @@ static int write_trace(builder *b, const size_t *cause)
             msg.ts = r->ret_ts;
             msg.recv_ts = r->ret_recv;
         }
-        /* (A per-message column taken from the spans, such as the
-         * server span's thread, is filled here from r->label_span.) */
         pb_truth tr = {r->path,
                        cause[m] == SIZE_MAX ? PB_ID_NONE : id[cause[m]]};
         rc = pb_trace_append(im->trace, &msg, &tr);
@@ -739,7 +744,8 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
         goto out;
     im->trace->columns = PB_COL_ID | PB_COL_TS | PB_COL_RECV_TS | PB_COL_SRC |
                          PB_COL_DST | PB_COL_TYPE | PB_COL_PATH | PB_COL_CAUSE |
-                         (im->opts.callid ? PB_COL_CALLID : 0);
+                         (im->opts.callid ? PB_COL_CALLID : 0) |
+                         (im->opts.thread ? PB_COL_THREAD : 0);
     *out = im->trace;
     im->trace = NULL;
 out:
