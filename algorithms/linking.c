@@ -22,6 +22,11 @@
 #include <string.h>
 
 #define LINK_MAX_K 24
+/* Try-both instances in a whole run: past this many, roots get no more
+ * try-both decisions (each instance costs ~0.1 ms and a few kB, and 2^k
+ * per root at k = 24 would run for hours); link_capped_roots counts the
+ * roots concerned and a warning line says so. */
+#define LINK_MAX_INSTANCES 50000
 
 const pb_option link_options[] = {
     {"x", PB_OPT_DURATION, offsetof(link_params, x), "2s", 1e-9, 1e6,
@@ -32,7 +37,9 @@ const pb_option link_options[] = {
      "y*d (WAP5 5.1 step 2)"},
     {"k", PB_OPT_INT, offsetof(link_params, k), "4", 0, LINK_MAX_K,
      "try-both decisions per tree: at most 2^k instances per root "
-     "(WAP5 5.1 step 3; the paper names no value)"},
+     "(WAP5 5.1 step 3; the paper names no value); cost grows as 2^k: past "
+     "50000 instances in a run, further roots get no try-both (a warning "
+     "says so)"},
     {"band", PB_OPT_DOUBLE, offsetof(link_params, band), "0.15", 0, 0.5,
      "a link with |p-0.5| <= band is try-both (\"near 0.5\", 5.1 step 3)"},
     {"max_parents", PB_OPT_INT, offsetof(link_params, max_parents), "32", 1,
@@ -152,6 +159,7 @@ typedef struct builder {
     uint32_t cur_root;
     uint64_t nmoved;     /* messages given to a same-root alternative */
     uint64_t ninst, nroots, ntb, ntrunc, ncutroots, ncycleroots;
+    uint64_t ncapped;    /* roots denied try-both by LINK_MAX_INSTANCES */
     /* histograms: per pattern index, per position */
     gsl_histogram ***hist;
     size_t nhist;
@@ -491,7 +499,7 @@ static int explore(builder *b, uint32_t root, int L)
     if (rc != PB_OK)
         return rc;
     b->ntb += (uint64_t)(used > L ? used - L : 0);
-    for (int j = L; j < used; j++) {
+    for (int j = L; j < used && b->ninst < LINK_MAX_INSTANCES; j++) {
         b->flips[j] = 1;
         rc = explore(b, root, j + 1);
         b->flips[j] = 0;
@@ -510,6 +518,10 @@ static int explore(builder *b, uint32_t root, int L)
  * as roots of their own. */
 static int do_root(builder *b, uint32_t root, int budget, int partition)
 {
+    if (budget > 0 && b->ninst >= LINK_MAX_INSTANCES) {
+        budget = 0;
+        b->ncapped++;
+    }
     b->kbudget = budget;
     b->record_cuts = partition;
     b->cur_root = root;
@@ -523,7 +535,7 @@ static int do_root(builder *b, uint32_t root, int budget, int partition)
     if (rc != PB_OK || b->truncated)
         return rc;
     b->ntb += (uint64_t)used;
-    for (int j = 0; j < used; j++) {
+    for (int j = 0; j < used && b->ninst < LINK_MAX_INSTANCES; j++) {
         b->flips[j] = 1;
         rc = explore(b, root, j + 1);
         b->flips[j] = 0;
@@ -950,6 +962,13 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
                        (unsigned long long)g->nnil, g->npairs,
                        (unsigned long long)g->nentry,
                        (unsigned long long)b.nmoved) != PB_OK)
+        goto done;
+    if (b.ncapped &&
+        pb_result_meta(res, "link_capped_roots=%llu\nwarning: linking: %llu roots "
+                       "got no try-both decisions after %d instances in all (a "
+                       "cap on the work of k=%d); expected a smaller k for this "
+                       "trace", (unsigned long long)b.ncapped,
+                       (unsigned long long)b.ncapped, LINK_MAX_INSTANCES, p->k) != PB_OK)
         goto done;
     pb_strbuf_printf(&res->report,
                      "# WAP5 message linking: %zu messages, %llu roots, %llu "

@@ -187,6 +187,13 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    /* caps and fallbacks that changed the result are "warning: ..."
+     * metadata lines: say them on stderr too */
+    for (const char *w = pb_strbuf_str(&res.meta); (w = strstr(w, "warning: "));) {
+        if (w == pb_strbuf_str(&res.meta) || w[-1] == '\n')
+            fprintf(stderr, "%s: %.*s\n", prog, (int)strcspn(w, "\n"), w);
+        w += strcspn(w, "\n");
+    }
     FILE *out = stdout;
     if (out_path && strcmp(out_path, "-")) {
         out = fopen(out_path, "w");
