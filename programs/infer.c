@@ -190,6 +190,13 @@ int main(int argc, char **argv)
                      (double)(t1 - t0) / CLOCKS_PER_SEC,
                      (double)(t2 - t1) / CLOCKS_PER_SEC);
     const char *head[3] = {pb_strbuf_str(&h1), pb_strbuf_str(&h2), pb_strbuf_str(&h3)};
+    const char *w = pb_strbuf_str(&res.warn);
+    while (*w) {
+        const char *e = strchr(w, '\n');
+        int len = e ? (int)(e - w) : (int)strlen(w);
+        fprintf(stderr, "%s: %s: %.*s\n", prog, algo->name, len, w);
+        w += len + (e ? 1 : 0);
+    }
     /* trace metadata is carried along so a result says where it came from */
     for (size_t i = 0; i < trace->nmeta; i++)
         pb_result_meta(&res, "trace: %s", trace->meta[i]);
