@@ -343,12 +343,10 @@ static int reader_fail(pb_reader *r, int code, long line, long col,
     if (r->failed)
         return r->saved.code;
     r->failed = 1;
-    char msg[PB_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    pb_error_vset(&r->saved, code, r->name, line, col, fmt, ap);
     va_end(ap);
-    pb_error_set(&r->saved, code, r->name, line, col, "%s", msg);
     return code;
 }
 
