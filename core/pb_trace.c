@@ -1114,6 +1114,7 @@ const char *pb_reader_meta(const pb_reader *r, size_t i)
 }
 pb_names *pb_reader_names(pb_reader *r) { return r->names; }
 long pb_reader_line(const pb_reader *r) { return r->last_line; }
+const char *pb_reader_name(const pb_reader *r) { return r->name; }
 size_t pb_reader_count(const pb_reader *r) { return r->count; }
 
 void pb_reader_close(pb_reader *r)
