@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,13 +84,31 @@ static uint64_t fp_mix(uint64_t x)
     return x;
 }
 
-void pb_fingerprint_of(const pb_msg *msgs, size_t n, pb_fingerprint *out)
+int pb_fingerprint_of(const pb_msg *msgs, size_t n, const pb_strtab *nodes,
+                      pb_fingerprint *out)
 {
+    /* FNV-1a of each node name, once per name */
+    uint32_t nn = pb_strtab_count(nodes);
+    uint64_t *nh = malloc((nn ? nn : 1) * sizeof *nh);
+    if (!nh)
+        return PB_ENOMEM;
+    for (uint32_t k = 0; k < nn; k++) {
+        uint64_t h = 1469598103934665603ULL;
+        for (const unsigned char *c = (const unsigned char *)pb_strtab_str(nodes, k);
+             c && *c; c++)
+            h = (h ^ *c) * 1099511628211ULL;
+        nh[k] = h;
+    }
     uint64_t h = 0;
-    for (size_t i = 0; i < n; i++)
-        h += fp_mix(msgs[i].id ^ 0x9e3779b97f4a7c15ULL);
+    for (size_t i = 0; i < n; i++) {
+        const pb_msg *m = &msgs[i];
+        uint64_t s = m->src < nn ? nh[m->src] : 0, d = m->dst < nn ? nh[m->dst] : 0;
+        h += fp_mix(fp_mix(m->id ^ 0x9e3779b97f4a7c15ULL) ^ fp_mix(s + 3 * d + m->type));
+    }
+    free(nh);
     out->messages = n;
     out->ids = h;
+    return PB_OK;
 }
 
 char *pb_fingerprint_format(const pb_fingerprint *fp, char *buf, size_t n)

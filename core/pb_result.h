@@ -83,15 +83,18 @@ int pb_result_meta(pb_result *r, const char *fmt, ...)
     ;
 
 /* A trace's fingerprint: its message count and an order-independent
- * 64-bit hash of its message ids (a sum of mixed ids, so a shuffled trace
- * has the same fingerprint). */
+ * 64-bit hash of its messages' ids, sender and receiver names and types
+ * (a sum over messages, so a shuffled trace has the same fingerprint, and
+ * so does a skewed copy: timestamps do not enter). */
 typedef struct pb_fingerprint {
     uint64_t messages;
     uint64_t ids;
 } pb_fingerprint;
 
-/* Fingerprint of msgs[0..n). */
-void pb_fingerprint_of(const pb_msg *msgs, size_t n, pb_fingerprint *out);
+/* Fingerprint of msgs[0..n), whose node indices name entries of nodes.
+ * Returns PB_OK or PB_ENOMEM. */
+int pb_fingerprint_of(const pb_msg *msgs, size_t n, const pb_strtab *nodes,
+                      pb_fingerprint *out);
 
 /* Format as "fingerprint: messages=N ids=HHHHHHHHHHHHHHHH" into buf (size
  * n, 64 bytes are enough).  Returns buf. */

@@ -756,6 +756,8 @@ static void csv_row_cb(int c, void *data)
 {
     (void)c;
     pb_reader *r = data;
+    if (!r->failed && r->too_many_fields && !r->header_done)
+        header_row(r, r->line); /* an unknown column is the better message */
     if (!r->failed) {
         if (r->too_many_fields)
             reader_fail(r, PB_EPARSE, r->line, MAX_COLUMNS,

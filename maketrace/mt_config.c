@@ -1488,6 +1488,26 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
         }
     }
     p.ndefs = ndefs;
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        long ln = 1;
+        const char *bol = text;
+        for (const char *q = text; q < nul; q++)
+            if (*q == '\n') {
+                ln++;
+                bol = q + 1;
+            }
+        rc = perr_at(&p, ln, (long)(nul - bol) + 1,
+                     "a NUL byte; expected text (a binary or corrupt file?)");
+        goto fail;
+    }
+    size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    if (bom) {
+        /* a UTF-8 byte-order mark: skip it (columns of line 1 count from
+         * after it) */
+        text += bom;
+        len -= bom;
+    }
     if ((rc = lex(&p, text, len)) != PB_OK)
         goto fail;
     for (;;) {

@@ -593,6 +593,19 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
     int in_record = 0, seen_patterns = 0;
     while (rc == PB_OK && (len = getline(&buf, &cap, fp)) >= 0) {
         line++;
+        const char *nul = memchr(buf, '\0', (size_t)len);
+        if (nul) {
+            rc = pb_error_set(err, PB_EPARSE, name, line, (long)(nul - buf) + 1,
+                              "a NUL byte at character %ld of the line; expected "
+                              "text (a binary or corrupt file?)",
+                              (long)(nul - buf) + 1);
+            break;
+        }
+        if (line == 1 && len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+            /* a UTF-8 byte-order mark: skip it */
+            memmove(buf, buf + 3, (size_t)len - 2);
+            len -= 3;
+        }
         if (!in_record) {
             size_t l = (size_t)len;
             while (l && (buf[l - 1] == '\n' || buf[l - 1] == '\r'))
@@ -831,14 +844,15 @@ int score_check_trace(const score_result *r, const pb_trace *truth,
     if (!r->has_fp)
         return PB_OK;
     pb_fingerprint t;
-    pb_fingerprint_of(truth->msgs, truth->n, &t);
+    if (pb_fingerprint_of(truth->msgs, truth->n, truth->names->nodes, &t) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     if (t.messages == r->fp.messages && t.ids == r->fp.ids)
         return PB_OK;
     if (r->fp.messages < t.messages && sniffed_from(r, t.messages, r->fp.messages))
         return PB_OK;
     return pb_error_set(err, PB_EINVAL, r->file, 0, 0,
-                        "inferred from a trace of %llu messages (ids hash %016llx), "
-                        "but %s has %llu messages (ids hash %016llx); expected the "
+                        "inferred from a trace of %llu messages (hash %016llx), "
+                        "but %s has %llu messages (hash %016llx); expected the "
                         "trace the result was inferred from, or its original "
                         "before skewer (or sniffer, whose metadata line then "
                         "says how many messages it kept)",

@@ -199,7 +199,7 @@ int main(int argc, char **argv)
     /* which trace this came from, for score to check (pb_fingerprint) */
     pb_fingerprint fpr;
     char fpline[96];
-    pb_fingerprint_of(trace->msgs, trace->n, &fpr);
+    pb_fingerprint_of(trace->msgs, trace->n, trace->names->nodes, &fpr);
     pb_fingerprint_format(&fpr, fpline, sizeof fpline);
     const char *head[4] = {pb_strbuf_str(&h1), pb_strbuf_str(&h2), pb_strbuf_str(&h3),
                            fpline};

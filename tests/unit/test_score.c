@@ -618,7 +618,7 @@ TEST(fingerprint_ties_result_to_trace)
     pb_trace *t = counted_trace(names, counts, 2);
     pb_trace_add_meta(t, "generator=maketrace config=x.conf seed=7");
     pb_fingerprint fp;
-    pb_fingerprint_of(t->msgs, t->n, &fp);
+    pb_fingerprint_of(t->msgs, t->n, t->names->nodes, &fp);
     char line[96], text[1024];
     pb_fingerprint_format(&fp, line, sizeof line);
     static const char *const body = "# table=patterns\nrank,pattern,count\n"
