@@ -425,9 +425,11 @@ TEST(bad_input_names_file_and_line)
     tv_truth *tv;
     CHECK_INT(tv_build(t, TV_MESSAGE, &tv, &err), PB_OK);
     r = read_str("# pathbench-result 1\n# algo=h view=message\n# table=patterns\n"
-                 "rank,pattern,count\n1,A>B,1\n# table=assignment\n"
+                 "rank,pattern,count\n1,A>B,2\n# table=assignment\n"
                  "id,instance,rank\n1,5,1\n99,6,1\n", "ids.csv", &rc, &err);
     CHECK_INT(rc, PB_OK);
+    if (!r)
+        return;
     score_opts o;
     score_opts_default(&o);
     score_report *rep = NULL;
