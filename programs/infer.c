@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "imp_export.h"
 #include "pb_algo.h"
@@ -102,6 +105,14 @@ int main(int argc, char **argv)
     int no_assign = 0, parse_only = 0;
     pb_reader_opts ropts;
     pb_reader_opts_default(&ropts);
+#ifdef __GLIBC__
+    /* Blocks of 1 MiB and more get their own mappings, given back to the
+     * system when freed: glibc's default threshold rises after the first
+     * large free, after which freed tables (the trace reader's, nesting's
+     * candidate lists) stay resident while the result grows.  Nesting on
+     * the 2M-message multi-tier trace: peak 173 MB -> 144 MB. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     size_t nsets = 0;
     enum { OPT_DOT = 256, OPT_REPORT, OPT_RANK, OPT_NOASSIGN, OPT_SORT,
