@@ -289,15 +289,18 @@ score() { _t=$1 _r=$2; shift 2; "$PB_BIN/score" --truth "$_t" "$@" "$_r"; }
 # (about 0.13 CPU s for 50,000 messages: per-message tables)
 trace_stats() { awk -f "$EXP/trace_stats.awk" "$1"; }
 
-# cached KEY CMD...: CMD's stdout, computed once per KEY under
-# $OUT/cache/$FIG (for values that every point of one trace shares, so the
-# points that differ only in the algorithm or a perturbation do not
-# recompute them; written atomically, so concurrent points are safe)
+# cached KEY CMD...: CMD's stdout, computed once per KEY and commit of the
+# programs under $OUT/cache/$FIG/COMMIT (for values that every point of
+# one trace shares, so the points that differ only in the algorithm or a
+# perturbation do not recompute them; written atomically, so concurrent
+# points are safe; a new commit starts a new cache)
 cached() {
     _ck=$1; shift
-    _cf="$OUT/cache/$FIG/$_ck"
+    [ -n "${_pb_commit:-}" ] || _pb_commit=$(pb_commit)
+    _cd="$OUT/cache/$FIG/$_pb_commit"
+    _cf="$_cd/$_ck"
     if [ ! -s "$_cf" ]; then
-        mkdir -p "$OUT/cache/$FIG"
+        mkdir -p "$_cd"
         "$@" >"$_cf.tmp.$$" && mv "$_cf.tmp.$$" "$_cf" || { rm -f "$_cf.tmp.$$"; "$@"; return; }
     fi
     cat "$_cf"
