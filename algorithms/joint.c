@@ -1275,18 +1275,25 @@ static int init_state(joint *s)
         free(s->clean);
         s->clean = NULL;
     }
-    /* start: every call in the open candidate request that arrived first
-     * (first come, first served) */
+    /* start: first come, first served per endpoint: every call goes to the
+     * open candidate request that arrived first among those with the
+     * fewest calls of its endpoint so far */
     int rc = PB_OK;
     for (uint32_t p = 0; p < n; p++)
         s->par[p] = NONE;
     for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
-        uint32_t best = NONE;
+        uint32_t best = NONE, bc = UINT32_MAX, l = s->pr[p].link;
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
-            uint32_t q = s->cand[j];
-            if (best == NONE || s->pr[q].cr < s->pr[best].cr ||
-                (s->pr[q].cr == s->pr[best].cr && q < best))
+            uint32_t q = s->cand[j], c = 0;
+            const kvec *k = &s->kids[q];
+            for (uint32_t i = 0; i < k->n; i++)
+                c += s->pr[k->a[i]].link == l;
+            if (best == NONE || c < bc ||
+                (c == bc && (s->pr[q].cr < s->pr[best].cr ||
+                             (s->pr[q].cr == s->pr[best].cr && q < best)))) {
                 best = q;
+                bc = c;
+            }
         }
         if (best != NONE)
             rc = set_parent(s, p, best);
@@ -1348,7 +1355,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     int changed = 1;
     for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
         changed = 0;
-        rc = fit(s, it == 0 ? s->clean : NULL);
+        rc = fit(s, NULL);
         if (rc == PB_OK)
             rc = match_round(s, &changed);
         s->rounds++;

@@ -15,7 +15,7 @@
 #define JOINT_MAX_LINKS (1u << 20)
 #define JOINT_SCALE 1000.0     /* flow cost units per nat */
 #define JOINT_CMAX 1e6         /* cost clip, units */
-#define JOINT_RESPLIT_MAX 10   /* shared calls re-split exhaustively (2^n splits) */
+#define JOINT_RESPLIT_MAX 8   /* shared calls re-split exhaustively (2^n splits) */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 
 /* One call pair.  cs: call sent (caller's clock); cr: call received
