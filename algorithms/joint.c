@@ -189,6 +189,7 @@ static int set_parent(joint *s, uint32_t p, uint32_t q)
 typedef struct pkey {
     uint32_t caller, callee;
     uint64_t cid;
+    pb_ns t;       /* on the callee's clock where known */
     uint32_t msg;
 } pkey;
 
@@ -201,6 +202,8 @@ static int cmp_pkey(const void *x, const void *y)
         return a->callee < b->callee ? -1 : 1;
     if (a->cid != b->cid)
         return a->cid < b->cid ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
     return a->msg < b->msg ? -1 : a->msg > b->msg;
 }
 
@@ -228,13 +231,16 @@ static int find_pairs(joint *s)
         return PB_ENOMEM;
     for (size_t i = 0; i < s->v.n; i++) {
         uint64_t cid = s->p.callids ? m[i].callid : PB_ID_NONE;
+        /* order calls and returns on the callee's clock: a call by its
+         * receive time, a return by its send time */
         if (m[i].type == PB_TYPE_CALL)
-            k[nk++] = (pkey){m[i].src, m[i].dst, cid, (uint32_t)i};
+            k[nk++] = (pkey){m[i].src, m[i].dst, cid,
+                             m[i].recv_ts != PB_TS_NONE ? m[i].recv_ts : m[i].ts, (uint32_t)i};
         else if (m[i].type == PB_TYPE_RETURN)
-            k[nk++] = (pkey){m[i].dst, m[i].src, cid, (uint32_t)i};
+            k[nk++] = (pkey){m[i].dst, m[i].src, cid, m[i].ts, (uint32_t)i};
     }
     qsort(k, nk, sizeof *k, cmp_pkey);
-    /* per key, in trace order: a return takes the earliest open call */
+    /* per key, in callee-clock order: a return takes the earliest open call */
     uint64_t *pairs = malloc((nk / 2 + 1) * sizeof *pairs);
     uint32_t *queue = malloc((nk + 1) * sizeof *queue);
     if (!pairs || !queue) {
@@ -263,7 +269,7 @@ static int find_pairs(joint *s)
             if (x->type == PB_TYPE_CALL) {
                 /* a return sent before its call (a callee clock behind the
                  * caller's) waits up to `early` for it */
-                while (eh < et && m[early[eh]].ts < x->ts - w)
+                while (eh < et && m[early[eh]].ts < k[t].t - w)
                     eh++;
                 if (eh < et)
                     pairs[np++] = ((uint64_t)k[t].msg << 32) | early[eh++];
