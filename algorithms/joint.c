@@ -59,6 +59,8 @@ const pb_option joint_options[] = {
     {"matching", PB_OPT_STRING, offsetof(joint_params, matching), "greedy", PB_OPT_NORANGE,
      "reassignment rounds: greedy (each call to its best request, others fixed) or flow "
      "(min-cost flow per endpoint, GLPK out-of-kilter)"},
+    {"halves", PB_OPT_BOOL, offsetof(joint_params, halves), "1", PB_OPT_NORANGE,
+     "keep a call whose return is missing (or a return whose call is missing) as a half pair"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
@@ -241,7 +243,7 @@ static int find_pairs(joint *s)
     }
     qsort(k, nk, sizeof *k, cmp_pkey);
     /* per key, in callee-clock order: a return takes the earliest open call */
-    uint64_t *pairs = malloc((nk / 2 + 1) * sizeof *pairs);
+    uint64_t *pairs = malloc((nk + 1) * sizeof *pairs);
     uint32_t *queue = malloc((nk + 1) * sizeof *queue);
     if (!pairs || !queue) {
         free(k);
@@ -271,13 +273,16 @@ static int find_pairs(joint *s)
                  * caller's) waits up to `early` for it */
                 while (eh < et && m[early[eh]].ts < k[t].t - w)
                     eh++;
-                if (eh < et)
+                if (eh < et) {
+                    s->pair_of_msg[k[t].msg] = s->pair_of_msg[early[eh]] = 0;
                     pairs[np++] = ((uint64_t)k[t].msg << 32) | early[eh++];
+                }
                 else
                     queue[qt++] = k[t].msg;
             } else if (qh < qt) {
                 if (qt - qh > 1)
                     s->repeated++;
+                s->pair_of_msg[k[t].msg] = s->pair_of_msg[queue[qh]] = 0;
                 pairs[np++] = ((uint64_t)queue[qh++] << 32) | k[t].msg;
             } else if (w > 0) {
                 early[et++] = k[t].msg;
@@ -288,29 +293,58 @@ static int find_pairs(joint *s)
     free(early);
     free(k);
     free(queue);
+    size_t full = np;
+    /* a call whose return was lost, or a return whose call was lost, is
+     * kept as a half pair: its known end stands for both */
+    for (size_t i = 0; s->p.halves && i < s->v.n; i++)
+        if ((m[i].type == PB_TYPE_CALL || m[i].type == PB_TYPE_RETURN) &&
+            s->pair_of_msg[i] == NONE)
+            pairs[np++] = ((uint64_t)i << 32) | NONE;
     qsort(pairs, np, sizeof *pairs, cmp_u64);
     s->pr = calloc(np + 1, sizeof *s->pr);
     if (!s->pr) {
         free(pairs);
         return PB_ENOMEM;
     }
+    for (size_t i = 0; i < s->v.n; i++)
+        s->pair_of_msg[i] = NONE;
     for (size_t i = 0; i < np; i++) {
         uint32_t c = (uint32_t)(pairs[i] >> 32), r = (uint32_t)pairs[i];
         jpair *p = &s->pr[i];
+        if (r == NONE && m[c].type == PB_TYPE_RETURN) {
+            r = c;
+            c = NONE;
+        }
         p->call = c;
         p->ret = r;
-        p->caller = m[c].src;
-        p->callee = m[c].dst;
-        p->cs = m[c].ts;
-        p->cr = m[c].recv_ts != PB_TS_NONE ? m[c].recv_ts : m[c].ts;
-        p->rs = m[r].ts;
-        p->rr = m[r].recv_ts != PB_TS_NONE ? m[r].recv_ts : m[r].ts;
-        s->pair_of_msg[c] = s->pair_of_msg[r] = (uint32_t)i;
+        if (c != NONE) {
+            p->caller = m[c].src;
+            p->callee = m[c].dst;
+            p->cs = m[c].ts;
+            p->cr = m[c].recv_ts != PB_TS_NONE ? m[c].recv_ts : m[c].ts;
+            s->pair_of_msg[c] = (uint32_t)i;
+        }
+        if (r != NONE) {
+            p->caller = m[r].dst;
+            p->callee = m[r].src;
+            p->rs = m[r].ts;
+            p->rr = m[r].recv_ts != PB_TS_NONE ? m[r].recv_ts : m[r].ts;
+            s->pair_of_msg[r] = (uint32_t)i;
+        }
+        if (c == NONE) {
+            p->cs = p->rr;
+            p->cr = p->rs;
+            s->halves_ret++;
+        } else if (r == NONE) {
+            p->rr = p->cs;
+            p->rs = p->cr;
+            s->halves_call++;
+        }
     }
     free(pairs);
     s->npairs = (uint32_t)np;
-    s->unmatched_calls = s->calls - np;
-    s->unmatched_returns = s->returns - np;
+    s->unmatched_calls = s->calls - full;
+    s->unmatched_returns = s->returns - full;
     return PB_OK;
 }
 
@@ -442,10 +476,32 @@ static int find_candidates(joint *s)
         for (uint32_t i = 0; i < n; i++) {
             uint32_t b = s->pr[i].callee, a = s->pr[i].caller;
             in[in_off[b] + fi[b]++] = (insort){s->pr[i].cr, i};
-            out[out_off[a] + fo[a]++] = i; /* pairs are in call order */
+            out[out_off[a] + fo[a]++] = i;
         }
         free(fi);
         free(fo);
+    }
+    /* each caller's calls by call time (half pairs that lost their call
+     * are numbered by their return) */
+    for (uint32_t a = 0; a < nn; a++) {
+        uint32_t o0 = out_off[a], o1 = out_off[a + 1];
+        int sorted = 1;
+        for (uint32_t o = o0 + 1; o < o1 && sorted; o++)
+            sorted = s->pr[out[o - 1]].cs < s->pr[out[o]].cs ||
+                     (s->pr[out[o - 1]].cs == s->pr[out[o]].cs && out[o - 1] < out[o]);
+        if (sorted)
+            continue;
+        insort *tmp = malloc((size_t)(o1 - o0) * sizeof *tmp);
+        if (!tmp) {
+            rc = PB_ENOMEM;
+            goto done;
+        }
+        for (uint32_t o = o0; o < o1; o++)
+            tmp[o - o0] = (insort){s->pr[out[o]].cs, out[o]};
+        qsort(tmp, o1 - o0, sizeof *tmp, cmp_insort);
+        for (uint32_t o = o0; o < o1; o++)
+            out[o] = tmp[o - o0].p;
+        free(tmp);
     }
     const pb_ns w = s->p.slack;
     for (uint32_t a = 0; a < nn && rc == PB_OK; a++) {
@@ -549,6 +605,10 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
 {
     const jpair *qq = &s->pr[q];
     uint32_t ein = qq->link, b = qq->callee;
+    if (ll)
+        *ll = 0;
+    if (qq->call == NONE || qq->ret == NONE)
+        return PB_OK; /* a half pair: no interval, no model */
     /* returns sorted by return time (insertion sort: n is small) */
     if (n > s->scratchcap) {
         uint32_t nc = s->scratchcap ? s->scratchcap : 16;
@@ -560,9 +620,11 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
         s->scratch = a;
         s->scratchcap = nc;
     }
-    uint32_t *r = s->scratch;
+    uint32_t *r = s->scratch, nr = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = i;
+        if (s->pr[k[i]].ret == NONE)
+            continue; /* its return was lost: no input */
+        uint32_t j = nr++;
         while (j > 0 && (s->pr[r[j - 1]].rr > s->pr[k[i]].rr ||
                          (s->pr[r[j - 1]].rr == s->pr[k[i]].rr && r[j - 1] > k[i]))) {
             r[j] = r[j - 1];
@@ -574,9 +636,11 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
     uint32_t rp = 0;        /* returns taken so far */
     uint32_t last = NONE, prev = NONE; /* latest two returns taken */
     for (uint32_t i = 0; i <= n; i++) {
+        if (i < n && s->pr[k[i]].call == NONE)
+            continue; /* its call was lost: no output */
         pb_ns t = i < n ? s->pr[k[i]].cs : qq->rs;
         uint32_t self = i < n ? k[i] : NONE;
-        while (rp < n && s->pr[r[rp]].rr <= t) {
+        while (rp < nr && s->pr[r[rp]].rr <= t) {
             prev = last;
             last = r[rp++];
         }
@@ -775,11 +839,13 @@ static double edge_cost(joint *s, uint32_t p, uint32_t q)
 {
     const jpair *pp = &s->pr[p], *qq = &s->pr[q];
     const kvec *k = &s->kids[q];
+    if (pp->call == NONE)
+        return 0; /* no call time: every request alike */
     pb_ns tt = qq->cr;
     uint32_t trig = 0;
     for (uint32_t i = 0; i < k->n; i++) {
         const jpair *c = &s->pr[k->a[i]];
-        if (k->a[i] == p || c->rr > pp->cs || c->rr < tt)
+        if (k->a[i] == p || c->ret == NONE || c->rr > pp->cs || c->rr < tt)
             continue;
         if (c->rr > tt || (c->rr == tt && trig != 0)) {
             tt = c->rr;

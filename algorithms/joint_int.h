@@ -21,6 +21,8 @@
 /* One call pair.  cs: call sent (caller's clock); cr: call received
  * (callee's clock); rs: return sent (callee's clock); rr: return received
  * (caller's clock).  A missing receive time is taken from the send. */
+/* A half pair (call or ret JOINT_NONE: the other message was lost) has
+ * the missing end's times copied from the known one. */
 typedef struct jpair {
     pb_ns cs, cr, rs, rr;
     uint32_t call, ret;     /* message indices */
@@ -77,6 +79,7 @@ struct joint {
     size_t nclean;
 
     /* counters */
+    size_t halves_call, halves_ret;
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;

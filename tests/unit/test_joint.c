@@ -148,8 +148,14 @@ TEST(own_clock_and_early_return)
     joint_params p = defaults();
     pb_error err;
     joint *s;
+    p.halves = 0;
     CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
     CHECK_INT(joint_npairs(s), 1); /* the return 24 ms early: > 10 ms, no pair */
+    joint_close(s);
+    /* with half pairs, the unpaired call and return are kept apart */
+    p.halves = 1;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    CHECK_INT(joint_npairs(s), 3);
     joint_close(s);
     p.early = 50 * MS;
     CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
