@@ -16,6 +16,7 @@
 #define JOINT_SCALE 1000.0     /* flow cost units per nat */
 #define JOINT_CMAX 1e6         /* cost clip, units */
 #define JOINT_RESPLIT_MAX 8   /* shared calls re-split exhaustively (2^n splits) */
+#define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 
 /* One call pair.  cs: call sent (caller's clock); cr: call received
@@ -75,6 +76,8 @@ struct joint {
     hmap seen;              /* request pairs re-split in this pass */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     int use_flow;
+    unsigned char *free_ret; /* pair made without a call id: its return may move */
+    size_t ret_swaps;
     unsigned char *clean;   /* requests no ambiguous call could belong to */
     size_t nclean;
 
