@@ -24,6 +24,11 @@ for L in 25 100; do
         grep -q "^# importtrace.* $kv " "$T/l$L.csv" || fail "load $L: expected $kv"
     done
     [ "$(grep -vc '^#' "$T/l$L.csv")" -eq 12001 ] || fail "load $L: expected 12000 rows"
+    # within one ts no message comes before its cause
+    awk -F, '/^#/ || $1 == "id" { next } { ts[$1] = $2; line[$1] = NR }
+        $NF != "" { c[$1] = $NF }
+        END { for (m in c) if (ts[c[m]] == ts[m] && line[c[m]] > line[m]) exit 1 }' \
+        "$T/l$L.csv" || fail "load $L: an effect before its cause at equal ts"
     # the archive read directly (libarchive) gives the same trace
     "$PB_BIN/importtrace" -q "$DATA/hotel_load$L.tar.xz" | cmp -s - "$T/l$L.csv" ||
         fail "load $L: the .tar.xz imported directly differs from its unpacked folder"
