@@ -268,13 +268,6 @@ int main(int argc, char **argv)
                      (double)(t1 - t0) / CLOCKS_PER_SEC,
                      (double)(t2 - t1) / CLOCKS_PER_SEC);
     const char *head[3] = {pb_strbuf_str(&h1), pb_strbuf_str(&h2), pb_strbuf_str(&h3)};
-    const char *w = pb_strbuf_str(&res.warn);
-    while (*w) {
-        const char *e = strchr(w, '\n');
-        int len = e ? (int)(e - w) : (int)strlen(w);
-        fprintf(stderr, "%s: %s: %.*s\n", prog, algo->name, len, w);
-        w += len + (e ? 1 : 0);
-    }
     pb_result_meta(&res, "tick=%s tied_ts=%zu tied_share=%.4f coarse_ties=%d",
                    tickbuf, tick.tied,
                    tick.n ? (double)tick.tied / (double)tick.n : 0.0,
