@@ -43,6 +43,8 @@ mkdir -p "$W" || die "cannot create $W"
 METHODS='oracle|plain|--algo truth|truth oracle (call view)
 nesting|plain|--algo nesting|Project 5 nesting with the paper parameters
 nesting+callid|callid|--algo nesting|nesting given the call id of each RPC
+joint|plain|--algo joint|pathbench joint (docs/joint.md): learned delay model and joint search; not told the call graph
+joint+callid|callid|--algo joint|joint given the call id of each RPC (as TraceWeaver is given spans)
 nesting skew_window=2ms|plain|--algo nesting -s skew_window=2ms|nesting with the paper'"'"'s skew window (7.5.6) above the largest estimated offset
 convolution|plain|--algo convolution -s mu=10ms|Project 5 convolution with the paper parameters
 linking|plain|--algo linking|WAP5 linking with the paper parameters (x = 2 s)
