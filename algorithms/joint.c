@@ -1163,6 +1163,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     uint32_t *set = s->rsbuf, *f1 = set + s->rscap / 2, *f2 = set + s->rscap,
              *e1 = set + 2 * s->rscap, *e2 = e1 + s->rscap / 2 + 2;
     uint32_t m = 0, n1 = 0, n2 = 0, cur = 0;
+    int capped = 0;
     /* shared calls, by call time (merge of the two sorted lists) */
     uint32_t i = 0, j = 0;
     while (i < k1->n || j < k2->n) {
@@ -1171,7 +1172,10 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                                                   k1->a[i] < k2->a[j])));
         uint32_t p = from1 ? k1->a[i++] : k2->a[j++];
         uint32_t other = from1 ? q2 : q1;
-        if (m < JOINT_RESPLIT_MAX && has_cand(s, p, other)) {
+        int shared = has_cand(s, p, other);
+        if (shared && m >= JOINT_RESPLIT_MAX)
+            capped = 1;
+        if (m < JOINT_RESPLIT_MAX && shared) {
             if (!from1)
                 cur |= 1u << m;
             set[m++] = p;
@@ -1181,6 +1185,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             f2[n2++] = p;
         }
     }
+    s->resplit_capped += capped;
     if (m == 0)
         return 0;
     double best = -INFINITY;
@@ -1290,8 +1295,10 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
         uint32_t k = from1 ? ka->a[i++] : kb->a[j++];
         int ia = inside(s, k, a), ib = inside(s, k, b);
         if (ia && ib) {
-            if (*m >= JOINT_RESPLIT_MAX)
+            if (*m >= JOINT_RESPLIT_MAX) {
+                s->resplit_capped++;
                 return -INFINITY;
+            }
             set[(*m)++] = k;
         } else if (ia) {
             fa[(*na)++] = k;
