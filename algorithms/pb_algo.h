@@ -51,5 +51,6 @@ extern const pb_algo pb_algo_fcfs;
 extern const pb_algo pb_algo_arrival;
 extern const pb_algo pb_algo_vpath;
 extern const pb_algo pb_algo_wap5tw;
+extern const pb_algo pb_algo_joint;
 
 #endif
