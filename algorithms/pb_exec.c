@@ -297,6 +297,13 @@ int pb_exec_finish(const char *command, const pb_trace *t,
                 "input_fnv1a64=%016llx input_bytes=%zu\n",
             run->exit_status, run->cpu_s, run->wall_s,
             (unsigned long long)run->input_fnv, run->input_bytes);
+    /* the trace's fingerprint, as infer writes it for every algorithm */
+    pb_fingerprint fpr;
+    char fpline[96];
+    if (pb_fingerprint_of(t->msgs, t->n, t->names->nodes, &fpr) == PB_OK) {
+        pb_fingerprint_format(&fpr, fpline, sizeof fpline);
+        fprintf(fp, "# %s\n", fpline);
+    }
     char buf[8192];
     int first = 1, bol = 1;
     while (fgets(buf, sizeof buf, in)) {
@@ -309,6 +316,12 @@ int pb_exec_finish(const char *command, const pb_trace *t,
             continue;
         }
         first = 0;
+        if (bol && !strncmp(buf, "# fingerprint:", 14)) {
+            /* its own: ours (above) is the one score checks */
+            while (l && buf[l - 1] != '\n' && fgets(buf, sizeof buf, in))
+                l = strlen(buf);
+            continue;
+        }
         fputs(buf, fp);
         bol = l && buf[l - 1] == '\n';
     }

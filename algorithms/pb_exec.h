@@ -49,7 +49,8 @@ int pb_exec_start(const char *command, const pb_trace *t,
  *   algo=exec:NAME view=VIEW trace=TRACE_NAME messages=N
  *   exec: command=COMMAND
  *   exec_status=0 cpu_exec_s=... wall_exec_s=... input_fnv1a64=HEX input_bytes=N
- * then every other line the command wrote (its own algo=/view= lines stay,
+ *   fingerprint: messages=N ids=HEX       (pb_fingerprint of the trace)
+ * then every other line the command wrote, but its own fingerprint line (its own algo=/view= lines stay,
  * after ours, so ours win).  NAME is the command's own algo= value, or
  * the first word of COMMAND without its directory.  Returns PB_OK,
  * PB_EPARSE / PB_EDUP / PB_ENOENT (err names the command's output, the

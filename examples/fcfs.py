@@ -99,3 +99,4 @@ print("# table=assignment")
 out.writerow(["id", "instance", "rank"])
 for mid, inst, p in assign:
     out.writerow([mid, inst, rank[p]])
+print("# end patterns=%d assignments=%d" % (len(ranked), len(assign)))

@@ -837,7 +837,7 @@ int skew_run(pb_reader *r, pb_writer *w, const skew_spec *spec, int deskew,
 {
     skew_stream *s;
     int rc = skew_stream_init(&s, spec, deskew, pb_reader_names(r), max_window,
-                              allow_negative, NULL, err);
+                              allow_negative, pb_reader_name(r), err);
     if (rc != PB_OK)
         return rc;
     pb_msg m;

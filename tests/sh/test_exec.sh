@@ -37,9 +37,11 @@ done
 grep -q '^# algo=exec:fcfs.py view=call ' "$tmp/p.res" || fail "no algo=exec: line"
 grep -q "^# exec: command=$PY\$" "$tmp/p.res" || fail "no command line"
 grep -q '^# exec_status=0 .*input_fnv1a64=[0-9a-f]\{16\}' "$tmp/p.res" || fail "no status/fingerprint"
+grep -q '^# fingerprint: messages=' "$tmp/p.res" || fail "no trace fingerprint"
 
 # what the command sees: no truth, parameters in the environment
-EMPTY='printf "# pathbench-result 1\n# algo=x view=call\n# table=patterns\nrank,pattern,count,score,max_prob,total_latency,mean_latency,node_latency,edge_delay\n"'
+HEAD='printf "# pathbench-result 1\n# algo=x view=call\n# table=patterns\nrank,pattern,count,score,max_prob,total_latency,mean_latency,node_latency,edge_delay\n"'
+EMPTY="$HEAD; echo '# end patterns=0 assignments=0'"
 "$PB_BIN/infer" --algo "exec:cat > $tmp/seen.csv; env | grep ^PB_PARAM > $tmp/env; $EMPTY" \
     -s alpha=1 -s beta=two "$tmp/t.csv" > "$tmp/e.res" || fail "exec with an empty result"
 head -n 5 "$tmp/seen.csv" | grep -v '^#' | head -n 1 | grep -q -e path -e cause && fail "truth reached the command"
@@ -52,8 +54,11 @@ grep -qx 'PB_PARAMS=alpha=1 beta=two' "$tmp/env" || fail "PB_PARAMS missing"
 grep -q 'exited with status 3' "$tmp/f.err" && grep -q boom "$tmp/f.err" || { cat "$tmp/f.err"; fail "status or stderr not reported"; }
 "$PB_BIN/infer" --algo 'exec:echo garbage' "$tmp/t.csv" > /dev/null 2> "$tmp/g.err" && fail "garbage accepted"
 grep -q 'output of exec:echo garbage' "$tmp/g.err" || { cat "$tmp/g.err"; fail "bad result not reported"; }
-"$PB_BIN/infer" --algo "exec:$EMPTY; printf '1,A>B,1,1,1,,,,\n# table=assignment\nid,instance,rank\n999999999,0,1\n'" \
+"$PB_BIN/infer" --algo "exec:$HEAD; printf '1,A>B,1,1,1,,,,\n# table=assignment\nid,instance,rank\n999999999,0,1\n# end patterns=1 assignments=1\n'" \
     "$tmp/t.csv" > /dev/null 2> "$tmp/i.err" && fail "unknown id accepted"
 grep -q 'message id 999999999 is not in the trace' "$tmp/i.err" || { cat "$tmp/i.err"; fail "unknown id not reported"; }
 "$PB_BIN/infer" --algo 'exec:' "$tmp/t.csv" > /dev/null 2>&1; [ $? -eq 2 ] || fail "empty command: expected usage error 2"
+# a result cut short (no end line) is refused, as score refuses it
+"$PB_BIN/infer" --algo "exec:$HEAD" "$tmp/t.csv" > /dev/null 2> "$tmp/x.err" && fail "a cut result was accepted"
+grep -q 'no end line' "$tmp/x.err" || { cat "$tmp/x.err"; fail "cut result not reported"; }
 exit 0
