@@ -59,6 +59,9 @@ const pb_option nesting_options[] = {
      "pair calls and returns by call id; 0 ignores call ids (FIFO of 5.1.1.1)"},
     {"top", PB_OPT_INT, offsetof(nesting_params, top), "20", 0, 1e9,
      "patterns drawn in the dot output and the text report; 0 = all"},
+    {"same_tick", PB_OPT_BOOL, offsetof(nesting_params, same_tick), "1", PB_OPT_NORANGE,
+     "skew_window 0: a call with the child's ts, earlier in the file, is a candidate "
+     "parent (0: strictly earlier only, Figure 4)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */
@@ -108,6 +111,8 @@ struct nesting {
     /* counters for the result metadata */
     size_t calls, returns, others, unmatched_calls, unmatched_returns;
     size_t repeated, with_cands, cycles;
+    size_t no_callid;       /* calls without a call id while callids=1 */
+    size_t same_tick_cands; /* candidates with the child's ts, earlier in the file */
 };
 
 static inline const pb_msg *cmsg(const nesting *s, uint32_t pair)
@@ -346,6 +351,8 @@ static int find_pairs(nesting *s)
         int more;
         if (m->type == PB_TYPE_CALL) {
             s->calls++;
+            if (s->p.callids && m->callid == PB_ID_NONE)
+                s->no_callid++;
             uint32_t r = NONE;
             if (w > 0 && early.n)
                 r = qpop(&early, s->v.msgs, m->src, m->dst, cid, m->ts - w, &more);
@@ -603,10 +610,21 @@ static int sweep(nesting *s, pb_error *err)
             break;
         const oset *o = &open[cm->src];
         const pb_ns lim = cm->ts + w;
+        /* without a window, a call stamped at the child's own tick is a
+         * candidate when the file puts it first (coarse timestamps) */
+        const int tie_ok = w == 0 && s->p.same_tick;
         size_t start = s->ncand;
         for (uint32_t k = 0; k < o->n; k++) {
-            if (o->a[k].call_ts < lim && o->a[k].pair != c &&
-                (rc = cand_push(s, o->a[k].pair)) != PB_OK)
+            const oent *e = &o->a[k];
+            if (e->pair == c)
+                continue;
+            if (e->call_ts < lim) {
+                rc = cand_push(s, e->pair);
+            } else if (tie_ok && e->call_ts == lim && s->call[e->pair] < s->call[c]) {
+                s->same_tick_cands++;
+                rc = cand_push(s, e->pair);
+            }
+            if (rc != PB_OK)
                 break;
         }
         if (rc != PB_OK)
@@ -665,15 +683,21 @@ static inline double pen(const nesting *s, int which, uint32_t c, double e)
 /* The three child penalties of 5.1.1.3 as one factor.  A count c enters as
  * (1 + c)^-e: no children yet means no penalty, and the first conflicting
  * child already divides the score (by 4 for x = 2). */
-static double penalty(const nesting *s, uint32_t q, const pb_msg *cm,
-                      const pb_msg *rm)
+static double penalty(const nesting *s, uint32_t q, uint32_t c,
+                      const pb_msg *cm, const pb_msg *rm)
 {
     uint32_t co = 0, cs = 0, ca = 0;
+    /* without a skew window the file order is the order of events, also
+     * between rows stamped at the same tick */
+    const int by_row = s->p.skew_window == 0 && s->p.same_tick;
     for (uint32_t k = s->first_child[q]; k != NONE; k = s->next_sib[k]) {
         const pb_msg *km = cmsg(s, k), *kr = rmsg(s, k);
         ca++;
         cs += km->dst == cm->dst;
-        co += km->ts < rm->ts && cm->ts < kr->ts;
+        if (by_row)
+            co += s->call[k] < s->ret[c] && s->call[c] < s->ret[k];
+        else
+            co += km->ts < rm->ts && cm->ts < kr->ts;
     }
     return pen(s, 0, co, s->p.x) * pen(s, 1, cs, s->p.y) * pen(s, 2, ca, s->p.z);
 }
@@ -705,7 +729,7 @@ static int choose(nesting *s)
             }
             double v = h == NONE ? 0.0 : s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)];
             if (penalize)
-                v *= penalty(s, q, cm, rm);
+                v *= penalty(s, q, c, cm, rm);
             /* ties go to the earliest parent */
             if (v > bestv || (v == bestv && s->call[q] < s->call[best])) {
                 bestv = v;
@@ -1340,6 +1364,8 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "unmatched_calls=%zu", s->unmatched_calls);
         pb_result_meta(res, "unmatched_returns=%zu", s->unmatched_returns);
         pb_result_meta(res, "repeated_key_matches=%zu", s->repeated);
+        pb_result_meta(res, "calls_without_callid=%zu", s->no_callid);
+        pb_result_meta(res, "same_tick_candidates=%zu", s->same_tick_cands);
         pb_result_meta(res, "candidate_nestings=%zu", s->ncand);
         pb_result_meta(res, "nested_pairs=%zu", s->with_cands);
         pb_result_meta(res, "mean_parallelism=%.3f",
@@ -1349,6 +1375,17 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "paths=%zu", roots);
         rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
     }
+    if (rc == PB_OK && s->no_callid)
+        rc = pb_result_warn(res, "callids=1, but %zu of %zu calls have no call id%s: "
+                                 "those are paired with returns first-in first-out "
+                                 "(5.1.1.1); %zu returns matched while another call of "
+                                 "the same sender and receiver was open "
+                                 "(repeated_key_matches), where FIFO may pair wrongly. "
+                                 "Give -s callids=0 to ask for FIFO pairing.",
+                            s->no_callid, s->calls,
+                            (s->v.columns & PB_COL_CALLID) ? ""
+                                                           : " (the trace has no callid column)",
+                            s->repeated);
     if (rc == PB_OK) {
         pb_pattab_rank(res->patterns, res->rank_by);
         rc = draw(s, &x, res);

@@ -57,6 +57,16 @@ int pb_result_meta(pb_result *r, const char *fmt, ...)
     return pb_strbuf_puts(&r->meta, buf);
 }
 
+int pb_result_warn(pb_result *r, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return pb_result_meta(r, "warning: %s: %s", r->algo ? r->algo : "?", buf);
+}
+
 static void put_num(FILE *fp, double v)
 {
     if (isnan(v))

@@ -104,6 +104,16 @@ char *pb_fingerprint_format(const pb_fingerprint *fp, char *buf, size_t n);
  * PB_OK or PB_EPARSE. */
 int pb_fingerprint_parse(const char *s, pb_fingerprint *out);
 
+/* Append a warning for the user (a cap, a fallback or a guess that changed
+ * the result) as the metadata line "warning: ALGO: text" (printf-style);
+ * the library never prints, infer copies such lines to stderr.  Returns
+ * PB_OK or PB_ENOMEM. */
+int pb_result_warn(pb_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Rank the patterns (by r->rank_by) and write the result file.  head:
  * metadata lines written first after the version line (without "# "), e.g.
  * "algo=... view=... trace=...", "params: ...".  with_assign: write the

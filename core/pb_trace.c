@@ -112,8 +112,15 @@ size_t pb_label_format(const pb_names *names, uint64_t label, char *buf,
 }
 
 static const char *const column_names[] = {
-    "id", "ts", "recv_ts", "src", "dst", "type", "callid", "path", "cause"};
-#define NCOLUMN_KINDS 9
+    "id", "ts", "recv_ts", "src", "dst", "type", "callid", "path", "cause",
+    "thread"};
+#define NCOLUMN_KINDS 10
+
+const char *pb_thread_name(const pb_names *names, uint32_t thread)
+{
+    const char *s = thread ? pb_strtab_str(names->labels, thread - 1) : NULL;
+    return s ? s : "";
+}
 
 const char *pb_column_name(unsigned col)
 {
@@ -575,7 +582,7 @@ static void header_row(pb_reader *r, long line)
             show_field(shown, sizeof shown, f, l);
             reader_fail(r, PB_EPARSE, line, i + 1,
                         "header field %d: unknown column \"%s\"; expected one of "
-                        "id, ts, recv_ts, src, dst, type, callid, path, cause",
+                        "id, ts, recv_ts, src, dst, type, callid, path, cause, thread",
                         i + 1, shown);
             return;
         }
@@ -691,6 +698,16 @@ static void data_row(pb_reader *r, long line)
             if (pb_label_parse(r->names, f, l, &m.callid) != PB_OK) {
                 reader_fail(r, PB_ENOMEM, line, col, "out of memory");
                 return;
+            }
+            break;
+        case PB_COL_THREAD:
+            if (l) {
+                uint32_t ti;
+                if (pb_strtab_intern(r->names->labels, f, l, &ti) != PB_OK) {
+                    reader_fail(r, PB_ENOMEM, line, col, "out of memory");
+                    return;
+                }
+                m.thread = ti + 1;
             }
             break;
         case PB_COL_PATH:
@@ -1169,7 +1186,7 @@ int pb_writer_open(pb_writer **out, FILE *fp, const char *display_name,
         return pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");
     w->fp = fp;
     w->name = strdup(display_name ? display_name : "(stdout)");
-    w->columns = (columns | PB_COL_REQUIRED) & PB_COL_ALL;
+    w->columns = (columns | PB_COL_REQUIRED) & (PB_COL_ALL | PB_COL_THREAD);
     w->names = names;
     w->out_cap = 1 << 16;
     w->out = malloc(w->out_cap);
@@ -1314,6 +1331,14 @@ int pb_writer_write(pb_writer *w, const pb_msg *m, const pb_truth *t)
             n = u64_format(t->cause, num);
             put(w, num, n);
         }
+    }
+    if (w->columns & PB_COL_THREAD) {
+        const char *th = pb_thread_name(w->names, m->thread);
+        size_t lt = strlen(th);
+        if (writer_reserve(w, 2 * lt + 8) != PB_OK)
+            return PB_EIO;
+        put(w, ",", 1);
+        put_field(w, th, lt);
     }
     put(w, "\n", 1);
     return PB_OK;
