@@ -18,6 +18,7 @@ allowed='
 algorithms/convolution.c:process_node   paths stop at CONV_HARD_DEPTH (256) edges
 algorithms/convolution.c:sort_by_ts     merge sort: depth log2(messages)
 algorithms/linking.c:explore            one level per try-both decision: at most k <= 24
+importer/imp_archive.c:walk_dir         folders nested at most MAX_DEPTH deep (an error past it)
 maketrace/mt_config.c:parse_stmt        tracelet blocks nest at most 200 deep (parse_stmt checks)
 maketrace/mt_config.c:parse_block       as parse_stmt
 maketrace/mt_config.c:root_walk         the parsed tree: at most 200 deep
