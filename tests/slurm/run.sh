@@ -6,7 +6,8 @@
 #   sh tests/slurm/run.sh            (make test-slurm; as root to install)
 # Environment:
 #   PB_SLURM_MODE   run_all mode: quick (default), tiny or full
-#   PB_SLURM_ONLY   comma-separated figures (default: every figure)
+#   PB_SLURM_ONLY   comma-separated figures (default: every figure of the
+#                   job list, run_all.sh --list-figures but "real")
 #   PB_SLURM_CHUNK  job-list lines per array task (default 10)
 #   PB_SLURM_PORT   first of the two TCP ports tried (default 16817)
 #
@@ -147,8 +148,17 @@ done
 say "single-node Slurm up on $host ($cpus CPUs, ports $port-$((port + 1))), scratch $S"
 
 # --- the sweep: local, then as a job array -----------------------------------
-oarg=""
-[ -n "$only" ] && oarg="--only $only"
+# by default every figure of the job list: the real-trace tables
+# (experiments/real_traces.sh) and the baselines sweep
+# (experiments/baselines_sweep.sh) are single scripts the driver runs
+# itself on one machine, not points an array can run
+if [ -z "$only" ]; then
+    for f in $(sh experiments/run_all.sh --list-figures); do
+        [ "$f" != real ] && [ -f "experiments/$f.sh" ] && only="$only${only:+,}$f"
+    done
+fi
+oarg="--only $only"
+say "figures: $only"
 t0=$(date +%s)
 PB_OUT="$S/out/local" sh experiments/run_all.sh --$mode $oarg --no-plots --no-report \
     >"$S/log/local.log" 2>&1 || { tail -n 20 "$S/log/local.log" >&2; die "the local run failed"; }
