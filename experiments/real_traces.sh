@@ -206,7 +206,7 @@ echo '```'
 } > "$MD"
 echo "real_traces: wrote $CSV, $SUM and $MD"
 if [ -n "$readme" ]; then
-    sh "$ROOT/experiments/readme_splice.sh" real-traces "$SUM" "$readme" ||
+    sh "$ROOT/scripts/readme_tables.sh" real-traces "$SUM" "$readme" ||
         die "could not update $readme"
     echo "real_traces: updated the real-traces table in $readme"
 fi
