@@ -108,8 +108,9 @@ NR==1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     if (!(m in seen)) { seen[m] = 1; order[++n] = m }
     e = $col["exact_accuracy"]
     if (e == "") {
-        # convolution ascribes no instances: say how many true paths it missed
-        v = sprintf("n/a (misses %d of %d true paths)", $col["pattern_fn"], $col["true_patterns"])
+        # convolution ascribes no instances: say how many true paths it
+        # missed and how many of the patterns it reported are false
+        v = sprintf("n/a (misses %d of %d true paths; %d of %d patterns false)", $col["pattern_fn"], $col["true_patterns"], $col["pattern_fp"], $col["inferred_patterns"])
     } else v = sprintf("%.1f", 100 * e)
     cell[key] = v
 }
