@@ -94,12 +94,12 @@ fig_collect() {
         { w = $(c["workload"]); a = $(c["algo"])
           if (!(w in seen)) { seen[w] = 1; extra[++ne] = w; len[w] = $(c["messages"]); par[w] = $(c["parallelism"]) }
           cpu[w, a] = ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])); mb[w, a] = $(c["maxrss_mb"]) }
-        function v(x) { return (x == "" || x + 0 <= 0 ? "NaN" : x) }
+        function v(x) { return (x == "" ? "NaN" : x) }
         function row(w) {
             printf "%s %s %s %s %s %s %s %s %s %s %s %s %s\n", w, v(cpu[w, "nesting"]), v(cpu[w, "linking"]), v(cpu[w, "convolution"]),
                 v(mb[w, "nesting"]), v(mb[w, "linking"]), v(mb[w, "convolution"]), v(len[w]), v(par[w]),
                 v(pn_cpu[w]), v(pn_mb[w]), v(pc_cpu[w]), v(pc_mb[w]) }
-        END { print "# workload nesting_cpu_s linking_cpu_s convolution_cpu_s nesting_mb linking_mb convolution_mb messages parallelism paper_nesting_cpu_s paper_nesting_mb paper_convolution_cpu_s paper_convolution_mb (NaN: not run / not in the paper)"
+        END { print "# workload nesting_cpu_s linking_cpu_s convolution_cpu_s nesting_mb linking_mb convolution_mb messages parallelism paper_nesting_cpu_s paper_nesting_mb paper_convolution_cpu_s paper_convolution_mb (NaN: not run / not in the paper; 0: too small for the clock)"
               for (i = 1; i <= np; i++) { row(pw[i]); done[pw[i]] = 1 }
               for (i = 1; i <= ne; i++) if (!(extra[i] in done)) row(extra[i]) }' \
         "$dat" >"$OUT/${FIG}_bars.dat"

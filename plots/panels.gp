@@ -15,8 +15,9 @@ if (!exists("ctitles")) ctitles = configs
 set offsets 0, 0, graph 0.05, 0
 nal = words(algos)
 # seeds per point over every series of the figure (column 6 of index 0)
-seedrange = system(sprintf("awk '/^#/ { next } NF == 0 { nextfile } NF >= 6 { if (!k || $6 < lo) lo = $6; if (!k || $6 > hi) hi = $6; k = 1 } END { if (!k) print \"\"; else if (lo == hi) print lo \" seed\" (lo == 1 ? \"\" : \"s\"); else print lo \"-\" hi \" seeds\" }' %s/%s_*.dat 2>/dev/null", datadir, fig))
-subtitle = (strlen(seedrange) > 0) ? sprintf("each point: mean of %s (bars: smallest to largest seed)", seedrange) : ""
+seedrange = system(sprintf("awk 'FILENAME ~ /-truth[.]dat$/ { nextfile } /^#/ { next } NF == 0 { nextfile } NF >= 6 { if (!k || $6 < lo) lo = $6; if (!k || $6 > hi) hi = $6; k = 1 } END { if (!k) print \"\"; else if (lo == hi) print lo \" seed\" (lo == 1 ? \"\" : \"s\"); else print lo \"-\" hi \" seeds\" }' %s/%s_*.dat 2>/dev/null", datadir, fig))
+hastruth = int(system(sprintf("ls %s/%s_*-truth.dat 2>/dev/null | wc -l", datadir, fig)))
+subtitle = (strlen(seedrange) > 0) ? sprintf("each point: mean of %s%s; bars: smallest to largest seed", seedrange, (hastruth > 0 ? " (the oracle: 1)" : "")) : ""
 symlog_c = 0.001
 do for [ext in "png svg"] {
     eval set_term(ext, 580 * (nal > 2 ? 2 : nal), 470 * (nal > 2 ? 2 : 1))
