@@ -34,6 +34,10 @@ typedef struct nesting_params {
     double smooth_width; /* [smooth_width] its standard deviation, bins */
     int callids;         /* [callids] use call ids (else FIFO for all) */
     int top;             /* [top] patterns drawn in dot / report; 0 = all */
+    int same_tick;       /* [same_tick] with skew_window 0, a call with the
+                            same ts as the child's call, earlier in the
+                            file, is a candidate parent (default 1; 0 =
+                            strictly earlier only, Figure 4) */
 } nesting_params;
 
 /* The option table over nesting_params. */

@@ -4,6 +4,7 @@
 
 static const pb_algo *const registry[] = {
     &pb_algo_nesting, &pb_algo_convolution, &pb_algo_linking, &pb_algo_truth,
+    &pb_algo_joint,
     NULL};
 
 const pb_algo *const *pb_algo_list(void) { return registry; }

@@ -46,5 +46,6 @@ extern const pb_algo pb_algo_nesting;
 extern const pb_algo pb_algo_convolution;
 extern const pb_algo pb_algo_linking;
 extern const pb_algo pb_algo_truth;
+extern const pb_algo pb_algo_joint;
 
 #endif

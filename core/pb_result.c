@@ -24,6 +24,7 @@ void pb_result_free(pb_result *r)
     pb_strbuf_free(&r->meta);
     pb_strbuf_free(&r->dot);
     pb_strbuf_free(&r->report);
+    pb_strbuf_free(&r->warn);
     memset(r, 0, sizeof *r);
 }
 
@@ -54,6 +55,18 @@ int pb_result_meta(pb_result *r, const char *fmt, ...)
     if (r->meta.len && pb_strbuf_putc(&r->meta, '\n') != PB_OK)
         return PB_ENOMEM;
     return pb_strbuf_puts(&r->meta, buf);
+}
+
+int pb_result_warn(pb_result *r, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (pb_strbuf_puts(&r->warn, buf) != PB_OK)
+        return PB_ENOMEM;
+    return pb_strbuf_putc(&r->warn, '\n');
 }
 
 static void put_num(FILE *fp, double v)

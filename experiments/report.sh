@@ -94,15 +94,18 @@ function cname(c) { if (c == "multitier") return "multi-tier"; if (c == "childre
 # setting (per-node parallelism 42 by Table 1's measure).
 fig17() {
     have fig17.dat || return 0
-    # per series: algo, mean parallelism, instances (from the rows)
+    # per series: algo, mean parallelism, instances, delay sd scale, and
+    # nesting's choice-by-choice check (right parent share, wrong-candidate
+    # weight over the scoreboard peak; seed 1) when the rows carry it
     awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
         { s = $(c["series"]); if (!(s in a)) { a[s] = $(c["algo"]); o[++n] = s }
           if ($(c["n"]) == 1 && $(c["parallelism"]) != "nan" && $(c["parallelism"]) != "") { p[s] += $(c["parallelism"]); np[s]++ }
-          inst[s] = $(c["instances"]) }
-        END { for (i = 1; i <= n; i++) { s = o[i]; printf "%s %s %s %s\n", s, a[s], (np[s] ? sprintf("%.3g", p[s] / np[s]) : "nan"), inst[s] } }' \
+          inst[s] = $(c["instances"]); sd[s] = ("sd_scale" in c ? $(c["sd_scale"]) : 1)
+          if (("right_parent" in c) && $(c["right_parent"]) != "") { rp[s] = $(c["right_parent"]); bg[s] = $(c["bg_over_peak"]) } }
+        END { for (i = 1; i <= n; i++) { s = o[i]; printf "%s %s %s %s %s %s %s\n", s, a[s], (np[s] ? sprintf("%.3g", p[s] / np[s]) : "nan"), inst[s], (sd[s] == "" ? 1 : sd[s]), (s in rp ? rp[s] : "-"), (s in bg ? bg[s] : "-") } }' \
         "$out/fig17.dat" >"$out/run/fig17_series.txt"
     awk -v out="$out" "$AWKLIB"'
-        { s = $1; al[s] = $2; par[s] = $3; ins[s] = $4; ord[++ns] = s }
+        { s = $1; al[s] = $2; par[s] = $3; ins[s] = $4; sds[s] = $5; rpp[s] = $6; bgp[s] = $7; ord[++ns] = s }
         END {
             best = ""; bd = 1e300
             for (i = 1; i <= ns; i++) {
@@ -113,13 +116,14 @@ fig17() {
                 for (j = 1; j <= k; j++) { x = X[s "0", j]; if (Y[s "0", j] <= 1 / x + 1e-9) ok++; m0 += Y[s "0", j]
                     if (N[s "6"] >= j) { if (Y[s "6", j] <= 1 / x + 1e-9) ok6++; m6 += Y[s "6", j] } }
                 m0 /= k; m6 = (N[s "6"] ? m6 / N[s "6"] : -1)
-                setting = sprintf("%s (per-node parallelism %s; %s generator instances)", s, par[s], ins[s])
+                setting = sprintf("%s (per-node parallelism %s; %s generator instances%s)", s, par[s], ins[s], (sds[s] != 1 ? sprintf(", delay sd %g %% of the mean", 10 * sds[s]) : ""))
+                chk = (rpp[s] != "-" ? sprintf("; right parent for %.1f %% of the nested calls, wrong-candidate weight %.2f of the scoreboard peak (seed 1)", 100 * rpp[s], bgp[s]) : "")
                 series = "fig17_" s "-t0"
                 if (a == "truth") {
                     row("fig17", "the oracle misses no pattern", setting, sprintf("mean FN rate %.3f", m0), (m0 == 0 ? "exact (oracle)" : "oracle NOT exact"), (m0 == 0 ? "" : ": the scorer or the views are broken"), series)
                     continue
                 }
-                meas = sprintf("FN rate within 1/N at %d of %d N; mean FN rate %.2f", ok, k, m0)
+                meas = sprintf("FN rate within 1/N at %d of %d N; mean FN rate %.2f", ok, k, m0) chk
                 if (sat(s "0")) {
                     row("fig17", (a == "convolution" ? "convolution also finds the top N paths, errors only at ties" : (a == "nesting" ? "FN rate bounded by 1/N in most cases" : "(no claim in the paper)")), setting, meas " (at least 0.95 at every N)",
                         "saturated", " (about 100 % false negatives): says nothing about near-ties in the ranking" (a == "linking" ? "; no claim in the paper" : ""), series)
@@ -494,6 +498,18 @@ cat <<'EOF'
 > of ties."
 
 EOF
+if grep -q 'right_parent' "$out/fig17.dat" 2>/dev/null; then
+cat <<'EOF'
+At per-node parallelism 42 the paper's claim does not hold for our nesting: it gives the true
+parent to only a few per cent of the nested calls (near chance among ~42 candidates), because the
+calls into a node from other paths spread over every delay and, summed into the log-spaced bins,
+weigh almost as much as the true delay's peak (the wrong-candidate weight above); the misassigned
+calls form frequent false patterns that push true ones out of the top N.  Shrinking the delay sd to
+1 % of the mean sharpens the peak but does not lift it clear of that background at 42.  At Table
+1's multi-tier parallelism the peak stands far above the background and the claim holds.
+
+EOF
+fi
 dathead fig17
 echo
 

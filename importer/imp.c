@@ -1313,6 +1313,13 @@ static int write_trace(builder *b, const size_t *cause)
             (rc = label_of(b, b->sp[r->label_span].trace,
                            b->sp[r->label_span].sid, &msg.callid)) != PB_OK)
             break;
+        uint32_t th = m % 2 == 0 ? r->callee_ctx : r->caller_ctx;
+        uint64_t tl;
+        if (im->opts.thread && th != NONE) {
+            if ((rc = label_of(b, b->sp[th].trace, b->sp[th].sid, &tl)) != PB_OK)
+                break;
+            msg.thread = (uint32_t)(tl & ~PB_LABEL_STRING) + 1;
+        }
         if (m % 2 == 0) {
             msg.type = PB_TYPE_CALL;
             msg.src = r->src;
@@ -1407,7 +1414,8 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
         goto out;
     im->trace->columns = PB_COL_ID | PB_COL_TS | PB_COL_RECV_TS | PB_COL_SRC |
                          PB_COL_DST | PB_COL_TYPE | PB_COL_PATH | PB_COL_CAUSE |
-                         (im->opts.callid ? PB_COL_CALLID : 0);
+                         (im->opts.callid ? PB_COL_CALLID : 0) |
+                         (im->opts.thread ? PB_COL_THREAD : 0);
     *out = im->trace;
     im->trace = NULL;
 out:

@@ -32,6 +32,9 @@ typedef enum imp_format {
 typedef struct imp_opts {
     imp_format format;
     int callid; /* fill callid ("TRACEID:SPANID" of the RPC); else empty */
+    int thread; /* fill thread: "TRACEID:SPANID" of the span that handled
+                   each message at its receiver (the server span a call
+                   enters; the caller's span a return comes back to) */
 } imp_opts;
 
 /* What the importer met, each counted; see imp_counter_help. */

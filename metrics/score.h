@@ -104,6 +104,15 @@ typedef struct score_report {
     int has_messages;         /* message level and exact accuracy known */
     size_t messages, messages_wrong, instances_exact;
     double message_error_rate, exact_accuracy;  /* NAN when unknown */
+    size_t instances_set;     /* true instances whose messages are exactly
+                                 those of one kept inferred instance */
+    double set_accuracy;      /* instances_set / true instances, NAN when
+                                 unknown (as exact_accuracy) */
+    /* TraceWeaver's end-to-end measure (score_tw_compute); NAN and zero
+     * counts until it is computed, or when the result ascribes no messages
+     * or the truth has no scored node */
+    double tw_accuracy;
+    size_t tw_requests, tw_right, tw_nodes, tw_skipped_nodes;
     size_t latency_nodes;
     double latency_error_median, latency_error_max;  /* NAN when no node */
     score_entry *entries;     /* true patterns first (in true rank order),
@@ -120,6 +129,22 @@ typedef struct score_report {
  * PB_ENOMEM. */
 int score_compute(const tv_truth *tv, const score_result *r,
                   const score_opts *o, score_report **out, pb_error *err);
+
+/* TraceWeaver's end-to-end accuracy (docs/metrics.md "tw_accuracy"), as
+ * the artifact's GetGroundTruth and AccuracyEndToEnd count it: only nodes
+ * that make calls and receive calls from exactly one caller node are
+ * scored; at a scored node, each incoming call's entry for an endpoint
+ * (callee) is the latest outgoing call to it ascribed to the same
+ * inferred instance (none if none), its true entry the first call to it
+ * of the same path (none if none); a request (path label) is right when
+ * every entry of every incoming call of it at every scored node is right.
+ * t: the truth trace (with truth columns) rep was computed against; r the
+ * result.  Fills rep->tw_*; leaves tw_accuracy NAN when r ascribes no
+ * messages or no request reaches a scored node.  Inferred instances of
+ * patterns dropped by rep->opts.min_instances count as not ascribed.
+ * Returns PB_OK, PB_EINVAL (t has no path column), PB_ENOMEM. */
+int score_tw_compute(score_report *rep, const pb_trace *t,
+                     const score_result *r, pb_error *err);
 
 /* Free a report (not the truth or result it borrows from).  NULL-safe. */
 void score_report_close(score_report *rep);

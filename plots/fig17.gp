@@ -3,15 +3,19 @@
 # is the mean over the seeds (the title says how many); bars go from the
 # smallest to the largest seed's value.  Legends sit below the panels.
 load system("dirname ".ARG0)."/common.gp"
-algos = "nesting nesting-inst6 convolution linking truth"
-atitles = "'nesting (42 instances)' 'nesting (6 instances: Table 1 parallelism)' 'convolution (42 instances)' 'linking (42 instances)' 'truth (oracle)'"
+atitles = "'nesting' 'nesting-low' 'nesting-sd1' 'convolution' 'linking' 'truth (oracle)'"
+algos = "nesting nesting-low nesting-sd1 convolution linking truth"
+# panel titles with each series' measured per-node parallelism (Table 1's
+# measure), written by experiments/fig17.sh collect
+if (fexists(datadir."/fig17_series.gp")) load datadir."/fig17_series.gp"
 tols = "0 2 6"
-seedrange = system(sprintf("awk '/^#/ { next } NF == 0 { nextfile } FILENAME !~ /truth/ \&\& NF >= 6 { if (!k || $6 < lo) lo = $6; if (!k || $6 > hi) hi = $6; k = 1 } END { if (!k) print \"\"; else if (lo == hi) print lo \" seed\" (lo == 1 ? \"\" : \"s\"); else print lo \"-\" hi \" seeds\" }' %s/fig17_*-t*.dat 2>/dev/null", datadir))
+seedrange = system(sprintf("awk 'FILENAME ~ /truth/ { nextfile } /^#/ { next } NF == 0 { nextfile } NF >= 6 { if (!k || $6 < lo) lo = $6; if (!k || $6 > hi) hi = $6; k = 1 } END { if (!k) print \"\"; else if (lo == hi) print lo \" seed\" (lo == 1 ? \"\" : \"s\"); else print lo \"-\" hi \" seeds\" }' %s/fig17_*-t*.dat 2>/dev/null", datadir))
 subtitle = (strlen(seedrange) > 0) ? sprintf("\n{/*0.85 each point: mean of %s (oracle: 1); bars: smallest to largest seed}", seedrange) : ""
 do for [ext in "png svg"] {
-    eval set_term(ext, 1300, 820)
+    nrow = (words(algos) > 3 ? 2 : 1)
+    eval set_term(ext, 1300, 60 + 380 * nrow)
     set output sprintf("%s/fig17.%s", outdir, ext)
-    set multiplot layout 2, 3 title "Figure 17: false-negative pattern rate vs pattern pruning (multi-tier trace)".subtitle
+    set multiplot layout nrow, 3 title "Figure 17: false-negative pattern rate vs pattern pruning (multi-tier trace)".subtitle
     do for [ai = 1:words(algos)] {
         a = word(algos, ai)
         set title word(atitles, ai)

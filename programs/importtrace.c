@@ -24,6 +24,8 @@ static void usage(FILE *fp)
             "*.json files in name order) or \"-\" for stdin.\n\n"
             "  -f, --format FMT   jaeger, zipkin or auto (default: by each file's shape)\n"
             "  -c, --callid       fill callid with TRACEID:SPANID of each RPC (default empty)\n"
+            "      --thread       fill thread with TRACEID:SPANID of the span that\n"
+            "                     handled each message at its receiver (for vpath)\n"
             "  -o, --output FILE  write the trace there (default stdout)\n"
             "  -q, --quiet        no summary on stderr\n"
             "  -h, --help         this help\n\n"
@@ -41,6 +43,7 @@ int main(int argc, char **argv)
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"callid", no_argument, NULL, 'c'},
+        {"thread", no_argument, NULL, 'T'},
         {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -62,6 +65,7 @@ int main(int argc, char **argv)
             }
             break;
         case 'c': opts.callid = 1; break;
+        case 'T': opts.thread = 1; break;
         case 'o': out_path = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;

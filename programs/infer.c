@@ -11,6 +11,7 @@
 
 #include "pb_algo.h"
 #include "pb_strbuf.h"
+#include "pb_tick.h"
 #include "pb_trace.h"
 
 /* this process's CPU time in seconds (user + system, nanosecond clock):
@@ -156,6 +157,20 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    /* the trace's timestamp resolution: result metadata for every algorithm,
+     * and a warning when many rows tie at a coarse tick */
+    pb_tick_info tick;
+    pb_tick_detect(trace->msgs, trace->n, &tick);
+    char tickbuf[PB_TICK_BUF];
+    pb_tick_format(tick.tick, tickbuf);
+    if (tick.coarse_ties)
+        fprintf(stderr, "%s: warning: %zu of %zu messages (%.1f %%) share their ts "
+                        "with the row before or after at a %s tick: only the order of "
+                        "the rows says which came first (nesting takes it as the "
+                        "order of events; see docs/formats.md \"Timestamp "
+                        "resolution\")\n", prog, tick.tied, tick.n,
+                100.0 * (double)tick.tied / (double)tick.n, tickbuf);
+
     pb_result res;
     if (pb_result_init(&res, algo->name, algo->view) != PB_OK) {
         fprintf(stderr, "%s: out of memory\n", prog);
@@ -183,6 +198,13 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    /* caps and fallbacks that changed the result are "warning: ..."
+     * metadata lines: say them on stderr too */
+    for (const char *w = pb_strbuf_str(&res.meta); (w = strstr(w, "warning: "));) {
+        if (w == pb_strbuf_str(&res.meta) || w[-1] == '\n')
+            fprintf(stderr, "%s: %.*s\n", prog, (int)strcspn(w, "\n"), w);
+        w += strcspn(w, "\n");
+    }
     FILE *out = stdout;
     if (out_path && strcmp(out_path, "-")) {
         out = fopen(out_path, "w");
@@ -199,6 +221,17 @@ int main(int argc, char **argv)
     /* CPU times go in metadata, not in anything a test compares */
     pb_strbuf_printf(&h3, "cpu_read_s=%.6f cpu_infer_s=%.6f", t1 - t0, t2 - t1);
     const char *head[3] = {pb_strbuf_str(&h1), pb_strbuf_str(&h2), pb_strbuf_str(&h3)};
+    const char *w = pb_strbuf_str(&res.warn);
+    while (*w) {
+        const char *e = strchr(w, '\n');
+        int len = e ? (int)(e - w) : (int)strlen(w);
+        fprintf(stderr, "%s: %s: %.*s\n", prog, algo->name, len, w);
+        w += len + (e ? 1 : 0);
+    }
+    pb_result_meta(&res, "tick=%s tied_ts=%zu tied_share=%.4f coarse_ties=%d",
+                   tickbuf, tick.tied,
+                   tick.n ? (double)tick.tied / (double)tick.n : 0.0,
+                   tick.coarse_ties);
     /* trace metadata is carried along so a result says where it came from */
     for (size_t i = 0; i < trace->nmeta; i++)
         pb_result_meta(&res, "trace: %s", trace->meta[i]);

@@ -211,6 +211,8 @@ int main(int argc, char **argv)
     int rc = tv_build(trace, view, &tv, &err);
     if (rc == PB_OK)
         rc = score_compute(tv, res, &so, &rep, &err);
+    if (rc == PB_OK)
+        rc = score_tw_compute(rep, trace, res, &err);
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
         tv_close(tv);

@@ -25,6 +25,7 @@ typedef struct skewer_params {
     pb_ns ref;
     int max_window;
     int allow_negative;
+    pb_ns round;
 } skewer_params;
 
 static const pb_option skewer_options[] = {
@@ -36,6 +37,9 @@ static const pb_option skewer_options[] = {
      1, 2147483647.0, "most rows held for re-sorting before giving up"},
     {"allow-negative", PB_OPT_BOOL, offsetof(skewer_params, allow_negative), "no",
      PB_OPT_NORANGE, "write timestamps that skewing makes negative (else an error)"},
+    {"round", PB_OPT_DURATION, offsetof(skewer_params, round), "0", 0, 1e6,
+     "round every timestamp down to a multiple of this tick after the clocks "
+     "(a coarse clock, e.g. 1ms; 0 = off); rows keep their order"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 static void usage(FILE *fp)
@@ -64,6 +68,9 @@ static void usage(FILE *fp)
             "      --print-spec FILE  write the clock every node got (spec format)\n"
             "      --max-window ROWS  most rows held for re-sorting (default 2097152)\n"
             "      --allow-negative   write timestamps that become negative\n"
+            "      --round TICK       round every timestamp down to a multiple of TICK\n"
+            "                         (1ms: a trace stamped in whole milliseconds);\n"
+            "                         rows that tie keep their input order\n"
             "      --ignore-unknown-columns\n"
             "  -o, --output FILE      output file (default stdout)\n"
             "  -v, --verbose          statistics on stderr\n"
@@ -150,7 +157,7 @@ int main(int argc, char **argv)
     ropts.check_ids = 0;          /* memory must not grow with the trace */
     ropts.allow_negative_ts = 1;  /* a skewed trace may carry them */
     enum { OPT_ROFF = 256, OPT_RDRIFT, OPT_REF, OPT_REFNODE, OPT_PRINT,
-           OPT_WINDOW, OPT_NEG, OPT_IGNORE };
+           OPT_WINDOW, OPT_NEG, OPT_IGNORE, OPT_ROUND };
     static const struct option longopts[] = {
         {"node", required_argument, NULL, 'n'},
         {"spec", required_argument, NULL, 'f'},
@@ -164,6 +171,7 @@ int main(int argc, char **argv)
         {"print-spec", required_argument, NULL, OPT_PRINT},
         {"max-window", required_argument, NULL, OPT_WINDOW},
         {"allow-negative", no_argument, NULL, OPT_NEG},
+        {"round", required_argument, NULL, OPT_ROUND},
         {"ignore-unknown-columns", no_argument, NULL, OPT_IGNORE},
         {"output", required_argument, NULL, 'o'},
         {"verbose", no_argument, NULL, 'v'},
@@ -192,6 +200,7 @@ int main(int argc, char **argv)
         case OPT_REF: if (!set_param(&par, "ref", optarg)) FAIL(2); break;
         case OPT_WINDOW: if (!set_param(&par, "max-window", optarg)) FAIL(2); break;
         case OPT_NEG: par.allow_negative = 1; break;
+        case OPT_ROUND: if (!set_param(&par, "round", optarg)) FAIL(2); break;
         case 'd': deskew = 1; break;
         case 'e': estimate = 1; break;
         case OPT_REFNODE: ref_node = optarg; break;
@@ -219,6 +228,7 @@ int main(int argc, char **argv)
         FAIL(2);
     }
     skew_spec_set_ref(spec, par.ref);
+    skew_spec_set_round(spec, par.round);
     const char *in_path = optind < argc ? argv[optind] : "-";
 
     if (pb_reader_open(&r, in_path, NULL, &ropts, &err) != PB_OK) {
@@ -255,6 +265,12 @@ int main(int argc, char **argv)
             FAIL(1);
         }
         fputs(pb_strbuf_str(&sb), out);
+        for (const char *wl = skew_estimate_warnings(e); *wl;) {
+            const char *nl = strchr(wl, '\n');
+            int len = nl ? (int)(nl - wl) : (int)strlen(wl);
+            fprintf(stderr, "%s: --estimate: %.*s\n", prog, len, wl);
+            wl += len + (nl ? 1 : 0);
+        }
         if (fflush(out) != 0) {
             fprintf(stderr, "%s: write error\n", prog);
             FAIL(1);
@@ -289,6 +305,11 @@ int main(int argc, char **argv)
     for (size_t i = 0; (name = skew_stream_unseen(s, i)) != NULL; i++)
         fprintf(stderr, "%s: warning: node \"%s\" of the clock spec does not "
                         "appear in the trace\n", prog, name);
+    if (st.messages && !st.changed)
+        fprintf(stderr, "%s: %s changed no timestamp of the %zu messages (every "
+                        "clock of the spec is exact%s)\n", prog,
+                deskew ? "--deskew" : "skewing", st.messages,
+                par.round ? " and every timestamp already a multiple of --round" : "");
     if (st.not_invertible)
         fprintf(stderr, "%s: warning: %zu timestamps fall where a slow clock "
                         "(negative drift) repeats a nanosecond; --deskew gives "

@@ -465,7 +465,8 @@ TEST(csv_row_format)
     CHECK(!strncmp(buf, "algo,view,true_patterns,inferred_patterns,pattern_fp,"
                         "pattern_fn,true_instances,inferred_instances,instance_fp,"
                         "instance_fn,instance_fp_rate,instance_fn_rate,"
-                        "message_error_rate,exact_accuracy,latency_error_median,",
+                        "message_error_rate,exact_accuracy,set_accuracy,tw_accuracy,"
+                        "latency_error_median,",
                    200));
     char *row = strchr(buf, '\n') + 1;
     CHECK(!strncmp(row, "handmade,message,1,3,2,0,2,3,2,1,0.666667,0.5,0.5,0.5,", 54));
