@@ -615,10 +615,13 @@ echo
 if have real_traces.md; then cat "$out/real_traces.md"; else echo "*(real_traces.md not made: experiments/real_traces.sh absent or failed)*"; fi
 echo
 # sections other experiments add: experiments/report.d/*.sh, each run with
-# PB_OUT set, writing Markdown (## heading, image, a verdict table) to stdout
+# PB_OUT set, writing Markdown (## heading, image, its verdict table) to
+# stdout; its verdict rows, appended to $PB_VERDICTS as tab-separated
+# "figure claim method measured verdict note series" lines, join
+# verdicts.md and the summary
 for ext in "$ROOT"/experiments/report.d/*.sh; do
     [ -f "$ext" ] || continue
-    PB_OUT="$out" sh "$ext" || echo "report: $ext failed" >&2
+    PB_OUT="$out" PB_VERDICTS="$VT" sh "$ext" || echo "report: $ext failed" >&2
     echo
 done
 } >"$R.body"
