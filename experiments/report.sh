@@ -475,16 +475,16 @@ table1
 realtr
 
 # ------------------------------------------------------------ the sections
-# section ID IMG "heading" "alt text": heading, the figure and its verdict
-# table kept together (a div the page keeps on one printed page)
+# section ID IMG "heading" "alt text": the heading and its figure in a div
+# the page keeps on one printed page, then the verdict table
 section() {
+    echo "::: {.keep}"
     echo "## $3"
     echo
-    echo "::: {.keep}"
     img "$2" "$4"
+    echo ":::"
     echo
     vtable "$1"
-    echo ":::"
     echo
 }
 {
@@ -605,9 +605,7 @@ echo
 
 echo "## Real traces"
 echo
-echo "::: {.keep}"
 vtable real
-echo ":::"
 echo
 echo "> Not in the papers' figures: each algorithm's exact-reconstruction accuracy against offered"
 echo "> load on real (Jaeger) traces, from \`experiments/real_traces.sh\`."
@@ -680,7 +678,7 @@ blockquote { color: #333; border-left: 3px solid #bbb; margin: 0.8em 0; padding-
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f6f6; padding: 0.4em; font-size: 0.85em; }
 code { overflow-wrap: anywhere; }
 h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
-.keep, figure, table, img { break-inside: avoid; page-break-inside: avoid; }
+.keep, figure, img, tr { break-inside: avoid; page-break-inside: avoid; }
 figure { margin: 0.5em 0; }
 figcaption { font-size: 0.9em; color: #444; }
 </style>
