@@ -3,8 +3,9 @@
 # first under it, a short verdict table (one row per claim the paper makes,
 # on the method the paper makes it about: claim, method, measured,
 # verdict), then the paper's words and how the data were made.  Also
-# verdicts.md (every verdict row, with a figure column, for the README) and
-# verdicts.tsv (the same, machine-readable).  Reads only the .dat/.md files
+# verdicts.md (every verdict row, with a figure column, for the README),
+# verdicts_summary.md (one row per figure: each method's verdict words) and
+# verdicts.tsv (every row, machine-readable).  Reads only the .dat/.md files
 # that run_all.sh made; run `make figures` (or run_all.sh) first.
 #
 #   sh experiments/report.sh [--out DIR]      (default $PB_OUT or out/figures)
@@ -635,6 +636,21 @@ done
     awk -F'\t' 'function fn(f) { if (f == "fig12_13") return "12/13"; if (f == "conv_mu") return "7.5.7, 23"; if (f == "table1") return "Table 1"; if (f == "real") return "real traces"; sub(/^fig/, "", f); return f }
         { printf "| %s | %s | %s | %s | **%s**%s |\n", fn($1), $2, $3, $4, $5, $6 }' "$VT"
 } >"$out/verdicts.md"
+
+# verdicts_summary.md: one row per figure, each method with its verdict
+# words in claim order (for a short table such as the README's)
+{
+    echo "| figure | verdicts (method: one word per claim) |"
+    echo "|---|---|"
+    awk -F'\t' 'function fn(f) { if (f == "fig12_13") return "12/13"; if (f == "conv_mu") return "7.5.7, 23"; if (f == "table1") return "Table 1"; if (f == "real") return "real traces"; sub(/^fig/, "", f); return f }
+        { if (!($1 in seen)) { seen[$1] = 1; o[++n] = $1 }
+          m = $3; sub(/ \(.*/, "", m); k = $1 SUBSEP m
+          if (!(k in ms)) { ms[k] = 1; ml[$1] = ml[$1] SUBSEP m }
+          w[k] = w[k] (w[k] == "" ? "" : ", ") $5 }
+        END { for (i = 1; i <= n; i++) { f = o[i]; c = split(substr(ml[f], 2), mm, SUBSEP); s = ""
+                for (j = 1; j <= c; j++) s = s (s == "" ? "" : "; ") mm[j] ": " w[f SUBSEP mm[j]]
+                printf "| %s | %s |\n", fn(f), s } }' "$VT"
+} >"$out/verdicts_summary.md"
 
 # the page: a summary (each figure's verdict words), then the sections
 {
