@@ -644,7 +644,7 @@ done
     echo "|---|---|"
     awk -F'\t' 'function fn(f) { if (f == "fig12_13") return "12/13"; if (f == "conv_mu") return "7.5.7, 23"; if (f == "table1") return "Table 1"; if (f == "real") return "real traces"; sub(/^fig/, "", f); return f }
         { if (!($1 in seen)) { seen[$1] = 1; o[++n] = $1 }
-          m = $3; sub(/ \(.*/, "", m); k = $1 SUBSEP m
+          m = $3; sub(/ \(.*/, "", m); sub(/, [0-9]+ configs.*/, "", m); sub(/ on .*/, "", m); k = $1 SUBSEP m
           if (!(k in ms)) { ms[k] = 1; ml[$1] = ml[$1] SUBSEP m }
           w[k] = w[k] (w[k] == "" ? "" : ", ") $5 }
         END { for (i = 1; i <= n; i++) { f = o[i]; c = split(substr(ml[f], 2), mm, SUBSEP); s = ""
