@@ -4,6 +4,8 @@
 # is marked "not run" at the floor instead of leaving a gap.  The paper ran
 # convolution only on the "normal" and "added-delay" rows and linking on
 # none (WAP5's Table 5 is on other traces), so those bars are ours alone.
+# The three algorithms differ in lightness (blue, light orange, black) as
+# well as colour, so that a grey-scale print keeps them apart.
 # The table itself is table1.md.
 load system("dirname ".ARG0)."/common.gp"
 f = datadir."/table1_bars.dat"
@@ -51,9 +53,9 @@ do for [ext in "png svg"] {
             pos(c) = valid(c) && column(c) > 0 ? column(c) : NaN
             plot f using ($0 + boff(1)):(pos(c1)):xtic(1) with boxes lc rgb '#0072B2' title "nesting (ours)", \
                  '' using ($0 + boff(2)):(pos(p1)) with boxes lc rgb '#0072B2' fs pattern 4 border lc rgb '#000000' title "nesting (paper)", \
-                 '' using ($0 + boff(3)):(pos(c2)) with boxes lc rgb '#D55E00' title "linking (ours; no paper value)", \
-                 '' using ($0 + boff(4)):(pos(c3)) with boxes lc rgb '#E69F00' title "convolution (ours)", \
-                 '' using ($0 + boff(5)):(pos(p3)) with boxes lc rgb '#E69F00' fs pattern 5 border lc rgb '#000000' title "convolution (paper)", \
+                 '' using ($0 + boff(3)):(pos(c2)) with boxes lc rgb '#E69F00' title "linking (ours; no paper value)", \
+                 '' using ($0 + boff(4)):(pos(c3)) with boxes lc rgb '#222222' title "convolution (ours)", \
+                 '' using ($0 + boff(5)):(pos(p3)) with boxes lc rgb '#222222' fs pattern 5 border lc rgb '#000000' title "convolution (paper)", \
                  '' using ($0 + boff(1)):(pos(c1)):(lab(c1)) with labels rotate left offset 0, 0.3 font ",7" notitle, \
                  '' using ($0 + boff(2)):(pos(p1)):(lab(p1)) with labels rotate left offset 0, 0.3 font ",7" notitle, \
                  '' using ($0 + boff(3)):(pos(c2)):(lab(c2)) with labels rotate left offset 0, 0.3 font ",7" notitle, \
