@@ -27,7 +27,7 @@ out=${PB_OUT:-$ROOT/out/figures}
 while [ $# -gt 0 ]; do
     case "$1" in
     --out) [ $# -ge 2 ] || { echo "report: --out needs a directory" >&2; exit 2; }; out=$2; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "report: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
