@@ -127,7 +127,7 @@ fig17() {
                 meas = sprintf("FN rate within 1/N at %d of %d N; mean FN rate %.2f", ok, k, m0) chk
                 if (sat(s "0")) {
                     row("fig17", (a == "convolution" ? "convolution also finds the top N paths, errors only at ties" : (a == "nesting" ? "FN rate bounded by 1/N in most cases" : "(no claim in the paper)")), setting, meas " (at least 0.95 at every N)",
-                        "saturated", " (about 100 % false negatives): says nothing about near-ties in the ranking" (a == "linking" ? "; no claim in the paper" : ""), series)
+                        "saturated", " (about 100 % false negatives): says nothing about near-ties in the ranking" (a == "linking" ? "; no claim in the paper" : "; it does not find the top N paths here"), series)
                     continue
                 }
                 if (a == "linking") { row("fig17", "(no claim in the paper)", setting, meas, "no claim in the paper", "; shown for comparison", series); continue }
@@ -139,7 +139,8 @@ fig17() {
                         v6 = (m0 == 0 || m6 <= 0.05 || m6 <= 0.2 * m0 ? "agrees" : (m6 <= 0.5 * m0 ? "partly" : "differs"))
                         row("fig17", "at 6 % tolerance almost all false negatives disappear", setting, sprintf("mean FN rate %.2f at 0 %%, %.2f at 6 %% tolerance (%s of it left); within 1/N at %d of %d N", m0, m6, (m0 > 0 ? pct(m6 / m0) : "none"), ok6, k), v6, "", "fig17_" s "-t6")
                     }
-                    if (par[s] != "nan") { d = (par[s] > 42 ? par[s] - 42 : 42 - par[s]); if (d < bd) { bd = d; best = s; bv = v } }
+                    # the setting of the paper: per-node parallelism 42, the config delays
+                    if (par[s] != "nan") { d = (par[s] > 42 ? par[s] - 42 : 42 - par[s]) + (sds[s] != 1 ? 1000 : 0); if (d < bd) { bd = d; best = s; bv = v } }
                 }
             }
             if (best != "") {
@@ -460,20 +461,23 @@ realtr() {
             else row("real", "(not a figure of the papers)", m, v[m], "no claim in the paper", "; shown for comparison", "real_traces") } }' "$out/real_traces.csv" >>"$VT"
 }
 
-fig17
-sweep fig19
-sweep fig20
-fig21
-fig22
-fig12_13
-convmu conv_mu "multi-tier trace"
+# a verdict rule that fails (an awk error) is reported and makes the exit 1
+rc=0
+vcheck() { "$@" || { echo "report: the verdicts of '$*' failed" >&2; rc=1; }; }
+vcheck fig17
+vcheck sweep fig19
+vcheck sweep fig20
+vcheck fig21
+vcheck fig22
+vcheck fig12_13
+vcheck convmu conv_mu "multi-tier trace"
 for f in "$out"/conv_mu_*_accuracy.dat; do
     [ -f "$f" ] || continue
     b=$(basename "$f" _accuracy.dat)
-    convmu "$b" "$(echo "${b#conv_mu_}" | tr '_' ' ') trace"
+    vcheck convmu "$b" "$(echo "${b#conv_mu_}" | tr '_' ' ') trace"
 done
-table1
-realtr
+vcheck table1
+vcheck realtr
 
 # ------------------------------------------------------------ the sections
 # section ID IMG "heading" "alt text": the heading and its figure in a div
@@ -681,7 +685,6 @@ rm -f "$R.body" "$VT"
 
 # report.html from report.md by pandoc; the style keeps a heading with its
 # figure on a printed page, wraps long <pre> lines, right-aligns numbers
-rc=0
 if command -v pandoc >/dev/null 2>&1; then
     cat >"$out/run/report-head.html" <<'EOF'
 <style>
