@@ -40,9 +40,9 @@
 #define NONE JOINT_NONE
 
 const pb_option joint_options[] = {
-    {"iters", PB_OPT_INT, offsetof(joint_params, iters), "8", 0, 1000,
+    {"iters", PB_OPT_INT, offsetof(joint_params, iters), "4", 0, 1000,
      "rounds of refit + min-cost matching (stops early when nothing changes)"},
-    {"passes", PB_OPT_INT, offsetof(joint_params, passes), "8", 0, 1000,
+    {"passes", PB_OPT_INT, offsetof(joint_params, passes), "4", 0, 1000,
      "passes of the exact local search (move / swap calls between two requests)"},
     {"bin", PB_OPT_DOUBLE, offsetof(joint_params, bin), "0.02", 0.001, 1,
      "width of the delay-density bins, in decades of delay (log10 seconds)"},
@@ -56,6 +56,9 @@ const pb_option joint_options[] = {
      "tolerance of the containment test (a call inside its parent's interval, one clock)"},
     {"early", PB_OPT_DURATION, offsetof(joint_params, early), "10ms", 0, 1e6,
      "a return may be stamped this much before its call (clock offsets) and still pair with it"},
+    {"matching", PB_OPT_STRING, offsetof(joint_params, matching), "greedy", PB_OPT_NORANGE,
+     "reassignment rounds: greedy (each call to its best request, others fixed) or flow "
+     "(min-cost flow per endpoint, GLPK out-of-kilter)"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
@@ -645,7 +648,7 @@ static double req_ll(joint *s, uint32_t q)
 }
 
 /* Refit every density and the call-count model from the assignment. */
-static int fit(joint *s)
+static int fit(joint *s, const unsigned char *only)
 {
     for (uint32_t k = 0; k < s->nkeys; k++) {
         memset(s->hist + (size_t)k * s->nb, 0, s->nb * sizeof *s->hist);
@@ -653,6 +656,8 @@ static int fit(joint *s)
     }
     memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
     for (uint32_t q = 0; q < s->npairs; q++) {
+        if (only && !only[q])
+            continue;
         int rc = req_walk(s, q, s->kids[q].a, s->kids[q].n, 1, NULL);
         if (rc != PB_OK)
             return rc;
@@ -966,9 +971,45 @@ static int match_link(joint *s, uint32_t l, const uint32_t *ch, uint32_t nc, int
     return rc;
 }
 
+/* the same, one call at a time: each call takes the candidate with the
+ * least edge cost plus marginal slot cost, the others fixed */
+static int greedy_round(joint *s, int *changed)
+{
+    int rc = PB_OK;
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
+        uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
+        if (c1 - c0 < 2)
+            continue;
+        uint32_t l = s->pr[p].link, best = NONE;
+        double bc = INFINITY;
+        for (uint32_t j = c0; j < c1; j++) {
+            uint32_t q = s->cand[j];
+            const kvec *k = &s->kids[q];
+            uint32_t cnt = 0;
+            for (uint32_t i = 0; i < k->n; i++)
+                cnt += k->a[i] != p && s->pr[k->a[i]].link == l;
+            uint32_t e = s->pr[q].link;
+            size_t base = s->cnt_off[e] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
+            uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
+            double v = edge_cost(s, p, q) - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
+            if (v < bc) {
+                bc = v;
+                best = q;
+            }
+        }
+        if (best != NONE && best != s->par[p]) {
+            (*changed)++;
+            rc = set_parent(s, p, best);
+        }
+    }
+    return rc;
+}
+
 static int match_round(joint *s, int *changed)
 {
     int rc = PB_OK;
+    if (!s->use_flow)
+        return greedy_round(s, changed);
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
         uint32_t nc = 0;
         for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
@@ -985,42 +1026,6 @@ static int match_round(joint *s, int *changed)
 /* ------------------------------------------------------------------ */
 /* 5. exact local search */
 
-/* log-likelihood of q with its kids, p removed (rm) and/or a added */
-static double ll_edit(joint *s, uint32_t q, uint32_t rm, uint32_t add)
-{
-    const kvec *k = &s->kids[q];
-    uint32_t n = 0;
-    if (k->n + 1 > s->editcap) {
-        uint32_t nc = s->editcap ? s->editcap : 16;
-        while (nc < k->n + 1)
-            nc *= 2;
-        uint32_t *a = realloc(s->edit, (size_t)nc * sizeof *a);
-        if (!a)
-            return -INFINITY;
-        s->edit = a;
-        s->editcap = nc;
-    }
-    const jpair *ap = add != NONE ? &s->pr[add] : NULL;
-    int placed = add == NONE;
-    for (uint32_t i = 0; i < k->n; i++) {
-        uint32_t c = k->a[i];
-        if (c == rm)
-            continue;
-        if (!placed && (s->pr[c].cs > ap->cs || (s->pr[c].cs == ap->cs && c > add))) {
-            s->edit[n++] = add;
-            placed = 1;
-        }
-        s->edit[n++] = c;
-    }
-    if (!placed)
-        s->edit[n++] = add;
-    /* req_walk uses s->scratch, not s->edit */
-    double ll = 0;
-    if (req_walk(s, q, s->edit, n, 0, &ll) != PB_OK)
-        return -INFINITY;
-    return ll;
-}
-
 static int has_cand(const joint *s, uint32_t p, uint32_t q)
 {
     for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
@@ -1029,59 +1034,124 @@ static int has_cand(const joint *s, uint32_t p, uint32_t q)
     return 0;
 }
 
+/* merge the kids of q that are not in the set (fixed) with the set members
+ * chosen by mask bit value `side`, by call time, into out */
+static uint32_t resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
+                             const uint32_t *set, uint32_t m, uint32_t mask, uint32_t side,
+                             uint32_t *out)
+{
+    uint32_t i = 0, j = 0, n = 0;
+    for (;;) {
+        while (j < m && ((mask >> j) & 1u) != side)
+            j++;
+        if (i >= nf && j >= m)
+            break;
+        if (j >= m || (i < nf && (s->pr[fx[i]].cs < s->pr[set[j]].cs ||
+                                  (s->pr[fx[i]].cs == s->pr[set[j]].cs && fx[i] < set[j]))))
+            out[n++] = fx[i++];
+        else
+            out[n++] = set[j++];
+    }
+    return n;
+}
+
+/* Re-split the calls q1 and q2 compete for (every split when there are at
+ * most JOINT_RESPLIT_MAX, else moves and swaps); returns 1 if changed. */
+static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
+{
+    const kvec *k1 = &s->kids[q1], *k2 = &s->kids[q2];
+    uint32_t need = 2 * (k1->n + k2->n) + 4;
+    if (need > s->rscap) {
+        uint32_t nc = s->rscap ? s->rscap : 64;
+        while (nc < need)
+            nc *= 2;
+        uint32_t *a = realloc(s->rsbuf, (size_t)nc * 3 * sizeof *a);
+        if (!a) {
+            *rcp = PB_ENOMEM;
+            return 0;
+        }
+        s->rsbuf = a;
+        s->rscap = nc;
+    }
+    uint32_t *set = s->rsbuf, *f1 = set + s->rscap / 2, *f2 = set + s->rscap,
+             *e1 = set + 2 * s->rscap, *e2 = e1 + s->rscap / 2 + 2;
+    uint32_t m = 0, n1 = 0, n2 = 0, cur = 0;
+    /* shared calls, by call time (merge of the two sorted lists) */
+    uint32_t i = 0, j = 0;
+    while (i < k1->n || j < k2->n) {
+        int from1 = j >= k2->n || (i < k1->n && (s->pr[k1->a[i]].cs < s->pr[k2->a[j]].cs ||
+                                                 (s->pr[k1->a[i]].cs == s->pr[k2->a[j]].cs &&
+                                                  k1->a[i] < k2->a[j])));
+        uint32_t p = from1 ? k1->a[i++] : k2->a[j++];
+        uint32_t other = from1 ? q2 : q1;
+        if (m < JOINT_RESPLIT_MAX && has_cand(s, p, other)) {
+            if (!from1)
+                cur |= 1u << m;
+            set[m++] = p;
+        } else if (from1) {
+            f1[n1++] = p;
+        } else {
+            f2[n2++] = p;
+        }
+    }
+    if (m == 0)
+        return 0;
+    double best = -INFINITY;
+    uint32_t bm = cur;
+    for (uint32_t mask = 0; mask < (1u << m); mask++) {
+        uint32_t a = resplit_list(s, f1, n1, set, m, mask, 0, e1);
+        uint32_t b = resplit_list(s, f2, n2, set, m, mask, 1, e2);
+        double l1 = 0, l2 = 0;
+        if ((*rcp = req_walk(s, q1, e1, a, 0, &l1)) != PB_OK ||
+            (*rcp = req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
+            return 0;
+        double v = l1 + l2;
+        if (mask == cur)
+            v += 1e-9; /* keep the current split on ties */
+        if (v > best) {
+            best = v;
+            bm = mask;
+        }
+    }
+    if (bm == cur)
+        return 0;
+    for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
+        uint32_t to = (bm >> t) & 1u ? q2 : q1;
+        if (s->par[set[t]] != to) {
+            *rcp = set_parent(s, set[t], to);
+            s->moves++;
+        }
+    }
+    s->dirty[q1] = s->dirty[q2] = s->pass_id + 1;
+    return 1;
+}
+
 static int local_search(joint *s, int *changed)
 {
     int rc = PB_OK;
+    s->seen.n = 0;
+    if (s->seen.cap)
+        for (size_t t = 0; t < s->seen.cap; t++)
+            s->seen.v[t] = NONE;
     for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
         if (s->cand_off[p + 1] - s->cand_off[p] < 2)
             continue;
-        uint32_t q1 = s->par[p];
-        if (q1 == NONE)
-            continue;
-        double l1 = req_ll(s, q1);
-        double l1m = ll_edit(s, q1, p, NONE);
-        double best = 1e-9;
-        uint32_t bq = NONE, bswap = NONE;
-        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
-            uint32_t q2 = s->cand[j];
-            if (q2 == q1)
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1] && rc == PB_OK; j++) {
+            uint32_t q1 = s->par[p], q2 = s->cand[j];
+            if (q1 == NONE || q2 == q1)
                 continue;
-            double l2 = req_ll(s, q2);
-            /* move */
-            double d = l1m + ll_edit(s, q2, NONE, p) - l1 - l2;
-            if (d > best) {
-                best = d;
-                bq = q2;
-                bswap = NONE;
-            }
-            /* swap with a call of the same link in q2 */
-            const kvec *k2 = &s->kids[q2];
-            for (uint32_t i = 0; i < k2->n; i++) {
-                uint32_t p2 = k2->a[i];
-                if (s->pr[p2].link != s->pr[p].link || !has_cand(s, p2, q1))
-                    continue;
-                double a = ll_edit(s, q1, p, p2);
-                double b = ll_edit(s, q2, p2, p);
-                d = a + b - l1 - l2;
-                if (d > best) {
-                    best = d;
-                    bq = q2;
-                    bswap = p2;
-                }
-            }
+            if (s->pass_id > 0 && s->dirty[q1] < s->pass_id && s->dirty[q2] < s->pass_id)
+                continue;
+            uint64_t key = q1 < q2 ? ((uint64_t)q1 << 32) | q2 : ((uint64_t)q2 << 32) | q1;
+            if (hmap_get(&s->seen, key) != NONE)
+                continue;
+            if ((rc = hmap_put(&s->seen, key, 1)) != PB_OK)
+                break;
+            if (resplit(s, q1, q2, &rc))
+                (*changed)++;
         }
-        if (bq == NONE)
-            continue;
-        (*changed)++;
-        if (bswap != NONE) {
-            rc = set_parent(s, bswap, q1);
-            s->swaps++;
-        } else {
-            s->moves++;
-        }
-        if (rc == PB_OK)
-            rc = set_parent(s, p, bq);
     }
+    s->pass_id++;
     return rc;
 }
 
@@ -1167,6 +1237,9 @@ static int init_state(joint *s)
         if (s->out_off[a + 1] - s->out_off[a] > maxout)
             maxout = s->out_off[a + 1] - s->out_off[a];
     s->ccount = calloc(maxout, sizeof *s->ccount);
+    s->dirty = calloc((size_t)n + 1, sizeof *s->dirty);
+    if (!s->dirty)
+        return PB_ENOMEM;
     if (!s->par || !s->kids || !s->stamp || !s->loc || !s->loc2 || !s->rqlist || !s->uf ||
         !s->comp_cnt || !s->comp_ord || !s->cbuf || !s->rbuf || !s->chbuf || !s->bylink ||
         !s->bylink_off || !s->ccount)
@@ -1184,8 +1257,26 @@ static int init_state(joint *s)
         s->bylink[s->bylink_off[l] + fill[l]++] = p;
     }
     free(fill);
-    /* start: every call in the candidate request that arrived last (the
-     * innermost open request) */
+    /* clean requests: no ambiguous call could be theirs, so their calls are
+     * known; the first fit uses them alone (when there are enough) */
+    s->clean = malloc((size_t)n + 1);
+    if (!s->clean)
+        return PB_ENOMEM;
+    memset(s->clean, 1, (size_t)n + 1);
+    for (uint32_t p = 0; p < n; p++)
+        if (s->cand_off[p + 1] - s->cand_off[p] > 1)
+            for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+                s->clean[s->cand[j]] = 0;
+    size_t nclean = 0;
+    for (uint32_t q = 0; q < n; q++)
+        nclean += s->clean[q];
+    s->nclean = nclean;
+    if (nclean < 50 || nclean * 20 < n) {
+        free(s->clean);
+        s->clean = NULL;
+    }
+    /* start: every call in the open candidate request that arrived first
+     * (first come, first served) */
     int rc = PB_OK;
     for (uint32_t p = 0; p < n; p++)
         s->par[p] = NONE;
@@ -1193,8 +1284,8 @@ static int init_state(joint *s)
         uint32_t best = NONE;
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
             uint32_t q = s->cand[j];
-            if (best == NONE || s->pr[q].cr > s->pr[best].cr ||
-                (s->pr[q].cr == s->pr[best].cr && q > best))
+            if (best == NONE || s->pr[q].cr < s->pr[best].cr ||
+                (s->pr[q].cr == s->pr[best].cr && q < best))
                 best = q;
         }
         if (best != NONE)
@@ -1225,6 +1316,16 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         s->nb = 2;
     s->bg = log(s->p.floor / s->nb / s->p.bin);
     glp_term_out(GLP_OFF);
+    if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
+        s->use_flow = 0;
+    else if (!strcmp(s->p.matching, "flow"))
+        s->use_flow = 1;
+    else {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option matching: \"%s\"; expected greedy or flow", params->matching);
+        free(s);
+        return PB_EINVAL;
+    }
     int rc = PB_OK;
     s->pair_of_msg = malloc((v->n + 1) * sizeof *s->pair_of_msg);
     if (!s->pair_of_msg)
@@ -1247,7 +1348,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     int changed = 1;
     for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
         changed = 0;
-        rc = fit(s);
+        rc = fit(s, it == 0 ? s->clean : NULL);
         if (rc == PB_OK)
             rc = match_round(s, &changed);
         s->rounds++;
@@ -1255,7 +1356,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     }
     for (int it = 0; rc == PB_OK && it < s->p.passes; it++) {
         changed = 0;
-        rc = fit(s);
+        rc = fit(s, NULL);
         if (rc == PB_OK)
             rc = local_search(s, &changed);
         s->lpasses++;
@@ -1263,7 +1364,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
             break;
     }
     if (rc == PB_OK)
-        rc = fit(s);
+        rc = fit(s, NULL);
     if (rc != PB_OK) {
         joint_close(s);
         if (rc == PB_ERANGE)
@@ -1292,6 +1393,10 @@ void joint_close(joint *s)
         free(f[i]);
     hmap_free(&s->linkmap);
     hmap_free(&s->keymap);
+    hmap_free(&s->seen);
+    free(s->rsbuf);
+    free(s->clean);
+    free(s->dirty);
     free(s);
 }
 

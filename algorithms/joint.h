@@ -26,8 +26,8 @@
 
 /* Parameters (option names in brackets). */
 typedef struct joint_params {
-    int iters;          /* [iters] refit + matching rounds, 8 */
-    int passes;         /* [passes] local-search passes, 8 */
+    int iters;          /* [iters] refit + matching rounds, 4 */
+    int passes;         /* [passes] local-search passes, 4 */
     double bin;         /* [bin] density bin width, decades of delay, 0.02 */
     double bw_min;      /* [bw_min] least kernel width, bins, 1.5 */
     double floor;       /* [floor] background weight of every density, 1e-3 */
@@ -35,6 +35,7 @@ typedef struct joint_params {
     pb_ns slack;        /* [slack] containment tolerance on one clock, 0 */
     pb_ns early;        /* [early] a return may precede its call by this, 10ms */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
+    const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
     int top;            /* [top] patterns in the text report, 20 */
 } joint_params;

@@ -15,6 +15,7 @@
 #define JOINT_MAX_LINKS (1u << 20)
 #define JOINT_SCALE 1000.0     /* flow cost units per nat */
 #define JOINT_CMAX 1e6         /* cost clip, units */
+#define JOINT_RESPLIT_MAX 10   /* shared calls re-split exhaustively (2^n splits) */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 
 /* One call pair.  cs: call sent (caller's clock); cr: call received
@@ -68,6 +69,12 @@ struct joint {
     uint32_t *scratch, scratchcap, *edit, editcap, *ccount;
     uint32_t *stamp, epoch, *loc, *loc2, *rqlist, *uf, *comp_cnt, *comp_ord;
     uint32_t *cbuf, *rbuf, *chbuf;
+
+    hmap seen;              /* request pairs re-split in this pass */
+    uint32_t *rsbuf, rscap, *dirty, pass_id;
+    int use_flow;
+    unsigned char *clean;   /* requests no ambiguous call could belong to */
+    size_t nclean;
 
     /* counters */
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;

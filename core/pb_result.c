@@ -24,7 +24,6 @@ void pb_result_free(pb_result *r)
     pb_strbuf_free(&r->meta);
     pb_strbuf_free(&r->dot);
     pb_strbuf_free(&r->report);
-    pb_strbuf_free(&r->warn);
     memset(r, 0, sizeof *r);
 }
 
@@ -64,9 +63,7 @@ int pb_result_warn(pb_result *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (pb_strbuf_puts(&r->warn, buf) != PB_OK)
-        return PB_ENOMEM;
-    return pb_strbuf_putc(&r->warn, '\n');
+    return pb_result_meta(r, "warning: %s: %s", r->algo ? r->algo : "?", buf);
 }
 
 static void put_num(FILE *fp, double v)

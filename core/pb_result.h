@@ -50,10 +50,6 @@ typedef struct pb_result {
     pb_strbuf meta;      /* extra metadata, "key=value" lines joined by '\n' */
     pb_strbuf dot;       /* optional Graphviz text */
     pb_strbuf report;    /* optional human-readable text (e.g. Figure 9) */
-    pb_strbuf warn;      /* warnings for the user, one per line: a cap, a
-                            fallback or a guess that changed the result
-                            (the library never prints; infer writes them
-                            to stderr) */
     int skip_assign;     /* set by the caller when the assignment table will
                             not be written (infer --no-assign): algorithms
                             may then leave pb_result_assign out and save
@@ -80,8 +76,10 @@ int pb_result_meta(pb_result *r, const char *fmt, ...)
 #endif
     ;
 
-/* Append one warning line (printf-style; no trailing newline needed).
- * Returns PB_OK or PB_ENOMEM. */
+/* Append a warning for the user (a cap, a fallback or a guess that changed
+ * the result) as the metadata line "warning: ALGO: text" (printf-style);
+ * the library never prints, infer copies such lines to stderr.  Returns
+ * PB_OK or PB_ENOMEM. */
 int pb_result_warn(pb_result *r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -1,7 +1,8 @@
 /*
- * importtrace - Jaeger or Zipkin v2 JSON to a message trace with truth.
+ * importtrace - Jaeger, Zipkin v2 or OpenTelemetry (OTLP/JSON) traces to a
+ * message trace with truth.
  *
- *   importtrace [--format jaeger|zipkin|auto] [--callid] [-o FILE] PATH...
+ *   importtrace [--format jaeger|zipkin|otlp|auto] [--callid] [-o FILE] PATH...
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -18,11 +19,14 @@ static void usage(FILE *fp)
 {
     fprintf(fp,
             "usage: %s [options] PATH...\n"
-            "Turn Jaeger (query API JSON) or Zipkin v2 JSON traces into one message\n"
-            "trace with truth: every RPC a call and a return, nodes named by service,\n"
-            "all requests interleaved by time.  PATH is a JSON file, a folder (its\n"
-            "*.json files in name order) or \"-\" for stdin.\n\n"
-            "  -f, --format FMT   jaeger, zipkin or auto (default: by each file's shape)\n"
+            "Turn Jaeger (query API JSON), Zipkin v2 or OpenTelemetry (OTLP/JSON)\n"
+            "traces into one message trace with truth: every RPC a call and a return,\n"
+            "nodes named by service, all requests interleaved by time.  PATH is a\n"
+            "JSON file (plain, .gz, .xz, .zst or .bz2; one document or one per line),\n"
+            "a tar archive of them (.tar, .tar.gz, .tar.xz, ...), a folder (walked\n"
+            "recursively, names in byte order at every level) or \"-\" for stdin.\n\n"
+            "  -f, --format FMT   jaeger, zipkin, otlp or auto (default: by each\n"
+            "                     document's shape)\n"
             "  -c, --callid       fill callid with TRACEID:SPANID of each RPC (default empty)\n"
             "      --thread       fill thread with TRACEID:SPANID of the span that\n"
             "                     handled each message at its receiver (for vpath)\n"
@@ -56,11 +60,13 @@ int main(int argc, char **argv)
                 opts.format = IMP_FORMAT_JAEGER;
             else if (!strcmp(optarg, "zipkin"))
                 opts.format = IMP_FORMAT_ZIPKIN;
+            else if (!strcmp(optarg, "otlp"))
+                opts.format = IMP_FORMAT_OTLP;
             else if (!strcmp(optarg, "auto"))
                 opts.format = IMP_FORMAT_AUTO;
             else {
                 fprintf(stderr, "%s: --format: unknown format \"%s\"; expected "
-                                "jaeger, zipkin or auto\n", prog, optarg);
+                                "jaeger, zipkin, otlp or auto\n", prog, optarg);
                 return 2;
             }
             break;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "imp_export.h"
 #include "pb_algo.h"
 #include "pb_strbuf.h"
 #include "pb_tick.h"
@@ -38,6 +39,8 @@ static void usage(FILE *fp)
             "  -o, --output FILE      result file (default stdout)\n"
             "      --dot FILE         write Graphviz output of the algorithm\n"
             "      --report FILE      write the algorithm's text report\n"
+            "      --export-jaeger FILE  every inferred instance as one Jaeger\n"
+            "                         JSON trace (Jaeger UI \"Upload JSON\")\n"
             "      --rank-by KEY      count, score, latency, score-per-count,\n"
             "                         score-per-sqrt (default: the algorithm's)\n"
             "      --no-assign        leave out the message-to-instance table\n"
@@ -52,17 +55,68 @@ static void usage(FILE *fp)
     }
 }
 
+/* --export-jaeger: the instances as Jaeger JSON (importer/imp_export.h);
+ * every rounding or guess is said on stderr.  Returns 0 or 1. */
+static int export_jaeger(const char *path, const pb_trace *trace,
+                         const pb_result *res)
+{
+    FILE *fp = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    if (!fp) {
+        fprintf(stderr, "%s: %s: cannot open for writing\n", prog, path);
+        return 1;
+    }
+    pb_error err;
+    pb_error_clear(&err);
+    imp_export_stats st;
+    int rc = imp_export_jaeger(fp, trace, res, &st, &err);
+    if (fp != stdout && fclose(fp) != 0 && rc == PB_OK)
+        rc = pb_error_set(&err, PB_EIO, path, 0, 0, "cannot write");
+    if (rc != PB_OK) {
+        if (!err.file[0])
+            snprintf(err.file, sizeof err.file, "%s", path);
+        pb_error_print(stderr, prog, &err);
+        return 1;
+    }
+    fprintf(stderr, "%s: %s: %zu instances as Jaeger traces (%zu spans, %zu "
+                    "RPCs, %zu one-way messages)\n",
+            prog, path, st.instances, st.spans, st.rpcs, st.one_way);
+    if (st.multi_root)
+        fprintf(stderr, "%s: %s: %zu instances have more than one root RPC "
+                        "(each roots its own span tree)\n",
+                prog, path, st.multi_root);
+    if (st.no_open_parent)
+        fprintf(stderr, "%s: %s: %zu RPCs sent when no call into their "
+                        "sender was open: child of its latest call\n",
+                prog, path, st.no_open_parent);
+    if (st.cycles_cut)
+        fprintf(stderr, "%s: %s: %zu parent choices would have closed a loop: "
+                        "those RPCs root their own span tree\n",
+                prog, path, st.cycles_cut);
+    if (st.rounded)
+        fprintf(stderr, "%s: %s: %zu timestamps were not whole microseconds: "
+                        "rounded down (Jaeger times are microseconds)\n",
+                prog, path, st.rounded);
+    if (st.negative)
+        fprintf(stderr, "%s: %s: %zu spans ended before they started "
+                        "(clocks): duration 0\n",
+                prog, path, st.negative);
+    if (st.unassigned)
+        fprintf(stderr, "%s: %s: %zu messages in no instance: not exported\n",
+                prog, path, st.unassigned);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *algo_name = NULL, *out_path = NULL, *dot_path = NULL,
-               *report_path = NULL, *rank_by = NULL;
+               *report_path = NULL, *rank_by = NULL, *jaeger_path = NULL;
     int no_assign = 0, parse_only = 0;
     pb_reader_opts ropts;
     pb_reader_opts_default(&ropts);
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     size_t nsets = 0;
     enum { OPT_DOT = 256, OPT_REPORT, OPT_RANK, OPT_NOASSIGN, OPT_SORT,
-           OPT_IGNORE, OPT_PARSE };
+           OPT_IGNORE, OPT_PARSE, OPT_JAEGER };
     static const struct option longopts[] = {
         {"algo", required_argument, NULL, 'a'},
         {"set", required_argument, NULL, 's'},
@@ -74,6 +128,7 @@ int main(int argc, char **argv)
         {"sort", no_argument, NULL, OPT_SORT},
         {"ignore-unknown-columns", no_argument, NULL, OPT_IGNORE},
         {"parse-only", no_argument, NULL, OPT_PARSE},
+        {"export-jaeger", required_argument, NULL, OPT_JAEGER},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int c;
@@ -89,6 +144,7 @@ int main(int argc, char **argv)
         case OPT_SORT: ropts.allow_unsorted = 1; break;
         case OPT_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case OPT_PARSE: parse_only = 1; break;
+        case OPT_JAEGER: jaeger_path = optarg; break;
         case 'h': usage(stdout); free(sets); return 0;
         default: usage(stderr); free(sets); return 2;
         }
@@ -221,13 +277,6 @@ int main(int argc, char **argv)
     /* CPU times go in metadata, not in anything a test compares */
     pb_strbuf_printf(&h3, "cpu_read_s=%.6f cpu_infer_s=%.6f", t1 - t0, t2 - t1);
     const char *head[3] = {pb_strbuf_str(&h1), pb_strbuf_str(&h2), pb_strbuf_str(&h3)};
-    const char *w = pb_strbuf_str(&res.warn);
-    while (*w) {
-        const char *e = strchr(w, '\n');
-        int len = e ? (int)(e - w) : (int)strlen(w);
-        fprintf(stderr, "%s: %s: %.*s\n", prog, algo->name, len, w);
-        w += len + (e ? 1 : 0);
-    }
     pb_result_meta(&res, "tick=%s tied_ts=%zu tied_share=%.4f coarse_ties=%d",
                    tickbuf, tick.tied,
                    tick.n ? (double)tick.tied / (double)tick.n : 0.0,
@@ -257,6 +306,8 @@ int main(int argc, char **argv)
         fputs(pb_strbuf_str(extra[i].text), fp);
         fclose(fp);
     }
+    if (jaeger_path && export_jaeger(jaeger_path, trace, &res) != 0)
+        return 1;
     pb_strbuf_free(&h1);
     pb_strbuf_free(&h2);
     pb_strbuf_free(&h3);
