@@ -259,7 +259,7 @@ fig21() {
             else if (k == 2) good = (d > 0.02 && d <= 0.25)
             else good = (d >= 0.2 || v >= 0.5)
             if (good) g++
-            mm = mm (mm == "" ? "" : "; ") sprintf("%s %.2f loss-free, %.2f here (%+.2f)", cname(c), z[p], v, d) }
+            mm = mm (mm == "" ? "" : "; ") sprintf("%s %.2f loss-free, %.2f %s (%+.2f)", cname(c), z[p], v, (k == 1 ? "below 1 %" : (k == 2 ? "at 1-10 %" : "above 10 %")), d) }
         if (!n) { row("fig21", text, a, mm, "not measured", " (no drop rate in this range)", os); return }
         row("fig21", text, a " (" n " config" (n == 1 ? "" : "s") ")", mm, (g == n ? "agrees" : (g >= n / 2 ? "partly" : "differs")), (g == n ? "" : sprintf(" (%d of %d configs)", g, n)), os)
     }' >>"$VT"
