@@ -145,7 +145,7 @@ fig17() {
             }
             if (best != "") {
                 here = (bd <= 8 ? "the run at the paper'"'"'s setting" : "the paper'"'"'s setting was not run; closest")
-                row("fig17", "the paper'"'"'s figure: multi-tier, 202,498 messages, mean parallelism 42", "nesting", sprintf("%s: %s, per-node parallelism %s", here, best, par[best]), bv, " (1/N rule at the paper'"'"'s setting)", "fig17_" best "-t0")
+                row("fig17", "the paper'"'"'s figure: multi-tier, 202,498 messages, mean parallelism 42", "nesting at the paper'"'"'s setting", sprintf("%s: %s, per-node parallelism %s", here, best, par[best]), bv, " (1/N rule at the paper'"'"'s setting)", "fig17_" best "-t0")
             }
         }' "$out/run/fig17_series.txt" >>"$VT"
 }
@@ -641,14 +641,19 @@ done
         { printf "| %s | %s | %s | %s | **%s**%s |\n", fn($1), $2, $3, $4, $5, $6 }' "$VT"
 } >"$out/verdicts.md"
 
-# verdicts_summary.md: one row per figure, each method with its verdict
-# words in claim order (for a short table such as the README's)
+# verdicts_summary.md: one row per figure, each method (and setting) with
+# its verdict words in the order of the figure's rows; the page's summary
+# table too, which the README's figure table is made from
 {
-    echo "| figure | verdicts (method: one word per claim) |"
+    echo "| figure | verdicts (method: one word per claim, in the order of the rows below) |"
     echo "|---|---|"
     awk -F'\t' 'function fn(f) { if (f == "fig12_13") return "12/13"; if (f == "conv_mu") return "7.5.7, 23"; if (f == "table1") return "Table 1"; if (f == "real") return "real traces"; sub(/^fig/, "", f); return f }
+        function key(m,    k, p) {
+            k = m
+            if (match(m, /per-node parallelism [0-9.]+/)) { p = substr(m, RSTART + 21, RLENGTH - 21); sub(/[- (].*/, "", k); k = k " at p = " p (m ~ /delay sd/ ? ", delay sd 1 %" : "") ; return k }
+            sub(/ \(.*/, "", k); sub(/, [0-9]+ configs.*/, "", k); return k }
         { if (!($1 in seen)) { seen[$1] = 1; o[++n] = $1 }
-          m = $3; sub(/ \(.*/, "", m); sub(/, [0-9]+ configs.*/, "", m); sub(/ on .*/, "", m); k = $1 SUBSEP m
+          m = key($3); k = $1 SUBSEP m
           if (!(k in ms)) { ms[k] = 1; ml[$1] = ml[$1] SUBSEP m }
           w[k] = w[k] (w[k] == "" ? "" : ", ") $5 }
         END { for (i = 1; i <= n; i++) { f = o[i]; c = split(substr(ml[f], 2), mm, SUBSEP); s = ""
@@ -669,15 +674,7 @@ echo "for methods shown for comparison). Then the paper's words and how the data
 echo "000 = Project 5, SOSP'03; seed 001 = WAP5, WWW'06. Why we differ where we do:"
 echo "docs/experiments.md."
 echo
-echo "| figure | verdicts |"
-echo "|---|---|"
-awk -F'\t' 'function fn(f) { if (f == "fig12_13") return "Figures 12/13"; if (f == "conv_mu") return "7.5.7 and Figure 23"; if (f == "table1") return "Table 1"; if (f == "real") return "Real traces"; sub(/^fig/, "Figure ", f); return f }
-    BEGIN { nw = split("agrees|partly|differs|saturated|exact (oracle)|oracle NOT exact|no claim in the paper|not measured|not run", W, "|") }
-    { if (!($1 in seen)) { seen[$1] = 1; o[++n] = $1 }
-      cnt[$1 SUBSEP $5]++ }
-    END { for (i = 1; i <= n; i++) { f = o[i]; s = ""
-            for (j = 1; j <= nw; j++) if ((f SUBSEP W[j]) in cnt) s = s (s == "" ? "" : ", ") cnt[f SUBSEP W[j]] " " W[j]
-            printf "| %s | %s |\n", fn(f), s } }' "$VT"
+cat "$out/verdicts_summary.md"
 echo
 cat "$R.body"
 } >"$R.tmp" && mv "$R.tmp" "$R"
