@@ -86,7 +86,9 @@ uint32_t nesting_bin(const nesting *s, pb_ns delta);
  * the parent's call, total latency = root call duration; seconds), ascribe
  * every message of a path to its instance, add the metadata counters and
  * write the Figure 8 dot text and a text report for the top patterns.
- * Call once.  Returns PB_OK or PB_ENOMEM. */
+ * Call once.  It frees the pair tables on the way (memory), so afterwards
+ * the pair accessors above return NESTING_NONE (ncandidates 0).  Returns
+ * PB_OK or PB_ENOMEM. */
 int nesting_paths(nesting *s, pb_result *res, pb_error *err);
 
 #endif

@@ -350,12 +350,10 @@ static int reader_fail(pb_reader *r, int code, long line, long col,
     if (r->failed)
         return r->saved.code;
     r->failed = 1;
-    char msg[PB_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    pb_error_vset(&r->saved, code, r->name, line, col, fmt, ap);
     va_end(ap);
-    pb_error_set(&r->saved, code, r->name, line, col, "%s", msg);
     return code;
 }
 
@@ -775,6 +773,8 @@ static void csv_row_cb(int c, void *data)
 {
     (void)c;
     pb_reader *r = data;
+    if (!r->failed && r->too_many_fields && !r->header_done)
+        header_row(r, r->line); /* an unknown column is the better message */
     if (!r->failed) {
         if (r->too_many_fields)
             reader_fail(r, PB_EPARSE, r->line, MAX_COLUMNS,
@@ -1133,6 +1133,7 @@ const char *pb_reader_meta(const pb_reader *r, size_t i)
 }
 pb_names *pb_reader_names(pb_reader *r) { return r->names; }
 long pb_reader_line(const pb_reader *r) { return r->last_line; }
+const char *pb_reader_name(const pb_reader *r) { return r->name; }
 size_t pb_reader_count(const pb_reader *r) { return r->count; }
 
 void pb_reader_close(pb_reader *r)

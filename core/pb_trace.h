@@ -152,6 +152,10 @@ const char *pb_reader_meta(const pb_reader *r, size_t i);
  * was passed to open). */
 pb_names *pb_reader_names(pb_reader *r);
 
+/* The input's name as errors give it ("(stdin)" for stdin).  Owned by the
+ * reader. */
+const char *pb_reader_name(const pb_reader *r);
+
 /* Line number of the last message returned (1-based), for diagnostics. */
 long pb_reader_line(const pb_reader *r);
 

@@ -31,7 +31,7 @@ cd "$ROOT" || exit 1
 case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
 export PB_BIN
 
-ALL_FIGS="table1 fig17 fig19 fig20 fig21 fig22 fig12_13 conv_mu"
+ALL_FIGS="table1 fig17 fig19 fig20 fig21 fig22 fig12_13 conv_mu conv_mail"
 mode=full out="${PB_OUT:-$ROOT/out/figures}" only="" jobs="" list="" collect_only=0
 plots=1 report=1
 while [ $# -gt 0 ]; do
@@ -162,6 +162,14 @@ if [ -f experiments/real_traces.sh ] && [ -z "$only" -o "$(echo ",$only," | grep
         # set is a warning (the report says the section was not made)
         PB_OUT="$out" PB_MODE="$mode" sh experiments/real_traces.sh ||
             echo "run_all: warning: experiments/real_traces.sh failed; no real-trace tables" >&2
+    fi
+fi
+# the field's baselines against load, parallelism, skew and loss (issue 14)
+if [ -f experiments/baselines_sweep.sh ] && [ -z "$only" -o "$(echo ",$only," | grep -c ',baselines,')" -gt 0 ]; then
+    if [ $collect_only -eq 0 ]; then
+        bq=""; [ "$mode" = full ] || bq=--quick
+        PB_OUT="$out" sh experiments/baselines_sweep.sh $bq > "$out/run/baselines.log" 2>&1 ||
+            { echo "run_all: warning: experiments/baselines_sweep.sh failed (see $out/run/baselines.log)" >&2; }
     fi
 fi
 plotfail=""

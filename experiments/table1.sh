@@ -59,8 +59,8 @@ fig_run() {
     # /usr/bin/time counts in 10 ms ticks, which round tiny runs to 0)
     rd=$(meta_get r.csv cpu_read_s) inf=$(meta_get r.csv cpu_infer_s)
     cpu=$(awk -v a="$rd" -v b="$inf" 'BEGIN { if (a != "" && b != "") printf "%.6f", a + b }')
-    echo "workload,algo,config,messages,duration,parallelism,mu,cpu_s,cpu_infer_s,time_user_s,maxrss_mb"
-    echo "$P_workload,$P_algo,$P_cfg,$1,$2,$par,$mu,$cpu,$inf,$T_USER_S,$(awk -v k="$T_MAXRSS_KB" 'BEGIN { if (k != "") printf "%.1f", k / 1024 }')"
+    echo "workload,algo,config,messages,duration,parallelism,mu,cpu_s,cpu_infer_s,time_user_s,maxrss_mb,instances"
+    echo "$P_workload,$P_algo,$P_cfg,$1,$2,$par,$mu,$cpu,$inf,$T_USER_S,$(awk -v k="$T_MAXRSS_KB" 'BEGIN { if (k != "") printf "%.1f", k / 1024 }'),$P_inst"
 }
 
 # the paper's Table 1 (seed 000) and Table 5 (seed 001), as printed
@@ -110,13 +110,15 @@ fig_collect() {
         { w = $(c["workload"]); a = $(c["algo"])
           if (!(w in seen)) { seen[w] = 1; ord[++n] = w }
           len[w] = $(c["messages"]); dur[w] = $(c["duration"]); par[w] = $(c["parallelism"])
+          # the generator setting beside the measured parallelism
+          if ("instances" in c && $(c["instances"]) != "") par[w] = par[w] " (" $(c["instances"]) " instances)"
           cpu[w, a] = ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])); mb[w, a] = $(c["maxrss_mb"])
           if ($(c["mu"]) != "") mu[w] = $(c["mu"]) }
         function v(x) { return x == "" ? "*not run*" : x }
         function g(x) { return x == "" ? "*not run*" : sprintf("%.3g", x) }
         function pp(w, k,    f) { if (!(w in P)) return "-"; split(P[w], f, "|"); return f[k] == "" ? "-" : f[k] }
         END {
-            print "| workload | length (ours / paper) | duration s (ours / paper) | mean per-node parallelism (ours / paper) | nesting MB (ours / paper) | nesting CPU s (ours / paper) | convolution mu s | convolution MB (ours / paper) | convolution CPU s (ours / paper) | linking MB | linking CPU s |"
+            print "| workload | length (ours / paper) | duration s (ours / paper) | mean per-node parallelism, Table 1 measure as nesting computes it (ours, generator setting / paper) | nesting MB (ours / paper) | nesting CPU s (ours / paper) | convolution mu s | convolution MB (ours / paper) | convolution CPU s (ours / paper) | linking MB | linking CPU s |"
             print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
             # the paper'"'"'s rows first, in its order (not run here: said so), then any others
             for (i = 1; i <= np; i++) { w = pw[i]; if (!(w in seen)) { seen[w] = 1; ord2[++m] = w; nr[w] = 1 } else ord2[++m] = w }

@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "pb_error.h"
+#include "pb_result.h"
+#include "pb_trace.h"
 #include "tv.h"
 
 /* ------------------------------------------------------------------ */
@@ -43,13 +45,21 @@ typedef struct score_result {
     score_assign *assign;
     size_t nassign;
     int has_assign;      /* the file has an assignment table */
+    int has_fp;          /* a "# fingerprint:" line was read into fp */
+    pb_fingerprint fp;   /* of the trace the result was inferred from */
+    char **trace_meta;   /* "# trace: LINE" metadata, LINE only */
+    size_t ntrace_meta;
 } score_result;
 
 /* Read a result file (path; "-" = stdin).  *out is owned by the caller
  * (score_result_close).  Pattern texts are canonicalized, and their
- * per-node lists moved to canonical positions.  Returns PB_OK, PB_EIO, or
- * PB_EPARSE / PB_EDUP / PB_ENOENT with err naming file, line and what was
- * expected (for a malformed pattern also the character position in it). */
+ * per-node lists moved to canonical positions.  The file must end with its
+ * "# end patterns=P assignments=A" line and P and A must match the tables
+ * (a cut file is refused); no message may belong to two instances, and no
+ * rank may have more instances in the assignment table than its count.
+ * Returns PB_OK, PB_EIO, or PB_EPARSE / PB_EDUP / PB_ENOENT with err naming
+ * file, line and what was expected (for a malformed pattern also the
+ * character position in it). */
 int score_result_read(const char *path, score_result **out, pb_error *err);
 
 /* Same on an open stream (not closed); name is used in messages. */
@@ -58,6 +68,17 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
 
 /* Free.  NULL-safe. */
 void score_result_close(score_result *r);
+
+/* Check that result r was inferred from `truth` (the trace itself, a
+ * skewed copy of it, or a copy the sniffer thinned): the "generator=" and
+ * "params:" metadata lines of the two must agree where both have them, and
+ * r's fingerprint must equal truth's unless r's trace metadata has sniffer
+ * lines saying messages went from truth's count to r's.  A result without
+ * a fingerprint is only checked by its metadata.  truth_name names the
+ * trace in messages.  Returns PB_OK or PB_EINVAL with err saying which
+ * trace the result came from and what was expected. */
+int score_check_trace(const score_result *r, const pb_trace *truth,
+                      const char *truth_name, pb_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Scoring */

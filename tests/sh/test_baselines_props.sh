@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 # the result without the lines naming the input, the params or the timing
-body() { grep -v -e '^# algo=' -e '^# cpu_' -e '^# trace: ' "$1"; }
+body() { grep -v -e '^# algo=' -e '^# cpu_' -e '^# trace: ' -e '^# fingerprint:' "$1"; }
 
 "$PB_BIN/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -s 5 -D duration=20s > "$tmp/t.csv" ||
     fail "maketrace failed"
