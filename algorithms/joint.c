@@ -561,7 +561,8 @@ static int find_candidates(joint *s)
     uint32_t off = 0;
     for (uint32_t p = 0; p < n; p++) {
         s->cand_off[p] = off;
-        memcpy(c2 + off, s->cand + start[p], (size_t)cnt[p] * sizeof *c2);
+        if (cnt[p]) /* s->cand is NULL when there is no candidate at all */
+            memcpy(c2 + off, s->cand + start[p], (size_t)cnt[p] * sizeof *c2);
         off += cnt[p];
         if (cnt[p] > 1)
             s->ambiguous++;
