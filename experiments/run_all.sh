@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
     --collect-only) collect_only=1 ;;
     --no-plots) plots=0 ;;
     --no-report) report=0 ;;
-    --list-figures) echo "$ALL_FIGS real"; exit 0 ;;
+    --list-figures) echo "$ALL_FIGS real baselines"; exit 0 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run_all: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
@@ -66,8 +66,8 @@ case "$jobs" in ''|*[!0-9]*|0) echo "run_all: -j wants a positive number, got '$
 figs=""
 if [ -n "$only" ]; then
     for f in $(echo "$only" | tr ',' ' '); do
-        [ "$f" = real ] && continue     # experiments/real_traces.sh, run after the jobs
-        [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real" >&2; exit 2; }
+        case "$f" in real|baselines) continue ;; esac   # real_traces.sh, baselines_sweep.sh: run after the jobs
+        [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real baselines" >&2; exit 2; }
         figs="$figs $f"
     done
 else
