@@ -55,7 +55,7 @@ vtable() {
         $1 == f { n++; r[n] = "| " $2 " | " $3 " | " $4 " | **" $5 "**" $6 " |" }
         END { if (!n) { print "*(no verdict: no data for this figure)*"; exit }
               print "| claim | method | measured | verdict |"
-              print "|---|---|---|---|"
+              print "|-------------------------|--------------------|-----------------------------------|--------------------|"   # relative column widths for pandoc: 25, 20, 35, 20
               for (i = 1; i <= n; i++) print r[i] }' "$VT"
 }
 
@@ -739,7 +739,7 @@ done
 # table too, which the README's figure table is made from
 {
     echo "| figure | verdicts (method: one word per claim, in the order of the rows below) |"
-    echo "|---|---|"
+    echo "|----------|------------------------------------------------------------------------------------------|"   # widths 10, 90
     awk -F'\t' 'function fn(f) { if (f == "fig12_13") return "12/13"; if (f == "conv_mu") return "7.5.7, 23"; if (f == "conv_mail") return "7.5.7, mail relay"; if (f == "baselines") return "baselines"; if (f == "table1") return "Table 1"; if (f == "real") return "real traces"; sub(/^fig/, "", f); return f }
         function key(m,    k, p) {
             k = m
