@@ -66,7 +66,8 @@ case "$jobs" in ''|*[!0-9]*|0) echo "run_all: -j wants a positive number, got '$
 figs=""
 if [ -n "$only" ]; then
     for f in $(echo "$only" | tr ',' ' '); do
-        case "$f" in real|baselines) continue ;; esac   # real_traces.sh, baselines_sweep.sh: run after the jobs
+        [ "$f" = real ] && continue     # experiments/real_traces.sh, run after the jobs
+        [ "$f" = baselines ] && continue  # experiments/baselines_sweep.sh, likewise
         [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real baselines" >&2; exit 2; }
         figs="$figs $f"
     done
