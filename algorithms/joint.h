@@ -5,8 +5,9 @@
  * choice is the maximum-likelihood joint assignment under a model learned
  * from the trace itself (per-service delay densities from each request's
  * latest earlier event, and per-endpoint call counts), found by alternating
- * refits with min-cost flow matchings (GLPK) and an exact local search
- * that re-splits the calls of competing requests.
+ * refits with reassignment rounds (greedy, or min-cost flow through GLPK)
+ * and an exact local search that re-splits the calls of competing
+ * requests.
  *
  * `infer --algo joint` runs it through pb_algo_joint (pb_algo.h).  The
  * step-by-step API below exists so tests can look inside.
@@ -34,6 +35,9 @@ typedef struct joint_params {
     double alpha;       /* [alpha] pseudo-count of the call-count model, 0.1 */
     pb_ns slack;        /* [slack] containment tolerance on one clock, 0 */
     pb_ns early;        /* [early] a return may precede its call by this, 10ms */
+    int halves;         /* [halves] keep unmatched calls / returns, 1 */
+    int swap_rounds;    /* [swap_rounds] return exchanges without call ids, 2 */
+    int order;          /* [order] order-of-service term, 0 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */

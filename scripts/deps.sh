@@ -3,7 +3,7 @@
 # Run as root (or with sudo available); otherwise say exactly what to install.
 set -u
 # Usage: deps.sh [fuzz]   ("fuzz" adds clang and its libFuzzer runtime)
-PKGS="gcc make libc6-dev libgsl-dev libfftw3-dev libcsv-dev libjansson-dev libarchive-dev libglpk-dev gnuplot-nox gawk xz-utils tar time parallel"
+PKGS="gcc make libc6-dev libgsl-dev libfftw3-dev libcsv-dev libjansson-dev libarchive-dev libglpk-dev gnuplot-nox gawk xz-utils tar time parallel pandoc"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
