@@ -30,7 +30,7 @@ fig_run() {
     case "$algo" in
     linking-idle) algo=linking; sfx=+idle ;;
     truth-*) set -- -s view="${algo#truth-}"; algo=truth ;;
-    convolution) set -- -s mu=0.01 ;;
+    convolution) set -- -s mu=10ms ;;
     esac
     for c in multitier multitier-delay; do
         gen_cfg "$c$sfx" -D messages="$P_len" >t.csv || return 1

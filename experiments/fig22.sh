@@ -44,9 +44,9 @@ fig_run() {
     set --
     case "$P_curve" in
     nocomp) ;;
-    comp) set -- -s skew_window=0.03 ;;
-    compsmooth) set -- -s skew_window=0.03 -s smooth=1 ;;
-    revcompsmooth) set -- -s skew_window=0.03 -s smooth=1; off=-$P_skew ;;
+    comp) set -- -s skew_window=30ms ;;
+    compsmooth) set -- -s skew_window=30ms -s smooth=1 ;;
+    revcompsmooth) set -- -s skew_window=30ms -s smooth=1; off=-$P_skew ;;
     linking|convolution) algo=$P_curve ;;
     linking-idle) algo=linking ;;
     *) echo "unknown curve $P_curve" >&2; return 1 ;;

@@ -271,7 +271,7 @@ aggregate() {
 # --- the pipeline stages (one place to adapt when a program's flags change)
 
 # gen CONF [maketrace options...]: a trace with truth on stdout, seed $P_seed
-gen() { _c=$1; shift; "$PB_BIN/maketrace" -s "$P_seed" -D duration=0 "$@" "$PB_CONF/$_c.conf"; }
+gen() { _c=$1; shift; "$PB_BIN/maketrace" --seed "$P_seed" -D duration=0 "$@" "$PB_CONF/$_c.conf"; }
 
 # infer ALGO TRACE [infer options...]: result file on stdout
 infer() { _a=$1 _t=$2; shift 2; "$PB_BIN/infer" --algo "$_a" "$@" "$_t"; }

@@ -34,8 +34,8 @@ rows "$D/three-skewed.csv" | cmp -s - "$tmp/s2" || fail "spec file / stdin diffe
 # 3. skew then de-skew = identity, with offsets and drift (positive and
 #    negative drift; ref far from the data so drift matters)
 for spec in "-n B=+5ms -n C=-3ms" \
-            "-n A=+1s,+50ppm -n B=-0.5ms,+3.25ppm --ref 900" \
-            "-n B=+20ms,-40ppm -n *=+7us,+800ppb --ref -100"; do
+            "-n A=+1s,+50ppm -n B=-0.5ms,+3.25ppm --ref 900s" \
+            "-n B=+20ms,-40ppm -n *=+7us,+800ppb --ref -100s"; do
     # shellcheck disable=SC2086
     "$S" $spec "$D/three.csv" >"$tmp/k" 2>"$tmp/err" || fail "skew $spec failed"
     # shellcheck disable=SC2086
