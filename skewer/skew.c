@@ -138,12 +138,11 @@ char *skew_drift_format(int64_t ppt, char *buf)
 
 char *skew_offset_format(pb_ns off, char *buf)
 {
+    /* the shortest exact unit form, always signed: "+30ms", "-1.5ms" */
     int n = 0;
     if (off >= 0)
         buf[n++] = '+';
-    n += pb_seconds_format(off, buf + n);
-    buf[n++] = 's';
-    buf[n] = '\0';
+    pb_duration_format(off, buf + n);
     return buf;
 }
 
@@ -242,7 +241,8 @@ int skew_spec_add(skew_spec *s, const char *text, const char *where, long line,
     if (rc != PB_OK)
         return pb_error_set(err, PB_EPARSE, where, line, 0,
                             "\"%s\": offset \"%s\" %s; expected a signed duration "
-                            "such as +30ms, -1.5ms, 250us or 0", text, otext,
+                            "with a unit (" PB_DURATION_UNITS ") such as +30ms, "
+                            "-1.5ms, 250us or 0", text, otext,
                             rc == PB_ERANGE ? "is out of range" : "is malformed");
     if (comma) {
         const char *db = comma + 1, *de = comma + 1 + strlen(comma + 1);
@@ -326,7 +326,7 @@ static int parse_dist(skew_dist *d, const char *text, int is_drift,
                       const char *argname, pb_error *err)
 {
     const char *colon = strchr(text, ':');
-    const char *what = is_drift ? "a drift such as 20ppm" : "a duration such as 10ms";
+    const char *what = is_drift ? "a drift such as 20ppm" : "a duration with a unit (" PB_DURATION_UNITS ") such as 10ms";
     if (!colon)
         return pb_error_set(err, PB_EPARSE, argname, 0, 0,
                             "\"%s\": expected normal:SD or uniform:MAX with %s",
@@ -497,8 +497,8 @@ int skew_spec_describe(const skew_spec *s, pb_strbuf *out)
         if (s->def.drift_ppt)
             rc |= pb_strbuf_printf(out, ",%s", skew_drift_format(s->def.drift_ppt, db));
     }
-    char rb[PB_SECONDS_BUF];
-    pb_seconds_format(s->ref, rb);
+    char rb[PB_DURATION_BUF];
+    pb_duration_format(s->ref, rb);
     rc |= pb_strbuf_printf(out, "%sref=%s", s->n || s->has_default ? " " : "", rb);
     if (s->roff.kind)
         rc |= pb_strbuf_printf(out, " random-offset=%s", s->roff.text);
