@@ -6,6 +6,7 @@
 #   make asan       the same tests under AddressSanitizer + UBSan
 #   make bench      speed and memory benchmarks (never part of the tests)
 #   make figures    regenerate the papers' figures (the main job)
+#   make readme     refresh the README's generated tables from out/figures/
 #   make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX  ?= /usr/local
@@ -40,7 +41,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .SECONDARY:
 
-.PHONY: all test check asan bench fuzz figures report regress install clean deps tests-build
+.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build
 
 all: $(PROGS)
 
@@ -100,6 +101,10 @@ figures: deps
 
 report:
 	@sh experiments/report.sh
+
+# The README's generated tables, from the last `make figures` (docs/DEVELOPING.md).
+readme:
+	@sh scripts/readme_tables.sh --from-table '| figure |' figures out/figures/report.md
 
 regress: all
 	@sh experiments/regress.sh
