@@ -5,6 +5,7 @@
 #   make check      build with -Werror and run all tests (no package step)
 #   make asan       the same tests under AddressSanitizer + UBSan
 #   make bench      speed and memory benchmarks (never part of the tests)
+#   make test-slurm the quick sweep as a Slurm job array on a local one-node Slurm
 #   make figures    regenerate the papers' figures (the main job)
 #   make readme     refresh the README's generated tables from out/figures/
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -26,7 +27,7 @@ CFLAGS   += -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-LDLIBS   += -ljansson -lfftw3 -lgsl -lgslcblas -lcsv -lm
+LDLIBS   += -ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
 
 LIB_SRCS  := $(sort $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
@@ -41,7 +42,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .SECONDARY:
 
-.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build
+.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm
 
 all: $(PROGS)
 
@@ -90,6 +91,12 @@ asan:
 
 bench: $(PROGS) $(BENCHES)
 	@PB_BIN=$(abspath $(BIN)) PB_BENCHBIN=$(abspath $(BUILD)/bench) sh tests/bench/run.sh
+
+# A single-node Slurm started in a scratch folder runs the quick sweep as a
+# job array; results must be byte-identical to the local run (not in make
+# test: it installs slurm-wlm and munge and starts daemons, then stops them).
+test-slurm: all
+	@PB_BIN=$(abspath $(BIN)) sh tests/slurm/run.sh
 
 fuzz:
 	@sh scripts/deps.sh fuzz

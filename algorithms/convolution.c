@@ -20,9 +20,10 @@
 #include "pb_algo.h"
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
+#include "pb_tick.h"
 
 typedef struct conv_params {
-    pb_ns mu;
+    pb_ns mu;               /* 0 = automatic */
     double N, S;
     const char *v;
     const char *root;
@@ -107,6 +108,8 @@ typedef struct cv_ctx {
     cv_vertex *vx;
     uint32_t nvx, vxcap;
     int truncated;
+    uint64_t vertex_capped;  /* edges not added: max_vertices reached */
+    uint64_t hard_depth;     /* paths stopped at CONV_HARD_DEPTH edges */
     uint64_t chance_dropped, count_dropped, cycle_dropped, depth_stopped;
     uint64_t pair_matches;  /* FindCausedMessages calls matched by pairs */
     uint64_t spikes_pruned;  /* spikes that could not reach min_count */
@@ -650,6 +653,10 @@ static int process_node(cv_ctx *c, uint32_t j, uint32_t x, const ixlist *V)
     }
     if (depth >= CONV_HARD_DEPTH || c->nvx >= (uint32_t)c->p->max_vertices) {
         c->truncated = 1;
+        if (depth >= CONV_HARD_DEPTH)
+            c->hard_depth++;
+        else
+            c->vertex_capped++;
         return PB_OK;
     }
     cv_group *g;
@@ -670,6 +677,7 @@ static int process_node(cv_ctx *c, uint32_t j, uint32_t x, const ixlist *V)
         }
         if (c->nvx >= (uint32_t)c->p->max_vertices) {
             c->truncated = 1;
+            c->vertex_capped += ng - i;
             break;
         }
         uint32_t y;
@@ -726,6 +734,7 @@ static int find_paths_from_root(cv_ctx *c, uint32_t i)
         }
         if (c->nvx >= (uint32_t)c->p->max_vertices) {
             c->truncated = 1;
+            c->vertex_capped += ng - k;
             break;
         }
         uint32_t y;
@@ -1007,9 +1016,9 @@ static int parse_params(cv_ctx *c, const conv_params *p, int64_t *user_L,
                             "option S (%g) must not exceed N (%g): the valley "
                             "between spikes lies below the spike threshold", p->S, p->N);
     if (!p->v || !strcmp(p->v, "auto")) {
-        c->v = p->mu;
+        c->v = c->mu;
     } else if (!strcmp(p->v, "spike")) {
-        c->v = p->mu;
+        c->v = c->mu;
         c->v_auto = 1;
     } else if (pb_duration_parse(p->v, &c->v) != PB_OK || c->v < 0) {
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
@@ -1027,7 +1036,7 @@ static int parse_params(cv_ctx *c, const conv_params *p, int64_t *user_L,
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option lag_bound: expected \"auto\", \"full\" or a "
                                 "positive duration such as 2s, got \"%s\"", p->lag_bound);
-        *user_L = (d + p->mu - 1) / p->mu;
+        *user_L = (d + c->mu - 1) / c->mu;
     }
     if (p->match && strcmp(p->match, "auto") && strcmp(p->match, "spike") &&
         strcmp(p->match, "pairs"))
@@ -1096,6 +1105,138 @@ static void sort_by_ts(size_t *ix, size_t *tmp, size_t n, const pb_msg *m)
     memcpy(ix, tmp, n * sizeof *ix);
 }
 
+/* Round down to 1, 2 or 5 times a power of ten (ns); at least 1. */
+static pb_ns round_125(pb_ns x)
+{
+    pb_ns p = 1;
+    while (p <= x / 10)
+        p *= 10;
+    if (x >= 5 * p)
+        return 5 * p;
+    if (x >= 2 * p)
+        return 2 * p;
+    return p;
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+    pb_ns x = *(const pb_ns *)a, y = *(const pb_ns *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* mu from the trace's own time scale (docs/convolution.md "Choosing mu"):
+ * the median delay from a node's latest arrival to each message it sends
+ * (one hop of a request), eight times it (typical requests are 15-20
+ * such hops), rounded down to 1-2-5, at most the paper's 10 ms; never below the trace's tick,
+ * and never so small
+ * that the trace spans more than CONV_AUTO_MAX_QUANTA quanta.  why gets
+ * the reasoning in words.  Returns PB_OK or PB_ENOMEM. */
+#define CONV_AUTO_MAX_QUANTA (INT64_C(1) << 24)
+#define CONV_DEFAULT_MU 10000000 /* 10 ms: the paper's Table 1 value */
+static int auto_mu(const pb_trace_view *tv, pb_ns *mu, pb_strbuf *why)
+{
+    uint32_t nn = pb_strtab_count(tv->nodes);
+    const pb_msg *m = tv->msgs;
+    for (size_t i = 0; i < tv->n; i++) {
+        if (m[i].src >= nn)
+            nn = m[i].src + 1;
+        if (m[i].dst >= nn)
+            nn = m[i].dst + 1;
+    }
+    pb_ns *last = malloc((nn ? nn : 1) * sizeof *last);
+    pb_ns *gap = malloc((tv->n ? tv->n : 1) * sizeof *gap);
+    if (!last || !gap) {
+        free(last);
+        free(gap);
+        return PB_ENOMEM;
+    }
+    for (uint32_t j = 0; j < nn; j++)
+        last[j] = PB_TS_NONE;
+    size_t ng = 0;
+    pb_ns t0 = tv->n ? m[0].ts : 0, t1 = t0;
+    for (size_t i = 0; i < tv->n; i++) {
+        if (m[i].ts < t0)
+            t0 = m[i].ts;
+        if (m[i].ts > t1)
+            t1 = m[i].ts;
+        pb_ns a = last[m[i].src];
+        if (a != PB_TS_NONE && m[i].ts >= a)
+            gap[ng++] = m[i].ts - a;
+        if (last[m[i].dst] == PB_TS_NONE || m[i].ts > last[m[i].dst])
+            last[m[i].dst] = m[i].ts;
+    }
+    pb_tick_info tk;
+    pb_tick_detect(m, tv->n, &tk);
+    char a[PB_SECONDS_BUF], b[PB_SECONDS_BUF], tb[PB_TICK_BUF];
+    int rc = PB_OK;
+    if (ng == 0) {
+        *mu = CONV_DEFAULT_MU;
+        rc = pb_strbuf_printf(why, "no node both receives and sends, so the trace "
+                                   "shows no delay to scale mu by; mu = the paper's "
+                                   "10 ms");
+    } else {
+        qsort(gap, ng, sizeof *gap, cmp_ns);
+        pb_ns med = gap[ng / 2];
+        pb_ns q = round_125(8 * med);
+        pb_seconds_format(med, a);
+        pb_seconds_format(q, b);
+        rc = pb_strbuf_printf(why, "median delay from a node's latest arrival to "
+                                   "its next send %s s over %zu sends (one hop); "
+                                   "eight hops, rounded down to 1-2-5, stay below a "
+                                   "typical request (15-20 hops in the hotel and "
+                                   "multi-tier traces): %s s", a, ng, b);
+        if (q > CONV_DEFAULT_MU) {
+            q = CONV_DEFAULT_MU;
+            rc |= pb_strbuf_printf(why, "; capped at the paper's 10 ms");
+        }
+        if (tk.tick > q) {
+            q = tk.tick;
+            rc |= pb_strbuf_printf(why, "; raised to the trace's tick %s",
+                                   pb_tick_format(tk.tick, tb));
+        }
+        pb_ns span = t1 - t0;
+        if (span / q > CONV_AUTO_MAX_QUANTA) {
+            pb_ns need = span / CONV_AUTO_MAX_QUANTA + 1, r = round_125(need);
+            q = r < need ? round_125(need * 2 + 1) : r;
+            while (span / q > CONV_AUTO_MAX_QUANTA)
+                q *= 2;
+            pb_seconds_format(q, b);
+            rc |= pb_strbuf_printf(why, "; raised to %s s so that the trace spans at "
+                                        "most 2^24 quanta", b);
+        }
+        *mu = q;
+    }
+    rc |= pb_strbuf_printf(why, "; give -s mu=10ms for the paper's Table 1 setting");
+    free(last);
+    free(gap);
+    return rc ? PB_ENOMEM : PB_OK;
+}
+
+/* Every cap or stop that changed the graph, as a warning for stderr with
+ * the option that moves it. */
+static int cap_warnings(cv_ctx *c, pb_result *res)
+{
+    int rc = PB_OK;
+    if (c->vertex_capped)
+        rc |= pb_result_warn(res, "the graph reached max_vertices=%d vertices and was "
+                                  "cut there: %llu edges were not followed, so paths "
+                                  "are missing (raise -s max_vertices=N, or prune with "
+                                  "a larger -s min_count=N, now %d, or a larger mu)",
+                             c->p->max_vertices, (unsigned long long)c->vertex_capped,
+                             c->p->min_count);
+    if (c->hard_depth)
+        rc |= pb_result_warn(res, "%llu paths stopped at the hard limit of %d edges "
+                                  "(filter_depth is off; give -s filter_depth=1)",
+                             (unsigned long long)c->hard_depth, CONV_HARD_DEPTH);
+    if (c->depth_stopped)
+        rc |= pb_result_warn(res, "%llu paths stopped at max_depth=%d edges (the "
+                                  "depth filter of 5.2.3; raise -s max_depth=N, at "
+                                  "most %d, or give -s filter_depth=0)",
+                             (unsigned long long)c->depth_stopped, c->p->max_depth,
+                             CONV_HARD_DEPTH);
+    return rc ? oom(c) : PB_OK;
+}
+
 static int convolution_run(const pb_trace_view *tv, const void *params,
                            pb_result *res, pb_error *err)
 {
@@ -1105,11 +1246,29 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
     c.tv = tv;
     c.p = p;
     c.err = err;
+    pb_strbuf mu_why = {0};
+    int mu_auto = p->mu <= 0;
+    int rc;
     c.mu = p->mu;
+    if (mu_auto && (rc = auto_mu(tv, &c.mu, &mu_why)) != PB_OK) {
+        pb_strbuf_free(&mu_why);
+        return oom(&c);
+    }
+    if (mu_auto) {
+        char mb[PB_SECONDS_BUF];
+        pb_seconds_format(c.mu, mb);
+        rc = pb_result_meta(res, "mu_source=auto mu_auto=%s mu_why: %s", mb,
+                            pb_strbuf_str(&mu_why));
+        pb_strbuf_free(&mu_why);
+        if (rc)
+            return oom(&c);
+    } else if (pb_result_meta(res, "mu_source=user")) {
+        return oom(&c);
+    }
     int64_t user_L = -1;
     int full = 0;
     conv_mode mode = CONV_BLOCKED;
-    int rc = parse_params(&c, p, &user_L, &full, &mode);
+    rc = parse_params(&c, p, &user_L, &full, &mode);
     if (rc)
         return rc;
     res->rank_by = PB_RANK_COUNT;
@@ -1163,13 +1322,13 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
     }
     c.t0 = t0;
     /* (t1 - t0) can overflow int64 only for absurd timestamps */
-    if (t1 - t0 < 0 || (t1 - t0) / p->mu >= INT64_MAX / 4) {
+    if (t1 - t0 < 0 || (t1 - t0) / c.mu >= INT64_MAX / 4) {
         free(ord);
         rc = pb_error_set(err, PB_ERANGE, NULL, 0, 0,
                           "convolution: the trace spans too many quanta; raise mu");
         goto done;
     }
-    c.S = (t1 - t0) / p->mu + 1;
+    c.S = (t1 - t0) / c.mu + 1;
     if (mode == CONV_EXACT && c.S > CONV_FFT_MAX / 2) {
         free(ord);
         rc = pb_error_set(err, PB_ERANGE, NULL, 0, 0,
@@ -1180,7 +1339,7 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
     }
     for (size_t k = 0; k < tv->n; k++) {
         size_t i = ord[k];
-        c.bin[i] = (m[i].ts - t0) / p->mu;
+        c.bin[i] = (m[i].ts - t0) / c.mu;
         if (ix_push(&c.out[m[i].src], i) || ix_push(&c.in[m[i].dst], i)) {
             free(ord);
             rc = oom(&c);
@@ -1220,6 +1379,7 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
 
     /* roots */
     pb_strbuf roots = {0};
+    const char *root_rule = "given";
     if (p->root && *p->root) {
         uint32_t r;
         if (!pb_strtab_find(tv->nodes, p->root, strlen(p->root), &r) ||
@@ -1244,10 +1404,25 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
          * everything), the least explained sender is the root */
         uint32_t best = UINT32_MAX;
         double best_frac = -1;
+        /* Root rule.  On a message trace (no call or return: mail relays,
+         * the e-mail trace of 7.5.7) a path starts where a message enters
+         * the system, at a node that only sends; a relay that both receives
+         * and sends is never a root, however little of its output the
+         * correlation explains (at small quanta it explains little, and
+         * relays as roots give frequent false paths such as MX>MBOX).  On
+         * RPC traces clients receive their returns, so the spontaneous
+         * rule applies.  Either way, if no node qualifies the least
+         * explained sender is the root. */
+        int msg_trace = 1;
+        for (size_t k = 0; k < tv->n && msg_trace; k++)
+            msg_trace = tv->msgs[k].type != PB_TYPE_CALL && tv->msgs[k].type != PB_TYPE_RETURN;
+        root_rule = msg_trace ? "senders" : "spontaneous";
         for (uint32_t j = 0; j < c.nnodes && !rc; j++) {
             int yes;
             double frac;
             rc = is_spontaneous(&c, j, &yes, &frac);
+            if (msg_trace && c.in[j].n)
+                yes = 0;
             if (!rc && yes)
                 rl[nr++] = j;
             if (!rc && frac >= 0 &&
@@ -1287,7 +1462,7 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
                        mub, (long long)c.S, (long long)c.L, lb, c.lag_source, vb,
                        mode == CONV_EXACT ? "exact" : "blocked",
                        (long long)conv_xcorr_fft_size(c.xc)) ||
-        pb_result_meta(res, "roots=%s", pb_strbuf_str(&roots)) ||
+        pb_result_meta(res, "roots=%s root_rule=%s", pb_strbuf_str(&roots), root_rule) ||
         pb_result_meta(res, "vertices=%u truncated=%d correlations=%llu fft_blocks=%llu "
                             "direct_blocks=%llu skipped_blocks=%llu pair_matches=%llu",
                        c.nvx, c.truncated, (unsigned long long)st->calls,
@@ -1307,15 +1482,18 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
         goto done;
     }
     pb_strbuf_free(&roots);
-    rc = emit(&c, res);
+    rc = cap_warnings(&c, res);
+    if (!rc)
+        rc = emit(&c, res);
 done:
     ctx_free(&c);
     return rc;
 }
 
 static const pb_option convolution_options[] = {
-    {"mu", PB_OPT_DURATION, offsetof(conv_params, mu), "10ms", 1e-9, 1e9,
-     "time quantum mu (5.2.1); Table 1 used 10ms for the multi-tier traces"},
+    {"mu", PB_OPT_DURATION, offsetof(conv_params, mu), "0", 0, 1e9,
+     "time quantum mu (5.2.1); 0 = automatic: 8 median hop delays, at most 10ms "
+     "(docs/convolution.md); Table 1 used 10ms"},
     {"N", PB_OPT_DOUBLE, offsetof(conv_params, N), "4", 0, 1e6,
      "a spike peaks at least N standard deviations above the mean (5.2)"},
     {"S", PB_OPT_DOUBLE, offsetof(conv_params, S), "3", 0, 1e6,
@@ -1355,7 +1533,7 @@ static const pb_option convolution_options[] = {
     {"fft_size", PB_OPT_INT, offsetof(conv_params, fft_size), "0", 0, (double)CONV_FFT_MAX,
      "blocked mode: FFT size per block; 0 = smallest power of two >= 2(L+1)"},
     {"max_vertices", PB_OPT_INT, offsetof(conv_params, max_vertices), "100000", 1, 1e8,
-     "stop growing the graph at this many vertices (then truncated=1)"},
+     "stop growing the graph at this many vertices (then truncated=1 and a warning)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 const pb_algo pb_algo_convolution = {

@@ -22,6 +22,11 @@
 #include <string.h>
 
 #define LINK_MAX_K 24
+/* Try-both instances in a whole run: past this many, roots get no more
+ * try-both decisions (each instance costs ~0.1 ms and a few kB, and 2^k
+ * per root at k = 24 would run for hours); link_capped_roots counts the
+ * roots concerned and a warning line says so. */
+#define LINK_MAX_INSTANCES 50000
 
 const pb_option link_options[] = {
     {"x", PB_OPT_DURATION, offsetof(link_params, x), "2s", 1e-9, 1e6,
@@ -32,7 +37,9 @@ const pb_option link_options[] = {
      "y*d (WAP5 5.1 step 2)"},
     {"k", PB_OPT_INT, offsetof(link_params, k), "4", 0, LINK_MAX_K,
      "try-both decisions per tree: at most 2^k instances per root "
-     "(WAP5 5.1 step 3; the paper names no value)"},
+     "(WAP5 5.1 step 3; the paper names no value); cost grows as 2^k: past "
+     "50000 instances in a run, further roots get no try-both (a warning "
+     "says so)"},
     {"band", PB_OPT_DOUBLE, offsetof(link_params, band), "0.15", 0, 0.5,
      "a link with |p-0.5| <= band is try-both (\"near 0.5\", 5.1 step 3)"},
     {"max_parents", PB_OPT_INT, offsetof(link_params, max_parents), "32", 1,
@@ -65,6 +72,13 @@ const pb_option link_options[] = {
     {"untraced", PB_OPT_STRING, offsetof(link_params, untraced), "",
      PB_OPT_NORANGE, "comma-separated nodes to treat as untraced (WAP5 5.1 "
      "nil timestamps): receive times at them are ignored"},
+    {"entry", PB_OPT_STRING, offsetof(link_params, entry), "",
+     PB_OPT_NORANGE, "comma-separated entry nodes (e.g. a load generator): "
+     "every message they send starts a request (spontaneous); not in the paper"},
+    {"assign_margin", PB_OPT_DOUBLE, offsetof(link_params, assign_margin), "10",
+     0, 1e12, "k > 0: a message stays in its k = 0 tree unless an instance of "
+     "the same root is this many times as probable; 0 = the most probable "
+     "instance of any root (docs/linking.md)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */
@@ -130,11 +144,22 @@ typedef struct builder {
     pb_strbuf text;
     sigcache cache;
     uint32_t *sig;
-    /* most probable instance of each message */
+    /* the assignment (docs/linking.md "Which instance a message goes to"):
+     * prim_*: the instance of the k = 0 partition holding the message (its
+     * root's all-default tree); best_*: an instance of the same root at
+     * least assign_margin times as probable, or, while the message has no
+     * partition tree yet (and with assign_margin 0), the most probable
+     * instance seen */
     float *best_p;
     uint64_t *best_inst;
     uint32_t *best_pat;
+    float *prim_p;
+    uint32_t *prim_inst, *prim_pat, *prim_root;
+    int primary;         /* the instance being emitted is a partition tree */
+    uint32_t cur_root;
+    uint64_t nmoved;     /* messages given to a same-root alternative */
     uint64_t ninst, nroots, ntb, ntrunc, ncutroots, ncycleroots;
+    uint64_t ncapped;    /* roots denied try-both by LINK_MAX_INSTANCES */
     /* histograms: per pattern index, per position */
     gsl_histogram ***hist;
     size_t nhist;
@@ -435,10 +460,24 @@ static int emit(builder *b)
     if (rc != PB_OK)
         return rc;
     uint64_t id = ++b->ninst;
+    const double margin = b->p->assign_margin;
+    const float fp = (float)b->prob;
     for (uint32_t i = 1; i < tn; i++) {
         uint32_t x = b->tmsg[i];
-        if ((float)b->prob > b->best_p[x]) {
-            b->best_p[x] = (float)b->prob;
+        if (margin > 0 && b->primary) {
+            b->prim_p[x] = fp;
+            b->prim_inst[x] = (uint32_t)id;
+            b->prim_pat[x] = pat->index;
+            b->prim_root[x] = b->cur_root;
+            b->best_p[x] = -1; /* forget instances seen before it */
+            b->best_inst[x] = 0;
+            continue;
+        }
+        if (margin > 0 && b->prim_root[x] != UINT32_MAX &&
+            (b->prim_root[x] != b->cur_root || !(b->prob >= margin * b->prim_p[x])))
+            continue;
+        if (fp > b->best_p[x]) {
+            b->best_p[x] = fp;
             b->best_inst[x] = id;
             b->best_pat[x] = pat->index;
         }
@@ -460,7 +499,7 @@ static int explore(builder *b, uint32_t root, int L)
     if (rc != PB_OK)
         return rc;
     b->ntb += (uint64_t)(used > L ? used - L : 0);
-    for (int j = L; j < used; j++) {
+    for (int j = L; j < used && b->ninst < LINK_MAX_INSTANCES; j++) {
         b->flips[j] = 1;
         rc = explore(b, root, j + 1);
         b->flips[j] = 0;
@@ -479,17 +518,24 @@ static int explore(builder *b, uint32_t root, int L)
  * as roots of their own. */
 static int do_root(builder *b, uint32_t root, int budget, int partition)
 {
+    if (budget > 0 && b->ninst >= LINK_MAX_INSTANCES) {
+        budget = 0;
+        b->ncapped++;
+    }
     b->kbudget = budget;
     b->record_cuts = partition;
+    b->cur_root = root;
     int used = run(b, root);
     b->record_cuts = 0;
     if (used < 0)
         return used;
+    b->primary = partition;
     int rc = emit(b);
+    b->primary = 0;
     if (rc != PB_OK || b->truncated)
         return rc;
     b->ntb += (uint64_t)used;
-    for (int j = 0; j < used; j++) {
+    for (int j = 0; j < used && b->ninst < LINK_MAX_INSTANCES; j++) {
         b->flips[j] = 1;
         rc = explore(b, root, j + 1);
         b->flips[j] = 0;
@@ -526,6 +572,10 @@ static void builder_free(builder *b)
     free(b->best_p);
     free(b->best_inst);
     free(b->best_pat);
+    free(b->prim_p);
+    free(b->prim_inst);
+    free(b->prim_pat);
+    free(b->prim_root);
     for (size_t i = 0; i < b->nhist; i++) {
         if (!b->hist[i])
             continue;
@@ -805,13 +855,22 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
     b.best_inst = calloc(n1, sizeof *b.best_inst);
     b.best_pat = malloc(n1 * sizeof *b.best_pat);
     b.owned = calloc(n1, 1);
+    if (p->assign_margin > 0) {
+        b.prim_p = malloc(n1 * sizeof *b.prim_p);
+        b.prim_inst = calloc(n1, sizeof *b.prim_inst);
+        b.prim_pat = malloc(n1 * sizeof *b.prim_pat);
+        b.prim_root = malloc(n1 * sizeof *b.prim_root);
+    }
     pairkey *pk = malloc((g->npairs ? g->npairs : 1) * sizeof *pk);
     int rc = PB_ENOMEM;
     if (!b.stamp || !b.mass || !b.best_p || !b.best_inst || !b.best_pat ||
-        !b.owned || !pk)
+        !b.owned || !pk ||
+        (p->assign_margin > 0 && (!b.prim_p || !b.prim_inst || !b.prim_pat || !b.prim_root)))
         goto done;
     for (size_t i = 0; i < v->n; i++)
         b.best_p[i] = -1;
+    if (b.prim_root)
+        memset(b.prim_root, 0xff, v->n * sizeof *b.prim_root);
     if (p->hist) {
         size_t nb = (size_t)p->hist_bins;
         b.ranges = malloc((nb + 1) * sizeof *b.ranges);
@@ -865,12 +924,19 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
         res->assign_cap = res->nassign + v->n;
     }
     for (size_t i = 0; i < v->n; i++) {
-        if (!b.best_inst[i]) {
+        uint64_t inst = b.best_inst[i];
+        uint32_t pat = b.best_pat[i];
+        if (inst && b.prim_inst && b.prim_inst[i])
+            b.nmoved++;
+        else if (!inst && b.prim_inst && b.prim_inst[i]) {
+            inst = b.prim_inst[i];
+            pat = b.prim_pat[i];
+        }
+        if (!inst) {
             unassigned++;
             continue;
         }
-        if ((rc = pb_result_assign(res, v->msgs[i].id, b.best_inst[i],
-                                   b.best_pat[i])) != PB_OK)
+        if ((rc = pb_result_assign(res, v->msgs[i].id, inst, pat)) != PB_OK)
             goto done;
     }
 
@@ -886,13 +952,23 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
                        "link_cycle_roots=%llu "
                        "link_links=%zu "
                        "link_unassigned=%llu link_spontaneous=%llu "
-                       "link_no_recv_ts=%llu link_pairs=%zu",
+                       "link_no_recv_ts=%llu link_pairs=%zu link_entry=%llu "
+                       "link_assign_moved=%llu",
                        (unsigned long long)b.nroots, (unsigned long long)b.ninst,
                        (unsigned long long)b.ntb, (unsigned long long)b.ntrunc,
                        (unsigned long long)b.ncutroots,
                        (unsigned long long)b.ncycleroots, g->nlinks, (unsigned long long)unassigned,
                        (unsigned long long)g->nspont_only,
-                       (unsigned long long)g->nnil, g->npairs) != PB_OK)
+                       (unsigned long long)g->nnil, g->npairs,
+                       (unsigned long long)g->nentry,
+                       (unsigned long long)b.nmoved) != PB_OK)
+        goto done;
+    if (b.ncapped &&
+        pb_result_meta(res, "link_capped_roots=%llu\nwarning: linking: %llu roots "
+                       "got no try-both decisions after %d instances in all (a "
+                       "cap on the work of k=%d); expected a smaller k for this "
+                       "trace", (unsigned long long)b.ncapped,
+                       (unsigned long long)b.ncapped, LINK_MAX_INSTANCES, p->k) != PB_OK)
         goto done;
     pb_strbuf_printf(&res->report,
                      "# WAP5 message linking: %zu messages, %llu roots, %llu "
@@ -925,24 +1001,11 @@ done:
 static int blank_untraced(const pb_trace_view *v, const char *list,
                           pb_msg **out, pb_error *err)
 {
+    uint8_t *flag;
+    int rc = link_node_flags(v, list, "untraced", &flag, err);
+    if (rc != PB_OK)
+        return rc;
     uint32_t nn = pb_strtab_count(v->nodes);
-    uint8_t *flag = calloc(nn ? nn : 1, 1);
-    if (!flag)
-        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    for (const char *s = list; *s;) {
-        const char *e = strchr(s, ',');
-        size_t len = e ? (size_t)(e - s) : strlen(s);
-        uint32_t id;
-        if (!pb_strtab_find(v->nodes, s, len, &id)) {
-            free(flag);
-            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                "linking: untraced: no node \"%.*s\" in the "
-                                "trace; expected comma-separated node names",
-                                (int)len, s);
-        }
-        flag[id] = 1;
-        s += len + (e ? 1 : 0);
-    }
     pb_msg *m = malloc((v->n ? v->n : 1) * sizeof *m);
     if (!m) {
         free(flag);

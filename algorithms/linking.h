@@ -49,6 +49,11 @@ typedef struct link_params {
     int report_top;   /* patterns whose histograms go in the report */
     const char *untraced; /* comma-separated nodes treated as untraced:
                              recv_ts of messages into them is ignored */
+    const char *entry;    /* comma-separated entry nodes: every message
+                             they send is spontaneous (starts a request) */
+    double assign_margin; /* k > 0: a message leaves the tree of the k = 0
+                             partition only for an instance of the same
+                             root at least this many times as probable */
 } link_params;
 
 /* The option table of link_params, with the papers' defaults. */
@@ -75,6 +80,7 @@ typedef struct link_graph {
     double *pair_netmin;   /* min of recv_ts - ts, s (NAN if none) */
     /* counters */
     uint64_t nspont_only;  /* messages with no candidate parent */
+    uint64_t nentry;       /* messages sent by entry nodes (spontaneous) */
     uint64_t nnil;         /* messages with no recv_ts */
 } link_graph;
 
@@ -95,6 +101,14 @@ int link_graph_from_parents(size_t n, const uint32_t *par_off,
                             const uint32_t *par, const float *par_p,
                             const float *p_spont, link_graph **out,
                             pb_error *err);
+
+/* Flags of the nodes named in list (comma-separated names of v's node
+ * table), for the option `opt` ("untraced", "entry").  *out: calloc'ed
+ * array of one byte per node, owned by the caller.  Returns PB_OK,
+ * PB_EINVAL (a name that is no node of the trace: err names it and the
+ * option) or PB_ENOMEM. */
+int link_node_flags(const pb_trace_view *v, const char *list, const char *opt,
+                    uint8_t **out, pb_error *err);
 
 /* Free a graph.  NULL-safe. */
 void link_graph_close(link_graph *g);

@@ -484,6 +484,37 @@ static int candidates(sweep *s, size_t i, pb_ns horizon, size_t cap,
     return PB_OK;
 }
 
+int link_node_flags(const pb_trace_view *v, const char *list, const char *opt,
+                    uint8_t **out, pb_error *err)
+{
+    uint32_t nn = pb_strtab_count(v->nodes);
+    for (size_t i = 0; i < v->n; i++) {
+        if (v->msgs[i].src >= nn)
+            nn = v->msgs[i].src + 1;
+        if (v->msgs[i].dst >= nn)
+            nn = v->msgs[i].dst + 1;
+    }
+    uint8_t *flag = calloc(nn ? nn : 1, 1);
+    if (!flag)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    for (const char *s = list; s && *s;) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        uint32_t id;
+        if (!pb_strtab_find(v->nodes, s, len, &id)) {
+            free(flag);
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "linking: %s: no node \"%.*s\" in the "
+                                "trace; expected comma-separated node names",
+                                opt, (int)len, s);
+        }
+        flag[id] = 1;
+        s += len + (e ? 1 : 0);
+    }
+    *out = flag;
+    return PB_OK;
+}
+
 int link_graph_build(const pb_trace_view *v, const link_params *p,
                      link_graph **out, pb_error *err)
 {
@@ -498,6 +529,12 @@ int link_graph_build(const pb_trace_view *v, const link_params *p,
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "linking: need x > 0, y >= 0, max_parents >= 1, "
                             "dmin > 0 and 0 < prune < 1");
+    uint8_t *entry = NULL;
+    if (p->entry && *p->entry) {
+        int erc = link_node_flags(v, p->entry, "entry", &entry, err);
+        if (erc != PB_OK)
+            return erc;
+    }
     link_graph *g = graph_alloc(n);
     sweep s;
     memset(&s, 0, sizeof s);
@@ -510,6 +547,8 @@ int link_graph_build(const pb_trace_view *v, const link_params *p,
     /* Step 1: d = mean delay from the latest arrival within x. */
     size_t len;
     for (size_t i = 0; i < n; i++) {
+        if (entry && entry[v->msgs[i].src])
+            continue; /* an entry node's messages have no cause */
         if ((rc = candidates(&s, i, p->x, 1, &len)) != PB_OK)
             goto fail;
         if (len) {
@@ -546,7 +585,10 @@ int link_graph_build(const pb_trace_view *v, const link_params *p,
         for (size_t i = 0; i < n; i++) {
             double d = g->pair_d[s.pair_of[i]];
             len = 0;
-            if (!isnan(d)) {
+            if (entry && entry[v->msgs[i].src]) {
+                if (pass == 0)
+                    g->nentry++;
+            } else if (!isnan(d)) {
                 double hz = d * (p->y + prune_ln);
                 pb_ns horizon = hz < pb_ns_to_sec(p->x) ? pb_sec_to_ns(hz) : p->x;
                 if ((rc = candidates(&s, i, horizon, (size_t)p->max_parents, &len)) != PB_OK)
@@ -622,6 +664,7 @@ int link_graph_build(const pb_trace_view *v, const link_params *p,
     free(w);
     free(pos);
     sweep_free(&s);
+    free(entry);
     *out = g;
     return PB_OK;
 fail_w:
@@ -629,6 +672,7 @@ fail_w:
     free(pos);
 fail:
     sweep_free(&s);
+    free(entry);
     link_graph_close(g);
     if (rc == PB_ERANGE)
         return pb_error_set(err, rc, NULL, 0, 0,

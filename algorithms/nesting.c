@@ -33,12 +33,14 @@
 
 #define NONE NESTING_NONE
 #define PEN_TAB 64
+/* the scoreboard's limit (hist_bins x 8 bytes per triple) */
+#define NESTING_SB_MAX_BYTES (2048.0 * 1048576.0)
 
 const pb_option nesting_options[] = {
     {"hist_base", PB_OPT_DOUBLE, offsetof(nesting_params, base), "1.05", 1.0001, 100,
      "scoreboard bins grow by this ratio: bin = log_base(delay/lowest) (5.1.1.2: 1.05)"},
-    {"hist_bins", PB_OPT_INT, offsetof(nesting_params, bins), "340", 1, 1000000,
-     "number of scoreboard bins; longer delays share the last (5.1.1.2: 340)"},
+    {"hist_bins", PB_OPT_INT, offsetof(nesting_params, bins), "340", 1, 100000,
+     "number of scoreboard bins; longer delays share the last (5.1.1.2: 340); memory: 8 bytes x bins per (caller, callee, child) triple"},
     {"hist_lowest", PB_OPT_DURATION, offsetof(nesting_params, lowest), "1ms", 1e-9, 1e6,
      "lowest delay told apart; shorter delays share the first bin (5.1.1.2: 1 msec)"},
     {"x", PB_OPT_DOUBLE, offsetof(nesting_params, x), "2", 0, 100,
@@ -51,12 +53,15 @@ const pb_option nesting_options[] = {
      "skew window: tolerance added to the timestamp comparisons of nesting (7.5.6)"},
     {"smooth", PB_OPT_BOOL, offsetof(nesting_params, smooth), "0", PB_OPT_NORANGE,
      "convolve each scoreboard histogram with a Gaussian (5.1.1.2, 7.5.6)"},
-    {"smooth_width", PB_OPT_DOUBLE, offsetof(nesting_params, smooth_width), "2", 0.01, 1000,
-     "standard deviation of the smoothing Gaussian, in bins"},
+    {"smooth_width", PB_OPT_DOUBLE, offsetof(nesting_params, smooth_width), "2", 0.01, 100,
+     "standard deviation of the smoothing Gaussian, in bins; cost: 6 x width per non-zero bin"},
     {"callids", PB_OPT_BOOL, offsetof(nesting_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (FIFO of 5.1.1.1)"},
     {"top", PB_OPT_INT, offsetof(nesting_params, top), "20", 0, 1e9,
      "patterns drawn in the dot output and the text report; 0 = all"},
+    {"same_tick", PB_OPT_BOOL, offsetof(nesting_params, same_tick), "1", PB_OPT_NORANGE,
+     "skew_window 0: a call with the child's ts, earlier in the file, is a candidate "
+     "parent (0: strictly earlier only, Figure 4)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */
@@ -106,6 +111,8 @@ struct nesting {
     /* counters for the result metadata */
     size_t calls, returns, others, unmatched_calls, unmatched_returns;
     size_t repeated, with_cands, cycles;
+    size_t no_callid;       /* calls without a call id while callids=1 */
+    size_t same_tick_cands; /* candidates with the child's ts, earlier in the file */
 };
 
 static inline const pb_msg *cmsg(const nesting *s, uint32_t pair)
@@ -344,6 +351,8 @@ static int find_pairs(nesting *s)
         int more;
         if (m->type == PB_TYPE_CALL) {
             s->calls++;
+            if (s->p.callids && m->callid == PB_ID_NONE)
+                s->no_callid++;
             uint32_t r = NONE;
             if (w > 0 && early.n)
                 r = qpop(&early, s->v.msgs, m->src, m->dst, cid, m->ts - w, &more);
@@ -413,6 +422,15 @@ static uint32_t sb_find(nesting *s, uint32_t a, uint32_t b, uint32_t c,
     size_t bins = (size_t)s->p.bins;
     if (s->nhist == s->histcap) {
         uint32_t nc = s->histcap ? s->histcap * 2 : 16;
+        if ((double)nc * (double)bins * sizeof *s->sb > NESTING_SB_MAX_BYTES) {
+            /* one histogram per (a, b, c) triple: at most one per call
+             * pair, so O(m) histograms, but each is hist_bins long */
+            nc = (uint32_t)(NESTING_SB_MAX_BYTES / ((double)bins * sizeof *s->sb));
+            if (nc <= s->nhist) {
+                *rc = PB_ERANGE;
+                return NONE;
+            }
+        }
         double *nsb = realloc(s->sb, (size_t)nc * bins * sizeof *nsb);
         if (!nsb) {
             *rc = PB_ENOMEM;
@@ -462,6 +480,11 @@ double nesting_scoreboard(const nesting *s, uint32_t a, uint32_t b, uint32_t c,
     return s->sb[(size_t)h * (size_t)s->p.bins + nesting_bin(s, delta)];
 }
 
+/* Gaussian smoothing of every histogram, with zero padding at both ends
+ * (GSL's kernel, as gsl_filter_gaussian with GSL_FILTER_END_PADZERO).  Only
+ * the non-zero bins are spread, so the cost is (non-zero bins) x (kernel
+ * width) + bins per histogram, not bins x kernel width: at most O(m x p)
+ * non-zero bins exist, one per candidate nesting. */
 static int smooth(nesting *s, pb_error *err)
 {
     size_t bins = (size_t)s->p.bins;
@@ -472,27 +495,38 @@ static int smooth(nesting *s, pb_error *err)
     size_t k = 2 * half + 1;
     /* GSL's kernel is exp(-x^2 / (2 sigma^2)) with sigma = (K-1)/(2 alpha) */
     double alpha = (double)(k - 1) / (2.0 * sigma);
-    gsl_filter_gaussian_workspace *ws = gsl_filter_gaussian_alloc(k);
-    gsl_vector *out = gsl_vector_alloc(bins);
-    if (!ws || !out) {
-        gsl_filter_gaussian_free(ws);
-        gsl_vector_free(out);
+    gsl_vector *kern = gsl_vector_alloc(k);
+    double *out = malloc(bins * sizeof *out);
+    if (!kern || !out) {
+        gsl_vector_free(kern);
+        free(out);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory smoothing the scoreboard");
     }
-    int rc = PB_OK;
-    for (uint32_t h = 0; h < s->nhist; h++) {
-        gsl_vector_view in = gsl_vector_view_array(s->sb + (size_t)h * bins, bins);
-        if (gsl_filter_gaussian(GSL_FILTER_END_PADZERO, alpha, 0, &in.vector,
-                                out, ws) != GSL_SUCCESS) {
-            rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                              "smoothing the scoreboard failed (smooth_width=%g)", sigma);
-            break;
-        }
-        gsl_vector_memcpy(&in.vector, out);
+    if (gsl_filter_gaussian_kernel(alpha, 0, 1, kern) != GSL_SUCCESS) {
+        gsl_vector_free(kern);
+        free(out);
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "smoothing the scoreboard failed (smooth_width=%g)", sigma);
     }
-    gsl_filter_gaussian_free(ws);
-    gsl_vector_free(out);
-    return rc;
+    const double *g = kern->data;
+    for (uint32_t h = 0; h < s->nhist; h++) {
+        double *x = s->sb + (size_t)h * bins;
+        memset(out, 0, bins * sizeof *out);
+        for (size_t t = 0; t < bins; t++) {
+            double v = x[t];
+            if (v == 0)
+                continue;
+            /* out[i] += g[j] x[t] for i = t + half - j inside [0, bins) */
+            size_t j0 = t + half >= bins ? t + half - (bins - 1) : 0;
+            size_t j1 = t + half < k - 1 ? t + half : k - 1;
+            for (size_t j = j0; j <= j1; j++)
+                out[t + half - j] += g[j * kern->stride] * v;
+        }
+        memcpy(x, out, bins * sizeof *out);
+    }
+    gsl_vector_free(kern);
+    free(out);
+    return PB_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -547,6 +581,7 @@ static int sweep(nesting *s, pb_error *err)
     if (!open)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     int rc = PB_OK;
+    int sb_full = 0;    /* the scoreboard reached NESTING_SB_MAX_BYTES */
     size_t ai = 0;      /* next message to consider adding */
     uint32_t ri = 0;    /* next pair to consider removing */
     s->cand_off[0] = 0;
@@ -575,10 +610,21 @@ static int sweep(nesting *s, pb_error *err)
             break;
         const oset *o = &open[cm->src];
         const pb_ns lim = cm->ts + w;
+        /* without a window, a call stamped at the child's own tick is a
+         * candidate when the file puts it first (coarse timestamps) */
+        const int tie_ok = w == 0 && s->p.same_tick;
         size_t start = s->ncand;
         for (uint32_t k = 0; k < o->n; k++) {
-            if (o->a[k].call_ts < lim && o->a[k].pair != c &&
-                (rc = cand_push(s, o->a[k].pair)) != PB_OK)
+            const oent *e = &o->a[k];
+            if (e->pair == c)
+                continue;
+            if (e->call_ts < lim) {
+                rc = cand_push(s, e->pair);
+            } else if (tie_ok && e->call_ts == lim && s->call[e->pair] < s->call[c]) {
+                s->same_tick_cands++;
+                rc = cand_push(s, e->pair);
+            }
+            if (rc != PB_OK)
                 break;
         }
         if (rc != PB_OK)
@@ -600,8 +646,10 @@ static int sweep(nesting *s, pb_error *err)
             const pb_msg *pm = cmsg(s, s->cand[k]);
             if (pm->src != last_a) {
                 h = sb_find(s, pm->src, cm->src, cm->dst, 1, &rc);
-                if (h == NONE)
+                if (h == NONE) {
+                    sb_full = rc == PB_ERANGE;
                     break;
+                }
                 last_a = pm->src;
             }
             s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)] += wt;
@@ -612,6 +660,12 @@ static int sweep(nesting *s, pb_error *err)
     free(open);
     if (rc == PB_ENOMEM)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory listing candidate nestings");
+    if (rc == PB_ERANGE && sb_full)
+        return pb_error_set(err, PB_ERANGE, NULL, 0, 0,
+                            "nesting: the scoreboard would pass %.0f MB (%u histograms "
+                            "of %zu bins, one per (caller, callee, child) triple); "
+                            "expected fewer bins: lower hist_bins",
+                            NESTING_SB_MAX_BYTES / 1048576.0, s->nhist, bins);
     return rc;
 }
 
@@ -629,15 +683,21 @@ static inline double pen(const nesting *s, int which, uint32_t c, double e)
 /* The three child penalties of 5.1.1.3 as one factor.  A count c enters as
  * (1 + c)^-e: no children yet means no penalty, and the first conflicting
  * child already divides the score (by 4 for x = 2). */
-static double penalty(const nesting *s, uint32_t q, const pb_msg *cm,
-                      const pb_msg *rm)
+static double penalty(const nesting *s, uint32_t q, uint32_t c,
+                      const pb_msg *cm, const pb_msg *rm)
 {
     uint32_t co = 0, cs = 0, ca = 0;
+    /* without a skew window the file order is the order of events, also
+     * between rows stamped at the same tick */
+    const int by_row = s->p.skew_window == 0 && s->p.same_tick;
     for (uint32_t k = s->first_child[q]; k != NONE; k = s->next_sib[k]) {
         const pb_msg *km = cmsg(s, k), *kr = rmsg(s, k);
         ca++;
         cs += km->dst == cm->dst;
-        co += km->ts < rm->ts && cm->ts < kr->ts;
+        if (by_row)
+            co += s->call[k] < s->ret[c] && s->call[c] < s->ret[k];
+        else
+            co += km->ts < rm->ts && cm->ts < kr->ts;
     }
     return pen(s, 0, co, s->p.x) * pen(s, 1, cs, s->p.y) * pen(s, 2, ca, s->p.z);
 }
@@ -669,7 +729,7 @@ static int choose(nesting *s)
             }
             double v = h == NONE ? 0.0 : s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)];
             if (penalize)
-                v *= penalty(s, q, cm, rm);
+                v *= penalty(s, q, c, cm, rm);
             /* ties go to the earliest parent */
             if (v > bestv || (v == bestv && s->call[q] < s->call[best])) {
                 bestv = v;
@@ -838,13 +898,13 @@ fail:
 }
 
 uint32_t nesting_npairs(const nesting *s) { return s->npairs; }
-uint32_t nesting_pair_call(const nesting *s, uint32_t i) { return i < s->npairs ? s->call[i] : NONE; }
-uint32_t nesting_pair_return(const nesting *s, uint32_t i) { return i < s->npairs ? s->ret[i] : NONE; }
-uint32_t nesting_pair_parent(const nesting *s, uint32_t i) { return i < s->npairs ? s->parent[i] : NONE; }
+uint32_t nesting_pair_call(const nesting *s, uint32_t i) { return i < s->npairs && s->call ? s->call[i] : NONE; }
+uint32_t nesting_pair_return(const nesting *s, uint32_t i) { return i < s->npairs && s->ret ? s->ret[i] : NONE; }
+uint32_t nesting_pair_parent(const nesting *s, uint32_t i) { return i < s->npairs && s->parent ? s->parent[i] : NONE; }
 
 uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i)
 {
-    return i < s->npairs ? s->cand_off[i + 1] - s->cand_off[i] : 0;
+    return i < s->npairs && s->cand_off ? s->cand_off[i + 1] - s->cand_off[i] : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1166,11 +1226,14 @@ static double sd_of(const double *sum, const double *sumsq, const double *w,
  * latency of the whole call (node and children), an edge the mean delay
  * from the parent's entry, the first edge the instance count and the total
  * latency.  Also the text report with distributions. */
+#define REPORT_INDENT 16
+
 static int draw(nesting *s, pathctx *x, pb_result *res)
 {
     pb_strtab *names = NULL;
     pb_ptree t = {0};
     pb_error perr;
+    uint32_t *depth_of = NULL, depth_cap = 0;
     int rc = pb_strtab_init(&names);
     if (rc != PB_OK)
         return rc;
@@ -1185,6 +1248,15 @@ static int draw(nesting *s, pathctx *x, pb_result *res)
         const pstat *ps = &x->ps[pat->index];
         if ((rc = pb_ptree_parse(pat->text, strlen(pat->text), names, &t, &perr)) != PB_OK)
             break;
+        if (t.n > depth_cap) {
+            uint32_t *a = realloc(depth_of, (size_t)t.n * sizeof *a);
+            if (!a) {
+                rc = PB_ENOMEM;
+                break;
+            }
+            depth_of = a;
+            depth_cap = t.n;
+        }
         pb_strbuf_printf(d, "  subgraph cluster_%u {\n    label=\"#%u ", pat->rank, pat->rank);
         dot_escaped(d, pat->text);
         pb_strbuf_puts(d, "\";\n");
@@ -1199,9 +1271,9 @@ static int draw(nesting *s, pathctx *x, pb_result *res)
             const char *nm = pb_strtab_str(names, t.nodes[k].name);
             pb_strbuf_printf(d, "    p%u_%u [label=\"", pat->rank, k);
             dot_escaped(d, nm);
-            uint32_t depth = 0;
-            for (uint32_t a = t.nodes[k].parent; a != PB_PTREE_NONE; a = t.nodes[a].parent)
-                depth++;
+            /* parse gives pre-order: a parent precedes its children */
+            uint32_t depth = k ? depth_of[t.nodes[k].parent] + 1 : 0;
+            depth_of[k] = depth;
             if (k == 0) {
                 pb_strbuf_puts(d, "\"];\n");
                 pb_strbuf_printf(r, "  %s\n", nm);
@@ -1233,8 +1305,15 @@ static int draw(nesting *s, pathctx *x, pb_result *res)
                 fmt_time(ps->edge_max[k], b7, sizeof b7);
                 snprintf(del, sizeof del, "%s %s [%s, %s]", b2, b3, b6, b7);
             }
-            pb_strbuf_printf(r, "  %*s%-*s %-34s %-34s %s\n", (int)(2 * depth), "",
-                             (int)(24 > 2 * depth ? 24 - 2 * depth : 1), nm, lat, del, b1);
+            /* indentation shows depth up to REPORT_INDENT levels; deeper
+             * rows name their depth instead (a deep chain would otherwise
+             * cost O(depth^2) bytes of spaces) */
+            uint32_t ind = depth < REPORT_INDENT ? depth : REPORT_INDENT;
+            char deep[24] = "";
+            if (depth > REPORT_INDENT)
+                snprintf(deep, sizeof deep, "(depth %u) ", depth);
+            pb_strbuf_printf(r, "  %*s%s%-*s %-34s %-34s %s\n", (int)(2 * ind), "", deep,
+                             (int)(24 > 2 * ind ? 24 - 2 * ind : 1), nm, lat, del, b1);
         }
         pb_strbuf_puts(d, "  }\n");
     }
@@ -1242,6 +1321,7 @@ static int draw(nesting *s, pathctx *x, pb_result *res)
         rc = pb_strbuf_puts(d, "}\n");
     pb_ptree_free(&t);
     pb_strtab_close(names);
+    free(depth_of);
     return rc;
 }
 
@@ -1266,6 +1346,17 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         roots++;
         rc = one_path(s, &x, r, res, inst);
     }
+    /* the pair links are not needed any more either (draw and the
+     * counters below use none): give them back before the assignment
+     * table grows (24 MB on a 2M-message trace; the pair accessors say
+     * NESTING_NONE from here on) */
+    free(s->cand_off);
+    free(s->parent);
+    free(s->first_child);
+    free(s->next_sib);
+    free(s->call);
+    free(s->ret);
+    s->cand_off = s->parent = s->first_child = s->next_sib = s->call = s->ret = NULL;
     /* the assignment table in trace order, so it diffs well */
     for (size_t i = 0; inst && i < s->v.n && rc == PB_OK; i++) {
         uint32_t q = s->pair_of_msg[i];
@@ -1284,6 +1375,8 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "unmatched_calls=%zu", s->unmatched_calls);
         pb_result_meta(res, "unmatched_returns=%zu", s->unmatched_returns);
         pb_result_meta(res, "repeated_key_matches=%zu", s->repeated);
+        pb_result_meta(res, "calls_without_callid=%zu", s->no_callid);
+        pb_result_meta(res, "same_tick_candidates=%zu", s->same_tick_cands);
         pb_result_meta(res, "candidate_nestings=%zu", s->ncand);
         pb_result_meta(res, "nested_pairs=%zu", s->with_cands);
         pb_result_meta(res, "mean_parallelism=%.3f",
@@ -1293,6 +1386,17 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "paths=%zu", roots);
         rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
     }
+    if (rc == PB_OK && s->no_callid)
+        rc = pb_result_warn(res, "callids=1, but %zu of %zu calls have no call id%s: "
+                                 "those are paired with returns first-in first-out "
+                                 "(5.1.1.1); %zu returns matched while another call of "
+                                 "the same sender and receiver was open "
+                                 "(repeated_key_matches), where FIFO may pair wrongly. "
+                                 "Give -s callids=0 to ask for FIFO pairing.",
+                            s->no_callid, s->calls,
+                            (s->v.columns & PB_COL_CALLID) ? ""
+                                                           : " (the trace has no callid column)",
+                            s->repeated);
     if (rc == PB_OK) {
         pb_pattab_rank(res->patterns, res->rank_by);
         rc = draw(s, &x, res);

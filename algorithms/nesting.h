@@ -34,6 +34,10 @@ typedef struct nesting_params {
     double smooth_width; /* [smooth_width] its standard deviation, bins */
     int callids;         /* [callids] use call ids (else FIFO for all) */
     int top;             /* [top] patterns drawn in dot / report; 0 = all */
+    int same_tick;       /* [same_tick] with skew_window 0, a call with the
+                            same ts as the child's call, earlier in the
+                            file, is a candidate parent (default 1; 0 =
+                            strictly earlier only, Figure 4) */
 } nesting_params;
 
 /* The option table over nesting_params. */
@@ -82,7 +86,9 @@ uint32_t nesting_bin(const nesting *s, pb_ns delta);
  * the parent's call, total latency = root call duration; seconds), ascribe
  * every message of a path to its instance, add the metadata counters and
  * write the Figure 8 dot text and a text report for the top patterns.
- * Call once.  Returns PB_OK or PB_ENOMEM. */
+ * Call once.  It frees the pair tables on the way (memory), so afterwards
+ * the pair accessors above return NESTING_NONE (ncandidates 0).  Returns
+ * PB_OK or PB_ENOMEM. */
 int nesting_paths(nesting *s, pb_result *res, pb_error *err);
 
 #endif

@@ -46,5 +46,11 @@ extern const pb_algo pb_algo_nesting;
 extern const pb_algo pb_algo_convolution;
 extern const pb_algo pb_algo_linking;
 extern const pb_algo pb_algo_truth;
+extern const pb_algo pb_algo_joint;
+/* the field's baselines (baseline_algos.c, docs/baselines.md) */
+extern const pb_algo pb_algo_fcfs;
+extern const pb_algo pb_algo_arrival;
+extern const pb_algo pb_algo_vpath;
+extern const pb_algo pb_algo_wap5tw;
 
 #endif

@@ -1,6 +1,7 @@
 #include "pb_error.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *pb_strerror(int code)
@@ -32,8 +33,41 @@ void pb_error_clear(pb_error *err)
     err->msg[0] = '\0';
 }
 
-int pb_error_set(pb_error *err, int code, const char *file, long line,
-                 long column, const char *fmt, ...)
+/* A long message is one that quotes a long field: copy it to out (size n)
+ * with every quoted span longer than PB_ERROR_QUOTE_MAX bytes cut to that
+ * many, then "...", so that what comes after the field (what was
+ * expected) is kept. */
+static void shorten_quotes(const char *s, char *out, size_t n)
+{
+    size_t o = 0;
+    while (*s && o + 1 < n) {
+        if (*s != '"') {
+            out[o++] = *s++;
+            continue;
+        }
+        const char *close = strchr(s + 1, '"');
+        size_t inner = close ? (size_t)(close - s - 1) : strlen(s + 1);
+        size_t keep = inner > PB_ERROR_QUOTE_MAX ? PB_ERROR_QUOTE_MAX : inner;
+        char piece[PB_ERROR_QUOTE_MAX + 8];
+        size_t pl = 0;
+        piece[pl++] = '"';
+        memcpy(piece + pl, s + 1, keep);
+        pl += keep;
+        if (keep < inner) {
+            memcpy(piece + pl, "...", 3);
+            pl += 3;
+        }
+        if (close)
+            piece[pl++] = '"';
+        for (size_t k = 0; k < pl && o + 1 < n; k++)
+            out[o++] = piece[k];
+        s = close ? close + 1 : s + 1 + inner;
+    }
+    out[o] = '\0';
+}
+
+int pb_error_vset(pb_error *err, int code, const char *file, long line,
+                  long column, const char *fmt, va_list ap)
 {
     if (!err)
         return code;
@@ -47,14 +81,30 @@ int pb_error_set(pb_error *err, int code, const char *file, long line,
     err->line = line;
     err->column = column;
     if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
+        va_list ap2;
+        va_copy(ap2, ap);
+        int need = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        char *full;
+        if (need >= PB_ERROR_QUOTE_FROM && (full = malloc((size_t)need + 1))) {
+            vsnprintf(full, (size_t)need + 1, fmt, ap2);
+            shorten_quotes(full, err->msg, sizeof err->msg);
+            free(full);
+        }
+        va_end(ap2);
     } else {
         snprintf(err->msg, sizeof err->msg, "%s", pb_strerror(code));
     }
     return code;
+}
+
+int pb_error_set(pb_error *err, int code, const char *file, long line,
+                 long column, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = pb_error_vset(err, code, file, line, column, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 char *pb_error_format(const pb_error *err, char *buf, size_t n)

@@ -10,6 +10,7 @@
 #ifndef PB_ERROR_H
 #define PB_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -28,6 +29,11 @@ typedef enum pb_status {
 } pb_status;
 
 #define PB_ERROR_MSG_MAX 512
+/* Messages of PB_ERROR_QUOTE_FROM bytes or more have each quoted span cut
+ * to PB_ERROR_QUOTE_MAX bytes and "...", so that a long field never pushes
+ * what was expected off the end of the message. */
+#define PB_ERROR_QUOTE_FROM 160
+#define PB_ERROR_QUOTE_MAX 40
 #define PB_ERROR_FILE_MAX 256
 
 /* A located error.  line and column are 1-based; 0 means "not applicable".
@@ -56,6 +62,10 @@ int pb_error_set(pb_error *err, int code, const char *file, long line,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+/* pb_error_set with a va_list, for wrappers that take a format. */
+int pb_error_vset(pb_error *err, int code, const char *file, long line,
+                  long column, const char *fmt, va_list ap);
 
 /* Render "file:line:column: message" (parts that are unset are left out)
  * into buf of size n.  Returns buf. */

@@ -70,91 +70,188 @@ int pb_ptree_escape(pb_strbuf *out, const char *name, size_t len)
     return pb_strbuf_append(out, name + start, len - start);
 }
 
-/* Canonical text of the subtree under node i (the node's own name, then
- * its sorted children), built bottom-up.  Each subtree's text is a
- * separate allocation; sizes are small (patterns have tens of nodes). */
-typedef struct sub {
-    char *text;
-    size_t len;
-    uint32_t node;
-} sub;
+/* Canonical text without recursion and without a copy per subtree (a
+ * chain of depth D would cost O(D^2) bytes that way): every node's escaped
+ * name is stored once, each node's children are sorted bottom-up (children
+ * have larger indices than their parent, so a pass from the last node to
+ * the first sees every subtree sorted before it is compared), and two
+ * subtrees are compared by generating their texts lazily, chunk by chunk,
+ * with explicit stacks.  A comparison stops at the first differing byte. */
+typedef struct gen {
+    uint32_t *node;   /* frame stack: node */
+    uint32_t *k;      /* 0: name not emitted; j >= 1: j - 1 children done */
+    size_t sp;
+    const char *p;    /* current chunk */
+    size_t n;
+} gen;
 
-static int cmp_sub(const void *a, const void *b)
+typedef struct canon {
+    const pb_ptree *t;
+    pb_strbuf esc;    /* escaped names, node after node */
+    size_t *eoff;     /* [n + 1] offsets into esc */
+    uint32_t *kids;   /* children of each node, sorted, contiguous */
+    uint32_t *koff;   /* [n + 1] offsets into kids */
+    uint32_t *tmp;    /* merge buffer [n] */
+    gen a, b;
+} canon;
+
+static void gen_start(gen *g, uint32_t u)
 {
-    const sub *x = a, *y = b;
-    size_t m = x->len < y->len ? x->len : y->len;
-    int c = memcmp(x->text, y->text, m);
-    if (c)
-        return c;
-    if (x->len != y->len)
-        return x->len < y->len ? -1 : 1;
-    /* identical sibling subtrees keep their insertion order, so canonical
-     * positions do not depend on how qsort treats equal keys */
-    return x->node < y->node ? -1 : x->node > y->node;
+    g->sp = 1;
+    g->node[0] = u;
+    g->k[0] = 0;
+    g->n = 0;
 }
 
-/* Builds texts for all nodes; children sorted order is recorded in
- * sorted_children (per node: a malloc'd array of node indices). */
-static int build(const pb_ptree *t, const pb_strtab *names, uint32_t i,
-                 sub *texts, uint32_t **sorted_children)
+/* Next chunk of the subtree's text into g->p / g->n; 0 at its end. */
+static int gen_next(const canon *c, gen *g)
 {
-    pb_strbuf b = {0};
-    const char *nm = pb_strtab_str(names, t->nodes[i].name);
-    if (!nm)
-        nm = "?";
-    if (pb_ptree_escape(&b, nm, strlen(nm)) != PB_OK)
-        goto nomem;
-    uint32_t nc = pb_ptree_nchildren(t, i);
-    if (nc) {
-        sub *kids = malloc(nc * sizeof *kids);
-        uint32_t *order = malloc(nc * sizeof *order);
-        if (!kids || !order) {
-            free(kids);
-            free(order);
-            goto nomem;
+    while (g->sp) {
+        size_t top = g->sp - 1;
+        uint32_t u = g->node[top], k = g->k[top];
+        uint32_t nk = c->koff[u + 1] - c->koff[u];
+        if (k == 0) {
+            g->k[top] = 1;
+            g->p = c->esc.s + c->eoff[u];
+            g->n = c->eoff[u + 1] - c->eoff[u];
+            if (g->n)
+                return 1;
+            continue;
         }
-        uint32_t k = 0;
-        for (uint32_t c = t->nodes[i].first_child; c != PB_PTREE_NONE;
-             c = t->nodes[c].next_sibling) {
-            int rc = build(t, names, c, texts, sorted_children);
-            if (rc != PB_OK) {
-                free(kids);
-                free(order);
-                pb_strbuf_free(&b);
-                return rc;
-            }
-            kids[k++] = texts[c];
+        uint32_t done = k - 1;
+        if (nk == 0) {
+            g->sp--;
+            continue;
         }
-        qsort(kids, nc, sizeof *kids, cmp_sub);
-        int bad = pb_strbuf_putc(&b, '[');
-        for (k = 0; k < nc && !bad; k++) {
-            if (k)
-                bad |= pb_strbuf_putc(&b, ',');
-            bad |= pb_strbuf_append(&b, kids[k].text, kids[k].len);
-            order[k] = kids[k].node;
+        if (done == nk) {
+            g->sp--;
+            g->p = "]";
+            g->n = 1;
+            return 1;
         }
-        bad |= pb_strbuf_putc(&b, ']');
-        free(kids);
-        sorted_children[i] = order;
-        if (bad)
-            goto nomem;
+        g->k[top] = k + 1;
+        g->node[g->sp] = c->kids[c->koff[u] + done];
+        g->k[g->sp] = 0;
+        g->sp++;
+        g->p = done ? "," : "[";
+        g->n = 1;
+        return 1;
     }
-    texts[i].len = b.len;
-    texts[i].text = pb_strbuf_take(&b);
-    texts[i].node = i;
-    return texts[i].text ? PB_OK : PB_ENOMEM;
-nomem:
-    pb_strbuf_free(&b);
-    return PB_ENOMEM;
+    g->n = 0;
+    return 0;
 }
 
-static void walk_order(const pb_ptree *t, uint32_t i, uint32_t **sorted_children,
-                       uint32_t *order, uint32_t *pos)
+/* Byte order of the canonical texts of subtrees x and y (shorter first on
+ * a common prefix), as memcmp-then-length would order the two strings. */
+static int cmp_subtrees(canon *c, uint32_t x, uint32_t y)
 {
-    order[i] = (*pos)++;
-    uint32_t nc = pb_ptree_nchildren(t, i);
-    for (uint32_t k = 0; k < nc; k++)
-        walk_order(t, sorted_children[i][k], sorted_children, order, pos);
+    gen *a = &c->a, *b = &c->b;
+    gen_start(a, x);
+    gen_start(b, y);
+    int ma = gen_next(c, a), mb = gen_next(c, b);
+    while (ma && mb) {
+        size_t m = a->n < b->n ? a->n : b->n;
+        int d = memcmp(a->p, b->p, m);
+        if (d)
+            return d;
+        a->p += m;
+        a->n -= m;
+        b->p += m;
+        b->n -= m;
+        if (!a->n)
+            ma = gen_next(c, a);
+        if (!b->n)
+            mb = gen_next(c, b);
+    }
+    return ma - mb;
+}
+
+/* Stable bottom-up merge sort of v[0..n) by subtree text: identical
+ * sibling subtrees keep their insertion order, so canonical positions do
+ * not depend on the sort. */
+static void sort_kids(canon *c, uint32_t *v, uint32_t n)
+{
+    uint32_t *src = v, *dst = c->tmp;
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n;
+            uint32_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                dst[o++] = cmp_subtrees(c, src[j], src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid)
+                dst[o++] = src[i++];
+            while (j < hi)
+                dst[o++] = src[j++];
+        }
+        uint32_t *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
+}
+
+static void canon_free(canon *c)
+{
+    pb_strbuf_free(&c->esc);
+    free(c->eoff);
+    free(c->kids);
+    free(c->koff);
+    free(c->tmp);
+    free(c->a.node);
+    free(c->a.k);
+    free(c->b.node);
+    free(c->b.k);
+}
+
+static int canon_build(canon *c, const pb_ptree *t, const pb_strtab *names)
+{
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    size_t n = t->n;
+    c->eoff = malloc((n + 1) * sizeof *c->eoff);
+    c->kids = malloc((n ? n : 1) * sizeof *c->kids);
+    c->koff = calloc(n + 1, sizeof *c->koff);
+    c->tmp = malloc((n ? n : 1) * sizeof *c->tmp);
+    c->a.node = malloc((n ? n : 1) * sizeof *c->a.node);
+    c->a.k = malloc((n ? n : 1) * sizeof *c->a.k);
+    c->b.node = malloc((n ? n : 1) * sizeof *c->b.node);
+    c->b.k = malloc((n ? n : 1) * sizeof *c->b.k);
+    if (!c->eoff || !c->kids || !c->koff || !c->tmp || !c->a.node || !c->a.k ||
+        !c->b.node || !c->b.k)
+        return PB_ENOMEM;
+    /* escaped names; reserve so that c->esc.s is never NULL */
+    if (pb_strbuf_append(&c->esc, "", 0) != PB_OK)
+        return PB_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        c->eoff[i] = c->esc.len;
+        const char *nm = pb_strtab_str(names, t->nodes[i].name);
+        if (!nm)
+            nm = "?";
+        if (pb_ptree_escape(&c->esc, nm, strlen(nm)) != PB_OK)
+            return PB_ENOMEM;
+    }
+    c->eoff[n] = c->esc.len;
+    /* children in insertion order, contiguous per node */
+    for (size_t i = 0; i < n; i++)
+        if (t->nodes[i].parent != PB_PTREE_NONE)
+            c->koff[t->nodes[i].parent + 1]++;
+    for (size_t i = 0; i < n; i++)
+        c->koff[i + 1] += c->koff[i];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = c->koff[i];
+        for (uint32_t ch = t->nodes[i].first_child; ch != PB_PTREE_NONE;
+             ch = t->nodes[ch].next_sibling)
+            c->kids[k++] = ch;
+    }
+    /* children have larger indices than their parents (pb_ptree_add) */
+    for (size_t i = n; i-- > 0;) {
+        uint32_t nk = c->koff[i + 1] - c->koff[i];
+        if (nk > 1)
+            sort_kids(c, c->kids + c->koff[i], nk);
+    }
+    return PB_OK;
 }
 
 int pb_ptree_canonical(const pb_ptree *t, const pb_strtab *names,
@@ -162,40 +259,34 @@ int pb_ptree_canonical(const pb_ptree *t, const pb_strtab *names,
 {
     if (t->n < 2 || pb_ptree_nchildren(t, 0) != 1)
         return PB_EINVAL;
-    sub *texts = calloc(t->n, sizeof *texts);
-    uint32_t **sorted = calloc(t->n, sizeof *sorted);
-    int rc = PB_ENOMEM;
-    if (!texts || !sorted)
-        goto done;
+    canon c;
+    int rc = canon_build(&c, t, names);
+    if (rc != PB_OK) {
+        canon_free(&c);
+        return rc;
+    }
     uint32_t child = t->nodes[0].first_child;
-    rc = build(t, names, child, texts, sorted);
-    if (rc != PB_OK)
-        goto done;
-    const char *root = pb_strtab_str(names, t->nodes[0].name);
-    if (!root)
-        root = "?";
-    if (pb_ptree_escape(out, root, strlen(root)) != PB_OK ||
-        pb_strbuf_putc(out, '>') != PB_OK ||
-        pb_strbuf_append(out, texts[child].text, texts[child].len) != PB_OK) {
-        rc = PB_ENOMEM;
-        goto done;
-    }
-    if (order) {
-        uint32_t pos = 1;
+    rc = pb_strbuf_append(out, c.esc.s + c.eoff[0], c.eoff[1] - c.eoff[0]);
+    if (rc == PB_OK)
+        rc = pb_strbuf_putc(out, '>');
+    gen_start(&c.a, child);
+    while (rc == PB_OK && gen_next(&c, &c.a))
+        rc = pb_strbuf_append(out, c.a.p, c.a.n);
+    if (rc == PB_OK && order) {
+        /* canonical pre-order positions: explicit stack, children pushed
+         * in reverse sorted order */
+        uint32_t *st = c.a.node, sp = 0, pos = 1;
         order[0] = 0;
-        walk_order(t, child, sorted, order, &pos);
+        st[sp++] = child;
+        while (sp) {
+            uint32_t u = st[--sp];
+            order[u] = pos++;
+            for (uint32_t k = c.koff[u + 1]; k-- > c.koff[u];)
+                st[sp++] = c.kids[k];
+        }
     }
-    rc = PB_OK;
-done:
-    if (texts)
-        for (uint32_t i = 0; i < t->n; i++)
-            free(texts[i].text);
-    if (sorted)
-        for (uint32_t i = 0; i < t->n; i++)
-            free(sorted[i]);
-    free(texts);
-    free(sorted);
-    return rc;
+    canon_free(&c);
+    return rc == PB_OK ? PB_OK : PB_ENOMEM;
 }
 
 /* ------------------------------------------------------------------ */
@@ -247,33 +338,39 @@ static int parse_name(parser *p, uint32_t *idx)
     return pb_strtab_intern(p->names, pb_strbuf_str(&p->name), p->name.len, idx);
 }
 
-static int parse_child(parser *p, uint32_t parent, int depth)
+/* The root's one child and everything under it, without recursion: the
+ * open brackets are the chain of parents in the tree itself. */
+static int parse_body(parser *p)
 {
-    if (depth > 10000)
-        return perr(p, "less deeply nested brackets");
-    uint32_t name, idx;
-    int rc = parse_name(p, &name);
-    if (rc != PB_OK)
-        return rc;
-    if ((rc = pb_ptree_add(p->t, parent, name, &idx)) != PB_OK)
-        return rc;
-    if (p->pos < p->len && p->s[p->pos] == '[') {
-        p->pos++;
+    uint32_t parent = 0; /* the root */
+    for (;;) {
+        uint32_t name, idx;
+        int rc = parse_name(p, &name);
+        if (rc != PB_OK)
+            return rc;
+        if ((rc = pb_ptree_add(p->t, parent, name, &idx)) != PB_OK)
+            return rc;
+        if (p->pos < p->len && p->s[p->pos] == '[') {
+            p->pos++;
+            parent = idx; /* its first child comes next */
+            continue;
+        }
+        /* a child is complete: close brackets until a ',' opens a sibling */
         for (;;) {
-            if ((rc = parse_child(p, idx, depth + 1)) != PB_OK)
-                return rc;
+            if (parent == 0)
+                return PB_OK; /* the root's single child is complete */
             if (p->pos < p->len && p->s[p->pos] == ',') {
                 p->pos++;
-                continue;
+                break;
             }
             if (p->pos < p->len && p->s[p->pos] == ']') {
                 p->pos++;
-                break;
+                parent = p->t->nodes[parent].parent;
+                continue;
             }
             return perr(p, "',' or ']'");
         }
     }
-    return PB_OK;
 }
 
 int pb_ptree_parse(const char *text, size_t len, pb_strtab *names, pb_ptree *t,
@@ -289,7 +386,7 @@ int pb_ptree_parse(const char *text, size_t len, pb_strtab *names, pb_ptree *t,
         rc = perr(&p, "'>' after the root node");
     if (rc == PB_OK) {
         p.pos++;
-        rc = parse_child(&p, 0, 0);
+        rc = parse_body(&p);
     }
     if (rc == PB_OK && p.pos != p.len)
         rc = perr(&p, "end of pattern");

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,16 @@ int pb_result_meta(pb_result *r, const char *fmt, ...)
     return pb_strbuf_puts(&r->meta, buf);
 }
 
+int pb_result_warn(pb_result *r, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return pb_result_meta(r, "warning: %s: %s", r->algo ? r->algo : "?", buf);
+}
+
 static void put_num(FILE *fp, double v)
 {
     if (isnan(v))
@@ -71,6 +82,70 @@ static void put_means(FILE *fp, const double *sum, const double *w, uint32_t n)
         if (w[k] > 0)
             fprintf(fp, "%.9g", sum[k] / w[k]);
     }
+}
+
+static uint64_t fp_mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+int pb_fingerprint_of(const pb_msg *msgs, size_t n, const pb_strtab *nodes,
+                      pb_fingerprint *out)
+{
+    /* FNV-1a of each node name, once per name */
+    uint32_t nn = pb_strtab_count(nodes);
+    uint64_t *nh = malloc((nn ? nn : 1) * sizeof *nh);
+    if (!nh)
+        return PB_ENOMEM;
+    for (uint32_t k = 0; k < nn; k++) {
+        uint64_t h = 1469598103934665603ULL;
+        for (const unsigned char *c = (const unsigned char *)pb_strtab_str(nodes, k);
+             c && *c; c++)
+            h = (h ^ *c) * 1099511628211ULL;
+        nh[k] = h;
+    }
+    uint64_t h = 0;
+    for (size_t i = 0; i < n; i++) {
+        const pb_msg *m = &msgs[i];
+        uint64_t s = m->src < nn ? nh[m->src] : 0, d = m->dst < nn ? nh[m->dst] : 0;
+        h += fp_mix(fp_mix(m->id ^ 0x9e3779b97f4a7c15ULL) ^ fp_mix(s + 3 * d + m->type));
+    }
+    free(nh);
+    out->messages = n;
+    out->ids = h;
+    return PB_OK;
+}
+
+char *pb_fingerprint_format(const pb_fingerprint *fp, char *buf, size_t n)
+{
+    snprintf(buf, n, "fingerprint: messages=%llu ids=%016llx",
+             (unsigned long long)fp->messages, (unsigned long long)fp->ids);
+    return buf;
+}
+
+int pb_fingerprint_parse(const char *s, pb_fingerprint *out)
+{
+    unsigned long long m, h;
+    int used = 0;
+    while (*s == ' ')
+        s++;
+    if (strncmp(s, "messages=", 9) || s[9] < '0' || s[9] > '9')
+        return PB_EPARSE;
+    if (sscanf(s, "messages=%llu ids=%16llx%n", &m, &h, &used) != 2 || used < 1)
+        return PB_EPARSE;
+    s += used;
+    while (*s == ' ')
+        s++;
+    if (*s)
+        return PB_EPARSE;
+    out->messages = m;
+    out->ids = h;
+    return PB_OK;
 }
 
 int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
@@ -111,7 +186,9 @@ int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
         put_means(fp, e->edge_sum, e->edge_wsum, e->nnodes);
         fputc('\n', fp);
     }
+    size_t nwritten = 0;
     if (with_assign && r->nassign) {
+        nwritten = r->nassign;
         fprintf(fp, "# table=assignment\nid,instance,rank\n");
         for (size_t i = 0; i < r->nassign; i++) {
             const pb_pattern *e = pb_pattab_by_index(r->patterns, r->assign[i].pattern);
@@ -119,6 +196,7 @@ int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
                     r->assign[i].instance, e ? e->rank : 0);
         }
     }
+    fprintf(fp, "# end patterns=%zu assignments=%zu\n", n, nwritten);
     if (fflush(fp) != 0 || ferror(fp))
         return pb_error_set(err, PB_EIO, NULL, 0, 0, "write error: %s",
                             strerror(errno));

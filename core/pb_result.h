@@ -14,6 +14,7 @@
  *   # table=assignment               (only when messages were ascribed)
  *   id,instance,rank
  *   17,3,1
+ *   # end patterns=1 assignments=1   (always the last line)
  *
  * pattern is canonical text (CSV-quoted when needed); count is the raw
  * instance count; score the expected count (linking) or the count; times
@@ -21,6 +22,10 @@
  * per canonical pre-order position (empty where unknown); meanings per view:
  * README "Result files".  In the assignment table, `instance` is an id
  * unique within the file and `rank` the rank of that instance's pattern.
+ * The end line counts the rows of both tables, so that a reader can tell a
+ * whole file from a cut one.  `infer` also writes a "# fingerprint:
+ * messages=N ids=HEX" line (pb_fingerprint) so that the scorer can tell
+ * whether the truth trace is the one the result was inferred from.
  */
 #ifndef PB_RESULT_H
 #define PB_RESULT_H
@@ -32,6 +37,7 @@
 #include "pb_error.h"
 #include "pb_pattab.h"
 #include "pb_strbuf.h"
+#include "pb_trace.h"
 
 /* 16 bytes: one per ascribed message, so it is kept small. */
 typedef struct pb_assign {
@@ -76,10 +82,43 @@ int pb_result_meta(pb_result *r, const char *fmt, ...)
 #endif
     ;
 
+/* Append a warning for the user (a cap, a fallback or a guess that changed
+ * the result) as the metadata line "warning: ALGO: text" (printf-style);
+ * the library never prints, infer copies such lines to stderr.  Returns
+ * PB_OK or PB_ENOMEM. */
+int pb_result_warn(pb_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* A trace's fingerprint: its message count and an order-independent
+ * 64-bit hash of its messages' ids, sender and receiver names and types
+ * (a sum over messages, so a shuffled trace has the same fingerprint, and
+ * so does a skewed copy: timestamps do not enter). */
+typedef struct pb_fingerprint {
+    uint64_t messages;
+    uint64_t ids;
+} pb_fingerprint;
+
+/* Fingerprint of msgs[0..n), whose node indices name entries of nodes.
+ * Returns PB_OK or PB_ENOMEM. */
+int pb_fingerprint_of(const pb_msg *msgs, size_t n, const pb_strtab *nodes,
+                      pb_fingerprint *out);
+
+/* Format as "fingerprint: messages=N ids=HHHHHHHHHHHHHHHH" into buf (size
+ * n, 64 bytes are enough).  Returns buf. */
+char *pb_fingerprint_format(const pb_fingerprint *fp, char *buf, size_t n);
+
+/* Parse the text after "fingerprint:" (leading spaces allowed).  Returns
+ * PB_OK or PB_EPARSE. */
+int pb_fingerprint_parse(const char *s, pb_fingerprint *out);
+
 /* Rank the patterns (by r->rank_by) and write the result file.  head:
  * metadata lines written first after the version line (without "# "), e.g.
  * "algo=... view=... trace=...", "params: ...".  with_assign: write the
- * assignment table when there is one.  Returns PB_OK or PB_EIO. */
+ * assignment table when there is one.  Ends with the "# end" line.
+ * Returns PB_OK or PB_EIO. */
 int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
                     size_t nhead, int with_assign, pb_error *err);
 

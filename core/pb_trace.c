@@ -112,8 +112,15 @@ size_t pb_label_format(const pb_names *names, uint64_t label, char *buf,
 }
 
 static const char *const column_names[] = {
-    "id", "ts", "recv_ts", "src", "dst", "type", "callid", "path", "cause"};
-#define NCOLUMN_KINDS 9
+    "id", "ts", "recv_ts", "src", "dst", "type", "callid", "path", "cause",
+    "thread"};
+#define NCOLUMN_KINDS 10
+
+const char *pb_thread_name(const pb_names *names, uint32_t thread)
+{
+    const char *s = thread ? pb_strtab_str(names->labels, thread - 1) : NULL;
+    return s ? s : "";
+}
 
 const char *pb_column_name(unsigned col)
 {
@@ -289,7 +296,7 @@ struct pb_reader {
     int csv_ready;
     int header_done;
     int ncols;
-    unsigned colbit[MAX_COLUMNS]; /* PB_COL_* of each position, 0 = ignored */
+    unsigned *colbit;       /* [ncols] PB_COL_* of each position, 0 = ignored */
     unsigned columns;
     int too_many_fields;
     int csv_open_row;       /* libcsv is inside a row spanning lines */
@@ -299,7 +306,9 @@ struct pb_reader {
     char *fbuf;
     size_t fbuf_len, fbuf_cap;
     size_t foff[MAX_COLUMNS], flen[MAX_COLUMNS];
-    int nfields;
+    int fpos[MAX_COLUMNS];  /* 0-based position of each stored field */
+    int nfields;            /* fields stored (ignored columns are not) */
+    int nfields_all;        /* fields on the row */
 
     /* parsed messages waiting to be handed out */
     pb_msg *q;
@@ -341,12 +350,10 @@ static int reader_fail(pb_reader *r, int code, long line, long col,
     if (r->failed)
         return r->saved.code;
     r->failed = 1;
-    char msg[PB_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    pb_error_vset(&r->saved, code, r->name, line, col, fmt, ap);
     va_end(ap);
-    pb_error_set(&r->saved, code, r->name, line, col, "%s", msg);
     return code;
 }
 
@@ -359,24 +366,32 @@ static int reader_getline(pb_reader *r, char **s, size_t *len, size_t *len_nl)
         char *start = r->buf ? r->buf + r->buf_pos : NULL; /* no buffer before the first read */
         size_t avail = r->buf_len - r->buf_pos;
         char *nl = avail ? memchr(start, '\n', avail) : NULL;
-        if (nl) {
+        if (nl || (r->eof && avail)) {
             *s = start;
-            *len = (size_t)(nl - start);
-            *len_nl = *len + 1;
+            *len = nl ? (size_t)(nl - start) : avail;
+            *len_nl = nl ? *len + 1 : avail;
             r->buf_pos += *len_nl;
             r->line++;
+            if (r->line == 1 && *len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3)) {
+                /* a UTF-8 byte-order mark starts the file: skip it */
+                *s += 3;
+                *len -= 3;
+                *len_nl -= 3;
+            }
+            const char *z = memchr(*s, '\0', *len);
+            if (z) {
+                long field = 1;
+                for (const char *c = *s; c < z; c++)
+                    field += *c == ',';
+                return reader_fail(r, PB_EPARSE, r->line, field,
+                                   "a NUL byte at character %zu of the line; "
+                                   "expected text (a binary or corrupt file?)",
+                                   (size_t)(z - *s) + 1);
+            }
             return 1;
         }
-        if (r->eof) {
-            if (!avail)
-                return 0;
-            *s = start;
-            *len = avail;
-            *len_nl = avail;
-            r->buf_pos = r->buf_len;
-            r->line++;
-            return 1;
-        }
+        if (r->eof)
+            return 0;
         /* shift the partial line to the front and read more */
         if (r->buf_pos) {
             memmove(r->buf, start, avail);
@@ -540,23 +555,34 @@ static int parse_time_field(pb_reader *r, const char *s, size_t len, long line,
                        "seconds, got \"%s\"", col, what, shown);
 }
 
+static unsigned column_bit(const char *f, size_t l)
+{
+    for (unsigned k = 0; k < NCOLUMN_KINDS; k++)
+        if (strlen(column_names[k]) == l && !memcmp(column_names[k], f, l))
+            return 1u << k;
+    return 0;
+}
+
 static void header_row(pb_reader *r, long line)
 {
-    r->ncols = r->nfields;
+    r->ncols = r->nfields_all;
+    r->colbit = calloc(r->ncols ? (size_t)r->ncols : 1, sizeof *r->colbit);
+    if (!r->colbit) {
+        reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
+        return;
+    }
     unsigned seen = 0;
-    for (int i = 0; i < r->nfields; i++) {
-        const char *f = r->fbuf + r->foff[i];
-        size_t l = r->flen[i];
-        unsigned bit = 0;
-        for (unsigned k = 0; k < NCOLUMN_KINDS; k++)
-            if (strlen(column_names[k]) == l && !memcmp(column_names[k], f, l))
-                bit = 1u << k;
+    for (int j = 0; j < r->nfields; j++) {
+        const char *f = r->fbuf + r->foff[j];
+        size_t l = r->flen[j];
+        int i = r->fpos[j];
+        unsigned bit = column_bit(f, l);
         if (!bit && !r->opts.ignore_unknown_columns) {
             char shown[64];
             show_field(shown, sizeof shown, f, l);
             reader_fail(r, PB_EPARSE, line, i + 1,
                         "header field %d: unknown column \"%s\"; expected one of "
-                        "id, ts, recv_ts, src, dst, type, callid, path, cause",
+                        "id, ts, recv_ts, src, dst, type, callid, path, cause, thread",
                         i + 1, shown);
             return;
         }
@@ -590,10 +616,11 @@ static void header_row(pb_reader *r, long line)
 
 static void data_row(pb_reader *r, long line)
 {
-    if (r->nfields != r->ncols) {
-        reader_fail(r, PB_EPARSE, line, r->nfields > r->ncols ? r->ncols + 1 : r->nfields,
+    if (r->nfields_all != r->ncols) {
+        reader_fail(r, PB_EPARSE, line,
+                    r->nfields_all > r->ncols ? r->ncols + 1 : r->nfields_all,
                     "expected %d fields as in the header, got %d", r->ncols,
-                    r->nfields);
+                    r->nfields_all);
         return;
     }
     pb_msg m;
@@ -606,9 +633,10 @@ static void data_row(pb_reader *r, long line)
     t.path = PB_ID_NONE;
     t.cause = PB_ID_NONE;
     long id_col = 0, ts_col = 0, cause_col = 0;
-    for (int i = 0; i < r->nfields; i++) {
-        const char *f = r->fbuf + r->foff[i];
-        size_t l = r->flen[i];
+    for (int j = 0; j < r->nfields; j++) {
+        const char *f = r->fbuf + r->foff[j];
+        size_t l = r->flen[j];
+        int i = r->fpos[j];
         long col = i + 1;
         char shown[64];
         switch (r->colbit[i]) {
@@ -672,6 +700,16 @@ static void data_row(pb_reader *r, long line)
                 return;
             }
             break;
+        case PB_COL_THREAD:
+            if (l) {
+                uint32_t ti;
+                if (pb_strtab_intern(r->names->labels, f, l, &ti) != PB_OK) {
+                    reader_fail(r, PB_ENOMEM, line, col, "out of memory");
+                    return;
+                }
+                m.thread = ti + 1;
+            }
+            break;
         case PB_COL_PATH:
             if (pb_label_parse(r->names, f, l, &t.path) != PB_OK) {
                 reader_fail(r, PB_ENOMEM, line, col, "out of memory");
@@ -698,6 +736,15 @@ static void data_row(pb_reader *r, long line)
 static void csv_field_cb(void *s, size_t len, void *data)
 {
     pb_reader *r = data;
+    int pos = r->nfields_all++;
+    /* ignored columns are counted, not stored, so that the field limit
+     * applies only to columns that are read */
+    if (r->header_done) {
+        if (pos >= r->ncols || !r->colbit[pos])
+            return;
+    } else if (r->opts.ignore_unknown_columns && !column_bit(s, len)) {
+        return;
+    }
     if (r->nfields >= MAX_COLUMNS) {
         r->too_many_fields = 1;
         return;
@@ -716,6 +763,7 @@ static void csv_field_cb(void *s, size_t len, void *data)
         memcpy(r->fbuf + r->fbuf_len, s, len);
     r->foff[r->nfields] = r->fbuf_len;
     r->flen[r->nfields] = len;
+    r->fpos[r->nfields] = pos;
     r->fbuf_len += len;
     r->fbuf[r->fbuf_len++] = '\0';
     r->nfields++;
@@ -725,16 +773,20 @@ static void csv_row_cb(int c, void *data)
 {
     (void)c;
     pb_reader *r = data;
+    if (!r->failed && r->too_many_fields && !r->header_done)
+        header_row(r, r->line); /* an unknown column is the better message */
     if (!r->failed) {
         if (r->too_many_fields)
             reader_fail(r, PB_EPARSE, r->line, MAX_COLUMNS,
-                        "more than %d fields on a row", MAX_COLUMNS);
+                        "more than %d fields on a row; expected at most one "
+                        "field per known column", MAX_COLUMNS);
         else if (!r->header_done)
             header_row(r, r->line);
         else
             data_row(r, r->line);
     }
     r->nfields = 0;
+    r->nfields_all = 0;
     r->fbuf_len = 0;
     r->too_many_fields = 0;
     r->csv_rows_ended++;
@@ -844,6 +896,26 @@ static void p5_line(pb_reader *r, const char *s, size_t len, long line)
     accept_message(r, &m, &t, line, 0, 1, 0);
 }
 
+/* Whether a P5 line's second whitespace-separated token is an operation. */
+static int p5_is_row(const char *s, size_t len)
+{
+    size_t i = 0;
+    for (int tok = 0; tok < 2; tok++) {
+        while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            i++;
+        size_t st = i;
+        while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            i++;
+        if (tok == 1) {
+            size_t l = i - st;
+            return (l == 9 && !memcmp(s + st, "CALL_SENT", 9)) ||
+                   (l == 8 && (!memcmp(s + st, "RET_SENT", 8) ||
+                               !memcmp(s + st, "MSG_SENT", 8)));
+        }
+    }
+    return 0;
+}
+
 static int is_blank(const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++)
@@ -914,11 +986,14 @@ static int reader_start(pb_reader *r)
             }
             return PB_OK;
         }
-        /* P5: an optional header line whose first token is not a number */
+        /* P5: an optional header line.  A line whose second token is an
+         * operation is a data row (so a typo in its timestamp is an error,
+         * not a header dropped without a word); anything else is taken as
+         * the header. */
         r->columns = PB_COL_ID | PB_COL_TS | PB_COL_SRC | PB_COL_DST |
                      PB_COL_TYPE | PB_COL_CALLID;
         r->header_done = 1;
-        if (len && ((s[0] >= '0' && s[0] <= '9') || s[0] == '.' || s[0] == '-')) {
+        if (p5_is_row(s, len)) {
             p5_line(r, s, len, r->line);
             if (r->failed)
                 return r->saved.code;
@@ -1021,13 +1096,17 @@ int pb_reader_next(pb_reader *r, pb_msg *msg, pb_truth *truth, pb_error *err)
                 break;
             return 0;
         }
-        if (r->format == PB_FORMAT_CSV) {
-            feed_csv(r, s, len_nl);
-        } else {
-            if (len && s[0] == '#')
-                continue;
-            p5_line(r, s, len, r->line);
+        if (len && s[0] == '#' && !r->csv_open_row) {
+            reader_fail(r, PB_EPARSE, r->line, 1,
+                        "a '#' line after the header; expected a data row "
+                        "(comments and metadata are allowed only before the "
+                        "header)");
+            break;
         }
+        if (r->format == PB_FORMAT_CSV)
+            feed_csv(r, s, len_nl);
+        else
+            p5_line(r, s, len, r->line);
     }
     if (r->qcount == 0) {
         if (err)
@@ -1054,6 +1133,7 @@ const char *pb_reader_meta(const pb_reader *r, size_t i)
 }
 pb_names *pb_reader_names(pb_reader *r) { return r->names; }
 long pb_reader_line(const pb_reader *r) { return r->last_line; }
+const char *pb_reader_name(const pb_reader *r) { return r->name; }
 size_t pb_reader_count(const pb_reader *r) { return r->count; }
 
 void pb_reader_close(pb_reader *r)
@@ -1077,6 +1157,7 @@ void pb_reader_close(pb_reader *r)
     free(r->qline);
     free(r->pending);
     free(r->fwd);
+    free(r->colbit);
     idset_free(&r->ids);
     free(r);
 }
@@ -1105,7 +1186,7 @@ int pb_writer_open(pb_writer **out, FILE *fp, const char *display_name,
         return pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");
     w->fp = fp;
     w->name = strdup(display_name ? display_name : "(stdout)");
-    w->columns = (columns | PB_COL_REQUIRED) & PB_COL_ALL;
+    w->columns = (columns | PB_COL_REQUIRED) & (PB_COL_ALL | PB_COL_THREAD);
     w->names = names;
     w->out_cap = 1 << 16;
     w->out = malloc(w->out_cap);
@@ -1250,6 +1331,14 @@ int pb_writer_write(pb_writer *w, const pb_msg *m, const pb_truth *t)
             n = u64_format(t->cause, num);
             put(w, num, n);
         }
+    }
+    if (w->columns & PB_COL_THREAD) {
+        const char *th = pb_thread_name(w->names, m->thread);
+        size_t lt = strlen(th);
+        if (writer_reserve(w, 2 * lt + 8) != PB_OK)
+            return PB_EIO;
+        put(w, ",", 1);
+        put_field(w, th, lt);
     }
     put(w, "\n", 1);
     return PB_OK;

@@ -39,6 +39,11 @@ typedef struct pb_msg {
     uint32_t src;     /* node index in pb_names.nodes */
     uint32_t dst;
     uint8_t type;     /* pb_msg_type */
+    uint32_t thread;  /* column `thread`: the worker of dst that handled the
+                         message (served the call, or received the return),
+                         as index + 1 of its text in pb_names.labels; 0 =
+                         unknown.  Lives in what was padding: pb_msg stays
+                         48 bytes.  Only the vpath baseline may use it. */
 } pb_msg;
 
 /* Ground truth of one message. */
@@ -77,10 +82,15 @@ enum {
     PB_COL_CALLID = 1u << 6,
     PB_COL_PATH = 1u << 7,
     PB_COL_CAUSE = 1u << 8,
+    PB_COL_THREAD = 1u << 9,  /* optional; not in PB_COL_ALL (the nine
+                                 columns every generator writes) */
     PB_COL_REQUIRED = PB_COL_TS | PB_COL_SRC | PB_COL_DST,
     PB_COL_TRUTH = PB_COL_PATH | PB_COL_CAUSE,
     PB_COL_ALL = 0x1ff
 };
+
+/* Text of a message's thread label (pb_msg.thread), or "" when unknown. */
+const char *pb_thread_name(const pb_names *names, uint32_t thread);
 
 /* Name of one PB_COL_* bit ("recv_ts"), or NULL. */
 const char *pb_column_name(unsigned col);
@@ -141,6 +151,10 @@ const char *pb_reader_meta(const pb_reader *r, size_t i);
 /* The names bundle the reader interns into (owned by the reader unless one
  * was passed to open). */
 pb_names *pb_reader_names(pb_reader *r);
+
+/* The input's name as errors give it ("(stdin)" for stdin).  Owned by the
+ * reader. */
+const char *pb_reader_name(const pb_reader *r);
 
 /* Line number of the last message returned (1-based), for diagnostics. */
 long pb_reader_line(const pb_reader *r);

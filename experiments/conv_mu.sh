@@ -3,7 +3,8 @@
 # its run time against mu with the S log S fit (Figure 23; S = trace
 # duration / mu).  The paper used a two-month e-mail trace (Received
 # headers) we do not have; we use the multi-tier trace, whose delays are
-# tens of milliseconds, so the quanta are scaled down accordingly.
+# tens of milliseconds, so the quanta are scaled down accordingly (the RPC
+# run; conv_mail.sh is the e-mail experiment, on a mail relay trace).
 # Convolution runs in its "exact" mode (one FFT over the whole signal,
 # O(S log S), the algorithm the paper timed); the default "blocked" mode
 # is O(S log L) and would not show Figure 23's shape.  CPU time is the

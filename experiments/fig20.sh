@@ -9,7 +9,7 @@ FIG_HOW="maketrace CONF -s SEED -D messages=LEN -D delay_sd=SD | infer --algo AL
 . "$(dirname "$0")/lib.sh"
 
 fig_points() { sweep_points sd sd "0 0.002 0.005 0.01 0.02 0.04" "0 0.005 0.02" "0.001 0.03"; }
-fig_run() { sweep_run sd delay_sd delay_sd; }
+fig_run() { sweep_run sd delay_sd delay_sd s; }   # SD in seconds
 
 fig_collect() {
     aggregate "$OUT/$FIG.dat" config,algo delay_sd instance_fp_rate

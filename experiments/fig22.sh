@@ -11,7 +11,7 @@
 # convolution.  The vertical marks are
 # the trace's measured mean call and return delays.  The trace runs 6
 # parallel instances (-D instances=6), which gives the mean per-node
-# parallelism of Table 1's "normal" multi-tier trace (about 1.6), so that
+# parallelism of Table 1's "normal" multi-tier trace (1.7 as nesting measures it), so that
 # skew, not parallelism, dominates.
 FIG=fig22
 FIG_TITLE="false-negative instance rate vs clock skew at WS2"

@@ -274,7 +274,13 @@ aggregate() {
 gen() { _c=$1; shift; "$PB_BIN/maketrace" --seed "$P_seed" -D duration=0 "$@" "$PB_CONF/$_c.conf"; }
 
 # infer ALGO TRACE [infer options...]: result file on stdout
-infer() { _a=$1 _t=$2; shift 2; "$PB_BIN/infer" --algo "$_a" "$@" "$_t"; }
+# convolution reproduces the paper: its mu = 10 ms, given explicitly since the
+# default is now chosen from the trace (docs/convolution.md "Choosing mu")
+infer() {
+    _a=$1 _t=$2; shift 2
+    [ "$_a" = convolution ] && set -- -s mu=10ms "$@"
+    "$PB_BIN/infer" --algo "$_a" "$@" "$_t"
+}
 
 # score TRUTHTRACE RESULT [score options...]: CSV with header on stdout
 score() { _t=$1 _r=$2; shift 2; "$PB_BIN/score" --truth "$_t" "$@" "$_r"; }
@@ -321,8 +327,9 @@ gen_cfg() {
 # Figures 19 and 20 sweep one maketrace setting over the multi-tier trace
 # and the four pathological cases, for every algorithm and the oracle.
 #   sweep_points PARAM TAG "full values" "quick values" "tiny values"
-#   sweep_run PARAM SETTING COLUMN: generate with -D SETTING=$P_PARAM, infer,
-#     score; the row gets the value under COLUMN and the trace's parallelism.
+#   sweep_run PARAM SETTING COLUMN [UNIT]: generate with -D SETTING=$P_PARAM
+#     (UNIT appended: durations need one, e.g. s), infer, score; the row gets
+#     the value under COLUMN and the trace's parallelism.
 SWEEP_CONFIGS="multitier children-parallel children-0-2 children-d-cc penalty-breaker"
 sweep_points() {
     _param=$1 _tag=$2
@@ -344,7 +351,7 @@ sweep_points() {
 sweep_run() {
     eval "_v=\$P_$1"
     _col=$3
-    gen "$P_cfg" -D messages="$P_len" -D "$2=$_v" >t.csv || return 1
+    gen "$P_cfg" -D messages="$P_len" -D "$2=$_v${4:-}" >t.csv || return 1
     set -- $(trace_stats t.csv)
     par=$(nest_par t.csv)
     infer "$P_algo" t.csv >r.csv || return 1

@@ -44,8 +44,11 @@ METHODS='oracle|plain|--algo truth|truth oracle (call view)
 nesting|plain|--algo nesting|Project 5 nesting with the paper parameters
 nesting+callid|callid|--algo nesting|nesting given the call id of each RPC
 nesting skew_window=2ms|plain|--algo nesting -s skew_window=2ms|nesting with the paper'"'"'s skew window (7.5.6) above the largest estimated offset
-convolution|plain|--algo convolution|Project 5 convolution with the paper parameters
+convolution|plain|--algo convolution -s mu=10ms|Project 5 convolution with the paper parameters
 linking|plain|--algo linking|WAP5 linking with the paper parameters (x = 2 s)
+linking k=0|plain|--algo linking -s k=0|WAP5 linking x = 2 s without try-both decisions (k = 0)
+linking entry=client|plain|--algo linking -s entry=client|WAP5 linking x = 2 s; the load generator client is an entry node (k = 4)
+linking entry=client k=0|plain|--algo linking -s entry=client -s k=0|the same with k = 0
 linking x=20ms|plain|--algo linking -s x=20ms|WAP5 linking with window x scaled to these traces'
 # (no commas in the descriptions: the tables below split the CSV with awk)
 

@@ -44,17 +44,38 @@ echo "> with similar errors in the case of ties.\""
 echo
 img fig17
 echo
-for a in nesting nesting-inst6 convolution linking truth; do
+# per series: measured per-node parallelism (Table 1's measure), the
+# generator's settings, and nesting's choice-by-choice check (seed 1)
+f17info() {
+    have fig17.dat && awk -F, -v s="$1" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        $(c["series"]) == s && $(c["n"]) == 1 { n++; p += $(c["parallelism"]); ins = $(c["instances"]); sd = $(c["sd_scale"])
+            if ($(c["right_parent"]) != "") { rp = $(c["right_parent"]); bg = $(c["bg_over_peak"]) } }
+        END { if (!n) exit
+              printf "%.1f|per-node parallelism %.1f by Table 1 measure, %d generator instances%s", p / n, p / n, ins, (sd != 1 ? ", delay sd 1 % of the mean" : "")
+              if (rp != "") printf "; right parent %.1f %% of nested calls, wrong-candidate weight %.2f of the scoreboard peak", 100 * rp, bg }' "$out/fig17.dat"
+}
+for a in nesting-low nesting nesting-sd1 convolution linking truth; do
     f0="$out/fig17_$a-t0.dat" f6="$out/fig17_$a-t6.dat"
     [ -f "$f0" ] || continue
-    idx0 "$f0" | awk -v a="$a" -v f6="$f6" '
+    info=$(f17info "$a")
+    idx0 "$f0" | awk -v a="$a" -v f6="$f6" -v pp="${info%%|*}" -v info="${info#*|}" '
         BEGIN { while ((getline l < f6) > 0) { if (l ~ /^#/) continue; if (l == "") break; split(l, t, " "); y6[t[2]] = t[3] } }
         { n++; if ($3 <= 1 / $2 + 1e-9) ok++; if ((($2) in y6) && y6[$2] <= 1 / $2 + 1e-9) ok6++; s += $3; if ($2 in y6) s6 += y6[$2] }
         END { if (!n) exit
               v = (ok / n >= 0.7 || ok6 / n >= 0.9) ? "**agrees**" : (ok / n >= 0.5 || ok6 / n >= 0.7 ? "**partly**" : "**differs**")
               if (a == "truth") v = (s == 0 ? "**exact (oracle)**" : "**oracle NOT exact: scorer or views broken**")
-              printf "- %s: FN rate within 1/N at %d of %d N (0%% tol.), %d of %d at 6%%; mean FN rate %.3f (0%%) and %.3f (6%%). %s\n", a, ok, n, ok6, n, s / n, s6 / n, v }'
+              printf "- %s at p %s: FN rate within 1/N at %d of %d N (0%% tol.), %d of %d at 6%%; mean FN rate %.3f (0%%) and %.3f (6%%); %s. %s\n", a, pp, ok, n, ok6, n, s / n, s6 / n, info, v }'
 done
+if have fig17.dat; then
+echo
+echo "At per-node parallelism 42 the paper's claim does not hold for our nesting: it gives the true"
+echo "parent to only a few per cent of the nested calls (near chance among ~42 candidates), because the"
+echo "calls into a node from other paths spread over every delay and, summed into the log-spaced bins,"
+echo "weigh almost as much as the true delay's peak (the wrong-candidate weight above); the misassigned"
+echo "calls form frequent false patterns that push true ones out of the top N.  Shrinking the delay sd to"
+echo "1 % of the mean sharpens the peak but does not lift it clear of that background at 42.  At Table"
+echo "1's multi-tier parallelism the peak stands far above the background and the claim holds."
+fi
 dathead fig17
 echo
 
@@ -207,6 +228,35 @@ if have conv_mu_time.dat; then
               printf "- run time: %d of %d points within a factor 2 of the fit c0 + a S ln S (c0 = %.3g s, a = %.3g s) %s\n", ok, n, c0, a, (ok >= 0.7 * n ? "**agrees**" : "**differs**") }' "$out/conv_mu_time.dat"
 fi
 dathead conv_mu
+echo
+echo "The run above is on the multi-tier RPC trace (a different problem: delays of tens of"
+echo "milliseconds, quanta scaled down).  The next section is the e-mail experiment itself."
+echo
+
+# ---------------------------------------------------------------- conv mail
+echo "## Convolution on a mail relay trace (7.5.7, the e-mail experiment)"
+echo
+echo "> **Paper (7.5.7):** on two months of e-mail Received: headers, quanta of 5 s to 720 s: false"
+echo "> positives 21-29 % with only minor dependence on the quantum (worst at mu >= 360 s); none once"
+echo "> paths reported with fewer than 100 messages are ignored, except at mu = 720 s; no frequent"
+echo "> real path missed."
+echo
+echo "Our trace: maketrace/configs/mailrelay.conf (one-way messages along relay chains: senders,"
+echo "outside relays, MX relays, a spam filter, a list expander, mailbox servers; heavy-tailed delays of"
+echo "seconds to minutes; two months; six path shapes of very different frequencies)."
+echo
+img conv_mail
+echo
+if have conv_mail_accuracy.dat; then
+    awk '/^#/ { next } $2 != "NaN" { n++; if (min == "" || $2 < min) min = $2; if ($2 > max) max = $2; if ($1 >= 360 && $2 > hmax) hmax = $2; if ($1 < 360 && $2 > lmax) lmax = $2 }
+            { m[++k] = $1; f1[k] = $3; miss += $4; nf = $5 }
+        END { if (!n) exit
+              printf "- false-positive paths: %.2f to %.2f over mu = %s..%s s (paper: 0.21-0.29, little dependence on mu, worst at mu >= 360 s): level %s; dependence on mu %s; worst at mu >= 360 s: %s\n", min, max, m[1], m[k], (min >= 0.15 && max <= 0.35 ? "**agrees**" : "**differs**"), (max - min < 0.1 ? "minor, as in the paper" : "strong"), (hmax >= lmax ? "yes" : "no")
+              z = 0; zl = ""; for (i = 1; i <= k; i++) if (f1[i] != "NaN" && f1[i] > 0) { z++; zl = zl " " m[i] }
+              printf "- ignoring paths under 100 instances: false positives remain at %d of %d quanta%s (paper: none, except mu = 720 s) %s\n", z, k, (z ? " (mu =" zl " s)" : ""), (z == 0 || (z == 1 && zl == " 720") ? "**agrees**" : "**differs**")
+              printf "- frequent true paths (>= 100 instances, %d of them) missed: %g (summed over the quanta, mean over seeds; paper: none) %s\n", nf, miss, (miss == 0 ? "**agrees**" : (miss <= k ? "**partly**" : "**differs**")) }' "$out/conv_mail_accuracy.dat"
+fi
+dathead conv_mail
 echo
 
 # ---------------------------------------------------------------- table 1

@@ -31,7 +31,7 @@ cd "$ROOT" || exit 1
 case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
 export PB_BIN
 
-ALL_FIGS="table1 fig17 fig19 fig20 fig21 fig22 fig12_13 conv_mu"
+ALL_FIGS="table1 fig17 fig19 fig20 fig21 fig22 fig12_13 conv_mu conv_mail"
 mode=full out="${PB_OUT:-$ROOT/out/figures}" only="" jobs="" list="" collect_only=0
 plots=1 report=1
 while [ $# -gt 0 ]; do
@@ -106,6 +106,11 @@ if [ $collect_only -eq 0 ] && [ "$npend" -gt 0 ]; then
     echo "run_all: $total points in $(echo $figs | wc -w | tr -d ' ') figures (mode $mode), $((total - npend)) already done, running $npend on $jobs cores; output in $(echo "$out" | sed "s|^$ROOT/||")" >&2
     cut -f2- "$out/run/pending.tsv" >"$out/run/pending.txt"
     cut -f1 "$out/run/pending.tsv" >"$out/run/pending.points"
+    # each point's cost for the progress estimate: its trace length in
+    # messages (len=) plus a fixed 5,000 for process start-up and scoring
+    awk -F'\t' '{ c = 5000; n = split($2, w, " "); for (i = 1; i <= n; i++) if (w[i] ~ /^len=[0-9]+$/) c += substr(w[i], 5)
+        print $1 "\t" c }' "$out/run/pending.tsv" >"$out/run/pending.cost"
+    tcost=$(awk -F'\t' '{ s += $2 } END { printf "%d", s }' "$out/run/pending.cost")
     while read -r p; do rm -f "$p.fail"; done <"$out/run/pending.points"
     start=$(date +%s)
     # progress monitor (background); the jobs run in the foreground so that
@@ -114,16 +119,20 @@ if [ $collect_only -eq 0 ] && [ "$npend" -gt 0 ]; then
         last=""; lastt=0
         while :; do
             sleep 2
-            d=0 fl=0
-            while read -r p; do
-                if [ -e "$p" ]; then d=$((d + 1)); elif [ -e "$p.fail" ]; then fl=$((fl + 1)); fi
-            done <"$out/run/pending.points"
+            d=0 fl=0 dcost=0
+            while IFS='	' read -r p c; do
+                if [ -e "$p" ]; then d=$((d + 1)); dcost=$((dcost + c))
+                elif [ -e "$p.fail" ]; then fl=$((fl + 1)); dcost=$((dcost + c)); fi
+            done <"$out/run/pending.cost"
             now=$(date +%s); el=$((now - start)); fin=$((d + fl)); left=$((npend - fin))
             msg="run_all: $((total - npend + d))/$total points done"
             [ $fl -gt 0 ] && msg="$msg, $fl failed"
             msg="$msg, $left left, $(fmt_time $el) elapsed"
-            if [ $fin -gt 0 ] && [ $left -gt 0 ]; then
-                msg="$msg, ~$(fmt_time $((el * left / fin))) to go"
+            # time left from the work done, weighed by point cost (messages),
+            # once 2 % of it is done: a few cheap points first do not make
+            # the estimate swing
+            if [ $left -gt 0 ] && [ $dcost -gt 0 ] && [ $((dcost * 50)) -ge "$tcost" ]; then
+                msg="$msg, $((dcost * 100 / tcost)) % of the work, ~$(fmt_time $(awk -v e="$el" -v d="$dcost" -v t="$tcost" 'BEGIN { printf "%d", e * (t - d) / d }')) to go"
             fi
             if [ "$fin" != "$last" ] || [ $((now - lastt)) -ge 60 ]; then
                 echo "$msg" >&2; last=$fin; lastt=$now

@@ -1,12 +1,14 @@
 /*
- * imp.h - import Jaeger or Zipkin v2 JSON traces into a message trace with
- * truth (DESIGN.md, "The message trace").
+ * imp.h - import Jaeger, Zipkin v2 or OpenTelemetry (OTLP/JSON) traces into a
+ * message trace with truth (DESIGN.md, "The message trace").  Inputs may be
+ * files, folders of folders, compressed files and tar archives (libarchive).
  *
  * Every RPC of the span tree becomes a call (sent at the client span's
  * start, received at the server span's start) and a return (sent at the
  * server span's end, received at the client span's end).  Nodes are
- * services; the request entering the root service is a call from the node
- * "client".  Truth: path = trace id, cause from the span tree.  Every
+ * services; a request entering a server span with no client span above it
+ * is a call from the node "client", while a client-kind root span makes its
+ * own service the spontaneous sender.  Truth: path = trace id, cause from the span tree.  Every
  * irregularity of real data (one-sided RPCs, missing parents, disagreeing
  * clocks, intra-service spans, ...) is handled by a documented rule and
  * counted in imp_stats; see docs/importer.md.
@@ -26,12 +28,17 @@
 typedef enum imp_format {
     IMP_FORMAT_AUTO = 0,   /* by the shape of each document */
     IMP_FORMAT_JAEGER = 1, /* {"data":[{"traceID","spans","processes"}]} */
-    IMP_FORMAT_ZIPKIN = 2  /* [span, ...] or [[span, ...], ...] (API v2) */
+    IMP_FORMAT_ZIPKIN = 2, /* [span, ...] or [[span, ...], ...] (API v2) */
+    IMP_FORMAT_OTLP = 3    /* {"resourceSpans":[...]} (OTLP/JSON), one
+                              document or one request object per line */
 } imp_format;
 
 typedef struct imp_opts {
     imp_format format;
     int callid; /* fill callid ("TRACEID:SPANID" of the RPC); else empty */
+    int thread; /* fill thread: "TRACEID:SPANID" of the span that handled
+                   each message at its receiver (the server span a call
+                   enters; the caller's span a return comes back to) */
 } imp_opts;
 
 /* What the importer met, each counted; see imp_counter_help. */
@@ -62,6 +69,9 @@ typedef enum imp_counter {
     IMP_C_SEVERAL_REFS,
     IMP_C_EARLY_CHILD,
     IMP_C_LATE_CHILD,
+    IMP_C_CLIENT_ROOT,
+    IMP_C_ROOT_FANOUT,
+    IMP_C_NO_KIND_RPC,
     IMP_C_SKIPPED_FILES,
     IMP_NCOUNTERS
 } imp_counter;
@@ -71,6 +81,10 @@ typedef struct imp_stats {
     /* where each counter was first hit ("FILE: data[0].spans[3]"), or
      * NULL; owned by the importer */
     char *first[IMP_NCOUNTERS];
+    /* one line per imp_add_path: how many files were read from where
+     * ("3 files from traces/ (2 folders)"); owned by the importer, may be
+     * NULL */
+    const char *sources;
 } imp_stats;
 
 typedef struct imp_importer imp_importer;
@@ -82,23 +96,33 @@ void imp_opts_default(imp_opts *opts);
  * Returns PB_OK or PB_ENOMEM. */
 int imp_init(imp_importer **out, const imp_opts *opts, pb_error *err);
 
-/* Read one input: a JSON file, a folder (its *.json files in byte order of
- * name; other entries are counted as skipped), or "-" for stdin.
- * Returns PB_OK; PB_EIO (cannot open or read), PB_EPARSE (malformed JSON,
- * with line and column, or a document that is not Jaeger / Zipkin: the
- * message names the JSON element and what was expected), PB_ENOENT (a span
+/* Read one input: a JSON file (plain or compressed: gzip, xz, zstd, bzip2;
+ * read through libarchive), a tar archive (plain or compressed; its JSON
+ * members in name order), a folder (recursively, entries in byte order of
+ * name at every level: JSON files, compressed JSON files, archives and
+ * subfolders; other entries are counted as skipped), or "-" for stdin.
+ * A file may hold several JSON documents one after the other (JSON Lines).
+ * Returns PB_OK; PB_EIO (cannot open or read, or a folder holding no JSON),
+ * PB_EPARSE (malformed JSON, with line and column, or a document that is not
+ * Jaeger / Zipkin / OTLP: the message names the JSON element and what was
+ * expected), PB_ENOENT (a span
  * names a process that is not in "processes"), PB_ERANGE (a timestamp that
  * does not fit), PB_ENOMEM.  After an error the importer only accepts
  * imp_close (other calls return PB_ESTATE). */
 int imp_add_path(imp_importer *im, const char *path, pb_error *err);
 
-/* Same on a document in memory (len bytes, need not be NUL-terminated);
- * name is used in messages.  Returns as imp_add_path. */
+/* Same on a document in memory (len bytes, need not be NUL-terminated;
+ * uncompressed JSON, one or more top-level values); name is used in
+ * messages.  The big arrays ("data", "resourceSpans", a Zipkin list) are
+ * parsed one element at a time, so memory holds one trace's JSON tree at a
+ * time.  Returns as imp_add_path. */
 int imp_add_buffer(imp_importer *im, const char *data, size_t len,
                    const char *name, pb_error *err);
 
-/* Build the trace from everything added: messages sorted by ts (ties in
- * input order), ids 1..n in that order, truth columns filled, metadata lines
+/* Build the trace from everything added: messages sorted by ts; within one
+ * ts a cause before its effect, then requests in order of their root
+ * span's start (then trace id), each request's RPCs depth-first; ids 1..n
+ * in that order, truth columns filled, metadata lines
  * describing the import and its counters.  *out is the caller's (free with
  * pb_trace_close).  Call once.  Returns PB_OK, PB_EPARSE (no spans at all),
  * PB_ESTATE (after an error or a second call), PB_ENOMEM. */

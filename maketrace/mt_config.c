@@ -115,7 +115,13 @@ typedef struct parser {
     mt_def *defs;
     size_t ndefs;
     unsigned char *locked;  /* per mt_options entry: set by -D */
+    size_t expanded;        /* bytes produced by $variable expansion so far */
 } parser;
+
+/* Caps on $variable expansion: "let b = $a$a" doubles a value, so 40 such
+ * lines would otherwise reach terabytes. */
+#define MT_MAX_VALUE (64u * 1024)            /* one expanded value */
+#define MT_MAX_EXPANDED (16u * 1024 * 1024)  /* all expansions of a config */
 
 static int perr_at(parser *p, long line, long col, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -125,12 +131,11 @@ static int perr_at(parser *p, long line, long col, const char *fmt, ...)
 
 static int perr_at(parser *p, long line, long col, const char *fmt, ...)
 {
-    char buf[PB_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int rc = pb_error_vset(p->err, PB_EPARSE, p->file, line, col, fmt, ap);
     va_end(ap);
-    return pb_error_set(p->err, PB_EPARSE, p->file, line, col, "%s", buf);
+    return rc;
 }
 
 #define PERR(p, tk, ...) perr_at((p), (tk)->line, (tk)->col, __VA_ARGS__)
@@ -304,8 +309,23 @@ static int expand_text(parser *p, const char *s, size_t n, long line, long col,
                            "earlier with \"let %.*s = VALUE\"",
                            (int)(en - st), s + st, (int)(en - st), s + st);
         }
-        pb_strbuf_puts(&b, v->value);
+        size_t vl = strlen(v->value);
+        int too_long = b.len + vl + (n - i) > MT_MAX_VALUE;
+        if (too_long || p->expanded + b.len + vl > MT_MAX_EXPANDED) {
+            pb_strbuf_free(&b);
+            return perr_at(p, line, col + (long)at,
+                           "expanding \"$%.*s\" makes %s longer than %u bytes; "
+                           "expected shorter values (a let that repeats another "
+                           "variable twice doubles it)", (int)(en - st), s + st,
+                           too_long ? "the value" : "all expanded values together",
+                           too_long ? MT_MAX_VALUE : MT_MAX_EXPANDED);
+        }
+        if (pb_strbuf_append(&b, v->value, vl) != PB_OK) {
+            pb_strbuf_free(&b);
+            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        }
     }
+    p->expanded += b.len;
     *out = astrndup(p->c, pb_strbuf_str(&b), b.len);
     pb_strbuf_free(&b);
     return *out ? PB_OK : pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
@@ -1468,6 +1488,26 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
         }
     }
     p.ndefs = ndefs;
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        long ln = 1;
+        const char *bol = text;
+        for (const char *q = text; q < nul; q++)
+            if (*q == '\n') {
+                ln++;
+                bol = q + 1;
+            }
+        rc = perr_at(&p, ln, (long)(nul - bol) + 1,
+                     "a NUL byte; expected text (a binary or corrupt file?)");
+        goto fail;
+    }
+    size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    if (bom) {
+        /* a UTF-8 byte-order mark: skip it (columns of line 1 count from
+         * after it) */
+        text += bom;
+        len -= bom;
+    }
     if ((rc = lex(&p, text, len)) != PB_OK)
         goto fail;
     for (;;) {

@@ -86,12 +86,14 @@ static int score_messages(score_report *rep, const tv_truth *tv,
                           pb_error *err)
 {
     kept_row *kr = malloc((r->nassign ? r->nassign : 1) * sizeof *kr);
-    unsigned char *rebuilt = calloc(tv->ninst ? tv->ninst : 1, 1);
+    unsigned char *rebuilt = calloc(tv->ninst ? tv->ninst : 1, 2);
     if (!kr || !rebuilt) {
         free(kr);
         free(rebuilt);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
+    /* second half: the message set is right, whatever the structure */
+    unsigned char *setok = rebuilt + (tv->ninst ? tv->ninst : 1);
     size_t nk = 0;
     /* r->assign is sorted by (instance, id): one group per instance */
     for (size_t i = 0; i < r->nassign;) {
@@ -117,6 +119,8 @@ static int score_messages(score_report *rep, const tv_truth *tv,
         size_t p = r->assign[i].pattern;
         if (kept_pat[p]) {
             int exact = same && t0 != TV_NONE && tv->inst[t0].nmsg == j - i;
+            if (exact)
+                setok[t0] = 1;
             if (exact) {
                 const pb_pattern *tp =
                     pb_pattab_by_index(tv->patterns, tv->inst[t0].pattern);
@@ -146,8 +150,13 @@ static int score_messages(score_report *rep, const tv_truth *tv,
     rep->message_error_rate =
         tv->nmsg_ids ? (double)rep->messages_wrong / (double)tv->nmsg_ids : NAN;
     rep->instances_exact = 0;
-    for (size_t t = 0; t < tv->ninst; t++)
+    rep->instances_set = 0;
+    for (size_t t = 0; t < tv->ninst; t++) {
         rep->instances_exact += rebuilt[t];
+        rep->instances_set += setok[t];
+    }
+    rep->set_accuracy =
+        tv->ninst ? (double)rep->instances_set / (double)tv->ninst : NAN;
     rep->exact_accuracy =
         tv->ninst ? (double)rep->instances_exact / (double)tv->ninst : NAN;
     free(kr);
@@ -315,6 +324,7 @@ int score_compute(const tv_truth *tv, const score_result *r,
         goto fail;
 
     rep->message_error_rate = rep->exact_accuracy = NAN;
+    rep->set_accuracy = rep->tw_accuracy = NAN;
     if (r->has_assign && tv->view != TV_PATH) {
         rc = score_messages(rep, tv, r, kept_pat, err);
         if (rc != PB_OK)
@@ -403,7 +413,7 @@ void score_write_header(FILE *fp, const score_report *rep)
     fputs("algo,view,true_patterns,inferred_patterns,pattern_fp,pattern_fn,"
           "true_instances,inferred_instances,instance_fp,instance_fn,"
           "instance_fp_rate,instance_fn_rate,message_error_rate,exact_accuracy,"
-          "latency_error_median,latency_error_max,latency_nodes,messages,"
+          "set_accuracy,tw_accuracy,latency_error_median,latency_error_max,latency_nodes,messages,"
           "messages_wrong,instances_exact,instances_matched,min_instances,"
           "dropped_patterns,rank_by,topn,topn_missing,topn_tolerance,"
           "topn_missing_tol\n", fp);
@@ -427,6 +437,10 @@ void score_write_row(FILE *fp, const score_report *rep)
     put_real(fp, rep->message_error_rate);
     fputc(',', fp);
     put_real(fp, rep->exact_accuracy);
+    fputc(',', fp);
+    put_real(fp, rep->set_accuracy);
+    fputc(',', fp);
+    put_real(fp, rep->tw_accuracy);
     fputc(',', fp);
     put_real(fp, rep->latency_error_median);
     fputc(',', fp);
@@ -503,7 +517,19 @@ void score_write_text(FILE *fp, const score_report *rep)
                     "exactly (", rep->instances_exact,
                 (unsigned long long)rep->true_instances);
         text_pct(fp, rep->exact_accuracy);
+        fprintf(fp, ")\nsets:      %zu of %llu true instances whose messages form "
+                    "exactly one inferred instance (", rep->instances_set,
+                (unsigned long long)rep->true_instances);
+        text_pct(fp, rep->set_accuracy);
         fputs(")\n", fp);
+        if (!isnan(rep->tw_accuracy)) {
+            fprintf(fp, "tw:        %zu of %zu requests right at every scored "
+                        "node (TraceWeaver end-to-end; %zu nodes scored, %zu "
+                        "skipped: several callers) (", rep->tw_right,
+                    rep->tw_requests, rep->tw_nodes, rep->tw_skipped_nodes);
+            text_pct(fp, rep->tw_accuracy);
+            fputs(")\n", fp);
+        }
     } else {
         fputs("messages:  n/a (no message assignment in this view or result)\n", fp);
     }

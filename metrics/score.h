@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "pb_error.h"
+#include "pb_result.h"
+#include "pb_trace.h"
 #include "tv.h"
 
 /* ------------------------------------------------------------------ */
@@ -43,13 +45,21 @@ typedef struct score_result {
     score_assign *assign;
     size_t nassign;
     int has_assign;      /* the file has an assignment table */
+    int has_fp;          /* a "# fingerprint:" line was read into fp */
+    pb_fingerprint fp;   /* of the trace the result was inferred from */
+    char **trace_meta;   /* "# trace: LINE" metadata, LINE only */
+    size_t ntrace_meta;
 } score_result;
 
 /* Read a result file (path; "-" = stdin).  *out is owned by the caller
  * (score_result_close).  Pattern texts are canonicalized, and their
- * per-node lists moved to canonical positions.  Returns PB_OK, PB_EIO, or
- * PB_EPARSE / PB_EDUP / PB_ENOENT with err naming file, line and what was
- * expected (for a malformed pattern also the character position in it). */
+ * per-node lists moved to canonical positions.  The file must end with its
+ * "# end patterns=P assignments=A" line and P and A must match the tables
+ * (a cut file is refused); no message may belong to two instances, and no
+ * rank may have more instances in the assignment table than its count.
+ * Returns PB_OK, PB_EIO, or PB_EPARSE / PB_EDUP / PB_ENOENT with err naming
+ * file, line and what was expected (for a malformed pattern also the
+ * character position in it). */
 int score_result_read(const char *path, score_result **out, pb_error *err);
 
 /* Same on an open stream (not closed); name is used in messages. */
@@ -58,6 +68,17 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
 
 /* Free.  NULL-safe. */
 void score_result_close(score_result *r);
+
+/* Check that result r was inferred from `truth` (the trace itself, a
+ * skewed copy of it, or a copy the sniffer thinned): the "generator=" and
+ * "params:" metadata lines of the two must agree where both have them, and
+ * r's fingerprint must equal truth's unless r's trace metadata has sniffer
+ * lines saying messages went from truth's count to r's.  A result without
+ * a fingerprint is only checked by its metadata.  truth_name names the
+ * trace in messages.  Returns PB_OK or PB_EINVAL with err saying which
+ * trace the result came from and what was expected. */
+int score_check_trace(const score_result *r, const pb_trace *truth,
+                      const char *truth_name, pb_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Scoring */
@@ -106,6 +127,15 @@ typedef struct score_report {
     int has_messages;         /* message level and exact accuracy known */
     size_t messages, messages_wrong, instances_exact;
     double message_error_rate, exact_accuracy;  /* NAN when unknown */
+    size_t instances_set;     /* true instances whose messages are exactly
+                                 those of one kept inferred instance */
+    double set_accuracy;      /* instances_set / true instances, NAN when
+                                 unknown (as exact_accuracy) */
+    /* TraceWeaver's end-to-end measure (score_tw_compute); NAN and zero
+     * counts until it is computed, or when the result ascribes no messages
+     * or the truth has no scored node */
+    double tw_accuracy;
+    size_t tw_requests, tw_right, tw_nodes, tw_skipped_nodes;
     size_t latency_nodes;
     double latency_error_median, latency_error_max;  /* NAN when no node */
     score_entry *entries;     /* true patterns first (in true rank order),
@@ -122,6 +152,22 @@ typedef struct score_report {
  * PB_ENOMEM. */
 int score_compute(const tv_truth *tv, const score_result *r,
                   const score_opts *o, score_report **out, pb_error *err);
+
+/* TraceWeaver's end-to-end accuracy (docs/metrics.md "tw_accuracy"), as
+ * the artifact's GetGroundTruth and AccuracyEndToEnd count it: only nodes
+ * that make calls and receive calls from exactly one caller node are
+ * scored; at a scored node, each incoming call's entry for an endpoint
+ * (callee) is the latest outgoing call to it ascribed to the same
+ * inferred instance (none if none), its true entry the first call to it
+ * of the same path (none if none); a request (path label) is right when
+ * every entry of every incoming call of it at every scored node is right.
+ * t: the truth trace (with truth columns) rep was computed against; r the
+ * result.  Fills rep->tw_*; leaves tw_accuracy NAN when r ascribes no
+ * messages or no request reaches a scored node.  Inferred instances of
+ * patterns dropped by rep->opts.min_instances count as not ascribed.
+ * Returns PB_OK, PB_EINVAL (t has no path column), PB_ENOMEM. */
+int score_tw_compute(score_report *rep, const pb_trace *t,
+                     const score_result *r, pb_error *err);
 
 /* Free a report (not the truth or result it borrows from).  NULL-safe. */
 void score_report_close(score_report *rep);

@@ -92,6 +92,7 @@ typedef struct reader {
     int acol[NACOL];
     size_t nafields;
     pb_strtab *names;
+    pb_strtab *texts;  /* canonical texts of the rows so far, in row order */
     pb_ptree tree;
     pb_strbuf canon;
     uint32_t *order;
@@ -99,6 +100,19 @@ typedef struct reader {
     size_t tmp_cap;
 } reader;
 
+
+/* A field as quoted in a message: at most 40 bytes, then "...", so that
+ * the message always ends with what was expected. */
+#define SHOWN_MAX 48
+static const char *shown(char *buf, const char *s)
+{
+    size_t l = strlen(s);
+    if (l <= 40)
+        return s;
+    memcpy(buf, s, 40);
+    memcpy(buf + 40, "...", 4);
+    return buf;
+}
 
 static int parse_u64(const char *s, uint64_t *out)
 {
@@ -182,9 +196,10 @@ static int node_list(reader *rd, long line, int field, const char *what,
         double v;
         if (!parse_num(s + start, i - start, &v))
             return pb_error_set(rd->err, PB_EPARSE, rd->file, line, field,
-                                "field %d (%s): value %u \"%.*s\" is not a "
+                                "field %d (%s): value %u \"%.*s%s\" is not a "
                                 "number; expected seconds or empty", field, what,
-                                k + 1, (int)(i - start), s + start);
+                                k + 1, (int)(i - start > 40 ? 40 : i - start),
+                                s + start, i - start > 40 ? "..." : "");
         dst[rd->order[k]] = v;
         k++;
         start = i + 1;
@@ -214,17 +229,18 @@ static int pattern_row(reader *rd, rec *r, long line)
     score_pattern *p = &res->pats[res->npats];
     memset(p, 0, sizeof *p);
     p->line = line;
+    char sb[SHOWN_MAX];
     int fr = rd->pcol[COL_RANK], fp = rd->pcol[COL_PATTERN], fc = rd->pcol[COL_COUNT];
     uint64_t v;
     if (!parse_u64(r->f[fr], &v) || v == 0 || v > UINT32_MAX)
         return pb_error_set(rd->err, PB_EPARSE, rd->file, line, fr + 1,
                             "field %d (rank): \"%s\" is not a rank; expected an "
-                            "integer >= 1", fr + 1, r->f[fr]);
+                            "integer >= 1", fr + 1, shown(sb, r->f[fr]));
     p->rank = (uint32_t)v;
     if (!parse_u64(r->f[fc], &p->count))
         return pb_error_set(rd->err, PB_EPARSE, rd->file, line, fc + 1,
                             "field %d (count): \"%s\" is not a count; expected an "
-                            "integer >= 0", fc + 1, r->f[fc]);
+                            "integer >= 0", fc + 1, shown(sb, r->f[fc]));
     pb_error perr;
     pb_error_clear(&perr);
     int rc = pb_ptree_parse(r->f[fp], r->len[fp], rd->names, &rd->tree, &perr);
@@ -240,7 +256,7 @@ static int pattern_row(reader *rd, rec *r, long line)
     if (rc != PB_OK)
         return pb_error_set(rd->err, PB_EPARSE, rd->file, line, fp + 1,
                             "field %d (pattern) \"%s\": %s", fp + 1,
-                            r->f[fp], perr.msg);
+                            shown(sb, r->f[fp]), perr.msg);
     uint32_t nn = rd->tree.n;
     uint32_t *ord = realloc(rd->order, nn * sizeof *ord);
     if (!ord)
@@ -273,7 +289,7 @@ static int pattern_row(reader *rd, rec *r, long line)
             return pb_error_set(rd->err, PB_EPARSE, rd->file, line, c + 1,
                                 "field %d (%s): \"%s\" is not a number; expected "
                                 "a decimal number or empty", c + 1,
-                                pcol_names[ncol[i]], r->f[c]);
+                                pcol_names[ncol[i]], shown(sb, r->f[c]));
     }
     for (uint32_t k = 0; k < nn; k++)
         p->node_lat[k] = p->edge_delay[k] = NAN;
@@ -285,18 +301,17 @@ static int pattern_row(reader *rd, rec *r, long line)
     if (c >= 0 && (rc = node_list(rd, line, c + 1, "edge_delay", r->f[c],
                                   r->len[c], nn, p->edge_delay)) != PB_OK)
         return rc;
-    for (size_t i = 0; i + 1 < res->npats; i++) {
-        if (!strcmp(res->pats[i].text, p->text))
-            return pb_error_set(rd->err, PB_EDUP, rd->file, line, fp + 1,
-                                "pattern %s appears twice (also on line %ld); "
-                                "expected one row per pattern", p->text,
-                                res->pats[i].line);
-        if (res->pats[i].rank == p->rank)
-            return pb_error_set(rd->err, PB_EDUP, rd->file, line, fr + 1,
-                                "rank %u appears twice (also on line %ld); "
-                                "expected unique ranks", p->rank,
-                                res->pats[i].line);
-    }
+    /* a repeated pattern, through a table of the texts seen (a scan of
+     * all rows before would be quadratic in the number of patterns);
+     * repeated ranks are found when the ranks are sorted */
+    uint32_t before = pb_strtab_count(rd->texts), ti;
+    if (pb_strtab_intern(rd->texts, p->text, strlen(p->text), &ti) != PB_OK)
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    if (pb_strtab_count(rd->texts) == before)
+        return pb_error_set(rd->err, PB_EDUP, rd->file, line, fp + 1,
+                            "pattern %s appears twice (also on line %ld); "
+                            "expected one row per pattern", shown(sb, p->text),
+                            res->pats[ti].line);
     return PB_OK;
 }
 
@@ -317,6 +332,7 @@ static int assign_row(reader *rd, rec *r, long line)
     }
     score_assign *a = &res->assign[res->nassign];
     a->line = line;
+    char sb[SHOWN_MAX];
     uint64_t rank;
     const struct {
         int idx;
@@ -331,12 +347,75 @@ static int assign_row(reader *rd, rec *r, long line)
             return pb_error_set(rd->err, PB_EPARSE, rd->file, line, c + 1,
                                 "field %d (%s): \"%s\" is not %s; expected an "
                                 "unsigned integer", c + 1, acol_names[f[i].idx],
-                                r->f[c], f[i].what);
+                                shown(sb, r->f[c]), f[i].what);
     }
     /* rank -> pattern index is resolved once all rows are read */
     a->pattern = (size_t)rank;
     res->nassign++;
     return PB_OK;
+}
+
+typedef struct idline {
+    uint64_t id, instance;
+    long line;
+} idline;
+
+static int cmp_idline(const void *x, const void *y)
+{
+    const idline *a = x, *b = y;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* With res->assign sorted by instance: no rank has more instances than
+ * its count, and no message is in two instances. */
+static int check_assign(reader *rd)
+{
+    score_result *res = rd->res;
+    size_t n = res->nassign;
+    if (!n)
+        return PB_OK;
+    uint64_t *ninst = calloc(res->npats ? res->npats : 1, sizeof *ninst);
+    idline *v = malloc(n * sizeof *v);
+    if (!ninst || !v) {
+        free(ninst);
+        free(v);
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    int rc = PB_OK;
+    for (size_t i = 0; i < n; i++) {
+        const score_assign *a = &res->assign[i];
+        if (i == 0 || a->instance != res->assign[i - 1].instance)
+            ninst[a->pattern]++;
+        v[i] = (idline){a->id, a->instance, a->line};
+    }
+    for (size_t p = 0; p < res->npats && rc == PB_OK; p++)
+        if (ninst[p] > res->pats[p].count)
+            rc = pb_error_set(rd->err, PB_EPARSE, rd->file, res->pats[p].line, 0,
+                              "rank %u has count %llu but %llu instances in the "
+                              "assignment table; expected at most its count",
+                              res->pats[p].rank,
+                              (unsigned long long)res->pats[p].count,
+                              (unsigned long long)ninst[p]);
+    if (rc == PB_OK) {
+        qsort(v, n, sizeof *v, cmp_idline);
+        for (size_t i = 1; i < n; i++)
+            if (v[i].id == v[i - 1].id) {
+                rc = pb_error_set(rd->err, PB_EDUP, rd->file, v[i].line, 1,
+                                  "message %llu is ascribed to instance %llu "
+                                  "here and to instance %llu on line %ld; "
+                                  "expected one instance per message",
+                                  (unsigned long long)v[i].id,
+                                  (unsigned long long)v[i].instance,
+                                  (unsigned long long)v[i - 1].instance,
+                                  v[i - 1].line);
+                break;
+            }
+    }
+    free(ninst);
+    free(v);
+    return rc;
 }
 
 static int cmp_assign(const void *x, const void *y)
@@ -370,6 +449,20 @@ static int finish_assign(reader *rd)
     }
     if (np)
         qsort(byrank, np, 2 * sizeof *byrank, cmp_rank_idx);
+    for (size_t i = 1; i < np; i++)
+        if (byrank[2 * i] == byrank[2 * i - 2]) {
+            const score_pattern *a = &res->pats[byrank[2 * i - 1]],
+                                *b = &res->pats[byrank[2 * i + 1]];
+            if (a->line > b->line) {
+                const score_pattern *t = a;
+                a = b;
+                b = t;
+            }
+            free(byrank);
+            return pb_error_set(rd->err, PB_EDUP, rd->file, b->line, 0,
+                                "rank %u appears twice (also on line %ld); "
+                                "expected unique ranks", b->rank, a->line);
+        }
     for (size_t i = 0; i < res->nassign; i++) {
         score_assign *a = &res->assign[i];
         uint64_t rank = a->pattern;
@@ -410,6 +503,20 @@ static int finish_assign(reader *rd)
                                 res->pats[b->pattern].rank,
                                 res->pats[a->pattern].rank, a->line);
     }
+    return check_assign(rd);
+}
+
+static int add_trace_meta(score_result *res, const char *s)
+{
+    if (*s == ' ')
+        s++;
+    char **a = realloc(res->trace_meta, (res->ntrace_meta + 1) * sizeof *a);
+    if (!a)
+        return PB_ENOMEM;
+    res->trace_meta = a;
+    if (!(a[res->ntrace_meta] = strdup(s)))
+        return PB_ENOMEM;
+    res->ntrace_meta++;
     return PB_OK;
 }
 
@@ -469,7 +576,9 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
     rd.res = calloc(1, sizeof *rd.res);
     int rc = PB_OK;
     if (!rd.res || !(rd.res->file = strdup(name)) ||
-        pb_strtab_init(&rd.names) != PB_OK) {
+        pb_strtab_init(&rd.names) != PB_OK || pb_strtab_init(&rd.texts) != PB_OK) {
+        pb_strtab_close(rd.names);
+        pb_strtab_close(rd.texts);
         score_result_close(rd.res);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
@@ -479,10 +588,24 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
     char *buf = NULL;
     size_t cap = 0;
     ssize_t len;
-    long line = 0, rec_line = 0;
+    long line = 0, rec_line = 0, end_line = 0;
+    size_t end_pats = 0, end_asg = 0;
     int in_record = 0, seen_patterns = 0;
     while (rc == PB_OK && (len = getline(&buf, &cap, fp)) >= 0) {
         line++;
+        const char *nul = memchr(buf, '\0', (size_t)len);
+        if (nul) {
+            rc = pb_error_set(err, PB_EPARSE, name, line, (long)(nul - buf) + 1,
+                              "a NUL byte at character %ld of the line; expected "
+                              "text (a binary or corrupt file?)",
+                              (long)(nul - buf) + 1);
+            break;
+        }
+        if (line == 1 && len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+            /* a UTF-8 byte-order mark: skip it */
+            memmove(buf, buf + 3, (size_t)len - 2);
+            len -= 3;
+        }
         if (!in_record) {
             size_t l = (size_t)len;
             while (l && (buf[l - 1] == '\n' || buf[l - 1] == '\r'))
@@ -499,10 +622,28 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
             }
             if (l == 0)
                 continue;
+            if (end_line) {
+                rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                                  "text after the end line (line %ld); expected "
+                                  "\"# end ...\" to be the last line", end_line);
+                break;
+            }
             if (buf[0] == '#') {
                 const char *s = buf + 1;
                 while (*s == ' ')
                     s++;
+                if (!strncmp(s, "end", 3) && (!s[3] || s[3] == ' ')) {
+                    int used = 0;
+                    if (sscanf(s, "end patterns=%zu assignments=%zu%n", &end_pats,
+                               &end_asg, &used) != 2 || s[used]) {
+                        rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                                          "malformed end line; expected \"# end "
+                                          "patterns=N assignments=M\"");
+                        break;
+                    }
+                    end_line = line;
+                    continue;
+                }
                 if (!strncmp(s, "table=", 6)) {
                     if (!strcmp(s + 6, "patterns")) {
                         if (seen_patterns++)
@@ -518,10 +659,20 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
                         rd.sec = SEC_ASG_HEAD;
                     } else {
                         rc = pb_error_set(err, PB_EPARSE, name, line, 0,
-                                      "unknown table \"%s\"; expected "
+                                      "unknown table \"%.40s%s\"; expected "
                                       "table=patterns or table=assignment",
-                                      s + 6);
+                                      s + 6, strlen(s + 6) > 40 ? "..." : "");
                     }
+                } else if (rd.sec == SEC_META && !strncmp(s, "fingerprint:", 12)) {
+                    if (rd.res->has_fp++ ||
+                        pb_fingerprint_parse(s + 12, &rd.res->fp) != PB_OK)
+                        rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                                          "%s fingerprint line; expected one "
+                                          "\"# fingerprint: messages=N ids=HEX\"",
+                                          rd.res->has_fp > 1 ? "a second" : "a malformed");
+                } else if (rd.sec == SEC_META && !strncmp(s, "trace:", 6)) {
+                    if (add_trace_meta(rd.res, s + 6) != PB_OK)
+                        rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
                 } else if (rd.sec == SEC_META && meta_line(&rd, s) != PB_OK) {
                     rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
                 }
@@ -565,12 +716,24 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
         rc = pb_error_set(err, PB_EPARSE, name, line, 0,
                           "a table without a header line at the end of the "
                           "file; expected a CSV header after \"# table=...\"");
+    if (rc == PB_OK && !end_line)
+        rc = pb_error_set(err, PB_EPARSE, name, line, 0,
+                          "no end line: the file is cut short (or was written "
+                          "before result files had one); expected \"# end "
+                          "patterns=N assignments=M\" as the last line");
+    if (rc == PB_OK && (end_pats != rd.res->npats || end_asg != rd.res->nassign))
+        rc = pb_error_set(err, PB_EPARSE, name, end_line, 0,
+                          "the end line counts %zu patterns and %zu assignments, "
+                          "the tables have %zu and %zu rows; expected the "
+                          "counts of a whole file (is a part missing?)",
+                          end_pats, end_asg, rd.res->npats, rd.res->nassign);
     if (rc == PB_OK)
         rc = finish_assign(&rd);
     csv_free(&p);
     rec_free(&r);
     free(buf);
     pb_strtab_close(rd.names);
+    pb_strtab_close(rd.texts);
     pb_ptree_free(&rd.tree);
     pb_strbuf_free(&rd.canon);
     free(rd.order);
@@ -612,5 +775,88 @@ void score_result_close(score_result *r)
     free(r->algo);
     free(r->view);
     free(r->trace);
+    for (size_t i = 0; i < r->ntrace_meta; i++)
+        free(r->trace_meta[i]);
+    free(r->trace_meta);
     free(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Was the result inferred from this trace? */
+
+static const char *first_with(char *const *lines, size_t n, const char *key)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(lines[i], key, kl))
+            return lines[i];
+    return NULL;
+}
+
+/* "sniffer: messages=A kept=B ..." lines say the sniffer took the trace
+ * from A to B messages; a result may come from a thinned copy of truth
+ * when one such line starts at truth's count and one (the same or a later
+ * one) ends at the result's. */
+static int sniffed_from(const score_result *r, uint64_t truth_n, uint64_t res_n)
+{
+    int from = 0;
+    for (size_t i = 0; i < r->ntrace_meta; i++) {
+        const char *s = r->trace_meta[i];
+        if (strncmp(s, "sniffer:", 8))
+            continue;
+        const char *m = strstr(s, " messages="), *k = strstr(s, " kept=");
+        if (!m || !k)
+            continue;
+        unsigned long long a = strtoull(m + 10, NULL, 10);
+        unsigned long long b = strtoull(k + 6, NULL, 10);
+        if (a == truth_n)
+            from = 1;
+        if (from && b == res_n)
+            return 1;
+    }
+    return 0;
+}
+
+int score_check_trace(const score_result *r, const pb_trace *truth,
+                      const char *truth_name, pb_error *err)
+{
+    static const char *const keys[] = {"generator=", "params:"};
+    for (size_t k = 0; k < 2; k++) {
+        const char *a = first_with(r->trace_meta, r->ntrace_meta, keys[k]);
+        const char *b = first_with(truth->meta, truth->nmeta, keys[k]);
+        if (a && b && strcmp(a, b)) {
+            char sa[SHOWN_MAX + 8], sb[SHOWN_MAX + 8];
+            snprintf(sa, sizeof sa, "%.40s%s", a, strlen(a) > 40 ? "..." : "");
+            snprintf(sb, sizeof sb, "%.40s%s", b, strlen(b) > 40 ? "..." : "");
+            /* name the first place where they differ */
+            size_t d = 0;
+            while (a[d] && a[d] == b[d])
+                d++;
+            size_t st = d > 20 ? d - 20 : 0;
+            return pb_error_set(err, PB_EINVAL, r->file, 0, 0,
+                                "inferred from another trace: its trace metadata "
+                                "says \"%s\", %s says \"%s\" (they differ at "
+                                "\"...%.30s\" against \"...%.30s\"); expected the "
+                                "truth trace the result was inferred from",
+                                sa, truth_name, sb, a + st, b + st);
+        }
+    }
+    if (!r->has_fp)
+        return PB_OK;
+    pb_fingerprint t;
+    if (pb_fingerprint_of(truth->msgs, truth->n, truth->names->nodes, &t) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    if (t.messages == r->fp.messages && t.ids == r->fp.ids)
+        return PB_OK;
+    if (r->fp.messages < t.messages && sniffed_from(r, t.messages, r->fp.messages))
+        return PB_OK;
+    return pb_error_set(err, PB_EINVAL, r->file, 0, 0,
+                        "inferred from a trace of %llu messages (hash %016llx), "
+                        "but %s has %llu messages (hash %016llx); expected the "
+                        "trace the result was inferred from, or its original "
+                        "before skewer (or sniffer, whose metadata line then "
+                        "says how many messages it kept)",
+                        (unsigned long long)r->fp.messages,
+                        (unsigned long long)r->fp.ids, truth_name,
+                        (unsigned long long)t.messages, (unsigned long long)t.ids);
 }

@@ -1,8 +1,11 @@
 # Figure 17: false-negative pattern rate vs N (top-N pruning) at 0, 2 and
 # 6 % tolerance, with the 1/N bound; one panel per algorithm.
 load system("dirname ".ARG0)."/common.gp"
-algos = "nesting nesting-inst6 convolution linking truth"
-atitles = "'nesting (42 instances)' 'nesting (6 instances: Table 1 parallelism)' 'convolution (42 instances)' 'linking (42 instances)' 'truth (oracle)'"
+atitles = "'nesting' 'nesting-low' 'nesting-sd1' 'convolution' 'linking' 'truth (oracle)'"
+algos = "nesting nesting-low nesting-sd1 convolution linking truth"
+# panel titles with each series' measured per-node parallelism (Table 1's
+# measure), written by experiments/fig17.sh collect
+if (fexists(datadir."/fig17_series.gp")) load datadir."/fig17_series.gp"
 tols = "0 2 6"
 do for [ext in "png svg"] {
     eval set_term(ext, 1200, 680)

@@ -6,6 +6,6 @@ configs = "multitier children-parallel children-0-2 children-d-cc penalty-breake
 algos = "nesting linking convolution truth"
 fig = "fig19"
 ftitle = "Figure 19: effect of trace parallelism (false-positive instances)"
-xlab = "mean per-node parallelism (measured)"
+xlab = "mean per-node parallelism (Table 1 measure, as nesting computes it)"
 ylab = "false-positive path instances (fraction)"
 load system("dirname ".ARG0)."/panels.gp"

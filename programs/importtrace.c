@@ -1,7 +1,8 @@
 /*
- * importtrace - Jaeger or Zipkin v2 JSON to a message trace with truth.
+ * importtrace - Jaeger, Zipkin v2 or OpenTelemetry (OTLP/JSON) traces to a
+ * message trace with truth.
  *
- *   importtrace [--format jaeger|zipkin|auto] [--callid] [-o FILE] PATH...
+ *   importtrace [--format jaeger|zipkin|otlp|auto] [--callid] [-o FILE] PATH...
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +15,13 @@
 
 static const char *prog = "importtrace";
 
-enum { O_FORMAT = 1, O_CALLID, O_OUTPUT, O_QUIET };
+enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_OUTPUT, O_QUIET };
 static const pb_cli_opt cli_opts[] = {
-    {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin or auto (default: by each file's shape)"},
+    {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp or auto (default: by each\n"
+                                   "document's shape)"},
     {O_CALLID, 'c', "callid", NULL, "fill callid with TRACEID:SPANID of each RPC (default empty)"},
+    {O_THREAD, 0, "thread", NULL, "fill thread with TRACEID:SPANID of the span that\n"
+                                  "handled each message at its receiver (for vpath)"},
     {O_OUTPUT, 'o', "output", "FILE", "write the trace there (default stdout)"},
     {O_QUIET, 'q', "quiet", NULL, "no summary on stderr"},
     {0, 0, NULL, NULL, NULL}};
@@ -26,10 +30,12 @@ static void usage(FILE *fp, const pb_cli *cli)
 {
     fprintf(fp,
             "usage: %s [options] PATH...\n"
-            "Turn Jaeger (query API JSON) or Zipkin v2 JSON traces into one message\n"
-            "trace with truth: every RPC a call and a return, nodes named by service,\n"
-            "all requests interleaved by time.  PATH is a JSON file, a folder (its\n"
-            "*.json files in name order) or \"-\" for stdin.\n\n",
+            "Turn Jaeger (query API JSON), Zipkin v2 or OpenTelemetry (OTLP/JSON)\n"
+            "traces into one message trace with truth: every RPC a call and a return,\n"
+            "nodes named by service, all requests interleaved by time.  PATH is a\n"
+            "JSON file (plain, .gz, .xz, .zst or .bz2; one document or one per line),\n"
+            "a tar archive of them (.tar, .tar.gz, .tar.xz, ...), a folder (walked\n"
+            "recursively, names in byte order at every level) or \"-\" for stdin.\n\n",
             prog);
     pb_cli_help(fp, cli);
     fprintf(fp,
@@ -59,16 +65,19 @@ int main(int argc, char **argv)
                 opts.format = IMP_FORMAT_JAEGER;
             else if (!strcmp(optarg, "zipkin"))
                 opts.format = IMP_FORMAT_ZIPKIN;
+            else if (!strcmp(optarg, "otlp"))
+                opts.format = IMP_FORMAT_OTLP;
             else if (!strcmp(optarg, "auto"))
                 opts.format = IMP_FORMAT_AUTO;
             else {
                 fprintf(stderr, "%s: --format: unknown format \"%s\"; expected "
-                                "jaeger, zipkin or auto\n", prog, optarg);
+                                "jaeger, zipkin, otlp or auto\n", prog, optarg);
                 pb_cli_free(&cli);
                 return 2;
             }
             break;
         case O_CALLID: opts.callid = 1; break;
+        case O_THREAD: opts.thread = 1; break;
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
         case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;

@@ -231,9 +231,13 @@ int main(int argc, char **argv)
     }
     tv_truth *tv = NULL;
     score_report *rep = NULL;
-    int rc = tv_build(trace, view, &tv, &err);
+    int rc = score_check_trace(res, trace, truth_path, &err);
+    if (rc == PB_OK)
+        rc = tv_build(trace, view, &tv, &err);
     if (rc == PB_OK)
         rc = score_compute(tv, res, &so, &rep, &err);
+    if (rc == PB_OK)
+        rc = score_tw_compute(rep, trace, res, &err);
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
         tv_close(tv);

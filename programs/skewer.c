@@ -25,6 +25,7 @@ typedef struct skewer_params {
     pb_ns ref;
     int max_window;
     int allow_negative;
+    pb_ns round;
 } skewer_params;
 
 static const pb_option skewer_options[] = {
@@ -36,12 +37,15 @@ static const pb_option skewer_options[] = {
      1, 2147483647.0, "most rows held for re-sorting before giving up"},
     {"allow_negative", PB_OPT_BOOL, offsetof(skewer_params, allow_negative), "no",
      PB_OPT_NORANGE, "write timestamps that skewing makes negative (else an error)"},
+    {"round", PB_OPT_DURATION, offsetof(skewer_params, round), "0", 0, 1e6,
+     "round every timestamp down to a multiple of this tick after the clocks "
+     "(a coarse clock, e.g. 1ms; 0 = off); rows keep their order"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 enum {
     O_NODE = 1, O_SPEC, O_ROFF, O_RDRIFT, O_SET, O_SEED, O_REF, O_DESKEW,
     O_ESTIMATE, O_REFNODE, O_PRINT, O_WINDOW, O_NEG, O_IGNORE, O_OUTPUT,
-    O_VERBOSE
+    O_VERBOSE, O_ROUND
 };
 static const pb_cli_opt cli_opts[] = {
     {O_NODE, 'n', "node", "NODE=OFFSET[,DRIFT]",
@@ -64,6 +68,9 @@ static const pb_cli_opt cli_opts[] = {
     {O_PRINT, 0, "print-spec", "FILE", "write the clock every node got (spec format)"},
     {O_WINDOW, 0, "max-window", "ROWS", "the same as --set max_window=ROWS"},
     {O_NEG, 0, "allow-negative", NULL, "the same as --set allow_negative=yes"},
+    {O_ROUND, 0, "round", "TICK", "the same as --set round=TICK: round every timestamp\n"
+                                  "down to a multiple of TICK (1ms: a trace stamped in\n"
+                                  "whole milliseconds); rows that tie keep their order"},
     {O_IGNORE, 0, "ignore-unknown-columns", NULL, "skip columns pathbench does not know"},
     {O_OUTPUT, 'o', "output", "FILE", "output file (default stdout)"},
     {O_VERBOSE, 'v', "verbose", NULL, "statistics on stderr"},
@@ -167,7 +174,9 @@ int main(int argc, char **argv)
     }
     pb_reader_opts ropts;
     pb_reader_opts_default(&ropts);
-    ropts.check_ids = 0;          /* memory must not grow with the trace */
+    /* duplicate ids are an error here too (8 bytes a message while ids
+     * increase); causes may dangle: the input may be a sniffed trace */
+    ropts.allow_dangling_causes = 1;
     ropts.allow_negative_ts = 1;  /* a skewed trace may carry them */
     if (pb_cli_init(&cli, prog, cli_opts, argc, argv, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
@@ -199,6 +208,7 @@ int main(int argc, char **argv)
         case O_REF: if (!set_param(&par, "ref", optarg, "--ref", NULL)) FAIL(2); break;
         case O_WINDOW: if (!set_param(&par, "max_window", optarg, "--max-window", NULL)) FAIL(2); break;
         case O_NEG: par.allow_negative = 1; break;
+        case O_ROUND: if (!set_param(&par, "round", optarg, "--round", NULL)) FAIL(2); break;
         case O_DESKEW: deskew = 1; break;
         case O_ESTIMATE: estimate = 1; break;
         case O_REFNODE: ref_node = optarg; break;
@@ -232,6 +242,7 @@ int main(int argc, char **argv)
         FAIL(2);
     }
     skew_spec_set_ref(spec, par.ref);
+    skew_spec_set_round(spec, par.round);
     const char *in_path = optind < argc ? argv[optind] : "-";
 
     /* outputs opened before the work; none may be an input */
@@ -268,6 +279,12 @@ int main(int argc, char **argv)
             FAIL(1);
         }
         fputs(pb_strbuf_str(&sb), out);
+        for (const char *wl = skew_estimate_warnings(e); *wl;) {
+            const char *nl = strchr(wl, '\n');
+            int len = nl ? (int)(nl - wl) : (int)strlen(wl);
+            fprintf(stderr, "%s: --estimate: %.*s\n", prog, len, wl);
+            wl += len + (nl ? 1 : 0);
+        }
         goto commit;
     }
 
@@ -298,6 +315,11 @@ int main(int argc, char **argv)
     for (size_t i = 0; (name = skew_stream_unseen(s, i)) != NULL; i++)
         fprintf(stderr, "%s: warning: node \"%s\" of the clock spec does not "
                         "appear in the trace\n", prog, name);
+    if (st.messages && !st.changed)
+        fprintf(stderr, "%s: %s changed no timestamp of the %zu messages (every "
+                        "clock of the spec is exact%s)\n", prog,
+                deskew ? "--deskew" : "skewing", st.messages,
+                par.round ? " and every timestamp already a multiple of --round" : "");
     if (st.not_invertible)
         fprintf(stderr, "%s: warning: %zu timestamps fall where a slow clock "
                         "(negative drift) repeats a nanosecond; --deskew gives "

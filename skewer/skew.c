@@ -162,6 +162,7 @@ struct skew_spec {
     int has_default;
     skew_clock def;
     pb_ns ref;
+    pb_ns round;          /* timestamps rounded down to a multiple; 0 = off */
     skew_dist roff, rdrift;
     unsigned long seed;
     gsl_rng *rng;
@@ -385,6 +386,8 @@ int skew_spec_set_random(skew_spec *s, const char *offset_dist,
 }
 
 void skew_spec_set_ref(skew_spec *s, pb_ns ref) { s->ref = ref; }
+void skew_spec_set_round(skew_spec *s, pb_ns tick) { s->round = tick > 0 ? tick : 0; }
+pb_ns skew_spec_round(const skew_spec *s) { return s->round; }
 pb_ns skew_spec_ref(const skew_spec *s) { return s->ref; }
 size_t skew_spec_count(const skew_spec *s) { return s->n; }
 const char *skew_spec_name(const skew_spec *s, size_t i)
@@ -500,6 +503,11 @@ int skew_spec_describe(const skew_spec *s, pb_strbuf *out)
     char rb[PB_DURATION_BUF];
     pb_duration_format(s->ref, rb);
     rc |= pb_strbuf_printf(out, "%sref=%s", s->n || s->has_default ? " " : "", rb);
+    if (s->round) {
+        char tb[PB_SECONDS_BUF];
+        pb_seconds_format(s->round, tb);
+        rc |= pb_strbuf_printf(out, " round=%s", tb);
+    }
     if (s->roff.kind)
         rc |= pb_strbuf_printf(out, " random-offset=%s", s->roff.text);
     if (s->rdrift.kind)
@@ -526,6 +534,7 @@ struct skew_stream {
     int allow_negative;
     char *source;
 
+    int by_id;          /* ties in the output by id (de-skewing, no rounding) */
     skew_clock *clk;
     unsigned char *resolved;
     size_t nclk;
@@ -563,6 +572,7 @@ int skew_stream_init(skew_stream **out, const skew_spec *spec, int deskew,
         return pb_error_set(err, PB_ENOMEM, source, 0, 0, "out of memory");
     }
     spec_bounds(spec, &s->omax, &s->dmax);
+    s->by_id = deskew && !spec->round;
     s->ready_below = (i128)INT64_MIN;
     *out = s;
     return PB_OK;
@@ -709,6 +719,16 @@ int skew_stream_push(skew_stream *s, const pb_msg *m, const pb_truth *t,
         if (rc != PB_OK)
             return rc;
     }
+    if (s->spec->round) {
+        /* a coarse clock: round down to a multiple of the tick (rounding
+         * is monotone, so rows keep their order; ties keep input order) */
+        pb_ns r = s->spec->round;
+        h.m.ts = h.m.ts / r * r - (h.m.ts % r < 0 ? r : 0);
+        if (h.m.recv_ts != PB_TS_NONE)
+            h.m.recv_ts = h.m.recv_ts / r * r - (h.m.recv_ts % r < 0 ? r : 0);
+    }
+    if (h.m.ts != m->ts || h.m.recv_ts != m->recv_ts)
+        s->st.changed++;
     /* Every later input row has ts >= m->ts, and each clock map (and its
      * inverse) is non-decreasing, so every later output ts is at least the
      * smallest image of m->ts: m->ts minus the largest shift any clock can
@@ -718,7 +738,8 @@ int skew_stream_push(skew_stream *s, const pb_msg *m, const pb_truth *t,
     if (dist < 0)
         dist = -dist;
     i128 shift = (i128)s->omax +
-                 ((i128)s->dmax * (dist + s->omax + 1) * 6 / 5) / PPT_ONE + 2;
+                 ((i128)s->dmax * (dist + s->omax + 1) * 6 / 5) / PPT_ONE + 2 +
+                 s->spec->round;
     s->ready_below = (i128)m->ts - shift;
     if (s->n >= s->max_window) {
         char a[PB_SECONDS_BUF];
@@ -739,7 +760,7 @@ int skew_stream_push(skew_stream *s, const pb_msg *m, const pb_truth *t,
         s->cap = nc;
     }
     s->heap[s->n] = h;
-    heap_up(s->heap, s->n, s->deskew);
+    heap_up(s->heap, s->n, s->by_id);
     s->n++;
     if (s->n > s->st.max_window)
         s->st.max_window = s->n;
@@ -762,7 +783,7 @@ int skew_stream_pop(skew_stream *s, pb_msg *m, pb_truth *t)
     s->n--;
     if (s->n) {
         s->heap[0] = s->heap[s->n];
-        heap_down(s->heap, s->n, 0, s->deskew);
+        heap_down(s->heap, s->n, 0, s->by_id);
     }
     /* The bound above makes this impossible; check anyway rather than ever
      * write a mis-sorted trace. */
@@ -816,7 +837,7 @@ int skew_run(pb_reader *r, pb_writer *w, const skew_spec *spec, int deskew,
 {
     skew_stream *s;
     int rc = skew_stream_init(&s, spec, deskew, pb_reader_names(r), max_window,
-                              allow_negative, NULL, err);
+                              allow_negative, pb_reader_name(r), err);
     if (rc != PB_OK)
         return rc;
     pb_msg m;
@@ -854,6 +875,7 @@ typedef struct pair_slot {
     uint64_t key; /* (src << 32 | dst) + 1; 0 = empty */
     pb_ns min;
     uint64_t count;
+    uint64_t differ;  /* messages with recv_ts != ts */
 } pair_slot;
 
 struct skew_estimate {
@@ -862,6 +884,8 @@ struct skew_estimate {
     size_t cap, count;
     uint64_t *node_msgs;
     size_t nnodes;
+    pb_strbuf warn;   /* what the last write could not know, one line each */
+    size_t estimated, noinfo;
 };
 
 int skew_estimate_init(skew_estimate **out, pb_names *names)
@@ -880,6 +904,7 @@ void skew_estimate_close(skew_estimate *e)
         return;
     free(e->slots);
     free(e->node_msgs);
+    pb_strbuf_free(&e->warn);
     free(e);
 }
 
@@ -941,6 +966,7 @@ int skew_estimate_add(skew_estimate *e, const pb_msg *m)
         if (d < p->min)
             p->min = d;
         p->count++;
+        p->differ += d != 0;
         return PB_OK;
     }
     if ((e->count + 1) * 4 > e->cap * 3 && pair_grow(e) != PB_OK)
@@ -951,6 +977,7 @@ int skew_estimate_add(skew_estimate *e, const pb_msg *m)
     e->slots[j].key = key;
     e->slots[j].min = d;
     e->slots[j].count = 1;
+    e->slots[j].differ = d != 0;
     e->count++;
     return PB_OK;
 }
@@ -964,10 +991,22 @@ int skew_estimate_pair(const skew_estimate *e, uint32_t a, uint32_t b,
                        pb_ns *out)
 {
     const pair_slot *ab = pair_get(e, a, b), *ba = pair_get(e, b, a);
-    if (!ab || !ba)
+    if (!ab || !ba || ab->differ + ba->differ == 0)
         return 0;
     *out = (pb_ns)round_div((i128)ab->min - ba->min, 2);
     return 1;
+}
+
+const char *skew_estimate_warnings(const skew_estimate *e)
+{
+    return pb_strbuf_str(&e->warn);
+}
+
+size_t skew_estimate_count(const skew_estimate *e, size_t *noinfo)
+{
+    if (noinfo)
+        *noinfo = e->noinfo;
+    return e->estimated;
 }
 
 typedef struct nb_cand {
@@ -1017,7 +1056,26 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
     int rc = PB_OK;
+    pb_strbuf_free(&e->warn);
+    e->estimated = e->noinfo = 0;
     char ob[PB_SECONDS_BUF + 4], a[PB_SECONDS_BUF], b[PB_SECONDS_BUF];
+    /* pairs timed both ways whose every message has ts == recv_ts carry no
+     * clock information (both stamps come from one clock, as an importer
+     * writes spans seen from one side only) */
+    size_t blind_pairs = 0;
+    pb_strbuf blind = {0}, body = {0};
+    for (uint32_t u = 0; u < nn && u < e->nnodes; u++)
+        for (uint32_t v = u + 1; v < nn && v < e->nnodes; v++) {
+            const pair_slot *uv = pair_get(e, u, v), *vu = pair_get(e, v, u);
+            if (uv && vu && uv->differ + vu->differ == 0) {
+                blind_pairs++;
+                rc |= pb_strbuf_printf(&blind,
+                                       "# pair %s<>%s: no clock information: all %llu "
+                                       "messages have ts == recv_ts\n",
+                                       pb_strtab_str(nodes, u), pb_strtab_str(nodes, v),
+                                       (unsigned long long)(uv->count + vu->count));
+            }
+        }
     rc |= pb_strbuf_printf(out,
                            "# skewer --estimate: clock offsets relative to %s, "
                            "from the minimum one-way delay in each direction of "
@@ -1025,8 +1083,6 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
                            "section 5.2): offset(B) - offset(A) = (min d_AB - "
                            "min d_BA) / 2\n",
                            pb_strtab_str(nodes, ref));
-    rc |= pb_strbuf_printf(out, "%s=%s\n", pb_strtab_str(nodes, ref),
-                           skew_offset_format(0, ob));
     size_t qh = 0, qt = 0;
     queue[qt++] = ref;
     done[ref] = 1;
@@ -1049,22 +1105,63 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
             const pair_slot *uv = pair_get(e, u, v), *vu = pair_get(e, v, u);
             pb_seconds_format(uv->min, a);
             pb_seconds_format(vu->min, b);
-            rc |= pb_strbuf_printf(out,
+            rc |= pb_strbuf_printf(&body,
                                    "# pair %s>%s: min delay %s s over %llu "
                                    "messages, back %s s over %llu\n",
                                    pb_strtab_str(nodes, u), cand[k].name, a,
                                    (unsigned long long)uv->count, b,
                                    (unsigned long long)vu->count);
-            rc |= pb_strbuf_printf(out, "%s=%s\n", cand[k].name,
+            rc |= pb_strbuf_printf(&body, "%s=%s\n", cand[k].name,
                                    skew_offset_format(off[v], ob));
+            e->estimated++;
         }
     }
+    if (e->estimated)
+        rc |= pb_strbuf_printf(out, "%s=%s\n", pb_strtab_str(nodes, ref),
+                               skew_offset_format(0, ob));
+    else
+        rc |= pb_strbuf_printf(out, "# %s: the reference; no other node could be "
+                                    "related to it, so no offset is written\n",
+                               pb_strtab_str(nodes, ref));
+    rc |= pb_strbuf_puts(out, pb_strbuf_str(&body));
+    rc |= pb_strbuf_puts(out, pb_strbuf_str(&blind));
+    pb_strbuf_free(&body);
+    pb_strbuf_free(&blind);
+    pb_strbuf names = {0};
     for (uint32_t v = 0; v < nn; v++)
-        if (!done[v])
+        if (!done[v]) {
             rc |= pb_strbuf_printf(out,
-                                   "# not reached: %s (no timed messages both "
-                                   "ways with a reached node)\n",
+                                   "# %s: no clock information (no message both "
+                                   "ways with a node reached, other than with "
+                                   "ts == recv_ts); left at offset 0\n",
                                    pb_strtab_str(nodes, v));
+            if (e->noinfo < 8)
+                rc |= pb_strbuf_printf(&names, "%s%s", e->noinfo ? ", " : "",
+                                       pb_strtab_str(nodes, v));
+            e->noinfo++;
+        }
+    if (e->noinfo > 8)
+        rc |= pb_strbuf_printf(&names, ", ...");
+    if (e->noinfo && !e->estimated)
+        rc |= pb_strbuf_printf(&e->warn,
+                               "no clock information in this trace: no node could "
+                               "be related to %s (%zu node pairs have messages both "
+                               "ways, all with ts == recv_ts: both stamps were taken "
+                               "on one clock); no offset estimated, de-skewing with "
+                               "this spec changes nothing\n",
+                               pb_strtab_str(nodes, ref), blind_pairs);
+    else if (e->noinfo)
+        rc |= pb_strbuf_printf(&e->warn,
+                               "no clock information for %zu of %u nodes (%s): no "
+                               "message both ways with an estimated node other than "
+                               "with ts == recv_ts; they are left at offset 0\n",
+                               e->noinfo, nn, pb_strbuf_str(&names));
+    if (blind_pairs && e->estimated)
+        rc |= pb_strbuf_printf(&e->warn,
+                               "%zu node pairs have messages both ways all with ts "
+                               "== recv_ts: no clock information, not used\n",
+                               blind_pairs);
+    pb_strbuf_free(&names);
     free(off);
     free(done);
     free(queue);

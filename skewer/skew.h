@@ -109,6 +109,13 @@ int skew_spec_set_random(skew_spec *s, const char *offset_dist,
 void skew_spec_set_ref(skew_spec *s, pb_ns ref);
 pb_ns skew_spec_ref(const skew_spec *s);
 
+/* Round every timestamp down to a multiple of tick after the clocks are
+ * applied or removed (a coarse clock, e.g. 1 ms; 0 = off, the default).
+ * Rounding keeps the input order of rows that end up with the same ts,
+ * also when de-skewing, so an effect never moves before its cause. */
+void skew_spec_set_round(skew_spec *s, pb_ns tick);
+pb_ns skew_spec_round(const skew_spec *s);
+
 /* The clock of the node with this name (named, '*', random or exact).
  * Returns PB_OK or PB_ENOMEM. */
 int skew_spec_clock(const skew_spec *s, const char *node, skew_clock *out);
@@ -129,7 +136,8 @@ typedef struct skew_stats {
     size_t max_window;     /* most rows held at once for re-sorting */
     size_t not_invertible; /* timestamps a slow clock maps onto a repeated ns */
     size_t unknown_nodes;  /* named nodes never seen (see skew_stream_unseen) */
-    pb_ns max_shift;       /* largest |new ts - old ts| */
+    pb_ns max_shift;       /* largest |new ts - old ts| (clocks only) */
+    size_t changed;        /* rows whose ts or recv_ts changed */
 } skew_stats;
 
 typedef struct skew_stream skew_stream;
@@ -158,7 +166,8 @@ int skew_stream_push(skew_stream *s, const pb_msg *m, const pb_truth *t,
 void skew_stream_finish(skew_stream *s);
 
 /* Take the next ready row in output order: by new ts, ties in input order
- * when skewing, by id and then input order when de-skewing (see skew.c).
+ * when skewing or rounding, by id and then input order when de-skewing
+ * without rounding (see skew.c).
  * Returns 1 with *m / *t filled (t may be NULL), or 0 when nothing is ready, or
  * PB_EORDER if a row would come out earlier than the one before (the bound
  * that decides when rows are ready has failed; never expected). */
@@ -198,16 +207,29 @@ int skew_estimate_add(skew_estimate *e, const pb_msg *m);
  * most timed messages, ties to the smaller name), then walk outward over
  * pairs seen in both directions, breadth first, giving each node the
  * offset of its parent plus (min d_pb - min d_bp) / 2.  Writes a spec that
- * skew_spec_load reads (with '#' comments naming the pairs used and the
- * nodes that could not be reached) to out.  Returns PB_OK, PB_ENOENT
+ * skew_spec_load reads (with '#' comments naming the pairs used, and
+ * "no clock information" for every node that could not be reached and
+ * every pair whose messages all have ts == recv_ts) to out; pairs without
+ * clock information are not walked over.  When no node besides the
+ * reference gets an offset, the reference's own line is a comment too.  Returns PB_OK, PB_ENOENT
  * (ref_node unknown, or no node has a timed message both ways) or
  * PB_ENOMEM. */
 int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
                         pb_error *err);
 
+/* What the last skew_estimate_write could not know, for the user: lines
+ * ending in '\n' ("no clock information ..."), "" when everything was
+ * estimated.  Owned by e. */
+const char *skew_estimate_warnings(const skew_estimate *e);
+
+/* After skew_estimate_write: the number of nodes given an offset besides
+ * the reference; *noinfo (may be NULL) the number left without one. */
+size_t skew_estimate_count(const skew_estimate *e, size_t *noinfo);
+
 /* Estimated offset of node b relative to node a from the pair's minimum
  * one-way delays; returns 1 and fills *out, or 0 if the pair lacks one
- * direction. */
+ * direction or every message between them has ts == recv_ts (no clock
+ * information). */
 int skew_estimate_pair(const skew_estimate *e, uint32_t a, uint32_t b,
                        pb_ns *out);
 

@@ -127,7 +127,8 @@ int sniff_replay(sniff_model *m, sniff_spool *s, sniff_stats *out);
 
 /* Find the smallest capture rate (same for every sniffer) at which the
  * drop rate of the spooled trace is at most target: doubling to bracket,
- * then bisection on the rate until the bracket is within 1e-6 relative (the
+ * from the mean message rate, then interpolation and bisection on the rate
+ * until the bracket is within 1e-6 relative (the
  * drop rate falls as the rate rises); rates below 1e-6 messages/s are not
  * tried (1e-6 is returned when it already meets the target).  Deterministic.  *rate_out gets the
  * rate found; the model is left at it.  Returns PB_OK, PB_EINVAL (target

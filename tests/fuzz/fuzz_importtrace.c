@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     imp_opts_default(&opts);
     /* vary the options with the input so both paths get explored */
     opts.callid = (int)(size & 1);
-    opts.format = (imp_format)((size >> 1) % 3);
+    opts.format = (imp_format)((size >> 1) % 4); /* auto, jaeger, zipkin, otlp */
     imp_importer *im = NULL;
     pb_error err;
     if (imp_init(&im, &opts, &err) != PB_OK)

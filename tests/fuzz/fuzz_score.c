@@ -46,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tv_view_parse(r->view, &v);
     pb_trace *t = truth_trace();
     tv_truth *tv = NULL;
+    if (t)
+        score_check_trace(r, t, "truth", &err); /* either answer is fine */
     if (t && tv_build(t, v, &tv, &err) == PB_OK) {
         score_opts o;
         score_opts_default(&o);

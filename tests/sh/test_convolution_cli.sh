@@ -30,7 +30,7 @@ grep -q '^digraph convolution {' "$tmp/dot" || fail "dot"
 grep -q '^# table=assignment' "$tmp/r" && fail "convolution ascribes no messages"
 
 # bad parameter values: usage error, exit 2, message names the option
-for s in mu=0 mu=fast N=x min_count=0 max_depth=0 filter_cycle=maybe nosuch=1; do
+for s in mu=-1ms mu=fast N=x min_count=0 max_depth=0 filter_cycle=maybe nosuch=1; do
     "$B/infer" --algo convolution -s "$s" "$tmp/p5.txt" > /dev/null 2> "$tmp/err"
     rc=$?
     [ $rc -eq 2 ] || fail "-s $s: exit $rc, expected 2"

@@ -24,6 +24,9 @@ for L in 25 100; do
         grep -q "^# importtrace.* $kv " "$T/l$L.csv" || fail "load $L: expected $kv"
     done
     [ "$(grep -vc '^#' "$T/l$L.csv")" -eq 12001 ] || fail "load $L: expected 12000 rows"
+    # the archive read directly (libarchive) gives the same trace
+    "$PB_BIN/importtrace" -q "$DATA/hotel_load$L.tar.xz" | cmp -s - "$T/l$L.csv" ||
+        fail "load $L: the .tar.xz imported directly differs from its unpacked folder"
     # rows sorted by ts
     awk -F, '!/^#/ && NR>1 && $2 != "ts" { if (p != "" && $2 < p) { print "unsorted at " NR; exit 1 } p = $2 }' \
         "$T/l$L.csv" || fail "load $L: rows not sorted by ts"

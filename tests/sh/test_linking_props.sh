@@ -18,7 +18,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$B/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -D duration=20s \
     -D net_delay=2ms -D net_sd=500us -o "$d/t.csv" || fail maketrace
 # results without the lines naming the input file and the CPU times
-body() { grep -v -e '^# algo=' -e '^# cpu_' "$1"; }
+body() { grep -v -e '^# algo=' -e '^# cpu_' -e '^# fingerprint:' "$1"; }
 
 "$B/infer" --algo linking "$d/t.csv" > "$d/r1" || fail infer
 "$B/infer" --algo linking "$d/t.csv" > "$d/r1b" || fail infer

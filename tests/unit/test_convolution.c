@@ -545,7 +545,7 @@ TEST(bad_parameters_get_clear_errors)
     /* out-of-range values are refused by the option table */
     void *p = conv_params_new(NULL);
     pb_error err;
-    CHECK_INT(pb_opt_set_kv(pb_algo_convolution.options, p, "mu=0", &err), PB_EINVAL);
+    CHECK_INT(pb_opt_set_kv(pb_algo_convolution.options, p, "mu=-1ms", &err), PB_EINVAL);
     CHECK_INT(pb_opt_set_kv(pb_algo_convolution.options, p, "min_count=0", &err), PB_EINVAL);
     CHECK_INT(pb_opt_set_kv(pb_algo_convolution.options, p, "N=-1", &err), PB_EINVAL);
     free(p);

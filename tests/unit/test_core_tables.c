@@ -112,7 +112,8 @@ TEST(result_file_ranks_and_assigns)
               "# table=assignment\n"
               "id,instance,rank\n"
               "10,1,2\n"
-              "11,2,1\n");
+              "11,2,1\n"
+                       "# end patterns=2 assignments=2\n");
     free(buf);
     pb_result_free(&r);
 }

@@ -463,6 +463,109 @@ TEST(test_linking_garbage_partition)
     pb_trace_close(t);
 }
 
+/* Entry nodes: a client's next request would be linked to the response it
+ * just received (A->B->A is what the paper's rule allows); with
+ * entry=client every message the client sends starts a request. */
+TEST(test_linking_entry_nodes)
+{
+    pb_trace *t;
+    CHECK_INT(pb_trace_new(&t), PB_OK);
+    pb_trace_add(t, 1, S(1.000), S(1.001), "client", "fe", PB_TYPE_MSG, PB_ID_NONE, PB_ID_NONE, PB_ID_NONE);
+    pb_trace_add(t, 2, S(1.010), S(1.011), "fe", "client", PB_TYPE_MSG, PB_ID_NONE, PB_ID_NONE, PB_ID_NONE);
+    pb_trace_add(t, 3, S(1.012), S(1.013), "client", "fe", PB_TYPE_MSG, PB_ID_NONE, PB_ID_NONE, PB_ID_NONE);
+    pb_trace_add(t, 4, S(1.022), S(1.023), "fe", "client", PB_TYPE_MSG, PB_ID_NONE, PB_ID_NONE, PB_ID_NONE);
+    link_params p;
+    defaults(&p);
+    p.k = 0;
+    pb_result r;
+    CHECK_INT(run_linking(t, &p, &r), PB_OK);
+    const pb_pattern *one = find(&r, "client>fe[client]");
+    CHECK(one == NULL || one->count < 2); /* the paper's rule chains them */
+    pb_result_free(&r);
+    p.entry = "client";
+    CHECK_INT(run_linking(t, &p, &r), PB_OK);
+    one = find(&r, "client>fe[client]");
+    CHECK(one != NULL);
+    if (one)
+        CHECK_INT(one->count, 2);
+    CHECK(strstr(pb_strbuf_str(&r.meta), "link_entry=2 ") != NULL);
+    pb_result_free(&r);
+    /* a name that is no node of the trace */
+    p.entry = "client,nosuch";
+    pb_error e;
+    pb_trace_view v = pb_trace_view_of(t);
+    CHECK_INT(pb_result_init(&r, "linking", "message"), PB_OK);
+    CHECK_INT(pb_algo_linking.run(&v, &p, &r, &e), PB_EINVAL);
+    CHECK(strstr(e.msg, "entry") && strstr(e.msg, "nosuch"));
+    pb_result_free(&r);
+    pb_trace_close(t);
+}
+
+/* The k > 0 assignment rule.  Root A->B (0) has children B->C (1, p 0.6,
+ * try-both, spontaneous 0.4), B->E (3) and B->G (4) at 0.7; C->D (2)
+ * follows B->C surely.  The k = 0 tree {0..4} has probability
+ * 0.6 * 0.7 * 0.7 = 0.294; the suffix instance rooted at B->C is {1, 2} at
+ * 0.4.  The most probable instance of each message would split the
+ * request; the default rule keeps the tree whole (0.4 is not 10 times
+ * 0.294), assign_margin=0 gives the old behaviour. */
+static int split_case(double margin, pb_result *res)
+{
+    pb_trace *t;
+    if (pb_trace_new(&t) != PB_OK)
+        return -1;
+    const char *sd[5][2] = {{"A", "B"}, {"B", "C"}, {"C", "D"}, {"B", "E"}, {"B", "G"}};
+    for (int i = 0; i < 5; i++)
+        pb_trace_add(t, (uint64_t)i + 1, S(1 + 0.1 * i), S(1.05 + 0.1 * i),
+                     sd[i][0], sd[i][1], PB_TYPE_MSG, PB_ID_NONE, PB_ID_NONE,
+                     PB_ID_NONE);
+    uint32_t off[6] = {0, 0, 1, 2, 3, 4};
+    uint32_t par[4] = {0, 1, 0, 0};
+    float pp[4] = {0.6f, 1.0f, 0.7f, 0.7f};
+    float spont[5] = {1, 0.4f, 0, 0.3f, 0.3f};
+    link_graph *g;
+    pb_error e;
+    int rc = link_graph_from_parents(5, off, par, pp, spont, &g, &e);
+    link_params p;
+    defaults(&p);
+    p.k = 4;
+    p.assign_margin = margin;
+    pb_trace_view v = pb_trace_view_of(t);
+    if (rc == PB_OK) {
+        pb_result_init(res, "linking", "message");
+        res->rank_by = PB_RANK_SCORE;
+        rc = link_build_paths(&v, g, &p, res, &e);
+    }
+    link_graph_close(g);
+    pb_trace_close(t);
+    return rc;
+}
+
+static uint32_t inst_of(const pb_result *r, uint64_t id)
+{
+    for (size_t i = 0; i < r->nassign; i++)
+        if (r->assign[i].id == id)
+            return r->assign[i].instance;
+    return UINT32_MAX;
+}
+
+TEST(test_linking_assign_keeps_tree_whole)
+{
+    pb_result r;
+    CHECK_INT(split_case(10, &r), PB_OK);
+    CHECK(find(&r, "A>B[C[D],E,G]") != NULL);
+    CHECK(find(&r, "B>C[D]") != NULL); /* the suffix instance is still a pattern */
+    CHECK_INT(r.nassign, 5);
+    for (uint64_t id = 2; id <= 5; id++)
+        CHECK_INT(inst_of(&r, id), inst_of(&r, 1));
+    pb_result_free(&r);
+    /* the old rule: the most probable instance of any root splits it */
+    CHECK_INT(split_case(0, &r), PB_OK);
+    CHECK(inst_of(&r, 2) != inst_of(&r, 1));
+    CHECK_INT(inst_of(&r, 3), inst_of(&r, 2));
+    CHECK_INT(inst_of(&r, 4), inst_of(&r, 1));
+    pb_result_free(&r);
+}
+
 int main(void)
 {
     RUN(test_linking_fig4_two_instances);
@@ -472,5 +575,7 @@ int main(void)
     RUN(test_linking_one_in_flight_exact);
     RUN(test_linking_clock_offset_invariance);
     RUN(test_linking_garbage_partition);
+    RUN(test_linking_entry_nodes);
+    RUN(test_linking_assign_keeps_tree_whole);
     return pbtest_exit();
 }

@@ -10,6 +10,7 @@
 
 #include "mt.h"
 #include "pbtest.h"
+#include "pb_strbuf.h"
 
 typedef struct gen_out {
     pb_msg *m;
@@ -881,6 +882,76 @@ TEST(test_maketrace_bad_config)
     }
 }
 
+/* Issue 16.3: "let" expansion is capped, whatever the shape of the
+ * doubling (two references, three, through ${}), with a located error. */
+TEST(test_maketrace_let_expansion_capped)
+{
+    for (int sh = 0; sh < 3; sh++) {
+        pb_strbuf b = {0};
+        pb_strbuf_puts(&b, "let v0 = abcdefgh\n");
+        for (int i = 1; i <= 41; i++) {
+            char prev[16], line[96];
+            snprintf(prev, sizeof prev, "v%d", i - 1);
+            pb_strbuf_printf(&b, "let v%d = ", i);
+            if (sh == 0)
+                snprintf(line, sizeof line, "$%s$%s", prev, prev);
+            else if (sh == 1)
+                snprintf(line, sizeof line, "${%s}x${%s}", prev, prev);
+            else
+                snprintf(line, sizeof line, "$%s-$%s-$%s", prev, prev, prev);
+            pb_strbuf_printf(&b, "%s\n", line);
+        }
+        pb_strbuf_puts(&b, "messages = 5\ntracelet t from A { call B }\n");
+        mt_config *c = NULL;
+        pb_error e;
+        pb_error_clear(&e);
+        int rc = mt_config_parse(pb_strbuf_str(&b), b.len, "bomb.conf", NULL, 0, &c, &e);
+        CHECK_INT(rc, PB_EPARSE);
+        if (rc == PB_OK)
+            mt_config_close(c);
+        CHECK(e.line > 1 && e.line < 20 && e.column > 0);
+        CHECK(strstr(e.msg, "longer than 65536 bytes") != NULL);
+        pb_strbuf_free(&b);
+    }
+    /* many modest values: the total is capped too */
+    pb_strbuf b = {0};
+    pb_strbuf_puts(&b, "let v0 = abcdefgh\n");
+    for (int i = 1; i <= 12; i++)
+        pb_strbuf_printf(&b, "let v%d = $v%d$v%d\n", i, i - 1, i - 1);
+    for (int j = 0; j < 1000; j++)
+        pb_strbuf_printf(&b, "let w%d = $v12\n", j);
+    pb_strbuf_puts(&b, "messages = 5\ntracelet t from A { call B }\n");
+    mt_config *c = NULL;
+    pb_error e;
+    int rc = mt_config_parse(pb_strbuf_str(&b), b.len, "many.conf", NULL, 0, &c, &e);
+    CHECK_INT(rc, PB_EPARSE);
+    if (rc == PB_OK)
+        mt_config_close(c);
+    CHECK(strstr(e.msg, "all expanded values together") != NULL);
+    pb_strbuf_free(&b);
+}
+
+/* Issue 16.14: a long token is quoted short; the message ends with what
+ * was expected. */
+TEST(test_maketrace_long_token_quoted_short)
+{
+    pb_strbuf b = {0};
+    pb_strbuf_puts(&b, "duration = ");
+    for (int i = 0; i < 3000; i++)
+        pb_strbuf_putc(&b, 'x');
+    pb_strbuf_puts(&b, "\n");
+    mt_config *c = NULL;
+    pb_error e;
+    int rc = mt_config_parse(pb_strbuf_str(&b), b.len, "long.conf", NULL, 0, &c, &e);
+    CHECK(rc != PB_OK);
+    if (rc == PB_OK)
+        mt_config_close(c);
+    CHECK(strlen(e.msg) < 300);
+    CHECK(strstr(e.msg, "expected a duration") != NULL);
+    CHECK(strstr(e.msg, "xxx...") != NULL);
+    pb_strbuf_free(&b);
+}
+
 /* errors found when generation starts */
 TEST(test_maketrace_bad_generation)
 {
@@ -997,6 +1068,8 @@ int main(void)
     RUN(test_maketrace_constructs);
     RUN(test_maketrace_defines);
     RUN(test_maketrace_bad_config);
+    RUN(test_maketrace_let_expansion_capped);
+    RUN(test_maketrace_long_token_quoted_short);
     RUN(test_maketrace_bad_generation);
     RUN(test_maketrace_parallelism);
     RUN(test_maketrace_streaming);

@@ -618,6 +618,45 @@ TEST(properties_rename_and_noise)
     free(m);
 }
 
+/* Equal timestamps (issue 13): A calls B and B calls C in the same
+ * millisecond; the file puts A->B first.  With same_tick (default) A->B is
+ * B->C's parent; with same_tick=0 (Figure 4's "called strictly earlier")
+ * B->C roots a path of its own. */
+TEST(same_tick_parent)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    add(t, 1, 1 * MS, "A", "B", PB_TYPE_CALL, 1);
+    add(t, 2, 1 * MS, "B", "C", PB_TYPE_CALL, 2);
+    add(t, 3, 2 * MS, "C", "B", PB_TYPE_RETURN, 2);
+    add(t, 4, 2 * MS, "B", "A", PB_TYPE_RETURN, 1);
+    nesting_params p = defaults();
+    pb_result res;
+    CHECK_INT(run(t, &p, &res), PB_OK);
+    CHECK(pb_pattab_find(res.patterns, "A>B[C]") != NULL);
+    CHECK_INT(meta(&res, "paths"), 1);
+    CHECK_INT(meta(&res, "same_tick_candidates"), 1);
+    pb_result_free(&res);
+    p.same_tick = 0;
+    CHECK_INT(run(t, &p, &res), PB_OK);
+    CHECK(pb_pattab_find(res.patterns, "A>B[C]") == NULL);
+    CHECK_INT(meta(&res, "paths"), 2);
+    pb_result_free(&res);
+    /* the file order decides: B->C written first is no child of A->B */
+    pb_trace *u;
+    pb_trace_new(&u);
+    add(u, 2, 1 * MS, "B", "C", PB_TYPE_CALL, 2);
+    add(u, 1, 1 * MS, "A", "B", PB_TYPE_CALL, 1);
+    add(u, 3, 2 * MS, "C", "B", PB_TYPE_RETURN, 2);
+    add(u, 4, 2 * MS, "B", "A", PB_TYPE_RETURN, 1);
+    p.same_tick = 1;
+    CHECK_INT(run(u, &p, &res), PB_OK);
+    CHECK_INT(meta(&res, "paths"), 2);
+    pb_result_free(&res);
+    pb_trace_close(u);
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(figure3_single_path);
@@ -633,5 +672,6 @@ int main(void)
     RUN(smoothing);
     RUN(bad_input);
     RUN(properties_rename_and_noise);
+    RUN(same_tick_parent);
     return pbtest_exit();
 }

@@ -10,7 +10,7 @@
 #define MS(x) ((pb_ns)((x) * 1000000LL))
 #define N PB_ID_NONE
 
-static score_result *read_str(const char *text, const char *name, int *rc,
+static score_result *read_raw(const char *text, const char *name, int *rc,
                               pb_error *err)
 {
     FILE *fp = fmemopen((void *)text, strlen(text), "r");
@@ -20,6 +20,42 @@ static score_result *read_str(const char *text, const char *name, int *rc,
     fclose(fp);
     return r;
 }
+
+/* The hand-written results below leave out the end line: add it, with the
+ * row counts of the two tables (one row per line), unless there is one. */
+static score_result *read_str(const char *text, const char *name, int *rc,
+                              pb_error *err)
+{
+    if (strncmp(text, "# pathbench-result", 18) || strstr(text, "\n# end "))
+        return read_raw(text, name, rc, err);
+    size_t np = 0, na = 0;
+    int state = 0; /* 1, 3: header next; 2, 4: rows */
+    for (const char *l = text; *l;) {
+        size_t len = strcspn(l, "\n");
+        if (!strncmp(l, "# table=patterns", 16))
+            state = 1;
+        else if (!strncmp(l, "# table=assignment", 18))
+            state = 3;
+        else if (len && l[0] != '#') {
+            if (state == 1 || state == 3)
+                state++;
+            else if (state == 2)
+                np++;
+            else if (state == 4)
+                na++;
+        }
+        l += len + (l[len] == '\n');
+    }
+    char *full = NULL;
+    size_t flen = 0;
+    FILE *fp = open_memstream(&full, &flen);
+    fprintf(fp, "%s# end patterns=%zu assignments=%zu\n", text, np, na);
+    fclose(fp);
+    score_result *r = read_raw(full, name, rc, err);
+    free(full);
+    return r;
+}
+
 
 static score_report *score_files(const char *trace, const char *result,
                                  const score_opts *o, tv_truth **tvp,
@@ -284,6 +320,14 @@ TEST(oracle_perfect_and_one_message_removed)
     CHECK(row != NULL);
     if (row) {
         memmove(row + 1, row + 7, strlen(row + 7) + 1);
+        /* the end line still counts 12 assignments: a cut file */
+        sr = read_str(buf, "oracle-minus-3", &rc, &err);
+        CHECK_INT(rc, PB_EPARSE);
+        CHECK(sr == NULL && strstr(err.msg, "12 assignments") != NULL);
+        char *end = strstr(buf, "assignments=12\n");
+        CHECK(end != NULL);
+        if (end)
+            memcpy(end, "assignments=11\n", 15);
         sr = read_str(buf, "oracle-minus-3", &rc, &err);
         CHECK_INT(rc, PB_OK);
         CHECK_INT(score_compute(tv, sr, &o, &rep, &err), PB_OK);
@@ -381,9 +425,11 @@ TEST(bad_input_names_file_and_line)
     tv_truth *tv;
     CHECK_INT(tv_build(t, TV_MESSAGE, &tv, &err), PB_OK);
     r = read_str("# pathbench-result 1\n# algo=h view=message\n# table=patterns\n"
-                 "rank,pattern,count\n1,A>B,1\n# table=assignment\n"
+                 "rank,pattern,count\n1,A>B,2\n# table=assignment\n"
                  "id,instance,rank\n1,5,1\n99,6,1\n", "ids.csv", &rc, &err);
     CHECK_INT(rc, PB_OK);
+    if (!r)
+        return;
     score_opts o;
     score_opts_default(&o);
     score_report *rep = NULL;
@@ -465,7 +511,8 @@ TEST(csv_row_format)
     CHECK(!strncmp(buf, "algo,view,true_patterns,inferred_patterns,pattern_fp,"
                         "pattern_fn,true_instances,inferred_instances,instance_fp,"
                         "instance_fn,instance_fp_rate,instance_fn_rate,"
-                        "message_error_rate,exact_accuracy,latency_error_median,",
+                        "message_error_rate,exact_accuracy,set_accuracy,tw_accuracy,"
+                        "latency_error_median,",
                    200));
     char *row = strchr(buf, '\n') + 1;
     CHECK(!strncmp(row, "handmade,message,1,3,2,0,2,3,2,1,0.666667,0.5,0.5,0.5,", 54));
@@ -483,6 +530,181 @@ TEST(csv_row_format)
     pb_trace_close(t);
 }
 
+/* Issue 16.9: a result file cut anywhere (in either table, or before its
+ * end line) is refused; only the whole file (with or without its last
+ * newline) is read. */
+TEST(every_cut_of_a_result_is_refused)
+{
+    FILE *fp = fopen("tests/data/score/p751.result", "r");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    char text[4096];
+    size_t len = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[len] = 0;
+    int rc;
+    pb_error err;
+    score_result *r = read_raw(text, "whole", &rc, &err);
+    CHECK_INT(rc, PB_OK);
+    score_result_close(r);
+    size_t refused = 0;
+    for (size_t k = 0; k + 1 < len; k++) {
+        char cut[4096];
+        memcpy(cut, text, k);
+        cut[k] = 0;
+        r = read_raw(cut, "cut", &rc, &err);
+        if (rc == PB_OK) {
+            PBT_FAIL("a cut after %zu of %zu bytes was accepted", k, len);
+            score_result_close(r);
+            break;
+        }
+        refused++;
+    }
+    CHECK_INT(refused, len - 1);
+    /* a cut right after a patterns row, and in the assignment table:
+     * named by the end line */
+    r = read_raw("# pathbench-result 1\n# algo=h view=message\n# table=patterns\n"
+                 "rank,pattern,count\n1,A>B,1\n", "cut", &rc, &err);
+    CHECK_INT(rc, PB_EPARSE);
+    CHECK(strstr(err.msg, "no end line") != NULL);
+}
+
+TEST(end_line_counts_and_place)
+{
+    static const struct {
+        const char *text;
+        long line;
+        const char *what;
+    } cases[] = {
+        {"# pathbench-result 1\n# table=patterns\nrank,pattern,count\n"
+         "1,A>B,1\n2,A>C,1\n# end patterns=1 assignments=0\n", 6, "counts 1 patterns"},
+        {"# pathbench-result 1\n# table=patterns\nrank,pattern,count\n"
+         "1,A>B,1\n# table=assignment\nid,instance,rank\n1,1,1\n2,1,1\n"
+         "# end patterns=1 assignments=3\n", 9, "3 assignments"},
+        {"# pathbench-result 1\n# table=patterns\nrank,pattern,count\n"
+         "1,A>B,1\n# end patterns=1 assignments=0\n2,A>C,1\n", 6, "after the end"},
+        {"# pathbench-result 1\n# table=patterns\nrank,pattern,count\n"
+         "1,A>B,1\n# end patterns=1\n", 5, "malformed end"},
+        /* one message in two instances (issue 16.11) */
+        {"# pathbench-result 1\n# table=patterns\nrank,pattern,count\n"
+         "1,A>B,1\n2,A>C,1\n# table=assignment\nid,instance,rank\n"
+         "7,1,1\n8,2,2\n7,2,2\n# end patterns=2 assignments=3\n", 10,
+         "message 7 is ascribed to instance 2 here and to instance 1 on line 8"},
+        /* more instances than the pattern's count */
+        {"# pathbench-result 1\n# table=patterns\nrank,pattern,count\n"
+         "1,A>B,1\n# table=assignment\nid,instance,rank\n"
+         "7,1,1\n8,2,1\n# end patterns=1 assignments=2\n", 4,
+         "count 1 but 2 instances"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc;
+        pb_error err;
+        score_result *r = read_raw(cases[i].text, "case", &rc, &err);
+        if (rc == PB_OK || r != NULL) {
+            PBT_FAIL("case %zu accepted", i);
+            score_result_close(r);
+            continue;
+        }
+        if (err.line != cases[i].line || !strstr(err.msg, cases[i].what))
+            PBT_FAIL("case %zu: line %ld \"%s\"; expected line %ld and \"%s\"",
+                     i, err.line, err.msg, cases[i].line, cases[i].what);
+    }
+}
+
+/* Issue 16.10: a result carries the fingerprint of its trace; another
+ * trace is refused, a thinned copy is accepted when the sniffer says so. */
+TEST(fingerprint_ties_result_to_trace)
+{
+    static const char *const names[] = {"B", "C"};
+    static const int counts[] = {3, 2};
+    pb_trace *t = counted_trace(names, counts, 2);
+    pb_trace_add_meta(t, "generator=maketrace config=x.conf seed=7");
+    pb_fingerprint fp;
+    pb_fingerprint_of(t->msgs, t->n, t->names->nodes, &fp);
+    char line[96], text[1024];
+    pb_fingerprint_format(&fp, line, sizeof line);
+    static const char *const body = "# table=patterns\nrank,pattern,count\n"
+                                    "1,A>B,3\n2,A>C,2\n";
+    int rc;
+    pb_error err;
+    /* the same trace */
+    snprintf(text, sizeof text, "# pathbench-result 1\n# algo=h view=message\n"
+             "# %s\n# trace: generator=maketrace config=x.conf seed=7\n%s", line, body);
+    score_result *r = read_str(text, "same", &rc, &err);
+    CHECK_INT(rc, PB_OK);
+    CHECK(r && r->has_fp);
+    CHECK_INT(score_check_trace(r, t, "t.csv", &err), PB_OK);
+    score_result_close(r);
+    /* another seed */
+    snprintf(text, sizeof text, "# pathbench-result 1\n# algo=h view=message\n"
+             "# %s\n# trace: generator=maketrace config=x.conf seed=8\n%s", line, body);
+    r = read_str(text, "seed8", &rc, &err);
+    CHECK_INT(rc, PB_OK);
+    CHECK_INT(score_check_trace(r, t, "t.csv", &err), PB_EINVAL);
+    CHECK(strstr(err.msg, "seed=8") && strstr(err.msg, "seed=7"));
+    score_result_close(r);
+    /* another trace with as many messages: the ids differ */
+    snprintf(text, sizeof text, "# pathbench-result 1\n# algo=h view=message\n"
+             "# fingerprint: messages=5 ids=%016llx\n%s",
+             (unsigned long long)(fp.ids + 1), body);
+    r = read_str(text, "ids", &rc, &err);
+    CHECK_INT(rc, PB_OK);
+    CHECK_INT(score_check_trace(r, t, "t.csv", &err), PB_EINVAL);
+    CHECK(strstr(err.msg, "5 messages") != NULL);
+    score_result_close(r);
+    /* 4 messages: refused, unless a sniffer line took 5 to 4 */
+    snprintf(text, sizeof text, "# pathbench-result 1\n# algo=h view=message\n"
+             "# fingerprint: messages=4 ids=0123456789abcdef\n%s", body);
+    r = read_str(text, "fewer", &rc, &err);
+    CHECK_INT(score_check_trace(r, t, "t.csv", &err), PB_EINVAL);
+    score_result_close(r);
+    snprintf(text, sizeof text, "# pathbench-result 1\n# algo=h view=message\n"
+             "# fingerprint: messages=4 ids=0123456789abcdef\n"
+             "# trace: sniffer: messages=5 kept=4 dropped=1\n%s", body);
+    r = read_str(text, "sniffed", &rc, &err);
+    CHECK_INT(score_check_trace(r, t, "t.csv", &err), PB_OK);
+    score_result_close(r);
+    /* a sniffer line with other counts does not excuse it */
+    snprintf(text, sizeof text, "# pathbench-result 1\n# algo=h view=message\n"
+             "# fingerprint: messages=4 ids=0123456789abcdef\n"
+             "# trace: sniffer: messages=9 kept=4 dropped=5\n%s", body);
+    r = read_str(text, "sniffed9", &rc, &err);
+    CHECK_INT(score_check_trace(r, t, "t.csv", &err), PB_EINVAL);
+    score_result_close(r);
+    /* a malformed fingerprint line is an error of the file */
+    r = read_str("# pathbench-result 1\n# fingerprint: messages=x\n"
+                 "# table=patterns\nrank,pattern,count\n1,A>B,1\n", "badfp", &rc, &err);
+    CHECK_INT(rc, PB_EPARSE);
+    CHECK_INT(err.line, 2);
+    pb_trace_close(t);
+}
+
+/* Issue 16.14: a long field is quoted short, and the message still ends
+ * with what was expected. */
+TEST(long_fields_quoted_short)
+{
+    char text[8192];
+    char big[5001];
+    memset(big, 'x', 5000);
+    big[5000] = 0;
+    snprintf(text, sizeof text, "# pathbench-result 1\n# table=patterns\n"
+             "rank,pattern,count\n1,A>B,%s\n", big);
+    int rc;
+    pb_error err;
+    score_result *r = read_str(text, "long", &rc, &err);
+    CHECK_INT(rc, PB_EPARSE);
+    CHECK(r == NULL);
+    CHECK(strlen(err.msg) < 200);
+    CHECK(strstr(err.msg, "expected an integer >= 0") != NULL);
+    snprintf(text, sizeof text, "# pathbench-result 1\n# table=patterns\n"
+             "rank,pattern,count\n1,A>B[%s,1\n", big);
+    r = read_str(text, "longpat", &rc, &err);
+    CHECK_INT(rc, PB_EPARSE);
+    CHECK(strstr(err.msg, "expected") != NULL);
+    CHECK(strlen(err.msg) < 300);
+}
+
 int main(void)
 {
     RUN(paper_example_751);
@@ -493,5 +715,9 @@ int main(void)
     RUN(reader_canonicalizes_and_moves_positions);
     RUN(bad_input_names_file_and_line);
     RUN(csv_row_format);
+    RUN(every_cut_of_a_result_is_refused);
+    RUN(end_line_counts_and_place);
+    RUN(fingerprint_ties_result_to_trace);
+    RUN(long_fields_quoted_short);
     return pbtest_exit();
 }

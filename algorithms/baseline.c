@@ -1,0 +1,509 @@
+/*
+ * baseline.c - the call table and the instance builder shared by the
+ * field's baselines (baseline.h).  O(n log n) in the messages.
+ */
+#include "baseline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_ptree.h"
+#include "pb_strbuf.h"
+
+/* ------------------------------------------------------------------ */
+/* Pairing: (caller, callee, callid) -> FIFO of open calls */
+
+typedef struct pkey {
+    uint64_t callid;
+    uint32_t src, dst;   /* src == BL_NONE: empty slot */
+    uint32_t head, tail; /* open calls: RPC indices, chained in next[] */
+    uint32_t rhead, rtail; /* returns seen before any open call (a clock
+                              running fast at the callee): message indices,
+                              chained in rnext[] */
+} pkey;
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static size_t pfind(const pkey *h, size_t mask, uint32_t src, uint32_t dst,
+                    uint64_t cid)
+{
+    size_t j = (size_t)mix64((cid * 0x9E3779B97F4A7C15ULL) ^
+                             (((uint64_t)src << 32) | dst)) & mask;
+    while (h[j].src != BL_NONE &&
+           !(h[j].src == src && h[j].dst == dst && h[j].callid == cid))
+        j = (j + 1) & mask;
+    return j;
+}
+
+/* sort key of a span list */
+typedef struct skey {
+    pb_ns a, b;
+    uint32_t seq, rpc;
+} skey;
+
+static int cmp_skey(const void *x, const void *y)
+{
+    const skey *p = x, *q = y;
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    if (p->b != q->b)
+        return p->b < q->b ? -1 : 1;
+    return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+/* Sort idx[0..n) (RPC indices) by the in (which == 0) or out span. */
+static void sort_spans(const bl_rpc *rpc, uint32_t *idx, uint32_t n, int which,
+                       skey *tmp)
+{
+    int sorted = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const bl_rpc *r = &rpc[idx[i]];
+        tmp[i] = which == 0 ? (skey){r->in_start, r->in_end, r->call, idx[i]}
+                            : (skey){r->out_start, r->out_end, r->call, idx[i]};
+        if (i && sorted && cmp_skey(&tmp[i - 1], &tmp[i]) > 0)
+            sorted = 0;
+    }
+    if (sorted)
+        return;
+    qsort(tmp, n, sizeof *tmp, cmp_skey);
+    for (uint32_t i = 0; i < n; i++)
+        idx[i] = tmp[i].rpc;
+}
+
+static void set_return(bl_rpc *r, uint32_t i, const pb_msg *m)
+{
+    r->ret = i;
+    r->in_end = m->ts;
+    r->out_end = m->recv_ts != PB_TS_NONE ? m->recv_ts : m->ts;
+}
+
+void bl_table_free(bl_table *t)
+{
+    if (!t)
+        return;
+    free(t->rpc);
+    free(t->in);
+    free(t->in_off);
+    free(t->ep);
+    free(t->ep_off);
+    free(t->out);
+    free(t->multi);
+    free(t->node_order);
+    memset(t, 0, sizeof *t);
+}
+
+int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
+                   pb_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->v = v;
+    t->nnodes = (uint32_t)pb_strtab_count(v->nodes);
+    const uint32_t nn = t->nnodes;
+    if (!(v->columns & PB_COL_CALLID))
+        callids = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        if (v->msgs[i].type == PB_TYPE_CALL)
+            t->calls++;
+        else if (v->msgs[i].type == PB_TYPE_RETURN)
+            t->returns++;
+        else
+            t->others++;
+    }
+    if (t->calls >= BL_NONE)
+        return pb_error_set(err, PB_ERANGE, NULL, 0, 0,
+                            "%zu calls; expected fewer than 2^32", t->calls);
+    size_t cap = 16;
+    while (cap < 2 * t->calls + 16)
+        cap *= 2;
+    pkey *h = malloc(cap * sizeof *h);
+    uint32_t *next = malloc((t->calls + 1) * sizeof *next);
+    uint32_t *rnext = malloc((v->n + 1) * sizeof *rnext);
+    t->rpc = malloc((t->calls + 1) * sizeof *t->rpc);
+    t->in = malloc((t->calls + 1) * sizeof *t->in);
+    t->out = malloc((t->calls + 1) * sizeof *t->out);
+    t->in_off = calloc((size_t)nn + 1, sizeof *t->in_off);
+    t->ep_off = calloc((size_t)nn + 1, sizeof *t->ep_off);
+    t->multi = calloc(nn ? nn : 1, 1);
+    uint32_t *caller = malloc((nn ? nn : 1) * sizeof *caller);
+    uint32_t *ep_of = malloc((t->calls + 1) * sizeof *ep_of);
+    skey *tmp = malloc((t->calls + 1) * sizeof *tmp);
+    int rc = PB_ENOMEM;
+    if (!h || !next || !rnext || !t->rpc || !t->in || !t->out || !t->in_off ||
+        !t->ep_off || !t->multi || !caller || !ep_of || !tmp)
+        goto out;
+    for (size_t j = 0; j < cap; j++)
+        h[j].src = BL_NONE;
+    const size_t mask = cap - 1;
+
+    /* 1. pair */
+    for (size_t i = 0; i < v->n; i++) {
+        const pb_msg *m = &v->msgs[i];
+        uint64_t cid = callids ? m->callid : PB_ID_NONE;
+        if (m->type == PB_TYPE_CALL) {
+            uint32_t k = t->nrpc++;
+            bl_rpc *r = &t->rpc[k];
+            r->call = (uint32_t)i;
+            r->ret = BL_NONE;
+            r->src = m->src;
+            r->dst = m->dst;
+            r->out_start = m->ts;
+            r->in_start = m->recv_ts != PB_TS_NONE ? m->recv_ts : m->ts;
+            r->in_end = r->in_start;
+            r->out_end = r->out_start;
+            next[k] = BL_NONE;
+            size_t j = pfind(h, mask, m->src, m->dst, cid);
+            if (h[j].src != BL_NONE && h[j].rhead != BL_NONE) {
+                /* its return came first */
+                uint32_t ri = h[j].rhead;
+                h[j].rhead = rnext[ri];
+                set_return(r, ri, &v->msgs[ri]);
+                t->early_returns++;
+            } else if (h[j].src == BL_NONE) {
+                h[j] = (pkey){cid, m->src, m->dst, k, k, BL_NONE, BL_NONE};
+            } else if (h[j].head == BL_NONE) {
+                h[j].head = h[j].tail = k;
+            } else {
+                next[h[j].tail] = k;
+                h[j].tail = k;
+            }
+        } else if (m->type == PB_TYPE_RETURN) {
+            size_t j = pfind(h, mask, m->dst, m->src, cid);
+            if (h[j].src == BL_NONE)
+                h[j] = (pkey){cid, m->dst, m->src, BL_NONE, BL_NONE, BL_NONE, BL_NONE};
+            if (h[j].head == BL_NONE) {
+                /* no open call: wait for the next one */
+                rnext[i] = BL_NONE;
+                if (h[j].rhead == BL_NONE)
+                    h[j].rhead = (uint32_t)i;
+                else
+                    rnext[h[j].rtail] = (uint32_t)i;
+                h[j].rtail = (uint32_t)i;
+                continue;
+            }
+            uint32_t k = h[j].head;
+            h[j].head = next[k];
+            set_return(&t->rpc[k], (uint32_t)i, m);
+        }
+    }
+    for (uint32_t k = 0; k < t->nrpc; k++)
+        t->unpaired_calls += t->rpc[k].ret == BL_NONE;
+    for (size_t j = 0; j < cap; j++)
+        for (uint32_t ri = h[j].src != BL_NONE ? h[j].rhead : BL_NONE; ri != BL_NONE;
+             ri = rnext[ri])
+            t->unpaired_returns++;
+
+    /* 2. incoming lists, callers */
+    for (uint32_t x = 0; x < nn; x++)
+        caller[x] = BL_NONE;
+    for (uint32_t k = 0; k < t->nrpc; k++) {
+        const bl_rpc *r = &t->rpc[k];
+        t->in_off[r->dst + 1]++;
+        if (caller[r->dst] == BL_NONE)
+            caller[r->dst] = r->src;
+        else if (caller[r->dst] != r->src)
+            t->multi[r->dst] = 1;
+    }
+    for (uint32_t x = 0; x < nn; x++)
+        t->in_off[x + 1] += t->in_off[x];
+    for (uint32_t x = 0; x < nn; x++)
+        caller[x] = t->in_off[x];
+    for (uint32_t k = 0; k < t->nrpc; k++)
+        t->in[caller[t->rpc[k].dst]++] = k;
+    for (uint32_t x = 0; x < nn; x++)
+        sort_spans(t->rpc, t->in + t->in_off[x], t->in_off[x + 1] - t->in_off[x],
+                   0, tmp);
+
+    /* 3. endpoints, numbered by first call; then grouped by node */
+    for (size_t j = 0; j < cap; j++)
+        h[j].src = BL_NONE;
+    uint32_t nep = 0;
+    for (uint32_t k = 0; k < t->nrpc; k++) {
+        const bl_rpc *r = &t->rpc[k];
+        size_t j = pfind(h, mask, r->src, r->dst, 0);
+        if (h[j].src == BL_NONE) {
+            h[j] = (pkey){0, r->src, r->dst, nep, 0, 0, 0};
+            nep++;
+        }
+        ep_of[k] = h[j].head;
+        h[j].tail++; /* its number of calls */
+    }
+    t->nep = nep;
+    t->ep = malloc((nep ? nep : 1) * sizeof *t->ep);
+    bl_ep *byid = malloc((nep ? nep : 1) * sizeof *byid);
+    uint32_t *slot = malloc((nep ? nep : 1) * sizeof *slot);
+    t->node_order = malloc((nn ? nn : 1) * sizeof *t->node_order);
+    if (!t->ep || !byid || !slot || !t->node_order) {
+        free(byid);
+        free(slot);
+        goto out;
+    }
+    for (size_t j = 0; j < cap; j++)
+        if (h[j].src != BL_NONE)
+            byid[h[j].head] = (bl_ep){h[j].src, h[j].dst, 0, h[j].tail};
+    for (uint32_t e = 0; e < nep; e++)
+        t->ep_off[byid[e].node + 1]++;
+    for (uint32_t x = 0; x < nn; x++)
+        t->ep_off[x + 1] += t->ep_off[x];
+    for (uint32_t x = 0; x < nn; x++)
+        caller[x] = t->ep_off[x];
+    /* endpoint ids follow first calls, so each node's come in that order;
+     * nodes in the order of their first call */
+    t->nnode_order = 0;
+    for (uint32_t e = 0; e < nep; e++) {
+        uint32_t x = byid[e].node;
+        if (caller[x] == t->ep_off[x])
+            t->node_order[t->nnode_order++] = x;
+        slot[e] = caller[x]++;
+        t->ep[slot[e]] = byid[e];
+    }
+    uint32_t off = 0;
+    for (uint32_t s = 0; s < nep; s++) {
+        t->ep[s].off = off;
+        off += t->ep[s].n;
+        t->ep[s].n = 0;
+    }
+    for (uint32_t k = 0; k < t->nrpc; k++) {
+        bl_ep *e = &t->ep[slot[ep_of[k]]];
+        t->out[e->off + e->n++] = k;
+    }
+    for (uint32_t s = 0; s < nep; s++)
+        sort_spans(t->rpc, t->out + t->ep[s].off, t->ep[s].n, 1, tmp);
+    for (uint32_t x = 0; x < nn; x++)
+        t->multi_nodes += t->multi[x] && t->ep_off[x + 1] > t->ep_off[x];
+    free(byid);
+    free(slot);
+    rc = PB_OK;
+out:
+    free(h);
+    free(next);
+    free(rnext);
+    free(caller);
+    free(ep_of);
+    free(tmp);
+    if (rc != PB_OK) {
+        bl_table_free(t);
+        return pb_error_set(err, rc, NULL, 0, 0, "out of memory");
+    }
+    return PB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Instances */
+
+/* memo: tree signature -> canonical text and positions */
+typedef struct memo {
+    uint64_t hash;
+    uint32_t n;       /* 0: empty slot */
+    uint32_t *sig;    /* 2n: (name, parent) per tree node */
+    char *text;
+} memo;
+
+#define MEMO_MAX 65536
+
+int bl_emit(const bl_table *t, uint32_t *parent, pb_result *res,
+            pb_error *err)
+{
+    const pb_trace_view *v = t->v;
+    const uint32_t n = t->nrpc;
+    int rc = PB_ENOMEM;
+    uint8_t *state = calloc(n ? n : 1, 1);
+    uint32_t *walk = malloc(((size_t)n + 2) * sizeof *walk);
+    uint32_t *first = malloc((n ? n : 1) * sizeof *first);
+    uint32_t *sib = malloc((n ? n : 1) * sizeof *sib);
+    uint32_t *trpc = malloc(((size_t)n + 2) * sizeof *trpc);
+    uint32_t *sig = malloc(((size_t)n + 2) * 2 * sizeof *sig);
+    pb_ptree tree = {0};
+    pb_strbuf text = {0};
+    memo *mt = NULL;
+    size_t mcap = 0, nmemo = 0;
+    size_t cycles = 0, instances = 0;
+    if (!state || !walk || !first || !sib || !trpc || !sig)
+        goto out;
+
+    /* cut parent cycles */
+    for (uint32_t i = 0; i < n; i++) {
+        if (state[i])
+            continue;
+        uint32_t nw = 0, j = i;
+        while (j != BL_NONE && state[j] == 0) {
+            state[j] = 1;
+            walk[nw++] = j;
+            j = parent[j];
+        }
+        if (j != BL_NONE && state[j] == 1) {
+            parent[j] = BL_NONE;
+            cycles++;
+        }
+        while (nw)
+            state[walk[--nw]] = 2;
+    }
+    /* children in call order */
+    for (uint32_t i = 0; i < n; i++)
+        first[i] = sib[i] = BL_NONE;
+    for (uint32_t i = n; i-- > 0;)
+        if (parent[i] != BL_NONE) {
+            sib[i] = first[parent[i]];
+            first[parent[i]] = i;
+        }
+
+    for (uint32_t root = 0; root < n; root++) {
+        if (parent[root] != BL_NONE)
+            continue;
+        /* the tree, pre-order by call order; walk[] is the stack */
+        pb_ptree_reset(&tree);
+        const bl_rpc *rr = &t->rpc[root];
+        if ((rc = pb_ptree_add(&tree, PB_PTREE_NONE, rr->src, NULL)) != PB_OK ||
+            (rc = pb_ptree_add(&tree, 0, rr->dst, NULL)) != PB_OK)
+            goto out;
+        trpc[0] = BL_NONE;
+        trpc[1] = root;
+        uint32_t sp = 0;
+        walk[sp++] = 1;
+        while (sp) {
+            uint32_t tn = walk[--sp];
+            uint32_t p = trpc[tn];
+            /* push children in reverse so they are added in call order */
+            uint32_t base = sp;
+            for (uint32_t k = first[p]; k != BL_NONE; k = sib[k]) {
+                uint32_t ti;
+                if ((rc = pb_ptree_add(&tree, tn, t->rpc[k].dst, &ti)) != PB_OK)
+                    goto out;
+                trpc[ti] = k;
+                walk[sp++] = ti;
+            }
+            for (uint32_t a = base, b = sp; a + 1 < b; a++, b--) {
+                uint32_t s = walk[a];
+                walk[a] = walk[b - 1];
+                walk[b - 1] = s;
+            }
+        }
+        /* canonical text, through the memo */
+        uint32_t tnn = tree.n;
+        uint64_t hsh = 1469598103934665603ULL;
+        for (uint32_t i = 0; i < tnn; i++) {
+            sig[2 * i] = tree.nodes[i].name;
+            sig[2 * i + 1] = tree.nodes[i].parent;
+            hsh = mix64(hsh ^ (((uint64_t)tree.nodes[i].name << 32) |
+                               tree.nodes[i].parent));
+        }
+        const char *tx = NULL;
+        size_t slotj = 0;
+        if (mcap) {
+            for (slotj = hsh & (mcap - 1); mt[slotj].n; slotj = (slotj + 1) & (mcap - 1))
+                if (mt[slotj].hash == hsh && mt[slotj].n == tnn &&
+                    !memcmp(mt[slotj].sig, sig, (size_t)2 * tnn * sizeof *sig)) {
+                    tx = mt[slotj].text;
+                    break;
+                }
+        }
+        if (!tx) {
+            pb_strbuf_reset(&text);
+            if ((rc = pb_ptree_canonical(&tree, v->nodes, &text, NULL)) != PB_OK)
+                goto out;
+            tx = pb_strbuf_str(&text);
+            if (nmemo < MEMO_MAX) {
+                if ((nmemo + 1) * 2 > mcap) {
+                    size_t nc = mcap ? 2 * mcap : 256;
+                    memo *nm = calloc(nc, sizeof *nm);
+                    if (!nm)
+                        goto nomem;
+                    for (size_t a = 0; a < mcap; a++) {
+                        if (!mt[a].n)
+                            continue;
+                        size_t b = mt[a].hash & (nc - 1);
+                        while (nm[b].n)
+                            b = (b + 1) & (nc - 1);
+                        nm[b] = mt[a];
+                    }
+                    free(mt);
+                    mt = nm;
+                    mcap = nc;
+                }
+                for (slotj = hsh & (mcap - 1); mt[slotj].n; slotj = (slotj + 1) & (mcap - 1))
+                    ;
+                uint32_t *cs = malloc((size_t)2 * tnn * sizeof *cs);
+                char *ct = malloc(text.len + 1);
+                if (!cs || !ct) {
+                    free(cs);
+                    free(ct);
+                    goto nomem;
+                }
+                memcpy(cs, sig, (size_t)2 * tnn * sizeof *cs);
+                memcpy(ct, tx, text.len + 1);
+                mt[slotj] = (memo){hsh, tnn, cs, ct};
+                nmemo++;
+            }
+        }
+        double total = rr->ret != BL_NONE
+                           ? pb_ns_to_sec(v->msgs[rr->ret].ts - v->msgs[rr->call].ts)
+                           : NAN;
+        pb_pattern *pat;
+        if ((rc = pb_pattab_add(res->patterns, tx, tnn, 1.0, total, NULL, NULL,
+                                &pat)) != PB_OK)
+            goto out;
+        if (!res->skip_assign) {
+            for (uint32_t i = 1; i < tnn; i++) {
+                const bl_rpc *r = &t->rpc[trpc[i]];
+                if ((rc = pb_result_assign(res, v->msgs[r->call].id, instances,
+                                           pat->index)) != PB_OK)
+                    goto out;
+                if (r->ret != BL_NONE &&
+                    (rc = pb_result_assign(res, v->msgs[r->ret].id, instances,
+                                           pat->index)) != PB_OK)
+                    goto out;
+            }
+        }
+        instances++;
+    }
+    rc = pb_result_meta(res, "rpcs=%u calls=%zu returns=%zu other_messages=%zu "
+                             "unpaired_calls=%zu unpaired_returns=%zu early_returns=%zu "
+                             "multi_caller_nodes=%zu cycles_cut=%zu instances=%zu",
+                        n, t->calls, t->returns, t->others, t->unpaired_calls,
+                        t->unpaired_returns, t->early_returns, t->multi_nodes, cycles, instances);
+    if (rc == PB_OK && t->others)
+        rc = pb_result_warn(res, "%zu messages are neither call nor return: "
+                                 "left out (the baselines look at RPCs only)",
+                            t->others);
+    if (rc == PB_OK && t->unpaired_returns)
+        rc = pb_result_warn(res, "%zu returns answer no open call: left out of "
+                                 "every instance", t->unpaired_returns);
+    if (rc == PB_OK && t->unpaired_calls)
+        rc = pb_result_warn(res, "%zu calls have no return: each taken as a span "
+                                 "that ends where it starts", t->unpaired_calls);
+    if (rc == PB_OK && cycles)
+        rc = pb_result_warn(res, "%zu parent cycles cut (each at the call where "
+                                 "it was found, which then roots an instance)",
+                            cycles);
+    if (rc != PB_OK)
+        goto out;
+    rc = PB_OK;
+    goto out;
+nomem:
+    rc = PB_ENOMEM;
+out:
+    for (size_t a = 0; a < mcap; a++) {
+        free(mt[a].sig);
+        free(mt[a].text);
+    }
+    free(mt);
+    pb_ptree_free(&tree);
+    pb_strbuf_free(&text);
+    free(state);
+    free(walk);
+    free(first);
+    free(sib);
+    free(trpc);
+    free(sig);
+    if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "out of memory");
+    return PB_OK;
+}

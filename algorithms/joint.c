@@ -1,0 +1,1429 @@
+/*
+ * joint.c - joint maximum-likelihood request reconstruction (docs/joint.md).
+ *
+ * Steps (each O(messages x requests in flight at a service), with small
+ * per-request factors):
+ *   1. pair calls with returns (by call id, else first-in first-out per
+ *      caller and callee, as nesting does);
+ *   2. per service, on its own clock, the candidate parents of a call it
+ *      makes are the requests it serves whose interval contains the call
+ *      and its return (one sweep per service);
+ *   3. the model: in a request, each output (a call it makes, or its
+ *      response) is triggered by the latest earlier input of the same
+ *      request (its arrival, or the return of one of its calls); delay
+ *      densities per (incoming endpoint, trigger, output), kernel-smoothed
+ *      histograms of log delay (GSL); and per (incoming endpoint, outgoing
+ *      endpoint) the distribution of how many such calls a request makes;
+ *   4. alternate: refit the model from the current assignment, then for
+ *      every outgoing endpoint reassign its calls by a min-cost flow (GLPK
+ *      out-of-kilter) over the candidate edges, costs -log density, with convex
+ *      per-request slot costs from the call-count model;
+ *   5. exact local search: move one call to another candidate request, or
+ *      swap two calls of one endpoint between two requests, whenever the
+ *      two requests' joint log-likelihood rises.
+ * Paths are then built from the chosen parents (joint_paths.c).
+ */
+#include "joint.h"
+#include "joint_int.h"
+#include "pb_algo.h"
+
+#include <glpk.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_filter.h>
+#include <gsl/gsl_histogram.h>
+#include <gsl/gsl_vector.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+const pb_option joint_options[] = {
+    {"iters", PB_OPT_INT, offsetof(joint_params, iters), "4", 0, 1000,
+     "rounds of refit + min-cost matching (stops early when nothing changes)"},
+    {"passes", PB_OPT_INT, offsetof(joint_params, passes), "4", 0, 1000,
+     "passes of the exact local search (move / swap calls between two requests)"},
+    {"bin", PB_OPT_DOUBLE, offsetof(joint_params, bin), "0.02", 0.001, 1,
+     "width of the delay-density bins, in decades of delay (log10 seconds)"},
+    {"bw_min", PB_OPT_DOUBLE, offsetof(joint_params, bw_min), "1.5", 0, 1000,
+     "least standard deviation of the density kernel, in bins"},
+    {"floor", PB_OPT_DOUBLE, offsetof(joint_params, floor), "0.001", 1e-12, 0.5,
+     "weight of the uniform background mixed into every delay density"},
+    {"alpha", PB_OPT_DOUBLE, offsetof(joint_params, alpha), "0.1", 1e-9, 100,
+     "pseudo-count added to every call count of the call-count model"},
+    {"slack", PB_OPT_DURATION, offsetof(joint_params, slack), "0", 0, 1e6,
+     "tolerance of the containment test (a call inside its parent's interval, one clock)"},
+    {"early", PB_OPT_DURATION, offsetof(joint_params, early), "10ms", 0, 1e6,
+     "a return may be stamped this much before its call (clock offsets) and still pair with it"},
+    {"matching", PB_OPT_STRING, offsetof(joint_params, matching), "greedy", PB_OPT_NORANGE,
+     "reassignment rounds: greedy (each call to its best request, others fixed) or flow "
+     "(min-cost flow per endpoint, GLPK out-of-kilter)"},
+    {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
+     "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
+    {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
+     "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
+    {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
+     "patterns shown in the text report; 0 = all"},
+    {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* ------------------------------------------------------------------ */
+/* small growable u64 -> u32 hash map (links, density keys) */
+
+static uint32_t hmap_get(const hmap *h, uint64_t k)
+{
+    if (!h->cap)
+        return NONE;
+    size_t mask = h->cap - 1;
+    for (size_t j = mix64(k) & mask; h->v[j] != NONE; j = (j + 1) & mask)
+        if (h->k[j] == k)
+            return h->v[j];
+    return NONE;
+}
+
+static int hmap_put(hmap *h, uint64_t k, uint32_t v)
+{
+    if ((h->n + 1) * 2 > h->cap) {
+        size_t nc = h->cap ? h->cap * 2 : 64;
+        uint64_t *nk = malloc(nc * sizeof *nk);
+        uint32_t *nv = malloc(nc * sizeof *nv);
+        if (!nk || !nv) {
+            free(nk);
+            free(nv);
+            return PB_ENOMEM;
+        }
+        for (size_t j = 0; j < nc; j++)
+            nv[j] = NONE;
+        for (size_t i = 0; i < h->cap; i++) {
+            if (h->v[i] == NONE)
+                continue;
+            size_t j = mix64(h->k[i]) & (nc - 1);
+            while (nv[j] != NONE)
+                j = (j + 1) & (nc - 1);
+            nk[j] = h->k[i];
+            nv[j] = h->v[i];
+        }
+        free(h->k);
+        free(h->v);
+        h->k = nk;
+        h->v = nv;
+        h->cap = nc;
+    }
+    size_t mask = h->cap - 1, j = mix64(k) & mask;
+    while (h->v[j] != NONE && h->k[j] != k)
+        j = (j + 1) & mask;
+    if (h->v[j] == NONE)
+        h->n++;
+    h->k[j] = k;
+    h->v[j] = v;
+    return PB_OK;
+}
+
+static void hmap_free(hmap *h)
+{
+    free(h->k);
+    free(h->v);
+    memset(h, 0, sizeof *h);
+}
+
+/* ------------------------------------------------------------------ */
+/* kid lists (calls ascribed to a request, sorted by call time) */
+
+static int kv_insert(joint *s, uint32_t q, uint32_t p)
+{
+    kvec *k = &s->kids[q];
+    if (k->n == k->cap) {
+        uint32_t nc = k->cap ? k->cap * 2 : 4;
+        uint32_t *a = realloc(k->a, (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        k->a = a;
+        k->cap = nc;
+    }
+    uint32_t i = k->n;
+    while (i > 0 && (s->pr[k->a[i - 1]].cs > s->pr[p].cs ||
+                     (s->pr[k->a[i - 1]].cs == s->pr[p].cs && k->a[i - 1] > p))) {
+        k->a[i] = k->a[i - 1];
+        i--;
+    }
+    k->a[i] = p;
+    k->n++;
+    return PB_OK;
+}
+
+static void kv_remove(joint *s, uint32_t q, uint32_t p)
+{
+    kvec *k = &s->kids[q];
+    uint32_t i = 0;
+    while (i < k->n && k->a[i] != p)
+        i++;
+    if (i == k->n)
+        return;
+    memmove(k->a + i, k->a + i + 1, (size_t)(k->n - i - 1) * sizeof *k->a);
+    k->n--;
+}
+
+static int set_parent(joint *s, uint32_t p, uint32_t q)
+{
+    if (s->par[p] == q)
+        return PB_OK;
+    if (s->par[p] != NONE)
+        kv_remove(s, s->par[p], p);
+    s->par[p] = q;
+    return q == NONE ? PB_OK : kv_insert(s, q, p);
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. pairs */
+
+typedef struct pkey {
+    uint32_t caller, callee;
+    uint64_t cid;
+    uint32_t msg;
+} pkey;
+
+static int cmp_pkey(const void *x, const void *y)
+{
+    const pkey *a = x, *b = y;
+    if (a->caller != b->caller)
+        return a->caller < b->caller ? -1 : 1;
+    if (a->callee != b->callee)
+        return a->callee < b->callee ? -1 : 1;
+    if (a->cid != b->cid)
+        return a->cid < b->cid ? -1 : 1;
+    return a->msg < b->msg ? -1 : a->msg > b->msg;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static int find_pairs(joint *s)
+{
+    const pb_msg *m = s->v.msgs;
+    size_t nk = 0;
+    for (size_t i = 0; i < s->v.n; i++) {
+        s->pair_of_msg[i] = NONE;
+        if (m[i].type == PB_TYPE_CALL)
+            s->calls++;
+        else if (m[i].type == PB_TYPE_RETURN)
+            s->returns++;
+        else
+            s->others++;
+    }
+    pkey *k = malloc((s->calls + s->returns + 1) * sizeof *k);
+    if (!k)
+        return PB_ENOMEM;
+    for (size_t i = 0; i < s->v.n; i++) {
+        uint64_t cid = s->p.callids ? m[i].callid : PB_ID_NONE;
+        if (m[i].type == PB_TYPE_CALL)
+            k[nk++] = (pkey){m[i].src, m[i].dst, cid, (uint32_t)i};
+        else if (m[i].type == PB_TYPE_RETURN)
+            k[nk++] = (pkey){m[i].dst, m[i].src, cid, (uint32_t)i};
+    }
+    qsort(k, nk, sizeof *k, cmp_pkey);
+    /* per key, in trace order: a return takes the earliest open call */
+    uint64_t *pairs = malloc((nk / 2 + 1) * sizeof *pairs);
+    uint32_t *queue = malloc((nk + 1) * sizeof *queue);
+    if (!pairs || !queue) {
+        free(k);
+        free(pairs);
+        free(queue);
+        return PB_ENOMEM;
+    }
+    size_t np = 0;
+    uint32_t *early = malloc((nk + 1) * sizeof *early);
+    if (!early) {
+        free(k);
+        free(pairs);
+        free(queue);
+        return PB_ENOMEM;
+    }
+    const pb_ns w = s->p.early;
+    for (size_t i = 0; i < nk;) {
+        size_t j = i;
+        while (j < nk && k[j].caller == k[i].caller && k[j].callee == k[i].callee &&
+               k[j].cid == k[i].cid)
+            j++;
+        size_t qh = 0, qt = 0, eh = 0, et = 0;
+        for (size_t t = i; t < j; t++) {
+            const pb_msg *x = &m[k[t].msg];
+            if (x->type == PB_TYPE_CALL) {
+                /* a return sent before its call (a callee clock behind the
+                 * caller's) waits up to `early` for it */
+                while (eh < et && m[early[eh]].ts < x->ts - w)
+                    eh++;
+                if (eh < et)
+                    pairs[np++] = ((uint64_t)k[t].msg << 32) | early[eh++];
+                else
+                    queue[qt++] = k[t].msg;
+            } else if (qh < qt) {
+                if (qt - qh > 1)
+                    s->repeated++;
+                pairs[np++] = ((uint64_t)queue[qh++] << 32) | k[t].msg;
+            } else if (w > 0) {
+                early[et++] = k[t].msg;
+            }
+        }
+        i = j;
+    }
+    free(early);
+    free(k);
+    free(queue);
+    qsort(pairs, np, sizeof *pairs, cmp_u64);
+    s->pr = calloc(np + 1, sizeof *s->pr);
+    if (!s->pr) {
+        free(pairs);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < np; i++) {
+        uint32_t c = (uint32_t)(pairs[i] >> 32), r = (uint32_t)pairs[i];
+        jpair *p = &s->pr[i];
+        p->call = c;
+        p->ret = r;
+        p->caller = m[c].src;
+        p->callee = m[c].dst;
+        p->cs = m[c].ts;
+        p->cr = m[c].recv_ts != PB_TS_NONE ? m[c].recv_ts : m[c].ts;
+        p->rs = m[r].ts;
+        p->rr = m[r].recv_ts != PB_TS_NONE ? m[r].recv_ts : m[r].ts;
+        s->pair_of_msg[c] = s->pair_of_msg[r] = (uint32_t)i;
+    }
+    free(pairs);
+    s->npairs = (uint32_t)np;
+    s->unmatched_calls = s->calls - np;
+    s->unmatched_returns = s->returns - np;
+    return PB_OK;
+}
+
+/* links (caller, callee) and each node's outgoing links */
+static int find_links(joint *s)
+{
+    int rc = PB_OK;
+    for (uint32_t i = 0; i < s->npairs && rc == PB_OK; i++) {
+        uint64_t key = ((uint64_t)s->pr[i].caller << 32) | s->pr[i].callee;
+        uint32_t l = hmap_get(&s->linkmap, key);
+        if (l == NONE) {
+            l = s->nlinks++;
+            if (l >= JOINT_MAX_LINKS)
+                return PB_ERANGE;
+            rc = hmap_put(&s->linkmap, key, l);
+            if (rc != PB_OK)
+                return rc;
+            uint32_t *a = realloc(s->link_src, (size_t)s->nlinks * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            s->link_src = a;
+            a = realloc(s->link_dst, (size_t)s->nlinks * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            s->link_dst = a;
+            s->link_src[l] = s->pr[i].caller;
+            s->link_dst[l] = s->pr[i].callee;
+        }
+        s->pr[i].link = l;
+    }
+    s->out_off = calloc((size_t)s->nnodes + 1, sizeof *s->out_off);
+    s->out_links = malloc(((size_t)s->nlinks + 1) * sizeof *s->out_links);
+    s->link_local = malloc(((size_t)s->nlinks + 1) * sizeof *s->link_local);
+    if (!s->out_off || !s->out_links || !s->link_local)
+        return PB_ENOMEM;
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        s->out_off[s->link_src[l] + 1]++;
+    for (uint32_t a = 0; a < s->nnodes; a++)
+        s->out_off[a + 1] += s->out_off[a];
+    uint32_t *fill = calloc((size_t)s->nnodes + 1, sizeof *fill);
+    if (!fill)
+        return PB_ENOMEM;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t a = s->link_src[l];
+        s->link_local[l] = fill[a];
+        s->out_links[s->out_off[a] + fill[a]++] = l;
+    }
+    free(fill);
+    /* call-count table: per incoming link e, per outgoing link of its
+     * callee, counts 0..JOINT_KMAX */
+    s->cnt_off = malloc(((size_t)s->nlinks + 1) * sizeof *s->cnt_off);
+    if (!s->cnt_off)
+        return PB_ENOMEM;
+    size_t tot = 0;
+    for (uint32_t e = 0; e < s->nlinks; e++) {
+        s->cnt_off[e] = (uint32_t)tot;
+        uint32_t b = s->link_dst[e];
+        tot += (size_t)(s->out_off[b + 1] - s->out_off[b]) * (JOINT_KMAX + 1);
+    }
+    s->cnt_off[s->nlinks] = (uint32_t)tot;
+    s->cnt = calloc(tot + 1, sizeof *s->cnt);
+    s->cntlp = calloc(tot + 1, sizeof *s->cntlp);
+    s->allowed = NULL;
+    return s->cnt && s->cntlp ? PB_OK : PB_ENOMEM;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. candidates */
+
+
+typedef struct insort {
+    pb_ns t;
+    uint32_t p;
+} insort;
+
+static int cmp_insort(const void *x, const void *y)
+{
+    const insort *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->p < b->p ? -1 : a->p > b->p;
+}
+
+static int add_cand(joint *s, uint32_t q)
+{
+    if (s->ncand == s->candcap) {
+        size_t nc = s->candcap ? s->candcap * 2 : 4096;
+        uint32_t *a = realloc(s->cand, nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        s->cand = a;
+        s->candcap = nc;
+    }
+    s->cand[s->ncand++] = q;
+    return PB_OK;
+}
+
+static int find_candidates(joint *s)
+{
+    uint32_t n = s->npairs, nn = s->nnodes;
+    uint32_t *in_off = calloc((size_t)nn + 2, sizeof *in_off);
+    uint32_t *out_off = calloc((size_t)nn + 2, sizeof *out_off);
+    insort *in = malloc(((size_t)n + 1) * sizeof *in);
+    uint32_t *out = malloc(((size_t)n + 1) * sizeof *out);
+    uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
+    uint32_t *start = malloc(((size_t)n + 1) * sizeof *start);
+    uint32_t *cnt = malloc(((size_t)n + 1) * sizeof *cnt);
+    int rc = PB_OK;
+    if (!in_off || !out_off || !in || !out || !open || !start || !cnt) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        in_off[s->pr[i].callee + 1]++;
+        out_off[s->pr[i].caller + 1]++;
+    }
+    for (uint32_t a = 0; a < nn; a++) {
+        in_off[a + 1] += in_off[a];
+        out_off[a + 1] += out_off[a];
+    }
+    {
+        uint32_t *fi = calloc((size_t)nn + 1, sizeof *fi), *fo = calloc((size_t)nn + 1, sizeof *fo);
+        if (!fi || !fo) {
+            free(fi);
+            free(fo);
+            rc = PB_ENOMEM;
+            goto done;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t b = s->pr[i].callee, a = s->pr[i].caller;
+            in[in_off[b] + fi[b]++] = (insort){s->pr[i].cr, i};
+            out[out_off[a] + fo[a]++] = i; /* pairs are in call order */
+        }
+        free(fi);
+        free(fo);
+    }
+    const pb_ns w = s->p.slack;
+    for (uint32_t a = 0; a < nn && rc == PB_OK; a++) {
+        uint32_t i0 = in_off[a], i1 = in_off[a + 1];
+        if (i1 - i0 > 1)
+            qsort(in + i0, i1 - i0, sizeof *in, cmp_insort);
+        uint32_t ip = i0, nopen = 0;
+        for (uint32_t o = out_off[a]; o < out_off[a + 1] && rc == PB_OK; o++) {
+            uint32_t p = out[o];
+            const jpair *pp = &s->pr[p];
+            while (ip < i1 && in[ip].t - w <= pp->cs)
+                open[nopen++] = in[ip++].p;
+            uint32_t keep = 0;
+            start[p] = (uint32_t)s->ncand;
+            for (uint32_t j = 0; j < nopen; j++) {
+                uint32_t q = open[j];
+                const jpair *qq = &s->pr[q];
+                if (qq->rs + w < pp->cs)
+                    continue; /* over before this call: never again */
+                open[keep++] = q;
+                if (q != p && qq->rs + w >= pp->rr)
+                    rc = add_cand(s, q);
+            }
+            nopen = keep;
+            cnt[p] = (uint32_t)(s->ncand - start[p]);
+        }
+    }
+    if (rc != PB_OK)
+        goto done;
+    if (s->ncand >= UINT32_MAX) {
+        rc = PB_ERANGE;
+        goto done;
+    }
+    /* pairs out of order of their callers: lay the lists out by pair */
+    s->cand_off = malloc(((size_t)n + 1) * sizeof *s->cand_off);
+    uint32_t *c2 = malloc((s->ncand + 1) * sizeof *c2);
+    if (!s->cand_off || !c2) {
+        free(c2);
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    uint32_t off = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        s->cand_off[p] = off;
+        memcpy(c2 + off, s->cand + start[p], (size_t)cnt[p] * sizeof *c2);
+        off += cnt[p];
+        if (cnt[p] > 1)
+            s->ambiguous++;
+        if (cnt[p] > 0)
+            s->nested++;
+    }
+    s->cand_off[n] = off;
+    free(s->cand);
+    s->cand = c2;
+    s->candcap = s->ncand;
+done:
+    free(in_off);
+    free(out_off);
+    free(in);
+    free(out);
+    free(open);
+    free(start);
+    free(cnt);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. the model */
+
+static inline uint64_t dkey(uint32_t ein, uint32_t trig, uint32_t outl)
+{
+    return ((uint64_t)ein << 42) | ((uint64_t)trig << 21) | outl;
+}
+
+static inline uint32_t dbin(const joint *s, pb_ns d)
+{
+    double x = log10(d < 10 ? 10.0 : (double)d);
+    double b = (x - 1.0) / s->p.bin;
+    if (!(b > 0))
+        return 0;
+    if (b >= (double)(s->nb - 1))
+        return s->nb - 1;
+    return (uint32_t)b;
+}
+
+/* log density of delay d (ns) for density key k (NONE: background) */
+static inline double logf_of(const joint *s, uint32_t k, pb_ns d)
+{
+    double ld = log(d < 10 ? 10.0 : (double)d);
+    if (k == NONE)
+        return s->bg - ld;
+    return s->logf[(size_t)k * s->nb + dbin(s, d)] - ld;
+}
+
+/* The events of request q with the kids in k[0..n) (sorted by call time):
+ * for every output, its trigger and delay.  mode 0: return the
+ * log-likelihood; mode 1: add every output to the density histograms
+ * (creating keys) and the call counts to the count table. */
+static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
+                    double *ll)
+{
+    const jpair *qq = &s->pr[q];
+    uint32_t ein = qq->link, b = qq->callee;
+    /* returns sorted by return time (insertion sort: n is small) */
+    if (n > s->scratchcap) {
+        uint32_t nc = s->scratchcap ? s->scratchcap : 16;
+        while (nc < n)
+            nc *= 2;
+        uint32_t *a = realloc(s->scratch, (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        s->scratch = a;
+        s->scratchcap = nc;
+    }
+    uint32_t *r = s->scratch;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = i;
+        while (j > 0 && (s->pr[r[j - 1]].rr > s->pr[k[i]].rr ||
+                         (s->pr[r[j - 1]].rr == s->pr[k[i]].rr && r[j - 1] > k[i]))) {
+            r[j] = r[j - 1];
+            j--;
+        }
+        r[j] = k[i];
+    }
+    double sum = 0;
+    uint32_t rp = 0;        /* returns taken so far */
+    uint32_t last = NONE, prev = NONE; /* latest two returns taken */
+    for (uint32_t i = 0; i <= n; i++) {
+        pb_ns t = i < n ? s->pr[k[i]].cs : qq->rs;
+        uint32_t self = i < n ? k[i] : NONE;
+        while (rp < n && s->pr[r[rp]].rr <= t) {
+            prev = last;
+            last = r[rp++];
+        }
+        uint32_t tg = last == self ? prev : last;
+        pb_ns tt = tg == NONE ? qq->cr : s->pr[tg].rr;
+        if (tg != NONE && tt < qq->cr)
+            tt = qq->cr, tg = NONE;
+        uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
+        uint32_t outl = i < n ? s->pr[k[i]].link : s->nlinks;
+        pb_ns d = t - tt;
+        uint64_t key = dkey(ein, trig, outl);
+        uint32_t di = hmap_get(&s->keymap, key);
+        if (mode == 0) {
+            sum += logf_of(s, di, d);
+        } else {
+            if (di == NONE) {
+                di = s->nkeys;
+                size_t nc = (size_t)(s->nkeys + 1) * s->nb;
+                double *h = realloc(s->hist, nc * sizeof *h);
+                if (!h)
+                    return PB_ENOMEM;
+                s->hist = h;
+                memset(h + (size_t)di * s->nb, 0, s->nb * sizeof *h);
+                double *lf = realloc(s->logf, nc * sizeof *lf);
+                if (!lf)
+                    return PB_ENOMEM;
+                s->logf = lf;
+                double *st = realloc(s->kstat, (size_t)(s->nkeys + 1) * 3 * sizeof *st);
+                if (!st)
+                    return PB_ENOMEM;
+                s->kstat = st;
+                st[3 * di] = st[3 * di + 1] = st[3 * di + 2] = 0;
+                s->nkeys++;
+                int rc = hmap_put(&s->keymap, key, di);
+                if (rc != PB_OK)
+                    return rc;
+            }
+            s->hist[(size_t)di * s->nb + dbin(s, d)] += 1.0;
+            double x = log10(d < 10 ? 10.0 : (double)d);
+            s->kstat[3 * di] += 1;
+            s->kstat[3 * di + 1] += x;
+            s->kstat[3 * di + 2] += x * x;
+        }
+    }
+    /* call counts per outgoing link of this service */
+    uint32_t no = s->out_off[b + 1] - s->out_off[b];
+    if (no) {
+        uint32_t *c = s->ccount;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t l = s->pr[k[i]].link;
+            if (s->link_src[l] == b)
+                c[s->link_local[l]]++;
+        }
+        size_t base = s->cnt_off[ein];
+        for (uint32_t j = 0; j < no; j++) {
+            uint32_t cj = c[j] > JOINT_KMAX ? JOINT_KMAX : c[j];
+            if (mode == 0)
+                sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
+            else
+                s->cnt[base + (size_t)j * (JOINT_KMAX + 1) + cj] += 1.0;
+            c[j] = 0;
+        }
+    }
+    if (ll)
+        *ll = sum;
+    return PB_OK;
+}
+
+static double req_ll(joint *s, uint32_t q)
+{
+    double ll = 0;
+    if (req_walk(s, q, s->kids[q].a, s->kids[q].n, 0, &ll) != PB_OK)
+        return -INFINITY;
+    return ll;
+}
+
+/* Refit every density and the call-count model from the assignment. */
+static int fit(joint *s, const unsigned char *only)
+{
+    for (uint32_t k = 0; k < s->nkeys; k++) {
+        memset(s->hist + (size_t)k * s->nb, 0, s->nb * sizeof *s->hist);
+        s->kstat[3 * k] = s->kstat[3 * k + 1] = s->kstat[3 * k + 2] = 0;
+    }
+    memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        if (only && !only[q])
+            continue;
+        int rc = req_walk(s, q, s->kids[q].a, s->kids[q].n, 1, NULL);
+        if (rc != PB_OK)
+            return rc;
+    }
+    /* densities: histogram (GSL) smoothed by a Gaussian kernel whose width
+     * follows Silverman's rule on the log delays, mixed with a uniform
+     * background */
+    const uint32_t nb = s->nb;
+    gsl_vector *x = gsl_vector_alloc(nb), *y = gsl_vector_alloc(nb);
+    if (!x || !y) {
+        gsl_vector_free(x);
+        gsl_vector_free(y);
+        return PB_ENOMEM;
+    }
+    const double beta = s->p.floor;
+    for (uint32_t k = 0; k < s->nkeys; k++) {
+        double *h = s->hist + (size_t)k * nb, *lf = s->logf + (size_t)k * nb;
+        double n = s->kstat[3 * k];
+        if (n <= 0) {
+            for (uint32_t b = 0; b < nb; b++)
+                lf[b] = s->bg;
+            continue;
+        }
+        double mean = s->kstat[3 * k + 1] / n;
+        double var = s->kstat[3 * k + 2] / n - mean * mean;
+        double sd = var > 0 ? sqrt(var) : 0;
+        double bwb = 0.9 * sd * pow(n, -0.2) / s->p.bin;
+        if (bwb < s->p.bw_min)
+            bwb = s->p.bw_min;
+        if (bwb > 100)
+            bwb = 100;
+        double tot = 0;
+        for (uint32_t b = 0; b < nb; b++)
+            tot += h[b];
+        if (bwb > 0.05) {
+            size_t K = 2 * (size_t)ceil(3 * bwb) + 1;
+            if (K > 2 * (size_t)nb - 1)
+                K = 2 * (size_t)nb - 1;
+            gsl_filter_gaussian_workspace *ws = gsl_filter_gaussian_alloc(K);
+            if (!ws) {
+                gsl_vector_free(x);
+                gsl_vector_free(y);
+                return PB_ENOMEM;
+            }
+            for (uint32_t b = 0; b < nb; b++)
+                gsl_vector_set(x, b, h[b]);
+            gsl_filter_gaussian(GSL_FILTER_END_PADZERO, (double)(K - 1) / (2 * bwb), 0, x, y, ws);
+            gsl_filter_gaussian_free(ws);
+            double t2 = 0;
+            for (uint32_t b = 0; b < nb; b++) {
+                double v = gsl_vector_get(y, b);
+                h[b] = v > 0 ? v : 0;
+                t2 += h[b];
+            }
+            tot = t2;
+        }
+        for (uint32_t b = 0; b < nb; b++) {
+            double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
+            /* density of log10 delay per unit: per bin / bin width; the
+             * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped:
+             * the same for every alternative) */
+            lf[b] = log(pb / s->p.bin);
+        }
+    }
+    gsl_vector_free(x);
+    gsl_vector_free(y);
+    /* call counts: P(k) = (n_k + alpha) / (N + alpha (K+1)) */
+    const double al = s->p.alpha;
+    for (uint32_t e = 0; e < s->nlinks; e++) {
+        uint32_t b = s->link_dst[e];
+        uint32_t no = s->out_off[b + 1] - s->out_off[b];
+        for (uint32_t j = 0; j < no; j++) {
+            size_t base = s->cnt_off[e] + (size_t)j * (JOINT_KMAX + 1);
+            double N = 0;
+            for (int c = 0; c <= JOINT_KMAX; c++)
+                N += s->cnt[base + c];
+            int ok = !s->allowed || s->allowed[s->cnt_off[e] / (JOINT_KMAX + 1) + j];
+            for (int c = 0; c <= JOINT_KMAX; c++) {
+                double v = (s->cnt[base + c] + al) / (N + al * (JOINT_KMAX + 1));
+                s->cntlp[base + c] = (!ok && c > 0) ? JOINT_FORBID : log(v);
+            }
+        }
+    }
+    return PB_OK;
+}
+
+double joint_loglik(const joint *cs)
+{
+    joint *s = (joint *)cs;
+    double t = 0;
+    for (uint32_t q = 0; q < s->npairs; q++)
+        t += req_ll(s, q);
+    return t;
+}
+
+/* ------------------------------------------------------------------ */
+/* 4. min-cost flow reassignment of one outgoing link's calls */
+
+typedef struct vdata {
+    double rhs;
+} vdata;
+
+typedef struct adata {
+    double low, cap, cost, x;
+} adata;
+
+/* cost of call p in request q, q's other current calls fixed */
+static double edge_cost(joint *s, uint32_t p, uint32_t q)
+{
+    const jpair *pp = &s->pr[p], *qq = &s->pr[q];
+    const kvec *k = &s->kids[q];
+    pb_ns tt = qq->cr;
+    uint32_t trig = 0;
+    for (uint32_t i = 0; i < k->n; i++) {
+        const jpair *c = &s->pr[k->a[i]];
+        if (k->a[i] == p || c->rr > pp->cs || c->rr < tt)
+            continue;
+        if (c->rr > tt || (c->rr == tt && trig != 0)) {
+            tt = c->rr;
+            trig = 1 + c->link;
+        }
+    }
+    uint32_t di = hmap_get(&s->keymap, dkey(qq->link, trig, pp->link));
+    return -logf_of(s, di, pp->cs - tt);
+}
+
+/* marginal cost of the c-th call of link l in a request of link e
+ * (c >= 1), made convex */
+static double slot_cost(const joint *s, uint32_t e, uint32_t l, uint32_t c, double prev)
+{
+    if (c > JOINT_KMAX)
+        c = JOINT_KMAX;
+    size_t base = s->cnt_off[e] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
+    double v = -(s->cntlp[base + c] - s->cntlp[base + c - 1]);
+    if (c == JOINT_KMAX)
+        v = -(s->cntlp[base + c] - s->cntlp[base + 0]) / JOINT_KMAX;
+    return v < prev ? prev : v;
+}
+
+static inline double to_units(double c)
+{
+    double u = nearbyint(c * JOINT_SCALE);
+    if (u > JOINT_CMAX)
+        u = JOINT_CMAX;
+    if (u < -JOINT_CMAX)
+        u = -JOINT_CMAX;
+    return u;
+}
+
+static uint32_t uf_find(uint32_t *u, uint32_t x)
+{
+    while (u[x] != x) {
+        u[x] = u[u[x]];
+        x = u[x];
+    }
+    return x;
+}
+
+static int solve_component(joint *s, const uint32_t *ch, uint32_t nc,
+                           const uint32_t *rq, uint32_t nr, uint32_t *loc, int *changed)
+{
+    if (nc == 1) {
+        uint32_t p = ch[0], best = NONE;
+        double bc = INFINITY;
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+            uint32_t q = s->cand[j];
+            double c = edge_cost(s, p, q) + slot_cost(s, s->pr[q].link, s->pr[p].link, 1, -INFINITY);
+            if (c < bc) {
+                bc = c;
+                best = q;
+            }
+        }
+        if (best != s->par[p]) {
+            (*changed)++;
+            return set_parent(s, p, best);
+        }
+        return PB_OK;
+    }
+    glp_graph *G = glp_create_graph(sizeof(vdata), sizeof(adata));
+    if (!G)
+        return PB_ENOMEM;
+    int nv = (int)(nc + nr + 1), sink = nv;
+    glp_add_vertices(G, nv);
+    for (int i = 1; i <= nv; i++) {
+        vdata *vd = G->v[i]->data;
+        vd->rhs = i <= (int)nc ? 1.0 : (i == sink ? -(double)nc : 0.0);
+    }
+    /* request slots */
+    uint32_t l = s->pr[ch[0]].link;
+    for (uint32_t j = 0; j < nr; j++) {
+        uint32_t q = rq[j];
+        uint32_t deg = 0; /* how many calls could come: at most nc */
+        deg = nc < JOINT_KMAX ? nc : JOINT_KMAX;
+        double prev = -INFINITY;
+        for (uint32_t c = 1; c <= deg; c++) {
+            double v = slot_cost(s, s->pr[q].link, l, c, prev);
+            prev = v;
+            glp_arc *a = glp_add_arc(G, (int)(nc + j + 1), sink);
+            adata *ad = a->data;
+            ad->low = 0;
+            ad->cap = 1;
+            ad->cost = to_units(v);
+        }
+        glp_arc *a = glp_add_arc(G, (int)(nc + j + 1), sink);
+        adata *ad = a->data;
+        ad->low = 0;
+        ad->cap = nc;
+        ad->cost = JOINT_CMAX;
+    }
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t p = ch[i];
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+            uint32_t q = s->cand[j];
+            glp_arc *a = glp_add_arc(G, (int)(i + 1), (int)(nc + loc[q] + 1));
+            adata *ad = a->data;
+            ad->low = 0;
+            ad->cap = 1;
+            ad->cost = to_units(edge_cost(s, p, q));
+        }
+    }
+    double sol;
+    int ret = glp_mincost_okalg(G, offsetof(vdata, rhs), offsetof(adata, low),
+                                offsetof(adata, cap), offsetof(adata, cost), &sol,
+                                offsetof(adata, x), -1);
+    int rc = PB_OK;
+    if (ret != 0) {
+        s->flow_failures++;
+    } else {
+        s->flows++;
+        for (uint32_t i = 0; i < nc && rc == PB_OK; i++) {
+            uint32_t p = ch[i], to = s->par[p];
+            for (glp_arc *a = G->v[i + 1]->out; a; a = a->t_next) {
+                adata *ad = a->data;
+                if (ad->x > 0.5) {
+                    to = rq[a->head->i - (int)nc - 1];
+                    break;
+                }
+            }
+            if (to != s->par[p]) {
+                (*changed)++;
+                rc = set_parent(s, p, to);
+            }
+        }
+    }
+    glp_delete_graph(G);
+    return rc;
+}
+
+/* reassign the calls of link l */
+static int match_link(joint *s, uint32_t l, const uint32_t *ch, uint32_t nc, int *changed)
+{
+    /* local numbering: children 0..nc-1, requests nc.. */
+    uint32_t nr = 0;
+    int rc = PB_OK;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t p = ch[i];
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+            uint32_t q = s->cand[j];
+            if (s->stamp[q] != s->epoch) {
+                s->stamp[q] = s->epoch;
+                s->loc[q] = nr;
+                s->rqlist[nr++] = q;
+            }
+        }
+    }
+    uint32_t *u = s->uf;
+    for (uint32_t i = 0; i < nc + nr; i++)
+        u[i] = i;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t p = ch[i];
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+            uint32_t a = uf_find(u, i), b = uf_find(u, nc + s->loc[s->cand[j]]);
+            if (a != b)
+                u[a < b ? b : a] = a < b ? a : b;
+        }
+    }
+    /* group children and requests by component root (counting sort) */
+    uint32_t *cc = s->comp_cnt; /* [nc + nr + 1] */
+    memset(cc, 0, ((size_t)nc + nr + 1) * sizeof *cc);
+    for (uint32_t i = 0; i < nc + nr; i++)
+        cc[uf_find(u, i) + 1]++;
+    for (uint32_t i = 0; i < nc + nr; i++)
+        cc[i + 1] += cc[i];
+    uint32_t *ord = s->comp_ord;
+    for (uint32_t i = 0; i < nc + nr; i++)
+        ord[cc[uf_find(u, i)]++] = i;
+    /* cc[r] is now the end of root r's block; walk the blocks */
+    uint32_t b0 = 0;
+    for (uint32_t i = 0; i < nc + nr && rc == PB_OK; i++) {
+        if (uf_find(u, i) != i)
+            continue;
+        uint32_t b1 = cc[i];
+        uint32_t xc = 0, xr = 0;
+        for (uint32_t t = b0; t < b1; t++) {
+            uint32_t v = ord[t];
+            if (v < nc)
+                s->cbuf[xc++] = ch[v];
+            else
+                s->rbuf[xr++] = s->rqlist[v - nc];
+        }
+        for (uint32_t t = 0; t < xr; t++)
+            s->loc2[s->rbuf[t]] = t;
+        if (xc > s->largest)
+            s->largest = xc;
+        if (xc)
+            rc = solve_component(s, s->cbuf, xc, s->rbuf, xr, s->loc2, changed);
+        b0 = b1;
+    }
+    s->epoch++;
+    (void)l;
+    return rc;
+}
+
+/* the same, one call at a time: each call takes the candidate with the
+ * least edge cost plus marginal slot cost, the others fixed */
+static int greedy_round(joint *s, int *changed)
+{
+    int rc = PB_OK;
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
+        uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
+        if (c1 - c0 < 2)
+            continue;
+        uint32_t l = s->pr[p].link, best = NONE;
+        double bc = INFINITY;
+        for (uint32_t j = c0; j < c1; j++) {
+            uint32_t q = s->cand[j];
+            const kvec *k = &s->kids[q];
+            uint32_t cnt = 0;
+            for (uint32_t i = 0; i < k->n; i++)
+                cnt += k->a[i] != p && s->pr[k->a[i]].link == l;
+            uint32_t e = s->pr[q].link;
+            size_t base = s->cnt_off[e] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
+            uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
+            double v = edge_cost(s, p, q) - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
+            if (v < bc) {
+                bc = v;
+                best = q;
+            }
+        }
+        if (best != NONE && best != s->par[p]) {
+            (*changed)++;
+            rc = set_parent(s, p, best);
+        }
+    }
+    return rc;
+}
+
+static int match_round(joint *s, int *changed)
+{
+    int rc = PB_OK;
+    if (!s->use_flow)
+        return greedy_round(s, changed);
+    for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
+        uint32_t nc = 0;
+        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+            uint32_t p = s->bylink[i];
+            if (s->cand_off[p + 1] > s->cand_off[p])
+                s->chbuf[nc++] = p;
+        }
+        if (nc)
+            rc = match_link(s, l, s->chbuf, nc, changed);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. exact local search */
+
+static int has_cand(const joint *s, uint32_t p, uint32_t q)
+{
+    for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+        if (s->cand[j] == q)
+            return 1;
+    return 0;
+}
+
+/* merge the kids of q that are not in the set (fixed) with the set members
+ * chosen by mask bit value `side`, by call time, into out */
+static uint32_t resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
+                             const uint32_t *set, uint32_t m, uint32_t mask, uint32_t side,
+                             uint32_t *out)
+{
+    uint32_t i = 0, j = 0, n = 0;
+    for (;;) {
+        while (j < m && ((mask >> j) & 1u) != side)
+            j++;
+        if (i >= nf && j >= m)
+            break;
+        if (j >= m || (i < nf && (s->pr[fx[i]].cs < s->pr[set[j]].cs ||
+                                  (s->pr[fx[i]].cs == s->pr[set[j]].cs && fx[i] < set[j]))))
+            out[n++] = fx[i++];
+        else
+            out[n++] = set[j++];
+    }
+    return n;
+}
+
+/* Re-split the calls q1 and q2 compete for (every split when there are at
+ * most JOINT_RESPLIT_MAX, else moves and swaps); returns 1 if changed. */
+static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
+{
+    const kvec *k1 = &s->kids[q1], *k2 = &s->kids[q2];
+    uint32_t need = 2 * (k1->n + k2->n) + 4;
+    if (need > s->rscap) {
+        uint32_t nc = s->rscap ? s->rscap : 64;
+        while (nc < need)
+            nc *= 2;
+        uint32_t *a = realloc(s->rsbuf, (size_t)nc * 3 * sizeof *a);
+        if (!a) {
+            *rcp = PB_ENOMEM;
+            return 0;
+        }
+        s->rsbuf = a;
+        s->rscap = nc;
+    }
+    uint32_t *set = s->rsbuf, *f1 = set + s->rscap / 2, *f2 = set + s->rscap,
+             *e1 = set + 2 * s->rscap, *e2 = e1 + s->rscap / 2 + 2;
+    uint32_t m = 0, n1 = 0, n2 = 0, cur = 0;
+    /* shared calls, by call time (merge of the two sorted lists) */
+    uint32_t i = 0, j = 0;
+    while (i < k1->n || j < k2->n) {
+        int from1 = j >= k2->n || (i < k1->n && (s->pr[k1->a[i]].cs < s->pr[k2->a[j]].cs ||
+                                                 (s->pr[k1->a[i]].cs == s->pr[k2->a[j]].cs &&
+                                                  k1->a[i] < k2->a[j])));
+        uint32_t p = from1 ? k1->a[i++] : k2->a[j++];
+        uint32_t other = from1 ? q2 : q1;
+        if (m < JOINT_RESPLIT_MAX && has_cand(s, p, other)) {
+            if (!from1)
+                cur |= 1u << m;
+            set[m++] = p;
+        } else if (from1) {
+            f1[n1++] = p;
+        } else {
+            f2[n2++] = p;
+        }
+    }
+    if (m == 0)
+        return 0;
+    double best = -INFINITY;
+    uint32_t bm = cur;
+    for (uint32_t mask = 0; mask < (1u << m); mask++) {
+        uint32_t a = resplit_list(s, f1, n1, set, m, mask, 0, e1);
+        uint32_t b = resplit_list(s, f2, n2, set, m, mask, 1, e2);
+        double l1 = 0, l2 = 0;
+        if ((*rcp = req_walk(s, q1, e1, a, 0, &l1)) != PB_OK ||
+            (*rcp = req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
+            return 0;
+        double v = l1 + l2;
+        if (mask == cur)
+            v += 1e-9; /* keep the current split on ties */
+        if (v > best) {
+            best = v;
+            bm = mask;
+        }
+    }
+    if (bm == cur)
+        return 0;
+    for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
+        uint32_t to = (bm >> t) & 1u ? q2 : q1;
+        if (s->par[set[t]] != to) {
+            *rcp = set_parent(s, set[t], to);
+            s->moves++;
+        }
+    }
+    s->dirty[q1] = s->dirty[q2] = s->pass_id + 1;
+    return 1;
+}
+
+static int local_search(joint *s, int *changed)
+{
+    int rc = PB_OK;
+    s->seen.n = 0;
+    if (s->seen.cap)
+        for (size_t t = 0; t < s->seen.cap; t++)
+            s->seen.v[t] = NONE;
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
+        if (s->cand_off[p + 1] - s->cand_off[p] < 2)
+            continue;
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1] && rc == PB_OK; j++) {
+            uint32_t q1 = s->par[p], q2 = s->cand[j];
+            if (q1 == NONE || q2 == q1)
+                continue;
+            if (s->pass_id > 0 && s->dirty[q1] < s->pass_id && s->dirty[q2] < s->pass_id)
+                continue;
+            uint64_t key = q1 < q2 ? ((uint64_t)q1 << 32) | q2 : ((uint64_t)q2 << 32) | q1;
+            if (hmap_get(&s->seen, key) != NONE)
+                continue;
+            if ((rc = hmap_put(&s->seen, key, 1)) != PB_OK)
+                break;
+            if (resplit(s, q1, q2, &rc))
+                (*changed)++;
+        }
+    }
+    s->pass_id++;
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* call graph file: lines "CALLER SERVICE CALLEE..." */
+
+static int read_callgraph(joint *s, pb_error *err)
+{
+    const char *path = s->p.callgraph;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open the call-graph file");
+    size_t ncells = s->cnt_off[s->nlinks] / (JOINT_KMAX + 1);
+    s->allowed = calloc(ncells + 1, 1);
+    if (!s->allowed) {
+        fclose(f);
+        return PB_ENOMEM;
+    }
+    char line[4096];
+    long ln = 0;
+    int rc = PB_OK;
+    while (rc == PB_OK && fgets(line, sizeof line, f)) {
+        ln++;
+        char *h = strchr(line, '#');
+        if (h)
+            *h = 0;
+        char *save = NULL, *tok[256];
+        int nt = 0;
+        for (char *t = strtok_r(line, " \t\r\n", &save); t && nt < 256;
+             t = strtok_r(NULL, " \t\r\n", &save))
+            tok[nt++] = t;
+        if (nt == 0)
+            continue;
+        if (nt < 2) {
+            rc = pb_error_set(err, PB_EPARSE, path, ln, 1,
+                              "a line 'CALLER SERVICE CALLEE...' (at least caller and service)");
+            break;
+        }
+        uint32_t a, b;
+        if (!pb_strtab_find(s->v.nodes, tok[0], strlen(tok[0]), &a) ||
+            !pb_strtab_find(s->v.nodes, tok[1], strlen(tok[1]), &b))
+            continue; /* nodes absent from the trace: nothing to allow */
+        uint32_t e = hmap_get(&s->linkmap, ((uint64_t)a << 32) | b);
+        if (e == NONE)
+            continue;
+        for (int i = 2; i < nt; i++) {
+            uint32_t c;
+            if (!pb_strtab_find(s->v.nodes, tok[i], strlen(tok[i]), &c))
+                continue;
+            uint32_t l = hmap_get(&s->linkmap, ((uint64_t)b << 32) | c);
+            if (l == NONE)
+                continue;
+            s->allowed[s->cnt_off[e] / (JOINT_KMAX + 1) + s->link_local[l]] = 1;
+        }
+    }
+    if (rc == PB_OK && ferror(f))
+        rc = pb_error_set(err, PB_EIO, path, ln, 0, "read error");
+    fclose(f);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int init_state(joint *s)
+{
+    uint32_t n = s->npairs;
+    s->par = malloc(((size_t)n + 1) * sizeof *s->par);
+    s->kids = calloc((size_t)n + 1, sizeof *s->kids);
+    s->stamp = calloc((size_t)n + 1, sizeof *s->stamp);
+    s->loc = malloc(((size_t)n + 1) * sizeof *s->loc);
+    s->loc2 = malloc(((size_t)n + 1) * sizeof *s->loc2);
+    s->rqlist = malloc(((size_t)n + 1) * sizeof *s->rqlist);
+    s->uf = malloc(((size_t)2 * n + 2) * sizeof *s->uf);
+    s->comp_cnt = malloc(((size_t)2 * n + 3) * sizeof *s->comp_cnt);
+    s->comp_ord = malloc(((size_t)2 * n + 2) * sizeof *s->comp_ord);
+    s->cbuf = malloc(((size_t)n + 1) * sizeof *s->cbuf);
+    s->rbuf = malloc(((size_t)n + 1) * sizeof *s->rbuf);
+    s->chbuf = malloc(((size_t)n + 1) * sizeof *s->chbuf);
+    s->bylink = malloc(((size_t)n + 1) * sizeof *s->bylink);
+    s->bylink_off = calloc((size_t)s->nlinks + 2, sizeof *s->bylink_off);
+    uint32_t maxout = 1;
+    for (uint32_t a = 0; a < s->nnodes; a++)
+        if (s->out_off[a + 1] - s->out_off[a] > maxout)
+            maxout = s->out_off[a + 1] - s->out_off[a];
+    s->ccount = calloc(maxout, sizeof *s->ccount);
+    s->dirty = calloc((size_t)n + 1, sizeof *s->dirty);
+    if (!s->dirty)
+        return PB_ENOMEM;
+    if (!s->par || !s->kids || !s->stamp || !s->loc || !s->loc2 || !s->rqlist || !s->uf ||
+        !s->comp_cnt || !s->comp_ord || !s->cbuf || !s->rbuf || !s->chbuf || !s->bylink ||
+        !s->bylink_off || !s->ccount)
+        return PB_ENOMEM;
+    s->epoch = 1;
+    for (uint32_t p = 0; p < n; p++)
+        s->bylink_off[s->pr[p].link + 1]++;
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        s->bylink_off[l + 1] += s->bylink_off[l];
+    uint32_t *fill = calloc((size_t)s->nlinks + 1, sizeof *fill);
+    if (!fill)
+        return PB_ENOMEM;
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t l = s->pr[p].link;
+        s->bylink[s->bylink_off[l] + fill[l]++] = p;
+    }
+    free(fill);
+    /* clean requests: no ambiguous call could be theirs, so their calls are
+     * known; the first fit uses them alone (when there are enough) */
+    s->clean = malloc((size_t)n + 1);
+    if (!s->clean)
+        return PB_ENOMEM;
+    memset(s->clean, 1, (size_t)n + 1);
+    for (uint32_t p = 0; p < n; p++)
+        if (s->cand_off[p + 1] - s->cand_off[p] > 1)
+            for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+                s->clean[s->cand[j]] = 0;
+    size_t nclean = 0;
+    for (uint32_t q = 0; q < n; q++)
+        nclean += s->clean[q];
+    s->nclean = nclean;
+    if (nclean < 50 || nclean * 20 < n) {
+        free(s->clean);
+        s->clean = NULL;
+    }
+    /* start: every call in the open candidate request that arrived first
+     * (first come, first served) */
+    int rc = PB_OK;
+    for (uint32_t p = 0; p < n; p++)
+        s->par[p] = NONE;
+    for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
+        uint32_t best = NONE;
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+            uint32_t q = s->cand[j];
+            if (best == NONE || s->pr[q].cr < s->pr[best].cr ||
+                (s->pr[q].cr == s->pr[best].cr && q < best))
+                best = q;
+        }
+        if (best != NONE)
+            rc = set_parent(s, p, best);
+    }
+    return rc;
+}
+
+int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
+               pb_error *err)
+{
+    *out = NULL;
+    if (!(v->columns & PB_COL_TYPE))
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "joint: the trace has no type column; the algorithm needs "
+                            "call/return marks");
+    if (v->n >= UINT32_MAX / 2)
+        return pb_error_set(err, PB_ERANGE, NULL, 0, 0,
+                            "joint: more than 2^31 messages");
+    joint *s = calloc(1, sizeof *s);
+    if (!s)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    s->v = *v;
+    s->p = *params;
+    s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
+    s->nb = (uint32_t)ceil(11.0 / s->p.bin);
+    if (s->nb < 2)
+        s->nb = 2;
+    s->bg = log(s->p.floor / s->nb / s->p.bin);
+    glp_term_out(GLP_OFF);
+    if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
+        s->use_flow = 0;
+    else if (!strcmp(s->p.matching, "flow"))
+        s->use_flow = 1;
+    else {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option matching: \"%s\"; expected greedy or flow", params->matching);
+        free(s);
+        return PB_EINVAL;
+    }
+    int rc = PB_OK;
+    s->pair_of_msg = malloc((v->n + 1) * sizeof *s->pair_of_msg);
+    if (!s->pair_of_msg)
+        rc = PB_ENOMEM;
+    if (rc == PB_OK)
+        rc = find_pairs(s);
+    if (rc == PB_OK)
+        rc = find_links(s);
+    if (rc == PB_OK && s->p.callgraph && *s->p.callgraph) {
+        rc = read_callgraph(s, err);
+        if (rc != PB_OK) {
+            joint_close(s);
+            return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "out of memory") : rc;
+        }
+    }
+    if (rc == PB_OK)
+        rc = find_candidates(s);
+    if (rc == PB_OK)
+        rc = init_state(s);
+    int changed = 1;
+    for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
+        changed = 0;
+        rc = fit(s, it == 0 ? s->clean : NULL);
+        if (rc == PB_OK)
+            rc = match_round(s, &changed);
+        s->rounds++;
+        s->changes += (size_t)changed;
+    }
+    for (int it = 0; rc == PB_OK && it < s->p.passes; it++) {
+        changed = 0;
+        rc = fit(s, NULL);
+        if (rc == PB_OK)
+            rc = local_search(s, &changed);
+        s->lpasses++;
+        if (!changed)
+            break;
+    }
+    if (rc == PB_OK)
+        rc = fit(s, NULL);
+    if (rc != PB_OK) {
+        joint_close(s);
+        if (rc == PB_ERANGE)
+            return pb_error_set(err, rc, NULL, 0, 0,
+                                "joint: too many links or candidates for 32-bit indices");
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    *out = s;
+    return PB_OK;
+}
+
+void joint_close(joint *s)
+{
+    if (!s)
+        return;
+    if (s->kids)
+        for (uint32_t q = 0; q < s->npairs; q++)
+            free(s->kids[q].a);
+    void *f[] = {s->pr, s->pair_of_msg, s->cand_off, s->cand, s->par, s->kids,
+                 s->link_src, s->link_dst, s->out_off, s->out_links, s->link_local,
+                 s->cnt_off, s->cnt, s->cntlp, s->allowed, s->hist, s->logf, s->kstat,
+                 s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
+                 s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
+                 s->bylink, s->bylink_off};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        free(f[i]);
+    hmap_free(&s->linkmap);
+    hmap_free(&s->keymap);
+    hmap_free(&s->seen);
+    free(s->rsbuf);
+    free(s->clean);
+    free(s->dirty);
+    free(s);
+}
+
+uint32_t joint_npairs(const joint *s) { return s->npairs; }
+uint32_t joint_pair_call(const joint *s, uint32_t i) { return i < s->npairs ? s->pr[i].call : NONE; }
+uint32_t joint_pair_return(const joint *s, uint32_t i) { return i < s->npairs ? s->pr[i].ret : NONE; }
+uint32_t joint_pair_parent(const joint *s, uint32_t i) { return i < s->npairs ? s->par[i] : NONE; }
+
+uint32_t joint_pair_ncandidates(const joint *s, uint32_t i)
+{
+    return i < s->npairs ? s->cand_off[i + 1] - s->cand_off[i] : 0;
+}
+
+static int joint_run(const pb_trace_view *trace, const void *params, pb_result *res,
+                     pb_error *err)
+{
+    joint *s;
+    int rc = joint_init(&s, trace, params, err);
+    if (rc != PB_OK)
+        return rc;
+    rc = joint_paths(s, res, err);
+    joint_close(s);
+    return rc;
+}
+
+const pb_algo pb_algo_joint = {
+    "joint", "call",
+    "pathbench's joint reconstruction: calls ascribed to requests by a learned delay "
+    "model, min-cost matching and exact local search",
+    joint_options, sizeof(joint_params), joint_run, NULL};

@@ -1,0 +1,82 @@
+/*
+ * joint.h - pathbench's own black-box request reconstruction in the call
+ * view (docs/joint.md): every call is ascribed to one request served by its
+ * caller whose interval (on the caller's own clock) contains it; the
+ * choice is the maximum-likelihood joint assignment under a model learned
+ * from the trace itself (per-service delay densities from each request's
+ * latest earlier event, and per-endpoint call counts), found by alternating
+ * refits with min-cost flow matchings (GLPK) and an exact local search
+ * that re-splits the calls of competing requests.
+ *
+ * `infer --algo joint` runs it through pb_algo_joint (pb_algo.h).  The
+ * step-by-step API below exists so tests can look inside.
+ */
+#ifndef JOINT_H
+#define JOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pb_error.h"
+#include "pb_opt.h"
+#include "pb_result.h"
+#include "pb_trace.h"
+
+#define JOINT_NONE UINT32_MAX
+
+/* Parameters (option names in brackets). */
+typedef struct joint_params {
+    int iters;          /* [iters] refit + matching rounds, 4 */
+    int passes;         /* [passes] local-search passes, 4 */
+    double bin;         /* [bin] density bin width, decades of delay, 0.02 */
+    double bw_min;      /* [bw_min] least kernel width, bins, 1.5 */
+    double floor;       /* [floor] background weight of every density, 1e-3 */
+    double alpha;       /* [alpha] pseudo-count of the call-count model, 0.1 */
+    pb_ns slack;        /* [slack] containment tolerance on one clock, 0 */
+    pb_ns early;        /* [early] a return may precede its call by this, 10ms */
+    int callids;        /* [callids] pair calls and returns by call id, 1 */
+    const char *matching; /* [matching] greedy or flow, "greedy" */
+    const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
+    int top;            /* [top] patterns in the text report, 20 */
+} joint_params;
+
+/* The option table over joint_params. */
+extern const pb_option joint_options[];
+
+typedef struct joint joint;
+
+/* Pair calls with returns, find every call's candidate parents and choose
+ * the joint assignment (all steps but the output).  The view must stay
+ * alive and unchanged until joint_close.  *out is owned by the caller.
+ * Returns PB_OK, PB_ENOMEM, PB_EINVAL (no type column; bad parameters),
+ * PB_EIO / PB_EPARSE (call-graph file), PB_ERANGE (trace too large for
+ * 32-bit indices). */
+int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
+               pb_error *err);
+
+/* Free everything.  NULL-safe. */
+void joint_close(joint *s);
+
+/* Number of call pairs (numbered in the order of their call messages). */
+uint32_t joint_npairs(const joint *s);
+
+/* Message indices (into the view) of pair i's call and return. */
+uint32_t joint_pair_call(const joint *s, uint32_t i);
+uint32_t joint_pair_return(const joint *s, uint32_t i);
+
+/* The chosen parent pair of pair i, or JOINT_NONE for a path root. */
+uint32_t joint_pair_parent(const joint *s, uint32_t i);
+
+/* Number of candidate parents of pair i. */
+uint32_t joint_pair_ncandidates(const joint *s, uint32_t i);
+
+/* Total log-likelihood of the current assignment under the fitted model. */
+double joint_loglik(const joint *s);
+
+/* Build the call paths into res (call view, as nesting_paths: node
+ * latency = own time, edge delay = delay from the parent's call, total =
+ * root call duration), ascribe messages, add counters and a report.  Call
+ * once.  Returns PB_OK or PB_ENOMEM. */
+int joint_paths(joint *s, pb_result *res, pb_error *err);
+
+#endif

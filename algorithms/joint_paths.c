@@ -1,0 +1,254 @@
+/*
+ * joint_paths.c - the output of the joint algorithm: call paths from the
+ * chosen parents, aggregated into call-view patterns (the same statistics
+ * as nesting: node latency = own time, edge delay = delay from the
+ * parent's call, total = the root call's duration), the assignment table
+ * and a text report.
+ */
+#include "joint.h"
+#include "joint_int.h"
+#include "pb_ptree.h"
+#include "pb_strbuf.h"
+#include "pb_strtab.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+/* A chain of parents that comes back to itself (possible only when clocks
+ * disagree across services) is cut at the pair where it closes. */
+static size_t break_cycles(joint *s, uint32_t *mark)
+{
+    size_t cut = 0;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        mark[p] = 0;
+    for (uint32_t p = 0; p < s->npairs; p++) {
+        if (mark[p])
+            continue;
+        uint32_t walk = p + 2, x = p;
+        while (x != NONE && !mark[x]) {
+            mark[x] = walk;
+            x = s->par[x];
+        }
+        if (x != NONE && mark[x] == walk) {
+            /* x closes a cycle of this walk */
+            uint32_t q = s->par[x];
+            (void)q;
+            uint32_t old = s->par[x];
+            s->par[x] = NONE;
+            kvec *k = &s->kids[old];
+            for (uint32_t i = 0; i < k->n; i++)
+                if (k->a[i] == x) {
+                    memmove(k->a + i, k->a + i + 1, (size_t)(k->n - i - 1) * sizeof *k->a);
+                    k->n--;
+                    break;
+                }
+            cut++;
+        }
+        for (x = p; x != NONE && mark[x] == walk; x = s->par[x])
+            mark[x] = 1;
+    }
+    return cut;
+}
+
+typedef struct pctx {
+    pb_ptree tree;
+    uint32_t *tpair, *order, *stack;
+    double *own, *edge, *incl, *town;
+    uint32_t cap;
+    pb_strbuf text;
+    uint32_t *inst_pat;
+    size_t ninst, instcap;
+} pctx;
+
+static int reserve(pctx *x, uint32_t n)
+{
+    if (n <= x->cap)
+        return PB_OK;
+    uint32_t nc = x->cap ? x->cap : 16;
+    while (nc < n)
+        nc *= 2;
+    uint32_t **u[] = {&x->tpair, &x->order, &x->stack};
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t *a = realloc(*u[i], (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        *u[i] = a;
+    }
+    double **d[] = {&x->own, &x->edge, &x->incl, &x->town};
+    for (size_t i = 0; i < 4; i++) {
+        double *a = realloc(*d[i], (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        *d[i] = a;
+    }
+    x->cap = nc;
+    return PB_OK;
+}
+
+static int one_path(joint *s, pctx *x, uint32_t root, pb_result *res, uint32_t *inst)
+{
+    pb_ptree *t = &x->tree;
+    pb_ptree_reset(t);
+    uint32_t ti;
+    int rc;
+    const jpair *rp = &s->pr[root];
+    if ((rc = pb_ptree_add(t, PB_PTREE_NONE, rp->caller, NULL)) != PB_OK ||
+        (rc = pb_ptree_add(t, 0, rp->callee, &ti)) != PB_OK || (rc = reserve(x, 2)) != PB_OK)
+        return rc;
+    x->tpair[0] = NONE;
+    x->tpair[1] = root;
+    uint32_t sp = 0;
+    x->stack[sp++] = 1;
+    while (sp) {
+        uint32_t tn = x->stack[--sp];
+        uint32_t p = x->tpair[tn];
+        const kvec *k = &s->kids[p];
+        /* own time: the interval (callee's clock) minus the union of the
+         * children's calls (caller's = this callee's clock), clipped */
+        const pb_ns a = s->pr[p].cr, b = s->pr[p].rs;
+        pb_ns covered = 0, ca = 0, cb = 0;
+        int open = 0;
+        for (uint32_t j = 0; j < k->n; j++) {
+            uint32_t c = k->a[j];
+            if ((rc = pb_ptree_add(t, tn, s->pr[c].callee, &ti)) != PB_OK ||
+                (rc = reserve(x, t->n + 1)) != PB_OK)
+                return rc;
+            x->tpair[ti] = c;
+            x->stack[sp++] = ti;
+            pb_ns ka = s->pr[c].cs < a ? a : s->pr[c].cs, kb = s->pr[c].rr > b ? b : s->pr[c].rr;
+            if (kb <= ka)
+                continue;
+            if (open && ka <= cb) {
+                if (kb > cb)
+                    cb = kb;
+            } else {
+                covered += open ? cb - ca : 0;
+                ca = ka;
+                cb = kb;
+                open = 1;
+            }
+        }
+        covered += open ? cb - ca : 0;
+        x->town[tn] = pb_ns_to_sec(b > a ? b - a - covered : 0);
+    }
+    pb_strbuf_reset(&x->text);
+    if ((rc = pb_ptree_canonical(t, s->v.nodes, &x->text, x->order)) != PB_OK)
+        return rc;
+    uint32_t n = t->n;
+    x->own[x->order[0]] = x->edge[x->order[0]] = x->incl[x->order[0]] = NAN;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t p = x->tpair[i], pos = x->order[i];
+        x->own[pos] = x->town[i];
+        x->incl[pos] = pb_ns_to_sec(s->pr[p].rr - s->pr[p].cs);
+        x->edge[pos] = p == root ? NAN : pb_ns_to_sec(s->pr[p].cs - s->pr[s->par[p]].cr);
+    }
+    pb_pattern *pat;
+    if ((rc = pb_pattab_add(res->patterns, pb_strbuf_str(&x->text), n, 1.0,
+                            x->incl[x->order[1]], x->own, x->edge, &pat)) != PB_OK)
+        return rc;
+    if (x->ninst == x->instcap) {
+        size_t nc = x->instcap ? x->instcap * 2 : 1024;
+        uint32_t *na = realloc(x->inst_pat, nc * sizeof *na);
+        if (!na)
+            return PB_ENOMEM;
+        x->inst_pat = na;
+        x->instcap = nc;
+    }
+    x->inst_pat[x->ninst++] = pat->index;
+    for (uint32_t i = 1; inst && i < n; i++)
+        inst[x->tpair[i]] = (uint32_t)x->ninst;
+    return PB_OK;
+}
+
+static int report(joint *s, pb_result *res)
+{
+    pb_strbuf *r = &res->report;
+    size_t np = pb_pattab_count(res->patterns);
+    size_t top = s->p.top > 0 && (size_t)s->p.top < np ? (size_t)s->p.top : np;
+    int rc = pb_strbuf_printf(r, "joint algorithm: %zu patterns; top %zu\n", np, top);
+    for (size_t i = 0; i < top && rc == PB_OK; i++) {
+        const pb_pattern *pat = pb_pattab_get(res->patterns, i);
+        rc = pb_strbuf_printf(r, "#%u %s  count %llu, mean latency %.6gs\n", pat->rank,
+                              pat->text, (unsigned long long)pat->count,
+                              pat->count ? pat->latency_sum / (double)pat->count : 0.0);
+    }
+    return rc;
+}
+
+int joint_paths(joint *s, pb_result *res, pb_error *err)
+{
+    pctx x;
+    memset(&x, 0, sizeof x);
+    int rc = PB_OK;
+    uint32_t *inst = calloc((size_t)s->npairs + 1, sizeof *inst);
+    if (!inst)
+        rc = PB_ENOMEM;
+    size_t cut = 0, roots = 0;
+    if (rc == PB_OK)
+        cut = break_cycles(s, inst);
+    if (inst)
+        memset(inst, 0, ((size_t)s->npairs + 1) * sizeof *inst);
+    for (uint32_t r = 0; r < s->npairs && rc == PB_OK; r++) {
+        if (s->par[r] != NONE)
+            continue;
+        roots++;
+        rc = one_path(s, &x, r, res, res->skip_assign ? NULL : inst);
+    }
+    for (size_t i = 0; !res->skip_assign && i < s->v.n && rc == PB_OK; i++) {
+        uint32_t q = s->pair_of_msg[i];
+        if (q == NONE || !inst[q])
+            continue;
+        rc = pb_result_assign(res, s->v.msgs[i].id, inst[q], x.inst_pat[inst[q] - 1]);
+    }
+    if (rc == PB_OK) {
+        pb_result_meta(res, "calls=%zu", s->calls);
+        pb_result_meta(res, "returns=%zu", s->returns);
+        pb_result_meta(res, "other_messages=%zu", s->others);
+        pb_result_meta(res, "call_pairs=%u", s->npairs);
+        pb_result_meta(res, "unmatched_calls=%zu", s->unmatched_calls);
+        pb_result_meta(res, "unmatched_returns=%zu", s->unmatched_returns);
+        pb_result_meta(res, "repeated_key_matches=%zu", s->repeated);
+        pb_result_meta(res, "links=%u", s->nlinks);
+        pb_result_meta(res, "candidate_parents=%zu", s->ncand);
+        pb_result_meta(res, "nested_pairs=%zu", s->nested);
+        pb_result_meta(res, "ambiguous_pairs=%zu", s->ambiguous);
+        pb_result_meta(res, "mean_parallelism=%.3f",
+                       s->nested ? (double)s->ncand / (double)s->nested : 0.0);
+        pb_result_meta(res, "densities=%u", s->nkeys);
+        pb_result_meta(res, "clean_requests=%zu", s->nclean);
+        pb_result_meta(res, "matching_rounds=%d", s->rounds);
+        pb_result_meta(res, "matching_changes=%zu", s->changes);
+        pb_result_meta(res, "flows=%zu", s->flows);
+        pb_result_meta(res, "flow_failures=%zu", s->flow_failures);
+        pb_result_meta(res, "largest_component=%zu", s->largest);
+        pb_result_meta(res, "search_passes=%d", s->lpasses);
+        pb_result_meta(res, "search_moves=%zu", s->moves);
+        pb_result_meta(res, "search_swaps=%zu", s->swaps);
+        pb_result_meta(res, "log_likelihood=%.6f", joint_loglik(s));
+        pb_result_meta(res, "cycles_broken=%zu", cut);
+        pb_result_meta(res, "paths=%zu", roots);
+        rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
+    }
+    if (rc == PB_OK) {
+        pb_pattab_rank(res->patterns, res->rank_by);
+        rc = report(s, res);
+    }
+    free(inst);
+    pb_ptree_free(&x.tree);
+    free(x.tpair);
+    free(x.order);
+    free(x.stack);
+    free(x.own);
+    free(x.edge);
+    free(x.incl);
+    free(x.town);
+    pb_strbuf_free(&x.text);
+    free(x.inst_pat);
+    if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory building call paths");
+    return PB_OK;
+}

@@ -1,0 +1,766 @@
+/*
+ * imp_build.c - imp_finish: resolve parents, turn every service-crossing
+ * edge of the span trees into an RPC (a call and a return), derive causes,
+ * and write the merged trace sorted by time, causes first within one
+ * timestamp (docs/importer.md, "What a span tree becomes").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "imp_int.h"
+
+typedef struct rpc {
+    uint32_t caller_ctx; /* span index of the caller's context, or IMP_NONE */
+    uint32_t callee_ctx; /* span index the call enters, or IMP_NONE */
+    uint32_t label_span; /* span whose id names the RPC (callid) */
+    uint32_t src, dst;
+    uint64_t path;
+    pb_ns call_ts, call_recv, ret_ts, ret_recv;
+} rpc;
+
+typedef struct builder {
+    imp_importer *im;
+    imp_span *sp;
+    size_t n;
+    uint32_t *parent;  /* span -> parent span, IMP_NONE for roots */
+    uint32_t *byid;    /* spans sorted by (trace, sid, position) */
+    uint32_t *child;   /* CSR children, sorted by (start, position) */
+    size_t *cstart;    /* n + 1 */
+    uint32_t *ctx;     /* span -> context span */
+    uint32_t *in_rpc;  /* context span -> the RPC entering it, else IMP_NONE */
+    uint64_t *path;    /* span -> path label */
+    rpc *rpcs;
+    size_t nrpc, caprpc;
+} builder;
+
+static const imp_span *g_sp; /* for qsort comparators only (single-threaded) */
+
+static int cmp_byid(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const imp_span *s = &g_sp[x], *t = &g_sp[y];
+    if (s->trace != t->trace)
+        return s->trace < t->trace ? -1 : 1;
+    if (s->sid != t->sid)
+        return s->sid < t->sid ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_bystart(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const imp_span *s = &g_sp[x], *t = &g_sp[y];
+    if (s->trace != t->trace)
+        return s->trace < t->trace ? -1 : 1;
+    if (s->start != t->start)
+        return s->start < t->start ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Requests in order of their root span's start, then trace id (text), then
+ * input order: the output does not depend on the order of the files. */
+static const pb_strtab *g_tids;
+
+static int cmp_root(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const imp_span *s = &g_sp[x], *t = &g_sp[y];
+    if (s->start != t->start)
+        return s->start < t->start ? -1 : 1;
+    if (s->trace != t->trace) {
+        int c = strcmp(pb_strtab_str(g_tids, s->trace),
+                       pb_strtab_str(g_tids, t->trace));
+        if (c)
+            return c;
+    }
+    return x < y ? -1 : x > y;
+}
+
+/* First position in byid of (trace, sid), or IMP_NONE. */
+static uint32_t find_group(const builder *b, uint32_t trace, uint32_t sid)
+{
+    size_t lo = 0, hi = b->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const imp_span *s = &b->sp[b->byid[mid]];
+        if (s->trace < trace || (s->trace == trace && s->sid < sid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < b->n && b->sp[b->byid[lo]].trace == trace &&
+        b->sp[b->byid[lo]].sid == sid)
+        return (uint32_t)lo;
+    return IMP_NONE;
+}
+
+static size_t group_end(const builder *b, size_t g)
+{
+    size_t e = g + 1;
+    while (e < b->n && b->sp[b->byid[e]].trace == b->sp[b->byid[g]].trace &&
+           b->sp[b->byid[e]].sid == b->sp[b->byid[g]].sid)
+        e++;
+    return e;
+}
+
+/* Parents: the span a reference names (its server span if the id is a
+ * shared client/server pair, else the first with that id); a server span
+ * sharing its id with a client span is that client's child. */
+static void resolve_parents(builder *b)
+{
+    imp_importer *im = b->im;
+    for (size_t g = 0; g < b->n;) {
+        size_t e = group_end(b, g);
+        if (e - g > 1) {
+            size_t nc = 0, ns = 0;
+            for (size_t k = g; k < e; k++) {
+                nc += b->sp[b->byid[k]].kind == IMP_K_CLIENT;
+                ns += b->sp[b->byid[k]].kind == IMP_K_SERVER;
+            }
+            if (e - g == 2 && nc == 1 && ns == 1)
+                imp_count_span(im, IMP_C_SHARED_SPAN, &b->sp[b->byid[g + 1]]);
+            else
+                for (size_t k = g + 1; k < e; k++)
+                    imp_count_span(im, IMP_C_DUPLICATE_SPAN, &b->sp[b->byid[k]]);
+        }
+        g = e;
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        const imp_span *s = &b->sp[i];
+        b->parent[i] = IMP_NONE;
+        if (s->kind == IMP_K_SERVER) {
+            uint32_t g = find_group(b, s->trace, s->sid);
+            size_t e = group_end(b, g);
+            if (e - g == 2) {
+                uint32_t o = b->byid[g] == i ? b->byid[g + 1] : b->byid[g];
+                if (b->sp[o].kind == IMP_K_CLIENT) {
+                    b->parent[i] = o;
+                    continue;
+                }
+            }
+        }
+        if (s->psid == IMP_NONE)
+            continue;
+        uint32_t g = find_group(b, s->trace, s->psid);
+        if (g == IMP_NONE) {
+            imp_count_span(im, IMP_C_MISSING_PARENT, s);
+            continue;
+        }
+        size_t e = group_end(b, g);
+        uint32_t p = b->byid[g];
+        if (e - g == 2 && b->sp[b->byid[g + 1]].kind == IMP_K_SERVER &&
+            b->sp[p].kind == IMP_K_CLIENT)
+            p = b->byid[g + 1];
+        b->parent[i] = p;
+    }
+}
+
+/* Break parent cycles (a span that is its own ancestor). */
+static int break_cycles(builder *b)
+{
+    uint8_t *state = calloc(b->n ? b->n : 1, 1); /* 0 new, 1 on path, 2 done */
+    uint32_t *stack = malloc((b->n ? b->n : 1) * sizeof *stack);
+    if (!state || !stack) {
+        free(state);
+        free(stack);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        size_t top = 0;
+        uint32_t x = (uint32_t)i;
+        while (x != IMP_NONE && state[x] == 0) {
+            state[x] = 1;
+            stack[top++] = x;
+            x = b->parent[x];
+        }
+        if (x != IMP_NONE && state[x] == 1) {
+            /* x is on the current path: cut its parent link */
+            imp_count_span(b->im, IMP_C_PARENT_CYCLE, &b->sp[x]);
+            b->parent[x] = IMP_NONE;
+        }
+        while (top)
+            state[stack[--top]] = 2;
+    }
+    free(state);
+    free(stack);
+    return PB_OK;
+}
+
+static int build_children(builder *b)
+{
+    b->cstart = calloc(b->n + 1, sizeof *b->cstart);
+    b->child = malloc((b->n ? b->n : 1) * sizeof *b->child);
+    uint32_t *order = malloc((b->n ? b->n : 1) * sizeof *order);
+    if (!b->cstart || !b->child || !order) {
+        free(order);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < b->n; i++)
+        order[i] = (uint32_t)i;
+    g_sp = b->sp;
+    qsort(order, b->n, sizeof *order, cmp_bystart);
+    for (size_t i = 0; i < b->n; i++)
+        if (b->parent[i] != IMP_NONE)
+            b->cstart[b->parent[i] + 1]++;
+    for (size_t i = 0; i < b->n; i++)
+        b->cstart[i + 1] += b->cstart[i];
+    size_t *fill = malloc((b->n ? b->n : 1) * sizeof *fill);
+    if (!fill) {
+        free(order);
+        return PB_ENOMEM;
+    }
+    memcpy(fill, b->cstart, b->n * sizeof *fill);
+    for (size_t k = 0; k < b->n; k++) {
+        uint32_t i = order[k];
+        if (b->parent[i] != IMP_NONE)
+            b->child[fill[b->parent[i]]++] = i;
+    }
+    free(fill);
+    free(order);
+    return PB_OK;
+}
+
+static rpc *new_rpc(builder *b)
+{
+    if (b->nrpc == b->caprpc) {
+        size_t nc = b->caprpc ? b->caprpc * 2 : 1024;
+        rpc *nr = realloc(b->rpcs, nc * sizeof *nr);
+        if (!nr)
+            return NULL;
+        b->rpcs = nr;
+        b->caprpc = nc;
+    }
+    rpc *r = &b->rpcs[b->nrpc++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static int label_of(builder *b, uint32_t trace, uint32_t sid, uint64_t *out)
+{
+    imp_importer *im = b->im;
+    pb_strbuf s = {0};
+    int rc = pb_strbuf_puts(&s, pb_strtab_str(im->traceids, trace));
+    if (rc == PB_OK && sid != IMP_NONE)
+        rc = pb_strbuf_printf(&s, ":%s", pb_strtab_str(im->sids, sid));
+    if (rc == PB_OK)
+        rc = pb_label_parse(im->trace->names, pb_strbuf_str(&s), s.len, out);
+    pb_strbuf_free(&s);
+    return rc;
+}
+
+/* Walk every tree from its root in (trace, start) order: contexts, paths and
+ * the RPCs of service-crossing edges.  Returns the pre-order in *pre. */
+static int make_rpcs(builder *b, uint32_t *pre)
+{
+    imp_importer *im = b->im;
+    imp_span *sp = b->sp;
+    uint32_t *roots = malloc((b->n ? b->n : 1) * sizeof *roots);
+    uint32_t *stack = malloc((b->n ? b->n : 1) * sizeof *stack);
+    uint8_t *trace_has_main = calloc(pb_strtab_count(im->traceids) + 1, 1);
+    uint8_t *has_callee = calloc(b->n ? b->n : 1, 1);
+    int rc = PB_OK;
+    size_t nroots = 0, npre = 0;
+    if (!roots || !stack || !trace_has_main || !has_callee) {
+        rc = PB_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < b->n; i++)
+        if (b->parent[i] == IMP_NONE)
+            roots[nroots++] = (uint32_t)i;
+    g_sp = sp;
+    g_tids = im->traceids;
+    qsort(roots, nroots, sizeof *roots, cmp_root);
+    for (size_t k = 0; k < nroots; k++) {
+        uint32_t x = roots[k];
+        /* the earliest root that named no parent carries the trace id */
+        int main_root = !sp[x].has_ref && !trace_has_main[sp[x].trace];
+        if (main_root)
+            trace_has_main[sp[x].trace] = 1;
+        else if (!sp[x].has_ref)
+            imp_count_span(im, IMP_C_EXTRA_ROOT, &sp[x]);
+        if ((rc = label_of(b, sp[x].trace, main_root ? IMP_NONE : sp[x].sid,
+                           &b->path[x])) != PB_OK)
+            goto out;
+        size_t top = 0;
+        stack[top++] = x;
+        while (top) {
+            x = stack[--top];
+            pre[npre++] = x;
+            uint32_t p = b->parent[x];
+            if (p != IMP_NONE)
+                b->path[x] = b->path[p];
+            if (p == IMP_NONE && sp[x].kind == IMP_K_CLIENT) {
+                /* a client-kind root: the client side of its service's
+                 * first call; that service is the spontaneous sender and
+                 * no RPC enters it */
+                im->st.count[IMP_C_REQUESTS]++;
+                imp_count_span(im, IMP_C_CLIENT_ROOT, &sp[x]);
+                b->ctx[x] = x;
+            } else if (p == IMP_NONE || sp[x].svc != sp[p].svc) {
+                b->ctx[x] = x;
+                rpc *r = new_rpc(b);
+                if (!r) {
+                    rc = PB_ENOMEM;
+                    goto out;
+                }
+                b->in_rpc[x] = (uint32_t)(b->nrpc - 1);
+                r->callee_ctx = x;
+                r->label_span = x;
+                r->dst = sp[x].svc;
+                r->path = b->path[x];
+                r->call_recv = sp[x].start;
+                r->ret_ts = sp[x].end;
+                if (p == IMP_NONE) {
+                    im->st.count[IMP_C_REQUESTS]++;
+                    r->caller_ctx = IMP_NONE;
+                    r->src = im->node_client;
+                    r->call_ts = sp[x].start;
+                    r->ret_recv = sp[x].end;
+                } else {
+                    r->caller_ctx = b->ctx[p];
+                    r->src = sp[p].svc;
+                    if (sp[p].kind == IMP_K_CLIENT) {
+                        r->call_ts = sp[p].start;
+                        r->ret_recv = sp[p].end;
+                        if (sp[x].kind != IMP_K_SERVER)
+                            imp_count_span(im, IMP_C_CALLEE_NOT_SERVER, &sp[x]);
+                        if (has_callee[p])
+                            imp_count_span(im, IMP_C_MULTI_CALLEE, &sp[x]);
+                        has_callee[p] = 1;
+                        if (sp[x].start < sp[p].start)
+                            imp_count_span(im, IMP_C_CLOCK_CALL, &sp[x]);
+                        if (sp[x].end > sp[p].end)
+                            imp_count_span(im, IMP_C_CLOCK_RETURN, &sp[x]);
+                    } else {
+                        imp_count_span(im, sp[x].kind == IMP_K_SERVER
+                                               ? IMP_C_SERVER_ONLY
+                                               : IMP_C_NO_KIND_RPC,
+                                       &sp[x]);
+                        r->call_ts = sp[x].start;
+                        r->ret_recv = sp[x].end;
+                    }
+                }
+            } else {
+                b->ctx[x] = b->ctx[p];
+                if (sp[x].kind == IMP_K_SERVER && sp[p].kind == IMP_K_CLIENT) {
+                    imp_count_span(im, IMP_C_INTRA_RPC, &sp[x]);
+                    has_callee[p] = 1;
+                } else if (sp[x].kind != IMP_K_CLIENT) {
+                    imp_count_span(im, IMP_C_INTERNAL_SPAN, &sp[x]);
+                }
+            }
+            /* push children in reverse so they pop in start order */
+            for (size_t c = b->cstart[x + 1]; c > b->cstart[x]; c--)
+                stack[top++] = b->child[c - 1];
+        }
+    }
+    /* A client span is answered when it has a callee, or a client span of
+     * its own service below it (nested client instrumentation) answers
+     * for it.  Children come after parents in pre-order, so walk it
+     * backwards. */
+    for (size_t k = npre; k-- > 0;) {
+        uint32_t x = pre[k], p = b->parent[x];
+        if (p != IMP_NONE && sp[p].svc == sp[x].svc &&
+            (sp[x].kind == IMP_K_CLIENT || has_callee[x]))
+            has_callee[p] = 1;
+    }
+    for (size_t k = 0; k < npre; k++) {
+        uint32_t x = pre[k];
+        if (sp[x].kind != IMP_K_CLIENT || has_callee[x])
+            continue;
+        imp_count_span(im, IMP_C_CLIENT_ONLY, &sp[x]);
+        if (sp[x].peer == IMP_NONE && im->node_unknown == IMP_NONE &&
+            pb_strtab_intern(im->trace->names->nodes, "unknown", 7,
+                             &im->node_unknown) != PB_OK) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        rpc *r = new_rpc(b);
+        if (!r) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        r->caller_ctx = b->ctx[x];
+        r->callee_ctx = IMP_NONE;
+        r->label_span = x;
+        r->src = sp[x].svc;
+        r->dst = sp[x].peer != IMP_NONE ? sp[x].peer : im->node_unknown;
+        r->path = b->path[x];
+        r->call_ts = r->call_recv = sp[x].start;
+        r->ret_ts = r->ret_recv = sp[x].end;
+    }
+out:
+    free(roots);
+    free(stack);
+    free(trace_has_main);
+    free(has_callee);
+    return rc;
+}
+
+static const rpc *g_rpcs;
+
+/* Children of one context in the order they were issued (caller's clock). */
+static int cmp_issue(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const rpc *r = &g_rpcs[x], *s = &g_rpcs[y];
+    if (r->caller_ctx != s->caller_ctx)
+        return r->caller_ctx < s->caller_ctx ? -1 : 1;
+    if (r->call_ts != s->call_ts)
+        return r->call_ts < s->call_ts ? -1 : 1;
+    if (r->ret_recv != s->ret_recv)
+        return r->ret_recv < s->ret_recv ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Output order: ts, then causal depth within that ts (how many causes in a
+ * row share the ts: a cause always sorts before its effect), then message
+ * index (requests in root order, each request's RPCs depth-first). */
+typedef struct msgkey {
+    pb_ns ts;
+    uint32_t depth;
+    size_t idx;
+} msgkey;
+
+static int cmp_msgkey(const void *a, const void *b)
+{
+    const msgkey *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static pb_ns msg_ts(const rpc *rpcs, size_t m)
+{
+    return m % 2 ? rpcs[m / 2].ret_ts : rpcs[m / 2].call_ts;
+}
+
+/* depth[m] = 0 when m's cause has another ts (or none), else the cause's
+ * depth + 1.  Iterative (a chain of causes may be as long as the trace). */
+static int causal_depths(const builder *b, const size_t *cause, uint32_t *depth,
+                         size_t nm)
+{
+    size_t *stack = malloc((nm ? nm : 1) * sizeof *stack);
+    if (!stack)
+        return PB_ENOMEM;
+    for (size_t m = 0; m < nm; m++)
+        depth[m] = UINT32_MAX; /* not yet known */
+    for (size_t m0 = 0; m0 < nm; m0++) {
+        size_t top = 0, m = m0;
+        while (depth[m] == UINT32_MAX) {
+            size_t c = cause[m];
+            if (c == SIZE_MAX || msg_ts(b->rpcs, c) != msg_ts(b->rpcs, m)) {
+                depth[m] = 0;
+                break;
+            }
+            depth[m] = UINT32_MAX - 1; /* on the stack: guards a cycle */
+            stack[top++] = m;
+            m = c;
+        }
+        uint32_t d = depth[m] >= UINT32_MAX - 1 ? 0 : depth[m];
+        while (top) {
+            m = stack[--top];
+            d = d < UINT32_MAX - 2 ? d + 1 : d;
+            depth[m] = d;
+        }
+    }
+    free(stack);
+    return PB_OK;
+}
+
+/* Causes, as message indices (2r = call of RPC r, 2r+1 = its return):
+ * a child call is caused by the latest message its caller received before
+ * issuing it (the call into the caller, or an earlier child's return);
+ * a return by the latest message received before replying.  Ties go to the
+ * later sibling.  Times compared are all on the caller's own clock. */
+/* Outstanding children of one context: a min-heap of positions in the
+ * issue order, keyed by (time the return came back, position), so that the
+ * children that are back by a given time come off in O(log n) each. */
+typedef struct outheap {
+    size_t *pos;
+    size_t n;
+    const rpc *rpcs;
+    const uint32_t *ord;
+} outheap;
+
+static int oh_less(const outheap *h, size_t a, size_t b)
+{
+    pb_ns x = h->rpcs[h->ord[a]].ret_recv, y = h->rpcs[h->ord[b]].ret_recv;
+    return x < y || (x == y && a < b);
+}
+
+static void oh_push(outheap *h, size_t p)
+{
+    size_t i = h->n++;
+    h->pos[i] = p;
+    while (i > 0 && oh_less(h, h->pos[i], h->pos[(i - 1) / 2])) {
+        size_t t = h->pos[i];
+        h->pos[i] = h->pos[(i - 1) / 2];
+        h->pos[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static size_t oh_pop(outheap *h)
+{
+    size_t top = h->pos[0], i = 0;
+    h->pos[0] = h->pos[--h->n];
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < h->n && oh_less(h, h->pos[l], h->pos[m]))
+            m = l;
+        if (l + 1 < h->n && oh_less(h, h->pos[l + 1], h->pos[m]))
+            m = l + 1;
+        if (m == i)
+            break;
+        size_t t = h->pos[i];
+        h->pos[i] = h->pos[m];
+        h->pos[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+static int make_causes(builder *b, size_t *cause)
+{
+    imp_importer *im = b->im;
+    size_t nr = b->nrpc;
+    uint32_t *ord = malloc((nr ? nr : 1) * sizeof *ord);
+    outheap h = {malloc((nr ? nr : 1) * sizeof *h.pos), 0, b->rpcs, ord};
+    if (!ord || !h.pos) {
+        free(ord);
+        free(h.pos);
+        return PB_ENOMEM;
+    }
+    for (size_t r = 0; r < nr; r++) {
+        ord[r] = (uint32_t)r;
+        cause[2 * r] = SIZE_MAX;
+        cause[2 * r + 1] = 2 * r; /* no children: the call itself */
+    }
+    g_rpcs = b->rpcs;
+    qsort(ord, nr, sizeof *ord, cmp_issue);
+    for (size_t g = 0; g < nr;) {
+        uint32_t X = b->rpcs[ord[g]].caller_ctx;
+        size_t e = g + 1;
+        while (e < nr && b->rpcs[ord[e]].caller_ctx == X)
+            e++;
+        if (X == IMP_NONE) {
+            g = e;
+            continue;
+        }
+        size_t in = b->in_rpc[X]; /* IMP_NONE: a spontaneous sender */
+        pb_ns xstart = b->sp[X].start, xend = b->sp[X].end;
+        /* Children in issue order; a child is a candidate cause of a later
+         * sibling's call once its return is back (ret_recv <= call_ts),
+         * and stays one, since issue times only grow.  Best = latest back,
+         * ties to the later position. */
+        size_t best = in != IMP_NONE ? 2 * in : SIZE_MAX, best_pos = 0;
+        pb_ns best_t = xstart;
+        int have_pos = 0;
+        h.n = 0;
+        for (size_t k = g; k < e; k++) {
+            const rpc *r = &b->rpcs[ord[k]];
+            while (h.n && b->rpcs[ord[h.pos[0]]].ret_recv <= r->call_ts) {
+                size_t j = oh_pop(&h);
+                pb_ns t = b->rpcs[ord[j]].ret_recv;
+                if (t > best_t || (t == best_t && (!have_pos || j > best_pos))) {
+                    best = 2 * (size_t)ord[j] + 1;
+                    best_t = t;
+                    best_pos = j;
+                    have_pos = 1;
+                }
+            }
+            if (best == SIZE_MAX && k > g) {
+                /* a spontaneous sender's parallel calls: all but the
+                 * first are caused by the first */
+                cause[2 * (size_t)ord[k]] = 2 * (size_t)ord[g];
+                imp_count_span(im, IMP_C_ROOT_FANOUT, &b->sp[r->label_span]);
+            } else {
+                cause[2 * (size_t)ord[k]] = best;
+            }
+            oh_push(&h, k);
+            if (r->call_ts < xstart)
+                imp_count_span(im, IMP_C_EARLY_CHILD, &b->sp[r->label_span]);
+        }
+        if (in == IMP_NONE) { /* nothing returns from a spontaneous sender */
+            g = e;
+            continue;
+        }
+        /* the return from X */
+        best = 2 * in;
+        best_t = xstart;
+        for (size_t j = g; j < e; j++) {
+            const rpc *q = &b->rpcs[ord[j]];
+            if (q->ret_recv > xend) {
+                imp_count_span(im, IMP_C_LATE_CHILD, &b->sp[q->label_span]);
+            } else if (q->ret_recv >= best_t) {
+                best = 2 * (size_t)ord[j] + 1;
+                best_t = q->ret_recv;
+            }
+        }
+        cause[2 * in + 1] = best;
+        g = e;
+    }
+    free(ord);
+    free(h.pos);
+    return PB_OK;
+}
+
+static int write_trace(builder *b, const size_t *cause)
+{
+    imp_importer *im = b->im;
+    size_t nm = 2 * b->nrpc;
+    msgkey *key = malloc((nm ? nm : 1) * sizeof *key);
+    uint64_t *id = malloc((nm ? nm : 1) * sizeof *id);
+    int rc = PB_OK;
+    if (!key || !id) {
+        rc = PB_ENOMEM;
+        goto out;
+    }
+    /* the depths go in id's memory, which is filled only after the sort */
+    if ((rc = causal_depths(b, cause, (uint32_t *)id, nm)) != PB_OK)
+        goto out;
+    for (size_t m = 0; m < nm; m++) {
+        key[m].ts = msg_ts(b->rpcs, m);
+        key[m].depth = ((const uint32_t *)id)[m];
+        key[m].idx = m;
+    }
+    qsort(key, nm, sizeof *key, cmp_msgkey);
+    for (size_t k = 0; k < nm; k++)
+        id[key[k].idx] = k + 1;
+    for (size_t k = 0; k < nm && rc == PB_OK; k++) {
+        size_t m = key[k].idx;
+        const rpc *r = &b->rpcs[m / 2];
+        pb_msg msg;
+        memset(&msg, 0, sizeof msg);
+        msg.id = k + 1;
+        msg.callid = PB_ID_NONE;
+        if (im->opts.callid &&
+            (rc = label_of(b, b->sp[r->label_span].trace,
+                           b->sp[r->label_span].sid, &msg.callid)) != PB_OK)
+            break;
+        uint32_t th = m % 2 == 0 ? r->callee_ctx : r->caller_ctx;
+        uint64_t tl;
+        if (im->opts.thread && th != IMP_NONE) {
+            if ((rc = label_of(b, b->sp[th].trace, b->sp[th].sid, &tl)) != PB_OK)
+                break;
+            msg.thread = (uint32_t)(tl & ~PB_LABEL_STRING) + 1;
+        }
+        if (m % 2 == 0) {
+            msg.type = PB_TYPE_CALL;
+            msg.src = r->src;
+            msg.dst = r->dst;
+            msg.ts = r->call_ts;
+            msg.recv_ts = r->call_recv;
+        } else {
+            msg.type = PB_TYPE_RETURN;
+            msg.src = r->dst;
+            msg.dst = r->src;
+            msg.ts = r->ret_ts;
+            msg.recv_ts = r->ret_recv;
+        }
+        pb_truth tr = {r->path,
+                       cause[m] == SIZE_MAX ? PB_ID_NONE : id[cause[m]]};
+        rc = pb_trace_append(im->trace, &msg, &tr);
+    }
+    im->st.count[IMP_C_MESSAGES] = nm;
+out:
+    free(key);
+    free(id);
+    return rc;
+}
+
+static int write_meta(imp_importer *im)
+{
+    pb_strbuf s = {0};
+    static const char *const fmts[] = {"jaeger", "zipkin", "otlp"};
+    int rc = pb_strbuf_puts(&s, "generator=importtrace format=");
+    for (int f = 0, k = 0; f < 3 && rc == PB_OK; f++)
+        if (im->formats_seen & (1u << f))
+            rc = pb_strbuf_printf(&s, "%s%s", k++ ? "+" : "", fmts[f]);
+    if (rc == PB_OK)
+        rc = pb_strbuf_printf(&s, " callid=%d", im->opts.callid ? 1 : 0);
+    if (rc == PB_OK)
+        rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
+    pb_strbuf_reset(&s);
+    if (rc == PB_OK)
+        rc = pb_strbuf_puts(&s, "importtrace");
+    for (int c = 0; c < IMP_NCOUNTERS && rc == PB_OK; c++)
+        rc = pb_strbuf_printf(&s, " %s=%zu", imp_counter_name(c),
+                              im->st.count[c]);
+    if (rc == PB_OK)
+        rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
+    pb_strbuf_free(&s);
+    return rc;
+}
+
+int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
+{
+    *out = NULL;
+    if (im->failed || im->finished)
+        return pb_error_set(err, PB_ESTATE, NULL, 0, 0,
+                            "importer already failed or finished");
+    im->finished = 1;
+    if (!im->nspans)
+        return pb_error_set(err, PB_EPARSE, im->nfiles ? im->files[0] : NULL,
+                            0, 0,
+                            "the input holds no spans; expected at least one "
+                            "Jaeger, Zipkin or OTLP span");
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.im = im;
+    b.sp = im->spans;
+    b.n = im->nspans;
+    size_t n = b.n;
+    int rc = PB_ENOMEM;
+    uint32_t *pre = malloc(n * sizeof *pre);
+    size_t *cause = NULL;
+    b.parent = malloc(n * sizeof *b.parent);
+    b.byid = malloc(n * sizeof *b.byid);
+    b.ctx = malloc(n * sizeof *b.ctx);
+    b.in_rpc = malloc(n * sizeof *b.in_rpc);
+    b.path = malloc(n * sizeof *b.path);
+    if (!pre || !b.parent || !b.byid || !b.ctx || !b.in_rpc || !b.path)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        b.byid[i] = (uint32_t)i;
+        b.in_rpc[i] = IMP_NONE;
+    }
+    g_sp = b.sp;
+    qsort(b.byid, n, sizeof *b.byid, cmp_byid);
+    im->st.count[IMP_C_TRACES] = pb_strtab_count(im->traceids);
+    resolve_parents(&b);
+    if ((rc = break_cycles(&b)) != PB_OK || (rc = build_children(&b)) != PB_OK ||
+        (rc = make_rpcs(&b, pre)) != PB_OK)
+        goto out;
+    im->st.count[IMP_C_RPCS] = b.nrpc;
+    rc = PB_ENOMEM;
+    if (!(cause = malloc((2 * b.nrpc + 1) * sizeof *cause)))
+        goto out;
+    if ((rc = make_causes(&b, cause)) != PB_OK ||
+        (rc = write_trace(&b, cause)) != PB_OK || (rc = write_meta(im)) != PB_OK)
+        goto out;
+    im->trace->columns = PB_COL_ID | PB_COL_TS | PB_COL_RECV_TS | PB_COL_SRC |
+                         PB_COL_DST | PB_COL_TYPE | PB_COL_PATH | PB_COL_CAUSE |
+                         (im->opts.callid ? PB_COL_CALLID : 0) |
+                         (im->opts.thread ? PB_COL_THREAD : 0);
+    *out = im->trace;
+    im->trace = NULL;
+out:
+    free(pre);
+    free(cause);
+    free(b.parent);
+    free(b.byid);
+    free(b.child);
+    free(b.cstart);
+    free(b.ctx);
+    free(b.in_rpc);
+    free(b.path);
+    free(b.rpcs);
+    if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "%s", pb_strerror(rc));
+    return PB_OK;
+}
+

@@ -1,0 +1,116 @@
+/*
+ * imp_int.h - what the importer's source files share (not public).
+ *
+ * imp.c          the importer object, counters, errors, storing one span
+ * imp_json.c     a document in memory: top-level values, streamed by element
+ * imp_jaeger.c   one Jaeger trace object
+ * imp_zipkin.c   one Zipkin v2 span
+ * imp_otlp.c     one OTLP/JSON resourceSpans element
+ * imp_archive.c  paths: files, folders of folders, compressed files, tars
+ * imp_build.c    imp_finish: span trees -> RPCs -> causes -> the trace
+ * imp_export.c   inferred instances back out as Jaeger JSON
+ */
+#ifndef IMP_INT_H
+#define IMP_INT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "imp.h"
+#include "pb_strtab.h"
+
+#define IMP_NONE UINT32_MAX
+/* microseconds that still fit in int64 nanoseconds */
+#define IMP_US_MAX (INT64_MAX / 1000)
+
+enum { IMP_K_INTERNAL = 0, IMP_K_CLIENT = 1, IMP_K_SERVER = 2 };
+enum { IMP_SRC_JAEGER = 0, IMP_SRC_ZIPKIN = 1, IMP_SRC_OTLP = 2 };
+
+typedef struct imp_span {
+    uint32_t trace;  /* index in im->traceids */
+    uint32_t sid;    /* index in im->sids */
+    uint32_t psid;   /* parent's span id, or IMP_NONE */
+    uint32_t svc;    /* node index */
+    uint32_t peer;   /* node of peer.service / remoteEndpoint, or IMP_NONE */
+    uint32_t file;   /* index in im->files */
+    uint32_t pos_a;  /* data[a] / [a] / resourceSpans[a]; IMP_NONE */
+    uint32_t pos_b;  /* .spans[b] / [b] / .scopeSpans[b] */
+    uint32_t pos_c;  /* OTLP: .spans[c] */
+    uint8_t kind;    /* IMP_K_* */
+    uint8_t src;     /* IMP_SRC_*: the format, for messages */
+    uint8_t has_ref; /* named a parent (even if it is missing) */
+    uint8_t untagged; /* no kind given at all */
+    pb_ns start, end;
+} imp_span;
+
+struct imp_importer {
+    imp_opts opts;
+    int failed, finished;
+    unsigned formats_seen; /* bit 1 jaeger, bit 2 zipkin, bit 4 otlp */
+    pb_trace *trace;       /* the output; nodes and labels intern here */
+    pb_strtab *sids, *traceids;
+    char **files;
+    size_t nfiles, capfiles;
+    imp_span *spans;
+    size_t nspans, capspans;
+    imp_stats st;
+    pb_strbuf sources; /* "N files from PATH ..." lines */
+    uint32_t node_client, node_unknown;
+};
+
+/* What a span holds once its format is stripped off.  Times: either
+ * microsecond JSON numbers (start, duration; Jaeger and Zipkin) or, with
+ * ns set, nanoseconds already checked (start_ns, end_ns; OTLP). */
+typedef struct imp_raw_span {
+    const char *trace_id, *span_id, *parent_id; /* parent may be NULL */
+    const char *service, *peer;                 /* peer may be NULL */
+    int kind, untagged;
+    json_t *start, *duration; /* duration may be NULL */
+    int ns, has_end;
+    int64_t start_ns, end_ns;
+} imp_raw_span;
+
+/* Mark the importer failed and fill err.  Returns code. */
+int imp_fail(imp_importer *im, pb_error *err, int code, const char *file,
+             long line, long col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+
+/* "data[0].spans[3]" etc. for messages. */
+void imp_span_where(const imp_span *s, char *buf, size_t n);
+
+/* Count one occurrence of counter c, keeping the first place. */
+void imp_count_at(imp_importer *im, int c, const char *file, const char *where);
+void imp_count_span(imp_importer *im, int c, const imp_span *s);
+
+/* A fresh span slot (not yet counted; store_span commits it), or NULL. */
+imp_span *imp_new_span(imp_importer *im);
+
+/* Check r and commit the slot s.  Returns PB_OK or an error (err filled). */
+int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
+                   pb_error *err);
+
+/* IMP_K_* of a kind string ("client", "SERVER", ...); NULL = internal. */
+int imp_kind_of(const char *k);
+
+/* Register an input name; *idx its index.  Returns PB_OK / PB_ENOMEM. */
+int imp_add_file_name(imp_importer *im, const char *name, uint32_t *idx);
+
+/* The string value of obj[key], or NULL. */
+const char *imp_json_str(const json_t *obj, const char *key);
+
+/* Per-element handlers (the document scanner calls these). */
+int imp_jaeger_trace(imp_importer *im, json_t *t, uint32_t file, uint32_t tk,
+                     pb_error *err);
+int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
+                    uint32_t b, pb_error *err);
+int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
+                      uint32_t ri, pb_error *err);
+
+/* Parse one document buffer already registered as file `file`. */
+int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
+                     uint32_t file, pb_error *err);
+
+#endif

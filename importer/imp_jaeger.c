@@ -1,0 +1,168 @@
+/*
+ * imp_jaeger.c - one Jaeger trace object ({"traceID", "spans",
+ * "processes"}, an element of the query API's "data" array or a document of
+ * its own) into spans.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "imp_int.h"
+
+static int jaeger_parent(imp_importer *im, json_t *js, const char *fname,
+                         const char *where, const char **parent,
+                         pb_error *err)
+{
+    *parent = NULL;
+    json_t *refs = json_object_get(js, "references");
+    if (refs && !json_is_null(refs)) {
+        if (!json_is_array(refs))
+            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                        "%s.references: expected an array", where);
+        const char *follows = NULL;
+        size_t n = json_array_size(refs);
+        for (size_t i = 0; i < n; i++) {
+            json_t *ref = json_array_get(refs, i);
+            const char *id = imp_json_str(ref, "spanID");
+            if (!json_is_object(ref) || !id)
+                return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                            "%s.references[%zu]: expected an object with a "
+                            "string \"spanID\"",
+                            where, i);
+            const char *type = imp_json_str(ref, "refType");
+            if (type && !strcmp(type, "FOLLOWS_FROM")) {
+                if (!follows)
+                    follows = id;
+            } else if (!*parent) {
+                *parent = id;
+            }
+        }
+        if (n > 1)
+            imp_count_at(im, IMP_C_SEVERAL_REFS, fname, where);
+        if (!*parent && follows) {
+            *parent = follows;
+            imp_count_at(im, IMP_C_FOLLOWS_FROM, fname, where);
+        }
+    }
+    if (!*parent) {
+        const char *p = imp_json_str(js, "parentSpanID");
+        if (p && *p && strcmp(p, "0"))
+            *parent = p;
+    }
+    return PB_OK;
+}
+
+int imp_jaeger_trace(imp_importer *im, json_t *t, uint32_t file,
+                     uint32_t tk, pb_error *err)
+{
+    const char *fname = im->files[file];
+    char where[96], tw[32];
+    if (tk == IMP_NONE)
+        snprintf(tw, sizeof tw, "(top level)");
+    else
+        snprintf(tw, sizeof tw, "data[%u]", tk);
+    if (!json_is_object(t))
+        return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                    "%s: expected a trace object with \"spans\"", tw);
+    json_t *spans = json_object_get(t, "spans");
+    if (!json_is_array(spans))
+        return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                    "%s: expected \"spans\" to be an array", tw);
+    json_t *procs = json_object_get(t, "processes");
+    if (procs && !json_is_null(procs) && !json_is_object(procs))
+        return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                    "%s.processes: expected an object", tw);
+    if (json_is_object(procs)) {
+        /* several processes of one service: count each extra one */
+        size_t np = json_object_size(procs), k = 0;
+        const char **svc = calloc(np ? np : 1, sizeof *svc);
+        if (!svc)
+            return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        const char *key;
+        json_t *p;
+        json_object_foreach(procs, key, p) {
+            const char *name = imp_json_str(p, "serviceName");
+            if (!json_is_object(p) || !name || !*name) {
+                free(svc);
+                return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                            "%s.processes.%s: expected an object with a "
+                            "non-empty string \"serviceName\"",
+                            tw, key);
+            }
+            svc[k++] = name;
+        }
+        for (size_t i = 0; i < k; i++)
+            for (size_t j = 0; j < i; j++)
+                if (!strcmp(svc[i], svc[j])) {
+                    char pw[64];
+                    snprintf(pw, sizeof pw, "%s.processes", tw);
+                    imp_count_at(im, IMP_C_MULTI_PROCESS, fname, pw);
+                    break;
+                }
+        free(svc);
+    }
+    const char *tid = imp_json_str(t, "traceID");
+    size_t n = json_array_size(spans);
+    for (size_t j = 0; j < n; j++) {
+        json_t *js = json_array_get(spans, j);
+        imp_span *s = imp_new_span(im);
+        if (!s)
+            return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        s->file = file;
+        s->pos_a = tk;
+        s->pos_b = (uint32_t)j;
+        imp_span_where(s, where, sizeof where);
+        if (!json_is_object(js))
+            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                        "%s: expected a span object", where);
+        imp_raw_span r;
+        memset(&r, 0, sizeof r);
+        r.trace_id = imp_json_str(js, "traceID");
+        if (!r.trace_id)
+            r.trace_id = tid;
+        r.span_id = imp_json_str(js, "spanID");
+        const char *pid = imp_json_str(js, "processID");
+        json_t *proc = NULL;
+        if (pid) {
+            proc = json_is_object(procs) ? json_object_get(procs, pid) : NULL;
+            if (!proc)
+                return imp_fail(im, err, PB_ENOENT, fname, 0, 0,
+                            "%s: names process \"%s\", which is not in "
+                            "%s.processes; expected one of its keys",
+                            where, pid, tw);
+        } else {
+            proc = json_object_get(js, "process");
+            if (!json_is_object(proc))
+                return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                            "%s: expected a string \"processID\" or a "
+                            "\"process\" object",
+                            where);
+        }
+        r.service = imp_json_str(proc, "serviceName");
+        json_t *tags = json_object_get(js, "tags");
+        if (tags && !json_is_null(tags) && !json_is_array(tags))
+            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                        "%s.tags: expected an array", where);
+        const char *kind = NULL;
+        for (size_t i = 0; i < json_array_size(tags); i++) {
+            json_t *tag = json_array_get(tags, i);
+            const char *key = imp_json_str(tag, "key");
+            if (!key)
+                continue;
+            if (!strcmp(key, "span.kind"))
+                kind = imp_json_str(tag, "value");
+            else if (!strcmp(key, "peer.service"))
+                r.peer = imp_json_str(tag, "value");
+        }
+        r.kind = imp_kind_of(kind);
+        r.untagged = kind == NULL;
+        if (jaeger_parent(im, js, fname, where, &r.parent_id, err) != PB_OK)
+            return err ? err->code : PB_EPARSE;
+        r.start = json_object_get(js, "startTime");
+        r.duration = json_object_get(js, "duration");
+        int rc = imp_store_span(im, s, &r, err);
+        if (rc != PB_OK)
+            return rc;
+    }
+    return PB_OK;
+}

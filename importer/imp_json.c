@@ -1,0 +1,286 @@
+/*
+ * imp_json.c - one input buffer of JSON, parsed from memory.
+ *
+ * A buffer holds one or more top-level JSON values (one document, or one
+ * document per line as the OpenTelemetry Collector's file exporter writes).
+ * The big arrays are not parsed whole: a small scanner walks the top level
+ * (the keys of a document object, the elements of "data", "resourceSpans"
+ * or a Zipkin list) and hands each element to jansson (json_loadb with
+ * JSON_DISABLE_EOF_CHECK), so only one trace's JSON tree is in memory at a
+ * time, beside the input buffer itself.  Syntax errors carry the line and
+ * column in the whole buffer.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "imp_int.h"
+
+enum { EL_JAEGER, EL_ZIPKIN, EL_OTLP };
+
+typedef struct scan {
+    imp_importer *im;
+    const char *buf;
+    size_t len, pos;
+    uint32_t file;
+    pb_error *err;
+} scan;
+
+static void line_col(const scan *s, size_t off, long *line, long *col)
+{
+    if (off > s->len)
+        off = s->len;
+    long l = 1;
+    size_t ls = 0;
+    for (size_t i = 0; i < off; i++)
+        if (s->buf[i] == '\n') {
+            l++;
+            ls = i + 1;
+        }
+    *line = l;
+    *col = (long)(off - ls) + 1;
+}
+
+static int syntax(scan *s, size_t off, const char *what)
+{
+    long line, col;
+    line_col(s, off, &line, &col);
+    const char *found = off >= s->len ? "end of input" : NULL;
+    char c = off < s->len ? s->buf[off] : 0;
+    if (found)
+        return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line,
+                        col, "%s at end of input", what);
+    if (c >= 0x20 && c < 0x7f)
+        return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line,
+                        col, "%s, found '%c'", what, c);
+    return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line, col,
+                    "%s, found byte 0x%02x", what, (unsigned)(unsigned char)c);
+}
+
+static void skip_ws(scan *s)
+{
+    while (s->pos < s->len && (s->buf[s->pos] == ' ' || s->buf[s->pos] == '\t' ||
+                               s->buf[s->pos] == '\n' || s->buf[s->pos] == '\r'))
+        s->pos++;
+}
+
+/* One JSON value at s->pos (jansson); s->pos moves past it. */
+static int parse_value(scan *s, json_t **out)
+{
+    json_error_t je;
+    json_t *v = json_loadb(s->buf + s->pos, s->len - s->pos,
+                           JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &je);
+    if (!v) {
+        size_t off = s->pos + (je.position > 0 ? (size_t)je.position - 1 : 0);
+        long line, col;
+        line_col(s, off, &line, &col);
+        return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line,
+                        col, "%s; expected valid JSON", je.text);
+    }
+    s->pos += je.position > 0 ? (size_t)je.position : 0;
+    *out = v;
+    return PB_OK;
+}
+
+static int element(scan *s, int kind, json_t *e, size_t idx)
+{
+    imp_importer *im = s->im;
+    if (kind == EL_JAEGER)
+        return imp_jaeger_trace(im, e, s->file, (uint32_t)idx, s->err);
+    if (kind == EL_OTLP)
+        return imp_otlp_resource(im, e, s->file, (uint32_t)idx, s->err);
+    if (!json_is_array(e))
+        return imp_zipkin_span(im, e, s->file, IMP_NONE, (uint32_t)idx, s->err);
+    size_t m = json_array_size(e);
+    for (size_t j = 0; j < m; j++) {
+        int rc = imp_zipkin_span(im, json_array_get(e, j), s->file,
+                                 (uint32_t)idx, (uint32_t)j, s->err);
+        if (rc != PB_OK)
+            return rc;
+    }
+    return PB_OK;
+}
+
+/* The array at s->pos, one element at a time. */
+static int stream_array(scan *s, int kind)
+{
+    s->pos++; /* '[' */
+    skip_ws(s);
+    if (s->pos < s->len && s->buf[s->pos] == ']') {
+        s->pos++;
+        return PB_OK;
+    }
+    for (size_t idx = 0;; idx++) {
+        if (idx >= IMP_NONE)
+            return imp_fail(s->im, s->err, PB_ERANGE, s->im->files[s->file],
+                            0, 0, "more than %u array elements", IMP_NONE - 1);
+        json_t *e = NULL;
+        int rc = parse_value(s, &e);
+        if (rc != PB_OK)
+            return rc;
+        rc = element(s, kind, e, idx);
+        json_decref(e);
+        if (rc != PB_OK)
+            return rc;
+        skip_ws(s);
+        if (s->pos < s->len && s->buf[s->pos] == ',') {
+            s->pos++;
+            skip_ws(s);
+            continue;
+        }
+        if (s->pos < s->len && s->buf[s->pos] == ']') {
+            s->pos++;
+            return PB_OK;
+        }
+        return syntax(s, s->pos, "expected ',' or ']' after an array element");
+    }
+}
+
+static const char *const want_any =
+    "expected a Jaeger document (an object with \"data\", the query API's "
+    "list of traces, or a trace with \"spans\"), an OTLP document (an "
+    "object with \"resourceSpans\") or a Zipkin v2 array of spans";
+static const char *const want_jaeger =
+    "expected a Jaeger document: an object with \"data\" (the query API's "
+    "list of traces) or a trace with \"spans\"";
+static const char *const want_zipkin =
+    "expected a Zipkin v2 document: an array of spans (or of arrays of spans)";
+static const char *const want_otlp =
+    "expected an OTLP document: an object with \"resourceSpans\"";
+
+static const char *want(imp_format f)
+{
+    return f == IMP_FORMAT_JAEGER   ? want_jaeger
+           : f == IMP_FORMAT_ZIPKIN ? want_zipkin
+           : f == IMP_FORMAT_OTLP   ? want_otlp
+                                    : want_any;
+}
+
+/* The object at s->pos: "data" and "resourceSpans" arrays streamed, every
+ * other key kept; a document that streamed nothing is handled whole. */
+static int scan_object(scan *s)
+{
+    imp_importer *im = s->im;
+    imp_format f = im->opts.format;
+    const char *fname = im->files[s->file];
+    json_t *rest = json_object();
+    if (!rest)
+        return imp_fail(im, s->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    int streamed = 0, rc = PB_OK;
+    s->pos++; /* '{' */
+    skip_ws(s);
+    if (s->pos < s->len && s->buf[s->pos] == '}') {
+        s->pos++;
+    } else {
+        for (;;) {
+            if (s->pos >= s->len || s->buf[s->pos] != '"') {
+                rc = syntax(s, s->pos, "expected a key (a string) in an object");
+                break;
+            }
+            json_t *k = NULL;
+            if ((rc = parse_value(s, &k)) != PB_OK)
+                break;
+            skip_ws(s);
+            if (s->pos >= s->len || s->buf[s->pos] != ':') {
+                json_decref(k);
+                rc = syntax(s, s->pos, "expected ':' after an object key");
+                break;
+            }
+            s->pos++;
+            skip_ws(s);
+            const char *key = json_string_value(k);
+            int arr = s->pos < s->len && s->buf[s->pos] == '[';
+            if (arr && !strcmp(key, "data") &&
+                (f == IMP_FORMAT_AUTO || f == IMP_FORMAT_JAEGER)) {
+                im->formats_seen |= 1u;
+                streamed = 1;
+                rc = stream_array(s, EL_JAEGER);
+            } else if (arr && !strcmp(key, "resourceSpans") &&
+                       (f == IMP_FORMAT_AUTO || f == IMP_FORMAT_OTLP)) {
+                im->formats_seen |= 4u;
+                streamed = 1;
+                rc = stream_array(s, EL_OTLP);
+            } else {
+                json_t *v = NULL;
+                rc = parse_value(s, &v);
+                if (rc == PB_OK && json_object_set_new(rest, key, v) != 0)
+                    rc = imp_fail(im, s->err, PB_ENOMEM, NULL, 0, 0,
+                                  "out of memory");
+            }
+            json_decref(k);
+            if (rc != PB_OK)
+                break;
+            skip_ws(s);
+            if (s->pos < s->len && s->buf[s->pos] == ',') {
+                s->pos++;
+                skip_ws(s);
+                continue;
+            }
+            if (s->pos < s->len && s->buf[s->pos] == '}') {
+                s->pos++;
+                break;
+            }
+            rc = syntax(s, s->pos, "expected ',' or '}' in an object");
+            break;
+        }
+    }
+    if (rc == PB_OK && !streamed) {
+        if (f == IMP_FORMAT_ZIPKIN) {
+            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0, "%s", want_zipkin);
+        } else if (json_object_get(rest, "data") && f != IMP_FORMAT_OTLP) {
+            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
+                          "\"data\": expected an array of traces");
+        } else if (json_object_get(rest, "resourceSpans") &&
+                   f != IMP_FORMAT_JAEGER) {
+            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
+                          "\"resourceSpans\": expected an array");
+        } else if (json_object_get(rest, "spans") && f != IMP_FORMAT_OTLP) {
+            im->formats_seen |= 1u;
+            rc = imp_jaeger_trace(im, rest, s->file, IMP_NONE, s->err);
+        } else {
+            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0, "%s", want(f));
+        }
+    }
+    json_decref(rest);
+    return rc;
+}
+
+int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
+                     uint32_t file, pb_error *err)
+{
+    scan s = {im, data, len, 0, file, err};
+    im->st.count[IMP_C_FILES]++;
+    if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
+        s.pos = 3; /* a UTF-8 byte-order mark */
+    size_t ndocs = 0;
+    for (;;) {
+        skip_ws(&s);
+        if (s.pos >= len)
+            break;
+        char c = data[s.pos];
+        int rc;
+        if (c == '{') {
+            rc = scan_object(&s);
+        } else if (c == '[') {
+            if (im->opts.format != IMP_FORMAT_AUTO &&
+                im->opts.format != IMP_FORMAT_ZIPKIN)
+                return imp_fail(im, err, PB_EPARSE, im->files[file], 0, 0,
+                                "%s", want(im->opts.format));
+            im->formats_seen |= 2u;
+            rc = stream_array(&s, EL_ZIPKIN);
+        } else {
+            json_t *v = NULL;
+            if ((rc = parse_value(&s, &v)) != PB_OK)
+                return rc;
+            json_decref(v);
+            return syntax(&s, s.pos - 1, want(im->opts.format));
+        }
+        if (rc != PB_OK)
+            return rc;
+        ndocs++;
+    }
+    if (!ndocs)
+        return imp_fail(im, err, PB_EPARSE, im->files[file], 0, 0,
+                        "the input is empty; %s", want(im->opts.format));
+    return PB_OK;
+}

@@ -1,0 +1,196 @@
+/*
+ * imp_otlp.c - one OpenTelemetry resourceSpans element (OTLP/JSON, as the
+ * Collector's file exporter, the OTLP/HTTP JSON encoding and Jaeger v2
+ * write it) into spans.
+ *
+ *   {"resource": {"attributes": [{"key": "service.name",
+ *                                 "value": {"stringValue": "frontend"}}]},
+ *    "scopeSpans": [{"scope": {...}, "spans": [
+ *        {"traceId": "5b8e...", "spanId": "eee1...", "parentSpanId": "",
+ *         "kind": 2, "startTimeUnixNano": "1544712660000000000",
+ *         "endTimeUnixNano": "1544712661000000000", "attributes": [...]}]}]}
+ *
+ * Kinds are integers (0 unspecified, 1 internal, 2 server, 3 client,
+ * 4 producer, 5 consumer) or their SPAN_KIND_* names.  Times are
+ * nanoseconds, as strings of digits (the JSON mapping of fixed64) or
+ * numbers.  Hex ids are lower-cased, and a 32-digit trace id whose first
+ * 16 digits are 0 is shortened to its last 16 (as Jaeger prints a 64-bit
+ * trace id), so a Jaeger trace converted to OTLP keeps its path labels.
+ * "instrumentationLibrarySpans" (OTLP before 0.15) is read as scopeSpans.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "imp_int.h"
+
+/* The string value of attribute `key` in an OTLP attribute list. */
+static const char *attr_str(const json_t *attrs, const char *key)
+{
+    size_t n = json_array_size(attrs);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *a = json_array_get(attrs, i);
+        const char *k = imp_json_str(a, "key");
+        if (k && !strcmp(k, key))
+            return imp_json_str(json_object_get(a, "value"), "stringValue");
+    }
+    return NULL;
+}
+
+/* Lower-case hex ids; 32-digit trace ids with a zero high half shortened to
+ * 16 digits.  Ids that are not hex, or too long for buf, are left as they
+ * are.  Returns the id to use (buf or id). */
+static const char *norm_id(const char *id, char *buf, size_t n, int trace)
+{
+    if (!id)
+        return NULL;
+    size_t l = strlen(id);
+    if (!l || l >= n)
+        return id;
+    for (size_t i = 0; i < l; i++) {
+        if (!isxdigit((unsigned char)id[i]))
+            return id;
+        buf[i] = (char)tolower((unsigned char)id[i]);
+    }
+    buf[l] = 0;
+    if (trace && l == 32 && !strncmp(buf, "0000000000000000", 16))
+        memmove(buf, buf + 16, 17);
+    return buf;
+}
+
+static int kind_of_otlp(const json_t *k, int *kind, int *untagged)
+{
+    *untagged = 0;
+    *kind = IMP_K_INTERNAL;
+    if (!k || json_is_null(k)) {
+        *untagged = 1;
+        return 1;
+    }
+    json_int_t v = -1;
+    if (json_is_integer(k)) {
+        v = json_integer_value(k);
+    } else if (json_is_string(k)) {
+        static const char *const names[] = {
+            "SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL", "SPAN_KIND_SERVER",
+            "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER", "SPAN_KIND_CONSUMER"};
+        for (int i = 0; i < 6; i++)
+            if (!strcmp(json_string_value(k), names[i]))
+                v = i;
+    }
+    switch (v) {
+    case 0: *untagged = 1; return 1;
+    case 1: return 1;
+    case 2: case 5: *kind = IMP_K_SERVER; return 1;
+    case 3: case 4: *kind = IMP_K_CLIENT; return 1;
+    default: return 0;
+    }
+}
+
+/* Nanoseconds as a string of digits or a non-negative integer. */
+static int ns_of(const json_t *v, int64_t *out)
+{
+    if (json_is_integer(v)) {
+        *out = (int64_t)json_integer_value(v);
+        return *out >= 0;
+    }
+    const char *s = json_string_value(v);
+    if (!s || !*s)
+        return 0;
+    int64_t x = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return 0;
+        int d = *p - '0';
+        if (x > (INT64_MAX - d) / 10)
+            return 0;
+        x = x * 10 + d;
+    }
+    *out = x;
+    return 1;
+}
+
+int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
+                      uint32_t ri, pb_error *err)
+{
+    const char *fname = im->files[file];
+    if (!json_is_object(rs))
+        return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                        "resourceSpans[%u]: expected an object with "
+                        "\"scopeSpans\"",
+                        ri);
+    json_t *attrs = json_object_get(json_object_get(rs, "resource"),
+                                    "attributes");
+    const char *service = attr_str(attrs, "service.name");
+    json_t *ss = json_object_get(rs, "scopeSpans");
+    if (!ss)
+        ss = json_object_get(rs, "instrumentationLibrarySpans");
+    if (!ss || json_is_null(ss))
+        return PB_OK;
+    if (!json_is_array(ss))
+        return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                        "resourceSpans[%u].scopeSpans: expected an array", ri);
+    for (size_t j = 0; j < json_array_size(ss); j++) {
+        json_t *spans = json_object_get(json_array_get(ss, j), "spans");
+        if (!spans || json_is_null(spans))
+            continue;
+        if (!json_is_array(spans))
+            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                            "resourceSpans[%u].scopeSpans[%zu].spans: "
+                            "expected an array",
+                            ri, j);
+        for (size_t k = 0; k < json_array_size(spans); k++) {
+            json_t *js = json_array_get(spans, k);
+            imp_span *s = imp_new_span(im);
+            if (!s)
+                return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0,
+                                "out of memory");
+            s->file = file;
+            s->src = IMP_SRC_OTLP;
+            s->pos_a = ri;
+            s->pos_b = (uint32_t)j;
+            s->pos_c = (uint32_t)k;
+            char where[96];
+            imp_span_where(s, where, sizeof where);
+            if (!json_is_object(js))
+                return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                                "%s: expected a span object", where);
+            char tb[72], sb[72], pb[72];
+            imp_raw_span r;
+            memset(&r, 0, sizeof r);
+            r.service = service;
+            r.trace_id = norm_id(imp_json_str(js, "traceId"), tb, sizeof tb, 1);
+            r.span_id = norm_id(imp_json_str(js, "spanId"), sb, sizeof sb, 0);
+            r.parent_id =
+                norm_id(imp_json_str(js, "parentSpanId"), pb, sizeof pb, 0);
+            r.peer = attr_str(json_object_get(js, "attributes"),
+                              "peer.service");
+            if (!kind_of_otlp(json_object_get(js, "kind"), &r.kind,
+                              &r.untagged))
+                return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                                "%s: expected \"kind\" as an integer 0 to 5 "
+                                "or a SPAN_KIND_* name",
+                                where);
+            r.ns = 1;
+            if (!ns_of(json_object_get(js, "startTimeUnixNano"), &r.start_ns))
+                return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                                "%s: expected \"startTimeUnixNano\" as "
+                                "nanoseconds since the epoch (a string of "
+                                "digits or a non-negative integer)",
+                                where);
+            json_t *e = json_object_get(js, "endTimeUnixNano");
+            if (e && !json_is_null(e)) {
+                if (!ns_of(e, &r.end_ns))
+                    return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                                    "%s: expected \"endTimeUnixNano\" as "
+                                    "nanoseconds since the epoch (a string "
+                                    "of digits or a non-negative integer)",
+                                    where);
+                r.has_end = 1;
+            }
+            int rc = imp_store_span(im, s, &r, err);
+            if (rc != PB_OK)
+                return rc;
+        }
+    }
+    return PB_OK;
+}

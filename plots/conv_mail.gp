@@ -1,0 +1,30 @@
+# Convolution on the mail relay trace (7.5.7): pattern false-positive rate
+# (all paths, and paths with at least 100 instances) and the frequent true
+# paths missed, against the time quantum mu.  Reads conv_mail_accuracy.dat.
+load system("dirname ".ARG0)."/common.gp"
+fa = datadir."/conv_mail_accuracy.dat"
+do for [ext in "png svg"] {
+    eval set_term(ext, 1000, 420)
+    set output sprintf("%s/conv_mail.%s", outdir, ext)
+    set multiplot layout 1, 2 title "Convolution on the mail relay trace (7.5.7): accuracy vs time quantum"
+    set logscale x
+    set xlabel "time quantum mu (s)"
+    set key top left
+    set title "false-positive paths (paper: 0.21-0.29)"
+    set ylabel "fraction of inferred paths"
+    set yrange [0:1.05]
+    if (fexists(fa)) {
+        plot fa using 1:2 with linespoints ls 1 title "all inferred paths", \
+             '' using 1:3 with linespoints ls 2 title "paths with >= 100 instances"
+    } else { set label 1 "no data" at graph 0.5, 0.5 center; plot [1:2] [0:1] NaN notitle; unset label 1 }
+    set title "frequent true paths missed (paper: none)"
+    set ylabel "paths"
+    set yrange [0:*]
+    if (fexists(fa)) {
+        plot fa using 1:4 with linespoints ls 3 title "missed", \
+             '' using 1:5 with lines lc rgb '#7f7f7f' dt 2 title "frequent true paths"
+    } else { set label 1 "no data" at graph 0.5, 0.5 center; plot [1:2] [0:1] NaN notitle; unset label 1 }
+    unset logscale
+    unset multiplot
+    unset output
+}
