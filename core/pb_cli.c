@@ -87,22 +87,24 @@ int pb_cli_init(pb_cli *cli, const char *prog, const pb_cli_opt *table,
     for (int pass = 0; pass < 2; pass++) {
         for (const pb_cli_opt *o = pass ? builtin : table; o && o->name; o++) {
             int rc = check_entry(o, err);
-            if (rc != PB_OK)
+            if (rc == PB_OK)
+                for (size_t j = 0; j < k && rc == PB_OK; j++)
+                    if (!strcmp(lo[j].name, o->name))
+                        rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                          "flag --%s declared twice", o->name);
+            if (rc == PB_OK && o->short_name && memchr(cli->shorts, o->short_name, ns))
+                rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                  "short flag -%c declared twice", o->short_name);
+            if (rc != PB_OK) {
+                pb_cli_free(cli);
                 return rc;
-            for (size_t j = 0; j < k; j++)
-                if (!strcmp(lo[j].name, o->name))
-                    return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                        "flag --%s declared twice", o->name);
+            }
             lo[k].name = o->name;
             lo[k].has_arg = o->arg ? required_argument : no_argument;
             lo[k].flag = NULL;
             lo[k].val = 1000 + (int)k;
             k++;
             if (o->short_name) {
-                if (memchr(cli->shorts, o->short_name, ns))
-                    return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                        "short flag -%c declared twice",
-                                        o->short_name);
                 cli->shorts[ns++] = o->short_name;
                 if (o->arg)
                     cli->shorts[ns++] = ':';

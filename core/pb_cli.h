@@ -58,7 +58,8 @@ typedef struct pb_cli {
 /* Prepare parsing argv with the flags of table.  Returns PB_OK, PB_EINVAL
  * if the table breaks the convention (a short letter the registry gives
  * to another long name, a name with '_', more than PB_CLI_MAXOPTS
- * entries: a bug in the program; err says which), PB_ENOMEM. */
+ * entries: a bug in the program; err says which), PB_ENOMEM.  On failure
+ * nothing is left to free. */
 int pb_cli_init(pb_cli *cli, const char *prog, const pb_cli_opt *table,
                 int argc, char **argv, pb_error *err);
 

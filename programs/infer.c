@@ -74,7 +74,9 @@ static void list_options(const pb_cli *cli)
 static int export_jaeger(pb_out *o, const pb_trace *trace,
                          const pb_result *res)
 {
-    const char *path = pb_out_name(o);
+    /* the name outlives o (pb_out_commit frees it) */
+    char path[PB_ERROR_FILE_MAX];
+    snprintf(path, sizeof path, "%s", pb_out_name(o));
     pb_error err;
     pb_error_clear(&err);
     imp_export_stats st;

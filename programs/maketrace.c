@@ -63,11 +63,21 @@ int main(int argc, char **argv)
     pb_cli cli;
     if (!defs || !seedbuf) {
         fprintf(stderr, "%s: out of memory\n", prog);
+        free(defs);
+        free(seedbuf);
         return 1;
     }
+/* every exit before the config is loaded frees the same things */
+#define BAIL(code)          \
+    do {                    \
+        pb_cli_free(&cli);  \
+        free(defs);         \
+        free(seedbuf);      \
+        return (code);      \
+    } while (0)
     if (pb_cli_init(&cli, prog, cli_opts, argc, argv, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        return 2;
+        BAIL(2);
     }
     int c;
     const char *arg;
@@ -85,8 +95,7 @@ int main(int argc, char **argv)
             if (!bare_number(arg) || strlen(arg) > 10) {
                 fprintf(stderr, "%s: --seed: expected a seed in 0..2147483647, "
                                 "got \"%s\"\n", prog, arg);
-                pb_cli_free(&cli);
-                return 2;
+                BAIL(2);
             }
             snprintf(b, 24, "seed=%s", arg);
             defs[ndefs++] = b;
@@ -95,29 +104,28 @@ int main(int argc, char **argv)
         case O_OUTPUT: out_path = arg; break;
         case O_PARSE: parse_only = 1; break;
         case O_STATS: want_stats = 1; break;
-        case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
+        case PB_CLI_HELP: usage(stdout, &cli); BAIL(0);
         case PB_CLI_LIST: {
             const pb_option *tabs[2] = {mt_options, NULL};
             pb_cli_list(stdout, &cli, tabs);
-            pb_cli_free(&cli);
-            return 0;
+            BAIL(0);
         }
-        default: pb_cli_free(&cli); return pb_cli_usage_error(prog, &err);
+        default: pb_cli_usage_error(prog, &err); BAIL(2);
         }
     }
     int optind = pb_cli_optind(&cli);
-    pb_cli_free(&cli);
     if (optind + 1 != argc) {
         fprintf(stderr, "%s: expected exactly one CONFIG file, got %d (try --help)\n",
                 prog, argc - optind);
-        return 2;
+        BAIL(2);
     }
+    pb_cli_free(&cli);
     /* old parameter spellings: net-delay = net_delay */
     char **owned = calloc(ndefs + 1, sizeof *owned);
     size_t nowned = 0;
     if (!owned) {
         fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
+        BAIL(1);
     }
     for (size_t i = 0; i < ndefs; i++) {
         const char *eq = strchr(defs[i], '=');

@@ -108,6 +108,7 @@ int main(int argc, char **argv)
             if (!parse_size(optarg, &v)) {
                 fprintf(stderr, "%s: --min-instances: \"%s\" is not a count; "
                                 "expected an integer >= 0\n", prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             so.min_instances = v;
@@ -116,6 +117,7 @@ int main(int argc, char **argv)
             if (!parse_size(optarg, &v) || v == 0) {
                 fprintf(stderr, "%s: --topn: \"%s\"; expected an integer >= 1\n",
                         prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             so.topn = (size_t)v;
@@ -124,6 +126,7 @@ int main(int argc, char **argv)
             if (!parse_size(optarg, &v)) {
                 fprintf(stderr, "%s: --top: \"%s\"; expected an integer >= 0 "
                                 "(0 = all)\n", prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             so.text_top = (size_t)v;
@@ -133,6 +136,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s: --tolerance: \"%s\"; expected up to %d "
                                 "comma-separated percentages in [0, 100]\n",
                         prog, optarg, SCORE_MAX_TOL);
+                pb_cli_free(&cli);
                 return 2;
             }
             break;
@@ -144,6 +148,7 @@ int main(int argc, char **argv)
             else {
                 fprintf(stderr, "%s: --rank-by: \"%s\"; expected count or score\n",
                         prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             break;
@@ -155,6 +160,7 @@ int main(int argc, char **argv)
             else {
                 fprintf(stderr, "%s: --tol-count: \"%s\"; expected inferred or "
                                 "true\n", prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             break;

@@ -60,7 +60,7 @@ for b in "$tmp"/blocks/*.sh; do
     if grep -q '\.\./shared' "$b" && [ ! -d "$SHARED" ]; then
         echo "SKIP $where: needs ../shared"; skipped=$((skipped + 1)); continue
     fi
-    (cd "$w" && timeout 120 bash -e -o pipefail "$b") >"$tmp/out" 2>&1
+    (cd "$w" && timeout "${PB_DOC_TIMEOUT:-600}" bash -e -o pipefail "$b") >"$tmp/out" 2>&1
     rc=$?
     [ $rc -eq 0 ] || { sed 's/^/    /' "$tmp/out" | tail -20; fail "$where: exit $rc"; }
     grep '^ *#> ' "$b" | sed 's/^ *#> //' | while IFS= read -r want; do
