@@ -15,7 +15,7 @@
 # instances convolution missed.
 FIG=conv_mail
 FIG_TITLE="convolution on the mail relay trace: accuracy vs time quantum mu"
-FIG_HOW="maketrace mailrelay.conf -s SEED | infer --algo convolution -s mu=MU | score [-m 100]; frequent = true path-view patterns with >= 100 instances"
+FIG_HOW="maketrace mailrelay.conf --seed SEED | infer --algo convolution -s mu=MU | score [-m 100]; frequent = true path-view patterns with >= 100 instances"
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {

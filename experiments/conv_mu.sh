@@ -11,7 +11,7 @@
 # inference time infer reports (cpu_infer_s, trace reading excluded).
 FIG=conv_mu
 FIG_TITLE="convolution: accuracy and CPU time vs time quantum mu"
-FIG_HOW="maketrace multitier.conf -s SEED -D messages=LEN | infer --algo convolution -s mode=exact -s mu=MU (CPU: cpu_infer_s) | score [-m 100]"
+FIG_HOW="maketrace multitier.conf --seed SEED -D messages=LEN | infer --algo convolution -s mode=exact -s mu=MU (CPU: cpu_infer_s) | score [-m 100]"
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {

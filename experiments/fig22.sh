@@ -15,7 +15,7 @@
 # skew, not parallelism, dominates.
 FIG=fig22
 FIG_TITLE="false-negative instance rate vs clock skew at WS2"
-FIG_HOW="maketrace multitier.conf -s SEED -D instances=6 -D messages=LEN | skewer --offset WS2=+-SKEW | infer (curve's parameters) | score --truth (unskewed trace)"
+FIG_HOW="maketrace multitier.conf --seed SEED -D instances=6 -D messages=LEN | skewer --node WS2=+-SKEW | infer (curve's parameters) | score --truth (unskewed trace)"
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {
