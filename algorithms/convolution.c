@@ -39,6 +39,7 @@ typedef struct conv_params {
     int sparse;
     int fft_size;
     double spont_frac;
+    const char *root_rule;
     int max_vertices;
 } conv_params;
 
@@ -1043,6 +1044,11 @@ static int parse_params(cv_ctx *c, const conv_params *p, int64_t *user_L,
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "option match: expected \"auto\", \"spike\" or \"pairs\", "
                             "got \"%s\"", p->match);
+    if (p->root_rule && strcmp(p->root_rule, "auto") && strcmp(p->root_rule, "senders") &&
+        strcmp(p->root_rule, "spontaneous"))
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option root_rule: expected \"auto\", \"senders\" or "
+                            "\"spontaneous\", got \"%s\"", p->root_rule);
     if (!p->mode || !strcmp(p->mode, "blocked"))
         *mode = CONV_BLOCKED;
     else if (!strcmp(p->mode, "exact"))
@@ -1412,10 +1418,17 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
          * relays as roots give frequent false paths such as MX>MBOX).  On
          * RPC traces clients receive their returns, so the spontaneous
          * rule applies.  Either way, if no node qualifies the least
-         * explained sender is the root. */
+         * explained sender is the root.  root_rule=senders|spontaneous
+         * forces one rule (auto: by the kind of trace). */
         int msg_trace = 1;
-        for (size_t k = 0; k < tv->n && msg_trace; k++)
-            msg_trace = tv->msgs[k].type != PB_TYPE_CALL && tv->msgs[k].type != PB_TYPE_RETURN;
+        if (p->root_rule && !strcmp(p->root_rule, "senders"))
+            msg_trace = 1;
+        else if (p->root_rule && !strcmp(p->root_rule, "spontaneous"))
+            msg_trace = 0;
+        else
+            for (size_t k = 0; k < tv->n && msg_trace; k++)
+                msg_trace = tv->msgs[k].type != PB_TYPE_CALL &&
+                            tv->msgs[k].type != PB_TYPE_RETURN;
         root_rule = msg_trace ? "senders" : "spontaneous";
         for (uint32_t j = 0; j < c.nnodes && !rc; j++) {
             int yes;
@@ -1503,9 +1516,12 @@ static const pb_option convolution_options[] = {
     {"v", PB_OPT_STRING, offsetof(conv_params, v), "auto", PB_OPT_NORANGE,
      "delay tolerance v (5.2.2): a duration; auto = mu; spike = each spike's width"},
     {"root", PB_OPT_STRING, offsetof(conv_params, root), "", PB_OPT_NORANGE,
-     "root node of FindPathsFromRoot; empty = every spontaneous sender"},
+     "root node of FindPathsFromRoot; empty = chosen by root_rule"},
+    {"root_rule", PB_OPT_STRING, offsetof(conv_params, root_rule), "auto", PB_OPT_NORANGE,
+     "without root: senders (nodes that only send), spontaneous (spont_frac of what "
+     "a node sends unexplained), or auto (senders on message traces, else spontaneous)"},
     {"spont_frac", PB_OPT_DOUBLE, offsetof(conv_params, spont_frac), "0.25", 0, 1,
-     "without root: a node is a root if this fraction of what it sends is unexplained"},
+     "root_rule=spontaneous: a node is a root if this fraction of what it sends is unexplained"},
     {"min_count", PB_OPT_INT, offsetof(conv_params, min_count), "10", 1, 2e9,
      "filter_count: edges, and delays of an edge, with fewer messages are dropped (5.2.3; 7.5.7 used 100)"},
     {"filter_count", PB_OPT_BOOL, offsetof(conv_params, filter_count), "1", PB_OPT_NORANGE,
@@ -1513,7 +1529,9 @@ static const pb_option convolution_options[] = {
     {"max_depth", PB_OPT_INT, offsetof(conv_params, max_depth), "16", 1, CONV_HARD_DEPTH,
      "filter_depth: paths stop after this many edges (5.2.3)"},
     {"filter_depth", PB_OPT_BOOL, offsetof(conv_params, filter_depth), "1", PB_OPT_NORANGE,
-     "stop paths at max_depth edges (5.2.3)"},
+     "stop paths at max_depth edges (5.2.3); off, paths run to 256 edges and "
+     "the cost is up to max_vertices x 256 nodes of pattern text (every "
+     "filter off: ~30 s and ~1 GB on a few thousand messages)"},
     {"filter_cycle", PB_OPT_BOOL, offsetof(conv_params, filter_cycle), "1", PB_OPT_NORANGE,
      "do not follow an edge again at the same delay (within v) on one path (5.2.3)"},
     {"cycle_repeats", PB_OPT_INT, offsetof(conv_params, cycle_repeats), "1", 1, CONV_HARD_DEPTH,

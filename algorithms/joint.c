@@ -59,6 +59,10 @@ const pb_option joint_options[] = {
     {"matching", PB_OPT_STRING, offsetof(joint_params, matching), "greedy", PB_OPT_NORANGE,
      "reassignment rounds: greedy (each call to its best request, others fixed) or flow "
      "(min-cost flow per endpoint, GLPK out-of-kilter)"},
+    {"halves", PB_OPT_BOOL, offsetof(joint_params, halves), "1", PB_OPT_NORANGE,
+     "keep a call whose return is missing (or a return whose call is missing) as a half pair"},
+    {"swap_rounds", PB_OPT_INT, offsetof(joint_params, swap_rounds), "2", 0, 100,
+     "rounds of exchanging returns between calls of one link paired without call ids"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
@@ -189,6 +193,7 @@ static int set_parent(joint *s, uint32_t p, uint32_t q)
 typedef struct pkey {
     uint32_t caller, callee;
     uint64_t cid;
+    pb_ns t;       /* on the callee's clock where known */
     uint32_t msg;
 } pkey;
 
@@ -201,6 +206,8 @@ static int cmp_pkey(const void *x, const void *y)
         return a->callee < b->callee ? -1 : 1;
     if (a->cid != b->cid)
         return a->cid < b->cid ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
     return a->msg < b->msg ? -1 : a->msg > b->msg;
 }
 
@@ -228,14 +235,17 @@ static int find_pairs(joint *s)
         return PB_ENOMEM;
     for (size_t i = 0; i < s->v.n; i++) {
         uint64_t cid = s->p.callids ? m[i].callid : PB_ID_NONE;
+        /* order calls and returns on the callee's clock: a call by its
+         * receive time, a return by its send time */
         if (m[i].type == PB_TYPE_CALL)
-            k[nk++] = (pkey){m[i].src, m[i].dst, cid, (uint32_t)i};
+            k[nk++] = (pkey){m[i].src, m[i].dst, cid,
+                             m[i].recv_ts != PB_TS_NONE ? m[i].recv_ts : m[i].ts, (uint32_t)i};
         else if (m[i].type == PB_TYPE_RETURN)
-            k[nk++] = (pkey){m[i].dst, m[i].src, cid, (uint32_t)i};
+            k[nk++] = (pkey){m[i].dst, m[i].src, cid, m[i].ts, (uint32_t)i};
     }
     qsort(k, nk, sizeof *k, cmp_pkey);
-    /* per key, in trace order: a return takes the earliest open call */
-    uint64_t *pairs = malloc((nk / 2 + 1) * sizeof *pairs);
+    /* per key, in callee-clock order: a return takes the earliest open call */
+    uint64_t *pairs = malloc((nk + 1) * sizeof *pairs);
     uint32_t *queue = malloc((nk + 1) * sizeof *queue);
     if (!pairs || !queue) {
         free(k);
@@ -263,15 +273,18 @@ static int find_pairs(joint *s)
             if (x->type == PB_TYPE_CALL) {
                 /* a return sent before its call (a callee clock behind the
                  * caller's) waits up to `early` for it */
-                while (eh < et && m[early[eh]].ts < x->ts - w)
+                while (eh < et && m[early[eh]].ts < k[t].t - w)
                     eh++;
-                if (eh < et)
+                if (eh < et) {
+                    s->pair_of_msg[k[t].msg] = s->pair_of_msg[early[eh]] = 0;
                     pairs[np++] = ((uint64_t)k[t].msg << 32) | early[eh++];
+                }
                 else
                     queue[qt++] = k[t].msg;
             } else if (qh < qt) {
                 if (qt - qh > 1)
                     s->repeated++;
+                s->pair_of_msg[k[t].msg] = s->pair_of_msg[queue[qh]] = 0;
                 pairs[np++] = ((uint64_t)queue[qh++] << 32) | k[t].msg;
             } else if (w > 0) {
                 early[et++] = k[t].msg;
@@ -282,29 +295,67 @@ static int find_pairs(joint *s)
     free(early);
     free(k);
     free(queue);
+    size_t full = np;
+    /* a call whose return was lost, or a return whose call was lost, is
+     * kept as a half pair: its known end stands for both */
+    for (size_t i = 0; s->p.halves && i < s->v.n; i++)
+        if ((m[i].type == PB_TYPE_CALL || m[i].type == PB_TYPE_RETURN) &&
+            s->pair_of_msg[i] == NONE)
+            pairs[np++] = ((uint64_t)i << 32) | NONE;
     qsort(pairs, np, sizeof *pairs, cmp_u64);
     s->pr = calloc(np + 1, sizeof *s->pr);
     if (!s->pr) {
         free(pairs);
         return PB_ENOMEM;
     }
+    for (size_t i = 0; i < s->v.n; i++)
+        s->pair_of_msg[i] = NONE;
     for (size_t i = 0; i < np; i++) {
         uint32_t c = (uint32_t)(pairs[i] >> 32), r = (uint32_t)pairs[i];
         jpair *p = &s->pr[i];
+        if (r == NONE && m[c].type == PB_TYPE_RETURN) {
+            r = c;
+            c = NONE;
+        }
         p->call = c;
         p->ret = r;
-        p->caller = m[c].src;
-        p->callee = m[c].dst;
-        p->cs = m[c].ts;
-        p->cr = m[c].recv_ts != PB_TS_NONE ? m[c].recv_ts : m[c].ts;
-        p->rs = m[r].ts;
-        p->rr = m[r].recv_ts != PB_TS_NONE ? m[r].recv_ts : m[r].ts;
-        s->pair_of_msg[c] = s->pair_of_msg[r] = (uint32_t)i;
+        if (c != NONE) {
+            p->caller = m[c].src;
+            p->callee = m[c].dst;
+            p->cs = m[c].ts;
+            p->cr = m[c].recv_ts != PB_TS_NONE ? m[c].recv_ts : m[c].ts;
+            s->pair_of_msg[c] = (uint32_t)i;
+        }
+        if (r != NONE) {
+            p->caller = m[r].dst;
+            p->callee = m[r].src;
+            p->rs = m[r].ts;
+            p->rr = m[r].recv_ts != PB_TS_NONE ? m[r].recv_ts : m[r].ts;
+            s->pair_of_msg[r] = (uint32_t)i;
+        }
+        if (c == NONE) {
+            p->cs = p->rr;
+            p->cr = p->rs;
+            s->halves_ret++;
+        } else if (r == NONE) {
+            p->rr = p->cs;
+            p->rs = p->cr;
+            s->halves_call++;
+        }
     }
     free(pairs);
     s->npairs = (uint32_t)np;
-    s->unmatched_calls = s->calls - np;
-    s->unmatched_returns = s->returns - np;
+    s->free_ret = calloc(np + 1, 1);
+    if (!s->free_ret)
+        return PB_ENOMEM;
+    for (size_t i = 0; i < np; i++) {
+        const jpair *p = &s->pr[i];
+        s->free_ret[i] = p->call != NONE && p->ret != NONE &&
+                         (!s->p.callids || m[p->call].callid == PB_ID_NONE ||
+                          m[p->ret].callid == PB_ID_NONE);
+    }
+    s->unmatched_calls = s->calls - full;
+    s->unmatched_returns = s->returns - full;
     return PB_OK;
 }
 
@@ -405,6 +456,10 @@ static int add_cand(joint *s, uint32_t q)
 static int find_candidates(joint *s)
 {
     uint32_t n = s->npairs, nn = s->nnodes;
+    s->ncand = 0;
+    s->ambiguous = s->nested = 0;
+    free(s->cand_off);
+    s->cand_off = NULL;
     uint32_t *in_off = calloc((size_t)nn + 2, sizeof *in_off);
     uint32_t *out_off = calloc((size_t)nn + 2, sizeof *out_off);
     insort *in = malloc(((size_t)n + 1) * sizeof *in);
@@ -436,10 +491,32 @@ static int find_candidates(joint *s)
         for (uint32_t i = 0; i < n; i++) {
             uint32_t b = s->pr[i].callee, a = s->pr[i].caller;
             in[in_off[b] + fi[b]++] = (insort){s->pr[i].cr, i};
-            out[out_off[a] + fo[a]++] = i; /* pairs are in call order */
+            out[out_off[a] + fo[a]++] = i;
         }
         free(fi);
         free(fo);
+    }
+    /* each caller's calls by call time (half pairs that lost their call
+     * are numbered by their return) */
+    for (uint32_t a = 0; a < nn; a++) {
+        uint32_t o0 = out_off[a], o1 = out_off[a + 1];
+        int sorted = 1;
+        for (uint32_t o = o0 + 1; o < o1 && sorted; o++)
+            sorted = s->pr[out[o - 1]].cs < s->pr[out[o]].cs ||
+                     (s->pr[out[o - 1]].cs == s->pr[out[o]].cs && out[o - 1] < out[o]);
+        if (sorted)
+            continue;
+        insort *tmp = malloc((size_t)(o1 - o0) * sizeof *tmp);
+        if (!tmp) {
+            rc = PB_ENOMEM;
+            goto done;
+        }
+        for (uint32_t o = o0; o < o1; o++)
+            tmp[o - o0] = (insort){s->pr[out[o]].cs, out[o]};
+        qsort(tmp, o1 - o0, sizeof *tmp, cmp_insort);
+        for (uint32_t o = o0; o < o1; o++)
+            out[o] = tmp[o - o0].p;
+        free(tmp);
     }
     const pb_ns w = s->p.slack;
     for (uint32_t a = 0; a < nn && rc == PB_OK; a++) {
@@ -543,6 +620,10 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
 {
     const jpair *qq = &s->pr[q];
     uint32_t ein = qq->link, b = qq->callee;
+    if (ll)
+        *ll = 0;
+    if (qq->call == NONE || qq->ret == NONE)
+        return PB_OK; /* a half pair: no interval, no model */
     /* returns sorted by return time (insertion sort: n is small) */
     if (n > s->scratchcap) {
         uint32_t nc = s->scratchcap ? s->scratchcap : 16;
@@ -554,9 +635,11 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
         s->scratch = a;
         s->scratchcap = nc;
     }
-    uint32_t *r = s->scratch;
+    uint32_t *r = s->scratch, nr = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = i;
+        if (s->pr[k[i]].ret == NONE)
+            continue; /* its return was lost: no input */
+        uint32_t j = nr++;
         while (j > 0 && (s->pr[r[j - 1]].rr > s->pr[k[i]].rr ||
                          (s->pr[r[j - 1]].rr == s->pr[k[i]].rr && r[j - 1] > k[i]))) {
             r[j] = r[j - 1];
@@ -568,9 +651,11 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
     uint32_t rp = 0;        /* returns taken so far */
     uint32_t last = NONE, prev = NONE; /* latest two returns taken */
     for (uint32_t i = 0; i <= n; i++) {
+        if (i < n && s->pr[k[i]].call == NONE)
+            continue; /* its call was lost: no output */
         pb_ns t = i < n ? s->pr[k[i]].cs : qq->rs;
         uint32_t self = i < n ? k[i] : NONE;
-        while (rp < n && s->pr[r[rp]].rr <= t) {
+        while (rp < nr && s->pr[r[rp]].rr <= t) {
             prev = last;
             last = r[rp++];
         }
@@ -769,11 +854,13 @@ static double edge_cost(joint *s, uint32_t p, uint32_t q)
 {
     const jpair *pp = &s->pr[p], *qq = &s->pr[q];
     const kvec *k = &s->kids[q];
+    if (pp->call == NONE)
+        return 0; /* no call time: every request alike */
     pb_ns tt = qq->cr;
     uint32_t trig = 0;
     for (uint32_t i = 0; i < k->n; i++) {
         const jpair *c = &s->pr[k->a[i]];
-        if (k->a[i] == p || c->rr > pp->cs || c->rr < tt)
+        if (k->a[i] == p || c->ret == NONE || c->rr > pp->cs || c->rr < tt)
             continue;
         if (c->rr > tt || (c->rr == tt && trig != 0)) {
             tt = c->rr;
@@ -1156,6 +1243,180 @@ static int local_search(joint *s, int *changed)
 }
 
 /* ------------------------------------------------------------------ */
+/* 6. without call ids: which return answers which call */
+
+static void swap_ret(joint *s, uint32_t a, uint32_t b)
+{
+    jpair *x = &s->pr[a], *y = &s->pr[b];
+    uint32_t r = x->ret;
+    pb_ns rs = x->rs, rr = x->rr;
+    x->ret = y->ret;
+    x->rs = y->rs;
+    x->rr = y->rr;
+    y->ret = r;
+    y->rs = rs;
+    y->rr = rr;
+}
+
+/* is pair a (as it is now) inside its parent, and well formed */
+static int fits_parent(const joint *s, uint32_t a)
+{
+    const jpair *x = &s->pr[a];
+    if (x->rs < x->cr || x->rr < x->cs)
+        return 0;
+    uint32_t q = s->par[a];
+    return q == NONE || x->rr <= s->pr[q].rs + s->p.slack;
+}
+
+static inline int inside(const joint *s, uint32_t k, uint32_t a)
+{
+    return s->pr[k].cs + s->p.slack >= s->pr[a].cr && s->pr[k].rr <= s->pr[a].rs + s->p.slack;
+}
+
+/* best split of the kids of a and b between them (returns exchanged
+ * already); -INFINITY when some kid fits neither or too many fit both.
+ * The split is left in *mask over s->rsbuf's shared list. */
+static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32_t *m,
+                         uint32_t *fa, uint32_t *na, uint32_t *fb, uint32_t *nb,
+                         uint32_t *e1, uint32_t *e2, uint32_t *mask)
+{
+    const kvec *ka = &s->kids[a], *kb = &s->kids[b];
+    *m = *na = *nb = 0;
+    uint32_t i = 0, j = 0;
+    while (i < ka->n || j < kb->n) {
+        int from1 = j >= kb->n || (i < ka->n && (s->pr[ka->a[i]].cs < s->pr[kb->a[j]].cs ||
+                                                 (s->pr[ka->a[i]].cs == s->pr[kb->a[j]].cs &&
+                                                  ka->a[i] < kb->a[j])));
+        uint32_t k = from1 ? ka->a[i++] : kb->a[j++];
+        int ia = inside(s, k, a), ib = inside(s, k, b);
+        if (ia && ib) {
+            if (*m >= JOINT_RESPLIT_MAX)
+                return -INFINITY;
+            set[(*m)++] = k;
+        } else if (ia) {
+            fa[(*na)++] = k;
+        } else if (ib) {
+            fb[(*nb)++] = k;
+        } else {
+            return -INFINITY;
+        }
+    }
+    double best = -INFINITY;
+    for (uint32_t x = 0; x < (1u << *m); x++) {
+        uint32_t n1 = resplit_list(s, fa, *na, set, *m, x, 0, e1);
+        uint32_t n2 = resplit_list(s, fb, *nb, set, *m, x, 1, e2);
+        double l1 = 0, l2 = 0;
+        if (req_walk(s, a, e1, n1, 0, &l1) != PB_OK || req_walk(s, b, e2, n2, 0, &l2) != PB_OK)
+            return -INFINITY;
+        if (l1 + l2 > best) {
+            best = l1 + l2;
+            *mask = x;
+        }
+    }
+    return best;
+}
+
+/* Returns were paired first in, first out on each link.  Try exchanging
+ * the returns of two overlapping calls of one link, re-splitting the calls
+ * the two make between them, when both still fit their parents and the
+ * four requests touched (the two calls as requests, their parents) become
+ * more likely. */
+static int swap_pass(joint *s, size_t *swaps)
+{
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
+        for (uint32_t i = b0; i < b1; i++) {
+            uint32_t a = s->bylink[i];
+            if (!s->free_ret[a])
+                continue;
+            for (uint32_t j = i + 1; j < b1 && j < i + 1 + JOINT_SWAP_WINDOW; j++) {
+                uint32_t b = s->bylink[j];
+                if (!s->free_ret[b])
+                    continue;
+                if (s->pr[b].cr > s->pr[a].rs)
+                    break; /* later calls do not overlap this one */
+                uint32_t pa = s->par[a], pb = s->par[b];
+                uint32_t need = 4 * (s->kids[a].n + s->kids[b].n) + 8;
+                if (pa != NONE && pb != NONE && pa != pb)
+                    need += 4 * (s->kids[pa].n + s->kids[pb].n);
+                if (need > s->rscap) {
+                    uint32_t nc = s->rscap ? s->rscap : 64;
+                    while (nc < need)
+                        nc *= 2;
+                    uint32_t *buf = realloc(s->rsbuf, (size_t)nc * 3 * sizeof *buf);
+                    if (!buf)
+                        return PB_ENOMEM;
+                    s->rsbuf = buf;
+                    s->rscap = nc;
+                }
+                /* ten lists of rscap*3/10 >= need/4 entries each */
+                uint32_t q = s->rscap * 3 / 10, *set = s->rsbuf, *fa = set + q, *fb = fa + q,
+                         *e1 = fb + q, *e2 = e1 + q, *set2 = e2 + q, *ga = set2 + q,
+                         *gb = ga + q, *h1 = gb + q, *h2 = h1 + q;
+                uint32_t m = 0, na = 0, nb = 0, mask = 0, m2 = 0, na2 = 0, nb2 = 0, mask2 = 0;
+                int split_parents = pa != NONE && pb != NONE && pa != pb;
+                double before = req_ll(s, a) + req_ll(s, b) + (pa != NONE ? req_ll(s, pa) : 0) +
+                                (pb != NONE && pb != pa ? req_ll(s, pb) : 0);
+                swap_ret(s, a, b);
+                double after = -INFINITY;
+                if (s->pr[a].rs >= s->pr[a].cr && s->pr[a].rr >= s->pr[a].cs &&
+                    s->pr[b].rs >= s->pr[b].cr && s->pr[b].rr >= s->pr[b].cs) {
+                    after = best_split(s, a, b, set, &m, fa, &na, fb, &nb, e1, e2, &mask);
+                    if (after > -INFINITY && split_parents)
+                        after += best_split(s, pa, pb, set2, &m2, ga, &na2, gb, &nb2, h1, h2,
+                                            &mask2);
+                    else if (after > -INFINITY)
+                        after += (fits_parent(s, a) && fits_parent(s, b))
+                                     ? (pa != NONE ? req_ll(s, pa) : 0) +
+                                           (pb != NONE && pb != pa ? req_ll(s, pb) : 0)
+                                     : -INFINITY;
+                }
+                if (!(after > before + 1e-9)) {
+                    swap_ret(s, a, b);
+                    continue;
+                }
+                int rc = PB_OK;
+                for (uint32_t t = 0; t < na && rc == PB_OK; t++)
+                    rc = set_parent(s, fa[t], a);
+                for (uint32_t t = 0; t < nb && rc == PB_OK; t++)
+                    rc = set_parent(s, fb[t], b);
+                for (uint32_t t = 0; t < m && rc == PB_OK; t++)
+                    rc = set_parent(s, set[t], (mask >> t) & 1u ? b : a);
+                for (uint32_t t = 0; split_parents && t < na2 && rc == PB_OK; t++)
+                    rc = set_parent(s, ga[t], pa);
+                for (uint32_t t = 0; split_parents && t < nb2 && rc == PB_OK; t++)
+                    rc = set_parent(s, gb[t], pb);
+                for (uint32_t t = 0; split_parents && t < m2 && rc == PB_OK; t++)
+                    rc = set_parent(s, set2[t], (mask2 >> t) & 1u ? pb : pa);
+                if (rc != PB_OK)
+                    return rc;
+                s->pair_of_msg[s->pr[a].ret] = a;
+                s->pair_of_msg[s->pr[b].ret] = b;
+                (*swaps)++;
+            }
+        }
+    }
+    return PB_OK;
+}
+
+/* after returns moved: new candidate lists; a parent that no longer
+ * contains its call gives it up to the first candidate that does */
+static int recandidate(joint *s)
+{
+    int rc = find_candidates(s);
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
+        uint32_t q = s->par[p], keep = NONE;
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+            if (s->cand[j] == q)
+                keep = q;
+        if (keep == NONE && s->cand_off[p + 1] > s->cand_off[p])
+            keep = s->cand[s->cand_off[p]];
+        rc = set_parent(s, p, keep);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* call graph file: lines "CALLER SERVICE CALLEE..." */
 
 static int read_callgraph(joint *s, pb_error *err)
@@ -1275,18 +1536,25 @@ static int init_state(joint *s)
         free(s->clean);
         s->clean = NULL;
     }
-    /* start: every call in the open candidate request that arrived first
-     * (first come, first served) */
+    /* start: first come, first served per endpoint: every call goes to the
+     * open candidate request that arrived first among those with the
+     * fewest calls of its endpoint so far */
     int rc = PB_OK;
     for (uint32_t p = 0; p < n; p++)
         s->par[p] = NONE;
     for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
-        uint32_t best = NONE;
+        uint32_t best = NONE, bc = UINT32_MAX, l = s->pr[p].link;
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
-            uint32_t q = s->cand[j];
-            if (best == NONE || s->pr[q].cr < s->pr[best].cr ||
-                (s->pr[q].cr == s->pr[best].cr && q < best))
+            uint32_t q = s->cand[j], c = 0;
+            const kvec *k = &s->kids[q];
+            for (uint32_t i = 0; i < k->n; i++)
+                c += s->pr[k->a[i]].link == l;
+            if (best == NONE || c < bc ||
+                (c == bc && (s->pr[q].cr < s->pr[best].cr ||
+                             (s->pr[q].cr == s->pr[best].cr && q < best)))) {
                 best = q;
+                bc = c;
+            }
         }
         if (best != NONE)
             rc = set_parent(s, p, best);
@@ -1345,23 +1613,37 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         rc = find_candidates(s);
     if (rc == PB_OK)
         rc = init_state(s);
-    int changed = 1;
-    for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
-        changed = 0;
-        rc = fit(s, it == 0 ? s->clean : NULL);
-        if (rc == PB_OK)
-            rc = match_round(s, &changed);
-        s->rounds++;
-        s->changes += (size_t)changed;
-    }
-    for (int it = 0; rc == PB_OK && it < s->p.passes; it++) {
-        changed = 0;
+    for (int outer = 0; rc == PB_OK && outer <= s->p.swap_rounds; outer++) {
+        int changed = 1;
+        for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
+            changed = 0;
+            rc = fit(s, NULL);
+            if (rc == PB_OK)
+                rc = match_round(s, &changed);
+            s->rounds++;
+            s->changes += (size_t)changed;
+        }
+        s->pass_id = 0;
+        for (int it = 0; rc == PB_OK && it < s->p.passes; it++) {
+            changed = 0;
+            rc = fit(s, NULL);
+            if (rc == PB_OK)
+                rc = local_search(s, &changed);
+            s->lpasses++;
+            if (!changed)
+                break;
+        }
+        if (rc != PB_OK || outer == s->p.swap_rounds)
+            break;
+        size_t sw = 0;
         rc = fit(s, NULL);
         if (rc == PB_OK)
-            rc = local_search(s, &changed);
-        s->lpasses++;
-        if (!changed)
+            rc = swap_pass(s, &sw);
+        s->ret_swaps += sw;
+        if (rc == PB_OK && sw == 0)
             break;
+        if (rc == PB_OK)
+            rc = recandidate(s);
     }
     if (rc == PB_OK)
         rc = fit(s, NULL);
@@ -1395,6 +1677,7 @@ void joint_close(joint *s)
     hmap_free(&s->keymap);
     hmap_free(&s->seen);
     free(s->rsbuf);
+    free(s->free_ret);
     free(s->clean);
     free(s->dirty);
     free(s);

@@ -34,6 +34,8 @@ typedef struct joint_params {
     double alpha;       /* [alpha] pseudo-count of the call-count model, 0.1 */
     pb_ns slack;        /* [slack] containment tolerance on one clock, 0 */
     pb_ns early;        /* [early] a return may precede its call by this, 10ms */
+    int halves;         /* [halves] keep unmatched calls / returns, 1 */
+    int swap_rounds;    /* [swap_rounds] return exchanges without call ids, 2 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */

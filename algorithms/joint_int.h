@@ -15,12 +15,15 @@
 #define JOINT_MAX_LINKS (1u << 20)
 #define JOINT_SCALE 1000.0     /* flow cost units per nat */
 #define JOINT_CMAX 1e6         /* cost clip, units */
-#define JOINT_RESPLIT_MAX 10   /* shared calls re-split exhaustively (2^n splits) */
+#define JOINT_RESPLIT_MAX 8   /* shared calls re-split exhaustively (2^n splits) */
+#define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 
 /* One call pair.  cs: call sent (caller's clock); cr: call received
  * (callee's clock); rs: return sent (callee's clock); rr: return received
  * (caller's clock).  A missing receive time is taken from the send. */
+/* A half pair (call or ret JOINT_NONE: the other message was lost) has
+ * the missing end's times copied from the known one. */
 typedef struct jpair {
     pb_ns cs, cr, rs, rr;
     uint32_t call, ret;     /* message indices */
@@ -73,10 +76,13 @@ struct joint {
     hmap seen;              /* request pairs re-split in this pass */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     int use_flow;
+    unsigned char *free_ret; /* pair made without a call id: its return may move */
+    size_t ret_swaps;
     unsigned char *clean;   /* requests no ambiguous call could belong to */
     size_t nclean;
 
     /* counters */
+    size_t halves_call, halves_ret;
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;

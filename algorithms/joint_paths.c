@@ -212,6 +212,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "unmatched_calls=%zu", s->unmatched_calls);
         pb_result_meta(res, "unmatched_returns=%zu", s->unmatched_returns);
         pb_result_meta(res, "repeated_key_matches=%zu", s->repeated);
+        pb_result_meta(res, "half_pairs_call=%zu", s->halves_call);
+        pb_result_meta(res, "half_pairs_return=%zu", s->halves_ret);
         pb_result_meta(res, "links=%u", s->nlinks);
         pb_result_meta(res, "candidate_parents=%zu", s->ncand);
         pb_result_meta(res, "nested_pairs=%zu", s->nested);
@@ -228,6 +230,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "search_passes=%d", s->lpasses);
         pb_result_meta(res, "search_moves=%zu", s->moves);
         pb_result_meta(res, "search_swaps=%zu", s->swaps);
+        pb_result_meta(res, "return_swaps=%zu", s->ret_swaps);
         pb_result_meta(res, "log_likelihood=%.6f", joint_loglik(s));
         pb_result_meta(res, "cycles_broken=%zu", cut);
         pb_result_meta(res, "paths=%zu", roots);

@@ -964,11 +964,11 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
                        (unsigned long long)b.nmoved) != PB_OK)
         goto done;
     if (b.ncapped &&
-        pb_result_meta(res, "link_capped_roots=%llu\nwarning: linking: %llu roots "
-                       "got no try-both decisions after %d instances in all (a "
-                       "cap on the work of k=%d); expected a smaller k for this "
-                       "trace", (unsigned long long)b.ncapped,
-                       (unsigned long long)b.ncapped, LINK_MAX_INSTANCES, p->k) != PB_OK)
+        (pb_result_meta(res, "link_capped_roots=%llu", (unsigned long long)b.ncapped) != PB_OK ||
+         pb_result_warn(res, "%llu roots got no try-both decisions after %d "
+                        "instances in all (a cap on the work of k=%d); expected a "
+                        "smaller k for this trace", (unsigned long long)b.ncapped,
+                        LINK_MAX_INSTANCES, p->k) != PB_OK))
         goto done;
     pb_strbuf_printf(&res->report,
                      "# WAP5 message linking: %zu messages, %llu roots, %llu "

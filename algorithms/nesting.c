@@ -683,22 +683,64 @@ static inline double pen(const nesting *s, int which, uint32_t c, double e)
 /* The three child penalties of 5.1.1.3 as one factor.  A count c enters as
  * (1 + c)^-e: no children yet means no penalty, and the first conflicting
  * child already divides the score (by 4 for x = 2). */
-static double penalty(const nesting *s, uint32_t q, uint32_t c,
-                      const pb_msg *cm, const pb_msg *rm)
+/* Children counts of a parent by callee, for the same-child penalty: an
+ * open-addressing table keyed by (parent pair, callee node), only built
+ * when y != 0. */
+typedef struct kidcount {
+    uint64_t key;    /* pair << 32 | dst, plus 1; 0 = empty slot */
+    uint32_t n;
+} kidcount;
+
+static kidcount *kid_find(kidcount *t, size_t cap, uint32_t q, uint32_t dst)
 {
-    uint32_t co = 0, cs = 0, ca = 0;
+    uint64_t key = ((uint64_t)q << 32 | dst) + 1;
+    size_t j = (size_t)mix64(key) & (cap - 1);
+    while (t[j].key && t[j].key != key)
+        j = (j + 1) & (cap - 1);
+    return &t[j];
+}
+
+/* Count of (q, dst), 0 when absent. */
+static uint32_t kid_get(kidcount *t, size_t cap, uint32_t q, uint32_t dst)
+{
+    return kid_find(t, cap, q, dst)->n;
+}
+
+/* One more child of q calling dst (at most one per pair: the table, twice
+ * the pairs, never fills). */
+static void kid_add(kidcount *t, size_t cap, uint32_t q, uint32_t dst)
+{
+    kidcount *e = kid_find(t, cap, q, dst);
+    e->key = ((uint64_t)q << 32 | dst) + 1;
+    e->n++;
+}
+
+/* The three child penalties of 5.1.1.3 as one factor.  ca: children of q
+ * so far; cs: those calling the same node as c.  The overlapping children
+ * are found without a scan of all of q's children (that was quadratic in
+ * the number of children of a parent): the list holds them newest first,
+ * so their returns come in decreasing order, and the ones that return
+ * after c's call (the only ones that can overlap c) are a prefix. */
+static double penalty(const nesting *s, uint32_t q, uint32_t c,
+                      const pb_msg *cm, const pb_msg *rm, uint32_t ca,
+                      uint32_t cs)
+{
+    uint32_t co = 0;
     /* without a skew window the file order is the order of events, also
      * between rows stamped at the same tick */
     const int by_row = s->p.skew_window == 0 && s->p.same_tick;
-    for (uint32_t k = s->first_child[q]; k != NONE; k = s->next_sib[k]) {
-        const pb_msg *km = cmsg(s, k), *kr = rmsg(s, k);
-        ca++;
-        cs += km->dst == cm->dst;
-        if (by_row)
-            co += s->call[k] < s->ret[c] && s->call[c] < s->ret[k];
-        else
-            co += km->ts < rm->ts && cm->ts < kr->ts;
-    }
+    if (s->p.x != 0)
+        for (uint32_t k = s->first_child[q]; k != NONE; k = s->next_sib[k]) {
+            if (by_row) {
+                if (s->ret[k] <= s->call[c])
+                    break;
+                co += s->call[k] < s->ret[c];
+            } else {
+                if (rmsg(s, k)->ts <= cm->ts)
+                    break;
+                co += cmsg(s, k)->ts < rm->ts;
+            }
+        }
     return pen(s, 0, co, s->p.x) * pen(s, 1, cs, s->p.y) * pen(s, 2, ca, s->p.z);
 }
 
@@ -707,6 +749,20 @@ static int choose(nesting *s)
     const size_t bins = (size_t)s->p.bins;
     const int penalize = s->p.x != 0 || s->p.y != 0 || s->p.z != 0;
     int rc = PB_OK;
+    uint32_t *nkids = calloc(s->npairs ? s->npairs : 1, sizeof *nkids);
+    size_t kcap = 0;
+    kidcount *kc = NULL;
+    if (penalize && s->p.y != 0) {
+        kcap = 16;
+        while (kcap < 2 * (size_t)s->npairs)
+            kcap *= 2;
+        kc = calloc(kcap, sizeof *kc);
+    }
+    if (!nkids || (penalize && s->p.y != 0 && !kc)) {
+        free(nkids);
+        free(kc);
+        return PB_ENOMEM;
+    }
     for (uint32_t c = 0; c < s->npairs; c++) {
         s->first_child[c] = s->next_sib[c] = NONE;
     }
@@ -729,7 +785,8 @@ static int choose(nesting *s)
             }
             double v = h == NONE ? 0.0 : s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)];
             if (penalize)
-                v *= penalty(s, q, c, cm, rm);
+                v *= penalty(s, q, c, cm, rm, nkids[q],
+                             kc ? kid_get(kc, kcap, q, cm->dst) : 0);
             /* ties go to the earliest parent */
             if (v > bestv || (v == bestv && s->call[q] < s->call[best])) {
                 bestv = v;
@@ -739,7 +796,12 @@ static int choose(nesting *s)
         s->parent[c] = best;
         s->next_sib[c] = s->first_child[best];
         s->first_child[best] = c;
+        nkids[best]++;
+        if (kc)
+            kid_add(kc, kcap, best, cm->dst);
     }
+    free(nkids);
+    free(kc);
     return rc;
 }
 

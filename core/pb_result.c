@@ -47,14 +47,31 @@ int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
 
 int pb_result_meta(pb_result *r, const char *fmt, ...)
 {
-    char buf[1024];
+    /* whole lines, however long: a trace's params line (copied as
+     * "trace: params: ...") grows with the config's tracelets, and score
+     * compares it with the trace's own */
+    char buf[1024], *line = buf;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (r->meta.len && pb_strbuf_putc(&r->meta, '\n') != PB_OK)
-        return PB_ENOMEM;
-    return pb_strbuf_puts(&r->meta, buf);
+    if (n < 0)
+        return PB_EINVAL;
+    if ((size_t)n >= sizeof buf) {
+        if (!(line = malloc((size_t)n + 1)))
+            return PB_ENOMEM;
+        va_start(ap, fmt);
+        vsnprintf(line, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    int rc = PB_OK;
+    if (r->meta.len)
+        rc = pb_strbuf_putc(&r->meta, '\n');
+    if (rc == PB_OK)
+        rc = pb_strbuf_puts(&r->meta, line);
+    if (line != buf)
+        free(line);
+    return rc;
 }
 
 int pb_result_warn(pb_result *r, const char *fmt, ...)

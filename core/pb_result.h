@@ -82,16 +82,6 @@ int pb_result_meta(pb_result *r, const char *fmt, ...)
 #endif
     ;
 
-/* Append a warning for the user (a cap, a fallback or a guess that changed
- * the result) as the metadata line "warning: ALGO: text" (printf-style);
- * the library never prints, infer copies such lines to stderr.  Returns
- * PB_OK or PB_ENOMEM. */
-int pb_result_warn(pb_result *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
 /* A trace's fingerprint: its message count and an order-independent
  * 64-bit hash of its messages' ids, sender and receiver names and types
  * (a sum over messages, so a shuffled trace has the same fingerprint, and
@@ -113,6 +103,16 @@ char *pb_fingerprint_format(const pb_fingerprint *fp, char *buf, size_t n);
 /* Parse the text after "fingerprint:" (leading spaces allowed).  Returns
  * PB_OK or PB_EPARSE. */
 int pb_fingerprint_parse(const char *s, pb_fingerprint *out);
+
+/* Append a warning for the user (a cap, a fallback or a guess that changed
+ * the result) as the metadata line "warning: ALGO: text" (printf-style);
+ * the library never prints, infer copies such lines to stderr.  Returns
+ * PB_OK or PB_ENOMEM. */
+int pb_result_warn(pb_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* Rank the patterns (by r->rank_by) and write the result file.  head:
  * metadata lines written first after the version line (without "# "), e.g.

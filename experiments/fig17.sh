@@ -28,7 +28,8 @@ FIG_HOW="maketrace multitier.conf --seed SEED -D instances=I -D sd_scale=S -D me
 fig_points() {
     len=$(mode_pick 202498 60000 10000)
     algos=$(mode_pick "nesting convolution linking truth" "nesting convolution linking truth" "nesting truth")
-    for series in nesting-low nesting-sd1 $algos; do
+    # panels in this order: the claim's setting, p 42, p 42 with 1 % sd, the others
+    for series in nesting-low $(echo "$algos" | sed 's/^nesting /nesting nesting-sd1 /'); do
         [ "$PB_MODE" = tiny ] && [ "$series" = nesting-sd1 ] && continue
         for seed in $(seeds "$(mode_pick 3 2 1)"); do
             [ "$series" = truth ] && [ "$seed" != 1 ] && continue

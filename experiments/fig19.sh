@@ -6,7 +6,6 @@
 # measured mean per-node parallelism of each trace as Table 1 defines it
 # (mean candidate parents per nested call, computed by a nesting run: the
 # same x for every algorithm), a dependent variable, as in the paper.
-# open_calls (trace_stats.awk) is a second, algorithm-free measure.
 FIG=fig19
 FIG_TITLE="false-positive instance rate vs mean per-node parallelism"
 FIG_HOW="maketrace CONF --seed SEED -D messages=LEN -D instances_scale=S | infer --algo ALGO | score"

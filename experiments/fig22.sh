@@ -38,7 +38,10 @@ fig_run() {
     else
         gen multitier -D instances="$P_inst" -D messages="$P_len" >t.csv || return 1
     fi
-    set -- $(trace_stats t.csv)
+    # the unskewed trace is the same for every skew and curve of a seed
+    _tk=mt
+    [ "$P_curve" = linking-idle ] && _tk=idle
+    set -- $(cached "stats_${_tk}_${P_inst}_${P_seed}_${P_len}" trace_stats t.csv)
     cd_=$4 rd_=$5
     off=$P_skew algo=nesting
     set --

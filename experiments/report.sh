@@ -295,6 +295,38 @@ echo "> on real (Jaeger) traces, from \`experiments/real_traces.sh\`."
 echo
 if have real_traces.md; then cat "$out/real_traces.md"; else echo "*(real_traces.md not made: experiments/real_traces.sh absent or failed)*"; fi
 echo
+
+# ---------------------------------------------------------------- baselines (issue 14)
+echo "## The field's baselines: load, parallelism, skew, loss"
+echo
+echo "> Not in the papers: the TraceWeaver artifact's baselines (FCFS, arrival order, vPath, its WAP5"
+echo "> variant; docs/baselines.md) beside nesting, linking and joint on the hotel-like config"
+echo "> (\`maketrace/configs/hotel.conf\`), from \`experiments/baselines_sweep.sh\`."
+echo
+img baselines
+echo
+for s in load par skew loss; do
+    have "baselines_$s.dat" || continue
+    awk -v s="$s" '/^#/ { next } !h { for (i = 2; i <= NF; i++) m[i] = $i; nm = NF; h = 1; next }
+        { n++; for (i = 2; i <= nm; i++) { v[n, i] = $i; if (n == 1) v0[i] = $i }; x[n] = $1 }
+        END {
+            if (!n) exit
+            if (s == "load" || s == "par") {
+                best = 2; for (i = 3; i <= nm; i++) if (v[n, i] > v[n, best]) best = i
+                worst = 2; for (i = 3; i <= nm; i++) if (v[n, i] < v[n, worst]) worst = i
+                printf "- %s, at x = %s: best %s (%.2f), worst %s (%.2f)\n", (s == "load" ? "highest offered load" : "all calls parallel"), x[n], m[best], v[n, best], m[worst], v[n, worst]
+            } else {
+                line = ""
+                for (i = 2; i <= nm; i++) {
+                    b = "never"
+                    for (k = 2; k <= n; k++) if (v[k, i] < 0.5 * v0[i]) { b = "at " x[k]; break }
+                    line = line (i > 2 ? "; " : "") m[i] " " b
+                }
+                printf "- %s: first x where a method falls below half its unperturbed accuracy: %s\n", (s == "skew" ? "clock offset of search (ms)" : "capture loss"), line
+            }
+        }' "$out/baselines_$s.dat"
+done
+echo
 } >"$R.body"
 
 # the page: a summary table (the verdicts of every section), then the sections

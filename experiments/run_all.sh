@@ -164,6 +164,14 @@ if [ -f experiments/real_traces.sh ] && [ -z "$only" -o "$(echo ",$only," | grep
             echo "run_all: warning: experiments/real_traces.sh failed; no real-trace tables" >&2
     fi
 fi
+# the field's baselines against load, parallelism, skew and loss (issue 14)
+if [ -f experiments/baselines_sweep.sh ] && [ -z "$only" -o "$(echo ",$only," | grep -c ',baselines,')" -gt 0 ]; then
+    if [ $collect_only -eq 0 ]; then
+        bq=""; [ "$mode" = full ] || bq=--quick
+        PB_OUT="$out" sh experiments/baselines_sweep.sh $bq > "$out/run/baselines.log" 2>&1 ||
+            { echo "run_all: warning: experiments/baselines_sweep.sh failed (see $out/run/baselines.log)" >&2; }
+    fi
+fi
 if [ $plots -eq 1 ]; then
     if command -v gnuplot >/dev/null 2>&1; then
         for f in $figs real; do

@@ -55,8 +55,8 @@ fig_run() {
         timed r.csv "$PB_BIN/infer" --algo "$P_algo" --no-assign t.csv || return 1
     fi
     if [ "$P_algo" = nesting ]; then par=$(meta_get r.csv mean_parallelism); else par=$(nest_par t.csv); fi
-    echo "workload,algo,config,messages,duration,parallelism,mu,cpu_s,cpu_infer_s,maxrss_mb"
-    echo "$P_workload,$P_algo,$P_cfg,$1,$2,$par,$mu,$T_USER_S,$(meta_get r.csv cpu_infer_s),$(awk -v k="$T_MAXRSS_KB" 'BEGIN { if (k != "") printf "%.1f", k / 1024 }')"
+    echo "workload,algo,config,messages,duration,parallelism,mu,cpu_s,cpu_infer_s,maxrss_mb,instances"
+    echo "$P_workload,$P_algo,$P_cfg,$1,$2,$par,$mu,$T_USER_S,$(meta_get r.csv cpu_infer_s),$(awk -v k="$T_MAXRSS_KB" 'BEGIN { if (k != "") printf "%.1f", k / 1024 }'),$P_inst"
 }
 
 # the paper's Table 1 (seed 000) and Table 5 (seed 001), as printed
@@ -99,12 +99,14 @@ fig_collect() {
         { w = $(c["workload"]); a = $(c["algo"])
           if (!(w in seen)) { seen[w] = 1; ord[++n] = w }
           len[w] = $(c["messages"]); dur[w] = $(c["duration"]); par[w] = $(c["parallelism"])
+          # the generator setting beside the measured parallelism
+          if ("instances" in c && $(c["instances"]) != "") par[w] = par[w] " (" $(c["instances"]) " instances)"
           cpu[w, a] = ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])); mb[w, a] = $(c["maxrss_mb"])
           if ($(c["mu"]) != "") mu[w] = $(c["mu"]) }
         function v(x) { return x == "" ? "-" : x }
         function pp(w, k,    f) { if (!(w in P)) return "-"; split(P[w], f, "|"); return f[k] == "" ? "-" : f[k] }
         END {
-            print "| workload | length (ours / paper) | duration s (ours / paper) | mean per-node parallelism (ours / paper) | nesting MB (ours / paper) | nesting CPU s (ours / paper) | convolution mu s | convolution MB (ours / paper) | convolution CPU s (ours / paper) | linking MB | linking CPU s |"
+            print "| workload | length (ours / paper) | duration s (ours / paper) | mean per-node parallelism, Table 1 measure as nesting computes it (ours, generator setting / paper) | nesting MB (ours / paper) | nesting CPU s (ours / paper) | convolution mu s | convolution MB (ours / paper) | convolution CPU s (ours / paper) | linking MB | linking CPU s |"
             print "|---|---|---|---|---|---|---|---|---|---|---|"
             for (i = 1; i <= n; i++) { w = ord[i]
                 printf "| %s (%s) | %s / %s | %.1f / %s | %s / %s | %s / %s | %s / %s | %s | %s / %s | %s / %s | %s | %s |\n",

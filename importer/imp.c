@@ -151,13 +151,13 @@ const imp_stats *imp_get_stats(const imp_importer *im)
 int imp_fail(imp_importer *im, pb_error *err, int code, const char *file,
              long line, long col, const char *fmt, ...)
 {
-    char buf[PB_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    /* pb_error_vset quotes long fields short (issue 16.14) */
+    int rc = pb_error_vset(err, code, file, line, col, fmt, ap);
     va_end(ap);
     im->failed = 1;
-    return pb_error_set(err, code, file, line, col, "%s", buf);
+    return rc;
 }
 
 /* Where a span sits in its document, for messages: "data[0].spans[3]". */

@@ -109,30 +109,71 @@ static int64_t us_of(pb_ns t, imp_export_stats *st)
     return u;
 }
 
-static void put_span(FILE *fp, int first, uint64_t trace, uint64_t id,
-                     uint64_t parent, const char *op, const char *kind,
-                     uint32_t proc, pb_ns start, pb_ns end,
-                     imp_export_stats *st, const char *extra_tags)
+/* The operation name "SRC -> DST", escaped. */
+static void put_op(FILE *fp, const char *src, const char *dst)
 {
-    int64_t s = us_of(start, st), e = us_of(end, st);
+    fputc('"', fp);
+    for (int k = 0; k < 2; k++) {
+        for (const unsigned char *p = (const unsigned char *)(k ? dst : src);
+             *p; p++) {
+            if (*p == '"' || *p == '\\')
+                fprintf(fp, "\\%c", *p);
+            else if (*p < 0x20)
+                fprintf(fp, "\\u%04x", *p);
+            else
+                fputc(*p, fp);
+        }
+        if (!k)
+            fputs(" -> ", fp);
+    }
+    fputc('"', fp);
+}
+
+typedef struct span_out {
+    uint64_t trace, id, parent; /* parent 0: none */
+    const char *src, *dst, *kind;
+    uint32_t proc;
+    pb_ns start, end;
+    int root;            /* tag the instance and its pattern */
+    uint32_t inst;
+    const char *pattern; /* may be NULL */
+} span_out;
+
+static void put_span(FILE *fp, int first, const span_out *o,
+                     imp_export_stats *st)
+{
+    int64_t s = us_of(o->start, st), e = us_of(o->end, st);
     if (e < s) {
         st->negative++;
         e = s;
     }
     fprintf(fp, "%s\n{\"traceID\":\"%016" PRIx64 "\",\"spanID\":\"%016" PRIx64
                 "\",\"flags\":1,\"operationName\":",
-            first ? "" : ",", trace, id);
-    put_str(fp, op);
+            first ? "" : ",", o->trace, o->id);
+    put_op(fp, o->src, o->dst);
     fputs(",\"references\":[", fp);
-    if (parent)
+    if (o->parent)
         fprintf(fp, "{\"refType\":\"CHILD_OF\",\"traceID\":\"%016" PRIx64
                     "\",\"spanID\":\"%016" PRIx64 "\"}",
-                trace, parent);
+                o->trace, o->parent);
     fprintf(fp, "],\"startTime\":%" PRId64 ",\"duration\":%" PRId64
                 ",\"tags\":[{\"key\":\"span.kind\",\"type\":\"string\","
-                "\"value\":\"%s\"}%s],\"logs\":[],\"processID\":\"p%u\","
-                "\"warnings\":null}",
-            s, e - s, kind, extra_tags ? extra_tags : "", proc + 1);
+                "\"value\":\"%s\"}",
+            s, e - s, o->kind);
+    if (o->root) {
+        fprintf(fp, ",{\"key\":\"pathbench.instance\",\"type\":\"int64\","
+                    "\"value\":%u}",
+                o->inst);
+        if (o->pattern) {
+            fputs(",{\"key\":\"pathbench.pattern\",\"type\":\"string\","
+                  "\"value\":",
+                  fp);
+            put_str(fp, o->pattern);
+            fputc('}', fp);
+        }
+    }
+    fprintf(fp, "],\"logs\":[],\"processID\":\"p%u\",\"warnings\":null}",
+            o->proc + 1);
     st->spans++;
 }
 
@@ -140,17 +181,17 @@ static void put_span(FILE *fp, int first, uint64_t trace, uint64_t id,
 static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
                           size_t k, uint64_t trace_no, uint32_t inst,
                           const char *pattern, uint32_t client_node,
-                          int first_trace, imp_export_stats *st)
+                          int first_trace, uint32_t *procs,
+                          imp_export_stats *st)
 {
     const pb_msg *m = t->msgs;
     int use_callid = (t->columns & PB_COL_CALLID) != 0;
     xrpc *rp = malloc((k ? k : 1) * sizeof *rp);
     pkey *pk = malloc((k ? k : 1) * sizeof *pk);
-    uint32_t *procs = calloc(pb_strtab_count(t->names->nodes) + 1,
-                             sizeof *procs);
+    uint32_t *used = malloc((2 * k + 1) * sizeof *used); /* nodes in order */
     uint32_t *order = malloc((k ? k : 1) * sizeof *order);
     int rc = PB_ENOMEM;
-    if (!rp || !pk || !procs || !order)
+    if (!rp || !pk || !used || !order)
         goto out;
     /* pair calls and returns: per (caller, callee, callid), FIFO */
     size_t np = 0;
@@ -295,10 +336,14 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
     uint32_t nproc = 0;
     for (size_t j = 0; j < nr; j++) {
         const pb_msg *c = &m[pos[rp[j].call]];
-        if (!procs[c->src])
+        if (!procs[c->src]) {
             procs[c->src] = ++nproc;
-        if (!procs[c->dst])
+            used[nproc - 1] = c->src;
+        }
+        if (!procs[c->dst]) {
             procs[c->dst] = ++nproc;
+            used[nproc - 1] = c->dst;
+        }
     }
     fprintf(fp, "%s\n{\"traceID\":\"%016" PRIx64 "\",\"spans\":[",
             first_trace ? "" : ",", trace_no);
@@ -315,7 +360,6 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
         r->sspan = next_id++;
     }
     int first = 1;
-    char tags[512];
     for (size_t j = 0; j < nr; j++) {
         xrpc *r = &rp[j];
         const pb_msg *c = &m[pos[r->call]];
@@ -326,58 +370,37 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
         pb_ns rrecv = rt ? (rt->recv_ts != PB_TS_NONE ? rt->recv_ts : rt->ts)
                          : c->ts;
         uint64_t parent = r->parent != NO ? rp[r->parent].sspan : 0;
-        tags[0] = 0;
-        if (r->parent == NO) {
-            /* the instance and its pattern, on each root span */
-            char *p = tags;
-            size_t left = sizeof tags;
-            int n = snprintf(p, left, ",{\"key\":\"pathbench.instance\","
-                                      "\"type\":\"int64\",\"value\":%u}",
-                             inst);
-            if (n > 0 && (size_t)n < left && pattern &&
-                strlen(pattern) < left - (size_t)n - 80 &&
-                !strpbrk(pattern, "\"\\")) {
-                snprintf(p + n, left - (size_t)n,
-                         ",{\"key\":\"pathbench.pattern\",\"type\":\"string\","
-                         "\"value\":\"%s\"}",
-                         pattern);
-            }
-        }
-        char op[256];
-        snprintf(op, sizeof op, "%s -> %s", src, dst);
         int one_way = rt == NULL;
-        if (!r->cspan) {
-            put_span(fp, first, trace_no, r->sspan, 0, op,
-                     one_way ? "consumer" : "server", procs[c->dst] - 1, crecv,
-                     rt ? rt->ts : crecv, st, tags);
+        span_out cs = {trace_no, r->cspan, parent, src, dst,
+                       one_way ? "producer" : "client", procs[c->src] - 1,
+                       c->ts, rrecv, r->parent == NO, inst, pattern};
+        span_out ss = {trace_no, r->sspan, r->cspan, src, dst,
+                       one_way ? "consumer" : "server", procs[c->dst] - 1,
+                       crecv, rt ? rt->ts : crecv, 0, inst, pattern};
+        if (!r->cspan) { /* a root entered from node client: server alone */
+            ss.parent = 0;
+            ss.root = 1;
+        } else {
+            put_span(fp, first, &cs, st);
             first = 0;
-            continue;
         }
-        put_span(fp, first, trace_no, r->cspan, parent, op,
-                 one_way ? "producer" : "client", procs[c->src] - 1, c->ts,
-                 rrecv, st, tags);
+        put_span(fp, first, &ss, st);
         first = 0;
-        put_span(fp, 0, trace_no, r->sspan, r->cspan, op,
-                 one_way ? "consumer" : "server", procs[c->dst] - 1, crecv,
-                 rt ? rt->ts : crecv, st, NULL);
     }
     fputs("],\"processes\":{", fp);
-    uint32_t nodes = pb_strtab_count(t->names->nodes);
-    for (uint32_t p = 1; p <= nproc; p++)
-        for (uint32_t v = 0; v < nodes; v++)
-            if (procs[v] == p) {
-                fprintf(fp, "%s\"p%u\":{\"serviceName\":", p > 1 ? "," : "",
-                        p);
-                put_str(fp, pb_strtab_str(t->names->nodes, v));
-                fputs(",\"tags\":[]}", fp);
-            }
+    for (uint32_t p = 1; p <= nproc; p++) {
+        fprintf(fp, "%s\"p%u\":{\"serviceName\":", p > 1 ? "," : "", p);
+        put_str(fp, pb_strtab_str(t->names->nodes, used[p - 1]));
+        fputs(",\"tags\":[]}", fp);
+        procs[used[p - 1]] = 0; /* clean for the next instance */
+    }
     fputs("},\"warnings\":null}", fp);
     st->instances++;
     rc = PB_OK;
 out:
     free(rp);
     free(pk);
-    free(procs);
+    free(used);
     free(order);
     return rc;
 }
@@ -414,8 +437,10 @@ int imp_export_jaeger(FILE *fp, const pb_trace *t, const pb_result *res,
     ent *e = malloc(na * sizeof *e);
     inst_range *rg = NULL;
     uint32_t *pos = NULL;
+    uint32_t *procs = calloc(pb_strtab_count(t->names->nodes) + 1,
+                             sizeof *procs);
     int rc = PB_ENOMEM;
-    if (!byid || !e)
+    if (!byid || !e || !procs)
         goto out;
     for (size_t i = 0; i < n; i++)
         byid[i] = (uint32_t)i;
@@ -470,7 +495,8 @@ int imp_export_jaeger(FILE *fp, const pb_trace *t, const pb_result *res,
         const pb_pattern *pat =
             pb_pattab_by_index(res->patterns, e[rg[k].from].pattern);
         rc = write_instance(fp, t, pos, len, (uint64_t)k + 1, inst,
-                            pat ? pat->text : NULL, client_node, k == 0, &st);
+                            pat ? pat->text : NULL, client_node, k == 0,
+                            procs, &st);
     }
     if (rc == PB_OK) {
         fputs("\n],\"total\":0,\"limit\":0,\"offset\":0,\"errors\":null}\n", fp);
@@ -484,6 +510,7 @@ out:
         pb_error_set(err, rc, NULL, 0, 0, "out of memory");
     free(byid);
     free(e);
+    free(procs);
     free(rg);
     free(pos);
     if (st_out)

@@ -269,11 +269,12 @@ int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
             im->formats_seen |= 2u;
             rc = stream_array(&s, EL_ZIPKIN);
         } else {
+            size_t at = s.pos;
             json_t *v = NULL;
             if ((rc = parse_value(&s, &v)) != PB_OK)
                 return rc;
             json_decref(v);
-            return syntax(&s, s.pos - 1, want(im->opts.format));
+            return syntax(&s, at, want(im->opts.format));
         }
         if (rc != PB_OK)
             return rc;

@@ -13,13 +13,19 @@ do for [ext in "png svg"] {
     set title "false-positive paths (paper: 0.21-0.29)"
     set ylabel "fraction of inferred paths"
     set yrange [0:1.05]
+    # the paper's range, 21-29 %
+    set object 1 rect from graph 0, first 0.21 to graph 1, first 0.29 fc rgb '#e8e8e8' fs solid noborder behind
+    set label 2 "paper" at graph 0.02, first 0.25 left font ",8" tc rgb '#666666'
     if (fexists(fa)) {
         plot fa using 1:2 with linespoints ls 1 title "all inferred paths", \
              '' using 1:3 with linespoints ls 2 title "paths with >= 100 instances"
     } else { set label 1 "no data" at graph 0.5, 0.5 center; plot [1:2] [0:1] NaN notitle; unset label 1 }
+    unset object 1
+    unset label 2
     set title "frequent true paths missed (paper: none)"
     set ylabel "paths"
     set yrange [0:*]
+    set key left center
     if (fexists(fa)) {
         plot fa using 1:4 with linespoints ls 3 title "missed", \
              '' using 1:5 with lines lc rgb '#7f7f7f' dt 2 title "frequent true paths"

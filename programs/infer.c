@@ -14,6 +14,7 @@
 #include "imp_export.h"
 #include "pb_algo.h"
 #include "pb_cli.h"
+#include "pb_exec.h"
 #include "pb_strbuf.h"
 #include "pb_tick.h"
 #include "pb_trace.h"
@@ -55,6 +56,58 @@ static void usage(FILE *fp, const pb_cli *cli)
         fprintf(fp, "%s (%s view): %s\n", (*a)->name, (*a)->view, (*a)->summary);
         pb_opt_help(fp, (*a)->options, "    ");
     }
+    fprintf(fp, "exec:'COMMAND ARGS' (any view): an external algorithm in any language:\n"
+                "    COMMAND gets the trace without truth columns as CSV on stdin and\n"
+                "    writes a result file on stdout; -s NAME=VALUE reach it as the\n"
+                "    environment variables PB_PARAM_NAME and PB_PARAMS (docs/baselines.md)\n");
+}
+
+/* infer --algo exec:COMMAND: run it, check its result, re-head it. */
+static int run_exec(const char *command, const char *trace_path,
+                    const pb_reader_opts *ropts, const char *const *sets,
+                    size_t nsets, const char *out_path)
+{
+    if (!*command) {
+        fprintf(stderr, "%s: --algo exec: needs a command, e.g. "
+                        "--algo exec:'python3 examples/fcfs.py'\n", prog);
+        return 2;
+    }
+    pb_error err;
+    pb_error_clear(&err);
+    pb_trace *trace = NULL;
+    if (pb_trace_load(trace_path, ropts, 0, &trace, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 1;
+    }
+    pb_exec_run run;
+    int rc = pb_exec_start(command, trace, sets, nsets, &run, &err);
+    const char *et = run.err_text ? run.err_text : "";
+    if (rc != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        if (*et)
+            fprintf(stderr, "%s: its standard error:\n%s%s", prog, et,
+                    et[strlen(et) - 1] == '\n' ? "" : "\n");
+        pb_exec_run_free(&run);
+        pb_trace_close(trace);
+        return rc == PB_EINVAL ? 2 : 1;
+    }
+    if (*et) /* warnings of the external algorithm, passed through */
+        fputs(et, stderr);
+    FILE *out = stdout;
+    if (out_path && strcmp(out_path, "-") && !(out = fopen(out_path, "w"))) {
+        fprintf(stderr, "%s: %s: cannot open for writing\n", prog, out_path);
+        pb_exec_run_free(&run);
+        pb_trace_close(trace);
+        return 1;
+    }
+    rc = pb_exec_finish(command, trace, trace_path, &run, out, &err);
+    if (out != stdout && fclose(out) != 0 && rc == PB_OK)
+        rc = pb_error_set(&err, PB_EIO, out_path, 0, 0, "write error");
+    if (rc != PB_OK)
+        pb_error_print(stderr, prog, &err);
+    pb_exec_run_free(&run);
+    pb_trace_close(trace);
+    return rc == PB_OK ? 0 : 1;
 }
 
 /* Every algorithm's parameter table, for --list-options. */
@@ -176,6 +229,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: --algo is required (nesting, convolution, linking, truth)\n", prog);
         free(sets);
         return 2;
+    }
+    if (!strncmp(algo_name, "exec:", 5)) {
+        if (optind + 1 < argc) {
+            fprintf(stderr, "%s: expected at most one trace file, got %d\n", prog,
+                    argc - optind);
+            free(sets);
+            return 2;
+        }
+        int st = run_exec(algo_name + 5, optind < argc ? argv[optind] : "-", &ropts,
+                          sets, nsets, out_path);
+        free(sets);
+        return st;
     }
     const pb_algo *algo = pb_algo_find(algo_name);
     if (!algo) {

@@ -298,16 +298,23 @@ int skew_spec_load(skew_spec *s, const char *path, pb_error *err)
     if (!fp)
         return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
                             strerror(errno));
-    char buf[4096];
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t got;
     long line = 0;
     int rc = PB_OK;
-    while (fgets(buf, sizeof buf, fp)) {
+    while ((got = getline(&buf, &cap, fp)) >= 0) {
         line++;
-        size_t l = strlen(buf);
-        if (l == sizeof buf - 1 && buf[l - 1] != '\n') {
-            rc = pb_error_set(err, PB_EPARSE, path, line, 0,
-                              "line too long; expected NODE=OFFSET[,DRIFT]");
+        size_t l = (size_t)got;
+        const char *nul = memchr(buf, '\0', l);
+        if (nul) {
+            rc = pb_error_set(err, PB_EPARSE, path, line, (long)(nul - buf) + 1,
+                              "a NUL byte; expected text NODE=OFFSET[,DRIFT]");
             break;
+        }
+        if (line == 1 && l >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+            memmove(buf, buf + 3, l - 2); /* a UTF-8 byte-order mark */
+            l -= 3;
         }
         const char *b = buf, *e = buf + l;
         trim(&b, &e);
@@ -319,6 +326,7 @@ int skew_spec_load(skew_spec *s, const char *path, pb_error *err)
     }
     if (rc == PB_OK && ferror(fp))
         rc = pb_error_set(err, PB_EIO, path, line, 0, "read error");
+    free(buf);
     fclose(fp);
     return rc;
 }

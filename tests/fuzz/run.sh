@@ -24,7 +24,9 @@ done
 incs="-Icore -Imaketrace -Iskewer -Isniffer -Ialgorithms -Imetrics -Iimporter"
 flags="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
  -fno-sanitize-recover=undefined -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE"
-libs="-ljansson -larchive -lfftw3 -lgsl -lgslcblas -lcsv -lm"
+# the same libraries as the Makefile links, so that the two cannot drift
+libs=$(sed -n 's/^LDLIBS *+= *//p' Makefile)
+[ -n "$libs" ] || libs="-ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm"
 echo "fuzz: seed $seed, $secs s per target (repeat with FUZZ_SEED=$seed)"
 status=0
 for src in tests/fuzz/fuzz_*.c; do

@@ -128,12 +128,16 @@ head -c 200 "$D/shapes.tar.xz" > "$T/cut.tar.xz"
 
 # 6. converting Jaeger to OTLP (scripts/jaeger2otlp.py) gives the same trace
 if command -v python3 > /dev/null; then
-    python3 "$PB_ROOT/scripts/jaeger2otlp.py" "$D/two.json" "$D/irregular.json" "$D/ties.json" \
-        "$D/clientroot.json" "$D/nokind.json" "$D/fanout.json" > "$T/all.otlp.json" || fail "jaeger2otlp"
+    mkdir -p "$T/jf/x/y"
+    cp "$D/two.json" "$D/irregular.json" "$T/jf/"
+    cp "$D/ties.json" "$D/clientroot.json" "$T/jf/x/"
+    cp "$D/nokind.json" "$D/fanout.json" "$T/jf/x/y/"
+    python3 "$PB_ROOT/scripts/jaeger2otlp.py" "$T/jf" > "$T/all.otlp.json" || fail "jaeger2otlp"
     "$IT" -q "$T/all.otlp.json" | grep -v '^#' > "$T/o.rows"
-    "$IT" -q "$D/two.json" "$D/irregular.json" "$D/ties.json" "$D/clientroot.json" \
-        "$D/nokind.json" "$D/fanout.json" | grep -v '^#' | diff - "$T/o.rows" > /dev/null ||
-        fail "Jaeger and its OTLP conversion differ"
+    "$IT" -q "$T/jf" | grep -v '^#' | diff - "$T/o.rows" > /dev/null ||
+        fail "a Jaeger folder and its OTLP conversion differ"
+    python3 "$PB_ROOT/scripts/jaeger2otlp.py" --single "$T/jf" | "$IT" -q - | grep -v '^#' |
+        diff - "$T/o.rows" > /dev/null || fail "jaeger2otlp --single differs"
 fi
 
 # 7. bad OTLP: located errors

@@ -118,10 +118,30 @@ TEST(result_file_ranks_and_assigns)
     pb_result_free(&r);
 }
 
+/* a metadata line longer than any fixed buffer is kept whole (a long
+ * config's "trace: params:" line, which score compares with the trace's) */
+TEST(result_meta_long_line_whole)
+{
+    pb_result r;
+    CHECK_INT(pb_result_init(&r, "test", "path"), PB_OK);
+    char v[3001];
+    for (int i = 0; i < 3000; i++)
+        v[i] = (char)('a' + i % 26);
+    v[3000] = 0;
+    CHECK_INT(pb_result_meta(&r, "short=%d", 1), PB_OK);
+    CHECK_INT(pb_result_meta(&r, "trace: params: %s end", v), PB_OK);
+    const char *m = pb_strbuf_str(&r.meta);
+    CHECK(strlen(m) == strlen("short=1\ntrace: params: ") + 3000 + strlen(" end"));
+    CHECK(!strncmp(m, "short=1\ntrace: params: abc", 26));
+    CHECK(!strcmp(m + strlen(m) - 8, "ghij end"));
+    pb_result_free(&r);
+}
+
 int main(void)
 {
     RUN(pattab_aggregates_by_position);
     RUN(options_defaults_set_validate);
     RUN(result_file_ranks_and_assigns);
+    RUN(result_meta_long_line_whole);
     return pbtest_exit();
 }

@@ -57,15 +57,15 @@ static score_report *score_inst(pb_trace *t, const int inst[20], tv_truth **tvp,
                        "rank,pattern,count,score,max_prob,total_latency,"
                        "mean_latency,node_latency,edge_delay\n"
                        "1,C>A,9,9,1,,,,\n# table=assignment\nid,instance,rank\n");
-    int nassigned = 0;
+    int nassign = 0;
     for (int i = 0; i < 20; i++)
         if (inst[i]) {
             len += snprintf(buf + len, sizeof buf - (size_t)len, "%d,%d,1\n",
                             i + 1, inst[i]);
-            nassigned++;
+            nassign++;
         }
     len += snprintf(buf + len, sizeof buf - (size_t)len,
-                    "# end patterns=1 assignments=%d\n", nassigned);
+                    "# end patterns=1 assignments=%d\n", nassign);
     FILE *fp = fmemopen(buf, (size_t)len, "r");
     pb_error err;
     pb_error_clear(&err);

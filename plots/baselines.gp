@@ -1,0 +1,38 @@
+# baselines.gp - every method against offered load, added parallelism,
+# clock skew and capture loss on the hotel-like config
+# (experiments/baselines_sweep.sh): four panels, one curve per method,
+# exact reconstruction of whole requests.  Data: datadir/baselines_{load,
+# par,skew,loss}.dat (x, then one column per method, named in the header).
+load system("dirname ".ARG0)."/common.gp"
+fig = "baselines"
+sweeps = "load par skew loss"
+xlabs = "'offered load (requests/s)' 'share of requests with parallel calls' 'clock offset of search (ms)' 'capture loss probability'"
+titles = "'rising offered load' 'added parallelism (about 100 requests/s)' 'clock skew (about 22 requests/s)' 'capture loss (about 22 requests/s)'"
+set offsets 0, graph 0.03, graph 0.05, 0
+set key bottom left
+do for [ext in "png svg"] {
+    eval set_term(ext, 900, 700)
+    set output sprintf("%s/%s.%s", outdir, fig, ext)
+    set multiplot layout 2, 2 title "The field's baselines and pathbench's methods on the hotel-like config (exact reconstruction)"
+    do for [si = 1:4] {
+        s = word(sweeps, si)
+        f = sprintf("%s/baselines_%s.dat", datadir, s)
+        set title word(titles, si)
+        set xlabel word(xlabs, si)
+        set ylabel "requests reconstructed exactly (fraction)"
+        set yrange [0:1.05]
+        if (s eq "load") { set logscale x } else { unset logscale x }
+        # one legend, in the first panel (the curves start at the top)
+        if (si == 1) { set key bottom left } else { unset key }
+        if (fexists(f)) {
+            ncol = int(system(sprintf("awk '!/^#/ { print NF; exit }' '%s'", f)))
+            plot for [c = 2:ncol] f using 1:c with linespoints ls (c - 1) title columnhead(c)
+        } else {
+            set label 1 "no data" at graph 0.5, 0.5 center
+            plot [0:1] [0:1] NaN notitle
+            unset label 1
+        }
+    }
+    unset multiplot
+    unset output
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Cost of hostile inputs (issue 16): wall time and max RSS of the cases
+# that once ran for minutes or crashed.  Each should stay linear in the
+# input (O(m p) for nesting) or stop at its documented cap:
+#   deep      a call chain D levels deep: infer truth, score, nesting
+#   fanout    one call with K sequential children while a second caller is
+#             open (every child has two candidate parents): nesting with
+#             all three penalties
+#   linking   k=24 on an 8,000-message trace (capped at 50,000 instances)
+#   nesting   hist_bins=100000 smooth_width=100 on 8,000 messages
+# PB_BENCH_QUICK=1 divides the sizes by 10.
+set -u
+: "${PB_BIN:?}"
+dir="${PB_BENCH_DIR:-/tmp}/hostile"
+mkdir -p "$dir" || exit 0
+div=1
+[ "${PB_BENCH_QUICK:-0}" = 1 ] && div=10
+for p in maketrace infer score; do
+    [ -x "$PB_BIN/$p" ] || { echo "bench_hostile: $PB_BIN/$p missing, skipped"; exit 0; }
+done
+command -v /usr/bin/time > /dev/null 2>&1 || { echo "bench_hostile: /usr/bin/time missing, skipped"; exit 0; }
+
+# run LABEL CMD...: one row "label  seconds  max-RSS-MB  exit"
+run() {
+    label=$1
+    shift
+    /usr/bin/time -f "%e %M" -o "$dir/time" "$@" > "$dir/out" 2> "$dir/err"
+    rc=$?
+    awk -v l="$label" -v rc=$rc '{ printf "%-44s %8.2f s %8.1f MB  exit %d\n", l, $1, $2 / 1024, rc }' "$dir/time"
+}
+
+D=$((100000 / div))
+awk -v D=$D 'BEGIN {
+    print "id,ts,recv_ts,src,dst,type,callid,path,cause"; id = 0
+    for (i = 0; i < D; i++) {
+        printf "%d,%.6f,%.6f,N%d,N%d,call,%d,1,%s\n", id, i*1e-6, i*1e-6+5e-7, i, i+1, i+1, (i ? id-1 : ""); id++ }
+    for (i = D-1; i >= 0; i--) { t = (2*D-i)*1e-6
+        printf "%d,%.6f,%.6f,N%d,N%d,return,%d,1,%d\n", id, t, t+5e-7, i+1, i, i+1, id-1; id++ }
+}' > "$dir/deep.csv"
+echo "case                                         wall         max RSS"
+run "deep D=$D: infer --algo truth" "$PB_BIN/infer" --algo truth -o "$dir/deep.r" "$dir/deep.csv"
+run "deep D=$D: score" "$PB_BIN/score" --truth "$dir/deep.csv" "$dir/deep.r"
+run "deep D=$D: infer --algo nesting --report" "$PB_BIN/infer" --algo nesting --report "$dir/rep.txt" "$dir/deep.csv"
+
+K=$((100000 / div))
+awk -v K=$K 'BEGIN { print "id,ts,src,dst,type,callid"; id = 0
+    printf "%d,%.6f,A,B,call,1\n", id++, 0; printf "%d,%.6f,D,B,call,0\n", id++, 1e-4
+    for (i = 0; i < K; i++) {
+        printf "%d,%.7f,B,C,call,%d\n", id++, 1e-3 + i*1e-6, i + 2
+        printf "%d,%.7f,C,B,return,%d\n", id++, 1e-3 + i*1e-6 + 5e-7, i + 2 }
+    printf "%d,%.6f,B,D,return,0\n", id++, 1; printf "%d,%.6f,B,A,return,1\n", id++, 1.1 }' > "$dir/fanout.csv"
+run "fanout K=$K: nesting x=2 y=1 z=1" "$PB_BIN/infer" --algo nesting -s y=1 -s z=1 "$dir/fanout.csv"
+
+M=$((8000 / div))
+"$PB_BIN/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -D messages=$M -o "$dir/m.csv" 2> /dev/null
+run "$M messages: linking k=24" "$PB_BIN/infer" --algo linking -s k=24 "$dir/m.csv"
+run "$M messages: nesting hist_bins=1e5 smooth_width=100" "$PB_BIN/infer" --algo nesting \
+    -s hist_bins=100000 -s smooth=1 -s smooth_width=100 "$dir/m.csv"
+run "$M messages: convolution, every filter off" "$PB_BIN/infer" --algo convolution \
+    -s filter_count=0 -s filter_depth=0 -s filter_cycle=0 -s filter_negative=0 -s filter_chance=0 "$dir/m.csv"
+rm -f "$dir/out"

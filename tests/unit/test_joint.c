@@ -1,0 +1,224 @@
+/* The joint algorithm: a hand-worked case where first come, first served
+ * (the algorithm's own starting point, and what a greedy choice gives) is
+ * wrong and the joint solution is right; candidate parents from interval
+ * containment on one clock; an early return (clock offset) still pairs;
+ * the call-graph option; determinism. */
+#include "pbtest.h"
+#include "joint.h"
+#include "pb_algo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MS 1000000LL
+
+static joint_params defaults(void)
+{
+    joint_params p;
+    pb_error err;
+    memset(&p, 0, sizeof p);
+    if (pb_opt_defaults(joint_options, &p, &err) != PB_OK)
+        printf("FAIL defaults: %s\n", err.msg);
+    return p;
+}
+
+static uint64_t next_id;
+
+static void msg(pb_trace *t, pb_ns ts, const char *src, const char *dst, pb_msg_type type,
+                uint64_t callid)
+{
+    if (pb_trace_add(t, next_id++, ts, PB_TS_NONE, src, dst, type, callid, PB_ID_NONE,
+                     PB_ID_NONE) != PB_OK)
+        printf("FAIL add: out of memory\n");
+}
+
+/* One request from `from` into B at t0: B calls C at t0+call, C returns
+ * 1 ms later, B answers 2 ms after that. */
+static void request(pb_trace *t, const char *from, pb_ns t0, pb_ns call, uint64_t *cid)
+{
+    uint64_t a = (*cid)++, c = (*cid)++;
+    msg(t, t0, from, "B", PB_TYPE_CALL, a);
+    msg(t, t0 + call, "B", "C", PB_TYPE_CALL, c);
+    msg(t, t0 + call + 1 * MS, "C", "B", PB_TYPE_RETURN, c);
+    msg(t, t0 + call + 3 * MS, "B", from, PB_TYPE_RETURN, a);
+}
+
+/* the pair whose call message has this timestamp */
+static uint32_t pair_at(const joint *s, const pb_trace *t, pb_ns ts, const char *src)
+{
+    uint32_t n;
+    if (!pb_strtab_find(t->names->nodes, src, strlen(src), &n))
+        return JOINT_NONE;
+    for (uint32_t i = 0; i < joint_npairs(s); i++) {
+        const pb_msg *m = &t->msgs[joint_pair_call(s, i)];
+        if (m->ts == ts && m->src == n)
+            return i;
+    }
+    return JOINT_NONE;
+}
+
+/* Two request types reach B: from X, B calls C 95 ms after the arrival;
+ * from A, 5 ms after.  Forty clean requests of each teach the delays.
+ * Then an X request arrives at T and an A request at T + 50 ms: the call
+ * at T + 55 ms lies inside both.  First come, first served gives it to the
+ * X request (earliest arrival, no call yet); the joint model gives it to
+ * the A request (5 ms from its arrival), and the X request keeps its own
+ * call at T + 95 ms, which only it contains. */
+static pb_trace *two_types(void)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    uint64_t cid = 1;
+    next_id = 1;
+    for (int k = 0; k < 40; k++) {
+        request(t, "X", (pb_ns)k * 1000 * MS, 95 * MS, &cid);
+        request(t, "A", (pb_ns)k * 1000 * MS + 500 * MS, 5 * MS, &cid);
+    }
+    pb_ns T = 50000 * MS;
+    request(t, "X", T, 95 * MS, &cid);
+    request(t, "A", T + 50 * MS, 5 * MS, &cid);
+    pb_trace_sort(t);
+    return t;
+}
+
+TEST(types_beat_first_come)
+{
+    pb_trace *t = two_types();
+    pb_trace_view v = pb_trace_view_of(t);
+    pb_ns T = 50000 * MS;
+    joint_params p = defaults();
+    pb_error err;
+    joint *s;
+    /* no rounds, no search: the first-come start alone */
+    p.iters = 0;
+    p.passes = 0;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    uint32_t px = pair_at(s, t, T, "X"), pa = pair_at(s, t, T + 50 * MS, "A");
+    uint32_t c1 = pair_at(s, t, T + 55 * MS, "B"), c2 = pair_at(s, t, T + 95 * MS, "B");
+    CHECK(px != JOINT_NONE && pa != JOINT_NONE && c1 != JOINT_NONE && c2 != JOINT_NONE);
+    CHECK_INT(joint_pair_ncandidates(s, c1), 2);
+    CHECK_INT(joint_pair_ncandidates(s, c2), 1);
+    CHECK_INT(joint_pair_parent(s, c1), px); /* wrong, as first come first served */
+    CHECK_INT(joint_pair_parent(s, c2), px);
+    double l0 = joint_loglik(s);
+    joint_close(s);
+    /* the defaults: right */
+    p = defaults();
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    CHECK_INT(joint_pair_parent(s, c1), pa);
+    CHECK_INT(joint_pair_parent(s, c2), px);
+    CHECK(joint_loglik(s) > l0);
+    /* the rounds alone, and the search alone, each find it */
+    joint_close(s);
+    p.passes = 0;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    CHECK_INT(joint_pair_parent(s, c1), pa);
+    joint_close(s);
+    p = defaults();
+    p.iters = 0;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    CHECK_INT(joint_pair_parent(s, c1), pa);
+    joint_close(s);
+    /* and the min-cost flow rounds */
+    p = defaults();
+    p.matching = "flow";
+    p.passes = 0;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    CHECK_INT(joint_pair_parent(s, c1), pa);
+    joint_close(s);
+    pb_trace_close(t);
+}
+
+/* Containment is tested on the caller's clock only: B's clock may be far
+ * off from A's without changing candidates; a return stamped before its
+ * call (receiver clock behind) still pairs, within `early`. */
+TEST(own_clock_and_early_return)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    /* A -> B at 100 ms (A's clock), B's clock 30 ms behind: B's messages
+     * are stamped 30 ms early */
+    msg(t, 100 * MS, "A", "B", PB_TYPE_CALL, 1);
+    msg(t, 72 * MS, "B", "C", PB_TYPE_CALL, 2);
+    msg(t, 74 * MS, "C", "B", PB_TYPE_RETURN, 2);
+    msg(t, 76 * MS, "B", "A", PB_TYPE_RETURN, 1);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    pb_error err;
+    joint *s;
+    p.halves = 0;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    CHECK_INT(joint_npairs(s), 1); /* the return 24 ms early: > 10 ms, no pair */
+    joint_close(s);
+    /* with half pairs, the unpaired call and return are kept apart */
+    p.halves = 1;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    CHECK_INT(joint_npairs(s), 3);
+    joint_close(s);
+    p.early = 50 * MS;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    CHECK_INT(joint_npairs(s), 2);
+    /* recv_ts is absent, so B's side of A->B is A's stamp: the call into B
+     * (100 ms) is after B's call to C (72 ms): no candidate, a root */
+    uint32_t bc = pair_at(s, t, 72 * MS, "B");
+    CHECK_INT(joint_pair_ncandidates(s, bc), 0);
+    joint_close(s);
+    pb_trace_close(t);
+}
+
+TEST(callgraph_file)
+{
+    pb_trace *t = two_types();
+    pb_trace_view v = pb_trace_view_of(t);
+    char path[] = "/tmp/pbtest_joint_cgXXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    /* only requests from X may call C: the A request's call goes to X */
+    fputs("# caller service callees\nX B C\nA B\n", f);
+    fclose(f);
+    joint_params p = defaults();
+    p.callgraph = path;
+    pb_error err;
+    joint *s;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    pb_ns T = 50000 * MS;
+    uint32_t px = pair_at(s, t, T, "X"), c1 = pair_at(s, t, T + 55 * MS, "B");
+    CHECK_INT(joint_pair_parent(s, c1), px);
+    joint_close(s);
+    /* a line with one name is an error naming the file and line */
+    f = fopen(path, "w");
+    fputs("X B C\nA\n", f);
+    fclose(f);
+    CHECK(joint_init(&s, &v, &p, &err) == PB_EPARSE);
+    CHECK(strstr(err.msg, "CALLER SERVICE") != NULL);
+    CHECK_INT(err.line, 2);
+    p.callgraph = "/nonexistent/pbtest_cg";
+    CHECK(joint_init(&s, &v, &p, &err) == PB_EIO);
+    remove(path);
+    pb_trace_close(t);
+}
+
+TEST(bad_option)
+{
+    pb_trace *t = two_types();
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    p.matching = "hungarian";
+    pb_error err;
+    joint *s = NULL;
+    CHECK(joint_init(&s, &v, &p, &err) == PB_EINVAL);
+    CHECK(s == NULL);
+    pb_trace_close(t);
+}
+
+int main(void)
+{
+    RUN(types_beat_first_come);
+    RUN(own_clock_and_early_return);
+    RUN(callgraph_file);
+    RUN(bad_option);
+    return pbtest_exit();
+}
