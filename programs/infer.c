@@ -74,9 +74,16 @@ static int run_exec(const char *command, const char *trace_path,
     }
     pb_error err;
     pb_error_clear(&err);
+    /* the output opened before the work, and not the trace */
+    pb_out *o = NULL;
+    if (pb_out_open(&o, out_path, &trace_path, 1, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 1;
+    }
     pb_trace *trace = NULL;
     if (pb_trace_load(trace_path, ropts, 0, &trace, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
+        pb_out_abort(o);
         return 1;
     }
     pb_exec_run run;
@@ -89,20 +96,16 @@ static int run_exec(const char *command, const char *trace_path,
                     et[strlen(et) - 1] == '\n' ? "" : "\n");
         pb_exec_run_free(&run);
         pb_trace_close(trace);
+        pb_out_abort(o);
         return rc == PB_EINVAL ? 2 : 1;
     }
     if (*et) /* warnings of the external algorithm, passed through */
         fputs(et, stderr);
-    FILE *out = stdout;
-    if (out_path && strcmp(out_path, "-") && !(out = fopen(out_path, "w"))) {
-        fprintf(stderr, "%s: %s: cannot open for writing\n", prog, out_path);
-        pb_exec_run_free(&run);
-        pb_trace_close(trace);
-        return 1;
-    }
-    rc = pb_exec_finish(command, trace, trace_path, &run, out, &err);
-    if (out != stdout && fclose(out) != 0 && rc == PB_OK)
-        rc = pb_error_set(&err, PB_EIO, out_path, 0, 0, "write error");
+    rc = pb_exec_finish(command, trace, trace_path, &run, pb_out_fp(o), &err);
+    if (rc == PB_OK)
+        rc = pb_out_commit(o, &err);
+    else
+        pb_out_abort(o);
     if (rc != PB_OK)
         pb_error_print(stderr, prog, &err);
     pb_exec_run_free(&run);
@@ -231,13 +234,13 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!strncmp(algo_name, "exec:", 5)) {
-        if (optind + 1 < argc) {
+        if (optind_ + 1 < argc) {
             fprintf(stderr, "%s: expected at most one trace file, got %d\n", prog,
-                    argc - optind);
+                    argc - optind_);
             free(sets);
             return 2;
         }
-        int st = run_exec(algo_name + 5, optind < argc ? argv[optind] : "-", &ropts,
+        int st = run_exec(algo_name + 5, optind_ < argc ? argv[optind_] : "-", &ropts,
                           sets, nsets, out_path);
         free(sets);
         return st;
