@@ -512,8 +512,8 @@ int skew_spec_describe(const skew_spec *s, pb_strbuf *out)
     pb_duration_format(s->ref, rb);
     rc |= pb_strbuf_printf(out, "%sref=%s", s->n || s->has_default ? " " : "", rb);
     if (s->round) {
-        char tb[PB_SECONDS_BUF];
-        pb_seconds_format(s->round, tb);
+        char tb[PB_DURATION_BUF];
+        pb_duration_format(s->round, tb);
         rc |= pb_strbuf_printf(out, " round=%s", tb);
     }
     if (s->roff.kind)
@@ -1066,7 +1066,7 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
     int rc = PB_OK;
     pb_strbuf_free(&e->warn);
     e->estimated = e->noinfo = 0;
-    char ob[PB_SECONDS_BUF + 4], a[PB_SECONDS_BUF], b[PB_SECONDS_BUF];
+    char ob[PB_SECONDS_BUF + 4], a[PB_DURATION_BUF], b[PB_DURATION_BUF];
     /* pairs timed both ways whose every message has ts == recv_ts carry no
      * clock information (both stamps come from one clock, as an importer
      * writes spans seen from one side only) */
@@ -1111,11 +1111,11 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
             done[v] = 1;
             queue[qt++] = v;
             const pair_slot *uv = pair_get(e, u, v), *vu = pair_get(e, v, u);
-            pb_seconds_format(uv->min, a);
-            pb_seconds_format(vu->min, b);
+            pb_duration_format(uv->min, a);
+            pb_duration_format(vu->min, b);
             rc |= pb_strbuf_printf(&body,
-                                   "# pair %s>%s: min delay %s s over %llu "
-                                   "messages, back %s s over %llu\n",
+                                   "# pair %s>%s: min delay %s over %llu "
+                                   "messages, back %s over %llu\n",
                                    pb_strtab_str(nodes, u), cand[k].name, a,
                                    (unsigned long long)uv->count, b,
                                    (unsigned long long)vu->count);
