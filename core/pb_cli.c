@@ -293,6 +293,14 @@ int pb_out_open(pb_out **out, const char *path, const char *const *inputs,
         *out = o;
         return PB_OK;
     }
+    if (exists && access(path, W_OK) != 0) {
+        /* a file the user made read-only stays protected, as with fopen */
+        int e = errno;
+        free(o->path);
+        free(o);
+        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open for writing: %s",
+                            strerror(e));
+    }
     size_t l = strlen(path);
     o->tmp = malloc(l + 16);
     if (!o->tmp) {

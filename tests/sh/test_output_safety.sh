@@ -83,6 +83,13 @@ if [ -w /dev/full ]; then
     cmp -s r.csv r.orig || fail "a failed infer changed the old output"
 fi
 
+# a read-only output stays protected (root may write anything: not checked)
+if [ "$(id -u)" != 0 ]; then
+    echo old > ro.csv; chmod 444 ro.csv
+    "$B/infer" -a nesting -o ro.csv t.csv 2>err && fail "infer replaced a read-only file"
+    [ "$(cat ro.csv)" = old ] || fail "read-only file changed"
+fi
+
 # 4. a good run replaces the output, with the usual mode, and leaves no
 #    temporary file
 "$B/skewer" -n WS2=+5ms -o s.csv t.csv || fail "skewer -o"
