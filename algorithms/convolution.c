@@ -1523,7 +1523,7 @@ static const pb_option convolution_options[] = {
     {"spont_frac", PB_OPT_DOUBLE, offsetof(conv_params, spont_frac), "0.25", 0, 1,
      "root_rule=spontaneous: a node is a root if this fraction of what it sends is unexplained"},
     {"min_count", PB_OPT_INT, offsetof(conv_params, min_count), "10", 1, 2e9,
-     "filter_count: edges, and delays of an edge, with fewer messages are dropped (5.2.3; 7.5.7 used 100)"},
+     "filter_count: edges, and delays of an edge, with fewer messages are dropped (5.2.3)"},
     {"filter_count", PB_OPT_BOOL, offsetof(conv_params, filter_count), "1", PB_OPT_NORANGE,
      "drop low-frequency paths: edges below min_count messages (5.2.3)"},
     {"max_depth", PB_OPT_INT, offsetof(conv_params, max_depth), "16", 1, CONV_HARD_DEPTH,

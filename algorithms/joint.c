@@ -63,6 +63,9 @@ const pb_option joint_options[] = {
      "keep a call whose return is missing (or a return whose call is missing) as a half pair"},
     {"swap_rounds", PB_OPT_INT, offsetof(joint_params, swap_rounds), "2", 0, 100,
      "rounds of exchanging returns between calls of one link paired without call ids"},
+    {"order", PB_OPT_BOOL, offsetof(joint_params, order), "0", PB_OPT_NORANGE,
+     "use the order of service: two overlapping requests' first calls of an endpoint "
+     "follow their arrival order with a learned probability (in the re-split)"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
@@ -733,6 +736,87 @@ static double req_ll(joint *s, uint32_t q)
 }
 
 /* Refit every density and the call-count model from the assignment. */
+/* first call of link l among the calls k[0..n) (sorted by call time), or
+ * NONE */
+static uint32_t first_of(const joint *s, const uint32_t *k, uint32_t n, uint32_t l)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (s->pr[k[i]].link == l && s->pr[k[i]].call != NONE)
+            return k[i];
+    return NONE;
+}
+
+typedef struct ordent {
+    pb_ns arr;
+    uint32_t q, first;
+} ordent;
+
+static int cmp_ordent(const void *x, const void *y)
+{
+    const ordent *a = x, *b = y;
+    if (a->arr != b->arr)
+        return a->arr < b->arr ? -1 : 1;
+    return a->q < b->q ? -1 : a->q > b->q;
+}
+
+/* Order of service: per outgoing link, how often two requests that follow
+ * each other in arrival order make their first call of that link in the
+ * other order.  log rho (inversion) and log (1 - rho) per link. */
+static int fit_order(joint *s)
+{
+    ordent *e = malloc(((size_t)s->npairs + 1) * sizeof *e);
+    if (!e)
+        return PB_ENOMEM;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t a = s->link_src[l], n = 0;
+        /* requests served by a that made a call of link l */
+        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+            uint32_t p = s->bylink[i], q = s->par[p];
+            if (q == NONE || s->pr[q].callee != a || s->pr[p].call == NONE)
+                continue;
+            if (first_of(s, s->kids[q].a, s->kids[q].n, l) != p)
+                continue;
+            e[n++] = (ordent){s->pr[q].cr, q, p};
+        }
+        if (n > 1)
+            qsort(e, n, sizeof *e, cmp_ordent);
+        double inv = 0, tot = 0;
+        for (uint32_t i = 1; i < n; i++) {
+            /* only neighbours that overlap: the order question exists */
+            if (s->pr[e[i - 1].q].rs < e[i].arr)
+                continue;
+            tot++;
+            inv += s->pr[e[i].first].cs < s->pr[e[i - 1].first].cs;
+        }
+        double rho = (inv + 1) / (tot + 2);
+        s->ord_inv[l] = log(rho);
+        s->ord_keep[l] = log(1 - rho);
+    }
+    free(e);
+    return PB_OK;
+}
+
+/* log-probability of the order of the first calls of every link made by
+ * two requests, given their arrival order */
+static double order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1,
+                       uint32_t q2, const uint32_t *k2, uint32_t n2)
+{
+    double v = 0;
+    int before = s->pr[q1].cr < s->pr[q2].cr || (s->pr[q1].cr == s->pr[q2].cr && q1 < q2);
+    for (uint32_t i = 0; i < n1; i++) {
+        uint32_t l = s->pr[k1[i]].link;
+        uint32_t f1 = first_of(s, k1, n1, l);
+        if (f1 != k1[i])
+            continue;
+        uint32_t f2 = first_of(s, k2, n2, l);
+        if (f2 == NONE)
+            continue;
+        int b = s->pr[f1].cs < s->pr[f2].cs || (s->pr[f1].cs == s->pr[f2].cs && f1 < f2);
+        v += b == before ? s->ord_keep[l] : s->ord_inv[l];
+    }
+    return v;
+}
+
 static int fit(joint *s, const unsigned char *only)
 {
     for (uint32_t k = 0; k < s->nkeys; k++) {
@@ -809,6 +893,11 @@ static int fit(joint *s, const unsigned char *only)
     }
     gsl_vector_free(x);
     gsl_vector_free(y);
+    if (s->p.order) {
+        int rc = fit_order(s);
+        if (rc != PB_OK)
+            return rc;
+    }
     /* call counts: P(k) = (n_k + alpha) / (N + alpha (K+1)) */
     const double al = s->p.alpha;
     for (uint32_t e = 0; e < s->nlinks; e++) {
@@ -1163,6 +1252,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     uint32_t *set = s->rsbuf, *f1 = set + s->rscap / 2, *f2 = set + s->rscap,
              *e1 = set + 2 * s->rscap, *e2 = e1 + s->rscap / 2 + 2;
     uint32_t m = 0, n1 = 0, n2 = 0, cur = 0;
+    int capped = 0;
     /* shared calls, by call time (merge of the two sorted lists) */
     uint32_t i = 0, j = 0;
     while (i < k1->n || j < k2->n) {
@@ -1171,7 +1261,10 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                                                   k1->a[i] < k2->a[j])));
         uint32_t p = from1 ? k1->a[i++] : k2->a[j++];
         uint32_t other = from1 ? q2 : q1;
-        if (m < JOINT_RESPLIT_MAX && has_cand(s, p, other)) {
+        int shared = has_cand(s, p, other);
+        if (shared && m >= JOINT_RESPLIT_MAX)
+            capped = 1;
+        if (m < JOINT_RESPLIT_MAX && shared) {
             if (!from1)
                 cur |= 1u << m;
             set[m++] = p;
@@ -1181,6 +1274,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             f2[n2++] = p;
         }
     }
+    s->resplit_capped += capped;
     if (m == 0)
         return 0;
     double best = -INFINITY;
@@ -1193,6 +1287,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             (*rcp = req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
             return 0;
         double v = l1 + l2;
+        if (s->p.order)
+            v += order_ll(s, q1, e1, a, q2, e2, b);
         if (mask == cur)
             v += 1e-9; /* keep the current split on ties */
         if (v > best) {
@@ -1290,8 +1386,10 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
         uint32_t k = from1 ? ka->a[i++] : kb->a[j++];
         int ia = inside(s, k, a), ib = inside(s, k, b);
         if (ia && ib) {
-            if (*m >= JOINT_RESPLIT_MAX)
+            if (*m >= JOINT_RESPLIT_MAX) {
+                s->resplit_capped++;
                 return -INFINITY;
+            }
             set[(*m)++] = k;
         } else if (ia) {
             fa[(*na)++] = k;
@@ -1499,6 +1597,10 @@ static int init_state(joint *s)
             maxout = s->out_off[a + 1] - s->out_off[a];
     s->ccount = calloc(maxout, sizeof *s->ccount);
     s->dirty = calloc((size_t)n + 1, sizeof *s->dirty);
+    s->ord_inv = calloc((size_t)s->nlinks + 1, sizeof *s->ord_inv);
+    s->ord_keep = calloc((size_t)s->nlinks + 1, sizeof *s->ord_keep);
+    if (!s->ord_inv || !s->ord_keep)
+        return PB_ENOMEM;
     if (!s->dirty)
         return PB_ENOMEM;
     if (!s->par || !s->kids || !s->stamp || !s->loc || !s->loc2 || !s->rqlist || !s->uf ||
@@ -1678,6 +1780,8 @@ void joint_close(joint *s)
     hmap_free(&s->seen);
     free(s->rsbuf);
     free(s->free_ret);
+    free(s->ord_inv);
+    free(s->ord_keep);
     free(s->clean);
     free(s->dirty);
     free(s);

@@ -77,7 +77,8 @@ struct joint {
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     int use_flow;
     unsigned char *free_ret; /* pair made without a call id: its return may move */
-    size_t ret_swaps;
+    size_t ret_swaps, resplit_capped;
+    double *ord_inv, *ord_keep; /* per link: log P(inverted), log P(in order) */
     unsigned char *clean;   /* requests no ambiguous call could belong to */
     size_t nclean;
 

@@ -234,8 +234,27 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "log_likelihood=%.6f", joint_loglik(s));
         pb_result_meta(res, "cycles_broken=%zu", cut);
         pb_result_meta(res, "paths=%zu", roots);
+        pb_result_meta(res, "resplit_capped=%zu", s->resplit_capped);
         rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
     }
+    size_t fifo = 0;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        fifo += s->free_ret[p];
+    if (rc == PB_OK && fifo && s->repeated)
+        rc = pb_result_warn(res, "%zu calls paired with their returns first in, first "
+                                 "out (no call ids; %zu pairings were ambiguous, %zu returns "
+                                 "exchanged afterwards); importtrace --callid gives exact pairs",
+                            fifo, s->repeated, s->ret_swaps);
+    if (rc == PB_OK && s->halves_call + s->halves_ret)
+        rc = pb_result_warn(res, "%zu calls without a return and %zu returns without "
+                                 "a call kept as half pairs",
+                            s->halves_call, s->halves_ret);
+    if (rc == PB_OK && s->resplit_capped)
+        rc = pb_result_warn(res, "%zu re-splits of two requests left calls out "
+                                 "(more than %d shared calls)",
+                            s->resplit_capped, JOINT_RESPLIT_MAX);
+    if (rc == PB_OK && cut)
+        rc = pb_result_warn(res, "%zu cycles of parents cut (inconsistent clocks?)", cut);
     if (rc == PB_OK) {
         pb_pattab_rank(res->patterns, res->rank_by);
         rc = report(s, res);

@@ -68,7 +68,8 @@ vpath|span|--algo vpath|baseline: vPath with the thread column (TraceWeaver arti
 wap5tw|span|--algo wap5tw|baseline: TraceWeaver'"'"'s WAP5 variant|80.0 / 24.8'
 if has_algo joint; then
     METHODS="$METHODS
-joint|plain|--algo joint|pathbench's joint reconstruction (black box: no call ids)|"
+joint|plain|--algo joint|pathbench joint (docs/joint.md): learned delay model and joint search; not told the call graph|
+joint+callid|callid|--algo joint|joint given the call id of each RPC (as TraceWeaver is given spans)|"
 fi
 # (no commas in the descriptions: the tables below split the CSV with awk)
 

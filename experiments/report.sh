@@ -229,35 +229,14 @@ if have conv_mu_time.dat; then
 fi
 dathead conv_mu
 echo
-echo "The run above is on the multi-tier RPC trace (a different problem: delays of tens of"
-echo "milliseconds, quanta scaled down).  The next section is the e-mail experiment itself."
-echo
-
-# ---------------------------------------------------------------- conv mail
-echo "## Convolution on a mail relay trace (7.5.7, the e-mail experiment)"
-echo
-echo "> **Paper (7.5.7):** on two months of e-mail Received: headers, quanta of 5 s to 720 s: false"
-echo "> positives 21-29 % with only minor dependence on the quantum (worst at mu >= 360 s); none once"
-echo "> paths reported with fewer than 100 messages are ignored, except at mu = 720 s; no frequent"
-echo "> real path missed."
-echo
-echo "Our trace: maketrace/configs/mailrelay.conf (one-way messages along relay chains: senders,"
-echo "outside relays, MX relays, a spam filter, a list expander, mailbox servers; heavy-tailed delays of"
-echo "seconds to minutes; two months; six path shapes of very different frequencies)."
-echo
-img conv_mail
-echo
-if have conv_mail_accuracy.dat; then
-    awk '/^#/ { next } $2 != "NaN" { n++; if (min == "" || $2 < min) min = $2; if ($2 > max) max = $2; if ($1 >= 360 && $2 > hmax) hmax = $2; if ($1 < 360 && $2 > lmax) lmax = $2 }
-            { m[++k] = $1; f1[k] = $3; miss += $4; nf = $5 }
-        END { if (!n) exit
-              printf "- false-positive paths: %.2f to %.2f over mu = %s..%s s (paper: 0.21-0.29, little dependence on mu, worst at mu >= 360 s): level %s; dependence on mu %s; worst at mu >= 360 s: %s\n", min, max, m[1], m[k], (min >= 0.15 && max <= 0.35 ? "**agrees**" : "**differs**"), (max - min < 0.1 ? "minor, as in the paper" : "strong"), (hmax >= lmax ? "yes" : "no")
-              z = 0; zl = ""; for (i = 1; i <= k; i++) if (f1[i] != "NaN" && f1[i] > 0) { z++; zl = zl " " m[i] }
-              printf "- ignoring paths under 100 instances: false positives remain at %d of %d quanta%s (paper: none, except mu = 720 s) %s\n", z, k, (z ? " (mu =" zl " s)" : ""), (z == 0 || (z == 1 && zl == " 720") ? "**agrees**" : "**differs**")
-              printf "- frequent true paths (>= 100 instances, %d of them) missed: %g (summed over the quanta, mean over seeds; paper: none) %s\n", nf, miss, (miss == 0 ? "**agrees**" : (miss <= k ? "**partly**" : "**differs**")) }' "$out/conv_mail_accuracy.dat"
-fi
-dathead conv_mail
-echo
+# sections other experiments add: experiments/report.d/*.sh, each run with
+# PB_OUT set, writing Markdown (## heading, image, its verdict table) to
+# stdout (the e-mail experiment of 7.5.7 is report.d/conv_mail.sh)
+for ext in "$ROOT"/experiments/report.d/*.sh; do
+    [ -f "$ext" ] || continue
+    PB_OUT="$out" sh "$ext" || echo "report: $ext failed" >&2
+    echo
+done
 
 # ---------------------------------------------------------------- table 1
 echo "## Table 1 (seed 000) and Table 5 (seed 001): execution costs"

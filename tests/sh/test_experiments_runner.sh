@@ -68,4 +68,20 @@ if command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep 
     parallel --will-cite -j 2 <"$tmp/jobs.txt" || fail "GNU parallel run failed"
     [ "$(ls "$out/points/selftest/"*.row | wc -l)" -eq 12 ] || fail "GNU parallel did not make every point"
 fi
+
+# 8. chunks of K lines, as the array script experiments/sweep.sbatch runs
+#    them (task I: lines I*K+1 .. I*K+K, the last chunk short)
+rm -f "$out/points/selftest/"*.row
+sh experiments/runjob.sh --chunk 5 "$tmp/jobs.txt" 2 || fail "runjob.sh --chunk 5 ... 2 failed"
+ls "$out/points/selftest/" | grep '\.row$' >"$tmp/made"
+sed -n '11,12p' "$tmp/jobs.txt" | sed 's|.* point [^ ]*/\([^ /]*\.row\) .*|\1|' | sort >"$tmp/want"
+cmp -s "$tmp/made" "$tmp/want" || { diff "$tmp/want" "$tmp/made"; fail "chunk 2 of 5 lines did not run exactly lines 11-12"; }
+sh experiments/runjob.sh --chunk 5 "$tmp/jobs.txt" 3 2>"$tmp/err" && fail "a chunk past the end of the list exited 0"
+grep -q 'past the end' "$tmp/err" || fail "no message for a chunk past the end"
+sh experiments/runjob.sh --chunk 0 "$tmp/jobs.txt" 0 2>/dev/null; [ $? -eq 2 ] || fail "--chunk 0 not a usage error"
+for i in 0 1 2; do
+    SLURM_ARRAY_TASK_ID=$i sh experiments/sweep.sbatch "$tmp/jobs.txt" 5 || fail "sweep.sbatch task $i failed"
+done
+[ "$(ls "$out/points/selftest/"*.row | wc -l)" -eq 12 ] || fail "sweep.sbatch tasks 0-2 of 5 lines did not make every point"
+sh experiments/sweep.sbatch "$tmp/jobs.txt" 2>/dev/null && fail "sweep.sbatch outside an array task exited 0"
 echo "ok"

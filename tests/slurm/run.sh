@@ -6,17 +6,22 @@
 #   sh tests/slurm/run.sh            (make test-slurm; as root to install)
 # Environment:
 #   PB_SLURM_MODE   run_all mode: quick (default), tiny or full
-#   PB_SLURM_ONLY   comma-separated figures (default: every figure)
+#   PB_SLURM_ONLY   comma-separated figures (default: every figure of the
+#                   job list, run_all.sh --list-figures but "real")
 #   PB_SLURM_CHUNK  job-list lines per array task (default 10)
+#   PB_SLURM_PORT   first of the two TCP ports tried (default 16817)
 #
 # Installs slurm-wlm and munge from Debian when missing (root and apt-get
 # needed; otherwise says what to install).  Starts munged, slurmctld and
 # slurmd on this host, configured in a scratch folder (nothing under /etc
-# is used or changed; ports 16817 and 16818), submits the job list with
-# `sbatch --array`, waits, collects, compares, and stops the three daemons
-# it started (by their process ids) and removes the scratch folder, also
-# when interrupted.  Exit 0 when every .dat file is identical (CPU-time
-# and memory columns aside: they measure the machine, not the results).
+# is used or changed; ports 16817-16818 or the next free pair; PB_SLURM_PORT
+# picks another first port), runs the sweep locally, submits its job list as
+# an array of experiments/sweep.sbatch with `sbatch --array`, waits, checks
+# every array task COMPLETED with exit code 0, collects, compares, and stops
+# the three daemons it started (by their process ids; an unfinished array is
+# cancelled first) and removes the scratch folder, also when interrupted.
+# Exit 0 when every .dat file is identical (CPU-time and memory columns
+# aside: they measure the machine, not the results).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -50,8 +55,16 @@ done
 # --- scratch folder and teardown -------------------------------------------
 S=$(mktemp -d "${TMPDIR:-/tmp}/pb-slurm.XXXXXX") || die "mktemp failed"
 chmod 755 "$S"
-pids=""
+pids="" jid=""
 stop() {
+    # an interrupted run: cancel the array first, so that no job step is
+    # left behind the daemons
+    if [ -n "$jid" ] && [ -n "$(squeue -h -j "$jid" -o %i 2>/dev/null)" ]; then
+        scancel "$jid" 2>/dev/null
+        i=0
+        while [ -n "$(squeue -h -j "$jid" -o %i 2>/dev/null)" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+    fi
+    jid=""
     for p in $pids; do kill "$p" 2>/dev/null; done
     for p in $pids; do
         i=0
@@ -62,7 +75,7 @@ stop() {
     rm -rf "$S"
 }
 trap 'stop' EXIT
-trap 'stop; exit 130' INT TERM
+trap 'say "interrupted: cancelling the array job and stopping the daemons"; stop; exit 130' INT TERM
 
 # --- munge ----------------------------------------------------------------
 mkdir -p "$S/munge" "$S/state" "$S/spool" "$S/log" "$S/out"
@@ -79,14 +92,21 @@ while [ ! -S "$S/munge/munge.sock" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)
 
 # --- slurm ----------------------------------------------------------------
 host=$(hostname -s)
+# two free TCP ports (16817/16818 unless taken, e.g. by another run)
+port=${PB_SLURM_PORT:-16817}
+if command -v ss >/dev/null 2>&1; then
+    while ss -Htan 2>/dev/null | awk '{ print $4 }' | grep -Eq ":($port|$((port + 1)))\$"; do
+        port=$((port + 2))
+    done
+fi
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 cat >"$S/slurm.conf" <<CONF
 ClusterName=pbtest
 SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
 AuthType=auth/munge
 AuthInfo=socket=$S/munge/munge.sock
 CredType=cred/munge
@@ -114,7 +134,7 @@ CONF
 export SLURM_CONF="$S/slurm.conf"
 slurmctld -D -i -f "$SLURM_CONF" >"$S/log/slurmctld.out" 2>&1 &
 pids="$pids $!"
-slurmd -D -f "$SLURM_CONF" >"$S/log/slurmd.out" 2>&1 &
+slurmd -D -N "$host" -f "$SLURM_CONF" >"$S/log/slurmd.out" 2>&1 &
 pids="$pids $!"
 i=0
 until [ "$(sinfo -h -o %T 2>/dev/null | head -n 1)" = idle ]; do
@@ -125,11 +145,20 @@ until [ "$(sinfo -h -o %T 2>/dev/null | head -n 1)" = idle ]; do
     fi
     sleep 0.2
 done
-say "single-node Slurm up on $host ($cpus CPUs), scratch $S"
+say "single-node Slurm up on $host ($cpus CPUs, ports $port-$((port + 1))), scratch $S"
 
 # --- the sweep: local, then as a job array -----------------------------------
-oarg=""
-[ -n "$only" ] && oarg="--only $only"
+# by default every figure of the job list: the real-trace tables
+# (experiments/real_traces.sh) and the baselines sweep
+# (experiments/baselines_sweep.sh) are single scripts the driver runs
+# itself on one machine, not points an array can run
+if [ -z "$only" ]; then
+    for f in $(sh experiments/run_all.sh --list-figures); do
+        [ "$f" != real ] && [ -f "experiments/$f.sh" ] && only="$only${only:+,}$f"
+    done
+fi
+oarg="--only $only"
+say "figures: $only"
 t0=$(date +%s)
 PB_OUT="$S/out/local" sh experiments/run_all.sh --$mode $oarg --no-plots --no-report \
     >"$S/log/local.log" 2>&1 || { tail -n 20 "$S/log/local.log" >&2; die "the local run failed"; }
@@ -140,10 +169,9 @@ n=$(wc -l <"$S/jobs.txt" | tr -d ' ')
 [ "$n" -gt 0 ] || die "empty job list"
 tasks=$(( (n + chunk - 1) / chunk ))
 say "local run: $n points in $((t1 - t0)) s; submitting them as $tasks array tasks of $chunk lines"
-jid=$(sbatch --parsable --chdir="$ROOT" --array=0-$((tasks - 1)) --cpus-per-task=1 \
+jid=$(sbatch --parsable --chdir="$ROOT" --array=0-$((tasks - 1)) \
     --output="$S/log/task-%A_%a.out" --export=ALL,PB_BIN="$PB_BIN" \
-    --wrap "first=\$((SLURM_ARRAY_TASK_ID * $chunk + 1)); last=\$((first + $chunk - 1)); [ \$last -gt $n ] && last=$n; sh experiments/runjob.sh '$S/jobs.txt' \$(seq \$first \$last)") ||
-    die "sbatch failed"
+    experiments/sweep.sbatch "$S/jobs.txt" "$chunk") || { jid=""; die "sbatch failed"; }
 jid=${jid%%;*}
 say "submitted array job $jid"
 i=0
@@ -154,6 +182,18 @@ while [ -n "$(squeue -h -j "$jid" -o %i 2>/dev/null)" ]; do
 done
 t2=$(date +%s)
 say "array job done in $((t2 - t1)) s"
+# every task ran under Slurm and ended well (the controller keeps finished
+# records for MinJobAge, 300 s by default)
+scontrol -o show job "$jid" >"$S/jobinfo" 2>&1 || { cat "$S/jobinfo" >&2; die "scontrol show job $jid failed"; }
+ok=$(grep -c 'JobState=COMPLETED .*ExitCode=0:0' "$S/jobinfo")
+[ "$ok" -eq "$tasks" ] || {
+    grep -o 'ArrayTaskId=[^ ]*\|JobState=[^ ]*\|ExitCode=[^ ]*' "$S/jobinfo" | paste - - - >&2
+    cat "$S"/log/task-*.out 2>/dev/null | tail -n 20 >&2
+    die "$ok of $tasks array tasks COMPLETED with exit code 0"
+}
+nlog=$(ls "$S"/log/task-"$jid"_*.out 2>/dev/null | wc -l | tr -d ' ')
+[ "$nlog" -eq "$tasks" ] || die "$nlog task logs for $tasks array tasks"
+say "all $tasks array tasks COMPLETED, exit code 0"
 PB_OUT="$S/out/slurm" sh experiments/run_all.sh --$mode $oarg --collect-only --no-plots --no-report \
     >"$S/log/collect.log" 2>&1 || { tail -n 20 "$S/log/collect.log" >&2; cat "$S"/log/task-*.out 2>/dev/null | tail -n 20 >&2; die "collect after the array job failed (missing points?)"; }
 pend=$(PB_OUT="$S/out/slurm" sh experiments/run_all.sh --$mode $oarg --list-jobs | wc -l | tr -d ' ')

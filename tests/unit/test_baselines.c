@@ -88,9 +88,11 @@ static int run(const char *algo, const char *set1, const char *set2, int threads
         rc = pb_opt_set_kv(a->options, p, set1, &err);
     if (rc == PB_OK && set2)
         rc = pb_opt_set_kv(a->options, p, set2, &err);
+    int inited = 0;
     if (rc == PB_OK)
         rc = pb_result_init(&res, a->name, a->view);
     if (rc == PB_OK) {
+        inited = 1;
         pb_trace_view v = pb_trace_view_of(t);
         rc = a->run(&v, p, &res, &err);
         if (rc != PB_OK)
@@ -111,8 +113,9 @@ static int run(const char *algo, const char *set1, const char *set2, int threads
                 if (io != UINT32_MAX && inst[10 * r + 1] == io)
                     got[o] = r + 1;
         }
-        pb_result_free(&res);
     }
+    if (inited)
+        pb_result_free(&res);
     free(p);
     pb_trace_close(t);
     return rc;
