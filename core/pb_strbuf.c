@@ -89,8 +89,8 @@ void pb_strbuf_free(pb_strbuf *b)
 
 char *pb_num_format(double v, char *buf)
 {
-    /* whole numbers below 2^53 in full: "100", not "1e+02" */
-    if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+    /* whole numbers below 10^15 in full: "100", not "1e+02" */
+    if (v == floor(v) && fabs(v) < 1e15) {
         snprintf(buf, PB_NUM_BUF, "%.0f", v);
         return buf;
     }

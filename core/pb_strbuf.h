@@ -32,7 +32,7 @@ void pb_strbuf_reset(pb_strbuf *b);
 
 /* Write v in its shortest exact form into buf (at least PB_NUM_BUF
  * bytes): the shortest %.Ng (N = 1..17) that strtod reads back to the
- * same double ("0.15", "1e-09"); whole numbers below 2^53 in full
+ * same double ("0.15", "1e-09", "1e+15"); whole numbers below 10^15 in full
  * ("2147483647", "100").  Returns buf. */
 #define PB_NUM_BUF 32
 char *pb_num_format(double v, char *buf);

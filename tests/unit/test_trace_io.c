@@ -82,6 +82,7 @@ TEST(number_shortest_form)
     CHECK_STR(pb_num_format(2147483647.0, b), "2147483647");
     CHECK_STR(pb_num_format(100, b), "100");
     CHECK_STR(pb_num_format(1e-9, b), "1e-09");
+    CHECK_STR(pb_num_format(1e15, b), "1e+15");
     CHECK_STR(pb_num_format(-2.5, b), "-2.5");
     const double cases[] = {1.0 / 3, 4.0 / 9, 1e300, 6.02214076e23, 1.05, -0.0};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
