@@ -14,13 +14,17 @@
  *      densities per (incoming endpoint, trigger, output), kernel-smoothed
  *      histograms of log delay (GSL); and per (incoming endpoint, outgoing
  *      endpoint) the distribution of how many such calls a request makes;
- *   4. alternate: refit the model from the current assignment, then for
- *      every outgoing endpoint reassign its calls by a min-cost flow (GLPK
- *      out-of-kilter) over the candidate edges, costs -log density, with convex
- *      per-request slot costs from the call-count model;
- *   5. exact local search: move one call to another candidate request, or
- *      swap two calls of one endpoint between two requests, whenever the
- *      two requests' joint log-likelihood rises.
+ *   4. start first come, first served per endpoint, then alternate:
+ *      refit the model from the current assignment and reassign every
+ *      call to its cheapest candidate, the others fixed (or, with
+ *      matching=flow, a min-cost flow per endpoint through GLPK's
+ *      out-of-kilter solver, with convex per-request slot costs);
+ *   5. exact re-split: for every two requests competing for a call, try
+ *      every split of the calls both could own (at most 2^8), keep the most
+ *      likely (triggers, response delay and call counts of both);
+ *   6. without call ids, exchange the returns of overlapping calls of one
+ *      link (with a re-split of theirs and their parents' calls) when the
+ *      likelihood rises, then recompute candidates and repeat 4-5.
  * Paths are then built from the chosen parents (joint_paths.c).
  */
 #include "joint.h"
@@ -41,9 +45,9 @@
 
 const pb_option joint_options[] = {
     {"iters", PB_OPT_INT, offsetof(joint_params, iters), "4", 0, 1000,
-     "rounds of refit + min-cost matching (stops early when nothing changes)"},
+     "rounds of refit + reassignment (greedy or flow; stops early when nothing changes)"},
     {"passes", PB_OPT_INT, offsetof(joint_params, passes), "4", 0, 1000,
-     "passes of the exact local search (move / swap calls between two requests)"},
+     "passes of the exact re-split of the calls two competing requests share"},
     {"bin", PB_OPT_DOUBLE, offsetof(joint_params, bin), "0.02", 0.001, 1,
      "width of the delay-density bins, in decades of delay (log10 seconds)"},
     {"bw_min", PB_OPT_DOUBLE, offsetof(joint_params, bw_min), "1.5", 0, 1000,
@@ -564,7 +568,8 @@ static int find_candidates(joint *s)
     uint32_t off = 0;
     for (uint32_t p = 0; p < n; p++) {
         s->cand_off[p] = off;
-        memcpy(c2 + off, s->cand + start[p], (size_t)cnt[p] * sizeof *c2);
+        if (cnt[p])
+            memcpy(c2 + off, s->cand + start[p], (size_t)cnt[p] * sizeof *c2);
         off += cnt[p];
         if (cnt[p] > 1)
             s->ambiguous++;
@@ -1812,5 +1817,5 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
 const pb_algo pb_algo_joint = {
     "joint", "call",
     "pathbench's joint reconstruction: calls ascribed to requests by a learned delay "
-    "model, min-cost matching and exact local search",
+    "model, greedy or min-cost-flow rounds and an exact re-split of competing requests",
     joint_options, sizeof(joint_params), joint_run, NULL};

@@ -5,8 +5,9 @@
  * choice is the maximum-likelihood joint assignment under a model learned
  * from the trace itself (per-service delay densities from each request's
  * latest earlier event, and per-endpoint call counts), found by alternating
- * refits with min-cost flow matchings (GLPK) and an exact local search
- * that re-splits the calls of competing requests.
+ * refits with reassignment rounds (greedy, or min-cost flow through GLPK)
+ * and an exact local search that re-splits the calls of competing
+ * requests.
  *
  * `infer --algo joint` runs it through pb_algo_joint (pb_algo.h).  The
  * step-by-step API below exists so tests can look inside.

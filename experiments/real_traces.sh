@@ -145,7 +145,9 @@ NR==1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     m = unq($col["method"]); key = m SUBSEP $col["load"] SUBSEP $col["clocks"]
     if (!(m in seen)) { seen[m] = 1; order[++n] = m; imp[m] = $col["import"]; ref[m] = unq($col["reference"]) }
     if ($col["exact_accuracy"] == "" && $col["set_accuracy"] == "")
-        cell[key] = sprintf("paths only (misses %d of %d)", $col["pattern_fn"], $col["true_patterns"])
+        # convolution ascribes no instances: how many true paths it missed
+        # and how many of the patterns it reported are false
+        cell[key] = sprintf("paths only (misses %d of %d; %d of %d patterns false)", $col["pattern_fn"], $col["true_patterns"], $col["pattern_fp"], $col["inferred_patterns"])
     else
         cell[key] = p($col["exact_accuracy"]) " / " p($col["set_accuracy"]) " / " p($col["tw_accuracy"])
     if ($col["clocks"] == "recorded") cpu[m, $col["load"]] = $col["cpu_s"]
@@ -206,7 +208,7 @@ echo '```'
 } > "$MD"
 echo "real_traces: wrote $CSV, $SUM and $MD"
 if [ -n "$readme" ]; then
-    sh "$ROOT/experiments/readme_splice.sh" real-traces "$SUM" "$readme" ||
+    sh "$ROOT/scripts/readme_tables.sh" real-traces "$SUM" "$readme" ||
         die "could not update $readme"
     echo "real_traces: updated the real-traces table in $readme"
 fi

@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
     --collect-only) collect_only=1 ;;
     --no-plots) plots=0 ;;
     --no-report) report=0 ;;
-    --list-figures) echo "$ALL_FIGS real"; exit 0 ;;
+    --list-figures) echo "$ALL_FIGS real baselines"; exit 0 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run_all: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
@@ -67,7 +67,8 @@ figs=""
 if [ -n "$only" ]; then
     for f in $(echo "$only" | tr ',' ' '); do
         [ "$f" = real ] && continue     # experiments/real_traces.sh, run after the jobs
-        [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real" >&2; exit 2; }
+        [ "$f" = baselines ] && continue  # experiments/baselines_sweep.sh, likewise
+        [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real baselines" >&2; exit 2; }
         figs="$figs $f"
     done
 else
@@ -172,13 +173,16 @@ if [ -f experiments/baselines_sweep.sh ] && [ -z "$only" -o "$(echo ",$only," | 
             { echo "run_all: warning: experiments/baselines_sweep.sh failed (see $out/run/baselines.log)" >&2; }
     fi
 fi
+plotfail=""
 if [ $plots -eq 1 ]; then
     if command -v gnuplot >/dev/null 2>&1; then
         for f in $figs real; do
             [ -f "plots/$f.gp" ] || continue
             [ -f "$out/$f.dat" ] || continue
+            # one figure's plot failing never stops the others: it is
+            # reported here and once more at the end, and the exit is 1
             gnuplot -e "datadir='$out'; outdir='$out'" "plots/$f.gp" 2>"$out/run/gnuplot-$f.log" ||
-                { echo "run_all: plots/$f.gp failed:" >&2; tail -n 5 "$out/run/gnuplot-$f.log" >&2; rc=1; }
+                { echo "run_all: plots/$f.gp failed:" >&2; tail -n 5 "$out/run/gnuplot-$f.log" >&2; rc=1; plotfail="$plotfail $f"; }
         done
     else
         echo "run_all: gnuplot not found; no plots (apt-get install gnuplot-nox)" >&2
@@ -187,6 +191,7 @@ fi
 if [ $report -eq 1 ]; then
     PB_OUT="$out" sh experiments/report.sh || rc=1
 fi
+[ -n "$plotfail" ] && echo "run_all: these plots failed (logs in $(echo "$out" | sed "s|^$ROOT/||")/run/gnuplot-FIG.log):$plotfail" >&2
 fails=0
 while read -r p; do [ -e "$p.fail" ] && fails=$((fails + 1)); done <"$out/run/points.txt"
 [ "$fails" -gt 0 ] && { echo "run_all: $fails failed points (*.fail under $out/points); rerun to retry them" >&2; rc=1; }

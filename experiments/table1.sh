@@ -8,7 +8,7 @@
 # shapes (linear in length, growing with parallelism), not values.
 FIG=table1
 FIG_TITLE="execution costs per algorithm and workload"
-FIG_HOW="maketrace CONF -D messages=LEN -D instances=I > t.csv; /usr/bin/time -f '%M %U' infer --algo ALGO t.csv"
+FIG_HOW="maketrace CONF -D messages=LEN -D instances=I > t.csv; /usr/bin/time -f '%M %U' infer --algo ALGO t.csv (CPU: infer's cpu_read_s + cpu_infer_s)"
 . "$(dirname "$0")/lib.sh"
 
 # workload config messages instances (paper: Table 1 row).  multitier.conf
@@ -55,8 +55,12 @@ fig_run() {
         timed r.csv "$PB_BIN/infer" --algo "$P_algo" --no-assign t.csv || return 1
     fi
     if [ "$P_algo" = nesting ]; then par=$(meta_get r.csv mean_parallelism); else par=$(nest_par t.csv); fi
-    echo "workload,algo,config,messages,duration,parallelism,mu,cpu_s,cpu_infer_s,maxrss_mb,instances"
-    echo "$P_workload,$P_algo,$P_cfg,$1,$2,$par,$mu,$T_USER_S,$(meta_get r.csv cpu_infer_s),$(awk -v k="$T_MAXRSS_KB" 'BEGIN { if (k != "") printf "%.1f", k / 1024 }'),$P_inst"
+    # CPU seconds from infer's own nanosecond CPU clock (reading + inference;
+    # /usr/bin/time counts in 10 ms ticks, which round tiny runs to 0)
+    rd=$(meta_get r.csv cpu_read_s) inf=$(meta_get r.csv cpu_infer_s)
+    cpu=$(awk -v a="$rd" -v b="$inf" 'BEGIN { if (a != "" && b != "") printf "%.6f", a + b }')
+    echo "workload,algo,config,messages,duration,parallelism,mu,cpu_s,cpu_infer_s,time_user_s,maxrss_mb,instances"
+    echo "$P_workload,$P_algo,$P_cfg,$1,$2,$par,$mu,$cpu,$inf,$T_USER_S,$(awk -v k="$T_MAXRSS_KB" 'BEGIN { if (k != "") printf "%.1f", k / 1024 }'),$P_inst"
 }
 
 # the paper's Table 1 (seed 000) and Table 5 (seed 001), as printed
@@ -80,21 +84,28 @@ fig_collect() {
             $(c["algo"]) == a { printf "%s %s %s %s %s\n", $(c["messages"]), ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])), ($(c["maxrss_mb"]) != "" ? $(c["maxrss_mb"]) : "NaN"), $(c["parallelism"]), $(c["workload"]) }' \
             "$dat" | sort -g >"$OUT/${FIG}_$a.dat"
     done
-    # the bar chart's data: one line per workload (in table order)
-    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+    paper_rows >"$OUT/run/table1_paper.txt"
+    # the bar chart's data: one line per workload of the paper's table (in
+    # its order; workloads this mode did not run are NaN, which the plot
+    # marks "not run"), ours beside the paper's
+    awk -F, -v paper="$OUT/run/table1_paper.txt" '
+        BEGIN { while ((getline l < paper) > 0) { split(l, f, "|"); pw[++np] = f[1]; pn_mb[f[1]] = f[6]; pn_cpu[f[1]] = f[7]; pc_mb[f[1]] = f[9]; pc_cpu[f[1]] = f[10] } }
+        /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
         { w = $(c["workload"]); a = $(c["algo"])
-          if (!(w in seen)) { seen[w] = 1; ord[++n] = w; len[w] = $(c["messages"]); par[w] = $(c["parallelism"]) }
+          if (!(w in seen)) { seen[w] = 1; extra[++ne] = w; len[w] = $(c["messages"]); par[w] = $(c["parallelism"]) }
           cpu[w, a] = ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])); mb[w, a] = $(c["maxrss_mb"]) }
         function v(x) { return (x == "" ? "NaN" : x) }
-        END { print "# workload nesting_cpu_s linking_cpu_s convolution_cpu_s nesting_mb linking_mb convolution_mb messages parallelism"
-              for (i = 1; i <= n; i++) { w = ord[i]
-                  printf "%s %s %s %s %s %s %s %s %s\n", w, v(cpu[w, "nesting"]), v(cpu[w, "linking"]), v(cpu[w, "convolution"]),
-                      v(mb[w, "nesting"]), v(mb[w, "linking"]), v(mb[w, "convolution"]), len[w], par[w] } }' \
+        function row(w) {
+            printf "%s %s %s %s %s %s %s %s %s %s %s %s %s\n", w, v(cpu[w, "nesting"]), v(cpu[w, "linking"]), v(cpu[w, "convolution"]),
+                v(mb[w, "nesting"]), v(mb[w, "linking"]), v(mb[w, "convolution"]), v(len[w]), v(par[w]),
+                v(pn_cpu[w]), v(pn_mb[w]), v(pc_cpu[w]), v(pc_mb[w]) }
+        END { print "# workload nesting_cpu_s linking_cpu_s convolution_cpu_s nesting_mb linking_mb convolution_mb messages parallelism paper_nesting_cpu_s paper_nesting_mb paper_convolution_cpu_s paper_convolution_mb (NaN: not run / not in the paper; 0: too small for the clock)"
+              for (i = 1; i <= np; i++) { row(pw[i]); done[pw[i]] = 1 }
+              for (i = 1; i <= ne; i++) if (!(extra[i] in done)) row(extra[i]) }' \
         "$dat" >"$OUT/${FIG}_bars.dat"
     # the side-by-side markdown table
-    paper_rows >"$OUT/run/table1_paper.txt"
     awk -F, -v paper="$OUT/run/table1_paper.txt" '
-        BEGIN { while ((getline l < paper) > 0) { split(l, f, "|"); P[f[1]] = l } }
+        BEGIN { while ((getline l < paper) > 0) { split(l, f, "|"); P[f[1]] = l; pw[++np] = f[1] } }
         /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
         { w = $(c["workload"]); a = $(c["algo"])
           if (!(w in seen)) { seen[w] = 1; ord[++n] = w }
@@ -103,22 +114,30 @@ fig_collect() {
           if ("instances" in c && $(c["instances"]) != "") par[w] = par[w] " (" $(c["instances"]) " instances)"
           cpu[w, a] = ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])); mb[w, a] = $(c["maxrss_mb"])
           if ($(c["mu"]) != "") mu[w] = $(c["mu"]) }
-        function v(x) { return x == "" ? "-" : x }
+        function v(x) { return x == "" ? "*not run*" : x }
+        function g(x) { return x == "" ? "*not run*" : sprintf("%.3g", x) }
         function pp(w, k,    f) { if (!(w in P)) return "-"; split(P[w], f, "|"); return f[k] == "" ? "-" : f[k] }
         END {
             print "| workload | length (ours / paper) | duration s (ours / paper) | mean per-node parallelism, Table 1 measure as nesting computes it (ours, generator setting / paper) | nesting MB (ours / paper) | nesting CPU s (ours / paper) | convolution mu s | convolution MB (ours / paper) | convolution CPU s (ours / paper) | linking MB | linking CPU s |"
-            print "|---|---|---|---|---|---|---|---|---|---|---|"
-            for (i = 1; i <= n; i++) { w = ord[i]
+            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            # the paper'"'"'s rows first, in its order (not run here: said so), then any others
+            for (i = 1; i <= np; i++) { w = pw[i]; if (!(w in seen)) { seen[w] = 1; ord2[++m] = w; nr[w] = 1 } else ord2[++m] = w }
+            for (i = 1; i <= n; i++) { w = ord[i]; if (!(w in P)) ord2[++m] = w }
+            for (i = 1; i <= m; i++) { w = ord2[i]
+                if (nr[w]) { printf "| %s (%s) | *not run* / %s | *not run* / %s | *not run* / %s | *not run* / %s | *not run* / %s | %s | *not run* / %s | *not run* / %s | *not run* | *not run* |\n",
+                    w, pp(w, 2), pp(w, 3), pp(w, 4), pp(w, 5), pp(w, 6), pp(w, 7), pp(w, 8), pp(w, 9), pp(w, 10); continue }
                 printf "| %s (%s) | %s / %s | %.1f / %s | %s / %s | %s / %s | %s / %s | %s | %s / %s | %s / %s | %s | %s |\n",
                     w, pp(w, 2), len[w], pp(w, 3), dur[w], pp(w, 4), par[w], pp(w, 5),
-                    v(mb[w, "nesting"]), pp(w, 6), v(cpu[w, "nesting"]), pp(w, 7),
-                    v(mu[w]), v(mb[w, "convolution"]), pp(w, 9), v(cpu[w, "convolution"]), pp(w, 10),
-                    v(mb[w, "linking"]), v(cpu[w, "linking"]) }
+                    v(mb[w, "nesting"]), pp(w, 6), g(cpu[w, "nesting"]), pp(w, 7),
+                    (mu[w] == "" ? "-" : mu[w]), v(mb[w, "convolution"]), pp(w, 9), g(cpu[w, "convolution"]), pp(w, 10),
+                    v(mb[w, "linking"]), g(cpu[w, "linking"]) }
+            print ""
+            print "CPU seconds are infer'"'"'s own CPU clock (reading + inference); *not run*: this mode (or this algorithm on this workload) was not run; -: not in the paper."
             print ""
             print "WAP5 Table 5 (seed 001; message linking on PlanetLab traces, not reproducible here): CoDeeN 4,702,865 messages, 1 hour: linking 730 CPU s, 1354 MB (155 us and 288 bytes per message); Coral 4,246,882 messages: 517 CPU s, 1148 MB (122 us, 270 bytes per message)."
             printf "Ours, per message, on the largest workload with a linking run:"
             best = ""; for (i = 1; i <= n; i++) { w = ord[i]; if (cpu[w, "linking"] != "" && (best == "" || len[w] + 0 > len[best] + 0)) best = w }
-            if (best != "") printf " %s: %.1f us and %s bytes per message.\n", best, 1e6 * cpu[best, "linking"] / len[best], (mb[best, "linking"] != "" ? sprintf("%.0f", mb[best, "linking"] * 1048576 / len[best]) : "?")
+            if (best != "") printf " %s: %.2f us and %s bytes per message.\n", best, 1e6 * cpu[best, "linking"] / len[best], (mb[best, "linking"] != "" ? sprintf("%.0f", mb[best, "linking"] * 1048576 / len[best]) : "?")
             else print " none."
         }' "$dat" >"$OUT/${FIG}.md"
 }

@@ -8,12 +8,13 @@ fig = "baselines"
 sweeps = "load par skew loss"
 xlabs = "'offered load (requests/s)' 'share of requests with parallel calls' 'clock offset of search (ms)' 'capture loss probability'"
 titles = "'rising offered load' 'added parallelism (about 100 requests/s)' 'clock skew (about 22 requests/s)' 'capture loss (about 22 requests/s)'"
-set offsets 0, graph 0.03, graph 0.05, 0
-set key bottom left
+set offsets 0, 0, graph 0.05, 0
+set autoscale xfix
 do for [ext in "png svg"] {
-    eval set_term(ext, 900, 700)
+    eval set_term(ext, 1000, 820)
     set output sprintf("%s/%s.%s", outdir, fig, ext)
-    set multiplot layout 2, 2 title "The field's baselines and pathbench's methods on the hotel-like config (exact reconstruction)"
+    # room at the bottom of the page for the one legend, off every panel's data
+    set multiplot layout 2, 2 title "The field's baselines and pathbench's methods on the hotel-like config (exact reconstruction)" margins screen 0.08, 0.97, 0.14, 0.91 spacing 0.09, 0.12
     do for [si = 1:4] {
         s = word(sweeps, si)
         f = sprintf("%s/baselines_%s.dat", datadir, s)
@@ -22,8 +23,8 @@ do for [ext in "png svg"] {
         set ylabel "requests reconstructed exactly (fraction)"
         set yrange [0:1.05]
         if (s eq "load") { set logscale x } else { unset logscale x }
-        # one legend, in the first panel (the curves start at the top)
-        if (si == 1) { set key bottom left } else { unset key }
+        # one legend, below the panels (drawn with the first)
+        if (si == 1) { set key at screen 0.5, 0.01 center bottom horizontal maxrows 2 } else { unset key }
         if (fexists(f)) {
             ncol = int(system(sprintf("awk '!/^#/ { print NF; exit }' '%s'", f)))
             plot for [c = 2:ncol] f using 1:c with linespoints ls (c - 1) title columnhead(c)

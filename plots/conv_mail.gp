@@ -9,13 +9,13 @@ fa = datadir."/conv_mail_accuracy.dat"
 fp = datadir."/conv_mail_paper_accuracy.dat"
 hp = fexists(fp)
 do for [ext in "png svg"] {
-    eval set_term(ext, 1000, 420)
+    eval set_term(ext, 1000, 460)
     set output sprintf("%s/conv_mail.%s", outdir, ext)
     set multiplot layout 1, 2 title "Convolution on the mail relay trace (7.5.7): accuracy vs time quantum"
     set logscale x
     set xrange [4:900]
     set xlabel "time quantum mu (s)"
-    set key top left
+    set key below
     set title "false-positive paths (paper: 0.21-0.29)"
     set ylabel "fraction of inferred paths"
     set yrange [0:1.05]
@@ -33,7 +33,7 @@ do for [ext in "png svg"] {
     set title "frequent true paths missed (paper: none)"
     set ylabel "paths"
     set yrange [0:*]
-    set key left center
+    set key below
     if (fexists(fa)) {
         plot fa using 1:4 with linespoints ls 3 title "missed", \
              (hp ? fp : fa) using 1:(hp ? $4 : NaN) with linespoints ls 3 dt 2 pt 8 title (hp ? "missed, whole-signal correlation" : ""), \

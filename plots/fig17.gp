@@ -1,5 +1,7 @@
 # Figure 17: false-negative pattern rate vs N (top-N pruning) at 0, 2 and
-# 6 % tolerance, with the 1/N bound; one panel per algorithm.
+# 6 % tolerance, with the 1/N bound; one panel per algorithm.  Each point
+# is the mean over the seeds (the title says how many); bars go from the
+# smallest to the largest seed's value.  Legends sit below the panels.
 load system("dirname ".ARG0)."/common.gp"
 atitles = "'nesting' 'nesting-low' 'nesting-sd1' 'convolution' 'linking' 'truth (oracle)'"
 algos = "nesting nesting-low nesting-sd1 convolution linking truth"
@@ -7,10 +9,13 @@ algos = "nesting nesting-low nesting-sd1 convolution linking truth"
 # measure), written by experiments/fig17.sh collect
 if (fexists(datadir."/fig17_series.gp")) load datadir."/fig17_series.gp"
 tols = "0 2 6"
+seedrange = system(sprintf("awk 'FILENAME ~ /truth/ { nextfile } /^#/ { next } NF == 0 { nextfile } NF >= 6 { if (!k || $6 < lo) lo = $6; if (!k || $6 > hi) hi = $6; k = 1 } END { if (!k) print \"\"; else if (lo == hi) print lo \" seed\" (lo == 1 ? \"\" : \"s\"); else print lo \"-\" hi \" seeds\" }' %s/fig17_*-t*.dat 2>/dev/null", datadir))
+subtitle = (strlen(seedrange) > 0) ? sprintf("\n{/*0.85 each point: mean of %s (oracle: 1); bars: smallest to largest seed}", seedrange) : ""
 do for [ext in "png svg"] {
-    eval set_term(ext, 1200, 680)
+    nrow = (words(algos) > 3 ? 2 : 1)
+    eval set_term(ext, 1300, 60 + 380 * nrow)
     set output sprintf("%s/fig17.%s", outdir, ext)
-    set multiplot layout 2, 3 title "Figure 17: false-negative pattern rate vs pattern pruning (multi-tier, 200,000 messages)"
+    set multiplot layout nrow, 3 title "Figure 17: false-negative pattern rate vs pattern pruning (multi-tier trace)".subtitle
     do for [ai = 1:words(algos)] {
         a = word(algos, ai)
         set title word(atitles, ai)
@@ -18,12 +23,12 @@ do for [ext in "png svg"] {
         set ylabel "false-negative pattern rate"
         set yrange [0:1.05]
         set xrange [1:*]
-        set key top right
-        cmd = "1/x with lines dt 2 lc rgb '#555555' title '1/N'"
+        set key below horizontal maxcols 2
+        cmd = "1/x with lines dt 3 lw 1.2 lc rgb '#555555' title '1/N (the paper''s bound)'"
         do for [ti = 1:words(tols)] {
             f = sprintf("%s/fig17_%s-t%s.dat", datadir, a, word(tols, ti))
             if (fexists(f)) {
-                cmd = cmd . sprintf(", '%s' index 0 using 2:3 with linespoints ls %d title '%s%% tolerance'", f, ti, word(tols, ti))
+                cmd = cmd . sprintf(", '%s' index 0 using 2:3:4:5 with yerrorlines ls %d title '%s%% tolerance'", f, ti, word(tols, ti))
             }
         }
         set samples 200

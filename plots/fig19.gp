@@ -1,9 +1,12 @@
 # Figure 19: false-positive instance rate vs mean per-node parallelism, one
-# panel per algorithm, one curve per configuration (line: mean over seeds
-# at each parallelism level; dots: every trace).
+# panel per algorithm, one curve per configuration (mean over seeds at each
+# parallelism level, bars from the smallest to the largest seed's value).
+# The paper's claims are about nesting; the other panels are for comparison.
 load system("dirname ".ARG0)."/common.gp"
 configs = "multitier children-parallel children-0-2 children-d-cc penalty-breaker"
+ctitles = "'multi-tier' 'children-parallel' 'children-0/2' 'children-d/cc' 'penalty-breaker'"
 algos = "nesting linking convolution truth"
+atitles = "'nesting (the method of the figure in the paper)' 'linking (no claim in the paper; for comparison)' 'convolution (no claim in the paper; for comparison)' 'truth oracle (must be 0)'"
 fig = "fig19"
 ftitle = "Figure 19: effect of trace parallelism (false-positive instances)"
 xlab = "mean per-node parallelism (Table 1 measure, as nesting computes it)"

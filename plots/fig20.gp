@@ -1,8 +1,12 @@
 # Figure 20: false-positive instance rate vs delay standard deviation, one
-# panel per algorithm, one curve per configuration.
+# panel per algorithm, one curve per configuration (mean over seeds, bars
+# from the smallest to the largest seed's value).  The paper's claims are
+# about nesting; the other panels are for comparison.
 load system("dirname ".ARG0)."/common.gp"
 configs = "multitier children-parallel children-0-2 children-d-cc penalty-breaker"
+ctitles = "'multi-tier' 'children-parallel' 'children-0/2' 'children-d/cc' 'penalty-breaker'"
 algos = "nesting linking convolution truth"
+atitles = "'nesting (the method of the figure in the paper)' 'linking (no claim in the paper; for comparison)' 'convolution (no claim in the paper; for comparison)' 'truth oracle (must be 0)'"
 fig = "fig20"
 ftitle = "Figure 20: effect of delay variation (false-positive instances)"
 xlab = "standard deviation of every node delay (s)"

@@ -30,4 +30,15 @@ awk -v a="$a" 'BEGIN { exit !(a > 0.2 && a < 0.99) }' || fail "vpath (artifact) 
 [ -s "$tmp/a.err" ] && { cat "$tmp/a.err"; fail "vpath with threads warned"; }
 "$PB_BIN/infer" --algo vpath -o "$tmp/n.res" "$tmp/h.csv" 2> "$tmp/n.err" || fail "vpath without threads"
 grep -q 'no thread column' "$tmp/n.err" || fail "no fallback warning"
+# the perturbers carry the column through (and ids with it)
+"$PB_BIN/skewer" -n 'search=+1ms' "$tmp/h.t.csv" 2>/dev/null | "$PB_BIN/sniffer" --quiet --loss 0.001 > "$tmp/p.csv" ||
+    fail "skewer | sniffer"
+grep -v '^#' "$tmp/p.csv" | head -n 1 | grep -q ',thread$' || fail "thread column lost by skewer/sniffer"
+[ "$(grep -v '^#' "$tmp/p.csv" | awk -F, 'NR > 1 && $NF != ""' | wc -l)" -gt 1000 ] || fail "thread labels lost"
+"$PB_BIN/infer" --algo vpath -s variant=clean -o "$tmp/p.res" "$tmp/p.csv" 2>/dev/null || fail "vpath on perturbed"
+# one node's clock does not matter to vpath; losing 0.1 % of the messages
+# loses about 1 % of the requests
+"$PB_BIN/score" --truth "$tmp/h.csv" "$tmp/p.res" > "$tmp/p.score" || fail "score perturbed"
+a=$(field set_accuracy "$tmp/p.score")
+awk -v a="$a" 'BEGIN { exit !(a > 0.95 && a < 1) }' || fail "vpath clean after skew and 0.1 % loss: set_accuracy $a"
 exit 0

@@ -50,6 +50,15 @@ if command -v gnuplot >/dev/null 2>&1; then
     [ -s "$out/conv_mail.png" ] && [ -s "$out/conv_mail.svg" ] || fail "conv_mail plot not made"
 fi
 grep -q '^## Convolution on a mail relay trace (7.5.7' "$out/report.md" || fail "report.md has no e-mail section"
-grep -q '^| no frequent real path missed | convolution, default computation' "$out/report.md" || fail "report.md: no verdict row"
 grep -q '\*\*Paper (7.5.7):\*\* on two months of e-mail' "$out/report.md" || fail "report.md: the paper's words missing"
+# the whole-signal run's section (report.d): heading, one verdict row per
+# claim, the same rows in the verdict file
+PB_OUT="$out" PB_VERDICTS="$tmp/vt.tsv" sh experiments/report.d/conv_mail.sh >"$tmp/sec.md" || fail "report.d/conv_mail.sh failed"
+grep -q '^## Convolution on the mail relay trace in the paper' "$tmp/sec.md" || fail "report.d section: no heading"
+[ "$(grep -c '^| .* | convolution, mail relay trace, whole-signal correlation .* | \*\*\(agrees\|partly\|differs\|not run\)\*\*' "$tmp/sec.md")" = 5 ] ||
+    { cat "$tmp/sec.md"; fail "report.d section: expected 5 verdict rows"; }
+[ "$(awk -F'\t' '$1 == "conv_mail" && NF == 7' "$tmp/vt.tsv" | wc -l)" = 5 ] || fail "report.d: expected 5 verdict lines for conv_mail"
+# without the data the section is silent
+mkdir "$tmp/empty"
+[ -z "$(PB_OUT="$tmp/empty" sh experiments/report.d/conv_mail.sh)" ] || fail "report.d section printed without data"
 echo PASS
