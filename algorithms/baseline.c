@@ -33,15 +33,74 @@ static inline uint64_t mix64(uint64_t x)
     return x;
 }
 
-static size_t pfind(const pkey *h, size_t mask, uint32_t src, uint32_t dst,
-                    uint64_t cid)
+static inline size_t phash(uint32_t src, uint32_t dst, uint64_t cid)
 {
-    size_t j = (size_t)mix64((cid * 0x9E3779B97F4A7C15ULL) ^
-                             (((uint64_t)src << 32) | dst)) & mask;
-    while (h[j].src != BL_NONE &&
-           !(h[j].src == src && h[j].dst == dst && h[j].callid == cid))
+    return (size_t)mix64((cid * 0x9E3779B97F4A7C15ULL) ^ (((uint64_t)src << 32) | dst));
+}
+
+/* Open addressing with backward-shift deletion: a key leaves the table
+ * when nothing of it is pending, so its size follows the calls open at
+ * once (with call ids every RPC has its own key), not the trace length. */
+typedef struct ptab {
+    pkey *e;
+    size_t cap, n;   /* cap a power of two */
+} ptab;
+
+static size_t pslot(const ptab *t, uint32_t src, uint32_t dst, uint64_t cid,
+                    int *found)
+{
+    size_t mask = t->cap - 1, j = phash(src, dst, cid) & mask;
+    while (t->e[j].src != BL_NONE) {
+        if (t->e[j].src == src && t->e[j].dst == dst && t->e[j].callid == cid) {
+            *found = 1;
+            return j;
+        }
         j = (j + 1) & mask;
+    }
+    *found = 0;
     return j;
+}
+
+/* Room for one more key.  Returns PB_OK or PB_ENOMEM. */
+static int preserve(ptab *t)
+{
+    if ((t->n + 1) * 2 <= t->cap)
+        return PB_OK;
+    size_t nc = t->cap ? 2 * t->cap : 1024;
+    pkey *ne = malloc(nc * sizeof *ne);
+    if (!ne)
+        return PB_ENOMEM;
+    for (size_t j = 0; j < nc; j++)
+        ne[j].src = BL_NONE;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->e[i].src == BL_NONE)
+            continue;
+        size_t j = phash(t->e[i].src, t->e[i].dst, t->e[i].callid) & (nc - 1);
+        while (ne[j].src != BL_NONE)
+            j = (j + 1) & (nc - 1);
+        ne[j] = t->e[i];
+    }
+    free(t->e);
+    t->e = ne;
+    t->cap = nc;
+    return PB_OK;
+}
+
+static void pdelete(ptab *t, size_t i)
+{
+    size_t mask = t->cap - 1, j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (t->e[j].src == BL_NONE)
+            break;
+        size_t k = phash(t->e[j].src, t->e[j].dst, t->e[j].callid) & mask;
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+            continue;
+        t->e[i] = t->e[j];
+        i = j;
+    }
+    t->e[i].src = BL_NONE;
+    t->n--;
 }
 
 /* sort key of a span list */
@@ -121,10 +180,7 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
     if (t->calls >= BL_NONE)
         return pb_error_set(err, PB_ERANGE, NULL, 0, 0,
                             "%zu calls; expected fewer than 2^32", t->calls);
-    size_t cap = 16;
-    while (cap < 2 * t->calls + 16)
-        cap *= 2;
-    pkey *h = malloc(cap * sizeof *h);
+    ptab h = {0};
     uint32_t *next = malloc((t->calls + 1) * sizeof *next);
     uint32_t *rnext = malloc((v->n + 1) * sizeof *rnext);
     t->rpc = malloc((t->calls + 1) * sizeof *t->rpc);
@@ -137,18 +193,18 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
     uint32_t *ep_of = malloc((t->calls + 1) * sizeof *ep_of);
     skey *tmp = malloc((t->calls + 1) * sizeof *tmp);
     int rc = PB_ENOMEM;
-    if (!h || !next || !rnext || !t->rpc || !t->in || !t->out || !t->in_off ||
+    if (preserve(&h) != PB_OK || !next || !rnext || !t->rpc || !t->in || !t->out || !t->in_off ||
         !t->ep_off || !t->multi || !caller || !ep_of || !tmp)
         goto out;
-    for (size_t j = 0; j < cap; j++)
-        h[j].src = BL_NONE;
-    const size_t mask = cap - 1;
 
     /* 1. pair */
     for (size_t i = 0; i < v->n; i++) {
         const pb_msg *m = &v->msgs[i];
         uint64_t cid = callids ? m->callid : PB_ID_NONE;
+        int found;
         if (m->type == PB_TYPE_CALL) {
+            if (preserve(&h) != PB_OK)
+                goto out;
             uint32_t k = t->nrpc++;
             bl_rpc *r = &t->rpc[k];
             r->call = (uint32_t)i;
@@ -160,46 +216,61 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
             r->in_end = r->in_start;
             r->out_end = r->out_start;
             next[k] = BL_NONE;
-            size_t j = pfind(h, mask, m->src, m->dst, cid);
-            if (h[j].src != BL_NONE && h[j].rhead != BL_NONE) {
+            size_t j = pslot(&h, m->src, m->dst, cid, &found);
+            pkey *e = &h.e[j];
+            if (found && e->rhead != BL_NONE) {
                 /* its return came first */
-                uint32_t ri = h[j].rhead;
-                h[j].rhead = rnext[ri];
+                uint32_t ri = e->rhead;
+                e->rhead = rnext[ri];
                 set_return(r, ri, &v->msgs[ri]);
                 t->early_returns++;
-            } else if (h[j].src == BL_NONE) {
-                h[j] = (pkey){cid, m->src, m->dst, k, k, BL_NONE, BL_NONE};
-            } else if (h[j].head == BL_NONE) {
-                h[j].head = h[j].tail = k;
+                if (e->rhead == BL_NONE && e->head == BL_NONE)
+                    pdelete(&h, j);
+            } else if (!found) {
+                *e = (pkey){cid, m->src, m->dst, k, k, BL_NONE, BL_NONE};
+                h.n++;
+            } else if (e->head == BL_NONE) {
+                e->head = e->tail = k;
             } else {
-                next[h[j].tail] = k;
-                h[j].tail = k;
+                next[e->tail] = k;
+                e->tail = k;
             }
         } else if (m->type == PB_TYPE_RETURN) {
-            size_t j = pfind(h, mask, m->dst, m->src, cid);
-            if (h[j].src == BL_NONE)
-                h[j] = (pkey){cid, m->dst, m->src, BL_NONE, BL_NONE, BL_NONE, BL_NONE};
-            if (h[j].head == BL_NONE) {
+            if (preserve(&h) != PB_OK)
+                goto out;
+            size_t j = pslot(&h, m->dst, m->src, cid, &found);
+            pkey *e = &h.e[j];
+            if (!found) {
+                *e = (pkey){cid, m->dst, m->src, BL_NONE, BL_NONE, BL_NONE, BL_NONE};
+                h.n++;
+            }
+            if (e->head == BL_NONE) {
                 /* no open call: wait for the next one */
                 rnext[i] = BL_NONE;
-                if (h[j].rhead == BL_NONE)
-                    h[j].rhead = (uint32_t)i;
+                if (e->rhead == BL_NONE)
+                    e->rhead = (uint32_t)i;
                 else
-                    rnext[h[j].rtail] = (uint32_t)i;
-                h[j].rtail = (uint32_t)i;
+                    rnext[e->rtail] = (uint32_t)i;
+                e->rtail = (uint32_t)i;
                 continue;
             }
-            uint32_t k = h[j].head;
-            h[j].head = next[k];
+            uint32_t k = e->head;
+            e->head = next[k];
             set_return(&t->rpc[k], (uint32_t)i, m);
+            if (e->head == BL_NONE && e->rhead == BL_NONE)
+                pdelete(&h, j);
         }
     }
     for (uint32_t k = 0; k < t->nrpc; k++)
         t->unpaired_calls += t->rpc[k].ret == BL_NONE;
-    for (size_t j = 0; j < cap; j++)
-        for (uint32_t ri = h[j].src != BL_NONE ? h[j].rhead : BL_NONE; ri != BL_NONE;
+    for (size_t j = 0; j < h.cap; j++)
+        for (uint32_t ri = h.e[j].src != BL_NONE ? h.e[j].rhead : BL_NONE; ri != BL_NONE;
              ri = rnext[ri])
             t->unpaired_returns++;
+    free(h.e);
+    h = (ptab){0};
+    free(rnext);
+    rnext = NULL;
 
     /* 2. incoming lists, callers */
     for (uint32_t x = 0; x < nn; x++)
@@ -223,18 +294,20 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
                    0, tmp);
 
     /* 3. endpoints, numbered by first call; then grouped by node */
-    for (size_t j = 0; j < cap; j++)
-        h[j].src = BL_NONE;
     uint32_t nep = 0;
     for (uint32_t k = 0; k < t->nrpc; k++) {
         const bl_rpc *r = &t->rpc[k];
-        size_t j = pfind(h, mask, r->src, r->dst, 0);
-        if (h[j].src == BL_NONE) {
-            h[j] = (pkey){0, r->src, r->dst, nep, 0, 0, 0};
+        int found;
+        if (preserve(&h) != PB_OK)
+            goto out;
+        size_t j = pslot(&h, r->src, r->dst, 0, &found);
+        if (!found) {
+            h.e[j] = (pkey){0, r->src, r->dst, nep, 0, 0, 0};
+            h.n++;
             nep++;
         }
-        ep_of[k] = h[j].head;
-        h[j].tail++; /* its number of calls */
+        ep_of[k] = h.e[j].head;
+        h.e[j].tail++; /* its number of calls */
     }
     t->nep = nep;
     t->ep = malloc((nep ? nep : 1) * sizeof *t->ep);
@@ -246,9 +319,9 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
         free(slot);
         goto out;
     }
-    for (size_t j = 0; j < cap; j++)
-        if (h[j].src != BL_NONE)
-            byid[h[j].head] = (bl_ep){h[j].src, h[j].dst, 0, h[j].tail};
+    for (size_t j = 0; j < h.cap; j++)
+        if (h.e[j].src != BL_NONE)
+            byid[h.e[j].head] = (bl_ep){h.e[j].src, h.e[j].dst, 0, h.e[j].tail};
     for (uint32_t e = 0; e < nep; e++)
         t->ep_off[byid[e].node + 1]++;
     for (uint32_t x = 0; x < nn; x++)
@@ -283,7 +356,7 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
     free(slot);
     rc = PB_OK;
 out:
-    free(h);
+    free(h.e);
     free(next);
     free(rnext);
     free(caller);

@@ -751,44 +751,59 @@ static uint32_t first_of(const joint *s, const uint32_t *k, uint32_t n, uint32_t
     return NONE;
 }
 
+/* time of the input that triggered call p in request q whose calls are
+ * k[0..n): the latest return of another of them received before p was
+ * sent, else q's arrival */
+static pb_ns trig_time(const joint *s, uint32_t q, const uint32_t *k, uint32_t n, uint32_t p)
+{
+    pb_ns tt = s->pr[q].cr, cs = s->pr[p].cs;
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *c = &s->pr[k[i]];
+        if (k[i] != p && c->ret != NONE && c->rr <= cs && c->rr > tt)
+            tt = c->rr;
+    }
+    return tt;
+}
+
 typedef struct ordent {
-    pb_ns arr;
+    pb_ns trig;
     uint32_t q, first;
 } ordent;
 
 static int cmp_ordent(const void *x, const void *y)
 {
     const ordent *a = x, *b = y;
-    if (a->arr != b->arr)
-        return a->arr < b->arr ? -1 : 1;
+    if (a->trig != b->trig)
+        return a->trig < b->trig ? -1 : 1;
     return a->q < b->q ? -1 : a->q > b->q;
 }
 
-/* Order of service: per outgoing link, how often two requests that follow
- * each other in arrival order make their first call of that link in the
- * other order.  log rho (inversion) and log (1 - rho) per link. */
+/* Order of service: per outgoing link, how often two requests whose first
+ * calls of that link were triggered one after the other (by arrivals or
+ * returns) make those calls in the other order.  log rho (inverted) and
+ * log (1 - rho) per link. */
 static int fit_order(joint *s)
 {
     ordent *e = malloc(((size_t)s->npairs + 1) * sizeof *e);
     if (!e)
         return PB_ENOMEM;
     for (uint32_t l = 0; l < s->nlinks; l++) {
-        uint32_t a = s->link_src[l], n = 0;
-        /* requests served by a that made a call of link l */
+        uint32_t n = 0;
         for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
             uint32_t p = s->bylink[i], q = s->par[p];
-            if (q == NONE || s->pr[q].callee != a || s->pr[p].call == NONE)
+            if (q == NONE || s->pr[p].call == NONE)
                 continue;
             if (first_of(s, s->kids[q].a, s->kids[q].n, l) != p)
                 continue;
-            e[n++] = (ordent){s->pr[q].cr, q, p};
+            e[n++] = (ordent){trig_time(s, q, s->kids[q].a, s->kids[q].n, p), q, p};
         }
         if (n > 1)
             qsort(e, n, sizeof *e, cmp_ordent);
         double inv = 0, tot = 0;
         for (uint32_t i = 1; i < n; i++) {
-            /* only neighbours that overlap: the order question exists */
-            if (s->pr[e[i - 1].q].rs < e[i].arr)
+            /* only where the order is a question: the second trigger came
+             * before the first call was sent */
+            if (e[i].trig > s->pr[e[i - 1].first].cs)
                 continue;
             tot++;
             inv += s->pr[e[i].first].cs < s->pr[e[i - 1].first].cs;
@@ -802,12 +817,11 @@ static int fit_order(joint *s)
 }
 
 /* log-probability of the order of the first calls of every link made by
- * two requests, given their arrival order */
+ * two requests, given the order of their triggers */
 static double order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1,
                        uint32_t q2, const uint32_t *k2, uint32_t n2)
 {
     double v = 0;
-    int before = s->pr[q1].cr < s->pr[q2].cr || (s->pr[q1].cr == s->pr[q2].cr && q1 < q2);
     for (uint32_t i = 0; i < n1; i++) {
         uint32_t l = s->pr[k1[i]].link;
         uint32_t f1 = first_of(s, k1, n1, l);
@@ -816,8 +830,15 @@ static double order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t
         uint32_t f2 = first_of(s, k2, n2, l);
         if (f2 == NONE)
             continue;
-        int b = s->pr[f1].cs < s->pr[f2].cs || (s->pr[f1].cs == s->pr[f2].cs && f1 < f2);
-        v += b == before ? s->ord_keep[l] : s->ord_inv[l];
+        pb_ns t1 = trig_time(s, q1, k1, n1, f1), t2 = trig_time(s, q2, k2, n2, f2);
+        if (t1 == t2)
+            continue;
+        /* the order matters only when both triggers came before both calls */
+        pb_ns c1 = s->pr[f1].cs, c2 = s->pr[f2].cs;
+        if ((t1 < t2 ? t2 : t1) > (c1 < c2 ? c1 : c2))
+            continue;
+        int b = c1 < c2 || (c1 == c2 && f1 < f2);
+        v += b == (t1 < t2) ? s->ord_keep[l] : s->ord_inv[l];
     }
     return v;
 }

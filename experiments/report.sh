@@ -55,7 +55,7 @@ vtable() {
         $1 == f { n++; r[n] = "| " $2 " | " $3 " | " $4 " | **" $5 "**" $6 " |" }
         END { if (!n) { print "*(no verdict: no data for this figure)*"; exit }
               print "| claim | method | measured | verdict |"
-              print "|---|---|---|---|"
+              print "|-------------------------|--------------------|-----------------------------------|--------------------|"   # relative column widths for pandoc: 25, 20, 35, 20
               for (i = 1; i <= n; i++) print r[i] }' "$VT"
 }
 
@@ -370,8 +370,9 @@ convmu() {
               lo = 2; hi = -1; k = 0
               for (i = 1; i <= n; i++) if (F[i] != "NaN") { k++; if (F[i] < lo) lo = F[i]; if (F[i] > hi) hi = F[i] }
               if (k) {
-                  v = (lo >= 0.15 && hi <= 0.35 ? "agrees" : (hi >= 0.21 && lo <= 0.29 ? "partly" : "differs"))
-                  row("conv_mu", "false-positive rate 21-29 % over the quanta", "convolution, " lab, sprintf("%s to %s of the inferred patterns over mu = %g-%g s", pct(lo), pct(hi), M[1], M[n]), v, "", ser)
+                  inr = 0; for (i = 1; i <= n; i++) if (F[i] != "NaN" && F[i] >= 0.15 && F[i] <= 0.35) inr++
+                  v = (inr >= 0.75 * k ? "agrees" : (inr ? "partly" : "differs"))
+                  row("conv_mu", "false-positive rate 21-29 % over the quanta", "convolution, " lab, sprintf("%s to %s of the inferred patterns over mu = %g-%g s; %d of %d quanta within 15-35 %%", pct(lo), pct(hi), M[1], M[n], inr, k), v, "", ser)
                   sp = 100 * (hi - lo)
                   v = (sp <= 12 ? "agrees" : (sp <= 20 ? "partly" : "differs"))
                   row("conv_mu", "only minor dependence on mu (the paper: a spread of 8 points)", "convolution, " lab, sprintf("spread %.0f points (%s to %s)", sp, pct(lo), pct(hi)), v, "", ser)
@@ -421,8 +422,9 @@ convmail() {
     END { if (!k) exit
           lab = "convolution, mail relay trace"; ser = "conv_mail_accuracy"
           if (n) {
-              v = (lo >= 0.15 && hi <= 0.35 ? "agrees" : (hi >= 0.21 && lo <= 0.29 ? "partly" : "differs"))
-              row("conv_mail", "false-positive rate 21-29 % over the quanta", lab, sprintf("%s to %s of the inferred paths over mu = %g-%g s", pct(lo), pct(hi), m[1], m[k]), v, "", ser)
+              inr = 0; below = 0; for (i = 1; i <= k; i++) if (f[i] != "NaN") { if (f[i] >= 0.15 && f[i] <= 0.35) inr++; else if (f[i] < 0.15) below++ }
+              v = (inr >= 0.75 * n ? "agrees" : (inr ? "partly" : "differs"))
+              row("conv_mail", "false-positive rate 21-29 % over the quanta", lab, sprintf("%s to %s of the inferred paths over mu = %g-%g s; %d of %d quanta within 15-35 %%, %d below", pct(lo), pct(hi), m[1], m[k], inr, n, below), v, (below > n / 2 ? " (mostly fewer false positives than the paper)" : ""), ser)
               sp = 100 * (hi - lo); v = (sp <= 12 ? "agrees" : (sp <= 20 ? "partly" : "differs"))
               row("conv_mail", "only minor dependence on mu (the paper: a spread of 8 points)", lab, sprintf("spread %.0f points (%s to %s)", sp, pct(lo), pct(hi)), v, "", ser)
               if (nh && nl) row("conv_mail", "worst at mu >= 360 s", lab, sprintf("largest FP rate %s at mu >= 360 s, %s below", pct(hmax), pct(lmax)), (hmax >= lmax ? "agrees" : "differs"), "", ser)
@@ -430,7 +432,9 @@ convmail() {
           }
           z = 0; zl = ""; for (i = 1; i <= k; i++) if (f1[i] != "NaN" && f1[i] > 0) { z++; zl = zl " " m[i] }
           row("conv_mail", "ignoring paths under 100 messages, no false positive except at mu = 720 s", lab, sprintf("false positives remain at %d of %d quanta%s", z, k, (z ? " (mu =" zl " s)" : "")), (z == 0 || (z == 1 && zl == " 720") ? "agrees" : "differs"), "", ser)
-          row("conv_mail", "no frequent real path missed", lab, sprintf("%g misses of the %d frequent true paths (100 instances or more), summed over the quanta, mean over seeds", miss, nf), (miss == 0 ? "agrees" : (miss <= k ? "partly" : "differs")), "", ser)
+          ml = ""; nz = 0; only720 = 1
+          for (i = 1; i <= k; i++) if (mi[i] != "NaN" && mi[i] > 0) { nz++; ml = ml (ml == "" ? "" : ", ") sprintf("%g at %g s", mi[i], m[i]); if (m[i] != 720) only720 = 0 }
+          row("conv_mail", "no frequent real path missed", lab, (nz ? sprintf("frequent true paths (%d, 100 instances or more) missed, mean over seeds: %s; none at the other %d quanta", nf, ml, k - nz) : sprintf("none of the %d frequent true paths missed at any of the %d quanta", nf, k)), (nz == 0 ? "agrees" : (only720 ? "partly" : "differs")), (nz && only720 ? " (only at 720 s, a quantum the paper calls useless)" : ""), ser)
     }' "$out/conv_mail_accuracy.dat" >>"$VT"
 }
 
@@ -735,7 +739,7 @@ done
 # table too, which the README's figure table is made from
 {
     echo "| figure | verdicts (method: one word per claim, in the order of the rows below) |"
-    echo "|---|---|"
+    echo "|----------|------------------------------------------------------------------------------------------|"   # widths 10, 90
     awk -F'\t' 'function fn(f) { if (f == "fig12_13") return "12/13"; if (f == "conv_mu") return "7.5.7, 23"; if (f == "conv_mail") return "7.5.7, mail relay"; if (f == "baselines") return "baselines"; if (f == "table1") return "Table 1"; if (f == "real") return "real traces"; sub(/^fig/, "", f); return f }
         function key(m,    k, p) {
             k = m

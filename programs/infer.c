@@ -239,12 +239,27 @@ int main(int argc, char **argv)
     }
     int optind_ = pb_cli_optind(&cli);
     pb_cli_free(&cli);
+    /* the registered names, for the messages below */
+    char names[512];
+    size_t nl = 0;
+    names[0] = '\0';
+    for (const pb_algo *const *a = pb_algo_list(); *a && nl < sizeof names; a++)
+        nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s, ", (*a)->name);
+    if (nl < sizeof names)
+        snprintf(names + nl, sizeof names - nl, "or exec:'COMMAND'");
     if (!algo_name) {
-        fprintf(stderr, "%s: --algo is required (nesting, convolution, linking, truth)\n", prog);
+        fprintf(stderr, "%s: --algo is required (%s)\n", prog, names);
         free(sets);
         return 2;
     }
     if (!strncmp(algo_name, "exec:", 5)) {
+        if (dot_path || report_path || jaeger_path || no_assign || rank_by || parse_only) {
+            fprintf(stderr, "%s: --algo exec: takes the result as the command writes "
+                            "it; --dot, --report, --export-jaeger, --no-assign, "
+                            "--rank-by and --parse-only do not apply\n", prog);
+            free(sets);
+            return 2;
+        }
         if (optind_ + 1 < argc) {
             fprintf(stderr, "%s: expected at most one trace file, got %d\n", prog,
                     argc - optind_);
@@ -258,8 +273,8 @@ int main(int argc, char **argv)
     }
     const pb_algo *algo = pb_algo_find(algo_name);
     if (!algo) {
-        fprintf(stderr, "%s: --algo: unknown algorithm \"%s\"; expected nesting, "
-                        "convolution, linking or truth\n", prog, algo_name);
+        fprintf(stderr, "%s: --algo: unknown algorithm \"%s\"; expected %s\n", prog,
+                algo_name, names);
         free(sets);
         return 2;
     }

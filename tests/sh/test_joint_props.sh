@@ -59,4 +59,10 @@ cmp -s "$tmp/a.asg" "$tmp/d.asg" || fail "renaming nodes changed the assignment"
 [ "$(exact "$tmp/t.csv" "$tmp/a.res")" = "$(exact "$tmp/r.csv" "$tmp/d.res")" ] || fail "renaming changed the score"
 grep '^# log_likelihood=' "$tmp/a.res" > "$tmp/la"; grep '^# log_likelihood=' "$tmp/d.res" > "$tmp/ld"
 cmp -s "$tmp/la" "$tmp/ld" || fail "renaming changed the likelihood"
+# the optional parts (flow rounds, order term) keep the same properties
+"$B/infer" --algo joint -s matching=flow -s order=1 "$tmp/t.csv" > "$tmp/e.res" || fail "joint flow+order"
+"$B/infer" --algo joint -s matching=flow -s order=1 --sort "$tmp/s.csv" > "$tmp/f.res" || fail "joint flow+order shuffled"
+body "$tmp/e.res" > "$tmp/e.body"; body "$tmp/f.res" > "$tmp/f.body"
+cmp -s "$tmp/e.body" "$tmp/f.body" || fail "flow+order: shuffled rows changed the result"
+cmp -s "$tmp/e.body" "$tmp/a.body" && fail "flow+order changed nothing (options ignored?)"
 echo ok
