@@ -19,6 +19,7 @@
  * change neither candidates nor weights.
  */
 #include "nesting.h"
+#include "nesting_int.h"
 #include "pb_algo.h"
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
@@ -62,6 +63,9 @@ const pb_option nesting_options[] = {
     {"same_tick", PB_OPT_BOOL, offsetof(nesting_params, same_tick), "1", PB_OPT_NORANGE,
      "skew_window 0: a call with the child's ts, earlier in the file, is a candidate "
      "parent (0: strictly earlier only, Figure 4)"},
+    {"window", PB_OPT_DURATION, offsetof(nesting_params, window), "0", 0, 1e6,
+     "sliding-window nesting (docs/nesting.md): cut the trace into windows of this "
+     "length; equals whole-trace nesting when longer than the longest call; 0 = off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */
@@ -113,6 +117,13 @@ struct nesting {
     size_t repeated, with_cands, cycles;
     size_t no_callid;       /* calls without a call id while callids=1 */
     size_t same_tick_cands; /* candidates with the child's ts, earlier in the file */
+
+    /* sliding-window segments (nesting_int.h): only pairs whose return
+     * index is in [own_lo, own_hi) are scored and chosen; earlier ones take
+     * the parent fpar gives; whole trace: 0, UINT32_MAX, NULL */
+    uint32_t own_lo, own_hi;
+    const uint32_t *fpar;
+    int seg_mode;            /* 0 whole trace, 1 scoreboard only, 2 choose */
 };
 
 static inline const pb_msg *cmsg(const nesting *s, uint32_t pair)
@@ -637,7 +648,7 @@ static int sweep(nesting *s, pb_error *err)
         }
         s->cand_off[c + 1] = (uint32_t)s->ncand;
         size_t nc = s->ncand - start;
-        if (!nc)
+        if (!nc || s->seg_mode == 2 || s->ret[c] < s->own_lo || s->ret[c] >= s->own_hi)
             continue;
         s->with_cands++;
         double wt = 1.0 / (double)nc;
@@ -764,14 +775,32 @@ static int choose(nesting *s)
         return PB_ENOMEM;
     }
     for (uint32_t c = 0; c < s->npairs; c++) {
-        s->first_child[c] = s->next_sib[c] = NONE;
+        s->first_child[c] = s->next_sib[c] = s->parent[c] = NONE;
     }
     for (uint32_t c = 0; c < s->npairs; c++) {
         uint32_t k0 = s->cand_off[c], k1 = s->cand_off[c + 1];
-        s->parent[c] = NONE;
+        if (s->ret[c] >= s->own_hi)
+            break; /* a later window chooses these */
+        const pb_msg *cm = cmsg(s, c), *rm = rmsg(s, c);
+        if (s->ret[c] < s->own_lo) {
+            /* chosen by an earlier window: take that choice, so the
+             * penalties of the pairs chosen here count the same children */
+            uint32_t pr = s->fpar ? s->fpar[s->ret[c]] : NONE;
+            if (pr >= s->v.n)
+                continue;
+            uint32_t q = s->pair_of_msg[pr];
+            if (q == NONE || s->ret[q] != pr)
+                continue; /* its call is before this view: an old path */
+            s->parent[c] = q;
+            s->next_sib[c] = s->first_child[q];
+            s->first_child[q] = c;
+            nkids[q]++;
+            if (kc)
+                kid_add(kc, kcap, q, cm->dst);
+            continue;
+        }
         if (k0 == k1)
             continue;
-        const pb_msg *cm = cmsg(s, c), *rm = rmsg(s, c);
         uint32_t best = NONE, last_a = NONE, h = NONE;
         double bestv = -1.0;
         if (k1 - k0 == 1) /* no choice to make (the common case) */
@@ -877,8 +906,31 @@ void nesting_close(nesting *s)
     free(s);
 }
 
+/* Move the scoreboard from src to dst (dst's own is freed). */
+static void sb_move(nesting *dst, nesting *src)
+{
+    free(dst->sbt);
+    free(dst->sb);
+    dst->sbt = src->sbt;
+    dst->sb = src->sb;
+    dst->sbcap = src->sbcap;
+    dst->nhist = src->nhist;
+    dst->histcap = src->histcap;
+    src->sbt = NULL;
+    src->sb = NULL;
+    src->sbcap = 0;
+    src->nhist = src->histcap = 0;
+}
+
 int nesting_init(nesting **out, const pb_trace_view *v,
                  const nesting_params *params, pb_error *err)
+{
+    return nesting_init_seg(out, v, params, NULL, err);
+}
+
+int nesting_init_seg(nesting **out, const pb_trace_view *v,
+                     const nesting_params *params, const nesting_seg *seg,
+                     pb_error *err)
 {
     *out = NULL;
     if (!(params->base > 1.0) || params->bins < 1 || params->lowest <= 0 ||
@@ -900,6 +952,13 @@ int nesting_init(nesting **out, const pb_trace_view *v,
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     s->v = *v;
     s->p = *params;
+    s->own_hi = UINT32_MAX;
+    if (seg) {
+        s->own_lo = seg->own_lo;
+        s->own_hi = seg->own_hi;
+        s->fpar = seg->fpar;
+        s->seg_mode = seg->mode;
+    }
     s->nnodes = v->nodes ? pb_strtab_count(v->nodes) : 0;
     for (size_t i = 0; i < v->n; i++) {
         /* a view built by hand could name nodes outside its table */
@@ -940,9 +999,27 @@ int nesting_init(nesting **out, const pb_trace_view *v,
     rc = PB_ENOMEM;
     if (!s->cand_off || !s->parent || !s->first_child || !s->next_sib)
         goto fail;
-    if ((rc = sweep(s, err)) != PB_OK) {
+    if (seg)
+        sb_move(s, seg->sb);
+    rc = sweep(s, err);
+    if (seg)
+        sb_move(seg->sb, s);
+    if (rc != PB_OK) {
         nesting_close(s);
         return rc;
+    }
+    if (seg && seg->mode == 1) {
+        *out = s;
+        return PB_OK;
+    }
+    if (seg) {
+        sb_move(s, seg->sb);
+        rc = choose(s);
+        sb_move(seg->sb, s);
+        if (rc != PB_OK)
+            goto fail;
+        *out = s;
+        return PB_OK;
     }
     if (s->p.smooth && (rc = smooth(s, err)) != PB_OK) {
         nesting_close(s);
@@ -1132,6 +1209,8 @@ static int canonical(nesting *s, pathctx *x, const char **text)
     x->nmemo++;
     return PB_OK;
 }
+
+static void pctx_free(pathctx *x0);
 
 static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
                     uint32_t *instance_of_pair)
@@ -1464,6 +1543,15 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         rc = draw(s, &x, res);
     }
     free(inst);
+    pctx_free(&x);
+    if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory building call paths");
+    return PB_OK;
+}
+
+static void pctx_free(pathctx *x0)
+{
+#define x (*x0)
     pb_ptree_free(&x.tree);
     free(x.tpair);
     free(x.order);
@@ -1484,9 +1572,97 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         free(x.ps[i].incl_sum);
     free(x.ps);
     free(x.inst_pat);
-    if (rc != PB_OK)
-        return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory building call paths");
+#undef x
+}
+
+/* ------------------------------------------------------------------ */
+/* Sliding-window pieces (nesting_int.h) */
+
+int nesting_sb_new(nesting **out, const nesting_params *params)
+{
+    nesting *s = calloc(1, sizeof *s);
+    *out = NULL;
+    if (!s)
+        return PB_ENOMEM;
+    s->p = *params;
+    s->log_lowest = log((double)params->lowest);
+    s->inv_log_base = 1.0 / log(params->base);
+    s->sbcap = 64;
+    s->sbt = malloc(s->sbcap * sizeof *s->sbt);
+    if (!s->sbt) {
+        free(s);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < s->sbcap; i++)
+        s->sbt[i].a = NONE;
+    *out = s;
     return PB_OK;
+}
+
+int nesting_sb_smooth(nesting *sb, pb_error *err)
+{
+    return sb->p.smooth ? smooth(sb, err) : PB_OK;
+}
+
+uint32_t nesting_sb_nhist(const nesting *sb) { return sb->nhist; }
+
+void nesting_seg_counts(const nesting *s, nesting_seg_counts_t *c)
+{
+    c->with_cands = s->with_cands;
+    c->same_tick_cands = s->same_tick_cands;
+}
+
+struct nesting_pctx {
+    pathctx x;
+};
+
+int nesting_pctx_new(nesting_pctx **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? PB_OK : PB_ENOMEM;
+}
+
+int nesting_seg_paths(nesting *s, nesting_pctx *pc, pb_result *res,
+                      uint32_t *inst_of_msg, size_t *roots)
+{
+    uint32_t *inst = NULL;
+    int rc = PB_OK;
+    if (inst_of_msg && !(inst = calloc((size_t)s->npairs + 1, sizeof *inst)))
+        return PB_ENOMEM;
+    for (uint32_t r = 0; r < s->npairs && rc == PB_OK; r++) {
+        if (s->parent[r] != NONE || s->ret[r] < s->own_lo || s->ret[r] >= s->own_hi)
+            continue;
+        (*roots)++;
+        rc = one_path(s, &pc->x, r, res, inst);
+    }
+    for (uint32_t q = 0; inst && q < s->npairs; q++)
+        if (inst[q])
+            inst_of_msg[s->call[q]] = inst_of_msg[s->ret[q]] = inst[q];
+    free(inst);
+    return rc;
+}
+
+uint32_t nesting_pctx_pattern(const nesting_pctx *pc, uint32_t instance)
+{
+    return instance && instance <= pc->x.ninst ? pc->x.inst_pat[instance - 1] : NONE;
+}
+
+size_t nesting_pctx_instances(const nesting_pctx *pc) { return pc->x.ninst; }
+
+int nesting_pctx_finish(nesting_pctx *pc, const nesting_params *params, pb_result *res)
+{
+    int rc = PB_OK;
+    if (pc && res) {
+        nesting tmp;
+        memset(&tmp, 0, sizeof tmp);
+        tmp.p = *params;
+        pb_pattab_rank(res->patterns, res->rank_by);
+        rc = draw(&tmp, &pc->x, res);
+    }
+    if (pc)
+        pctx_free(&pc->x);
+    free(pc);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1494,6 +1670,8 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
 static int nesting_run(const pb_trace_view *trace, const void *params,
                        pb_result *res, pb_error *err)
 {
+    if (((const nesting_params *)params)->window > 0)
+        return nesting_window_run(trace, params, res, NULL, err);
     nesting *s;
     int rc = nesting_init(&s, trace, params, err);
     if (rc != PB_OK)

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pb_error.h"
 #include "pb_opt.h"
@@ -38,6 +39,8 @@ typedef struct nesting_params {
                             same ts as the child's call, earlier in the
                             file, is a candidate parent (default 1; 0 =
                             strictly earlier only, Figure 4) */
+    pb_ns window;        /* [window] sliding-window nesting (nesting_window.c);
+                            0 = whole trace */
 } nesting_params;
 
 /* The option table over nesting_params. */
@@ -90,5 +93,16 @@ uint32_t nesting_bin(const nesting *s, pb_ns delta);
  * the pair accessors above return NESTING_NONE (ncandidates 0).  Returns
  * PB_OK or PB_ENOMEM. */
 int nesting_paths(nesting *s, pb_result *res, pb_error *err);
+
+/* Sliding-window nesting (docs/nesting.md "Sliding window"): the trace cut
+ * into windows of params->window (> 0), parents chosen with the scoreboard
+ * of the whole trace, paths built window by window.  Fills res as
+ * pb_algo_nesting does.  per_window: if not NULL, a CSV of instance counts
+ * per window and pattern is written to it (window_start_s,pattern,count).
+ * Equal to nesting_init + nesting_paths when the window is longer than the
+ * longest call.  Returns PB_OK, PB_EINVAL (skew_window > 0, rows out of
+ * time order), PB_ENOMEM, PB_EIO (writing per_window). */
+int nesting_window_run(const pb_trace_view *v, const nesting_params *params,
+                       pb_result *res, FILE *per_window, pb_error *err);
 
 #endif

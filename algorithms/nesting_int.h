@@ -1,0 +1,78 @@
+/*
+ * nesting_int.h - internal steps of nesting.c shared with the sliding-window
+ * driver (nesting_window.c).  Not for programs.
+ *
+ * A window run cuts the trace into segments.  Each segment is a view
+ * [base, end) of the messages; the pairs it "owns" are those whose return
+ * message index lies in [own_lo, own_hi).  Pairs returning before own_lo
+ * were chosen by an earlier segment (fpar gives their parents); pairs
+ * returning at or after own_hi are left to a later segment.
+ */
+#ifndef NESTING_INT_H
+#define NESTING_INT_H
+
+#include "nesting.h"
+
+/* fpar value: the parent is not in this segment's view (or unknown) */
+#define NESTING_OUTSIDE (UINT32_MAX - 1)
+
+typedef struct nesting_seg {
+    uint32_t own_lo, own_hi;  /* view message indices */
+    const uint32_t *fpar;     /* [view n]: for the return message of a pair
+                                 returning before own_lo, the view index of
+                                 its parent's return message, NESTING_NONE
+                                 (root) or NESTING_OUTSIDE; borrowed */
+    int mode;                 /* 1: add the owned pairs' candidates to the
+                                 scoreboard; 2: choose the owned pairs'
+                                 parents with it */
+    nesting *sb;              /* the scoreboard carrier (nesting_sb_new);
+                                 lent to the segment during init only */
+} nesting_seg;
+
+/* Steps 1-2 (mode 1) or 1-3 (mode 2) of nesting_init on one segment.
+ * Same returns as nesting_init. */
+int nesting_init_seg(nesting **out, const pb_trace_view *v,
+                     const nesting_params *params, const nesting_seg *seg,
+                     pb_error *err);
+
+/* An empty scoreboard carrier (free with nesting_close).  PB_OK or
+ * PB_ENOMEM. */
+int nesting_sb_new(nesting **out, const nesting_params *params);
+
+/* Smooth the carrier's scoreboard if params->smooth.  PB_OK or an error. */
+int nesting_sb_smooth(nesting *sb, pb_error *err);
+
+/* Histograms in the carrier. */
+uint32_t nesting_sb_nhist(const nesting *sb);
+
+typedef struct nesting_seg_counts_t {
+    size_t with_cands, same_tick_cands;
+} nesting_seg_counts_t;
+
+/* Counters of a segment. */
+void nesting_seg_counts(const nesting *s, nesting_seg_counts_t *c);
+
+/* Path building state kept across segments (instance numbers, memo,
+ * per-pattern statistics). */
+typedef struct nesting_pctx nesting_pctx;
+
+/* PB_OK or PB_ENOMEM. */
+int nesting_pctx_new(nesting_pctx **out);
+
+/* Step 4 for the roots a mode-2 segment owns: aggregate into res->patterns;
+ * inst_of_msg (view-indexed, may be NULL) gets the instance id of every
+ * message of a new path; *roots counts the paths.  PB_OK or PB_ENOMEM. */
+int nesting_seg_paths(nesting *s, nesting_pctx *pc, pb_result *res,
+                      uint32_t *inst_of_msg, size_t *roots);
+
+/* Pattern index of instance i (1-based), NESTING_NONE if none. */
+uint32_t nesting_pctx_pattern(const nesting_pctx *pc, uint32_t instance);
+
+/* Instances built so far. */
+size_t nesting_pctx_instances(const nesting_pctx *pc);
+
+/* Rank res's patterns, write the dot text and report (when res != NULL),
+ * and free pc.  PB_OK or PB_ENOMEM. */
+int nesting_pctx_finish(nesting_pctx *pc, const nesting_params *params, pb_result *res);
+
+#endif
