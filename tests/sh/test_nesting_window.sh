@@ -1,0 +1,61 @@
+#!/bin/sh
+# Sliding-window nesting (-s window=...) equals whole-trace nesting, pattern
+# table and assignment byte for byte, on every shipped maketrace config when
+# the window is longer than the longest call (and the trace spans several
+# windows); with a window shorter than some calls it says so on stderr.
+# Metadata lines (# ...) differ by design (cpu_ times, params, counters).
+set -u
+: "${PB_BIN:?}" "${PB_ROOT:?}"
+for p in maketrace infer; do [ -x "$PB_BIN/$p" ] || exit 77; done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+body() { grep -v '^#' "$1"; }
+n=0
+for conf in "$PB_ROOT"/maketrace/configs/*.conf; do
+    name=$(basename "$conf" .conf)
+    "$PB_BIN/maketrace" "$conf" -D duration=30s >"$tmp/t.csv" 2>/dev/null ||
+        fail "$name: maketrace failed"
+    # the longest call (ts in seconds; pairs by sender, receiver, callid)
+    maxc=$(awk -F, '/^#/ || $1 == "id" { next }
+        $6 == "call" { c[$4 SUBSEP $5 SUBSEP $7] = $2 }
+        $6 == "return" { k = $5 SUBSEP $4 SUBSEP $7
+                         if (k in c) { d = $2 - c[k]; if (d > m) m = d; delete c[k] } }
+        END { printf "%d\n", m * 1000 + 1 }' "$tmp/t.csv")
+    w=$((maxc * 2 + 10))
+    if ! "$PB_BIN/infer" --algo nesting "$tmp/t.csv" >"$tmp/a.res" 2>"$tmp/a.err"; then
+        # no RPCs (or no rows in 30 s): both modes must refuse it alike
+        grep -Eq 'no call or return|no messages' "$tmp/a.err" ||
+            fail "$name: infer failed: $(cat "$tmp/a.err")"
+        "$PB_BIN/infer" --algo nesting -s window=1s "$tmp/t.csv" >/dev/null 2>"$tmp/b.err" &&
+            fail "$name: window mode accepted what whole-trace nesting refused"
+        [ "$(cat "$tmp/a.err")" = "$(cat "$tmp/b.err")" ] ||
+            fail "$name: different errors: $(cat "$tmp/a.err") / $(cat "$tmp/b.err")"
+        echo "skip $name (refused by both: $(cat "$tmp/a.err"))"
+        continue
+    fi
+    "$PB_BIN/infer" --algo nesting -s window=${w}ms "$tmp/t.csv" >"$tmp/b.res" 2>"$tmp/b.err" ||
+        fail "$name: infer -s window=${w}ms failed: $(cat "$tmp/b.err")"
+    nw=$(sed -n 's/^# windows=//p' "$tmp/b.res")
+    [ "${nw:-0}" -ge 3 ] || { echo "skip $name (calls up to ${maxc} ms: the 30 s trace spans ${nw:-0} windows)"; continue; }
+    body "$tmp/a.res" >"$tmp/a.txt"
+    body "$tmp/b.res" >"$tmp/b.txt"
+    [ "$(grep -c . "$tmp/a.txt")" -gt 3 ] || fail "$name: whole-trace result is empty"
+    diff "$tmp/a.txt" "$tmp/b.txt" >"$tmp/d" ||
+        { head -10 "$tmp/d"; fail "$name: window=${w}ms (longest call ${maxc} ms, $nw windows) differs from whole-trace nesting"; }
+    grep -q 'lasted longer than the window' "$tmp/b.err" &&
+        fail "$name: window=${w}ms warns about long calls"
+    echo "ok $name: window=${w}ms, $nw windows, $(wc -l <"$tmp/a.txt") lines equal"
+    n=$((n + 1))
+done
+[ "$n" -ge 10 ] || fail "only $n configs compared"
+# a window shorter than the longest calls must say so (and may differ)
+"$PB_BIN/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -D duration=10s >"$tmp/t.csv"
+"$PB_BIN/infer" --algo nesting -s window=100ms --no-assign "$tmp/t.csv" >"$tmp/b.res" 2>"$tmp/b.err" ||
+    fail "window=100ms failed"
+grep -q 'calls lasted longer than the window' "$tmp/b.err" || fail "no stderr note on long calls"
+# skew windows are refused, clearly
+"$PB_BIN/infer" --algo nesting -s window=1s -s skew_window=1ms "$tmp/t.csv" >/dev/null 2>"$tmp/e" &&
+    fail "window with skew_window accepted"
+grep -q 'needs skew_window=0' "$tmp/e" || fail "unclear error: $(cat "$tmp/e")"
+echo "PASS: $n configs"
