@@ -105,4 +105,27 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err);
 int nesting_window_run(const pb_trace_view *v, const nesting_params *params,
                        pb_result *res, FILE *per_window, pb_error *err);
 
+/* What nesting_window_stream learnt about the trace it read. */
+typedef struct nesting_window_info {
+    size_t messages;      /* rows read */
+    pb_fingerprint fp;    /* the trace's fingerprint (pb_result.h) */
+    char **meta;          /* the trace's metadata lines, nmeta of them */
+    size_t nmeta;
+    pb_names *names;      /* node names of the trace */
+} nesting_window_info;
+
+/* Free what info holds.  NULL-safe. */
+void nesting_window_info_free(nesting_window_info *info);
+
+/* The same as nesting_window_run, reading the trace at path ("-" = stdin)
+ * twice with pb_reader instead of from memory: memory follows the window
+ * (plus the assignment table unless res->skip_assign).  stdin is copied to
+ * a temporary file for the second pass.  Rows must be in time order.  info
+ * (may be NULL) gets the message count, fingerprint, metadata and names;
+ * free it with nesting_window_info_free.  Returns as nesting_window_run,
+ * or the reader's error (file, line, field). */
+int nesting_window_stream(const char *path, const pb_reader_opts *ropts,
+                          const nesting_params *params, pb_result *res,
+                          FILE *per_window, nesting_window_info *info, pb_error *err);
+
 #endif

@@ -21,49 +21,218 @@
  * shipped config).  A call open longer than the window does not find its
  * return: it and its return count as unmatched (metadata and a warning).
  *
- * Memory: this version works on the trace in memory (infer loads it), so
- * it bounds the per-segment tables (pairs, candidates, open sets) by the
- * window, not the trace itself; see docs/nesting.md "Sliding window".
+ * Memory: the messages are read through a buffer that holds one segment
+ * (nesting_window_stream reads the file twice with pb_reader; stdin is
+ * first copied to a temporary file), so memory follows the window, not the
+ * trace -- except the assignment table (16 bytes per ascribed message),
+ * which pb_result keeps: give --no-assign for bounded memory.
  */
 #include "nesting.h"
 #include "nesting_int.h"
 #include "pb_pattab.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NONE NESTING_NONE
 
+/* Where messages come from: a view in memory or a streaming reader. */
+typedef struct wsrc {
+    const pb_trace_view *v;   /* or NULL */
+    size_t vpos;
+    pb_reader *r;
+    FILE *fp;                 /* the file the reader reads (rewound for pass 2) */
+    const char *name;
+    pb_names *names;
+    pb_reader_opts ropts;
+} wsrc;
+
 typedef struct wstate {
-    const pb_trace_view *v;
     const nesting_params *p;
+    wsrc *src;
+    const pb_strtab *nodes;
+    unsigned columns;
     nesting *sb;
     nesting_pctx *pc;
     pb_result *res;
     FILE *pw;
-    uint32_t *fpar_g;    /* [n] by return message: parent's return (global) */
-    uint32_t *fcall_g;   /* [n] by return message: its call, as paired then */
-    uint32_t *inst_g;    /* [n] instance of a message, 0 = none */
+    /* the buffer: messages [gbase, gbase + bn) of the trace, and beside
+     * each, for the return of a pair chosen by an earlier window, its
+     * parent's return and its call (global indices), and its instance */
+    pb_msg *buf;
+    size_t *fpar, *fcall;
+    uint32_t *inst;
+    size_t gbase, bn, bcap;
+    int eof;
+    pb_ns t0, last_ts;
+    size_t total;
+    pb_fingerprint fp;
     uint32_t *tally;     /* per pattern index, this window */
     size_t tallycap;
-    size_t pairs, long_calls, with_cands, forced_missing, roots, segments;
+    size_t calls, returns, others;
+    size_t pairs, long_calls, with_cands, forced_missing, roots, segments, peak;
 } wstate;
+
+#define GNONE ((size_t)-1)
+#define GOUT ((size_t)-2)
+
+static int src_next(wsrc *s, pb_msg *m, pb_error *err, int *got)
+{
+    *got = 0;
+    if (s->v) {
+        if (s->vpos >= s->v->n)
+            return PB_OK;
+        *m = s->v->msgs[s->vpos++];
+        *got = 1;
+        return PB_OK;
+    }
+    int rc = pb_reader_next(s->r, m, NULL, err);
+    if (rc < 0)
+        return rc;
+    *got = rc == 1;
+    return PB_OK;
+}
+
+static int src_rewind(wsrc *s, pb_error *err)
+{
+    if (s->v) {
+        s->vpos = 0;
+        return PB_OK;
+    }
+    pb_reader_close(s->r);
+    s->r = NULL;
+    if (fseek(s->fp, 0, SEEK_SET) != 0)
+        return pb_error_set(err, PB_EIO, s->name, 0, 0, "cannot rewind for the second pass");
+    return pb_reader_open_fp(&s->r, s->fp, s->name, s->names, &s->ropts, err);
+}
+
+/* Read one more message into the buffer; *got = 0 at the end. */
+static int fill1(wstate *w, int mode, int *got, pb_error *err)
+{
+    if (w->eof) {
+        *got = 0;
+        return PB_OK;
+    }
+    if (w->bn == w->bcap) {
+        size_t nc = w->bcap ? w->bcap * 2 : 4096;
+        pb_msg *a = realloc(w->buf, nc * sizeof *a);
+        if (a)
+            w->buf = a;
+        size_t *f = a ? realloc(w->fpar, nc * sizeof *f) : NULL;
+        if (f)
+            w->fpar = f;
+        size_t *g = f ? realloc(w->fcall, nc * sizeof *g) : NULL;
+        if (g)
+            w->fcall = g;
+        uint32_t *in = g ? realloc(w->inst, nc * sizeof *in) : NULL;
+        if (!in)
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
+                                "nesting: out of memory buffering a window of %zu messages",
+                                w->bn);
+        w->inst = in;
+        w->bcap = nc;
+        if (nc > w->peak)
+            w->peak = nc;
+    }
+    pb_msg *m = &w->buf[w->bn];
+    int rc = src_next(w->src, m, err, got);
+    if (rc != PB_OK)
+        return rc;
+    if (!*got) {
+        w->eof = 1;
+        return PB_OK;
+    }
+    size_t g = w->gbase + w->bn;
+    if (g == 0)
+        w->t0 = m->ts;
+    else if (m->ts < w->last_ts)
+        return pb_error_set(err, PB_EINVAL, w->src->r ? w->src->name : NULL,
+                            w->src->r ? pb_reader_line(w->src->r) : 0, 0,
+                            "nesting: window=...: message %zu is earlier than the one "
+                            "before; expected rows in time order (sort the trace first)",
+                            g + 1);
+    if (g >= (size_t)UINT32_MAX - 2)
+        return pb_error_set(err, PB_ERANGE, NULL, 0, 0,
+                            "nesting: more than %u messages", UINT32_MAX - 2);
+    w->last_ts = m->ts;
+    w->fpar[w->bn] = GOUT;
+    w->fcall[w->bn] = GNONE;
+    w->inst[w->bn] = 0;
+    w->bn++;
+    if (mode == 1) {
+        w->total++;
+        w->calls += m->type == PB_TYPE_CALL;
+        w->returns += m->type == PB_TYPE_RETURN;
+        w->others += m->type != PB_TYPE_CALL && m->type != PB_TYPE_RETURN;
+    }
+    return PB_OK;
+}
+
+/* Message g (global index) is in the buffer, reading as needed; 0 past the
+ * end of the trace. */
+static int have(wstate *w, int mode, size_t g, int *ok, pb_error *err)
+{
+    *ok = 1;
+    while (g >= w->gbase + w->bn) {
+        int got, rc = fill1(w, mode, &got, err);
+        if (rc != PB_OK)
+            return rc;
+        if (!got) {
+            *ok = 0;
+            return PB_OK;
+        }
+    }
+    return PB_OK;
+}
+
+/* Drop the messages before global index g: pass 2 writes their rows of the
+ * assignment table (final by then: their paths were all built) and adds
+ * them to the fingerprint. */
+static int drop(wstate *w, int mode, size_t g)
+{
+    size_t k = g - w->gbase;
+    if (k > w->bn)
+        k = w->bn;
+    if (!k)
+        return PB_OK;
+    int rc = PB_OK;
+    if (mode == 2) {
+        for (size_t i = 0; i < k && rc == PB_OK && !w->res->skip_assign; i++)
+            if (w->inst[i])
+                rc = pb_result_assign(w->res, w->buf[i].id, w->inst[i],
+                                      nesting_pctx_pattern(w->pc, w->inst[i]));
+        pb_fingerprint f;
+        if (rc == PB_OK && (rc = pb_fingerprint_of(w->buf, k, w->nodes, &f)) == PB_OK) {
+            w->fp.messages += f.messages;
+            w->fp.ids += f.ids;
+        }
+    }
+    memmove(w->buf, w->buf + k, (w->bn - k) * sizeof *w->buf);
+    memmove(w->fpar, w->fpar + k, (w->bn - k) * sizeof *w->fpar);
+    memmove(w->fcall, w->fcall + k, (w->bn - k) * sizeof *w->fcall);
+    memmove(w->inst, w->inst + k, (w->bn - k) * sizeof *w->inst);
+    w->bn -= k;
+    w->gbase += k;
+    return rc;
+}
 
 static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_hi,
                    size_t end, size_t *ovl, double wstart, pb_error *err)
 {
-    const pb_trace_view *v = w->v;
-    pb_trace_view sub = {v->msgs + base, end - base, v->nodes, v->columns};
-    uint32_t *rel = NULL, *inst = NULL;
-    size_t vn = end - base;
+    const size_t off = base - w->gbase, vn = end - base;
+    const pb_msg *msgs = w->buf + off;
+    pb_trace_view sub = {msgs, vn, w->nodes, w->columns};
+    uint32_t *rel = NULL;
+    *ovl = own_hi;
     if (mode == 2) {
         rel = malloc((vn ? vn : 1) * sizeof *rel);
         if (!rel)
             return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
         for (size_t i = 0; i < vn; i++) {
-            uint32_t g = w->fpar_g[base + i];
-            rel[i] = g == NONE ? NONE : g == NESTING_OUTSIDE || g < base ? NESTING_OUTSIDE
-                                                                        : (uint32_t)(g - base);
+            size_t g = w->fpar[off + i];
+            rel[i] = g == GNONE ? NONE : g == GOUT || g < base ? NESTING_OUTSIDE
+                                                               : (uint32_t)(g - base);
         }
     }
     nesting_seg seg = {(uint32_t)(own_lo - base), (uint32_t)(own_hi - base), rel, mode, w->sb};
@@ -81,7 +250,7 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
             o = c;
         if (r >= own_lo && r < own_hi && mode == 1) {
             w->pairs++;
-            if (v->msgs[r].ts - v->msgs[c].ts > w->p->window)
+            if (msgs[r - base].ts - msgs[c - base].ts > w->p->window)
                 w->long_calls++;
         }
     }
@@ -95,7 +264,7 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
          * its parent saw; FIFO pairing without call ids can differ */
         for (uint32_t q = 0; q < np; q++) {
             size_t c = base + nesting_pair_call(s, q), r = base + nesting_pair_return(s, q);
-            if (r < own_lo && w->fcall_g[r] != NONE && w->fcall_g[r] != c)
+            if (r < own_lo && w->fcall[r - w->gbase] != GNONE && w->fcall[r - w->gbase] != c)
                 w->forced_missing++;
         }
         /* the parents chosen here, for the overlap of the next windows */
@@ -104,17 +273,19 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
             if (r >= own_hi)
                 continue;
             uint32_t par = nesting_pair_parent(s, q);
-            w->fcall_g[r] = (uint32_t)(base + nesting_pair_call(s, q));
-            w->fpar_g[r] = par == NONE ? NONE : (uint32_t)(base + nesting_pair_return(s, par));
+            w->fcall[r - w->gbase] = base + nesting_pair_call(s, q);
+            w->fpar[r - w->gbase] = par == NONE ? GNONE : base + nesting_pair_return(s, par);
         }
         size_t before = nesting_pctx_instances(w->pc);
+        uint32_t *inst = NULL;
         if (!w->res->skip_assign && !(inst = calloc(vn ? vn : 1, sizeof *inst)))
             rc = PB_ENOMEM;
         if (rc == PB_OK)
             rc = nesting_seg_paths(s, w->pc, w->res, inst, &w->roots);
         for (size_t i = 0; inst && i < vn; i++)
             if (inst[i])
-                w->inst_g[base + i] = inst[i];
+                w->inst[off + i] = inst[i];
+        free(inst);
         size_t after = nesting_pctx_instances(w->pc);
         if (rc == PB_OK && w->pw && after > before) {
             size_t npat = pb_pattab_count(w->res->patterns);
@@ -134,14 +305,16 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
                 if (!w->tally[k])
                     continue;
                 const pb_pattern *pat = pb_pattab_by_index(w->res->patterns, (uint32_t)k);
-                fprintf(w->pw, "%.9g,\"%s\",%u\n", wstart, pat->text, w->tally[k]);
+                if (fprintf(w->pw, "%.9g,\"%s\",%u\n", wstart, pat->text, w->tally[k]) < 0)
+                    rc = PB_EIO;
                 w->tally[k] = 0;
             }
         }
     }
-    free(inst);
     free(rel);
     nesting_close(s);
+    if (rc == PB_EIO)
+        return pb_error_set(err, rc, NULL, 0, 0, "nesting: writing the per-window counts failed");
     if (rc != PB_OK)
         return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory in window mode");
     return PB_OK;
@@ -150,33 +323,54 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
 /* One pass over all windows. */
 static int pass(wstate *w, int mode, pb_error *err)
 {
-    const pb_msg *m = w->v->msgs;
-    const size_t n = w->v->n;
-    const pb_ns W = w->p->window, t0 = n ? m[0].ts : 0;
+    const pb_ns W = w->p->window;
     size_t base = 0, lo = 0, hi = 0, end = 0;
-    while (lo < n) {
-        pb_ns k = (m[lo].ts - t0) / W;
-        pb_ns lim = t0 + (k + 1) * W, look = lim + W;
-        while (hi < n && m[hi].ts < lim)
+    int ok, rc;
+    w->gbase = w->bn = 0;
+    w->eof = 0;
+    if ((rc = src_rewind(w->src, err)) != PB_OK)
+        return rc;
+    for (;;) {
+        if ((rc = have(w, mode, lo, &ok, err)) != PB_OK)
+            return rc;
+        if (!ok)
+            break;
+        pb_ns k = (w->buf[lo - w->gbase].ts - w->t0) / W;
+        pb_ns lim = w->t0 + (k + 1) * W, look = lim + W;
+        for (;;) {
+            if ((rc = have(w, mode, hi, &ok, err)) != PB_OK)
+                return rc;
+            if (!ok || w->buf[hi - w->gbase].ts >= lim)
+                break;
             hi++;
+        }
         if (end < hi)
             end = hi;
-        while (end < n && m[end].ts <= look)
+        for (;;) {
+            if ((rc = have(w, mode, end, &ok, err)) != PB_OK)
+                return rc;
+            if (!ok || w->buf[end - w->gbase].ts > look)
+                break;
             end++;
+        }
         size_t ovl = hi;
-        int rc = seg_run(w, mode, base, lo, hi, end, &ovl, pb_ns_to_sec(k * W), err);
-        if (rc != PB_OK)
+        if ((rc = seg_run(w, mode, base, lo, hi, end, &ovl, pb_ns_to_sec(k * W), err)) != PB_OK)
             return rc;
         if (mode == 1)
             w->segments++;
         base = ovl;
         lo = hi;
+        if ((rc = drop(w, mode, base)) != PB_OK)
+            return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory");
     }
+    if ((rc = drop(w, mode, w->gbase + w->bn)) != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory");
     return PB_OK;
 }
 
-int nesting_window_run(const pb_trace_view *v, const nesting_params *p,
-                       pb_result *res, FILE *per_window, pb_error *err)
+static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
+               const nesting_params *p, pb_result *res, FILE *per_window,
+               nesting_window_info *info, pb_error *err)
 {
     if (p->window <= 0)
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0, "nesting: window must be > 0");
@@ -184,66 +378,47 @@ int nesting_window_run(const pb_trace_view *v, const nesting_params *p,
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "nesting: window=... needs skew_window=0 (the sliding "
                             "window relies on calls coming before their returns)");
-    if (v->n >= UINT32_MAX - 1)
-        return pb_error_set(err, PB_ERANGE, NULL, 0, 0,
-                            "nesting: %zu messages; at most %u are supported", v->n,
-                            UINT32_MAX - 2);
-    size_t calls = 0, returns = 0, others = 0;
-    for (size_t i = 0; i < v->n; i++) {
-        if (i && v->msgs[i].ts < v->msgs[i - 1].ts)
-            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                "nesting: window=...: message %zu is earlier than the "
-                                "one before; expected rows in time order", i + 1);
-        calls += v->msgs[i].type == PB_TYPE_CALL;
-        returns += v->msgs[i].type == PB_TYPE_RETURN;
-        others += v->msgs[i].type != PB_TYPE_CALL && v->msgs[i].type != PB_TYPE_RETURN;
-    }
-    if (v->n > 0 && calls + returns == 0)
-        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                            "nesting: the trace has no call or return messages; "
-                            "the nesting algorithm needs RPC call/return marks "
-                            "(the type column)");
     wstate w;
     memset(&w, 0, sizeof w);
-    w.v = v;
     w.p = p;
+    w.src = src;
+    w.nodes = nodes;
+    w.columns = columns;
     w.res = res;
     w.pw = per_window;
     int rc = nesting_sb_new(&w.sb, p);
     if (rc == PB_OK)
         rc = nesting_pctx_new(&w.pc);
-    if (rc == PB_OK) {
-        w.fpar_g = malloc((v->n ? v->n : 1) * sizeof *w.fpar_g);
-        w.inst_g = calloc(v->n ? v->n : 1, sizeof *w.inst_g);
-        w.fcall_g = malloc((v->n ? v->n : 1) * sizeof *w.fcall_g);
-        if (!w.fpar_g || !w.inst_g || !w.fcall_g)
-            rc = PB_ENOMEM;
-    }
     if (rc != PB_OK) {
         pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory");
         goto out;
     }
-    for (size_t i = 0; i < v->n; i++)
-        w.fpar_g[i] = NESTING_OUTSIDE, w.fcall_g[i] = NONE;
-    if (per_window)
-        fputs("window_start_s,pattern,count\n", per_window);
-    if ((rc = pass(&w, 1, err)) != PB_OK || (rc = nesting_sb_smooth(w.sb, err)) != PB_OK ||
-        (rc = pass(&w, 2, err)) != PB_OK)
+    if ((rc = pass(&w, 1, err)) != PB_OK)
         goto out;
-    for (size_t i = 0; !res->skip_assign && i < v->n && rc == PB_OK; i++)
-        if (w.inst_g[i])
-            rc = pb_result_assign(res, v->msgs[i].id, w.inst_g[i],
-                                  nesting_pctx_pattern(w.pc, w.inst_g[i]));
+    if (w.total > 0 && w.calls + w.returns == 0) {
+        rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                          "nesting: the trace has no call or return messages; "
+                          "the nesting algorithm needs RPC call/return marks "
+                          "(the type column)");
+        goto out;
+    }
+    if (per_window && fputs("window_start_s,pattern,count\n", per_window) < 0) {
+        rc = pb_error_set(err, PB_EIO, NULL, 0, 0, "nesting: writing the per-window counts failed");
+        goto out;
+    }
+    if ((rc = nesting_sb_smooth(w.sb, err)) != PB_OK || (rc = pass(&w, 2, err)) != PB_OK)
+        goto out;
     if (rc == PB_OK) {
-        pb_result_meta(res, "calls=%zu", calls);
-        pb_result_meta(res, "returns=%zu", returns);
-        pb_result_meta(res, "other_messages=%zu", others);
+        pb_result_meta(res, "calls=%zu", w.calls);
+        pb_result_meta(res, "returns=%zu", w.returns);
+        pb_result_meta(res, "other_messages=%zu", w.others);
         pb_result_meta(res, "call_pairs=%zu", w.pairs);
-        pb_result_meta(res, "unmatched_calls=%zu", calls - w.pairs);
-        pb_result_meta(res, "unmatched_returns=%zu", returns - w.pairs);
+        pb_result_meta(res, "unmatched_calls=%zu", w.calls - w.pairs);
+        pb_result_meta(res, "unmatched_returns=%zu", w.returns - w.pairs);
         pb_result_meta(res, "nested_pairs=%zu", w.with_cands);
         pb_result_meta(res, "histograms=%u", nesting_sb_nhist(w.sb));
         pb_result_meta(res, "windows=%zu", w.segments);
+        pb_result_meta(res, "window_buffer_peak=%zu", w.peak);
         pb_result_meta(res, "paths=%zu", w.roots);
         rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
     }
@@ -255,15 +430,13 @@ int nesting_window_run(const pb_trace_view *v, const nesting_params *p,
                                  "nesting; a window longer than the longest call gives "
                                  "exactly whole-trace nesting",
                             pb_ns_to_sec(p->window), w.long_calls);
-    if (rc == PB_OK && returns > w.pairs) {
-        char wb[64];
-        snprintf(wb, sizeof wb, "%.9g", pb_ns_to_sec(p->window));
-        rc = pb_result_warn(res, "window=%ss: %zu returns found no open call within the "
+    if (rc == PB_OK && w.returns > w.pairs)
+        rc = pb_result_warn(res, "window=%.9gs: %zu returns found no open call within the "
                                  "window before them (a call open longer than the window, "
                                  "or a return without a call); both sides counted as "
                                  "unmatched, as whole-trace nesting does for returns "
-                                 "without a call", wb, returns - w.pairs);
-    }
+                                 "without a call", pb_ns_to_sec(p->window),
+                            w.returns - w.pairs);
     if (rc == PB_OK && w.forced_missing)
         rc = pb_result_warn(res, "window: %zu pairs of an overlap were paired differently "
                                  "than in the window that chose their parents (FIFO "
@@ -272,14 +445,96 @@ int nesting_window_run(const pb_trace_view *v, const nesting_params *p,
                             w.forced_missing);
     if (rc != PB_OK)
         pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory");
+    if (info) {
+        info->messages = w.total;
+        info->fp = w.fp;
+    }
 out:;
     int rc2 = nesting_pctx_finish(w.pc, p, rc == PB_OK ? res : NULL);
     if (rc == PB_OK && rc2 != PB_OK)
         rc = pb_error_set(err, rc2, NULL, 0, 0, "nesting: out of memory drawing");
     nesting_close(w.sb);
-    free(w.fpar_g);
-    free(w.fcall_g);
-    free(w.inst_g);
+    free(w.buf);
+    free(w.fpar);
+    free(w.fcall);
+    free(w.inst);
     free(w.tally);
     return rc;
+}
+
+int nesting_window_run(const pb_trace_view *v, const nesting_params *params,
+                       pb_result *res, FILE *per_window, pb_error *err)
+{
+    wsrc src;
+    memset(&src, 0, sizeof src);
+    src.v = v;
+    return run(&src, v->nodes, v->columns, params, res, per_window, NULL, err);
+}
+
+int nesting_window_stream(const char *path, const pb_reader_opts *ropts,
+                          const nesting_params *params, pb_result *res,
+                          FILE *per_window, nesting_window_info *info, pb_error *err)
+{
+    wsrc src;
+    memset(&src, 0, sizeof src);
+    src.ropts = *ropts;
+    src.ropts.check_ids = 0;   /* 16 bytes a message: not in bounded memory */
+    int rc = pb_names_init(&src.names);
+    if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "out of memory");
+    int is_stdin = !path || !strcmp(path, "-");
+    src.name = is_stdin ? "<stdin>" : path;
+    if (is_stdin) {
+        /* two passes: stdin is copied to a temporary file first */
+        src.fp = tmpfile();
+        char b[65536];
+        size_t k;
+        if (!src.fp)
+            rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
+                              "nesting: window=...: cannot create a temporary file "
+                              "for stdin (needed for the second pass)");
+        while (rc == PB_OK && (k = fread(b, 1, sizeof b, stdin)) > 0)
+            if (fwrite(b, 1, k, src.fp) != k)
+                rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
+                                  "nesting: window=...: writing the temporary copy of "
+                                  "stdin failed (disk full?)");
+        if (rc == PB_OK && ferror(stdin))
+            rc = pb_error_set(err, PB_EIO, "<stdin>", 0, 0, "read error");
+        if (rc == PB_OK && (fflush(src.fp) != 0 || fseek(src.fp, 0, SEEK_SET) != 0))
+            rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
+                              "nesting: window=...: writing the temporary copy of "
+                              "stdin failed (disk full?)");
+    } else if (!(src.fp = fopen(path, "rb"))) {
+        rc = pb_error_set(err, PB_EIO, path, 0, 0, "cannot open");
+    }
+    if (rc == PB_OK && (rc = pb_reader_open_fp(&src.r, src.fp, src.name, src.names,
+                                               &src.ropts, err)) == PB_OK) {
+        unsigned cols = pb_reader_columns(src.r) & ~(unsigned)PB_COL_TRUTH;
+        if (info) {
+            info->nmeta = pb_reader_meta_count(src.r);
+            info->meta = calloc(info->nmeta ? info->nmeta : 1, sizeof *info->meta);
+            for (size_t i = 0; info->meta && i < info->nmeta; i++)
+                info->meta[i] = strdup(pb_reader_meta(src.r, i));
+        }
+        rc = run(&src, src.names->nodes, cols, params, res, per_window, info, err);
+    }
+    pb_reader_close(src.r);
+    if (src.fp)
+        fclose(src.fp);
+    if (info)
+        info->names = src.names;
+    else
+        pb_names_close(src.names);
+    return rc;
+}
+
+void nesting_window_info_free(nesting_window_info *info)
+{
+    if (!info)
+        return;
+    for (size_t i = 0; info->meta && i < info->nmeta; i++)
+        free(info->meta[i]);
+    free(info->meta);
+    pb_names_close(info->names);
+    memset(info, 0, sizeof *info);
 }

@@ -12,6 +12,7 @@
 #endif
 
 #include "imp_export.h"
+#include "nesting.h"
 #include "pb_algo.h"
 #include "pb_cli.h"
 #include "pb_exec.h"
@@ -36,7 +37,7 @@ static const char *prog = "infer";
  * case in main's switch. */
 enum {
     O_ALGO = 1, O_SET, O_OUTPUT, O_DOT, O_REPORT, O_JAEGER, O_RANK, O_NOASSIGN,
-    O_SORT, O_IGNORE, O_PARSE
+    O_SORT, O_IGNORE, O_PARSE, O_PERWIN
 };
 static const pb_cli_opt cli_opts[] = {
     {O_ALGO, 'a', "algo", "NAME", "algorithm (below)"},
@@ -52,6 +53,8 @@ static const pb_cli_opt cli_opts[] = {
     {O_SORT, 0, "sort", NULL, "accept rows out of time order and re-sort"},
     {O_IGNORE, 0, "ignore-unknown-columns", NULL, "skip columns pathbench does not know"},
     {O_PARSE, 0, "parse-only", NULL, "check the parameters and the trace, run nothing"},
+    {O_PERWIN, 0, "per-window", "FILE", "nesting with -s window=D: CSV of path\n"
+                                        "instances per window and pattern"},
     {0, 0, NULL, NULL, NULL}};
 
 static void usage(FILE *fp, const pb_cli *cli)
@@ -59,7 +62,9 @@ static void usage(FILE *fp, const pb_cli *cli)
     fprintf(fp,
             "usage: %s --algo NAME [options] [TRACE]\n"
             "Infer causal path patterns from a message trace (CSV or the Project 5\n"
-            "whitespace format; stdin when TRACE is absent or \"-\").\n\n",
+            "whitespace format; stdin when TRACE is absent or \"-\").\n"
+            "nesting with -s window=D streams the trace in two passes (memory\n"
+            "follows the window; stdin is copied to a temporary file first).\n\n",
             prog);
     pb_cli_help(fp, cli);
     fputc('\n', fp);
@@ -196,7 +201,8 @@ static int export_jaeger(pb_out *o, const pb_trace *trace,
 int main(int argc, char **argv)
 {
     const char *algo_name = NULL, *out_path = NULL, *dot_path = NULL,
-               *report_path = NULL, *rank_by = NULL, *jaeger_path = NULL;
+               *report_path = NULL, *rank_by = NULL, *jaeger_path = NULL,
+               *perwin_path = NULL;
     int no_assign = 0, parse_only = 0;
     pb_reader_opts ropts;
     pb_reader_opts_default(&ropts);
@@ -232,6 +238,7 @@ int main(int argc, char **argv)
         case O_SORT: ropts.allow_unsorted = 1; break;
         case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case O_PARSE: parse_only = 1; break;
+        case O_PERWIN: perwin_path = arg; break;
         case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); free(sets); return 0;
         case PB_CLI_LIST: list_options(&cli); pb_cli_free(&cli); free(sets); return 0;
         default: pb_cli_free(&cli); free(sets); return pb_cli_usage_error(prog, &err);
@@ -253,7 +260,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!strncmp(algo_name, "exec:", 5)) {
-        if (dot_path || report_path || jaeger_path || no_assign || rank_by || parse_only) {
+        if (dot_path || report_path || jaeger_path || no_assign || rank_by || parse_only ||
+            perwin_path) {
             fprintf(stderr, "%s: --algo exec: takes the result as the command writes "
                             "it; --dot, --report, --export-jaeger, --no-assign, "
                             "--rank-by and --parse-only do not apply\n", prog);
@@ -288,7 +296,9 @@ int main(int argc, char **argv)
 
     int status = 0, rc;
     pb_trace *trace = NULL;
-    pb_out *outs[4] = {NULL, NULL, NULL, NULL};
+    pb_out *outs[5] = {NULL, NULL, NULL, NULL, NULL};
+    nesting_window_info winfo;
+    memset(&winfo, 0, sizeof winfo);
     pb_result res;
     int res_ok = 0;
     pb_strbuf h1 = {0}, h2 = {0}, h3 = {0};
@@ -311,9 +321,17 @@ int main(int argc, char **argv)
                 prog, rank_by);
         FAIL(2);
     }
+    /* nesting with a window streams the trace (two passes), unless
+     * something needs it whole */
+    const int windowed = algo == &pb_algo_nesting && ((nesting_params *)params)->window > 0;
+    const int stream = windowed && !parse_only && !jaeger_path && !ropts.allow_unsorted;
+    if (perwin_path && !windowed) {
+        fprintf(stderr, "%s: --per-window needs --algo nesting -s window=DURATION\n", prog);
+        FAIL(2);
+    }
     /* every output opened before the work, none of them an input */
-    const char *out_paths[4] = {out_path, dot_path, report_path, jaeger_path};
-    for (int i = 0; i < 4; i++) {
+    const char *out_paths[5] = {out_path, dot_path, report_path, jaeger_path, perwin_path};
+    for (int i = 0; i < 5; i++) {
         if (i > 0 && !out_paths[i])
             continue;
         if (pb_out_open(&outs[i], out_paths[i], &trace_path, 1, &err) != PB_OK) {
@@ -322,12 +340,29 @@ int main(int argc, char **argv)
         }
     }
 
-    double t0 = cpu_now();
+    double t0 = cpu_now(), t1 = t0;
+    if (stream) {
+        if (pb_result_init(&res, algo->name, algo->view) != PB_OK) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            FAIL(1);
+        }
+        res_ok = 1;
+        if (rank_by)
+            res.rank_by = rb;
+        res.skip_assign = no_assign;
+        rc = nesting_window_stream(trace_path, &ropts, params, &res,
+                                   outs[4] ? pb_out_fp(outs[4]) : NULL, &winfo, &err);
+        if (rc != PB_OK) {
+            pb_error_print(stderr, prog, &err);
+            FAIL(1);
+        }
+        goto write;
+    }
     if (pb_trace_load(trace_path, &ropts, algo->run_truth != NULL, &trace, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
         FAIL(1);
     }
-    double t1 = cpu_now();
+    t1 = cpu_now();
     if (parse_only) {
         fprintf(stderr, "%s: %s: %zu messages, parameters ok\n", prog,
                 trace_path, trace->n);
@@ -360,10 +395,14 @@ int main(int argc, char **argv)
     res.skip_assign = no_assign;
     if (algo->run_truth) {
         rc = algo->run_truth(trace, params, &res, &err);
+    } else if (windowed) {
+        pb_trace_view view = pb_trace_view_of(trace);
+        rc = nesting_window_run(&view, params, &res, outs[4] ? pb_out_fp(outs[4]) : NULL, &err);
     } else {
         pb_trace_view view = pb_trace_view_of(trace);
         rc = algo->run(&view, params, &res, &err);
     }
+write:;
     double t2 = cpu_now();
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
@@ -378,25 +417,34 @@ int main(int argc, char **argv)
         w += strcspn(w, "\n");
     }
     pb_strbuf_printf(&h1, "algo=%s view=%s trace=%s messages=%zu", algo->name,
-                     res.view, trace_path, trace->n);
+                     res.view, trace_path, stream ? winfo.messages : trace->n);
     pb_strbuf_puts(&h2, "params: ");
     pb_opt_describe(algo->options, params, &h2);
     /* CPU times go in metadata, not in anything a test compares */
-    pb_strbuf_printf(&h3, "cpu_read_s=%.6f cpu_infer_s=%.6f", t1 - t0, t2 - t1);
+    if (stream) /* reading and inference interleave */
+        pb_strbuf_printf(&h3, "cpu_read_s=0 cpu_infer_s=%.6f", t2 - t0);
+    else
+        pb_strbuf_printf(&h3, "cpu_read_s=%.6f cpu_infer_s=%.6f", t1 - t0, t2 - t1);
     /* which trace this came from, for score to check (pb_fingerprint) */
     pb_fingerprint fpr;
     char fpline[96];
-    pb_fingerprint_of(trace->msgs, trace->n, trace->names->nodes, &fpr);
+    if (stream)
+        fpr = winfo.fp;
+    else
+        pb_fingerprint_of(trace->msgs, trace->n, trace->names->nodes, &fpr);
     pb_fingerprint_format(&fpr, fpline, sizeof fpline);
     const char *head[4] = {pb_strbuf_str(&h1), pb_strbuf_str(&h2), pb_strbuf_str(&h3),
                            fpline};
-    pb_result_meta(&res, "tick=%s tied_ts=%zu tied_share=%.4f coarse_ties=%d",
-                   tickbuf, tick.tied,
-                   tick.n ? (double)tick.tied / (double)tick.n : 0.0,
-                   tick.coarse_ties);
+    if (!stream)
+        pb_result_meta(&res, "tick=%s tied_ts=%zu tied_share=%.4f coarse_ties=%d",
+                       tickbuf, tick.tied,
+                       tick.n ? (double)tick.tied / (double)tick.n : 0.0,
+                       tick.coarse_ties);
     /* trace metadata is carried along so a result says where it came from */
-    for (size_t i = 0; i < trace->nmeta; i++)
+    for (size_t i = 0; !stream && i < trace->nmeta; i++)
         pb_result_meta(&res, "trace: %s", trace->meta[i]);
+    for (size_t i = 0; stream && i < winfo.nmeta; i++)
+        pb_result_meta(&res, "trace: %s", winfo.meta[i]);
     rc = pb_result_write(pb_out_fp(outs[0]), &res, head, 4, !no_assign, &err);
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
@@ -406,7 +454,9 @@ int main(int argc, char **argv)
         fputs(pb_strbuf_str(&res.dot), pb_out_fp(outs[1]));
     if (outs[2])
         fputs(pb_strbuf_str(&res.report), pb_out_fp(outs[2]));
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
+        if (i == 3)
+            continue;
         pb_out *o = outs[i];
         outs[i] = NULL;
         if (pb_out_commit(o, &err) != PB_OK) {
@@ -421,8 +471,9 @@ int main(int argc, char **argv)
             status = 1;
     }
 done:
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         pb_out_abort(outs[i]);
+    nesting_window_info_free(&winfo);
     pb_strbuf_free(&h1);
     pb_strbuf_free(&h2);
     pb_strbuf_free(&h3);

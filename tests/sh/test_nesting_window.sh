@@ -49,6 +49,23 @@ for conf in "$PB_ROOT"/maketrace/configs/*.conf; do
     n=$((n + 1))
 done
 [ "$n" -ge 10 ] || fail "only $n configs compared"
+# the same through stdin (copied to a temporary file for the second pass)
+# and in memory (--sort loads the trace whole); per-window counts add up
+# to the paths, and every window start is a multiple of the window
+"$PB_BIN/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -D duration=20s >"$tmp/t.csv"
+"$PB_BIN/infer" --algo nesting "$tmp/t.csv" | grep -v '^#' >"$tmp/a.txt"
+"$PB_BIN/infer" --algo nesting -s window=1s <"$tmp/t.csv" | grep -v '^#' >"$tmp/b.txt" ||
+    fail "stdin run failed"
+cmp -s "$tmp/a.txt" "$tmp/b.txt" || fail "stdin window run differs"
+"$PB_BIN/infer" --algo nesting -s window=1s --sort --per-window "$tmp/pw.csv" "$tmp/t.csv" >"$tmp/c.res" ||
+    fail "in-memory run failed"
+grep -v '^#' "$tmp/c.res" | cmp -s "$tmp/a.txt" - || fail "in-memory window run differs"
+paths=$(sed -n 's/^# paths=//p' "$tmp/c.res")
+sum=$(awk -F, 'NR > 1 { s += $NF; if ($1 != int($1)) bad = 1 } END { print bad ? -1 : s }' "$tmp/pw.csv")
+[ "$sum" = "$paths" ] || fail "per-window counts add up to $sum, not $paths paths"
+[ "$(cut -d, -f1 "$tmp/pw.csv" | sort -u | wc -l)" -ge 15 ] || fail "too few windows in --per-window"
+"$PB_BIN/infer" --algo nesting --per-window "$tmp/x.csv" "$tmp/t.csv" >/dev/null 2>&1 &&
+    fail "--per-window accepted without a window"
 # a window shorter than the longest calls must say so (and may differ)
 "$PB_BIN/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -D duration=10s >"$tmp/t.csv"
 "$PB_BIN/infer" --algo nesting -s window=100ms --no-assign "$tmp/t.csv" >"$tmp/b.res" 2>"$tmp/b.err" ||
