@@ -1,0 +1,70 @@
+#!/bin/sh
+# Phased behaviour and sliding-window nesting (seed 000, section 8: the
+# sliding window "to expose phased behaviour").  maketrace's config language
+# has no phases, so this splices two traces: an hour of multitier.conf and
+# one minute of experiments/window_phases.conf (a report job, pattern
+# C3>RPT[ARCH[DB,DB,DB]]) shifted to start at 30 min (ids, call ids and path
+# labels offset so they stay unique; rows merged in time order).  Then
+#   infer --algo nesting -s window=10s --per-window window_phases.csv
+# gives the instances of every pattern in every 10 s window.  Writes to
+# $PB_OUT (default out/figures):
+#   window_phases.dat   minute, report job per 10 s, top whole-trace pattern
+#                       per 10 s (columns; # lines give the whole-trace ranks)
+#   window_phases.png/.svg (plots/window_phases.gp) when gnuplot is there.
+# About 1.5 M messages; a few seconds.  PB_MODE=tiny: 10 min with the
+# burst at 5 min.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+: "${PB_BIN:=$ROOT/bin}"
+: "${PB_OUT:=$ROOT/out/figures}"
+mkdir -p "$PB_OUT" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+hour=3600 at=1800
+[ "${PB_MODE:-}" = tiny ] && hour=600 at=300
+burst='C3>RPT[ARCH[DB,DB,DB]]'
+"$PB_BIN/maketrace" "$ROOT/maketrace/configs/multitier.conf" -D duration=${hour}s -o "$tmp/main.csv" || exit 1
+"$PB_BIN/maketrace" "$ROOT/experiments/window_phases.conf" -o "$tmp/burst.csv" || exit 1
+# the columns are id,ts,recv_ts,src,dst,type,callid,path,cause (checked)
+for f in main burst; do
+    [ "$(grep -v '^#' "$tmp/$f.csv" | head -1)" = "id,ts,recv_ts,src,dst,type,callid,path,cause" ] ||
+        { echo "window_phases: unexpected columns in $f" >&2; exit 1; }
+done
+grep -v '^#' "$tmp/main.csv" | tail -n +2 >"$tmp/a"
+grep -v '^#' "$tmp/burst.csv" | tail -n +2 | awk -F, -v OFS=, -v at="$at" '
+    function sh(x) { return x == "" ? "" : x + 100000000 }
+    { $1 = sh($1); $2 = sprintf("%.9f", $2 + at); $3 = ($3 == "" ? "" : sprintf("%.9f", $3 + at))
+      $7 = sh($7); $8 = sh($8); $9 = sh($9); print }' >"$tmp/b"
+{ echo "id,ts,recv_ts,src,dst,type,callid,path,cause"
+  LC_ALL=C sort -m -s -t, -k2,2g "$tmp/a" "$tmp/b"; } >"$tmp/t.csv"
+"$PB_BIN/infer" --algo nesting -s window=10s --per-window "$tmp/pw.csv" --no-assign \
+    -o "$tmp/r.res" "$tmp/t.csv" || exit 1
+# whole-trace ranks (sliding-window nesting with a window longer than every
+# call is whole-trace nesting, so the pattern table is the whole trace's)
+awk -F, -v b="$burst" -v pw="$tmp/pw.csv" -v at="$at" '
+    FNR == 1 { file++ }
+    file == 1 && /^# table=patterns/ { on = 1; next }
+    file == 1 && /^# table=/ { on = 0 }
+    file == 1 && on && !/^#/ && $1 != "rank" {
+        n++; t = $0; sub(/^[0-9]+,"/, "", t); sub(/".*/, "", t)
+        if (n == 1) top = t
+        if (t == b) { br = $1 }
+    }
+    file == 2 && FNR > 1 {
+        p = $0; sub(/^[^,]*,"/, "", p); sub(/",[0-9]+$/, "", p); w = $1 + 0
+        if (p == b) cb[w] += $NF
+        if (p == top) ct[w] += $NF
+        if (w > last) last = w
+    }
+    END {
+        printf "# whole trace: %d patterns; top: %s; the report job %s ranks %s\n", n, top, b, (br == "" ? "absent" : br)
+        printf "# burst at %d s for 60 s; columns: minute, %s per 10 s, %s per 10 s\n", at, b, top
+        for (w = 0; w <= last; w += 10) printf "%.4f %d %d\n", w / 60, cb[w], ct[w]
+    }' "$tmp/r.res" "$tmp/pw.csv" >"$PB_OUT/window_phases.dat" || exit 1
+cp "$tmp/pw.csv" "$PB_OUT/window_phases.csv"
+head -2 "$PB_OUT/window_phases.dat"
+if command -v gnuplot >/dev/null 2>&1; then
+    gnuplot -e "datadir='$PB_OUT'" "$ROOT/plots/window_phases.gp" ||
+        echo "window_phases: warning: gnuplot failed" >&2
+fi
+exit 0
