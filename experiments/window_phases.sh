@@ -9,7 +9,8 @@
 # gives the instances of every pattern in every 10 s window.  Writes to
 # $PB_OUT (default out/figures):
 #   window_phases.dat   minute, report job per 10 s, top whole-trace pattern
-#                       per 10 s (columns; # lines give the whole-trace ranks)
+#                       per 10 s, most frequent other pattern per 10 s
+#                       (columns; # lines give the whole-trace ranks)
 #   window_phases.png/.svg (plots/window_phases.gp) when gnuplot is there.
 # About 1.5 M messages; a few seconds.  PB_MODE=tiny: 10 min with the
 # burst at 5 min.
@@ -53,13 +54,14 @@ awk -F, -v b="$burst" -v pw="$tmp/pw.csv" -v at="$at" '
     file == 2 && FNR > 1 {
         p = $0; sub(/^[^,]*,"/, "", p); sub(/",[0-9]+$/, "", p); w = $1 + 0
         if (p == b) cb[w] += $NF
+        else if ($NF > mo[w]) mo[w] = $NF
         if (p == top) ct[w] += $NF
         if (w > last) last = w
     }
     END {
         printf "# whole trace: %d patterns; top: %s; the report job %s ranks %s\n", n, top, b, (br == "" ? "absent" : br)
-        printf "# burst at %d s for 60 s; columns: minute, %s per 10 s, %s per 10 s\n", at, b, top
-        for (w = 0; w <= last; w += 10) printf "%.4f %d %d\n", w / 60, cb[w], ct[w]
+        printf "# burst at %d s for 60 s; columns: minute, %s per 10 s, %s per 10 s, most frequent other pattern per 10 s\n", at, b, top
+        for (w = 0; w <= last; w += 10) printf "%.4f %d %d %d\n", w / 60, cb[w], ct[w], mo[w]
     }' "$tmp/r.res" "$tmp/pw.csv" >"$PB_OUT/window_phases.dat" || exit 1
 cp "$tmp/pw.csv" "$PB_OUT/window_phases.csv"
 head -2 "$PB_OUT/window_phases.dat"
