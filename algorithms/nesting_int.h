@@ -13,6 +13,90 @@
 
 #include "nesting.h"
 
+#define NONE NESTING_NONE
+
+/* ------------------------------------------------------------------ */
+/* The state of a run, shared by nesting.c (steps 1-3) and nesting_paths.c
+ * (step 4). */
+
+#define PEN_TAB 64
+
+
+/* An open call into some node: what the candidate scan needs, kept
+ * together so the scan touches one cache line per few entries. */
+typedef struct oent {
+    pb_ns call_ts;
+    uint32_t pair;
+    uint32_t caller;
+} oent;
+
+typedef struct oset {
+    oent *a;
+    uint32_t n, cap;
+} oset;
+
+/* scoreboard triple -> histogram number */
+typedef struct sbkey {
+    uint32_t a, b, c, h; /* a == NONE: empty slot */
+} sbkey;
+
+struct nesting {
+    pb_trace_view v;
+    nesting_params p;
+    uint32_t nnodes;
+
+    uint32_t npairs, paircap;
+    uint32_t *call, *ret;   /* message indices, pairs in return order */
+    uint32_t *pair_of_msg;  /* [v.n]: pair of a matched message, or NONE */
+
+    uint32_t *cand_off;     /* [npairs+1] */
+    uint32_t *cand;         /* candidate parents (pair numbers) */
+    size_t ncand, candcap;
+
+    uint32_t *parent, *first_child, *next_sib;
+
+    sbkey *sbt;
+    size_t sbcap;           /* slots, power of two */
+    uint32_t nhist, histcap;
+    double *sb;             /* [nhist * bins] */
+    double log_lowest, inv_log_base;
+
+    double pen[3][PEN_TAB];  /* (1 + c)^-x, ^-y, ^-z */
+
+    /* counters for the result metadata */
+    size_t calls, returns, others, unmatched_calls, unmatched_returns;
+    size_t repeated, with_cands, cycles;
+    size_t no_callid;       /* calls without a call id while callids=1 */
+    size_t same_tick_cands; /* candidates with the child's ts, earlier in the file */
+
+    /* sliding-window segments (nesting_int.h): only pairs whose return
+     * index is in [own_lo, own_hi) are scored and chosen; earlier ones take
+     * the parent fpar gives; whole trace: 0, UINT32_MAX, NULL */
+    uint32_t own_lo, own_hi;
+    const uint32_t *fpar;
+    int seg_mode;            /* 0 whole trace, 1 scoreboard only, 2 choose */
+};
+
+static inline const pb_msg *nesting_cmsg(const nesting *s, uint32_t pair)
+{
+    return &s->v.msgs[s->call[pair]];
+}
+
+static inline const pb_msg *nesting_rmsg(const nesting *s, uint32_t pair)
+{
+    return &s->v.msgs[s->ret[pair]];
+}
+
+static inline uint64_t nesting_mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
 /* fpar value: the parent is not in this segment's view (or unknown) */
 #define NESTING_OUTSIDE (UINT32_MAX - 1)
 
