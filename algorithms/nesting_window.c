@@ -24,8 +24,8 @@
  * Memory: the messages are read through a buffer that holds one segment
  * (nesting_window_stream reads the file twice with pb_reader; stdin is
  * first copied to a temporary file), so memory follows the window, not the
- * trace -- except the assignment table (16 bytes per ascribed message),
- * which pb_result keeps: give --no-assign for bounded memory.
+ * trace; infer spools the assignment table to a temporary file
+ * (pb_result_spool_assign) as the windows close.
  */
 #include "nesting.h"
 #include "nesting_int.h"
@@ -361,9 +361,15 @@ static int pass(wstate *w, int mode, pb_error *err)
         base = ovl;
         lo = hi;
         if ((rc = drop(w, mode, base)) != PB_OK)
-            return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory");
+            break;
     }
-    if ((rc = drop(w, mode, w->gbase + w->bn)) != PB_OK)
+    if (rc == PB_OK)
+        rc = drop(w, mode, w->gbase + w->bn);
+    if (rc == PB_EIO)
+        return pb_error_set(err, rc, NULL, 0, 0,
+                            "nesting: writing the spooled assignment table failed "
+                            "(disk full? set TMPDIR)");
+    if (rc != PB_OK)
         return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory");
     return PB_OK;
 }

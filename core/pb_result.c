@@ -22,10 +22,19 @@ void pb_result_free(pb_result *r)
         return;
     pb_pattab_close(r->patterns);
     free(r->assign);
+    if (r->assign_spool)
+        fclose(r->assign_spool);
     pb_strbuf_free(&r->meta);
     pb_strbuf_free(&r->dot);
     pb_strbuf_free(&r->report);
     memset(r, 0, sizeof *r);
+}
+
+int pb_result_spool_assign(pb_result *r)
+{
+    if (!r->assign_spool && !(r->assign_spool = tmpfile()))
+        return PB_EIO;
+    return PB_OK;
 }
 
 int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
@@ -33,6 +42,13 @@ int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
 {
     if (instance > UINT32_MAX)
         return PB_ERANGE;
+    if (r->assign_spool) {
+        pb_assign a = {msg_id, (uint32_t)instance, pattern};
+        if (fwrite(&a, sizeof a, 1, r->assign_spool) != 1)
+            return PB_EIO;
+        r->nassign++;
+        return PB_OK;
+    }
     if (r->nassign == r->assign_cap) {
         size_t nc = r->assign_cap ? r->assign_cap * 2 : 1024;
         pb_assign *na = realloc(r->assign, nc * sizeof *na);
@@ -207,7 +223,27 @@ int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
     if (with_assign && r->nassign) {
         nwritten = r->nassign;
         fprintf(fp, "# table=assignment\nid,instance,rank\n");
-        for (size_t i = 0; i < r->nassign; i++) {
+        if (r->assign_spool) {
+            /* spooled rows, read back in chunks */
+            pb_assign buf[4096];
+            size_t k, left = r->nassign;
+            if (fflush(r->assign_spool) != 0 || fseek(r->assign_spool, 0, SEEK_SET) != 0)
+                return pb_error_set(err, PB_EIO, NULL, 0, 0,
+                                    "reading back the spooled assignment table failed");
+            while (left && (k = fread(buf, sizeof *buf, left < 4096 ? left : 4096,
+                                      r->assign_spool)) > 0) {
+                for (size_t i = 0; i < k; i++) {
+                    const pb_pattern *e = pb_pattab_by_index(r->patterns, buf[i].pattern);
+                    fprintf(fp, "%llu,%u,%u\n", (unsigned long long)buf[i].id,
+                            buf[i].instance, e ? e->rank : 0);
+                }
+                left -= k;
+            }
+            if (left)
+                return pb_error_set(err, PB_EIO, NULL, 0, 0,
+                                    "the spooled assignment table is %zu rows short", left);
+        }
+        for (size_t i = 0; !r->assign_spool && i < r->nassign; i++) {
             const pb_pattern *e = pb_pattab_by_index(r->patterns, r->assign[i].pattern);
             fprintf(fp, "%llu,%u,%u\n", (unsigned long long)r->assign[i].id,
                     r->assign[i].instance, e ? e->rank : 0);

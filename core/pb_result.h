@@ -60,11 +60,21 @@ typedef struct pb_result {
                             not be written (infer --no-assign): algorithms
                             may then leave pb_result_assign out and save
                             its memory (24 bytes a message) */
+    FILE *assign_spool;  /* owned, or NULL: with pb_result_spool_assign the
+                            assignment rows go to this temporary file (in
+                            the order added) instead of memory; `assign`
+                            stays empty, nassign counts them */
 } pb_result;
 
 /* Initialize an empty result (allocates the pattern table).  Returns PB_OK
  * or PB_ENOMEM. */
 int pb_result_init(pb_result *r, const char *algo, const char *view);
+
+/* Keep the assignment table in a temporary file from now on (call before
+ * the first pb_result_assign): memory then does not grow with the trace
+ * (sliding-window nesting).  pb_result_write reads it back.  Returns PB_OK
+ * or PB_EIO (no temporary file). */
+int pb_result_spool_assign(pb_result *r);
 
 /* Free everything the result owns.  NULL-safe; safe after a failed init. */
 void pb_result_free(pb_result *r);

@@ -350,6 +350,12 @@ int main(int argc, char **argv)
         if (rank_by)
             res.rank_by = rb;
         res.skip_assign = no_assign;
+        /* the assignment table to a temporary file: memory follows the window */
+        if (!no_assign && pb_result_spool_assign(&res) != PB_OK) {
+            fprintf(stderr, "%s: cannot create a temporary file for the assignment "
+                            "table (give --no-assign, or set TMPDIR)\n", prog);
+            FAIL(1);
+        }
         rc = nesting_window_stream(trace_path, &ropts, params, &res,
                                    outs[4] ? pb_out_fp(outs[4]) : NULL, &winfo, &err);
         if (rc != PB_OK) {
