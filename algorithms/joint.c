@@ -67,6 +67,9 @@ const pb_option joint_options[] = {
      "keep a call whose return is missing (or a return whose call is missing) as a half pair"},
     {"swap_rounds", PB_OPT_INT, offsetof(joint_params, swap_rounds), "2", 0, 100,
      "rounds of exchanging returns between calls of one link paired without call ids"},
+    {"repair", PB_OPT_INT, offsetof(joint_params, repair), "2", 0, 100,
+     "rounds of re-pairing returns without call ids: the calls are re-split with open-ended "
+     "requests, then each return goes to the call whose request it can end"},
     {"order", PB_OPT_BOOL, offsetof(joint_params, order), "0", PB_OPT_NORANGE,
      "use the order of service: two overlapping requests' first calls of an endpoint "
      "follow their arrival order with a learned probability (in the re-split)"},
@@ -541,10 +544,11 @@ static int find_candidates(joint *s)
             for (uint32_t j = 0; j < nopen; j++) {
                 uint32_t q = open[j];
                 const jpair *qq = &s->pr[q];
-                if (qq->rs + w < pp->cs)
+                pb_ns qe = s->qend ? s->qend[q] : qq->rs;
+                if (qe + w < pp->cs)
                     continue; /* over before this call: never again */
                 open[keep++] = q;
-                if (q != p && qq->rs + w >= pp->rr)
+                if (q != p && qe + w >= pp->rr)
                     rc = add_cand(s, q);
             }
             nopen = keep;
@@ -658,7 +662,11 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
     double sum = 0;
     uint32_t rp = 0;        /* returns taken so far */
     uint32_t last = NONE, prev = NONE; /* latest two returns taken */
+    /* open-ended (re-pairing): the response is not known yet */
+    int open_end = s->qend && s->free_ret[q];
     for (uint32_t i = 0; i <= n; i++) {
+        if (i == n && open_end)
+            break;
         if (i < n && s->pr[k[i]].call == NONE)
             continue; /* its call was lost: no output */
         pb_ns t = i < n ? s->pr[k[i]].cs : qq->rs;
@@ -1541,6 +1549,262 @@ static int recandidate(joint *s)
 }
 
 /* ------------------------------------------------------------------ */
+/* 7. without call ids: re-pairing with open-ended requests
+ *
+ * A pair (call A->B, return B->A) is a request served by B.  Choosing
+ * which return answers a call is choosing which of B's requests a response
+ * belongs to, so the returns are re-paired the way calls are assigned:
+ * first the calls are re-split with every request of a free pair left
+ * open-ended (its interval may reach the latest return of its link it
+ * could have, and its response is left out of the likelihood), then each
+ * return of the link, in order on B's clock, goes to the open call whose
+ * request it can end (all that request's calls returned before it) with
+ * the most likely response delay from that request's latest input. */
+
+/* the free pairs of link l: calls by arrival (C) and returns by send time
+ * (R), both on the callee's clock; returns the count */
+static uint32_t link_events(const joint *s, uint32_t l, insort *C, insort *R)
+{
+    uint32_t nc = 0;
+    for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+        uint32_t p = s->bylink[i];
+        if (!s->free_ret[p])
+            continue;
+        C[nc] = (insort){s->pr[p].cr, p};
+        R[nc] = (insort){s->pr[p].rs, p};
+        nc++;
+    }
+    if (nc > 1) {
+        qsort(C, nc, sizeof *C, cmp_insort);
+        qsort(R, nc, sizeof *R, cmp_insort);
+    }
+    return nc;
+}
+
+/* every free pair's latest possible end: the return that closes its busy
+ * period on the callee's clock (every call that arrived by then has been
+ * answered), at most JOINT_SWAP_WINDOW returns after its current one */
+static int loose_ends(joint *s)
+{
+    uint32_t n = s->npairs;
+    s->qend = malloc(((size_t)n + 1) * sizeof *s->qend);
+    insort *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
+    uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
+    uint32_t *nxt = malloc(((size_t)n + 1) * sizeof *nxt);
+    int rc = PB_OK;
+    if (!s->qend || !C || !R || !pos || !nxt) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    for (uint32_t p = 0; p < n; p++)
+        s->qend[p] = s->pr[p].rs;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t nc = link_events(s, l, C, R);
+        if (nc < 2)
+            continue;
+        for (uint32_t k = 0; k < nc; k++)
+            pos[R[k].p] = k;
+        uint32_t i = 0;
+        for (uint32_t k = 0; k < nc; k++) {
+            while (i < nc && C[i].t <= R[k].t)
+                i++;
+            nxt[k] = i <= k + 1; /* busy period over after return k */
+        }
+        uint32_t last = nc - 1;
+        for (uint32_t k = nc; k-- > 0;) {
+            if (nxt[k])
+                last = k;
+            nxt[k] = last;
+        }
+        uint32_t j = 0;
+        for (i = 0; i < nc; i++) {
+            while (j < nc && R[j].t < C[i].t)
+                j++;
+            if (j >= nc)
+                break;
+            uint32_t p = C[i].p, e = nxt[j], cap = pos[p] + JOINT_SWAP_WINDOW;
+            if (cap > nc - 1)
+                cap = nc - 1;
+            if (e > cap)
+                e = cap;
+            if (R[e].t > s->qend[p])
+                s->qend[p] = R[e].t;
+        }
+    }
+done:
+    free(C);
+    free(R);
+    free(pos);
+    free(nxt);
+    return rc;
+}
+
+/* cost of return k (sent at t on the callee's clock, received at rr) as
+ * the response of free pair c with its current calls; INFINITY when it
+ * cannot be (a call of c returns after it, or it arrives before c left) */
+static double response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr)
+{
+    const jpair *cc = &s->pr[c];
+    const pb_ns w = s->p.slack;
+    if (rr + w < cc->cs || t + w < cc->cr)
+        return INFINITY;
+    const kvec *k = &s->kids[c];
+    pb_ns tt = cc->cr;
+    uint32_t trig = 0;
+    for (uint32_t i = 0; i < k->n; i++) {
+        const jpair *x = &s->pr[k->a[i]];
+        if (x->ret == NONE)
+            continue;
+        if (x->rr > t + w)
+            return INFINITY;
+        if (x->rr >= tt && x->rr <= t) {
+            tt = x->rr;
+            trig = 1 + x->link;
+        }
+    }
+    uint32_t di = hmap_get(&s->keymap, dkey(cc->link, trig, s->nlinks));
+    return -logf_of(s, di, t - tt);
+}
+
+/* give every return of each link to a call, in order of the returns on
+ * the callee's clock: a call whose latest possible end this return is
+ * takes it; else the open call with the least response cost; when none
+ * can take it, the earliest open call (first in, first out) */
+static int repair_pairs(joint *s, size_t *moved)
+{
+    uint32_t n = s->npairs;
+    insort *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
+    uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
+    uint32_t *to = malloc(((size_t)n + 1) * sizeof *to);
+    uint32_t *rm = malloc(((size_t)n + 1) * sizeof *rm);
+    pb_ns *rsv = malloc(((size_t)n + 1) * sizeof *rsv), *rrv = malloc(((size_t)n + 1) * sizeof *rrv);
+    int rc = PB_OK;
+    if (!C || !R || !open || !to || !rm || !rsv || !rrv) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t nc = link_events(s, l, C, R);
+        if (nc < 2)
+            continue;
+        for (uint32_t k = 0; k < nc; k++) {
+            const jpair *x = &s->pr[R[k].p];
+            rm[k] = x->ret;
+            rsv[k] = x->rs;
+            rrv[k] = x->rr;
+        }
+        uint32_t ci = 0, nopen = 0;
+        for (uint32_t k = 0; k < nc; k++) {
+            pb_ns t = rsv[k];
+            while (ci < nc && C[ci].t <= t)
+                open[nopen++] = C[ci++].p;
+            if (nopen == 0)
+                open[nopen++] = C[ci++].p; /* a return stamped before its call */
+            uint32_t pick = NONE;
+            for (uint32_t j = 0; j < nopen && pick == NONE; j++)
+                if (s->qend[open[j]] <= t)
+                    pick = j; /* its last chance */
+            if (pick == NONE) {
+                double best = INFINITY;
+                for (uint32_t j = 0; j < nopen; j++) {
+                    double v = response_cost(s, open[j], t, rrv[k]);
+                    if (v < best) {
+                        best = v;
+                        pick = j;
+                    }
+                }
+            }
+            if (pick == NONE)
+                pick = 0;
+            to[open[pick]] = k;
+            memmove(open + pick, open + pick + 1, (size_t)(nopen - pick - 1) * sizeof *open);
+            nopen--;
+        }
+        for (uint32_t i = 0; i < nc; i++) {
+            uint32_t c = C[i].p, k = to[c];
+            jpair *x = &s->pr[c];
+            if (x->ret != rm[k])
+                (*moved)++;
+            x->ret = rm[k];
+            x->rs = rsv[k];
+            x->rr = rrv[k];
+            s->pair_of_msg[rm[k]] = c;
+        }
+    }
+done:
+    free(C);
+    free(R);
+    free(open);
+    free(to);
+    free(rm);
+    free(rsv);
+    free(rrv);
+    return rc;
+}
+
+/* match rounds and local-search passes; refit: refit the model before
+ * each (not while requests are open-ended: their responses are unknown) */
+static int solve(joint *s, int refit)
+{
+    int rc = PB_OK, changed = 1;
+    for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
+        changed = 0;
+        if (refit)
+            rc = fit(s, NULL);
+        if (rc == PB_OK)
+            rc = match_round(s, &changed);
+        s->rounds++;
+        s->changes += (size_t)changed;
+    }
+    s->pass_id = 0;
+    for (int it = 0; rc == PB_OK && it < s->p.passes; it++) {
+        changed = 0;
+        if (refit)
+            rc = fit(s, NULL);
+        if (rc == PB_OK)
+            rc = local_search(s, &changed);
+        s->lpasses++;
+        if (!changed)
+            break;
+    }
+    return rc;
+}
+
+/* the re-pairing rounds (`repair`), each: solve, fit, open the ends,
+ * re-split, re-pair, close the ends */
+static int repair_rounds(joint *s)
+{
+    size_t nfree = 0;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        nfree += s->free_ret[p];
+    if (!nfree || s->p.repair <= 0)
+        return PB_OK;
+    int rc = PB_OK;
+    for (int r = 0; rc == PB_OK && r < s->p.repair; r++) {
+        size_t moved = 0;
+        rc = solve(s, 1);
+        if (rc == PB_OK)
+            rc = fit(s, NULL);
+        if (rc == PB_OK)
+            rc = loose_ends(s);
+        if (rc == PB_OK)
+            rc = recandidate(s);
+        if (rc == PB_OK)
+            rc = solve(s, 0);
+        if (rc == PB_OK)
+            rc = repair_pairs(s, &moved);
+        free(s->qend);
+        s->qend = NULL;
+        if (rc == PB_OK)
+            rc = recandidate(s);
+        s->repaired += moved;
+        if (!moved)
+            break;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* call graph file: lines "CALLER SERVICE CALLEE..." */
 
 static int read_callgraph(joint *s, pb_error *err)
@@ -1741,6 +2005,8 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         rc = find_candidates(s);
     if (rc == PB_OK)
         rc = init_state(s);
+    if (rc == PB_OK)
+        rc = repair_rounds(s);
     for (int outer = 0; rc == PB_OK && outer <= s->p.swap_rounds; outer++) {
         int changed = 1;
         for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
@@ -1805,6 +2071,7 @@ void joint_close(joint *s)
     hmap_free(&s->keymap);
     hmap_free(&s->seen);
     free(s->rsbuf);
+    free(s->qend);
     free(s->free_ret);
     free(s->ord_inv);
     free(s->ord_keep);
