@@ -1720,6 +1720,26 @@ static int repair_pairs(joint *s, size_t *moved)
             memmove(open + pick, open + pick + 1, (size_t)(nopen - pick - 1) * sizeof *open);
             nopen--;
         }
+        /* then exchange the returns of two nearby calls while that makes
+         * both responses more likely together */
+        for (int pass = 0; pass < 4; pass++) {
+            size_t ex = 0;
+            for (uint32_t i = 0; i < nc; i++)
+                for (uint32_t j = i + 1; j < nc && j <= i + JOINT_SWAP_WINDOW; j++) {
+                    uint32_t c1 = C[i].p, c2 = C[j].p, k1 = to[c1], k2 = to[c2];
+                    double cur = response_cost(s, c1, rsv[k1], rrv[k1]) +
+                                 response_cost(s, c2, rsv[k2], rrv[k2]);
+                    double alt = response_cost(s, c1, rsv[k2], rrv[k2]) +
+                                 response_cost(s, c2, rsv[k1], rrv[k1]);
+                    if (alt < cur - 1e-9) {
+                        to[c1] = k2;
+                        to[c2] = k1;
+                        ex++;
+                    }
+                }
+            if (!ex)
+                break;
+        }
         for (uint32_t i = 0; i < nc; i++) {
             uint32_t c = C[i].p, k = to[c];
             jpair *x = &s->pr[c];
