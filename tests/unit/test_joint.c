@@ -2,7 +2,8 @@
  * (the algorithm's own starting point, and what a greedy choice gives) is
  * wrong and the joint solution is right; candidate parents from interval
  * containment on one clock; an early return (clock offset) still pairs;
- * the call-graph option; determinism. */
+ * the call-graph option; determinism; without call ids, a return paired
+ * wrongly first in, first out and put right by the re-pairing. */
 #include "pbtest.h"
 #include "joint.h"
 #include "pb_algo.h"
@@ -214,11 +215,76 @@ TEST(bad_option)
     pb_trace_close(t);
 }
 
+/* One request from X into B without call ids: B calls `leaf` 1 ms after
+ * the arrival, the leaf answers after `dur`, B answers 2 ms later. */
+static void plain_request(pb_trace *t, pb_ns t0, const char *leaf, pb_ns dur)
+{
+    msg(t, t0, "X", "B", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, t0 + 1 * MS, "B", leaf, PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, t0 + 1 * MS + dur, leaf, "B", PB_TYPE_RETURN, PB_ID_NONE);
+    msg(t, t0 + 3 * MS + dur, "B", "X", PB_TYPE_RETURN, PB_ID_NONE);
+}
+
+/* Without call ids, returns are first paired first in, first out per
+ * link.  Forty clean requests of each kind teach the model: B calls C
+ * (1 ms) or D (30 ms), 1 ms after the arrival, and answers 2 ms after the
+ * return.  Then P1 arrives at T and calls D (returns T+31, answer T+33)
+ * and P2 arrives at T+5 and calls C (returns T+7, answer T+9): P2 is
+ * answered first.  First in, first out gives P1 the answer at T+9, so D's
+ * call (T+1 .. T+31) fits in no request and P1 takes C's call; the
+ * re-pairing opens both requests to T+33 (the end of their busy period),
+ * gives C's call to P2 (1 ms after its arrival, and P1 makes one call) and
+ * then the answer at T+9 to the only request all of whose calls have
+ * returned by then, P2. */
+TEST(repair_beats_fifo_pairing)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    for (int k = 0; k < 40; k++) {
+        plain_request(t, (pb_ns)k * 1000 * MS, "C", 1 * MS);
+        plain_request(t, (pb_ns)k * 1000 * MS + 500 * MS, "D", 30 * MS);
+    }
+    pb_ns T = 50000 * MS;
+    plain_request(t, T, "D", 30 * MS);
+    plain_request(t, T + 5 * MS, "C", 1 * MS);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    pb_error err;
+    joint *s;
+    /* first in, first out alone (no re-pairing, no exchanges): wrong */
+    p.repair = 0;
+    p.swap_rounds = 0;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    uint32_t p1 = pair_at(s, t, T, "X"), p2 = pair_at(s, t, T + 5 * MS, "X");
+    uint32_t cd = pair_at(s, t, T + 1 * MS, "B"), cc = pair_at(s, t, T + 6 * MS, "B");
+    CHECK(p1 != JOINT_NONE && p2 != JOINT_NONE && cd != JOINT_NONE && cc != JOINT_NONE);
+    CHECK_INT(t->msgs[joint_pair_return(s, p1)].ts, T + 9 * MS);
+    CHECK_INT(t->msgs[joint_pair_return(s, p2)].ts, T + 33 * MS);
+    CHECK_INT(joint_pair_parent(s, cd), JOINT_NONE);
+    joint_close(s);
+    /* the re-pairing alone (no exchanges), and the defaults: right */
+    for (int round = 0; round < 2; round++) {
+        p = defaults();
+        if (round == 0)
+            p.swap_rounds = 0;
+        CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+        CHECK_INT(t->msgs[joint_pair_return(s, p1)].ts, T + 33 * MS);
+        CHECK_INT(t->msgs[joint_pair_return(s, p2)].ts, T + 9 * MS);
+        CHECK_INT(joint_pair_parent(s, cd), p1);
+        CHECK_INT(joint_pair_parent(s, cc), p2);
+        joint_close(s);
+    }
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(types_beat_first_come);
     RUN(own_clock_and_early_return);
     RUN(callgraph_file);
     RUN(bad_option);
+    RUN(repair_beats_fifo_pairing);
     return pbtest_exit();
 }
