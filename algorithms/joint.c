@@ -1777,7 +1777,8 @@ static int solve(joint *s, int refit)
         s->changes += (size_t)changed;
     }
     s->pass_id = 0;
-    for (int it = 0; rc == PB_OK && it < s->p.passes; it++) {
+    int passes = refit || s->p.passes < 2 ? s->p.passes : 2;
+    for (int it = 0; rc == PB_OK && it < passes; it++) {
         changed = 0;
         if (refit)
             rc = fit(s, NULL);

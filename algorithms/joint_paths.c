@@ -243,9 +243,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         fifo += s->free_ret[p];
     if (rc == PB_OK && fifo && s->repeated)
         rc = pb_result_warn(res, "%zu calls paired with their returns first in, first "
-                                 "out (no call ids; %zu pairings were ambiguous, %zu returns "
-                                 "exchanged afterwards); importtrace --callid gives exact pairs",
-                            fifo, s->repeated, s->ret_swaps);
+                                 "out (no call ids; %zu pairings were ambiguous; %zu returns "
+                                 "moved by re-pairing, %zu exchanged afterwards); importtrace "
+                                 "--callid gives exact pairs",
+                            fifo, s->repeated, s->repaired, s->ret_swaps);
     if (rc == PB_OK && s->halves_call + s->halves_ret)
         rc = pb_result_warn(res, "%zu calls without a return and %zu returns without "
                                  "a call kept as half pairs",
