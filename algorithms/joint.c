@@ -429,7 +429,30 @@ static int find_links(joint *s)
     s->cnt = calloc(tot + 1, sizeof *s->cnt);
     s->cntlp = calloc(tot + 1, sizeof *s->cntlp);
     s->allowed = NULL;
+    /* per link, the longest request seen whole (callee's clock): how long
+     * a request whose response was lost may have lasted */
+    s->hmax = calloc((size_t)s->nlinks + 1, sizeof *s->hmax);
+    if (!s->hmax)
+        return PB_ENOMEM;
+    for (uint32_t i = 0; i < s->npairs; i++) {
+        const jpair *p = &s->pr[i];
+        if (p->call != NONE && p->ret != NONE && p->rs - p->cr > s->hmax[p->link])
+            s->hmax[p->link] = p->rs - p->cr;
+    }
     return s->cnt && s->cntlp ? PB_OK : PB_ENOMEM;
+}
+
+/* the latest time request q may end on its own clock: its response; open
+ * while returns are re-paired; a request whose response was lost may
+ * last as long as the longest whole one of its link */
+static inline pb_ns req_end(const joint *s, uint32_t q)
+{
+    const jpair *x = &s->pr[q];
+    if (s->qend)
+        return s->qend[q];
+    if (x->ret == NONE && x->call != NONE && s->p.halves)
+        return x->cr + s->hmax[x->link];
+    return x->rs;
 }
 
 /* ------------------------------------------------------------------ */
@@ -543,8 +566,7 @@ static int find_candidates(joint *s)
             start[p] = (uint32_t)s->ncand;
             for (uint32_t j = 0; j < nopen; j++) {
                 uint32_t q = open[j];
-                const jpair *qq = &s->pr[q];
-                pb_ns qe = s->qend ? s->qend[q] : qq->rs;
+                pb_ns qe = req_end(s, q);
                 if (qe + w < pp->cs)
                     continue; /* over before this call: never again */
                 open[keep++] = q;
@@ -634,8 +656,8 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
     uint32_t ein = qq->link, b = qq->callee;
     if (ll)
         *ll = 0;
-    if (qq->call == NONE || qq->ret == NONE)
-        return PB_OK; /* a half pair: no interval, no model */
+    if (qq->call == NONE)
+        return PB_OK; /* its call was lost: no arrival, no model */
     /* returns sorted by return time (insertion sort: n is small) */
     if (n > s->scratchcap) {
         uint32_t nc = s->scratchcap ? s->scratchcap : 16;
@@ -663,7 +685,7 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
     uint32_t rp = 0;        /* returns taken so far */
     uint32_t last = NONE, prev = NONE; /* latest two returns taken */
     /* open-ended (re-pairing): the response is not known yet */
-    int open_end = s->qend && s->free_ret[q];
+    int open_end = (s->qend && s->free_ret[q]) || qq->ret == NONE;
     for (uint32_t i = 0; i <= n; i++) {
         if (i == n && open_end)
             break;
@@ -1587,7 +1609,11 @@ static uint32_t link_events(const joint *s, uint32_t l, insort *C, insort *R)
 static int loose_ends(joint *s)
 {
     uint32_t n = s->npairs;
-    s->qend = malloc(((size_t)n + 1) * sizeof *s->qend);
+    pb_ns *qe = malloc(((size_t)n + 1) * sizeof *qe);
+    if (qe)
+        for (uint32_t p = 0; p < n; p++)
+            qe[p] = req_end(s, p);
+    s->qend = qe;
     insort *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
     uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
     uint32_t *nxt = malloc(((size_t)n + 1) * sizeof *nxt);
@@ -1596,8 +1622,6 @@ static int loose_ends(joint *s)
         rc = PB_ENOMEM;
         goto done;
     }
-    for (uint32_t p = 0; p < n; p++)
-        s->qend[p] = s->pr[p].rs;
     for (uint32_t l = 0; l < s->nlinks; l++) {
         uint32_t nc = link_events(s, l, C, R);
         if (nc < 2)
@@ -2093,6 +2117,7 @@ void joint_close(joint *s)
     hmap_free(&s->seen);
     free(s->rsbuf);
     free(s->qend);
+    free(s->hmax);
     free(s->free_ret);
     free(s->ord_inv);
     free(s->ord_keep);
