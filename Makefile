@@ -7,6 +7,7 @@
 #   make bench      speed and memory benchmarks (never part of the tests)
 #   make test-slurm the quick sweep as a Slurm job array on a local one-node Slurm
 #   make figures    regenerate the papers' figures (the main job)
+#   make readme     refresh the README's generated tables from out/figures/
 #   make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX  ?= /usr/local
@@ -41,7 +42,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .SECONDARY:
 
-.PHONY: all test check asan bench fuzz figures report regress install clean deps tests-build test-slurm
+.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm
 
 all: $(PROGS)
 
@@ -107,6 +108,12 @@ figures: deps
 
 report:
 	@sh experiments/report.sh
+
+# The README's generated tables, from the last `make figures` (docs/DEVELOPING.md).
+readme:
+	@if [ -f out/figures/verdicts_summary.md ]; then \
+	  sh scripts/readme_tables.sh figures out/figures/verdicts_summary.md; \
+	else sh scripts/readme_tables.sh --from-table '| figure |' figures out/figures/report.md; fi
 
 regress: all
 	@sh experiments/regress.sh

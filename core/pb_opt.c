@@ -8,12 +8,39 @@
 #include <string.h>
 #include <strings.h>
 
+/* name equals the table's name, '-' read as '_' (the old spellings) */
+static int same_name(const char *table_name, const char *name)
+{
+    for (; *table_name && *name; table_name++, name++)
+        if (*table_name != *name && !(*table_name == '_' && *name == '-'))
+            return 0;
+    return *table_name == *name;
+}
+
 const pb_option *pb_opt_find(const pb_option *table, const char *name)
 {
     for (const pb_option *o = table; o && o->name; o++)
         if (!strcmp(o->name, name))
             return o;
+    for (const pb_option *o = table; o && o->name; o++)
+        if (same_name(o->name, name))
+            return o;
     return NULL;
+}
+
+/* "[MIN..MAX]" in the option's own units, shortest exact numbers. */
+static char *range_text(const pb_option *o, char *buf, size_t n)
+{
+    char a[PB_DURATION_BUF], b[PB_DURATION_BUF];
+    if (o->type == PB_OPT_DURATION) {
+        pb_duration_format(pb_sec_to_ns(o->min), a);
+        pb_duration_format(pb_sec_to_ns(o->max), b);
+    } else {
+        pb_num_format(o->min, a);
+        pb_num_format(o->max, b);
+    }
+    snprintf(buf, n, "[%s..%s]", a, b);
+    return buf;
 }
 
 static const char *type_name(pb_opt_type t)
@@ -37,6 +64,7 @@ static int set_value(const pb_option *o, void *params, const char *value,
 {
     char *field = (char *)params + o->offset;
     char *end;
+    char rb[2 * PB_DURATION_BUF + 8];
     switch (o->type) {
     case PB_OPT_INT: {
         errno = 0;
@@ -47,8 +75,8 @@ static int set_value(const pb_option *o, void *params, const char *value,
                                 o->name, value);
         if (out_of_range(o, (double)v))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                "option %s: %ld is out of range [%g, %g]",
-                                o->name, v, o->min, o->max);
+                                "option %s: %ld is out of range; expected %s",
+                                o->name, v, range_text(o, rb, sizeof rb));
         *(int *)field = (int)v;
         return PB_OK;
     }
@@ -61,8 +89,8 @@ static int set_value(const pb_option *o, void *params, const char *value,
                                 o->name, value);
         if (out_of_range(o, v))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                "option %s: %g is out of range [%g, %g]",
-                                o->name, v, o->min, o->max);
+                                "option %s: %s is out of range; expected %s",
+                                o->name, value, range_text(o, rb, sizeof rb));
         *(double *)field = v;
         return PB_OK;
     }
@@ -70,12 +98,13 @@ static int set_value(const pb_option *o, void *params, const char *value,
         pb_ns v;
         if (pb_duration_parse(value, &v) != PB_OK)
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                "option %s: expected a duration such as 30ms, "
-                                "2s or 0.5 (seconds), got \"%s\"", o->name, value);
+                                "option %s: expected a duration with a unit (%s) "
+                                "such as 30ms or 2s, got \"%s\"", o->name,
+                                PB_DURATION_UNITS, value);
         if (out_of_range(o, pb_ns_to_sec(v)))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                "option %s: %s is out of range [%gs, %gs]",
-                                o->name, value, o->min, o->max);
+                                "option %s: %s is out of range; expected %s",
+                                o->name, value, range_text(o, rb, sizeof rb));
         *(pb_ns *)field = v;
         return PB_OK;
     }
@@ -152,11 +181,12 @@ int pb_opt_set_kv(const pb_option *table, void *params, const char *kv,
 void pb_opt_help(FILE *fp, const pb_option *table, const char *indent)
 {
     for (const pb_option *o = table; o && o->name; o++) {
+        char rb[2 * PB_DURATION_BUF + 8];
         fprintf(fp, "%s%-18s %-8s default %-8s %s", indent ? indent : "",
                 o->name, type_name(o->type), o->def ? o->def : "-",
                 o->help ? o->help : "");
         if (o->min <= o->max)
-            fprintf(fp, " [%g..%g]", o->min, o->max);
+            fprintf(fp, " %s", range_text(o, rb, sizeof rb));
         fputc('\n', fp);
     }
 }
@@ -173,12 +203,15 @@ int pb_opt_describe(const pb_option *table, const void *params, pb_strbuf *out)
         case PB_OPT_BOOL:
             rc |= pb_strbuf_printf(out, "%s=%d", o->name, *(const int *)field);
             break;
-        case PB_OPT_DOUBLE:
-            rc |= pb_strbuf_printf(out, "%s=%.17g", o->name, *(const double *)field);
+        case PB_OPT_DOUBLE: {
+            char b[PB_NUM_BUF];
+            rc |= pb_strbuf_printf(out, "%s=%s", o->name,
+                                   pb_num_format(*(const double *)field, b));
             break;
+        }
         case PB_OPT_DURATION: {
-            char b[PB_SECONDS_BUF];
-            pb_seconds_format(*(const pb_ns *)field, b);
+            char b[PB_DURATION_BUF];
+            pb_duration_format(*(const pb_ns *)field, b);
             rc |= pb_strbuf_printf(out, "%s=%s", o->name, b);
             break;
         }

@@ -1,6 +1,7 @@
 #include "pb_strbuf.h"
 #include "pb_error.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,4 +85,19 @@ void pb_strbuf_free(pb_strbuf *b)
     free(b->s);
     b->s = NULL;
     b->len = b->cap = 0;
+}
+
+char *pb_num_format(double v, char *buf)
+{
+    /* whole numbers below 10^15 in full: "100", not "1e+02" */
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, PB_NUM_BUF, "%.0f", v);
+        return buf;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, PB_NUM_BUF, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return buf;
+    }
+    return buf;
 }

@@ -29,6 +29,13 @@ int pb_strbuf_printf(pb_strbuf *b, const char *fmt, ...)
 const char *pb_strbuf_str(const pb_strbuf *b);
 /* Empty the buffer, keeping its memory. */
 void pb_strbuf_reset(pb_strbuf *b);
+
+/* Write v in its shortest exact form into buf (at least PB_NUM_BUF
+ * bytes): the shortest %.Ng (N = 1..17) that strtod reads back to the
+ * same double ("0.15", "1e-09", "1e+15"); whole numbers below 10^15 in full
+ * ("2147483647", "100").  Returns buf. */
+#define PB_NUM_BUF 32
+char *pb_num_format(double v, char *buf);
 /* Hand the string to the caller (who frees it) and empty the buffer.
  * Returns NULL only if nothing was ever appended and malloc fails. */
 char *pb_strbuf_take(pb_strbuf *b);

@@ -2,6 +2,7 @@
 #include "pb_error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 int pb_seconds_parse(const char *s, size_t len, pb_ns *out)
@@ -91,7 +92,16 @@ int pb_duration_parse(const char *s, pb_ns *out)
     const char *unit = s + num;
     /* multiplier as numerator/denominator on seconds */
     int64_t mul = 1, div = 1;
-    if (!*unit || !strcmp(unit, "s"))
+    if (!*unit) {
+        /* a bare number: only zero means the same in every unit */
+        pb_ns z;
+        if (pb_seconds_parse(s, num, &z) == PB_OK && z == 0 && num > 0) {
+            *out = 0;
+            return PB_OK;
+        }
+        return PB_EPARSE;
+    }
+    if (!strcmp(unit, "s"))
         ;
     else if (!strcmp(unit, "ms"))
         div = 1000;
@@ -125,4 +135,37 @@ int pb_duration_parse(const char *s, pb_ns *out)
     }
     *out = v;
     return PB_OK;
+}
+
+char *pb_duration_format(pb_ns t, char *buf)
+{
+    static const struct {
+        int64_t ns;
+        const char *unit;
+    } units[] = {{1000000000LL, "s"}, {1000000LL, "ms"}, {1000LL, "us"}, {1, "ns"}};
+    uint64_t a = t < 0 ? (uint64_t)0 - (uint64_t)t : (uint64_t)t;
+    if (a == 0) {
+        strcpy(buf, "0s");
+        return buf;
+    }
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof *units && a < (uint64_t)units[u].ns)
+        u++;
+    uint64_t d = (uint64_t)units[u].ns, whole = a / d, frac = a % d;
+    int n = sprintf(buf, "%s%llu", t < 0 ? "-" : "", (unsigned long long)whole);
+    if (frac) {
+        /* frac < d <= 1e9: at most nine digits, zero-padded */
+        char f[12];
+        int digits = 0;
+        for (uint64_t x = d; x > 1 && digits < 9; x /= 10)
+            f[digits++] = '0';
+        f[digits] = '\0';
+        for (int k = digits - 1; k >= 0; k--, frac /= 10)
+            f[k] = (char)('0' + frac % 10);
+        for (int k = digits - 1; k > 0 && f[k] == '0'; k--)
+            f[k] = '\0';
+        n += sprintf(buf + n, ".%s", f);
+    }
+    strcpy(buf + n, units[u].unit);
+    return buf;
 }

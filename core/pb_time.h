@@ -28,10 +28,23 @@ int pb_seconds_parse(const char *s, size_t len, pb_ns *out);
 #define PB_SECONDS_BUF 32
 int pb_seconds_format(pb_ns t, char *buf);
 
-/* Parse a duration with an optional sign and unit: "30ms", "+30ms",
- * "-1.5s", "250us", "100ns", "2m", "1h", "0.2" (bare number = seconds).
- * Returns PB_OK, PB_EPARSE (malformed or unknown unit) or PB_ERANGE. */
+/* The units a duration takes, for messages ("expected a duration with a
+ * unit (" PB_DURATION_UNITS ")"). */
+#define PB_DURATION_UNITS "ns, us, ms, s, min or m, h"
+
+/* Parse a duration with an optional sign and a unit: "30ms", "+30ms",
+ * "-1.5s", "250us", "100ns", "2min", "2m", "1h".  A bare number is
+ * refused (is "30" seconds or milliseconds?), except zero ("0", "0.0"),
+ * which is zero in every unit.
+ * Returns PB_OK, PB_EPARSE (malformed, no unit or unknown unit) or
+ * PB_ERANGE. */
 int pb_duration_parse(const char *s, pb_ns *out);
+
+/* Write t in its shortest exact unit form into buf (at least
+ * PB_DURATION_BUF bytes): "30ms", "1.5s", "250us", "7ns", "-2s", "0s";
+ * pb_duration_parse reads it back to the same nanosecond.  Returns buf. */
+#define PB_DURATION_BUF 40
+char *pb_duration_format(pb_ns t, char *buf);
 
 /* Nanoseconds to double seconds (for statistics and output). */
 static inline double pb_ns_to_sec(pb_ns t) { return (double)t * 1e-9; }

@@ -22,7 +22,7 @@
 # when convolution reports the same pattern, at any count).
 FIG=conv_mail
 FIG_TITLE="convolution on the mail relay trace: accuracy vs time quantum mu"
-FIG_HOW="maketrace mailrelay.conf -s SEED | infer --algo convolution -s mu=MU [-s mode=exact -s lag_bound=full] | score [-m 100]; frequent = true path-view patterns with >= 100 instances"
+FIG_HOW="maketrace mailrelay.conf --seed SEED | infer --algo convolution -s mu=MU [-s mode=exact -s lag_bound=full] | score [-m 100]; frequent = true path-view patterns with >= 100 instances"
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {

@@ -11,7 +11,7 @@
 # inference time infer reports (cpu_infer_s, trace reading excluded).
 FIG=conv_mu
 FIG_TITLE="convolution: accuracy and CPU time vs time quantum mu"
-FIG_HOW="maketrace multitier.conf -s SEED -D messages=LEN | infer --algo convolution -s mode=exact -s mu=MU (CPU: cpu_infer_s) | score [-m 100]"
+FIG_HOW="maketrace multitier.conf --seed SEED -D messages=LEN | infer --algo convolution -s mode=exact -s mu=MU (CPU: cpu_infer_s) | score [-m 100]"
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {
@@ -28,7 +28,7 @@ fig_run() {
     gen multitier -D messages="$P_len" >t.csv || return 1
     set -- $(awk -f "$EXP/trace_len.awk" t.csv)
     dur=$2
-    timed r.csv "$PB_BIN/infer" --algo convolution -s mode=exact -s mu="$P_mu" t.csv || return 1
+    timed r.csv "$PB_BIN/infer" --algo convolution -s mode=exact -s mu="${P_mu}s" t.csv || return 1
     cpu=$(meta_get r.csv cpu_infer_s)
     cpu=${cpu:-$T_USER_S}
     S=$(awk -v d="$dur" -v m="$P_mu" 'BEGIN { printf "%.1f", d / m }')

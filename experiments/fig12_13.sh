@@ -10,7 +10,7 @@
 # runs linking on the idle variant of both traces (lib.sh gen_cfg).
 FIG=fig12_13
 FIG_TITLE="added delay at WS2 (200 ms) as measured by each algorithm"
-FIG_HOW="maketrace multitier{,-delay}.conf -s SEED -D messages=LEN | infer --algo ALGO; the same pattern compared (added_delay.awk)"
+FIG_HOW="maketrace multitier{,-delay}.conf --seed SEED -D messages=LEN | infer --algo ALGO; the same pattern compared (added_delay.awk)"
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {
@@ -30,7 +30,7 @@ fig_run() {
     case "$algo" in
     linking-idle) algo=linking; sfx=+idle ;;
     truth-*) set -- -s view="${algo#truth-}"; algo=truth ;;
-    convolution) set -- -s mu=0.01 ;;
+    convolution) set -- -s mu=10ms ;;
     esac
     for c in multitier multitier-delay; do
         gen_cfg "$c$sfx" -D messages="$P_len" >t.csv || return 1

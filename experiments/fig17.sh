@@ -22,7 +22,7 @@
 # The 1/N bound is drawn by the plot.
 FIG=fig17
 FIG_TITLE="false-negative pattern rate vs top-N pruning (0/2/6 % tolerance)"
-FIG_HOW="maketrace multitier.conf -s SEED -D instances=I -D sd_scale=S -D messages=LEN | infer --algo ALGO | score --topn-curve -t 0,2,6"
+FIG_HOW="maketrace multitier.conf --seed SEED -D instances=I -D sd_scale=S -D messages=LEN | infer --algo ALGO | score --topn-curve -t 0,2,6"
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {

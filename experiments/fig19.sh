@@ -8,7 +8,7 @@
 # same x for every algorithm), a dependent variable, as in the paper.
 FIG=fig19
 FIG_TITLE="false-positive instance rate vs mean per-node parallelism"
-FIG_HOW="maketrace CONF -s SEED -D messages=LEN -D instances_scale=S | infer --algo ALGO | score"
+FIG_HOW="maketrace CONF --seed SEED -D messages=LEN -D instances_scale=S | infer --algo ALGO | score"
 . "$(dirname "$0")/lib.sh"
 
 fig_points() { sweep_points scale s "0.04 0.25 0.5 1 2 4 8" "0.04 0.25 1 4" "0.04 4"; }

@@ -7,7 +7,7 @@
 # false-negative rate are measured (dependent variables), as in the paper.
 FIG=fig21
 FIG_TITLE="false-negative instance rate vs message drop rate (sniffer queue 64)"
-FIG_HOW="maketrace CONF -s SEED -D messages=LEN | sniffer --queue 64 --rate R | infer --algo ALGO | score --truth (unperturbed trace)"
+FIG_HOW="maketrace CONF --seed SEED -D messages=LEN | sniffer --queue 64 --rate R | infer --algo ALGO | score --truth (unperturbed trace)"
 # multitier+idle is the idle variant linking is built for (lib.sh gen_cfg).
 . "$(dirname "$0")/lib.sh"
 

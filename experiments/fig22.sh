@@ -15,7 +15,7 @@
 # skew, not parallelism, dominates.
 FIG=fig22
 FIG_TITLE="false-negative instance rate vs clock skew at WS2"
-FIG_HOW="maketrace multitier.conf -s SEED -D instances=6 -D messages=LEN | skewer --offset WS2=+-SKEW | infer (curve's parameters) | score --truth (unskewed trace)"
+FIG_HOW="maketrace multitier.conf --seed SEED -D instances=6 -D messages=LEN | skewer --node WS2=+-SKEW | infer (curve's parameters) | score --truth (unskewed trace)"
 . "$(dirname "$0")/lib.sh"
 
 fig_points() {
@@ -47,9 +47,9 @@ fig_run() {
     set --
     case "$P_curve" in
     nocomp) ;;
-    comp) set -- -s skew_window=0.03 ;;
-    compsmooth) set -- -s skew_window=0.03 -s smooth=1 ;;
-    revcompsmooth) set -- -s skew_window=0.03 -s smooth=1; off=-$P_skew ;;
+    comp) set -- -s skew_window=30ms ;;
+    compsmooth) set -- -s skew_window=30ms -s smooth=1 ;;
+    revcompsmooth) set -- -s skew_window=30ms -s smooth=1; off=-$P_skew ;;
     linking|convolution) algo=$P_curve ;;
     linking-idle) algo=linking ;;
     *) echo "unknown curve $P_curve" >&2; return 1 ;;

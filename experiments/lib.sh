@@ -271,7 +271,7 @@ aggregate() {
 # --- the pipeline stages (one place to adapt when a program's flags change)
 
 # gen CONF [maketrace options...]: a trace with truth on stdout, seed $P_seed
-gen() { _c=$1; shift; "$PB_BIN/maketrace" -s "$P_seed" -D duration=0 "$@" "$PB_CONF/$_c.conf"; }
+gen() { _c=$1; shift; "$PB_BIN/maketrace" --seed "$P_seed" -D duration=0 "$@" "$PB_CONF/$_c.conf"; }
 
 # infer ALGO TRACE [infer options...]: result file on stdout
 # convolution reproduces the paper: its mu = 10 ms, given explicitly since the
@@ -349,8 +349,9 @@ gen_cfg() {
 # Figures 19 and 20 sweep one maketrace setting over the multi-tier trace
 # and the four pathological cases, for every algorithm and the oracle.
 #   sweep_points PARAM TAG "full values" "quick values" "tiny values"
-#   sweep_run PARAM SETTING COLUMN: generate with -D SETTING=$P_PARAM, infer,
-#     score; the row gets the value under COLUMN and the trace's parallelism.
+#   sweep_run PARAM SETTING COLUMN [UNIT]: generate with -D SETTING=$P_PARAM
+#     (UNIT appended: durations need one, e.g. s), infer, score; the row gets
+#     the value under COLUMN and the trace's parallelism.
 SWEEP_CONFIGS="multitier children-parallel children-0-2 children-d-cc penalty-breaker"
 sweep_points() {
     _param=$1 _tag=$2
@@ -372,7 +373,7 @@ sweep_points() {
 sweep_run() {
     eval "_v=\$P_$1"
     _col=$3
-    gen "$P_cfg" -D messages="$P_len" -D "$2=$_v" >t.csv || return 1
+    gen "$P_cfg" -D messages="$P_len" -D "$2=$_v${4:-}" >t.csv || return 1
     set -- $(awk -f "$EXP/trace_len.awk" t.csv)
     infer "$P_algo" t.csv >r.csv || return 1
     # Table 1's parallelism as nesting computes it: from the run itself

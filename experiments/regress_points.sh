@@ -44,7 +44,7 @@ fig_run() {
         "$PB_BIN/skewer" --node "*=+100ms" --node "WS2=+130ms" t.csv >k0.csv || return 1
         strip_truth <k0.csv >k.csv
         if [ "$P_algo" = nesting ]; then
-            infer nesting k.csv -s skew_window=0.03 -s smooth=1 >r.csv || return 1
+            infer nesting k.csv -s skew_window=30ms -s smooth=1 >r.csv || return 1
         else
             infer "$P_algo" k.csv >r.csv || return 1
         fi
@@ -57,7 +57,7 @@ fig_run() {
         score t.csv r.csv | emit "drop5/$P_algo" ;;
     delay)
         set --
-        [ "$P_algo" = convolution ] && set -- -s mu=0.01
+        [ "$P_algo" = convolution ] && set -- -s mu=10ms
         for c in multitier multitier-delay; do
             gen "$c" -D messages=20000 >t.csv || return 1
             infer "$P_algo" t.csv "$@" --no-assign >r.csv || return 1

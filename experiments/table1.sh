@@ -49,7 +49,7 @@ fig_run() {
     set -- $(awk -f "$EXP/trace_len.awk" t.csv)
     mu=
     if [ "$P_algo" = convolution ]; then
-        mu=0.01
+        mu=10ms
         timed r.csv "$PB_BIN/infer" --algo convolution -s mu=$mu --no-assign t.csv || return 1
     else
         timed r.csv "$PB_BIN/infer" --algo "$P_algo" --no-assign t.csv || return 1

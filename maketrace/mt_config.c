@@ -38,7 +38,7 @@ const pb_option mt_options[] = {
      "default Gaussian delay MEAN,SD before a one-way message"},
     {"sd_scale", PB_OPT_DOUBLE, S_OFF(sd_scale), "1", 0, 1e6,
      "multiplies every delay standard deviation (7.5.4 delay variation)"},
-    {"delay_sd", PB_OPT_DURATION, S_OFF(delay_sd), "-1", -1, 1e6,
+    {"delay_sd", PB_OPT_DURATION, S_OFF(delay_sd), "-1s", -1, 1e6,
      "if >= 0, replaces every delay standard deviation (7.5.4)"},
     {"instances", PB_OPT_INT, S_OFF(instances), "1", 1, 1000000.0,
      "parallel instances of the shared pool (7.1.1 parallelism)"},
@@ -1606,11 +1606,12 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
         rc = pb_strbuf_printf(out, " $%s=%s", c->vars[i].name, c->vars[i].value);
     for (size_t i = 0; i < c->ntr && rc == PB_OK; i++) {
         const mt_tracelet *tr = &c->tr[i];
-        char lo[PB_SECONDS_BUF], hi[PB_SECONDS_BUF];
-        pb_seconds_format(tr->think_lo, lo);
-        pb_seconds_format(tr->think_hi, hi);
-        rc = pb_strbuf_printf(out, " %s.weight=%.17g %s.instances=%d %s.think=%s..%s",
-                              tr->name, tr->weight, tr->name, tr->instances, tr->name, lo, hi);
+        char lo[PB_DURATION_BUF], hi[PB_DURATION_BUF], wb[PB_NUM_BUF];
+        pb_duration_format(tr->think_lo, lo);
+        pb_duration_format(tr->think_hi, hi);
+        rc = pb_strbuf_printf(out, " %s.weight=%s %s.instances=%d %s.think=%s..%s",
+                              tr->name, pb_num_format(tr->weight, wb), tr->name,
+                              tr->instances, tr->name, lo, hi);
     }
     return rc;
 }

@@ -549,7 +549,10 @@ void score_write_text(FILE *fp, const score_report *rep)
             rep->opts.rank_by == SCORE_RANK_SCORE ? "score" : "count", miss_tol,
             tol);
     fputs("\n true_rank inf_rank true_count inf_count lat_err_max  pattern\n", fp);
-    for (size_t i = 0; i < rep->nentries; i++) {
+    size_t shown = rep->nentries;
+    if (rep->opts.text_top && rep->opts.text_top < shown)
+        shown = rep->opts.text_top;
+    for (size_t i = 0; i < shown; i++) {
         const score_entry *e = &rep->entries[i];
         char tr[24] = "-", ir[24] = "-", le[24] = "-";
         if (e->true_pos != NOPOS)
@@ -564,4 +567,7 @@ void score_write_text(FILE *fp, const score_report *rep)
                 e->is_true ? (e->is_inferred ? "" : "   (false negative)")
                            : "   (false positive)");
     }
+    if (shown < rep->nentries)
+        fprintf(fp, " ... %zu more patterns (--top 0 shows all)\n",
+                rep->nentries - shown);
 }

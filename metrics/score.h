@@ -97,6 +97,8 @@ typedef struct score_opts {
     int tol_true_count;       /* compare a missing pattern's true count
                                  (else its inferred count or score) with
                                  the N-th inferred one */
+    size_t text_top;          /* score_write_text: at most this many
+                                 pattern lines (0 = all) */
 } score_opts;
 
 /* Defaults: M 0, rank by count, N 10, tolerance 2%, inferred count. */

@@ -4,18 +4,29 @@
  *
  *   importtrace [--format jaeger|zipkin|otlp|auto] [--callid] [-o FILE] PATH...
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "imp.h"
+#include "pb_cli.h"
 #include "pb_strbuf.h"
 #include "pb_trace.h"
 
 static const char *prog = "importtrace";
 
-static void usage(FILE *fp)
+enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_OUTPUT, O_QUIET };
+static const pb_cli_opt cli_opts[] = {
+    {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp or auto (default: by each\n"
+                                   "document's shape)"},
+    {O_CALLID, 'c', "callid", NULL, "fill callid with TRACEID:SPANID of each RPC (default empty)"},
+    {O_THREAD, 0, "thread", NULL, "fill thread with TRACEID:SPANID of the span that\n"
+                                  "handled each message at its receiver (for vpath)"},
+    {O_OUTPUT, 'o', "output", "FILE", "write the trace there (default stdout)"},
+    {O_QUIET, 'q', "quiet", NULL, "no summary on stderr"},
+    {0, 0, NULL, NULL, NULL}};
+
+static void usage(FILE *fp, const pb_cli *cli)
 {
     fprintf(fp,
             "usage: %s [options] PATH...\n"
@@ -24,18 +35,12 @@ static void usage(FILE *fp)
             "nodes named by service, all requests interleaved by time.  PATH is a\n"
             "JSON file (plain, .gz, .xz, .zst or .bz2; one document or one per line),\n"
             "a tar archive of them (.tar, .tar.gz, .tar.xz, ...), a folder (walked\n"
-            "recursively, names in byte order at every level) or \"-\" for stdin.\n\n"
-            "  -f, --format FMT   jaeger, zipkin, otlp or auto (default: by each\n"
-            "                     document's shape)\n"
-            "  -c, --callid       fill callid with TRACEID:SPANID of each RPC (default empty)\n"
-            "      --thread       fill thread with TRACEID:SPANID of the span that\n"
-            "                     handled each message at its receiver (for vpath)\n"
-            "  -o, --output FILE  write the trace there (default stdout)\n"
-            "  -q, --quiet        no summary on stderr\n"
-            "  -h, --help         this help\n\n"
-            "The summary (stderr) and the trace's \"# importtrace\" metadata line count\n"
-            "every irregularity met and what was done about it; see docs/importer.md.\n",
+            "recursively, names in byte order at every level) or \"-\" for stdin.\n\n",
             prog);
+    pb_cli_help(fp, cli);
+    fprintf(fp,
+            "\nThe summary (stderr) and the trace's \"# importtrace\" metadata line count\n"
+            "every irregularity met and what was done about it; see docs/importer.md.\n");
 }
 
 int main(int argc, char **argv)
@@ -44,18 +49,18 @@ int main(int argc, char **argv)
     imp_opts_default(&opts);
     const char *out_path = NULL;
     int quiet = 0;
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"callid", no_argument, NULL, 'c'},
-        {"thread", no_argument, NULL, 'T'},
-        {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    pb_error err;
+    pb_error_clear(&err);
+    pb_cli cli;
+    if (pb_cli_init(&cli, prog, cli_opts, argc, argv, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 2;
+    }
     int c;
-    while ((c = getopt_long(argc, argv, "f:co:qh", longopts, NULL)) != -1) {
+    const char *optarg;
+    while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
         switch (c) {
-        case 'f':
+        case O_FORMAT:
             if (!strcmp(optarg, "jaeger"))
                 opts.format = IMP_FORMAT_JAEGER;
             else if (!strcmp(optarg, "zipkin"))
@@ -67,34 +72,44 @@ int main(int argc, char **argv)
             else {
                 fprintf(stderr, "%s: --format: unknown format \"%s\"; expected "
                                 "jaeger, zipkin, otlp or auto\n", prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             break;
-        case 'c': opts.callid = 1; break;
-        case 'T': opts.thread = 1; break;
-        case 'o': out_path = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        case O_CALLID: opts.callid = 1; break;
+        case O_THREAD: opts.thread = 1; break;
+        case O_OUTPUT: out_path = optarg; break;
+        case O_QUIET: quiet = 1; break;
+        case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
+        case PB_CLI_LIST: pb_cli_list(stdout, &cli, NULL); pb_cli_free(&cli); return 0;
+        default: pb_cli_free(&cli); return pb_cli_usage_error(prog, &err);
         }
     }
+    int optind = pb_cli_optind(&cli);
+    pb_cli_free(&cli);
     if (optind >= argc) {
         fprintf(stderr, "%s: expected at least one PATH (a JSON file, a folder "
-                        "or \"-\")\n", prog);
-        usage(stderr);
+                        "or \"-\"; try %s --help)\n", prog, prog);
         return 2;
     }
-    pb_error err;
-    pb_error_clear(&err);
+    /* the output opened before the work; it may not be an input */
+    pb_out *out = NULL;
+    if (pb_out_open(&out, out_path, (const char *const *)argv + optind,
+                    (size_t)(argc - optind), &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 1;
+    }
     imp_importer *im = NULL;
     if (imp_init(&im, &opts, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
+        pb_out_abort(out);
         return 1;
     }
     for (int i = optind; i < argc; i++) {
         if (imp_add_path(im, argv[i], &err) != PB_OK) {
             pb_error_print(stderr, prog, &err);
             imp_close(im);
+            pb_out_abort(out);
             return 1;
         }
     }
@@ -102,6 +117,7 @@ int main(int argc, char **argv)
     if (imp_finish(im, &t, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
         imp_close(im);
+        pb_out_abort(out);
         return 1;
     }
     if (!quiet) {
@@ -118,23 +134,11 @@ int main(int argc, char **argv)
         }
         pb_strbuf_free(&s);
     }
-    FILE *fp = stdout;
-    if (out_path && strcmp(out_path, "-")) {
-        fp = fopen(out_path, "w");
-        if (!fp) {
-            perror(out_path);
-            pb_trace_close(t);
-            imp_close(im);
-            return 1;
-        }
-    }
-    int rc = pb_trace_write(t, fp, 0, &err);
-    if (fp != stdout) {
-        if (fclose(fp) != 0 && rc == PB_OK)
-            rc = pb_error_set(&err, PB_EIO, out_path, 0, 0, "cannot write");
-    } else if (fflush(stdout) != 0 && rc == PB_OK) {
-        rc = pb_error_set(&err, PB_EIO, "(stdout)", 0, 0, "cannot write");
-    }
+    int rc = pb_trace_write(t, pb_out_fp(out), 0, &err);
+    if (rc == PB_OK)
+        rc = pb_out_commit(out, &err);
+    else
+        pb_out_abort(out);
     if (rc != PB_OK)
         pb_error_print(stderr, prog, &err);
     pb_trace_close(t);

@@ -3,7 +3,6 @@
  *
  *   infer --algo nesting|convolution|linking|truth [options] [TRACE]
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "imp_export.h"
 #include "pb_algo.h"
+#include "pb_cli.h"
 #include "pb_exec.h"
 #include "pb_strbuf.h"
 #include "pb_tick.h"
@@ -32,27 +32,37 @@ static double cpu_now(void)
 
 static const char *prog = "infer";
 
-static void usage(FILE *fp)
+/* The flags of infer: add a flag with one enum value, one row and one
+ * case in main's switch. */
+enum {
+    O_ALGO = 1, O_SET, O_OUTPUT, O_DOT, O_REPORT, O_JAEGER, O_RANK, O_NOASSIGN,
+    O_SORT, O_IGNORE, O_PARSE
+};
+static const pb_cli_opt cli_opts[] = {
+    {O_ALGO, 'a', "algo", "NAME", "algorithm (below)"},
+    {O_SET, 's', "set", "NAME=VALUE", "set an algorithm parameter (repeatable)"},
+    {O_OUTPUT, 'o', "output", "FILE", "result file (default stdout)"},
+    {O_DOT, 0, "dot", "FILE", "write Graphviz output of the algorithm"},
+    {O_REPORT, 0, "report", "FILE", "write the algorithm's text report"},
+    {O_JAEGER, 0, "export-jaeger", "FILE", "every inferred instance as one Jaeger\n"
+                                           "JSON trace (Jaeger UI \"Upload JSON\")"},
+    {O_RANK, 0, "rank-by", "KEY", "count, score, latency, score-per-count,\n"
+                                  "score-per-sqrt (default: the algorithm's)"},
+    {O_NOASSIGN, 0, "no-assign", NULL, "leave out the message-to-instance table"},
+    {O_SORT, 0, "sort", NULL, "accept rows out of time order and re-sort"},
+    {O_IGNORE, 0, "ignore-unknown-columns", NULL, "skip columns pathbench does not know"},
+    {O_PARSE, 0, "parse-only", NULL, "check the parameters and the trace, run nothing"},
+    {0, 0, NULL, NULL, NULL}};
+
+static void usage(FILE *fp, const pb_cli *cli)
 {
     fprintf(fp,
             "usage: %s --algo NAME [options] [TRACE]\n"
             "Infer causal path patterns from a message trace (CSV or the Project 5\n"
-            "whitespace format; stdin when TRACE is absent or \"-\").\n\n"
-            "  -a, --algo NAME        algorithm (below)\n"
-            "  -s, --set NAME=VALUE   set an algorithm parameter (repeatable)\n"
-            "  -o, --output FILE      result file (default stdout)\n"
-            "      --dot FILE         write Graphviz output of the algorithm\n"
-            "      --report FILE      write the algorithm's text report\n"
-            "      --export-jaeger FILE  every inferred instance as one Jaeger\n"
-            "                         JSON trace (Jaeger UI \"Upload JSON\")\n"
-            "      --rank-by KEY      count, score, latency, score-per-count,\n"
-            "                         score-per-sqrt (default: the algorithm's)\n"
-            "      --no-assign        leave out the message-to-instance table\n"
-            "      --sort             accept rows out of time order and re-sort\n"
-            "      --ignore-unknown-columns\n"
-            "      --parse-only       check the parameters and the trace, run nothing\n"
-            "  -h, --help             this help, with every algorithm's parameters\n\n",
+            "whitespace format; stdin when TRACE is absent or \"-\").\n\n",
             prog);
+    pb_cli_help(fp, cli);
+    fputc('\n', fp);
     for (const pb_algo *const *a = pb_algo_list(); *a; a++) {
         fprintf(fp, "%s (%s view): %s\n", (*a)->name, (*a)->view, (*a)->summary);
         pb_opt_help(fp, (*a)->options, "    ");
@@ -75,9 +85,16 @@ static int run_exec(const char *command, const char *trace_path,
     }
     pb_error err;
     pb_error_clear(&err);
+    /* the output opened before the work, and not the trace */
+    pb_out *o = NULL;
+    if (pb_out_open(&o, out_path, &trace_path, 1, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 1;
+    }
     pb_trace *trace = NULL;
     if (pb_trace_load(trace_path, ropts, 0, &trace, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
+        pb_out_abort(o);
         return 1;
     }
     pb_exec_run run;
@@ -90,20 +107,16 @@ static int run_exec(const char *command, const char *trace_path,
                     et[strlen(et) - 1] == '\n' ? "" : "\n");
         pb_exec_run_free(&run);
         pb_trace_close(trace);
+        pb_out_abort(o);
         return rc == PB_EINVAL ? 2 : 1;
     }
     if (*et) /* warnings of the external algorithm, passed through */
         fputs(et, stderr);
-    FILE *out = stdout;
-    if (out_path && strcmp(out_path, "-") && !(out = fopen(out_path, "w"))) {
-        fprintf(stderr, "%s: %s: cannot open for writing\n", prog, out_path);
-        pb_exec_run_free(&run);
-        pb_trace_close(trace);
-        return 1;
-    }
-    rc = pb_exec_finish(command, trace, trace_path, &run, out, &err);
-    if (out != stdout && fclose(out) != 0 && rc == PB_OK)
-        rc = pb_error_set(&err, PB_EIO, out_path, 0, 0, "write error");
+    rc = pb_exec_finish(command, trace, trace_path, &run, pb_out_fp(o), &err);
+    if (rc == PB_OK)
+        rc = pb_out_commit(o, &err);
+    else
+        pb_out_abort(o);
     if (rc != PB_OK)
         pb_error_print(stderr, prog, &err);
     pb_exec_run_free(&run);
@@ -111,22 +124,34 @@ static int run_exec(const char *command, const char *trace_path,
     return rc == PB_OK ? 0 : 1;
 }
 
+/* Every algorithm's parameter table, for --list-options. */
+static void list_options(const pb_cli *cli)
+{
+    const pb_option *tabs[32];
+    size_t n = 0;
+    for (const pb_algo *const *a = pb_algo_list(); *a && n + 1 < 32; a++)
+        tabs[n++] = (*a)->options;
+    tabs[n] = NULL;
+    pb_cli_list(stdout, cli, tabs);
+}
+
 /* --export-jaeger: the instances as Jaeger JSON (importer/imp_export.h);
- * every rounding or guess is said on stderr.  Returns 0 or 1. */
-static int export_jaeger(const char *path, const pb_trace *trace,
+ * every rounding or guess is said on stderr.  Commits or aborts o.
+ * Returns 0 or 1. */
+static int export_jaeger(pb_out *o, const pb_trace *trace,
                          const pb_result *res)
 {
-    FILE *fp = strcmp(path, "-") ? fopen(path, "w") : stdout;
-    if (!fp) {
-        fprintf(stderr, "%s: %s: cannot open for writing\n", prog, path);
-        return 1;
-    }
+    /* the name outlives o (pb_out_commit frees it) */
+    char path[PB_ERROR_FILE_MAX];
+    snprintf(path, sizeof path, "%s", pb_out_name(o));
     pb_error err;
     pb_error_clear(&err);
     imp_export_stats st;
-    int rc = imp_export_jaeger(fp, trace, res, &st, &err);
-    if (fp != stdout && fclose(fp) != 0 && rc == PB_OK)
-        rc = pb_error_set(&err, PB_EIO, path, 0, 0, "cannot write");
+    int rc = imp_export_jaeger(pb_out_fp(o), trace, res, &st, &err);
+    if (rc == PB_OK)
+        rc = pb_out_commit(o, &err);
+    else
+        pb_out_abort(o);
     if (rc != PB_OK) {
         if (!err.file[0])
             snprintf(err.file, sizeof err.file, "%s", path);
@@ -162,6 +187,12 @@ static int export_jaeger(const char *path, const pb_trace *trace,
     return 0;
 }
 
+#define FAIL(code)          \
+    do {                    \
+        status = (code);    \
+        goto done;          \
+    } while (0)
+
 int main(int argc, char **argv)
 {
     const char *algo_name = NULL, *out_path = NULL, *dot_path = NULL,
@@ -179,40 +210,35 @@ int main(int argc, char **argv)
 #endif
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     size_t nsets = 0;
-    enum { OPT_DOT = 256, OPT_REPORT, OPT_RANK, OPT_NOASSIGN, OPT_SORT,
-           OPT_IGNORE, OPT_PARSE, OPT_JAEGER };
-    static const struct option longopts[] = {
-        {"algo", required_argument, NULL, 'a'},
-        {"set", required_argument, NULL, 's'},
-        {"output", required_argument, NULL, 'o'},
-        {"dot", required_argument, NULL, OPT_DOT},
-        {"report", required_argument, NULL, OPT_REPORT},
-        {"rank-by", required_argument, NULL, OPT_RANK},
-        {"no-assign", no_argument, NULL, OPT_NOASSIGN},
-        {"sort", no_argument, NULL, OPT_SORT},
-        {"ignore-unknown-columns", no_argument, NULL, OPT_IGNORE},
-        {"parse-only", no_argument, NULL, OPT_PARSE},
-        {"export-jaeger", required_argument, NULL, OPT_JAEGER},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    pb_error err;
+    pb_error_clear(&err);
+    pb_cli cli;
+    if (!sets || pb_cli_init(&cli, prog, cli_opts, argc, argv, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 2;
+    }
     int c;
-    while ((c = getopt_long(argc, argv, "a:s:o:h", longopts, NULL)) != -1) {
+    const char *arg;
+    while ((c = pb_cli_next(&cli, &arg, &err)) != PB_CLI_END) {
         switch (c) {
-        case 'a': algo_name = optarg; break;
-        case 's': sets[nsets++] = optarg; break;
-        case 'o': out_path = optarg; break;
-        case OPT_DOT: dot_path = optarg; break;
-        case OPT_REPORT: report_path = optarg; break;
-        case OPT_RANK: rank_by = optarg; break;
-        case OPT_NOASSIGN: no_assign = 1; break;
-        case OPT_SORT: ropts.allow_unsorted = 1; break;
-        case OPT_IGNORE: ropts.ignore_unknown_columns = 1; break;
-        case OPT_PARSE: parse_only = 1; break;
-        case OPT_JAEGER: jaeger_path = optarg; break;
-        case 'h': usage(stdout); free(sets); return 0;
-        default: usage(stderr); free(sets); return 2;
+        case O_ALGO: algo_name = arg; break;
+        case O_SET: sets[nsets++] = arg; break;
+        case O_OUTPUT: out_path = arg; break;
+        case O_DOT: dot_path = arg; break;
+        case O_REPORT: report_path = arg; break;
+        case O_JAEGER: jaeger_path = arg; break;
+        case O_RANK: rank_by = arg; break;
+        case O_NOASSIGN: no_assign = 1; break;
+        case O_SORT: ropts.allow_unsorted = 1; break;
+        case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
+        case O_PARSE: parse_only = 1; break;
+        case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); free(sets); return 0;
+        case PB_CLI_LIST: list_options(&cli); pb_cli_free(&cli); free(sets); return 0;
+        default: pb_cli_free(&cli); free(sets); return pb_cli_usage_error(prog, &err);
         }
     }
+    int optind_ = pb_cli_optind(&cli);
+    pb_cli_free(&cli);
     /* the registered names, for the messages below */
     char names[512];
     size_t nl = 0;
@@ -234,13 +260,13 @@ int main(int argc, char **argv)
             free(sets);
             return 2;
         }
-        if (optind + 1 < argc) {
+        if (optind_ + 1 < argc) {
             fprintf(stderr, "%s: expected at most one trace file, got %d\n", prog,
-                    argc - optind);
+                    argc - optind_);
             free(sets);
             return 2;
         }
-        int st = run_exec(algo_name + 5, optind < argc ? argv[optind] : "-", &ropts,
+        int st = run_exec(algo_name + 5, optind_ < argc ? argv[optind_] : "-", &ropts,
                           sets, nsets, out_path);
         free(sets);
         return st;
@@ -252,28 +278,30 @@ int main(int argc, char **argv)
         free(sets);
         return 2;
     }
-    if (optind + 1 < argc) {
+    if (optind_ + 1 < argc) {
         fprintf(stderr, "%s: expected at most one trace file, got %d\n", prog,
-                argc - optind);
+                argc - optind_);
         free(sets);
         return 2;
     }
-    const char *trace_path = optind < argc ? argv[optind] : "-";
+    const char *trace_path = optind_ < argc ? argv[optind_] : "-";
 
-    pb_error err;
-    pb_error_clear(&err);
+    int status = 0, rc;
+    pb_trace *trace = NULL;
+    pb_out *outs[4] = {NULL, NULL, NULL, NULL};
+    pb_result res;
+    int res_ok = 0;
+    pb_strbuf h1 = {0}, h2 = {0}, h3 = {0};
     void *params = calloc(1, algo->params_size ? algo->params_size : 1);
     if (!params || pb_opt_defaults(algo->options, params, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
     for (size_t i = 0; i < nsets; i++) {
         if (pb_opt_set_kv(algo->options, params, sets[i], &err) != PB_OK) {
             fprintf(stderr, "%s: --set %s: ", prog, sets[i]);
             pb_error_print(stderr, NULL, &err);
-            free(params);
-            free(sets);
-            return 2;
+            FAIL(2);
         }
     }
     pb_rank_by rb = PB_RANK_COUNT;
@@ -281,27 +309,29 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: --rank-by: unknown key \"%s\"; expected count, "
                         "score, latency, score-per-count or score-per-sqrt\n",
                 prog, rank_by);
-        free(params);
-        free(sets);
-        return 2;
+        FAIL(2);
+    }
+    /* every output opened before the work, none of them an input */
+    const char *out_paths[4] = {out_path, dot_path, report_path, jaeger_path};
+    for (int i = 0; i < 4; i++) {
+        if (i > 0 && !out_paths[i])
+            continue;
+        if (pb_out_open(&outs[i], out_paths[i], &trace_path, 1, &err) != PB_OK) {
+            pb_error_print(stderr, prog, &err);
+            FAIL(1);
+        }
     }
 
-    pb_trace *trace = NULL;
     double t0 = cpu_now();
     if (pb_trace_load(trace_path, &ropts, algo->run_truth != NULL, &trace, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        free(params);
-        free(sets);
-        return 1;
+        FAIL(1);
     }
     double t1 = cpu_now();
     if (parse_only) {
         fprintf(stderr, "%s: %s: %zu messages, parameters ok\n", prog,
                 trace_path, trace->n);
-        pb_trace_close(trace);
-        free(params);
-        free(sets);
-        return 0;
+        FAIL(0);
     }
 
     /* the trace's timestamp resolution: result metadata for every algorithm,
@@ -318,17 +348,16 @@ int main(int argc, char **argv)
                         "resolution\")\n", prog, tick.tied, tick.n,
                 100.0 * (double)tick.tied / (double)tick.n, tickbuf);
 
-    pb_result res;
     if (pb_result_init(&res, algo->name, algo->view) != PB_OK) {
         fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
+        FAIL(1);
     }
+    res_ok = 1;
     if (!strcmp(algo->name, "linking"))
         res.rank_by = PB_RANK_SCORE;
     if (rank_by)
         res.rank_by = rb;
     res.skip_assign = no_assign;
-    int rc;
     if (algo->run_truth) {
         rc = algo->run_truth(trace, params, &res, &err);
     } else {
@@ -338,11 +367,7 @@ int main(int argc, char **argv)
     double t2 = cpu_now();
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        pb_result_free(&res);
-        pb_trace_close(trace);
-        free(params);
-        free(sets);
-        return 1;
+        FAIL(1);
     }
 
     /* caps and fallbacks that changed the result are "warning: ..."
@@ -352,15 +377,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: %.*s\n", prog, (int)strcspn(w, "\n"), w);
         w += strcspn(w, "\n");
     }
-    FILE *out = stdout;
-    if (out_path && strcmp(out_path, "-")) {
-        out = fopen(out_path, "w");
-        if (!out) {
-            fprintf(stderr, "%s: %s: cannot open for writing\n", prog, out_path);
-            return 1;
-        }
-    }
-    pb_strbuf h1 = {0}, h2 = {0}, h3 = {0};
     pb_strbuf_printf(&h1, "algo=%s view=%s trace=%s messages=%zu", algo->name,
                      res.view, trace_path, trace->n);
     pb_strbuf_puts(&h2, "params: ");
@@ -381,36 +397,39 @@ int main(int argc, char **argv)
     /* trace metadata is carried along so a result says where it came from */
     for (size_t i = 0; i < trace->nmeta; i++)
         pb_result_meta(&res, "trace: %s", trace->meta[i]);
-    rc = pb_result_write(out, &res, head, 4, !no_assign, &err);
-    if (out != stdout)
-        fclose(out);
+    rc = pb_result_write(pb_out_fp(outs[0]), &res, head, 4, !no_assign, &err);
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        return 1;
+        FAIL(1);
     }
-    const struct {
-        const char *path;
-        const pb_strbuf *text;
-    } extra[] = {{dot_path, &res.dot}, {report_path, &res.report}};
-    for (size_t i = 0; i < 2; i++) {
-        if (!extra[i].path)
-            continue;
-        FILE *fp = fopen(extra[i].path, "w");
-        if (!fp) {
-            fprintf(stderr, "%s: %s: cannot open for writing\n", prog, extra[i].path);
-            return 1;
+    if (outs[1])
+        fputs(pb_strbuf_str(&res.dot), pb_out_fp(outs[1]));
+    if (outs[2])
+        fputs(pb_strbuf_str(&res.report), pb_out_fp(outs[2]));
+    for (int i = 0; i < 3; i++) {
+        pb_out *o = outs[i];
+        outs[i] = NULL;
+        if (pb_out_commit(o, &err) != PB_OK) {
+            pb_error_print(stderr, prog, &err);
+            status = 1;
         }
-        fputs(pb_strbuf_str(extra[i].text), fp);
-        fclose(fp);
     }
-    if (jaeger_path && export_jaeger(jaeger_path, trace, &res) != 0)
-        return 1;
+    if (outs[3]) {
+        pb_out *o = outs[3];
+        outs[3] = NULL;
+        if (export_jaeger(o, trace, &res) != 0)
+            status = 1;
+    }
+done:
+    for (int i = 0; i < 4; i++)
+        pb_out_abort(outs[i]);
     pb_strbuf_free(&h1);
     pb_strbuf_free(&h2);
     pb_strbuf_free(&h3);
-    pb_result_free(&res);
+    if (res_ok)
+        pb_result_free(&res);
     pb_trace_close(trace);
     free(params);
     free(sets);
-    return 0;
+    return status;
 }

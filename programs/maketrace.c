@@ -1,99 +1,165 @@
 /*
  * maketrace - the tracelet-based trace generator (seed 000, 7.1.1).
  *
- *   maketrace CONFIG [-s SEED] [-D name=value ...] [-o FILE] [--parse-only]
- *             [--stats] [--help]
+ *   maketrace [--seed SEED] [-s name=value ...] [-o FILE] [--parse-only]
+ *             [--stats] [--help] CONFIG
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mt.h"
+#include "pb_cli.h"
 #include "pb_trace.h"
 
 static const char *prog = "maketrace";
 
-static void usage(FILE *fp)
+enum { O_SET = 1, O_DEFINE, O_SEED, O_OUTPUT, O_PARSE, O_STATS };
+static const pb_cli_opt cli_opts[] = {
+    {O_SET, 's', "set", "NAME=VALUE",
+     "override a setting, a let variable, or TRACELET.weight /\n"
+     ".instances / .think (repeatable; the last of a name wins)"},
+    {O_DEFINE, 'D', "define", "NAME=VALUE", "old spelling of --set"},
+    {O_SEED, 0, "seed", "SEED", "the same as --set seed=SEED"},
+    {O_OUTPUT, 'o', "output", "FILE", "write the trace here (default stdout)"},
+    {O_PARSE, 0, "parse-only", NULL, "check the config and the overrides, generate nothing"},
+    {O_STATS, 0, "stats", NULL, "print per-tracelet counts to stderr at the end"},
+    {0, 0, NULL, NULL, NULL}};
+
+static void usage(FILE *fp, const pb_cli *cli)
 {
     fprintf(fp,
-            "usage: %s CONFIG [-s SEED] [-D name=value ...] [-o FILE] [--parse-only]\n"
-            "       [--stats]\n"
+            "usage: %s [options] CONFIG\n"
             "Generate a message trace with truth (path, cause) from a tracelet config\n"
-            "(language: docs/maketrace.md).  Writes CSV to stdout unless -o is given.\n\n"
-            "  -s, --seed SEED        seed (overrides the config's seed setting)\n"
-            "  -D, --define N=V       override a setting, a let variable, or\n"
-            "                         TRACELET.weight / .instances / .think (repeatable)\n"
-            "  -o, --output FILE      write the trace here\n"
-            "      --parse-only       check the config and the overrides, generate nothing\n"
-            "      --stats            print per-tracelet counts to stderr at the end\n"
-            "  -h, --help             this help\n\n"
-            "settings (config: name = value; command line: -D name=value):\n",
+            "(language: docs/maketrace.md).  Writes CSV to stdout unless -o is given.\n\n",
             prog);
+    pb_cli_help(fp, cli);
+    fprintf(fp, "\nsettings (config: name = value; command line: -s name=value):\n");
     pb_opt_help(fp, mt_options, "  ");
+}
+
+/* "-s 3" (no NAME=): the old spelling of --seed 3, kept for one release. */
+static int bare_number(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
 }
 
 int main(int argc, char **argv)
 {
-    const char *out_path = NULL, *seed_text = NULL;
+    const char *out_path = NULL;
     int parse_only = 0, want_stats = 0;
+    /* each override as NAME=VALUE text; seeds are formatted into seedbuf */
     const char **defs = calloc((size_t)argc + 1, sizeof *defs);
-    size_t ndefs = 0;
-    enum { OPT_PARSE = 256, OPT_STATS };
-    static const struct option longopts[] = {
-        {"seed", required_argument, NULL, 's'},
-        {"define", required_argument, NULL, 'D'},
-        {"output", required_argument, NULL, 'o'},
-        {"parse-only", no_argument, NULL, OPT_PARSE},
-        {"stats", no_argument, NULL, OPT_STATS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    if (!defs) {
+    char *seedbuf = calloc((size_t)argc + 1, 24);
+    size_t ndefs = 0, nseed = 0;
+    pb_error err;
+    pb_error_clear(&err);
+    pb_cli cli;
+    if (!defs || !seedbuf) {
         fprintf(stderr, "%s: out of memory\n", prog);
+        free(defs);
+        free(seedbuf);
         return 1;
     }
+/* every exit before the config is loaded frees the same things */
+#define BAIL(code)          \
+    do {                    \
+        pb_cli_free(&cli);  \
+        free(defs);         \
+        free(seedbuf);      \
+        return (code);      \
+    } while (0)
+    if (pb_cli_init(&cli, prog, cli_opts, argc, argv, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        BAIL(2);
+    }
     int c;
-    while ((c = getopt_long(argc, argv, "s:D:o:h", longopts, NULL)) != -1) {
+    const char *arg;
+    while ((c = pb_cli_next(&cli, &arg, &err)) != PB_CLI_END) {
         switch (c) {
-        case 's': seed_text = optarg; break;
-        case 'D': defs[ndefs++] = optarg; break;
-        case 'o': out_path = optarg; break;
-        case OPT_PARSE: parse_only = 1; break;
-        case OPT_STATS: want_stats = 1; break;
-        case 'h': usage(stdout); free(defs); return 0;
-        default: usage(stderr); free(defs); return 2;
+        case O_SET:
+        case O_DEFINE:
+        case O_SEED: {
+            if (c != O_SEED && !(c == O_SET && bare_number(arg))) {
+                defs[ndefs++] = arg;
+                break;
+            }
+            /* --seed SEED, or -s SEED */
+            char *b = seedbuf + 24 * nseed++;
+            if (!bare_number(arg) || strlen(arg) > 10) {
+                fprintf(stderr, "%s: --seed: expected a seed in 0..2147483647, "
+                                "got \"%s\"\n", prog, arg);
+                BAIL(2);
+            }
+            snprintf(b, 24, "seed=%s", arg);
+            defs[ndefs++] = b;
+            break;
+        }
+        case O_OUTPUT: out_path = arg; break;
+        case O_PARSE: parse_only = 1; break;
+        case O_STATS: want_stats = 1; break;
+        case PB_CLI_HELP: usage(stdout, &cli); BAIL(0);
+        case PB_CLI_LIST: {
+            const pb_option *tabs[2] = {mt_options, NULL};
+            pb_cli_list(stdout, &cli, tabs);
+            BAIL(0);
+        }
+        default: pb_cli_usage_error(prog, &err); BAIL(2);
         }
     }
+    int optind = pb_cli_optind(&cli);
     if (optind + 1 != argc) {
         fprintf(stderr, "%s: expected exactly one CONFIG file, got %d (try --help)\n",
                 prog, argc - optind);
-        free(defs);
-        return 2;
+        BAIL(2);
+    }
+    pb_cli_free(&cli);
+    /* old parameter spellings: net-delay = net_delay */
+    char **owned = calloc(ndefs + 1, sizeof *owned);
+    size_t nowned = 0;
+    if (!owned) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        BAIL(1);
+    }
+    for (size_t i = 0; i < ndefs; i++) {
+        const char *eq = strchr(defs[i], '=');
+        if (!eq || !memchr(defs[i], '-', (size_t)(eq - defs[i])))
+            continue;
+        char name[64];
+        size_t l = (size_t)(eq - defs[i]);
+        if (l >= sizeof name)
+            continue;
+        memcpy(name, defs[i], l);
+        name[l] = '\0';
+        const pb_option *o = pb_opt_find(mt_options, name);
+        if (!o)
+            continue;
+        char *fixed = malloc(strlen(o->name) + strlen(eq) + 1);
+        if (!fixed)
+            continue;
+        sprintf(fixed, "%s%s", o->name, eq);
+        defs[i] = owned[nowned++] = fixed;
     }
     const char *config_path = argv[optind];
-    pb_error err;
-    pb_error_clear(&err);
     mt_config *cfg = NULL;
     int rc = mt_config_load(config_path, defs, ndefs, &cfg, &err);
     free(defs);
+    free(seedbuf);
+    for (size_t i = 0; i < nowned; i++)
+        free(owned[i]);
+    free(owned);
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
-        return 1;
+        /* a bad override is bad usage; a bad config is bad input */
+        return !strcmp(err.file, "-D") ? 2 : 1;
     }
     mt_settings *s = mt_config_settings(cfg);
-    if (seed_text) {
-        char *end;
-        errno = 0;
-        long v = strtol(seed_text, &end, 10);
-        if (!*seed_text || *end || errno || v < 0 || v > 2147483647L) {
-            fprintf(stderr, "%s: -s: expected a seed in 0..2147483647, got \"%s\"\n",
-                    prog, seed_text);
-            mt_config_close(cfg);
-            return 2;
-        }
-        s->seed = (int)v;
-    }
     if (parse_only) {
         if (s->duration == 0 && s->messages == 0) {
             fprintf(stderr, "%s: %s: no length limit; expected duration = TIME or "
@@ -106,13 +172,13 @@ int main(int argc, char **argv)
         mt_config_close(cfg);
         return 0;
     }
-    FILE *fp = stdout;
-    if (out_path && !(fp = fopen(out_path, "w"))) {
-        fprintf(stderr, "%s: %s: cannot open for writing: %s\n", prog, out_path,
-                strerror(errno));
+    pb_out *out = NULL;
+    if (pb_out_open(&out, out_path, &config_path, 1, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
         mt_config_close(cfg);
         return 1;
     }
+    FILE *fp = pb_out_fp(out);
     pb_names *names = NULL;
     pb_writer *w = NULL;
     mt_gen *g = NULL;
@@ -121,7 +187,7 @@ int main(int argc, char **argv)
     if (pb_names_init(&names) != PB_OK) {
         fprintf(stderr, "%s: out of memory\n", prog);
         rc = PB_ENOMEM;
-    } else if ((rc = pb_writer_open(&w, fp, out_path ? out_path : "(stdout)", PB_COL_ALL,
+    } else if ((rc = pb_writer_open(&w, fp, pb_out_name(out), PB_COL_ALL,
                                     names, &err)) == PB_OK) {
         rc = mt_generate(cfg, base, w, names, want_stats ? &g : NULL, &err);
         int rc2 = pb_writer_close(w, rc == PB_OK ? &err : NULL);
@@ -130,9 +196,11 @@ int main(int argc, char **argv)
     }
     if (rc != PB_OK && err.code != PB_OK)
         pb_error_print(stderr, prog, &err);
-    if (fp != stdout && fclose(fp) != 0 && rc == PB_OK) {
-        fprintf(stderr, "%s: %s: write error: %s\n", prog, out_path, strerror(errno));
-        rc = PB_EIO;
+    if (rc == PB_OK) {
+        if ((rc = pb_out_commit(out, &err)) != PB_OK)
+            pb_error_print(stderr, prog, &err);
+    } else {
+        pb_out_abort(out);
     }
     if (rc == PB_OK && g) {
         uint64_t tm = 0, tp = 0;

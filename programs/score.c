@@ -4,44 +4,53 @@
  *   score --truth TRACE [options] [RESULT]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb_cli.h"
 #include "pb_trace.h"
 #include "score.h"
 #include "tv.h"
 
 static const char *prog = "score";
 
-static void usage(FILE *fp)
+enum {
+    O_TRUTH = 1, O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_CURVE, O_TEXT, O_TOP,
+    O_NOHEADER, O_SORT, O_IGNORE
+};
+static const pb_cli_opt cli_opts[] = {
+    {O_TRUTH, 'T', "truth", "TRACE", "the trace with truth columns (required)"},
+    {O_MIN, 'm', "min-instances", "M", "ignore inferred patterns with fewer than M\n"
+                                      "instances (paper 7.5.7; default 0 = keep all)"},
+    {O_TOPN, 0, "topn", "N", "N of the top-N columns (default 10)"},
+    {O_TOL, 't', "tolerance", "T[,T..]", "top-N tolerance in percent (default 2); the\n"
+                                         "first goes in the row, all in the curve"},
+    {O_RANK, 0, "rank-by", "KEY", "rank inferred patterns by count (default)\n"
+                                  "or score (expected count, for linking)"},
+    {O_TOLCOUNT, 0, "tol-count", "KEY", "inferred (default): forgive a missing pattern\n"
+                                        "whose inferred count/score is within T% of the\n"
+                                        "N-th; true: whose true count is within T% of it"},
+    {O_CURVE, 0, "topn-curve", "FILE", "write the top-N curve (N = 1 .. true patterns)\n"
+                                       "as CSV to FILE (Figure 17)"},
+    {O_TEXT, 0, "text", NULL, "print a readable report instead of the row"},
+    {O_TOP, 0, "top", "N", "with --text: at most N pattern lines (0 = all)"},
+    {O_NOHEADER, 0, "no-header", NULL, "print the row without its header"},
+    {O_SORT, 0, "sort", NULL, "accept trace rows out of time order"},
+    {O_IGNORE, 0, "ignore-unknown-columns", NULL, "skip columns pathbench does not know"},
+    {0, 0, NULL, NULL, NULL}};
+
+static void usage(FILE *fp, const pb_cli *cli)
 {
     fprintf(fp,
             "usage: %s --truth TRACE [options] [RESULT]\n"
             "Score a result file (from infer; stdin when RESULT is absent or \"-\")\n"
             "against the truth columns of TRACE, the unperturbed trace it was\n"
             "inferred from (messages matched by id).  The view comes from the\n"
-            "result's metadata.  Prints one CSV row with a header.\n\n"
-            "  -T, --truth TRACE        the trace with truth columns (required)\n"
-            "  -m, --min-instances M    ignore inferred patterns with fewer than M\n"
-            "                           instances (paper 7.5.7; default 0 = keep all)\n"
-            "  -n, --topn N             N of the top-N columns (default 10)\n"
-            "  -t, --tolerance T[,T..]  top-N tolerance in percent (default 2); the\n"
-            "                           first goes in the row, all in the curve\n"
-            "      --rank-by KEY        rank inferred patterns by count (default)\n"
-            "                           or score (expected count, for linking)\n"
-            "      --tol-count KEY      inferred (default): forgive a missing pattern\n"
-            "                           whose inferred count/score is within T%% of the\n"
-            "                           N-th; true: whose true count is within T%% of it\n"
-            "      --topn-curve FILE    write the top-N curve (N = 1 .. true patterns)\n"
-            "                           as CSV to FILE (Figure 17)\n"
-            "      --text               print a readable report instead of the row\n"
-            "      --no-header          print the row without its header\n"
-            "      --sort               accept trace rows out of time order\n"
-            "      --ignore-unknown-columns\n"
-            "  -h, --help               this help\n",
+            "result's metadata.  Prints one CSV row with a header (--text: a\n"
+            "readable report).\n\n",
             prog);
+    pb_cli_help(fp, cli);
 }
 
 static int parse_size(const char *s, unsigned long long *out)
@@ -81,52 +90,57 @@ int main(int argc, char **argv)
     score_opts_default(&so);
     pb_reader_opts ropts;
     pb_reader_opts_default(&ropts);
-    enum { OPT_RANK = 256, OPT_TOLCOUNT, OPT_CURVE, OPT_TEXT, OPT_NOHEADER,
-           OPT_SORT, OPT_IGNORE };
-    static const struct option longopts[] = {
-        {"truth", required_argument, NULL, 'T'},
-        {"min-instances", required_argument, NULL, 'm'},
-        {"topn", required_argument, NULL, 'n'},
-        {"tolerance", required_argument, NULL, 't'},
-        {"rank-by", required_argument, NULL, OPT_RANK},
-        {"tol-count", required_argument, NULL, OPT_TOLCOUNT},
-        {"topn-curve", required_argument, NULL, OPT_CURVE},
-        {"text", no_argument, NULL, OPT_TEXT},
-        {"no-header", no_argument, NULL, OPT_NOHEADER},
-        {"sort", no_argument, NULL, OPT_SORT},
-        {"ignore-unknown-columns", no_argument, NULL, OPT_IGNORE},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    pb_error err;
+    pb_error_clear(&err);
+    pb_cli cli;
+    if (pb_cli_init(&cli, prog, cli_opts, argc, argv, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 2;
+    }
     int c;
+    const char *optarg_;
     unsigned long long v;
-    while ((c = getopt_long(argc, argv, "T:m:n:t:h", longopts, NULL)) != -1) {
+    while ((c = pb_cli_next(&cli, &optarg_, &err)) != PB_CLI_END) {
+        const char *optarg = optarg_;
         switch (c) {
-        case 'T': truth_path = optarg; break;
-        case 'm':
+        case O_TRUTH: truth_path = optarg; break;
+        case O_MIN:
             if (!parse_size(optarg, &v)) {
                 fprintf(stderr, "%s: --min-instances: \"%s\" is not a count; "
                                 "expected an integer >= 0\n", prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             so.min_instances = v;
             break;
-        case 'n':
+        case O_TOPN:
             if (!parse_size(optarg, &v) || v == 0) {
                 fprintf(stderr, "%s: --topn: \"%s\"; expected an integer >= 1\n",
                         prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             so.topn = (size_t)v;
             break;
-        case 't':
+        case O_TOP:
+            if (!parse_size(optarg, &v)) {
+                fprintf(stderr, "%s: --top: \"%s\"; expected an integer >= 0 "
+                                "(0 = all)\n", prog, optarg);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            so.text_top = (size_t)v;
+            break;
+        case O_TOL:
             if (!parse_tols(optarg, &so)) {
                 fprintf(stderr, "%s: --tolerance: \"%s\"; expected up to %d "
                                 "comma-separated percentages in [0, 100]\n",
                         prog, optarg, SCORE_MAX_TOL);
+                pb_cli_free(&cli);
                 return 2;
             }
             break;
-        case OPT_RANK:
+        case O_RANK:
             if (!strcmp(optarg, "count"))
                 so.rank_by = SCORE_RANK_COUNT;
             else if (!strcmp(optarg, "score"))
@@ -134,10 +148,11 @@ int main(int argc, char **argv)
             else {
                 fprintf(stderr, "%s: --rank-by: \"%s\"; expected count or score\n",
                         prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             break;
-        case OPT_TOLCOUNT:
+        case O_TOLCOUNT:
             if (!strcmp(optarg, "inferred"))
                 so.tol_true_count = 0;
             else if (!strcmp(optarg, "true"))
@@ -145,18 +160,22 @@ int main(int argc, char **argv)
             else {
                 fprintf(stderr, "%s: --tol-count: \"%s\"; expected inferred or "
                                 "true\n", prog, optarg);
+                pb_cli_free(&cli);
                 return 2;
             }
             break;
-        case OPT_CURVE: curve_path = optarg; break;
-        case OPT_TEXT: text = 1; break;
-        case OPT_NOHEADER: no_header = 1; break;
-        case OPT_SORT: ropts.allow_unsorted = 1; break;
-        case OPT_IGNORE: ropts.ignore_unknown_columns = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        case O_CURVE: curve_path = optarg; break;
+        case O_TEXT: text = 1; break;
+        case O_NOHEADER: no_header = 1; break;
+        case O_SORT: ropts.allow_unsorted = 1; break;
+        case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
+        case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
+        case PB_CLI_LIST: pb_cli_list(stdout, &cli, NULL); pb_cli_free(&cli); return 0;
+        default: pb_cli_free(&cli); return pb_cli_usage_error(prog, &err);
         }
     }
+    int optind = pb_cli_optind(&cli);
+    pb_cli_free(&cli);
     if (!truth_path) {
         fprintf(stderr, "%s: --truth TRACE is required (the unperturbed trace "
                         "with truth columns)\n", prog);
@@ -173,11 +192,17 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    pb_error err;
-    pb_error_clear(&err);
+    /* the curve file is opened before the work, and is not an input */
+    pb_out *curve = NULL;
+    const char *inputs[2] = {truth_path, result_path};
+    if (curve_path && pb_out_open(&curve, curve_path, inputs, 2, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 1;
+    }
     score_result *res = NULL;
     if (score_result_read(result_path, &res, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
+        pb_out_abort(curve);
         return 1;
     }
     tv_view view;
@@ -185,18 +210,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s: no view= in the metadata; expected a line like "
                         "\"# algo=nesting view=call ...\"\n", prog, res->file);
         score_result_close(res);
+        pb_out_abort(curve);
         return 1;
     }
     if (tv_view_parse(res->view, &view) != PB_OK) {
         fprintf(stderr, "%s: %s: view \"%s\" in the metadata; expected call, "
                         "message or path\n", prog, res->file, res->view);
         score_result_close(res);
+        pb_out_abort(curve);
         return 1;
     }
     pb_trace *trace = NULL;
     if (pb_trace_load(truth_path, &ropts, 1, &trace, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
         score_result_close(res);
+        pb_out_abort(curve);
         return 1;
     }
     if (!(trace->columns & PB_COL_PATH)) {
@@ -204,6 +232,7 @@ int main(int argc, char **argv)
                         "with truth columns (path, cause)\n", prog, truth_path);
         pb_trace_close(trace);
         score_result_close(res);
+        pb_out_abort(curve);
         return 1;
     }
     tv_truth *tv = NULL;
@@ -220,6 +249,7 @@ int main(int argc, char **argv)
         tv_close(tv);
         pb_trace_close(trace);
         score_result_close(res);
+        pb_out_abort(curve);
         return 1;
     }
     if (text) {
@@ -230,18 +260,11 @@ int main(int argc, char **argv)
         score_write_row(stdout, rep);
     }
     int status = 0;
-    if (curve_path) {
-        FILE *fp = strcmp(curve_path, "-") ? fopen(curve_path, "w") : stdout;
-        if (!fp) {
-            fprintf(stderr, "%s: %s: cannot open for writing: %s\n", prog,
-                    curve_path, strerror(errno));
+    if (curve) {
+        score_write_curve(pb_out_fp(curve), rep);
+        if (pb_out_commit(curve, &err) != PB_OK) {
+            pb_error_print(stderr, prog, &err);
             status = 1;
-        } else {
-            score_write_curve(fp, rep);
-            if (fp != stdout && fclose(fp) != 0) {
-                fprintf(stderr, "%s: %s: write error\n", prog, curve_path);
-                status = 1;
-            }
         }
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -7,12 +7,12 @@
  *   skewer --deskew -n WS2=+30ms,+50ppm skewed.csv > back.csv
  *   skewer --estimate real.csv > offsets.spec; skewer --deskew -f offsets.spec real.csv
  */
-#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb_cli.h"
 #include "pb_opt.h"
 #include "pb_strbuf.h"
 #include "pb_trace.h"
@@ -33,61 +33,89 @@ static const pb_option skewer_options[] = {
      "seed of the random per-node clocks (--random-offset/--random-drift)"},
     {"ref", PB_OPT_DURATION, offsetof(skewer_params, ref), "0", PB_OPT_NORANGE,
      "reference time of the drift: a clock with drift D reads offset + D*(t-ref)"},
-    {"max-window", PB_OPT_INT, offsetof(skewer_params, max_window), "2097152",
+    {"max_window", PB_OPT_INT, offsetof(skewer_params, max_window), "2097152",
      1, 2147483647.0, "most rows held for re-sorting before giving up"},
-    {"allow-negative", PB_OPT_BOOL, offsetof(skewer_params, allow_negative), "no",
+    {"allow_negative", PB_OPT_BOOL, offsetof(skewer_params, allow_negative), "no",
      PB_OPT_NORANGE, "write timestamps that skewing makes negative (else an error)"},
     {"round", PB_OPT_DURATION, offsetof(skewer_params, round), "0", 0, 1e6,
      "round every timestamp down to a multiple of this tick after the clocks "
      "(a coarse clock, e.g. 1ms; 0 = off); rows keep their order"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
-static void usage(FILE *fp)
+enum {
+    O_NODE = 1, O_SPEC, O_ROFF, O_RDRIFT, O_SET, O_SEED, O_REF, O_DESKEW,
+    O_ESTIMATE, O_REFNODE, O_PRINT, O_WINDOW, O_NEG, O_IGNORE, O_OUTPUT,
+    O_VERBOSE, O_ROUND
+};
+static const pb_cli_opt cli_opts[] = {
+    {O_NODE, 'n', "node", "NODE=OFFSET[,DRIFT]",
+     "clock of NODE: OFFSET a signed duration with a\n"
+     "unit (+30ms, -1.5ms, 250us), DRIFT in ppm (+50ppm,\n"
+     "-3.5ppm, 800ppb); NODE \"*\" = every node not named.\n"
+     "Repeatable."},
+    {O_SPEC, 'f', "spec", "FILE", "clocks from a file, one NODE=OFFSET[,DRIFT] a line\n"
+                                  "('#' comments); what --estimate writes"},
+    {O_ROFF, 0, "random-offset", "normal:SD|uniform:MAX", "offsets of unnamed nodes"},
+    {O_RDRIFT, 0, "random-drift", "normal:SD|uniform:MAX", "drifts of unnamed nodes (ppm)"},
+    {O_SET, 's', "set", "NAME=VALUE", "set a parameter (below; repeatable)"},
+    {O_SEED, 0, "seed", "N", "the same as --set seed=N"},
+    {O_REF, 0, "ref", "TIME", "the same as --set ref=TIME"},
+    {O_DESKEW, 'd', "deskew", NULL, "remove the given clocks instead of adding them"},
+    {O_ESTIMATE, 'e', "estimate", NULL, "estimate offsets from ts/recv_ts (symmetric delay)\n"
+                                        "and print them as a spec for --deskew -f"},
+    {O_REFNODE, 0, "ref-node", "NODE", "--estimate relative to NODE (default: the node\n"
+                                       "with the most timed messages)"},
+    {O_PRINT, 0, "print-spec", "FILE", "write the clock every node got (spec format)"},
+    {O_WINDOW, 0, "max-window", "ROWS", "the same as --set max_window=ROWS"},
+    {O_NEG, 0, "allow-negative", NULL, "the same as --set allow_negative=yes"},
+    {O_ROUND, 0, "round", "TICK", "the same as --set round=TICK: round every timestamp\n"
+                                  "down to a multiple of TICK (1ms: a trace stamped in\n"
+                                  "whole milliseconds); rows that tie keep their order"},
+    {O_IGNORE, 0, "ignore-unknown-columns", NULL, "skip columns pathbench does not know"},
+    {O_OUTPUT, 'o', "output", "FILE", "output file (default stdout)"},
+    {O_VERBOSE, 'v', "verbose", NULL, "statistics on stderr"},
+    {0, 0, NULL, NULL, NULL}};
+
+static void usage(FILE *fp, const pb_cli *cli)
 {
     fprintf(fp,
             "usage: %s [options] [TRACE]\n"
             "Add per-node clock error to a trace (ts moves by the sender's clock,\n"
             "recv_ts by the receiver's), remove it, or estimate it.  Reads TRACE or\n"
-            "stdin, writes the trace re-sorted by the new ts to stdout.\n\n"
-            "  -n, --node NODE=OFFSET[,DRIFT]  clock of NODE: OFFSET a signed duration\n"
-            "                         (+30ms, -1.5ms, 250us), DRIFT in ppm (+50ppm,\n"
-            "                         -3.5ppm, 800ppb); NODE \"*\" = every node not named.\n"
-            "                         Repeatable.\n"
-            "  -f, --spec FILE        clocks from a file, one NODE=OFFSET[,DRIFT] a line\n"
-            "                         ('#' comments); what --estimate writes\n"
-            "      --random-offset normal:SD|uniform:MAX   offsets of unnamed nodes\n"
-            "      --random-drift normal:SD|uniform:MAX    drifts of unnamed nodes (ppm)\n"
-            "  -s, --seed N           seed of the random clocks (default 1)\n"
-            "      --ref TIME         drift reference time (default 0; for traces in\n"
-            "                         epoch seconds give a time near their start)\n"
-            "  -d, --deskew           remove the given clocks instead of adding them\n"
-            "  -e, --estimate         estimate offsets from ts/recv_ts (symmetric delay)\n"
-            "                         and print them as a spec for --deskew -f\n"
-            "      --ref-node NODE    --estimate relative to NODE (default: the node\n"
-            "                         with the most timed messages)\n"
-            "      --print-spec FILE  write the clock every node got (spec format)\n"
-            "      --max-window ROWS  most rows held for re-sorting (default 2097152)\n"
-            "      --allow-negative   write timestamps that become negative\n"
-            "      --round TICK       round every timestamp down to a multiple of TICK\n"
-            "                         (1ms: a trace stamped in whole milliseconds);\n"
-            "                         rows that tie keep their input order\n"
-            "      --ignore-unknown-columns\n"
-            "  -o, --output FILE      output file (default stdout)\n"
-            "  -v, --verbose          statistics on stderr\n"
-            "  -h, --help             this help\n\n"
-            "Parameters:\n",
+            "stdin, writes the trace re-sorted by the new ts to stdout.\n\n",
             prog);
+    pb_cli_help(fp, cli);
+    fprintf(fp, "\nParameters (-s NAME=VALUE):\n");
     pb_opt_help(fp, skewer_options, "  ");
 }
 
-static int set_param(skewer_params *p, const char *name, const char *value)
+static int set_param(skewer_params *p, const char *name, const char *value,
+                     const char *flag, const char *kv_text)
 {
     pb_error err;
     if (pb_opt_set(skewer_options, p, name, value, &err) != PB_OK) {
-        fprintf(stderr, "%s: --%s: %s\n", prog, name, err.msg);
+        /* name the flag as typed: "--queue 0", "-s queue=0" */
+        fprintf(stderr, "%s: %s%s%s: %s (try %s --help)\n", prog,
+                flag ? flag : "-s ", flag ? " " : "", flag ? value : kv_text, err.msg,
+                prog);
         return 0;
     }
     return 1;
+}
+
+/* -s NAME=VALUE; "-s N" is the old spelling of --seed N (one release). */
+static int set_kv(skewer_params *p, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq)
+        return set_param(p, "seed", kv, NULL, kv);
+    char name[64];
+    size_t l = (size_t)(eq - kv);
+    if (l >= sizeof name)
+        l = sizeof name - 1;
+    memcpy(name, kv, l);
+    name[l] = '\0';
+    return set_param(p, name, eq + 1, NULL, kv);
 }
 
 #define FAIL(code)          \
@@ -97,14 +125,9 @@ static int set_param(skewer_params *p, const char *name, const char *value)
     } while (0)
 
 /* The clock every node of the trace got, in the spec format. */
-static int print_spec_file(const char *path, const skew_spec *spec,
-                           const pb_strtab *nodes, const char *in_path)
+static void print_spec_file(FILE *fp, const skew_spec *spec,
+                            const pb_strtab *nodes, const char *in_path)
 {
-    FILE *fp = fopen(path, "w");
-    if (!fp) {
-        fprintf(stderr, "%s: %s: cannot open for writing\n", prog, path);
-        return 0;
-    }
     fprintf(fp, "# skewer: the clock of every node of %s\n", in_path);
     char ob[PB_SECONDS_BUF + 4], db[40];
     for (uint32_t i = 0; i < pb_strtab_count(nodes); i++) {
@@ -116,11 +139,6 @@ static int print_spec_file(const char *path, const skew_spec *spec,
             fprintf(fp, ",%s", skew_drift_format(ck.drift_ppt, db));
         fputc('\n', fp);
     }
-    if (fclose(fp) != 0) {
-        fprintf(stderr, "%s: %s: write error\n", prog, path);
-        return 0;
-    }
-    return 1;
 }
 
 int main(int argc, char **argv)
@@ -136,10 +154,12 @@ int main(int argc, char **argv)
     skew_stream *s = NULL;
     skew_estimate *e = NULL;
     FILE *out = stdout;
+    pb_out *outf = NULL, *specf = NULL;
+    pb_cli cli = {0};
     pb_strbuf sb = {0};
     skew_stats st;
     const char *name;
-    const char *out_path = NULL, *print_spec = NULL, *ref_node = NULL,
+    const char *out_path = NULL, *print_spec = NULL, *ref_node = NULL, *spec_path = NULL,
                *roff = NULL, *rdrift = NULL;
     int deskew = 0, estimate = 0, verbose = 0, nclocks = 0;
 
@@ -158,62 +178,54 @@ int main(int argc, char **argv)
      * increase); causes may dangle: the input may be a sniffed trace */
     ropts.allow_dangling_causes = 1;
     ropts.allow_negative_ts = 1;  /* a skewed trace may carry them */
-    enum { OPT_ROFF = 256, OPT_RDRIFT, OPT_REF, OPT_REFNODE, OPT_PRINT,
-           OPT_WINDOW, OPT_NEG, OPT_IGNORE, OPT_ROUND };
-    static const struct option longopts[] = {
-        {"node", required_argument, NULL, 'n'},
-        {"spec", required_argument, NULL, 'f'},
-        {"random-offset", required_argument, NULL, OPT_ROFF},
-        {"random-drift", required_argument, NULL, OPT_RDRIFT},
-        {"seed", required_argument, NULL, 's'},
-        {"ref", required_argument, NULL, OPT_REF},
-        {"deskew", no_argument, NULL, 'd'},
-        {"estimate", no_argument, NULL, 'e'},
-        {"ref-node", required_argument, NULL, OPT_REFNODE},
-        {"print-spec", required_argument, NULL, OPT_PRINT},
-        {"max-window", required_argument, NULL, OPT_WINDOW},
-        {"allow-negative", no_argument, NULL, OPT_NEG},
-        {"round", required_argument, NULL, OPT_ROUND},
-        {"ignore-unknown-columns", no_argument, NULL, OPT_IGNORE},
-        {"output", required_argument, NULL, 'o'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    if (pb_cli_init(&cli, prog, cli_opts, argc, argv, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        FAIL(2);
+    }
     int c;
-    while ((c = getopt_long(argc, argv, "n:f:s:deo:vh", longopts, NULL)) != -1) {
+    const char *optarg;
+    while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
         switch (c) {
-        case 'n':
+        case O_NODE:
             if (skew_spec_add(spec, optarg, "--node", 0, &err) != PB_OK) {
                 pb_error_print(stderr, prog, &err);
                 FAIL(2);
             }
             nclocks++;
             break;
-        case 'f':
+        case O_SPEC:
             if (skew_spec_load(spec, optarg, &err) != PB_OK) {
                 pb_error_print(stderr, prog, &err);
                 FAIL(2);
             }
+            spec_path = optarg;
             nclocks++;
             break;
-        case OPT_ROFF: roff = optarg; break;
-        case OPT_RDRIFT: rdrift = optarg; break;
-        case 's': if (!set_param(&par, "seed", optarg)) FAIL(2); break;
-        case OPT_REF: if (!set_param(&par, "ref", optarg)) FAIL(2); break;
-        case OPT_WINDOW: if (!set_param(&par, "max-window", optarg)) FAIL(2); break;
-        case OPT_NEG: par.allow_negative = 1; break;
-        case OPT_ROUND: if (!set_param(&par, "round", optarg)) FAIL(2); break;
-        case 'd': deskew = 1; break;
-        case 'e': estimate = 1; break;
-        case OPT_REFNODE: ref_node = optarg; break;
-        case OPT_PRINT: print_spec = optarg; break;
-        case OPT_IGNORE: ropts.ignore_unknown_columns = 1; break;
-        case 'o': out_path = optarg; break;
-        case 'v': verbose = 1; break;
-        case 'h': usage(stdout); FAIL(0);
-        default: usage(stderr); FAIL(2);
+        case O_ROFF: roff = optarg; break;
+        case O_RDRIFT: rdrift = optarg; break;
+        case O_SET: if (!set_kv(&par, optarg)) FAIL(2); break;
+        case O_SEED: if (!set_param(&par, "seed", optarg, "--seed", NULL)) FAIL(2); break;
+        case O_REF: if (!set_param(&par, "ref", optarg, "--ref", NULL)) FAIL(2); break;
+        case O_WINDOW: if (!set_param(&par, "max_window", optarg, "--max-window", NULL)) FAIL(2); break;
+        case O_NEG: par.allow_negative = 1; break;
+        case O_ROUND: if (!set_param(&par, "round", optarg, "--round", NULL)) FAIL(2); break;
+        case O_DESKEW: deskew = 1; break;
+        case O_ESTIMATE: estimate = 1; break;
+        case O_REFNODE: ref_node = optarg; break;
+        case O_PRINT: print_spec = optarg; break;
+        case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
+        case O_OUTPUT: out_path = optarg; break;
+        case O_VERBOSE: verbose = 1; break;
+        case PB_CLI_HELP: usage(stdout, &cli); FAIL(0);
+        case PB_CLI_LIST: {
+            const pb_option *tabs[2] = {skewer_options, NULL};
+            pb_cli_list(stdout, &cli, tabs);
+            FAIL(0);
+        }
+        default: FAIL(pb_cli_usage_error(prog, &err));
         }
     }
+    int optind = pb_cli_optind(&cli);
     if (optind + 1 < argc) {
         fprintf(stderr, "%s: expected at most one trace file, got %d\n", prog,
                 argc - optind);
@@ -233,18 +245,18 @@ int main(int argc, char **argv)
     skew_spec_set_round(spec, par.round);
     const char *in_path = optind < argc ? argv[optind] : "-";
 
+    /* outputs opened before the work; none may be an input */
+    const char *inputs[2] = {in_path, spec_path};
+    if (pb_out_open(&outf, out_path, inputs, 2, &err) != PB_OK ||
+        (print_spec && pb_out_open(&specf, print_spec, inputs, 2, &err) != PB_OK)) {
+        pb_error_print(stderr, prog, &err);
+        FAIL(1);
+    }
+    out = pb_out_fp(outf);
     if (pb_reader_open(&r, in_path, NULL, &ropts, &err) != PB_OK) {
         r = NULL;
         pb_error_print(stderr, prog, &err);
         FAIL(1);
-    }
-    if (out_path && strcmp(out_path, "-")) {
-        out = fopen(out_path, "w");
-        if (!out) {
-            out = stdout;
-            fprintf(stderr, "%s: %s: cannot open for writing\n", prog, out_path);
-            FAIL(1);
-        }
     }
     if (estimate) {
         if (skew_estimate_init(&e, pb_reader_names(r)) != PB_OK) {
@@ -273,14 +285,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: --estimate: %.*s\n", prog, len, wl);
             wl += len + (nl ? 1 : 0);
         }
-        if (fflush(out) != 0) {
-            fprintf(stderr, "%s: write error\n", prog);
-            FAIL(1);
-        }
-        FAIL(0);
+        goto commit;
     }
 
-    if (pb_writer_open(&w, out, out_path ? out_path : "(stdout)",
+    if (pb_writer_open(&w, out, pb_out_name(outf),
                        pb_reader_columns(r), pb_reader_names(r), &err) != PB_OK) {
         w = NULL;
         pb_error_print(stderr, prog, &err);
@@ -323,16 +331,26 @@ int main(int argc, char **argv)
                         "held at most %zu rows\n", prog, st.messages, a,
                 st.max_window);
     }
-    if (print_spec &&
-        !print_spec_file(print_spec, spec, pb_reader_names(r)->nodes, in_path))
-        FAIL(1);
+    if (specf)
+        print_spec_file(pb_out_fp(specf), spec, pb_reader_names(r)->nodes, in_path);
+commit:
+    for (int i = 0; i < 2; i++) {
+        pb_out *o = i ? specf : outf;
+        if (i)
+            specf = NULL;
+        else
+            outf = NULL;
+        if (pb_out_commit(o, &err) != PB_OK) {
+            pb_error_print(stderr, prog, &err);
+            FAIL(1);
+        }
+    }
 done:
     if (w)
         pb_writer_close(w, NULL);
-    if (out != stdout && fclose(out) != 0 && status == 0) {
-        fprintf(stderr, "%s: %s: write error\n", prog, out_path);
-        status = 1;
-    }
+    pb_out_abort(outf);
+    pb_out_abort(specf);
+    pb_cli_free(&cli);
     pb_strbuf_free(&sb);
     skew_stream_close(s);
     skew_estimate_close(e);

@@ -3,15 +3,15 @@
  * capture box with a peak rate and a finite queue, random and bursty loss,
  * several boxes each covering some nodes.  Kept rows pass unchanged.
  *
- *   sniffer --rate 500 [--queue 64] [TRACE] > lossy.csv
+ *   sniffer -s rate=500 [-s queue=64] [TRACE] > lossy.csv
  *   sniffer --target-drop 0.01 TRACE > lossy.csv
  *   sniffer --sniffer 'WS1,WS2' --sniffer 'DB;rate=300;queue=16' TRACE
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb_cli.h"
 #include "pb_opt.h"
 #include "pb_strbuf.h"
 #include "pb_trace.h"
@@ -19,44 +19,75 @@
 
 static const char *prog = "sniffer";
 
-static void usage(FILE *fp)
+enum {
+    O_RATE = 1, O_QUEUE, O_LOSS, O_GEP, O_GER, O_GEB, O_GEG, O_SET, O_SEED,
+    O_SNIFFER, O_TARGET, O_IGNORE, O_OUTPUT, O_QUIET
+};
+static const pb_cli_opt cli_opts[] = {
+    {O_SET, 's', "set", "NAME=VALUE", "set a parameter (below; repeatable)"},
+    {O_RATE, 'r', "rate", "R", "the same as --set rate=R: peak capture rate,\n"
+                              "messages/s (0 = unbounded)"},
+    {O_QUEUE, 0, "queue", "K", "the same as --set queue=K: capture queue, messages"},
+    {O_LOSS, 'p', "loss", "P", "the same as --set loss=P: independent loss probability"},
+    {O_GEP, 0, "ge-p", "P", NULL},
+    {O_GER, 0, "ge-r", "R", NULL},
+    {O_GEB, 0, "ge-loss-bad", "B", NULL},
+    {O_GEG, 0, "ge-loss-good", "G", NULL},
+    {O_SEED, 0, "seed", "N", "the same as --set seed=N"},
+    {O_SNIFFER, 0, "sniffer", "'NODES[;NAME=VALUE...]'",
+     "a capture box seeing every message sent or\n"
+     "received by one of NODES (comma-separated);\n"
+     "NAME=VALUE override the parameters for it.\n"
+     "Repeatable; a message is kept if any box that\n"
+     "sees it keeps it; none given = one box, all nodes"},
+    {O_TARGET, 0, "target-drop", "R", "search the capture rate (all boxes) giving drop\n"
+                                      "rate R (the smallest rate with drop rate <= R)"},
+    {O_IGNORE, 0, "ignore-unknown-columns", NULL, "skip columns pathbench does not know"},
+    {O_OUTPUT, 'o', "output", "FILE", "output file (default stdout)"},
+    {O_QUIET, 'q', "quiet", NULL, "no summary on stderr"},
+    {0, 0, NULL, NULL, NULL}};
+
+static void usage(FILE *fp, const pb_cli *cli)
 {
     fprintf(fp,
             "usage: %s [options] [TRACE]\n"
             "Drop messages as a lossy packet capture would.  Reads TRACE or stdin,\n"
             "writes the kept rows unchanged (and in order) to stdout; prints the\n"
-            "drop count and rate on stderr and in a metadata line.\n\n"
-            "  -r, --rate R           peak capture rate, messages/s (0 = unbounded)\n"
-            "  -q, --queue K          capture queue, messages (default 64)\n"
-            "  -p, --loss P           independent loss probability\n"
-            "      --ge-p P --ge-r R --ge-loss-bad B --ge-loss-good G\n"
-            "                         Gilbert-Elliott bursty loss (off while ge-p is 0)\n"
-            "  -s, --seed N           seed of the loss generators (default 1)\n"
-            "      --sniffer 'NODES[;NAME=VALUE...]'\n"
-            "                         a capture box seeing every message sent or\n"
-            "                         received by one of NODES (comma-separated);\n"
-            "                         NAME=VALUE override the options above for it.\n"
-            "                         Repeatable; a message is kept if any box that\n"
-            "                         sees it keeps it; none given = one box, all nodes\n"
-            "      --target-drop R    search the capture rate (all boxes) giving drop\n"
-            "                         rate R (the smallest rate with drop rate <= R)\n"
-            "      --ignore-unknown-columns\n"
-            "  -o, --output FILE      output file (default stdout)\n"
-            "      --quiet            no summary on stderr\n"
-            "  -h, --help             this help\n\n"
-            "Parameters:\n",
+            "drop count and rate on stderr and in a metadata line.\n\n",
             prog);
+    pb_cli_help(fp, cli);
+    fprintf(fp, "\nParameters (-s NAME=VALUE; Gilbert-Elliott bursty loss is off while\n"
+                "ge_p is 0; --ge-p and the like are old spellings of -s ge_p=...):\n");
     pb_opt_help(fp, sniff_options, "  ");
 }
 
-static int set_param(sniff_params *p, const char *name, const char *value)
+static int set_param(sniff_params *p, const char *name, const char *value,
+                     const char *flag, const char *kv_text)
 {
     pb_error err;
     if (pb_opt_set(sniff_options, p, name, value, &err) != PB_OK) {
-        fprintf(stderr, "%s: --%s %s: %s\n", prog, name, value, err.msg);
+        /* name the flag as typed: "--queue 0", "-s queue=0" */
+        fprintf(stderr, "%s: %s%s%s: %s (try %s --help)\n", prog,
+                flag ? flag : "-s ", flag ? " " : "", flag ? value : kv_text, err.msg,
+                prog);
         return 0;
     }
     return 1;
+}
+
+/* -s NAME=VALUE; "-s N" is the old spelling of --seed N (one release). */
+static int set_kv(sniff_params *p, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq)
+        return set_param(p, "seed", kv, NULL, kv);
+    char name[64];
+    size_t l = (size_t)(eq - kv);
+    if (l >= sizeof name)
+        l = sizeof name - 1;
+    memcpy(name, kv, l);
+    name[l] = '\0';
+    return set_param(p, name, eq + 1, NULL, kv);
 }
 
 /* "NODES[;NAME=VALUE...]" on top of the global parameters. */
@@ -105,6 +136,8 @@ int main(int argc, char **argv)
     sniff_spool *spool = NULL;
     pb_writer *w = NULL;
     FILE *out = stdout;
+    pb_out *outf = NULL;
+    pb_cli cli = {0};
     pb_strbuf line = {0};
     size_t nsniff = 0, nbox;
     const char *out_path = NULL, *target_text = NULL;
@@ -130,46 +163,40 @@ int main(int argc, char **argv)
      * increase); causes may dangle: the input may be sniffed already */
     ropts.allow_dangling_causes = 1;
     ropts.allow_negative_ts = 1; /* a skewed trace may carry them */
-    enum { OPT_GEP = 256, OPT_GER, OPT_GEB, OPT_GEG, OPT_SNIFFER, OPT_TARGET,
-           OPT_IGNORE, OPT_QUIET };
-    static const struct option longopts[] = {
-        {"rate", required_argument, NULL, 'r'},
-        {"queue", required_argument, NULL, 'q'},
-        {"loss", required_argument, NULL, 'p'},
-        {"ge-p", required_argument, NULL, OPT_GEP},
-        {"ge-r", required_argument, NULL, OPT_GER},
-        {"ge-loss-bad", required_argument, NULL, OPT_GEB},
-        {"ge-loss-good", required_argument, NULL, OPT_GEG},
-        {"seed", required_argument, NULL, 's'},
-        {"sniffer", required_argument, NULL, OPT_SNIFFER},
-        {"target-drop", required_argument, NULL, OPT_TARGET},
-        {"ignore-unknown-columns", no_argument, NULL, OPT_IGNORE},
-        {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, OPT_QUIET},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    if (pb_cli_init(&cli, prog, cli_opts, argc, argv, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        FAIL(2);
+    }
     int c, ok = 1;
-    while ((c = getopt_long(argc, argv, "r:q:p:s:o:h", longopts, NULL)) != -1) {
+    const char *optarg;
+    while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
         switch (c) {
-        case 'r': ok = set_param(&global, "rate", optarg); break;
-        case 'q': ok = set_param(&global, "queue", optarg); break;
-        case 'p': ok = set_param(&global, "loss", optarg); break;
-        case OPT_GEP: ok = set_param(&global, "ge-p", optarg); break;
-        case OPT_GER: ok = set_param(&global, "ge-r", optarg); break;
-        case OPT_GEB: ok = set_param(&global, "ge-loss-bad", optarg); break;
-        case OPT_GEG: ok = set_param(&global, "ge-loss-good", optarg); break;
-        case 's': ok = set_param(&global, "seed", optarg); break;
-        case OPT_SNIFFER: sniffer_args[nsniff++] = optarg; break;
-        case OPT_TARGET: target_text = optarg; break;
-        case OPT_IGNORE: ropts.ignore_unknown_columns = 1; break;
-        case 'o': out_path = optarg; break;
-        case OPT_QUIET: quiet = 1; break;
-        case 'h': usage(stdout); FAIL(0);
-        default: usage(stderr); FAIL(2);
+        case O_SET: ok = set_kv(&global, optarg); break;
+        case O_RATE: ok = set_param(&global, "rate", optarg, "--rate", NULL); break;
+        case O_QUEUE: ok = set_param(&global, "queue", optarg, "--queue", NULL); break;
+        case O_LOSS: ok = set_param(&global, "loss", optarg, "--loss", NULL); break;
+        case O_GEP: ok = set_param(&global, "ge_p", optarg, "--ge-p", NULL); break;
+        case O_GER: ok = set_param(&global, "ge_r", optarg, "--ge-r", NULL); break;
+        case O_GEB: ok = set_param(&global, "ge_loss_bad", optarg, "--ge-loss-bad", NULL); break;
+        case O_GEG: ok = set_param(&global, "ge_loss_good", optarg, "--ge-loss-good", NULL); break;
+        case O_SEED: ok = set_param(&global, "seed", optarg, "--seed", NULL); break;
+        case O_SNIFFER: sniffer_args[nsniff++] = (char *)optarg; break;
+        case O_TARGET: target_text = optarg; break;
+        case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
+        case O_OUTPUT: out_path = optarg; break;
+        case O_QUIET: quiet = 1; break;
+        case PB_CLI_HELP: usage(stdout, &cli); FAIL(0);
+        case PB_CLI_LIST: {
+            const pb_option *tabs[2] = {sniff_options, NULL};
+            pb_cli_list(stdout, &cli, tabs);
+            FAIL(0);
+        }
+        default: FAIL(pb_cli_usage_error(prog, &err));
         }
         if (!ok)
             FAIL(2);
     }
+    int optind = pb_cli_optind(&cli);
     if (optind + 1 < argc) {
         fprintf(stderr, "%s: expected at most one trace file, got %d\n", prog,
                 argc - optind);
@@ -210,6 +237,12 @@ int main(int argc, char **argv)
         }
     }
 
+    /* the output opened before the work; it may not be the input */
+    if (pb_out_open(&outf, out_path, &in_path, 1, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        FAIL(1);
+    }
+    out = pb_out_fp(outf);
     if (pb_reader_open(&r, in_path, names, &ropts, &err) != PB_OK) {
         r = NULL;
         pb_error_print(stderr, prog, &err);
@@ -245,15 +278,7 @@ int main(int argc, char **argv)
         FAIL(1);
     }
 
-    if (out_path && strcmp(out_path, "-")) {
-        out = fopen(out_path, "w");
-        if (!out) {
-            out = stdout;
-            fprintf(stderr, "%s: %s: cannot open for writing\n", prog, out_path);
-            FAIL(1);
-        }
-    }
-    if (pb_writer_open(&w, out, out_path ? out_path : "(stdout)",
+    if (pb_writer_open(&w, out, pb_out_name(outf),
                        pb_reader_columns(r), names, &err) != PB_OK) {
         w = NULL;
         pb_error_print(stderr, prog, &err);
@@ -270,17 +295,20 @@ int main(int argc, char **argv)
     }
     if (target >= 0) {
         pb_strbuf_reset(&line);
-        pb_strbuf_printf(&line, "sniffer: target-drop=%.17g found rate=%.17g",
-                         target, found);
+        char tb[PB_NUM_BUF], fb[PB_NUM_BUF];
+        pb_strbuf_printf(&line, "sniffer: target_drop=%s found rate=%s",
+                         pb_num_format(target, tb), pb_num_format(found, fb));
         pb_writer_meta(w, pb_strbuf_str(&line));
     }
     pb_strbuf_reset(&line);
+    char drb[PB_NUM_BUF];
     pb_strbuf_printf(&line,
                      "sniffer: messages=%llu kept=%llu dropped=%llu "
-                     "drop_rate=%.6f queue_drops=%llu random_drops=%llu "
+                     "drop_rate=%s queue_drops=%llu random_drops=%llu "
                      "burst_drops=%llu uncovered=%llu",
                      (unsigned long long)st.messages, (unsigned long long)st.kept,
-                     (unsigned long long)st.dropped, sniff_drop_rate(&st),
+                     (unsigned long long)st.dropped,
+                     pb_num_format(sniff_drop_rate(&st), drb),
                      (unsigned long long)st.queue, (unsigned long long)st.random,
                      (unsigned long long)st.burst, (unsigned long long)st.uncovered);
     pb_writer_meta(w, pb_strbuf_str(&line));
@@ -304,11 +332,11 @@ int main(int argc, char **argv)
         pb_error_print(stderr, prog, &err);
         FAIL(1);
     }
-    if (out != stdout) {
-        FILE *o = out;
-        out = stdout;
-        if (fclose(o) != 0) {
-            fprintf(stderr, "%s: %s: write error\n", prog, out_path);
+    {
+        pb_out *o = outf;
+        outf = NULL;
+        if (pb_out_commit(o, &err) != PB_OK) {
+            pb_error_print(stderr, prog, &err);
             FAIL(1);
         }
     }
@@ -329,8 +357,8 @@ int main(int argc, char **argv)
 done:
     if (w)
         pb_writer_close(w, NULL);
-    if (out != stdout)
-        fclose(out);
+    pb_out_abort(outf);
+    pb_cli_free(&cli);
     pb_strbuf_free(&line);
     sniff_spool_close(spool);
     pb_reader_close(r);

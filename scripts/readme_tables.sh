@@ -1,24 +1,80 @@
 #!/bin/sh
-# readme_tables.sh NAME FILE [TARGET]: replace the lines between
-# "<!-- NAME:begin -->" and "<!-- NAME:end -->" in TARGET (default
-# README.md) with the contents of FILE, in place (atomically).  Exit 1 when
-# the markers are missing or out of order, 2 on bad usage.  Used by
-# `make bench` (NAME speed) so that the README's figures are measured, not
-# typed.
+# Replace a generated table of README.md with the content of a file.
+#
+#   scripts/readme_tables.sh [--check] [--readme FILE] [--from-table PREFIX] NAME SOURCE [TARGET]
+#
+# The table sits between two marker lines of the README:
+#     <!-- NAME:begin -->
+#     ...generated, never edited by hand...
+#     <!-- NAME:end -->
+# Everything between them is replaced by SOURCE (or, with --from-table
+# PREFIX, by the first Markdown table of SOURCE whose header row starts
+# with PREFIX, e.g. '| figure |').  The README is rewritten only if that
+# changes it (atomically: temporary file, then rename).  Used by `make
+# readme` (figures) and `make bench` (speed), so that the README's tables
+# are computed, not typed.
+#   --check   write nothing; exit 1 if the README is not up to date
+#   --readme FILE, or TARGET: the file to edit (default README.md)
+# Exit status: 0 done (or up to date), 1 stale (--check) or bad input
+# (markers missing, twice or out of order, no such table, SOURCE
+# unreadable; the file is then left as it was), 2 bad usage.
 set -u
-[ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: readme_tables.sh NAME FILE [TARGET]" >&2; exit 2; }
-name=$1 file=$2 target=${3:-README.md}
-[ -r "$file" ] || { echo "readme_tables: $file: cannot read" >&2; exit 1; }
-[ -r "$target" ] || { echo "readme_tables: $target: cannot read" >&2; exit 1; }
-b="<!-- $name:begin -->" e="<!-- $name:end -->"
-nb=$(grep -cxF "$b" "$target") ne=$(grep -cxF "$e" "$target")
-[ "$nb" = 1 ] && [ "$ne" = 1 ] ||
-    { echo "readme_tables: $target: expected one line '$b' and one '$e'" >&2; exit 1; }
-tmp="$target.tmp.$$"
-awk -v b="$b" -v e="$e" -v f="$file" '
-    $0 == b { print; while ((getline l < f) > 0) print l; skip = 1; next }
-    $0 == e { if (!skip) { bad = 1 } skip = 0; print; next }
+prog=readme_tables.sh
+check=0
+readme=README.md
+prefix=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --check) check=1; shift ;;
+    --readme) [ $# -ge 2 ] || { echo "$prog: --readme needs a FILE" >&2; exit 2; }; readme=$2; shift 2 ;;
+    --from-table) [ $# -ge 2 ] || { echo "$prog: --from-table needs a PREFIX" >&2; exit 2; }; prefix=$2; shift 2 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "$prog: unknown option $1 (try $prog --help)" >&2; exit 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "$prog: expected NAME SOURCE [TARGET], got $# arguments (try $prog --help)" >&2; exit 2; }
+name=$1 src=$2
+[ $# -eq 3 ] && readme=$3
+case "$name" in *[!A-Za-z0-9_-]*|"") echo "$prog: NAME \"$name\": expected letters, digits, - or _" >&2; exit 2 ;; esac
+[ -r "$src" ] || { echo "$prog: $src: cannot read" >&2; exit 1; }
+[ -r "$readme" ] || { echo "$prog: $readme: cannot read" >&2; exit 1; }
+begin="<!-- $name:begin -->" end="<!-- $name:end -->"
+nb=$(grep -cxF -- "$begin" "$readme")
+ne=$(grep -cxF -- "$end" "$readme")
+if [ "$nb" -ne 1 ] || [ "$ne" -ne 1 ]; then
+    echo "$prog: $readme: expected one line \"$begin\" and one \"$end\", found $nb and $ne" >&2
+    exit 1
+fi
+
+tmp=$(mktemp "$readme.XXXXXX") || exit 1
+body=$(mktemp) || { rm -f "$tmp"; exit 1; }
+trap 'rm -f "$tmp" "$body"' EXIT INT TERM
+if [ -n "$prefix" ]; then
+    awk -v p="$prefix" '
+        !done && !intab && index($0, p) == 1 { intab = 1 }
+        intab && /^\|/ { print; n++; next }
+        intab { intab = 0; done = 1 }
+        END { exit n < 2 }' "$src" >"$body" ||
+        { echo "$prog: $src: no Markdown table whose header starts with \"$prefix\"" >&2; exit 1; }
+else
+    cat "$src" >"$body" || exit 1
+fi
+
+awk -v b="$begin" -v e="$end" -v bodyf="$body" '
+    $0 == b { print; while ((getline l < bodyf) > 0) print l; skip = 1; next }
+    $0 == e { if (!skip) bad = 1; skip = 0 }
     !skip { print }
-    END { exit bad }' "$target" >"$tmp" ||
-    { rm -f "$tmp"; echo "readme_tables: $target: '$e' comes before '$b'" >&2; exit 1; }
-mv "$tmp" "$target"
+    END { exit bad }' "$readme" >"$tmp" ||
+    { echo "$prog: $readme: \"$end\" comes before \"$begin\"" >&2; exit 1; }
+
+if cmp -s "$tmp" "$readme"; then
+    exit 0
+fi
+if [ "$check" -eq 1 ]; then
+    echo "$prog: $readme: the \"$name\" table is not up to date with $src (run without --check)" >&2
+    exit 1
+fi
+chmod --reference="$readme" "$tmp" 2>/dev/null || chmod 644 "$tmp"
+mv "$tmp" "$readme" || exit 1
+echo "$prog: $readme: \"$name\" table updated from $src" >&2

@@ -138,12 +138,11 @@ char *skew_drift_format(int64_t ppt, char *buf)
 
 char *skew_offset_format(pb_ns off, char *buf)
 {
+    /* the shortest exact unit form, always signed: "+30ms", "-1.5ms" */
     int n = 0;
     if (off >= 0)
         buf[n++] = '+';
-    n += pb_seconds_format(off, buf + n);
-    buf[n++] = 's';
-    buf[n] = '\0';
+    pb_duration_format(off, buf + n);
     return buf;
 }
 
@@ -243,7 +242,8 @@ int skew_spec_add(skew_spec *s, const char *text, const char *where, long line,
     if (rc != PB_OK)
         return pb_error_set(err, PB_EPARSE, where, line, 0,
                             "\"%s\": offset \"%s\" %s; expected a signed duration "
-                            "such as +30ms, -1.5ms, 250us or 0", text, otext,
+                            "with a unit (" PB_DURATION_UNITS ") such as +30ms, "
+                            "-1.5ms, 250us or 0", text, otext,
                             rc == PB_ERANGE ? "is out of range" : "is malformed");
     if (comma) {
         const char *db = comma + 1, *de = comma + 1 + strlen(comma + 1);
@@ -335,7 +335,7 @@ static int parse_dist(skew_dist *d, const char *text, int is_drift,
                       const char *argname, pb_error *err)
 {
     const char *colon = strchr(text, ':');
-    const char *what = is_drift ? "a drift such as 20ppm" : "a duration such as 10ms";
+    const char *what = is_drift ? "a drift such as 20ppm" : "a duration with a unit (" PB_DURATION_UNITS ") such as 10ms";
     if (!colon)
         return pb_error_set(err, PB_EPARSE, argname, 0, 0,
                             "\"%s\": expected normal:SD or uniform:MAX with %s",
@@ -508,12 +508,12 @@ int skew_spec_describe(const skew_spec *s, pb_strbuf *out)
         if (s->def.drift_ppt)
             rc |= pb_strbuf_printf(out, ",%s", skew_drift_format(s->def.drift_ppt, db));
     }
-    char rb[PB_SECONDS_BUF];
-    pb_seconds_format(s->ref, rb);
+    char rb[PB_DURATION_BUF];
+    pb_duration_format(s->ref, rb);
     rc |= pb_strbuf_printf(out, "%sref=%s", s->n || s->has_default ? " " : "", rb);
     if (s->round) {
-        char tb[PB_SECONDS_BUF];
-        pb_seconds_format(s->round, tb);
+        char tb[PB_DURATION_BUF];
+        pb_duration_format(s->round, tb);
         rc |= pb_strbuf_printf(out, " round=%s", tb);
     }
     if (s->roff.kind)
@@ -1066,7 +1066,7 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
     int rc = PB_OK;
     pb_strbuf_free(&e->warn);
     e->estimated = e->noinfo = 0;
-    char ob[PB_SECONDS_BUF + 4], a[PB_SECONDS_BUF], b[PB_SECONDS_BUF];
+    char ob[PB_SECONDS_BUF + 4], a[PB_DURATION_BUF], b[PB_DURATION_BUF];
     /* pairs timed both ways whose every message has ts == recv_ts carry no
      * clock information (both stamps come from one clock, as an importer
      * writes spans seen from one side only) */
@@ -1111,11 +1111,11 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
             done[v] = 1;
             queue[qt++] = v;
             const pair_slot *uv = pair_get(e, u, v), *vu = pair_get(e, v, u);
-            pb_seconds_format(uv->min, a);
-            pb_seconds_format(vu->min, b);
+            pb_duration_format(uv->min, a);
+            pb_duration_format(vu->min, b);
             rc |= pb_strbuf_printf(&body,
-                                   "# pair %s>%s: min delay %s s over %llu "
-                                   "messages, back %s s over %llu\n",
+                                   "# pair %s>%s: min delay %s over %llu "
+                                   "messages, back %s over %llu\n",
                                    pb_strtab_str(nodes, u), cand[k].name, a,
                                    (unsigned long long)uv->count, b,
                                    (unsigned long long)vu->count);

@@ -57,7 +57,8 @@ int skew_drift_parse(const char *s, int64_t *out_ppt);
  * buf of at least 40 bytes.  Returns buf. */
 char *skew_drift_format(int64_t ppt, char *buf);
 
-/* Write an offset as "+0.030000000s" into buf (at least PB_SECONDS_BUF + 2
+/* Write an offset in its shortest exact signed unit form ("+30ms",
+ * "-1.5ms", "+0s") into buf (at least PB_SECONDS_BUF + 2
  * bytes).  Returns buf. */
 char *skew_offset_format(pb_ns off, char *buf);
 

@@ -20,13 +20,13 @@ const pb_option sniff_options[] = {
      "capture queue length, messages (7.5.5: 64)"},
     {"loss", PB_OPT_DOUBLE, offsetof(sniff_params, loss), "0", 0, 1,
      "independent loss probability per message"},
-    {"ge-p", PB_OPT_DOUBLE, offsetof(sniff_params, ge_p), "0", 0, 1,
+    {"ge_p", PB_OPT_DOUBLE, offsetof(sniff_params, ge_p), "0", 0, 1,
      "Gilbert-Elliott: P(good -> bad) per message (0 = off)"},
-    {"ge-r", PB_OPT_DOUBLE, offsetof(sniff_params, ge_r), "0.5", 0, 1,
+    {"ge_r", PB_OPT_DOUBLE, offsetof(sniff_params, ge_r), "0.5", 0, 1,
      "Gilbert-Elliott: P(bad -> good) per message"},
-    {"ge-loss-bad", PB_OPT_DOUBLE, offsetof(sniff_params, ge_loss_bad), "1", 0, 1,
+    {"ge_loss_bad", PB_OPT_DOUBLE, offsetof(sniff_params, ge_loss_bad), "1", 0, 1,
      "Gilbert-Elliott: loss probability in the bad state"},
-    {"ge-loss-good", PB_OPT_DOUBLE, offsetof(sniff_params, ge_loss_good), "0", 0, 1,
+    {"ge_loss_good", PB_OPT_DOUBLE, offsetof(sniff_params, ge_loss_good), "0", 0, 1,
      "Gilbert-Elliott: loss probability in the good state"},
     {"seed", PB_OPT_INT, offsetof(sniff_params, seed), "1", 0, 2147483647.0,
      "seed of the loss generators (sniffer i uses a mix of seed and i)"},
@@ -107,7 +107,7 @@ static int check_params(const sniff_params *p, const char *where, pb_error *err)
                             p->queue);
     const double *pr[] = {&p->loss, &p->ge_p, &p->ge_r, &p->ge_loss_bad,
                           &p->ge_loss_good};
-    const char *nm[] = {"loss", "ge-p", "ge-r", "ge-loss-bad", "ge-loss-good"};
+    const char *nm[] = {"loss", "ge_p", "ge_r", "ge_loss_bad", "ge_loss_good"};
     for (int i = 0; i < 5; i++)
         if (!(*pr[i] >= 0 && *pr[i] <= 1))
             return pb_error_set(err, PB_EINVAL, where, 0, 0,

@@ -59,7 +59,7 @@ printf 'id,ts,recv_ts,src,dst,type\n1,0.0019,0.0021,A,B,call\n2,0.0019,0.0029,B,
 "$PB_BIN/skewer" --round 1ms "$tmp/r.csv" >"$tmp/r.out" 2>/dev/null || fail "skewer --round on a small trace"
 grep -q '^1,0.001000000,0.002000000,' "$tmp/r.out" || fail "round down: $(cat "$tmp/r.out")"
 grep -q '^2,0.001000000,0.002000000,' "$tmp/r.out" || fail "round down (row 2)"
-grep -q 'round=0.001' "$tmp/r.out" || fail "rounding not in the metadata"
+grep -q 'round=1ms' "$tmp/r.out" || fail "rounding not in the metadata"
 # a trace already at the tick: skewer says it changed nothing
 "$PB_BIN/skewer" --round 1ms "$tmp/r.out" >/dev/null 2>"$tmp/r.err" || fail "skewer on a rounded trace"
 grep -q 'changed no timestamp' "$tmp/r.err" || fail "no 'changed nothing' note"

@@ -31,13 +31,13 @@ grep -q '^# generator=awk bursts' "$tmp/o" || fail "input metadata not kept"
 grep -q 'dropped 0 of 4000 messages' "$tmp/e" || fail "stderr summary: $(cat "$tmp/e")"
 
 # 2. the hand-worked burst (rate 1000/s, queue 2): see burst-r1000-q2.csv
-"$N" -r 1000 -q 2 "$D/burst.csv" >"$tmp/b" 2>"$tmp/e" || fail "burst failed"
+"$N" -s rate=1000 -s queue=2 "$D/burst.csv" >"$tmp/b" 2>"$tmp/e" || fail "burst failed"
 diff "$tmp/b" "$D/burst-r1000-q2.csv" || fail "burst: not the hand-worked drops"
 grep -q 'dropped 4 of 9 messages (drop rate 0.444444)' "$tmp/e" || fail "burst stderr: $(cat "$tmp/e")"
 
 # 3. drop count = rows missing; kept rows unchanged and in order; for the
 #    queue, random and bursty losses and several boxes
-for args in "-r 5000 -q 8" "-p 0.3 -s 3" "--ge-p 0.05 --ge-r 0.2 -s 9" \
+for args in "-r 5000 --queue 8" "-p 0.3 -s seed=3" "-s ge_p=0.05 --ge-r 0.2 -s seed=9" \
             "--sniffer N0,N1;rate=4000;queue=4 --sniffer N3;loss=0.5"; do
     # shellcheck disable=SC2086
     "$N" $args "$tmp/t.csv" >"$tmp/o" 2>"$tmp/e" || fail "sniffer $args failed"
@@ -66,8 +66,8 @@ done
 [ "$(meta uncovered "$tmp/o")" = 2400 ] || fail "one box on N0 should leave 2400 uncovered"
 
 # 4. --target-drop: the smallest rate giving drop rate <= R
-"$N" -q 4 --target-drop 0 "$D/burst.csv" >"$tmp/o" 2>"$tmp/e" || fail "target-drop failed"
-rate=$(sed -n 's/^# sniffer: target-drop=0 found rate=\([0-9.e+]*\)$/\1/p' "$tmp/o")
+"$N" --queue 4 --target-drop 0 "$D/burst.csv" >"$tmp/o" 2>"$tmp/e" || fail "target-drop failed"
+rate=$(sed -n 's/^# sniffer: target_drop=0 found rate=\([0-9.e+]*\)$/\1/p' "$tmp/o")
 awk -v r="$rate" 'BEGIN { exit !(r >= 2000 && r <= 2000.01) }' ||
     fail "target-drop 0 with queue 4 should find 2000/s, got '$rate'"
 [ "$(meta dropped "$tmp/o")" = 0 ] || fail "target-drop 0 left drops"
@@ -77,7 +77,7 @@ awk -v r="$(meta drop_rate "$tmp/o")" 'BEGIN { exit !(r <= 0.05 && r > 0.03) }' 
 "$N" --target-drop 0.05 "$tmp/t.csv" 2>/dev/null | cmp -s - "$tmp/o" || fail "target-drop not deterministic"
 
 # 5. bad arguments: clear errors naming the argument, exit 2
-"$N" -q 0 "$D/burst.csv" >/dev/null 2>"$tmp/e"; [ $? -eq 2 ] || fail "queue 0 accepted"
+"$N" --queue 0 "$D/burst.csv" >/dev/null 2>"$tmp/e"; [ $? -eq 2 ] || fail "queue 0 accepted"
 grep -q -- '--queue 0' "$tmp/e" || fail "queue 0 message: $(cat "$tmp/e")"
 "$N" -r -5 "$D/burst.csv" >/dev/null 2>"$tmp/e"; [ $? -eq 2 ] || fail "negative rate accepted"
 grep -q -- '--rate -5' "$tmp/e" || fail "negative rate message: $(cat "$tmp/e")"

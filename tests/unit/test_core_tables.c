@@ -80,7 +80,7 @@ TEST(options_defaults_set_validate)
     CHECK_INT(pb_opt_set_kv(table, &p, "window", &err), PB_EINVAL);
     pb_strbuf s = {0};
     CHECK_INT(pb_opt_describe(table, &p, &s), PB_OK);
-    CHECK_STR(pb_strbuf_str(&s), "bins=340 base=1.05 window=0.030000000 smooth=1 root=");
+    CHECK_STR(pb_strbuf_str(&s), "bins=340 base=1.05 window=30ms smooth=1 root=");
     pb_strbuf_free(&s);
 }
 

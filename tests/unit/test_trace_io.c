@@ -1,8 +1,11 @@
 /* Trace reading and writing: round trip, labels, P5 format, time parsing. */
 #include "pbtest.h"
+#include "pb_strbuf.h"
 #include "pb_trace.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static FILE *mem(const char *s)
 {
@@ -32,9 +35,58 @@ TEST(seconds_parse_and_format)
     CHECK_INT(t, 30000000);
     CHECK_INT(pb_duration_parse("250us", &t), PB_OK);
     CHECK_INT(t, 250000);
-    CHECK_INT(pb_duration_parse("2", &t), PB_OK);
+    CHECK_INT(pb_duration_parse("2s", &t), PB_OK);
     CHECK_INT(t, 2000000000);
     CHECK_INT(pb_duration_parse("3 parsecs", &t), PB_EPARSE);
+    /* a bare number has no unit: refused, except zero */
+    CHECK_INT(pb_duration_parse("2", &t), PB_EPARSE);
+    CHECK_INT(pb_duration_parse("0.03", &t), PB_EPARSE);
+    CHECK_INT(pb_duration_parse("30", &t), PB_EPARSE);
+    t = 5;
+    CHECK_INT(pb_duration_parse("0", &t), PB_OK);
+    CHECK_INT(t, 0);
+    CHECK_INT(pb_duration_parse("-0.0", &t), PB_OK);
+    CHECK_INT(t, 0);
+    CHECK_INT(pb_duration_parse("2min", &t), PB_OK);
+    CHECK_INT(t, 120000000000LL);
+}
+
+/* the unit form of a duration: shortest, exact, read back to the ns */
+TEST(duration_format_round_trip)
+{
+    char b[PB_DURATION_BUF];
+    CHECK_STR(pb_duration_format(30000000, b), "30ms");
+    CHECK_STR(pb_duration_format(1500000000, b), "1.5s");
+    CHECK_STR(pb_duration_format(-2000000000, b), "-2s");
+    CHECK_STR(pb_duration_format(0, b), "0s");
+    CHECK_STR(pb_duration_format(7, b), "7ns");
+    CHECK_STR(pb_duration_format(250000, b), "250us");
+    CHECK_STR(pb_duration_format(1000001, b), "1.000001ms");
+    CHECK_STR(pb_duration_format(12000000500LL, b), "12.0000005s");
+    CHECK_STR(pb_duration_format(INT64_MIN + 1, b), "-9223372036.854775807s");
+    const pb_ns cases[] = {1, 999, 1000, 123456789, 86400000000000LL, -42424242,
+                           9000000000000000000LL};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        pb_ns back = 0;
+        CHECK_INT(pb_duration_parse(pb_duration_format(cases[i], b), &back), PB_OK);
+        CHECK_INT(back, cases[i]);
+    }
+}
+
+/* numbers in metadata and help: the shortest text that reads back exactly */
+TEST(number_shortest_form)
+{
+    char b[PB_NUM_BUF];
+    CHECK_STR(pb_num_format(0.15, b), "0.15");
+    CHECK_STR(pb_num_format(0.1 + 0.2, b), "0.30000000000000004");
+    CHECK_STR(pb_num_format(2147483647.0, b), "2147483647");
+    CHECK_STR(pb_num_format(100, b), "100");
+    CHECK_STR(pb_num_format(1e-9, b), "1e-09");
+    CHECK_STR(pb_num_format(1e15, b), "1e+15");
+    CHECK_STR(pb_num_format(-2.5, b), "-2.5");
+    const double cases[] = {1.0 / 3, 4.0 / 9, 1e300, 6.02214076e23, 1.05, -0.0};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        CHECK(strtod(pb_num_format(cases[i], b), NULL) == cases[i]);
 }
 
 static const char *sample =
@@ -172,6 +224,8 @@ int main(void)
     RUN(quoted_newline_and_spaces);
     RUN(unordered_ids_and_causes);
     RUN(seconds_parse_and_format);
+    RUN(duration_format_round_trip);
+    RUN(number_shortest_form);
     RUN(round_trip_bytes);
     RUN(labels_and_missing_recv);
     RUN(p5_format);

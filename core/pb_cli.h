@@ -1,0 +1,122 @@
+/*
+ * pb_cli.h - the command-line layer every program shares (the convention
+ * of docs/DEVELOPING.md, "Command-line convention").
+ *
+ * A program declares its flags once, in a pb_cli_opt table; the table
+ * drives parsing (getopt_long underneath), the option part of --help and
+ * the hidden --list-options listing that tests/sh/test_cli_convention.sh
+ * reads.  -h/--help and --list-options are added to every table.
+ *
+ * One short letter has one meaning in every program: a short option is
+ * accepted only if the registry in pb_cli.c gives that letter to the same
+ * long name (pb_cli_init fails otherwise), so a new program cannot give
+ * -s a second meaning.  Long flag names are words joined by '-' (GNU);
+ * parameter names (pb_option tables, "-s NAME=VALUE", "# params:") are
+ * words joined by '_'.
+ *
+ * Output files: pb_out opens an output before the work starts (so a typo
+ * in a folder fails at once), refuses an output that is one of the inputs
+ * (same device and inode), writes a regular file through a temporary file
+ * in the same folder that pb_out_commit renames into place, and checks
+ * every write (pb_out_commit fails if any write failed).
+ */
+#ifndef PB_CLI_H
+#define PB_CLI_H
+
+#include <stdio.h>
+
+#include "pb_error.h"
+#include "pb_opt.h"
+
+/* One flag of a program.  A table ends with an entry whose name is NULL. */
+typedef struct pb_cli_opt {
+    int id;               /* returned by pb_cli_next; > 0 */
+    char short_name;      /* 0 = long form only */
+    const char *name;     /* long name, words joined by '-' */
+    const char *arg;      /* metavariable ("FILE"); NULL = takes no argument */
+    const char *help;     /* lines separated by '\n'; NULL = hidden (an
+                             old spelling kept as an alias) */
+} pb_cli_opt;
+
+/* Values pb_cli_next returns besides a table id. */
+#define PB_CLI_END (-1)   /* no more flags: operands start at pb_cli_optind */
+#define PB_CLI_BAD (-2)   /* usage error: err says what; exit 2 */
+#define PB_CLI_HELP (-3)  /* -h / --help */
+#define PB_CLI_LIST (-4)  /* --list-options */
+
+#define PB_CLI_MAXOPTS 64
+
+typedef struct pb_cli {
+    const char *prog;
+    const pb_cli_opt *opts;
+    int argc;
+    char **argv;
+    char shorts[3 * PB_CLI_MAXOPTS + 4];
+    void *longopts; /* struct option[], owned */
+} pb_cli;
+
+/* Prepare parsing argv with the flags of table.  Returns PB_OK, PB_EINVAL
+ * if the table breaks the convention (a short letter the registry gives
+ * to another long name, a name with '_', more than PB_CLI_MAXOPTS
+ * entries: a bug in the program; err says which), PB_ENOMEM.  On failure
+ * nothing is left to free. */
+int pb_cli_init(pb_cli *cli, const char *prog, const pb_cli_opt *table,
+                int argc, char **argv, pb_error *err);
+
+/* The next flag: its id (and *arg its argument, or NULL), or one of the
+ * PB_CLI_* values above (PB_CLI_BAD fills err with the bad flag and what
+ * was expected). */
+int pb_cli_next(pb_cli *cli, const char **arg, pb_error *err);
+
+/* Index of the first operand once pb_cli_next returned PB_CLI_END. */
+int pb_cli_optind(const pb_cli *cli);
+
+/* Print the flags section of --help: "  -o, --output FILE   help", help
+ * lines past the first aligned under it; hidden entries left out. */
+void pb_cli_help(FILE *fp, const pb_cli *cli);
+
+/* Print the --list-options listing: "flag -S --NAME [ARG]" (a long-only
+ * flag as "flag - --NAME"), then "param NAME TYPE" for every entry of every
+ * table in params (NULL-terminated array of tables, may be NULL). */
+void pb_cli_list(FILE *fp, const pb_cli *cli, const pb_option *const *params);
+
+/* Free what pb_cli_init allocated.  NULL-safe. */
+void pb_cli_free(pb_cli *cli);
+
+/* Print "prog: MESSAGE (try --help)" for a PB_CLI_BAD or any usage error
+ * held in err, the one form of every usage error; returns 2, the exit
+ * status of bad usage. */
+int pb_cli_usage_error(const char *prog, const pb_error *err);
+
+/* ---------------------------------------------------------------- */
+/* Output files */
+
+typedef struct pb_out pb_out;
+
+/* Open the output path (NULL or "-" = stdout) before the work starts.
+ * inputs: paths the program will read (NULL entries and "-" skipped);
+ * an output that is the same file as one of them (device and inode) is
+ * refused.  A regular file (or a path that does not exist yet) is written
+ * to a temporary file beside it, renamed into place by pb_out_commit; a
+ * device or pipe (/dev/null, /dev/stdout) is written directly.
+ * Returns PB_OK with *out set, PB_EINVAL (same file as an input, or a
+ * folder), PB_EIO (cannot create: err names the path and the reason). */
+int pb_out_open(pb_out **out, const char *path, const char *const *inputs,
+                size_t ninputs, pb_error *err);
+
+/* The stream to write to (stdout for "-"). */
+FILE *pb_out_fp(const pb_out *o);
+
+/* The name to use in messages: the path, or "(stdout)". */
+const char *pb_out_name(const pb_out *o);
+
+/* Finish: flush, check that every write succeeded, close, rename the
+ * temporary file into place.  Frees o.  Returns PB_OK or PB_EIO (err says
+ * which file; the temporary file is removed, the old file is untouched). */
+int pb_out_commit(pb_out *o, pb_error *err);
+
+/* Give up: close and remove the temporary file (the old file, if any, is
+ * untouched).  NULL-safe; frees o. */
+void pb_out_abort(pb_out *o);
+
+#endif

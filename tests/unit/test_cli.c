@@ -1,0 +1,149 @@
+/* core/pb_cli: the shared flag layer refuses tables that break the
+ * convention, parses like getopt_long, and pb_out never harms an input. */
+#include "pbtest.h"
+#include "pb_cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { O_SET = 1, O_SEED, O_OUT, O_QUIET, O_BAD };
+
+/* -s is --set in every program: a table that makes it --seed is refused */
+TEST(cli_registry_enforced)
+{
+    char *argv[] = {(char[]){"prog"}, NULL};
+    pb_cli cli;
+    pb_error err;
+    static const pb_cli_opt seed_s[] = {{O_SEED, 's', "seed", "N", "seed"},
+                                        {0, 0, NULL, NULL, NULL}};
+    CHECK_INT(pb_cli_init(&cli, "prog", seed_s, 1, argv, &err), PB_EINVAL);
+    CHECK(strstr(err.msg, "-s means --set") != NULL);
+    static const pb_cli_opt under[] = {{O_SET, 0, "max_window", "N", "x"},
+                                       {0, 0, NULL, NULL, NULL}};
+    CHECK_INT(pb_cli_init(&cli, "prog", under, 1, argv, &err), PB_EINVAL);
+    CHECK(strstr(err.msg, "'_'") != NULL);
+    static const pb_cli_opt unreg[] = {{O_SET, 'Z', "zap", NULL, "x"},
+                                       {0, 0, NULL, NULL, NULL}};
+    CHECK_INT(pb_cli_init(&cli, "prog", unreg, 1, argv, &err), PB_EINVAL);
+    static const pb_cli_opt twice[] = {{O_SET, 0, "set", "X", "x"},
+                                       {O_SEED, 0, "set", "X", "y"},
+                                       {0, 0, NULL, NULL, NULL}};
+    CHECK_INT(pb_cli_init(&cli, "prog", twice, 1, argv, &err), PB_EINVAL);
+}
+
+static const pb_cli_opt good[] = {
+    {O_SET, 's', "set", "NAME=VALUE", "set"},
+    {O_SEED, 0, "seed", "N", "seed"},
+    {O_OUT, 'o', "output", "FILE", "out"},
+    {O_QUIET, 'q', "quiet", NULL, "quiet"},
+    {0, 0, NULL, NULL, NULL}};
+
+TEST(cli_parses)
+{
+    char *argv[] = {(char[]){"prog"}, (char[]){"-s"}, (char[]){"a=1"},
+                    (char[]){"--seed"}, (char[]){"7"}, (char[]){"-qo"},
+                    (char[]){"f.csv"}, (char[]){"--set=b=2"},
+                    (char[]){"in.csv"}, NULL};
+    pb_cli cli;
+    pb_error err;
+    CHECK_INT(pb_cli_init(&cli, "prog", good, 9, argv, &err), PB_OK);
+    const char *arg;
+    int want[] = {O_SET, O_SEED, O_QUIET, O_OUT, O_SET};
+    const char *wantarg[] = {(char[]){"a=1"}, (char[]){"7"}, NULL, (char[]){"f.csv"}, (char[]){"b=2"}};
+    for (int i = 0; i < 5; i++) {
+        int c = pb_cli_next(&cli, &arg, &err);
+        CHECK_INT(c, want[i]);
+        if (wantarg[i])
+            CHECK_STR(arg, wantarg[i]);
+    }
+    CHECK_INT(pb_cli_next(&cli, &arg, &err), PB_CLI_END);
+    CHECK_STR(argv[pb_cli_optind(&cli)], "in.csv");
+    pb_cli_free(&cli);
+
+    char *bad[] = {(char[]){"prog"}, (char[]){"--nosuch"}, NULL};
+    CHECK_INT(pb_cli_init(&cli, "prog", good, 2, bad, &err), PB_OK);
+    CHECK_INT(pb_cli_next(&cli, &arg, &err), PB_CLI_BAD);
+    CHECK(strstr(err.msg, "--nosuch") != NULL);
+    pb_cli_free(&cli);
+    char *noval[] = {(char[]){"prog"}, (char[]){"-o"}, NULL};
+    CHECK_INT(pb_cli_init(&cli, "prog", good, 2, noval, &err), PB_OK);
+    CHECK_INT(pb_cli_next(&cli, &arg, &err), PB_CLI_BAD);
+    CHECK(strstr(err.msg, "needs a value") != NULL);
+    pb_cli_free(&cli);
+    char *help[] = {(char[]){"prog"}, (char[]){"-h"}, NULL};
+    CHECK_INT(pb_cli_init(&cli, "prog", good, 2, help, &err), PB_OK);
+    CHECK_INT(pb_cli_next(&cli, &arg, &err), PB_CLI_HELP);
+    pb_cli_free(&cli);
+}
+
+static int file_is(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 0;
+    char b[64] = {0};
+    size_t n = fread(b, 1, sizeof b - 1, fp);
+    fclose(fp);
+    return n == strlen(text) && !memcmp(b, text, n);
+}
+
+TEST(out_never_harms_an_input)
+{
+    char dir[] = "/tmp/test_cliXXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char in[64], out[64], link_[64];
+    snprintf(in, sizeof in, "%s/in.csv", dir);
+    snprintf(out, sizeof out, "%s/out.csv", dir);
+    snprintf(link_, sizeof link_, "%s/same.csv", dir);
+    FILE *fp = fopen(in, "w");
+    fputs("input", fp);
+    fclose(fp);
+    CHECK_INT(link(in, link_), 0);
+    pb_out *o = NULL;
+    pb_error err;
+    const char *inputs[] = {in};
+    /* the input itself, and another name of it, are refused */
+    CHECK_INT(pb_out_open(&o, in, inputs, 1, &err), PB_EINVAL);
+    CHECK_INT(pb_out_open(&o, link_, inputs, 1, &err), PB_EINVAL);
+    CHECK(file_is(in, "input"));
+    /* a failed run leaves the old output as it was, and no temporary file */
+    fp = fopen(out, "w");
+    fputs("old", fp);
+    fclose(fp);
+    CHECK_INT(pb_out_open(&o, out, inputs, 1, &err), PB_OK);
+    fputs("half of the new", pb_out_fp(o));
+    CHECK(file_is(out, "old"));
+    pb_out_abort(o);
+    CHECK(file_is(out, "old"));
+    /* a good run replaces it */
+    CHECK_INT(pb_out_open(&o, out, inputs, 1, &err), PB_OK);
+    fputs("new", pb_out_fp(o));
+    CHECK_INT(pb_out_commit(o, &err), PB_OK);
+    CHECK(file_is(out, "new"));
+    /* a folder that does not exist fails at once */
+    char nodir[80];
+    snprintf(nodir, sizeof nodir, "%s/nodir/x.csv", dir);
+    CHECK_INT(pb_out_open(&o, nodir, inputs, 1, &err), PB_EIO);
+    CHECK(strstr(err.file, "nodir") != NULL);
+    /* a full device: the error comes at commit */
+    if (access("/dev/full", W_OK) == 0) {
+        CHECK_INT(pb_out_open(&o, "/dev/full", inputs, 1, &err), PB_OK);
+        for (int i = 0; i < 10000; i++)
+            fputs("0123456789", pb_out_fp(o));
+        CHECK_INT(pb_out_commit(o, &err), PB_EIO);
+    }
+    unlink(in);
+    unlink(link_);
+    unlink(out);
+    CHECK_INT(rmdir(dir), 0); /* fails if a temporary file was left */
+}
+
+int main(void)
+{
+    RUN(cli_registry_enforced);
+    RUN(cli_parses);
+    RUN(out_never_harms_an_input);
+    return pbtest_exit();
+}
