@@ -279,6 +279,42 @@ TEST(repair_beats_fifo_pairing)
     pb_trace_close(t);
 }
 
+/* A request whose response was lost (sniffer loss) is a half pair; it
+ * stays open as long as the longest whole request of its link (4 ms
+ * here), so the call it made is still its own (call ids pair the rest).  P arrives at T, calls C at
+ * T+1 (returned T+2), and its answer is lost; Q arrives at T+0.5 and calls
+ * C at T+1.5.  Were P's interval the point T, the call at T+1 would go to
+ * Q, which would then make two calls. */
+TEST(lost_response_keeps_its_calls)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    uint64_t cid = 1;
+    for (int k = 0; k < 40; k++)
+        request(t, "X", (pb_ns)k * 1000 * MS, 1 * MS, &cid);
+    pb_ns T = 50000 * MS;
+    msg(t, T, "X", "B", PB_TYPE_CALL, cid++);
+    msg(t, T + 1 * MS, "B", "C", PB_TYPE_CALL, cid);
+    msg(t, T + 2 * MS, "C", "B", PB_TYPE_RETURN, cid++);
+    request(t, "X", T + MS / 2, 1 * MS, &cid);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    pb_error err;
+    joint *s;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    uint32_t pp = pair_at(s, t, T, "X"), pq = pair_at(s, t, T + MS / 2, "X");
+    uint32_t c1 = pair_at(s, t, T + 1 * MS, "B"), c2 = pair_at(s, t, T + 3 * MS / 2, "B");
+    CHECK(pp != JOINT_NONE && pq != JOINT_NONE && c1 != JOINT_NONE && c2 != JOINT_NONE);
+    CHECK_INT(joint_pair_return(s, pp), JOINT_NONE);
+    CHECK_INT(joint_pair_ncandidates(s, c1), 2);
+    CHECK_INT(joint_pair_parent(s, c1), pp);
+    CHECK_INT(joint_pair_parent(s, c2), pq);
+    joint_close(s);
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(types_beat_first_come);
@@ -286,5 +322,6 @@ int main(void)
     RUN(callgraph_file);
     RUN(bad_option);
     RUN(repair_beats_fifo_pairing);
+    RUN(lost_response_keeps_its_calls);
     return pbtest_exit();
 }
