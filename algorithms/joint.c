@@ -442,6 +442,17 @@ static int find_links(joint *s)
     return s->cnt && s->cntlp ? PB_OK : PB_ENOMEM;
 }
 
+/* the earliest time request q may have begun on its own clock: its
+ * arrival; a request whose call was lost may have lasted as long as the
+ * longest whole one of its link */
+static inline pb_ns req_start(const joint *s, uint32_t q)
+{
+    const jpair *x = &s->pr[q];
+    if (x->call == NONE && x->ret != NONE && s->p.halves)
+        return x->rs - s->hmax[x->link];
+    return x->cr;
+}
+
 /* the latest time request q may end on its own clock: its response; open
  * while returns are re-paired; a request whose response was lost may
  * last as long as the longest whole one of its link */
@@ -523,7 +534,7 @@ static int find_candidates(joint *s)
         }
         for (uint32_t i = 0; i < n; i++) {
             uint32_t b = s->pr[i].callee, a = s->pr[i].caller;
-            in[in_off[b] + fi[b]++] = (insort){s->pr[i].cr, i};
+            in[in_off[b] + fi[b]++] = (insort){req_start(s, i), i};
             out[out_off[a] + fo[a]++] = i;
         }
         free(fi);
@@ -656,8 +667,10 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
     uint32_t ein = qq->link, b = qq->callee;
     if (ll)
         *ll = 0;
-    if (qq->call == NONE)
-        return PB_OK; /* its call was lost: no arrival, no model */
+    /* its call was lost: no arrival; an output the arrival triggered
+     * scores the expected log density of its key (and is not learned) */
+    int noarr = qq->call == NONE;
+    pb_ns arr = noarr ? INT64_MIN : qq->cr;
     /* returns sorted by return time (insertion sort: n is small) */
     if (n > s->scratchcap) {
         uint32_t nc = s->scratchcap ? s->scratchcap : 16;
@@ -698,15 +711,18 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
             last = r[rp++];
         }
         uint32_t tg = last == self ? prev : last;
-        pb_ns tt = tg == NONE ? qq->cr : s->pr[tg].rr;
-        if (tg != NONE && tt < qq->cr)
-            tt = qq->cr, tg = NONE;
+        pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
+        if (tg != NONE && tt < arr)
+            tt = arr, tg = NONE;
         uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
         uint32_t outl = i < n ? s->pr[k[i]].link : s->nlinks;
         pb_ns d = t - tt;
         uint64_t key = dkey(ein, trig, outl);
         uint32_t di = hmap_get(&s->keymap, key);
-        if (mode == 0) {
+        if (noarr && tg == NONE) {
+            if (mode == 0)
+                sum += di == NONE ? s->bg - log(1e6) : s->kmean[di];
+        } else if (mode == 0) {
             sum += logf_of(s, di, d);
         } else {
             if (di == NONE) {
@@ -721,6 +737,11 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
                 if (!lf)
                     return PB_ENOMEM;
                 s->logf = lf;
+                double *km = realloc(s->kmean, (size_t)(s->nkeys + 1) * sizeof *km);
+                if (!km)
+                    return PB_ENOMEM;
+                s->kmean = km;
+                km[di] = s->bg - log(1e6);
                 double *st = realloc(s->kstat, (size_t)(s->nkeys + 1) * 3 * sizeof *st);
                 if (!st)
                     return PB_ENOMEM;
@@ -904,6 +925,7 @@ static int fit(joint *s, const unsigned char *only)
         if (n <= 0) {
             for (uint32_t b = 0; b < nb; b++)
                 lf[b] = s->bg;
+            s->kmean[k] = s->bg - log(1e6);
             continue;
         }
         double mean = s->kstat[3 * k + 1] / n;
@@ -939,13 +961,16 @@ static int fit(joint *s, const unsigned char *only)
             }
             tot = t2;
         }
+        double em = 0;
         for (uint32_t b = 0; b < nb; b++) {
             double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
+            em += pb * log(pb / s->p.bin);
             /* density of log10 delay per unit: per bin / bin width; the
              * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped:
              * the same for every alternative) */
             lf[b] = log(pb / s->p.bin);
         }
+        s->kmean[k] = em - mean * M_LN10;
     }
     gsl_vector_free(x);
     gsl_vector_free(y);
@@ -1001,7 +1026,7 @@ static double edge_cost(joint *s, uint32_t p, uint32_t q)
     const kvec *k = &s->kids[q];
     if (pp->call == NONE)
         return 0; /* no call time: every request alike */
-    pb_ns tt = qq->cr;
+    pb_ns tt = qq->call == NONE ? INT64_MIN : qq->cr;
     uint32_t trig = 0;
     for (uint32_t i = 0; i < k->n; i++) {
         const jpair *c = &s->pr[k->a[i]];
@@ -1013,6 +1038,8 @@ static double edge_cost(joint *s, uint32_t p, uint32_t q)
         }
     }
     uint32_t di = hmap_get(&s->keymap, dkey(qq->link, trig, pp->link));
+    if (qq->call == NONE && trig == 0)
+        return di == NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
     return -logf_of(s, di, pp->cs - tt);
 }
 
@@ -2118,6 +2145,7 @@ void joint_close(joint *s)
     free(s->rsbuf);
     free(s->qend);
     free(s->hmax);
+    free(s->kmean);
     free(s->free_ret);
     free(s->ord_inv);
     free(s->ord_keep);

@@ -51,6 +51,8 @@ static uint32_t pair_at(const joint *s, const pb_trace *t, pb_ns ts, const char 
     if (!pb_strtab_find(t->names->nodes, src, strlen(src), &n))
         return JOINT_NONE;
     for (uint32_t i = 0; i < joint_npairs(s); i++) {
+        if (joint_pair_call(s, i) == JOINT_NONE)
+            continue; /* a half pair whose call was lost */
         const pb_msg *m = &t->msgs[joint_pair_call(s, i)];
         if (m->ts == ts && m->src == n)
             return i;
@@ -315,6 +317,44 @@ TEST(lost_response_keeps_its_calls)
     pb_trace_close(t);
 }
 
+/* The same with the call into B lost: P (its call at T lost) calls C at
+ * T+1 and answers at T+4; it may have begun up to 4 ms (the longest whole
+ * request) before its answer, so the call at T+1 is still its own; its
+ * delay from the unknown arrival scores the expected log density. */
+TEST(lost_call_keeps_its_calls)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    uint64_t cid = 1;
+    for (int k = 0; k < 40; k++)
+        request(t, "X", (pb_ns)k * 1000 * MS, 1 * MS, &cid);
+    pb_ns T = 50000 * MS;
+    uint64_t a = cid++;
+    msg(t, T + 1 * MS, "B", "C", PB_TYPE_CALL, cid);
+    msg(t, T + 2 * MS, "C", "B", PB_TYPE_RETURN, cid++);
+    msg(t, T + 4 * MS, "B", "X", PB_TYPE_RETURN, a);
+    request(t, "X", T + MS / 2, 1 * MS, &cid);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    pb_error err;
+    joint *s;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    uint32_t pq = pair_at(s, t, T + MS / 2, "X");
+    uint32_t c1 = pair_at(s, t, T + 1 * MS, "B"), c2 = pair_at(s, t, T + 3 * MS / 2, "B");
+    uint32_t pp = JOINT_NONE;
+    for (uint32_t i = 0; i < joint_npairs(s); i++)
+        if (joint_pair_call(s, i) == JOINT_NONE && t->msgs[joint_pair_return(s, i)].ts == T + 4 * MS)
+            pp = i;
+    CHECK(pp != JOINT_NONE && pq != JOINT_NONE && c1 != JOINT_NONE && c2 != JOINT_NONE);
+    CHECK_INT(joint_pair_ncandidates(s, c1), 2);
+    CHECK_INT(joint_pair_parent(s, c1), pp);
+    CHECK_INT(joint_pair_parent(s, c2), pq);
+    joint_close(s);
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(types_beat_first_come);
@@ -323,5 +363,6 @@ int main(void)
     RUN(bad_option);
     RUN(repair_beats_fifo_pairing);
     RUN(lost_response_keeps_its_calls);
+    RUN(lost_call_keeps_its_calls);
     return pbtest_exit();
 }
