@@ -1729,12 +1729,45 @@ static int repair_pairs(joint *s, size_t *moved)
     uint32_t *to = malloc(((size_t)n + 1) * sizeof *to);
     uint32_t *rm = malloc(((size_t)n + 1) * sizeof *rm);
     pb_ns *rsv = malloc(((size_t)n + 1) * sizeof *rsv), *rrv = malloc(((size_t)n + 1) * sizeof *rrv);
+    uint32_t *ord = NULL;
     int rc = PB_OK;
     if (!C || !R || !open || !to || !rm || !rsv || !rrv) {
         rc = PB_ENOMEM;
         goto done;
     }
-    for (uint32_t l = 0; l < s->nlinks; l++) {
+    /* links bottom up: a link after every link out of its callee (so a
+     * request's calls are re-paired before its response); cycles and
+     * more than 4096 links: in link order */
+    ord = malloc(((size_t)s->nlinks + 1) * sizeof *ord);
+    unsigned char *done = calloc((size_t)s->nlinks + 1, 1);
+    if (!ord || !done) {
+        free(ord);
+        free(done);
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    uint32_t no = 0;
+    for (int progress = 1; progress && s->nlinks <= 4096 && no < s->nlinks;) {
+        progress = 0;
+        for (uint32_t l = 0; l < s->nlinks; l++) {
+            if (done[l])
+                continue;
+            uint32_t b = s->link_dst[l], ok = 1;
+            for (uint32_t o = s->out_off[b]; o < s->out_off[b + 1] && ok; o++)
+                ok = done[s->out_links[o]] || s->out_links[o] == l;
+            if (ok) {
+                done[l] = 1;
+                ord[no++] = l;
+                progress = 1;
+            }
+        }
+    }
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        if (!done[l])
+            ord[no++] = l;
+    free(done);
+    for (uint32_t li = 0; li < s->nlinks; li++) {
+        uint32_t l = ord[li];
         uint32_t nc = link_events(s, l, C, R);
         if (nc < 2)
             continue;
@@ -1803,6 +1836,7 @@ static int repair_pairs(joint *s, size_t *moved)
         }
     }
 done:
+    free(ord);
     free(C);
     free(R);
     free(open);
