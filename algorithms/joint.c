@@ -67,6 +67,9 @@ const pb_option joint_options[] = {
      "keep a call whose return is missing (or a return whose call is missing) as a half pair"},
     {"swap_rounds", PB_OPT_INT, offsetof(joint_params, swap_rounds), "2", 0, 100,
      "rounds of exchanging returns between calls of one link paired without call ids"},
+    {"repair", PB_OPT_INT, offsetof(joint_params, repair), "2", 0, 100,
+     "rounds of re-pairing returns without call ids: the calls are re-split with open-ended "
+     "requests, then each return goes to the call whose request it can end"},
     {"order", PB_OPT_BOOL, offsetof(joint_params, order), "0", PB_OPT_NORANGE,
      "use the order of service: two overlapping requests' first calls of an endpoint "
      "follow their arrival order with a learned probability (in the re-split)"},
@@ -426,7 +429,41 @@ static int find_links(joint *s)
     s->cnt = calloc(tot + 1, sizeof *s->cnt);
     s->cntlp = calloc(tot + 1, sizeof *s->cntlp);
     s->allowed = NULL;
+    /* per link, the longest request seen whole (callee's clock): how long
+     * a request whose response was lost may have lasted */
+    s->hmax = calloc((size_t)s->nlinks + 1, sizeof *s->hmax);
+    if (!s->hmax)
+        return PB_ENOMEM;
+    for (uint32_t i = 0; i < s->npairs; i++) {
+        const jpair *p = &s->pr[i];
+        if (p->call != NONE && p->ret != NONE && p->rs - p->cr > s->hmax[p->link])
+            s->hmax[p->link] = p->rs - p->cr;
+    }
     return s->cnt && s->cntlp ? PB_OK : PB_ENOMEM;
+}
+
+/* the earliest time request q may have begun on its own clock: its
+ * arrival; a request whose call was lost may have lasted as long as the
+ * longest whole one of its link */
+static inline pb_ns req_start(const joint *s, uint32_t q)
+{
+    const jpair *x = &s->pr[q];
+    if (x->call == NONE && x->ret != NONE && s->p.halves)
+        return x->rs - s->hmax[x->link];
+    return x->cr;
+}
+
+/* the latest time request q may end on its own clock: its response; open
+ * while returns are re-paired; a request whose response was lost may
+ * last as long as the longest whole one of its link */
+static inline pb_ns req_end(const joint *s, uint32_t q)
+{
+    const jpair *x = &s->pr[q];
+    if (s->qend)
+        return s->qend[q];
+    if (x->ret == NONE && x->call != NONE && s->p.halves)
+        return x->cr + s->hmax[x->link];
+    return x->rs;
 }
 
 /* ------------------------------------------------------------------ */
@@ -497,7 +534,7 @@ static int find_candidates(joint *s)
         }
         for (uint32_t i = 0; i < n; i++) {
             uint32_t b = s->pr[i].callee, a = s->pr[i].caller;
-            in[in_off[b] + fi[b]++] = (insort){s->pr[i].cr, i};
+            in[in_off[b] + fi[b]++] = (insort){req_start(s, i), i};
             out[out_off[a] + fo[a]++] = i;
         }
         free(fi);
@@ -540,11 +577,11 @@ static int find_candidates(joint *s)
             start[p] = (uint32_t)s->ncand;
             for (uint32_t j = 0; j < nopen; j++) {
                 uint32_t q = open[j];
-                const jpair *qq = &s->pr[q];
-                if (qq->rs + w < pp->cs)
+                pb_ns qe = req_end(s, q);
+                if (qe + w < pp->cs)
                     continue; /* over before this call: never again */
                 open[keep++] = q;
-                if (q != p && qq->rs + w >= pp->rr)
+                if (q != p && qe + w >= pp->rr)
                     rc = add_cand(s, q);
             }
             nopen = keep;
@@ -630,8 +667,10 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
     uint32_t ein = qq->link, b = qq->callee;
     if (ll)
         *ll = 0;
-    if (qq->call == NONE || qq->ret == NONE)
-        return PB_OK; /* a half pair: no interval, no model */
+    /* its call was lost: no arrival; an output the arrival triggered
+     * scores the expected log density of its key (and is not learned) */
+    int noarr = qq->call == NONE;
+    pb_ns arr = noarr ? INT64_MIN : qq->cr;
     /* returns sorted by return time (insertion sort: n is small) */
     if (n > s->scratchcap) {
         uint32_t nc = s->scratchcap ? s->scratchcap : 16;
@@ -658,7 +697,11 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
     double sum = 0;
     uint32_t rp = 0;        /* returns taken so far */
     uint32_t last = NONE, prev = NONE; /* latest two returns taken */
+    /* open-ended (re-pairing): the response is not known yet */
+    int open_end = (s->qend && s->free_ret[q]) || qq->ret == NONE;
     for (uint32_t i = 0; i <= n; i++) {
+        if (i == n && open_end)
+            break;
         if (i < n && s->pr[k[i]].call == NONE)
             continue; /* its call was lost: no output */
         pb_ns t = i < n ? s->pr[k[i]].cs : qq->rs;
@@ -668,15 +711,18 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
             last = r[rp++];
         }
         uint32_t tg = last == self ? prev : last;
-        pb_ns tt = tg == NONE ? qq->cr : s->pr[tg].rr;
-        if (tg != NONE && tt < qq->cr)
-            tt = qq->cr, tg = NONE;
+        pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
+        if (tg != NONE && tt < arr)
+            tt = arr, tg = NONE;
         uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
         uint32_t outl = i < n ? s->pr[k[i]].link : s->nlinks;
         pb_ns d = t - tt;
         uint64_t key = dkey(ein, trig, outl);
         uint32_t di = hmap_get(&s->keymap, key);
-        if (mode == 0) {
+        if (noarr && tg == NONE) {
+            if (mode == 0)
+                sum += di == NONE ? s->bg - log(1e6) : s->kmean[di];
+        } else if (mode == 0) {
             sum += logf_of(s, di, d);
         } else {
             if (di == NONE) {
@@ -691,6 +737,11 @@ static int req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mod
                 if (!lf)
                     return PB_ENOMEM;
                 s->logf = lf;
+                double *km = realloc(s->kmean, (size_t)(s->nkeys + 1) * sizeof *km);
+                if (!km)
+                    return PB_ENOMEM;
+                s->kmean = km;
+                km[di] = s->bg - log(1e6);
                 double *st = realloc(s->kstat, (size_t)(s->nkeys + 1) * 3 * sizeof *st);
                 if (!st)
                     return PB_ENOMEM;
@@ -874,6 +925,7 @@ static int fit(joint *s, const unsigned char *only)
         if (n <= 0) {
             for (uint32_t b = 0; b < nb; b++)
                 lf[b] = s->bg;
+            s->kmean[k] = s->bg - log(1e6);
             continue;
         }
         double mean = s->kstat[3 * k + 1] / n;
@@ -909,13 +961,16 @@ static int fit(joint *s, const unsigned char *only)
             }
             tot = t2;
         }
+        double em = 0;
         for (uint32_t b = 0; b < nb; b++) {
             double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
+            em += pb * log(pb / s->p.bin);
             /* density of log10 delay per unit: per bin / bin width; the
              * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped:
              * the same for every alternative) */
             lf[b] = log(pb / s->p.bin);
         }
+        s->kmean[k] = em - mean * M_LN10;
     }
     gsl_vector_free(x);
     gsl_vector_free(y);
@@ -971,7 +1026,7 @@ static double edge_cost(joint *s, uint32_t p, uint32_t q)
     const kvec *k = &s->kids[q];
     if (pp->call == NONE)
         return 0; /* no call time: every request alike */
-    pb_ns tt = qq->cr;
+    pb_ns tt = qq->call == NONE ? INT64_MIN : qq->cr;
     uint32_t trig = 0;
     for (uint32_t i = 0; i < k->n; i++) {
         const jpair *c = &s->pr[k->a[i]];
@@ -983,6 +1038,8 @@ static double edge_cost(joint *s, uint32_t p, uint32_t q)
         }
     }
     uint32_t di = hmap_get(&s->keymap, dkey(qq->link, trig, pp->link));
+    if (qq->call == NONE && trig == 0)
+        return di == NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
     return -logf_of(s, di, pp->cs - tt);
 }
 
@@ -1541,6 +1598,319 @@ static int recandidate(joint *s)
 }
 
 /* ------------------------------------------------------------------ */
+/* 7. without call ids: re-pairing with open-ended requests
+ *
+ * A pair (call A->B, return B->A) is a request served by B.  Choosing
+ * which return answers a call is choosing which of B's requests a response
+ * belongs to, so the returns are re-paired the way calls are assigned:
+ * first the calls are re-split with every request of a free pair left
+ * open-ended (its interval may reach the latest return of its link it
+ * could have, and its response is left out of the likelihood), then each
+ * return of the link, in order on B's clock, goes to the open call whose
+ * request it can end (all that request's calls returned before it) with
+ * the most likely response delay from that request's latest input. */
+
+/* the free pairs of link l: calls by arrival (C) and returns by send time
+ * (R), both on the callee's clock; returns the count */
+static uint32_t link_events(const joint *s, uint32_t l, insort *C, insort *R)
+{
+    uint32_t nc = 0;
+    for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+        uint32_t p = s->bylink[i];
+        if (!s->free_ret[p])
+            continue;
+        C[nc] = (insort){s->pr[p].cr, p};
+        R[nc] = (insort){s->pr[p].rs, p};
+        nc++;
+    }
+    if (nc > 1) {
+        qsort(C, nc, sizeof *C, cmp_insort);
+        qsort(R, nc, sizeof *R, cmp_insort);
+    }
+    return nc;
+}
+
+/* every free pair's latest possible end: the return that closes its busy
+ * period on the callee's clock (every call that arrived by then has been
+ * answered), at most JOINT_SWAP_WINDOW returns after its current one */
+static int loose_ends(joint *s)
+{
+    uint32_t n = s->npairs;
+    pb_ns *qe = malloc(((size_t)n + 1) * sizeof *qe);
+    if (qe)
+        for (uint32_t p = 0; p < n; p++)
+            qe[p] = req_end(s, p);
+    s->qend = qe;
+    insort *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
+    uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
+    uint32_t *nxt = malloc(((size_t)n + 1) * sizeof *nxt);
+    int rc = PB_OK;
+    if (!s->qend || !C || !R || !pos || !nxt) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t nc = link_events(s, l, C, R);
+        if (nc < 2)
+            continue;
+        for (uint32_t k = 0; k < nc; k++)
+            pos[R[k].p] = k;
+        uint32_t i = 0;
+        for (uint32_t k = 0; k < nc; k++) {
+            while (i < nc && C[i].t <= R[k].t)
+                i++;
+            nxt[k] = i <= k + 1; /* busy period over after return k */
+        }
+        uint32_t last = nc - 1;
+        for (uint32_t k = nc; k-- > 0;) {
+            if (nxt[k])
+                last = k;
+            nxt[k] = last;
+        }
+        uint32_t j = 0;
+        for (i = 0; i < nc; i++) {
+            while (j < nc && R[j].t < C[i].t)
+                j++;
+            if (j >= nc)
+                break;
+            uint32_t p = C[i].p, e = nxt[j], cap = pos[p] + JOINT_SWAP_WINDOW;
+            if (cap > nc - 1)
+                cap = nc - 1;
+            if (e > cap)
+                e = cap;
+            if (R[e].t > s->qend[p])
+                s->qend[p] = R[e].t;
+        }
+    }
+done:
+    free(C);
+    free(R);
+    free(pos);
+    free(nxt);
+    return rc;
+}
+
+/* cost of return k (sent at t on the callee's clock, received at rr) as
+ * the response of free pair c with its current calls; INFINITY when it
+ * cannot be (a call of c returns after it, or it arrives before c left) */
+static double response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr)
+{
+    const jpair *cc = &s->pr[c];
+    const pb_ns w = s->p.slack;
+    if (rr + w < cc->cs || t + w < cc->cr)
+        return INFINITY;
+    const kvec *k = &s->kids[c];
+    pb_ns tt = cc->cr;
+    uint32_t trig = 0;
+    for (uint32_t i = 0; i < k->n; i++) {
+        const jpair *x = &s->pr[k->a[i]];
+        if (x->ret == NONE)
+            continue;
+        if (x->rr > t + w)
+            return INFINITY;
+        if (x->rr >= tt && x->rr <= t) {
+            tt = x->rr;
+            trig = 1 + x->link;
+        }
+    }
+    uint32_t di = hmap_get(&s->keymap, dkey(cc->link, trig, s->nlinks));
+    return -logf_of(s, di, t - tt);
+}
+
+/* give every return of each link to a call, in order of the returns on
+ * the callee's clock: a call whose latest possible end this return is
+ * takes it; else the open call with the least response cost; when none
+ * can take it, the earliest open call (first in, first out) */
+static int repair_pairs(joint *s, size_t *moved)
+{
+    uint32_t n = s->npairs;
+    insort *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
+    uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
+    uint32_t *to = malloc(((size_t)n + 1) * sizeof *to);
+    uint32_t *rm = malloc(((size_t)n + 1) * sizeof *rm);
+    pb_ns *rsv = malloc(((size_t)n + 1) * sizeof *rsv), *rrv = malloc(((size_t)n + 1) * sizeof *rrv);
+    uint32_t *ord = NULL;
+    int rc = PB_OK;
+    if (!C || !R || !open || !to || !rm || !rsv || !rrv) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    /* links bottom up: a link after every link out of its callee (so a
+     * request's calls are re-paired before its response); cycles and
+     * more than 4096 links: in link order */
+    ord = malloc(((size_t)s->nlinks + 1) * sizeof *ord);
+    unsigned char *done = calloc((size_t)s->nlinks + 1, 1);
+    if (!ord || !done) {
+        free(ord);
+        free(done);
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    uint32_t no = 0;
+    for (int progress = 1; progress && s->nlinks <= 4096 && no < s->nlinks;) {
+        progress = 0;
+        for (uint32_t l = 0; l < s->nlinks; l++) {
+            if (done[l])
+                continue;
+            uint32_t b = s->link_dst[l], ok = 1;
+            for (uint32_t o = s->out_off[b]; o < s->out_off[b + 1] && ok; o++)
+                ok = done[s->out_links[o]] || s->out_links[o] == l;
+            if (ok) {
+                done[l] = 1;
+                ord[no++] = l;
+                progress = 1;
+            }
+        }
+    }
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        if (!done[l])
+            ord[no++] = l;
+    free(done);
+    for (uint32_t li = 0; li < s->nlinks; li++) {
+        uint32_t l = ord[li];
+        uint32_t nc = link_events(s, l, C, R);
+        if (nc < 2)
+            continue;
+        for (uint32_t k = 0; k < nc; k++) {
+            const jpair *x = &s->pr[R[k].p];
+            rm[k] = x->ret;
+            rsv[k] = x->rs;
+            rrv[k] = x->rr;
+        }
+        uint32_t ci = 0, nopen = 0;
+        for (uint32_t k = 0; k < nc; k++) {
+            pb_ns t = rsv[k];
+            while (ci < nc && C[ci].t <= t)
+                open[nopen++] = C[ci++].p;
+            if (nopen == 0)
+                open[nopen++] = C[ci++].p; /* a return stamped before its call */
+            uint32_t pick = NONE;
+            for (uint32_t j = 0; j < nopen && pick == NONE; j++)
+                if (s->qend[open[j]] <= t)
+                    pick = j; /* its last chance */
+            if (pick == NONE) {
+                double best = INFINITY;
+                for (uint32_t j = 0; j < nopen; j++) {
+                    double v = response_cost(s, open[j], t, rrv[k]);
+                    if (v < best) {
+                        best = v;
+                        pick = j;
+                    }
+                }
+            }
+            if (pick == NONE)
+                pick = 0;
+            to[open[pick]] = k;
+            memmove(open + pick, open + pick + 1, (size_t)(nopen - pick - 1) * sizeof *open);
+            nopen--;
+        }
+        /* then exchange the returns of two nearby calls while that makes
+         * both responses more likely together */
+        for (int pass = 0; pass < 4; pass++) {
+            size_t ex = 0;
+            for (uint32_t i = 0; i < nc; i++)
+                for (uint32_t j = i + 1; j < nc && j <= i + JOINT_SWAP_WINDOW; j++) {
+                    uint32_t c1 = C[i].p, c2 = C[j].p, k1 = to[c1], k2 = to[c2];
+                    double cur = response_cost(s, c1, rsv[k1], rrv[k1]) +
+                                 response_cost(s, c2, rsv[k2], rrv[k2]);
+                    double alt = response_cost(s, c1, rsv[k2], rrv[k2]) +
+                                 response_cost(s, c2, rsv[k1], rrv[k1]);
+                    if (alt < cur - 1e-9) {
+                        to[c1] = k2;
+                        to[c2] = k1;
+                        ex++;
+                    }
+                }
+            if (!ex)
+                break;
+        }
+        for (uint32_t i = 0; i < nc; i++) {
+            uint32_t c = C[i].p, k = to[c];
+            jpair *x = &s->pr[c];
+            if (x->ret != rm[k])
+                (*moved)++;
+            x->ret = rm[k];
+            x->rs = rsv[k];
+            x->rr = rrv[k];
+            s->pair_of_msg[rm[k]] = c;
+        }
+    }
+done:
+    free(ord);
+    free(C);
+    free(R);
+    free(open);
+    free(to);
+    free(rm);
+    free(rsv);
+    free(rrv);
+    return rc;
+}
+
+/* match rounds and local-search passes; refit: refit the model before
+ * each (not while requests are open-ended: their responses are unknown) */
+static int solve(joint *s, int refit)
+{
+    int rc = PB_OK, changed = 1;
+    for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
+        changed = 0;
+        if (refit)
+            rc = fit(s, NULL);
+        if (rc == PB_OK)
+            rc = match_round(s, &changed);
+        s->rounds++;
+        s->changes += (size_t)changed;
+    }
+    s->pass_id = 0;
+    int passes = refit || s->p.passes < 2 ? s->p.passes : 2;
+    for (int it = 0; rc == PB_OK && it < passes; it++) {
+        changed = 0;
+        if (refit)
+            rc = fit(s, NULL);
+        if (rc == PB_OK)
+            rc = local_search(s, &changed);
+        s->lpasses++;
+        if (!changed)
+            break;
+    }
+    return rc;
+}
+
+/* the re-pairing rounds (`repair`), each: solve, fit, open the ends,
+ * re-split, re-pair, close the ends */
+static int repair_rounds(joint *s)
+{
+    size_t nfree = 0;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        nfree += s->free_ret[p];
+    if (!nfree || s->p.repair <= 0)
+        return PB_OK;
+    int rc = PB_OK;
+    for (int r = 0; rc == PB_OK && r < s->p.repair; r++) {
+        size_t moved = 0;
+        rc = solve(s, 1);
+        if (rc == PB_OK)
+            rc = fit(s, NULL);
+        if (rc == PB_OK)
+            rc = loose_ends(s);
+        if (rc == PB_OK)
+            rc = recandidate(s);
+        if (rc == PB_OK)
+            rc = solve(s, 0);
+        if (rc == PB_OK)
+            rc = repair_pairs(s, &moved);
+        free(s->qend);
+        s->qend = NULL;
+        if (rc == PB_OK)
+            rc = recandidate(s);
+        s->repaired += moved;
+        if (!moved)
+            break;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* call graph file: lines "CALLER SERVICE CALLEE..." */
 
 static int read_callgraph(joint *s, pb_error *err)
@@ -1741,6 +2111,8 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         rc = find_candidates(s);
     if (rc == PB_OK)
         rc = init_state(s);
+    if (rc == PB_OK)
+        rc = repair_rounds(s);
     for (int outer = 0; rc == PB_OK && outer <= s->p.swap_rounds; outer++) {
         int changed = 1;
         for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
@@ -1805,6 +2177,9 @@ void joint_close(joint *s)
     hmap_free(&s->keymap);
     hmap_free(&s->seen);
     free(s->rsbuf);
+    free(s->qend);
+    free(s->hmax);
+    free(s->kmean);
     free(s->free_ret);
     free(s->ord_inv);
     free(s->ord_keep);

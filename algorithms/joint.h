@@ -37,6 +37,7 @@ typedef struct joint_params {
     pb_ns early;        /* [early] a return may precede its call by this, 10ms */
     int halves;         /* [halves] keep unmatched calls / returns, 1 */
     int swap_rounds;    /* [swap_rounds] return exchanges without call ids, 2 */
+    int repair;         /* [repair] re-pairing rounds without call ids, 2 */
     int order;          /* [order] order-of-service term, 0 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */

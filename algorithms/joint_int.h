@@ -78,6 +78,10 @@ struct joint {
     int use_flow;
     unsigned char *free_ret; /* pair made without a call id: its return may move */
     size_t ret_swaps, resplit_capped;
+    pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
+    size_t repaired;
+    double *kmean;          /* per density key: expected log density */
+    pb_ns *hmax;            /* per link: longest whole request (callee's clock) */        /* returns moved by the re-pairing */
     double *ord_inv, *ord_keep; /* per link: log P(inverted), log P(in order) */
     unsigned char *clean;   /* requests no ambiguous call could belong to */
     size_t nclean;

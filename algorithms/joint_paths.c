@@ -231,6 +231,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "search_moves=%zu", s->moves);
         pb_result_meta(res, "search_swaps=%zu", s->swaps);
         pb_result_meta(res, "return_swaps=%zu", s->ret_swaps);
+        pb_result_meta(res, "returns_repaired=%zu", s->repaired);
         pb_result_meta(res, "log_likelihood=%.6f", joint_loglik(s));
         pb_result_meta(res, "cycles_broken=%zu", cut);
         pb_result_meta(res, "paths=%zu", roots);
@@ -242,9 +243,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         fifo += s->free_ret[p];
     if (rc == PB_OK && fifo && s->repeated)
         rc = pb_result_warn(res, "%zu calls paired with their returns first in, first "
-                                 "out (no call ids; %zu pairings were ambiguous, %zu returns "
-                                 "exchanged afterwards); importtrace --callid gives exact pairs",
-                            fifo, s->repeated, s->ret_swaps);
+                                 "out (no call ids; %zu pairings were ambiguous; %zu returns "
+                                 "moved by re-pairing, %zu exchanged afterwards); importtrace "
+                                 "--callid gives exact pairs",
+                            fifo, s->repeated, s->repaired, s->ret_swaps);
     if (rc == PB_OK && s->halves_call + s->halves_ret)
         rc = pb_result_warn(res, "%zu calls without a return and %zu returns without "
                                  "a call kept as half pairs",

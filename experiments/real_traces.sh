@@ -133,8 +133,8 @@ echo "**set** (messages grouped right), **tw** (TraceWeaver's own end-to-end"
 echo "measure, as its artifact counts it), as exact / set / tw."
 echo "De-skewed: clocks corrected by \`skewer --estimate\`.  Import: *plain* as a"
 echo "sniffer sees it, *callid* with call ids, *span* with call ids and the"
-echo "thread column (what the artifact's spans give its baselines).  CPU: seconds"
-echo "of inference, recorded clocks.  The last column is what the TraceWeaver"
+echo "thread column (what the artifact's spans give its baselines).  CPU: milliseconds"
+echo "of inference (1000 requests), recorded clocks.  The last column is what the TraceWeaver"
 echo "authors' code gives on the same files (end-to-end accuracy, loads 25 / 100)."
 echo
 awk -F, '
@@ -153,14 +153,14 @@ NR==1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     if ($col["clocks"] == "recorded") cpu[m, $col["load"]] = $col["cpu_s"]
 }
 END {
-    print "| method | import | load 25 | load 100 | load 25 de-skewed | load 100 de-skewed | CPU s (25 / 100) | TraceWeaver authors |"
+    print "| method | import | load 25 | load 100 | load 25 de-skewed | load 100 de-skewed | CPU ms (25 / 100) | TraceWeaver authors |"
     print "|---|---|---:|---:|---:|---:|---:|---:|"
     for (k = 1; k <= n; k++) {
         m = order[k]
-        printf "| %s | %s | %s | %s | %s | %s | %s / %s | %s |\n", m, imp[m],
+        printf "| %s | %s | %s | %s | %s | %s | %.1f / %.1f | %s |\n", m, imp[m],
             cell[m SUBSEP 25 SUBSEP "recorded"], cell[m SUBSEP 100 SUBSEP "recorded"],
             cell[m SUBSEP 25 SUBSEP "deskewed"], cell[m SUBSEP 100 SUBSEP "deskewed"],
-            cpu[m, 25], cpu[m, 100], ref[m]
+            1000 * cpu[m, 25], 1000 * cpu[m, 100], ref[m]
     }
     print "| *TraceWeaver (not run here)* | | | | | | | 99.8 / 97.7 |"
 }' "$CSV"

@@ -2,7 +2,8 @@
  * (the algorithm's own starting point, and what a greedy choice gives) is
  * wrong and the joint solution is right; candidate parents from interval
  * containment on one clock; an early return (clock offset) still pairs;
- * the call-graph option; determinism. */
+ * the call-graph option; determinism; without call ids, a return paired
+ * wrongly first in, first out and put right by the re-pairing. */
 #include "pbtest.h"
 #include "joint.h"
 #include "pb_algo.h"
@@ -50,6 +51,8 @@ static uint32_t pair_at(const joint *s, const pb_trace *t, pb_ns ts, const char 
     if (!pb_strtab_find(t->names->nodes, src, strlen(src), &n))
         return JOINT_NONE;
     for (uint32_t i = 0; i < joint_npairs(s); i++) {
+        if (joint_pair_call(s, i) == JOINT_NONE)
+            continue; /* a half pair whose call was lost */
         const pb_msg *m = &t->msgs[joint_pair_call(s, i)];
         if (m->ts == ts && m->src == n)
             return i;
@@ -214,11 +217,152 @@ TEST(bad_option)
     pb_trace_close(t);
 }
 
+/* One request from X into B without call ids: B calls `leaf` 1 ms after
+ * the arrival, the leaf answers after `dur`, B answers 2 ms later. */
+static void plain_request(pb_trace *t, pb_ns t0, const char *leaf, pb_ns dur)
+{
+    msg(t, t0, "X", "B", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, t0 + 1 * MS, "B", leaf, PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, t0 + 1 * MS + dur, leaf, "B", PB_TYPE_RETURN, PB_ID_NONE);
+    msg(t, t0 + 3 * MS + dur, "B", "X", PB_TYPE_RETURN, PB_ID_NONE);
+}
+
+/* Without call ids, returns are first paired first in, first out per
+ * link.  Forty clean requests of each kind teach the model: B calls C
+ * (1 ms) or D (30 ms), 1 ms after the arrival, and answers 2 ms after the
+ * return.  Then P1 arrives at T and calls D (returns T+31, answer T+33)
+ * and P2 arrives at T+5 and calls C (returns T+7, answer T+9): P2 is
+ * answered first.  First in, first out gives P1 the answer at T+9, so D's
+ * call (T+1 .. T+31) fits in no request and P1 takes C's call; the
+ * re-pairing opens both requests to T+33 (the end of their busy period),
+ * gives C's call to P2 (1 ms after its arrival, and P1 makes one call) and
+ * then the answer at T+9 to the only request all of whose calls have
+ * returned by then, P2. */
+TEST(repair_beats_fifo_pairing)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    for (int k = 0; k < 40; k++) {
+        plain_request(t, (pb_ns)k * 1000 * MS, "C", 1 * MS);
+        plain_request(t, (pb_ns)k * 1000 * MS + 500 * MS, "D", 30 * MS);
+    }
+    pb_ns T = 50000 * MS;
+    plain_request(t, T, "D", 30 * MS);
+    plain_request(t, T + 5 * MS, "C", 1 * MS);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    pb_error err;
+    joint *s;
+    /* first in, first out alone (no re-pairing, no exchanges): wrong */
+    p.repair = 0;
+    p.swap_rounds = 0;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    uint32_t p1 = pair_at(s, t, T, "X"), p2 = pair_at(s, t, T + 5 * MS, "X");
+    uint32_t cd = pair_at(s, t, T + 1 * MS, "B"), cc = pair_at(s, t, T + 6 * MS, "B");
+    CHECK(p1 != JOINT_NONE && p2 != JOINT_NONE && cd != JOINT_NONE && cc != JOINT_NONE);
+    CHECK_INT(t->msgs[joint_pair_return(s, p1)].ts, T + 9 * MS);
+    CHECK_INT(t->msgs[joint_pair_return(s, p2)].ts, T + 33 * MS);
+    CHECK_INT(joint_pair_parent(s, cd), JOINT_NONE);
+    joint_close(s);
+    /* the re-pairing alone (no exchanges), and the defaults: right */
+    for (int round = 0; round < 2; round++) {
+        p = defaults();
+        if (round == 0)
+            p.swap_rounds = 0;
+        CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+        CHECK_INT(t->msgs[joint_pair_return(s, p1)].ts, T + 33 * MS);
+        CHECK_INT(t->msgs[joint_pair_return(s, p2)].ts, T + 9 * MS);
+        CHECK_INT(joint_pair_parent(s, cd), p1);
+        CHECK_INT(joint_pair_parent(s, cc), p2);
+        joint_close(s);
+    }
+    pb_trace_close(t);
+}
+
+/* A request whose response was lost (sniffer loss) is a half pair; it
+ * stays open as long as the longest whole request of its link (4 ms
+ * here), so the call it made is still its own (call ids pair the rest).  P arrives at T, calls C at
+ * T+1 (returned T+2), and its answer is lost; Q arrives at T+0.5 and calls
+ * C at T+1.5.  Were P's interval the point T, the call at T+1 would go to
+ * Q, which would then make two calls. */
+TEST(lost_response_keeps_its_calls)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    uint64_t cid = 1;
+    for (int k = 0; k < 40; k++)
+        request(t, "X", (pb_ns)k * 1000 * MS, 1 * MS, &cid);
+    pb_ns T = 50000 * MS;
+    msg(t, T, "X", "B", PB_TYPE_CALL, cid++);
+    msg(t, T + 1 * MS, "B", "C", PB_TYPE_CALL, cid);
+    msg(t, T + 2 * MS, "C", "B", PB_TYPE_RETURN, cid++);
+    request(t, "X", T + MS / 2, 1 * MS, &cid);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    pb_error err;
+    joint *s;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    uint32_t pp = pair_at(s, t, T, "X"), pq = pair_at(s, t, T + MS / 2, "X");
+    uint32_t c1 = pair_at(s, t, T + 1 * MS, "B"), c2 = pair_at(s, t, T + 3 * MS / 2, "B");
+    CHECK(pp != JOINT_NONE && pq != JOINT_NONE && c1 != JOINT_NONE && c2 != JOINT_NONE);
+    CHECK_INT(joint_pair_return(s, pp), JOINT_NONE);
+    CHECK_INT(joint_pair_ncandidates(s, c1), 2);
+    CHECK_INT(joint_pair_parent(s, c1), pp);
+    CHECK_INT(joint_pair_parent(s, c2), pq);
+    joint_close(s);
+    pb_trace_close(t);
+}
+
+/* The same with the call into B lost: P (its call at T lost) calls C at
+ * T+1 and answers at T+4; it may have begun up to 4 ms (the longest whole
+ * request) before its answer, so the call at T+1 is still its own; its
+ * delay from the unknown arrival scores the expected log density. */
+TEST(lost_call_keeps_its_calls)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    uint64_t cid = 1;
+    for (int k = 0; k < 40; k++)
+        request(t, "X", (pb_ns)k * 1000 * MS, 1 * MS, &cid);
+    pb_ns T = 50000 * MS;
+    uint64_t a = cid++;
+    msg(t, T + 1 * MS, "B", "C", PB_TYPE_CALL, cid);
+    msg(t, T + 2 * MS, "C", "B", PB_TYPE_RETURN, cid++);
+    msg(t, T + 4 * MS, "B", "X", PB_TYPE_RETURN, a);
+    request(t, "X", T + MS / 2, 1 * MS, &cid);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    pb_error err;
+    joint *s;
+    CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+    uint32_t pq = pair_at(s, t, T + MS / 2, "X");
+    uint32_t c1 = pair_at(s, t, T + 1 * MS, "B"), c2 = pair_at(s, t, T + 3 * MS / 2, "B");
+    uint32_t pp = JOINT_NONE;
+    for (uint32_t i = 0; i < joint_npairs(s); i++)
+        if (joint_pair_call(s, i) == JOINT_NONE && t->msgs[joint_pair_return(s, i)].ts == T + 4 * MS)
+            pp = i;
+    CHECK(pp != JOINT_NONE && pq != JOINT_NONE && c1 != JOINT_NONE && c2 != JOINT_NONE);
+    CHECK_INT(joint_pair_ncandidates(s, c1), 2);
+    CHECK_INT(joint_pair_parent(s, c1), pp);
+    CHECK_INT(joint_pair_parent(s, c2), pq);
+    joint_close(s);
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(types_beat_first_come);
     RUN(own_clock_and_early_return);
     RUN(callgraph_file);
     RUN(bad_option);
+    RUN(repair_beats_fifo_pairing);
+    RUN(lost_response_keeps_its_calls);
+    RUN(lost_call_keeps_its_calls);
     return pbtest_exit();
 }
