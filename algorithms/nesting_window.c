@@ -335,12 +335,18 @@ static int pass(wstate *w, int mode, pb_error *err)
             return rc;
         if (!ok)
             break;
-        pb_ns k = (w->buf[lo - w->gbase].ts - w->t0) / W;
-        pb_ns lim = w->t0 + (k + 1) * W, look = lim + W;
+        /* window k starts at t0 + k W; unsigned arithmetic and saturation
+         * so that no timestamp (negative ones, ones near INT64_MAX) can
+         * overflow: a saturated bound takes every remaining message */
+        const uint64_t diff = (uint64_t)w->buf[lo - w->gbase].ts - (uint64_t)w->t0;
+        const uint64_t k = diff / (uint64_t)W;
+        const pb_ns start = (pb_ns)((uint64_t)w->t0 + k * (uint64_t)W);
+        const int sat1 = start > INT64_MAX - W, sat2 = sat1 || start + W > INT64_MAX - W;
+        const pb_ns lim = sat1 ? INT64_MAX : start + W, look = sat2 ? INT64_MAX : lim + W;
         for (;;) {
             if ((rc = have(w, mode, hi, &ok, err)) != PB_OK)
                 return rc;
-            if (!ok || w->buf[hi - w->gbase].ts >= lim)
+            if (!ok || (!sat1 && w->buf[hi - w->gbase].ts >= lim))
                 break;
             hi++;
         }
@@ -349,12 +355,13 @@ static int pass(wstate *w, int mode, pb_error *err)
         for (;;) {
             if ((rc = have(w, mode, end, &ok, err)) != PB_OK)
                 return rc;
-            if (!ok || w->buf[end - w->gbase].ts > look)
+            if (!ok || (!sat2 && w->buf[end - w->gbase].ts > look))
                 break;
             end++;
         }
         size_t ovl = hi;
-        if ((rc = seg_run(w, mode, base, lo, hi, end, &ovl, pb_ns_to_sec(k * W), err)) != PB_OK)
+        if ((rc = seg_run(w, mode, base, lo, hi, end, &ovl, (double)k * pb_ns_to_sec(W),
+                          err)) != PB_OK)
             return rc;
         if (mode == 1)
             w->segments++;

@@ -71,6 +71,13 @@ sum=$(awk -F, 'NR > 1 { s += $NF; if ($1 != int($1)) bad = 1 } END { print bad ?
 "$PB_BIN/infer" --algo nesting -s window=100ms --no-assign "$tmp/t.csv" >"$tmp/b.res" 2>"$tmp/b.err" ||
     fail "window=100ms failed"
 grep -q 'calls lasted longer than the window' "$tmp/b.err" || fail "no stderr note on long calls"
+# by hand: timestamps near the reader's limit (no overflow), a 1.3 s call
+# under a 1 s window (paired through the look-ahead, and said on stderr)
+printf 'id,ts,src,dst,type,callid\n1,9199999998.5,A,B,call,1\n2,9199999998.6,B,C,call,2\n3,9199999998.7,C,B,return,2\n4,9199999999.8,B,A,return,1\n5,9199999999.85,A,B,call,3\n6,9199999999.854,B,A,return,3\n' >"$tmp/h.csv"
+"$PB_BIN/infer" --algo nesting -s window=1s "$tmp/h.csv" >"$tmp/h.res" 2>"$tmp/h.err" || fail "hand trace failed"
+grep -q '^2,"A>B\[C\]",1,' "$tmp/h.res" || fail "hand trace: A>B[C] not found: $(cat "$tmp/h.res")"
+grep -q '^# windows=2$' "$tmp/h.res" || fail "hand trace: expected 2 windows"
+grep -q '1 calls lasted longer than the window' "$tmp/h.err" || fail "hand trace: no note on the 1.3 s call"
 # skew windows are refused, clearly
 "$PB_BIN/infer" --algo nesting -s window=1s -s skew_window=1ms "$tmp/t.csv" >/dev/null 2>"$tmp/e" &&
     fail "window with skew_window accepted"
