@@ -222,6 +222,23 @@ void pb_cli_free(pb_cli *cli)
     cli->longopts = NULL;
 }
 
+const char *pb_cli_kv_split(const char *kv, char *name, size_t n)
+{
+    const char *eq = strchr(kv, '=');
+    if (n)
+        name[0] = '\0';
+    if (!eq)
+        return NULL;
+    size_t l = (size_t)(eq - kv);
+    if (n) {
+        if (l >= n)
+            l = n - 1;
+        memcpy(name, kv, l);
+        name[l] = '\0';
+    }
+    return eq + 1;
+}
+
 int pb_cli_usage_error(const char *prog, const pb_error *err)
 {
     char b[PB_ERROR_MSG_MAX + PB_ERROR_FILE_MAX + 64];

@@ -88,6 +88,11 @@ void pb_cli_free(pb_cli *cli);
  * status of bad usage. */
 int pb_cli_usage_error(const char *prog, const pb_error *err);
 
+/* Split "NAME=VALUE" as `-s` takes it: copies NAME (cut to n - 1 bytes)
+ * into name and returns a pointer to VALUE inside kv, or NULL when kv has
+ * no '=' (name is then left empty). */
+const char *pb_cli_kv_split(const char *kv, char *name, size_t n);
+
 /* ---------------------------------------------------------------- */
 /* Output files */
 

@@ -106,16 +106,11 @@ static int set_param(skewer_params *p, const char *name, const char *value,
 /* -s NAME=VALUE; "-s N" is the old spelling of --seed N (one release). */
 static int set_kv(skewer_params *p, const char *kv)
 {
-    const char *eq = strchr(kv, '=');
-    if (!eq)
-        return set_param(p, "seed", kv, NULL, kv);
     char name[64];
-    size_t l = (size_t)(eq - kv);
-    if (l >= sizeof name)
-        l = sizeof name - 1;
-    memcpy(name, kv, l);
-    name[l] = '\0';
-    return set_param(p, name, eq + 1, NULL, kv);
+    const char *value = pb_cli_kv_split(kv, name, sizeof name);
+    if (!value)
+        return set_param(p, "seed", kv, NULL, kv);
+    return set_param(p, name, value, NULL, kv);
 }
 
 #define FAIL(code)          \

@@ -140,10 +140,24 @@ TEST(out_never_harms_an_input)
     CHECK_INT(rmdir(dir), 0); /* fails if a temporary file was left */
 }
 
+TEST(kv_split)
+{
+    char name[8];
+    const char *v = pb_cli_kv_split("mu=10ms", name, sizeof name);
+    CHECK(v != NULL && strcmp(v, "10ms") == 0);
+    CHECK(strcmp(name, "mu") == 0);
+    v = pb_cli_kv_split("a=b=c", name, sizeof name); /* the first '=' splits */
+    CHECK(v != NULL && strcmp(v, "b=c") == 0 && strcmp(name, "a") == 0);
+    v = pb_cli_kv_split("averylongname=1", name, sizeof name); /* cut, not overrun */
+    CHECK(v != NULL && strcmp(v, "1") == 0 && strcmp(name, "averylo") == 0);
+    CHECK(pb_cli_kv_split("42", name, sizeof name) == NULL && name[0] == '\0');
+}
+
 int main(void)
 {
     RUN(cli_registry_enforced);
     RUN(cli_parses);
     RUN(out_never_harms_an_input);
+    RUN(kv_split);
     return pbtest_exit();
 }
