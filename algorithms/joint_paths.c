@@ -7,6 +7,7 @@
  */
 #include "joint.h"
 #include "joint_int.h"
+#include "callview_paths.h"
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
 #include "pb_strtab.h"
@@ -54,114 +55,38 @@ static size_t break_cycles(joint *s, uint32_t *mark)
     return cut;
 }
 
-typedef struct pctx {
-    pb_ptree tree;
-    uint32_t *tpair, *order, *stack;
-    double *own, *edge, *incl, *town;
-    uint32_t cap;
-    pb_strbuf text;
-    uint32_t *inst_pat;
-    size_t ninst, instcap;
-} pctx;
-
-static int reserve(pctx *x, uint32_t n)
+static int one_path(joint *s, cvp_ctx *x, uint32_t root, pb_result *res, uint32_t *inst)
 {
-    if (n <= x->cap)
-        return PB_OK;
-    uint32_t nc = x->cap ? x->cap : 16;
-    while (nc < n)
-        nc *= 2;
-    uint32_t **u[] = {&x->tpair, &x->order, &x->stack};
-    for (size_t i = 0; i < 3; i++) {
-        uint32_t *a = realloc(*u[i], (size_t)nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        *u[i] = a;
-    }
-    double **d[] = {&x->own, &x->edge, &x->incl, &x->town};
-    for (size_t i = 0; i < 4; i++) {
-        double *a = realloc(*d[i], (size_t)nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        *d[i] = a;
-    }
-    x->cap = nc;
-    return PB_OK;
-}
-
-static int one_path(joint *s, pctx *x, uint32_t root, pb_result *res, uint32_t *inst)
-{
-    pb_ptree *t = &x->tree;
-    pb_ptree_reset(t);
-    uint32_t ti;
     int rc;
     const jpair *rp = &s->pr[root];
-    if ((rc = pb_ptree_add(t, PB_PTREE_NONE, rp->caller, NULL)) != PB_OK ||
-        (rc = pb_ptree_add(t, 0, rp->callee, &ti)) != PB_OK || (rc = reserve(x, 2)) != PB_OK)
+    if ((rc = cvp_begin(x, rp->caller, rp->callee, root)) != PB_OK)
         return rc;
-    x->tpair[0] = NONE;
-    x->tpair[1] = root;
-    uint32_t sp = 0;
-    x->stack[sp++] = 1;
-    while (sp) {
-        uint32_t tn = x->stack[--sp];
-        uint32_t p = x->tpair[tn];
+    uint32_t tn, p;
+    while (cvp_next(x, &tn, &p)) {
         const kvec *k = &s->kids[p];
         /* own time: the interval (callee's clock) minus the union of the
          * children's calls (caller's = this callee's clock), clipped */
         const pb_ns a = s->pr[p].cr, b = s->pr[p].rs;
-        pb_ns covered = 0, ca = 0, cb = 0;
-        int open = 0;
+        cvp_cover cov;
+        cvp_cover_begin(&cov, a, b);
         for (uint32_t j = 0; j < k->n; j++) {
             uint32_t c = k->a[j];
-            if ((rc = pb_ptree_add(t, tn, s->pr[c].callee, &ti)) != PB_OK ||
-                (rc = reserve(x, t->n + 1)) != PB_OK)
+            if ((rc = cvp_child(x, tn, s->pr[c].callee, c)) != PB_OK)
                 return rc;
-            x->tpair[ti] = c;
-            x->stack[sp++] = ti;
-            pb_ns ka = s->pr[c].cs < a ? a : s->pr[c].cs, kb = s->pr[c].rr > b ? b : s->pr[c].rr;
-            if (kb <= ka)
-                continue;
-            if (open && ka <= cb) {
-                if (kb > cb)
-                    cb = kb;
-            } else {
-                covered += open ? cb - ca : 0;
-                ca = ka;
-                cb = kb;
-                open = 1;
-            }
+            cvp_cover_add(&cov, s->pr[c].cs, s->pr[c].rr);
         }
-        covered += open ? cb - ca : 0;
-        x->town[tn] = pb_ns_to_sec(b > a ? b - a - covered : 0);
+        x->town[tn] = pb_ns_to_sec(b > a ? b - a - cvp_cover_total(&cov) : 0);
     }
     pb_strbuf_reset(&x->text);
-    if ((rc = pb_ptree_canonical(t, s->v.nodes, &x->text, x->order)) != PB_OK)
+    if ((rc = pb_ptree_canonical(&x->tree, s->v.nodes, &x->text, x->order)) != PB_OK)
         return rc;
-    uint32_t n = t->n;
-    x->own[x->order[0]] = x->edge[x->order[0]] = x->incl[x->order[0]] = NAN;
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t p = x->tpair[i], pos = x->order[i];
-        x->own[pos] = x->town[i];
-        x->incl[pos] = pb_ns_to_sec(s->pr[p].rr - s->pr[p].cs);
-        x->edge[pos] = p == root ? NAN : pb_ns_to_sec(s->pr[p].cs - s->pr[s->par[p]].cr);
+    for (uint32_t i = 1; i < x->tree.n; i++) {
+        uint32_t q = x->tpair[i], pos = x->order[i];
+        x->incl[pos] = pb_ns_to_sec(s->pr[q].rr - s->pr[q].cs);
+        x->edge[pos] = q == root ? NAN : pb_ns_to_sec(s->pr[q].cs - s->pr[s->par[q]].cr);
     }
     pb_pattern *pat;
-    if ((rc = pb_pattab_add(res->patterns, pb_strbuf_str(&x->text), n, 1.0,
-                            x->incl[x->order[1]], x->own, x->edge, &pat)) != PB_OK)
-        return rc;
-    if (x->ninst == x->instcap) {
-        size_t nc = x->instcap ? x->instcap * 2 : 1024;
-        uint32_t *na = realloc(x->inst_pat, nc * sizeof *na);
-        if (!na)
-            return PB_ENOMEM;
-        x->inst_pat = na;
-        x->instcap = nc;
-    }
-    x->inst_pat[x->ninst++] = pat->index;
-    for (uint32_t i = 1; inst && i < n; i++)
-        inst[x->tpair[i]] = (uint32_t)x->ninst;
-    return PB_OK;
+    return cvp_record(x, res, pb_strbuf_str(&x->text), inst, &pat);
 }
 
 static int report(joint *s, pb_result *res)
@@ -181,7 +106,7 @@ static int report(joint *s, pb_result *res)
 
 int joint_paths(joint *s, pb_result *res, pb_error *err)
 {
-    pctx x;
+    cvp_ctx x;
     memset(&x, 0, sizeof x);
     int rc = PB_OK;
     uint32_t *inst = calloc((size_t)s->npairs + 1, sizeof *inst);
@@ -262,16 +187,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         rc = report(s, res);
     }
     free(inst);
-    pb_ptree_free(&x.tree);
-    free(x.tpair);
-    free(x.order);
-    free(x.stack);
-    free(x.own);
-    free(x.edge);
-    free(x.incl);
-    free(x.town);
-    pb_strbuf_free(&x.text);
-    free(x.inst_pat);
+    cvp_free(&x);
     if (rc != PB_OK)
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory building call paths");
     return PB_OK;

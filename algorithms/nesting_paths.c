@@ -7,6 +7,7 @@
  */
 #include "nesting.h"
 #include "nesting_int.h"
+#include "callview_paths.h"
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
 #include "pb_strtab.h"
@@ -48,45 +49,15 @@ typedef struct memo {
 #define MEMO_MAX (1u << 20)
 
 typedef struct pathctx {
-    pb_ptree tree;
-    uint32_t *tpair, *order, *stack, *sig;
-    double *own, *edge, *incl;   /* canonical positions */
-    double *town;                /* own time by tree node */
-    uint32_t cap, kidcap;
+    cvp_ctx c;                   /* the tree, positions and instances */
+    uint32_t *sig, sigcap;       /* [2n] (name, parent) of the tree, for the memo */
+    uint32_t kidcap;
     uint64_t *kids;              /* (call index << 32 | pair) */
-    pb_strbuf text;
     memo *memo;
     size_t memocap, nmemo;
     pstat *ps;
     uint32_t pscap;
-    uint32_t *inst_pat;          /* pattern of each instance */
-    size_t ninst, instcap;
 } pathctx;
-
-static int ctx_reserve(pathctx *x, uint32_t n)
-{
-    if (n <= x->cap)
-        return PB_OK;
-    uint32_t nc = x->cap ? x->cap : 16;
-    while (nc < n)
-        nc *= 2;
-    uint32_t **u[] = {&x->tpair, &x->order, &x->stack, &x->sig};
-    for (size_t i = 0; i < 4; i++) {
-        uint32_t *a = realloc(*u[i], (size_t)nc * (i == 3 ? 2 : 1) * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        *u[i] = a;
-    }
-    double **d[] = {&x->own, &x->edge, &x->incl, &x->town};
-    for (size_t i = 0; i < 4; i++) {
-        double *a = realloc(*d[i], (size_t)nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        *d[i] = a;
-    }
-    x->cap = nc;
-    return PB_OK;
-}
 
 static int pstat_get(pathctx *x, const pb_pattern *pat, pstat **out)
 {
@@ -123,12 +94,22 @@ static int pstat_get(pathctx *x, const pb_pattern *pat, pstat **out)
     return PB_OK;
 }
 
-/* Canonical text (into *text) and positions (into x->order) of the tree
- * in x->tree, through the memo. */
+/* Canonical text (into *text) and positions (into x->c.order) of the tree
+ * in x->c.tree, through the memo. */
 static int canonical(nesting *s, pathctx *x, const char **text)
 {
-    const pb_ptree *t = &x->tree;
+    const pb_ptree *t = &x->c.tree;
     uint32_t n = t->n;
+    if (n > x->sigcap) {
+        uint32_t nc = x->sigcap ? x->sigcap : 16;
+        while (nc < n)
+            nc *= 2;
+        uint32_t *a = realloc(x->sig, (size_t)nc * 2 * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        x->sig = a;
+        x->sigcap = nc;
+    }
     uint64_t h = 1469598103934665603ULL;
     for (uint32_t i = 0; i < n; i++) {
         x->sig[2 * i] = t->nodes[i].name;
@@ -142,17 +123,17 @@ static int canonical(nesting *s, pathctx *x, const char **text)
             memo *m = &x->memo[j];
             if (m->hash == h && m->n == n &&
                 !memcmp(m->sig, x->sig, (size_t)2 * n * sizeof *x->sig)) {
-                memcpy(x->order, m->sig + 2 * n, (size_t)n * sizeof *x->order);
+                memcpy(x->c.order, m->sig + 2 * n, (size_t)n * sizeof *x->c.order);
                 *text = m->text;
                 return PB_OK;
             }
         }
     }
-    pb_strbuf_reset(&x->text);
-    int rc = pb_ptree_canonical(t, s->v.nodes, &x->text, x->order);
+    pb_strbuf_reset(&x->c.text);
+    int rc = pb_ptree_canonical(t, s->v.nodes, &x->c.text, x->c.order);
     if (rc != PB_OK)
         return rc;
-    *text = pb_strbuf_str(&x->text);
+    *text = pb_strbuf_str(&x->c.text);
     if (x->nmemo >= MEMO_MAX)
         return PB_OK;
     if ((x->nmemo + 1) * 2 > x->memocap) {
@@ -175,7 +156,7 @@ static int canonical(nesting *s, pathctx *x, const char **text)
             ;
     }
     uint32_t *blk = malloc((size_t)3 * n * sizeof *blk);
-    size_t tl = x->text.len;
+    size_t tl = x->c.text.len;
     char *tx = malloc(tl + 1);
     if (!blk || !tx) {
         free(blk);
@@ -183,7 +164,7 @@ static int canonical(nesting *s, pathctx *x, const char **text)
         return PB_ENOMEM;
     }
     memcpy(blk, x->sig, (size_t)2 * n * sizeof *blk);
-    memcpy(blk + 2 * n, x->order, (size_t)n * sizeof *blk);
+    memcpy(blk + 2 * n, x->c.order, (size_t)n * sizeof *blk);
     memcpy(tx, *text, tl + 1);
     x->memo[j] = (memo){h, n, blk, tx};
     x->nmemo++;
@@ -195,22 +176,13 @@ static void pctx_free(pathctx *x0);
 static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
                     uint32_t *instance_of_pair)
 {
-    pb_ptree *t = &x->tree;
-    pb_ptree_reset(t);
-    uint32_t ti;
+    cvp_ctx *c = &x->c;
     int rc;
     const pb_msg *rootm = cmsg(s, root);
-    if ((rc = pb_ptree_add(t, PB_PTREE_NONE, rootm->src, NULL)) != PB_OK ||
-        (rc = pb_ptree_add(t, 0, rootm->dst, &ti)) != PB_OK ||
-        (rc = ctx_reserve(x, 2)) != PB_OK)
+    if ((rc = cvp_begin(c, rootm->src, rootm->dst, root)) != PB_OK)
         return rc;
-    x->tpair[0] = NONE;
-    x->tpair[1] = root;
-    uint32_t sp = 0;
-    x->stack[sp++] = 1;
-    while (sp) {
-        uint32_t tn = x->stack[--sp];
-        uint32_t p = x->tpair[tn];
+    uint32_t tn, p;
+    while (cvp_next(c, &tn, &p)) {
         /* children in call order, so repeated identical children take
          * canonical positions in time order (as the truth views do) */
         uint32_t nk = 0;
@@ -231,77 +203,46 @@ static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
          * calls, each clipped to this call (a skew window lets a child
          * stick out); the children come sorted by start */
         const pb_ns a = cmsg(s, p)->ts, b = rmsg(s, p)->ts;
-        pb_ns covered = 0, cur_a = 0, cur_b = 0;
-        int open = 0;
+        cvp_cover cov;
+        cvp_cover_begin(&cov, a, b);
         for (uint32_t j = 0; j < nk; j++) {
             uint32_t k = (uint32_t)x->kids[j];
             const pb_msg *km = cmsg(s, k);
-            if ((rc = pb_ptree_add(t, tn, km->dst, &ti)) != PB_OK ||
-                (rc = ctx_reserve(x, t->n)) != PB_OK)
+            if ((rc = cvp_child(c, tn, km->dst, k)) != PB_OK)
                 return rc;
-            x->tpair[ti] = k;
-            x->stack[sp++] = ti;
-            pb_ns ka = km->ts < a ? a : km->ts, kb = rmsg(s, k)->ts;
-            if (kb > b)
-                kb = b;
-            if (kb <= ka)
-                continue;
-            if (open && ka <= cur_b) {
-                if (kb > cur_b)
-                    cur_b = kb;
-            } else {
-                covered += open ? cur_b - cur_a : 0;
-                cur_a = ka;
-                cur_b = kb;
-                open = 1;
-            }
+            cvp_cover_add(&cov, km->ts, rmsg(s, k)->ts);
         }
-        covered += open ? cur_b - cur_a : 0;
-        x->town[tn] = pb_ns_to_sec(b - a - covered);
+        c->town[tn] = pb_ns_to_sec(b - a - cvp_cover_total(&cov));
     }
     const char *text;
     if ((rc = canonical(s, x, &text)) != PB_OK)
         return rc;
-    uint32_t n = t->n;
-    x->own[x->order[0]] = x->edge[x->order[0]] = x->incl[x->order[0]] = NAN;
+    uint32_t n = c->tree.n;
     for (uint32_t i = 1; i < n; i++) {
-        uint32_t p = x->tpair[i], pos = x->order[i];
-        x->own[pos] = x->town[i];
-        x->incl[pos] = pb_ns_to_sec(rmsg(s, p)->ts - cmsg(s, p)->ts);
-        x->edge[pos] = p == root ? NAN
-                                 : pb_ns_to_sec(cmsg(s, p)->ts - cmsg(s, s->parent[p])->ts);
+        uint32_t q = c->tpair[i], pos = c->order[i];
+        c->incl[pos] = pb_ns_to_sec(rmsg(s, q)->ts - cmsg(s, q)->ts);
+        c->edge[pos] = q == root ? NAN
+                                 : pb_ns_to_sec(cmsg(s, q)->ts - cmsg(s, s->parent[q])->ts);
     }
     pb_pattern *pat;
-    if ((rc = pb_pattab_add(res->patterns, text, n, 1.0, x->incl[x->order[1]], x->own,
-                            x->edge, &pat)) != PB_OK)
+    if ((rc = cvp_record(c, res, text, instance_of_pair, &pat)) != PB_OK)
         return rc;
     pstat *ps;
     if ((rc = pstat_get(x, pat, &ps)) != PB_OK)
         return rc;
     for (uint32_t pos = 1; pos < n; pos++) {
-        ps->incl_sum[pos] += x->incl[pos];
-        if (x->own[pos] < ps->own_min[pos])
-            ps->own_min[pos] = x->own[pos];
-        if (x->own[pos] > ps->own_max[pos])
-            ps->own_max[pos] = x->own[pos];
-        if (!isnan(x->edge[pos])) {
-            if (x->edge[pos] < ps->edge_min[pos])
-                ps->edge_min[pos] = x->edge[pos];
-            if (x->edge[pos] > ps->edge_max[pos])
-                ps->edge_max[pos] = x->edge[pos];
+        ps->incl_sum[pos] += c->incl[pos];
+        if (c->own[pos] < ps->own_min[pos])
+            ps->own_min[pos] = c->own[pos];
+        if (c->own[pos] > ps->own_max[pos])
+            ps->own_max[pos] = c->own[pos];
+        if (!isnan(c->edge[pos])) {
+            if (c->edge[pos] < ps->edge_min[pos])
+                ps->edge_min[pos] = c->edge[pos];
+            if (c->edge[pos] > ps->edge_max[pos])
+                ps->edge_max[pos] = c->edge[pos];
         }
     }
-    if (x->ninst == x->instcap) {
-        size_t nc = x->instcap ? x->instcap * 2 : 1024;
-        uint32_t *na = realloc(x->inst_pat, nc * sizeof *na);
-        if (!na)
-            return PB_ENOMEM;
-        x->inst_pat = na;
-        x->instcap = nc;
-    }
-    x->inst_pat[x->ninst++] = pat->index;
-    for (uint32_t i = 1; instance_of_pair && i < n; i++)
-        instance_of_pair[x->tpair[i]] = (uint32_t)x->ninst;
     return PB_OK;
 }
 
@@ -486,7 +427,7 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         uint32_t in = inst[q];
         if (!in)
             continue;
-        rc = pb_result_assign(res, s->v.msgs[i].id, in, x.inst_pat[in - 1]);
+        rc = pb_result_assign(res, s->v.msgs[i].id, in, x.c.inst_pat[in - 1]);
     }
     if (rc == PB_OK) {
         pb_result_meta(res, "calls=%zu", s->calls);
@@ -531,28 +472,17 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
 
 static void pctx_free(pathctx *x0)
 {
-#define x (*x0)
-    pb_ptree_free(&x.tree);
-    free(x.tpair);
-    free(x.order);
-    free(x.stack);
-    free(x.own);
-    free(x.edge);
-    free(x.incl);
-    free(x.sig);
-    free(x.town);
-    free(x.kids);
-    for (size_t i = 0; i < x.memocap; i++) {
-        free(x.memo[i].sig);
-        free(x.memo[i].text);
+    cvp_free(&x0->c);
+    free(x0->sig);
+    free(x0->kids);
+    for (size_t i = 0; i < x0->memocap; i++) {
+        free(x0->memo[i].sig);
+        free(x0->memo[i].text);
     }
-    free(x.memo);
-    pb_strbuf_free(&x.text);
-    for (uint32_t i = 0; i < x.pscap; i++)
-        free(x.ps[i].incl_sum);
-    free(x.ps);
-    free(x.inst_pat);
-#undef x
+    free(x0->memo);
+    for (uint32_t i = 0; i < x0->pscap; i++)
+        free(x0->ps[i].incl_sum);
+    free(x0->ps);
 }
 
 struct nesting_pctx {
@@ -587,10 +517,10 @@ int nesting_seg_paths(nesting *s, nesting_pctx *pc, pb_result *res,
 
 uint32_t nesting_pctx_pattern(const nesting_pctx *pc, uint32_t instance)
 {
-    return instance && instance <= pc->x.ninst ? pc->x.inst_pat[instance - 1] : NONE;
+    return instance && instance <= pc->x.c.ninst ? pc->x.c.inst_pat[instance - 1] : NONE;
 }
 
-size_t nesting_pctx_instances(const nesting_pctx *pc) { return pc->x.ninst; }
+size_t nesting_pctx_instances(const nesting_pctx *pc) { return pc->x.c.ninst; }
 
 int nesting_pctx_finish(nesting_pctx *pc, const nesting_params *params, pb_result *res)
 {

@@ -1,0 +1,141 @@
+/*
+ * callview_paths.c - call-view path building shared by the nesting and
+ * joint algorithms (callview_paths.h).
+ */
+#include "callview_paths.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cvp_reserve(cvp_ctx *x, uint32_t n)
+{
+    if (n <= x->cap)
+        return PB_OK;
+    uint32_t nc = x->cap ? x->cap : 16;
+    while (nc < n)
+        nc *= 2;
+    uint32_t **u[] = {&x->tpair, &x->order, &x->stack};
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t *a = realloc(*u[i], (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        *u[i] = a;
+    }
+    double **d[] = {&x->own, &x->edge, &x->incl, &x->town};
+    for (size_t i = 0; i < 4; i++) {
+        double *a = realloc(*d[i], (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        *d[i] = a;
+    }
+    x->cap = nc;
+    return PB_OK;
+}
+
+int cvp_begin(cvp_ctx *x, uint32_t caller, uint32_t callee, uint32_t root)
+{
+    pb_ptree *t = &x->tree;
+    pb_ptree_reset(t);
+    int rc;
+    if ((rc = pb_ptree_add(t, PB_PTREE_NONE, caller, NULL)) != PB_OK ||
+        (rc = pb_ptree_add(t, 0, callee, NULL)) != PB_OK || (rc = cvp_reserve(x, 2)) != PB_OK)
+        return rc;
+    x->tpair[0] = CVP_NONE;
+    x->tpair[1] = root;
+    x->sp = 0;
+    x->stack[x->sp++] = 1;
+    return PB_OK;
+}
+
+int cvp_next(cvp_ctx *x, uint32_t *tn, uint32_t *pair)
+{
+    if (!x->sp)
+        return 0;
+    *tn = x->stack[--x->sp];
+    *pair = x->tpair[*tn];
+    return 1;
+}
+
+int cvp_child(cvp_ctx *x, uint32_t tn, uint32_t callee, uint32_t pair)
+{
+    uint32_t ti;
+    int rc;
+    if ((rc = pb_ptree_add(&x->tree, tn, callee, &ti)) != PB_OK ||
+        (rc = cvp_reserve(x, x->tree.n + 1)) != PB_OK)
+        return rc;
+    x->tpair[ti] = pair;
+    x->stack[x->sp++] = ti;
+    return PB_OK;
+}
+
+void cvp_cover_begin(cvp_cover *c, pb_ns a, pb_ns b)
+{
+    *c = (cvp_cover){a, b, 0, 0, 0, 0};
+}
+
+void cvp_cover_add(cvp_cover *c, pb_ns ka, pb_ns kb)
+{
+    if (ka < c->a)
+        ka = c->a;
+    if (kb > c->b)
+        kb = c->b;
+    if (kb <= ka)
+        return;
+    if (c->open && ka <= c->cur_b) {
+        if (kb > c->cur_b)
+            c->cur_b = kb;
+    } else {
+        c->covered += c->open ? c->cur_b - c->cur_a : 0;
+        c->cur_a = ka;
+        c->cur_b = kb;
+        c->open = 1;
+    }
+}
+
+pb_ns cvp_cover_total(const cvp_cover *c)
+{
+    return c->covered + (c->open ? c->cur_b - c->cur_a : 0);
+}
+
+int cvp_record(cvp_ctx *x, pb_result *res, const char *text, uint32_t *inst,
+               pb_pattern **pat)
+{
+    uint32_t n = x->tree.n;
+    x->own[x->order[0]] = x->edge[x->order[0]] = x->incl[x->order[0]] = NAN;
+    for (uint32_t i = 1; i < n; i++)
+        x->own[x->order[i]] = x->town[i];
+    int rc = pb_pattab_add(res->patterns, text, n, 1.0, x->incl[x->order[1]], x->own, x->edge,
+                           pat);
+    if (rc != PB_OK)
+        return rc;
+    if (x->ninst == x->instcap) {
+        size_t nc = x->instcap ? x->instcap * 2 : 1024;
+        uint32_t *na = realloc(x->inst_pat, nc * sizeof *na);
+        if (!na)
+            return PB_ENOMEM;
+        x->inst_pat = na;
+        x->instcap = nc;
+    }
+    x->inst_pat[x->ninst++] = (*pat)->index;
+    for (uint32_t i = 1; inst && i < n; i++)
+        inst[x->tpair[i]] = (uint32_t)x->ninst;
+    return PB_OK;
+}
+
+void cvp_free(cvp_ctx *x)
+{
+    if (!x)
+        return;
+    pb_ptree_free(&x->tree);
+    free(x->tpair);
+    free(x->order);
+    free(x->stack);
+    free(x->own);
+    free(x->edge);
+    free(x->incl);
+    free(x->town);
+    pb_strbuf_free(&x->text);
+    free(x->inst_pat);
+    memset(x, 0, sizeof *x);
+}
