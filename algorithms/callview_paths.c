@@ -123,6 +123,19 @@ int cvp_record(cvp_ctx *x, pb_result *res, const char *text, uint32_t *inst,
     return PB_OK;
 }
 
+int cvp_assign(const cvp_ctx *x, pb_result *res, const pb_msg *msgs, size_t n,
+               const uint32_t *pair_of_msg, const uint32_t *inst)
+{
+    int rc = PB_OK;
+    for (size_t i = 0; i < n && rc == PB_OK; i++) {
+        uint32_t q = pair_of_msg[i];
+        if (q == CVP_NONE || !inst[q])
+            continue;
+        rc = pb_result_assign(res, msgs[i].id, inst[q], x->inst_pat[inst[q] - 1]);
+    }
+    return rc;
+}
+
 void cvp_free(cvp_ctx *x)
 {
     if (!x)

@@ -92,6 +92,14 @@ pb_ns cvp_cover_total(const cvp_cover *c);
 int cvp_record(cvp_ctx *x, pb_result *res, const char *text, uint32_t *inst,
                pb_pattern **pat);
 
+/* Write the assignment table in trace order (so it diffs well): for each
+ * message i of msgs[0..n) whose pair q = pair_of_msg[i] (CVP_NONE: none)
+ * has an instance inst[q] != 0 (as set by cvp_record), assign the message
+ * to that instance and its pattern.  Nothing is kept.  Returns PB_OK or
+ * PB_ENOMEM. */
+int cvp_assign(const cvp_ctx *x, pb_result *res, const pb_msg *msgs, size_t n,
+               const uint32_t *pair_of_msg, const uint32_t *inst);
+
 /* Free every array of x and zero it.  NULL-safe. */
 void cvp_free(cvp_ctx *x);
 

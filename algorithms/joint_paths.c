@@ -123,12 +123,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         roots++;
         rc = one_path(s, &x, r, res, res->skip_assign ? NULL : inst);
     }
-    for (size_t i = 0; !res->skip_assign && i < s->v.n && rc == PB_OK; i++) {
-        uint32_t q = s->pair_of_msg[i];
-        if (q == NONE || !inst[q])
-            continue;
-        rc = pb_result_assign(res, s->v.msgs[i].id, inst[q], x.inst_pat[inst[q] - 1]);
-    }
+    if (rc == PB_OK && !res->skip_assign)
+        rc = cvp_assign(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst);
     if (rc == PB_OK) {
         pb_result_meta(res, "calls=%zu", s->calls);
         pb_result_meta(res, "returns=%zu", s->returns);

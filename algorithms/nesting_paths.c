@@ -420,15 +420,8 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
     free(s->ret);
     s->cand_off = s->parent = s->first_child = s->next_sib = s->call = s->ret = NULL;
     /* the assignment table in trace order, so it diffs well */
-    for (size_t i = 0; inst && i < s->v.n && rc == PB_OK; i++) {
-        uint32_t q = s->pair_of_msg[i];
-        if (q == NONE)
-            continue;
-        uint32_t in = inst[q];
-        if (!in)
-            continue;
-        rc = pb_result_assign(res, s->v.msgs[i].id, in, x.c.inst_pat[in - 1]);
-    }
+    if (rc == PB_OK && inst)
+        rc = cvp_assign(&x.c, res, s->v.msgs, s->v.n, s->pair_of_msg, inst);
     if (rc == PB_OK) {
         pb_result_meta(res, "calls=%zu", s->calls);
         pb_result_meta(res, "returns=%zu", s->returns);
