@@ -3,6 +3,7 @@
  * field's baselines (baseline.h).  O(n log n) in the messages.
  */
 #include "baseline.h"
+#include "pb_hash.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,19 +24,9 @@ typedef struct pkey {
                               chained in rnext[] */
 } pkey;
 
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 static inline size_t phash(uint32_t src, uint32_t dst, uint64_t cid)
 {
-    return (size_t)mix64((cid * 0x9E3779B97F4A7C15ULL) ^ (((uint64_t)src << 32) | dst));
+    return (size_t)pb_mix64((cid * 0x9E3779B97F4A7C15ULL) ^ (((uint64_t)src << 32) | dst));
 }
 
 /* Open addressing with backward-shift deletion: a key leaves the table
@@ -465,7 +456,7 @@ int bl_emit(const bl_table *t, uint32_t *parent, pb_result *res,
         for (uint32_t i = 0; i < tnn; i++) {
             sig[2 * i] = tree.nodes[i].name;
             sig[2 * i + 1] = tree.nodes[i].parent;
-            hsh = mix64(hsh ^ (((uint64_t)tree.nodes[i].name << 32) |
+            hsh = pb_mix64(hsh ^ (((uint64_t)tree.nodes[i].name << 32) |
                                tree.nodes[i].parent));
         }
         const char *tx = NULL;

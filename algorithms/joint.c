@@ -28,6 +28,7 @@
  * Paths are then built from the chosen parents (joint_paths.c).
  */
 #include "joint.h"
+#include "pb_hash.h"
 #include "joint_int.h"
 #include "pb_algo.h"
 
@@ -81,16 +82,6 @@ const pb_option joint_options[] = {
      "patterns shown in the text report; 0 = all"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 /* ------------------------------------------------------------------ */
 /* small growable u64 -> u32 hash map (links, density keys) */
 
@@ -99,7 +90,7 @@ static uint32_t hmap_get(const hmap *h, uint64_t k)
     if (!h->cap)
         return NONE;
     size_t mask = h->cap - 1;
-    for (size_t j = mix64(k) & mask; h->v[j] != NONE; j = (j + 1) & mask)
+    for (size_t j = pb_mix64(k) & mask; h->v[j] != NONE; j = (j + 1) & mask)
         if (h->k[j] == k)
             return h->v[j];
     return NONE;
@@ -121,7 +112,7 @@ static int hmap_put(hmap *h, uint64_t k, uint32_t v)
         for (size_t i = 0; i < h->cap; i++) {
             if (h->v[i] == NONE)
                 continue;
-            size_t j = mix64(h->k[i]) & (nc - 1);
+            size_t j = pb_mix64(h->k[i]) & (nc - 1);
             while (nv[j] != NONE)
                 j = (j + 1) & (nc - 1);
             nk[j] = h->k[i];
@@ -133,7 +124,7 @@ static int hmap_put(hmap *h, uint64_t k, uint32_t v)
         h->v = nv;
         h->cap = nc;
     }
-    size_t mask = h->cap - 1, j = mix64(k) & mask;
+    size_t mask = h->cap - 1, j = pb_mix64(k) & mask;
     while (h->v[j] != NONE && h->k[j] != k)
         j = (j + 1) & mask;
     if (h->v[j] == NONE)

@@ -21,6 +21,7 @@
  * change neither candidates nor weights.
  */
 #include "nesting.h"
+#include "pb_hash.h"
 #include "nesting_int.h"
 #include "pb_algo.h"
 #include "pb_ptree.h"
@@ -36,7 +37,6 @@
 
 #define cmsg nesting_cmsg
 #define rmsg nesting_rmsg
-#define mix64 nesting_mix64
 /* the scoreboard's limit (hist_bins x 8 bytes per triple) */
 #define NESTING_SB_MAX_BYTES (2048.0 * 1048576.0)
 
@@ -90,7 +90,7 @@ typedef struct qtab {
 
 static inline size_t qhash(uint32_t src, uint32_t dst, uint64_t callid)
 {
-    return (size_t)mix64((callid * 0x9E3779B97F4A7C15ULL) ^
+    return (size_t)pb_mix64((callid * 0x9E3779B97F4A7C15ULL) ^
                          (((uint64_t)src << 32) | dst));
 }
 
@@ -340,7 +340,7 @@ uint32_t nesting_bin(const nesting *s, pb_ns delta)
 
 static inline size_t sbhash(uint32_t a, uint32_t b, uint32_t c)
 {
-    return (size_t)mix64(((uint64_t)a << 40) ^ ((uint64_t)b << 20) ^ c ^
+    return (size_t)pb_mix64(((uint64_t)a << 40) ^ ((uint64_t)b << 20) ^ c ^
                          ((uint64_t)c << 52));
 }
 
@@ -631,7 +631,7 @@ typedef struct kidcount {
 static kidcount *kid_find(kidcount *t, size_t cap, uint32_t q, uint32_t dst)
 {
     uint64_t key = ((uint64_t)q << 32 | dst) + 1;
-    size_t j = (size_t)mix64(key) & (cap - 1);
+    size_t j = (size_t)pb_mix64(key) & (cap - 1);
     while (t[j].key && t[j].key != key)
         j = (j + 1) & (cap - 1);
     return &t[j];

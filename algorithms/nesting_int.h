@@ -12,6 +12,7 @@
 #define NESTING_INT_H
 
 #include "nesting.h"
+#include "pb_hash.h"
 
 #define NONE NESTING_NONE
 
@@ -85,16 +86,6 @@ static inline const pb_msg *nesting_cmsg(const nesting *s, uint32_t pair)
 static inline const pb_msg *nesting_rmsg(const nesting *s, uint32_t pair)
 {
     return &s->v.msgs[s->ret[pair]];
-}
-
-static inline uint64_t nesting_mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
 }
 
 /* fpar value: the parent is not in this segment's view (or unknown) */

@@ -6,6 +6,7 @@
  * (nesting_int.h).  Split from nesting.c along this seam.
  */
 #include "nesting.h"
+#include "pb_hash.h"
 #include "nesting_int.h"
 #include "callview_paths.h"
 #include "pb_ptree.h"
@@ -19,7 +20,6 @@
 
 #define cmsg nesting_cmsg
 #define rmsg nesting_rmsg
-#define mix64 nesting_mix64
 
 static int cmp_u64(const void *x, const void *y)
 {
@@ -114,7 +114,7 @@ static int canonical(nesting *s, pathctx *x, const char **text)
     for (uint32_t i = 0; i < n; i++) {
         x->sig[2 * i] = t->nodes[i].name;
         x->sig[2 * i + 1] = t->nodes[i].parent;
-        h = mix64(h ^ (((uint64_t)t->nodes[i].name << 32) | t->nodes[i].parent));
+        h = pb_mix64(h ^ (((uint64_t)t->nodes[i].name << 32) | t->nodes[i].parent));
     }
     size_t j = 0;
     if (x->memocap) {

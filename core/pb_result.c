@@ -1,4 +1,5 @@
 #include "pb_result.h"
+#include "pb_hash.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -117,16 +118,6 @@ static void put_means(FILE *fp, const double *sum, const double *w, uint32_t n)
     }
 }
 
-static uint64_t fp_mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 int pb_fingerprint_of(const pb_msg *msgs, size_t n, const pb_strtab *nodes,
                       pb_fingerprint *out)
 {
@@ -146,7 +137,7 @@ int pb_fingerprint_of(const pb_msg *msgs, size_t n, const pb_strtab *nodes,
     for (size_t i = 0; i < n; i++) {
         const pb_msg *m = &msgs[i];
         uint64_t s = m->src < nn ? nh[m->src] : 0, d = m->dst < nn ? nh[m->dst] : 0;
-        h += fp_mix(fp_mix(m->id ^ 0x9e3779b97f4a7c15ULL) ^ fp_mix(s + 3 * d + m->type));
+        h += pb_mix64(pb_mix64(m->id ^ 0x9e3779b97f4a7c15ULL) ^ pb_mix64(s + 3 * d + m->type));
     }
     free(nh);
     out->messages = n;

@@ -1,4 +1,5 @@
 #include "pb_trace.h"
+#include "pb_hash.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -160,16 +161,6 @@ typedef struct idset {
     size_t cap, count;
 } idset;
 
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 static int idset_has(const idset *s, uint64_t id)
 {
     if (!s->slots) {
@@ -191,7 +182,7 @@ static int idset_has(const idset *s, uint64_t id)
         return s->sorted[lo] == id;
     }
     uint64_t key = id + 1;
-    size_t j = mix64(key) & (s->cap - 1);
+    size_t j = pb_mix64(key) & (s->cap - 1);
     while (s->slots[j]) {
         if (s->slots[j] == key)
             return 1;
@@ -210,7 +201,7 @@ static int idset_hash_insert(idset *s, uint64_t id)
         for (size_t i = 0; i < s->cap; i++) {
             if (!s->slots[i])
                 continue;
-            size_t j = mix64(s->slots[i]) & (nc - 1);
+            size_t j = pb_mix64(s->slots[i]) & (nc - 1);
             while (ns[j])
                 j = (j + 1) & (nc - 1);
             ns[j] = s->slots[i];
@@ -220,7 +211,7 @@ static int idset_hash_insert(idset *s, uint64_t id)
         s->cap = nc;
     }
     uint64_t key = id + 1;
-    size_t j = mix64(key) & (s->cap - 1);
+    size_t j = pb_mix64(key) & (s->cap - 1);
     while (s->slots[j]) {
         if (s->slots[j] == key)
             return 0;

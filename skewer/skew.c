@@ -1,4 +1,5 @@
 #include "skew.h"
+#include "pb_hash.h"
 
 #include <errno.h>
 #include <gsl/gsl_randist.h>
@@ -417,16 +418,6 @@ static int64_t draw(gsl_rng *rng, const skew_dist *d)
     return (int64_t)llround(x);
 }
 
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 int skew_spec_clock(const skew_spec *s, const char *node, skew_clock *out)
 {
     uint32_t idx;
@@ -442,7 +433,7 @@ int skew_spec_clock(const skew_spec *s, const char *node, skew_clock *out)
     out->offset = 0;
     out->drift_ppt = 0;
     if (s->rng) {
-        uint64_t k = mix64((uint64_t)s->seed * 0x9e3779b97f4a7c15ULL ^
+        uint64_t k = pb_mix64((uint64_t)s->seed * 0x9e3779b97f4a7c15ULL ^
                            pb_hash_bytes(node, l));
         gsl_rng_set(s->rng, (unsigned long)(k & 0xffffffffu));
         out->offset = draw(s->rng, &s->roff);
@@ -920,7 +911,7 @@ static pair_slot *pair_find(const skew_estimate *e, uint64_t key)
 {
     if (!e->cap)
         return NULL;
-    size_t j = mix64(key) & (e->cap - 1);
+    size_t j = pb_mix64(key) & (e->cap - 1);
     while (e->slots[j].key) {
         if (e->slots[j].key == key)
             return &e->slots[j];
@@ -938,7 +929,7 @@ static int pair_grow(skew_estimate *e)
     for (size_t i = 0; i < e->cap; i++) {
         if (!e->slots[i].key)
             continue;
-        size_t j = mix64(e->slots[i].key) & (nc - 1);
+        size_t j = pb_mix64(e->slots[i].key) & (nc - 1);
         while (ns[j].key)
             j = (j + 1) & (nc - 1);
         ns[j] = e->slots[i];
@@ -979,7 +970,7 @@ int skew_estimate_add(skew_estimate *e, const pb_msg *m)
     }
     if ((e->count + 1) * 4 > e->cap * 3 && pair_grow(e) != PB_OK)
         return PB_ENOMEM;
-    size_t j = mix64(key) & (e->cap - 1);
+    size_t j = pb_mix64(key) & (e->cap - 1);
     while (e->slots[j].key)
         j = (j + 1) & (e->cap - 1);
     e->slots[j].key = key;
