@@ -3,6 +3,7 @@
  * joint algorithms (callview_paths.h).
  */
 #include "callview_paths.h"
+#include "pb_mem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -109,14 +110,8 @@ int cvp_record(cvp_ctx *x, pb_result *res, const char *text, uint32_t *inst,
                            pat);
     if (rc != PB_OK)
         return rc;
-    if (x->ninst == x->instcap) {
-        size_t nc = x->instcap ? x->instcap * 2 : 1024;
-        uint32_t *na = realloc(x->inst_pat, nc * sizeof *na);
-        if (!na)
-            return PB_ENOMEM;
-        x->inst_pat = na;
-        x->instcap = nc;
-    }
+    if (pb_grow(&x->inst_pat, sizeof *x->inst_pat, &x->instcap, x->ninst + 1, 1024) != PB_OK)
+        return PB_ENOMEM;
     x->inst_pat[x->ninst++] = (*pat)->index;
     for (uint32_t i = 1; inst && i < n; i++)
         inst[x->tpair[i]] = (uint32_t)x->ninst;

@@ -28,6 +28,7 @@
  * Paths are then built from the chosen parents (joint_paths.c).
  */
 #include "joint.h"
+#include "pb_mem.h"
 #include "pb_hash.h"
 #include "joint_int.h"
 #include "pb_algo.h"
@@ -147,14 +148,8 @@ static void hmap_free(hmap *h)
 static int kv_insert(joint *s, uint32_t q, uint32_t p)
 {
     kvec *k = &s->kids[q];
-    if (k->n == k->cap) {
-        uint32_t nc = k->cap ? k->cap * 2 : 4;
-        uint32_t *a = realloc(k->a, (size_t)nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        k->a = a;
-        k->cap = nc;
-    }
+    if (pb_grow32(&k->a, sizeof *k->a, &k->cap, k->n + 1, 4) != PB_OK)
+        return PB_ENOMEM;
     uint32_t i = k->n;
     while (i > 0 && (s->pr[k->a[i - 1]].cs > s->pr[p].cs ||
                      (s->pr[k->a[i - 1]].cs == s->pr[p].cs && k->a[i - 1] > p))) {
@@ -476,14 +471,8 @@ static int cmp_insort(const void *x, const void *y)
 
 static int add_cand(joint *s, uint32_t q)
 {
-    if (s->ncand == s->candcap) {
-        size_t nc = s->candcap ? s->candcap * 2 : 4096;
-        uint32_t *a = realloc(s->cand, nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        s->cand = a;
-        s->candcap = nc;
-    }
+    if (pb_grow(&s->cand, sizeof *s->cand, &s->candcap, s->ncand + 1, 4096) != PB_OK)
+        return PB_ENOMEM;
     s->cand[s->ncand++] = q;
     return PB_OK;
 }

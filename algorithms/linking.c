@@ -12,6 +12,7 @@
  * copying of partial trees.
  */
 #include "linking.h"
+#include "pb_mem.h"
 #include "pb_algo.h"
 #include "pb_ptree.h"
 
@@ -259,14 +260,8 @@ static int run(builder *b, uint32_t root)
                 b->mass[c] = -1;
                 b->truncated = 1;
                 if (b->record_cuts) {
-                    if (b->ncuts == b->cutcap) {
-                        size_t nc = b->cutcap ? b->cutcap * 2 : 256;
-                        uint32_t *a = realloc(b->cuts, nc * sizeof *a);
-                        if (!a)
-                            return PB_ENOMEM;
-                        b->cuts = a;
-                        b->cutcap = nc;
-                    }
+                    if (pb_grow(&b->cuts, sizeof *b->cuts, &b->cutcap, b->ncuts + 1, 256) != PB_OK)
+                        return PB_ENOMEM;
                     b->cuts[b->ncuts++] = c;
                 }
                 continue;
@@ -356,16 +351,8 @@ static int canonical(builder *b, const char **text)
         while (c->ents[j].text)
             j = (j + 1) & (nc - 1);
     }
-    if (c->alen + 3 * (size_t)tn > c->acap) {
-        size_t na = c->acap ? c->acap * 2 : 4096;
-        while (na < c->alen + 3 * (size_t)tn)
-            na *= 2;
-        uint32_t *a = realloc(c->arena, na * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        c->arena = a;
-        c->acap = na;
-    }
+    if (pb_grow(&c->arena, sizeof *c->arena, &c->acap, c->alen + 3 * (size_t)tn, 4096) != PB_OK)
+        return PB_ENOMEM;
     char *dup = strdup(*text);
     if (!dup)
         return PB_ENOMEM;

@@ -10,6 +10,7 @@
  * so the candidates of a message are the arrivals just behind the pointer.
  */
 #include "linking.h"
+#include "pb_mem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -405,14 +406,8 @@ static void sweep_rewind(sweep *s)
 
 static int buf_push(sweep *s, size_t *len, uint32_t idx, pb_ns delay)
 {
-    if (*len == s->bufcap) {
-        size_t nc = s->bufcap ? s->bufcap * 2 : 64;
-        cand *b = realloc(s->buf, nc * sizeof *b);
-        if (!b)
-            return PB_ENOMEM;
-        s->buf = b;
-        s->bufcap = nc;
-    }
+    if (pb_grow(&s->buf, sizeof *s->buf, &s->bufcap, *len + 1, 64) != PB_OK)
+        return PB_ENOMEM;
     s->buf[*len].idx = idx;
     s->buf[*len].delay = delay;
     (*len)++;

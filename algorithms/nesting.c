@@ -21,6 +21,7 @@
  * change neither candidates nor weights.
  */
 #include "nesting.h"
+#include "pb_mem.h"
 #include "pb_hash.h"
 #include "nesting_int.h"
 #include "pb_algo.h"
@@ -471,14 +472,8 @@ static int smooth(nesting *s, pb_error *err)
 
 static int oset_push(oset *o, oent e)
 {
-    if (o->n == o->cap) {
-        uint32_t nc = o->cap ? o->cap * 2 : 4;
-        oent *a = realloc(o->a, (size_t)nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        o->a = a;
-        o->cap = nc;
-    }
+    if (pb_grow32(&o->a, sizeof *o->a, &o->cap, o->n + 1, 4) != PB_OK)
+        return PB_ENOMEM;
     o->a[o->n++] = e;
     return PB_OK;
 }
@@ -497,14 +492,8 @@ static void oset_remove(oset *o, uint32_t pair)
 
 static int cand_push(nesting *s, uint32_t q)
 {
-    if (s->ncand == s->candcap) {
-        size_t nc = s->candcap ? s->candcap * 2 : 4096;
-        uint32_t *a = realloc(s->cand, nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        s->cand = a;
-        s->candcap = nc;
-    }
+    if (pb_grow(&s->cand, sizeof *s->cand, &s->candcap, s->ncand + 1, 4096) != PB_OK)
+        return PB_ENOMEM;
     s->cand[s->ncand++] = q;
     return PB_OK;
 }

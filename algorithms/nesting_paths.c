@@ -6,6 +6,7 @@
  * (nesting_int.h).  Split from nesting.c along this seam.
  */
 #include "nesting.h"
+#include "pb_mem.h"
 #include "pb_hash.h"
 #include "nesting_int.h"
 #include "callview_paths.h"
@@ -50,7 +51,8 @@ typedef struct memo {
 
 typedef struct pathctx {
     cvp_ctx c;                   /* the tree, positions and instances */
-    uint32_t *sig, sigcap;       /* [2n] (name, parent) of the tree, for the memo */
+    uint32_t *sig;               /* [2n] (name, parent) of the tree, for the memo */
+    size_t sigcap;
     uint32_t kidcap;
     uint64_t *kids;              /* (call index << 32 | pair) */
     memo *memo;
@@ -100,16 +102,8 @@ static int canonical(nesting *s, pathctx *x, const char **text)
 {
     const pb_ptree *t = &x->c.tree;
     uint32_t n = t->n;
-    if (n > x->sigcap) {
-        uint32_t nc = x->sigcap ? x->sigcap : 16;
-        while (nc < n)
-            nc *= 2;
-        uint32_t *a = realloc(x->sig, (size_t)nc * 2 * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        x->sig = a;
-        x->sigcap = nc;
-    }
+    if (pb_grow(&x->sig, sizeof *x->sig, &x->sigcap, (size_t)2 * n, 32) != PB_OK)
+        return PB_ENOMEM;
     uint64_t h = 1469598103934665603ULL;
     for (uint32_t i = 0; i < n; i++) {
         x->sig[2 * i] = t->nodes[i].name;
@@ -187,14 +181,8 @@ static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
          * canonical positions in time order (as the truth views do) */
         uint32_t nk = 0;
         for (uint32_t k = s->first_child[p]; k != NONE; k = s->next_sib[k]) {
-            if (nk == x->kidcap) {
-                uint32_t nc = x->kidcap ? x->kidcap * 2 : 16;
-                uint64_t *a = realloc(x->kids, (size_t)nc * sizeof *a);
-                if (!a)
-                    return PB_ENOMEM;
-                x->kids = a;
-                x->kidcap = nc;
-            }
+            if (pb_grow32(&x->kids, sizeof *x->kids, &x->kidcap, nk + 1, 16) != PB_OK)
+                return PB_ENOMEM;
             x->kids[nk++] = ((uint64_t)s->call[k] << 32) | k;
         }
         if (nk > 1)

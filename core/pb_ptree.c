@@ -1,4 +1,5 @@
 #include "pb_ptree.h"
+#include "pb_mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +17,8 @@ int pb_ptree_add(pb_ptree *t, uint32_t parent, uint32_t name, uint32_t *idx)
 {
     if (parent == PB_PTREE_NONE ? t->n != 0 : parent >= t->n)
         return PB_EINVAL;
-    if (t->n == t->cap) {
-        uint32_t nc = t->cap ? t->cap * 2 : 16;
-        pb_ptree_node *nn = realloc(t->nodes, nc * sizeof *nn);
-        if (!nn)
-            return PB_ENOMEM;
-        t->nodes = nn;
-        t->cap = nc;
-    }
+    if (pb_grow32(&t->nodes, sizeof *t->nodes, &t->cap, t->n + 1, 16) != PB_OK)
+        return PB_ENOMEM;
     uint32_t i = t->n++;
     pb_ptree_node *nd = &t->nodes[i];
     nd->name = name;

@@ -1,4 +1,5 @@
 #include "pb_result.h"
+#include "pb_mem.h"
 #include "pb_hash.h"
 
 #include <csv.h>
@@ -50,14 +51,8 @@ int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
         r->nassign++;
         return PB_OK;
     }
-    if (r->nassign == r->assign_cap) {
-        size_t nc = r->assign_cap ? r->assign_cap * 2 : 1024;
-        pb_assign *na = realloc(r->assign, nc * sizeof *na);
-        if (!na)
-            return PB_ENOMEM;
-        r->assign = na;
-        r->assign_cap = nc;
-    }
+    if (pb_grow(&r->assign, sizeof *r->assign, &r->assign_cap, r->nassign + 1, 1024) != PB_OK)
+        return PB_ENOMEM;
     r->assign[r->nassign++] = (pb_assign){msg_id, (uint32_t)instance, pattern};
     return PB_OK;
 }

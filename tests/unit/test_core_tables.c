@@ -1,5 +1,7 @@
-/* Pattern table aggregation and ranking, option tables, result file. */
+/* Pattern table aggregation and ranking, option tables, result file,
+ * array growth. */
 #include "pbtest.h"
+#include "pb_mem.h"
 #include "pb_opt.h"
 #include "pb_pattab.h"
 #include "pb_result.h"
@@ -137,11 +139,43 @@ TEST(result_meta_long_line_whole)
     pb_result_free(&r);
 }
 
+/* pb_grow: capacity doubles from `first` (or the old capacity) to the
+ * first power-of-two multiple at or above need; contents are kept; a size
+ * that would overflow is PB_ENOMEM and leaves array and capacity alone. */
+TEST(grow_doubles_keeps_and_refuses_overflow)
+{
+    uint32_t *a = NULL;
+    size_t cap = 0;
+    CHECK_INT(pb_grow(&a, sizeof *a, &cap, 1, 16), PB_OK);
+    CHECK_INT(cap, 16);
+    for (uint32_t i = 0; i < 16; i++)
+        a[i] = i * 7;
+    CHECK_INT(pb_grow(&a, sizeof *a, &cap, 16, 16), PB_OK); /* fits: no change */
+    CHECK_INT(cap, 16);
+    CHECK_INT(pb_grow(&a, sizeof *a, &cap, 17, 16), PB_OK);
+    CHECK_INT(cap, 32);
+    CHECK_INT(pb_grow(&a, sizeof *a, &cap, 100, 16), PB_OK); /* 32 -> 64 -> 128 */
+    CHECK_INT(cap, 128);
+    CHECK_INT(a[15], 105);
+    uint32_t *keep = a;
+    CHECK_INT(pb_grow(&a, sizeof *a, &cap, SIZE_MAX / 2, 16), PB_ENOMEM);
+    CHECK(a == keep);
+    CHECK_INT(cap, 128);
+    free(a);
+    uint32_t *b = NULL, c32 = 0;
+    CHECK_INT(pb_grow32(&b, sizeof *b, &c32, 5, 4), PB_OK);
+    CHECK_INT(c32, 8);
+    CHECK_INT(pb_grow32(&b, sizeof *b, &c32, UINT32_MAX, 4), PB_ENOMEM); /* 2^32 > 32 bits */
+    CHECK_INT(c32, 8);
+    free(b);
+}
+
 int main(void)
 {
     RUN(pattab_aggregates_by_position);
     RUN(options_defaults_set_validate);
     RUN(result_file_ranks_and_assigns);
     RUN(result_meta_long_line_whole);
+    RUN(grow_doubles_keeps_and_refuses_overflow);
     return pbtest_exit();
 }
