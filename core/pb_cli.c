@@ -190,17 +190,6 @@ void pb_cli_help(FILE *fp, const pb_cli *cli)
         }
 }
 
-static const char *type_word(pb_opt_type t)
-{
-    switch (t) {
-    case PB_OPT_INT: return "integer";
-    case PB_OPT_DOUBLE: return "number";
-    case PB_OPT_DURATION: return "duration";
-    case PB_OPT_BOOL: return "boolean";
-    default: return "string";
-    }
-}
-
 void pb_cli_list(FILE *fp, const pb_cli *cli, const pb_option *const *params)
 {
     for (int pass = 0; pass < 2; pass++)
@@ -211,7 +200,7 @@ void pb_cli_list(FILE *fp, const pb_cli *cli, const pb_option *const *params)
         }
     for (size_t t = 0; params && params[t]; t++)
         for (const pb_option *p = params[t]; p->name; p++)
-            fprintf(fp, "param %s %s\n", p->name, type_word(p->type));
+            fprintf(fp, "param %s %s\n", p->name, pb_opt_type_name(p->type));
 }
 
 void pb_cli_free(pb_cli *cli)

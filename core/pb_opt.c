@@ -43,7 +43,7 @@ static char *range_text(const pb_option *o, char *buf, size_t n)
     return buf;
 }
 
-static const char *type_name(pb_opt_type t)
+const char *pb_opt_type_name(pb_opt_type t)
 {
     switch (t) {
     case PB_OPT_INT: return "integer";
@@ -183,7 +183,7 @@ void pb_opt_help(FILE *fp, const pb_option *table, const char *indent)
     for (const pb_option *o = table; o && o->name; o++) {
         char rb[2 * PB_DURATION_BUF + 8];
         fprintf(fp, "%s%-18s %-8s default %-8s %s", indent ? indent : "",
-                o->name, type_name(o->type), o->def ? o->def : "-",
+                o->name, pb_opt_type_name(o->type), o->def ? o->def : "-",
                 o->help ? o->help : "");
         if (o->min <= o->max)
             fprintf(fp, " %s", range_text(o, rb, sizeof rb));

@@ -57,6 +57,10 @@ int pb_opt_set_kv(const pb_option *table, void *params, const char *kv,
 /* Find an option by name, or NULL. */
 const pb_option *pb_opt_find(const pb_option *table, const char *name);
 
+/* The word --help and --list use for an option type ("integer", "number",
+ * "duration", "boolean", "string").  Returns a static string; never NULL. */
+const char *pb_opt_type_name(pb_opt_type t);
+
 /* Print one line per option: name, type, default, range, help. */
 void pb_opt_help(FILE *fp, const pb_option *table, const char *indent);
 
