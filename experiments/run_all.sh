@@ -10,6 +10,7 @@
 #     --out DIR          output directory (default out/figures)
 #     --only LIST        comma-separated figures (default: all), e.g. fig19,fig21;
 #                        "real" is experiments/real_traces.sh (the importer's)
+#                        "baselines" and "window_phases" are run after the jobs too
 #     --seeds N          seeds per point (default: the mode's)
 #     --list-jobs        print the jobs not yet done, one command line each, and stop
 #     --list-all-jobs    print every job, done or not, and stop
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
     --collect-only) collect_only=1 ;;
     --no-plots) plots=0 ;;
     --no-report) report=0 ;;
-    --list-figures) echo "$ALL_FIGS real baselines"; exit 0 ;;
+    --list-figures) echo "$ALL_FIGS real baselines window_phases"; exit 0 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run_all: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
@@ -68,7 +69,8 @@ if [ -n "$only" ]; then
     for f in $(echo "$only" | tr ',' ' '); do
         [ "$f" = real ] && continue     # experiments/real_traces.sh, run after the jobs
         [ "$f" = baselines ] && continue  # experiments/baselines_sweep.sh, likewise
-        [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real baselines" >&2; exit 2; }
+        [ "$f" = window_phases ] && continue  # experiments/window_phases.sh, likewise
+        [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real baselines window_phases" >&2; exit 2; }
         figs="$figs $f"
     done
 else
@@ -171,6 +173,13 @@ if [ -f experiments/baselines_sweep.sh ] && [ -z "$only" -o "$(echo ",$only," | 
         bq=""; [ "$mode" = full ] || bq=--quick
         PB_OUT="$out" sh experiments/baselines_sweep.sh $bq > "$out/run/baselines.log" 2>&1 ||
             { echo "run_all: warning: experiments/baselines_sweep.sh failed (see $out/run/baselines.log)" >&2; }
+    fi
+fi
+# sliding-window nesting on a trace with a one-minute phase (seed 000, 8); a few seconds
+if [ -f experiments/window_phases.sh ] && [ -z "$only" -o "$(echo ",$only," | grep -c ',window_phases,')" -gt 0 ]; then
+    if [ $collect_only -eq 0 ]; then
+        PB_OUT="$out" sh experiments/window_phases.sh > "$out/run/window_phases.log" 2>&1 ||
+            { echo "run_all: warning: experiments/window_phases.sh failed (see $out/run/window_phases.log)" >&2; rc=1; }
     fi
 fi
 plotfail=""

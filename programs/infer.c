@@ -166,29 +166,25 @@ static int export_jaeger(pb_out *o, const pb_trace *trace,
     fprintf(stderr, "%s: %s: %zu instances as Jaeger traces (%zu spans, %zu "
                     "RPCs, %zu one-way messages)\n",
             prog, path, st.instances, st.spans, st.rpcs, st.one_way);
-    if (st.multi_root)
-        fprintf(stderr, "%s: %s: %zu instances have more than one root RPC "
-                        "(each roots its own span tree)\n",
-                prog, path, st.multi_root);
-    if (st.no_open_parent)
-        fprintf(stderr, "%s: %s: %zu RPCs sent when no call into their "
-                        "sender was open: child of its latest call\n",
-                prog, path, st.no_open_parent);
-    if (st.cycles_cut)
-        fprintf(stderr, "%s: %s: %zu parent choices would have closed a loop: "
-                        "those RPCs root their own span tree\n",
-                prog, path, st.cycles_cut);
-    if (st.rounded)
-        fprintf(stderr, "%s: %s: %zu timestamps were not whole microseconds: "
-                        "rounded down (Jaeger times are microseconds)\n",
-                prog, path, st.rounded);
-    if (st.negative)
-        fprintf(stderr, "%s: %s: %zu spans ended before they started "
-                        "(clocks): duration 0\n",
-                prog, path, st.negative);
-    if (st.unassigned)
-        fprintf(stderr, "%s: %s: %zu messages in no instance: not exported\n",
-                prog, path, st.unassigned);
+    /* every guess the export made, with its count */
+    const struct {
+        size_t n;
+        const char *what;
+    } said[] = {
+        {st.multi_root, "instances have more than one root RPC (each roots its "
+                        "own span tree)"},
+        {st.no_open_parent, "RPCs sent when no call into their sender was open: "
+                            "child of its latest call"},
+        {st.cycles_cut, "parent choices would have closed a loop: those RPCs root "
+                        "their own span tree"},
+        {st.rounded, "timestamps were not whole microseconds: rounded down (Jaeger "
+                     "times are microseconds)"},
+        {st.negative, "spans ended before they started (clocks): duration 0"},
+        {st.unassigned, "messages in no instance: not exported"},
+    };
+    for (size_t i = 0; i < sizeof said / sizeof said[0]; i++)
+        if (said[i].n)
+            fprintf(stderr, "%s: %s: %zu %s\n", prog, path, said[i].n, said[i].what);
     return 0;
 }
 
