@@ -21,6 +21,7 @@
 
 #include "conv_xcorr.h"
 #include "pb_algo.h"
+#include "pb_mem.h"
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
 
@@ -123,14 +124,8 @@ typedef struct cv_ctx {
 
 static inline int ix_push(ixlist *l, size_t i)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        size_t *p = realloc(l->ix, cap * sizeof *p);
-        if (!p)
-            return PB_ENOMEM;
-        l->ix = p;
-        l->cap = cap;
-    }
+    if (pb_grow(&l->ix, sizeof *l->ix, &l->cap, l->n + 1, 16) != PB_OK)
+        return PB_ENOMEM;
     l->ix[l->n++] = i;
     return PB_OK;
 }

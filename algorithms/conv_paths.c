@@ -434,14 +434,8 @@ done:
 static int add_vertex(cv_ctx *c, uint32_t parent, uint32_t node, uint64_t count,
                       cv_delay *delays, uint32_t ndelays, uint32_t *idx)
 {
-    if (c->nvx == c->vxcap) {
-        uint32_t cap = c->vxcap ? 2 * c->vxcap : 64;
-        cv_vertex *v = realloc(c->vx, (size_t)cap * sizeof *v);
-        if (!v)
-            return oom(c);
-        c->vx = v;
-        c->vxcap = cap;
-    }
+    if (pb_grow32(&c->vx, sizeof *c->vx, &c->vxcap, c->nvx + 1, 64) != PB_OK)
+        return oom(c);
     uint32_t i = c->nvx++;
     cv_vertex *x = &c->vx[i];
     x->node = node;

@@ -5,6 +5,7 @@
 #include "pb_trace.h"
 #include "pb_hash.h"
 #include "pb_trace_int.h"
+#include "pb_mem.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -98,14 +99,9 @@ static int idset_add(idset *s, uint64_t id)
 {
     if (!s->slots) {
         if (!s->nsorted || id > s->sorted[s->nsorted - 1]) {
-            if (s->nsorted == s->capsorted) {
-                size_t nc = s->capsorted ? s->capsorted * 2 : 4096;
-                uint64_t *na = realloc(s->sorted, nc * sizeof *na);
-                if (!na)
-                    return PB_ENOMEM;
-                s->sorted = na;
-                s->capsorted = nc;
-            }
+            if (pb_grow(&s->sorted, sizeof *s->sorted, &s->capsorted, s->nsorted + 1,
+                        4096) != PB_OK)
+                return PB_ENOMEM;
             s->sorted[s->nsorted++] = id;
             return 1;
         }
@@ -352,15 +348,9 @@ static void accept_message(pb_reader *r, pb_msg *m, pb_truth *t, long line,
     if (r->opts.check_ids) {
         if (t->cause != PB_ID_NONE && !r->opts.allow_dangling_causes &&
             !idset_has(&r->ids, t->cause)) {
-            if (r->nfwd == r->capfwd) {
-                size_t nc = r->capfwd ? r->capfwd * 2 : 64;
-                struct fwd_cause *nf = realloc(r->fwd, nc * sizeof *nf);
-                if (!nf) {
-                    reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
-                    return;
-                }
-                r->fwd = nf;
-                r->capfwd = nc;
+            if (pb_grow(&r->fwd, sizeof *r->fwd, &r->capfwd, r->nfwd + 1, 64) != PB_OK) {
+                reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
+                return;
             }
             r->fwd[r->nfwd++] = (struct fwd_cause){m->id, t->cause, line, cause_col};
         }
