@@ -59,6 +59,7 @@ static mt_op *new_op(parser *p, int kind, long line)
         op->kind = kind;
         op->line = line;
         op->wait_node = -1;
+        op->join = -1;
     }
     return op;
 }
@@ -137,6 +138,7 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
     mt_op *op = new_op(p, kind, k->line);
     if (!op)
         return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+    op->col = k->col;
     *out = op;
     int rc;
     tok *open;
@@ -157,6 +159,13 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
             char *av;
             if ((rc = mt_expand(p, a, &av)) != PB_OK)
                 return rc;
+            if (!strncmp(av, "join=", 5) && kind == MT_OP_CALL) {
+                if (!mt_valid_ident(av + 5, strlen(av + 5)))
+                    return PERR(p, a, "expected join=NAME with NAME of letters, digits and _, "
+                                "got \"%s\"", av);
+                op->join_name = av + 5;
+                continue;
+            }
             mt_delay *d = NULL;
             if (!strncmp(av, "delay=", 6))
                 d = &op->d;
@@ -164,7 +173,7 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
                 d = &op->r;
             if (!d)
                 return PERR(p, a, "unknown attribute \"%s\"; expected %s", av,
-                            kind == MT_OP_CALL ? "delay=MEAN,SD, ret=MEAN,SD or \"{\""
+                            kind == MT_OP_CALL ? "delay=MEAN,SD, ret=MEAN,SD, join=NAME or \"{\""
                                                : "delay=MEAN,SD or \"{\"");
             char why[PB_ERROR_MSG_MAX];
             if (mt_parse_delay(strchr(av, '=') + 1, d, why, sizeof why) != PB_OK)
@@ -567,6 +576,303 @@ static void fill_delays(mt_op *op, const mt_delay *dc, const mt_delay *dr,
 }
 
 /* ------------------------------------------------------------------ */
+/* Joins: calls with join=NAME in one tracelet form a group */
+
+typedef struct jscan {
+    parser *p;
+    mt_tracelet *tr;
+    const mt_op **first;  /* per group: its first call, for messages */
+    uint32_t cap;
+    uint32_t *open;       /* per group: parts whose block we are inside */
+} jscan;
+
+/* Pass 1: number the groups and count their parts. */
+static int join_number(jscan *j, mt_op *op)
+{
+    if (op->kind == MT_OP_CALL && op->join_name) {
+        mt_tracelet *tr = j->tr;
+        uint32_t g = 0;
+        while (g < tr->njoins && strcmp(j->first[g]->join_name, op->join_name))
+            g++;
+        if (g == tr->njoins) {
+            if (tr->njoins == j->cap) {
+                uint32_t cap = j->cap ? 2 * j->cap : 4;
+                const mt_op **nf = realloc(j->first, cap * sizeof *nf);
+                if (!nf)
+                    return pb_error_set(j->p->err, PB_ENOMEM, j->p->file, 0, 0, "out of memory");
+                j->first = nf;
+                uint32_t *np = realloc(tr->join_parts, cap * sizeof *np);
+                if (!np)
+                    return pb_error_set(j->p->err, PB_ENOMEM, j->p->file, 0, 0, "out of memory");
+                tr->join_parts = np;
+                j->cap = cap;
+            }
+            j->first[g] = op;
+            tr->join_parts[g] = 0;
+            tr->njoins++;
+        }
+        const mt_op *f = j->first[g];
+        if (op->to.n != 1)
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s: a join call must name one node, got a choice of %u; "
+                              "expected every part of a join to reach the same node",
+                              op->join_name, op->to.n);
+        if (op->to.node[0] != f->to.node[0])
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s: this part calls %s but the part at line %ld calls %s; "
+                              "expected every part of a join to reach the same node",
+                              op->join_name, pb_strtab_str(j->p->c->nodes, op->to.node[0]),
+                              f->line, pb_strtab_str(j->p->c->nodes, f->to.node[0]));
+        op->join = (int32_t)g;
+        tr->join_parts[g]++;
+    }
+    for (uint32_t i = 0; i < op->nkids; i++) {
+        int rc = join_number(j, op->kids[i]);
+        if (rc != PB_OK)
+            return rc;
+    }
+    return PB_OK;
+}
+
+/* Pass 2: a join completes when all its parts have arrived, so every part
+ * must run whenever the path runs (none under a choose) and no part may
+ * wait on a block of its own group (only the last arrival runs one). */
+static int join_check(jscan *j, const mt_op *op, int in_choose)
+{
+    const mt_tracelet *tr = j->tr;
+    if (op->kind == MT_OP_CALL && op->join >= 0) {
+        uint32_t g = (uint32_t)op->join;
+        if (tr->join_parts[g] < 2)
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s has only this one part; expected at least two calls "
+                              "with join=%s (from different branches) to join", op->join_name,
+                              op->join_name);
+        if (in_choose)
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s: this part is inside a choose, so the join could wait "
+                              "forever for a part that was not chosen; expected every part "
+                              "outside choose", op->join_name);
+        if (j->open[g])
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s: this part runs inside the block of another part of the "
+                              "same join, which runs only after every part (this one "
+                              "included) has arrived, so the join can never complete; expected "
+                              "the parts in different branches", op->join_name);
+        j->open[g]++;
+    }
+    for (uint32_t i = 0; i < op->nkids; i++) {
+        int rc = join_check(j, op->kids[i], in_choose || op->kind == MT_OP_CHOOSE);
+        if (rc != PB_OK)
+            return rc;
+    }
+    if (op->kind == MT_OP_CALL && op->join >= 0)
+        j->open[op->join]--;
+    return PB_OK;
+}
+
+static int resolve_joins(parser *p, mt_tracelet *tr)
+{
+    jscan j = {p, tr, NULL, 0, NULL};
+    int rc = join_number(&j, tr->body);
+    if (rc == PB_OK && tr->njoins) {
+        j.open = calloc(tr->njoins, sizeof *j.open);
+        rc = j.open ? join_check(&j, tr->body, 0)
+                    : pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        p->c->event_engine = 1;
+    }
+    if (rc == PB_OK && tr->njoins) {
+        /* keep the counts in the arena with the rest of the config */
+        uint32_t *parts = mt_aalloc(p->c, tr->njoins * sizeof *parts);
+        if (!parts)
+            rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        else
+            memcpy(parts, tr->join_parts, tr->njoins * sizeof *parts);
+        free(tr->join_parts);
+        tr->join_parts = parts;
+    } else {
+        free(tr->join_parts);
+        tr->join_parts = NULL;
+        if (rc != PB_OK)
+            tr->njoins = 0;
+    }
+    free(j.first);
+    free(j.open);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Services: service NODE workers=K */
+
+static mt_service *find_service(mt_config *c, uint32_t node)
+{
+    for (size_t i = 0; i < c->nsvc; i++)
+        if (c->svc[i].node == node)
+            return &c->svc[i];
+    return NULL;
+}
+
+static int add_service(parser *p, uint32_t node, int workers, long line, long col)
+{
+    mt_config *c = p->c;
+    if (c->nsvc == c->svccap) {
+        size_t cap = c->svccap ? 2 * c->svccap : 8;
+        mt_service *ns = realloc(c->svc, cap * sizeof *ns);
+        if (!ns)
+            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        c->svc = ns;
+        c->svccap = cap;
+    }
+    mt_service *s = &c->svc[c->nsvc++];
+    s->node = node;
+    s->workers = workers;
+    s->line = line;
+    s->col = col;
+    return PB_OK;
+}
+
+static int parse_service(parser *p)
+{
+    tok *kw = next(p);
+    char b[64];
+    tok *nk = peek(p);
+    if (nk->kind != T_WORD)
+        return PERR(p, nk, "expected a node name after \"service\", got %s",
+                    mt_tok_desc(nk, b, sizeof b));
+    next(p);
+    char *v;
+    mt_nodes nd;
+    int rc;
+    if ((rc = mt_expand(p, nk, &v)) != PB_OK || (rc = mt_parse_nodes(p, nk, v, &nd, 0)) != PB_OK)
+        return rc;
+    mt_service *prev = find_service(p->c, nd.node[0]);
+    if (prev)
+        return PERR(p, nk, "service %s is declared twice (first at line %ld); expected one "
+                    "service line per node", v, prev->line);
+    int workers = 0;
+    while (peek(p)->kind == T_WORD) {
+        tok *a = next(p);
+        char *av;
+        if ((rc = mt_expand(p, a, &av)) != PB_OK)
+            return rc;
+        if (strncmp(av, "workers=", 8))
+            return PERR(p, a, "service %s: unknown attribute \"%s\"; expected workers=K", v, av);
+        if (mt_parse_count(av + 8, &workers) != PB_OK)
+            return PERR(p, a, "service %s: expected workers=K with K an integer in 1..1000000, "
+                        "got \"%s\"", v, av);
+    }
+    if (!workers)
+        return PERR(p, kw, "service %s: expected workers=K (how many calls it serves at once)", v);
+    char dn[300];
+    snprintf(dn, sizeof dn, "%s.workers", v);
+    mt_def *d = mt_find_def(p, dn);
+    if (d && mt_parse_count(d->value, &workers) != PB_OK)
+        return pb_error_set(p->err, PB_EINVAL, "-D", 0, 0, "-D %s=%s: expected an integer in "
+                            "1..1000000", dn, d->value);
+    if ((rc = add_service(p, nd.node[0], workers, kw->line, kw->col)) != PB_OK)
+        return rc;
+    return mt_expect_eol(p, "the service's workers");
+}
+
+/* Walk a tracelet's calls holding the bounded services whose worker the
+ * path holds (a worker is held from the start of a call's block until its
+ * return is sent); record held -> called edges in adj (n x n). */
+static void hold_walk(const mt_config *c, const mt_op *op, uint32_t *held, uint32_t nheld,
+                      unsigned char *adj, size_t n)
+{
+    uint32_t pushed = 0;
+    if (op->kind == MT_OP_CALL)
+        for (uint32_t k = 0; k < op->to.n; k++) {
+            uint32_t y = op->to.node[k];
+            if (!c->workers[y])
+                continue;
+            for (uint32_t h = 0; h < nheld; h++)
+                adj[(size_t)held[h] * n + y] = 1;
+            if (op->to.n == 1) {
+                held[nheld + pushed] = y;
+                pushed = 1;
+            }
+        }
+    if (op->kind == MT_OP_CALL && op->to.n > 1) {
+        /* a node choice: walk the block once per bounded callee */
+        for (uint32_t k = 0; k < op->to.n; k++) {
+            uint32_t y = op->to.node[k];
+            uint32_t nh = nheld;
+            if (c->workers[y])
+                held[nh++] = y;
+            for (uint32_t i = 0; i < op->nkids; i++)
+                hold_walk(c, op->kids[i], held, nh, adj, n);
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < op->nkids; i++)
+        hold_walk(c, op->kids[i], held, nheld + pushed, adj, n);
+}
+
+/* 1 if node x reaches itself through adj (n x n); mark: scratch of n. */
+static int on_cycle(const unsigned char *adj, size_t n, size_t x, unsigned char *mark,
+                    uint32_t *stack)
+{
+    memset(mark, 0, n);
+    size_t top = 0;
+    stack[top++] = (uint32_t)x;
+    while (top) {
+        size_t u = stack[--top];
+        for (size_t v = 0; v < n; v++)
+            if (adj[u * n + v]) {
+                if (v == x)
+                    return 1;
+                if (!mark[v]) {
+                    mark[v] = 1;
+                    stack[top++] = (uint32_t)v;
+                }
+            }
+    }
+    return 0;
+}
+
+/* The per-node worker table, and the check that no path can wait for a
+ * worker that it (or another path waiting on it) holds. */
+static int finish_services(parser *p)
+{
+    mt_config *c = p->c;
+    if (!c->nsvc)
+        return PB_OK;
+    c->event_engine = 1;
+    size_t n = pb_strtab_count(c->nodes);
+    c->workers = mt_aalloc(c, n * sizeof *c->workers);
+    unsigned char *adj = calloc(n * n + n, 1);
+    uint32_t *held = malloc((201 + n) * sizeof *held);
+    uint32_t *stack = malloc((n * n + 1) * sizeof *stack);
+    int rc = PB_OK;
+    if (!c->workers || !adj || !held || !stack) {
+        rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < c->nsvc; i++)
+        c->workers[c->svc[i].node] = c->svc[i].workers;
+    for (size_t i = 0; i < c->ntr; i++)
+        if (!c->tr[i].interleave)
+            hold_walk(c, c->tr[i].body, held, 0, adj, n);
+    for (size_t i = 0; i < c->nsvc; i++) {
+        uint32_t x = c->svc[i].node;
+        if (on_cycle(adj, n, x, adj + n * n, stack)) {
+            rc = mt_perr_at(p, c->svc[i].line, c->svc[i].col,
+                            "service %s (workers=%d): a path holding one of its workers can "
+                            "call it again, directly or through other services with workers, "
+                            "so the calls could wait for each other forever; expected no "
+                            "cycle of calls through services with workers",
+                            pb_strtab_str(c->nodes, x), c->svc[i].workers);
+            goto out;
+        }
+    }
+out:
+    free(adj);
+    free(held);
+    free(stack);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* Tracelets */
 
 static int apply_tracelet_field(parser *p, mt_tracelet *tr, const char *field,
@@ -702,6 +1008,8 @@ static int parse_tracelet(parser *p)
             return PERR(p, kw, "tracelet %s: a path may have %llu messages; expected at most 1000000",
                         tr->name, (unsigned long long)maxm);
         tr->maxmsgs = (uint32_t)maxm;
+        if ((rc = resolve_joins(p, tr)) != PB_OK)
+            return rc;
     }
     return mt_expect_eol(p, "the tracelet's \"}\"");
 }
@@ -771,6 +1079,9 @@ static int finish(parser *p)
     if (pool_n && !pool_w)
         return mt_perr_at(p, 0, 0, "every tracelet of the shared pool has weight 0; expected at "
                        "least one positive weight");
+    int rc0 = finish_services(p);
+    if (rc0 != PB_OK)
+        return rc0;
     for (size_t i = 0; i < p->ndefs; i++)
         if (!p->defs[i].used) {
             pb_strbuf b = {0};
@@ -778,7 +1089,8 @@ static int finish(parser *p)
                 pb_strbuf_printf(&b, "%s%s", j ? ", " : "", mt_options[j].name);
             int rc = pb_error_set(p->err, PB_EINVAL, "-D", 0, 0,
                                   "-D %s: no setting, variable (let) or tracelet field "
-                                  "(TRACELET.weight, .instances, .think) of that name; settings are: %s",
+                                  "(TRACELET.weight, .instances, .think) or service field "
+                                  "(SERVICE.workers) of that name; settings are: %s",
                                   p->defs[i].name, pb_strbuf_str(&b));
             pb_strbuf_free(&b);
             return rc;
@@ -865,13 +1177,15 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
             break;
         if (is_word(k, "tracelet"))
             rc = parse_tracelet(&p);
+        else if (is_word(k, "service"))
+            rc = parse_service(&p);
         else if (is_word(k, "let"))
             rc = mt_parse_let(&p);
         else if (k->kind == T_WORD)
             rc = mt_parse_setting_line(&p);
         else {
             char b[64];
-            rc = PERR(&p, k, "expected a setting (name = value), let or tracelet, got %s",
+            rc = PERR(&p, k, "expected a setting (name = value), let, service or tracelet, got %s",
                       mt_tok_desc(k, b, sizeof b));
         }
         if (rc != PB_OK)
@@ -929,6 +1243,7 @@ void mt_config_close(mt_config *c)
     }
     pb_strtab_close(c->nodes);
     free(c->tr);
+    free(c->svc);
     free(c->vars);
     free(c->defs);
     free(c->file);
@@ -961,5 +1276,8 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
                               tr->name, pb_num_format(tr->weight, wb), tr->name,
                               tr->instances, tr->name, lo, hi);
     }
+    for (size_t i = 0; i < c->nsvc && rc == PB_OK; i++)
+        rc = pb_strbuf_printf(out, " %s.workers=%d", pb_strtab_str(c->nodes, c->svc[i].node),
+                              c->svc[i].workers);
     return rc;
 }
