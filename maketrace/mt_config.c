@@ -1185,7 +1185,7 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
             rc = mt_parse_setting_line(&p);
         else {
             char b[64];
-            rc = PERR(&p, k, "expected a setting (name = value), let, service or tracelet, got %s",
+            rc = PERR(&p, k, "expected a setting (name = value), let or tracelet (or a service line), got %s",
                       mt_tok_desc(k, b, sizeof b));
         }
         if (rc != PB_OK)
