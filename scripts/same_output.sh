@@ -84,7 +84,7 @@ run() {  # run BIN OUTDIR: every command, outputs and stderr into OUTDIR
 }
 run "$OLD" "$O/old"
 run "$NEW" "$O/new"
-n=$(ls "$O/new" | wc -l)
+n=$(find "$O/new" -type f | wc -l)
 if diff -r -I '^# cpu_read_s=' "$O/old" "$O/new"; then
     echo "same_output: all $n outputs identical"
     exit 0
