@@ -100,6 +100,13 @@ pb_point_run() {
     _file=$1; shift
     case "$_file" in /*) ;; *) _file="$PB_ROOT/$_file" ;; esac
     [ -e "$_file" ] && return 0
+    # the output folder the point belongs to (OUT/points/FIG/NAME.row): its
+    # trace cache is there, also when the job line runs without PB_OUT
+    # (GNU parallel, a Slurm array)
+    case "$_file" in
+    */points/"$FIG"/*) _pb_outdir=${_file%/points/"$FIG"/*} ;;
+    *) _pb_outdir=$OUT ;;
+    esac
     for _a in "$@"; do
         _k=${_a%%=*}
         case "$_k" in ''|*[!A-Za-z0-9_]*) die "bad parameter '$_a'" ;; esac
@@ -316,10 +323,12 @@ cached() {
 # points (fig21: 48 capture rates and algorithms per config and seed), so a
 # trace is generated once and every point links to it.
 #   trace_cache_dir: $PB_CACHE/traces when PB_CACHE is set, else
-#     $OUT/cache/traces: beside the points, so that the jobs of one sweep
-#     share it wherever they run (a Slurm array on a shared file system).
-#     run_all.sh deletes it when the points are collected.
-trace_cache_dir() { echo "${PB_CACHE:-$OUT/cache}/traces"; }
+#     OUT/cache/traces, OUT the folder of the point's file
+#     (OUT/points/FIG/NAME.row; $PB_OUT for a file elsewhere): beside the
+#     points, so that the jobs of one sweep share it wherever they run (a
+#     Slurm array on a shared file system).  run_all.sh deletes it once no
+#     point is left to run.
+trace_cache_dir() { echo "${PB_CACHE:-${_pb_outdir:-$OUT}/cache}/traces"; }
 
 # cache_file FILE CMD...: FILE (made in the current directory, a symbolic
 # link into the trace cache) holds CMD's stdout.  CMD runs only when the
@@ -342,6 +351,8 @@ cache_file() {
         mkdir -p "$_cd" || return 1
         _tmp=$(mktemp "$_cd/.tmp.XXXXXXXX") || return 1
         if "$@" >"$_tmp"; then
+            # (mktemp makes it private; the points of other users may read it)
+            chmod a+r "$_tmp"
             mv -f "$_tmp" "$_pb_cached" || { rm -f "$_tmp"; return 1; }
         else
             _rc=$?; rm -f "$_tmp"; _pb_cached=; return $_rc

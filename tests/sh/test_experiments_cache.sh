@@ -5,6 +5,7 @@
 #  - points of one trace generate it once; their rows are the same as with
 #    an empty cache; the cached trace is maketrace's output byte for byte
 #  - a rebuilt program (another modification time) makes a new entry
+#  - the cache is beside the point's output folder, also without PB_OUT
 #  - a failing generator leaves no entry and no temporary file, and the
 #    point fails
 #  - the .dat of hand-written point files is exactly the expected text
@@ -66,6 +67,14 @@ touch -d '2001-01-01' "$tmp/bin/maketrace"
 point "$o" "$tmp/a4.row" linking 10 || fail "point after the rebuild failed"
 [ "$(runs)" -eq 3 ] || fail "a rebuilt maketrace did not make a new cache entry"
 [ "$(ls "$o/cache/traces" | grep -c '\.csv$')" -eq 2 ] || fail "expected two cache entries after the rebuild"
+
+# 3b. a job line run without PB_OUT (as GNU parallel or a Slurm array run
+# them): the cache is beside the point's folder, not in the default output
+o5="$tmp/e"
+(unset PB_OUT; PB_BIN="$tmp/bin" PB_COMMIT=test sh experiments/fig21.sh point "$o5/points/fig21/x.row" \
+    cfg=multitier algo=nesting ratex=0.7 seed=1 len=3000) || fail "point without PB_OUT failed"
+[ -s "$o5/points/fig21/x.row" ] || fail "point without PB_OUT made no row file"
+ls "$o5/cache/traces" 2>/dev/null | grep -q '\.csv$' || fail "the trace of a point in $o5/points is not cached in $o5/cache"
 
 # 4. a failing generator: no entry, no temporary file, the point fails
 printf '#!/bin/sh\necho broken >&2\nexit 3\n' >"$tmp/bin/maketrace"
