@@ -41,6 +41,7 @@ typedef struct joint_params {
     int order;          /* [order] order-of-service term, 0 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
+    const char *start;  /* [start] first assignment: rank or local, "rank" */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
     int top;            /* [top] patterns in the text report, 20 */
 } joint_params;

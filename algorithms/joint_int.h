@@ -78,6 +78,7 @@ struct joint {
     hmap seen;              /* request pairs re-split in this pass */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     int use_flow;
+    int start_rank;         /* start=rank */
     unsigned char *free_ret; /* pair made without a call id: its return may move */
     size_t ret_swaps, resplit_capped;
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
