@@ -68,6 +68,10 @@ const pb_option joint_options[] = {
     {"matching", PB_OPT_STRING, offsetof(joint_params, matching), "greedy", PB_OPT_NORANGE,
      "reassignment rounds: greedy (each call to its best request, others fixed) or flow "
      "(min-cost flow per endpoint, GLPK out-of-kilter)"},
+    {"parallel", PB_OPT_DOUBLE, offsetof(joint_params, parallel), "0.8", 0, 1,
+     "a call's return is no trigger of a later output of its request when, over the "
+     "requests making both, the output left before the return more often than this "
+     "(learned parallel calls); 1 = off"},
     {"start", PB_OPT_STRING, offsetof(joint_params, start), "rank", PB_OPT_NORANGE,
      "first assignment: rank (the i-th call of an endpoint to the i-th request the service "
      "received, when a candidate) or local (earliest open candidate with the fewest calls)"},
@@ -510,6 +514,10 @@ void joint_close(joint *s)
         free(f[i]);
     hmap_free(&s->linkmap);
     hmap_free(&s->keymap);
+    hmap_free(&s->parmap);
+    free(s->pov);
+    free(s->pse);
+    free(s->pflag);
     hmap_free(&s->seen);
     free(s->rsbuf);
     free(s->qend);

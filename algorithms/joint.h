@@ -39,6 +39,7 @@ typedef struct joint_params {
     int swap_rounds;    /* [swap_rounds] return exchanges without call ids, 2 */
     int repair;         /* [repair] re-pairing rounds without call ids, 2 */
     int order;          /* [order] order-of-service term, 0 */
+    double parallel;    /* [parallel] overlap fraction making a return no trigger, 0.8 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank or local, "rank" */
