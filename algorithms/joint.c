@@ -254,9 +254,10 @@ static int read_callgraph(joint *s, pb_error *err)
 /* ------------------------------------------------------------------ */
 
 /* the rank start: per service, its requests in arrival order (its own
- * clock); per outgoing endpoint, its calls in send order (pair order);
- * the i-th call goes to the i-th request when that request is one of its
- * candidates.  PB_OK or PB_ENOMEM */
+ * clock); per outgoing endpoint that the service calls about once per
+ * request (as many calls as requests, within 5 %), its calls in send order
+ * (pair order); the i-th call goes to the i-th request when that request
+ * is one of its candidates.  PB_OK or PB_ENOMEM */
 static int rank_start(joint *s)
 {
     uint32_t n = s->npairs;
@@ -277,6 +278,11 @@ static int rank_start(joint *s)
             qsort(rq + off[a], off[a + 1] - off[a], sizeof *rq, joint_cmp_insort);
     for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++) {
         uint32_t a = s->link_src[l], k = 0, nq = off[a + 1] - off[a];
+        uint32_t nl = s->bylink_off[l + 1] - s->bylink_off[l];
+        /* only an endpoint called about once per request of the service
+         * (within 5 %): otherwise the ranks do not line up */
+        if (nl < 0.95 * nq || nl > 1.05 * nq)
+            continue;
         for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1] && k < nq && rc == PB_OK;
              i++, k++) {
             uint32_t p = s->bylink[i], q = rq[off[a] + k].p;
