@@ -138,9 +138,9 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
             const jpair *o = &s->pr[k[i]];
             if (o->call == NONE)
                 continue;
-            for (uint32_t j = 0; j < n; j++) {
+            for (uint32_t j = 0; j < i; j++) { /* k is sorted by call time */
                 const jpair *c = &s->pr[k[j]];
-                if (j == i || c->ret == NONE || c->call == NONE || c->cs >= o->cs)
+                if (c->ret == NONE || c->call == NONE || c->cs >= o->cs)
                     continue;
                 uint64_t key = dkey(ein, 1 + c->link, o->link);
                 uint32_t h = joint_hmap_get(&s->parmap, key);
