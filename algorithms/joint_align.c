@@ -12,9 +12,12 @@
  * link's own duration histogram (log10 bins, smoothed, mixed with a
  * uniform floor) and an unpaired message costs AL_SKIP nats.  A shifted
  * stretch pays the floor cost at each of its pairs, so the shift is cut
- * where the lost message was.  The histogram is first learned from
- * last-in-first-out pairs (which a lost message does not shift), then
- * refitted once from the alignment's own pairs.  A return is tried
+ * where the lost message was.  The histogram is learned from two starts,
+ * last-in-first-out pairs (which a lost message does not shift, but
+ * which are wrong where requests overlap on the link) and first-in-
+ * first-out pairs (the reverse); from each, align, refit the histogram
+ * from the alignment's pairs and align again; the alignment of least
+ * cost is kept.  A return is tried
  * against a window of the last calls before it, twice the longest
  * first-in-first-out queue of the link plus AL_KMIN (at most AL_KMAX), so
  * that it holds the call first in, first out would take (window_cut
@@ -34,6 +37,7 @@
 #define AL_FLOOR 1e-3   /* weight of the uniform background */
 #define AL_KMIN 16      /* least window of candidate calls */
 #define AL_KMAX 1024    /* largest window */
+#define AL_REFITS 1     /* refits of the histogram from the alignment (more did not help) */
 #define AL_NONE 0xFFFFu
 
 static int al_bin(pb_ns d)
@@ -75,8 +79,8 @@ typedef struct al_state {
     int32_t *pair_of_ret;       /* call index, or -1 */
 } al_state;
 
-/* One alignment under the costs; fills pair_of_ret. */
-static void al_run(al_state *a, const double *cost)
+/* One alignment under the costs; fills pair_of_ret and returns its cost. */
+static double al_run(al_state *a, const double *cost)
 {
     size_t K = a->K;
     size_t plo = 0, phi = 0;
@@ -150,6 +154,39 @@ static void al_run(al_state *a, const double *cost)
         if (i == a->lo[j])
             i = a->fold[j];
     }
+    return best;
+}
+
+/* the cost of the pairs in pair_of_ret under the histogram of their own
+ * durations, with AL_SKIP for every message left unpaired */
+static double al_score(const al_state *a, double *cost)
+{
+    double h[AL_NB];
+    memset(h, 0, sizeof h);
+    size_t paired = 0;
+    for (size_t j = 0; j < a->nr; j++)
+        if (a->pair_of_ret[j] >= 0 && a->rt[j] - a->ct[a->pair_of_ret[j]] >= 0)
+            h[al_bin(a->rt[j] - a->ct[a->pair_of_ret[j]])] += 1;
+    al_fit(h, cost);
+    double c = 0;
+    for (size_t j = 0; j < a->nr; j++)
+        if (a->pair_of_ret[j] >= 0) {
+            c += cost[al_bin(a->rt[j] - a->ct[a->pair_of_ret[j]])];
+            paired++;
+        }
+    return c + AL_SKIP * (double)(a->nc + a->nr - 2 * paired);
+}
+
+/* fit from the alignment's pairs, align again; returns the cost */
+static double al_refit(al_state *a, double *cost)
+{
+    double h[AL_NB];
+    memset(h, 0, sizeof h);
+    for (size_t j = 0; j < a->nr; j++)
+        if (a->pair_of_ret[j] >= 0 && a->rt[j] - a->ct[a->pair_of_ret[j]] >= 0)
+            h[al_bin(a->rt[j] - a->ct[a->pair_of_ret[j]])] += 1;
+    al_fit(h, cost);
+    return al_run(a, cost);
 }
 
 int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
@@ -170,6 +207,26 @@ int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
             st->skipped += n;
         return PB_OK;
     }
+    if (nc == nr) {
+        /* as many calls as returns: nothing says a message was lost, and
+         * first in, first out is kept (the alignment could only trade a
+         * pair of skips for a shift its own fit prefers) */
+        /* the i-th call with the i-th return, both in time order */
+        size_t c = 0, r = 0;
+        uint32_t *cq = malloc(nc * sizeof *cq);
+        if (!cq)
+            return PB_ENOMEM;
+        for (size_t e = 0; e < n; e++)
+            if (ev_call[e])
+                cq[c++] = ev_msg[e];
+        for (size_t e = 0; e < n; e++)
+            if (!ev_call[e])
+                pairs[(*np)++] = ((uint64_t)cq[r++] << 32) | ev_msg[e];
+        free(cq);
+        if (st)
+            st->fifo_kept++;
+        return PB_OK;
+    }
     al_state a;
     memset(&a, 0, sizeof a);
     a.nc = nc;
@@ -181,8 +238,10 @@ int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
     a.lo = malloc(nr * sizeof *a.lo);
     a.fold = malloc(nr * sizeof *a.fold);
     a.pair_of_ret = malloc(nr * sizeof *a.pair_of_ret);
+    int32_t *keep = malloc(nr * sizeof *keep);
     int rc = PB_ENOMEM;
-    if (!ct || !rt || !cm || !rm || !stack || !a.hi || !a.lo || !a.fold || !a.pair_of_ret)
+    if (!ct || !rt || !cm || !rm || !stack || !a.hi || !a.lo || !a.fold || !a.pair_of_ret ||
+        !keep)
         goto out;
     /* the returns' windows, the longest first-in-first-out queue, and the
      * last-in-first-out durations */
@@ -233,15 +292,25 @@ int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
     a.nv = malloc((K + 2) * sizeof *a.nv);
     if (!a.choice || !a.pv || !a.nv)
         goto out;
+    /* start from the last-in-first-out durations (not shifted by a lost
+     * message), align, refit from the alignment's pairs, align again */
     al_fit(h, cost);
     al_run(&a, cost);
-    /* refit from the alignment's own pairs, and align again */
-    memset(h, 0, sizeof h);
+    for (int it = 0; it < AL_REFITS; it++)
+        al_refit(&a, cost);
+    /* where requests overlap on the link, last-in-first-out durations are
+     * too short and the alignment can settle on a shift of its own: keep
+     * it only if it explains the link better than first in, first out
+     * (each scored under the histogram of its own pairs) */
+    double c_al = al_score(&a, cost);
+    memcpy(keep, a.pair_of_ret, nr * sizeof *keep);
     for (size_t j = 0; j < nr; j++)
-        if (a.pair_of_ret[j] >= 0 && rt[j] - ct[a.pair_of_ret[j]] >= 0)
-            h[al_bin(rt[j] - ct[a.pair_of_ret[j]])] += 1;
-    al_fit(h, cost);
-    al_run(&a, cost);
+        a.pair_of_ret[j] = j < nc ? (int32_t)j : -1;
+    double c_fifo = al_score(&a, cost);
+    if (c_al <= c_fifo)
+        memcpy(a.pair_of_ret, keep, nr * sizeof *keep);
+    else if (st)
+        st->fifo_kept++;
     size_t paired = 0;
     for (size_t j = 0; j < nr; j++)
         if (a.pair_of_ret[j] >= 0) {
@@ -261,6 +330,7 @@ out:
     free(a.lo);
     free(a.fold);
     free(a.pair_of_ret);
+    free(keep);
     free(a.choice);
     free(a.pv);
     free(a.nv);

@@ -16,6 +16,8 @@ typedef struct joint_align_stats {
     size_t links;        /* groups aligned */
     size_t skipped;      /* calls and returns left unpaired */
     size_t ambiguous;    /* returns that found more than one open call */
+    size_t fifo_kept;    /* links where first in, first out explained the
+                            durations better than the alignment */
     size_t window_cut;   /* returns whose first-in-first-out call was out of
                             the window of candidate calls */
 } joint_align_stats;
