@@ -5,7 +5,8 @@
 # call delay), on the multi-tier trace at Table 1's "normal" parallelism
 # (-D instances=6; offset at WS2, mean call delay 50 ms) and on the
 # hotel-like trace (offset at search, mean call delay 0.5 ms); issue 15,
-# robustness.
+# robustness.  joint also without call ids (-s callids=0), with its
+# in-order pairing and with first-in-first-out pairing (-s align=0).
 #
 #   sh experiments/joint_robust.sh [--out DIR] [--messages N]
 #
@@ -23,7 +24,7 @@
 # Writes $PB_OUT/joint_robust.dat (one row per config, perturbation and
 # value; per algorithm the three accuracies, fractions), joint_robust.md
 # (the tables) and, with gnuplot, joint_robust.png/.svg
-# (plots/joint_robust.gp).  Deterministic.  About 15 s of CPU.
+# (plots/joint_robust.gp).  Deterministic.  About 25 s of CPU.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
            PB_OUT=$2; shift ;;
     --messages) [ $# -ge 2 ] || { echo "joint_robust: --messages needs a number" >&2; exit 2; }
            N=$2; shift ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "joint_robust: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
@@ -48,7 +49,19 @@ done
 mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
 W=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$W"' EXIT INT TERM
-ALGOS="joint nesting"
+# name and infer arguments; joint_nocid: joint with the call ids ignored
+# (pairing calls and returns by time, as a black-box capture must),
+# joint_fifo: the same with first-in-first-out pairing (-s align=0, the
+# pairing before the in-order alignment)
+ALL="joint nesting joint_nocid joint_fifo fcfs arrival"
+args() {
+    case $1 in
+    joint_nocid) echo "--algo joint -s callids=0" ;;
+    joint_fifo) echo "--algo joint -s callids=0 -s align=0" ;;
+    *) echo "--algo $1" ;;
+    esac
+}
+ALGOS="joint nesting joint_nocid joint_fifo"
 for a in fcfs arrival; do
     "$PB_BIN/infer" --help 2>&1 | grep -q "^$a (call view)" && ALGOS="$ALGOS $a"
 done
@@ -58,14 +71,15 @@ DAT="$PB_OUT/joint_robust.dat"
     echo "# multitier: multitier.conf -D instances=6, offset at WS2 (mean call delay 50 ms); hotel-like: hotel-like.conf, offset at search (0.5 ms)"
     echo "# whole: vs the unperturbed truth; kept: vs the survivors' truth (score --kept); intact: requests that lost nothing"
     printf "# config kind value"
-    for a in joint nesting fcfs arrival; do printf " %s_whole %s_kept %s_intact" "$a" "$a" "$a"; done
+    for a in $ALL; do printf " %s_whole %s_kept %s_intact" "$a" "$a" "$a"; done
     echo
 } > "$DAT.tmp"
 one() { # config kind value truth perturbed
     line="$1 $2 $3"
-    for a in joint nesting fcfs arrival; do
+    for a in $ALL; do
         case " $ALGOS " in *" $a "*) ;; *) line="$line NaN NaN NaN"; continue ;; esac
-        "$PB_BIN/infer" --algo "$a" -o "$W/r.csv" "$5" 2> "$W/log" ||
+        # shellcheck disable=SC2046
+        "$PB_BIN/infer" $(args "$a") -o "$W/r.csv" "$5" 2> "$W/log" ||
             die "infer $a ($1 $2 $3): $(tail -2 "$W/log")"
         "$PB_BIN/score" --truth "$4" "$W/r.csv" > "$W/s1" 2> "$W/log" ||
             die "score $a ($1 $2 $3): $(tail -2 "$W/log")"
@@ -108,6 +122,9 @@ END {
     print "Exact reconstruction (percent) under perturbation; written by experiments/joint_robust.sh."
     print "Loss: against the survivors'\'' truth (`score --kept`; in brackets: against the whole"
     print "truth / over the requests that lost nothing).  Offset: against the truth (no message is lost)."
+    print "joint_nocid: joint with the call ids ignored (calls and returns paired by time, as a"
+    print "black-box capture must; the in-order alignment); joint_fifo: the same paired first in,"
+    print "first out (`-s align=0`, the pairing before)."
     for (r = 1; r <= n; r++) {
         split(row[r], f, " ")
         if (f[1] != cur) {
