@@ -6,6 +6,7 @@
 
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
+#include "pb_mem.h"
 
 #define NONE SIZE_MAX
 
@@ -285,26 +286,11 @@ static int resolve_calls(builder *b)
 
 static int ensure_tn(builder *b, size_t n)
 {
-    if (n <= b->tn_cap)
-        return PB_OK;
-    size_t nc = b->tn_cap ? b->tn_cap : 64;
-    while (nc < n)
-        nc *= 2;
-    size_t *a = realloc(b->tn_msg, nc * sizeof *a);
-    if (a)
-        b->tn_msg = a;
-    uint32_t *o = realloc(b->order, nc * sizeof *o);
-    if (o)
-        b->order = o;
-    double *x = realloc(b->nl, nc * sizeof *x);
-    if (x)
-        b->nl = x;
-    double *y = realloc(b->ed, nc * sizeof *y);
-    if (y)
-        b->ed = y;
-    if (!a || !o || !x || !y)
+    void *const arrs[] = {&b->tn_msg, &b->order, &b->nl, &b->ed};
+    const size_t sz[] = {sizeof *b->tn_msg, sizeof *b->order, sizeof *b->nl,
+                         sizeof *b->ed};
+    if (pb_grow_parallel(&b->tn_cap, n, 64, 4, arrs, sz) != PB_OK)
         return oom(b);
-    b->tn_cap = nc;
     return PB_OK;
 }
 
