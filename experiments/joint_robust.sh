@@ -24,7 +24,7 @@
 # Writes $PB_OUT/joint_robust.dat (one row per config, perturbation and
 # value; per algorithm the three accuracies, fractions), joint_robust.md
 # (the tables) and, with gnuplot, joint_robust.png/.svg
-# (plots/joint_robust.gp).  Deterministic.  About 25 s of CPU.
+# (plots/joint_robust.gp).  Deterministic.  About a minute of CPU.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
