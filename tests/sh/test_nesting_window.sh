@@ -117,6 +117,17 @@ grep -q '1 calls lasted longer than the window' "$tmp/h.err" || fail "hand trace
 grep -v 'calls lasted longer than the window\|found no open call' "$tmp/b.err" | grep . &&
     fail "callids=0 window=300ms: unexpected warning"
 
+# a call whose return was lost: whole-trace FIFO (callids=0) pairs it with
+# the next return of its key, 5 s later; the window drops it after two
+# windows (memory follows the window), counts it and says so
+printf 'id,ts,src,dst,type,callid\n1,0.0,A,B,call,1\n2,5.0,A,B,call,2\n3,5.1,B,A,return,2\n' >"$tmp/x.csv"
+"$PB_BIN/infer" --algo nesting -s callids=0 "$tmp/x.csv" 2>/dev/null | grep -q '^1,"A>B",1,1,1,5.1,' ||
+    fail "expiry: whole-trace FIFO should pair the 5.1 s call"
+"$PB_BIN/infer" --algo nesting -s callids=0 -s window=1s "$tmp/x.csv" >"$tmp/x.res" 2>"$tmp/e" || fail "expiry run failed"
+grep -q '^1,"A>B",1,1,1,0.1,' "$tmp/x.res" || fail "expiry: expected the 0.1 s pair: $(grep -v '^#' "$tmp/x.res")"
+grep -q '^# expired_calls=1$' "$tmp/x.res" || fail "expiry: expired_calls=1 expected"
+grep -q '1 calls had no return within two windows' "$tmp/e" || fail "expiry: no stderr note: $(cat "$tmp/e")"
+
 # coarse timestamps (1 ms, many ties, same-tick candidates): the tick line
 # and the counters measured while streaming equal the whole trace's
 "$PB_BIN/maketrace" "$PB_ROOT/maketrace/configs/children-0-2.conf" -D duration=20s -D instances=2 \
