@@ -38,6 +38,7 @@
  */
 #include "nesting.h"
 #include "nesting_int.h"
+#include "pb_mem.h"
 #include "pb_pattab.h"
 #include "pb_tick.h"
 #include "pb_tmp.h"
@@ -63,18 +64,24 @@ typedef struct wsrc {
     pb_reader_opts ropts;
 } wsrc;
 
-/* Message ids of the current and the previous window (a hash set with the
- * line of each), for the duplicate check while streaming. */
+/* Message ids of the current and the previous window, with the line of
+ * each, for the duplicate check while streaming: appended to an array per
+ * window, and put in a hash set only when a row's id is not above every id
+ * before it (ids that only grow, as maketrace writes them, never need
+ * one). */
 typedef struct ident {
     uint64_t id;
     long line;                /* 0: empty slot */
 } ident;
 
 typedef struct idset2 {
-    ident *e[2];              /* [cur] this window, [!cur] the one before */
-    size_t cap[2], n[2];
+    ident *a[2];              /* [cur] this window's rows, [!cur] the one before */
+    size_t n[2], acap[2];
+    ident *h[2];              /* hash sets over a[.][0 .. hn[.]) */
+    size_t hcap[2], hn[2];
     int cur;
-    uint64_t k;               /* window of e[cur] */
+    uint64_t k;               /* window of a[cur] */
+    uint64_t maxid;           /* largest id so far */
     int started;
 } idset2;
 
@@ -175,8 +182,10 @@ static int src_rewind(wsrc *s, pb_error *err)
 
 static void idset2_free(idset2 *d)
 {
-    free(d->e[0]);
-    free(d->e[1]);
+    for (int i = 0; i < 2; i++) {
+        free(d->a[i]);
+        free(d->h[i]);
+    }
 }
 
 static size_t id_slot(const ident *e, size_t cap, uint64_t id)
@@ -185,6 +194,37 @@ static size_t id_slot(const ident *e, size_t cap, uint64_t id)
     while (e[j].line && e[j].id != id)
         j = (j + 1) & (cap - 1);
     return j;
+}
+
+/* Empty generation g. */
+static void idgen_clear(idset2 *d, int g)
+{
+    d->n[g] = 0;
+    if (d->hn[g])
+        memset(d->h[g], 0, d->hcap[g] * sizeof *d->h[g]);
+    d->hn[g] = 0;
+}
+
+/* Bring generation g's hash set up to date with its array. */
+static int idgen_index(idset2 *d, int g)
+{
+    if (d->n[g] * 2 > d->hcap[g]) {
+        size_t nc = d->hcap[g] ? d->hcap[g] : 1024;
+        while (d->n[g] * 2 > nc)
+            nc *= 2;
+        ident *ne = calloc(nc, sizeof *ne);
+        if (!ne)
+            return PB_ENOMEM;
+        free(d->h[g]);
+        d->h[g] = ne;
+        d->hcap[g] = nc;
+        d->hn[g] = 0;
+    }
+    for (; d->hn[g] < d->n[g]; d->hn[g]++) {
+        const ident *x = &d->a[g][d->hn[g]];
+        d->h[g][id_slot(d->h[g], d->hcap[g], x->id)] = *x;
+    }
+    return PB_OK;
 }
 
 /* Message m (the reader's last row) against the ids of its window and
@@ -196,49 +236,41 @@ static int check_id(wstate *w, const pb_msg *m, pb_error *err)
     const uint64_t k = ((uint64_t)m->ts - (uint64_t)w->t0) / (uint64_t)w->p->window;
     const long line = pb_reader_line(w->src->r);
     if (!d->started || k != d->k) {
-        /* a new window: the current set becomes the previous one (or,
-         * past a gap of whole windows, both are emptied) */
-        int nx = !d->cur;
-        if (d->started && k == d->k + 1) {
-            d->cur = nx;
-            nx = !d->cur;
-        } else if (d->e[nx]) {
-            memset(d->e[nx], 0, d->cap[nx] * sizeof *d->e[nx]);
-            d->n[nx] = 0;
-        }
-        if (d->e[d->cur])
-            memset(d->e[d->cur], 0, d->cap[d->cur] * sizeof *d->e[d->cur]);
-        d->n[d->cur] = 0;
+        /* a new window: the current ids become the previous ones (or, past
+         * a gap of whole windows, both are emptied) */
+        if (d->started && k == d->k + 1)
+            d->cur = !d->cur;
+        else
+            idgen_clear(d, !d->cur);
+        idgen_clear(d, d->cur);
         d->k = k;
-        d->started = 1;
     }
-    for (int h = 0; h < 2; h++) {
-        if (!d->n[h])
-            continue;
-        const ident *e = &d->e[h][id_slot(d->e[h], d->cap[h], m->id)];
-        if (e->line)
-            return pb_error_set(err, PB_EDUP, w->src->name, line, 0,
-                                "duplicate message id %llu (first on line %ld); expected "
-                                "unique ids (window=...: ids are checked against the "
-                                "rows of the same and the previous window)",
-                                (unsigned long long)m->id, e->line);
+    if (d->started && m->id <= d->maxid) {
+        /* not above every id before: look it up */
+        for (int g = 0; g < 2; g++) {
+            if (!d->n[g])
+                continue;
+            if (idgen_index(d, g) != PB_OK)
+                return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
+                                    "nesting: out of memory checking message ids");
+            const ident *e = &d->h[g][id_slot(d->h[g], d->hcap[g], m->id)];
+            if (e->line)
+                return pb_error_set(err, PB_EDUP, w->src->name, line, 0,
+                                    "duplicate message id %llu (first on line %ld); "
+                                    "expected unique ids (window=...: ids are checked "
+                                    "against the rows of the same and the previous "
+                                    "window)",
+                                    (unsigned long long)m->id, e->line);
+        }
     }
+    if (!d->started || m->id > d->maxid)
+        d->maxid = m->id;
+    d->started = 1;
     int c = d->cur;
-    if ((d->n[c] + 1) * 2 > d->cap[c]) {
-        size_t nc = d->cap[c] ? d->cap[c] * 2 : 1024;
-        ident *ne = calloc(nc, sizeof *ne);
-        if (!ne)
-            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
-                                "nesting: out of memory checking message ids");
-        for (size_t i = 0; i < d->cap[c]; i++)
-            if (d->e[c][i].line)
-                ne[id_slot(ne, nc, d->e[c][i].id)] = d->e[c][i];
-        free(d->e[c]);
-        d->e[c] = ne;
-        d->cap[c] = nc;
-    }
-    d->e[c][id_slot(d->e[c], d->cap[c], m->id)] = (ident){m->id, line > 0 ? line : 1};
-    d->n[c]++;
+    if (pb_grow(&d->a[c], sizeof *d->a[c], &d->acap[c], d->n[c] + 1, 1024) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
+                            "nesting: out of memory checking message ids");
+    d->a[c][d->n[c]++] = (ident){m->id, line > 0 ? line : 1};
     return PB_OK;
 }
 

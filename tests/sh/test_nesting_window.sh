@@ -159,6 +159,16 @@ printf 'id,ts,src,dst,type,callid\n7,1.0,A,B,call,1\n2,1.1,B,A,return,1\n3,3.5,A
 "$PB_BIN/infer" --algo nesting -s window=1s "$tmp/d3.csv" >/dev/null 2>&1 ||
     fail "ids two windows apart: expected not caught (as documented)"
 "$PB_BIN/infer" --algo nesting "$tmp/d3.csv" >/dev/null 2>&1 && fail "whole-trace nesting accepted a duplicate id"
+# ids that do not grow (every row looked up in the hash sets of two 10 s
+# windows, thousands of rows each): no false alarm, and a duplicate
+# 40 rows back is caught
+awk -F, -v OFS=, '/^#/ || $1 == "id" { print; next } { $1 = 9000000 - $1; print }' "$tmp/t.csv" >"$tmp/r.csv"
+"$PB_BIN/infer" --algo nesting -s window=10s --no-assign "$tmp/r.csv" >/dev/null 2>"$tmp/e" ||
+    fail "decreasing ids: $(cat "$tmp/e")"
+awk -F, -v OFS=, '/^#/ || $1 == "id" { print; next } { n++; id[n] = $1; if (n == 3000) $1 = id[n - 40]; print }' "$tmp/r.csv" >"$tmp/r2.csv"
+"$PB_BIN/infer" --algo nesting -s window=10s --no-assign "$tmp/r2.csv" >/dev/null 2>"$tmp/e" &&
+    fail "decreasing ids: duplicate 40 rows back accepted"
+grep -q 'duplicate message id' "$tmp/e" || fail "decreasing ids: unclear error $(cat "$tmp/e")"
 
 # stdin is read once: the parsed rows go to a file in TMPDIR that is
 # unlinked at once (nothing left there during the run, after it, or after
