@@ -1,6 +1,7 @@
 /*
- * joint_int.h - the state of the joint algorithm, shared by joint.c (the
- * model and the search) and joint_paths.c (the output).  Not a public
+ * joint_int.h - the state of the joint algorithm, shared by joint.c (set-up
+ * and driver), joint_cand.c, joint_model.c, joint_search.c, joint_repair.c
+ * and joint_paths.c (the output).  Not a public
  * interface.
  */
 #ifndef JOINT_INT_H
@@ -8,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 
 #include "joint.h"
 
@@ -92,5 +94,119 @@ struct joint {
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;
 };
+
+/* ---- shared helpers (the state's files: joint.c, joint_cand.c,
+ * joint_model.c, joint_search.c, joint_repair.c, joint_paths.c) ---- */
+
+/* an event time and its pair, sorted by joint_cmp_insort (time, then pair) */
+typedef struct insort {
+    pb_ns t;
+    uint32_t p;
+} insort;
+
+static inline uint64_t dkey(uint32_t ein, uint32_t trig, uint32_t outl)
+{
+    return ((uint64_t)ein << 42) | ((uint64_t)trig << 21) | outl;
+}
+
+static inline uint32_t dbin(const joint *s, pb_ns d)
+{
+    double x = log10(d < 10 ? 10.0 : (double)d);
+    double b = (x - 1.0) / s->p.bin;
+    if (!(b > 0))
+        return 0;
+    if (b >= (double)(s->nb - 1))
+        return s->nb - 1;
+    return (uint32_t)b;
+}
+
+/* log density of delay d (ns) for density key k (JOINT_NONE: background) */
+static inline double logf_of(const joint *s, uint32_t k, pb_ns d)
+{
+    double ld = log(d < 10 ? 10.0 : (double)d);
+    if (k == JOINT_NONE)
+        return s->bg - ld;
+    return s->logf[(size_t)k * s->nb + dbin(s, d)] - ld;
+}
+
+/* the earliest time request q may have begun on its own clock: its
+ * arrival; a request whose call was lost may have lasted as long as the
+ * longest whole one of its link */
+static inline pb_ns req_start(const joint *s, uint32_t q)
+{
+    const jpair *x = &s->pr[q];
+    if (x->call == JOINT_NONE && x->ret != JOINT_NONE && s->p.halves)
+        return x->rs - s->hmax[x->link];
+    return x->cr;
+}
+
+/* the latest time request q may end on its own clock: its response; open
+ * while returns are re-paired; a request whose response was lost may
+ * last as long as the longest whole one of its link */
+static inline pb_ns req_end(const joint *s, uint32_t q)
+{
+    const jpair *x = &s->pr[q];
+    if (s->qend)
+        return s->qend[q];
+    if (x->ret == JOINT_NONE && x->call != JOINT_NONE && s->p.halves)
+        return x->cr + s->hmax[x->link];
+    return x->rs;
+}
+
+/* qsort comparator of insort: by time, then pair number */
+int joint_cmp_insort(const void *x, const void *y);
+
+/* hash map: the value of key k, or JOINT_NONE */
+uint32_t joint_hmap_get(const hmap *h, uint64_t k);
+/* hash map: set key k to v (grows the map).  PB_OK or PB_ENOMEM */
+int joint_hmap_put(hmap *h, uint64_t k, uint32_t v);
+/* make q (or JOINT_NONE) the parent of call p, updating the kid lists.
+ * PB_OK or PB_ENOMEM */
+int joint_set_parent(joint *s, uint32_t p, uint32_t q);
+
+/* joint_cand.c.  Pair calls with returns (fills s->pr, s->pair_of_msg);
+ * PB_OK or PB_ENOMEM */
+int joint_find_pairs(joint *s);
+/* the links (caller, callee) of the pairs and the per-service tables;
+ * PB_OK, PB_ENOMEM or PB_ERANGE-like failure when there are too many */
+int joint_find_links(joint *s);
+/* candidate parents of every call (s->cand_off, s->cand) from the current
+ * request intervals; PB_OK or PB_ENOMEM */
+int joint_find_candidates(joint *s);
+
+/* joint_model.c.  Walk request q with kids k[0..n): mode 0 sets *ll to its
+ * log-likelihood, mode 1 adds its outputs to the densities and counts.
+ * PB_OK or PB_ENOMEM */
+int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
+                   double *ll);
+/* log-likelihood of request q with its current kids */
+double joint_req_ll(joint *s, uint32_t q);
+/* log-probability of the order of service of two requests' first calls
+ * (0 when the order term is off or not in question) */
+double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1,
+                      uint32_t q2, const uint32_t *k2, uint32_t n2);
+/* refit densities and counts from the current assignment (requests with
+ * only[q] == 0 are skipped when only is not NULL).  PB_OK or PB_ENOMEM */
+int joint_fit(joint *s, const unsigned char *only);
+
+/* joint_search.c.  One reassignment round (greedy or flow); *changed
+ * counts the calls that moved.  PB_OK or PB_ENOMEM */
+int joint_match_round(joint *s, int *changed);
+/* the kids of one side of a re-split (fixed kids fx[0..nf) merged with
+ * the shared calls set[0..m) whose bit in mask equals side), sorted by call
+ * time into out; returns how many */
+uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
+                            const uint32_t *set, uint32_t m, uint32_t mask, uint32_t side,
+                            uint32_t *out);
+/* passes of the exact re-split; *changed counts moves.  PB_OK or PB_ENOMEM */
+int joint_local_search(joint *s, int *changed);
+
+/* joint_repair.c.  One pass of return exchanges; *swaps counts them.
+ * PB_OK or PB_ENOMEM */
+int joint_swap_pass(joint *s, size_t *swaps);
+/* recompute candidates after pairs or ends changed.  PB_OK or PB_ENOMEM */
+int joint_recandidate(joint *s);
+/* the re-pairing rounds without call ids (step 4).  PB_OK or PB_ENOMEM */
+int joint_repair_rounds(joint *s);
 
 #endif

@@ -228,6 +228,37 @@ const char *pb_cli_kv_split(const char *kv, char *name, size_t n)
     return eq + 1;
 }
 
+static int set_param(const char *prog, const pb_option *table, void *params,
+                     const char *name, const char *value, const char *flag,
+                     const char *kv_text)
+{
+    pb_error err;
+    if (pb_opt_set(table, params, name, value, &err) != PB_OK) {
+        /* name the flag as typed: "--queue 0", "-s queue=0" */
+        fprintf(stderr, "%s: %s%s%s: %s (try %s --help)\n", prog,
+                flag ? flag : "-s ", flag ? " " : "", flag ? value : kv_text, err.msg,
+                prog);
+        return 0;
+    }
+    return 1;
+}
+
+int pb_cli_set_param(const char *prog, const pb_option *table, void *params,
+                     const char *name, const char *value, const char *flag)
+{
+    return set_param(prog, table, params, name, value, flag, NULL);
+}
+
+int pb_cli_set_kv(const char *prog, const pb_option *table, void *params,
+                  const char *kv)
+{
+    char name[64];
+    const char *value = pb_cli_kv_split(kv, name, sizeof name);
+    if (!value)
+        return set_param(prog, table, params, "seed", kv, NULL, kv);
+    return set_param(prog, table, params, name, value, NULL, kv);
+}
+
 int pb_cli_usage_error(const char *prog, const pb_error *err)
 {
     char b[PB_ERROR_MSG_MAX + PB_ERROR_FILE_MAX + 64];

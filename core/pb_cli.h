@@ -93,6 +93,21 @@ int pb_cli_usage_error(const char *prog, const pb_error *err);
  * no '=' (name is then left empty). */
 const char *pb_cli_kv_split(const char *kv, char *name, size_t n);
 
+/* Set parameter `name` of `table` to `value` in `params` (a struct the
+ * table describes; the caller owns it), given by flag `flag` (such as
+ * "--seed").  On an unknown name or a bad value prints
+ * "PROG: FLAG VALUE: what was wrong (try PROG --help)" on stderr.
+ * Returns 1 when set, 0 after that message (bad usage: exit 2). */
+int pb_cli_set_param(const char *prog, const pb_option *table, void *params,
+                     const char *name, const char *value, const char *flag);
+
+/* `-s NAME=VALUE` for `table`, as pb_cli_set_param; a bare "-s N" (no '=')
+ * is the old spelling of --seed N, kept for one release.  An error names
+ * the flag as typed ("-s queue=0").  Returns 1 when set, 0 after printing
+ * the error. */
+int pb_cli_set_kv(const char *prog, const pb_option *table, void *params,
+                  const char *kv);
+
 /* ---------------------------------------------------------------- */
 /* Output files */
 

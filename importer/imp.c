@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "imp_int.h"
+#include "pb_mem.h"
 
 static const struct {
     const char *name, *help;
@@ -205,14 +206,8 @@ void imp_count_span(imp_importer *im, int c, const imp_span *s)
 
 int imp_add_file_name(imp_importer *im, const char *name, uint32_t *idx)
 {
-    if (im->nfiles == im->capfiles) {
-        size_t nc = im->capfiles ? im->capfiles * 2 : 16;
-        char **nf = realloc(im->files, nc * sizeof *nf);
-        if (!nf)
-            return PB_ENOMEM;
-        im->files = nf;
-        im->capfiles = nc;
-    }
+    if (pb_grow(&im->files, sizeof *im->files, &im->capfiles, im->nfiles + 1, 16) != PB_OK)
+        return PB_ENOMEM;
     if (im->nfiles >= IMP_NONE)
         return PB_ERANGE;
     char *copy = strdup(name);
@@ -225,14 +220,8 @@ int imp_add_file_name(imp_importer *im, const char *name, uint32_t *idx)
 
 imp_span *imp_new_span(imp_importer *im)
 {
-    if (im->nspans == im->capspans) {
-        size_t nc = im->capspans ? im->capspans * 2 : 1024;
-        imp_span *ns = realloc(im->spans, nc * sizeof *ns);
-        if (!ns)
-            return NULL;
-        im->spans = ns;
-        im->capspans = nc;
-    }
+    if (pb_grow(&im->spans, sizeof *im->spans, &im->capspans, im->nspans + 1, 1024) != PB_OK)
+        return NULL;
     if (im->nspans >= IMP_NONE - 1)
         return NULL;
     imp_span *s = &im->spans[im->nspans];

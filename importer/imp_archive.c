@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "imp_int.h"
+#include "pb_mem.h"
 
 /* Folders nested deeper than this are refused (a symlink loop, or a path
  * no file system holds). */
@@ -194,15 +195,9 @@ static int read_tar(imp_importer *im, struct archive *a,
             imp_count_at(im, IMP_C_SKIPPED_FILES, pb_strbuf_str(&full), NULL);
             continue;
         }
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            member *nm = realloc(ms, nc * sizeof *nm);
-            if (!nm) {
-                rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-                break;
-            }
-            ms = nm;
-            cap = nc;
+        if (pb_grow(&ms, sizeof *ms, &cap, n + 1, 64) != PB_OK) {
+            rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+            break;
         }
         member *m = &ms[n];
         m->name = strdup(path);
@@ -330,15 +325,9 @@ static int walk_dir(imp_importer *im, const char *path, int depth, tally *t,
     while ((de = readdir(d))) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            char **nn = realloc(names, nc * sizeof *nn);
-            if (!nn) {
-                rc = PB_ENOMEM;
-                break;
-            }
-            names = nn;
-            cap = nc;
+        if (pb_grow(&names, sizeof *names, &cap, n + 1, 64) != PB_OK) {
+            rc = PB_ENOMEM;
+            break;
         }
         if (!(names[n] = strdup(de->d_name))) {
             rc = PB_ENOMEM;

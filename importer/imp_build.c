@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "imp_int.h"
+#include "pb_mem.h"
 
 typedef struct rpc {
     uint32_t caller_ctx; /* span index of the caller's context, or IMP_NONE */
@@ -222,14 +223,8 @@ static int build_children(builder *b)
 
 static rpc *new_rpc(builder *b)
 {
-    if (b->nrpc == b->caprpc) {
-        size_t nc = b->caprpc ? b->caprpc * 2 : 1024;
-        rpc *nr = realloc(b->rpcs, nc * sizeof *nr);
-        if (!nr)
-            return NULL;
-        b->rpcs = nr;
-        b->caprpc = nc;
-    }
+    if (pb_grow(&b->rpcs, sizeof *b->rpcs, &b->caprpc, b->nrpc + 1, 1024) != PB_OK)
+        return NULL;
     rpc *r = &b->rpcs[b->nrpc++];
     memset(r, 0, sizeof *r);
     return r;

@@ -10,6 +10,7 @@
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
 #include "pb_strtab.h"
+#include "pb_mem.h"
 
 /* Fields of one CSV record, collected by libcsv's callbacks. */
 typedef struct rec {
@@ -218,14 +219,8 @@ static int pattern_row(reader *rd, rec *r, long line)
                             "pattern row has %zu fields; expected %zu as in "
                             "the header", r->n, rd->npfields);
     score_result *res = rd->res;
-    if (res->npats == rd->pat_cap) {
-        size_t nc = rd->pat_cap ? rd->pat_cap * 2 : 64;
-        score_pattern *p = realloc(res->pats, nc * sizeof *p);
-        if (!p)
-            return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-        res->pats = p;
-        rd->pat_cap = nc;
-    }
+    if (pb_grow(&res->pats, sizeof *res->pats, &rd->pat_cap, res->npats + 1, 64) != PB_OK)
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     score_pattern *p = &res->pats[res->npats];
     memset(p, 0, sizeof *p);
     p->line = line;
@@ -322,14 +317,8 @@ static int assign_row(reader *rd, rec *r, long line)
                             "assignment row has %zu fields; expected %zu as in "
                             "the header", r->n, rd->nafields);
     score_result *res = rd->res;
-    if (res->nassign == rd->asg_cap) {
-        size_t nc = rd->asg_cap ? rd->asg_cap * 2 : 1024;
-        score_assign *a = realloc(res->assign, nc * sizeof *a);
-        if (!a)
-            return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-        res->assign = a;
-        rd->asg_cap = nc;
-    }
+    if (pb_grow(&res->assign, sizeof *res->assign, &rd->asg_cap, res->nassign + 1, 1024) != PB_OK)
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     score_assign *a = &res->assign[res->nassign];
     a->line = line;
     char sb[SHOWN_MAX];

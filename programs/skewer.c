@@ -89,30 +89,6 @@ static void usage(FILE *fp, const pb_cli *cli)
     pb_opt_help(fp, skewer_options, "  ");
 }
 
-static int set_param(skewer_params *p, const char *name, const char *value,
-                     const char *flag, const char *kv_text)
-{
-    pb_error err;
-    if (pb_opt_set(skewer_options, p, name, value, &err) != PB_OK) {
-        /* name the flag as typed: "--queue 0", "-s queue=0" */
-        fprintf(stderr, "%s: %s%s%s: %s (try %s --help)\n", prog,
-                flag ? flag : "-s ", flag ? " " : "", flag ? value : kv_text, err.msg,
-                prog);
-        return 0;
-    }
-    return 1;
-}
-
-/* -s NAME=VALUE; "-s N" is the old spelling of --seed N (one release). */
-static int set_kv(skewer_params *p, const char *kv)
-{
-    char name[64];
-    const char *value = pb_cli_kv_split(kv, name, sizeof name);
-    if (!value)
-        return set_param(p, "seed", kv, NULL, kv);
-    return set_param(p, name, value, NULL, kv);
-}
-
 #define FAIL(code)          \
     do {                    \
         status = (code);    \
@@ -198,12 +174,12 @@ int main(int argc, char **argv)
             break;
         case O_ROFF: roff = optarg; break;
         case O_RDRIFT: rdrift = optarg; break;
-        case O_SET: if (!set_kv(&par, optarg)) FAIL(2); break;
-        case O_SEED: if (!set_param(&par, "seed", optarg, "--seed", NULL)) FAIL(2); break;
-        case O_REF: if (!set_param(&par, "ref", optarg, "--ref", NULL)) FAIL(2); break;
-        case O_WINDOW: if (!set_param(&par, "max_window", optarg, "--max-window", NULL)) FAIL(2); break;
+        case O_SET: if (!pb_cli_set_kv(prog, skewer_options, &par, optarg)) FAIL(2); break;
+        case O_SEED: if (!pb_cli_set_param(prog, skewer_options, &par, "seed", optarg, "--seed")) FAIL(2); break;
+        case O_REF: if (!pb_cli_set_param(prog, skewer_options, &par, "ref", optarg, "--ref")) FAIL(2); break;
+        case O_WINDOW: if (!pb_cli_set_param(prog, skewer_options, &par, "max_window", optarg, "--max-window")) FAIL(2); break;
         case O_NEG: par.allow_negative = 1; break;
-        case O_ROUND: if (!set_param(&par, "round", optarg, "--round", NULL)) FAIL(2); break;
+        case O_ROUND: if (!pb_cli_set_param(prog, skewer_options, &par, "round", optarg, "--round")) FAIL(2); break;
         case O_DESKEW: deskew = 1; break;
         case O_ESTIMATE: estimate = 1; break;
         case O_REFNODE: ref_node = optarg; break;

@@ -61,30 +61,6 @@ static void usage(FILE *fp, const pb_cli *cli)
     pb_opt_help(fp, sniff_options, "  ");
 }
 
-static int set_param(sniff_params *p, const char *name, const char *value,
-                     const char *flag, const char *kv_text)
-{
-    pb_error err;
-    if (pb_opt_set(sniff_options, p, name, value, &err) != PB_OK) {
-        /* name the flag as typed: "--queue 0", "-s queue=0" */
-        fprintf(stderr, "%s: %s%s%s: %s (try %s --help)\n", prog,
-                flag ? flag : "-s ", flag ? " " : "", flag ? value : kv_text, err.msg,
-                prog);
-        return 0;
-    }
-    return 1;
-}
-
-/* -s NAME=VALUE; "-s N" is the old spelling of --seed N (one release). */
-static int set_kv(sniff_params *p, const char *kv)
-{
-    char name[64];
-    const char *value = pb_cli_kv_split(kv, name, sizeof name);
-    if (!value)
-        return set_param(p, "seed", kv, NULL, kv);
-    return set_param(p, name, value, NULL, kv);
-}
-
 /* "NODES[;NAME=VALUE...]" on top of the global parameters. */
 static int parse_sniffer(char *text, const sniff_params *global, sniff_params *p,
                          char **nodes)
@@ -166,15 +142,15 @@ int main(int argc, char **argv)
     const char *optarg;
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
         switch (c) {
-        case O_SET: ok = set_kv(&global, optarg); break;
-        case O_RATE: ok = set_param(&global, "rate", optarg, "--rate", NULL); break;
-        case O_QUEUE: ok = set_param(&global, "queue", optarg, "--queue", NULL); break;
-        case O_LOSS: ok = set_param(&global, "loss", optarg, "--loss", NULL); break;
-        case O_GEP: ok = set_param(&global, "ge_p", optarg, "--ge-p", NULL); break;
-        case O_GER: ok = set_param(&global, "ge_r", optarg, "--ge-r", NULL); break;
-        case O_GEB: ok = set_param(&global, "ge_loss_bad", optarg, "--ge-loss-bad", NULL); break;
-        case O_GEG: ok = set_param(&global, "ge_loss_good", optarg, "--ge-loss-good", NULL); break;
-        case O_SEED: ok = set_param(&global, "seed", optarg, "--seed", NULL); break;
+        case O_SET: ok = pb_cli_set_kv(prog, sniff_options, &global, optarg); break;
+        case O_RATE: ok = pb_cli_set_param(prog, sniff_options, &global, "rate", optarg, "--rate"); break;
+        case O_QUEUE: ok = pb_cli_set_param(prog, sniff_options, &global, "queue", optarg, "--queue"); break;
+        case O_LOSS: ok = pb_cli_set_param(prog, sniff_options, &global, "loss", optarg, "--loss"); break;
+        case O_GEP: ok = pb_cli_set_param(prog, sniff_options, &global, "ge_p", optarg, "--ge-p"); break;
+        case O_GER: ok = pb_cli_set_param(prog, sniff_options, &global, "ge_r", optarg, "--ge-r"); break;
+        case O_GEB: ok = pb_cli_set_param(prog, sniff_options, &global, "ge_loss_bad", optarg, "--ge-loss-bad"); break;
+        case O_GEG: ok = pb_cli_set_param(prog, sniff_options, &global, "ge_loss_good", optarg, "--ge-loss-good"); break;
+        case O_SEED: ok = pb_cli_set_param(prog, sniff_options, &global, "seed", optarg, "--seed"); break;
         case O_SNIFFER: sniffer_args[nsniff++] = (char *)optarg; break;
         case O_TARGET: target_text = optarg; break;
         case O_IGNORE: ropts.ignore_unknown_columns = 1; break;

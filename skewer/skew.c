@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pb_strtab.h"
+#include "pb_mem.h"
 
 #define PPT_ONE 1000000000000LL /* parts per 10^12 in one */
 
@@ -279,14 +280,8 @@ int skew_spec_add(skew_spec *s, const char *text, const char *where, long line,
         return pb_error_set(err, PB_EDUP, where, line, 0,
                             "\"%s\": node \"%.*s\" is given twice", text,
                             (int)nl, nb);
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? 2 * s->cap : 16;
-        skew_clock *ncl = realloc(s->clocks, nc * sizeof *ncl);
-        if (!ncl)
-            return pb_error_set(err, PB_ENOMEM, where, line, 0, "out of memory");
-        s->clocks = ncl;
-        s->cap = nc;
-    }
+    if (pb_grow(&s->clocks, sizeof *s->clocks, &s->cap, s->n + 1, 16) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, where, line, 0, "out of memory");
     if (pb_strtab_intern(s->index, nb, nl, &idx) != PB_OK)
         return pb_error_set(err, PB_ENOMEM, where, line, 0, "out of memory");
     s->clocks[s->n++] = c;
@@ -750,14 +745,8 @@ int skew_stream_push(skew_stream *s, const pb_msg *m, const pb_truth *t,
                             "rows (raise it, or use smaller offsets or drift)",
                             s->n, a, s->max_window);
     }
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? 2 * s->cap : 1024;
-        held *nh = realloc(s->heap, nc * sizeof *nh);
-        if (!nh)
-            return pb_error_set(err, PB_ENOMEM, s->source, line, 0, "out of memory");
-        s->heap = nh;
-        s->cap = nc;
-    }
+    if (pb_grow(&s->heap, sizeof *s->heap, &s->cap, s->n + 1, 1024) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, s->source, line, 0, "out of memory");
     s->heap[s->n] = h;
     heap_up(s->heap, s->n, s->by_id);
     s->n++;

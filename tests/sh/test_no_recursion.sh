@@ -15,7 +15,7 @@ gcc -fcallgraph-info -c "$tmp/probe.c" -o "$tmp/probe.o" -dumpdir "$tmp/" 2> /de
 
 # function (as -fcallgraph-info names it: FILE:NAME when static) and bound
 allowed='
-algorithms/convolution.c:process_node   paths stop at CONV_HARD_DEPTH (256) edges
+algorithms/conv_paths.c:process_node   paths stop at CONV_HARD_DEPTH (256) edges
 algorithms/convolution.c:sort_by_ts     merge sort: depth log2(messages)
 algorithms/linking.c:explore            one level per try-both decision: at most k <= 24
 importer/imp_archive.c:walk_dir         folders nested at most MAX_DEPTH deep (an error past it)

@@ -1,0 +1,409 @@
+/*
+ * joint_cand.c - joint: pairing calls with returns, the links (caller,
+ * callee), and the candidate parents of every call (docs/joint.md, "The
+ * model": candidates on one clock; pairing calls with returns).
+ */
+#include "joint_int.h"
+#include "pb_mem.h"
+#include "pb_hash.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+/* ------------------------------------------------------------------ */
+/* 1. pairs */
+
+typedef struct pkey {
+    uint32_t caller, callee;
+    uint64_t cid;
+    pb_ns t;       /* on the callee's clock where known */
+    uint32_t msg;
+} pkey;
+
+static int cmp_pkey(const void *x, const void *y)
+{
+    const pkey *a = x, *b = y;
+    if (a->caller != b->caller)
+        return a->caller < b->caller ? -1 : 1;
+    if (a->callee != b->callee)
+        return a->callee < b->callee ? -1 : 1;
+    if (a->cid != b->cid)
+        return a->cid < b->cid ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->msg < b->msg ? -1 : a->msg > b->msg;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+int joint_find_pairs(joint *s)
+{
+    const pb_msg *m = s->v.msgs;
+    size_t nk = 0;
+    for (size_t i = 0; i < s->v.n; i++) {
+        s->pair_of_msg[i] = NONE;
+        if (m[i].type == PB_TYPE_CALL)
+            s->calls++;
+        else if (m[i].type == PB_TYPE_RETURN)
+            s->returns++;
+        else
+            s->others++;
+    }
+    pkey *k = malloc((s->calls + s->returns + 1) * sizeof *k);
+    if (!k)
+        return PB_ENOMEM;
+    for (size_t i = 0; i < s->v.n; i++) {
+        uint64_t cid = s->p.callids ? m[i].callid : PB_ID_NONE;
+        /* order calls and returns on the callee's clock: a call by its
+         * receive time, a return by its send time */
+        if (m[i].type == PB_TYPE_CALL)
+            k[nk++] = (pkey){m[i].src, m[i].dst, cid,
+                             m[i].recv_ts != PB_TS_NONE ? m[i].recv_ts : m[i].ts, (uint32_t)i};
+        else if (m[i].type == PB_TYPE_RETURN)
+            k[nk++] = (pkey){m[i].dst, m[i].src, cid, m[i].ts, (uint32_t)i};
+    }
+    qsort(k, nk, sizeof *k, cmp_pkey);
+    /* per key, in callee-clock order: a return takes the earliest open call */
+    uint64_t *pairs = malloc((nk + 1) * sizeof *pairs);
+    uint32_t *queue = malloc((nk + 1) * sizeof *queue);
+    if (!pairs || !queue) {
+        free(k);
+        free(pairs);
+        free(queue);
+        return PB_ENOMEM;
+    }
+    size_t np = 0;
+    uint32_t *early = malloc((nk + 1) * sizeof *early);
+    if (!early) {
+        free(k);
+        free(pairs);
+        free(queue);
+        return PB_ENOMEM;
+    }
+    const pb_ns w = s->p.early;
+    for (size_t i = 0; i < nk;) {
+        size_t j = i;
+        while (j < nk && k[j].caller == k[i].caller && k[j].callee == k[i].callee &&
+               k[j].cid == k[i].cid)
+            j++;
+        size_t qh = 0, qt = 0, eh = 0, et = 0;
+        for (size_t t = i; t < j; t++) {
+            const pb_msg *x = &m[k[t].msg];
+            if (x->type == PB_TYPE_CALL) {
+                /* a return sent before its call (a callee clock behind the
+                 * caller's) waits up to `early` for it */
+                while (eh < et && m[early[eh]].ts < k[t].t - w)
+                    eh++;
+                if (eh < et) {
+                    s->pair_of_msg[k[t].msg] = s->pair_of_msg[early[eh]] = 0;
+                    pairs[np++] = ((uint64_t)k[t].msg << 32) | early[eh++];
+                }
+                else
+                    queue[qt++] = k[t].msg;
+            } else if (qh < qt) {
+                if (qt - qh > 1)
+                    s->repeated++;
+                s->pair_of_msg[k[t].msg] = s->pair_of_msg[queue[qh]] = 0;
+                pairs[np++] = ((uint64_t)queue[qh++] << 32) | k[t].msg;
+            } else if (w > 0) {
+                early[et++] = k[t].msg;
+            }
+        }
+        i = j;
+    }
+    free(early);
+    free(k);
+    free(queue);
+    size_t full = np;
+    /* a call whose return was lost, or a return whose call was lost, is
+     * kept as a half pair: its known end stands for both */
+    for (size_t i = 0; s->p.halves && i < s->v.n; i++)
+        if ((m[i].type == PB_TYPE_CALL || m[i].type == PB_TYPE_RETURN) &&
+            s->pair_of_msg[i] == NONE)
+            pairs[np++] = ((uint64_t)i << 32) | NONE;
+    qsort(pairs, np, sizeof *pairs, cmp_u64);
+    s->pr = calloc(np + 1, sizeof *s->pr);
+    if (!s->pr) {
+        free(pairs);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < s->v.n; i++)
+        s->pair_of_msg[i] = NONE;
+    for (size_t i = 0; i < np; i++) {
+        uint32_t c = (uint32_t)(pairs[i] >> 32), r = (uint32_t)pairs[i];
+        jpair *p = &s->pr[i];
+        if (r == NONE && m[c].type == PB_TYPE_RETURN) {
+            r = c;
+            c = NONE;
+        }
+        p->call = c;
+        p->ret = r;
+        if (c != NONE) {
+            p->caller = m[c].src;
+            p->callee = m[c].dst;
+            p->cs = m[c].ts;
+            p->cr = m[c].recv_ts != PB_TS_NONE ? m[c].recv_ts : m[c].ts;
+            s->pair_of_msg[c] = (uint32_t)i;
+        }
+        if (r != NONE) {
+            p->caller = m[r].dst;
+            p->callee = m[r].src;
+            p->rs = m[r].ts;
+            p->rr = m[r].recv_ts != PB_TS_NONE ? m[r].recv_ts : m[r].ts;
+            s->pair_of_msg[r] = (uint32_t)i;
+        }
+        if (c == NONE) {
+            p->cs = p->rr;
+            p->cr = p->rs;
+            s->halves_ret++;
+        } else if (r == NONE) {
+            p->rr = p->cs;
+            p->rs = p->cr;
+            s->halves_call++;
+        }
+    }
+    free(pairs);
+    s->npairs = (uint32_t)np;
+    s->free_ret = calloc(np + 1, 1);
+    if (!s->free_ret)
+        return PB_ENOMEM;
+    for (size_t i = 0; i < np; i++) {
+        const jpair *p = &s->pr[i];
+        s->free_ret[i] = p->call != NONE && p->ret != NONE &&
+                         (!s->p.callids || m[p->call].callid == PB_ID_NONE ||
+                          m[p->ret].callid == PB_ID_NONE);
+    }
+    s->unmatched_calls = s->calls - full;
+    s->unmatched_returns = s->returns - full;
+    return PB_OK;
+}
+
+/* links (caller, callee) and each node's outgoing links */
+int joint_find_links(joint *s)
+{
+    int rc = PB_OK;
+    for (uint32_t i = 0; i < s->npairs && rc == PB_OK; i++) {
+        uint64_t key = ((uint64_t)s->pr[i].caller << 32) | s->pr[i].callee;
+        uint32_t l = joint_hmap_get(&s->linkmap, key);
+        if (l == NONE) {
+            l = s->nlinks++;
+            if (l >= JOINT_MAX_LINKS)
+                return PB_ERANGE;
+            rc = joint_hmap_put(&s->linkmap, key, l);
+            if (rc != PB_OK)
+                return rc;
+            uint32_t *a = realloc(s->link_src, (size_t)s->nlinks * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            s->link_src = a;
+            a = realloc(s->link_dst, (size_t)s->nlinks * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            s->link_dst = a;
+            s->link_src[l] = s->pr[i].caller;
+            s->link_dst[l] = s->pr[i].callee;
+        }
+        s->pr[i].link = l;
+    }
+    s->out_off = calloc((size_t)s->nnodes + 1, sizeof *s->out_off);
+    s->out_links = malloc(((size_t)s->nlinks + 1) * sizeof *s->out_links);
+    s->link_local = malloc(((size_t)s->nlinks + 1) * sizeof *s->link_local);
+    if (!s->out_off || !s->out_links || !s->link_local)
+        return PB_ENOMEM;
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        s->out_off[s->link_src[l] + 1]++;
+    for (uint32_t a = 0; a < s->nnodes; a++)
+        s->out_off[a + 1] += s->out_off[a];
+    uint32_t *fill = calloc((size_t)s->nnodes + 1, sizeof *fill);
+    if (!fill)
+        return PB_ENOMEM;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t a = s->link_src[l];
+        s->link_local[l] = fill[a];
+        s->out_links[s->out_off[a] + fill[a]++] = l;
+    }
+    free(fill);
+    /* call-count table: per incoming link e, per outgoing link of its
+     * callee, counts 0..JOINT_KMAX */
+    s->cnt_off = malloc(((size_t)s->nlinks + 1) * sizeof *s->cnt_off);
+    if (!s->cnt_off)
+        return PB_ENOMEM;
+    size_t tot = 0;
+    for (uint32_t e = 0; e < s->nlinks; e++) {
+        s->cnt_off[e] = (uint32_t)tot;
+        uint32_t b = s->link_dst[e];
+        tot += (size_t)(s->out_off[b + 1] - s->out_off[b]) * (JOINT_KMAX + 1);
+    }
+    s->cnt_off[s->nlinks] = (uint32_t)tot;
+    s->cnt = calloc(tot + 1, sizeof *s->cnt);
+    s->cntlp = calloc(tot + 1, sizeof *s->cntlp);
+    s->allowed = NULL;
+    /* per link, the longest request seen whole (callee's clock): how long
+     * a request whose response was lost may have lasted */
+    s->hmax = calloc((size_t)s->nlinks + 1, sizeof *s->hmax);
+    if (!s->hmax)
+        return PB_ENOMEM;
+    for (uint32_t i = 0; i < s->npairs; i++) {
+        const jpair *p = &s->pr[i];
+        if (p->call != NONE && p->ret != NONE && p->rs - p->cr > s->hmax[p->link])
+            s->hmax[p->link] = p->rs - p->cr;
+    }
+    return s->cnt && s->cntlp ? PB_OK : PB_ENOMEM;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. candidates */
+
+
+
+int joint_cmp_insort(const void *x, const void *y)
+{
+    const insort *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->p < b->p ? -1 : a->p > b->p;
+}
+
+static int add_cand(joint *s, uint32_t q)
+{
+    if (pb_grow(&s->cand, sizeof *s->cand, &s->candcap, s->ncand + 1, 4096) != PB_OK)
+        return PB_ENOMEM;
+    s->cand[s->ncand++] = q;
+    return PB_OK;
+}
+
+int joint_find_candidates(joint *s)
+{
+    uint32_t n = s->npairs, nn = s->nnodes;
+    s->ncand = 0;
+    s->ambiguous = s->nested = 0;
+    free(s->cand_off);
+    s->cand_off = NULL;
+    uint32_t *in_off = calloc((size_t)nn + 2, sizeof *in_off);
+    uint32_t *out_off = calloc((size_t)nn + 2, sizeof *out_off);
+    insort *in = malloc(((size_t)n + 1) * sizeof *in);
+    uint32_t *out = malloc(((size_t)n + 1) * sizeof *out);
+    uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
+    uint32_t *start = malloc(((size_t)n + 1) * sizeof *start);
+    uint32_t *cnt = malloc(((size_t)n + 1) * sizeof *cnt);
+    int rc = PB_OK;
+    if (!in_off || !out_off || !in || !out || !open || !start || !cnt) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        in_off[s->pr[i].callee + 1]++;
+        out_off[s->pr[i].caller + 1]++;
+    }
+    for (uint32_t a = 0; a < nn; a++) {
+        in_off[a + 1] += in_off[a];
+        out_off[a + 1] += out_off[a];
+    }
+    {
+        uint32_t *fi = calloc((size_t)nn + 1, sizeof *fi), *fo = calloc((size_t)nn + 1, sizeof *fo);
+        if (!fi || !fo) {
+            free(fi);
+            free(fo);
+            rc = PB_ENOMEM;
+            goto done;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t b = s->pr[i].callee, a = s->pr[i].caller;
+            in[in_off[b] + fi[b]++] = (insort){req_start(s, i), i};
+            out[out_off[a] + fo[a]++] = i;
+        }
+        free(fi);
+        free(fo);
+    }
+    /* each caller's calls by call time (half pairs that lost their call
+     * are numbered by their return) */
+    for (uint32_t a = 0; a < nn; a++) {
+        uint32_t o0 = out_off[a], o1 = out_off[a + 1];
+        int sorted = 1;
+        for (uint32_t o = o0 + 1; o < o1 && sorted; o++)
+            sorted = s->pr[out[o - 1]].cs < s->pr[out[o]].cs ||
+                     (s->pr[out[o - 1]].cs == s->pr[out[o]].cs && out[o - 1] < out[o]);
+        if (sorted)
+            continue;
+        insort *tmp = malloc((size_t)(o1 - o0) * sizeof *tmp);
+        if (!tmp) {
+            rc = PB_ENOMEM;
+            goto done;
+        }
+        for (uint32_t o = o0; o < o1; o++)
+            tmp[o - o0] = (insort){s->pr[out[o]].cs, out[o]};
+        qsort(tmp, o1 - o0, sizeof *tmp, joint_cmp_insort);
+        for (uint32_t o = o0; o < o1; o++)
+            out[o] = tmp[o - o0].p;
+        free(tmp);
+    }
+    const pb_ns w = s->p.slack;
+    for (uint32_t a = 0; a < nn && rc == PB_OK; a++) {
+        uint32_t i0 = in_off[a], i1 = in_off[a + 1];
+        if (i1 - i0 > 1)
+            qsort(in + i0, i1 - i0, sizeof *in, joint_cmp_insort);
+        uint32_t ip = i0, nopen = 0;
+        for (uint32_t o = out_off[a]; o < out_off[a + 1] && rc == PB_OK; o++) {
+            uint32_t p = out[o];
+            const jpair *pp = &s->pr[p];
+            while (ip < i1 && in[ip].t - w <= pp->cs)
+                open[nopen++] = in[ip++].p;
+            uint32_t keep = 0;
+            start[p] = (uint32_t)s->ncand;
+            for (uint32_t j = 0; j < nopen; j++) {
+                uint32_t q = open[j];
+                pb_ns qe = req_end(s, q);
+                if (qe + w < pp->cs)
+                    continue; /* over before this call: never again */
+                open[keep++] = q;
+                if (q != p && qe + w >= pp->rr)
+                    rc = add_cand(s, q);
+            }
+            nopen = keep;
+            cnt[p] = (uint32_t)(s->ncand - start[p]);
+        }
+    }
+    if (rc != PB_OK)
+        goto done;
+    if (s->ncand >= UINT32_MAX) {
+        rc = PB_ERANGE;
+        goto done;
+    }
+    /* pairs out of order of their callers: lay the lists out by pair */
+    s->cand_off = malloc(((size_t)n + 1) * sizeof *s->cand_off);
+    uint32_t *c2 = malloc((s->ncand + 1) * sizeof *c2);
+    if (!s->cand_off || !c2) {
+        free(c2);
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    uint32_t off = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        s->cand_off[p] = off;
+        if (cnt[p])
+            memcpy(c2 + off, s->cand + start[p], (size_t)cnt[p] * sizeof *c2);
+        off += cnt[p];
+        if (cnt[p] > 1)
+            s->ambiguous++;
+        if (cnt[p] > 0)
+            s->nested++;
+    }
+    s->cand_off[n] = off;
+    free(s->cand);
+    s->cand = c2;
+    s->candcap = s->ncand;
+done:
+    free(in_off);
+    free(out_off);
+    free(in);
+    free(out);
+    free(open);
+    free(start);
+    free(cnt);
+    return rc;
+}

@@ -1,0 +1,371 @@
+/*
+ * joint_model.c - joint: the likelihood (triggers, delay densities per
+ * (incoming endpoint, trigger, output), call counts, order of service) and
+ * its fit from the current assignment (docs/joint.md, "The model").
+ */
+#include "joint_int.h"
+#include "pb_mem.h"
+#include "pb_hash.h"
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_filter.h>
+#include <gsl/gsl_vector.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+/* ------------------------------------------------------------------ */
+/* 3. the model */
+
+/* The events of request q with the kids in k[0..n) (sorted by call time):
+ * for every output, its trigger and delay.  mode 0: return the
+ * log-likelihood; mode 1: add every output to the density histograms
+ * (creating keys) and the call counts to the count table. */
+int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
+                    double *ll)
+{
+    const jpair *qq = &s->pr[q];
+    uint32_t ein = qq->link, b = qq->callee;
+    if (ll)
+        *ll = 0;
+    /* its call was lost: no arrival; an output the arrival triggered
+     * scores the expected log density of its key (and is not learned) */
+    int noarr = qq->call == NONE;
+    pb_ns arr = noarr ? INT64_MIN : qq->cr;
+    /* returns sorted by return time (insertion sort: n is small) */
+    if (n > s->scratchcap) {
+        uint32_t nc = s->scratchcap ? s->scratchcap : 16;
+        while (nc < n)
+            nc *= 2;
+        uint32_t *a = realloc(s->scratch, (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        s->scratch = a;
+        s->scratchcap = nc;
+    }
+    uint32_t *r = s->scratch, nr = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (s->pr[k[i]].ret == NONE)
+            continue; /* its return was lost: no input */
+        uint32_t j = nr++;
+        while (j > 0 && (s->pr[r[j - 1]].rr > s->pr[k[i]].rr ||
+                         (s->pr[r[j - 1]].rr == s->pr[k[i]].rr && r[j - 1] > k[i]))) {
+            r[j] = r[j - 1];
+            j--;
+        }
+        r[j] = k[i];
+    }
+    double sum = 0;
+    uint32_t rp = 0;        /* returns taken so far */
+    uint32_t last = NONE, prev = NONE; /* latest two returns taken */
+    /* open-ended (re-pairing): the response is not known yet */
+    int open_end = (s->qend && s->free_ret[q]) || qq->ret == NONE;
+    for (uint32_t i = 0; i <= n; i++) {
+        if (i == n && open_end)
+            break;
+        if (i < n && s->pr[k[i]].call == NONE)
+            continue; /* its call was lost: no output */
+        pb_ns t = i < n ? s->pr[k[i]].cs : qq->rs;
+        uint32_t self = i < n ? k[i] : NONE;
+        while (rp < nr && s->pr[r[rp]].rr <= t) {
+            prev = last;
+            last = r[rp++];
+        }
+        uint32_t tg = last == self ? prev : last;
+        pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
+        if (tg != NONE && tt < arr)
+            tt = arr, tg = NONE;
+        uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
+        uint32_t outl = i < n ? s->pr[k[i]].link : s->nlinks;
+        pb_ns d = t - tt;
+        uint64_t key = dkey(ein, trig, outl);
+        uint32_t di = joint_hmap_get(&s->keymap, key);
+        if (noarr && tg == NONE) {
+            if (mode == 0)
+                sum += di == NONE ? s->bg - log(1e6) : s->kmean[di];
+        } else if (mode == 0) {
+            sum += logf_of(s, di, d);
+        } else {
+            if (di == NONE) {
+                di = s->nkeys;
+                size_t nc = (size_t)(s->nkeys + 1) * s->nb;
+                double *h = realloc(s->hist, nc * sizeof *h);
+                if (!h)
+                    return PB_ENOMEM;
+                s->hist = h;
+                memset(h + (size_t)di * s->nb, 0, s->nb * sizeof *h);
+                double *lf = realloc(s->logf, nc * sizeof *lf);
+                if (!lf)
+                    return PB_ENOMEM;
+                s->logf = lf;
+                double *km = realloc(s->kmean, (size_t)(s->nkeys + 1) * sizeof *km);
+                if (!km)
+                    return PB_ENOMEM;
+                s->kmean = km;
+                km[di] = s->bg - log(1e6);
+                double *st = realloc(s->kstat, (size_t)(s->nkeys + 1) * 3 * sizeof *st);
+                if (!st)
+                    return PB_ENOMEM;
+                s->kstat = st;
+                st[3 * di] = st[3 * di + 1] = st[3 * di + 2] = 0;
+                s->nkeys++;
+                int rc = joint_hmap_put(&s->keymap, key, di);
+                if (rc != PB_OK)
+                    return rc;
+            }
+            s->hist[(size_t)di * s->nb + dbin(s, d)] += 1.0;
+            double x = log10(d < 10 ? 10.0 : (double)d);
+            s->kstat[3 * di] += 1;
+            s->kstat[3 * di + 1] += x;
+            s->kstat[3 * di + 2] += x * x;
+        }
+    }
+    /* call counts per outgoing link of this service */
+    uint32_t no = s->out_off[b + 1] - s->out_off[b];
+    if (no) {
+        uint32_t *c = s->ccount;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t l = s->pr[k[i]].link;
+            if (s->link_src[l] == b)
+                c[s->link_local[l]]++;
+        }
+        size_t base = s->cnt_off[ein];
+        for (uint32_t j = 0; j < no; j++) {
+            uint32_t cj = c[j] > JOINT_KMAX ? JOINT_KMAX : c[j];
+            if (mode == 0)
+                sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
+            else
+                s->cnt[base + (size_t)j * (JOINT_KMAX + 1) + cj] += 1.0;
+            c[j] = 0;
+        }
+    }
+    if (ll)
+        *ll = sum;
+    return PB_OK;
+}
+
+double joint_req_ll(joint *s, uint32_t q)
+{
+    double ll = 0;
+    if (joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 0, &ll) != PB_OK)
+        return -INFINITY;
+    return ll;
+}
+
+/* Refit every density and the call-count model from the assignment. */
+/* first call of link l among the calls k[0..n) (sorted by call time), or
+ * NONE */
+static uint32_t first_of(const joint *s, const uint32_t *k, uint32_t n, uint32_t l)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (s->pr[k[i]].link == l && s->pr[k[i]].call != NONE)
+            return k[i];
+    return NONE;
+}
+
+/* time of the input that triggered call p in request q whose calls are
+ * k[0..n): the latest return of another of them received before p was
+ * sent, else q's arrival */
+static pb_ns trig_time(const joint *s, uint32_t q, const uint32_t *k, uint32_t n, uint32_t p)
+{
+    pb_ns tt = s->pr[q].cr, cs = s->pr[p].cs;
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *c = &s->pr[k[i]];
+        if (k[i] != p && c->ret != NONE && c->rr <= cs && c->rr > tt)
+            tt = c->rr;
+    }
+    return tt;
+}
+
+typedef struct ordent {
+    pb_ns trig;
+    uint32_t q, first;
+} ordent;
+
+static int cmp_ordent(const void *x, const void *y)
+{
+    const ordent *a = x, *b = y;
+    if (a->trig != b->trig)
+        return a->trig < b->trig ? -1 : 1;
+    return a->q < b->q ? -1 : a->q > b->q;
+}
+
+/* Order of service: per outgoing link, how often two requests whose first
+ * calls of that link were triggered one after the other (by arrivals or
+ * returns) make those calls in the other order.  log rho (inverted) and
+ * log (1 - rho) per link. */
+static int fit_order(joint *s)
+{
+    ordent *e = malloc(((size_t)s->npairs + 1) * sizeof *e);
+    if (!e)
+        return PB_ENOMEM;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t n = 0;
+        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+            uint32_t p = s->bylink[i], q = s->par[p];
+            if (q == NONE || s->pr[p].call == NONE)
+                continue;
+            if (first_of(s, s->kids[q].a, s->kids[q].n, l) != p)
+                continue;
+            e[n++] = (ordent){trig_time(s, q, s->kids[q].a, s->kids[q].n, p), q, p};
+        }
+        if (n > 1)
+            qsort(e, n, sizeof *e, cmp_ordent);
+        double inv = 0, tot = 0;
+        for (uint32_t i = 1; i < n; i++) {
+            /* only where the order is a question: the second trigger came
+             * before the first call was sent */
+            if (e[i].trig > s->pr[e[i - 1].first].cs)
+                continue;
+            tot++;
+            inv += s->pr[e[i].first].cs < s->pr[e[i - 1].first].cs;
+        }
+        double rho = (inv + 1) / (tot + 2);
+        s->ord_inv[l] = log(rho);
+        s->ord_keep[l] = log(1 - rho);
+    }
+    free(e);
+    return PB_OK;
+}
+
+/* log-probability of the order of the first calls of every link made by
+ * two requests, given the order of their triggers */
+double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1,
+                       uint32_t q2, const uint32_t *k2, uint32_t n2)
+{
+    double v = 0;
+    for (uint32_t i = 0; i < n1; i++) {
+        uint32_t l = s->pr[k1[i]].link;
+        uint32_t f1 = first_of(s, k1, n1, l);
+        if (f1 != k1[i])
+            continue;
+        uint32_t f2 = first_of(s, k2, n2, l);
+        if (f2 == NONE)
+            continue;
+        pb_ns t1 = trig_time(s, q1, k1, n1, f1), t2 = trig_time(s, q2, k2, n2, f2);
+        if (t1 == t2)
+            continue;
+        /* the order matters only when both triggers came before both calls */
+        pb_ns c1 = s->pr[f1].cs, c2 = s->pr[f2].cs;
+        if ((t1 < t2 ? t2 : t1) > (c1 < c2 ? c1 : c2))
+            continue;
+        int b = c1 < c2 || (c1 == c2 && f1 < f2);
+        v += b == (t1 < t2) ? s->ord_keep[l] : s->ord_inv[l];
+    }
+    return v;
+}
+
+int joint_fit(joint *s, const unsigned char *only)
+{
+    for (uint32_t k = 0; k < s->nkeys; k++) {
+        memset(s->hist + (size_t)k * s->nb, 0, s->nb * sizeof *s->hist);
+        s->kstat[3 * k] = s->kstat[3 * k + 1] = s->kstat[3 * k + 2] = 0;
+    }
+    memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        if (only && !only[q])
+            continue;
+        int rc = joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 1, NULL);
+        if (rc != PB_OK)
+            return rc;
+    }
+    /* densities: histogram (GSL) smoothed by a Gaussian kernel whose width
+     * follows Silverman's rule on the log delays, mixed with a uniform
+     * background */
+    const uint32_t nb = s->nb;
+    gsl_vector *x = gsl_vector_alloc(nb), *y = gsl_vector_alloc(nb);
+    if (!x || !y) {
+        gsl_vector_free(x);
+        gsl_vector_free(y);
+        return PB_ENOMEM;
+    }
+    const double beta = s->p.floor;
+    for (uint32_t k = 0; k < s->nkeys; k++) {
+        double *h = s->hist + (size_t)k * nb, *lf = s->logf + (size_t)k * nb;
+        double n = s->kstat[3 * k];
+        if (n <= 0) {
+            for (uint32_t b = 0; b < nb; b++)
+                lf[b] = s->bg;
+            s->kmean[k] = s->bg - log(1e6);
+            continue;
+        }
+        double mean = s->kstat[3 * k + 1] / n;
+        double var = s->kstat[3 * k + 2] / n - mean * mean;
+        double sd = var > 0 ? sqrt(var) : 0;
+        double bwb = 0.9 * sd * pow(n, -0.2) / s->p.bin;
+        if (bwb < s->p.bw_min)
+            bwb = s->p.bw_min;
+        if (bwb > 100)
+            bwb = 100;
+        double tot = 0;
+        for (uint32_t b = 0; b < nb; b++)
+            tot += h[b];
+        if (bwb > 0.05) {
+            size_t K = 2 * (size_t)ceil(3 * bwb) + 1;
+            if (K > 2 * (size_t)nb - 1)
+                K = 2 * (size_t)nb - 1;
+            gsl_filter_gaussian_workspace *ws = gsl_filter_gaussian_alloc(K);
+            if (!ws) {
+                gsl_vector_free(x);
+                gsl_vector_free(y);
+                return PB_ENOMEM;
+            }
+            for (uint32_t b = 0; b < nb; b++)
+                gsl_vector_set(x, b, h[b]);
+            gsl_filter_gaussian(GSL_FILTER_END_PADZERO, (double)(K - 1) / (2 * bwb), 0, x, y, ws);
+            gsl_filter_gaussian_free(ws);
+            double t2 = 0;
+            for (uint32_t b = 0; b < nb; b++) {
+                double v = gsl_vector_get(y, b);
+                h[b] = v > 0 ? v : 0;
+                t2 += h[b];
+            }
+            tot = t2;
+        }
+        double em = 0;
+        for (uint32_t b = 0; b < nb; b++) {
+            double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
+            em += pb * log(pb / s->p.bin);
+            /* density of log10 delay per unit: per bin / bin width; the
+             * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped:
+             * the same for every alternative) */
+            lf[b] = log(pb / s->p.bin);
+        }
+        s->kmean[k] = em - mean * M_LN10;
+    }
+    gsl_vector_free(x);
+    gsl_vector_free(y);
+    if (s->p.order) {
+        int rc = fit_order(s);
+        if (rc != PB_OK)
+            return rc;
+    }
+    /* call counts: P(k) = (n_k + alpha) / (N + alpha (K+1)) */
+    const double al = s->p.alpha;
+    for (uint32_t e = 0; e < s->nlinks; e++) {
+        uint32_t b = s->link_dst[e];
+        uint32_t no = s->out_off[b + 1] - s->out_off[b];
+        for (uint32_t j = 0; j < no; j++) {
+            size_t base = s->cnt_off[e] + (size_t)j * (JOINT_KMAX + 1);
+            double N = 0;
+            for (int c = 0; c <= JOINT_KMAX; c++)
+                N += s->cnt[base + c];
+            int ok = !s->allowed || s->allowed[s->cnt_off[e] / (JOINT_KMAX + 1) + j];
+            for (int c = 0; c <= JOINT_KMAX; c++) {
+                double v = (s->cnt[base + c] + al) / (N + al * (JOINT_KMAX + 1));
+                s->cntlp[base + c] = (!ok && c > 0) ? JOINT_FORBID : log(v);
+            }
+        }
+    }
+    return PB_OK;
+}
+
+double joint_loglik(const joint *cs)
+{
+    joint *s = (joint *)cs;
+    double t = 0;
+    for (uint32_t q = 0; q < s->npairs; q++)
+        t += joint_req_ll(s, q);
+    return t;
+}

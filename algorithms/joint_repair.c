@@ -1,0 +1,502 @@
+/*
+ * joint_repair.c - joint without call ids: exchanges of returns between
+ * calls of one link and the re-pairing with open-ended requests
+ * (docs/joint.md, "The search", steps 4-5).
+ */
+#include "joint_int.h"
+#include "pb_mem.h"
+#include "pb_hash.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+/* ------------------------------------------------------------------ */
+/* 6. without call ids: which return answers which call */
+
+static void swap_ret(joint *s, uint32_t a, uint32_t b)
+{
+    jpair *x = &s->pr[a], *y = &s->pr[b];
+    uint32_t r = x->ret;
+    pb_ns rs = x->rs, rr = x->rr;
+    x->ret = y->ret;
+    x->rs = y->rs;
+    x->rr = y->rr;
+    y->ret = r;
+    y->rs = rs;
+    y->rr = rr;
+}
+
+/* is pair a (as it is now) inside its parent, and well formed */
+static int fits_parent(const joint *s, uint32_t a)
+{
+    const jpair *x = &s->pr[a];
+    if (x->rs < x->cr || x->rr < x->cs)
+        return 0;
+    uint32_t q = s->par[a];
+    return q == NONE || x->rr <= s->pr[q].rs + s->p.slack;
+}
+
+static inline int inside(const joint *s, uint32_t k, uint32_t a)
+{
+    return s->pr[k].cs + s->p.slack >= s->pr[a].cr && s->pr[k].rr <= s->pr[a].rs + s->p.slack;
+}
+
+/* best split of the kids of a and b between them (returns exchanged
+ * already); -INFINITY when some kid fits neither or too many fit both.
+ * The split is left in *mask over s->rsbuf's shared list. */
+static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32_t *m,
+                         uint32_t *fa, uint32_t *na, uint32_t *fb, uint32_t *nb,
+                         uint32_t *e1, uint32_t *e2, uint32_t *mask)
+{
+    const kvec *ka = &s->kids[a], *kb = &s->kids[b];
+    *m = *na = *nb = 0;
+    uint32_t i = 0, j = 0;
+    while (i < ka->n || j < kb->n) {
+        int from1 = j >= kb->n || (i < ka->n && (s->pr[ka->a[i]].cs < s->pr[kb->a[j]].cs ||
+                                                 (s->pr[ka->a[i]].cs == s->pr[kb->a[j]].cs &&
+                                                  ka->a[i] < kb->a[j])));
+        uint32_t k = from1 ? ka->a[i++] : kb->a[j++];
+        int ia = inside(s, k, a), ib = inside(s, k, b);
+        if (ia && ib) {
+            if (*m >= JOINT_RESPLIT_MAX) {
+                s->resplit_capped++;
+                return -INFINITY;
+            }
+            set[(*m)++] = k;
+        } else if (ia) {
+            fa[(*na)++] = k;
+        } else if (ib) {
+            fb[(*nb)++] = k;
+        } else {
+            return -INFINITY;
+        }
+    }
+    double best = -INFINITY;
+    for (uint32_t x = 0; x < (1u << *m); x++) {
+        uint32_t n1 = joint_resplit_list(s, fa, *na, set, *m, x, 0, e1);
+        uint32_t n2 = joint_resplit_list(s, fb, *nb, set, *m, x, 1, e2);
+        double l1 = 0, l2 = 0;
+        if (joint_req_walk(s, a, e1, n1, 0, &l1) != PB_OK || joint_req_walk(s, b, e2, n2, 0, &l2) != PB_OK)
+            return -INFINITY;
+        if (l1 + l2 > best) {
+            best = l1 + l2;
+            *mask = x;
+        }
+    }
+    return best;
+}
+
+/* Returns were paired first in, first out on each link.  Try exchanging
+ * the returns of two overlapping calls of one link, re-splitting the calls
+ * the two make between them, when both still fit their parents and the
+ * four requests touched (the two calls as requests, their parents) become
+ * more likely. */
+int joint_swap_pass(joint *s, size_t *swaps)
+{
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
+        for (uint32_t i = b0; i < b1; i++) {
+            uint32_t a = s->bylink[i];
+            if (!s->free_ret[a])
+                continue;
+            for (uint32_t j = i + 1; j < b1 && j < i + 1 + JOINT_SWAP_WINDOW; j++) {
+                uint32_t b = s->bylink[j];
+                if (!s->free_ret[b])
+                    continue;
+                if (s->pr[b].cr > s->pr[a].rs)
+                    break; /* later calls do not overlap this one */
+                uint32_t pa = s->par[a], pb = s->par[b];
+                uint32_t need = 4 * (s->kids[a].n + s->kids[b].n) + 8;
+                if (pa != NONE && pb != NONE && pa != pb)
+                    need += 4 * (s->kids[pa].n + s->kids[pb].n);
+                if (need > s->rscap) {
+                    uint32_t nc = s->rscap ? s->rscap : 64;
+                    while (nc < need)
+                        nc *= 2;
+                    uint32_t *buf = realloc(s->rsbuf, (size_t)nc * 3 * sizeof *buf);
+                    if (!buf)
+                        return PB_ENOMEM;
+                    s->rsbuf = buf;
+                    s->rscap = nc;
+                }
+                /* ten lists of rscap*3/10 >= need/4 entries each */
+                uint32_t q = s->rscap * 3 / 10, *set = s->rsbuf, *fa = set + q, *fb = fa + q,
+                         *e1 = fb + q, *e2 = e1 + q, *set2 = e2 + q, *ga = set2 + q,
+                         *gb = ga + q, *h1 = gb + q, *h2 = h1 + q;
+                uint32_t m = 0, na = 0, nb = 0, mask = 0, m2 = 0, na2 = 0, nb2 = 0, mask2 = 0;
+                int split_parents = pa != NONE && pb != NONE && pa != pb;
+                double before = joint_req_ll(s, a) + joint_req_ll(s, b) + (pa != NONE ? joint_req_ll(s, pa) : 0) +
+                                (pb != NONE && pb != pa ? joint_req_ll(s, pb) : 0);
+                swap_ret(s, a, b);
+                double after = -INFINITY;
+                if (s->pr[a].rs >= s->pr[a].cr && s->pr[a].rr >= s->pr[a].cs &&
+                    s->pr[b].rs >= s->pr[b].cr && s->pr[b].rr >= s->pr[b].cs) {
+                    after = best_split(s, a, b, set, &m, fa, &na, fb, &nb, e1, e2, &mask);
+                    if (after > -INFINITY && split_parents)
+                        after += best_split(s, pa, pb, set2, &m2, ga, &na2, gb, &nb2, h1, h2,
+                                            &mask2);
+                    else if (after > -INFINITY)
+                        after += (fits_parent(s, a) && fits_parent(s, b))
+                                     ? (pa != NONE ? joint_req_ll(s, pa) : 0) +
+                                           (pb != NONE && pb != pa ? joint_req_ll(s, pb) : 0)
+                                     : -INFINITY;
+                }
+                if (!(after > before + 1e-9)) {
+                    swap_ret(s, a, b);
+                    continue;
+                }
+                int rc = PB_OK;
+                for (uint32_t t = 0; t < na && rc == PB_OK; t++)
+                    rc = joint_set_parent(s, fa[t], a);
+                for (uint32_t t = 0; t < nb && rc == PB_OK; t++)
+                    rc = joint_set_parent(s, fb[t], b);
+                for (uint32_t t = 0; t < m && rc == PB_OK; t++)
+                    rc = joint_set_parent(s, set[t], (mask >> t) & 1u ? b : a);
+                for (uint32_t t = 0; split_parents && t < na2 && rc == PB_OK; t++)
+                    rc = joint_set_parent(s, ga[t], pa);
+                for (uint32_t t = 0; split_parents && t < nb2 && rc == PB_OK; t++)
+                    rc = joint_set_parent(s, gb[t], pb);
+                for (uint32_t t = 0; split_parents && t < m2 && rc == PB_OK; t++)
+                    rc = joint_set_parent(s, set2[t], (mask2 >> t) & 1u ? pb : pa);
+                if (rc != PB_OK)
+                    return rc;
+                s->pair_of_msg[s->pr[a].ret] = a;
+                s->pair_of_msg[s->pr[b].ret] = b;
+                (*swaps)++;
+            }
+        }
+    }
+    return PB_OK;
+}
+
+/* after returns moved: new candidate lists; a parent that no longer
+ * contains its call gives it up to the first candidate that does */
+int joint_recandidate(joint *s)
+{
+    int rc = joint_find_candidates(s);
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
+        uint32_t q = s->par[p], keep = NONE;
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+            if (s->cand[j] == q)
+                keep = q;
+        if (keep == NONE && s->cand_off[p + 1] > s->cand_off[p])
+            keep = s->cand[s->cand_off[p]];
+        rc = joint_set_parent(s, p, keep);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* 7. without call ids: re-pairing with open-ended requests
+ *
+ * A pair (call A->B, return B->A) is a request served by B.  Choosing
+ * which return answers a call is choosing which of B's requests a response
+ * belongs to, so the returns are re-paired the way calls are assigned:
+ * first the calls are re-split with every request of a free pair left
+ * open-ended (its interval may reach the latest return of its link it
+ * could have, and its response is left out of the likelihood), then each
+ * return of the link, in order on B's clock, goes to the open call whose
+ * request it can end (all that request's calls returned before it) with
+ * the most likely response delay from that request's latest input. */
+
+/* the free pairs of link l: calls by arrival (C) and returns by send time
+ * (R), both on the callee's clock; returns the count */
+static uint32_t link_events(const joint *s, uint32_t l, insort *C, insort *R)
+{
+    uint32_t nc = 0;
+    for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+        uint32_t p = s->bylink[i];
+        if (!s->free_ret[p])
+            continue;
+        C[nc] = (insort){s->pr[p].cr, p};
+        R[nc] = (insort){s->pr[p].rs, p};
+        nc++;
+    }
+    if (nc > 1) {
+        qsort(C, nc, sizeof *C, joint_cmp_insort);
+        qsort(R, nc, sizeof *R, joint_cmp_insort);
+    }
+    return nc;
+}
+
+/* every free pair's latest possible end: the return that closes its busy
+ * period on the callee's clock (every call that arrived by then has been
+ * answered), at most JOINT_SWAP_WINDOW returns after its current one */
+static int loose_ends(joint *s)
+{
+    uint32_t n = s->npairs;
+    pb_ns *qe = malloc(((size_t)n + 1) * sizeof *qe);
+    if (qe)
+        for (uint32_t p = 0; p < n; p++)
+            qe[p] = req_end(s, p);
+    s->qend = qe;
+    insort *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
+    uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
+    uint32_t *nxt = malloc(((size_t)n + 1) * sizeof *nxt);
+    int rc = PB_OK;
+    if (!s->qend || !C || !R || !pos || !nxt) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t nc = link_events(s, l, C, R);
+        if (nc < 2)
+            continue;
+        for (uint32_t k = 0; k < nc; k++)
+            pos[R[k].p] = k;
+        uint32_t i = 0;
+        for (uint32_t k = 0; k < nc; k++) {
+            while (i < nc && C[i].t <= R[k].t)
+                i++;
+            nxt[k] = i <= k + 1; /* busy period over after return k */
+        }
+        uint32_t last = nc - 1;
+        for (uint32_t k = nc; k-- > 0;) {
+            if (nxt[k])
+                last = k;
+            nxt[k] = last;
+        }
+        uint32_t j = 0;
+        for (i = 0; i < nc; i++) {
+            while (j < nc && R[j].t < C[i].t)
+                j++;
+            if (j >= nc)
+                break;
+            uint32_t p = C[i].p, e = nxt[j], cap = pos[p] + JOINT_SWAP_WINDOW;
+            if (cap > nc - 1)
+                cap = nc - 1;
+            if (e > cap)
+                e = cap;
+            if (R[e].t > s->qend[p])
+                s->qend[p] = R[e].t;
+        }
+    }
+done:
+    free(C);
+    free(R);
+    free(pos);
+    free(nxt);
+    return rc;
+}
+
+/* cost of return k (sent at t on the callee's clock, received at rr) as
+ * the response of free pair c with its current calls; INFINITY when it
+ * cannot be (a call of c returns after it, or it arrives before c left) */
+static double response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr)
+{
+    const jpair *cc = &s->pr[c];
+    const pb_ns w = s->p.slack;
+    if (rr + w < cc->cs || t + w < cc->cr)
+        return INFINITY;
+    const kvec *k = &s->kids[c];
+    pb_ns tt = cc->cr;
+    uint32_t trig = 0;
+    for (uint32_t i = 0; i < k->n; i++) {
+        const jpair *x = &s->pr[k->a[i]];
+        if (x->ret == NONE)
+            continue;
+        if (x->rr > t + w)
+            return INFINITY;
+        if (x->rr >= tt && x->rr <= t) {
+            tt = x->rr;
+            trig = 1 + x->link;
+        }
+    }
+    uint32_t di = joint_hmap_get(&s->keymap, dkey(cc->link, trig, s->nlinks));
+    return -logf_of(s, di, t - tt);
+}
+
+/* give every return of each link to a call, in order of the returns on
+ * the callee's clock: a call whose latest possible end this return is
+ * takes it; else the open call with the least response cost; when none
+ * can take it, the earliest open call (first in, first out) */
+static int repair_pairs(joint *s, size_t *moved)
+{
+    uint32_t n = s->npairs;
+    insort *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
+    uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
+    uint32_t *to = malloc(((size_t)n + 1) * sizeof *to);
+    uint32_t *rm = malloc(((size_t)n + 1) * sizeof *rm);
+    pb_ns *rsv = malloc(((size_t)n + 1) * sizeof *rsv), *rrv = malloc(((size_t)n + 1) * sizeof *rrv);
+    uint32_t *ord = NULL;
+    int rc = PB_OK;
+    if (!C || !R || !open || !to || !rm || !rsv || !rrv) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    /* links bottom up: a link after every link out of its callee (so a
+     * request's calls are re-paired before its response); cycles and
+     * more than 4096 links: in link order */
+    ord = malloc(((size_t)s->nlinks + 1) * sizeof *ord);
+    unsigned char *done = calloc((size_t)s->nlinks + 1, 1);
+    if (!ord || !done) {
+        free(ord);
+        free(done);
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    uint32_t no = 0;
+    for (int progress = 1; progress && s->nlinks <= 4096 && no < s->nlinks;) {
+        progress = 0;
+        for (uint32_t l = 0; l < s->nlinks; l++) {
+            if (done[l])
+                continue;
+            uint32_t b = s->link_dst[l], ok = 1;
+            for (uint32_t o = s->out_off[b]; o < s->out_off[b + 1] && ok; o++)
+                ok = done[s->out_links[o]] || s->out_links[o] == l;
+            if (ok) {
+                done[l] = 1;
+                ord[no++] = l;
+                progress = 1;
+            }
+        }
+    }
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        if (!done[l])
+            ord[no++] = l;
+    free(done);
+    for (uint32_t li = 0; li < s->nlinks; li++) {
+        uint32_t l = ord[li];
+        uint32_t nc = link_events(s, l, C, R);
+        if (nc < 2)
+            continue;
+        for (uint32_t k = 0; k < nc; k++) {
+            const jpair *x = &s->pr[R[k].p];
+            rm[k] = x->ret;
+            rsv[k] = x->rs;
+            rrv[k] = x->rr;
+        }
+        uint32_t ci = 0, nopen = 0;
+        for (uint32_t k = 0; k < nc; k++) {
+            pb_ns t = rsv[k];
+            while (ci < nc && C[ci].t <= t)
+                open[nopen++] = C[ci++].p;
+            if (nopen == 0)
+                open[nopen++] = C[ci++].p; /* a return stamped before its call */
+            uint32_t pick = NONE;
+            for (uint32_t j = 0; j < nopen && pick == NONE; j++)
+                if (s->qend[open[j]] <= t)
+                    pick = j; /* its last chance */
+            if (pick == NONE) {
+                double best = INFINITY;
+                for (uint32_t j = 0; j < nopen; j++) {
+                    double v = response_cost(s, open[j], t, rrv[k]);
+                    if (v < best) {
+                        best = v;
+                        pick = j;
+                    }
+                }
+            }
+            if (pick == NONE)
+                pick = 0;
+            to[open[pick]] = k;
+            memmove(open + pick, open + pick + 1, (size_t)(nopen - pick - 1) * sizeof *open);
+            nopen--;
+        }
+        /* then exchange the returns of two nearby calls while that makes
+         * both responses more likely together */
+        for (int pass = 0; pass < 4; pass++) {
+            size_t ex = 0;
+            for (uint32_t i = 0; i < nc; i++)
+                for (uint32_t j = i + 1; j < nc && j <= i + JOINT_SWAP_WINDOW; j++) {
+                    uint32_t c1 = C[i].p, c2 = C[j].p, k1 = to[c1], k2 = to[c2];
+                    double cur = response_cost(s, c1, rsv[k1], rrv[k1]) +
+                                 response_cost(s, c2, rsv[k2], rrv[k2]);
+                    double alt = response_cost(s, c1, rsv[k2], rrv[k2]) +
+                                 response_cost(s, c2, rsv[k1], rrv[k1]);
+                    if (alt < cur - 1e-9) {
+                        to[c1] = k2;
+                        to[c2] = k1;
+                        ex++;
+                    }
+                }
+            if (!ex)
+                break;
+        }
+        for (uint32_t i = 0; i < nc; i++) {
+            uint32_t c = C[i].p, k = to[c];
+            jpair *x = &s->pr[c];
+            if (x->ret != rm[k])
+                (*moved)++;
+            x->ret = rm[k];
+            x->rs = rsv[k];
+            x->rr = rrv[k];
+            s->pair_of_msg[rm[k]] = c;
+        }
+    }
+done:
+    free(ord);
+    free(C);
+    free(R);
+    free(open);
+    free(to);
+    free(rm);
+    free(rsv);
+    free(rrv);
+    return rc;
+}
+
+/* match rounds and local-search passes; refit: refit the model before
+ * each (not while requests are open-ended: their responses are unknown) */
+static int solve(joint *s, int refit)
+{
+    int rc = PB_OK, changed = 1;
+    for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
+        changed = 0;
+        if (refit)
+            rc = joint_fit(s, NULL);
+        if (rc == PB_OK)
+            rc = joint_match_round(s, &changed);
+        s->rounds++;
+        s->changes += (size_t)changed;
+    }
+    s->pass_id = 0;
+    int passes = refit || s->p.passes < 2 ? s->p.passes : 2;
+    for (int it = 0; rc == PB_OK && it < passes; it++) {
+        changed = 0;
+        if (refit)
+            rc = joint_fit(s, NULL);
+        if (rc == PB_OK)
+            rc = joint_local_search(s, &changed);
+        s->lpasses++;
+        if (!changed)
+            break;
+    }
+    return rc;
+}
+
+/* the re-pairing rounds (`repair`), each: solve, fit, open the ends,
+ * re-split, re-pair, close the ends */
+int joint_repair_rounds(joint *s)
+{
+    size_t nfree = 0;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        nfree += s->free_ret[p];
+    if (!nfree || s->p.repair <= 0)
+        return PB_OK;
+    int rc = PB_OK;
+    for (int r = 0; rc == PB_OK && r < s->p.repair; r++) {
+        size_t moved = 0;
+        rc = solve(s, 1);
+        if (rc == PB_OK)
+            rc = joint_fit(s, NULL);
+        if (rc == PB_OK)
+            rc = loose_ends(s);
+        if (rc == PB_OK)
+            rc = joint_recandidate(s);
+        if (rc == PB_OK)
+            rc = solve(s, 0);
+        if (rc == PB_OK)
+            rc = repair_pairs(s, &moved);
+        free(s->qend);
+        s->qend = NULL;
+        if (rc == PB_OK)
+            rc = joint_recandidate(s);
+        s->repaired += moved;
+        if (!moved)
+            break;
+    }
+    return rc;
+}

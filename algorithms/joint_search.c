@@ -1,0 +1,427 @@
+/*
+ * joint_search.c - joint: reassignment rounds (greedy, or min-cost flow
+ * through GLPK) and the exact re-split of the calls two competing requests
+ * share (docs/joint.md, "The search", steps 2-3).
+ */
+#include "joint_int.h"
+#include "pb_mem.h"
+#include "pb_hash.h"
+#include <glpk.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+/* ------------------------------------------------------------------ */
+/* 4. min-cost flow reassignment of one outgoing link's calls */
+
+typedef struct vdata {
+    double rhs;
+} vdata;
+
+typedef struct adata {
+    double low, cap, cost, x;
+} adata;
+
+/* cost of call p in request q, q's other current calls fixed */
+static double edge_cost(joint *s, uint32_t p, uint32_t q)
+{
+    const jpair *pp = &s->pr[p], *qq = &s->pr[q];
+    const kvec *k = &s->kids[q];
+    if (pp->call == NONE)
+        return 0; /* no call time: every request alike */
+    pb_ns tt = qq->call == NONE ? INT64_MIN : qq->cr;
+    uint32_t trig = 0;
+    for (uint32_t i = 0; i < k->n; i++) {
+        const jpair *c = &s->pr[k->a[i]];
+        if (k->a[i] == p || c->ret == NONE || c->rr > pp->cs || c->rr < tt)
+            continue;
+        if (c->rr > tt || (c->rr == tt && trig != 0)) {
+            tt = c->rr;
+            trig = 1 + c->link;
+        }
+    }
+    uint32_t di = joint_hmap_get(&s->keymap, dkey(qq->link, trig, pp->link));
+    if (qq->call == NONE && trig == 0)
+        return di == NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
+    return -logf_of(s, di, pp->cs - tt);
+}
+
+/* marginal cost of the c-th call of link l in a request of link e
+ * (c >= 1), made convex */
+static double slot_cost(const joint *s, uint32_t e, uint32_t l, uint32_t c, double prev)
+{
+    if (c > JOINT_KMAX)
+        c = JOINT_KMAX;
+    size_t base = s->cnt_off[e] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
+    double v = -(s->cntlp[base + c] - s->cntlp[base + c - 1]);
+    if (c == JOINT_KMAX)
+        v = -(s->cntlp[base + c] - s->cntlp[base + 0]) / JOINT_KMAX;
+    return v < prev ? prev : v;
+}
+
+static inline double to_units(double c)
+{
+    double u = nearbyint(c * JOINT_SCALE);
+    if (u > JOINT_CMAX)
+        u = JOINT_CMAX;
+    if (u < -JOINT_CMAX)
+        u = -JOINT_CMAX;
+    return u;
+}
+
+static uint32_t uf_find(uint32_t *u, uint32_t x)
+{
+    while (u[x] != x) {
+        u[x] = u[u[x]];
+        x = u[x];
+    }
+    return x;
+}
+
+static int solve_component(joint *s, const uint32_t *ch, uint32_t nc,
+                           const uint32_t *rq, uint32_t nr, uint32_t *loc, int *changed)
+{
+    if (nc == 1) {
+        uint32_t p = ch[0], best = NONE;
+        double bc = INFINITY;
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+            uint32_t q = s->cand[j];
+            double c = edge_cost(s, p, q) + slot_cost(s, s->pr[q].link, s->pr[p].link, 1, -INFINITY);
+            if (c < bc) {
+                bc = c;
+                best = q;
+            }
+        }
+        if (best != s->par[p]) {
+            (*changed)++;
+            return joint_set_parent(s, p, best);
+        }
+        return PB_OK;
+    }
+    glp_graph *G = glp_create_graph(sizeof(vdata), sizeof(adata));
+    if (!G)
+        return PB_ENOMEM;
+    int nv = (int)(nc + nr + 1), sink = nv;
+    glp_add_vertices(G, nv);
+    for (int i = 1; i <= nv; i++) {
+        vdata *vd = G->v[i]->data;
+        vd->rhs = i <= (int)nc ? 1.0 : (i == sink ? -(double)nc : 0.0);
+    }
+    /* request slots */
+    uint32_t l = s->pr[ch[0]].link;
+    for (uint32_t j = 0; j < nr; j++) {
+        uint32_t q = rq[j];
+        uint32_t deg = 0; /* how many calls could come: at most nc */
+        deg = nc < JOINT_KMAX ? nc : JOINT_KMAX;
+        double prev = -INFINITY;
+        for (uint32_t c = 1; c <= deg; c++) {
+            double v = slot_cost(s, s->pr[q].link, l, c, prev);
+            prev = v;
+            glp_arc *a = glp_add_arc(G, (int)(nc + j + 1), sink);
+            adata *ad = a->data;
+            ad->low = 0;
+            ad->cap = 1;
+            ad->cost = to_units(v);
+        }
+        glp_arc *a = glp_add_arc(G, (int)(nc + j + 1), sink);
+        adata *ad = a->data;
+        ad->low = 0;
+        ad->cap = nc;
+        ad->cost = JOINT_CMAX;
+    }
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t p = ch[i];
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+            uint32_t q = s->cand[j];
+            glp_arc *a = glp_add_arc(G, (int)(i + 1), (int)(nc + loc[q] + 1));
+            adata *ad = a->data;
+            ad->low = 0;
+            ad->cap = 1;
+            ad->cost = to_units(edge_cost(s, p, q));
+        }
+    }
+    double sol;
+    int ret = glp_mincost_okalg(G, offsetof(vdata, rhs), offsetof(adata, low),
+                                offsetof(adata, cap), offsetof(adata, cost), &sol,
+                                offsetof(adata, x), -1);
+    int rc = PB_OK;
+    if (ret != 0) {
+        s->flow_failures++;
+    } else {
+        s->flows++;
+        for (uint32_t i = 0; i < nc && rc == PB_OK; i++) {
+            uint32_t p = ch[i], to = s->par[p];
+            for (glp_arc *a = G->v[i + 1]->out; a; a = a->t_next) {
+                adata *ad = a->data;
+                if (ad->x > 0.5) {
+                    to = rq[a->head->i - (int)nc - 1];
+                    break;
+                }
+            }
+            if (to != s->par[p]) {
+                (*changed)++;
+                rc = joint_set_parent(s, p, to);
+            }
+        }
+    }
+    glp_delete_graph(G);
+    return rc;
+}
+
+/* reassign the calls of link l */
+static int match_link(joint *s, uint32_t l, const uint32_t *ch, uint32_t nc, int *changed)
+{
+    /* local numbering: children 0..nc-1, requests nc.. */
+    uint32_t nr = 0;
+    int rc = PB_OK;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t p = ch[i];
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+            uint32_t q = s->cand[j];
+            if (s->stamp[q] != s->epoch) {
+                s->stamp[q] = s->epoch;
+                s->loc[q] = nr;
+                s->rqlist[nr++] = q;
+            }
+        }
+    }
+    uint32_t *u = s->uf;
+    for (uint32_t i = 0; i < nc + nr; i++)
+        u[i] = i;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t p = ch[i];
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+            uint32_t a = uf_find(u, i), b = uf_find(u, nc + s->loc[s->cand[j]]);
+            if (a != b)
+                u[a < b ? b : a] = a < b ? a : b;
+        }
+    }
+    /* group children and requests by component root (counting sort) */
+    uint32_t *cc = s->comp_cnt; /* [nc + nr + 1] */
+    memset(cc, 0, ((size_t)nc + nr + 1) * sizeof *cc);
+    for (uint32_t i = 0; i < nc + nr; i++)
+        cc[uf_find(u, i) + 1]++;
+    for (uint32_t i = 0; i < nc + nr; i++)
+        cc[i + 1] += cc[i];
+    uint32_t *ord = s->comp_ord;
+    for (uint32_t i = 0; i < nc + nr; i++)
+        ord[cc[uf_find(u, i)]++] = i;
+    /* cc[r] is now the end of root r's block; walk the blocks */
+    uint32_t b0 = 0;
+    for (uint32_t i = 0; i < nc + nr && rc == PB_OK; i++) {
+        if (uf_find(u, i) != i)
+            continue;
+        uint32_t b1 = cc[i];
+        uint32_t xc = 0, xr = 0;
+        for (uint32_t t = b0; t < b1; t++) {
+            uint32_t v = ord[t];
+            if (v < nc)
+                s->cbuf[xc++] = ch[v];
+            else
+                s->rbuf[xr++] = s->rqlist[v - nc];
+        }
+        for (uint32_t t = 0; t < xr; t++)
+            s->loc2[s->rbuf[t]] = t;
+        if (xc > s->largest)
+            s->largest = xc;
+        if (xc)
+            rc = solve_component(s, s->cbuf, xc, s->rbuf, xr, s->loc2, changed);
+        b0 = b1;
+    }
+    s->epoch++;
+    (void)l;
+    return rc;
+}
+
+/* the same, one call at a time: each call takes the candidate with the
+ * least edge cost plus marginal slot cost, the others fixed */
+static int greedy_round(joint *s, int *changed)
+{
+    int rc = PB_OK;
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
+        uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
+        if (c1 - c0 < 2)
+            continue;
+        uint32_t l = s->pr[p].link, best = NONE;
+        double bc = INFINITY;
+        for (uint32_t j = c0; j < c1; j++) {
+            uint32_t q = s->cand[j];
+            const kvec *k = &s->kids[q];
+            uint32_t cnt = 0;
+            for (uint32_t i = 0; i < k->n; i++)
+                cnt += k->a[i] != p && s->pr[k->a[i]].link == l;
+            uint32_t e = s->pr[q].link;
+            size_t base = s->cnt_off[e] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
+            uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
+            double v = edge_cost(s, p, q) - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
+            if (v < bc) {
+                bc = v;
+                best = q;
+            }
+        }
+        if (best != NONE && best != s->par[p]) {
+            (*changed)++;
+            rc = joint_set_parent(s, p, best);
+        }
+    }
+    return rc;
+}
+
+int joint_match_round(joint *s, int *changed)
+{
+    int rc = PB_OK;
+    if (!s->use_flow)
+        return greedy_round(s, changed);
+    for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
+        uint32_t nc = 0;
+        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+            uint32_t p = s->bylink[i];
+            if (s->cand_off[p + 1] > s->cand_off[p])
+                s->chbuf[nc++] = p;
+        }
+        if (nc)
+            rc = match_link(s, l, s->chbuf, nc, changed);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. exact local search */
+
+static int has_cand(const joint *s, uint32_t p, uint32_t q)
+{
+    for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+        if (s->cand[j] == q)
+            return 1;
+    return 0;
+}
+
+/* merge the kids of q that are not in the set (fixed) with the set members
+ * chosen by mask bit value `side`, by call time, into out */
+uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
+                             const uint32_t *set, uint32_t m, uint32_t mask, uint32_t side,
+                             uint32_t *out)
+{
+    uint32_t i = 0, j = 0, n = 0;
+    for (;;) {
+        while (j < m && ((mask >> j) & 1u) != side)
+            j++;
+        if (i >= nf && j >= m)
+            break;
+        if (j >= m || (i < nf && (s->pr[fx[i]].cs < s->pr[set[j]].cs ||
+                                  (s->pr[fx[i]].cs == s->pr[set[j]].cs && fx[i] < set[j]))))
+            out[n++] = fx[i++];
+        else
+            out[n++] = set[j++];
+    }
+    return n;
+}
+
+/* Re-split the calls q1 and q2 compete for (every split when there are at
+ * most JOINT_RESPLIT_MAX, else moves and swaps); returns 1 if changed. */
+static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
+{
+    const kvec *k1 = &s->kids[q1], *k2 = &s->kids[q2];
+    uint32_t need = 2 * (k1->n + k2->n) + 4;
+    if (need > s->rscap) {
+        uint32_t nc = s->rscap ? s->rscap : 64;
+        while (nc < need)
+            nc *= 2;
+        uint32_t *a = realloc(s->rsbuf, (size_t)nc * 3 * sizeof *a);
+        if (!a) {
+            *rcp = PB_ENOMEM;
+            return 0;
+        }
+        s->rsbuf = a;
+        s->rscap = nc;
+    }
+    uint32_t *set = s->rsbuf, *f1 = set + s->rscap / 2, *f2 = set + s->rscap,
+             *e1 = set + 2 * s->rscap, *e2 = e1 + s->rscap / 2 + 2;
+    uint32_t m = 0, n1 = 0, n2 = 0, cur = 0;
+    int capped = 0;
+    /* shared calls, by call time (merge of the two sorted lists) */
+    uint32_t i = 0, j = 0;
+    while (i < k1->n || j < k2->n) {
+        int from1 = j >= k2->n || (i < k1->n && (s->pr[k1->a[i]].cs < s->pr[k2->a[j]].cs ||
+                                                 (s->pr[k1->a[i]].cs == s->pr[k2->a[j]].cs &&
+                                                  k1->a[i] < k2->a[j])));
+        uint32_t p = from1 ? k1->a[i++] : k2->a[j++];
+        uint32_t other = from1 ? q2 : q1;
+        int shared = has_cand(s, p, other);
+        if (shared && m >= JOINT_RESPLIT_MAX)
+            capped = 1;
+        if (m < JOINT_RESPLIT_MAX && shared) {
+            if (!from1)
+                cur |= 1u << m;
+            set[m++] = p;
+        } else if (from1) {
+            f1[n1++] = p;
+        } else {
+            f2[n2++] = p;
+        }
+    }
+    s->resplit_capped += capped;
+    if (m == 0)
+        return 0;
+    double best = -INFINITY;
+    uint32_t bm = cur;
+    for (uint32_t mask = 0; mask < (1u << m); mask++) {
+        uint32_t a = joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
+        uint32_t b = joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
+        double l1 = 0, l2 = 0;
+        if ((*rcp = joint_req_walk(s, q1, e1, a, 0, &l1)) != PB_OK ||
+            (*rcp = joint_req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
+            return 0;
+        double v = l1 + l2;
+        if (s->p.order)
+            v += joint_order_ll(s, q1, e1, a, q2, e2, b);
+        if (mask == cur)
+            v += 1e-9; /* keep the current split on ties */
+        if (v > best) {
+            best = v;
+            bm = mask;
+        }
+    }
+    if (bm == cur)
+        return 0;
+    for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
+        uint32_t to = (bm >> t) & 1u ? q2 : q1;
+        if (s->par[set[t]] != to) {
+            *rcp = joint_set_parent(s, set[t], to);
+            s->moves++;
+        }
+    }
+    s->dirty[q1] = s->dirty[q2] = s->pass_id + 1;
+    return 1;
+}
+
+int joint_local_search(joint *s, int *changed)
+{
+    int rc = PB_OK;
+    s->seen.n = 0;
+    if (s->seen.cap)
+        for (size_t t = 0; t < s->seen.cap; t++)
+            s->seen.v[t] = NONE;
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
+        if (s->cand_off[p + 1] - s->cand_off[p] < 2)
+            continue;
+        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1] && rc == PB_OK; j++) {
+            uint32_t q1 = s->par[p], q2 = s->cand[j];
+            if (q1 == NONE || q2 == q1)
+                continue;
+            if (s->pass_id > 0 && s->dirty[q1] < s->pass_id && s->dirty[q2] < s->pass_id)
+                continue;
+            uint64_t key = q1 < q2 ? ((uint64_t)q1 << 32) | q2 : ((uint64_t)q2 << 32) | q1;
+            if (joint_hmap_get(&s->seen, key) != NONE)
+                continue;
+            if ((rc = joint_hmap_put(&s->seen, key, 1)) != PB_OK)
+                break;
+            if (resplit(s, q1, q2, &rc))
+                (*changed)++;
+        }
+    }
+    s->pass_id++;
+    return rc;
+}
