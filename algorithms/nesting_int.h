@@ -176,6 +176,11 @@ int nesting_seg_paths(nesting *s, nesting_pctx *pc, pb_result *res,
 /* Pattern index of instance i (1-based), NESTING_NONE if none. */
 uint32_t nesting_pctx_pattern(const nesting_pctx *pc, uint32_t instance);
 
+/* Forget the patterns of instances 1 .. upto (nesting_pctx_pattern then
+ * says NESTING_NONE for them): memory for the instances of the current
+ * window only. */
+void nesting_pctx_forget(nesting_pctx *pc, size_t upto);
+
 /* Instances built so far. */
 size_t nesting_pctx_instances(const nesting_pctx *pc);
 

@@ -102,6 +102,8 @@ typedef struct wstate {
     uint32_t *gcall;     /* for a return: the global index of its call
                             (the pairer's), or NONE */
     uint32_t *inst;
+    uint32_t *ipat;      /* the pattern of that instance (the path context
+                            forgets instances once their window closes) */
     size_t gbase, bn, bcap;
     int eof;
     pb_ns t0, last_ts;
@@ -293,11 +295,14 @@ static int fill1(wstate *w, int mode, int *got, pb_error *err)
         if (g)
             w->gcall = g;
         uint32_t *in = g ? realloc(w->inst, nc * sizeof *in) : NULL;
-        if (!in)
+        if (in)
+            w->inst = in;
+        uint32_t *ip = in ? realloc(w->ipat, nc * sizeof *ip) : NULL;
+        if (!ip)
             return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
                                 "nesting: out of memory buffering a window of %zu messages",
                                 w->bn);
-        w->inst = in;
+        w->ipat = ip;
         w->bcap = nc;
         if (nc > w->peak)
             w->peak = nc;
@@ -330,6 +335,7 @@ static int fill1(wstate *w, int mode, int *got, pb_error *err)
     w->fpar[w->bn] = GOUT;
     w->gcall[w->bn] = c;
     w->inst[w->bn] = 0;
+    w->ipat[w->bn] = NONE;
     w->bn++;
     if (mode == 1) {
         w->total++;
@@ -376,8 +382,7 @@ static int drop(wstate *w, int mode, size_t g)
     if (mode == 2) {
         for (size_t i = 0; i < k && rc == PB_OK && !w->res->skip_assign; i++)
             if (w->inst[i])
-                rc = pb_result_assign(w->res, w->buf[i].id, w->inst[i],
-                                      nesting_pctx_pattern(w->pc, w->inst[i]));
+                rc = pb_result_assign(w->res, w->buf[i].id, w->inst[i], w->ipat[i]);
         pb_fingerprint f;
         if (rc == PB_OK && (rc = pb_fingerprint_of(w->buf, k, w->nodes, &f)) == PB_OK) {
             w->fp.messages += f.messages;
@@ -388,6 +393,7 @@ static int drop(wstate *w, int mode, size_t g)
     memmove(w->fpar, w->fpar + k, (w->bn - k) * sizeof *w->fpar);
     memmove(w->gcall, w->gcall + k, (w->bn - k) * sizeof *w->gcall);
     memmove(w->inst, w->inst + k, (w->bn - k) * sizeof *w->inst);
+    memmove(w->ipat, w->ipat + k, (w->bn - k) * sizeof *w->ipat);
     w->bn -= k;
     w->gbase += k;
     return rc;
@@ -465,8 +471,10 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
         if (rc == PB_OK)
             rc = nesting_seg_paths(s, w->pc, w->res, inst, &w->roots);
         for (size_t i = 0; inst && i < vn; i++)
-            if (inst[i])
+            if (inst[i]) {
                 w->inst[off + i] = inst[i];
+                w->ipat[off + i] = nesting_pctx_pattern(w->pc, inst[i]);
+            }
         free(inst);
         size_t after = nesting_pctx_instances(w->pc);
         if (rc == PB_OK && w->pw && after > before) {
@@ -492,6 +500,9 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
                 w->tally[k] = 0;
             }
         }
+        /* the new instances' patterns are in ipat and the tally: the path
+         * context forgets them (memory follows the window) */
+        nesting_pctx_forget(w->pc, after);
     }
     free(rel);
     nesting_close(s);
@@ -687,6 +698,7 @@ out:;
     free(w.fpar);
     free(w.gcall);
     free(w.inst);
+    free(w.ipat);
     nesting_pairer_close(w.pr);
     idset2_free(&w.ids);
     free(w.tally);

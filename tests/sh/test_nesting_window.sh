@@ -80,7 +80,7 @@ for conf in "$PB_ROOT"/maketrace/configs/*.conf; do
     n=$((n + 1))
 done
 [ "$n" -ge 10 ] || fail "only $n configs compared"
-# the same through stdin (copied to a temporary file for the second pass)
+# the same through stdin (read once, spooled for the second pass)
 # and in memory (--sort loads the trace whole); per-window counts add up
 # to the paths, and every window start is a multiple of the window
 "$PB_BIN/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -D duration=20s >"$tmp/t.csv"
