@@ -1,4 +1,5 @@
 #include "conv_xcorr.h"
+#include "pb_mem.h"
 
 #include <fftw3.h>
 #include <math.h>
@@ -44,20 +45,9 @@ void conv_signal_free(conv_signal *s)
 
 static int signal_reserve(conv_signal *s, size_t need)
 {
-    if (need <= s->cap)
-        return PB_OK;
-    size_t cap = s->cap ? s->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    int64_t *b = realloc(s->bin, cap * sizeof *b);
-    if (!b)
-        return PB_ENOMEM;
-    s->bin = b;
-    double *v = realloc(s->val, cap * sizeof *v);
-    if (!v)
-        return PB_ENOMEM;
-    s->val = v;
-    s->cap = cap;
+    void *const arrs[] = {&s->bin, &s->val};
+    const size_t sz[] = {sizeof *s->bin, sizeof *s->val};
+    return pb_grow_parallel(&s->cap, need, 64, 2, arrs, sz);
     return PB_OK;
 }
 

@@ -80,6 +80,9 @@ const pb_option joint_options[] = {
      "follow their arrival order with a learned probability (in the re-split)"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
+    {"align", PB_OPT_BOOL, offsetof(joint_params, align), "1", PB_OPT_NORANGE,
+     "without call ids, pair a link's calls and returns by the most likely in-order "
+     "alignment that may leave a message unpaired (its partner lost); 0: first in, first out"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,

@@ -40,6 +40,8 @@ typedef struct joint_params {
     int repair;         /* [repair] re-pairing rounds without call ids, 2 */
     int order;          /* [order] order-of-service term, 0 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
+    int align;          /* [align] without call ids, the most likely in-order
+                           pairing that lets messages be lost (joint_align.c), 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
     int top;            /* [top] patterns in the text report, 20 */

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "joint.h"
+#include "joint_align.h"
 
 #define JOINT_KMAX 15          /* call counts at or above this share a cell */
 #define JOINT_MAX_LINKS (1u << 20)
@@ -90,6 +91,7 @@ struct joint {
 
     /* counters */
     size_t halves_call, halves_ret;
+    joint_align_stats align; /* pairing without call ids (joint_align.c) */
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;

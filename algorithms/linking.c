@@ -169,31 +169,13 @@ typedef struct builder {
 
 static int tree_reserve(builder *b, size_t need)
 {
-    if (need <= b->tcap)
-        return PB_OK;
-    size_t nc = b->tcap ? b->tcap : 64;
-    while (nc < need)
-        nc *= 2;
-#define GROW(f)                                                        \
-    do {                                                               \
-        void *q = realloc(b->f, nc * sizeof *b->f);                    \
-        if (!q)                                                        \
-            return PB_ENOMEM;                                          \
-        b->f = q;                                                      \
-    } while (0)
-    GROW(tmsg);
-    GROW(tpar);
-    GROW(order);
-    GROW(maxchild);
-    GROW(node_lat);
-    GROW(edge);
-#undef GROW
-    uint32_t *s = realloc(b->sig, 2 * nc * sizeof *s);
-    if (!s)
-        return PB_ENOMEM;
-    b->sig = s;
-    b->tcap = nc;
-    return PB_OK;
+    /* sig holds two entries a message */
+    void *const arrs[] = {&b->tmsg, &b->tpar, &b->order, &b->maxchild,
+                          &b->node_lat, &b->edge, &b->sig};
+    const size_t sz[] = {sizeof *b->tmsg, sizeof *b->tpar, sizeof *b->order,
+                         sizeof *b->maxchild, sizeof *b->node_lat, sizeof *b->edge,
+                         2 * sizeof *b->sig};
+    return pb_grow_parallel(&b->tcap, need, 64, 7, arrs, sz);
 }
 
 static int tree_push(builder *b, uint32_t msg, uint32_t par)

@@ -22,4 +22,14 @@ int pb_grow(void *arrp, size_t elsz, size_t *cap, size_t need, size_t first);
  * the new capacity would not fit in 32 bits. */
 int pb_grow32(void *arrp, size_t elsz, uint32_t *cap, uint32_t need, uint32_t first);
 
+/* pb_grow for n parallel arrays that share one capacity *cap: arrps[i] is
+ * the address of the i-th array's pointer (a T ** passed as void *), and
+ * elsz[i] its element size.  The new capacity follows pb_grow's rule and
+ * every array is reallocated to it.  Returns PB_OK (*cap is then the new
+ * capacity), or PB_ENOMEM: *cap is unchanged and every array still holds
+ * at least *cap elements (those reallocated before the failure hold more);
+ * the caller owns them all as before. */
+int pb_grow_parallel(size_t *cap, size_t need, size_t first, size_t n,
+                     void *const arrps[], const size_t elsz[]);
+
 #endif

@@ -1,6 +1,7 @@
 #include "pb_pattab.h"
 #include "pb_error.h"
 #include "pb_strtab.h"
+#include "pb_mem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -74,18 +75,10 @@ pb_pattern *pb_pattab_find(const pb_pattab *t, const char *text)
 
 static int grow(pb_pattab *t)
 {
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 64;
-        pb_pattern **a = realloc(t->entries, nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        t->entries = a;
-        pb_pattern **b = realloc(t->by_index, nc * sizeof *b);
-        if (!b)
-            return PB_ENOMEM;
-        t->by_index = b;
-        t->cap = nc;
-    }
+    void *const arrs[] = {&t->entries, &t->by_index};
+    const size_t sz[] = {sizeof *t->entries, sizeof *t->by_index};
+    if (pb_grow_parallel(&t->cap, t->n + 1, 64, 2, arrs, sz) != PB_OK)
+        return PB_ENOMEM;
     if ((t->n + 1) * 2 > t->nslots) {
         size_t ns = t->nslots * 2;
         uint32_t *slots = calloc(ns, sizeof *slots);

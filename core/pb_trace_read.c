@@ -286,20 +286,10 @@ static int queue_push(pb_reader *r, const pb_msg *m, const pb_truth *t, long lin
             memmove(r->qline, r->qline + r->qhead, r->qcount * sizeof *r->qline);
             r->qhead = 0;
         } else {
-            size_t nc = r->qcap ? r->qcap * 2 : 256;
-            pb_msg *nq = realloc(r->q, nc * sizeof *nq);
-            if (!nq)
+            void *const arrs[] = {&r->q, &r->qt, &r->qline};
+            const size_t sz[] = {sizeof *r->q, sizeof *r->qt, sizeof *r->qline};
+            if (pb_grow_parallel(&r->qcap, r->qcap + 1, 256, 3, arrs, sz) != PB_OK)
                 return PB_ENOMEM;
-            r->q = nq;
-            pb_truth *nt = realloc(r->qt, nc * sizeof *nt);
-            if (!nt)
-                return PB_ENOMEM;
-            r->qt = nt;
-            long *nl = realloc(r->qline, nc * sizeof *nl);
-            if (!nl)
-                return PB_ENOMEM;
-            r->qline = nl;
-            r->qcap = nc;
         }
     }
     size_t k = r->qhead + r->qcount++;

@@ -34,7 +34,7 @@ done
 mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
 W=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$W"' EXIT
-CONFIGS="shape-fanout shape-fanin shape-optional shape-retry shape-types shape-serial hotel-like media-like multitier children-0-2"
+CONFIGS="shape-fanout shape-fanin shape-join shape-optional shape-retry shape-types shape-serial shape-queue hotel-like media-like multitier children-0-2"
 ALGOS="joint nesting"
 for a in fcfs arrival vpath wap5tw; do
     "$PB_BIN/infer" --help 2>&1 | grep -q "^$a (call view)" && ALGOS="$ALGOS $a"

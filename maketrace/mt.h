@@ -3,14 +3,16 @@
  *
  * A config file (language: docs/maketrace.md) declares tracelets: templates
  * of RPC calls (nesting), one-way messages, serial and parallel children,
- * weighted choices of node or of sub-sequence, extra fixed delays, and
- * explicit interleavings of several paths.  The generator runs many
+ * weighted choices of node or of sub-sequence, extra fixed delays,
+ * explicit interleavings of several paths, services with K workers (FIFO
+ * queues) and joins of calls from several callers.  The generator runs many
  * instances of them in parallel, each looping think -> path -> think, and
  * streams the merged messages in timestamp order with their truth.
  *
- * Memory is O(running instances x path length), independent of the trace
- * length: each instance materializes only its current path, and a heap
- * merges the instances.
+ * Memory is independent of the trace length: without workers and joins
+ * each instance materializes only its current path and a heap merges the
+ * instances (O(running instances x path length)); with them an event heap
+ * runs every loop together and holds what is in flight (mt_sim.c).
  */
 #ifndef MT_H
 #define MT_H

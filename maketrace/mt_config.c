@@ -1,9 +1,10 @@
 /*
- * mt_config.c - the maketrace config language: lexer, parser, static
- * checks and the settings table.  The language is documented for users in
- * docs/maketrace.md.
+ * mt_config.c - the maketrace config language, upper half: statements,
+ * tracelets, explicit interleavings, the static checks and the public
+ * config API.  The lexer, values and settings are in mt_lex.c.  The
+ * language is documented for users in docs/maketrace.md.
  */
-#include "mt_internal.h"
+#include "mt_parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,659 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------------ */
-/* Settings */
-
-#define S_OFF(f) offsetof(mt_settings, f)
-
-const pb_option mt_options[] = {
-    {"seed", PB_OPT_INT, S_OFF(seed), "1", 0, 2147483647.0,
-     "seed of the gsl_rng_mt19937 generator (-s overrides)"},
-    {"duration", PB_OPT_DURATION, S_OFF(duration), "0", 0, 1e9,
-     "length limit: only whole paths that end by this time (0 = none; 7.2: 500s)"},
-    {"messages", PB_OPT_INT, S_OFF(messages), "0", 0, 2147483647.0,
-     "length limit: at most this many messages, whole paths only (0 = none)"},
-    {"net_delay", PB_OPT_DURATION, S_OFF(net_delay), "0", 0, 1e6,
-     "mean network delay: recv_ts = ts + delay"},
-    {"net_sd", PB_OPT_DURATION, S_OFF(net_sd), "0", 0, 1e6,
-     "standard deviation of the network delay (Gaussian, clipped at 0)"},
-    {"call_delay", PB_OPT_STRING, S_OFF(call_delay), "50ms,5ms", PB_OPT_NORANGE,
-     "default Gaussian delay MEAN,SD before a call (7.5.6: mean 50 ms)"},
-    {"ret_delay", PB_OPT_STRING, S_OFF(ret_delay), "10ms,1ms", PB_OPT_NORANGE,
-     "default Gaussian delay MEAN,SD before a return (7.5.6: mean 10 ms)"},
-    {"msg_delay", PB_OPT_STRING, S_OFF(msg_delay), "50ms,5ms", PB_OPT_NORANGE,
-     "default Gaussian delay MEAN,SD before a one-way message"},
-    {"sd_scale", PB_OPT_DOUBLE, S_OFF(sd_scale), "1", 0, 1e6,
-     "multiplies every delay standard deviation (7.5.4 delay variation)"},
-    {"delay_sd", PB_OPT_DURATION, S_OFF(delay_sd), "-1s", -1, 1e6,
-     "if >= 0, replaces every delay standard deviation (7.5.4)"},
-    {"instances", PB_OPT_INT, S_OFF(instances), "1", 1, 1000000.0,
-     "parallel instances of the shared pool (7.1.1 parallelism)"},
-    {"think", PB_OPT_STRING, S_OFF(think), "0", PB_OPT_NORANGE,
-     "uniform think time LO..HI between a pool instance's paths (7.1.1)"},
-    {"instances_scale", PB_OPT_DOUBLE, S_OFF(instances_scale), "1", 1e-9, 1e7,
-     "multiplies every instance count (sweeps of parallelism, 7.5.3)"},
-    {"think_scale", PB_OPT_DOUBLE, S_OFF(think_scale), "1", 0, 1e7,
-     "multiplies every think time"},
-    {NULL, 0, 0, NULL, 0, 0, NULL}};
-
-/* ------------------------------------------------------------------ */
-/* Arena: everything a config owns lives here and goes in one free. */
-
-typedef struct mt_arena {
-    struct mt_arena *next;
-    size_t used, cap;
-    max_align_t data[];
-} mt_arena;
-
-static void *aalloc(mt_config *c, size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    mt_arena *a = c->arena;
-    if (!a || a->cap - a->used < n) {
-        size_t cap = n > 32768 ? n : 32768;
-        a = malloc(sizeof *a + cap);
-        if (!a)
-            return NULL;
-        a->next = c->arena;
-        a->used = 0;
-        a->cap = cap;
-        c->arena = a;
-    }
-    void *p = (char *)a->data + a->used;
-    a->used += n;
-    memset(p, 0, n);
-    return p;
-}
-
-static char *astrndup(mt_config *c, const char *s, size_t n)
-{
-    char *p = aalloc(c, n + 1);
-    if (p) {
-        memcpy(p, s, n);
-        p[n] = '\0';
-    }
-    return p;
-}
-
-/* ------------------------------------------------------------------ */
-/* Lexer */
-
-enum { T_WORD, T_LBRACE, T_RBRACE, T_NL, T_EOF };
-
-typedef struct tok {
-    int kind;
-    long line, col;
-    const char *s;
-    size_t len;
-} tok;
-
-typedef struct mt_def {
-    char *name, *value;
-    int used;
-} mt_def;
-
-typedef struct parser {
-    mt_config *c;
-    const char *file;
-    tok *t;
-    size_t nt, i;
-    pb_error *err;
-    mt_def *defs;
-    size_t ndefs;
-    unsigned char *locked;  /* per mt_options entry: set by -D */
-    size_t expanded;        /* bytes produced by $variable expansion so far */
-} parser;
-
-/* Caps on $variable expansion: "let b = $a$a" doubles a value, so 40 such
- * lines would otherwise reach terabytes. */
-#define MT_MAX_VALUE (64u * 1024)            /* one expanded value */
-#define MT_MAX_EXPANDED (16u * 1024 * 1024)  /* all expansions of a config */
-
-static int perr_at(parser *p, long line, long col, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static int perr_at(parser *p, long line, long col, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = pb_error_vset(p->err, PB_EPARSE, p->file, line, col, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
-#define PERR(p, tk, ...) perr_at((p), (tk)->line, (tk)->col, __VA_ARGS__)
-
-static const char *tok_desc(const tok *t, char *buf, size_t n)
-{
-    switch (t->kind) {
-    case T_LBRACE: return "\"{\"";
-    case T_RBRACE: return "\"}\"";
-    case T_NL: return "end of line";
-    case T_EOF: return "end of file";
-    default:
-        snprintf(buf, n, "\"%.*s\"", (int)(t->len > 40 ? 40 : t->len), t->s);
-        return buf;
-    }
-}
-
-static int lex(parser *p, const char *text, size_t len)
-{
-    size_t cap = 256, n = 0;
-    tok *t = malloc(cap * sizeof *t);
-    if (!t)
-        return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-    long line = 1;
-    size_t bol = 0;
-    size_t i = 0;
-    for (;;) {
-        if (n + 1 >= cap) {
-            cap *= 2;
-            tok *nt = realloc(t, cap * sizeof *t);
-            if (!nt) {
-                free(t);
-                return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-            }
-            t = nt;
-        }
-        while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
-            i++;
-        tok *k = &t[n];
-        k->line = line;
-        k->col = (long)(i - bol) + 1;
-        k->s = text + i;
-        k->len = 0;
-        if (i >= len) {
-            k->kind = T_EOF;
-            n++;
-            break;
-        }
-        char ch = text[i];
-        if (ch == '#') {
-            while (i < len && text[i] != '\n')
-                i++;
-            continue;
-        }
-        if (ch == '\0') {
-            long col = k->col;
-            free(t);
-            return perr_at(p, line, col, "unexpected NUL byte; expected text");
-        }
-        if (ch == '\n' || ch == ';') {
-            k->kind = T_NL;
-            k->len = 1;
-            i++;
-            if (ch == '\n') {
-                line++;
-                bol = i;
-            }
-        } else if (ch == '{' || ch == '}') {
-            k->kind = ch == '{' ? T_LBRACE : T_RBRACE;
-            k->len = 1;
-            i++;
-        } else {
-            k->kind = T_WORD;
-            while (i < len && !strchr(" \t\r\n;{}#", text[i]) && text[i] != '\0') {
-                /* ${name} stays inside the word */
-                if (text[i] == '$' && i + 1 < len && text[i + 1] == '{') {
-                    i += 2;
-                    while (i < len && (isalnum((unsigned char)text[i]) || text[i] == '_'))
-                        i++;
-                    if (i < len && text[i] == '}')
-                        i++;
-                    continue;
-                }
-                i++;
-            }
-            k->len = (size_t)(text + i - k->s);
-        }
-        n++;
-    }
-    p->t = t;
-    p->nt = n;
-    p->i = 0;
-    return PB_OK;
-}
-
-static tok *peek(parser *p) { return &p->t[p->i]; }
-static tok *next(parser *p)
-{
-    tok *k = &p->t[p->i];
-    if (k->kind != T_EOF)
-        p->i++;
-    return k;
-}
-static void skip_nl(parser *p)
-{
-    while (peek(p)->kind == T_NL)
-        p->i++;
-}
-static int is_word(const tok *k, const char *w)
-{
-    return k->kind == T_WORD && k->len == strlen(w) && !memcmp(k->s, w, k->len);
-}
-
-/* ------------------------------------------------------------------ */
-/* Variables */
-
-static const mt_var *find_var(const mt_config *c, const char *s, size_t n)
-{
-    for (size_t i = 0; i < c->nvars; i++)
-        if (strlen(c->vars[i].name) == n && !memcmp(c->vars[i].name, s, n))
-            return &c->vars[i];
-    return NULL;
-}
-
-static int is_ident_char(char ch)
-{
-    return isalnum((unsigned char)ch) || ch == '_';
-}
-
-/* Text [s, s+n) with $name and ${name} replaced; located at (line, col). */
-static int expand_text(parser *p, const char *s, size_t n, long line, long col,
-                       char **out)
-{
-    if (!memchr(s, '$', n)) {
-        *out = astrndup(p->c, s, n);
-        return *out ? PB_OK : pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-    }
-    pb_strbuf b = {0};
-    size_t i = 0;
-    while (i < n) {
-        if (s[i] != '$') {
-            pb_strbuf_putc(&b, s[i++]);
-            continue;
-        }
-        size_t at = i++;
-        int brace = i < n && s[i] == '{';
-        if (brace)
-            i++;
-        size_t st = i;
-        while (i < n && is_ident_char(s[i]))
-            i++;
-        size_t en = i;
-        if (brace) {
-            if (i >= n || s[i] != '}') {
-                pb_strbuf_free(&b);
-                return perr_at(p, line, col + (long)at,
-                               "expected \"}\" to close \"${\" of a variable reference");
-            }
-            i++;
-        }
-        if (en == st) {
-            pb_strbuf_free(&b);
-            return perr_at(p, line, col + (long)at,
-                           "expected a variable name after \"$\"");
-        }
-        const mt_var *v = find_var(p->c, s + st, en - st);
-        if (!v) {
-            pb_strbuf_free(&b);
-            return perr_at(p, line, col + (long)at,
-                           "undefined variable \"$%.*s\"; expected one defined "
-                           "earlier with \"let %.*s = VALUE\"",
-                           (int)(en - st), s + st, (int)(en - st), s + st);
-        }
-        size_t vl = strlen(v->value);
-        int too_long = b.len + vl + (n - i) > MT_MAX_VALUE;
-        if (too_long || p->expanded + b.len + vl > MT_MAX_EXPANDED) {
-            pb_strbuf_free(&b);
-            return perr_at(p, line, col + (long)at,
-                           "expanding \"$%.*s\" makes %s longer than %u bytes; "
-                           "expected shorter values (a let that repeats another "
-                           "variable twice doubles it)", (int)(en - st), s + st,
-                           too_long ? "the value" : "all expanded values together",
-                           too_long ? MT_MAX_VALUE : MT_MAX_EXPANDED);
-        }
-        if (pb_strbuf_append(&b, v->value, vl) != PB_OK) {
-            pb_strbuf_free(&b);
-            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-        }
-    }
-    p->expanded += b.len;
-    *out = astrndup(p->c, pb_strbuf_str(&b), b.len);
-    pb_strbuf_free(&b);
-    return *out ? PB_OK : pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-}
-
-static int expand(parser *p, const tok *k, char **out)
-{
-    return expand_text(p, k->s, k->len, k->line, k->col, out);
-}
-
-static mt_def *find_def(parser *p, const char *name)
-{
-    mt_def *found = NULL;
-    for (size_t i = 0; i < p->ndefs; i++)
-        if (!strcmp(p->defs[i].name, name))
-            found = &p->defs[i]; /* the last -D of a name wins */
-    if (found)
-        for (size_t i = 0; i < p->ndefs; i++)
-            if (!strcmp(p->defs[i].name, name))
-                p->defs[i].used = 1;
-    return found;
-}
-
-/* ------------------------------------------------------------------ */
-/* Values */
-
-/* "MEAN[,SD]", both non-negative durations. */
-static int parse_delay(const char *v, mt_delay *d, char *why, size_t nwhy)
-{
-    const char *comma = strchr(v, ',');
-    char a[64], b[64];
-    size_t la = comma ? (size_t)(comma - v) : strlen(v);
-    if (la == 0 || la >= sizeof a || (comma && strlen(comma + 1) >= sizeof b)) {
-        snprintf(why, nwhy, "expected a delay MEAN or MEAN,SD such as 50ms,5ms, got \"%s\"", v);
-        return PB_EINVAL;
-    }
-    memcpy(a, v, la);
-    a[la] = '\0';
-    pb_ns m, s = 0;
-    if (pb_duration_parse(a, &m) != PB_OK || m < 0) {
-        snprintf(why, nwhy, "expected a non-negative mean delay such as 50ms, got \"%s\"", a);
-        return PB_EINVAL;
-    }
-    if (comma) {
-        strcpy(b, comma + 1);
-        if (pb_duration_parse(b, &s) != PB_OK || s < 0) {
-            snprintf(why, nwhy, "expected a non-negative standard deviation such as 5ms after \",\", got \"%s\"", b);
-            return PB_EINVAL;
-        }
-    }
-    d->mean = m;
-    d->sd = s;
-    d->set = 1;
-    return PB_OK;
-}
-
-/* "LO..HI" or "X": 0 <= LO <= HI. */
-static int parse_range(const char *v, pb_ns *lo, pb_ns *hi, char *why, size_t nwhy)
-{
-    const char *dots = strstr(v, "..");
-    char a[64];
-    size_t la = dots ? (size_t)(dots - v) : strlen(v);
-    if (la == 0 || la >= sizeof a) {
-        snprintf(why, nwhy, "expected a time range LO..HI such as 100ms..2s, got \"%s\"", v);
-        return PB_EINVAL;
-    }
-    memcpy(a, v, la);
-    a[la] = '\0';
-    pb_ns l, h;
-    if (pb_duration_parse(a, &l) != PB_OK || l < 0) {
-        snprintf(why, nwhy, "expected a non-negative duration before \"..\", got \"%s\"", a);
-        return PB_EINVAL;
-    }
-    h = l;
-    if (dots && (pb_duration_parse(dots + 2, &h) != PB_OK || h < 0)) {
-        snprintf(why, nwhy, "expected a non-negative duration after \"..\", got \"%s\"", dots + 2);
-        return PB_EINVAL;
-    }
-    if (h < l) {
-        snprintf(why, nwhy, "expected LO <= HI in the range \"%s\"", v);
-        return PB_EINVAL;
-    }
-    *lo = l;
-    *hi = h;
-    return PB_OK;
-}
-
-static int parse_weight(const char *v, double *w)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (!*v || *end || errno || !isfinite(x) || x < 0)
-        return PB_EINVAL;
-    *w = x;
-    return PB_OK;
-}
-
-static int parse_count(const char *v, int *n)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || x < 1 || x > 1000000)
-        return PB_EINVAL;
-    *n = (int)x;
-    return PB_OK;
-}
-
-static int valid_node_name(const char *s, size_t n)
-{
-    if (n == 0)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (strchr("|:=,$>[]\\\"'", s[i]))
-            return 0;
-    return 1;
-}
-
-/* "NAME" or "NAME:W|NAME:W|..." at token k (text already expanded). */
-static int parse_nodes(parser *p, const tok *k, const char *v, mt_nodes *out,
-                       int allow_choice)
-{
-    uint32_t cnt = 1;
-    for (const char *q = v; *q; q++)
-        cnt += *q == '|';
-    if (cnt > 1 && !allow_choice)
-        return PERR(p, k, "expected a single node name here, got the choice \"%s\"", v);
-    out->n = cnt;
-    out->node = aalloc(p->c, cnt * sizeof *out->node);
-    out->cum = aalloc(p->c, cnt * sizeof *out->cum);
-    if (!out->node || !out->cum)
-        return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-    const char *q = v;
-    double total = 0;
-    for (uint32_t i = 0; i < cnt; i++) {
-        const char *e = strchr(q, '|');
-        size_t l = e ? (size_t)(e - q) : strlen(q);
-        const char *colon = memchr(q, ':', l);
-        size_t ln = colon ? (size_t)(colon - q) : l;
-        double w = 1;
-        if (!valid_node_name(q, ln))
-            return PERR(p, k, "expected a node name (not empty, none of | : = , $ > [ ] \\ quotes) "
-                        "in \"%s\", got \"%.*s\"", v, (int)ln, q);
-        if (colon) {
-            char wb[64];
-            size_t lw = l - ln - 1;
-            if (lw == 0 || lw >= sizeof wb)
-                return PERR(p, k, "expected a weight after \":\" in \"%s\"", v);
-            memcpy(wb, colon + 1, lw);
-            wb[lw] = '\0';
-            if (parse_weight(wb, &w) != PB_OK)
-                return PERR(p, k, "expected a non-negative number as the weight of "
-                            "node %.*s, got \"%s\"", (int)ln, q, wb);
-        }
-        uint32_t idx;
-        if (pb_strtab_intern(p->c->nodes, q, ln, &idx) != PB_OK)
-            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-        total += w;
-        out->node[i] = idx;
-        out->cum[i] = total;
-        q = e ? e + 1 : q + l;
-    }
-    if (!(total > 0))
-        return PERR(p, k, "expected at least one positive weight in \"%s\"", v);
-    return PB_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* Settings and variables */
-
-static int option_index(const char *name)
-{
-    for (int i = 0; mt_options[i].name; i++)
-        if (!strcmp(mt_options[i].name, name))
-            return i;
-    return -1;
-}
-
-/* Check the string-valued settings that have a syntax of their own. */
-static int check_setting_text(const char *name, const char *v, char *why, size_t nwhy)
-{
-    if (!strcmp(name, "call_delay") || !strcmp(name, "ret_delay") ||
-        !strcmp(name, "msg_delay")) {
-        mt_delay d;
-        return parse_delay(v, &d, why, nwhy);
-    }
-    if (!strcmp(name, "think")) {
-        pb_ns lo, hi;
-        return parse_range(v, &lo, &hi, why, nwhy);
-    }
-    return PB_OK;
-}
-
-static int set_setting(parser *p, const char *name, const char *value,
-                       const char *file, long line, long col)
-{
-    pb_error e;
-    pb_error_clear(&e);
-    char why[PB_ERROR_MSG_MAX];
-    int rc = check_setting_text(name, value, why, sizeof why);
-    if (rc != PB_OK)
-        return pb_error_set(p->err, PB_EINVAL, file, line, col, "setting %s: %s", name, why);
-    rc = pb_opt_set(mt_options, &p->c->s, name, value, &e);
-    if (rc != PB_OK)
-        return pb_error_set(p->err, rc == PB_ENOENT ? PB_EPARSE : PB_EINVAL, file,
-                            line, col, "%s", e.msg);
-    return PB_OK;
-}
-
-/* NAME=VALUE as one token, or NAME = VALUE, or NAME= VALUE, NAME =VALUE. */
-static int parse_assign(parser *p, tok **name_tok, size_t *name_len,
-                        tok **val_tok, char **value)
-{
-    tok *k = next(p);
-    *name_tok = k;
-    const char *eq = memchr(k->s, '=', k->len);
-    if (eq) {
-        *name_len = (size_t)(eq - k->s);
-        size_t rest = k->len - *name_len - 1;
-        if (rest) {
-            *val_tok = k;
-            return expand_text(p, eq + 1, rest, k->line, k->col + (long)*name_len + 1, value);
-        }
-    } else {
-        *name_len = k->len;
-        tok *e = peek(p);
-        if (e->kind != T_WORD || e->s[0] != '=') {
-            char b[64];
-            return PERR(p, e, "expected \"=\" after \"%.*s\", got %s", (int)k->len,
-                        k->s, tok_desc(e, b, sizeof b));
-        }
-        next(p);
-        if (e->len > 1) {
-            *val_tok = e;
-            return expand_text(p, e->s + 1, e->len - 1, e->line, e->col + 1, value);
-        }
-    }
-    tok *v = peek(p);
-    if (v->kind != T_WORD) {
-        char b[64];
-        return PERR(p, v, "expected a value after \"=\", got %s", tok_desc(v, b, sizeof b));
-    }
-    next(p);
-    *val_tok = v;
-    return expand(p, v, value);
-}
-
-static int expect_eol(parser *p, const char *after)
-{
-    tok *k = peek(p);
-    if (k->kind == T_NL || k->kind == T_EOF)
-        return PB_OK;
-    char b[64];
-    return PERR(p, k, "expected end of line after %s, got %s", after, tok_desc(k, b, sizeof b));
-}
-
-static int valid_ident(const char *s, size_t n)
-{
-    if (n == 0 || isdigit((unsigned char)s[0]))
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!is_ident_char(s[i]))
-            return 0;
-    return 1;
-}
-
-static int parse_setting_line(parser *p)
-{
-    tok *nt, *vt;
-    size_t nl;
-    char *value;
-    int rc = parse_assign(p, &nt, &nl, &vt, &value);
-    if (rc != PB_OK)
-        return rc;
-    char name[128];
-    if (nl == 0 || nl >= sizeof name)
-        return PERR(p, nt, "expected a setting name before \"=\"");
-    memcpy(name, nt->s, nl);
-    name[nl] = '\0';
-    int oi = option_index(name);
-    if (oi < 0) {
-        pb_strbuf b = {0};
-        for (int i = 0; mt_options[i].name; i++)
-            pb_strbuf_printf(&b, "%s%s", i ? ", " : "", mt_options[i].name);
-        rc = PERR(p, nt, "unknown setting \"%s\"; expected one of: %s "
-                  "(or \"let %s = VALUE\" for a variable)", name, pb_strbuf_str(&b), name);
-        pb_strbuf_free(&b);
-        return rc;
-    }
-    if (!p->locked[oi]) {
-        rc = set_setting(p, name, value, p->file, vt->line, vt->col);
-        if (rc != PB_OK)
-            return rc;
-    }
-    return expect_eol(p, "the setting's value");
-}
-
-static int parse_let(parser *p)
-{
-    next(p); /* let */
-    tok *nt, *vt;
-    size_t nl;
-    char *value;
-    if (peek(p)->kind != T_WORD)
-        return PERR(p, peek(p), "expected a variable name after \"let\"");
-    int rc = parse_assign(p, &nt, &nl, &vt, &value);
-    if (rc != PB_OK)
-        return rc;
-    if (!valid_ident(nt->s, nl))
-        return PERR(p, nt, "expected a variable name (letters, digits, _) after \"let\", got \"%.*s\"",
-                    (int)nl, nt->s);
-    char *name = astrndup(p->c, nt->s, nl);
-    if (!name)
-        return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-    if (option_index(name) >= 0)
-        return PERR(p, nt, "\"%s\" is a setting, not a variable; expected \"%s = VALUE\" without let",
-                    name, name);
-    if (find_var(p->c, name, nl))
-        return PERR(p, nt, "variable \"%s\" is defined twice; expected each let name once", name);
-    mt_def *d = find_def(p, name);
-    if (d) {
-        value = astrndup(p->c, d->value, strlen(d->value));
-        if (!value)
-            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-    }
-    mt_config *c = p->c;
-    if (c->nvars == c->varcap) {
-        size_t cap = c->varcap ? 2 * c->varcap : 16;
-        mt_var *nv = realloc(c->vars, cap * sizeof *nv);
-        if (!nv)
-            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-        c->vars = nv;
-        c->varcap = cap;
-    }
-    c->vars[c->nvars].name = name;
-    c->vars[c->nvars].value = value;
-    c->nvars++;
-    return expect_eol(p, "the variable's value");
-}
 
 /* ------------------------------------------------------------------ */
 /* Tracelet bodies */
@@ -692,7 +40,7 @@ static int opvec_push(parser *p, opvec *o, mt_op *op)
 static int opvec_finish(parser *p, opvec *o, mt_op *op)
 {
     op->nkids = o->n;
-    op->kids = aalloc(p->c, (o->n ? o->n : 1) * sizeof *op->kids);
+    op->kids = mt_aalloc(p->c, (o->n ? o->n : 1) * sizeof *op->kids);
     if (!op->kids) {
         free(o->v);
         return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
@@ -706,11 +54,12 @@ static int opvec_finish(parser *p, opvec *o, mt_op *op)
 
 static mt_op *new_op(parser *p, int kind, long line)
 {
-    mt_op *op = aalloc(p->c, sizeof *op);
+    mt_op *op = mt_aalloc(p->c, sizeof *op);
     if (op) {
         op->kind = kind;
         op->line = line;
         op->wait_node = -1;
+        op->join = -1;
     }
     return op;
 }
@@ -745,7 +94,7 @@ static int parse_block(parser *p, const tok *open, mt_op *op, int depth)
             char b[64];
             free(o.v);
             return PERR(p, e, "expected end of statement (new line, \";\" or \"}\"), got %s",
-                        tok_desc(e, b, sizeof b));
+                        mt_tok_desc(e, b, sizeof b));
         }
     }
 }
@@ -755,7 +104,7 @@ static int expect_lbrace(parser *p, const char *what, tok **open)
     tok *k = peek(p);
     if (k->kind != T_LBRACE) {
         char b[64];
-        return PERR(p, k, "expected \"{\" after %s, got %s", what, tok_desc(k, b, sizeof b));
+        return PERR(p, k, "expected \"{\" after %s, got %s", what, mt_tok_desc(k, b, sizeof b));
     }
     *open = next(p);
     return PB_OK;
@@ -769,7 +118,7 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
         return PERR(p, k, "blocks nested too deep (more than 200 levels)");
     if (k->kind != T_WORD)
         return PERR(p, k, "expected a statement (call, send, par, seq, choose, wait), got %s",
-                    tok_desc(k, b, sizeof b));
+                    mt_tok_desc(k, b, sizeof b));
     int kind;
     if (is_word(k, "call"))
         kind = MT_OP_CALL;
@@ -785,10 +134,11 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
         kind = MT_OP_WAIT;
     else
         return PERR(p, k, "unknown statement %s; expected call, send, par, seq, choose or wait",
-                    tok_desc(k, b, sizeof b));
+                    mt_tok_desc(k, b, sizeof b));
     mt_op *op = new_op(p, kind, k->line);
     if (!op)
         return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+    op->col = k->col;
     *out = op;
     int rc;
     tok *open;
@@ -798,17 +148,24 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
         tok *nk = peek(p);
         if (nk->kind != T_WORD)
             return PERR(p, nk, "expected a node (NAME or NAME:W|NAME:W...) after %s, got %s",
-                        kind == MT_OP_CALL ? "call" : "send", tok_desc(nk, b, sizeof b));
+                        kind == MT_OP_CALL ? "call" : "send", mt_tok_desc(nk, b, sizeof b));
         next(p);
         char *v;
-        if ((rc = expand(p, nk, &v)) != PB_OK ||
-            (rc = parse_nodes(p, nk, v, &op->to, 1)) != PB_OK)
+        if ((rc = mt_expand(p, nk, &v)) != PB_OK ||
+            (rc = mt_parse_nodes(p, nk, v, &op->to, 1)) != PB_OK)
             return rc;
         while (peek(p)->kind == T_WORD) {
             tok *a = next(p);
             char *av;
-            if ((rc = expand(p, a, &av)) != PB_OK)
+            if ((rc = mt_expand(p, a, &av)) != PB_OK)
                 return rc;
+            if (!strncmp(av, "join=", 5) && kind == MT_OP_CALL) {
+                if (!mt_valid_ident(av + 5, strlen(av + 5)))
+                    return PERR(p, a, "expected join=NAME with NAME of letters, digits and _, "
+                                "got \"%s\"", av);
+                op->join_name = av + 5;
+                continue;
+            }
             mt_delay *d = NULL;
             if (!strncmp(av, "delay=", 6))
                 d = &op->d;
@@ -816,10 +173,10 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
                 d = &op->r;
             if (!d)
                 return PERR(p, a, "unknown attribute \"%s\"; expected %s", av,
-                            kind == MT_OP_CALL ? "delay=MEAN,SD, ret=MEAN,SD or \"{\""
+                            kind == MT_OP_CALL ? "delay=MEAN,SD, ret=MEAN,SD, join=NAME or \"{\""
                                                : "delay=MEAN,SD or \"{\"");
             char why[PB_ERROR_MSG_MAX];
-            if (parse_delay(strchr(av, '=') + 1, d, why, sizeof why) != PB_OK)
+            if (mt_parse_delay(strchr(av, '=') + 1, d, why, sizeof why) != PB_OK)
                 return PERR(p, a, "%s", why);
         }
         if (peek(p)->kind == T_LBRACE) {
@@ -852,14 +209,14 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
             }
             double x;
             char *wv = NULL;
-            if (wk->kind != T_WORD || expand(p, wk, &wv) != PB_OK ||
-                parse_weight(wv, &x) != PB_OK) {
+            if (wk->kind != T_WORD || mt_expand(p, wk, &wv) != PB_OK ||
+                mt_parse_weight(wv, &x) != PB_OK) {
                 free(o.v);
                 free(w);
                 if (wk->kind == T_EOF)
                     return PERR(p, wk, "expected \"}\" to close the \"{\" of line %ld", open->line);
                 return PERR(p, wk, "expected a branch weight (a non-negative number) "
-                            "followed by \"{\" inside choose, got %s", tok_desc(wk, b, sizeof b));
+                            "followed by \"{\" inside choose, got %s", mt_tok_desc(wk, b, sizeof b));
             }
             next(p);
             tok *bo;
@@ -886,7 +243,7 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
             free(w);
             return PERR(p, k, "choose needs at least one branch with a positive weight");
         }
-        op->kcum = aalloc(p->c, o.n * sizeof *op->kcum);
+        op->kcum = mt_aalloc(p->c, o.n * sizeof *op->kcum);
         if (!op->kcum) {
             free(o.v);
             free(w);
@@ -900,9 +257,9 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
         tok *dk = peek(p);
         char *dv;
         if (dk->kind != T_WORD)
-            return PERR(p, dk, "expected a duration after wait, got %s", tok_desc(dk, b, sizeof b));
+            return PERR(p, dk, "expected a duration after wait, got %s", mt_tok_desc(dk, b, sizeof b));
         next(p);
-        if ((rc = expand(p, dk, &dv)) != PB_OK)
+        if ((rc = mt_expand(p, dk, &dv)) != PB_OK)
             return rc;
         if (pb_duration_parse(dv, &op->wait) != PB_OK || op->wait < 0)
             return PERR(p, dk, "expected a non-negative duration such as 200ms after wait, got \"%s\"", dv);
@@ -910,12 +267,12 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
             next(p);
             tok *nk = peek(p);
             if (nk->kind != T_WORD)
-                return PERR(p, nk, "expected a node name after \"at\", got %s", tok_desc(nk, b, sizeof b));
+                return PERR(p, nk, "expected a node name after \"at\", got %s", mt_tok_desc(nk, b, sizeof b));
             next(p);
             char *nv;
             mt_nodes nn;
-            if ((rc = expand(p, nk, &nv)) != PB_OK ||
-                (rc = parse_nodes(p, nk, nv, &nn, 0)) != PB_OK)
+            if ((rc = mt_expand(p, nk, &nv)) != PB_OK ||
+                (rc = mt_parse_nodes(p, nk, nv, &nn, 0)) != PB_OK)
                 return rc;
             op->wait_node = (int32_t)nn.node[0];
         }
@@ -949,7 +306,7 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
             rc = k->kind == T_EOF
                      ? PERR(p, k, "expected \"}\" to close the \"{\" of line %ld", open->line)
                      : PERR(p, k, "expected a message line LABEL call|return|msg SRC -> DST, got %s",
-                            tok_desc(k, b, sizeof b));
+                            mt_tok_desc(k, b, sizeof b));
             goto out;
         }
         if (n == cap) {
@@ -976,14 +333,14 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
                  !is_word(w[j], "msg")) ||
                 (j == 3 && !is_word(w[j], "->"))) {
                 rc = PERR(p, w[j], "expected %s (message line LABEL call|return|msg SRC -> DST), got %s",
-                          what[j], tok_desc(w[j], b, sizeof b));
+                          what[j], mt_tok_desc(w[j], b, sizeof b));
                 goto out;
             }
             next(p);
         }
         char *lab, *src, *dst;
-        if ((rc = expand(p, w[0], &lab)) != PB_OK || (rc = expand(p, w[2], &src)) != PB_OK ||
-            (rc = expand(p, w[4], &dst)) != PB_OK)
+        if ((rc = mt_expand(p, w[0], &lab)) != PB_OK || (rc = mt_expand(p, w[2], &src)) != PB_OK ||
+            (rc = mt_expand(p, w[4], &dst)) != PB_OK)
             goto out;
         if (is_word(w[1], "call"))
             l->type = PB_TYPE_CALL;
@@ -992,17 +349,17 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
         else if (is_word(w[1], "msg"))
             l->type = PB_TYPE_MSG;
         else {
-            rc = PERR(p, w[1], "expected call, return or msg, got %s", tok_desc(w[1], b, sizeof b));
+            rc = PERR(p, w[1], "expected call, return or msg, got %s", mt_tok_desc(w[1], b, sizeof b));
             goto out;
         }
         if (!is_word(w[3], "->")) {
             rc = PERR(p, w[3], "expected \"->\" between sender and receiver, got %s",
-                      tok_desc(w[3], b, sizeof b));
+                      mt_tok_desc(w[3], b, sizeof b));
             goto out;
         }
         mt_nodes ns, nd;
-        if ((rc = parse_nodes(p, w[2], src, &ns, 0)) != PB_OK ||
-            (rc = parse_nodes(p, w[4], dst, &nd, 0)) != PB_OK)
+        if ((rc = mt_parse_nodes(p, w[2], src, &ns, 0)) != PB_OK ||
+            (rc = mt_parse_nodes(p, w[4], dst, &nd, 0)) != PB_OK)
             goto out;
         l->src = ns.node[0];
         l->dst = nd.node[0];
@@ -1028,13 +385,13 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
             tok *a = next(p);
             char *av;
             char why[PB_ERROR_MSG_MAX];
-            if ((rc = expand(p, a, &av)) != PB_OK)
+            if ((rc = mt_expand(p, a, &av)) != PB_OK)
                 goto out;
             if (strncmp(av, "delay=", 6)) {
                 rc = PERR(p, a, "unknown attribute \"%s\"; expected delay=MEAN,SD", av);
                 goto out;
             }
-            if (parse_delay(av + 6, &l->d, why, sizeof why) != PB_OK) {
+            if (mt_parse_delay(av + 6, &l->d, why, sizeof why) != PB_OK) {
                 rc = PERR(p, a, "%s", why);
                 goto out;
             }
@@ -1077,7 +434,7 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
         n++;
         tok *e = peek(p);
         if (e->kind != T_NL && e->kind != T_RBRACE) {
-            rc = PERR(p, e, "expected end of line, got %s", tok_desc(e, b, sizeof b));
+            rc = PERR(p, e, "expected end of line, got %s", mt_tok_desc(e, b, sizeof b));
             goto out;
         }
     }
@@ -1089,7 +446,7 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
             if (il[q].pair == (int32_t)j)
                 paired = 1;
         if (!paired) {
-            rc = perr_at(p, il[j].line, 0, "call in path %s has no return; expected a "
+            rc = mt_perr_at(p, il[j].line, 0, "call in path %s has no return; expected a "
                          "matching return line before the \"}\" of line %ld",
                          labels[il[j].label], open->line);
             goto out;
@@ -1099,7 +456,7 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
         rc = PERR(p, open, "interleave tracelet %s has no messages; expected message lines", tr->name);
         goto out;
     }
-    tr->il = aalloc(p->c, n * sizeof *il);
+    tr->il = mt_aalloc(p->c, n * sizeof *il);
     if (!tr->il) {
         rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
         goto out;
@@ -1219,6 +576,303 @@ static void fill_delays(mt_op *op, const mt_delay *dc, const mt_delay *dr,
 }
 
 /* ------------------------------------------------------------------ */
+/* Joins: calls with join=NAME in one tracelet form a group */
+
+typedef struct jscan {
+    parser *p;
+    mt_tracelet *tr;
+    const mt_op **first;  /* per group: its first call, for messages */
+    uint32_t cap;
+    uint32_t *open;       /* per group: parts whose block we are inside */
+} jscan;
+
+/* Pass 1: number the groups and count their parts. */
+static int join_number(jscan *j, mt_op *op)
+{
+    if (op->kind == MT_OP_CALL && op->join_name) {
+        mt_tracelet *tr = j->tr;
+        uint32_t g = 0;
+        while (g < tr->njoins && strcmp(j->first[g]->join_name, op->join_name))
+            g++;
+        if (g == tr->njoins) {
+            if (tr->njoins == j->cap) {
+                uint32_t cap = j->cap ? 2 * j->cap : 4;
+                const mt_op **nf = realloc(j->first, cap * sizeof *nf);
+                if (!nf)
+                    return pb_error_set(j->p->err, PB_ENOMEM, j->p->file, 0, 0, "out of memory");
+                j->first = nf;
+                uint32_t *np = realloc(tr->join_parts, cap * sizeof *np);
+                if (!np)
+                    return pb_error_set(j->p->err, PB_ENOMEM, j->p->file, 0, 0, "out of memory");
+                tr->join_parts = np;
+                j->cap = cap;
+            }
+            j->first[g] = op;
+            tr->join_parts[g] = 0;
+            tr->njoins++;
+        }
+        const mt_op *f = j->first[g];
+        if (op->to.n != 1)
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s: a join call must name one node, got a choice of %u; "
+                              "expected every part of a join to reach the same node",
+                              op->join_name, op->to.n);
+        if (op->to.node[0] != f->to.node[0])
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s: this part calls %s but the part at line %ld calls %s; "
+                              "expected every part of a join to reach the same node",
+                              op->join_name, pb_strtab_str(j->p->c->nodes, op->to.node[0]),
+                              f->line, pb_strtab_str(j->p->c->nodes, f->to.node[0]));
+        op->join = (int32_t)g;
+        tr->join_parts[g]++;
+    }
+    for (uint32_t i = 0; i < op->nkids; i++) {
+        int rc = join_number(j, op->kids[i]);
+        if (rc != PB_OK)
+            return rc;
+    }
+    return PB_OK;
+}
+
+/* Pass 2: a join completes when all its parts have arrived, so every part
+ * must run whenever the path runs (none under a choose) and no part may
+ * wait on a block of its own group (only the last arrival runs one). */
+static int join_check(jscan *j, const mt_op *op, int in_choose)
+{
+    const mt_tracelet *tr = j->tr;
+    if (op->kind == MT_OP_CALL && op->join >= 0) {
+        uint32_t g = (uint32_t)op->join;
+        if (tr->join_parts[g] < 2)
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s has only this one part; expected at least two calls "
+                              "with join=%s (from different branches) to join", op->join_name,
+                              op->join_name);
+        if (in_choose)
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s: this part is inside a choose, so the join could wait "
+                              "forever for a part that was not chosen; expected every part "
+                              "outside choose", op->join_name);
+        if (j->open[g])
+            return mt_perr_at(j->p, op->line, op->col,
+                              "join=%s: this part runs inside the block of another part of the "
+                              "same join, which runs only after every part (this one "
+                              "included) has arrived, so the join can never complete; expected "
+                              "the parts in different branches", op->join_name);
+        j->open[g]++;
+    }
+    for (uint32_t i = 0; i < op->nkids; i++) {
+        int rc = join_check(j, op->kids[i], in_choose || op->kind == MT_OP_CHOOSE);
+        if (rc != PB_OK)
+            return rc;
+    }
+    if (op->kind == MT_OP_CALL && op->join >= 0)
+        j->open[op->join]--;
+    return PB_OK;
+}
+
+static int resolve_joins(parser *p, mt_tracelet *tr)
+{
+    jscan j = {p, tr, NULL, 0, NULL};
+    int rc = join_number(&j, tr->body);
+    if (rc == PB_OK && tr->njoins) {
+        j.open = calloc(tr->njoins, sizeof *j.open);
+        rc = j.open ? join_check(&j, tr->body, 0)
+                    : pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        p->c->event_engine = 1;
+    }
+    if (rc == PB_OK && tr->njoins) {
+        /* keep the counts in the arena with the rest of the config */
+        uint32_t *parts = mt_aalloc(p->c, tr->njoins * sizeof *parts);
+        if (!parts)
+            rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        else
+            memcpy(parts, tr->join_parts, tr->njoins * sizeof *parts);
+        free(tr->join_parts);
+        tr->join_parts = parts;
+    } else {
+        free(tr->join_parts);
+        tr->join_parts = NULL;
+        if (rc != PB_OK)
+            tr->njoins = 0;
+    }
+    free(j.first);
+    free(j.open);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Services: service NODE workers=K */
+
+static mt_service *find_service(mt_config *c, uint32_t node)
+{
+    for (size_t i = 0; i < c->nsvc; i++)
+        if (c->svc[i].node == node)
+            return &c->svc[i];
+    return NULL;
+}
+
+static int add_service(parser *p, uint32_t node, int workers, long line, long col)
+{
+    mt_config *c = p->c;
+    if (c->nsvc == c->svccap) {
+        size_t cap = c->svccap ? 2 * c->svccap : 8;
+        mt_service *ns = realloc(c->svc, cap * sizeof *ns);
+        if (!ns)
+            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        c->svc = ns;
+        c->svccap = cap;
+    }
+    mt_service *s = &c->svc[c->nsvc++];
+    s->node = node;
+    s->workers = workers;
+    s->line = line;
+    s->col = col;
+    return PB_OK;
+}
+
+static int parse_service(parser *p)
+{
+    tok *kw = next(p);
+    char b[64];
+    tok *nk = peek(p);
+    if (nk->kind != T_WORD)
+        return PERR(p, nk, "expected a node name after \"service\", got %s",
+                    mt_tok_desc(nk, b, sizeof b));
+    next(p);
+    char *v;
+    mt_nodes nd;
+    int rc;
+    if ((rc = mt_expand(p, nk, &v)) != PB_OK || (rc = mt_parse_nodes(p, nk, v, &nd, 0)) != PB_OK)
+        return rc;
+    mt_service *prev = find_service(p->c, nd.node[0]);
+    if (prev)
+        return PERR(p, nk, "service %s is declared twice (first at line %ld); expected one "
+                    "service line per node", v, prev->line);
+    int workers = 0;
+    while (peek(p)->kind == T_WORD) {
+        tok *a = next(p);
+        char *av;
+        if ((rc = mt_expand(p, a, &av)) != PB_OK)
+            return rc;
+        if (strncmp(av, "workers=", 8))
+            return PERR(p, a, "service %s: unknown attribute \"%s\"; expected workers=K", v, av);
+        if (mt_parse_count(av + 8, &workers) != PB_OK)
+            return PERR(p, a, "service %s: expected workers=K with K an integer in 1..1000000, "
+                        "got \"%s\"", v, av);
+    }
+    if (!workers)
+        return PERR(p, kw, "service %s: expected workers=K (how many calls it serves at once)", v);
+    char dn[300];
+    snprintf(dn, sizeof dn, "%s.workers", v);
+    mt_def *d = mt_find_def(p, dn);
+    if (d && mt_parse_count(d->value, &workers) != PB_OK)
+        return pb_error_set(p->err, PB_EINVAL, "-D", 0, 0, "-D %s=%s: expected an integer in "
+                            "1..1000000", dn, d->value);
+    if ((rc = add_service(p, nd.node[0], workers, kw->line, kw->col)) != PB_OK)
+        return rc;
+    return mt_expect_eol(p, "the service's workers");
+}
+
+/* Walk a tracelet's calls holding the bounded services whose worker the
+ * path holds (a worker is held from the start of a call's block until its
+ * return is sent); record held -> called edges in adj (n x n). */
+static void hold_walk(const mt_config *c, const mt_op *op, uint32_t *held, uint32_t nheld,
+                      unsigned char *adj, size_t n)
+{
+    uint32_t pushed = 0;
+    if (op->kind == MT_OP_CALL)
+        for (uint32_t k = 0; k < op->to.n; k++) {
+            uint32_t y = op->to.node[k];
+            if (!c->workers[y])
+                continue;
+            for (uint32_t h = 0; h < nheld; h++)
+                adj[(size_t)held[h] * n + y] = 1;
+            if (op->to.n == 1) {
+                held[nheld + pushed] = y;
+                pushed = 1;
+            }
+        }
+    if (op->kind == MT_OP_CALL && op->to.n > 1) {
+        /* a node choice: walk the block once per bounded callee */
+        for (uint32_t k = 0; k < op->to.n; k++) {
+            uint32_t y = op->to.node[k];
+            uint32_t nh = nheld;
+            if (c->workers[y])
+                held[nh++] = y;
+            for (uint32_t i = 0; i < op->nkids; i++)
+                hold_walk(c, op->kids[i], held, nh, adj, n);
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < op->nkids; i++)
+        hold_walk(c, op->kids[i], held, nheld + pushed, adj, n);
+}
+
+/* 1 if node x reaches itself through adj (n x n); mark: scratch of n. */
+static int on_cycle(const unsigned char *adj, size_t n, size_t x, unsigned char *mark,
+                    uint32_t *stack)
+{
+    memset(mark, 0, n);
+    size_t top = 0;
+    stack[top++] = (uint32_t)x;
+    while (top) {
+        size_t u = stack[--top];
+        for (size_t v = 0; v < n; v++)
+            if (adj[u * n + v]) {
+                if (v == x)
+                    return 1;
+                if (!mark[v]) {
+                    mark[v] = 1;
+                    stack[top++] = (uint32_t)v;
+                }
+            }
+    }
+    return 0;
+}
+
+/* The per-node worker table, and the check that no path can wait for a
+ * worker that it (or another path waiting on it) holds. */
+static int finish_services(parser *p)
+{
+    mt_config *c = p->c;
+    if (!c->nsvc)
+        return PB_OK;
+    c->event_engine = 1;
+    size_t n = pb_strtab_count(c->nodes);
+    c->workers = mt_aalloc(c, n * sizeof *c->workers);
+    unsigned char *adj = calloc(n * n + n, 1);
+    uint32_t *held = malloc((201 + n) * sizeof *held);
+    uint32_t *stack = malloc((n * n + 1) * sizeof *stack);
+    int rc = PB_OK;
+    if (!c->workers || !adj || !held || !stack) {
+        rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < c->nsvc; i++)
+        c->workers[c->svc[i].node] = c->svc[i].workers;
+    for (size_t i = 0; i < c->ntr; i++)
+        if (!c->tr[i].interleave)
+            hold_walk(c, c->tr[i].body, held, 0, adj, n);
+    for (size_t i = 0; i < c->nsvc; i++) {
+        uint32_t x = c->svc[i].node;
+        if (on_cycle(adj, n, x, adj + n * n, stack)) {
+            rc = mt_perr_at(p, c->svc[i].line, c->svc[i].col,
+                            "service %s (workers=%d): a path holding one of its workers can "
+                            "call it again, directly or through other services with workers, "
+                            "so the calls could wait for each other forever; expected no "
+                            "cycle of calls through services with workers",
+                            pb_strtab_str(c->nodes, x), c->svc[i].workers);
+            goto out;
+        }
+    }
+out:
+    free(adj);
+    free(held);
+    free(stack);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* Tracelets */
 
 static int apply_tracelet_field(parser *p, mt_tracelet *tr, const char *field,
@@ -1226,17 +880,17 @@ static int apply_tracelet_field(parser *p, mt_tracelet *tr, const char *field,
 {
     char why[PB_ERROR_MSG_MAX];
     if (!strcmp(field, "weight")) {
-        if (parse_weight(v, &tr->weight) != PB_OK)
+        if (mt_parse_weight(v, &tr->weight) != PB_OK)
             return pb_error_set(p->err, PB_EPARSE, file, line, col,
                                 "tracelet %s: expected weight=W with W a non-negative number, got \"%s\"",
                                 tr->name, v);
     } else if (!strcmp(field, "instances")) {
-        if (parse_count(v, &tr->instances) != PB_OK)
+        if (mt_parse_count(v, &tr->instances) != PB_OK)
             return pb_error_set(p->err, PB_EPARSE, file, line, col,
                                 "tracelet %s: expected instances=N with N an integer in 1..1000000, got \"%s\"",
                                 tr->name, v);
     } else if (!strcmp(field, "think")) {
-        if (parse_range(v, &tr->think_lo, &tr->think_hi, why, sizeof why) != PB_OK)
+        if (mt_parse_range(v, &tr->think_lo, &tr->think_hi, why, sizeof why) != PB_OK)
             return pb_error_set(p->err, PB_EPARSE, file, line, col, "tracelet %s: think: %s",
                                 tr->name, why);
         tr->has_think = 1;
@@ -1254,9 +908,9 @@ static int parse_tracelet(parser *p)
     tok *kw = next(p);
     char b[64];
     tok *nk = peek(p);
-    if (nk->kind != T_WORD || !valid_ident(nk->s, nk->len))
+    if (nk->kind != T_WORD || !mt_valid_ident(nk->s, nk->len))
         return PERR(p, nk, "expected a tracelet name (letters, digits, _) after \"tracelet\", got %s",
-                    tok_desc(nk, b, sizeof b));
+                    mt_tok_desc(nk, b, sizeof b));
     next(p);
     mt_config *c = p->c;
     for (size_t i = 0; i < c->ntr; i++)
@@ -1273,7 +927,7 @@ static int parse_tracelet(parser *p)
     }
     mt_tracelet *tr = &c->tr[c->ntr];
     memset(tr, 0, sizeof *tr);
-    tr->name = astrndup(c, nk->s, nk->len);
+    tr->name = mt_astrndup(c, nk->s, nk->len);
     if (!tr->name)
         return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
     tr->line = kw->line;
@@ -1292,16 +946,16 @@ static int parse_tracelet(parser *p)
         if (is_word(a, "from")) {
             tok *fk = peek(p);
             if (fk->kind != T_WORD)
-                return PERR(p, fk, "expected a node after \"from\", got %s", tok_desc(fk, b, sizeof b));
+                return PERR(p, fk, "expected a node after \"from\", got %s", mt_tok_desc(fk, b, sizeof b));
             next(p);
             char *v;
-            if ((rc = expand(p, fk, &v)) != PB_OK || (rc = parse_nodes(p, fk, v, &tr->root, 1)) != PB_OK)
+            if ((rc = mt_expand(p, fk, &v)) != PB_OK || (rc = mt_parse_nodes(p, fk, v, &tr->root, 1)) != PB_OK)
                 return rc;
             has_from = 1;
             continue;
         }
         char *av;
-        if ((rc = expand(p, a, &av)) != PB_OK)
+        if ((rc = mt_expand(p, a, &av)) != PB_OK)
             return rc;
         char *eq = strchr(av, '=');
         if (!eq)
@@ -1321,7 +975,7 @@ static int parse_tracelet(parser *p)
     for (int f = 0; f < 3; f++) {
         char dn[256];
         snprintf(dn, sizeof dn, "%s.%s", tr->name, fields[f]);
-        mt_def *d = find_def(p, dn);
+        mt_def *d = mt_find_def(p, dn);
         if (d && (rc = apply_tracelet_field(p, tr, fields[f], d->value, "-D", 0, 0)) != PB_OK)
             return rc;
     }
@@ -1354,8 +1008,10 @@ static int parse_tracelet(parser *p)
             return PERR(p, kw, "tracelet %s: a path may have %llu messages; expected at most 1000000",
                         tr->name, (unsigned long long)maxm);
         tr->maxmsgs = (uint32_t)maxm;
+        if ((rc = resolve_joins(p, tr)) != PB_OK)
+            return rc;
     }
-    return expect_eol(p, "the tracelet's \"}\"");
+    return mt_expect_eol(p, "the tracelet's \"}\"");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1365,14 +1021,14 @@ static int finish(parser *p)
     mt_config *c = p->c;
     mt_settings *s = &c->s;
     if (c->ntr == 0)
-        return perr_at(p, 0, 0, "no tracelet; expected at least one \"tracelet NAME from NODE { ... }\"");
+        return mt_perr_at(p, 0, 0, "no tracelet; expected at least one \"tracelet NAME from NODE { ... }\"");
     mt_delay dc, dr, dm;
     char why[PB_ERROR_MSG_MAX];
     /* the texts were checked when set */
-    parse_delay(s->call_delay, &dc, why, sizeof why);
-    parse_delay(s->ret_delay, &dr, why, sizeof why);
-    parse_delay(s->msg_delay, &dm, why, sizeof why);
-    parse_range(s->think, &c->pool_think_lo, &c->pool_think_hi, why, sizeof why);
+    mt_parse_delay(s->call_delay, &dc, why, sizeof why);
+    mt_parse_delay(s->ret_delay, &dr, why, sizeof why);
+    mt_parse_delay(s->msg_delay, &dm, why, sizeof why);
+    mt_parse_range(s->think, &c->pool_think_lo, &c->pool_think_hi, why, sizeof why);
     c->pool_think_lo = scale_ns(c->pool_think_lo, s->think_scale);
     c->pool_think_hi = scale_ns(c->pool_think_hi, s->think_scale);
     s->instances = (int)fmin(1e6, fmax(1.0, (double)llround(s->instances * s->instances_scale)));
@@ -1404,7 +1060,7 @@ static int finish(parser *p)
             }
         } else {
             if (tr->has_think)
-                return perr_at(p, tr->line, 0, "tracelet %s: think= needs instances= (a tracelet "
+                return mt_perr_at(p, tr->line, 0, "tracelet %s: think= needs instances= (a tracelet "
                                "without instances= runs in the shared pool, whose think time is "
                                "the \"think\" setting)", tr->name);
             tr->think_lo = c->pool_think_lo;
@@ -1421,8 +1077,11 @@ static int finish(parser *p)
             pool_w |= c->tr[i].weight > 0;
         }
     if (pool_n && !pool_w)
-        return perr_at(p, 0, 0, "every tracelet of the shared pool has weight 0; expected at "
+        return mt_perr_at(p, 0, 0, "every tracelet of the shared pool has weight 0; expected at "
                        "least one positive weight");
+    int rc0 = finish_services(p);
+    if (rc0 != PB_OK)
+        return rc0;
     for (size_t i = 0; i < p->ndefs; i++)
         if (!p->defs[i].used) {
             pb_strbuf b = {0};
@@ -1430,7 +1089,8 @@ static int finish(parser *p)
                 pb_strbuf_printf(&b, "%s%s", j ? ", " : "", mt_options[j].name);
             int rc = pb_error_set(p->err, PB_EINVAL, "-D", 0, 0,
                                   "-D %s: no setting, variable (let) or tracelet field "
-                                  "(TRACELET.weight, .instances, .think) of that name; settings are: %s",
+                                  "(TRACELET.weight, .instances, .think) or service field "
+                                  "(SERVICE.workers) of that name; settings are: %s",
                                   p->defs[i].name, pb_strbuf_str(&b));
             pb_strbuf_free(&b);
             return rc;
@@ -1472,16 +1132,16 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
             rc = pb_error_set(err, PB_EINVAL, "-D", 0, 0, "-D %s: expected name=value", defs[i]);
             goto fail;
         }
-        c->defs[c->ndefs++] = astrndup(c, defs[i], strlen(defs[i]));
-        p.defs[i].name = astrndup(c, defs[i], (size_t)(eq - defs[i]));
-        p.defs[i].value = astrndup(c, eq + 1, strlen(eq + 1));
+        c->defs[c->ndefs++] = mt_astrndup(c, defs[i], strlen(defs[i]));
+        p.defs[i].name = mt_astrndup(c, defs[i], (size_t)(eq - defs[i]));
+        p.defs[i].value = mt_astrndup(c, eq + 1, strlen(eq + 1));
         if (!c->defs[i] || !p.defs[i].name || !p.defs[i].value) {
             rc = pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");
             goto fail;
         }
-        int oi = option_index(p.defs[i].name);
+        int oi = mt_option_index(p.defs[i].name);
         if (oi >= 0) {
-            if ((rc = set_setting(&p, p.defs[i].name, p.defs[i].value, "-D", 0, 0)) != PB_OK)
+            if ((rc = mt_set_setting(&p, p.defs[i].name, p.defs[i].value, "-D", 0, 0)) != PB_OK)
                 goto fail;
             p.locked[oi] = 1;
             p.defs[i].used = 1;
@@ -1497,7 +1157,7 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
                 ln++;
                 bol = q + 1;
             }
-        rc = perr_at(&p, ln, (long)(nul - bol) + 1,
+        rc = mt_perr_at(&p, ln, (long)(nul - bol) + 1,
                      "a NUL byte; expected text (a binary or corrupt file?)");
         goto fail;
     }
@@ -1508,7 +1168,7 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
         text += bom;
         len -= bom;
     }
-    if ((rc = lex(&p, text, len)) != PB_OK)
+    if ((rc = mt_lex(&p, text, len)) != PB_OK)
         goto fail;
     for (;;) {
         skip_nl(&p);
@@ -1517,14 +1177,16 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
             break;
         if (is_word(k, "tracelet"))
             rc = parse_tracelet(&p);
+        else if (is_word(k, "service"))
+            rc = parse_service(&p);
         else if (is_word(k, "let"))
-            rc = parse_let(&p);
+            rc = mt_parse_let(&p);
         else if (k->kind == T_WORD)
-            rc = parse_setting_line(&p);
+            rc = mt_parse_setting_line(&p);
         else {
             char b[64];
-            rc = PERR(&p, k, "expected a setting (name = value), let or tracelet, got %s",
-                      tok_desc(k, b, sizeof b));
+            rc = PERR(&p, k, "expected a setting (name = value), let or tracelet (or a service line), got %s",
+                      mt_tok_desc(k, b, sizeof b));
         }
         if (rc != PB_OK)
             goto fail;
@@ -1581,6 +1243,7 @@ void mt_config_close(mt_config *c)
     }
     pb_strtab_close(c->nodes);
     free(c->tr);
+    free(c->svc);
     free(c->vars);
     free(c->defs);
     free(c->file);
@@ -1613,5 +1276,8 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
                               tr->name, pb_num_format(tr->weight, wb), tr->name,
                               tr->instances, tr->name, lo, hi);
     }
+    for (size_t i = 0; i < c->nsvc && rc == PB_OK; i++)
+        rc = pb_strbuf_printf(out, " %s.workers=%d", pb_strtab_str(c->nodes, c->svc[i].node),
+                              c->svc[i].workers);
     return rc;
 }

@@ -68,6 +68,8 @@ struct mt_gen {
     int32_t *lastrecv;   /* interleave scratch: [label][node] -> buf index */
     size_t lastrecv_n;
     int oom;
+    mt_sim *sim;         /* the event-ordered engine, for workers and joins */
+    mt_acct acct;        /* its counts */
 };
 
 typedef struct state {
@@ -85,32 +87,40 @@ static pb_ns tadd(pb_ns a, pb_ns b)
     return a > MT_TIME_MAX - b ? MT_TIME_MAX : a + b;
 }
 
-static pb_ns sample(mt_gen *g, const mt_delay *d)
+pb_ns mt_tadd(pb_ns a, pb_ns b) { return tadd(a, b); }
+
+pb_ns mt_sample(gsl_rng *rng, const mt_delay *d)
 {
     if (d->sd == 0)
         return d->mean;
-    double x = (double)d->mean + gsl_ran_gaussian_ziggurat(g->rng, (double)d->sd);
+    double x = (double)d->mean + gsl_ran_gaussian_ziggurat(rng, (double)d->sd);
     return x <= 0 ? 0 : x >= (double)MT_TIME_MAX ? MT_TIME_MAX : (pb_ns)llround(x);
 }
 
-static pb_ns net(mt_gen *g)
+pb_ns mt_net(gsl_rng *rng, const mt_settings *s)
 {
-    const mt_settings *s = &g->cfg->s;
     if (s->net_sd == 0)
         return s->net_delay;
-    double x = (double)s->net_delay + gsl_ran_gaussian_ziggurat(g->rng, (double)s->net_sd);
+    double x = (double)s->net_delay + gsl_ran_gaussian_ziggurat(rng, (double)s->net_sd);
     return x <= 0 ? 0 : x >= (double)MT_TIME_MAX ? MT_TIME_MAX : (pb_ns)llround(x);
 }
 
-static uint32_t pick_index(mt_gen *g, const double *cum, uint32_t n)
+uint32_t mt_pick_index(gsl_rng *rng, const double *cum, uint32_t n)
 {
     if (n == 1)
         return 0;
-    double u = gsl_rng_uniform(g->rng) * cum[n - 1];
+    double u = gsl_rng_uniform(rng) * cum[n - 1];
     uint32_t i = 0;
     while (i + 1 < n && !(u < cum[i]))
         i++;
     return i;
+}
+
+static pb_ns sample(mt_gen *g, const mt_delay *d) { return mt_sample(g->rng, d); }
+static pb_ns net(mt_gen *g) { return mt_net(g->rng, &g->cfg->s); }
+static uint32_t pick_index(mt_gen *g, const double *cum, uint32_t n)
+{
+    return mt_pick_index(g->rng, cum, n);
 }
 
 static uint32_t pick(mt_gen *g, const mt_nodes *nd)
@@ -399,6 +409,14 @@ int mt_gen_init(mt_gen **out, const mt_config *c, pb_names *names, pb_error *err
     g->open = calloc(g->nopen ? g->nopen : 1, sizeof *g->open);
     if (!g->open)
         goto oom;
+    if (c->event_engine) {
+        g->acct.open = g->open;
+        g->acct.stats = g->stats;
+        if (mt_sim_init(&g->sim, c, g->rng, g->nodemap, &g->acct) != PB_OK)
+            goto oom;
+        *out = g;
+        return PB_OK;
+    }
     double tot = 0;
     size_t maxil = 0;
     for (size_t i = 0; i < c->ntr; i++) {
@@ -451,6 +469,8 @@ oom:
 
 int mt_gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth)
 {
+    if (g->sim)
+        return mt_sim_next(g->sim, msg, truth);
     if (g->nheap == 0)
         return 0;
     uint32_t i = g->heap[0].idx;
@@ -506,15 +526,18 @@ const mt_tracelet_stats *mt_gen_stats(const mt_gen *g, size_t i)
 
 double mt_gen_parallelism(const mt_gen *g, uint64_t *ncalls)
 {
+    double sum = g->sim ? g->acct.par_sum : g->par_sum;
+    uint64_t n = g->sim ? g->acct.par_n : g->par_n;
     if (ncalls)
-        *ncalls = g->par_n;
-    return g->par_n ? g->par_sum / (double)g->par_n : 0.0;
+        *ncalls = n;
+    return n ? sum / (double)n : 0.0;
 }
 
 void mt_gen_close(mt_gen *g)
 {
     if (!g)
         return;
+    mt_sim_close(g->sim);
     free(g->open);
     for (size_t i = 0; i < g->nin; i++) {
         free(g->in[i].buf);

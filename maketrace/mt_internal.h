@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "mt.h"
 #include "pb_strtab.h"
 
@@ -29,7 +31,7 @@ enum { MT_OP_CALL, MT_OP_SEND, MT_OP_SEQ, MT_OP_PAR, MT_OP_CHOOSE, MT_OP_WAIT };
 
 typedef struct mt_op {
     int kind;
-    long line;
+    long line, col;       /* where the statement starts */
     mt_nodes to;          /* CALL, SEND: the callee / receiver */
     mt_delay d, r;        /* before the call / message; before the return */
     pb_ns wait;           /* WAIT */
@@ -37,6 +39,8 @@ typedef struct mt_op {
     uint32_t nkids;       /* body (CALL, SEND, SEQ), branches (PAR, CHOOSE) */
     struct mt_op **kids;
     double *kcum;         /* CHOOSE: cumulative branch weights */
+    const char *join_name;/* CALL: join=NAME as written, else NULL */
+    int32_t join;         /* CALL: join group index in its tracelet, or -1 */
 } mt_op;
 
 /* One line of an explicit interleaving. */
@@ -63,7 +67,16 @@ typedef struct mt_tracelet {
     pb_ns think_lo, think_hi;
     uint32_t maxmsgs;     /* upper bound on messages per path */
     int advances;         /* some delay, wait or think can be > 0 */
+    uint32_t njoins;      /* tree mode: join groups (join=NAME) */
+    uint32_t *join_parts; /* per join group: how many calls name it */
 } mt_tracelet;
+
+/* A `service NODE workers=K` statement. */
+typedef struct mt_service {
+    uint32_t node;        /* config node index */
+    int workers;          /* K >= 1 */
+    long line, col;       /* where it was declared (0: only from -s) */
+} mt_service;
 
 typedef struct mt_var {
     char *name, *value;
@@ -81,6 +94,53 @@ struct mt_config {
     char **defs;          /* the -D strings, for the metadata */
     size_t ndefs;
     pb_ns pool_think_lo, pool_think_hi;
+    mt_service *svc;      /* services with a bounded number of workers */
+    size_t nsvc, svccap;
+    int *workers;         /* per config node: workers, 0 = unlimited (after
+                             finish; NULL if no service has a bound) */
+    int event_engine;     /* some service has workers or some call a join:
+                             generate with the event-ordered engine
+                             (mt_sim.c) instead of whole paths (mt_gen.c) */
 };
+
+/* Shared by the two engines (mt_gen.c). */
+
+/* a + b, saturating at INT64_MAX / 4 (absurd configs give late paths,
+ * never overflow). */
+pb_ns mt_tadd(pb_ns a, pb_ns b);
+/* A Gaussian delay sample, clipped to [0, INT64_MAX / 4]. */
+pb_ns mt_sample(gsl_rng *rng, const mt_delay *d);
+/* A network delay (net_delay, net_sd). */
+pb_ns mt_net(gsl_rng *rng, const mt_settings *s);
+/* An index in 0..n-1 drawn by the cumulative weights cum. */
+uint32_t mt_pick_index(gsl_rng *rng, const double *cum, uint32_t n);
+
+/* What the output side counts, shared by both engines: ids, callids, path
+ * ids, the open-calls parallelism and the per-tracelet stats. */
+typedef struct mt_acct {
+    uint64_t next_id, next_callid, next_path;
+    uint32_t *open;       /* per pb node: calls into it not yet returned */
+    double par_sum;
+    uint64_t par_n;
+    mt_tracelet_stats *stats;
+} mt_acct;
+
+/* The event-ordered engine (mt_sim.c), used when some service has a
+ * bounded number of workers or some call is part of a join: paths are
+ * coupled in time, so every loop advances together in one event queue. */
+typedef struct mt_sim mt_sim;
+
+/* Start it.  rng (borrowed) is seeded; nodemap maps config nodes to pb
+ * nodes (borrowed); acct (borrowed) gets the counts.  Returns PB_OK or
+ * PB_ENOMEM. */
+int mt_sim_init(mt_sim **out, const mt_config *cfg, gsl_rng *rng,
+                const uint32_t *nodemap, mt_acct *acct);
+
+/* Next message in timestamp order (as mt_gen_next).  Returns 1, 0 at the
+ * end, or PB_ENOMEM. */
+int mt_sim_next(mt_sim *s, pb_msg *msg, pb_truth *truth);
+
+/* Free.  NULL-safe. */
+void mt_sim_close(mt_sim *s);
 
 #endif

@@ -26,19 +26,11 @@ static void cb_field(void *s, size_t len, void *data)
     rec *r = data;
     if (r->oom)
         return;
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 16;
-        char **f = realloc(r->f, nc * sizeof *f);
-        if (f)
-            r->f = f;
-        size_t *l = realloc(r->len, nc * sizeof *l);
-        if (l)
-            r->len = l;
-        if (!f || !l) {
-            r->oom = 1;
-            return;
-        }
-        r->cap = nc;
+    void *const arrs[] = {&r->f, &r->len};
+    const size_t sz[] = {sizeof *r->f, sizeof *r->len};
+    if (pb_grow_parallel(&r->cap, r->n + 1, 16, 2, arrs, sz) != PB_OK) {
+        r->oom = 1;
+        return;
     }
     char *c = malloc(len + 1);
     if (!c) {

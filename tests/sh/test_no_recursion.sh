@@ -24,6 +24,10 @@ maketrace/mt_config.c:parse_block       as parse_stmt
 maketrace/mt_config.c:root_walk         the parsed tree: at most 200 deep
 maketrace/mt_config.c:fill_delays       the parsed tree: at most 200 deep
 maketrace/mt_gen.c:run                  the parsed tree: at most 200 deep
+maketrace/mt_config.c:join_number       the parsed tree: at most 200 deep
+maketrace/mt_config.c:join_check        the parsed tree: at most 200 deep
+maketrace/mt_config.c:hold_walk         the parsed tree: at most 200 deep
+maketrace/mt_sim.c:run                  one level per nested par: at most 200 deep
 '
 dirs="core maketrace skewer sniffer algorithms metrics importer"
 incs=""

@@ -2,7 +2,11 @@
  * convention, parses like getopt_long, and pb_out never harms an input. */
 #include "pbtest.h"
 #include "pb_cli.h"
+#include "pb_time.h"
 
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -153,11 +157,78 @@ TEST(kv_split)
     CHECK(pb_cli_kv_split("42", name, sizeof name) == NULL && name[0] == '\0');
 }
 
+/* pb_cli_set_param / pb_cli_set_kv: what skewer and sniffer share for
+ * -s NAME=VALUE, the old "-s N" = --seed N, and dedicated flags; a bad
+ * name or value leaves the field as it was and says which flag, as typed. */
+typedef struct kvp {
+    int seed, queue;
+    pb_ns window;
+} kvp;
+
+static const pb_option kv_opts[] = {
+    {"seed", PB_OPT_INT, offsetof(kvp, seed), "1", 0, 100, "seed"},
+    {"queue", PB_OPT_INT, offsetof(kvp, queue), "10", 1, 1000, "queue"},
+    {"window", PB_OPT_DURATION, offsetof(kvp, window), "0", 0, 10, "window"},
+    {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
+
+/* stderr of f(p) as text (at most n - 1 bytes) */
+static void stderr_of(int (*f)(kvp *), kvp *p, int *rc, char *buf, size_t n)
+{
+    char path[] = "/tmp/pbtest_cli_XXXXXX";
+    int fd = mkstemp(path);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    *rc = f(p);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t got = pread(fd, buf, n - 1, 0);
+    buf[got > 0 ? got : 0] = '\0';
+    close(fd);
+    unlink(path);
+}
+
+static int kv_queue0(kvp *p) { return pb_cli_set_kv("prog", kv_opts, p, "queue=0"); }
+static int kv_unknown(kvp *p) { return pb_cli_set_kv("prog", kv_opts, p, "nope=1"); }
+static int flag_badseed(kvp *p)
+{
+    return pb_cli_set_param("prog", kv_opts, p, "seed", "x7", "--seed");
+}
+
+TEST(set_param_and_kv)
+{
+    kvp p;
+    pb_error err;
+    CHECK_INT(pb_opt_defaults(kv_opts, &p, &err), PB_OK);
+    CHECK_INT(pb_cli_set_kv("prog", kv_opts, &p, "queue=5"), 1);
+    CHECK_INT(p.queue, 5);
+    CHECK_INT(pb_cli_set_kv("prog", kv_opts, &p, "7"), 1); /* old -s SEED */
+    CHECK_INT(p.seed, 7);
+    CHECK_INT(pb_cli_set_param("prog", kv_opts, &p, "window", "30ms", "--window"), 1);
+    CHECK(p.window == 30000000);
+    char msg[512];
+    int rc;
+    stderr_of(kv_queue0, &p, &rc, msg, sizeof msg);
+    CHECK_INT(rc, 0);
+    CHECK_INT(p.queue, 5); /* unchanged */
+    CHECK(strncmp(msg, "prog: -s queue=0: ", 18) == 0);
+    CHECK(strstr(msg, "(try prog --help)\n") != NULL);
+    stderr_of(kv_unknown, &p, &rc, msg, sizeof msg);
+    CHECK_INT(rc, 0);
+    CHECK(strstr(msg, "prog: -s nope=1: ") == msg && strstr(msg, "\"nope\"") != NULL);
+    stderr_of(flag_badseed, &p, &rc, msg, sizeof msg);
+    CHECK_INT(rc, 0);
+    CHECK_INT(p.seed, 7);
+    CHECK(strncmp(msg, "prog: --seed x7: ", 17) == 0);
+}
+
 int main(void)
 {
     RUN(cli_registry_enforced);
     RUN(cli_parses);
     RUN(out_never_harms_an_input);
     RUN(kv_split);
+    RUN(set_param_and_kv);
     return pbtest_exit();
 }

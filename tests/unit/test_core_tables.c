@@ -170,6 +170,49 @@ TEST(grow_doubles_keeps_and_refuses_overflow)
     free(b);
 }
 
+/* pb_grow_parallel: arrays sharing one capacity all reach the capacity
+ * pb_grow gives and keep their contents (each with its own element size);
+ * when one cannot grow, the capacity stays and every array stays usable. */
+TEST(grow_parallel_shares_one_capacity)
+{
+    uint32_t *a = NULL;
+    double *d = NULL;
+    uint64_t *w = NULL; /* two entries a slot, as linking's sig */
+    size_t cap = 0;
+    void *const arrs[] = {&a, &d, &w};
+    size_t sz[] = {sizeof *a, sizeof *d, 2 * sizeof *w};
+    CHECK_INT(pb_grow_parallel(&cap, 3, 4, 3, arrs, sz), PB_OK);
+    CHECK_INT(cap, 4);
+    for (uint32_t i = 0; i < 4; i++) {
+        a[i] = i + 1;
+        d[i] = 0.5 * i;
+        w[2 * i] = w[2 * i + 1] = 100 + i;
+    }
+    CHECK_INT(pb_grow_parallel(&cap, 4, 4, 3, arrs, sz), PB_OK); /* fits */
+    CHECK_INT(cap, 4);
+    CHECK_INT(pb_grow_parallel(&cap, 9, 4, 3, arrs, sz), PB_OK); /* 4 -> 8 -> 16 */
+    CHECK_INT(cap, 16);
+    a[15] = 7;
+    d[15] = 7;
+    w[31] = 7; /* the last element of each is there (ASan checks) */
+    CHECK(a[3] == 4 && d[3] == 1.5 && w[6] == 103 && w[7] == 103);
+    double *kd = d;
+    sz[1] = SIZE_MAX / 16; /* 32 of d would overflow size_t */
+    CHECK_INT(pb_grow_parallel(&cap, 32, 4, 3, arrs, sz), PB_ENOMEM);
+    CHECK(d == kd); /* the array that cannot grow is as it was */
+    CHECK_INT(cap, 16);
+    CHECK(a[3] == 4 && a[15] == 7 && d[15] == 7 && w[31] == 7); /* all still valid */
+    /* pb_grow is the one-array case: the same capacities */
+    uint32_t *b = NULL;
+    size_t cb = 0;
+    CHECK_INT(pb_grow(&b, sizeof *b, &cb, 9, 4), PB_OK);
+    CHECK_INT(cb, 16);
+    free(a);
+    free(d);
+    free(w);
+    free(b);
+}
+
 int main(void)
 {
     RUN(pattab_aggregates_by_position);
@@ -177,5 +220,6 @@ int main(void)
     RUN(result_file_ranks_and_assigns);
     RUN(result_meta_long_line_whole);
     RUN(grow_doubles_keeps_and_refuses_overflow);
+    RUN(grow_parallel_shares_one_capacity);
     return pbtest_exit();
 }
