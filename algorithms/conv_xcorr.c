@@ -27,8 +27,22 @@ struct conv_xcorr {
     fftw_complex *fa, *fb, *acc;  /* acc aliases fa in exact mode */
     double *cdir;     /* blocked: directly summed lags */
     fftw_plan pa, pb, pinv;
+    /* exact mode: spectra of recent second signals with copies of those
+     * signals.  The search correlates many signals with the outputs of a
+     * few nodes, so most second transforms are found here.  At most
+     * CONV_KEEP_BYTES of spectra; the least recently used goes first. */
+    struct conv_kept {
+        conv_signal sig;
+        fftw_complex *spec;
+        uint64_t used;
+    } *kept;
+    size_t nkept, maxkept;
+    uint64_t clock;
     conv_xcorr_stats stats;
 };
+
+/* memory for kept spectra in exact mode (16 bytes per quantum each) */
+#define CONV_KEEP_BYTES ((size_t)256 << 20)
 
 void conv_signal_reset(conv_signal *s) { s->n = 0; }
 
@@ -119,6 +133,11 @@ void conv_xcorr_close(conv_xcorr *x)
     fftw_free(x->rb);
     fftw_free(x->fa);
     fftw_free(x->fb);
+    for (size_t i = 0; i < x->nkept; i++) {
+        fftw_free(x->kept[i].spec);
+        conv_signal_free(&x->kept[i].sig);
+    }
+    free(x->kept);
     if (x->acc != x->fa)
         fftw_free(x->acc);
     free(x->cdir);
@@ -182,7 +201,16 @@ int conv_xcorr_init(conv_xcorr **out, const conv_xcorr_cfg *cfg, pb_error *err)
     x->fb = fftw_alloc_complex(x->nc);
     x->acc = cfg->mode == CONV_EXACT ? x->fa : fftw_alloc_complex(x->nc);
     x->cdir = calloc(x->W, sizeof *x->cdir);
-    if (!x->ra || !x->rb || !x->fa || !x->fb || !x->acc || !x->cdir) {
+    if (cfg->mode == CONV_EXACT) {
+        size_t per = x->nc * sizeof(fftw_complex);
+        x->maxkept = CONV_KEEP_BYTES / per;
+        if (x->maxkept > 64)
+            x->maxkept = 64;
+        if (x->maxkept)
+            x->kept = calloc(x->maxkept, sizeof *x->kept);
+    }
+    if (!x->ra || !x->rb || !x->fa || !x->fb || !x->acc || !x->cdir ||
+        (x->maxkept && !x->kept)) {
         conv_xcorr_close(x);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
                             "out of memory for an FFT of size %lld", (long long)x->M);
@@ -237,23 +265,73 @@ static void finish(double *C, size_t W)
     }
 }
 
+static int same_signal(const conv_signal *a, const conv_signal *b)
+{
+    return a->n == b->n &&
+           (a->n == 0 || (memcmp(a->bin, b->bin, a->n * sizeof *a->bin) == 0 &&
+                          memcmp(a->val, b->val, a->n * sizeof *a->val) == 0));
+}
+
+/* The spectrum of b: a kept one, or computed into fb and kept (evicting
+ * the least recently used).  Keeping is best effort: out of memory, the
+ * spectrum in fb serves and nothing is kept. */
+static const fftw_complex *spectrum_of_b(conv_xcorr *x, const conv_signal *b)
+{
+    x->clock++;
+    for (size_t i = 0; i < x->nkept; i++)
+        if (same_signal(b, &x->kept[i].sig)) {
+            x->kept[i].used = x->clock;
+            x->stats.spectra_reused++;
+            return (const fftw_complex *)x->kept[i].spec;
+        }
+    for (size_t j = 0; j < b->n; j++)
+        x->rb[b->bin[j]] = b->val[j];
+    fftw_execute(x->pb);
+    for (size_t j = 0; j < b->n; j++)
+        x->rb[b->bin[j]] = 0;
+    if (!x->maxkept)
+        return (const fftw_complex *)x->fb;
+    struct conv_kept *e;
+    if (x->nkept < x->maxkept) {
+        e = &x->kept[x->nkept];
+        e->spec = fftw_alloc_complex(x->nc);
+        if (!e->spec)
+            return (const fftw_complex *)x->fb;
+        e->sig = (conv_signal){0};
+        x->nkept++;
+    } else {
+        e = &x->kept[0];
+        for (size_t i = 1; i < x->nkept; i++)
+            if (x->kept[i].used < e->used)
+                e = &x->kept[i];
+    }
+    e->sig.n = 0;
+    e->used = 0; /* an entry left half filled is never matched: n is 0 */
+    if (signal_reserve(&e->sig, b->n ? b->n : 1) != PB_OK)
+        return (const fftw_complex *)x->fb;
+    if (b->n) {
+        memcpy(e->sig.bin, b->bin, b->n * sizeof *b->bin);
+        memcpy(e->sig.val, b->val, b->n * sizeof *b->val);
+    }
+    memcpy(e->spec, x->fb, x->nc * sizeof *e->spec);
+    e->sig.n = b->n;
+    e->used = x->clock;
+    return (const fftw_complex *)x->fb;
+}
+
 static void run_exact(conv_xcorr *x, const conv_signal *a, const conv_signal *b,
                       double *C)
 {
+    const fftw_complex *fb = spectrum_of_b(x, b);
     for (size_t i = 0; i < a->n; i++)
         x->ra[a->bin[i]] = a->val[i];
-    for (size_t j = 0; j < b->n; j++)
-        x->rb[b->bin[j]] = b->val[j];
     fftw_execute(x->pa);
-    fftw_execute(x->pb);
     for (size_t k = 0; k < x->nc; k++) {
         double ar = x->fa[k][0], ai = x->fa[k][1];
-        double br = x->fb[k][0], bi = x->fb[k][1];
+        double br = fb[k][0], bi = fb[k][1];
         x->fa[k][0] = ar * br + ai * bi;
         x->fa[k][1] = ar * bi - ai * br;
     }
-    for (size_t j = 0; j < b->n; j++)
-        x->rb[b->bin[j]] = 0;
     fftw_execute(x->pinv); /* fa -> ra, overwriting a */
     int64_t S = x->cfg.nquanta, M = x->M;
     for (size_t k = 0; k < x->W; k++) {

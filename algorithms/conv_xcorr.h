@@ -77,12 +77,14 @@ typedef struct conv_xcorr_stats {
     uint64_t direct_blocks;/* blocks summed directly */
     uint64_t skipped_blocks; /* blocks skipped: b had nothing in reach */
     uint64_t direct_pairs; /* message-quantum pairs summed directly */
+    uint64_t spectra_reused; /* exact: second transforms found kept */
 } conv_xcorr_stats;
 
 typedef struct conv_xcorr conv_xcorr;
 
 /* Largest FFT size accepted, so a bad parameter gets an error instead of an
- * allocation of many gigabytes: at most about 1.3 GB of buffers (blocked:
+ * allocation of many gigabytes: at most about 1.3 GB of buffers, plus 256 MB
+ * of kept spectra in exact mode (blocked:
  * two real inputs and three half spectra; exact: two and two). */
 #define CONV_FFT_MAX (INT64_C(1) << 25)
 

@@ -132,6 +132,47 @@ TEST(blocked_equals_exact_and_naive)
     gsl_rng_free(r);
 }
 
+/* One exact-mode correlator used for many pairs, the second signals
+ * repeating, changing in place and outnumbering what it keeps (at most 64
+ * spectra): every result must still be the naive correlation. */
+TEST(exact_mode_kept_spectra_never_go_stale)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 99);
+    const int64_t S = 300, lo = -40, hi = 40;
+    const size_t W = (size_t)(hi - lo + 1), NB = 80;
+    conv_signal a = {0}, bs[80] = {{0}};
+    for (size_t i = 0; i < NB; i++)
+        random_signal(r, S, 0.05, &bs[i]);
+    conv_xcorr_cfg cfg = {lo, hi, S, CONV_EXACT, 0, 0};
+    conv_xcorr *x = NULL;
+    pb_error err;
+    CHECK_INT(conv_xcorr_init(&x, &cfg, &err), PB_OK);
+    double *ref = malloc(W * sizeof *ref), *C = malloc(W * sizeof *C);
+    double worst = 0;
+    for (int round = 0; round < 400; round++) {
+        random_signal(r, S, 0.1, &a);
+        conv_signal *b = &bs[gsl_rng_uniform_int(r, round < 200 ? 8 : NB)];
+        if (round % 50 == 49) /* same buffer, new content */
+            random_signal(r, S, 0.05, b);
+        CHECK_INT(conv_xcorr_run(x, &a, b, C), PB_OK);
+        naive(&a, b, S, lo, hi, ref);
+        for (size_t k = 0; k < W; k++)
+            if (fabs(C[k] - ref[k]) > worst)
+                worst = fabs(C[k] - ref[k]);
+    }
+    CHECK(worst <= 2e-6);
+    /* the first 200 rounds draw from 8 signals: most transforms are kept */
+    CHECK(conv_xcorr_get_stats(x)->spectra_reused >= 150);
+    free(ref);
+    free(C);
+    conv_xcorr_close(x);
+    conv_signal_free(&a);
+    for (size_t i = 0; i < NB; i++)
+        conv_signal_free(&bs[i]);
+    gsl_rng_free(r);
+}
+
 TEST(empty_and_disjoint_signals_correlate_to_zero)
 {
     conv_signal a = {0}, b = {0};
@@ -582,6 +623,7 @@ int main(void)
 {
     RUN(shift_by_7_gives_one_spike_at_7);
     RUN(blocked_equals_exact_and_naive);
+    RUN(exact_mode_kept_spectra_never_go_stale);
     RUN(empty_and_disjoint_signals_correlate_to_zero);
     RUN(signal_bins_hold_sqrt_counts);
     RUN(xcorr_rejects_bad_configurations);
