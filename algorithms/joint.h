@@ -40,6 +40,7 @@ typedef struct joint_params {
     int repair;         /* [repair] re-pairing rounds without call ids, 2 */
     int order;          /* [order] order-of-service term, 0 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
+    int corr;           /* [corr] correlated call durations without call ids, 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
     int top;            /* [top] patterns in the text report, 20 */

@@ -86,6 +86,10 @@ struct joint {
     pb_ns *hmax;            /* per link: longest whole request (callee's clock) */        /* returns moved by the re-pairing */
     double *ord_inv, *ord_keep; /* per link: log P(inverted), log P(in order) */
     unsigned char *clean;   /* requests no ambiguous call could belong to */
+    int corr_on;            /* score correlated durations of consecutive calls */
+    hmap corrmap;           /* (in link, call link, next call link) -> index */
+    uint32_t ncorr;
+    double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho) */
     size_t nclean;
 
     /* counters */
@@ -200,6 +204,16 @@ uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
                             uint32_t *out);
 /* passes of the exact re-split; *changed counts moves.  PB_OK or PB_ENOMEM */
 int joint_local_search(joint *s, int *changed);
+
+/* joint_corr.c.  The log-likelihood term of the durations of the
+ * consecutive whole calls k[0..n) (sorted by call time) of a request on
+ * incoming link ein (0 when the term is off or not fitted) */
+double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
+/* add those calls' durations to the fit.  PB_OK or PB_ENOMEM */
+int joint_corr_add(joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
+/* clear the sums before a refit; fit from the sums after it */
+void joint_corr_reset(joint *s);
+void joint_corr_finish(joint *s);
 
 /* joint_repair.c.  One pass of return exchanges; *swaps counts them.
  * PB_OK or PB_ENOMEM */

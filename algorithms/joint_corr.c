@@ -1,0 +1,136 @@
+/*
+ * joint_corr.c - joint: correlated call durations inside a request
+ * (docs/joint.md, "The model": durations of consecutive calls).
+ *
+ * How long the calls of one request take is not independent: a request
+ * that asks for much (many hotels, a large post) keeps every service it
+ * calls busy longer.  Per (incoming endpoint, endpoint of a call, endpoint
+ * of the next call of the same request), the log durations of the two
+ * calls (return received - call sent, both on the caller's clock) are
+ * fitted as a bivariate Gaussian, and a request scores, for every two
+ * consecutive calls, the pointwise mutual information of their durations
+ * (log f(x, y) - log f(x) - log f(y)): zero when they are independent,
+ * so it only adds what the marginal delay densities cannot see.
+ */
+#include "joint_int.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+#define CORR_MIN_N 20      /* fewer pairs of calls: no term */
+#define CORR_ZMAX 4.0      /* standardized durations are clipped to this */
+#define CORR_RHO_MAX 0.95  /* correlations are clipped to this */
+
+static double dur(const joint *s, uint32_t p)
+{
+    pb_ns d = s->pr[p].rr - s->pr[p].cs;
+    return log10(d < 10 ? 10.0 : (double)d);
+}
+
+static double clipz(double z)
+{
+    return z > CORR_ZMAX ? CORR_ZMAX : z < -CORR_ZMAX ? -CORR_ZMAX : z;
+}
+
+double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+{
+    if (!s->corr_on || !s->ncorr)
+        return 0;
+    double v = 0;
+    uint32_t prev = NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *x = &s->pr[k[i]];
+        if (x->call == NONE || x->ret == NONE)
+            continue;
+        if (prev != NONE) {
+            uint32_t c = joint_hmap_get(&s->corrmap, dkey(ein, s->pr[prev].link, x->link));
+            if (c != NONE) {
+                const double *q = s->cpar + 5 * (size_t)c;
+                double r = q[4];
+                if (r != 0) {
+                    double zx = clipz((dur(s, prev) - q[0]) * q[2]);
+                    double zy = clipz((dur(s, k[i]) - q[1]) * q[3]);
+                    double om = 1 - r * r;
+                    v += -0.5 * log(om) - (r * r * (zx * zx + zy * zy) - 2 * r * zx * zy) / (2 * om);
+                }
+            }
+        }
+        prev = k[i];
+    }
+    return v;
+}
+
+int joint_corr_add(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+{
+    if (!s->corr_on)
+        return PB_OK;
+    uint32_t prev = NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *x = &s->pr[k[i]];
+        if (x->call == NONE || x->ret == NONE)
+            continue;
+        if (prev != NONE) {
+            uint64_t key = dkey(ein, s->pr[prev].link, x->link);
+            uint32_t c = joint_hmap_get(&s->corrmap, key);
+            if (c == NONE) {
+                c = s->ncorr;
+                double *a = realloc(s->cst, (size_t)(c + 1) * 6 * sizeof *a);
+                if (!a)
+                    return PB_ENOMEM;
+                s->cst = a;
+                memset(a + 6 * (size_t)c, 0, 6 * sizeof *a);
+                a = realloc(s->cpar, (size_t)(c + 1) * 5 * sizeof *a);
+                if (!a)
+                    return PB_ENOMEM;
+                s->cpar = a;
+                memset(a + 5 * (size_t)c, 0, 5 * sizeof *a);
+                s->ncorr++;
+                int rc = joint_hmap_put(&s->corrmap, key, c);
+                if (rc != PB_OK)
+                    return rc;
+            }
+            double dx = dur(s, prev), dy = dur(s, k[i]), *t = s->cst + 6 * (size_t)c;
+            t[0] += 1;
+            t[1] += dx;
+            t[2] += dy;
+            t[3] += dx * dx;
+            t[4] += dy * dy;
+            t[5] += dx * dy;
+        }
+        prev = k[i];
+    }
+    return PB_OK;
+}
+
+void joint_corr_reset(joint *s)
+{
+    if (s->ncorr)
+        memset(s->cst, 0, (size_t)s->ncorr * 6 * sizeof *s->cst);
+}
+
+void joint_corr_finish(joint *s)
+{
+    for (uint32_t c = 0; c < s->ncorr; c++) {
+        const double *t = s->cst + 6 * (size_t)c;
+        double *q = s->cpar + 5 * (size_t)c;
+        double n = t[0];
+        q[4] = 0;
+        if (n < CORR_MIN_N)
+            continue;
+        double mx = t[1] / n, my = t[2] / n;
+        double vx = t[3] / n - mx * mx, vy = t[4] / n - my * my, cxy = t[5] / n - mx * my;
+        if (!(vx > 1e-6) || !(vy > 1e-6))
+            continue;
+        double r = cxy / sqrt(vx * vy);
+        if (r > CORR_RHO_MAX)
+            r = CORR_RHO_MAX;
+        if (r < -CORR_RHO_MAX)
+            r = -CORR_RHO_MAX;
+        q[0] = mx;
+        q[1] = my;
+        q[2] = 1 / sqrt(vx);
+        q[3] = 1 / sqrt(vy);
+        q[4] = r;
+    }
+}
