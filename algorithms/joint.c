@@ -458,6 +458,7 @@ void joint_close(joint *s)
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);
+    free(s->sure);
     free(s->rsbuf);
     free(s->qend);
     free(s->hmax);

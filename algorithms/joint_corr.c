@@ -18,7 +18,7 @@
 #include <string.h>
 
 #define NONE JOINT_NONE
-#define CORR_MIN_N 20      /* fewer pairs of calls: no term */
+#define CORR_MIN_N 30      /* fewer pairs of calls: no term */
 #define CORR_ZMAX 4.0      /* standardized durations are clipped to this */
 #define CORR_RHO_MAX 0.95  /* correlations are clipped to this */
 
@@ -61,9 +61,22 @@ double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n
     return v;
 }
 
-int joint_corr_add(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+/* is request q's own pairing and the pairing and parent of every call it
+ * makes beyond doubt: learned from these alone, the correlations are not
+ * made up by the search that uses them */
+static int sure(const joint *s, uint32_t q, const uint32_t *k, uint32_t n)
 {
-    if (!s->corr_on)
+    if (!s->sure[q])
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!s->sure[k[i]] || s->cand_off[k[i] + 1] - s->cand_off[k[i]] != 1)
+            return 0;
+    return 1;
+}
+
+int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32_t n)
+{
+    if (!s->corr_on || !sure(s, q, k, n))
         return PB_OK;
     uint32_t prev = NONE;
     for (uint32_t i = 0; i < n; i++) {
@@ -103,6 +116,46 @@ int joint_corr_add(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
     return PB_OK;
 }
 
+int joint_corr_init(joint *s)
+{
+    s->sure = malloc((size_t)s->npairs + 1);
+    insort *e = malloc(((size_t)2 * s->npairs + 1) * sizeof *e);
+    if (!s->sure || !e) {
+        free(e);
+        return PB_ENOMEM;
+    }
+    /* a pair is beyond doubt when it was paired by call id, or when on
+     * its link (callee's clock) no other call arrived and no other return
+     * left between its call and its return */
+    for (uint32_t p = 0; p < s->npairs; p++)
+        s->sure[p] = s->pr[p].call != NONE && s->pr[p].ret != NONE && !s->free_ret[p];
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t ne = 0;
+        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+            uint32_t p = s->bylink[i];
+            if (!s->free_ret[p])
+                continue;
+            e[ne++] = (insort){s->pr[p].cr, 2 * p};
+            e[ne++] = (insort){s->pr[p].rs, 2 * p + 1};
+        }
+        if (ne > 1)
+            qsort(e, ne, sizeof *e, joint_cmp_insort);
+        uint32_t open = 0;
+        for (uint32_t i = 0; i < ne; i++) {
+            uint32_t p = e[i].p / 2;
+            if (e[i].p % 2 == 0) {
+                /* its call; sure when nothing is open and its own return comes next */
+                s->sure[p] = open == 0 && i + 1 < ne && e[i + 1].p == 2 * p + 1;
+                open++;
+            } else if (open > 0) {
+                open--;
+            }
+        }
+    }
+    free(e);
+    return PB_OK;
+}
+
 void joint_corr_reset(joint *s)
 {
     if (s->ncorr)
@@ -123,6 +176,9 @@ void joint_corr_finish(joint *s)
         if (!(vx > 1e-6) || !(vy > 1e-6))
             continue;
         double r = cxy / sqrt(vx * vy);
+        /* within two standard errors of zero: none; beyond, shrunk by that */
+        double thr = 2 / sqrt(n);
+        r = r > thr ? r - thr : r < -thr ? r + thr : 0;
         if (r > CORR_RHO_MAX)
             r = CORR_RHO_MAX;
         if (r < -CORR_RHO_MAX)

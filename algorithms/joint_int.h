@@ -89,6 +89,7 @@ struct joint {
     int corr_on;            /* score correlated durations of consecutive calls */
     hmap corrmap;           /* (in link, call link, next call link) -> index */
     uint32_t ncorr;
+    unsigned char *sure;    /* per pair: paired beyond doubt (joint_corr.c) */
     double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho) */
     size_t nclean;
 
@@ -210,7 +211,10 @@ int joint_local_search(joint *s, int *changed);
  * incoming link ein (0 when the term is off or not fitted) */
 double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
 /* add those calls' durations to the fit.  PB_OK or PB_ENOMEM */
-int joint_corr_add(joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
+int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32_t n);
+/* mark the pairs beyond doubt (s->sure), whose requests the fit uses.
+ * PB_OK or PB_ENOMEM */
+int joint_corr_init(joint *s);
 /* clear the sums before a refit; fit from the sums after it */
 void joint_corr_reset(joint *s);
 void joint_corr_finish(joint *s);

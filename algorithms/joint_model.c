@@ -143,7 +143,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     if (s->corr_on) {
         if (mode == 0)
             sum += joint_corr_ll(s, ein, k, n);
-        else if (joint_corr_add(s, ein, k, n) != PB_OK)
+        else if (joint_corr_add(s, q, ein, k, n) != PB_OK)
             return PB_ENOMEM;
     }
     if (ll)

@@ -89,6 +89,11 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
  * response delays and the durations of the calls that go together. */
 
 #define XMAX 4 /* levels of an exchange (call pairs, parents, grandparents, ...) */
+/* nats an exchange that goes past the call pairs must gain: without it,
+ * exchanging two requests' whole futures to win a fraction of a nat on
+ * one response delay undoes more right pairings than it makes (multi-tier
+ * without call ids: 68.9 % exact instead of 70.1 %) */
+#define XMARGIN 1.0
 
 typedef struct xlevel {
     uint32_t *set, *fa, *fb, *e1, *e2; /* best_split's lists */
@@ -208,6 +213,8 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         double gain = 0;
         for (uint32_t L = 0; L <= D && gain > -INFINITY && rc == PB_OK; L++)
             gain += level_value(s, X[L], Y[L], &lv[L], &rc) - before[L];
+        if (D > 1)
+            gain -= XMARGIN;
         if (gain > best) {
             best = gain;
             bestD = D;
@@ -566,6 +573,8 @@ int joint_repair_rounds(joint *s)
     for (uint32_t p = 0; p < s->npairs; p++)
         nfree += s->free_ret[p];
     s->corr_on = nfree && s->p.corr;
+    if (s->corr_on && joint_corr_init(s) != PB_OK)
+        return PB_ENOMEM;
     if (!nfree || s->p.repair <= 0)
         return PB_OK;
     int rc = PB_OK;
