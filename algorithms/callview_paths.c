@@ -110,9 +110,11 @@ int cvp_record(cvp_ctx *x, pb_result *res, const char *text, uint32_t *inst,
                            pat);
     if (rc != PB_OK)
         return rc;
-    if (pb_grow(&x->inst_pat, sizeof *x->inst_pat, &x->instcap, x->ninst + 1, 1024) != PB_OK)
+    if (pb_grow(&x->inst_pat, sizeof *x->inst_pat, &x->instcap,
+                x->ninst - x->inst_base + 1, 1024) != PB_OK)
         return PB_ENOMEM;
-    x->inst_pat[x->ninst++] = (*pat)->index;
+    x->inst_pat[x->ninst - x->inst_base] = (*pat)->index;
+    x->ninst++;
     for (uint32_t i = 1; inst && i < n; i++)
         inst[x->tpair[i]] = (uint32_t)x->ninst;
     return PB_OK;
@@ -126,9 +128,18 @@ int cvp_assign(const cvp_ctx *x, pb_result *res, const pb_msg *msgs, size_t n,
         uint32_t q = pair_of_msg[i];
         if (q == CVP_NONE || !inst[q])
             continue;
-        rc = pb_result_assign(res, msgs[i].id, inst[q], x->inst_pat[inst[q] - 1]);
+        rc = pb_result_assign(res, msgs[i].id, inst[q], x->inst_pat[inst[q] - 1 - x->inst_base]);
     }
     return rc;
+}
+
+void cvp_forget(cvp_ctx *x, size_t upto)
+{
+    if (upto <= x->inst_base || upto > x->ninst)
+        return;
+    size_t k = upto - x->inst_base;
+    memmove(x->inst_pat, x->inst_pat + k, (x->ninst - upto) * sizeof *x->inst_pat);
+    x->inst_base = upto;
 }
 
 void cvp_free(cvp_ctx *x)

@@ -35,11 +35,20 @@ typedef struct cvp_ctx {
     double *town;                /* own time by tree node, seconds */
     uint32_t cap;
     pb_strbuf text;              /* scratch for the canonical text */
-    uint32_t *inst_pat;          /* pattern index of each recorded instance */
+    uint32_t *inst_pat;          /* pattern index of each recorded instance
+                                    after inst_base: inst_pat[i] is that of
+                                    instance inst_base + i + 1 */
     size_t ninst, instcap;
+    size_t inst_base;            /* instances forgotten (cvp_forget) */
 } cvp_ctx;
 
 #define CVP_NONE UINT32_MAX
+
+/* Forget the pattern index of instances 1 .. upto (upto <= x->ninst), so
+ * that a caller that numbers instances as it goes (sliding-window nesting)
+ * keeps memory for the recent ones only; cvp_assign must not be asked
+ * about them afterwards. */
+void cvp_forget(cvp_ctx *x, size_t upto);
 
 /* Make every per-node array of x hold at least n entries (capacity doubles
  * from 16).  Contents up to the old capacity are kept.  Returns PB_OK or

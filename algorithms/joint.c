@@ -68,6 +68,13 @@ const pb_option joint_options[] = {
     {"matching", PB_OPT_STRING, offsetof(joint_params, matching), "greedy", PB_OPT_NORANGE,
      "reassignment rounds: greedy (each call to its best request, others fixed) or flow "
      "(min-cost flow per endpoint, GLPK out-of-kilter)"},
+    {"parallel", PB_OPT_DOUBLE, offsetof(joint_params, parallel), "0.8", 0, 1,
+     "a call's return is no trigger of a later output of its request when, over the "
+     "requests making both, the output left before the return more often than this "
+     "(learned parallel calls); 1 = off"},
+    {"start", PB_OPT_STRING, offsetof(joint_params, start), "rank", PB_OPT_NORANGE,
+     "first assignment: rank (the i-th call of an endpoint to the i-th request the service "
+     "received, when a candidate) or local (earliest open candidate with the fewest calls)"},
     {"halves", PB_OPT_BOOL, offsetof(joint_params, halves), "1", PB_OPT_NORANGE,
      "keep a call whose return is missing (or a return whose call is missing) as a half pair"},
     {"swap_rounds", PB_OPT_INT, offsetof(joint_params, swap_rounds), "2", 0, 100,
@@ -83,6 +90,9 @@ const pb_option joint_options[] = {
      "together (a bivariate Gaussian of their log durations, learned from the trace)"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
+    {"align", PB_OPT_BOOL, offsetof(joint_params, align), "1", PB_OPT_NORANGE,
+     "without call ids, pair a link's calls and returns by the most likely in-order "
+     "alignment that may leave a message unpaired (its partner lost); 0: first in, first out"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
@@ -249,6 +259,52 @@ static int read_callgraph(joint *s, pb_error *err)
 
 /* ------------------------------------------------------------------ */
 
+/* the rank start: per service, its requests in arrival order (its own
+ * clock); per outgoing endpoint that the service calls about once per
+ * request (as many calls as requests, within 5 %), its calls in send order
+ * (pair order); the i-th call goes to the i-th request when that request
+ * is one of its candidates.  PB_OK or PB_ENOMEM */
+static int rank_start(joint *s)
+{
+    uint32_t n = s->npairs;
+    insort *rq = malloc(((size_t)n + 1) * sizeof *rq);
+    uint32_t *off = calloc((size_t)s->nnodes + 2, sizeof *off);
+    uint32_t *fill = calloc((size_t)s->nnodes + 1, sizeof *fill);
+    int rc = rq && off && fill ? PB_OK : PB_ENOMEM;
+    for (uint32_t q = 0; rc == PB_OK && q < n; q++)
+        off[s->pr[q].callee + 1]++;
+    for (uint32_t a = 0; rc == PB_OK && a < s->nnodes; a++)
+        off[a + 1] += off[a];
+    for (uint32_t q = 0; rc == PB_OK && q < n; q++) {
+        uint32_t a = s->pr[q].callee;
+        rq[off[a] + fill[a]++] = (insort){req_start(s, q), q};
+    }
+    for (uint32_t a = 0; rc == PB_OK && a < s->nnodes; a++)
+        if (off[a + 1] - off[a] > 1)
+            qsort(rq + off[a], off[a + 1] - off[a], sizeof *rq, joint_cmp_insort);
+    for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++) {
+        uint32_t a = s->link_src[l], k = 0, nq = off[a + 1] - off[a];
+        uint32_t nl = s->bylink_off[l + 1] - s->bylink_off[l];
+        /* only an endpoint called about once per request of the service
+         * (within 5 %): otherwise the ranks do not line up */
+        if (nl < 0.95 * nq || nl > 1.05 * nq)
+            continue;
+        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1] && k < nq && rc == PB_OK;
+             i++, k++) {
+            uint32_t p = s->bylink[i], q = rq[off[a] + k].p;
+            for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+                if (s->cand[j] == q) {
+                    rc = joint_set_parent(s, p, q);
+                    break;
+                }
+        }
+    }
+    free(rq);
+    free(off);
+    free(fill);
+    return rc;
+}
+
 static int init_state(joint *s)
 {
     uint32_t n = s->npairs;
@@ -313,13 +369,21 @@ static int init_state(joint *s)
         free(s->clean);
         s->clean = NULL;
     }
-    /* start: first come, first served per endpoint: every call goes to the
-     * open candidate request that arrived first among those with the
-     * fewest calls of its endpoint so far */
+    /* start: first come, first served per endpoint.  start=rank: the i-th
+     * call of an endpoint goes to the i-th request the service received
+     * (all its incoming endpoints, by arrival on its clock), when that
+     * request is a candidate; every call still without a parent (and all
+     * calls with start=local) goes to the open candidate request that
+     * arrived first among those with the fewest calls of its endpoint so
+     * far */
     int rc = PB_OK;
     for (uint32_t p = 0; p < n; p++)
         s->par[p] = NONE;
+    if (s->start_rank)
+        rc = rank_start(s);
     for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
+        if (s->par[p] != NONE)
+            continue;
         uint32_t best = NONE, bc = UINT32_MAX, l = s->pr[p].link;
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
             uint32_t q = s->cand[j], c = 0;
@@ -368,6 +432,14 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     else {
         pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                      "option matching: \"%s\"; expected greedy or flow", params->matching);
+        free(s);
+        return PB_EINVAL;
+    }
+    if (!s->p.start || !strcmp(s->p.start, "rank"))
+        s->start_rank = 1;
+    else if (strcmp(s->p.start, "local")) {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option start: \"%s\"; expected rank or local", params->start);
         free(s);
         return PB_EINVAL;
     }
@@ -454,6 +526,10 @@ void joint_close(joint *s)
         free(f[i]);
     hmap_free(&s->linkmap);
     hmap_free(&s->keymap);
+    hmap_free(&s->parmap);
+    free(s->pov);
+    free(s->pse);
+    free(s->pflag);
     hmap_free(&s->seen);
     hmap_free(&s->corrmap);
     free(s->cst);

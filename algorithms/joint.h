@@ -39,9 +39,13 @@ typedef struct joint_params {
     int swap_rounds;    /* [swap_rounds] return exchanges without call ids, 2 */
     int repair;         /* [repair] re-pairing rounds without call ids, 2 */
     int order;          /* [order] order-of-service term, 0 */
+    double parallel;    /* [parallel] overlap fraction making a return no trigger, 0.8 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     int corr;           /* [corr] correlated call durations without call ids, 1 */
+    int align;          /* [align] without call ids, the most likely in-order
+                           pairing that lets messages be lost (joint_align.c), 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
+    const char *start;  /* [start] first assignment: rank or local, "rank" */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
     int top;            /* [top] patterns in the text report, 20 */
 } joint_params;

@@ -86,11 +86,46 @@ int joint_find_pairs(joint *s)
         return PB_ENOMEM;
     }
     const pb_ns w = s->p.early;
+    /* without call ids: the most likely in-order alignment (joint_align.c) */
+    pb_ns *al_t = NULL;
+    uint32_t *al_m = NULL;
+    unsigned char *al_c = NULL;
+    if (s->p.align) {
+        al_t = malloc((nk + 1) * sizeof *al_t);
+        al_m = malloc((nk + 1) * sizeof *al_m);
+        al_c = malloc(nk + 1);
+    }
     for (size_t i = 0; i < nk;) {
         size_t j = i;
         while (j < nk && k[j].caller == k[i].caller && k[j].callee == k[i].callee &&
                k[j].cid == k[i].cid)
             j++;
+        if (s->p.align && k[i].cid == PB_ID_NONE) {
+            int arc = al_t && al_m && al_c ? PB_OK : PB_ENOMEM;
+            size_t np0 = np, amb0 = s->align.ambiguous;
+            for (size_t t = i; arc == PB_OK && t < j; t++) {
+                al_t[t - i] = k[t].t;
+                al_m[t - i] = k[t].msg;
+                al_c[t - i] = m[k[t].msg].type == PB_TYPE_CALL;
+            }
+            if (arc == PB_OK)
+                arc = joint_align_link(al_t, al_m, al_c, j - i, w, pairs, &np, &s->align);
+            if (arc != PB_OK) {
+                free(al_t);
+                free(al_m);
+                free(al_c);
+                free(early);
+                free(k);
+                free(pairs);
+                free(queue);
+                return arc;
+            }
+            for (size_t q = np0; q < np; q++)
+                s->pair_of_msg[pairs[q] >> 32] = s->pair_of_msg[(uint32_t)pairs[q]] = 0;
+            s->repeated += s->align.ambiguous - amb0;
+            i = j;
+            continue;
+        }
         size_t qh = 0, qt = 0, eh = 0, et = 0;
         for (size_t t = i; t < j; t++) {
             const pb_msg *x = &m[k[t].msg];
@@ -116,6 +151,9 @@ int joint_find_pairs(joint *s)
         }
         i = j;
     }
+    free(al_t);
+    free(al_m);
+    free(al_c);
     free(early);
     free(k);
     free(queue);

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "joint.h"
+#include "joint_align.h"
 
 #define JOINT_KMAX 15          /* call counts at or above this share a cell */
 #define JOINT_MAX_LINKS (1u << 20)
@@ -77,7 +78,16 @@ struct joint {
 
     hmap seen;              /* request pairs re-split in this pass */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
+    /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
+     * out), how often a call of L was sent before the output and returned
+     * after it (overlap) or before it (serial); pflag: L's return is no
+     * trigger of that output (learned: overlaps above `parallel`) */
+    hmap parmap;
+    uint32_t npar, parcap;
+    double *pov, *pse;
+    unsigned char *pflag;
     int use_flow;
+    int start_rank;         /* start=rank */
     unsigned char *free_ret; /* pair made without a call id: its return may move */
     size_t ret_swaps, resplit_capped;
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
@@ -95,6 +105,7 @@ struct joint {
 
     /* counters */
     size_t halves_call, halves_ret;
+    joint_align_stats align; /* pairing without call ids (joint_align.c) */
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;
@@ -158,11 +169,22 @@ static inline pb_ns req_end(const joint *s, uint32_t q)
     return x->rs;
 }
 
+/* hash map: the value of key k, or JOINT_NONE */
+uint32_t joint_hmap_get(const hmap *h, uint64_t k);
+
+/* is the return of link L no trigger of output outl in a request of link
+ * ein (the two overlap: learned parallel calls)? */
+static inline int joint_par_skip(const joint *s, uint32_t ein, uint32_t L, uint32_t outl)
+{
+    if (!s->npar)
+        return 0;
+    uint32_t h = joint_hmap_get(&s->parmap, dkey(ein, 1 + L, outl));
+    return h != JOINT_NONE && s->pflag[h];
+}
+
 /* qsort comparator of insort: by time, then pair number */
 int joint_cmp_insort(const void *x, const void *y);
 
-/* hash map: the value of key k, or JOINT_NONE */
-uint32_t joint_hmap_get(const hmap *h, uint64_t k);
 /* hash map: set key k to v (grows the map).  PB_OK or PB_ENOMEM */
 int joint_hmap_put(hmap *h, uint64_t k, uint32_t v);
 /* make q (or JOINT_NONE) the parent of call p, updating the kid lists.

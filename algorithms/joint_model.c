@@ -72,7 +72,17 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
             prev = last;
             last = r[rp++];
         }
+        uint32_t outl0 = i < n ? s->pr[k[i]].link : s->nlinks;
         uint32_t tg = last == self ? prev : last;
+        if (s->npar && i < n) {
+            /* the latest earlier return that is no parallel sibling */
+            tg = NONE;
+            for (uint32_t j = rp; j-- > 0;)
+                if (r[j] != self && !joint_par_skip(s, ein, s->pr[r[j]].link, outl0)) {
+                    tg = r[j];
+                    break;
+                }
+        }
         pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
             tt = arr, tg = NONE;
@@ -119,6 +129,50 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;
+        }
+    }
+    /* parallel calls: for every two calls c, o of the request, c sent
+     * first, does c's return come after o is sent (overlap)? */
+    if (mode == 1 && s->p.parallel < 1) {
+        for (uint32_t i = 0; i < n; i++) {
+            const jpair *o = &s->pr[k[i]];
+            if (o->call == NONE)
+                continue;
+            for (uint32_t j = 0; j < i; j++) { /* k is sorted by call time */
+                const jpair *c = &s->pr[k[j]];
+                if (c->ret == NONE || c->call == NONE || c->cs >= o->cs)
+                    continue;
+                uint64_t key = dkey(ein, 1 + c->link, o->link);
+                uint32_t h = joint_hmap_get(&s->parmap, key);
+                if (h == NONE) {
+                    if (s->npar == s->parcap) {
+                        uint32_t nc = s->parcap ? 2 * s->parcap : 64;
+                        double *a = realloc(s->pov, nc * sizeof *a);
+                        if (!a)
+                            return PB_ENOMEM;
+                        s->pov = a;
+                        a = realloc(s->pse, nc * sizeof *a);
+                        if (!a)
+                            return PB_ENOMEM;
+                        s->pse = a;
+                        unsigned char *f = realloc(s->pflag, nc);
+                        if (!f)
+                            return PB_ENOMEM;
+                        s->pflag = f;
+                        s->parcap = nc;
+                    }
+                    h = s->npar;
+                    s->pov[h] = s->pse[h] = 0;
+                    s->pflag[h] = 0;
+                    int rc = joint_hmap_put(&s->parmap, key, h);
+                    if (rc != PB_OK)
+                        return rc;
+                    s->npar++;
+                }
+                int ov = c->rr > o->cs;
+                s->pov[h] += ov;
+                s->pse[h] += !ov;
+            }
         }
     }
     /* call counts per outgoing link of this service */
@@ -270,12 +324,27 @@ int joint_fit(joint *s, const unsigned char *only)
     }
     memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
     joint_corr_reset(s);
+    for (uint32_t h = 0; h < s->npar; h++)
+        s->pov[h] = s->pse[h] = 0;
     for (uint32_t q = 0; q < s->npairs; q++) {
         if (only && !only[q])
             continue;
         int rc = joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 1, NULL);
         if (rc != PB_OK)
             return rc;
+    }
+    /* parallel calls: a return is no trigger of an output that was sent
+     * before it in more than a fraction `parallel` of the requests making
+     * both, if at least a tenth of the requests of its link (and 5) make
+     * both: a rare combination is a wrong assignment, not a structure */
+    for (size_t i = 0; i < s->parmap.cap; i++) {
+        uint32_t h = s->parmap.v[i];
+        if (h == NONE)
+            continue;
+        uint32_t ein = (uint32_t)(s->parmap.k[i] >> 42);
+        double nq = s->bylink_off[ein + 1] - s->bylink_off[ein];
+        double tot = s->pov[h] + s->pse[h];
+        s->pflag[h] = tot >= 5 && tot >= 0.1 * nq && s->pov[h] > s->p.parallel * tot;
     }
     /* densities: histogram (GSL) smoothed by a Gaussian kernel whose width
      * follows Silverman's rule on the log delays, mixed with a uniform

@@ -135,6 +135,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "repeated_key_matches=%zu", s->repeated);
         pb_result_meta(res, "half_pairs_call=%zu", s->halves_call);
         pb_result_meta(res, "half_pairs_return=%zu", s->halves_ret);
+        pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
+                       s->align.skipped);
         pb_result_meta(res, "links=%u", s->nlinks);
         pb_result_meta(res, "candidate_parents=%zu", s->ncand);
         pb_result_meta(res, "nested_pairs=%zu", s->nested);
@@ -163,11 +165,17 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
     for (uint32_t p = 0; p < s->npairs; p++)
         fifo += s->free_ret[p];
     if (rc == PB_OK && fifo && s->repeated)
-        rc = pb_result_warn(res, "%zu calls paired with their returns first in, first "
-                                 "out (no call ids; %zu pairings were ambiguous; %zu returns "
+        rc = pb_result_warn(res, "%zu calls paired with their returns %s (no call ids; "
+                                 "%zu pairings were ambiguous; %zu returns "
                                  "moved by re-pairing, %zu exchanged afterwards); importtrace "
                                  "--callid gives exact pairs",
-                            fifo, s->repeated, s->repaired, s->ret_swaps);
+                            fifo, s->p.align ? "in call order, letting messages be lost"
+                                             : "first in, first out",
+                            s->repeated, s->repaired, s->ret_swaps);
+    if (rc == PB_OK && s->align.window_cut)
+        rc = pb_result_warn(res, "%zu returns could not reach the call first in, first out "
+                                 "gives them (window of the in-order pairing)",
+                            s->align.window_cut);
     if (rc == PB_OK && s->halves_call + s->halves_ret)
         rc = pb_result_warn(res, "%zu calls without a return and %zu returns without "
                                  "a call kept as half pairs",

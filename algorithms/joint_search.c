@@ -37,6 +37,8 @@ static double edge_cost(joint *s, uint32_t p, uint32_t q)
         const jpair *c = &s->pr[k->a[i]];
         if (k->a[i] == p || c->ret == NONE || c->rr > pp->cs || c->rr < tt)
             continue;
+        if (joint_par_skip(s, qq->link, c->link, pp->link))
+            continue;
         if (c->rr > tt || (c->rr == tt && trig != 0)) {
             tt = c->rr;
             trig = 1 + c->link;

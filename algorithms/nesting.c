@@ -86,7 +86,10 @@ typedef struct qtab {
     qkey *e;
     size_t cap, n;        /* cap a power of two */
     uint32_t *qmsg, *qnext; /* pool: message index, next node */
+    pb_ns *qts;             /* pool: the call's ts (keep_ts only) */
     uint32_t qcap, qfree, qused;
+    int keep_ts;            /* the streaming pairer: no message array to
+                               look times up in */
 } qtab;
 
 static inline size_t qhash(uint32_t src, uint32_t dst, uint64_t callid)
@@ -152,7 +155,7 @@ static void qdelete(qtab *t, size_t i)
     t->n--;
 }
 
-static int qnode(qtab *t, uint32_t msg, uint32_t *out)
+static int qnode(qtab *t, uint32_t msg, pb_ns ts, uint32_t *out)
 {
     if (t->qfree == NONE) {
         if (t->qused == t->qcap) {
@@ -165,6 +168,12 @@ static int qnode(qtab *t, uint32_t msg, uint32_t *out)
             if (!a)
                 return PB_ENOMEM;
             t->qnext = a;
+            if (t->keep_ts) {
+                pb_ns *b = realloc(t->qts, (size_t)nc * sizeof *b);
+                if (!b)
+                    return PB_ENOMEM;
+                t->qts = b;
+            }
             t->qcap = nc;
         }
         *out = t->qused++;
@@ -174,6 +183,8 @@ static int qnode(qtab *t, uint32_t msg, uint32_t *out)
     }
     t->qmsg[*out] = msg;
     t->qnext[*out] = NONE;
+    if (t->keep_ts)
+        t->qts[*out] = ts;
     return PB_OK;
 }
 
@@ -199,14 +210,15 @@ static int add_pair(nesting *s, uint32_t c, uint32_t r)
 }
 
 /* Append message msg to the queue of key (src, dst, cid). */
-static int qpush(qtab *t, uint32_t src, uint32_t dst, uint64_t cid, uint32_t msg)
+static int qpush(qtab *t, uint32_t src, uint32_t dst, uint64_t cid, uint32_t msg,
+                 pb_ns ts)
 {
     int rc, found;
     if ((t->n + 1) * 2 > t->cap && (rc = qgrow(t)) != PB_OK)
         return rc;
     size_t j = qfind(t, src, dst, cid, &found);
     uint32_t q;
-    if ((rc = qnode(t, msg, &q)) != PB_OK)
+    if ((rc = qnode(t, msg, ts, &q)) != PB_OK)
         return rc;
     if (!found) {
         t->e[j] = (qkey){cid, src, dst, q, q};
@@ -298,7 +310,7 @@ static int find_pairs(nesting *s)
                 rc = add_pair(s, (uint32_t)i, r);
                 late = 1;
             } else {
-                rc = qpush(&t, m->src, m->dst, cid, (uint32_t)i);
+                rc = qpush(&t, m->src, m->dst, cid, (uint32_t)i, m->ts);
             }
         } else if (m->type == PB_TYPE_RETURN) {
             s->returns++;
@@ -307,7 +319,7 @@ static int find_pairs(nesting *s)
                 s->repeated += more;
                 rc = add_pair(s, c, (uint32_t)i);
             } else if (w > 0) {
-                rc = qpush(&early, m->dst, m->src, cid, (uint32_t)i);
+                rc = qpush(&early, m->dst, m->src, cid, (uint32_t)i, m->ts);
             }
         } else {
             s->others++;
@@ -324,6 +336,134 @@ static int find_pairs(nesting *s)
     free(early.qmsg);
     free(early.qnext);
     return rc;
+}
+
+/* Step 1 of a window segment: the pairs are given (rcall, made by the
+ * streaming pairer below over the whole trace), so a segment pairs its
+ * messages as the whole trace does, FIFO included. */
+static int given_pairs(nesting *s, const uint32_t *rcall)
+{
+    int rc = PB_OK;
+    for (size_t i = 0; rc == PB_OK && i < s->v.n; i++) {
+        const pb_msg *m = &s->v.msgs[i];
+        s->pair_of_msg[i] = NONE;
+        if (m->type == PB_TYPE_CALL) {
+            s->calls++;
+        } else if (m->type == PB_TYPE_RETURN) {
+            s->returns++;
+            if (rcall[i] != NONE && rcall[i] < i && s->v.msgs[rcall[i]].type == PB_TYPE_CALL)
+                rc = add_pair(s, rcall[i], (uint32_t)i);
+        } else {
+            s->others++;
+        }
+    }
+    s->unmatched_calls = s->calls - s->npairs;
+    s->unmatched_returns = s->returns - s->npairs;
+    return rc;
+}
+
+struct nesting_pairer {
+    qtab t;
+    int callids;
+    pb_ns horizon, next_gc;
+    int started;
+    size_t expired;
+};
+
+int nesting_pairer_new(nesting_pairer **out, int callids, pb_ns horizon)
+{
+    nesting_pairer *p = calloc(1, sizeof *p);
+    *out = NULL;
+    if (!p)
+        return PB_ENOMEM;
+    p->t.qfree = NONE;
+    p->t.keep_ts = 1;
+    p->callids = callids;
+    p->horizon = horizon;
+    if (qgrow(&p->t) != PB_OK) {
+        free(p);
+        return PB_ENOMEM;
+    }
+    *out = p;
+    return PB_OK;
+}
+
+void nesting_pairer_close(nesting_pairer *p)
+{
+    if (!p)
+        return;
+    free(p->t.e);
+    free(p->t.qmsg);
+    free(p->t.qnext);
+    free(p->t.qts);
+    free(p);
+}
+
+size_t nesting_pairer_expired(const nesting_pairer *p) { return p->expired; }
+
+/* Drop every queued call sent before `limit` (no later return may take
+ * it): the table then holds the calls of the last horizon only. */
+static void pairer_gc(nesting_pairer *p, pb_ns limit)
+{
+    qtab *t = &p->t;
+    for (size_t i = 0; i < t->cap;) {
+        qkey *e = &t->e[i];
+        if (e->src == NONE) {
+            i++;
+            continue;
+        }
+        while (e->head != NONE && t->qts[e->head] < limit) {
+            uint32_t q = e->head;
+            e->head = t->qnext[q];
+            t->qnext[q] = t->qfree;
+            t->qfree = q;
+            p->expired++;
+        }
+        if (e->head == NONE)
+            qdelete(t, i); /* slot i may now hold a later key: look again */
+        else
+            i++;
+    }
+}
+
+int nesting_pairer_add(nesting_pairer *p, const pb_msg *m, uint32_t g,
+                       uint32_t *call, int *more)
+{
+    qtab *t = &p->t;
+    const uint64_t cid = p->callids ? m->callid : PB_ID_NONE;
+    /* min_ts: the earliest call a return may take (saturated) */
+    const pb_ns min_ts = m->ts < INT64_MIN + p->horizon ? INT64_MIN : m->ts - p->horizon;
+    *call = NONE;
+    *more = 0;
+    if (!p->started || m->ts >= p->next_gc) {
+        if (p->started)
+            pairer_gc(p, min_ts);
+        p->started = 1;
+        p->next_gc = m->ts > INT64_MAX - p->horizon ? INT64_MAX : m->ts + p->horizon;
+    }
+    if (m->type == PB_TYPE_CALL)
+        return qpush(t, m->src, m->dst, cid, g, m->ts);
+    if (m->type != PB_TYPE_RETURN)
+        return PB_OK;
+    int found;
+    size_t j = qfind(t, m->dst, m->src, cid, &found);
+    if (!found)
+        return PB_OK;
+    while (*call == NONE && t->e[j].head != NONE) {
+        uint32_t q = t->e[j].head;
+        t->e[j].head = t->qnext[q];
+        t->qnext[q] = t->qfree;
+        t->qfree = q;
+        if (t->qts[q] >= min_ts)
+            *call = t->qmsg[q];
+        else
+            p->expired++;
+    }
+    if (t->e[j].head == NONE)
+        qdelete(t, j);
+    else
+        *more = 1;
+    return PB_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -539,7 +679,7 @@ static int sweep(nesting *s, pb_error *err)
         /* without a window, a call stamped at the child's own tick is a
          * candidate when the file puts it first (coarse timestamps) */
         const int tie_ok = w == 0 && s->p.same_tick;
-        size_t start = s->ncand;
+        size_t start = s->ncand, st = 0;
         for (uint32_t k = 0; k < o->n; k++) {
             const oent *e = &o->a[k];
             if (e->pair == c)
@@ -547,7 +687,7 @@ static int sweep(nesting *s, pb_error *err)
             if (e->call_ts < lim) {
                 rc = cand_push(s, e->pair);
             } else if (tie_ok && e->call_ts == lim && s->call[e->pair] < s->call[c]) {
-                s->same_tick_cands++;
+                st++;
                 rc = cand_push(s, e->pair);
             }
             if (rc != PB_OK)
@@ -563,9 +703,12 @@ static int sweep(nesting *s, pb_error *err)
         }
         s->cand_off[c + 1] = (uint32_t)s->ncand;
         size_t nc = s->ncand - start;
+        s->same_tick_cands += st;
         if (!nc || s->seg_mode == 2 || s->ret[c] < s->own_lo || s->ret[c] >= s->own_hi)
             continue;
         s->with_cands++;
+        s->own_cands += nc;
+        s->own_same_tick += st;
         double wt = 1.0 / (double)nc;
         uint32_t last_a = NONE, h = NONE;
         for (size_t k = start; k < s->ncand; k++) {
@@ -897,7 +1040,7 @@ int nesting_init_seg(nesting **out, const pb_trace_view *v,
         goto fail;
     for (size_t i = 0; i < s->sbcap; i++)
         s->sbt[i].a = NONE;
-    if ((rc = find_pairs(s)) != PB_OK)
+    if ((rc = seg && seg->rcall ? given_pairs(s, seg->rcall) : find_pairs(s)) != PB_OK)
         goto fail;
     if (v->n > 0 && s->calls + s->returns == 0) {
         nesting_close(s);
@@ -995,7 +1138,8 @@ uint32_t nesting_sb_nhist(const nesting *sb) { return sb->nhist; }
 void nesting_seg_counts(const nesting *s, nesting_seg_counts_t *c)
 {
     c->with_cands = s->with_cands;
-    c->same_tick_cands = s->same_tick_cands;
+    c->cands = s->own_cands;
+    c->same_tick_cands = s->own_same_tick;
 }
 
 /* ------------------------------------------------------------------ */

@@ -18,6 +18,7 @@
 #include "pb_error.h"
 #include "pb_opt.h"
 #include "pb_result.h"
+#include "pb_tick.h"
 #include "pb_trace.h"
 
 #define NESTING_NONE UINT32_MAX
@@ -112,6 +113,7 @@ typedef struct nesting_window_info {
     char **meta;          /* the trace's metadata lines, nmeta of them */
     size_t nmeta;
     pb_names *names;      /* node names of the trace */
+    pb_tick_info tick;    /* timestamp tick and ties (pb_tick.h), streaming */
 } nesting_window_info;
 
 /* Free what info holds.  NULL-safe. */
@@ -119,8 +121,10 @@ void nesting_window_info_free(nesting_window_info *info);
 
 /* The same as nesting_window_run, reading the trace at path ("-" = stdin)
  * twice with pb_reader instead of from memory: memory follows the window
- * (plus the assignment table unless res->skip_assign).  stdin is copied to
- * a temporary file for the second pass.  Rows must be in time order.  info
+ * (plus the assignment table unless res->skip_assign).  stdin is read once:
+ * the parsed messages go to an unlinked temporary file in TMPDIR for the
+ * second pass.  Rows must be in time order; message ids are checked for
+ * duplicates within two windows (PB_EDUP naming both lines).  info
  * (may be NULL) gets the message count, fingerprint, metadata and names;
  * free it with nesting_window_info_free.  Returns as nesting_window_run,
  * or the reader's error (file, line, field). */

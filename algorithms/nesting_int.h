@@ -69,6 +69,9 @@ struct nesting {
     size_t repeated, with_cands, cycles;
     size_t no_callid;       /* calls without a call id while callids=1 */
     size_t same_tick_cands; /* candidates with the child's ts, earlier in the file */
+    size_t own_cands, own_same_tick; /* the same two of the pairs scored
+                                        here (all of them for the whole
+                                        trace; the owned ones of a segment) */
 
     /* sliding-window segments (nesting_int.h): only pairs whose return
      * index is in [own_lo, own_hi) are scored and chosen; earlier ones take
@@ -102,7 +105,37 @@ typedef struct nesting_seg {
                                  parents with it */
     nesting *sb;              /* the scoreboard carrier (nesting_sb_new);
                                  lent to the segment during init only */
+    const uint32_t *rcall;    /* [view n] or NULL: for a return message, the
+                                 view index of its call (the pairer's
+                                 pairing, restricted to the view), else
+                                 NESTING_NONE; NULL = pair in the segment */
 } nesting_seg;
+
+/* Call/return pairing over a whole trace read once in file order (the
+ * sliding window's step 1): the FIFO of 5.1.1.1 per (sender, receiver,
+ * callid) key, as nesting_init pairs without a skew window, except that a
+ * call sent more than `horizon` before a return is never its partner
+ * (dropped, counted as expired), so memory follows the calls of the last
+ * horizon, not the trace. */
+typedef struct nesting_pairer nesting_pairer;
+
+/* callids: as the parameter (0 = ignore them).  horizon > 0.  PB_OK or
+ * PB_ENOMEM. */
+int nesting_pairer_new(nesting_pairer **out, int callids, pb_ns horizon);
+
+/* Feed message g (0, 1, ... in file order; rows in time order).  For a
+ * return, *call = the g of its call, or NESTING_NONE; *more = 1 when
+ * another call of the key stays queued (a repeated-key match, where FIFO
+ * guesses).  PB_OK or PB_ENOMEM. */
+int nesting_pairer_add(nesting_pairer *p, const pb_msg *m, uint32_t g,
+                       uint32_t *call, int *more);
+
+/* Calls dropped unpaired so far because no return took them within the
+ * horizon. */
+size_t nesting_pairer_expired(const nesting_pairer *p);
+
+/* NULL-safe. */
+void nesting_pairer_close(nesting_pairer *p);
 
 /* Steps 1-2 (mode 1) or 1-3 (mode 2) of nesting_init on one segment.
  * Same returns as nesting_init. */
@@ -121,7 +154,7 @@ int nesting_sb_smooth(nesting *sb, pb_error *err);
 uint32_t nesting_sb_nhist(const nesting *sb);
 
 typedef struct nesting_seg_counts_t {
-    size_t with_cands, same_tick_cands;
+    size_t with_cands, cands, same_tick_cands; /* of the owned pairs (mode 1) */
 } nesting_seg_counts_t;
 
 /* Counters of a segment. */
@@ -142,6 +175,11 @@ int nesting_seg_paths(nesting *s, nesting_pctx *pc, pb_result *res,
 
 /* Pattern index of instance i (1-based), NESTING_NONE if none. */
 uint32_t nesting_pctx_pattern(const nesting_pctx *pc, uint32_t instance);
+
+/* Forget the patterns of instances 1 .. upto (nesting_pctx_pattern then
+ * says NESTING_NONE for them): memory for the instances of the current
+ * window only. */
+void nesting_pctx_forget(nesting_pctx *pc, size_t upto);
 
 /* Instances built so far. */
 size_t nesting_pctx_instances(const nesting_pctx *pc);

@@ -498,8 +498,12 @@ int nesting_seg_paths(nesting *s, nesting_pctx *pc, pb_result *res,
 
 uint32_t nesting_pctx_pattern(const nesting_pctx *pc, uint32_t instance)
 {
-    return instance && instance <= pc->x.c.ninst ? pc->x.c.inst_pat[instance - 1] : NONE;
+    const cvp_ctx *c = &pc->x.c;
+    return instance > c->inst_base && instance <= c->ninst ? c->inst_pat[instance - 1 - c->inst_base]
+                                                           : NONE;
 }
+
+void nesting_pctx_forget(nesting_pctx *pc, size_t upto) { cvp_forget(&pc->x.c, upto); }
 
 size_t nesting_pctx_instances(const nesting_pctx *pc) { return pc->x.c.ninst; }
 

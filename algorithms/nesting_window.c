@@ -16,20 +16,32 @@
  *      scoreboard, taking the parents earlier windows chose for the pairs in
  *      its overlap (so the child penalties count the same children), and
  *      builds the paths whose root returns in the window.
- * With a window longer than the longest call this is whole-trace nesting,
- * choice for choice (tests/sh/test_nesting_window.sh checks it on every
- * shipped config).  A call open longer than the window does not find its
- * return: it and its return count as unmatched (metadata and a warning).
+ * Calls and returns are paired once for the whole stream, as each row is
+ * read (nesting_pairer: the FIFO of 5.1.1.1 per key, call ids or not), and
+ * a segment takes the pairs whose call and return it holds; so pairing
+ * does not depend on where the windows fall.  A call that no return took
+ * within two windows is dropped (expired_calls).
+ * With a window longer than the longest call pair this is whole-trace
+ * nesting, choice for choice, and so are the metadata counters
+ * (tests/sh/test_nesting_window.sh checks it on every shipped config, with
+ * and without call ids).  A call open longer than the look-ahead does not
+ * find its return: it and its return count as unmatched (metadata and a
+ * warning).
  *
  * Memory: the messages are read through a buffer that holds one segment
- * (nesting_window_stream reads the file twice with pb_reader; stdin is
- * first copied to a temporary file), so memory follows the window, not the
- * trace; infer spools the assignment table to a temporary file
- * (pb_result_spool_assign) as the windows close.
+ * (nesting_window_stream reads a file twice with pb_reader; standard input
+ * is read once, the parsed messages spooled in binary to a temporary file
+ * that pass 2 reads), so memory follows the window, not the trace; infer
+ * spools the assignment table to a temporary file (pb_result_spool_assign)
+ * as the windows close.  Pass 1 also checks message ids for duplicates
+ * within two windows and measures the timestamp tick, streaming.
  */
 #include "nesting.h"
 #include "nesting_int.h"
+#include "pb_mem.h"
 #include "pb_pattab.h"
+#include "pb_tick.h"
+#include "pb_tmp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,16 +49,41 @@
 
 #define NONE NESTING_NONE
 
-/* Where messages come from: a view in memory or a streaming reader. */
+/* Where messages come from: a view in memory, a streaming reader, or the
+ * binary spool pass 1 wrote while reading standard input. */
 typedef struct wsrc {
     const pb_trace_view *v;   /* or NULL */
     size_t vpos;
     pb_reader *r;
     FILE *fp;                 /* the file the reader reads (rewound for pass 2) */
+    FILE *spool;              /* stdin: pass 1 writes every message here ... */
+    int from_spool;           /* ... and pass 2 reads them back */
+    int passes;               /* rewinds so far */
     const char *name;
     pb_names *names;
     pb_reader_opts ropts;
 } wsrc;
+
+/* Message ids of the current and the previous window, with the line of
+ * each, for the duplicate check while streaming: appended to an array per
+ * window, and put in a hash set only when a row's id is not above every id
+ * before it (ids that only grow, as maketrace writes them, never need
+ * one). */
+typedef struct ident {
+    uint64_t id;
+    long line;                /* 0: empty slot */
+} ident;
+
+typedef struct idset2 {
+    ident *a[2];              /* [cur] this window's rows, [!cur] the one before */
+    size_t n[2], acap[2];
+    ident *h[2];              /* hash sets over a[.][0 .. hn[.]) */
+    size_t hcap[2], hn[2];
+    int cur;
+    uint64_t k;               /* window of a[cur] */
+    uint64_t maxid;           /* largest id so far */
+    int started;
+} idset2;
 
 typedef struct wstate {
     const nesting_params *p;
@@ -61,8 +98,12 @@ typedef struct wstate {
      * each, for the return of a pair chosen by an earlier window, its
      * parent's return and its call (global indices), and its instance */
     pb_msg *buf;
-    size_t *fpar, *fcall;
+    size_t *fpar;
+    uint32_t *gcall;     /* for a return: the global index of its call
+                            (the pairer's), or NONE */
     uint32_t *inst;
+    uint32_t *ipat;      /* the pattern of that instance (the path context
+                            forgets instances once their window closes) */
     size_t gbase, bn, bcap;
     int eof;
     pb_ns t0, last_ts;
@@ -71,7 +112,13 @@ typedef struct wstate {
     uint32_t *tally;     /* per pattern index, this window */
     size_t tallycap;
     size_t calls, returns, others;
-    size_t pairs, long_calls, with_cands, forced_missing, roots, segments, peak;
+    size_t pairs, long_calls, with_cands, cands, same_tick, roots, segments, peak;
+    size_t repeated, no_callid;
+    nesting_pairer *pr;  /* the pairing of the current pass */
+    size_t expired;
+    pb_tick_acc tick;    /* pass 1 */
+    int check_ids;       /* streaming: duplicate ids within two windows */
+    idset2 ids;
 } wstate;
 
 #define GNONE ((size_t)-1)
@@ -87,17 +134,45 @@ static int src_next(wsrc *s, pb_msg *m, pb_error *err, int *got)
         *got = 1;
         return PB_OK;
     }
+    if (s->from_spool) {
+        if (fread(m, sizeof *m, 1, s->spool) == 1) {
+            *got = 1;
+            return PB_OK;
+        }
+        if (ferror(s->spool))
+            return pb_error_set(err, PB_EIO, NULL, 0, 0,
+                                "nesting: window=...: reading back the temporary copy "
+                                "of %s failed", s->name);
+        return PB_OK;
+    }
     int rc = pb_reader_next(s->r, m, NULL, err);
     if (rc < 0)
         return rc;
     *got = rc == 1;
+    if (*got && s->spool && fwrite(m, sizeof *m, 1, s->spool) != 1)
+        return pb_error_set(err, PB_EIO, NULL, 0, 0,
+                            "nesting: window=...: writing the temporary copy of %s "
+                            "for the second pass failed (disk full? set TMPDIR)",
+                            s->name);
     return PB_OK;
 }
 
 static int src_rewind(wsrc *s, pb_error *err)
 {
+    if (s->passes++ == 0)
+        return PB_OK; /* the first pass starts where the source is */
     if (s->v) {
         s->vpos = 0;
+        return PB_OK;
+    }
+    if (s->spool) {
+        /* stdin was read once; pass 2 reads the parsed messages back */
+        if (fflush(s->spool) != 0 || fseek(s->spool, 0, SEEK_SET) != 0)
+            return pb_error_set(err, PB_EIO, NULL, 0, 0,
+                                "nesting: window=...: writing the temporary copy of %s "
+                                "for the second pass failed (disk full? set TMPDIR)",
+                                s->name);
+        s->from_spool = 1;
         return PB_OK;
     }
     pb_reader_close(s->r);
@@ -105,6 +180,100 @@ static int src_rewind(wsrc *s, pb_error *err)
     if (fseek(s->fp, 0, SEEK_SET) != 0)
         return pb_error_set(err, PB_EIO, s->name, 0, 0, "cannot rewind for the second pass");
     return pb_reader_open_fp(&s->r, s->fp, s->name, s->names, &s->ropts, err);
+}
+
+static void idset2_free(idset2 *d)
+{
+    for (int i = 0; i < 2; i++) {
+        free(d->a[i]);
+        free(d->h[i]);
+    }
+}
+
+static size_t id_slot(const ident *e, size_t cap, uint64_t id)
+{
+    size_t j = (size_t)pb_mix64(id) & (cap - 1);
+    while (e[j].line && e[j].id != id)
+        j = (j + 1) & (cap - 1);
+    return j;
+}
+
+/* Empty generation g. */
+static void idgen_clear(idset2 *d, int g)
+{
+    d->n[g] = 0;
+    if (d->hn[g])
+        memset(d->h[g], 0, d->hcap[g] * sizeof *d->h[g]);
+    d->hn[g] = 0;
+}
+
+/* Bring generation g's hash set up to date with its array. */
+static int idgen_index(idset2 *d, int g)
+{
+    if (d->n[g] * 2 > d->hcap[g]) {
+        size_t nc = d->hcap[g] ? d->hcap[g] : 1024;
+        while (d->n[g] * 2 > nc)
+            nc *= 2;
+        ident *ne = calloc(nc, sizeof *ne);
+        if (!ne)
+            return PB_ENOMEM;
+        free(d->h[g]);
+        d->h[g] = ne;
+        d->hcap[g] = nc;
+        d->hn[g] = 0;
+    }
+    for (; d->hn[g] < d->n[g]; d->hn[g]++) {
+        const ident *x = &d->a[g][d->hn[g]];
+        d->h[g][id_slot(d->h[g], d->hcap[g], x->id)] = *x;
+    }
+    return PB_OK;
+}
+
+/* Message m (the reader's last row) against the ids of its window and
+ * the window before: a duplicate is an error naming both lines.  Memory:
+ * the ids of two windows. */
+static int check_id(wstate *w, const pb_msg *m, pb_error *err)
+{
+    idset2 *d = &w->ids;
+    const uint64_t k = ((uint64_t)m->ts - (uint64_t)w->t0) / (uint64_t)w->p->window;
+    const long line = pb_reader_line(w->src->r);
+    if (!d->started || k != d->k) {
+        /* a new window: the current ids become the previous ones (or, past
+         * a gap of whole windows, both are emptied) */
+        if (d->started && k == d->k + 1)
+            d->cur = !d->cur;
+        else
+            idgen_clear(d, !d->cur);
+        idgen_clear(d, d->cur);
+        d->k = k;
+    }
+    if (d->started && m->id <= d->maxid) {
+        /* not above every id before: look it up */
+        for (int g = 0; g < 2; g++) {
+            if (!d->n[g])
+                continue;
+            if (idgen_index(d, g) != PB_OK)
+                return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
+                                    "nesting: out of memory checking message ids");
+            const ident *e = &d->h[g][id_slot(d->h[g], d->hcap[g], m->id)];
+            if (e->line)
+                return pb_error_set(err, PB_EDUP, w->src->name, line, 0,
+                                    "duplicate message id %llu (first on line %ld); "
+                                    "expected unique ids (window=...: ids are checked "
+                                    "against the rows of the same and the previous "
+                                    "window)",
+                                    (unsigned long long)m->id, e->line);
+        }
+    }
+    if (!d->started || m->id > d->maxid)
+        d->maxid = m->id;
+    d->started = 1;
+    int c = d->cur;
+    if (pb_grow(&d->a[c], sizeof *d->a[c], &d->acap[c], d->n[c] + 1, 1024) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
+                            "nesting: out of memory checking message ids");
+    d->a[c][d->n[c]++] = (ident){m->id, line > 0 ? line : 1};
+    return PB_OK;
 }
 
 /* Read one more message into the buffer; *got = 0 at the end. */
@@ -122,15 +291,18 @@ static int fill1(wstate *w, int mode, int *got, pb_error *err)
         size_t *f = a ? realloc(w->fpar, nc * sizeof *f) : NULL;
         if (f)
             w->fpar = f;
-        size_t *g = f ? realloc(w->fcall, nc * sizeof *g) : NULL;
+        uint32_t *g = f ? realloc(w->gcall, nc * sizeof *g) : NULL;
         if (g)
-            w->fcall = g;
+            w->gcall = g;
         uint32_t *in = g ? realloc(w->inst, nc * sizeof *in) : NULL;
-        if (!in)
+        if (in)
+            w->inst = in;
+        uint32_t *ip = in ? realloc(w->ipat, nc * sizeof *ip) : NULL;
+        if (!ip)
             return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
                                 "nesting: out of memory buffering a window of %zu messages",
                                 w->bn);
-        w->inst = in;
+        w->ipat = ip;
         w->bcap = nc;
         if (nc > w->peak)
             w->peak = nc;
@@ -156,15 +328,25 @@ static int fill1(wstate *w, int mode, int *got, pb_error *err)
         return pb_error_set(err, PB_ERANGE, NULL, 0, 0,
                             "nesting: more than %u messages", UINT32_MAX - 2);
     w->last_ts = m->ts;
+    int more, rc2;
+    uint32_t c;
+    if ((rc2 = nesting_pairer_add(w->pr, m, (uint32_t)g, &c, &more)) != PB_OK)
+        return pb_error_set(err, rc2, NULL, 0, 0, "nesting: out of memory pairing calls");
     w->fpar[w->bn] = GOUT;
-    w->fcall[w->bn] = GNONE;
+    w->gcall[w->bn] = c;
     w->inst[w->bn] = 0;
+    w->ipat[w->bn] = NONE;
     w->bn++;
     if (mode == 1) {
         w->total++;
         w->calls += m->type == PB_TYPE_CALL;
         w->returns += m->type == PB_TYPE_RETURN;
         w->others += m->type != PB_TYPE_CALL && m->type != PB_TYPE_RETURN;
+        w->no_callid += m->type == PB_TYPE_CALL && w->p->callids && m->callid == PB_ID_NONE;
+        w->repeated += c != NONE && more;
+        pb_tick_acc_add(&w->tick, m);
+        if (w->check_ids && (rc2 = check_id(w, m, err)) != PB_OK)
+            return rc2;
     }
     return PB_OK;
 }
@@ -200,8 +382,7 @@ static int drop(wstate *w, int mode, size_t g)
     if (mode == 2) {
         for (size_t i = 0; i < k && rc == PB_OK && !w->res->skip_assign; i++)
             if (w->inst[i])
-                rc = pb_result_assign(w->res, w->buf[i].id, w->inst[i],
-                                      nesting_pctx_pattern(w->pc, w->inst[i]));
+                rc = pb_result_assign(w->res, w->buf[i].id, w->inst[i], w->ipat[i]);
         pb_fingerprint f;
         if (rc == PB_OK && (rc = pb_fingerprint_of(w->buf, k, w->nodes, &f)) == PB_OK) {
             w->fp.messages += f.messages;
@@ -210,8 +391,9 @@ static int drop(wstate *w, int mode, size_t g)
     }
     memmove(w->buf, w->buf + k, (w->bn - k) * sizeof *w->buf);
     memmove(w->fpar, w->fpar + k, (w->bn - k) * sizeof *w->fpar);
-    memmove(w->fcall, w->fcall + k, (w->bn - k) * sizeof *w->fcall);
+    memmove(w->gcall, w->gcall + k, (w->bn - k) * sizeof *w->gcall);
     memmove(w->inst, w->inst + k, (w->bn - k) * sizeof *w->inst);
+    memmove(w->ipat, w->ipat + k, (w->bn - k) * sizeof *w->ipat);
     w->bn -= k;
     w->gbase += k;
     return rc;
@@ -223,21 +405,32 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
     const size_t off = base - w->gbase, vn = end - base;
     const pb_msg *msgs = w->buf + off;
     pb_trace_view sub = {msgs, vn, w->nodes, w->columns};
-    uint32_t *rel = NULL;
+    uint32_t *rel = NULL, *rcall = malloc((vn ? vn : 1) * sizeof *rcall);
     *ovl = own_hi;
+    if (!rcall)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    /* the pairs of the stream whose call and return are both here */
+    for (size_t i = 0; i < vn; i++) {
+        uint32_t g = w->gcall[off + i];
+        rcall[i] = g == NONE || g < base ? NONE : (uint32_t)(g - base);
+    }
     if (mode == 2) {
         rel = malloc((vn ? vn : 1) * sizeof *rel);
-        if (!rel)
+        if (!rel) {
+            free(rcall);
             return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        }
         for (size_t i = 0; i < vn; i++) {
             size_t g = w->fpar[off + i];
             rel[i] = g == GNONE ? NONE : g == GOUT || g < base ? NESTING_OUTSIDE
                                                                : (uint32_t)(g - base);
         }
     }
-    nesting_seg seg = {(uint32_t)(own_lo - base), (uint32_t)(own_hi - base), rel, mode, w->sb};
+    nesting_seg seg = {(uint32_t)(own_lo - base), (uint32_t)(own_hi - base), rel, mode,
+                       w->sb, rcall};
     nesting *s;
     int rc = nesting_init_seg(&s, &sub, w->p, &seg, err);
+    free(rcall);
     if (rc != PB_OK) {
         free(rel);
         return rc;
@@ -257,23 +450,18 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
     *ovl = o;
     nesting_seg_counts_t cnt;
     nesting_seg_counts(s, &cnt);
-    if (mode == 1)
+    if (mode == 1) {
         w->with_cands += cnt.with_cands;
+        w->cands += cnt.cands;
+        w->same_tick += cnt.same_tick_cands;
+    }
     if (mode == 2) {
-        /* a pair of the overlap must be the pair the window that chose
-         * its parent saw; FIFO pairing without call ids can differ */
-        for (uint32_t q = 0; q < np; q++) {
-            size_t c = base + nesting_pair_call(s, q), r = base + nesting_pair_return(s, q);
-            if (r < own_lo && w->fcall[r - w->gbase] != GNONE && w->fcall[r - w->gbase] != c)
-                w->forced_missing++;
-        }
         /* the parents chosen here, for the overlap of the next windows */
         for (uint32_t q = 0; q < np; q++) {
             size_t r = base + nesting_pair_return(s, q);
             if (r >= own_hi)
                 continue;
             uint32_t par = nesting_pair_parent(s, q);
-            w->fcall[r - w->gbase] = base + nesting_pair_call(s, q);
             w->fpar[r - w->gbase] = par == NONE ? GNONE : base + nesting_pair_return(s, par);
         }
         size_t before = nesting_pctx_instances(w->pc);
@@ -283,8 +471,10 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
         if (rc == PB_OK)
             rc = nesting_seg_paths(s, w->pc, w->res, inst, &w->roots);
         for (size_t i = 0; inst && i < vn; i++)
-            if (inst[i])
+            if (inst[i]) {
                 w->inst[off + i] = inst[i];
+                w->ipat[off + i] = nesting_pctx_pattern(w->pc, inst[i]);
+            }
         free(inst);
         size_t after = nesting_pctx_instances(w->pc);
         if (rc == PB_OK && w->pw && after > before) {
@@ -310,6 +500,9 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
                 w->tally[k] = 0;
             }
         }
+        /* the new instances' patterns are in ipat and the tally: the path
+         * context forgets them (memory follows the window) */
+        nesting_pctx_forget(w->pc, after);
     }
     free(rel);
     nesting_close(s);
@@ -328,6 +521,13 @@ static int pass(wstate *w, int mode, pb_error *err)
     int ok, rc;
     w->gbase = w->bn = 0;
     w->eof = 0;
+    /* the same pairing in both passes: a call no return took within two
+     * windows is dropped (a saturated horizon for huge windows) */
+    nesting_pairer_close(w->pr);
+    w->pr = NULL;
+    if ((rc = nesting_pairer_new(&w->pr, w->p->callids, W > INT64_MAX / 2 ? INT64_MAX : 2 * W)) !=
+        PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory");
     if ((rc = src_rewind(w->src, err)) != PB_OK)
         return rc;
     for (;;) {
@@ -372,6 +572,8 @@ static int pass(wstate *w, int mode, pb_error *err)
     }
     if (rc == PB_OK)
         rc = drop(w, mode, w->gbase + w->bn);
+    if (mode == 1)
+        w->expired = nesting_pairer_expired(w->pr);
     if (rc == PB_EIO)
         return pb_error_set(err, rc, NULL, 0, 0,
                             "nesting: writing the spooled assignment table failed "
@@ -399,6 +601,8 @@ static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
     w.columns = columns;
     w.res = res;
     w.pw = per_window;
+    w.check_ids = src->r != NULL; /* a loaded trace was checked whole */
+    pb_tick_acc_init(&w.tick);
     int rc = nesting_sb_new(&w.sb, p);
     if (rc == PB_OK)
         rc = nesting_pctx_new(&w.pc);
@@ -422,19 +626,39 @@ static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
     if ((rc = nesting_sb_smooth(w.sb, err)) != PB_OK || (rc = pass(&w, 2, err)) != PB_OK)
         goto out;
     if (rc == PB_OK) {
+        /* the counters of whole-trace nesting (nesting_paths.c), in its
+         * order, then the window's own */
         pb_result_meta(res, "calls=%zu", w.calls);
         pb_result_meta(res, "returns=%zu", w.returns);
         pb_result_meta(res, "other_messages=%zu", w.others);
         pb_result_meta(res, "call_pairs=%zu", w.pairs);
         pb_result_meta(res, "unmatched_calls=%zu", w.calls - w.pairs);
         pb_result_meta(res, "unmatched_returns=%zu", w.returns - w.pairs);
+        pb_result_meta(res, "repeated_key_matches=%zu", w.repeated);
+        pb_result_meta(res, "calls_without_callid=%zu", w.no_callid);
+        pb_result_meta(res, "same_tick_candidates=%zu", w.same_tick);
+        pb_result_meta(res, "candidate_nestings=%zu", w.cands);
         pb_result_meta(res, "nested_pairs=%zu", w.with_cands);
+        pb_result_meta(res, "mean_parallelism=%.3f",
+                       w.with_cands ? (double)w.cands / (double)w.with_cands : 0.0);
         pb_result_meta(res, "histograms=%u", nesting_sb_nhist(w.sb));
+        pb_result_meta(res, "cycles_broken=0");
+        pb_result_meta(res, "paths=%zu", w.roots);
+        pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
         pb_result_meta(res, "windows=%zu", w.segments);
         pb_result_meta(res, "window_buffer_peak=%zu", w.peak);
-        pb_result_meta(res, "paths=%zu", w.roots);
-        rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
+        rc = pb_result_meta(res, "expired_calls=%zu", w.expired);
     }
+    if (rc == PB_OK && w.no_callid)
+        rc = pb_result_warn(res, "callids=1, but %zu of %zu calls have no call id%s: "
+                                 "those are paired with returns first-in first-out "
+                                 "(5.1.1.1); %zu returns matched while another call of "
+                                 "the same sender and receiver was open "
+                                 "(repeated_key_matches), where FIFO may pair wrongly. "
+                                 "Give -s callids=0 to ask for FIFO pairing.",
+                            w.no_callid, w.calls,
+                            (columns & PB_COL_CALLID) ? "" : " (the trace has no callid column)",
+                            w.repeated);
     if (rc == PB_OK && w.long_calls)
         rc = pb_result_warn(res, "window=%.9gs: %zu calls lasted longer than the window "
                                  "(paired anyway, since a window looks one window ahead): "
@@ -450,17 +674,20 @@ static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
                                  "unmatched, as whole-trace nesting does for returns "
                                  "without a call", pb_ns_to_sec(p->window),
                             w.returns - w.pairs);
-    if (rc == PB_OK && w.forced_missing)
-        rc = pb_result_warn(res, "window: %zu pairs of an overlap were paired differently "
-                                 "than in the window that chose their parents (FIFO "
-                                 "pairing without call ids, 5.1.1.1): the result may "
-                                 "differ from whole-trace nesting there",
-                            w.forced_missing);
+    if (rc == PB_OK && w.expired)
+        rc = pb_result_warn(res, "window=%.9gs: %zu calls had no return within two "
+                                 "windows and were dropped unpaired (expired_calls; "
+                                 "counted in unmatched_calls): whole-trace nesting would "
+                                 "pair such a call with a later return of its key (sender, "
+                                 "receiver%s), if one came, so the result may differ there",
+                            pb_ns_to_sec(p->window), w.expired,
+                            p->callids ? ", call id" : "");
     if (rc != PB_OK)
         pb_error_set(err, rc, NULL, 0, 0, "nesting: out of memory");
     if (info) {
         info->messages = w.total;
         info->fp = w.fp;
+        pb_tick_acc_result(&w.tick, &info->tick);
     }
 out:;
     int rc2 = nesting_pctx_finish(w.pc, p, rc == PB_OK ? res : NULL);
@@ -469,8 +696,11 @@ out:;
     nesting_close(w.sb);
     free(w.buf);
     free(w.fpar);
-    free(w.fcall);
+    free(w.gcall);
     free(w.inst);
+    free(w.ipat);
+    nesting_pairer_close(w.pr);
+    idset2_free(&w.ids);
     free(w.tally);
     return rc;
 }
@@ -498,25 +728,15 @@ int nesting_window_stream(const char *path, const pb_reader_opts *ropts,
     int is_stdin = !path || !strcmp(path, "-");
     src.name = is_stdin ? "<stdin>" : path;
     if (is_stdin) {
-        /* two passes: stdin is copied to a temporary file first */
-        src.fp = tmpfile();
-        char b[65536];
-        size_t k;
-        if (!src.fp)
+        /* read once: pass 1 spools the parsed messages (48 bytes each) to
+         * an unlinked file in TMPDIR, which pass 2 reads back */
+        src.fp = stdin;
+        if (!(src.spool = pb_tmpfile("window")))
             rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
                               "nesting: window=...: cannot create a temporary file "
-                              "for stdin (needed for the second pass)");
-        while (rc == PB_OK && (k = fread(b, 1, sizeof b, stdin)) > 0)
-            if (fwrite(b, 1, k, src.fp) != k)
-                rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
-                                  "nesting: window=...: writing the temporary copy of "
-                                  "stdin failed (disk full?)");
-        if (rc == PB_OK && ferror(stdin))
-            rc = pb_error_set(err, PB_EIO, "<stdin>", 0, 0, "read error");
-        if (rc == PB_OK && (fflush(src.fp) != 0 || fseek(src.fp, 0, SEEK_SET) != 0))
-            rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
-                              "nesting: window=...: writing the temporary copy of "
-                              "stdin failed (disk full?)");
+                              "in TMPDIR for the second pass over stdin");
+        else
+            setvbuf(src.spool, NULL, _IOFBF, 1 << 20);
     } else if (!(src.fp = fopen(path, "rb"))) {
         rc = pb_error_set(err, PB_EIO, path, 0, 0, "cannot open");
     }
@@ -532,8 +752,10 @@ int nesting_window_stream(const char *path, const pb_reader_opts *ropts,
         rc = run(&src, src.names->nodes, cols, params, res, per_window, info, err);
     }
     pb_reader_close(src.r);
-    if (src.fp)
+    if (src.fp && src.fp != stdin)
         fclose(src.fp);
+    if (src.spool)
+        fclose(src.spool);
     if (info)
         info->names = src.names;
     else

@@ -1,6 +1,7 @@
 #include "pb_result.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
+#include "pb_tmp.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -34,7 +35,7 @@ void pb_result_free(pb_result *r)
 
 int pb_result_spool_assign(pb_result *r)
 {
-    if (!r->assign_spool && !(r->assign_spool = tmpfile()))
+    if (!r->assign_spool && !(r->assign_spool = pb_tmpfile("assign")))
         return PB_EIO;
     return PB_OK;
 }

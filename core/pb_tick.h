@@ -33,6 +33,21 @@ typedef struct pb_tick_info {
  * messages.  Reads only ts and recv_ts; never fails.  out is filled. */
 void pb_tick_detect(const pb_msg *msgs, size_t n, pb_tick_info *out);
 
+/* The same computed one message at a time (a streaming reader): init,
+ * add every message in file order, finish.  pb_tick_detect is this over
+ * an array. */
+typedef struct pb_tick_acc {
+    pb_tick_info info;   /* tick and n so far; tied without the last row's
+                            pending tie */
+    pb_ns prev_ts;       /* ts of the row before */
+    int prev_tied;       /* the row before is already counted as tied */
+} pb_tick_acc;
+
+void pb_tick_acc_init(pb_tick_acc *a);
+void pb_tick_acc_add(pb_tick_acc *a, const pb_msg *m);
+/* The result for the messages added so far (a may take more after). */
+void pb_tick_acc_result(const pb_tick_acc *a, pb_tick_info *out);
+
 /* Write a tick as a duration with a unit ("1ms", "10us", "1ns", "1s"; "0"
  * for 0) into buf (at least PB_TICK_BUF bytes).  Returns buf. */
 #define PB_TICK_BUF 32

@@ -1,20 +1,34 @@
 #!/bin/sh
 # joint_robust.sh - how the joint algorithm's accuracy falls beside
-# nesting's under sniffer loss (0 to 1 %, independent) and clock offset at
-# WS2 (0 to the mean call delay, 50 ms) on the multi-tier trace at Table 1's
-# "normal" parallelism (-D instances=6), scored by exact_accuracy against
-# the unperturbed trace (issue 15, robustness).
+# nesting's (and the baselines fcfs and arrival) under sniffer loss (0 to
+# 1 %, independent) and under a clock offset at one node (0 to the mean
+# call delay), on the multi-tier trace at Table 1's "normal" parallelism
+# (-D instances=6; offset at WS2, mean call delay 50 ms) and on the
+# hotel-like trace (offset at search, mean call delay 0.5 ms); issue 15,
+# robustness.  joint also without call ids (-s callids=0), with its
+# in-order pairing and with first-in-first-out pairing (-s align=0).
 #
 #   sh experiments/joint_robust.sh [--out DIR] [--messages N]
 #
-# Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out).
-# Writes $PB_OUT/joint_robust.dat (columns: kind value algo exact
-# instance_fp_rate), $PB_OUT/joint_robust.md and, when gnuplot is
-# installed, $PB_OUT/joint_robust.png.  Deterministic.  About 30 s.
+# Three exact accuracies per run (docs/metrics.md "Lossy traces"):
+#   whole   against the whole, unperturbed truth (a request that lost a
+#           message can then be exact for no algorithm);
+#   kept    against the survivors' truth (score --kept: a damaged request
+#           is right when what survives of it is grouped and drawn right);
+#           the robustness goal is judged by this one;
+#   intact  over the requests that lost nothing.
+# Without loss the three are equal.
+#
+# Environment: PB_BIN (default <repo>/bin), PB_OUT (default
+# <repo>/out/figures, where experiments/report.d/joint_robust.sh looks).
+# Writes $PB_OUT/joint_robust.dat (one row per config, perturbation and
+# value; per algorithm the three accuracies, fractions), joint_robust.md
+# (the tables) and, with gnuplot, joint_robust.png/.svg
+# (plots/joint_robust.gp).  Deterministic.  About a minute of CPU.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
-: "${PB_OUT:=$ROOT/out}"
+: "${PB_OUT:=$ROOT/out/figures}"
 N=50000
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -22,68 +36,119 @@ while [ $# -gt 0 ]; do
            PB_OUT=$2; shift ;;
     --messages) [ $# -ge 2 ] || { echo "joint_robust: --messages needs a number" >&2; exit 2; }
            N=$2; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "joint_robust: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
 done
 die() { echo "joint_robust: $*" >&2; exit 1; }
+case "$N" in ''|*[!0-9]*) die "--messages: '$N' is not a count" ;; esac
 for p in maketrace infer score skewer sniffer; do
     [ -x "$PB_BIN/$p" ] || die "$PB_BIN/$p missing (run make)"
 done
 mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
 W=$(mktemp -d) || die "mktemp failed"
-trap 'rm -rf "$W"' EXIT
-"$PB_BIN/maketrace" "$ROOT/maketrace/configs/multitier.conf" -D instances=6 \
-    -D messages="$N" -D duration=0 > "$W/t.csv" || die "maketrace failed"
-DAT="$PB_OUT/joint_robust.dat"
-echo "# joint_robust.sh: multitier.conf -D instances=6 -D messages=$N; exact accuracy vs the unperturbed truth" > "$DAT"
-echo "kind value algo exact instance_fp_rate" >> "$DAT"
-one() { # kind value perturbed-trace
-    for a in joint nesting; do
-        "$PB_BIN/infer" --algo "$a" -o "$W/r.csv" "$3" 2> "$W/log" || die "infer $a ($1 $2): $(tail -2 "$W/log")"
-        "$PB_BIN/score" --truth "$W/t.csv" "$W/r.csv" 2> "$W/log" |
-            awk -F, -v k="$1" -v v="$2" -v a="$a" 'NR==1{for(i=1;i<=NF;i++)c[$i]=i}
-                NR==2{print k, v, a, $c["exact_accuracy"], $c["instance_fp_rate"]}' >> "$DAT"
-    done
+trap 'rm -rf "$W"' EXIT INT TERM
+# name and infer arguments; joint_nocid: joint with the call ids ignored
+# (pairing calls and returns by time, as a black-box capture must),
+# joint_fifo: the same with first-in-first-out pairing (-s align=0, the
+# pairing before the in-order alignment)
+ALL="joint nesting joint_nocid joint_fifo fcfs arrival"
+args() {
+    case $1 in
+    joint_nocid) echo "--algo joint -s callids=0" ;;
+    joint_fifo) echo "--algo joint -s callids=0 -s align=0" ;;
+    *) echo "--algo $1" ;;
+    esac
 }
-for loss in 0 0.0025 0.005 0.0075 0.01; do
-    "$PB_BIN/sniffer" --quiet --loss "$loss" -s 3 "$W/t.csv" > "$W/p.csv" || die "sniffer failed"
-    one loss "$loss" "$W/p.csv"
+ALGOS="joint nesting joint_nocid joint_fifo"
+for a in fcfs arrival; do
+    "$PB_BIN/infer" --help 2>&1 | grep -q "^$a (call view)" && ALGOS="$ALGOS $a"
 done
-for ms in 0 12.5 25 37.5 50; do
-    # every clock 100 ms ahead (no negative stamps), WS2 ms more
-    "$PB_BIN/skewer" --node "*=+100ms" --node "WS2=+$(awk -v m="$ms" 'BEGIN{printf "%g", 100 + m}')ms" \
-        "$W/t.csv" > "$W/p.csv" || die "skewer failed"
-    one offset "$ms" "$W/p.csv"
+DAT="$PB_OUT/joint_robust.dat"
+{
+    echo "# joint_robust.sh: exact accuracy (fraction) under sniffer loss and clock offset; $N messages per trace"
+    echo "# multitier: multitier.conf -D instances=6, offset at WS2 (mean call delay 50 ms); hotel-like: hotel-like.conf, offset at search (0.5 ms)"
+    echo "# whole: vs the unperturbed truth; kept: vs the survivors' truth (score --kept); intact: requests that lost nothing"
+    printf "# config kind value"
+    for a in $ALL; do printf " %s_whole %s_kept %s_intact" "$a" "$a" "$a"; done
+    echo
+} > "$DAT.tmp"
+one() { # config kind value truth perturbed
+    line="$1 $2 $3"
+    for a in $ALL; do
+        case " $ALGOS " in *" $a "*) ;; *) line="$line NaN NaN NaN"; continue ;; esac
+        # shellcheck disable=SC2046
+        "$PB_BIN/infer" $(args "$a") -o "$W/r.csv" "$5" 2> "$W/log" ||
+            die "infer $a ($1 $2 $3): $(tail -2 "$W/log")"
+        "$PB_BIN/score" --truth "$4" "$W/r.csv" > "$W/s1" 2> "$W/log" ||
+            die "score $a ($1 $2 $3): $(tail -2 "$W/log")"
+        "$PB_BIN/score" --truth "$4" --kept "$5" "$W/r.csv" > "$W/s2" 2> "$W/log" ||
+            die "score --kept $a ($1 $2 $3): $(tail -2 "$W/log")"
+        v=$(awk -F, 'FNR==1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                     FNR==2 { if (FILENAME ~ /s1$/) w = $c["exact_accuracy"]
+                              else { k = $c["exact_accuracy"]; t = $c["intact_exact_accuracy"] } }
+                     END { print (w == "" ? "NaN" : w), (k == "" ? "NaN" : k), (t == "" ? "NaN" : t) }' "$W/s1" "$W/s2")
+        line="$line $v"
+    done
+    echo "$line" >> "$DAT.tmp"
+}
+for cfg in multitier hotel-like; do
+    case $cfg in
+    multitier) defs="-D instances=6" node=WS2; offs="0 12.5 25 37.5 50" ;;
+    hotel-like) defs="" node=search; offs="0 0.125 0.25 0.375 0.5" ;;
+    esac
+    # shellcheck disable=SC2086
+    "$PB_BIN/maketrace" "$ROOT/maketrace/configs/$cfg.conf" $defs -D messages="$N" \
+        -D duration=0 > "$W/t.csv" || die "maketrace $cfg failed"
+    for loss in 0 0.0025 0.005 0.0075 0.01; do
+        "$PB_BIN/sniffer" --quiet --loss "$loss" -s 3 "$W/t.csv" > "$W/p.csv" || die "sniffer failed"
+        one "$cfg" loss "$loss" "$W/t.csv" "$W/p.csv"
+    done
+    for ms in $offs; do
+        if [ "$ms" = 0 ]; then cp "$W/t.csv" "$W/p.csv" || die "cp failed"
+        else "$PB_BIN/skewer" -n "$node=+${ms}ms" "$W/t.csv" > "$W/p.csv" || die "skewer failed"; fi
+        one "$cfg" offset "$ms" "$W/t.csv" "$W/p.csv"
+    done
 done
-awk 'NR <= 2 { next }
-{ v[$1 SUBSEP $2 SUBSEP $3] = $4; if (!(($1 SUBSEP $2) in s)) { s[$1 SUBSEP $2] = 1; o[++n] = $1 SUBSEP $2 } }
+mv "$DAT.tmp" "$DAT" || die "cannot write $DAT"
+awk -v algos="$ALGOS" '
+function pct(x) { return x == "NaN" ? "-" : sprintf("%.1f", 100 * x) }
+/^# config/ { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
+/^#/ { next }
+{ row[++n] = $0 }
 END {
-    print "Exact reconstruction (percent) on the multi-tier trace (instances=6) under"
-    print "perturbation; written by experiments/joint_robust.sh."
-    print ""
-    print "| perturbation | value | joint | nesting |"
-    print "|---|---:|---:|---:|"
-    for (i = 1; i <= n; i++) { split(o[i], kv, SUBSEP)
-        u = kv[1] == "loss" ? sprintf("%g %%", 100 * kv[2]) : kv[2] " ms at WS2"
-        printf "| %s | %s | %.1f | %.1f |\n", kv[1], u, 100 * v[o[i] SUBSEP "joint"], 100 * v[o[i] SUBSEP "nesting"] }
-}' "$DAT" > "$PB_OUT/joint_robust.md"
+    na = split(algos, A, " ")
+    print "Exact reconstruction (percent) under perturbation; written by experiments/joint_robust.sh."
+    print "Loss: against the survivors'\'' truth (`score --kept`; in brackets: against the whole"
+    print "truth / over the requests that lost nothing).  Offset: against the truth (no message is lost)."
+    print "joint_nocid: joint with the call ids ignored (calls and returns paired by time, as a"
+    print "black-box capture must; the in-order alignment); joint_fifo: the same paired first in,"
+    print "first out (`-s align=0`, the pairing before)."
+    for (r = 1; r <= n; r++) {
+        split(row[r], f, " ")
+        if (f[1] != cur) {
+            cur = f[1]
+            printf "\n**%s**\n\n| perturbation |", cur
+            for (a = 1; a <= na; a++) printf " %s |", A[a]
+            printf "\n|---|"
+            for (a = 1; a <= na; a++) printf "---:|"
+            printf "\n"
+        }
+        u = f[2] == "loss" ? sprintf("loss %g %%", 100 * f[3]) : sprintf("offset %s ms at %s", f[3], cur == "multitier" ? "WS2" : "search")
+        printf "| %s |", u
+        for (a = 1; a <= na; a++) {
+            k = pct(f[c[A[a] "_kept"] ])
+            if (f[2] == "loss" && f[3] + 0 > 0)
+                printf " %s (%s / %s) |", k, pct(f[c[A[a] "_whole"]]), pct(f[c[A[a] "_intact"]])
+            else
+                printf " %s |", k
+        }
+        printf "\n"
+    }
+}' "$DAT" > "$PB_OUT/joint_robust.md" || die "table failed"
 if command -v gnuplot > /dev/null 2>&1; then
-    awk 'NR>2 && $1=="loss" && $3=="joint" {print 100*$2, 100*$4}' "$DAT" > "$W/lj"
-    awk 'NR>2 && $1=="loss" && $3=="nesting" {print 100*$2, 100*$4}' "$DAT" > "$W/ln"
-    awk 'NR>2 && $1=="offset" && $3=="joint" {print $2, 100*$4}' "$DAT" > "$W/oj"
-    awk 'NR>2 && $1=="offset" && $3=="nesting" {print $2, 100*$4}' "$DAT" > "$W/on"
-    gnuplot <<GP || echo "joint_robust: gnuplot failed" >&2
-set terminal pngcairo size 900,380
-set output "$PB_OUT/joint_robust.png"
-set multiplot layout 1,2 title "joint vs nesting under perturbation (multitier, instances=6)"
-set ylabel "exact reconstruction (%)"; set yrange [0:100]; set key bottom left; set grid
-set xlabel "sniffer loss (%)"
-plot "$W/lj" w lp t "joint", "$W/ln" w lp t "nesting"
-set xlabel "clock offset at WS2 (ms; mean call delay 50 ms)"
-plot "$W/oj" w lp t "joint", "$W/on" w lp t "nesting"
-unset multiplot
-GP
+    gnuplot -e "datadir='$PB_OUT'" "$ROOT/plots/joint_robust.gp" 2> "$W/gp" ||
+        echo "joint_robust: gnuplot failed: $(tail -3 "$W/gp")" >&2
 fi
-echo "joint_robust: wrote $PB_OUT/joint_robust.md" >&2
+echo "joint_robust: wrote $DAT and $PB_OUT/joint_robust.md" >&2

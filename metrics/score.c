@@ -157,6 +157,18 @@ static int score_messages(score_report *rep, const tv_truth *tv,
     }
     rep->set_accuracy =
         tv->ninst ? (double)rep->instances_set / (double)tv->ninst : NAN;
+    rep->intact_exact_accuracy = NAN;
+    if (tv->has_kept) {
+        rep->intact_instances = rep->intact_exact = 0;
+        for (size_t t = 0; t < tv->ninst; t++)
+            if (tv->inst[t].nlost == 0) {
+                rep->intact_instances++;
+                rep->intact_exact += rebuilt[t];
+            }
+        if (rep->intact_instances)
+            rep->intact_exact_accuracy =
+                (double)rep->intact_exact / (double)rep->intact_instances;
+    }
     rep->exact_accuracy =
         tv->ninst ? (double)rep->instances_exact / (double)tv->ninst : NAN;
     free(kr);
@@ -325,6 +337,9 @@ int score_compute(const tv_truth *tv, const score_result *r,
 
     rep->message_error_rate = rep->exact_accuracy = NAN;
     rep->set_accuracy = rep->tw_accuracy = NAN;
+    rep->intact_exact_accuracy = NAN;
+    rep->has_kept = tv->has_kept;
+    rep->lost_messages = tv->msg_lost;
     if (r->has_assign && tv->view != TV_PATH) {
         rc = score_messages(rep, tv, r, kept_pat, err);
         if (rc != PB_OK)
@@ -416,7 +431,8 @@ void score_write_header(FILE *fp, const score_report *rep)
           "set_accuracy,tw_accuracy,latency_error_median,latency_error_max,latency_nodes,messages,"
           "messages_wrong,instances_exact,instances_matched,min_instances,"
           "dropped_patterns,rank_by,topn,topn_missing,topn_tolerance,"
-          "topn_missing_tol\n", fp);
+          "topn_missing_tol,lost_messages,intact_instances,"
+          "intact_exact_accuracy\n", fp);
 }
 
 void score_write_row(FILE *fp, const score_report *rep)
@@ -454,11 +470,21 @@ void score_write_row(FILE *fp, const score_report *rep)
     size_t miss, miss_tol;
     double tol = rep->opts.ntol ? rep->opts.tol[0] : 0;
     score_topn(rep, rep->opts.topn, tol, &miss, &miss_tol);
-    fprintf(fp, ",%llu,%llu,%zu,%s,%zu,%zu,%g,%zu\n",
+    fprintf(fp, ",%llu,%llu,%zu,%s,%zu,%zu,%g,%zu,",
             (unsigned long long)rep->instances_matched,
             (unsigned long long)rep->opts.min_instances, rep->dropped_patterns,
             rep->opts.rank_by == SCORE_RANK_SCORE ? "score" : "count",
             rep->opts.topn, miss, tol, miss_tol);
+    if (rep->has_kept) {
+        fprintf(fp, "%zu,", rep->lost_messages);
+        if (rep->has_messages)
+            fprintf(fp, "%zu", rep->intact_instances);
+        fputc(',', fp);
+        put_real(fp, rep->intact_exact_accuracy);
+    } else {
+        fputs(",,", fp);
+    }
+    fputc('\n', fp);
 }
 
 void score_write_curve(FILE *fp, const score_report *rep)
@@ -522,6 +548,14 @@ void score_write_text(FILE *fp, const score_report *rep)
                 (unsigned long long)rep->true_instances);
         text_pct(fp, rep->set_accuracy);
         fputs(")\n", fp);
+        if (rep->has_kept) {
+            fprintf(fp, "kept:      scored against the survivors' truth: %zu "
+                        "messages of true instances lost; %zu of %zu instances "
+                        "that lost nothing reconstructed exactly (",
+                    rep->lost_messages, rep->intact_exact, rep->intact_instances);
+            text_pct(fp, rep->intact_exact_accuracy);
+            fputs(")\n", fp);
+        }
         if (!isnan(rep->tw_accuracy)) {
             fprintf(fp, "tw:        %zu of %zu requests right at every scored "
                         "node (TraceWeaver end-to-end; %zu nodes scored, %zu "
@@ -570,4 +604,79 @@ void score_write_text(FILE *fp, const score_report *rep)
     if (shown < rep->nentries)
         fprintf(fp, " ... %zu more patterns (--top 0 shows all)\n",
                 rep->nentries - shown);
+}
+
+typedef struct kept_id {
+    uint64_t id;
+    size_t idx;
+} kept_id;
+
+static int cmp_kept_id(const void *a, const void *b)
+{
+    const kept_id *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int score_kept_mask(const pb_trace *truth, const pb_trace *kept,
+                    const char *kept_name, unsigned char **mask, pb_error *err)
+{
+    *mask = NULL;
+    size_t n = truth->n;
+    kept_id *ix = malloc((n ? n : 1) * sizeof *ix);
+    unsigned char *m = calloc(n ? n : 1, 1);
+    if (!ix || !m) {
+        free(ix);
+        free(m);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        ix[i] = (kept_id){truth->msgs[i].id, i};
+    if (n)
+        qsort(ix, n, sizeof *ix, cmp_kept_id);
+    int rc = PB_OK;
+    for (size_t k = 0; k < kept->n && rc == PB_OK; k++) {
+        const pb_msg *km = &kept->msgs[k];
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ix[mid].id < km->id)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == n || ix[lo].id != km->id) {
+            rc = pb_error_set(err, PB_ENOENT, kept_name, 0, 0,
+                              "message %llu is not in the truth trace; expected "
+                              "a lossy copy of it (messages matched by id)",
+                              (unsigned long long)km->id);
+            break;
+        }
+        const pb_msg *tm = &truth->msgs[ix[lo].idx];
+        const char *ks = pb_strtab_str(kept->names->nodes, km->src);
+        const char *kd = pb_strtab_str(kept->names->nodes, km->dst);
+        const char *ts = pb_strtab_str(truth->names->nodes, tm->src);
+        const char *td = pb_strtab_str(truth->names->nodes, tm->dst);
+        if (km->type != tm->type || !ks || !kd || !ts || !td || strcmp(ks, ts) ||
+            strcmp(kd, td)) {
+            rc = pb_error_set(err, PB_EINVAL, kept_name, 0, 0,
+                              "message %llu differs from the truth trace's "
+                              "(sender, receiver or type); expected a lossy "
+                              "copy of it", (unsigned long long)km->id);
+            break;
+        }
+        if (m[ix[lo].idx]) {
+            rc = pb_error_set(err, PB_EDUP, kept_name, 0, 0,
+                              "message id %llu appears twice; expected unique ids",
+                              (unsigned long long)km->id);
+            break;
+        }
+        m[ix[lo].idx] = 1;
+    }
+    free(ix);
+    if (rc != PB_OK) {
+        free(m);
+        return rc;
+    }
+    *mask = m;
+    return PB_OK;
 }

@@ -136,6 +136,14 @@ typedef struct score_report {
      * or the truth has no scored node */
     double tw_accuracy;
     size_t tw_requests, tw_right, tw_nodes, tw_skipped_nodes;
+    /* scored against the survivors' truth (tv_build_kept, score --kept):
+     * the true instances are those with a surviving message, the
+     * columns above judge what survived; intact instances lost nothing */
+    int has_kept;
+    size_t lost_messages;     /* messages of true instances not kept */
+    size_t intact_instances, intact_exact;
+    double intact_exact_accuracy;  /* intact_exact / intact_instances, NAN
+                                      when 0/0 or without a kept mask */
     size_t latency_nodes;
     double latency_error_median, latency_error_max;  /* NAN when no node */
     score_entry *entries;     /* true patterns first (in true rank order),
@@ -168,6 +176,17 @@ int score_compute(const tv_truth *tv, const score_result *r,
  * Returns PB_OK, PB_EINVAL (t has no path column), PB_ENOMEM. */
 int score_tw_compute(score_report *rep, const pb_trace *t,
                      const score_result *r, pb_error *err);
+
+/* The messages of truth that survive in `kept`, a lossy copy of it (a
+ * sniffer's output, the trace the result was inferred from), for
+ * tv_build_kept: *mask (owned by the caller, free()) has one byte per
+ * truth->msgs entry, 1 when a message with its id is in kept.  Checks that
+ * kept is that copy: every id of kept is in truth, with the same sender,
+ * receiver and type.  kept_name names kept in messages.  Returns PB_OK;
+ * PB_ENOENT / PB_EINVAL with err naming kept and the message id and what
+ * was expected; PB_ENOMEM. */
+int score_kept_mask(const pb_trace *truth, const pb_trace *kept,
+                    const char *kept_name, unsigned char **mask, pb_error *err);
 
 /* Free a report (not the truth or result it borrows from).  NULL-safe. */
 void score_report_close(score_report *rep);

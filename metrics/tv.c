@@ -59,6 +59,11 @@ typedef struct builder {
     size_t *ret;        /* call view: the return of a call, or NONE */
     size_t *ch_off, *ch;/* children (CSR): message or edge children */
     size_t *msg_inst;   /* instance of each message, or NONE */
+    size_t *cparent;    /* with kept: tree parent after contraction */
+    const unsigned char *kept; /* per message: survived (NULL: all did) */
+    unsigned char *present;    /* with kept: the tree edge of a message
+                                  has a surviving message */
+    size_t *lost;       /* with kept: per instance root, messages lost */
     dfs_item *stack;
     size_t *chain;      /* path view: current root-to-node chain */
     /* per tree node of the instance being emitted */
@@ -76,6 +81,9 @@ typedef struct builder {
 } builder;
 
 static const pb_msg *M(const builder *b, size_t i) { return &b->t->msgs[i]; }
+
+/* message i survived (always so without a kept mask) */
+#define KEPT(b, i) (!(b)->kept || (b)->kept[i])
 
 static const char *node_name(const builder *b, uint32_t n)
 {
@@ -379,6 +387,7 @@ static int emit(builder *b, size_t root, size_t chain_len)
         b->nl[i] = b->ed[i] = NAN;
     double total = NAN;
     size_t nids = 0;
+    size_t nlost = b->lost ? b->lost[root] : 0;
     if (tv->view == TV_CALL) {
         for (uint32_t i = 1; i < nn; i++) {
             size_t e = b->tn_msg[i];
@@ -389,8 +398,9 @@ static int emit(builder *b, size_t root, size_t chain_len)
                 b->ed[pos] = sec(M(b, e)->ts - M(b, p)->ts);
             if (grow((void **)&b->ids, &b->ids_cap, nids + 2, sizeof *b->ids) != PB_OK)
                 return oom(b);
-            b->ids[nids++] = M(b, e)->id;
-            if (b->ret[e] != NONE)
+            if (KEPT(b, e))
+                b->ids[nids++] = M(b, e)->id;
+            if (b->ret[e] != NONE && KEPT(b, b->ret[e]))
                 b->ids[nids++] = M(b, b->ret[e])->id;
         }
         if (M(b, root)->type == PB_TYPE_CALL && b->ret[root] != NONE)
@@ -415,7 +425,8 @@ static int emit(builder *b, size_t root, size_t chain_len)
                 last = end;
             if (grow((void **)&b->ids, &b->ids_cap, nids + 1, sizeof *b->ids) != PB_OK)
                 return oom(b);
-            b->ids[nids++] = m->id;
+            if (KEPT(b, e))
+                b->ids[nids++] = m->id;
         }
         total = sec(last - M(b, root)->ts);
     } else {
@@ -426,6 +437,17 @@ static int emit(builder *b, size_t root, size_t chain_len)
     }
     if (nids)
         qsort(b->ids, nids, sizeof *b->ids, cmp_u64);
+    if (b->kept && nids == 0) {
+        /* every message of the instance was lost: no survivor to find */
+        tv->inst_gone++;
+        return PB_OK;
+    }
+    if (nlost) {
+        /* a damaged instance's statistics are not known */
+        for (uint32_t i = 0; i < nn; i++)
+            b->nl[i] = b->ed[i] = NAN;
+        total = NAN;
+    }
 
     pb_pattern *pat;
     rc = pb_pattab_add(tv->patterns, pb_strbuf_str(&b->text), nn, 1.0, total,
@@ -453,6 +475,7 @@ static int emit(builder *b, size_t root, size_t chain_len)
     in->nmsg = nids;
     in->stat_off = tv->nstat;
     in->total = total;
+    in->nlost = nlost;
     if (nids)
         memcpy(tv->msg_ids + tv->nmsg_ids, b->ids, nids * sizeof *b->ids);
     tv->nmsg_ids += nids;
@@ -462,8 +485,9 @@ static int emit(builder *b, size_t root, size_t chain_len)
     if (tv->view != TV_PATH)
         for (uint32_t i = 1; i < nn; i++) {
             size_t e = b->tn_msg[i];
-            b->msg_inst[e] = ii;
-            if (tv->view == TV_CALL && b->ret[e] != NONE)
+            if (KEPT(b, e))
+                b->msg_inst[e] = ii;
+            if (tv->view == TV_CALL && b->ret[e] != NONE && KEPT(b, b->ret[e]))
                 b->msg_inst[b->ret[e]] = ii;
         }
     return PB_OK;
@@ -513,6 +537,62 @@ static int walk_instance(builder *b, size_t root)
     return PB_OK;
 }
 
+/* Survivors' truth (tv_build_kept): a tree edge (call view: a call with
+ * its return; message view: a message) is present when one of its
+ * messages survived.  An edge with no survivor is contracted: its present
+ * descendants hang under its nearest present ancestor (an instance's root
+ * edge is always kept as the root, so an instance stays one tree).  Also
+ * counts, per instance root, the messages lost. */
+static int contract(builder *b, const size_t *parent)
+{
+    const pb_trace *t = b->t;
+    size_t n = b->n;
+    int call = b->tv->view == TV_CALL;
+    b->present = calloc(n ? n : 1, 1);
+    b->lost = calloc(n ? n : 1, sizeof *b->lost);
+    b->cparent = malloc((n ? n : 1) * sizeof *b->cparent);
+    size_t *cp = malloc((n ? n : 1) * sizeof *cp);
+    size_t *root = malloc((n ? n : 1) * sizeof *root);
+    if (!b->present || !b->lost || !b->cparent || !cp || !root) {
+        free(cp);
+        free(root);
+        return oom(b);
+    }
+    for (size_t i = 0; i < n; i++) {
+        b->present[i] = b->kept[i];
+        if (call && t->msgs[i].type != PB_TYPE_RETURN && b->ret[i] != NONE &&
+            b->kept[b->ret[i]])
+            b->present[i] = 1;
+    }
+    /* causes before effects, and a tree parent is always a cause ancestor */
+    for (size_t k = 0; k < n; k++) {
+        size_t i = b->topo[k];
+        size_t p = parent[i];
+        root[i] = p == NONE ? i : root[p];
+        if (p == NONE)
+            cp[i] = NONE;
+        else if (b->present[p] || parent[p] == NONE)
+            cp[i] = p;
+        else
+            cp[i] = cp[p];
+        b->cparent[i] = b->present[i] ? cp[i] : NONE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (t->truth[i].path == PB_ID_NONE || (call && t->msgs[i].type == PB_TYPE_RETURN))
+            continue;
+        /* a return is counted with its call (returns have no tree parent) */
+        b->lost[root[i]] += !b->kept[i];
+        b->tv->msg_lost += !b->kept[i];
+        if (call && b->ret[i] != NONE) {
+            b->lost[root[i]] += !b->kept[b->ret[i]];
+            b->tv->msg_lost += !b->kept[b->ret[i]];
+        }
+    }
+    free(cp);
+    free(root);
+    return PB_OK;
+}
+
 static int build(builder *b)
 {
     const pb_trace *t = b->t;
@@ -530,7 +610,9 @@ static int build(builder *b)
                 b->served[i] = NONE;
         parent = b->served;
     }
-    if ((rc = build_children(b, parent)) != PB_OK)
+    if (b->kept && (rc = contract(b, parent)) != PB_OK)
+        return rc;
+    if ((rc = build_children(b, b->kept ? b->cparent : parent)) != PB_OK)
         return rc;
     if (b->tv->view == TV_CALL) {
         /* room for the child intervals of the busiest call, up front */
@@ -572,6 +654,9 @@ static void builder_free(builder *b)
     free(b->ch_off);
     free(b->ch);
     free(b->msg_inst);
+    free(b->present);
+    free(b->lost);
+    free(b->cparent);
     free(b->stack);
     free(b->chain);
     pb_ptree_free(&b->tree);
@@ -586,6 +671,12 @@ static void builder_free(builder *b)
 
 int tv_build(const pb_trace *t, tv_view view, tv_truth **out, pb_error *err)
 {
+    return tv_build_kept(t, view, NULL, out, err);
+}
+
+int tv_build_kept(const pb_trace *t, tv_view view, const unsigned char *kept,
+                  tv_truth **out, pb_error *err)
+{
     *out = NULL;
     if (!t->truth)
         return pb_error_set(err, PB_EINVAL, t->source, 0, 0,
@@ -594,12 +685,18 @@ int tv_build(const pb_trace *t, tv_view view, tv_truth **out, pb_error *err)
                             "trace)");
     if (view != TV_CALL && view != TV_MESSAGE && view != TV_PATH)
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0, "unknown view %d", (int)view);
+    if (kept && view == TV_PATH)
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "the path view has no survivors' truth; expected "
+                            "the call or the message view");
     tv_truth *tv = calloc(1, sizeof *tv);
     if (!tv)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     tv->view = view;
+    tv->has_kept = kept != NULL;
     builder b;
     memset(&b, 0, sizeof b);
+    b.kept = kept;
     b.t = t;
     b.tv = tv;
     b.err = err;

@@ -46,6 +46,8 @@ typedef struct tv_instance {
     size_t nmsg;        /* ascending; nmsg is 0 in the path view */
     size_t stat_off;    /* node_lat / edge_delay [stat_off .. +nnodes) */
     double total;       /* total latency, seconds, or NAN */
+    size_t nlost;       /* tv_build_kept: its messages that were lost (its
+                           statistics are then NAN); 0 otherwise */
 } tv_instance;
 
 typedef struct tv_truth {
@@ -62,8 +64,13 @@ typedef struct tv_truth {
                                insertion order (first instance first) */
     /* message id -> instance, sorted by id, one entry per trace message */
     uint64_t *lk_id;
-    size_t *lk_inst;        /* TV_NONE: in no instance of this view */
+    size_t *lk_inst;        /* TV_NONE: in no instance of this view (or,
+                               with a kept mask, lost) */
     size_t nlk;
+    int has_kept;           /* built by tv_build_kept with a mask */
+    size_t inst_gone;       /* with a mask: true instances all of whose
+                               messages were lost (not in inst) */
+    size_t msg_lost;        /* with a mask: messages of true instances lost */
 } tv_truth;
 
 /* Build the true instances of trace t (which must carry truth: loaded
@@ -75,6 +82,21 @@ typedef struct tv_truth {
  * answers no call, answers a call twice, or disagrees with its call's
  * nodes or callid; err names the message ids); PB_ENOMEM. */
 int tv_build(const pb_trace *t, tv_view view, tv_truth **out, pb_error *err);
+
+/* The survivors' truth: the true instances of t as far as the messages
+ * with kept[i] != 0 (i indexes t->msgs; NULL = all, as tv_build) show
+ * them, for scoring a result inferred from a lossy copy of t (a sniffer's
+ * output).  A tree edge (call view: an RPC, its call and its return;
+ * message view: a message) is present when one of its messages survived;
+ * the present descendants of an edge with no survivor hang under its
+ * nearest present ancestor (the root edge of an instance always stays, so
+ * an instance stays one tree).  Instances hold only surviving messages;
+ * instances with none are left out (counted in inst_gone); a damaged
+ * instance (nlost > 0) has NAN statistics.  Lost messages map to TV_NONE
+ * in tv_lookup.  Not for the path view (PB_EINVAL).  Otherwise returns as
+ * tv_build. */
+int tv_build_kept(const pb_trace *t, tv_view view, const unsigned char *kept,
+                  tv_truth **out, pb_error *err);
 
 /* Free a truth view.  NULL-safe. */
 void tv_close(tv_truth *tv);

@@ -64,7 +64,7 @@ static void usage(FILE *fp, const pb_cli *cli)
             "Infer causal path patterns from a message trace (CSV or the Project 5\n"
             "whitespace format; stdin when TRACE is absent or \"-\").\n"
             "nesting with -s window=D streams the trace in two passes (memory\n"
-            "follows the window; stdin is copied to a temporary file first).\n\n",
+            "follows the window; stdin is read once, spooled to TMPDIR).\n\n",
             prog);
     pb_cli_help(fp, cli);
     fputc('\n', fp);
@@ -337,6 +337,8 @@ int main(int argc, char **argv)
     }
 
     double t0 = cpu_now(), t1 = t0;
+    pb_tick_info tick;
+    char tickbuf[PB_TICK_BUF];
     if (stream) {
         if (pb_result_init(&res, algo->name, algo->view) != PB_OK) {
             fprintf(stderr, "%s: out of memory\n", prog);
@@ -358,6 +360,7 @@ int main(int argc, char **argv)
             pb_error_print(stderr, prog, &err);
             FAIL(1);
         }
+        tick = winfo.tick; /* measured while streaming */
         goto write;
     }
     if (pb_trace_load(trace_path, &ropts, algo->run_truth != NULL, &trace, &err) != PB_OK) {
@@ -371,19 +374,8 @@ int main(int argc, char **argv)
         FAIL(0);
     }
 
-    /* the trace's timestamp resolution: result metadata for every algorithm,
-     * and a warning when many rows tie at a coarse tick */
-    pb_tick_info tick;
+    /* the trace's timestamp resolution: result metadata for every algorithm */
     pb_tick_detect(trace->msgs, trace->n, &tick);
-    char tickbuf[PB_TICK_BUF];
-    pb_tick_format(tick.tick, tickbuf);
-    if (tick.coarse_ties)
-        fprintf(stderr, "%s: warning: %zu of %zu messages (%.1f %%) share their ts "
-                        "with the row before or after at a %s tick: only the order of "
-                        "the rows says which came first (nesting takes it as the "
-                        "order of events; see docs/formats.md \"Timestamp "
-                        "resolution\")\n", prog, tick.tied, tick.n,
-                100.0 * (double)tick.tied / (double)tick.n, tickbuf);
 
     if (pb_result_init(&res, algo->name, algo->view) != PB_OK) {
         fprintf(stderr, "%s: out of memory\n", prog);
@@ -410,6 +402,15 @@ write:;
         pb_error_print(stderr, prog, &err);
         FAIL(1);
     }
+    /* and a warning when many rows tie at a coarse tick */
+    pb_tick_format(tick.tick, tickbuf);
+    if (tick.coarse_ties)
+        fprintf(stderr, "%s: warning: %zu of %zu messages (%.1f %%) share their ts "
+                        "with the row before or after at a %s tick: only the order of "
+                        "the rows says which came first (nesting takes it as the "
+                        "order of events; see docs/formats.md \"Timestamp "
+                        "resolution\")\n", prog, tick.tied, tick.n,
+                100.0 * (double)tick.tied / (double)tick.n, tickbuf);
 
     /* caps and fallbacks that changed the result are "warning: ..."
      * metadata lines: say them on stderr too */
@@ -437,8 +438,7 @@ write:;
     pb_fingerprint_format(&fpr, fpline, sizeof fpline);
     const char *head[4] = {pb_strbuf_str(&h1), pb_strbuf_str(&h2), pb_strbuf_str(&h3),
                            fpline};
-    if (!stream)
-        pb_result_meta(&res, "tick=%s tied_ts=%zu tied_share=%.4f coarse_ties=%d",
+    pb_result_meta(&res, "tick=%s tied_ts=%zu tied_share=%.4f coarse_ties=%d",
                        tickbuf, tick.tied,
                        tick.n ? (double)tick.tied / (double)tick.n : 0.0,
                        tick.coarse_ties);

@@ -17,10 +17,13 @@ static const char *prog = "score";
 
 enum {
     O_TRUTH = 1, O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_CURVE, O_TEXT, O_TOP,
-    O_NOHEADER, O_SORT, O_IGNORE
+    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT
 };
 static const pb_cli_opt cli_opts[] = {
     {O_TRUTH, 'T', "truth", "TRACE", "the trace with truth columns (required)"},
+    {O_KEPT, 0, "kept", "TRACE", "the lossy copy of the truth trace the result\n"
+                                 "was inferred from (sniffer output): score\n"
+                                 "against the truth of the messages it kept"},
     {O_MIN, 'm', "min-instances", "M", "ignore inferred patterns with fewer than M\n"
                                       "instances (paper 7.5.7; default 0 = keep all)"},
     {O_TOPN, 0, "topn", "N", "N of the top-N columns (default 10)"},
@@ -46,7 +49,8 @@ static void usage(FILE *fp, const pb_cli *cli)
             "usage: %s --truth TRACE [options] [RESULT]\n"
             "Score a result file (from infer; stdin when RESULT is absent or \"-\")\n"
             "against the truth columns of TRACE, the unperturbed trace it was\n"
-            "inferred from (messages matched by id).  The view comes from the\n"
+            "inferred from (messages matched by id).  With --kept, the truth is\n"
+            "cut to the messages of that lossy copy.  The view comes from the\n"
             "result's metadata.  Prints one CSV row with a header (--text: a\n"
             "readable report).\n\n",
             prog);
@@ -84,7 +88,7 @@ static int parse_tols(const char *s, score_opts *o)
 
 int main(int argc, char **argv)
 {
-    const char *truth_path = NULL, *curve_path = NULL;
+    const char *truth_path = NULL, *curve_path = NULL, *kept_path = NULL;
     int text = 0, no_header = 0;
     score_opts so;
     score_opts_default(&so);
@@ -104,6 +108,7 @@ int main(int argc, char **argv)
         const char *optarg = optarg_;
         switch (c) {
         case O_TRUTH: truth_path = optarg; break;
+        case O_KEPT: kept_path = optarg; break;
         case O_MIN:
             if (!parse_size(optarg, &v)) {
                 fprintf(stderr, "%s: --min-instances: \"%s\" is not a count; "
@@ -187,6 +192,10 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *result_path = optind < argc ? argv[optind] : "-";
+    if (kept_path && !strcmp(kept_path, "-")) {
+        fprintf(stderr, "%s: --kept: expected a file, not stdin\n", prog);
+        return 2;
+    }
     if (!strcmp(result_path, "-") && !strcmp(truth_path, "-")) {
         fprintf(stderr, "%s: the trace and the result cannot both be stdin\n", prog);
         return 2;
@@ -237,13 +246,33 @@ int main(int argc, char **argv)
     }
     tv_truth *tv = NULL;
     score_report *rep = NULL;
+    pb_trace *kept = NULL;
+    unsigned char *mask = NULL;
     int rc = score_check_trace(res, trace, truth_path, &err);
+    if (rc == PB_OK && kept_path) {
+        /* the lossy copy: no truth needed (its causes may name lost messages) */
+        rc = pb_trace_load(kept_path, &ropts, 0, &kept, &err);
+        pb_fingerprint kf;
+        if (rc == PB_OK && res->has_fp &&
+            pb_fingerprint_of(kept->msgs, kept->n, kept->names->nodes, &kf) == PB_OK &&
+            (kf.messages != res->fp.messages || kf.ids != res->fp.ids))
+            rc = pb_error_set(&err, PB_EINVAL, res->file, 0, 0,
+                              "inferred from a trace of %llu messages that is not "
+                              "%s (%zu messages); expected --kept to name the "
+                              "trace the result was inferred from",
+                              (unsigned long long)res->fp.messages, kept_path,
+                              kept->n);
+        if (rc == PB_OK)
+            rc = score_kept_mask(trace, kept, kept_path, &mask, &err);
+    }
     if (rc == PB_OK)
-        rc = tv_build(trace, view, &tv, &err);
+        rc = tv_build_kept(trace, view, mask, &tv, &err);
     if (rc == PB_OK)
         rc = score_compute(tv, res, &so, &rep, &err);
     if (rc == PB_OK)
         rc = score_tw_compute(rep, trace, res, &err);
+    free(mask);
+    pb_trace_close(kept);
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
         tv_close(tv);

@@ -265,6 +265,122 @@ TEST(view_names)
     pb_trace_close(t);
 }
 
+/* A>B[C[E],D] once, in the call view (ids 1-8), for the survivors' truth. */
+static pb_trace *deep_trace(void)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    pb_trace_add(t, 1, MS(0), MS(1), "A", "B", PB_TYPE_CALL, 1, 1, N);
+    pb_trace_add(t, 2, MS(10), MS(11), "B", "C", PB_TYPE_CALL, 2, 1, 1);
+    pb_trace_add(t, 3, MS(20), MS(21), "C", "E", PB_TYPE_CALL, 3, 1, 2);
+    pb_trace_add(t, 4, MS(30), MS(31), "E", "C", PB_TYPE_RETURN, 3, 1, 3);
+    pb_trace_add(t, 5, MS(40), MS(41), "C", "B", PB_TYPE_RETURN, 2, 1, 4);
+    pb_trace_add(t, 6, MS(50), MS(51), "B", "D", PB_TYPE_CALL, 4, 1, 5);
+    pb_trace_add(t, 7, MS(60), MS(61), "D", "B", PB_TYPE_RETURN, 4, 1, 6);
+    pb_trace_add(t, 8, MS(70), MS(71), "B", "A", PB_TYPE_RETURN, 1, 1, 7);
+    return t;
+}
+
+/* Build the survivors' truth of deep_trace with the messages whose ids
+ * are listed in `lost` (0-terminated) gone. */
+static tv_truth *kept_view(pb_trace *t, tv_view v, const uint64_t *lost)
+{
+    unsigned char kept[8];
+    for (size_t i = 0; i < t->n; i++) {
+        kept[i] = 1;
+        for (const uint64_t *l = lost; *l; l++)
+            if (t->msgs[i].id == *l)
+                kept[i] = 0;
+    }
+    tv_truth *tv = NULL;
+    pb_error err;
+    if (tv_build_kept(t, v, kept, &tv, &err) != PB_OK)
+        return NULL;
+    return tv;
+}
+
+static void check_ids(const tv_truth *tv, size_t i, const uint64_t *want, size_t n)
+{
+    CHECK_INT(tv->inst[i].nmsg, n);
+    for (size_t k = 0; k < n && k < tv->inst[i].nmsg; k++)
+        CHECK_INT(tv->msg_ids[tv->inst[i].msg_off + k], want[k]);
+}
+
+TEST(survivors_truth_call_view)
+{
+    pb_trace *t = deep_trace();
+    tv_truth *tv;
+    pb_error err;
+    size_t inst;
+    /* nothing lost: the same as tv_build */
+    const uint64_t none[] = {0};
+    tv = kept_view(t, TV_CALL, none);
+    CHECK(tv != NULL && tv->has_kept);
+    CHECK_STR(pat(tv, 0), "A>B[C[E],D]");
+    CHECK_INT(tv->inst[0].nlost, 0);
+    CHECK_INT(tv->msg_lost, 0);
+    CHECK_NEAR(tv->inst[0].total, 0.070, 1e-12);
+    tv_close(tv);
+    /* the call B>C lost, its return kept: the edge stays, the statistics go */
+    const uint64_t l2[] = {2, 0};
+    tv = kept_view(t, TV_CALL, l2);
+    CHECK_INT(tv->ninst, 1);
+    CHECK_STR(pat(tv, 0), "A>B[C[E],D]");
+    const uint64_t w2[] = {1, 3, 4, 5, 6, 7, 8};
+    check_ids(tv, 0, w2, 7);
+    CHECK_INT(tv->inst[0].nlost, 1);
+    CHECK_INT(tv->msg_lost, 1);
+    CHECK(isnan(tv->inst[0].total));
+    CHECK(isnan(nl(tv, 0, 1)));
+    CHECK_INT(tv_lookup(tv, 2, &inst), 1);
+    CHECK_INT(inst, TV_NONE);
+    CHECK_INT(tv_lookup(tv, 3, &inst), 1);
+    CHECK_INT(inst, 0);
+    tv_close(tv);
+    /* B>C and its return both lost: C>E hangs under B */
+    const uint64_t l25[] = {2, 5, 0};
+    tv = kept_view(t, TV_CALL, l25);
+    CHECK_STR(pat(tv, 0), "A>B[D,E]");
+    const uint64_t w25[] = {1, 3, 4, 6, 7, 8};
+    check_ids(tv, 0, w25, 6);
+    CHECK_INT(tv->inst[0].nlost, 2);
+    tv_close(tv);
+    /* the top-level call and its return lost: the root edge stays */
+    const uint64_t l18[] = {1, 8, 0};
+    tv = kept_view(t, TV_CALL, l18);
+    CHECK_STR(pat(tv, 0), "A>B[C[E],D]");
+    const uint64_t w18[] = {2, 3, 4, 5, 6, 7};
+    check_ids(tv, 0, w18, 6);
+    tv_close(tv);
+    /* everything lost: no instance left */
+    const uint64_t all[] = {1, 2, 3, 4, 5, 6, 7, 8, 0};
+    tv = kept_view(t, TV_CALL, all);
+    CHECK_INT(tv->ninst, 0);
+    CHECK_INT(tv->inst_gone, 1);
+    CHECK_INT(tv->msg_lost, 8);
+    tv_close(tv);
+    /* the path view has no survivors' truth */
+    unsigned char k8[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    CHECK_INT(tv_build_kept(t, TV_PATH, k8, &tv, &err), PB_EINVAL);
+    pb_trace_close(t);
+}
+
+TEST(survivors_truth_message_view)
+{
+    pb_trace *t = deep_trace();
+    /* message view chain A>B[C[E[C[B[D[B[A]]]]]]]; losing B>C (id 2) hangs
+     * C>E under A>B */
+    const uint64_t l2[] = {2, 0};
+    tv_truth *tv = kept_view(t, TV_MESSAGE, l2);
+    CHECK(tv != NULL);
+    CHECK_INT(tv->ninst, 1);
+    CHECK_STR(pat(tv, 0), "A>B[E[C[B[D[B[A]]]]]]");
+    CHECK_INT(tv->inst[0].nmsg, 7);
+    CHECK_INT(tv->inst[0].nlost, 1);
+    tv_close(tv);
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(call_view_tree_and_stats);
@@ -275,5 +391,7 @@ int main(void)
     RUN(bad_truth_is_an_error);
     RUN(no_truth_is_an_error);
     RUN(view_names);
+    RUN(survivors_truth_call_view);
+    RUN(survivors_truth_message_view);
     return pbtest_exit();
 }

@@ -1,0 +1,338 @@
+/*
+ * joint_align.c - pairing the calls and returns of one link without call
+ * ids, robust to lost messages (docs/joint.md "Robustness").
+ *
+ * First in, first out pairs the i-th return of a link with the i-th call.
+ * One lost return shifts every later pair by one call (until a lost call
+ * shifts it back), so one lost message spoils the pairs, and then the
+ * requests, of a whole stretch of the trace.  Here the pairs keep the
+ * order of first in, first out, but any call or return may stay unpaired:
+ * a dynamic program over (returns decided, calls decided) finds the
+ * alignment of least cost, where a pair costs -log p(duration) under the
+ * link's own duration histogram (log10 bins, smoothed, mixed with a
+ * uniform floor) and an unpaired message costs AL_SKIP nats.  A shifted
+ * stretch pays the floor cost at each of its pairs, so the shift is cut
+ * where the lost message was.  The histogram is learned from two starts,
+ * last-in-first-out pairs (which a lost message does not shift, but
+ * which are wrong where requests overlap on the link) and first-in-
+ * first-out pairs (the reverse); from each, align, refit the histogram
+ * from the alignment's pairs and align again; the alignment of least
+ * cost is kept.  A return is tried
+ * against a window of the last calls before it, twice the longest
+ * first-in-first-out queue of the link plus AL_KMIN (at most AL_KMAX), so
+ * that it holds the call first in, first out would take (window_cut
+ * counts the returns for which it does not).  Cost O(returns x window).
+ */
+#include "joint_align.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_error.h"
+
+#define AL_SKIP 10.0    /* nats for a message left unpaired (its partner lost) */
+#define AL_BW 0.05      /* width of a duration bin, decades */
+#define AL_NB 280       /* bins from 1 ns to 10^14 ns */
+#define AL_FLOOR 1e-3   /* weight of the uniform background */
+#define AL_KMIN 16      /* least window of candidate calls */
+#define AL_KMAX 1024    /* largest window */
+#define AL_REFITS 1     /* refits of the histogram from the alignment (more did not help) */
+#define AL_NONE 0xFFFFu
+
+static int al_bin(pb_ns d)
+{
+    double x = log10(d < 1 ? 1.0 : (double)d) / AL_BW;
+    if (!(x > 0))
+        return 0;
+    return x >= AL_NB - 1 ? AL_NB - 1 : (int)x;
+}
+
+/* cost[b] = -log p(bin b) from the counts h (Gaussian smoothing of 1.5
+ * bins, uniform floor) */
+static void al_fit(const double *h, double *cost)
+{
+    double sm[AL_NB], tot = 0;
+    for (int b = 0; b < AL_NB; b++) {
+        double v = 0;
+        for (int k = -5; k <= 5; k++)
+            if (b + k >= 0 && b + k < AL_NB)
+                v += h[b + k] * exp(-0.5 * (k / 1.5) * (k / 1.5));
+        sm[b] = v;
+        tot += v;
+    }
+    for (int b = 0; b < AL_NB; b++) {
+        double p = tot > 0 ? (1 - AL_FLOOR) * sm[b] / tot + AL_FLOOR / AL_NB
+                           : 1.0 / AL_NB;
+        cost[b] = -log(p);
+    }
+}
+
+typedef struct al_state {
+    size_t nc, nr, K;
+    const pb_ns *ct, *rt;
+    size_t *hi, *lo, *fold;     /* per return */
+    uint16_t *choice;           /* per return, K+1 states: AL_NONE = the
+                                   return unpaired, else the predecessor
+                                   state's offset from lo */
+    double *pv, *nv;            /* two columns, K+2 states */
+    int32_t *pair_of_ret;       /* call index, or -1 */
+} al_state;
+
+/* One alignment under the costs; fills pair_of_ret and returns its cost. */
+static double al_run(al_state *a, const double *cost)
+{
+    size_t K = a->K;
+    size_t plo = 0, phi = 0;
+    a->pv[0] = 0;
+    for (size_t j = 0; j < a->nr; j++) {
+        size_t lo = a->lo[j], hi = a->hi[j];
+        /* fold the previous states below lo into lo: their calls up to lo
+         * can pair with no later return */
+        double best = HUGE_VAL;
+        size_t from = lo;
+        size_t top = phi < lo ? phi : lo;
+        for (size_t i = plo; i <= top; i++) {
+            double v = a->pv[i - plo] + AL_SKIP * (double)(lo - i);
+            if (v < best) {
+                best = v;
+                from = i;
+            }
+        }
+        a->fold[j] = from;
+        /* pf over [lo, max(phi, lo)]: pf(lo) = best, else pv */
+        size_t pfhi = phi > lo ? phi : lo;
+        /* run: min over i' < i of pf(i') - SKIP * i' (ties to the latest
+         * state: fewest calls left unpaired), at state runarg */
+        double run = HUGE_VAL;
+        size_t runarg = lo;
+        uint16_t *ch = a->choice + j * (K + 1);
+        for (size_t i = lo; i <= hi; i++) {
+            double pfi = i == lo ? best : (i <= pfhi ? a->pv[i - plo] : HUGE_VAL);
+            double sk = pfi + AL_SKIP;
+            double mt = HUGE_VAL;
+            if (i > lo && run < HUGE_VAL)
+                mt = run + AL_SKIP * (double)(i - 1) +
+                     cost[al_bin(a->rt[j] - a->ct[i - 1])];
+            if (mt <= sk) {
+                a->nv[i - lo] = mt;
+                ch[i - lo] = (uint16_t)(runarg - lo);
+            } else {
+                a->nv[i - lo] = sk;
+                ch[i - lo] = AL_NONE;
+            }
+            double cand = pfi - AL_SKIP * (double)i;
+            if (cand <= run && cand < HUGE_VAL) {
+                run = cand;
+                runarg = i;
+            }
+        }
+        double *sw = a->pv;
+        a->pv = a->nv;
+        a->nv = sw;
+        plo = lo;
+        phi = hi;
+    }
+    /* the calls after the last state stay unpaired */
+    double best = HUGE_VAL;
+    size_t bi = plo;
+    for (size_t i = plo; i <= phi; i++) {
+        double v = a->pv[i - plo] + AL_SKIP * (double)(a->nc - i);
+        if (v < best) {
+            best = v;
+            bi = i;
+        }
+    }
+    size_t i = bi;
+    for (size_t j = a->nr; j-- > 0;) {
+        uint16_t c = a->choice[j * (K + 1) + (i - a->lo[j])];
+        a->pair_of_ret[j] = -1;
+        if (c != AL_NONE) {
+            a->pair_of_ret[j] = (int32_t)(i - 1);
+            i = a->lo[j] + c;
+        }
+        if (i == a->lo[j])
+            i = a->fold[j];
+    }
+    return best;
+}
+
+/* the cost of the pairs in pair_of_ret under the histogram of their own
+ * durations, with AL_SKIP for every message left unpaired */
+static double al_score(const al_state *a, double *cost)
+{
+    double h[AL_NB];
+    memset(h, 0, sizeof h);
+    size_t paired = 0;
+    for (size_t j = 0; j < a->nr; j++)
+        if (a->pair_of_ret[j] >= 0 && a->rt[j] - a->ct[a->pair_of_ret[j]] >= 0)
+            h[al_bin(a->rt[j] - a->ct[a->pair_of_ret[j]])] += 1;
+    al_fit(h, cost);
+    double c = 0;
+    for (size_t j = 0; j < a->nr; j++)
+        if (a->pair_of_ret[j] >= 0) {
+            c += cost[al_bin(a->rt[j] - a->ct[a->pair_of_ret[j]])];
+            paired++;
+        }
+    return c + AL_SKIP * (double)(a->nc + a->nr - 2 * paired);
+}
+
+/* fit from the alignment's pairs, align again; returns the cost */
+static double al_refit(al_state *a, double *cost)
+{
+    double h[AL_NB];
+    memset(h, 0, sizeof h);
+    for (size_t j = 0; j < a->nr; j++)
+        if (a->pair_of_ret[j] >= 0 && a->rt[j] - a->ct[a->pair_of_ret[j]] >= 0)
+            h[al_bin(a->rt[j] - a->ct[a->pair_of_ret[j]])] += 1;
+    al_fit(h, cost);
+    return al_run(a, cost);
+}
+
+int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
+                     const unsigned char *ev_call, size_t n, pb_ns early,
+                     uint64_t *pairs, size_t *np, joint_align_stats *st)
+{
+    size_t nc = 0, nr = 0;
+    for (size_t e = 0; e < n; e++) {
+        if (ev_call[e])
+            nc++;
+        else
+            nr++;
+    }
+    if (st)
+        st->links++;
+    if (nc == 0 || nr == 0) {
+        if (st)
+            st->skipped += n;
+        return PB_OK;
+    }
+    if (nc == nr) {
+        /* as many calls as returns: nothing says a message was lost, and
+         * first in, first out is kept (the alignment could only trade a
+         * pair of skips for a shift its own fit prefers) */
+        /* the i-th call with the i-th return, both in time order */
+        size_t c = 0, r = 0;
+        uint32_t *cq = malloc(nc * sizeof *cq);
+        if (!cq)
+            return PB_ENOMEM;
+        for (size_t e = 0; e < n; e++)
+            if (ev_call[e])
+                cq[c++] = ev_msg[e];
+        for (size_t e = 0; e < n; e++)
+            if (!ev_call[e])
+                pairs[(*np)++] = ((uint64_t)cq[r++] << 32) | ev_msg[e];
+        free(cq);
+        if (st)
+            st->fifo_kept++;
+        return PB_OK;
+    }
+    al_state a;
+    memset(&a, 0, sizeof a);
+    a.nc = nc;
+    a.nr = nr;
+    pb_ns *ct = malloc(nc * sizeof *ct), *rt = malloc(nr * sizeof *rt);
+    uint32_t *cm = malloc(nc * sizeof *cm), *rm = malloc(nr * sizeof *rm);
+    size_t *stack = malloc(nc * sizeof *stack);
+    a.hi = malloc(nr * sizeof *a.hi);
+    a.lo = malloc(nr * sizeof *a.lo);
+    a.fold = malloc(nr * sizeof *a.fold);
+    a.pair_of_ret = malloc(nr * sizeof *a.pair_of_ret);
+    int32_t *keep = malloc(nr * sizeof *keep);
+    int rc = PB_ENOMEM;
+    if (!ct || !rt || !cm || !rm || !stack || !a.hi || !a.lo || !a.fold || !a.pair_of_ret ||
+        !keep)
+        goto out;
+    /* the returns' windows, the longest first-in-first-out queue, and the
+     * last-in-first-out durations */
+    double h[AL_NB], cost[AL_NB];
+    memset(h, 0, sizeof h);
+    size_t ic = 0, ir = 0, sp = 0, maxq = 0;
+    for (size_t e = 0; e < n; e++) {
+        if (ev_call[e]) {
+            ct[ic] = ev_t[e];
+            cm[ic] = ev_msg[e];
+            stack[sp++] = ic++;
+        } else {
+            rt[ir] = ev_t[e];
+            rm[ir] = ev_msg[e];
+            if (sp > 0) {
+                pb_ns d = ev_t[e] - ct[stack[--sp]];
+                if (d >= 0)
+                    h[al_bin(d)] += 1;
+            }
+            size_t q = ic > ir ? ic - ir : 0;
+            if (q > maxq)
+                maxq = q;
+            if (st && q > 1)
+                st->ambiguous++;
+            ir++;
+        }
+    }
+    size_t K = 2 * maxq + AL_KMIN;
+    if (K > AL_KMAX)
+        K = AL_KMAX;
+    a.K = K;
+    a.ct = ct;
+    a.rt = rt;
+    size_t c = 0, lo = 0;
+    for (size_t j = 0; j < nr; j++) {
+        while (c < nc && ct[c] <= rt[j] + early)
+            c++;
+        a.hi[j] = c;
+        if (c > lo + K)
+            lo = c - K;
+        a.lo[j] = lo;
+        /* the call first in, first out would pair with it is out of reach */
+        if (st && j < lo)
+            st->window_cut++;
+    }
+    a.choice = malloc(nr * (K + 1) * sizeof *a.choice);
+    a.pv = malloc((K + 2) * sizeof *a.pv);
+    a.nv = malloc((K + 2) * sizeof *a.nv);
+    if (!a.choice || !a.pv || !a.nv)
+        goto out;
+    /* start from the last-in-first-out durations (not shifted by a lost
+     * message), align, refit from the alignment's pairs, align again */
+    al_fit(h, cost);
+    al_run(&a, cost);
+    for (int it = 0; it < AL_REFITS; it++)
+        al_refit(&a, cost);
+    /* where requests overlap on the link, last-in-first-out durations are
+     * too short and the alignment can settle on a shift of its own: keep
+     * it only if it explains the link better than first in, first out
+     * (each scored under the histogram of its own pairs) */
+    double c_al = al_score(&a, cost);
+    memcpy(keep, a.pair_of_ret, nr * sizeof *keep);
+    for (size_t j = 0; j < nr; j++)
+        a.pair_of_ret[j] = j < nc ? (int32_t)j : -1;
+    double c_fifo = al_score(&a, cost);
+    if (c_al <= c_fifo)
+        memcpy(a.pair_of_ret, keep, nr * sizeof *keep);
+    else if (st)
+        st->fifo_kept++;
+    size_t paired = 0;
+    for (size_t j = 0; j < nr; j++)
+        if (a.pair_of_ret[j] >= 0) {
+            pairs[(*np)++] = ((uint64_t)cm[a.pair_of_ret[j]] << 32) | rm[j];
+            paired++;
+        }
+    if (st)
+        st->skipped += n - 2 * paired;
+    rc = PB_OK;
+out:
+    free(ct);
+    free(rt);
+    free(cm);
+    free(rm);
+    free(stack);
+    free(a.hi);
+    free(a.lo);
+    free(a.fold);
+    free(a.pair_of_ret);
+    free(keep);
+    free(a.choice);
+    free(a.pv);
+    free(a.nv);
+    return rc;
+}
