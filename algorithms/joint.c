@@ -535,6 +535,9 @@ void joint_close(joint *s)
     free(s->cst);
     free(s->cpar);
     free(s->sure);
+    free(s->cdur);
+    free(s->cdir);
+    free(s->cldur);
     free(s->rsbuf);
     free(s->qend);
     free(s->hmax);

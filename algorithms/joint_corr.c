@@ -21,11 +21,19 @@
 #define CORR_MIN_N 30      /* fewer pairs of calls: no term */
 #define CORR_ZMAX 4.0      /* standardized durations are clipped to this */
 #define CORR_RHO_MAX 0.95  /* correlations are clipped to this */
+#define CORR_DIRECT_MAX (1u << 18) /* keys in a direct table up to this many */
 
-static double dur(const joint *s, uint32_t p)
+/* log10 of call p's duration on the caller's clock, cached per pair
+ * (returns move, so the cache is keyed by the duration itself) */
+static double dur(const joint *cs, uint32_t p)
 {
+    joint *s = (joint *)cs;
     pb_ns d = s->pr[p].rr - s->pr[p].cs;
-    return log10(d < 10 ? 10.0 : (double)d);
+    if (s->cdur[p] != d) {
+        s->cdur[p] = d;
+        s->cldur[p] = log10(d < 10 ? 10.0 : (double)d);
+    }
+    return s->cldur[p];
 }
 
 static double clipz(double z)
@@ -33,9 +41,20 @@ static double clipz(double z)
     return z > CORR_ZMAX ? CORR_ZMAX : z < -CORR_ZMAX ? -CORR_ZMAX : z;
 }
 
+/* the index of key (ein, l1, l2), or NONE: a direct table when the links
+ * are few, else the hash map */
+static uint32_t corr_index(const joint *s, uint32_t ein, uint32_t l1, uint32_t l2)
+{
+    if (s->cdir) {
+        size_t n = s->nlinks;
+        return s->cdir[((size_t)ein * n + l1) * n + l2];
+    }
+    return joint_hmap_get(&s->corrmap, dkey(ein, l1, l2));
+}
+
 double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
 {
-    if (!s->corr_on || !s->ncorr)
+    if (!s->corr_on || !s->corr_any || n < 2)
         return 0;
     double v = 0;
     uint32_t prev = NONE;
@@ -44,7 +63,7 @@ double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n
         if (x->call == NONE || x->ret == NONE)
             continue;
         if (prev != NONE) {
-            uint32_t c = joint_hmap_get(&s->corrmap, dkey(ein, s->pr[prev].link, x->link));
+            uint32_t c = corr_index(s, ein, s->pr[prev].link, x->link);
             if (c != NONE) {
                 const double *q = s->cpar + 5 * (size_t)c;
                 double r = q[4];
@@ -102,6 +121,10 @@ int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32
                 int rc = joint_hmap_put(&s->corrmap, key, c);
                 if (rc != PB_OK)
                     return rc;
+                if (s->cdir) {
+                    size_t nl = s->nlinks;
+                    s->cdir[((size_t)ein * nl + s->pr[prev].link) * nl + x->link] = c;
+                }
             }
             double dx = dur(s, prev), dy = dur(s, k[i]), *t = s->cst + 6 * (size_t)c;
             t[0] += 1;
@@ -119,10 +142,24 @@ int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32
 int joint_corr_init(joint *s)
 {
     s->sure = malloc((size_t)s->npairs + 1);
+    s->cdur = malloc(((size_t)s->npairs + 1) * sizeof *s->cdur);
+    s->cldur = malloc(((size_t)s->npairs + 1) * sizeof *s->cldur);
     insort *e = malloc(((size_t)2 * s->npairs + 1) * sizeof *e);
-    if (!s->sure || !e) {
+    if (!s->sure || !s->cdur || !s->cldur || !e) {
         free(e);
         return PB_ENOMEM;
+    }
+    for (uint32_t p = 0; p < s->npairs; p++)
+        s->cdur[p] = INT64_MIN;
+    size_t nl = s->nlinks;
+    if (nl * nl * nl <= CORR_DIRECT_MAX) {
+        s->cdir = malloc((nl * nl * nl + 1) * sizeof *s->cdir);
+        if (!s->cdir) {
+            free(e);
+            return PB_ENOMEM;
+        }
+        for (size_t i = 0; i < nl * nl * nl; i++)
+            s->cdir[i] = NONE;
     }
     /* a pair is beyond doubt when it was paired by call id, or when on
      * its link (callee's clock) no other call arrived and no other return
@@ -164,6 +201,7 @@ void joint_corr_reset(joint *s)
 
 void joint_corr_finish(joint *s)
 {
+    s->corr_any = 0;
     for (uint32_t c = 0; c < s->ncorr; c++) {
         const double *t = s->cst + 6 * (size_t)c;
         double *q = s->cpar + 5 * (size_t)c;
@@ -188,5 +226,6 @@ void joint_corr_finish(joint *s)
         q[2] = 1 / sqrt(vx);
         q[3] = 1 / sqrt(vy);
         q[4] = r;
+        s->corr_any |= r != 0;
     }
 }

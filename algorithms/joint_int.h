@@ -98,8 +98,11 @@ struct joint {
     unsigned char *clean;   /* requests no ambiguous call could belong to */
     int corr_on;            /* score correlated durations of consecutive calls */
     hmap corrmap;           /* (in link, call link, next call link) -> index */
-    uint32_t ncorr;
+    uint32_t ncorr, *cdir;  /* cdir: direct key table (links^3), or NULL */
+    int corr_any;           /* some fitted correlation is not zero */
     unsigned char *sure;    /* per pair: paired beyond doubt (joint_corr.c) */
+    pb_ns *cdur;            /* per pair: duration whose log10 is in cldur */
+    double *cldur;
     double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho) */
     size_t nclean;
 
