@@ -205,14 +205,19 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         before[L] = ll_of(s, X[L], Y[L]);
     double best = 1e-9;
     uint32_t bestD = 0, nsw = 0;
+    /* a level's value once exchanged does not depend on the levels above
+     * it, so each depth adds one exchanged level and a new top */
+    double xsum = 0;
     for (uint32_t D = 1; D <= n && rc == PB_OK; D++) {
         swap_ret(s, X[D - 1], Y[D - 1]);
         nsw = D;
         if (!well_formed(s, X[D - 1]) || !well_formed(s, Y[D - 1]))
             break;
-        double gain = 0;
-        for (uint32_t L = 0; L <= D && gain > -INFINITY && rc == PB_OK; L++)
-            gain += level_value(s, X[L], Y[L], &lv[L], &rc) - before[L];
+        double xv = level_value(s, X[D - 1], Y[D - 1], &lv[D - 1], &rc);
+        if (rc != PB_OK || xv == -INFINITY)
+            break; /* and so every deeper exchange */
+        xsum += xv - before[D - 1];
+        double gain = xsum + level_value(s, X[D], Y[D], &lv[D], &rc) - before[D];
         if (D > 1)
             gain -= XMARGIN;
         if (gain > best) {
