@@ -85,6 +85,9 @@ const pb_option joint_options[] = {
     {"order", PB_OPT_BOOL, offsetof(joint_params, order), "0", PB_OPT_NORANGE,
      "use the order of service: two overlapping requests' first calls of an endpoint "
      "follow their arrival order with a learned probability (in the re-split)"},
+    {"corr", PB_OPT_BOOL, offsetof(joint_params, corr), "1", PB_OPT_NORANGE,
+     "without call ids, score how the durations of a request's consecutive calls go "
+     "together (a bivariate Gaussian of their log durations, learned from the trace)"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
     {"align", PB_OPT_BOOL, offsetof(joint_params, align), "1", PB_OPT_NORANGE,
@@ -528,6 +531,13 @@ void joint_close(joint *s)
     free(s->pse);
     free(s->pflag);
     hmap_free(&s->seen);
+    hmap_free(&s->corrmap);
+    free(s->cst);
+    free(s->cpar);
+    free(s->sure);
+    free(s->cdur);
+    free(s->cdir);
+    free(s->cldur);
     free(s->rsbuf);
     free(s->qend);
     free(s->hmax);

@@ -41,6 +41,7 @@ typedef struct joint_params {
     int order;          /* [order] order-of-service term, 0 */
     double parallel;    /* [parallel] overlap fraction making a return no trigger, 0.8 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
+    int corr;           /* [corr] correlated call durations without call ids, 1 */
     int align;          /* [align] without call ids, the most likely in-order
                            pairing that lets messages be lost (joint_align.c), 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */

@@ -96,6 +96,14 @@ struct joint {
     pb_ns *hmax;            /* per link: longest whole request (callee's clock) */        /* returns moved by the re-pairing */
     double *ord_inv, *ord_keep; /* per link: log P(inverted), log P(in order) */
     unsigned char *clean;   /* requests no ambiguous call could belong to */
+    int corr_on;            /* score correlated durations of consecutive calls */
+    hmap corrmap;           /* (in link, call link, next call link) -> index */
+    uint32_t ncorr, *cdir;  /* cdir: direct key table (links^3), or NULL */
+    int corr_any;           /* some fitted correlation is not zero */
+    unsigned char *sure;    /* per pair: paired beyond doubt (joint_corr.c) */
+    pb_ns *cdur;            /* per pair: duration whose log10 is in cldur */
+    double *cldur;
+    double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho) */
     size_t nclean;
 
     /* counters */
@@ -222,6 +230,19 @@ uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
                             uint32_t *out);
 /* passes of the exact re-split; *changed counts moves.  PB_OK or PB_ENOMEM */
 int joint_local_search(joint *s, int *changed);
+
+/* joint_corr.c.  The log-likelihood term of the durations of the
+ * consecutive whole calls k[0..n) (sorted by call time) of a request on
+ * incoming link ein (0 when the term is off or not fitted) */
+double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
+/* add those calls' durations to the fit.  PB_OK or PB_ENOMEM */
+int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32_t n);
+/* mark the pairs beyond doubt (s->sure), whose requests the fit uses.
+ * PB_OK or PB_ENOMEM */
+int joint_corr_init(joint *s);
+/* clear the sums before a refit; fit from the sums after it */
+void joint_corr_reset(joint *s);
+void joint_corr_finish(joint *s);
 
 /* joint_repair.c.  One pass of return exchanges; *swaps counts them.
  * PB_OK or PB_ENOMEM */

@@ -194,6 +194,12 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
             c[j] = 0;
         }
     }
+    if (s->corr_on) {
+        if (mode == 0)
+            sum += joint_corr_ll(s, ein, k, n);
+        else if (joint_corr_add(s, q, ein, k, n) != PB_OK)
+            return PB_ENOMEM;
+    }
     if (ll)
         *ll = sum;
     return PB_OK;
@@ -317,6 +323,7 @@ int joint_fit(joint *s, const unsigned char *only)
         s->kstat[3 * k] = s->kstat[3 * k + 1] = s->kstat[3 * k + 2] = 0;
     }
     memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
+    joint_corr_reset(s);
     for (uint32_t h = 0; h < s->npar; h++)
         s->pov[h] = s->pse[h] = 0;
     for (uint32_t q = 0; q < s->npairs; q++) {
@@ -405,6 +412,7 @@ int joint_fit(joint *s, const unsigned char *only)
     }
     gsl_vector_free(x);
     gsl_vector_free(y);
+    joint_corr_finish(s);
     if (s->p.order) {
         int rc = fit_order(s);
         if (rc != PB_OK)

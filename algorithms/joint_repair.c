@@ -28,16 +28,6 @@ static void swap_ret(joint *s, uint32_t a, uint32_t b)
     y->rr = rr;
 }
 
-/* is pair a (as it is now) inside its parent, and well formed */
-static int fits_parent(const joint *s, uint32_t a)
-{
-    const jpair *x = &s->pr[a];
-    if (x->rs < x->cr || x->rr < x->cs)
-        return 0;
-    uint32_t q = s->par[a];
-    return q == NONE || x->rr <= s->pr[q].rs + s->p.slack;
-}
-
 static inline int inside(const joint *s, uint32_t k, uint32_t a)
 {
     return s->pr[k].cs + s->p.slack >= s->pr[a].cr && s->pr[k].rr <= s->pr[a].rs + s->p.slack;
@@ -88,87 +78,200 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
     return best;
 }
 
-/* Returns were paired first in, first out on each link.  Try exchanging
- * the returns of two overlapping calls of one link, re-splitting the calls
- * the two make between them, when both still fit their parents and the
- * four requests touched (the two calls as requests, their parents) become
- * more likely. */
+/* An exchange of returns between two calls a and b of one link changes
+ * which of their parents (requests of the caller) each return is an input
+ * of; when those parents were also paired without call ids, the exchange
+ * can go on upwards: the parents exchange their responses too, then the
+ * grandparents, and so on.  That swaps what two requests did after a point
+ * (every later event), which the pair alone cannot: a request's later
+ * calls follow the return within microseconds whichever return it gets,
+ * so only the whole exchange changes the likelihood, through the callee's
+ * response delays and the durations of the calls that go together. */
+
+#define XMAX 4 /* levels of an exchange (call pairs, parents, grandparents, ...) */
+/* nats an exchange that goes past the call pairs must gain: without it,
+ * exchanging two requests' whole futures to win a fraction of a nat on
+ * one response delay undoes more right pairings than it makes (multi-tier
+ * without call ids: 68.9 % exact instead of 70.1 %) */
+#define XMARGIN 1.0
+
+typedef struct xlevel {
+    uint32_t *set, *fa, *fb, *e1, *e2; /* best_split's lists */
+    uint32_t m, na, nb, mask, cap;
+} xlevel;
+
+static int xlevel_room(xlevel *L, uint32_t need)
+{
+    if (need <= L->cap)
+        return PB_OK;
+    uint32_t nc = L->cap ? L->cap : 16;
+    while (nc < need)
+        nc *= 2;
+    uint32_t *b = realloc(L->set, (size_t)nc * 5 * sizeof *b);
+    if (!b)
+        return PB_ENOMEM;
+    L->set = b;
+    L->fa = b + nc;
+    L->fb = b + 2 * (size_t)nc;
+    L->e1 = b + 3 * (size_t)nc;
+    L->e2 = b + 4 * (size_t)nc;
+    L->cap = nc;
+    return PB_OK;
+}
+
+/* the requests x and y (either may be NONE, or both the same) with their
+ * kids re-split between them: the best log-likelihood of the two, the
+ * split left in L; -INFINITY when some kid fits neither */
+static double level_value(joint *s, uint32_t x, uint32_t y, xlevel *L, int *rc)
+{
+    L->m = L->na = L->nb = 0;
+    if (x == NONE || x == y) {
+        x = y;
+        y = NONE;
+    }
+    if (x == NONE)
+        return 0;
+    if (y == NONE) {
+        const kvec *k = &s->kids[x];
+        for (uint32_t i = 0; i < k->n; i++)
+            if (!inside(s, k->a[i], x))
+                return -INFINITY;
+        return joint_req_ll(s, x);
+    }
+    uint32_t need = s->kids[x].n + s->kids[y].n + 1;
+    if ((*rc = xlevel_room(L, need)) != PB_OK)
+        return -INFINITY;
+    return best_split(s, x, y, L->set, &L->m, L->fa, &L->na, L->fb, &L->nb, L->e1, L->e2,
+                      &L->mask);
+}
+
+static int level_apply(joint *s, uint32_t x, uint32_t y, const xlevel *L)
+{
+    if (x == NONE || y == NONE || x == y)
+        return PB_OK;
+    int rc = PB_OK;
+    for (uint32_t t = 0; t < L->na && rc == PB_OK; t++)
+        rc = joint_set_parent(s, L->fa[t], x);
+    for (uint32_t t = 0; t < L->nb && rc == PB_OK; t++)
+        rc = joint_set_parent(s, L->fb[t], y);
+    for (uint32_t t = 0; t < L->m && rc == PB_OK; t++)
+        rc = joint_set_parent(s, L->set[t], (L->mask >> t) & 1u ? y : x);
+    return rc;
+}
+
+static int well_formed(const joint *s, uint32_t a)
+{
+    const jpair *x = &s->pr[a];
+    return x->rs >= x->cr && x->rr >= x->cs;
+}
+
+static double ll_of(joint *s, uint32_t x, uint32_t y)
+{
+    double v = x != NONE ? joint_req_ll(s, x) : 0;
+    if (y != NONE && y != x)
+        v += joint_req_ll(s, y);
+    return v;
+}
+
+/* Try the exchanges of a's and b's returns that go up D = 1 .. n levels;
+ * keep the best that raises the likelihood of every request touched */
+static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *swaps)
+{
+    uint32_t X[XMAX + 1], Y[XMAX + 1], n = 0;
+    X[0] = a;
+    Y[0] = b;
+    for (;;) {
+        uint32_t x = X[n], y = Y[n], seen = 0;
+        for (uint32_t L = 0; L < n; L++) /* a service calling itself: stop */
+            seen |= X[L] == x || X[L] == y || Y[L] == x || Y[L] == y;
+        if (x == NONE || y == NONE || x == y || seen || !s->free_ret[x] || !s->free_ret[y] ||
+            n == XMAX)
+            break;
+        n++;
+        X[n] = s->par[x];
+        Y[n] = s->par[y];
+    }
+    if (n > 0) /* the top may not be one of the exchanged requests either */
+        for (uint32_t L = 0; L < n; L++)
+            if (X[L] == X[n] || X[L] == Y[n] || Y[L] == X[n] || Y[L] == Y[n]) {
+                n = L;
+                break;
+            }
+    if (n == 0)
+        return PB_OK;
+    int rc = PB_OK;
+    double before[XMAX + 1];
+    for (uint32_t L = 0; L <= n; L++)
+        before[L] = ll_of(s, X[L], Y[L]);
+    double best = 1e-9;
+    uint32_t bestD = 0, nsw = 0;
+    /* a level's value once exchanged does not depend on the levels above
+     * it, so each depth adds one exchanged level and a new top */
+    double xsum = 0;
+    for (uint32_t D = 1; D <= n && rc == PB_OK; D++) {
+        swap_ret(s, X[D - 1], Y[D - 1]);
+        nsw = D;
+        if (!well_formed(s, X[D - 1]) || !well_formed(s, Y[D - 1]))
+            break;
+        double xv = level_value(s, X[D - 1], Y[D - 1], &lv[D - 1], &rc);
+        if (rc != PB_OK || xv == -INFINITY)
+            break; /* and so every deeper exchange */
+        xsum += xv - before[D - 1];
+        double gain = xsum + level_value(s, X[D], Y[D], &lv[D], &rc) - before[D];
+        if (D > 1)
+            gain -= XMARGIN;
+        if (gain > best) {
+            best = gain;
+            bestD = D;
+        }
+    }
+    for (uint32_t L = nsw; L-- > 0;)
+        swap_ret(s, X[L], Y[L]);
+    if (rc != PB_OK || !bestD)
+        return rc;
+    for (uint32_t L = 0; L < bestD; L++)
+        swap_ret(s, X[L], Y[L]);
+    for (uint32_t L = 0; L <= bestD && rc == PB_OK; L++) {
+        if (level_value(s, X[L], Y[L], &lv[L], &rc) == -INFINITY && rc == PB_OK)
+            rc = PB_ERANGE; /* cannot happen: it was feasible a moment ago */
+        if (rc == PB_OK)
+            rc = level_apply(s, X[L], Y[L], &lv[L]);
+    }
+    for (uint32_t L = 0; L < bestD; L++) {
+        s->pair_of_msg[s->pr[X[L]].ret] = X[L];
+        s->pair_of_msg[s->pr[Y[L]].ret] = Y[L];
+    }
+    (*swaps)++;
+    return rc;
+}
+
+/* Returns were paired first in, first out on each link (then re-paired).
+ * Try exchanging the returns of two overlapping calls of one link, with
+ * their parents' and further ancestors' returns (try_exchange). */
 int joint_swap_pass(joint *s, size_t *swaps)
 {
-    for (uint32_t l = 0; l < s->nlinks; l++) {
+    xlevel lv[XMAX + 1];
+    memset(lv, 0, sizeof lv);
+    int rc = PB_OK;
+    for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
         uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
-        for (uint32_t i = b0; i < b1; i++) {
+        for (uint32_t i = b0; i < b1 && rc == PB_OK; i++) {
             uint32_t a = s->bylink[i];
             if (!s->free_ret[a])
                 continue;
-            for (uint32_t j = i + 1; j < b1 && j < i + 1 + JOINT_SWAP_WINDOW; j++) {
+            for (uint32_t j = i + 1; j < b1 && j < i + 1 + JOINT_SWAP_WINDOW && rc == PB_OK; j++) {
                 uint32_t b = s->bylink[j];
                 if (!s->free_ret[b])
                     continue;
                 if (s->pr[b].cr > s->pr[a].rs)
                     break; /* later calls do not overlap this one */
-                uint32_t pa = s->par[a], pb = s->par[b];
-                uint32_t need = 4 * (s->kids[a].n + s->kids[b].n) + 8;
-                if (pa != NONE && pb != NONE && pa != pb)
-                    need += 4 * (s->kids[pa].n + s->kids[pb].n);
-                if (need > s->rscap) {
-                    uint32_t nc = s->rscap ? s->rscap : 64;
-                    while (nc < need)
-                        nc *= 2;
-                    uint32_t *buf = realloc(s->rsbuf, (size_t)nc * 3 * sizeof *buf);
-                    if (!buf)
-                        return PB_ENOMEM;
-                    s->rsbuf = buf;
-                    s->rscap = nc;
-                }
-                /* ten lists of rscap*3/10 >= need/4 entries each */
-                uint32_t q = s->rscap * 3 / 10, *set = s->rsbuf, *fa = set + q, *fb = fa + q,
-                         *e1 = fb + q, *e2 = e1 + q, *set2 = e2 + q, *ga = set2 + q,
-                         *gb = ga + q, *h1 = gb + q, *h2 = h1 + q;
-                uint32_t m = 0, na = 0, nb = 0, mask = 0, m2 = 0, na2 = 0, nb2 = 0, mask2 = 0;
-                int split_parents = pa != NONE && pb != NONE && pa != pb;
-                double before = joint_req_ll(s, a) + joint_req_ll(s, b) + (pa != NONE ? joint_req_ll(s, pa) : 0) +
-                                (pb != NONE && pb != pa ? joint_req_ll(s, pb) : 0);
-                swap_ret(s, a, b);
-                double after = -INFINITY;
-                if (s->pr[a].rs >= s->pr[a].cr && s->pr[a].rr >= s->pr[a].cs &&
-                    s->pr[b].rs >= s->pr[b].cr && s->pr[b].rr >= s->pr[b].cs) {
-                    after = best_split(s, a, b, set, &m, fa, &na, fb, &nb, e1, e2, &mask);
-                    if (after > -INFINITY && split_parents)
-                        after += best_split(s, pa, pb, set2, &m2, ga, &na2, gb, &nb2, h1, h2,
-                                            &mask2);
-                    else if (after > -INFINITY)
-                        after += (fits_parent(s, a) && fits_parent(s, b))
-                                     ? (pa != NONE ? joint_req_ll(s, pa) : 0) +
-                                           (pb != NONE && pb != pa ? joint_req_ll(s, pb) : 0)
-                                     : -INFINITY;
-                }
-                if (!(after > before + 1e-9)) {
-                    swap_ret(s, a, b);
-                    continue;
-                }
-                int rc = PB_OK;
-                for (uint32_t t = 0; t < na && rc == PB_OK; t++)
-                    rc = joint_set_parent(s, fa[t], a);
-                for (uint32_t t = 0; t < nb && rc == PB_OK; t++)
-                    rc = joint_set_parent(s, fb[t], b);
-                for (uint32_t t = 0; t < m && rc == PB_OK; t++)
-                    rc = joint_set_parent(s, set[t], (mask >> t) & 1u ? b : a);
-                for (uint32_t t = 0; split_parents && t < na2 && rc == PB_OK; t++)
-                    rc = joint_set_parent(s, ga[t], pa);
-                for (uint32_t t = 0; split_parents && t < nb2 && rc == PB_OK; t++)
-                    rc = joint_set_parent(s, gb[t], pb);
-                for (uint32_t t = 0; split_parents && t < m2 && rc == PB_OK; t++)
-                    rc = joint_set_parent(s, set2[t], (mask2 >> t) & 1u ? pb : pa);
-                if (rc != PB_OK)
-                    return rc;
-                s->pair_of_msg[s->pr[a].ret] = a;
-                s->pair_of_msg[s->pr[b].ret] = b;
-                (*swaps)++;
+                rc = try_exchange(s, a, b, lv, swaps);
             }
         }
     }
-    return PB_OK;
+    for (int L = 0; L <= XMAX; L++)
+        free(lv[L].set);
+    return rc;
 }
 
 /* after returns moved: new candidate lists; a parent that no longer
@@ -474,6 +577,9 @@ int joint_repair_rounds(joint *s)
     size_t nfree = 0;
     for (uint32_t p = 0; p < s->npairs; p++)
         nfree += s->free_ret[p];
+    s->corr_on = nfree && s->p.corr;
+    if (s->corr_on && joint_corr_init(s) != PB_OK)
+        return PB_ENOMEM;
     if (!nfree || s->p.repair <= 0)
         return PB_OK;
     int rc = PB_OK;

@@ -9,6 +9,7 @@
 #include "joint.h"
 #include "pb_algo.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -430,6 +431,78 @@ TEST(parallel_calls_not_triggered_by_siblings)
     pb_trace_close(t);
 }
 
+/* One request of size `size` from X into B without call ids: B calls C
+ * 1 ms after the arrival, C answers after `c`, B calls D 0.1 ms after
+ * that, D answers after `d`, B answers 0.2 ms later. */
+static void sized_request(pb_trace *t, pb_ns t0, pb_ns c, pb_ns d)
+{
+    msg(t, t0, "X", "B", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, t0 + 1 * MS, "B", "C", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, t0 + 1 * MS + c, "C", "B", PB_TYPE_RETURN, PB_ID_NONE);
+    msg(t, t0 + 1 * MS + c + MS / 10, "B", "D", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, t0 + 1 * MS + c + MS / 10 + d, "D", "B", PB_TYPE_RETURN, PB_ID_NONE);
+    msg(t, t0 + 1 * MS + c + MS / 10 + d + MS / 5, "B", "X", PB_TYPE_RETURN, PB_ID_NONE);
+}
+
+/* Without call ids, a request's later events can be exchanged wholesale
+ * with another's.  Eighty requests, one at a time, teach the model: B
+ * calls C, then D 0.1 ms after C returns; a request's size (0.5 .. 40 ms,
+ * spread evenly on a log scale) is how long both calls take.  Then P1
+ * (size 30 ms) arrives at T and P2 (size 0.4 ms) at T+29.6: P1 calls C at
+ * T+1 (returns T+31.5), calls D at T+31.6 (returns T+61.6) and answers at
+ * T+61.8; P2 calls C at T+30.6 (returns T+31), D at T+31.1 (returns
+ * T+31.5) and answers at T+31.7.  First in, first out gives P1 the return
+ * of C at T+31, the call to D at T+31.1 and the answer at T+31.7, and P2
+ * the rest: every delay inside B is as likely as the truth's, and C's
+ * response delays (30 and 0.9 ms against the truth's 30.5 and 0.4, below
+ * anything seen) even favour it.  What tells is that a request's two
+ * calls take about as long: 30 ms to C and then 0.4 ms to D is unlikely.
+ * With the correlation (corr=1, learned from the eighty requests, which
+ * are beyond doubt), exchanging C's returns together with the calls to D
+ * and the answers (an exchange two levels up) puts it right; without it
+ * (corr=0) the wrong pairing stays. */
+TEST(correlated_durations_exchange_futures)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    for (int k = 0; k < 80; k++) {
+        pb_ns size = (pb_ns)(5e5 * pow(80.0, (double)((k * 37) % 80) / 79.0));
+        sized_request(t, (pb_ns)k * 1000 * MS, size, size);
+    }
+    pb_ns T = 100000 * MS;
+    sized_request(t, T, 61 * MS / 2, 30 * MS);
+    sized_request(t, T + 296 * MS / 10, 4 * MS / 10, 4 * MS / 10);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    pb_error err;
+    joint *s;
+    for (int corr = 0; corr < 2; corr++) {
+        joint_params p = defaults();
+        p.corr = corr;
+        CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
+        uint32_t p1 = pair_at(s, t, T, "X"), p2 = pair_at(s, t, T + 296 * MS / 10, "X");
+        uint32_t c1 = pair_at(s, t, T + 1 * MS, "B"), c2 = pair_at(s, t, T + 306 * MS / 10, "B");
+        uint32_t d1 = pair_at(s, t, T + 316 * MS / 10, "B"), d2 = pair_at(s, t, T + 311 * MS / 10, "B");
+        CHECK(p1 != JOINT_NONE && p2 != JOINT_NONE && c1 != JOINT_NONE && c2 != JOINT_NONE &&
+              d1 != JOINT_NONE && d2 != JOINT_NONE);
+        if (corr) {
+            CHECK_INT(t->msgs[joint_pair_return(s, c1)].ts, T + 315 * MS / 10);
+            CHECK_INT(t->msgs[joint_pair_return(s, c2)].ts, T + 31 * MS);
+            CHECK_INT(joint_pair_parent(s, d1), p1);
+            CHECK_INT(joint_pair_parent(s, d2), p2);
+            CHECK_INT(t->msgs[joint_pair_return(s, p1)].ts, T + 618 * MS / 10);
+            CHECK_INT(t->msgs[joint_pair_return(s, p2)].ts, T + 317 * MS / 10);
+        } else {
+            CHECK_INT(t->msgs[joint_pair_return(s, c1)].ts, T + 31 * MS);
+            CHECK_INT(joint_pair_parent(s, d2), p1);
+            CHECK_INT(t->msgs[joint_pair_return(s, p1)].ts, T + 317 * MS / 10);
+        }
+        joint_close(s);
+    }
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(types_beat_first_come);
@@ -440,5 +513,6 @@ int main(void)
     RUN(lost_response_keeps_its_calls);
     RUN(lost_call_keeps_its_calls);
     RUN(parallel_calls_not_triggered_by_siblings);
+    RUN(correlated_durations_exchange_futures);
     return pbtest_exit();
 }

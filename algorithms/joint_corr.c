@@ -1,0 +1,231 @@
+/*
+ * joint_corr.c - joint: correlated call durations inside a request
+ * (docs/joint.md, "The model": durations of consecutive calls).
+ *
+ * How long the calls of one request take is not independent: a request
+ * that asks for much (many hotels, a large post) keeps every service it
+ * calls busy longer.  Per (incoming endpoint, endpoint of a call, endpoint
+ * of the next call of the same request), the log durations of the two
+ * calls (return received - call sent, both on the caller's clock) are
+ * fitted as a bivariate Gaussian, and a request scores, for every two
+ * consecutive calls, the pointwise mutual information of their durations
+ * (log f(x, y) - log f(x) - log f(y)): zero when they are independent,
+ * so it only adds what the marginal delay densities cannot see.
+ */
+#include "joint_int.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+#define CORR_MIN_N 30      /* fewer pairs of calls: no term */
+#define CORR_ZMAX 4.0      /* standardized durations are clipped to this */
+#define CORR_RHO_MAX 0.95  /* correlations are clipped to this */
+#define CORR_DIRECT_MAX (1u << 18) /* keys in a direct table up to this many */
+
+/* log10 of call p's duration on the caller's clock, cached per pair
+ * (returns move, so the cache is keyed by the duration itself) */
+static double dur(const joint *cs, uint32_t p)
+{
+    joint *s = (joint *)cs;
+    pb_ns d = s->pr[p].rr - s->pr[p].cs;
+    if (s->cdur[p] != d) {
+        s->cdur[p] = d;
+        s->cldur[p] = log10(d < 10 ? 10.0 : (double)d);
+    }
+    return s->cldur[p];
+}
+
+static double clipz(double z)
+{
+    return z > CORR_ZMAX ? CORR_ZMAX : z < -CORR_ZMAX ? -CORR_ZMAX : z;
+}
+
+/* the index of key (ein, l1, l2), or NONE: a direct table when the links
+ * are few, else the hash map */
+static uint32_t corr_index(const joint *s, uint32_t ein, uint32_t l1, uint32_t l2)
+{
+    if (s->cdir) {
+        size_t n = s->nlinks;
+        return s->cdir[((size_t)ein * n + l1) * n + l2];
+    }
+    return joint_hmap_get(&s->corrmap, dkey(ein, l1, l2));
+}
+
+double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+{
+    if (!s->corr_on || !s->corr_any || n < 2)
+        return 0;
+    double v = 0;
+    uint32_t prev = NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *x = &s->pr[k[i]];
+        if (x->call == NONE || x->ret == NONE)
+            continue;
+        if (prev != NONE) {
+            uint32_t c = corr_index(s, ein, s->pr[prev].link, x->link);
+            if (c != NONE) {
+                const double *q = s->cpar + 5 * (size_t)c;
+                double r = q[4];
+                if (r != 0) {
+                    double zx = clipz((dur(s, prev) - q[0]) * q[2]);
+                    double zy = clipz((dur(s, k[i]) - q[1]) * q[3]);
+                    double om = 1 - r * r;
+                    v += -0.5 * log(om) - (r * r * (zx * zx + zy * zy) - 2 * r * zx * zy) / (2 * om);
+                }
+            }
+        }
+        prev = k[i];
+    }
+    return v;
+}
+
+/* is request q's own pairing and the pairing and parent of every call it
+ * makes beyond doubt: learned from these alone, the correlations are not
+ * made up by the search that uses them */
+static int sure(const joint *s, uint32_t q, const uint32_t *k, uint32_t n)
+{
+    if (!s->sure[q])
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!s->sure[k[i]] || s->cand_off[k[i] + 1] - s->cand_off[k[i]] != 1)
+            return 0;
+    return 1;
+}
+
+int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32_t n)
+{
+    if (!s->corr_on || !sure(s, q, k, n))
+        return PB_OK;
+    uint32_t prev = NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *x = &s->pr[k[i]];
+        if (x->call == NONE || x->ret == NONE)
+            continue;
+        if (prev != NONE) {
+            uint64_t key = dkey(ein, s->pr[prev].link, x->link);
+            uint32_t c = joint_hmap_get(&s->corrmap, key);
+            if (c == NONE) {
+                c = s->ncorr;
+                double *a = realloc(s->cst, (size_t)(c + 1) * 6 * sizeof *a);
+                if (!a)
+                    return PB_ENOMEM;
+                s->cst = a;
+                memset(a + 6 * (size_t)c, 0, 6 * sizeof *a);
+                a = realloc(s->cpar, (size_t)(c + 1) * 5 * sizeof *a);
+                if (!a)
+                    return PB_ENOMEM;
+                s->cpar = a;
+                memset(a + 5 * (size_t)c, 0, 5 * sizeof *a);
+                s->ncorr++;
+                int rc = joint_hmap_put(&s->corrmap, key, c);
+                if (rc != PB_OK)
+                    return rc;
+                if (s->cdir) {
+                    size_t nl = s->nlinks;
+                    s->cdir[((size_t)ein * nl + s->pr[prev].link) * nl + x->link] = c;
+                }
+            }
+            double dx = dur(s, prev), dy = dur(s, k[i]), *t = s->cst + 6 * (size_t)c;
+            t[0] += 1;
+            t[1] += dx;
+            t[2] += dy;
+            t[3] += dx * dx;
+            t[4] += dy * dy;
+            t[5] += dx * dy;
+        }
+        prev = k[i];
+    }
+    return PB_OK;
+}
+
+int joint_corr_init(joint *s)
+{
+    s->sure = malloc((size_t)s->npairs + 1);
+    s->cdur = malloc(((size_t)s->npairs + 1) * sizeof *s->cdur);
+    s->cldur = malloc(((size_t)s->npairs + 1) * sizeof *s->cldur);
+    insort *e = malloc(((size_t)2 * s->npairs + 1) * sizeof *e);
+    if (!s->sure || !s->cdur || !s->cldur || !e) {
+        free(e);
+        return PB_ENOMEM;
+    }
+    for (uint32_t p = 0; p < s->npairs; p++)
+        s->cdur[p] = INT64_MIN;
+    size_t nl = s->nlinks;
+    if (nl * nl * nl <= CORR_DIRECT_MAX) {
+        s->cdir = malloc((nl * nl * nl + 1) * sizeof *s->cdir);
+        if (!s->cdir) {
+            free(e);
+            return PB_ENOMEM;
+        }
+        for (size_t i = 0; i < nl * nl * nl; i++)
+            s->cdir[i] = NONE;
+    }
+    /* a pair is beyond doubt when it was paired by call id, or when on
+     * its link (callee's clock) no other call arrived and no other return
+     * left between its call and its return */
+    for (uint32_t p = 0; p < s->npairs; p++)
+        s->sure[p] = s->pr[p].call != NONE && s->pr[p].ret != NONE && !s->free_ret[p];
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t ne = 0;
+        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+            uint32_t p = s->bylink[i];
+            if (!s->free_ret[p])
+                continue;
+            e[ne++] = (insort){s->pr[p].cr, 2 * p};
+            e[ne++] = (insort){s->pr[p].rs, 2 * p + 1};
+        }
+        if (ne > 1)
+            qsort(e, ne, sizeof *e, joint_cmp_insort);
+        uint32_t open = 0;
+        for (uint32_t i = 0; i < ne; i++) {
+            uint32_t p = e[i].p / 2;
+            if (e[i].p % 2 == 0) {
+                /* its call; sure when nothing is open and its own return comes next */
+                s->sure[p] = open == 0 && i + 1 < ne && e[i + 1].p == 2 * p + 1;
+                open++;
+            } else if (open > 0) {
+                open--;
+            }
+        }
+    }
+    free(e);
+    return PB_OK;
+}
+
+void joint_corr_reset(joint *s)
+{
+    if (s->ncorr)
+        memset(s->cst, 0, (size_t)s->ncorr * 6 * sizeof *s->cst);
+}
+
+void joint_corr_finish(joint *s)
+{
+    s->corr_any = 0;
+    for (uint32_t c = 0; c < s->ncorr; c++) {
+        const double *t = s->cst + 6 * (size_t)c;
+        double *q = s->cpar + 5 * (size_t)c;
+        double n = t[0];
+        q[4] = 0;
+        if (n < CORR_MIN_N)
+            continue;
+        double mx = t[1] / n, my = t[2] / n;
+        double vx = t[3] / n - mx * mx, vy = t[4] / n - my * my, cxy = t[5] / n - mx * my;
+        if (!(vx > 1e-6) || !(vy > 1e-6))
+            continue;
+        double r = cxy / sqrt(vx * vy);
+        /* within two standard errors of zero: none; beyond, shrunk by that */
+        double thr = 2 / sqrt(n);
+        r = r > thr ? r - thr : r < -thr ? r + thr : 0;
+        if (r > CORR_RHO_MAX)
+            r = CORR_RHO_MAX;
+        if (r < -CORR_RHO_MAX)
+            r = -CORR_RHO_MAX;
+        q[0] = mx;
+        q[1] = my;
+        q[2] = 1 / sqrt(vx);
+        q[3] = 1 / sqrt(vy);
+        q[4] = r;
+        s->corr_any |= r != 0;
+    }
+}
