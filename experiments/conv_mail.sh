@@ -39,15 +39,15 @@ fig_points() {
 }
 
 fig_run() {
-    gen mailrelay -D duration="${P_dur}s" >t.csv || return 1
-    set -- $(awk -f "$EXP/trace_len.awk" t.csv)
+    gen_to t.csv mailrelay -D duration="${P_dur}s" || return 1
+    set -- $(trace_len t.csv)
     msgs=$1
     if [ "$P_comp" = paper ]; then
         infer convolution t.csv -s mu="${P_mu}s" -s mode=exact -s lag_bound=full --no-assign >r.csv || return 1
     else
         infer convolution t.csv -s mu="${P_mu}s" --no-assign >r.csv || return 1
     fi
-    infer truth t.csv -s view=path --no-assign >tp.csv || return 1
+    memo truth_path infer truth t.csv -s view=path --no-assign >tp.csv || return 1
     score t.csv r.csv >s.csv || return 1
     score t.csv r.csv --min-instances 100 >s100.csv || return 1
     ip=$(csv_get s.csv inferred_patterns) fp=$(csv_get s.csv pattern_fp)

@@ -25,8 +25,8 @@ fig_points() {
 }
 
 fig_run() {
-    gen multitier -D messages="$P_len" >t.csv || return 1
-    set -- $(awk -f "$EXP/trace_len.awk" t.csv)
+    gen_to t.csv multitier -D messages="$P_len" || return 1
+    set -- $(trace_len t.csv)
     dur=$2
     timed r.csv "$PB_BIN/infer" --algo convolution -s mode=exact -s mu="${P_mu}s" t.csv || return 1
     cpu=$(meta_get r.csv cpu_infer_s)

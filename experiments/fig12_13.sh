@@ -33,7 +33,7 @@ fig_run() {
     convolution) set -- -s mu=10ms ;;
     esac
     for c in multitier multitier-delay; do
-        gen_cfg "$c$sfx" -D messages="$P_len" >t.csv || return 1
+        gen_cfg_to t.csv "$c$sfx" -D messages="$P_len" || return 1
         infer "$algo" t.csv "$@" --no-assign >r.csv || return 1
         awk -f "$EXP/result_tsv.awk" r.csv >"$c.tsv"
         view=$(meta_get r.csv view)

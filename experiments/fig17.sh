@@ -44,8 +44,8 @@ fig_points() {
 }
 
 fig_run() {
-    gen multitier -D instances="$P_inst" -D sd_scale="$P_sd" -D messages="$P_len" >t.csv || return 1
-    set -- $(awk -f "$EXP/trace_len.awk" t.csv)
+    gen_to t.csv multitier -D instances="$P_inst" -D sd_scale="$P_sd" -D messages="$P_len" || return 1
+    set -- $(trace_len t.csv)
     rp= bg=
     if [ "$P_algo" = nesting ]; then
         if [ "$P_seed" = 1 ]; then
@@ -58,7 +58,7 @@ fig_run() {
         fi
         par=$(meta_get r.csv mean_parallelism)
     else
-        par=$(nest_par t.csv)
+        par=$(memo par nest_par t.csv)
         infer "$P_algo" t.csv --no-assign >r.csv || return 1
     fi
     rb=count

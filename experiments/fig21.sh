@@ -28,14 +28,15 @@ fig_points() {
 }
 
 fig_run() {
-    gen_cfg "$P_cfg" -D messages="$P_len" >t.csv || return 1
     # one trace per config and seed, whatever the capture rate or algorithm
-    set -- $(cached "len_${P_cfg}_${P_seed}_${P_len}" awk -f "$EXP/trace_len.awk" t.csv)
+    gen_cfg_to t.csv "$P_cfg" -D messages="$P_len" || return 1
+    set -- $(trace_len t.csv)
     n0=$1
     rate=$(awk -v n="$1" -v d="$2" -v x="$P_ratex" 'BEGIN { printf "%.3f", x * n / d }')
-    "$PB_BIN/sniffer" --queue 64 --rate "$rate" --seed "$P_seed" t.csv >s0.csv || return 1
-    strip_truth <s0.csv >s.csv
-    n1=$(meta_get s0.csv kept)
+    # the captured trace keeps the truth columns: infer never reads them
+    # (algorithms see a truth-free view), and score reads the truth from t.csv
+    "$PB_BIN/sniffer" --queue 64 --rate "$rate" --seed "$P_seed" t.csv >s.csv || return 1
+    n1=$(meta_get s.csv kept)
     [ -n "$n1" ] || n1=$(count_msgs s.csv)
     drop=$(awk -v a="$n0" -v b="$n1" 'BEGIN { printf "%.6f", 1 - b / a }')
     infer "$P_algo" s.csv >r.csv || return 1

@@ -33,15 +33,13 @@ fig_points() {
 }
 
 fig_run() {
-    if [ "$P_curve" = linking-idle ]; then
-        gen_cfg multitier+idle -D messages="$P_len" >t.csv || return 1
-    else
-        gen multitier -D instances="$P_inst" -D messages="$P_len" >t.csv || return 1
-    fi
     # the unskewed trace is the same for every skew and curve of a seed
-    _tk=mt
-    [ "$P_curve" = linking-idle ] && _tk=idle
-    set -- $(cached "stats_${_tk}_${P_inst}_${P_seed}_${P_len}" trace_stats t.csv)
+    if [ "$P_curve" = linking-idle ]; then
+        gen_cfg_to t.csv multitier+idle -D messages="$P_len" || return 1
+    else
+        gen_to t.csv multitier -D instances="$P_inst" -D messages="$P_len" || return 1
+    fi
+    set -- $(memo stats trace_stats t.csv)
     cd_=$4 rd_=$5
     off=$P_skew algo=nesting
     set --
@@ -57,8 +55,8 @@ fig_run() {
     # every clock is set 100 ms ahead so that a slow WS2 never makes a
     # timestamp negative; a common offset changes nothing else
     ms=$(awk -v s="$off" 'BEGIN { printf "%+.3fms", 100 + s * 1000 }')
-    "$PB_BIN/skewer" --node "*=+100ms" --node "WS2=$ms" t.csv >k0.csv || return 1
-    strip_truth <k0.csv >k.csv
+    # the skewed trace keeps the truth columns: infer never reads them
+    "$PB_BIN/skewer" --node "*=+100ms" --node "WS2=$ms" t.csv >k.csv || return 1
     infer "$algo" k.csv "$@" >r.csv || return 1
     score t.csv r.csv | prefix_rows "curve,skew,offset,seed,call_delay,return_delay" \
         "$P_curve,$P_skew,$off,$P_seed,$cd_,$rd_"

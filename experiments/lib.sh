@@ -47,7 +47,11 @@ relpath() {
     esac
 }
 
+# pb_commit: the commit of the programs (short hash, "-dirty" when tracked
+# files changed); $PB_COMMIT when set (run_all.sh computes it once for all
+# its jobs instead of two git runs per point)
 pb_commit() {
+    [ -n "${PB_COMMIT:-}" ] && { echo "$PB_COMMIT"; return; }
     c=$(git -C "$PB_ROOT" rev-parse --short=12 HEAD 2>/dev/null) || { echo unknown; return; }
     if [ -n "$(git -C "$PB_ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
         c="$c-dirty"
@@ -82,18 +86,34 @@ point() {
     esac
 }
 
+# scratch_base: where a point's scratch files go: $PB_SCRATCH when set, else
+# /dev/shm when it is a writable directory (a tmpfs: the traces a point
+# writes never reach a disk), else $TMPDIR or /tmp
+scratch_base() {
+    if [ -n "${PB_SCRATCH:-}" ]; then echo "$PB_SCRATCH"
+    elif [ -d /dev/shm ] && [ -w /dev/shm ]; then echo /dev/shm
+    else echo "${TMPDIR:-/tmp}"; fi
+}
+
 # run one point: params into P_*, scratch dir, atomic write of the rows
 pb_point_run() {
     _file=$1; shift
     case "$_file" in /*) ;; *) _file="$PB_ROOT/$_file" ;; esac
     [ -e "$_file" ] && return 0
+    # the output folder the point belongs to (OUT/points/FIG/NAME.row): its
+    # trace cache is there, also when the job line runs without PB_OUT
+    # (GNU parallel, a Slurm array)
+    case "$_file" in
+    */points/"$FIG"/*) _pb_outdir=${_file%/points/"$FIG"/*} ;;
+    *) _pb_outdir=$OUT ;;
+    esac
     for _a in "$@"; do
         _k=${_a%%=*}
         case "$_k" in ''|*[!A-Za-z0-9_]*) die "bad parameter '$_a'" ;; esac
         eval "P_$_k=\${_a#*=}"
     done
     mkdir -p "$(dirname "$_file")"
-    _scratch=$(mktemp -d "${TMPDIR:-/tmp}/pb-$FIG.XXXXXX") || die "mktemp failed"
+    _scratch=$(mktemp -d "$(scratch_base)/pb-$FIG.XXXXXX") || die "mktemp failed"
     trap 'rm -rf "$_scratch"' EXIT
     trap 'rm -rf "$_scratch"; exit 130' INT TERM
     (cd "$_scratch" && fig_run) >"$_scratch/rows" 2>"$_scratch/log"
@@ -116,7 +136,13 @@ pb_point_run() {
 }
 
 # pb_concat: all finished points as one CSV (one header, data rows); the
-# comment header says how they were made.  Writes to stdout.
+# comment header says how they were made.  Writes to stdout.  One awk reads
+# every point file (a handful of processes per figure, not per point):
+#   # commits: the sorted distinct commits of the points' first lines
+#   # parameters: every key with its values, in first-seen order
+#   then the first point's rows with its header, and the data rows of the
+#   others whose header is the same (a point with another header is skipped,
+#   with a message on stderr)
 pb_concat() {
     _n=$(wc -l <"$_pointlist")
     _have=0
@@ -124,27 +150,10 @@ pb_concat() {
     echo "# pathbench $FIG: $FIG_TITLE"
     echo "# made by experiments/$FIG.sh (mode=$PB_MODE) from $_have of $_n points;"
     echo "# each point: $FIG_HOW"
-    while read -r _f; do [ -e "$_f" ] && head -n 1 "$_f"; done <"$_pointlist" |
-        sed -n 's/^# commit=\([^ ]*\).*/\1/p' | sort -u | tr '\n' ' ' |
-        sed 's/^/# commits: /; s/ $//'
+    awk -v what=commits -f "$EXP/concat_points.awk" "$_pointlist" |
+        sort -u | tr '\n' ' ' | sed 's/^/# commits: /; s/ $//'
     echo
-    while read -r _f; do [ -e "$_f" ] && echo "$_f"; done <"$_pointlist" |
-        while read -r _f; do sed -n "s/^# commit=[^ ]* point=[^ ]* //p" "$_f"; done |
-        awk '{ for (i = 1; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = substr($i, length(k) + 2); if (!(k in seen)) { seen[k] = 1; keys[++nk] = k } if (!((k, v) in have)) { have[k, v] = 1; vals[k] = vals[k] (vals[k] == "" ? "" : ",") v } } }
-            END { printf "# parameters:"; for (i = 1; i <= nk; i++) printf " %s=%s", keys[i], vals[keys[i]]; print "" }'
-    _first=1
-    while read -r _f; do
-        [ -e "$_f" ] || continue
-        if [ $_first -eq 1 ]; then
-            grep -v '^#' "$_f"
-            _hdr=$(grep -v '^#' "$_f" | head -n 1)
-            _first=0
-        else
-            _h=$(grep -v '^#' "$_f" | head -n 1)
-            [ "$_h" = "$_hdr" ] || echo "$FIG: $_f: header differs from the others; skipped" >&2
-            [ "$_h" = "$_hdr" ] && grep -v '^#' "$_f" | tail -n +2
-        fi
-    done <"$_pointlist"
+    awk -v what=rows -v fig="$FIG" -f "$EXP/concat_points.awk" "$_pointlist"
 }
 
 # pb_main "$@": dispatch on the mode
@@ -208,6 +217,10 @@ timed() {
         "$@" >"$_o" || return 1
     fi
 }
+
+# trace_len TRACE: "messages duration" (experiments/trace_len.awk), once
+# per cached trace
+trace_len() { memo len awk -f "$EXP/trace_len.awk" "$1"; }
 
 # count_msgs TRACE: data rows in a trace (header and comments excluded)
 count_msgs() { awk '!/^#/ { n++ } END { print (n > 0 ? n - 1 : 0) }' "$1"; }
@@ -306,6 +319,79 @@ cached() {
     cat "$_cf"
 }
 
+# The trace cache.  Most points of a figure share their trace with other
+# points (fig21: 48 capture rates and algorithms per config and seed), so a
+# trace is generated once and every point links to it.
+#   trace_cache_dir: $PB_CACHE/traces when PB_CACHE is set, else
+#     OUT/cache/traces, OUT the folder of the point's file
+#     (OUT/points/FIG/NAME.row; $PB_OUT for a file elsewhere): beside the
+#     points, so that the jobs of one sweep share it wherever they run (a
+#     Slurm array on a shared file system).  run_all.sh deletes it once no
+#     point is left to run.
+trace_cache_dir() { echo "${PB_CACHE:-${_pb_outdir:-$OUT}/cache}/traces"; }
+
+# cache_file FILE CMD...: FILE (made in the current directory, a symbolic
+# link into the trace cache) holds CMD's stdout.  CMD runs only when the
+# cache has no entry for it: the entry is named by a hash of the whole
+# command line and of the size and modification time of every file it
+# names (the program, the config), so a rebuilt program or an edited config
+# makes a new entry.  Written to a unique temporary name and renamed, so
+# concurrent points (or array tasks on other machines) never read half a
+# trace; two that make the same entry at once both write the same bytes.
+# Sets _pb_cached to the entry (for memo).  Returns CMD's status when it
+# runs and fails (no entry is made), else 0.
+cache_file() {
+    _tf=$1; shift
+    _st=$(for _a in "$@"; do [ -f "$_a" ] && printf '%s\n' "$_a"; done |
+        while IFS= read -r _a; do stat -L -c '%n %s %y' "$_a"; done)
+    _h=$(printf '%s\n%s\n' "$*" "$_st" | md5sum)
+    _cd=$(trace_cache_dir)
+    _pb_cached="$_cd/${_h%% *}.csv"
+    if [ ! -e "$_pb_cached" ]; then
+        mkdir -p "$_cd" || return 1
+        _tmp=$(mktemp "$_cd/.tmp.XXXXXXXX") || return 1
+        if "$@" >"$_tmp"; then
+            # (mktemp makes it private; the points of other users may read it)
+            chmod a+r "$_tmp"
+            mv -f "$_tmp" "$_pb_cached" || { rm -f "$_tmp"; return 1; }
+        else
+            _rc=$?; rm -f "$_tmp"; _pb_cached=; return $_rc
+        fi
+    fi
+    rm -f "$_tf"
+    ln -s "$_pb_cached" "$_tf"
+}
+
+# gen_to FILE CONF [maketrace options...]: gen's trace into FILE, through
+# the trace cache; gen_cfg_to FILE NAME [...]: gen_cfg's likewise
+gen_to() {
+    _gf=$1 _c=$2; shift 2
+    cache_file "$_gf" "$PB_BIN/maketrace" --seed "$P_seed" -D duration=0 "$@" "$PB_CONF/$_c.conf"
+}
+gen_cfg_to() {
+    _gf=$1 _n=$2; shift 2
+    case "$_n" in
+    *+idle) gen_to "$_gf" "${_n%+idle}" $IDLE_DEFS "$@" ;;
+    *) gen_to "$_gf" "$_n" "$@" ;;
+    esac
+}
+
+# memo NAME CMD...: CMD's stdout, kept beside the trace the last cache_file
+# made (as ENTRY.NAME) and computed once: for what every point of one
+# trace computes alike (its length, its statistics, the oracle's patterns).
+# CMD must read only that trace.  Without a cached trace, CMD just runs.
+memo() {
+    _mn=$1; shift
+    [ -n "${_pb_cached:-}" ] || { "$@"; return; }
+    _mf="$_pb_cached.$_mn"
+    if [ ! -s "$_mf" ]; then
+        _mt=$(mktemp "$_mf.XXXXXXXX") || { "$@"; return; }
+        if "$@" >"$_mt"; then mv -f "$_mt" "$_mf" || { rm -f "$_mt"; "$@"; return; }
+        else _rc=$?; rm -f "$_mt"; return $_rc; fi
+    fi
+    cat "$_mf"
+}
+
 # strip_truth < TRACE > TRACE': drop the truth columns (path, cause) of a
 # perturbed trace before inference: truth is read from the unperturbed
 # trace by score, and a lossy trace can name causes it no longer holds
@@ -373,15 +459,15 @@ sweep_points() {
 sweep_run() {
     eval "_v=\$P_$1"
     _col=$3
-    gen "$P_cfg" -D messages="$P_len" -D "$2=$_v${4:-}" >t.csv || return 1
-    set -- $(awk -f "$EXP/trace_len.awk" t.csv)
+    gen_to t.csv "$P_cfg" -D messages="$P_len" -D "$2=$_v${4:-}" || return 1
+    set -- $(trace_len t.csv)
     infer "$P_algo" t.csv >r.csv || return 1
     # Table 1's parallelism as nesting computes it: from the run itself
     # for nesting, else from a nesting run computed once per trace
     if [ "$P_algo" = nesting ]; then
         par=$(meta_get r.csv mean_parallelism)
     else
-        par=$(cached "par_${P_cfg}_${_v}_${P_seed}_${P_len}" nest_par t.csv)
+        par=$(memo par nest_par t.csv)
     fi
     score t.csv r.csv | prefix_rows "config,$_col,seed,trace_messages,duration,parallelism" \
         "$P_cfg,$_v,$P_seed,$1,$2,${par:-nan}"

@@ -48,6 +48,8 @@ $(c["type"]) == "call" {
     p = ++np
     pid[k] = p; pmsg[p] = $(c["id"]); pts[p] = $(c["ts"]) + 0
     psrc[p] = $(c["src"]); pdst[p] = $(c["dst"]); ppath[p] = $(c["path"])
+    # the inferred instance, "" when the message has none ("i" + it else)
+    pinst[p] = ($(c["id"]) in inst) ? "i" inst[$(c["id"])] : ""
     d = pdst[p]; slot[p] = ++nopen[d]; open[d, nopen[d]] = p
     next
 }
@@ -56,19 +58,23 @@ $(c["type"]) == "return" {
     if (!(k in pid)) next
     p = pid[k]; delete pid[k]
     b = psrc[p]; n = 0; tp = 0; ip = 0
-    for (j = 1; j <= nopen[b]; j++) {
+    # (the loops below run once per candidate, millions of times on the
+    # busiest traces: what does not change with the candidate is read once)
+    ts = pts[p]; pa = ppath[p]; pi = pinst[p]; nb = nopen[b]; dp = pdst[p]
+    for (j = 1; j <= nb; j++) {
         q = open[b, j]
-        if (pts[q] < pts[p] && q != p) {
+        if (pts[q] < ts && q != p) {
             cand[++n] = q
-            if (ppath[q] == ppath[p]) tp = q
-            if ((pmsg[q] in inst) && (pmsg[p] in inst) && inst[pmsg[q]] == inst[pmsg[p]]) ip = q
+            if (ppath[q] == pa) tp = q
+            if (pi != "" && pinst[q] == pi) ip = q
         }
     }
     if (n > 0) {
+        w = 1.0 / n
         for (j = 1; j <= n; j++) {
-            q = cand[j]; tr = psrc[q] SUBSEP b SUBSEP pdst[p]
-            sb[tr, bin(pts[p] - pts[q])] += 1.0 / n
-            if (ppath[q] != ppath[p]) sbw[tr, bin(pts[p] - pts[q])] += 1.0 / n
+            q = cand[j]; k = psrc[q] SUBSEP b SUBSEP dp SUBSEP bin(ts - pts[q])
+            sb[k] += w
+            if (ppath[q] != pa) sbw[k] += w
         }
         if (tp) {
             nested++

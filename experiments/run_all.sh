@@ -97,36 +97,70 @@ pending) cut -f2- "$out/run/pending.tsv"; exit 0 ;;
 tsv) sed "s|^$ROOT/||" "$out/run/pending.tsv"; exit 0 ;;
 esac
 
+# wanted NAME: the script run beside the points (real, baselines,
+# window_phases) is wanted: no --only, or --only names it
+wanted() { [ -f "experiments/$2.sh" ] && { [ -z "$only" ] || [ "$(echo ",$only," | grep -c ",$1,")" -gt 0 ]; }; }
+run_real=0 run_base=0 run_win=0
+if [ $collect_only -eq 0 ]; then
+    wanted real real_traces && run_real=1
+    wanted baselines baselines_sweep && run_base=1
+    wanted window_phases window_phases && run_win=1
+fi
+# the commit of the programs, once for every job (experiments/lib.sh)
+if [ -z "${PB_COMMIT:-}" ]; then
+    PB_COMMIT=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null) || PB_COMMIT=unknown
+    if [ "$PB_COMMIT" != unknown ] && [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+        PB_COMMIT="$PB_COMMIT-dirty"
+    fi
+fi
+export PB_COMMIT
+
 total=$(wc -l <"$out/run/all.tsv" | tr -d ' ')
 npend=$(wc -l <"$out/run/pending.tsv" | tr -d ' ')
 rc=0
 fmt_time() { awk -v s="$1" 'BEGIN { s = int(s); if (s >= 3600) printf "%dh%02dm", s / 3600, (s % 3600) / 60; else if (s >= 60) printf "%dm%02ds", s / 60, s % 60; else printf "%ds", s }'; }
 
-if [ $collect_only -eq 0 ] && [ "$npend" -gt 0 ]; then
+ntail=$((run_real + run_base + run_win))
+if [ $collect_only -eq 0 ] && [ $((npend + ntail)) -gt 0 ]; then
     [ "$figs" = " selftest" ] || for b in maketrace infer score; do
         [ -x "$PB_BIN/$b" ] || echo "run_all: warning: $PB_BIN/$b is missing; its points will fail (run make)" >&2
     done
-    echo "run_all: $total points in $(echo $figs | wc -w | tr -d ' ') figures (mode $mode), $((total - npend)) already done, running $npend on $jobs cores; output in $(echo "$out" | sed "s|^$ROOT/||")" >&2
-    cut -f2- "$out/run/pending.tsv" >"$out/run/pending.txt"
-    cut -f1 "$out/run/pending.tsv" >"$out/run/pending.points"
-    # each point's cost for the progress estimate: its trace length in
-    # messages (len=) plus a fixed 5,000 for process start-up and scoring
-    awk -F'\t' '{ c = 5000; n = split($2, w, " "); for (i = 1; i <= n; i++) if (w[i] ~ /^len=[0-9]+$/) c += substr(w[i], 5)
-        print $1 "\t" c }' "$out/run/pending.tsv" >"$out/run/pending.cost"
+    echo "run_all: $total points in $(echo $figs | wc -w | tr -d ' ') figures (mode $mode), $((total - npend)) already done, running $npend$([ $ntail -gt 0 ] && echo " and $ntail other scripts") on $jobs cores; output in $(echo "$out" | sed "s|^$ROOT/||")" >&2
+    # each point's estimated cost (experiments/job_cost.awk), for the
+    # progress estimate and the order: the costliest first, so that the
+    # pool does not end on one long job while the other cores idle
+    awk -F'\t' -f experiments/job_cost.awk "$out/run/pending.tsv" | sort -t '	' -k1,1gr -k2,2n |
+        cut -f3- >"$out/run/pending.sorted"
+    cut -f2- "$out/run/pending.sorted" >"$out/run/pending.txt"
+    cut -f1 "$out/run/pending.sorted" >"$out/run/pending.points"
+    awk -F'\t' -f experiments/job_cost.awk "$out/run/pending.tsv" | awk -F'\t' '{ printf "%s\t%d\n", $3, $1 * 1000 }' >"$out/run/pending.cost"
     tcost=$(awk -F'\t' '{ s += $2 } END { printf "%d", s }' "$out/run/pending.cost")
+    # the scripts run beside the points (not points: always rerun) go into
+    # the same pool, first: the longest jobs (baselines about 25 CPU s)
+    : >"$out/run/tail.txt"
+    q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+    bq=""; [ "$mode" = full ] || bq=--quick
+    [ $run_base -eq 1 ] && echo "PB_OUT=$(q "$out") sh experiments/baselines_sweep.sh $bq >$(q "$out/run/baselines.log") 2>&1; echo \$? >$(q "$out/run/baselines.rc")" >>"$out/run/tail.txt"
+    [ $run_real -eq 1 ] && echo "PB_OUT=$(q "$out") PB_MODE=$mode sh experiments/real_traces.sh >$(q "$out/run/real_traces.log") 2>&1; echo \$? >$(q "$out/run/real_traces.rc")" >>"$out/run/tail.txt"
+    [ $run_win -eq 1 ] && echo "PB_OUT=$(q "$out") sh experiments/window_phases.sh >$(q "$out/run/window_phases.log") 2>&1; echo \$? >$(q "$out/run/window_phases.rc")" >>"$out/run/tail.txt"
+    rm -f "$out/run/baselines.rc" "$out/run/real_traces.rc" "$out/run/window_phases.rc"
+    cat "$out/run/tail.txt" "$out/run/pending.txt" >"$out/run/pool.txt"
     while read -r p; do rm -f "$p.fail"; done <"$out/run/pending.points"
     start=$(date +%s)
     # progress monitor (background); the jobs run in the foreground so that
     # an interrupt reaches them
+    # (one find and one awk a round: a shell loop over the points costs
+    # more than a CPU second a minute on a large sweep)
     (
         last=""; lastt=0
         while :; do
             sleep 2
-            d=0 fl=0 dcost=0
-            while IFS='	' read -r p c; do
-                if [ -e "$p" ]; then d=$((d + 1)); dcost=$((dcost + c))
-                elif [ -e "$p.fail" ]; then fl=$((fl + 1)); dcost=$((dcost + c)); fi
-            done <"$out/run/pending.cost"
+            set -- $(find "$out/points" -name '*.row' -o -name '*.row.fail' 2>/dev/null |
+                awk -F"\t" -v cf="$out/run/pending.cost" 'FILENAME == cf { c[$1] = $2; next }
+                    { f = $0; fail = sub(/\.fail$/, "", f); if (f in c) { if (fail) fails[f] = 1; else ok[f] = 1 } }
+                    END { for (f in ok) { d++; s += c[f] } for (f in fails) if (!(f in ok)) { fl++; s += c[f] }
+                          printf "%d %d %d\n", d, fl, s }' "$out/run/pending.cost" -)
+            d=${1:-0} fl=${2:-0} dcost=${3:-0}
             now=$(date +%s); el=$((now - start)); fin=$((d + fl)); left=$((npend - fin))
             msg="run_all: $((total - npend + d))/$total points done"
             [ $fl -gt 0 ] && msg="$msg, $fl failed"
@@ -144,8 +178,9 @@ if [ $collect_only -eq 0 ] && [ "$npend" -gt 0 ]; then
     ) &
     mon=$!
     trap 'kill $mon 2>/dev/null; echo "run_all: interrupted; rerun to resume" >&2; exit 130' INT TERM
-    seq_n=$(awk -v n="$npend" 'BEGIN { for (i = 1; i <= n; i++) print i }')
-    echo "$seq_n" | xargs -P "$jobs" -n 1 sh experiments/runjob.sh "$out/run/pending.txt" || rc=1
+    npool=$(wc -l <"$out/run/pool.txt" | tr -d ' ')
+    awk -v n="$npool" 'BEGIN { for (i = 1; i <= n; i++) print i }' |
+        xargs -P "$jobs" -n 1 sh experiments/runjob.sh "$out/run/pool.txt" || rc=1
     kill $mon 2>/dev/null
     wait $mon 2>/dev/null
     trap - INT TERM
@@ -159,29 +194,28 @@ fi
 for f in $figs; do
     sh "experiments/$f.sh" collect || { echo "run_all: $f: collect failed" >&2; rc=1; }
 done
-if [ -f experiments/real_traces.sh ] && [ -z "$only" -o "$(echo ",$only," | grep -c ',real,')" -gt 0 ]; then
-    if [ $collect_only -eq 0 ]; then
-        # the real traces are data outside the repository: a missing data
-        # set is a warning (the report says the section was not made)
-        PB_OUT="$out" PB_MODE="$mode" sh experiments/real_traces.sh ||
-            echo "run_all: warning: experiments/real_traces.sh failed; no real-trace tables" >&2
-    fi
+# the scripts run in the pool: their messages and exit statuses
+if [ $run_real -eq 1 ]; then
+    # the real traces are data outside the repository: a missing data
+    # set is a warning (the report says the section was not made)
+    cat "$out/run/real_traces.log" >&2 2>/dev/null
+    [ "$(cat "$out/run/real_traces.rc" 2>/dev/null)" = 0 ] ||
+        echo "run_all: warning: experiments/real_traces.sh failed; no real-trace tables" >&2
 fi
 # the field's baselines against load, parallelism, skew and loss (issue 14)
-if [ -f experiments/baselines_sweep.sh ] && [ -z "$only" -o "$(echo ",$only," | grep -c ',baselines,')" -gt 0 ]; then
-    if [ $collect_only -eq 0 ]; then
-        bq=""; [ "$mode" = full ] || bq=--quick
-        PB_OUT="$out" sh experiments/baselines_sweep.sh $bq > "$out/run/baselines.log" 2>&1 ||
-            { echo "run_all: warning: experiments/baselines_sweep.sh failed (see $out/run/baselines.log)" >&2; }
-    fi
+if [ $run_base -eq 1 ] && [ "$(cat "$out/run/baselines.rc" 2>/dev/null)" != 0 ]; then
+    echo "run_all: warning: experiments/baselines_sweep.sh failed (see $out/run/baselines.log)" >&2
 fi
 # sliding-window nesting on a trace with a one-minute phase (seed 000, 8); a few seconds
-if [ -f experiments/window_phases.sh ] && [ -z "$only" -o "$(echo ",$only," | grep -c ',window_phases,')" -gt 0 ]; then
-    if [ $collect_only -eq 0 ]; then
-        PB_OUT="$out" sh experiments/window_phases.sh > "$out/run/window_phases.log" 2>&1 ||
-            { echo "run_all: warning: experiments/window_phases.sh failed (see $out/run/window_phases.log)" >&2; rc=1; }
-    fi
+if [ $run_win -eq 1 ] && [ "$(cat "$out/run/window_phases.rc" 2>/dev/null)" != 0 ]; then
+    echo "run_all: warning: experiments/window_phases.sh failed (see $out/run/window_phases.log)" >&2; rc=1
 fi
+# the trace cache (experiments/lib.sh cache_file) once no point is left
+# to run: kept while some are pending or failed, so that a rerun (or the
+# rest of a GNU parallel or Slurm sweep) still finds its traces
+left=0
+while read -r p; do [ -e "$p" ] || left=$((left + 1)); done <"$out/run/points.txt"
+[ $left -eq 0 ] && rm -rf "${PB_CACHE:-$out/cache}/traces"
 plotfail=""
 if [ $plots -eq 1 ]; then
     if command -v gnuplot >/dev/null 2>&1; then

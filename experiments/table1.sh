@@ -45,8 +45,8 @@ fig_points() {
 }
 
 fig_run() {
-    gen "$P_cfg" -D messages="$P_len" -D instances="$P_inst" >t.csv || return 1
-    set -- $(awk -f "$EXP/trace_len.awk" t.csv)
+    gen_to t.csv "$P_cfg" -D messages="$P_len" -D instances="$P_inst" || return 1
+    set -- $(trace_len t.csv)
     mu=
     if [ "$P_algo" = convolution ]; then
         mu=10ms
@@ -54,7 +54,7 @@ fig_run() {
     else
         timed r.csv "$PB_BIN/infer" --algo "$P_algo" --no-assign t.csv || return 1
     fi
-    if [ "$P_algo" = nesting ]; then par=$(meta_get r.csv mean_parallelism); else par=$(nest_par t.csv); fi
+    if [ "$P_algo" = nesting ]; then par=$(meta_get r.csv mean_parallelism); else par=$(memo par nest_par t.csv); fi
     # CPU seconds from infer's own nanosecond CPU clock (reading + inference;
     # /usr/bin/time counts in 10 ms ticks, which round tiny runs to 0)
     rd=$(meta_get r.csv cpu_read_s) inf=$(meta_get r.csv cpu_infer_s)
