@@ -74,7 +74,12 @@ const pb_option joint_options[] = {
      "(learned parallel calls); 1 = off"},
     {"start", PB_OPT_STRING, offsetof(joint_params, start), "rank", PB_OPT_NORANGE,
      "first assignment: rank (the i-th call of an endpoint to the i-th request the service "
-     "received, when a candidate) or local (earliest open candidate with the fewest calls)"},
+     "received, when a candidate), local (earliest open candidate with the fewest calls) "
+     "or earliest (earliest open candidate)"},
+    {"restart", PB_OPT_BOOL, offsetof(joint_params, restart), "1", PB_OPT_NORANGE,
+     "with start=rank and call ids: when the solution refutes the rank start (a ranked "
+     "endpoint is called exactly once by fewer than half of the requests), solve again from "
+     "start=earliest and keep that solution if its log-likelihood is higher by 10 nats"},
     {"halves", PB_OPT_BOOL, offsetof(joint_params, halves), "1", PB_OPT_NORANGE,
      "keep a call whose return is missing (or a return whose call is missing) as a half pair"},
     {"swap_rounds", PB_OPT_INT, offsetof(joint_params, swap_rounds), "2", 0, 100,
@@ -289,6 +294,7 @@ static int rank_start(joint *s)
          * (within 5 %): otherwise the ranks do not line up */
         if (nl < 0.95 * nq || nl > 1.05 * nq)
             continue;
+        s->rank_link[l] = 1;
         for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1] && k < nq && rc == PB_OK;
              i++, k++) {
             uint32_t p = s->bylink[i], q = rq[off[a] + k].p;
@@ -304,6 +310,11 @@ static int rank_start(joint *s)
     free(fill);
     return rc;
 }
+
+static int start_assign(joint *s);
+static int solve(joint *s);
+static int rank_refuted(joint *s);
+static int second_start(joint *s);
 
 static int init_state(joint *s)
 {
@@ -376,9 +387,20 @@ static int init_state(joint *s)
      * calls with start=local) goes to the open candidate request that
      * arrived first among those with the fewest calls of its endpoint so
      * far */
-    int rc = PB_OK;
+    s->rank_link = calloc((size_t)s->nlinks + 1, 1);
+    if (!s->rank_link)
+        return PB_ENOMEM;
     for (uint32_t p = 0; p < n; p++)
         s->par[p] = NONE;
+    return start_assign(s);
+}
+
+/* the first assignment (start=rank, local or earliest) of every call
+ * without a parent.  PB_OK or PB_ENOMEM */
+static int start_assign(joint *s)
+{
+    uint32_t n = s->npairs;
+    int rc = PB_OK;
     if (s->start_rank)
         rc = rank_start(s);
     for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
@@ -388,7 +410,7 @@ static int init_state(joint *s)
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
             uint32_t q = s->cand[j], c = 0;
             const kvec *k = &s->kids[q];
-            for (uint32_t i = 0; i < k->n; i++)
+            for (uint32_t i = 0; i < k->n && !s->start_earliest; i++)
                 c += s->pr[k->a[i]].link == l;
             if (best == NONE || c < bc ||
                 (c == bc && (s->pr[q].cr < s->pr[best].cr ||
@@ -437,9 +459,11 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     }
     if (!s->p.start || !strcmp(s->p.start, "rank"))
         s->start_rank = 1;
+    else if (!strcmp(s->p.start, "earliest"))
+        s->start_earliest = 1;
     else if (strcmp(s->p.start, "local")) {
         pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                     "option start: \"%s\"; expected rank or local", params->start);
+                     "option start: \"%s\"; expected rank, local or earliest", params->start);
         free(s);
         return PB_EINVAL;
     }
@@ -464,6 +488,28 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         rc = init_state(s);
     if (rc == PB_OK)
         rc = joint_repair_rounds(s);
+    if (rc == PB_OK)
+        rc = solve(s);
+    if (rc == PB_OK && s->p.restart && s->start_rank && rank_refuted(s))
+        rc = second_start(s);
+    if (rc == PB_OK)
+        rc = joint_fit(s, NULL);
+    if (rc != PB_OK) {
+        joint_close(s);
+        if (rc == PB_ERANGE)
+            return pb_error_set(err, rc, NULL, 0, 0,
+                                "joint: too many links or candidates for 32-bit indices");
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    *out = s;
+    return PB_OK;
+}
+
+/* steps 2-5 of the search from the current assignment.  PB_OK or
+ * PB_ENOMEM */
+static int solve(joint *s)
+{
+    int rc = PB_OK;
     for (int outer = 0; rc == PB_OK && outer <= s->p.swap_rounds; outer++) {
         int changed = 1;
         for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
@@ -496,17 +542,95 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         if (rc == PB_OK)
             rc = joint_recandidate(s);
     }
+    return rc;
+}
+
+/* Does the solution refute the rank start?  Only with every pair made by
+ * call id (then the pairs and candidates are fixed and a second solve
+ * depends on the assignment alone): some ranked endpoint is called exactly
+ * once by fewer than JOINT_RESTART_ONE of the requests of its service (it
+ * was ranked because it has about as many calls as the service has
+ * requests; in children-0-2 half the requests call it twice and half
+ * never, and the ranks give every request one call). */
+static int rank_refuted(joint *s)
+{
+    uint32_t nl = s->nlinks;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        if (s->free_ret[p])
+            return 0;
+    uint32_t *one = calloc((size_t)nl + 1, sizeof *one), *tot = calloc((size_t)nl + 1, sizeof *tot);
+    uint32_t *cnt = calloc((size_t)nl + 1, sizeof *cnt);
+    int refuted = 0;
+    if (!one || !tot || !cnt) {
+        free(one);
+        free(tot);
+        free(cnt);
+        return 0; /* out of memory: no second start */
+    }
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        const kvec *k = &s->kids[q];
+        for (uint32_t i = 0; i < k->n; i++)
+            cnt[s->pr[k->a[i]].link]++;
+        uint32_t a = s->pr[q].callee;
+        for (uint32_t j = s->out_off[a]; j < s->out_off[a + 1]; j++) {
+            uint32_t l = s->out_links[j];
+            if (!s->rank_link[l])
+                continue;
+            tot[l]++;
+            one[l] += cnt[l] == 1;
+        }
+        for (uint32_t i = 0; i < k->n; i++)
+            cnt[s->pr[k->a[i]].link] = 0;
+    }
+    for (uint32_t l = 0; l < nl; l++)
+        if (s->rank_link[l] && tot[l] && one[l] < JOINT_RESTART_ONE * tot[l])
+            refuted = 1;
+    free(one);
+    free(tot);
+    free(cnt);
+    return refuted;
+}
+
+/* Solve again from start=earliest and keep the likelier solution (by
+ * more than JOINT_RESTART_MARGIN nats, each under its own refit model);
+ * the first is restored otherwise.  PB_OK or PB_ENOMEM */
+static int second_start(joint *s)
+{
+    uint32_t n = s->npairs;
+    int rc = joint_fit(s, NULL);
+    if (rc != PB_OK)
+        return rc;
+    s->ll_first = joint_loglik(s);
+    uint32_t *keep = malloc(((size_t)n + 1) * sizeof *keep);
+    if (!keep)
+        return PB_ENOMEM;
+    memcpy(keep, s->par, (size_t)n * sizeof *keep);
+    for (uint32_t p = 0; p < n && rc == PB_OK; p++)
+        if (s->par[p] != NONE)
+            rc = joint_set_parent(s, p, NONE);
+    memset(s->dirty, 0, ((size_t)n + 1) * sizeof *s->dirty);
+    s->start_rank = 0;
+    s->start_earliest = 1;
+    if (rc == PB_OK)
+        rc = start_assign(s);
+    if (rc == PB_OK)
+        rc = solve(s);
     if (rc == PB_OK)
         rc = joint_fit(s, NULL);
-    if (rc != PB_OK) {
-        joint_close(s);
-        if (rc == PB_ERANGE)
-            return pb_error_set(err, rc, NULL, 0, 0,
-                                "joint: too many links or candidates for 32-bit indices");
-        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    if (rc == PB_OK) {
+        s->ll_second = joint_loglik(s);
+        s->restart = 1;
+        if (s->ll_second > s->ll_first + JOINT_RESTART_MARGIN)
+            s->restart = 2;
+        else
+            for (uint32_t p = 0; p < n && rc == PB_OK; p++)
+                if (s->par[p] != keep[p])
+                    rc = joint_set_parent(s, p, keep[p]);
     }
-    *out = s;
-    return PB_OK;
+    s->start_rank = 1;
+    s->start_earliest = 0;
+    free(keep);
+    return rc;
 }
 
 void joint_close(joint *s)
@@ -521,7 +645,7 @@ void joint_close(joint *s)
                  s->cnt_off, s->cnt, s->cntlp, s->allowed, s->hist, s->logf, s->kstat,
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
-                 s->bylink, s->bylink_off};
+                 s->bylink, s->bylink_off, s->rank_link};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);

@@ -45,7 +45,9 @@ typedef struct joint_params {
     int align;          /* [align] without call ids, the most likely in-order
                            pairing that lets messages be lost (joint_align.c), 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
-    const char *start;  /* [start] first assignment: rank or local, "rank" */
+    const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
+    int restart;        /* [restart] second solve from the earliest start when the rank
+                           start's one call per request is refuted, 1 */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
     int top;            /* [top] patterns in the text report, 20 */
 } joint_params;

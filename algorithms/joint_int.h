@@ -21,6 +21,9 @@
 #define JOINT_RESPLIT_MAX 8   /* shared calls re-split exhaustively (2^n splits) */
 #define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
+#define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
+#define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
+                                  make exactly one call of it */
 
 /* One call pair.  cs: call sent (caller's clock); cr: call received
  * (callee's clock); rs: return sent (callee's clock); rr: return received
@@ -88,6 +91,10 @@ struct joint {
     unsigned char *pflag;
     int use_flow;
     int start_rank;         /* start=rank */
+    int start_earliest;     /* start=earliest */
+    unsigned char *rank_link; /* per link: the rank start ranked its calls */
+    int restart;            /* 0 not tried, 1 tried and rejected, 2 kept */
+    double ll_first, ll_second; /* log-likelihoods of the two solutions */
     unsigned char *free_ret; /* pair made without a call id: its return may move */
     size_t ret_swaps, resplit_capped;
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */

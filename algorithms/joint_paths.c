@@ -159,6 +159,12 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "cycles_broken=%zu", cut);
         pb_result_meta(res, "paths=%zu", roots);
         pb_result_meta(res, "resplit_capped=%zu", s->resplit_capped);
+        if (s->restart)
+            pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "
+                                "log_likelihood_earliest=%.3f",
+                           s->restart == 2 ? "kept" : "rejected", s->ll_first, s->ll_second);
+        else
+            pb_result_meta(res, "second_start=none");
         rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
     }
     size_t fifo = 0;
