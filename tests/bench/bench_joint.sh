@@ -31,17 +31,23 @@ data="$R/../shared/data/deathstarbench-hotel"
 for L in 25 100; do
     tb="$data/hotel_load$L.tar.xz"
     [ -f "$tb" ] || continue
-    if [ ! -s "$dir/hotel$L.csv" ]; then
-        (cd "$dir" && xz -dc "$tb" | tar -xf - && "$PB_BIN/importtrace" -q --callid -o "hotel$L.csv" "hotel_load$L" && rm -rf "hotel_load$L") ||
-            { echo "bench_joint: import of load $L failed"; continue; }
-    fi
-    m=$(grep -vc '^#' "$dir/hotel$L.csv"); m=$((m - 1))
-    for a in joint nesting; do
-        set -- $(cost "$a" "$dir/hotel$L.csv")
-        goal=""; [ "$a" = joint ] && goal="<= 0.2 s per 1000 requests"
-        printf '| hotel load %s (1000 requests, call ids) | %s | %s | %s | %s | %s |\n' "$L" "$m" "$a" "$1" "$2" "$goal"
-        [ "$a" = joint ] && speed_row "8joint$L" "joint, hotel load $L, 1000 requests, reading included" \
-            "<= 0.2 s" "$1 s, $2 MB" "TraceWeaver 12-18 s"
+    # call ids (as TraceWeaver's spans pair calls with returns) and plain
+    # (a pure black box: joint pairs calls and returns itself)
+    for imp in callid plain; do
+        opt=""; [ $imp = callid ] && opt=--callid
+        if [ ! -s "$dir/hotel$L.$imp.csv" ]; then
+            (cd "$dir" && xz -dc "$tb" | tar -xf - && "$PB_BIN/importtrace" -q $opt -o "hotel$L.$imp.csv" "hotel_load$L" && rm -rf "hotel_load$L") ||
+                { echo "bench_joint: import of load $L failed"; continue; }
+        fi
+        m=$(grep -vc '^#' "$dir/hotel$L.$imp.csv"); m=$((m - 1))
+        what="call ids"; [ $imp = plain ] && what="black box, no call ids"
+        for a in joint nesting; do
+            set -- $(cost "$a" "$dir/hotel$L.$imp.csv")
+            goal=""; [ "$a" = joint ] && goal="<= 0.2 s per 1000 requests"
+            printf '| hotel load %s (1000 requests, %s) | %s | %s | %s | %s | %s |\n' "$L" "$what" "$m" "$a" "$1" "$2" "$goal"
+            [ "$a" = joint ] && speed_row "8joint$L$imp" "joint, hotel load $L, 1000 requests ($what), reading included" \
+                "<= 0.2 s" "$1 s, $2 MB" "TraceWeaver 12-18 s"
+        done
     done
 done
 f="$dir/mt-$n.csv"
