@@ -150,11 +150,13 @@ say "single-node Slurm up on $host ($cpus CPUs, ports $port-$((port + 1))), scra
 # --- the sweep: local, then as a job array -----------------------------------
 # by default every figure of the job list: the real-trace tables
 # (experiments/real_traces.sh) and the baselines sweep
-# (experiments/baselines_sweep.sh) are single scripts the driver runs
+# (experiments/baselines_sweep.sh) and the sliding-window phases
+# (experiments/window_phases.sh) are single scripts the driver runs
 # itself on one machine, not points an array can run
 if [ -z "$only" ]; then
     for f in $(sh experiments/run_all.sh --list-figures); do
-        [ "$f" != real ] && [ -f "experiments/$f.sh" ] && only="$only${only:+,}$f"
+        case "$f" in real|baselines|window_phases) continue ;; esac
+        [ -f "experiments/$f.sh" ] && only="$only${only:+,}$f"
     done
 fi
 oarg="--only $only"
@@ -201,12 +203,12 @@ pend=$(PB_OUT="$S/out/slurm" sh experiments/run_all.sh --$mode $oarg --list-jobs
 
 # --- compare ------------------------------------------------------------------
 # Byte-identical, except what measures this run's machine: the columns of
-# CPU time and memory (cpu_s, cpu_infer_s, maxrss_kb, maxrss_mb) are
+# CPU time and memory (cpu_s, cpu_infer_s, time_user_s, maxrss_kb, maxrss_mb) are
 # blanked before comparing, and the tables made only of them
 # (conv_mu_time.dat, table1_*.dat) are left out.
 norm() {
     awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
-        !h { for (i = 1; i <= NF; i++) if ($i ~ /^(cpu_s|cpu_infer_s|maxrss_kb|maxrss_mb)$/) blank[i] = 1; h = 1; print; next }
+        !h { for (i = 1; i <= NF; i++) if ($i ~ /^(cpu_s|cpu_infer_s|time_user_s|maxrss_kb|maxrss_mb)$/) blank[i] = 1; h = 1; print; next }
         { for (i in blank) $i = ""; print }' "$1"
 }
 (cd "$S/out/local" && ls *.dat) >"$S/list_local"
