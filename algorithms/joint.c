@@ -511,25 +511,7 @@ static int solve(joint *s)
 {
     int rc = PB_OK;
     for (int outer = 0; rc == PB_OK && outer <= s->p.swap_rounds; outer++) {
-        int changed = 1;
-        for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
-            changed = 0;
-            rc = joint_fit(s, NULL);
-            if (rc == PB_OK)
-                rc = joint_match_round(s, &changed);
-            s->rounds++;
-            s->changes += (size_t)changed;
-        }
-        s->pass_id = 0;
-        for (int it = 0; rc == PB_OK && it < s->p.passes; it++) {
-            changed = 0;
-            rc = joint_fit(s, NULL);
-            if (rc == PB_OK)
-                rc = joint_local_search(s, &changed);
-            s->lpasses++;
-            if (!changed)
-                break;
-        }
+        rc = joint_solve_rounds(s, 1, s->p.passes);
         if (rc != PB_OK || outer == s->p.swap_rounds)
             break;
         size_t sw = 0;

@@ -237,6 +237,11 @@ uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
                             uint32_t *out);
 /* passes of the exact re-split; *changed counts moves.  PB_OK or PB_ENOMEM */
 int joint_local_search(joint *s, int *changed);
+/* Steps 2-3 once: up to `iters` reassignment rounds (stopping when nothing
+ * moves), then up to `passes` re-split passes (stopping likewise), the
+ * model refitted before each when refit is set (else kept frozen).
+ * PB_OK or PB_ENOMEM */
+int joint_solve_rounds(joint *s, int refit, int passes);
 
 /* joint_corr.c.  The log-likelihood term of the durations of the
  * consecutive whole calls k[0..n) (sorted by call time) of a request on

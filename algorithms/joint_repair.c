@@ -545,29 +545,8 @@ done:
  * each (not while requests are open-ended: their responses are unknown) */
 static int solve(joint *s, int refit)
 {
-    int rc = PB_OK, changed = 1;
-    for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
-        changed = 0;
-        if (refit)
-            rc = joint_fit(s, NULL);
-        if (rc == PB_OK)
-            rc = joint_match_round(s, &changed);
-        s->rounds++;
-        s->changes += (size_t)changed;
-    }
-    s->pass_id = 0;
-    int passes = refit || s->p.passes < 2 ? s->p.passes : 2;
-    for (int it = 0; rc == PB_OK && it < passes; it++) {
-        changed = 0;
-        if (refit)
-            rc = joint_fit(s, NULL);
-        if (rc == PB_OK)
-            rc = joint_local_search(s, &changed);
-        s->lpasses++;
-        if (!changed)
-            break;
-    }
-    return rc;
+    return joint_solve_rounds(s, refit,
+                              refit || s->p.passes < 2 ? s->p.passes : 2);
 }
 
 /* the re-pairing rounds (`repair`), each: solve, fit, open the ends,

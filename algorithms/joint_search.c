@@ -427,3 +427,29 @@ int joint_local_search(joint *s, int *changed)
     s->pass_id++;
     return rc;
 }
+
+int joint_solve_rounds(joint *s, int refit, int passes)
+{
+    int rc = PB_OK, changed = 1;
+    for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
+        changed = 0;
+        if (refit)
+            rc = joint_fit(s, NULL);
+        if (rc == PB_OK)
+            rc = joint_match_round(s, &changed);
+        s->rounds++;
+        s->changes += (size_t)changed;
+    }
+    s->pass_id = 0;
+    for (int it = 0; rc == PB_OK && it < passes; it++) {
+        changed = 0;
+        if (refit)
+            rc = joint_fit(s, NULL);
+        if (rc == PB_OK)
+            rc = joint_local_search(s, &changed);
+        s->lpasses++;
+        if (!changed)
+            break;
+    }
+    return rc;
+}
