@@ -158,3 +158,18 @@ void cvp_free(cvp_ctx *x)
     free(x->inst_pat);
     memset(x, 0, sizeof *x);
 }
+
+int cvp_meta_pairing(pb_result *res, size_t calls, size_t returns, size_t others,
+                     size_t pairs, size_t unmatched_calls, size_t unmatched_returns,
+                     size_t repeated)
+{
+    int rc = PB_OK;
+    rc |= pb_result_meta(res, "calls=%zu", calls);
+    rc |= pb_result_meta(res, "returns=%zu", returns);
+    rc |= pb_result_meta(res, "other_messages=%zu", others);
+    rc |= pb_result_meta(res, "call_pairs=%zu", pairs);
+    rc |= pb_result_meta(res, "unmatched_calls=%zu", unmatched_calls);
+    rc |= pb_result_meta(res, "unmatched_returns=%zu", unmatched_returns);
+    rc |= pb_result_meta(res, "repeated_key_matches=%zu", repeated);
+    return rc ? PB_ENOMEM : PB_OK;
+}

@@ -101,6 +101,13 @@ pb_ns cvp_cover_total(const cvp_cover *c);
 int cvp_record(cvp_ctx *x, pb_result *res, const char *text, uint32_t *inst,
                pb_pattern **pat);
 
+/* The pairing counters every call-view algorithm reports, as metadata in
+ * one order: calls, returns, other_messages, call_pairs, unmatched_calls,
+ * unmatched_returns, repeated_key_matches.  Returns PB_OK or PB_ENOMEM. */
+int cvp_meta_pairing(pb_result *res, size_t calls, size_t returns, size_t others,
+                     size_t pairs, size_t unmatched_calls, size_t unmatched_returns,
+                     size_t repeated);
+
 /* Write the assignment table in trace order (so it diffs well): for each
  * message i of msgs[0..n) whose pair q = pair_of_msg[i] (CVP_NONE: none)
  * has an instance inst[q] != 0 (as set by cvp_record), assign the message

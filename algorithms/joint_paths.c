@@ -126,13 +126,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
     if (rc == PB_OK && !res->skip_assign)
         rc = cvp_assign(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst);
     if (rc == PB_OK) {
-        pb_result_meta(res, "calls=%zu", s->calls);
-        pb_result_meta(res, "returns=%zu", s->returns);
-        pb_result_meta(res, "other_messages=%zu", s->others);
-        pb_result_meta(res, "call_pairs=%u", s->npairs);
-        pb_result_meta(res, "unmatched_calls=%zu", s->unmatched_calls);
-        pb_result_meta(res, "unmatched_returns=%zu", s->unmatched_returns);
-        pb_result_meta(res, "repeated_key_matches=%zu", s->repeated);
+        cvp_meta_pairing(res, s->calls, s->returns, s->others, s->npairs,
+                         s->unmatched_calls, s->unmatched_returns, s->repeated);
         pb_result_meta(res, "half_pairs_call=%zu", s->halves_call);
         pb_result_meta(res, "half_pairs_return=%zu", s->halves_ret);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,

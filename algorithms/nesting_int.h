@@ -184,6 +184,19 @@ void nesting_pctx_forget(nesting_pctx *pc, size_t upto);
 /* Instances built so far. */
 size_t nesting_pctx_instances(const nesting_pctx *pc);
 
+/* The scoreboard counters nesting reports after the pairing counters, as
+ * metadata, the same in whole-trace and window mode: calls_without_callid,
+ * same_tick_candidates, candidate_nestings, nested_pairs, mean_parallelism
+ * (Table 1's measure: candidates per nested pair), histograms.  Returns
+ * PB_OK or PB_ENOMEM. */
+int nesting_meta_counts(pb_result *res, size_t no_callid, size_t same_tick,
+                        size_t cands, size_t with_cands, unsigned nhist);
+
+/* The warning for calls without a call id under callids=1 (has_column: the
+ * trace has a callid column at all).  Returns PB_OK or PB_ENOMEM. */
+int nesting_warn_no_callid(pb_result *res, size_t no_callid, size_t calls,
+                           int has_column, size_t repeated);
+
 /* Rank res's patterns, write the dot text and report (when res != NULL),
  * and free pc.  PB_OK or PB_ENOMEM. */
 int nesting_pctx_finish(nesting_pctx *pc, const nesting_params *params, pb_result *res);

@@ -411,35 +411,17 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
     if (rc == PB_OK && inst)
         rc = cvp_assign(&x.c, res, s->v.msgs, s->v.n, s->pair_of_msg, inst);
     if (rc == PB_OK) {
-        pb_result_meta(res, "calls=%zu", s->calls);
-        pb_result_meta(res, "returns=%zu", s->returns);
-        pb_result_meta(res, "other_messages=%zu", s->others);
-        pb_result_meta(res, "call_pairs=%u", s->npairs);
-        pb_result_meta(res, "unmatched_calls=%zu", s->unmatched_calls);
-        pb_result_meta(res, "unmatched_returns=%zu", s->unmatched_returns);
-        pb_result_meta(res, "repeated_key_matches=%zu", s->repeated);
-        pb_result_meta(res, "calls_without_callid=%zu", s->no_callid);
-        pb_result_meta(res, "same_tick_candidates=%zu", s->same_tick_cands);
-        pb_result_meta(res, "candidate_nestings=%zu", s->ncand);
-        pb_result_meta(res, "nested_pairs=%zu", s->with_cands);
-        pb_result_meta(res, "mean_parallelism=%.3f",
-                       s->with_cands ? (double)s->ncand / (double)s->with_cands : 0.0);
-        pb_result_meta(res, "histograms=%u", s->nhist);
+        cvp_meta_pairing(res, s->calls, s->returns, s->others, s->npairs,
+                         s->unmatched_calls, s->unmatched_returns, s->repeated);
+        nesting_meta_counts(res, s->no_callid, s->same_tick_cands, s->ncand,
+                            s->with_cands, s->nhist);
         pb_result_meta(res, "cycles_broken=%zu", s->cycles);
         pb_result_meta(res, "paths=%zu", roots);
         rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
     }
     if (rc == PB_OK && s->no_callid)
-        rc = pb_result_warn(res, "callids=1, but %zu of %zu calls have no call id%s: "
-                                 "those are paired with returns first-in first-out "
-                                 "(5.1.1.1); %zu returns matched while another call of "
-                                 "the same sender and receiver was open "
-                                 "(repeated_key_matches), where FIFO may pair wrongly. "
-                                 "Give -s callids=0 to ask for FIFO pairing.",
-                            s->no_callid, s->calls,
-                            (s->v.columns & PB_COL_CALLID) ? ""
-                                                           : " (the trace has no callid column)",
-                            s->repeated);
+        rc = nesting_warn_no_callid(res, s->no_callid, s->calls,
+                                    (s->v.columns & PB_COL_CALLID) != 0, s->repeated);
     if (rc == PB_OK) {
         pb_pattab_rank(res->patterns, res->rank_by);
         rc = draw(s, &x, res);
@@ -523,3 +505,29 @@ int nesting_pctx_finish(nesting_pctx *pc, const nesting_params *params, pb_resul
     return rc;
 }
 
+int nesting_meta_counts(pb_result *res, size_t no_callid, size_t same_tick,
+                        size_t cands, size_t with_cands, unsigned nhist)
+{
+    int rc = PB_OK;
+    rc |= pb_result_meta(res, "calls_without_callid=%zu", no_callid);
+    rc |= pb_result_meta(res, "same_tick_candidates=%zu", same_tick);
+    rc |= pb_result_meta(res, "candidate_nestings=%zu", cands);
+    rc |= pb_result_meta(res, "nested_pairs=%zu", with_cands);
+    rc |= pb_result_meta(res, "mean_parallelism=%.3f",
+                         with_cands ? (double)cands / (double)with_cands : 0.0);
+    rc |= pb_result_meta(res, "histograms=%u", nhist);
+    return rc ? PB_ENOMEM : PB_OK;
+}
+
+int nesting_warn_no_callid(pb_result *res, size_t no_callid, size_t calls,
+                           int has_column, size_t repeated)
+{
+    return pb_result_warn(res, "callids=1, but %zu of %zu calls have no call id%s: "
+                               "those are paired with returns first-in first-out "
+                               "(5.1.1.1); %zu returns matched while another call of "
+                               "the same sender and receiver was open "
+                               "(repeated_key_matches), where FIFO may pair wrongly. "
+                               "Give -s callids=0 to ask for FIFO pairing.",
+                          no_callid, calls,
+                          has_column ? "" : " (the trace has no callid column)", repeated);
+}

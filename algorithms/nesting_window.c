@@ -38,6 +38,7 @@
  */
 #include "nesting.h"
 #include "nesting_int.h"
+#include "callview_paths.h"
 #include "pb_mem.h"
 #include "pb_pattab.h"
 #include "pb_tick.h"
@@ -628,20 +629,10 @@ static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
     if (rc == PB_OK) {
         /* the counters of whole-trace nesting (nesting_paths.c), in its
          * order, then the window's own */
-        pb_result_meta(res, "calls=%zu", w.calls);
-        pb_result_meta(res, "returns=%zu", w.returns);
-        pb_result_meta(res, "other_messages=%zu", w.others);
-        pb_result_meta(res, "call_pairs=%zu", w.pairs);
-        pb_result_meta(res, "unmatched_calls=%zu", w.calls - w.pairs);
-        pb_result_meta(res, "unmatched_returns=%zu", w.returns - w.pairs);
-        pb_result_meta(res, "repeated_key_matches=%zu", w.repeated);
-        pb_result_meta(res, "calls_without_callid=%zu", w.no_callid);
-        pb_result_meta(res, "same_tick_candidates=%zu", w.same_tick);
-        pb_result_meta(res, "candidate_nestings=%zu", w.cands);
-        pb_result_meta(res, "nested_pairs=%zu", w.with_cands);
-        pb_result_meta(res, "mean_parallelism=%.3f",
-                       w.with_cands ? (double)w.cands / (double)w.with_cands : 0.0);
-        pb_result_meta(res, "histograms=%u", nesting_sb_nhist(w.sb));
+        cvp_meta_pairing(res, w.calls, w.returns, w.others, w.pairs,
+                         w.calls - w.pairs, w.returns - w.pairs, w.repeated);
+        nesting_meta_counts(res, w.no_callid, w.same_tick, w.cands, w.with_cands,
+                            nesting_sb_nhist(w.sb));
         pb_result_meta(res, "cycles_broken=0");
         pb_result_meta(res, "paths=%zu", w.roots);
         pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
@@ -650,15 +641,8 @@ static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
         rc = pb_result_meta(res, "expired_calls=%zu", w.expired);
     }
     if (rc == PB_OK && w.no_callid)
-        rc = pb_result_warn(res, "callids=1, but %zu of %zu calls have no call id%s: "
-                                 "those are paired with returns first-in first-out "
-                                 "(5.1.1.1); %zu returns matched while another call of "
-                                 "the same sender and receiver was open "
-                                 "(repeated_key_matches), where FIFO may pair wrongly. "
-                                 "Give -s callids=0 to ask for FIFO pairing.",
-                            w.no_callid, w.calls,
-                            (columns & PB_COL_CALLID) ? "" : " (the trace has no callid column)",
-                            w.repeated);
+        rc = nesting_warn_no_callid(res, w.no_callid, w.calls,
+                                    (columns & PB_COL_CALLID) != 0, w.repeated);
     if (rc == PB_OK && w.long_calls)
         rc = pb_result_warn(res, "window=%.9gs: %zu calls lasted longer than the window "
                                  "(paired anyway, since a window looks one window ahead): "
