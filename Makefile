@@ -8,20 +8,25 @@
 #   make test-slurm the quick sweep as a Slurm job array on a local one-node Slurm
 #   make figures    regenerate the papers' figures (the main job)
 #   make readme     refresh the README's generated tables from out/figures/
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= : programs, man pages, configs,
+#                   docs, experiment scripts, libpathbench (.a, .so), headers,
+#                   pathbench.pc (docs/install.md)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BUILD   ?= build
 BIN     ?= bin
 CC      ?= cc
+# the release version; the git commit is added at build time (pb_version.h)
+VERSION := 0.9.0
+SOVERSION := 0
 
 LIBDIRS  := core maketrace skewer sniffer algorithms metrics importer
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \
             -Wno-unused-parameter
 OPT      ?= -O2 -g
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(addprefix -I,$(LIBDIRS))
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(addprefix -I,$(LIBDIRS)) -I$(BUILD)/gen
 CFLAGS   ?=
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
@@ -32,7 +37,14 @@ LDLIBS   += -ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
 LIB_SRCS  := $(sort $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libpathbench.a
+SHLIB     := $(BUILD)/libpathbench.so.$(VERSION)
+# the installed API: what an algorithm outside the tree needs (read, write,
+# score a trace) and every header those include (docs/install.md)
+PUB_HDRS  := core/pb_trace.h core/pb_result.h algorithms/pb_algo.h metrics/score.h \
+             algorithms/pb_serve.h core/pb_version.h core/pb_error.h core/pb_strtab.h \
+             core/pb_time.h core/pb_pattab.h core/pb_strbuf.h core/pb_opt.h metrics/tv.h
 PROG_SRCS := $(sort $(wildcard programs/*.c))
+MANS      := $(patsubst programs/%.c,$(BUILD)/man/%.1,$(PROG_SRCS))
 PROGS     := $(patsubst programs/%.c,$(BIN)/%,$(PROG_SRCS))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
@@ -42,18 +54,52 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .SECONDARY:
 
-.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm
+.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm lib man FORCE
 
 all: $(PROGS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC) -MMD -MP -c $< -o $@
+
+# library objects are position-independent: the same objects make the
+# static and the shared library
+$(LIB_OBJS): PIC := -fPIC
+# (objects built before they were position-independent are rebuilt once)
+ifeq ($(wildcard $(BUILD)/obj/.fpic),)
+$(shell rm -f $(LIB_OBJS) && mkdir -p $(BUILD)/obj && touch $(BUILD)/obj/.fpic)
+endif
+
+# The version and git commit, rewritten only when they change (a new commit
+# recompiles pb_version.c alone).  Outside a git checkout of this tree the
+# commit is empty and --version prints the version alone.
+$(BUILD)/gen/pb_version_gen.h: FORCE
+	@mkdir -p $(dir $@)
+	@c=""; if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+	  c=$$(git rev-parse --short=12 HEAD 2>/dev/null); \
+	  [ -z "$$c" ] || git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; fi; \
+	printf '#define PB_VERSION_STRING "%s"\n#define PB_GIT_COMMIT "%s"\n' '$(VERSION)' "$$c" >$@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/core/pb_version.o: $(BUILD)/gen/pb_version_gen.h
+FORCE:
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+$(SHLIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libpathbench.so.$(SOVERSION) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+lib: $(LIB) $(SHLIB)
+
+# man pages from the programs' own --help (the option tables), one a program
+$(BUILD)/man/%.1: $(BIN)/% scripts/man.sh
+	@mkdir -p $(dir $@)
+	sh scripts/man.sh $< $(VERSION) >$@.tmp && mv $@.tmp $@
+
+man: $(MANS)
 
 $(BIN)/%: $(BUILD)/obj/programs/%.o $(LIB)
 	@mkdir -p $(dir $@)
@@ -118,10 +164,31 @@ readme:
 regress: all
 	@sh experiments/regress.sh
 
-install: $(PROGS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pathbench/configs
-	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 maketrace/configs/*.conf $(DESTDIR)$(PREFIX)/share/pathbench/configs/
+# docs/install.md says what goes where.  maketrace finds the installed
+# configs by bare name (`maketrace multitier.conf`) from its own location:
+# BINDIR/../share/pathbench/configs.
+install: $(PROGS) $(LIB) $(SHLIB) $(MANS)
+	@D='$(DESTDIR)$(PREFIX)'; set -e; \
+	install -d "$$D/bin" "$$D/share/pathbench/configs" "$$D/share/man/man1" \
+	  "$$D/share/doc/pathbench/examples" "$$D/share/pathbench/experiments" \
+	  "$$D/share/pathbench/plots" "$$D/share/pathbench/scripts" \
+	  "$$D/lib/pkgconfig" "$$D/include/pathbench"; \
+	install -m 755 $(PROGS) "$$D/bin/"; \
+	install -m 644 maketrace/configs/*.conf "$$D/share/pathbench/configs/"; \
+	install -m 644 $(MANS) "$$D/share/man/man1/"; \
+	install -m 644 README.md docs/*.md "$$D/share/doc/pathbench/"; \
+	install -m 644 examples/* "$$D/share/doc/pathbench/examples/"; \
+	cp -R experiments/. "$$D/share/pathbench/experiments/"; \
+	cp -R plots/. "$$D/share/pathbench/plots/"; \
+	install -m 755 scripts/readme_tables.sh "$$D/share/pathbench/scripts/"; \
+	install -m 644 $(LIB) "$$D/lib/"; \
+	install -m 755 $(SHLIB) "$$D/lib/"; \
+	ln -sf libpathbench.so.$(VERSION) "$$D/lib/libpathbench.so.$(SOVERSION)"; \
+	ln -sf libpathbench.so.$(SOVERSION) "$$D/lib/libpathbench.so"; \
+	install -m 644 $(PUB_HDRS) "$$D/include/pathbench/"; \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	  -e 's|@LIBS@|$(strip $(LDLIBS))|' scripts/pathbench.pc.in >"$$D/lib/pkgconfig/pathbench.pc"; \
+	echo "installed pathbench $(VERSION) under $$D (docs/install.md)"
 
 clean:
 	rm -rf build bin

@@ -5,6 +5,8 @@
  */
 #include "pb_exec.h"
 
+#include "pb_version.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -304,6 +306,9 @@ int pb_exec_finish(const char *command, const pb_trace *t,
         pb_fingerprint_format(&fpr, fpline, sizeof fpline);
         fprintf(fp, "# %s\n", fpline);
     }
+    /* which pathbench ran it, as infer records for every algorithm */
+    fprintf(fp, "# program=infer version=%s commit=%s\n", pb_version(),
+            pb_version_commit()[0] ? pb_version_commit() : "none");
     char buf[8192];
     int first = 1, bol = 1;
     while (fgets(buf, sizeof buf, in)) {

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pb_version.h"
+
 /* The one meaning of every short letter, in every program (DEVELOPING.md,
  * "Command-line convention").  A program may leave a letter out; it may not
  * give it to another long name. */
@@ -36,8 +38,14 @@ static const struct {
 
 static const pb_cli_opt builtin[] = {
     {PB_CLI_HELP, 'h', "help", NULL, "this help"},
+    {PB_CLI_VERSION, 0, "version", NULL, "print the version (and git commit) and exit"},
     {PB_CLI_LIST, 0, "list-options", NULL, NULL},
     {0, 0, NULL, NULL, NULL}};
+
+void pb_cli_version(FILE *fp, const char *prog)
+{
+    fprintf(fp, "%s (pathbench) %s\n", prog, pb_version_full());
+}
 
 static int check_entry(const pb_cli_opt *o, pb_error *err)
 {
@@ -201,6 +209,44 @@ void pb_cli_list(FILE *fp, const pb_cli *cli, const pb_option *const *params)
     for (size_t t = 0; params && params[t]; t++)
         for (const pb_option *p = params[t]; p->name; p++)
             fprintf(fp, "param %s %s\n", p->name, pb_opt_type_name(p->type));
+}
+
+/* "rank-by" -> "rank_by" */
+static void underscored(const char *name, char *out, size_t n)
+{
+    size_t i = 0;
+    for (; name[i] && i + 1 < n; i++)
+        out[i] = name[i] == '-' ? '_' : name[i];
+    out[i] = '\0';
+}
+
+int pb_cli_param_flag(const pb_cli *cli, const int *ids, size_t nids,
+                      const char *kv, const char **value, pb_error *err)
+{
+    char name[64], u[64], known[512];
+    size_t kl = 0;
+    known[0] = '\0';
+    *value = pb_cli_kv_split(kv, name, sizeof name);
+    for (const pb_cli_opt *o = cli->opts; o && o->name; o++) {
+        size_t i = 0;
+        while (i < nids && ids[i] != o->id)
+            i++;
+        if (i == nids)
+            continue;
+        underscored(o->name, u, sizeof u);
+        if (*value && !strcmp(u, name))
+            return o->id;
+        if (kl < sizeof known)
+            kl += (size_t)snprintf(known + kl, sizeof known - kl, "%s%s", kl ? ", " : "", u);
+    }
+    if (!*value)
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0, "-s %s: expected NAME=VALUE with NAME "
+                     "one of: %s", kv, known);
+    else
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0, "-s %s: no parameter \"%s\"; expected "
+                     "one of: %s", kv, name, known);
+    *value = NULL;
+    return 0;
 }
 
 void pb_cli_free(pb_cli *cli)

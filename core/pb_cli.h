@@ -5,7 +5,8 @@
  * A program declares its flags once, in a pb_cli_opt table; the table
  * drives parsing (getopt_long underneath), the option part of --help and
  * the hidden --list-options listing that tests/sh/test_cli_convention.sh
- * reads.  -h/--help and --list-options are added to every table.
+ * reads.  -h/--help, --version and --list-options are added to every
+ * table.
  *
  * One short letter has one meaning in every program: a short option is
  * accepted only if the registry in pb_cli.c gives that letter to the same
@@ -43,6 +44,7 @@ typedef struct pb_cli_opt {
 #define PB_CLI_BAD (-2)   /* usage error: err says what; exit 2 */
 #define PB_CLI_HELP (-3)  /* -h / --help */
 #define PB_CLI_LIST (-4)  /* --list-options */
+#define PB_CLI_VERSION (-5) /* --version: print with pb_cli_version, exit 0 */
 
 #define PB_CLI_MAXOPTS 64
 
@@ -79,6 +81,18 @@ void pb_cli_help(FILE *fp, const pb_cli *cli);
  * flag as "flag - --NAME"), then "param NAME TYPE" for every entry of every
  * table in params (NULL-terminated array of tables, may be NULL). */
 void pb_cli_list(FILE *fp, const pb_cli *cli, const pb_option *const *params);
+
+/* `-s NAME=VALUE` in a program whose parameters are some of its flags
+ * (score, importtrace): the id of the flag --NAME (NAME's '_' read as '-')
+ * when its id is one of ids[0..nids), with *value pointing at VALUE inside
+ * kv.  Returns 0 when NAME names none of them or kv has no '=' (err then
+ * lists the names there are, '_'-joined). */
+int pb_cli_param_flag(const pb_cli *cli, const int *ids, size_t nids,
+                      const char *kv, const char **value, pb_error *err);
+
+/* Print the --version line: "PROG (pathbench) VERSION (git COMMIT)"
+ * (pb_version.h; without the commit outside a git checkout). */
+void pb_cli_version(FILE *fp, const char *prog);
 
 /* Free what pb_cli_init allocated.  NULL-safe. */
 void pb_cli_free(pb_cli *cli);

@@ -766,7 +766,7 @@ static int parse_service(parser *p)
     snprintf(dn, sizeof dn, "%s.workers", v);
     mt_def *d = mt_find_def(p, dn);
     if (d && mt_parse_count(d->value, &workers) != PB_OK)
-        return pb_error_set(p->err, PB_EINVAL, "-D", 0, 0, "-D %s=%s: expected an integer in "
+        return pb_error_set(p->err, PB_EINVAL, "-s", 0, 0, "-s %s=%s: expected an integer in "
                             "1..1000000", dn, d->value);
     if ((rc = add_service(p, nd.node[0], workers, kw->line, kw->col)) != PB_OK)
         return rc;
@@ -976,7 +976,7 @@ static int parse_tracelet(parser *p)
         char dn[256];
         snprintf(dn, sizeof dn, "%s.%s", tr->name, fields[f]);
         mt_def *d = mt_find_def(p, dn);
-        if (d && (rc = apply_tracelet_field(p, tr, fields[f], d->value, "-D", 0, 0)) != PB_OK)
+        if (d && (rc = apply_tracelet_field(p, tr, fields[f], d->value, "-s", 0, 0)) != PB_OK)
             return rc;
     }
     tok *open;
@@ -1087,8 +1087,8 @@ static int finish(parser *p)
             pb_strbuf b = {0};
             for (int j = 0; mt_options[j].name; j++)
                 pb_strbuf_printf(&b, "%s%s", j ? ", " : "", mt_options[j].name);
-            int rc = pb_error_set(p->err, PB_EINVAL, "-D", 0, 0,
-                                  "-D %s: no setting, variable (let) or tracelet field "
+            int rc = pb_error_set(p->err, PB_EINVAL, "-s", 0, 0,
+                                  "-s %s: no setting, variable (let) or tracelet field "
                                   "(TRACELET.weight, .instances, .think) or service field "
                                   "(SERVICE.workers) of that name; settings are: %s",
                                   p->defs[i].name, pb_strbuf_str(&b));
@@ -1129,7 +1129,7 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
     for (size_t i = 0; i < ndefs; i++) {
         const char *eq = strchr(defs[i], '=');
         if (!eq || eq == defs[i]) {
-            rc = pb_error_set(err, PB_EINVAL, "-D", 0, 0, "-D %s: expected name=value", defs[i]);
+            rc = pb_error_set(err, PB_EINVAL, "-s", 0, 0, "-s %s: expected name=value", defs[i]);
             goto fail;
         }
         c->defs[c->ndefs++] = mt_astrndup(c, defs[i], strlen(defs[i]));
@@ -1141,7 +1141,7 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
         }
         int oi = mt_option_index(p.defs[i].name);
         if (oi >= 0) {
-            if ((rc = mt_set_setting(&p, p.defs[i].name, p.defs[i].value, "-D", 0, 0)) != PB_OK)
+            if ((rc = mt_set_setting(&p, p.defs[i].name, p.defs[i].value, "-s", 0, 0)) != PB_OK)
                 goto fail;
             p.locked[oi] = 1;
             p.defs[i].used = 1;

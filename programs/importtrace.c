@@ -15,7 +15,14 @@
 
 static const char *prog = "importtrace";
 
-enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_OUTPUT, O_QUIET };
+enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_OUTPUT, O_QUIET, O_SET };
+/* the flags -s NAME=VALUE also sets (NAME = the flag's name) */
+static const int param_ids[] = {O_FORMAT, O_CALLID, O_THREAD};
+static const pb_option import_params[] = {
+    {"format", PB_OPT_STRING, 0, "auto", PB_OPT_NORANGE, "--format"},
+    {"callid", PB_OPT_BOOL, 0, "0", PB_OPT_NORANGE, "--callid"},
+    {"thread", PB_OPT_BOOL, 0, "0", PB_OPT_NORANGE, "--thread"},
+    {NULL, 0, 0, NULL, PB_OPT_NORANGE, NULL}};
 static const pb_cli_opt cli_opts[] = {
     {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp or auto (default: by each\n"
                                    "document's shape)"},
@@ -24,6 +31,8 @@ static const pb_cli_opt cli_opts[] = {
                                   "handled each message at its receiver (for vpath)"},
     {O_OUTPUT, 'o', "output", "FILE", "write the trace there (default stdout)"},
     {O_QUIET, 'q', "quiet", NULL, "no summary on stderr"},
+    {O_SET, 's', "set", "NAME=VALUE", "the same as --format VALUE (format=FMT), --callid\n"
+                                      "and --thread (callid=yes|no, thread=yes|no)"},
     {0, 0, NULL, NULL, NULL}};
 
 static void usage(FILE *fp, const pb_cli *cli)
@@ -59,6 +68,28 @@ int main(int argc, char **argv)
     int c;
     const char *optarg;
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
+        int on = 1; /* -s callid=no, thread=no */
+        if (c == O_SET) {
+            const char *kv = optarg;
+            c = pb_cli_param_flag(&cli, param_ids, sizeof param_ids / sizeof *param_ids,
+                                  kv, &optarg, &err);
+            if (c == O_CALLID || c == O_THREAD) {
+                if (!strcmp(optarg, "1") || !strcmp(optarg, "yes") ||
+                    !strcmp(optarg, "true") || !strcmp(optarg, "on"))
+                    on = 1;
+                else if (!strcmp(optarg, "0") || !strcmp(optarg, "no") ||
+                         !strcmp(optarg, "false") || !strcmp(optarg, "off"))
+                    on = 0;
+                else {
+                    pb_error_set(&err, PB_EINVAL, NULL, 0, 0, "-s %s: expected yes or no", kv);
+                    c = 0;
+                }
+            }
+            if (!c) {
+                pb_cli_free(&cli);
+                return pb_cli_usage_error(prog, &err);
+            }
+        }
         switch (c) {
         case O_FORMAT:
             if (!strcmp(optarg, "jaeger"))
@@ -76,12 +107,18 @@ int main(int argc, char **argv)
                 return 2;
             }
             break;
-        case O_CALLID: opts.callid = 1; break;
-        case O_THREAD: opts.thread = 1; break;
+        case O_CALLID: opts.callid = on; break;
+        case O_THREAD: opts.thread = on; break;
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
         case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
-        case PB_CLI_LIST: pb_cli_list(stdout, &cli, NULL); pb_cli_free(&cli); return 0;
+        case PB_CLI_VERSION: pb_cli_version(stdout, prog); pb_cli_free(&cli); return 0;
+        case PB_CLI_LIST: {
+            const pb_option *tabs[2] = {import_params, NULL};
+            pb_cli_list(stdout, &cli, tabs);
+            pb_cli_free(&cli);
+            return 0;
+        }
         default: pb_cli_free(&cli); return pb_cli_usage_error(prog, &err);
         }
     }

@@ -19,6 +19,7 @@
 #include "pb_strbuf.h"
 #include "pb_tick.h"
 #include "pb_trace.h"
+#include "pb_version.h"
 
 /* this process's CPU time in seconds (user + system, nanosecond clock):
  * fine enough that a tiny run never reads 0, unlike clock() rounding or
@@ -32,12 +33,13 @@ static double cpu_now(void)
 }
 
 static const char *prog = "infer";
+static int quiet; /* -q */
 
 /* The flags of infer: add a flag with one enum value, one row and one
  * case in main's switch. */
 enum {
     O_ALGO = 1, O_SET, O_OUTPUT, O_DOT, O_REPORT, O_JAEGER, O_RANK, O_NOASSIGN,
-    O_SORT, O_IGNORE, O_PARSE, O_PERWIN
+    O_SORT, O_IGNORE, O_PARSE, O_PERWIN, O_QUIET
 };
 static const pb_cli_opt cli_opts[] = {
     {O_ALGO, 'a', "algo", "NAME", "algorithm (below)"},
@@ -55,6 +57,7 @@ static const pb_cli_opt cli_opts[] = {
     {O_PARSE, 0, "parse-only", NULL, "check the parameters and the trace, run nothing"},
     {O_PERWIN, 0, "per-window", "FILE", "nesting with -s window=D: CSV of path\n"
                                         "instances per window and pattern"},
+    {O_QUIET, 'q', "quiet", NULL, "no notes on stderr (warnings and errors stay)"},
     {0, 0, NULL, NULL, NULL}};
 
 static void usage(FILE *fp, const pb_cli *cli)
@@ -163,7 +166,8 @@ static int export_jaeger(pb_out *o, const pb_trace *trace,
         pb_error_print(stderr, prog, &err);
         return 1;
     }
-    fprintf(stderr, "%s: %s: %zu instances as Jaeger traces (%zu spans, %zu "
+    if (!quiet)
+        fprintf(stderr, "%s: %s: %zu instances as Jaeger traces (%zu spans, %zu "
                     "RPCs, %zu one-way messages)\n",
             prog, path, st.instances, st.spans, st.rpcs, st.one_way);
     /* every guess the export made, with its count */
@@ -235,6 +239,8 @@ int main(int argc, char **argv)
         case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case O_PARSE: parse_only = 1; break;
         case O_PERWIN: perwin_path = arg; break;
+        case O_QUIET: quiet = 1; break;
+        case PB_CLI_VERSION: pb_cli_version(stdout, prog); pb_cli_free(&cli); free(sets); return 0;
         case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); free(sets); return 0;
         case PB_CLI_LIST: list_options(&cli); pb_cli_free(&cli); free(sets); return 0;
         default: pb_cli_free(&cli); free(sets); return pb_cli_usage_error(prog, &err);
@@ -297,7 +303,7 @@ int main(int argc, char **argv)
     memset(&winfo, 0, sizeof winfo);
     pb_result res;
     int res_ok = 0;
-    pb_strbuf h1 = {0}, h2 = {0}, h3 = {0};
+    pb_strbuf h1 = {0}, h2 = {0}, h3 = {0}, h4 = {0};
     void *params = calloc(1, algo->params_size ? algo->params_size : 1);
     if (!params || pb_opt_defaults(algo->options, params, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
@@ -369,7 +375,8 @@ int main(int argc, char **argv)
     }
     t1 = cpu_now();
     if (parse_only) {
-        fprintf(stderr, "%s: %s: %zu messages, parameters ok\n", prog,
+        if (!quiet)
+            fprintf(stderr, "%s: %s: %zu messages, parameters ok\n", prog,
                 trace_path, trace->n);
         FAIL(0);
     }
@@ -436,8 +443,11 @@ write:;
     else
         pb_fingerprint_of(trace->msgs, trace->n, trace->names->nodes, &fpr);
     pb_fingerprint_format(&fpr, fpline, sizeof fpline);
-    const char *head[4] = {pb_strbuf_str(&h1), pb_strbuf_str(&h2), pb_strbuf_str(&h3),
-                           fpline};
+    /* which pathbench made it (results record the program version) */
+    pb_strbuf_printf(&h4, "program=%s version=%s commit=%s", prog, pb_version(),
+                     pb_version_commit()[0] ? pb_version_commit() : "none");
+    const char *head[5] = {pb_strbuf_str(&h1), pb_strbuf_str(&h2), pb_strbuf_str(&h3),
+                           fpline, pb_strbuf_str(&h4)};
     pb_result_meta(&res, "tick=%s tied_ts=%zu tied_share=%.4f coarse_ties=%d",
                        tickbuf, tick.tied,
                        tick.n ? (double)tick.tied / (double)tick.n : 0.0,
@@ -447,7 +457,7 @@ write:;
         pb_result_meta(&res, "trace: %s", trace->meta[i]);
     for (size_t i = 0; stream && i < winfo.nmeta; i++)
         pb_result_meta(&res, "trace: %s", winfo.meta[i]);
-    rc = pb_result_write(pb_out_fp(outs[0]), &res, head, 4, !no_assign, &err);
+    rc = pb_result_write(pb_out_fp(outs[0]), &res, head, 5, !no_assign, &err);
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
         FAIL(1);
@@ -479,6 +489,7 @@ done:
     pb_strbuf_free(&h1);
     pb_strbuf_free(&h2);
     pb_strbuf_free(&h3);
+    pb_strbuf_free(&h4);
     if (res_ok)
         pb_result_free(&res);
     pb_trace_close(trace);

@@ -5,9 +5,11 @@
  *             [--stats] [--help] CONFIG
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mt.h"
 #include "pb_cli.h"
@@ -15,7 +17,7 @@
 
 static const char *prog = "maketrace";
 
-enum { O_SET = 1, O_DEFINE, O_SEED, O_OUTPUT, O_PARSE, O_STATS };
+enum { O_SET = 1, O_DEFINE, O_SEED, O_OUTPUT, O_PARSE, O_STATS, O_QUIET };
 static const pb_cli_opt cli_opts[] = {
     {O_SET, 's', "set", "NAME=VALUE",
      "override a setting, a let variable, or TRACELET.weight /\n"
@@ -25,6 +27,7 @@ static const pb_cli_opt cli_opts[] = {
     {O_OUTPUT, 'o', "output", "FILE", "write the trace here (default stdout)"},
     {O_PARSE, 0, "parse-only", NULL, "check the config and the overrides, generate nothing"},
     {O_STATS, 0, "stats", NULL, "print per-tracelet counts to stderr at the end"},
+    {O_QUIET, 'q', "quiet", NULL, "no notes on stderr (errors stay)"},
     {0, 0, NULL, NULL, NULL}};
 
 static void usage(FILE *fp, const pb_cli *cli)
@@ -37,6 +40,34 @@ static void usage(FILE *fp, const pb_cli *cli)
     pb_cli_help(fp, cli);
     fprintf(fp, "\nsettings (config: name = value; command line: -s name=value):\n");
     pb_opt_help(fp, mt_options, "  ");
+}
+
+/* A CONFIG given by bare name ("multitier.conf", or "multitier") that is
+ * not a file here is looked up beside the program: the installed configs
+ * (BINDIR/../share/pathbench/configs) and the tree's (bin/../maketrace/
+ * configs).  Returns the path to use: `name` itself, or buf. */
+static const char *find_config(const char *name, char *buf, size_t n)
+{
+    if (strchr(name, '/') || access(name, F_OK) == 0)
+        return name;
+    char exe[PATH_MAX];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (l <= 0)
+        return name;
+    exe[l] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return name;
+    *slash = '\0'; /* the program's folder */
+    const char *dirs[] = {"../share/pathbench/configs", "../maketrace/configs"};
+    const size_t nl = strlen(name);
+    const int has_ext = nl > 5 && !strcmp(name + nl - 5, ".conf");
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        int w = snprintf(buf, n, "%s/%s/%s%s", exe, dirs[i], name, has_ext ? "" : ".conf");
+        if (w > 0 && (size_t)w < n && access(buf, R_OK) == 0)
+            return buf;
+    }
+    return name;
 }
 
 /* "-s 3" (no NAME=): the old spelling of --seed 3, kept for one release. */
@@ -53,7 +84,7 @@ static int bare_number(const char *s)
 int main(int argc, char **argv)
 {
     const char *out_path = NULL;
-    int parse_only = 0, want_stats = 0;
+    int parse_only = 0, want_stats = 0, quiet = 0;
     /* each override as NAME=VALUE text; seeds are formatted into seedbuf */
     const char **defs = calloc((size_t)argc + 1, sizeof *defs);
     char *seedbuf = calloc((size_t)argc + 1, 24);
@@ -104,6 +135,8 @@ int main(int argc, char **argv)
         case O_OUTPUT: out_path = arg; break;
         case O_PARSE: parse_only = 1; break;
         case O_STATS: want_stats = 1; break;
+        case O_QUIET: quiet = 1; break;
+        case PB_CLI_VERSION: pb_cli_version(stdout, prog); BAIL(0);
         case PB_CLI_HELP: usage(stdout, &cli); BAIL(0);
         case PB_CLI_LIST: {
             const pb_option *tabs[2] = {mt_options, NULL};
@@ -146,7 +179,8 @@ int main(int argc, char **argv)
         sprintf(fixed, "%s%s", o->name, eq);
         defs[i] = owned[nowned++] = fixed;
     }
-    const char *config_path = argv[optind];
+    char found[PATH_MAX + 64];
+    const char *config_path = find_config(argv[optind], found, sizeof found);
     mt_config *cfg = NULL;
     int rc = mt_config_load(config_path, defs, ndefs, &cfg, &err);
     free(defs);
@@ -157,7 +191,7 @@ int main(int argc, char **argv)
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
         /* a bad override is bad usage; a bad config is bad input */
-        return !strcmp(err.file, "-D") ? 2 : 1;
+        return !strcmp(err.file, "-s") ? 2 : 1;
     }
     mt_settings *s = mt_config_settings(cfg);
     if (parse_only) {
@@ -167,7 +201,8 @@ int main(int argc, char **argv)
             mt_config_close(cfg);
             return 1;
         }
-        fprintf(stderr, "%s: %s: %zu tracelets, config ok\n", prog, config_path,
+        if (!quiet)
+            fprintf(stderr, "%s: %s: %zu tracelets, config ok\n", prog, config_path,
                 mt_config_ntracelets(cfg));
         mt_config_close(cfg);
         return 0;

@@ -17,8 +17,19 @@ static const char *prog = "score";
 
 enum {
     O_TRUTH = 1, O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_CURVE, O_TEXT, O_TOP,
-    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT
+    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_SET, O_OUTPUT, O_QUIET
 };
+/* the flags -s NAME=VALUE also sets (NAME = the flag's name, '_'-joined) */
+static const int param_ids[] = {O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_TOP};
+/* their names and types, for --list-options (values go through the flags) */
+static const pb_option score_params[] = {
+    {"min_instances", PB_OPT_INT, 0, "0", PB_OPT_NORANGE, "--min-instances"},
+    {"topn", PB_OPT_INT, 0, "10", PB_OPT_NORANGE, "--topn"},
+    {"tolerance", PB_OPT_STRING, 0, "2", PB_OPT_NORANGE, "--tolerance"},
+    {"rank_by", PB_OPT_STRING, 0, "count", PB_OPT_NORANGE, "--rank-by"},
+    {"tol_count", PB_OPT_STRING, 0, "inferred", PB_OPT_NORANGE, "--tol-count"},
+    {"top", PB_OPT_INT, 0, "0", PB_OPT_NORANGE, "--top"},
+    {NULL, 0, 0, NULL, PB_OPT_NORANGE, NULL}};
 static const pb_cli_opt cli_opts[] = {
     {O_TRUTH, 'T', "truth", "TRACE", "the trace with truth columns (required)"},
     {O_KEPT, 0, "kept", "TRACE", "the lossy copy of the truth trace the result\n"
@@ -41,6 +52,12 @@ static const pb_cli_opt cli_opts[] = {
     {O_NOHEADER, 0, "no-header", NULL, "print the row without its header"},
     {O_SORT, 0, "sort", NULL, "accept trace rows out of time order"},
     {O_IGNORE, 0, "ignore-unknown-columns", NULL, "skip columns pathbench does not know"},
+    {O_SET, 's', "set", "NAME=VALUE", "the same as the flag --NAME VALUE for min_instances,\n"
+                                      "topn, tolerance, rank_by, tol_count, top"},
+    {O_OUTPUT, 'o', "output", "FILE", "write the row (or --text report) there\n"
+                                      "(default stdout)"},
+    {O_QUIET, 'q', "quiet", NULL, "no notes on stderr (errors stay; score prints\n"
+                                  "no notes today)"},
     {0, 0, NULL, NULL, NULL}};
 
 static void usage(FILE *fp, const pb_cli *cli)
@@ -88,7 +105,8 @@ static int parse_tols(const char *s, score_opts *o)
 
 int main(int argc, char **argv)
 {
-    const char *truth_path = NULL, *curve_path = NULL, *kept_path = NULL;
+    const char *truth_path = NULL, *curve_path = NULL, *kept_path = NULL,
+               *out_path = NULL;
     int text = 0, no_header = 0;
     score_opts so;
     score_opts_default(&so);
@@ -106,6 +124,12 @@ int main(int argc, char **argv)
     unsigned long long v;
     while ((c = pb_cli_next(&cli, &optarg_, &err)) != PB_CLI_END) {
         const char *optarg = optarg_;
+        if (c == O_SET &&
+            !(c = pb_cli_param_flag(&cli, param_ids, sizeof param_ids / sizeof *param_ids,
+                                    optarg_, &optarg, &err))) {
+            pb_cli_free(&cli);
+            return pb_cli_usage_error(prog, &err);
+        }
         switch (c) {
         case O_TRUTH: truth_path = optarg; break;
         case O_KEPT: kept_path = optarg; break;
@@ -175,7 +199,15 @@ int main(int argc, char **argv)
         case O_SORT: ropts.allow_unsorted = 1; break;
         case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
-        case PB_CLI_LIST: pb_cli_list(stdout, &cli, NULL); pb_cli_free(&cli); return 0;
+        case O_OUTPUT: out_path = optarg; break;
+        case O_QUIET: break;
+        case PB_CLI_VERSION: pb_cli_version(stdout, prog); pb_cli_free(&cli); return 0;
+        case PB_CLI_LIST: {
+            const pb_option *tabs[2] = {score_params, NULL};
+            pb_cli_list(stdout, &cli, tabs);
+            pb_cli_free(&cli);
+            return 0;
+        }
         default: pb_cli_free(&cli); return pb_cli_usage_error(prog, &err);
         }
     }
@@ -202,16 +234,22 @@ int main(int argc, char **argv)
     }
 
     /* the curve file is opened before the work, and is not an input */
-    pb_out *curve = NULL;
-    const char *inputs[2] = {truth_path, result_path};
-    if (curve_path && pb_out_open(&curve, curve_path, inputs, 2, &err) != PB_OK) {
+    pb_out *curve = NULL, *outf = NULL;
+    const char *inputs[3] = {truth_path, result_path, kept_path};
+    if (curve_path && pb_out_open(&curve, curve_path, inputs, 3, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
+        return 1;
+    }
+    if (pb_out_open(&outf, out_path, inputs, 3, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        pb_out_abort(curve);
         return 1;
     }
     score_result *res = NULL;
     if (score_result_read(result_path, &res, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
         pb_out_abort(curve);
+        pb_out_abort(outf);
         return 1;
     }
     tv_view view;
@@ -220,6 +258,7 @@ int main(int argc, char **argv)
                         "\"# algo=nesting view=call ...\"\n", prog, res->file);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(outf);
         return 1;
     }
     if (tv_view_parse(res->view, &view) != PB_OK) {
@@ -227,6 +266,7 @@ int main(int argc, char **argv)
                         "message or path\n", prog, res->file, res->view);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(outf);
         return 1;
     }
     pb_trace *trace = NULL;
@@ -234,6 +274,7 @@ int main(int argc, char **argv)
         pb_error_print(stderr, prog, &err);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(outf);
         return 1;
     }
     if (!(trace->columns & PB_COL_PATH)) {
@@ -242,6 +283,7 @@ int main(int argc, char **argv)
         pb_trace_close(trace);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(outf);
         return 1;
     }
     tv_truth *tv = NULL;
@@ -279,14 +321,16 @@ int main(int argc, char **argv)
         pb_trace_close(trace);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(outf);
         return 1;
     }
+    FILE *fo = pb_out_fp(outf);
     if (text) {
-        score_write_text(stdout, rep);
+        score_write_text(fo, rep);
     } else {
         if (!no_header)
-            score_write_header(stdout, rep);
-        score_write_row(stdout, rep);
+            score_write_header(fo, rep);
+        score_write_row(fo, rep);
     }
     int status = 0;
     if (curve) {
@@ -296,8 +340,8 @@ int main(int argc, char **argv)
             status = 1;
         }
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error on stdout\n", prog);
+    if (pb_out_commit(outf, &err) != PB_OK) { /* stdout too: flushed, checked */
+        pb_error_print(stderr, prog, &err);
         status = 1;
     }
     score_report_close(rep);

@@ -45,7 +45,7 @@ static const pb_option skewer_options[] = {
 enum {
     O_NODE = 1, O_SPEC, O_ROFF, O_RDRIFT, O_SET, O_SEED, O_REF, O_DESKEW,
     O_ESTIMATE, O_REFNODE, O_PRINT, O_WINDOW, O_NEG, O_IGNORE, O_OUTPUT,
-    O_VERBOSE, O_ROUND
+    O_VERBOSE, O_ROUND, O_QUIET
 };
 static const pb_cli_opt cli_opts[] = {
     {O_NODE, 'n', "node", "NODE=OFFSET[,DRIFT]",
@@ -74,6 +74,7 @@ static const pb_cli_opt cli_opts[] = {
     {O_IGNORE, 0, "ignore-unknown-columns", NULL, "skip columns pathbench does not know"},
     {O_OUTPUT, 'o', "output", "FILE", "output file (default stdout)"},
     {O_VERBOSE, 'v', "verbose", NULL, "statistics on stderr"},
+    {O_QUIET, 'q', "quiet", NULL, "no notes on stderr (warnings and errors stay)"},
     {0, 0, NULL, NULL, NULL}};
 
 static void usage(FILE *fp, const pb_cli *cli)
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
     const char *name;
     const char *out_path = NULL, *print_spec = NULL, *ref_node = NULL, *spec_path = NULL,
                *roff = NULL, *rdrift = NULL;
-    int deskew = 0, estimate = 0, verbose = 0, nclocks = 0;
+    int deskew = 0, estimate = 0, verbose = 0, nclocks = 0, quiet = 0;
 
     if (pb_opt_defaults(skewer_options, &par, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
@@ -187,6 +188,8 @@ int main(int argc, char **argv)
         case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case O_OUTPUT: out_path = optarg; break;
         case O_VERBOSE: verbose = 1; break;
+        case O_QUIET: quiet = 1; break;
+        case PB_CLI_VERSION: pb_cli_version(stdout, prog); FAIL(0);
         case PB_CLI_HELP: usage(stdout, &cli); FAIL(0);
         case PB_CLI_LIST: {
             const pb_option *tabs[2] = {skewer_options, NULL};
@@ -286,7 +289,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; (name = skew_stream_unseen(s, i)) != NULL; i++)
         fprintf(stderr, "%s: warning: node \"%s\" of the clock spec does not "
                         "appear in the trace\n", prog, name);
-    if (st.messages && !st.changed)
+    if (st.messages && !st.changed && !quiet)
         fprintf(stderr, "%s: %s changed no timestamp of the %zu messages (every "
                         "clock of the spec is exact%s)\n", prog,
                 deskew ? "--deskew" : "skewing", st.messages,

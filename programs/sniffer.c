@@ -156,6 +156,7 @@ int main(int argc, char **argv)
         case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
+        case PB_CLI_VERSION: pb_cli_version(stdout, prog); FAIL(0);
         case PB_CLI_HELP: usage(stdout, &cli); FAIL(0);
         case PB_CLI_LIST: {
             const pb_option *tabs[2] = {sniff_options, NULL};
