@@ -45,6 +45,23 @@ for p in $(awk '$2 == "param" { print $1 }' "$tmp/all" | sort -u); do
     grep -q '^flag -s --set NAME=VALUE$' "$tmp/$p.list" || fail "$p has parameters but no -s/--set"
 done
 
+# the shared flags of every program (issue 27): -q, -o, -s and --version in
+# all six; --seed where the program draws (maketrace, skewer, sniffer)
+for p in infer maketrace skewer sniffer score importtrace; do
+    for f in '-q --quiet' '-o --output FILE' '-s --set NAME=VALUE' '- --version'; do
+        grep -q "^flag $f\$" "$tmp/$p.list" || fail "$p has no $f"
+    done
+    "$B/$p" --version >"$tmp/v" 2>&1 || fail "$p --version exit $?"
+    grep -Eq "^$p \(pathbench\) [0-9]+\.[0-9]+\.[0-9]+( \(git [0-9a-f]+(-dirty)?\))?\$" "$tmp/v" ||
+        fail "$p --version: $(cat "$tmp/v")"
+done
+for p in maketrace skewer sniffer; do
+    grep -q '^flag - --seed ' "$tmp/$p.list" || fail "$p draws but has no --seed"
+done
+# one version everywhere
+[ "$(for p in infer maketrace skewer sniffer score importtrace; do "$B/$p" --version | cut -d' ' -f3-; done | sort -u | wc -l)" -eq 1 ] ||
+    fail "the programs print different versions"
+
 # the checks above can fail: a table that breaks the rules is caught
 printf 'x flag -s --set NAME=VALUE\ny flag -s --seed N\n' | awk '$2 == "flag" && $3 != "-" {
         if (($3 in long) && long[$3] != $4) bad = 1; long[$3] = $4 } END { exit !bad }' ||
@@ -82,6 +99,24 @@ cmp -s "$tmp/a" "$tmp/b" && cmp -s "$tmp/a" "$tmp/c" && cmp -s "$tmp/a" "$tmp/d"
     "$B/sniffer" -q -s ge-loss-bad=0.5 --ge-p 0.1 "$tmp/t.csv" >"$tmp/b" || fail "sniffer spellings"
 cmp -s "$tmp/a" "$tmp/b" || fail "sniffer: old and new parameter spellings differ"
 grep -q 'ge_loss_bad=0.5' "$tmp/a" || fail "sniffer metadata: $(grep sniffer: "$tmp/a")"
+# -s in score and importtrace: the same as the flag of that name
+"$B/maketrace" "$C" -s seed=3 -o "$tmp/t3.csv" || fail "maketrace"
+"$B/infer" -a nesting -q -o "$tmp/r3.csv" "$tmp/t3.csv" || fail "infer -q"
+grep -q '^# program=infer version=[0-9]' "$tmp/r3.csv" || fail "the result does not record the program version"
+"$B/score" -T "$tmp/t3.csv" --topn 3 "$tmp/r3.csv" >"$tmp/s1" || fail "score --topn"
+"$B/score" -T "$tmp/t3.csv" -s topn=3 -o "$tmp/s2" "$tmp/r3.csv" || fail "score -s topn=3 -o"
+cmp -s "$tmp/s1" "$tmp/s2" || fail "score -s topn=3 -o FILE differs from --topn 3 on stdout"
+"$B/score" -T "$tmp/t3.csv" -s nosuch=3 "$tmp/r3.csv" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'topn' "$tmp/err" || fail "score -s nosuch: $(cat "$tmp/err")"
+"$B/importtrace" -s format=nosuch x >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'jaeger' "$tmp/err" || fail "importtrace -s format=nosuch: $(cat "$tmp/err")"
+"$B/importtrace" -s callid=maybe x >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "importtrace -s callid=maybe: $(cat "$tmp/err")"
+# maketrace -s errors name -s (the old -D as well)
+for f in -s -D; do
+    "$B/maketrace" $f nosuch=1 "$C" 2>&1 >/dev/null | grep -q -- '-s nosuch' || fail "maketrace $f nosuch: not named -s"
+done
+
 # numbers in help are in their shortest exact form
 for p in infer maketrace skewer sniffer; do
     "$B/$p" --help | grep -E '[0-9]\.[0-9]{10,}|e\+0[0-9]' && fail "$p --help prints a raw float"
