@@ -68,7 +68,7 @@ static const pb_option vpath_options[] = {
 
 static const pb_option wap5tw_options[] = {
     OPT_CALLIDS, OPT_MULTI,
-    {"window", PB_OPT_DOUBLE, offsetof(bl_params, window), "4", 0, 1e9,
+    {"window_delays", PB_OPT_DOUBLE, offsetof(bl_params, window), "4", 0, 1e9,
      "candidate requests started at most this many mean delays before the "
      "call (wap5.py: magic_delay 4)"},
     {"spontaneous", PB_OPT_BOOL, offsetof(bl_params, spontaneous), "1",
@@ -82,6 +82,8 @@ static const pb_option wap5tw_options[] = {
      "delay samples pooled per callee name across callers, in the order "
      "nodes first call (wap5.py's distribution_values), or per (caller, "
      "callee) pair"},
+    /* old name (one meaning per name: window is nesting's duration) */
+    {"window", PB_OPT_ALIAS, 0, "window_delays", PB_OPT_NORANGE, NULL},
     OPT_END};
 
 static int bad_choice(pb_error *err, const char *opt, const char *val,

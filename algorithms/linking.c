@@ -30,11 +30,11 @@
 #define LINK_MAX_INSTANCES 50000
 
 const pb_option link_options[] = {
-    {"x", PB_OPT_DURATION, offsetof(link_params, x), "2s", 1e-9, 1e6,
-     "window x: a message with no arrival at its sender within x is "
+    {"spont_window", PB_OPT_DURATION, offsetof(link_params, x), "2s", 1e-9, 1e6,
+     "WAP5's window x: a message with no arrival at its sender within it is "
      "spontaneous (WAP5 5.1 step 1; 2 s for Coral and CoDeeN)"},
-    {"y", PB_OPT_DOUBLE, offsetof(link_params, y), "4", 0, 1e3,
-     "spontaneity factor y: the spontaneous option weighs as a delay of "
+    {"spont_factor", PB_OPT_DOUBLE, offsetof(link_params, y), "4", 0, 1e3,
+     "WAP5's spontaneity factor y: the spontaneous option weighs as a delay of "
      "y*d (WAP5 5.1 step 2)"},
     {"k", PB_OPT_INT, offsetof(link_params, k), "4", 0, LINK_MAX_K,
      "try-both decisions per tree: at most 2^k instances per root "
@@ -80,6 +80,9 @@ const pb_option link_options[] = {
      0, 1e12, "k > 0: a message stays in its k = 0 tree unless an instance of "
      "the same root is this many times as probable; 0 = the most probable "
      "instance of any root (docs/linking.md)"},
+    /* old names (one meaning per name: x and y are nesting's exponents) */
+    {"x", PB_OPT_ALIAS, 0, "spont_window", PB_OPT_NORANGE, NULL},
+    {"y", PB_OPT_ALIAS, 0, "spont_factor", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */

@@ -32,7 +32,8 @@ static int params_from_env(const pb_algo *algo, void *params, pb_error *err)
         if (!pb_opt_find(algo->options, name)) {
             pb_strbuf b = {0};
             for (const pb_option *o = algo->options; o && o->name; o++)
-                pb_strbuf_printf(&b, "%s%s", o == algo->options ? "" : ", ", o->name);
+                if (o->type != PB_OPT_ALIAS)
+                    pb_strbuf_printf(&b, "%s%s", b.len ? ", " : "", o->name);
             int rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                   "%s: -s %s: no parameter of that name; expected "
                                   "one of: %s", algo->name, name,

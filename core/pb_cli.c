@@ -208,7 +208,8 @@ void pb_cli_list(FILE *fp, const pb_cli *cli, const pb_option *const *params)
         }
     for (size_t t = 0; params && params[t]; t++)
         for (const pb_option *p = params[t]; p->name; p++)
-            fprintf(fp, "param %s %s\n", p->name, pb_opt_type_name(p->type));
+            if (p->type != PB_OPT_ALIAS)
+                fprintf(fp, "param %s %s\n", p->name, pb_opt_type_name(p->type));
 }
 
 /* "rank-by" -> "rank_by" */

@@ -20,11 +20,21 @@ static int same_name(const char *table_name, const char *name)
 const pb_option *pb_opt_find(const pb_option *table, const char *name)
 {
     for (const pb_option *o = table; o && o->name; o++)
-        if (!strcmp(o->name, name))
+        if (o->type != PB_OPT_ALIAS && !strcmp(o->name, name))
             return o;
     for (const pb_option *o = table; o && o->name; o++)
-        if (same_name(o->name, name))
+        if (o->type != PB_OPT_ALIAS && same_name(o->name, name))
             return o;
+    return pb_opt_find_old(table, name);
+}
+
+const pb_option *pb_opt_find_old(const pb_option *table, const char *name)
+{
+    for (const pb_option *o = table; o && o->name; o++)
+        if (o->type == PB_OPT_ALIAS && o->def && same_name(o->name, name))
+            for (const pb_option *t = table; t->name; t++)
+                if (t->type != PB_OPT_ALIAS && !strcmp(t->name, o->def))
+                    return t;
     return NULL;
 }
 
@@ -50,6 +60,7 @@ const char *pb_opt_type_name(pb_opt_type t)
     case PB_OPT_DOUBLE: return "number";
     case PB_OPT_DURATION: return "duration";
     case PB_OPT_BOOL: return "boolean";
+    case PB_OPT_ALIAS: return "alias";
     default: return "string";
     }
 }
@@ -126,6 +137,8 @@ static int set_value(const pb_option *o, void *params, const char *value,
     case PB_OPT_STRING:
         *(const char **)field = value;
         return PB_OK;
+    case PB_OPT_ALIAS:
+        break;
     }
     return PB_EINVAL;
 }
@@ -133,7 +146,7 @@ static int set_value(const pb_option *o, void *params, const char *value,
 int pb_opt_defaults(const pb_option *table, void *params, pb_error *err)
 {
     for (const pb_option *o = table; o && o->name; o++) {
-        if (!o->def)
+        if (!o->def || o->type == PB_OPT_ALIAS)
             continue;
         int rc = set_value(o, params, o->def, err);
         if (rc != PB_OK)
@@ -149,7 +162,9 @@ int pb_opt_set(const pb_option *table, void *params, const char *name,
     if (!o) {
         pb_strbuf names = {0};
         for (const pb_option *p = table; p && p->name; p++) {
-            if (p != table)
+            if (p->type == PB_OPT_ALIAS)
+                continue;
+            if (names.len)
                 pb_strbuf_puts(&names, ", ");
             pb_strbuf_puts(&names, p->name);
         }
@@ -182,6 +197,11 @@ void pb_opt_help(FILE *fp, const pb_option *table, const char *indent)
 {
     for (const pb_option *o = table; o && o->name; o++) {
         char rb[2 * PB_DURATION_BUF + 8];
+        if (o->type == PB_OPT_ALIAS) {
+            fprintf(fp, "%s%-18s old name of %s, read until the next release\n",
+                    indent ? indent : "", o->name, o->def ? o->def : "?");
+            continue;
+        }
         fprintf(fp, "%s%-18s %-8s default %-8s %s", indent ? indent : "",
                 o->name, pb_opt_type_name(o->type), o->def ? o->def : "-",
                 o->help ? o->help : "");
@@ -195,10 +215,14 @@ int pb_opt_describe(const pb_option *table, const void *params, pb_strbuf *out)
 {
     int rc = PB_OK;
     for (const pb_option *o = table; o && o->name; o++) {
+        if (o->type == PB_OPT_ALIAS)
+            continue;
         const char *field = (const char *)params + o->offset;
         if (o != table)
             rc |= pb_strbuf_putc(out, ' ');
         switch (o->type) {
+        case PB_OPT_ALIAS:
+            break;
         case PB_OPT_INT:
         case PB_OPT_BOOL:
             rc |= pb_strbuf_printf(out, "%s=%d", o->name, *(const int *)field);

@@ -10,6 +10,13 @@
  *   PB_OPT_BOOL     -> int    (text 1/0, yes/no, true/false, on/off)
  *   PB_OPT_STRING   -> const char * (points at the text given, or at the
  *                      default literal: the caller keeps it alive)
+ *   PB_OPT_ALIAS    an old name kept for one release: `name` is the old
+ *                   name, `def` the parameter it now names; no field.  A
+ *                   name means one thing across all algorithms, so a name
+ *                   that collided was renamed and kept this way
+ *                   (docs/DEVELOPING.md).  Setting it sets `def`; programs
+ *                   say on stderr that it is deprecated (pb_opt_find_old).
+ *                   Defaults, --list-options and "# params:" skip it.
  */
 #ifndef PB_OPT_H
 #define PB_OPT_H
@@ -25,7 +32,8 @@ typedef enum pb_opt_type {
     PB_OPT_DOUBLE,
     PB_OPT_DURATION,
     PB_OPT_BOOL,
-    PB_OPT_STRING
+    PB_OPT_STRING,
+    PB_OPT_ALIAS
 } pb_opt_type;
 
 typedef struct pb_option {
@@ -54,8 +62,13 @@ int pb_opt_set(const pb_option *table, void *params, const char *name,
 int pb_opt_set_kv(const pb_option *table, void *params, const char *kv,
                   pb_error *err);
 
-/* Find an option by name, or NULL. */
+/* Find an option by name, or by an old name (PB_OPT_ALIAS: the option it
+ * now names is returned), or NULL. */
 const pb_option *pb_opt_find(const pb_option *table, const char *name);
+
+/* When `name` is an old name (a PB_OPT_ALIAS row), the option it now
+ * names; else NULL.  Programs print a deprecation note with it. */
+const pb_option *pb_opt_find_old(const pb_option *table, const char *name);
 
 /* The word --help and --list use for an option type ("integer", "number",
  * "duration", "boolean", "string").  Returns a static string; never NULL. */

@@ -61,7 +61,7 @@ linking|plain|--algo linking|WAP5 linking with the paper parameters (x = 2 s)|
 linking k=0|plain|--algo linking -s k=0|WAP5 linking x = 2 s without try-both decisions (k = 0)|
 linking entry=client|plain|--algo linking -s entry=client|WAP5 linking x = 2 s; the load generator client is an entry node (k = 4)|
 linking entry=client k=0|plain|--algo linking -s entry=client -s k=0|the same with k = 0|
-linking x=20ms|plain|--algo linking -s x=20ms|WAP5 linking with window x scaled to these traces|
+linking x=20ms|plain|--algo linking -s spont_window=20ms|WAP5 linking with window x scaled to these traces|
 fcfs|span|--algo fcfs|baseline: FCFS (TraceWeaver artifact)|92.3 / 57.6
 arrival|span|--algo arrival|baseline: arrival order (TraceWeaver artifact)|98.3 / 78.5
 vpath|span|--algo vpath|baseline: vPath with the thread column (TraceWeaver artifact)|94.3 / 73.6

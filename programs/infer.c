@@ -315,6 +315,14 @@ int main(int argc, char **argv)
             pb_error_print(stderr, NULL, &err);
             FAIL(2);
         }
+        /* a renamed parameter (one meaning per name): still read, said */
+        char name[64];
+        const pb_option *o;
+        if (pb_cli_kv_split(sets[i], name, sizeof name) &&
+            (o = pb_opt_find_old(algo->options, name)))
+            fprintf(stderr, "%s: note: -s %s: %s's parameter %s is now called %s; "
+                            "the old name is read until the next release\n",
+                    prog, sets[i], algo->name, name, o->name);
     }
     pb_rank_by rb = PB_RANK_COUNT;
     if (rank_by && pb_rank_by_parse(rank_by, &rb) != PB_OK) {
