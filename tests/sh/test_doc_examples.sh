@@ -69,6 +69,18 @@ for b in "$tmp"/blocks/*.sh; do
     done || exit 1
     ran=$((ran + 1))
 done
+# the examples leave the top of the repository as they found it: what they
+# make goes under out/ (git ignores it) or is removed by the example
+dirty=0
+for w in "$tmp"/run/*/pathbench; do
+    [ -d "$w" ] || continue
+    left=$(cd "$w" && for e in * .[!.]*; do
+        [ -e "$e" ] || [ -L "$e" ] || continue
+        [ -L "$e" ] || [ "$e" = out ] || printf '%s ' "$e"; done)
+    [ -z "$left" ] || { dirty=1
+        echo "FAIL: $(basename "$(dirname "$w")").md examples leave in the repository root: $left(write under out/ or remove them)"; }
+done
+[ $dirty -eq 0 ] || exit 1
 echo "ran $ran example blocks, skipped $skipped"
 [ "$ran" -gt 0 ] || fail "no example block found"
 exit 0
