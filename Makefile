@@ -4,7 +4,8 @@
 #   make test       install missing Debian packages, build with -Werror, run all tests
 #   make check      build with -Werror and run all tests (no package step)
 #   make asan       the same tests under AddressSanitizer + UBSan
-#   make bench      speed and memory benchmarks (never part of the tests)
+#   make bench      speed and memory benchmarks into out/bench/speed.md (never part of
+#                   the tests; PB_BENCH_README=1 merges the rows into the README)
 #   make test-slurm the quick sweep as a Slurm job array on a local one-node Slurm
 #   make figures    regenerate the papers' figures (the main job)
 #   make readme     refresh the README's generated tables from out/figures/

@@ -7,7 +7,7 @@
 # PB_BENCH_QUICK=1 shrinks the trace 20x.
 set -u
 # a row of the README's speed table (tests/bench/run.sh collects them)
-speed_row() { [ -n "${PB_BENCH_MD:-}" ] && printf '%s\t| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" >>"$PB_BENCH_MD"; return 0; }
+. "$(dirname "$0")/lib.sh"  # speed_row, verdict
 : "${PB_BIN:?}"
 dir="${PB_BENCH_DIR:-/tmp}/baselines"
 mkdir -p "$dir" || exit 0
@@ -46,6 +46,6 @@ awk '$2 == "yes" { n++; if (lo == "" || $5 < lo) lo = $5; if ($5 > hi) hi = $5; 
 if [ -s "$dir/range" ]; then
     read -r m lo hi < "$dir/range"
     speed_row 9baselines "baselines fcfs, arrival, vpath, wap5tw (multi-tier, $m msgs)" \
-        ">= 2 M msgs/s of inference" "$lo-$hi M msgs/s (CPU)" ""
+        ">= 2 M msgs/s of inference" "$lo-$hi M msgs/s (CPU)" "" "$(verdict "$lo" '>=' 2)"
 fi
 exit 0

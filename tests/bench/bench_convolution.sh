@@ -10,7 +10,7 @@
 set -u
 # speed_row KEY WHAT GOAL MEASURED PAPERS: a row of the README's speed
 # table (tests/bench/run.sh sorts the rows by KEY and splices them in)
-speed_row() { [ -n "${PB_BENCH_MD:-}" ] && printf '%s\t| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" >>"$PB_BENCH_MD"; return 0; }
+. "$(dirname "$0")/lib.sh"  # speed_row, verdict
 B=${PB_BIN:?} D=${PB_BENCH_DIR:?} R=${PB_ROOT:?}
 quick=${PB_BENCH_QUICK:-0}
 mkdir -p "$D"
@@ -86,9 +86,11 @@ row "multitier-delay $dur" "conv_mtd_$dur" -s mu=10ms
 row "multitier sd=20us $big, 50us" "conv_sharp_$big" -s mu=50us
 if [ -s "$D/conv.sum" ]; then
     m=$(awk -F'\t' -v l="multitier $dur" '$1 == l { printf "%s s", $2; exit }' "$D/conv.sum")
-    [ -n "$m" ] && speed_row 6 "convolution, multi-tier $dur, mu = 10 ms" "< 2 s" "$m" "6,684 s (200 k msgs, 500 s)"
+    [ -n "$m" ] && speed_row 6 "convolution, multi-tier $dur, mu = 10 ms" "< 2 s" "$m" "6,684 s (200 k msgs, 500 s)" \
+        "$(verdict "$(echo "$m" | awk '{ print $1 }')" '<' 2)"
     m=$(awk -F'\t' -v l="multitier sd=20us $big, 50us" '$1 == l { printf "%s s, %s MB (%s quanta)", $2, $3, $4; exit }' "$D/conv.sum")
-    [ -n "$m" ] && speed_row 7 "convolution, $big at 50 us" "< 60 s, < 2 GB (10^8 quanta)" "$m" "\"prohibitive\" beyond 10^5 quanta"
+    [ -n "$m" ] && speed_row 7 "convolution, $big at 50 us" "< 60 s, < 2 GB (10^8 quanta)" "$m" "\"prohibitive\" beyond 10^5 quanta" \
+        "$(verdict "$(echo "$m" | awk '{ print $1 }')" '<' 60 "$(echo "$m" | awk '{ print $3 }')" '<' 2048)"
 fi
 rm -f "$D/conv.sum"
 

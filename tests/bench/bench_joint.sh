@@ -7,7 +7,7 @@
 # (skipped without it).  PB_BENCH_QUICK=1 shrinks the multi-tier trace 20x.
 set -u
 # a row of the README's speed table (tests/bench/run.sh collects them)
-speed_row() { [ -n "${PB_BENCH_MD:-}" ] && printf '%s\t| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" >>"$PB_BENCH_MD"; return 0; }
+. "$(dirname "$0")/lib.sh"  # speed_row, verdict
 : "${PB_BIN:?}"
 R=$(cd "${PB_ROOT:-.}" && pwd)
 dir="${PB_BENCH_DIR:-/tmp}/joint"
@@ -46,7 +46,7 @@ for L in 25 100; do
             goal=""; [ "$a" = joint ] && goal="<= 0.2 s per 1000 requests"
             printf '| hotel load %s (1000 requests, %s) | %s | %s | %s | %s | %s |\n' "$L" "$what" "$m" "$a" "$1" "$2" "$goal"
             [ "$a" = joint ] && speed_row "8joint$L$imp" "joint, hotel load $L, 1000 requests ($what), reading included" \
-                "<= 0.2 s" "$1 s, $2 MB" "TraceWeaver 12-18 s"
+                "<= 0.2 s" "$1 s, $2 MB" "TraceWeaver 12-18 s" "$(verdict "$1" '<=' 0.2)"
         done
     done
 done
@@ -58,6 +58,6 @@ for a in joint nesting; do
     goal=""; [ "$a" = joint ] && goal="< 10 s, < 500 MB"
     printf '| multitier | %s | %s | %s | %s | %s |\n' "$n" "$a" "$1" "$2" "$goal"
     [ "$a" = joint ] && speed_row 8jointmt "joint, multi-tier, $n msgs, whole run" "(2 M msgs) < 10 s, < 500 MB" \
-        "$1 s, $2 MB" ""
+        "$1 s, $2 MB" "" "$(verdict "$1" '<' 10 "$2" '<' 500)"
 done
 exit 0

@@ -8,7 +8,7 @@
 set -u
 # speed_row KEY WHAT GOAL MEASURED PAPERS: a row of the README's speed
 # table (tests/bench/run.sh sorts the rows by KEY and splices them in)
-speed_row() { [ -n "${PB_BENCH_MD:-}" ] && printf '%s\t| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" >>"$PB_BENCH_MD"; return 0; }
+. "$(dirname "$0")/lib.sh"  # speed_row, verdict
 : "${PB_BIN:?}" "${PB_ROOT:?}" "${PB_BENCH_DIR:?}"
 n=5000000
 [ "${PB_BENCH_QUICK:-0}" = 1 ] && n=100000
@@ -65,7 +65,7 @@ header
 run 4 "$big" | tee "$dir/linking.row"
 set -- $(cat "$dir/linking.row")
 [ $# -ge 6 ] && [ "$5" != - ] && speed_row 8 "linking, $n msgs, k = 4, reading included" "< 20 s, < 1.4 GB (5 M msgs)" \
-    "$5 s, $6 MB" "730 s, 1,354 MB (4.7 M msgs)"
+    "$5 s, $6 MB" "730 s, 1,354 MB (4.7 M msgs)" "$(verdict "$5" '<' 20 "$6" '<' 1400)"
 rm -f "$dir/linking.row"
 echo
 echo "linking run time against k ($small messages)"

@@ -12,7 +12,7 @@
 set -u
 # speed_row KEY WHAT GOAL MEASURED PAPERS: a row of the README's speed
 # table (tests/bench/run.sh sorts the rows by KEY and splices them in)
-speed_row() { [ -n "${PB_BENCH_MD:-}" ] && printf '%s\t| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" >>"$PB_BENCH_MD"; return 0; }
+. "$(dirname "$0")/lib.sh"  # speed_row, verdict
 : "${PB_BIN:?}"
 dir="${PB_BENCH_DIR:-/tmp}/nesting"
 mkdir -p "$dir" || exit 0
@@ -87,9 +87,11 @@ row "parallelism-high" 330 130
 if [ -s "$PB_BENCH_DIR/nesting.sum" ]; then
     set -- $(awk '$1 == "long(2M)" { print $2, $3, $4, $5 }' "$PB_BENCH_DIR/nesting.sum")
     [ $# -eq 4 ] && speed_row 4 "nesting, multi-tier, $4 msgs" "(2 M msgs) infer < 0.5 s; whole run < 2 s and < 150 MB" \
-        "$1 s; $2 s, $3 MB with \`--no-assign\`, $mbt MB with the message table" "24 s, 137 MB (2 M msgs)"
+        "$1 s; $2 s, $3 MB with \`--no-assign\`, $mbt MB with the message table" "24 s, 137 MB (2 M msgs)" \
+        "$(verdict "$1" '<' 0.5 "$2" '<' 2 "$3" '<' 150 "$mbt" '<' 150)"
     set -- $(awk '$1 == "parallelism-high" { print $2, $5, $6 }' "$PB_BENCH_DIR/nesting.sum")
-    [ $# -eq 3 ] && speed_row 5 "nesting, per-node parallelism $3, $2 msgs" "(p 45, 780 k msgs) infer < 3 s" "$1 s" "234 s"
+    [ $# -eq 3 ] && speed_row 5 "nesting, per-node parallelism $3, $2 msgs" "(p 45, 780 k msgs) infer < 3 s" "$1 s" "234 s" \
+        "$(verdict "$1" '<' 3)"
 fi
 rm -f "$PB_BENCH_DIR/nesting.sum"
 echo

@@ -13,7 +13,7 @@
 # PB_BENCH_QUICK=1 divides the sizes by 100; PB_BENCH_WINDOW_SIZES="N ..."
 # runs only those sizes.
 set -u
-speed_row() { [ -n "${PB_BENCH_MD:-}" ] && printf '%s\t| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" >>"$PB_BENCH_MD"; return 0; }
+. "$(dirname "$0")/lib.sh"  # speed_row, verdict
 : "${PB_BIN:?}"
 dir="${PB_BENCH_DIR:-/tmp}/nesting_window"
 mkdir -p "$dir" || exit 0
@@ -52,6 +52,8 @@ for n in $sizes; do
     rm -f "$dir/err"
     # README speed table: one row per size, after the whole-trace nesting rows
     speed_row "5w$(printf '%012d' "$n")" "nesting -s window=10s, $n msgs piped from maketrace" \
-        "< 1 GB, linear time" "$row" "paper 8: future work"
+        "< 1 GB, linear time" "$row" "paper 8: future work" \
+        "$(verdict "$(echo "$row" | awk -F'; ' '{ n = split($1, w, " "); print w[n - 1] }')" '<' 1024 \
+                   "$(echo "$row" | awk -F'; ' '{ n = split($2, w, " "); print w[n - 1] }')" '<' 1024)"
 done
 exit 0
