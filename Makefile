@@ -159,8 +159,8 @@ report:
 # The README's generated tables, from the last `make figures` (docs/DEVELOPING.md).
 readme:
 	@if [ -f out/figures/verdicts_summary.md ]; then \
-	  sh scripts/readme_tables.sh figures out/figures/verdicts_summary.md; \
-	else sh scripts/readme_tables.sh --from-table '| figure |' figures out/figures/report.md; fi
+	  sh scripts/readme_tables.sh --keep-rows figures out/figures/verdicts_summary.md; \
+	else sh scripts/readme_tables.sh --keep-rows --from-table '| figure |' figures out/figures/report.md; fi
 
 regress: all
 	@sh experiments/regress.sh

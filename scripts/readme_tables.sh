@@ -1,7 +1,7 @@
 #!/bin/sh
 # Replace a generated table of README.md with the content of a file.
 #
-#   scripts/readme_tables.sh [--check] [--readme FILE] [--from-table PREFIX] NAME SOURCE [TARGET]
+#   scripts/readme_tables.sh [--check] [--keep-rows] [--readme FILE] [--from-table PREFIX] NAME SOURCE [TARGET]
 #
 # The table sits between two marker lines of the README:
 #     <!-- NAME:begin -->
@@ -14,6 +14,10 @@
 # readme` (figures) and `make bench` (speed), so that the README's tables
 # are computed, not typed.
 #   --check   write nothing; exit 1 if the README is not up to date
+#   --keep-rows  a row of the README's table whose first cell names no row
+#             of SOURCE stays (after SOURCE's rows, in its old order): a
+#             section this run did not make (joint_robust, made by its own
+#             script) keeps its last verdict instead of vanishing
 #   --readme FILE, or TARGET: the file to edit (default README.md)
 # Exit status: 0 done (or up to date), 1 stale (--check) or bad input
 # (markers missing, twice or out of order, no such table, SOURCE
@@ -21,14 +25,16 @@
 set -u
 prog=readme_tables.sh
 check=0
+keep=0
 readme=README.md
 prefix=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --check) check=1; shift ;;
+    --keep-rows) keep=1; shift ;;
     --readme) [ $# -ge 2 ] || { echo "$prog: --readme needs a FILE" >&2; exit 2; }; readme=$2; shift 2 ;;
     --from-table) [ $# -ge 2 ] || { echo "$prog: --from-table needs a PREFIX" >&2; exit 2; }; prefix=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "$prog: unknown option $1 (try $prog --help)" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -59,6 +65,24 @@ if [ -n "$prefix" ]; then
         { echo "$prog: $src: no Markdown table whose header starts with \"$prefix\"" >&2; exit 1; }
 else
     cat "$src" >"$body" || exit 1
+fi
+
+if [ "$keep" -eq 1 ]; then
+    # the old rows SOURCE has no row for, kept after SOURCE's table rows
+    awk -v b="$begin" -v e="$end" '$0 == b { p = 1; next } $0 == e { p = 0 } p' "$readme" >"$body.old"
+    awk -v oldf="$body.old" '
+        function key(l,   f) { split(l, f, "|"); gsub(/^ +| +$/, "", f[2]); return f[2] }
+        /^\|/ { seen[key($0)] = 1; last = NR }
+        { line[NR] = $0 }
+        END {
+            for (i = 1; i <= NR; i++) {
+                print line[i]
+                if (i == last)
+                    while ((getline l < oldf) > 0)
+                        if (l ~ /^\|/ && l !~ /^\|-/ && !(key(l) in seen)) print l
+            }
+        }' "$body" >"$body.new" && mv "$body.new" "$body"
+    rm -f "$body.old"
 fi
 
 awk -v b="$begin" -v e="$end" -v bodyf="$body" '

@@ -69,6 +69,16 @@ sh "$PB_ROOT/scripts/readme_tables.sh" --readme R.md --from-table '| nope |' fig
 sh "$PB_ROOT/scripts/readme_tables.sh" --readme R.md figures 2>/dev/null; [ $? -eq 2 ] || fail "one argument: exit not 2"
 printf '<!-- x:begin -->\n<!-- x:begin -->\n<!-- x:end -->\n' > D.md
 sh "$PB_ROOT/scripts/readme_tables.sh" --readme D.md x rt.md 2>/dev/null && fail "doubled marker accepted"
+# --keep-rows (make readme): a row this run did not make keeps its last
+# verdict; the rows it did make are replaced; without it the old row goes
+printf 'x\n<!-- figures:begin -->\n| figure | verdicts |\n|---|---|\n| 17 | old |\n| joint_robust | agrees |\n<!-- figures:end -->\ny\n' > K.md
+printf '| figure | verdicts |\n|---|---|\n| 17 | new |\n| 19 | new |\n' > new.md
+cp K.md K2.md
+sh "$PB_ROOT/scripts/readme_tables.sh" --keep-rows --readme K.md figures new.md 2>/dev/null || fail "--keep-rows failed"
+[ "$(grep '^|' K.md | tr '\n' '/')" = "| figure | verdicts |/|---|---|/| 17 | new |/| 19 | new |/| joint_robust | agrees |/" ] ||
+    fail "--keep-rows: $(cat K.md)"
+sh "$PB_ROOT/scripts/readme_tables.sh" --readme K2.md figures new.md 2>/dev/null || fail "replace failed"
+grep -q joint_robust K2.md && fail "without --keep-rows the old row stays"
 # the README has the figures markers make readme fills
 cd "$PB_ROOT" || exit 1
 grep -qx '<!-- figures:begin -->' README.md && grep -qx '<!-- figures:end -->' README.md ||
