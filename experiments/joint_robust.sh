@@ -24,9 +24,11 @@
 # Writes $PB_OUT/joint_robust.dat (one row per config, perturbation and
 # value; per algorithm the three accuracies, fractions), joint_robust.md
 # (the tables) and, with gnuplot, joint_robust.png/.svg
-# (plots/joint_robust.gp).  Deterministic.  About a minute of CPU.
+# (plots/joint_robust.gp).  Deterministic.  80-100 CPU s on the shared 2-core machine at load 2-4
+# (issue 27); it prints what its own run took (experiments/cost.sh).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/experiments/cost.sh"
 : "${PB_BIN:=$ROOT/bin}"
 : "${PB_OUT:=$ROOT/out/figures}"
 N=50000
@@ -152,3 +154,4 @@ if command -v gnuplot > /dev/null 2>&1; then
         echo "joint_robust: gnuplot failed: $(tail -3 "$W/gp")" >&2
 fi
 echo "joint_robust: wrote $DAT and $PB_OUT/joint_robust.md" >&2
+pb_cost_report joint_robust.sh

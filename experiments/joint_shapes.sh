@@ -10,9 +10,11 @@
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out).
 # Writes $PB_OUT/joint_shapes.csv (one row per config, load, algorithm)
 # and $PB_OUT/joint_shapes.md (a table: exact accuracy in percent, the best
-# of each row in bold).  Deterministic.  About a minute on one core.
+# of each row in bold).  Deterministic.  It prints what its own run took (experiments/cost.sh); the
+# side scripts took 80-100 CPU s each at load 2-4 (issue 27).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/experiments/cost.sh"
 : "${PB_BIN:=$ROOT/bin}"
 : "${PB_OUT:=$ROOT/out}"
 DUR=30s
@@ -88,3 +90,4 @@ END {
     }
 }' "$CSV" > "$PB_OUT/joint_shapes.md"
 echo "joint_shapes: wrote $PB_OUT/joint_shapes.md" >&2
+pb_cost_report joint_shapes.sh

@@ -27,6 +27,7 @@
 # driver (or GNU parallel, or a Slurm array) can be interrupted and rerun.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/experiments/cost.sh"
 cd "$ROOT" || exit 1
 : "${PB_BIN:=$ROOT/bin}"
 case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
@@ -238,4 +239,5 @@ fi
 fails=0
 while read -r p; do [ -e "$p.fail" ] && fails=$((fails + 1)); done <"$out/run/points.txt"
 [ "$fails" -gt 0 ] && { echo "run_all: $fails failed points (*.fail under $out/points); rerun to retry them" >&2; rc=1; }
+pb_cost_report run_all.sh
 exit $rc
