@@ -144,4 +144,8 @@ if command -v gnuplot > /dev/null 2>&1; then
             echo "baselines_sweep: warning: gnuplot failed ($ext)" >&2
     done
 fi
+# the traces and results of the sweep (hundreds of MB in a full run) are not
+# kept: the tables and .dat files above hold what they showed; logs stay.
+# PB_KEEP_WORK=1 keeps them (docs/experiments.md).
+[ "${PB_KEEP_WORK:-0}" = 1 ] || find "$W" -type f \( -name '*.csv' -o -name '*.res' \) -exec rm -f {} +
 echo "baselines_sweep: wrote $CSV and $PB_OUT/baselines_{load,par,skew,loss}.dat"

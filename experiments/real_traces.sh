@@ -19,7 +19,8 @@
 #   $PB_OUT/real_traces.csv         one score row per (load, clocks, method), with cpu_s
 #   $PB_OUT/real_traces_summary.md  the summary table (what the README shows)
 #   $PB_OUT/real_traces.md          the summary, the Project 5 measures, clocks, import log
-#   $PB_OUT/real_traces/            imported traces, clock estimates, results, logs
+#   $PB_OUT/real_traces/            clock estimates and logs (the imported traces and
+#                                   results too with PB_KEEP_WORK=1)
 # Deterministic apart from the CPU times.  It prints what its own run took
 # (experiments/cost.sh); the side scripts took 80-100 CPU s each at load 2-4
 # (issue 27).
@@ -209,6 +210,10 @@ echo '```'
 cat "$W/import25.log" "$W/import100.log"
 echo '```'
 } > "$MD"
+# the traces and results of the sweep (hundreds of MB in a full run) are not
+# kept: the tables and .dat files above hold what they showed; logs stay.
+# PB_KEEP_WORK=1 keeps them (docs/experiments.md).
+[ "${PB_KEEP_WORK:-0}" = 1 ] || find "$W" -type f \( -name '*.csv' -o -name '*.res' \) -exec rm -f {} +
 echo "real_traces: wrote $CSV, $SUM and $MD"
 if [ -n "$readme" ]; then
     sh "$ROOT/scripts/readme_tables.sh" real-traces "$SUM" "$readme" ||
