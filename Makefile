@@ -3,10 +3,12 @@
 #   make            build the library and programs into bin/
 #   make test       install missing Debian packages, build with -Werror, run all tests
 #   make check      build with -Werror and run all tests (no package step)
-#   make asan       the same tests under AddressSanitizer + UBSan
+#   make asan       the same tests under AddressSanitizer + UBSan (a second build;
+#                   prints what it took)
 #   make bench      speed and memory benchmarks into out/bench/speed.md (never part of
 #                   the tests; PB_BENCH_README=1 merges the rows into the README)
 #   make test-slurm the quick sweep as a Slurm job array on a local one-node Slurm
+#                   (installs slurm-wlm and munge when missing; prints its durations)
 #   make figures    regenerate the papers' figures (the main job)
 #   make readme     refresh the README's generated tables from out/figures/
 #   make install    PREFIX=/usr/local DESTDIR= : programs, man pages, configs,
@@ -127,14 +129,18 @@ check:
 	@$(MAKE) --no-print-directory WERROR=1 tests-build
 	@PB_BIN=$(abspath $(BIN)) PB_TESTBIN=$(abspath $(BUILD)/tests) sh tests/run.sh
 
+# a second build with the sanitizers (build/asan), then every test under
+# them; it says what it took when it ends
 asan:
-	@$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin WERROR=1 \
+	@t0=$$(date +%s); echo "asan: a sanitized build into build/asan, then every test under ASan + UBSan (slower than make check)"; \
+	$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin WERROR=1 \
 	  OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	  LDFLAGS="-fsanitize=address,undefined" tests-build
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  LDFLAGS="-fsanitize=address,undefined" tests-build || exit 1; \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  PB_BIN=$(abspath build/asan/bin) PB_TESTBIN=$(abspath build/asan/tests) \
-	  PB_SANITIZED=1 sh tests/run.sh
+	  PB_SANITIZED=1 sh tests/run.sh; rc=$$?; \
+	echo "asan: took $$(( $$(date +%s) - t0 )) s wall (load average $$(cut -d' ' -f1 /proc/loadavg) at the end)"; exit $$rc
 
 bench: $(PROGS) $(BENCHES)
 	@PB_BIN=$(abspath $(BIN)) PB_BENCHBIN=$(abspath $(BUILD)/bench) sh tests/bench/run.sh
@@ -143,8 +149,13 @@ bench: $(PROGS) $(BENCHES)
 # job array; results must be byte-identical to the local run (not in make
 # test: it installs slurm-wlm and munge and starts daemons, then stops them).
 test-slurm: all
+	@echo "test-slurm: installs slurm-wlm and munge with apt-get when missing (root), starts munged, slurmctld and slurmd"
+	@echo "test-slurm: in a scratch folder and stops them; runs the quick sweep twice (locally, then as a job array)"
+	@echo "test-slurm: 5 min 28 s in all when measured (2 shared cores; docs/experiments.md); it prints its durations"
 	@PB_BIN=$(abspath $(BIN)) sh tests/slurm/run.sh
 
+# one instrumented build of the library, then FUZZ_SECONDS (60) per target;
+# it says both at the start and what it took at the end
 fuzz:
 	@sh scripts/deps.sh fuzz
 	@sh tests/fuzz/run.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # baselines_sweep.sh - every method against offered load, added
-# parallelism, clock skew and capture loss, on the hotel-like synthetic
+# parallelism, clock skew and capture loss, on the hotel synthetic
 # config (maketrace/configs/hotel.conf: the six services of the
 # DeathStarBench hotel traces, one caller each):
 #   load   -D instances=N (closed loop), x = requests per second offered

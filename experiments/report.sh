@@ -710,10 +710,10 @@ if have real_traces.md; then cat "$out/real_traces.md"; else echo "*(real_traces
 echo
 if have baselines_load.dat || have baselines_par.dat || have baselines_skew.dat || have baselines_loss.dat; then
     section baselines baselines "The field's baselines: load, parallelism, skew, loss" \
-        "The field's baselines and pathbench's methods on the hotel-like config: exact reconstruction against offered load, added parallelism, clock skew and capture loss"
+        "The field's baselines and pathbench's methods on the hotel config (hotel.conf): exact reconstruction against offered load, added parallelism, clock skew and capture loss"
     cat <<'EOF'
 > Not in the papers: the TraceWeaver artifact's baselines (FCFS, arrival order, vPath, its WAP5
-> variant; docs/baselines.md) beside nesting, linking and joint on the hotel-like config
+> variant; docs/baselines.md) beside nesting, linking and joint on the hotel config
 > (`maketrace/configs/hotel.conf`), from `experiments/baselines_sweep.sh`.
 
 EOF

@@ -20,7 +20,8 @@ do for [ext in "png svg"] {
     set xlabel "time quantum mu (s, log scale)"
     set ylabel "rate (false positives: of the inferred patterns;\nfalse negatives: of the true patterns)"
     set yrange [0:1.05]
-    set key below vertical
+    set key below vertical height 1.2
+    set xlabel offset 0, 0.4
     if (fexists(fa)) {
         plot fa using 1:2 with linespoints ls 1 title "false-positive patterns", \
              '' using 1:3 with linespoints ls 2 title "false-positive patterns, ignoring those under 100 instances", \

@@ -9,6 +9,7 @@ algos = "nesting linking convolution truth"
 atitles = "'nesting (the method of the figure in the paper)' 'linking (no claim in the paper; for comparison)' 'convolution (no claim in the paper; for comparison)' 'truth oracle (must be 0)'"
 fig = "fig19"
 ftitle = "Figure 19: effect of trace parallelism (false-positive instances)"
-xlab = "mean per-node parallelism (Table 1 measure, as nesting computes it)"
+xlab = "mean per-node parallelism (Table 1 measure, as nesting computes it; log scale)"
+xlog = 1
 ylab = "false-positive path instances (fraction)"
 load system("dirname ".ARG0)."/panels.gp"

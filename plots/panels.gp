@@ -6,9 +6,16 @@
 #   ctitles   one quoted legend entry per configuration
 #   xsymlog   1: x axis log(x + 0.1 %) with marks at 1 % and 10 % (drop rates,
 #             where 0 must stay on the axis)
+#   xlog      1: x axis on a log scale (parallelism: most levels sit near 1)
+# The legend of each panel sits below its x-axis title, with room between.
 # Each point is the mean over the seeds of its level; the bars go from the
 # smallest to the largest seed's value; the title says how many seeds.
 if (!exists("xsymlog")) xsymlog = 0
+if (!exists("xlog")) xlog = 0
+# the legend below the axis title, not on it: a blank line of key height
+# and the title pulled up a little
+set key below horizontal Left reverse noautotitle font ",8" samplen 3 spacing 1.0 width 1 height 1.2
+set xlabel offset 0, 0.4
 if (!exists("ftitle")) ftitle = fig
 if (!exists("atitles")) atitles = algos
 if (!exists("ctitles")) ctitles = configs
@@ -43,8 +50,18 @@ do for [ext in "png svg"] {
             set label 2 "10 %" at first 0.1, graph 1 center offset 0, 0.6 font ",8" tc rgb '#555555'
         } else {
             unset nonlinear x
+unset logscale x
             set xrange [*:*]
-            set xtics autofreq
+            if (xlog) {
+                set logscale x
+                set autoscale xfix
+                set xtics (1, 2, 5, 10, 20, 50, 100)
+                set mxtics default
+            } else {
+                unset logscale x
+                set autoscale x
+                set xtics autofreq
+            }
         }
         cmd = ""
         do for [ci = 1:words(configs)] {
@@ -58,6 +75,8 @@ do for [ext in "png svg"] {
             eval "plot ".cmd
         } else {
             set label 3 "no data" at graph 0.5, 0.5 center
+            unset logscale x
+            set xtics autofreq
             plot [0:1] [0:1] NaN notitle
             unset label 3
         }
@@ -66,3 +85,4 @@ do for [ext in "png svg"] {
     unset output
 }
 unset nonlinear x
+unset logscale x

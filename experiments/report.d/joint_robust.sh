@@ -15,9 +15,9 @@ out=${PB_OUT:-out/figures}
 f="$out/joint_robust.dat"
 [ -s "$f" ] || exit 0
 VT=${PB_VERDICTS:-/dev/null}
-echo "## Robustness of joint: capture loss and clock offset (issue 15)"
+echo "## Robustness of joint: capture loss and clock offset"
 echo
-if [ -s "$out/joint_robust.png" ]; then echo "![joint_robust](joint_robust.png)"; else echo "*(joint_robust.png not made: gnuplot missing or failed)*"; fi
+if [ -s "$out/joint_robust.png" ]; then echo "![Exact reconstruction of joint and nesting under capture loss (scored against the survivors' truth) and a clock offset of one node, on the multi-tier and hotel-like traces](joint_robust.png)"; else echo "*(joint_robust.png not made: gnuplot missing or failed)*"; fi
 echo
 awk '
     /^# config/ { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
@@ -45,10 +45,15 @@ awk '
         printf "| %s | %s | %s | **%s** |\n", claim, meth, m, v
     }' vt="$VT" "$f"
 echo
-echo "> Issue 15: \"Robust: under sniffer loss up to 1 % and skewer offsets up to the mean call"
+echo "> The claim (pathbench's, for joint): \"Robust: under sniffer loss up to 1 % and skewer offsets up to the mean call"
 echo "> delay, its accuracy falls less than nesting's (a figure).\"  Multi-tier trace at Table 1's"
 echo "> parallelism (offset at WS2) and the hotel-like trace (offset at search); loss scored"
 echo "> against the survivors' truth, since a request that lost a message can match the whole"
 echo "> truth for no algorithm (docs/metrics.md \"Lossy traces\", docs/joint.md \"Robustness\")."
 echo
-if [ -s "$out/joint_robust.md" ]; then cat "$out/joint_robust.md"; fi
+if [ -s "$out/joint_robust.md" ]; then cat "$out/joint_robust.md"; echo; fi
+echo "How the data were made:"
+echo
+echo "    made by experiments/joint_robust.sh (run on its own, into the same folder)"
+sed -n 's/^# \(joint_robust.sh: .*\)/\1/p; s/^# \(multitier: .*\)/\1/p; s/^# \(whole: .*\)/\1/p' "$f" | sed 's/^/    /'
+echo "    each point: maketrace CONF | sniffer --loss P --seed S, or skewer -n NODE=+OFFSET; infer --algo ALGO; score --truth (whole) and score --kept (kept)"

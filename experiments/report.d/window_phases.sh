@@ -17,7 +17,7 @@ f="$out/window_phases.dat"
 VT=${PB_VERDICTS:-/dev/null}
 echo "## Sliding-window nesting: a one-minute phase (section 8, future work)"
 echo
-if [ -s "$out/window_phases.png" ]; then echo "![window_phases](window_phases.png)"; else echo "*(window_phases.png not made: gnuplot missing or failed)*"; fi
+if [ -s "$out/window_phases.png" ]; then echo "![Instances per 10 s window of a one-minute report job spliced into an hour of the multi-tier trace, beside the whole trace's most frequent pattern](window_phases.png)"; else echo "*(window_phases.png not made: gnuplot missing or failed)*"; fi
 echo
 awk '
     NR == 1 { rank = $0; sub(/.* ranks /, "", rank); npat = $0; sub(/^# whole trace: /, "", npat); sub(/ patterns.*/, "", npat) }
@@ -37,3 +37,10 @@ echo "> relatively frequent in one time window, then it could be much easier to 
 echo "> One minute of a report job (C3>RPT[ARCH[DB,DB,DB]]) spliced"
 echo "> into an hour of the multi-tier trace at 30 min (experiments/window_phases.sh; docs/nesting.md"
 echo "> \"Sliding window\")."
+echo
+echo "How the data were made:"
+echo
+echo "    made by experiments/window_phases.sh (run on its own, into the same folder)"
+echo "    traces: maketrace multitier.conf -D duration=1h (PB_MODE=tiny: 10 min), and maketrace experiments/window_phases.conf (one minute) shifted to 30 min (tiny: 5 min), ids offset, rows merged in time order"
+echo "    each window: infer --algo nesting -s window=10s --per-window window_phases.csv --no-assign"
+sed -n 's/^# \(whole trace: .*\)/\1/p; s/^# \(burst at .*\)/\1/p' "$f" | sed 's/^/    /'

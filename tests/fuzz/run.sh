@@ -6,6 +6,10 @@
 # Seeds: tests/fuzz/corpus/<target>/; new inputs go to build/fuzz/corpus/.
 # A crash leaves build/fuzz/crash-<target>-* ; replay it with
 #   build/fuzz/<target> build/fuzz/crash-<target>-...
+# The library is compiled once (build/fuzz/obj, FUZZ_JOBS compilers at
+# once, default 2) into build/fuzz/libpathbench-fuzz.a, which every target
+# links: the run takes that build (a few CPU minutes) plus FUZZ_SECONDS per
+# target, and says both at the start and what it took at the end.
 set -u
 cd "$(dirname "$0")/../.."
 CLANG=${CLANG:-clang}
@@ -27,14 +31,29 @@ flags="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefin
 # the same libraries as the Makefile links, so that the two cannot drift
 libs=$(sed -n 's/^LDLIBS *+= *//p' Makefile)
 [ -n "$libs" ] || libs="-ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm"
-echo "fuzz: seed $seed, $secs s per target (repeat with FUZZ_SEED=$seed)"
+ntargets=$(ls tests/fuzz/fuzz_*.c 2>/dev/null | wc -l)
+echo "fuzz: seed $seed, $secs s per target (repeat with FUZZ_SEED=$seed): one library"
+echo "fuzz: build, then $ntargets targets x $secs s = $((ntargets * secs / 60)) min $((ntargets * secs % 60)) s of fuzzing"
+t0=$(date +%s)
+# the library, once: instrumented for coverage and the sanitizers, without
+# libFuzzer's main (fuzzer-no-link); each target adds its own main
+libflags=$(echo "$flags" | sed 's/-fsanitize=fuzzer,/-fsanitize=fuzzer-no-link,/')
+mkdir -p "$out/obj"
+rm -f "$out/obj"/*.o "$out/libpathbench-fuzz.a"
+export CLANG libflags incs out
+# shellcheck disable=SC2086
+printf '%s\n' $libsrc | xargs -P "${FUZZ_JOBS:-2}" -I{} sh -c \
+    'o="$out/obj/$(echo "{}" | tr / _ | sed "s/\.c\$/.o/")"; $CLANG $libflags $incs -c "{}" -o "$o"' ||
+    { echo "fuzz: building the library failed" >&2; exit 1; }
+ar rcs "$out/libpathbench-fuzz.a" "$out"/obj/*.o || { echo "fuzz: ar failed" >&2; exit 1; }
+echo "fuzz: library built in $(( $(date +%s) - t0 )) s wall"
 status=0
 for src in tests/fuzz/fuzz_*.c; do
     [ -f "$src" ] || continue
     name=$(basename "$src" .c)
     bin="$out/$name"
     # shellcheck disable=SC2086
-    if ! $CLANG $flags $incs "$src" $libsrc $libs -o "$bin"; then
+    if ! $CLANG $flags $incs "$src" "$out/libpathbench-fuzz.a" $libs -o "$bin"; then
         echo "fuzz: $name: build failed" >&2
         status=1
         continue
@@ -58,4 +77,5 @@ for src in tests/fuzz/fuzz_*.c; do
         echo "fuzz: $name ok"
     fi
 done
+echo "fuzz: took $(( $(date +%s) - t0 )) s wall (load average $(awk '{ print $1 }' /proc/loadavg 2>/dev/null) at the end)"
 exit $status
