@@ -361,6 +361,8 @@ int main(int argc, char **argv)
         rc = score_compute(tv, res, &so, &rep, &err);
     if (rc == PB_OK)
         rc = score_tw_compute(rep, trace, res, &err);
+    if (rc == PB_OK)
+        rc = score_latency_compute(rep, trace, res, &err);
     free(mask);
     pb_trace_close(kept);
     if (rc != PB_OK) {

@@ -4,6 +4,7 @@
  * errors that name the column of the query text. */
 #include "pbtest.h"
 #include "pq.h"
+#include "score.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -326,8 +327,22 @@ TEST(query_lists)
     CHECK_INT(err.column, 16);
 }
 
+/* vPath Figure 11's measure: KS distance worked by hand */
+TEST(ks_distance)
+{
+    const double a[] = {1, 2, 3}, b[] = {2, 3, 4}, c[] = {10, 11};
+    CHECK_NEAR(score_ks_distance(a, 3, b, 3), 1.0 / 3.0, 1e-12);
+    CHECK_NEAR(score_ks_distance(a, 3, a, 3), 0, 0);
+    CHECK_NEAR(score_ks_distance(a, 3, c, 2), 1, 0);
+    /* ties across the samples: {1,1,2} vs {1,2,2}: at 1, 2/3 vs 1/3 */
+    const double d[] = {1, 1, 2}, e[] = {1, 2, 2};
+    CHECK_NEAR(score_ks_distance(d, 3, e, 3), 1.0 / 3.0, 1e-12);
+    CHECK(isnan(score_ks_distance(a, 3, b, 0)));
+}
+
 int main(void)
 {
+    RUN(ks_distance);
     RUN(bytes_per_client);
     RUN(first_and_most_recent);
     RUN(parallel_branches_not_joined);
