@@ -27,7 +27,6 @@ echo "How made: \`sh experiments/query_error.sh\` ($(sed -n 1p "$f" | sed 's/^# 
 echo
 if [ -s "$out/query_error.png" ]; then echo "![query_error](query_error.png)"; else echo "*(query_error.png not made: gnuplot missing or failed)*"; fi
 echo
-[ -s "$out/query_error.md" ] && cat "$out/query_error.md" && echo
 awk '
     /^#/ { next }
     { k = $1 " " $2; n++; cfg[n] = k; al[n] = $3; ex[n] = $4; tv[n] = $5; rc[n] = $8
@@ -54,6 +53,7 @@ awk '
         printf "| %s | %s | %s | **%s** (one seed: no interval) |\n", c2, "exact accuracy vs answer error, per config and load", m2, v2
     }' vt="$VT" "$f"
 echo
+[ -s "$out/query_error.md" ] && cat "$out/query_error.md" && echo
 echo "> Pivot Tracing, 6.1: \"clients are clearly favoring particular DataNodes\" (Q6, Figure 8f);"
 echo "> 6.2: \"This enabled us to identify the bottleneck source as time spent blocked on the"
 echo "> network in the HDFS DataNode on Host B\" (Figure 9b).  Here the same questions are asked of"
