@@ -87,7 +87,7 @@ const pb_option joint_options[] = {
     {"repair", PB_OPT_INT, offsetof(joint_params, repair), "2", 0, 100,
      "rounds of re-pairing returns without call ids: the calls are re-split with open-ended "
      "requests, then each return goes to the call whose request it can end"},
-    {"order", PB_OPT_BOOL, offsetof(joint_params, order), "0", PB_OPT_NORANGE,
+    {"service_order", PB_OPT_BOOL, offsetof(joint_params, order), "0", PB_OPT_NORANGE,
      "use the order of service: two overlapping requests' first calls of an endpoint "
      "follow their arrival order with a learned probability (in the re-split)"},
     {"corr", PB_OPT_BOOL, offsetof(joint_params, corr), "1", PB_OPT_NORANGE,
@@ -102,6 +102,8 @@ const pb_option joint_options[] = {
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
+    /* old name (one meaning per name: order is the baselines' choice of ordering) */
+    {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */

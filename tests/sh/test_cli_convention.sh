@@ -62,6 +62,18 @@ done
 [ "$(for p in infer maketrace skewer sniffer score importtrace; do "$B/$p" --version | cut -d' ' -f3-; done | sort -u | wc -l)" -eq 1 ] ||
     fail "the programs print different versions"
 
+# one meaning per parameter name across algorithms: a name with two types
+# is two meanings (linking's duration x against nesting's exponent x)
+awk '$1 == "infer" && $2 == "param" { if (($3 in t) && t[$3] != $4) { print "param " $3 ": " t[$3] " and " $4; bad = 1 } t[$3] = $4 }
+     END { exit bad }' "$tmp/all" || fail "a parameter name means two things in two algorithms"
+printf 'infer param x duration\ninfer param x number\n' | awk '$2 == "param" { if (($3 in t) && t[$3] != $4) bad = 1; t[$3] = $4 } END { exit !bad }' ||
+    fail "the two-types check does not catch x as a duration and a number"
+# renamed parameters: the old names are still read, with a note on stderr
+"$B/maketrace" "$PB_ROOT/maketrace/configs/tiny.conf" -o "$tmp/tl.csv" || fail "maketrace tiny"
+"$B/infer" -a linking -s x=1s "$tmp/tl.csv" 2>"$tmp/err" >"$tmp/r.csv" || fail "linking -s x=1s (old name) refused"
+grep -q 'now called spont_window' "$tmp/err" || fail "no deprecation note for x: $(cat "$tmp/err")"
+grep -q '^# params: spont_window=1s ' "$tmp/r.csv" || fail "x=1s did not set spont_window"
+
 # the checks above can fail: a table that breaks the rules is caught
 printf 'x flag -s --set NAME=VALUE\ny flag -s --seed N\n' | awk '$2 == "flag" && $3 != "-" {
         if (($3 in long) && long[$3] != $4) bad = 1; long[$3] = $4 } END { exit !bad }' ||
