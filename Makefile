@@ -193,6 +193,9 @@ install: $(PROGS) $(LIB) $(SHLIB) $(MANS)
 	cp -R experiments/. "$$D/share/pathbench/experiments/"; \
 	cp -R plots/. "$$D/share/pathbench/plots/"; \
 	install -m 755 scripts/readme_tables.sh "$$D/share/pathbench/scripts/"; \
+	install -d "$$D/share/pathbench/maketrace"; \
+	ln -sfn ../../bin "$$D/share/pathbench/bin"; \
+	ln -sfn ../configs "$$D/share/pathbench/maketrace/configs"; \
 	install -m 644 $(LIB) "$$D/lib/"; \
 	install -m 755 $(SHLIB) "$$D/lib/"; \
 	ln -sf libpathbench.so.$(VERSION) "$$D/lib/libpathbench.so.$(SOVERSION)"; \

@@ -50,6 +50,10 @@ done
 [ -f "$P/share/doc/pathbench/README.md" ] && [ -f "$P/share/doc/pathbench/examples/rpcs.c" ] ||
     fail "docs or examples not installed"
 [ -f "$P/share/pathbench/experiments/run_all.sh" ] || fail "experiment scripts not installed"
+# the installed experiment scripts run: one tiny figure into a folder of ours
+PB_OUT="$tmp/fig" sh "$P/share/pathbench/experiments/run_all.sh" --tiny --only fig20 -j 2 >"$tmp/fig.log" 2>&1 ||
+    { tail -5 "$tmp/fig.log"; fail "installed run_all.sh --tiny --only fig20"; }
+[ -s "$tmp/fig/fig20.dat" ] || fail "installed run_all.sh wrote no fig20.dat"
 
 # configs by bare name, with or without .conf, from any folder
 cd "$tmp" || exit 1
