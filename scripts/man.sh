@@ -19,12 +19,22 @@ trap 'rm -f "$help"' EXIT INT TERM
 old=$("$prog" --list-options | awk '$1 == "flag" && $3 != "--list-options" { print $3 }' |
     while read -r f; do grep -q -e "$f\([ ,=]\|\$\)" "$help" || printf '%s ' "$f"; done)
 all="maketrace skewer sniffer importtrace infer score"
+# the page of docs/ that documents the program (installed in
+# PREFIX/share/doc/pathbench)
+case "$name" in
+maketrace) docs="maketrace.md" ;;
+skewer|sniffer) docs="perturb.md" ;;
+importtrace) docs="importer.md" ;;
+infer) docs="nesting.md, convolution.md, linking.md, joint.md, baselines.md" ;;
+score) docs="metrics.md" ;;
+*) docs="" ;;
+esac
 see=""
 for p in $all; do
     [ "$p" = "$name" ] && continue
-    see="$see${see:+, }\\fB$p\\fR(1)"
+    see="$see${see:+, }\\\\fB$p\\\\fR(1)"
 done
-awk -v name="$name" -v version="$version" -v see="$see" -v old="$old" '
+awk -v name="$name" -v version="$version" -v see="$see" -v old="$old" -v docs="$docs" '
 function esc(s) {
     gsub(/\\/, "\\e", s)
     gsub(/-/, "\\-", s)
@@ -57,7 +67,7 @@ END {
     }
     print ".SH FILES"
     print "Configs: \\fIPREFIX/share/pathbench/configs/\\fR (maketrace finds them by bare name)."
-    print "Documentation: \\fIPREFIX/share/doc/pathbench/\\fR."
+    print "Documentation: \\fIPREFIX/share/doc/pathbench/\\fR" (docs != "" ? " (" docs "; README.md)" : "") "."
     print ".SH SEE ALSO"
     print see
 }' "$help"
