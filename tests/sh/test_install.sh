@@ -104,4 +104,10 @@ grep -q 'exec_program=rpcs' r0.csv || fail "callids=0 run"
 grep -q '^# params: callids=0' r0.csv || fail "callids=0 did not reach the example: $(grep params r0.csv)"
 "$P/bin/infer" --algo exec:./rpcs_shared -s nosuch=1 t.csv >/dev/null 2>"$tmp/e" && fail "-s nosuch=1 accepted"
 grep -q 'nosuch.*callids' "$tmp/e" || fail "unknown parameter not reported: $(cat "$tmp/e")"
+# and in a sweep: query_error.sh takes exec: items beside infer's algorithms
+PB_OUT="$tmp/qe" sh "$P/share/pathbench/experiments/query_error.sh" --quick \
+    --algos "truth,exec:$tmp/rpcs_shared" >"$tmp/qe.log" 2>&1 ||
+    { tail -5 "$tmp/qe.log"; fail "installed query_error.sh with exec:rpcs"; }
+[ "$(grep -c "exec:$tmp/rpcs_shared" "$tmp/qe/query_error.dat")" -ge 2 ] ||
+    fail "the sweep has no rows of the example: $(head -5 "$tmp/qe/query_error.dat")"
 exit 0
