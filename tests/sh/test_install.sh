@@ -69,6 +69,13 @@ pkg-config --exists pathbench || fail "pkg-config does not find pathbench.pc"
 [ "$(pkg-config --modversion pathbench)" = "$("$P/bin/infer" --version | awk '{ print $3 }')" ] ||
     fail "pathbench.pc version is not the programs' version"
 libdir=$(pkg-config --variable=libdir pathbench)
+# every installed header compiles on its own (what it includes is installed)
+for h in "$P"/include/pathbench/*.h; do
+    # shellcheck disable=SC2046
+    printf '#include "%s"\nint pb_test_unit;\n' "$(basename "$h")" |
+        ${CC:-cc} -std=c11 -Wall -Werror $(pkg-config --cflags pathbench) -fsyntax-only -x c - 2>"$tmp/e" ||
+        fail "$(basename "$h") does not compile alone: $(head -3 "$tmp/e")"
+done
 # shellcheck disable=SC2046
 ${CC:-cc} -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags pathbench) \
     "$P/share/doc/pathbench/examples/rpcs.c" $(pkg-config --libs pathbench) \
