@@ -62,9 +62,9 @@ done
 [ "$(for p in infer maketrace skewer sniffer score importtrace; do "$B/$p" --version | cut -d' ' -f3-; done | sort -u | wc -l)" -eq 1 ] ||
     fail "the programs print different versions"
 
-# one meaning per parameter name across algorithms: a name with two types
+# one meaning per parameter name across algorithms and programs: a name with two types
 # is two meanings (linking's duration x against nesting's exponent x)
-awk '$1 == "infer" && $2 == "param" { if (($3 in t) && t[$3] != $4) { print "param " $3 ": " t[$3] " and " $4; bad = 1 } t[$3] = $4 }
+awk '$2 == "param" { if (($3 in t) && t[$3] != $4) { print $1 " param " $3 ": " t[$3] " in " w[$3] ", " $4 " here"; bad = 1 } t[$3] = $4; w[$3] = $1 }
      END { exit bad }' "$tmp/all" || fail "a parameter name means two things in two algorithms"
 printf 'infer param x duration\ninfer param x number\n' | awk '$2 == "param" { if (($3 in t) && t[$3] != $4) bad = 1; t[$3] = $4 } END { exit !bad }' ||
     fail "the two-types check does not catch x as a duration and a number"
