@@ -67,10 +67,12 @@ $(BUILD)/obj/%.o: %.c
 
 # library objects are position-independent: the same objects make the
 # static and the shared library
-$(LIB_OBJS): PIC := -fPIC
-# (objects built before they were position-independent are rebuilt once)
-ifeq ($(wildcard $(BUILD)/obj/.fpic),)
-$(shell rm -f $(LIB_OBJS) && mkdir -p $(BUILD)/obj && touch $(BUILD)/obj/.fpic)
+# (-fno-semantic-interposition: the library's own calls stay direct and
+# inlinable, as without -fPIC; nothing interposes pathbench's symbols)
+$(LIB_OBJS): PIC := -fPIC -fno-semantic-interposition
+# (objects built with other flags are rebuilt once)
+ifeq ($(wildcard $(BUILD)/obj/.fpic-nsi),)
+$(shell rm -f $(LIB_OBJS) && mkdir -p $(BUILD)/obj && touch $(BUILD)/obj/.fpic-nsi)
 endif
 
 # The version and git commit, rewritten only when they change (a new commit
