@@ -27,7 +27,7 @@ CFLAGS   += -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-LDLIBS   += -ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
+LDLIBS   += -lpcap -ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
 
 LIB_SRCS  := $(sort $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
@@ -44,7 +44,14 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm
 
-all: $(PROGS)
+all: $(PROGS) $(BIN)/libpbcapture.so
+
+# the interposition library of bin/pbcapture (docs/capture.md): not part of
+# libpathbench; built position-independent and loaded with LD_PRELOAD
+$(BIN)/libpbcapture.so: capture/pbcapture_preload.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS) $(if $(filter 1,$(WERROR)),-Werror) \
+	  -fPIC -shared -fvisibility=hidden -o $@ $< -ldl -pthread
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -67,7 +74,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
-tests-build: $(PROGS) $(TEST_BINS)
+tests-build: $(PROGS) $(BIN)/libpbcapture.so $(TEST_BINS)
 
 deps:
 	@sh scripts/deps.sh
@@ -118,7 +125,7 @@ readme:
 regress: all
 	@sh experiments/regress.sh
 
-install: $(PROGS)
+install: $(PROGS) $(BIN)/libpbcapture.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pathbench/configs
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 maketrace/configs/*.conf $(DESTDIR)$(PREFIX)/share/pathbench/configs/
