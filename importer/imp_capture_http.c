@@ -460,18 +460,48 @@ static int cmp_ev(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* cause: the latest message of the same request received by the sender
- * when it sent (one clock per host: the sender's own receipts) */
+/* cause: the latest message of the same request its sender had received
+ * when it sent (one clock per host: the sender's own receipts).  A
+ * response's cause is further held to its own request: the request, or
+ * the latest response to a call made on its behalf (so that where one
+ * service serves two calls of one request at once, as a fan-in does, each
+ * answer descends from the call it answers).  A call is made on behalf of
+ * the request its cause descends from. */
 static int causes(pb_trace *t, pb_error *err)
 {
     size_t n = t->n;
     ev *e = malloc((2 * n + 1) * sizeof *e);
-    pb_strtab *keys = NULL;
-    int64_t *latest = NULL;
+    int64_t *owner = malloc((n + 1) * sizeof *owner);   /* call -> request served */
+    int64_t *desc = malloc((n + 1) * sizeof *desc);     /* request -> latest receipt of its own */
+    int64_t *call_of = malloc((n + 1) * sizeof *call_of); /* return -> its call */
+    pb_strtab *keys = NULL, *cids = NULL;
+    int64_t *latest = NULL, *cidcall = NULL;
     size_t lcap = 0;
-    if (!e || pb_strtab_init(&keys) != PB_OK) {
-        free(e);
-        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    int rc = PB_OK;
+    if (!e || !owner || !desc || !call_of || pb_strtab_init(&keys) != PB_OK ||
+        pb_strtab_init(&cids) != PB_OK || !(cidcall = malloc((n + 1) * sizeof *cidcall))) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    char key[64];
+    for (size_t i = 0; i < n; i++) {
+        owner[i] = desc[i] = call_of[i] = -1;
+        int l = snprintf(key, sizeof key, "%llu", (unsigned long long)t->msgs[i].callid);
+        uint32_t ci;
+        if (pb_strtab_intern(cids, key, (size_t)l, &ci) != PB_OK) {
+            rc = PB_ENOMEM;
+            goto done;
+        }
+        if (t->msgs[i].type == PB_TYPE_CALL)
+            cidcall[ci] = (int64_t)i;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (t->msgs[i].type != PB_TYPE_RETURN)
+            continue;
+        int l = snprintf(key, sizeof key, "%llu", (unsigned long long)t->msgs[i].callid);
+        uint32_t ci;
+        if (pb_strtab_find(cids, key, (size_t)l, &ci) == 1)
+            call_of[i] = cidcall[ci];
     }
     size_t ne = 0;
     for (size_t i = 0; i < n; i++) {
@@ -480,13 +510,12 @@ static int causes(pb_trace *t, pb_error *err)
         e[ne++] = (ev){r, 1, i};
     }
     qsort(e, ne, sizeof *e, cmp_ev);
-    int rc = PB_OK;
-    char key[64];
     for (size_t j = 0; j < ne && rc == PB_OK; j++) {
-        const pb_msg *m = &t->msgs[e[j].i];
+        size_t i = e[j].i;
+        const pb_msg *m = &t->msgs[i];
         uint32_t node = e[j].recv ? m->dst : m->src;
         int l = snprintf(key, sizeof key, "%u:%llu", node,
-                         (unsigned long long)t->truth[e[j].i].path);
+                         (unsigned long long)t->truth[i].path);
         uint32_t ki;
         if (pb_strtab_intern(keys, key, (size_t)l, &ki) != PB_OK) {
             rc = PB_ENOMEM;
@@ -506,14 +535,39 @@ static int causes(pb_trace *t, pb_error *err)
             latest = nl;
             lcap = nc;
         }
-        if (e[j].recv)
-            latest[ki] = (int64_t)e[j].i;
-        else
-            t->truth[e[j].i].cause = latest[ki] >= 0 ? t->msgs[latest[ki]].id : PB_ID_NONE;
+        int64_t cause = -1;
+        if (e[j].recv) {
+            latest[ki] = (int64_t)i;
+            if (m->type == PB_TYPE_CALL) {
+                desc[i] = (int64_t)i;
+            } else if (m->type == PB_TYPE_RETURN && call_of[i] >= 0 && owner[call_of[i]] >= 0) {
+                desc[owner[call_of[i]]] = (int64_t)i;
+            }
+            continue;
+        }
+        if (m->type == PB_TYPE_RETURN && call_of[i] >= 0 && desc[call_of[i]] >= 0) {
+            cause = desc[call_of[i]];
+        } else {
+            cause = latest[ki];
+        }
+        if (m->type == PB_TYPE_CALL && cause >= 0) {
+            const pb_msg *cm = &t->msgs[cause];
+            if (cm->type == PB_TYPE_CALL)
+                owner[i] = cause;
+            else if (cm->type == PB_TYPE_RETURN && call_of[cause] >= 0)
+                owner[i] = owner[call_of[cause]];
+        }
+        t->truth[i].cause = cause >= 0 ? t->msgs[cause].id : PB_ID_NONE;
     }
+done:
     free(e);
+    free(owner);
+    free(desc);
+    free(call_of);
     free(latest);
+    free(cidcall);
     pb_strtab_close(keys);
+    pb_strtab_close(cids);
     if (rc != PB_OK)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     return PB_OK;
