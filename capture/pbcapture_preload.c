@@ -390,6 +390,27 @@ __attribute__((destructor)) static void pbcapture_fini(void)
 
 /* ---- the interposed functions ---- */
 
+/* a process that leaves with _exit (a forked child, often) runs no
+ * destructor: flush first */
+typedef void (*exit_fn)(int);
+
+EXPORT void _exit(int status)
+{
+    if (g_on)
+        flush_all();
+    exit_fn f = (exit_fn)dlsym(RTLD_NEXT, "_exit");
+    if (f)
+        f(status);
+    syscall(SYS_exit_group, status);
+    for (;;)
+        ;
+}
+
+EXPORT void _Exit(int status)
+{
+    _exit(status);
+}
+
 #define XFER(call, fd, op, data, iov, cnt)                                  \
     long long t0 = op[0] == 's' && g_on && !t_inside ? now_ns() : 0;       \
     ssize_t r = call;                                                       \

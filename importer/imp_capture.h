@@ -32,11 +32,12 @@ typedef struct imp_capture_opts {
 
 typedef struct imp_capture_stats {
     uint64_t events, segments, connections;
-    uint64_t requests, responses, pairs;
+    uint64_t requests, responses, pairs; /* requests and responses after
+                                 lining up what each observer saw */
     uint64_t unanswered;      /* requests without a response (cut, lost) */
     uint64_t unrequested;     /* responses without a request */
     uint64_t no_request_id;   /* pairs without the header: left out */
-    uint64_t non_http;        /* streams that are not HTTP/1.1: left out */
+    uint64_t non_http;        /* connections that are not HTTP/1.1: left out */
     uint64_t truncated;       /* streams whose header bytes were not
                                  captured (payload cap): rest left out */
     uint64_t cut;             /* streams that ended inside a message */

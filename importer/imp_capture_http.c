@@ -202,10 +202,6 @@ static int finish(build *b, framer *f, pb_ns ts, int64_t tid)
     /* interim responses (1xx) are not the answer */
     if (!f->cur.request && f->cur.status >= 100 && f->cur.status < 200)
         return PB_OK;
-    if (f->cur.request)
-        b->c->st.requests++;
-    else
-        b->c->st.responses++;
     return push_msg(b, &f->cur);
 }
 
@@ -642,8 +638,14 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 b.methods = methods;
                 b.nmethods = cnt;
             }
+            uint64_t bad = c->st.non_http;
             rc = frame(&b, &c->segs[s], e - s, &f);
             s = e;
+            if (c->st.non_http != bad) {
+                /* not HTTP: the whole connection is left out */
+                b.nm = first_req;
+                break;
+            }
         }
         a = z;
     }
@@ -718,6 +720,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
             rc = PB_ENOMEM;
             break;
         }
+        c->st.requests += nreq;
+        c->st.responses += nres;
         size_t np = nreq < nres ? nreq : nres;
         c->st.unanswered += nreq - np;
         c->st.unrequested += nres - np;

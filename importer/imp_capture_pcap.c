@@ -263,7 +263,6 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
     }
     if (rc == PB_OK && r == PCAP_ERROR) {
         /* a capture cut short (tcpdump killed): keep what was read, say so */
-        c->st.truncated++;
         c->pcap_error = 1;
         snprintf(c->pcap_msg, sizeof c->pcap_msg, "%s: after packet %ld: %s", path, pkt,
                  pcap_geterr(p));
