@@ -42,7 +42,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .SECONDARY:
 
-.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm
+.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm capture-demo
 
 all: $(PROGS) $(BIN)/libpbcapture.so
 
@@ -124,6 +124,14 @@ readme:
 
 regress: all
 	@sh experiments/regress.sh
+
+# The live test system captured by interposition and tcpdump, every
+# algorithm scored (docs/capture.md; about 4 minutes; needs root for the
+# packets; not part of make test): installs python3 and tcpdump if missing.
+capture-demo: all
+	@sh scripts/deps.sh capture
+	@sh experiments/capture_demo.sh $(CAPTURE_ARGS)
+	@sh experiments/report.sh
 
 install: $(PROGS) $(BIN)/libpbcapture.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pathbench/configs

@@ -100,6 +100,8 @@ static pid_t g_pid;
 
 typedef struct tbuf {
     struct tbuf *next;    /* registry of every thread's buffer */
+    struct tbuf *free_next; /* the free list: buffers of ended threads */
+    _Atomic int in_use;
     pid_t tid;
     int fd;               /* its event file, -1 until the first flush */
     size_t len;
@@ -108,6 +110,11 @@ typedef struct tbuf {
 } tbuf;
 
 static _Atomic(tbuf *) g_bufs;
+/* buffers of threads that ended, for new threads (a thread-per-request
+ * server starts thousands): taken and given back under a spin lock, at
+ * thread start and end only, never on the hot path */
+static tbuf *g_free;
+static atomic_flag g_free_lock = ATOMIC_FLAG_INIT;
 static __thread tbuf *t_buf;
 static __thread int t_inside;  /* our own calls are not events */
 static pthread_key_t g_key;
@@ -153,11 +160,20 @@ static void thread_done(void *p)
 {
     tbuf *b = p;
     if (b && b->tid == (pid_t)syscall(SYS_gettid)) {
+        atomic_store(&b->busy, 1);
         flush_buf(b);
         if (b->fd >= 0) {
             syscall(SYS_close, b->fd);
             b->fd = -1;
         }
+        t_buf = NULL;
+        while (atomic_flag_test_and_set(&g_free_lock))
+            ;
+        b->free_next = g_free;
+        g_free = b;
+        atomic_store(&b->in_use, 0);
+        atomic_flag_clear(&g_free_lock);
+        atomic_store(&b->busy, 0);
     }
 }
 
@@ -165,14 +181,31 @@ static tbuf *my_buf(void)
 {
     if (t_buf)
         return t_buf;
-    tbuf *b = mmap(NULL, sizeof *b + BUFSZ, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    tbuf *b = NULL;
+    while (atomic_flag_test_and_set(&g_free_lock))
+        ;
+    if (g_free) {
+        b = g_free;
+        g_free = b->free_next;
+    }
+    atomic_flag_clear(&g_free_lock);
+    if (b) {
+        /* already in the registry; empty and closed by its last thread */
+        b->tid = (pid_t)syscall(SYS_gettid);
+        atomic_store(&b->in_use, 1);
+        t_buf = b;
+        pthread_setspecific(g_key, b);
+        return b;
+    }
+    b = mmap(NULL, sizeof *b + BUFSZ, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (b == MAP_FAILED)
         return NULL;
     b->tid = (pid_t)syscall(SYS_gettid);
     b->fd = -1;
     b->len = 0;
     atomic_store(&b->busy, 0);
+    atomic_store(&b->in_use, 1);
     tbuf *head = atomic_load(&g_bufs);
     do {
         b->next = head;
@@ -325,6 +358,8 @@ static void after_fork_child(void)
     g_pid = (pid_t)syscall(SYS_getpid);
     tbuf *mine = t_buf;
     atomic_store(&g_bufs, NULL);
+    g_free = NULL;
+    atomic_flag_clear(&g_free_lock);
     t_buf = NULL;
     if (mine)
         munmap(mine, sizeof *mine + BUFSZ);

@@ -267,15 +267,17 @@ def load(addr, ip, rate, duration, seed):
     rng = random.Random(seed)
     sent = [0]
     ok = [0]
+    lat = []
     lock = threading.Lock()
 
-    def one():
-        trace = "%032x" % rng.getrandbits(128)
+    def one(trace):
+        t0 = time.perf_counter()
         try:
             st = call(ip, addr, "/hotels", trace)
             if st and " 200 " in st:
                 with lock:
                     ok[0] += 1
+                    lat.append(time.perf_counter() - t0)
         except OSError:
             pass
     threads = []
@@ -286,13 +288,24 @@ def load(addr, ip, rate, duration, seed):
         if t - t0 >= duration:
             break
         time.sleep(max(0.0, t - time.time()))
-        th = threading.Thread(target=one, daemon=True)
+        th = threading.Thread(target=one, args=("%032x" % rng.getrandbits(128),), daemon=True)
         th.start()
         threads.append(th)
         sent[0] += 1
     for th in threads:
         th.join(timeout=max(0.1, 10 - (time.time() - t)))
+    load.latencies = sorted(lat)
     return sent[0], ok[0]
+
+
+def pct(xs, p):
+    return 1000 * xs[min(len(xs) - 1, int(p / 100.0 * len(xs)))] if xs else float("nan")
+
+
+def summary(sent, ok):
+    xs = getattr(load, "latencies", [])
+    return "sent=%d ok=%d p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f" % (
+        sent, ok, pct(xs, 50), pct(xs, 90), pct(xs, 99))
 
 
 def run(args):
@@ -331,7 +344,7 @@ def run(args):
             print(out.stdout.strip())
         else:
             s, o = load(addrs["frontend"], ips["client"], args.rate, args.duration, args.seed)
-            print("sent=%d ok=%d" % (s, o))
+            print(summary(s, o))
         if args.names:
             for n in ORDER + ["client"]:
                 print("name %s=%s" % (ips[n], n))
@@ -382,7 +395,7 @@ def main():
         signal.alarm(DEADLINE)
         h, _, p = a.addr.rpartition(":")
         s_, o_ = load((h, int(p)), a.ip, a.rate, a.duration, a.seed)
-        print("sent=%d ok=%d" % (s_, o_))
+        print(summary(s_, o_))
     else:
         if a.rate <= 0 or a.duration <= 0 or a.duration > 60:
             raise SystemExit("hotel.py: --rate > 0 and 0 < --duration <= 60 seconds")
