@@ -44,11 +44,11 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm capture-demo
 
-all: $(PROGS) $(BIN)/libpbcapture.so
+all: $(PROGS) $(BUILD)/libpbcapture.so
 
 # the interposition library of bin/pbcapture (docs/capture.md): not part of
 # libpathbench; built position-independent and loaded with LD_PRELOAD
-$(BIN)/libpbcapture.so: capture/pbcapture_preload.c
+$(BUILD)/libpbcapture.so: capture/pbcapture_preload.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS) $(if $(filter 1,$(WERROR)),-Werror) \
 	  -fPIC -shared -fvisibility=hidden -o $@ $< -ldl -pthread
@@ -74,7 +74,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
-tests-build: $(PROGS) $(BIN)/libpbcapture.so $(TEST_BINS)
+tests-build: $(PROGS) $(BUILD)/libpbcapture.so $(TEST_BINS)
 
 deps:
 	@sh scripts/deps.sh
@@ -133,7 +133,7 @@ capture-demo: all
 	@sh experiments/capture_demo.sh $(CAPTURE_ARGS)
 	@sh experiments/report.sh
 
-install: $(PROGS) $(BIN)/libpbcapture.so
+install: $(PROGS) $(BUILD)/libpbcapture.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pathbench/configs
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 maketrace/configs/*.conf $(DESTDIR)$(PREFIX)/share/pathbench/configs/

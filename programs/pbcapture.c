@@ -32,7 +32,8 @@ static const pb_cli_opt cli_opts[] = {
     {O_PAYLOAD, 0, "payload", "N", "bytes of payload kept per event (default 1024,\n"
                                    "at most 65536)"},
     {O_LIB, 0, "library", "FILE", "the interposition library (default:\n"
-                                  "libpbcapture.so beside this program, then\n" PB_LIBDIR ")"},
+                                  "libpbcapture.so beside this program, in its\n"
+                                  "source tree's build folder, then\n" PB_LIBDIR ")"},
     {0, 0, NULL, NULL, NULL}};
 
 static void usage(FILE *fp, const pb_cli *cli)
@@ -160,8 +161,17 @@ int main(int argc, char **argv)
         char *slash = strrchr(self, '/');
         if (slash)
             *slash = 0;
-        snprintf(libpath, sizeof libpath, "%s/libpbcapture.so", self);
-        if (access(libpath, R_OK) != 0)
+        /* beside the program, in the build folder of a source tree
+         * (bin/../build, build/asan/bin/..), or installed */
+        static const char *const where[] = {"", "/../build", "/..", "/../lib/pathbench"};
+        libpath[0] = 0;
+        for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+            snprintf(libpath, sizeof libpath, "%s%s/libpbcapture.so", self, where[i]);
+            if (access(libpath, R_OK) == 0)
+                break;
+            libpath[0] = 0;
+        }
+        if (!libpath[0])
             snprintf(libpath, sizeof libpath, "%s/libpbcapture.so", PB_LIBDIR);
     }
     if (access(libpath, R_OK) != 0) {

@@ -20,7 +20,7 @@ echo "## Real threads and real TCP: the live test system"
 echo
 echo "How made: \`make capture-demo\` ($(sed -n 1p "$f" | sed 's/^# capture_demo: //')); one run per point, real scheduling (not deterministic)."
 echo
-if [ -s "$out/capture_demo.png" ]; then echo "![capture_demo](capture_demo.png)"; else echo "*(capture_demo.png not made: gnuplot missing or failed)*"; fi
+if [ -s "$out/capture_demo.png" ]; then echo "![capture_demo: exact reconstruction per algorithm, execution model and load](capture_demo.png)"; else echo "*(capture_demo.png not made: gnuplot missing or failed)*"; fi
 echo
 awk '
     /^#/ { next }
