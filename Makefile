@@ -35,7 +35,7 @@ CFLAGS   += -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-LDLIBS   += -ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
+LDLIBS   += -lpcap -ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
 
 LIB_SRCS  := $(sort $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
@@ -57,9 +57,16 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .SECONDARY:
 
-.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm lib man FORCE
+.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm capture-demo lib man FORCE
 
-all: $(PROGS)
+all: $(PROGS) $(BUILD)/libpbcapture.so
+
+# the interposition library of bin/pbcapture (docs/capture.md): not part of
+# libpathbench; built position-independent and loaded with LD_PRELOAD
+$(BUILD)/libpbcapture.so: capture/pbcapture_preload.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS) $(if $(filter 1,$(WERROR)),-Werror) \
+	  -fPIC -shared -fvisibility=hidden -o $@ $< -ldl -pthread
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -118,7 +125,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
-tests-build: $(PROGS) $(TEST_BINS)
+tests-build: $(PROGS) $(BUILD)/libpbcapture.so $(TEST_BINS)
 
 deps:
 	@sh scripts/deps.sh
@@ -178,15 +185,23 @@ readme:
 regress: all
 	@sh experiments/regress.sh
 
+# The live test system captured by interposition and tcpdump, every
+# algorithm scored (docs/capture.md; about 4 minutes; needs root for the
+# packets; not part of make test): installs python3 and tcpdump if missing.
+capture-demo: all
+	@sh scripts/deps.sh capture
+	@sh experiments/capture_demo.sh $(CAPTURE_ARGS)
+	@sh experiments/report.sh
+
 # docs/install.md says what goes where.  maketrace finds the installed
 # configs by bare name (`maketrace multitier.conf`) from its own location:
 # BINDIR/../share/pathbench/configs.
-install: $(PROGS) $(LIB) $(SHLIB) $(MANS)
+install: $(PROGS) $(BUILD)/libpbcapture.so $(LIB) $(SHLIB) $(MANS)
 	@D='$(DESTDIR)$(PREFIX)'; set -e; \
 	install -d "$$D/bin" "$$D/share/pathbench/configs" "$$D/share/man/man1" \
 	  "$$D/share/doc/pathbench/examples" "$$D/share/pathbench/experiments" \
 	  "$$D/share/pathbench/plots" "$$D/share/pathbench/scripts" \
-	  "$$D/lib/pkgconfig" "$$D/include/pathbench"; \
+	  "$$D/lib/pkgconfig" "$$D/include/pathbench" "$$D/lib/pathbench"; \
 	install -m 755 $(PROGS) "$$D/bin/"; \
 	install -m 644 maketrace/configs/*.conf "$$D/share/pathbench/configs/"; \
 	install -m 644 $(MANS) "$$D/share/man/man1/"; \
@@ -198,6 +213,7 @@ install: $(PROGS) $(LIB) $(SHLIB) $(MANS)
 	install -d "$$D/share/pathbench/maketrace"; \
 	ln -sfn ../../bin "$$D/share/pathbench/bin"; \
 	ln -sfn ../configs "$$D/share/pathbench/maketrace/configs"; \
+	install -m 755 $(BUILD)/libpbcapture.so "$$D/lib/pathbench/"; \
 	install -m 644 $(LIB) "$$D/lib/"; \
 	install -m 755 $(SHLIB) "$$D/lib/"; \
 	ln -sf libpathbench.so.$(VERSION) "$$D/lib/libpathbench.so.$(SOVERSION)"; \

@@ -47,6 +47,11 @@ for f in pb_trace.h pb_result.h pb_algo.h score.h pb_serve.h pb_version.h; do
     [ -f "$P/include/pathbench/$f" ] || fail "header $f not installed"
 done
 [ -f "$P/lib/libpathbench.a" ] && [ -e "$P/lib/libpathbench.so" ] || fail "libraries"
+# pbcapture's interposition library, where the installed pbcapture looks
+if [ -x "$P/bin/pbcapture" ]; then
+    [ -f "$P/lib/pathbench/libpbcapture.so" ] || fail "libpbcapture.so not installed"
+    "$P/bin/pbcapture" -o "$tmp/cap" -- true 2>"$tmp/e" || fail "installed pbcapture: $(cat "$tmp/e")"
+fi
 [ -f "$P/share/doc/pathbench/README.md" ] && [ -f "$P/share/doc/pathbench/examples/rpcs.c" ] ||
     fail "docs or examples not installed"
 [ -f "$P/share/pathbench/experiments/run_all.sh" ] || fail "experiment scripts not installed"
