@@ -105,8 +105,21 @@ int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
     return add_row(r, msg_id, (uint32_t)instance, pattern, PB_NO_PARENT, NAN);
 }
 
+/* Confidences are kept to 6 significant digits: the value compared with
+ * min_confidence is the one written, so that score --coverage-curve
+ * reproduces a run's abstentions from the file. */
+static double round6(double v)
+{
+    if (isnan(v))
+        return v;
+    char b[32];
+    snprintf(b, sizeof b, "%.6g", v);
+    return strtod(b, NULL);
+}
+
 int pb_result_abstain(pb_result *r, uint64_t msg_id, double confidence)
 {
+    confidence = round6(confidence);
     if (!isnan(confidence) && !(confidence >= 0 && confidence <= 1))
         return PB_EINVAL;
     if (!isnan(confidence))
@@ -122,6 +135,7 @@ int pb_result_assign_link(pb_result *r, uint64_t msg_id, uint64_t instance,
 {
     if (instance >= PB_ABSTAIN)
         return PB_ERANGE;
+    confidence = round6(confidence);
     if (!isnan(confidence) && !(confidence >= 0 && confidence <= 1))
         return PB_EINVAL;
     r->has_parent = 1;
