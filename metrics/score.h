@@ -178,6 +178,11 @@ typedef struct score_report {
                                       when 0/0 or without a kept mask */
     size_t latency_nodes;
     double latency_error_median, latency_error_max;  /* NAN when no node */
+    /* per-request end-to-end latency, truth against inferred instances
+     * (score_latency_compute; vPath Figure 11): Kolmogorov-Smirnov
+     * distance and the two medians in seconds; NAN until computed, or
+     * without an assignment table */
+    double latency_ks, latency_true_median, latency_inferred_median;
     /* the failure split (docs/metrics.md "The failure split"), with
      * has_messages: per request (true instance) correct / orphaned only /
      * mis-stitched, per message attached right / wrong / unattached */
@@ -209,6 +214,17 @@ typedef struct score_report {
     size_t *true_rank, *inf_rank;  /* entry indices in ranking order */
     size_t ntrue_rank, ninf_rank;
 } score_report;
+
+/* The end-to-end latency distribution of the requests of r (its inferred
+ * instances, over the messages of trace t) against that of t's true path
+ * instances: fills rep->latency_ks and the two medians (docs/metrics.md).
+ * Returns PB_OK or PB_ENOMEM. */
+int score_latency_compute(score_report *rep, const pb_trace *t,
+                          const score_result *r, pb_error *err);
+
+/* Kolmogorov-Smirnov distance between two sorted samples: the largest gap
+ * between their empirical distribution functions; NAN when one is empty. */
+double score_ks_distance(const double *a, size_t na, const double *b, size_t nb);
 
 /* Compare result r with the truth tv (built in r's view).  *out is owned by
  * the caller (score_report_close); it borrows strings from tv and r, which
