@@ -38,7 +38,7 @@ check() {
         [ "$g" = "$v" ] || fail "$f: $a: $k=$g, expected $v"
     done
 }
-zero="violation_two_intervals=0 violation_send_outside=0 violation_conn_busy=0 violation_handoff=0 flagged_instances=0"
+zero="violation_two_intervals=0 violation_send_outside=0 violation_conn_busy=0 violation_handoff=0 violation_dispatcher_send=0 flagged_instances=0"
 for f in fig1_pool fig1_dispatcher; do
     for view in call message; do
         # shellcheck disable=SC2086
