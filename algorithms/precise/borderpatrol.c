@@ -147,7 +147,8 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
     const pb_msg *M = v->msgs;
     const size_t n = v->n;
     uint32_t *rpc_of = malloc((n + 1) * sizeof *rpc_of);   /* message -> RPC */
-    uint32_t *under = malloc((n + 1) * sizeof *under);     /* RPC a message was sent under */
+    uint32_t *under = malloc((n + 1) * sizeof *under);     /* the call or message its
+                                                              sender served */
     uint64_t *inst = malloc((n + 1) * sizeof *inst);
     uint32_t *cause = malloc((n + 1) * sizeof *cause);
     uint8_t *flag = calloc(n + 1, 1);
@@ -175,17 +176,18 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         rpc_of[t.rpc[k].call] = k;
         if (t.rpc[k].ret != BL_NONE)
             rpc_of[t.rpc[k].ret] = k;
-        receives[t.rpc[k].dst] = 1;
     }
+    /* users: nodes that receive no call and no free-form message */
+    for (size_t i = 0; i < n; i++)
+        if (M[i].type != PB_TYPE_RETURN)
+            receives[M[i].dst] = 1;
     /* 1. each node on its own clock: receipts set the designation of
      * their context, sends record it (receipts first at equal times) */
     size_t nev = 0;
     for (size_t i = 0; i < n; i++) {
         const pb_msg *m = &M[i];
-        if (m->type != PB_TYPE_CALL && m->type != PB_TYPE_RETURN) {
-            others++;
-            continue;
-        }
+        if (m->type != PB_TYPE_CALL && m->type != PB_TYPE_RETURN)
+            others++; /* free-form: a one-way call without return */
         if (m->type == PB_TYPE_RETURN && rpc_of[i] == PR_NONE) {
             unpaired++;
             continue; /* answers no call: in no instance */
@@ -195,7 +197,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         if (rt < m->ts)
             late_receipts++;
         /* a return received by a user ends its request there */
-        if (m->type == PB_TYPE_CALL || receives[m->dst])
+        if (m->type != PB_TYPE_RETURN || receives[m->dst])
             ev[nev++] = (bev){m->dst, rt, 0, (uint32_t)i};
     }
     qsort(ev, nev, sizeof *ev, cmp_bev);
@@ -215,12 +217,16 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         else
             *d = ev[e].msg;
     }
-    /* 2. a call belongs to the request of its designation (the call or,
-     * through a return, the call that return answers: dep), and serves
-     * what that receipt makes its context serve; resolved along the chain
-     * of deps, each node's decisions made on its own clock */
+    /* 2. a call (or free-form message) belongs to the request of its
+     * designation d (DEP: d itself, or through a return the call it
+     * answers), and its sender serves what d made it serve (SERVED: the
+     * call or message d, or through a return what its call was sent
+     * under); resolved along the chain of deps, each node's decisions made
+     * on its own clock */
+#define DEP(d) (M[d].type != PB_TYPE_RETURN ? (d) : t.rpc[rpc_of[d]].call)
+#define SERVED(d) (M[d].type != PB_TYPE_RETURN ? (d) : under[t.rpc[rpc_of[d]].call])
     for (size_t i = 0; i < n; i++) {
-        if (M[i].type != PB_TYPE_CALL || state[i])
+        if (M[i].type == PB_TYPE_RETURN || state[i])
             continue;
         size_t nw = 0;
         uint32_t j = (uint32_t)i;
@@ -228,9 +234,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
             state[j] = 1;
             walk[nw++] = j;
             uint32_t d = desig[j];
-            j = d == PR_NONE ? PR_NONE
-                : M[d].type == PB_TYPE_CALL ? d
-                                            : t.rpc[rpc_of[d]].call;
+            j = d == PR_NONE ? PR_NONE : DEP(d);
         }
         if (j != PR_NONE && state[j] == 1) {
             /* a cycle (clock skew): cut where it closed */
@@ -246,10 +250,9 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
                 if (receives[M[c].src])
                     undesignated++;
             } else {
-                uint32_t dep = M[d].type == PB_TYPE_CALL ? d : t.rpc[rpc_of[d]].call;
-                inst[c] = inst[dep];
+                inst[c] = inst[DEP(d)];
                 cause[c] = d;
-                under[c] = M[d].type == PB_TYPE_CALL ? rpc_of[d] : under[dep];
+                under[c] = SERVED(d);
             }
             state[c] = 2;
         }
@@ -261,10 +264,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
             continue;
         inst[r] = inst[c];
         uint32_t d = desig[r];
-        uint32_t dserves = d == PR_NONE ? PR_NONE
-                           : M[d].type == PB_TYPE_CALL ? rpc_of[d]
-                                                       : under[t.rpc[rpc_of[d]].call];
-        if (d != PR_NONE && dserves == k) {
+        if (d != PR_NONE && SERVED(d) == c) {
             cause[r] = d;
         } else {
             cause[r] = c;
@@ -272,6 +272,8 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
             flag[r] = 1;
         }
     }
+#undef DEP
+#undef SERVED
     rc = pr_emit(v, inst, cause, flag, view, res, err);
     if (rc != PB_OK)
         goto out;
