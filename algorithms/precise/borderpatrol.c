@@ -14,8 +14,8 @@
  *     associated with r.
  *
  * A return takes its call's request through the witness (3.1): the call
- * it answers, found by its call id or by its position on its connection
- * (calls and returns paired as vpath's paper variant pairs them).  A call
+ * it answers, found by its call id (an RPC nonce) or, without one, by its
+ * position on its connection.  A call
  * from a node that receives no calls (a user), or from a context that has
  * received nothing yet, starts a request of its own.  A return received
  * by such a node ends its request there (it does not designate anything).
@@ -49,8 +49,8 @@ static const pb_option bp_options[] = {
     {"view", PB_OPT_STRING, offsetof(bp_params, view), "call", PB_OPT_NORANGE,
      "call or message view"},
     {"callids", PB_OPT_BOOL, offsetof(bp_params, callids), "1", PB_OPT_NORANGE,
-     "witness by call id when the trace has no conn column (else first in "
-     "first out per caller and callee)"},
+     "witness by call id when the trace has one (else by position on the "
+     "connection, else first in first out per caller and callee)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* context -> designation (message index), open addressing */
@@ -140,7 +140,9 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
     int thread_cols_missing = by_thread && (!has_th || !has_st);
     if (thread_cols_missing)
         by_thread = 0;
-    bl_key key = has_conn ? BL_KEY_CONN : has_cid ? BL_KEY_CALLID : BL_KEY_NONE;
+    /* the witness: a call id (an RPC nonce) where the protocol has one,
+     * else the position on the connection (HTTP/1.1) */
+    bl_key key = has_cid ? BL_KEY_CALLID : has_conn ? BL_KEY_CONN : BL_KEY_NONE;
     bl_table t;
     if ((rc = bl_table_build_keyed(&t, v, key, err)) != PB_OK)
         return rc;
@@ -286,12 +288,10 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
                         key == BL_KEY_CONN ? "conn" : key == BL_KEY_CALLID ? "callid" : "fifo",
                         t.nrpc, t.calls, t.returns, others, unpaired, roots, undesignated,
                         repairs, node_fallback, late_receipts, cycles);
-    if (rc == PB_OK && key != BL_KEY_CONN)
-        rc = pb_result_warn(res, "the trace has no conn column: a return finds its "
-                                 "call %s", key == BL_KEY_CALLID
-                                                ? "by call id"
-                                                : "first in first out per (caller, "
-                                                  "callee), a guess where calls overlap");
+    if (rc == PB_OK && key == BL_KEY_NONE)
+        rc = pb_result_warn(res, "the trace has no call id and no conn column: a "
+                                 "return finds its call first in first out per (caller, "
+                                 "callee), a guess where calls overlap");
     if (rc == PB_OK && thread_cols_missing)
         rc = pb_result_warn(res, "the trace has no %s column: context=thread falls back "
                                  "to one context per node",
