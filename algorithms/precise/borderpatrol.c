@@ -142,7 +142,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         by_thread = 0;
     /* the witness: a call id (an RPC nonce) where the protocol has one,
      * else the position on the connection (HTTP/1.1) */
-    bl_key key = has_cid ? BL_KEY_CALLID : has_conn ? BL_KEY_CONN : BL_KEY_NONE;
+    bl_key key = has_cid ? BL_KEY_CALLID_CONN : has_conn ? BL_KEY_CONN : BL_KEY_NONE;
     bl_table t;
     if ((rc = bl_table_build_keyed(&t, v, key, err)) != PB_OK)
         return rc;
@@ -285,7 +285,9 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
                              "witness_repairs=%zu context_fallbacks=%zu "
                              "receipts_before_send=%zu cycles_cut=%zu",
                         by_thread ? "thread" : "node",
-                        key == BL_KEY_CONN ? "conn" : key == BL_KEY_CALLID ? "callid" : "fifo",
+                        key == BL_KEY_CONN          ? "conn"
+                        : key == BL_KEY_CALLID_CONN ? (has_conn ? "callid,conn" : "callid")
+                                                    : "fifo",
                         t.nrpc, t.calls, t.returns, others, unpaired, roots, undesignated,
                         repairs, node_fallback, late_receipts, cycles);
     if (rc == PB_OK && key == BL_KEY_NONE)

@@ -29,7 +29,8 @@ maketrace/mt_config.c:join_check        the parsed tree: at most 200 deep
 maketrace/mt_config.c:hold_walk         the parsed tree: at most 200 deep
 maketrace/mt_sim.c:run                  one level per nested par: at most 200 deep
 '
-dirs="core maketrace skewer sniffer algorithms metrics importer"
+dirs=$(sed -n 's/^LIBDIRS *:= *//p' Makefile)
+[ -n "$dirs" ] || { echo "FAIL: no LIBDIRS in the Makefile"; exit 1; }
 incs=""
 for d in $dirs; do incs="$incs -I$d"; done
 n=0
