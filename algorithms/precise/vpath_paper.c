@@ -187,7 +187,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
     const uint32_t n = t.nrpc;
     vp_count c;
     memset(&c, 0, sizeof c);
-    item *it = malloc(((size_t)4 * n + 1) * sizeof *it);
+    item *it = malloc(((size_t)4 * n + v->n + 1) * sizeof *it);
     hent *heap = malloc(((size_t)n + 1) * sizeof *heap);
     hent *sheap = malloc(((size_t)n + 1) * sizeof *sheap);
     uint32_t *parent = malloc(((size_t)n + 1) * sizeof *parent);
@@ -269,6 +269,26 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
             it[ni++] = (item){((uint64_t)r->src << 32) | M[r->ret].thread, r->out_end, 0,
                               k, 3};
         }
+    }
+    /* a return that answers no call (its call was lost): the request its
+     * receiving thread was serving misses a message; flag it */
+    {
+        uint8_t *paired = calloc(v->n + 1, 1);
+        if (!paired) {
+            rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+            goto out;
+        }
+        for (uint32_t k = 0; k < n; k++)
+            if (t.rpc[k].ret != BL_NONE)
+                paired[t.rpc[k].ret] = 1;
+        for (size_t i = 0; i < v->n; i++) {
+            const pb_msg *m = &M[i];
+            if (m->type != PB_TYPE_RETURN || paired[i] || !has_th || !m->thread)
+                continue;
+            it[ni++] = (item){((uint64_t)m->dst << 32) | m->thread,
+                              m->recv_ts != PB_TS_NONE ? m->recv_ts : m->ts, 0, 0, 3};
+        }
+        free(paired);
     }
     qsort(it, ni, sizeof *it, cmp_item);
     for (size_t a = 0; a < ni;) {
@@ -481,6 +501,10 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
                                  "that request was open (the call may be that request's: "
                                  "a dispatcher only dispatches, 2.2); flagged",
                             c.dispatcher_sends);
+    if (rc == PB_OK && t.unpaired_returns)
+        rc = pb_result_warn(res, "%zu returns answer no call (lost calls?): left out; "
+                                 "the requests their receivers were serving are flagged",
+                            t.unpaired_returns);
     if (rc == PB_OK && c.open_requests)
         rc = pb_result_warn(res, "%zu requests were never replied to: no interval, "
                                  "flagged", c.open_requests);
