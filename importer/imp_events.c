@@ -534,6 +534,9 @@ int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err)
                                       "(OS thread ids at each send and receipt, TCP "
                                       "4-tuples); attr and size from the payload");
         pb_strbuf_free(&sb);
+        if (rc == PB_OK && im->opts.thread)
+            rc = pb_strbuf_puts(&im->ev_summary,
+                                "--thread ignored: the capture observes its threads\n");
         for (int c = 0; c < IMP_EVN && rc == PB_OK; c++) {
             if (!im->evc[c])
                 continue;
