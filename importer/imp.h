@@ -59,9 +59,10 @@ typedef struct imp_opts {
                    named in the trace's metadata (# emulated=...) */
     unsigned threads;    /* IMP_THREAD_RANDOM: threads per service */
     unsigned long seed;  /* IMP_THREAD_RANDOM: GSL seed */
-    const char *request_id; /* syscall captures: the header whose value is
-                               the truth's path (NULL: X-Request-Id; the
-                               name "traceparent" takes its trace id) */
+    const char *request_id; /* eBPF captures (--request-header): the header
+                               whose value is the truth's path (NULL:
+                               X-Request-Id; "traceparent" takes its trace
+                               id) */
 } imp_opts;
 
 /* What the importer met, each counted; see imp_counter_help. */
