@@ -2,7 +2,8 @@
  * importtrace - Jaeger, Zipkin v2 or OpenTelemetry (OTLP/JSON) traces to a
  * message trace with truth.
  *
- *   importtrace [--format jaeger|zipkin|otlp|auto] [--callid] [-o FILE] PATH...
+ *   importtrace [--format jaeger|zipkin|otlp|ebpf|auto] [--callid] [--thread[=MODE]]
+ *               [-o FILE] PATH...
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,17 +17,22 @@
 
 static const char *prog = "importtrace";
 
-enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_OUTPUT, O_QUIET, O_REQHDR, O_NAME, O_PORT };
+enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_SEED, O_OUTPUT, O_QUIET, O_REQHDR, O_NAME, O_PORT };
 static const pb_cli_opt cli_opts[] = {
-    {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp or auto (default: by each\n"
-                                   "document's shape)"},
+    {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp, ebpf or auto (default: by\n"
+                                   "each document's shape)"},
     {O_CALLID, 'c', "callid", NULL, "fill callid with TRACEID:SPANID of each RPC (default empty)"},
-    {O_THREAD, 0, "thread", NULL, "fill thread with TRACEID:SPANID of the span that\n"
-                                  "handled each message at its receiver (for vpath)"},
+    {O_THREAD, 0, "thread", "[=MODE]", "spans: fill thread (and sthread) by an emulation,\n"
+                                       "named in the metadata: oracle (the default: the\n"
+                                       "span each message enters, the truth's identity),\n"
+                                       "pool (lowest free worker per service), loop (one\n"
+                                       "event loop per service), random:T (T threads)"},
+    {O_SEED, 0, "seed", "N", "seed of --thread=random:T (default 1)"},
     {O_OUTPUT, 'o', "output", "FILE", "write the trace there (default stdout)"},
     {O_QUIET, 'q', "quiet", NULL, "no summary on stderr"},
     {O_REQHDR, 0, "request-header", "NAME", "captures: the header whose value is the request\n"
-                                            "id, the truth (default traceparent: its trace id)"},
+                                            "id, the truth (default traceparent: its trace id;\n"
+                                            "eBPF captures (--format ebpf): X-Request-Id)"},
     {O_NAME, 0, "name", "ADDR=NAME", "captures: call the node at ADDR (IP, IP:PORT or a\n"
                                       "process name) NAME; repeatable"},
     {O_PORT, 0, "port", "PORT", "captures: keep only connections to this server port;\n"
@@ -114,6 +120,7 @@ int main(int argc, char **argv)
     size_t nports = 0;
     imp_opts opts;
     imp_opts_default(&opts);
+    opts.seed = 1;
     const char *out_path = NULL;
     int quiet = 0;
     pb_error err;
@@ -134,17 +141,51 @@ int main(int argc, char **argv)
                 opts.format = IMP_FORMAT_ZIPKIN;
             else if (!strcmp(optarg, "otlp"))
                 opts.format = IMP_FORMAT_OTLP;
+            else if (!strcmp(optarg, "ebpf"))
+                opts.format = IMP_FORMAT_EBPF;
             else if (!strcmp(optarg, "auto"))
                 opts.format = IMP_FORMAT_AUTO;
             else {
                 fprintf(stderr, "%s: --format: unknown format \"%s\"; expected "
-                                "jaeger, zipkin, otlp or auto\n", prog, optarg);
+                                "jaeger, zipkin, otlp, ebpf or auto\n", prog, optarg);
                 pb_cli_free(&cli);
                 return 2;
             }
             break;
         case O_CALLID: opts.callid = 1; break;
-        case O_THREAD: opts.thread = 1; break;
+        case O_THREAD: {
+            char *end = NULL;
+            unsigned long t = 0;
+            if (!optarg || !strcmp(optarg, "oracle"))
+                opts.thread = IMP_THREAD_ORACLE;
+            else if (!strcmp(optarg, "pool"))
+                opts.thread = IMP_THREAD_POOL;
+            else if (!strcmp(optarg, "loop"))
+                opts.thread = IMP_THREAD_LOOP;
+            else if (!strncmp(optarg, "random:", 7) &&
+                     (t = strtoul(optarg + 7, &end, 10)) >= 1 && t <= 1000000 && !*end) {
+                opts.thread = IMP_THREAD_RANDOM;
+                opts.threads = (unsigned)t;
+            } else {
+                fprintf(stderr, "%s: --thread: unknown mode \"%s\"; expected oracle, "
+                                "pool, loop or random:T (T from 1 to 1000000)\n", prog,
+                        optarg);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            break;
+        }
+        case O_SEED: {
+            char *end = NULL;
+            opts.seed = strtoul(optarg, &end, 10);
+            if (!*optarg || *end || optarg[0] == '-') {
+                fprintf(stderr, "%s: --seed: \"%s\"; expected a non-negative integer\n",
+                        prog, optarg);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            break;
+        }
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
         case O_REQHDR:
@@ -155,6 +196,7 @@ int main(int argc, char **argv)
                 return 2;
             }
             co.header = optarg;
+            opts.request_id = optarg; /* eBPF captures read through imp.h */
             break;
         case O_NAME:
             if (!strchr(optarg, '=') || optarg[0] == '=' || !strchr(optarg, '=')[1] ||
@@ -205,9 +247,9 @@ int main(int argc, char **argv)
         co.ports = nports ? ports : NULL;
         return import_capture(argv + optind, argc - optind, out_path, quiet, &co);
     }
-    if (nnames || nports || strcmp(co.header, "traceparent")) {
-        fprintf(stderr, "%s: --request-header, --name and --port are for captures "
-                        "(pbcapture folders, pcap files)\n", prog);
+    if (nnames || nports) {
+        fprintf(stderr, "%s: --name and --port are for captures (pbcapture folders, pcap "
+                        "files)\n", prog);
         return 2;
     }
     /* the output opened before the work; it may not be an input */
@@ -238,9 +280,15 @@ int main(int argc, char **argv)
         pb_out_abort(out);
         return 1;
     }
+    if (opts.request_id && !imp_events_summary(im))
+        fprintf(stderr, "%s: --request-header ignored: span traces name their requests "
+                        "by trace id\n", prog);
     if (!quiet) {
         pb_strbuf s = {0};
-        if (imp_stats_summary(imp_get_stats(im), &s) == PB_OK) {
+        const imp_stats *st = imp_get_stats(im);
+        if (imp_events_summary(im) && st->sources)
+            pb_strbuf_printf(&s, "%s", st->sources); /* no span counters */
+        if (imp_events_summary(im) || imp_stats_summary(st, &s) == PB_OK) {
             /* prefix every line with the program name */
             const char *p = pb_strbuf_str(&s);
             while (*p) {
@@ -251,6 +299,13 @@ int main(int argc, char **argv)
             }
         }
         pb_strbuf_free(&s);
+        const char *es = imp_events_summary(im);
+        while (es && *es) {
+            const char *nl = strchr(es, '\n');
+            size_t l = nl ? (size_t)(nl - es) : strlen(es);
+            fprintf(stderr, "%s: %.*s\n", prog, (int)l, es);
+            es += l + (nl != NULL);
+        }
     }
     int rc = pb_trace_write(t, pb_out_fp(out), 0, &err);
     if (rc == PB_OK)
