@@ -12,8 +12,12 @@
 #                        writes).  Also PB_REALBENCH_EXEC, one per line.
 #   --sets PATTERN       only the sets whose id (path under data/ without
 #                        its extension) matches this extended regex
-#   --algos LIST         only these methods (comma-separated names)
+#   --algos LIST         only these methods (comma-separated names; the
+#                        oracle always runs: it checks each measure)
 #   --out DIR            output folder (default <repo>/out)
+#   --readme [FILE]      splice the leaderboard (realbench_summary.md) into
+#                        README.md (or FILE) between <!-- realbench:begin -->
+#                        and <!-- realbench:end -->
 #
 # Environment: PB_BIN (programs, default <repo>/bin), PB_DATA (default
 # <repo>/data), PB_OUT (as --out).
@@ -31,7 +35,7 @@ case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
 : "${PB_OUT:=$ROOT/out}"
 : "${PB_DATA:=$ROOT/data}"
 execs=${PB_REALBENCH_EXEC:-}
-sets_re="" algos=""
+sets_re="" algos="" readme=""
 nl='
 '
 while [ $# -gt 0 ]; do
@@ -46,6 +50,8 @@ while [ $# -gt 0 ]; do
             sets_re=$2; shift ;;
     --algos) [ $# -ge 2 ] || { echo "realbench: --algos needs a list" >&2; exit 2; }
              algos=",$2,"; shift ;;
+    --readme) readme="$ROOT/README.md"
+              case "${2:-}" in ""|-*) ;; *) readme=$2; shift ;; esac ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "realbench: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
@@ -198,7 +204,8 @@ while IFS='	' read -r id f sys phase fault; do
     for mode in $modes; do
         echo "$METHODS" | while IFS='|' read -r name mmode args kind; do
             [ "$mmode" = "$mode" ] || continue
-            case "$algos" in "") ;; *",$name,"*) ;; *) continue ;; esac
+            # the oracle always runs: it checks each measure's premise
+            case "$algos" in "") ;; *",$name,"*) ;; *) [ "$name" = oracle ] || continue ;; esac
             in="$W/$tag.$mode.csv"
             rtag="$tag.$mode.$name"
             if [ "$kind" = paths ]; then
@@ -301,6 +308,7 @@ function csvsplit(s, a,    n, f, inq, i, ch) {
     }
     a[++n] = f; return n
 }
+FILENAME ~ /runs.tsv$/ { if ($3 == "oracle" && $7 != "" && $7 + 0 < 1 && !($1 in otw)) otw[$1] = $7; next }
 FILENAME ~ /character/ { ord[++ns] = $1; ch[$1] = $0; next }
 FNR == 1 { next }
 {
@@ -324,7 +332,9 @@ END {
     print "sniffer sees: no call ids), *spans* (call ids pair each call with its return),"
     print "*threads* (the thread column: emulated from the spans unless the set records it)."
     print ""
-    printf "| method (mode) |"; for (s = 1; s <= ns; s++) { lab = ord[s]; sub(/.*\//, "", lab); printf " %s |", lab }; print ""
+    printf "| method (mode) |"
+    for (s = 1; s <= ns; s++) { nc = split(ord[s], pc, "/"); printf " %s |", nc >= 3 ? pc[nc - 1] "/" pc[nc] : pc[nc] }
+    print ""
     printf "|---|"; for (s = 1; s <= ns; s++) printf "---:|"; print ""
     for (k = 1; k <= nm; k++) {
         m = meth[k]; printf "| %s |", m
@@ -379,6 +389,8 @@ END {
     print "memory (MB) of each inference run; tw: TraceWeaver'"'"'s own end-to-end measure"
     print "(% of requests; n/p where the oracle is under 100 % by it)."
     print ""
+    for (s = 1; s <= ns; s++) if (ord[s] in otw) tl = tl sprintf("%s%s %.1f %%", tl == "" ? "" : ", ", ord[s], 100 * otw[ord[s]])
+    if (tl != "") { print "tw is n/p on these sets: the oracle itself scores " tl " by it (TraceWeaver'"'"'s"; print "measure assumes one call per endpoint and caller per request)."; print "" }
     print "| method (mode) | set | exact % | tw % | CPU s / 1000 requests | peak MB |"
     print "|---|---|---:|---:|---:|---:|"
     for (k = 1; k <= nm; k++) for (s = 1; s <= ns; s++) {
@@ -389,7 +401,7 @@ END {
     }
     print ""
     printf "Made by `sh experiments/realbench.sh` (`make realbench`) in %s CPU s (%s s wall), imports included.\n", cpu, wall
-}' "$W/character.tsv" "$CSV" > "$MD"
+}' "$RUNS" "$W/character.tsv" "$CSV" > "$MD"
 
 # HTML: the Markdown tables as HTML tables, the rest as paragraphs
 awk '
@@ -408,4 +420,16 @@ BEGIN { print "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>realb
 /^$/ { if (tb) { print "</table>"; tb = 0 }; next }
 { print "<p>" esc($0) "</p>" }
 END { if (tb) print "</table>"; print "</body></html>" }' "$MD" > "$HTML"
+# the leaderboard alone (table, notes, how it was made), for the README
+SUM="$PB_OUT/realbench_summary.md"
+{
+    awk '/^## The sets/ { exit } /^\| method \(mode\)/ { on = 1 } on' "$MD"
+    echo "Sets: \`data/README.md\`; their character, the fault comparison and the cost"
+    echo "columns: \`out/realbench.md\`.  Made by \`make realbench\` at commit"
+    echo "$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown) in $cpu_total CPU s ($wall s wall), imports included."
+} > "$SUM"
 echo "realbench: wrote $MD, $HTML, $CSV and $SETS ($cpu_total CPU s, $wall s wall)"
+if [ -n "$readme" ]; then
+    sh "$ROOT/scripts/readme_tables.sh" realbench "$SUM" "$readme" || die "could not update $readme"
+    echo "realbench: updated the realbench table in $readme"
+fi
