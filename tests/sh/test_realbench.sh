@@ -43,6 +43,34 @@ grep -q '^<table>' "$T/r1/realbench.html" || fail "no HTML table"
 # every interval holds its point, and is a real interval inside (0, 1)
 awk -F, 'NR > 1 && $4 == "ok" { if (!($6 <= $5 && $5 <= $7)) bad = 1; if ($5 > 0 && $5 < 1 && !($6 < $7)) bad = 1 }
     END { exit bad }' "$T/r1/realbench.csv" || fail "an interval misses its point"
+# the interval is the ideal bootstrap: the 2.5 % and 97.5 % quantiles of
+# Binomial(n, k/n) / n, recomputed here independently (Python's exact
+# binomial coefficients) for every scored row
+if command -v python3 > /dev/null 2>&1; then
+    python3 - "$T/r1/realbench.csv" "$T/all/realbench.csv" <<'PY' || fail "an interval differs from the binomial quantiles"
+import csv, sys
+from math import comb
+def q(n, p, a):
+    c = 0.0
+    for k in range(n + 1):
+        c += comb(n, k) * p ** k * (1 - p) ** (n - k)
+        if c >= a - 1e-12:
+            return k / n
+    return 1.0
+bad = 0
+for f in sys.argv[1:]:
+    for r in csv.DictReader(open(f)):
+        if r["status"] != "ok":
+            continue
+        n = int(r["requests"]); p = float(r["exact"])
+        k = round(p * n); p = k / n
+        for col, a in (("exact_lo", 0.025), ("exact_hi", 0.975)):
+            if abs(float(r[col]) - q(n, p, a)) > 1e-5:
+                print("%s %s %s: %s %s, expected %.6f" % (r["set"], r["mode"], r["method"], col, r[col], q(n, p, a)))
+                bad = 1
+sys.exit(bad)
+PY
+fi
 # Train Ticket calls an endpoint several times in one request: FCFS is n/a
 # with its reason, convolution too (patterns only); no number for either
 grep -q '^nezha/trainticket/construct_2023-01-29_08_50,spans,fcfs,na,,,,,,"an endpoint is called several times' \
