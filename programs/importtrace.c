@@ -1,9 +1,9 @@
 /*
- * importtrace - Jaeger, Zipkin v2 or OpenTelemetry (OTLP/JSON) traces to a
- * message trace with truth.
+ * importtrace - Jaeger, Zipkin v2, OpenTelemetry (OTLP/JSON) traces or span
+ * tables (CSV) to a message trace with truth.
  *
- *   importtrace [--format jaeger|zipkin|otlp|ebpf|auto] [--callid] [--thread[=MODE]]
- *               [-o FILE] PATH...
+ *   importtrace [--format jaeger|zipkin|otlp|ebpf|csv|auto] [--csv-map MAP]
+ *               [--callid] [--attr] [--thread[=MODE]] [-o FILE] PATH...
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +17,18 @@
 
 static const char *prog = "importtrace";
 
-enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_SEED, O_OUTPUT, O_QUIET, O_REQHDR, O_NAME, O_PORT };
+enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_SEED, O_OUTPUT, O_QUIET, O_REQHDR, O_NAME, O_PORT,
+       O_CSVMAP, O_ATTR };
 static const pb_cli_opt cli_opts[] = {
-    {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp, ebpf or auto (default: by\n"
-                                   "each document's shape)"},
+    {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp, ebpf, csv or auto (default:\n"
+                                   "by each document's shape; CSV by a header line)"},
+    {O_CSVMAP, 0, "csv-map", "MAP", "span CSV columns, e.g. trace=tid,span=sid,\n"
+                                    "parent=pid,service=svc,start=ts,duration=dur,\n"
+                                    "unit=us (keys: trace span parent service\n"
+                                    "operation start end duration kind unit\n"
+                                    "duration_unit root pods; default: Nezha's\n"
+                                    "layout, recognised by its header)"},
+    {O_ATTR, 0, "attr", NULL, "fill attr with each RPC's operation name (span CSV)"},
     {O_CALLID, 'c', "callid", NULL, "fill callid with TRACEID:SPANID of each RPC (default empty)"},
     {O_THREAD, 0, "thread", "[=MODE]", "spans: fill thread (and sthread) by an emulation,\n"
                                        "named in the metadata: oracle (the default: the\n"
@@ -43,12 +51,13 @@ static void usage(FILE *fp, const pb_cli *cli)
 {
     fprintf(fp,
             "usage: %s [options] PATH...\n"
-            "Turn Jaeger (query API JSON), Zipkin v2 or OpenTelemetry (OTLP/JSON)\n"
-            "traces into one message trace with truth: every RPC a call and a return,\n"
-            "nodes named by service, all requests interleaved by time.  PATH is a\n"
-            "JSON file (plain, .gz, .xz, .zst or .bz2; one document or one per line),\n"
-            "a tar archive of them (.tar, .tar.gz, .tar.xz, ...), a folder (walked\n"
-            "recursively, names in byte order at every level) or \"-\" for stdin.\n\n",
+            "Turn Jaeger (query API JSON), Zipkin v2, OpenTelemetry (OTLP/JSON) traces\n"
+            "or span tables (CSV, e.g. Nezha's) into one message trace with truth:\n"
+            "every RPC a call and a return, nodes named by service, all requests\n"
+            "interleaved by time.  PATH is a JSON or CSV file (plain, .gz, .xz, .zst\n"
+            "or .bz2; JSON: one document or one per line), a tar archive of them\n"
+            "(.tar, .tar.gz, .tar.xz, ...), a folder (walked recursively, names in\n"
+            "byte order at every level) or \"-\" for stdin.\n\n",
             prog);
     pb_cli_help(fp, cli);
     fprintf(fp,
@@ -143,11 +152,13 @@ int main(int argc, char **argv)
                 opts.format = IMP_FORMAT_OTLP;
             else if (!strcmp(optarg, "ebpf"))
                 opts.format = IMP_FORMAT_EBPF;
+            else if (!strcmp(optarg, "csv"))
+                opts.format = IMP_FORMAT_CSV;
             else if (!strcmp(optarg, "auto"))
                 opts.format = IMP_FORMAT_AUTO;
             else {
                 fprintf(stderr, "%s: --format: unknown format \"%s\"; expected "
-                                "jaeger, zipkin, otlp, ebpf or auto\n", prog, optarg);
+                                "jaeger, zipkin, otlp, ebpf, csv or auto\n", prog, optarg);
                 pb_cli_free(&cli);
                 return 2;
             }
@@ -186,6 +197,8 @@ int main(int argc, char **argv)
             }
             break;
         }
+        case O_ATTR: opts.attr = 1; break;
+        case O_CSVMAP: opts.csv_map = optarg; break;
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
         case O_REQHDR:
@@ -260,10 +273,11 @@ int main(int argc, char **argv)
         return 1;
     }
     imp_importer *im = NULL;
-    if (imp_init(&im, &opts, &err) != PB_OK) {
+    int irc = imp_init(&im, &opts, &err);
+    if (irc != PB_OK) {
         pb_error_print(stderr, prog, &err);
         pb_out_abort(out);
-        return 1;
+        return irc == PB_EINVAL ? 2 : 1;
     }
     for (int i = optind; i < argc; i++) {
         if (imp_add_path(im, argv[i], &err) != PB_OK) {
