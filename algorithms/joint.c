@@ -30,6 +30,7 @@
  * joint_cand.c (1-2), joint_model.c (3), joint_search.c (4-5),
  * joint_repair.c (6 and the re-pairing), joint_paths.c (output).
  */
+#include "pb_files.h"
 #include "joint.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
@@ -210,9 +211,9 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q)
 static int read_callgraph(joint *s, pb_error *err)
 {
     const char *path = s->p.callgraph;
-    FILE *f = fopen(path, "r");
+    FILE *f = pb_files_open(path, err);
     if (!f)
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open the call-graph file");
+        return err->code;
     size_t ncells = s->cnt_off[s->nlinks] / (JOINT_KMAX + 1);
     s->allowed = calloc(ncells + 1, 1);
     if (!s->allowed) {

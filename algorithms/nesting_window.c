@@ -36,6 +36,7 @@
  * as the windows close.  Pass 1 also checks message ids for duplicates
  * within two windows and measures the timestamp tick, streaming.
  */
+#include "pb_files.h"
 #include "nesting.h"
 #include "nesting_int.h"
 #include "callview_paths.h"
@@ -721,8 +722,8 @@ int nesting_window_stream(const char *path, const pb_reader_opts *ropts,
                               "in TMPDIR for the second pass over stdin");
         else
             setvbuf(src.spool, NULL, _IOFBF, 1 << 20);
-    } else if (!(src.fp = fopen(path, "rb"))) {
-        rc = pb_error_set(err, PB_EIO, path, 0, 0, "cannot open");
+    } else if (!(src.fp = pb_files_open(path, err))) {
+        rc = err->code;
     }
     if (rc == PB_OK && (rc = pb_reader_open_fp(&src.r, src.fp, src.name, src.names,
                                                &src.ropts, err)) == PB_OK) {

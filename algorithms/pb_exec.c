@@ -3,6 +3,7 @@
  * (pb_exec.h).  POSIX: fork, exec /bin/sh -c, wait4 for the child's CPU
  * time.  Never prints.
  */
+#define _GNU_SOURCE /* mkostemp, close_range */
 #include "pb_exec.h"
 
 #include <ctype.h>
@@ -44,7 +45,7 @@ static char *tmp_file(const char *tag, int *fd)
     if (!p)
         return NULL;
     snprintf(p, n, "%s/pathbench-exec-%s-XXXXXX", dir, tag);
-    *fd = mkstemp(p);
+    *fd = mkostemp(p, O_CLOEXEC);
     if (*fd < 0) {
         free(p);
         return NULL;
@@ -54,7 +55,7 @@ static char *tmp_file(const char *tag, int *fd)
 
 static char *read_tail(const char *path, size_t keep)
 {
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = fopen(path, "rbe");
     if (!fp)
         return NULL;
     long size = 0;
@@ -154,6 +155,12 @@ int pb_exec_start(const char *command, const pb_trace *t,
         int i0 = open(in_path, O_RDONLY);
         if (i0 < 0 || dup2(i0, 0) < 0 || dup2(fout, 1) < 0 || dup2(ferr, 2) < 0)
             _exit(126);
+        /* the command gets stdin, stdout and stderr, nothing else of
+         * infer's: every other descriptor is close-on-exec already; close
+         * whatever a library may have opened without it */
+        if (close_range(3, ~0U, 0) != 0)
+            for (int fd = 3; fd < 65536; fd++)
+                close(fd);
         for (size_t i = 0; i < nparams; i++) {
             const char *eq = strchr(params[i], '=');
             char name[256];
@@ -284,7 +291,7 @@ int pb_exec_finish(const char *command, const pb_trace *t,
     if (rc != PB_OK)
         return rc;
 
-    FILE *in = fopen(run->out_path, "rb");
+    FILE *in = fopen(run->out_path, "rbe");
     if (!in)
         return pb_error_set(err, PB_EIO, shown, 0, 0, "cannot read it back");
     fprintf(fp, "# pathbench-result 1\n");

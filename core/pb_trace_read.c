@@ -2,6 +2,7 @@
  * pb_trace_read.c - the streaming trace reader of pb_trace.h: CSV through
  * libcsv, or the Project 5 whitespace format; id and cause checks.
  */
+#include "pb_files.h"
 #include "pb_trace.h"
 #include "pb_hash.h"
 #include "pb_trace_int.h"
@@ -869,12 +870,18 @@ int pb_reader_open_fp(pb_reader **out, FILE *fp, const char *display_name,
 int pb_reader_open(pb_reader **out, const char *path, pb_names *names,
                    const pb_reader_opts *opts, pb_error *err)
 {
-    if (!path || !strcmp(path, "-"))
+    if (!path || !strcmp(path, "-")) {
+        if (pb_files_input_fd(0, "(stdin)", err) != PB_OK)
+            return err ? err->code : PB_EINVAL;
         return pb_reader_open_fp(out, stdin, "(stdin)", names, opts, err);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
-                            strerror(errno));
+    }
+    pb_error e2;
+    FILE *fp = pb_files_open(path, &e2);
+    if (!fp) {
+        if (err)
+            *err = e2;
+        return e2.code;
+    }
     int rc = pb_reader_open_fp(out, fp, path, names, opts, err);
     if (rc != PB_OK) {
         fclose(fp);

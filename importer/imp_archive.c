@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "imp_int.h"
+#include "pb_files.h"
 #include "pb_mem.h"
 
 /* Folders nested deeper than this are refused (a symlink loop, or a path
@@ -252,11 +254,19 @@ static int read_file(imp_importer *im, const char *path, tally *t,
 {
     int is_stdin = !strcmp(path, "-");
     const char *display = is_stdin ? "(stdin)" : path;
+    /* opened here: checked against the run's outputs, close-on-exec */
+    int fd = pb_files_open_fd(path, err);
+    if (fd < 0) {
+        im->failed = 1;
+        return err->code;
+    }
     struct archive *a = new_reader();
-    if (!a)
+    if (!a) {
+        if (!is_stdin)
+            close(fd);
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    int r = is_stdin ? archive_read_open_fd(a, 0, 1 << 16)
-                     : archive_read_open_filename(a, path, 1 << 16);
+    }
+    int r = archive_read_open_fd(a, fd, 1 << 16);
     if (r != ARCHIVE_OK) {
         const char *why = archive_error_string(a);
         int e = archive_errno(a), rc;
@@ -270,6 +280,8 @@ static int read_file(imp_importer *im, const char *path, tally *t,
                           e > 0 && e != EILSEQ && e != EINVAL ? strerror(e)
                           : why ? why : "error");
         archive_read_free(a);
+        if (!is_stdin)
+            close(fd);
         return rc;
     }
     struct archive_entry *e = NULL;
@@ -296,6 +308,8 @@ static int read_file(imp_importer *im, const char *path, tally *t,
         rc = read_tar(im, a, e, display, t, err);
     }
     archive_read_free(a);
+    if (!is_stdin)
+        close(fd);
     return rc;
 }
 

@@ -4,6 +4,7 @@
  * config API.  The lexer, values and settings are in mt_lex.c.  The
  * language is documented for users in docs/maketrace.md.
  */
+#include "pb_files.h"
 #include "mt_parse.h"
 
 #include <ctype.h>
@@ -1210,9 +1211,9 @@ int mt_config_load(const char *path, const char *const *defs, size_t ndefs,
                    mt_config **out, pb_error *err)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = pb_files_open(path, err);
     if (!fp)
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open config: %s", strerror(errno));
+        return err->code;
     pb_strbuf b = {0};
     char buf[8192];
     size_t n;
@@ -1224,7 +1225,8 @@ int mt_config_load(const char *path, const char *const *defs, size_t ndefs,
         }
     if (rc == PB_OK && ferror(fp))
         rc = pb_error_set(err, PB_EIO, path, 0, 0, "cannot read config: %s", strerror(errno));
-    fclose(fp);
+    if (fp != stdin)
+        fclose(fp);
     if (rc == PB_OK)
         rc = mt_config_parse(pb_strbuf_str(&b), b.len, path, defs, ndefs, out, err);
     pb_strbuf_free(&b);

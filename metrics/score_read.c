@@ -1,4 +1,5 @@
 /* Reading result files (format: pb_result.h). */
+#include "pb_files.h"
 #include "score.h"
 
 #include <csv.h>
@@ -729,14 +730,16 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
 
 int score_result_read(const char *path, score_result **out, pb_error *err)
 {
-    if (!path || !strcmp(path, "-"))
-        return score_result_read_fp(stdin, "<stdin>", out, err);
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
+    if (!path || !strcmp(path, "-")) {
         *out = NULL;
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
-                            strerror(errno));
+        if (pb_files_input_fd(0, "(stdin)", err) != PB_OK)
+            return err->code;
+        return score_result_read_fp(stdin, "<stdin>", out, err);
     }
+    *out = NULL;
+    FILE *fp = pb_files_open(path, err);
+    if (!fp)
+        return err->code;
     int rc = score_result_read_fp(fp, path, out, err);
     fclose(fp);
     return rc;
