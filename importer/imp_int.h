@@ -109,8 +109,26 @@ int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
 int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                       uint32_t ri, pb_error *err);
 
+/* The integrity check of gzip data (imp_gzcheck.c), fed the compressed
+ * bytes of a file or member as they are read; anything that does not
+ * start like gzip passes unchecked. */
+typedef struct imp_gzcheck imp_gzcheck;
+imp_gzcheck *imp_gzcheck_new(void); /* NULL when out of memory */
+/* Returns 0, or -1 once the data are known to be damaged. */
+int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n);
+/* At the end of the data: -1 when damaged or cut in the middle. */
+int imp_gzcheck_end(imp_gzcheck *g);
+/* What was wrong (after -1), else NULL. */
+const char *imp_gzcheck_why(const imp_gzcheck *g);
+void imp_gzcheck_free(imp_gzcheck *g); /* NULL-safe */
+
 /* Parse one document buffer already registered as file `file`. */
 int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
                      uint32_t file, pb_error *err);
+
+/* The same for a buffer whose leading white space was dropped: line0
+ * lines and then col0 bytes came before data[0] (for messages). */
+int imp_parse_buffer_at(imp_importer *im, const char *data, size_t len,
+                        uint32_t file, long line0, long col0, pb_error *err);
 
 #endif

@@ -4,6 +4,8 @@
  *
  *   importtrace [--format jaeger|zipkin|otlp|auto] [--callid] [-o FILE] PATH...
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,7 @@
 
 static const char *prog = "importtrace";
 
-enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_OUTPUT, O_QUIET };
+enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_OUTPUT, O_QUIET, O_MAXDOC };
 static const pb_cli_opt cli_opts[] = {
     {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp or auto (default: by each\n"
                                    "document's shape)"},
@@ -24,7 +26,34 @@ static const pb_cli_opt cli_opts[] = {
                                   "handled each message at its receiver (for vpath)"},
     {O_OUTPUT, 'o', "output", "FILE", "write the trace there (default stdout)"},
     {O_QUIET, 'q', "quiet", NULL, "no summary on stderr"},
+    {O_MAXDOC, 0, "max-document", "SIZE", "the most one JSON document (a file or archive\n"
+                                          "member, once decompressed) may hold: bytes,\n"
+                                          "or with K, M, G, T (1024s); default 1G"},
     {0, 0, NULL, NULL, NULL}};
+
+/* "1G", "512M", "100000": a size in bytes.  Returns 1 and *out, or 0. */
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno || *s == '-')
+        return 0;
+    int shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end || !v || v > (SIZE_MAX >> shift) || (v << shift) > SIZE_MAX - 1)
+        return 0;
+    *out = (size_t)(v << shift);
+    return 1;
+}
 
 static void usage(FILE *fp, const pb_cli *cli)
 {
@@ -80,6 +109,15 @@ int main(int argc, char **argv)
         case O_THREAD: opts.thread = 1; break;
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
+        case O_MAXDOC:
+            if (!parse_size(optarg, &opts.max_document)) {
+                fprintf(stderr, "%s: --max-document %s: expected a size in bytes, "
+                                "at least 1, with K, M, G or T for 1024s (1G) "
+                                "(try %s --help)\n", prog, optarg, prog);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            break;
         case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
         case PB_CLI_LIST: pb_cli_list(stdout, &cli, NULL); pb_cli_free(&cli); return 0;
         default: pb_cli_free(&cli); return pb_cli_usage_error(prog, &err);
@@ -92,6 +130,13 @@ int main(int argc, char **argv)
                         "or \"-\"; try %s --help)\n", prog, prog);
         return 2;
     }
+    for (int i = optind; i < argc; i++)
+        if (!*argv[i]) {
+            fprintf(stderr, "%s: PATH %d is an empty name; expected a JSON file, "
+                            "a folder or \"-\" for stdin (try %s --help)\n",
+                    prog, i - optind + 1, prog);
+            return 2;
+        }
     /* the output opened before the work; it may not be an input */
     pb_out *out = NULL;
     if (pb_out_open(&out, out_path, (const char *const *)argv + optind,
