@@ -25,6 +25,7 @@ expect_err() {
 cp t.csv t.orig
 "$B/infer" -a nesting -o r.csv t.csv || fail infer
 cp r.csv r.orig
+J="$PB_ROOT/tests/data/importtrace/irregular.json"
 intact() { cmp -s t.csv t.orig || fail "$1 destroyed t.csv"; cmp -s r.csv r.orig || fail "$1 destroyed r.csv"; }
 
 # --- 1. data loss: an output is never an input, whatever its name -------
@@ -95,5 +96,87 @@ done
 expect_err "exec fds" "exited with status 3" "$B/infer" -a "exec:ls -l /proc/\$\$/fd >&2; exit 3" -o e.res t.csv
 grep -- '->' err | grep -v 'pathbench-exec-' && fail "exec: the command inherited descriptors of infer"
 [ "$(grep -c -- '->' err)" -ge 3 ] || { cat err; fail "exec: no descriptor listing"; }
+
+# --- 2. loops and unbounded resources: importtrace ---------------------
+# symbolic links back into the folder being walked: refused, naming the link
+for links in ". " ".. " "../.. " ". ." ; do
+    rm -rf lp; mkdir -p lp/a/b; cp "$J" lp/a/b/x.json
+    k=0
+    for l in $links; do k=$((k + 1)); ln -s "$l" "lp/a/b/up$k"; done
+    expect_err "importtrace loop ($links)" "symbolic link loop" timeout 60 "$B/importtrace" -q lp
+    grep -q 'lp/a/b/up1' err || { cat err; fail "loop ($links): the link is not named"; }
+done
+# a small compressed file may not claim memory: white space, zeros, text
+# that is not JSON; a tar member of zeros; memory stays small (ulimit)
+head -c 120000000 /dev/zero | tr '\0' ' ' | gzip -1 > ws.json.gz
+head -c 120000000 /dev/zero | tr '\0' 'x' | gzip -1 > xs.json.gz
+head -c 120000000 /dev/zero | gzip -1 > zs.json.gz
+mkdir tz; cp zs.json.gz tz/a.json.gz; tar -cf tz.tar -C tz a.json.gz
+if [ -z "${PB_SANITIZED:-}" ]; then
+    for f in ws.json.gz xs.json.gz zs.json.gz tz.tar; do
+        ( ulimit -v 100000 && "$B/importtrace" -q "$f" > /dev/null 2> err )
+        [ $? -eq 1 ] || { cat err; fail "importtrace $f: not a clean failure in 100 MB"; }
+        grep -q 'out of memory\|cannot allocate' err && { cat err; fail "importtrace $f: ran out of memory"; }
+    done
+fi
+expect_err "ws cap" "more than 100 MiB" "$B/importtrace" -q --max-document 100M ws.json.gz
+expect_err "xs first byte" "found 'x'" "$B/importtrace" -q xs.json.gz
+expect_err "member of zeros named" "tz.tar:a.json.gz" "$B/importtrace" -q tz.tar
+grep -q 'byte 0x00' err || { cat err; fail "tar member of zeros: message"; }
+expect_err "max-document usage" "expected a size" "$B/importtrace" -q --max-document 0 "$J"
+# a tar header that claims 2^60 bytes: refused before any allocation, named
+if command -v python3 > /dev/null 2>&1; then
+    python3 - "$J" <<'PY'
+import io, sys, tarfile
+src = open(sys.argv[1], 'rb').read()
+with tarfile.open('big.tar', 'w') as t:
+    ti = tarfile.TarInfo('m/a.json'); ti.size = len(src); t.addfile(ti, io.BytesIO(src))
+b = bytearray(open('big.tar', 'rb').read())
+f = bytearray(12); f[0] = 0x80
+for i in range(11): f[11 - i] = ((1 << 60) >> (8 * i)) & 0xff
+b[124:136] = f; b[148:156] = b' ' * 8
+b[148:156] = ('%06o\0 ' % sum(b[0:512])).encode()
+open('big.tar', 'wb').write(b)
+PY
+    expect_err "lying tar header" "big.tar:m/a.json" "$B/importtrace" -q big.tar
+    grep -q 'announces more than' err || { cat err; fail "lying tar header: message"; }
+fi
+
+# --- 3. corrupt data: integrity checks, hard links -----------------------
+gzip -c < "$J" > g.json.gz
+n=$(wc -c < g.json.gz)
+for off in $((n - 8)) $((n - 3)) $((n / 2)); do
+    cp g.json.gz bad.json.gz
+    printf '\377' | dd of=bad.json.gz bs=1 seek=$off conv=notrunc 2> /dev/null
+    cmp -s g.json.gz bad.json.gz && continue
+    expect_err "gzip flipped at $off" "bad.json.gz" "$B/importtrace" -q bad.json.gz
+    # ... inside a tar of it, and inside a tar.gz
+    mkdir -p tb; cp bad.json.gz tb/a.json.gz; tar -cf tb.tar -C tb a.json.gz
+    expect_err "gzip member flipped at $off" "tb.tar:a.json.gz" "$B/importtrace" -q tb.tar
+done
+# stored blocks (random bytes do not compress): a flipped byte still inflates
+head -c 20000 /dev/urandom | gzip -1 > st.json.gz
+n=$(wc -c < st.json.gz)
+printf 'Q' | dd of=st.json.gz bs=1 seek=$((n / 2)) conv=notrunc 2> /dev/null
+expect_err "gzip stored block" "integrity" "$B/importtrace" -q st.json.gz
+head -c 100 g.json.gz > cut.json.gz
+expect_err "gzip truncated" "cut.json.gz" "$B/importtrace" -q cut.json.gz
+# a hard-linked member gives what the unpacked folder gives
+rm -rf hl; mkdir hl; cp "$J" hl/a.json; ln hl/a.json hl/b.json
+tar -cf hl.tar -C hl a.json b.json
+"$B/importtrace" -q hl > hl.dir.csv || fail "importtrace folder with a hard link"
+"$B/importtrace" -q hl.tar > hl.tar.csv || fail "importtrace tar with a hard link"
+cmp -s hl.dir.csv hl.tar.csv || fail "a hard-linked tar member changed the trace"
+expect_err "importtrace ''" "empty" "$B/importtrace" -q "$J" ''
+[ ! -s out ] || fail "importtrace '' wrote a trace"
+
+# --- 4. messages -----------------------------------------------------------
+head -c 5000 /dev/zero > nul.json
+expect_err "NUL stream" "NUL" "$B/importtrace" -q nul.json
+grep -q 'empty;' err && fail "a NUL stream is called empty"
+# JSON lines: an error names the line of its document
+{ printf '{"resourceSpans":[]}\n{"resourceSpans":[]}\n'
+  printf '{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"spans":[{"traceId":"t","spanId":"s"}]}]}]}\n'; } > l.jsonl
+expect_err "JSON lines" "l.jsonl:3:" "$B/importtrace" -q l.jsonl
 
 exit 0
