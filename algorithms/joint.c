@@ -103,6 +103,10 @@ const pb_option joint_options[] = {
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
+    {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,
+     "candidate parents one call may have: the requests in flight at its "
+     "caller that enclose it, the latest-started kept (a cap on memory and "
+     "time when thousands are in flight at once; a warning says when it cut)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */

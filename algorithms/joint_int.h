@@ -55,6 +55,8 @@ struct joint {
     uint32_t *pair_of_msg;
     uint32_t *cand_off, *cand;
     size_t ncand, candcap;
+    size_t capped_calls; /* calls whose candidates max_candidates cut */
+    size_t capped_max;   /* the most candidates one of them had */
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
     kvec *kids;             /* calls ascribed to each request, by call time */
 

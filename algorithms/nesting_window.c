@@ -115,6 +115,7 @@ typedef struct wstate {
     size_t tallycap;
     size_t calls, returns, others;
     size_t pairs, long_calls, with_cands, cands, same_tick, roots, segments, peak;
+    size_t capped, capped_max; /* calls max_candidates cut */
     size_t repeated, no_callid;
     nesting_pairer *pr;  /* the pairing of the current pass */
     size_t expired;
@@ -456,6 +457,9 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
         w->with_cands += cnt.with_cands;
         w->cands += cnt.cands;
         w->same_tick += cnt.same_tick_cands;
+        w->capped += cnt.capped;
+        if (cnt.capped_max > w->capped_max)
+            w->capped_max = cnt.capped_max;
     }
     if (mode == 2) {
         /* the parents chosen here, for the overlap of the next windows */
@@ -641,6 +645,8 @@ static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
         pb_result_meta(res, "window_buffer_peak=%zu", w.peak);
         rc = pb_result_meta(res, "expired_calls=%zu", w.expired);
     }
+    if (rc == PB_OK && w.capped)
+        rc = nesting_warn_capped(res, w.capped, w.capped_max, w.p->max_cand);
     if (rc == PB_OK && w.no_callid)
         rc = nesting_warn_no_callid(res, w.no_callid, w.calls,
                                     (columns & PB_COL_CALLID) != 0, w.repeated);
