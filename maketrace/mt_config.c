@@ -1212,8 +1212,14 @@ int mt_config_load(const char *path, const char *const *defs, size_t ndefs,
 {
     *out = NULL;
     FILE *fp = pb_files_open(path, err);
-    if (!fp)
+    if (!fp) {
+        if (err->code == PB_EIO && !strncmp(err->msg, "cannot open: ", 13)) {
+            char why[PB_ERROR_MSG_MAX];
+            snprintf(why, sizeof why, "%s", err->msg + 13);
+            pb_error_set(err, PB_EIO, path, 0, 0, "cannot open config: %s", why);
+        }
         return err->code;
+    }
     pb_strbuf b = {0};
     char buf[8192];
     size_t n;
