@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -313,4 +314,29 @@ void pb_files_output_drop(long id)
             nfiles--;
             return;
         }
+}
+
+int pb_size_parse(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || *s < '0' || *s > '9')
+        return PB_EPARSE;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno)
+        return PB_EPARSE;
+    int shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end || !v || v > ((unsigned long long)SIZE_MAX >> shift))
+        return PB_EPARSE;
+    *out = (size_t)(v << shift);
+    return PB_OK;
 }

@@ -44,6 +44,11 @@ FILE *pb_files_open(const char *path, pb_error *err);
  * err set as pb_files_open does. */
 int pb_files_open_fd(const char *path, pb_error *err);
 
+/* Parse a size in bytes: digits with an optional K, M, G or T (powers of
+ * 1024) and an optional B ("1G", "512M", "100000").  At least 1.  Returns
+ * PB_OK with *out, or PB_EPARSE. */
+int pb_size_parse(const char *s, size_t *out);
+
 /* Forget every file noted so far (a program or test that runs several
  * independent jobs in one process). */
 void pb_files_reset(void);

@@ -12,6 +12,7 @@
 
 #include "imp.h"
 #include "pb_cli.h"
+#include "pb_files.h"
 #include "pb_strbuf.h"
 #include "pb_trace.h"
 
@@ -30,30 +31,6 @@ static const pb_cli_opt cli_opts[] = {
                                           "member, once decompressed) may hold: bytes,\n"
                                           "or with K, M, G, T (1024s); default 1G"},
     {0, 0, NULL, NULL, NULL}};
-
-/* "1G", "512M", "100000": a size in bytes.  Returns 1 and *out, or 0. */
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || errno || *s == '-')
-        return 0;
-    int shift = 0;
-    switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
-    default: break;
-    }
-    if (*end == 'B' || *end == 'b')
-        end++;
-    if (*end || !v || v > (SIZE_MAX >> shift) || (v << shift) > SIZE_MAX - 1)
-        return 0;
-    *out = (size_t)(v << shift);
-    return 1;
-}
 
 static void usage(FILE *fp, const pb_cli *cli)
 {
@@ -110,7 +87,7 @@ int main(int argc, char **argv)
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
         case O_MAXDOC:
-            if (!parse_size(optarg, &opts.max_document)) {
+            if (pb_size_parse(optarg, &opts.max_document) != PB_OK) {
                 fprintf(stderr, "%s: --max-document %s: expected a size in bytes, "
                                 "at least 1, with K, M, G or T for 1024s (1G) "
                                 "(try %s --help)\n", prog, optarg, prog);

@@ -142,6 +142,39 @@ PY
     grep -q 'announces more than' err || { cat err; fail "lying tar header: message"; }
 fi
 
+# --- 2b. loops and unbounded resources: algorithms, exec -----------------
+# joint: thousands of requests in flight at one instant; nesting: a deep
+# chain through two nodes.  Capped, with a warning naming the cap.
+awk -v N=4000 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid"; id = 0
+    for (k = 0; k < 4; k++) for (i = 0; i < N / 4; i++)
+        printf "%d,1.000000,1.000000,%s,%s,%s,\n", id++, substr("ABCB", k + 1, 1),
+               substr("BCBA", k + 1, 1), k < 2 ? "call" : "return" }' > same.csv
+"$B/infer" -a joint same.csv > /dev/null 2> err || { cat err; fail "joint on one instant"; }
+grep -q 'max_candidates=32' err || { cat err; fail "joint: no warning of the candidate cap"; }
+"$B/infer" -a joint -s max_candidates=2000 same.csv > /dev/null 2> err || fail "joint max_candidates=2000"
+grep -q 'max_candidates' err && fail "joint: raising the cap did not remove the warning"
+awk -v D=3000 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid"; id = 0
+    for (i = 0; i < D; i++) { s = i % 2 ? "B" : "A"; d = i % 2 ? "A" : "B"
+        printf "%d,%.6f,%.6f,%s,%s,call,%d\n", id++, i * 1e-6, i * 1e-6 + 5e-7, s, d, i + 1 }
+    for (i = D - 1; i >= 0; i--) { t = (2 * D - i) * 1e-6; s = i % 2 ? "B" : "A"; d = i % 2 ? "A" : "B"
+        printf "%d,%.6f,%.6f,%s,%s,return,%d\n", id++, t, t + 5e-7, d, s, i + 1 } }' > alt.csv
+for w in "" "-s window=1s"; do
+    # shellcheck disable=SC2086
+    "$B/infer" -a nesting -s max_candidates=100 $w alt.csv > alt.res 2> err || { cat err; fail "nesting alt $w"; }
+    grep -q 'max_candidates=100' err || { cat err; fail "nesting $w: no warning of the candidate cap"; }
+    grep -q '^# warning: nesting: .*max_candidates' alt.res || fail "nesting $w: cap not in the metadata"
+done
+# exec: a time limit, a bound on what it writes, a reader that looks first
+start=$(date +%s)
+expect_err "exec timeout" "time limit" "$B/infer" -a "exec:sleep 20" --exec-timeout 1s t.csv
+[ $(( $(date +%s) - start )) -lt 15 ] || fail "exec: the time limit did not stop the command"
+expect_err "exec output" "--exec-max-output" "$B/infer" -a "exec:head -c 3000000 /dev/zero" --exec-max-output 1M t.csv
+expect_err "exec usage" "--exec-timeout" "$B/infer" -a "exec:true" --exec-timeout 30 t.csv
+if [ -z "${PB_SANITIZED:-}" ]; then
+    ( ulimit -v 200000 && "$B/infer" -a "exec:head -c 400000000 /dev/zero | tr '\0' x" t.csv > /dev/null 2> err )
+    [ $? -eq 1 ] && grep -q 'not a result file' err || { cat err; fail "exec: a huge line was buffered"; }
+fi
+
 # --- 3. corrupt data: integrity checks, hard links -----------------------
 gzip -c < "$J" > g.json.gz
 n=$(wc -c < g.json.gz)
