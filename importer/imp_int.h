@@ -20,8 +20,8 @@
 #include "pb_strtab.h"
 
 #define IMP_NONE UINT32_MAX
-/* microseconds that still fit in int64 nanoseconds */
-#define IMP_US_MAX (INT64_MAX / 1000)
+/* microseconds whose nanoseconds a trace file can hold (PB_TS_MAX) */
+#define IMP_US_MAX (PB_TS_MAX / 1000)
 
 enum { IMP_K_INTERNAL = 0, IMP_K_CLIENT = 1, IMP_K_SERVER = 2 };
 enum { IMP_SRC_JAEGER = 0, IMP_SRC_ZIPKIN = 1, IMP_SRC_OTLP = 2 };

@@ -76,7 +76,8 @@ static int parse_tols(const char *s, score_opts *o)
         char *end;
         errno = 0;
         double v = strtod(s, &end);
-        if (errno || end == s || v < 0 || v > 100 || (*end && *end != ','))
+        /* !(v >= 0 && v <= 100): also NaN, which no comparison holds */
+        if (errno || end == s || !(v >= 0 && v <= 100) || (*end && *end != ','))
             return 0;
         o->tol[o->ntol++] = v;
         s = *end ? end + 1 : end;
