@@ -151,6 +151,14 @@ int pb_cli_next(pb_cli *cli, const char **arg, pb_error *err)
         pb_error_set(err, PB_EINVAL, NULL, 0, 0, "unknown option");
         return PB_CLI_BAD;
     }
+    /* a file flag given "" would fail late and without a name: refused
+     * here, naming the flag (issue 29) */
+    if (o->arg && optarg && !*optarg &&
+        (!strcmp(o->arg, "FILE") || !strcmp(o->arg, "TRACE"))) {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option --%s needs a file name, got an empty one", o->name);
+        return PB_CLI_BAD;
+    }
     *arg = optarg;
     return o->id;
 }

@@ -874,20 +874,21 @@ int score_check_trace(const score_result *r, const pb_trace *truth,
         const char *a = first_with(r->trace_meta, r->ntrace_meta, keys[k]);
         const char *b = first_with(truth->meta, truth->nmeta, keys[k]);
         if (a && b && strcmp(a, b)) {
-            char sa[SHOWN_MAX + 8], sb[SHOWN_MAX + 8];
-            snprintf(sa, sizeof sa, "%.40s%s", a, strlen(a) > 40 ? "..." : "");
-            snprintf(sb, sizeof sb, "%.40s%s", b, strlen(b) > 40 ? "..." : "");
-            /* name the first place where they differ */
+            /* the one field (space-separated word) where they first differ,
+             * whole in both: "call_delay=50ms,5ms" against "...=51ms,5ms" */
             size_t d = 0;
             while (a[d] && a[d] == b[d])
                 d++;
-            size_t st = d > 20 ? d - 20 : 0;
+            size_t st = d;
+            while (st > 0 && a[st - 1] != ' ')
+                st--;
+            int la = (int)strcspn(a + st, " "), lb = (int)strcspn(b + st, " ");
             return pb_error_set(err, PB_EINVAL, r->file, 0, 0,
-                                "inferred from another trace: its trace metadata "
-                                "says \"%s\", %s says \"%s\" (they differ at "
-                                "\"...%.30s\" against \"...%.30s\"); expected the "
-                                "truth trace the result was inferred from",
-                                sa, truth_name, sb, a + st, b + st);
+                                "inferred from another trace: its \"%s\" trace "
+                                "metadata has \"%.*s\" where %s has \"%.*s\"; "
+                                "expected the truth trace the result was inferred "
+                                "from", keys[k], la ? la : 7, la ? a + st : "(empty)",
+                                truth_name, lb ? lb : 7, lb ? b + st : "(empty)");
         }
     }
     if (!r->has_fp)
