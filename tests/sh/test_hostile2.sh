@@ -108,18 +108,18 @@ for links in ". " ".. " "../.. " ". ." ; do
 done
 # a small compressed file may not claim memory: white space, zeros, text
 # that is not JSON; a tar member of zeros; memory stays small (ulimit)
-head -c 120000000 /dev/zero | tr '\0' ' ' | gzip -1 > ws.json.gz
-head -c 120000000 /dev/zero | tr '\0' 'x' | gzip -1 > xs.json.gz
-head -c 120000000 /dev/zero | gzip -1 > zs.json.gz
+head -c 90000000 /dev/zero | tr '\0' ' ' | gzip -1 > ws.json.gz
+head -c 90000000 /dev/zero | tr '\0' 'x' | gzip -1 > xs.json.gz
+head -c 90000000 /dev/zero | gzip -1 > zs.json.gz
 mkdir tz; cp zs.json.gz tz/a.json.gz; tar -cf tz.tar -C tz a.json.gz
 if [ -z "${PB_SANITIZED:-}" ]; then
     for f in ws.json.gz xs.json.gz zs.json.gz tz.tar; do
-        ( ulimit -v 100000 && "$B/importtrace" -q "$f" > /dev/null 2> err )
-        [ $? -eq 1 ] || { cat err; fail "importtrace $f: not a clean failure in 100 MB"; }
+        ( ulimit -v 75000 && "$B/importtrace" -q "$f" > /dev/null 2> err )
+        [ $? -eq 1 ] || { cat err; fail "importtrace $f: not a clean failure in 75 MB"; }
         grep -q 'out of memory\|cannot allocate' err && { cat err; fail "importtrace $f: ran out of memory"; }
     done
 fi
-expect_err "ws cap" "more than 100 MiB" "$B/importtrace" -q --max-document 100M ws.json.gz
+expect_err "ws cap" "more than 50 MiB" "$B/importtrace" -q --max-document 50M ws.json.gz
 expect_err "xs first byte" "found 'x'" "$B/importtrace" -q xs.json.gz
 expect_err "member of zeros named" "tz.tar:a.json.gz" "$B/importtrace" -q tz.tar
 grep -q 'byte 0x00' err || { cat err; fail "tar member of zeros: message"; }
@@ -145,13 +145,13 @@ fi
 # --- 2b. loops and unbounded resources: algorithms, exec -----------------
 # joint: thousands of requests in flight at one instant; nesting: a deep
 # chain through two nodes.  Capped, with a warning naming the cap.
-awk -v N=4000 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid"; id = 0
+awk -v N=1200 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid"; id = 0
     for (k = 0; k < 4; k++) for (i = 0; i < N / 4; i++)
         printf "%d,1.000000,1.000000,%s,%s,%s,\n", id++, substr("ABCB", k + 1, 1),
                substr("BCBA", k + 1, 1), k < 2 ? "call" : "return" }' > same.csv
 "$B/infer" -a joint same.csv > /dev/null 2> err || { cat err; fail "joint on one instant"; }
 grep -q 'max_candidates=32' err || { cat err; fail "joint: no warning of the candidate cap"; }
-"$B/infer" -a joint -s max_candidates=2000 same.csv > /dev/null 2> err || fail "joint max_candidates=2000"
+"$B/infer" -a joint -s max_candidates=400 same.csv > /dev/null 2> err || fail "joint max_candidates=400"
 grep -q 'max_candidates' err && fail "joint: raising the cap did not remove the warning"
 awk -v D=3000 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid"; id = 0
     for (i = 0; i < D; i++) { s = i % 2 ? "B" : "A"; d = i % 2 ? "A" : "B"
@@ -194,6 +194,55 @@ printf 'Q' | dd of=st.json.gz bs=1 seek=$((n / 2)) conv=notrunc 2> /dev/null
 expect_err "gzip stored block" "integrity" "$B/importtrace" -q st.json.gz
 head -c 100 g.json.gz > cut.json.gz
 expect_err "gzip truncated" "cut.json.gz" "$B/importtrace" -q cut.json.gz
+# OTLP: a parentSpanId (Zipkin: parentId) that is not a string is refused,
+# never read as "no parent"
+for v in 12 true '{"a":1}' '[]'; do
+    printf '{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"A"}}]},"scopeSpans":[{"spans":[{"traceId":"t","spanId":"s1","startTimeUnixNano":"1000","endTimeUnixNano":"2000","kind":2},{"traceId":"t","spanId":"s2","parentSpanId":%s,"startTimeUnixNano":"1100","endTimeUnixNano":"1900","kind":3}]}]}]}' "$v" > ot.json
+    expect_err "OTLP parentSpanId $v" "parentSpanId" "$B/importtrace" -q ot.json
+    printf '[{"traceId":"t","id":"a","name":"x","timestamp":10,"duration":5,"localEndpoint":{"serviceName":"A"},"kind":"SERVER"},{"traceId":"t","id":"b","parentId":%s,"timestamp":11,"duration":2,"localEndpoint":{"serviceName":"B"},"kind":"SERVER"}]' "$v" > zk.json
+    expect_err "Zipkin parentId $v" "parentId" "$B/importtrace" -q zk.json
+done
+# timestamps: what importtrace writes, every reader takes; past that: refused
+for st in 9223372035999000 9223372036000000 9223372036854775; do
+    printf '{"data":[{"traceID":"t","processes":{"p":{"serviceName":"A"},"q":{"serviceName":"B"}},"spans":[{"traceID":"t","spanID":"a","processID":"p","startTime":%s,"duration":500,"tags":[{"key":"span.kind","value":"server"}]},{"traceID":"t","spanID":"b","processID":"q","startTime":%s,"duration":100,"references":[{"refType":"CHILD_OF","traceID":"t","spanID":"a"}],"tags":[{"key":"span.kind","value":"server"}]}]}]}' $st $st > big.json
+    if "$B/importtrace" -q big.json > big.csv 2> err; then
+        "$B/infer" -a nesting big.csv > /dev/null 2> err || { cat err; fail "importtrace wrote ts $st that infer refuses"; }
+    else
+        grep -q 'out of range\|largest timestamp' err || { cat err; fail "importtrace ts $st: message"; }
+    fi
+done
+# joint's call graph file: a typo, names absent, a long line, many names
+printf 'C1 WS1 AP1\nC1 WSX2 AP2\n' > cg1.txt
+"$B/infer" -a joint -s callgraph=cg1.txt t.csv > /dev/null 2> err || { cat err; fail "callgraph with a typo"; }
+grep -q 'WSX2' err || { cat err; fail "callgraph: a name absent from the trace is not warned"; }
+printf 'X Y Z\n' > cg2.txt
+expect_err "callgraph naming nothing" "allows no call" "$B/infer" -a joint -s callgraph=cg2.txt t.csv
+{ printf 'C1 WS1'; i=0; while [ $i -lt 400 ]; do printf ' AP1'; i=$((i + 1)); done; printf ' DB\nC1 WS2 AP2\n'; } > cg3.txt
+"$B/infer" -a joint -s callgraph=cg3.txt t.csv > cg3.res 2> err || { cat err; fail "callgraph with a long line"; }
+printf 'C1 WS1 AP1 DB\nC1 WS2 AP2\n' > cg4.txt
+"$B/infer" -a joint -s callgraph=cg4.txt t.csv > cg4.res 2> /dev/null || fail "callgraph short"
+grep -v '^# \(params\|cpu\)' cg3.res > a.x; grep -v '^# \(params\|cpu\)' cg4.res > b.x
+cmp -s a.x b.x || fail "callgraph: a line of 400 names is read differently from the same line short"
+# numbers that are not numbers, durations below a nanosecond, maxima
+for t in nan NaN inf -nan 2,nan; do
+    expect_err "score -t $t" "tolerance" "$B/score" -T t.csv -t "$t" r.csv
+done
+for d in 0.4ns 0.0000000004s 0.0004us; do
+    expect_err "duration $d" "out of range" "$B/infer" -a nesting -s hist_lowest=$d --parse-only t.csv
+    expect_err "skew_window $d" "out of range" "$B/infer" -a nesting -s skew_window=$d --parse-only t.csv
+done
+"$B/infer" -a nesting -s skew_window=1000000s --parse-only t.csv 2> err || { cat err; fail "skew_window at its documented maximum refused"; }
+"$B/infer" -a nesting -s hist_lowest=1ns --parse-only t.csv 2> err || { cat err; fail "hist_lowest at its documented minimum refused"; }
+# a maketrace config that says one thing twice
+printf 'messages = 5\nmessages = 7\ntracelet t from A { call B }\n' > r1.conf
+printf 'messages = 5\ntracelet t from A weight=2 weight=3 { call B }\n' > r2.conf
+printf 'messages = 5\ntracelet t from A { call B delay=1ms,0s delay=2ms,0s }\n' > r3.conf
+printf 'messages = 5\ntracelet t from A { call B ret=1ms,0s ret=2ms,0s }\n' > r4.conf
+printf 'messages = 5\ntracelet t from A think=1ms..2ms think=3ms..4ms { call B }\n' > r5.conf
+for f in r1 r2 r3 r4 r5; do
+    expect_err "maketrace $f" "twice" "$B/maketrace" $f.conf
+done
+expect_err "maketrace -s error" "-s: nosuch" "$B/maketrace" -s nosuch=1 "$PB_ROOT/maketrace/configs/tiny.conf"
 # a hard-linked member gives what the unpacked folder gives
 rm -rf hl; mkdir hl; cp "$J" hl/a.json; ln hl/a.json hl/b.json
 tar -cf hl.tar -C hl a.json b.json
@@ -211,5 +260,27 @@ grep -q 'empty;' err && fail "a NUL stream is called empty"
 { printf '{"resourceSpans":[]}\n{"resourceSpans":[]}\n'
   printf '{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"spans":[{"traceId":"t","spanId":"s"}]}]}]}\n'; } > l.jsonl
 expect_err "JSON lines" "l.jsonl:3:" "$B/importtrace" -q l.jsonl
+
+# score names the one field where the truth differs
+"$B/maketrace" -s messages=400 -s call_delay=51ms,5ms -o t2.csv "$PB_ROOT/maketrace/configs/multitier.conf" || fail maketrace
+expect_err "another trace" '"call_delay=51ms,5ms"' "$B/score" -T t2.csv r.csv
+# a kept-trace message missing from the truth: its line
+"$B/sniffer" -q -p 0.2 t.csv > k1.csv || fail sniffer
+awk -F, 'BEGIN { OFS = "," } /^#/ || /^id/ { print; next } { n++ } n == 9 { $1 = 99999 } { print }' k1.csv > k2.csv
+"$B/infer" -a nesting k2.csv > rk2.csv 2> /dev/null || fail "infer k2"
+ln=$(grep -n '^99999,' k2.csv | cut -d: -f1)
+expect_err "kept line" "k2.csv:$ln:" "$B/score" -T t.csv --kept k2.csv rk2.csv
+# empty file names: refused at once, naming the flag
+for cmd in "infer -a nesting -o" "infer -a nesting --dot" "infer -a nesting --report" \
+           "infer -a nesting --export-jaeger" "skewer -n WS2=+1ms -o" "skewer -n WS2=+1ms -f" \
+           "sniffer -q -o" "maketrace -o" "importtrace -q -o"; do
+    # shellcheck disable=SC2086
+    set -- $cmd
+    p=$1; shift
+    expect_err "$cmd ''" "-" "$B/$p" "$@" '' t.csv
+    grep -q 'empty' err || { cat err; fail "$cmd '': message"; }
+done
+expect_err "score --kept ''" "--kept" "$B/score" -T t.csv --kept '' r.csv
+expect_err "score --truth ''" "--truth" "$B/score" -T '' r.csv
 
 exit 0
