@@ -18,10 +18,12 @@ static const char *prog = "score";
 
 enum {
     O_TRUTH = 1, O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_CURVE, O_TEXT, O_TOP,
-    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_QUERY, O_SET, O_OUTPUT, O_QUIET
+    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_QUERY, O_COVERAGE, O_CISEED, O_CIREPS, O_SET,
+    O_OUTPUT, O_QUIET, O_SEED
 };
 /* the flags -s NAME=VALUE also sets (NAME = the flag's name, '_'-joined) */
-static const int param_ids[] = {O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_TOP};
+static const int param_ids[] = {O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_TOP, O_CISEED,
+                                O_CIREPS, O_SEED};
 /* their names and types, for --list-options (values go through the flags) */
 static const pb_option score_params[] = {
     {"min_instances", PB_OPT_INT, 0, "0", PB_OPT_NORANGE, "--min-instances"},
@@ -30,6 +32,9 @@ static const pb_option score_params[] = {
     {"rank_by", PB_OPT_STRING, 0, "count", PB_OPT_NORANGE, "--rank-by"},
     {"tol_count", PB_OPT_STRING, 0, "inferred", PB_OPT_NORANGE, "--tol-count"},
     {"top", PB_OPT_INT, 0, "0", PB_OPT_NORANGE, "--top"},
+    {"ci_seed", PB_OPT_INT, 0, "1", PB_OPT_NORANGE, "--ci-seed"},
+    {"ci_reps", PB_OPT_INT, 0, "2000", PB_OPT_NORANGE, "--ci-reps"},
+    {"seed", PB_OPT_INT, 0, "1", PB_OPT_NORANGE, "--seed (= --ci-seed)"},
     {NULL, 0, 0, NULL, PB_OPT_NORANGE, NULL}};
 static const pb_cli_opt cli_opts[] = {
     {O_TRUTH, 'T', "truth", "TRACE", "the trace with truth columns (required)"},
@@ -52,13 +57,21 @@ static const pb_cli_opt cli_opts[] = {
                                    "a file of them) over the truth and over each\n"
                                    "RESULT (several allowed), one row per result\n"
                                    "and query: the answer error (docs/metrics.md)"},
+    {O_COVERAGE, 0, "coverage-curve", "FILE", "write the precision-coverage curve (as\n"
+                                              "-s min_confidence rises, from the result's\n"
+                                              "confidence column) as CSV to FILE"},
+    {O_CISEED, 0, "ci-seed", "N", "seed of the bootstrap interval (default 1)"},
+    {O_CIREPS, 0, "ci-reps", "B", "bootstrap replicates (default 2000; 0 = no\n"
+                                  "interval)"},
     {O_TEXT, 0, "text", NULL, "print a readable report instead of the row"},
     {O_TOP, 0, "top", "N", "with --text: at most N pattern lines (0 = all)"},
     {O_NOHEADER, 0, "no-header", NULL, "print the row without its header"},
     {O_SORT, 0, "sort", NULL, "accept trace rows out of time order"},
     {O_IGNORE, 0, "ignore-unknown-columns", NULL, "skip columns pathbench does not know"},
+    {O_SEED, 0, "seed", "N", "the same as --ci-seed N (the one draw score makes)"},
     {O_SET, 's', "set", "NAME=VALUE", "the same as the flag --NAME VALUE for min_instances,\n"
-                                      "topn, tolerance, rank_by, tol_count, top"},
+                                      "topn, tolerance, rank_by, tol_count, top, ci_seed,\n"
+                                      "ci_reps, seed"},
     {O_OUTPUT, 'o', "output", "FILE", "write the row (or --text report) there\n"
                                       "(default stdout)"},
     {O_QUIET, 'q', "quiet", NULL, "no notes on stderr (errors stay; score prints\n"
@@ -98,7 +111,8 @@ static int parse_tols(const char *s, score_opts *o)
         char *end;
         errno = 0;
         double v = strtod(s, &end);
-        if (errno || end == s || v < 0 || v > 100 || (*end && *end != ','))
+        /* !(v >= 0 && v <= 100): also NaN, which no comparison holds */
+        if (errno || end == s || !(v >= 0 && v <= 100) || (*end && *end != ','))
             return 0;
         o->tol[o->ntol++] = v;
         s = *end ? end + 1 : end;
@@ -111,7 +125,7 @@ static int parse_tols(const char *s, score_opts *o)
 /* --query: a readable file is a query file, anything else query text */
 static int load_queries(const char *arg, pq_query ***qs, size_t *nq, pb_error *err)
 {
-    FILE *fp = strcmp(arg, "-") ? fopen(arg, "rb") : NULL;
+    FILE *fp = strcmp(arg, "-") ? fopen(arg, "rbe") : NULL; /* a peek */
     if (fp) {
         fclose(fp);
         return pq_parse_file(arg, qs, nq, err);
@@ -207,6 +221,7 @@ int main(int argc, char **argv)
     const char *truth_path = NULL, *curve_path = NULL, *kept_path = NULL,
                *out_path = NULL;
     const char *query_arg = NULL;
+    const char *cov_path = NULL;
     int text = 0, no_header = 0;
     score_opts so;
     score_opts_default(&so);
@@ -295,6 +310,26 @@ int main(int argc, char **argv)
             }
             break;
         case O_CURVE: curve_path = optarg; break;
+        case O_COVERAGE: cov_path = optarg; break;
+        case O_CISEED:
+        case O_SEED:
+            if (!parse_size(optarg, &v)) {
+                fprintf(stderr, "%s: --ci-seed: \"%s\"; expected an integer >= 0\n",
+                        prog, optarg);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            so.ci_seed = v;
+            break;
+        case O_CIREPS:
+            if (!parse_size(optarg, &v) || v > 10000000) {
+                fprintf(stderr, "%s: --ci-reps: \"%s\"; expected an integer from "
+                                "0 to 10000000\n", prog, optarg);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            so.ci_reps = (size_t)v;
+            break;
         case O_TEXT: text = 1; break;
         case O_NOHEADER: no_header = 1; break;
         case O_SORT: ropts.allow_unsorted = 1; break;
@@ -320,8 +355,9 @@ int main(int argc, char **argv)
         return 2;
     }
     if (query_arg) {
-        if (kept_path || curve_path) {
-            fprintf(stderr, "%s: --query takes neither --kept nor --topn-curve\n", prog);
+        if (kept_path || curve_path || cov_path) {
+            fprintf(stderr, "%s: --query takes neither --kept nor --topn-curve nor "
+                            "--coverage-curve\n", prog);
             return 2;
         }
         static char dash[] = "-";
@@ -346,16 +382,25 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* the curve file is opened before the work, and is not an input */
-    pb_out *curve = NULL, *outf = NULL;
+    /* the curve files are opened before the work, and are not inputs */
+    pb_out *curve = NULL, *cov = NULL, *outf = NULL;
     const char *inputs[3] = {truth_path, result_path, kept_path};
-    if (curve_path && pb_out_open(&curve, curve_path, inputs, 3, &err) != PB_OK) {
+    if (curve_path && cov_path && !strcmp(curve_path, cov_path)) {
+        fprintf(stderr, "%s: --topn-curve and --coverage-curve name the same "
+                        "file; expected two\n", prog);
+        return 2;
+    }
+    if ((curve_path && pb_out_open(&curve, curve_path, inputs, 3, &err) != PB_OK) ||
+        (cov_path && pb_out_open(&cov, cov_path, inputs, 3, &err) != PB_OK)) {
         pb_error_print(stderr, prog, &err);
+        pb_out_abort(curve);
+        pb_out_abort(cov);
         return 1;
     }
     if (pb_out_open(&outf, out_path, inputs, 3, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
         pb_out_abort(curve);
+        pb_out_abort(cov);
         return 1;
     }
     score_result *res = NULL;
@@ -363,6 +408,7 @@ int main(int argc, char **argv)
         pb_error_print(stderr, prog, &err);
         pb_out_abort(curve);
         pb_out_abort(outf);
+        pb_out_abort(cov);
         return 1;
     }
     tv_view view;
@@ -372,6 +418,7 @@ int main(int argc, char **argv)
         score_result_close(res);
         pb_out_abort(curve);
         pb_out_abort(outf);
+        pb_out_abort(cov);
         return 1;
     }
     if (tv_view_parse(res->view, &view) != PB_OK) {
@@ -380,6 +427,7 @@ int main(int argc, char **argv)
         score_result_close(res);
         pb_out_abort(curve);
         pb_out_abort(outf);
+        pb_out_abort(cov);
         return 1;
     }
     pb_trace *trace = NULL;
@@ -388,6 +436,7 @@ int main(int argc, char **argv)
         score_result_close(res);
         pb_out_abort(curve);
         pb_out_abort(outf);
+        pb_out_abort(cov);
         return 1;
     }
     if (!(trace->columns & PB_COL_PATH)) {
@@ -397,6 +446,7 @@ int main(int argc, char **argv)
         score_result_close(res);
         pb_out_abort(curve);
         pb_out_abort(outf);
+        pb_out_abort(cov);
         return 1;
     }
     tv_truth *tv = NULL;
@@ -428,6 +478,8 @@ int main(int argc, char **argv)
         rc = score_tw_compute(rep, trace, res, &err);
     if (rc == PB_OK)
         rc = score_latency_compute(rep, trace, res, &err);
+    if (rc == PB_OK)
+        rc = score_links_compute(rep, trace, tv, res, &err);
     free(mask);
     pb_trace_close(kept);
     if (rc != PB_OK) {
@@ -437,6 +489,7 @@ int main(int argc, char **argv)
         score_result_close(res);
         pb_out_abort(curve);
         pb_out_abort(outf);
+        pb_out_abort(cov);
         return 1;
     }
     FILE *fo = pb_out_fp(outf);
@@ -451,6 +504,16 @@ int main(int argc, char **argv)
     if (curve) {
         score_write_curve(pb_out_fp(curve), rep);
         if (pb_out_commit(curve, &err) != PB_OK) {
+            pb_error_print(stderr, prog, &err);
+            status = 1;
+        }
+    }
+    if (cov) {
+        if (!res->has_conf)
+            fprintf(stderr, "%s: %s has no confidence column: the coverage "
+                            "curve has its header only\n", prog, res->file);
+        score_write_coverage(pb_out_fp(cov), rep);
+        if (pb_out_commit(cov, &err) != PB_OK) {
             pb_error_print(stderr, prog, &err);
             status = 1;
         }

@@ -126,7 +126,7 @@ cmp -s "$tmp/s1" "$tmp/s2" || fail "score -s topn=3 -o FILE differs from --topn 
 [ $? -eq 2 ] || fail "importtrace -s callid=maybe: $(cat "$tmp/err")"
 # maketrace -s errors name -s (the old -D as well)
 for f in -s -D; do
-    "$B/maketrace" $f nosuch=1 "$C" 2>&1 >/dev/null | grep -q -- '-s nosuch' || fail "maketrace $f nosuch: not named -s"
+    "$B/maketrace" $f nosuch=1 "$C" 2>&1 >/dev/null | grep -q -- '-s: nosuch' || fail "maketrace $f nosuch: not named -s"
 done
 
 # numbers in help are in their shortest exact form

@@ -853,10 +853,10 @@ static const bad bads[] = {
     {"messages = 5\n", NULL, 0, "no tracelet"},
     {"messages = 5\n{\n", NULL, 2, "expected a setting (name = value), let, label or tracelet"},
     {"messages = 5\ntracelet t from A weight=0 { call B }\n", NULL, 0, "every tracelet of the shared pool has weight 0"},
-    {"messages = 5\ntracelet t from A { call B }\n", "nosuch=1", 0, "-s nosuch: no setting"},
+    {"messages = 5\ntracelet t from A { call B }\n", "nosuch=1", 0, "nosuch: no setting"},
     {"messages = 5\ntracelet t from A { call B }\n", "seed=abc", 0, "option seed: expected an integer"},
     {"messages = 5\ntracelet t from A { call B }\n", "t.instances=0", 0, "expected instances=N"},
-    {"messages = 5\ntracelet t from A { call B }\n", "noeq", 0, "-s noeq: expected name=value"},
+    {"messages = 5\ntracelet t from A { call B }\n", "noeq", 0, "noeq: expected name=value"},
     {"messages = 5\ntracelet t from A { call B }\n", "think=1s..", 0, "setting think: expected a non-negative duration after"},
 };
 
