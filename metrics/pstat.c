@@ -73,7 +73,9 @@ int pstat_paired_t(const double *a, const double *b, size_t n, double level,
     double se = out->sd / sqrt((double)n);
     out->lo = out->mean - out->tq * se;
     out->hi = out->mean + out->tq * se;
-    double s = out->sd > 0 ? out->sd : sqrt(2.0) * out->sd_a;
+    /* rounding leaves sd(d) ~1e-16 where every difference is the same */
+    double s = out->sd > 1e-12 * (fabs(out->mean_a) + fabs(out->mean_b)) ? out->sd
+                                                                      : sqrt(2.0) * out->sd_a;
     out->mdc = (out->tq + gsl_cdf_tdist_Pinv(power, df)) * s / sqrt((double)n);
     return PB_OK;
 }
