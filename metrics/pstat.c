@@ -143,6 +143,15 @@ pstat_verdict pstat_verdict_of(const pstat_paired *p, pstat_dir dir, double tol)
     return PSTAT_WITHIN;
 }
 
+int pstat_side(const pstat_paired *p, pstat_dir dir)
+{
+    if (dir == PSTAT_NONE || p->n < 2)
+        return 0;
+    double lo = dir == PSTAT_LOWER ? -p->hi : p->lo;
+    double hi = dir == PSTAT_LOWER ? -p->lo : p->hi;
+    return lo > 0 ? 1 : hi < 0 ? -1 : 0;
+}
+
 const char *pstat_verdict_name(pstat_verdict v)
 {
     switch (v) {

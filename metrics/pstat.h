@@ -95,6 +95,12 @@ int pstat_bootstrap(const double *a, const double *b, size_t n, double level,
 pstat_verdict pstat_verdict_of(const pstat_paired *p, pstat_dir dir,
                                double tol);
 
+/* Which side of 0 the interval of p lies on, oriented by dir (positive =
+ * good): 1 wholly on the good side, -1 wholly on the bad side, 0 holding 0
+ * (or dir PSTAT_NONE).  An undecided verdict on side -1 is a degradation
+ * the seeds detect but cannot yet place against the tolerance. */
+int pstat_side(const pstat_paired *p, pstat_dir dir);
+
 /* The verdict's name as the tables print it: "same" is printed as
  * "no detectable change", and so on.  Never NULL. */
 const char *pstat_verdict_name(pstat_verdict v);

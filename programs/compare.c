@@ -68,12 +68,15 @@ static void usage(FILE *fp, const pb_cli *cli)
             "interval, the sign count, the tolerance, the smallest detectable\n"
             "change (mdc) and a verdict: BETTER, WORSE, no detectable change,\n"
             "changed within tolerance, undecided (the interval straddles the\n"
-            "tolerance, or one seed only), CHANGED (a metric without direction),\n"
-            "MISSING (a value on one side only).\n"
+            "tolerance, or one seed only; \"WORSE than 0\" when the interval is\n"
+            "wholly on the bad side: a detected change whose size the seeds cannot\n"
+            "yet place against the tolerance), CHANGED (a metric without\n"
+            "direction), MISSING (a value on one side only).\n"
             "Input columns: point,metric,seed,value[,better,series,x]; better is\n"
             "higher, lower or none.  Exit status: 0 nothing beyond tolerance,\n"
-            "1 a WORSE or MISSING row, 3 a BETTER or CHANGED row and no worse one\n"
-            "(a change to explain), 2 bad usage, 4 unreadable input.\n\n",
+            "1 a WORSE, undecided-WORSE-than-0 or MISSING row, 3 a BETTER, CHANGED\n"
+            "or undecided-BETTER-than-0 row and no worse one (a change to\n"
+            "explain), 2 bad usage, 4 unreadable input.\n\n",
             prog);
     pb_cli_help(fp, cli);
     fprintf(fp, "\nParameters (-s NAME=VALUE):\n");
@@ -91,12 +94,20 @@ static const char *verdict_text(const pstat_row *r)
         return "MISSING";
     if (r->verdict == PSTAT_UNDECIDED && r->p.n < 2)
         return "undecided (one seed)";
+    if (r->verdict == PSTAT_UNDECIDED && pstat_side(&r->p, r->dir) < 0)
+        return "undecided, WORSE than 0";
+    if (r->verdict == PSTAT_UNDECIDED && pstat_side(&r->p, r->dir) > 0)
+        return "undecided, BETTER than 0";
     return pstat_verdict_name(r->verdict);
 }
 
 static const char *verdict_word(const pstat_row *r)
 {
-    return r->p.n == 0 ? "missing" : pstat_verdict_word(r->verdict);
+    if (r->p.n == 0)
+        return "missing";
+    if (r->verdict == PSTAT_UNDECIDED && pstat_side(&r->p, r->dir))
+        return pstat_side(&r->p, r->dir) < 0 ? "undecided_worse" : "undecided_better";
+    return pstat_verdict_word(r->verdict);
 }
 
 static void write_table(FILE *fp, const pstat_table *t, int changes, double level)
@@ -119,7 +130,7 @@ static void write_table(FILE *fp, const pstat_table *t, int changes, double leve
         if (changes && r->p.n > 0 && r->verdict == PSTAT_SAME)
             continue;
         const char *pt = (last && !strcmp(last, r->point)) ? "" : r->point;
-        last = r->point;
+        last = r->point; /* the rows printed: --changes skips some */
         if (r->p.n == 0) {
             fprintf(fp, "%-*s %-*s %3d %10s %10s %10s  %-23s %8s %9s %9s  %s (A %zu, B %zu seeds)\n",
                     (int)wp, pt, (int)wm, r->metric, 0, "-", "-", "-", "-", "-", "-", "-",
@@ -500,20 +511,27 @@ int main(int argc, char **argv)
         pb_error_print(stderr, prog, &err);
         FAIL(4);
     }
-    size_t cnt[PSTAT_CHANGED + 1] = {0}, missing = 0, n = pstat_table_nrows(t);
+    size_t cnt[PSTAT_CHANGED + 1] = {0}, missing = 0, uworse = 0, ubetter = 0,
+           n = pstat_table_nrows(t);
     for (size_t i = 0; i < n; i++) {
         const pstat_row *r = pstat_table_row(t, i);
-        if (r->p.n == 0)
+        if (r->p.n == 0) {
             missing++;
-        else
-            cnt[r->verdict]++;
+            continue;
+        }
+        cnt[r->verdict]++;
+        if (r->verdict == PSTAT_UNDECIDED && pstat_side(&r->p, r->dir) < 0)
+            uworse++;
+        if (r->verdict == PSTAT_UNDECIDED && pstat_side(&r->p, r->dir) > 0)
+            ubetter++;
     }
     char summary[512];
     snprintf(summary, sizeof summary,
-             "%s: %zu rows (%s vs %s): %zu worse, %zu better, %zu changed, %zu undecided, "
-             "%zu within tolerance, %zu no detectable change, %zu missing",
+             "%s: %zu rows (%s vs %s): %zu worse, %zu better, %zu changed, %zu undecided "
+             "(%zu of them worse than 0, %zu better), %zu within tolerance, %zu no "
+             "detectable change, %zu missing",
              prog, n, la, lb, cnt[PSTAT_WORSE], cnt[PSTAT_BETTER], cnt[PSTAT_CHANGED],
-             cnt[PSTAT_UNDECIDED], cnt[PSTAT_WITHIN], cnt[PSTAT_SAME], missing);
+             cnt[PSTAT_UNDECIDED], uworse, ubetter, cnt[PSTAT_WITHIN], cnt[PSTAT_SAME], missing);
     write_table(pb_out_fp(out), t, changes, par.level);
     fprintf(pb_out_fp(out), "%s\n", summary);
     if (csv)
@@ -537,9 +555,9 @@ int main(int argc, char **argv)
     }
     if (!quiet && out_path)
         fprintf(stderr, "%s\n", summary);
-    if (cnt[PSTAT_WORSE] || missing)
+    if (cnt[PSTAT_WORSE] || missing || uworse)
         status = 1;
-    else if (cnt[PSTAT_BETTER] || cnt[PSTAT_CHANGED])
+    else if (cnt[PSTAT_BETTER] || cnt[PSTAT_CHANGED] || ubetter)
         status = 3;
 done:
     pb_out_abort(out);

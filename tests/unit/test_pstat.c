@@ -51,6 +51,10 @@ TEST(verdicts_hand_worked)
     /* tolerance 0.01: the interval straddles it: undecided */
     CHECK_INT(pstat_verdict_of(&p, PSTAT_HIGHER, 0.01), PSTAT_UNDECIDED);
     CHECK_INT(pstat_verdict_of(&p, PSTAT_LOWER, 0.01), PSTAT_UNDECIDED);
+    /* ... but wholly on one side of 0: detected, size unsure */
+    CHECK_INT(pstat_side(&p, PSTAT_HIGHER), 1);
+    CHECK_INT(pstat_side(&p, PSTAT_LOWER), -1);
+    CHECK_INT(pstat_side(&p, PSTAT_NONE), 0);
     /* tolerance 0.05: inside it and clear of 0: a small real change */
     CHECK_INT(pstat_verdict_of(&p, PSTAT_HIGHER, 0.05), PSTAT_WITHIN);
     CHECK_STR(pstat_verdict_name(PSTAT_UNDECIDED), "undecided");
@@ -76,6 +80,7 @@ TEST(both_ways_is_no_detectable_change)
     CHECK_INT(pstat_verdict_of(&p, PSTAT_HIGHER, 0), PSTAT_SAME);
     /* a tolerance inside the interval: cannot tell */
     CHECK_INT(pstat_verdict_of(&p, PSTAT_HIGHER, 0.005), PSTAT_UNDECIDED);
+    CHECK_INT(pstat_side(&p, PSTAT_HIGHER), 0);
     CHECK_INT(pstat_verdict_of(&p, PSTAT_HIGHER, 0.04), PSTAT_SAME);
 }
 
