@@ -68,7 +68,9 @@ PAIRS_WORK=$(mktemp -d "${TMPDIR:-/tmp}/pb-regress.XXXXXX") || exit 2
 trap 'rm -rf "$PAIRS_WORK"' EXIT INT TERM
 PAIRS_TIME=0
 commit=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-[ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] && commit="$commit-dirty"
+# (the baseline itself does not make the programs dirty)
+[ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -v ' experiments/baseline.dat$')" ] &&
+    commit="$commit-dirty"
 
 # 1. the scorer's own cases
 bad=0 ncase=0
