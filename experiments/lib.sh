@@ -80,8 +80,11 @@ point() {
     _o=$IFS; IFS=_; _file="$OUT/points/$FIG/$*.row"; IFS=$_o
     case "$_mode" in
     jobs)
-        printf '%s\tPB_BIN=%s sh experiments/%s.sh point %s %s\n' \
-            "$_file" "$(relpath "$PB_BIN")" "$FIG" "$(relpath "$_file")" "$*" ;;
+        _env=
+        # the algorithm list travels with the job (exec- labels need it)
+        [ -n "${PB_ALGOS:-}" ] && _env="PB_ALGOS='$(printf '%s' "$PB_ALGOS" | sed "s/'/'\\\\''/g")' "
+        printf '%s\t%sPB_BIN=%s sh experiments/%s.sh point %s %s\n' \
+            "$_file" "$_env" "$(relpath "$PB_BIN")" "$FIG" "$(relpath "$_file")" "$*" ;;
     collect) echo "$_file" >>"$_pointlist" ;;
     esac
 }
@@ -286,17 +289,88 @@ aggregate() {
 # gen CONF [maketrace options...]: a trace with truth on stdout, seed $P_seed
 gen() { _c=$1; shift; "$PB_BIN/maketrace" --seed "$P_seed" -D duration=0 "$@" "$PB_CONF/$_c.conf"; }
 
-# infer ALGO TRACE [infer options...]: result file on stdout
+# --- the algorithm list (PB_ALGOS) ----------------------------------------
+# PB_ALGOS (run_all.sh --algos=LIST, make figures FIGURES_ARGS=--algos=LIST)
+# replaces the algorithms of the sweeps (Figures 17, 19, 20, 21 and Table 1):
+# items separated by commas, each NAME[:SET=VALUE...] (joint,
+# nesting:callids=0, convolution:mu=0) or exec:COMMAND.  In the points an
+# exec: item is named exec-HASH (8 hex digits of the command's md5), so its
+# point files are stable; the job lines carry PB_ALGOS.
+
+# algo_label ITEM: the item as a point parameter ('_' is not allowed there:
+# a setting name's '_' is written '+', which no setting name has)
+algo_label() {
+    case "$1" in
+    exec:*) _h=$(printf '%s' "${1#exec:}" | md5sum); echo "exec-$(echo "$_h" | cut -c1-8)" ;;
+    *) echo "$1" | tr '_' '+' ;;
+    esac
+}
+
+# algo_list DEFAULT: the labels of PB_ALGOS when set, else DEFAULT (words)
+algo_list() {
+    if [ -n "${PB_ALGOS:-}" ]; then
+        printf '%s\n' "$PB_ALGOS" | tr ',' '\n' | sed -e 's/^ *//' -e 's/ *$//' -e '/^$/d' |
+            while IFS= read -r _it; do
+                case "$_it" in
+                *[!A-Za-z0-9.:+=_-]*) case "$_it" in exec:*) ;; *) die "PB_ALGOS item '$_it': expected NAME[:SET=VALUE...] or exec:COMMAND" ;; esac ;;
+                esac
+                algo_label "$_it"
+            done | tr '\n' ' ' | sed 's/ $//'
+    else
+        echo "$1"
+    fi
+}
+
+# algo_args LABEL: the infer arguments of a label, one a line
+algo_args() {
+    case "$1" in
+    exec-*)
+        _found=
+        _o=$IFS; IFS=,
+        for _it in ${PB_ALGOS:-}; do
+            _it=$(printf '%s' "$_it" | sed -e 's/^ *//' -e 's/ *$//')
+            case "$_it" in exec:*) [ "$(algo_label "$_it")" = "$1" ] && _found=$_it ;; esac
+        done
+        IFS=$_o
+        [ -n "$_found" ] || { echo "$FIG: algorithm $1: no exec: item of PB_ALGOS has this hash (is PB_ALGOS set?)" >&2; return 1; }
+        printf -- '--algo\n%s\n' "$_found" ;;
+    *:*) printf -- '--algo\n%s\n' "${1%%:*}"
+         printf '%s\n' "${1#*:}" | tr ':' '\n' | sed '/^$/d' |
+             awk -F= '{ n = $1; gsub(/\+/, "_", n); v = substr($0, length($1) + 1); print "-s"; print n v }' ;;
+    *) printf -- '--algo\n%s\n' "$1" ;;
+    esac
+}
+
+# infer ALGO TRACE [infer options...]: result file on stdout.  ALGO is a
+# label of the algorithm list (algo_args).
 # convolution reproduces the paper: its mu = 10 ms, given explicitly since the
-# default is now chosen from the trace (docs/convolution.md "Choosing mu")
+# default is now chosen from the trace (docs/convolution.md "Choosing mu");
+# convolution:mu=0 is the automatic mu
 infer() {
     _a=$1 _t=$2; shift 2
     [ "$_a" = convolution ] && set -- -s mu=10ms "$@"
-    "$PB_BIN/infer" --algo "$_a" "$@" "$_t"
+    _args=$(algo_args "$_a") || return 1
+    _o=$IFS; IFS='
+'
+    set -- $_args "$@"
+    IFS=$_o
+    "$PB_BIN/infer" "$@" "$_t"
 }
 
 # score TRUTHTRACE RESULT [score options...]: CSV with header on stdout
-score() { _t=$1 _r=$2; shift 2; "$PB_BIN/score" --truth "$_t" "$@" "$_r"; }
+# An algorithm of the list with settings or an exec: command (P_algo
+# nesting:callids=0, exec-HASH) names its rows by its label, so that two
+# modes of one algorithm are two series.
+score() {
+    _t=$1 _r=$2; shift 2
+    case "${P_algo:-}" in
+    *:*|exec-*)
+        "$PB_BIN/score" --truth "$_t" "$@" "$_r" | awk -F, -v OFS=, -v l="$P_algo" '
+            !h { for (i = 1; i <= NF; i++) if ($i == "algo") c = i; h = 1; print; next }
+            { if (c) $c = l; print }' ;;
+    *) "$PB_BIN/score" --truth "$_t" "$@" "$_r" ;;
+    esac
+}
 
 # trace_stats TRACE: "messages duration parallelism call_delay return_delay"
 # (about 0.13 CPU s for 50,000 messages: per-message tables)
@@ -443,7 +517,7 @@ sweep_points() {
     _param=$1 _tag=$2
     len=$(mode_pick 50000 6000 3000)
     _vals=$(mode_pick "$3" "$4" "$5")
-    algos=$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")
+    algos=$(algo_list "$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")")
     for cfg in $SWEEP_CONFIGS; do
         for algo in $algos truth; do
             for _v in $_vals; do
