@@ -65,7 +65,8 @@ specA=$(printf '%s\n' "$sides" | sed '/^$/d' | sed -n 1p)
 specB=$(printf '%s\n' "$sides" | sed '/^$/d' | sed -n 2p)
 export PAIRS_SET_A PAIRS_SET_B
 PAIRS_WORK=$(mktemp -d "${TMPDIR:-/tmp}/pb-compare.XXXXXX") || exit 2
-trap 'rm -rf "$PAIRS_WORK"' EXIT INT TERM
+trap 'rm -rf "$PAIRS_WORK"' EXIT
+trap 'exit 130' INT TERM
 
 # side SPEC: sets _sb (programs) and _sw (wrap) for a side
 side() {

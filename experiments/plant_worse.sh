@@ -23,7 +23,8 @@ case "$it" in
      IFS=$o ;;
 esac
 tmp=$(mktemp "${TMPDIR:-/tmp}/pb-plant.XXXXXX") || exit 1
-trap 'rm -f "$tmp"' EXIT INT TERM
+trap 'rm -f "$tmp"' EXIT
+trap 'exit 130' INT TERM
 "$PB_BIN/infer" "$@" - >"$tmp" || exit 1
 awk -F, -v OFS=, '
     t == "p" && /^#/ && !planted { plant() }

@@ -65,7 +65,8 @@ for p in maketrace infer score skewer sniffer importtrace compare; do
     [ -x "$PB_BIN/$p" ] || pairs_die "$PB_BIN/$p missing (run make)"
 done
 PAIRS_WORK=$(mktemp -d "${TMPDIR:-/tmp}/pb-regress.XXXXXX") || exit 2
-trap 'rm -rf "$PAIRS_WORK"' EXIT INT TERM
+trap 'rm -rf "$PAIRS_WORK"' EXIT
+trap 'exit 130' INT TERM
 PAIRS_TIME=0
 commit=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # (the baseline itself does not make the programs dirty)
