@@ -233,7 +233,10 @@ count_msgs() { awk '!/^#/ { n++ } END { print (n > 0 ? n - 1 : 0) }' "$1"; }
 # aggregate DAT SERIESCOLS XCOL YCOL [GROUPCOL [SUFFIX]]: per series (the
 # values of SERIESCOLS joined by '-', then SUFFIX), write
 # $OUT/$FIG_<series><SUFFIX>.dat with
-#   index 0: mean line: group x_mean y_mean y_min y_max n   (sorted by x)
+#   index 0: mean line: group x_mean y_mean y_min y_max n y_lo y_hi
+#            (sorted by x; y_lo, y_hi: the 95 % Student t interval of the
+#            mean over the n seeds, mean +- t(0.975, n-1) sd / sqrt(n), sd
+#            with the n-1 divisor; both the mean when n = 1)
 #   index 1: raw points: x y
 # GROUPCOL (default XCOL) is the column points are grouped by (a nominal
 # level when x is measured).  Rows with an empty x or y are left out.
@@ -258,24 +261,35 @@ aggregate() {
         if (!(name in seen)) { seen[name] = 1; names[++nn] = name }
         k = name SUBSEP g
         if (!(k in n)) { groups[name] = groups[name] SUBSEP g; gx[k] = 0; mn[k] = y; mx[k] = y }
-        n[k]++; sx[k] += x; sy[k] += y
+        n[k]++; sx[k] += x; sy[k] += y; syy[k] += y * y
         if (y < mn[k]) mn[k] = y
         if (y > mx[k]) mx[k] = y
         raw[name] = raw[name] x " " y "\n"
     }
+    # t(0.975, df), df = 1 .. 30 (gsl_cdf_tdist_Pinv); above 30 the value at 30
+    function tq(df) {
+        if (df < 1) return 0
+        if (df > 30) df = 30
+        return TQ[df]
+    }
     END {
         if (bad) exit 1
+        split("12.7062 4.3027 3.1824 2.7764 2.5706 2.4469 2.3646 2.3060 2.2622 2.2281 " \
+              "2.2010 2.1788 2.1604 2.1448 2.1314 2.1199 2.1098 2.1009 2.0930 2.0860 " \
+              "2.0796 2.0739 2.0687 2.0639 2.0595 2.0555 2.0518 2.0484 2.0452 2.0423", TQ, " ")
         for (j = 1; j <= nn; j++) {
             name = names[j]; f = out "_" name ".dat"
             print "# " fig " series " name ": " yc " against " xc " (grouped by " gc ")" > f
-            print "# index 0: group x_mean y_mean y_min y_max n" > f
+            print "# index 0: group x_mean y_mean y_min y_max n y_lo y_hi (95 % t interval of the mean)" > f
             m = split(substr(groups[name], 2), gl, SUBSEP)
             # sort groups by mean x (insertion sort; few groups)
             for (a = 1; a <= m; a++) { k = name SUBSEP gl[a]; xm[a] = sx[k] / n[k]; ord[a] = a }
             for (a = 2; a <= m; a++) for (b = a; b > 1 && xm[ord[b]] < xm[ord[b-1]]; b--) { t = ord[b]; ord[b] = ord[b-1]; ord[b-1] = t }
             for (a = 1; a <= m; a++) {
                 k = name SUBSEP gl[ord[a]]
-                printf "%s %.6g %.6g %.6g %.6g %d\n", gl[ord[a]], sx[k] / n[k], sy[k] / n[k], mn[k], mx[k], n[k] > f
+                ym = sy[k] / n[k]; h = 0
+                if (n[k] > 1) { v = (syy[k] - n[k] * ym * ym) / (n[k] - 1); if (v < 0) v = 0; h = tq(n[k] - 1) * sqrt(v / n[k]) }
+                printf "%s %.6g %.6g %.6g %.6g %d %.6g %.6g\n", gl[ord[a]], sx[k] / n[k], ym, mn[k], mx[k], n[k], ym - h, ym + h > f
             }
             print "\n\n# index 1: x y (every point)" > f
             printf "%s", raw[name] > f
