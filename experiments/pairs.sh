@@ -12,6 +12,11 @@
 #                     30 ms relative skew), truth stripped
 #     loss:CFG:N:P    the same, a fraction P of the messages lost (sniffer,
 #                     seeded), truth stripped; scored against the whole truth
+#     delay:N         Figures 12/13: multitier and multitier-delay (200 ms
+#                     added at WS2) with N messages each; the item runs on
+#                     both (--no-assign) and the measure is the error of the
+#                     added delay it reports, |measured - 0.2 s|
+#                     (added_delay_error, experiments/added_delay.awk)
 #     hotel:LOAD      the DeathStarBench hotel trace of that load (25 or
 #                     100), imported with call ids and the thread column,
 #                     cut into as many blocks of whole requests as there are
@@ -33,7 +38,7 @@ PAIRS_ALL_ALGOS="nesting,nesting:callids=0,convolution:mu=10ms,convolution,linki
 
 # metric:better (score columns); exact/set/tw accuracy are the request
 # measures, message_error_rate the message measure
-PAIRS_METRICS="exact_accuracy:higher set_accuracy:higher tw_accuracy:higher message_error_rate:lower instance_fp_rate:lower instance_fn_rate:lower pattern_fn:lower topn_missing_tol:lower"
+PAIRS_METRICS="added_delay_error:lower exact_accuracy:higher set_accuracy:higher tw_accuracy:higher message_error_rate:lower instance_fp_rate:lower instance_fn_rate:lower pattern_fn:lower topn_missing_tol:lower"
 
 : "${PAIRS_TIME:=1}"
 
@@ -94,6 +99,13 @@ pairs_trace() {
         loss) "$_b/sniffer" --quiet --loss "$_p" --seed "$_s" "$_d/t.csv" |
                   pairs_strip_truth >"$_d/in.csv" || return 1 ;;
         esac ;;
+    delay)
+        for _c in multitier multitier-delay; do
+            "$_b/maketrace" --seed "$_s" -D duration=0 -D messages="$_rest" \
+                "$PB_ROOT/maketrace/configs/$_c.conf" >"$_d/$_c.csv" || return 1
+        done
+        ln -sf multitier.csv "$_d/t.csv"
+        ln -sf multitier.csv "$_d/in.csv" ;;
     hotel)
         _imp="$PAIRS_WORK/hotel$_rest.csv"
         if [ ! -s "$_imp" ]; then
@@ -109,7 +121,7 @@ pairs_trace() {
                       b = int((first[p] - 1) * n / np) + 1; if (b == k) print rows[i] } }' \
             "$_imp" >"$_d/t.csv" || return 1
         ln -sf t.csv "$_d/in.csv" ;;
-    *) echo "pairs: recipe '$_r': expected syn:, skew:, loss: or hotel:" >&2; return 1 ;;
+    *) echo "pairs: recipe '$_r': expected syn:, skew:, loss:, delay: or hotel:" >&2; return 1 ;;
     esac
 }
 
@@ -120,13 +132,15 @@ pairs_strip_truth() {
         { o = ""; f = 1; for (i = 1; i <= NF; i++) if (keep[i]) { o = o (f ? "" : ",") $i; f = 0 }; print o }'
 }
 
-# pairs_run_side BIN WRAP ITEM DIR OUT: infer ITEM on DIR/in.csv with the
+# pairs_run_side BIN WRAP ITEM DIR OUT [INFER-OPTIONS]: infer ITEM on DIR/in.csv with the
 # programs in BIN (WRAP "=exec:CMD": that algorithm instead of ITEM; any
 # other non-empty WRAP: through `--algo exec:'WRAP ITEM'`, a wrapper that
 # gets the ITEM as its arguments), result in OUT, CPU and memory in
 # OUT.time ("cpu_s maxrss_kb")
 pairs_run_side() {
     _b=$1 _w=$2 _it=$3 _d=$4 _out=$5
+    shift 5
+    _xo="$*"
     # the oracle reads the truth columns, which exec: never passes on
     case "$_it" in truth|truth:*) _w= ;; esac
     set --
@@ -140,7 +154,7 @@ pairs_run_side() {
         IFS=$_o ;;
     esac
     if [ "$PAIRS_TIME" = 1 ] && [ -x /usr/bin/time ]; then
-        PB_BIN=$_b /usr/bin/time -f '%U %S %M' -o "$_out.tm" "$_b/infer" "$@" "$_d/in.csv" \
+        PB_BIN=$_b /usr/bin/time -f '%U %S %M' -o "$_out.tm" "$_b/infer" "$@" $_xo "$_d/in.csv" \
             >"$_out" 2>"$_out.err" || { cat "$_out.err" >&2; return 1; }
         # CPU from infer's own nanosecond clock (cpu_read_s + cpu_infer_s,
         # or an exec: command's cpu_exec_s) when the result has it:
@@ -155,10 +169,35 @@ pairs_run_side() {
               if (he) cpu = e; else if (h) cpu = r + c
               printf "%.6f %d\n", cpu, kb }' "$_out.tm" >"$_out.time"
     else
-        PB_BIN=$_b "$_b/infer" "$@" "$_d/in.csv" >"$_out" 2>"$_out.err" ||
+        PB_BIN=$_b "$_b/infer" "$@" $_xo "$_d/in.csv" >"$_out" 2>"$_out.err" ||
             { cat "$_out.err" >&2; return 1; }
         : >"$_out.time"
     fi
+}
+
+# pairs_delay_side BIN WRAP ITEM DIR OUT: a delay: point on one side:
+# ITEM on DIR/multitier.csv and DIR/multitier-delay.csv (--no-assign), the
+# error of the added delay it measures as a one-row CSV in OUT.score
+# (added_delay_error, empty when the pattern is not found); CPU and memory
+# of the run on the delayed trace
+pairs_delay_side() {
+    _db=$1 _dw=$2 _dit=$3 _dd=$4 _dout=$5
+    # (exec: takes the result as the command writes it: no --no-assign)
+    _dna=--no-assign
+    case "$_dw:$_dit" in :*|*:truth|*:truth:*) ;; *) _dna= ;; esac
+    for _dc in multitier multitier-delay; do
+        ln -sf "$_dc.csv" "$_dd/in.csv"
+        pairs_run_side "$_db" "$_dw" "$_dit" "$_dd" "$_dout.$_dc" $_dna || { ln -sf multitier.csv "$_dd/in.csv"; return 1; }
+        awk -f "$PB_ROOT/experiments/result_tsv.awk" "$_dout.$_dc" >"$_dout.$_dc.tsv" || return 1
+    done
+    ln -sf multitier.csv "$_dd/in.csv"
+    if [ -f "$_dout.multitier-delay.time" ]; then cp "$_dout.multitier-delay.time" "$_dout.time"; else : >"$_dout.time"; fi
+    { echo "added_delay_error"
+      awk -v node=WS2 -v with=AUTH -v with2='AP1|AP2' -v ctl=WS1 -f "$PB_ROOT/experiments/added_delay.awk" \
+          "$_dout.multitier.tsv" "$_dout.multitier-delay.tsv" |
+          awk -F, '$1 == "delayed" && $6 != "" { d = $6 - 0.2; printf "%.6f\n", (d < 0 ? -d : d); f = 1 }
+                   END { if (!f) print "" }'
+    } >"$_dout.score"
 }
 
 # pairs_rows POINT SERIES X SEED SCORECSV TIMEFILE: the long rows
@@ -209,8 +248,11 @@ pairs_run() {
                     case "$_it" in "${_sx%%:*}"|"${_sx%%:*}":*) _ie="$_ie:${_sx#*:}" ;; esac
                 done
                 _res="$PAIRS_WORK/r.$_side.csv"
-                if pairs_run_side "$_bin" "$_wr" "$_ie" "$_td" "$_res" </dev/null &&
-                   "$_ba/score" --truth "$_td/t.csv" "$_res" >"$_res.score" 2>"$_res.serr" </dev/null; then
+                if case "$_rec" in
+                   delay:*) pairs_delay_side "$_bin" "$_wr" "$_ie" "$_td" "$_res" </dev/null ;;
+                   *) pairs_run_side "$_bin" "$_wr" "$_ie" "$_td" "$_res" </dev/null &&
+                      "$_ba/score" --truth "$_td/t.csv" "$_res" >"$_res.score" 2>"$_res.serr" </dev/null ;;
+                   esac; then
                     pairs_rows "$_pt" "$_ser" "$_px" "$_s" "$_res.score" "$_res.time" >>"$_of"
                 else
                     [ -s "$_res.serr" ] && cat "$_res.serr" >&2
