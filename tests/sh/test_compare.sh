@@ -41,6 +41,13 @@ grep -q '<svg' "$tmp/o.html" || fail "no interval plot in the HTML page"
 # the same input, the same bytes
 "$C" --csv "$tmp/o2.csv" "$tmp/a.csv" "$tmp/b.csv" >/dev/null
 cmp -s "$tmp/o.csv" "$tmp/o2.csv" || fail "two runs differ"
+# a seeded bootstrap interval instead: inside the range of the differences,
+# the same for the same seed
+"$C" -s bootstrap=2000 -s seed=7 --csv "$tmp/b1.csv" "$tmp/a.csv" "$tmp/b.csv" >"$tmp/tb" 2>&1
+"$C" -s bootstrap=2000 -s seed=7 --csv "$tmp/b2.csv" "$tmp/a.csv" "$tmp/b.csv" >/dev/null 2>&1
+cmp -s "$tmp/b1.csv" "$tmp/b2.csv" || fail "bootstrap not deterministic"
+awk -F, '$4 == "acc" { exit !($15 >= 0.01 && $15 < 0.024 && $16 > 0.024 && $16 <= 0.04 && $NF == "better") }' "$tmp/b1.csv" ||
+    { cat "$tmp/b1.csv"; fail "bootstrap interval of acc"; }
 # tolerance 0.01: the interval [0.0098, 0.0382] straddles it: undecided
 "$C" -s tol_min=0.01 "$tmp/a.csv" "$tmp/b.csv" >"$tmp/t2"
 grep -q ' acc .*undecided, BETTER than 0$' "$tmp/t2" || { cat "$tmp/t2"; fail "straddling interval not undecided"; }
