@@ -99,6 +99,11 @@ cmp=${binA_cmp:-$binA/compare}
 
 if [ -f "$points" ]; then cp "$points" "$PAIRS_WORK/points"
 else pairs_points "$points" "$algos" >"$PAIRS_WORK/points" || exit 2; fi
+hd="${PB_DATA:-$ROOT/../shared/data/deathstarbench-hotel}"
+if grep -q '|hotel:' "$PAIRS_WORK/points" && ! ls "$hd"/hotel_load*.tar.xz >/dev/null 2>&1; then
+    grep -v '|hotel:' "$PAIRS_WORK/points" >"$PAIRS_WORK/p2"; mv "$PAIRS_WORK/p2" "$PAIRS_WORK/points"
+    echo "compare: note: no hotel traces in $hd (set PB_DATA): the hotel points are left out" >&2
+fi
 mkdir -p "$out" || pairs_die "cannot create $out"
 np=$(grep -vc '^#' "$PAIRS_WORK/points")
 echo "compare: $np points x $seeds seeds, A = $specA, B = $specB" >&2
