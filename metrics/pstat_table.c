@@ -300,7 +300,7 @@ done:
     return rc;
 }
 
-static int is_resource(const char *metric)
+int pstat_is_resource(const char *metric)
 {
     size_t n = strlen(metric);
     return (n > 2 && !strcmp(metric + n - 2, "_s")) ||
@@ -362,7 +362,7 @@ int pstat_table_compute(pstat_table *t, const pstat_opts *o, pb_error *err)
         rc = pstat_paired_t(a, b, n, o->level, o->power, &r->p, err);
         if (rc != PB_OK)
             break;
-        if (is_resource(r->metric))
+        if (pstat_is_resource(r->metric))
             r->tol = o->res_rel * fabs(r->p.mean_a);
         else
             r->tol = fmax(o->tol_min, o->tol_sd * r->p.sd_a);

@@ -74,6 +74,10 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err);
  * options; err says which), PB_ENOMEM. */
 int pstat_table_compute(pstat_table *t, const pstat_opts *o, pb_error *err);
 
+/* 1 if metric is a resource measure (its name ends in "_s" or "_kb": CPU
+ * seconds, peak memory), else 0. */
+int pstat_is_resource(const char *metric);
+
 /* Rows in first-seen order (side A's file first). */
 size_t pstat_table_nrows(const pstat_table *t);
 const pstat_row *pstat_table_row(const pstat_table *t, size_t i);

@@ -22,7 +22,7 @@ static const char *prog = "compare";
 
 typedef struct compare_params {
     double level, power, tol_sd, tol_min, res_rel;
-    int bootstrap, seed;
+    int bootstrap, seed, res_exit;
 } compare_params;
 
 static const pb_option compare_options[] = {
@@ -43,6 +43,10 @@ static const pb_option compare_options[] = {
      "in the verdict (0 = t interval only)"},
     {"seed", PB_OPT_INT, offsetof(compare_params, seed), "1", 0, 2147483647.0,
      "seed of the bootstrap"},
+    {"res_exit", PB_OPT_BOOL, offsetof(compare_params, res_exit), "0", PB_OPT_NORANGE,
+     "let the verdicts of resource metrics set the exit status too (off: CPU "
+     "time on a shared machine is noisy, and over many points some 95 % "
+     "intervals miss by chance; they are still printed)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 enum { O_SET = 1, O_OUTPUT, O_CSV, O_HTML, O_LABELS, O_TITLE, O_CHANGES, O_QUIET };
@@ -76,7 +80,8 @@ static void usage(FILE *fp, const pb_cli *cli)
             "higher, lower or none.  Exit status: 0 nothing beyond tolerance,\n"
             "1 a WORSE, undecided-WORSE-than-0 or MISSING row, 3 a BETTER, CHANGED\n"
             "or undecided-BETTER-than-0 row and no worse one (a change to\n"
-            "explain), 2 bad usage, 4 unreadable input.\n\n",
+            "explain), 2 bad usage, 4 unreadable input; resource rows (cpu_s,\n"
+            "maxrss_kb: names ending in _s or _kb) count only with -s res_exit=1.\n\n",
             prog);
     pb_cli_help(fp, cli);
     fprintf(fp, "\nParameters (-s NAME=VALUE):\n");
@@ -513,17 +518,27 @@ int main(int argc, char **argv)
     }
     size_t cnt[PSTAT_CHANGED + 1] = {0}, missing = 0, uworse = 0, ubetter = 0,
            n = pstat_table_nrows(t);
+    /* what sets the exit status: (resource rows only with res_exit) */
+    size_t gate_worse = 0, gate_better = 0;
     for (size_t i = 0; i < n; i++) {
         const pstat_row *r = pstat_table_row(t, i);
+        int gate = par.res_exit || !pstat_is_resource(r->metric);
         if (r->p.n == 0) {
             missing++;
+            gate_worse += (size_t)gate;
             continue;
         }
         cnt[r->verdict]++;
-        if (r->verdict == PSTAT_UNDECIDED && pstat_side(&r->p, r->dir) < 0)
+        int side = pstat_side(&r->p, r->dir);
+        if (r->verdict == PSTAT_UNDECIDED && side < 0)
             uworse++;
-        if (r->verdict == PSTAT_UNDECIDED && pstat_side(&r->p, r->dir) > 0)
+        if (r->verdict == PSTAT_UNDECIDED && side > 0)
             ubetter++;
+        if (gate && (r->verdict == PSTAT_WORSE || (r->verdict == PSTAT_UNDECIDED && side < 0)))
+            gate_worse++;
+        if (gate && (r->verdict == PSTAT_BETTER || r->verdict == PSTAT_CHANGED ||
+                     (r->verdict == PSTAT_UNDECIDED && side > 0)))
+            gate_better++;
     }
     char summary[512];
     snprintf(summary, sizeof summary,
@@ -555,9 +570,9 @@ int main(int argc, char **argv)
     }
     if (!quiet && out_path)
         fprintf(stderr, "%s\n", summary);
-    if (cnt[PSTAT_WORSE] || missing || uworse)
+    if (gate_worse)
         status = 1;
-    else if (cnt[PSTAT_BETTER] || cnt[PSTAT_CHANGED] || ubetter)
+    else if (gate_better)
         status = 3;
 done:
     pb_out_abort(out);
