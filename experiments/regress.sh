@@ -134,6 +134,7 @@ if [ $update -eq 1 ]; then
 fi
 [ -f "$base" ] || pairs_die "no baseline $base; make one with: sh experiments/regress.sh --update"
 grep '^# commit=' "$base" | sed 's/^# /regress: baseline /'
+[ "$PB_BIN" != "$ROOT/bin" ] && echo "regress: now programs=$PB_BIN (not this checkout's bin)"
 echo "regress: now commit=$commit seeds=$seeds; tolerance per metric = max($tolsd x the sd of its baseline values over the seeds), verdicts from the 95 % paired t interval"
 b="$PAIRS_WORK/base.csv"
 if [ $nohotel -eq 1 ]; then grep -v '^hotel:' "$base" >"$b"; else cp "$base" "$b"; fi
