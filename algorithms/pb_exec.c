@@ -380,6 +380,14 @@ int pb_exec_finish(const char *command, const pb_trace *t,
         pb_fingerprint_format(&fpr, fpline, sizeof fpline);
         fprintf(fp, "# %s\n", fpline);
     }
+    /* the trace's own metadata, as infer carries it for every algorithm
+     * (score reads a sniffed copy's "sniffer: messages=A kept=B" there) */
+    for (size_t i = 0; i < t->nmeta; i++) {
+        fputs("# trace: ", fp);
+        for (const char *q = t->meta[i]; *q; q++)
+            fputc(*q == '\n' || *q == '\r' ? ' ' : *q, fp);
+        fputc('\n', fp);
+    }
     char buf[8192];
     int first = 1, bol = 1;
     while (fgets(buf, sizeof buf, in)) {
