@@ -385,6 +385,14 @@ int pb_exec_finish(const char *command, const pb_trace *t,
     /* which pathbench ran it, as infer records for every algorithm */
     fprintf(fp, "# program=infer version=%s commit=%s\n", pb_version(),
             pb_version_commit()[0] ? pb_version_commit() : "none");
+    /* the trace's own metadata, as infer carries it for every algorithm
+     * (score reads a sniffed copy's "sniffer: messages=A kept=B" there) */
+    for (size_t i = 0; i < t->nmeta; i++) {
+        fputs("# trace: ", fp);
+        for (const char *q = t->meta[i]; *q; q++)
+            fputc(*q == '\n' || *q == '\r' ? ' ' : *q, fp);
+        fputc('\n', fp);
+    }
     char buf[8192];
     int first = 1, bol = 1;
     while (fgets(buf, sizeof buf, in)) {
