@@ -384,20 +384,20 @@ int main(int argc, char **argv)
 
     /* the curve files are opened before the work, and are not inputs */
     pb_out *curve = NULL, *cov = NULL, *outf = NULL;
-    const char *inputs[3] = {truth_path, result_path, kept_path};
+    const char *inputs[2] = {truth_path, result_path};
     if (curve_path && cov_path && !strcmp(curve_path, cov_path)) {
         fprintf(stderr, "%s: --topn-curve and --coverage-curve name the same "
                         "file; expected two\n", prog);
         return 2;
     }
-    if ((curve_path && pb_out_open(&curve, curve_path, inputs, 3, &err) != PB_OK) ||
-        (cov_path && pb_out_open(&cov, cov_path, inputs, 3, &err) != PB_OK)) {
+    if ((curve_path && pb_out_open(&curve, curve_path, inputs, 2, &err) != PB_OK) ||
+        (cov_path && pb_out_open(&cov, cov_path, inputs, 2, &err) != PB_OK)) {
         pb_error_print(stderr, prog, &err);
         pb_out_abort(curve);
         pb_out_abort(cov);
         return 1;
     }
-    if (pb_out_open(&outf, out_path, inputs, 3, &err) != PB_OK) {
+    if (pb_out_open(&outf, out_path, inputs, 2, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
         pb_out_abort(curve);
         pb_out_abort(cov);
