@@ -308,6 +308,20 @@ static fdlife *find_fd(fdlife *t, size_t n, int64_t pid, int fd)
     return NULL;
 }
 
+/* a new entry at the end of the table (which may move) */
+static fdlife *new_fd(fdlife **t, size_t *n, size_t *cap_)
+{
+    if (*n == *cap_) {
+        size_t nc = *cap_ ? *cap_ * 2 : 64;
+        fdlife *nn = realloc(*t, nc * sizeof *nn);
+        if (!nn)
+            return NULL;
+        *t = nn;
+        *cap_ = nc;
+    }
+    return &(*t)[(*n)++];
+}
+
 long cap_port(const char *ep)
 {
     const char *colon = ep ? strrchr(ep, ':') : NULL;
@@ -331,17 +345,11 @@ int cap_finish_events(cap *c, pb_error *err)
             fdlife *o = find_fd(t, nt, e->pid, e->dupfrom);
             if (o && o->live) {
                 if (!f) {
-                    if (nt == tcap) {
-                        tcap = tcap ? tcap * 2 : 64;
-                        fdlife *nn = realloc(t, tcap * sizeof *nn);
-                        if (!nn) {
-                            rc = PB_ENOMEM;
-                            break;
-                        }
-                        t = nn;
-                        o = find_fd(t, nt, e->pid, e->dupfrom);
+                    if (!(f = new_fd(&t, &nt, &tcap))) {
+                        rc = PB_ENOMEM;
+                        break;
                     }
-                    f = &t[nt++];
+                    o = find_fd(t, nt, e->pid, e->dupfrom);
                 }
                 *f = *o;
                 f->fd = e->fd;
@@ -370,17 +378,9 @@ int cap_finish_events(cap *c, pb_error *err)
             uint32_t conn;
             if ((rc = cap_conn(c, client, server, role, 1, &conn)) != PB_OK)
                 break;
-            if (!f) {
-                if (nt == tcap) {
-                    tcap = tcap ? tcap * 2 : 64;
-                    fdlife *nn = realloc(t, tcap * sizeof *nn);
-                    if (!nn) {
-                        rc = PB_ENOMEM;
-                        break;
-                    }
-                    t = nn;
-                }
-                f = &t[nt++];
+            if (!f && !(f = new_fd(&t, &nt, &tcap))) {
+                rc = PB_ENOMEM;
+                break;
             }
             f->pid = e->pid;
             f->fd = e->fd;

@@ -569,6 +569,21 @@ done:
     return PB_OK;
 }
 
+/* the thread column's text: "PID/TID" of the observing process's thread;
+ * *out 0 when the capture has no thread (packets) */
+static int thread_label(const cap *c, pb_trace *t, uint32_t proc, int64_t tid, uint32_t *out)
+{
+    *out = 0;
+    if (tid < 0 || !proc)
+        return PB_OK;
+    const char *key = pb_strtab_str(c->procs, proc - 1);
+    const char *tab = key ? strchr(key, '\t') : NULL;
+    long pid = tab ? strtol(tab + 1, NULL, 10) : 0;
+    char th[64];
+    int tl = snprintf(th, sizeof th, "%ld/%lld", pid, (long long)tid);
+    return pb_obs_label(t->names, th, (size_t)tl, out);
+}
+
 static int port_ok(const cap *c, uint32_t server)
 {
     if (!c->opts->ports)
@@ -750,19 +765,10 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 m.conn = conn_label;
                 m.attr = h->attr;
                 m.size = h->size < PB_SIZE_NONE ? (uint32_t)h->size : PB_SIZE_NONE - 1;
-                char th[64];
                 if (x->snd) {
                     m.ts = x->snd->first;
-                    if (x->snd->tid_first >= 0) {
-                        long pid = 0;
-                        const char *key = pb_strtab_str(c->procs, x->snd->proc - 1);
-                        const char *tab = key ? strchr(key, '\t') : NULL;
-                        if (tab)
-                            pid = strtol(tab + 1, NULL, 10);
-                        int tl = snprintf(th, sizeof th, "%ld/%lld", pid, (long long)x->snd->tid_first);
-                        if (pb_obs_label(t->names, th, (size_t)tl, &m.sthread) != PB_OK)
-                            rc = PB_ENOMEM;
-                    }
+                    if (thread_label(c, t, x->snd->proc, x->snd->tid_first, &m.sthread) != PB_OK)
+                        rc = PB_ENOMEM;
                 } else {
                     m.ts = x->rcv ? x->rcv->last : x->wire->first;
                     c->st.one_sided++;
@@ -770,16 +776,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 m.recv_ts = PB_TS_NONE;
                 if (x->rcv) {
                     m.recv_ts = x->rcv->last;
-                    if (x->rcv->tid_last >= 0) {
-                        long pid = 0;
-                        const char *key = pb_strtab_str(c->procs, x->rcv->proc - 1);
-                        const char *tab = key ? strchr(key, '\t') : NULL;
-                        if (tab)
-                            pid = strtol(tab + 1, NULL, 10);
-                        int tl = snprintf(th, sizeof th, "%ld/%lld", pid, (long long)x->rcv->tid_last);
-                        if (pb_obs_label(t->names, th, (size_t)tl, &m.thread) != PB_OK)
-                            rc = PB_ENOMEM;
-                    }
+                    if (thread_label(c, t, x->rcv->proc, x->rcv->tid_last, &m.thread) != PB_OK)
+                        rc = PB_ENOMEM;
                 } else if (x->snd && !x->wire) {
                     c->st.one_sided++;
                 }
