@@ -7,6 +7,7 @@
 #   make bench      speed and memory benchmarks (never part of the tests)
 #   make test-slurm the quick sweep as a Slurm job array on a local one-node Slurm
 #   make figures    regenerate the papers' figures (the main job)
+#   make realbench  every algorithm on every real trace set (out/realbench.*)
 #   make readme     refresh the README's generated tables from out/figures/
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -16,7 +17,7 @@ BUILD   ?= build
 BIN     ?= bin
 CC      ?= cc
 
-LIBDIRS  := core maketrace skewer sniffer algorithms metrics importer
+LIBDIRS  := core maketrace skewer sniffer algorithms algorithms/precise metrics importer
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \
             -Wno-unused-parameter
@@ -27,7 +28,7 @@ CFLAGS   += -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-LDLIBS   += -lpcap -ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
+LDLIBS   += -lpcap -ljansson -larchive -lz -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
 
 LIB_SRCS  := $(sort $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
@@ -42,7 +43,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .SECONDARY:
 
-.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm capture-demo
+.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm capture-demo realbench
 
 all: $(PROGS) $(BUILD)/libpbcapture.so
 
@@ -115,6 +116,12 @@ figures: deps
 
 report:
 	@sh experiments/report.sh
+
+# The cross-system benchmark: every algorithm on every real set of data/
+# (docs/realbench.md); out/realbench.{md,html,csv}.  REALBENCH_ARGS adds
+# options, e.g. REALBENCH_ARGS="--exec mine='python3 mine.py'".
+realbench: all
+	@sh experiments/realbench.sh $(REALBENCH_ARGS)
 
 # The README's generated tables, from the last `make figures` (docs/DEVELOPING.md).
 readme:

@@ -29,6 +29,7 @@
 #include "pb_strbuf.h"
 #include "pb_strtab.h"
 
+#include <stddef.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_filter.h>
 #include <gsl/gsl_vector.h>
@@ -67,9 +68,17 @@ const pb_option nesting_options[] = {
     {"same_tick", PB_OPT_BOOL, offsetof(nesting_params, same_tick), "1", PB_OPT_NORANGE,
      "skew_window 0: a call with the child's ts, earlier in the file, is a candidate "
      "parent (0: strictly earlier only, Figure 4)"},
+    {"max_candidates", PB_OPT_INT, offsetof(nesting_params, max_cand), "1024", 1, 1e9,
+     "candidate parents one call may have (the calls open at its sender when "
+     "it was sent): the latest-sent kept; a cap on memory for deep chains "
+     "through few nodes; a warning says when it cut"},
     {"window", PB_OPT_DURATION, offsetof(nesting_params, window), "0", 0, 1e6,
      "sliding-window nesting (docs/nesting.md): cut the trace into windows of this "
      "length; equals whole-trace nesting when longer than the longest call; 0 = off"},
+    {"min_confidence", PB_OPT_DOUBLE, offsetof(nesting_params, min_confidence), "0", 0, 1,
+     "abstain on (leave unattached) every call pair whose confidence is below this: "
+     "the product, from its path's root down to it, of each chosen parent's share of "
+     "its candidates' scores (docs/nesting.md); 0 = attach all"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 
@@ -638,6 +647,50 @@ static int cand_push(nesting *s, uint32_t q)
     return PB_OK;
 }
 
+/* Keep, of the n candidates at c (distinct pairs), the k whose calls were
+ * sent last (largest message index: the trace is in time order), in their
+ * order.  O(n): a quickselect on a copy of the keys.  Returns PB_OK or
+ * PB_ENOMEM. */
+static int cut_candidates(nesting *s, uint32_t *c, size_t n, size_t k)
+{
+    if (pb_grow(&s->selbuf, sizeof *s->selbuf, &s->selcap, n, 1024) != PB_OK)
+        return PB_ENOMEM;
+    uint32_t *a = s->selbuf;
+    for (size_t i = 0; i < n; i++)
+        a[i] = s->call[c[i]];
+    /* the (n - k)-th smallest key: the least one kept (quickselect,
+     * three-way partition) */
+    ptrdiff_t want = (ptrdiff_t)(n - k), lo = 0, hi = (ptrdiff_t)n - 1;
+    while (lo < hi) {
+        uint32_t pv = a[lo + (hi - lo) / 2];
+        ptrdiff_t lt = lo, i = lo, gt = hi;
+        while (i <= gt) {
+            uint32_t t = a[i];
+            if (t < pv) {
+                a[i++] = a[lt];
+                a[lt++] = t;
+            } else if (t > pv) {
+                a[i] = a[gt];
+                a[gt--] = t;
+            } else {
+                i++;
+            }
+        }
+        if (want < lt)
+            hi = lt - 1;
+        else if (want > gt)
+            lo = gt + 1;
+        else
+            break;
+    }
+    uint32_t least = a[want];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s->call[c[i]] >= least)
+            c[m++] = c[i];
+    return PB_OK;
+}
+
 static int sweep(nesting *s, pb_error *err)
 {
     const pb_msg *msgs = s->v.msgs;
@@ -695,6 +748,17 @@ static int sweep(nesting *s, pb_error *err)
         }
         if (rc != PB_OK)
             break;
+        const size_t kmax = s->p.max_cand > 0 ? (size_t)s->p.max_cand : 1024;
+        size_t got = s->ncand - start;
+        if (got > kmax) {
+            if ((rc = cut_candidates(s, s->cand + start, got, kmax)) != PB_OK)
+                break;
+            /* the same-tick count of those kept */
+            st = 0;
+            for (size_t k = start; k < start + kmax && tie_ok; k++)
+                st += cmsg(s, s->cand[k])->ts == lim;
+            s->ncand = start + kmax;
+        }
         if (s->ncand > UINT32_MAX) {
             rc = pb_error_set(err, PB_ERANGE, NULL, 0, 0,
                               "more than 2^32 candidate nestings: trace too large "
@@ -708,6 +772,11 @@ static int sweep(nesting *s, pb_error *err)
             continue;
         s->with_cands++;
         s->own_cands += nc;
+        if (got > kmax) {
+            s->capped++;
+            if (got > s->capped_max)
+                s->capped_max = got;
+        }
         s->own_same_tick += st;
         double wt = 1.0 / (double)nc;
         uint32_t last_a = NONE, h = NONE;
@@ -727,6 +796,9 @@ static int sweep(nesting *s, pb_error *err)
     for (uint32_t i = 0; i < s->nnodes; i++)
         free(open[i].a);
     free(open);
+    free(s->selbuf);
+    s->selbuf = NULL;
+    s->selcap = 0;
     if (rc == PB_ENOMEM)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory listing candidate nestings");
     if (rc == PB_ERANGE && sb_full)
@@ -813,8 +885,16 @@ static double penalty(const nesting *s, uint32_t q, uint32_t c,
     return pen(s, 0, co, s->p.x) * pen(s, 1, cs, s->p.y) * pen(s, 2, ca, s->p.z);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 static int choose(nesting *s)
 {
+    double *vbuf = NULL;
+    size_t vcap = 0;
     const size_t bins = (size_t)s->p.bins;
     const int penalize = s->p.x != 0 || s->p.y != 0 || s->p.z != 0;
     int rc = PB_OK;
@@ -846,6 +926,8 @@ static int choose(nesting *s)
             uint32_t pr = s->fpar ? s->fpar[s->ret[c]] : NONE;
             if (pr >= s->v.n)
                 continue;
+            if (s->share && s->fshare)
+                s->share[c] = s->fshare[s->ret[c]];
             uint32_t q = s->pair_of_msg[pr];
             if (q == NONE || s->ret[q] != pr)
                 continue; /* its call is before this view: an old path */
@@ -860,7 +942,8 @@ static int choose(nesting *s)
         if (k0 == k1)
             continue;
         uint32_t best = NONE, last_a = NONE, h = NONE;
-        double bestv = -1.0;
+        double bestv = -1.0, sumv = 0;
+        size_t nv = 0;
         if (k1 - k0 == 1) /* no choice to make (the common case) */
             best = s->cand[k0];
         for (uint32_t k = k1 - k0 == 1 ? k1 : k0; k < k1; k++) {
@@ -879,7 +962,33 @@ static int choose(nesting *s)
                 bestv = v;
                 best = q;
             }
+            if (s->share) {
+                if (nv == vcap) {
+                    size_t nc = vcap ? 2 * vcap : 64;
+                    double *t = realloc(vbuf, nc * sizeof *t);
+                    if (!t) {
+                        rc = PB_ENOMEM;
+                        break;
+                    }
+                    vbuf = t;
+                    vcap = nc;
+                }
+                vbuf[nv++] = v;
+            }
         }
+        /* summed in increasing order, so that the sum does not depend on
+         * the order the candidates were listed in (window mode lists them
+         * in another) */
+        if (nv > 1)
+            qsort(vbuf, nv, sizeof *vbuf, cmp_dbl);
+        for (size_t i = 0; i < nv; i++)
+            sumv += vbuf[i];
+        nv = 0;
+        /* the confidence of the choice: the winner's share of the scores
+         * (all zero: an even share) */
+        if (s->share)
+            s->share[c] = k1 - k0 == 1 ? 1.0
+                          : sumv > 0 ? bestv / sumv : 1.0 / (double)(k1 - k0);
         s->parent[c] = best;
         s->next_sib[c] = s->first_child[best];
         s->first_child[best] = c;
@@ -889,6 +998,7 @@ static int choose(nesting *s)
     }
     free(nkids);
     free(kc);
+    free(vbuf);
     return rc;
 }
 
@@ -956,7 +1066,9 @@ void nesting_close(nesting *s)
     free(s->pair_of_msg);
     free(s->cand_off);
     free(s->cand);
+    free(s->selbuf);
     free(s->parent);
+    free(s->share);
     free(s->first_child);
     free(s->next_sib);
     free(s->sbt);
@@ -1015,6 +1127,7 @@ int nesting_init_seg(nesting **out, const pb_trace_view *v,
         s->own_lo = seg->own_lo;
         s->own_hi = seg->own_hi;
         s->fpar = seg->fpar;
+        s->fshare = seg->fshare;
         s->seg_mode = seg->mode;
     }
     s->nnodes = v->nodes ? pb_strtab_count(v->nodes) : 0;
@@ -1054,9 +1167,12 @@ int nesting_init_seg(nesting **out, const pb_trace_view *v,
     s->parent = malloc(np * sizeof *s->parent);
     s->first_child = malloc(np * sizeof *s->first_child);
     s->next_sib = malloc(np * sizeof *s->next_sib);
+    s->share = malloc(np * sizeof *s->share);
     rc = PB_ENOMEM;
-    if (!s->cand_off || !s->parent || !s->first_child || !s->next_sib)
+    if (!s->cand_off || !s->parent || !s->first_child || !s->next_sib || !s->share)
         goto fail;
+    for (size_t i = 0; i < np; i++)
+        s->share[i] = 1.0;
     if (seg)
         sb_move(s, seg->sb);
     rc = sweep(s, err);
@@ -1097,6 +1213,11 @@ fail:
 uint32_t nesting_npairs(const nesting *s) { return s->npairs; }
 uint32_t nesting_pair_call(const nesting *s, uint32_t i) { return i < s->npairs && s->call ? s->call[i] : NONE; }
 uint32_t nesting_pair_return(const nesting *s, uint32_t i) { return i < s->npairs && s->ret ? s->ret[i] : NONE; }
+double nesting_pair_share(const nesting *s, uint32_t i)
+{
+    return i < s->npairs && s->share ? s->share[i] : 1.0;
+}
+
 uint32_t nesting_pair_parent(const nesting *s, uint32_t i) { return i < s->npairs && s->parent ? s->parent[i] : NONE; }
 
 uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i)
@@ -1140,6 +1261,8 @@ void nesting_seg_counts(const nesting *s, nesting_seg_counts_t *c)
     c->with_cands = s->with_cands;
     c->cands = s->own_cands;
     c->same_tick_cands = s->own_same_tick;
+    c->capped = s->capped;
+    c->capped_max = s->capped_max;
 }
 
 /* ------------------------------------------------------------------ */

@@ -36,12 +36,16 @@ typedef struct nesting_params {
     double smooth_width; /* [smooth_width] its standard deviation, bins */
     int callids;         /* [callids] use call ids (else FIFO for all) */
     int top;             /* [top] patterns drawn in dot / report; 0 = all */
+    int max_cand;        /* [max_candidates] candidate parents one call may
+                            have: the latest-sent kept, 1024 */
     int same_tick;       /* [same_tick] with skew_window 0, a call with the
                             same ts as the child's call, earlier in the
                             file, is a candidate parent (default 1; 0 =
                             strictly earlier only, Figure 4) */
     pb_ns window;        /* [window] sliding-window nesting (nesting_window.c);
                             0 = whole trace */
+    double min_confidence; /* [min_confidence] abstain on messages whose
+                              path confidence is below it; 0 = none */
 } nesting_params;
 
 /* The option table over nesting_params. */

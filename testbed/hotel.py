@@ -94,6 +94,24 @@ def call(src_ip, addr, path, trace):
     return status
 
 
+def call_parallel(src_ip, targets, trace):
+    """Parallel calls made by one thread: all sent, then all replies read."""
+    socks = []
+    for addr, path in targets:
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.settimeout(10)
+        s.bind((src_ip, 0))
+        s.connect(addr)
+        tp = "00-%s-%s-01" % (trace, new_span())
+        req = ("GET %s HTTP/1.1\r\nHost: %s:%d\r\ntraceparent: %s\r\n"
+               "Connection: close\r\n\r\n" % (path, addr[0], addr[1], tp))
+        s.sendall(req.encode())
+        socks.append(s)
+    for s in socks:
+        read_request(s)
+        s.close()
+
+
 def reply(sock, name):
     body = ("ok %s\n" % name).encode()
     sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
@@ -121,12 +139,10 @@ def serve_thread(name, ip, lsock, down):
                     for t in targets:
                         call(ip, down[t], "/" + t, trace)
                 else:
-                    ths = [threading.Thread(target=call, args=(ip, down[t], "/" + t, trace))
-                           for t in targets]
-                    for th in ths:
-                        th.start()
-                    for th in ths:
-                        th.join()
+                    # parallel calls from this same thread: every request
+                    # sent, then every reply read (helper threads would
+                    # send them, and vPath's assumption would not hold)
+                    call_parallel(ip, [(down[t], "/" + t) for t in targets], trace)
             reply(c, name)
     while True:
         c, _ = lsock.accept()

@@ -48,11 +48,7 @@ awk -F, '$9 > 0.01 { moved = 1 } END { exit !moved }' "$d/f.out" || fail "fcfs a
 grep -q "truth *result" "$d/text.out" || fail "no side-by-side header"
 grep -q "total-variation distance 0;" "$d/text.out" || fail "receipts at DB per peer do not depend on inference"
 # a real import
-if [ -f "$R/data/deathstarbench-hotel/hotel_load25.tar.xz" ]; then
-    h="$R/data/deathstarbench-hotel/hotel_load25.tar.xz"
-else
-    h="$R/../shared/data/deathstarbench-hotel/hotel_load25.tar.xz"
-fi
+h="$R/data/deathstarbench-hotel/hotel_load25.tar.xz"
 if [ -f "$h" ]; then
     "$B/importtrace" -q "$h" > "$d/h.csv"
     "$B/infer" --algo truth "$d/h.csv" > "$d/h.res"
