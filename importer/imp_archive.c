@@ -185,7 +185,11 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
         if (i == end)
             continue; /* white space only so far: nothing kept */
         unsigned char c = (unsigned char)b[i];
-        if (c != '{' && c != '[') {
+        /* a span CSV starts with its header: text, looked at once whole */
+        int csv_ok = (im->opts.format == IMP_FORMAT_CSV ||
+                      (im->opts.format == IMP_FORMAT_AUTO && name && strstr(name, ".csv"))) &&
+                     c >= 0x20 && c < 0x7f && c != '{' && c != '[';
+        if (c != '{' && c != '[' && !csv_ok) {
             free(b);
             char found[16];
             if (c >= 0x20 && c < 0x7f)
@@ -194,7 +198,7 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
                 snprintf(found, sizeof found, "byte 0x%02x", c);
             return imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1,
                             "found %s; expected a JSON document: '{' (Jaeger, "
-                            "OTLP) or '[' (Zipkin)", found);
+                            "OTLP) or '[' (Zipkin), or a span CSV's header", found);
         }
         memmove(b, b + i, end - i);
         n = end - i;
