@@ -338,6 +338,7 @@ int score_compute(const tv_truth *tv, const score_result *r,
     rep->message_error_rate = rep->exact_accuracy = NAN;
     rep->set_accuracy = rep->tw_accuracy = NAN;
     rep->intact_exact_accuracy = NAN;
+    rep->immediacy = rep->thread_pattern = NAN;
     rep->has_kept = tv->has_kept;
     rep->lost_messages = tv->msg_lost;
     if (r->has_assign && tv->view != TV_PATH) {
@@ -432,7 +433,7 @@ void score_write_header(FILE *fp, const score_report *rep)
           "messages_wrong,instances_exact,instances_matched,min_instances,"
           "dropped_patterns,rank_by,topn,topn_missing,topn_tolerance,"
           "topn_missing_tol,lost_messages,intact_instances,"
-          "intact_exact_accuracy\n", fp);
+          "intact_exact_accuracy,immediacy,thread_pattern\n", fp);
 }
 
 void score_write_row(FILE *fp, const score_report *rep)
@@ -484,6 +485,10 @@ void score_write_row(FILE *fp, const score_report *rep)
     } else {
         fputs(",,", fp);
     }
+    fputc(',', fp);
+    put_real(fp, rep->immediacy);
+    fputc(',', fp);
+    put_real(fp, rep->thread_pattern);
     fputc('\n', fp);
 }
 
@@ -574,6 +579,10 @@ void score_write_text(FILE *fp, const score_report *rep)
                 rep->latency_error_max);
     else
         fputs("latency:   n/a (no node latency to compare)\n", fp);
+    if (!isnan(rep->immediacy) || !isnan(rep->thread_pattern))
+        fprintf(fp, "assume:    immediacy %.4g, thread pattern %.4g (metrics/assume.h: "
+                    "what the truth keeps of BorderPatrol's and vPath's premises)\n",
+                rep->immediacy, rep->thread_pattern);
     size_t miss, miss_tol;
     double tol = rep->opts.ntol ? rep->opts.tol[0] : 0;
     score_topn(rep, rep->opts.topn, tol, &miss, &miss_tol);

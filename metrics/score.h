@@ -146,6 +146,9 @@ typedef struct score_report {
                                       when 0/0 or without a kept mask */
     size_t latency_nodes;
     double latency_error_median, latency_error_max;  /* NAN when no node */
+    /* the assumption meters of the truth trace (metrics/assume.h), filled
+     * by the caller; NAN when the trace lacks thread / sthread */
+    double immediacy, thread_pattern;
     score_entry *entries;     /* true patterns first (in true rank order),
                                  then inferred-only ones (in inferred order) */
     size_t nentries;
