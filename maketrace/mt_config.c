@@ -976,6 +976,11 @@ static int finish_models(parser *p)
         e->stages = sv && sv->stages ? sv->stages : st->stages;
         e->handoff = sv && sv->handoff >= 0 ? sv->handoff : st->handoff;
         e->read_cost = sv && sv->read_cost >= 0 ? sv->read_cost : st->read_cost;
+        if (e->batch > 1 && e->handoff > 0 && e->model == MT_EXEC_POOL)
+            return mt_perr_at(p, sv ? sv->line : 0, sv ? sv->col : 0, "node %s: batch=%d with "
+                              "handoff=%g; expected one of them (a batch is served by the "
+                              "worker that read it)", pb_strtab_str(c->nodes, (uint32_t)x),
+                              e->batch, e->handoff);
         if (sv && sv->workers && (e->model == MT_EXEC_EVENT || e->model == MT_EXEC_SEDA))
             return mt_perr_at(p, sv->line, sv->col, "service %s: workers=K bounds a pool or a "
                               "dispatcher's workers; expected threads=T for model=%s",
@@ -1526,6 +1531,8 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
             rc = pb_strbuf_printf(out, " %s.model=%s", nm, exec_names[e->model]);
             if (rc == PB_OK && (e->model == MT_EXEC_POOL || e->model == MT_EXEC_DISPATCHER))
                 rc = pb_strbuf_printf(out, " %s.handoff=%s", nm, pb_num_format(e->handoff, nb));
+            if (rc == PB_OK && e->model == MT_EXEC_POOL && e->batch > 1)
+                rc = pb_strbuf_printf(out, " %s.batch=%d", nm, e->batch);
             if (rc == PB_OK && e->model == MT_EXEC_EVENT) {
                 pb_duration_format(e->read_cost, db);
                 rc = pb_strbuf_printf(out, " %s.threads=%d %s.batch=%d %s.read_cost=%s", nm,

@@ -102,6 +102,8 @@ typedef struct job {
     const mt_op *op;
     int32_t msg;
     int block;            /* run the block (not a join's earlier part) */
+    uint32_t wid1;        /* models: worker id + 1 it must run on (a call
+                             read in a batch), or 0: the lowest free */
 } job;
 
 typedef struct wqueue {
@@ -144,6 +146,9 @@ typedef struct nstate {
     input *q;             /* event: inputs in arrival order */
     size_t qh, qn, qcap;
     uint32_t mnext;       /* one-way blocks at a pool node: thread ids */
+    wqueue *backlog;      /* bounded pool with batch > 1: per worker id,
+                             the calls it read with its last read */
+    uint32_t nbacklog;
 } nstate;
 
 /* A call outstanding on a pipelined connection (its reply may wait). */
@@ -670,9 +675,10 @@ static void start_job(mt_sim *s, const job *j, pb_ns t, int32_t held)
     if (s->cfg->models) {
         int model = s->cfg->exec[c->dst].model;
         if (model == MT_EXEC_POOL || model == MT_EXEC_DISPATCHER) {
-            thr = TH(TH_W, 0, id_take(s, &s->ns[c->dst].ids));
-            if (model == MT_EXEC_POOL) {
-                /* the worker reads the call when it takes it */
+            thr = TH(TH_W, 0, j->wid1 ? j->wid1 - 1 : id_take(s, &s->ns[c->dst].ids));
+            if (model == MT_EXEC_POOL && !j->wid1) {
+                /* the worker reads the call when it takes it (a call
+                 * read in a batch was received at the read) */
                 c->rthr = thr;
                 if (t > c->recv)
                     c->recv = t;
@@ -1128,6 +1134,46 @@ static void conn_reply_sent(mt_sim *s, const ev *e)
     }
 }
 
+/* A worker of bounded pool node x takes call j from the queue at time t;
+ * with batch B > 1 its read takes up to B - 1 more queued calls, all
+ * received now by that worker, which serves them one after the other. */
+static void batch_read(mt_sim *s, job *j, uint32_t x, pb_ns t)
+{
+    const mt_exec *e = &s->cfg->exec[x];
+    wqueue *q = &s->wq[x];
+    nstate *n = &s->ns[x];
+    if (e->model != MT_EXEC_POOL || e->batch <= 1 || !q->n)
+        return;
+    uint32_t w = id_take(s, &n->ids);
+    j->wid1 = w + 1;
+    smsg *c0 = &j->path->buf[j->msg];
+    c0->rthr = TH(TH_W, 0, w);
+    if (t > c0->recv)
+        c0->recv = t;
+    if (w >= n->nbacklog) {
+        uint32_t cap = n->nbacklog ? 2 * n->nbacklog : 8;
+        while (cap <= w)
+            cap *= 2;
+        wqueue *nb = realloc(n->backlog, cap * sizeof *nb);
+        if (!nb) {
+            s->oom = 1;
+            return;
+        }
+        memset(nb + n->nbacklog, 0, (cap - n->nbacklog) * sizeof *nb);
+        n->backlog = nb;
+        n->nbacklog = cap;
+    }
+    for (int k = 1; k < e->batch && q->n; k++) {
+        job b = wq_pop(q);
+        b.wid1 = w + 1;
+        smsg *c = &b.path->buf[b.msg];
+        c->rthr = TH(TH_W, 0, w);
+        if (t > c->recv)
+            c->recv = t;
+        wq_push(s, &n->backlog[w], b);
+    }
+}
+
 static void send_now(mt_sim *s, const ev *e)
 {
     spath *p = e->path;
@@ -1139,14 +1185,32 @@ static void send_now(mt_sim *s, const ev *e)
     r.kind = EV_RECV;
     r.t = m->recv;
     ev_push(s, r); /* still in flight: live unchanged */
-    if (s->cfg->models && m->type == PB_TYPE_RETURN && TH_KIND(m->sthr) == TH_W)
-        id_give(s, &s->ns[m->src].ids, TH_ID(m->sthr)); /* the worker is free */
+    wqueue *bl = NULL;
+    uint32_t wid = 0;
+    if (s->cfg->models && m->type == PB_TYPE_RETURN && TH_KIND(m->sthr) == TH_W) {
+        nstate *n = &s->ns[m->src];
+        wid = TH_ID(m->sthr);
+        if (wid < n->nbacklog && n->backlog[wid].n)
+            bl = &n->backlog[wid]; /* it goes on with a call it read before */
+        else
+            id_give(s, &n->ids, wid); /* the worker is free */
+    }
     if (e->held >= 0) {
         /* the return is sent: the worker serves the next call in line */
         wqueue *q = &s->wq[e->held];
-        if (q->n) {
-            job j = wq_pop(q);
+        if (bl) {
+            job j = wq_pop(bl);
             start_job(s, &j, e->t, e->held);
+        } else if (q->n) {
+            job j = wq_pop(q);
+            pb_ns t = e->t;
+            if (s->cfg->models) {
+                /* with threads: the worker reads the next call 1 ns after
+                 * its send, so a trace's time order shows the two apart */
+                t = mt_tadd(t, 1);
+                batch_read(s, &j, (uint32_t)e->held, t);
+            }
+            start_job(s, &j, t, e->held);
         } else {
             q->busy--;
         }
@@ -1240,7 +1304,7 @@ static void on_recv(mt_sim *s, const ev *e)
         if (!done)
             start_msg(s, p, e->op, e->msg, m->recv, thr);
     } else {
-        job j = {p, e->fr, e->op, e->msg, 1};
+        job j = {p, e->fr, e->op, e->msg, 1, 0};
         if (e->op->join >= 0) {
             uint32_t g = (uint32_t)e->op->join;
             j.block = ++p->jarr[g] == s->cfg->tr[p->tr].join_parts[g];
@@ -1497,6 +1561,9 @@ void mt_sim_close(mt_sim *s)
             free(n->sids);
             free(n->tbusy);
             free(n->q);
+            for (uint32_t k = 0; k < n->nbacklog; k++)
+                free(n->backlog[k].v);
+            free(n->backlog);
         }
     if (s->ls)
         for (size_t i = 0; i < nn * nn; i++) {

@@ -53,7 +53,7 @@ static uint64_t ctx(uint32_t node, uint32_t thread)
 
 typedef struct ev {
     uint64_t t;
-    int send;     /* receipts before sends at one instant */
+    int send;     /* 0 receipt, 1 send */
     size_t i;
 } tev;
 
@@ -62,9 +62,11 @@ static int ev_cmp(const void *a, const void *b)
     const tev *x = a, *y = b;
     if (x->t != y->t)
         return x->t < y->t ? -1 : 1;
-    if (x->send != y->send)
-        return x->send - y->send;
-    return x->i < y->i ? -1 : x->i > y->i;
+    /* one instant: in trace order (a cause is written before its
+     * effects), a message's receipt after its send */
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return x->send - y->send;
 }
 
 static int immediacy(const pb_trace *t, const kv *byid, assume_meters *o)
