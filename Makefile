@@ -16,7 +16,7 @@ BUILD   ?= build
 BIN     ?= bin
 CC      ?= cc
 
-LIBDIRS  := core maketrace skewer sniffer algorithms metrics importer
+LIBDIRS  := core maketrace skewer sniffer algorithms algorithms/precise metrics importer
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \
             -Wno-unused-parameter

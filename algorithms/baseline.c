@@ -148,18 +148,34 @@ void bl_table_free(bl_table *t)
     free(t->out);
     free(t->multi);
     free(t->node_order);
+    free(t->busy);
     memset(t, 0, sizeof *t);
 }
 
 int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
                    pb_error *err)
 {
+    return bl_table_build_keyed(t, v, callids ? BL_KEY_CALLID : BL_KEY_NONE, err);
+}
+
+/* The pairing key of message m: its connection (marked by bit 62, so that
+ * it never equals a call id), else its call id, else none. */
+static uint64_t pair_key(const pb_msg *m, int use_conn, int use_callid)
+{
+    if (use_conn && m->conn)
+        return (1ULL << 62) | m->conn;
+    return use_callid ? m->callid : PB_ID_NONE;
+}
+
+int bl_table_build_keyed(bl_table *t, const pb_trace_view *v, bl_key key,
+                         pb_error *err)
+{
     memset(t, 0, sizeof *t);
     t->v = v;
     t->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     const uint32_t nn = t->nnodes;
-    if (!(v->columns & PB_COL_CALLID))
-        callids = 0;
+    int callids = key >= BL_KEY_CALLID && (v->columns & PB_COL_CALLID);
+    int conns = key == BL_KEY_CONN && (v->columns & PB_COL_CONN);
     for (size_t i = 0; i < v->n; i++) {
         if (v->msgs[i].type == PB_TYPE_CALL)
             t->calls++;
@@ -180,18 +196,19 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
     t->in_off = calloc((size_t)nn + 1, sizeof *t->in_off);
     t->ep_off = calloc((size_t)nn + 1, sizeof *t->ep_off);
     t->multi = calloc(nn ? nn : 1, 1);
+    t->busy = calloc(t->calls + 1, 1);
     uint32_t *caller = malloc((nn ? nn : 1) * sizeof *caller);
     uint32_t *ep_of = malloc((t->calls + 1) * sizeof *ep_of);
     skey *tmp = malloc((t->calls + 1) * sizeof *tmp);
     int rc = PB_ENOMEM;
     if (preserve(&h) != PB_OK || !next || !rnext || !t->rpc || !t->in || !t->out || !t->in_off ||
-        !t->ep_off || !t->multi || !caller || !ep_of || !tmp)
+        !t->ep_off || !t->multi || !t->busy || !caller || !ep_of || !tmp)
         goto out;
 
     /* 1. pair */
     for (size_t i = 0; i < v->n; i++) {
         const pb_msg *m = &v->msgs[i];
-        uint64_t cid = callids ? m->callid : PB_ID_NONE;
+        uint64_t cid = pair_key(m, conns, callids);
         int found;
         if (m->type == PB_TYPE_CALL) {
             if (preserve(&h) != PB_OK)
@@ -223,6 +240,9 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
             } else if (e->head == BL_NONE) {
                 e->head = e->tail = k;
             } else {
+                /* another call of this key is still open */
+                t->busy[k] = t->busy[e->tail] = 1;
+                t->busy_calls++;
                 next[e->tail] = k;
                 e->tail = k;
             }
