@@ -100,7 +100,10 @@ int pb_cli_init(pb_cli *cli, const char *prog, const pb_cli_opt *table,
                 return rc;
             }
             lo[k].name = o->name;
-            lo[k].has_arg = o->arg ? required_argument : no_argument;
+            /* an argument named "[=X]" is optional (long form only) */
+            lo[k].has_arg = !o->arg               ? no_argument
+                            : o->arg[0] == '['    ? optional_argument
+                                                  : required_argument;
             lo[k].flag = NULL;
             lo[k].val = 1000 + (int)k;
             k++;
@@ -174,7 +177,8 @@ void pb_cli_help(FILE *fp, const pb_cli *cli)
                              o->name, o->arg ? " " : "", o->arg ? o->arg : "");
             else
                 n = snprintf(left, sizeof left, "      --%s%s%s", o->name,
-                             o->arg ? " " : "", o->arg ? o->arg : "");
+                             o->arg && o->arg[0] != '[' ? " " : "",
+                             o->arg ? o->arg : "");
             const char *h = o->help;
             fputs(left, fp);
             if (n > 24) {

@@ -33,7 +33,9 @@ typedef struct pb_cli_opt {
     int id;               /* returned by pb_cli_next; > 0 */
     char short_name;      /* 0 = long form only */
     const char *name;     /* long name, words joined by '-' */
-    const char *arg;      /* metavariable ("FILE"); NULL = takes no argument */
+    const char *arg;      /* metavariable ("FILE"); NULL = takes no argument;
+                             "[=X]": an optional argument, long form only
+                             (--name or --name=X) */
     const char *help;     /* lines separated by '\n'; NULL = hidden (an
                              old spelling kept as an alias) */
 } pb_cli_opt;

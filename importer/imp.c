@@ -131,6 +131,10 @@ void imp_close(imp_importer *im)
         free(im->files[i]);
     free(im->files);
     free(im->spans);
+    free(im->evs);
+    for (int c = 0; c < IMP_EVN; c++)
+        free(im->ev_first[c]);
+    pb_strbuf_free(&im->ev_summary);
     for (int c = 0; c < IMP_NCOUNTERS; c++)
         free(im->st.first[c]);
     pb_strbuf_free(&im->sources);

@@ -29,16 +29,39 @@ typedef enum imp_format {
     IMP_FORMAT_AUTO = 0,   /* by the shape of each document */
     IMP_FORMAT_JAEGER = 1, /* {"data":[{"traceID","spans","processes"}]} */
     IMP_FORMAT_ZIPKIN = 2, /* [span, ...] or [[span, ...], ...] (API v2) */
-    IMP_FORMAT_OTLP = 3    /* {"resourceSpans":[...]} (OTLP/JSON), one
+    IMP_FORMAT_OTLP = 3,   /* {"resourceSpans":[...]} (OTLP/JSON), one
                               document or one request object per line */
+    IMP_FORMAT_EBPF = 4    /* {"spans":[{"req":{...},"resp":{...}}]}: a
+                              syscall-level capture of request/response
+                              pairs (DeepTrace's eBPF agent) */
 } imp_format;
+
+/* Thread emulations for span data (docs/importer.md, "Threads"). */
+typedef enum imp_thread {
+    IMP_THREAD_NONE = 0,   /* no thread column */
+    IMP_THREAD_ORACLE = 1, /* thread = "TRACEID:SPANID" of the span that
+                              handled the message at its receiver: one label
+                              per visit, never reused (the truth's identity) */
+    IMP_THREAD_POOL = 2,   /* a pool per service: each visit takes the lowest
+                              free worker id ("w0", "w1", ...) for its span's
+                              lifetime; thread and sthread */
+    IMP_THREAD_LOOP = 3,   /* one event-loop thread per service ("loop") */
+    IMP_THREAD_RANDOM = 4  /* each receipt and send on one of `threads`
+                              threads of its service ("t0"...), drawn from a
+                              GSL generator seeded with `seed` */
+} imp_thread;
 
 typedef struct imp_opts {
     imp_format format;
     int callid; /* fill callid ("TRACEID:SPANID" of the RPC); else empty */
-    int thread; /* fill thread: "TRACEID:SPANID" of the span that handled
-                   each message at its receiver (the server span a call
-                   enters; the caller's span a return comes back to) */
+    int thread; /* imp_thread: how to fill thread (and sthread).  Spans
+                   carry no threads: every mode but none is an emulation,
+                   named in the trace's metadata (# emulated=...) */
+    unsigned threads;    /* IMP_THREAD_RANDOM: threads per service */
+    unsigned long seed;  /* IMP_THREAD_RANDOM: GSL seed */
+    const char *request_id; /* syscall captures: the header whose value is
+                               the truth's path (NULL: X-Request-Id; the
+                               name "traceparent" takes its trace id) */
 } imp_opts;
 
 /* What the importer met, each counted; see imp_counter_help. */
@@ -140,6 +163,11 @@ const char *imp_counter_help(int c);
 /* Append a human summary (one line per non-zero counter, with where it was
  * first seen) to out.  Returns PB_OK or PB_ENOMEM. */
 int imp_stats_summary(const imp_stats *st, pb_strbuf *out);
+
+/* After imp_finish of a syscall capture: its summary (one line per
+ * non-zero counter, with where it was first seen), or NULL for span
+ * input.  Owned by the importer. */
+const char *imp_events_summary(const imp_importer *im);
 
 /* Free the importer.  NULL-safe. */
 void imp_close(imp_importer *im);

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+
 #include "imp_int.h"
 #include "pb_mem.h"
 
@@ -603,9 +606,71 @@ static int make_causes(builder *b, size_t *cause)
     return PB_OK;
 }
 
+/* IMP_THREAD_POOL: the worker of every context span (a visit), the
+ * lowest free id of its service over the span's lifetime.  worker[span]
+ * for context spans, IMP_NONE elsewhere. */
+typedef struct wkey {
+    uint32_t svc;
+    pb_ns start, end;
+    uint32_t span;
+} wkey;
+
+static int cmp_wkey(const void *x, const void *y)
+{
+    const wkey *p = x, *q = y;
+    if (p->svc != q->svc) return p->svc < q->svc ? -1 : 1;
+    if (p->start != q->start) return p->start < q->start ? -1 : 1;
+    if (p->end != q->end) return p->end < q->end ? -1 : 1;
+    return p->span < q->span ? -1 : p->span > q->span;
+}
+
+static int pool_workers(builder *b, uint32_t *worker)
+{
+    size_t n = b->n, nk = 0;
+    wkey *k = malloc((n ? n : 1) * sizeof *k);
+    pb_ns *busy_end = malloc((n ? n : 1) * sizeof *busy_end); /* by worker id */
+    if (!k || !busy_end) {
+        free(k);
+        free(busy_end);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        worker[i] = IMP_NONE;
+    for (size_t r = 0; r < b->nrpc; r++) {
+        uint32_t c[2] = {b->rpcs[r].caller_ctx, b->rpcs[r].callee_ctx};
+        for (int j = 0; j < 2; j++)
+            if (c[j] != IMP_NONE && worker[c[j]] == IMP_NONE) {
+                worker[c[j]] = 0;
+                k[nk++] = (wkey){b->sp[c[j]].svc, b->sp[c[j]].start, b->sp[c[j]].end, c[j]};
+            }
+    }
+    qsort(k, nk, sizeof *k, cmp_wkey);
+    /* per service: the lowest worker whose visit ended by this start (a
+     * linear scan over the service's workers: pools are small) */
+    uint32_t nw = 0;
+    for (size_t i = 0; i < nk; i++) {
+        if (i == 0 || k[i].svc != k[i - 1].svc)
+            nw = 0;
+        uint32_t w = 0;
+        while (w < nw && busy_end[w] > k[i].start)
+            w++;
+        if (w == nw)
+            nw++;
+        busy_end[w] = k[i].end;
+        worker[k[i].span] = w;
+    }
+    free(k);
+    free(busy_end);
+    return PB_OK;
+}
+
 static int write_trace(builder *b, const size_t *cause)
 {
     imp_importer *im = b->im;
+    const int mode = im->opts.thread;
+    uint32_t *worker = NULL;
+    gsl_rng *rng = NULL;
+    uint32_t loop_label = 0;
     size_t nm = 2 * b->nrpc;
     msgkey *key = malloc((nm ? nm : 1) * sizeof *key);
     uint64_t *id = malloc((nm ? nm : 1) * sizeof *id);
@@ -625,6 +690,22 @@ static int write_trace(builder *b, const size_t *cause)
     qsort(key, nm, sizeof *key, cmp_msgkey);
     for (size_t k = 0; k < nm; k++)
         id[key[k].idx] = k + 1;
+    if (mode == IMP_THREAD_POOL) {
+        if (!(worker = malloc((b->n ? b->n : 1) * sizeof *worker)) ||
+            (rc = pool_workers(b, worker)) != PB_OK) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+    } else if (mode == IMP_THREAD_RANDOM) {
+        if (!(rng = gsl_rng_alloc(gsl_rng_mt19937))) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        gsl_rng_set(rng, im->opts.seed);
+    } else if (mode == IMP_THREAD_LOOP &&
+               (rc = pb_obs_label(im->trace->names, "loop", 4, &loop_label)) != PB_OK) {
+        goto out;
+    }
     for (size_t k = 0; k < nm && rc == PB_OK; k++) {
         size_t m = key[k].idx;
         const rpc *r = &b->rpcs[m / 2];
@@ -638,11 +719,31 @@ static int write_trace(builder *b, const size_t *cause)
                            b->sp[r->label_span].sid, &msg.callid)) != PB_OK)
             break;
         uint32_t th = m % 2 == 0 ? r->callee_ctx : r->caller_ctx;
+        uint32_t sth = m % 2 == 0 ? r->caller_ctx : r->callee_ctx;
         uint64_t tl;
-        if (im->opts.thread && th != IMP_NONE) {
+        if (mode == IMP_THREAD_ORACLE && th != IMP_NONE) {
             if ((rc = label_of(b, b->sp[th].trace, b->sp[th].sid, &tl)) != PB_OK)
                 break;
             msg.thread = (uint32_t)(tl & ~PB_LABEL_STRING) + 1;
+        } else if (mode == IMP_THREAD_LOOP) {
+            msg.thread = msg.sthread = loop_label;
+        } else if (mode == IMP_THREAD_POOL || mode == IMP_THREAD_RANDOM) {
+            uint32_t ctx[2] = {th, sth}, *dst[2] = {&msg.thread, &msg.sthread};
+            for (int j = 0; j < 2 && rc == PB_OK; j++) {
+                unsigned long w;
+                if (mode == IMP_THREAD_POOL) {
+                    if (ctx[j] == IMP_NONE)
+                        continue;
+                    w = worker[ctx[j]];
+                } else {
+                    w = gsl_rng_uniform_int(rng, im->opts.threads ? im->opts.threads : 1);
+                }
+                char lb[32];
+                int l = snprintf(lb, sizeof lb, "%c%lu", mode == IMP_THREAD_POOL ? 'w' : 't', w);
+                rc = pb_obs_label(im->trace->names, lb, (size_t)l, dst[j]);
+            }
+            if (rc != PB_OK)
+                break;
         }
         if (m % 2 == 0) {
             msg.type = PB_TYPE_CALL;
@@ -663,6 +764,9 @@ static int write_trace(builder *b, const size_t *cause)
     }
     im->st.count[IMP_C_MESSAGES] = nm;
 out:
+    free(worker);
+    if (rng)
+        gsl_rng_free(rng);
     free(key);
     free(id);
     return rc;
@@ -688,6 +792,27 @@ static int write_meta(imp_importer *im)
                               im->st.count[c]);
     if (rc == PB_OK)
         rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
+    /* columns made up rather than observed are named (docs/formats.md) */
+    static const char *const emu[] = {
+        NULL,
+        "emulated=thread model=oracle: the span each message enters at its "
+        "receiver (TRACEID:SPANID), one label per visit, never reused: the "
+        "truth's own identity",
+        "emulated=thread,sthread model=pool: each visit takes the lowest free "
+        "worker id of its service for its span's lifetime",
+        "emulated=thread,sthread model=loop: one event-loop thread per service",
+        "emulated=thread,sthread model=random"};
+    int mode = im->opts.thread;
+    if (rc == PB_OK && mode > 0 && mode <= IMP_THREAD_RANDOM) {
+        pb_strbuf_reset(&s);
+        rc = pb_strbuf_puts(&s, emu[mode]);
+        if (rc == PB_OK && mode == IMP_THREAD_RANDOM)
+            rc = pb_strbuf_printf(&s, " threads=%u seed=%lu: each receipt and send "
+                                      "on a thread of its service drawn at random",
+                                  im->opts.threads, im->opts.seed);
+        if (rc == PB_OK)
+            rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
+    }
     pb_strbuf_free(&s);
     return rc;
 }
@@ -698,6 +823,14 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     if (im->failed || im->finished)
         return pb_error_set(err, PB_ESTATE, NULL, 0, 0,
                             "importer already failed or finished");
+    if (im->nev || (im->formats_seen & 8u)) {
+        if (im->nspans)
+            return pb_error_set(err, PB_EPARSE, NULL, 0, 0,
+                                "the input mixes spans and a syscall capture; "
+                                "expected one kind");
+        im->finished = 1;
+        return imp_events_finish(im, out, err);
+    }
     im->finished = 1;
     if (!im->nspans)
         return pb_error_set(err, PB_EPARSE, im->nfiles ? im->files[0] : NULL,
@@ -741,7 +874,8 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     im->trace->columns = PB_COL_ID | PB_COL_TS | PB_COL_RECV_TS | PB_COL_SRC |
                          PB_COL_DST | PB_COL_TYPE | PB_COL_PATH | PB_COL_CAUSE |
                          (im->opts.callid ? PB_COL_CALLID : 0) |
-                         (im->opts.thread ? PB_COL_THREAD : 0);
+                         (im->opts.thread ? PB_COL_THREAD : 0) |
+                         (im->opts.thread >= IMP_THREAD_POOL ? PB_COL_STHREAD : 0);
     *out = im->trace;
     im->trace = NULL;
 out:

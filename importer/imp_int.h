@@ -9,6 +9,9 @@
  * imp_archive.c  paths: files, folders of folders, compressed files, tars
  * imp_build.c    imp_finish: span trees -> RPCs -> causes -> the trace
  * imp_export.c   inferred instances back out as Jaeger JSON
+ * imp_ebpf.c     a syscall-level capture (DeepTrace's eBPF spans) -> events
+ * imp_events.c   events (one send or receive of one HTTP message at a
+ *                socket) -> messages paired by order on their connection
  */
 #ifndef IMP_INT_H
 #define IMP_INT_H
@@ -43,6 +46,38 @@ typedef struct imp_span {
     pb_ns start, end;
 } imp_span;
 
+/* One observed send or receipt of one application message at a socket:
+ * what an eBPF probe, a library interposer (BorderPatrol's libbtrace) or a
+ * packet capture sees (docs/importer.md, "Syscall captures").  The local
+ * endpoint is the observing process's side of the connection. */
+enum { IMP_EV_REQUEST = 0, IMP_EV_RESPONSE = 1 };
+typedef struct imp_event {
+    uint32_t proc;       /* observing process (tgid) */
+    uint32_t thread;     /* OS thread: label index + 1 (pb_obs_label) */
+    pb_ns t;             /* the syscall's time on the host's clock */
+    uint32_t lip, rip;   /* local, remote IPv4 address */
+    uint16_t lport, rport;
+    uint8_t send;        /* 1: the process sent it (egress); 0: received */
+    uint8_t kind;        /* IMP_EV_REQUEST or IMP_EV_RESPONSE */
+    uint8_t has_seq;     /* seq is known */
+    uint32_t seq;        /* stream position of its first byte (TCP seq) */
+    uint64_t rid;        /* request id label (truth only), or PB_ID_NONE */
+    uint32_t attr;       /* label index + 1: "GET /path", "200" */
+    uint32_t size;       /* payload bytes as captured */
+    uint32_t file, entry; /* where: file index, entry index */
+} imp_event;
+
+/* the events importer's counters */
+enum {
+    IMP_EVC_ENTRIES, IMP_EVC_EVENTS, IMP_EVC_SKIPPED_DNS, IMP_EVC_SKIPPED_OTHER,
+    IMP_EVC_MESSAGES, IMP_EVC_REQUESTS, IMP_EVC_CALLS, IMP_EVC_RETURNS,
+    IMP_EVC_UNCAPTURED_SENDER, IMP_EVC_UNCAPTURED_RECEIVER,
+    IMP_EVC_LOST_AT_SENDER, IMP_EVC_LOST_AT_RECEIVER, IMP_EVC_LOST_CALLS,
+    IMP_EVC_UNANSWERED, IMP_EVC_ORPHAN_RESPONSES, IMP_EVC_NO_REQUEST_ID,
+    IMP_EVC_ORDER_MISMATCH, IMP_EVC_PROCESSES, IMP_EVC_THREADS, IMP_EVC_CONNECTIONS,
+    IMP_EVN
+};
+
 struct imp_importer {
     imp_opts opts;
     int failed, finished;
@@ -56,7 +91,22 @@ struct imp_importer {
     imp_stats st;
     pb_strbuf sources; /* "N files from PATH ..." lines */
     uint32_t node_client, node_unknown;
+    imp_event *evs;    /* syscall captures (imp_ebpf.c) */
+    size_t nev, capev;
+    size_t evc[IMP_EVN];
+    char *ev_first[IMP_EVN]; /* where each counter was first hit */
+    pb_strbuf ev_summary;
 };
+
+/* One DeepTrace document's "spans" array (imp_ebpf.c).  Returns PB_OK or
+ * an error naming the entry. */
+int imp_ebpf_spans(imp_importer *im, json_t *spans, uint32_t file, pb_error *err);
+
+/* imp_finish for events (imp_events.c). */
+int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err);
+
+/* Count one occurrence of events counter c at entry `entry` of file. */
+void imp_ev_count(imp_importer *im, int c, uint32_t file, uint32_t entry);
 
 /* What a span holds once its format is stripped off.  Times: either
  * microsecond JSON numbers (start, duration; Jaeger and Zipkin) or, with

@@ -69,7 +69,7 @@ static int parse_value(scan *s, json_t **out)
 {
     json_error_t je;
     json_t *v = json_loadb(s->buf + s->pos, s->len - s->pos,
-                           JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &je);
+                           JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &je);
     if (!v) {
         size_t off = s->pos + (je.position > 0 ? (size_t)je.position - 1 : 0);
         long line, col;
@@ -234,6 +234,17 @@ static int scan_object(scan *s)
                    f != IMP_FORMAT_JAEGER) {
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
                           "\"resourceSpans\": expected an array");
+        } else if (f != IMP_FORMAT_OTLP && f != IMP_FORMAT_JAEGER &&
+                   json_is_array(json_object_get(rest, "spans")) &&
+                   (f == IMP_FORMAT_EBPF ||
+                    json_object_get(json_array_get(json_object_get(rest, "spans"), 0),
+                                    "req"))) {
+            im->formats_seen |= 8u;
+            rc = imp_ebpf_spans(im, json_object_get(rest, "spans"), s->file, s->err);
+        } else if (f == IMP_FORMAT_EBPF) {
+            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
+                          "expected a syscall capture: an object with \"spans\", an "
+                          "array of {\"req\": ..., \"resp\": ...}");
         } else if (json_object_get(rest, "spans") && f != IMP_FORMAT_OTLP) {
             im->formats_seen |= 1u;
             rc = imp_jaeger_trace(im, rest, s->file, IMP_NONE, s->err);

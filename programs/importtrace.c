@@ -15,13 +15,20 @@
 
 static const char *prog = "importtrace";
 
-enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_OUTPUT, O_QUIET };
+enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_SEED, O_REQUEST_ID, O_OUTPUT, O_QUIET };
 static const pb_cli_opt cli_opts[] = {
-    {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp or auto (default: by each\n"
-                                   "document's shape)"},
+    {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp, ebpf or auto (default: by\n"
+                                   "each document's shape)"},
     {O_CALLID, 'c', "callid", NULL, "fill callid with TRACEID:SPANID of each RPC (default empty)"},
-    {O_THREAD, 0, "thread", NULL, "fill thread with TRACEID:SPANID of the span that\n"
-                                  "handled each message at its receiver (for vpath)"},
+    {O_THREAD, 0, "thread", "[=MODE]", "spans: fill thread (and sthread) by an emulation,\n"
+                                       "named in the metadata: oracle (the default: the\n"
+                                       "span each message enters, the truth's identity),\n"
+                                       "pool (lowest free worker per service), loop (one\n"
+                                       "event loop per service), random:T (T threads)"},
+    {O_SEED, 0, "seed", "N", "seed of --thread=random:T (default 1)"},
+    {O_REQUEST_ID, 0, "request-id", "HEADER", "syscall captures: the header naming each\n"
+                                              "request, the truth (default X-Request-Id;\n"
+                                              "traceparent takes its trace id)"},
     {O_OUTPUT, 'o', "output", "FILE", "write the trace there (default stdout)"},
     {O_QUIET, 'q', "quiet", NULL, "no summary on stderr"},
     {0, 0, NULL, NULL, NULL}};
@@ -47,6 +54,7 @@ int main(int argc, char **argv)
 {
     imp_opts opts;
     imp_opts_default(&opts);
+    opts.seed = 1;
     const char *out_path = NULL;
     int quiet = 0;
     pb_error err;
@@ -67,17 +75,52 @@ int main(int argc, char **argv)
                 opts.format = IMP_FORMAT_ZIPKIN;
             else if (!strcmp(optarg, "otlp"))
                 opts.format = IMP_FORMAT_OTLP;
+            else if (!strcmp(optarg, "ebpf"))
+                opts.format = IMP_FORMAT_EBPF;
             else if (!strcmp(optarg, "auto"))
                 opts.format = IMP_FORMAT_AUTO;
             else {
                 fprintf(stderr, "%s: --format: unknown format \"%s\"; expected "
-                                "jaeger, zipkin, otlp or auto\n", prog, optarg);
+                                "jaeger, zipkin, otlp, ebpf or auto\n", prog, optarg);
                 pb_cli_free(&cli);
                 return 2;
             }
             break;
         case O_CALLID: opts.callid = 1; break;
-        case O_THREAD: opts.thread = 1; break;
+        case O_THREAD: {
+            char *end = NULL;
+            unsigned long t = 0;
+            if (!optarg || !strcmp(optarg, "oracle"))
+                opts.thread = IMP_THREAD_ORACLE;
+            else if (!strcmp(optarg, "pool"))
+                opts.thread = IMP_THREAD_POOL;
+            else if (!strcmp(optarg, "loop"))
+                opts.thread = IMP_THREAD_LOOP;
+            else if (!strncmp(optarg, "random:", 7) &&
+                     (t = strtoul(optarg + 7, &end, 10)) >= 1 && t <= 1000000 && !*end) {
+                opts.thread = IMP_THREAD_RANDOM;
+                opts.threads = (unsigned)t;
+            } else {
+                fprintf(stderr, "%s: --thread: unknown mode \"%s\"; expected oracle, "
+                                "pool, loop or random:T (T from 1 to 1000000)\n", prog,
+                        optarg);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            break;
+        }
+        case O_SEED: {
+            char *end = NULL;
+            opts.seed = strtoul(optarg, &end, 10);
+            if (!*optarg || *end || optarg[0] == '-') {
+                fprintf(stderr, "%s: --seed: \"%s\"; expected a non-negative integer\n",
+                        prog, optarg);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            break;
+        }
+        case O_REQUEST_ID: opts.request_id = optarg; break;
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
         case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
@@ -122,7 +165,10 @@ int main(int argc, char **argv)
     }
     if (!quiet) {
         pb_strbuf s = {0};
-        if (imp_stats_summary(imp_get_stats(im), &s) == PB_OK) {
+        const imp_stats *st = imp_get_stats(im);
+        if (imp_events_summary(im) && st->sources)
+            pb_strbuf_printf(&s, "%s", st->sources); /* no span counters */
+        if (imp_events_summary(im) || imp_stats_summary(st, &s) == PB_OK) {
             /* prefix every line with the program name */
             const char *p = pb_strbuf_str(&s);
             while (*p) {
@@ -133,6 +179,13 @@ int main(int argc, char **argv)
             }
         }
         pb_strbuf_free(&s);
+        const char *es = imp_events_summary(im);
+        while (es && *es) {
+            const char *nl = strchr(es, '\n');
+            size_t l = nl ? (size_t)(nl - es) : strlen(es);
+            fprintf(stderr, "%s: %.*s\n", prog, (int)l, es);
+            es += l + (nl != NULL);
+        }
     }
     int rc = pb_trace_write(t, pb_out_fp(out), 0, &err);
     if (rc == PB_OK)

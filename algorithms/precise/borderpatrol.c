@@ -99,47 +99,21 @@ static uint32_t *ctx_slot(ctx_tab *t, uint64_t k)
     return &t->val[j];
 }
 
-/* pending receipts, min-heap by (time, message index) */
-typedef struct rcpt {
+/* a receipt or a send at a node, on that node's clock */
+typedef struct bev {
+    uint32_t node;
     pb_ns t;
+    uint32_t send; /* 0 receipt (first at equal times), 1 send */
     uint32_t msg;
-} rcpt;
+} bev;
 
-static int rc_less(const rcpt *a, const rcpt *b)
+static int cmp_bev(const void *x, const void *y)
 {
-    return a->t != b->t ? a->t < b->t : a->msg < b->msg;
-}
-
-static void rc_push(rcpt *h, size_t *n, rcpt e)
-{
-    size_t i = (*n)++;
-    while (i) {
-        size_t p = (i - 1) / 2;
-        if (!rc_less(&e, &h[p]))
-            break;
-        h[i] = h[p];
-        i = p;
-    }
-    h[i] = e;
-}
-
-static void rc_pop(rcpt *h, size_t *n)
-{
-    rcpt e = h[--(*n)];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= *n)
-            break;
-        if (c + 1 < *n && rc_less(&h[c + 1], &h[c]))
-            c++;
-        if (!rc_less(&h[c], &e))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (*n)
-        h[i] = e;
+    const bev *p = x, *q = y;
+    if (p->node != q->node) return p->node < q->node ? -1 : 1;
+    if (p->t != q->t) return p->t < q->t ? -1 : 1;
+    if (p->send != q->send) return p->send < q->send ? -1 : 1;
+    return p->msg < q->msg ? -1 : p->msg > q->msg;
 }
 
 static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
@@ -163,6 +137,9 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
     const int has_cid = p->callids && (v->columns & PB_COL_CALLID) != 0;
     const int has_th = (v->columns & PB_COL_THREAD) != 0;
     const int has_st = (v->columns & PB_COL_STHREAD) != 0;
+    int thread_cols_missing = by_thread && (!has_th || !has_st);
+    if (thread_cols_missing)
+        by_thread = 0;
     bl_key key = has_conn ? BL_KEY_CONN : has_cid ? BL_KEY_CALLID : BL_KEY_NONE;
     bl_table t;
     if ((rc = bl_table_build_keyed(&t, v, key, err)) != PB_OK)
@@ -175,11 +152,15 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
     uint32_t *cause = malloc((n + 1) * sizeof *cause);
     uint8_t *flag = calloc(n + 1, 1);
     uint8_t *receives = calloc((size_t)t.nnodes + 1, 1);
-    rcpt *heap = malloc((n + 1) * sizeof *heap);
+    bev *ev = malloc((2 * n + 1) * sizeof *ev);
+    uint32_t *desig = malloc((n + 1) * sizeof *desig);
+    uint32_t *walk = malloc((n + 1) * sizeof *walk);
+    uint8_t *state = calloc(n + 1, 1);
     ctx_tab ct = {0};
-    size_t hn = 0, roots = 0, undesignated = 0, repairs = 0, unpaired = 0,
-           node_fallback = 0, late_receipts = 0, others = 0;
-    if (!rpc_of || !under || !inst || !cause || !flag || !receives || !heap) {
+    size_t roots = 0, undesignated = 0, repairs = 0, unpaired = 0, node_fallback = 0,
+           late_receipts = 0, others = 0, cycles = 0;
+    if (!rpc_of || !under || !inst || !cause || !flag || !receives || !ev || !desig ||
+        !walk || !state) {
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
@@ -188,6 +169,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         under[i] = PR_NONE;
         inst[i] = PB_ID_NONE;
         cause[i] = PR_NONE;
+        desig[i] = PR_NONE;
     }
     for (uint32_t k = 0; k < t.nrpc; k++) {
         rpc_of[t.rpc[k].call] = k;
@@ -195,77 +177,100 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
             rpc_of[t.rpc[k].ret] = k;
         receives[t.rpc[k].dst] = 1;
     }
-    for (size_t i = 0; i <= n; i++) {
-        /* receipts up to this send (all of them at the end) */
-        while (hn && (i == n || heap[0].t <= M[i].ts)) {
-            uint32_t r = heap[0].msg;
-            rc_pop(heap, &hn);
-            const pb_msg *m = &M[r];
-            if (inst[r] == PB_ID_NONE)
-                continue;
-            if (m->type == PB_TYPE_RETURN && !receives[m->dst])
-                continue; /* the request left through a user */
-            uint32_t th = by_thread ? m->thread : 0;
-            if (by_thread && !th)
-                node_fallback++;
-            uint32_t *d = ctx_slot(&ct, ((uint64_t)m->dst << 32) | th);
-            if (!d)
-                goto nomem;
-            *d = r;
-        }
-        if (i == n)
-            break;
+    /* 1. each node on its own clock: receipts set the designation of
+     * their context, sends record it (receipts first at equal times) */
+    size_t nev = 0;
+    for (size_t i = 0; i < n; i++) {
         const pb_msg *m = &M[i];
-        uint32_t k = rpc_of[i];
-        if (m->type != PB_TYPE_CALL && m->type != PB_TYPE_RETURN)
+        if (m->type != PB_TYPE_CALL && m->type != PB_TYPE_RETURN) {
             others++;
-        if (m->type == PB_TYPE_RETURN && k == PR_NONE) {
+            continue;
+        }
+        if (m->type == PB_TYPE_RETURN && rpc_of[i] == PR_NONE) {
             unpaired++;
             continue; /* answers no call: in no instance */
         }
-        uint32_t th = by_thread ? (has_st ? m->sthread : 0) : 0;
-        if (by_thread && !th)
-            node_fallback++;
-        uint32_t *dp = ctx_slot(&ct, ((uint64_t)m->src << 32) | th);
-        if (!dp)
-            goto nomem;
-        uint32_t d = *dp;
-        /* the RPC a receipt d makes its context serve */
-        uint32_t dserves = PR_NONE;
-        if (d != PR_NONE) {
-            uint32_t dk = rpc_of[d];
-            dserves = M[d].type == PB_TYPE_CALL ? dk
-                      : dk != PR_NONE             ? under[t.rpc[dk].call]
-                                                  : under[d];
-        }
-        if (m->type == PB_TYPE_RETURN) {
-            /* the witness: the call it answers */
-            uint32_t c = t.rpc[k].call;
-            inst[i] = inst[c];
-            under[i] = k;
-            if (d != PR_NONE && dserves == k) {
-                cause[i] = d;
-            } else {
-                cause[i] = c;
-                if (inst[c] != PB_ID_NONE) {
-                    repairs++;
-                    flag[i] = 1;
-                }
-            }
-        } else if (!receives[m->src] || d == PR_NONE) {
-            inst[i] = i;
-            roots++;
-            if (receives[m->src])
-                undesignated++;
-        } else {
-            inst[i] = inst[d];
-            cause[i] = d;
-            under[i] = dserves;
-        }
+        ev[nev++] = (bev){m->src, m->ts, 1, (uint32_t)i};
         pb_ns rt = m->recv_ts != PB_TS_NONE ? m->recv_ts : m->ts;
         if (rt < m->ts)
             late_receipts++;
-        rc_push(heap, &hn, (rcpt){rt, (uint32_t)i});
+        /* a return received by a user ends its request there */
+        if (m->type == PB_TYPE_CALL || receives[m->dst])
+            ev[nev++] = (bev){m->dst, rt, 0, (uint32_t)i};
+    }
+    qsort(ev, nev, sizeof *ev, cmp_bev);
+    for (size_t e = 0; e < nev; e++) {
+        const pb_msg *m = &M[ev[e].msg];
+        uint32_t th = 0;
+        if (by_thread) {
+            th = ev[e].send ? m->sthread : m->thread;
+            if (!th && receives[ev[e].node])
+                node_fallback++;
+        }
+        uint32_t *d = ctx_slot(&ct, ((uint64_t)ev[e].node << 32) | th);
+        if (!d)
+            goto nomem;
+        if (ev[e].send)
+            desig[ev[e].msg] = receives[m->src] ? *d : PR_NONE;
+        else
+            *d = ev[e].msg;
+    }
+    /* 2. a call belongs to the request of its designation (the call or,
+     * through a return, the call that return answers: dep), and serves
+     * what that receipt makes its context serve; resolved along the chain
+     * of deps, each node's decisions made on its own clock */
+    for (size_t i = 0; i < n; i++) {
+        if (M[i].type != PB_TYPE_CALL || state[i])
+            continue;
+        size_t nw = 0;
+        uint32_t j = (uint32_t)i;
+        while (j != PR_NONE && !state[j]) {
+            state[j] = 1;
+            walk[nw++] = j;
+            uint32_t d = desig[j];
+            j = d == PR_NONE ? PR_NONE
+                : M[d].type == PB_TYPE_CALL ? d
+                                            : t.rpc[rpc_of[d]].call;
+        }
+        if (j != PR_NONE && state[j] == 1) {
+            /* a cycle (clock skew): cut where it closed */
+            desig[j] = PR_NONE;
+            cycles++;
+        }
+        while (nw) {
+            uint32_t c = walk[--nw];
+            uint32_t d = desig[c];
+            if (d == PR_NONE) {
+                inst[c] = c;
+                roots++;
+                if (receives[M[c].src])
+                    undesignated++;
+            } else {
+                uint32_t dep = M[d].type == PB_TYPE_CALL ? d : t.rpc[rpc_of[d]].call;
+                inst[c] = inst[dep];
+                cause[c] = d;
+                under[c] = M[d].type == PB_TYPE_CALL ? rpc_of[d] : under[dep];
+            }
+            state[c] = 2;
+        }
+    }
+    /* 3. a return takes its call's request through the witness */
+    for (uint32_t k = 0; k < t.nrpc; k++) {
+        uint32_t r = t.rpc[k].ret, c = t.rpc[k].call;
+        if (r == BL_NONE)
+            continue;
+        inst[r] = inst[c];
+        uint32_t d = desig[r];
+        uint32_t dserves = d == PR_NONE ? PR_NONE
+                           : M[d].type == PB_TYPE_CALL ? rpc_of[d]
+                                                       : under[t.rpc[rpc_of[d]].call];
+        if (d != PR_NONE && dserves == k) {
+            cause[r] = d;
+        } else {
+            cause[r] = c;
+            repairs++;
+            flag[r] = 1;
+        }
     }
     rc = pr_emit(v, inst, cause, flag, view, res, err);
     if (rc != PB_OK)
@@ -274,20 +279,20 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
                              "returns=%zu other_messages=%zu unpaired_returns=%zu "
                              "requests_started=%zu undesignated_sends=%zu "
                              "witness_repairs=%zu context_fallbacks=%zu "
-                             "receipts_before_send=%zu",
+                             "receipts_before_send=%zu cycles_cut=%zu",
                         by_thread ? "thread" : "node",
                         key == BL_KEY_CONN ? "conn" : key == BL_KEY_CALLID ? "callid" : "fifo",
                         t.nrpc, t.calls, t.returns, others, unpaired, roots, undesignated,
-                        repairs, node_fallback, late_receipts);
+                        repairs, node_fallback, late_receipts, cycles);
     if (rc == PB_OK && key != BL_KEY_CONN)
         rc = pb_result_warn(res, "the trace has no conn column: a return finds its "
                                  "call %s", key == BL_KEY_CALLID
                                                 ? "by call id"
                                                 : "first in first out per (caller, "
                                                   "callee), a guess where calls overlap");
-    if (rc == PB_OK && by_thread && (!has_th || !has_st))
+    if (rc == PB_OK && thread_cols_missing)
         rc = pb_result_warn(res, "the trace has no %s column: context=thread falls back "
-                                 "to one context per node there",
+                                 "to one context per node",
                             !has_th && !has_st ? "thread or sthread"
                             : !has_th          ? "thread"
                                                : "sthread");
@@ -305,10 +310,10 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
                             undesignated);
     if (rc == PB_OK && unpaired)
         rc = pb_result_warn(res, "%zu returns answer no call: left out", unpaired);
-    if (rc == PB_OK && late_receipts)
-        rc = pb_result_warn(res, "%zu messages are received before they are sent "
-                                 "(clock skew): their receipts were applied at the send",
-                            late_receipts);
+    if (rc == PB_OK && cycles)
+        rc = pb_result_warn(res, "%zu designation cycles cut (clock skew): each "
+                                 "where it closed, which then starts an instance",
+                            cycles);
     goto out;
 nomem:
     rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
@@ -319,7 +324,10 @@ out:
     free(cause);
     free(flag);
     free(receives);
-    free(heap);
+    free(ev);
+    free(desig);
+    free(walk);
+    free(state);
     free(ct.key);
     free(ct.val);
     bl_table_free(&t);
