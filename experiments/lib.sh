@@ -480,7 +480,9 @@ sweep_run() {
 # has no exact accuracy to put beside them
 PRECISE_METHODS="vpath-paper vpath-artifact vpath-clean borderpatrol borderpatrol-node nesting joint joint-nocid linking fcfs arrival wap5tw"
 
-# method_args NAME: the infer arguments of a method of PRECISE_METHODS
+# method_args NAME [ENTRY]: the infer arguments of a method of
+# PRECISE_METHODS (ENTRY: the client node linking starts paths at,
+# default client)
 method_args() {
     case "$1" in
     vpath-paper) echo "--algo vpath -s variant=paper" ;;
@@ -489,7 +491,7 @@ method_args() {
     borderpatrol) echo "--algo borderpatrol -s context=thread" ;;
     borderpatrol-node) echo "--algo borderpatrol -s context=node" ;;
     joint-nocid) echo "--algo joint -s callids=0" ;;
-    linking) echo "--algo linking -s entry=client" ;;
+    linking) echo "--algo linking -s entry=${2:-client}" ;;
     *) echo "--algo $1" ;;
     esac
 }

@@ -41,7 +41,7 @@ fig_points() {
     hos=$(mode_pick "0 0.01 0.02 0.05 0.1 0.2 0.3 0.5" "0 0.01 0.05 0.1 0.2 0.5" "0 0.1")
     models=$(mode_pick "$MODELS" "$MODELS" "pool event1 multiplexed")
     cases=$(mode_pick "vapp tpcw rubis" "vapp tpcw rubis" "vapp")
-    ns=$(mode_pick 2 1 1)
+    ns=$(mode_pick 1 1 1)
     for m in $PRECISE_METHODS; do
         for seed in $(seeds "$ns"); do
             for n in $loads; do point "load-$n-$m-$seed" sweep=load x=$n method=$m seed=$seed dur=$dur; done
@@ -65,7 +65,7 @@ fig_run() {
     set -- $(memo paths path_stats t.csv)
     rate=$(awk -v n="$1" -v d="$P_dur" 'BEGIN { printf "%.1f", n / d }')
     # shellcheck disable=SC2046
-    "$PB_BIN/infer" $(method_args "$P_method") -o r.csv t.csv || return 1
+    "$PB_BIN/infer" $(method_args "$P_method" client) -o r.csv t.csv || return 1
     score t.csv r.csv | prefix_rows "sweep,x,method,seed,rate,mean_latency" \
         "$P_sweep,$P_x,$P_method,$P_seed,$rate,$3"
 }
