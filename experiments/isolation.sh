@@ -21,7 +21,8 @@ fig_points() {
     dur=$(mode_pick 20 10 4)
     loads=$(mode_pick "4 16 64 128 256" "4 32 128" "4 32")
     ns=$(mode_pick 1 1 1)
-    for m in $PRECISE_METHODS; do
+    methods=$(mode_pick "$PRECISE_METHODS" "$PRECISE_METHODS" "vpath-paper vpath-artifact borderpatrol joint")
+    for m in $methods; do
         for seed in $(seeds "$ns"); do
             for v in iso batch; do
                 for n in $loads; do point "$v-$n-$m-$seed" variant=$v x=$n method=$m seed=$seed dur=$dur; done

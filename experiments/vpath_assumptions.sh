@@ -42,7 +42,8 @@ fig_points() {
     models=$(mode_pick "$MODELS" "$MODELS" "pool event1 multiplexed")
     cases=$(mode_pick "vapp tpcw rubis" "vapp tpcw rubis" "vapp")
     ns=$(mode_pick 1 1 1)
-    for m in $PRECISE_METHODS; do
+    methods=$(mode_pick "$PRECISE_METHODS" "$PRECISE_METHODS" "vpath-paper vpath-artifact borderpatrol joint")
+    for m in $methods; do
         for seed in $(seeds "$ns"); do
             for n in $loads; do point "load-$n-$m-$seed" sweep=load x=$n method=$m seed=$seed dur=$dur; done
             for h in $hos; do point "ho-$h-$m-$seed" sweep=handoff x=$h method=$m seed=$seed dur=$dur; done
