@@ -337,6 +337,7 @@ int score_compute(const tv_truth *tv, const score_result *r,
 
     rep->message_error_rate = rep->exact_accuracy = NAN;
     rep->set_accuracy = rep->tw_accuracy = NAN;
+    rep->latency_ks = rep->latency_true_median = rep->latency_inferred_median = NAN;
     rep->intact_exact_accuracy = NAN;
     rep->immediacy = rep->thread_pattern = NAN;
     rep->has_kept = tv->has_kept;
@@ -433,7 +434,7 @@ void score_write_header(FILE *fp, const score_report *rep)
           "messages_wrong,instances_exact,instances_matched,min_instances,"
           "dropped_patterns,rank_by,topn,topn_missing,topn_tolerance,"
           "topn_missing_tol,lost_messages,intact_instances,"
-          "intact_exact_accuracy,immediacy,thread_pattern\n", fp);
+          "intact_exact_accuracy,latency_ks,immediacy,thread_pattern\n", fp);
 }
 
 void score_write_row(FILE *fp, const score_report *rep)
@@ -485,6 +486,8 @@ void score_write_row(FILE *fp, const score_report *rep)
     } else {
         fputs(",,", fp);
     }
+    fputc(',', fp);
+    put_real(fp, rep->latency_ks);
     fputc(',', fp);
     put_real(fp, rep->immediacy);
     fputc(',', fp);
@@ -569,6 +572,11 @@ void score_write_text(FILE *fp, const score_report *rep)
             text_pct(fp, rep->tw_accuracy);
             fputs(")\n", fp);
         }
+        if (!isnan(rep->latency_ks))
+            fprintf(fp, "e2e:       request latency distribution off by %.3f "
+                        "(Kolmogorov-Smirnov; median %.6g s true, %.6g s inferred)\n",
+                    rep->latency_ks, rep->latency_true_median,
+                    rep->latency_inferred_median);
     } else {
         fputs("messages:  n/a (no message assignment in this view or result)\n", fp);
     }

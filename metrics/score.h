@@ -32,9 +32,16 @@ typedef struct score_pattern {
 
 typedef struct score_assign {
     uint64_t id;         /* message id */
-    uint64_t instance;   /* instance id, unique within the file */
-    size_t pattern;      /* index into score_result.pats */
+    uint64_t instance;   /* instance id, unique within the file (unused in
+                            score_result.abstain) */
+    size_t pattern;      /* index into score_result.pats (unused in
+                            score_result.abstain) */
     long line;
+    uint64_t parent;     /* the `parent` column: id of the message that
+                            caused this one, PB_NO_PARENT when empty or
+                            absent */
+    double confidence;   /* the `confidence` column, in [0, 1]; NAN when
+                            empty or absent */
 } score_assign;
 
 typedef struct score_result {
@@ -44,7 +51,12 @@ typedef struct score_result {
     size_t npats;
     score_assign *assign;
     size_t nassign;
+    score_assign *abstain; /* abstentions: rows with an empty instance (the
+                            message left unattached), in file order */
+    size_t nabstain;
     int has_assign;      /* the file has an assignment table */
+    int has_parent;      /* its header has a parent column */
+    int has_conf;        /* its header has a confidence column */
     int has_fp;          /* a "# fingerprint:" line was read into fp */
     pb_fingerprint fp;   /* of the trace the result was inferred from */
     char **trace_meta;   /* "# trace: LINE" metadata, LINE only */
@@ -55,8 +67,12 @@ typedef struct score_result {
  * (score_result_close).  Pattern texts are canonicalized, and their
  * per-node lists moved to canonical positions.  The file must end with its
  * "# end patterns=P assignments=A" line and P and A must match the tables
- * (a cut file is refused); no message may belong to two instances, and no
- * rank may have more instances in the assignment table than its count.
+ * (A counts abstentions too; a cut file is refused); no message may belong
+ * to two instances or be both attached and abstained, and no rank may
+ * have more instances in the assignment table than its count.  The
+ * optional parent and confidence columns are read into score_assign; an
+ * abstention (empty instance and rank) goes to r->abstain and must have
+ * an empty parent; a message may not be its own parent.
  * Returns PB_OK, PB_EIO, or PB_EPARSE / PB_EDUP / PB_ENOENT with err naming
  * file, line and what was expected (for a malformed pattern also the
  * character position in it). */
@@ -146,6 +162,11 @@ typedef struct score_report {
                                       when 0/0 or without a kept mask */
     size_t latency_nodes;
     double latency_error_median, latency_error_max;  /* NAN when no node */
+    /* per-request end-to-end latency, truth against inferred instances
+     * (score_latency_compute; vPath Figure 11): Kolmogorov-Smirnov
+     * distance and the two medians in seconds; NAN until computed, or
+     * without an assignment table */
+    double latency_ks, latency_true_median, latency_inferred_median;
     /* the assumption meters of the truth trace (metrics/assume.h), filled
      * by the caller; NAN when the trace lacks thread / sthread */
     double immediacy, thread_pattern;
@@ -155,6 +176,17 @@ typedef struct score_report {
     size_t *true_rank, *inf_rank;  /* entry indices in ranking order */
     size_t ntrue_rank, ninf_rank;
 } score_report;
+
+/* The end-to-end latency distribution of the requests of r (its inferred
+ * instances, over the messages of trace t) against that of t's true path
+ * instances: fills rep->latency_ks and the two medians (docs/metrics.md).
+ * Returns PB_OK or PB_ENOMEM. */
+int score_latency_compute(score_report *rep, const pb_trace *t,
+                          const score_result *r, pb_error *err);
+
+/* Kolmogorov-Smirnov distance between two sorted samples: the largest gap
+ * between their empirical distribution functions; NAN when one is empty. */
+double score_ks_distance(const double *a, size_t na, const double *b, size_t nb);
 
 /* Compare result r with the truth tv (built in r's view).  *out is owned by
  * the caller (score_report_close); it borrows strings from tv and r, which

@@ -196,9 +196,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", prog);
         rc = PB_ENOMEM;
     } else if ((rc = pb_writer_open(&w, fp, pb_out_name(out),
-                                    PB_COL_ALL | (mt_config_observed(cfg) ? PB_COL_THREAD |
-                                                  PB_COL_STHREAD | PB_COL_CONN : 0u),
-                                    names, &err)) == PB_OK) {
+                                    PB_COL_ALL | mt_config_columns(cfg), names, &err)) == PB_OK) {
         rc = mt_generate(cfg, base, w, names, want_stats ? &g : NULL, keep, &err);
         int rc2 = pb_writer_close(w, rc == PB_OK ? &err : NULL);
         if (rc == PB_OK)
