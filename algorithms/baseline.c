@@ -159,9 +159,12 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
 }
 
 /* The pairing key of message m: its connection (marked by bit 62, so that
- * it never equals a call id), else its call id, else none. */
-static uint64_t pair_key(const pb_msg *m, int use_conn, int use_callid)
+ * it never equals a call id), else its call id, else none; with
+ * callid_first, its call id where it has one, else its connection. */
+static uint64_t pair_key(const pb_msg *m, int use_conn, int use_callid, int callid_first)
 {
+    if (callid_first && use_callid && m->callid != PB_ID_NONE)
+        return m->callid;
     if (use_conn && m->conn)
         return (1ULL << 62) | m->conn;
     return use_callid ? m->callid : PB_ID_NONE;
@@ -175,7 +178,8 @@ int bl_table_build_keyed(bl_table *t, const pb_trace_view *v, bl_key key,
     t->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     const uint32_t nn = t->nnodes;
     int callids = key >= BL_KEY_CALLID && (v->columns & PB_COL_CALLID);
-    int conns = key == BL_KEY_CONN && (v->columns & PB_COL_CONN);
+    int conns = key >= BL_KEY_CONN && (v->columns & PB_COL_CONN);
+    int callid_first = key == BL_KEY_CALLID_CONN;
     for (size_t i = 0; i < v->n; i++) {
         if (v->msgs[i].type == PB_TYPE_CALL)
             t->calls++;
@@ -208,7 +212,7 @@ int bl_table_build_keyed(bl_table *t, const pb_trace_view *v, bl_key key,
     /* 1. pair */
     for (size_t i = 0; i < v->n; i++) {
         const pb_msg *m = &v->msgs[i];
-        uint64_t cid = pair_key(m, conns, callids);
+        uint64_t cid = pair_key(m, conns, callids, callid_first);
         int found;
         if (m->type == PB_TYPE_CALL) {
             if (preserve(&h) != PB_OK)

@@ -73,8 +73,14 @@ typedef struct bl_table {
 
 /* How calls are paired with their returns: by (caller, callee) first in
  * first out, also keyed by call id, or also keyed by connection (the
- * `conn` column; a message without one falls back to its call id). */
-typedef enum bl_key { BL_KEY_NONE = 0, BL_KEY_CALLID = 1, BL_KEY_CONN = 2 } bl_key;
+ * `conn` column; a message without one falls back to its call id), or by
+ * call id where a message has one and else by connection. */
+typedef enum bl_key {
+    BL_KEY_NONE = 0,
+    BL_KEY_CALLID = 1,
+    BL_KEY_CONN = 2,
+    BL_KEY_CALLID_CONN = 3
+} bl_key;
 
 /* Build the table of view v (borrowed; must outlive t).  callids: pair by
  * call id when the trace has them.  Returns PB_OK or PB_ENOMEM (err

@@ -19,9 +19,10 @@ FIG_HOW="maketrace dearinter.conf --seed SEED -s instances=N [-s Apache.batch=4]
 
 fig_points() {
     dur=$(mode_pick 20 10 4)
-    loads=$(mode_pick "4 16 64 128 256" "4 32 128" "4 32")
+    loads=$(mode_pick "4 16 64 128 256" "4 32 128" "32")
     ns=$(mode_pick 1 1 1)
-    methods=$(mode_pick "$PRECISE_METHODS" "$PRECISE_METHODS" "vpath-paper vpath-artifact borderpatrol joint")
+    # tiny: every method (a plot needs every column), one load
+    methods=$PRECISE_METHODS
     for m in $methods; do
         for seed in $(seeds "$ns"); do
             for v in iso batch; do

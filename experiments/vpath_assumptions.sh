@@ -37,12 +37,13 @@ MODELS="pool dispatcher handoff10 event1 event1b4 event4 seda connpool pipelined
 
 fig_points() {
     dur=$(mode_pick 10 5 2)
-    loads=$(mode_pick "1 5 10 22 44 100" "1 5 22 44 100" "1 22")
-    hos=$(mode_pick "0 0.01 0.02 0.05 0.1 0.2 0.3 0.5" "0 0.01 0.05 0.1 0.2 0.5" "0 0.1")
-    models=$(mode_pick "$MODELS" "$MODELS" "pool event1 multiplexed")
+    loads=$(mode_pick "1 5 10 22 44 100" "1 5 22 44 100" "22")
+    hos=$(mode_pick "0 0.01 0.02 0.05 0.1 0.2 0.3 0.5" "0 0.01 0.05 0.1 0.2 0.5" "0.1")
+    models=$(mode_pick "$MODELS" "$MODELS" "event1")
     cases=$(mode_pick "vapp tpcw rubis" "vapp tpcw rubis" "vapp")
     ns=$(mode_pick 1 1 1)
-    methods=$(mode_pick "$PRECISE_METHODS" "$PRECISE_METHODS" "vpath-paper vpath-artifact borderpatrol joint")
+    # tiny: every method (a plot needs every column), one point per sweep
+    methods=$PRECISE_METHODS
     for m in $methods; do
         for seed in $(seeds "$ns"); do
             for n in $loads; do point "load-$n-$m-$seed" sweep=load x=$n method=$m seed=$seed dur=$dur; done

@@ -35,8 +35,8 @@ void imp_ev_count(imp_importer *im, int c, uint32_t file, uint32_t entry)
 static int bad(imp_importer *im, pb_error *err, uint32_t file, size_t i,
                const char *side, const char *what)
 {
-    return imp_fail(im, err, PB_EPARSE, im->files[file], 0, 0,
-                    "spans[%zu].%s: %s", i, side, what);
+    return imp_fail(im, err, PB_EPARSE, im->files[file], 0, 0, "spans[%zu]%s%s: %s",
+                    i, *side ? "." : "", side, what);
 }
 
 /* integer member, non-negative and below 2^63 */

@@ -104,6 +104,17 @@ static int find_kv(const kv *a, size_t n, uint64_t k, uint32_t *v)
     return 0;
 }
 
+/* index of process p in the sorted, distinct procs[0..n) (p is there) */
+static size_t proc_index(const kv *procs, size_t n, uint64_t p)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (procs[m].k < p) lo = m + 1; else hi = m;
+    }
+    return lo;
+}
+
 static const emsg *g_m;
 
 static int cmp_out(const void *x, const void *y)
@@ -237,9 +248,7 @@ int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err)
     /* process names: the endpoint a process first received a request on */
     for (size_t i = 0; i < ne; i++) {
         const imp_event *e = &ev[i];
-        uint32_t pi;
-        for (pi = 0; pi < nprocs && procs[pi].k != e->proc; pi++)
-            ;
+        size_t pi = proc_index(procs, nprocs, e->proc);
         if (procs[pi].v != NONE || e->send || e->kind != IMP_EV_REQUEST)
             continue;
         char nb[64], ib[32];
@@ -375,10 +384,7 @@ int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err)
                      !find_kv(ips, nips, ip, &proc))
                 proc = NONE;
             if (proc != NONE) {
-                uint32_t pi = 0;
-                while (procs[pi].k != proc)
-                    pi++;
-                node[side] = procs[pi].v;
+                node[side] = procs[proc_index(procs, nprocs, proc)].v;
                 if (!own)
                     imp_ev_count(im, side ? IMP_EVC_LOST_AT_RECEIVER : IMP_EVC_LOST_AT_SENDER,
                                  x->file, x->entry);
@@ -528,6 +534,9 @@ int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err)
                                       "(OS thread ids at each send and receipt, TCP "
                                       "4-tuples); attr and size from the payload");
         pb_strbuf_free(&sb);
+        if (rc == PB_OK && im->opts.thread)
+            rc = pb_strbuf_puts(&im->ev_summary,
+                                "--thread ignored: the capture observes its threads\n");
         for (int c = 0; c < IMP_EVN && rc == PB_OK; c++) {
             if (!im->evc[c])
                 continue;

@@ -153,6 +153,9 @@ static const char *want(imp_format f)
     return f == IMP_FORMAT_JAEGER   ? want_jaeger
            : f == IMP_FORMAT_ZIPKIN ? want_zipkin
            : f == IMP_FORMAT_OTLP   ? want_otlp
+           : f == IMP_FORMAT_EBPF   ? "expected a syscall capture: an object with "
+                                      "\"spans\", an array of {\"req\": ..., "
+                                      "\"resp\": ...}"
                                     : want_any;
 }
 
@@ -227,13 +230,6 @@ static int scan_object(scan *s)
     if (rc == PB_OK && !streamed) {
         if (f == IMP_FORMAT_ZIPKIN) {
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0, "%s", want_zipkin);
-        } else if (json_object_get(rest, "data") && f != IMP_FORMAT_OTLP) {
-            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
-                          "\"data\": expected an array of traces");
-        } else if (json_object_get(rest, "resourceSpans") &&
-                   f != IMP_FORMAT_JAEGER) {
-            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
-                          "\"resourceSpans\": expected an array");
         } else if (f != IMP_FORMAT_OTLP && f != IMP_FORMAT_JAEGER &&
                    json_is_array(json_object_get(rest, "spans")) &&
                    (f == IMP_FORMAT_EBPF ||
@@ -245,6 +241,13 @@ static int scan_object(scan *s)
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
                           "expected a syscall capture: an object with \"spans\", an "
                           "array of {\"req\": ..., \"resp\": ...}");
+        } else if (json_object_get(rest, "data") && f != IMP_FORMAT_OTLP) {
+            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
+                          "\"data\": expected an array of traces");
+        } else if (json_object_get(rest, "resourceSpans") &&
+                   f != IMP_FORMAT_JAEGER) {
+            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
+                          "\"resourceSpans\": expected an array");
         } else if (json_object_get(rest, "spans") && f != IMP_FORMAT_OTLP) {
             im->formats_seen |= 1u;
             rc = imp_jaeger_trace(im, rest, s->file, IMP_NONE, s->err);

@@ -1130,7 +1130,7 @@ static void conn_reply_sent(mt_sim *s, const ev *e)
         ev x = q->v[q->h].e;
         q->h = (q->h + 1) % q->cap;
         q->n--;
-        send_late(s, &x);
+        send_late(s, &x); /* (send_now does not come back here) */
     }
 }
 
@@ -1215,8 +1215,6 @@ static void send_now(mt_sim *s, const ev *e)
             q->busy--;
         }
     }
-    if (s->cfg->models && m->type == PB_TYPE_RETURN && !s->cfg->tr[p->tr].interleave)
-        conn_reply_sent(s, e);
 }
 
 static void on_send(mt_sim *s, const ev *e)
@@ -1227,6 +1225,9 @@ static void on_send(mt_sim *s, const ev *e)
             return; /* held back: still in flight */
     }
     send_now(s, e);
+    if (s->cfg->models && !s->cfg->tr[e->path->tr].interleave &&
+        e->path->buf[e->msg].type == PB_TYPE_RETURN)
+        conn_reply_sent(s, e);
 }
 
 /* A return reached its caller (models): a pool connection is free again;

@@ -14,8 +14,8 @@
  *     associated with r.
  *
  * A return takes its call's request through the witness (3.1): the call
- * it answers, found by its call id or by its position on its connection
- * (calls and returns paired as vpath's paper variant pairs them).  A call
+ * it answers, found by its call id (an RPC nonce) or, without one, by its
+ * position on its connection.  A call
  * from a node that receives no calls (a user), or from a context that has
  * received nothing yet, starts a request of its own.  A return received
  * by such a node ends its request there (it does not designate anything).
@@ -49,8 +49,8 @@ static const pb_option bp_options[] = {
     {"view", PB_OPT_STRING, offsetof(bp_params, view), "call", PB_OPT_NORANGE,
      "call or message view"},
     {"callids", PB_OPT_BOOL, offsetof(bp_params, callids), "1", PB_OPT_NORANGE,
-     "witness by call id when the trace has no conn column (else first in "
-     "first out per caller and callee)"},
+     "witness by call id when the trace has one (else by position on the "
+     "connection, else first in first out per caller and callee)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* context -> designation (message index), open addressing */
@@ -140,14 +140,17 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
     int thread_cols_missing = by_thread && (!has_th || !has_st);
     if (thread_cols_missing)
         by_thread = 0;
-    bl_key key = has_conn ? BL_KEY_CONN : has_cid ? BL_KEY_CALLID : BL_KEY_NONE;
+    /* the witness: a call id (an RPC nonce) where the protocol has one,
+     * else the position on the connection (HTTP/1.1) */
+    bl_key key = has_cid ? BL_KEY_CALLID_CONN : has_conn ? BL_KEY_CONN : BL_KEY_NONE;
     bl_table t;
     if ((rc = bl_table_build_keyed(&t, v, key, err)) != PB_OK)
         return rc;
     const pb_msg *M = v->msgs;
     const size_t n = v->n;
     uint32_t *rpc_of = malloc((n + 1) * sizeof *rpc_of);   /* message -> RPC */
-    uint32_t *under = malloc((n + 1) * sizeof *under);     /* RPC a message was sent under */
+    uint32_t *under = malloc((n + 1) * sizeof *under);     /* the call or message its
+                                                              sender served */
     uint64_t *inst = malloc((n + 1) * sizeof *inst);
     uint32_t *cause = malloc((n + 1) * sizeof *cause);
     uint8_t *flag = calloc(n + 1, 1);
@@ -175,17 +178,18 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         rpc_of[t.rpc[k].call] = k;
         if (t.rpc[k].ret != BL_NONE)
             rpc_of[t.rpc[k].ret] = k;
-        receives[t.rpc[k].dst] = 1;
     }
+    /* users: nodes that receive no call and no free-form message */
+    for (size_t i = 0; i < n; i++)
+        if (M[i].type != PB_TYPE_RETURN)
+            receives[M[i].dst] = 1;
     /* 1. each node on its own clock: receipts set the designation of
      * their context, sends record it (receipts first at equal times) */
     size_t nev = 0;
     for (size_t i = 0; i < n; i++) {
         const pb_msg *m = &M[i];
-        if (m->type != PB_TYPE_CALL && m->type != PB_TYPE_RETURN) {
-            others++;
-            continue;
-        }
+        if (m->type != PB_TYPE_CALL && m->type != PB_TYPE_RETURN)
+            others++; /* free-form: a one-way call without return */
         if (m->type == PB_TYPE_RETURN && rpc_of[i] == PR_NONE) {
             unpaired++;
             continue; /* answers no call: in no instance */
@@ -195,7 +199,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         if (rt < m->ts)
             late_receipts++;
         /* a return received by a user ends its request there */
-        if (m->type == PB_TYPE_CALL || receives[m->dst])
+        if (m->type != PB_TYPE_RETURN || receives[m->dst])
             ev[nev++] = (bev){m->dst, rt, 0, (uint32_t)i};
     }
     qsort(ev, nev, sizeof *ev, cmp_bev);
@@ -215,12 +219,16 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         else
             *d = ev[e].msg;
     }
-    /* 2. a call belongs to the request of its designation (the call or,
-     * through a return, the call that return answers: dep), and serves
-     * what that receipt makes its context serve; resolved along the chain
-     * of deps, each node's decisions made on its own clock */
+    /* 2. a call (or free-form message) belongs to the request of its
+     * designation d (DEP: d itself, or through a return the call it
+     * answers), and its sender serves what d made it serve (SERVED: the
+     * call or message d, or through a return what its call was sent
+     * under); resolved along the chain of deps, each node's decisions made
+     * on its own clock */
+#define DEP(d) (M[d].type != PB_TYPE_RETURN ? (d) : t.rpc[rpc_of[d]].call)
+#define SERVED(d) (M[d].type != PB_TYPE_RETURN ? (d) : under[t.rpc[rpc_of[d]].call])
     for (size_t i = 0; i < n; i++) {
-        if (M[i].type != PB_TYPE_CALL || state[i])
+        if (M[i].type == PB_TYPE_RETURN || state[i])
             continue;
         size_t nw = 0;
         uint32_t j = (uint32_t)i;
@@ -228,9 +236,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
             state[j] = 1;
             walk[nw++] = j;
             uint32_t d = desig[j];
-            j = d == PR_NONE ? PR_NONE
-                : M[d].type == PB_TYPE_CALL ? d
-                                            : t.rpc[rpc_of[d]].call;
+            j = d == PR_NONE ? PR_NONE : DEP(d);
         }
         if (j != PR_NONE && state[j] == 1) {
             /* a cycle (clock skew): cut where it closed */
@@ -246,10 +252,9 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
                 if (receives[M[c].src])
                     undesignated++;
             } else {
-                uint32_t dep = M[d].type == PB_TYPE_CALL ? d : t.rpc[rpc_of[d]].call;
-                inst[c] = inst[dep];
+                inst[c] = inst[DEP(d)];
                 cause[c] = d;
-                under[c] = M[d].type == PB_TYPE_CALL ? rpc_of[d] : under[dep];
+                under[c] = SERVED(d);
             }
             state[c] = 2;
         }
@@ -261,10 +266,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
             continue;
         inst[r] = inst[c];
         uint32_t d = desig[r];
-        uint32_t dserves = d == PR_NONE ? PR_NONE
-                           : M[d].type == PB_TYPE_CALL ? rpc_of[d]
-                                                       : under[t.rpc[rpc_of[d]].call];
-        if (d != PR_NONE && dserves == k) {
+        if (d != PR_NONE && SERVED(d) == c) {
             cause[r] = d;
         } else {
             cause[r] = c;
@@ -272,6 +274,8 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
             flag[r] = 1;
         }
     }
+#undef DEP
+#undef SERVED
     rc = pr_emit(v, inst, cause, flag, view, res, err);
     if (rc != PB_OK)
         goto out;
@@ -281,15 +285,15 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
                              "witness_repairs=%zu context_fallbacks=%zu "
                              "receipts_before_send=%zu cycles_cut=%zu",
                         by_thread ? "thread" : "node",
-                        key == BL_KEY_CONN ? "conn" : key == BL_KEY_CALLID ? "callid" : "fifo",
+                        key == BL_KEY_CONN          ? "conn"
+                        : key == BL_KEY_CALLID_CONN ? (has_conn ? "callid,conn" : "callid")
+                                                    : "fifo",
                         t.nrpc, t.calls, t.returns, others, unpaired, roots, undesignated,
                         repairs, node_fallback, late_receipts, cycles);
-    if (rc == PB_OK && key != BL_KEY_CONN)
-        rc = pb_result_warn(res, "the trace has no conn column: a return finds its "
-                                 "call %s", key == BL_KEY_CALLID
-                                                ? "by call id"
-                                                : "first in first out per (caller, "
-                                                  "callee), a guess where calls overlap");
+    if (rc == PB_OK && key == BL_KEY_NONE)
+        rc = pb_result_warn(res, "the trace has no call id and no conn column: a "
+                                 "return finds its call first in first out per (caller, "
+                                 "callee), a guess where calls overlap");
     if (rc == PB_OK && thread_cols_missing)
         rc = pb_result_warn(res, "the trace has no %s column: context=thread falls back "
                                  "to one context per node",

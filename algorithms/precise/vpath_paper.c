@@ -38,7 +38,9 @@ typedef struct item {
     pb_ns t;          /* interval start (receipt) or send time */
     pb_ns end;        /* interval end (reply send); sends: unused */
     uint32_t rpc;
-    uint8_t kind;     /* 0 interval, 1 send (assign), 2 probe (flag only) */
+    uint8_t kind;     /* 0 interval, 1 dispatch window (the receiving
+                         thread of a request another thread replies to),
+                         2 send (assign), 3 probe (flag only) */
 } item;
 
 static int cmp_item(const void *a, const void *b)
@@ -163,7 +165,7 @@ static int cmp_ckey(const void *a, const void *b)
 typedef struct vp_count {
     size_t intervals, open_requests, user_requests, sends, by_interval;
     size_t two_intervals, send_outside, conn_busy, handoff, no_thread;
-    size_t reply_from_receipt, send_from_return, cycles;
+    size_t reply_from_receipt, send_from_return, cycles, dispatcher_sends;
 } vp_count;
 
 int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
@@ -185,8 +187,9 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
     const uint32_t n = t.nrpc;
     vp_count c;
     memset(&c, 0, sizeof c);
-    item *it = malloc(((size_t)3 * n + 1) * sizeof *it);
+    item *it = malloc(((size_t)4 * n + v->n + 1) * sizeof *it);
     hent *heap = malloc(((size_t)n + 1) * sizeof *heap);
+    hent *sheap = malloc(((size_t)n + 1) * sizeof *sheap);
     uint32_t *parent = malloc(((size_t)n + 1) * sizeof *parent);
     uint8_t *rflag = calloc((size_t)n + 1, 1);   /* request (incoming RPC) flagged */
     uint8_t *cflag = calloc((size_t)n + 1, 1);   /* call flagged */
@@ -199,7 +202,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
     uint32_t *ch_off = calloc((size_t)n + 2, sizeof *ch_off);
     ckey *ch = malloc(((size_t)n + 1) * sizeof *ch);
     rent *rh = malloc(((size_t)n + 1) * sizeof *rh);
-    if (!it || !heap || !parent || !rflag || !cflag || !receives || !inst || !cause ||
+    if (!it || !heap || !sheap || !parent || !rflag || !cflag || !receives || !inst || !cause ||
         !mflag || !state || !walk || !ch_off || !ch || !rh) {
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
         goto out;
@@ -225,6 +228,11 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
                 it[ni++] = (item){((uint64_t)r->dst << 32) | th, r->in_start, r->in_end,
                                   k, 0};
                 c.intervals++;
+                /* received by another thread (a dispatcher, 2.2): a call
+                 * that thread sends meanwhile may be this request's */
+                if (has_th && cm->thread && cm->thread != th)
+                    it[ni++] = (item){((uint64_t)r->dst << 32) | cm->thread, r->in_start,
+                                      r->in_end, k, 1};
             } else {
                 c.no_thread++;
                 rflag[k] = 1;
@@ -251,7 +259,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
             cflag[k] = 1;
             continue;
         }
-        it[ni++] = (item){((uint64_t)r->src << 32) | st, r->out_start, 0, k, 1};
+        it[ni++] = (item){((uint64_t)r->src << 32) | st, r->out_start, 0, k, 2};
         c.sends++;
         /* the thread that receives the return should be the sender */
         if (r->ret != BL_NONE && has_st && has_th && cm->sthread && M[r->ret].thread &&
@@ -259,31 +267,63 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
             c.handoff++;
             cflag[k] = 1;
             it[ni++] = (item){((uint64_t)r->src << 32) | M[r->ret].thread, r->out_end, 0,
-                              k, 2};
+                              k, 3};
         }
+    }
+    /* a return that answers no call (its call was lost): the request its
+     * receiving thread was serving misses a message; flag it */
+    {
+        uint8_t *paired = calloc(v->n + 1, 1);
+        if (!paired) {
+            rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+            goto out;
+        }
+        for (uint32_t k = 0; k < n; k++)
+            if (t.rpc[k].ret != BL_NONE)
+                paired[t.rpc[k].ret] = 1;
+        for (size_t i = 0; i < v->n; i++) {
+            const pb_msg *m = &M[i];
+            if (m->type != PB_TYPE_RETURN || paired[i] || !has_th || !m->thread)
+                continue;
+            it[ni++] = (item){((uint64_t)m->dst << 32) | m->thread,
+                              m->recv_ts != PB_TS_NONE ? m->recv_ts : m->ts, 0, 0, 3};
+        }
+        free(paired);
     }
     qsort(it, ni, sizeof *it, cmp_item);
     for (size_t a = 0; a < ni;) {
-        size_t b = a, hn = 0;
+        size_t b = a, hn = 0, sn = 0;
         while (b < ni && it[b].thread == it[a].thread)
             b++;
         for (size_t i = a; i < b; i++) {
             const item *e = &it[i];
+            while (hn && heap[0].end < e->t)
+                hpop(heap, &hn);
+            while (sn && sheap[0].end < e->t)
+                hpop(sheap, &sn);
             if (e->kind == 0) {
                 /* opening while the thread holds another open interval */
-                while (hn && heap[0].end < e->t)
-                    hpop(heap, &hn);
                 if (hn)
                     c.two_intervals++;
                 hpush(heap, &hn, (hent){e->end, e->t, e->rpc});
                 continue;
             }
-            while (hn && heap[0].end < e->t)
-                hpop(heap, &hn);
-            if (e->kind == 2) {
+            if (e->kind == 1) {
+                hpush(sheap, &sn, (hent){e->end, e->t, e->rpc});
+                continue;
+            }
+            if (e->kind == 3) {
                 for (size_t h = 0; h < hn; h++)
                     rflag[heap[h].rpc] = 1;
                 continue;
+            }
+            if (sn) {
+                /* sent by the thread that received a request another
+                 * thread replies to, while that request was open */
+                c.dispatcher_sends++;
+                cflag[e->rpc] = 1;
+                for (size_t h = 0; h < sn; h++)
+                    rflag[sheap[h].rpc] = 1;
             }
             if (hn == 0) {
                 c.send_outside++;
@@ -415,8 +455,10 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
                         c.send_from_return, c.no_thread, c.open_requests, c.cycles);
     if (rc == PB_OK)
         rc = pb_result_meta(res, "violation_two_intervals=%zu violation_send_outside=%zu "
-                                 "violation_conn_busy=%zu violation_handoff=%zu",
-                            c.two_intervals, c.send_outside, c.conn_busy, c.handoff);
+                                 "violation_conn_busy=%zu violation_handoff=%zu "
+                                 "violation_dispatcher_send=%zu",
+                            c.two_intervals, c.send_outside, c.conn_busy, c.handoff,
+                            c.dispatcher_sends);
     /* fallbacks, then violations, on stderr */
     if (rc == PB_OK && key != BL_KEY_CONN)
         rc = pb_result_warn(res, "the trace has no conn column: calls and returns "
@@ -453,6 +495,16 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
         rc = pb_result_warn(res, "assumption violated %zu times: a call's return was "
                                  "received by another thread than the one that sent it "
                                  "(its continuation was handed off); flagged", c.handoff);
+    if (rc == PB_OK && c.dispatcher_sends)
+        rc = pb_result_warn(res, "assumption violated %zu times: a thread that received a "
+                                 "request another thread replied to sent a call while "
+                                 "that request was open (the call may be that request's: "
+                                 "a dispatcher only dispatches, 2.2); flagged",
+                            c.dispatcher_sends);
+    if (rc == PB_OK && t.unpaired_returns)
+        rc = pb_result_warn(res, "%zu returns answer no call (lost calls?): left out; "
+                                 "the requests their receivers were serving are flagged",
+                            t.unpaired_returns);
     if (rc == PB_OK && c.open_requests)
         rc = pb_result_warn(res, "%zu requests were never replied to: no interval, "
                                  "flagged", c.open_requests);
@@ -461,6 +513,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
 out:
     free(it);
     free(heap);
+    free(sheap);
     free(parent);
     free(rflag);
     free(cflag);

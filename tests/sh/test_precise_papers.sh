@@ -38,11 +38,16 @@ check() {
         [ "$g" = "$v" ] || fail "$f: $a: $k=$g, expected $v"
     done
 }
-zero="violation_two_intervals=0 violation_send_outside=0 violation_conn_busy=0 violation_handoff=0 flagged_instances=0"
+zero="violation_two_intervals=0 violation_send_outside=0 violation_conn_busy=0 violation_handoff=0 violation_dispatcher_send=0 flagged_instances=0"
 for f in fig1_pool fig1_dispatcher; do
     for view in call message; do
         # shellcheck disable=SC2086
         check $f "vpath -s variant=paper -s view=$view" 1 $zero
+        # per-tier latency: the truth's own, node by node
+        [ "$(field latency_error_max "$tmp/r.score")" = 0 ] || fail "$f $view: per-tier latency off"
+        "$PB_BIN/infer" --algo truth -s view=$view -o "$tmp/t.res" "$D/$f.csv" || fail "oracle $f"
+        [ "$(grep '^1,' "$tmp/r.res" | head -n 1)" = "$(grep '^1,' "$tmp/t.res" | head -n 1)" ] ||
+            fail "$f $view: pattern line (latencies) differs from the truth's"
     done
     check $f "vpath" 0
 done
