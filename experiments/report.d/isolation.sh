@@ -19,7 +19,7 @@ fi_="$out/isolation_iso.dat"
 [ -s "$fi_" ] || exit 0
 echo "## Event isolation: BorderPatrol on dearinter.net (issue 23)"
 echo
-if [ -s "$out/isolation.png" ]; then echo "![isolation](isolation.png)"; else echo "*(isolation.png not made: gnuplot missing or failed)*"; fi
+if [ -s "$out/isolation.png" ]; then echo "![isolation: exact reconstruction with event isolation and batched reads, and its latency](isolation.png)"; else echo "*(isolation.png not made: gnuplot missing or failed)*"; fi
 echo
 awk -v vt="$VT" '
 function col(name,   i) { for (i = 1; i <= nh; i++) if (H[i] == name) return i + 0; return 0 }

@@ -26,7 +26,7 @@ fl="$out/vpath_assumptions_load.dat"
 [ -s "$fl" ] || exit 0
 echo "## vPath's thread assumption: where the paper's rule is exact (issue 23)"
 echo
-if [ -s "$out/vpath_assumptions.png" ]; then echo "![vpath_assumptions](vpath_assumptions.png)"; else echo "*(vpath_assumptions.png not made: gnuplot missing or failed)*"; fi
+if [ -s "$out/vpath_assumptions.png" ]; then echo "![vpath_assumptions: exact reconstruction per method against load, hand-offs and thread models](vpath_assumptions.png)"; else echo "*(vpath_assumptions.png not made: gnuplot missing or failed)*"; fi
 echo
 awk -v vt="$VT" '
 function col(name,   i) { for (i = 1; i <= nh; i++) if (H[i] == name) return i + 0; return 0 }
