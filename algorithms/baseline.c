@@ -3,6 +3,7 @@
  * field's baselines (baseline.h).  O(n log n) in the messages.
  */
 #include "baseline.h"
+#include "callview_paths.h"
 #include "pb_hash.h"
 
 #include <math.h>
@@ -414,6 +415,7 @@ int bl_emit(const bl_table *t, uint32_t *parent, pb_result *res,
     memo *mt = NULL;
     size_t mcap = 0, nmemo = 0;
     size_t cycles = 0, instances = 0;
+    uint32_t *pmsg = NULL;
     if (!state || !walk || !first || !sib || !trpc || !sig)
         goto out;
 
@@ -433,6 +435,27 @@ int bl_emit(const bl_table *t, uint32_t *parent, pb_result *res,
         }
         while (nw)
             state[walk[--nw]] = 2;
+    }
+    /* each message's parent (the trace's cause, as nesting gives it) */
+    if (!res->skip_assign) {
+        uint32_t *cm = calloc((size_t)n + 1, sizeof *cm);
+        uint32_t *rm = calloc((size_t)n + 1, sizeof *rm);
+        pmsg = malloc((v->n ? v->n : 1) * sizeof *pmsg);
+        if (!cm || !rm || !pmsg) {
+            free(cm);
+            free(rm);
+            goto out;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            cm[i] = t->rpc[i].call;
+            rm[i] = t->rpc[i].ret;
+        }
+        rc = cvp_causes(v->msgs, v->n, n, cm, rm, parent, pmsg);
+        free(cm);
+        free(rm);
+        if (rc != PB_OK)
+            goto out;
+        rc = PB_ENOMEM;
     }
     /* children in call order */
     for (uint32_t i = 0; i < n; i++)
@@ -541,13 +564,18 @@ int bl_emit(const bl_table *t, uint32_t *parent, pb_result *res,
         if (!res->skip_assign) {
             for (uint32_t i = 1; i < tnn; i++) {
                 const bl_rpc *r = &t->rpc[trpc[i]];
-                if ((rc = pb_result_assign(res, v->msgs[r->call].id, instances,
-                                           pat->index)) != PB_OK)
-                    goto out;
-                if (r->ret != BL_NONE &&
-                    (rc = pb_result_assign(res, v->msgs[r->ret].id, instances,
-                                           pat->index)) != PB_OK)
-                    goto out;
+                uint32_t m2[2] = {r->call, r->ret};
+                for (int k = 0; k < 2; k++) {
+                    if (m2[k] == BL_NONE)
+                        continue;
+                    uint32_t pm = pmsg[m2[k]];
+                    if ((rc = pb_result_assign_link(res, v->msgs[m2[k]].id, instances,
+                                                    pat->index,
+                                                    pm == CVP_NONE ? PB_NO_PARENT
+                                                                   : v->msgs[pm].id,
+                                                    NAN)) != PB_OK)
+                        goto out;
+                }
             }
         }
         instances++;
@@ -591,6 +619,7 @@ out:
     free(sib);
     free(trpc);
     free(sig);
+    free(pmsg);
     if (rc != PB_OK)
         return pb_error_set(err, rc, NULL, 0, 0, "out of memory");
     return PB_OK;

@@ -31,9 +31,10 @@ typedef enum imp_format {
     IMP_FORMAT_ZIPKIN = 2, /* [span, ...] or [[span, ...], ...] (API v2) */
     IMP_FORMAT_OTLP = 3,   /* {"resourceSpans":[...]} (OTLP/JSON), one
                               document or one request object per line */
-    IMP_FORMAT_EBPF = 4    /* {"spans":[{"req":{...},"resp":{...}}]}: a
+    IMP_FORMAT_EBPF = 4,   /* {"spans":[{"req":{...},"resp":{...}}]}: a
                               syscall-level capture of request/response
                               pairs (DeepTrace's eBPF agent) */
+    IMP_FORMAT_CSV = 5     /* a span table, one span a row (imp_csv.c) */
 } imp_format;
 
 /* Thread emulations for span data (docs/importer.md, "Threads"). */
@@ -59,9 +60,15 @@ typedef struct imp_opts {
                    named in the trace's metadata (# emulated=...) */
     unsigned threads;    /* IMP_THREAD_RANDOM: threads per service */
     unsigned long seed;  /* IMP_THREAD_RANDOM: GSL seed */
-    const char *request_id; /* syscall captures: the header whose value is
-                               the truth's path (NULL: X-Request-Id; the
-                               name "traceparent" takes its trace id) */
+    const char *request_id; /* eBPF captures (--request-header): the header
+                               whose value is the truth's path (NULL:
+                               X-Request-Id; "traceparent" takes its trace
+                               id) */
+    int attr;   /* fill attr with the RPC's operation name (span CSV) */
+    /* span CSV column mapping ("trace=TraceID,span=SpanID,...,unit=ns";
+     * docs/importer.md); NULL = recognise Nezha's layout by its header.
+     * Not copied: must outlive the importer. */
+    const char *csv_map;
 } imp_opts;
 
 /* What the importer met, each counted; see imp_counter_help. */
@@ -96,6 +103,9 @@ typedef enum imp_counter {
     IMP_C_ROOT_FANOUT,
     IMP_C_NO_KIND_RPC,
     IMP_C_SKIPPED_FILES,
+    IMP_C_KIND_CLIENT,
+    IMP_C_KIND_TWO_SERVICES,
+    IMP_C_KIND_OTHER,
     IMP_NCOUNTERS
 } imp_counter;
 
@@ -108,22 +118,29 @@ typedef struct imp_stats {
      * ("3 files from traces/ (2 folders)"); owned by the importer, may be
      * NULL */
     const char *sources;
+    /* span CSV: "SERVICE <- POD POD ...\n" lines, one per service whose pod
+     * names were shortened; owned by the importer, may be NULL */
+    const char *pods;
 } imp_stats;
 
 typedef struct imp_importer imp_importer;
 
-/* Defaults: AUTO format, no callid. */
+/* Defaults: AUTO format, no callid, no thread, no attr, no CSV map. */
 void imp_opts_default(imp_opts *opts);
 
 /* Create an importer.  opts may be NULL for defaults.
- * Returns PB_OK or PB_ENOMEM. */
+ * Returns PB_OK, PB_EINVAL (a bad csv_map: err says which key or value),
+ * or PB_ENOMEM. */
 int imp_init(imp_importer **out, const imp_opts *opts, pb_error *err);
 
-/* Read one input: a JSON file (plain or compressed: gzip, xz, zstd, bzip2;
+/* Read one input: a JSON file or a span CSV (plain or compressed: gzip,
+ * xz, zstd, bzip2; a CSV is told from JSON by its first line, a header
+ * holding a comma, or by IMP_FORMAT_CSV;
  * read through libarchive), a tar archive (plain or compressed; its JSON
- * members in name order), a folder (recursively, entries in byte order of
- * name at every level: JSON files, compressed JSON files, archives and
- * subfolders; other entries are counted as skipped), or "-" for stdin.
+ * and CSV members in name order), a folder (recursively, entries in byte
+ * order of name at every level: JSON and CSV files, compressed or not,
+ * archives and subfolders; other entries are counted as skipped), or "-"
+ * for stdin.
  * A file may hold several JSON documents one after the other (JSON Lines).
  * Returns PB_OK; PB_EIO (cannot open or read, or a folder holding no JSON),
  * PB_EPARSE (malformed JSON, with line and column, or a document that is not

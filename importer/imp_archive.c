@@ -35,12 +35,14 @@ static int ends_with(const char *s, const char *suf)
     return l > m && !strcmp(s + l - m, suf);
 }
 
-/* A JSON file by its name: *.json or *.jsonl, plain or compressed. */
+/* A JSON or CSV file by its name: *.json, *.jsonl or *.csv, plain or
+ * compressed. */
 static int json_name(const char *n)
 {
     static const char *const suf[] = {
         ".json", ".jsonl", ".json.gz", ".json.xz", ".json.zst", ".json.bz2",
-        ".jsonl.gz", ".jsonl.xz", ".jsonl.zst", ".jsonl.bz2"};
+        ".jsonl.gz", ".jsonl.xz", ".jsonl.zst", ".jsonl.bz2", ".csv",
+        ".csv.gz", ".csv.xz", ".csv.zst", ".csv.bz2"};
     for (size_t i = 0; i < sizeof suf / sizeof *suf; i++)
         if (ends_with(n, suf[i]))
             return 1;
@@ -214,7 +216,7 @@ static int read_tar(imp_importer *im, struct archive *a,
         }
         n++;
         if (!ends_with(path, ".json") && !ends_with(path, ".jsonl") &&
-            (rc = unpack_member(im, m, err)) != PB_OK)
+            !ends_with(path, ".csv") && (rc = unpack_member(im, m, err)) != PB_OK)
             break;
     }
     if (rc == PB_OK && r != ARCHIVE_EOF)

@@ -18,6 +18,7 @@ typedef struct rpc {
     uint32_t callee_ctx; /* span index the call enters, or IMP_NONE */
     uint32_t label_span; /* span whose id names the RPC (callid) */
     uint32_t src, dst;
+    uint32_t op; /* operation label + 1, or 0 */
     uint64_t path;
     pb_ns call_ts, call_recv, ret_ts, ret_recv;
 } rpc;
@@ -224,6 +225,40 @@ static int build_children(builder *b)
     return PB_OK;
 }
 
+/* The kind rule for spans without kind (span CSV): a span in its parent's
+ * service whose only child runs in another service is the client side of
+ * an RPC, that child its server side.  Every other span with a child in
+ * another service is counted (kind_two_services, kind_other); its remote
+ * children become RPCs derived from the child alone (no_kind_rpc). */
+static void kind_rule(builder *b)
+{
+    imp_span *sp = b->sp;
+    for (size_t i = 0; i < b->n; i++) {
+        imp_span *s = &sp[i];
+        if (s->src != IMP_SRC_CSV || !s->untagged)
+            continue;
+        size_t c0 = b->cstart[i], c1 = b->cstart[i + 1];
+        int remote = 0, two = 0;
+        for (size_t c = c0; c < c1; c++) {
+            remote += sp[b->child[c]].svc != s->svc;
+            two |= sp[b->child[c]].svc != sp[b->child[c0]].svc;
+        }
+        if (!remote)
+            continue;
+        uint32_t p = b->parent[i];
+        if (c1 - c0 == 1 && p != IMP_NONE && sp[p].svc == s->svc) {
+            imp_span *ch = &sp[b->child[c0]];
+            s->kind = IMP_K_CLIENT;
+            if (ch->untagged)
+                ch->kind = IMP_K_SERVER;
+            imp_count_span(b->im, IMP_C_KIND_CLIENT, s);
+        } else {
+            imp_count_span(b->im, two ? IMP_C_KIND_TWO_SERVICES
+                                      : IMP_C_KIND_OTHER, s);
+        }
+    }
+}
+
 static rpc *new_rpc(builder *b)
 {
     if (pb_grow(&b->rpcs, sizeof *b->rpcs, &b->caprpc, b->nrpc + 1, 1024) != PB_OK)
@@ -308,6 +343,9 @@ static int make_rpcs(builder *b, uint32_t *pre)
                 r->path = b->path[x];
                 r->call_recv = sp[x].start;
                 r->ret_ts = sp[x].end;
+                r->op = p != IMP_NONE && sp[p].kind == IMP_K_CLIENT && sp[p].op
+                            ? sp[p].op
+                            : sp[x].op;
                 if (p == IMP_NONE) {
                     im->st.count[IMP_C_REQUESTS]++;
                     r->caller_ctx = IMP_NONE;
@@ -384,6 +422,7 @@ static int make_rpcs(builder *b, uint32_t *pre)
         r->src = sp[x].svc;
         r->dst = sp[x].peer != IMP_NONE ? sp[x].peer : im->node_unknown;
         r->path = b->path[x];
+        r->op = sp[x].op;
         r->call_ts = r->call_recv = sp[x].start;
         r->ret_ts = r->ret_recv = sp[x].end;
     }
@@ -714,6 +753,8 @@ static int write_trace(builder *b, const size_t *cause)
         msg.id = k + 1;
         msg.size = PB_SIZE_NONE;
         msg.callid = PB_ID_NONE;
+        if (im->opts.attr)
+            msg.attr = r->op;
         if (im->opts.callid &&
             (rc = label_of(b, b->sp[r->label_span].trace,
                            b->sp[r->label_span].sid, &msg.callid)) != PB_OK)
@@ -775,9 +816,9 @@ out:
 static int write_meta(imp_importer *im)
 {
     pb_strbuf s = {0};
-    static const char *const fmts[] = {"jaeger", "zipkin", "otlp"};
+    static const char *const fmts[] = {"jaeger", "zipkin", "otlp", "ebpf", "csv"};
     int rc = pb_strbuf_puts(&s, "generator=importtrace format=");
-    for (int f = 0, k = 0; f < 3 && rc == PB_OK; f++)
+    for (int f = 0, k = 0; f < 5 && rc == PB_OK; f++)
         if (im->formats_seen & (1u << f))
             rc = pb_strbuf_printf(&s, "%s%s", k++ ? "+" : "", fmts[f]);
     if (rc == PB_OK)
@@ -810,6 +851,18 @@ static int write_meta(imp_importer *im)
             rc = pb_strbuf_printf(&s, " threads=%u seed=%lu: each receipt and send "
                                       "on a thread of its service drawn at random",
                                   im->opts.threads, im->opts.seed);
+        if (rc == PB_OK)
+            rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
+    }
+    /* span CSV: which pod names became which services */
+    size_t np = im->pods ? pb_strtab_count(im->pods) : 0;
+    if (rc == PB_OK && np) {
+        pb_strbuf_reset(&s);
+        rc = pb_strbuf_puts(&s, "importtrace_pods");
+        for (size_t k = 0; k < np && rc == PB_OK; k++)
+            rc = pb_strbuf_printf(&s, " %s=%s",
+                                  pb_strtab_str(im->pods, (uint32_t)k),
+                                  pb_strtab_str(im->podsvcs, im->pod_svc[k]));
         if (rc == PB_OK)
             rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
     }
@@ -862,7 +915,7 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     im->st.count[IMP_C_TRACES] = pb_strtab_count(im->traceids);
     resolve_parents(&b);
     if ((rc = break_cycles(&b)) != PB_OK || (rc = build_children(&b)) != PB_OK ||
-        (rc = make_rpcs(&b, pre)) != PB_OK)
+        (kind_rule(&b), (rc = make_rpcs(&b, pre)) != PB_OK))
         goto out;
     im->st.count[IMP_C_RPCS] = b.nrpc;
     rc = PB_ENOMEM;
@@ -875,7 +928,8 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
                          PB_COL_DST | PB_COL_TYPE | PB_COL_PATH | PB_COL_CAUSE |
                          (im->opts.callid ? PB_COL_CALLID : 0) |
                          (im->opts.thread ? PB_COL_THREAD : 0) |
-                         (im->opts.thread >= IMP_THREAD_POOL ? PB_COL_STHREAD : 0);
+                         (im->opts.thread >= IMP_THREAD_POOL ? PB_COL_STHREAD : 0) |
+                         (im->opts.attr ? PB_COL_ATTR : 0);
     *out = im->trace;
     im->trace = NULL;
 out:

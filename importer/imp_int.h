@@ -6,6 +6,7 @@
  * imp_jaeger.c   one Jaeger trace object
  * imp_zipkin.c   one Zipkin v2 span
  * imp_otlp.c     one OTLP/JSON resourceSpans element
+ * imp_csv.c      a span table (CSV): column mapping, pod names, times
  * imp_archive.c  paths: files, folders of folders, compressed files, tars
  * imp_build.c    imp_finish: span trees -> RPCs -> causes -> the trace
  * imp_export.c   inferred instances back out as Jaeger JSON
@@ -27,7 +28,7 @@
 #define IMP_US_MAX (INT64_MAX / 1000)
 
 enum { IMP_K_INTERNAL = 0, IMP_K_CLIENT = 1, IMP_K_SERVER = 2 };
-enum { IMP_SRC_JAEGER = 0, IMP_SRC_ZIPKIN = 1, IMP_SRC_OTLP = 2 };
+enum { IMP_SRC_JAEGER = 0, IMP_SRC_ZIPKIN = 1, IMP_SRC_OTLP = 2, IMP_SRC_CSV = 3 };
 
 typedef struct imp_span {
     uint32_t trace;  /* index in im->traceids */
@@ -36,7 +37,8 @@ typedef struct imp_span {
     uint32_t svc;    /* node index */
     uint32_t peer;   /* node of peer.service / remoteEndpoint, or IMP_NONE */
     uint32_t file;   /* index in im->files */
-    uint32_t pos_a;  /* data[a] / [a] / resourceSpans[a]; IMP_NONE */
+    uint32_t op;     /* operation name: label index + 1 (pb_obs_label), 0 */
+    uint32_t pos_a;  /* data[a] / [a] / resourceSpans[a] / CSV line; IMP_NONE */
     uint32_t pos_b;  /* .spans[b] / [b] / .scopeSpans[b] */
     uint32_t pos_c;  /* OTLP: .spans[c] */
     uint8_t kind;    /* IMP_K_* */
@@ -81,7 +83,8 @@ enum {
 struct imp_importer {
     imp_opts opts;
     int failed, finished;
-    unsigned formats_seen; /* bit 1 jaeger, bit 2 zipkin, bit 4 otlp */
+    unsigned formats_seen; /* bit 1 jaeger, bit 2 zipkin, bit 4 otlp, 8 the
+                              eBPF capture, 16 span CSV */
     pb_trace *trace;       /* the output; nodes and labels intern here */
     pb_strtab *sids, *traceids;
     char **files;
@@ -96,6 +99,12 @@ struct imp_importer {
     size_t evc[IMP_EVN];
     char *ev_first[IMP_EVN]; /* where each counter was first hit */
     pb_strbuf ev_summary;
+    struct imp_csv_map *csv; /* parsed opts.csv_map, or NULL */
+    pb_strtab *pods;         /* span CSV: pod names shortened */
+    pb_strtab *podsvcs;      /* ... and the services they became */
+    uint32_t *pod_svc;       /* pod index -> index in podsvcs */
+    size_t cappods;
+    pb_strbuf podtext;       /* stats.pods */
 };
 
 /* One DeepTrace document's "spans" array (imp_ebpf.c).  Returns PB_OK or
@@ -114,6 +123,7 @@ void imp_ev_count(imp_importer *im, int c, uint32_t file, uint32_t entry);
 typedef struct imp_raw_span {
     const char *trace_id, *span_id, *parent_id; /* parent may be NULL */
     const char *service, *peer;                 /* peer may be NULL */
+    const char *operation;                      /* may be NULL */
     int kind, untagged;
     json_t *start, *duration; /* duration may be NULL */
     int ns, has_end;
@@ -158,6 +168,20 @@ int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
                     uint32_t b, pb_error *err);
 int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                       uint32_t ri, pb_error *err);
+
+/* Parse a column mapping ("trace=COL,...") into a new map (*out, freed by
+ * imp_csv_map_free).  Returns PB_OK, PB_EINVAL (err says what), PB_ENOMEM. */
+int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
+                      pb_error *err);
+void imp_csv_map_free(struct imp_csv_map *m);
+
+/* Does this buffer look like a CSV span table (first line a header with a
+ * comma, not JSON)? */
+int imp_csv_sniff(const char *data, size_t len);
+
+/* Read a span CSV buffer registered as file `file`. */
+int imp_csv_buffer(imp_importer *im, const char *data, size_t len,
+                   uint32_t file, pb_error *err);
 
 /* Parse one document buffer already registered as file `file`. */
 int imp_parse_buffer(imp_importer *im, const char *data, size_t len,

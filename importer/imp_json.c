@@ -262,6 +262,9 @@ static int scan_object(scan *s)
 int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
                      uint32_t file, pb_error *err)
 {
+    if (im->opts.format == IMP_FORMAT_CSV ||
+        (im->opts.format == IMP_FORMAT_AUTO && imp_csv_sniff(data, len)))
+        return imp_csv_buffer(im, data, len, file, err);
     scan s = {im, data, len, 0, file, err};
     im->st.count[IMP_C_FILES]++;
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))

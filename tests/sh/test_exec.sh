@@ -18,8 +18,11 @@ parts() {
         sort -k1,1 -k2,2n | awk '$1 != k { if (NR > 1) print s; k = $1; s = "" } { s = s " " $2 } END { print s }' |
         sort
 }
-# the score row without the algo column and the latency columns
-row() { "$PB_BIN/score" --truth "$tmp/t.csv" "$1" | awk -F, 'NR==2 { $1 = ""; print }' OFS=,; }
+# the score row without the algo column and the link columns (the C
+# baselines write parents, the Python example does not)
+row() { "$PB_BIN/score" --truth "$tmp/t.csv" "$1" |
+        awk -F, 'NR==1 { for (i = 1; i <= NF; i++) if ($i ~ /^links?_/) skip[i] = 1 }
+                 NR==2 { $1 = ""; for (i in skip) $i = ""; print }' OFS=,; }
 
 "$PB_BIN/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -s 4 -D duration=10s > "$tmp/t.csv" ||
     fail maketrace

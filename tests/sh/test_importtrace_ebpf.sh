@@ -4,7 +4,7 @@
 # generator, a DNS look-up, a persistent A-B connection whose second call
 # lost both of B's events, a request without request id) imports to the
 # hand-checked rows and counters; the request id never reaches an
-# algorithm; --request-id traceparent takes the trace id; bad entries are
+# algorithm; --request-header traceparent takes the trace id; bad entries are
 # located.  Then the real capture (../shared/data/deeptrace-ebpf, skipped
 # without it): counts checked by hand with a JSON reader (1604 entries,
 # 166 DNS entries, 288 requests, 3 x 288 calls, one call to C lost at A's
@@ -34,7 +34,7 @@ grep -v '^#' "$tmp/s.csv" | cut -d, -f1-6,8- | grep -q 'r1\|r2' && fail "a reque
 "$PB_BIN/infer" --algo truth -o "$tmp/t.res" "$tmp/s.csv" || fail "oracle small"
 "$PB_BIN/score" --truth "$tmp/s.csv" "$tmp/t.res" > "$tmp/t.score" || fail "score small"
 [ "$(field exact_accuracy "$tmp/t.score")" = 1 ] || fail "small: oracle not exact"
-"$PB_BIN/importtrace" -q --request-id traceparent -o "$tmp/tp.csv" "$D/small.json" || fail "traceparent"
+"$PB_BIN/importtrace" -q --request-header traceparent -o "$tmp/tp.csv" "$D/small.json" || fail "traceparent"
 [ "$(grep -c ',4bf92f3577b34da6a3ce929d0e0e4736,' "$tmp/tp.csv")" = 4 ] || fail "traceparent: expected r2's 4 messages on its trace id"
 [ "$(meta no_request_id "$tmp/tp.csv")" = 3 ] || fail "traceparent: expected 3 requests without it"
 # bad input: located

@@ -40,6 +40,23 @@ if [ -f "$SH/deathstarbench-hotel/hotel_load25.tar.xz" ]; then
         done
     done
 fi
+# a call chain 50,000 levels deep, on a 1 MB stack: exact, no recursion
+awk -v D=50000 'BEGIN {
+    print "id,ts,recv_ts,src,dst,type,callid,path,cause,thread,sthread,conn"; id = 0
+    for (i = 0; i < D; i++) {
+        printf "%d,%.6f,%.6f,N%d,N%d,call,%d,1,%s,t%d,t%d,c%d\n", id, i*1e-6, i*1e-6+5e-7, i, i+1, i+1, (i ? id-1 : ""), i+1, i, i; id++ }
+    for (i = D-1; i >= 0; i--) { t = (2*D-i)*1e-6
+        printf "%d,%.6f,%.6f,N%d,N%d,return,%d,1,%d,t%d,t%d,c%d\n", id, t, t+5e-7, i+1, i, i+1, id-1, i, i+1, i; id++ }
+}' > "$tmp/deep.csv"
+(
+    ulimit -s 1024 || exit 0
+    for a in "vpath -s variant=paper" "borderpatrol -s view=message"; do
+        # shellcheck disable=SC2086
+        "$PB_BIN/infer" --algo $a -o "$tmp/d.res" "$tmp/deep.csv" 2>/dev/null || fail "deep: $a"
+        "$PB_BIN/score" --truth "$tmp/deep.csv" "$tmp/d.res" > "$tmp/d.score" || fail "deep: score $a"
+        [ "$(field exact_accuracy "$tmp/d.score")" = 1 ] || fail "deep: $a not exact"
+    done
+) || exit 1
 # rename: every thread, sthread, conn label and node name gets a prefix
 rename() {
     awk -F, -v OFS=, '/^#/ { print; next }
