@@ -50,6 +50,8 @@ typedef struct joint_params {
                            start's one call per request is refuted, 1 */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
     int top;            /* [top] patterns in the text report, 20 */
+    int max_cand;       /* [max_candidates] candidate parents one call may
+                           have (the latest-started kept), 32 */
 } joint_params;
 
 /* The option table over joint_params. */

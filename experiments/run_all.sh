@@ -12,6 +12,10 @@
 #                        "real" is experiments/real_traces.sh (the importer's)
 #                        "baselines", "window_phases", "query_error" and "realbench" are run after the jobs too
 #     --seeds N          seeds per point (default: the mode's)
+#     --algos LIST       the algorithms of the sweeps (Figures 17, 19, 20, 21,
+#                        Table 1) instead of the papers' (also PB_ALGOS):
+#                        items separated by commas, NAME[:SET=VALUE...] or
+#                        exec:COMMAND (docs/experiments.md, "Any algorithm")
 #     --list-jobs        print the jobs not yet done, one command line each, and stop
 #     --list-all-jobs    print every job, done or not, and stop
 #     --list-tsv         print the jobs not yet done as POINTFILE<TAB>COMMAND
@@ -45,6 +49,8 @@ while [ $# -gt 0 ]; do
     --out) [ $# -ge 2 ] || { echo "run_all: --out needs a directory" >&2; exit 2; }; out=$2; shift ;;
     --only) [ $# -ge 2 ] || { echo "run_all: --only needs a list" >&2; exit 2; }; only=$2; shift ;;
     --seeds) [ $# -ge 2 ] || { echo "run_all: --seeds needs a number" >&2; exit 2; }; export PB_SEEDS=$2; shift ;;
+    --algos) [ $# -ge 2 ] || { echo "run_all: --algos needs a list" >&2; exit 2; }; export PB_ALGOS=$2; shift ;;
+    --algos=*) PB_ALGOS=${1#--algos=}; export PB_ALGOS ;;
     --list-jobs) list=pending ;;
     --list-all-jobs) list=all ;;
     --list-tsv) list=tsv ;;

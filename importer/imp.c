@@ -391,8 +391,9 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
         }
         if (dur > IMP_US_MAX - start)
             return imp_fail(im, err, PB_ERANGE, fname, 0, 0,
-                            "%s: start + duration (%lld + %lld us) does not "
-                            "fit in 64-bit nanoseconds",
+                            "%s: start + duration (%lld + %lld us) is past "
+                            "the largest timestamp a trace holds "
+                            "(9223372035.999999 s)",
                             where, (long long)start, (long long)dur);
         start_ns = start * 1000;
         end_ns = (start + dur) * 1000;

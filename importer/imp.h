@@ -69,7 +69,14 @@ typedef struct imp_opts {
      * docs/importer.md); NULL = recognise Nezha's layout by its header.
      * Not copied: must outlive the importer. */
     const char *csv_map;
+    size_t max_document; /* bytes one document (a file, a member, once
+                            decompressed) may hold; 0 = IMP_MAX_DOCUMENT */
 } imp_opts;
+
+/* The default cap on one document's size once decompressed: 1 GiB.  A
+ * document is read into memory whole; the cap keeps a small compressed
+ * file (or a tar header that lies) from claiming any amount of memory. */
+#define IMP_MAX_DOCUMENT ((size_t)1 << 30)
 
 /* What the importer met, each counted; see imp_counter_help. */
 typedef enum imp_counter {
@@ -142,6 +149,11 @@ int imp_init(imp_importer **out, const imp_opts *opts, pb_error *err);
  * archives and subfolders; other entries are counted as skipped), or "-"
  * for stdin.
  * A file may hold several JSON documents one after the other (JSON Lines).
+ * A folder reached again through a symbolic link (a loop) is refused.
+ * Every document is checked before it is buffered: its first byte past
+ * white space must open a JSON value, and it may hold at most
+ * opts.max_document bytes once decompressed (PB_ERANGE, naming the file or
+ * archive member).
  * Returns PB_OK; PB_EIO (cannot open or read, or a folder holding no JSON),
  * PB_EPARSE (malformed JSON, with line and column, or a document that is not
  * Jaeger / Zipkin / OTLP: the message names the JSON element and what was

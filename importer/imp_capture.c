@@ -147,7 +147,7 @@ int imp_capture_detect(const char *path)
         return 0;
     if (S_ISDIR(sb.st_mode))
         return has_events(path);
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe"); /* a peek: close-on-exec */
     if (!f)
         return 0;
     unsigned char m[16];

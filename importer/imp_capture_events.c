@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb_files.h"
 #include "pb_strbuf.h"
 
 #define MAX_LINE (256 * 1024)
@@ -87,9 +88,10 @@ static int parse_i64(const char *f, size_t l, int64_t *out)
 
 int cap_read_events(cap *c, const char *path, pb_error *err)
 {
-    FILE *fp = fopen(path, "rb");
+    /* checked against the run's outputs (pb_files.h), close-on-exec */
+    FILE *fp = pb_files_open(path, err);
     if (!fp)
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+        return err->code;
     char *line = malloc(MAX_LINE + 2);
     unsigned char *pay = malloc(MAX_LINE / 2 + 1);
     if (!line || !pay) {

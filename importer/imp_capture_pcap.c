@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb_files.h"
+
 /* per TCP direction: the next sequence number expected */
 typedef struct flow {
     uint32_t src, dst;       /* endpoints */
@@ -45,10 +47,17 @@ static int ep_text(cap *c, int v6, const unsigned char *addr, unsigned port, uin
 int cap_read_pcap(cap *c, const char *path, pb_error *err)
 {
     char eb[PCAP_ERRBUF_SIZE];
-    pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, eb);
-    if (!p)
+    /* opened here: checked against the run's outputs, close-on-exec */
+    FILE *fp = pb_files_open(path, err);
+    if (!fp)
+        return err->code;
+    pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
+    if (!p) {
+        if (fp != stdin)
+            fclose(fp);
         return pb_error_set(err, PB_EPARSE, path, 0, 0, "not a packet capture libpcap can "
                             "read: %s", eb);
+    }
     int dlt = pcap_datalink(p);
     if (dlt != DLT_EN10MB && dlt != DLT_NULL && dlt != DLT_LOOP && dlt != DLT_RAW &&
         dlt != DLT_LINUX_SLL && dlt != 276 /* LINUX_SLL2 */ && dlt != 228 /* IPV4 */ &&

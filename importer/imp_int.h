@@ -24,8 +24,8 @@
 #include "pb_strtab.h"
 
 #define IMP_NONE UINT32_MAX
-/* microseconds that still fit in int64 nanoseconds */
-#define IMP_US_MAX (INT64_MAX / 1000)
+/* microseconds whose nanoseconds a trace file can hold (PB_TS_MAX) */
+#define IMP_US_MAX (PB_TS_MAX / 1000)
 
 enum { IMP_K_INTERNAL = 0, IMP_K_CLIENT = 1, IMP_K_SERVER = 2 };
 enum { IMP_SRC_JAEGER = 0, IMP_SRC_ZIPKIN = 1, IMP_SRC_OTLP = 2, IMP_SRC_CSV = 3 };
@@ -183,8 +183,26 @@ int imp_csv_sniff(const char *data, size_t len);
 int imp_csv_buffer(imp_importer *im, const char *data, size_t len,
                    uint32_t file, pb_error *err);
 
+/* The integrity check of gzip data (imp_gzcheck.c), fed the compressed
+ * bytes of a file or member as they are read; anything that does not
+ * start like gzip passes unchecked. */
+typedef struct imp_gzcheck imp_gzcheck;
+imp_gzcheck *imp_gzcheck_new(void); /* NULL when out of memory */
+/* Returns 0, or -1 once the data are known to be damaged. */
+int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n);
+/* At the end of the data: -1 when damaged or cut in the middle. */
+int imp_gzcheck_end(imp_gzcheck *g);
+/* What was wrong (after -1), else NULL. */
+const char *imp_gzcheck_why(const imp_gzcheck *g);
+void imp_gzcheck_free(imp_gzcheck *g); /* NULL-safe */
+
 /* Parse one document buffer already registered as file `file`. */
 int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
                      uint32_t file, pb_error *err);
+
+/* The same for a buffer whose leading white space was dropped: line0
+ * lines and then col0 bytes came before data[0] (for messages). */
+int imp_parse_buffer_at(imp_importer *im, const char *data, size_t len,
+                        uint32_t file, long line0, long col0, pb_error *err);
 
 #endif

@@ -24,6 +24,7 @@ typedef struct scan {
     size_t len, pos;
     uint32_t file;
     pb_error *err;
+    long line0, col0; /* white space dropped before buf[0] */
 } scan;
 
 static void line_col(const scan *s, size_t off, long *line, long *col)
@@ -32,13 +33,15 @@ static void line_col(const scan *s, size_t off, long *line, long *col)
         off = s->len;
     long l = 1;
     size_t ls = 0;
+    int nl = 0;
     for (size_t i = 0; i < off; i++)
         if (s->buf[i] == '\n') {
             l++;
             ls = i + 1;
+            nl = 1;
         }
-    *line = l;
-    *col = (long)(off - ls) + 1;
+    *line = l + s->line0;
+    *col = (long)(off - ls) + 1 + (nl ? 0 : s->col0);
 }
 
 static int syntax(scan *s, size_t off, const char *what)
@@ -115,13 +118,19 @@ static int stream_array(scan *s, int kind)
             return imp_fail(s->im, s->err, PB_ERANGE, s->im->files[s->file],
                             0, 0, "more than %u array elements", IMP_NONE - 1);
         json_t *e = NULL;
+        size_t at = s->pos;
         int rc = parse_value(s, &e);
         if (rc != PB_OK)
             return rc;
         rc = element(s, kind, e, idx);
         json_decref(e);
-        if (rc != PB_OK)
+        if (rc != PB_OK) {
+            /* a span's error names its element; the line where the
+             * element starts says which line of a JSON-lines file */
+            if (s->err && !s->err->line && s->err->file[0])
+                line_col(s, at, &s->err->line, &s->err->column);
             return rc;
+        }
         skip_ws(s);
         if (s->pos < s->len && s->buf[s->pos] == ',') {
             s->pos++;
@@ -262,10 +271,16 @@ static int scan_object(scan *s)
 int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
                      uint32_t file, pb_error *err)
 {
+    return imp_parse_buffer_at(im, data, len, file, 0, 0, err);
+}
+
+int imp_parse_buffer_at(imp_importer *im, const char *data, size_t len,
+                        uint32_t file, long line0, long col0, pb_error *err)
+{
     if (im->opts.format == IMP_FORMAT_CSV ||
         (im->opts.format == IMP_FORMAT_AUTO && imp_csv_sniff(data, len)))
         return imp_csv_buffer(im, data, len, file, err);
-    scan s = {im, data, len, 0, file, err};
+    scan s = {im, data, len, 0, file, err, line0, col0};
     im->st.count[IMP_C_FILES]++;
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
         s.pos = 3; /* a UTF-8 byte-order mark */
@@ -275,6 +290,7 @@ int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
         if (s.pos >= len)
             break;
         char c = data[s.pos];
+        size_t doc_at = s.pos;
         int rc;
         if (c == '{') {
             rc = scan_object(&s);
@@ -293,8 +309,12 @@ int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
             json_decref(v);
             return syntax(&s, at, want(im->opts.format));
         }
-        if (rc != PB_OK)
+        if (rc != PB_OK) {
+            /* the line of the document (one per line in JSON lines) */
+            if (err && !err->line && err->file[0])
+                line_col(&s, doc_at, &err->line, &err->column);
             return rc;
+        }
         ndocs++;
     }
     if (!ndocs)

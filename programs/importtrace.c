@@ -5,6 +5,8 @@
  *   importtrace [--format jaeger|zipkin|otlp|ebpf|csv|auto] [--csv-map MAP]
  *               [--callid] [--attr] [--thread[=MODE]] [-o FILE] PATH...
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +14,14 @@
 #include "imp.h"
 #include "imp_capture.h"
 #include "pb_cli.h"
+#include "pb_files.h"
 #include "pb_strbuf.h"
 #include "pb_trace.h"
 
 static const char *prog = "importtrace";
 
-enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_SEED, O_OUTPUT, O_QUIET, O_REQHDR, O_NAME, O_PORT,
-       O_CSVMAP, O_ATTR };
+enum { O_FORMAT = 1, O_CALLID, O_THREAD, O_SEED, O_OUTPUT, O_QUIET, O_MAXDOC, O_REQHDR, O_NAME,
+       O_PORT, O_CSVMAP, O_ATTR };
 static const pb_cli_opt cli_opts[] = {
     {O_FORMAT, 0, "format", "FMT", "jaeger, zipkin, otlp, ebpf, csv or auto (default:\n"
                                    "by each document's shape; CSV by a header line)"},
@@ -38,6 +41,9 @@ static const pb_cli_opt cli_opts[] = {
     {O_SEED, 0, "seed", "N", "seed of --thread=random:T (default 1)"},
     {O_OUTPUT, 'o', "output", "FILE", "write the trace there (default stdout)"},
     {O_QUIET, 'q', "quiet", NULL, "no summary on stderr"},
+    {O_MAXDOC, 0, "max-document", "SIZE", "the most one JSON document (a file or archive\n"
+                                          "member, once decompressed) may hold: bytes,\n"
+                                          "or with K, M, G, T (1024s); default 1G"},
     {O_REQHDR, 0, "request-header", "NAME", "captures: the header whose value is the request\n"
                                             "id, the truth (default traceparent: its trace id;\n"
                                             "eBPF captures (--format ebpf): X-Request-Id)"},
@@ -201,6 +207,15 @@ int main(int argc, char **argv)
         case O_CSVMAP: opts.csv_map = optarg; break;
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
+        case O_MAXDOC:
+            if (pb_size_parse(optarg, &opts.max_document) != PB_OK) {
+                fprintf(stderr, "%s: --max-document %s: expected a size in bytes, "
+                                "at least 1, with K, M, G or T for 1024s (1G) "
+                                "(try %s --help)\n", prog, optarg, prog);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            break;
         case O_REQHDR:
             if (!*optarg || strpbrk(optarg, ": \t\r\n")) {
                 fprintf(stderr, "%s: --request-header: \"%s\"; expected a header name\n",
@@ -245,6 +260,13 @@ int main(int argc, char **argv)
                         "or \"-\"; try %s --help)\n", prog, prog);
         return 2;
     }
+    for (int i = optind; i < argc; i++)
+        if (!*argv[i]) {
+            fprintf(stderr, "%s: PATH %d is an empty name; expected a JSON file, "
+                            "a folder or \"-\" for stdin (try %s --help)\n",
+                    prog, i - optind + 1, prog);
+            return 2;
+        }
     int ncap = 0;
     for (int i = optind; i < argc; i++)
         ncap += strcmp(argv[i], "-") && imp_capture_detect(argv[i]) > 0;

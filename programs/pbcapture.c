@@ -73,7 +73,7 @@ static int resolve(const char *cmd, char *out, size_t n)
  * 0: dynamic, a script, or unknown */
 static int is_static_elf(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe");
     if (!f)
         return 0;
     Elf64_Ehdr h;

@@ -88,7 +88,8 @@ static int parse_tols(const char *s, score_opts *o)
         char *end;
         errno = 0;
         double v = strtod(s, &end);
-        if (errno || end == s || v < 0 || v > 100 || (*end && *end != ','))
+        /* !(v >= 0 && v <= 100): also NaN, which no comparison holds */
+        if (errno || end == s || !(v >= 0 && v <= 100) || (*end && *end != ','))
             return 0;
         o->tol[o->ntol++] = v;
         s = *end ? end + 1 : end;
@@ -101,7 +102,7 @@ static int parse_tols(const char *s, score_opts *o)
 /* --query: a readable file is a query file, anything else query text */
 static int load_queries(const char *arg, pq_query ***qs, size_t *nq, pb_error *err)
 {
-    FILE *fp = strcmp(arg, "-") ? fopen(arg, "rb") : NULL;
+    FILE *fp = strcmp(arg, "-") ? fopen(arg, "rbe") : NULL; /* a peek */
     if (fp) {
         fclose(fp);
         return pq_parse_file(arg, qs, nq, err);

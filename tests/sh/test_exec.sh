@@ -52,6 +52,15 @@ head -n 5 "$tmp/seen.csv" | grep -v '^#' | head -n 1 | grep -q -e path -e cause 
 grep -qx 'PB_PARAM_alpha=1' "$tmp/env" || fail "PB_PARAM_alpha missing"
 grep -qx 'PB_PARAMS=alpha=1 beta=two' "$tmp/env" || fail "PB_PARAMS missing"
 
+# a sniffed (thinned) trace: the result carries the trace's metadata, so
+# score accepts it against the whole truth, as for a built-in algorithm
+if [ -x "$PB_BIN/sniffer" ]; then
+    "$PB_BIN/sniffer" --quiet --loss 0.1 --seed 3 "$tmp/t.csv" > "$tmp/s.csv" || fail "sniffer"
+    "$PB_BIN/infer" --algo "exec:python3 $PB_ROOT/examples/fcfs.py" "$tmp/s.csv" > "$tmp/s.res" || fail "exec on a sniffed trace"
+    grep -q '^# trace: sniffer: ' "$tmp/s.res" || fail "exec result without the trace's sniffer line"
+    "$PB_BIN/score" --truth "$tmp/t.csv" "$tmp/s.res" > /dev/null || fail "score refused exec's result on a sniffed trace"
+fi
+
 # failures
 "$PB_BIN/infer" --algo 'exec:echo boom >&2; exit 3' "$tmp/t.csv" > /dev/null 2> "$tmp/f.err" && fail "exit 3 accepted"
 grep -q 'exited with status 3' "$tmp/f.err" && grep -q boom "$tmp/f.err" || { cat "$tmp/f.err"; fail "status or stderr not reported"; }
