@@ -1,8 +1,9 @@
 /*
  * imp_events.c - events to messages (docs/importer.md, "Syscall captures").
- * One path from observed sends and receipts to the message trace, for any
- * capture that sees them at the socket: an eBPF probe (imp_ebpf.c), a
- * library interposer, a packet capture.
+ * From observed sends and receipts of whole messages (an eBPF probe that
+ * parsed them: imp_ebpf.c) to the message trace.  pbcapture folders and
+ * pcap files, whose byte streams need HTTP framing first, take the
+ * parallel path of imp_capture*.c (docs/capture.md) by the same rules.
  *
  *  1. A message is one application request or response.  Its send (at the
  *     sender's socket) and its receipt (at the receiver's) meet on their
