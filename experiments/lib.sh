@@ -560,3 +560,41 @@ sweep_run() {
     score t.csv r.csv | prefix_rows "config,$_col,seed,trace_messages,duration,parallelism" \
         "$P_cfg,$_v,$P_seed,$1,$2,${par:-nan}"
 }
+
+# --- the precise tracers' figures (issue 23) -----------------------------
+
+# every method that assigns calls or messages to requests, by figure name;
+# convolution infers path patterns only (no per-request assignment), so it
+# has no exact accuracy to put beside them
+PRECISE_METHODS="vpath-paper vpath-artifact vpath-clean borderpatrol borderpatrol-node nesting joint joint-nocid linking fcfs arrival wap5tw"
+
+# method_args NAME [ENTRY]: the infer arguments of a method of
+# PRECISE_METHODS (ENTRY: the client node linking starts paths at,
+# default client)
+method_args() {
+    case "$1" in
+    vpath-paper) echo "--algo vpath -s variant=paper" ;;
+    vpath-artifact) echo "--algo vpath -s variant=artifact" ;;
+    vpath-clean) echo "--algo vpath -s variant=clean" ;;
+    borderpatrol) echo "--algo borderpatrol -s context=thread" ;;
+    borderpatrol-node) echo "--algo borderpatrol -s context=node" ;;
+    joint-nocid) echo "--algo joint -s callids=0" ;;
+    linking) echo "--algo linking -s entry=${2:-client}" ;;
+    *) echo "--algo $1" ;;
+    esac
+}
+
+# path_stats TRACE: "requests duration_s mean_latency_s": paths, the time
+# from the first send to the last receipt, and the mean path duration
+path_stats() {
+    awk -F, '/^#/ { next }
+        !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { p = $(c["path"]); t = $(c["ts"]) + 0; r = $(c["recv_ts"]) == "" ? t : $(c["recv_ts"]) + 0
+          if (!(p in a)) { a[p] = t; b[p] = r; n++ }
+          if (t < a[p]) a[p] = t
+          if (r > b[p]) b[p] = r
+          if (!s || t < t0) { t0 = t; s = 1 }
+          if (r > t1) t1 = r }
+        END { for (p in a) sum += b[p] - a[p]
+              printf "%d %.6f %.6f\n", n, t1 - t0, n ? sum / n : 0 }' "$1"
+}

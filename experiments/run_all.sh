@@ -37,7 +37,7 @@ cd "$ROOT" || exit 1
 case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
 export PB_BIN
 
-ALL_FIGS="table1 fig17 fig19 fig20 fig21 fig22 fig12_13 conv_mu conv_mail"
+ALL_FIGS="table1 fig17 fig19 fig20 fig21 fig22 fig12_13 conv_mu conv_mail vpath_assumptions isolation"
 mode=full out="${PB_OUT:-$ROOT/out/figures}" only="" jobs="" list="" collect_only=0
 plots=1 report=1
 while [ $# -gt 0 ]; do

@@ -43,6 +43,18 @@ typedef struct mt_settings {
     const char *think;     /* "LO..HI" uniform think time of the pool */
     double instances_scale;/* multiplies every instance count */
     double think_scale;    /* multiplies every think time */
+    /* execution and connection models (docs/maketrace.md "Threads and
+     * connections"); at their defaults the output is the one of a config
+     * without them, byte for byte */
+    int observed;          /* 1: write thread, sthread, conn */
+    const char *exec;      /* default model of every server node ("" = pool) */
+    double handoff;        /* default hand-off probability (pool, dispatcher) */
+    int threads;           /* default threads of an event-driven node */
+    int batch;             /* default inputs one read takes (1 = isolation) */
+    int stages;            /* default stages of a SEDA node */
+    pb_ns read_cost;       /* time one read costs an event-driven thread */
+    const char *conn;      /* default connection model ("" = new per call) */
+    int conns;             /* default connections of a persistent link */
 } mt_settings;
 
 /* The option table of mt_settings (name, default, range, help). */
@@ -80,6 +92,10 @@ double mt_config_tracelet_weight(const mt_config *cfg, size_t i);
 int mt_config_tracelet_instances(const mt_config *cfg, size_t i);
 void mt_config_tracelet_think(const mt_config *cfg, size_t i, pb_ns *lo,
                               pb_ns *hi);
+
+/* 1 when the config uses an execution or connection model (or sets
+ * observed = 1): the trace then has the columns thread, sthread and conn. */
+int mt_config_observed(const mt_config *cfg);
 
 /* Append "name=value ..." for every setting, every -D and every tracelet
  * override, for the "# params:" metadata line.  Returns PB_OK or
@@ -134,9 +150,11 @@ void mt_gen_close(mt_gen *g);
 /* Convenience: generate everything into w (metadata lines naming the
  * generator, config, seed and parameters first).  config_name goes into the
  * metadata.  If gen_out is non-NULL the generator is handed back (for its
- * stats; caller closes it), else closed.  Returns PB_OK or an error with
+ * stats; caller closes it), else closed.  keep (may be NULL) gets a copy
+ * of every message and its truth (node and label indices of `names`).
+ * Returns PB_OK or an error with
  * err filled. */
 int mt_generate(const mt_config *cfg, const char *config_name, pb_writer *w,
-                pb_names *names, mt_gen **gen_out, pb_error *err);
+                pb_names *names, mt_gen **gen_out, pb_trace *keep, pb_error *err);
 
 #endif

@@ -741,6 +741,83 @@ static int add_service(parser *p, uint32_t node, int workers, long line, long co
     return PB_OK;
 }
 
+static int exec_model(const char *v)
+{
+    if (!strcmp(v, "pool"))
+        return MT_EXEC_POOL;
+    if (!strcmp(v, "dispatcher"))
+        return MT_EXEC_DISPATCHER;
+    if (!strcmp(v, "event"))
+        return MT_EXEC_EVENT;
+    if (!strcmp(v, "seda"))
+        return MT_EXEC_SEDA;
+    return 0;
+}
+
+static int conn_model(const char *v)
+{
+    if (!strcmp(v, "new"))
+        return MT_CONN_NEW;
+    if (!strcmp(v, "pool"))
+        return MT_CONN_POOL;
+    if (!strcmp(v, "pipelined"))
+        return MT_CONN_PIPELINED;
+    if (!strcmp(v, "multiplexed"))
+        return MT_CONN_MUX;
+    return 0;
+}
+
+static const char *const exec_names[] = {"", "pool", "dispatcher", "event", "seda"};
+static const char *const conn_names[] = {"", "new", "pool", "pipelined", "multiplexed"};
+
+/* One service attribute NAME=VALUE (from the file or from -s
+ * NODE.NAME=VALUE) into sv.  Returns PB_OK, or PB_EINVAL with why filled
+ * (what was expected). */
+static int service_attr(mt_service *sv, const char *name, const char *v, char *why, size_t nwhy)
+{
+    double d;
+    char *end;
+    if (!strcmp(name, "workers")) {
+        if (mt_parse_count(v, &sv->workers) != PB_OK)
+            goto count;
+    } else if (!strcmp(name, "model")) {
+        if (!(sv->model = exec_model(v))) {
+            snprintf(why, nwhy, "model=pool, dispatcher, event or seda, got \"%s\"", v);
+            return PB_EINVAL;
+        }
+    } else if (!strcmp(name, "threads")) {
+        if (mt_parse_count(v, &sv->threads) != PB_OK)
+            goto count;
+    } else if (!strcmp(name, "batch")) {
+        if (mt_parse_count(v, &sv->batch) != PB_OK)
+            goto count;
+    } else if (!strcmp(name, "stages")) {
+        if (mt_parse_count(v, &sv->stages) != PB_OK || sv->stages > 1000)
+            goto count;
+    } else if (!strcmp(name, "handoff")) {
+        errno = 0;
+        d = strtod(v, &end);
+        if (end == v || *end || errno || !(d >= 0 && d <= 1)) {
+            snprintf(why, nwhy, "handoff=P with P a probability in 0..1, got \"%s\"", v);
+            return PB_EINVAL;
+        }
+        sv->handoff = d;
+    } else if (!strcmp(name, "read_cost")) {
+        if (pb_duration_parse(v, &sv->read_cost) != PB_OK || sv->read_cost < 0) {
+            snprintf(why, nwhy, "read_cost=DURATION (e.g. 50us), got \"%s\"", v);
+            return PB_EINVAL;
+        }
+    } else {
+        snprintf(why, nwhy, "workers=K, model=M, threads=T, handoff=P, batch=B, stages=S or "
+                 "read_cost=D, got \"%s\"", name);
+        return PB_EINVAL;
+    }
+    return PB_OK;
+count:
+    snprintf(why, nwhy, "%s=K with K an integer in 1..1000000, got \"%s\"", name, v);
+    return PB_EINVAL;
+}
+
 static int parse_service(parser *p)
 {
     tok *kw = next(p);
@@ -759,30 +836,181 @@ static int parse_service(parser *p)
     if (prev)
         return PERR(p, nk, "service %s is declared twice (first at line %ld); expected one "
                     "service line per node", v, prev->line);
-    int workers = 0;
+    mt_service sv = {0};
+    sv.handoff = -1;
+    sv.read_cost = -1;
+    char why[256];
     while (peek(p)->kind == T_WORD) {
         tok *a = next(p);
         char *av;
         if ((rc = mt_expand(p, a, &av)) != PB_OK)
             return rc;
-        if (strncmp(av, "workers=", 8))
-            return PERR(p, a, "service %s: unknown attribute \"%s\"; expected workers=K", v, av);
-        if (mt_parse_count(av + 8, &workers) != PB_OK)
-            return PERR(p, a, "service %s: expected workers=K with K an integer in 1..1000000, "
-                        "got \"%s\"", v, av);
+        char *eq = strchr(av, '=');
+        if (!eq)
+            return PERR(p, a, "service %s: unknown attribute \"%s\"; expected workers=K, "
+                        "model=M, threads=T, handoff=P, batch=B, stages=S or read_cost=D", v, av);
+        *eq = '\0';
+        if (service_attr(&sv, av, eq + 1, why, sizeof why) != PB_OK)
+            return PERR(p, a, "service %s: expected %s", v, why);
     }
-    if (!workers)
-        return PERR(p, kw, "service %s: expected workers=K (how many calls it serves at once)", v);
-    char dn[300];
-    snprintf(dn, sizeof dn, "%s.workers", v);
-    mt_def *d = mt_find_def(p, dn);
-    if (d && mt_parse_count(d->value, &workers) != PB_OK)
-        return pb_error_set(p->err, PB_EINVAL, "-s", 0, 0, "%s=%s: expected an integer in "
-                            "1..1000000", dn, d->value);
-    if ((rc = add_service(p, nd.node[0], workers, kw->line, kw->col)) != PB_OK)
+    static const char *const fields[] = {"workers", "model", "threads", "handoff",
+                                         "batch", "stages", "read_cost"};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        char dn[300];
+        snprintf(dn, sizeof dn, "%s.%s", v, fields[i]);
+        mt_def *d = mt_find_def(p, dn);
+        if (d && service_attr(&sv, fields[i], d->value, why, sizeof why) != PB_OK)
+            return pb_error_set(p->err, PB_EINVAL, "-s", 0, 0, "%s=%s: expected %s", dn,
+                                d->value, why);
+    }
+    if (!sv.workers && !sv.model)
+        return PERR(p, kw, "service %s: expected workers=K (how many calls it serves at once) "
+                    "or model=M (pool, dispatcher, event, seda)", v);
+    if (sv.workers && (sv.model == MT_EXEC_EVENT || sv.model == MT_EXEC_SEDA))
+        return PERR(p, kw, "service %s: workers=K bounds a pool or a dispatcher's workers; "
+                    "expected threads=T for model=%s", v, exec_names[sv.model]);
+    if ((rc = add_service(p, nd.node[0], sv.workers, kw->line, kw->col)) != PB_OK)
         return rc;
-    return mt_expect_eol(p, "the service's workers");
+    mt_service *s = &p->c->svc[p->c->nsvc - 1];
+    *s = sv;
+    s->node = nd.node[0];
+    s->line = kw->line;
+    s->col = kw->col;
+    return mt_expect_eol(p, "the service's attributes");
 }
+
+/* link SRC -> DST conn=M [conns=K] */
+static int parse_link(parser *p)
+{
+    tok *kw = next(p);
+    tok *w[3];
+    char b[64];
+    for (int j = 0; j < 3; j++) {
+        w[j] = peek(p);
+        if (w[j]->kind != T_WORD || (j == 1 && !is_word(w[j], "->")))
+            return PERR(p, w[j], "expected link SRC -> DST conn=MODEL [conns=K], got %s",
+                        mt_tok_desc(w[j], b, sizeof b));
+        next(p);
+    }
+    mt_link lk = {0};
+    lk.line = kw->line;
+    int rc;
+    for (int j = 0; j < 3; j += 2) {
+        char *v;
+        mt_nodes nd;
+        if ((rc = mt_expand(p, w[j], &v)) != PB_OK ||
+            (rc = mt_parse_nodes(p, w[j], v, &nd, 0)) != PB_OK)
+            return rc;
+        if (nd.n != 1)
+            return PERR(p, w[j], "link: expected one node name, got \"%s\"", v);
+        if (j == 0)
+            lk.src = nd.node[0];
+        else
+            lk.dst = nd.node[0];
+    }
+    while (peek(p)->kind == T_WORD) {
+        tok *a = next(p);
+        char *av;
+        if ((rc = mt_expand(p, a, &av)) != PB_OK)
+            return rc;
+        if (!strncmp(av, "conn=", 5)) {
+            if (!(lk.model = conn_model(av + 5)))
+                return PERR(p, a, "link: expected conn=new, pool, pipelined or multiplexed, "
+                            "got \"%s\"", av);
+        } else if (!strncmp(av, "conns=", 6)) {
+            if (mt_parse_count(av + 6, &lk.conns) != PB_OK)
+                return PERR(p, a, "link: expected conns=K with K an integer in 1..1000000, "
+                            "got \"%s\"", av);
+        } else {
+            return PERR(p, a, "link: unknown attribute \"%s\"; expected conn=MODEL or conns=K",
+                        av);
+        }
+    }
+    if (!lk.model)
+        return PERR(p, kw, "link: expected conn=new, pool, pipelined or multiplexed");
+    mt_config *c = p->c;
+    for (size_t i = 0; i < c->nlinks; i++)
+        if (c->links[i].src == lk.src && c->links[i].dst == lk.dst)
+            return PERR(p, kw, "link %s -> %s is declared twice (first at line %ld)",
+                        pb_strtab_str(c->nodes, lk.src), pb_strtab_str(c->nodes, lk.dst),
+                        c->links[i].line);
+    if (c->nlinks == c->linkcap) {
+        size_t cap = c->linkcap ? 2 * c->linkcap : 8;
+        mt_link *nl = realloc(c->links, cap * sizeof *nl);
+        if (!nl)
+            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        c->links = nl;
+        c->linkcap = cap;
+    }
+    c->links[c->nlinks++] = lk;
+    return mt_expect_eol(p, "the link's attributes");
+}
+
+/* The per-node execution models and per-pair connection models, when the
+ * config uses any (else nothing changes: byte-identical output). */
+static int finish_models(parser *p)
+{
+    mt_config *c = p->c;
+    const mt_settings *st = &c->s;
+    int gexec = 0, gconn = 0;
+    if (st->exec && *st->exec && !(gexec = exec_model(st->exec)))
+        return pb_error_set(p->err, PB_EINVAL, c->file, 0, 0, "exec = %s: expected pool, "
+                            "dispatcher, event or seda", st->exec);
+    if (st->conn && *st->conn && !(gconn = conn_model(st->conn)))
+        return pb_error_set(p->err, PB_EINVAL, c->file, 0, 0, "conn = %s: expected new, pool, "
+                            "pipelined or multiplexed", st->conn);
+    int any = st->observed || gexec || gconn || st->handoff > 0 || st->threads != 1 ||
+              st->batch != 1 || st->stages != 2 || st->read_cost != 0 || st->conns != 1 ||
+              c->nlinks > 0;
+    for (size_t i = 0; i < c->nsvc; i++) {
+        const mt_service *sv = &c->svc[i];
+        if (sv->model || sv->threads || sv->batch || sv->stages || sv->handoff >= 0 ||
+            sv->read_cost >= 0)
+            any = 1;
+    }
+    if (!any)
+        return PB_OK;
+    c->models = 1;
+    c->event_engine = 1;
+    size_t n = pb_strtab_count(c->nodes);
+    c->exec = mt_aalloc(c, (n ? n : 1) * sizeof *c->exec);
+    c->conn_model = mt_aalloc(c, ((n * n) > 0 ? n * n : 1) * sizeof *c->conn_model);
+    c->conn_count = mt_aalloc(c, ((n * n) > 0 ? n * n : 1) * sizeof *c->conn_count);
+    if (!c->exec || !c->conn_model || !c->conn_count)
+        return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+    for (size_t x = 0; x < n; x++) {
+        mt_exec *e = &c->exec[x];
+        const mt_service *sv = find_service(c, (uint32_t)x);
+        e->model = sv && sv->model ? sv->model : gexec ? gexec : MT_EXEC_POOL;
+        e->threads = sv && sv->threads ? sv->threads : st->threads;
+        e->batch = sv && sv->batch ? sv->batch : st->batch;
+        e->stages = sv && sv->stages ? sv->stages : st->stages;
+        e->handoff = sv && sv->handoff >= 0 ? sv->handoff : st->handoff;
+        e->read_cost = sv && sv->read_cost >= 0 ? sv->read_cost : st->read_cost;
+        if (e->batch > 1 && e->handoff > 0 && e->model == MT_EXEC_POOL)
+            return mt_perr_at(p, sv ? sv->line : 0, sv ? sv->col : 0, "node %s: batch=%d with "
+                              "handoff=%g; expected one of them (a batch is served by the "
+                              "worker that read it)", pb_strtab_str(c->nodes, (uint32_t)x),
+                              e->batch, e->handoff);
+        if (sv && sv->workers && (e->model == MT_EXEC_EVENT || e->model == MT_EXEC_SEDA))
+            return mt_perr_at(p, sv->line, sv->col, "service %s: workers=K bounds a pool or a "
+                              "dispatcher's workers; expected threads=T for model=%s",
+                              pb_strtab_str(c->nodes, (uint32_t)x), exec_names[e->model]);
+    }
+    for (size_t i = 0; i < n * n; i++) {
+        c->conn_model[i] = gconn ? gconn : MT_CONN_NEW;
+        c->conn_count[i] = st->conns;
+    }
+    for (size_t i = 0; i < c->nlinks; i++) {
+        size_t k = (size_t)c->links[i].src * n + c->links[i].dst;
+        c->conn_model[k] = c->links[i].model;
+        if (c->links[i].conns)
+            c->conn_count[k] = c->links[i].conns;
+    }
+    return PB_OK;
+}
+
+int mt_config_observed(const mt_config *c) { return c->models; }
 
 /* Walk a tracelet's calls holding the bounded services whose worker the
  * path holds (a worker is held from the start of a call's block until its
@@ -861,6 +1089,11 @@ static int finish_services(parser *p)
     }
     for (size_t i = 0; i < c->nsvc; i++)
         c->workers[c->svc[i].node] = c->svc[i].workers;
+    int bounded = 0;
+    for (size_t i = 0; i < c->nsvc; i++)
+        bounded |= c->svc[i].workers > 0;
+    if (!bounded)
+        goto out; /* only models: no queue for a worker */
     for (size_t i = 0; i < c->ntr; i++)
         if (!c->tr[i].interleave)
             hold_walk(c, c->tr[i].body, held, 0, adj, n);
@@ -1105,6 +1338,8 @@ static int finish(parser *p)
         return mt_perr_at(p, 0, 0, "every tracelet of the shared pool has weight 0; expected at "
                        "least one positive weight");
     int rc0 = finish_services(p);
+    if (rc0 == PB_OK)
+        rc0 = finish_models(p);
     if (rc0 != PB_OK)
         return rc0;
     for (size_t i = 0; i < p->ndefs; i++)
@@ -1205,6 +1440,8 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
             rc = parse_tracelet(&p);
         else if (is_word(k, "service"))
             rc = parse_service(&p);
+        else if (is_word(k, "link"))
+            rc = parse_link(&p);
         else if (is_word(k, "let"))
             rc = mt_parse_let(&p);
         else if (is_word(k, "label"))
@@ -1281,6 +1518,7 @@ void mt_config_close(mt_config *c)
     pb_strtab_close(c->nodes);
     free(c->tr);
     free(c->svc);
+    free(c->links);
     free(c->labels);
     free(c->vars);
     free(c->defs);
@@ -1302,7 +1540,10 @@ void mt_config_tracelet_think(const mt_config *c, size_t i, pb_ns *lo, pb_ns *hi
 
 int mt_config_describe(const mt_config *c, pb_strbuf *out)
 {
-    int rc = pb_opt_describe(mt_options, &c->s, out);
+    pb_option base[MT_NOPT_BASE + 1];
+    memcpy(base, mt_options, MT_NOPT_BASE * sizeof *base);
+    memset(&base[MT_NOPT_BASE], 0, sizeof base[MT_NOPT_BASE]);
+    int rc = pb_opt_describe(c->models ? mt_options : base, &c->s, out);
     for (size_t i = 0; i < c->nvars && rc == PB_OK; i++)
         rc = pb_strbuf_printf(out, " $%s=%s", c->vars[i].name, c->vars[i].value);
     for (size_t i = 0; i < c->ntr && rc == PB_OK; i++) {
@@ -1315,7 +1556,35 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
                               tr->instances, tr->name, lo, hi);
     }
     for (size_t i = 0; i < c->nsvc && rc == PB_OK; i++)
-        rc = pb_strbuf_printf(out, " %s.workers=%d", pb_strtab_str(c->nodes, c->svc[i].node),
-                              c->svc[i].workers);
+        if (c->svc[i].workers)
+            rc = pb_strbuf_printf(out, " %s.workers=%d", pb_strtab_str(c->nodes, c->svc[i].node),
+                                  c->svc[i].workers);
+    if (c->models) {
+        /* every server node's resolved model */
+        size_t n = pb_strtab_count(c->nodes);
+        for (size_t x = 0; x < n && rc == PB_OK; x++) {
+            const mt_exec *e = &c->exec[x];
+            const char *nm = pb_strtab_str(c->nodes, (uint32_t)x);
+            char nb[PB_NUM_BUF], db[PB_DURATION_BUF];
+            rc = pb_strbuf_printf(out, " %s.model=%s", nm, exec_names[e->model]);
+            if (rc == PB_OK && (e->model == MT_EXEC_POOL || e->model == MT_EXEC_DISPATCHER))
+                rc = pb_strbuf_printf(out, " %s.handoff=%s", nm, pb_num_format(e->handoff, nb));
+            if (rc == PB_OK && e->model == MT_EXEC_POOL && e->batch > 1)
+                rc = pb_strbuf_printf(out, " %s.batch=%d", nm, e->batch);
+            if (rc == PB_OK && e->model == MT_EXEC_EVENT) {
+                pb_duration_format(e->read_cost, db);
+                rc = pb_strbuf_printf(out, " %s.threads=%d %s.batch=%d %s.read_cost=%s", nm,
+                                      e->threads, nm, e->batch, nm, db);
+            }
+            if (rc == PB_OK && e->model == MT_EXEC_SEDA)
+                rc = pb_strbuf_printf(out, " %s.stages=%d", nm, e->stages);
+        }
+        for (size_t i = 0; i < c->nlinks && rc == PB_OK; i++) {
+            size_t k = (size_t)c->links[i].src * n + c->links[i].dst;
+            rc = pb_strbuf_printf(out, " link:%s>%s=%s/%d", pb_strtab_str(c->nodes, c->links[i].src),
+                                  pb_strtab_str(c->nodes, c->links[i].dst),
+                                  conn_names[c->conn_model[k]], c->conn_count[k]);
+        }
+    }
     return rc;
 }

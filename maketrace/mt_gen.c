@@ -424,6 +424,7 @@ int mt_gen_init(mt_gen **out, const mt_config *c, pb_names *names, pb_error *err
         g->acct.stats = g->stats;
         if (mt_sim_init(&g->sim, c, g->rng, g->nodemap, &g->acct) != PB_OK)
             goto oom;
+        mt_sim_set_names(g->sim, names);
         *out = g;
         return PB_OK;
     }
@@ -580,7 +581,7 @@ void mt_gen_close(mt_gen *g)
 }
 
 int mt_generate(const mt_config *cfg, const char *config_name, pb_writer *w,
-                pb_names *names, mt_gen **gen_out, pb_error *err)
+                pb_names *names, mt_gen **gen_out, pb_trace *keep, pb_error *err)
 {
     if (gen_out)
         *gen_out = NULL;
@@ -609,6 +610,10 @@ int mt_generate(const mt_config *cfg, const char *config_name, pb_writer *w,
         if (pb_writer_write(w, &m, &t) != PB_OK) {
             mt_gen_close(g);
             return pb_error_set(err, PB_EIO, NULL, 0, 0, "write error");
+        }
+        if (keep && pb_trace_append(keep, &m, &t) != PB_OK) {
+            mt_gen_close(g);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
         }
     }
     if (r < 0) {

@@ -71,12 +71,43 @@ typedef struct mt_tracelet {
     uint32_t *join_parts; /* per join group: how many calls name it */
 } mt_tracelet;
 
-/* A `service NODE workers=K` statement. */
+/* Execution models of a server node (docs/maketrace.md "Threads and
+ * connections"). */
+enum { MT_EXEC_POOL = 1, MT_EXEC_DISPATCHER, MT_EXEC_EVENT, MT_EXEC_SEDA };
+/* Connection models of a link. */
+enum { MT_CONN_NEW = 1, MT_CONN_POOL, MT_CONN_PIPELINED, MT_CONN_MUX };
+
+/* The number of mt_options entries described in every "# params:" line;
+ * the model settings after them only when the config uses a model. */
+#define MT_NOPT_BASE 14
+
+/* A `service NODE [workers=K] [model=M] ...` statement; a field left out
+ * is 0 (-1 for handoff) and takes the global setting. */
 typedef struct mt_service {
     uint32_t node;        /* config node index */
-    int workers;          /* K >= 1 */
+    int workers;          /* K >= 1, or 0: unlimited */
+    int model;            /* MT_EXEC_*, or 0 */
+    int threads, batch, stages;
+    double handoff;       /* -1: not given */
+    pb_ns read_cost;      /* -1: not given */
     long line, col;       /* where it was declared (0: only from -s) */
 } mt_service;
+
+/* The resolved execution model of one config node. */
+typedef struct mt_exec {
+    int model;            /* MT_EXEC_* */
+    int threads, batch, stages;
+    double handoff;
+    pb_ns read_cost;
+} mt_exec;
+
+/* A `link SRC -> DST conn=M [conns=K]` statement. */
+typedef struct mt_link {
+    uint32_t src, dst;
+    int model;            /* MT_CONN_* */
+    int conns;
+    long line;
+} mt_link;
 
 typedef struct mt_var {
     char *name, *value;
@@ -98,6 +129,15 @@ struct mt_config {
     size_t nsvc, svccap;
     int *workers;         /* per config node: workers, 0 = unlimited (after
                              finish; NULL if no service has a bound) */
+    mt_link *links;       /* link lines */
+    size_t nlinks, linkcap;
+    int models;           /* some execution or connection model is used (or
+                             observed = 1): thread, sthread, conn are written */
+    mt_exec *exec;        /* per config node (after finish; NULL unless
+                             models) */
+    int *conn_model;      /* per (src, dst) pair of config nodes: MT_CONN_*
+                             (NULL unless models) */
+    int *conn_count;      /* per pair: connections of a persistent link */
     int event_engine;     /* some service has workers or some call a join:
                              generate with the event-ordered engine
                              (mt_sim.c) instead of whole paths (mt_gen.c) */
@@ -137,6 +177,10 @@ typedef struct mt_sim mt_sim;
  * PB_ENOMEM. */
 int mt_sim_init(mt_sim **out, const mt_config *cfg, gsl_rng *rng,
                 const uint32_t *nodemap, mt_acct *acct);
+
+/* With models: the names bundle that thread and connection labels are
+ * interned into (borrowed).  Call before the first mt_sim_next. */
+void mt_sim_set_names(mt_sim *s, pb_names *names);
 
 /* Next message in timestamp order (as mt_gen_next).  Returns 1, 0 at the
  * end, or PB_ENOMEM. */

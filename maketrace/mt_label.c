@@ -152,7 +152,10 @@ unsigned mt_label_columns(const mt_config *c)
     return cols;
 }
 
-unsigned mt_config_columns(const mt_config *c) { return mt_label_columns(c); }
+unsigned mt_config_columns(const mt_config *c)
+{
+    return mt_label_columns(c) | (c->models ? PB_COL_THREAD | PB_COL_STHREAD | PB_COL_CONN : 0u);
+}
 
 static int match(const char *pat, int prefix, const char *name)
 {

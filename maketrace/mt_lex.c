@@ -49,6 +49,26 @@ const pb_option mt_options[] = {
      "multiplies every instance count (sweeps of parallelism, 7.5.3)"},
     {"think_scale", PB_OPT_DOUBLE, S_OFF(think_scale), "1", 0, 1e7,
      "multiplies every think time"},
+    /* MT_NOPT_BASE: the settings above are described in every "# params:"
+     * line; the model settings below only when the config uses a model */
+    {"observed", PB_OPT_INT, S_OFF(observed), "0", 0, 1,
+     "1: write the observable columns thread, sthread, conn (on with any model)"},
+    {"exec", PB_OPT_STRING, S_OFF(exec), "", PB_OPT_NORANGE,
+     "execution model of every server node without model=: pool, dispatcher, event, seda"},
+    {"handoff", PB_OPT_DOUBLE, S_OFF(handoff), "0", 0, 1,
+     "probability that a continuation after a return runs on another worker (pool, dispatcher)"},
+    {"threads", PB_OPT_INT, S_OFF(threads), "1", 1, 1000000.0,
+     "threads of an event-driven node (exec=event)"},
+    {"batch", PB_OPT_INT, S_OFF(batch), "1", 1, 1000000.0,
+     "inputs one read of an event-driven thread takes (1: event isolation)"},
+    {"stages", PB_OPT_INT, S_OFF(stages), "2", 1, 1000.0,
+     "stages of a SEDA node (exec=seda)"},
+    {"read_cost", PB_OPT_DURATION, S_OFF(read_cost), "0", 0, 1e6,
+     "time one read costs an event-driven thread"},
+    {"conn", PB_OPT_STRING, S_OFF(conn), "", PB_OPT_NORANGE,
+     "connection model of every link without a link line: new, pool, pipelined, multiplexed"},
+    {"conns", PB_OPT_INT, S_OFF(conns), "1", 1, 1000000.0,
+     "connections of a pool, pipelined or multiplexed link"},
     {NULL, 0, 0, NULL, 0, 0, NULL}};
 
 /* ------------------------------------------------------------------ */

@@ -33,6 +33,8 @@ typedef struct smsg {
     int32_t cause, pair; /* indices in the path's buffer, or -1 */
     uint32_t label;
     uint8_t type;
+    uint64_t sthr, rthr; /* with models: sending / receiving thread (TH) */
+    uint32_t conn;       /* with models: connection number + 1 on its link */
 } smsg;
 
 typedef struct spath {
@@ -71,9 +73,14 @@ typedef struct frame {
     pb_ns par_maxt, par_crt;
     int32_t par_cause, par_start;
     int par_changed;
+    /* with models: */
+    struct frame *job;    /* the frame of the served call (or root, or
+                             one-way block) this thread of execution is part of */
+    uint64_t thr;         /* job frames: the thread running it now (TH) */
+    uint32_t frag;        /* job frames: inputs processed (SEDA stages) */
 } frame;
 
-enum { EV_SEND, EV_RECV };
+enum { EV_SEND, EV_RECV, EV_FREE };
 
 typedef struct ev {
     pb_ns t;
@@ -84,6 +91,8 @@ typedef struct ev {
     int32_t msg;
     int32_t held;         /* RETURN: the worker it releases (node), or -1 */
     uint8_t kind;
+    uint32_t fnode, fid;  /* EV_FREE: the node, thread or stage thread id */
+    uint32_t fstage;      /* EV_FREE: 0 event thread, else SEDA stage + 1 */
 } ev;
 
 /* A call waiting for (or given) a worker. */
@@ -93,6 +102,8 @@ typedef struct job {
     const mt_op *op;
     int32_t msg;
     int block;            /* run the block (not a join's earlier part) */
+    uint32_t wid1;        /* models: worker id + 1 it must run on (a call
+                             read in a batch), or 0: the lowest free */
 } job;
 
 typedef struct wqueue {
@@ -100,6 +111,67 @@ typedef struct wqueue {
     size_t head, n, cap;
     int busy;
 } wqueue;
+
+/* Thread identities (models): kind, stage, id packed in 64 bits. */
+#define TH(kind, stage, id) (((uint64_t)(kind) << 56) | ((uint64_t)(stage) << 32) | (uint32_t)(id))
+#define TH_KIND(t) ((int)((t) >> 56))
+#define TH_STAGE(t) ((uint32_t)(((t) >> 32) & 0xffffff))
+#define TH_ID(t) ((uint32_t)(t))
+enum { TH_W = 1, TH_D, TH_E, TH_S, TH_C, TH_M, TH_X };
+
+/* Lowest-free id allocator: ids below `next` not in the heap are in use. */
+typedef struct idalloc {
+    uint32_t *h;
+    size_t n, cap;
+    uint32_t next, inuse;
+} idalloc;
+
+enum { IN_CALL, IN_RET, IN_MSG };
+
+/* An input waiting for an event-driven node's thread. */
+typedef struct input {
+    int kind;
+    job j;                /* IN_CALL */
+    spath *path;
+    frame *fr;            /* IN_RET: the frame to resume */
+    const mt_op *op;      /* IN_MSG: the statement */
+    int32_t msg;
+} input;
+
+/* Per config node, with models. */
+typedef struct nstate {
+    idalloc ids;          /* pool, dispatcher: worker ids */
+    idalloc *sids;        /* seda: per stage */
+    uint8_t *tbusy;       /* event: per thread */
+    input *q;             /* event: inputs in arrival order */
+    size_t qh, qn, qcap;
+    uint32_t mnext;       /* one-way blocks at a pool node: thread ids */
+    wqueue *backlog;      /* bounded pool with batch > 1: per worker id,
+                             the calls it read with its last read */
+    uint32_t nbacklog;
+} nstate;
+
+/* A call outstanding on a pipelined connection (its reply may wait). */
+typedef struct pend {
+    spath *path;
+    int32_t call;
+    int ready;
+    ev e;                 /* ready: the reply's send, held back */
+} pend;
+
+typedef struct cstate {
+    pend *v;
+    size_t h, n, cap;     /* n: calls outstanding */
+} cstate;
+
+/* Per (caller, callee) pair of config nodes, with models. */
+typedef struct lstate {
+    uint32_t next;        /* new: connections opened so far */
+    idalloc ids;          /* pool: connections in use */
+    ev *wait;             /* pool: calls waiting for a connection */
+    size_t wh, wn, wcap;
+    cstate *c;            /* pipelined, multiplexed: per connection */
+} lstate;
 
 typedef struct outref {
     spath *path;
@@ -129,6 +201,14 @@ struct mt_sim {
     uint64_t committed;
     int stop, finished, oom;
     int32_t *lastrecv;    /* interleave scratch */
+    /* with models: */
+    pb_names *names;      /* labels are interned here */
+    nstate *ns;           /* per config node */
+    lstate *ls;           /* per (src, dst) pair */
+    uint64_t cur_thr;     /* the thread running now: sender of new messages */
+    int frag_on;          /* a fragment runs: track its last send */
+    pb_ns frag_end;
+    pb_ns now;            /* time of the event being processed */
 };
 
 /* ---------------------------------------------------------------- */
@@ -293,6 +373,116 @@ static void out_push(mt_sim *s, spath *p, uint32_t idx)
     s->out[(s->ohead + s->on++) % s->ocap] = (outref){p, idx};
 }
 
+/* ---------------------------------------------------------------- */
+/* Model containers: ids handed out lowest first, queues */
+
+static uint32_t id_take(mt_sim *s, idalloc *a)
+{
+    a->inuse++;
+    if (!a->n)
+        return a->next++;
+    uint32_t top = a->h[0], x = a->h[--a->n];
+    size_t i = 0, n = a->n;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n)
+            break;
+        size_t m = l + 1 < n && a->h[l + 1] < a->h[l] ? l + 1 : l;
+        if (a->h[m] >= x)
+            break;
+        a->h[i] = a->h[m];
+        i = m;
+    }
+    if (n)
+        a->h[i] = x;
+    (void)s;
+    return top;
+}
+
+static void id_give(mt_sim *s, idalloc *a, uint32_t id)
+{
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 16;
+        uint32_t *nh = realloc(a->h, cap * sizeof *nh);
+        if (!nh) {
+            s->oom = 1;
+            return;
+        }
+        a->h = nh;
+        a->cap = cap;
+    }
+    a->inuse--;
+    size_t i = a->n++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (a->h[up] <= id)
+            break;
+        a->h[i] = a->h[up];
+        i = up;
+    }
+    a->h[i] = id;
+}
+
+static void in_push(mt_sim *s, nstate *n, input in)
+{
+    if (n->qn == n->qcap) {
+        size_t cap = n->qcap ? 2 * n->qcap : 16;
+        input *nv = malloc(cap * sizeof *nv);
+        if (!nv) {
+            s->oom = 1;
+            return;
+        }
+        for (size_t i = 0; i < n->qn; i++)
+            nv[i] = n->q[(n->qh + i) % n->qcap];
+        free(n->q);
+        n->q = nv;
+        n->qh = 0;
+        n->qcap = cap;
+    }
+    n->q[(n->qh + n->qn++) % n->qcap] = in;
+}
+
+static void wait_push(mt_sim *s, lstate *l, const ev *e)
+{
+    if (l->wn == l->wcap) {
+        size_t cap = l->wcap ? 2 * l->wcap : 16;
+        ev *nv = malloc(cap * sizeof *nv);
+        if (!nv) {
+            s->oom = 1;
+            return;
+        }
+        for (size_t i = 0; i < l->wn; i++)
+            nv[i] = l->wait[(l->wh + i) % l->wcap];
+        free(l->wait);
+        l->wait = nv;
+        l->wh = 0;
+        l->wcap = cap;
+    }
+    l->wait[(l->wh + l->wn++) % l->wcap] = *e;
+}
+
+static void pend_push(mt_sim *s, cstate *c, spath *p, int32_t call)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 8;
+        pend *nv = malloc(cap * sizeof *nv);
+        if (!nv) {
+            s->oom = 1;
+            return;
+        }
+        for (size_t i = 0; i < c->n; i++)
+            nv[i] = c->v[(c->h + i) % c->cap];
+        free(c->v);
+        c->v = nv;
+        c->h = 0;
+        c->cap = cap;
+    }
+    pend *e = &c->v[(c->h + c->n++) % c->cap];
+    memset(e, 0, sizeof *e);
+    e->path = p;
+    e->call = call;
+}
+
 /* A new message of path p, sent at ts (its receive time is drawn when it
  * is sent).  Returns its index or -1 (out of memory). */
 static int32_t msg_new(mt_sim *s, spath *p, pb_ns ts, uint32_t src, uint32_t dst, int type,
@@ -318,6 +508,9 @@ static int32_t msg_new(mt_sim *s, spath *p, pb_ns ts, uint32_t src, uint32_t dst
     m->label = label;
     m->cause = cause;
     m->pair = pair;
+    m->sthr = s->cur_thr;
+    if (s->frag_on && ts > s->frag_end)
+        s->frag_end = ts;
     return (int32_t)p->n++;
 }
 
@@ -353,6 +546,7 @@ static frame *child(mt_sim *s, frame *f, int kind, const mt_op *const *ops, uint
     c->t = f->t;
     c->cause = f->cause;
     c->crt = f->crt;
+    c->job = f->job;
     return c;
 }
 
@@ -470,11 +664,28 @@ static void run(mt_sim *s, frame *f)
 }
 
 /* A call's block starts (or, for a join's earlier part, only its return
- * is sent) at time t. */
+ * is sent) at time t.  With models the serving thread is chosen here:
+ * pool and dispatcher nodes take their lowest free worker id; event and
+ * SEDA nodes run it on the thread of the current fragment (s->cur_thr). */
 static void start_job(mt_sim *s, const job *j, pb_ns t, int32_t held)
 {
     spath *p = j->path;
-    const smsg *c = &p->buf[j->msg];
+    smsg *c = &p->buf[j->msg];
+    uint64_t thr = s->cur_thr;
+    if (s->cfg->models) {
+        int model = s->cfg->exec[c->dst].model;
+        if (model == MT_EXEC_POOL || model == MT_EXEC_DISPATCHER) {
+            thr = TH(TH_W, 0, j->wid1 ? j->wid1 - 1 : id_take(s, &s->ns[c->dst].ids));
+            if (model == MT_EXEC_POOL && !j->wid1) {
+                /* the worker reads the call when it takes it (a call
+                 * read in a batch was received at the read) */
+                c->rthr = thr;
+                if (t > c->recv)
+                    c->recv = t;
+            }
+        }
+        s->cur_thr = thr;
+    }
     if (!j->block) {
         pb_ns rts = mt_tadd(t, mt_sample(s->rng, &j->op->r));
         int32_t m = msg_new(s, p, rts, c->dst, c->src, PB_TYPE_RETURN, 0, j->msg, j->msg);
@@ -495,6 +706,37 @@ static void start_job(mt_sim *s, const job *j, pb_ns t, int32_t held)
     f->crt = c->recv;
     f->callmsg = j->msg;
     f->held = held;
+    f->job = f;
+    f->thr = thr;
+    run(s, f);
+}
+
+/* A one-way message's block starts at time t on thread thr. */
+static void start_msg(mt_sim *s, spath *p, const mt_op *op, int32_t msg, pb_ns t, uint64_t thr)
+{
+    if (!op->nkids)
+        return;
+    frame *f = frame_new(s, p, F_SEND);
+    if (!f)
+        return;
+    f->ops = (const mt_op *const *)op->kids;
+    f->nops = op->nkids;
+    f->node = p->buf[msg].dst;
+    f->t = t;
+    f->crt = p->buf[msg].recv;
+    f->cause = msg;
+    f->job = f;
+    f->thr = thr;
+    s->cur_thr = thr;
+    run(s, f);
+}
+
+/* Frame f (waiting for the return msg) goes on at time t. */
+static void resume(mt_sim *s, frame *f, int32_t msg, pb_ns t)
+{
+    f->t = t;
+    f->crt = f->path->buf[msg].recv;
+    f->cause = msg;
     run(s, f);
 }
 
@@ -558,6 +800,8 @@ static void interleave(mt_sim *s, spath *p, const mt_tracelet *tr, pb_ns t)
         int32_t m = msg_new(s, p, ts, l->src, l->dst, l->type, l->label, cause, l->pair);
         if (m < 0)
             return;
+        /* an interleaving's paths are each their own thread */
+        p->buf[m].sthr = p->buf[m].rthr = TH(TH_X, l->label, p->inst);
         /* the receive time is drawn here, so later lines can wait for it */
         p->buf[m].recv = mt_tadd(ts, mt_net(s->rng, &s->cfg->s));
         last[l->label * nn + l->dst] = m;
@@ -600,6 +844,9 @@ static void next_path(mt_sim *s, uint32_t inst, uint32_t home, pb_ns after)
             f->node = tr->root.node[mt_pick_index(s->rng, tr->root.cum, tr->root.n)];
             f->t = t0;
             f->cause = -1;
+            f->job = f;
+            f->thr = TH(TH_C, 0, inst); /* the client loop's own thread */
+            s->cur_thr = f->thr;
             run(s, f);
         }
         if (s->oom)
@@ -674,7 +921,260 @@ static void drain_done(mt_sim *s)
 /* ---------------------------------------------------------------- */
 /* Events */
 
-static void on_send(mt_sim *s, const ev *e)
+static void push_free(mt_sim *s, pb_ns t, uint32_t node, uint32_t stage, uint32_t id)
+{
+    ev e = {0};
+    e.t = t;
+    e.kind = EV_FREE;
+    e.fnode = node;
+    e.fstage = stage;
+    e.fid = id;
+    e.msg = -1;
+    ev_push(s, e);
+}
+
+static void process_input(mt_sim *s, const input *in, pb_ns t)
+{
+    switch (in->kind) {
+    case IN_CALL:
+        start_job(s, &in->j, t, -1);
+        break;
+    case IN_RET:
+        resume(s, in->fr, in->msg, t);
+        break;
+    default:
+        start_msg(s, in->path, in->op, in->msg, t, s->cur_thr);
+        break;
+    }
+}
+
+/* Event-driven node x at time now: every free thread (lowest first) reads
+ * up to `batch` queued inputs (1: event isolation, the next input only
+ * after the current fragment's outputs are sent), all received at the
+ * read, and runs their fragments one after the other; it is busy until
+ * the last fragment's last send. */
+static void event_dispatch(mt_sim *s, uint32_t x, pb_ns now)
+{
+    nstate *n = &s->ns[x];
+    const mt_exec *e = &s->cfg->exec[x];
+    while (n->qn && !s->oom) {
+        int t = -1;
+        for (int i = 0; i < e->threads; i++)
+            if (!n->tbusy[i]) {
+                t = i;
+                break;
+            }
+        if (t < 0)
+            return;
+        n->tbusy[t] = 1;
+        uint64_t thr = TH(TH_E, 0, (uint32_t)t);
+        size_t k = n->qn < (size_t)e->batch ? n->qn : (size_t)e->batch;
+        for (size_t i = 0; i < k; i++) {
+            const input *in = &n->q[(n->qh + i) % n->qcap];
+            smsg *m = &in->path->buf[in->kind == IN_CALL ? in->j.msg : in->msg];
+            m->rthr = thr;
+            if (now > m->recv)
+                m->recv = now;
+        }
+        pb_ns tcur = mt_tadd(now, e->read_cost);
+        for (size_t i = 0; i < k; i++) {
+            input in = n->q[n->qh];
+            n->qh = (n->qh + 1) % n->qcap;
+            n->qn--;
+            s->cur_thr = thr;
+            s->frag_on = 1;
+            s->frag_end = tcur;
+            process_input(s, &in, tcur);
+            s->frag_on = 0;
+            tcur = s->frag_end;
+            in.path->live--;
+            mark_done(s, in.path);
+        }
+        /* free 1 ns after the last send: the next read comes after it */
+        push_free(s, mt_tadd(tcur, 1), x, 0, (uint32_t)t);
+    }
+}
+
+/* An input for node x (with models) at time now.  Returns 1 when it was
+ * handled here (event and SEDA nodes), 0 for the pool paths. */
+static int model_input(mt_sim *s, uint32_t x, input *in, pb_ns now)
+{
+    const mt_exec *e = &s->cfg->exec[x];
+    if (e->model == MT_EXEC_EVENT) {
+        in->path->live++;
+        in_push(s, &s->ns[x], *in);
+        event_dispatch(s, x, now);
+        return 1;
+    }
+    if (e->model != MT_EXEC_SEDA)
+        return 0;
+    /* a fragment on the next stage's lowest free thread */
+    uint32_t stage = 0;
+    if (in->kind == IN_RET) {
+        frame *jf = in->fr->job;
+        stage = ++jf->frag;
+        if (stage > (uint32_t)e->stages - 1)
+            stage = (uint32_t)e->stages - 1;
+    }
+    uint32_t id = id_take(s, &s->ns[x].sids[stage]);
+    uint64_t thr = TH(TH_S, stage, id);
+    s->cur_thr = thr;
+    s->frag_on = 1;
+    s->frag_end = now;
+    in->path->buf[in->kind == IN_CALL ? in->j.msg : in->msg].rthr = thr;
+    process_input(s, in, now);
+    s->frag_on = 0;
+    push_free(s, mt_tadd(s->frag_end, 1), x, stage + 1, id);
+    return 1;
+}
+
+static void send_now(mt_sim *s, const ev *e);
+
+/* The connection of call e's message (models).  Returns 0 when the call
+ * must wait for a free connection of a pool (it is sent later). */
+static int conn_open(mt_sim *s, const ev *e)
+{
+    spath *p = e->path;
+    smsg *m = &p->buf[e->msg];
+    size_t nn = pb_strtab_count(s->cfg->nodes);
+    size_t k = (size_t)m->src * nn + m->dst;
+    lstate *l = &s->ls[k];
+    int model = m->type == PB_TYPE_MSG ? MT_CONN_NEW : s->cfg->conn_model[k];
+    int cnt = s->cfg->conn_count[k];
+    if (model == MT_CONN_NEW) {
+        m->conn = ++l->next;
+        return 1;
+    }
+    if (model == MT_CONN_POOL) {
+        if (l->ids.inuse >= (uint32_t)cnt) {
+            wait_push(s, l, e);
+            return 0;
+        }
+        m->conn = id_take(s, &l->ids) + 1;
+        return 1;
+    }
+    /* pipelined, multiplexed: the connection with the fewest calls
+     * outstanding, lowest first */
+    if (!l->c && !(l->c = calloc((size_t)cnt, sizeof *l->c))) {
+        s->oom = 1;
+        return 0;
+    }
+    int best = 0;
+    for (int i = 1; i < cnt; i++)
+        if (l->c[i].n < l->c[best].n)
+            best = i;
+    m->conn = (uint32_t)best + 1;
+    if (model == MT_CONN_PIPELINED)
+        pend_push(s, &l->c[best], p, e->msg);
+    else
+        l->c[best].n++;
+    return 1;
+}
+
+/* Send a held-back message at the current time. */
+static void send_late(mt_sim *s, ev *e)
+{
+    e->path->buf[e->msg].ts = s->now;
+    e->t = s->now;
+    send_now(s, e);
+}
+
+/* Reply e is ready to go (models).  Returns 0 when it waits behind the
+ * replies to earlier calls on its pipelined connection. */
+static int conn_reply(mt_sim *s, const ev *e)
+{
+    spath *p = e->path;
+    smsg *m = &p->buf[e->msg];
+    const smsg *c = &p->buf[m->pair];
+    size_t nn = pb_strtab_count(s->cfg->nodes);
+    size_t k = (size_t)c->src * nn + c->dst;
+    int model = s->cfg->conn_model[k];
+    m->conn = c->conn;
+    if (model == MT_CONN_MUX) {
+        s->ls[k].c[c->conn - 1].n--;
+        return 1;
+    }
+    if (model != MT_CONN_PIPELINED)
+        return 1;
+    cstate *q = &s->ls[k].c[c->conn - 1];
+    for (size_t i = 0; i < q->n; i++) {
+        pend *pe = &q->v[(q->h + i) % q->cap];
+        if (pe->path == p && pe->call == m->pair) {
+            if (i == 0)
+                return 1;
+            pe->ready = 1;
+            pe->e = *e;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* After the reply at the head of a pipelined connection is sent: the
+ * replies that waited behind it go, in call order. */
+static void conn_reply_sent(mt_sim *s, const ev *e)
+{
+    spath *p = e->path;
+    const smsg *m = &p->buf[e->msg];
+    const smsg *c = &p->buf[m->pair];
+    size_t nn = pb_strtab_count(s->cfg->nodes);
+    size_t k = (size_t)c->src * nn + c->dst;
+    if (s->cfg->conn_model[k] != MT_CONN_PIPELINED)
+        return;
+    cstate *q = &s->ls[k].c[c->conn - 1];
+    if (!q->n || q->v[q->h].path != p || q->v[q->h].call != m->pair)
+        return;
+    q->h = (q->h + 1) % q->cap;
+    q->n--;
+    while (q->n && q->v[q->h].ready && !s->oom) {
+        ev x = q->v[q->h].e;
+        q->h = (q->h + 1) % q->cap;
+        q->n--;
+        send_late(s, &x); /* (send_now does not come back here) */
+    }
+}
+
+/* A worker of bounded pool node x takes call j from the queue at time t;
+ * with batch B > 1 its read takes up to B - 1 more queued calls, all
+ * received now by that worker, which serves them one after the other. */
+static void batch_read(mt_sim *s, job *j, uint32_t x, pb_ns t)
+{
+    const mt_exec *e = &s->cfg->exec[x];
+    wqueue *q = &s->wq[x];
+    nstate *n = &s->ns[x];
+    if (e->model != MT_EXEC_POOL || e->batch <= 1 || !q->n)
+        return;
+    uint32_t w = id_take(s, &n->ids);
+    j->wid1 = w + 1;
+    smsg *c0 = &j->path->buf[j->msg];
+    c0->rthr = TH(TH_W, 0, w);
+    if (t > c0->recv)
+        c0->recv = t;
+    if (w >= n->nbacklog) {
+        uint32_t cap = n->nbacklog ? 2 * n->nbacklog : 8;
+        while (cap <= w)
+            cap *= 2;
+        wqueue *nb = realloc(n->backlog, cap * sizeof *nb);
+        if (!nb) {
+            s->oom = 1;
+            return;
+        }
+        memset(nb + n->nbacklog, 0, (cap - n->nbacklog) * sizeof *nb);
+        n->backlog = nb;
+        n->nbacklog = cap;
+    }
+    for (int k = 1; k < e->batch && q->n; k++) {
+        job b = wq_pop(q);
+        b.wid1 = w + 1;
+        smsg *c = &b.path->buf[b.msg];
+        c->rthr = TH(TH_W, 0, w);
+        if (t > c->recv)
+            c->recv = t;
+        wq_push(s, &n->backlog[w], b);
+    }
+}
+
+static void send_now(mt_sim *s, const ev *e)
 {
     spath *p = e->path;
     smsg *m = &p->buf[e->msg];
@@ -685,50 +1185,142 @@ static void on_send(mt_sim *s, const ev *e)
     r.kind = EV_RECV;
     r.t = m->recv;
     ev_push(s, r); /* still in flight: live unchanged */
+    wqueue *bl = NULL;
+    uint32_t wid = 0;
+    if (s->cfg->models && m->type == PB_TYPE_RETURN && TH_KIND(m->sthr) == TH_W) {
+        nstate *n = &s->ns[m->src];
+        wid = TH_ID(m->sthr);
+        if (wid < n->nbacklog && n->backlog[wid].n)
+            bl = &n->backlog[wid]; /* it goes on with a call it read before */
+        else
+            id_give(s, &n->ids, wid); /* the worker is free */
+    }
     if (e->held >= 0) {
         /* the return is sent: the worker serves the next call in line */
         wqueue *q = &s->wq[e->held];
-        if (q->n) {
-            job j = wq_pop(q);
+        if (bl) {
+            job j = wq_pop(bl);
             start_job(s, &j, e->t, e->held);
+        } else if (q->n) {
+            job j = wq_pop(q);
+            pb_ns t = e->t;
+            if (s->cfg->models) {
+                /* with threads: the worker reads the next call 1 ns after
+                 * its send, so a trace's time order shows the two apart */
+                t = mt_tadd(t, 1);
+                batch_read(s, &j, (uint32_t)e->held, t);
+            }
+            start_job(s, &j, t, e->held);
         } else {
             q->busy--;
         }
     }
 }
 
+static void on_send(mt_sim *s, const ev *e)
+{
+    if (s->cfg->models && !s->cfg->tr[e->path->tr].interleave) {
+        uint8_t type = e->path->buf[e->msg].type;
+        if (type == PB_TYPE_RETURN ? !conn_reply(s, e) : !conn_open(s, e))
+            return; /* held back: still in flight */
+    }
+    send_now(s, e);
+    if (s->cfg->models && !s->cfg->tr[e->path->tr].interleave &&
+        e->path->buf[e->msg].type == PB_TYPE_RETURN)
+        conn_reply_sent(s, e);
+}
+
+/* A return reached its caller (models): a pool connection is free again;
+ * the caller's thread receives it, and may hand the continuation to
+ * another worker. */
+static void model_return(mt_sim *s, const ev *e, frame *f)
+{
+    spath *p = e->path;
+    smsg *m = &p->buf[e->msg];
+    const smsg *c = &p->buf[m->pair];
+    size_t nn = pb_strtab_count(s->cfg->nodes);
+    size_t k = (size_t)c->src * nn + c->dst;
+    lstate *l = &s->ls[k];
+    if (s->cfg->conn_model[k] == MT_CONN_POOL) {
+        id_give(s, &l->ids, c->conn - 1);
+        if (l->wn) {
+            ev w = l->wait[l->wh];
+            l->wh = (l->wh + 1) % l->wcap;
+            l->wn--;
+            if (conn_open(s, &w))
+                send_late(s, &w);
+        }
+    }
+    frame *jf = f->job;
+    m->rthr = jf->thr;
+    s->cur_thr = jf->thr;
+    if (jf->kind != F_CALL)
+        return;
+    const mt_exec *x = &s->cfg->exec[f->node];
+    if ((x->model != MT_EXEC_POOL && x->model != MT_EXEC_DISPATCHER) || x->handoff <= 0)
+        return;
+    if (gsl_rng_uniform(s->rng) >= x->handoff)
+        return;
+    /* hand-off: the continuation runs on the lowest free other worker (none
+     * free in a bounded pool: it stays) */
+    idalloc *ids = &s->ns[f->node].ids;
+    int k2 = s->cfg->workers ? s->cfg->workers[f->node] : 0;
+    if (k2 && ids->inuse >= (uint32_t)k2)
+        return;
+    uint32_t nid = id_take(s, ids);
+    id_give(s, ids, TH_ID(jf->thr));
+    jf->thr = TH(TH_W, 0, nid);
+    s->cur_thr = jf->thr;
+}
+
 static void on_recv(mt_sim *s, const ev *e)
 {
     spath *p = e->path;
-    const smsg *m = &p->buf[e->msg];
-    if (s->cfg->tr[p->tr].interleave) {
+    smsg *m = &p->buf[e->msg];
+    const mt_config *cfg = s->cfg;
+    int models = cfg->models && !cfg->tr[p->tr].interleave;
+    if (cfg->tr[p->tr].interleave) {
         /* nothing waits on an interleaving's messages */
     } else if (m->type == PB_TYPE_RETURN) {
         frame *f = e->fr;
-        f->t = f->crt = m->recv;
-        f->cause = e->msg;
-        run(s, f);
-    } else if (m->type == PB_TYPE_MSG) {
-        if (e->op->nkids) {
-            frame *f = frame_new(s, p, F_SEND);
-            if (f) {
-                f->ops = (const mt_op *const *)e->op->kids;
-                f->nops = e->op->nkids;
-                f->node = m->dst;
-                f->t = f->crt = m->recv;
-                f->cause = e->msg;
-                run(s, f);
+        int done = 0;
+        if (models) {
+            model_return(s, e, f);
+            if (f->job->kind != F_ROOT) {
+                input in = {IN_RET, {0}, p, f, NULL, e->msg};
+                done = model_input(s, f->node, &in, e->t);
             }
         }
+        if (!done)
+            resume(s, f, e->msg, m->recv);
+    } else if (m->type == PB_TYPE_MSG) {
+        int done = 0;
+        uint64_t thr = 0;
+        if (models) {
+            input in = {IN_MSG, {0}, p, NULL, e->op, e->msg};
+            done = model_input(s, m->dst, &in, e->t);
+            if (!done) /* pool: a thread of its own */
+                m->rthr = thr = TH(TH_M, 0, s->ns[m->dst].mnext++);
+        }
+        if (!done)
+            start_msg(s, p, e->op, e->msg, m->recv, thr);
     } else {
-        job j = {p, e->fr, e->op, e->msg, 1};
+        job j = {p, e->fr, e->op, e->msg, 1, 0};
         if (e->op->join >= 0) {
             uint32_t g = (uint32_t)e->op->join;
             j.block = ++p->jarr[g] == s->cfg->tr[p->tr].join_parts[g];
         }
         uint32_t dst = m->dst;
+        int done = 0;
+        if (models) {
+            if (cfg->exec[dst].model == MT_EXEC_DISPATCHER)
+                m->rthr = TH(TH_D, 0, 0);
+            input in = {IN_CALL, j, p, NULL, NULL, e->msg};
+            done = model_input(s, dst, &in, e->t);
+        }
         int k = s->cfg->workers ? s->cfg->workers[dst] : 0;
-        if (!k) {
+        if (done) {
+        } else if (!k) {
             start_job(s, &j, m->recv, -1);
         } else if (s->wq[dst].busy < k) {
             s->wq[dst].busy++;
@@ -739,6 +1331,17 @@ static void on_recv(mt_sim *s, const ev *e)
     }
     p->live--;
     mark_done(s, p);
+}
+
+static void on_free(mt_sim *s, const ev *e)
+{
+    nstate *n = &s->ns[e->fnode];
+    if (e->fstage) {
+        id_give(s, &n->sids[e->fstage - 1], e->fid);
+        return;
+    }
+    n->tbusy[e->fid] = 0;
+    event_dispatch(s, e->fnode, e->t);
 }
 
 /* Process one event.  Returns 0 when there is none left. */
@@ -755,16 +1358,59 @@ static int step(mt_sim *s)
         stop_all(s);
         return 0;
     }
+    s->now = e.t;
     if (e.kind == EV_SEND)
         on_send(s, &e);
-    else
+    else if (e.kind == EV_RECV)
         on_recv(s, &e);
+    else
+        on_free(s, &e);
     drain_done(s);
     return 1;
 }
 
 /* ---------------------------------------------------------------- */
 /* API */
+
+/* The label of thread t of config node x (index + 1 in names->labels, 0
+ * for none). */
+static uint32_t thr_label(mt_sim *s, uint32_t x, uint64_t t)
+{
+    if (!t)
+        return 0;
+    char b[512];
+    const char *nm = pb_strtab_str(s->cfg->nodes, x);
+    uint32_t id = TH_ID(t), st = TH_STAGE(t);
+    int n;
+    switch (TH_KIND(t)) {
+    case TH_W: n = snprintf(b, sizeof b, "%s:w%u", nm, id); break;
+    case TH_D: n = snprintf(b, sizeof b, "%s:d", nm); break;
+    case TH_E: n = snprintf(b, sizeof b, "%s:e%u", nm, id); break;
+    case TH_S: n = snprintf(b, sizeof b, "%s:s%u.%u", nm, st, id); break;
+    case TH_C: n = snprintf(b, sizeof b, "%s:c%u", nm, id); break;
+    case TH_M: n = snprintf(b, sizeof b, "%s:m%u", nm, id); break;
+    default: n = snprintf(b, sizeof b, "%s:x%u.%u", nm, id, st); break;
+    }
+    uint32_t out = 0;
+    if (n < 0 || (size_t)n >= sizeof b || pb_obs_label(s->names, b, (size_t)n, &out) != PB_OK)
+        s->oom = 1;
+    return out;
+}
+
+static uint32_t conn_label(mt_sim *s, uint32_t a, uint32_t b2, uint32_t conn)
+{
+    if (!conn)
+        return 0;
+    char b[1024];
+    int n = snprintf(b, sizeof b, "%s>%s:%u", pb_strtab_str(s->cfg->nodes, a),
+                     pb_strtab_str(s->cfg->nodes, b2), conn - 1);
+    uint32_t out = 0;
+    if (n < 0 || (size_t)n >= sizeof b || pb_obs_label(s->names, b, (size_t)n, &out) != PB_OK)
+        s->oom = 1;
+    return out;
+}
+
+void mt_sim_set_names(mt_sim *s, pb_names *names) { s->names = names; }
 
 int mt_sim_init(mt_sim **out, const mt_config *c, gsl_rng *rng, const uint32_t *nodemap,
                 mt_acct *acct)
@@ -794,7 +1440,20 @@ int mt_sim_init(mt_sim **out, const mt_config *c, gsl_rng *rng, const uint32_t *
         }
     }
     s->lastrecv = malloc((maxil ? maxil : 1) * sizeof *s->lastrecv);
-    if (!s->wq || !s->pool || !s->pool_cum || !s->lastrecv) {
+    int bad = 0;
+    if (c->models) {
+        s->ns = calloc(nn ? nn : 1, sizeof *s->ns);
+        s->ls = calloc(nn > 0 ? nn * nn : 1, sizeof *s->ls);
+        bad = !s->ns || !s->ls;
+        for (size_t x = 0; x < nn && !bad; x++) {
+            const mt_exec *e = &c->exec[x];
+            if (e->model == MT_EXEC_EVENT)
+                bad = !(s->ns[x].tbusy = calloc((size_t)e->threads, 1));
+            if (e->model == MT_EXEC_SEDA)
+                bad = !(s->ns[x].sids = calloc((size_t)e->stages, sizeof *s->ns[x].sids));
+        }
+    }
+    if (!s->wq || !s->pool || !s->pool_cum || !s->lastrecv || bad) {
         mt_sim_close(s);
         return PB_ENOMEM;
     }
@@ -853,6 +1512,16 @@ int mt_sim_next(mt_sim *s, pb_msg *msg, pb_truth *truth)
                     }
                     if (!p->pathid[m->label])
                         p->pathid[m->label] = ++a->next_path;
+                    msg->thread = msg->sthread = msg->conn = msg->attr = 0;
+                    msg->size = PB_SIZE_NONE;
+                    if (s->cfg->models && s->names) {
+                        msg->thread = thr_label(s, m->dst, m->rthr);
+                        msg->sthread = thr_label(s, m->src, m->sthr);
+                        if (m->type == PB_TYPE_RETURN)
+                            msg->conn = conn_label(s, m->dst, m->src, m->conn);
+                        else
+                            msg->conn = conn_label(s, m->src, m->dst, m->conn);
+                    }
                     if (truth) {
                         truth->path = p->pathid[m->label];
                         truth->cause = m->cause >= 0 ? p->buf[m->cause].gid : PB_ID_NONE;
@@ -883,6 +1552,32 @@ void mt_sim_close(mt_sim *s)
     if (s->wq)
         for (size_t i = 0; i < nn; i++)
             free(s->wq[i].v);
+    if (s->ns)
+        for (size_t i = 0; i < nn; i++) {
+            nstate *n = &s->ns[i];
+            free(n->ids.h);
+            if (n->sids)
+                for (int k = 0; k < s->cfg->exec[i].stages; k++)
+                    free(n->sids[k].h);
+            free(n->sids);
+            free(n->tbusy);
+            free(n->q);
+            for (uint32_t k = 0; k < n->nbacklog; k++)
+                free(n->backlog[k].v);
+            free(n->backlog);
+        }
+    if (s->ls)
+        for (size_t i = 0; i < nn * nn; i++) {
+            lstate *l = &s->ls[i];
+            free(l->ids.h);
+            free(l->wait);
+            if (l->c)
+                for (int k = 0; k < s->cfg->conn_count[i]; k++)
+                    free(l->c[k].v);
+            free(l->c);
+        }
+    free(s->ns);
+    free(s->ls);
     free(s->wq);
     free(s->heap);
     free(s->out);

@@ -349,6 +349,7 @@ int score_compute(const tv_truth *tv, const score_result *r,
     rep->link_accuracy = NAN;
     rep->latency_ks = rep->latency_true_median = rep->latency_inferred_median = NAN;
     rep->intact_exact_accuracy = NAN;
+    rep->immediacy = rep->thread_pattern = NAN;
     rep->has_kept = tv->has_kept;
     rep->lost_messages = tv->msg_lost;
     if (r->has_assign && tv->view != TV_PATH) {
@@ -450,7 +451,7 @@ void score_write_header(FILE *fp, const score_report *rep)
           "requests_misstitched,correct_rate,orphaned_rate,misstitched_rate,"
           "msgs_right,msgs_wrong,msgs_unattached,msgs_abstained,"
           "exact_ci_low,exact_ci_high,link_accuracy,links_right,links_scored,"
-          "coverage_p99,coverage_p999\n", fp);
+          "coverage_p99,coverage_p999,immediacy,thread_pattern\n", fp);
 }
 
 void score_write_row(FILE *fp, const score_report *rep)
@@ -532,6 +533,10 @@ void score_write_row(FILE *fp, const score_report *rep)
     put_real(fp, rep->coverage_p99);
     fputc(',', fp);
     put_real(fp, rep->coverage_p999);
+    fputc(',', fp);
+    put_real(fp, rep->immediacy);
+    fputc(',', fp);
+    put_real(fp, rep->thread_pattern);
     fputc('\n', fp);
 }
 
@@ -654,6 +659,10 @@ void score_write_text(FILE *fp, const score_report *rep)
                 rep->latency_error_max);
     else
         fputs("latency:   n/a (no node latency to compare)\n", fp);
+    if (!isnan(rep->immediacy) || !isnan(rep->thread_pattern))
+        fprintf(fp, "assume:    immediacy %.4g, thread pattern %.4g (metrics/assume.h: "
+                    "what the truth keeps of BorderPatrol's and vPath's premises)\n",
+                rep->immediacy, rep->thread_pattern);
     size_t miss, miss_tol;
     double tol = rep->opts.ntol ? rep->opts.tol[0] : 0;
     score_topn(rep, rep->opts.topn, tol, &miss, &miss_tol);

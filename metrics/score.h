@@ -208,6 +208,9 @@ typedef struct score_report {
     int has_links;
     size_t links_right, links_scored;
     double link_accuracy;     /* links_right / links_scored, NAN unknown */
+    /* the assumption meters of the truth trace (metrics/assume.h), filled
+     * by the caller; NAN when the trace lacks thread / sthread */
+    double immediacy, thread_pattern;
     score_entry *entries;     /* true patterns first (in true rank order),
                                  then inferred-only ones (in inferred order) */
     size_t nentries;

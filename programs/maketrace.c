@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assume.h"
 #include "mt.h"
 #include "pb_cli.h"
 #include "pb_trace.h"
@@ -217,6 +218,13 @@ int main(int argc, char **argv)
     pb_names *names = NULL;
     pb_writer *w = NULL;
     mt_gen *g = NULL;
+    pb_trace *keep = NULL;
+    if (want_stats && mt_config_observed(cfg) && pb_trace_new(&keep) != PB_OK) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        pb_out_abort(out);
+        mt_config_close(cfg);
+        return 1;
+    }
     const char *base = strrchr(config_path, '/');
     base = base ? base + 1 : config_path;
     if (pb_names_init(&names) != PB_OK) {
@@ -224,7 +232,7 @@ int main(int argc, char **argv)
         rc = PB_ENOMEM;
     } else if ((rc = pb_writer_open(&w, fp, pb_out_name(out),
                                     PB_COL_ALL | mt_config_columns(cfg), names, &err)) == PB_OK) {
-        rc = mt_generate(cfg, base, w, names, want_stats ? &g : NULL, &err);
+        rc = mt_generate(cfg, base, w, names, want_stats ? &g : NULL, keep, &err);
         int rc2 = pb_writer_close(w, rc == PB_OK ? &err : NULL);
         if (rc == PB_OK)
             rc = rc2;
@@ -252,12 +260,29 @@ int main(int argc, char **argv)
         }
         fprintf(stderr, "%-20s %10llu %12llu\n", "total", (unsigned long long)tp,
                 (unsigned long long)tm);
+        if (keep) {
+            /* the assumption meters (metrics/assume.h), before the last line */
+            keep->columns = PB_COL_ALL | PB_COL_THREAD | PB_COL_STHREAD | PB_COL_CONN;
+            assume_meters am;
+            if (assume_compute(keep, &am, &err) != PB_OK) {
+                pb_error_print(stderr, prog, &err);
+                rc = PB_ENOMEM;
+            } else {
+                fprintf(stderr, "immediacy %.4f (%zu of %zu sent messages caused by the latest "
+                                "receipt of their thread)\n",
+                        am.immediacy, am.imm_ok, am.imm_n);
+                fprintf(stderr, "thread_pattern %.4f (%zu of %zu visits; sent by one thread: "
+                                "%.4f)\n",
+                        am.thread_pattern, am.tp_ok, am.tp_n, am.one_thread);
+            }
+        }
         uint64_t nc;
         double par = mt_gen_parallelism(g, &nc);
         fprintf(stderr, "mean per-node parallelism %.3f (over %llu nested calls)\n", par,
                 (unsigned long long)nc);
     }
     mt_gen_close(g);
+    pb_trace_close(keep);
     pb_names_close(names);
     mt_config_close(cfg);
     return rc == PB_OK ? 0 : 1;

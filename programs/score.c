@@ -10,6 +10,7 @@
 
 #include "pb_cli.h"
 #include "pb_trace.h"
+#include "assume.h"
 #include "score.h"
 #include "score_query.h"
 #include "tv.h"
@@ -480,6 +481,13 @@ int main(int argc, char **argv)
         rc = score_latency_compute(rep, trace, res, &err);
     if (rc == PB_OK)
         rc = score_links_compute(rep, trace, tv, res, &err);
+    if (rc == PB_OK) {
+        /* the assumption meters of the truth (empty without thread columns) */
+        assume_meters am;
+        rc = assume_compute(trace, &am, &err);
+        rep->immediacy = am.immediacy;
+        rep->thread_pattern = am.thread_pattern;
+    }
     free(mask);
     pb_trace_close(kept);
     if (rc != PB_OK) {
