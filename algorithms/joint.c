@@ -35,6 +35,7 @@
 #include "pb_hash.h"
 #include "joint_int.h"
 #include "pb_algo.h"
+#include "pb_tick.h"
 
 #include <glpk.h>
 #include <gsl/gsl_errno.h>
@@ -446,6 +447,12 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     if (s->nb < 2)
         s->nb = 2;
     s->bg = log(s->p.floor / s->nb / s->p.bin);
+    {
+        pb_tick_info ti;
+        pb_tick_detect(v->msgs, v->n, &ti);
+        s->tick = ti.tick;
+        s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
+    }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
         s->use_flow = 0;
@@ -657,6 +664,7 @@ void joint_close(joint *s)
 }
 
 uint32_t joint_npairs(const joint *s) { return s->npairs; }
+pb_ns joint_tick(const joint *s) { return s->tick; }
 uint32_t joint_pair_call(const joint *s, uint32_t i) { return i < s->npairs ? s->pr[i].call : NONE; }
 uint32_t joint_pair_return(const joint *s, uint32_t i) { return i < s->npairs ? s->pr[i].ret : NONE; }
 uint32_t joint_pair_parent(const joint *s, uint32_t i) { return i < s->npairs ? s->par[i] : NONE; }

@@ -76,6 +76,10 @@ uint32_t joint_npairs(const joint *s);
 uint32_t joint_pair_call(const joint *s, uint32_t i);
 uint32_t joint_pair_return(const joint *s, uint32_t i);
 
+/* The trace's timestamp resolution as joint measured it (pb_tick_detect):
+ * at a tick above 20 ns a delay stamped 0 is scored as half a tick. */
+pb_ns joint_tick(const joint *s);
+
 /* The chosen parent pair of pair i, or JOINT_NONE for a path root. */
 uint32_t joint_pair_parent(const joint *s, uint32_t i);
 

@@ -66,6 +66,10 @@ struct joint {
 
     /* model */
     uint32_t nb;            /* density bins */
+    pb_ns tick;             /* the trace's timestamp resolution (pb_tick_detect) */
+    double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
+                               half a tick when the stamps are coarser (a delay
+                               stamped 0 lies anywhere in [0, tick)) */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -137,7 +141,7 @@ static inline uint64_t dkey(uint32_t ein, uint32_t trig, uint32_t outl)
 
 static inline uint32_t dbin(const joint *s, pb_ns d)
 {
-    double x = log10(d < 10 ? 10.0 : (double)d);
+    double x = log10((double)d < s->dmin ? s->dmin : (double)d);
     double b = (x - 1.0) / s->p.bin;
     if (!(b > 0))
         return 0;
@@ -149,7 +153,7 @@ static inline uint32_t dbin(const joint *s, pb_ns d)
 /* log density of delay d (ns) for density key k (JOINT_NONE: background) */
 static inline double logf_of(const joint *s, uint32_t k, pb_ns d)
 {
-    double ld = log(d < 10 ? 10.0 : (double)d);
+    double ld = log((double)d < s->dmin ? s->dmin : (double)d);
     if (k == JOINT_NONE)
         return s->bg - ld;
     return s->logf[(size_t)k * s->nb + dbin(s, d)] - ld;

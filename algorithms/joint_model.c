@@ -125,7 +125,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
                     return rc;
             }
             s->hist[(size_t)di * s->nb + dbin(s, d)] += 1.0;
-            double x = log10(d < 10 ? 10.0 : (double)d);
+            double x = log10((double)d < s->dmin ? s->dmin : (double)d);
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;

@@ -139,6 +139,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "mean_parallelism=%.3f",
                        s->nested ? (double)s->ncand / (double)s->nested : 0.0);
         pb_result_meta(res, "densities=%u", s->nkeys);
+        pb_result_meta(res, "delay_floor_ns=%.0f", s->dmin);
         pb_result_meta(res, "clean_requests=%zu", s->nclean);
         pb_result_meta(res, "matching_rounds=%d", s->rounds);
         pb_result_meta(res, "matching_changes=%zu", s->changes);
