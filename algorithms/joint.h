@@ -38,7 +38,8 @@ typedef struct joint_params {
     int halves;         /* [halves] keep unmatched calls / returns, 1 */
     int swap_rounds;    /* [swap_rounds] return exchanges without call ids, 2 */
     int repair;         /* [repair] re-pairing rounds without call ids, 2 */
-    int order;          /* [order] order-of-service term, 0 */
+    const char *order;  /* [order] order-of-service term: off, on (every endpoint)
+                           or auto (endpoints that pass the order test), "auto" */
     double parallel;    /* [parallel] overlap fraction making a return no trigger, 0.8 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     int corr;           /* [corr] correlated call durations without call ids, 1 */

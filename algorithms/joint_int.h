@@ -22,6 +22,8 @@
 #define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 #define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
+#define JOINT_ORDER_RHO0 0.02  /* order=auto: the inversion rate tested against */
+#define JOINT_ORDER_ALPHA 0.01 /* order=auto: level of the one-sided binomial test */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -106,6 +108,16 @@ struct joint {
     double *kmean;          /* per density key: expected log density */
     pb_ns *hmax;            /* per link: longest whole request (callee's clock) */        /* returns moved by the re-pairing */
     double *ord_inv, *ord_keep; /* per link: log P(inverted), log P(in order) */
+    double *ord_n, *ord_k;  /* per link: pairs of first calls whose order was in
+                               question, and how many of them were inverted */
+    unsigned char *ord_on;  /* per link: the order term applies (order=auto: the
+                               link passed the order test), or NULL (every link) */
+    double *ord_p;          /* per link: p-value of the order test and the pairs in
+                               question and inversions it saw (3 a link), or NULL */
+    double *svc_ord;        /* order=auto, per service: p-value of the response-order
+                               test, overlapping request pairs, overtakes (3 each) */
+    int order_mode;         /* 0 off, 1 on (every link), 2 auto */
+    int order_active;       /* the term is scored (and ord_inv, ord_keep fitted) */
     unsigned char *clean;   /* requests no ambiguous call could belong to */
     int corr_on;            /* score correlated durations of consecutive calls */
     hmap corrmap;           /* (in link, call link, next call link) -> index */
@@ -229,6 +241,9 @@ double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t 
 /* refit densities and counts from the current assignment (requests with
  * only[q] == 0 are skipped when only is not NULL).  PB_OK or PB_ENOMEM */
 int joint_fit(joint *s, const unsigned char *only);
+/* the order statistics (ord_n, ord_k, ord_inv, ord_keep) of every link from
+ * the current assignment.  PB_OK or PB_ENOMEM */
+int joint_fit_order(joint *s);
 
 /* joint_search.c.  One reassignment round (greedy or flow); *changed
  * counts the calls that moved.  PB_OK or PB_ENOMEM */

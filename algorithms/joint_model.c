@@ -255,7 +255,7 @@ static int cmp_ordent(const void *x, const void *y)
  * calls of that link were triggered one after the other (by arrivals or
  * returns) make those calls in the other order.  log rho (inverted) and
  * log (1 - rho) per link. */
-static int fit_order(joint *s)
+int joint_fit_order(joint *s)
 {
     ordent *e = malloc(((size_t)s->npairs + 1) * sizeof *e);
     if (!e)
@@ -281,7 +281,14 @@ static int fit_order(joint *s)
             tot++;
             inv += s->pr[e[i].first].cs < s->pr[e[i - 1].first].cs;
         }
+        s->ord_n[l] = tot;
+        s->ord_k[l] = inv;
         double rho = (inv + 1) / (tot + 2);
+        /* a service shown to answer in arrival order: the rate is its
+         * overtaking rate, which no assignment can bias */
+        const double *sv = s->svc_ord ? s->svc_ord + 3 * (size_t)s->link_src[l] : NULL;
+        if (sv && sv[0] < JOINT_ORDER_ALPHA)
+            rho = (sv[2] + 1) / (sv[1] + 2);
         s->ord_inv[l] = log(rho);
         s->ord_keep[l] = log(1 - rho);
     }
@@ -297,6 +304,8 @@ double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t 
     double v = 0;
     for (uint32_t i = 0; i < n1; i++) {
         uint32_t l = s->pr[k1[i]].link;
+        if (s->ord_on && !s->ord_on[l])
+            continue;
         uint32_t f1 = first_of(s, k1, n1, l);
         if (f1 != k1[i])
             continue;
@@ -413,8 +422,8 @@ int joint_fit(joint *s, const unsigned char *only)
     gsl_vector_free(x);
     gsl_vector_free(y);
     joint_corr_finish(s);
-    if (s->p.order) {
-        int rc = fit_order(s);
+    if (s->order_active) {
+        int rc = joint_fit_order(s);
         if (rc != PB_OK)
             return rc;
     }

@@ -104,6 +104,16 @@ static int report(joint *s, pb_result *res)
     return rc;
 }
 
+typedef struct named {
+    const char *name;
+    uint32_t node;
+} named;
+
+static int cmp_named(const void *x, const void *y)
+{
+    return strcmp(((const named *)x)->name, ((const named *)y)->name);
+}
+
 int joint_paths(joint *s, pb_result *res, pb_error *err)
 {
     cvp_ctx x;
@@ -140,6 +150,46 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                        s->nested ? (double)s->ncand / (double)s->nested : 0.0);
         pb_result_meta(res, "densities=%u", s->nkeys);
         pb_result_meta(res, "delay_floor_ns=%.0f", s->dmin);
+        /* the order of service per endpoint: what was chosen and on what
+         * evidence (order=auto: the test on the solution without the term) */
+        for (uint32_t l = 0; l < s->nlinks; l++) {
+            const double *op = s->ord_p ? s->ord_p + 3 * (size_t)l : NULL;
+            double n = op ? op[1] : s->ord_n[l], k = op ? op[2] : s->ord_k[l];
+            if (n <= 0)
+                continue;
+            const double *sv = s->svc_ord ? s->svc_ord + 3 * (size_t)s->link_src[l] : NULL;
+            int by_svc = sv && sv[0] < JOINT_ORDER_ALPHA;
+            int by_link = op && op[1] > 0 && op[0] < JOINT_ORDER_ALPHA;
+            const char *why = s->order_mode == 1 ? "order=on"
+                              : s->order_mode == 0 ? "order=off"
+                              : by_svc && by_link  ? "responses_in_order+calls_in_order"
+                              : by_svc             ? "responses_in_order"
+                              : by_link            ? "calls_in_order"
+                                                   : "order_not_shown";
+            pb_result_meta(res, "order_link=%s>%s order=%s reason=%s in_question=%.0f "
+                           "inverted=%.0f test_p=%.3g",
+                           pb_strtab_str(s->v.nodes, s->link_src[l]),
+                           pb_strtab_str(s->v.nodes, s->link_dst[l]),
+                           s->order_mode == 1 || (s->ord_on && s->ord_on[l]) ? "on" : "off",
+                           why, n, k, op ? op[0] : NAN);
+        }
+        /* per service (by name: node numbers follow the reading order) */
+        named *byname = s->svc_ord ? malloc(((size_t)s->nnodes + 1) * sizeof *byname) : NULL;
+        if (byname) {
+            for (uint32_t a = 0; a < s->nnodes; a++)
+                byname[a] = (named){pb_strtab_str(s->v.nodes, a), a};
+            qsort(byname, s->nnodes, sizeof *byname, cmp_named);
+            for (uint32_t i = 0; i < s->nnodes; i++) {
+                uint32_t a = byname[i].node;
+                if (s->svc_ord[3 * a + 1] > 0)
+                    pb_result_meta(res, "order_service=%s order=%s overlapping_requests=%.0f "
+                                   "answered_out_of_order=%.0f test_p=%.3g",
+                                   pb_strtab_str(s->v.nodes, a),
+                                   s->svc_ord[3 * a] < JOINT_ORDER_ALPHA ? "on" : "off",
+                                   s->svc_ord[3 * a + 1], s->svc_ord[3 * a + 2], s->svc_ord[3 * a]);
+            }
+            free(byname);
+        }
         pb_result_meta(res, "clean_requests=%zu", s->nclean);
         pb_result_meta(res, "matching_rounds=%d", s->rounds);
         pb_result_meta(res, "matching_changes=%zu", s->changes);

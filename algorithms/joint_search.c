@@ -377,7 +377,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             (*rcp = joint_req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
             return 0;
         double v = l1 + l2;
-        if (s->p.order)
+        if (s->order_active)
             v += joint_order_ll(s, q1, e1, a, q2, e2, b);
         if (mask == cur)
             v += 1e-9; /* keep the current split on ties */
