@@ -19,6 +19,9 @@
 #define JOINT_SCALE 1000.0     /* flow cost units per nat */
 #define JOINT_CMAX 1e6         /* cost clip, units */
 #define JOINT_RESPLIT_MAX 8   /* shared calls re-split exhaustively (2^n splits) */
+#define JOINT_RESPLIT_BUDGET (256 * 20) /* exhaustive only while 2^8 x (calls of the two
+                                           requests + 2) stays within this */
+#define JOINT_RESPLIT_LOCAL 24 /* shared calls of a local-search re-split */
 #define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 #define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
@@ -102,7 +105,7 @@ struct joint {
     int restart;            /* 0 not tried, 1 tried and rejected, 2 kept */
     double ll_first, ll_second; /* log-likelihoods of the two solutions */
     unsigned char *free_ret; /* pair made without a call id: its return may move */
-    size_t ret_swaps, resplit_capped;
+    size_t ret_swaps, resplit_capped, resplit_local;
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
     size_t repaired;
     double *kmean;          /* per density key: expected log density */

@@ -205,6 +205,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "cycles_broken=%zu", cut);
         pb_result_meta(res, "paths=%zu", roots);
         pb_result_meta(res, "resplit_capped=%zu", s->resplit_capped);
+        pb_result_meta(res, "resplit_local=%zu", s->resplit_local);
         if (s->restart)
             pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "
                                 "log_likelihood_earliest=%.3f",
