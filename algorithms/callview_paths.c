@@ -133,6 +133,103 @@ int cvp_assign(const cvp_ctx *x, pb_result *res, const pb_msg *msgs, size_t n,
     return rc;
 }
 
+int cvp_assign_links(const cvp_ctx *x, pb_result *res, const pb_msg *msgs,
+                     size_t n, const uint32_t *pair_of_msg, const uint32_t *inst,
+                     const uint32_t *parent_msg, const double *conf)
+{
+    int rc = PB_OK;
+    for (size_t i = 0; i < n && rc == PB_OK; i++) {
+        uint32_t q = pair_of_msg[i];
+        if (q == CVP_NONE || !inst[q])
+            continue;
+        uint32_t pm = parent_msg[i];
+        rc = pb_result_assign_link(res, msgs[i].id, inst[q],
+                                   x->inst_pat[inst[q] - 1 - x->inst_base],
+                                   pm == CVP_NONE ? PB_NO_PARENT : msgs[pm].id,
+                                   conf ? conf[q] : NAN);
+    }
+    return rc;
+}
+
+/* a return as a candidate cause: when it came back, then its row */
+typedef struct cvp_back {
+    pb_ns t;
+    uint32_t row;
+} cvp_back;
+
+static int cmp_back(const void *a, const void *b)
+{
+    const cvp_back *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static int back_before(const cvp_back *k, pb_ns t, uint32_t row)
+{
+    return k->t < t || (k->t == t && k->row < row);
+}
+
+int cvp_causes(const pb_msg *msgs, size_t n, uint32_t npairs,
+               const uint32_t *call, const uint32_t *ret, const uint32_t *parent,
+               uint32_t *out_parent)
+{
+    for (size_t i = 0; i < n; i++)
+        out_parent[i] = CVP_NONE;
+    /* children of each pair, grouped: counting sort by parent */
+    uint32_t *off = calloc((size_t)npairs + 2, sizeof *off);
+    uint32_t *kids = malloc(((size_t)npairs + 1) * sizeof *kids);
+    cvp_back *bk = malloc(((size_t)npairs + 1) * sizeof *bk);
+    cvp_back *ck = malloc(((size_t)npairs + 1) * sizeof *ck);
+    if (!off || !kids || !bk || !ck) {
+        free(off);
+        free(kids);
+        free(bk);
+        free(ck);
+        return PB_ENOMEM;
+    }
+    for (uint32_t q = 0; q < npairs; q++)
+        if (parent[q] != CVP_NONE)
+            off[parent[q] + 2]++;
+    for (uint32_t p = 0; p < npairs; p++)
+        off[p + 2] += off[p + 1];
+    for (uint32_t q = 0; q < npairs; q++)
+        if (parent[q] != CVP_NONE)
+            kids[off[parent[q] + 1]++] = q;
+    /* kids of p: kids[off[p] .. off[p + 1]) */
+    for (uint32_t p = 0; p < npairs; p++) {
+        uint32_t k0 = off[p], k1 = off[p + 1], nk = k1 - k0;
+        for (uint32_t j = 0; j < nk; j++) {
+            const pb_msg *r = &msgs[ret[kids[k0 + j]]];
+            bk[j] = (cvp_back){r->recv_ts != PB_TS_NONE ? r->recv_ts : r->ts,
+                               ret[kids[k0 + j]]};
+            ck[j] = (cvp_back){msgs[call[kids[k0 + j]]].ts, call[kids[k0 + j]]};
+        }
+        if (nk > 1) {
+            qsort(bk, nk, sizeof *bk, cmp_back);
+            qsort(ck, nk, sizeof *ck, cmp_back);
+        }
+        /* each child's call: the latest return back before it */
+        uint32_t m = 0;
+        for (uint32_t j = 0; j < nk; j++) {
+            while (m < nk && back_before(&bk[m], ck[j].t, ck[j].row))
+                m++;
+            out_parent[ck[j].row] = m ? bk[m - 1].row : call[p];
+        }
+        /* p's return: the latest child return back before it was sent */
+        const pb_msg *pr = &msgs[ret[p]];
+        m = 0;
+        while (m < nk && back_before(&bk[m], pr->ts, ret[p]))
+            m++;
+        out_parent[ret[p]] = m ? bk[m - 1].row : call[p];
+    }
+    free(off);
+    free(kids);
+    free(bk);
+    free(ck);
+    return PB_OK;
+}
+
 void cvp_forget(cvp_ctx *x, size_t upto)
 {
     if (upto <= x->inst_base || upto > x->ninst)

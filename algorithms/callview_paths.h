@@ -44,6 +44,30 @@ typedef struct cvp_ctx {
 
 #define CVP_NONE UINT32_MAX
 
+/* The assignment table with links (pb_result_assign_link), messages in
+ * trace order: message i of pair q = pair_of_msg[i] (skipped when CVP_NONE
+ * or inst[q] is 0) goes to instance inst[q] with parent message index
+ * parent_msg[i] (CVP_NONE: a root) and confidence conf[q] (NULL: unknown).
+ * Returns PB_OK, PB_ENOMEM, PB_EIO. */
+int cvp_assign_links(const cvp_ctx *x, pb_result *res, const pb_msg *msgs,
+                     size_t n, const uint32_t *pair_of_msg, const uint32_t *inst,
+                     const uint32_t *parent_msg, const double *conf);
+
+/* The cause of each message of a set of call pairs, as the trace's truth
+ * defines it (the message whose receipt by the sender triggered it, the
+ * latest where several came back): the call of pair c is caused by the
+ * latest return of a sibling (a child of c's parent pair) received before
+ * it was sent (rtime(k), row(k)) < (ts(call c), row(call c)), else by its
+ * parent's call (none for a root pair); the return of c by the latest
+ * return of c's children received before it was sent, else by c's own
+ * call.  rtime is a return's recv_ts, or its ts when unknown.  npairs
+ * pairs with call[q], ret[q] message indices and parent[q] (CVP_NONE: a
+ * root); out_parent[v.n] is filled with message indices or CVP_NONE (for
+ * messages of no pair too).  Returns PB_OK or PB_ENOMEM. */
+int cvp_causes(const pb_msg *msgs, size_t n, uint32_t npairs,
+               const uint32_t *call, const uint32_t *ret, const uint32_t *parent,
+               uint32_t *out_parent);
+
 /* Forget the pattern index of instances 1 .. upto (upto <= x->ninst), so
  * that a caller that numbers instances as it goes (sliding-window nesting)
  * keeps memory for the recent ones only; cvp_assign must not be asked

@@ -80,6 +80,10 @@ const pb_option link_options[] = {
      0, 1e12, "k > 0: a message stays in its k = 0 tree unless an instance of "
      "the same root is this many times as probable; 0 = the most probable "
      "instance of any root (docs/linking.md)"},
+    {"min_confidence", PB_OPT_DOUBLE, offsetof(link_params, min_confidence), "0", 0, 1,
+     "abstain on (leave unattached) every message whose confidence is below this: "
+     "the probability, in the model, of its instance's root being spontaneous times "
+     "that of every link from the root down to it (docs/linking.md); 0 = attach all"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */
@@ -126,6 +130,8 @@ typedef struct builder {
     /* the instance under construction: tree node 0 is the root's sender,
      * node i >= 1 the message tmsg[i] */
     uint32_t *tmsg, *tpar, *order;
+    double *tconf;       /* per tree node: the root's spontaneity times the
+                            probabilities of the links down to it */
     pb_ns *maxchild;
     double *node_lat, *edge;
     size_t tcap;
@@ -154,8 +160,13 @@ typedef struct builder {
     float *best_p;
     uint64_t *best_inst;
     uint32_t *best_pat;
+    uint32_t *best_par;  /* the message's parent in that instance
+                            (UINT32_MAX: its root) ... */
+    float *best_conf;    /* ... and its tconf there */
     float *prim_p;
     uint32_t *prim_inst, *prim_pat, *prim_root;
+    uint32_t *prim_par;
+    float *prim_conf;
     int primary;         /* the instance being emitted is a partition tree */
     uint32_t cur_root;
     uint64_t nmoved;     /* messages given to a same-root alternative */
@@ -171,19 +182,20 @@ static int tree_reserve(builder *b, size_t need)
 {
     /* sig holds two entries a message */
     void *const arrs[] = {&b->tmsg, &b->tpar, &b->order, &b->maxchild,
-                          &b->node_lat, &b->edge, &b->sig};
+                          &b->node_lat, &b->edge, &b->sig, &b->tconf};
     const size_t sz[] = {sizeof *b->tmsg, sizeof *b->tpar, sizeof *b->order,
                          sizeof *b->maxchild, sizeof *b->node_lat, sizeof *b->edge,
-                         2 * sizeof *b->sig};
-    return pb_grow_parallel(&b->tcap, need, 64, 7, arrs, sz);
+                         2 * sizeof *b->sig, sizeof *b->tconf};
+    return pb_grow_parallel(&b->tcap, need, 64, 8, arrs, sz);
 }
 
-static int tree_push(builder *b, uint32_t msg, uint32_t par)
+static int tree_push(builder *b, uint32_t msg, uint32_t par, double conf)
 {
     if (tree_reserve(b, (size_t)b->tn + 1) != PB_OK)
         return PB_ENOMEM;
     b->tmsg[b->tn] = msg;
     b->tpar[b->tn] = par;
+    b->tconf[b->tn] = conf;
     b->tn++;
     return PB_OK;
 }
@@ -202,8 +214,8 @@ static int run(builder *b, uint32_t root)
     uint32_t ep = b->epoch;
     b->tn = 0;
     b->truncated = 0;
-    if (tree_push(b, UINT32_MAX, UINT32_MAX) != PB_OK ||
-        tree_push(b, root, 0) != PB_OK)
+    if (tree_push(b, UINT32_MAX, UINT32_MAX, 1) != PB_OK ||
+        tree_push(b, root, 0, g->p_spont[root]) != PB_OK)
         return PB_ENOMEM;
     b->stamp[root] = ep;
     b->mass[root] = -1;
@@ -259,7 +271,7 @@ static int run(builder *b, uint32_t root)
                 b->mass[c] = -1;
                 if (b->record_cuts)
                     b->owned[c] = 1;
-                if (tree_push(b, c, qi) != PB_OK)
+                if (tree_push(b, c, qi, b->tconf[qi] * pc) != PB_OK)
                     return PB_ENOMEM;
             } else {
                 prob *= 1 - pc;
@@ -433,11 +445,15 @@ static int emit(builder *b)
     const float fp = (float)b->prob;
     for (uint32_t i = 1; i < tn; i++) {
         uint32_t x = b->tmsg[i];
+        uint32_t par = i > 1 ? b->tmsg[b->tpar[i]] : UINT32_MAX;
+        float conf = (float)b->tconf[i];
         if (margin > 0 && b->primary) {
             b->prim_p[x] = fp;
             b->prim_inst[x] = (uint32_t)id;
             b->prim_pat[x] = pat->index;
             b->prim_root[x] = b->cur_root;
+            b->prim_par[x] = par;
+            b->prim_conf[x] = conf;
             b->best_p[x] = -1; /* forget instances seen before it */
             b->best_inst[x] = 0;
             continue;
@@ -449,6 +465,8 @@ static int emit(builder *b)
             b->best_p[x] = fp;
             b->best_inst[x] = id;
             b->best_pat[x] = pat->index;
+            b->best_par[x] = par;
+            b->best_conf[x] = conf;
         }
     }
     b->ntrunc += (uint64_t)b->truncated;
@@ -528,6 +546,7 @@ static void builder_free(builder *b)
     free(b->mass);
     free(b->tmsg);
     free(b->tpar);
+    free(b->tconf);
     free(b->order);
     free(b->maxchild);
     free(b->node_lat);
@@ -541,6 +560,10 @@ static void builder_free(builder *b)
     free(b->best_p);
     free(b->best_inst);
     free(b->best_pat);
+    free(b->best_par);
+    free(b->best_conf);
+    free(b->prim_par);
+    free(b->prim_conf);
     free(b->prim_p);
     free(b->prim_inst);
     free(b->prim_pat);
@@ -823,18 +846,23 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
     b.best_p = malloc(n1 * sizeof *b.best_p);
     b.best_inst = calloc(n1, sizeof *b.best_inst);
     b.best_pat = malloc(n1 * sizeof *b.best_pat);
+    b.best_par = malloc(n1 * sizeof *b.best_par);
+    b.best_conf = malloc(n1 * sizeof *b.best_conf);
     b.owned = calloc(n1, 1);
     if (p->assign_margin > 0) {
         b.prim_p = malloc(n1 * sizeof *b.prim_p);
         b.prim_inst = calloc(n1, sizeof *b.prim_inst);
         b.prim_pat = malloc(n1 * sizeof *b.prim_pat);
         b.prim_root = malloc(n1 * sizeof *b.prim_root);
+        b.prim_par = malloc(n1 * sizeof *b.prim_par);
+        b.prim_conf = malloc(n1 * sizeof *b.prim_conf);
     }
     pairkey *pk = malloc((g->npairs ? g->npairs : 1) * sizeof *pk);
     int rc = PB_ENOMEM;
     if (!b.stamp || !b.mass || !b.best_p || !b.best_inst || !b.best_pat ||
-        !b.owned || !pk ||
-        (p->assign_margin > 0 && (!b.prim_p || !b.prim_inst || !b.prim_pat || !b.prim_root)))
+        !b.best_par || !b.best_conf || !b.owned || !pk ||
+        (p->assign_margin > 0 && (!b.prim_p || !b.prim_inst || !b.prim_pat ||
+                                  !b.prim_root || !b.prim_par || !b.prim_conf)))
         goto done;
     for (size_t i = 0; i < v->n; i++)
         b.best_p[i] = -1;
@@ -892,20 +920,34 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
         res->assign = a;
         res->assign_cap = res->nassign + v->n;
     }
+    res->min_confidence = p->min_confidence;
     for (size_t i = 0; i < v->n; i++) {
         uint64_t inst = b.best_inst[i];
-        uint32_t pat = b.best_pat[i];
+        uint32_t pat = b.best_pat[i], par = inst ? b.best_par[i] : UINT32_MAX;
+        double conf = inst ? (double)b.best_conf[i] : NAN;
         if (inst && b.prim_inst && b.prim_inst[i])
             b.nmoved++;
         else if (!inst && b.prim_inst && b.prim_inst[i]) {
             inst = b.prim_inst[i];
             pat = b.prim_pat[i];
+            par = b.prim_par[i];
+            conf = (double)b.prim_conf[i];
         }
         if (!inst) {
             unassigned++;
             continue;
         }
-        if ((rc = pb_result_assign(res, v->msgs[i].id, inst, pat)) != PB_OK)
+        if (conf > 1)
+            conf = 1;
+        if ((rc = pb_result_assign_link(res, v->msgs[i].id, inst, pat,
+                                        par == UINT32_MAX ? PB_NO_PARENT : v->msgs[par].id,
+                                        conf)) != PB_OK)
+            goto done;
+    }
+    if (p->min_confidence > 0) {
+        char nb[PB_NUM_BUF];
+        if ((rc = pb_result_meta(res, "min_confidence=%s abstained=%zu",
+                                 pb_num_format(p->min_confidence, nb), res->nabstain)) != PB_OK)
             goto done;
     }
 

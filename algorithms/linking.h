@@ -54,6 +54,8 @@ typedef struct link_params {
     double assign_margin; /* k > 0: a message leaves the tree of the k = 0
                              partition only for an instance of the same
                              root at least this many times as probable */
+    double min_confidence; /* abstain on messages whose path probability
+                              (docs/linking.md) is below it; 0 = none */
 } link_params;
 
 /* The option table of link_params, with the papers' defaults. */

@@ -70,6 +70,10 @@ const pb_option nesting_options[] = {
     {"window", PB_OPT_DURATION, offsetof(nesting_params, window), "0", 0, 1e6,
      "sliding-window nesting (docs/nesting.md): cut the trace into windows of this "
      "length; equals whole-trace nesting when longer than the longest call; 0 = off"},
+    {"min_confidence", PB_OPT_DOUBLE, offsetof(nesting_params, min_confidence), "0", 0, 1,
+     "abstain on (leave unattached) every call pair whose confidence is below this: "
+     "the product, from its path's root down to it, of each chosen parent's share of "
+     "its candidates' scores (docs/nesting.md); 0 = attach all"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 
@@ -813,8 +817,16 @@ static double penalty(const nesting *s, uint32_t q, uint32_t c,
     return pen(s, 0, co, s->p.x) * pen(s, 1, cs, s->p.y) * pen(s, 2, ca, s->p.z);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 static int choose(nesting *s)
 {
+    double *vbuf = NULL;
+    size_t vcap = 0;
     const size_t bins = (size_t)s->p.bins;
     const int penalize = s->p.x != 0 || s->p.y != 0 || s->p.z != 0;
     int rc = PB_OK;
@@ -846,6 +858,8 @@ static int choose(nesting *s)
             uint32_t pr = s->fpar ? s->fpar[s->ret[c]] : NONE;
             if (pr >= s->v.n)
                 continue;
+            if (s->share && s->fshare)
+                s->share[c] = s->fshare[s->ret[c]];
             uint32_t q = s->pair_of_msg[pr];
             if (q == NONE || s->ret[q] != pr)
                 continue; /* its call is before this view: an old path */
@@ -860,7 +874,8 @@ static int choose(nesting *s)
         if (k0 == k1)
             continue;
         uint32_t best = NONE, last_a = NONE, h = NONE;
-        double bestv = -1.0;
+        double bestv = -1.0, sumv = 0;
+        size_t nv = 0;
         if (k1 - k0 == 1) /* no choice to make (the common case) */
             best = s->cand[k0];
         for (uint32_t k = k1 - k0 == 1 ? k1 : k0; k < k1; k++) {
@@ -879,7 +894,33 @@ static int choose(nesting *s)
                 bestv = v;
                 best = q;
             }
+            if (s->share) {
+                if (nv == vcap) {
+                    size_t nc = vcap ? 2 * vcap : 64;
+                    double *t = realloc(vbuf, nc * sizeof *t);
+                    if (!t) {
+                        rc = PB_ENOMEM;
+                        break;
+                    }
+                    vbuf = t;
+                    vcap = nc;
+                }
+                vbuf[nv++] = v;
+            }
         }
+        /* summed in increasing order, so that the sum does not depend on
+         * the order the candidates were listed in (window mode lists them
+         * in another) */
+        if (nv > 1)
+            qsort(vbuf, nv, sizeof *vbuf, cmp_dbl);
+        for (size_t i = 0; i < nv; i++)
+            sumv += vbuf[i];
+        nv = 0;
+        /* the confidence of the choice: the winner's share of the scores
+         * (all zero: an even share) */
+        if (s->share)
+            s->share[c] = k1 - k0 == 1 ? 1.0
+                          : sumv > 0 ? bestv / sumv : 1.0 / (double)(k1 - k0);
         s->parent[c] = best;
         s->next_sib[c] = s->first_child[best];
         s->first_child[best] = c;
@@ -889,6 +930,7 @@ static int choose(nesting *s)
     }
     free(nkids);
     free(kc);
+    free(vbuf);
     return rc;
 }
 
@@ -957,6 +999,7 @@ void nesting_close(nesting *s)
     free(s->cand_off);
     free(s->cand);
     free(s->parent);
+    free(s->share);
     free(s->first_child);
     free(s->next_sib);
     free(s->sbt);
@@ -1015,6 +1058,7 @@ int nesting_init_seg(nesting **out, const pb_trace_view *v,
         s->own_lo = seg->own_lo;
         s->own_hi = seg->own_hi;
         s->fpar = seg->fpar;
+        s->fshare = seg->fshare;
         s->seg_mode = seg->mode;
     }
     s->nnodes = v->nodes ? pb_strtab_count(v->nodes) : 0;
@@ -1054,9 +1098,12 @@ int nesting_init_seg(nesting **out, const pb_trace_view *v,
     s->parent = malloc(np * sizeof *s->parent);
     s->first_child = malloc(np * sizeof *s->first_child);
     s->next_sib = malloc(np * sizeof *s->next_sib);
+    s->share = malloc(np * sizeof *s->share);
     rc = PB_ENOMEM;
-    if (!s->cand_off || !s->parent || !s->first_child || !s->next_sib)
+    if (!s->cand_off || !s->parent || !s->first_child || !s->next_sib || !s->share)
         goto fail;
+    for (size_t i = 0; i < np; i++)
+        s->share[i] = 1.0;
     if (seg)
         sb_move(s, seg->sb);
     rc = sweep(s, err);
@@ -1097,6 +1144,11 @@ fail:
 uint32_t nesting_npairs(const nesting *s) { return s->npairs; }
 uint32_t nesting_pair_call(const nesting *s, uint32_t i) { return i < s->npairs && s->call ? s->call[i] : NONE; }
 uint32_t nesting_pair_return(const nesting *s, uint32_t i) { return i < s->npairs && s->ret ? s->ret[i] : NONE; }
+double nesting_pair_share(const nesting *s, uint32_t i)
+{
+    return i < s->npairs && s->share ? s->share[i] : 1.0;
+}
+
 uint32_t nesting_pair_parent(const nesting *s, uint32_t i) { return i < s->npairs && s->parent ? s->parent[i] : NONE; }
 
 uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i)

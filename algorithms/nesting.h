@@ -42,6 +42,8 @@ typedef struct nesting_params {
                             strictly earlier only, Figure 4) */
     pb_ns window;        /* [window] sliding-window nesting (nesting_window.c);
                             0 = whole trace */
+    double min_confidence; /* [min_confidence] abstain on messages whose
+                              path confidence is below it; 0 = none */
 } nesting_params;
 
 /* The option table over nesting_params. */

@@ -55,6 +55,9 @@ struct nesting {
     size_t ncand, candcap;
 
     uint32_t *parent, *first_child, *next_sib;
+    double *share;          /* [npairs]: the chosen parent's share of the
+                               scores of all candidates (1 without a
+                               choice); min_confidence (docs/nesting.md) */
 
     sbkey *sbt;
     size_t sbcap;           /* slots, power of two */
@@ -78,6 +81,8 @@ struct nesting {
      * the parent fpar gives; whole trace: 0, UINT32_MAX, NULL */
     uint32_t own_lo, own_hi;
     const uint32_t *fpar;
+    const double *fshare;    /* with fpar: the share earlier windows gave
+                                their pairs (by return message), or NULL */
     int seg_mode;            /* 0 whole trace, 1 scoreboard only, 2 choose */
 };
 
@@ -109,7 +114,13 @@ typedef struct nesting_seg {
                                  view index of its call (the pairer's
                                  pairing, restricted to the view), else
                                  NESTING_NONE; NULL = pair in the segment */
+    const double *fshare;     /* [view n] or NULL: beside fpar, the share
+                                 (nesting_pair_share) of that pair's choice */
 } nesting_seg;
+
+/* The chosen parent's share of the candidates' scores for pair i (1 for a
+ * root or a pair with one candidate). */
+double nesting_pair_share(const nesting *s, uint32_t i);
 
 /* Call/return pairing over a whole trace read once in file order (the
  * sliding window's step 1): the FIFO of 5.1.1.1 per (sender, receiver,
@@ -169,9 +180,13 @@ int nesting_pctx_new(nesting_pctx **out);
 
 /* Step 4 for the roots a mode-2 segment owns: aggregate into res->patterns;
  * inst_of_msg (view-indexed, may be NULL) gets the instance id of every
- * message of a new path; *roots counts the paths.  PB_OK or PB_ENOMEM. */
+ * message of a new path, and then pid_of_msg / conf_of_msg (view-indexed)
+ * its parent message's id (PB_NO_PARENT for none) and confidence, as
+ * whole-trace nesting writes them; *roots counts the paths.  PB_OK or
+ * PB_ENOMEM. */
 int nesting_seg_paths(nesting *s, nesting_pctx *pc, pb_result *res,
-                      uint32_t *inst_of_msg, size_t *roots);
+                      uint32_t *inst_of_msg, uint64_t *pid_of_msg,
+                      double *conf_of_msg, size_t *roots);
 
 /* Pattern index of instance i (1-based), NESTING_NONE if none. */
 uint32_t nesting_pctx_pattern(const nesting_pctx *pc, uint32_t instance);
@@ -191,6 +206,11 @@ size_t nesting_pctx_instances(const nesting_pctx *pc);
  * PB_OK or PB_ENOMEM. */
 int nesting_meta_counts(pb_result *res, size_t no_callid, size_t same_tick,
                         size_t cands, size_t with_cands, unsigned nhist);
+
+/* With min_confidence > 0, the metadata line "min_confidence=X
+ * abstained=N" (N = res->nabstain), the same in both modes; else nothing.
+ * Returns PB_OK or PB_ENOMEM. */
+int nesting_meta_abstained(pb_result *res, double min_confidence);
 
 /* The warning for calls without a call id under callids=1 (has_column: the
  * trace has a callid column at all).  Returns PB_OK or PB_ENOMEM. */

@@ -375,6 +375,36 @@ static int draw(nesting *s, pathctx *x, pb_result *res)
     return rc;
 }
 
+/* conf[q]: the product of the shares (nesting_int.h) of q and its
+ * ancestors: how sure the scoreboard is of every choice that puts q in its
+ * path.  Walks each chain up to the first pair already done. */
+static int nesting_path_conf(const nesting *s, double *conf)
+{
+    uint32_t *stack = malloc(((size_t)s->npairs + 1) * sizeof *stack);
+    unsigned char *done = calloc((size_t)s->npairs + 1, 1);
+    if (!stack || !done) {
+        free(stack);
+        free(done);
+        return PB_ENOMEM;
+    }
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        uint32_t n = 0, j = q;
+        while (j != NONE && !done[j]) {
+            stack[n++] = j;
+            j = s->parent[j];
+        }
+        double up = j == NONE ? 1.0 : conf[j];
+        while (n) {
+            j = stack[--n];
+            conf[j] = up = up * s->share[j];
+            done[j] = 1;
+        }
+    }
+    free(stack);
+    free(done);
+    return PB_OK;
+}
+
 int nesting_paths(nesting *s, pb_result *res, pb_error *err)
 {
     pathctx x;
@@ -396,6 +426,21 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         roots++;
         rc = one_path(s, &x, r, res, inst);
     }
+    /* the links of the assignment table: each message's cause and each
+     * pair's confidence (the product of the shares from its root down) */
+    uint32_t *pmsg = NULL;
+    double *conf = NULL;
+    if (rc == PB_OK && inst) {
+        pmsg = malloc((s->v.n ? s->v.n : 1) * sizeof *pmsg);
+        conf = malloc(((size_t)s->npairs + 1) * sizeof *conf);
+        if (!pmsg || !conf)
+            rc = PB_ENOMEM;
+        if (rc == PB_OK)
+            rc = cvp_causes(s->v.msgs, s->v.n, s->npairs, s->call, s->ret, s->parent,
+                            pmsg);
+        if (rc == PB_OK)
+            rc = nesting_path_conf(s, conf);
+    }
     /* the pair links are not needed any more either (draw and the
      * counters below use none): give them back before the assignment
      * table grows (24 MB on a 2M-message trace; the pair accessors say
@@ -408,8 +453,15 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
     free(s->ret);
     s->cand_off = s->parent = s->first_child = s->next_sib = s->call = s->ret = NULL;
     /* the assignment table in trace order, so it diffs well */
-    if (rc == PB_OK && inst)
-        rc = cvp_assign(&x.c, res, s->v.msgs, s->v.n, s->pair_of_msg, inst);
+    if (rc == PB_OK && inst) {
+        res->min_confidence = s->p.min_confidence;
+        rc = cvp_assign_links(&x.c, res, s->v.msgs, s->v.n, s->pair_of_msg, inst, pmsg,
+                              conf);
+    }
+    free(pmsg);
+    free(conf);
+    if (rc == PB_OK)
+        rc = nesting_meta_abstained(res, s->p.min_confidence);
     if (rc == PB_OK) {
         cvp_meta_pairing(res, s->calls, s->returns, s->others, s->npairs,
                          s->unmatched_calls, s->unmatched_returns, s->repeated);
@@ -459,22 +511,39 @@ int nesting_pctx_new(nesting_pctx **out)
 }
 
 int nesting_seg_paths(nesting *s, nesting_pctx *pc, pb_result *res,
-                      uint32_t *inst_of_msg, size_t *roots)
+                      uint32_t *inst_of_msg, uint64_t *pid_of_msg,
+                      double *conf_of_msg, size_t *roots)
 {
-    uint32_t *inst = NULL;
+    uint32_t *inst = NULL, *pmsg = NULL;
+    double *conf = NULL;
     int rc = PB_OK;
-    if (inst_of_msg && !(inst = calloc((size_t)s->npairs + 1, sizeof *inst)))
-        return PB_ENOMEM;
+    if (inst_of_msg && (!(inst = calloc((size_t)s->npairs + 1, sizeof *inst)) ||
+                        !(pmsg = malloc((s->v.n ? s->v.n : 1) * sizeof *pmsg)) ||
+                        !(conf = malloc(((size_t)s->npairs + 1) * sizeof *conf))))
+        rc = PB_ENOMEM;
     for (uint32_t r = 0; r < s->npairs && rc == PB_OK; r++) {
         if (s->parent[r] != NONE || s->ret[r] < s->own_lo || s->ret[r] >= s->own_hi)
             continue;
         (*roots)++;
         rc = one_path(s, &pc->x, r, res, inst);
     }
-    for (uint32_t q = 0; inst && q < s->npairs; q++)
-        if (inst[q])
-            inst_of_msg[s->call[q]] = inst_of_msg[s->ret[q]] = inst[q];
+    if (rc == PB_OK && inst)
+        rc = cvp_causes(s->v.msgs, s->v.n, s->npairs, s->call, s->ret, s->parent, pmsg);
+    if (rc == PB_OK && inst)
+        rc = nesting_path_conf(s, conf);
+    for (uint32_t q = 0; rc == PB_OK && inst && q < s->npairs; q++)
+        if (inst[q]) {
+            uint32_t m[2] = {s->call[q], s->ret[q]};
+            for (int k = 0; k < 2; k++) {
+                inst_of_msg[m[k]] = inst[q];
+                pid_of_msg[m[k]] = pmsg[m[k]] == NONE ? PB_NO_PARENT
+                                                      : s->v.msgs[pmsg[m[k]]].id;
+                conf_of_msg[m[k]] = conf[q];
+            }
+        }
     free(inst);
+    free(pmsg);
+    free(conf);
     return rc;
 }
 
@@ -503,6 +572,15 @@ int nesting_pctx_finish(nesting_pctx *pc, const nesting_params *params, pb_resul
         pctx_free(&pc->x);
     free(pc);
     return rc;
+}
+
+int nesting_meta_abstained(pb_result *res, double min_confidence)
+{
+    if (!(min_confidence > 0))
+        return PB_OK;
+    char nb[PB_NUM_BUF];
+    return pb_result_meta(res, "min_confidence=%s abstained=%zu",
+                          pb_num_format(min_confidence, nb), res->nabstain);
 }
 
 int nesting_meta_counts(pb_result *res, size_t no_callid, size_t same_tick,

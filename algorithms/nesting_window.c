@@ -44,6 +44,7 @@
 #include "pb_tick.h"
 #include "pb_tmp.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,10 @@ typedef struct wstate {
     uint32_t *inst;
     uint32_t *ipat;      /* the pattern of that instance (the path context
                             forgets instances once their window closes) */
+    double *fshare;      /* beside fpar: the share of that pair's choice */
+    uint64_t *pid;       /* the parent message id each message was given
+                            (PB_NO_PARENT) ... */
+    double *pconf;       /* ... and its confidence */
     size_t gbase, bn, bcap;
     int eof;
     pb_ns t0, last_ts;
@@ -299,11 +304,20 @@ static int fill1(wstate *w, int mode, int *got, pb_error *err)
         if (in)
             w->inst = in;
         uint32_t *ip = in ? realloc(w->ipat, nc * sizeof *ip) : NULL;
-        if (!ip)
+        if (ip)
+            w->ipat = ip;
+        double *fs = ip ? realloc(w->fshare, nc * sizeof *fs) : NULL;
+        if (fs)
+            w->fshare = fs;
+        uint64_t *pd = fs ? realloc(w->pid, nc * sizeof *pd) : NULL;
+        if (pd)
+            w->pid = pd;
+        double *pc = pd ? realloc(w->pconf, nc * sizeof *pc) : NULL;
+        if (!pc)
             return pb_error_set(err, PB_ENOMEM, NULL, 0, 0,
                                 "nesting: out of memory buffering a window of %zu messages",
                                 w->bn);
-        w->ipat = ip;
+        w->pconf = pc;
         w->bcap = nc;
         if (nc > w->peak)
             w->peak = nc;
@@ -337,6 +351,9 @@ static int fill1(wstate *w, int mode, int *got, pb_error *err)
     w->gcall[w->bn] = c;
     w->inst[w->bn] = 0;
     w->ipat[w->bn] = NONE;
+    w->fshare[w->bn] = 1.0;
+    w->pid[w->bn] = PB_NO_PARENT;
+    w->pconf[w->bn] = NAN;
     w->bn++;
     if (mode == 1) {
         w->total++;
@@ -383,7 +400,8 @@ static int drop(wstate *w, int mode, size_t g)
     if (mode == 2) {
         for (size_t i = 0; i < k && rc == PB_OK && !w->res->skip_assign; i++)
             if (w->inst[i])
-                rc = pb_result_assign(w->res, w->buf[i].id, w->inst[i], w->ipat[i]);
+                rc = pb_result_assign_link(w->res, w->buf[i].id, w->inst[i], w->ipat[i],
+                                           w->pid[i], w->pconf[i]);
         pb_fingerprint f;
         if (rc == PB_OK && (rc = pb_fingerprint_of(w->buf, k, w->nodes, &f)) == PB_OK) {
             w->fp.messages += f.messages;
@@ -395,6 +413,9 @@ static int drop(wstate *w, int mode, size_t g)
     memmove(w->gcall, w->gcall + k, (w->bn - k) * sizeof *w->gcall);
     memmove(w->inst, w->inst + k, (w->bn - k) * sizeof *w->inst);
     memmove(w->ipat, w->ipat + k, (w->bn - k) * sizeof *w->ipat);
+    memmove(w->fshare, w->fshare + k, (w->bn - k) * sizeof *w->fshare);
+    memmove(w->pid, w->pid + k, (w->bn - k) * sizeof *w->pid);
+    memmove(w->pconf, w->pconf + k, (w->bn - k) * sizeof *w->pconf);
     w->bn -= k;
     w->gbase += k;
     return rc;
@@ -428,7 +449,7 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
         }
     }
     nesting_seg seg = {(uint32_t)(own_lo - base), (uint32_t)(own_hi - base), rel, mode,
-                       w->sb, rcall};
+                       w->sb, rcall, mode == 2 ? w->fshare + off : NULL};
     nesting *s;
     int rc = nesting_init_seg(&s, &sub, w->p, &seg, err);
     free(rcall);
@@ -464,13 +485,15 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
                 continue;
             uint32_t par = nesting_pair_parent(s, q);
             w->fpar[r - w->gbase] = par == NONE ? GNONE : base + nesting_pair_return(s, par);
+            w->fshare[r - w->gbase] = nesting_pair_share(s, q);
         }
         size_t before = nesting_pctx_instances(w->pc);
         uint32_t *inst = NULL;
         if (!w->res->skip_assign && !(inst = calloc(vn ? vn : 1, sizeof *inst)))
             rc = PB_ENOMEM;
         if (rc == PB_OK)
-            rc = nesting_seg_paths(s, w->pc, w->res, inst, &w->roots);
+            rc = nesting_seg_paths(s, w->pc, w->res, inst, inst ? w->pid + off : NULL,
+                                   inst ? w->pconf + off : NULL, &w->roots);
         for (size_t i = 0; inst && i < vn; i++)
             if (inst[i]) {
                 w->inst[off + i] = inst[i];
@@ -603,6 +626,7 @@ static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
     w.res = res;
     w.pw = per_window;
     w.check_ids = src->r != NULL; /* a loaded trace was checked whole */
+    res->min_confidence = p->min_confidence;
     pb_tick_acc_init(&w.tick);
     int rc = nesting_sb_new(&w.sb, p);
     if (rc == PB_OK)
@@ -629,6 +653,7 @@ static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
     if (rc == PB_OK) {
         /* the counters of whole-trace nesting (nesting_paths.c), in its
          * order, then the window's own */
+        nesting_meta_abstained(res, p->min_confidence);
         cvp_meta_pairing(res, w.calls, w.returns, w.others, w.pairs,
                          w.calls - w.pairs, w.returns - w.pairs, w.repeated);
         nesting_meta_counts(res, w.no_callid, w.same_tick, w.cands, w.with_cands,
@@ -680,6 +705,9 @@ out:;
     nesting_close(w.sb);
     free(w.buf);
     free(w.fpar);
+    free(w.fshare);
+    free(w.pid);
+    free(w.pconf);
     free(w.gcall);
     free(w.inst);
     free(w.ipat);

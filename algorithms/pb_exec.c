@@ -251,14 +251,24 @@ int pb_exec_finish(const char *command, const pb_trace *t,
     for (size_t i = 0; i < t->n; i++)
         ids[i] = t->msgs[i].id;
     qsort(ids, t->n, sizeof *ids, cmp_u64);
-    for (size_t i = 0; i < r->nassign; i++)
-        if (!bsearch(&r->assign[i].id, ids, t->n, sizeof *ids, cmp_u64)) {
-            rc = pb_error_set(err, PB_ENOENT, shown, r->assign[i].line, 0,
-                              "message id %llu is not in the trace; expected "
-                              "the ids of the trace it was given",
-                              (unsigned long long)r->assign[i].id);
-            break;
+    /* (abstentions and parents too) */
+    for (size_t i = 0; i < r->nassign + r->nabstain && rc == PB_OK; i++) {
+        const score_assign *a = i < r->nassign ? &r->assign[i]
+                                               : &r->abstain[i - r->nassign];
+        for (int k = 0; k < 2; k++) {
+            uint64_t id = k ? a->parent : a->id;
+            if (k && id == PB_NO_PARENT)
+                continue;
+            if (!bsearch(&id, ids, t->n, sizeof *ids, cmp_u64)) {
+                rc = pb_error_set(err, PB_ENOENT, shown, a->line, 0,
+                                  "%s %llu is not in the trace; expected "
+                                  "the ids of the trace it was given",
+                                  k ? "parent id" : "message id",
+                                  (unsigned long long)id);
+                break;
+            }
         }
+    }
     free(ids);
     /* the name: its own algo=, else the command's first word */
     char name[128];

@@ -4,7 +4,9 @@
  * (metrics/tv.h).  Scoring its result against the same trace must give a
  * perfect score; that checks the scorer and the views together.
  */
+#include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pb_algo.h"
@@ -19,6 +21,36 @@ static const pb_option truth_options[] = {
      "view of the true paths: call, message, path, or auto (call when the "
      "trace has call/return messages, else message)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
+
+typedef struct id_ix {
+    uint64_t id;
+    size_t i;
+} id_ix;
+
+static int cmp_id_ix(const void *a, const void *b)
+{
+    const id_ix *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static size_t find_ix(const id_ix *v, size_t n, uint64_t id)
+{
+    id_ix probe = {id, 0};
+    const id_ix *hit = bsearch(&probe, v, n, sizeof *v, cmp_id_ix);
+    return hit ? hit->i : SIZE_MAX;
+}
+
+/* The true parent of message id: its cause when in the same path, else
+ * none (as score's link accuracy counts it). */
+static uint64_t true_parent(const pb_trace *t, const id_ix *ix, uint64_t id)
+{
+    size_t i = find_ix(ix, t->n, id);
+    if (i == SIZE_MAX || t->truth[i].cause == PB_ID_NONE)
+        return PB_NO_PARENT;
+    size_t c = find_ix(ix, t->n, t->truth[i].cause);
+    return c != SIZE_MAX && t->truth[c].path == t->truth[i].path ? t->truth[i].cause
+                                                                  : PB_NO_PARENT;
+}
 
 static int truth_run_truth(const pb_trace *trace, const void *params,
                            pb_result *res, pb_error *err)
@@ -36,6 +68,14 @@ static int truth_run_truth(const pb_trace *trace, const void *params,
     if (rc != PB_OK)
         return rc;
     res->view = tv_view_name(view);
+    id_ix *ix = malloc((trace->n ? trace->n : 1) * sizeof *ix);
+    if (!ix) {
+        tv_close(tv);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < trace->n; i++)
+        ix[i] = (id_ix){trace->msgs[i].id, i};
+    qsort(ix, trace->n, sizeof *ix, cmp_id_ix);
     for (size_t i = 0; i < tv->ninst && rc == PB_OK; i++) {
         const tv_instance *in = &tv->inst[i];
         const pb_pattern *tp = pb_pattab_by_index(tv->patterns, in->pattern);
@@ -43,9 +83,13 @@ static int truth_run_truth(const pb_trace *trace, const void *params,
         rc = pb_pattab_add(res->patterns, tp->text, in->nnodes, 1.0, in->total,
                            tv->node_lat + in->stat_off,
                            tv->edge_delay + in->stat_off, &e);
-        for (size_t k = 0; k < in->nmsg && rc == PB_OK; k++)
-            rc = pb_result_assign(res, tv->msg_ids[in->msg_off + k], i, e->index);
+        for (size_t k = 0; k < in->nmsg && rc == PB_OK; k++) {
+            uint64_t id = tv->msg_ids[in->msg_off + k];
+            rc = pb_result_assign_link(res, id, i, e->index, true_parent(trace, ix, id),
+                                       NAN);
+        }
     }
+    free(ix);
     if (rc == PB_OK)
         rc = pb_result_meta(res, "truth_instances=%zu truth_patterns=%zu",
                             tv->ninst, pb_pattab_count(tv->patterns));

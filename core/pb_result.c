@@ -25,6 +25,8 @@ void pb_result_free(pb_result *r)
         return;
     pb_pattab_close(r->patterns);
     free(r->assign);
+    free(r->parent);
+    free(r->conf);
     if (r->assign_spool)
         fclose(r->assign_spool);
     pb_strbuf_free(&r->meta);
@@ -40,22 +42,110 @@ int pb_result_spool_assign(pb_result *r)
     return PB_OK;
 }
 
-int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
-                     uint32_t pattern)
+/* A spooled row: the row and its link, always (the spool is on disk). */
+typedef struct spool_row {
+    pb_assign a;
+    uint64_t parent;
+    double conf;
+} spool_row;
+
+/* Make parent[] and conf[] hold n rows; rows added before they existed
+ * get "none". */
+static int grow_links(pb_result *r, size_t n)
 {
-    if (instance > UINT32_MAX)
-        return PB_ERANGE;
+    if (n <= r->link_cap)
+        return PB_OK;
+    size_t old = r->link_cap, cap = old ? old : 1024;
+    while (cap < n)
+        cap *= 2;
+    uint64_t *p = realloc(r->parent, cap * sizeof *p);
+    if (!p)
+        return PB_ENOMEM;
+    r->parent = p;
+    double *c = realloc(r->conf, cap * sizeof *c);
+    if (!c)
+        return PB_ENOMEM;
+    r->conf = c;
+    for (size_t i = old; i < cap; i++) {
+        p[i] = PB_NO_PARENT;
+        c[i] = NAN;
+    }
+    r->link_cap = cap;
+    return PB_OK;
+}
+
+static int add_row(pb_result *r, uint64_t msg_id, uint32_t instance,
+                   uint32_t pattern, uint64_t parent, double conf)
+{
     if (r->assign_spool) {
-        pb_assign a = {msg_id, (uint32_t)instance, pattern};
-        if (fwrite(&a, sizeof a, 1, r->assign_spool) != 1)
+        spool_row s = {{msg_id, instance, pattern}, parent, conf};
+        if (fwrite(&s, sizeof s, 1, r->assign_spool) != 1)
             return PB_EIO;
         r->nassign++;
         return PB_OK;
     }
     if (pb_grow(&r->assign, sizeof *r->assign, &r->assign_cap, r->nassign + 1, 1024) != PB_OK)
         return PB_ENOMEM;
-    r->assign[r->nassign++] = (pb_assign){msg_id, (uint32_t)instance, pattern};
+    int links = r->parent || parent != PB_NO_PARENT || !isnan(conf);
+    if (links && grow_links(r, r->nassign + 1) != PB_OK)
+        return PB_ENOMEM;
+    if (r->parent) {
+        r->parent[r->nassign] = parent;
+        r->conf[r->nassign] = conf;
+    }
+    r->assign[r->nassign++] = (pb_assign){msg_id, instance, pattern};
     return PB_OK;
+}
+
+int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
+                     uint32_t pattern)
+{
+    if (instance >= PB_ABSTAIN)
+        return PB_ERANGE;
+    return add_row(r, msg_id, (uint32_t)instance, pattern, PB_NO_PARENT, NAN);
+}
+
+/* Confidences are kept to 6 significant digits: the value compared with
+ * min_confidence is the one written, so that score --coverage-curve
+ * reproduces a run's abstentions from the file. */
+static double round6(double v)
+{
+    if (isnan(v))
+        return v;
+    char b[32];
+    snprintf(b, sizeof b, "%.6g", v);
+    return strtod(b, NULL);
+}
+
+int pb_result_abstain(pb_result *r, uint64_t msg_id, double confidence)
+{
+    confidence = round6(confidence);
+    if (!isnan(confidence) && !(confidence >= 0 && confidence <= 1))
+        return PB_EINVAL;
+    if (!isnan(confidence))
+        r->has_conf = 1;
+    int rc = add_row(r, msg_id, PB_ABSTAIN, UINT32_MAX, PB_NO_PARENT, confidence);
+    if (rc == PB_OK)
+        r->nabstain++;
+    return rc;
+}
+
+int pb_result_assign_link(pb_result *r, uint64_t msg_id, uint64_t instance,
+                          uint32_t pattern, uint64_t parent, double confidence)
+{
+    if (instance >= PB_ABSTAIN)
+        return PB_ERANGE;
+    confidence = round6(confidence);
+    if (!isnan(confidence) && !(confidence >= 0 && confidence <= 1))
+        return PB_EINVAL;
+    r->has_parent = 1;
+    if (!isnan(confidence) && r->min_confidence > 0 && confidence < r->min_confidence)
+        return pb_result_abstain(r, msg_id, confidence);
+    if (!isnan(confidence))
+        r->has_conf = 1;
+    if (!r->assign_spool && !r->parent && grow_links(r, r->nassign + 1) != PB_OK)
+        return PB_ENOMEM;
+    return add_row(r, msg_id, (uint32_t)instance, pattern, parent, confidence);
 }
 
 int pb_result_meta(pb_result *r, const char *fmt, ...)
@@ -168,6 +258,32 @@ int pb_fingerprint_parse(const char *s, pb_fingerprint *out)
     return PB_OK;
 }
 
+/* One assignment row: id,instance,rank[,parent][,confidence]; an
+ * abstention has empty instance, rank and parent. */
+static void put_assign(FILE *fp, const pb_result *r, const pb_assign *a,
+                       uint64_t parent, double conf)
+{
+    if (a->instance == PB_ABSTAIN) {
+        fprintf(fp, "%llu,,", (unsigned long long)a->id);
+    } else {
+        const pb_pattern *e = pb_pattab_by_index(r->patterns, a->pattern);
+        fprintf(fp, "%llu,%u,%u", (unsigned long long)a->id, a->instance,
+                e ? e->rank : 0);
+    }
+    if (r->has_parent) {
+        fputc(',', fp);
+        if (parent != PB_NO_PARENT && a->instance != PB_ABSTAIN)
+            fprintf(fp, "%llu", (unsigned long long)parent);
+    }
+    if (r->has_conf) {
+        char nb[40];
+        fputc(',', fp);
+        if (!isnan(conf))
+            fputs(pb_num_format(conf, nb), fp);
+    }
+    fputc('\n', fp);
+}
+
 int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
                     size_t nhead, int with_assign, pb_error *err)
 {
@@ -209,32 +325,28 @@ int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
     size_t nwritten = 0;
     if (with_assign && r->nassign) {
         nwritten = r->nassign;
-        fprintf(fp, "# table=assignment\nid,instance,rank\n");
+        fprintf(fp, "# table=assignment\nid,instance,rank%s%s\n",
+                r->has_parent ? ",parent" : "", r->has_conf ? ",confidence" : "");
         if (r->assign_spool) {
             /* spooled rows, read back in chunks */
-            pb_assign buf[4096];
+            spool_row buf[2048];
             size_t k, left = r->nassign;
             if (fflush(r->assign_spool) != 0 || fseek(r->assign_spool, 0, SEEK_SET) != 0)
                 return pb_error_set(err, PB_EIO, NULL, 0, 0,
                                     "reading back the spooled assignment table failed");
-            while (left && (k = fread(buf, sizeof *buf, left < 4096 ? left : 4096,
+            while (left && (k = fread(buf, sizeof *buf, left < 2048 ? left : 2048,
                                       r->assign_spool)) > 0) {
-                for (size_t i = 0; i < k; i++) {
-                    const pb_pattern *e = pb_pattab_by_index(r->patterns, buf[i].pattern);
-                    fprintf(fp, "%llu,%u,%u\n", (unsigned long long)buf[i].id,
-                            buf[i].instance, e ? e->rank : 0);
-                }
+                for (size_t i = 0; i < k; i++)
+                    put_assign(fp, r, &buf[i].a, buf[i].parent, buf[i].conf);
                 left -= k;
             }
             if (left)
                 return pb_error_set(err, PB_EIO, NULL, 0, 0,
                                     "the spooled assignment table is %zu rows short", left);
         }
-        for (size_t i = 0; !r->assign_spool && i < r->nassign; i++) {
-            const pb_pattern *e = pb_pattab_by_index(r->patterns, r->assign[i].pattern);
-            fprintf(fp, "%llu,%u,%u\n", (unsigned long long)r->assign[i].id,
-                    r->assign[i].instance, e ? e->rank : 0);
-        }
+        for (size_t i = 0; !r->assign_spool && i < r->nassign; i++)
+            put_assign(fp, r, &r->assign[i], r->parent ? r->parent[i] : PB_NO_PARENT,
+                       r->conf ? r->conf[i] : NAN);
     }
     fprintf(fp, "# end patterns=%zu assignments=%zu\n", n, nwritten);
     if (fflush(fp) != 0 || ferror(fp))

@@ -12,8 +12,9 @@
  *   rank,pattern,count,score,max_prob,total_latency,mean_latency,node_latency,edge_delay
  *   1,A>B[C],10,10,1,1.5,0.15,0.1;0.05;0.02,;0.01;0.02
  *   # table=assignment               (only when messages were ascribed)
- *   id,instance,rank
- *   17,3,1
+ *   id,instance,rank,parent,confidence   (parent, confidence optional)
+ *   17,3,1,12,0.97
+ *   18,,,,0.41                       (an abstention: left unattached)
  *   # end patterns=1 assignments=1   (always the last line)
  *
  * pattern is canonical text (CSV-quoted when needed); count is the raw
@@ -22,6 +23,16 @@
  * per canonical pre-order position (empty where unknown); meanings per view:
  * README "Result files".  In the assignment table, `instance` is an id
  * unique within the file and `rank` the rank of that instance's pattern.
+ * The optional `parent` column holds the id of the message that caused
+ * this one (the trace's `cause`: the message whose receipt by this
+ * message's sender triggered it), empty when the message is a root or the
+ * algorithm does not know; `confidence` is a number in [0, 1] (how sure
+ * the algorithm is of the row's attachment; its meaning is the
+ * algorithm's, docs), empty when unknown.  An *abstention* is a row with
+ * an empty `instance` and an empty `rank` (and an empty `parent`): the
+ * algorithm leaves the message unattached, and score counts it as
+ * orphaned, never as right.  The end line's assignment count counts
+ * abstentions too.  Files without the two columns are read as before.
  * The end line counts the rows of both tables, so that a reader can tell a
  * whole file from a cut one.  `infer` also writes a "# fingerprint:
  * messages=N ids=HEX" line (pb_fingerprint) so that the scorer can tell
@@ -39,12 +50,19 @@
 #include "pb_strbuf.h"
 #include "pb_trace.h"
 
-/* 16 bytes: one per ascribed message, so it is kept small. */
+/* 16 bytes: one per ascribed message, so it is kept small (parents and
+ * confidences, when an algorithm gives them, live in parallel arrays). */
 typedef struct pb_assign {
     uint64_t id;        /* message id */
-    uint32_t instance;  /* path instance id */
-    uint32_t pattern;   /* pb_pattern.index of the instance's pattern */
+    uint32_t instance;  /* path instance id; PB_ABSTAIN: left unattached */
+    uint32_t pattern;   /* pb_pattern.index of the instance's pattern
+                           (UINT32_MAX for an abstention) */
 } pb_assign;
+
+/* pb_assign.instance of an abstention (instance ids are below it). */
+#define PB_ABSTAIN UINT32_MAX
+/* "no parent": the message is a root, or its parent is unknown. */
+#define PB_NO_PARENT UINT64_MAX
 
 typedef struct pb_result {
     const char *algo;    /* static string, e.g. "nesting" */
@@ -64,6 +82,19 @@ typedef struct pb_result {
                             assignment rows go to this temporary file (in
                             the order added) instead of memory; `assign`
                             stays empty, nassign counts them */
+    uint64_t *parent;    /* owned, or NULL until the first row with links:
+                            parent[i] of assign[i] (PB_NO_PARENT: none) */
+    double *conf;        /* owned, or NULL: conf[i] of assign[i] (NAN:
+                            unknown) */
+    size_t link_cap;     /* capacity of parent and conf */
+    int has_parent;      /* write the parent column (set by
+                            pb_result_assign_link) */
+    int has_conf;        /* write the confidence column (set when a row
+                            gets a confidence) */
+    double min_confidence; /* > 0: pb_result_assign_link turns a row whose
+                              confidence is below it into an abstention
+                              (the algorithm's -s min_confidence) */
+    size_t nabstain;     /* abstentions among the nassign rows */
 } pb_result;
 
 /* Initialize an empty result (allocates the pattern table).  Returns PB_OK
@@ -80,10 +111,30 @@ int pb_result_spool_assign(pb_result *r);
 void pb_result_free(pb_result *r);
 
 /* Record that message msg_id belongs to instance `instance` whose pattern
- * has pb_pattern.index `pattern`.  Returns PB_OK, PB_ENOMEM, or PB_ERANGE
- * when instance does not fit in 32 bits. */
+ * has pb_pattern.index `pattern`.  Returns PB_OK, PB_ENOMEM, PB_EIO
+ * (spool), or PB_ERANGE when instance is not below PB_ABSTAIN. */
 int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
                      uint32_t pattern);
+
+/* Same, with what the algorithm knows of the link: `parent` is the id of
+ * the message that caused msg_id (PB_NO_PARENT: a root, or unknown) and
+ * `confidence` how sure the algorithm is of this attachment, in [0, 1]
+ * (NAN: unknown; kept to 6 significant digits, the value written and
+ * compared with min_confidence).  The first call makes the result write the parent
+ * column (so an algorithm that knows parents calls it for every row, roots
+ * included); a confidence makes it write the confidence column.  A row
+ * whose confidence is below r->min_confidence is recorded as an abstention
+ * instead (pb_result_abstain, keeping the confidence).  Returns as
+ * pb_result_assign, or PB_EINVAL for a confidence outside [0, 1]. */
+int pb_result_assign_link(pb_result *r, uint64_t msg_id, uint64_t instance,
+                          uint32_t pattern, uint64_t parent, double confidence);
+
+/* Leave message msg_id unattached (an abstention: written with an empty
+ * instance, rank and parent; score counts it as orphaned, never as right).
+ * confidence: that of the attachment the algorithm declined, or NAN.
+ * Returns PB_OK, PB_ENOMEM, PB_EIO (spool), PB_EINVAL (confidence outside
+ * [0, 1]). */
+int pb_result_abstain(pb_result *r, uint64_t msg_id, double confidence);
 
 /* Append one "key=value" metadata line (printf-style). */
 int pb_result_meta(pb_result *r, const char *fmt, ...)

@@ -1,5 +1,6 @@
 /* Scoring a result against the truth (definitions: docs/metrics.md). */
 #include "score.h"
+#include "score_int.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -21,6 +22,8 @@ void score_opts_default(score_opts *o)
     o->tol[0] = 2.0;
     o->ntol = 1;
     o->tol_true_count = 0;
+    o->ci_seed = 1;
+    o->ci_reps = 2000;
 }
 
 void score_report_close(score_report *rep)
@@ -30,6 +33,7 @@ void score_report_close(score_report *rep)
     free(rep->entries);
     free(rep->true_rank);
     free(rep->inf_rank);
+    free(rep->cov);
     free(rep);
 }
 
@@ -173,7 +177,9 @@ static int score_messages(score_report *rep, const tv_truth *tv,
         tv->ninst ? (double)rep->instances_exact / (double)tv->ninst : NAN;
     free(kr);
     free(rebuilt);
-    return PB_OK;
+    if (score_boot_ci(rep, rep->instances_exact, tv->ninst) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    return score_split(rep, tv, r, kept_pat, err);
 }
 
 static int score_latency(score_report *rep, const tv_truth *tv,
@@ -337,6 +343,10 @@ int score_compute(const tv_truth *tv, const score_result *r,
 
     rep->message_error_rate = rep->exact_accuracy = NAN;
     rep->set_accuracy = rep->tw_accuracy = NAN;
+    rep->correct_rate = rep->orphaned_rate = rep->misstitched_rate = NAN;
+    rep->exact_ci_low = rep->exact_ci_high = NAN;
+    rep->coverage_p99 = rep->coverage_p999 = NAN;
+    rep->link_accuracy = NAN;
     rep->intact_exact_accuracy = NAN;
     rep->has_kept = tv->has_kept;
     rep->lost_messages = tv->msg_lost;
@@ -346,15 +356,18 @@ int score_compute(const tv_truth *tv, const score_result *r,
             goto out;
     } else {
         /* the ids are still checked: a bad result is bad in any view */
-        for (size_t i = 0; i < r->nassign; i++)
-            if (!tv_lookup(tv, r->assign[i].id, NULL)) {
-                rc = pb_error_set(err, PB_ENOENT, r->file, r->assign[i].line, 0,
+        for (size_t i = 0; i < r->nassign + r->nabstain; i++) {
+            const score_assign *a = i < r->nassign ? &r->assign[i]
+                                                   : &r->abstain[i - r->nassign];
+            if (!tv_lookup(tv, a->id, NULL)) {
+                rc = pb_error_set(err, PB_ENOENT, r->file, a->line, 0,
                                   "message id %llu is not in the truth trace; "
                                   "expected the ids of the trace the result was "
                                   "inferred from",
-                                  (unsigned long long)r->assign[i].id);
+                                  (unsigned long long)a->id);
                 goto out;
             }
+        }
     }
     free(kept_pat);
     free(inf_pat);
@@ -432,7 +445,11 @@ void score_write_header(FILE *fp, const score_report *rep)
           "messages_wrong,instances_exact,instances_matched,min_instances,"
           "dropped_patterns,rank_by,topn,topn_missing,topn_tolerance,"
           "topn_missing_tol,lost_messages,intact_instances,"
-          "intact_exact_accuracy\n", fp);
+          "intact_exact_accuracy,requests_correct,requests_orphaned,"
+          "requests_misstitched,correct_rate,orphaned_rate,misstitched_rate,"
+          "msgs_right,msgs_wrong,msgs_unattached,msgs_abstained,"
+          "exact_ci_low,exact_ci_high,link_accuracy,links_right,links_scored,"
+          "coverage_p99,coverage_p999\n", fp);
 }
 
 void score_write_row(FILE *fp, const score_report *rep)
@@ -484,6 +501,34 @@ void score_write_row(FILE *fp, const score_report *rep)
     } else {
         fputs(",,", fp);
     }
+    /* the failure split, the interval, link accuracy, coverage */
+    if (rep->has_messages)
+        fprintf(fp, ",%zu,%zu,%zu,", rep->req_correct, rep->req_orphaned,
+                rep->req_misstitched);
+    else
+        fputs(",,,,", fp);
+    put_real(fp, rep->correct_rate);
+    fputc(',', fp);
+    put_real(fp, rep->orphaned_rate);
+    fputc(',', fp);
+    put_real(fp, rep->misstitched_rate);
+    if (rep->has_messages)
+        fprintf(fp, ",%zu,%zu,%zu,%zu,", rep->msgs_right, rep->msgs_wrong,
+                rep->msgs_unattached, rep->msgs_abstained);
+    else
+        fputs(",,,,,", fp);
+    put_real(fp, rep->exact_ci_low);
+    fputc(',', fp);
+    put_real(fp, rep->exact_ci_high);
+    fputc(',', fp);
+    put_real(fp, rep->link_accuracy);
+    if (rep->has_links)
+        fprintf(fp, ",%zu,%zu,", rep->links_right, rep->links_scored);
+    else
+        fputs(",,,", fp);
+    put_real(fp, rep->coverage_p99);
+    fputc(',', fp);
+    put_real(fp, rep->coverage_p999);
     fputc('\n', fp);
 }
 
@@ -555,6 +600,33 @@ void score_write_text(FILE *fp, const score_report *rep)
                     rep->lost_messages, rep->intact_exact, rep->intact_instances);
             text_pct(fp, rep->intact_exact_accuracy);
             fputs(")\n", fp);
+        }
+        fprintf(fp, "split:     requests %zu correct, %zu orphaned only, %zu "
+                    "mis-stitched; messages %zu attached right, %zu attached "
+                    "wrong, %zu unattached (%zu abstained)\n",
+                rep->req_correct, rep->req_orphaned, rep->req_misstitched,
+                rep->msgs_right, rep->msgs_wrong, rep->msgs_unattached,
+                rep->msgs_abstained);
+        if (!isnan(rep->exact_ci_low)) {
+            fputs("interval:  exact accuracy 95 % bootstrap interval ", fp);
+            text_pct(fp, rep->exact_ci_low);
+            fputs(" .. ", fp);
+            text_pct(fp, rep->exact_ci_high);
+            fprintf(fp, " (%zu replicates over requests, seed %llu)\n",
+                    rep->opts.ci_reps, (unsigned long long)rep->opts.ci_seed);
+        }
+        if (rep->has_links) {
+            fprintf(fp, "links:     %zu of %zu messages have their true parent (",
+                    rep->links_right, rep->links_scored);
+            text_pct(fp, rep->link_accuracy);
+            fputs(")\n", fp);
+        }
+        if (rep->has_conf) {
+            fputs("coverage:  at precision 99 % ", fp);
+            text_pct(fp, rep->coverage_p99);
+            fputs(", at 99.9 % ", fp);
+            text_pct(fp, rep->coverage_p999);
+            fputs(" of messages attached\n", fp);
         }
         if (!isnan(rep->tw_accuracy)) {
             fprintf(fp, "tw:        %zu of %zu requests right at every scored "

@@ -32,9 +32,16 @@ typedef struct score_pattern {
 
 typedef struct score_assign {
     uint64_t id;         /* message id */
-    uint64_t instance;   /* instance id, unique within the file */
-    size_t pattern;      /* index into score_result.pats */
+    uint64_t instance;   /* instance id, unique within the file (unused in
+                            score_result.abstain) */
+    size_t pattern;      /* index into score_result.pats (unused in
+                            score_result.abstain) */
     long line;
+    uint64_t parent;     /* the `parent` column: id of the message that
+                            caused this one, PB_NO_PARENT when empty or
+                            absent */
+    double confidence;   /* the `confidence` column, in [0, 1]; NAN when
+                            empty or absent */
 } score_assign;
 
 typedef struct score_result {
@@ -44,7 +51,12 @@ typedef struct score_result {
     size_t npats;
     score_assign *assign;
     size_t nassign;
+    score_assign *abstain; /* abstentions: rows with an empty instance (the
+                            message left unattached), in file order */
+    size_t nabstain;
     int has_assign;      /* the file has an assignment table */
+    int has_parent;      /* its header has a parent column */
+    int has_conf;        /* its header has a confidence column */
     int has_fp;          /* a "# fingerprint:" line was read into fp */
     pb_fingerprint fp;   /* of the trace the result was inferred from */
     char **trace_meta;   /* "# trace: LINE" metadata, LINE only */
@@ -55,8 +67,12 @@ typedef struct score_result {
  * (score_result_close).  Pattern texts are canonicalized, and their
  * per-node lists moved to canonical positions.  The file must end with its
  * "# end patterns=P assignments=A" line and P and A must match the tables
- * (a cut file is refused); no message may belong to two instances, and no
- * rank may have more instances in the assignment table than its count.
+ * (A counts abstentions too; a cut file is refused); no message may belong
+ * to two instances or be both attached and abstained, and no rank may
+ * have more instances in the assignment table than its count.  The
+ * optional parent and confidence columns are read into score_assign; an
+ * abstention (empty instance and rank) goes to r->abstain and must have
+ * an empty parent; a message may not be its own parent.
  * Returns PB_OK, PB_EIO, or PB_EPARSE / PB_EDUP / PB_ENOENT with err naming
  * file, line and what was expected (for a malformed pattern also the
  * character position in it). */
@@ -99,9 +115,25 @@ typedef struct score_opts {
                                  the N-th inferred one */
     size_t text_top;          /* score_write_text: at most this many
                                  pattern lines (0 = all) */
+    uint64_t ci_seed;         /* seed of the bootstrap interval's
+                                 gsl_rng_mt19937 (default 1) */
+    size_t ci_reps;           /* bootstrap replicates (default 2000; 0: no
+                                 interval) */
 } score_opts;
 
-/* Defaults: M 0, rank by count, N 10, tolerance 2%, inferred count. */
+/* One point of the precision-coverage curve: the result as it would be
+ * with -s min_confidence=X (rows whose confidence is below X abstained). */
+typedef struct score_cov_point {
+    double min_confidence;    /* X */
+    double coverage;          /* (msgs_right + msgs_wrong) / messages */
+    double precision;         /* msgs_right / (msgs_right + msgs_wrong), NAN
+                                 when nothing is attached */
+    size_t right, wrong, unattached;
+    size_t req_correct, req_orphaned, req_misstitched;
+} score_cov_point;
+
+/* Defaults: M 0, rank by count, N 10, tolerance 2%, inferred count,
+ * bootstrap seed 1 with 2000 replicates. */
 void score_opts_default(score_opts *o);
 
 /* One pattern of the union of true and inferred (kept) patterns. */
@@ -146,6 +178,31 @@ typedef struct score_report {
                                       when 0/0 or without a kept mask */
     size_t latency_nodes;
     double latency_error_median, latency_error_max;  /* NAN when no node */
+    /* the failure split (docs/metrics.md "The failure split"), with
+     * has_messages: per request (true instance) correct / orphaned only /
+     * mis-stitched, per message attached right / wrong / unattached */
+    size_t req_correct, req_orphaned, req_misstitched;
+    double correct_rate, orphaned_rate, misstitched_rate; /* over true
+                                                             instances */
+    size_t msgs_right, msgs_wrong, msgs_unattached;
+    size_t msgs_abstained;    /* messages of true instances the result
+                                 lists as abstentions (part of unattached) */
+    double exact_ci_low, exact_ci_high;  /* 95 % bootstrap interval of
+                                            exact_accuracy over requests;
+                                            NAN when unknown */
+    /* precision-coverage, when the result has a confidence column */
+    int has_conf;
+    double coverage_p99, coverage_p999;  /* largest coverage at precision
+                                            >= 0.99 / 0.999 over every
+                                            min_confidence; NAN without
+                                            confidences */
+    score_cov_point *cov;     /* the curve, by increasing min_confidence
+                                 (thinned: see score_write_coverage) */
+    size_t ncov;
+    /* link accuracy (score_links_compute), when the result has parents */
+    int has_links;
+    size_t links_right, links_scored;
+    double link_accuracy;     /* links_right / links_scored, NAN unknown */
     score_entry *entries;     /* true patterns first (in true rank order),
                                  then inferred-only ones (in inferred order) */
     size_t nentries;
@@ -176,6 +233,26 @@ int score_compute(const tv_truth *tv, const score_result *r,
  * Returns PB_OK, PB_EINVAL (t has no path column), PB_ENOMEM. */
 int score_tw_compute(score_report *rep, const pb_trace *t,
                      const score_result *r, pb_error *err);
+
+/* Link accuracy (docs/metrics.md "Link accuracy"): the share of the
+ * messages of tv's true instances whose parent in the result is their
+ * true parent (their cause in t when it is in the same path, else none;
+ * with a kept mask, the nearest surviving cause).  A message not attached
+ * (absent, abstained, or of a pattern dropped by -m) is never right.
+ * Fills rep->has_links, links_*, link_accuracy; leaves them empty (NAN)
+ * when r has no parent column.  t: the truth trace tv was built from.
+ * Returns PB_OK, PB_ENOENT (a parent id the trace lacks; err names the
+ * result file and line), PB_EINVAL (t has no truth), PB_ENOMEM. */
+int score_links_compute(score_report *rep, const pb_trace *t,
+                        const tv_truth *tv, const score_result *r,
+                        pb_error *err);
+
+/* The precision-coverage curve as CSV with a header: min_confidence,
+ * coverage, precision, msgs_right, msgs_wrong, msgs_unattached,
+ * requests_correct, requests_orphaned, requests_misstitched; one row per
+ * point of rep->cov.  Writes only the header when the result has no
+ * confidence column. */
+void score_write_coverage(FILE *fp, const score_report *rep);
 
 /* The messages of truth that survive in `kept`, a lossy copy of it (a
  * sniffer's output, the trace the result was inferred from), for

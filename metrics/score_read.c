@@ -71,14 +71,15 @@ enum { COL_RANK, COL_PATTERN, COL_COUNT, COL_SCORE, COL_MAXP, COL_TOTAL,
 static const char *const pcol_names[NPCOL] = {
     "rank", "pattern", "count", "score", "max_prob", "total_latency",
     "mean_latency", "node_latency", "edge_delay"};
-enum { ACOL_ID, ACOL_INSTANCE, ACOL_RANK, NACOL };
-static const char *const acol_names[NACOL] = {"id", "instance", "rank"};
+enum { ACOL_ID, ACOL_INSTANCE, ACOL_RANK, ACOL_PARENT, ACOL_CONF, NACOL };
+static const char *const acol_names[NACOL] = {"id", "instance", "rank", "parent",
+                                              "confidence"};
 
 typedef struct reader {
     const char *file;
     pb_error *err;
     score_result *res;
-    size_t pat_cap, asg_cap;
+    size_t pat_cap, asg_cap, abs_cap;
     enum { SEC_META, SEC_PAT_HEAD, SEC_PAT, SEC_ASG_HEAD, SEC_ASG } sec;
     int pcol[NPCOL];   /* field index of each column, -1 if absent */
     size_t npfields;
@@ -309,30 +310,70 @@ static int assign_row(reader *rd, rec *r, long line)
                             "assignment row has %zu fields; expected %zu as in "
                             "the header", r->n, rd->nafields);
     score_result *res = rd->res;
-    if (pb_grow(&res->assign, sizeof *res->assign, &rd->asg_cap, res->nassign + 1, 1024) != PB_OK)
-        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    score_assign *a = &res->assign[res->nassign];
-    a->line = line;
     char sb[SHOWN_MAX];
-    uint64_t rank;
+    score_assign a = {0};
+    a.line = line;
+    a.parent = PB_NO_PARENT;
+    a.confidence = NAN;
+    int ci = rd->acol[ACOL_INSTANCE], cr = rd->acol[ACOL_RANK];
+    /* an abstention: instance and rank both empty */
+    int abstain = !*r->f[ci] && !*r->f[cr];
+    uint64_t rank = 0;
     const struct {
         int idx;
         uint64_t *dst;
         const char *what;
-    } f[] = {{ACOL_ID, &a->id, "a message id"},
-             {ACOL_INSTANCE, &a->instance, "an instance id"},
+    } f[] = {{ACOL_ID, &a.id, "a message id"},
+             {ACOL_INSTANCE, &a.instance, "an instance id"},
              {ACOL_RANK, &rank, "a pattern rank"}};
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < (abstain ? 1u : 3u); i++) {
         int c = rd->acol[f[i].idx];
         if (!parse_u64(r->f[c], f[i].dst))
             return pb_error_set(rd->err, PB_EPARSE, rd->file, line, c + 1,
                                 "field %d (%s): \"%s\" is not %s; expected an "
-                                "unsigned integer", c + 1, acol_names[f[i].idx],
-                                shown(sb, r->f[c]), f[i].what);
+                                "unsigned integer%s", c + 1, acol_names[f[i].idx],
+                                shown(sb, r->f[c]), f[i].what,
+                                i ? ", or instance and rank both empty (an "
+                                    "abstention)" : "");
     }
+    int c = rd->acol[ACOL_PARENT];
+    if (c >= 0 && *r->f[c]) {
+        if (abstain)
+            return pb_error_set(rd->err, PB_EPARSE, rd->file, line, c + 1,
+                                "field %d (parent): \"%s\" on an abstention "
+                                "(empty instance); expected an empty parent: an "
+                                "unattached message has none", c + 1,
+                                shown(sb, r->f[c]));
+        if (!parse_u64(r->f[c], &a.parent) || a.parent == PB_NO_PARENT)
+            return pb_error_set(rd->err, PB_EPARSE, rd->file, line, c + 1,
+                                "field %d (parent): \"%s\" is not a message id; "
+                                "expected an unsigned integer below 2^64-1 or "
+                                "empty", c + 1, shown(sb, r->f[c]));
+        if (a.parent == a.id)
+            return pb_error_set(rd->err, PB_EPARSE, rd->file, line, c + 1,
+                                "field %d (parent): message %llu is its own "
+                                "parent; expected the id of another message or "
+                                "empty", c + 1, (unsigned long long)a.id);
+    }
+    c = rd->acol[ACOL_CONF];
+    if (c >= 0 && (!parse_num(r->f[c], r->len[c], &a.confidence) ||
+                   (!isnan(a.confidence) && !(a.confidence >= 0 && a.confidence <= 1))))
+        return pb_error_set(rd->err, PB_EPARSE, rd->file, line, c + 1,
+                            "field %d (confidence): \"%s\" is not a confidence; "
+                            "expected a number in [0, 1] or empty", c + 1,
+                            shown(sb, r->f[c]));
+    if (abstain) {
+        if (pb_grow(&res->abstain, sizeof *res->abstain, &rd->abs_cap,
+                    res->nabstain + 1, 256) != PB_OK)
+            return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        res->abstain[res->nabstain++] = a;
+        return PB_OK;
+    }
+    if (pb_grow(&res->assign, sizeof *res->assign, &rd->asg_cap, res->nassign + 1, 1024) != PB_OK)
+        return pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     /* rank -> pattern index is resolved once all rows are read */
-    a->pattern = (size_t)rank;
-    res->nassign++;
+    a.pattern = (size_t)rank;
+    res->assign[res->nassign++] = a;
     return PB_OK;
 }
 
@@ -350,15 +391,16 @@ static int cmp_idline(const void *x, const void *y)
 }
 
 /* With res->assign sorted by instance: no rank has more instances than
- * its count, and no message is in two instances. */
+ * its count, and no message is in two instances, or in one and also
+ * abstained, or abstained twice. */
 static int check_assign(reader *rd)
 {
     score_result *res = rd->res;
-    size_t n = res->nassign;
-    if (!n)
+    size_t n = res->nassign, na = res->nabstain;
+    if (!n && !na)
         return PB_OK;
     uint64_t *ninst = calloc(res->npats ? res->npats : 1, sizeof *ninst);
-    idline *v = malloc(n * sizeof *v);
+    idline *v = malloc((n + na) * sizeof *v);
     if (!ninst || !v) {
         free(ninst);
         free(v);
@@ -371,6 +413,10 @@ static int check_assign(reader *rd)
             ninst[a->pattern]++;
         v[i] = (idline){a->id, a->instance, a->line};
     }
+    /* UINT64_MAX: an abstention (instance ids are read below 2^64-1 only
+     * by chance, so the message says which row is which by line) */
+    for (size_t i = 0; i < na; i++)
+        v[n + i] = (idline){res->abstain[i].id, UINT64_MAX, res->abstain[i].line};
     for (size_t p = 0; p < res->npats && rc == PB_OK; p++)
         if (ninst[p] > res->pats[p].count)
             rc = pb_error_set(rd->err, PB_EPARSE, rd->file, res->pats[p].line, 0,
@@ -380,17 +426,30 @@ static int check_assign(reader *rd)
                               (unsigned long long)res->pats[p].count,
                               (unsigned long long)ninst[p]);
     if (rc == PB_OK) {
-        qsort(v, n, sizeof *v, cmp_idline);
-        for (size_t i = 1; i < n; i++)
+        qsort(v, n + na, sizeof *v, cmp_idline);
+        for (size_t i = 1; i < n + na; i++)
             if (v[i].id == v[i - 1].id) {
-                rc = pb_error_set(rd->err, PB_EDUP, rd->file, v[i].line, 1,
-                                  "message %llu is ascribed to instance %llu "
-                                  "here and to instance %llu on line %ld; "
-                                  "expected one instance per message",
-                                  (unsigned long long)v[i].id,
-                                  (unsigned long long)v[i].instance,
-                                  (unsigned long long)v[i - 1].instance,
-                                  v[i - 1].line);
+                int ab = 0;
+                for (size_t k = 0; k < na; k++)
+                    if (res->abstain[k].line == v[i].line ||
+                        res->abstain[k].line == v[i - 1].line)
+                        ab = 1;
+                if (ab)
+                    rc = pb_error_set(rd->err, PB_EDUP, rd->file, v[i].line, 1,
+                                      "message %llu has a second row here (also "
+                                      "on line %ld), one of them an abstention "
+                                      "(empty instance); expected one row per "
+                                      "message", (unsigned long long)v[i].id,
+                                      v[i - 1].line);
+                else
+                    rc = pb_error_set(rd->err, PB_EDUP, rd->file, v[i].line, 1,
+                                      "message %llu is ascribed to instance %llu "
+                                      "here and to instance %llu on line %ld; "
+                                      "expected one instance per message",
+                                      (unsigned long long)v[i].id,
+                                      (unsigned long long)v[i].instance,
+                                      (unsigned long long)v[i - 1].instance,
+                                      v[i - 1].line);
                 break;
             }
     }
@@ -538,8 +597,13 @@ static int handle_record(reader *rd, rec *r, long line)
         return pattern_row(rd, r, line);
     case SEC_ASG_HEAD:
         rd->sec = SEC_ASG;
-        return header(rd, r, line, rd->acol, NACOL, acol_names, &rd->nafields,
-                      "assignment");
+        {
+            int rc = header(rd, r, line, rd->acol, NACOL, acol_names,
+                            &rd->nafields, "assignment");
+            rd->res->has_parent = rd->acol[ACOL_PARENT] >= 0;
+            rd->res->has_conf = rd->acol[ACOL_CONF] >= 0;
+            return rc;
+        }
     case SEC_ASG:
         return assign_row(rd, r, line);
     }
@@ -702,12 +766,14 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
                           "no end line: the file is cut short (or was written "
                           "before result files had one); expected \"# end "
                           "patterns=N assignments=M\" as the last line");
-    if (rc == PB_OK && (end_pats != rd.res->npats || end_asg != rd.res->nassign))
+    if (rc == PB_OK && (end_pats != rd.res->npats ||
+                        end_asg != rd.res->nassign + rd.res->nabstain))
         rc = pb_error_set(err, PB_EPARSE, name, end_line, 0,
                           "the end line counts %zu patterns and %zu assignments, "
                           "the tables have %zu and %zu rows; expected the "
                           "counts of a whole file (is a part missing?)",
-                          end_pats, end_asg, rd.res->npats, rd.res->nassign);
+                          end_pats, end_asg, rd.res->npats,
+                          rd.res->nassign + rd.res->nabstain);
     if (rc == PB_OK)
         rc = finish_assign(&rd);
     csv_free(&p);
@@ -752,6 +818,7 @@ void score_result_close(score_result *r)
     }
     free(r->pats);
     free(r->assign);
+    free(r->abstain);
     free(r->file);
     free(r->algo);
     free(r->view);

@@ -17,7 +17,7 @@ static const char *prog = "score";
 
 enum {
     O_TRUTH = 1, O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_CURVE, O_TEXT, O_TOP,
-    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT
+    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_COVERAGE, O_CISEED, O_CIREPS
 };
 static const pb_cli_opt cli_opts[] = {
     {O_TRUTH, 'T', "truth", "TRACE", "the trace with truth columns (required)"},
@@ -36,6 +36,12 @@ static const pb_cli_opt cli_opts[] = {
                                         "N-th; true: whose true count is within T% of it"},
     {O_CURVE, 0, "topn-curve", "FILE", "write the top-N curve (N = 1 .. true patterns)\n"
                                        "as CSV to FILE (Figure 17)"},
+    {O_COVERAGE, 0, "coverage-curve", "FILE", "write the precision-coverage curve (as\n"
+                                              "-s min_confidence rises, from the result's\n"
+                                              "confidence column) as CSV to FILE"},
+    {O_CISEED, 0, "ci-seed", "N", "seed of the bootstrap interval (default 1)"},
+    {O_CIREPS, 0, "ci-reps", "B", "bootstrap replicates (default 2000; 0 = no\n"
+                                  "interval)"},
     {O_TEXT, 0, "text", NULL, "print a readable report instead of the row"},
     {O_TOP, 0, "top", "N", "with --text: at most N pattern lines (0 = all)"},
     {O_NOHEADER, 0, "no-header", NULL, "print the row without its header"},
@@ -89,6 +95,7 @@ static int parse_tols(const char *s, score_opts *o)
 int main(int argc, char **argv)
 {
     const char *truth_path = NULL, *curve_path = NULL, *kept_path = NULL;
+    const char *cov_path = NULL;
     int text = 0, no_header = 0;
     score_opts so;
     score_opts_default(&so);
@@ -170,6 +177,25 @@ int main(int argc, char **argv)
             }
             break;
         case O_CURVE: curve_path = optarg; break;
+        case O_COVERAGE: cov_path = optarg; break;
+        case O_CISEED:
+            if (!parse_size(optarg, &v)) {
+                fprintf(stderr, "%s: --ci-seed: \"%s\"; expected an integer >= 0\n",
+                        prog, optarg);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            so.ci_seed = v;
+            break;
+        case O_CIREPS:
+            if (!parse_size(optarg, &v) || v > 10000000) {
+                fprintf(stderr, "%s: --ci-reps: \"%s\"; expected an integer from "
+                                "0 to 10000000\n", prog, optarg);
+                pb_cli_free(&cli);
+                return 2;
+            }
+            so.ci_reps = (size_t)v;
+            break;
         case O_TEXT: text = 1; break;
         case O_NOHEADER: no_header = 1; break;
         case O_SORT: ropts.allow_unsorted = 1; break;
@@ -201,17 +227,26 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* the curve file is opened before the work, and is not an input */
-    pb_out *curve = NULL;
+    /* the curve files are opened before the work, and are not inputs */
+    pb_out *curve = NULL, *cov = NULL;
     const char *inputs[2] = {truth_path, result_path};
-    if (curve_path && pb_out_open(&curve, curve_path, inputs, 2, &err) != PB_OK) {
+    if (curve_path && cov_path && !strcmp(curve_path, cov_path)) {
+        fprintf(stderr, "%s: --topn-curve and --coverage-curve name the same "
+                        "file; expected two\n", prog);
+        return 2;
+    }
+    if ((curve_path && pb_out_open(&curve, curve_path, inputs, 2, &err) != PB_OK) ||
+        (cov_path && pb_out_open(&cov, cov_path, inputs, 2, &err) != PB_OK)) {
         pb_error_print(stderr, prog, &err);
+        pb_out_abort(curve);
+        pb_out_abort(cov);
         return 1;
     }
     score_result *res = NULL;
     if (score_result_read(result_path, &res, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
         pb_out_abort(curve);
+        pb_out_abort(cov);
         return 1;
     }
     tv_view view;
@@ -220,6 +255,7 @@ int main(int argc, char **argv)
                         "\"# algo=nesting view=call ...\"\n", prog, res->file);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(cov);
         return 1;
     }
     if (tv_view_parse(res->view, &view) != PB_OK) {
@@ -227,6 +263,7 @@ int main(int argc, char **argv)
                         "message or path\n", prog, res->file, res->view);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(cov);
         return 1;
     }
     pb_trace *trace = NULL;
@@ -234,6 +271,7 @@ int main(int argc, char **argv)
         pb_error_print(stderr, prog, &err);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(cov);
         return 1;
     }
     if (!(trace->columns & PB_COL_PATH)) {
@@ -242,6 +280,7 @@ int main(int argc, char **argv)
         pb_trace_close(trace);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(cov);
         return 1;
     }
     tv_truth *tv = NULL;
@@ -271,6 +310,8 @@ int main(int argc, char **argv)
         rc = score_compute(tv, res, &so, &rep, &err);
     if (rc == PB_OK)
         rc = score_tw_compute(rep, trace, res, &err);
+    if (rc == PB_OK)
+        rc = score_links_compute(rep, trace, tv, res, &err);
     free(mask);
     pb_trace_close(kept);
     if (rc != PB_OK) {
@@ -279,6 +320,7 @@ int main(int argc, char **argv)
         pb_trace_close(trace);
         score_result_close(res);
         pb_out_abort(curve);
+        pb_out_abort(cov);
         return 1;
     }
     if (text) {
@@ -292,6 +334,16 @@ int main(int argc, char **argv)
     if (curve) {
         score_write_curve(pb_out_fp(curve), rep);
         if (pb_out_commit(curve, &err) != PB_OK) {
+            pb_error_print(stderr, prog, &err);
+            status = 1;
+        }
+    }
+    if (cov) {
+        if (!res->has_conf)
+            fprintf(stderr, "%s: %s has no confidence column: the coverage "
+                            "curve has its header only\n", prog, res->file);
+        score_write_coverage(pb_out_fp(cov), rep);
+        if (pb_out_commit(cov, &err) != PB_OK) {
             pb_error_print(stderr, prog, &err);
             status = 1;
         }

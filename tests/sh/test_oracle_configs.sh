@@ -1,6 +1,7 @@
 #!/bin/sh
 # The truth oracle scores perfectly, in all three views, on every shipped
-# maketrace config (short traces); removing one message from its
+# maketrace config (short traces): exact, every request correct in the
+# failure split, link accuracy 1; removing one message from its
 # assignment is detected at message level.
 set -u
 [ -x "$PB_BIN/maketrace" ] && [ -x "$PB_BIN/infer" ] && [ -x "$PB_BIN/score" ] || exit 77
@@ -32,7 +33,13 @@ for conf in "$@"; do
             [ -z "$(col exact_accuracy "$tmp/s.csv")" ] || fail "$name path: exact_accuracy not empty" ;;
         *)
             [ "$(col message_error_rate "$tmp/s.csv")" = 0 ] || { cat "$tmp/s.csv"; fail "$name $view: message errors"; }
-            [ "$(col exact_accuracy "$tmp/s.csv")" = 1 ] || { cat "$tmp/s.csv"; fail "$name $view: not exact"; } ;;
+            [ "$(col exact_accuracy "$tmp/s.csv")" = 1 ] || { cat "$tmp/s.csv"; fail "$name $view: not exact"; }
+            # the failure split: every request correct, every message
+            # attached right, every parent the true one
+            [ "$(col correct_rate "$tmp/s.csv")" = 1 ] || { cat "$tmp/s.csv"; fail "$name $view: split not all correct"; }
+            [ "$(col msgs_right "$tmp/s.csv")" = "$(col messages "$tmp/s.csv")" ] || fail "$name $view: msgs_right"
+            [ "$(col link_accuracy "$tmp/s.csv")" = 1 ] || { cat "$tmp/s.csv"; fail "$name $view: link_accuracy not 1"; }
+            [ "$(col exact_ci_low "$tmp/s.csv")" = 1 ] || fail "$name $view: interval not [1, 1]" ;;
         esac
         # the oracle's latencies are the truth's, up to 9 printed digits
         awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{v=$(c["latency_error_max"]); exit !(v == "" || v < 1e-6)}' "$tmp/s.csv" ||
@@ -54,6 +61,8 @@ for conf in "$@"; do
             [ "$w" -gt 0 ] || fail "$name $view: a removed message went unnoticed"
             [ "$(col exact_accuracy "$tmp/s1.csv")" != 1 ] || fail "$name $view: exact_accuracy still 1"
             [ "$(col pattern_fp "$tmp/s1.csv")" = 0 ] || fail "$name $view: pattern level changed"
+            [ "$(col msgs_unattached "$tmp/s1.csv")" -ge 1 ] || fail "$name $view: the removed message is not unattached"
+            [ "$(col correct_rate "$tmp/s1.csv")" != 1 ] || fail "$name $view: correct_rate still 1"
         fi
     done
 done
