@@ -104,6 +104,9 @@ const pb_option joint_options[] = {
      "alignment that may leave a message unpaired (its partner lost); 0: first in, first out"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
+    {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
+     "leave a call and its return unattached (abstain) when joint's confidence in the "
+     "request it put them in is below this; 0 = attach everything"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

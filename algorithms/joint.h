@@ -51,6 +51,8 @@ typedef struct joint_params {
                            start's one call per request is refuted, 1 */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
     int top;            /* [top] patterns in the text report, 20 */
+    double min_confidence; /* [min_confidence] leave calls linked below this
+                              confidence unattached (abstain), 0 */
 } joint_params;
 
 /* The option table over joint_params. */
@@ -80,6 +82,11 @@ uint32_t joint_pair_return(const joint *s, uint32_t i);
 /* The trace's timestamp resolution as joint measured it (pb_tick_detect):
  * at a tick above 20 ns a delay stamped 0 is scored as half a tick. */
 pb_ns joint_tick(const joint *s);
+
+/* conf[0..npairs): how sure joint is that pair q sits where it put it:
+ * the product, from q's root down to q, of each call's share of its
+ * candidates (docs/joint.md, "Confidence").  PB_OK or PB_ENOMEM */
+int joint_confidence(joint *s, double *conf);
 
 /* The chosen parent pair of pair i, or JOINT_NONE for a path root. */
 uint32_t joint_pair_parent(const joint *s, uint32_t i);

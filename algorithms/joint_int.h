@@ -278,7 +278,12 @@ int joint_corr_init(joint *s);
 void joint_corr_reset(joint *s);
 void joint_corr_finish(joint *s);
 
-/* joint_repair.c.  One pass of return exchanges; *swaps counts them.
+/* joint_repair.c.  share[0..npairs): for each pair made without a call
+ * id, 1 / (1 + sum over the exchanges of its return with an overlapping
+ * call's of the link (the exchanges upwards, try_exchange, evaluated and
+ * undone) of exp(gain)); 1 for the others.  PB_OK or PB_ENOMEM */
+int joint_pair_shares(joint *s, double *share);
+/* One pass of return exchanges; *swaps counts them.
  * PB_OK or PB_ENOMEM */
 int joint_swap_pass(joint *s, size_t *swaps);
 /* recompute candidates after pairs or ends changed.  PB_OK or PB_ENOMEM */

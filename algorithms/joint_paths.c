@@ -133,8 +133,35 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         roots++;
         rc = one_path(s, &x, r, res, res->skip_assign ? NULL : inst);
     }
-    if (rc == PB_OK && !res->skip_assign)
-        rc = cvp_assign(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst);
+    /* the links of the assignment table: each message's cause (from the
+     * chosen parents) and each pair's confidence (joint_confidence) */
+    if (rc == PB_OK && !res->skip_assign) {
+        uint32_t *pmsg = malloc((s->v.n ? s->v.n : 1) * sizeof *pmsg);
+        uint32_t *call = malloc(((size_t)s->npairs + 1) * sizeof *call);
+        uint32_t *ret = malloc(((size_t)s->npairs + 1) * sizeof *ret);
+        double *conf = malloc(((size_t)s->npairs + 1) * sizeof *conf);
+        rc = pmsg && call && ret && conf ? PB_OK : PB_ENOMEM;
+        for (uint32_t q = 0; rc == PB_OK && q < s->npairs; q++) {
+            call[q] = s->pr[q].call == NONE ? CVP_NONE : s->pr[q].call;
+            ret[q] = s->pr[q].ret == NONE ? CVP_NONE : s->pr[q].ret;
+        }
+        if (rc == PB_OK)
+            rc = cvp_causes(s->v.msgs, s->v.n, s->npairs, call, ret, s->par, pmsg);
+        if (rc == PB_OK)
+            rc = joint_confidence(s, conf);
+        if (rc == PB_OK) {
+            res->min_confidence = s->p.min_confidence;
+            rc = cvp_assign_links(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst, pmsg,
+                                  conf);
+        }
+        free(pmsg);
+        free(call);
+        free(ret);
+        free(conf);
+        if (rc == PB_OK && s->p.min_confidence > 0)
+            rc = pb_result_meta(res, "min_confidence=%g abstained=%zu", s->p.min_confidence,
+                                res->nabstain);
+    }
     if (rc == PB_OK) {
         cvp_meta_pairing(res, s->calls, s->returns, s->others, s->npairs,
                          s->unmatched_calls, s->unmatched_returns, s->repeated);

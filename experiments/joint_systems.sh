@@ -68,7 +68,7 @@ run_set() {
             NR==2 { n = $col["true_instances"]
                     printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f\n", set, m, a, $col["exact_accuracy"],
                         $col["set_accuracy"], $col["tw_accuracy"], n, cpu,
-                        n > 0 ? 1000 * cpu / n : 0 }' "$W/s.csv" >> "$CSV.tmp"
+                        (n > 0 ? 1000 * cpu / n : 0) }' "$W/s.csv" >> "$CSV.tmp"
     done
 }
 
