@@ -774,6 +774,7 @@ void joint_close(joint *s)
     free(s->ord_inv);
     free(s->ord_keep);
     free(s->ord_n);
+    free(s->hraw);
     free(s->ord_k);
     free(s->ord_on);
     free(s->ord_p);

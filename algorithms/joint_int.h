@@ -79,6 +79,8 @@ struct joint {
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
     double *hist, *logf, *kstat;
+    double *hraw;           /* per key: the raw histogram and sums of the last fit */
+    uint32_t hraw_cap, hraw_valid;
     uint32_t *cnt_off;      /* per in link: offset into cnt (cells x KMAX+1) */
     double *cnt, *cntlp;
     unsigned char *allowed; /* call graph: per (in link, out link) cell, or NULL */

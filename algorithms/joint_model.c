@@ -366,8 +366,27 @@ int joint_fit(joint *s, const unsigned char *only)
         return PB_ENOMEM;
     }
     const double beta = s->p.floor;
+    /* a key whose raw histogram and sums are those of the last fit keeps
+     * its density (the same inputs give the same smoothing): most keys
+     * between two refits of a search that moved a few calls */
+    if (s->nkeys > s->hraw_cap) {
+        double *a = realloc(s->hraw, (size_t)s->nkeys * (nb + 3) * sizeof *a);
+        if (!a) {
+            gsl_vector_free(x);
+            gsl_vector_free(y);
+            return PB_ENOMEM;
+        }
+        s->hraw = a;
+        s->hraw_cap = s->nkeys;
+    }
     for (uint32_t k = 0; k < s->nkeys; k++) {
         double *h = s->hist + (size_t)k * nb, *lf = s->logf + (size_t)k * nb;
+        double *raw = s->hraw + (size_t)k * (nb + 3);
+        if (k < s->hraw_valid && !memcmp(raw, h, nb * sizeof *h) &&
+            !memcmp(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw))
+            continue;
+        memcpy(raw, h, nb * sizeof *h);
+        memcpy(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw);
         double n = s->kstat[3 * k];
         if (n <= 0) {
             for (uint32_t b = 0; b < nb; b++)
@@ -419,6 +438,7 @@ int joint_fit(joint *s, const unsigned char *only)
         }
         s->kmean[k] = em - mean * M_LN10;
     }
+    s->hraw_valid = s->nkeys;
     gsl_vector_free(x);
     gsl_vector_free(y);
     joint_corr_finish(s);

@@ -18,7 +18,10 @@
 # (and --thread for vpath), "black box" rows without call ids (and joint
 # then pairs calls and returns by time).
 #
-# Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out).
+# Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out),
+# PB_IMPORT (the importtrace to use, default $PB_BIN/importtrace: one that
+# reads span tables and eBPF captures, for those sets).  Columns the trace
+# reader does not know (an importer's observed columns) are left out.
 # Writes $PB_OUT/joint_systems.csv and $PB_OUT/joint_systems.md.
 # Deterministic (apart from the CPU column).  A few minutes on one core.
 set -u
@@ -41,6 +44,8 @@ die() { echo "joint_systems: $*" >&2; exit 1; }
 for p in maketrace skewer importtrace infer score; do
     [ -x "$PB_BIN/$p" ] || die "$PB_BIN/$p missing (run make)"
 done
+: "${PB_IMPORT:=$PB_BIN/importtrace}"
+[ -x "$PB_IMPORT" ] || die "$PB_IMPORT missing"
 mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
 W=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$W"' EXIT
@@ -91,16 +96,28 @@ for conf in joint_fifo joint_fifo_io; do
 done
 
 # real sets: every file importtrace reads
+# keep the columns this trace reader knows
+keep_cols() {
+    awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause thread", K, " ")
+                 for (i in K) ok[K[i]] = 1 }
+         /^#/ { print; next }
+         !h { for (i = 1; i <= NF; i++) if ($i in ok) keep[++nk] = i; h = 1 }
+         { line = ""; for (j = 1; j <= nk; j++) line = line (j > 1 ? OFS : "") $keep[j]; print line }' "$1"
+}
 import_set() { # name file
-    if "$PB_BIN/importtrace" -q --callid "$2" > "$W/ids.csv" 2> "$W/log" &&
-       "$PB_BIN/importtrace" -q "$2" > "$W/bb.csv" 2>> "$W/log"; then
-        "$PB_BIN/importtrace" -q --callid --thread "$2" > "$W/ids.csv.thr" 2> /dev/null ||
+    if "$PB_IMPORT" -q "$2" > "$W/raw.csv" 2> "$W/log"; then
+        keep_cols "$W/raw.csv" > "$W/bb.csv"
+        if "$PB_IMPORT" -q --callid "$2" > "$W/raw.csv" 2> "$W/log" &&
+           grep -q '^[^#]*callid' "$W/raw.csv"; then
+            keep_cols "$W/raw.csv" > "$W/ids.csv"
+            "$PB_IMPORT" -q --callid --thread "$2" > "$W/raw.csv" 2> /dev/null &&
+                keep_cols "$W/raw.csv" > "$W/ids.csv.thr" || rm -f "$W/ids.csv.thr"
+            run_set "$1" "$W/ids.csv" ids
             rm -f "$W/ids.csv.thr"
-        run_set "$1" "$W/ids.csv" ids
+        fi
         run_set "$1" "$W/bb.csv" blackbox
-        rm -f "$W/ids.csv.thr"
     else
-        echo "$1: importtrace cannot read it yet: $(tail -1 "$W/log")" >> "$W/skipped"
+        echo "$1: importtrace cannot read it: $(tail -1 "$W/log")" >> "$W/skipped"
     fi
 }
 for f in "$DATA"/deathstarbench-hotel/*.tar.xz "$DATA"/nezha/*/*.csv.gz \
