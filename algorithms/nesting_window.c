@@ -740,7 +740,7 @@ int nesting_window_stream(const char *path, const pb_reader_opts *ropts,
     int is_stdin = !path || !strcmp(path, "-");
     src.name = is_stdin ? "<stdin>" : path;
     if (is_stdin) {
-        /* read once: pass 1 spools the parsed messages (48 bytes each) to
+        /* read once: pass 1 spools the parsed messages (64 bytes each) to
          * an unlinked file in TMPDIR, which pass 2 reads back */
         src.fp = stdin;
         if (!(src.spool = pb_tmpfile("window")))

@@ -117,7 +117,19 @@ size_t pb_label_format(const pb_names *names, uint64_t label, char *buf,
 
 const char *const pb_trace_column_names[NCOLUMN_KINDS] = {
     "id", "ts", "recv_ts", "src", "dst", "type", "callid", "path", "cause",
-    "thread"};
+    "thread", "sthread", "conn", "attr", "size"};
+
+int pb_obs_label(pb_names *names, const char *s, size_t len, uint32_t *out)
+{
+    *out = 0;
+    if (!len)
+        return PB_OK;
+    uint32_t ti;
+    if (pb_strtab_intern(names->labels, s, len, &ti) != PB_OK)
+        return PB_ENOMEM;
+    *out = ti + 1;
+    return PB_OK;
+}
 
 const char *pb_thread_name(const pb_names *names, uint32_t thread)
 {
@@ -245,6 +257,7 @@ int pb_trace_add(pb_trace *t, uint64_t id, pb_ns ts, pb_ns recv_ts,
     m.recv_ts = recv_ts;
     m.callid = callid;
     m.type = (uint8_t)type;
+    m.size = PB_SIZE_NONE;
     if (pb_strtab_intern(t->names->nodes, src, strlen(src), &m.src) != PB_OK ||
         pb_strtab_intern(t->names->nodes, dst, strlen(dst), &m.dst) != PB_OK)
         return PB_ENOMEM;

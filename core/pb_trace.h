@@ -30,7 +30,7 @@ typedef enum pb_msg_type {
     PB_TYPE_RETURN = 2
 } pb_msg_type;
 
-/* One message, as an algorithm sees it.  48 bytes. */
+/* One message, as an algorithm sees it.  64 bytes. */
 typedef struct pb_msg {
     uint64_t id;      /* unique message id */
     pb_ns ts;         /* send time, sender's clock */
@@ -39,12 +39,22 @@ typedef struct pb_msg {
     uint32_t src;     /* node index in pb_names.nodes */
     uint32_t dst;
     uint8_t type;     /* pb_msg_type */
-    uint32_t thread;  /* column `thread`: the worker of dst that handled the
+    uint32_t thread;  /* column `thread`: the thread of dst that received the
                          message (served the call, or received the return),
                          as index + 1 of its text in pb_names.labels; 0 =
-                         unknown.  Lives in what was padding: pb_msg stays
-                         48 bytes.  Only the vpath baseline may use it. */
+                         unknown */
+    uint32_t sthread; /* column `sthread`: the thread of src that sent it;
+                         same encoding as thread */
+    uint32_t conn;    /* column `conn`: the connection it travels on (a call
+                         and its return share one; ids may be reused); same
+                         encoding as thread */
+    uint32_t attr;    /* column `attr`: what a protocol-aware observer sees
+                         (operation, URL class); same encoding as thread */
+    uint32_t size;    /* column `size`: payload bytes, or PB_SIZE_NONE */
 } pb_msg;
+
+/* pb_msg.size when unknown (the column is absent or the field empty). */
+#define PB_SIZE_NONE UINT32_MAX
 
 /* Ground truth of one message. */
 typedef struct pb_truth {
@@ -82,15 +92,29 @@ enum {
     PB_COL_CALLID = 1u << 6,
     PB_COL_PATH = 1u << 7,
     PB_COL_CAUSE = 1u << 8,
-    PB_COL_THREAD = 1u << 9,  /* optional; not in PB_COL_ALL (the nine
-                                 columns every generator writes) */
+    PB_COL_THREAD = 1u << 9,  /* optional observable columns: not in
+                                 PB_COL_ALL (the nine columns every
+                                 generator writes) */
+    PB_COL_STHREAD = 1u << 10,
+    PB_COL_CONN = 1u << 11,
+    PB_COL_ATTR = 1u << 12,
+    PB_COL_SIZE = 1u << 13,
+    PB_COL_OBSERVED = PB_COL_THREAD | PB_COL_STHREAD | PB_COL_CONN |
+                      PB_COL_ATTR | PB_COL_SIZE,
     PB_COL_REQUIRED = PB_COL_TS | PB_COL_SRC | PB_COL_DST,
     PB_COL_TRUTH = PB_COL_PATH | PB_COL_CAUSE,
     PB_COL_ALL = 0x1ff
 };
 
-/* Text of a message's thread label (pb_msg.thread), or "" when unknown. */
+/* Text of a message's thread label (pb_msg.thread), or "" when unknown.
+ * Serves every label column stored as index + 1 (thread, sthread, conn,
+ * attr). */
 const char *pb_thread_name(const pb_names *names, uint32_t thread);
+
+/* Intern label text for the thread / sthread / conn / attr columns: sets
+ * *out to index + 1 in names->labels, or 0 for empty text.  Returns PB_OK or
+ * PB_ENOMEM. */
+int pb_obs_label(pb_names *names, const char *s, size_t len, uint32_t *out);
 
 /* Name of one PB_COL_* bit ("recv_ts"), or NULL. */
 const char *pb_column_name(unsigned col);

@@ -16,7 +16,7 @@
 
 /* Column kinds: bit k of a column set (PB_COL_*) is column
  * pb_trace_column_names[k] of a CSV header. */
-#define NCOLUMN_KINDS 10
+#define NCOLUMN_KINDS 14
 extern const char *const pb_trace_column_names[NCOLUMN_KINDS];
 
 /* Writes v in decimal into buf (at least 21 bytes), '\0'-terminated.

@@ -424,7 +424,8 @@ static void header_row(pb_reader *r, long line)
             show_field(shown, sizeof shown, f, l);
             reader_fail(r, PB_EPARSE, line, i + 1,
                         "header field %d: unknown column \"%s\"; expected one of "
-                        "id, ts, recv_ts, src, dst, type, callid, path, cause, thread",
+                        "id, ts, recv_ts, src, dst, type, callid, path, cause, thread, "
+                        "sthread, conn, attr, size",
                         i + 1, shown);
             return;
         }
@@ -472,6 +473,7 @@ static void data_row(pb_reader *r, long line)
     m.recv_ts = PB_TS_NONE;
     m.callid = PB_ID_NONE;
     m.type = PB_TYPE_MSG;
+    m.size = PB_SIZE_NONE;
     t.path = PB_ID_NONE;
     t.cause = PB_ID_NONE;
     long id_col = 0, ts_col = 0, cause_col = 0;
@@ -543,15 +545,32 @@ static void data_row(pb_reader *r, long line)
             }
             break;
         case PB_COL_THREAD:
-            if (l) {
-                uint32_t ti;
-                if (pb_strtab_intern(r->names->labels, f, l, &ti) != PB_OK) {
-                    reader_fail(r, PB_ENOMEM, line, col, "out of memory");
-                    return;
-                }
-                m.thread = ti + 1;
+        case PB_COL_STHREAD:
+        case PB_COL_CONN:
+        case PB_COL_ATTR: {
+            uint32_t *dstp = r->colbit[i] == PB_COL_THREAD    ? &m.thread
+                             : r->colbit[i] == PB_COL_STHREAD ? &m.sthread
+                             : r->colbit[i] == PB_COL_CONN    ? &m.conn
+                                                              : &m.attr;
+            if (pb_obs_label(r->names, f, l, dstp) != PB_OK) {
+                reader_fail(r, PB_ENOMEM, line, col, "out of memory");
+                return;
             }
             break;
+        }
+        case PB_COL_SIZE: {
+            uint64_t v;
+            if (l && (!parse_u64(f, l, &v) || v >= PB_SIZE_NONE)) {
+                show_field(shown, sizeof shown, f, l);
+                reader_fail(r, PB_EPARSE, line, col,
+                            "field %ld (size): expected a byte count below "
+                            "4294967295 or empty, got \"%s\"", col, shown);
+                return;
+            }
+            if (l)
+                m.size = (uint32_t)v;
+            break;
+        }
         case PB_COL_PATH:
             if (pb_label_parse(r->names, f, l, &t.path) != PB_OK) {
                 reader_fail(r, PB_ENOMEM, line, col, "out of memory");
@@ -713,6 +732,7 @@ static void p5_line(pb_reader *r, const char *s, size_t len, long line)
     memset(&m, 0, sizeof m);
     m.id = r->rows + 1;
     m.recv_ts = PB_TS_NONE;
+    m.size = PB_SIZE_NONE;
     if (parse_time_field(r, tok[0], tlen[0], line, 1, "timestamp", &m.ts) != PB_OK)
         return;
     if (tlen[1] == 9 && !memcmp(tok[1], "CALL_SENT", 9))

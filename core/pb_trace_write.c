@@ -33,7 +33,7 @@ int pb_writer_open(pb_writer **out, FILE *fp, const char *display_name,
         return pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");
     w->fp = fp;
     w->name = strdup(display_name ? display_name : "(stdout)");
-    w->columns = (columns | PB_COL_REQUIRED) & (PB_COL_ALL | PB_COL_THREAD);
+    w->columns = (columns | PB_COL_REQUIRED) & (PB_COL_ALL | PB_COL_OBSERVED);
     w->names = names;
     w->out_cap = 1 << 16;
     w->out = malloc(w->out_cap);
@@ -179,13 +179,27 @@ int pb_writer_write(pb_writer *w, const pb_msg *m, const pb_truth *t)
             put(w, num, n);
         }
     }
-    if (w->columns & PB_COL_THREAD) {
-        const char *th = pb_thread_name(w->names, m->thread);
+    static const unsigned label_cols[4] = {PB_COL_THREAD, PB_COL_STHREAD,
+                                           PB_COL_CONN, PB_COL_ATTR};
+    const uint32_t labels[4] = {m->thread, m->sthread, m->conn, m->attr};
+    for (int k = 0; k < 4; k++) {
+        if (!(w->columns & label_cols[k]))
+            continue;
+        const char *th = pb_thread_name(w->names, labels[k]);
         size_t lt = strlen(th);
         if (writer_reserve(w, 2 * lt + 8) != PB_OK)
             return PB_EIO;
         put(w, ",", 1);
         put_field(w, th, lt);
+    }
+    if (w->columns & PB_COL_SIZE) {
+        if (writer_reserve(w, 32) != PB_OK)
+            return PB_EIO;
+        put(w, ",", 1);
+        if (m->size != PB_SIZE_NONE) {
+            n = pb_trace_u64_format(m->size, num);
+            put(w, num, n);
+        }
     }
     put(w, "\n", 1);
     return PB_OK;

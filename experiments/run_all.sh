@@ -10,7 +10,7 @@
 #     --out DIR          output directory (default out/figures)
 #     --only LIST        comma-separated figures (default: all), e.g. fig19,fig21;
 #                        "real" is experiments/real_traces.sh (the importer's)
-#                        "baselines" and "window_phases" are run after the jobs too
+#                        "baselines", "window_phases" and "query_error" are run after the jobs too
 #     --seeds N          seeds per point (default: the mode's)
 #     --list-jobs        print the jobs not yet done, one command line each, and stop
 #     --list-all-jobs    print every job, done or not, and stop
@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
     --collect-only) collect_only=1 ;;
     --no-plots) plots=0 ;;
     --no-report) report=0 ;;
-    --list-figures) echo "$ALL_FIGS real baselines window_phases"; exit 0 ;;
+    --list-figures) echo "$ALL_FIGS real baselines window_phases query_error"; exit 0 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run_all: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
@@ -70,6 +70,7 @@ if [ -n "$only" ]; then
         [ "$f" = real ] && continue     # experiments/real_traces.sh, run after the jobs
         [ "$f" = baselines ] && continue  # experiments/baselines_sweep.sh, likewise
         [ "$f" = window_phases ] && continue  # experiments/window_phases.sh, likewise
+        [ "$f" = query_error ] && continue  # experiments/query_error.sh, likewise
         [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real baselines window_phases" >&2; exit 2; }
         figs="$figs $f"
     done
@@ -100,11 +101,12 @@ esac
 # wanted NAME: the script run beside the points (real, baselines,
 # window_phases) is wanted: no --only, or --only names it
 wanted() { [ -f "experiments/$2.sh" ] && { [ -z "$only" ] || [ "$(echo ",$only," | grep -c ",$1,")" -gt 0 ]; }; }
-run_real=0 run_base=0 run_win=0
+run_real=0 run_base=0 run_win=0 run_qe=0
 if [ $collect_only -eq 0 ]; then
     wanted real real_traces && run_real=1
     wanted baselines baselines_sweep && run_base=1
     wanted window_phases window_phases && run_win=1
+    wanted query_error query_error && run_qe=1
 fi
 # the commit of the programs, once for every job (experiments/lib.sh)
 if [ -z "${PB_COMMIT:-}" ]; then
@@ -120,7 +122,7 @@ npend=$(wc -l <"$out/run/pending.tsv" | tr -d ' ')
 rc=0
 fmt_time() { awk -v s="$1" 'BEGIN { s = int(s); if (s >= 3600) printf "%dh%02dm", s / 3600, (s % 3600) / 60; else if (s >= 60) printf "%dm%02ds", s / 60, s % 60; else printf "%ds", s }'; }
 
-ntail=$((run_real + run_base + run_win))
+ntail=$((run_real + run_base + run_win + run_qe))
 if [ $collect_only -eq 0 ] && [ $((npend + ntail)) -gt 0 ]; then
     [ "$figs" = " selftest" ] || for b in maketrace infer score; do
         [ -x "$PB_BIN/$b" ] || echo "run_all: warning: $PB_BIN/$b is missing; its points will fail (run make)" >&2
@@ -143,7 +145,8 @@ if [ $collect_only -eq 0 ] && [ $((npend + ntail)) -gt 0 ]; then
     [ $run_base -eq 1 ] && echo "PB_OUT=$(q "$out") sh experiments/baselines_sweep.sh $bq >$(q "$out/run/baselines.log") 2>&1; echo \$? >$(q "$out/run/baselines.rc")" >>"$out/run/tail.txt"
     [ $run_real -eq 1 ] && echo "PB_OUT=$(q "$out") PB_MODE=$mode sh experiments/real_traces.sh >$(q "$out/run/real_traces.log") 2>&1; echo \$? >$(q "$out/run/real_traces.rc")" >>"$out/run/tail.txt"
     [ $run_win -eq 1 ] && echo "PB_OUT=$(q "$out") sh experiments/window_phases.sh >$(q "$out/run/window_phases.log") 2>&1; echo \$? >$(q "$out/run/window_phases.rc")" >>"$out/run/tail.txt"
-    rm -f "$out/run/baselines.rc" "$out/run/real_traces.rc" "$out/run/window_phases.rc"
+    [ $run_qe -eq 1 ] && echo "PB_OUT=$(q "$out") sh experiments/query_error.sh $bq >$(q "$out/run/query_error.log") 2>&1; echo \$? >$(q "$out/run/query_error.rc")" >>"$out/run/tail.txt"
+    rm -f "$out/run/baselines.rc" "$out/run/real_traces.rc" "$out/run/window_phases.rc" "$out/run/query_error.rc"
     cat "$out/run/tail.txt" "$out/run/pending.txt" >"$out/run/pool.txt"
     while read -r p; do rm -f "$p.fail"; done <"$out/run/pending.points"
     start=$(date +%s)
@@ -207,6 +210,9 @@ if [ $run_base -eq 1 ] && [ "$(cat "$out/run/baselines.rc" 2>/dev/null)" != 0 ];
     echo "run_all: warning: experiments/baselines_sweep.sh failed (see $out/run/baselines.log)" >&2
 fi
 # sliding-window nesting on a trace with a one-minute phase (seed 000, 8); a few seconds
+if [ $run_qe -eq 1 ] && [ "$(cat "$out/run/query_error.rc" 2>/dev/null)" != 0 ]; then
+    echo "run_all: warning: experiments/query_error.sh failed (see $out/run/query_error.log)" >&2; rc=1
+fi
 if [ $run_win -eq 1 ] && [ "$(cat "$out/run/window_phases.rc" 2>/dev/null)" != 0 ]; then
     echo "run_all: warning: experiments/window_phases.sh failed (see $out/run/window_phases.log)" >&2; rc=1
 fi

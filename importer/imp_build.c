@@ -631,6 +631,7 @@ static int write_trace(builder *b, const size_t *cause)
         pb_msg msg;
         memset(&msg, 0, sizeof msg);
         msg.id = k + 1;
+        msg.size = PB_SIZE_NONE;
         msg.callid = PB_ID_NONE;
         if (im->opts.callid &&
             (rc = label_of(b, b->sp[r->label_span].trace,

@@ -86,6 +86,12 @@ void mt_config_tracelet_think(const mt_config *cfg, size_t i, pb_ns *lo,
  * PB_ENOMEM. */
 int mt_config_describe(const mt_config *cfg, pb_strbuf *out);
 
+/* The optional observable columns (PB_COL_ATTR, PB_COL_SIZE, ...) that
+ * traces of cfg carry beyond PB_COL_ALL: a writer opened with
+ * PB_COL_ALL | mt_config_columns(cfg) writes them.  0 for a config that
+ * uses none (its output is then byte-identical to a plain config's). */
+unsigned mt_config_columns(const mt_config *cfg);
+
 /* ------------------------------------------------------------------ */
 
 typedef struct mt_gen mt_gen;

@@ -4,6 +4,7 @@
  * config API.  The lexer, values and settings are in mt_lex.c.  The
  * language is documented for users in docs/maketrace.md.
  */
+#include "mt_label.h"
 #include "mt_parse.h"
 
 #include <ctype.h>
@@ -1181,11 +1182,13 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
             rc = parse_service(&p);
         else if (is_word(k, "let"))
             rc = mt_parse_let(&p);
+        else if (is_word(k, "label"))
+            rc = mt_parse_label(&p);
         else if (k->kind == T_WORD)
             rc = mt_parse_setting_line(&p);
         else {
             char b[64];
-            rc = PERR(&p, k, "expected a setting (name = value), let or tracelet (or a service line), got %s",
+            rc = PERR(&p, k, "expected a setting (name = value), let, label or tracelet (or a service line), got %s",
                       mt_tok_desc(k, b, sizeof b));
         }
         if (rc != PB_OK)
@@ -1244,6 +1247,7 @@ void mt_config_close(mt_config *c)
     pb_strtab_close(c->nodes);
     free(c->tr);
     free(c->svc);
+    free(c->labels);
     free(c->vars);
     free(c->defs);
     free(c->file);

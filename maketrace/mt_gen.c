@@ -10,6 +10,7 @@
  * than the ones it holds, and the heap merge emits in timestamp order.
  */
 #include "mt_internal.h"
+#include "mt_label.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -69,6 +70,8 @@ struct mt_gen {
     size_t lastrecv_n;
     int oom;
     mt_sim *sim;         /* the event-ordered engine, for workers and joins */
+    pb_names *names;     /* borrowed: for label lines */
+    gsl_rng *label_rng;  /* sizes of label lines: a stream of their own */
     mt_acct acct;        /* its counts */
 };
 
@@ -398,6 +401,13 @@ int mt_gen_init(mt_gen **out, const mt_config *c, pb_names *names, pb_error *err
     if (!g->nodemap || !g->stats || !g->pool || !g->pool_cum || !g->rng)
         goto oom;
     gsl_rng_set(g->rng, (unsigned long)s->seed);
+    g->names = names;
+    if (c->nlabels) {
+        /* sizes: a stream of their own, so labels change no delay */
+        if (!(g->label_rng = gsl_rng_alloc(gsl_rng_mt19937)))
+            goto oom;
+        gsl_rng_set(g->label_rng, (unsigned long)s->seed ^ 0x5a17e5UL);
+    }
     for (uint32_t i = 0; i < nn; i++) {
         const char *name = pb_strtab_str(c->nodes, i);
         if (pb_strtab_intern(names->nodes, name, strlen(name), &g->nodemap[i]) != PB_OK)
@@ -467,7 +477,18 @@ oom:
     return pb_error_set(err, PB_ENOMEM, c->file, 0, 0, "out of memory");
 }
 
+static int gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth);
+
 int mt_gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth)
+{
+    int r = gen_next(g, msg, truth);
+    if (r == 1 && g->cfg->nlabels &&
+        mt_label_apply(g->cfg, g->label_rng, g->names, msg) != PB_OK)
+        return PB_ENOMEM;
+    return r;
+}
+
+static int gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth)
 {
     if (g->sim)
         return mt_sim_next(g->sim, msg, truth);
@@ -538,6 +559,8 @@ void mt_gen_close(mt_gen *g)
     if (!g)
         return;
     mt_sim_close(g->sim);
+    if (g->label_rng)
+        gsl_rng_free(g->label_rng);
     free(g->open);
     for (size_t i = 0; i < g->nin; i++) {
         free(g->in[i].buf);

@@ -101,6 +101,8 @@ struct mt_config {
     int event_engine;     /* some service has workers or some call a join:
                              generate with the event-ordered engine
                              (mt_sim.c) instead of whole paths (mt_gen.c) */
+    struct mt_label **labels; /* `label` lines (mt_label.c), in order */
+    size_t nlabels;
 };
 
 /* Shared by the two engines (mt_gen.c). */

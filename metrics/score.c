@@ -347,6 +347,7 @@ int score_compute(const tv_truth *tv, const score_result *r,
     rep->exact_ci_low = rep->exact_ci_high = NAN;
     rep->coverage_p99 = rep->coverage_p999 = NAN;
     rep->link_accuracy = NAN;
+    rep->latency_ks = rep->latency_true_median = rep->latency_inferred_median = NAN;
     rep->intact_exact_accuracy = NAN;
     rep->has_kept = tv->has_kept;
     rep->lost_messages = tv->msg_lost;
@@ -445,7 +446,7 @@ void score_write_header(FILE *fp, const score_report *rep)
           "messages_wrong,instances_exact,instances_matched,min_instances,"
           "dropped_patterns,rank_by,topn,topn_missing,topn_tolerance,"
           "topn_missing_tol,lost_messages,intact_instances,"
-          "intact_exact_accuracy,requests_correct,requests_orphaned,"
+          "intact_exact_accuracy,latency_ks,requests_correct,requests_orphaned,"
           "requests_misstitched,correct_rate,orphaned_rate,misstitched_rate,"
           "msgs_right,msgs_wrong,msgs_unattached,msgs_abstained,"
           "exact_ci_low,exact_ci_high,link_accuracy,links_right,links_scored,"
@@ -501,6 +502,8 @@ void score_write_row(FILE *fp, const score_report *rep)
     } else {
         fputs(",,", fp);
     }
+    fputc(',', fp);
+    put_real(fp, rep->latency_ks);
     /* the failure split, the interval, link accuracy, coverage */
     if (rep->has_messages)
         fprintf(fp, ",%zu,%zu,%zu,", rep->req_correct, rep->req_orphaned,
@@ -636,6 +639,11 @@ void score_write_text(FILE *fp, const score_report *rep)
             text_pct(fp, rep->tw_accuracy);
             fputs(")\n", fp);
         }
+        if (!isnan(rep->latency_ks))
+            fprintf(fp, "e2e:       request latency distribution off by %.3f "
+                        "(Kolmogorov-Smirnov; median %.6g s true, %.6g s inferred)\n",
+                    rep->latency_ks, rep->latency_true_median,
+                    rep->latency_inferred_median);
     } else {
         fputs("messages:  n/a (no message assignment in this view or result)\n", fp);
     }

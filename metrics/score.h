@@ -203,12 +203,28 @@ typedef struct score_report {
     int has_links;
     size_t links_right, links_scored;
     double link_accuracy;     /* links_right / links_scored, NAN unknown */
+    /* per-request end-to-end latency, truth against inferred instances
+     * (score_latency_compute; vPath Figure 11): Kolmogorov-Smirnov
+     * distance and the two medians in seconds; NAN until computed, or
+     * without an assignment table */
+    double latency_ks, latency_true_median, latency_inferred_median;
     score_entry *entries;     /* true patterns first (in true rank order),
                                  then inferred-only ones (in inferred order) */
     size_t nentries;
     size_t *true_rank, *inf_rank;  /* entry indices in ranking order */
     size_t ntrue_rank, ninf_rank;
 } score_report;
+
+/* The end-to-end latency distribution of the requests of r (its inferred
+ * instances, over the messages of trace t) against that of t's true path
+ * instances: fills rep->latency_ks and the two medians (docs/metrics.md).
+ * Returns PB_OK or PB_ENOMEM. */
+int score_latency_compute(score_report *rep, const pb_trace *t,
+                          const score_result *r, pb_error *err);
+
+/* Kolmogorov-Smirnov distance between two sorted samples: the largest gap
+ * between their empirical distribution functions; NAN when one is empty. */
+double score_ks_distance(const double *a, size_t na, const double *b, size_t nb);
 
 /* Compare result r with the truth tv (built in r's view).  *out is owned by
  * the caller (score_report_close); it borrows strings from tv and r, which

@@ -187,8 +187,8 @@ int main(int argc, char **argv)
     if (pb_names_init(&names) != PB_OK) {
         fprintf(stderr, "%s: out of memory\n", prog);
         rc = PB_ENOMEM;
-    } else if ((rc = pb_writer_open(&w, fp, pb_out_name(out), PB_COL_ALL,
-                                    names, &err)) == PB_OK) {
+    } else if ((rc = pb_writer_open(&w, fp, pb_out_name(out),
+                                    PB_COL_ALL | mt_config_columns(cfg), names, &err)) == PB_OK) {
         rc = mt_generate(cfg, base, w, names, want_stats ? &g : NULL, &err);
         int rc2 = pb_writer_close(w, rc == PB_OK ? &err : NULL);
         if (rc == PB_OK)

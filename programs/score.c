@@ -11,13 +11,14 @@
 #include "pb_cli.h"
 #include "pb_trace.h"
 #include "score.h"
+#include "score_query.h"
 #include "tv.h"
 
 static const char *prog = "score";
 
 enum {
     O_TRUTH = 1, O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_CURVE, O_TEXT, O_TOP,
-    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_COVERAGE, O_CISEED, O_CIREPS
+    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_COVERAGE, O_CISEED, O_CIREPS, O_QUERY
 };
 static const pb_cli_opt cli_opts[] = {
     {O_TRUTH, 'T', "truth", "TRACE", "the trace with truth columns (required)"},
@@ -42,6 +43,10 @@ static const pb_cli_opt cli_opts[] = {
     {O_CISEED, 0, "ci-seed", "N", "seed of the bootstrap interval (default 1)"},
     {O_CIREPS, 0, "ci-reps", "B", "bootstrap replicates (default 2000; 0 = no\n"
                                   "interval)"},
+    {O_QUERY, 0, "query", "QUERY", "answer Pivot Tracing queries (a query text, or\n"
+                                   "a file of them) over the truth and over each\n"
+                                   "RESULT (several allowed), one row per result\n"
+                                   "and query: the answer error (docs/metrics.md)"},
     {O_TEXT, 0, "text", NULL, "print a readable report instead of the row"},
     {O_TOP, 0, "top", "N", "with --text: at most N pattern lines (0 = all)"},
     {O_NOHEADER, 0, "no-header", NULL, "print the row without its header"},
@@ -92,10 +97,82 @@ static int parse_tols(const char *s, score_opts *o)
     return o->ntol > 0;
 }
 
+/* --query: a readable file is a query file, anything else query text */
+static int load_queries(const char *arg, pq_query ***qs, size_t *nq, pb_error *err)
+{
+    FILE *fp = strcmp(arg, "-") ? fopen(arg, "rb") : NULL;
+    if (fp) {
+        fclose(fp);
+        return pq_parse_file(arg, qs, nq, err);
+    }
+    return pq_parse_list(arg, "--query", qs, nq, err);
+}
+
+/* score --query: every query against every result */
+static int run_queries(const char *query_arg, const char *truth_path,
+                       const pb_reader_opts *ropts, char **results, int nres,
+                       int text, int no_header)
+{
+    pb_error err;
+    pb_error_clear(&err);
+    pq_query **qs = NULL;
+    size_t nq = 0;
+    if (load_queries(query_arg, &qs, &nq, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 2;
+    }
+    pb_trace *trace = NULL;
+    score_query_truth *st = NULL;
+    score_query_row *rows = calloc(nq, sizeof *rows);
+    int status = 0;
+    if (!rows) {
+        pb_error_set(&err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        status = 1;
+    } else if (pb_trace_load(truth_path, ropts, 1, &trace, &err) != PB_OK ||
+               score_query_truth_init(trace, nq, &st, &err) != PB_OK) {
+        status = 1;
+    } else if (!(trace->columns & PB_COL_PATH)) {
+        pb_error_set(&err, PB_EINVAL, truth_path, 0, 0, "no path column; expected "
+                     "the unperturbed trace with truth columns (path, cause)");
+        status = 1;
+    }
+    if (!status && !text && !no_header)
+        score_query_write_header(stdout);
+    for (int k = 0; k < nres && !status; k++) {
+        score_result *res = NULL;
+        if (score_result_read(results[k], &res, &err) != PB_OK ||
+            score_check_trace(res, trace, truth_path, &err) != PB_OK ||
+            score_query_run(st, qs, nq, res, rows, &err) != PB_OK) {
+            status = 1;
+        } else {
+            for (size_t q = 0; q < nq; q++) {
+                if (text)
+                    score_query_write_text(stdout, res, qs[q], &rows[q]);
+                else
+                    score_query_write_row(stdout, res, qs[q], &rows[q]);
+            }
+        }
+        score_query_rows_free(rows, nq);
+        score_result_close(res);
+    }
+    if (status)
+        pb_error_print(stderr, prog, &err);
+    if (!status && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "%s: write error on stdout\n", prog);
+        status = 1;
+    }
+    free(rows);
+    score_query_truth_close(st);
+    pb_trace_close(trace);
+    pq_list_close(qs, nq);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     const char *truth_path = NULL, *curve_path = NULL, *kept_path = NULL;
     const char *cov_path = NULL;
+    const char *query_arg = NULL;
     int text = 0, no_header = 0;
     score_opts so;
     score_opts_default(&so);
@@ -116,6 +193,7 @@ int main(int argc, char **argv)
         switch (c) {
         case O_TRUTH: truth_path = optarg; break;
         case O_KEPT: kept_path = optarg; break;
+        case O_QUERY: query_arg = optarg; break;
         case O_MIN:
             if (!parse_size(optarg, &v)) {
                 fprintf(stderr, "%s: --min-instances: \"%s\" is not a count; "
@@ -211,6 +289,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: --truth TRACE is required (the unperturbed trace "
                         "with truth columns)\n", prog);
         return 2;
+    }
+    if (query_arg) {
+        if (kept_path || curve_path) {
+            fprintf(stderr, "%s: --query takes neither --kept nor --topn-curve\n", prog);
+            return 2;
+        }
+        static char dash[] = "-";
+        static char *stdin_only[] = {dash};
+        int nres = argc - optind;
+        return run_queries(query_arg, truth_path, &ropts,
+                           nres ? argv + optind : stdin_only, nres ? nres : 1,
+                           text, no_header);
     }
     if (optind + 1 < argc) {
         fprintf(stderr, "%s: expected at most one result file, got %d\n", prog,
@@ -312,6 +402,8 @@ int main(int argc, char **argv)
         rc = score_tw_compute(rep, trace, res, &err);
     if (rc == PB_OK)
         rc = score_links_compute(rep, trace, tv, res, &err);
+    if (rc == PB_OK)
+        rc = score_latency_compute(rep, trace, res, &err);
     free(mask);
     pb_trace_close(kept);
     if (rc != PB_OK) {

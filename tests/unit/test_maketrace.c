@@ -851,7 +851,7 @@ static const bad bads[] = {
      "node C sends in path p before receiving anything in it"},
     {"messages = 5\ntracelet t interleave {\n}\n", NULL, 2, "has no messages"},
     {"messages = 5\n", NULL, 0, "no tracelet"},
-    {"messages = 5\n{\n", NULL, 2, "expected a setting (name = value), let or tracelet"},
+    {"messages = 5\n{\n", NULL, 2, "expected a setting (name = value), let, label or tracelet"},
     {"messages = 5\ntracelet t from A weight=0 { call B }\n", NULL, 0, "every tracelet of the shared pool has weight 0"},
     {"messages = 5\ntracelet t from A { call B }\n", "nosuch=1", 0, "-D nosuch: no setting"},
     {"messages = 5\ntracelet t from A { call B }\n", "seed=abc", 0, "option seed: expected an integer"},

@@ -138,7 +138,7 @@ TEST(hand_worked_split)
     score_write_header(fp, r);
     score_write_row(fp, r);
     fclose(fp);
-    CHECK(strstr(buf, ",intact_exact_accuracy,requests_correct,requests_orphaned,"
+    CHECK(strstr(buf, ",intact_exact_accuracy,latency_ks,requests_correct,requests_orphaned,"
                       "requests_misstitched,correct_rate,orphaned_rate,"
                       "misstitched_rate,msgs_right,msgs_wrong,msgs_unattached,"
                       "msgs_abstained,exact_ci_low,exact_ci_high,link_accuracy,"

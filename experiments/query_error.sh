@@ -1,0 +1,133 @@
+#!/bin/sh
+# query_error.sh - what users compute from paths (Pivot Tracing, seed 004):
+# per algorithm and load, exact reconstruction beside the error of the
+# *answer* to the diagnosis queries of the paper's two case studies, and
+# whether the method still finds the root cause.
+#
+#   sh experiments/query_error.sh [--out DIR] [--quick] [--algos LIST]
+#
+#   hdfs.conf (6.1, HDFS-6268): Q6, "reads per client and DataNode", the
+#     query that showed the replica-selection affinity.  Root cause found:
+#     for every client the DataNode it reads most is the truth's.
+#   limplock.conf (6.2, Figure 9b): "time per callee of the region server
+#     in slow requests (end-to-end over 100 ms)".  Root cause found: the
+#     callee with the most time in slow requests is the truth's (DN2).
+#   Both: latency_ks, the per-request latency distribution (vPath Fig. 11).
+#
+# --algos: comma-separated infer algorithms (default: truth, nesting,
+# linking, fcfs, arrival, wap5tw, joint, joint without call ids written
+# joint_nocid); an exec:COMMAND item runs a user's algorithm (no commas in
+# it).  Loads: closed-loop instances per client (hdfs 1 2 4 8, limplock
+# 1 3 6; --quick: 1 4 and 1 6, shorter traces).
+#
+# Environment: PB_BIN (default <repo>/bin), PB_OUT (default
+# <repo>/out/figures, where experiments/report.d/query_error.sh looks).
+# Writes $PB_OUT/query_error.dat (one row per config, load, algorithm),
+# query_error.md, and with gnuplot query_error.png/.svg
+# (plots/query_error.gp).  Deterministic (seed 1 of each config).
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+: "${PB_BIN:=$ROOT/bin}"
+: "${PB_OUT:=$ROOT/out/figures}"
+quick=0
+ALGOS="truth,nesting,linking,fcfs,arrival,wap5tw,joint,joint_nocid"
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --out) [ $# -ge 2 ] || { echo "query_error: --out needs a directory" >&2; exit 2; }
+           PB_OUT=$2; shift ;;
+    --quick) quick=1 ;;
+    --algos) [ $# -ge 2 ] || { echo "query_error: --algos needs a list" >&2; exit 2; }
+           ALGOS=$2; shift ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "query_error: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+die() { echo "query_error: $*" >&2; exit 1; }
+for p in maketrace infer score; do
+    [ -x "$PB_BIN/$p" ] || die "$PB_BIN/$p missing (run make)"
+done
+mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
+W=$(mktemp -d) || die "mktemp failed"
+trap 'rm -rf "$W"' EXIT INT TERM
+if [ $quick -eq 1 ]; then
+    dur=15s; HL="1 4"; LL="1 6"
+else
+    dur=30s; HL="1 2 4 8"; LL="1 3 6"
+fi
+cat > "$W/hdfs.q" <<'Q'
+Q6: From dnop In Recv[host=DN*, type=call]
+    Join st In First(Send) On st -> dnop
+    GroupBy st.host, dnop.host Select st.host, dnop.host, Count
+Q
+cat > "$W/limp.q" <<'Q'
+slow: From r In Recv[host=RS, type=return]
+    Join root In First(Send[type=call]) On root -> r
+    Where root.latency > 0.1
+    GroupBy r.peer Select r.peer, SUM(r.latency)
+Q
+# infer arguments of one algorithm item
+args() {
+    case $1 in
+    joint_nocid) echo "--algo joint -s callids=0" ;;
+    exec:*) echo "--algo" ;;
+    *) echo "--algo $1" ;;
+    esac
+}
+dat="$PB_OUT/query_error.dat"
+{
+    echo "# query_error: experiments/query_error.sh$([ $quick -eq 1 ] && echo ' --quick'); duration $dur; configs hdfs.conf (Q6) and limplock.conf (slow requests' time per callee)"
+    echo "# config load algo exact_accuracy tv_distance max_rel_error top_same root_cause latency_ks"
+} > "$dat.tmp"
+run_config() {
+    conf=$1 q=$2 loads=$3
+    for n in $loads; do
+        t="$W/$conf.$n.csv"
+        "$PB_BIN/maketrace" "$ROOT/maketrace/configs/$conf.conf" -s instances="$n" \
+            -s duration="$dur" > "$t" || die "maketrace $conf failed"
+        # the truth's answer, for the root cause
+        "$PB_BIN/infer" --algo truth "$t" > "$W/truth.res" 2>/dev/null || die "infer truth failed"
+        echo "$ALGOS" | tr ',' '\n' | while IFS= read -r a; do
+            [ -n "$a" ] || continue
+            r="$W/res"
+            case $a in
+            exec:*) "$PB_BIN/infer" --algo "$a" "$t" > "$r" 2>"$W/err" ;;
+            *) "$PB_BIN/infer" $(args "$a") "$t" > "$r" 2>"$W/err" ;;
+            esac || { echo "query_error: $a on $conf load $n failed: $(tail -1 "$W/err")" >&2; continue; }
+            name=$(echo "$a" | tr ' ,' '__')
+            row=$("$PB_BIN/score" --truth "$t" --no-header "$r") || die "score $a failed"
+            qrow=$("$PB_BIN/score" --truth "$t" --no-header --query "$q" "$r") || die "score --query $a failed"
+            "$PB_BIN/score" --truth "$t" --text --query "$q" "$r" > "$W/text" || die "score --text failed"
+            # root cause: hdfs: every client's most-read DataNode is the
+            # truth's; limplock: the top callee is the truth's
+            if [ "$conf" = hdfs ]; then
+                rc=$(awk '/^ST[0-9]/ && NF == 4 {
+                        t = $3 == "-" ? 0 : $3; r = $4 == "-" ? 0 : $4
+                        if (t > bt[$1]) { bt[$1] = t; at[$1] = $2 }
+                        if (r > br[$1]) { br[$1] = r; ar[$1] = $2 }
+                        c[$1] = 1 }
+                    END { ok = 1; n = 0; for (k in c) { n++; if (at[k] != ar[k]) ok = 0 }
+                          print (n && ok) ? 1 : 0 }' "$W/text")
+            else
+                rc=$(echo "$qrow" | awk -F, '{ print $13 }')
+            fi
+            echo "$row" | awk -F, -v c="$conf" -v n="$n" -v a="$name" -v q="$qrow" -v rc="$rc" '
+                { split(q, f, ","); printf "%s %s %s %s %s %s %s %s %s\n", c, n, a,
+                  $14 == "" ? "nan" : $14, f[9], f[10], f[13], rc, $NF == "" ? "nan" : $NF }' >> "$dat.tmp"
+        done
+    done
+}
+run_config hdfs "$W/hdfs.q" "$HL"
+run_config limplock "$W/limp.q" "$LL"
+mv "$dat.tmp" "$dat"
+# the table
+awk 'BEGIN { print "| config | load | algorithm | exact | answer error (TV) | largest group error | root cause found | latency KS |"; print "|---|---|---|---|---|---|---|---|" }
+     /^#/ { next }
+     { printf "| %s | %s | %s | %s | %.3f | %s | %s | %s |\n", $1, $2, $3,
+         $4 == "nan" ? "-" : sprintf("%.1f %%", 100 * $4), $5, $6 == "inf" ? "inf" : sprintf("%.3f", $6),
+         $8 == 1 ? "yes" : "no", $9 == "nan" ? "-" : sprintf("%.3f", $9) }' "$dat" > "$PB_OUT/query_error.md"
+if command -v gnuplot >/dev/null 2>&1; then
+    gnuplot -e "datadir='$PB_OUT'; outdir='$PB_OUT'" "$ROOT/plots/query_error.gp" ||
+        echo "query_error: gnuplot failed" >&2
+fi
+echo "query_error: wrote $dat and query_error.md" >&2
