@@ -56,7 +56,10 @@ int joint_confidence(joint *s, double *conf)
     double *share = malloc(((size_t)n + 1) * sizeof *share);
     uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
     unsigned char *done = calloc((size_t)n + 1, 1);
-    int rc = buf && share && stack && done ? PB_OK : PB_ENOMEM;
+    double *rll = malloc(((size_t)n + 1) * sizeof *rll); /* each request's own */
+    int rc = buf && share && stack && done && rll ? PB_OK : PB_ENOMEM;
+    for (uint32_t q = 0; rc == PB_OK && q < n; q++)
+        rc = joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 0, &rll[q]);
     uint32_t *without = buf, *with = buf + maxk, *x0 = buf + 2 * (size_t)maxk,
              *x1 = buf + 3 * (size_t)maxk;
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
@@ -70,9 +73,8 @@ int joint_confidence(joint *s, double *conf)
         for (uint32_t i = 0; i < k0->n; i++)
             if (k0->a[i] != p)
                 without[nw++] = k0->a[i];
-        double l0 = 0, l0w = 0;
-        if ((rc = joint_req_walk(s, q0, k0->a, k0->n, 0, &l0)) != PB_OK ||
-            (rc = joint_req_walk(s, q0, without, nw, 0, &l0w)) != PB_OK)
+        double l0 = rll[q0], l0w = 0;
+        if ((rc = joint_req_walk(s, q0, without, nw, 0, &l0w)) != PB_OK)
             break;
         double sum = 1.0;
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1] && rc == PB_OK; j++) {
@@ -89,9 +91,8 @@ int joint_confidence(joint *s, double *conf)
             with[m++] = p;
             for (; i < k->n; i++)
                 with[m++] = k->a[i];
-            double l1 = 0, l1w = 0;
-            if ((rc = joint_req_walk(s, q, k->a, k->n, 0, &l1)) != PB_OK ||
-                (rc = joint_req_walk(s, q, with, m, 0, &l1w)) != PB_OK)
+            double l1 = rll[q], l1w = 0;
+            if ((rc = joint_req_walk(s, q, with, m, 0, &l1w)) != PB_OK)
                 break;
             double d = (l0w + l1w) - (l0 + l1);
             /* exchanges: p to q, a call r of q on p's endpoint to q0 */
@@ -136,6 +137,7 @@ int joint_confidence(joint *s, double *conf)
         }
     }
     free(buf);
+    free(rll);
     free(share);
     free(stack);
     free(done);
