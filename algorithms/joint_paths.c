@@ -262,8 +262,12 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                             s->halves_call, s->halves_ret);
     if (rc == PB_OK && s->resplit_capped)
         rc = pb_result_warn(res, "%zu re-splits of two requests left calls out "
-                                 "(more than %d shared calls)",
-                            s->resplit_capped, JOINT_RESPLIT_MAX);
+                                 "(more than %d shared calls; %d for large requests)",
+                            s->resplit_capped, JOINT_RESPLIT_MAX, JOINT_RESPLIT_LOCAL);
+    if (rc == PB_OK && s->resplit_local)
+        rc = pb_result_warn(res, "%zu re-splits of two large requests searched by moves "
+                                 "and exchanges instead of every split",
+                            s->resplit_local);
     if (rc == PB_OK && cut)
         rc = pb_result_warn(res, "%zu cycles of parents cut (inconsistent clocks?)", cut);
     if (rc == PB_OK) {
