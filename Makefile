@@ -7,6 +7,7 @@
 #   make bench      speed and memory benchmarks (never part of the tests)
 #   make test-slurm the quick sweep as a Slurm job array on a local one-node Slurm
 #   make figures    regenerate the papers' figures (the main job)
+#   make realbench  every algorithm on every real trace set (out/realbench.*)
 #   make readme     refresh the README's generated tables from out/figures/
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -16,7 +17,7 @@ BUILD   ?= build
 BIN     ?= bin
 CC      ?= cc
 
-LIBDIRS  := core maketrace skewer sniffer algorithms metrics importer
+LIBDIRS  := core maketrace skewer sniffer algorithms algorithms/precise metrics importer
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \
             -Wno-unused-parameter
@@ -27,7 +28,7 @@ CFLAGS   += -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-LDLIBS   += -ljansson -larchive -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
+LDLIBS   += -lpcap -ljansson -larchive -lz -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
 
 LIB_SRCS  := $(sort $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
@@ -42,9 +43,16 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 .SECONDARY:
 
-.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm
+.PHONY: all test check asan bench fuzz figures report readme regress install clean deps tests-build test-slurm capture-demo realbench
 
-all: $(PROGS)
+all: $(PROGS) $(BUILD)/libpbcapture.so
+
+# the interposition library of bin/pbcapture (docs/capture.md): not part of
+# libpathbench; built position-independent and loaded with LD_PRELOAD
+$(BUILD)/libpbcapture.so: capture/pbcapture_preload.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS) $(if $(filter 1,$(WERROR)),-Werror) \
+	  -fPIC -shared -fvisibility=hidden -o $@ $< -ldl -pthread
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -67,7 +75,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
-tests-build: $(PROGS) $(TEST_BINS)
+tests-build: $(PROGS) $(BUILD)/libpbcapture.so $(TEST_BINS)
 
 deps:
 	@sh scripts/deps.sh
@@ -109,6 +117,12 @@ figures: deps
 report:
 	@sh experiments/report.sh
 
+# The cross-system benchmark: every algorithm on every real set of data/
+# (docs/realbench.md); out/realbench.{md,html,csv}.  REALBENCH_ARGS adds
+# options, e.g. REALBENCH_ARGS="--exec mine='python3 mine.py'".
+realbench: all
+	@sh experiments/realbench.sh $(REALBENCH_ARGS)
+
 # The README's generated tables, from the last `make figures` (docs/DEVELOPING.md).
 readme:
 	@if [ -f out/figures/verdicts_summary.md ]; then \
@@ -118,7 +132,15 @@ readme:
 regress: all
 	@sh experiments/regress.sh
 
-install: $(PROGS)
+# The live test system captured by interposition and tcpdump, every
+# algorithm scored (docs/capture.md; about 4 minutes; needs root for the
+# packets; not part of make test): installs python3 and tcpdump if missing.
+capture-demo: all
+	@sh scripts/deps.sh capture
+	@sh experiments/capture_demo.sh $(CAPTURE_ARGS)
+	@sh experiments/report.sh
+
+install: $(PROGS) $(BUILD)/libpbcapture.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pathbench/configs
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 maketrace/configs/*.conf $(DESTDIR)$(PREFIX)/share/pathbench/configs/

@@ -3,6 +3,7 @@
  * field's baselines (baseline.h).  O(n log n) in the messages.
  */
 #include "baseline.h"
+#include "callview_paths.h"
 #include "pb_hash.h"
 
 #include <math.h>
@@ -148,18 +149,38 @@ void bl_table_free(bl_table *t)
     free(t->out);
     free(t->multi);
     free(t->node_order);
+    free(t->busy);
     memset(t, 0, sizeof *t);
 }
 
 int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
                    pb_error *err)
 {
+    return bl_table_build_keyed(t, v, callids ? BL_KEY_CALLID : BL_KEY_NONE, err);
+}
+
+/* The pairing key of message m: its connection (marked by bit 62, so that
+ * it never equals a call id), else its call id, else none; with
+ * callid_first, its call id where it has one, else its connection. */
+static uint64_t pair_key(const pb_msg *m, int use_conn, int use_callid, int callid_first)
+{
+    if (callid_first && use_callid && m->callid != PB_ID_NONE)
+        return m->callid;
+    if (use_conn && m->conn)
+        return (1ULL << 62) | m->conn;
+    return use_callid ? m->callid : PB_ID_NONE;
+}
+
+int bl_table_build_keyed(bl_table *t, const pb_trace_view *v, bl_key key,
+                         pb_error *err)
+{
     memset(t, 0, sizeof *t);
     t->v = v;
     t->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     const uint32_t nn = t->nnodes;
-    if (!(v->columns & PB_COL_CALLID))
-        callids = 0;
+    int callids = key >= BL_KEY_CALLID && (v->columns & PB_COL_CALLID);
+    int conns = key >= BL_KEY_CONN && (v->columns & PB_COL_CONN);
+    int callid_first = key == BL_KEY_CALLID_CONN;
     for (size_t i = 0; i < v->n; i++) {
         if (v->msgs[i].type == PB_TYPE_CALL)
             t->calls++;
@@ -180,18 +201,19 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
     t->in_off = calloc((size_t)nn + 1, sizeof *t->in_off);
     t->ep_off = calloc((size_t)nn + 1, sizeof *t->ep_off);
     t->multi = calloc(nn ? nn : 1, 1);
+    t->busy = calloc(t->calls + 1, 1);
     uint32_t *caller = malloc((nn ? nn : 1) * sizeof *caller);
     uint32_t *ep_of = malloc((t->calls + 1) * sizeof *ep_of);
     skey *tmp = malloc((t->calls + 1) * sizeof *tmp);
     int rc = PB_ENOMEM;
     if (preserve(&h) != PB_OK || !next || !rnext || !t->rpc || !t->in || !t->out || !t->in_off ||
-        !t->ep_off || !t->multi || !caller || !ep_of || !tmp)
+        !t->ep_off || !t->multi || !t->busy || !caller || !ep_of || !tmp)
         goto out;
 
     /* 1. pair */
     for (size_t i = 0; i < v->n; i++) {
         const pb_msg *m = &v->msgs[i];
-        uint64_t cid = callids ? m->callid : PB_ID_NONE;
+        uint64_t cid = pair_key(m, conns, callids, callid_first);
         int found;
         if (m->type == PB_TYPE_CALL) {
             if (preserve(&h) != PB_OK)
@@ -223,6 +245,9 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
             } else if (e->head == BL_NONE) {
                 e->head = e->tail = k;
             } else {
+                /* another call of this key is still open */
+                t->busy[k] = t->busy[e->tail] = 1;
+                t->busy_calls++;
                 next[e->tail] = k;
                 e->tail = k;
             }
@@ -390,6 +415,7 @@ int bl_emit(const bl_table *t, uint32_t *parent, pb_result *res,
     memo *mt = NULL;
     size_t mcap = 0, nmemo = 0;
     size_t cycles = 0, instances = 0;
+    uint32_t *pmsg = NULL;
     if (!state || !walk || !first || !sib || !trpc || !sig)
         goto out;
 
@@ -409,6 +435,27 @@ int bl_emit(const bl_table *t, uint32_t *parent, pb_result *res,
         }
         while (nw)
             state[walk[--nw]] = 2;
+    }
+    /* each message's parent (the trace's cause, as nesting gives it) */
+    if (!res->skip_assign) {
+        uint32_t *cm = calloc((size_t)n + 1, sizeof *cm);
+        uint32_t *rm = calloc((size_t)n + 1, sizeof *rm);
+        pmsg = malloc((v->n ? v->n : 1) * sizeof *pmsg);
+        if (!cm || !rm || !pmsg) {
+            free(cm);
+            free(rm);
+            goto out;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            cm[i] = t->rpc[i].call;
+            rm[i] = t->rpc[i].ret;
+        }
+        rc = cvp_causes(v->msgs, v->n, n, cm, rm, parent, pmsg);
+        free(cm);
+        free(rm);
+        if (rc != PB_OK)
+            goto out;
+        rc = PB_ENOMEM;
     }
     /* children in call order */
     for (uint32_t i = 0; i < n; i++)
@@ -517,13 +564,18 @@ int bl_emit(const bl_table *t, uint32_t *parent, pb_result *res,
         if (!res->skip_assign) {
             for (uint32_t i = 1; i < tnn; i++) {
                 const bl_rpc *r = &t->rpc[trpc[i]];
-                if ((rc = pb_result_assign(res, v->msgs[r->call].id, instances,
-                                           pat->index)) != PB_OK)
-                    goto out;
-                if (r->ret != BL_NONE &&
-                    (rc = pb_result_assign(res, v->msgs[r->ret].id, instances,
-                                           pat->index)) != PB_OK)
-                    goto out;
+                uint32_t m2[2] = {r->call, r->ret};
+                for (int k = 0; k < 2; k++) {
+                    if (m2[k] == BL_NONE)
+                        continue;
+                    uint32_t pm = pmsg[m2[k]];
+                    if ((rc = pb_result_assign_link(res, v->msgs[m2[k]].id, instances,
+                                                    pat->index,
+                                                    pm == CVP_NONE ? PB_NO_PARENT
+                                                                   : v->msgs[pm].id,
+                                                    NAN)) != PB_OK)
+                        goto out;
+                }
             }
         }
         instances++;
@@ -567,6 +619,7 @@ out:
     free(sib);
     free(trpc);
     free(sig);
+    free(pmsg);
     if (rc != PB_OK)
         return pb_error_set(err, rc, NULL, 0, 0, "out of memory");
     return PB_OK;

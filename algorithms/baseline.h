@@ -63,13 +63,37 @@ typedef struct bl_table {
                                 (clock skew), paired with the next call of
                                 their (caller, callee, callid) */
     size_t multi_nodes;      /* nodes with endpoints and several callers */
+    uint8_t *busy;           /* [nrpc] 1: the call was made while another
+                                call of its key was still open, or another
+                                was made while it was (bl_table_build_keyed
+                                with BL_KEY_CONN: two outstanding calls on
+                                one connection) */
+    size_t busy_calls;       /* calls made while one of their key was open */
 } bl_table;
+
+/* How calls are paired with their returns: by (caller, callee) first in
+ * first out, also keyed by call id, or also keyed by connection (the
+ * `conn` column; a message without one falls back to its call id), or by
+ * call id where a message has one and else by connection. */
+typedef enum bl_key {
+    BL_KEY_NONE = 0,
+    BL_KEY_CALLID = 1,
+    BL_KEY_CONN = 2,
+    BL_KEY_CALLID_CONN = 3
+} bl_key;
 
 /* Build the table of view v (borrowed; must outlive t).  callids: pair by
  * call id when the trace has them.  Returns PB_OK or PB_ENOMEM (err
  * filled). */
 int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
                    pb_error *err);
+
+/* The same with the pairing key chosen (bl_key; BL_KEY_CALLID without the
+ * callid column and BL_KEY_CONN without the conn column fall back to the
+ * key below them).  bl_table_build(t, v, c, err) is
+ * bl_table_build_keyed(t, v, c ? BL_KEY_CALLID : BL_KEY_NONE, err). */
+int bl_table_build_keyed(bl_table *t, const pb_trace_view *v, bl_key key,
+                         pb_error *err);
 
 /* Free what the table owns.  NULL-safe on a zeroed table. */
 void bl_table_free(bl_table *t);

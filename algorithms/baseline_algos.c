@@ -25,12 +25,14 @@
 
 #include "baseline.h"
 #include "pb_algo.h"
+#include "precise.h"
 
 typedef struct bl_params {
     int callids;
     const char *multi;       /* merge | skip */
     const char *order;       /* arrival: artifact | intended */
-    const char *variant;     /* vpath: artifact | clean */
+    const char *variant;     /* vpath: artifact | clean | paper */
+    const char *view;        /* vpath paper: call | message */
     double window;           /* wap5tw: window in mean delays */
     int spontaneous;         /* wap5tw: the "Spontaneous" candidate */
     const char *mark;        /* wap5tw: examined | chosen */
@@ -63,7 +65,11 @@ static const pb_option vpath_options[] = {
      PB_OPT_NORANGE,
      "artifact: one 'latest incoming' register, set by a request's start and "
      "by the return of a call its thread made, cleared by any request's end "
-     "(vpath.py); clean: every call goes to the request its thread serves"},
+     "(vpath.py); clean: every call goes to the request its thread serves; "
+     "paper: Algorithm 1 of the paper (request intervals on the reply-sending "
+     "thread, pairing by order on the connection; docs/precise.md)"},
+    {"view", PB_OPT_STRING, offsetof(bl_params, view), "call", PB_OPT_NORANGE,
+     "variant=paper only: call or message view (artifact and clean: call)"},
     OPT_END};
 
 static const pb_option wap5tw_options[] = {
@@ -376,7 +382,7 @@ static int vpath_assign(const bl_table *t, const bl_params *p, uint32_t *parent,
     else if (!strcmp(p->variant, "clean"))
         clean = 1;
     else
-        return bad_choice(err, "variant", p->variant, "artifact or clean");
+        return bad_choice(err, "variant", p->variant, "artifact, clean or paper");
     const pb_msg *msgs = t->v->msgs;
     int has_thread = (t->v->columns & PB_COL_THREAD) != 0;
     uint32_t maxth = 0;
@@ -533,6 +539,13 @@ static int vpath_assign(const bl_table *t, const bl_params *p, uint32_t *parent,
 static int vpath_run(const pb_trace_view *v, const void *params, pb_result *res,
                      pb_error *err)
 {
+    const bl_params *p = params;
+    if (!strcmp(p->variant, "paper"))
+        return pr_vpath_paper(v, p->callids, p->view, res, err);
+    if (strcmp(p->view, "call"))
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option view: \"%s\" needs variant=paper; the %s "
+                            "variant gives the call view only", p->view, p->variant);
     return run_baseline(v, params, res, err, vpath_assign);
 }
 

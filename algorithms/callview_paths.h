@@ -63,7 +63,7 @@ int cvp_assign_links(const cvp_ctx *x, pb_result *res, const pb_msg *msgs,
  * call.  rtime is a return's recv_ts, or its ts when unknown (a call or
  * return CVP_NONE: a half pair, that message lost; joint keeps them).  npairs
  * pairs with call[q], ret[q] message indices and parent[q] (CVP_NONE: a
- * root); out_parent[v.n] is filled with message indices or CVP_NONE (for
+ * root); out_parent[n] is filled with message indices or CVP_NONE (for
  * messages of no pair too).  Returns PB_OK or PB_ENOMEM. */
 int cvp_causes(const pb_msg *msgs, size_t n, uint32_t npairs,
                const uint32_t *call, const uint32_t *ret, const uint32_t *parent,

@@ -30,6 +30,7 @@
  * joint_cand.c (1-2), joint_model.c (3), joint_search.c (4-5),
  * joint_repair.c (6 and the re-pairing), joint_paths.c (output).
  */
+#include "pb_files.h"
 #include "joint.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
@@ -109,6 +110,10 @@ const pb_option joint_options[] = {
      "request it put them in is below this; 0 = attach everything"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
+    {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,
+     "candidate parents one call may have: the requests in flight at its "
+     "caller that enclose it, the latest-started kept (a cap on memory and "
+     "time when thousands are in flight at once; a warning says when it cut)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
 /* ------------------------------------------------------------------ */
@@ -214,58 +219,96 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q)
 /* ------------------------------------------------------------------ */
 /* call graph file: lines "CALLER SERVICE CALLEE..." */
 
+/* A name of the call-graph file: its node, or NONE (counted, the first
+ * one kept for the warning). */
+static uint32_t cg_node(joint *s, const char *name, long ln)
+{
+    uint32_t a;
+    if (pb_strtab_find(s->v.nodes, name, strlen(name), &a))
+        return a;
+    if (!s->cg_unknown++) {
+        snprintf(s->cg_first, sizeof s->cg_first, "%s", name);
+        s->cg_first_line = ln;
+    }
+    return NONE;
+}
+
+#define CG_LINE_MAX (1 << 20)
+
 static int read_callgraph(joint *s, pb_error *err)
 {
     const char *path = s->p.callgraph;
-    FILE *f = fopen(path, "r");
+    FILE *f = pb_files_open(path, err);
     if (!f)
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open the call-graph file");
+        return err->code;
     size_t ncells = s->cnt_off[s->nlinks] / (JOINT_KMAX + 1);
     s->allowed = calloc(ncells + 1, 1);
     if (!s->allowed) {
-        fclose(f);
+        if (f != stdin)
+            fclose(f);
         return PB_ENOMEM;
     }
-    char line[4096];
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
     long ln = 0;
     int rc = PB_OK;
-    while (rc == PB_OK && fgets(line, sizeof line, f)) {
+    s->cg_unknown = s->cg_nolink = s->cg_allowed = 0;
+    while (rc == PB_OK && (len = getline(&line, &cap, f)) >= 0) {
         ln++;
+        if (len > CG_LINE_MAX || memchr(line, '\0', (size_t)len)) {
+            rc = pb_error_set(err, PB_EPARSE, path, ln, 0,
+                              "%s; expected lines 'CALLER SERVICE CALLEE...' "
+                              "of text", len > CG_LINE_MAX ? "a line longer "
+                              "than 1 MiB" : "a NUL byte (a binary file?)");
+            break;
+        }
         char *h = strchr(line, '#');
         if (h)
             *h = 0;
-        char *save = NULL, *tok[256];
-        int nt = 0;
-        for (char *t = strtok_r(line, " \t\r\n", &save); t && nt < 256;
-             t = strtok_r(NULL, " \t\r\n", &save))
-            tok[nt++] = t;
-        if (nt == 0)
+        char *save = NULL;
+        char *t0 = strtok_r(line, " \t\r\n", &save);
+        if (!t0)
             continue;
-        if (nt < 2) {
+        char *t1 = strtok_r(NULL, " \t\r\n", &save);
+        if (!t1) {
             rc = pb_error_set(err, PB_EPARSE, path, ln, 1,
-                              "a line 'CALLER SERVICE CALLEE...' (at least caller and service)");
+                              "one name \"%s\"; expected a line 'CALLER SERVICE "
+                              "CALLEE...' (at least caller and service)", t0);
             break;
         }
-        uint32_t a, b;
-        if (!pb_strtab_find(s->v.nodes, tok[0], strlen(tok[0]), &a) ||
-            !pb_strtab_find(s->v.nodes, tok[1], strlen(tok[1]), &b))
-            continue; /* nodes absent from the trace: nothing to allow */
-        uint32_t e = joint_hmap_get(&s->linkmap, ((uint64_t)a << 32) | b);
-        if (e == NONE)
-            continue;
-        for (int i = 2; i < nt; i++) {
-            uint32_t c;
-            if (!pb_strtab_find(s->v.nodes, tok[i], strlen(tok[i]), &c))
+        uint32_t a = cg_node(s, t0, ln), b = cg_node(s, t1, ln);
+        uint32_t e = a == NONE || b == NONE
+                         ? NONE
+                         : joint_hmap_get(&s->linkmap, ((uint64_t)a << 32) | b);
+        if (a != NONE && b != NONE && e == NONE)
+            s->cg_nolink++;
+        /* every callee is looked at (and an unknown one counted), however
+         * many a line names */
+        for (char *t = strtok_r(NULL, " \t\r\n", &save); t;
+             t = strtok_r(NULL, " \t\r\n", &save)) {
+            uint32_t c = cg_node(s, t, ln);
+            if (c == NONE || e == NONE)
                 continue;
             uint32_t l = joint_hmap_get(&s->linkmap, ((uint64_t)b << 32) | c);
             if (l == NONE)
                 continue;
             s->allowed[s->cnt_off[e] / (JOINT_KMAX + 1) + s->link_local[l]] = 1;
+            s->cg_allowed++;
         }
     }
     if (rc == PB_OK && ferror(f))
         rc = pb_error_set(err, PB_EIO, path, ln, 0, "read error");
-    fclose(f);
+    if (rc == PB_OK && !s->cg_allowed)
+        rc = pb_error_set(err, PB_EINVAL, path, 0, 0,
+                          "allows no call of the trace (%zu names that are no "
+                          "node of it%s%s%s); expected lines 'CALLER SERVICE "
+                          "CALLEE...' naming the trace's services",
+                          s->cg_unknown, s->cg_unknown ? ", the first \"" : "",
+                          s->cg_unknown ? s->cg_first : "", s->cg_unknown ? "\"" : "");
+    free(line);
+    if (f != stdin)
+        fclose(f);
     return rc;
 }
 

@@ -51,6 +51,8 @@ typedef struct joint_params {
                            start's one call per request is refuted, 1 */
     const char *callgraph; /* [callgraph] file of allowed calls, "" = learn */
     int top;            /* [top] patterns in the text report, 20 */
+    int max_cand;       /* [max_candidates] candidate parents one call may
+                           have (the latest-started kept), 32 */
     double min_confidence; /* [min_confidence] leave calls linked below this
                               confidence unattached (abstain), 0 */
 } joint_params;

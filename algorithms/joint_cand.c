@@ -35,6 +35,12 @@ static int cmp_pkey(const void *x, const void *y)
     return a->msg < b->msg ? -1 : a->msg > b->msg;
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 static int cmp_u64(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
@@ -381,6 +387,8 @@ int joint_find_candidates(joint *s)
         free(tmp);
     }
     const pb_ns w = s->p.slack;
+    const size_t kmax = s->p.max_cand > 0 ? (size_t)s->p.max_cand : 256;
+    s->capped_calls = s->capped_max = 0;
     for (uint32_t a = 0; a < nn && rc == PB_OK; a++) {
         uint32_t i0 = in_off[a], i1 = in_off[a + 1];
         if (i1 - i0 > 1)
@@ -403,6 +411,40 @@ int joint_find_candidates(joint *s)
                     rc = add_cand(s, q);
             }
             nopen = keep;
+            size_t got = s->ncand - start[p];
+            if (got > kmax) {
+                /* the latest-started enclosing requests are kept (open is
+                 * in order of request start); among requests tied at the
+                 * start of the last one kept, a window that turns with
+                 * the call's rank, so that ties spread over the calls */
+                uint32_t *c = s->cand + start[p];
+                pb_ns tk = req_start(s, c[got - kmax]);
+                size_t lo = got - kmax, hi = got - kmax + 1;
+                while (lo > 0 && req_start(s, c[lo - 1]) == tk)
+                    lo--;
+                while (hi < got && req_start(s, c[hi]) == tk)
+                    hi++;
+                size_t g = hi - lo, need = kmax - (got - hi);
+                size_t rot = (size_t)(o - out_off[a]) % g;
+                uint32_t *pick = malloc(kmax * sizeof *pick);
+                if (!pick) {
+                    rc = PB_ENOMEM;
+                    break;
+                }
+                size_t np = 0;
+                for (size_t j = 0; j < need; j++)
+                    pick[np++] = c[lo + (rot + j) % g];
+                /* back in the order of open (ties: by pair index) */
+                qsort(pick, np, sizeof *pick, cmp_u32);
+                for (size_t j = hi; j < got; j++)
+                    pick[np++] = c[j];
+                memcpy(c, pick, kmax * sizeof *c);
+                free(pick);
+                s->ncand = start[p] + kmax;
+                s->capped_calls++;
+                if (got > s->capped_max)
+                    s->capped_max = got;
+            }
             cnt[p] = (uint32_t)(s->ncand - start[p]);
         }
     }

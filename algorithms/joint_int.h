@@ -60,6 +60,13 @@ struct joint {
     uint32_t *pair_of_msg;
     uint32_t *cand_off, *cand;
     size_t ncand, candcap;
+    size_t capped_calls; /* calls whose candidates max_candidates cut */
+    /* -s callgraph=: names that are no node of the trace (the first one
+     * and its line), lines whose CALLER SERVICE is no link of it */
+    size_t cg_unknown, cg_nolink, cg_allowed;
+    char cg_first[64];
+    long cg_first_line;
+    size_t capped_max;   /* the most candidates one of them had */
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
     kvec *kids;             /* calls ascribed to each request, by call time */
 

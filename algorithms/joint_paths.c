@@ -171,6 +171,21 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                        s->align.skipped);
         pb_result_meta(res, "links=%u", s->nlinks);
         pb_result_meta(res, "candidate_parents=%zu", s->ncand);
+        if (s->cg_unknown)
+            pb_result_warn(res, "callgraph=%s: %zu names are no node of the trace "
+                           "(the first: \"%s\", line %ld): ignored; a typo?", s->p.callgraph, s->cg_unknown,
+                           s->cg_first, s->cg_first_line);
+        if (s->cg_nolink)
+            pb_result_warn(res, "callgraph=%s: %zu lines name a caller and service "
+                           "that never call each other in the trace: they allow "
+                           "nothing", s->p.callgraph, s->cg_nolink);
+        if (s->capped_calls)
+            pb_result_warn(res, "%zu calls had more than max_candidates=%d "
+                           "candidate parents (up to %zu requests in flight "
+                           "enclosing one call); only the %d latest-started were "
+                           "considered; raise the cap with -s max_candidates=N",
+                           s->capped_calls, s->p.max_cand, s->capped_max,
+                           s->p.max_cand);
         pb_result_meta(res, "nested_pairs=%zu", s->nested);
         pb_result_meta(res, "ambiguous_pairs=%zu", s->ambiguous);
         pb_result_meta(res, "mean_parallelism=%.3f",

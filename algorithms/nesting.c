@@ -29,6 +29,7 @@
 #include "pb_strbuf.h"
 #include "pb_strtab.h"
 
+#include <stddef.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_filter.h>
 #include <gsl/gsl_vector.h>
@@ -67,6 +68,10 @@ const pb_option nesting_options[] = {
     {"same_tick", PB_OPT_BOOL, offsetof(nesting_params, same_tick), "1", PB_OPT_NORANGE,
      "skew_window 0: a call with the child's ts, earlier in the file, is a candidate "
      "parent (0: strictly earlier only, Figure 4)"},
+    {"max_candidates", PB_OPT_INT, offsetof(nesting_params, max_cand), "1024", 1, 1e9,
+     "candidate parents one call may have (the calls open at its sender when "
+     "it was sent): the latest-sent kept; a cap on memory for deep chains "
+     "through few nodes; a warning says when it cut"},
     {"window", PB_OPT_DURATION, offsetof(nesting_params, window), "0", 0, 1e6,
      "sliding-window nesting (docs/nesting.md): cut the trace into windows of this "
      "length; equals whole-trace nesting when longer than the longest call; 0 = off"},
@@ -642,6 +647,50 @@ static int cand_push(nesting *s, uint32_t q)
     return PB_OK;
 }
 
+/* Keep, of the n candidates at c (distinct pairs), the k whose calls were
+ * sent last (largest message index: the trace is in time order), in their
+ * order.  O(n): a quickselect on a copy of the keys.  Returns PB_OK or
+ * PB_ENOMEM. */
+static int cut_candidates(nesting *s, uint32_t *c, size_t n, size_t k)
+{
+    if (pb_grow(&s->selbuf, sizeof *s->selbuf, &s->selcap, n, 1024) != PB_OK)
+        return PB_ENOMEM;
+    uint32_t *a = s->selbuf;
+    for (size_t i = 0; i < n; i++)
+        a[i] = s->call[c[i]];
+    /* the (n - k)-th smallest key: the least one kept (quickselect,
+     * three-way partition) */
+    ptrdiff_t want = (ptrdiff_t)(n - k), lo = 0, hi = (ptrdiff_t)n - 1;
+    while (lo < hi) {
+        uint32_t pv = a[lo + (hi - lo) / 2];
+        ptrdiff_t lt = lo, i = lo, gt = hi;
+        while (i <= gt) {
+            uint32_t t = a[i];
+            if (t < pv) {
+                a[i++] = a[lt];
+                a[lt++] = t;
+            } else if (t > pv) {
+                a[i] = a[gt];
+                a[gt--] = t;
+            } else {
+                i++;
+            }
+        }
+        if (want < lt)
+            hi = lt - 1;
+        else if (want > gt)
+            lo = gt + 1;
+        else
+            break;
+    }
+    uint32_t least = a[want];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s->call[c[i]] >= least)
+            c[m++] = c[i];
+    return PB_OK;
+}
+
 static int sweep(nesting *s, pb_error *err)
 {
     const pb_msg *msgs = s->v.msgs;
@@ -699,6 +748,17 @@ static int sweep(nesting *s, pb_error *err)
         }
         if (rc != PB_OK)
             break;
+        const size_t kmax = s->p.max_cand > 0 ? (size_t)s->p.max_cand : 1024;
+        size_t got = s->ncand - start;
+        if (got > kmax) {
+            if ((rc = cut_candidates(s, s->cand + start, got, kmax)) != PB_OK)
+                break;
+            /* the same-tick count of those kept */
+            st = 0;
+            for (size_t k = start; k < start + kmax && tie_ok; k++)
+                st += cmsg(s, s->cand[k])->ts == lim;
+            s->ncand = start + kmax;
+        }
         if (s->ncand > UINT32_MAX) {
             rc = pb_error_set(err, PB_ERANGE, NULL, 0, 0,
                               "more than 2^32 candidate nestings: trace too large "
@@ -712,6 +772,11 @@ static int sweep(nesting *s, pb_error *err)
             continue;
         s->with_cands++;
         s->own_cands += nc;
+        if (got > kmax) {
+            s->capped++;
+            if (got > s->capped_max)
+                s->capped_max = got;
+        }
         s->own_same_tick += st;
         double wt = 1.0 / (double)nc;
         uint32_t last_a = NONE, h = NONE;
@@ -731,6 +796,9 @@ static int sweep(nesting *s, pb_error *err)
     for (uint32_t i = 0; i < s->nnodes; i++)
         free(open[i].a);
     free(open);
+    free(s->selbuf);
+    s->selbuf = NULL;
+    s->selcap = 0;
     if (rc == PB_ENOMEM)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory listing candidate nestings");
     if (rc == PB_ERANGE && sb_full)
@@ -998,6 +1066,7 @@ void nesting_close(nesting *s)
     free(s->pair_of_msg);
     free(s->cand_off);
     free(s->cand);
+    free(s->selbuf);
     free(s->parent);
     free(s->share);
     free(s->first_child);
@@ -1192,6 +1261,8 @@ void nesting_seg_counts(const nesting *s, nesting_seg_counts_t *c)
     c->with_cands = s->with_cands;
     c->cands = s->own_cands;
     c->same_tick_cands = s->own_same_tick;
+    c->capped = s->capped;
+    c->capped_max = s->capped_max;
 }
 
 /* ------------------------------------------------------------------ */

@@ -36,6 +36,8 @@ typedef struct nesting_params {
     double smooth_width; /* [smooth_width] its standard deviation, bins */
     int callids;         /* [callids] use call ids (else FIFO for all) */
     int top;             /* [top] patterns drawn in dot / report; 0 = all */
+    int max_cand;        /* [max_candidates] candidate parents one call may
+                            have: the latest-sent kept, 1024 */
     int same_tick;       /* [same_tick] with skew_window 0, a call with the
                             same ts as the child's call, earlier in the
                             file, is a candidate parent (default 1; 0 =

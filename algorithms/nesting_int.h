@@ -72,6 +72,10 @@ struct nesting {
     size_t repeated, with_cands, cycles;
     size_t no_callid;       /* calls without a call id while callids=1 */
     size_t same_tick_cands; /* candidates with the child's ts, earlier in the file */
+    size_t capped, capped_max; /* owned calls whose candidates max_candidates
+                                  cut, and the most one of them had */
+    uint32_t *selbuf;       /* scratch of the cut */
+    size_t selcap;
     size_t own_cands, own_same_tick; /* the same two of the pairs scored
                                         here (all of them for the whole
                                         trace; the owned ones of a segment) */
@@ -166,10 +170,15 @@ uint32_t nesting_sb_nhist(const nesting *sb);
 
 typedef struct nesting_seg_counts_t {
     size_t with_cands, cands, same_tick_cands; /* of the owned pairs (mode 1) */
+    size_t capped, capped_max;
 } nesting_seg_counts_t;
 
 /* Counters of a segment. */
 void nesting_seg_counts(const nesting *s, nesting_seg_counts_t *c);
+
+/* The warning when max_candidates cut some calls' candidates (whole trace
+ * and windows alike).  Returns PB_OK or PB_ENOMEM. */
+int nesting_warn_capped(pb_result *res, size_t capped, size_t capped_max, int max_cand);
 
 /* Path building state kept across segments (instance numbers, memo,
  * per-pattern statistics). */

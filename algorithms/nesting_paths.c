@@ -471,6 +471,8 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "paths=%zu", roots);
         rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
     }
+    if (rc == PB_OK && s->capped)
+        rc = nesting_warn_capped(res, s->capped, s->capped_max, s->p.max_cand);
     if (rc == PB_OK && s->no_callid)
         rc = nesting_warn_no_callid(res, s->no_callid, s->calls,
                                     (s->v.columns & PB_COL_CALLID) != 0, s->repeated);
@@ -595,6 +597,17 @@ int nesting_meta_counts(pb_result *res, size_t no_callid, size_t same_tick,
                          with_cands ? (double)cands / (double)with_cands : 0.0);
     rc |= pb_result_meta(res, "histograms=%u", nhist);
     return rc ? PB_ENOMEM : PB_OK;
+}
+
+int nesting_warn_capped(pb_result *res, size_t capped, size_t capped_max, int max_cand)
+{
+    if (pb_result_meta(res, "capped_calls=%zu", capped) != PB_OK)
+        return PB_ENOMEM;
+    return pb_result_warn(res, "%zu calls had more than max_candidates=%d candidate "
+                               "parents (up to %zu calls open at their sender); only "
+                               "the %d sent last were considered; raise the cap with "
+                               "-s max_candidates=N",
+                          capped, max_cand, capped_max, max_cand);
 }
 
 int nesting_warn_no_callid(pb_result *res, size_t no_callid, size_t calls,

@@ -36,6 +36,7 @@
  * as the windows close.  Pass 1 also checks message ids for duplicates
  * within two windows and measures the timestamp tick, streaming.
  */
+#include "pb_files.h"
 #include "nesting.h"
 #include "nesting_int.h"
 #include "callview_paths.h"
@@ -119,6 +120,7 @@ typedef struct wstate {
     size_t tallycap;
     size_t calls, returns, others;
     size_t pairs, long_calls, with_cands, cands, same_tick, roots, segments, peak;
+    size_t capped, capped_max; /* calls max_candidates cut */
     size_t repeated, no_callid;
     nesting_pairer *pr;  /* the pairing of the current pass */
     size_t expired;
@@ -476,6 +478,9 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
         w->with_cands += cnt.with_cands;
         w->cands += cnt.cands;
         w->same_tick += cnt.same_tick_cands;
+        w->capped += cnt.capped;
+        if (cnt.capped_max > w->capped_max)
+            w->capped_max = cnt.capped_max;
     }
     if (mode == 2) {
         /* the parents chosen here, for the overlap of the next windows */
@@ -665,6 +670,8 @@ static int run(wsrc *src, const pb_strtab *nodes, unsigned columns,
         pb_result_meta(res, "window_buffer_peak=%zu", w.peak);
         rc = pb_result_meta(res, "expired_calls=%zu", w.expired);
     }
+    if (rc == PB_OK && w.capped)
+        rc = nesting_warn_capped(res, w.capped, w.capped_max, w.p->max_cand);
     if (rc == PB_OK && w.no_callid)
         rc = nesting_warn_no_callid(res, w.no_callid, w.calls,
                                     (columns & PB_COL_CALLID) != 0, w.repeated);
@@ -749,8 +756,8 @@ int nesting_window_stream(const char *path, const pb_reader_opts *ropts,
                               "in TMPDIR for the second pass over stdin");
         else
             setvbuf(src.spool, NULL, _IOFBF, 1 << 20);
-    } else if (!(src.fp = fopen(path, "rb"))) {
-        rc = pb_error_set(err, PB_EIO, path, 0, 0, "cannot open");
+    } else if (!(src.fp = pb_files_open(path, err))) {
+        rc = err->code;
     }
     if (rc == PB_OK && (rc = pb_reader_open_fp(&src.r, src.fp, src.name, src.names,
                                                &src.ropts, err)) == PB_OK) {

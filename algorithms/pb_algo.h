@@ -52,5 +52,7 @@ extern const pb_algo pb_algo_fcfs;
 extern const pb_algo pb_algo_arrival;
 extern const pb_algo pb_algo_vpath;
 extern const pb_algo pb_algo_wap5tw;
+/* the precise tracers (algorithms/precise/, docs/precise.md) */
+extern const pb_algo pb_algo_borderpatrol;
 
 #endif

@@ -3,6 +3,7 @@
  * (pb_exec.h).  POSIX: fork, exec /bin/sh -c, wait4 for the child's CPU
  * time.  Never prints.
  */
+#define _GNU_SOURCE /* mkostemp, close_range */
 #include "pb_exec.h"
 
 #include <ctype.h>
@@ -10,7 +11,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include "pb_strbuf.h"
+#include "pb_time.h"
 #include "score.h"
 
 #define ERR_KEEP 65536 /* bytes of the command's stderr kept (its tail) */
@@ -44,7 +48,7 @@ static char *tmp_file(const char *tag, int *fd)
     if (!p)
         return NULL;
     snprintf(p, n, "%s/pathbench-exec-%s-XXXXXX", dir, tag);
-    *fd = mkstemp(p);
+    *fd = mkostemp(p, O_CLOEXEC);
     if (*fd < 0) {
         free(p);
         return NULL;
@@ -54,7 +58,7 @@ static char *tmp_file(const char *tag, int *fd)
 
 static char *read_tail(const char *path, size_t keep)
 {
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = fopen(path, "rbe");
     if (!fp)
         return NULL;
     long size = 0;
@@ -75,6 +79,13 @@ static char *read_tail(const char *path, size_t keep)
     return b;
 }
 
+/* The file behind fd reached cap bytes (a write past it failed). */
+static int file_at_cap(int fd, size_t cap)
+{
+    struct stat st;
+    return fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_size >= (uint64_t)cap;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -82,10 +93,21 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int pb_exec_start(const char *command, const pb_trace *t,
-                  const char *const *params, size_t nparams, pb_exec_run *run,
-                  pb_error *err)
+void pb_exec_limits_default(pb_exec_limits *lim)
 {
+    lim->timeout = (pb_ns)3600 * 1000000000;
+    lim->max_output = (size_t)4 << 30;
+}
+
+int pb_exec_start(const char *command, const pb_trace *t,
+                  const char *const *params, size_t nparams,
+                  const pb_exec_limits *limp, pb_exec_run *run, pb_error *err)
+{
+    pb_exec_limits lim;
+    if (limp)
+        lim = *limp;
+    else
+        pb_exec_limits_default(&lim);
     memset(run, 0, sizeof *run);
     run->exit_status = -1;
     for (size_t i = 0; i < nparams; i++) {
@@ -154,6 +176,12 @@ int pb_exec_start(const char *command, const pb_trace *t,
         int i0 = open(in_path, O_RDONLY);
         if (i0 < 0 || dup2(i0, 0) < 0 || dup2(fout, 1) < 0 || dup2(ferr, 2) < 0)
             _exit(126);
+        /* the command gets stdin, stdout and stderr, nothing else of
+         * infer's: every other descriptor is close-on-exec already; close
+         * whatever a library may have opened without it */
+        if (close_range(3, ~0U, 0) != 0)
+            for (int fd = 3; fd < 65536; fd++)
+                close(fd);
         for (size_t i = 0; i < nparams; i++) {
             const char *eq = strchr(params[i], '=');
             char name[256];
@@ -162,6 +190,11 @@ int pb_exec_start(const char *command, const pb_trace *t,
             setenv(name, eq + 1, 1);
         }
         setenv("PB_PARAMS", pb_strbuf_str(&all), 1);
+        if (lim.max_output) {
+            /* a file past the cap: SIGXFSZ, reported by the parent */
+            struct rlimit rl = {(rlim_t)lim.max_output, (rlim_t)lim.max_output};
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
@@ -169,11 +202,28 @@ int pb_exec_start(const char *command, const pb_trace *t,
     int status = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
-    while (wait4(pid, &status, 0, &ru) < 0) {
-        if (errno != EINTR) {
+    /* wait, up to the time limit (polled: no signal handler to install) */
+    for (long nap = 1000000;;) {
+        pid_t w = wait4(pid, &status, lim.timeout ? WNOHANG : 0, &ru);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
             rc = pb_error_set(err, PB_EIO, NULL, 0, 0, "waiting for \"%s\": %s",
                               command, strerror(errno));
             goto out;
+        }
+        if (w == 0 && lim.timeout && (now_s() - w0) * 1e9 >= (double)lim.timeout) {
+            kill(pid, SIGKILL);
+            run->timed_out = 1;
+            while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+                ;
+            break;
+        }
+        if (w == 0) {
+            struct timespec ts = {0, nap};
+            nanosleep(&ts, NULL);
+            if (nap < 50000000)
+                nap *= 2;
         }
     }
     run->wall_s = now_s() - w0;
@@ -182,7 +232,23 @@ int pb_exec_start(const char *command, const pb_trace *t,
     run->err_text = read_tail(err_path, ERR_KEEP);
     if (!run->err_text)
         run->err_text = calloc(1, 1);
-    if (WIFSIGNALED(status)) {
+    if (run->timed_out) {
+        char d[PB_DURATION_BUF];
+        rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
+                          "external algorithm \"%s\" ran past the time limit "
+                          "(%s) and was killed; raise it with --exec-timeout "
+                          "DURATION", command, pb_duration_format(lim.timeout, d));
+    } else if ((WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ) ||
+               (lim.max_output && file_at_cap(fout, lim.max_output))) {
+        run->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+        if (!run->signal)
+            run->exit_status = WEXITSTATUS(status);
+        rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
+                          "external algorithm \"%s\" wrote a file past the size "
+                          "limit (%zu bytes: its output, its standard error or a "
+                          "file of its own) and was stopped; raise it with "
+                          "--exec-max-output SIZE", command, lim.max_output);
+    } else if (WIFSIGNALED(status)) {
         run->signal = WTERMSIG(status);
         rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
                           "external algorithm \"%s\" was killed by signal %d",
@@ -294,7 +360,7 @@ int pb_exec_finish(const char *command, const pb_trace *t,
     if (rc != PB_OK)
         return rc;
 
-    FILE *in = fopen(run->out_path, "rb");
+    FILE *in = fopen(run->out_path, "rbe");
     if (!in)
         return pb_error_set(err, PB_EIO, shown, 0, 0, "cannot read it back");
     fprintf(fp, "# pathbench-result 1\n");
@@ -313,6 +379,14 @@ int pb_exec_finish(const char *command, const pb_trace *t,
     if (pb_fingerprint_of(t->msgs, t->n, t->names->nodes, &fpr) == PB_OK) {
         pb_fingerprint_format(&fpr, fpline, sizeof fpline);
         fprintf(fp, "# %s\n", fpline);
+    }
+    /* the trace's own metadata, as infer carries it for every algorithm
+     * (score reads a sniffed copy's "sniffer: messages=A kept=B" there) */
+    for (size_t i = 0; i < t->nmeta; i++) {
+        fputs("# trace: ", fp);
+        for (const char *q = t->meta[i]; *q; q++)
+            fputc(*q == '\n' || *q == '\r' ? ' ' : *q, fp);
+        fputc('\n', fp);
     }
     char buf[8192];
     int first = 1, bol = 1;

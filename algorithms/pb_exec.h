@@ -23,9 +23,21 @@
 #include "pb_error.h"
 #include "pb_trace.h"
 
+/* What the command may take.  Defaults (pb_exec_limits_default): one hour
+ * of wall time, 4 GiB per file it writes (its output, its standard error
+ * and any file of its own: RLIMIT_FSIZE). */
+typedef struct pb_exec_limits {
+    pb_ns timeout;      /* wall time, then it is killed (SIGKILL); 0 = none */
+    size_t max_output;  /* bytes one file it writes may hold; 0 = none */
+} pb_exec_limits;
+
+/* Fill lim with the defaults. */
+void pb_exec_limits_default(pb_exec_limits *lim);
+
 typedef struct pb_exec_run {
     int exit_status;     /* the command's exit status, or -1 */
     int signal;          /* the signal that ended it, or 0 */
+    int timed_out;       /* killed at lim->timeout */
     double wall_s;       /* wall time of the command */
     double cpu_s;        /* user + system CPU time of the command */
     uint64_t input_fnv;  /* FNV-1a 64 of the CSV bytes it was given */
@@ -38,11 +50,13 @@ typedef struct pb_exec_run {
  * strings (borrowed).  Fills *run (free with pb_exec_run_free, which also
  * removes the temporary file).  Returns PB_OK when the command ran and
  * exited with status 0; PB_EINVAL for a bad parameter name; PB_EIO when it
- * could not be started, failed or was killed (run->exit_status,
- * run->signal and run->err_text say how; err names the command). */
+ * could not be started, failed, was killed, ran past lim->timeout or wrote
+ * more than lim->max_output (run->exit_status, run->signal and
+ * run->err_text say how; err names the command and the limit).  lim may
+ * be NULL (defaults). */
 int pb_exec_start(const char *command, const pb_trace *t,
-                  const char *const *params, size_t nparams, pb_exec_run *run,
-                  pb_error *err);
+                  const char *const *params, size_t nparams,
+                  const pb_exec_limits *lim, pb_exec_run *run, pb_error *err);
 
 /* Check the command's output as strictly as score does and write it to fp
  * as a result file: the version line, then

@@ -100,7 +100,10 @@ int pb_cli_init(pb_cli *cli, const char *prog, const pb_cli_opt *table,
                 return rc;
             }
             lo[k].name = o->name;
-            lo[k].has_arg = o->arg ? required_argument : no_argument;
+            /* an argument named "[=X]" is optional (long form only) */
+            lo[k].has_arg = !o->arg               ? no_argument
+                            : o->arg[0] == '['    ? optional_argument
+                                                  : required_argument;
             lo[k].flag = NULL;
             lo[k].val = 1000 + (int)k;
             k++;
@@ -151,6 +154,14 @@ int pb_cli_next(pb_cli *cli, const char **arg, pb_error *err)
         pb_error_set(err, PB_EINVAL, NULL, 0, 0, "unknown option");
         return PB_CLI_BAD;
     }
+    /* a file flag given "" would fail late and without a name: refused
+     * here, naming the flag (issue 29) */
+    if (o->arg && optarg && !*optarg &&
+        (!strcmp(o->arg, "FILE") || !strcmp(o->arg, "TRACE"))) {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option --%s needs a file name, got an empty one", o->name);
+        return PB_CLI_BAD;
+    }
     *arg = optarg;
     return o->id;
 }
@@ -174,7 +185,8 @@ void pb_cli_help(FILE *fp, const pb_cli *cli)
                              o->name, o->arg ? " " : "", o->arg ? o->arg : "");
             else
                 n = snprintf(left, sizeof left, "      --%s%s%s", o->name,
-                             o->arg ? " " : "", o->arg ? o->arg : "");
+                             o->arg && o->arg[0] != '[' ? " " : "",
+                             o->arg ? o->arg : "");
             const char *h = o->help;
             fputs(left, fp);
             if (n > 24) {
@@ -267,156 +279,4 @@ int pb_cli_usage_error(const char *prog, const pb_error *err)
     return 2;
 }
 
-/* ---------------------------------------------------------------- */
-/* Output files */
-
-struct pb_out {
-    FILE *fp;
-    char *path;  /* NULL for stdout */
-    char *tmp;   /* temporary file renamed into place, or NULL */
-};
-
-FILE *pb_out_fp(const pb_out *o) { return o->fp; }
-
-const char *pb_out_name(const pb_out *o) { return o->path ? o->path : "(stdout)"; }
-
-int pb_out_open(pb_out **out, const char *path, const char *const *inputs,
-                size_t ninputs, pb_error *err)
-{
-    *out = NULL;
-    pb_out *o = calloc(1, sizeof *o);
-    if (!o)
-        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    if (!path || !strcmp(path, "-")) {
-        o->fp = stdout;
-        *out = o;
-        return PB_OK;
-    }
-    struct stat st, ls;
-    int exists = stat(path, &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) {
-        free(o);
-        return pb_error_set(err, PB_EINVAL, path, 0, 0,
-                            "is a folder; expected an output file name");
-    }
-    for (size_t i = 0; exists && i < ninputs; i++) {
-        struct stat is;
-        if (!inputs[i] || !strcmp(inputs[i], "-") || stat(inputs[i], &is) != 0)
-            continue;
-        if (is.st_dev == st.st_dev && is.st_ino == st.st_ino) {
-            free(o);
-            return pb_error_set(err, PB_EINVAL, path, 0, 0,
-                                "is also an input (%s); expected an output "
-                                "that is not read by this run", inputs[i]);
-        }
-    }
-    o->path = strdup(path);
-    if (!o->path) {
-        free(o);
-        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    int direct = exists && (!S_ISREG(st.st_mode) ||
-                            (lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode)));
-    if (direct) {
-        /* a device, a pipe or a symbolic link: written where it points */
-        o->fp = fopen(path, "w");
-        if (!o->fp) {
-            int e = errno;
-            free(o->path);
-            free(o);
-            return pb_error_set(err, PB_EIO, path, 0, 0,
-                                "cannot open for writing: %s", strerror(e));
-        }
-        *out = o;
-        return PB_OK;
-    }
-    if (exists && access(path, W_OK) != 0) {
-        /* a file the user made read-only stays protected, as with fopen */
-        int e = errno;
-        free(o->path);
-        free(o);
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open for writing: %s",
-                            strerror(e));
-    }
-    size_t l = strlen(path);
-    o->tmp = malloc(l + 16);
-    if (!o->tmp) {
-        free(o->path);
-        free(o);
-        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    /* PATH.tmpXXXXXX: same folder, so the rename is atomic */
-    memcpy(o->tmp, path, l);
-    memcpy(o->tmp + l, ".tmpXXXXXX", 11);
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(o->tmp);
-        free(o->path);
-        free(o);
-        return pb_error_set(err, PB_EIO, path, 0, 0,
-                            "cannot create the output: %s", strerror(e));
-    }
-    mode_t um = umask(0);
-    umask(um);
-    if (fchmod(fd, (exists ? st.st_mode : 0666) & 0777 & ~um) != 0) {
-        /* the mode is a nicety; the data is what matters */
-    }
-    o->fp = fdopen(fd, "w");
-    if (!o->fp) {
-        int e = errno;
-        close(fd);
-        unlink(o->tmp);
-        free(o->tmp);
-        free(o->path);
-        free(o);
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open for writing: %s",
-                            strerror(e));
-    }
-    *out = o;
-    return PB_OK;
-}
-
-int pb_out_commit(pb_out *o, pb_error *err)
-{
-    if (!o)
-        return PB_OK;
-    int bad = fflush(o->fp) != 0 || ferror(o->fp);
-    int e = errno;
-    if (o->fp != stdout) {
-        if (fclose(o->fp) != 0 && !bad) {
-            bad = 1;
-            e = errno;
-        }
-    }
-    int rc = PB_OK;
-    if (bad) {
-        rc = pb_error_set(err, PB_EIO, pb_out_name(o), 0, 0,
-                          "write error: %s%s", e ? strerror(e) : "failed",
-                          o->tmp ? "; the old file, if any, is left as it was" : "");
-        if (o->tmp)
-            unlink(o->tmp);
-    } else if (o->tmp && rename(o->tmp, o->path) != 0) {
-        e = errno;
-        rc = pb_error_set(err, PB_EIO, o->path, 0, 0, "cannot rename %s into place: %s",
-                          o->tmp, strerror(e));
-        unlink(o->tmp);
-    }
-    free(o->tmp);
-    free(o->path);
-    free(o);
-    return rc;
-}
-
-void pb_out_abort(pb_out *o)
-{
-    if (!o)
-        return;
-    if (o->fp != stdout)
-        fclose(o->fp);
-    if (o->tmp)
-        unlink(o->tmp);
-    free(o->tmp);
-    free(o->path);
-    free(o);
-}
+/* Output files (pb_out_*): core/pb_out.c */

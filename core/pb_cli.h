@@ -33,7 +33,9 @@ typedef struct pb_cli_opt {
     int id;               /* returned by pb_cli_next; > 0 */
     char short_name;      /* 0 = long form only */
     const char *name;     /* long name, words joined by '-' */
-    const char *arg;      /* metavariable ("FILE"); NULL = takes no argument */
+    const char *arg;      /* metavariable ("FILE"); NULL = takes no argument;
+                             "[=X]": an optional argument, long form only
+                             (--name or --name=X) */
     const char *help;     /* lines separated by '\n'; NULL = hidden (an
                              old spelling kept as an alias) */
 } pb_cli_opt;
@@ -113,14 +115,19 @@ int pb_cli_set_kv(const char *prog, const pb_option *table, void *params,
 
 typedef struct pb_out pb_out;
 
-/* Open the output path (NULL or "-" = stdout) before the work starts.
- * inputs: paths the program will read (NULL entries and "-" skipped);
- * an output that is the same file as one of them (device and inode) is
- * refused.  A regular file (or a path that does not exist yet) is written
+/* Open the output path (NULL or "-" = stdout) before the work starts
+ * (core/pb_out.c).  inputs: paths the program will read ("-" = stdin,
+ * NULL entries skipped); an output that is the same file (device and
+ * inode) as one of them, as a file the run has read already or as another
+ * output of the run is refused (pb_files.h; files read later are checked
+ * against the outputs as they are opened).  A regular file -- also the
+ * target of a symbolic link, or the file behind /dev/stdin -- is written
  * to a temporary file beside it, renamed into place by pb_out_commit; a
- * device or pipe (/dev/null, /dev/stdout) is written directly.
- * Returns PB_OK with *out set, PB_EINVAL (same file as an input, or a
- * folder), PB_EIO (cannot create: err names the path and the reason). */
+ * device or pipe (/dev/null) is written directly; the run's own standard
+ * output (/dev/stdout) is used as it is.
+ * Returns PB_OK with *out set, PB_EINVAL (same file as an input or another
+ * output, a folder, an empty name), PB_EIO (cannot create: err names the
+ * path and the reason). */
 int pb_out_open(pb_out **out, const char *path, const char *const *inputs,
                 size_t ninputs, pb_error *err);
 

@@ -96,12 +96,21 @@ static int set_value(const pb_option *o, void *params, const char *value,
     }
     case PB_OPT_DURATION: {
         pb_ns v;
-        if (pb_duration_parse(value, &v) != PB_OK)
+        int prc = pb_duration_parse(value, &v);
+        if (prc == PB_ERANGE)
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: %s is out of range; expected %s (a "
+                                "duration is whole nanoseconds: below 1ns it "
+                                "would round to 0)", o->name, value,
+                                range_text(o, rb, sizeof rb));
+        if (prc != PB_OK)
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: expected a duration with a unit (%s) "
                                 "such as 30ms or 2s, got \"%s\"", o->name,
                                 PB_DURATION_UNITS, value);
-        if (out_of_range(o, pb_ns_to_sec(v)))
+        /* the range in whole nanoseconds, as range_text shows it: a
+         * double comparison would refuse the documented maximum */
+        if (o->min <= o->max && (v < pb_sec_to_ns(o->min) || v > pb_sec_to_ns(o->max)))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: %s is out of range; expected %s",
                                 o->name, value, range_text(o, rb, sizeof rb));

@@ -105,16 +105,16 @@ int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
     return add_row(r, msg_id, (uint32_t)instance, pattern, PB_NO_PARENT, NAN);
 }
 
-/* Confidences are kept to 6 significant digits: the value compared with
- * min_confidence is the one written, so that score --coverage-curve
- * reproduces a run's abstentions from the file. */
+/* Confidences are kept to 6 decimals, as q / 10^6 with q an integer:
+ * that division is correctly rounded, and so is strtod of the text
+ * "0.qqqqqq" the writer prints, so the value compared with min_confidence
+ * is exactly the one score reads back (score --coverage-curve reproduces
+ * a run's abstentions from the file). */
 static double round6(double v)
 {
-    if (isnan(v))
+    if (isnan(v) || v == 1 || v == 0) /* the common cases, exact already */
         return v;
-    char b[32];
-    snprintf(b, sizeof b, "%.6g", v);
-    return strtod(b, NULL);
+    return (double)llround(v * 1e6) / 1e6;
 }
 
 int pb_result_abstain(pb_result *r, uint64_t msg_id, double confidence)
@@ -258,30 +258,66 @@ int pb_fingerprint_parse(const char *s, pb_fingerprint *out)
     return PB_OK;
 }
 
+/* Decimal digits of v at p; returns the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+    char t[24];
+    int n = 0;
+    do {
+        t[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = t[--n];
+    return p;
+}
+
 /* One assignment row: id,instance,rank[,parent][,confidence]; an
- * abstention has empty instance, rank and parent. */
+ * abstention has empty instance, rank and parent.  Built in a buffer
+ * (printf would be most of the writing time of a large table). */
 static void put_assign(FILE *fp, const pb_result *r, const pb_assign *a,
                        uint64_t parent, double conf)
 {
-    if (a->instance == PB_ABSTAIN) {
-        fprintf(fp, "%llu,,", (unsigned long long)a->id);
-    } else {
+    char buf[128], *p = put_u64(buf, a->id);
+    *p++ = ',';
+    if (a->instance != PB_ABSTAIN) {
         const pb_pattern *e = pb_pattab_by_index(r->patterns, a->pattern);
-        fprintf(fp, "%llu,%u,%u", (unsigned long long)a->id, a->instance,
-                e ? e->rank : 0);
+        p = put_u64(p, a->instance);
+        *p++ = ',';
+        p = put_u64(p, e ? e->rank : 0);
+    } else {
+        *p++ = ',';
     }
     if (r->has_parent) {
-        fputc(',', fp);
+        *p++ = ',';
         if (parent != PB_NO_PARENT && a->instance != PB_ABSTAIN)
-            fprintf(fp, "%llu", (unsigned long long)parent);
+            p = put_u64(p, parent);
     }
     if (r->has_conf) {
-        char nb[40];
-        fputc(',', fp);
-        if (!isnan(conf))
-            fputs(pb_num_format(conf, nb), fp);
+        *p++ = ',';
+        if (!isnan(conf)) {
+            /* q / 10^6 (round6): "1", "0", or "0." and up to 6 digits */
+            long long q = llround(conf * 1e6);
+            if (q >= 1000000) {
+                *p++ = '1';
+            } else if (q <= 0) {
+                *p++ = '0';
+            } else {
+                *p++ = '0';
+                *p++ = '.';
+                char d[6];
+                for (int k = 5; k >= 0; k--, q /= 10)
+                    d[k] = (char)('0' + q % 10);
+                int last = 5;
+                while (d[last] == '0')
+                    last--;
+                for (int k = 0; k <= last; k++)
+                    *p++ = d[k];
+            }
+        }
     }
-    fputc('\n', fp);
+    *p++ = '\n';
+    fwrite(buf, 1, (size_t)(p - buf), fp);
 }
 
 int pb_result_write(FILE *fp, pb_result *r, const char *const *head,

@@ -119,8 +119,8 @@ int pb_result_assign(pb_result *r, uint64_t msg_id, uint64_t instance,
 /* Same, with what the algorithm knows of the link: `parent` is the id of
  * the message that caused msg_id (PB_NO_PARENT: a root, or unknown) and
  * `confidence` how sure the algorithm is of this attachment, in [0, 1]
- * (NAN: unknown; kept to 6 significant digits, the value written and
- * compared with min_confidence).  The first call makes the result write the parent
+ * (NAN: unknown; kept to 6 decimals, the value written and compared
+ * with min_confidence).  The first call makes the result write the parent
  * column (so an algorithm that knows parents calls it for every row, roots
  * included); a confidence makes it write the confidence column.  A row
  * whose confidence is below r->min_confidence is recorded as an abstention

@@ -117,6 +117,10 @@ int pb_duration_parse(const char *s, pb_ns *out)
         return PB_EPARSE;
     pb_ns v;
     int rc = pb_seconds_parse(s, num, &v);
+    if (rc == PB_OK && v == 0)
+        for (size_t i = 0; i < num; i++)
+            if (s[i] >= '1' && s[i] <= '9')
+                return PB_ERANGE; /* below 1 ns */
     if (rc != PB_OK)
         return rc;
     if (mul != 1) {
@@ -133,6 +137,12 @@ int pb_duration_parse(const char *s, pb_ns *out)
             q--;
         v = q;
     }
+    /* a duration that is not zero but rounds to 0 ns would read as 0,
+     * which means "off" for most options: refused */
+    if (v == 0)
+        for (size_t i = 0; i < num; i++)
+            if (s[i] >= '1' && s[i] <= '9')
+                return PB_ERANGE;
     *out = v;
     return PB_OK;
 }

@@ -14,6 +14,11 @@ typedef int64_t pb_ns;
 
 #define PB_TS_NONE INT64_MIN /* "not observed" (empty recv_ts) */
 #define PB_NS_PER_SEC 1000000000LL
+/* The largest timestamp a trace file holds: 9223372035.999999999 s, the
+ * most pb_seconds_parse reads back (every writer of timestamps -- the
+ * importer above all -- refuses larger ones rather than write a file that
+ * no reader takes). */
+#define PB_TS_MAX ((pb_ns)(INT64_MAX / PB_NS_PER_SEC) * PB_NS_PER_SEC - 1)
 
 /* Parse decimal seconds "[-]D+[.D*]" or "[-].D+" (len bytes, no
  * surrounding space) into nanoseconds.  Digits past the ninth decimal are
@@ -35,7 +40,9 @@ int pb_seconds_format(pb_ns t, char *buf);
 /* Parse a duration with an optional sign and a unit: "30ms", "+30ms",
  * "-1.5s", "250us", "100ns", "2min", "2m", "1h".  A bare number is
  * refused (is "30" seconds or milliseconds?), except zero ("0", "0.0"),
- * which is zero in every unit.
+ * which is zero in every unit.  A duration is a whole number of
+ * nanoseconds (rounded half away from zero); one that is not zero but
+ * rounds to 0 ns ("0.4ns", "1e-10s" written out) is PB_ERANGE, never 0.
  * Returns PB_OK, PB_EPARSE (malformed, no unit or unknown unit) or
  * PB_ERANGE. */
 int pb_duration_parse(const char *s, pb_ns *out);

@@ -1,4 +1,7 @@
+#define _GNU_SOURCE /* mkostemp, O_CLOEXEC */
 #include "pb_tmp.h"
+
+#include <fcntl.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +20,7 @@ FILE *pb_tmpfile(const char *tag)
     if (!p)
         return NULL;
     snprintf(p, n, "%s/pathbench-%s-XXXXXX", dir, tag);
-    int fd = mkstemp(p);
+    int fd = mkostemp(p, O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
         free(p);

@@ -2,6 +2,7 @@
  * pb_trace_read.c - the streaming trace reader of pb_trace.h: CSV through
  * libcsv, or the Project 5 whitespace format; id and cause checks.
  */
+#include "pb_files.h"
 #include "pb_trace.h"
 #include "pb_hash.h"
 #include "pb_trace_int.h"
@@ -128,6 +129,84 @@ static void idset_free(idset *s)
     free(s->slots);
 }
 
+/* The duplicate-id check of a stream that never looks an id up (causes may
+ * dangle: skewer, sniffer), in memory that follows how far ids are from
+ * their order, not how many there are.  Every id in [first, base) has
+ * been seen (a duplicate if it comes again); ids from base on are bits of
+ * a window that drops its leading words once they are full; ids below the
+ * first one go to a hash (rare: the first rows swapped).  Dense ids cost a
+ * bit each at most (after the first id that never comes: a trace that
+ * lost messages); ids far apart (more than 64 bits of window per id seen)
+ * move the window's ids into the hash, 8-16 bytes an id, as before. */
+typedef struct idwin {
+    int started;
+    uint64_t first, base;
+    uint64_t *w;          /* w[lo..nw): bits of ids base, base + 1, ... */
+    size_t lo, nw, capw;
+    size_t count;         /* ids in the window */
+    idset low;            /* ids below first; and all ids once sparse */
+    int sparse;
+} idwin;
+
+/* Returns 1 if new, 0 if seen before, PB_ENOMEM. */
+static int idwin_add(idwin *s, uint64_t id)
+{
+    if (!s->started) {
+        s->started = 1;
+        s->first = s->base = id;
+    }
+    if (id < s->first)
+        return idset_add(&s->low, id);
+    if (id < s->base)
+        return 0;
+    if (s->sparse)
+        return idset_add(&s->low, id);
+    uint64_t off = id - s->base, word = off / 64 + s->lo;
+    if (word >= s->nw) {
+        size_t live = s->nw - s->lo, need = (size_t)(word - s->lo) + 1;
+        if (off / 64 > (uint64_t)(s->count + 1024)) {
+            /* far apart: the window's ids into the hash, for good */
+            for (size_t k = s->lo; k < s->nw; k++)
+                for (unsigned b = 0; b < 64; b++)
+                    if ((s->w[k] >> b & 1) &&
+                        idset_add(&s->low, s->base + 64 * (k - s->lo) + b) < 0)
+                        return PB_ENOMEM;
+            free(s->w);
+            s->w = NULL;
+            s->lo = s->nw = s->capw = 0;
+            s->sparse = 1;
+            return idset_add(&s->low, id);
+        }
+        if (s->lo > 0) { /* slide the live words down first */
+            memmove(s->w, s->w + s->lo, live * sizeof *s->w);
+            s->nw = live;
+            word -= s->lo;
+            s->lo = 0;
+        }
+        if (pb_grow(&s->w, sizeof *s->w, &s->capw, need, 64) != PB_OK)
+            return PB_ENOMEM;
+        memset(s->w + s->nw, 0, (need - s->nw) * sizeof *s->w);
+        s->nw = need;
+    }
+    uint64_t bit = 1ULL << (off % 64);
+    if (s->w[word] & bit)
+        return 0;
+    s->w[word] |= bit;
+    s->count++;
+    while (s->lo < s->nw && s->w[s->lo] == ~0ULL) {
+        s->lo++;
+        s->base += 64;
+        s->count -= 64;
+    }
+    return 1;
+}
+
+static void idwin_free(idwin *s)
+{
+    free(s->w);
+    idset_free(&s->low);
+}
+
 /* ------------------------------------------------------------------ */
 /* reader */
 
@@ -185,6 +264,7 @@ struct pb_reader {
     int failed;
     pb_error saved;
     idset ids;
+    idwin idw; /* instead of ids when no cause is looked up */
     /* causes naming a message not read yet (clock skew can put a cause
      * after its effect in ts order): checked at the end of input */
     struct fwd_cause { uint64_t id, cause; long line, col; } *fwd;
@@ -344,7 +424,8 @@ static void accept_message(pb_reader *r, pb_msg *m, pb_truth *t, long line,
             }
             r->fwd[r->nfwd++] = (struct fwd_cause){m->id, t->cause, line, cause_col};
         }
-        int added = idset_add(&r->ids, m->id);
+        int added = r->opts.allow_dangling_causes ? idwin_add(&r->idw, m->id)
+                                                  : idset_add(&r->ids, m->id);
         if (added < 0) {
             reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
             return;
@@ -889,12 +970,18 @@ int pb_reader_open_fp(pb_reader **out, FILE *fp, const char *display_name,
 int pb_reader_open(pb_reader **out, const char *path, pb_names *names,
                    const pb_reader_opts *opts, pb_error *err)
 {
-    if (!path || !strcmp(path, "-"))
+    if (!path || !strcmp(path, "-")) {
+        if (pb_files_input_fd(0, "(stdin)", err) != PB_OK)
+            return err ? err->code : PB_EINVAL;
         return pb_reader_open_fp(out, stdin, "(stdin)", names, opts, err);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
-                            strerror(errno));
+    }
+    pb_error e2;
+    FILE *fp = pb_files_open(path, &e2);
+    if (!fp) {
+        if (err)
+            *err = e2;
+        return e2.code;
+    }
     int rc = pb_reader_open_fp(out, fp, path, names, opts, err);
     if (rc != PB_OK) {
         fclose(fp);
@@ -1006,5 +1093,6 @@ void pb_reader_close(pb_reader *r)
     free(r->fwd);
     free(r->colbit);
     idset_free(&r->ids);
+    idwin_free(&r->idw);
     free(r);
 }

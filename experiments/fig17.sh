@@ -28,6 +28,8 @@ FIG_HOW="maketrace multitier.conf --seed SEED -D instances=I -D sd_scale=S -D me
 fig_points() {
     len=$(mode_pick 202498 60000 10000)
     algos=$(mode_pick "nesting convolution linking truth" "nesting convolution linking truth" "nesting truth")
+    # PB_ALGOS: its algorithms, and the oracle
+    [ -n "${PB_ALGOS:-}" ] && algos="$(algo_list "") truth"
     # panels in this order: the claim's setting, p 42, p 42 with 1 % sd, the others
     for series in nesting-low $(echo "$algos" | sed 's/^nesting /nesting nesting-sd1 /'); do
         [ "$PB_MODE" = tiny ] && [ "$series" = nesting-sd1 ] && continue

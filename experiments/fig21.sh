@@ -15,7 +15,7 @@ fig_points() {
     len=$(mode_pick 50000 6000 3000)
     cfgs=$(mode_pick "multitier children-parallel children-0-2 children-d-cc penalty-breaker multitier+idle" "multitier children-d-cc multitier+idle" "multitier")
     rates=$(mode_pick "0.6 0.75 0.85 0.9 0.95 0.97 0.98 0.99 1 1.01 1.02 1.05 1.1 1.25 2 10" "0.7 0.9 0.97 1 1.05 10" "0.7 10")
-    algos=$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")
+    algos=$(algo_list "$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")")
     for cfg in $cfgs; do
         for algo in $algos; do
             for r in $rates; do

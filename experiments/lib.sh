@@ -80,8 +80,11 @@ point() {
     _o=$IFS; IFS=_; _file="$OUT/points/$FIG/$*.row"; IFS=$_o
     case "$_mode" in
     jobs)
-        printf '%s\tPB_BIN=%s sh experiments/%s.sh point %s %s\n' \
-            "$_file" "$(relpath "$PB_BIN")" "$FIG" "$(relpath "$_file")" "$*" ;;
+        _env=
+        # the algorithm list travels with the job (exec- labels need it)
+        [ -n "${PB_ALGOS:-}" ] && _env="PB_ALGOS='$(printf '%s' "$PB_ALGOS" | sed "s/'/'\\\\''/g")' "
+        printf '%s\t%sPB_BIN=%s sh experiments/%s.sh point %s %s\n' \
+            "$_file" "$_env" "$(relpath "$PB_BIN")" "$FIG" "$(relpath "$_file")" "$*" ;;
     collect) echo "$_file" >>"$_pointlist" ;;
     esac
 }
@@ -230,7 +233,10 @@ count_msgs() { awk '!/^#/ { n++ } END { print (n > 0 ? n - 1 : 0) }' "$1"; }
 # aggregate DAT SERIESCOLS XCOL YCOL [GROUPCOL [SUFFIX]]: per series (the
 # values of SERIESCOLS joined by '-', then SUFFIX), write
 # $OUT/$FIG_<series><SUFFIX>.dat with
-#   index 0: mean line: group x_mean y_mean y_min y_max n   (sorted by x)
+#   index 0: mean line: group x_mean y_mean y_min y_max n y_lo y_hi
+#            (sorted by x; y_lo, y_hi: the 95 % Student t interval of the
+#            mean over the n seeds, mean +- t(0.975, n-1) sd / sqrt(n), sd
+#            with the n-1 divisor; both the mean when n = 1)
 #   index 1: raw points: x y
 # GROUPCOL (default XCOL) is the column points are grouped by (a nominal
 # level when x is measured).  Rows with an empty x or y are left out.
@@ -255,24 +261,35 @@ aggregate() {
         if (!(name in seen)) { seen[name] = 1; names[++nn] = name }
         k = name SUBSEP g
         if (!(k in n)) { groups[name] = groups[name] SUBSEP g; gx[k] = 0; mn[k] = y; mx[k] = y }
-        n[k]++; sx[k] += x; sy[k] += y
+        n[k]++; sx[k] += x; sy[k] += y; syy[k] += y * y
         if (y < mn[k]) mn[k] = y
         if (y > mx[k]) mx[k] = y
         raw[name] = raw[name] x " " y "\n"
     }
+    # t(0.975, df), df = 1 .. 30 (gsl_cdf_tdist_Pinv); above 30 the value at 30
+    function tq(df) {
+        if (df < 1) return 0
+        if (df > 30) df = 30
+        return TQ[df]
+    }
     END {
         if (bad) exit 1
+        split("12.7062 4.3027 3.1824 2.7764 2.5706 2.4469 2.3646 2.3060 2.2622 2.2281 " \
+              "2.2010 2.1788 2.1604 2.1448 2.1314 2.1199 2.1098 2.1009 2.0930 2.0860 " \
+              "2.0796 2.0739 2.0687 2.0639 2.0595 2.0555 2.0518 2.0484 2.0452 2.0423", TQ, " ")
         for (j = 1; j <= nn; j++) {
             name = names[j]; f = out "_" name ".dat"
             print "# " fig " series " name ": " yc " against " xc " (grouped by " gc ")" > f
-            print "# index 0: group x_mean y_mean y_min y_max n" > f
+            print "# index 0: group x_mean y_mean y_min y_max n y_lo y_hi (95 % t interval of the mean)" > f
             m = split(substr(groups[name], 2), gl, SUBSEP)
             # sort groups by mean x (insertion sort; few groups)
             for (a = 1; a <= m; a++) { k = name SUBSEP gl[a]; xm[a] = sx[k] / n[k]; ord[a] = a }
             for (a = 2; a <= m; a++) for (b = a; b > 1 && xm[ord[b]] < xm[ord[b-1]]; b--) { t = ord[b]; ord[b] = ord[b-1]; ord[b-1] = t }
             for (a = 1; a <= m; a++) {
                 k = name SUBSEP gl[ord[a]]
-                printf "%s %.6g %.6g %.6g %.6g %d\n", gl[ord[a]], sx[k] / n[k], sy[k] / n[k], mn[k], mx[k], n[k] > f
+                ym = sy[k] / n[k]; h = 0
+                if (n[k] > 1) { v = (syy[k] - n[k] * ym * ym) / (n[k] - 1); if (v < 0) v = 0; h = tq(n[k] - 1) * sqrt(v / n[k]) }
+                printf "%s %.6g %.6g %.6g %.6g %d %.6g %.6g\n", gl[ord[a]], sx[k] / n[k], ym, mn[k], mx[k], n[k], ym - h, ym + h > f
             }
             print "\n\n# index 1: x y (every point)" > f
             printf "%s", raw[name] > f
@@ -286,17 +303,88 @@ aggregate() {
 # gen CONF [maketrace options...]: a trace with truth on stdout, seed $P_seed
 gen() { _c=$1; shift; "$PB_BIN/maketrace" --seed "$P_seed" -D duration=0 "$@" "$PB_CONF/$_c.conf"; }
 
-# infer ALGO TRACE [infer options...]: result file on stdout
+# --- the algorithm list (PB_ALGOS) ----------------------------------------
+# PB_ALGOS (run_all.sh --algos=LIST, make figures FIGURES_ARGS=--algos=LIST)
+# replaces the algorithms of the sweeps (Figures 17, 19, 20, 21 and Table 1):
+# items separated by commas, each NAME[:SET=VALUE...] (joint,
+# nesting:callids=0, convolution:mu=0) or exec:COMMAND.  In the points an
+# exec: item is named exec-HASH (8 hex digits of the command's md5), so its
+# point files are stable; the job lines carry PB_ALGOS.
+
+# algo_label ITEM: the item as a point parameter ('_' is not allowed there:
+# a setting name's '_' is written '+', which no setting name has)
+algo_label() {
+    case "$1" in
+    exec:*) _h=$(printf '%s' "${1#exec:}" | md5sum); echo "exec-$(echo "$_h" | cut -c1-8)" ;;
+    *) echo "$1" | tr '_' '+' ;;
+    esac
+}
+
+# algo_list DEFAULT: the labels of PB_ALGOS when set, else DEFAULT (words)
+algo_list() {
+    if [ -n "${PB_ALGOS:-}" ]; then
+        printf '%s\n' "$PB_ALGOS" | tr ',' '\n' | sed -e 's/^ *//' -e 's/ *$//' -e '/^$/d' |
+            while IFS= read -r _it; do
+                case "$_it" in
+                *[!A-Za-z0-9.:+=_-]*) case "$_it" in exec:*) ;; *) die "PB_ALGOS item '$_it': expected NAME[:SET=VALUE...] or exec:COMMAND" ;; esac ;;
+                esac
+                algo_label "$_it"
+            done | tr '\n' ' ' | sed 's/ $//'
+    else
+        echo "$1"
+    fi
+}
+
+# algo_args LABEL: the infer arguments of a label, one a line
+algo_args() {
+    case "$1" in
+    exec-*)
+        _found=
+        _o=$IFS; IFS=,
+        for _it in ${PB_ALGOS:-}; do
+            _it=$(printf '%s' "$_it" | sed -e 's/^ *//' -e 's/ *$//')
+            case "$_it" in exec:*) [ "$(algo_label "$_it")" = "$1" ] && _found=$_it ;; esac
+        done
+        IFS=$_o
+        [ -n "$_found" ] || { echo "$FIG: algorithm $1: no exec: item of PB_ALGOS has this hash (is PB_ALGOS set?)" >&2; return 1; }
+        printf -- '--algo\n%s\n' "$_found" ;;
+    *:*) printf -- '--algo\n%s\n' "${1%%:*}"
+         printf '%s\n' "${1#*:}" | tr ':' '\n' | sed '/^$/d' |
+             awk -F= '{ n = $1; gsub(/\+/, "_", n); v = substr($0, length($1) + 1); print "-s"; print n v }' ;;
+    *) printf -- '--algo\n%s\n' "$1" ;;
+    esac
+}
+
+# infer ALGO TRACE [infer options...]: result file on stdout.  ALGO is a
+# label of the algorithm list (algo_args).
 # convolution reproduces the paper: its mu = 10 ms, given explicitly since the
-# default is now chosen from the trace (docs/convolution.md "Choosing mu")
+# default is now chosen from the trace (docs/convolution.md "Choosing mu");
+# convolution:mu=0 is the automatic mu
 infer() {
     _a=$1 _t=$2; shift 2
     [ "$_a" = convolution ] && set -- -s mu=10ms "$@"
-    "$PB_BIN/infer" --algo "$_a" "$@" "$_t"
+    _args=$(algo_args "$_a") || return 1
+    _o=$IFS; IFS='
+'
+    set -- $_args "$@"
+    IFS=$_o
+    "$PB_BIN/infer" "$@" "$_t"
 }
 
 # score TRUTHTRACE RESULT [score options...]: CSV with header on stdout
-score() { _t=$1 _r=$2; shift 2; "$PB_BIN/score" --truth "$_t" "$@" "$_r"; }
+# An algorithm of the list with settings or an exec: command (P_algo
+# nesting:callids=0, exec-HASH) names its rows by its label, so that two
+# modes of one algorithm are two series.
+score() {
+    _t=$1 _r=$2; shift 2
+    case "${P_algo:-}" in
+    *:*|exec-*)
+        "$PB_BIN/score" --truth "$_t" "$@" "$_r" | awk -F, -v OFS=, -v l="$P_algo" '
+            !h { for (i = 1; i <= NF; i++) if ($i == "algo") c = i; h = 1; print; next }
+            { if (c) $c = l; print }' ;;
+    *) "$PB_BIN/score" --truth "$_t" "$@" "$_r" ;;
+    esac
+}
 
 # trace_stats TRACE: "messages duration parallelism call_delay return_delay"
 # (about 0.13 CPU s for 50,000 messages: per-message tables)
@@ -443,7 +531,7 @@ sweep_points() {
     _param=$1 _tag=$2
     len=$(mode_pick 50000 6000 3000)
     _vals=$(mode_pick "$3" "$4" "$5")
-    algos=$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")
+    algos=$(algo_list "$(mode_pick "nesting linking convolution" "nesting linking convolution" "nesting linking")")
     for cfg in $SWEEP_CONFIGS; do
         for algo in $algos truth; do
             for _v in $_vals; do

@@ -14,7 +14,7 @@
 # --readme splices the summary table into README.md (or FILE) between
 # <!-- real-traces:begin --> and <!-- real-traces:end -->.
 # Environment: PB_BIN (programs, default <repo>/bin), PB_OUT (default
-# <repo>/out/figures), PB_DATA (default <repo>/../shared/data/deathstarbench-hotel).
+# <repo>/out/figures), PB_DATA (default <repo>/data/deathstarbench-hotel).
 # Writes
 #   $PB_OUT/real_traces.csv         one score row per (load, clocks, method), with cpu_s
 #   $PB_OUT/real_traces_summary.md  the summary table (what the README shows)
@@ -26,7 +26,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
 case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
 : "${PB_OUT:=$ROOT/out/figures}"
-: "${PB_DATA:=$ROOT/../shared/data/deathstarbench-hotel}"
+: "${PB_DATA:=$ROOT/data/deathstarbench-hotel}"
 readme=""
 while [ $# -gt 0 ]; do
     case "$1" in

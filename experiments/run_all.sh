@@ -10,8 +10,12 @@
 #     --out DIR          output directory (default out/figures)
 #     --only LIST        comma-separated figures (default: all), e.g. fig19,fig21;
 #                        "real" is experiments/real_traces.sh (the importer's)
-#                        "baselines", "window_phases" and "query_error" are run after the jobs too
+#                        "baselines", "window_phases", "query_error" and "realbench" are run after the jobs too
 #     --seeds N          seeds per point (default: the mode's)
+#     --algos LIST       the algorithms of the sweeps (Figures 17, 19, 20, 21,
+#                        Table 1) instead of the papers' (also PB_ALGOS):
+#                        items separated by commas, NAME[:SET=VALUE...] or
+#                        exec:COMMAND (docs/experiments.md, "Any algorithm")
 #     --list-jobs        print the jobs not yet done, one command line each, and stop
 #     --list-all-jobs    print every job, done or not, and stop
 #     --list-tsv         print the jobs not yet done as POINTFILE<TAB>COMMAND
@@ -45,13 +49,15 @@ while [ $# -gt 0 ]; do
     --out) [ $# -ge 2 ] || { echo "run_all: --out needs a directory" >&2; exit 2; }; out=$2; shift ;;
     --only) [ $# -ge 2 ] || { echo "run_all: --only needs a list" >&2; exit 2; }; only=$2; shift ;;
     --seeds) [ $# -ge 2 ] || { echo "run_all: --seeds needs a number" >&2; exit 2; }; export PB_SEEDS=$2; shift ;;
+    --algos) [ $# -ge 2 ] || { echo "run_all: --algos needs a list" >&2; exit 2; }; export PB_ALGOS=$2; shift ;;
+    --algos=*) PB_ALGOS=${1#--algos=}; export PB_ALGOS ;;
     --list-jobs) list=pending ;;
     --list-all-jobs) list=all ;;
     --list-tsv) list=tsv ;;
     --collect-only) collect_only=1 ;;
     --no-plots) plots=0 ;;
     --no-report) report=0 ;;
-    --list-figures) echo "$ALL_FIGS real baselines window_phases query_error"; exit 0 ;;
+    --list-figures) echo "$ALL_FIGS real baselines window_phases query_error realbench"; exit 0 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run_all: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
@@ -71,6 +77,7 @@ if [ -n "$only" ]; then
         [ "$f" = baselines ] && continue  # experiments/baselines_sweep.sh, likewise
         [ "$f" = window_phases ] && continue  # experiments/window_phases.sh, likewise
         [ "$f" = query_error ] && continue  # experiments/query_error.sh, likewise
+        [ "$f" = realbench ] && continue  # experiments/realbench.sh, likewise
         [ -f "experiments/$f.sh" ] || { echo "run_all: no figure '$f' (experiments/$f.sh); figures: $ALL_FIGS real baselines window_phases" >&2; exit 2; }
         figs="$figs $f"
     done
@@ -101,12 +108,13 @@ esac
 # wanted NAME: the script run beside the points (real, baselines,
 # window_phases) is wanted: no --only, or --only names it
 wanted() { [ -f "experiments/$2.sh" ] && { [ -z "$only" ] || [ "$(echo ",$only," | grep -c ",$1,")" -gt 0 ]; }; }
-run_real=0 run_base=0 run_win=0 run_qe=0
+run_real=0 run_base=0 run_win=0 run_qe=0 run_rb=0
 if [ $collect_only -eq 0 ]; then
     wanted real real_traces && run_real=1
     wanted baselines baselines_sweep && run_base=1
     wanted window_phases window_phases && run_win=1
     wanted query_error query_error && run_qe=1
+    wanted realbench realbench && run_rb=1
 fi
 # the commit of the programs, once for every job (experiments/lib.sh)
 if [ -z "${PB_COMMIT:-}" ]; then
@@ -122,7 +130,7 @@ npend=$(wc -l <"$out/run/pending.tsv" | tr -d ' ')
 rc=0
 fmt_time() { awk -v s="$1" 'BEGIN { s = int(s); if (s >= 3600) printf "%dh%02dm", s / 3600, (s % 3600) / 60; else if (s >= 60) printf "%dm%02ds", s / 60, s % 60; else printf "%ds", s }'; }
 
-ntail=$((run_real + run_base + run_win + run_qe))
+ntail=$((run_real + run_base + run_win + run_qe + run_rb))
 if [ $collect_only -eq 0 ] && [ $((npend + ntail)) -gt 0 ]; then
     [ "$figs" = " selftest" ] || for b in maketrace infer score; do
         [ -x "$PB_BIN/$b" ] || echo "run_all: warning: $PB_BIN/$b is missing; its points will fail (run make)" >&2
@@ -146,7 +154,9 @@ if [ $collect_only -eq 0 ] && [ $((npend + ntail)) -gt 0 ]; then
     [ $run_real -eq 1 ] && echo "PB_OUT=$(q "$out") PB_MODE=$mode sh experiments/real_traces.sh >$(q "$out/run/real_traces.log") 2>&1; echo \$? >$(q "$out/run/real_traces.rc")" >>"$out/run/tail.txt"
     [ $run_win -eq 1 ] && echo "PB_OUT=$(q "$out") sh experiments/window_phases.sh >$(q "$out/run/window_phases.log") 2>&1; echo \$? >$(q "$out/run/window_phases.rc")" >>"$out/run/tail.txt"
     [ $run_qe -eq 1 ] && echo "PB_OUT=$(q "$out") sh experiments/query_error.sh $bq >$(q "$out/run/query_error.log") 2>&1; echo \$? >$(q "$out/run/query_error.rc")" >>"$out/run/tail.txt"
-    rm -f "$out/run/baselines.rc" "$out/run/real_traces.rc" "$out/run/window_phases.rc" "$out/run/query_error.rc"
+    rbq=""; [ "$mode" = tiny ] && rbq="--sets trainticket/construct"
+    [ $run_rb -eq 1 ] && echo "PB_OUT=$(q "$out") sh experiments/realbench.sh $rbq >$(q "$out/run/realbench.log") 2>&1; echo \$? >$(q "$out/run/realbench.rc")" >>"$out/run/tail.txt"
+    rm -f "$out/run/baselines.rc" "$out/run/real_traces.rc" "$out/run/window_phases.rc" "$out/run/query_error.rc" "$out/run/realbench.rc"
     cat "$out/run/tail.txt" "$out/run/pending.txt" >"$out/run/pool.txt"
     while read -r p; do rm -f "$p.fail"; done <"$out/run/pending.points"
     start=$(date +%s)
@@ -215,6 +225,10 @@ if [ $run_qe -eq 1 ] && [ "$(cat "$out/run/query_error.rc" 2>/dev/null)" != 0 ];
 fi
 if [ $run_win -eq 1 ] && [ "$(cat "$out/run/window_phases.rc" 2>/dev/null)" != 0 ]; then
     echo "run_all: warning: experiments/window_phases.sh failed (see $out/run/window_phases.log)" >&2; rc=1
+fi
+# the cross-system benchmark on data/ (docs/realbench.md); about 25 CPU s
+if [ $run_rb -eq 1 ] && [ "$(cat "$out/run/realbench.rc" 2>/dev/null)" != 0 ]; then
+    echo "run_all: warning: experiments/realbench.sh failed (see $out/run/realbench.log)" >&2; rc=1
 fi
 # the trace cache (experiments/lib.sh cache_file) once no point is left
 # to run: kept while some are pending or failed, so that a rerun (or the

@@ -32,7 +32,7 @@ par-high multitier 3000 330"
 
 fig_points() {
     workloads | while read -r w cfg len inst; do
-        for algo in nesting linking convolution; do
+        for algo in $(algo_list "nesting linking convolution"); do
             # convolution where the paper ran it; linking's memory grows
             # with the trace (about 1 KB a message), so not on the longest
             case "$algo-$w" in
@@ -46,14 +46,20 @@ fig_points() {
 
 fig_run() {
     gen_to t.csv "$P_cfg" -D messages="$P_len" -D instances="$P_inst" || return 1
-    set -- $(trace_len t.csv)
     mu=
     if [ "$P_algo" = convolution ]; then
         mu=10ms
         timed r.csv "$PB_BIN/infer" --algo convolution -s mu=$mu --no-assign t.csv || return 1
     else
-        timed r.csv "$PB_BIN/infer" --algo "$P_algo" --no-assign t.csv || return 1
+        # any item of the algorithm list (PB_ALGOS), exec: included
+        _ia=$(algo_args "$P_algo") || return 1
+        _o=$IFS; IFS='
+'
+        set -- $_ia
+        IFS=$_o
+        timed r.csv "$PB_BIN/infer" "$@" --no-assign t.csv || return 1
     fi
+    set -- $(trace_len t.csv)
     if [ "$P_algo" = nesting ]; then par=$(meta_get r.csv mean_parallelism); else par=$(memo par nest_par t.csv); fi
     # CPU seconds from infer's own nanosecond CPU clock (reading + inference;
     # /usr/bin/time counts in 10 ms ticks, which round tiny runs to 0)
@@ -79,7 +85,7 @@ P
 fig_collect() {
     dat="$OUT/$FIG.dat"
     # per algorithm: messages cpu_s maxrss_mb parallelism (for the scaling plot)
-    for a in nesting linking convolution; do
+    for a in $(algo_list "nesting linking convolution"); do
         awk -F, -v a="$a" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "# messages cpu_s maxrss_mb parallelism workload"; next }
             $(c["algo"]) == a { printf "%s %s %s %s %s\n", $(c["messages"]), ($(c["cpu_s"]) != "" ? $(c["cpu_s"]) : $(c["cpu_infer_s"])), ($(c["maxrss_mb"]) != "" ? $(c["maxrss_mb"]) : "NaN"), $(c["parallelism"]), $(c["workload"]) }' \
             "$dat" | sort -g >"$OUT/${FIG}_$a.dat"

@@ -78,8 +78,21 @@ static const struct {
                     "another service: an RPC from the "
                     "parent's service, call and return derived from the "
                     "child span alone (both timestamps on its clock)"},
-    {"skipped_files", "folder and archive entries that are not JSON files, "
-                      "compressed JSON files, archives or folders: not read"},
+    {"skipped_files", "folder and archive entries that are not JSON or CSV "
+                      "files (plain or compressed), archives or folders: not "
+                      "read"},
+    {"kind_client", "span CSV without kind: spans in their parent's service "
+                    "whose only child runs in another service, taken as the "
+                    "client side of an RPC (that child its server side)"},
+    {"kind_two_services", "span CSV without kind: spans with children in two "
+                          "or more services (the kind rule does not apply): "
+                          "each child in another service is an RPC derived "
+                          "from the child span alone (no_kind_rpc)"},
+    {"kind_other", "span CSV without kind: other spans with a child in "
+                   "another service that the kind rule does not cover (several "
+                   "children all in one other service, or the span is a root "
+                   "or itself entered from another service): each such child "
+                   "is an RPC derived from the child span alone (no_kind_rpc)"},
 };
 
 const char *imp_counter_name(int c)
@@ -108,10 +121,19 @@ int imp_init(imp_importer **out, const imp_opts *opts, pb_error *err)
         im->opts = *opts;
     else
         imp_opts_default(&im->opts);
+    if (im->opts.csv_map) {
+        int rc = imp_csv_map_parse(im->opts.csv_map, &im->csv, err);
+        if (rc != PB_OK) {
+            free(im);
+            return rc;
+        }
+    }
     if (pb_trace_new(&im->trace) != PB_OK || pb_strtab_init(&im->sids) != PB_OK ||
         pb_strtab_init(&im->traceids) != PB_OK ||
         pb_strtab_intern(im->trace->names->nodes, "client", 6, &im->node_client) !=
             PB_OK) {
+        imp_csv_map_free(im->csv);
+        im->csv = NULL;
         imp_close(im);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
@@ -131,17 +153,49 @@ void imp_close(imp_importer *im)
         free(im->files[i]);
     free(im->files);
     free(im->spans);
+    free(im->evs);
+    for (int c = 0; c < IMP_EVN; c++)
+        free(im->ev_first[c]);
+    pb_strbuf_free(&im->ev_summary);
     for (int c = 0; c < IMP_NCOUNTERS; c++)
         free(im->st.first[c]);
     pb_strbuf_free(&im->sources);
+    imp_csv_map_free(im->csv);
+    pb_strtab_close(im->pods);
+    pb_strtab_close(im->podsvcs);
+    free(im->pod_svc);
+    pb_strbuf_free(&im->podtext);
     free(im);
 }
 
 const imp_stats *imp_get_stats(const imp_importer *im)
 {
     /* the sources text may have moved since the last call */
-    ((imp_importer *)im)->st.sources =
-        im->sources.len ? pb_strbuf_str(&im->sources) : NULL;
+    imp_importer *w = (imp_importer *)im;
+    w->st.sources = im->sources.len ? pb_strbuf_str(&im->sources) : NULL;
+    /* pod names -> services, one line per service, services in order of
+     * their node index, pods in order first seen */
+    pb_strbuf_reset(&w->podtext);
+    size_t np = im->pods ? pb_strtab_count(im->pods) : 0;
+    const pb_strtab *nodes = im->podsvcs;
+    size_t nn = nodes ? pb_strtab_count(nodes) : 0;
+    int ok = 1;
+    for (size_t v = 0; v < nn && np && ok; v++) {
+        int first = 1;
+        for (size_t k = 0; k < np && ok; k++) {
+            if (im->pod_svc[k] != v)
+                continue;
+            ok = (first ? pb_strbuf_printf(&w->podtext, "%s <-",
+                                           pb_strtab_str(nodes, (uint32_t)v))
+                        : PB_OK) == PB_OK &&
+                 pb_strbuf_printf(&w->podtext, " %s",
+                                  pb_strtab_str(im->pods, (uint32_t)k)) == PB_OK;
+            first = 0;
+        }
+        if (!first && ok)
+            ok = pb_strbuf_putc(&w->podtext, '\n') == PB_OK;
+    }
+    w->st.pods = ok && w->podtext.len ? pb_strbuf_str(&w->podtext) : NULL;
     return &im->st;
 }
 
@@ -164,7 +218,9 @@ int imp_fail(imp_importer *im, pb_error *err, int code, const char *file,
 /* Where a span sits in its document, for messages: "data[0].spans[3]". */
 void imp_span_where(const imp_span *s, char *buf, size_t n)
 {
-    if (s->src == IMP_SRC_OTLP) {
+    if (s->src == IMP_SRC_CSV) {
+        snprintf(buf, n, "line %u", s->pos_a);
+    } else if (s->src == IMP_SRC_OTLP) {
         snprintf(buf, n, "resourceSpans[%u].scopeSpans[%u].spans[%u]",
                  s->pos_a, s->pos_b, s->pos_c);
     } else if (s->src == IMP_SRC_ZIPKIN) {
@@ -267,11 +323,12 @@ int imp_kind_of(const char *k)
 /* Key names per format, for messages. */
 static const struct {
     const char *trace, *span, *service, *start;
-} keys[3] = {
+} keys[4] = {
     {"traceID", "spanID", "processes[processID].serviceName", "startTime"},
     {"traceId", "id", "localEndpoint.serviceName", "timestamp"},
     {"traceId", "spanId", "resource attribute service.name",
      "startTimeUnixNano"},
+    {"trace id column", "span id column", "service column", "start column"},
 };
 
 /* Check and store one span.  s is the slot from imp_new_span with its
@@ -282,7 +339,7 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
     char where[96];
     imp_span_where(s, where, sizeof where);
     const char *fname = im->files[s->file];
-    int f = s->src < 3 ? s->src : 0;
+    int f = s->src < 4 ? s->src : 0;
     if (!r->trace_id || !*r->trace_id)
         return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                         "%s: expected a non-empty string \"%s\"", where,
@@ -334,8 +391,9 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
         }
         if (dur > IMP_US_MAX - start)
             return imp_fail(im, err, PB_ERANGE, fname, 0, 0,
-                            "%s: start + duration (%lld + %lld us) does not "
-                            "fit in 64-bit nanoseconds",
+                            "%s: start + duration (%lld + %lld us) is past "
+                            "the largest timestamp a trace holds "
+                            "(9223372035.999999 s)",
                             where, (long long)start, (long long)dur);
         start_ns = start * 1000;
         end_ns = (start + dur) * 1000;
@@ -353,6 +411,10 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
         (r->peer && *r->peer &&
          pb_strtab_intern(names->nodes, r->peer, strlen(r->peer), &s->peer) !=
              PB_OK))
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    if (r->operation && *r->operation &&
+        pb_obs_label(names, r->operation, strlen(r->operation), &s->op) !=
+            PB_OK)
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     s->has_ref = r->parent_id && *r->parent_id;
     s->kind = (uint8_t)r->kind;
@@ -387,6 +449,31 @@ int imp_stats_summary(const imp_stats *st, pb_strbuf *out)
         st->count[IMP_C_RPCS], st->count[IMP_C_MESSAGES]);
     if (rc == PB_OK && st->sources)
         rc = pb_strbuf_puts(out, st->sources);
+    if (rc == PB_OK && st->pods) {
+        rc = pb_strbuf_puts(out, "pod names -> services (ReplicaSet and pod "
+                                 "hash suffixes removed):\n");
+        const char *p = st->pods;
+        while (rc == PB_OK && *p) {
+            size_t l = strcspn(p, "\n");
+            rc = pb_strbuf_printf(out, "  %.*s\n", (int)l, p);
+            p += l + (p[l] == '\n');
+        }
+    }
+    const size_t *n = st->count;
+    if (rc == PB_OK && n[IMP_C_KIND_CLIENT] + n[IMP_C_KIND_TWO_SERVICES] +
+                               n[IMP_C_KIND_OTHER] > 0)
+        rc = pb_strbuf_printf(
+            out,
+            "kind rule (spans without kind): %zu spans taken as the client "
+            "side of an RPC; not covered: %zu internal spans (internal_span), "
+            "%zu with children in two services (kind_two_services), %zu "
+            "other (kind_other), %zu missing parents (missing_parent), %zu "
+            "clock violations (server span outside its client span: "
+            "clock_call %zu, clock_return %zu)\n",
+            n[IMP_C_KIND_CLIENT], n[IMP_C_INTERNAL_SPAN],
+            n[IMP_C_KIND_TWO_SERVICES], n[IMP_C_KIND_OTHER],
+            n[IMP_C_MISSING_PARENT], n[IMP_C_CLOCK_CALL] + n[IMP_C_CLOCK_RETURN],
+            n[IMP_C_CLOCK_CALL], n[IMP_C_CLOCK_RETURN]);
     for (int c = IMP_C_SERVER_ONLY; c < IMP_NCOUNTERS && rc == PB_OK; c++) {
         if (!st->count[c])
             continue;

@@ -29,17 +29,54 @@ typedef enum imp_format {
     IMP_FORMAT_AUTO = 0,   /* by the shape of each document */
     IMP_FORMAT_JAEGER = 1, /* {"data":[{"traceID","spans","processes"}]} */
     IMP_FORMAT_ZIPKIN = 2, /* [span, ...] or [[span, ...], ...] (API v2) */
-    IMP_FORMAT_OTLP = 3    /* {"resourceSpans":[...]} (OTLP/JSON), one
+    IMP_FORMAT_OTLP = 3,   /* {"resourceSpans":[...]} (OTLP/JSON), one
                               document or one request object per line */
+    IMP_FORMAT_EBPF = 4,   /* {"spans":[{"req":{...},"resp":{...}}]}: a
+                              syscall-level capture of request/response
+                              pairs (DeepTrace's eBPF agent) */
+    IMP_FORMAT_CSV = 5     /* a span table, one span a row (imp_csv.c) */
 } imp_format;
+
+/* Thread emulations for span data (docs/importer.md, "Threads"). */
+typedef enum imp_thread {
+    IMP_THREAD_NONE = 0,   /* no thread column */
+    IMP_THREAD_ORACLE = 1, /* thread = "TRACEID:SPANID" of the span that
+                              handled the message at its receiver: one label
+                              per visit, never reused (the truth's identity) */
+    IMP_THREAD_POOL = 2,   /* a pool per service: each visit takes the lowest
+                              free worker id ("w0", "w1", ...) for its span's
+                              lifetime; thread and sthread */
+    IMP_THREAD_LOOP = 3,   /* one event-loop thread per service ("loop") */
+    IMP_THREAD_RANDOM = 4  /* each receipt and send on one of `threads`
+                              threads of its service ("t0"...), drawn from a
+                              GSL generator seeded with `seed` */
+} imp_thread;
 
 typedef struct imp_opts {
     imp_format format;
     int callid; /* fill callid ("TRACEID:SPANID" of the RPC); else empty */
-    int thread; /* fill thread: "TRACEID:SPANID" of the span that handled
-                   each message at its receiver (the server span a call
-                   enters; the caller's span a return comes back to) */
+    int thread; /* imp_thread: how to fill thread (and sthread).  Spans
+                   carry no threads: every mode but none is an emulation,
+                   named in the trace's metadata (# emulated=...) */
+    unsigned threads;    /* IMP_THREAD_RANDOM: threads per service */
+    unsigned long seed;  /* IMP_THREAD_RANDOM: GSL seed */
+    const char *request_id; /* eBPF captures (--request-header): the header
+                               whose value is the truth's path (NULL:
+                               X-Request-Id; "traceparent" takes its trace
+                               id) */
+    int attr;   /* fill attr with the RPC's operation name (span CSV) */
+    /* span CSV column mapping ("trace=TraceID,span=SpanID,...,unit=ns";
+     * docs/importer.md); NULL = recognise Nezha's layout by its header.
+     * Not copied: must outlive the importer. */
+    const char *csv_map;
+    size_t max_document; /* bytes one document (a file, a member, once
+                            decompressed) may hold; 0 = IMP_MAX_DOCUMENT */
 } imp_opts;
+
+/* The default cap on one document's size once decompressed: 1 GiB.  A
+ * document is read into memory whole; the cap keeps a small compressed
+ * file (or a tar header that lies) from claiming any amount of memory. */
+#define IMP_MAX_DOCUMENT ((size_t)1 << 30)
 
 /* What the importer met, each counted; see imp_counter_help. */
 typedef enum imp_counter {
@@ -73,6 +110,9 @@ typedef enum imp_counter {
     IMP_C_ROOT_FANOUT,
     IMP_C_NO_KIND_RPC,
     IMP_C_SKIPPED_FILES,
+    IMP_C_KIND_CLIENT,
+    IMP_C_KIND_TWO_SERVICES,
+    IMP_C_KIND_OTHER,
     IMP_NCOUNTERS
 } imp_counter;
 
@@ -85,23 +125,35 @@ typedef struct imp_stats {
      * ("3 files from traces/ (2 folders)"); owned by the importer, may be
      * NULL */
     const char *sources;
+    /* span CSV: "SERVICE <- POD POD ...\n" lines, one per service whose pod
+     * names were shortened; owned by the importer, may be NULL */
+    const char *pods;
 } imp_stats;
 
 typedef struct imp_importer imp_importer;
 
-/* Defaults: AUTO format, no callid. */
+/* Defaults: AUTO format, no callid, no thread, no attr, no CSV map. */
 void imp_opts_default(imp_opts *opts);
 
 /* Create an importer.  opts may be NULL for defaults.
- * Returns PB_OK or PB_ENOMEM. */
+ * Returns PB_OK, PB_EINVAL (a bad csv_map: err says which key or value),
+ * or PB_ENOMEM. */
 int imp_init(imp_importer **out, const imp_opts *opts, pb_error *err);
 
-/* Read one input: a JSON file (plain or compressed: gzip, xz, zstd, bzip2;
+/* Read one input: a JSON file or a span CSV (plain or compressed: gzip,
+ * xz, zstd, bzip2; a CSV is told from JSON by its first line, a header
+ * holding a comma, or by IMP_FORMAT_CSV;
  * read through libarchive), a tar archive (plain or compressed; its JSON
- * members in name order), a folder (recursively, entries in byte order of
- * name at every level: JSON files, compressed JSON files, archives and
- * subfolders; other entries are counted as skipped), or "-" for stdin.
+ * and CSV members in name order), a folder (recursively, entries in byte
+ * order of name at every level: JSON and CSV files, compressed or not,
+ * archives and subfolders; other entries are counted as skipped), or "-"
+ * for stdin.
  * A file may hold several JSON documents one after the other (JSON Lines).
+ * A folder reached again through a symbolic link (a loop) is refused.
+ * Every document is checked before it is buffered: its first byte past
+ * white space must open a JSON value, and it may hold at most
+ * opts.max_document bytes once decompressed (PB_ERANGE, naming the file or
+ * archive member).
  * Returns PB_OK; PB_EIO (cannot open or read, or a folder holding no JSON),
  * PB_EPARSE (malformed JSON, with line and column, or a document that is not
  * Jaeger / Zipkin / OTLP: the message names the JSON element and what was
@@ -140,6 +192,11 @@ const char *imp_counter_help(int c);
 /* Append a human summary (one line per non-zero counter, with where it was
  * first seen) to out.  Returns PB_OK or PB_ENOMEM. */
 int imp_stats_summary(const imp_stats *st, pb_strbuf *out);
+
+/* After imp_finish of a syscall capture: its summary (one line per
+ * non-zero counter, with where it was first seen), or NULL for span
+ * input.  Owned by the importer. */
+const char *imp_events_summary(const imp_importer *im);
 
 /* Free the importer.  NULL-safe. */
 void imp_close(imp_importer *im);

@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "imp_int.h"
+#include "pb_files.h"
 #include "pb_mem.h"
 
 /* Folders nested deeper than this are refused (a symlink loop, or a path
@@ -35,12 +37,14 @@ static int ends_with(const char *s, const char *suf)
     return l > m && !strcmp(s + l - m, suf);
 }
 
-/* A JSON file by its name: *.json or *.jsonl, plain or compressed. */
+/* A JSON or CSV file by its name: *.json, *.jsonl or *.csv, plain or
+ * compressed. */
 static int json_name(const char *n)
 {
     static const char *const suf[] = {
         ".json", ".jsonl", ".json.gz", ".json.xz", ".json.zst", ".json.bz2",
-        ".jsonl.gz", ".jsonl.xz", ".jsonl.zst", ".jsonl.bz2"};
+        ".jsonl.gz", ".jsonl.xz", ".jsonl.zst", ".jsonl.bz2", ".csv",
+        ".csv.gz", ".csv.xz", ".csv.zst", ".csv.bz2"};
     for (size_t i = 0; i < sizeof suf / sizeof *suf; i++)
         if (ends_with(n, suf[i]))
             return 1;
@@ -68,22 +72,81 @@ static struct archive *new_reader(void)
     return a;
 }
 
-/* The current entry's data, whole, into a new buffer (*buf, *len). */
-static int read_entry(imp_importer *im, struct archive *a, const char *name,
-                      int64_t hint, char **buf, size_t *len, pb_error *err)
+/* Why libarchive failed, never its bare "error". */
+static const char *why(struct archive *a, const char *dflt)
 {
-    size_t cap = hint > 0 ? (size_t)hint + 1 : 1u << 16, n = 0;
+    const char *w = archive_error_string(a);
+    if (!w || !*w || !strcmp(w, "error") || !strcmp(w, "Error"))
+        return dflt;
+    return w;
+}
+
+/* "1 GiB", "512 MiB", "1000 bytes": a size for messages. */
+static void size_text(size_t n, char *buf, size_t len)
+{
+    if (n >= ((size_t)1 << 30) && n % ((size_t)1 << 30) == 0)
+        snprintf(buf, len, "%zu GiB", n >> 30);
+    else if (n >= ((size_t)1 << 20) && n % ((size_t)1 << 20) == 0)
+        snprintf(buf, len, "%zu MiB", n >> 20);
+    else
+        snprintf(buf, len, "%zu bytes", n);
+}
+
+static size_t max_doc(const imp_importer *im)
+{
+    return im->opts.max_document ? im->opts.max_document : IMP_MAX_DOCUMENT;
+}
+
+static int too_big(imp_importer *im, const char *name, const char *how,
+                   pb_error *err)
+{
+    char cap[32];
+    size_text(max_doc(im), cap, sizeof cap);
+    return imp_fail(im, err, PB_ERANGE, name, 0, 0,
+                    "%s more than %s; expected a document of at most %s "
+                    "(importtrace --max-document SIZE raises the cap)",
+                    how, cap, cap);
+}
+
+/* A document read into memory: leading white space counted, not kept. */
+typedef struct doc {
+    char *buf;
+    size_t len;
+    long line0, col0; /* lines, then bytes of white space dropped */
+} doc;
+
+static int ws_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* The current entry's data, whole, into d->buf (grown as data arrives,
+ * never past the cap; hint: the size a tar header announces, trusted only
+ * up to the cap and never allocated ahead).  json: the entry is a
+ * document: white space before its first value is counted, not buffered,
+ * and its first byte must open a JSON value ('{' or '['), which is looked
+ * at as soon as it arrives. */
+static int read_entry(imp_importer *im, struct archive *a, const char *name,
+                      int64_t hint, int json, doc *d, pb_error *err)
+{
+    const size_t max = max_doc(im);
+    memset(d, 0, sizeof *d);
+    if (hint > 0 && (uint64_t)hint > max)
+        return too_big(im, name, "its tar header announces", err);
+    size_t cap = 1u << 16, n = 0, total = 0;
+    if (hint > 0 && (size_t)hint + 1 < (1u << 20) && (size_t)hint + 1 > cap)
+        cap = (size_t)hint + 1;
+    int lead = json;
     char *b = malloc(cap);
     if (!b)
-        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        return imp_fail(im, err, PB_ENOMEM, name, 0, 0, "out of memory");
     for (;;) {
         if (n == cap) {
             size_t nc = cap * 2;
+            if (nc > max + 1)
+                nc = max + 1;
             char *nb = nc > cap ? realloc(b, nc) : NULL;
             if (!nb) {
                 free(b);
                 return imp_fail(im, err, PB_ENOMEM, name, 0, 0,
-                                "out of memory reading the file");
+                                "out of memory reading %zu bytes of it", n);
             }
             b = nb;
             cap = nc;
@@ -94,23 +157,66 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
         if (r < 0) {
             free(b);
             return imp_fail(im, err, PB_EIO, name, 0, 0, "cannot read: %s",
-                            archive_error_string(a) ? archive_error_string(a)
-                                                    : "read error");
+                            why(a, "corrupt data (a damaged or truncated "
+                                   "file?)"));
         }
-        n += (size_t)r;
+        total += (size_t)r;
+        if (total > max) {
+            free(b);
+            return too_big(im, name, json ? "holds" : "(compressed) holds", err);
+        }
+        if (!lead) {
+            n += (size_t)r;
+            continue;
+        }
+        size_t i = n, end = n + (size_t)r;
+        if (total == (size_t)r && end >= 3 && !memcmp(b, "\xEF\xBB\xBF", 3)) {
+            i = 3; /* a UTF-8 byte-order mark */
+            d->col0 += 3;
+        }
+        for (; i < end && ws_byte(b[i]); i++) {
+            if (b[i] == '\n') {
+                d->line0++;
+                d->col0 = 0;
+            } else {
+                d->col0++;
+            }
+        }
+        if (i == end)
+            continue; /* white space only so far: nothing kept */
+        unsigned char c = (unsigned char)b[i];
+        /* a span CSV starts with its header: text, looked at once whole */
+        int csv_ok = (im->opts.format == IMP_FORMAT_CSV ||
+                      (im->opts.format == IMP_FORMAT_AUTO && name && strstr(name, ".csv"))) &&
+                     c >= 0x20 && c < 0x7f && c != '{' && c != '[';
+        if (c != '{' && c != '[' && !csv_ok) {
+            free(b);
+            char found[16];
+            if (c >= 0x20 && c < 0x7f)
+                snprintf(found, sizeof found, "'%c'", c);
+            else
+                snprintf(found, sizeof found, "byte 0x%02x", c);
+            return imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1,
+                            "found %s; expected a JSON document: '{' (Jaeger, "
+                            "OTLP) or '[' (Zipkin), or a span CSV's header", found);
+        }
+        memmove(b, b + i, end - i);
+        n = end - i;
+        lead = 0;
     }
-    *buf = b;
-    *len = n;
+    d->buf = b;
+    d->len = n;
     return PB_OK;
 }
 
-static int parse_named(imp_importer *im, const char *name, const char *buf,
-                       size_t len, pb_error *err)
+static int parse_named(imp_importer *im, const char *name, const doc *d,
+                       pb_error *err)
 {
     uint32_t file;
     if (imp_add_file_name(im, name, &file) != PB_OK)
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    return imp_parse_buffer(im, buf, len, file, err);
+    return imp_parse_buffer_at(im, d->buf ? d->buf : "", d->len, file, d->line0,
+                               d->col0, err);
 }
 
 /* Compare paths component by component ("a/x" before "a.json"), which is
@@ -134,8 +240,7 @@ static int cmp_path(const char *a, const char *b)
 
 typedef struct member {
     char *name;
-    char *buf;
-    size_t len;
+    doc d;
 } member;
 
 static int cmp_member(const void *x, const void *y)
@@ -143,8 +248,10 @@ static int cmp_member(const void *x, const void *y)
     return cmp_path(((const member *)x)->name, ((const member *)y)->name);
 }
 
-/* A member that is itself compressed JSON: decompress it from memory. */
-static int unpack_member(imp_importer *im, member *m, pb_error *err)
+/* A member that is itself compressed JSON (full: its name in messages):
+ * decompress it from memory, under the same cap. */
+static int unpack_member(imp_importer *im, member *m, const char *full,
+                         pb_error *err)
 {
     struct archive *a = archive_read_new();
     if (!a)
@@ -153,26 +260,34 @@ static int unpack_member(imp_importer *im, member *m, pb_error *err)
     archive_read_support_format_raw(a);
     struct archive_entry *e;
     int rc = PB_OK;
-    if (archive_read_open_memory(a, m->buf, m->len) != ARCHIVE_OK ||
+    imp_gzcheck *gz = imp_gzcheck_new();
+    if (gz && (imp_gzcheck_feed(gz, m->d.buf, m->d.len) != 0 ||
+               imp_gzcheck_end(gz) != 0)) {
+        rc = imp_fail(im, err, PB_EIO, full, 0, 0, "cannot read: %s",
+                      imp_gzcheck_why(gz));
+        imp_gzcheck_free(gz);
+        archive_read_free(a);
+        return rc;
+    }
+    imp_gzcheck_free(gz);
+    if (archive_read_open_memory(a, m->d.buf, m->d.len) != ARCHIVE_OK ||
         archive_read_next_header(a, &e) != ARCHIVE_OK) {
-        rc = imp_fail(im, err, PB_EIO, m->name, 0, 0, "cannot decompress: %s",
-                      archive_error_string(a) ? archive_error_string(a)
-                                              : "unknown format");
+        rc = imp_fail(im, err, PB_EIO, full, 0, 0, "cannot decompress: %s",
+                      why(a, "not in a known compression format"));
     } else {
-        char *buf;
-        size_t len;
-        rc = read_entry(im, a, m->name, 0, &buf, &len, err);
+        doc d;
+        rc = read_entry(im, a, full, 0, 1, &d, err);
         if (rc == PB_OK) {
-            free(m->buf);
-            m->buf = buf;
-            m->len = len;
+            free(m->d.buf);
+            m->d = d;
         }
     }
     archive_read_free(a);
     return rc;
 }
 
-/* The JSON members of a tar archive, in path order. */
+/* The JSON members of a tar archive, in path order.  A hard link is read
+ * as the member it links to, as the unpacked folder would be. */
 static int read_tar(imp_importer *im, struct archive *a,
                     struct archive_entry *e, const char *display, tally *t,
                     pb_error *err)
@@ -183,6 +298,7 @@ static int read_tar(imp_importer *im, struct archive *a,
     pb_strbuf full = {0};
     for (; r == ARCHIVE_OK || r == ARCHIVE_WARN; r = archive_read_next_header(a, &e)) {
         const char *path = archive_entry_pathname(e);
+        const char *hard = archive_entry_hardlink(e);
         pb_strbuf_reset(&full);
         if (pb_strbuf_printf(&full, "%s:%s", display, path ? path : "?") != PB_OK) {
             rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
@@ -190,8 +306,8 @@ static int read_tar(imp_importer *im, struct archive *a,
         }
         if (archive_entry_filetype(e) == AE_IFDIR)
             continue;
-        if (!path || archive_entry_filetype(e) != AE_IFREG ||
-            !json_name(path)) {
+        if (!path || !json_name(path) ||
+            (!hard && archive_entry_filetype(e) != AE_IFREG)) {
             imp_count_at(im, IMP_C_SKIPPED_FILES, pb_strbuf_str(&full), NULL);
             continue;
         }
@@ -200,27 +316,53 @@ static int read_tar(imp_importer *im, struct archive *a,
             break;
         }
         member *m = &ms[n];
+        memset(m, 0, sizeof *m);
         m->name = strdup(path);
         if (!m->name) {
             rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             break;
         }
+        if (hard) {
+            /* the data is the earlier member's */
+            size_t k = 0;
+            while (k < n && strcmp(ms[k].name, hard))
+                k++;
+            if (k == n) {
+                rc = imp_fail(im, err, PB_EPARSE, pb_strbuf_str(&full), 0, 0,
+                              "a hard link to \"%s\", which is not a JSON "
+                              "member read before it; expected a link to "
+                              "an earlier *.json or *.jsonl member", hard);
+                free(m->name);
+                break;
+            }
+            m->d = ms[k].d;
+            m->d.buf = malloc(ms[k].d.len ? ms[k].d.len : 1);
+            if (!m->d.buf) {
+                free(m->name);
+                rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+                break;
+            }
+            if (ms[k].d.len)
+                memcpy(m->d.buf, ms[k].d.buf, ms[k].d.len);
+            n++;
+            continue;
+        }
+        int plain = ends_with(path, ".json") || ends_with(path, ".jsonl") ||
+                    ends_with(path, ".csv");
         rc = read_entry(im, a, pb_strbuf_str(&full),
                         archive_entry_size_is_set(e) ? archive_entry_size(e) : 0,
-                        &m->buf, &m->len, err);
+                        plain, &m->d, err);
         if (rc != PB_OK) {
             free(m->name);
             break;
         }
         n++;
-        if (!ends_with(path, ".json") && !ends_with(path, ".jsonl") &&
-            (rc = unpack_member(im, m, err)) != PB_OK)
+        if (!plain && (rc = unpack_member(im, m, pb_strbuf_str(&full), err)) != PB_OK)
             break;
     }
     if (rc == PB_OK && r != ARCHIVE_EOF)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
-                      archive_error_string(a) ? archive_error_string(a)
-                                              : "archive error");
+                      why(a, "a damaged or truncated archive"));
     if (rc == PB_OK && !n)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0,
                       "archive holds no JSON files; expected members named "
@@ -233,17 +375,45 @@ static int read_tar(imp_importer *im, struct archive *a,
             if (pb_strbuf_printf(&full, "%s:%s", display, ms[i].name) != PB_OK)
                 rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             else
-                rc = parse_named(im, pb_strbuf_str(&full), ms[i].buf,
-                                 ms[i].len, err);
+                rc = parse_named(im, pb_strbuf_str(&full), &ms[i].d, err);
             t->files++;
         }
         free(ms[i].name);
-        free(ms[i].buf); /* each member's text is freed once parsed */
+        free(ms[i].d.buf); /* each member's text is freed once parsed */
     }
     free(ms);
     pb_strbuf_free(&full);
     t->archives++;
     return rc;
+}
+
+/* A file's bytes for libarchive, through the gzip check on their way. */
+typedef struct source {
+    int fd;
+    imp_gzcheck *gz;
+    char buf[1 << 16];
+} source;
+
+static la_ssize_t source_read(struct archive *a, void *data, const void **out)
+{
+    source *s = data;
+    *out = s->buf;
+    for (;;) {
+        ssize_t n = read(s->fd, s->buf, sizeof s->buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            archive_set_error(a, errno, "read error: %s", strerror(errno));
+            return -1;
+        }
+        if ((n > 0 && imp_gzcheck_feed(s->gz, s->buf, (size_t)n) != 0) ||
+            (n == 0 && imp_gzcheck_end(s->gz) != 0)) {
+            archive_set_error(a, EILSEQ, "%s",
+                              imp_gzcheck_why(s->gz));
+            return -1;
+        }
+        return n;
+    }
 }
 
 /* One file (or stdin for "-"): JSON, compressed JSON or a tar archive. */
@@ -252,50 +422,78 @@ static int read_file(imp_importer *im, const char *path, tally *t,
 {
     int is_stdin = !strcmp(path, "-");
     const char *display = is_stdin ? "(stdin)" : path;
+    static const doc empty = {NULL, 0, 0, 0};
+    /* opened here: checked against the run's outputs, close-on-exec */
+    int fd = pb_files_open_fd(path, err);
+    if (fd < 0) {
+        im->failed = 1;
+        return err->code;
+    }
     struct archive *a = new_reader();
-    if (!a)
+    source *src = malloc(sizeof *src);
+    if (!a || !src || !(src->gz = imp_gzcheck_new())) {
+        if (!is_stdin)
+            close(fd);
+        if (a)
+            archive_read_free(a);
+        free(src);
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    int r = is_stdin ? archive_read_open_fd(a, 0, 1 << 16)
-                     : archive_read_open_filename(a, path, 1 << 16);
+    }
+    src->fd = fd;
+    int r = archive_read_open(a, src, NULL, source_read, NULL);
     if (r != ARCHIVE_OK) {
-        const char *why = archive_error_string(a);
+        const char *w = archive_error_string(a);
         int e = archive_errno(a), rc;
-        if (why && (strstr(why, "Empty input") ||
-                    strstr(why, "Unrecognized archive format")))
+        if (w && (strstr(w, "Empty input") ||
+                  strstr(w, "Unrecognized archive format")))
             /* the raw format takes any byte, so only an empty stream is
              * refused: an empty document */
-            rc = parse_named(im, display, "", 0, err);
+            rc = parse_named(im, display, &empty, err);
         else
             rc = imp_fail(im, err, PB_EIO, display, 0, 0, "cannot open: %s",
-                          e > 0 && e != EILSEQ && e != EINVAL ? strerror(e)
-                          : why ? why : "error");
+                          e > 0 && e != EILSEQ && e != EINVAL
+                              ? strerror(e)
+                              : why(a, "not a readable file"));
         archive_read_free(a);
+        imp_gzcheck_free(src->gz);
+        free(src);
+        if (!is_stdin)
+            close(fd);
         return rc;
     }
     struct archive_entry *e = NULL;
     r = archive_read_next_header(a, &e);
     int rc;
-    if (r == ARCHIVE_EOF) {
+    if (r == ARCHIVE_EOF && archive_filter_bytes(a, -1) > 0) {
+        /* bytes, but no member: a tar end marker (NUL bytes) */
+        rc = imp_fail(im, err, PB_EPARSE, display, 1, 1,
+                      "found only NUL bytes (read as %s: an empty archive); "
+                      "expected a JSON document or a tar archive of them",
+                      archive_format_name(a) ? archive_format_name(a) : "tar");
+    } else if (r == ARCHIVE_EOF) {
         /* nothing at all: an empty document */
-        rc = parse_named(im, display, "", 0, err);
+        rc = parse_named(im, display, &empty, err);
         t->files++;
     } else if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
         rc = imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
-                      archive_error_string(a) ? archive_error_string(a)
-                                              : "unknown format");
+                      why(a, "a damaged file, or not in a known compression "
+                             "or archive format"));
     } else if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
-        char *buf;
-        size_t len;
-        rc = read_entry(im, a, display, 0, &buf, &len, err);
+        doc d;
+        rc = read_entry(im, a, display, 0, 1, &d, err);
         if (rc == PB_OK) {
-            rc = parse_named(im, display, buf, len, err);
-            free(buf);
+            rc = parse_named(im, display, &d, err);
+            free(d.buf);
             t->files++;
         }
     } else {
         rc = read_tar(im, a, e, display, t, err);
     }
     archive_read_free(a);
+    imp_gzcheck_free(src->gz);
+    free(src);
+    if (!is_stdin)
+        close(fd);
     return rc;
 }
 
@@ -304,10 +502,19 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The folders on the path from the top of a walk, by device and inode. */
+typedef struct chain {
+    dev_t dev;
+    ino_t ino;
+    const char *path;
+    const struct chain *up;
+} chain;
+
 /* A folder, recursively: entries in byte order of name; subfolders walked
- * where their name falls. */
-static int walk_dir(imp_importer *im, const char *path, int depth, tally *t,
-                    pb_error *err)
+ * where their name falls.  up: the folders it is in (a folder met again on
+ * that chain is a symbolic link loop, refused naming the link). */
+static int walk_dir(imp_importer *im, const char *path, const chain *up,
+                    int depth, tally *t, pb_error *err)
 {
     if (depth > MAX_DEPTH)
         return imp_fail(im, err, PB_ERANGE, path, 0, 0,
@@ -355,8 +562,19 @@ static int walk_dir(imp_importer *im, const char *path, int depth, tally *t,
         if (stat(fp, &sb)) {
             imp_count_at(im, IMP_C_SKIPPED_FILES, fp, NULL);
         } else if (S_ISDIR(sb.st_mode)) {
+            const chain *c = up;
+            while (c && !(c->dev == sb.st_dev && c->ino == sb.st_ino))
+                c = c->up;
+            if (c) {
+                rc = imp_fail(im, err, PB_EINVAL, fp, 0, 0,
+                              "leads back to %s, a folder it is in (a "
+                              "symbolic link loop); expected a folder tree "
+                              "without loops", c->path);
+                break;
+            }
+            chain here = {sb.st_dev, sb.st_ino, fp, up};
             t->folders++;
-            rc = walk_dir(im, fp, depth + 1, t, err);
+            rc = walk_dir(im, fp, &here, depth + 1, t, err);
         } else if (S_ISREG(sb.st_mode) &&
                    (json_name(names[i]) || archive_name(names[i]))) {
             rc = read_file(im, fp, t, err);
@@ -380,7 +598,8 @@ int imp_add_path(imp_importer *im, const char *path, pb_error *err)
     struct stat sb;
     int rc, dir = strcmp(path, "-") && !stat(path, &sb) && S_ISDIR(sb.st_mode);
     if (dir) {
-        rc = walk_dir(im, path, 0, &t, err);
+        chain top = {sb.st_dev, sb.st_ino, path, NULL};
+        rc = walk_dir(im, path, &top, 0, &t, err);
         if (rc == PB_OK && !t.files)
             rc = imp_fail(im, err, PB_EIO, path, 0, 0,
                           "folder holds no JSON files, in it or its "

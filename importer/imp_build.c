@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+
 #include "imp_int.h"
 #include "pb_mem.h"
 
@@ -15,6 +18,7 @@ typedef struct rpc {
     uint32_t callee_ctx; /* span index the call enters, or IMP_NONE */
     uint32_t label_span; /* span whose id names the RPC (callid) */
     uint32_t src, dst;
+    uint32_t op; /* operation label + 1, or 0 */
     uint64_t path;
     pb_ns call_ts, call_recv, ret_ts, ret_recv;
 } rpc;
@@ -221,6 +225,40 @@ static int build_children(builder *b)
     return PB_OK;
 }
 
+/* The kind rule for spans without kind (span CSV): a span in its parent's
+ * service whose only child runs in another service is the client side of
+ * an RPC, that child its server side.  Every other span with a child in
+ * another service is counted (kind_two_services, kind_other); its remote
+ * children become RPCs derived from the child alone (no_kind_rpc). */
+static void kind_rule(builder *b)
+{
+    imp_span *sp = b->sp;
+    for (size_t i = 0; i < b->n; i++) {
+        imp_span *s = &sp[i];
+        if (s->src != IMP_SRC_CSV || !s->untagged)
+            continue;
+        size_t c0 = b->cstart[i], c1 = b->cstart[i + 1];
+        int remote = 0, two = 0;
+        for (size_t c = c0; c < c1; c++) {
+            remote += sp[b->child[c]].svc != s->svc;
+            two |= sp[b->child[c]].svc != sp[b->child[c0]].svc;
+        }
+        if (!remote)
+            continue;
+        uint32_t p = b->parent[i];
+        if (c1 - c0 == 1 && p != IMP_NONE && sp[p].svc == s->svc) {
+            imp_span *ch = &sp[b->child[c0]];
+            s->kind = IMP_K_CLIENT;
+            if (ch->untagged)
+                ch->kind = IMP_K_SERVER;
+            imp_count_span(b->im, IMP_C_KIND_CLIENT, s);
+        } else {
+            imp_count_span(b->im, two ? IMP_C_KIND_TWO_SERVICES
+                                      : IMP_C_KIND_OTHER, s);
+        }
+    }
+}
+
 static rpc *new_rpc(builder *b)
 {
     if (pb_grow(&b->rpcs, sizeof *b->rpcs, &b->caprpc, b->nrpc + 1, 1024) != PB_OK)
@@ -305,6 +343,9 @@ static int make_rpcs(builder *b, uint32_t *pre)
                 r->path = b->path[x];
                 r->call_recv = sp[x].start;
                 r->ret_ts = sp[x].end;
+                r->op = p != IMP_NONE && sp[p].kind == IMP_K_CLIENT && sp[p].op
+                            ? sp[p].op
+                            : sp[x].op;
                 if (p == IMP_NONE) {
                     im->st.count[IMP_C_REQUESTS]++;
                     r->caller_ctx = IMP_NONE;
@@ -381,6 +422,7 @@ static int make_rpcs(builder *b, uint32_t *pre)
         r->src = sp[x].svc;
         r->dst = sp[x].peer != IMP_NONE ? sp[x].peer : im->node_unknown;
         r->path = b->path[x];
+        r->op = sp[x].op;
         r->call_ts = r->call_recv = sp[x].start;
         r->ret_ts = r->ret_recv = sp[x].end;
     }
@@ -603,9 +645,71 @@ static int make_causes(builder *b, size_t *cause)
     return PB_OK;
 }
 
+/* IMP_THREAD_POOL: the worker of every context span (a visit), the
+ * lowest free id of its service over the span's lifetime.  worker[span]
+ * for context spans, IMP_NONE elsewhere. */
+typedef struct wkey {
+    uint32_t svc;
+    pb_ns start, end;
+    uint32_t span;
+} wkey;
+
+static int cmp_wkey(const void *x, const void *y)
+{
+    const wkey *p = x, *q = y;
+    if (p->svc != q->svc) return p->svc < q->svc ? -1 : 1;
+    if (p->start != q->start) return p->start < q->start ? -1 : 1;
+    if (p->end != q->end) return p->end < q->end ? -1 : 1;
+    return p->span < q->span ? -1 : p->span > q->span;
+}
+
+static int pool_workers(builder *b, uint32_t *worker)
+{
+    size_t n = b->n, nk = 0;
+    wkey *k = malloc((n ? n : 1) * sizeof *k);
+    pb_ns *busy_end = malloc((n ? n : 1) * sizeof *busy_end); /* by worker id */
+    if (!k || !busy_end) {
+        free(k);
+        free(busy_end);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        worker[i] = IMP_NONE;
+    for (size_t r = 0; r < b->nrpc; r++) {
+        uint32_t c[2] = {b->rpcs[r].caller_ctx, b->rpcs[r].callee_ctx};
+        for (int j = 0; j < 2; j++)
+            if (c[j] != IMP_NONE && worker[c[j]] == IMP_NONE) {
+                worker[c[j]] = 0;
+                k[nk++] = (wkey){b->sp[c[j]].svc, b->sp[c[j]].start, b->sp[c[j]].end, c[j]};
+            }
+    }
+    qsort(k, nk, sizeof *k, cmp_wkey);
+    /* per service: the lowest worker whose visit ended by this start (a
+     * linear scan over the service's workers: pools are small) */
+    uint32_t nw = 0;
+    for (size_t i = 0; i < nk; i++) {
+        if (i == 0 || k[i].svc != k[i - 1].svc)
+            nw = 0;
+        uint32_t w = 0;
+        while (w < nw && busy_end[w] > k[i].start)
+            w++;
+        if (w == nw)
+            nw++;
+        busy_end[w] = k[i].end;
+        worker[k[i].span] = w;
+    }
+    free(k);
+    free(busy_end);
+    return PB_OK;
+}
+
 static int write_trace(builder *b, const size_t *cause)
 {
     imp_importer *im = b->im;
+    const int mode = im->opts.thread;
+    uint32_t *worker = NULL;
+    gsl_rng *rng = NULL;
+    uint32_t loop_label = 0;
     size_t nm = 2 * b->nrpc;
     msgkey *key = malloc((nm ? nm : 1) * sizeof *key);
     uint64_t *id = malloc((nm ? nm : 1) * sizeof *id);
@@ -625,6 +729,22 @@ static int write_trace(builder *b, const size_t *cause)
     qsort(key, nm, sizeof *key, cmp_msgkey);
     for (size_t k = 0; k < nm; k++)
         id[key[k].idx] = k + 1;
+    if (mode == IMP_THREAD_POOL) {
+        if (!(worker = malloc((b->n ? b->n : 1) * sizeof *worker)) ||
+            (rc = pool_workers(b, worker)) != PB_OK) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+    } else if (mode == IMP_THREAD_RANDOM) {
+        if (!(rng = gsl_rng_alloc(gsl_rng_mt19937))) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        gsl_rng_set(rng, im->opts.seed);
+    } else if (mode == IMP_THREAD_LOOP &&
+               (rc = pb_obs_label(im->trace->names, "loop", 4, &loop_label)) != PB_OK) {
+        goto out;
+    }
     for (size_t k = 0; k < nm && rc == PB_OK; k++) {
         size_t m = key[k].idx;
         const rpc *r = &b->rpcs[m / 2];
@@ -633,16 +753,38 @@ static int write_trace(builder *b, const size_t *cause)
         msg.id = k + 1;
         msg.size = PB_SIZE_NONE;
         msg.callid = PB_ID_NONE;
+        if (im->opts.attr)
+            msg.attr = r->op;
         if (im->opts.callid &&
             (rc = label_of(b, b->sp[r->label_span].trace,
                            b->sp[r->label_span].sid, &msg.callid)) != PB_OK)
             break;
         uint32_t th = m % 2 == 0 ? r->callee_ctx : r->caller_ctx;
+        uint32_t sth = m % 2 == 0 ? r->caller_ctx : r->callee_ctx;
         uint64_t tl;
-        if (im->opts.thread && th != IMP_NONE) {
+        if (mode == IMP_THREAD_ORACLE && th != IMP_NONE) {
             if ((rc = label_of(b, b->sp[th].trace, b->sp[th].sid, &tl)) != PB_OK)
                 break;
             msg.thread = (uint32_t)(tl & ~PB_LABEL_STRING) + 1;
+        } else if (mode == IMP_THREAD_LOOP) {
+            msg.thread = msg.sthread = loop_label;
+        } else if (mode == IMP_THREAD_POOL || mode == IMP_THREAD_RANDOM) {
+            uint32_t ctx[2] = {th, sth}, *dst[2] = {&msg.thread, &msg.sthread};
+            for (int j = 0; j < 2 && rc == PB_OK; j++) {
+                unsigned long w;
+                if (mode == IMP_THREAD_POOL) {
+                    if (ctx[j] == IMP_NONE)
+                        continue;
+                    w = worker[ctx[j]];
+                } else {
+                    w = gsl_rng_uniform_int(rng, im->opts.threads ? im->opts.threads : 1);
+                }
+                char lb[32];
+                int l = snprintf(lb, sizeof lb, "%c%lu", mode == IMP_THREAD_POOL ? 'w' : 't', w);
+                rc = pb_obs_label(im->trace->names, lb, (size_t)l, dst[j]);
+            }
+            if (rc != PB_OK)
+                break;
         }
         if (m % 2 == 0) {
             msg.type = PB_TYPE_CALL;
@@ -663,6 +805,9 @@ static int write_trace(builder *b, const size_t *cause)
     }
     im->st.count[IMP_C_MESSAGES] = nm;
 out:
+    free(worker);
+    if (rng)
+        gsl_rng_free(rng);
     free(key);
     free(id);
     return rc;
@@ -671,9 +816,9 @@ out:
 static int write_meta(imp_importer *im)
 {
     pb_strbuf s = {0};
-    static const char *const fmts[] = {"jaeger", "zipkin", "otlp"};
+    static const char *const fmts[] = {"jaeger", "zipkin", "otlp", "ebpf", "csv"};
     int rc = pb_strbuf_puts(&s, "generator=importtrace format=");
-    for (int f = 0, k = 0; f < 3 && rc == PB_OK; f++)
+    for (int f = 0, k = 0; f < 5 && rc == PB_OK; f++)
         if (im->formats_seen & (1u << f))
             rc = pb_strbuf_printf(&s, "%s%s", k++ ? "+" : "", fmts[f]);
     if (rc == PB_OK)
@@ -688,6 +833,39 @@ static int write_meta(imp_importer *im)
                               im->st.count[c]);
     if (rc == PB_OK)
         rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
+    /* columns made up rather than observed are named (docs/formats.md) */
+    static const char *const emu[] = {
+        NULL,
+        "emulated=thread model=oracle: the span each message enters at its "
+        "receiver (TRACEID:SPANID), one label per visit, never reused: the "
+        "truth's own identity",
+        "emulated=thread,sthread model=pool: each visit takes the lowest free "
+        "worker id of its service for its span's lifetime",
+        "emulated=thread,sthread model=loop: one event-loop thread per service",
+        "emulated=thread,sthread model=random"};
+    int mode = im->opts.thread;
+    if (rc == PB_OK && mode > 0 && mode <= IMP_THREAD_RANDOM) {
+        pb_strbuf_reset(&s);
+        rc = pb_strbuf_puts(&s, emu[mode]);
+        if (rc == PB_OK && mode == IMP_THREAD_RANDOM)
+            rc = pb_strbuf_printf(&s, " threads=%u seed=%lu: each receipt and send "
+                                      "on a thread of its service drawn at random",
+                                  im->opts.threads, im->opts.seed);
+        if (rc == PB_OK)
+            rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
+    }
+    /* span CSV: which pod names became which services */
+    size_t np = im->pods ? pb_strtab_count(im->pods) : 0;
+    if (rc == PB_OK && np) {
+        pb_strbuf_reset(&s);
+        rc = pb_strbuf_puts(&s, "importtrace_pods");
+        for (size_t k = 0; k < np && rc == PB_OK; k++)
+            rc = pb_strbuf_printf(&s, " %s=%s",
+                                  pb_strtab_str(im->pods, (uint32_t)k),
+                                  pb_strtab_str(im->podsvcs, im->pod_svc[k]));
+        if (rc == PB_OK)
+            rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
+    }
     pb_strbuf_free(&s);
     return rc;
 }
@@ -698,6 +876,14 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     if (im->failed || im->finished)
         return pb_error_set(err, PB_ESTATE, NULL, 0, 0,
                             "importer already failed or finished");
+    if (im->nev || (im->formats_seen & 8u)) {
+        if (im->nspans)
+            return pb_error_set(err, PB_EPARSE, NULL, 0, 0,
+                                "the input mixes spans and a syscall capture; "
+                                "expected one kind");
+        im->finished = 1;
+        return imp_events_finish(im, out, err);
+    }
     im->finished = 1;
     if (!im->nspans)
         return pb_error_set(err, PB_EPARSE, im->nfiles ? im->files[0] : NULL,
@@ -729,7 +915,7 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     im->st.count[IMP_C_TRACES] = pb_strtab_count(im->traceids);
     resolve_parents(&b);
     if ((rc = break_cycles(&b)) != PB_OK || (rc = build_children(&b)) != PB_OK ||
-        (rc = make_rpcs(&b, pre)) != PB_OK)
+        (kind_rule(&b), (rc = make_rpcs(&b, pre)) != PB_OK))
         goto out;
     im->st.count[IMP_C_RPCS] = b.nrpc;
     rc = PB_ENOMEM;
@@ -741,7 +927,9 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     im->trace->columns = PB_COL_ID | PB_COL_TS | PB_COL_RECV_TS | PB_COL_SRC |
                          PB_COL_DST | PB_COL_TYPE | PB_COL_PATH | PB_COL_CAUSE |
                          (im->opts.callid ? PB_COL_CALLID : 0) |
-                         (im->opts.thread ? PB_COL_THREAD : 0);
+                         (im->opts.thread ? PB_COL_THREAD : 0) |
+                         (im->opts.thread >= IMP_THREAD_POOL ? PB_COL_STHREAD : 0) |
+                         (im->opts.attr ? PB_COL_ATTR : 0);
     *out = im->trace;
     im->trace = NULL;
 out:

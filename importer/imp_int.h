@@ -6,9 +6,13 @@
  * imp_jaeger.c   one Jaeger trace object
  * imp_zipkin.c   one Zipkin v2 span
  * imp_otlp.c     one OTLP/JSON resourceSpans element
+ * imp_csv.c      a span table (CSV): column mapping, pod names, times
  * imp_archive.c  paths: files, folders of folders, compressed files, tars
  * imp_build.c    imp_finish: span trees -> RPCs -> causes -> the trace
  * imp_export.c   inferred instances back out as Jaeger JSON
+ * imp_ebpf.c     a syscall-level capture (DeepTrace's eBPF spans) -> events
+ * imp_events.c   events (one send or receive of one HTTP message at a
+ *                socket) -> messages paired by order on their connection
  */
 #ifndef IMP_INT_H
 #define IMP_INT_H
@@ -20,11 +24,11 @@
 #include "pb_strtab.h"
 
 #define IMP_NONE UINT32_MAX
-/* microseconds that still fit in int64 nanoseconds */
-#define IMP_US_MAX (INT64_MAX / 1000)
+/* microseconds whose nanoseconds a trace file can hold (PB_TS_MAX) */
+#define IMP_US_MAX (PB_TS_MAX / 1000)
 
 enum { IMP_K_INTERNAL = 0, IMP_K_CLIENT = 1, IMP_K_SERVER = 2 };
-enum { IMP_SRC_JAEGER = 0, IMP_SRC_ZIPKIN = 1, IMP_SRC_OTLP = 2 };
+enum { IMP_SRC_JAEGER = 0, IMP_SRC_ZIPKIN = 1, IMP_SRC_OTLP = 2, IMP_SRC_CSV = 3 };
 
 typedef struct imp_span {
     uint32_t trace;  /* index in im->traceids */
@@ -33,7 +37,8 @@ typedef struct imp_span {
     uint32_t svc;    /* node index */
     uint32_t peer;   /* node of peer.service / remoteEndpoint, or IMP_NONE */
     uint32_t file;   /* index in im->files */
-    uint32_t pos_a;  /* data[a] / [a] / resourceSpans[a]; IMP_NONE */
+    uint32_t op;     /* operation name: label index + 1 (pb_obs_label), 0 */
+    uint32_t pos_a;  /* data[a] / [a] / resourceSpans[a] / CSV line; IMP_NONE */
     uint32_t pos_b;  /* .spans[b] / [b] / .scopeSpans[b] */
     uint32_t pos_c;  /* OTLP: .spans[c] */
     uint8_t kind;    /* IMP_K_* */
@@ -43,10 +48,43 @@ typedef struct imp_span {
     pb_ns start, end;
 } imp_span;
 
+/* One observed send or receipt of one application message at a socket:
+ * what an eBPF probe, a library interposer (BorderPatrol's libbtrace) or a
+ * packet capture sees (docs/importer.md, "Syscall captures").  The local
+ * endpoint is the observing process's side of the connection. */
+enum { IMP_EV_REQUEST = 0, IMP_EV_RESPONSE = 1 };
+typedef struct imp_event {
+    uint32_t proc;       /* observing process (tgid) */
+    uint32_t thread;     /* OS thread: label index + 1 (pb_obs_label) */
+    pb_ns t;             /* the syscall's time on the host's clock */
+    uint32_t lip, rip;   /* local, remote IPv4 address */
+    uint16_t lport, rport;
+    uint8_t send;        /* 1: the process sent it (egress); 0: received */
+    uint8_t kind;        /* IMP_EV_REQUEST or IMP_EV_RESPONSE */
+    uint8_t has_seq;     /* seq is known */
+    uint32_t seq;        /* stream position of its first byte (TCP seq) */
+    uint64_t rid;        /* request id label (truth only), or PB_ID_NONE */
+    uint32_t attr;       /* label index + 1: "GET /path", "200" */
+    uint32_t size;       /* payload bytes as captured */
+    uint32_t file, entry; /* where: file index, entry index */
+} imp_event;
+
+/* the events importer's counters */
+enum {
+    IMP_EVC_ENTRIES, IMP_EVC_EVENTS, IMP_EVC_SKIPPED_DNS, IMP_EVC_SKIPPED_OTHER,
+    IMP_EVC_MESSAGES, IMP_EVC_REQUESTS, IMP_EVC_CALLS, IMP_EVC_RETURNS,
+    IMP_EVC_UNCAPTURED_SENDER, IMP_EVC_UNCAPTURED_RECEIVER,
+    IMP_EVC_LOST_AT_SENDER, IMP_EVC_LOST_AT_RECEIVER, IMP_EVC_LOST_CALLS,
+    IMP_EVC_UNANSWERED, IMP_EVC_ORPHAN_RESPONSES, IMP_EVC_NO_REQUEST_ID,
+    IMP_EVC_ORDER_MISMATCH, IMP_EVC_PROCESSES, IMP_EVC_THREADS, IMP_EVC_CONNECTIONS,
+    IMP_EVN
+};
+
 struct imp_importer {
     imp_opts opts;
     int failed, finished;
-    unsigned formats_seen; /* bit 1 jaeger, bit 2 zipkin, bit 4 otlp */
+    unsigned formats_seen; /* bit 1 jaeger, bit 2 zipkin, bit 4 otlp, 8 the
+                              eBPF capture, 16 span CSV */
     pb_trace *trace;       /* the output; nodes and labels intern here */
     pb_strtab *sids, *traceids;
     char **files;
@@ -56,7 +94,28 @@ struct imp_importer {
     imp_stats st;
     pb_strbuf sources; /* "N files from PATH ..." lines */
     uint32_t node_client, node_unknown;
+    imp_event *evs;    /* syscall captures (imp_ebpf.c) */
+    size_t nev, capev;
+    size_t evc[IMP_EVN];
+    char *ev_first[IMP_EVN]; /* where each counter was first hit */
+    pb_strbuf ev_summary;
+    struct imp_csv_map *csv; /* parsed opts.csv_map, or NULL */
+    pb_strtab *pods;         /* span CSV: pod names shortened */
+    pb_strtab *podsvcs;      /* ... and the services they became */
+    uint32_t *pod_svc;       /* pod index -> index in podsvcs */
+    size_t cappods;
+    pb_strbuf podtext;       /* stats.pods */
 };
+
+/* One DeepTrace document's "spans" array (imp_ebpf.c).  Returns PB_OK or
+ * an error naming the entry. */
+int imp_ebpf_spans(imp_importer *im, json_t *spans, uint32_t file, pb_error *err);
+
+/* imp_finish for events (imp_events.c). */
+int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err);
+
+/* Count one occurrence of events counter c at entry `entry` of file. */
+void imp_ev_count(imp_importer *im, int c, uint32_t file, uint32_t entry);
 
 /* What a span holds once its format is stripped off.  Times: either
  * microsecond JSON numbers (start, duration; Jaeger and Zipkin) or, with
@@ -64,6 +123,7 @@ struct imp_importer {
 typedef struct imp_raw_span {
     const char *trace_id, *span_id, *parent_id; /* parent may be NULL */
     const char *service, *peer;                 /* peer may be NULL */
+    const char *operation;                      /* may be NULL */
     int kind, untagged;
     json_t *start, *duration; /* duration may be NULL */
     int ns, has_end;
@@ -109,8 +169,40 @@ int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
 int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                       uint32_t ri, pb_error *err);
 
+/* Parse a column mapping ("trace=COL,...") into a new map (*out, freed by
+ * imp_csv_map_free).  Returns PB_OK, PB_EINVAL (err says what), PB_ENOMEM. */
+int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
+                      pb_error *err);
+void imp_csv_map_free(struct imp_csv_map *m);
+
+/* Does this buffer look like a CSV span table (first line a header with a
+ * comma, not JSON)? */
+int imp_csv_sniff(const char *data, size_t len);
+
+/* Read a span CSV buffer registered as file `file`. */
+int imp_csv_buffer(imp_importer *im, const char *data, size_t len,
+                   uint32_t file, pb_error *err);
+
+/* The integrity check of gzip data (imp_gzcheck.c), fed the compressed
+ * bytes of a file or member as they are read; anything that does not
+ * start like gzip passes unchecked. */
+typedef struct imp_gzcheck imp_gzcheck;
+imp_gzcheck *imp_gzcheck_new(void); /* NULL when out of memory */
+/* Returns 0, or -1 once the data are known to be damaged. */
+int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n);
+/* At the end of the data: -1 when damaged or cut in the middle. */
+int imp_gzcheck_end(imp_gzcheck *g);
+/* What was wrong (after -1), else NULL. */
+const char *imp_gzcheck_why(const imp_gzcheck *g);
+void imp_gzcheck_free(imp_gzcheck *g); /* NULL-safe */
+
 /* Parse one document buffer already registered as file `file`. */
 int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
                      uint32_t file, pb_error *err);
+
+/* The same for a buffer whose leading white space was dropped: line0
+ * lines and then col0 bytes came before data[0] (for messages). */
+int imp_parse_buffer_at(imp_importer *im, const char *data, size_t len,
+                        uint32_t file, long line0, long col0, pb_error *err);
 
 #endif

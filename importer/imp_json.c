@@ -24,6 +24,7 @@ typedef struct scan {
     size_t len, pos;
     uint32_t file;
     pb_error *err;
+    long line0, col0; /* white space dropped before buf[0] */
 } scan;
 
 static void line_col(const scan *s, size_t off, long *line, long *col)
@@ -32,13 +33,15 @@ static void line_col(const scan *s, size_t off, long *line, long *col)
         off = s->len;
     long l = 1;
     size_t ls = 0;
+    int nl = 0;
     for (size_t i = 0; i < off; i++)
         if (s->buf[i] == '\n') {
             l++;
             ls = i + 1;
+            nl = 1;
         }
-    *line = l;
-    *col = (long)(off - ls) + 1;
+    *line = l + s->line0;
+    *col = (long)(off - ls) + 1 + (nl ? 0 : s->col0);
 }
 
 static int syntax(scan *s, size_t off, const char *what)
@@ -69,7 +72,7 @@ static int parse_value(scan *s, json_t **out)
 {
     json_error_t je;
     json_t *v = json_loadb(s->buf + s->pos, s->len - s->pos,
-                           JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &je);
+                           JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &je);
     if (!v) {
         size_t off = s->pos + (je.position > 0 ? (size_t)je.position - 1 : 0);
         long line, col;
@@ -115,13 +118,19 @@ static int stream_array(scan *s, int kind)
             return imp_fail(s->im, s->err, PB_ERANGE, s->im->files[s->file],
                             0, 0, "more than %u array elements", IMP_NONE - 1);
         json_t *e = NULL;
+        size_t at = s->pos;
         int rc = parse_value(s, &e);
         if (rc != PB_OK)
             return rc;
         rc = element(s, kind, e, idx);
         json_decref(e);
-        if (rc != PB_OK)
+        if (rc != PB_OK) {
+            /* a span's error names its element; the line where the
+             * element starts says which line of a JSON-lines file */
+            if (s->err && !s->err->line && s->err->file[0])
+                line_col(s, at, &s->err->line, &s->err->column);
             return rc;
+        }
         skip_ws(s);
         if (s->pos < s->len && s->buf[s->pos] == ',') {
             s->pos++;
@@ -153,6 +162,9 @@ static const char *want(imp_format f)
     return f == IMP_FORMAT_JAEGER   ? want_jaeger
            : f == IMP_FORMAT_ZIPKIN ? want_zipkin
            : f == IMP_FORMAT_OTLP   ? want_otlp
+           : f == IMP_FORMAT_EBPF   ? "expected a syscall capture: an object with "
+                                      "\"spans\", an array of {\"req\": ..., "
+                                      "\"resp\": ...}"
                                     : want_any;
 }
 
@@ -227,6 +239,17 @@ static int scan_object(scan *s)
     if (rc == PB_OK && !streamed) {
         if (f == IMP_FORMAT_ZIPKIN) {
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0, "%s", want_zipkin);
+        } else if (f != IMP_FORMAT_OTLP && f != IMP_FORMAT_JAEGER &&
+                   json_is_array(json_object_get(rest, "spans")) &&
+                   (f == IMP_FORMAT_EBPF ||
+                    json_object_get(json_array_get(json_object_get(rest, "spans"), 0),
+                                    "req"))) {
+            im->formats_seen |= 8u;
+            rc = imp_ebpf_spans(im, json_object_get(rest, "spans"), s->file, s->err);
+        } else if (f == IMP_FORMAT_EBPF) {
+            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
+                          "expected a syscall capture: an object with \"spans\", an "
+                          "array of {\"req\": ..., \"resp\": ...}");
         } else if (json_object_get(rest, "data") && f != IMP_FORMAT_OTLP) {
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
                           "\"data\": expected an array of traces");
@@ -248,7 +271,16 @@ static int scan_object(scan *s)
 int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
                      uint32_t file, pb_error *err)
 {
-    scan s = {im, data, len, 0, file, err};
+    return imp_parse_buffer_at(im, data, len, file, 0, 0, err);
+}
+
+int imp_parse_buffer_at(imp_importer *im, const char *data, size_t len,
+                        uint32_t file, long line0, long col0, pb_error *err)
+{
+    if (im->opts.format == IMP_FORMAT_CSV ||
+        (im->opts.format == IMP_FORMAT_AUTO && imp_csv_sniff(data, len)))
+        return imp_csv_buffer(im, data, len, file, err);
+    scan s = {im, data, len, 0, file, err, line0, col0};
     im->st.count[IMP_C_FILES]++;
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
         s.pos = 3; /* a UTF-8 byte-order mark */
@@ -258,6 +290,7 @@ int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
         if (s.pos >= len)
             break;
         char c = data[s.pos];
+        size_t doc_at = s.pos;
         int rc;
         if (c == '{') {
             rc = scan_object(&s);
@@ -276,8 +309,12 @@ int imp_parse_buffer(imp_importer *im, const char *data, size_t len,
             json_decref(v);
             return syntax(&s, at, want(im->opts.format));
         }
-        if (rc != PB_OK)
+        if (rc != PB_OK) {
+            /* the line of the document (one per line in JSON lines) */
+            if (err && !err->line && err->file[0])
+                line_col(&s, doc_at, &err->line, &err->column);
             return rc;
+        }
         ndocs++;
     }
     if (!ndocs)

@@ -91,7 +91,7 @@ static int ns_of(const json_t *v, int64_t *out)
 {
     if (json_is_integer(v)) {
         *out = (int64_t)json_integer_value(v);
-        return *out >= 0;
+        return *out >= 0 && *out <= PB_TS_MAX;
     }
     const char *s = json_string_value(v);
     if (!s || !*s)
@@ -101,7 +101,7 @@ static int ns_of(const json_t *v, int64_t *out)
         if (*p < '0' || *p > '9')
             return 0;
         int d = *p - '0';
-        if (x > (INT64_MAX - d) / 10)
+        if (x > (PB_TS_MAX - d) / 10)
             return 0;
         x = x * 10 + d;
     }
@@ -160,6 +160,13 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
             r.service = service;
             r.trace_id = norm_id(imp_json_str(js, "traceId"), tb, sizeof tb, 1);
             r.span_id = norm_id(imp_json_str(js, "spanId"), sb, sizeof sb, 0);
+            json_t *pv = json_object_get(js, "parentSpanId");
+            if (pv && !json_is_null(pv) && !json_is_string(pv))
+                /* read as "no parent", it would split a request in two */
+                return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                                "%s: expected \"parentSpanId\" as a string "
+                                "(hex or base64; \"\" or absent for a root "
+                                "span)", where);
             r.parent_id =
                 norm_id(imp_json_str(js, "parentSpanId"), pb, sizeof pb, 0);
             r.peer = attr_str(json_object_get(js, "attributes"),
@@ -175,7 +182,8 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                 return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                                 "%s: expected \"startTimeUnixNano\" as "
                                 "nanoseconds since the epoch (a string of "
-                                "digits or a non-negative integer)",
+                                "digits or a non-negative integer, at most "
+                                "9223372035999999999)",
                                 where);
             json_t *e = json_object_get(js, "endTimeUnixNano");
             if (e && !json_is_null(e)) {

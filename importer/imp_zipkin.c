@@ -27,6 +27,11 @@ int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
     memset(&r, 0, sizeof r);
     r.trace_id = imp_json_str(js, "traceId");
     r.span_id = imp_json_str(js, "id");
+    json_t *pv = json_object_get(js, "parentId");
+    if (pv && !json_is_null(pv) && !json_is_string(pv))
+        return imp_fail(im, err, PB_EPARSE, im->files[file], 0, 0,
+                        "%s: expected \"parentId\" as a string (absent for a "
+                        "root span)", where);
     r.parent_id = imp_json_str(js, "parentId");
     json_t *le = json_object_get(js, "localEndpoint");
     if (!json_is_object(le))

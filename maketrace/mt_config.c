@@ -5,6 +5,7 @@
  * language is documented for users in docs/maketrace.md.
  */
 #include "mt_label.h"
+#include "pb_files.h"
 #include "mt_parse.h"
 
 #include <ctype.h>
@@ -155,12 +156,16 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
         if ((rc = mt_expand(p, nk, &v)) != PB_OK ||
             (rc = mt_parse_nodes(p, nk, v, &op->to, 1)) != PB_OK)
             return rc;
+        unsigned seen = 0; /* delay=, ret= */
         while (peek(p)->kind == T_WORD) {
             tok *a = next(p);
             char *av;
             if ((rc = mt_expand(p, a, &av)) != PB_OK)
                 return rc;
             if (!strncmp(av, "join=", 5) && kind == MT_OP_CALL) {
+                if (op->join_name)
+                    return PERR(p, a, "\"join\" is given twice on one line; expected "
+                                "each attribute once");
                 if (!mt_valid_ident(av + 5, strlen(av + 5)))
                     return PERR(p, a, "expected join=NAME with NAME of letters, digits and _, "
                                 "got \"%s\"", av);
@@ -168,6 +173,11 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
                 continue;
             }
             mt_delay *d = NULL;
+            int which = !strncmp(av, "delay=", 6) ? 1 : !strncmp(av, "ret=", 4) ? 2 : 0;
+            if (which && (seen & (1u << which)))
+                return PERR(p, a, "\"%.*s\" is given twice on one line; expected each "
+                            "attribute once", which == 1 ? 5 : 3, av);
+            seen |= 1u << which;
             if (!strncmp(av, "delay=", 6))
                 d = &op->d;
             else if (!strncmp(av, "ret=", 4) && kind == MT_OP_CALL)
@@ -767,7 +777,7 @@ static int parse_service(parser *p)
     snprintf(dn, sizeof dn, "%s.workers", v);
     mt_def *d = mt_find_def(p, dn);
     if (d && mt_parse_count(d->value, &workers) != PB_OK)
-        return pb_error_set(p->err, PB_EINVAL, "-D", 0, 0, "-D %s=%s: expected an integer in "
+        return pb_error_set(p->err, PB_EINVAL, "-s", 0, 0, "%s=%s: expected an integer in "
                             "1..1000000", dn, d->value);
     if ((rc = add_service(p, nd.node[0], workers, kw->line, kw->col)) != PB_OK)
         return rc;
@@ -935,10 +945,24 @@ static int parse_tracelet(parser *p)
     tr->weight = 1;
     int has_from = 0;
     int rc;
+    /* each attribute once: a repeated one is an error, not "the last wins" */
+    static const char *const once[] = {"interleave", "from", "weight", "instances", "think"};
+    long seen_at[5] = {0, 0, 0, 0, 0};
     for (;;) {
         tok *a = peek(p);
         if (a->kind != T_WORD)
             break;
+        for (int f = 0; f < 5; f++) {
+            size_t fl = strlen(once[f]);
+            if (a->len >= fl && !memcmp(a->s, once[f], fl) &&
+                (a->len == fl || (f >= 2 && a->s[fl] == '='))) {
+                if (seen_at[f])
+                    return PERR(p, a, "tracelet %s: \"%s\" is given twice (first at "
+                                "line %ld); expected each attribute once",
+                                tr->name, once[f], seen_at[f]);
+                seen_at[f] = a->line;
+            }
+        }
         next(p);
         if (is_word(a, "interleave")) {
             tr->interleave = 1;
@@ -977,7 +1001,7 @@ static int parse_tracelet(parser *p)
         char dn[256];
         snprintf(dn, sizeof dn, "%s.%s", tr->name, fields[f]);
         mt_def *d = mt_find_def(p, dn);
-        if (d && (rc = apply_tracelet_field(p, tr, fields[f], d->value, "-D", 0, 0)) != PB_OK)
+        if (d && (rc = apply_tracelet_field(p, tr, fields[f], d->value, "-s", 0, 0)) != PB_OK)
             return rc;
     }
     tok *open;
@@ -1088,8 +1112,8 @@ static int finish(parser *p)
             pb_strbuf b = {0};
             for (int j = 0; mt_options[j].name; j++)
                 pb_strbuf_printf(&b, "%s%s", j ? ", " : "", mt_options[j].name);
-            int rc = pb_error_set(p->err, PB_EINVAL, "-D", 0, 0,
-                                  "-D %s: no setting, variable (let) or tracelet field "
+            int rc = pb_error_set(p->err, PB_EINVAL, "-s", 0, 0,
+                                  "%s: no setting, variable (let) or tracelet field "
                                   "(TRACELET.weight, .instances, .think) or service field "
                                   "(SERVICE.workers) of that name; settings are: %s",
                                   p->defs[i].name, pb_strbuf_str(&b));
@@ -1118,6 +1142,7 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
     while (mt_options[nopt].name)
         nopt++;
     p.locked = calloc(nopt, 1);
+    p.set_line = calloc(nopt, sizeof *p.set_line);
     p.defs = calloc(ndefs ? ndefs : 1, sizeof *p.defs);
     c->defs = calloc(ndefs ? ndefs : 1, sizeof *c->defs);
     if (!c->file || !p.locked || !p.defs || !c->defs ||
@@ -1130,7 +1155,7 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
     for (size_t i = 0; i < ndefs; i++) {
         const char *eq = strchr(defs[i], '=');
         if (!eq || eq == defs[i]) {
-            rc = pb_error_set(err, PB_EINVAL, "-D", 0, 0, "-D %s: expected name=value", defs[i]);
+            rc = pb_error_set(err, PB_EINVAL, "-s", 0, 0, "%s: expected name=value", defs[i]);
             goto fail;
         }
         c->defs[c->ndefs++] = mt_astrndup(c, defs[i], strlen(defs[i]));
@@ -1142,7 +1167,7 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
         }
         int oi = mt_option_index(p.defs[i].name);
         if (oi >= 0) {
-            if ((rc = mt_set_setting(&p, p.defs[i].name, p.defs[i].value, "-D", 0, 0)) != PB_OK)
+            if ((rc = mt_set_setting(&p, p.defs[i].name, p.defs[i].value, "-s", 0, 0)) != PB_OK)
                 goto fail;
             p.locked[oi] = 1;
             p.defs[i].used = 1;
@@ -1198,12 +1223,14 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
         goto fail;
     free(p.t);
     free(p.locked);
+    free(p.set_line);
     free(p.defs);
     *out = c;
     return PB_OK;
 fail:
     free(p.t);
     free(p.locked);
+    free(p.set_line);
     free(p.defs);
     mt_config_close(c);
     return rc;
@@ -1213,9 +1240,15 @@ int mt_config_load(const char *path, const char *const *defs, size_t ndefs,
                    mt_config **out, pb_error *err)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open config: %s", strerror(errno));
+    FILE *fp = pb_files_open(path, err);
+    if (!fp) {
+        if (err->code == PB_EIO && !strncmp(err->msg, "cannot open: ", 13)) {
+            char why[PB_ERROR_MSG_MAX];
+            snprintf(why, sizeof why, "%s", err->msg + 13);
+            pb_error_set(err, PB_EIO, path, 0, 0, "cannot open config: %s", why);
+        }
+        return err->code;
+    }
     pb_strbuf b = {0};
     char buf[8192];
     size_t n;
@@ -1227,7 +1260,8 @@ int mt_config_load(const char *path, const char *const *defs, size_t ndefs,
         }
     if (rc == PB_OK && ferror(fp))
         rc = pb_error_set(err, PB_EIO, path, 0, 0, "cannot read config: %s", strerror(errno));
-    fclose(fp);
+    if (fp != stdin)
+        fclose(fp);
     if (rc == PB_OK)
         rc = mt_config_parse(pb_strbuf_str(&b), b.len, path, defs, ndefs, out, err);
     pb_strbuf_free(&b);

@@ -554,6 +554,11 @@ int mt_parse_setting_line(parser *p)
         pb_strbuf_free(&b);
         return rc;
     }
+    if (p->set_line && p->set_line[oi])
+        return PERR(p, nt, "setting \"%s\" is given twice (first at line %ld); "
+                    "expected each setting once", name, p->set_line[oi]);
+    if (p->set_line)
+        p->set_line[oi] = nt->line;
     if (!p->locked[oi]) {
         rc = mt_set_setting(p, name, value, p->file, vt->line, vt->col);
         if (rc != PB_OK)

@@ -41,7 +41,9 @@ typedef struct parser {
     pb_error *err;
     mt_def *defs;
     size_t ndefs;
-    unsigned char *locked;  /* per mt_options entry: set by -D */
+    unsigned char *locked;  /* per mt_options entry: set by -s/-D */
+    long *set_line;         /* per mt_options entry: the config line that
+                               set it (a second one is an error), or 0 */
     size_t expanded;        /* bytes produced by $variable expansion so far */
 } parser;
 

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb_files.h"
 #include "pb_strbuf.h"
 
 const char *const pq_field_names[PQ_NFIELDS] = {
@@ -909,10 +910,11 @@ int pq_parse_file(const char *path, pq_query ***out, size_t *n, pb_error *err)
     *out = NULL;
     *n = 0;
     int is_stdin = !strcmp(path, "-");
-    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+    /* checked against the run's outputs (pb_files.h), close-on-exec */
     const char *name = is_stdin ? "(stdin)" : path;
+    FILE *fp = pb_files_open(path, err);
     if (!fp)
-        return pb_error_set(err, PB_EIO, name, 0, 0, "cannot open: %s", strerror(errno));
+        return err->code;
     pb_strbuf b = {0};
     char buf[4096];
     size_t got;

@@ -697,6 +697,31 @@ static int cmp_kept_id(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The line of the nth (1, 2) message with this id in the trace file path,
+ * read again (only when an error needs it), or 0. */
+static long line_of_id(const char *path, uint64_t id, int nth)
+{
+    pb_reader_opts o;
+    pb_reader_opts_default(&o);
+    o.check_ids = 0;
+    o.allow_unsorted = 1;
+    o.allow_negative_ts = 1;
+    o.allow_empty = 1;
+    o.ignore_unknown_columns = 1;
+    pb_reader *r = NULL;
+    if (!path || !strcmp(path, "-") || pb_reader_open(&r, path, NULL, &o, NULL) != PB_OK)
+        return 0;
+    pb_msg m;
+    long line = 0;
+    while (pb_reader_next(r, &m, NULL, NULL) == 1)
+        if (m.id == id && --nth == 0) {
+            line = pb_reader_line(r);
+            break;
+        }
+    pb_reader_close(r);
+    return line;
+}
+
 int score_kept_mask(const pb_trace *truth, const pb_trace *kept,
                     const char *kept_name, unsigned char **mask, pb_error *err)
 {
@@ -714,8 +739,10 @@ int score_kept_mask(const pb_trace *truth, const pb_trace *kept,
     if (n)
         qsort(ix, n, sizeof *ix, cmp_kept_id);
     int rc = PB_OK;
+    size_t bad_k = SIZE_MAX;
     for (size_t k = 0; k < kept->n && rc == PB_OK; k++) {
         const pb_msg *km = &kept->msgs[k];
+        bad_k = k;
         size_t lo = 0, hi = n;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -755,6 +782,9 @@ int score_kept_mask(const pb_trace *truth, const pb_trace *kept,
     free(ix);
     if (rc != PB_OK) {
         free(m);
+        /* where in the file: the reader knows lines, the trace does not */
+        if (err && bad_k < kept->n)
+            err->line = line_of_id(kept_name, kept->msgs[bad_k].id, rc == PB_EDUP ? 2 : 1);
         return rc;
     }
     *mask = m;

@@ -178,6 +178,11 @@ typedef struct score_report {
                                       when 0/0 or without a kept mask */
     size_t latency_nodes;
     double latency_error_median, latency_error_max;  /* NAN when no node */
+    /* per-request end-to-end latency, truth against inferred instances
+     * (score_latency_compute; vPath Figure 11): Kolmogorov-Smirnov
+     * distance and the two medians in seconds; NAN until computed, or
+     * without an assignment table */
+    double latency_ks, latency_true_median, latency_inferred_median;
     /* the failure split (docs/metrics.md "The failure split"), with
      * has_messages: per request (true instance) correct / orphaned only /
      * mis-stitched, per message attached right / wrong / unattached */
@@ -203,11 +208,6 @@ typedef struct score_report {
     int has_links;
     size_t links_right, links_scored;
     double link_accuracy;     /* links_right / links_scored, NAN unknown */
-    /* per-request end-to-end latency, truth against inferred instances
-     * (score_latency_compute; vPath Figure 11): Kolmogorov-Smirnov
-     * distance and the two medians in seconds; NAN until computed, or
-     * without an assignment table */
-    double latency_ks, latency_true_median, latency_inferred_median;
     score_entry *entries;     /* true patterns first (in true rank order),
                                  then inferred-only ones (in inferred order) */
     size_t nentries;

@@ -1,4 +1,5 @@
 /* Reading result files (format: pb_result.h). */
+#include "pb_files.h"
 #include "score.h"
 
 #include <csv.h>
@@ -610,6 +611,41 @@ static int handle_record(reader *rd, rec *r, long line)
     return PB_OK;
 }
 
+/* Lines of a result file may be long (a path pattern of a deep request)
+ * but not endless: a line past this is an error, not a gigabyte buffer. */
+#define SCORE_LINE_MAX (1 << 28)
+
+/* One line, with its '\n', into *buf (grown; NUL-terminated after len
+ * bytes, which may hold NUL bytes).  Returns its length, -1 at the end of
+ * the file (nothing read), -2 when it passes max bytes (the rest of it is
+ * left unread), -3 out of memory. */
+static ssize_t read_line(char **buf, size_t *cap, FILE *fp, size_t max)
+{
+    size_t n = 0;
+    for (;;) {
+        if (n + 2 > *cap) {
+            size_t nc = *cap ? *cap * 2 : 256;
+            char *nb = realloc(*buf, nc);
+            if (!nb)
+                return -3;
+            *buf = nb;
+            *cap = nc;
+        }
+        int c = getc_unlocked(fp);
+        if (c == EOF)
+            break;
+        (*buf)[n++] = (char)c;
+        if (c == '\n')
+            break;
+        if (n > max)
+            return -2;
+    }
+    if (!n)
+        return -1;
+    (*buf)[n] = '\0';
+    return (ssize_t)n;
+}
+
 int score_result_read_fp(FILE *fp, const char *name, score_result **out,
                          pb_error *err)
 {
@@ -632,11 +668,35 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
     rec r = {0};
     char *buf = NULL;
     size_t cap = 0;
-    ssize_t len;
+    ssize_t len = 0;
     long line = 0, rec_line = 0, end_line = 0;
     size_t end_pats = 0, end_asg = 0;
     int in_record = 0, seen_patterns = 0;
-    while (rc == PB_OK && (len = getline(&buf, &cap, fp)) >= 0) {
+    /* the first bytes first: a file that is not a result is refused
+     * before a (possibly huge) first line is buffered */
+    {
+        static const char magic[] = "# pathbench-result 1";
+        char head[sizeof magic + 3];
+        size_t got = fread(head, 1, sizeof magic - 1, fp), skip = 0;
+        if (got >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3)) {
+            skip = 3;
+            got += fread(head + got, 1, 3, fp);
+        }
+        if (got == 0 && !ferror(fp))
+            rc = pb_error_set(err, PB_EPARSE, name, 0, 0, "empty file; expected a "
+                              "result file starting with \"# pathbench-result 1\"");
+        else if (got - skip < sizeof magic - 1 || memcmp(head + skip, magic, sizeof magic - 1))
+            rc = pb_error_set(err, PB_EPARSE, name, 1, 0,
+                              "not a result file: expected \"# "
+                              "pathbench-result 1\" on the first line");
+        else if ((len = read_line(&buf, &cap, fp, 64)) == -2 ||
+                 (len > 0 && strcmp(buf, "\n") && strcmp(buf, "\r\n")))
+            rc = pb_error_set(err, PB_EPARSE, name, 1, 0,
+                              "not a result file: expected \"# "
+                              "pathbench-result 1\" on the first line");
+        line = 1;
+    }
+    while (rc == PB_OK && (len = read_line(&buf, &cap, fp, SCORE_LINE_MAX)) >= 0) {
         line++;
         const char *nul = memchr(buf, '\0', (size_t)len);
         if (nul) {
@@ -743,6 +803,12 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
             rec_clear(&r);
         }
     }
+    if (rc == PB_OK && len == -3)
+        rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    if (rc == PB_OK && len == -2)
+        rc = pb_error_set(err, PB_EPARSE, name, line + 1, 0,
+                          "a line longer than %d MiB; expected a result file "
+                          "(a binary or corrupt file?)", SCORE_LINE_MAX >> 20);
     if (rc == PB_OK && ferror(fp))
         rc = pb_error_set(err, PB_EIO, name, line, 0, "read error: %s",
                           strerror(errno));
@@ -795,14 +861,16 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
 
 int score_result_read(const char *path, score_result **out, pb_error *err)
 {
-    if (!path || !strcmp(path, "-"))
-        return score_result_read_fp(stdin, "<stdin>", out, err);
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
+    if (!path || !strcmp(path, "-")) {
         *out = NULL;
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
-                            strerror(errno));
+        if (pb_files_input_fd(0, "(stdin)", err) != PB_OK)
+            return err->code;
+        return score_result_read_fp(stdin, "<stdin>", out, err);
     }
+    *out = NULL;
+    FILE *fp = pb_files_open(path, err);
+    if (!fp)
+        return err->code;
     int rc = score_result_read_fp(fp, path, out, err);
     fclose(fp);
     return rc;
@@ -873,20 +941,21 @@ int score_check_trace(const score_result *r, const pb_trace *truth,
         const char *a = first_with(r->trace_meta, r->ntrace_meta, keys[k]);
         const char *b = first_with(truth->meta, truth->nmeta, keys[k]);
         if (a && b && strcmp(a, b)) {
-            char sa[SHOWN_MAX + 8], sb[SHOWN_MAX + 8];
-            snprintf(sa, sizeof sa, "%.40s%s", a, strlen(a) > 40 ? "..." : "");
-            snprintf(sb, sizeof sb, "%.40s%s", b, strlen(b) > 40 ? "..." : "");
-            /* name the first place where they differ */
+            /* the one field (space-separated word) where they first differ,
+             * whole in both: "call_delay=50ms,5ms" against "...=51ms,5ms" */
             size_t d = 0;
             while (a[d] && a[d] == b[d])
                 d++;
-            size_t st = d > 20 ? d - 20 : 0;
+            size_t st = d;
+            while (st > 0 && a[st - 1] != ' ')
+                st--;
+            int la = (int)strcspn(a + st, " "), lb = (int)strcspn(b + st, " ");
             return pb_error_set(err, PB_EINVAL, r->file, 0, 0,
-                                "inferred from another trace: its trace metadata "
-                                "says \"%s\", %s says \"%s\" (they differ at "
-                                "\"...%.30s\" against \"...%.30s\"); expected the "
-                                "truth trace the result was inferred from",
-                                sa, truth_name, sb, a + st, b + st);
+                                "inferred from another trace: its \"%s\" trace "
+                                "metadata has \"%.*s\" where %s has \"%.*s\"; "
+                                "expected the truth trace the result was inferred "
+                                "from", keys[k], la ? la : 7, la ? a + st : "(empty)",
+                                truth_name, lb ? lb : 7, lb ? b + st : "(empty)");
         }
     }
     if (!r->has_fp)

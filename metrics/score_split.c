@@ -22,9 +22,12 @@
  * messages is wrong or the instance it owns holds a message of another
  * request (or of none), orphaned only otherwise.
  *
- * The curve recomputes the split with the rows below each min_confidence
- * abstained (every distinct confidence, or SCORE_COV_POINTS quantiles of
- * them), as infer -s min_confidence=X would have written the file.
+ * The curve raises min_confidence through every distinct confidence (or
+ * SCORE_COV_POINTS quantiles of them) and abstains on the rows below it,
+ * as infer -s min_confidence=X would have written the file; at each step
+ * only the inferred instances that lost a row are recounted (their share
+ * taken back, the rows dropped, the share added again), and only the
+ * requests they touch change status.
  */
 #include "score_int.h"
 
@@ -79,72 +82,130 @@ typedef struct srow {
 
 typedef struct split {
     const tv_truth *tv;
-    size_t *wrongmsgs;      /* per true instance: its messages attached wrong */
-    unsigned char *state;   /* per true instance: 1 all its messages in the
-                               instance it owns, 2 that instance holds a
-                               foreign message */
+    const srow *rows;       /* sorted by (group, label), anchors first */
+    size_t n;
+    size_t *gfirst;         /* per row: index of its group's first row */
+    unsigned char *gone;    /* per row: abstained at the current threshold */
+    /* per true instance: its messages attached wrong, whether the
+     * instance it owns holds all its messages (full) or a foreign one
+     * (dirty), and its status (0 correct, 1 orphaned only, 2 mis-stitched) */
+    size_t *wrongmsgs;
+    unsigned char *full, *dirty, *status;
+    size_t right, wrong, correct, mis;
+    /* scratch: groups and labels touched by one step */
+    size_t *gmark, *lmark, epoch;
+    size_t *tg, *tl;
+    size_t ntg, ntl;
 } split;
 
-static int present(const srow *x, double minc)
+/* Add (sign 1) or take back (sign -1) group g's share: its owner is the
+ * earliest true instance whose anchor is present in it (labels ascend,
+ * true instances are in time order, anchors come first in their label). */
+static void apply_group(split *s, size_t g, int sign)
 {
-    return isnan(x->conf) || !(x->conf < minc);
+    const srow *rows = s->rows;
+    const size_t ninst = s->tv->ninst, key = rows[g].group;
+    size_t owner = SIZE_MAX, j;
+    for (j = g; j < s->n && rows[j].group == key; j++)
+        if (!s->gone[j] && rows[j].anchor) {
+            owner = rows[j].label;
+            break;
+        }
+    if (owner == SIZE_MAX)
+        return; /* a fragment: its messages are unattached */
+    size_t own = 0, total = 0;
+    for (j = g; j < s->n && rows[j].group == key; j++) {
+        if (s->gone[j])
+            continue;
+        total++;
+        size_t L = rows[j].label;
+        if (L == owner) {
+            own++;
+        } else if (L < ninst) {
+            if (sign > 0) {
+                s->wrong++;
+                s->wrongmsgs[L]++;
+            } else {
+                s->wrong--;
+                s->wrongmsgs[L]--;
+            }
+        }
+    }
+    int full = own == s->tv->inst[owner].nmsg, dirty = total > own;
+    if (sign > 0) {
+        s->right += own;
+        s->full[owner] += (unsigned char)full;
+        s->dirty[owner] += (unsigned char)dirty;
+    } else {
+        s->right -= own;
+        s->full[owner] -= (unsigned char)full;
+        s->dirty[owner] -= (unsigned char)dirty;
+    }
 }
 
-/* The split with the rows whose confidence is below minc abstained: rows
- * sorted by (group, label). */
-static void split_at(split *s, const srow *rows, size_t n, double minc,
-                     size_t messages, score_cov_point *pt)
+static unsigned char status_of(const split *s, size_t L)
 {
-    const tv_truth *tv = s->tv;
-    memset(s->wrongmsgs, 0, tv->ninst * sizeof *s->wrongmsgs);
-    memset(s->state, 0, tv->ninst);
-    size_t right = 0, wrong = 0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i, owner = SIZE_MAX, total = 0;
-        while (j < n && rows[j].group == rows[i].group) {
-            /* the owner: the earliest true instance whose anchor is here
-             * (labels ascend, and true instances are in time order) */
-            if (owner == SIZE_MAX && rows[j].anchor && present(&rows[j], minc))
-                owner = rows[j].label;
-            total += present(&rows[j], minc);
-            j++;
-        }
-        if (owner != SIZE_MAX) {
-            size_t own = 0;
-            for (size_t k = i; k < j; k++) {
-                if (!present(&rows[k], minc))
-                    continue;
-                if (rows[k].label == owner) {
-                    own++;
-                } else if (rows[k].label < tv->ninst) {
-                    wrong++;
-                    s->wrongmsgs[rows[k].label]++;
-                }
+    return s->wrongmsgs[L] || s->dirty[L] ? 2 : s->full[L] ? 0 : 1;
+}
+
+static void count_status(split *s, unsigned char st, int sign)
+{
+    size_t *c = st == 0 ? &s->correct : st == 2 ? &s->mis : NULL;
+    if (c)
+        *c = sign > 0 ? *c + 1 : *c - 1;
+}
+
+/* Abstain on rows byconf[from .. to): only their groups are recounted. */
+static void take_rows(split *s, const size_t *byconf, size_t from, size_t to)
+{
+    const srow *rows = s->rows;
+    const size_t ninst = s->tv->ninst;
+    s->epoch++;
+    s->ntg = s->ntl = 0;
+    for (size_t k = from; k < to; k++) {
+        size_t g = s->gfirst[byconf[k]];
+        if (s->gmark[g] == s->epoch)
+            continue;
+        s->gmark[g] = s->epoch;
+        s->tg[s->ntg++] = g;
+        for (size_t j = g; j < s->n && rows[j].group == rows[g].group; j++) {
+            size_t L = rows[j].label;
+            if (L < ninst && s->lmark[L] != s->epoch) {
+                s->lmark[L] = s->epoch;
+                s->tl[s->ntl++] = L;
             }
-            right += own;
-            if (own == tv->inst[owner].nmsg)
-                s->state[owner] |= 1;
-            if (total > own)
-                s->state[owner] |= 2;
         }
-        i = j;
     }
-    size_t correct = 0, mis = 0;
-    for (size_t t = 0; t < tv->ninst; t++) {
-        if (s->wrongmsgs[t] || (s->state[t] & 2))
-            mis++;
-        else if (s->state[t] & 1)
-            correct++;
+    for (size_t i = 0; i < s->ntg; i++)
+        apply_group(s, s->tg[i], -1);
+    for (size_t k = from; k < to; k++)
+        s->gone[byconf[k]] = 1;
+    for (size_t i = 0; i < s->ntg; i++)
+        apply_group(s, s->tg[i], 1);
+    for (size_t i = 0; i < s->ntl; i++) {
+        size_t L = s->tl[i];
+        unsigned char st = status_of(s, L);
+        if (st != s->status[L]) {
+            count_status(s, s->status[L], -1);
+            count_status(s, st, 1);
+            s->status[L] = st;
+        }
     }
+}
+
+static void fill_point(const split *s, double minc, size_t messages,
+                       score_cov_point *pt)
+{
     pt->min_confidence = minc;
-    pt->right = right;
-    pt->wrong = wrong;
-    pt->unattached = messages - right - wrong;
-    pt->coverage = messages ? (double)(right + wrong) / (double)messages : NAN;
-    pt->precision = right + wrong ? (double)right / (double)(right + wrong) : NAN;
-    pt->req_correct = correct;
-    pt->req_misstitched = mis;
-    pt->req_orphaned = tv->ninst - correct - mis;
+    pt->right = s->right;
+    pt->wrong = s->wrong;
+    pt->unattached = messages - s->right - s->wrong;
+    pt->coverage = messages ? (double)(s->right + s->wrong) / (double)messages : NAN;
+    pt->precision = s->right + s->wrong
+        ? (double)s->right / (double)(s->right + s->wrong) : NAN;
+    pt->req_correct = s->correct;
+    pt->req_misstitched = s->mis;
+    pt->req_orphaned = s->tv->ninst - s->correct - s->mis;
 }
 
 static int cmp_srow_gl(const void *a, const void *b)
@@ -157,10 +218,16 @@ static int cmp_srow_gl(const void *a, const void *b)
     return y->anchor - x->anchor; /* the anchor first */
 }
 
-static int cmp_double(const void *a, const void *b)
+/* qsort has no context argument */
+static const srow *g_rows;
+
+static int cmp_byconf(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    double x = g_rows[i].conf, y = g_rows[j].conf;
+    if (x != y)
+        return x < y ? -1 : 1;
+    return i < j ? -1 : i > j;
 }
 
 static int add_point(score_report *rep, size_t *cap, const score_cov_point *pt)
@@ -199,13 +266,27 @@ int score_split(score_report *rep, const tv_truth *tv, const score_result *r,
         if (t != TV_NONE)
             rep->msgs_abstained++;
     }
-    split s = {tv, calloc(tv->ninst ? tv->ninst : 1, sizeof *s.wrongmsgs),
-               calloc(tv->ninst ? tv->ninst : 1, 1)};
-    srow *rows = malloc((r->nassign ? r->nassign : 1) * sizeof *rows);
+    split s;
+    memset(&s, 0, sizeof s);
+    s.tv = tv;
+    size_t ni1 = tv->ninst ? tv->ninst : 1, na1 = r->nassign ? r->nassign : 1;
+    s.wrongmsgs = calloc(ni1, sizeof *s.wrongmsgs);
+    s.full = calloc(ni1, 1);
+    s.dirty = calloc(ni1, 1);
+    s.status = calloc(ni1, 1);
+    s.lmark = calloc(ni1, sizeof *s.lmark);
+    s.tl = malloc(ni1 * sizeof *s.tl);
+    s.gfirst = malloc(na1 * sizeof *s.gfirst);
+    s.gone = calloc(na1, 1);
+    s.gmark = calloc(na1, sizeof *s.gmark);
+    s.tg = malloc(na1 * sizeof *s.tg);
+    srow *rows = malloc(na1 * sizeof *rows);
     double *cv = NULL;
+    size_t *byconf = NULL;
     size_t n = 0;
     int rc = PB_ENOMEM;
-    if (!rows || !s.wrongmsgs || !s.state)
+    if (!rows || !s.wrongmsgs || !s.full || !s.dirty || !s.status || !s.lmark ||
+        !s.tl || !s.gfirst || !s.gone || !s.gmark || !s.tg)
         goto out;
     /* rows of kept instances; r->assign is sorted by (instance, id) */
     for (size_t i = 0; i < r->nassign;) {
@@ -233,8 +314,21 @@ int score_split(score_report *rep, const tv_truth *tv, const score_result *r,
     }
     if (n)
         qsort(rows, n, sizeof *rows, cmp_srow_gl);
+    s.rows = rows;
+    s.n = n;
+    for (size_t k = 0; k < n; k++) {
+        s.gfirst[k] = k && rows[k].group == rows[k - 1].group ? s.gfirst[k - 1] : k;
+        if (s.gfirst[k] == k)
+            apply_group(&s, k, 1);
+    }
+    /* every request starts orphaned only (status 1), then its status */
+    memset(s.status, 1, tv->ninst);
+    for (size_t t = 0; t < tv->ninst; t++) {
+        s.status[t] = status_of(&s, t);
+        count_status(&s, s.status[t], 1);
+    }
     score_cov_point pt;
-    split_at(&s, rows, n, 0, rep->messages, &pt);
+    fill_point(&s, 0, rep->messages, &pt);
     rep->msgs_right = pt.right;
     rep->msgs_wrong = pt.wrong;
     rep->msgs_unattached = pt.unattached;
@@ -249,23 +343,25 @@ int score_split(score_report *rep, const tv_truth *tv, const score_result *r,
     }
     if (r->has_conf) {
         size_t nc = 0, cap = 0;
-        if (!(cv = malloc((n ? n : 1) * sizeof *cv)))
+        if (!(cv = malloc(na1 * sizeof *cv)) || !(byconf = malloc(na1 * sizeof *byconf)))
             goto out;
         for (size_t k = 0; k < n; k++)
             if (!isnan(rows[k].conf))
-                cv[nc++] = rows[k].conf;
+                byconf[nc++] = k;
+        g_rows = rows;
         if (nc)
-            qsort(cv, nc, sizeof *cv, cmp_double);
-        size_t nd = 0; /* distinct values, in place */
+            qsort(byconf, nc, sizeof *byconf, cmp_byconf);
+        size_t nd = 0; /* the distinct values, ascending */
         for (size_t k = 0; k < nc; k++)
-            if (!nd || cv[k] != cv[nd - 1])
-                cv[nd++] = cv[k];
+            if (!nd || rows[byconf[k]].conf != cv[nd - 1])
+                cv[nd++] = rows[byconf[k]].conf;
         double best99 = 0, best999 = 0;
         if (add_point(rep, &cap, &pt) != PB_OK)
             goto out;
         /* thresholds: the distinct values (or quantiles of them), then
-         * just past the largest, when that is still at most 1 */
-        size_t nt = nd <= SCORE_COV_POINTS ? nd : SCORE_COV_POINTS;
+         * just past the largest, when that is still at most 1; the rows
+         * below each are abstained in turn (byconf order) */
+        size_t nt = nd <= SCORE_COV_POINTS ? nd : SCORE_COV_POINTS, done = 0;
         for (size_t q = 0; q <= nt; q++) {
             double x;
             if (q < nt)
@@ -274,7 +370,12 @@ int score_split(score_report *rep, const tv_truth *tv, const score_result *r,
                 break;
             if (!(x > 0))
                 continue; /* abstains nothing: the first point */
-            split_at(&s, rows, n, x, rep->messages, &pt);
+            size_t to = done;
+            while (to < nc && rows[byconf[to]].conf < x)
+                to++;
+            take_rows(&s, byconf, done, to);
+            done = to;
+            fill_point(&s, x, rep->messages, &pt);
             if (add_point(rep, &cap, &pt) != PB_OK)
                 goto out;
         }
@@ -294,8 +395,17 @@ out:
         pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     free(rows);
     free(cv);
+    free(byconf);
     free(s.wrongmsgs);
-    free(s.state);
+    free(s.full);
+    free(s.dirty);
+    free(s.status);
+    free(s.lmark);
+    free(s.tl);
+    free(s.gfirst);
+    free(s.gone);
+    free(s.gmark);
+    free(s.tg);
     return rc;
 }
 

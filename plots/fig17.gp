@@ -1,7 +1,8 @@
 # Figure 17: false-negative pattern rate vs N (top-N pruning) at 0, 2 and
 # 6 % tolerance, with the 1/N bound; one panel per algorithm.  Each point
-# is the mean over the seeds (the title says how many); bars go from the
-# smallest to the largest seed's value.  Legends sit below the panels.
+# is the mean over the seeds (the title says how many); bars are the 95 %
+# Student t interval of that mean (index 0 columns 7, 8; experiments/lib.sh
+# aggregate).  Legends sit below the panels.
 load system("dirname ".ARG0)."/common.gp"
 atitles = "'nesting' 'nesting-low' 'nesting-sd1' 'convolution' 'linking' 'truth (oracle)'"
 algos = "nesting nesting-low nesting-sd1 convolution linking truth"
@@ -10,7 +11,7 @@ algos = "nesting nesting-low nesting-sd1 convolution linking truth"
 if (fexists(datadir."/fig17_series.gp")) load datadir."/fig17_series.gp"
 tols = "0 2 6"
 seedrange = system(sprintf("awk 'FILENAME ~ /truth/ { nextfile } /^#/ { next } NF == 0 { nextfile } NF >= 6 { if (!k || $6 < lo) lo = $6; if (!k || $6 > hi) hi = $6; k = 1 } END { if (!k) print \"\"; else if (lo == hi) print lo \" seed\" (lo == 1 ? \"\" : \"s\"); else print lo \"-\" hi \" seeds\" }' %s/fig17_*-t*.dat 2>/dev/null", datadir))
-subtitle = (strlen(seedrange) > 0) ? sprintf("\n{/*0.85 each point: mean of %s (oracle: 1); bars: smallest to largest seed}", seedrange) : ""
+subtitle = (strlen(seedrange) > 0) ? sprintf("\n{/*0.85 each point: mean of %s (oracle: 1); bars: 95 %% t interval of the mean (none with 1 seed)}", seedrange) : ""
 do for [ext in "png svg"] {
     nrow = (words(algos) > 3 ? 2 : 1)
     eval set_term(ext, 1300, 60 + 380 * nrow)
@@ -28,7 +29,7 @@ do for [ext in "png svg"] {
         do for [ti = 1:words(tols)] {
             f = sprintf("%s/fig17_%s-t%s.dat", datadir, a, word(tols, ti))
             if (fexists(f)) {
-                cmd = cmd . sprintf(", '%s' index 0 using 2:3:4:5 with yerrorlines ls %d title '%s%% tolerance'", f, ti, word(tols, ti))
+                cmd = cmd . sprintf(", '%s' index 0 using 2:3:7:8 with yerrorlines ls %d title '%s%% tolerance'", f, ti, word(tols, ti))
             }
         }
         set samples 200

@@ -1,6 +1,6 @@
 # Figure 20: false-positive instance rate vs delay standard deviation, one
 # panel per algorithm, one curve per configuration (mean over seeds, bars
-# from the smallest to the largest seed's value).  The paper's claims are
+# the 95 % t interval of the mean).  The paper's claims are
 # about nesting; the other panels are for comparison.
 load system("dirname ".ARG0)."/common.gp"
 configs = "multitier children-parallel children-0-2 children-d-cc penalty-breaker"

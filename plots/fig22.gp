@@ -1,6 +1,6 @@
 # Figure 22: false-negative instance rate vs clock skew at WS2, one curve
-# per compensation setting / algorithm (mean over the seeds, bars from the
-# smallest to the largest seed's value), vertical marks at the mean call
+# per compensation setting / algorithm (mean over the seeds, bars the 95 %
+# t interval of the mean), vertical marks at the mean call
 # and return delays (fig22_marks.dat), labelled above the plot so that no
 # label crosses a curve; the x axis ends at the largest skew run.
 load system("dirname ".ARG0)."/common.gp"
@@ -11,7 +11,7 @@ do for [ext in "png svg"] {
     eval set_term(ext, 1000, 500)
     set output sprintf("%s/fig22.%s", outdir, ext)
     nseed = system(sprintf("awk '/^#/ { next } NF == 0 { nextfile } NF >= 6 { if (!k || $6 < lo) lo = $6; if (!k || $6 > hi) hi = $6; k = 1 } END { if (k) print (lo == hi ? lo : lo \"-\" hi) }' %s/fig22_*.dat 2>/dev/null", datadir))
-    set title "Figure 22: effect of clock skew at WS2 (multi-tier)".(strlen(nseed) > 0 ? "\n{/*0.85 each point: mean of ".nseed." seed(s); bars: smallest to largest seed}" : "") offset 0, 1.5
+    set title "Figure 22: effect of clock skew at WS2 (multi-tier)".(strlen(nseed) > 0 ? "\n{/*0.85 each point: mean of ".nseed." seed(s); bars: 95 % t interval of the mean (none with 1 seed)}" : "") offset 0, 1.5
     set xlabel "skew at WS2 (s; WS2 fast, or slow for 'rev')"
     set ylabel "false-negative path instances (fraction)"
     set yrange [0:1.05]
@@ -38,7 +38,7 @@ do for [ext in "png svg"] {
         f = sprintf("%s/fig22_%s.dat", datadir, word(curves, ci))
         if (fexists(f)) {
             cmd = cmd . (strlen(cmd) > 0 ? ", " : "") . \
-                sprintf("'%s' index 0 using 2:3:4:5 with yerrorlines ls %d title \"%s\"", f, ci, word(titles, ci))
+                sprintf("'%s' index 0 using 2:3:7:8 with yerrorlines ls %d title \"%s\"", f, ci, word(titles, ci))
         }
     }
     if (strlen(cmd) > 0) { eval "plot ".cmd } else { set label 1 "no data" at graph 0.5, 0.5 center; plot [0:1] [0:1] NaN notitle; unset label 1 }

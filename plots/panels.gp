@@ -1,13 +1,14 @@
 # panels.gp - used by fig19/fig20/fig21: one panel per algorithm (word of
 # `algos`), one curve per configuration (word of `configs`), from
-# datadir/FIG_CONFIG-ALGO.dat (index 0: group x y ymin ymax n; index 1:
+# datadir/FIG_CONFIG-ALGO.dat (index 0: group x y ymin ymax n ylo yhi; index 1:
 # x y).  Set fig, configs, algos, xlab, ylab first; optionally
 #   atitles   one quoted panel title per algorithm (default: its name)
 #   ctitles   one quoted legend entry per configuration
 #   xsymlog   1: x axis log(x + 0.1 %) with marks at 1 % and 10 % (drop rates,
 #             where 0 must stay on the axis)
-# Each point is the mean over the seeds of its level; the bars go from the
-# smallest to the largest seed's value; the title says how many seeds.
+# Each point is the mean over the seeds of its level; the bars are the 95 %
+# Student t interval of that mean (index 0 columns 7, 8: y_lo, y_hi); the
+# title says how many seeds.
 if (!exists("xsymlog")) xsymlog = 0
 if (!exists("ftitle")) ftitle = fig
 if (!exists("atitles")) atitles = algos
@@ -17,7 +18,7 @@ nal = words(algos)
 # seeds per point over every series of the figure (column 6 of index 0)
 seedrange = system(sprintf("awk 'FILENAME ~ /-truth[.]dat$/ { nextfile } /^#/ { next } NF == 0 { nextfile } NF >= 6 { if (!k || $6 < lo) lo = $6; if (!k || $6 > hi) hi = $6; k = 1 } END { if (!k) print \"\"; else if (lo == hi) print lo \" seed\" (lo == 1 ? \"\" : \"s\"); else print lo \"-\" hi \" seeds\" }' %s/%s_*.dat 2>/dev/null", datadir, fig))
 hastruth = int(system(sprintf("ls %s/%s_*-truth.dat 2>/dev/null | wc -l", datadir, fig)))
-subtitle = (strlen(seedrange) > 0) ? sprintf("each point: mean of %s%s; bars: smallest to largest seed", seedrange, (hastruth > 0 ? " (the oracle: 1)" : "")) : ""
+subtitle = (strlen(seedrange) > 0) ? sprintf("each point: mean of %s%s; bars: 95 %% t interval of the mean (none with 1 seed)", seedrange, (hastruth > 0 ? " (the oracle: 1)" : "")) : ""
 symlog_c = 0.001
 do for [ext in "png svg"] {
     eval set_term(ext, 580 * (nal > 2 ? 2 : nal), 470 * (nal > 2 ? 2 : 1))
@@ -51,7 +52,7 @@ do for [ext in "png svg"] {
             f = sprintf("%s/%s_%s-%s.dat", datadir, fig, word(configs, ci), a)
             if (fexists(f)) {
                 cmd = cmd . (strlen(cmd) > 0 ? ", " : "") . \
-                    sprintf("'%s' index 0 using 2:3:4:5 with yerrorlines ls %d title '%s'", f, ci, word(ctitles, ci))
+                    sprintf("'%s' index 0 using 2:3:7:8 with yerrorlines ls %d title '%s'", f, ci, word(ctitles, ci))
             }
         }
         if (strlen(cmd) > 0) {

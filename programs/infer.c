@@ -16,8 +16,10 @@
 #include "pb_algo.h"
 #include "pb_cli.h"
 #include "pb_exec.h"
+#include "pb_files.h"
 #include "pb_strbuf.h"
 #include "pb_tick.h"
+#include "pb_time.h"
 #include "pb_trace.h"
 
 /* this process's CPU time in seconds (user + system, nanosecond clock):
@@ -37,7 +39,7 @@ static const char *prog = "infer";
  * case in main's switch. */
 enum {
     O_ALGO = 1, O_SET, O_OUTPUT, O_DOT, O_REPORT, O_JAEGER, O_RANK, O_NOASSIGN,
-    O_SORT, O_IGNORE, O_PARSE, O_PERWIN
+    O_SORT, O_IGNORE, O_PARSE, O_PERWIN, O_EXEC_TIME, O_EXEC_OUT
 };
 static const pb_cli_opt cli_opts[] = {
     {O_ALGO, 'a', "algo", "NAME", "algorithm (below)"},
@@ -55,6 +57,10 @@ static const pb_cli_opt cli_opts[] = {
     {O_PARSE, 0, "parse-only", NULL, "check the parameters and the trace, run nothing"},
     {O_PERWIN, 0, "per-window", "FILE", "nesting with -s window=D: CSV of path\n"
                                         "instances per window and pattern"},
+    {O_EXEC_TIME, 0, "exec-timeout", "DURATION", "exec: kill the command after this\n"
+                                                 "wall time (default 1h; 0 = none)"},
+    {O_EXEC_OUT, 0, "exec-max-output", "SIZE", "exec: the most one file the command\n"
+                                               "writes may hold (4G; 0 = none)"},
     {0, 0, NULL, NULL, NULL}};
 
 static void usage(FILE *fp, const pb_cli *cli)
@@ -81,7 +87,7 @@ static void usage(FILE *fp, const pb_cli *cli)
 /* infer --algo exec:COMMAND: run it, check its result, re-head it. */
 static int run_exec(const char *command, const char *trace_path,
                     const pb_reader_opts *ropts, const char *const *sets,
-                    size_t nsets, const char *out_path)
+                    size_t nsets, const pb_exec_limits *lim, const char *out_path)
 {
     if (!*command) {
         fprintf(stderr, "%s: --algo exec: needs a command, e.g. "
@@ -103,7 +109,7 @@ static int run_exec(const char *command, const char *trace_path,
         return 1;
     }
     pb_exec_run run;
-    int rc = pb_exec_start(command, trace, sets, nsets, &run, &err);
+    int rc = pb_exec_start(command, trace, sets, nsets, lim, &run, &err);
     const char *et = run.err_text ? run.err_text : "";
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
@@ -200,6 +206,8 @@ int main(int argc, char **argv)
                *report_path = NULL, *rank_by = NULL, *jaeger_path = NULL,
                *perwin_path = NULL;
     int no_assign = 0, parse_only = 0;
+    pb_exec_limits exec_lim;
+    pb_exec_limits_default(&exec_lim);
     pb_reader_opts ropts;
     pb_reader_opts_default(&ropts);
 #ifdef __GLIBC__
@@ -235,6 +243,28 @@ int main(int argc, char **argv)
         case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case O_PARSE: parse_only = 1; break;
         case O_PERWIN: perwin_path = arg; break;
+        case O_EXEC_TIME:
+            if (pb_duration_parse(arg, &exec_lim.timeout) != PB_OK || exec_lim.timeout < 0) {
+                fprintf(stderr, "%s: --exec-timeout %s: expected a duration with a "
+                                "unit (%s), 0 for none (try %s --help)\n",
+                        prog, arg, PB_DURATION_UNITS, prog);
+                pb_cli_free(&cli);
+                free(sets);
+                return 2;
+            }
+            break;
+        case O_EXEC_OUT:
+            if (strcmp(arg, "0") && pb_size_parse(arg, &exec_lim.max_output) != PB_OK) {
+                fprintf(stderr, "%s: --exec-max-output %s: expected a size in bytes "
+                                "with K, M, G or T for 1024s (4G), 0 for none (try "
+                                "%s --help)\n", prog, arg, prog);
+                pb_cli_free(&cli);
+                free(sets);
+                return 2;
+            }
+            if (!strcmp(arg, "0"))
+                exec_lim.max_output = 0;
+            break;
         case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); free(sets); return 0;
         case PB_CLI_LIST: list_options(&cli); pb_cli_free(&cli); free(sets); return 0;
         default: pb_cli_free(&cli); free(sets); return pb_cli_usage_error(prog, &err);
@@ -271,7 +301,7 @@ int main(int argc, char **argv)
             return 2;
         }
         int st = run_exec(algo_name + 5, optind_ < argc ? argv[optind_] : "-", &ropts,
-                          sets, nsets, out_path);
+                          sets, nsets, &exec_lim, out_path);
         free(sets);
         return st;
     }

@@ -157,7 +157,7 @@ int main(int argc, char **argv)
     if (rc != PB_OK) {
         pb_error_print(stderr, prog, &err);
         /* a bad override is bad usage; a bad config is bad input */
-        return !strcmp(err.file, "-D") ? 2 : 1;
+        return !strcmp(err.file, "-s") ? 2 : 1;
     }
     mt_settings *s = mt_config_settings(cfg);
     if (parse_only) {

@@ -18,7 +18,7 @@ static const char *prog = "score";
 
 enum {
     O_TRUTH = 1, O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_CURVE, O_TEXT, O_TOP,
-    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_COVERAGE, O_CISEED, O_CIREPS, O_QUERY
+    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_QUERY, O_COVERAGE, O_CISEED, O_CIREPS
 };
 static const pb_cli_opt cli_opts[] = {
     {O_TRUTH, 'T', "truth", "TRACE", "the trace with truth columns (required)"},
@@ -37,16 +37,16 @@ static const pb_cli_opt cli_opts[] = {
                                         "N-th; true: whose true count is within T% of it"},
     {O_CURVE, 0, "topn-curve", "FILE", "write the top-N curve (N = 1 .. true patterns)\n"
                                        "as CSV to FILE (Figure 17)"},
+    {O_QUERY, 0, "query", "QUERY", "answer Pivot Tracing queries (a query text, or\n"
+                                   "a file of them) over the truth and over each\n"
+                                   "RESULT (several allowed), one row per result\n"
+                                   "and query: the answer error (docs/metrics.md)"},
     {O_COVERAGE, 0, "coverage-curve", "FILE", "write the precision-coverage curve (as\n"
                                               "-s min_confidence rises, from the result's\n"
                                               "confidence column) as CSV to FILE"},
     {O_CISEED, 0, "ci-seed", "N", "seed of the bootstrap interval (default 1)"},
     {O_CIREPS, 0, "ci-reps", "B", "bootstrap replicates (default 2000; 0 = no\n"
                                   "interval)"},
-    {O_QUERY, 0, "query", "QUERY", "answer Pivot Tracing queries (a query text, or\n"
-                                   "a file of them) over the truth and over each\n"
-                                   "RESULT (several allowed), one row per result\n"
-                                   "and query: the answer error (docs/metrics.md)"},
     {O_TEXT, 0, "text", NULL, "print a readable report instead of the row"},
     {O_TOP, 0, "top", "N", "with --text: at most N pattern lines (0 = all)"},
     {O_NOHEADER, 0, "no-header", NULL, "print the row without its header"},
@@ -87,7 +87,8 @@ static int parse_tols(const char *s, score_opts *o)
         char *end;
         errno = 0;
         double v = strtod(s, &end);
-        if (errno || end == s || v < 0 || v > 100 || (*end && *end != ','))
+        /* !(v >= 0 && v <= 100): also NaN, which no comparison holds */
+        if (errno || end == s || !(v >= 0 && v <= 100) || (*end && *end != ','))
             return 0;
         o->tol[o->ntol++] = v;
         s = *end ? end + 1 : end;
@@ -100,7 +101,7 @@ static int parse_tols(const char *s, score_opts *o)
 /* --query: a readable file is a query file, anything else query text */
 static int load_queries(const char *arg, pq_query ***qs, size_t *nq, pb_error *err)
 {
-    FILE *fp = strcmp(arg, "-") ? fopen(arg, "rb") : NULL;
+    FILE *fp = strcmp(arg, "-") ? fopen(arg, "rbe") : NULL; /* a peek */
     if (fp) {
         fclose(fp);
         return pq_parse_file(arg, qs, nq, err);
@@ -171,8 +172,8 @@ static int run_queries(const char *query_arg, const char *truth_path,
 int main(int argc, char **argv)
 {
     const char *truth_path = NULL, *curve_path = NULL, *kept_path = NULL;
-    const char *cov_path = NULL;
     const char *query_arg = NULL;
+    const char *cov_path = NULL;
     int text = 0, no_header = 0;
     score_opts so;
     score_opts_default(&so);
@@ -291,8 +292,9 @@ int main(int argc, char **argv)
         return 2;
     }
     if (query_arg) {
-        if (kept_path || curve_path) {
-            fprintf(stderr, "%s: --query takes neither --kept nor --topn-curve\n", prog);
+        if (kept_path || curve_path || cov_path) {
+            fprintf(stderr, "%s: --query takes neither --kept nor --topn-curve nor "
+                            "--coverage-curve\n", prog);
             return 2;
         }
         static char dash[] = "-";
@@ -401,9 +403,9 @@ int main(int argc, char **argv)
     if (rc == PB_OK)
         rc = score_tw_compute(rep, trace, res, &err);
     if (rc == PB_OK)
-        rc = score_links_compute(rep, trace, tv, res, &err);
-    if (rc == PB_OK)
         rc = score_latency_compute(rep, trace, res, &err);
+    if (rc == PB_OK)
+        rc = score_links_compute(rep, trace, tv, res, &err);
     free(mask);
     pb_trace_close(kept);
     if (rc != PB_OK) {

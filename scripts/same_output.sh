@@ -9,7 +9,7 @@
 # skewer and sniffer (for instance a `git worktree` of the old commit built
 # with `make`, and this tree's bin/).  The inputs are made once, by the old
 # programs: traces of the mailrelay, freeform, multi-tier and hotel configs
-# and the two DeathStarBench hotel traces of ../shared/data (skipped when
+# and the two DeathStarBench hotel traces of data/ (skipped when
 # absent).  Then both builds regenerate traces (maketrace, importtrace,
 # sniffer, skewer) and run convolution (several settings), linking, nesting,
 # joint, the baselines and the oracle, and score them.  WORKDIR (default: a
@@ -36,7 +36,7 @@ else
 fi
 mkdir -p "$O/old" "$O/new" "$O/in"
 C=$ROOT/maketrace/configs
-D=$ROOT/../shared/data/deathstarbench-hotel
+D=$ROOT/data/deathstarbench-hotel
 loads=""
 for L in 25 100; do
     [ -f "$D/hotel_load$L.tar.xz" ] || continue

@@ -1,4 +1,5 @@
 #include "skew.h"
+#include "pb_files.h"
 #include "pb_hash.h"
 
 #include <errno.h>
@@ -290,10 +291,9 @@ int skew_spec_add(skew_spec *s, const char *text, const char *where, long line,
 
 int skew_spec_load(skew_spec *s, const char *path, pb_error *err)
 {
-    FILE *fp = fopen(path, "r");
+    FILE *fp = pb_files_open(path, err);
     if (!fp)
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
-                            strerror(errno));
+        return err->code;
     char *buf = NULL;
     size_t cap = 0;
     ssize_t got;
@@ -323,7 +323,8 @@ int skew_spec_load(skew_spec *s, const char *path, pb_error *err)
     if (rc == PB_OK && ferror(fp))
         rc = pb_error_set(err, PB_EIO, path, line, 0, "read error");
     free(buf);
-    fclose(fp);
+    if (fp != stdin)
+        fclose(fp);
     return rc;
 }
 

@@ -1,6 +1,8 @@
+#define _GNU_SOURCE /* mkostemp, O_CLOEXEC */
 #include "sniff.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
@@ -362,7 +364,7 @@ static FILE *spool_file(char *buf, pb_error *err)
         return NULL;
     }
     snprintf(path, l, "%s/sniffer.XXXXXX", dir);
-    int fd = mkstemp(path);
+    int fd = mkostemp(path, O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
         pb_error_set(err, PB_EIO, dir, 0, 0,

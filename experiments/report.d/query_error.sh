@@ -25,7 +25,7 @@ echo "## What users compute from paths: Pivot Tracing's queries over inferred pa
 echo
 echo "How made: \`sh experiments/query_error.sh\` ($(sed -n 1p "$f" | sed 's/^# query_error: //')); one seed (1) per point."
 echo
-if [ -s "$out/query_error.png" ]; then echo "![query_error](query_error.png)"; else echo "*(query_error.png not made: gnuplot missing or failed)*"; fi
+if [ -s "$out/query_error.png" ]; then echo "![query_error: exact reconstruction beside the answer error per algorithm and load](query_error.png)"; else echo "*(query_error.png not made: gnuplot missing or failed)*"; fi
 echo
 awk '
     /^#/ { next }

@@ -3,7 +3,7 @@
 # at most 0.2 CPU s per 1000 hotel requests reading included; a 2 M-message
 # multi-tier trace in under 10 s and 500 MB).  CPU seconds and max RSS from
 # GNU time (user + sys of the whole infer run, reading and writing
-# included).  The hotel rows need ../shared/data/deathstarbench-hotel
+# included).  The hotel rows need data/deathstarbench-hotel
 # (skipped without it).  PB_BENCH_QUICK=1 shrinks the multi-tier trace 20x.
 set -u
 # a row of the README's speed table (tests/bench/run.sh collects them)
@@ -27,7 +27,7 @@ cost() {
 }
 
 printf '| trace | messages | algo | CPU s (whole run) | max RSS MB | goal |\n|---|---:|---|---:|---:|---|\n'
-data="$R/../shared/data/deathstarbench-hotel"
+data="$R/data/deathstarbench-hotel"
 for L in 25 100; do
     tb="$data/hotel_load$L.tar.xz"
     [ -f "$tb" ] || continue

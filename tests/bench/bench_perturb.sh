@@ -59,6 +59,12 @@ for n in $small $large; do
     row "sniffer 2 boxes + Gilbert-Elliott" "$m" "$SN" --quiet --sniffer 'WS1,WS2;rate=20000' \
         --sniffer 'AP1,AP2,DB;ge-p=0.001' "$f"
     row "sniffer --target-drop 0.01 (many replays)" "$m" "$SN" --quiet --target-drop 0.01 "$f"
+    # the duplicate-id check on ids out of order (skewed) and with gaps
+    # (sniffed): memory must stay flat too
+    row "sniffer on skewed input (ids out of order)" "$m" "$SN" --quiet -p 0.01 "$PB_BENCH_DIR/perturb_skewed.csv"
+    "$SN" --quiet -p 0.01 "$f" >"$PB_BENCH_DIR/perturb_sniffed.csv" 2>/dev/null
+    row "skewer on sniffed input (ids with gaps)" "$m" "$SK" -n WS2=+30ms "$PB_BENCH_DIR/perturb_sniffed.csv"
+    rm -f "$PB_BENCH_DIR/perturb_sniffed.csv"
     rm -f "$f" "$PB_BENCH_DIR/perturb_skewed.csv"
 done
 rm -f "$PB_BENCH_DIR/perturb.time"

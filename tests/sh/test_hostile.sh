@@ -154,11 +154,9 @@ while [ $k -lt "$n" ]; do
 done
 grep -q "no end line" "$tmp/err" || { cat "$tmp/err"; fail "cut: no word of the end line"; }
 # the first message of the table once more, in the last row's instance
-# (with the optional parent and confidence columns left empty)
-awk -F, '/^# table=assignment/ { a = 1 } a && /^id,/ { nf = NF }
-         a && /^[0-9]/ { if (!first) first = $1; inst = $2; rank = $3 }
-         /^# end / { x = ""; for (i = 4; i <= nf; i++) x = x ","
-                     print first "," inst "," rank x
+# (the last row's other fields, parent and confidence, kept)
+awk -F, '/^# table=assignment/ { a = 1 } a && /^[0-9]/ { if (!first) first = $1; last = $0 }
+         /^# end / { sub(/^[0-9]*/, first, last); print last
                      split($0, f, "assignments="); print f[1] "assignments=" f[2] + 1; next } { print }' \
     "$tmp/r.csv" > "$tmp/twice.r"
 expect_err "message in two instances" "expected one instance per message" \

@@ -5,8 +5,8 @@
 # the .tar.xz read directly, the oracle's Jaeger export and the OTLP
 # conversion all give the same rows.
 set -u
-DATA="$PB_ROOT/../shared/data/deathstarbench-hotel"
-[ -f "$DATA/hotel_load25.tar.xz" ] || { echo "no shared data"; exit 77; }
+DATA="$PB_ROOT/data/deathstarbench-hotel"
+[ -f "$DATA/hotel_load25.tar.xz" ] || { echo "FAIL: $DATA/hotel_load25.tar.xz missing (data/ is part of the repository)"; exit 1; }
 for p in importtrace infer score; do
     [ -x "$PB_BIN/$p" ] || { echo "no $p"; exit 77; }
 done

@@ -100,7 +100,7 @@ cp "$D/fanout.otlp.json" "$T/shapes/"
 "$IT" -o "$T/dir.csv" "$T/shapes" 2> "$T/dir.err" || { cat "$T/dir.err"; fail "nested folders: exit $?"; }
 grep -q "4 files from $T/shapes (3 subfolders)" "$T/dir.err" || { cat "$T/dir.err"; fail "nested folders: how many from where"; }
 grep -q ' files=4 traces=7 ' "$T/dir.csv" || fail "nested folders: counts"
-grep -q ' skipped_files=1$' "$T/dir.csv" || fail "nested folders: README not skipped"
+grep -q ' skipped_files=1 ' "$T/dir.csv" || fail "nested folders: README not skipped"
 grep -q '^# generator=importtrace format=jaeger+zipkin+otlp ' "$T/dir.csv" || fail "nested folders: formats"
 "$IT" -q "$D/ties.json" "$D/clientroot.json" "$D/nokind.json" "$D/fanout.json" > "$T/files.csv"
 rows "$T/files.csv" > "$T/fr"

@@ -46,7 +46,7 @@ grep -q 'bad.conf:3:3: unknown statement "jump"; expected call, send' "$tmp/err"
 
 # -D that names nothing, bad -D value
 "$MT" "$CONF/tiny.conf" -D nosuch=1 > /dev/null 2>"$tmp/err" && fail "-D nosuch accepted"
-grep -q -- '-D nosuch: no setting' "$tmp/err" || fail "-D nosuch message: $(cat "$tmp/err")"
+grep -q -- '-s: nosuch: no setting' "$tmp/err" || fail "-D nosuch message: $(cat "$tmp/err")"
 "$MT" "$CONF/tiny.conf" -D instances=zero > /dev/null 2>"$tmp/err" && fail "-D instances=zero accepted"
 grep -q 'option instances: expected an integer' "$tmp/err" || fail "-D instances message: $(cat "$tmp/err")"
 

@@ -30,7 +30,8 @@ maketrace/mt_config.c:hold_walk         the parsed tree: at most 200 deep
 maketrace/mt_sim.c:run                  one level per nested par: at most 200 deep
 metrics/pq_eval.c:join                  one level per query variable: at most PQ_MAXVARS (8)
 '
-dirs="core maketrace skewer sniffer algorithms metrics importer"
+dirs=$(sed -n 's/^LIBDIRS *:= *//p' Makefile)
+[ -n "$dirs" ] || { echo "FAIL: no LIBDIRS in the Makefile"; exit 1; }
 incs=""
 for d in $dirs; do incs="$incs -I$d"; done
 n=0

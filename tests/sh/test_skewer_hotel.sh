@@ -1,6 +1,6 @@
 #!/bin/sh
 # skewer --estimate on a real trace: the DeathStarBench hotel traces at
-# load 100 (../shared/data), imported with importtrace.  The frontend and
+# load 100 (data/), imported with importtrace.  The frontend and
 # search hosts' clocks differ by about 1.5 ms; de-skewing by the estimate
 # and estimating again gives zero everywhere.  Skips without the data,
 # importtrace or an xz-capable tar.
@@ -8,7 +8,7 @@ set -u
 : "${PB_BIN:?}" "${PB_ROOT:?}"
 S="$PB_BIN/skewer"
 I="$PB_BIN/importtrace"
-data="$PB_ROOT/../shared/data/deathstarbench-hotel/hotel_load100.tar.xz"
+data="$PB_ROOT/data/deathstarbench-hotel/hotel_load100.tar.xz"
 [ -x "$S" ] && [ -x "$I" ] && [ -f "$data" ] || { echo "no importtrace or data"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM

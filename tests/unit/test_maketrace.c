@@ -853,10 +853,10 @@ static const bad bads[] = {
     {"messages = 5\n", NULL, 0, "no tracelet"},
     {"messages = 5\n{\n", NULL, 2, "expected a setting (name = value), let, label or tracelet"},
     {"messages = 5\ntracelet t from A weight=0 { call B }\n", NULL, 0, "every tracelet of the shared pool has weight 0"},
-    {"messages = 5\ntracelet t from A { call B }\n", "nosuch=1", 0, "-D nosuch: no setting"},
+    {"messages = 5\ntracelet t from A { call B }\n", "nosuch=1", 0, "nosuch: no setting"},
     {"messages = 5\ntracelet t from A { call B }\n", "seed=abc", 0, "option seed: expected an integer"},
     {"messages = 5\ntracelet t from A { call B }\n", "t.instances=0", 0, "expected instances=N"},
-    {"messages = 5\ntracelet t from A { call B }\n", "noeq", 0, "-D noeq: expected name=value"},
+    {"messages = 5\ntracelet t from A { call B }\n", "noeq", 0, "noeq: expected name=value"},
     {"messages = 5\ntracelet t from A { call B }\n", "think=1s..", 0, "setting think: expected a non-negative duration after"},
 };
 
@@ -877,7 +877,7 @@ TEST(test_maketrace_bad_config)
         if (e.line != bads[i].line || !strstr(e.msg, bads[i].msg))
             PBT_FAIL("case %zu: got %s:%ld:%ld: %s; expected line %ld and \"%s\"", i, e.file, e.line,
                      e.column, e.msg, bads[i].line, bads[i].msg);
-        if (bads[i].def ? strcmp(e.file, "-D") : strcmp(e.file, "bad.conf"))
+        if (bads[i].def ? strcmp(e.file, "-s") : strcmp(e.file, "bad.conf"))
             PBT_FAIL("case %zu: error names file \"%s\"", i, e.file);
     }
 }

@@ -96,11 +96,53 @@ TEST(figure3_single_path)
     CHECK_INT(res.nassign, 6);
     for (size_t i = 0; i < res.nassign; i++)
         CHECK_INT(res.assign[i].instance, 1);
+    /* parents as the trace's cause: the call to D was sent after C's
+     * return came back (5 <= 7), the return to A after D's; one candidate
+     * everywhere, so confidence 1 */
+    static const uint64_t want_parent[][2] = {{1, PB_NO_PARENT}, {3, 1}, {5, 3},
+                                              {7, 5}, {9, 7}, {11, 9}};
+    CHECK(res.has_parent && res.has_conf && res.parent && res.conf);
+    for (size_t i = 0; res.parent && i < res.nassign && i < 6; i++) {
+        CHECK_INT(res.assign[i].id, want_parent[i][0]);
+        CHECK(res.parent[i] == want_parent[i][1]);
+        CHECK_NEAR(res.conf[i], 1, 0);
+    }
     CHECK_INT(meta(&res, "call_pairs"), 3);
     CHECK_INT(meta(&res, "paths"), 1);
     CHECK(strstr(pb_strbuf_str(&res.dot), "label=\"B\\n10s\"") != NULL);
     CHECK(strstr(pb_strbuf_str(&res.dot), "label=\"count 1\\ntotal 10s\"") != NULL);
     CHECK(strstr(pb_strbuf_str(&res.dot), "-> p1_3 [label=\"6s\"]") != NULL);
+    pb_result_free(&res);
+    pb_trace_close(t);
+}
+
+/* Parents of parallel children: B calls C and, before C returns, D; the
+ * call to D was caused by the call into B (nothing came back yet), B's
+ * return by the later of the two returns. */
+TEST(parents_of_parallel_children)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    add(t, 1, 1 * PB_NS_PER_SEC, "A", "B", PB_TYPE_CALL, 1);
+    add(t, 3, 3 * PB_NS_PER_SEC, "B", "C", PB_TYPE_CALL, 2);
+    add(t, 4, 4 * PB_NS_PER_SEC, "B", "D", PB_TYPE_CALL, 3);
+    add(t, 6, 6 * PB_NS_PER_SEC, "C", "B", PB_TYPE_RETURN, 2);
+    add(t, 8, 8 * PB_NS_PER_SEC, "D", "B", PB_TYPE_RETURN, 3);
+    add(t, 10, 10 * PB_NS_PER_SEC, "B", "A", PB_TYPE_RETURN, 1);
+    nesting_params p = defaults();
+    pb_result res;
+    CHECK_INT(run(t, &p, &res), PB_OK);
+    static const uint64_t want[][2] = {{1, PB_NO_PARENT}, {3, 1}, {4, 1},
+                                       {6, 3}, {8, 4}, {10, 8}};
+    CHECK_INT(res.nassign, 6);
+    for (size_t i = 0; res.parent && i < res.nassign && i < 6; i++) {
+        CHECK_INT(res.assign[i].id, want[i][0]);
+        if (res.parent[i] != want[i][1])
+            PBT_FAIL("message %llu: parent %llu, expected %llu",
+                     (unsigned long long)want[i][0], (unsigned long long)res.parent[i],
+                     (unsigned long long)want[i][1]);
+    }
+    CHECK(res.parent != NULL);
     pb_result_free(&res);
     pb_trace_close(t);
 }
@@ -660,6 +702,7 @@ TEST(same_tick_parent)
 int main(void)
 {
     RUN(figure3_single_path);
+    RUN(parents_of_parallel_children);
     RUN(figure5_scoreboard_peak);
     RUN(bins);
     RUN(fifo_pairing);

@@ -337,11 +337,30 @@ TEST(abstaining_never_makes_a_request_correct)
     gsl_rng_free(g);
 }
 
+/* a parent the trace lacks is an error naming the line; an abstention
+ * of a message the trace lacks too */
+TEST(unknown_parent_or_abstention_refused)
+{
+    static const char *const texts[] = {
+        "# pathbench-result 1\n# algo=h view=message\n# table=patterns\n"
+        "rank,pattern,count\n1,A>B,1\n# table=assignment\nid,instance,rank,parent\n"
+        "1,1,1,99\n# end patterns=1 assignments=1\n",
+        "# pathbench-result 1\n# algo=h view=message\n# table=patterns\n"
+        "rank,pattern,count\n1,A>B,1\n# table=assignment\nid,instance,rank\n"
+        "1,1,1\n99,,\n# end patterns=1 assignments=2\n"};
+    for (size_t i = 0; i < 2; i++) {
+        scored s;
+        CHECK_INT(score_it("tests/data/score/split.csv", NULL, texts[i], &s), PB_ENOENT);
+        scored_close(&s);
+    }
+}
+
 int main(void)
 {
     RUN(hand_worked_split);
     RUN(old_result_no_links);
     RUN(interval_contains_and_shrinks);
     RUN(abstaining_never_makes_a_request_correct);
+    RUN(unknown_parent_or_abstention_refused);
     return pbtest_exit();
 }

@@ -1,0 +1,255 @@
+/*
+ * imp_capture.c - captures of running programs to a trace (imp_capture.h;
+ * docs/capture.md).  The sources (pbcapture event files, pcap files) are
+ * read into segments; everything after that is one path.
+ */
+#include "imp_capture.h"
+#include "imp_capture_int.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pb_strbuf.h"
+
+/* ------------------------------------------------------------------ */
+/* the capture being built */
+
+int cap_init(cap *c)
+{
+    memset(c, 0, sizeof *c);
+    if (pb_strtab_init(&c->eps) != PB_OK || pb_strtab_init(&c->procs) != PB_OK)
+        return PB_ENOMEM;
+    return PB_OK;
+}
+
+void cap_free(cap *c)
+{
+    pb_strtab_close(c->eps);
+    pb_strtab_close(c->procs);
+    free(c->evs);
+    free(c->segs);
+    free(c->bytes);
+    free(c->conns);
+    free(c->lives);
+    free(c->proc_name);
+}
+
+int cap_ep(cap *c, const char *s, size_t n, uint32_t *out)
+{
+    return pb_strtab_intern(c->eps, s, n, out);
+}
+
+/* the connection instance of (client, server) and role's lifetime number */
+int cap_conn(cap *c, uint32_t client, uint32_t server, int role, int start,
+             uint32_t *out)
+{
+    /* lifetimes per (client, server, role): the k-th lifetime seen from a
+     * role is instance k of the connection */
+    cap_life *lf = NULL;
+    for (size_t i = c->nlives; i-- > 0;)
+        if (c->lives[i].client == client && c->lives[i].server == server &&
+            c->lives[i].role == role) {
+            lf = &c->lives[i];
+            break;
+        }
+    if (!lf) {
+        cap_life *nl = realloc(c->lives, (c->nlives + 1) * sizeof *nl);
+        if (!nl)
+            return PB_ENOMEM;
+        c->lives = nl;
+        lf = &c->lives[c->nlives++];
+        lf->client = client;
+        lf->server = server;
+        lf->role = role;
+        lf->count = 0;
+        start = 1;
+    }
+    if (start)
+        lf->count++;
+    uint32_t inst = lf->count;
+    for (size_t i = c->nconns; i-- > 0;)
+        if (c->conns[i].client == client && c->conns[i].server == server &&
+            c->conns[i].inst == inst) {
+            *out = (uint32_t)i;
+            return PB_OK;
+        }
+    cap_conn_t *nc = realloc(c->conns, (c->nconns + 1) * sizeof *nc);
+    if (!nc)
+        return PB_ENOMEM;
+    c->conns = nc;
+    memset(&c->conns[c->nconns], 0, sizeof *nc);
+    c->conns[c->nconns].client = client;
+    c->conns[c->nconns].server = server;
+    c->conns[c->nconns].inst = inst;
+    *out = (uint32_t)c->nconns++;
+    return PB_OK;
+}
+
+int cap_add_seg(cap *c, const cap_seg *s, const unsigned char *payload)
+{
+    if (c->nsegs == c->segcap) {
+        size_t nc = c->segcap ? c->segcap * 2 : 1024;
+        cap_seg *ns = realloc(c->segs, nc * sizeof *ns);
+        if (!ns)
+            return PB_ENOMEM;
+        c->segs = ns;
+        c->segcap = nc;
+    }
+    if (payload && c->nbytes + s->plen > c->bytecap) {
+        size_t nc = c->bytecap ? c->bytecap * 2 : 1 << 16;
+        while (nc < c->nbytes + s->plen)
+            nc *= 2;
+        unsigned char *nb = realloc(c->bytes, nc);
+        if (!nb)
+            return PB_ENOMEM;
+        c->bytes = nb;
+        c->bytecap = nc;
+    }
+    cap_seg *d = &c->segs[c->nsegs];
+    *d = *s;
+    d->order = c->nsegs;
+    if (payload) {
+        d->poff = c->nbytes;
+        memcpy(c->bytes + c->nbytes, payload, s->plen);
+        c->nbytes += s->plen;
+    }
+    c->nsegs++;
+    c->st.segments++;
+    return PB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* detection */
+
+static int has_events(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        found = l > 7 && !strcmp(e->d_name + l - 7, ".events");
+    }
+    closedir(d);
+    return found;
+}
+
+int imp_capture_detect(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return 0;
+    if (S_ISDIR(sb.st_mode))
+        return has_events(path);
+    FILE *f = fopen(path, "rbe"); /* a peek: close-on-exec */
+    if (!f)
+        return 0;
+    unsigned char m[16];
+    size_t n = fread(m, 1, sizeof m, f);
+    fclose(f);
+    if (n >= 4 && (!memcmp(m, "\xd4\xc3\xb2\xa1", 4) || !memcmp(m, "\xa1\xb2\xc3\xd4", 4) ||
+                   !memcmp(m, "\x4d\x3c\xb2\xa1", 4) || !memcmp(m, "\xa1\xb2\x3c\x4d", 4) ||
+                   !memcmp(m, "\x0a\x0d\x0d\x0a", 4)))
+        return 2;
+    return n >= 13 && !memcmp(m, "# pbcapture 1", 13) ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the load */
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the event files of a folder, sorted by name */
+static int read_folder(cap *c, const char *dir, pb_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return pb_error_set(err, PB_EIO, dir, 0, 0, "cannot open folder: %s", strerror(errno));
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    int rc = PB_OK;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= 7 || strcmp(e->d_name + l - 7, ".events"))
+            continue;
+        char **nn = realloc(names, (n + 1) * sizeof *nn);
+        pb_strbuf b = {0};
+        if (!nn || pb_strbuf_printf(&b, "%s/%s", dir, e->d_name) != PB_OK) {
+            free(nn ? nn : names);
+            names = NULL;
+            n = 0;
+            pb_strbuf_free(&b);
+            rc = pb_error_set(err, PB_ENOMEM, dir, 0, 0, "out of memory");
+            break;
+        }
+        names = nn;
+        names[n++] = pb_strbuf_take(&b);
+    }
+    closedir(d);
+    if (rc == PB_OK && !n)
+        rc = pb_error_set(err, PB_EINVAL, dir, 0, 0,
+                          "no .events files; expected a folder written by pbcapture -o");
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n && rc == PB_OK; i++)
+        rc = cap_read_events(c, names[i], err);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+int imp_capture_load(const char *const *paths, size_t n,
+                     const imp_capture_opts *opts, pb_trace **out,
+                     imp_capture_stats *st, pb_error *err)
+{
+    *out = NULL;
+    imp_capture_opts dflt = {"traceparent", NULL, NULL};
+    if (!opts)
+        opts = &dflt;
+    cap c;
+    if (cap_init(&c) != PB_OK) {
+        cap_free(&c);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    c.opts = opts;
+    int rc = PB_OK, kinds = 0;
+    for (size_t i = 0; i < n && rc == PB_OK; i++) {
+        int k = imp_capture_detect(paths[i]);
+        struct stat sb;
+        if (!k)
+            rc = pb_error_set(err, PB_EPARSE, paths[i], 0, 0,
+                              "not a capture; expected a pbcapture folder or .events "
+                              "file, or a pcap / pcapng file");
+        else if (kinds && kinds != k)
+            rc = pb_error_set(err, PB_EINVAL, paths[i], 0, 0,
+                              "packet captures and pbcapture events cannot be mixed "
+                              "(their clocks and nodes differ); expected one kind");
+        else if (k == 2)
+            rc = cap_read_pcap(&c, paths[i], err);
+        else if (stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+            rc = read_folder(&c, paths[i], err);
+        else
+            rc = cap_read_events(&c, paths[i], err);
+        kinds = k;
+    }
+    c.st.pcap = kinds == 2;
+    if (rc == PB_OK && kinds == 1)
+        rc = cap_finish_events(&c, err);
+    if (rc == PB_OK)
+        rc = cap_build(&c, out, err);
+    if (st)
+        *st = c.st;
+    cap_free(&c);
+    return rc;
+}

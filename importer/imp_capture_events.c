@@ -1,0 +1,437 @@
+/*
+ * imp_capture_events.c - the event files of bin/pbcapture (docs/capture.md
+ * "Event files"): one line per event,
+ *
+ *   TS_NS PID TID FD OP BYTES LOCAL REMOTE PAYLOAD_HEX
+ *
+ * after a "# pbcapture 1 pid=... tid=... name=... ..." line.  Events of
+ * every file are sorted by time, then each descriptor's lifetime (connect
+ * or accept to close) is matched to a connection: the k-th lifetime of a
+ * 4-tuple seen from the client side is instance k of that connection, as
+ * is the k-th seen from the server side.
+ */
+#include "imp_capture_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_files.h"
+#include "pb_strbuf.h"
+
+#define MAX_LINE (256 * 1024)
+
+static int hexval(int ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+static int add_proc(cap *c, const char *name, long pid, uint32_t *out)
+{
+    char key[300];
+    int l = snprintf(key, sizeof key, "%s\t%ld", name, pid);
+    uint32_t i;
+    if (pb_strtab_intern(c->procs, key, (size_t)l, &i) != PB_OK)
+        return PB_ENOMEM;
+    if (i + 1 > c->st.processes) {
+        char **nn = realloc(c->proc_name, (i + 1) * sizeof *nn);
+        if (!nn)
+            return PB_ENOMEM;
+        c->proc_name = nn;
+        nn[i] = NULL;
+        c->st.processes = i + 1;
+    }
+    *out = i + 1;
+    return PB_OK;
+}
+
+/* the next space-separated field of line at *pos */
+static int field(const char *line, size_t len, size_t *pos, const char **f, size_t *fl)
+{
+    size_t p = *pos;
+    while (p < len && line[p] == ' ')
+        p++;
+    if (p >= len)
+        return 0;
+    size_t s = p;
+    while (p < len && line[p] != ' ')
+        p++;
+    *f = line + s;
+    *fl = p - s;
+    *pos = p;
+    return 1;
+}
+
+static int parse_i64(const char *f, size_t l, int64_t *out)
+{
+    if (!l || l > 19)
+        return 0;
+    int neg = f[0] == '-';
+    int64_t v = 0;
+    for (size_t i = neg; i < l; i++) {
+        if (f[i] < '0' || f[i] > '9')
+            return 0;
+        v = v * 10 + (f[i] - '0');
+    }
+    if (neg && l == 1)
+        return 0;
+    *out = neg ? -v : v;
+    return 1;
+}
+
+int cap_read_events(cap *c, const char *path, pb_error *err)
+{
+    /* checked against the run's outputs (pb_files.h), close-on-exec */
+    FILE *fp = pb_files_open(path, err);
+    if (!fp)
+        return err->code;
+    char *line = malloc(MAX_LINE + 2);
+    unsigned char *pay = malloc(MAX_LINE / 2 + 1);
+    if (!line || !pay) {
+        free(line);
+        free(pay);
+        fclose(fp);
+        return pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+    }
+    long ln = 0;
+    uint32_t proc = 0;
+    int rc = PB_OK;
+    while (rc == PB_OK && fgets(line, MAX_LINE + 2, fp)) {
+        ln++;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\n')
+            line[--len] = 0;
+        else if (!feof(fp)) {
+            rc = pb_error_set(err, PB_EPARSE, path, ln, 0,
+                              "line longer than %d bytes; expected an event line", MAX_LINE);
+            break;
+        }
+        if (ln == 1) {
+            char name[200] = "";
+            long pid = -1;
+            const char *pn = strstr(line, " name="), *pp = strstr(line, " pid=");
+            if (strncmp(line, "# pbcapture 1", 13) || !pn || !pp) {
+                rc = pb_error_set(err, PB_EPARSE, path, 1, 1,
+                                  "expected \"# pbcapture 1 pid=... tid=... name=...\" "
+                                  "(a file written by pbcapture)");
+                break;
+            }
+            sscanf(pn + 6, "%199s", name);
+            pid = strtol(pp + 5, NULL, 10);
+            if ((rc = add_proc(c, name, pid, &proc)) != PB_OK) {
+                pb_error_set(err, rc, path, ln, 0, "out of memory");
+                break;
+            }
+            continue;
+        }
+        if (!len || line[0] == '#')
+            continue;
+        static const char *what[] = {"TS_NS (nanoseconds)", "PID", "TID", "FD", "OP",
+                                     "BYTES", "LOCAL (IP:PORT)", "REMOTE (IP:PORT)",
+                                     "PAYLOAD (hex or -)"};
+        const char *f[9];
+        size_t fl[9], pos = 0, starts[9];
+        int nf = 0;
+        while (nf < 9) {
+            size_t before = pos;
+            while (before < len && line[before] == ' ')
+                before++;
+            if (!field(line, len, &pos, &f[nf], &fl[nf]))
+                break;
+            starts[nf] = before;
+            nf++;
+        }
+        if (nf < 9) {
+            rc = pb_error_set(err, PB_EPARSE, path, ln, (long)len + 1,
+                              "expected field %d, %s; got the end of the line", nf + 1,
+                              what[nf]);
+            break;
+        }
+        cap_ev e;
+        memset(&e, 0, sizeof e);
+        int64_t v[6];
+        int k;
+        for (k = 0; k < 6; k++) {
+            if (k == 4)
+                continue;
+            if (!parse_i64(f[k], fl[k], &v[k]) || (k != 0 && k != 5 && v[k] < 0)) {
+                rc = pb_error_set(err, PB_EPARSE, path, ln, (long)starts[k] + 1,
+                                  "field %d: expected %s, got \"%.*s\"", k + 1, what[k],
+                                  (int)(fl[k] > 30 ? 30 : fl[k]), f[k]);
+                break;
+            }
+        }
+        if (rc != PB_OK)
+            break;
+        e.ts = v[0];
+        e.pid = v[1];
+        e.tid = v[2];
+        e.fd = (int)v[3];
+        e.bytes = v[5] > 0 ? (uint64_t)v[5] : 0;
+        e.proc = proc;
+        e.order = c->nevs;
+        const char *op = f[4];
+        size_t ol = fl[4];
+#define IS(s) (ol == strlen(s) && !memcmp(op, s, ol))
+        if (IS("accept"))
+            e.op = CAP_OP_ACCEPT;
+        else if (IS("connect"))
+            e.op = CAP_OP_CONNECT;
+        else if (IS("send"))
+            e.op = CAP_OP_SEND;
+        else if (IS("recv"))
+            e.op = CAP_OP_RECV;
+        else if (IS("eof"))
+            e.op = CAP_OP_EOF;
+        else if (IS("close"))
+            e.op = CAP_OP_CLOSE;
+        else if (ol > 4 && !memcmp(op, "dup:", 4)) {
+            int64_t from;
+            if (!parse_i64(op + 4, ol - 4, &from) || from < 0) {
+                rc = pb_error_set(err, PB_EPARSE, path, ln, (long)starts[4] + 5,
+                                  "expected dup:OLDFD, got \"%.*s\"", (int)ol, op);
+                break;
+            }
+            e.op = CAP_OP_DUP;
+            e.dupfrom = (int)from;
+        } else {
+            rc = pb_error_set(err, PB_EPARSE, path, ln, (long)starts[4] + 1,
+                              "field 5: expected accept, connect, send, recv, eof, close "
+                              "or dup:FD, got \"%.*s\"", (int)(ol > 30 ? 30 : ol), op);
+            break;
+        }
+#undef IS
+        e.local = e.remote = UINT32_MAX;
+        if (!(fl[6] == 1 && f[6][0] == '-') && cap_ep(c, f[6], fl[6], &e.local) != PB_OK)
+            rc = PB_ENOMEM;
+        if (!(fl[7] == 1 && f[7][0] == '-') && cap_ep(c, f[7], fl[7], &e.remote) != PB_OK)
+            rc = PB_ENOMEM;
+        if (rc != PB_OK) {
+            pb_error_set(err, rc, path, ln, 0, "out of memory");
+            break;
+        }
+        /* payload */
+        if (!(fl[8] == 1 && f[8][0] == '-')) {
+            if (fl[8] % 2) {
+                rc = pb_error_set(err, PB_EPARSE, path, ln, (long)starts[8] + 1,
+                                  "field 9: an odd number of hex digits; expected bytes as hex");
+                break;
+            }
+            for (size_t i = 0; i < fl[8] / 2; i++) {
+                int hi = hexval(f[8][2 * i]), lo = hexval(f[8][2 * i + 1]);
+                if (hi < 0 || lo < 0) {
+                    rc = pb_error_set(err, PB_EPARSE, path, ln, (long)(starts[8] + 2 * i) + 1,
+                                      "field 9: expected hex digits, got \"%.2s\"",
+                                      f[8] + 2 * i);
+                    break;
+                }
+                pay[i] = (unsigned char)(hi << 4 | lo);
+            }
+            if (rc != PB_OK)
+                break;
+            e.plen = (uint32_t)(fl[8] / 2);
+            if (e.plen > e.bytes) {
+                rc = pb_error_set(err, PB_EPARSE, path, ln, (long)starts[8] + 1,
+                                  "field 9: %u payload bytes for a transfer of %llu; "
+                                  "expected at most BYTES", e.plen,
+                                  (unsigned long long)e.bytes);
+                break;
+            }
+        }
+        /* keep the payload in the byte arena now; segments point at it */
+        if (c->nbytes + e.plen > c->bytecap) {
+            size_t nc = c->bytecap ? c->bytecap * 2 : 1 << 16;
+            while (nc < c->nbytes + e.plen)
+                nc *= 2;
+            unsigned char *nb = realloc(c->bytes, nc);
+            if (!nb) {
+                rc = pb_error_set(err, PB_ENOMEM, path, ln, 0, "out of memory");
+                break;
+            }
+            c->bytes = nb;
+            c->bytecap = nc;
+        }
+        e.poff = c->nbytes;
+        memcpy(c->bytes + c->nbytes, pay, e.plen);
+        c->nbytes += e.plen;
+        if (c->nevs == c->evcap) {
+            size_t nc = c->evcap ? c->evcap * 2 : 1024;
+            cap_ev *ne = realloc(c->evs, nc * sizeof *ne);
+            if (!ne) {
+                rc = pb_error_set(err, PB_ENOMEM, path, ln, 0, "out of memory");
+                break;
+            }
+            c->evs = ne;
+            c->evcap = nc;
+        }
+        c->evs[c->nevs++] = e;
+        c->st.events++;
+    }
+    if (rc == PB_OK && ferror(fp))
+        rc = pb_error_set(err, PB_EIO, path, 0, 0, "read error: %s", strerror(errno));
+    if (rc == PB_OK && ln == 0)
+        rc = pb_error_set(err, PB_EPARSE, path, 1, 1,
+                          "empty file; expected \"# pbcapture 1 ...\"");
+    free(line);
+    free(pay);
+    fclose(fp);
+    return rc;
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const cap_ev *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* one descriptor of one process: the connection it is on, and its role */
+typedef struct fdlife {
+    int64_t pid;
+    int fd;
+    uint32_t conn;
+    int role;          /* 0 client, 1 server */
+    int live;
+} fdlife;
+
+static fdlife *find_fd(fdlife *t, size_t n, int64_t pid, int fd)
+{
+    for (size_t i = n; i-- > 0;)
+        if (t[i].pid == pid && t[i].fd == fd)
+            return &t[i];
+    return NULL;
+}
+
+/* a new entry at the end of the table (which may move) */
+static fdlife *new_fd(fdlife **t, size_t *n, size_t *cap_)
+{
+    if (*n == *cap_) {
+        size_t nc = *cap_ ? *cap_ * 2 : 64;
+        fdlife *nn = realloc(*t, nc * sizeof *nn);
+        if (!nn)
+            return NULL;
+        *t = nn;
+        *cap_ = nc;
+    }
+    return &(*t)[(*n)++];
+}
+
+long cap_port(const char *ep)
+{
+    const char *colon = ep ? strrchr(ep, ':') : NULL;
+    if (!colon)
+        return -1;
+    char *end;
+    long p = strtol(colon + 1, &end, 10);
+    return *end || p < 0 || p > 65535 ? -1 : p;
+}
+
+int cap_finish_events(cap *c, pb_error *err)
+{
+    qsort(c->evs, c->nevs, sizeof *c->evs, cmp_ev);
+    fdlife *t = NULL;
+    size_t nt = 0, tcap = 0;
+    int rc = PB_OK;
+    for (size_t i = 0; i < c->nevs && rc == PB_OK; i++) {
+        cap_ev *e = &c->evs[i];
+        fdlife *f = find_fd(t, nt, e->pid, e->fd);
+        if (e->op == CAP_OP_DUP) {
+            fdlife *o = find_fd(t, nt, e->pid, e->dupfrom);
+            if (o && o->live) {
+                if (!f) {
+                    if (!(f = new_fd(&t, &nt, &tcap))) {
+                        rc = PB_ENOMEM;
+                        break;
+                    }
+                    o = find_fd(t, nt, e->pid, e->dupfrom);
+                }
+                *f = *o;
+                f->fd = e->fd;
+            }
+            continue;
+        }
+        if (e->local == UINT32_MAX || e->remote == UINT32_MAX)
+            continue; /* an unconnected socket: nothing moves on it */
+        int start = e->op == CAP_OP_ACCEPT || e->op == CAP_OP_CONNECT;
+        if (start || !f || !f->live) {
+            int role;
+            int guess = 0;
+            if (e->op == CAP_OP_ACCEPT)
+                role = 1;
+            else if (e->op == CAP_OP_CONNECT)
+                role = 0;
+            else {
+                /* seen mid-stream: the side with the lower port serves */
+                long lp = cap_port(pb_strtab_str(c->eps, e->local));
+                long rp = cap_port(pb_strtab_str(c->eps, e->remote));
+                role = lp >= 0 && rp >= 0 && lp < rp;
+                guess = 1;
+            }
+            uint32_t client = role ? e->remote : e->local;
+            uint32_t server = role ? e->local : e->remote;
+            uint32_t conn;
+            if ((rc = cap_conn(c, client, server, role, 1, &conn)) != PB_OK)
+                break;
+            if (!f && !(f = new_fd(&t, &nt, &tcap))) {
+                rc = PB_ENOMEM;
+                break;
+            }
+            f->pid = e->pid;
+            f->fd = e->fd;
+            f->conn = conn;
+            f->role = role;
+            f->live = 1;
+            if (role)
+                c->conns[conn].server_proc = e->proc;
+            else
+                c->conns[conn].client_proc = e->proc;
+            c->conns[conn].role_guess |= guess;
+            if (start)
+                continue;
+        }
+        cap_seg s;
+        memset(&s, 0, sizeof s);
+        s.ts = e->ts;
+        s.conn = f->conn;
+        s.proc = e->proc;
+        s.tidnum = e->tid;
+        if (e->op == CAP_OP_SEND || e->op == CAP_OP_RECV) {
+            int send = e->op == CAP_OP_SEND;
+            s.dir = (uint8_t)((f->role == 0) == send ? CAP_C2S : CAP_S2C);
+            s.view = (uint8_t)(send ? CAP_SENDER : CAP_RECEIVER);
+            s.kind = CAP_DATA;
+            s.bytes = e->bytes;
+            s.plen = e->plen;
+            s.poff = e->poff;
+            /* the payload is already in the arena: add without copying */
+            if ((rc = cap_add_seg(c, &s, NULL)) != PB_OK)
+                break;
+        } else if (e->op == CAP_OP_EOF || e->op == CAP_OP_CLOSE) {
+            /* the end of what this side reads, and (close) of what it writes */
+            s.kind = CAP_END;
+            s.dir = (uint8_t)(f->role == 0 ? CAP_S2C : CAP_C2S);
+            s.view = CAP_RECEIVER;
+            if ((rc = cap_add_seg(c, &s, NULL)) != PB_OK)
+                break;
+            if (e->op == CAP_OP_CLOSE) {
+                s.dir = (uint8_t)(f->role == 0 ? CAP_C2S : CAP_S2C);
+                s.view = CAP_SENDER;
+                if ((rc = cap_add_seg(c, &s, NULL)) != PB_OK)
+                    break;
+                f->live = 0;
+            }
+        }
+    }
+    free(t);
+    if (rc == PB_ENOMEM)
+        pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    return rc;
+}

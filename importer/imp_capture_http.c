@@ -1,0 +1,862 @@
+/*
+ * imp_capture_http.c - from segments to a trace (docs/capture.md): each
+ * directional stream, as each observer saw it, is framed into HTTP/1.1
+ * messages; the views of one stream are lined up by position (the k-th
+ * message its sender wrote is the k-th its receiver read); requests and
+ * responses are paired by order on their connection; the request id
+ * header gives the truth's path, and a message's cause is the latest
+ * message of the same request its sender had received when it sent.
+ */
+#include "imp_capture_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pb_strbuf.h"
+
+#define HDR_MAX (64 * 1024)
+
+/* one framed message of one view */
+typedef struct hmsg {
+    uint32_t conn;
+    uint8_t dir, view;
+    uint32_t k;           /* position in its stream */
+    pb_ns first, last;    /* stamps of the segments with its first, last byte */
+    int64_t tid_first, tid_last;
+    uint32_t proc;
+    uint64_t size;
+    int request;
+    char method[12];
+    int status;
+    uint32_t reqid;       /* label index + 1 in the trace's names, 0 none */
+    uint32_t attr;        /* label index + 1, 0 none */
+} hmsg;
+
+typedef struct framer {
+    int state;            /* 0 header, 1 body by length, 2 chunk size line,
+                             3 chunk data, 4 trailer, 5 until close, 6 dead */
+    char *hdr;
+    size_t hlen;
+    uint64_t rem;
+    hmsg cur;
+    int have_cur;
+} framer;
+
+typedef struct build {
+    cap *c;
+    pb_trace *t;
+    hmsg *m;
+    size_t nm, mcap;
+    const char **methods; /* per request k of the current connection */
+    size_t nmethods;
+} build;
+
+static int push_msg(build *b, const hmsg *h)
+{
+    if (b->nm == b->mcap) {
+        size_t nc = b->mcap ? b->mcap * 2 : 256;
+        hmsg *nn = realloc(b->m, nc * sizeof *nn);
+        if (!nn)
+            return PB_ENOMEM;
+        b->m = nn;
+        b->mcap = nc;
+    }
+    b->m[b->nm++] = *h;
+    return PB_OK;
+}
+
+static int cmp_seg(const void *a, const void *b)
+{
+    const cap_seg *x = a, *y = b;
+    if (x->conn != y->conn)
+        return x->conn < y->conn ? -1 : 1;
+    if (x->dir != y->dir)
+        return x->dir - y->dir;
+    if (x->view != y->view)
+        return x->view - y->view;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* a header's value (trimmed) into out, or 0 when absent */
+static int header(const char *h, size_t n, const char *name, char *out, size_t on)
+{
+    size_t nl = strlen(name);
+    const char *p = memchr(h, '\n', n);
+    while (p && (size_t)(p - h) + 1 < n) {
+        const char *line = p + 1;
+        const char *e = memchr(line, '\n', n - (size_t)(line - h));
+        size_t ll = e ? (size_t)(e - line) : n - (size_t)(line - h);
+        if (ll > nl && line[nl] == ':' && !strncasecmp(line, name, nl)) {
+            const char *v = line + nl + 1;
+            size_t vl = ll - nl - 1;
+            while (vl && (*v == ' ' || *v == '\t'))
+                v++, vl--;
+            while (vl && (v[vl - 1] == '\r' || v[vl - 1] == ' ' || v[vl - 1] == '\t'))
+                vl--;
+            if (vl >= on)
+                vl = on - 1;
+            memcpy(out, v, vl);
+            out[vl] = 0;
+            return 1;
+        }
+        p = e;
+    }
+    return 0;
+}
+
+/* Parse the header in f->hdr[0..hl) into f->cur; set the body state.
+ * Returns 0 when it is not HTTP/1.x. */
+static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
+{
+    const char *h = f->hdr;
+    hmsg *m = &f->cur;
+    const char *sp = memchr(h, ' ', hl);
+    if (!sp)
+        return 0;
+    char val[512];
+    char attr[160] = "";
+    if (hl > 8 && !memcmp(h, "HTTP/1.", 7)) {
+        m->request = 0;
+        m->status = atoi(sp + 1);
+        if (m->status < 100 || m->status > 999)
+            return 0;
+        snprintf(attr, sizeof attr, "%d", m->status);
+    } else {
+        size_t ml = (size_t)(sp - h);
+        if (!ml || ml >= sizeof m->method)
+            return 0;
+        for (size_t i = 0; i < ml; i++)
+            if (!isupper((unsigned char)h[i]))
+                return 0;
+        const char *eol = memchr(h, '\r', hl);
+        if (!eol || eol - h < 14 || memcmp(eol - 9, " HTTP/1.", 8))
+            return 0;
+        m->request = 1;
+        memcpy(m->method, h, ml);
+        m->method[ml] = 0;
+        /* attr: the method and the path without its query */
+        const char *tg = sp + 1, *te = eol - 9;
+        const char *q = memchr(tg, '?', (size_t)(te - tg));
+        size_t tl = (size_t)((q ? q : te) - tg);
+        snprintf(attr, sizeof attr, "%s %.*s", m->method, (int)(tl > 120 ? 120 : tl), tg);
+    }
+    if (pb_obs_label(b->t->names, attr, strlen(attr), &m->attr) != PB_OK)
+        return -1;
+    m->reqid = 0;
+    if (m->request) {
+        const char *hn = b->c->opts->header ? b->c->opts->header : "traceparent";
+        if (header(h, hl, hn, val, sizeof val) && val[0]) {
+            const char *id = val;
+            size_t il = strlen(val);
+            if (!strcasecmp(hn, "traceparent")) {
+                /* version-traceid-parentid-flags: the trace id is the request */
+                const char *d1 = strchr(val, '-');
+                const char *d2 = d1 ? strchr(d1 + 1, '-') : NULL;
+                if (d1 && d2) {
+                    id = d1 + 1;
+                    il = (size_t)(d2 - id);
+                } else {
+                    il = 0;
+                }
+            }
+            if (il && pb_obs_label(b->t->names, id, il, &m->reqid) != PB_OK)
+                return -1;
+        }
+    }
+    /* the body */
+    int chunked = header(h, hl, "transfer-encoding", val, sizeof val) &&
+                  strstr(val, "chunked") != NULL;
+    uint64_t len = 0;
+    int has_len = header(h, hl, "content-length", val, sizeof val);
+    if (has_len) {
+        char *end;
+        len = strtoull(val, &end, 10);
+        if (*end || end == val)
+            return 0;
+    }
+    int no_body = !m->request && ((m->status >= 100 && m->status < 200) || m->status == 204 ||
+                                  m->status == 304 || (req_method && !strcmp(req_method, "HEAD")));
+    if (no_body)
+        f->state = 0, f->rem = 0;
+    else if (chunked)
+        f->state = 2;
+    else if (has_len)
+        f->state = len ? 1 : 0, f->rem = len;
+    else if (m->request)
+        f->state = 0, f->rem = 0;
+    else
+        f->state = 5; /* a response ending at close */
+    return 1;
+}
+
+static int finish(build *b, framer *f, pb_ns ts, int64_t tid)
+{
+    f->cur.last = ts;
+    f->cur.tid_last = tid;
+    f->have_cur = 0;
+    /* interim responses (1xx) are not the answer */
+    if (!f->cur.request && f->cur.status >= 100 && f->cur.status < 200)
+        return PB_OK;
+    return push_msg(b, &f->cur);
+}
+
+/* feed captured bytes p[0..n) of segment s; hole: bytes moved but not seen */
+static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, size_t n,
+                uint64_t hole, uint32_t *k)
+{
+    int rc;
+    while ((n || hole) && f->state != 6) {
+        switch (f->state) {
+        case 0: { /* header */
+            if (!n) {
+                /* header bytes we did not see: the stream cannot be followed */
+                if (hole) {
+                    b->c->st.truncated++;
+                    f->state = 6;
+                }
+                return PB_OK;
+            }
+            if (!f->hlen) {
+                memset(&f->cur, 0, sizeof f->cur);
+                f->cur.conn = s->conn;
+                f->cur.dir = s->dir;
+                f->cur.view = s->view;
+                f->cur.k = (*k)++;
+                f->cur.first = s->ts;
+                f->cur.tid_first = s->tidnum;
+                f->cur.proc = s->proc;
+                f->have_cur = 1;
+            }
+            /* append up to the end of the header */
+            size_t take = n;
+            if (f->hlen + take > HDR_MAX) {
+                b->c->st.non_http++;
+                f->state = 6;
+                return PB_OK;
+            }
+            memcpy(f->hdr + f->hlen, p, take);
+            size_t from = f->hlen >= 3 ? f->hlen - 3 : 0;
+            f->hlen += take;
+            size_t end = 0;
+            for (size_t i = from; i + 3 < f->hlen; i++)
+                if (!memcmp(f->hdr + i, "\r\n\r\n", 4)) {
+                    end = i + 4;
+                    break;
+                }
+            if (!end) {
+                n = 0;
+                if (hole) {
+                    b->c->st.truncated++;
+                    f->state = 6;
+                }
+                /* a stream that does not start like HTTP is not HTTP */
+                if (f->hlen >= 8 && !memchr(f->hdr, ' ', f->hlen < 16 ? f->hlen : 16)) {
+                    b->c->st.non_http++;
+                    f->state = 6;
+                }
+                return PB_OK;
+            }
+            const char *meth = NULL;
+            if (!f->cur.request && f->cur.dir == CAP_S2C && f->cur.k < b->nmethods)
+                meth = b->methods[f->cur.k];
+            int ok = parse_head(b, f, end, meth);
+            if (ok < 0)
+                return PB_ENOMEM;
+            if (!ok) {
+                b->c->st.non_http++;
+                f->state = 6;
+                return PB_OK;
+            }
+            f->cur.size = end;
+            /* bytes after the header in this segment go on */
+            size_t used = take - (f->hlen - end);
+            p += used;
+            n -= used;
+            f->hlen = 0;
+            if (f->state == 0 && (rc = finish(b, f, s->ts, s->tidnum)) != PB_OK)
+                return rc;
+            break;
+        }
+        case 1: /* body of known length */
+        case 3: { /* chunk data and its CRLF */
+            uint64_t t = n < f->rem ? n : f->rem;
+            p += t;
+            n -= (size_t)t;
+            f->rem -= t;
+            f->cur.size += t;
+            if (f->rem && hole) {
+                uint64_t h = hole < f->rem ? hole : f->rem;
+                hole -= h;
+                f->rem -= h;
+                f->cur.size += h;
+            }
+            if (!f->rem) {
+                if (f->state == 3) {
+                    f->state = 2;
+                } else {
+                    f->state = 0;
+                    if ((rc = finish(b, f, s->ts, s->tidnum)) != PB_OK)
+                        return rc;
+                }
+            }
+            break;
+        }
+        case 2: /* chunk size line */
+        case 4: { /* trailer lines, up to an empty one */
+            if (!n) {
+                b->c->st.truncated++;
+                f->state = 6;
+                return PB_OK;
+            }
+            const unsigned char *nl = memchr(p, '\n', n);
+            size_t take = nl ? (size_t)(nl - p) + 1 : n;
+            if (f->hlen + take > 4096) {
+                b->c->st.non_http++;
+                f->state = 6;
+                return PB_OK;
+            }
+            memcpy(f->hdr + f->hlen, p, take);
+            f->hlen += take;
+            p += take;
+            n -= take;
+            f->cur.size += take;
+            if (!nl)
+                break;
+            if (f->state == 2) {
+                char *end;
+                f->hdr[f->hlen] = 0;
+                unsigned long long sz = strtoull(f->hdr, &end, 16);
+                if (end == f->hdr) {
+                    b->c->st.non_http++;
+                    f->state = 6;
+                    return PB_OK;
+                }
+                f->hlen = 0;
+                if (sz == 0) {
+                    f->state = 4;
+                } else {
+                    f->state = 3;
+                    f->rem = sz + 2;
+                }
+            } else {
+                int empty = f->hlen <= 2;
+                f->hlen = 0;
+                if (empty) {
+                    f->state = 0;
+                    if ((rc = finish(b, f, s->ts, s->tidnum)) != PB_OK)
+                        return rc;
+                }
+            }
+            break;
+        }
+        case 5: /* until the connection closes */
+            f->cur.size += n + hole;
+            n = 0;
+            hole = 0;
+            f->cur.last = s->ts;
+            f->cur.tid_last = s->tidnum;
+            break;
+        default:
+            return PB_OK;
+        }
+    }
+    return PB_OK;
+}
+
+/* frame one stream s[0..n) (one conn, dir, view) */
+static int frame(build *b, const cap_seg *s, size_t n, framer *f)
+{
+    memset(f->hdr, 0, 1);
+    f->state = 0;
+    f->hlen = 0;
+    f->have_cur = 0;
+    uint32_t k = 0;
+    int rc = PB_OK;
+    for (size_t i = 0; i < n && rc == PB_OK; i++) {
+        if (s[i].kind == CAP_END) {
+            if (f->state == 5 && f->have_cur) {
+                rc = finish(b, f, f->cur.last, f->cur.tid_last);
+                f->state = 0;
+            }
+            break;
+        }
+        rc = feed(b, f, &s[i], b->c->bytes + s[i].poff, s[i].plen, s[i].bytes - s[i].plen, &k);
+        if (f->state == 6)
+            break;
+    }
+    if (rc == PB_OK && f->state == 5 && f->have_cur)
+        rc = finish(b, f, f->cur.last, f->cur.tid_last);
+    else if (rc == PB_OK && f->state != 6 && (f->state != 0 || f->hlen))
+        b->c->st.cut++;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- */
+
+typedef struct lmsg {       /* one message, its views merged */
+    uint32_t conn, k;
+    int dir;
+    const hmsg *snd, *rcv, *wire;
+} lmsg;
+
+static const hmsg *pick(const hmsg *a, const hmsg *b) { return a ? a : b; }
+
+static const char *name_of(cap *c, uint32_t proc, uint32_t ep, char *buf, size_t n)
+{
+    const char *e = pb_strtab_str(c->eps, ep);
+    /* a rename names the endpoint, its address, or the process */
+    const char *pn = NULL;
+    char pbuf[256] = "";
+    if (proc) {
+        const char *key = pb_strtab_str(c->procs, proc - 1);
+        const char *tab = strchr(key, '\t');
+        snprintf(pbuf, sizeof pbuf, "%.*s", (int)(tab ? tab - key : (long)strlen(key)), key);
+        pn = pbuf;
+    }
+    char ip[128];
+    const char *colon = strrchr(e, ':');
+    snprintf(ip, sizeof ip, "%.*s", (int)(colon ? colon - e : (long)strlen(e)), e);
+    if (ip[0] == '[') {
+        memmove(ip, ip + 1, strlen(ip));
+        char *br = strchr(ip, ']');
+        if (br)
+            *br = 0;
+    }
+    for (const char *const *r = c->opts->names; r && *r; r++) {
+        const char *eq = strchr(*r, '=');
+        if (!eq)
+            continue;
+        size_t kl = (size_t)(eq - *r);
+        if ((strlen(e) == kl && !strncmp(*r, e, kl)) ||
+            (strlen(ip) == kl && !strncmp(*r, ip, kl)) ||
+            (pn && strlen(pn) == kl && !strncmp(*r, pn, kl))) {
+            snprintf(buf, n, "%s", eq + 1);
+            return buf;
+        }
+    }
+    snprintf(buf, n, "%s", pn ? pn : ip);
+    return buf;
+}
+
+
+typedef struct ev { pb_ns t; int recv; size_t i; } ev;
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const ev *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->recv != y->recv)
+        return y->recv - x->recv; /* receipts first at one instant */
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* cause: the latest message of the same request its sender had received
+ * when it sent (one clock per host: the sender's own receipts).  A
+ * response's cause is further held to its own request: the request, or
+ * the latest response to a call made on its behalf (so that where one
+ * service serves two calls of one request at once, as a fan-in does, each
+ * answer descends from the call it answers).  A call is made on behalf of
+ * the request its cause descends from. */
+static int causes(pb_trace *t, pb_error *err)
+{
+    size_t n = t->n;
+    ev *e = malloc((2 * n + 1) * sizeof *e);
+    int64_t *owner = malloc((n + 1) * sizeof *owner);   /* call -> request served */
+    int64_t *desc = malloc((n + 1) * sizeof *desc);     /* request -> latest receipt of its own */
+    int64_t *call_of = malloc((n + 1) * sizeof *call_of); /* return -> its call */
+    pb_strtab *keys = NULL, *cids = NULL;
+    int64_t *latest = NULL, *cidcall = NULL;
+    size_t lcap = 0;
+    int rc = PB_OK;
+    if (!e || !owner || !desc || !call_of || pb_strtab_init(&keys) != PB_OK ||
+        pb_strtab_init(&cids) != PB_OK || !(cidcall = malloc((n + 1) * sizeof *cidcall))) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    char key[64];
+    for (size_t i = 0; i < n; i++) {
+        owner[i] = desc[i] = call_of[i] = -1;
+        int l = snprintf(key, sizeof key, "%llu", (unsigned long long)t->msgs[i].callid);
+        uint32_t ci;
+        if (pb_strtab_intern(cids, key, (size_t)l, &ci) != PB_OK) {
+            rc = PB_ENOMEM;
+            goto done;
+        }
+        if (t->msgs[i].type == PB_TYPE_CALL)
+            cidcall[ci] = (int64_t)i;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (t->msgs[i].type != PB_TYPE_RETURN)
+            continue;
+        int l = snprintf(key, sizeof key, "%llu", (unsigned long long)t->msgs[i].callid);
+        uint32_t ci;
+        if (pb_strtab_find(cids, key, (size_t)l, &ci) == 1)
+            call_of[i] = cidcall[ci];
+    }
+    size_t ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        e[ne++] = (ev){t->msgs[i].ts, 0, i};
+        pb_ns r = t->msgs[i].recv_ts != PB_TS_NONE ? t->msgs[i].recv_ts : t->msgs[i].ts;
+        e[ne++] = (ev){r, 1, i};
+    }
+    qsort(e, ne, sizeof *e, cmp_ev);
+    for (size_t j = 0; j < ne && rc == PB_OK; j++) {
+        size_t i = e[j].i;
+        const pb_msg *m = &t->msgs[i];
+        uint32_t node = e[j].recv ? m->dst : m->src;
+        int l = snprintf(key, sizeof key, "%u:%llu", node,
+                         (unsigned long long)t->truth[i].path);
+        uint32_t ki;
+        if (pb_strtab_intern(keys, key, (size_t)l, &ki) != PB_OK) {
+            rc = PB_ENOMEM;
+            break;
+        }
+        if (ki >= lcap) {
+            size_t nc = lcap ? lcap * 2 : 256;
+            while (nc <= ki)
+                nc *= 2;
+            int64_t *nl = realloc(latest, nc * sizeof *nl);
+            if (!nl) {
+                rc = PB_ENOMEM;
+                break;
+            }
+            for (size_t q = lcap; q < nc; q++)
+                nl[q] = -1;
+            latest = nl;
+            lcap = nc;
+        }
+        int64_t cause = -1;
+        if (e[j].recv) {
+            latest[ki] = (int64_t)i;
+            if (m->type == PB_TYPE_CALL) {
+                desc[i] = (int64_t)i;
+            } else if (m->type == PB_TYPE_RETURN && call_of[i] >= 0 && owner[call_of[i]] >= 0) {
+                desc[owner[call_of[i]]] = (int64_t)i;
+            }
+            continue;
+        }
+        if (m->type == PB_TYPE_RETURN && call_of[i] >= 0 && desc[call_of[i]] >= 0) {
+            cause = desc[call_of[i]];
+        } else {
+            cause = latest[ki];
+        }
+        if (m->type == PB_TYPE_CALL && cause >= 0) {
+            const pb_msg *cm = &t->msgs[cause];
+            if (cm->type == PB_TYPE_CALL)
+                owner[i] = cause;
+            else if (cm->type == PB_TYPE_RETURN && call_of[cause] >= 0)
+                owner[i] = owner[call_of[cause]];
+        }
+        t->truth[i].cause = cause >= 0 ? t->msgs[cause].id : PB_ID_NONE;
+    }
+done:
+    free(e);
+    free(owner);
+    free(desc);
+    free(call_of);
+    free(latest);
+    free(cidcall);
+    pb_strtab_close(keys);
+    pb_strtab_close(cids);
+    if (rc != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    return PB_OK;
+}
+
+/* the thread column's text: "PID/TID" of the observing process's thread;
+ * *out 0 when the capture has no thread (packets) */
+static int thread_label(const cap *c, pb_trace *t, uint32_t proc, int64_t tid, uint32_t *out)
+{
+    *out = 0;
+    if (tid < 0 || !proc)
+        return PB_OK;
+    const char *key = pb_strtab_str(c->procs, proc - 1);
+    const char *tab = key ? strchr(key, '\t') : NULL;
+    long pid = tab ? strtol(tab + 1, NULL, 10) : 0;
+    char th[64];
+    int tl = snprintf(th, sizeof th, "%ld/%lld", pid, (long long)tid);
+    return pb_obs_label(t->names, th, (size_t)tl, out);
+}
+
+static int port_ok(const cap *c, uint32_t server)
+{
+    if (!c->opts->ports)
+        return 1;
+    long p = cap_port(pb_strtab_str(c->eps, server));
+    for (const uint16_t *q = c->opts->ports; *q; q++)
+        if (p == *q)
+            return 1;
+    return 0;
+}
+
+int cap_build(cap *c, pb_trace **out, pb_error *err)
+{
+    build b;
+    memset(&b, 0, sizeof b);
+    b.c = c;
+    framer f;
+    memset(&f, 0, sizeof f);
+    f.hdr = malloc(HDR_MAX + 8);
+    int rc = pb_trace_new(&b.t);
+    if (rc != PB_OK || !f.hdr) {
+        free(f.hdr);
+        pb_trace_close(b.t);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    qsort(c->segs, c->nsegs, sizeof *c->segs, cmp_seg);
+    c->st.connections = c->nconns;
+    /* frame: per connection, requests first (responses to HEAD have no body) */
+    const char **methods = NULL;
+    size_t mcap = 0;
+    for (size_t a = 0; a < c->nsegs && rc == PB_OK;) {
+        uint32_t conn = c->segs[a].conn;
+        size_t z = a;
+        while (z < c->nsegs && c->segs[z].conn == conn)
+            z++;
+        if (!port_ok(c, c->conns[conn].server)) {
+            c->st.filtered++;
+            a = z;
+            continue;
+        }
+        b.nmethods = 0;
+        size_t first_req = b.nm;
+        for (size_t s = a; s < z && rc == PB_OK;) {
+            size_t e = s;
+            while (e < z && c->segs[e].dir == c->segs[s].dir && c->segs[e].view == c->segs[s].view)
+                e++;
+            if (c->segs[s].dir == CAP_S2C && !b.nmethods && b.nm > first_req) {
+                /* the methods of this connection's requests, by position */
+                size_t cnt = 0;
+                for (size_t q = first_req; q < b.nm; q++)
+                    if (b.m[q].request && b.m[q].k + 1 > cnt)
+                        cnt = b.m[q].k + 1;
+                if (cnt > mcap) {
+                    const char **nm = realloc(methods, cnt * sizeof *nm);
+                    if (!nm) {
+                        rc = PB_ENOMEM;
+                        break;
+                    }
+                    methods = nm;
+                    mcap = cnt;
+                }
+                for (size_t q = 0; q < cnt; q++)
+                    methods[q] = NULL;
+                for (size_t q = first_req; q < b.nm; q++)
+                    if (b.m[q].request)
+                        methods[b.m[q].k] = b.m[q].method;
+                b.methods = methods;
+                b.nmethods = cnt;
+            }
+            uint64_t bad = c->st.non_http;
+            rc = frame(&b, &c->segs[s], e - s, &f);
+            s = e;
+            if (c->st.non_http != bad) {
+                /* not HTTP: the whole connection is left out */
+                b.nm = first_req;
+                break;
+            }
+        }
+        a = z;
+    }
+    free(f.hdr);
+    if (rc != PB_OK) {
+        free(methods);
+        free(b.m);
+        pb_trace_close(b.t);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    /* line the views up: per (conn, dir), message k of each view.  b.m is
+     * in (conn, dir, view, k) order already. */
+    size_t nl = 0;
+    lmsg *L = calloc(b.nm + 1, sizeof *L);
+    if (!L)
+        rc = PB_ENOMEM;
+    for (size_t i = 0; i < b.nm && rc == PB_OK;) {
+        size_t j = i;
+        while (j < b.nm && b.m[j].conn == b.m[i].conn && b.m[j].dir == b.m[i].dir)
+            j++;
+        uint32_t maxk = 0;
+        for (size_t q = i; q < j; q++)
+            if (b.m[q].k + 1 > maxk)
+                maxk = b.m[q].k + 1;
+        size_t base = nl;
+        for (uint32_t k = 0; k < maxk; k++) {
+            L[nl].conn = b.m[i].conn;
+            L[nl].dir = b.m[i].dir;
+            L[nl].k = k;
+            nl++;
+        }
+        for (size_t q = i; q < j; q++) {
+            lmsg *x = &L[base + b.m[q].k];
+            if (b.m[q].view == CAP_SENDER)
+                x->snd = &b.m[q];
+            else if (b.m[q].view == CAP_RECEIVER)
+                x->rcv = &b.m[q];
+            else
+                x->wire = &b.m[q];
+        }
+        i = j;
+    }
+    /* pair: per connection, request k with response k */
+    pb_trace *t = b.t;
+    char nbuf[300], lbuf[300];
+    uint32_t conn_label = 0;
+    uint64_t next_id = 1;
+    for (size_t i = 0; i < nl && rc == PB_OK;) {
+        uint32_t conn = L[i].conn;
+        size_t j = i;
+        while (j < nl && L[j].conn == conn)
+            j++;
+        /* requests i..r, responses r..j */
+        size_t r = i;
+        while (r < j && L[r].dir == CAP_C2S)
+            r++;
+        size_t nreq = r - i, nres = j - r;
+        const cap_conn_t *cc = &c->conns[conn];
+        const char *cl = pb_strtab_str(c->eps, cc->client), *sv = pb_strtab_str(c->eps, cc->server);
+        int ll = cc->inst > 1 ? snprintf(lbuf, sizeof lbuf, "%s>%s#%u", cl, sv, cc->inst)
+                              : snprintf(lbuf, sizeof lbuf, "%s>%s", cl, sv);
+        if (pb_obs_label(t->names, lbuf, (size_t)ll, &conn_label) != PB_OK) {
+            rc = PB_ENOMEM;
+            break;
+        }
+        uint32_t cnode, snode;
+        char sbuf[300];
+        name_of(c, cc->client_proc, cc->client, nbuf, sizeof nbuf);
+        name_of(c, cc->server_proc, cc->server, sbuf, sizeof sbuf);
+        if (pb_strtab_intern(t->names->nodes, nbuf, strlen(nbuf), &cnode) != PB_OK ||
+            pb_strtab_intern(t->names->nodes, sbuf, strlen(sbuf), &snode) != PB_OK) {
+            rc = PB_ENOMEM;
+            break;
+        }
+        c->st.requests += nreq;
+        c->st.responses += nres;
+        size_t np = nreq < nres ? nreq : nres;
+        c->st.unanswered += nreq - np;
+        c->st.unrequested += nres - np;
+        for (size_t k = 0; k < np && rc == PB_OK; k++) {
+            const lmsg *q = &L[i + k], *s = &L[r + k];
+            const hmsg *qh = pick(q->snd, pick(q->rcv, q->wire));
+            const hmsg *sh = pick(s->snd, pick(s->rcv, s->wire));
+            if (!qh || !sh || !qh->request || sh->request) {
+                c->st.unanswered++;
+                continue;
+            }
+            c->st.pairs++;
+            if (!qh->reqid) {
+                c->st.no_request_id++;
+                continue;
+            }
+            for (int w = 0; w < 2 && rc == PB_OK; w++) {
+                const lmsg *x = w ? s : q;
+                const hmsg *h = w ? sh : qh;
+                pb_msg m;
+                memset(&m, 0, sizeof m);
+                m.id = next_id++;
+                m.type = w ? PB_TYPE_RETURN : PB_TYPE_CALL;
+                m.src = w ? snode : cnode;
+                m.dst = w ? cnode : snode;
+                m.conn = conn_label;
+                m.attr = h->attr;
+                m.size = h->size < PB_SIZE_NONE ? (uint32_t)h->size : PB_SIZE_NONE - 1;
+                if (x->snd) {
+                    m.ts = x->snd->first;
+                    if (thread_label(c, t, x->snd->proc, x->snd->tid_first, &m.sthread) != PB_OK)
+                        rc = PB_ENOMEM;
+                } else {
+                    m.ts = x->rcv ? x->rcv->last : x->wire->first;
+                    c->st.one_sided++;
+                }
+                m.recv_ts = PB_TS_NONE;
+                if (x->rcv) {
+                    m.recv_ts = x->rcv->last;
+                    if (thread_label(c, t, x->rcv->proc, x->rcv->tid_last, &m.thread) != PB_OK)
+                        rc = PB_ENOMEM;
+                } else if (x->snd && !x->wire) {
+                    c->st.one_sided++;
+                }
+                char cid[320];
+                int cl2 = snprintf(cid, sizeof cid, "%s/%zu", lbuf, k + 1);
+                if (rc == PB_OK && pb_label_parse(t->names, cid, (size_t)cl2, &m.callid) != PB_OK)
+                    rc = PB_ENOMEM;
+                const char *rid = pb_thread_name(t->names, qh->reqid);
+                pb_truth tr = {PB_ID_NONE, PB_ID_NONE};
+                if (rc == PB_OK && pb_label_parse(t->names, rid, strlen(rid), &tr.path) != PB_OK)
+                    rc = PB_ENOMEM;
+                if (rc == PB_OK)
+                    rc = pb_trace_append(t, &m, &tr);
+            }
+        }
+        i = j;
+    }
+    free(L);
+    free(methods);
+    free(b.m);
+    if (rc != PB_OK) {
+        pb_trace_close(t);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (!t->n) {
+        pb_trace_close(t);
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "no request with a %s header was found (%llu HTTP requests, "
+                            "%llu streams not HTTP); expected requests carrying it "
+                            "(--request-header names another)",
+                            c->opts->header ? c->opts->header : "traceparent",
+                            (unsigned long long)c->st.requests,
+                            (unsigned long long)c->st.non_http);
+    }
+    /* time order (ties by id: the order of pairing), ids 1.. in it */
+    if (pb_trace_sort(t) != PB_OK) {
+        pb_trace_close(t);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < t->n; i++)
+        t->msgs[i].id = i + 1;
+    if ((rc = causes(t, err)) != PB_OK) {
+        pb_trace_close(t);
+        return rc;
+    }
+    t->columns = PB_COL_ALL | PB_COL_CONN | PB_COL_ATTR | PB_COL_SIZE;
+    if (!c->st.pcap)
+        t->columns |= PB_COL_THREAD | PB_COL_STHREAD;
+    pb_strbuf mb = {0};
+    if (c->st.pcap)
+        pb_strbuf_printf(&mb, "capture: source=pcap clock=capture-point (one stamp per "
+                              "message: its first packet) threads=none");
+    else
+        pb_strbuf_printf(&mb, "capture: source=pbcapture clock=CLOCK_REALTIME (one clock "
+                              "per host; every process on it reads the same) "
+                              "threads=observed processes=%llu",
+                         (unsigned long long)c->st.processes);
+    pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    pb_strbuf_reset(&mb);
+    pb_strbuf_printf(&mb, "capture: truth=%s header (request id; never shown to "
+                          "algorithms) events=%llu segments=%llu connections=%llu "
+                          "requests=%llu responses=%llu pairs=%llu unanswered=%llu "
+                          "unrequested=%llu no_request_id=%llu non_http=%llu truncated=%llu "
+                          "cut=%llu filtered=%llu one_sided=%llu",
+                     c->opts->header ? c->opts->header : "traceparent",
+                     (unsigned long long)c->st.events, (unsigned long long)c->st.segments,
+                     (unsigned long long)c->st.connections, (unsigned long long)c->st.requests,
+                     (unsigned long long)c->st.responses, (unsigned long long)c->st.pairs,
+                     (unsigned long long)c->st.unanswered, (unsigned long long)c->st.unrequested,
+                     (unsigned long long)c->st.no_request_id, (unsigned long long)c->st.non_http,
+                     (unsigned long long)c->st.truncated, (unsigned long long)c->st.cut,
+                     (unsigned long long)c->st.filtered, (unsigned long long)c->st.one_sided);
+    pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    if (c->pcap_error) {
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: cut-short %s", c->pcap_msg);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    pb_strbuf_free(&mb);
+    *out = t;
+    return PB_OK;
+}

@@ -1,0 +1,109 @@
+/*
+ * imp_capture_int.h - what the pieces of the capture importer share
+ * (imp_capture.c: the load; imp_capture_events.c: pbcapture event files;
+ * imp_capture_pcap.c: packets; imp_capture_http.c: streams to messages).
+ */
+#ifndef IMP_CAPTURE_INT_H
+#define IMP_CAPTURE_INT_H
+
+#include "imp_capture.h"
+#include "pb_strtab.h"
+
+/* views of a directional stream */
+enum { CAP_SENDER = 0, CAP_RECEIVER = 1, CAP_WIRE = 2 };
+/* directions */
+enum { CAP_C2S = 0, CAP_S2C = 1 };
+/* segment kinds */
+enum { CAP_DATA = 0, CAP_END = 1 };
+
+/* One observed transfer (or the end of a stream: CAP_END). */
+typedef struct cap_seg {
+    pb_ns ts;
+    uint32_t conn;      /* connection instance (cap.conns) */
+    uint8_t dir;        /* CAP_C2S / CAP_S2C */
+    uint8_t view;       /* CAP_SENDER / CAP_RECEIVER / CAP_WIRE */
+    uint8_t kind;       /* CAP_DATA / CAP_END */
+    uint32_t proc;      /* observing process + 1 (cap.procs), 0 = none */
+    uint32_t tid;       /* observing thread as "PID/TID" label index + 1 in
+                           the trace's names (set at build), 0 = none */
+    int64_t tidnum;     /* the OS thread id, -1 = none */
+    uint64_t bytes;     /* bytes moved (the payload may be a prefix) */
+    uint32_t plen;      /* payload bytes kept */
+    uint64_t poff;      /* into cap.bytes */
+    uint64_t order;     /* input order, for a stable sort */
+} cap_seg;
+
+typedef struct cap_conn_t {
+    uint32_t client, server;  /* endpoints (cap.eps) */
+    uint32_t inst;            /* 1, 2, ... when the 4-tuple is reused */
+    uint32_t client_proc, server_proc; /* observing processes + 1, 0 none */
+    int role_guess;           /* roles from port numbers, not seen */
+} cap_conn_t;
+
+typedef struct cap_life {
+    uint32_t client, server;
+    int role;                 /* 0 client side, 1 server side, 2 wire */
+    uint32_t count;
+} cap_life;
+
+/* One pbcapture event before connections are resolved. */
+typedef struct cap_ev {
+    pb_ns ts;
+    uint32_t proc;      /* process index + 1 */
+    int64_t pid, tid;
+    int fd;
+    int op;             /* CAP_OP_* */
+    int dupfrom;        /* CAP_OP_DUP: the old descriptor */
+    uint64_t bytes;
+    uint32_t local, remote; /* endpoints, UINT32_MAX = unknown */
+    uint32_t plen;
+    uint64_t poff;
+    uint64_t order;
+} cap_ev;
+
+enum { CAP_OP_ACCEPT, CAP_OP_CONNECT, CAP_OP_SEND, CAP_OP_RECV, CAP_OP_EOF,
+       CAP_OP_CLOSE, CAP_OP_DUP };
+
+typedef struct cap {
+    const imp_capture_opts *opts;
+    cap_ev *evs;
+    size_t nevs, evcap;
+    pb_strtab *eps;           /* "IP:PORT" endpoints */
+    pb_strtab *procs;         /* "NAME\tPID" of observing processes */
+    char **proc_name;         /* per process index: its node name (owned by
+                                 the strtab text or the names option) */
+    cap_seg *segs;
+    size_t nsegs, segcap;
+    unsigned char *bytes;
+    size_t nbytes, bytecap;
+    cap_conn_t *conns;
+    size_t nconns;
+    cap_life *lives;
+    size_t nlives;
+    imp_capture_stats st;
+    int pcap_error;           /* the packet file ended in an error (cut) */
+    char pcap_msg[400];
+} cap;
+
+int cap_init(cap *c);
+void cap_free(cap *c);
+int cap_ep(cap *c, const char *s, size_t n, uint32_t *out);
+int cap_conn(cap *c, uint32_t client, uint32_t server, int role, int start,
+             uint32_t *out);
+/* Append a segment; payload (s->plen bytes) is copied into the arena, or,
+ * when NULL, s->poff already points into it. */
+int cap_add_seg(cap *c, const cap_seg *s, const unsigned char *payload);
+
+/* the sources */
+int cap_read_events(cap *c, const char *path, pb_error *err);
+/* after every event file: connections, roles and segments */
+int cap_finish_events(cap *c, pb_error *err);
+int cap_read_pcap(cap *c, const char *path, pb_error *err);
+
+/* segments to a trace */
+int cap_build(cap *c, pb_trace **out, pb_error *err);
+
+/* the port of "IP:PORT" / "[IP6]:PORT", or -1 */
+long cap_port(const char *ep);
+
+#endif

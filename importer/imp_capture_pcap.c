@@ -1,0 +1,284 @@
+/*
+ * imp_capture_pcap.c - packet captures (Project 5's way, seed 000, 6):
+ * pcap and pcapng through libpcap, nanosecond stamps where the file has
+ * them; link types Ethernet, BSD loopback (NULL, LOOP), Linux cooked (SLL,
+ * SLL2) and raw IP; IPv4 and IPv6 (without extension headers) carrying
+ * TCP.  Each TCP direction is put back in order by sequence number from
+ * its SYN (or its first segment): a retransmitted or overlapping part is
+ * dropped; a gap (a packet the capture lost) becomes bytes that were moved
+ * but not seen, as a payload cap would.  There are no threads and one
+ * clock (the capture point's): a message has its send time only.
+ */
+#include "imp_capture_int.h"
+
+#include <arpa/inet.h>
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_files.h"
+
+/* per TCP direction: the next sequence number expected */
+typedef struct flow {
+    uint32_t src, dst;       /* endpoints */
+    uint32_t conn;
+    int dir;
+    int have_seq;
+    uint32_t next;
+} flow;
+
+static flow *find_flow(flow *f, size_t n, uint32_t src, uint32_t dst)
+{
+    for (size_t i = n; i-- > 0;)
+        if (f[i].src == src && f[i].dst == dst)
+            return &f[i];
+    return NULL;
+}
+
+static int ep_text(cap *c, int v6, const unsigned char *addr, unsigned port, uint32_t *out)
+{
+    char ip[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN + 10];
+    inet_ntop(v6 ? AF_INET6 : AF_INET, addr, ip, sizeof ip);
+    int l = v6 ? snprintf(buf, sizeof buf, "[%s]:%u", ip, port)
+               : snprintf(buf, sizeof buf, "%s:%u", ip, port);
+    return cap_ep(c, buf, (size_t)l, out);
+}
+
+int cap_read_pcap(cap *c, const char *path, pb_error *err)
+{
+    char eb[PCAP_ERRBUF_SIZE];
+    /* opened here: checked against the run's outputs, close-on-exec */
+    FILE *fp = pb_files_open(path, err);
+    if (!fp)
+        return err->code;
+    pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
+    if (!p) {
+        if (fp != stdin)
+            fclose(fp);
+        return pb_error_set(err, PB_EPARSE, path, 0, 0, "not a packet capture libpcap can "
+                            "read: %s", eb);
+    }
+    int dlt = pcap_datalink(p);
+    if (dlt != DLT_EN10MB && dlt != DLT_NULL && dlt != DLT_LOOP && dlt != DLT_RAW &&
+        dlt != DLT_LINUX_SLL && dlt != 276 /* LINUX_SLL2 */ && dlt != 228 /* IPV4 */ &&
+        dlt != 229 /* IPV6 */) {
+        const char *nm = pcap_datalink_val_to_name(dlt);
+        pcap_close(p);
+        return pb_error_set(err, PB_EPARSE, path, 0, 0,
+                            "link type %d (%s); expected Ethernet, loopback, Linux "
+                            "cooked or raw IP", dlt, nm ? nm : "unknown");
+    }
+    flow *fl = NULL;
+    size_t nfl = 0, flcap = 0;
+    struct pcap_pkthdr *h;
+    const u_char *d;
+    int r, rc = PB_OK;
+    long pkt = 0;
+    while (rc == PB_OK && (r = pcap_next_ex(p, &h, &d)) == 1) {
+        pkt++;
+        c->st.events++;
+        size_t caplen = h->caplen, off = 0;
+        int ethertype = -1;
+        switch (dlt) {
+        case DLT_EN10MB:
+            if (caplen < 14)
+                continue;
+            ethertype = d[12] << 8 | d[13];
+            off = 14;
+            while (ethertype == 0x8100 && caplen >= off + 4) { /* VLAN */
+                ethertype = d[off + 2] << 8 | d[off + 3];
+                off += 4;
+            }
+            break;
+        case DLT_NULL:
+        case DLT_LOOP: {
+            if (caplen < 4)
+                continue;
+            uint32_t fam;
+            memcpy(&fam, d, 4);
+            if (dlt == DLT_LOOP)
+                fam = ntohl(fam);
+            else if (fam > 0xffff)
+                fam = ntohl(fam);
+            ethertype = fam == 2 ? 0x0800 : (fam == 10 || fam == 24 || fam == 28 || fam == 30) ? 0x86dd : -1;
+            off = 4;
+            break;
+        }
+        case DLT_LINUX_SLL:
+            if (caplen < 16)
+                continue;
+            ethertype = d[14] << 8 | d[15];
+            off = 16;
+            break;
+        case 276:
+            if (caplen < 20)
+                continue;
+            ethertype = d[0] << 8 | d[1];
+            off = 20;
+            break;
+        default: /* raw IP */
+            ethertype = caplen && (d[0] >> 4) == 6 ? 0x86dd : 0x0800;
+            off = 0;
+            break;
+        }
+        const u_char *ip = d + off;
+        size_t left = caplen - off, iphl, iplen;
+        int v6;
+        const u_char *sa, *da;
+        if (ethertype == 0x0800 && left >= 20 && (ip[0] >> 4) == 4) {
+            v6 = 0;
+            iphl = (size_t)(ip[0] & 15) * 4;
+            iplen = (size_t)(ip[2] << 8 | ip[3]);
+            if (ip[9] != 6 || iphl < 20 || (ip[6] & 0x3f) || ip[7])
+                continue; /* not TCP, or a fragment */
+            sa = ip + 12;
+            da = ip + 16;
+        } else if (ethertype == 0x86dd && left >= 40 && (ip[0] >> 4) == 6) {
+            v6 = 1;
+            iphl = 40;
+            iplen = 40 + (size_t)(ip[4] << 8 | ip[5]);
+            if (ip[6] != 6)
+                continue;
+            sa = ip + 8;
+            da = ip + 24;
+        } else {
+            continue;
+        }
+        if (iplen > left)
+            iplen = left; /* the snapshot cut the packet: the rest is a gap */
+        if (iplen < iphl + 20)
+            continue;
+        const u_char *tcp = ip + iphl;
+        size_t thl = (size_t)(tcp[12] >> 4) * 4;
+        if (thl < 20 || iphl + thl > iplen)
+            continue;
+        unsigned sport = (unsigned)(tcp[0] << 8 | tcp[1]), dport = (unsigned)(tcp[2] << 8 | tcp[3]);
+        uint32_t seq = (uint32_t)tcp[4] << 24 | (uint32_t)tcp[5] << 16 | (uint32_t)tcp[6] << 8 | tcp[7];
+        int syn = tcp[13] & 0x02, ack = tcp[13] & 0x10, fin = tcp[13] & 0x01, rst = tcp[13] & 0x04;
+        /* bytes on the wire: from the IP total length, even when cut */
+        size_t iptotal = v6 ? 40 + (size_t)(ip[4] << 8 | ip[5]) : (size_t)(ip[2] << 8 | ip[3]);
+        size_t wire = iptotal > iphl + thl ? iptotal - iphl - thl : 0;
+        size_t seen = iplen - iphl - thl;
+        if (seen > wire)
+            seen = wire;
+        uint32_t src, dst;
+        if ((rc = ep_text(c, v6, sa, sport, &src)) != PB_OK ||
+            (rc = ep_text(c, v6, da, dport, &dst)) != PB_OK)
+            break;
+        flow *f = find_flow(fl, nfl, src, dst);
+        if (!f || (syn && !ack)) {
+            /* a new connection (SYN) or one already open when the capture
+             * began: who serves is who got the SYN, else the lower port */
+            uint32_t client, server;
+            int role_guess = 0;
+            if (syn && !ack) {
+                client = src;
+                server = dst;
+            } else if (syn && ack) {
+                client = dst;
+                server = src;
+            } else {
+                role_guess = 1;
+                client = sport > dport ? src : dst;
+                server = sport > dport ? dst : src;
+            }
+            flow *rev = find_flow(fl, nfl, dst, src);
+            uint32_t conn;
+            if (rev && !(syn && !ack)) {
+                conn = rev->conn;
+            } else if ((rc = cap_conn(c, client, server, 2, 1, &conn)) != PB_OK) {
+                break;
+            }
+            c->conns[conn].role_guess |= role_guess;
+            if (!f) {
+                if (nfl == flcap) {
+                    flcap = flcap ? flcap * 2 : 64;
+                    flow *nf = realloc(fl, flcap * sizeof *nf);
+                    if (!nf) {
+                        rc = PB_ENOMEM;
+                        break;
+                    }
+                    fl = nf;
+                }
+                f = &fl[nfl++];
+            }
+            f->src = src;
+            f->dst = dst;
+            f->conn = conn;
+            f->dir = c->conns[conn].client == src ? CAP_C2S : CAP_S2C;
+            f->have_seq = 0;
+        }
+        pb_ns ts = (pb_ns)h->ts.tv_sec * 1000000000LL + (pb_ns)h->ts.tv_usec;
+        if (syn) {
+            f->next = seq + 1;
+            f->have_seq = 1;
+            continue;
+        }
+        if (!f->have_seq) {
+            f->next = seq;
+            f->have_seq = 1;
+        }
+        const u_char *pl = tcp + thl;
+        if (wire) {
+            int32_t delta = (int32_t)(seq - f->next);
+            size_t skip = 0, gap = 0;
+            if (delta < 0) {
+                skip = (size_t)(-(int64_t)delta);  /* retransmitted part */
+                if (skip >= wire)
+                    skip = wire;
+            } else if (delta > 0) {
+                gap = (size_t)delta;              /* lost from the capture */
+            }
+            cap_seg s;
+            memset(&s, 0, sizeof s);
+            s.ts = ts;
+            s.conn = f->conn;
+            s.dir = (uint8_t)f->dir;
+            s.view = CAP_WIRE;
+            s.kind = CAP_DATA;
+            s.tidnum = -1;
+            if (gap) {
+                s.bytes = gap;
+                s.plen = 0;
+                if ((rc = cap_add_seg(c, &s, (const unsigned char *)"")) != PB_OK)
+                    break;
+            }
+            if (skip < wire) {
+                s.bytes = wire - skip;
+                s.plen = (uint32_t)(seen > skip ? seen - skip : 0);
+                if ((rc = cap_add_seg(c, &s, pl + skip)) != PB_OK)
+                    break;
+            }
+            if (skip < wire || gap)
+                f->next = seq + (uint32_t)wire;
+        }
+        if (fin || rst) {
+            cap_seg s;
+            memset(&s, 0, sizeof s);
+            s.ts = ts;
+            s.conn = f->conn;
+            s.dir = (uint8_t)f->dir;
+            s.view = CAP_WIRE;
+            s.kind = CAP_END;
+            s.tidnum = -1;
+            if ((rc = cap_add_seg(c, &s, (const unsigned char *)"")) != PB_OK)
+                break;
+            if (rst) {
+                s.dir = (uint8_t)(f->dir == CAP_C2S ? CAP_S2C : CAP_C2S);
+                if ((rc = cap_add_seg(c, &s, (const unsigned char *)"")) != PB_OK)
+                    break;
+            }
+        }
+    }
+    if (rc == PB_OK && r == PCAP_ERROR) {
+        /* a capture cut short (tcpdump killed): keep what was read, say so */
+        c->pcap_error = 1;
+        snprintf(c->pcap_msg, sizeof c->pcap_msg, "%s: after packet %ld: %s", path, pkt,
+                 pcap_geterr(p));
+    }
+    free(fl);
+    pcap_close(p);
+    if (rc == PB_ENOMEM)
+        pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+    return rc;
+}

@@ -1,0 +1,135 @@
+/*
+ * imp_gzcheck.c - the integrity check of gzip data (imp_int.h).
+ *
+ * libarchive decompresses gzip without comparing the CRC-32 and length
+ * each gzip member ends with, so a damaged .gz file would be read as if
+ * it were whole (a flipped byte inside a stored block becomes a new node
+ * name).  The importer therefore runs the compressed bytes through zlib as
+ * well, which checks both; xz, zstd and bzip2 data are checked by their
+ * own libraries inside libarchive.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "imp_int.h"
+
+enum { GZ_UNKNOWN, GZ_IN_MEMBER, GZ_BETWEEN, GZ_NOT_GZIP, GZ_DONE, GZ_BAD };
+
+struct imp_gzcheck {
+    int state;
+    int z_ready;
+    unsigned char head[2];
+    size_t nhead;
+    z_stream z;
+    char why[128];
+};
+
+imp_gzcheck *imp_gzcheck_new(void)
+{
+    return calloc(1, sizeof(imp_gzcheck));
+}
+
+void imp_gzcheck_free(imp_gzcheck *g)
+{
+    if (!g)
+        return;
+    if (g->z_ready)
+        inflateEnd(&g->z);
+    free(g);
+}
+
+const char *imp_gzcheck_why(const imp_gzcheck *g)
+{
+    return g && g->state == GZ_BAD ? g->why : NULL;
+}
+
+/* Inflate p[0..n) of the current member, output thrown away. */
+static int inflate_some(imp_gzcheck *g, const unsigned char *p, size_t n)
+{
+    unsigned char out[16384];
+    g->z.next_in = (unsigned char *)(uintptr_t)p;
+    g->z.avail_in = (uInt)n;
+    while (g->z.avail_in > 0 && g->state == GZ_IN_MEMBER) {
+        g->z.next_out = out;
+        g->z.avail_out = sizeof out;
+        int r = inflate(&g->z, Z_NO_FLUSH);
+        if (r == Z_STREAM_END) {
+            g->state = GZ_BETWEEN;
+            if (g->z.avail_in > 0) {
+                /* another member follows, or trailing bytes (ignored, as
+                 * gzip and libarchive do) */
+                if (g->z.next_in[0] != 0x1f) {
+                    g->state = GZ_DONE;
+                    break;
+                }
+                inflateReset(&g->z);
+                g->state = GZ_IN_MEMBER;
+            }
+        } else if (r == Z_DATA_ERROR || r == Z_NEED_DICT) {
+            g->state = GZ_BAD;
+            snprintf(g->why, sizeof g->why, "gzip data do not pass their "
+                     "integrity check (%s): the file is damaged",
+                     g->z.msg ? g->z.msg : "corrupt data");
+            return -1;
+        } else if (r != Z_OK) {
+            g->state = GZ_DONE; /* out of memory: not checked */
+            break;
+        }
+    }
+    return 0;
+}
+
+int imp_gzcheck_end(imp_gzcheck *g)
+{
+    if (!g || g->state == GZ_BAD)
+        return g ? -1 : 0;
+    if (g->state == GZ_IN_MEMBER) {
+        g->state = GZ_BAD;
+        snprintf(g->why, sizeof g->why, "gzip data end in the middle of a "
+                 "member: the file is truncated");
+        return -1;
+    }
+    return 0;
+}
+
+int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    if (!g || !n || g->state == GZ_NOT_GZIP || g->state == GZ_DONE)
+        return 0;
+    if (g->state == GZ_BAD)
+        return -1;
+    if (g->state == GZ_UNKNOWN) {
+        while (g->nhead < 2 && n) {
+            g->head[g->nhead++] = *p++;
+            n--;
+        }
+        if (g->nhead < 2)
+            return 0;
+        if (g->head[0] != 0x1f || g->head[1] != 0x8b) {
+            g->state = GZ_NOT_GZIP;
+            return 0;
+        }
+        memset(&g->z, 0, sizeof g->z);
+        if (inflateInit2(&g->z, 16 + MAX_WBITS) != Z_OK) {
+            g->state = GZ_DONE;
+            return 0;
+        }
+        g->z_ready = 1;
+        g->state = GZ_IN_MEMBER;
+        if (inflate_some(g, g->head, 2) != 0)
+            return -1;
+    }
+    if (g->state == GZ_BETWEEN) {
+        if (p[0] != 0x1f) {
+            g->state = GZ_DONE;
+            return 0;
+        }
+        inflateReset(&g->z);
+        g->state = GZ_IN_MEMBER;
+    }
+    return inflate_some(g, p, n);
+}
