@@ -10,32 +10,31 @@
 # Sets: the hotel topology with one-worker services stamped in whole
 # milliseconds (experiments/joint_fifo.conf, `skewer --round 1ms`, at the
 # config's load and 4x), the same with unrelated work interleaved in its
-# services (joint_fifo_io.conf), the DeathStarBench hotel traces, and every
-# other set under DATA (default <repo>/../shared/data) that importtrace
-# reads: nezha's OnlineBoutique and TrainTicket minutes and the DeepTrace
-# eBPF capture are taken when importtrace knows their formats and are
-# listed as skipped otherwise.  "ids" rows are imported with --callid
+# services (joint_fifo_io.conf), and the real sets under DATA (default
+# <repo>/data): the DeathStarBench hotel traces, nezha's OnlineBoutique
+# and TrainTicket minutes and the DeepTrace eBPF capture (a set importtrace
+# cannot read is listed as skipped).  "ids" rows are imported with --callid
 # (and --thread for vpath), "black box" rows without call ids (and joint
 # then pairs calls and returns by time).
 #
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out),
-# PB_IMPORT (the importtrace to use, default $PB_BIN/importtrace: one that
-# reads span tables and eBPF captures, for those sets).  Columns the trace
-# reader does not know (an importer's observed columns) are left out.
+# PB_IMPORT (the importtrace to use, default $PB_BIN/importtrace).  The
+# observed columns of a capture (sthread, conn, attr, size) are left out:
+# no method here uses them.
 # Writes $PB_OUT/joint_systems.csv and $PB_OUT/joint_systems.md.
 # Deterministic (apart from the CPU column).  A few minutes on one core.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
 : "${PB_OUT:=$ROOT/out}"
-DATA=$ROOT/../shared/data
+DATA=$ROOT/data
 while [ $# -gt 0 ]; do
     case "$1" in
     --out) [ $# -ge 2 ] || { echo "joint_systems: --out needs a directory" >&2; exit 2; }
            PB_OUT=$2; shift ;;
     --data) [ $# -ge 2 ] || { echo "joint_systems: --data needs a directory" >&2; exit 2; }
            DATA=$2; shift ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "joint_systems: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
@@ -96,7 +95,7 @@ for conf in joint_fifo joint_fifo_io; do
 done
 
 # real sets: every file importtrace reads
-# keep the columns this trace reader knows
+# keep the columns the methods here read
 keep_cols() {
     awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause thread", K, " ")
                  for (i in K) ok[K[i]] = 1 }
