@@ -48,10 +48,12 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 all: $(PROGS) $(BUILD)/libpbcapture.so
 
 # the interposition library of bin/pbcapture (docs/capture.md): not part of
-# libpathbench; built position-independent and loaded with LD_PRELOAD
+# libpathbench; built position-independent and loaded with LD_PRELOAD, never
+# with the sanitizers (their runtime must come first in a process; the
+# programs it is preloaded into are not built with them)
 $(BUILD)/libpbcapture.so: capture/pbcapture_preload.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS) $(if $(filter 1,$(WERROR)),-Werror) \
+	$(CC) -std=c11 -O2 -g $(WARN) $(if $(filter 1,$(WERROR)),-Werror) \
 	  -fPIC -shared -fvisibility=hidden -o $@ $< -ldl -pthread
 
 $(BUILD)/obj/%.o: %.c

@@ -237,6 +237,12 @@ left=0
 while read -r p; do [ -e "$p" ] || left=$((left + 1)); done <"$out/run/points.txt"
 [ $left -eq 0 ] && rm -rf "${PB_CACHE:-$out/cache}/traces"
 plotfail=""
+# the algorithm list's labels (PB_ALGOS, --algos): the panels of Figures
+# 19-21 (plots/panels.gp) are drawn for them instead of the papers' three
+palgos=
+if [ -n "${PB_ALGOS:-}" ]; then
+    palgos=$(FIG=run_all sh -c '. experiments/lib.sh; algo_list ""' 2>/dev/null | tr -d "'")
+fi
 if [ $plots -eq 1 ]; then
     if command -v gnuplot >/dev/null 2>&1; then
         for f in $figs real; do
@@ -244,7 +250,7 @@ if [ $plots -eq 1 ]; then
             [ -f "$out/$f.dat" ] || continue
             # one figure's plot failing never stops the others: it is
             # reported here and once more at the end, and the exit is 1
-            gnuplot -e "datadir='$out'; outdir='$out'" "plots/$f.gp" 2>"$out/run/gnuplot-$f.log" ||
+            gnuplot -e "datadir='$out'; outdir='$out'; palgos='$palgos'" "plots/$f.gp" 2>"$out/run/gnuplot-$f.log" ||
                 { echo "run_all: plots/$f.gp failed:" >&2; tail -n 5 "$out/run/gnuplot-$f.log" >&2; rc=1; plotfail="$plotfail $f"; }
         done
     else

@@ -781,8 +781,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 } else if (x->snd && !x->wire) {
                     c->st.one_sided++;
                 }
-                char cid[320];
-                int cl2 = snprintf(cid, sizeof cid, "%s/%zu", lbuf, k + 1);
+                char cid[340];
+                int cl2 = snprintf(cid, sizeof cid, "%.300s/%zu", lbuf, k + 1);
                 if (rc == PB_OK && pb_label_parse(t->names, cid, (size_t)cl2, &m.callid) != PB_OK)
                     rc = PB_ENOMEM;
                 const char *rid = pb_thread_name(t->names, qh->reqid);

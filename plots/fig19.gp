@@ -7,6 +7,8 @@ configs = "multitier children-parallel children-0-2 children-d-cc penalty-breake
 ctitles = "'multi-tier' 'children-parallel' 'children-0/2' 'children-d/cc' 'penalty-breaker'"
 algos = "nesting linking convolution truth"
 atitles = "'nesting (the method of the figure in the paper)' 'linking (no claim in the paper; for comparison)' 'convolution (no claim in the paper; for comparison)' 'truth oracle (must be 0)'"
+# an algorithm list (run_all.sh --algos, PB_ALGOS): its panels and the oracle's
+if (exists("palgos") && strlen(palgos) > 0) { algos = palgos . " truth"; atitles = algos }
 fig = "fig19"
 ftitle = "Figure 19: effect of trace parallelism (false-positive instances)"
 xlab = "mean per-node parallelism (Table 1 measure, as nesting computes it)"

@@ -8,6 +8,8 @@ configs = "multitier children-parallel children-0-2 children-d-cc penalty-breake
 ctitles = "'multi-tier' 'children-parallel' 'children-0/2' 'children-d/cc' 'penalty-breaker' 'multi-tier, idle clients'"
 algos = "nesting linking convolution"
 atitles = "'nesting (the method of the figure in the paper)' 'linking (no claim in the paper; for comparison)' 'convolution (no claim in the paper; for comparison)'"
+# an algorithm list (run_all.sh --algos, PB_ALGOS): its panels
+if (exists("palgos") && strlen(palgos) > 0) { algos = palgos; atitles = algos }
 fig = "fig21"
 ftitle = "Figure 21: effect of message drop rate (false-negative instances)"
 xlab = "message drop rate (measured; log scale, 0 at the left)"

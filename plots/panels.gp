@@ -21,10 +21,12 @@ hastruth = int(system(sprintf("ls %s/%s_*-truth.dat 2>/dev/null | wc -l", datadi
 subtitle = (strlen(seedrange) > 0) ? sprintf("each point: mean of %s%s; bars: 95 %% t interval of the mean (none with 1 seed)", seedrange, (hastruth > 0 ? " (the oracle: 1)" : "")) : ""
 symlog_c = 0.001
 do for [ext in "png svg"] {
-    eval set_term(ext, 580 * (nal > 2 ? 2 : nal), 470 * (nal > 2 ? 2 : 1))
+    # two panels a row; more than four algorithms (an algorithm list) add rows
+    nrow = (nal > 2 ? int((nal + 1) / 2) : 1)
+    eval set_term(ext, 580 * (nal > 2 ? 2 : nal), 470 * nrow)
     set output sprintf("%s/%s.%s", outdir, fig, ext)
     mtitle = ftitle . (strlen(subtitle) > 0 ? "\n{/*0.85 ".subtitle."}" : "")
-    if (nal > 2) { set multiplot layout 2, 2 title mtitle } else { set multiplot layout 1, nal title mtitle }
+    if (nal > 2) { set multiplot layout nrow, 2 title mtitle } else { set multiplot layout 1, nal title mtitle }
     do for [ai = 1:nal] {
         a = word(algos, ai)
         set title word(atitles, ai)
