@@ -198,29 +198,32 @@ int cvp_causes(const pb_msg *msgs, size_t n, uint32_t npairs,
             kids[off[parent[q] + 1]++] = q;
     /* kids of p: kids[off[p] .. off[p + 1]) */
     for (uint32_t p = 0; p < npairs; p++) {
-        uint32_t k0 = off[p], k1 = off[p + 1], nk = k1 - k0, nb = 0;
-        for (uint32_t j = 0; j < nk; j++) {
-            uint32_t q = kids[k0 + j];
-            if (ret[q] != CVP_NONE) { /* a call without return never comes back */
-                const pb_msg *r = &msgs[ret[q]];
-                bk[nb++] = (cvp_back){r->recv_ts != PB_TS_NONE ? r->recv_ts : r->ts, ret[q]};
+        /* a half pair (call or return CVP_NONE: the other message was
+         * lost, joint keeps such pairs) has no message on that side */
+        uint32_t k0 = off[p], k1 = off[p + 1], nb = 0, nc = 0;
+        for (uint32_t j = k0; j < k1; j++) {
+            uint32_t c = call[kids[j]], rt = ret[kids[j]];
+            if (rt != CVP_NONE) {
+                const pb_msg *r = &msgs[rt];
+                bk[nb++] = (cvp_back){r->recv_ts != PB_TS_NONE ? r->recv_ts : r->ts, rt};
             }
-            ck[j] = (cvp_back){msgs[call[q]].ts, call[q]};
+            if (c != CVP_NONE)
+                ck[nc++] = (cvp_back){msgs[c].ts, c};
         }
         if (nb > 1)
             qsort(bk, nb, sizeof *bk, cmp_back);
-        if (nk > 1)
-            qsort(ck, nk, sizeof *ck, cmp_back);
+        if (nc > 1)
+            qsort(ck, nc, sizeof *ck, cmp_back);
         /* each child's call: the latest return back before it */
         uint32_t m = 0;
-        for (uint32_t j = 0; j < nk; j++) {
+        for (uint32_t j = 0; j < nc; j++) {
             while (m < nb && back_before(&bk[m], ck[j].t, ck[j].row))
                 m++;
             out_parent[ck[j].row] = m ? bk[m - 1].row : call[p];
         }
+        /* p's return: the latest child return back before it was sent */
         if (ret[p] == CVP_NONE)
             continue;
-        /* p's return: the latest child return back before it was sent */
         const pb_msg *pr = &msgs[ret[p]];
         m = 0;
         while (m < nb && back_before(&bk[m], pr->ts, ret[p]))

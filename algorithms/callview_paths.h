@@ -60,9 +60,9 @@ int cvp_assign_links(const cvp_ctx *x, pb_result *res, const pb_msg *msgs,
  * it was sent (rtime(k), row(k)) < (ts(call c), row(call c)), else by its
  * parent's call (none for a root pair); the return of c by the latest
  * return of c's children received before it was sent, else by c's own
- * call.  rtime is a return's recv_ts, or its ts when unknown.  npairs
- * pairs with call[q], ret[q] message indices (ret[q] CVP_NONE: a call
- * without return, which never comes back) and parent[q] (CVP_NONE: a
+ * call.  rtime is a return's recv_ts, or its ts when unknown (a call or
+ * return CVP_NONE: a half pair, that message lost; joint keeps them).  npairs
+ * pairs with call[q], ret[q] message indices and parent[q] (CVP_NONE: a
  * root); out_parent[n] is filled with message indices or CVP_NONE (for
  * messages of no pair too).  Returns PB_OK or PB_ENOMEM. */
 int cvp_causes(const pb_msg *msgs, size_t n, uint32_t npairs,

@@ -36,8 +36,10 @@
 #include "pb_hash.h"
 #include "joint_int.h"
 #include "pb_algo.h"
+#include "pb_tick.h"
 
 #include <glpk.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_filter.h>
 #include <gsl/gsl_histogram.h>
@@ -88,9 +90,11 @@ const pb_option joint_options[] = {
     {"repair", PB_OPT_INT, offsetof(joint_params, repair), "2", 0, 100,
      "rounds of re-pairing returns without call ids: the calls are re-split with open-ended "
      "requests, then each return goes to the call whose request it can end"},
-    {"service_order", PB_OPT_BOOL, offsetof(joint_params, order), "0", PB_OPT_NORANGE,
-     "use the order of service: two overlapping requests' first calls of an endpoint "
-     "follow their arrival order with a learned probability (in the re-split)"},
+    {"service_order", PB_OPT_STRING, offsetof(joint_params, order), "auto", PB_OPT_NORANGE,
+     "order of service: two overlapping requests' first calls of an endpoint follow the "
+     "order of their triggers with a learned probability (in the re-split); off, on (0, "
+     "1: every endpoint) or auto (the endpoints whose solution without the term keeps "
+     "that order: a one-sided binomial test, inversions below 2 % at the 1 % level)"},
     {"corr", PB_OPT_BOOL, offsetof(joint_params, corr), "1", PB_OPT_NORANGE,
      "without call ids, score how the durations of a request's consecutive calls go "
      "together (a bivariate Gaussian of their log durations, learned from the trace)"},
@@ -101,6 +105,9 @@ const pb_option joint_options[] = {
      "alignment that may leave a message unpaired (its partner lost); 0: first in, first out"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
+    {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
+     "leave a call and its return unattached (abstain) when joint's confidence in the "
+     "request it put them in is below this; 0 = attach everything"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,
@@ -358,6 +365,8 @@ static int rank_start(joint *s)
 
 static int start_assign(joint *s);
 static int solve(joint *s);
+static int order_auto(joint *s);
+static int order_service_test(joint *s);
 static int rank_refuted(joint *s);
 static int second_start(joint *s);
 
@@ -386,7 +395,9 @@ static int init_state(joint *s)
     s->dirty = calloc((size_t)n + 1, sizeof *s->dirty);
     s->ord_inv = calloc((size_t)s->nlinks + 1, sizeof *s->ord_inv);
     s->ord_keep = calloc((size_t)s->nlinks + 1, sizeof *s->ord_keep);
-    if (!s->ord_inv || !s->ord_keep)
+    s->ord_n = calloc((size_t)s->nlinks + 1, sizeof *s->ord_n);
+    s->ord_k = calloc((size_t)s->nlinks + 1, sizeof *s->ord_k);
+    if (!s->ord_inv || !s->ord_keep || !s->ord_n || !s->ord_k)
         return PB_ENOMEM;
     if (!s->dirty)
         return PB_ENOMEM;
@@ -491,6 +502,12 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     if (s->nb < 2)
         s->nb = 2;
     s->bg = log(s->p.floor / s->nb / s->p.bin);
+    {
+        pb_tick_info ti;
+        pb_tick_detect(v->msgs, v->n, &ti);
+        s->tick = ti.tick;
+        s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
+    }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
         s->use_flow = 0;
@@ -512,6 +529,19 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         free(s);
         return PB_EINVAL;
     }
+    if (!s->p.order || !strcmp(s->p.order, "auto"))
+        s->order_mode = 2;
+    else if (!strcmp(s->p.order, "on") || !strcmp(s->p.order, "1"))
+        s->order_mode = 1;
+    else if (!strcmp(s->p.order, "off") || !strcmp(s->p.order, "0"))
+        s->order_mode = 0;
+    else {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option order: \"%s\"; expected auto, on or off", params->order);
+        free(s);
+        return PB_EINVAL;
+    }
+    s->order_active = s->order_mode == 1;
     int rc = PB_OK;
     s->pair_of_msg = malloc((v->n + 1) * sizeof *s->pair_of_msg);
     if (!s->pair_of_msg)
@@ -531,6 +561,8 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
         rc = init_state(s);
+    if (rc == PB_OK && s->order_mode == 2)
+        rc = order_service_test(s);
     if (rc == PB_OK)
         rc = joint_repair_rounds(s);
     if (rc == PB_OK)
@@ -539,6 +571,10 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         rc = second_start(s);
     if (rc == PB_OK)
         rc = joint_fit(s, NULL);
+    if (rc == PB_OK)
+        rc = joint_fit_order(s);
+    if (rc == PB_OK && s->order_mode == 2)
+        rc = order_auto(s);
     if (rc != PB_OK) {
         joint_close(s);
         if (rc == PB_ERANGE)
@@ -660,6 +696,92 @@ static int second_start(joint *s)
     return rc;
 }
 
+/* order=auto, before the search: the response-order test per service
+ * (docs/joint.md, "Order of service").  Of its requests paired by call id,
+ * taken in arrival order, two consecutive ones that overlap (the second
+ * arrives before the first is answered; ties at the tick say nothing) are
+ * in question, and the second is answered first (overtakes) in k of n.
+ * A service answers in arrival order when k is too small for a rate of
+ * JOINT_ORDER_RHO0 (one-sided binomial test at level JOINT_ORDER_ALPHA);
+ * then the term is on for its endpoints, with that service's overtaking
+ * rate (joint_fit_order).  No assignment enters: only whole pairs.
+ * PB_OK or PB_ENOMEM */
+static int order_service_test(joint *s)
+{
+    uint32_t nn = s->nnodes;
+    s->ord_on = calloc((size_t)s->nlinks + 1, 1);
+    s->ord_p = malloc(((size_t)s->nlinks + 1) * 3 * sizeof *s->ord_p);
+    s->svc_ord = calloc(((size_t)nn + 1) * 3, sizeof *s->svc_ord);
+    insort *rq = malloc(((size_t)s->npairs + 1) * sizeof *rq);
+    uint32_t *off = calloc((size_t)nn + 2, sizeof *off), *fill = calloc((size_t)nn + 1, sizeof *fill);
+    int rc = s->ord_on && s->ord_p && s->svc_ord && rq && off && fill ? PB_OK : PB_ENOMEM;
+    /* per service, its whole requests paired by call id in arrival order:
+     * of two consecutive ones that overlap, does the later answer first? */
+    for (uint32_t q = 0; rc == PB_OK && q < s->npairs; q++)
+        if (s->pr[q].call != NONE && s->pr[q].ret != NONE && !s->free_ret[q])
+            off[s->pr[q].callee + 1]++;
+    for (uint32_t a = 0; rc == PB_OK && a < nn; a++)
+        off[a + 1] += off[a];
+    for (uint32_t q = 0; rc == PB_OK && q < s->npairs; q++)
+        if (s->pr[q].call != NONE && s->pr[q].ret != NONE && !s->free_ret[q]) {
+            uint32_t a = s->pr[q].callee;
+            rq[off[a] + fill[a]++] = (insort){s->pr[q].cr, q};
+        }
+    for (uint32_t a = 0; rc == PB_OK && a < nn; a++) {
+        uint32_t n = off[a + 1] - off[a];
+        if (n > 1)
+            qsort(rq + off[a], n, sizeof *rq, joint_cmp_insort);
+        double in = 0, ov = 0;
+        for (uint32_t i = off[a] + 1; i < off[a + 1]; i++) {
+            const jpair *x = &s->pr[rq[i - 1].p], *y = &s->pr[rq[i].p];
+            if (y->cr >= x->rs || y->cr == x->cr || y->rs == x->rs)
+                continue; /* no overlap, or a tie: not in question */
+            in++;
+            ov += y->rs < x->rs;
+        }
+        s->svc_ord[3 * a + 1] = in;
+        s->svc_ord[3 * a + 2] = ov;
+        s->svc_ord[3 * a] = in > 0 ? gsl_cdf_binomial_P((unsigned)ov, JOINT_ORDER_RHO0,
+                                                          (unsigned)in) : 1.0;
+    }
+    free(rq);
+    free(off);
+    free(fill);
+    if (rc != PB_OK)
+        return rc;
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        if (s->svc_ord[3 * s->link_src[l]] < JOINT_ORDER_ALPHA)
+            s->ord_on[l] = s->order_active = 1;
+    return PB_OK;
+}
+
+/* order=auto, after the solve: the order test per endpoint on the
+ * solution found without the term (its first calls whose order was in
+ * question are too rarely inverted for a rate of JOINT_ORDER_RHO0); when
+ * it adds endpoints, the search resumes with the term on for them.
+ * PB_OK or PB_ENOMEM */
+static int order_auto(joint *s)
+{
+    int rc = PB_OK;
+    int any = 0;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        unsigned n = (unsigned)s->ord_n[l], k = (unsigned)s->ord_k[l];
+        double pv = n ? gsl_cdf_binomial_P(k, JOINT_ORDER_RHO0, n) : 1.0;
+        s->ord_p[3 * l] = pv;
+        s->ord_p[3 * l + 1] = n;
+        s->ord_p[3 * l + 2] = k;
+        if (n > 0 && pv < JOINT_ORDER_ALPHA && !s->ord_on[l])
+            s->ord_on[l] = any = 1;
+    }
+    if (!any)
+        return PB_OK;
+    s->order_active = 1;
+    rc = joint_solve_rounds(s, 1, s->p.passes);
+    if (rc == PB_OK)
+        rc = joint_fit(s, NULL);
+    return rc;
+}
+
 void joint_close(joint *s)
 {
     if (!s)
@@ -696,12 +818,19 @@ void joint_close(joint *s)
     free(s->free_ret);
     free(s->ord_inv);
     free(s->ord_keep);
+    free(s->ord_n);
+    free(s->hraw);
+    free(s->ord_k);
+    free(s->ord_on);
+    free(s->ord_p);
+    free(s->svc_ord);
     free(s->clean);
     free(s->dirty);
     free(s);
 }
 
 uint32_t joint_npairs(const joint *s) { return s->npairs; }
+pb_ns joint_tick(const joint *s) { return s->tick; }
 uint32_t joint_pair_call(const joint *s, uint32_t i) { return i < s->npairs ? s->pr[i].call : NONE; }
 uint32_t joint_pair_return(const joint *s, uint32_t i) { return i < s->npairs ? s->pr[i].ret : NONE; }
 uint32_t joint_pair_parent(const joint *s, uint32_t i) { return i < s->npairs ? s->par[i] : NONE; }

@@ -38,7 +38,8 @@ typedef struct joint_params {
     int halves;         /* [halves] keep unmatched calls / returns, 1 */
     int swap_rounds;    /* [swap_rounds] return exchanges without call ids, 2 */
     int repair;         /* [repair] re-pairing rounds without call ids, 2 */
-    int order;          /* [order] order-of-service term, 0 */
+    const char *order;  /* [order] order-of-service term: off, on (every endpoint)
+                           or auto (endpoints that pass the order test), "auto" */
     double parallel;    /* [parallel] overlap fraction making a return no trigger, 0.8 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     int corr;           /* [corr] correlated call durations without call ids, 1 */
@@ -52,6 +53,8 @@ typedef struct joint_params {
     int top;            /* [top] patterns in the text report, 20 */
     int max_cand;       /* [max_candidates] candidate parents one call may
                            have (the latest-started kept), 32 */
+    double min_confidence; /* [min_confidence] leave calls linked below this
+                              confidence unattached (abstain), 0 */
 } joint_params;
 
 /* The option table over joint_params. */
@@ -77,6 +80,15 @@ uint32_t joint_npairs(const joint *s);
 /* Message indices (into the view) of pair i's call and return. */
 uint32_t joint_pair_call(const joint *s, uint32_t i);
 uint32_t joint_pair_return(const joint *s, uint32_t i);
+
+/* The trace's timestamp resolution as joint measured it (pb_tick_detect):
+ * at a tick above 20 ns a delay stamped 0 is scored as half a tick. */
+pb_ns joint_tick(const joint *s);
+
+/* conf[0..npairs): how sure joint is that pair q sits where it put it:
+ * the product, from q's root down to q, of each call's share of its
+ * candidates (docs/joint.md, "Confidence").  PB_OK or PB_ENOMEM */
+int joint_confidence(joint *s, double *conf);
 
 /* The chosen parent pair of pair i, or JOINT_NONE for a path root. */
 uint32_t joint_pair_parent(const joint *s, uint32_t i);

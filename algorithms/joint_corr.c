@@ -31,7 +31,7 @@ static double dur(const joint *cs, uint32_t p)
     pb_ns d = s->pr[p].rr - s->pr[p].cs;
     if (s->cdur[p] != d) {
         s->cdur[p] = d;
-        s->cldur[p] = log10(d < 10 ? 10.0 : (double)d);
+        s->cldur[p] = log10((double)d < s->dmin ? s->dmin : (double)d);
     }
     return s->cldur[p];
 }

@@ -19,9 +19,14 @@
 #define JOINT_SCALE 1000.0     /* flow cost units per nat */
 #define JOINT_CMAX 1e6         /* cost clip, units */
 #define JOINT_RESPLIT_MAX 8   /* shared calls re-split exhaustively (2^n splits) */
+#define JOINT_RESPLIT_BUDGET (256 * 20) /* exhaustive only while 2^8 x (calls of the two
+                                           requests + 2) stays within this */
+#define JOINT_RESPLIT_LOCAL 24 /* shared calls of a local-search re-split */
 #define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 #define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
+#define JOINT_ORDER_RHO0 0.02  /* order=auto: the inversion rate tested against */
+#define JOINT_ORDER_ALPHA 0.01 /* order=auto: level of the one-sided binomial test */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -73,10 +78,16 @@ struct joint {
 
     /* model */
     uint32_t nb;            /* density bins */
+    pb_ns tick;             /* the trace's timestamp resolution (pb_tick_detect) */
+    double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
+                               half a tick when the stamps are coarser (a delay
+                               stamped 0 lies anywhere in [0, tick)) */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
     double *hist, *logf, *kstat;
+    double *hraw;           /* per key: the raw histogram and sums of the last fit */
+    uint32_t hraw_cap, hraw_valid;
     uint32_t *cnt_off;      /* per in link: offset into cnt (cells x KMAX+1) */
     double *cnt, *cntlp;
     unsigned char *allowed; /* call graph: per (in link, out link) cell, or NULL */
@@ -103,12 +114,22 @@ struct joint {
     int restart;            /* 0 not tried, 1 tried and rejected, 2 kept */
     double ll_first, ll_second; /* log-likelihoods of the two solutions */
     unsigned char *free_ret; /* pair made without a call id: its return may move */
-    size_t ret_swaps, resplit_capped;
+    size_t ret_swaps, resplit_capped, resplit_local;
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
     size_t repaired;
     double *kmean;          /* per density key: expected log density */
     pb_ns *hmax;            /* per link: longest whole request (callee's clock) */        /* returns moved by the re-pairing */
     double *ord_inv, *ord_keep; /* per link: log P(inverted), log P(in order) */
+    double *ord_n, *ord_k;  /* per link: pairs of first calls whose order was in
+                               question, and how many of them were inverted */
+    unsigned char *ord_on;  /* per link: the order term applies (order=auto: the
+                               link passed the order test), or NULL (every link) */
+    double *ord_p;          /* per link: p-value of the order test and the pairs in
+                               question and inversions it saw (3 a link), or NULL */
+    double *svc_ord;        /* order=auto, per service: p-value of the response-order
+                               test, overlapping request pairs, overtakes (3 each) */
+    int order_mode;         /* 0 off, 1 on (every link), 2 auto */
+    int order_active;       /* the term is scored (and ord_inv, ord_keep fitted) */
     unsigned char *clean;   /* requests no ambiguous call could belong to */
     int corr_on;            /* score correlated durations of consecutive calls */
     hmap corrmap;           /* (in link, call link, next call link) -> index */
@@ -144,7 +165,7 @@ static inline uint64_t dkey(uint32_t ein, uint32_t trig, uint32_t outl)
 
 static inline uint32_t dbin(const joint *s, pb_ns d)
 {
-    double x = log10(d < 10 ? 10.0 : (double)d);
+    double x = log10((double)d < s->dmin ? s->dmin : (double)d);
     double b = (x - 1.0) / s->p.bin;
     if (!(b > 0))
         return 0;
@@ -156,7 +177,7 @@ static inline uint32_t dbin(const joint *s, pb_ns d)
 /* log density of delay d (ns) for density key k (JOINT_NONE: background) */
 static inline double logf_of(const joint *s, uint32_t k, pb_ns d)
 {
-    double ld = log(d < 10 ? 10.0 : (double)d);
+    double ld = log((double)d < s->dmin ? s->dmin : (double)d);
     if (k == JOINT_NONE)
         return s->bg - ld;
     return s->logf[(size_t)k * s->nb + dbin(s, d)] - ld;
@@ -232,6 +253,9 @@ double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t 
 /* refit densities and counts from the current assignment (requests with
  * only[q] == 0 are skipped when only is not NULL).  PB_OK or PB_ENOMEM */
 int joint_fit(joint *s, const unsigned char *only);
+/* the order statistics (ord_n, ord_k, ord_inv, ord_keep) of every link from
+ * the current assignment.  PB_OK or PB_ENOMEM */
+int joint_fit_order(joint *s);
 
 /* joint_search.c.  One reassignment round (greedy or flow); *changed
  * counts the calls that moved.  PB_OK or PB_ENOMEM */
@@ -263,7 +287,12 @@ int joint_corr_init(joint *s);
 void joint_corr_reset(joint *s);
 void joint_corr_finish(joint *s);
 
-/* joint_repair.c.  One pass of return exchanges; *swaps counts them.
+/* joint_repair.c.  share[0..npairs): for each pair made without a call
+ * id, 1 / (1 + sum over the exchanges of its return with an overlapping
+ * call's of the link (the exchanges upwards, try_exchange, evaluated and
+ * undone) of exp(gain)); 1 for the others.  PB_OK or PB_ENOMEM */
+int joint_pair_shares(joint *s, double *share);
+/* One pass of return exchanges; *swaps counts them.
  * PB_OK or PB_ENOMEM */
 int joint_swap_pass(joint *s, size_t *swaps);
 /* recompute candidates after pairs or ends changed.  PB_OK or PB_ENOMEM */

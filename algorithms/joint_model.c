@@ -125,7 +125,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
                     return rc;
             }
             s->hist[(size_t)di * s->nb + dbin(s, d)] += 1.0;
-            double x = log10(d < 10 ? 10.0 : (double)d);
+            double x = log10((double)d < s->dmin ? s->dmin : (double)d);
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;
@@ -255,7 +255,7 @@ static int cmp_ordent(const void *x, const void *y)
  * calls of that link were triggered one after the other (by arrivals or
  * returns) make those calls in the other order.  log rho (inverted) and
  * log (1 - rho) per link. */
-static int fit_order(joint *s)
+int joint_fit_order(joint *s)
 {
     ordent *e = malloc(((size_t)s->npairs + 1) * sizeof *e);
     if (!e)
@@ -281,7 +281,14 @@ static int fit_order(joint *s)
             tot++;
             inv += s->pr[e[i].first].cs < s->pr[e[i - 1].first].cs;
         }
+        s->ord_n[l] = tot;
+        s->ord_k[l] = inv;
         double rho = (inv + 1) / (tot + 2);
+        /* a service shown to answer in arrival order: the rate is its
+         * overtaking rate, which no assignment can bias */
+        const double *sv = s->svc_ord ? s->svc_ord + 3 * (size_t)s->link_src[l] : NULL;
+        if (sv && sv[0] < JOINT_ORDER_ALPHA)
+            rho = (sv[2] + 1) / (sv[1] + 2);
         s->ord_inv[l] = log(rho);
         s->ord_keep[l] = log(1 - rho);
     }
@@ -297,6 +304,8 @@ double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t 
     double v = 0;
     for (uint32_t i = 0; i < n1; i++) {
         uint32_t l = s->pr[k1[i]].link;
+        if (s->ord_on && !s->ord_on[l])
+            continue;
         uint32_t f1 = first_of(s, k1, n1, l);
         if (f1 != k1[i])
             continue;
@@ -357,8 +366,27 @@ int joint_fit(joint *s, const unsigned char *only)
         return PB_ENOMEM;
     }
     const double beta = s->p.floor;
+    /* a key whose raw histogram and sums are those of the last fit keeps
+     * its density (the same inputs give the same smoothing): most keys
+     * between two refits of a search that moved a few calls */
+    if (s->nkeys > s->hraw_cap) {
+        double *a = realloc(s->hraw, (size_t)s->nkeys * (nb + 3) * sizeof *a);
+        if (!a) {
+            gsl_vector_free(x);
+            gsl_vector_free(y);
+            return PB_ENOMEM;
+        }
+        s->hraw = a;
+        s->hraw_cap = s->nkeys;
+    }
     for (uint32_t k = 0; k < s->nkeys; k++) {
         double *h = s->hist + (size_t)k * nb, *lf = s->logf + (size_t)k * nb;
+        double *raw = s->hraw + (size_t)k * (nb + 3);
+        if (k < s->hraw_valid && !memcmp(raw, h, nb * sizeof *h) &&
+            !memcmp(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw))
+            continue;
+        memcpy(raw, h, nb * sizeof *h);
+        memcpy(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw);
         double n = s->kstat[3 * k];
         if (n <= 0) {
             for (uint32_t b = 0; b < nb; b++)
@@ -410,11 +438,12 @@ int joint_fit(joint *s, const unsigned char *only)
         }
         s->kmean[k] = em - mean * M_LN10;
     }
+    s->hraw_valid = s->nkeys;
     gsl_vector_free(x);
     gsl_vector_free(y);
     joint_corr_finish(s);
-    if (s->p.order) {
-        int rc = fit_order(s);
+    if (s->order_active) {
+        int rc = joint_fit_order(s);
         if (rc != PB_OK)
             return rc;
     }

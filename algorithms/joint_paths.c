@@ -104,6 +104,16 @@ static int report(joint *s, pb_result *res)
     return rc;
 }
 
+typedef struct named {
+    const char *name;
+    uint32_t node;
+} named;
+
+static int cmp_named(const void *x, const void *y)
+{
+    return strcmp(((const named *)x)->name, ((const named *)y)->name);
+}
+
 int joint_paths(joint *s, pb_result *res, pb_error *err)
 {
     cvp_ctx x;
@@ -123,8 +133,35 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         roots++;
         rc = one_path(s, &x, r, res, res->skip_assign ? NULL : inst);
     }
-    if (rc == PB_OK && !res->skip_assign)
-        rc = cvp_assign(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst);
+    /* the links of the assignment table: each message's cause (from the
+     * chosen parents) and each pair's confidence (joint_confidence) */
+    if (rc == PB_OK && !res->skip_assign) {
+        uint32_t *pmsg = malloc((s->v.n ? s->v.n : 1) * sizeof *pmsg);
+        uint32_t *call = malloc(((size_t)s->npairs + 1) * sizeof *call);
+        uint32_t *ret = malloc(((size_t)s->npairs + 1) * sizeof *ret);
+        double *conf = malloc(((size_t)s->npairs + 1) * sizeof *conf);
+        rc = pmsg && call && ret && conf ? PB_OK : PB_ENOMEM;
+        for (uint32_t q = 0; rc == PB_OK && q < s->npairs; q++) {
+            call[q] = s->pr[q].call == NONE ? CVP_NONE : s->pr[q].call;
+            ret[q] = s->pr[q].ret == NONE ? CVP_NONE : s->pr[q].ret;
+        }
+        if (rc == PB_OK)
+            rc = cvp_causes(s->v.msgs, s->v.n, s->npairs, call, ret, s->par, pmsg);
+        if (rc == PB_OK)
+            rc = joint_confidence(s, conf);
+        if (rc == PB_OK) {
+            res->min_confidence = s->p.min_confidence;
+            rc = cvp_assign_links(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst, pmsg,
+                                  conf);
+        }
+        free(pmsg);
+        free(call);
+        free(ret);
+        free(conf);
+        if (rc == PB_OK && s->p.min_confidence > 0)
+            rc = pb_result_meta(res, "min_confidence=%g abstained=%zu", s->p.min_confidence,
+                                res->nabstain);
+    }
     if (rc == PB_OK) {
         cvp_meta_pairing(res, s->calls, s->returns, s->others, s->npairs,
                          s->unmatched_calls, s->unmatched_returns, s->repeated);
@@ -154,6 +191,47 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "mean_parallelism=%.3f",
                        s->nested ? (double)s->ncand / (double)s->nested : 0.0);
         pb_result_meta(res, "densities=%u", s->nkeys);
+        pb_result_meta(res, "delay_floor_ns=%.0f", s->dmin);
+        /* the order of service per endpoint: what was chosen and on what
+         * evidence (order=auto: the test on the solution without the term) */
+        for (uint32_t l = 0; l < s->nlinks; l++) {
+            const double *op = s->ord_p ? s->ord_p + 3 * (size_t)l : NULL;
+            double n = op ? op[1] : s->ord_n[l], k = op ? op[2] : s->ord_k[l];
+            if (n <= 0)
+                continue;
+            const double *sv = s->svc_ord ? s->svc_ord + 3 * (size_t)s->link_src[l] : NULL;
+            int by_svc = sv && sv[0] < JOINT_ORDER_ALPHA;
+            int by_link = op && op[1] > 0 && op[0] < JOINT_ORDER_ALPHA;
+            const char *why = s->order_mode == 1 ? "order=on"
+                              : s->order_mode == 0 ? "order=off"
+                              : by_svc && by_link  ? "responses_in_order+calls_in_order"
+                              : by_svc             ? "responses_in_order"
+                              : by_link            ? "calls_in_order"
+                                                   : "order_not_shown";
+            pb_result_meta(res, "order_link=%s>%s order=%s reason=%s in_question=%.0f "
+                           "inverted=%.0f test_p=%.3g",
+                           pb_strtab_str(s->v.nodes, s->link_src[l]),
+                           pb_strtab_str(s->v.nodes, s->link_dst[l]),
+                           s->order_mode == 1 || (s->ord_on && s->ord_on[l]) ? "on" : "off",
+                           why, n, k, op ? op[0] : NAN);
+        }
+        /* per service (by name: node numbers follow the reading order) */
+        named *byname = s->svc_ord ? malloc(((size_t)s->nnodes + 1) * sizeof *byname) : NULL;
+        if (byname) {
+            for (uint32_t a = 0; a < s->nnodes; a++)
+                byname[a] = (named){pb_strtab_str(s->v.nodes, a), a};
+            qsort(byname, s->nnodes, sizeof *byname, cmp_named);
+            for (uint32_t i = 0; i < s->nnodes; i++) {
+                uint32_t a = byname[i].node;
+                if (s->svc_ord[3 * a + 1] > 0)
+                    pb_result_meta(res, "order_service=%s order=%s overlapping_requests=%.0f "
+                                   "answered_out_of_order=%.0f test_p=%.3g",
+                                   pb_strtab_str(s->v.nodes, a),
+                                   s->svc_ord[3 * a] < JOINT_ORDER_ALPHA ? "on" : "off",
+                                   s->svc_ord[3 * a + 1], s->svc_ord[3 * a + 2], s->svc_ord[3 * a]);
+            }
+            free(byname);
+        }
         pb_result_meta(res, "clean_requests=%zu", s->nclean);
         pb_result_meta(res, "matching_rounds=%d", s->rounds);
         pb_result_meta(res, "matching_changes=%zu", s->changes);
@@ -169,6 +247,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "cycles_broken=%zu", cut);
         pb_result_meta(res, "paths=%zu", roots);
         pb_result_meta(res, "resplit_capped=%zu", s->resplit_capped);
+        pb_result_meta(res, "resplit_local=%zu", s->resplit_local);
         if (s->restart)
             pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "
                                 "log_likelihood_earliest=%.3f",
@@ -198,8 +277,12 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                             s->halves_call, s->halves_ret);
     if (rc == PB_OK && s->resplit_capped)
         rc = pb_result_warn(res, "%zu re-splits of two requests left calls out "
-                                 "(more than %d shared calls)",
-                            s->resplit_capped, JOINT_RESPLIT_MAX);
+                                 "(more than %d shared calls; %d for large requests)",
+                            s->resplit_capped, JOINT_RESPLIT_MAX, JOINT_RESPLIT_LOCAL);
+    if (rc == PB_OK && s->resplit_local)
+        rc = pb_result_warn(res, "%zu re-splits of two large requests searched by moves "
+                                 "and exchanges instead of every split",
+                            s->resplit_local);
     if (rc == PB_OK && cut)
         rc = pb_result_warn(res, "%zu cycles of parents cut (inconsistent clocks?)", cut);
     if (rc == PB_OK) {

@@ -175,8 +175,11 @@ static double ll_of(joint *s, uint32_t x, uint32_t y)
 
 /* Try the exchanges of a's and b's returns that go up D = 1 .. n levels;
  * keep the best that raises the likelihood of every request touched */
-static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *swaps)
+static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *swaps,
+                        double *gain)
 {
+    if (gain)
+        *gain = -INFINITY;
     uint32_t X[XMAX + 1], Y[XMAX + 1], n = 0;
     X[0] = a;
     Y[0] = b;
@@ -203,7 +206,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     double before[XMAX + 1];
     for (uint32_t L = 0; L <= n; L++)
         before[L] = ll_of(s, X[L], Y[L]);
-    double best = 1e-9;
+    double best = gain ? -INFINITY : 1e-9;
     uint32_t bestD = 0, nsw = 0;
     /* a level's value once exchanged does not depend on the levels above
      * it, so each depth adds one exchanged level and a new top */
@@ -217,16 +220,20 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         if (rc != PB_OK || xv == -INFINITY)
             break; /* and so every deeper exchange */
         xsum += xv - before[D - 1];
-        double gain = xsum + level_value(s, X[D], Y[D], &lv[D], &rc) - before[D];
+        double g = xsum + level_value(s, X[D], Y[D], &lv[D], &rc) - before[D];
         if (D > 1)
-            gain -= XMARGIN;
-        if (gain > best) {
-            best = gain;
+            g -= XMARGIN;
+        if (g > best) {
+            best = g;
             bestD = D;
         }
     }
     for (uint32_t L = nsw; L-- > 0;)
         swap_ret(s, X[L], Y[L]);
+    if (gain) { /* evaluate only (joint_pair_shares) */
+        *gain = best;
+        return rc;
+    }
     if (rc != PB_OK || !bestD)
         return rc;
     for (uint32_t L = 0; L < bestD; L++)
@@ -265,10 +272,45 @@ int joint_swap_pass(joint *s, size_t *swaps)
                     continue;
                 if (s->pr[b].cr > s->pr[a].rs)
                     break; /* later calls do not overlap this one */
-                rc = try_exchange(s, a, b, lv, swaps);
+                rc = try_exchange(s, a, b, lv, swaps, NULL);
             }
         }
     }
+    for (int L = 0; L <= XMAX; L++)
+        free(lv[L].set);
+    return rc;
+}
+
+int joint_pair_shares(joint *s, double *share)
+{
+    xlevel lv[XMAX + 1];
+    memset(lv, 0, sizeof lv);
+    int rc = PB_OK;
+    size_t none = 0;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        share[p] = 0; /* sum of exp(gain) first */
+    for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
+        uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
+        for (uint32_t i = b0; i < b1 && rc == PB_OK; i++) {
+            uint32_t a = s->bylink[i];
+            if (!s->free_ret[a])
+                continue;
+            for (uint32_t j = i + 1; j < b1 && j < i + 1 + JOINT_SWAP_WINDOW && rc == PB_OK; j++) {
+                uint32_t b = s->bylink[j];
+                if (!s->free_ret[b])
+                    continue;
+                if (s->pr[b].cr > s->pr[a].rs)
+                    break;
+                double g = -INFINITY;
+                rc = try_exchange(s, a, b, lv, &none, &g);
+                double e = g > 700 ? INFINITY : exp(g);
+                share[a] += e;
+                share[b] += e;
+            }
+        }
+    }
+    for (uint32_t p = 0; p < s->npairs; p++)
+        share[p] = 1.0 / (1.0 + share[p]);
     for (int L = 0; L <= XMAX; L++)
         free(lv[L].set);
     return rc;

@@ -321,8 +321,33 @@ uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
     return n;
 }
 
-/* Re-split the calls q1 and q2 compete for (every split when there are at
- * most JOINT_RESPLIT_MAX, else moves and swaps); returns 1 if changed. */
+/* score of one split of the shared calls set[0..m) (bit set: to q2): both
+ * requests' log-likelihoods (and the order term); the kid lists in e1, e2 */
+static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
+                       const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
+                       uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp)
+{
+    uint32_t a = joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
+    uint32_t b = joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
+    double l1 = 0, l2 = 0;
+    if ((*rcp = joint_req_walk(s, q1, e1, a, 0, &l1)) != PB_OK ||
+        (*rcp = joint_req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
+        return -INFINITY;
+    double v = l1 + l2;
+    if (s->order_active)
+        v += joint_order_ll(s, q1, e1, a, q2, e2, b);
+    return v;
+}
+
+/* Re-split the calls q1 and q2 compete for: every split of the first
+ * JOINT_RESPLIT_MAX shared calls when the two requests are small (2^8
+ * splits of at most JOINT_RESPLIT_BUDGET / 256 calls together: every
+ * request of hotel and of the shape configs); for larger requests (a
+ * front end that calls one endpoint ten times) a local search over up to
+ * JOINT_RESPLIT_LOCAL shared calls instead: single moves, and exchanges of
+ * two calls of one endpoint (each with the next three of that endpoint),
+ * kept while the two requests become likelier (at most 4 sweeps).  Returns 1 if
+ * changed. */
 static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
 {
     const kvec *k1 = &s->kids[q1], *k2 = &s->kids[q2];
@@ -343,6 +368,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
              *e1 = set + 2 * s->rscap, *e2 = e1 + s->rscap / 2 + 2;
     uint32_t m = 0, n1 = 0, n2 = 0, cur = 0;
     int capped = 0;
+    int local = (size_t)(k1->n + k2->n + 2) << JOINT_RESPLIT_MAX > JOINT_RESPLIT_BUDGET;
+    uint32_t mmax = local ? JOINT_RESPLIT_LOCAL : JOINT_RESPLIT_MAX;
     /* shared calls, by call time (merge of the two sorted lists) */
     uint32_t i = 0, j = 0;
     while (i < k1->n || j < k2->n) {
@@ -352,9 +379,9 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         uint32_t p = from1 ? k1->a[i++] : k2->a[j++];
         uint32_t other = from1 ? q2 : q1;
         int shared = has_cand(s, p, other);
-        if (shared && m >= JOINT_RESPLIT_MAX)
+        if (shared && m >= mmax)
             capped = 1;
-        if (m < JOINT_RESPLIT_MAX && shared) {
+        if (m < mmax && shared) {
             if (!from1)
                 cur |= 1u << m;
             set[m++] = p;
@@ -369,22 +396,54 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         return 0;
     double best = -INFINITY;
     uint32_t bm = cur;
-    for (uint32_t mask = 0; mask < (1u << m); mask++) {
-        uint32_t a = joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
-        uint32_t b = joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
-        double l1 = 0, l2 = 0;
-        if ((*rcp = joint_req_walk(s, q1, e1, a, 0, &l1)) != PB_OK ||
-            (*rcp = joint_req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
-            return 0;
-        double v = l1 + l2;
-        if (s->p.order)
-            v += joint_order_ll(s, q1, e1, a, q2, e2, b);
-        if (mask == cur)
-            v += 1e-9; /* keep the current split on ties */
-        if (v > best) {
-            best = v;
-            bm = mask;
+    if (!local) {
+        for (uint32_t mask = 0; mask < (1u << m); mask++) {
+            double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
+            if (*rcp != PB_OK)
+                return 0;
+            if (mask == cur)
+                v += 1e-9; /* keep the current split on ties */
+            if (v > best) {
+                best = v;
+                bm = mask;
+            }
         }
+    } else {
+        s->resplit_local++;
+        best = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
+        for (int sweep = 0; sweep < 4 && *rcp == PB_OK; sweep++) {
+            int better = 0;
+            for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
+                uint32_t mask = bm ^ (1u << t);
+                double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
+                if (v > best + 1e-9) {
+                    best = v;
+                    bm = mask;
+                    better = 1;
+                }
+            }
+            /* exchanges: two calls of one endpoint (the counts stay), the
+             * later among the next three shared calls of that endpoint */
+            for (uint32_t t = 0; t < m && *rcp == PB_OK; t++)
+                for (uint32_t u = t + 1, seen = 0; u < m && seen < 3 && *rcp == PB_OK; u++) {
+                    if (s->pr[set[u]].link != s->pr[set[t]].link)
+                        continue;
+                    seen++;
+                    if (((bm >> t) & 1u) == ((bm >> u) & 1u))
+                        continue;
+                    uint32_t mask = bm ^ (1u << t) ^ (1u << u);
+                    double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
+                    if (v > best + 1e-9) {
+                        best = v;
+                        bm = mask;
+                        better = 1;
+                    }
+                }
+            if (!better)
+                break;
+        }
+        if (*rcp != PB_OK)
+            return 0;
     }
     if (bm == cur)
         return 0;

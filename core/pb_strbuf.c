@@ -89,10 +89,41 @@ void pb_strbuf_free(pb_strbuf *b)
 
 char *pb_num_format(double v, char *buf)
 {
+    /* small whole numbers without printf (confidences of 0 and 1 fill
+     * whole assignment tables): the same text as "%.0f" */
+    if (v == floor(v) && v >= 0 && !signbit(v) && v < 1e9) {
+        char t[16];
+        unsigned long u = (unsigned long)v;
+        int n = 0;
+        do
+            t[n++] = (char)('0' + u % 10);
+        while ((u /= 10) > 0);
+        for (int i = 0; i < n; i++)
+            buf[i] = t[n - 1 - i];
+        buf[n] = '\0';
+        return buf;
+    }
     /* whole numbers below 10^15 in full: "100", not "1e+02" */
     if (v == floor(v) && fabs(v) < 1e15) {
         snprintf(buf, PB_NUM_BUF, "%.0f", v);
         return buf;
+    }
+    /* a value with at most six decimals in [1e-4, 1e9) (confidences are
+     * rounded so): "%.6f" without its trailing zeros is the shortest text
+     * that reads back as v (two decimals with six places or fewer are at
+     * least 1e-6 apart, so no shorter one reads back as v too, and "%g"
+     * writes no exponent there), i.e. what the loop below finds, with one
+     * snprintf and one strtod instead of up to seven of each */
+    if (fabs(v) >= 1e-4 && fabs(v) < 1e9) {
+        int n = snprintf(buf, PB_NUM_BUF, "%.6f", v);
+        if (n > 0 && n < PB_NUM_BUF && strtod(buf, NULL) == v) {
+            while (n > 0 && buf[n - 1] == '0')
+                buf[--n] = '\0';
+            if (n > 0 && buf[n - 1] == '.')
+                buf[--n] = '\0';
+            if (strtod(buf, NULL) == v)
+                return buf;
+        }
     }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, PB_NUM_BUF, "%.*g", prec, v);
