@@ -82,42 +82,48 @@ dat="$PB_OUT/query_error.dat"
     echo "# query_error: experiments/query_error.sh$([ $quick -eq 1 ] && echo ' --quick'); duration $dur; configs hdfs.conf (Q6) and limplock.conf (slow requests' time per callee)"
     echo "# config load algo exact_accuracy tv_distance max_rel_error top_same root_cause latency_ks"
 } > "$dat.tmp"
+# every algorithm on trace $1 with query file $2: one .dat row each
+# (config $3, load $4); score's columns are found by name in its header
+run_algos() {
+    t=$1 q=$2 conf=$3 n=$4
+    echo "$ALGOS" | tr ',' '\n' | while IFS= read -r a; do
+        [ -n "$a" ] || continue
+        r="$W/res"
+        case $a in
+        exec:*) "$PB_BIN/infer" --algo "$a" "$t" > "$r" 2>"$W/err" ;;
+        *) "$PB_BIN/infer" $(args "$a") "$t" > "$r" 2>"$W/err" ;;
+        esac || { echo "query_error: $a on $conf load $n failed: $(tail -1 "$W/err")" >&2; continue; }
+        name=$(echo "$a" | tr ' ,' '__')
+        "$PB_BIN/score" --truth "$t" "$r" > "$W/row" || die "score $a failed"
+        qrow=$("$PB_BIN/score" --truth "$t" --no-header --query "$q" "$r") || die "score --query $a failed"
+        # root cause: hdfs: every client's most-read DataNode is the
+        # truth's; elsewhere: the top group is the truth's
+        if [ "$conf" = hdfs ]; then
+            "$PB_BIN/score" --truth "$t" --text --query "$q" "$r" > "$W/text" || die "score --text failed"
+            rc=$(awk '/^ST[0-9]/ && NF == 4 {
+                    t = $3 == "-" ? 0 : $3; r = $4 == "-" ? 0 : $4
+                    if (t > bt[$1]) { bt[$1] = t; at[$1] = $2 }
+                    if (r > br[$1]) { br[$1] = r; ar[$1] = $2 }
+                    c[$1] = 1 }
+                END { ok = 1; k = 0; for (x in c) { k++; if (at[x] != ar[x]) ok = 0 }
+                      print (k && ok) ? 1 : 0 }' "$W/text")
+        else
+            rc=$(echo "$qrow" | awk -F, '{ print $13 }')
+        fi
+        awk -F, -v c="$conf" -v n="$n" -v a="$name" -v q="$qrow" -v rc="$rc" '
+            NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            { split(q, f, ","); ex = $(col["exact_accuracy"]); ks = $(col["latency_ks"])
+              printf "%s %s %s %s %s %s %s %s %s\n", c, n, a, ex == "" ? "nan" : ex,
+                  f[9], f[10], f[13], rc, ks == "" ? "nan" : ks }' "$W/row" >> "$dat.tmp"
+    done
+}
 run_config() {
     conf=$1 q=$2 loads=$3
     for n in $loads; do
         t="$W/$conf.$n.csv"
         "$PB_BIN/maketrace" "$ROOT/maketrace/configs/$conf.conf" -s instances="$n" \
             -s duration="$dur" > "$t" || die "maketrace $conf failed"
-        # the truth's answer, for the root cause
-        "$PB_BIN/infer" --algo truth "$t" > "$W/truth.res" 2>/dev/null || die "infer truth failed"
-        echo "$ALGOS" | tr ',' '\n' | while IFS= read -r a; do
-            [ -n "$a" ] || continue
-            r="$W/res"
-            case $a in
-            exec:*) "$PB_BIN/infer" --algo "$a" "$t" > "$r" 2>"$W/err" ;;
-            *) "$PB_BIN/infer" $(args "$a") "$t" > "$r" 2>"$W/err" ;;
-            esac || { echo "query_error: $a on $conf load $n failed: $(tail -1 "$W/err")" >&2; continue; }
-            name=$(echo "$a" | tr ' ,' '__')
-            row=$("$PB_BIN/score" --truth "$t" --no-header "$r") || die "score $a failed"
-            qrow=$("$PB_BIN/score" --truth "$t" --no-header --query "$q" "$r") || die "score --query $a failed"
-            "$PB_BIN/score" --truth "$t" --text --query "$q" "$r" > "$W/text" || die "score --text failed"
-            # root cause: hdfs: every client's most-read DataNode is the
-            # truth's; limplock: the top callee is the truth's
-            if [ "$conf" = hdfs ]; then
-                rc=$(awk '/^ST[0-9]/ && NF == 4 {
-                        t = $3 == "-" ? 0 : $3; r = $4 == "-" ? 0 : $4
-                        if (t > bt[$1]) { bt[$1] = t; at[$1] = $2 }
-                        if (r > br[$1]) { br[$1] = r; ar[$1] = $2 }
-                        c[$1] = 1 }
-                    END { ok = 1; n = 0; for (k in c) { n++; if (at[k] != ar[k]) ok = 0 }
-                          print (n && ok) ? 1 : 0 }' "$W/text")
-            else
-                rc=$(echo "$qrow" | awk -F, '{ print $13 }')
-            fi
-            echo "$row" | awk -F, -v c="$conf" -v n="$n" -v a="$name" -v q="$qrow" -v rc="$rc" '
-                { split(q, f, ","); printf "%s %s %s %s %s %s %s %s %s\n", c, n, a,
-                  $14 == "" ? "nan" : $14, f[9], f[10], f[13], rc, $NF == "" ? "nan" : $NF }' >> "$dat.tmp"
-        done
+        run_algos "$t" "$q" "$conf" "$n"
     done
 }
 run_config hdfs "$W/hdfs.q" "$HL"
@@ -143,21 +149,7 @@ slow1pct: From r In Recv[type=return]
     Where root.latency > $thr
     GroupBy r.peer Select r.peer, SUM(r.latency)
 Q
-    "$PB_BIN/infer" --algo truth "$t" > "$W/truth.res" 2>/dev/null || die "infer truth on the hotel trace failed"
-    echo "$ALGOS" | tr ',' '\n' | while IFS= read -r a; do
-        [ -n "$a" ] || continue
-        r="$W/res"
-        case $a in
-        exec:*) "$PB_BIN/infer" --algo "$a" "$t" > "$r" 2>"$W/err" ;;
-        *) "$PB_BIN/infer" $(args "$a") "$t" > "$r" 2>"$W/err" ;;
-        esac || { echo "query_error: $a on the hotel trace failed: $(tail -1 "$W/err")" >&2; continue; }
-        name=$(echo "$a" | tr ' ,' '__')
-        row=$("$PB_BIN/score" --truth "$t" --no-header "$r") || die "score $a failed"
-        qrow=$("$PB_BIN/score" --truth "$t" --no-header --query "$W/hotel.q" "$r") || die "score --query $a failed"
-        echo "$row" | awk -F, -v a="$name" -v q="$qrow" '
-            { split(q, f, ","); printf "hotel100 100 %s %s %s %s %s %s %s\n", a,
-              $14 == "" ? "nan" : $14, f[9], f[10], f[13], f[13], $NF == "" ? "nan" : $NF }' >> "$dat.tmp"
-    done
+    run_algos "$t" "$W/hotel.q" hotel100 100
 else
     echo "query_error: the hotel traces are not in data/ nor ../shared/data: no real-trace row" >&2
 fi
