@@ -17,7 +17,7 @@ out=${PB_OUT:-out/figures}
 VT=${PB_VERDICTS:-/dev/null}
 fi_="$out/isolation_iso.dat"
 [ -s "$fi_" ] || exit 0
-echo "## Event isolation: BorderPatrol on dearinter.net (issue 23)"
+echo "## Event isolation: BorderPatrol on dearinter.net"
 echo
 if [ -s "$out/isolation.png" ]; then echo "![isolation: exact reconstruction with event isolation and batched reads, and its latency](isolation.png)"; else echo "*(isolation.png not made: gnuplot missing or failed)*"; fi
 echo

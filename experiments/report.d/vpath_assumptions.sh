@@ -24,7 +24,7 @@ out=${PB_OUT:-out/figures}
 VT=${PB_VERDICTS:-/dev/null}
 fl="$out/vpath_assumptions_load.dat"
 [ -s "$fl" ] || exit 0
-echo "## vPath's thread assumption: where the paper's rule is exact (issue 23)"
+echo "## vPath's thread assumption: where the paper's rule is exact"
 echo
 if [ -s "$out/vpath_assumptions.png" ]; then echo "![vpath_assumptions: exact reconstruction per method against load, hand-offs and thread models](vpath_assumptions.png)"; else echo "*(vpath_assumptions.png not made: gnuplot missing or failed)*"; fi
 echo
