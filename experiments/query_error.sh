@@ -16,6 +16,9 @@
 #   hotel_load100 (real, DeathStarBench; data/ or ../shared/data): time per
 #     callee of the slowest 1 % of requests (Figure 9b's question); root
 #     cause found: the callee with the most of it is the truth's.
+#   onlineboutique (real, Nezha's fault-free minute, call ids): product
+#     look-ups (GetProduct calls) per page; root cause found: the page with
+#     the most look-ups is the truth's.
 #
 # --algos: comma-separated infer algorithms (default: truth, nesting,
 # linking, fcfs, arrival, wap5tw, joint, joint without call ids written
@@ -152,6 +155,22 @@ Q
     run_algos "$t" "$W/hotel.q" hotel100 100
 else
     echo "query_error: the hotel traces are not in data/ nor ../shared/data: no real-trace row" >&2
+fi
+# Online Boutique (Nezha, the fault-free minute, with call ids and the
+# operation as attr): how many product look-ups each page made (GetProduct
+# calls per request, keyed by the request's first call)
+ob="$ROOT/data/nezha/onlineboutique/construct_2022-08-23_17_00.csv.gz"
+if [ -f "$ob" ]; then
+    t="$W/ob.csv"
+    "$PB_BIN/importtrace" -q --callid --attr "$ob" > "$t" || die "import of $ob failed"
+    cat > "$W/ob.q" <<'Q'
+getproduct_per_page: From g In Recv[host=productcatalogservice, type=call, attr=hipstershop.ProductCatalogService/GetProduct]
+    Join page In First(Send[type=call]) On page -> g
+    GroupBy page.id Select page.id, Count
+Q
+    run_algos "$t" "$W/ob.q" onlineboutique 500
+else
+    echo "query_error: the Online Boutique minute is not in data/: no row for it" >&2
 fi
 mv "$dat.tmp" "$dat"
 # the table
