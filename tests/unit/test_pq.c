@@ -275,6 +275,117 @@ TEST(serial_chains_and_rewrites)
     gsl_rng_free(rng);
 }
 
+/* tmpl with its '@' replaced by ins */
+static void subst(char *out, size_t n, const char *tmpl, const char *ins)
+{
+    const char *at = strchr(tmpl, '@');
+    snprintf(out, n, "%.*s%s%s", (int)(at - tmpl), tmpl, ins, at + 1);
+}
+
+/* Table 3's aggregation rules and Pivot Tracing's partial aggregation
+ * (4, "Tuple Aggregation"): aggregating each host's From events on their
+ * own and combining the partial answers (Count and Sum add, Min and Max
+ * take the least and greatest) gives the answer of the whole query.  The
+ * per-host queries are the same text with host=H added to the From
+ * tracepoint. */
+TEST(partial_aggregation_combines)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    static const char *hosts[] = {"A", "B", "C", "D"};
+    static const char *tmpl[] = {
+        "From x In Recv@ Join y In First(Send) On y -> x GroupBy y.host Select y.host, Count, SUM(x.size), MIN(x.size), MAX(x.size)",
+        "From x In Send@ Join y In MostRecent(Recv) On y -> x GroupBy y.peer, x.type Select y.peer, x.type, Count, SUM(y.size)",
+        "From x In Recv@ Join y In Send On y -> x Select Count, MAX(y.size)",
+    };
+    for (int trial = 0; trial < 10; trial++) {
+        fixture f = {0};
+        pb_trace_new(&f.t);
+        pb_trace *t = f.t;
+        uint64_t id = 0;
+        pb_ns now = 1000;
+        for (int r = 0; r < 8; r++) {
+            int len = 1 + (int)gsl_rng_uniform_int(rng, 7);
+            uint64_t prev = PB_ID_NONE;
+            const char *at = hosts[gsl_rng_uniform_int(rng, 4)];
+            for (int k = 0; k < len; k++) {
+                const char *to = hosts[gsl_rng_uniform_int(rng, 4)];
+                if (!strcmp(to, at))
+                    to = "E";
+                ++id;
+                pb_trace_add(t, id, now, now + 400, at, to,
+                             k % 2 ? PB_TYPE_RETURN : PB_TYPE_CALL, PB_ID_NONE,
+                             (uint64_t)r + 1, prev);
+                t->msgs[t->n - 1].size = (uint32_t)gsl_rng_uniform_int(rng, 5000);
+                prev = id;
+                at = to;
+                now += 700;
+            }
+        }
+        from_truth(&f);
+        for (size_t qi = 0; qi < sizeof tmpl / sizeof tmpl[0]; qi++) {
+            char text[512];
+            subst(text, sizeof text, tmpl[qi], "");
+            pq_answer *whole = eval(text, &f, 1);
+            CHECK(whole != NULL);
+            if (!whole)
+                break;
+            /* the partial answers, combined by key */
+            size_t nk = whole->nkeys, nv = whole->nvals;
+            double *comb = calloc(whole->ngroups * nv + 1, sizeof *comb);
+            int *seen = calloc(whole->ngroups + 1, sizeof *seen);
+            int extra = 0;
+            for (int h = 0; h < 5; h++) {
+                char filt[32];
+                snprintf(filt, sizeof filt, "[host=%s]", h < 4 ? hosts[h] : "E");
+                subst(text, sizeof text, tmpl[qi], filt);
+                pq_answer *part = eval(text, &f, 1);
+                CHECK(part != NULL);
+                for (size_t g = 0; part && g < part->ngroups; g++) {
+                    size_t w = SIZE_MAX;
+                    for (size_t x = 0; x < whole->ngroups && w == SIZE_MAX; x++) {
+                        int same = 1;
+                        for (size_t k = 0; k < nk; k++)
+                            same &= !strcmp(part->keys[g * nk + k], whole->keys[x * nk + k]);
+                        if (same)
+                            w = x;
+                    }
+                    if (w == SIZE_MAX) {
+                        extra = 1;
+                        continue;
+                    }
+                    for (size_t v = 0; v < nv; v++) {
+                        double pv = part->vals[g * nv + v], *cv = &comb[w * nv + v];
+                        const char *cn = whole->colnames[nk + v];
+                        if (isnan(pv))
+                            continue;
+                        if (!strncmp(cn, "MIN", 3))
+                            *cv = seen[w] ? fmin(*cv, pv) : pv;
+                        else if (!strncmp(cn, "MAX", 3))
+                            *cv = seen[w] ? fmax(*cv, pv) : pv;
+                        else
+                            *cv += pv;
+                    }
+                    seen[w] = 1;
+                }
+                pq_answer_close(part);
+            }
+            CHECK(!extra);
+            for (size_t x = 0; x < whole->ngroups; x++)
+                for (size_t v = 0; v < nv; v++) {
+                    double a = whole->vals[x * nv + v], b = comb[x * nv + v];
+                    if (!(a == b || (isnan(a) && !seen[x])))
+                        PBT_FAIL("query %zu group %zu value %zu: whole %g, combined %g", qi, x, v, a, b);
+                }
+            free(comb);
+            free(seen);
+            pq_answer_close(whole);
+        }
+        fixture_free(&f);
+    }
+    gsl_rng_free(rng);
+}
+
 static void bad(const char *text, long col, const char *want)
 {
     pq_query *q = NULL;
@@ -347,6 +458,7 @@ int main(void)
     RUN(first_and_most_recent);
     RUN(parallel_branches_not_joined);
     RUN(serial_chains_and_rewrites);
+    RUN(partial_aggregation_combines);
     RUN(bad_queries_name_the_column);
     RUN(query_lists);
     return pbtest_exit();
