@@ -114,8 +114,10 @@ int cap_add_seg(cap *c, const cap_seg *s, const unsigned char *payload)
     d->order = c->nsegs;
     if (payload) {
         d->poff = c->nbytes;
-        memcpy(c->bytes + c->nbytes, payload, s->plen);
-        c->nbytes += s->plen;
+        if (s->plen) {
+            memcpy(c->bytes + c->nbytes, payload, s->plen);
+            c->nbytes += s->plen;
+        }
     }
     c->nsegs++;
     c->st.segments++;

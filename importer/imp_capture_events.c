@@ -259,8 +259,10 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
             c->bytecap = nc;
         }
         e.poff = c->nbytes;
-        memcpy(c->bytes + c->nbytes, pay, e.plen);
-        c->nbytes += e.plen;
+        if (e.plen) {
+            memcpy(c->bytes + c->nbytes, pay, e.plen);
+            c->nbytes += e.plen;
+        }
         if (c->nevs == c->evcap) {
             size_t nc = c->evcap ? c->evcap * 2 : 1024;
             cap_ev *ne = realloc(c->evs, nc * sizeof *ne);

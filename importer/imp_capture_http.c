@@ -385,7 +385,9 @@ static int frame(build *b, const cap_seg *s, size_t n, framer *f)
             }
             break;
         }
-        rc = feed(b, f, &s[i], b->c->bytes + s[i].poff, s[i].plen, s[i].bytes - s[i].plen, &k);
+        static const unsigned char none[1];
+        const unsigned char *pl = s[i].plen ? b->c->bytes + s[i].poff : none;
+        rc = feed(b, f, &s[i], pl, s[i].plen, s[i].bytes - s[i].plen, &k);
         if (f->state == 6)
             break;
     }
