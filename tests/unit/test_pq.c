@@ -207,6 +207,37 @@ TEST(parallel_branches_not_joined)
     fixture_free(&f);
 }
 
+/* nreq random serial chains over hosts A-D (and E), each message caused
+ * by the one before it in its request; sizes below maxsize */
+static void random_chains(fixture *f, gsl_rng *rng, int nreq, int maxlen,
+                          pb_ns latency, pb_ns step, unsigned long maxsize)
+{
+    static const char *hosts[] = {"A", "B", "C", "D"};
+    pb_trace_new(&f->t);
+    pb_trace *t = f->t;
+    uint64_t id = 0;
+    pb_ns now = 1000;
+    for (int r = 0; r < nreq; r++) {
+        int len = 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)maxlen);
+        uint64_t prev = PB_ID_NONE;
+        const char *at = hosts[gsl_rng_uniform_int(rng, 4)];
+        for (int k = 0; k < len; k++) {
+            const char *to = hosts[gsl_rng_uniform_int(rng, 4)];
+            if (!strcmp(to, at))
+                to = "E";
+            ++id;
+            pb_trace_add(t, id, now, now + latency, at, to,
+                         k % 2 ? PB_TYPE_RETURN : PB_TYPE_CALL, PB_ID_NONE,
+                         (uint64_t)r + 1, prev);
+            t->msgs[t->n - 1].size = (uint32_t)gsl_rng_uniform_int(rng, maxsize);
+            prev = id;
+            at = to;
+            now += step;
+        }
+    }
+    from_truth(f);
+}
+
 /* random serial chains (no parallel calls): parent links and the
  * approximation give the same answers; the selection push of Table 3
  * changes no answer */
@@ -214,7 +245,6 @@ TEST(serial_chains_and_rewrites)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 7);
-    static const char *hosts[] = {"A", "B", "C", "D"};
     static const char *queries[] = {
         "From x In Recv Join y In First(Send) On y -> x GroupBy y.host, x.host Select y.host, x.host, Count",
         "From x In Recv[type=call] Join y In MostRecent(Recv) On y -> x GroupBy y.peer Select y.peer, SUM(x.size), MAX(x.size)",
@@ -223,29 +253,8 @@ TEST(serial_chains_and_rewrites)
     };
     for (int trial = 0; trial < 20; trial++) {
         fixture f = {0};
-        pb_trace_new(&f.t);
+        random_chains(&f, rng, 6, 6, 500, 1000, 1000);
         pb_trace *t = f.t;
-        uint64_t id = 0;
-        pb_ns now = 1000;
-        for (int r = 0; r < 6; r++) {
-            int len = 1 + (int)gsl_rng_uniform_int(rng, 6);
-            uint64_t prev = PB_ID_NONE;
-            const char *at = hosts[gsl_rng_uniform_int(rng, 4)];
-            for (int k = 0; k < len; k++) {
-                const char *to = hosts[gsl_rng_uniform_int(rng, 4)];
-                if (!strcmp(to, at))
-                    to = "E";
-                ++id;
-                pb_trace_add(t, id, now, now + 500, at, to,
-                             k % 2 ? PB_TYPE_RETURN : PB_TYPE_CALL, PB_ID_NONE,
-                             (uint64_t)r + 1, prev);
-                t->msgs[t->n - 1].size = (uint32_t)gsl_rng_uniform_int(rng, 1000);
-                prev = id;
-                at = to;
-                now += 1000;
-            }
-        }
-        from_truth(&f);
         for (size_t qi = 0; qi < sizeof queries / sizeof queries[0]; qi++) {
             pq_answer *a = eval(queries[qi], &f, 1), *b = eval(queries[qi], &f, 0);
             CHECK(a && b);
@@ -300,29 +309,7 @@ TEST(partial_aggregation_combines)
     };
     for (int trial = 0; trial < 10; trial++) {
         fixture f = {0};
-        pb_trace_new(&f.t);
-        pb_trace *t = f.t;
-        uint64_t id = 0;
-        pb_ns now = 1000;
-        for (int r = 0; r < 8; r++) {
-            int len = 1 + (int)gsl_rng_uniform_int(rng, 7);
-            uint64_t prev = PB_ID_NONE;
-            const char *at = hosts[gsl_rng_uniform_int(rng, 4)];
-            for (int k = 0; k < len; k++) {
-                const char *to = hosts[gsl_rng_uniform_int(rng, 4)];
-                if (!strcmp(to, at))
-                    to = "E";
-                ++id;
-                pb_trace_add(t, id, now, now + 400, at, to,
-                             k % 2 ? PB_TYPE_RETURN : PB_TYPE_CALL, PB_ID_NONE,
-                             (uint64_t)r + 1, prev);
-                t->msgs[t->n - 1].size = (uint32_t)gsl_rng_uniform_int(rng, 5000);
-                prev = id;
-                at = to;
-                now += 700;
-            }
-        }
-        from_truth(&f);
+        random_chains(&f, rng, 8, 7, 400, 700, 5000);
         for (size_t qi = 0; qi < sizeof tmpl / sizeof tmpl[0]; qi++) {
             char text[512];
             subst(text, sizeof text, tmpl[qi], "");
