@@ -25,7 +25,8 @@ CC      ?= cc
 VERSION := 0.9.0
 SOVERSION := 0
 
-LIBDIRS  := core maketrace skewer sniffer algorithms algorithms/precise metrics importer
+ALGODIRS := algorithms/joint algorithms/convolution algorithms/nesting algorithms/linking algorithms/baseline algorithms/precise
+LIBDIRS  := core maketrace skewer sniffer algorithms $(ALGODIRS) metrics importer
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \
             -Wno-unused-parameter

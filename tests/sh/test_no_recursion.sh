@@ -15,9 +15,9 @@ gcc -fcallgraph-info -c "$tmp/probe.c" -o "$tmp/probe.o" -dumpdir "$tmp/" 2> /de
 
 # function (as -fcallgraph-info names it: FILE:NAME when static) and bound
 allowed='
-algorithms/conv_paths.c:process_node   paths stop at CONV_HARD_DEPTH (256) edges
-algorithms/convolution.c:sort_by_ts     merge sort: depth log2(messages)
-algorithms/linking.c:explore            one level per try-both decision: at most k <= 24
+algorithms/convolution/conv_paths.c:process_node   paths stop at CONV_HARD_DEPTH (256) edges
+algorithms/convolution/convolution.c:sort_by_ts     merge sort: depth log2(messages)
+algorithms/linking/linking.c:explore            one level per try-both decision: at most k <= 24
 importer/imp_archive.c:walk_dir         folders nested at most MAX_DEPTH deep (an error past it)
 maketrace/mt_config.c:parse_stmt        tracelet blocks nest at most 200 deep (parse_stmt checks)
 maketrace/mt_config.c:parse_block       as parse_stmt
@@ -30,7 +30,8 @@ maketrace/mt_config.c:hold_walk         the parsed tree: at most 200 deep
 maketrace/mt_sim.c:run                  one level per nested par: at most 200 deep
 metrics/pq_eval.c:join                  one level per query variable: at most PQ_MAXVARS (8)
 '
-dirs=$(sed -n 's/^LIBDIRS *:= *//p' Makefile)
+algodirs=$(sed -n 's/^ALGODIRS *:= *//p' Makefile)
+dirs=$(sed -n 's/^LIBDIRS *:= *//p' Makefile | sed "s#\$(ALGODIRS)#$algodirs#")
 [ -n "$dirs" ] || { echo "FAIL: no LIBDIRS in the Makefile"; exit 1; }
 incs=""
 for d in $dirs; do incs="$incs -I$d"; done

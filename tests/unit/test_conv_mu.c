@@ -1,4 +1,4 @@
-/* The convolution algorithm's automatic mu (algorithms/conv_mu.c), worked
+/* The convolution algorithm's automatic mu (algorithms/convolution/conv_mu.c), worked
  * by hand. */
 #include "pbtest.h"
 #include "conv_mu.h"
