@@ -30,9 +30,12 @@ for rate in 50 150; do
         done
     done
 done
-awk -F'\t' '{ k = $1 "\t" $2; n[k]++; for (i = 3; i <= 6; i++) { s[k, i] += $i; if (!(k SUBSEP i SUBSEP "lo" in m) || $i < m[k, i, "lo"]) m[k, i, "lo"] = $i; if ($i > m[k, i, "hi"]) m[k, i, "hi"] = $i }; m[k SUBSEP i SUBSEP "lo"] = 1 }
+awk -F'\t' '{ k = $1 "\t" $2; n[k]++
+        for (i = 3; i <= 6; i++) { s[k, i] += $i
+            if (n[k] == 1 || $i < lo[k, i]) lo[k, i] = $i
+            if (n[k] == 1 || $i > hi[k, i]) hi[k, i] = $i } }
     END { for (k in n) { split(k, kk, "\t"); printf "| %s | %s |", kk[1], kk[2]
-          for (i = 3; i <= 6; i++) printf " %.2f (%.2f-%.2f) |", s[k, i] / n[k], m[k, i, "lo"], m[k, i, "hi"]; printf "\n" } }' "$W/rows" | sort
+          for (i = 3; i <= 6; i++) printf " %.2f (%.2f-%.2f) |", s[k, i] / n[k], lo[k, i], hi[k, i]; printf "\n" } }' "$W/rows" | sort
 awk -F'\t' '$2 == "no" { b[$1] += $4; nb[$1]++ } $2 == "yes" { w[$1] += $4; nw[$1]++ }
     END { for (r in b) if (nw[r]) printf "capture\t%s\t%.2f\t%.2f\n", r, b[r] / nb[r], w[r] / nw[r] }' "$W/rows" > "$W/p50"
 while IFS='	' read -r _ r b w; do
