@@ -268,12 +268,16 @@ typedef struct h2v {
     size_t nfree;
 } h2v;
 
-static const char *ftype_name(uint8_t t)
+/* "a DATA frame", "a frame of type 0x0a" */
+static void frame_name(uint8_t t, char *buf, size_t n)
 {
     static const char *const nm[] = {"DATA", "HEADERS", "PRIORITY", "RST_STREAM", "SETTINGS",
                                      "PUSH_PROMISE", "PING", "GOAWAY", "WINDOW_UPDATE",
                                      "CONTINUATION"};
-    return t < sizeof nm / sizeof *nm ? nm[t] : "unknown";
+    if (t < sizeof nm / sizeof *nm)
+        snprintf(buf, n, "a %s frame", nm[t]);
+    else
+        snprintf(buf, n, "a frame of type 0x%02x", t);
 }
 
 /* the view in words, for notes */
@@ -300,7 +304,7 @@ static int gap(h2v *v)
 {
     char vn[64];
     view_name(v, vn, sizeof vn);
-    const char *where = v->phase == PH_PAYLOAD ? "header block" :
+    const char *where = v->phase == PH_PAYLOAD || v->cont ? "header block" :
                         v->phase == PH_PREFACE ? "connection preface" : "frame header";
     v->c->st.truncated++;
     v->phase = PH_DEAD;
@@ -585,15 +589,16 @@ static int head_done(h2v *v)
     v->blen = 0;
     v->padknown = 0;
     v->dpad = 0;
-    char what[160];
+    char what[160], fn[40];
+    frame_name(v->ftype, fn, sizeof fn);
     if (v->flen > v->maxframe) {
-        snprintf(what, sizeof what, "a %s frame of %u bytes, over the peer's "
-                 "SETTINGS_MAX_FRAME_SIZE (%u)", ftype_name(v->ftype), v->flen, v->maxframe);
+        snprintf(what, sizeof what, "%s of %u bytes, over the peer's "
+                 "SETTINGS_MAX_FRAME_SIZE (%u)", fn, v->flen, v->maxframe);
         return bad(v, what);
     }
     if (v->cont && (v->ftype != F_CONT || v->fsid != v->cont)) {
-        snprintf(what, sizeof what, "a %s frame on stream %u inside the header block of "
-                 "stream %u (expected CONTINUATION)", ftype_name(v->ftype), v->fsid, v->cont);
+        snprintf(what, sizeof what, "%s on stream %u inside the header block of "
+                 "stream %u (expected CONTINUATION)", fn, v->fsid, v->cont);
         return bad(v, what);
     }
     v->frem = v->flen;
@@ -703,11 +708,24 @@ static int frame_view(h2v *v, const cap_seg *s, size_t n)
         rc = feed(v, &s[i], pl, s[i].plen, s[i].bytes - s[i].plen);
     }
     if (rc == PB_OK && v->phase != PH_DEAD) {
-        /* messages still open when the stream ended: cut */
+        /* messages still open when the stream ended: cut (a message
+         * begun in an unfinished frame too) */
+        uint64_t open = 0;
         for (size_t q = 0; q < v->streams.cap; q++)
             if (v->streams.key[q] && v->streams.val[q] != DONE &&
                 v->rec[v->streams.val[q]].state != ST_IDLE)
-                v->c->st.cut++;
+                open++;
+        int midframe = v->fhl || v->phase == PH_PAYLOAD;
+        if (!open && midframe && (v->fhl || v->ftype == F_HEADERS || v->ftype == F_CONT))
+            open = 1;
+        v->c->st.cut += open;
+        if (open) {
+            char vn[64];
+            view_name(v, vn, sizeof vn);
+            rc = cap_note(v->c, v->conn, "HTTP/2 (%s): the stream ends inside %s (%llu "
+                          "message%s cut)", vn, midframe ? "a frame" : "a message",
+                          (unsigned long long)open, open > 1 ? "s" : "");
+        }
     }
     return rc;
 }

@@ -812,11 +812,12 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         pb_trace_close(t);
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "no request with a %s header was found (%llu HTTP requests, "
-                            "%llu streams not HTTP); expected requests carrying it "
-                            "(--request-header names another)",
+                            "%llu streams not HTTP, %llu HTTP/2 streams malformed); expected "
+                            "requests carrying it (--request-header names another)",
                             c->opts->header ? c->opts->header : "traceparent",
                             (unsigned long long)c->st.requests,
-                            (unsigned long long)c->st.non_http);
+                            (unsigned long long)c->st.non_http,
+                            (unsigned long long)c->st.malformed);
     }
     /* time order (ties by id: the order of pairing), ids 1.. in it */
     if (pb_trace_sort(t) != PB_OK) {
