@@ -742,20 +742,10 @@ int cap_h2_conn(cap *c, pb_trace *t, const cap_seg *s, size_t n,
         size_t e = a;
         while (e < n && s[e].dir == s[a].dir && s[e].view == s[a].view)
             e++;
-        h2v v;
-        memset(&v, 0, sizeof v);
-        v.c = c;
-        v.t = t;
-        v.push = push;
-        v.ctx = ctx;
-        v.reqk = &reqk;
-        v.nreq = nreq;
-        v.conn = s[a].conn;
-        v.dir = s[a].dir;
-        v.view = s[a].view;
-        v.maxframe = maxf[v.dir & 1];
-        v.phase = v.dir == CAP_C2S ? PH_PREFACE : PH_HEAD;
-        v.blk = NONE;
+        h2v v = {.c = c, .t = t, .push = push, .ctx = ctx, .reqk = &reqk, .nreq = nreq,
+                 .conn = s[a].conn, .dir = s[a].dir, .view = s[a].view,
+                 .maxframe = maxf[s[a].dir & 1],
+                 .phase = s[a].dir == CAP_C2S ? PH_PREFACE : PH_HEAD, .blk = NONE};
         if (nghttp2_hd_inflate_new(&v.inf) != 0 ||
             nghttp2_hd_inflate_change_table_size(v.inf, H2_TABLE_MAX) != 0)
             rc = PB_ENOMEM;
