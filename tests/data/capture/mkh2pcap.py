@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """mkh2pcap.py DIR - write the HTTP/2 packet captures of
-tests/sh/test_capture_h2.sh:
+tests/sh/test_capture_h2.sh (mkh2pcap.py DIR --many N: DIR/many.pcap, N
+unary gRPC calls on one connection, for timing the import):
 
 h2.pcap: two HTTP/2 (gRPC-like, prior knowledge) connections.
   10.0.0.1:40001 > 10.0.0.2:50051: preface, SETTINGS both ways, requests on
@@ -194,7 +195,26 @@ def bad(w):
         c.close()
 
 
+def many(w, n):
+    """n unary calls, one after the other, on one connection"""
+    c = Conn(w, "10.0.0.1", 40001, "10.0.0.2", 50051)
+    c.put(1, PREFACE + frame(SETTINGS, 0, 0))
+    c.put(0, frame(SETTINGS, 0, 0))
+    for i in range(n):
+        sid = 2 * i + 1
+        c.put(1, frame(HEADERS, END_HEADERS, sid, grpc_req("/svc/M%d" % (i % 7), "r%d" % i)) +
+              frame(DATA, END_STREAM, sid, b"\0\0\0\0\x03abc"))
+        c.put(0, frame(HEADERS, END_HEADERS, sid, idx(8)) + frame(DATA, 0, sid, b"\0\0\0\0\x02ok") +
+              frame(HEADERS, END_HEADERS | END_STREAM, sid, lit("grpc-status", "0")))
+    c.close()
+
+
 def main(d):
+    if len(sys.argv) > 3 and sys.argv[2] == "--many":
+        w = Writer(d + "/many.pcap")
+        many(w, int(sys.argv[3]))
+        w.close()
+        return
     w = Writer(d + "/h2.pcap")
     good(w)
     w.close()
