@@ -438,8 +438,8 @@ static int inflate(h2v *v, const unsigned char *in, size_t inlen, int final)
             nghttp2_hd_inflate_end_headers(v->inf);
             return PB_OK;
         }
-        if (!(fl & NGHTTP2_HD_INFLATE_EMIT) && !inlen)
-            return PB_OK;
+        if (!(fl & NGHTTP2_HD_INFLATE_EMIT)) /* all input taken, or no progress */
+            return inlen ? 1 : PB_OK;
     }
 }
 
