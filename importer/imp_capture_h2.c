@@ -166,18 +166,14 @@ int cap_notes_meta(const cap *c, pb_trace *t)
 /* ------------------------------------------------------------------ */
 /* detection and the peers' settings */
 
-/* the first bytes of direction dir's first view into out (up to want);
- * stops at bytes that were not captured */
-static size_t first_bytes(const cap *c, const cap_seg *s, size_t n, int dir,
-                          unsigned char *out, size_t want)
+/* the first bytes of the view that starts at s[0] (of s[0..n)) into out
+ * (up to want); stops at bytes that were not captured */
+static size_t first_bytes(const cap *c, const cap_seg *s, size_t n, unsigned char *out,
+                          size_t want)
 {
-    size_t i = 0, got = 0;
-    while (i < n && s[i].dir != dir)
-        i++;
-    if (i == n)
-        return 0;
-    uint8_t view = s[i].view;
-    for (; i < n && s[i].dir == dir && s[i].view == view && got < want; i++) {
+    size_t got = 0;
+    for (size_t i = 0; i < n && s[i].dir == s[0].dir && s[i].view == s[0].view && got < want;
+         i++) {
         if (s[i].kind == CAP_END)
             break;
         size_t t = s[i].plen < want - got ? s[i].plen : want - got;
@@ -190,34 +186,53 @@ static size_t first_bytes(const cap *c, const cap_seg *s, size_t n, int dir,
     return got;
 }
 
+/* the index in s[0..n) where the next view (or direction) starts */
+static size_t next_view(const cap_seg *s, size_t n, size_t i)
+{
+    size_t e = i;
+    while (e < n && s[e].dir == s[i].dir && s[e].view == s[i].view)
+        e++;
+    return e;
+}
+
 int cap_h2_detect(const cap *c, const cap_seg *s, size_t n)
 {
-    unsigned char b[PREFACE_LEN];
-    return first_bytes(c, s, n, CAP_C2S, b, sizeof b) == PREFACE_LEN &&
-           !memcmp(b, PREFACE, PREFACE_LEN);
+    /* any view of the client's stream that captured the whole preface */
+    for (size_t i = 0; i < n && s[i].dir == CAP_C2S; i = next_view(s, n, i)) {
+        unsigned char b[PREFACE_LEN];
+        if (first_bytes(c, s + i, n - i, b, sizeof b) == PREFACE_LEN &&
+            !memcmp(b, PREFACE, PREFACE_LEN))
+            return 1;
+    }
+    return 0;
 }
 
 /* SETTINGS_MAX_FRAME_SIZE from the first SETTINGS frame of direction dir
- * (a peer's first frame is its SETTINGS): the largest frame the other
- * direction may send.  A later change is not followed. */
+ * (a peer's first frame is its SETTINGS), in any view that captured it:
+ * the largest frame the other direction may send.  A later change is not
+ * followed. */
 static uint32_t peer_max_frame(const cap *c, const cap_seg *s, size_t n, int dir)
 {
-    unsigned char b[PREFACE_LEN + 9 + 6 * 32];
-    size_t skip = dir == CAP_C2S ? PREFACE_LEN : 0;
-    size_t got = first_bytes(c, s, n, dir, b, sizeof b);
     uint32_t mx = H2_DEFAULT_FRAME;
-    if (got < skip + 9 || b[skip + 3] != F_SETTINGS)
-        return mx;
-    size_t len = (size_t)b[skip] << 16 | (size_t)b[skip + 1] << 8 | b[skip + 2];
-    const unsigned char *p = b + skip + 9;
-    if (len > got - skip - 9)
-        len = got - skip - 9;
-    for (size_t o = 0; o + 6 <= len; o += 6) {
-        uint32_t id = (uint32_t)p[o] << 8 | p[o + 1];
-        uint32_t v = (uint32_t)p[o + 2] << 24 | (uint32_t)p[o + 3] << 16 |
-                     (uint32_t)p[o + 4] << 8 | p[o + 5];
-        if (id == 5 && v > mx && v <= H2_LARGEST_FRAME)
-            mx = v;
+    size_t skip = dir == CAP_C2S ? PREFACE_LEN : 0;
+    for (size_t i = 0; i < n; i = next_view(s, n, i)) {
+        if (s[i].dir != dir)
+            continue;
+        unsigned char b[PREFACE_LEN + 9 + 6 * 32];
+        size_t got = first_bytes(c, s + i, n - i, b, sizeof b);
+        if (got < skip + 9 || b[skip + 3] != F_SETTINGS)
+            continue;
+        size_t len = (size_t)b[skip] << 16 | (size_t)b[skip + 1] << 8 | b[skip + 2];
+        const unsigned char *p = b + skip + 9;
+        if (len > got - skip - 9)
+            len = got - skip - 9;
+        for (size_t o = 0; o + 6 <= len; o += 6) {
+            uint32_t id = (uint32_t)p[o] << 8 | p[o + 1];
+            uint32_t v = (uint32_t)p[o + 2] << 24 | (uint32_t)p[o + 3] << 16 |
+                         (uint32_t)p[o + 4] << 8 | p[o + 5];
+            if (id == 5 && v > mx && v <= H2_LARGEST_FRAME)
+                mx = v;
+        }
     }
     return mx;
 }
@@ -739,9 +754,7 @@ int cap_h2_conn(cap *c, pb_trace *t, const cap_seg *s, size_t n,
     uint32_t maxf[2] = {peer_max_frame(c, s, n, CAP_S2C), peer_max_frame(c, s, n, CAP_C2S)};
     int rc = PB_OK;
     for (size_t a = 0; a < n && rc == PB_OK;) {
-        size_t e = a;
-        while (e < n && s[e].dir == s[a].dir && s[e].view == s[a].view)
-            e++;
+        size_t e = next_view(s, n, a);
         h2v v = {.c = c, .t = t, .push = push, .ctx = ctx, .reqk = &reqk, .nreq = nreq,
                  .conn = s[a].conn, .dir = s[a].dir, .view = s[a].view,
                  .maxframe = maxf[s[a].dir & 1],

@@ -9,7 +9,8 @@
 # CONTINUATION, garbage, a capture ending inside a frame) is counted with a
 # note naming the file and connection; cut and mutated captures never crash;
 # two tiny programs speaking HTTP/2 under pbcapture give the expected
-# messages, threads and receipt times.
+# messages, threads and receipt times, and with the client's payload cap
+# too small, the server's views alone.
 set -u
 B="$PB_BIN"; R="$PB_ROOT"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 missing"; exit 77; }
@@ -114,4 +115,19 @@ awk -F, '!/^#/ && $1 != "id" {
           if (got != want) { print "FAIL: h2peer messages\n got  " got "\n want " want; exit 1 } }' "$d/cap.csv" || exit 1
 "$B/infer" --algo truth "$d/cap.csv" | "$B/score" --truth "$d/cap.csv" --no-header | awk -F, '$14 != 1 { exit 1 }' ||
     fail "the oracle is not exact on the h2peer capture"
+# the client captured with a 16-byte payload cap: its views lose the
+# preface and the answers' header blocks (truncated, noted), the server's
+# views still give every message
+"$B/pbcapture" -o "$d/cap16" --name srv -- python3 "$G/h2peer.py" server "$d/port16" &
+srv=$!
+i=0; while [ ! -s "$d/port16" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$d/port16" ] || fail "h2peer server did not start"
+"$B/pbcapture" -o "$d/cap16" --name cli --payload 16 -- python3 "$G/h2peer.py" client "$(cat "$d/port16")" > /dev/null ||
+    fail "h2peer client under pbcapture --payload 16"
+wait "$srv"; srv=""
+"$B/importtrace" "$d/cap16" > "$d/cap16.csv" 2> "$d/cap16.err" || { cat "$d/cap16.err"; fail "import of the capped h2 events"; }
+grep -q 'requests=2 responses=2 pairs=2 unanswered=0 unrequested=0 no_request_id=0 non_http=0 truncated=2 cut=0 .* http2=1 malformed=0' "$d/cap16.csv" ||
+    { grep capture: "$d/cap16.csv"; fail "--payload 16: counts"; }
+grep -q "warning: .*cap16: connection .*HTTP/2 (client to server, as written): bytes of a connection preface were not captured" "$d/cap16.err" ||
+    { cat "$d/cap16.err"; fail "--payload 16: no note on the client's views"; }
 echo ok

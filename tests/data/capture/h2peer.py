@@ -8,12 +8,12 @@ bin/pbcapture:
                               answer 3 first (gRPC trailers), then 1
   h2peer.py client PORT       preface, SETTINGS, stream 1's head, stream
                               3's head (HEADERS + CONTINUATION), both
-                              bodies, then read until both answers ended;
-                              prints the statuses it read
+                              bodies, then read (64 KiB at a time) until
+                              both answers ended; prints their streams
 
 Frames and header blocks are built as in mkh2pcap.py (HPACK literals, no
-Huffman); each frame is one write, and the server reads a frame header,
-then its payload."""
+Huffman); each frame is one write; the server reads a frame header, then
+its payload."""
 import os
 import socket
 import struct
@@ -81,11 +81,20 @@ def client(port):
     s.sendall(frame(CONT, END_HEADERS, 3, blk[10:]))
     s.sendall(frame(DATA, END_STREAM, 1, b"\0\0\0\0\x02hi"))
     s.sendall(frame(DATA, END_STREAM, 3, b"\0\0\0\0\x04abcd"))
-    got = []
+    # the client reads as real ones do: whatever is there, up to 64 KiB, so
+    # one read may hold several frames or end inside one
+    got, buf = [], b""
     while len(got) < 2:
-        ftype, flags, sid, payload = read_frame(s)
-        if ftype == HEADERS and flags & END_STREAM:
-            got.append(sid)
+        r = s.recv(65536)
+        if not r:
+            raise EOFError
+        buf += r
+        while len(buf) >= 9 and len(buf) >= 9 + struct.unpack("!I", b"\0" + buf[:3])[0]:
+            n = struct.unpack("!I", b"\0" + buf[:3])[0]
+            ftype, flags, sid = buf[3], buf[4], struct.unpack("!I", buf[5:9])[0] & 0x7fffffff
+            buf = buf[9 + n:]
+            if ftype == HEADERS and flags & END_STREAM:
+                got.append(sid)
     print("answers on streams", *got)
     s.close()
 
