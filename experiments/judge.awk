@@ -5,7 +5,7 @@
 # rule (AWKLIB), the report.d/*.sh sections and lib.sh's aggregate load it
 # with -f; tests/sh/test_judge.sh checks it against hand-worked numbers.
 #
-#   judge_tq(df)                t(0.975, df), df = 1 .. 30 (gsl_cdf_tdist_Pinv);
+#   judge_tq(df)                t(0.975, df), df = 1 .. 30 (gsl_cdf_tdist_Pinv, 6 decimals);
 #                               above 30 the value at 30 (a slightly wider
 #                               interval); 0 for df < 1
 #   judge_add(k, v)             add one seed's value v to the sample k
@@ -49,9 +49,9 @@
 function judge_tq(df) {
     if (df < 1) return 0
     if (!JUDGE_TQ_OK) {
-        split("12.7062 4.3027 3.1824 2.7764 2.5706 2.4469 2.3646 2.3060 2.2622 2.2281 " \
-              "2.2010 2.1788 2.1604 2.1448 2.1314 2.1199 2.1098 2.1009 2.0930 2.0860 " \
-              "2.0796 2.0739 2.0687 2.0639 2.0595 2.0555 2.0518 2.0484 2.0452 2.0423", JUDGE_TQ, " ")
+        split("12.706205 4.302653 3.182446 2.776445 2.570582 2.446912 2.364624 2.306004 2.262157 2.228139 " \
+              "2.200985 2.178813 2.160369 2.144787 2.131450 2.119905 2.109816 2.100922 2.093024 2.085963 " \
+              "2.079614 2.073873 2.068658 2.063899 2.059539 2.055529 2.051831 2.048407 2.045230 2.042272", JUDGE_TQ, " ")
         JUDGE_TQ_OK = 1
     }
     if (df > 30) df = 30
