@@ -11,8 +11,10 @@
 #     --algos LIST  the algorithms: items separated by commas, each
 #                 NAME[:SET=VALUE...] or exec:COMMAND (default $PB_ALGOS,
 #                 else every algorithm and mode: experiments/pairs.sh)
-#     --points P  tiny, quick (default) or full (experiments/pairs.sh), or a
-#                 file of point lines SERIES|X|RECIPE|ITEM
+#     --points P  tiny, quick (default) or full (experiments/pairs.sh), big
+#                 (the 2 M-message timing point: nesting, or each --algos
+#                 item, on a 2,000,000-message multi-tier trace), SET+big
+#                 (both), or a file of point lines SERIES|X|RECIPE|ITEM
 #     --seeds N   seeds per point (default 5)
 #     --set-a ALGO:NAME=VALUE, --set-b ALGO:NAME=VALUE
 #                 add -s NAME=VALUE to that side's runs of ALGO (repeatable)

@@ -837,6 +837,10 @@ cat <<'EOF'
 
 EOF
 if have table1.md; then cat "$out/table1.md"; echo; fi
+if have table1_scaling.png; then
+    img table1_scaling "Table 1 workloads: CPU seconds and peak memory against trace length on log axes, one curve per algorithm of the list (--algos), one run per workload"
+    echo
+fi
 dathead table1
 echo
 
