@@ -20,9 +20,11 @@
 # negatives or positives everywhere, so the figure says nothing about the
 # claim); exact (oracle); no claim in the paper (a method shown for
 # comparison); not run / not measured; undecided (FROM to TO): the 95 %
-# intervals over the seeds allow either verdict (Figure 17's 1/N rule; more
-# seeds decide).  Rules are written next to each
-# figure below, and in docs/experiments.md.
+# intervals over the seeds allow either verdict (more seeds decide);
+# undecided (too few seeds: 1; the means alone: V): one seed, no interval.
+# Every rule is judged from the intervals over the seeds with
+# experiments/judge.awk (in front of AWKLIB).  Rules are written next to
+# each figure below, and in docs/experiments.md.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 out=${PB_OUT:-$ROOT/out/figures}

@@ -49,4 +49,21 @@ v=$(awk -F'\t' '$3 ~ /idle/ { print $5 }' "$o/verdicts.tsv")
 v=$(awk -F'\t' '$3 ~ /busy/ { print $5 }' "$o/verdicts.tsv")
 [ "$v" = "differs" ] || { cat "$o/verdicts.tsv"; fail "a clear rise of 0.1 gave '$v', expected differs"; }
 grep -q 'difference \[0.00, 0.03\]); 95 % t intervals over 3 seeds' "$o/verdicts.tsv" || { cat "$o/verdicts.tsv"; fail "interval and seeds not in the measured column"; }
-echo "PASS judge.awk: intervals, undecided, counts, report rows"
+# the mail relay's FP band rule (experiments/conv_mail_verdicts.awk): 8
+# quanta, 2 seeds each, one quantum in 15-35 %: "differs" (the old
+# whole-signal rule said "partly" as soon as the range touched the band);
+# 6 of 8 in band: agrees; one seed per quantum: undecided, too few seeds
+mail() { # SEEDS FP_RATES...
+    _ns=$1; shift
+    echo "trace,computation,mu,seed,trace_messages,true_patterns,inferred_patterns,pattern_fp,pattern_fp_rate,inferred_patterns_min100,pattern_fp_min100,pattern_fp_rate_min100,frequent_true,frequent_missed,roots"
+    _m=0
+    for _f in "$@"; do _m=$((_m + 1))
+        for _s in $(seq 1 "$_ns"); do echo "mailrelay,paper,$((_m * 90)),$_s,1000,8,10,1,$(awk -v f="$_f" -v s="$_s" 'BEGIN { print f + 0.002 * s }'),0,0,,3,0,"; done
+    done
+}
+for case in "2 0.02 0.03 0.05 0.25 0.6 0.7 0.8 0.9|differs" "2 0.2 0.25 0.3 0.22 0.28 0.24 0.6 0.7|agrees" "1 0.2 0.25 0.3 0.22 0.28 0.24 0.6 0.7|undecided (too few seeds: 1; the means alone: agrees)"; do
+    mail ${case%|*} >"$tmp/conv_mail.dat"
+    v=$(awk -F, -f "$J" -f experiments/conv_mail_verdicts.awk -v comp=paper -v lab=x -v ser=y "$tmp/conv_mail.dat" | awk -F'\t' 'NR == 1 { print $5 }')
+    [ "$v" = "${case#*|}" ] || fail "mail relay FP band, case '${case%|*}': got '$v', expected '${case#*|}'"
+done
+echo "PASS judge.awk: intervals, undecided, counts, report rows, the mail relay band rule"
