@@ -640,9 +640,9 @@ EXPORT int connect(int fd, const struct sockaddr *a, socklen_t al)
     return r;
 }
 
-EXPORT int close(int fd)
+/* fd is about to be closed: its close event, and forget what was known */
+static void closing(int fd)
 {
-    if (!real.close) pbcapture_init();
     if (g_on && !t_inside && fd >= 0 && fd < MAXFD &&
         atomic_load_explicit(&fd_kind[fd], memory_order_relaxed) == 1)
         record(fd, "close", 0, NULL, NULL, 0);
@@ -650,6 +650,12 @@ EXPORT int close(int fd)
         addr_forget(fd);
         atomic_store_explicit(&fd_kind[fd], 0, memory_order_relaxed);
     }
+}
+
+EXPORT int close(int fd)
+{
+    if (!real.close) pbcapture_init();
+    closing(fd);
     return real.close(fd);
 }
 
@@ -658,14 +664,7 @@ EXPORT int close(int fd)
 EXPORT int fclose(FILE *f)
 {
     if (!real.fclose) pbcapture_init();
-    int fd = f ? fileno(f) : -1;
-    if (g_on && !t_inside && fd >= 0 && fd < MAXFD &&
-        atomic_load_explicit(&fd_kind[fd], memory_order_relaxed) == 1)
-        record(fd, "close", 0, NULL, NULL, 0);
-    if (fd >= 0 && fd < MAXFD) {
-        addr_forget(fd);
-        atomic_store_explicit(&fd_kind[fd], 0, memory_order_relaxed);
-    }
+    closing(f ? fileno(f) : -1);
     return real.fclose(f);
 }
 
