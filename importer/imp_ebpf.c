@@ -204,22 +204,11 @@ static int ep_of(cap *c, uint32_t ip, uint16_t port, uint32_t *out)
     return cap_ep(c, b, (size_t)l, out);
 }
 
-/* the observing process of endpoint ep, else of its address: process
- * index + 1, 0 when none (procs_of[ep] filled from the local endpoints) */
-static uint32_t proc_at(const cap *c, const uint32_t *proc_of_ep, uint32_t ep)
+/* the address part of endpoint text "IP:PORT" */
+static size_t ip_len(const char *ep)
 {
-    if (proc_of_ep[ep])
-        return proc_of_ep[ep];
-    const char *e = pb_strtab_str(c->eps, ep);
-    const char *colon = strrchr(e, ':');
-    size_t il = colon ? (size_t)(colon - e) : strlen(e);
-    size_t n = pb_strtab_count(c->eps);
-    for (uint32_t k = 0; k < n; k++) {
-        const char *o = pb_strtab_str(c->eps, k);
-        if (proc_of_ep[k] && !strncmp(o, e, il) && o[il] == ':')
-            return proc_of_ep[k];
-    }
-    return 0;
+    const char *colon = strrchr(ep, ':');
+    return colon ? (size_t)(colon - ep) : strlen(ep);
 }
 
 static const struct {
@@ -318,40 +307,41 @@ int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err)
         if ((rc = ep_of(c, ev[i].lip, ev[i].lport, &lep[i])) == PB_OK)
             rc = ep_of(c, ev[i].rip, ev[i].rport, &rep[i]);
     }
+    /* processes by tgid (tg: "TGID" -> index; tg_proc: its process + 1) */
+    pb_strtab *tg = NULL;
+    uint32_t *tgi = malloc(ne * sizeof *tgi), *tg_proc = NULL;
+    if (!tgi || pb_strtab_init(&tg) != PB_OK)
+        rc = PB_ENOMEM;
+    for (size_t i = 0; i < ne && rc == PB_OK; i++) {
+        char nb[24];
+        int l = snprintf(nb, sizeof nb, "%lu", (unsigned long)ev[i].proc);
+        rc = pb_strtab_intern(tg, nb, (size_t)l, &tgi[i]);
+    }
+    if (rc == PB_OK && !(tg_proc = calloc(pb_strtab_count(tg) + 1, sizeof *tg_proc)))
+        rc = PB_ENOMEM;
+    /* pass 0: receivers of requests, by that endpoint; pass 1: the rest */
     for (int pass = 0; pass < 2 && rc == PB_OK; pass++)
         for (size_t i = 0; i < ne && rc == PB_OK; i++) {
-            char key[96], probe[32];
-            int pl = snprintf(probe, sizeof probe, "\t%lu", (unsigned long)ev[i].proc);
-            /* pass 0: receivers of requests; pass 1: every other process */
-            int known = 0;
-            size_t np = pb_strtab_count(c->procs);
-            for (uint32_t k = 0; k < np && !known; k++) {
-                const char *t = strchr(pb_strtab_str(c->procs, k), '\t');
-                known = t && !strncmp(t, probe, (size_t)pl) && !t[pl];
-            }
-            if (known || (pass == 0 && (ev[i].send || !ev[i].request)))
+            if (tg_proc[tgi[i]] || (pass == 0 && (ev[i].send || !ev[i].request)))
                 continue;
-            int l = pass == 0
-                        ? snprintf(key, sizeof key, "%s%s", pb_strtab_str(c->eps, lep[i]), probe)
-                        : snprintf(key, sizeof key, "pid%lu%s", (unsigned long)ev[i].proc, probe);
+            char key[96];
+            int l = pass == 0 ? snprintf(key, sizeof key, "%s\t%lu",
+                                         pb_strtab_str(c->eps, lep[i]),
+                                         (unsigned long)ev[i].proc)
+                              : snprintf(key, sizeof key, "pid%lu\t%lu",
+                                         (unsigned long)ev[i].proc, (unsigned long)ev[i].proc);
             uint32_t idx;
-            rc = pb_strtab_intern(c->procs, key, (size_t)l, &idx);
+            if ((rc = pb_strtab_intern(c->procs, key, (size_t)l, &idx)) == PB_OK)
+                tg_proc[tgi[i]] = idx + 1;
         }
+    for (size_t i = 0; i < ne && rc == PB_OK; i++)
+        pidx[i] = tg_proc[tgi[i]];
+    pb_strtab_close(tg);
+    free(tgi);
+    free(tg_proc);
     if (rc != PB_OK)
         goto out;
     c->st.processes = pb_strtab_count(c->procs);
-    for (size_t i = 0; i < ne; i++) {
-        char probe[32];
-        int pl = snprintf(probe, sizeof probe, "\t%lu", (unsigned long)ev[i].proc);
-        size_t np = pb_strtab_count(c->procs);
-        for (uint32_t k = 0; k < np; k++) {
-            const char *t = strchr(pb_strtab_str(c->procs, k), '\t');
-            if (t && !strncmp(t, probe, (size_t)pl) && !t[pl]) {
-                pidx[i] = k + 1;
-                break;
-            }
-        }
-    }
     /* connections: the client is the side that sends requests */
     for (size_t i = 0; i < ne && rc == PB_OK; i++) {
         int client_side = ev[i].send == ev[i].request;
@@ -377,16 +367,34 @@ int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err)
         rc = PB_ENOMEM;
         goto out;
     }
-    for (size_t i = 0; i < ne; i++)
+    pb_strtab *ips = NULL; /* observed addresses -> ip_proc */
+    uint32_t *ip_proc = calloc(neps + 1, sizeof *ip_proc);
+    if (!ip_proc || pb_strtab_init(&ips) != PB_OK)
+        rc = PB_ENOMEM;
+    for (size_t i = 0; i < ne && rc == PB_OK; i++) {
+        const char *e = pb_strtab_str(c->eps, lep[i]);
+        uint32_t ii;
         if (!proc_of_ep[lep[i]])
             proc_of_ep[lep[i]] = pidx[i];
-    for (size_t k = 0; k < c->nconns; k++) {
-        cap_conn_t *cc = &c->conns[k];
-        if (!cc->client_proc)
-            cc->client_proc = proc_at(c, proc_of_ep, cc->client);
-        if (!cc->server_proc)
-            cc->server_proc = proc_at(c, proc_of_ep, cc->server);
+        if ((rc = pb_strtab_intern(ips, e, ip_len(e), &ii)) == PB_OK && !ip_proc[ii])
+            ip_proc[ii] = pidx[i];
     }
+    for (size_t k = 0; k < c->nconns && rc == PB_OK; k++) {
+        cap_conn_t *cc = &c->conns[k];
+        for (int side = 0; side < 2; side++) {
+            uint32_t *pp = side ? &cc->server_proc : &cc->client_proc;
+            uint32_t ep = side ? cc->server : cc->client, ii;
+            const char *e = pb_strtab_str(c->eps, ep);
+            if (!*pp)
+                *pp = proc_of_ep[ep];
+            if (!*pp && pb_strtab_find(ips, e, ip_len(e), &ii) == 1)
+                *pp = ip_proc[ii];
+        }
+    }
+    pb_strtab_close(ips);
+    free(ip_proc);
+    if (rc != PB_OK)
+        goto out;
     /* stream positions: sequence numbers from the lowest of either view of
      * each (connection, direction), when every event there has one */
     memset(seq_all, 1, 2 * c->nconns + 1);
