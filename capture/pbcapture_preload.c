@@ -316,6 +316,33 @@ static int is_tcp(int fd)
 
 static const char hexd[] = "0123456789abcdef";
 
+/* v in decimal and a space at o; the end */
+static char *put_int(char *o, long long v)
+{
+    char t[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        t[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *o++ = '-';
+    while (n)
+        *o++ = t[--n];
+    *o++ = ' ';
+    return o;
+}
+
+/* s and a space at o; the end */
+static char *put_str(char *o, const char *s)
+{
+    while (*s)
+        *o++ = *s++;
+    *o++ = ' ';
+    return o;
+}
+
 static long long now_ns(void)
 {
     struct timespec ts;
@@ -357,11 +384,17 @@ static void record_at(long long stamp, int fd, const char *op, ssize_t bytes,
         t_inside = 0;
         return;
     }
+    /* "TS PID TID FD OP BYTES LOCAL REMOTE ", by hand: snprintf was a
+     * third of an event's cost */
     char *o = b->data + b->len;
-    int n = snprintf(o, 400, "%lld %d %d %d %s %lld %s %s ",
-                     stamp, (int)g_pid,
-                     (int)b->tid, fd, op, (long long)bytes, local, remote);
-    o += n;
+    o = put_int(o, stamp);
+    o = put_int(o, g_pid);
+    o = put_int(o, b->tid);
+    o = put_int(o, fd);
+    o = put_str(o, op);
+    o = put_int(o, bytes);
+    o = put_str(o, local);
+    o = put_str(o, remote);
     size_t left = keep;
     if (data) {
         const unsigned char *p = data;
