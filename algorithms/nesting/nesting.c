@@ -1329,6 +1329,13 @@ uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i)
     return i < s->npairs && s->cand_off ? s->cand_off[i + 1] - s->cand_off[i] : 0;
 }
 
+uint32_t nesting_pair_candidate(const nesting *s, uint32_t i, uint32_t k)
+{
+    if (k >= nesting_pair_ncandidates(s, i) || !s->cand)
+        return NONE;
+    return s->cand[s->cand_off[i] + k];
+}
+
 /* ------------------------------------------------------------------ */
 /* Sliding-window pieces (nesting_int.h) */
 

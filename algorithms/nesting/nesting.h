@@ -81,6 +81,11 @@ uint32_t nesting_pair_parent(const nesting *s, uint32_t i);
 /* Number of candidate parents of pair i (0 = it roots a path). */
 uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i);
 
+/* Candidate parent k (0 .. nesting_pair_ncandidates - 1) of pair i, a pair
+ * number; the candidates are listed in the order their calls were sent.
+ * NESTING_NONE when i or k is out of range. */
+uint32_t nesting_pair_candidate(const nesting *s, uint32_t i, uint32_t k);
+
 /* Scoreboard value (after smoothing, if on) for nesting a B->C call at
  * delay `delta` after an A->B call; 0 when the triple never occurred. */
 double nesting_scoreboard(const nesting *s, uint32_t a, uint32_t b,

@@ -8,6 +8,12 @@
 #             all three penalties
 #   linking   k=24 on an 8,000-message trace (capped at 50,000 instances)
 #   nesting   hist_bins=100000 smooth_width=100 on 8,000 messages
+#   alt       a chain alternating two nodes (A->B->A->B ...) D levels
+#             deep, with call ids (issue 29): half the chain is open at
+#             every node, max_candidates (1024) caps the candidates, and
+#             the sweep reads them from an ordered open set, so CPU per
+#             level stays flat from D=20,000 to 100,000 (whole trace and
+#             -s window=1s)
 # PB_BENCH_QUICK=1 divides the sizes by 10.
 set -u
 : "${PB_BIN:?}"
@@ -58,4 +64,23 @@ run "$M messages: nesting hist_bins=1e5 smooth_width=100" "$PB_BIN/infer" --algo
     -s hist_bins=100000 -s smooth=1 -s smooth_width=100 "$dir/m.csv"
 run "$M messages: convolution, every filter off" "$PB_BIN/infer" --algo convolution \
     -s filter_count=0 -s filter_depth=0 -s filter_cycle=0 -s filter_negative=0 -s filter_chance=0 "$dir/m.csv"
-rm -f "$dir/out"
+
+# runc LABEL LEVELS CMD...: a row with CPU (user + sys) and CPU per 1000 levels
+runc() {
+    label=$1 lv=$2
+    shift 2
+    /usr/bin/time -f "%e %M %U %S" -o "$dir/time" "$@" > "$dir/out" 2> "$dir/err"
+    rc=$?
+    awk -v l="$label" -v rc=$rc -v lv="$lv" '{ printf "%-44s %8.2f s %8.1f MB  exit %d  CPU %.2f s, %.3f s per 1000 levels\n",
+        l, $1, $2 / 1024, rc, $3 + $4, 1000 * ($3 + $4) / lv }' "$dir/time"
+}
+for A in $((20000 / div)) $((100000 / div)); do
+    awk -v D=$A 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid"; id = 0
+        for (i = 0; i < D; i++) { s = i % 2 ? "B" : "A"; d = i % 2 ? "A" : "B"
+            printf "%d,%.6f,%.6f,%s,%s,call,%d\n", id++, i * 1e-6, i * 1e-6 + 5e-7, s, d, i + 1 }
+        for (i = D - 1; i >= 0; i--) { t = (2 * D - i) * 1e-6; s = i % 2 ? "B" : "A"; d = i % 2 ? "A" : "B"
+            printf "%d,%.6f,%.6f,%s,%s,return,%d\n", id++, t, t + 5e-7, d, s, i + 1 } }' > "$dir/alt.csv"
+    runc "alt D=$A: nesting" $A "$PB_BIN/infer" --algo nesting "$dir/alt.csv"
+    runc "alt D=$A: nesting -s window=1s" $A "$PB_BIN/infer" --algo nesting -s window=1s "$dir/alt.csv"
+done
+rm -f "$dir/out" "$dir/alt.csv"
