@@ -6,9 +6,12 @@
  *      (sender, receiver, callid); a missing or repeated callid falls back
  *      to "earliest unmatched call" (5.1.1.1);
  *   2. sweep the matched pairs in return order keeping, per node, the set
- *      of open calls into it; the candidate parents of a pair are the open
- *      calls into its caller made earlier; each candidate adds 1/|parents|
- *      to the scoreboard histogram of its (A, B, C) triple;
+ *      of open calls into it in sending order (oset, nesting_int.h); the
+ *      candidate parents of a pair are the open calls into its caller made
+ *      earlier, a prefix of that set, of which the max_candidates sent
+ *      last are read from its end (O(log n + kept) a pair, however many
+ *      are open); each candidate adds 1/|parents| to the scoreboard
+ *      histogram of its (A, B, C) triple;
  *   3. optionally smooth the histograms, then choose every pair's parent
  *      (scoreboard value times the three child penalties, ties to the
  *      earliest parent);

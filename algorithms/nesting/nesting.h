@@ -57,7 +57,10 @@ typedef struct nesting nesting;
  * (sender, receiver, callid) key), list candidate parents, fill the
  * scoreboard (smoothed if asked) and choose each pair's parent.  params
  * must be valid (as set through nesting_options).  The view must stay alive
- * and unchanged until nesting_close.  *out is owned by the caller.
+ * and unchanged until nesting_close; its rows should be in time order (as
+ * every trace reader gives them: a view built out of order gets the same
+ * candidates, found by a scan of every open call, O(open) a pair instead of
+ * O(log open + max_candidates)).  *out is owned by the caller.
  * Returns PB_OK, PB_ENOMEM, PB_EINVAL (no type column: the algorithm needs
  * call/return marks; bad parameters) or PB_ERANGE (trace too large for
  * 32-bit indices). */
