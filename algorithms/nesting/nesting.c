@@ -963,21 +963,55 @@ static void kid_add(kidcount *t, size_t cap, uint32_t q, uint32_t dst)
     e->n++;
 }
 
+/* The return message indices of each parent's children so far, in the
+ * order they were given (children come in return order, so increasing):
+ * kret[q] holds nkids[q] of them, in room for the next power of two (at
+ * least 4).  NULL until the first child. */
+static int kret_add(uint32_t **kret, const uint32_t *nkids, uint32_t q, uint32_t r)
+{
+    uint32_t n = nkids[q];
+    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
+        size_t cap = n == 0 ? 4 : 2 * (size_t)n;
+        uint32_t *a = realloc(kret[q], cap * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        kret[q] = a;
+    }
+    kret[q][n] = r;
+    return PB_OK;
+}
+
 /* The three child penalties of 5.1.1.3 as one factor.  ca: children of q
  * so far; cs: those calling the same node as c.  The overlapping children
  * are found without a scan of all of q's children (that was quadratic in
  * the number of children of a parent): the list holds them newest first,
  * so their returns come in decreasing order, and the ones that return
- * after c's call (the only ones that can overlap c) are a prefix. */
+ * after c's call (the only ones that can overlap c) are a prefix.  With
+ * kret (row order, below) that prefix is counted by a binary search, so K
+ * children of one parent, all open at once, cost O(K log K), not K^2. */
 static double penalty(const nesting *s, uint32_t q, uint32_t c,
                       const pb_msg *cm, const pb_msg *rm, uint32_t ca,
-                      uint32_t cs)
+                      uint32_t cs, uint32_t *const *kret)
 {
     uint32_t co = 0;
     /* without a skew window the file order is the order of events, also
      * between rows stamped at the same tick */
     const int by_row = s->p.skew_window == 0 && s->p.same_tick;
-    if (s->p.x != 0)
+    if (s->p.x != 0 && by_row && kret) {
+        /* a child k given before c returned before it, and was called
+         * before it returned (no skew window: calls precede their
+         * returns), so k overlaps c exactly when ret[k] > call[c]: a
+         * suffix of kret[q] */
+        uint32_t lo = 0, hi = ca;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (kret[q][mid] > s->call[c])
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        co = ca - lo;
+    } else if (s->p.x != 0)
         for (uint32_t k = s->first_child[q]; k != NONE; k = s->next_sib[k]) {
             if (by_row) {
                 if (s->ret[k] <= s->call[c])
@@ -1006,6 +1040,11 @@ static int choose(nesting *s)
     const int penalize = s->p.x != 0 || s->p.y != 0 || s->p.z != 0;
     int rc = PB_OK;
     uint32_t *nkids = calloc(s->npairs ? s->npairs : 1, sizeof *nkids);
+    /* the children's returns per parent, for the overlap count in row
+     * order (penalty) */
+    uint32_t **kret = NULL;
+    if (s->p.x != 0 && s->p.skew_window == 0 && s->p.same_tick)
+        kret = calloc(s->npairs ? s->npairs : 1, sizeof *kret);
     size_t kcap = 0;
     kidcount *kc = NULL;
     if (penalize && s->p.y != 0) {
@@ -1014,9 +1053,11 @@ static int choose(nesting *s)
             kcap *= 2;
         kc = calloc(kcap, sizeof *kc);
     }
-    if (!nkids || (penalize && s->p.y != 0 && !kc)) {
+    if (!nkids || (penalize && s->p.y != 0 && !kc) ||
+        (s->p.x != 0 && s->p.skew_window == 0 && s->p.same_tick && !kret)) {
         free(nkids);
         free(kc);
+        free(kret);
         return PB_ENOMEM;
     }
     for (uint32_t c = 0; c < s->npairs; c++) {
@@ -1038,6 +1079,8 @@ static int choose(nesting *s)
             uint32_t q = s->pair_of_msg[pr];
             if (q == NONE || s->ret[q] != pr)
                 continue; /* its call is before this view: an old path */
+            if (kret && (rc = kret_add(kret, nkids, q, s->ret[c])) != PB_OK)
+                break;
             s->parent[c] = q;
             s->next_sib[c] = s->first_child[q];
             s->first_child[q] = c;
@@ -1063,7 +1106,7 @@ static int choose(nesting *s)
             double v = h == NONE ? 0.0 : s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)];
             if (penalize)
                 v *= penalty(s, q, c, cm, rm, nkids[q],
-                             kc ? kid_get(kc, kcap, q, cm->dst) : 0);
+                             kc ? kid_get(kc, kcap, q, cm->dst) : 0, kret);
             /* ties go to the earliest parent */
             if (v > bestv || (v == bestv && s->call[q] < s->call[best])) {
                 bestv = v;
@@ -1096,6 +1139,10 @@ static int choose(nesting *s)
         if (s->share)
             s->share[c] = k1 - k0 == 1 ? 1.0
                           : sumv > 0 ? bestv / sumv : 1.0 / (double)(k1 - k0);
+        if (rc != PB_OK)
+            break;
+        if (kret && (rc = kret_add(kret, nkids, best, s->ret[c])) != PB_OK)
+            break;
         s->parent[c] = best;
         s->next_sib[c] = s->first_child[best];
         s->first_child[best] = c;
@@ -1103,6 +1150,10 @@ static int choose(nesting *s)
         if (kc)
             kid_add(kc, kcap, best, cm->dst);
     }
+    if (kret)
+        for (uint32_t i = 0; i < s->npairs; i++)
+            free(kret[i]);
+    free(kret);
     free(nkids);
     free(kc);
     free(vbuf);

@@ -1,14 +1,18 @@
 /* The candidate parents of nesting (docs/nesting.md, "What it does", step
- * 2, and the max_candidates cap) against a brute-force reference written
- * from their definition, on random traces and on deep chains through two
- * nodes (issue 29): the sweep reads the open calls of a node as an ordered
- * set with an index, and must list exactly the pairs the definition names,
- * whatever the depth, the cap, the skew window, ties and call ids. */
+ * 2, and the max_candidates cap) and the parents chosen among them (step
+ * 4: scoreboard times the three child penalties) against brute-force
+ * references written from their definitions, on random traces, on deep
+ * chains through two nodes and on many parallel children of one parent
+ * (issue 29's follow-up): the sweep reads the open calls of a node as an
+ * ordered set with an index and the overlap penalty counts by binary
+ * search, and both must give exactly what the definitions name, whatever
+ * the depth, the cap, the skew window, ties and call ids. */
 #include "pbtest.h"
 #include "nesting.h"
 #include "pb_algo.h"
 
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdlib.h>
 
 static nesting_params defaults(void)
@@ -55,7 +59,7 @@ static int cmp_ev(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static const char *const NAMES[] = {"A", "B", "C"};
+static const char *const NAMES[] = {"A", "B", "C", "D"};
 
 /* One RPC from src into dst over [a, b] (ticks), and below it up to two
  * calls of dst (possibly overlapping, possibly at the same tick). */
@@ -176,8 +180,56 @@ static size_t brute(const nesting *s, const pb_trace_view *v, const nesting_para
     return got;
 }
 
-/* nesting's candidates of every pair against brute(); returns the number
- * of pairs whose candidates the cap cut (for the metadata check). */
+static double pw(uint32_t c, double e)
+{
+    return c == 0 || e == 0 ? 1.0 : pow(1.0 + c, -e);
+}
+
+/* The parent step 4 of docs/nesting.md chooses for pair c among its
+ * candidates cand[0..n), given the parents nesting chose for the pairs
+ * before it: the scoreboard value times (1 + overlapping)^-x (1 +
+ * same-callee)^-y (1 + any)^-z over the children given to that candidate
+ * so far (overlapping by row order without a skew window and with
+ * same_tick, else by time), the highest wins, ties to the earliest call. */
+static uint32_t brute_choice(const nesting *s, const pb_trace_view *v,
+                             const nesting_params *p, uint32_t c,
+                             const uint32_t *cand, size_t n)
+{
+    if (n == 0)
+        return NESTING_NONE;
+    if (n == 1)
+        return cand[0];
+    const pb_msg *m = v->msgs;
+    uint32_t cc = nesting_pair_call(s, c), cr = nesting_pair_return(s, c);
+    const int by_row = p->skew_window == 0 && p->same_tick;
+    uint32_t best = NESTING_NONE;
+    double bestv = -1.0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t q = cand[i], qc = nesting_pair_call(s, q);
+        uint32_t co = 0, cs = 0, ca = 0;
+        for (uint32_t k = 0; k < c; k++) {
+            if (nesting_pair_parent(s, k) != q)
+                continue;
+            uint32_t kc = nesting_pair_call(s, k), kr = nesting_pair_return(s, k);
+            ca++;
+            cs += m[kc].dst == m[cc].dst;
+            co += by_row ? kc < cr && cc < kr : m[kc].ts < m[cr].ts && m[cc].ts < m[kr].ts;
+        }
+        double val = nesting_scoreboard(s, m[qc].src, m[cc].src, m[cc].dst, m[cc].ts - m[qc].ts);
+        if (p->x != 0 || p->y != 0 || p->z != 0)
+            val *= pw(co, p->x) * pw(cs, p->y) * pw(ca, p->z);
+        if (val > bestv || (val == bestv && qc < nesting_pair_call(s, best))) {
+            bestv = val;
+            best = q;
+        }
+    }
+    return best;
+}
+
+/* nesting's candidates of every pair against brute(), and (without a skew
+ * window, which may break cycles afterwards; on small traces) its choice
+ * against brute_choice(); returns the number of pairs whose candidates the
+ * cap cut (for the metadata check). */
 static size_t compare(const pb_trace *t, const nesting_params *p, const char *what)
 {
     pb_error err;
@@ -210,6 +262,13 @@ static size_t compare(const pb_trace *t, const nesting_params *p, const char *wh
             PBT_FAIL("%s: pair %u: %u candidates, the definition gives %zu%s", what, c, nh, nw,
                      nh == nw ? " (other pairs)" : "");
             bad++;
+        } else if (p->skew_window == 0 && np <= 400) {
+            uint32_t bc = brute_choice(s, &v, p, c, want, nw);
+            if (bc != nesting_pair_parent(s, c)) {
+                PBT_FAIL("%s: pair %u: parent %u, the definition gives %u", what, c,
+                         nesting_pair_parent(s, c), bc);
+                bad++;
+            }
         }
     }
     CHECK(want && have);
@@ -271,6 +330,12 @@ TEST(random_traces)
             /* a skew window only on views in time order: the sweep's
              * window arithmetic reads the trace in order */
             p.skew_window = sorted && k % 2 ? (pb_ns)(1 + round % 3) * 1000000LL : 0;
+            if (k == 2 || k == 4) { /* the other two penalties */
+                p.y = 1;
+                p.z = 0.5;
+            }
+            if (round % 7 == 3)
+                p.x = 0;
             char what[96];
             snprintf(what, sizeof what, "round %d cap %d w %lld tick %d", round, p.max_cand,
                      (long long)p.skew_window, p.same_tick);
@@ -325,9 +390,49 @@ TEST(deep_chain_two_nodes)
     }
 }
 
+/* K calls of B into C, all open at once, while two calls into B are open
+ * (A->B and D->B): every child has two candidates, and the overlap penalty
+ * of each counts the siblings given before it (the case that was
+ * quadratic in K); sequential children too, and both with 1 ms ticks. */
+TEST(parallel_children)
+{
+    for (int variant = 0; variant < 4; variant++) {
+        evs e = {0};
+        const int K = 300;
+        uint64_t cid = 10;
+        push(&e, (ev){0, 0, 0, 1, PB_TYPE_CALL, 1});       /* A->B */
+        push(&e, (ev){1, 1, 3, 1, PB_TYPE_CALL, 2});       /* D->B */
+        for (int i = 0; i < K; i++) {
+            pb_ns a = variant & 1 ? 10 + i / 7 : 10 + 3 * (pb_ns)i;
+            pb_ns b = variant & 1 ? 10 + K / 7 + 5 + i / 5 : a + 1 + (i % 3);
+            push(&e, (ev){a, 10 + (unsigned long)i, 1, 2, PB_TYPE_CALL, cid + (uint64_t)i});
+            push(&e, (ev){b, 10 + (unsigned long)(K + i), 2, 1, PB_TYPE_RETURN, cid + (uint64_t)i});
+        }
+        push(&e, (ev){5000, 0, 1, 3, PB_TYPE_RETURN, 2});
+        push(&e, (ev){5001, 0, 1, 0, PB_TYPE_RETURN, 1});
+        pb_trace *t = build(&e, 1, NULL);
+        free(e.a);
+        if (!t) {
+            PBT_FAIL("building the trace");
+            return;
+        }
+        nesting_params p = defaults();
+        p.same_tick = variant < 2;
+        if (variant == 3) {
+            p.y = 1;
+            p.z = 1;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "parallel children, variant %d", variant);
+        compare(t, &p, what);
+        pb_trace_close(t);
+    }
+}
+
 int main(void)
 {
     RUN(random_traces);
     RUN(deep_chain_two_nodes);
+    RUN(parallel_children);
     return pbtest_exit();
 }
