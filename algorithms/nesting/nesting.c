@@ -785,6 +785,7 @@ static int sweep(nesting *s, pb_error *err)
     int sorted = 1;
     for (size_t i = 1; i < s->v.n && sorted; i++)
         sorted = msgs[i].ts >= msgs[i - 1].ts;
+    s->sorted = sorted;
     int rc = PB_OK;
     int sb_full = 0;    /* the scoreboard reached NESTING_SB_MAX_BYTES */
     size_t ai = 0;      /* next message to consider adding */
@@ -964,20 +965,37 @@ static void kid_add(kidcount *t, size_t cap, uint32_t q, uint32_t dst)
 }
 
 /* The return message indices of each parent's children so far, in the
- * order they were given (children come in return order, so increasing):
- * kret[q] holds nkids[q] of them, in room for the next power of two (at
- * least 4).  NULL until the first child. */
-static int kret_add(uint32_t **kret, const uint32_t *nkids, uint32_t q, uint32_t r)
+ * order they were given (children come in return order, so increasing),
+ * for the overlap count of penalty() without a walk over the siblings:
+ * ret[q] holds nkids[q] of them, in room for the next power of two (at
+ * least 4; NULL until the first child).  Used without a skew window (calls
+ * then precede their returns); mode 1 compares rows (same_tick), mode 2
+ * times (same_tick=0, rows in time order), where zc[q] counts the
+ * children of q that returned at the tick of its last child's return and
+ * were called at that tick too. */
+typedef struct kidrets {
+    int mode;          /* 0: walk the sibling list instead */
+    uint32_t **ret;
+    uint32_t *zc;
+} kidrets;
+
+static int kret_add(const nesting *s, kidrets *kr, const uint32_t *nkids, uint32_t q,
+                    uint32_t c)
 {
     uint32_t n = nkids[q];
     if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
         size_t cap = n == 0 ? 4 : 2 * (size_t)n;
-        uint32_t *a = realloc(kret[q], cap * sizeof *a);
+        uint32_t *a = realloc(kr->ret[q], cap * sizeof *a);
         if (!a)
             return PB_ENOMEM;
-        kret[q] = a;
+        kr->ret[q] = a;
     }
-    kret[q][n] = r;
+    if (kr->mode == 2) {
+        pb_ns t = rmsg(s, c)->ts;
+        uint32_t zero = cmsg(s, c)->ts == t;
+        kr->zc[q] = n > 0 && s->v.msgs[kr->ret[q][n - 1]].ts == t ? kr->zc[q] + zero : zero;
+    }
+    kr->ret[q][n] = s->ret[c];
     return PB_OK;
 }
 
@@ -986,31 +1004,37 @@ static int kret_add(uint32_t **kret, const uint32_t *nkids, uint32_t q, uint32_t
  * are found without a scan of all of q's children (that was quadratic in
  * the number of children of a parent): the list holds them newest first,
  * so their returns come in decreasing order, and the ones that return
- * after c's call (the only ones that can overlap c) are a prefix.  With
- * kret (row order, below) that prefix is counted by a binary search, so K
+ * after c's call (the only ones that can overlap c) are a prefix.  Without
+ * a skew window (kr->mode) that prefix is counted by a binary search, so K
  * children of one parent, all open at once, cost O(K log K), not K^2. */
 static double penalty(const nesting *s, uint32_t q, uint32_t c,
                       const pb_msg *cm, const pb_msg *rm, uint32_t ca,
-                      uint32_t cs, uint32_t *const *kret)
+                      uint32_t cs, const kidrets *kr)
 {
     uint32_t co = 0;
     /* without a skew window the file order is the order of events, also
      * between rows stamped at the same tick */
     const int by_row = s->p.skew_window == 0 && s->p.same_tick;
-    if (s->p.x != 0 && by_row && kret) {
-        /* a child k given before c returned before it, and was called
-         * before it returned (no skew window: calls precede their
-         * returns), so k overlaps c exactly when ret[k] > call[c]: a
-         * suffix of kret[q] */
+    if (s->p.x != 0 && kr->mode) {
+        /* a child k given before c returned before it (pairs come in
+         * return order) and was called before its own return (no skew
+         * window), so by rows it overlaps c exactly when ret[k] >
+         * call[c]: a suffix of kr->ret[q]; by times when its return is
+         * after c's call and its call before c's return, i.e. the
+         * returns after c's call less those called and returned at c's
+         * return tick (zero long, the last ones given) */
+        const uint32_t *r = kr->ret[q];
         uint32_t lo = 0, hi = ca;
         while (lo < hi) {
             uint32_t mid = lo + (hi - lo) / 2;
-            if (kret[q][mid] > s->call[c])
+            if (kr->mode == 1 ? r[mid] > s->call[c] : s->v.msgs[r[mid]].ts > cm->ts)
                 hi = mid;
             else
                 lo = mid + 1;
         }
         co = ca - lo;
+        if (kr->mode == 2 && co && s->v.msgs[r[ca - 1]].ts == rm->ts)
+            co -= kr->zc[q];
     } else if (s->p.x != 0)
         for (uint32_t k = s->first_child[q]; k != NONE; k = s->next_sib[k]) {
             if (by_row) {
@@ -1040,11 +1064,14 @@ static int choose(nesting *s)
     const int penalize = s->p.x != 0 || s->p.y != 0 || s->p.z != 0;
     int rc = PB_OK;
     uint32_t *nkids = calloc(s->npairs ? s->npairs : 1, sizeof *nkids);
-    /* the children's returns per parent, for the overlap count in row
-     * order (penalty) */
-    uint32_t **kret = NULL;
-    if (s->p.x != 0 && s->p.skew_window == 0 && s->p.same_tick)
-        kret = calloc(s->npairs ? s->npairs : 1, sizeof *kret);
+    /* the children's returns per parent, for the overlap count (penalty) */
+    kidrets kr = {0, NULL, NULL};
+    if (s->p.x != 0 && s->p.skew_window == 0 && (s->p.same_tick || s->sorted)) {
+        kr.mode = s->p.same_tick ? 1 : 2;
+        kr.ret = calloc(s->npairs ? s->npairs : 1, sizeof *kr.ret);
+        if (kr.mode == 2)
+            kr.zc = calloc(s->npairs ? s->npairs : 1, sizeof *kr.zc);
+    }
     size_t kcap = 0;
     kidcount *kc = NULL;
     if (penalize && s->p.y != 0) {
@@ -1054,10 +1081,11 @@ static int choose(nesting *s)
         kc = calloc(kcap, sizeof *kc);
     }
     if (!nkids || (penalize && s->p.y != 0 && !kc) ||
-        (s->p.x != 0 && s->p.skew_window == 0 && s->p.same_tick && !kret)) {
+        (kr.mode && (!kr.ret || (kr.mode == 2 && !kr.zc)))) {
         free(nkids);
         free(kc);
-        free(kret);
+        free(kr.ret);
+        free(kr.zc);
         return PB_ENOMEM;
     }
     for (uint32_t c = 0; c < s->npairs; c++) {
@@ -1079,7 +1107,7 @@ static int choose(nesting *s)
             uint32_t q = s->pair_of_msg[pr];
             if (q == NONE || s->ret[q] != pr)
                 continue; /* its call is before this view: an old path */
-            if (kret && (rc = kret_add(kret, nkids, q, s->ret[c])) != PB_OK)
+            if (kr.mode && (rc = kret_add(s, &kr, nkids, q, c)) != PB_OK)
                 break;
             s->parent[c] = q;
             s->next_sib[c] = s->first_child[q];
@@ -1106,7 +1134,7 @@ static int choose(nesting *s)
             double v = h == NONE ? 0.0 : s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)];
             if (penalize)
                 v *= penalty(s, q, c, cm, rm, nkids[q],
-                             kc ? kid_get(kc, kcap, q, cm->dst) : 0, kret);
+                             kc ? kid_get(kc, kcap, q, cm->dst) : 0, &kr);
             /* ties go to the earliest parent */
             if (v > bestv || (v == bestv && s->call[q] < s->call[best])) {
                 bestv = v;
@@ -1141,7 +1169,7 @@ static int choose(nesting *s)
                           : sumv > 0 ? bestv / sumv : 1.0 / (double)(k1 - k0);
         if (rc != PB_OK)
             break;
-        if (kret && (rc = kret_add(kret, nkids, best, s->ret[c])) != PB_OK)
+        if (kr.mode && (rc = kret_add(s, &kr, nkids, best, c)) != PB_OK)
             break;
         s->parent[c] = best;
         s->next_sib[c] = s->first_child[best];
@@ -1150,10 +1178,11 @@ static int choose(nesting *s)
         if (kc)
             kid_add(kc, kcap, best, cm->dst);
     }
-    if (kret)
+    if (kr.ret)
         for (uint32_t i = 0; i < s->npairs; i++)
-            free(kret[i]);
-    free(kret);
+            free(kr.ret[i]);
+    free(kr.ret);
+    free(kr.zc);
     free(nkids);
     free(kc);
     free(vbuf);

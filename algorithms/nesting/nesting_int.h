@@ -99,6 +99,7 @@ struct nesting {
     const double *fshare;    /* with fpar: the share earlier windows gave
                                 their pairs (by return message), or NULL */
     int seg_mode;            /* 0 whole trace, 1 scoreboard only, 2 choose */
+    int sorted;              /* the view's rows are in time order (sweep) */
 };
 
 static inline const pb_msg *nesting_cmsg(const nesting *s, uint32_t pair)
