@@ -1475,6 +1475,12 @@ static int nesting_run(const pb_trace_view *trace, const void *params,
     return rc;
 }
 
+int nesting_params_defaults(nesting_params *p, pb_error *err)
+{
+    memset(p, 0, sizeof *p);
+    return pb_opt_defaults(nesting_options, p, err);
+}
+
 const pb_algo pb_algo_nesting = {
     "nesting", "call",
     "nesting algorithm (Project 5, SOSP'03 5.1): call pairs nested by a delay scoreboard",

@@ -51,6 +51,11 @@ typedef struct nesting_params {
 /* The option table over nesting_params. */
 extern const pb_option nesting_options[];
 
+/* nesting_params_defaults: fill *p with every parameter's default from
+ * nesting_options (the same values `infer --algo nesting` starts from).
+ * Returns PB_OK, or an error from the option table (err says which). */
+int nesting_params_defaults(nesting_params *p, pb_error *err);
+
 typedef struct nesting nesting;
 
 /* Steps 1-3 of Figure 4 on a truth-free view: find call pairs (FIFO per
