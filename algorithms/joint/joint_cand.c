@@ -284,6 +284,32 @@ int joint_find_links(joint *s)
         tot += (size_t)(s->out_off[b + 1] - s->out_off[b]) * (JOINT_KMAX + 1);
     }
     s->cnt_off[s->nlinks] = (uint32_t)tot;
+    s->ibin = s->p.bin > 0 ? 1.0 / s->p.bin : 0;
+    /* direct tables of the density and parallel-call keys (joint_dk_cell):
+     * (1 + outgoing links of the callee)^2 cells per in link, while they
+     * stay within JOINT_DK_MAX cells (the hash maps answer beyond) */
+    size_t dtot = 0;
+    for (uint32_t e = 0; e < s->nlinks && dtot <= JOINT_DK_MAX; e++) {
+        uint32_t b = s->link_dst[e];
+        size_t no1 = (size_t)(s->out_off[b + 1] - s->out_off[b]) + 1;
+        dtot += no1 * no1;
+    }
+    if (dtot <= JOINT_DK_MAX) {
+        s->dk_off = malloc(((size_t)s->nlinks + 1) * sizeof *s->dk_off);
+        s->dk_key = malloc((dtot + 1) * sizeof *s->dk_key);
+        s->dk_par = malloc((dtot + 1) * sizeof *s->dk_par);
+        if (!s->dk_off || !s->dk_key || !s->dk_par)
+            return PB_ENOMEM;
+        dtot = 0;
+        for (uint32_t e = 0; e < s->nlinks; e++) {
+            uint32_t b = s->link_dst[e];
+            size_t no1 = (size_t)(s->out_off[b + 1] - s->out_off[b]) + 1;
+            s->dk_off[e] = (uint32_t)dtot;
+            dtot += no1 * no1;
+        }
+        for (size_t i = 0; i <= dtot; i++)
+            s->dk_key[i] = s->dk_par[i] = NONE;
+    }
     s->cnt = calloc(tot + 1, sizeof *s->cnt);
     s->cntlp = calloc(tot + 1, sizeof *s->cntlp);
     s->allowed = NULL;

@@ -90,7 +90,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         uint32_t outl = i < n ? s->pr[k[i]].link : s->nlinks;
         pb_ns d = t - tt;
         uint64_t key = dkey(ein, trig, outl);
-        uint32_t di = joint_hmap_get(&s->keymap, key);
+        uint32_t di = joint_key_get(s, ein, trig, outl);
         if (noarr && tg == NONE) {
             if (mode == 0)
                 sum += di == NONE ? s->bg - log(1e6) : s->kmean[di];
@@ -123,6 +123,9 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
                 int rc = joint_hmap_put(&s->keymap, key, di);
                 if (rc != PB_OK)
                     return rc;
+                size_t cell = joint_dk_cell(s, ein, trig, outl);
+                if (cell != SIZE_MAX)
+                    s->dk_key[cell] = di;
             }
             s->hist[(size_t)di * s->nb + dbin(s, d)] += 1.0;
             double x = log10((double)d < s->dmin ? s->dmin : (double)d);
@@ -143,7 +146,8 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
                 if (c->ret == NONE || c->call == NONE || c->cs >= o->cs)
                     continue;
                 uint64_t key = dkey(ein, 1 + c->link, o->link);
-                uint32_t h = joint_hmap_get(&s->parmap, key);
+                size_t pc = joint_dk_cell(s, ein, 1 + c->link, o->link);
+                uint32_t h = pc != SIZE_MAX ? s->dk_par[pc] : joint_hmap_get(&s->parmap, key);
                 if (h == NONE) {
                     if (s->npar == s->parcap) {
                         uint32_t nc = s->parcap ? 2 * s->parcap : 64;
@@ -167,6 +171,9 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
                     int rc = joint_hmap_put(&s->parmap, key, h);
                     if (rc != PB_OK)
                         return rc;
+                    size_t cell = joint_dk_cell(s, ein, 1 + c->link, o->link);
+                    if (cell != SIZE_MAX)
+                        s->dk_par[cell] = h;
                     s->npar++;
                 }
                 int ov = c->rr > o->cs;
