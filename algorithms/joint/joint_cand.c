@@ -6,6 +6,7 @@
 #include "joint_int.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -397,6 +398,18 @@ int joint_find_links(joint *s)
     }
     s->cnt_off[s->nlinks] = (uint32_t)tot;
     s->ibin = s->p.bin > 0 ? 1.0 / s->p.bin : 0;
+    /* logf_of's cache, every entry the delay INT64_MIN with its own values
+     * (without the cache logf_of computes directly) */
+    s->logc = malloc(sizeof *s->logc);
+    if (s->logc) {
+        double ld0 = log(s->dmin);
+        uint32_t b0 = dbin(s, INT64_MIN);
+        for (size_t i = 0; i < (1u << JOINT_LOGC_BITS); i++) {
+            s->logc->d[i] = INT64_MIN;
+            s->logc->ld[i] = ld0;
+            s->logc->bin[i] = b0;
+        }
+    }
     /* direct tables of the density and parallel-call keys (joint_dk_cell):
      * (1 + outgoing links of the callee)^2 cells per in link, while they
      * stay within JOINT_DK_MAX cells (the hash maps answer beyond) */

@@ -93,11 +93,15 @@ static uint32_t merge_list(const joint *s, const uint32_t *k, uint32_t n,
  * (joint_req_walk): the latest return of another call of the request
  * received before it was sent, not of a learned parallel sibling, and not
  * before the request's arrival; NONE: the arrival.  trig[c] for every
- * call c with a parent.  tmp: room for the largest request's calls. */
-static void find_triggers(joint *s, uint32_t *trig, uint32_t *tmp)
+ * call c with a parent.  trig2[c]: the return before that one when it
+ * explains the call's delay about as well (its log density at most
+ * JOINT_CONF_TIE nats below the trigger's: two returns a few microseconds
+ * apart), else NONE.  tmp: room for the largest request's calls. */
+#define JOINT_CONF_TIE 3.0
+static void find_triggers(joint *s, uint32_t *trig, uint32_t *trig2, uint32_t *tmp)
 {
     for (uint32_t c = 0; c < s->npairs; c++)
-        trig[c] = NONE;
+        trig[c] = trig2[c] = NONE;
     for (uint32_t q = 0; q < s->npairs; q++) {
         const kvec *k = &s->kids[q];
         if (!k->n)
@@ -126,25 +130,43 @@ static void find_triggers(joint *s, uint32_t *trig, uint32_t *tmp)
             pb_ns t = s->pr[c].cs;
             while (rp < nr && s->pr[tmp[rp]].rr <= t)
                 rp++;
-            uint32_t tg = NONE;
+            uint32_t tg = NONE, t2 = NONE;
             for (uint32_t j = rp; j-- > 0;)
                 if (tmp[j] != c && !joint_par_skip(s, qq->link, s->pr[tmp[j]].link,
                                                    s->pr[c].link)) {
-                    tg = tmp[j];
-                    break;
+                    if (tg == NONE) {
+                        tg = tmp[j];
+                    } else {
+                        t2 = tmp[j];
+                        break;
+                    }
                 }
             if (tg != NONE && s->pr[tg].rr < arr)
-                tg = NONE;
+                tg = t2 = NONE;
+            if (t2 != NONE && s->pr[t2].rr < arr)
+                t2 = NONE;
+            if (t2 != NONE) {
+                uint32_t ol = s->pr[c].link;
+                double f1 = logf_of(s, joint_key_get(s, qq->link, 1 + s->pr[tg].link, ol),
+                                    t - s->pr[tg].rr);
+                double f2 = logf_of(s, joint_key_get(s, qq->link, 1 + s->pr[t2].link, ol),
+                                    t - s->pr[t2].rr);
+                if (f2 < f1 - JOINT_CONF_TIE)
+                    t2 = NONE;
+            }
             trig[c] = tg;
+            trig2[c] = t2;
         }
     }
 }
 
 /* p's chain in its request (calls k[0..n) by call time): p, and every
- * later call whose trigger is in the chain; into o (by call time), marked
- * mark[c] = stamp; returns its length */
+ * later call whose trigger (or, with trig2, its near-tied runner-up) is in
+ * the chain; into o (by call time), marked mark[c] = stamp; returns its
+ * length */
 static uint32_t chain_of(const joint *s, const uint32_t *k, uint32_t n, uint32_t p,
-                         const uint32_t *trig, uint32_t *mark, uint32_t stamp, uint32_t *o)
+                         const uint32_t *trig, const uint32_t *trig2, uint32_t *mark,
+                         uint32_t stamp, uint32_t *o)
 {
     uint32_t m = 0, i = 0;
     while (i < n && k[i] != p)
@@ -155,7 +177,8 @@ static uint32_t chain_of(const joint *s, const uint32_t *k, uint32_t n, uint32_t
     mark[p] = stamp;
     for (i++; i < n; i++) {
         uint32_t c = k[i];
-        if (trig[c] != NONE && mark[trig[c]] == stamp) {
+        if ((trig[c] != NONE && mark[trig[c]] == stamp) ||
+            (trig2 && trig2[c] != NONE && mark[trig2[c]] == stamp)) {
             o[m++] = c;
             mark[c] = stamp;
         }
@@ -205,6 +228,130 @@ static int orphan_shares(const joint *s, double *share)
     return PB_OK;
 }
 
+/* The alternatives that move p's chain c0[0..n0) (marked sp in mark; l0c:
+ * the log-likelihood of q0 without it) to q: the move, and the exchange
+ * with the chain of each call r of q to p's endpoint that could be q0's
+ * (chains of one call each are the exchange, counted already).  Adds
+ * exp(d) of each to *csum.  tw: the runner-up triggers for wide chains,
+ * or NULL.  Returns PB_OK or PB_ENOMEM. */
+static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint32_t *c0,
+                      uint32_t n0, uint32_t sp, double l0c, double l00, double l1,
+                      const uint32_t *trig, const uint32_t *tw, uint32_t *mark,
+                      uint32_t *stamp, uint32_t *with, uint32_t *x0, uint32_t *x1,
+                      uint32_t *c1, double *csum)
+{
+    const kvec *k0 = &s->kids[q0], *k = &s->kids[q];
+    int rc = PB_OK;
+    double la = 0, lb = 0;
+    int c0_fits = all_in_cands(s, c0 + 1, n0 - 1, q);
+    if (n0 > 1 && c0_fits) {
+        uint32_t m = merge_list(s, k->a, k->n, mark, sp, c0, n0, with);
+        if ((rc = joint_req_walk(s, q, with, m, 0, &lb)) != PB_OK)
+            return rc;
+        *csum = add_exp(*csum, (l0c + lb) - (l00 + l1));
+    }
+    if (!c0_fits)
+        return PB_OK;
+    for (uint32_t t = 0; t < k->n; t++) {
+        uint32_t r = k->a[t];
+        if (s->pr[r].link != s->pr[p].link || !in_cands(s, r, q0))
+            continue;
+        uint32_t sr = ++*stamp;
+        uint32_t n1 = chain_of(s, k->a, k->n, r, trig, tw, mark, sr, c1);
+        if ((n0 == 1 && n1 == 1) || !all_in_cands(s, c1 + 1, n1 - 1, q0))
+            continue;
+        uint32_t a = merge_list(s, k0->a, k0->n, mark, sp, c1, n1, x0);
+        uint32_t b = merge_list(s, k->a, k->n, mark, sr, c0, n0, x1);
+        if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
+            (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
+            return rc;
+        *csum = add_exp(*csum, la + lb - (l00 + l1));
+    }
+    return PB_OK;
+}
+
+/* the chain of p in q0 (trig2: wide, or NULL) into c0, marked with a new
+ * stamp (*sp), and the log-likelihood of q0 without it (*l0c; l0w when
+ * the chain is p alone) */
+static int chain_setup(joint *s, uint32_t p, uint32_t q0, const uint32_t *trig,
+                       const uint32_t *trig2, uint32_t *mark, uint32_t *stamp, uint32_t *sp,
+                       uint32_t *c0, uint32_t *n0, double l0w, double *l0c, uint32_t *x0)
+{
+    const kvec *k0 = &s->kids[q0];
+    *sp = ++*stamp;
+    *n0 = chain_of(s, k0->a, k0->n, p, trig, trig2, mark, *sp, c0);
+    *l0c = l0w;
+    if (*n0 > 1) {
+        uint32_t a = merge_list(s, k0->a, k0->n, mark, *sp, NULL, 0, x0);
+        return joint_req_walk(s, q0, x0, a, 0, l0c);
+    }
+    return PB_OK;
+}
+
+/* chainw summed, for every call, over the calls on its ways up the
+ * triggers and near-tied runner-up triggers (each ancestor once), within
+ * each request; requests of more than JOINT_CONF_DAG calls follow the
+ * triggers alone (a tree, walked once) */
+#define JOINT_CONF_DAG 4096
+static int sum_down(joint *s, const uint32_t *trig, const uint32_t *trig2, double *chainw)
+{
+    uint32_t n = s->npairs, maxk = 1;
+    for (uint32_t q = 0; q < n; q++)
+        if (s->kids[q].n > maxk && s->kids[q].n <= JOINT_CONF_DAG)
+            maxk = s->kids[q].n;
+    size_t W = ((size_t)maxk + 63) / 64;
+    uint64_t *anc = malloc((size_t)maxk * W * sizeof *anc);
+    uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
+    double *acc = malloc(((size_t)maxk + 1) * sizeof *acc);
+    if (!anc || !pos || !acc) {
+        free(anc);
+        free(pos);
+        free(acc);
+        return PB_ENOMEM;
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        const kvec *k = &s->kids[q];
+        if (!k->n)
+            continue;
+        if (k->n > JOINT_CONF_DAG) {
+            /* by call time a trigger comes before its call */
+            for (uint32_t i = 0; i < k->n; i++) {
+                uint32_t c = k->a[i];
+                if (trig[c] != NONE)
+                    chainw[c] += chainw[trig[c]];
+            }
+            continue;
+        }
+        size_t w = ((size_t)k->n + 63) / 64;
+        for (uint32_t i = 0; i < k->n; i++)
+            pos[k->a[i]] = i;
+        for (uint32_t i = 0; i < k->n; i++) {
+            uint32_t c = k->a[i];
+            uint64_t *a = anc + (size_t)i * w;
+            memset(a, 0, w * sizeof *a);
+            a[i / 64] |= 1ull << (i % 64);
+            uint32_t t2[2] = {trig[c], trig2[c]};
+            for (int z = 0; z < 2; z++)
+                if (t2[z] != NONE && s->par[t2[z]] == q) {
+                    const uint64_t *b = anc + (size_t)pos[t2[z]] * w;
+                    for (size_t j = 0; j < w; j++)
+                        a[j] |= b[j];
+                }
+            double v = 0;
+            for (size_t j = 0; j < w; j++)
+                for (uint64_t x = a[j]; x; x &= x - 1)
+                    v += chainw[k->a[j * 64 + (size_t)__builtin_ctzll(x)]];
+            acc[i] = v;
+        }
+        for (uint32_t i = 0; i < k->n; i++)
+            chainw[k->a[i]] = acc[i];
+    }
+    free(anc);
+    free(pos);
+    free(acc);
+    return PB_OK;
+}
+
 int joint_confidence(joint *s, double *conf)
 {
     uint32_t n = s->npairs, maxk = 1;
@@ -217,18 +364,19 @@ int joint_confidence(joint *s, double *conf)
     double *share = malloc(((size_t)n + 1) * sizeof *share);
     uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
     uint32_t *trig = malloc(((size_t)n + 1) * sizeof *trig);
+    uint32_t *trig2 = malloc(((size_t)n + 1) * sizeof *trig2);
     uint32_t *mark = calloc((size_t)n + 1, sizeof *mark);
     unsigned char *done = calloc((size_t)n + 1, 1);
     double *rll = malloc(((size_t)n + 1) * sizeof *rll); /* each request's own */
     double *chainw = calloc((size_t)n + 1, sizeof *chainw);
-    int rc = buf && share && stack && trig && mark && done && rll && chainw ? PB_OK
+    int rc = buf && share && stack && trig && trig2 && mark && done && rll && chainw ? PB_OK
                                                                             : PB_ENOMEM;
     uint32_t *without = buf, *with = buf + maxk, *x0 = buf + 2 * (size_t)maxk,
              *x1 = buf + 4 * (size_t)maxk, *c0 = buf + 6 * (size_t)maxk,
              *c1 = buf + 7 * (size_t)maxk;
     uint32_t stamp = 0;
     if (rc == PB_OK)
-        find_triggers(s, trig, x0);
+        find_triggers(s, trig, trig2, x0);
     for (uint32_t q = 0; rc == PB_OK && q < n; q++)
         rc = joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 0, &rll[q]);
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
@@ -245,15 +393,12 @@ int joint_confidence(joint *s, double *conf)
         double l0 = rll[q0], l0w = 0;
         if ((rc = joint_req_walk(s, q0, without, nw, 0, &l0w)) != PB_OK)
             break;
-        /* p's chain in q0, and q0 without it */
-        uint32_t sp = ++stamp;
-        uint32_t n0 = chain_of(s, k0->a, k0->n, p, trig, mark, sp, c0);
+        /* p's chain in q0 (strict triggers), and q0 without it */
+        uint32_t sp = 0, n0 = 0;
         double l0c = l0w;
-        if (n0 > 1) {
-            uint32_t a = merge_list(s, k0->a, k0->n, mark, sp, NULL, 0, x0);
-            if ((rc = joint_req_walk(s, q0, x0, a, 0, &l0c)) != PB_OK)
-                break;
-        }
+        if ((rc = chain_setup(s, p, q0, trig, NULL, mark, &stamp, &sp, c0, &n0, l0w, &l0c,
+                              x0)) != PB_OK)
+            break;
         double sum = 1.0; /* the current state, then each alternative */
         double csum = 0;  /* the alternatives that move p's chain (p's and its
                              chain's share) */
@@ -268,15 +413,7 @@ int joint_confidence(joint *s, double *conf)
             if ((rc = joint_req_walk(s, q, with, m, 0, &l1w)) != PB_OK)
                 break;
             sum = add_exp(sum, (l0w + l1w) - (l0 + l1));
-            /* the move of p's chain */
-            if (n0 > 1 && all_in_cands(s, c0 + 1, n0 - 1, q)) {
-                m = merge_list(s, k->a, k->n, mark, sp, c0, n0, with);
-                if ((rc = joint_req_walk(s, q, with, m, 0, &lb)) != PB_OK)
-                    break;
-                csum = add_exp(csum, (l0c + lb) - (l0 + l1));
-            }
-            /* exchanges: p (or its chain) to q, a call r of q on p's
-             * endpoint (or its chain) to q0 */
+            /* exchanges: p to q, a call r of q on p's endpoint to q0 */
             for (uint32_t t = 0; t < k->n && rc == PB_OK; t++) {
                 uint32_t r = k->a[t];
                 if (s->pr[r].link != s->pr[p].link || !in_cands(s, r, q0))
@@ -287,38 +424,32 @@ int joint_confidence(joint *s, double *conf)
                     (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
                     break;
                 sum = add_exp(sum, la + lb - (l0 + l1));
-                uint32_t sr = ++stamp;
-                uint32_t n1 = chain_of(s, k->a, k->n, r, trig, mark, sr, c1);
-                if ((n0 == 1 && n1 == 1) || !all_in_cands(s, c0 + 1, n0 - 1, q) ||
-                    !all_in_cands(s, c1 + 1, n1 - 1, q0))
-                    continue;
-                a = merge_list(s, k0->a, k0->n, mark, sp, c1, n1, x0);
-                b = merge_list(s, k->a, k->n, mark, sr, c0, n0, x1);
-                if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
-                    (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
-                    break;
-                csum = add_exp(csum, la + lb - (l0 + l1));
             }
+            if (rc == PB_OK)
+                rc = chain_alts(s, p, q0, q, c0, n0, sp, l0c, l0, l1, trig, NULL, mark,
+                                &stamp, with, x0, x1, c1, &csum);
+        }
+        /* the wide chain (near-tied runner-up triggers too), when it holds
+         * more calls */
+        uint32_t nwide = 0;
+        if (rc == PB_OK && (rc = chain_setup(s, p, q0, trig, trig2, mark, &stamp, &sp, c0,
+                                             &nwide, l0w, &l0c, x0)) != PB_OK)
+            break;
+        for (uint32_t j = s->cand_off[p]; nwide > n0 && j < s->cand_off[p + 1] && rc == PB_OK;
+             j++) {
+            uint32_t q = s->cand[j];
+            if (q != q0)
+                rc = chain_alts(s, p, q0, q, c0, nwide, sp, l0c, l0, rll[q], trig, trig2,
+                                mark, &stamp, with, x0, x1, c1, &csum);
         }
         share[p] = sum - 1.0; /* the single alternatives, for now */
         chainw[p] = csum;
     }
     /* every call a chain moves leaves with it: a call's alternatives are
-     * its own and the chain alternatives of each call on its way up the
-     * triggers (chainw summed down the trigger tree, each walked once) */
-    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
-        uint32_t m = 0, j = p;
-        while (j != NONE && !done[j]) {
-            stack[m++] = j;
-            done[j] = 1;
-            j = trig[j];
-        }
-        double up = j == NONE ? 0.0 : chainw[j];
-        while (m) {
-            j = stack[--m];
-            chainw[j] = up = up + chainw[j];
-        }
-    }
+     * its own and the chain alternatives of each call on its ways up the
+     * triggers */
+    if (rc == PB_OK)
+        rc = sum_down(s, trig, trig2, chainw);
     for (uint32_t p = 0; rc == PB_OK && p < n; p++)
         share[p] = s->par[p] == NONE ? 1.0 : 1.0 / (1.0 + share[p] + chainw[p]);
     if (rc == PB_OK) {
@@ -353,6 +484,7 @@ int joint_confidence(joint *s, double *conf)
     free(share);
     free(stack);
     free(trig);
+    free(trig2);
     free(chainw);
     free(mark);
     free(done);

@@ -80,6 +80,7 @@ struct joint {
     /* model */
     uint32_t nb;            /* density bins */
     double ibin;            /* 1 / bin (dbin_ln), or 0: not set */
+    struct joint_logc *logc; /* logf_of's cache of log(delay) and its bin, or NULL */
     pb_ns tick;             /* the trace's timestamp resolution (pb_tick_detect) */
     double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
                                half a tick when the stamps are coarser (a delay
@@ -204,9 +205,31 @@ static inline uint32_t dbin_ln(const joint *s, pb_ns d, double ld)
     return i;
 }
 
+/* A direct-mapped cache of log(delay) and the delay's bin (speed only: the
+ * same numbers as computing them): the walks of one request score the same
+ * delays again and again. */
+#define JOINT_LOGC_BITS 13
+typedef struct joint_logc {
+    pb_ns d[1u << JOINT_LOGC_BITS];
+    double ld[1u << JOINT_LOGC_BITS];
+    uint32_t bin[1u << JOINT_LOGC_BITS];
+} joint_logc;
+
 /* log density of delay d (ns) for density key k (JOINT_NONE: background) */
 static inline double logf_of(const joint *s, uint32_t k, pb_ns d)
 {
+    joint_logc *c = s->logc;
+    if (c) {
+        uint32_t h = (uint32_t)(((uint64_t)d * 0x9E3779B97F4A7C15ull) >> (64 - JOINT_LOGC_BITS));
+        if (c->d[h] != d) {
+            c->d[h] = d;
+            c->ld[h] = log((double)d < s->dmin ? s->dmin : (double)d);
+            c->bin[h] = dbin_ln(s, d, c->ld[h]);
+        }
+        if (k == JOINT_NONE)
+            return s->bg - c->ld[h];
+        return s->logf[(size_t)k * s->nb + c->bin[h]] - c->ld[h];
+    }
     double ld = log((double)d < s->dmin ? s->dmin : (double)d);
     if (k == JOINT_NONE)
         return s->bg - ld;
