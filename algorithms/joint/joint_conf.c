@@ -195,6 +195,52 @@ static int all_in_cands(const joint *s, const uint32_t *a, uint32_t n, uint32_t 
     return 1;
 }
 
+/* The log-likelihood of two requests after an exchange, kept for the
+ * other call of the exchange (speed only): the exchange of p in q0 with r
+ * in q, seen from r, is the same two lists, so the same two walks and the
+ * same sum.  Stored by the call processed first, found by the other. */
+typedef struct xcache {
+    hmap map;
+    double *v;
+    size_t n, cap;
+    int on;                 /* pair numbers fit the key */
+} xcache;
+
+static uint64_t xkey(int variant, uint32_t a, uint32_t b)
+{
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    return ((uint64_t)variant << 62) | ((uint64_t)lo << 31) | hi;
+}
+
+/* the sum of exchange `variant` of p and r, if r computed it (r < p) */
+static int xc_get(const xcache *c, int variant, uint32_t p, uint32_t r, double *v)
+{
+    if (!c->on || r > p)
+        return 0;
+    uint32_t i = joint_hmap_get(&c->map, xkey(variant, p, r));
+    if (i == NONE)
+        return 0;
+    *v = c->v[i];
+    return 1;
+}
+
+/* keep it for r when r comes later; PB_OK or PB_ENOMEM */
+static int xc_put(xcache *c, int variant, uint32_t p, uint32_t r, double v)
+{
+    if (!c->on || r < p)
+        return PB_OK;
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 1024;
+        double *a = realloc(c->v, nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        c->v = a;
+        c->cap = nc;
+    }
+    c->v[c->n] = v;
+    return joint_hmap_put(&c->map, xkey(variant, p, r), (uint32_t)c->n++);
+}
+
 static double add_exp(double sum, double d)
 {
     return sum + (d > 700 ? INFINITY : exp(d));
@@ -238,8 +284,9 @@ static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint3
                       uint32_t n0, uint32_t sp, double l0c, double l00, double l1,
                       const uint32_t *trig, const uint32_t *tw, uint32_t *mark,
                       uint32_t *stamp, uint32_t *with, uint32_t *x0, uint32_t *x1,
-                      uint32_t *c1, double *csum)
+                      uint32_t *c1, double *csum, xcache *xc)
 {
+    int variant = tw ? 2 : 1;
     const kvec *k0 = &s->kids[q0], *k = &s->kids[q];
     int rc = PB_OK;
     double la = 0, lb = 0;
@@ -260,12 +307,18 @@ static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint3
         uint32_t n1 = chain_of(s, k->a, k->n, r, trig, tw, mark, sr, c1);
         if ((n0 == 1 && n1 == 1) || !all_in_cands(s, c1 + 1, n1 - 1, q0))
             continue;
-        uint32_t a = merge_list(s, k0->a, k0->n, mark, sp, c1, n1, x0);
-        uint32_t b = merge_list(s, k->a, k->n, mark, sr, c0, n0, x1);
-        if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
-            (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
-            return rc;
-        *csum = add_exp(*csum, la + lb - (l00 + l1));
+        double v;
+        if (!xc_get(xc, variant, p, r, &v)) {
+            uint32_t a = merge_list(s, k0->a, k0->n, mark, sp, c1, n1, x0);
+            uint32_t b = merge_list(s, k->a, k->n, mark, sr, c0, n0, x1);
+            if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
+                (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
+                return rc;
+            v = la + lb;
+            if ((rc = xc_put(xc, variant, p, r, v)) != PB_OK)
+                return rc;
+        }
+        *csum = add_exp(*csum, v - (l00 + l1));
     }
     return PB_OK;
 }
@@ -375,6 +428,9 @@ int joint_confidence(joint *s, double *conf)
              *x1 = buf + 4 * (size_t)maxk, *c0 = buf + 6 * (size_t)maxk,
              *c1 = buf + 7 * (size_t)maxk;
     uint32_t stamp = 0;
+    xcache xc;
+    memset(&xc, 0, sizeof xc);
+    xc.on = n < (1u << 31);
     if (rc == PB_OK)
         find_triggers(s, trig, trig2, x0);
     for (uint32_t q = 0; rc == PB_OK && q < n; q++)
@@ -418,16 +474,22 @@ int joint_confidence(joint *s, double *conf)
                 uint32_t r = k->a[t];
                 if (s->pr[r].link != s->pr[p].link || !in_cands(s, r, q0))
                     continue;
-                uint32_t a = swap_list(s, k0->a, k0->n, p, r, x0);
-                uint32_t b = swap_list(s, k->a, k->n, r, p, x1);
-                if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
-                    (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
-                    break;
-                sum = add_exp(sum, la + lb - (l0 + l1));
+                double v;
+                if (!xc_get(&xc, 0, p, r, &v)) {
+                    uint32_t a = swap_list(s, k0->a, k0->n, p, r, x0);
+                    uint32_t b = swap_list(s, k->a, k->n, r, p, x1);
+                    if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
+                        (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
+                        break;
+                    v = la + lb;
+                    if ((rc = xc_put(&xc, 0, p, r, v)) != PB_OK)
+                        break;
+                }
+                sum = add_exp(sum, v - (l0 + l1));
             }
             if (rc == PB_OK)
                 rc = chain_alts(s, p, q0, q, c0, n0, sp, l0c, l0, l1, trig, NULL, mark,
-                                &stamp, with, x0, x1, c1, &csum);
+                                &stamp, with, x0, x1, c1, &csum, &xc);
         }
         /* the wide chain (near-tied runner-up triggers too), when it holds
          * more calls */
@@ -440,7 +502,7 @@ int joint_confidence(joint *s, double *conf)
             uint32_t q = s->cand[j];
             if (q != q0)
                 rc = chain_alts(s, p, q0, q, c0, nwide, sp, l0c, l0, rll[q], trig, trig2,
-                                mark, &stamp, with, x0, x1, c1, &csum);
+                                mark, &stamp, with, x0, x1, c1, &csum, &xc);
         }
         share[p] = sum - 1.0; /* the single alternatives, for now */
         chainw[p] = csum;
@@ -485,6 +547,9 @@ int joint_confidence(joint *s, double *conf)
     free(stack);
     free(trig);
     free(trig2);
+    free(xc.map.k);
+    free(xc.map.v);
+    free(xc.v);
     free(chainw);
     free(mark);
     free(done);
