@@ -448,7 +448,15 @@ int joint_fit(joint *s, const unsigned char *only)
             tot = t2;
         }
         double em = 0;
+        /* an empty bin has the background alone: its log once (the same
+         * number as computing it at every such bin) */
+        const double pz = (1 - beta) * 0.0 + beta / nb, lz = log(pz / s->p.bin);
         for (uint32_t b = 0; b < nb; b++) {
+            if (h[b] == 0) {
+                em += pz * lz;
+                lf[b] = lz;
+                continue;
+            }
             double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
             em += pb * log(pb / s->p.bin);
             /* density of log10 delay per unit: per bin / bin width; the
