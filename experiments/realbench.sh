@@ -145,6 +145,8 @@ addcpu() { awk '{ print $1 + $2 }' "$W/time.last" >> "$W/cpu.all" 2>/dev/null; }
 
 # ---- import, character, runs -----------------------------------------
 RUNS="$W/runs.tsv"   # id mode method status exact ninst tw reason cpu_s peak_kb
+                     # msgs_right msgs_wrong msgs_unattached msgs_abstained
+                     # link_accuracy has_confidence
 : > "$RUNS"
 : > "$W/character.tsv"
 while IFS='	' read -r id f sys phase fault; do
@@ -243,8 +245,14 @@ while IFS='	' read -r id f sys phase fault; do
                     cpu = t[1] == "-" ? "" : t[1] + t[2]; mem = t[3] == "-" ? "" : t[3]
                     ex = $c["exact_accuracy"]
                     st = ex == "" ? "na" : "ok"
-                    printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", id, mode, name, st, ex,
-                        $c["true_instances"], $c["tw_accuracy"], ex == "" ? "no per-request result" : "", cpu, mem
+                    # then the failure split of the messages (right,
+                    # wrong = in another request, unattached = orphaned,
+                    # abstained), link accuracy, and whether the result
+                    # has confidences (so the method can abstain)
+                    printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", id, mode, name, st, ex,
+                        $c["true_instances"], $c["tw_accuracy"], ex == "" ? "no per-request result" : "", cpu, mem,
+                        $c["msgs_right"], $c["msgs_wrong"], $c["msgs_unattached"], $c["msgs_abstained"],
+                        $c["link_accuracy"], $c["coverage_p99"] != "" ? 1 : 0
                 }' "$W/$rtag.score.csv" >> "$RUNS"
         done
     done
@@ -273,10 +281,14 @@ function ci(p, n, q,    k, lp, lq, lpmf, cdf) {
 }
 function q(s) { return "\"" s "\"" }
 FILENAME ~ /character/ { ch[$1] = $0; nreq[$1] = $5; next }
-$3 == "oracle" { oex[$1, $2] = $5; otw[$1, $2] = $7 }
+function share(x, tot) { return sprintf("%.6g", x / tot) }
+$3 == "oracle" {
+    oex[$1, $2] = $5; otw[$1, $2] = $7; olk[$1, $2] = $15
+    tot = $11 + $12 + $13; ort[$1, $2] = tot > 0 ? $11 / tot : ""
+}
 { row[++n] = $0 }
 END {
-    print "set,mode,method,status,exact,exact_lo,exact_hi,requests,tw,reason,cpu_s_per_1000,peak_mb"
+    print "set,mode,method,status,exact,exact_lo,exact_hi,requests,tw,reason,linked_right,orphaned,other_request,abstained,link_accuracy,cpu_s_per_1000,peak_mb"
     for (i = 1; i <= n; i++) {
         split(row[i], r, "\t")
         id = r[1]; mode = r[2]; st = r[4]; ex = r[5]; tw = r[7]; why = r[8]; lo = hi = ""
@@ -289,7 +301,21 @@ END {
         if (st != "ok") tw = ""
         cpu = (st == "ok" && r[9] != "" && r[6] + 0 > 0) ? sprintf("%.3f", 1000 * r[9] / r[6]) : ""
         mem = (st == "ok" && r[10] != "") ? sprintf("%.1f", r[10] / 1024) : ""
-        print id, mode, r[3], st, ex, lo, hi, r[6], tw, q(why), cpu, mem
+        # the failure split, as shares of the messages of the true
+        # requests (np where the oracle does not attach every one right);
+        # abstained only for a method that writes confidences (it can
+        # abstain: -s min_confidence) or did abstain
+        rt = orph = oth = ab = lk = ""
+        tot = r[11] + r[12] + r[13]
+        if (st == "ok" && tot > 0) {
+            if (ort[id, mode] != "" && ort[id, mode] + 0 < 1) rt = orph = oth = ab = "np"
+            else {
+                rt = share(r[11], tot); oth = share(r[12], tot); orph = share(r[13], tot)
+                if (r[16] == 1 || r[14] + 0 > 0) ab = share(r[14], tot)
+            }
+        }
+        if (st == "ok" && r[15] != "") lk = (olk[id, mode] != "" && olk[id, mode] + 0 < 1) ? "np" : r[15]
+        print id, mode, r[3], st, ex, lo, hi, r[6], tw, q(why), rt, orph, oth, ab, lk, cpu, mem
     }
 }' "$W/character.tsv" "$RUNS" > "$CSV"
 awk -F'\t' -v OFS=, 'BEGIN { print "set,system,phase,fault,requests,spans_per_request,rpcs_per_request,in_flight,repeated_calls_pct,max_callers_per_service,clock_irregular_pct,threads" }
@@ -298,6 +324,7 @@ awk -F'\t' -v OFS=, 'BEGIN { print "set,system,phase,fault,requests,spans_per_re
 # Markdown
 awk -F'\t' -v cpu="$cpu_total" -v wall="$wall" -v skipped="$W/skipped.tsv" '
 function pct(x) { return sprintf("%.1f", 100 * x) }
+function pcs(x) { return x == "" ? "-" : x == "np" ? "n/p" : pct(x) }
 function csvsplit(s, a,    n, f, inq, i, ch) {
     n = 0; f = ""; inq = 0
     for (i = 1; i <= length(s); i++) {
@@ -319,7 +346,8 @@ FNR == 1 { next }
     else if (a[4] == "np") cell[m, id] = "n/p"
     else cell[m, id] = "n/a"
     if (a[4] != "ok") { if (!((a[4], a[10]) in why)) { why[a[4], a[10]] = ++nw; wtext[nw] = a[10]; wk[nw] = a[4] } note[m, id] = why[a[4], a[10]] }
-    tw[m, id] = a[9]; cp[m, id] = a[11]; mb[m, id] = a[12]
+    tw[m, id] = a[9]; cp[m, id] = a[16]; mb[m, id] = a[17]
+    if (a[4] == "ok") { sr[m, id] = a[11]; so[m, id] = a[12]; sw[m, id] = a[13]; sa[m, id] = a[14]; sl[m, id] = a[15] }
 }
 END {
     print "# realbench: every algorithm on every real trace set"
@@ -382,6 +410,26 @@ END {
         }
     }
     if (!any) print "| (no fault minute with a fault-free minute of its system) | | | | |"
+    print ""
+    print "## How calls fail: the failure split and link accuracy"
+    print ""
+    print "Of the messages of the true requests (a call and its return each), % **linked"
+    print "right** (in the inferred request its own request owns), **orphaned** (in no"
+    print "request: left unattached, or cut off from its root), **linked to another"
+    print "request** (in the request another one owns) and **abstained** (of the orphaned,"
+    print "those the method declined to link; - for a method that writes no confidence and"
+    print "so cannot abstain); **link accuracy**: % of the messages whose parent is their"
+    print "true cause (- for a result without parents).  `score`'"'"'s failure split"
+    print "(docs/metrics.md); **n/p** where the oracle itself is under 100 % by the measure."
+    print ""
+    print "| method (mode) | set | exact % | linked right % | orphaned % | linked to another request % | abstained % | link accuracy % |"
+    print "|---|---|---:|---:|---:|---:|---:|---:|"
+    for (k = 1; k <= nm; k++) for (s = 1; s <= ns; s++) {
+        m = meth[k]; id = ord[s]
+        if (cell[m, id] == "" || cell[m, id] ~ /^n\//) continue
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", m, id, cell[m, id], pcs(sr[m, id]),
+            pcs(so[m, id]), pcs(sw[m, id]), pcs(sa[m, id]), pcs(sl[m, id])
+    }
     print ""
     print "## Cost"
     print ""

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Check that a refactoring changed no result: run the same commands with two
 # builds of the programs and compare every output byte for byte (the
-# `# cpu_...` timing line of result files excepted).
+# `# cpu_...` timing line and the `# program=... commit=...` line of result
+# files excepted: two builds of different commits always differ there).
 #
 #   scripts/same_output.sh OLD_BIN NEW_BIN [WORKDIR]
 #
@@ -85,7 +86,7 @@ run() {  # run BIN OUTDIR: every command, outputs and stderr into OUTDIR
 run "$OLD" "$O/old"
 run "$NEW" "$O/new"
 n=$(find "$O/new" -type f | wc -l)
-if diff -r -I '^# cpu_read_s=' "$O/old" "$O/new"; then
+if diff -r -I '^# cpu_read_s=' -I '^# program=' "$O/old" "$O/new"; then
     echo "same_output: all $n outputs identical"
     exit 0
 fi

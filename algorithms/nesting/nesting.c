@@ -6,9 +6,12 @@
  *      (sender, receiver, callid); a missing or repeated callid falls back
  *      to "earliest unmatched call" (5.1.1.1);
  *   2. sweep the matched pairs in return order keeping, per node, the set
- *      of open calls into it; the candidate parents of a pair are the open
- *      calls into its caller made earlier; each candidate adds 1/|parents|
- *      to the scoreboard histogram of its (A, B, C) triple;
+ *      of open calls into it in sending order (oset, nesting_int.h); the
+ *      candidate parents of a pair are the open calls into its caller made
+ *      earlier, a prefix of that set, of which the max_candidates sent
+ *      last are read from its end (O(log n + kept) a pair, however many
+ *      are open); each candidate adds 1/|parents| to the scoreboard
+ *      histogram of its (A, B, C) triple;
  *   3. optionally smooth the histograms, then choose every pair's parent
  *      (scoreboard value times the three child penalties, ties to the
  *      earliest parent);
@@ -619,24 +622,97 @@ static int smooth(nesting *s, pb_error *err)
 /* ------------------------------------------------------------------ */
 /* Step 2: candidate parents and scoring */
 
-static int oset_push(oset *o, oent e)
+/* The last live slot of o at or before slot i (0: none), halving the
+ * paths of dead slots on the way. */
+static uint32_t oset_find(oset *o, uint32_t i)
 {
-    if (pb_grow32(&o->a, sizeof *o->a, &o->cap, o->n + 1, 4) != PB_OK)
+    oent *a = o->a;
+    while (a[i].up != i) {
+        a[i].up = a[a[i].up].up;
+        i = a[i].up;
+    }
+    return i;
+}
+
+/* Live slots among 1..i. */
+static uint32_t oset_count(const oset *o, uint32_t i)
+{
+    uint32_t c = 0;
+    for (; i > 0; i &= i - 1)
+        c += o->a[i].fw;
+    return c;
+}
+
+/* Append the call of pair q (message g, sent at ts): calls enter in the
+ * order they were sent.  opos[q] gets its slot.  PB_OK or PB_ENOMEM. */
+static int oset_push(oset *o, pb_ns ts, uint32_t q, uint32_t g, uint32_t *opos)
+{
+    if (o->n == UINT32_MAX - 1 ||
+        pb_grow32(&o->a, sizeof *o->a, &o->cap, o->n + 2, 8) != PB_OK)
         return PB_ENOMEM;
-    o->a[o->n++] = e;
+    if (o->n == 0)
+        o->a[0] = (oent){0, NONE, NONE, 0, 0}; /* the sentinel: live, empty */
+    uint32_t i = ++o->n, f = 1;
+    /* the Fenwick node of slot i covers slots i - lowbit(i) + 1 .. i */
+    for (uint32_t j = i - 1; j > i - (i & (0u - i)); j &= j - 1)
+        f += o->a[j].fw;
+    o->a[i] = (oent){ts, q, g, i, f};
+    o->live++;
+    opos[q] = i;
     return PB_OK;
 }
 
-static void oset_remove(oset *o, uint32_t pair)
+/* Close the call of pair q (its slot opos[q]; 0: never opened, nothing to
+ * do).  O(log n) amortized: trailing dead slots are dropped, and the array
+ * is compacted once the dead outnumber the live. */
+static void oset_remove(oset *o, uint32_t q, uint32_t *opos)
 {
-    /* the open set of a node is small (its parallelism), so a scan is as
-     * cheap as keeping positions and saves 4 bytes per pair */
-    for (uint32_t k = 0; k < o->n; k++) {
-        if (o->a[k].pair == pair) {
-            o->a[k] = o->a[--o->n];
-            return;
-        }
+    uint32_t p = opos[q];
+    if (!p || p > o->n || o->a[p].pair != q)
+        return;
+    opos[q] = 0;
+    o->a[p].pair = NONE;
+    o->a[p].up = p - 1;
+    for (uint32_t j = p; j <= o->n; j += j & (0u - j))
+        o->a[j].fw--;
+    o->live--;
+    while (o->n > 0 && o->a[o->n].pair == NONE)
+        o->n--;
+    if (o->n - o->live <= o->live + 64)
+        return;
+    uint32_t m = 0;
+    for (uint32_t i = 1; i <= o->n; i++) {
+        if (o->a[i].pair == NONE)
+            continue;
+        o->a[++m] = o->a[i];
+        o->a[m].up = m;
+        o->a[m].fw = 1;
+        opos[o->a[m].pair] = m;
     }
+    o->n = m;
+    for (uint32_t i = 1; i <= m; i++) {
+        uint32_t j = i + (i & (0u - i));
+        if (j <= m)
+            o->a[j].fw += o->a[i].fw;
+    }
+}
+
+/* Slots 1..b of o are the open calls sent before the child (call message
+ * g, sent at ts lim - w): call_ts < lim, or, with tie_ok, also sent at lim
+ * but earlier in the file -- on a trace in time order that is "message
+ * index < g", and either way a prefix, since slots are in sending order. */
+static uint32_t oset_before(const oset *o, pb_ns lim, int tie_ok, uint32_t g)
+{
+    uint32_t lo = 0, hi = o->n; /* slots 1..lo qualify, hi+1.. do not */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        const oent *e = &o->a[mid];
+        if (tie_ok ? e->msg < g : e->call_ts < lim)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
 static int cand_push(nesting *s, uint32_t q)
@@ -697,8 +773,19 @@ static int sweep(nesting *s, pb_error *err)
     const pb_ns w = s->p.skew_window;
     const size_t bins = (size_t)s->p.bins;
     oset *open = calloc(s->nnodes ? s->nnodes : 1, sizeof *open);
-    if (!open)
+    uint32_t *opos = calloc(s->npairs ? s->npairs : 1, sizeof *opos);
+    if (!open || !opos) {
+        free(open);
+        free(opos);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    /* rows in time order (as every trace reader gives them): the
+     * candidates are a prefix of the open set; a view built by hand out of
+     * order is scanned whole, as before */
+    int sorted = 1;
+    for (size_t i = 1; i < s->v.n && sorted; i++)
+        sorted = msgs[i].ts >= msgs[i - 1].ts;
+    s->sorted = sorted;
     int rc = PB_OK;
     int sb_full = 0;    /* the scoreboard reached NESTING_SB_MAX_BYTES */
     size_t ai = 0;      /* next message to consider adding */
@@ -715,7 +802,7 @@ static int sweep(nesting *s, pb_error *err)
             uint32_t q = s->pair_of_msg[ai];
             if (q == NONE || m->type != PB_TYPE_CALL)
                 continue;
-            if ((rc = oset_push(&open[m->dst], (oent){m->ts, q, m->src})) != PB_OK)
+            if ((rc = oset_push(&open[m->dst], m->ts, q, (uint32_t)ai, opos)) != PB_OK)
                 break;
         }
         /* calls that returned before this one (more than w before it) are
@@ -723,41 +810,61 @@ static int sweep(nesting *s, pb_error *err)
         for (; rc == PB_OK && ri < c; ri++) {
             if (w > 0 && rmsg(s, ri)->ts + w > rm->ts)
                 break;
-            oset_remove(&open[cmsg(s, ri)->dst], ri);
+            oset_remove(&open[cmsg(s, ri)->dst], ri, opos);
         }
         if (rc != PB_OK)
             break;
-        const oset *o = &open[cm->src];
+        oset *o = &open[cm->src];
         const pb_ns lim = cm->ts + w;
+        const uint32_t g = s->call[c];
         /* without a window, a call stamped at the child's own tick is a
          * candidate when the file puts it first (coarse timestamps) */
         const int tie_ok = w == 0 && s->p.same_tick;
-        size_t start = s->ncand, st = 0;
-        for (uint32_t k = 0; k < o->n; k++) {
+        const size_t kmax = s->p.max_cand > 0 ? (size_t)s->p.max_cand : 1024;
+        size_t start = s->ncand, st = 0, got = 0, want = SIZE_MAX;
+        uint32_t b = o->n;
+        if (sorted) {
+            b = oset_before(o, lim, tie_ok, g);
+            /* the child itself is open there only when it calls its own
+             * sender (and then only in the prefix with a skew window) */
+            got = oset_count(o, b) - (cm->dst == cm->src && opos[c] && opos[c] <= b);
+            want = got < kmax ? got : kmax;
+        }
+        /* from the last sent backwards: the kept candidates are the
+         * max_candidates sent last, so the walk stops there */
+        for (uint32_t k = b ? oset_find(o, b) : 0; k > 0 && s->ncand - start < want;
+             k = oset_find(o, k - 1)) {
             const oent *e = &o->a[k];
             if (e->pair == c)
                 continue;
-            if (e->call_ts < lim) {
-                rc = cand_push(s, e->pair);
-            } else if (tie_ok && e->call_ts == lim && s->call[e->pair] < s->call[c]) {
-                st++;
-                rc = cand_push(s, e->pair);
-            }
-            if (rc != PB_OK)
+            int tie = tie_ok && e->call_ts == lim;
+            if (!sorted && !(e->call_ts < lim || (tie && e->msg < g)))
+                continue;
+            st += tie;
+            if ((rc = cand_push(s, e->pair)) != PB_OK)
                 break;
         }
         if (rc != PB_OK)
             break;
-        const size_t kmax = s->p.max_cand > 0 ? (size_t)s->p.max_cand : 1024;
-        size_t got = s->ncand - start;
-        if (got > kmax) {
-            if ((rc = cut_candidates(s, s->cand + start, got, kmax)) != PB_OK)
-                break;
-            /* the same-tick count of those kept */
-            st = 0;
-            for (size_t k = start; k < start + kmax && tie_ok; k++)
-                st += cmsg(s, s->cand[k])->ts == lim;
-            s->ncand = start + kmax;
+        if (!sorted) {
+            got = s->ncand - start;
+            if (got > kmax) {
+                if ((rc = cut_candidates(s, s->cand + start, got, kmax)) != PB_OK)
+                    break;
+                /* the same-tick count of those kept */
+                st = 0;
+                for (size_t k = start; k < start + kmax && tie_ok; k++)
+                    st += cmsg(s, s->cand[k])->ts == lim;
+                s->ncand = start + kmax;
+            }
+        }
+        /* in sending order (the order does not change any result: the
+         * scoreboard adds the same weight for each, the choice and its
+         * share do not depend on it) */
+        for (size_t i = start, j = s->ncand; i + 1 < j; i++, j--) {
+            uint32_t x = s->cand[i];
+            s->cand[i] = s->cand[j - 1];
+            s->cand[j - 1] = x;
         }
         if (s->ncand > UINT32_MAX) {
             rc = pb_error_set(err, PB_ERANGE, NULL, 0, 0,
@@ -796,6 +903,7 @@ static int sweep(nesting *s, pb_error *err)
     for (uint32_t i = 0; i < s->nnodes; i++)
         free(open[i].a);
     free(open);
+    free(opos);
     free(s->selbuf);
     s->selbuf = NULL;
     s->selcap = 0;
@@ -856,21 +964,78 @@ static void kid_add(kidcount *t, size_t cap, uint32_t q, uint32_t dst)
     e->n++;
 }
 
+/* The return message indices of each parent's children so far, in the
+ * order they were given (children come in return order, so increasing),
+ * for the overlap count of penalty() without a walk over the siblings:
+ * ret[q] holds nkids[q] of them, in room for the next power of two (at
+ * least 4; NULL until the first child).  Used without a skew window (calls
+ * then precede their returns); mode 1 compares rows (same_tick), mode 2
+ * times (same_tick=0, rows in time order), where zc[q] counts the
+ * children of q that returned at the tick of its last child's return and
+ * were called at that tick too. */
+typedef struct kidrets {
+    int mode;          /* 0: walk the sibling list instead */
+    uint32_t **ret;
+    uint32_t *zc;
+} kidrets;
+
+static int kret_add(const nesting *s, kidrets *kr, const uint32_t *nkids, uint32_t q,
+                    uint32_t c)
+{
+    uint32_t n = nkids[q];
+    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
+        size_t cap = n == 0 ? 4 : 2 * (size_t)n;
+        uint32_t *a = realloc(kr->ret[q], cap * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        kr->ret[q] = a;
+    }
+    if (kr->mode == 2) {
+        pb_ns t = rmsg(s, c)->ts;
+        uint32_t zero = cmsg(s, c)->ts == t;
+        kr->zc[q] = n > 0 && s->v.msgs[kr->ret[q][n - 1]].ts == t ? kr->zc[q] + zero : zero;
+    }
+    kr->ret[q][n] = s->ret[c];
+    return PB_OK;
+}
+
 /* The three child penalties of 5.1.1.3 as one factor.  ca: children of q
  * so far; cs: those calling the same node as c.  The overlapping children
  * are found without a scan of all of q's children (that was quadratic in
  * the number of children of a parent): the list holds them newest first,
  * so their returns come in decreasing order, and the ones that return
- * after c's call (the only ones that can overlap c) are a prefix. */
+ * after c's call (the only ones that can overlap c) are a prefix.  Without
+ * a skew window (kr->mode) that prefix is counted by a binary search, so K
+ * children of one parent, all open at once, cost O(K log K), not K^2. */
 static double penalty(const nesting *s, uint32_t q, uint32_t c,
                       const pb_msg *cm, const pb_msg *rm, uint32_t ca,
-                      uint32_t cs)
+                      uint32_t cs, const kidrets *kr)
 {
     uint32_t co = 0;
     /* without a skew window the file order is the order of events, also
      * between rows stamped at the same tick */
     const int by_row = s->p.skew_window == 0 && s->p.same_tick;
-    if (s->p.x != 0)
+    if (s->p.x != 0 && kr->mode) {
+        /* a child k given before c returned before it (pairs come in
+         * return order) and was called before its own return (no skew
+         * window), so by rows it overlaps c exactly when ret[k] >
+         * call[c]: a suffix of kr->ret[q]; by times when its return is
+         * after c's call and its call before c's return, i.e. the
+         * returns after c's call less those called and returned at c's
+         * return tick (zero long, the last ones given) */
+        const uint32_t *r = kr->ret[q];
+        uint32_t lo = 0, hi = ca;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (kr->mode == 1 ? r[mid] > s->call[c] : s->v.msgs[r[mid]].ts > cm->ts)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        co = ca - lo;
+        if (kr->mode == 2 && co && s->v.msgs[r[ca - 1]].ts == rm->ts)
+            co -= kr->zc[q];
+    } else if (s->p.x != 0)
         for (uint32_t k = s->first_child[q]; k != NONE; k = s->next_sib[k]) {
             if (by_row) {
                 if (s->ret[k] <= s->call[c])
@@ -899,6 +1064,14 @@ static int choose(nesting *s)
     const int penalize = s->p.x != 0 || s->p.y != 0 || s->p.z != 0;
     int rc = PB_OK;
     uint32_t *nkids = calloc(s->npairs ? s->npairs : 1, sizeof *nkids);
+    /* the children's returns per parent, for the overlap count (penalty) */
+    kidrets kr = {0, NULL, NULL};
+    if (s->p.x != 0 && s->p.skew_window == 0 && (s->p.same_tick || s->sorted)) {
+        kr.mode = s->p.same_tick ? 1 : 2;
+        kr.ret = calloc(s->npairs ? s->npairs : 1, sizeof *kr.ret);
+        if (kr.mode == 2)
+            kr.zc = calloc(s->npairs ? s->npairs : 1, sizeof *kr.zc);
+    }
     size_t kcap = 0;
     kidcount *kc = NULL;
     if (penalize && s->p.y != 0) {
@@ -907,9 +1080,12 @@ static int choose(nesting *s)
             kcap *= 2;
         kc = calloc(kcap, sizeof *kc);
     }
-    if (!nkids || (penalize && s->p.y != 0 && !kc)) {
+    if (!nkids || (penalize && s->p.y != 0 && !kc) ||
+        (kr.mode && (!kr.ret || (kr.mode == 2 && !kr.zc)))) {
         free(nkids);
         free(kc);
+        free(kr.ret);
+        free(kr.zc);
         return PB_ENOMEM;
     }
     for (uint32_t c = 0; c < s->npairs; c++) {
@@ -931,6 +1107,8 @@ static int choose(nesting *s)
             uint32_t q = s->pair_of_msg[pr];
             if (q == NONE || s->ret[q] != pr)
                 continue; /* its call is before this view: an old path */
+            if (kr.mode && (rc = kret_add(s, &kr, nkids, q, c)) != PB_OK)
+                break;
             s->parent[c] = q;
             s->next_sib[c] = s->first_child[q];
             s->first_child[q] = c;
@@ -956,7 +1134,7 @@ static int choose(nesting *s)
             double v = h == NONE ? 0.0 : s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)];
             if (penalize)
                 v *= penalty(s, q, c, cm, rm, nkids[q],
-                             kc ? kid_get(kc, kcap, q, cm->dst) : 0);
+                             kc ? kid_get(kc, kcap, q, cm->dst) : 0, &kr);
             /* ties go to the earliest parent */
             if (v > bestv || (v == bestv && s->call[q] < s->call[best])) {
                 bestv = v;
@@ -989,6 +1167,10 @@ static int choose(nesting *s)
         if (s->share)
             s->share[c] = k1 - k0 == 1 ? 1.0
                           : sumv > 0 ? bestv / sumv : 1.0 / (double)(k1 - k0);
+        if (rc != PB_OK)
+            break;
+        if (kr.mode && (rc = kret_add(s, &kr, nkids, best, c)) != PB_OK)
+            break;
         s->parent[c] = best;
         s->next_sib[c] = s->first_child[best];
         s->first_child[best] = c;
@@ -996,6 +1178,11 @@ static int choose(nesting *s)
         if (kc)
             kid_add(kc, kcap, best, cm->dst);
     }
+    if (kr.ret)
+        for (uint32_t i = 0; i < s->npairs; i++)
+            free(kr.ret[i]);
+    free(kr.ret);
+    free(kr.zc);
     free(nkids);
     free(kc);
     free(vbuf);
@@ -1225,6 +1412,13 @@ uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i)
     return i < s->npairs && s->cand_off ? s->cand_off[i + 1] - s->cand_off[i] : 0;
 }
 
+uint32_t nesting_pair_candidate(const nesting *s, uint32_t i, uint32_t k)
+{
+    if (k >= nesting_pair_ncandidates(s, i) || !s->cand)
+        return NONE;
+    return s->cand[s->cand_off[i] + k];
+}
+
 /* ------------------------------------------------------------------ */
 /* Sliding-window pieces (nesting_int.h) */
 
@@ -1279,6 +1473,12 @@ static int nesting_run(const pb_trace_view *trace, const void *params,
     rc = nesting_paths(s, res, err);
     nesting_close(s);
     return rc;
+}
+
+int nesting_params_defaults(nesting_params *p, pb_error *err)
+{
+    memset(p, 0, sizeof *p);
+    return pb_opt_defaults(nesting_options, p, err);
 }
 
 const pb_algo pb_algo_nesting = {

@@ -51,13 +51,21 @@ typedef struct nesting_params {
 /* The option table over nesting_params. */
 extern const pb_option nesting_options[];
 
+/* nesting_params_defaults: fill *p with every parameter's default from
+ * nesting_options (the same values `infer --algo nesting` starts from).
+ * Returns PB_OK, or an error from the option table (err says which). */
+int nesting_params_defaults(nesting_params *p, pb_error *err);
+
 typedef struct nesting nesting;
 
 /* Steps 1-3 of Figure 4 on a truth-free view: find call pairs (FIFO per
  * (sender, receiver, callid) key), list candidate parents, fill the
  * scoreboard (smoothed if asked) and choose each pair's parent.  params
  * must be valid (as set through nesting_options).  The view must stay alive
- * and unchanged until nesting_close.  *out is owned by the caller.
+ * and unchanged until nesting_close; its rows should be in time order (as
+ * every trace reader gives them: a view built out of order gets the same
+ * candidates, found by a scan of every open call, O(open) a pair instead of
+ * O(log open + max_candidates)).  *out is owned by the caller.
  * Returns PB_OK, PB_ENOMEM, PB_EINVAL (no type column: the algorithm needs
  * call/return marks; bad parameters) or PB_ERANGE (trace too large for
  * 32-bit indices). */
@@ -80,6 +88,11 @@ uint32_t nesting_pair_parent(const nesting *s, uint32_t i);
 
 /* Number of candidate parents of pair i (0 = it roots a path). */
 uint32_t nesting_pair_ncandidates(const nesting *s, uint32_t i);
+
+/* Candidate parent k (0 .. nesting_pair_ncandidates - 1) of pair i, a pair
+ * number; the candidates are listed in the order their calls were sent.
+ * NESTING_NONE when i or k is out of range. */
+uint32_t nesting_pair_candidate(const nesting *s, uint32_t i, uint32_t k);
 
 /* Scoreboard value (after smoothing, if on) for nesting a B->C call at
  * delay `delta` after an A->B call; 0 when the triple never occurred. */

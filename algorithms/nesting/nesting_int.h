@@ -27,13 +27,24 @@
  * together so the scan touches one cache line per few entries. */
 typedef struct oent {
     pb_ns call_ts;
-    uint32_t pair;
-    uint32_t caller;
+    uint32_t pair;   /* NONE once the call has returned (a dead slot) */
+    uint32_t msg;    /* the call's message index */
+    uint32_t up;     /* live slot: itself; dead slot: a slot further left
+                        (union-find towards the last live slot <= here) */
+    uint32_t fw;     /* Fenwick tree over the live flags */
 } oent;
 
+/* The open calls into one node, in the order they were sent (slots 1..n;
+ * slot 0 is a sentinel), so that the candidates of a child, the open calls
+ * sent before it, are a prefix found by binary search, and its last
+ * max_candidates are read from the end of that prefix without a scan of
+ * the rest (issue 29: a deep chain through two nodes keeps half its calls
+ * open at each).  Returned calls are marked dead and skipped through `up`;
+ * the Fenwick tree counts the live ones of a prefix; the array is
+ * compacted once the dead outnumber the live. */
 typedef struct oset {
     oent *a;
-    uint32_t n, cap;
+    uint32_t n, cap, live;
 } oset;
 
 /* scoreboard triple -> histogram number */
@@ -88,6 +99,7 @@ struct nesting {
     const double *fshare;    /* with fpar: the share earlier windows gave
                                 their pairs (by return message), or NULL */
     int seg_mode;            /* 0 whole trace, 1 scoreboard only, 2 choose */
+    int sorted;              /* the view's rows are in time order (sweep) */
 };
 
 static inline const pb_msg *nesting_cmsg(const nesting *s, uint32_t pair)

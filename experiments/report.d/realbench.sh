@@ -24,7 +24,9 @@ if [ -s "$out/realbench.csv" ]; then
     echo
 fi
 echo "> Not in the papers: every algorithm on every real trace set of \`data/\`, in each"
-echo "> input mode the set supports (\`experiments/realbench.sh\`, docs/realbench.md)."
+echo "> input mode the set supports (\`experiments/realbench.sh\`, docs/realbench.md):"
+echo "> exact accuracy, how the calls fail (linked right, orphaned, linked to another"
+echo "> request, abstained) and link accuracy, cost."
 echo
 # the leaderboard page, its headings one level down
 sed -e '1d' -e 's/^## /### /' "$f"

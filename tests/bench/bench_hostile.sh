@@ -8,6 +8,16 @@
 #             all three penalties
 #   linking   k=24 on an 8,000-message trace (capped at 50,000 instances)
 #   nesting   hist_bins=100000 smooth_width=100 on 8,000 messages
+#   alt       a chain alternating two nodes (A->B->A->B ...) D levels
+#             deep, with call ids (issue 29): half the chain is open at
+#             every node, max_candidates (1024) caps the candidates, and
+#             the sweep reads them from an ordered open set, so CPU per
+#             level stays flat from D=20,000 to 100,000 (whole trace and
+#             -s window=1s)
+#   parallel  one call into B makes K calls into C, all open at once, while
+#             a second caller of B is open (every child has two candidate
+#             parents, and the overlap penalty counts the K siblings given
+#             before it: by binary search now, K^2 before)
 # PB_BENCH_QUICK=1 divides the sizes by 10.
 set -u
 : "${PB_BIN:?}"
@@ -58,4 +68,32 @@ run "$M messages: nesting hist_bins=1e5 smooth_width=100" "$PB_BIN/infer" --algo
     -s hist_bins=100000 -s smooth=1 -s smooth_width=100 "$dir/m.csv"
 run "$M messages: convolution, every filter off" "$PB_BIN/infer" --algo convolution \
     -s filter_count=0 -s filter_depth=0 -s filter_cycle=0 -s filter_negative=0 -s filter_chance=0 "$dir/m.csv"
-rm -f "$dir/out"
+
+# runc LABEL N CMD...: a row with CPU (user + sys) and CPU per 1000 levels
+# (chain) or calls (parallel)
+runc() {
+    label=$1 lv=$2
+    shift 2
+    /usr/bin/time -f "%e %M %U %S" -o "$dir/time" "$@" > "$dir/out" 2> "$dir/err"
+    rc=$?
+    awk -v l="$label" -v rc=$rc -v lv="$lv" '{ printf "%-44s %8.2f s %8.1f MB  exit %d  CPU %.2f s, %.3f s per 1000 levels (calls)\n",
+        l, $1, $2 / 1024, rc, $3 + $4, 1000 * ($3 + $4) / lv }' "$dir/time"
+}
+for A in $((20000 / div)) $((100000 / div)); do
+    awk -v D=$A 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid"; id = 0
+        for (i = 0; i < D; i++) { s = i % 2 ? "B" : "A"; d = i % 2 ? "A" : "B"
+            printf "%d,%.6f,%.6f,%s,%s,call,%d\n", id++, i * 1e-6, i * 1e-6 + 5e-7, s, d, i + 1 }
+        for (i = D - 1; i >= 0; i--) { t = (2 * D - i) * 1e-6; s = i % 2 ? "B" : "A"; d = i % 2 ? "A" : "B"
+            printf "%d,%.6f,%.6f,%s,%s,return,%d\n", id++, t, t + 5e-7, d, s, i + 1 } }' > "$dir/alt.csv"
+    runc "alt D=$A: nesting" $A "$PB_BIN/infer" --algo nesting "$dir/alt.csv"
+    runc "alt D=$A: nesting -s window=1s" $A "$PB_BIN/infer" --algo nesting -s window=1s "$dir/alt.csv"
+done
+for K in $((20000 / div)) $((100000 / div)); do
+    awk -v K=$K 'BEGIN { print "id,ts,src,dst,type,callid"; id = 0
+        printf "%d,%.6f,A,B,call,1\n", id++, 0; printf "%d,%.6f,D,B,call,0\n", id++, 1e-4
+        for (i = 0; i < K; i++) printf "%d,%.7f,B,C,call,%d\n", id++, 1e-3 + i * 1e-6, i + 2
+        for (i = 0; i < K; i++) printf "%d,%.7f,C,B,return,%d\n", id++, 1 + i * 1e-6, i + 2
+        printf "%d,%.6f,B,D,return,0\n", id++, 2; printf "%d,%.6f,B,A,return,1\n", id++, 2.1 }' > "$dir/par.csv"
+    runc "parallel K=$K: nesting" $K "$PB_BIN/infer" --algo nesting "$dir/par.csv"
+done
+rm -f "$dir/out" "$dir/alt.csv" "$dir/par.csv"

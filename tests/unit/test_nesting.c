@@ -16,8 +16,7 @@ static nesting_params defaults(void)
 {
     nesting_params p;
     pb_error err;
-    memset(&p, 0, sizeof p);
-    if (pb_opt_defaults(nesting_options, &p, &err) != PB_OK)
+    if (nesting_params_defaults(&p, &err) != PB_OK)
         printf("FAIL defaults: %s\n", err.msg);
     return p;
 }
