@@ -102,6 +102,7 @@ int score_check_trace(const score_result *r, const pb_trace *truth,
 typedef enum score_rank_by { SCORE_RANK_COUNT = 0, SCORE_RANK_SCORE } score_rank_by;
 
 #define SCORE_MAX_TOL 8
+#define SCORE_REL_BINS 7  /* bins of the reliability table */
 
 typedef struct score_opts {
     uint64_t min_instances;   /* M (7.5.7): drop inferred patterns with
@@ -204,6 +205,14 @@ typedef struct score_report {
     score_cov_point *cov;     /* the curve, by increasing min_confidence
                                  (thinned: see score_write_coverage) */
     size_t ncov;
+    /* the reliability table (score_write_reliability): per bin of stated
+     * confidence [score_rel_edges[b], score_rel_edges[b+1]) (the last bin
+     * closed), the rows of true instances' messages with a confidence,
+     * how many of them are right (their inferred instance's owner is their
+     * true instance: docs/metrics.md "The failure split"), and the sum of
+     * their confidences; all with no abstention */
+    size_t rel_rows[SCORE_REL_BINS], rel_right[SCORE_REL_BINS];
+    double rel_csum[SCORE_REL_BINS];
     /* link accuracy (score_links_compute), when the result has parents */
     int has_links;
     size_t links_right, links_scored;
@@ -272,6 +281,17 @@ int score_links_compute(score_report *rep, const pb_trace *t,
  * point of rep->cov.  Writes only the header when the result has no
  * confidence column. */
 void score_write_coverage(FILE *fp, const score_report *rep);
+
+/* The bins of the reliability table: SCORE_REL_BINS + 1 edges, 0 .. 1. */
+extern const double score_rel_edges[SCORE_REL_BINS + 1];
+
+/* The reliability table as CSV with a header: conf_low, conf_high, rows,
+ * mean_confidence, right, fraction_right (of the bin), rows_at_or_above,
+ * fraction_right_at_or_above (every row with a confidence of at least
+ * conf_low), calibrated (1 when fraction_right_at_or_above >= conf_low, 0
+ * when not, empty without rows); one row per bin of score_rel_edges.
+ * Writes only the header when the result has no confidence column. */
+void score_write_reliability(FILE *fp, const score_report *rep);
 
 /* The messages of truth that survive in `kept`, a lossy copy of it (a
  * sniffer's output, the trace the result was inferred from), for

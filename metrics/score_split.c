@@ -244,6 +244,82 @@ static int add_point(score_report *rep, size_t *cap, const score_cov_point *pt)
     return PB_OK;
 }
 
+const double score_rel_edges[SCORE_REL_BINS + 1] = {0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1};
+
+/* the bin of confidence c (0 .. 1) in score_rel_edges: [e_b, e_b+1), the
+ * last one closed */
+static size_t rel_bin(double c)
+{
+    size_t b = 0;
+    while (b + 1 < SCORE_REL_BINS && c >= score_rel_edges[b + 1])
+        b++;
+    return b;
+}
+
+/* The reliability table, with every row kept: a row of a true instance's
+ * message with a confidence is right when its group's owner (the earliest
+ * true instance whose anchor the group holds) is its true instance.
+ * rows are sorted by (group, label), anchors first. */
+static void reliability(score_report *rep, const srow *rows, size_t n, size_t ninst)
+{
+    for (size_t b = 0; b < SCORE_REL_BINS; b++) {
+        rep->rel_rows[b] = rep->rel_right[b] = 0;
+        rep->rel_csum[b] = 0;
+    }
+    for (size_t g = 0; g < n;) {
+        size_t e = g, owner = SIZE_MAX;
+        while (e < n && rows[e].group == rows[g].group)
+            e++;
+        for (size_t j = g; j < e; j++)
+            if (rows[j].anchor) {
+                owner = rows[j].label;
+                break;
+            }
+        for (size_t j = g; j < e; j++) {
+            double c = rows[j].conf;
+            if (isnan(c) || rows[j].label >= ninst)
+                continue;
+            size_t b = rel_bin(c);
+            rep->rel_rows[b]++;
+            rep->rel_right[b] += rows[j].label == owner;
+            rep->rel_csum[b] += c;
+        }
+        g = e;
+    }
+}
+
+void score_write_reliability(FILE *fp, const score_report *rep)
+{
+    fputs("conf_low,conf_high,rows,mean_confidence,right,fraction_right,"
+          "rows_at_or_above,fraction_right_at_or_above,calibrated\n", fp);
+    if (!rep->has_conf)
+        return;
+    for (size_t b = 0; b < SCORE_REL_BINS; b++) {
+        size_t up = 0, upr = 0;
+        for (size_t c = b; c < SCORE_REL_BINS; c++) {
+            up += rep->rel_rows[c];
+            upr += rep->rel_right[c];
+        }
+        char nb[PB_NUM_BUF];
+        fputs(pb_num_format(score_rel_edges[b], nb), fp);
+        fputc(',', fp);
+        fputs(pb_num_format(score_rel_edges[b + 1], nb), fp);
+        fprintf(fp, ",%zu,", rep->rel_rows[b]);
+        if (rep->rel_rows[b])
+            fprintf(fp, "%.6g", rep->rel_csum[b] / (double)rep->rel_rows[b]);
+        fprintf(fp, ",%zu,", rep->rel_right[b]);
+        if (rep->rel_rows[b])
+            fprintf(fp, "%.6g", (double)rep->rel_right[b] / (double)rep->rel_rows[b]);
+        fprintf(fp, ",%zu,", up);
+        if (up)
+            fprintf(fp, "%.6g,%d", (double)upr / (double)up,
+                    (double)upr / (double)up >= score_rel_edges[b]);
+        else
+            fputc(',', fp);
+        fputc('\n', fp);
+    }
+}
+
 /* the curve's min_confidence values: every distinct confidence when there
  * are at most SCORE_COV_POINTS, else that many quantiles of them */
 #define SCORE_COV_POINTS 256
@@ -341,6 +417,8 @@ int score_split(score_report *rep, const tv_truth *tv, const score_result *r,
         rep->orphaned_rate = (double)pt.req_orphaned / ni;
         rep->misstitched_rate = (double)pt.req_misstitched / ni;
     }
+    if (r->has_conf)
+        reliability(rep, rows, n, tv->ninst);
     if (r->has_conf) {
         size_t nc = 0, cap = 0;
         if (!(cv = malloc(na1 * sizeof *cv)) || !(byconf = malloc(na1 * sizeof *byconf)))

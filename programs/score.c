@@ -19,7 +19,7 @@ static const char *prog = "score";
 
 enum {
     O_TRUTH = 1, O_MIN, O_TOPN, O_TOL, O_RANK, O_TOLCOUNT, O_CURVE, O_TEXT, O_TOP,
-    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_QUERY, O_COVERAGE, O_CISEED, O_CIREPS, O_SET,
+    O_NOHEADER, O_SORT, O_IGNORE, O_KEPT, O_QUERY, O_COVERAGE, O_RELIAB, O_CISEED, O_CIREPS, O_SET,
     O_OUTPUT, O_QUIET, O_SEED
 };
 /* the flags -s NAME=VALUE also sets (NAME = the flag's name, '_'-joined) */
@@ -61,6 +61,9 @@ static const pb_cli_opt cli_opts[] = {
     {O_COVERAGE, 0, "coverage-curve", "FILE", "write the precision-coverage curve (as\n"
                                               "-s min_confidence rises, from the result's\n"
                                               "confidence column) as CSV to FILE"},
+    {O_RELIAB, 0, "reliability", "FILE", "write the reliability table (bins of stated\n"
+                                         "confidence: rows, mean confidence, fraction\n"
+                                         "right) as CSV to FILE"},
     {O_CISEED, 0, "ci-seed", "N", "seed of the bootstrap interval (default 1)"},
     {O_CIREPS, 0, "ci-reps", "B", "bootstrap replicates (default 2000; 0 = no\n"
                                   "interval)"},
@@ -222,7 +225,7 @@ int main(int argc, char **argv)
     const char *truth_path = NULL, *curve_path = NULL, *kept_path = NULL,
                *out_path = NULL;
     const char *query_arg = NULL;
-    const char *cov_path = NULL;
+    const char *cov_path = NULL, *rel_path = NULL;
     int text = 0, no_header = 0;
     score_opts so;
     score_opts_default(&so);
@@ -312,6 +315,7 @@ int main(int argc, char **argv)
             break;
         case O_CURVE: curve_path = optarg; break;
         case O_COVERAGE: cov_path = optarg; break;
+        case O_RELIAB: rel_path = optarg; break;
         case O_CISEED:
         case O_SEED:
             if (!parse_size(optarg, &v)) {
@@ -356,9 +360,9 @@ int main(int argc, char **argv)
         return 2;
     }
     if (query_arg) {
-        if (kept_path || curve_path || cov_path) {
+        if (kept_path || curve_path || cov_path || rel_path) {
             fprintf(stderr, "%s: --query takes neither --kept nor --topn-curve nor "
-                            "--coverage-curve\n", prog);
+                            "--coverage-curve nor --reliability\n", prog);
             return 2;
         }
         static char dash[] = "-";
@@ -384,24 +388,33 @@ int main(int argc, char **argv)
     }
 
     /* the curve files are opened before the work, and are not inputs */
-    pb_out *curve = NULL, *cov = NULL, *outf = NULL;
+    pb_out *curve = NULL, *cov = NULL, *rel = NULL, *outf = NULL;
     const char *inputs[2] = {truth_path, result_path};
     if (curve_path && cov_path && !strcmp(curve_path, cov_path)) {
         fprintf(stderr, "%s: --topn-curve and --coverage-curve name the same "
                         "file; expected two\n", prog);
         return 2;
     }
+    if (rel_path && ((curve_path && !strcmp(curve_path, rel_path)) ||
+                     (cov_path && !strcmp(cov_path, rel_path)))) {
+        fprintf(stderr, "%s: --reliability names the same file as --topn-curve "
+                        "or --coverage-curve; expected another\n", prog);
+        return 2;
+    }
     if ((curve_path && pb_out_open(&curve, curve_path, inputs, 2, &err) != PB_OK) ||
-        (cov_path && pb_out_open(&cov, cov_path, inputs, 2, &err) != PB_OK)) {
+        (cov_path && pb_out_open(&cov, cov_path, inputs, 2, &err) != PB_OK) ||
+        (rel_path && pb_out_open(&rel, rel_path, inputs, 2, &err) != PB_OK)) {
         pb_error_print(stderr, prog, &err);
         pb_out_abort(curve);
         pb_out_abort(cov);
+        pb_out_abort(rel);
         return 1;
     }
     if (pb_out_open(&outf, out_path, inputs, 2, &err) != PB_OK) {
         pb_error_print(stderr, prog, &err);
         pb_out_abort(curve);
         pb_out_abort(cov);
+        pb_out_abort(rel);
         return 1;
     }
     score_result *res = NULL;
@@ -410,6 +423,7 @@ int main(int argc, char **argv)
         pb_out_abort(curve);
         pb_out_abort(outf);
         pb_out_abort(cov);
+        pb_out_abort(rel);
         return 1;
     }
     tv_view view;
@@ -420,6 +434,7 @@ int main(int argc, char **argv)
         pb_out_abort(curve);
         pb_out_abort(outf);
         pb_out_abort(cov);
+        pb_out_abort(rel);
         return 1;
     }
     if (tv_view_parse(res->view, &view) != PB_OK) {
@@ -429,6 +444,7 @@ int main(int argc, char **argv)
         pb_out_abort(curve);
         pb_out_abort(outf);
         pb_out_abort(cov);
+        pb_out_abort(rel);
         return 1;
     }
     pb_trace *trace = NULL;
@@ -438,6 +454,7 @@ int main(int argc, char **argv)
         pb_out_abort(curve);
         pb_out_abort(outf);
         pb_out_abort(cov);
+        pb_out_abort(rel);
         return 1;
     }
     if (!(trace->columns & PB_COL_PATH)) {
@@ -448,6 +465,7 @@ int main(int argc, char **argv)
         pb_out_abort(curve);
         pb_out_abort(outf);
         pb_out_abort(cov);
+        pb_out_abort(rel);
         return 1;
     }
     tv_truth *tv = NULL;
@@ -498,6 +516,7 @@ int main(int argc, char **argv)
         pb_out_abort(curve);
         pb_out_abort(outf);
         pb_out_abort(cov);
+        pb_out_abort(rel);
         return 1;
     }
     FILE *fo = pb_out_fp(outf);
@@ -522,6 +541,16 @@ int main(int argc, char **argv)
                             "curve has its header only\n", prog, res->file);
         score_write_coverage(pb_out_fp(cov), rep);
         if (pb_out_commit(cov, &err) != PB_OK) {
+            pb_error_print(stderr, prog, &err);
+            status = 1;
+        }
+    }
+    if (rel) {
+        if (!res->has_conf)
+            fprintf(stderr, "%s: %s has no confidence column: the reliability "
+                            "table has its header only\n", prog, res->file);
+        score_write_reliability(pb_out_fp(rel), rep);
+        if (pb_out_commit(rel, &err) != PB_OK) {
             pb_error_print(stderr, prog, &err);
             status = 1;
         }

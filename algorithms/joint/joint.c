@@ -794,7 +794,7 @@ void joint_close(joint *s)
                  s->cnt_off, s->cnt, s->cntlp, s->allowed, s->hist, s->logf, s->kstat,
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
-                 s->bylink, s->bylink_off, s->rank_link};
+                 s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);

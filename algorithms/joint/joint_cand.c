@@ -6,6 +6,7 @@
 #include "joint_int.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,117 @@ static int cmp_u64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+static int cmp_pkey_t(const void *x, const void *y)
+{
+    const pkey *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->msg < b->msg ? -1 : a->msg > b->msg;
+}
+
+static inline uint64_t pkey_hash(const pkey *a)
+{
+    return pb_mix64(a->cid ^ pb_mix64(((uint64_t)a->caller << 32) | a->callee));
+}
+
+/* Group k[0..n) by (caller, callee, call id), each group in (time,
+ * message) order, the groups in the order of their first message: the
+ * same groups, each in the same order, as sorting by cmp_pkey, in linear
+ * time but for the sorts inside the groups (with call ids, two messages
+ * each).  Which group comes first does not matter to the pairing: each
+ * is paired alone.  PB_OK or PB_ENOMEM (k is then unchanged). */
+static int group_pkeys(pkey *k, size_t n)
+{
+    if (n < 2)
+        return PB_OK;
+    size_t cap = 64;
+    while (cap < 2 * n)
+        cap *= 2;
+    uint32_t *tab = malloc(cap * sizeof *tab);     /* a group's first entry */
+    uint32_t *gid = malloc(n * sizeof *gid);
+    uint32_t *off = calloc(n + 1, sizeof *off);
+    pkey *out = malloc(n * sizeof *out);
+    int rc = tab && gid && off && out ? PB_OK : PB_ENOMEM;
+    if (rc == PB_OK) {
+        for (size_t j = 0; j < cap; j++)
+            tab[j] = NONE;
+        uint32_t ng = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t j = pkey_hash(&k[i]) & (cap - 1);
+            for (;; j = (j + 1) & (cap - 1)) {
+                if (tab[j] == NONE) {
+                    tab[j] = (uint32_t)i;
+                    gid[i] = ng++;
+                    break;
+                }
+                const pkey *r = &k[tab[j]];
+                if (r->caller == k[i].caller && r->callee == k[i].callee && r->cid == k[i].cid) {
+                    gid[i] = gid[tab[j]];
+                    break;
+                }
+            }
+            off[gid[i] + 1]++;
+        }
+        for (uint32_t g = 0; g < ng; g++)
+            off[g + 1] += off[g];
+        for (size_t i = 0; i < n; i++)
+            out[off[gid[i]]++] = k[i]; /* stable; off[g] ends at group g's end */
+        for (uint32_t g = ng; g-- > 0;)
+            off[g + 1] = off[g];
+        off[0] = 0;
+        for (uint32_t g = 0; g < ng; g++) {
+            pkey *a = out + off[g];
+            size_t m = off[g + 1] - off[g];
+            if (m <= 8) {
+                for (size_t i = 1; i < m; i++) /* insertion sort */
+                    for (size_t t = i; t > 0 && cmp_pkey_t(&a[t - 1], &a[t]) > 0; t--) {
+                        pkey x = a[t];
+                        a[t] = a[t - 1];
+                        a[t - 1] = x;
+                    }
+            } else {
+                qsort(a, m, sizeof *a, cmp_pkey_t);
+            }
+        }
+        memcpy(k, out, n * sizeof *k);
+    }
+    free(tab);
+    free(gid);
+    free(off);
+    free(out);
+    return rc;
+}
+
+/* Sort the pairs (call << 32 | return, or message << 32 | NONE for a half
+ * pair) by their high half, which no two pairs share (a message is in one
+ * pair at most): placed by message index in linear time; the order of
+ * sorting them as numbers.  Falls back to qsort if two shared it. */
+static void sort_pairs(uint64_t *pairs, size_t np, size_t nmsg)
+{
+    uint64_t *slot = np > 1 ? malloc((nmsg + 1) * sizeof *slot) : NULL;
+    unsigned char *used = np > 1 ? calloc(nmsg + 1, 1) : NULL;
+    int ok = slot && used;
+    for (size_t i = 0; ok && i < np; i++) {
+        size_t h = (size_t)(pairs[i] >> 32);
+        if (h > nmsg || used[h])
+            ok = 0;
+        else {
+            used[h] = 1;
+            slot[h] = pairs[i];
+        }
+    }
+    if (ok) {
+        size_t m = 0;
+        for (size_t h = 0; h <= nmsg; h++)
+            if (used[h])
+                pairs[m++] = slot[h];
+    } else if (np > 1) {
+        qsort(pairs, np, sizeof *pairs, cmp_u64);
+    }
+    free(slot);
+    free(used);
+}
+
 int joint_find_pairs(joint *s)
 {
     const pb_msg *m = s->v.msgs;
@@ -73,7 +185,8 @@ int joint_find_pairs(joint *s)
         else if (m[i].type == PB_TYPE_RETURN)
             k[nk++] = (pkey){m[i].dst, m[i].src, cid, m[i].ts, (uint32_t)i};
     }
-    qsort(k, nk, sizeof *k, cmp_pkey);
+    if (group_pkeys(k, nk) != PB_OK)
+        qsort(k, nk, sizeof *k, cmp_pkey); /* no memory for the grouping */
     /* per key, in callee-clock order: a return takes the earliest open call */
     uint64_t *pairs = malloc((nk + 1) * sizeof *pairs);
     uint32_t *queue = malloc((nk + 1) * sizeof *queue);
@@ -170,7 +283,7 @@ int joint_find_pairs(joint *s)
         if ((m[i].type == PB_TYPE_CALL || m[i].type == PB_TYPE_RETURN) &&
             s->pair_of_msg[i] == NONE)
             pairs[np++] = ((uint64_t)i << 32) | NONE;
-    qsort(pairs, np, sizeof *pairs, cmp_u64);
+    sort_pairs(pairs, np, s->v.n);
     s->pr = calloc(np + 1, sizeof *s->pr);
     if (!s->pr) {
         free(pairs);
@@ -284,6 +397,44 @@ int joint_find_links(joint *s)
         tot += (size_t)(s->out_off[b + 1] - s->out_off[b]) * (JOINT_KMAX + 1);
     }
     s->cnt_off[s->nlinks] = (uint32_t)tot;
+    s->ibin = s->p.bin > 0 ? 1.0 / s->p.bin : 0;
+    /* logf_of's cache, every entry the delay INT64_MIN with its own values
+     * (without the cache logf_of computes directly) */
+    s->logc = malloc(sizeof *s->logc);
+    if (s->logc) {
+        double ld0 = log(s->dmin);
+        uint32_t b0 = dbin(s, INT64_MIN);
+        for (size_t i = 0; i < (1u << JOINT_LOGC_BITS); i++) {
+            s->logc->d[i] = INT64_MIN;
+            s->logc->ld[i] = ld0;
+            s->logc->bin[i] = b0;
+        }
+    }
+    /* direct tables of the density and parallel-call keys (joint_dk_cell):
+     * (1 + outgoing links of the callee)^2 cells per in link, while they
+     * stay within JOINT_DK_MAX cells (the hash maps answer beyond) */
+    size_t dtot = 0;
+    for (uint32_t e = 0; e < s->nlinks && dtot <= JOINT_DK_MAX; e++) {
+        uint32_t b = s->link_dst[e];
+        size_t no1 = (size_t)(s->out_off[b + 1] - s->out_off[b]) + 1;
+        dtot += no1 * no1;
+    }
+    if (dtot <= JOINT_DK_MAX) {
+        s->dk_off = malloc(((size_t)s->nlinks + 1) * sizeof *s->dk_off);
+        s->dk_key = malloc((dtot + 1) * sizeof *s->dk_key);
+        s->dk_par = malloc((dtot + 1) * sizeof *s->dk_par);
+        if (!s->dk_off || !s->dk_key || !s->dk_par)
+            return PB_ENOMEM;
+        dtot = 0;
+        for (uint32_t e = 0; e < s->nlinks; e++) {
+            uint32_t b = s->link_dst[e];
+            size_t no1 = (size_t)(s->out_off[b + 1] - s->out_off[b]) + 1;
+            s->dk_off[e] = (uint32_t)dtot;
+            dtot += no1 * no1;
+        }
+        for (size_t i = 0; i <= dtot; i++)
+            s->dk_key[i] = s->dk_par[i] = NONE;
+    }
     s->cnt = calloc(tot + 1, sizeof *s->cnt);
     s->cntlp = calloc(tot + 1, sizeof *s->cntlp);
     s->allowed = NULL;

@@ -1,19 +1,37 @@
 /*
  * joint_conf.c - joint: how sure the solution is of each call's request
- * (docs/joint.md, "Confidence").  A call's share is its chosen request's
- * posterior among its candidates with every other call where the search
- * left it: for each other candidate q', the likelier of moving the call
- * there and of exchanging it with a call of q' to the same endpoint that
- * could be q0's (the counts stay) changes the log-likelihood of the two
- * requests by d(q'), and the share is 1 / (1 + sum exp d(q')).  A pair's confidence is the product of the
- * shares from its root down to it (the row is right only when every call
- * on the way up is).  Without call ids a pair's share is also multiplied
- * by how sure the pairing of its call and return is (joint_pair_shares:
- * the exchanges of its return with an overlapping call's, upwards).
+ * (docs/joint.md, "Links and confidence").
+ *
+ * A call's share is its chosen request's posterior under the model among
+ * the current solution and its neighbours in which the call is elsewhere,
+ * every other call where the search left it: for each other candidate q'
+ * of call p (now in q0),
+ *   - the move of p to q';
+ *   - each exchange of p with a call r of q' to the same endpoint that
+ *     could be q0's;
+ *   - the move of p's chain to q' (p and the calls of q0 its return
+ *     triggered, and the calls their returns triggered, ...: two requests
+ *     of one kind whose chains of calls crossed at p);
+ *   - each exchange of p's chain with r's chain in q'.
+ * Each changes the log-likelihood of q0 and q' by some d, and the share is
+ * 1 / (1 + sum exp d) over all of them (a chain of one call is the move or
+ * the exchange already counted, and is not counted twice).
+ *
+ * A call the search left without a parent although its caller serves
+ * requests (an orphan: no request of the caller contained it) is a root
+ * only if its link starts requests of its own; its share is the rule of
+ * succession over its link, (orphans + 1) / (calls + 2).
+ *
+ * A pair's confidence is the product of the shares from its root down to
+ * it (the row is right only when every call on the way up is).  Without
+ * call ids a pair's share is also multiplied by how sure the pairing of
+ * its call and return is (joint_pair_shares: the exchanges of its return
+ * with an overlapping call's, upwards).
  */
 #include "joint_int.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NONE JOINT_NONE
 
@@ -25,6 +43,12 @@ static int in_cands(const joint *s, uint32_t p, uint32_t q)
     return 0;
 }
 
+/* is call x before call y (call time, then pair number)? */
+static int before(const joint *s, uint32_t x, uint32_t y)
+{
+    return s->pr[x].cs < s->pr[y].cs || (s->pr[x].cs == s->pr[y].cs && x < y);
+}
+
 /* the calls k[0..n) (by call time) with `out` replaced by `in`, by call
  * time, into o; returns how many */
 static uint32_t swap_list(const joint *s, const uint32_t *k, uint32_t n, uint32_t out,
@@ -34,8 +58,7 @@ static uint32_t swap_list(const joint *s, const uint32_t *k, uint32_t n, uint32_
     for (uint32_t i = 0; i < n; i++) {
         if (k[i] == out)
             continue;
-        if (!placed && (s->pr[in].cs < s->pr[k[i]].cs ||
-                        (s->pr[in].cs == s->pr[k[i]].cs && in < k[i]))) {
+        if (!placed && before(s, in, k[i])) {
             o[m++] = in;
             placed = 1;
         }
@@ -46,25 +69,375 @@ static uint32_t swap_list(const joint *s, const uint32_t *k, uint32_t n, uint32_
     return m;
 }
 
+/* o = (k[0..n) without the calls marked `drop`) merged with add[0..na),
+ * both by call time; returns the length */
+static uint32_t merge_list(const joint *s, const uint32_t *k, uint32_t n,
+                           const uint32_t *mark, uint32_t drop, const uint32_t *add,
+                           uint32_t na, uint32_t *o)
+{
+    uint32_t m = 0, i = 0, j = 0;
+    while (i < n || j < na) {
+        if (i < n && mark[k[i]] == drop) {
+            i++;
+            continue;
+        }
+        if (j >= na || (i < n && before(s, k[i], add[j])))
+            o[m++] = k[i++];
+        else
+            o[m++] = add[j++];
+    }
+    return m;
+}
+
+/* The trigger of every call in its request as the model scores it
+ * (joint_req_walk): the latest return of another call of the request
+ * received before it was sent, not of a learned parallel sibling, and not
+ * before the request's arrival; NONE: the arrival.  trig[c] for every
+ * call c with a parent.  trig2[c]: the return before that one when it
+ * explains the call's delay about as well (its log density at most
+ * JOINT_CONF_TIE nats below the trigger's: two returns a few microseconds
+ * apart), else NONE.  tmp: room for the largest request's calls. */
+#define JOINT_CONF_TIE 3.0
+static void find_triggers(joint *s, uint32_t *trig, uint32_t *trig2, uint32_t *tmp)
+{
+    for (uint32_t c = 0; c < s->npairs; c++)
+        trig[c] = trig2[c] = NONE;
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        const kvec *k = &s->kids[q];
+        if (!k->n)
+            continue;
+        /* returns by (receive time, pair number) */
+        uint32_t nr = 0;
+        for (uint32_t i = 0; i < k->n; i++) {
+            uint32_t x = k->a[i];
+            if (s->pr[x].ret == NONE)
+                continue;
+            uint32_t j = nr++;
+            while (j > 0 && (s->pr[tmp[j - 1]].rr > s->pr[x].rr ||
+                             (s->pr[tmp[j - 1]].rr == s->pr[x].rr && tmp[j - 1] > x))) {
+                tmp[j] = tmp[j - 1];
+                j--;
+            }
+            tmp[j] = x;
+        }
+        const jpair *qq = &s->pr[q];
+        pb_ns arr = qq->call == NONE ? INT64_MIN : qq->cr;
+        uint32_t rp = 0;
+        for (uint32_t i = 0; i < k->n; i++) {
+            uint32_t c = k->a[i];
+            if (s->pr[c].call == NONE)
+                continue;
+            pb_ns t = s->pr[c].cs;
+            while (rp < nr && s->pr[tmp[rp]].rr <= t)
+                rp++;
+            uint32_t tg = NONE, t2 = NONE;
+            for (uint32_t j = rp; j-- > 0;)
+                if (tmp[j] != c && !joint_par_skip(s, qq->link, s->pr[tmp[j]].link,
+                                                   s->pr[c].link)) {
+                    if (tg == NONE) {
+                        tg = tmp[j];
+                    } else {
+                        t2 = tmp[j];
+                        break;
+                    }
+                }
+            if (tg != NONE && s->pr[tg].rr < arr)
+                tg = t2 = NONE;
+            if (t2 != NONE && s->pr[t2].rr < arr)
+                t2 = NONE;
+            if (t2 != NONE) {
+                uint32_t ol = s->pr[c].link;
+                double f1 = logf_of(s, joint_key_get(s, qq->link, 1 + s->pr[tg].link, ol),
+                                    t - s->pr[tg].rr);
+                double f2 = logf_of(s, joint_key_get(s, qq->link, 1 + s->pr[t2].link, ol),
+                                    t - s->pr[t2].rr);
+                if (f2 < f1 - JOINT_CONF_TIE)
+                    t2 = NONE;
+            }
+            trig[c] = tg;
+            trig2[c] = t2;
+        }
+    }
+}
+
+/* p's chain in its request (calls k[0..n) by call time): p, and every
+ * later call whose trigger (or, with trig2, its near-tied runner-up) is in
+ * the chain; into o (by call time), marked mark[c] = stamp; returns its
+ * length */
+static uint32_t chain_of(const joint *s, const uint32_t *k, uint32_t n, uint32_t p,
+                         const uint32_t *trig, const uint32_t *trig2, uint32_t *mark,
+                         uint32_t stamp, uint32_t *o)
+{
+    uint32_t m = 0, i = 0;
+    while (i < n && k[i] != p)
+        i++;
+    if (i == n)
+        return 0;
+    o[m++] = p;
+    mark[p] = stamp;
+    for (i++; i < n; i++) {
+        uint32_t c = k[i];
+        if ((trig[c] != NONE && mark[trig[c]] == stamp) ||
+            (trig2 && trig2[c] != NONE && mark[trig2[c]] == stamp)) {
+            o[m++] = c;
+            mark[c] = stamp;
+        }
+    }
+    return m;
+}
+
+/* may every call of a[0..n) belong to request q? */
+static int all_in_cands(const joint *s, const uint32_t *a, uint32_t n, uint32_t q)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!in_cands(s, a[i], q))
+            return 0;
+    return 1;
+}
+
+/* The log-likelihood of two requests after an exchange, kept for the
+ * other call of the exchange (speed only): the exchange of p in q0 with r
+ * in q, seen from r, is the same two lists, so the same two walks and the
+ * same sum.  Stored by the call processed first, found by the other. */
+typedef struct xcache {
+    hmap map;
+    double *v;
+    size_t n, cap;
+    int on;                 /* pair numbers fit the key */
+} xcache;
+
+static uint64_t xkey(int variant, uint32_t a, uint32_t b)
+{
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    return ((uint64_t)variant << 62) | ((uint64_t)lo << 31) | hi;
+}
+
+/* the sum of exchange `variant` of p and r, if r computed it (r < p) */
+static int xc_get(const xcache *c, int variant, uint32_t p, uint32_t r, double *v)
+{
+    if (!c->on || r > p)
+        return 0;
+    uint32_t i = joint_hmap_get(&c->map, xkey(variant, p, r));
+    if (i == NONE)
+        return 0;
+    *v = c->v[i];
+    return 1;
+}
+
+/* keep it for r when r comes later; PB_OK or PB_ENOMEM */
+static int xc_put(xcache *c, int variant, uint32_t p, uint32_t r, double v)
+{
+    if (!c->on || r < p)
+        return PB_OK;
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 1024;
+        double *a = realloc(c->v, nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        c->v = a;
+        c->cap = nc;
+    }
+    c->v[c->n] = v;
+    return joint_hmap_put(&c->map, xkey(variant, p, r), (uint32_t)c->n++);
+}
+
+static double add_exp(double sum, double d)
+{
+    return sum + (d > 700 ? INFINITY : exp(d));
+}
+
+/* orphans: a call without a parent whose caller serves requests; its
+ * share is (orphans of its link + 1) / (calls of its link + 2) */
+static int orphan_shares(const joint *s, double *share)
+{
+    unsigned char *serves = calloc((size_t)s->nnodes + 1, 1);
+    double *nl = calloc(2 * ((size_t)s->nlinks + 1), sizeof *nl);
+    if (!serves || !nl) {
+        free(serves);
+        free(nl);
+        return PB_ENOMEM;
+    }
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        serves[s->link_dst[l]] = 1;
+    for (uint32_t p = 0; p < s->npairs; p++) {
+        uint32_t l = s->pr[p].link;
+        nl[2 * l]++;
+        nl[2 * l + 1] += s->par[p] == NONE;
+    }
+    for (uint32_t p = 0; p < s->npairs; p++) {
+        uint32_t l = s->pr[p].link;
+        if (s->par[p] == NONE && serves[s->pr[p].caller])
+            share[p] = (nl[2 * l + 1] + 1) / (nl[2 * l] + 2);
+    }
+    free(serves);
+    free(nl);
+    return PB_OK;
+}
+
+/* The alternatives that move p's chain c0[0..n0) (marked sp in mark; l0c:
+ * the log-likelihood of q0 without it) to q: the move, and the exchange
+ * with the chain of each call r of q to p's endpoint that could be q0's
+ * (chains of one call each are the exchange, counted already).  Adds
+ * exp(d) of each to *csum.  tw: the runner-up triggers for wide chains,
+ * or NULL.  Returns PB_OK or PB_ENOMEM. */
+static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint32_t *c0,
+                      uint32_t n0, uint32_t sp, double l0c, double l00, double l1,
+                      const uint32_t *trig, const uint32_t *tw, uint32_t *mark,
+                      uint32_t *stamp, uint32_t *with, uint32_t *x0, uint32_t *x1,
+                      uint32_t *c1, double *csum, xcache *xc)
+{
+    int variant = tw ? 2 : 1;
+    const kvec *k0 = &s->kids[q0], *k = &s->kids[q];
+    int rc = PB_OK;
+    double la = 0, lb = 0;
+    int c0_fits = all_in_cands(s, c0 + 1, n0 - 1, q);
+    if (n0 > 1 && c0_fits) {
+        uint32_t m = merge_list(s, k->a, k->n, mark, sp, c0, n0, with);
+        if ((rc = joint_req_walk(s, q, with, m, 0, &lb)) != PB_OK)
+            return rc;
+        *csum = add_exp(*csum, (l0c + lb) - (l00 + l1));
+    }
+    if (!c0_fits)
+        return PB_OK;
+    for (uint32_t t = 0; t < k->n; t++) {
+        uint32_t r = k->a[t];
+        if (s->pr[r].link != s->pr[p].link || !in_cands(s, r, q0))
+            continue;
+        uint32_t sr = ++*stamp;
+        uint32_t n1 = chain_of(s, k->a, k->n, r, trig, tw, mark, sr, c1);
+        if ((n0 == 1 && n1 == 1) || !all_in_cands(s, c1 + 1, n1 - 1, q0))
+            continue;
+        double v;
+        if (!xc_get(xc, variant, p, r, &v)) {
+            uint32_t a = merge_list(s, k0->a, k0->n, mark, sp, c1, n1, x0);
+            uint32_t b = merge_list(s, k->a, k->n, mark, sr, c0, n0, x1);
+            if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
+                (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
+                return rc;
+            v = la + lb;
+            if ((rc = xc_put(xc, variant, p, r, v)) != PB_OK)
+                return rc;
+        }
+        *csum = add_exp(*csum, v - (l00 + l1));
+    }
+    return PB_OK;
+}
+
+/* the chain of p in q0 (trig2: wide, or NULL) into c0, marked with a new
+ * stamp (*sp), and the log-likelihood of q0 without it (*l0c; l0w when
+ * the chain is p alone) */
+static int chain_setup(joint *s, uint32_t p, uint32_t q0, const uint32_t *trig,
+                       const uint32_t *trig2, uint32_t *mark, uint32_t *stamp, uint32_t *sp,
+                       uint32_t *c0, uint32_t *n0, double l0w, double *l0c, uint32_t *x0)
+{
+    const kvec *k0 = &s->kids[q0];
+    *sp = ++*stamp;
+    *n0 = chain_of(s, k0->a, k0->n, p, trig, trig2, mark, *sp, c0);
+    *l0c = l0w;
+    if (*n0 > 1) {
+        uint32_t a = merge_list(s, k0->a, k0->n, mark, *sp, NULL, 0, x0);
+        return joint_req_walk(s, q0, x0, a, 0, l0c);
+    }
+    return PB_OK;
+}
+
+/* chainw summed, for every call, over the calls on its ways up the
+ * triggers and near-tied runner-up triggers (each ancestor once), within
+ * each request; requests of more than JOINT_CONF_DAG calls follow the
+ * triggers alone (a tree, walked once) */
+#define JOINT_CONF_DAG 4096
+static int sum_down(joint *s, const uint32_t *trig, const uint32_t *trig2, double *chainw)
+{
+    uint32_t n = s->npairs, maxk = 1;
+    for (uint32_t q = 0; q < n; q++)
+        if (s->kids[q].n > maxk && s->kids[q].n <= JOINT_CONF_DAG)
+            maxk = s->kids[q].n;
+    size_t W = ((size_t)maxk + 63) / 64;
+    uint64_t *anc = malloc((size_t)maxk * W * sizeof *anc);
+    uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
+    double *acc = malloc(((size_t)maxk + 1) * sizeof *acc);
+    if (!anc || !pos || !acc) {
+        free(anc);
+        free(pos);
+        free(acc);
+        return PB_ENOMEM;
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        const kvec *k = &s->kids[q];
+        if (!k->n)
+            continue;
+        if (k->n > JOINT_CONF_DAG) {
+            /* by call time a trigger comes before its call */
+            for (uint32_t i = 0; i < k->n; i++) {
+                uint32_t c = k->a[i];
+                if (trig[c] != NONE)
+                    chainw[c] += chainw[trig[c]];
+            }
+            continue;
+        }
+        size_t w = ((size_t)k->n + 63) / 64;
+        for (uint32_t i = 0; i < k->n; i++)
+            pos[k->a[i]] = i;
+        for (uint32_t i = 0; i < k->n; i++) {
+            uint32_t c = k->a[i];
+            uint64_t *a = anc + (size_t)i * w;
+            memset(a, 0, w * sizeof *a);
+            a[i / 64] |= 1ull << (i % 64);
+            uint32_t t2[2] = {trig[c], trig2[c]};
+            for (int z = 0; z < 2; z++)
+                if (t2[z] != NONE && s->par[t2[z]] == q) {
+                    const uint64_t *b = anc + (size_t)pos[t2[z]] * w;
+                    for (size_t j = 0; j < w; j++)
+                        a[j] |= b[j];
+                }
+            double v = 0;
+            for (size_t j = 0; j < w; j++)
+                for (uint64_t x = a[j]; x; x &= x - 1)
+                    v += chainw[k->a[j * 64 + (size_t)__builtin_ctzll(x)]];
+            acc[i] = v;
+        }
+        for (uint32_t i = 0; i < k->n; i++)
+            chainw[k->a[i]] = acc[i];
+    }
+    free(anc);
+    free(pos);
+    free(acc);
+    return PB_OK;
+}
+
 int joint_confidence(joint *s, double *conf)
 {
     uint32_t n = s->npairs, maxk = 1;
     for (uint32_t q = 0; q < n; q++)
         if (s->kids[q].n + 1 > maxk)
             maxk = s->kids[q].n + 1;
-    uint32_t *buf = malloc((size_t)maxk * 4 * sizeof *buf);
+    /* without, with: one request's list; x0, x1: two requests' lists after
+     * an exchange of chains (up to both); c0, c1: two chains */
+    uint32_t *buf = malloc((size_t)maxk * 8 * sizeof *buf);
     double *share = malloc(((size_t)n + 1) * sizeof *share);
     uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    uint32_t *trig = malloc(((size_t)n + 1) * sizeof *trig);
+    uint32_t *trig2 = malloc(((size_t)n + 1) * sizeof *trig2);
+    uint32_t *mark = calloc((size_t)n + 1, sizeof *mark);
     unsigned char *done = calloc((size_t)n + 1, 1);
     double *rll = malloc(((size_t)n + 1) * sizeof *rll); /* each request's own */
-    int rc = buf && share && stack && done && rll ? PB_OK : PB_ENOMEM;
+    double *chainw = calloc((size_t)n + 1, sizeof *chainw);
+    int rc = buf && share && stack && trig && trig2 && mark && done && rll && chainw ? PB_OK
+                                                                            : PB_ENOMEM;
+    uint32_t *without = buf, *with = buf + maxk, *x0 = buf + 2 * (size_t)maxk,
+             *x1 = buf + 4 * (size_t)maxk, *c0 = buf + 6 * (size_t)maxk,
+             *c1 = buf + 7 * (size_t)maxk;
+    uint32_t stamp = 0;
+    xcache xc;
+    memset(&xc, 0, sizeof xc);
+    xc.on = n < (1u << 31);
+    if (rc == PB_OK)
+        find_triggers(s, trig, trig2, x0);
     for (uint32_t q = 0; rc == PB_OK && q < n; q++)
         rc = joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 0, &rll[q]);
-    uint32_t *without = buf, *with = buf + maxk, *x0 = buf + 2 * (size_t)maxk,
-             *x1 = buf + 3 * (size_t)maxk;
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
         uint32_t q0 = s->par[p];
-        share[p] = 1.0;
+        share[p] = 0;
         if (q0 == NONE || s->cand_off[p + 1] - s->cand_off[p] < 2)
             continue;
         /* q0 without p */
@@ -76,42 +449,74 @@ int joint_confidence(joint *s, double *conf)
         double l0 = rll[q0], l0w = 0;
         if ((rc = joint_req_walk(s, q0, without, nw, 0, &l0w)) != PB_OK)
             break;
-        double sum = 1.0;
+        /* p's chain in q0 (strict triggers), and q0 without it */
+        uint32_t sp = 0, n0 = 0;
+        double l0c = l0w;
+        if ((rc = chain_setup(s, p, q0, trig, NULL, mark, &stamp, &sp, c0, &n0, l0w, &l0c,
+                              x0)) != PB_OK)
+            break;
+        double sum = 1.0; /* the current state, then each alternative */
+        double csum = 0;  /* the alternatives that move p's chain (p's and its
+                             chain's share) */
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1] && rc == PB_OK; j++) {
             uint32_t q = s->cand[j];
             if (q == q0)
                 continue;
-            /* q with p, by call time */
             const kvec *k = &s->kids[q];
-            uint32_t m = 0, i = 0;
-            for (; i < k->n && (s->pr[k->a[i]].cs < s->pr[p].cs ||
-                                (s->pr[k->a[i]].cs == s->pr[p].cs && k->a[i] < p));
-                 i++)
-                with[m++] = k->a[i];
-            with[m++] = p;
-            for (; i < k->n; i++)
-                with[m++] = k->a[i];
-            double l1 = rll[q], l1w = 0;
+            double l1 = rll[q], l1w = 0, la = 0, lb = 0;
+            /* the move: q with p, by call time */
+            uint32_t m = merge_list(s, k->a, k->n, mark, sp, &p, 1, with);
             if ((rc = joint_req_walk(s, q, with, m, 0, &l1w)) != PB_OK)
                 break;
-            double d = (l0w + l1w) - (l0 + l1);
+            sum = add_exp(sum, (l0w + l1w) - (l0 + l1));
             /* exchanges: p to q, a call r of q on p's endpoint to q0 */
             for (uint32_t t = 0; t < k->n && rc == PB_OK; t++) {
                 uint32_t r = k->a[t];
                 if (s->pr[r].link != s->pr[p].link || !in_cands(s, r, q0))
                     continue;
-                uint32_t a = swap_list(s, k0->a, k0->n, p, r, x0);
-                uint32_t b = swap_list(s, k->a, k->n, r, p, x1);
-                double la = 0, lb = 0;
-                if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
-                    (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
-                    break;
-                if (la + lb - (l0 + l1) > d)
-                    d = la + lb - (l0 + l1);
+                double v;
+                if (!xc_get(&xc, 0, p, r, &v)) {
+                    uint32_t a = swap_list(s, k0->a, k0->n, p, r, x0);
+                    uint32_t b = swap_list(s, k->a, k->n, r, p, x1);
+                    if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
+                        (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
+                        break;
+                    v = la + lb;
+                    if ((rc = xc_put(&xc, 0, p, r, v)) != PB_OK)
+                        break;
+                }
+                sum = add_exp(sum, v - (l0 + l1));
             }
-            sum += d > 700 ? INFINITY : exp(d);
+            if (rc == PB_OK)
+                rc = chain_alts(s, p, q0, q, c0, n0, sp, l0c, l0, l1, trig, NULL, mark,
+                                &stamp, with, x0, x1, c1, &csum, &xc);
         }
-        share[p] = 1.0 / sum;
+        /* the wide chain (near-tied runner-up triggers too), when it holds
+         * more calls */
+        uint32_t nwide = 0;
+        if (rc == PB_OK && (rc = chain_setup(s, p, q0, trig, trig2, mark, &stamp, &sp, c0,
+                                             &nwide, l0w, &l0c, x0)) != PB_OK)
+            break;
+        for (uint32_t j = s->cand_off[p]; nwide > n0 && j < s->cand_off[p + 1] && rc == PB_OK;
+             j++) {
+            uint32_t q = s->cand[j];
+            if (q != q0)
+                rc = chain_alts(s, p, q0, q, c0, nwide, sp, l0c, l0, rll[q], trig, trig2,
+                                mark, &stamp, with, x0, x1, c1, &csum, &xc);
+        }
+        share[p] = sum - 1.0; /* the single alternatives, for now */
+        chainw[p] = csum;
+    }
+    /* every call a chain moves leaves with it: a call's alternatives are
+     * its own and the chain alternatives of each call on its ways up the
+     * triggers */
+    if (rc == PB_OK)
+        rc = sum_down(s, trig, trig2, chainw);
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+        share[p] = s->par[p] == NONE ? 1.0 : 1.0 / (1.0 + share[p] + chainw[p]);
+    if (rc == PB_OK) {
+        memset(done, 0, (size_t)n + 1);
+        rc = orphan_shares(s, share);
     }
     /* without call ids, how sure the pairing of its call and return is */
     double *ps = rc == PB_OK ? malloc(((size_t)n + 1) * sizeof *ps) : NULL;
@@ -140,6 +545,13 @@ int joint_confidence(joint *s, double *conf)
     free(rll);
     free(share);
     free(stack);
+    free(trig);
+    free(trig2);
+    free(xc.map.k);
+    free(xc.map.v);
+    free(xc.v);
+    free(chainw);
+    free(mark);
     free(done);
     return rc;
 }

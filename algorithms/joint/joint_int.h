@@ -14,6 +14,7 @@
 #include "joint.h"
 #include "joint_align.h"
 
+#define JOINT_DK_MAX (1u << 22) /* cells of the direct key tables (joint_dk_cell) */
 #define JOINT_KMAX 15          /* call counts at or above this share a cell */
 #define JOINT_MAX_LINKS (1u << 20)
 #define JOINT_SCALE 1000.0     /* flow cost units per nat */
@@ -78,6 +79,8 @@ struct joint {
 
     /* model */
     uint32_t nb;            /* density bins */
+    double ibin;            /* 1 / bin (dbin_ln), or 0: not set */
+    struct joint_logc *logc; /* logf_of's cache of log(delay) and its bin, or NULL */
     pb_ns tick;             /* the trace's timestamp resolution (pb_tick_detect) */
     double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
                                half a tick when the stamps are coarser (a delay
@@ -104,6 +107,11 @@ struct joint {
      * after it (overlap) or before it (serial); pflag: L's return is no
      * trigger of that output (learned: overlaps above `parallel`) */
     hmap parmap;
+    /* direct tables of keymap and parmap (speed only): per in link ein,
+     * (1 + outgoing links of its callee)^2 cells at dk_off[ein], indexed by
+     * (trigger, output) local to the callee; JOINT_NONE: no key yet.  NULL
+     * when the table would be too large (the maps alone answer then) */
+    uint32_t *dk_off, *dk_key, *dk_par;
     uint32_t npar, parcap;
     double *pov, *pse;
     unsigned char *pflag;
@@ -174,13 +182,58 @@ static inline uint32_t dbin(const joint *s, pb_ns d)
     return (uint32_t)b;
 }
 
+/* dbin from the natural log ld of the clamped delay dd, without a second
+ * logarithm: ld / ln 10 differs from log10(dd) by a few units in the last
+ * place, so away from a bin edge (by far more than that error) it gives
+ * the same bin; near an edge dbin decides.  Same bins as dbin, always. */
+static inline uint32_t dbin_ln(const joint *s, pb_ns d, double ld)
+{
+    if (!(s->ibin > 0))
+        return dbin(s, d);
+    double b = (ld * 0.43429448190325182765 - 1.0) * s->ibin;
+    double eps = 1e-9 * (1.0 + fabs(b)), top = (double)(s->nb - 1);
+    if (b < 1.0 - eps)
+        return 0; /* bin 0 whether b is just below 1 or below 0 */
+    if (b > top + eps)
+        return s->nb - 1;
+    if (b > top - eps)
+        return dbin(s, d);
+    uint32_t i = (uint32_t)b;
+    double fr = b - (double)i;
+    if (fr < eps || 1.0 - fr < eps)
+        return dbin(s, d); /* near an edge: the exact rule decides */
+    return i;
+}
+
+/* A direct-mapped cache of log(delay) and the delay's bin (speed only: the
+ * same numbers as computing them): the walks of one request score the same
+ * delays again and again. */
+#define JOINT_LOGC_BITS 13
+typedef struct joint_logc {
+    pb_ns d[1u << JOINT_LOGC_BITS];
+    double ld[1u << JOINT_LOGC_BITS];
+    uint32_t bin[1u << JOINT_LOGC_BITS];
+} joint_logc;
+
 /* log density of delay d (ns) for density key k (JOINT_NONE: background) */
 static inline double logf_of(const joint *s, uint32_t k, pb_ns d)
 {
+    joint_logc *c = s->logc;
+    if (c) {
+        uint32_t h = (uint32_t)(((uint64_t)d * 0x9E3779B97F4A7C15ull) >> (64 - JOINT_LOGC_BITS));
+        if (c->d[h] != d) {
+            c->d[h] = d;
+            c->ld[h] = log((double)d < s->dmin ? s->dmin : (double)d);
+            c->bin[h] = dbin_ln(s, d, c->ld[h]);
+        }
+        if (k == JOINT_NONE)
+            return s->bg - c->ld[h];
+        return s->logf[(size_t)k * s->nb + c->bin[h]] - c->ld[h];
+    }
     double ld = log((double)d < s->dmin ? s->dmin : (double)d);
     if (k == JOINT_NONE)
         return s->bg - ld;
-    return s->logf[(size_t)k * s->nb + dbin(s, d)] - ld;
+    return s->logf[(size_t)k * s->nb + dbin_ln(s, d, ld)] - ld;
 }
 
 /* the earliest time request q may have begun on its own clock: its
@@ -212,12 +265,46 @@ uint32_t joint_hmap_get(const hmap *h, uint64_t k);
 
 /* is the return of link L no trigger of output outl in a request of link
  * ein (the two overlap: learned parallel calls)? */
+/* the cell of (ein, trig, outl) in the direct tables (trig 0: arrival,
+ * 1 + L: return of link L; outl: a link, or nlinks: the response), or
+ * SIZE_MAX when there are none or the key is not one of ein's callee */
+static inline size_t joint_dk_cell(const joint *s, uint32_t ein, uint32_t trig, uint32_t outl)
+{
+    if (!s->dk_off)
+        return SIZE_MAX;
+    uint32_t b = s->link_dst[ein], no = s->out_off[b + 1] - s->out_off[b], tl, ol;
+    if (trig == 0)
+        tl = 0;
+    else if (s->link_src[trig - 1] == b)
+        tl = 1 + s->link_local[trig - 1];
+    else
+        return SIZE_MAX;
+    if (outl == s->nlinks)
+        ol = no;
+    else if (s->link_src[outl] == b)
+        ol = s->link_local[outl];
+    else
+        return SIZE_MAX;
+    return (size_t)s->dk_off[ein] + (size_t)tl * (no + 1) + ol;
+}
+
+/* is the return of link L no trigger of output outl in a request of link
+ * ein (the two overlap: learned parallel calls)? */
 static inline int joint_par_skip(const joint *s, uint32_t ein, uint32_t L, uint32_t outl)
 {
     if (!s->npar)
         return 0;
-    uint32_t h = joint_hmap_get(&s->parmap, dkey(ein, 1 + L, outl));
+    size_t c = joint_dk_cell(s, ein, 1 + L, outl);
+    uint32_t h = c != SIZE_MAX ? s->dk_par[c]
+                               : joint_hmap_get(&s->parmap, dkey(ein, 1 + L, outl));
     return h != JOINT_NONE && s->pflag[h];
+}
+
+/* the density key of (ein, trig, outl), or JOINT_NONE */
+static inline uint32_t joint_key_get(const joint *s, uint32_t ein, uint32_t trig, uint32_t outl)
+{
+    size_t c = joint_dk_cell(s, ein, trig, outl);
+    return c != SIZE_MAX ? s->dk_key[c] : joint_hmap_get(&s->keymap, dkey(ein, trig, outl));
 }
 
 /* qsort comparator of insort: by time, then pair number */

@@ -61,6 +61,10 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     uint32_t last = NONE, prev = NONE; /* latest two returns taken */
     /* open-ended (re-pairing): the response is not known yet */
     int open_end = (s->qend && s->free_ret[q]) || qq->ret == NONE;
+    /* the direct key table of this request's link (joint_dk_cell, its
+     * terms computed once): cells base + tl * no1 + ol */
+    const uint32_t nout = s->out_off[b + 1] - s->out_off[b], no1 = nout + 1;
+    const size_t dbase = s->dk_off ? s->dk_off[ein] : 0;
     for (uint32_t i = 0; i <= n; i++) {
         if (i == n && open_end)
             break;
@@ -87,10 +91,20 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         if (tg != NONE && tt < arr)
             tt = arr, tg = NONE;
         uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
-        uint32_t outl = i < n ? s->pr[k[i]].link : s->nlinks;
+        uint32_t outl = outl0;
         pb_ns d = t - tt;
-        uint64_t key = dkey(ein, trig, outl);
-        uint32_t di = joint_hmap_get(&s->keymap, key);
+        uint32_t di;
+        size_t cell = SIZE_MAX;
+        if (s->dk_off) {
+            uint32_t tl = trig == 0 ? 0 : s->link_src[trig - 1] == b
+                                              ? 1 + s->link_local[trig - 1] : NONE;
+            uint32_t ol = outl == s->nlinks ? nout
+                          : s->link_src[outl] == b ? s->link_local[outl] : NONE;
+            if (tl != NONE && ol != NONE)
+                cell = dbase + (size_t)tl * no1 + ol;
+        }
+        di = cell != SIZE_MAX ? s->dk_key[cell]
+                              : joint_hmap_get(&s->keymap, dkey(ein, trig, outl));
         if (noarr && tg == NONE) {
             if (mode == 0)
                 sum += di == NONE ? s->bg - log(1e6) : s->kmean[di];
@@ -120,9 +134,11 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
                 s->kstat = st;
                 st[3 * di] = st[3 * di + 1] = st[3 * di + 2] = 0;
                 s->nkeys++;
-                int rc = joint_hmap_put(&s->keymap, key, di);
+                int rc = joint_hmap_put(&s->keymap, dkey(ein, trig, outl), di);
                 if (rc != PB_OK)
                     return rc;
+                if (cell != SIZE_MAX)
+                    s->dk_key[cell] = di;
             }
             s->hist[(size_t)di * s->nb + dbin(s, d)] += 1.0;
             double x = log10((double)d < s->dmin ? s->dmin : (double)d);
@@ -143,7 +159,8 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
                 if (c->ret == NONE || c->call == NONE || c->cs >= o->cs)
                     continue;
                 uint64_t key = dkey(ein, 1 + c->link, o->link);
-                uint32_t h = joint_hmap_get(&s->parmap, key);
+                size_t pc = joint_dk_cell(s, ein, 1 + c->link, o->link);
+                uint32_t h = pc != SIZE_MAX ? s->dk_par[pc] : joint_hmap_get(&s->parmap, key);
                 if (h == NONE) {
                     if (s->npar == s->parcap) {
                         uint32_t nc = s->parcap ? 2 * s->parcap : 64;
@@ -167,6 +184,9 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
                     int rc = joint_hmap_put(&s->parmap, key, h);
                     if (rc != PB_OK)
                         return rc;
+                    size_t cell = joint_dk_cell(s, ein, 1 + c->link, o->link);
+                    if (cell != SIZE_MAX)
+                        s->dk_par[cell] = h;
                     s->npar++;
                 }
                 int ov = c->rr > o->cs;
@@ -428,7 +448,15 @@ int joint_fit(joint *s, const unsigned char *only)
             tot = t2;
         }
         double em = 0;
+        /* an empty bin has the background alone: its log once (the same
+         * number as computing it at every such bin) */
+        const double pz = (1 - beta) * 0.0 + beta / nb, lz = log(pz / s->p.bin);
         for (uint32_t b = 0; b < nb; b++) {
+            if (h[b] == 0) {
+                em += pz * lz;
+                lf[b] = lz;
+                continue;
+            }
             double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
             em += pb * log(pb / s->p.bin);
             /* density of log10 delay per unit: per bin / bin width; the

@@ -150,6 +150,50 @@ TEST(hand_worked_split)
     scored_close(&s);
 }
 
+/* The reliability table of the same result, by hand (rows of true
+ * instances' messages with a confidence; 15 is abstained and not a row):
+ *   [0, 0.5):      6 (0.3), a fragment without owner: not right -> 1 row, 0 right
+ *   [0.5, 0.8):    9 (0.6), in request 4's instance: wrong      -> 1 row, 0 right
+ *   [0.8, 0.9):    3, 12 (0.8): right                           -> 2, 2
+ *   [0.9, 0.95):   2, 5, 8, 11 (0.9): right                     -> 4, 4
+ *   [0.95, 0.99):  14 (0.95): right                             -> 1, 1
+ *   [0.99, 0.999): none
+ *   [0.999, 1]:    the roots 1, 4, 7, 10, 13 (1): right         -> 5, 5
+ * At or above 0: 12 of 14 right; above 0.5: 12 of 13; above 0.8: 12 of 12. */
+TEST(hand_worked_reliability)
+{
+    scored s;
+    CHECK_INT(score_it("tests/data/score/split.csv", "tests/data/score/split.result",
+                       NULL, &s), PB_OK);
+    score_report *r = s.rep;
+    if (!r) {
+        scored_close(&s);
+        return;
+    }
+    static const size_t rows[SCORE_REL_BINS] = {1, 1, 2, 4, 1, 0, 5};
+    static const size_t right[SCORE_REL_BINS] = {0, 0, 2, 4, 1, 0, 5};
+    static const double mean[SCORE_REL_BINS] = {0.3, 0.6, 0.8, 0.9, 0.95, 0, 1};
+    for (size_t b = 0; b < SCORE_REL_BINS; b++) {
+        CHECK_INT(r->rel_rows[b], rows[b]);
+        CHECK_INT(r->rel_right[b], right[b]);
+        if (rows[b])
+            CHECK_NEAR(r->rel_csum[b] / (double)rows[b], mean[b], 1e-12);
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    score_write_reliability(fp, r);
+    fclose(fp);
+    CHECK(strstr(buf, "conf_low,conf_high,rows,mean_confidence,right,fraction_right,"
+                      "rows_at_or_above,fraction_right_at_or_above,calibrated\n"
+                      "0,0.5,1,0.3,0,0,14,0.857143,1\n"
+                      "0.5,0.8,1,0.6,0,0,13,0.923077,1\n"
+                      "0.8,0.9,2,0.8,2,1,12,1,1\n") != NULL);
+    CHECK(strstr(buf, "0.99,0.999,0,,0,,5,1,1\n0.999,1,5,1,5,1,5,1,1\n") != NULL);
+    free(buf);
+    scored_close(&s);
+}
+
 /* the same result without the parent and confidence columns: no link
  * accuracy, no coverage; the split is the same */
 TEST(old_result_no_links)
@@ -360,6 +404,7 @@ TEST(unknown_parent_or_abstention_refused)
 int main(void)
 {
     RUN(hand_worked_split);
+    RUN(hand_worked_reliability);
     RUN(old_result_no_links);
     RUN(interval_contains_and_shrinks);
     RUN(abstaining_never_makes_a_request_correct);
