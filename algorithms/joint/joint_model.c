@@ -60,7 +60,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     uint32_t rp = 0;        /* returns taken so far */
     uint32_t last = NONE, prev = NONE; /* latest two returns taken */
     /* open-ended (re-pairing): the response is not known yet */
-    int open_end = (s->qend && s->free_ret[q]) || qq->ret == NONE;
+    int open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == NONE;
     for (uint32_t i = 0; i <= n; i++) {
         if (i == n && open_end)
             break;

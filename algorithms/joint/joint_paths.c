@@ -232,6 +232,21 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             }
             free(byname);
         }
+        /* without call ids: which links keep their time-ordered pairs */
+        for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
+            const double *st = s->fifo_stat + 5 * (size_t)l;
+            const char *why = !s->p.fifo                ? "fifo=0"
+                              : s->fifo_link[l]          ? "busy_starts_like_idle"
+                              : st[0] < 0               ? "pairs_not_in_order"
+                              : st[1] < JOINT_FIFO_BUSY || st[2] < JOINT_FIFO_MIN
+                                  ? "too_few_starts"
+                                                         : "busy_starts_shorter";
+            pb_result_meta(res, "fifo_link=%s>%s fifo=%s reason=%s busy_starts=%.0f "
+                           "idle_starts=%.0f auc=%.3f ks_upper=%.3f",
+                           pb_strtab_str(s->v.nodes, s->link_src[l]),
+                           pb_strtab_str(s->v.nodes, s->link_dst[l]),
+                           s->fifo_link[l] ? "on" : "off", why, st[1], st[2], st[3], st[4]);
+        }
         pb_result_meta(res, "clean_requests=%zu", s->nclean);
         pb_result_meta(res, "matching_rounds=%d", s->rounds);
         pb_result_meta(res, "matching_changes=%zu", s->changes);
