@@ -33,6 +33,7 @@
 
 typedef struct sval {
     double v;
+    pb_ns start; /* service start (orders the starts) */
     int busy;
 } sval;
 
@@ -40,6 +41,78 @@ static int cmp_sval(const void *x, const void *y)
 {
     const sval *a = x, *b = y;
     return a->v < b->v ? -1 : a->v > b->v ? 1 : a->busy - b->busy;
+}
+
+/* two samples S[0..n) (busy 1 and 0): the one-sided Mann-Whitney p-value
+ * of "the busy ones shorter", *auc = P(a busy one is the shorter) and
+ * *ksup the Kolmogorov-Smirnov distance plus its 5 % critical value.
+ * Sorts S by value. */
+static double compare(sval *S, uint32_t ns, double *auc, double *ksup)
+{
+    double nb = 0;
+    for (uint32_t i = 0; i < ns; i++)
+        nb += S[i].busy;
+    double ni = ns - nb;
+    qsort(S, ns, sizeof *S, cmp_sval);
+    double rsum = 0, tie = 0, cb = 0, ks = 0;
+    for (uint32_t i = 0; i < ns;) {
+        uint32_t j = i;
+        while (j < ns && S[j].v == S[i].v)
+            j++;
+        double mid = 0.5 * ((double)i + 1 + (double)j); /* mid-rank of ties */
+        for (uint32_t t = i; t < j; t++)
+            if (S[t].busy) {
+                rsum += mid;
+                cb++;
+            }
+        double tt = (double)(j - i);
+        tie += tt * tt * tt - tt;
+        /* the two empirical distribution functions after this value */
+        double d = fabs(cb / nb - ((double)j - cb) / ni);
+        if (d > ks)
+            ks = d;
+        i = j;
+    }
+    double N = nb + ni;
+    double U = rsum - nb * (nb + 1) / 2; /* pairs with the busy one the longer */
+    *auc = 1.0 - U / (nb * ni);
+    double var = nb * ni / 12.0 * ((N + 1) - tie / (N * (N - 1)));
+    double z = var > 0 ? (nb * ni / 2 - U) / sqrt(var) : 0;
+    *ksup = ks + 1.36 * sqrt(N / (nb * ni));
+    return gsl_cdf_ugaussian_Q(z);
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* the median of v[0..n) (sorts v) */
+static uint32_t median_u32(uint32_t *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, cmp_u32);
+    return v[n / 2];
+}
+
+static int cmp_ns(const void *x, const void *y)
+{
+    pb_ns a = *(const pb_ns *)x, b = *(const pb_ns *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* how many of v[0..n) (sorted) are below t */
+static uint32_t lower_ns(const pb_ns *v, uint32_t n, pb_ns t)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 static const joint *cmp_s; /* cmp_arrival's pairs (qsort has no context) */
@@ -60,7 +133,7 @@ int joint_fifo_test(joint *s)
 {
     uint32_t nl = s->nlinks;
     s->fifo_link = calloc((size_t)nl + 1, 1);
-    s->fifo_stat = calloc(5 * ((size_t)nl + 1), sizeof *s->fifo_stat);
+    s->fifo_stat = calloc(10 * ((size_t)nl + 1), sizeof *s->fifo_stat);
     if (!s->fifo_link || !s->fifo_stat)
         return PB_ENOMEM;
     if (!s->p.fifo)
@@ -72,16 +145,23 @@ int joint_fifo_test(joint *s)
             most = n;
     }
     insort *C = malloc(((size_t)most + 1) * sizeof *C);
-    sval *S = malloc(((size_t)most + 1) * sizeof *S);
-    if (!C || !S) {
+    sval *S = malloc(((size_t)most + 1) * sizeof *S), *T = malloc(((size_t)most + 1) * sizeof *T);
+    uint32_t *R = malloc(((size_t)most + 1) * sizeof *R), *S2 = malloc(((size_t)most + 1) * sizeof *S2);
+    size_t most3 = s->npairs;
+    pb_ns *cs = malloc((most3 + 1) * sizeof *cs);
+    if (!C || !S || !T || !R || !S2 || !cs) {
+        free(cs);
         free(C);
         free(S);
+        free(T);
+        free(R);
+        free(S2);
         return PB_ENOMEM;
     }
     cmp_s = s;
     for (uint32_t l = 0; l < nl; l++) {
-        double *st = s->fifo_stat + 5 * (size_t)l;
-        st[0] = st[3] = st[4] = NAN; /* p-value; busy starts; idle starts; AUC; its bound */
+        double *st = s->fifo_stat + 10 * (size_t)l;
+        st[0] = st[3] = st[4] = st[5] = st[6] = st[7] = st[8] = st[9] = NAN; /* p-value; busy starts; idle starts; AUC; its bound */
         uint32_t nc = 0;
         for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
             uint32_t p = s->bylink[i];
@@ -103,7 +183,7 @@ int joint_fifo_test(joint *s)
             }
             pb_ns start = b->cr > a->rs ? b->cr : a->rs;
             int busy = b->cr < a->rs;
-            S[ns++] = (sval){(double)(b->rs - start), busy};
+            S[ns++] = (sval){(double)(b->rs - start), start, busy};
             nb += busy;
         }
         if (!in_order) {
@@ -115,42 +195,67 @@ int joint_fifo_test(joint *s)
         st[2] = ni;
         if (nb < JOINT_FIFO_BUSY || ni < JOINT_FIFO_MIN)
             continue;
-        /* Mann-Whitney with mid-ranks: U = rank sum of the busy starts
-         * minus nb(nb+1)/2 counts (busy, idle) pairs where busy is larger */
-        qsort(S, ns, sizeof *S, cmp_sval);
-        double rsum = 0, tie = 0, cb = 0, ks = 0;
-        for (uint32_t i = 0; i < ns;) {
-            uint32_t j = i;
-            while (j < ns && S[j].v == S[i].v)
-                j++;
-            double mid = 0.5 * ((double)i + 1 + (double)j);
-            for (uint32_t t = i; t < j; t++)
-                if (S[t].busy) {
-                    rsum += mid;
-                    cb++;
-                }
-            double tt = (double)(j - i);
-            tie += tt * tt * tt - tt;
-            /* the two empirical distribution functions after this value */
-            double d = fabs(cb / nb - ((double)j - cb) / ni);
-            if (d > ks)
-                ks = d;
-            i = j;
+        double a1, k1, a2 = 0.5, k2 = 0;
+        memcpy(T, S, (size_t)ns * sizeof *T);
+        st[0] = compare(T, ns, &a1, &k1);
+        st[3] = a1;
+        st[4] = k1;
+        /* the second split: by how many requests were in the link at the
+         * start (above the median or not; a one-worker server's service
+         * time does not depend on it either, parallel service speeds up
+         * with it) */
+        uint32_t *nq = R, med = 0, hi = 0;
+        for (uint32_t k = 1, a = 0; k < nc; k++) {
+            pb_ns t0 = S[k - 1].start;
+            while (a < nc && s->pr[C[a].p].cr <= t0)
+                a++;
+            nq[k - 1] = a > k ? a - k : 1;
         }
-        double fb = nb, fi = ni, N = fb + fi;
-        double U = rsum - fb * (fb + 1) / 2; /* pairs with the busy start the longer */
-        double auc = 1.0 - U / (fb * fi);    /* P(busy start's S is the shorter) */
-        double var = fb * fi / 12.0 * ((N + 1) - tie / (N * (N - 1)));
-        double z = var > 0 ? (fb * fi / 2 - U) / sqrt(var) : 0;
-        /* the distance between the two distributions with its sampling
-         * noise (the Kolmogorov-Smirnov 5 % critical value) */
-        double ksup = ks + 1.36 * sqrt(N / (fb * fi));
-        st[0] = gsl_cdf_ugaussian_Q(z);
-        st[3] = auc;
-        st[4] = ksup;
-        s->fifo_link[l] = ksup < JOINT_FIFO_KS && fabs(auc - 0.5) < JOINT_FIFO_AUC;
+        for (uint32_t k = 0; k < ns; k++)
+            S2[k] = nq[k];
+        med = median_u32(S2, ns);
+        for (uint32_t k = 0; k < ns; k++) {
+            S[k].busy = nq[k] > med;
+            hi += S[k].busy;
+        }
+        st[5] = med;
+        if (hi >= JOINT_FIFO_BUSY && ns - hi >= JOINT_FIFO_BUSY)
+            compare(S, ns, &a2, &k2);
+        st[6] = a2;
+        st[7] = k2;
+        /* the third: how many calls the callee made in each service
+         * interval [start, departure) (one worker: the calls of that
+         * request alone, whether it waited or not; parallel service: a
+         * busy start's interval is a gap between two departures) */
+        double a3 = 0.5, k3 = 0;
+        uint32_t b = s->link_dst[l], no = 0;
+        for (uint32_t o = s->out_off[b]; o < s->out_off[b + 1]; o++) {
+            uint32_t ol = s->out_links[o];
+            for (uint32_t i = s->bylink_off[ol]; i < s->bylink_off[ol + 1]; i++)
+                if (no < most3)
+                    cs[no++] = s->pr[s->bylink[i]].cs;
+        }
+        if (no > 0) {
+            qsort(cs, no, sizeof *cs, cmp_ns);
+            for (uint32_t k = 0; k < ns; k++) {
+                const jpair *a = &s->pr[C[k].p], *bb = &s->pr[C[k + 1].p];
+                pb_ns t0 = bb->cr > a->rs ? bb->cr : a->rs;
+                uint32_t n1 = lower_ns(cs, no, t0), n2 = lower_ns(cs, no, bb->rs);
+                T[k] = (sval){(double)(n2 - n1), t0, bb->cr < a->rs};
+            }
+            compare(T, ns, &a3, &k3);
+        }
+        st[8] = a3;
+        st[9] = k3;
+        s->fifo_link[l] = k3 < JOINT_FIFO_KS && fabs(a3 - 0.5) < JOINT_FIFO_AUC &&
+                          k1 < JOINT_FIFO_KS && fabs(a1 - 0.5) < JOINT_FIFO_AUC &&
+                          k2 < JOINT_FIFO_KS2 && fabs(a2 - 0.5) < JOINT_FIFO_AUC;
     }
     free(C);
     free(S);
+    free(T);
+    free(R);
+    free(S2);
+    free(cs);
     return PB_OK;
 }

@@ -31,6 +31,7 @@
 #define JOINT_FIFO_BUSY 100   /* fifo test: least busy starts on a link */
 #define JOINT_FIFO_KS 0.4     /* fifo test: distance of the busy and idle starts'
                                  service times (with its noise) below this */
+#define JOINT_FIFO_KS2 0.3    /* fifo test: the same for the split by requests waiting */
 #define JOINT_FIFO_AUC 0.15   /* fifo test: P(a busy start's is the shorter) within
                                  this of one half */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests

@@ -234,18 +234,22 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         }
         /* without call ids: which links keep their time-ordered pairs */
         for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
-            const double *st = s->fifo_stat + 5 * (size_t)l;
+            const double *st = s->fifo_stat + 10 * (size_t)l;
             const char *why = !s->p.fifo                ? "fifo=0"
                               : s->fifo_link[l]          ? "busy_starts_like_idle"
                               : st[0] < 0               ? "pairs_not_in_order"
                               : st[1] < JOINT_FIFO_BUSY || st[2] < JOINT_FIFO_MIN
                                   ? "too_few_starts"
-                                                         : "busy_starts_shorter";
+                              : st[4] < JOINT_FIFO_KS && fabs(st[3] - 0.5) < JOINT_FIFO_AUC
+                                  ? "service_time_depends_on_waiting"
+                                  : "busy_starts_differ";
             pb_result_meta(res, "fifo_link=%s>%s fifo=%s reason=%s busy_starts=%.0f "
-                           "idle_starts=%.0f auc=%.3f ks_upper=%.3f",
+                           "idle_starts=%.0f auc=%.3f ks_upper=%.3f median_waiting=%.0f "
+                           "auc_waiting=%.3f ks_upper_waiting=%.3f auc_calls=%.3f ks_upper_calls=%.3f",
                            pb_strtab_str(s->v.nodes, s->link_src[l]),
                            pb_strtab_str(s->v.nodes, s->link_dst[l]),
-                           s->fifo_link[l] ? "on" : "off", why, st[1], st[2], st[3], st[4]);
+                           s->fifo_link[l] ? "on" : "off", why, st[1], st[2], st[3], st[4], st[5],
+                           st[6], st[7], st[8], st[9]);
         }
         pb_result_meta(res, "clean_requests=%zu", s->nclean);
         pb_result_meta(res, "matching_rounds=%d", s->rounds);
