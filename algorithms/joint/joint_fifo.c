@@ -1,35 +1,39 @@
 /*
- * joint_fifo.c - joint without call ids: which links serve first in, first
- * out, decided from the times of their calls and returns alone (no pair
- * made by call id enters), per link (docs/joint.md, "Served in arrival
- * order, without call ids").
+ * joint_fifo.c - joint without call ids: which links answer first in,
+ * first out, decided from the times of their calls and returns alone (no
+ * pair made by call id enters), per link (docs/joint.md, "Served in
+ * arrival order, without call ids").
  *
- * The test.  On one link, with its calls ordered by arrival and its
- * returns by departure (both on the callee's clock) and paired in that
- * order, the k-th request's service time if the callee is one worker
- * serving in arrival order is S_k = r_k - max(c_k, r_(k-1)): from its
- * arrival, or from the previous departure when it had to wait.  A
- * one-worker first-in-first-out server's service time does not depend on
- * whether the request waited, so the S_k of requests that arrived while
- * the previous one was in service (busy starts, c_k < r_(k-1)) and of
- * those that found it idle (idle starts) come from the same distribution.
- * Where requests are served in parallel (and may overtake each other) a
- * busy start's S_k is only the gap between two departures of overlapping
- * requests, far shorter than a service time.  So: a one-sided
- * Mann-Whitney test of "busy starts' S shorter than idle starts'" (normal
- * approximation with mid-ranks for ties, ticks tie often); a link is
- * served in arrival order when that test does not reject at the 1 % level
- * (JOINT_ORDER_ALPHA) with at least JOINT_FIFO_MIN busy and idle starts,
- * and the probability that a busy start's S is the shorter (the AUC, 0.5
- * under the hypothesis) is below JOINT_FIFO_AUC.  The pairing of a link
- * that passes is kept fixed: the re-pairing and the return exchanges
- * leave it alone (joint_ret_movable).
+ * On one link, with its calls ordered by arrival c_k and paired in that
+ * order with returns d_k (first in, first out, or the in-order alignment
+ * around a lost message; both on the callee's clock), the k-th request's
+ * service time if the callee is one worker serving in arrival order is
+ * S_k = d_k - max(c_k, d_(k-1)): from its arrival, or from the previous
+ * answer when it had to wait.  A one-worker server's service time does
+ * not depend on the state it found, so three comparisons of two samples
+ * must each find them alike (Mann-Whitney AUC within JOINT_FIFO_AUC of
+ * one half, Kolmogorov-Smirnov distance plus its 5 % critical value below
+ * a bound):
+ *   1. S of busy starts (c_k < d_(k-1)) against idle starts: where
+ *      requests are served in parallel a busy start's S is only the gap
+ *      between two answers (at least JOINT_FIFO_BUSY busy and
+ *      JOINT_FIFO_MIN idle starts; bound JOINT_FIFO_KS);
+ *   2. S of starts with more requests in the link than the median against
+ *      the others (parallel service speeds up with them; bound
+ *      JOINT_FIFO_KS2; only when both halves have JOINT_FIFO_BUSY);
+ *   3. the number of calls the callee sent in each service interval
+ *      [start, d_k), busy against idle starts (one worker: the calls of
+ *      that request alone; bound JOINT_FIFO_KS).
+ * A link that passes keeps its time-ordered pairs: the re-pairing and the
+ * return exchanges leave them alone (joint_ret_movable).
  */
 #include "joint_int.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define NONE JOINT_NONE
 
 typedef struct sval {
     double v;
@@ -115,17 +119,20 @@ static uint32_t lower_ns(const pb_ns *v, uint32_t n, pb_ns t)
     return lo;
 }
 
-static const joint *cmp_s; /* cmp_arrival's pairs (qsort has no context) */
+/* a call of the link: arrival, its return's departure, pair */
+typedef struct arrival {
+    pb_ns t, rs;
+    uint32_t p;
+} arrival;
 
 /* by call arrival, then return departure, then pair number */
 static int cmp_arrival(const void *x, const void *y)
 {
-    const insort *a = x, *b = y;
+    const arrival *a = x, *b = y;
     if (a->t != b->t)
         return a->t < b->t ? -1 : 1;
-    pb_ns ra = cmp_s->pr[a->p].rs, rb = cmp_s->pr[b->p].rs;
-    if (ra != rb)
-        return ra < rb ? -1 : 1;
+    if (a->rs != b->rs)
+        return a->rs < b->rs ? -1 : 1;
     return a->p < b->p ? -1 : a->p > b->p;
 }
 
@@ -144,12 +151,28 @@ int joint_fifo_test(joint *s)
         if (n > most)
             most = n;
     }
-    insort *C = malloc(((size_t)most + 1) * sizeof *C);
+    arrival *C = malloc(((size_t)most + 1) * sizeof *C);
     sval *S = malloc(((size_t)most + 1) * sizeof *S), *T = malloc(((size_t)most + 1) * sizeof *T);
     uint32_t *R = malloc(((size_t)most + 1) * sizeof *R), *S2 = malloc(((size_t)most + 1) * sizeof *S2);
-    size_t most3 = s->npairs;
-    pb_ns *cs = malloc((most3 + 1) * sizeof *cs);
-    if (!C || !S || !T || !R || !S2 || !cs) {
+    /* every service's calls by send time (its own clock): cs[coff[a] ..
+     * coff[a + 1]) */
+    uint32_t nn = s->nnodes;
+    uint32_t *coff = calloc((size_t)nn + 2, sizeof *coff);
+    pb_ns *cs = malloc(((size_t)s->npairs + 1) * sizeof *cs);
+    if (coff && cs) {
+        for (uint32_t p = 0; p < s->npairs; p++)
+            if (s->pr[p].call != NONE)
+                coff[s->pr[p].caller + 2]++;
+        for (uint32_t a = 0; a < nn; a++)
+            coff[a + 2] += coff[a + 1];
+        for (uint32_t p = 0; p < s->npairs; p++)
+            if (s->pr[p].call != NONE)
+                cs[coff[s->pr[p].caller + 1]++] = s->pr[p].cs;
+        for (uint32_t a = 0; a < nn; a++)
+            qsort(cs + coff[a], coff[a + 1] - coff[a], sizeof *cs, cmp_ns);
+    }
+    if (!C || !S || !T || !R || !S2 || !cs || !coff) {
+        free(coff);
         free(cs);
         free(C);
         free(S);
@@ -158,16 +181,17 @@ int joint_fifo_test(joint *s)
         free(S2);
         return PB_ENOMEM;
     }
-    cmp_s = s;
     for (uint32_t l = 0; l < nl; l++) {
         double *st = s->fifo_stat + 10 * (size_t)l;
-        st[0] = st[3] = st[4] = st[5] = st[6] = st[7] = st[8] = st[9] = NAN; /* p-value; busy starts; idle starts; AUC; its bound */
+        /* p-value of 1; busy and idle starts; AUC and distance bound of 1;
+         * median waiting, AUC and bound of 2; AUC and bound of 3 */
+        st[0] = st[3] = st[4] = st[5] = st[6] = st[7] = st[8] = st[9] = NAN;
         uint32_t nc = 0;
         for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
             uint32_t p = s->bylink[i];
             if (!s->free_ret[p])
                 continue; /* whole pairs made by time only */
-            C[nc++] = (insort){s->pr[p].cr, p};
+            C[nc++] = (arrival){s->pr[p].cr, s->pr[p].rs, p};
         }
         if (nc < 2 * JOINT_FIFO_MIN)
             continue;
@@ -228,19 +252,13 @@ int joint_fifo_test(joint *s)
          * request alone, whether it waited or not; parallel service: a
          * busy start's interval is a gap between two departures) */
         double a3 = 0.5, k3 = 0;
-        uint32_t b = s->link_dst[l], no = 0;
-        for (uint32_t o = s->out_off[b]; o < s->out_off[b + 1]; o++) {
-            uint32_t ol = s->out_links[o];
-            for (uint32_t i = s->bylink_off[ol]; i < s->bylink_off[ol + 1]; i++)
-                if (no < most3)
-                    cs[no++] = s->pr[s->bylink[i]].cs;
-        }
+        uint32_t b = s->link_dst[l], no = coff[b + 1] - coff[b];
+        const pb_ns *cb = cs + coff[b];
         if (no > 0) {
-            qsort(cs, no, sizeof *cs, cmp_ns);
             for (uint32_t k = 0; k < ns; k++) {
                 const jpair *a = &s->pr[C[k].p], *bb = &s->pr[C[k + 1].p];
                 pb_ns t0 = bb->cr > a->rs ? bb->cr : a->rs;
-                uint32_t n1 = lower_ns(cs, no, t0), n2 = lower_ns(cs, no, bb->rs);
+                uint32_t n1 = lower_ns(cb, no, t0), n2 = lower_ns(cb, no, bb->rs);
                 T[k] = (sval){(double)(n2 - n1), t0, bb->cr < a->rs};
             }
             compare(T, ns, &a3, &k3);
@@ -257,5 +275,6 @@ int joint_fifo_test(joint *s)
     free(R);
     free(S2);
     free(cs);
+    free(coff);
     return PB_OK;
 }

@@ -123,8 +123,8 @@ struct joint {
     unsigned char *free_ret; /* pair made without a call id: its return may move */
     unsigned char *fifo_link; /* per link: served in arrival order (joint_fifo.c): its
                                  pairs made by time stay as they are, or NULL */
-    double *fifo_stat;      /* per link: p-value, busy starts, idle starts, AUC and
-                               its upper bound */
+    double *fifo_stat;      /* per link, 10 each: the three comparisons' statistics
+                               (joint_fifo.c) */
     size_t ret_swaps, resplit_capped, resplit_local;
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
     size_t repaired;
