@@ -186,12 +186,20 @@ int joint_fifo_test(joint *s)
         /* p-value of 1; busy and idle starts; AUC and distance bound of 1;
          * median waiting, AUC and bound of 2; AUC and bound of 3 */
         st[0] = st[3] = st[4] = st[5] = st[6] = st[7] = st[8] = st[9] = NAN;
-        uint32_t nc = 0;
+        uint32_t nc = 0, halves = 0;
         for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
             uint32_t p = s->bylink[i];
+            halves += s->pr[p].call == NONE || s->pr[p].ret == NONE;
             if (!s->free_ret[p])
                 continue; /* whole pairs made by time only */
             C[nc++] = (arrival){s->pr[p].cr, s->pr[p].rs, p};
+        }
+        /* a message of the link was lost and first in, first out paired
+         * the rest (align=0): every pair after it may be shifted by one,
+         * which makes busy and idle starts look alike */
+        if (halves && !s->p.align) {
+            st[0] = -2;
+            continue;
         }
         if (nc < 2 * JOINT_FIFO_MIN)
             continue;

@@ -237,6 +237,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             const double *st = s->fifo_stat + 10 * (size_t)l;
             const char *why = !s->p.fifo                ? "fifo=0"
                               : s->fifo_link[l]          ? "busy_starts_like_idle"
+                              : st[0] == -2             ? "lost_messages_first_in_first_out"
                               : st[0] < 0               ? "pairs_not_in_order"
                               : st[1] < JOINT_FIFO_BUSY || st[2] < JOINT_FIFO_MIN
                                   ? "too_few_starts"
