@@ -822,6 +822,7 @@ void joint_close(joint *s)
     free(s->free_ret);
     free(s->fifo_link);
     free(s->fifo_stat);
+    free(s->fifo_svc);
     free(s->ord_inv);
     free(s->ord_keep);
     free(s->ord_n);

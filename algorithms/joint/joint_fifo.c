@@ -125,6 +125,15 @@ typedef struct arrival {
     uint32_t p;
 } arrival;
 
+/* by time, then pair number (the caller in rs does not order) */
+static int cmp_time_only(const void *x, const void *y)
+{
+    const arrival *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->p < b->p ? -1 : a->p > b->p;
+}
+
 /* by call arrival, then return departure, then pair number */
 static int cmp_arrival(const void *x, const void *y)
 {
@@ -136,6 +145,66 @@ static int cmp_arrival(const void *x, const void *y)
     return a->p < b->p ? -1 : a->p > b->p;
 }
 
+/* Per service with several callers: the callers of its calls in order
+ * of arrival against the addressees of its returns in order of departure
+ * (both on its clock, the pairs made by time).  A one-worker server that
+ * answers in arrival order answers the callers in the order they called;
+ * a server that lets requests overtake answers callers out of that
+ * order.  Fills s->fifo_svc (callers, positions compared, mismatches).
+ * PB_OK or PB_ENOMEM. */
+static int service_order(joint *s)
+{
+    uint32_t nn = s->nnodes, np = s->npairs;
+    s->fifo_svc = calloc(3 * ((size_t)nn + 1), sizeof *s->fifo_svc);
+    uint32_t *off = calloc((size_t)nn + 2, sizeof *off);
+    arrival *c = malloc(((size_t)np + 1) * sizeof *c), *r = malloc(((size_t)np + 1) * sizeof *r);
+    int rc = s->fifo_svc && off && c && r ? PB_OK : PB_ENOMEM;
+    if (rc == PB_OK) {
+        for (uint32_t p = 0; p < np; p++)
+            if (s->free_ret[p])
+                off[s->pr[p].callee + 2]++;
+        for (uint32_t a = 0; a < nn; a++)
+            off[a + 2] += off[a + 1];
+        for (uint32_t p = 0; p < np; p++)
+            if (s->free_ret[p]) {
+                uint32_t at = off[s->pr[p].callee + 1]++;
+                /* the caller rides in rs's place: sorted by time, then it */
+                c[at] = (arrival){s->pr[p].cr, s->pr[p].caller, p};
+                r[at] = (arrival){s->pr[p].rs, s->pr[p].caller, p};
+            }
+        for (uint32_t a = 0; a < nn; a++) {
+            uint32_t n = off[a + 1] - off[a];
+            double *sv = s->fifo_svc + 3 * (size_t)a;
+            if (n < 2)
+                continue;
+            arrival *ca = c + off[a], *ra = r + off[a];
+            uint32_t callers = 0;
+            for (uint32_t i = 0; i < n; i++) { /* distinct callers (few) */
+                uint32_t j = 0;
+                while (j < i && ca[j].rs != ca[i].rs)
+                    j++;
+                callers += j == i;
+                if (callers > 1)
+                    break;
+            }
+            sv[0] = callers;
+            if (callers < 2)
+                continue;
+            qsort(ca, n, sizeof *ca, cmp_time_only);
+            qsort(ra, n, sizeof *ra, cmp_time_only);
+            double bad = 0;
+            for (uint32_t i = 0; i < n; i++)
+                bad += ca[i].rs != ra[i].rs;
+            sv[1] = n;
+            sv[2] = bad;
+        }
+    }
+    free(off);
+    free(c);
+    free(r);
+    return rc;
+}
+
 int joint_fifo_test(joint *s)
 {
     uint32_t nl = s->nlinks;
@@ -145,6 +214,8 @@ int joint_fifo_test(joint *s)
         return PB_ENOMEM;
     if (!s->p.fifo)
         return PB_OK;
+    if (service_order(s) != PB_OK)
+        return PB_ENOMEM;
     uint32_t most = 0;
     for (uint32_t l = 0; l < nl; l++) {
         uint32_t n = s->bylink_off[l + 1] - s->bylink_off[l];
@@ -273,7 +344,9 @@ int joint_fifo_test(joint *s)
         }
         st[8] = a3;
         st[9] = k3;
-        s->fifo_link[l] = k3 < JOINT_FIFO_KS && fabs(a3 - 0.5) < JOINT_FIFO_AUC &&
+        const double *sv = s->fifo_svc + 3 * (size_t)b;
+        s->fifo_link[l] = !(sv[1] > 0 && sv[2] > JOINT_FIFO_MISMATCH * sv[1]) &&
+                          k3 < JOINT_FIFO_KS && fabs(a3 - 0.5) < JOINT_FIFO_AUC &&
                           k1 < JOINT_FIFO_KS && fabs(a1 - 0.5) < JOINT_FIFO_AUC &&
                           k2 < JOINT_FIFO_KS2 && fabs(a2 - 0.5) < JOINT_FIFO_AUC;
     }

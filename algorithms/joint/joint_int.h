@@ -32,6 +32,8 @@
 #define JOINT_FIFO_KS 0.4     /* fifo test: distance of the busy and idle starts'
                                  service times (with its noise) below this */
 #define JOINT_FIFO_KS2 0.3    /* fifo test: the same for the split by requests waiting */
+#define JOINT_FIFO_MISMATCH 0.05 /* fifo test: a service with several callers answers
+                                    them out of their order of calling at most this often */
 #define JOINT_FIFO_AUC 0.15   /* fifo test: P(a busy start's is the shorter) within
                                  this of one half */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
@@ -123,6 +125,8 @@ struct joint {
     unsigned char *free_ret; /* pair made without a call id: its return may move */
     unsigned char *fifo_link; /* per link: served in arrival order (joint_fifo.c): its
                                  pairs made by time stay as they are, or NULL */
+    double *fifo_svc;       /* per service: callers, returns compared, returns not to
+                               the caller of the call of the same rank (joint_fifo.c) */
     double *fifo_stat;      /* per link, 10 each: the three comparisons' statistics
                                (joint_fifo.c) */
     size_t ret_swaps, resplit_capped, resplit_local;
