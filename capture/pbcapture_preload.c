@@ -52,6 +52,26 @@
 /* per descriptor: 0 unknown, 1 TCP socket, 2 something else */
 static _Atomic unsigned char fd_kind[MAXFD];
 
+/* per descriptor: its 4-tuple as text, asked of the kernel (getsockname,
+ * getpeername) at its first event and kept until the descriptor changes
+ * (socket, accept, connect, close, dup onto it, fclose).  st is
+ * EPOCH << 2 | state (0 empty, 1 being filled, 2 held); forgetting moves
+ * the epoch on, so a fill or a copy that overlapped it does not count. */
+typedef struct fd_addr {
+    _Atomic unsigned st;
+    char local[56], remote[56];
+} fd_addr;
+static fd_addr fd_addrs[MAXFD];
+
+static void addr_forget(int fd)
+{
+    if (fd < 0 || fd >= MAXFD)
+        return;
+    unsigned st = atomic_load(&fd_addrs[fd].st);
+    while (!atomic_compare_exchange_weak(&fd_addrs[fd].st, &st, ((st >> 2) + 1) << 2))
+        ;
+}
+
 typedef ssize_t (*read_fn)(int, void *, size_t);
 typedef ssize_t (*write_fn)(int, const void *, size_t);
 typedef ssize_t (*recv_fn)(int, void *, size_t, int);
@@ -70,6 +90,7 @@ typedef int (*socket_fn)(int, int, int);
 typedef int (*dup_fn)(int);
 typedef int (*dup2_fn)(int, int);
 typedef int (*dup3_fn)(int, int, int);
+typedef int (*fclose_fn)(FILE *);
 
 static struct {
     read_fn read;
@@ -90,6 +111,7 @@ static struct {
     dup_fn dup;
     dup2_fn dup2;
     dup3_fn dup3;
+    fclose_fn fclose;
 } real;
 
 static char g_dir[512];
@@ -159,13 +181,11 @@ static void flush_buf(tbuf *b)
 static void thread_done(void *p)
 {
     tbuf *b = p;
-    if (b && b->tid == (pid_t)syscall(SYS_gettid)) {
+    /* the buffer, what it holds and its open file pass to the next thread
+     * that starts (every line names its thread): a thread-per-request
+     * server would otherwise open, write and close a file per request */
+    if (b && b == t_buf) {
         atomic_store(&b->busy, 1);
-        flush_buf(b);
-        if (b->fd >= 0) {
-            syscall(SYS_close, b->fd);
-            b->fd = -1;
-        }
         t_buf = NULL;
         while (atomic_flag_test_and_set(&g_free_lock))
             ;
@@ -190,7 +210,7 @@ static tbuf *my_buf(void)
     }
     atomic_flag_clear(&g_free_lock);
     if (b) {
-        /* already in the registry; empty and closed by its last thread */
+        /* already in the registry, with its last thread's events and file */
         b->tid = (pid_t)syscall(SYS_gettid);
         atomic_store(&b->in_use, 1);
         t_buf = b;
@@ -217,7 +237,7 @@ static tbuf *my_buf(void)
 
 static void addr_text(const struct sockaddr_storage *ss, char *out, size_t n)
 {
-    char ip[INET6_ADDRSTRLEN] = "?";
+    char ip[INET6_ADDRSTRLEN + 1] = "?";
     unsigned port = 0;
     if (ss->ss_family == AF_INET) {
         const struct sockaddr_in *a = (const void *)ss;
@@ -232,6 +252,43 @@ static void addr_text(const struct sockaddr_storage *ss, char *out, size_t n)
     } else {
         snprintf(out, n, "-");
     }
+}
+
+/* fd's local and remote address as text (each 56 bytes); from the cache
+ * when it holds them, else from the kernel (and then cached, unless the
+ * peer is not known yet).  0 when fd is not an IPv4 / IPv6 socket. */
+static int fd_tuple(int fd, char *local, char *remote)
+{
+    fd_addr *c = &fd_addrs[fd];
+    unsigned st = atomic_load(&c->st);
+    if ((st & 3) == 2) {
+        memcpy(local, c->local, sizeof c->local);
+        memcpy(remote, c->remote, sizeof c->remote);
+        if (atomic_load(&c->st) == st)
+            return 1;
+    }
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0 ||
+        (ss.ss_family != AF_INET && ss.ss_family != AF_INET6))
+        return 0;
+    addr_text(&ss, local, 56);
+    sl = sizeof ss;
+    int peer = getpeername(fd, (struct sockaddr *)&ss, &sl) == 0;
+    if (peer)
+        addr_text(&ss, remote, 56);
+    else
+        strcpy(remote, "-");
+    /* cache a connected socket's tuple: take the empty slot, fill it, and
+     * hold it unless it was forgotten meanwhile */
+    st = atomic_load(&c->st);
+    if (peer && (st & 3) == 0 && atomic_compare_exchange_strong(&c->st, &st, st | 1)) {
+        memcpy(c->local, local, sizeof c->local);
+        memcpy(c->remote, remote, sizeof c->remote);
+        unsigned filling = st | 1;
+        atomic_compare_exchange_strong(&c->st, &filling, st | 2);
+    }
+    return 1;
 }
 
 /* Is fd a TCP socket?  Asked of the kernel once per descriptor. */
@@ -258,6 +315,33 @@ static int is_tcp(int fd)
 }
 
 static const char hexd[] = "0123456789abcdef";
+
+/* v in decimal and a space at o; the end */
+static char *put_int(char *o, long long v)
+{
+    char t[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        t[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *o++ = '-';
+    while (n)
+        *o++ = t[--n];
+    *o++ = ' ';
+    return o;
+}
+
+/* s and a space at o; the end */
+static char *put_str(char *o, const char *s)
+{
+    while (*s)
+        *o++ = *s++;
+    *o++ = ' ';
+    return o;
+}
 
 static long long now_ns(void)
 {
@@ -291,11 +375,8 @@ static void record_at(long long stamp, int fd, const char *op, ssize_t bytes,
         flush_buf(b);
     if (!stamp)
         stamp = now_ns();
-    char local[80] = "-", remote[80] = "-";
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof ss;
-    if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0 ||
-        (ss.ss_family != AF_INET && ss.ss_family != AF_INET6)) {
+    char local[56], remote[56];
+    if (!fd_tuple(fd, local, remote)) {
         /* no longer a socket: its number was reused behind our back */
         atomic_store_explicit(&fd_kind[fd], 2, memory_order_relaxed);
         atomic_store(&b->busy, 0);
@@ -303,15 +384,17 @@ static void record_at(long long stamp, int fd, const char *op, ssize_t bytes,
         t_inside = 0;
         return;
     }
-    addr_text(&ss, local, sizeof local);
-    sl = sizeof ss;
-    if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0)
-        addr_text(&ss, remote, sizeof remote);
+    /* "TS PID TID FD OP BYTES LOCAL REMOTE ", by hand: snprintf was a
+     * third of an event's cost */
     char *o = b->data + b->len;
-    int n = snprintf(o, 400, "%lld %d %d %d %s %lld %s %s ",
-                     stamp, (int)g_pid,
-                     (int)b->tid, fd, op, (long long)bytes, local, remote);
-    o += n;
+    o = put_int(o, stamp);
+    o = put_int(o, g_pid);
+    o = put_int(o, b->tid);
+    o = put_int(o, fd);
+    o = put_str(o, op);
+    o = put_int(o, bytes);
+    o = put_str(o, local);
+    o = put_str(o, remote);
     size_t left = keep;
     if (data) {
         const unsigned char *p = data;
@@ -382,7 +465,7 @@ __attribute__((constructor)) static void pbcapture_init(void)
     RESOLVE(recvfrom); RESOLVE(sendto); RESOLVE(recvmsg); RESOLVE(sendmsg);
     RESOLVE(readv); RESOLVE(writev); RESOLVE(accept); RESOLVE(accept4);
     RESOLVE(connect); RESOLVE(close); RESOLVE(socket); RESOLVE(dup); RESOLVE(dup2);
-    RESOLVE(dup3);
+    RESOLVE(dup3); RESOLVE(fclose);
     g_pid = (pid_t)syscall(SYS_getpid);
     const char *d = getenv("PBCAPTURE_DIR");
     if (!d || !*d || strlen(d) >= sizeof g_dir)
@@ -537,6 +620,7 @@ static void new_fd(int fd, const char *op)
 {
     if (fd < 0 || fd >= MAXFD)
         return;
+    addr_forget(fd);
     atomic_store_explicit(&fd_kind[fd], 0, memory_order_relaxed);
     if (g_on && !t_inside && is_tcp(fd))
         record(fd, op, 0, NULL, NULL, 0);
@@ -548,8 +632,10 @@ EXPORT int socket(int domain, int type, int proto)
 {
     if (!real.socket) pbcapture_init();
     int r = real.socket(domain, type, proto);
-    if (r >= 0 && r < MAXFD)
+    if (r >= 0 && r < MAXFD) {
+        addr_forget(r);
         atomic_store_explicit(&fd_kind[r], 0, memory_order_relaxed);
+    }
     return r;
 }
 
@@ -578,6 +664,7 @@ EXPORT int connect(int fd, const struct sockaddr *a, socklen_t al)
     /* a non-blocking connect is under way (EINPROGRESS): the socket is
      * connected when it first moves data; record it now all the same */
     if ((r == 0 || errno == EINPROGRESS) && fd >= 0 && fd < MAXFD) {
+        addr_forget(fd);
         atomic_store_explicit(&fd_kind[fd], 0, memory_order_relaxed);
         if (g_on && !t_inside && is_tcp(fd))
             record(fd, "connect", 0, NULL, NULL, 0);
@@ -586,21 +673,39 @@ EXPORT int connect(int fd, const struct sockaddr *a, socklen_t al)
     return r;
 }
 
-EXPORT int close(int fd)
+/* fd is about to be closed: its close event, and forget what was known */
+static void closing(int fd)
 {
-    if (!real.close) pbcapture_init();
     if (g_on && !t_inside && fd >= 0 && fd < MAXFD &&
         atomic_load_explicit(&fd_kind[fd], memory_order_relaxed) == 1)
         record(fd, "close", 0, NULL, NULL, 0);
-    if (fd >= 0 && fd < MAXFD)
+    if (fd >= 0 && fd < MAXFD) {
+        addr_forget(fd);
         atomic_store_explicit(&fd_kind[fd], 0, memory_order_relaxed);
+    }
+}
+
+EXPORT int close(int fd)
+{
+    if (!real.close) pbcapture_init();
+    closing(fd);
     return real.close(fd);
+}
+
+/* a stream over a socket (fdopen) closes its descriptor inside the C
+ * library, past close(): forget what was known of it */
+EXPORT int fclose(FILE *f)
+{
+    if (!real.fclose) pbcapture_init();
+    closing(f ? fileno(f) : -1);
+    return real.fclose(f);
 }
 
 static void dup_record(int oldfd, int newfd)
 {
     if (newfd < 0 || newfd >= MAXFD || oldfd < 0 || oldfd >= MAXFD)
         return;
+    addr_forget(newfd);
     atomic_store_explicit(&fd_kind[newfd],
                           atomic_load_explicit(&fd_kind[oldfd], memory_order_relaxed),
                           memory_order_relaxed);

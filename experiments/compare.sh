@@ -11,8 +11,10 @@
 #     --algos LIST  the algorithms: items separated by commas, each
 #                 NAME[:SET=VALUE...] or exec:COMMAND (default $PB_ALGOS,
 #                 else every algorithm and mode: experiments/pairs.sh)
-#     --points P  tiny, quick (default) or full (experiments/pairs.sh), or a
-#                 file of point lines SERIES|X|RECIPE|ITEM
+#     --points P  tiny, quick (default) or full (experiments/pairs.sh), big
+#                 (the 2 M-message timing point: nesting, or each --algos
+#                 item, on a 2,000,000-message multi-tier trace), SET+big
+#                 (both), or a file of point lines SERIES|X|RECIPE|ITEM
 #     --seeds N   seeds per point (default 5)
 #     --set-a ALGO:NAME=VALUE, --set-b ALGO:NAME=VALUE
 #                 add -s NAME=VALUE to that side's runs of ALGO (repeatable)
@@ -25,6 +27,14 @@
 #     --no-time   leave out cpu_s and maxrss_kb (output then byte-identical
 #                 for the same seeds)
 #     -s NAME=VALUE  passed to bin/compare (level, tol_sd, res_rel, ...)
+#
+#   sh experiments/compare.sh --figures [--out DIR] [--labels A,B] DIR_A DIR_B
+#     compare two `make figures` output folders (two builds' runs; nothing
+#     is run): every point of Figures 17, 19-22 found in both, paired by
+#     figure, series (algorithm, config), x level and seed, with bin/compare
+#     (the same table, CSV and verdicts), and compare.html gets each figure
+#     with both folders' curves overlaid (A solid, B dashed, same colours;
+#     gnuplot, overlay_FIG.svg).  experiments/compare_figs.sh says how.
 # Traces are made and results scored with side A's programs.  Exit status:
 # bin/compare's (0 nothing beyond tolerance, 1 worse or missing, 3 better
 # or changed), 2 when a run failed.
@@ -38,7 +48,7 @@ PAIRS_PROG=compare
 : "${PB_BIN:=$ROOT/bin}"
 case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
 algos=${PB_ALGOS:-$PAIRS_ALL_ALGOS} points=quick seeds=5 out="$ROOT/out/compare"
-labels="" wrapb="" cargs="" sides="" PAIRS_SET_A="" PAIRS_SET_B=""
+labels="" wrapb="" cargs="" sides="" PAIRS_SET_A="" PAIRS_SET_B="" figures=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --algos) algos=$2; shift ;;
@@ -51,6 +61,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift ;;
     --labels) labels=$2; shift ;;
     --no-time) PAIRS_TIME=0 ;;
+    --figures) figures=1 ;;
     -s) cargs="$cargs -s $2"; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) pairs_die "unknown option '$1' (try --help)" ;;
@@ -67,6 +78,12 @@ export PAIRS_SET_A PAIRS_SET_B
 PAIRS_WORK=$(mktemp -d "${TMPDIR:-/tmp}/pb-compare.XXXXXX") || exit 2
 trap 'rm -rf "$PAIRS_WORK"' EXIT
 trap 'exit 130' INT TERM
+if [ $figures -eq 1 ]; then
+    cmp="$PB_BIN/compare"
+    [ -x "$cmp" ] || pairs_die "no $cmp (run make)"
+    . "$ROOT/experiments/compare_figs.sh"
+    figs_compare "$specA" "$specB"
+fi
 
 # side SPEC: sets _sb (programs) and _sw (wrap) for a side
 side() {

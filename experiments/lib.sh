@@ -242,7 +242,7 @@ count_msgs() { awk '!/^#/ { n++ } END { print (n > 0 ? n - 1 : 0) }' "$1"; }
 # level when x is measured).  Rows with an empty x or y are left out.
 aggregate() {
     _dat=$1 _sc=$2 _x=$3 _y=$4 _g=${5:-$3} _sfx=${6:-}
-    awk -F, -v sc="$_sc" -v xc="$_x" -v yc="$_y" -v gc="$_g" -v out="$OUT/$FIG" -v fig="$FIG" -v sfx="$_sfx" '
+    awk -F, -v sc="$_sc" -v xc="$_x" -v yc="$_y" -v gc="$_g" -v out="$OUT/$FIG" -v fig="$FIG" -v sfx="$_sfx" "$(cat "$EXP/judge.awk")"'
     /^#/ { next }
     !hdr {
         for (i = 1; i <= NF; i++) col[$i] = i
@@ -266,17 +266,9 @@ aggregate() {
         if (y > mx[k]) mx[k] = y
         raw[name] = raw[name] x " " y "\n"
     }
-    # t(0.975, df), df = 1 .. 30 (gsl_cdf_tdist_Pinv); above 30 the value at 30
-    function tq(df) {
-        if (df < 1) return 0
-        if (df > 30) df = 30
-        return TQ[df]
-    }
+    # judge_tq: t(0.975, df) from experiments/judge.awk (the verdicts use it too)
     END {
         if (bad) exit 1
-        split("12.7062 4.3027 3.1824 2.7764 2.5706 2.4469 2.3646 2.3060 2.2622 2.2281 " \
-              "2.2010 2.1788 2.1604 2.1448 2.1314 2.1199 2.1098 2.1009 2.0930 2.0860 " \
-              "2.0796 2.0739 2.0687 2.0639 2.0595 2.0555 2.0518 2.0484 2.0452 2.0423", TQ, " ")
         for (j = 1; j <= nn; j++) {
             name = names[j]; f = out "_" name ".dat"
             print "# " fig " series " name ": " yc " against " xc " (grouped by " gc ")" > f
@@ -288,7 +280,7 @@ aggregate() {
             for (a = 1; a <= m; a++) {
                 k = name SUBSEP gl[ord[a]]
                 ym = sy[k] / n[k]; h = 0
-                if (n[k] > 1) { v = (syy[k] - n[k] * ym * ym) / (n[k] - 1); if (v < 0) v = 0; h = tq(n[k] - 1) * sqrt(v / n[k]) }
+                if (n[k] > 1) { v = (syy[k] - n[k] * ym * ym) / (n[k] - 1); if (v < 0) v = 0; h = judge_tq(n[k] - 1) * sqrt(v / n[k]) }
                 printf "%s %.6g %.6g %.6g %.6g %d %.6g %.6g\n", gl[ord[a]], sx[k] / n[k], ym, mn[k], mx[k], n[k], ym - h, ym + h > f
             }
             print "\n\n# index 1: x y (every point)" > f

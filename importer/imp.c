@@ -153,7 +153,7 @@ void imp_close(imp_importer *im)
         free(im->files[i]);
     free(im->files);
     free(im->spans);
-    free(im->evs);
+    imp_events_free(im);
     for (int c = 0; c < IMP_EVN; c++)
         free(im->ev_first[c]);
     pb_strbuf_free(&im->ev_summary);

@@ -1,7 +1,8 @@
 /*
  * imp_capture.h - traces from captures of running programs: the event
- * files of bin/pbcapture (library interposition) and packet captures
- * (pcap, pcapng; libpcap), through one path from events to messages
+ * files of bin/pbcapture (library interposition), packet captures (pcap,
+ * pcapng; libpcap) and, read through imp.h, eBPF syscall captures
+ * (imp_ebpf.c), through one path from events to messages
  * (docs/capture.md):
  *
  *   events -> byte streams per connection and direction (as each observer
@@ -42,9 +43,23 @@ typedef struct imp_capture_stats {
                                  captured (payload cap): rest left out */
     uint64_t cut;             /* streams that ended inside a message */
     uint64_t filtered;        /* connections to other ports: left out */
-    uint64_t one_sided;       /* messages seen by one observer only */
+    uint64_t one_sided;       /* messages seen by one observer only: */
+    uint64_t lost_at_sender;  /*   its sender is observed (on the
+                                   connection or at its address) but the
+                                   send is not: lost by the capture */
+    uint64_t lost_at_receiver; /*  the same for the receipt */
+    uint64_t uncaptured_sender; /* its sender is not observed (a load
+                                   generator, an uncaptured process) */
+    uint64_t uncaptured_receiver;
+    uint64_t lost_calls;      /* requests lost at one observed end */
+    uint64_t gaps;            /* stream positions (eBPF) where a view lost
+                                 whole messages the other view has */
+    uint64_t messages;        /* messages written */
+    uint64_t paths;           /* distinct request ids among them */
+    uint64_t threads;         /* distinct threads among them */
     uint64_t processes;       /* interposition: processes; pcap: 0 */
     int pcap;                 /* 1: a packet capture; 0: interposition */
+    int ebpf;                 /* 1: an eBPF syscall capture (imp.h) */
 } imp_capture_stats;
 
 /* 1 when path is a capture this module reads: a folder or file of

@@ -33,6 +33,8 @@ typedef struct hmsg {
     int status;
     uint32_t reqid;       /* label index + 1 in the trace's names, 0 none */
     uint32_t attr;        /* label index + 1, 0 none */
+    uint64_t off;         /* stream offset of its first byte in its view */
+    int has_off;          /* off from the source's own positions (cap_seg) */
 } hmsg;
 
 typedef struct framer {
@@ -43,6 +45,9 @@ typedef struct framer {
     uint64_t rem;
     hmsg cur;
     int have_cur;
+    uint64_t pos;         /* stream offset of the segment being fed */
+    const unsigned char *seg_p0; /* its first payload byte */
+    int seg_has_off;
 } framer;
 
 typedef struct build {
@@ -230,6 +235,8 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
                 f->cur.first = s->ts;
                 f->cur.tid_first = s->tidnum;
                 f->cur.proc = s->proc;
+                f->cur.off = f->pos + (uint64_t)(p - f->seg_p0);
+                f->cur.has_off = f->seg_has_off;
                 f->have_cur = 1;
             }
             /* append up to the end of the header */
@@ -375,6 +382,7 @@ static int frame(build *b, const cap_seg *s, size_t n, framer *f)
     f->state = 0;
     f->hlen = 0;
     f->have_cur = 0;
+    f->pos = 0;
     uint32_t k = 0;
     int rc = PB_OK;
     for (size_t i = 0; i < n && rc == PB_OK; i++) {
@@ -387,7 +395,23 @@ static int frame(build *b, const cap_seg *s, size_t n, framer *f)
         }
         static const unsigned char none[1];
         const unsigned char *pl = s[i].plen ? b->c->bytes + s[i].poff : none;
+        if (s[i].off) {
+            /* the source's own stream position: a jump at a message
+             * boundary is whole messages this view lost; inside a message,
+             * the rest of the stream cannot be followed */
+            if (s[i].off - 1 > f->pos && (f->state != 0 || f->hlen)) {
+                b->c->st.truncated++;
+                f->state = 6;
+                break;
+            }
+            if (s[i].off - 1 > f->pos)
+                b->c->st.gaps++;
+            f->pos = s[i].off - 1;
+        }
+        f->seg_p0 = pl;
+        f->seg_has_off = s[i].off != 0;
         rc = feed(b, f, &s[i], pl, s[i].plen, s[i].bytes - s[i].plen, &k);
+        f->pos += s[i].bytes;
         if (f->state == 6)
             break;
     }
@@ -407,6 +431,77 @@ typedef struct lmsg {       /* one message, its views merged */
 } lmsg;
 
 static const hmsg *pick(const hmsg *a, const hmsg *b) { return a ? a : b; }
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* the messages m[0..n) of one (conn, dir), every view: when they carry
+ * the source's stream offsets, k becomes the rank of a message's offset
+ * among the distinct offsets of all views, *maxk their number */
+static int rank_by_offset(hmsg *m, size_t n, uint32_t *maxk)
+{
+    int any = 0;
+    for (size_t q = 0; q < n; q++)
+        any |= m[q].has_off;
+    if (!any)
+        return PB_OK;
+    uint64_t *o = malloc((n + 1) * sizeof *o);
+    if (!o)
+        return PB_ENOMEM;
+    for (size_t q = 0; q < n; q++)
+        o[q] = m[q].off;
+    qsort(o, n, sizeof *o, cmp_u64);
+    size_t d = 0;
+    for (size_t q = 0; q < n; q++)
+        if (!d || o[q] != o[d - 1])
+            o[d++] = o[q];
+    for (size_t q = 0; q < n; q++) {
+        size_t lo = 0, hi = d;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (o[mid] < m[q].off) lo = mid + 1; else hi = mid;
+        }
+        m[q].k = (uint32_t)lo;
+    }
+    *maxk = (uint32_t)d;
+    free(o);
+    return PB_OK;
+}
+
+/* the distinct values of a[0..n) (sorted in place) */
+static uint64_t distinct(uint64_t *a, size_t n)
+{
+    qsort(a, n, sizeof *a, cmp_u64);
+    uint64_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += !i || a[i] != a[i - 1];
+    return d;
+}
+
+/* a message one observer did not see: lost by the capture where the other
+ * end is observed (cproc / sproc: the connection's observing processes),
+ * else an uncaptured peer.  Packets (one wire view) have no sides. */
+static void count_one_sided(imp_capture_stats *st, const lmsg *x, int ret,
+                            uint32_t cproc, uint32_t sproc)
+{
+    if (x->wire)
+        return;
+    uint32_t from = ret ? sproc : cproc, to = ret ? cproc : sproc;
+    int lost = 0;
+    if (!x->snd) {
+        lost |= from != 0;
+        from ? st->lost_at_sender++ : st->uncaptured_sender++;
+    }
+    if (!x->rcv) {
+        lost |= to != 0;
+        to ? st->lost_at_receiver++ : st->uncaptured_receiver++;
+    }
+    if (!ret && lost)
+        st->lost_calls++;
+}
 
 static const char *name_of(cap *c, uint32_t proc, uint32_t ep, char *buf, size_t n)
 {
@@ -687,6 +782,11 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         for (size_t q = i; q < j; q++)
             if (b.m[q].k + 1 > maxk)
                 maxk = b.m[q].k + 1;
+        /* where the source gives stream positions, a message's place is
+         * the rank of its offset among the views' (a view may have lost
+         * some); else its position in its view */
+        if (rc == PB_OK && (rc = rank_by_offset(&b.m[i], j - i, &maxk)) != PB_OK)
+            break;
         size_t base = nl;
         for (uint32_t k = 0; k < maxk; k++) {
             L[nl].conn = b.m[i].conn;
@@ -775,6 +875,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                     m.ts = x->rcv ? x->rcv->last : x->wire->first;
                     c->st.one_sided++;
                 }
+                if (!x->snd || !x->rcv)
+                    count_one_sided(&c->st, x, w, cc->client_proc, cc->server_proc);
                 m.recv_ts = PB_TS_NONE;
                 if (x->rcv) {
                     m.recv_ts = x->rcv->last;
@@ -825,11 +927,38 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         pb_trace_close(t);
         return rc;
     }
+    /* what was written: messages, requests (distinct ids), threads */
+    {
+        uint64_t *a = malloc((2 * t->n + 1) * sizeof *a);
+        if (!a) {
+            pb_trace_close(t);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        size_t na = 0;
+        for (size_t i = 0; i < t->n; i++)
+            a[na++] = t->truth[i].path;
+        c->st.messages = t->n;
+        c->st.paths = distinct(a, na);
+        na = 0;
+        for (size_t i = 0; i < t->n; i++) {
+            if (t->msgs[i].thread)
+                a[na++] = t->msgs[i].thread;
+            if (t->msgs[i].sthread)
+                a[na++] = t->msgs[i].sthread;
+        }
+        c->st.threads = distinct(a, na);
+        free(a);
+    }
     t->columns = PB_COL_ALL | PB_COL_CONN | PB_COL_ATTR | PB_COL_SIZE;
     if (!c->st.pcap)
         t->columns |= PB_COL_THREAD | PB_COL_STHREAD;
     pb_strbuf mb = {0};
-    if (c->st.pcap)
+    if (c->st.ebpf)
+        pb_strbuf_printf(&mb, "capture: source=ebpf clock=timestamp_ns (the probe's kernel "
+                              "clock: one clock per host; the capture does not say which "
+                              "host each process ran on) threads=observed processes=%llu",
+                         (unsigned long long)c->st.processes);
+    else if (c->st.pcap)
         pb_strbuf_printf(&mb, "capture: source=pcap clock=capture-point (one stamp per "
                               "message: its first packet) threads=none");
     else
@@ -843,7 +972,10 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                           "algorithms) events=%llu segments=%llu connections=%llu "
                           "requests=%llu responses=%llu pairs=%llu unanswered=%llu "
                           "unrequested=%llu no_request_id=%llu non_http=%llu truncated=%llu "
-                          "cut=%llu filtered=%llu one_sided=%llu",
+                          "cut=%llu filtered=%llu one_sided=%llu lost_at_sender=%llu "
+                          "lost_at_receiver=%llu uncaptured_sender=%llu "
+                          "uncaptured_receiver=%llu lost_calls=%llu gaps=%llu messages=%llu "
+                          "paths=%llu threads=%llu",
                      c->opts->header ? c->opts->header : "traceparent",
                      (unsigned long long)c->st.events, (unsigned long long)c->st.segments,
                      (unsigned long long)c->st.connections, (unsigned long long)c->st.requests,
@@ -851,7 +983,14 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                      (unsigned long long)c->st.unanswered, (unsigned long long)c->st.unrequested,
                      (unsigned long long)c->st.no_request_id, (unsigned long long)c->st.non_http,
                      (unsigned long long)c->st.truncated, (unsigned long long)c->st.cut,
-                     (unsigned long long)c->st.filtered, (unsigned long long)c->st.one_sided);
+                     (unsigned long long)c->st.filtered, (unsigned long long)c->st.one_sided,
+                     (unsigned long long)c->st.lost_at_sender,
+                     (unsigned long long)c->st.lost_at_receiver,
+                     (unsigned long long)c->st.uncaptured_sender,
+                     (unsigned long long)c->st.uncaptured_receiver,
+                     (unsigned long long)c->st.lost_calls, (unsigned long long)c->st.gaps,
+                     (unsigned long long)c->st.messages, (unsigned long long)c->st.paths,
+                     (unsigned long long)c->st.threads);
     pb_trace_add_meta(t, pb_strbuf_str(&mb));
     if (c->pcap_error) {
         pb_strbuf_reset(&mb);

@@ -1,7 +1,8 @@
 /*
  * imp_capture_int.h - what the pieces of the capture importer share
  * (imp_capture.c: the load; imp_capture_events.c: pbcapture event files;
- * imp_capture_pcap.c: packets; imp_capture_http.c: streams to messages).
+ * imp_capture_pcap.c: packets; imp_ebpf.c: eBPF syscall captures, read
+ * through imp.h; imp_capture_http.c: streams to messages).
  */
 #ifndef IMP_CAPTURE_INT_H
 #define IMP_CAPTURE_INT_H
@@ -31,6 +32,10 @@ typedef struct cap_seg {
     uint32_t plen;      /* payload bytes kept */
     uint64_t poff;      /* into cap.bytes */
     uint64_t order;     /* input order, for a stable sort */
+    uint64_t off;       /* stream offset of its first byte + 1, when the
+                           source knows it (eBPF: TCP sequence numbers);
+                           0 = not known.  A jump at a message boundary is
+                           whole messages this view lost (counted: gaps) */
 } cap_seg;
 
 typedef struct cap_conn_t {

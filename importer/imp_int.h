@@ -10,9 +10,10 @@
  * imp_archive.c  paths: files, folders of folders, compressed files, tars
  * imp_build.c    imp_finish: span trees -> RPCs -> causes -> the trace
  * imp_export.c   inferred instances back out as Jaeger JSON
- * imp_ebpf.c     a syscall-level capture (DeepTrace's eBPF spans) -> events
- * imp_events.c   events (one send or receive of one HTTP message at a
- *                socket) -> messages paired by order on their connection
+ * imp_ebpf.c     a syscall-level capture (DeepTrace's eBPF spans) -> the
+ *                capture path's per-connection segments (imp_capture_int.h),
+ *                which frames, pairs and counts them as it does pbcapture
+ *                events and packets (docs/capture.md)
  */
 #ifndef IMP_INT_H
 #define IMP_INT_H
@@ -48,37 +49,30 @@ typedef struct imp_span {
     pb_ns start, end;
 } imp_span;
 
-/* One observed send or receipt of one application message at a socket:
- * what an eBPF probe, a library interposer (BorderPatrol's libbtrace) or a
- * packet capture sees (docs/importer.md, "Syscall captures").  The local
+/* One observed send or receipt of one HTTP message at a socket in an eBPF
+ * capture (imp_ebpf.c), before connections are resolved.  The local
  * endpoint is the observing process's side of the connection. */
-enum { IMP_EV_REQUEST = 0, IMP_EV_RESPONSE = 1 };
 typedef struct imp_event {
     uint32_t proc;       /* observing process (tgid) */
-    uint32_t thread;     /* OS thread: label index + 1 (pb_obs_label) */
+    int64_t tid;         /* OS thread (the capture's "pid") */
     pb_ns t;             /* the syscall's time on the host's clock */
     uint32_t lip, rip;   /* local, remote IPv4 address */
     uint16_t lport, rport;
     uint8_t send;        /* 1: the process sent it (egress); 0: received */
-    uint8_t kind;        /* IMP_EV_REQUEST or IMP_EV_RESPONSE */
+    uint8_t request;     /* 1: an HTTP request; 0: a response */
     uint8_t has_seq;     /* seq is known */
     uint32_t seq;        /* stream position of its first byte (TCP seq) */
-    uint64_t rid;        /* request id label (truth only), or PB_ID_NONE */
-    uint32_t attr;       /* label index + 1: "GET /path", "200" */
-    uint32_t size;       /* payload bytes as captured */
-    uint32_t file, entry; /* where: file index, entry index */
+    uint64_t bytes;      /* bytes moved (exit_seq - enter_seq, else the
+                            payload's length) */
+    uint64_t poff;       /* payload: into the capture's byte arena */
+    uint32_t plen;
 } imp_event;
 
-/* the events importer's counters */
-enum {
-    IMP_EVC_ENTRIES, IMP_EVC_EVENTS, IMP_EVC_SKIPPED_DNS, IMP_EVC_SKIPPED_OTHER,
-    IMP_EVC_MESSAGES, IMP_EVC_REQUESTS, IMP_EVC_CALLS, IMP_EVC_RETURNS,
-    IMP_EVC_UNCAPTURED_SENDER, IMP_EVC_UNCAPTURED_RECEIVER,
-    IMP_EVC_LOST_AT_SENDER, IMP_EVC_LOST_AT_RECEIVER, IMP_EVC_LOST_CALLS,
-    IMP_EVC_UNANSWERED, IMP_EVC_ORPHAN_RESPONSES, IMP_EVC_NO_REQUEST_ID,
-    IMP_EVC_ORDER_MISMATCH, IMP_EVC_PROCESSES, IMP_EVC_THREADS, IMP_EVC_CONNECTIONS,
-    IMP_EVN
-};
+/* the eBPF reader's own counters (entries of the JSON; what the capture
+ * path counts is its own, imp_capture_stats) */
+enum { IMP_EVC_ENTRIES, IMP_EVC_SKIPPED_DNS, IMP_EVC_SKIPPED_OTHER, IMP_EVN };
+
+struct cap;
 
 struct imp_importer {
     imp_opts opts;
@@ -96,6 +90,7 @@ struct imp_importer {
     uint32_t node_client, node_unknown;
     imp_event *evs;    /* syscall captures (imp_ebpf.c) */
     size_t nev, capev;
+    struct cap *cap;   /* their segments and payload bytes */
     size_t evc[IMP_EVN];
     char *ev_first[IMP_EVN]; /* where each counter was first hit */
     pb_strbuf ev_summary;
@@ -111,8 +106,12 @@ struct imp_importer {
  * an error naming the entry. */
 int imp_ebpf_spans(imp_importer *im, json_t *spans, uint32_t file, pb_error *err);
 
-/* imp_finish for events (imp_events.c). */
+/* imp_finish for a syscall capture (imp_ebpf.c): its events to the
+ * capture path's segments, then cap_build. */
 int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err);
+
+/* Free what the syscall capture holds (imp_close). */
+void imp_events_free(imp_importer *im);
 
 /* Count one occurrence of events counter c at entry `entry` of file. */
 void imp_ev_count(imp_importer *im, int c, uint32_t file, uint32_t entry);

@@ -75,3 +75,37 @@ do for [ext in "png svg"] {
     unset multiplot
     unset output
 }
+
+# The scaling plot: CPU seconds and peak memory against trace length
+# (log-log), one curve per algorithm of the list (palgos: the labels of
+# PB_ALGOS / --algos, exec: commands included; default the papers' three),
+# from table1_ALGO.dat (messages cpu_s maxrss_mb parallelism workload),
+# every workload run for that algorithm.
+salgos = (exists("palgos") && strlen(palgos) > 0) ? palgos : "nesting linking convolution"
+sfile(a) = sprintf("%s/table1_%s.dat", datadir, a)
+do for [ext in "png svg"] {
+    eval set_term(ext, 1100, 480)
+    set output sprintf("%s/table1_scaling.%s", outdir, ext)
+    set multiplot layout 1, 2 title "Table 1 workloads: cost against trace length, per algorithm (one run per workload, seed 1)"
+    unset logscale; set logscale xy
+    unset boxwidth; set style fill empty
+    set xtics norotate mirror
+    set xrange [*:*]; set yrange [*:*]
+    set key below horizontal maxcols 3 font ",9"
+    set xlabel "messages (log scale)" offset 0, 0.5
+    do for [panel = 1:2] {
+        if (panel == 1) { set title "CPU seconds (infer's own CPU clock)"; set ylabel "CPU s (log scale)"; yc = 2 } else { set title "peak memory (MB, max RSS)"; set ylabel "MB (log scale)"; yc = 3 }
+        have = 0
+        do for [a in salgos] { if (fexists(sfile(a))) { have = 1 } }
+        if (have) {
+            plot for [i = 1:words(salgos)] (fexists(sfile(word(salgos, i))) ? sfile(word(salgos, i)) : NaN) \
+                     using 1:(valid(yc) && column(yc) > 0 ? column(yc) : NaN) with linespoints ls i title word(salgos, i)
+        } else {
+            set label 1 "no data" at graph 0.5, 0.5 center
+            plot [1:2] [1:2] NaN notitle
+            unset label 1
+        }
+    }
+    unset multiplot
+    unset output
+}

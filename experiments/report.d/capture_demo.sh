@@ -12,6 +12,8 @@
 #     below 99.5 % at some load of the pool or event model; differs when it
 #     stays exact everywhere.  One run per point: no interval.
 set -u
+# the verdict helper of every report section (one run per point: no interval)
+J="$(cd "$(dirname "$0")/.." && pwd)/judge.awk"
 out=${PB_OUT:-out/figures}
 f="$out/capture_demo.dat"
 [ -s "$f" ] || exit 0
@@ -22,7 +24,7 @@ echo "How made: \`make capture-demo\` ($(sed -n 1p "$f" | sed 's/^# capture_demo
 echo
 if [ -s "$out/capture_demo.png" ]; then echo "![capture_demo: exact reconstruction per algorithm, execution model and load](capture_demo.png)"; else echo "*(capture_demo.png not made: gnuplot missing or failed)*"; fi
 echo
-awk '
+awk "$(cat "$J")"'
     /^#/ { next }
     $3 == "interposition" && $4 == "vpath_paper" && $5 != "nan" {
         if ($1 == "thread") { tn++; if ($5 >= 0.995) tok++; tm = tm sprintf("%s%s/s %.1f %%", tm == "" ? "" : ", ", $2, 100 * $5) }
@@ -30,9 +32,11 @@ awk '
     END {
         v1 = tn == 0 ? "cannot tell (no vpath paper runs)" : (tok == tn ? "agrees" : "differs")
         v2 = on == 0 ? "cannot tell (no vpath paper runs)" : (obad ? "agrees" : "differs")
+        if (v1 !~ /^cannot/) v1 = judge_verdict("undecided", 1, v1)
+        if (v2 !~ /^cannot/) v2 = judge_verdict("undecided", 1, v2)
         c1 = "vPath: precise where one thread serves a request (thread per request)"
         c2 = "thread pools that hand work on and event loops break the thread rule"
-        printf "capture_demo\t%s\tvpath -s variant=paper, interposition\t%s\t%s\t\tcapture_demo\n", c1, tm, v1 >> vt
+        printf "capture_demo\t%s\tvpath -s variant=paper, interposition\t%s\t%s\t\tcapture_demo\n", c1, tm "; one run per load", v1 >> vt
         printf "capture_demo\t%s\tvpath -s variant=paper, interposition\t%s\t%s\tone run per point\tcapture_demo\n", c2, om, v2 >> vt
         printf "| claim | method | measured | verdict |\n|---|---|---|---|\n"
         printf "| %s | vpath paper, interposition | %s | **%s** |\n", c1, tm, v1

@@ -13,6 +13,8 @@
 #     16.96 % dynamic, all tracing included): agrees when the model's
 #     largest latency cost of isolation is at most 17 %.
 set -u
+# the verdict helper of every report section (one run per point: no interval)
+J="$(cd "$(dirname "$0")/.." && pwd)/judge.awk"
 out=${PB_OUT:-out/figures}
 VT=${PB_VERDICTS:-/dev/null}
 fi_="$out/isolation_iso.dat"
@@ -21,7 +23,7 @@ echo "## Event isolation: BorderPatrol on dearinter.net"
 echo
 if [ -s "$out/isolation.png" ]; then echo "![isolation: exact reconstruction with event isolation and batched reads, and its latency](isolation.png)"; else echo "*(isolation.png not made: gnuplot missing or failed)*"; fi
 echo
-awk -v vt="$VT" '
+awk -v vt="$VT" "$(cat "$J")"'
 function col(name,   i) { for (i = 1; i <= nh; i++) if (H[i] == name) return i + 0; return 0 }
 function pct(x) { return x == "NaN" || x == "" ? "-" : sprintf("%.1f %%", 100 * x) }
 FNR == 1 { f = FILENAME; sub(/.*isolation_/, "", f); sub(/\.dat$/, "", f) }
@@ -49,6 +51,7 @@ END {
     printf "\n"
 }
 function row(claim, method, measured, verdict) {
+    verdict = judge_verdict("undecided", 1, verdict); measured = measured "; one run (seed 1)"
     if (!hdr) { printf "| claim | method | measured | verdict |\n|---|---|---|---|\n"; hdr = 1 }
     printf "| %s | %s | %s | **%s** |\n", claim, method, measured, verdict
     printf "isolation\t%s\t%s\t%s\t%s\t\tisolation\n", claim, method, measured, verdict >> vt

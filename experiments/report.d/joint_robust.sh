@@ -13,6 +13,8 @@
 # is applied again against the whole truth (score without --kept), in a
 # second row: a claim that holds under one scoring only shows it.
 set -u
+# the verdict helper of every report section (one run per point: no interval)
+J="$(cd "$(dirname "$0")/.." && pwd)/judge.awk"
 out=${PB_OUT:-out/figures}
 f="$out/joint_robust.dat"
 [ -s "$f" ] || exit 0
@@ -48,7 +50,7 @@ awk -v sc="$sc" '
             if (dj < dn) good++
             m = m sprintf("%s%s %s: joint %.1f to %.1f (-%.1f), nesting %.1f to %.1f (-%.1f)", m == "" ? "" : "; ", kk[1], kk[2], 100 * j0[k], 100 * jmin[k], dj, 100 * n0[k], 100 * nmin[k], dn)
         }
-        v = good == n ? "agrees" : (good ? "partly" : "differs")
+        v = judge_verdict("undecided", 1, good == n ? "agrees" : (good ? "partly" : "differs")); m = m "; one run (seed 1)"
         claim = "under loss up to 1 % and a clock offset up to the mean call delay, joint falls less than nesting"
         meth = (sc == "kept" ? "joint, nesting; exact accuracy vs the survivors truth (score --kept)" : "joint, nesting; exact accuracy vs the whole truth (a request that lost a message is wrong)")
         printf "joint_robust\t%s\t%s\t%s\t%s\t\tjoint_robust\n", claim, meth, m, v >> vt

@@ -17,6 +17,8 @@
 #     points higher; differs when no such pair exists.  One run of seed 1:
 #     too few seeds to put an interval on it, and said so.
 set -u
+# the verdict helper of every report section (one run per point: no interval)
+J="$(cd "$(dirname "$0")/.." && pwd)/judge.awk"
 out=${PB_OUT:-out/figures}
 f="$out/query_error.dat"
 [ -s "$f" ] || exit 0
@@ -27,12 +29,12 @@ echo "How made: \`sh experiments/query_error.sh\` ($(sed -n 1p "$f" | sed 's/^# 
 echo
 if [ -s "$out/query_error.png" ]; then echo "![query_error: exact reconstruction beside the answer error per algorithm and load](query_error.png)"; else echo "*(query_error.png not made: gnuplot missing or failed)*"; fi
 echo
-awk '
+awk "$(cat "$J")"'
     /^#/ { next }
     { k = $1 " " $2; n++; cfg[n] = k; al[n] = $3; ex[n] = $4; tv[n] = $5; rc[n] = $8
       if ($3 == "truth") { tn++; if ($8 == 1) tok++ } }
     END {
-        v1 = (tn > 0 && tok == tn) ? "agrees" : "differs"
+        v1 = judge_verdict("undecided", 1, (tn > 0 && tok == tn) ? "agrees" : "differs")
         m1 = sprintf("oracle finds the root cause at %d of %d config-loads", tok, tn)
         c1 = "the diagnosis queries (HDFS-6268 affinity, limplock component) find the root cause over true paths"
         printf "query_error\t%s\t%s\t%s\t%s\t\tquery_error\n", c1, "score --query over the truth (infer --algo truth)", m1, v1 >> vt
@@ -44,13 +46,13 @@ awk '
                 if (ex_ == "") ex_ = sprintf("%s: %s at %.1f %% exact has TV %.3f%s, %s at %.1f %% has TV %.3f%s", cfg[i], al[i], 100 * ex[i], tv[i], rc[i] ? " (root cause found)" : "", al[j], 100 * ex[j], tv[j], rc[j] ? " (found)" : " (missed)")
             }
         }
-        v2 = cnt ? "agrees" : "differs"
+        v2 = judge_verdict("undecided", 1, cnt ? "agrees" : "differs")
         m2 = sprintf("%d inverted pairs; e.g. %s", cnt, ex_ == "" ? "none" : ex_)
         c2 = "the error of the answer ranks methods differently from exact accuracy"
-        printf "query_error\t%s\t%s\t%s\t%s\tone seed: no interval\tquery_error\n", c2, "exact accuracy vs answer TV distance and root cause, per config and load", m2, v2 >> vt
+        printf "query_error\t%s\t%s\t%s\t%s\t\tquery_error\n", c2, "exact accuracy vs answer TV distance and root cause, per config and load", m2, v2 >> vt
         printf "| claim | method | measured | verdict |\n|---|---|---|---|\n"
         printf "| %s | %s | %s | **%s** |\n", c1, "score --query over the truth", m1, v1
-        printf "| %s | %s | %s | **%s** (one seed: no interval) |\n", c2, "exact accuracy vs answer error, per config and load", m2, v2
+        printf "| %s | %s | %s | **%s** |\n", c2, "exact accuracy vs answer error, per config and load", m2, v2
     }' vt="$VT" "$f"
 echo
 [ -s "$out/query_error.md" ] && cat "$out/query_error.md" && echo

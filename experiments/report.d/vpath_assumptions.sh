@@ -20,6 +20,8 @@
 #     another worker gave about 93 / 67 / 47 %): agrees when each of ours
 #     is within 5 points; partly when it falls monotonically; differs.
 set -u
+# the verdict helper of every report section (one run per point: no interval)
+J="$(cd "$(dirname "$0")/.." && pwd)/judge.awk"
 out=${PB_OUT:-out/figures}
 VT=${PB_VERDICTS:-/dev/null}
 fl="$out/vpath_assumptions_load.dat"
@@ -28,7 +30,7 @@ echo "## vPath's thread assumption: where the paper's rule is exact"
 echo
 if [ -s "$out/vpath_assumptions.png" ]; then echo "![vpath_assumptions: exact reconstruction per method against load, hand-offs and thread models](vpath_assumptions.png)"; else echo "*(vpath_assumptions.png not made: gnuplot missing or failed)*"; fi
 echo
-awk -v vt="$VT" '
+awk -v vt="$VT" "$(cat "$J")"'
 function col(name,   i) { for (i = 1; i <= nh; i++) if (H[i] == name) return i + 0; return 0 }
 function pct(x) { return x == "NaN" || x == "" ? "-" : sprintf("%.1f %%", 100 * x) }
 FNR == 1 { f = FILENAME; sub(/.*vpath_assumptions_/, "", f); sub(/\.dat$/, "", f) }
@@ -75,6 +77,7 @@ END {
     printf "\n"
 }
 function row(claim, method, measured, verdict) {
+    verdict = judge_verdict("undecided", 1, verdict); measured = measured "; one run (seed 1)"
     if (!hdr) { printf "| claim | method | measured | verdict |\n|---|---|---|---|\n"; hdr = 1 }
     printf "| %s | %s | %s | **%s** |\n", claim, method, measured, verdict
     printf "vpath_assumptions\t%s\t%s\t%s\t%s\t\tvpath_assumptions\n", claim, method, measured, verdict >> vt

@@ -11,6 +11,8 @@
 # window; partly: the most frequent of some window only; differs:
 # otherwise.
 set -u
+# the verdict helper of every report section (one run per point: no interval)
+J="$(cd "$(dirname "$0")/.." && pwd)/judge.awk"
 out=${PB_OUT:-out/figures}
 f="$out/window_phases.dat"
 [ -s "$f" ] || exit 0
@@ -19,13 +21,13 @@ echo "## Sliding-window nesting: a one-minute phase (section 8, future work)"
 echo
 if [ -s "$out/window_phases.png" ]; then echo "![Instances per 10 s window of a one-minute report job spliced into an hour of the multi-tier trace, beside the whole trace's most frequent pattern](window_phases.png)"; else echo "*(window_phases.png not made: gnuplot missing or failed)*"; fi
 echo
-awk '
+awk "$(cat "$J")"'
     NR == 1 { rank = $0; sub(/.* ranks /, "", rank); npat = $0; sub(/^# whole trace: /, "", npat); sub(/ patterns.*/, "", npat) }
     /^#/ { next }
     { if ($2 > mb) mb = $2; if ($3 > mt) mt = $3; if ($2 > $4) beat++; st += $3; n++ }
     END {
-        v = (rank + 0 > 10 && beat && mb > mt) ? "agrees" : (beat ? "partly" : "differs")
-        m = sprintf("the job ranks %s of %s patterns over the hour; it has up to %d instances per 10 s window and is the most frequent pattern in %d windows; the top pattern: %.0f per window on average, %d at most", rank, npat, mb, beat, n ? st / n : 0, mt)
+        v = judge_verdict("undecided", 1, (rank + 0 > 10 && beat && mb > mt) ? "agrees" : (beat ? "partly" : "differs"))
+        m = sprintf("the job ranks %s of %s patterns over the hour; it has up to %d instances per 10 s window and is the most frequent pattern in %d windows; the top pattern: %.0f per window on average, %d at most; one run (seed 1)", rank, npat, mb, beat, n ? st / n : 0, mt)
         printf "window_phases\ta sliding window exposes phased behaviour the whole-trace ranking hides\tnesting -s window=10s --per-window\t%s\t%s\t\twindow_phases\n", m, v >> vt
         printf "| claim | method | measured | verdict |\n|---|---|---|---|\n"
         printf "| a sliding window exposes phased behaviour the whole-trace ranking hides | nesting -s window=10s --per-window | %s | **%s** |\n", m, v

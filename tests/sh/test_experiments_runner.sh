@@ -50,9 +50,9 @@ grep -q '^# marker' "$out/points/selftest/series=a_x=1_seed=1.row" || fail "a fi
 [ -z "$(run --list-jobs)" ] || fail "jobs pending after a complete run"
 
 # 5. aggregation: mean over seeds 1,2 of x*x+seed, sorted by x, with the
-# 95 % t interval: sd 0.7071 over two seeds, mean +- 12.7062 * 0.5
+# 95 % t interval: sd 0.7071 over two seeds, mean +- 12.706205 * 0.5 (experiments/judge.awk)
 awk 'NF == 8 && $1 !~ /^#/' "$out/selftest_a.dat" | head -n 3 >"$tmp/agg"
-printf '1 1 2.5 2 3 2 -3.8531 8.8531\n2 2 5.5 5 6 2 -0.8531 11.8531\n3 3 10.5 10 11 2 4.1469 16.8531\n' | cmp -s - "$tmp/agg" ||
+printf '1 1 2.5 2 3 2 -3.8531 8.8531\n2 2 5.5 5 6 2 -0.853103 11.8531\n3 3 10.5 10 11 2 4.1469 16.8531\n' | cmp -s - "$tmp/agg" ||
     { cat "$tmp/agg"; fail "selftest_a.dat index 0 is not the per-x mean/min/max/interval"; }
 
 # 6. one job run by itself, as a Slurm array task would (line N of the list)

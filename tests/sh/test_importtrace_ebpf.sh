@@ -1,9 +1,13 @@
 #!/bin/sh
-# importtrace on syscall captures (--format ebpf): a hand-made capture
+# importtrace on syscall captures (--format ebpf), through the capture
+# path of pbcapture and pcap files (docs/capture.md): a hand-made capture
 # (tests/data/ebpf/small.json: two processes A and B, an uncaptured load
-# generator, a DNS look-up, a persistent A-B connection whose second call
-# lost both of B's events, a request without request id) imports to the
-# hand-checked rows and counters; the request id never reaches an
+# generator, a DNS look-up, a persistent A-B connection whose second of
+# three calls lost both of B's events -- the third is lined up by TCP
+# sequence number past the gap --, a request without request id, counted
+# and left out) imports to the hand-checked rows and counters (the capture path's:
+# requests = HTTP requests, paths = distinct request ids; a receipt nobody
+# observed has no recv_ts); the request id never reaches an
 # algorithm; --request-header traceparent takes the trace id; bad entries are
 # located.  Then the real capture (../shared/data/deeptrace-ebpf, skipped
 # without it): counts checked by hand with a JSON reader (1604 entries,
@@ -19,13 +23,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 field() { awk -F, -v n="$1" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' "$2"; }
-meta() { grep -o " $1=[0-9]*" "$2" | head -n 1 | cut -d= -f2; }
+meta() { grep -o " $1=[0-9][0-9]*" "$2" | head -n 1 | cut -d= -f2; }
 
 "$PB_BIN/importtrace" -o "$tmp/s.csv" "$D/small.json" 2> "$tmp/s.err" || fail "import small"
 cmp -s "$tmp/s.csv" "$D/small.csv" || { diff "$D/small.csv" "$tmp/s.csv"; fail "small: rows differ"; }
-for kv in entries=7 events=12 skipped_dns=1 messages=10 requests=2 calls=5 returns=5 \
-          uncaptured_sender=3 lost_at_sender=1 lost_at_receiver=1 lost_calls=1 \
-          no_request_id=1 processes=2 threads=6 connections=4; do
+for kv in entries=9 events=16 skipped_dns=1 messages=10 paths=2 requests=6 responses=6 pairs=6 \
+          uncaptured_sender=2 uncaptured_receiver=2 lost_at_sender=1 lost_at_receiver=1 \
+          lost_calls=1 gaps=2 no_request_id=1 processes=2 threads=5 connections=4; do
     [ "$(meta "${kv%%=*}" "$tmp/s.csv")" = "${kv#*=}" ] || fail "small: expected $kv"
 done
 grep -q 'skipped_dns=1: DNS look-ups' "$tmp/s.err" || fail "small: no summary on stderr"
@@ -35,8 +39,8 @@ grep -v '^#' "$tmp/s.csv" | cut -d, -f1-6,8- | grep -q 'r1\|r2' && fail "a reque
 "$PB_BIN/score" --truth "$tmp/s.csv" "$tmp/t.res" > "$tmp/t.score" || fail "score small"
 [ "$(field exact_accuracy "$tmp/t.score")" = 1 ] || fail "small: oracle not exact"
 "$PB_BIN/importtrace" -q --request-header traceparent -o "$tmp/tp.csv" "$D/small.json" || fail "traceparent"
-[ "$(grep -c ',4bf92f3577b34da6a3ce929d0e0e4736,' "$tmp/tp.csv")" = 4 ] || fail "traceparent: expected r2's 4 messages on its trace id"
-[ "$(meta no_request_id "$tmp/tp.csv")" = 3 ] || fail "traceparent: expected 3 requests without it"
+[ "$(grep -c ',4bf92f3577b34da6a3ce929d0e0e4736,' "$tmp/tp.csv")" = 6 ] || fail "traceparent: expected r2's 6 messages on its trace id"
+[ "$(meta no_request_id "$tmp/tp.csv")" = 3 ] || fail "traceparent: expected 3 pairs without it"
 # bad input: located
 sed 's/"tgid": 200/"tgid": "x"/' "$D/small.json" > "$tmp/bad.json"
 "$PB_BIN/importtrace" -q "$tmp/bad.json" > /dev/null 2> "$tmp/bad.err" && fail "bad tgid accepted"
@@ -47,9 +51,10 @@ grep -q 'expected a syscall capture' "$tmp/f.err" || fail "--format ebpf: no cle
 DATA="${PB_SHARED:-$PB_ROOT/../shared}/data/deeptrace-ebpf/rps100-spans.json.gz"
 [ -f "$DATA" ] || { echo "no shared data: the real capture skipped"; exit 0; }
 "$PB_BIN/importtrace" -q -o "$tmp/e.csv" "$DATA" || fail "import the capture"
-for kv in entries=1604 skipped_dns=166 skipped_other=0 requests=288 calls=864 returns=864 \
-          messages=1728 uncaptured_sender=288 lost_at_sender=2 lost_at_receiver=2 \
-          lost_calls=2 unanswered_calls=0 no_request_id=0 processes=3; do
+for kv in entries=1604 skipped_dns=166 skipped_other=0 paths=288 requests=864 responses=864 \
+          pairs=864 messages=1728 uncaptured_sender=288 uncaptured_receiver=288 \
+          lost_at_sender=2 lost_at_receiver=2 lost_calls=2 gaps=2 unanswered=0 \
+          no_request_id=0 processes=3 threads=28 connections=59; do
     [ "$(meta "${kv%%=*}" "$tmp/e.csv")" = "${kv#*=}" ] || fail "capture: expected $kv, got $(meta "${kv%%=*}" "$tmp/e.csv")"
 done
 for view in call message; do
