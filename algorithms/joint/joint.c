@@ -808,6 +808,10 @@ void joint_close(joint *s)
     free(s->pse);
     free(s->pflag);
     hmap_free(&s->seen);
+    if (s->wr)
+        for (int i = 0; i < 4; i++)
+            joint_wrec_free(&s->wr[i]);
+    free(s->wr);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);

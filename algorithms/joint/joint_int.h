@@ -110,6 +110,8 @@ struct joint {
     uint32_t *cbuf, *rbuf, *chbuf;
 
     hmap seen;              /* request pairs re-split in this pass */
+    struct joint_wrec *wr;  /* re-split: recorded walks of the reference split of
+                               each side and of the split scored last (4) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
      * out), how often a call of L was sent before the output and returned
@@ -346,6 +348,27 @@ int joint_find_candidates(joint *s);
  * PB_OK or PB_ENOMEM */
 int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
                    double *ll);
+/* A recorded walk (speed only): request q's kid list k[0..n) and the
+ * state before each of its steps 0..n (the sum so far, the returns taken,
+ * the latest output time seen), for joint_req_walk_resume.  valid: 0
+ * until a walk is recorded; a record holds only while the model and the
+ * pairs' times stay as they were (the caller drops it when they change) */
+typedef struct joint_wrec {
+    uint32_t *k, *rp, n, q, cap;
+    double *sum;
+    pb_ns *mx;
+    int valid;
+} joint_wrec;
+/* make room in w for a list of n.  PB_OK or PB_ENOMEM */
+int joint_wrec_room(joint_wrec *w, uint32_t n);
+/* free w's arrays (NULL-safe on a zeroed record) */
+void joint_wrec_free(joint_wrec *w);
+/* mode 0 of joint_req_walk, the very same number, resumed from the
+ * record ref (of the same request, or NULL) at the first step whose
+ * inputs the change of list can touch; the walk is recorded in out (not
+ * ref).  PB_OK or PB_ENOMEM */
+int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                          const joint_wrec *ref, joint_wrec *out, double *ll);
 /* log-likelihood of request q with its current kids */
 double joint_req_ll(joint *s, uint32_t q);
 /* log-probability of the order of service of two requests' first calls

@@ -18,21 +18,10 @@
 /* ------------------------------------------------------------------ */
 /* 3. the model */
 
-/* The events of request q with the kids in k[0..n) (sorted by call time):
- * for every output, its trigger and delay.  mode 0: return the
- * log-likelihood; mode 1: add every output to the density histograms
- * (creating keys) and the call counts to the count table. */
-int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
-                    double *ll)
+/* the returns of k[0..n) (lost ones left out) sorted by (time received,
+ * pair) into s->scratch; *nr their count.  PB_OK or PB_ENOMEM */
+static int walk_returns(joint *s, const uint32_t *k, uint32_t n, uint32_t *nrp)
 {
-    const jpair *qq = &s->pr[q];
-    uint32_t ein = qq->link, b = qq->callee;
-    if (ll)
-        *ll = 0;
-    /* its call was lost: no arrival; an output the arrival triggered
-     * scores the expected log density of its key (and is not learned) */
-    int noarr = qq->call == NONE;
-    pb_ns arr = noarr ? INT64_MIN : qq->cr;
     /* returns sorted by return time (insertion sort: n is small) */
     if (n > s->scratchcap) {
         uint32_t nc = s->scratchcap ? s->scratchcap : 16;
@@ -56,22 +45,49 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         }
         r[j] = k[i];
     }
-    double sum = 0;
-    uint32_t rp = 0;        /* returns taken so far */
-    uint32_t last = NONE, prev = NONE; /* latest two returns taken */
+    *nrp = nr;
+    return PB_OK;
+}
+
+/* The steps of the walk of request q with kids k[0..n) (step i < n: the
+ * output k[i], step n: the response), returns r[0..nr) as walk_returns
+ * sorts them, from step i0 on with the state before it: the sum so far,
+ * the returns taken (rp; the latest two are r[rp - 1], r[rp - 2]) and the
+ * latest output time seen (mx).  rec, when not NULL, gets the state
+ * before every step from i0 to n (its arrays hold n + 1).  *sump: the sum
+ * after the last step.  PB_OK or PB_ENOMEM (mode 1) */
+static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
+                      uint32_t nr, int mode, uint32_t i0, double sum, uint32_t rp, pb_ns mx,
+                      joint_wrec *rec, double *sump)
+{
+    const jpair *qq = &s->pr[q];
+    uint32_t ein = qq->link, b = qq->callee;
+    /* its call was lost: no arrival; an output the arrival triggered
+     * scores the expected log density of its key (and is not learned) */
+    int noarr = qq->call == NONE;
+    pb_ns arr = noarr ? INT64_MIN : qq->cr;
+    /* latest two returns taken */
+    uint32_t last = rp >= 1 ? r[rp - 1] : NONE, prev = rp >= 2 ? r[rp - 2] : NONE;
     /* open-ended (re-pairing): the response is not known yet */
     int open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == NONE;
     /* the direct key table of this request's link (joint_dk_cell, its
      * terms computed once): cells base + tl * no1 + ol */
     const uint32_t nout = s->out_off[b + 1] - s->out_off[b], no1 = nout + 1;
     const size_t dbase = s->dk_off ? s->dk_off[ein] : 0;
-    for (uint32_t i = 0; i <= n; i++) {
+    for (uint32_t i = i0; i <= n; i++) {
+        if (rec) {
+            rec->sum[i] = sum;
+            rec->rp[i] = rp;
+            rec->mx[i] = mx;
+        }
         if (i == n && open_end)
             break;
         if (i < n && s->pr[k[i]].call == NONE)
             continue; /* its call was lost: no output */
         pb_ns t = i < n ? s->pr[k[i]].cs : qq->rs;
         uint32_t self = i < n ? k[i] : NONE;
+        if (t > mx)
+            mx = t;
         while (rp < nr && s->pr[r[rp]].rr <= t) {
             prev = last;
             last = r[rp++];
@@ -147,6 +163,19 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
             s->kstat[3 * di + 2] += x * x;
         }
     }
+    *sump = sum;
+    return PB_OK;
+}
+
+/* what follows the steps of a walk (joint_req_walk): in mode 1 the
+ * parallel-call statistics; the call counts and the durations of
+ * consecutive calls (added to *sump in mode 0).  PB_OK or PB_ENOMEM */
+static int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
+                     double *sump)
+{
+    const jpair *qq = &s->pr[q];
+    uint32_t ein = qq->link, b = qq->callee;
+    double sum = *sump;
     /* parallel calls: for every two calls c, o of the request, c sent
      * first, does c's return come after o is sent (overlap)? */
     if (mode == 1 && s->p.parallel < 1) {
@@ -220,8 +249,121 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         else if (joint_corr_add(s, q, ein, k, n) != PB_OK)
             return PB_ENOMEM;
     }
+    *sump = sum;
+    return PB_OK;
+}
+
+/* The events of request q with the kids in k[0..n) (sorted by call time):
+ * for every output, its trigger and delay.  mode 0: return the
+ * log-likelihood; mode 1: add every output to the density histograms
+ * (creating keys) and the call counts to the count table. */
+int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
+                   double *ll)
+{
     if (ll)
+        *ll = 0;
+    uint32_t nr = 0;
+    double sum = 0;
+    int rc = walk_returns(s, k, n, &nr);
+    if (rc == PB_OK)
+        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, &sum);
+    if (rc == PB_OK)
+        rc = walk_rest(s, q, k, n, mode, &sum);
+    if (rc == PB_OK && ll)
         *ll = sum;
+    return rc;
+}
+
+int joint_wrec_room(joint_wrec *w, uint32_t n)
+{
+    if (n + 1 <= w->cap)
+        return PB_OK;
+    uint32_t nc = w->cap ? w->cap : 32;
+    while (nc < n + 1)
+        nc *= 2;
+    double *sm = realloc(w->sum, (size_t)nc * sizeof *sm);
+    if (!sm)
+        return PB_ENOMEM;
+    w->sum = sm;
+    pb_ns *mx = realloc(w->mx, (size_t)nc * sizeof *mx);
+    if (!mx)
+        return PB_ENOMEM;
+    w->mx = mx;
+    uint32_t *a = realloc(w->rp, (size_t)nc * sizeof *a);
+    if (!a)
+        return PB_ENOMEM;
+    w->rp = a;
+    a = realloc(w->k, (size_t)nc * sizeof *a);
+    if (!a)
+        return PB_ENOMEM;
+    w->k = a;
+    w->cap = nc;
+    return PB_OK;
+}
+
+void joint_wrec_free(joint_wrec *w)
+{
+    free(w->sum);
+    free(w->mx);
+    free(w->rp);
+    free(w->k);
+    memset(w, 0, sizeof *w);
+}
+
+/* Why resuming gives the very same number: the walk of k'[0..n') equals
+ * that of the recorded list k[0..n) on every step before i when the two
+ * lists make the same outputs there (i <= j, their common prefix) and
+ * take the same returns there: the returns received by the latest output
+ * time mx[i] before step i.  The returns of the two lists differ only in
+ * calls of k[j..) and k'[j..); if all of those returns come after mx[i],
+ * the returns taken before step i, the two latest of them and the sum
+ * (the same terms added in the same order) are those of the record. */
+int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                          const joint_wrec *ref, joint_wrec *out, double *ll)
+{
+    *ll = 0;
+    uint32_t nr = 0;
+    int rc = joint_wrec_room(out, n);
+    if (rc == PB_OK)
+        rc = walk_returns(s, k, n, &nr);
+    if (rc != PB_OK)
+        return rc;
+    uint32_t i0 = 0;
+    if (ref && ref->valid && ref->q == q) {
+        uint32_t j = 0, m = ref->n < n ? ref->n : n;
+        while (j < m && ref->k[j] == k[j])
+            j++;
+        pb_ns lo = INT64_MAX;
+        for (uint32_t i = j; i < ref->n; i++)
+            if (s->pr[ref->k[i]].ret != NONE && s->pr[ref->k[i]].rr < lo)
+                lo = s->pr[ref->k[i]].rr;
+        for (uint32_t i = j; i < n; i++)
+            if (s->pr[k[i]].ret != NONE && s->pr[k[i]].rr < lo)
+                lo = s->pr[k[i]].rr;
+        i0 = j;
+        while (i0 > 0 && ref->mx[i0] >= lo)
+            i0--;
+        if (i0 > 0) {
+            memcpy(out->sum, ref->sum, (size_t)i0 * sizeof *out->sum);
+            memcpy(out->rp, ref->rp, (size_t)i0 * sizeof *out->rp);
+            memcpy(out->mx, ref->mx, (size_t)i0 * sizeof *out->mx);
+        }
+    }
+    double sum = 0;
+    if (i0 > 0)
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
+                        ref->mx[i0], out, &sum);
+    else
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, &sum);
+    if (rc == PB_OK)
+        rc = walk_rest(s, q, k, n, 0, &sum);
+    if (rc != PB_OK)
+        return rc;
+    memcpy(out->k, k, (size_t)n * sizeof *k);
+    out->n = n;
+    out->q = q;
+    out->valid = 1;
+    *ll = sum;
     return PB_OK;
 }
 

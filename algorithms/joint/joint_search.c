@@ -322,7 +322,10 @@ uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
 }
 
 /* score of one split of the shared calls set[0..m) (bit set: to q2): both
- * requests' log-likelihoods (and the order term); the kid lists in e1, e2 */
+ * requests' log-likelihoods (and the order term); the kid lists in e1, e2.
+ * Each walk resumes from the record of the reference split (s->wr[0],
+ * s->wr[1]: the same numbers, joint_req_walk_resume) and is recorded in
+ * s->wr[2], s->wr[3]; keep_split makes it the reference */
 static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
                        const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
                        uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp)
@@ -330,13 +333,23 @@ static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, u
     uint32_t a = joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
     uint32_t b = joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
     double l1 = 0, l2 = 0;
-    if ((*rcp = joint_req_walk(s, q1, e1, a, 0, &l1)) != PB_OK ||
-        (*rcp = joint_req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
+    if ((*rcp = joint_req_walk_resume(s, q1, e1, a, &s->wr[0], &s->wr[2], &l1)) != PB_OK ||
+        (*rcp = joint_req_walk_resume(s, q2, e2, b, &s->wr[1], &s->wr[3], &l2)) != PB_OK)
         return -INFINITY;
     double v = l1 + l2;
     if (s->order_active)
         v += joint_order_ll(s, q1, e1, a, q2, e2, b);
     return v;
+}
+
+/* the split split_ll scored last becomes the reference of the next */
+static void keep_split(joint *s)
+{
+    for (int i = 0; i < 2; i++) {
+        joint_wrec t = s->wr[i];
+        s->wr[i] = s->wr[2 + i];
+        s->wr[2 + i] = t;
+    }
 }
 
 /* Re-split the calls q1 and q2 compete for: every split of the first
@@ -363,6 +376,10 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         }
         s->rsbuf = a;
         s->rscap = nc;
+    }
+    if (!s->wr && !(s->wr = calloc(4, sizeof *s->wr))) {
+        *rcp = PB_ENOMEM;
+        return 0;
     }
     uint32_t *set = s->rsbuf, *f1 = set + s->rscap / 2, *f2 = set + s->rscap,
              *e1 = set + 2 * s->rscap, *e2 = e1 + s->rscap / 2 + 2;
@@ -396,11 +413,25 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         return 0;
     double best = -INFINITY;
     uint32_t bm = cur;
+    /* no reference yet: the model or the times may have changed since */
+    s->wr[0].valid = s->wr[1].valid = 0;
     if (!local) {
-        for (uint32_t mask = 0; mask < (1u << m); mask++) {
-            double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
+        /* every split scored first, in the Gray code of the reversed bits
+         * (each differs from the one before in one shared call, most
+         * often the latest: the walks resume late); then chosen in mask
+         * order as always */
+        double val[1u << JOINT_RESPLIT_MAX];
+        for (uint32_t y = 0; y < (1u << m); y++) {
+            uint32_t g = y ^ (y >> 1), mask = 0;
+            for (uint32_t t = 0; t < m; t++)
+                mask |= ((g >> t) & 1u) << (m - 1 - t);
+            val[mask] = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
             if (*rcp != PB_OK)
                 return 0;
+            keep_split(s);
+        }
+        for (uint32_t mask = 0; mask < (1u << m); mask++) {
+            double v = val[mask];
             if (mask == cur)
                 v += 1e-9; /* keep the current split on ties */
             if (v > best) {
@@ -411,6 +442,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     } else {
         s->resplit_local++;
         best = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
+        keep_split(s);
         for (int sweep = 0; sweep < 4 && *rcp == PB_OK; sweep++) {
             int better = 0;
             for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
@@ -420,6 +452,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                     best = v;
                     bm = mask;
                     better = 1;
+                    keep_split(s);
                 }
             }
             /* exchanges: two calls of one endpoint (the counts stay), the
@@ -437,6 +470,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                         best = v;
                         bm = mask;
                         better = 1;
+                        keep_split(s);
                     }
                 }
             if (!better)
