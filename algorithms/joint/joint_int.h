@@ -348,13 +348,14 @@ int joint_find_candidates(joint *s);
  * PB_OK or PB_ENOMEM */
 int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
                    double *ll);
-/* A recorded walk (speed only): request q's kid list k[0..n) and the
- * state before each of its steps 0..n (the sum so far, the returns taken,
+/* A recorded walk (speed only): request q's kid list k[0..n), its sorted
+ * returns and the state before each of its steps 0..n (the sum so far, the returns taken,
  * the latest output time seen), for joint_req_walk_resume.  valid: 0
  * until a walk is recorded; a record holds only while the model and the
  * pairs' times stay as they were (the caller drops it when they change) */
 typedef struct joint_wrec {
     uint32_t *k, *rp, n, q, cap;
+    uint32_t *r;            /* its returns as the walk sorted them */
     double *sum;
     pb_ns *mx;
     int valid;
@@ -369,6 +370,17 @@ void joint_wrec_free(joint_wrec *w);
  * ref).  PB_OK or PB_ENOMEM */
 int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                           const joint_wrec *ref, joint_wrec *out, double *ll);
+/* the y-th split of m shared calls in the Gray code of the reversed
+ * bits: each differs from the one before in one call, most often the
+ * latest (bit m - 1), so that walks resumed from the one before resume
+ * late */
+static inline uint32_t joint_gray_mask(uint32_t y, uint32_t m)
+{
+    uint32_t g = y ^ (y >> 1), mask = 0;
+    for (uint32_t t = 0; t < m; t++)
+        mask |= ((g >> t) & 1u) << (m - 1 - t);
+    return mask;
+}
 /* log-likelihood of request q with its current kids */
 double joint_req_ll(joint *s, uint32_t q);
 /* log-probability of the order of service of two requests' first calls

@@ -19,8 +19,11 @@
 /* 3. the model */
 
 /* the returns of k[0..n) (lost ones left out) sorted by (time received,
- * pair) into s->scratch; *nr their count.  PB_OK or PB_ENOMEM */
-static int walk_returns(joint *s, const uint32_t *k, uint32_t n, uint32_t *nrp)
+ * pair) into s->scratch; *nr their count.  When rp0 > 0, the first rp0 of
+ * them are known: p0[0..rp0), every return received by mx0 (and only
+ * those); the others are sorted after them.  PB_OK or PB_ENOMEM */
+static int walk_returns(joint *s, const uint32_t *k, uint32_t n, const uint32_t *p0,
+                        uint32_t rp0, pb_ns mx0, uint32_t *nrp)
 {
     /* returns sorted by return time (insertion sort: n is small) */
     if (n > s->scratchcap) {
@@ -33,12 +36,16 @@ static int walk_returns(joint *s, const uint32_t *k, uint32_t n, uint32_t *nrp)
         s->scratch = a;
         s->scratchcap = nc;
     }
-    uint32_t *r = s->scratch, nr = 0;
+    uint32_t *r = s->scratch, nr = rp0;
+    if (rp0)
+        memcpy(r, p0, (size_t)rp0 * sizeof *r);
     for (uint32_t i = 0; i < n; i++) {
         if (s->pr[k[i]].ret == NONE)
             continue; /* its return was lost: no input */
+        if (rp0 && s->pr[k[i]].rr <= mx0)
+            continue; /* among the known ones */
         uint32_t j = nr++;
-        while (j > 0 && (s->pr[r[j - 1]].rr > s->pr[k[i]].rr ||
+        while (j > rp0 && (s->pr[r[j - 1]].rr > s->pr[k[i]].rr ||
                          (s->pr[r[j - 1]].rr == s->pr[k[i]].rr && r[j - 1] > k[i]))) {
             r[j] = r[j - 1];
             j--;
@@ -93,15 +100,30 @@ static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const
             last = r[rp++];
         }
         uint32_t outl0 = i < n ? s->pr[k[i]].link : s->nlinks;
+        /* the output's column in the direct tables, or NONE */
+        uint32_t ol = !s->dk_off ? NONE : outl0 == s->nlinks ? nout
+                      : s->link_src[outl0] == b ? s->link_local[outl0] : NONE;
         uint32_t tg = last == self ? prev : last;
         if (s->npar && i < n) {
-            /* the latest earlier return that is no parallel sibling */
+            /* the latest earlier return that is no parallel sibling
+             * (joint_par_skip, its cell computed here when it has one) */
             tg = NONE;
-            for (uint32_t j = rp; j-- > 0;)
-                if (r[j] != self && !joint_par_skip(s, ein, s->pr[r[j]].link, outl0)) {
+            for (uint32_t j = rp; j-- > 0;) {
+                if (r[j] == self)
+                    continue;
+                uint32_t L = s->pr[r[j]].link, h;
+                int skip;
+                if (ol != NONE && s->link_src[L] == b) {
+                    h = s->dk_par[dbase + (size_t)(1 + s->link_local[L]) * no1 + ol];
+                    skip = h != NONE && s->pflag[h];
+                } else {
+                    skip = joint_par_skip(s, ein, L, outl0);
+                }
+                if (!skip) {
                     tg = r[j];
                     break;
                 }
+            }
         }
         pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
@@ -114,8 +136,6 @@ static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const
         if (s->dk_off) {
             uint32_t tl = trig == 0 ? 0 : s->link_src[trig - 1] == b
                                               ? 1 + s->link_local[trig - 1] : NONE;
-            uint32_t ol = outl == s->nlinks ? nout
-                          : s->link_src[outl] == b ? s->link_local[outl] : NONE;
             if (tl != NONE && ol != NONE)
                 cell = dbase + (size_t)tl * no1 + ol;
         }
@@ -264,7 +284,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         *ll = 0;
     uint32_t nr = 0;
     double sum = 0;
-    int rc = walk_returns(s, k, n, &nr);
+    int rc = walk_returns(s, k, n, NULL, 0, 0, &nr);
     if (rc == PB_OK)
         rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, &sum);
     if (rc == PB_OK)
@@ -297,6 +317,10 @@ int joint_wrec_room(joint_wrec *w, uint32_t n)
     if (!a)
         return PB_ENOMEM;
     w->k = a;
+    a = realloc(w->r, (size_t)nc * sizeof *a);
+    if (!a)
+        return PB_ENOMEM;
+    w->r = a;
     w->cap = nc;
     return PB_OK;
 }
@@ -307,6 +331,7 @@ void joint_wrec_free(joint_wrec *w)
     free(w->mx);
     free(w->rp);
     free(w->k);
+    free(w->r);
     memset(w, 0, sizeof *w);
 }
 
@@ -324,8 +349,6 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     *ll = 0;
     uint32_t nr = 0;
     int rc = joint_wrec_room(out, n);
-    if (rc == PB_OK)
-        rc = walk_returns(s, k, n, &nr);
     if (rc != PB_OK)
         return rc;
     uint32_t i0 = 0;
@@ -349,6 +372,11 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
             memcpy(out->mx, ref->mx, (size_t)i0 * sizeof *out->mx);
         }
     }
+    /* the returns taken before step i0 are the record's first ones */
+    rc = i0 > 0 ? walk_returns(s, k, n, ref->r, ref->rp[i0], ref->mx[i0], &nr)
+                : walk_returns(s, k, n, NULL, 0, 0, &nr);
+    if (rc != PB_OK)
+        return rc;
     double sum = 0;
     if (i0 > 0)
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
@@ -360,6 +388,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     if (rc != PB_OK)
         return rc;
     memcpy(out->k, k, (size_t)n * sizeof *k);
+    memcpy(out->r, s->scratch, (size_t)nr * sizeof *out->r);
     out->n = n;
     out->q = q;
     out->valid = 1;

@@ -416,15 +416,12 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     /* no reference yet: the model or the times may have changed since */
     s->wr[0].valid = s->wr[1].valid = 0;
     if (!local) {
-        /* every split scored first, in the Gray code of the reversed bits
-         * (each differs from the one before in one shared call, most
-         * often the latest: the walks resume late); then chosen in mask
-         * order as always */
+        /* every split scored first, in the order of joint_gray_mask (each
+         * walk resumed from the split before); then chosen in mask order
+         * as always */
         double val[1u << JOINT_RESPLIT_MAX];
         for (uint32_t y = 0; y < (1u << m); y++) {
-            uint32_t g = y ^ (y >> 1), mask = 0;
-            for (uint32_t t = 0; t < m; t++)
-                mask |= ((g >> t) & 1u) << (m - 1 - t);
+            uint32_t mask = joint_gray_mask(y, m);
             val[mask] = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
             if (*rcp != PB_OK)
                 return 0;
