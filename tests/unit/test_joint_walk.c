@@ -1,0 +1,206 @@
+/* joint's resumed walks (joint_req_walk_resume, the re-split's speed-up):
+ * a walk resumed from the record of another kid list of the same request
+ * gives the very same log-likelihood, bit for bit, as a fresh
+ * joint_req_walk, after random moves of calls in and out of the list,
+ * from records several moves old, and from records of other requests
+ * (which must be ignored).  On a random trace of two callers of B, each
+ * request making one to seven calls of C and D (some overlapping, some
+ * returns lost), with call ids and as a black box, and in whole
+ * milliseconds. */
+#include "pbtest.h"
+#include "joint.h"
+#include "joint_int.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+
+#define US 1000LL
+
+static uint64_t next_id;
+static pb_ns tick; /* stamps rounded down to this (0: none) */
+
+static void msg(pb_trace *t, pb_ns ts, const char *src, const char *dst, pb_msg_type type,
+                uint64_t callid)
+{
+    if (tick)
+        ts -= ts % tick;
+    if (pb_trace_add(t, next_id++, ts, PB_TS_NONE, src, dst, type, callid, PB_ID_NONE,
+                     PB_ID_NONE) != PB_OK)
+        printf("FAIL add: out of memory\n");
+}
+
+/* 400 requests into B from X or Y, arrivals 300 us apart on average */
+static pb_trace *random_trace(gsl_rng *g, int ids)
+{
+    pb_trace *t;
+    if (pb_trace_new(&t) != PB_OK)
+        return NULL;
+    next_id = 1;
+    uint64_t cid = 1;
+    pb_ns t0 = 0;
+    for (int q = 0; q < 400; q++) {
+        t0 += (pb_ns)gsl_ran_exponential(g, 300 * US) + 1;
+        const char *from = gsl_rng_uniform(g) < 0.3 ? "Y" : "X";
+        uint64_t x = cid++;
+        msg(t, t0, from, "B", PB_TYPE_CALL, ids ? x : PB_ID_NONE);
+        pb_ns now = t0 + 20 * US + (pb_ns)gsl_rng_uniform_int(g, 80 * US), end = now;
+        int nc = 1 + (int)gsl_rng_uniform_int(g, 7);
+        for (int c = 0; c < nc; c++) {
+            uint64_t k = cid++;
+            const char *to = gsl_rng_uniform(g) < 0.5 ? "C" : "D";
+            pb_ns d = 50 * US + (pb_ns)gsl_ran_exponential(g, 200 * US);
+            msg(t, now, "B", to, PB_TYPE_CALL, ids ? k : PB_ID_NONE);
+            if (gsl_rng_uniform(g) > 0.03)
+                msg(t, now + d, to, "B", PB_TYPE_RETURN, ids ? k : PB_ID_NONE);
+            if (now + d > end)
+                end = now + d;
+            /* the next call after this one's return, or alongside it */
+            now = gsl_rng_uniform(g) < 0.3 ? now + 10 * US : now + d + 15 * US;
+        }
+        if (now > end)
+            end = now;
+        msg(t, end + 30 * US + (pb_ns)gsl_rng_uniform_int(g, 50 * US), "B", from,
+            PB_TYPE_RETURN, ids ? x : PB_ID_NONE);
+    }
+    pb_trace_sort(t);
+    return t;
+}
+
+static int by_call(const joint *s, uint32_t a, uint32_t b)
+{
+    return s->pr[a].cs < s->pr[b].cs || (s->pr[a].cs == s->pr[b].cs && a < b);
+}
+
+/* the members of pool[0..np) whose in[] is set, by call time (as the
+ * re-split's lists) */
+static uint32_t list_of(const joint *s, const uint32_t *pool, uint32_t np,
+                        const unsigned char *in, uint32_t *out)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        if (!in[i])
+            continue;
+        uint32_t j = n++;
+        while (j > 0 && by_call(s, pool[i], out[j - 1])) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = pool[i];
+    }
+    return n;
+}
+
+/* random moves for every request of B: returns the mismatches */
+static long resume_mismatches(int ids, pb_ns round, long *walks)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, ids ? 11 : 12);
+    tick = round;
+    pb_trace *t = random_trace(g, ids);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p;
+    pb_error err;
+    memset(&p, 0, sizeof p);
+    if (pb_opt_defaults(joint_options, &p, &err) != PB_OK)
+        printf("FAIL defaults: %s\n", err.msg);
+    joint *s = NULL;
+    long bad = 0;
+    *walks = 0;
+    if (joint_init(&s, &v, &p, &err) != PB_OK) {
+        printf("FAIL joint_init: %s\n", err.msg);
+        gsl_rng_free(g);
+        pb_trace_close(t);
+        return -1;
+    }
+    joint_wrec w[2];
+    memset(w, 0, sizeof w);
+    uint32_t pool[64], list[64], np;
+    unsigned char in[64];
+    uint32_t prevq = JOINT_NONE;
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        /* B's requests: the calls of q and of the next two requests of B */
+        if (s->pr[q].call == JOINT_NONE || s->out_off[s->pr[q].callee + 1] == s->out_off[s->pr[q].callee])
+            continue;
+        np = 0;
+        for (uint32_t r = q, seen = 0; r < s->npairs && seen < 3; r++) {
+            if (s->pr[r].callee != s->pr[q].callee)
+                continue;
+            seen++;
+            for (uint32_t i = 0; i < s->kids[r].n && np < 64; i++)
+                pool[np++] = s->kids[r].a[i];
+        }
+        if (!np)
+            continue;
+        for (uint32_t i = 0; i < np; i++)
+            in[i] = gsl_rng_uniform(g) < 0.5;
+        /* now and then the record left is another request's */
+        if (prevq == JOINT_NONE || gsl_rng_uniform(g) < 0.7)
+            w[0].valid = 0;
+        for (int mv = 0; mv < 40; mv++) {
+            int nt = 1 + (int)gsl_rng_uniform_int(g, 2);
+            for (int x = 0; x < nt; x++)
+                in[gsl_rng_uniform_int(g, np)] ^= 1;
+            uint32_t n = list_of(s, pool, np, in, list);
+            double fresh = 0, res = 0;
+            if (joint_req_walk(s, q, list, n, 0, &fresh) != PB_OK ||
+                joint_req_walk_resume(s, q, list, n, &w[0], &w[1], &res) != PB_OK) {
+                bad++;
+                break;
+            }
+            (*walks)++;
+            if (memcmp(&fresh, &res, sizeof fresh)) {
+                if (bad < 3)
+                    printf("# request %u, %u calls: fresh %.17g, resumed %.17g\n", q, n, fresh,
+                           res);
+                bad++;
+            }
+            /* the new record becomes the reference half of the time: the
+             * others resume from records several moves old */
+            if (gsl_rng_uniform(g) < 0.5) {
+                joint_wrec tmp = w[0];
+                w[0] = w[1];
+                w[1] = tmp;
+            }
+        }
+        prevq = q;
+    }
+    joint_wrec_free(&w[0]);
+    joint_wrec_free(&w[1]);
+    joint_close(s);
+    pb_trace_close(t);
+    gsl_rng_free(g);
+    return bad;
+}
+
+TEST(resumed_walk_equals_fresh_walk_with_call_ids)
+{
+    long walks = 0;
+    CHECK_INT(resume_mismatches(1, 0, &walks), 0);
+    CHECK(walks > 5000);
+}
+
+TEST(resumed_walk_equals_fresh_walk_black_box)
+{
+    long walks = 0;
+    CHECK_INT(resume_mismatches(0, 0, &walks), 0);
+    CHECK(walks > 5000);
+}
+
+/* stamps in whole milliseconds: calls that return in the millisecond they
+ * were sent, at the instant of other outputs (a return received at an
+ * output's time is taken before it: the resume must start before) */
+TEST(resumed_walk_equals_fresh_walk_millisecond_stamps)
+{
+    long walks = 0;
+    CHECK_INT(resume_mismatches(1, 1000 * US, &walks), 0);
+    CHECK(walks > 5000);
+}
+
+int main(void)
+{
+    RUN(resumed_walk_equals_fresh_walk_with_call_ids);
+    RUN(resumed_walk_equals_fresh_walk_black_box);
+    RUN(resumed_walk_equals_fresh_walk_millisecond_stamps);
+    return pbtest_exit();
+}
