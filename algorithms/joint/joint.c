@@ -812,6 +812,7 @@ void joint_close(joint *s)
         for (int i = 0; i < 4; i++)
             joint_wrec_free(&s->wr[i]);
     free(s->wr);
+    joint_resplit_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);

@@ -112,6 +112,8 @@ struct joint {
     hmap seen;              /* request pairs re-split in this pass */
     struct joint_wrec *wr;  /* re-split: recorded walks of the reference split of
                                each side and of the split scored last (4) */
+    struct rsmerge *rsm;    /* re-split: the merged lists of the two sides
+                               (joint_search.c), or NULL */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
      * out), how often a call of L was sent before the output and returned
@@ -408,6 +410,8 @@ int joint_match_round(joint *s, int *changed);
 uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
                             const uint32_t *set, uint32_t m, uint32_t mask, uint32_t side,
                             uint32_t *out);
+/* free the re-split's merged lists (joint_close) */
+void joint_resplit_free(joint *s);
 /* passes of the exact re-split; *changed counts moves.  PB_OK or PB_ENOMEM */
 int joint_local_search(joint *s, int *changed);
 /* Steps 2-3 once: up to `iters` reassignment rounds (stopping when nothing

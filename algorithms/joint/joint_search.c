@@ -321,6 +321,77 @@ uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
     return n;
 }
 
+/* The re-split's two merged lists (speed only): side 0's fixed calls
+ * merged with every shared call (all[0..), tag: the shared call's index
+ * in set, or NONE), side 1's likewise (from all + half).  A split's list
+ * is then the merged list without the shared calls of the other side:
+ * joint_resplit_list's merge places each shared call before the first
+ * fixed call after it whichever other shared calls are there, when the
+ * shared calls are in order (checked; else the lists are merged for each
+ * split). */
+struct rsmerge {
+    uint32_t *all, *tag, half, n[2], cap;
+    int ok;
+};
+typedef struct rsmerge rsmerge;
+
+static int by_call(const joint *s, uint32_t a, uint32_t b)
+{
+    return s->pr[a].cs < s->pr[b].cs || (s->pr[a].cs == s->pr[b].cs && a < b);
+}
+
+static int rsmerge_prep(joint *s, rsmerge *M, const uint32_t *f1, uint32_t n1,
+                        const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m)
+{
+    M->ok = 0;
+    for (uint32_t t = 1; t < m; t++)
+        if (!by_call(s, set[t - 1], set[t]))
+            return PB_OK;
+    uint32_t half = (n1 > n2 ? n1 : n2) + m + 1;
+    if (2 * half > M->cap) {
+        uint32_t nc = M->cap ? M->cap : 64;
+        while (nc < 2 * half)
+            nc *= 2;
+        uint32_t *a = realloc(M->all, (size_t)nc * 2 * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        M->all = a;
+        M->tag = a + nc;
+        M->cap = nc;
+    }
+    M->half = half;
+    uint32_t all_mask = m ? (m >= 32 ? 0xffffffffu : (1u << m) - 1) : 0;
+    for (uint32_t side = 0; side < 2; side++) {
+        uint32_t *o = M->all + side * half, *tg = M->tag + side * half;
+        uint32_t n = joint_resplit_list(s, side ? f2 : f1, side ? n2 : n1, set, m,
+                                        side ? all_mask : 0, side, o);
+        for (uint32_t i = 0, j = 0; i < n; i++)
+            tg[i] = j < m && o[i] == set[j] ? j++ : NONE;
+        M->n[side] = n;
+    }
+    M->ok = 1;
+    return PB_OK;
+}
+
+/* side's list of the split mask, into out; returns how many */
+static uint32_t rsmerge_pick(const rsmerge *M, uint32_t mask, uint32_t side, uint32_t *out)
+{
+    const uint32_t *o = M->all + side * M->half, *tg = M->tag + side * M->half;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < M->n[side]; i++)
+        if (tg[i] == NONE || ((mask >> tg[i]) & 1u) == side)
+            out[n++] = o[i];
+    return n;
+}
+
+void joint_resplit_free(joint *s)
+{
+    if (s->rsm)
+        free(s->rsm->all);
+    free(s->rsm);
+    s->rsm = NULL;
+}
+
 /* score of one split of the shared calls set[0..m) (bit set: to q2): both
  * requests' log-likelihoods (and the order term); the kid lists in e1, e2.
  * Each walk resumes from the record of the reference split (s->wr[0],
@@ -330,8 +401,11 @@ static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, u
                        const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
                        uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp)
 {
-    uint32_t a = joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
-    uint32_t b = joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
+    const rsmerge *M = s->rsm;
+    uint32_t a = M->ok ? rsmerge_pick(M, mask, 0, e1)
+                       : joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
+    uint32_t b = M->ok ? rsmerge_pick(M, mask, 1, e2)
+                       : joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
     double l1 = 0, l2 = 0;
     if ((*rcp = joint_req_walk_resume(s, q1, e1, a, &s->wr[0], &s->wr[2], &l1)) != PB_OK ||
         (*rcp = joint_req_walk_resume(s, q2, e2, b, &s->wr[1], &s->wr[3], &l2)) != PB_OK)
@@ -377,7 +451,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         s->rsbuf = a;
         s->rscap = nc;
     }
-    if (!s->wr && !(s->wr = calloc(4, sizeof *s->wr))) {
+    if ((!s->wr && !(s->wr = calloc(4, sizeof *s->wr))) ||
+        (!s->rsm && !(s->rsm = calloc(1, sizeof *s->rsm)))) {
         *rcp = PB_ENOMEM;
         return 0;
     }
@@ -415,6 +490,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     uint32_t bm = cur;
     /* no reference yet: the model or the times may have changed since */
     s->wr[0].valid = s->wr[1].valid = 0;
+    if ((*rcp = rsmerge_prep(s, s->rsm, f1, n1, f2, n2, set, m)) != PB_OK)
+        return 0;
     if (!local) {
         /* every split scored first, in the order of joint_gray_mask (each
          * walk resumed from the split before); then chosen in mask order
