@@ -360,7 +360,6 @@ typedef struct joint_wrec {
     uint32_t *r;            /* its returns as the walk sorted them */
     uint32_t *tg;           /* per step: the trigger (a pair, or JOINT_NONE) */
     double *term;           /* per step: the output's term (given q, output and trigger) */
-    uint32_t *cnt, ncnt;    /* its calls of each outgoing link of q's callee (room) */
     double *sum;
     pb_ns *mx;
     int valid;

@@ -218,10 +218,9 @@ static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const
 
 /* what follows the steps of a walk (joint_req_walk): in mode 1 the
  * parallel-call statistics; the call counts and the durations of
- * consecutive calls (added to *sump in mode 0).  counted: s->ccount holds
- * the counts of k already.  PB_OK or PB_ENOMEM */
+ * consecutive calls (added to *sump in mode 0).  PB_OK or PB_ENOMEM */
 static int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
-                     int counted, double *sump)
+                     double *sump)
 {
     const jpair *qq = &s->pr[q];
     uint32_t ein = qq->link, b = qq->callee;
@@ -278,7 +277,7 @@ static int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mo
     uint32_t no = s->out_off[b + 1] - s->out_off[b];
     if (no) {
         uint32_t *c = s->ccount;
-        for (uint32_t i = 0; i < n && !counted; i++) {
+        for (uint32_t i = 0; i < n; i++) {
             uint32_t l = s->pr[k[i]].link;
             if (s->link_src[l] == b)
                 c[s->link_local[l]]++;
@@ -319,7 +318,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, NULL,
                         &sum);
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, mode, 0, &sum);
+        rc = walk_rest(s, q, k, n, mode, &sum);
     if (rc == PB_OK && ll)
         *ll = sum;
     return rc;
@@ -373,7 +372,6 @@ void joint_wrec_free(joint_wrec *w)
     free(w->r);
     free(w->tg);
     free(w->term);
-    free(w->cnt);
     memset(w, 0, sizeof *w);
 }
 
@@ -393,10 +391,9 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     int rc = joint_wrec_room(out, n);
     if (rc != PB_OK)
         return rc;
-    uint32_t i0 = 0, j = 0;
-    const int same = ref && ref->valid && ref->q == q;
-    if (same) {
-        uint32_t m = ref->n < n ? ref->n : n;
+    uint32_t i0 = 0;
+    if (ref && ref->valid && ref->q == q) {
+        uint32_t j = 0, m = ref->n < n ? ref->n : n;
         while (j < m && ref->k[j] == k[j])
             j++;
         pb_ns lo = INT64_MAX;
@@ -429,39 +426,8 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     else
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN,
                         ref && ref->valid && ref->q == q ? ref : NULL, out, &sum);
-    /* the call counts: the record's, less its calls after the common
-     * prefix, plus the list's (recorded in out) */
-    const uint32_t b = s->pr[q].callee, no = s->out_off[b + 1] - s->out_off[b];
-    if (rc == PB_OK && no) {
-        uint32_t *c = s->ccount;
-        if (same) {
-            memcpy(c, ref->cnt, (size_t)no * sizeof *c);
-            for (uint32_t i = j; i < ref->n; i++) {
-                uint32_t l = s->pr[ref->k[i]].link;
-                if (s->link_src[l] == b)
-                    c[s->link_local[l]]--;
-            }
-        } else {
-            j = 0;
-        }
-        for (uint32_t i = j; i < n; i++) {
-            uint32_t l = s->pr[k[i]].link;
-            if (s->link_src[l] == b)
-                c[s->link_local[l]]++;
-        }
-        if (no > out->ncnt) {
-            uint32_t *a = realloc(out->cnt, (size_t)no * sizeof *a);
-            if (!a) {
-                memset(c, 0, (size_t)no * sizeof *c);
-                return PB_ENOMEM;
-            }
-            out->cnt = a;
-            out->ncnt = no;
-        }
-        memcpy(out->cnt, c, (size_t)no * sizeof *c);
-    }
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, 1, &sum);
+        rc = walk_rest(s, q, k, n, 0, &sum);
     if (rc != PB_OK)
         return rc;
     memcpy(out->k, k, (size_t)n * sizeof *k);
