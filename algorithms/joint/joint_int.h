@@ -358,8 +358,6 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
 typedef struct joint_wrec {
     uint32_t *k, *rp, n, q, cap;
     uint32_t *r;            /* its returns as the walk sorted them */
-    uint32_t *tg;           /* per step: the trigger (a pair, or JOINT_NONE) */
-    double *term;           /* per step: the output's term (given q, output and trigger) */
     double *sum;
     pb_ns *mx;
     int valid;
@@ -370,10 +368,8 @@ int joint_wrec_room(joint_wrec *w, uint32_t n);
 void joint_wrec_free(joint_wrec *w);
 /* mode 0 of joint_req_walk, the very same number, resumed from the
  * record ref (of the same request, or NULL) at the first step whose
- * inputs the change of list can touch; after it, an output whose trigger
- * is the one it had in ref takes its term from ref (the sum is still made
- * step by step, in order).  The walk is recorded in out (not ref).  PB_OK
- * or PB_ENOMEM */
+ * inputs the change of list can touch; the walk is recorded in out (not
+ * ref).  PB_OK or PB_ENOMEM */
 int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                           const joint_wrec *ref, joint_wrec *out, double *ll);
 /* the y-th split of m shared calls in the Gray code of the reversed

@@ -65,9 +65,8 @@ static int walk_returns(joint *s, const uint32_t *k, uint32_t n, const uint32_t 
  * after the last step.  PB_OK or PB_ENOMEM (mode 1) */
 static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
                       uint32_t nr, int mode, uint32_t i0, double sum, uint32_t rp, pb_ns mx,
-                      const joint_wrec *ref, joint_wrec *rec, double *sump)
+                      joint_wrec *rec, double *sump)
 {
-    uint32_t ri = i0; /* ref's step of the same output (mode 0 with a record) */
     const jpair *qq = &s->pr[q];
     uint32_t ein = qq->link, b = qq->callee;
     /* its call was lost: no arrival; an output the arrival triggered
@@ -129,27 +128,6 @@ static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const
         pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
             tt = arr, tg = NONE;
-        if (rec)
-            rec->tg[i] = tg;
-        if (ref) {
-            /* the same output with the same trigger in the reference walk
-             * (found where it would be after a call moved in or out) has
-             * the same term: take it */
-            uint32_t m = NONE;
-            if (i == n)
-                m = ref->n;
-            else if (ri < ref->n && ref->k[ri] == self)
-                m = ri++;
-            else if (ri + 1 < ref->n && ref->k[ri + 1] == self)
-                m = ri + 1, ri += 2;
-            if (m != NONE && ref->tg[m] == tg) {
-                double v = ref->term[m];
-                if (rec)
-                    rec->term[i] = v;
-                sum += v;
-                continue;
-            }
-        }
         uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
         uint32_t outl = outl0;
         pb_ns d = t - tt;
@@ -164,17 +142,10 @@ static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const
         di = cell != SIZE_MAX ? s->dk_key[cell]
                               : joint_hmap_get(&s->keymap, dkey(ein, trig, outl));
         if (noarr && tg == NONE) {
-            if (mode == 0) {
-                double v = di == NONE ? s->bg - log(1e6) : s->kmean[di];
-                if (rec)
-                    rec->term[i] = v;
-                sum += v;
-            }
+            if (mode == 0)
+                sum += di == NONE ? s->bg - log(1e6) : s->kmean[di];
         } else if (mode == 0) {
-            double v = logf_of(s, di, d);
-            if (rec)
-                rec->term[i] = v;
-            sum += v;
+            sum += logf_of(s, di, d);
         } else {
             if (di == NONE) {
                 di = s->nkeys;
@@ -315,8 +286,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     double sum = 0;
     int rc = walk_returns(s, k, n, NULL, 0, 0, &nr);
     if (rc == PB_OK)
-        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, NULL,
-                        &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, &sum);
     if (rc == PB_OK)
         rc = walk_rest(s, q, k, n, mode, &sum);
     if (rc == PB_OK && ll)
@@ -351,14 +321,6 @@ int joint_wrec_room(joint_wrec *w, uint32_t n)
     if (!a)
         return PB_ENOMEM;
     w->r = a;
-    a = realloc(w->tg, (size_t)nc * sizeof *a);
-    if (!a)
-        return PB_ENOMEM;
-    w->tg = a;
-    sm = realloc(w->term, (size_t)nc * sizeof *sm);
-    if (!sm)
-        return PB_ENOMEM;
-    w->term = sm;
     w->cap = nc;
     return PB_OK;
 }
@@ -370,8 +332,6 @@ void joint_wrec_free(joint_wrec *w)
     free(w->rp);
     free(w->k);
     free(w->r);
-    free(w->tg);
-    free(w->term);
     memset(w, 0, sizeof *w);
 }
 
@@ -410,8 +370,6 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
             memcpy(out->sum, ref->sum, (size_t)i0 * sizeof *out->sum);
             memcpy(out->rp, ref->rp, (size_t)i0 * sizeof *out->rp);
             memcpy(out->mx, ref->mx, (size_t)i0 * sizeof *out->mx);
-            memcpy(out->tg, ref->tg, (size_t)i0 * sizeof *out->tg);
-            memcpy(out->term, ref->term, (size_t)i0 * sizeof *out->term);
         }
     }
     /* the returns taken before step i0 are the record's first ones */
@@ -422,10 +380,9 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     double sum = 0;
     if (i0 > 0)
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
-                        ref->mx[i0], ref, out, &sum);
+                        ref->mx[i0], out, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN,
-                        ref && ref->valid && ref->q == q ? ref : NULL, out, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, &sum);
     if (rc == PB_OK)
         rc = walk_rest(s, q, k, n, 0, &sum);
     if (rc != PB_OK)
