@@ -75,7 +75,7 @@ END {
     printf "\n"
 }
 function row(i, claim, method,    verdict, measured) {
-    verdict = judge_verdict(V[0, i], N[0, i], V[1, i]); measured = M[i] "; " (N[0, i] < 2 ? "one seed: no interval" : "95 % t intervals over " judge_seeds(N[0, i], NX[i]))
+    verdict = N[0, i] == "" ? "undecided (not run)" : judge_verdict(V[0, i], N[0, i], V[1, i]); measured = M[i] "; " (N[0, i] == "" ? "no data" : N[0, i] < 2 ? "one seed: no interval" : "95 % t intervals over " judge_seeds(N[0, i], NX[i]))
     if (!hdr) { printf "| claim | method | measured | verdict |\n|---|---|---|---|\n"; hdr = 1 }
     printf "| %s | %s | %s | **%s** |\n", claim, method, measured, verdict
     printf "isolation\t%s\t%s\t%s\t%s\t\tisolation\n", claim, method, measured, verdict >> vt
