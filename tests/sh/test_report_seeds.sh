@@ -1,6 +1,7 @@
 #!/bin/sh
 # The report sections of the one-seed-by-design experiments now judged from
-# per-seed rows (experiments/report.d/{isolation,vpath_assumptions}.sh with
+# per-seed rows (experiments/report.d/{isolation,vpath_assumptions,
+# window_phases}.sh with
 # experiments/judge.awk), on hand-made multi-seed .dat files: with three
 # seeds a clear claim is decided (agrees or differs, never "too few
 # seeds"), one whose interval straddles its threshold is undecided, and
@@ -90,4 +91,21 @@ vp_dat 1 0.48 >"$o/vpath_assumptions.dat"
 got=$(vp_run "$o")
 u="undecided (too few seeds: 1; the means alone: agrees)"
 [ "$got" = "$u|$u|$u|$u|$u|$u|" ] || fail "vpath_assumptions, one seed: got '$got'"
+# window_phases_seeds.dat: seed rank patterns max_job max_top
+# windows_job_first mean_top; three clear seeds agree, a job that beats the
+# top pattern's largest count on one seed only is undecided, one seed is
+# too few
+wp_run() {
+    printf '# whole trace: 700 patterns; top: X; the report job Y ranks 60\n# burst\n0 0 20 30\n' >"$1/window_phases.dat"
+    : >"$1/v.tsv"
+    PB_OUT=$1 PB_VERDICTS=$1/v.tsv sh experiments/report.d/window_phases.sh >"$1/md" 2>"$1/err" || fail "window_phases section: $(cat "$1/err")"
+    cut -f5 "$1/v.tsv"
+}
+o="$tmp/wp"; mkdir -p "$o"
+printf '# seeds\n1 60 700 100 40 6 26\n2 55 690 104 38 6 25\n3 63 710 98 41 5 26\n' >"$o/window_phases_seeds.dat"
+got=$(wp_run "$o"); [ "$got" = agrees ] || fail "window_phases, 3 clear seeds: got '$got'"
+printf '# seeds\n1 60 700 100 40 6 26\n2 55 690 30 38 5 25\n3 63 710 35 41 5 26\n' >"$o/window_phases_seeds.dat"
+got=$(wp_run "$o"); [ "$got" = "undecided (partly to agrees)" ] || fail "window_phases, straddling margin: got '$got'"
+printf '# seeds\n1 60 700 100 40 6 26\n' >"$o/window_phases_seeds.dat"
+got=$(wp_run "$o"); [ "$got" = "undecided (too few seeds: 1; the means alone: agrees)" ] || fail "window_phases, one seed: got '$got'"
 echo "PASS report sections judged from seeds: decided with 3, undecided when straddling or with 1"
