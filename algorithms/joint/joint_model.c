@@ -92,7 +92,8 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
             tt = arr, tg = NONE;
         uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
         uint32_t outl = outl0;
-        pb_ns d = t - tt;
+        /* no arrival and no trigger: tt is INT64_MIN and d unused */
+        pb_ns d = noarr && tg == NONE ? 0 : t - tt;
         uint32_t di;
         size_t cell = SIZE_MAX;
         if (s->dk_off) {
