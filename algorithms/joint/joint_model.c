@@ -111,25 +111,31 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         } else {
             if (di == NONE) {
                 di = s->nkeys;
-                size_t nc = (size_t)(s->nkeys + 1) * s->nb;
-                double *h = realloc(s->hist, nc * sizeof *h);
-                if (!h)
-                    return PB_ENOMEM;
-                s->hist = h;
-                memset(h + (size_t)di * s->nb, 0, s->nb * sizeof *h);
-                double *lf = realloc(s->logf, nc * sizeof *lf);
-                if (!lf)
-                    return PB_ENOMEM;
-                s->logf = lf;
-                double *km = realloc(s->kmean, (size_t)(s->nkeys + 1) * sizeof *km);
-                if (!km)
-                    return PB_ENOMEM;
-                s->kmean = km;
-                km[di] = s->bg - log(1e6);
-                double *st = realloc(s->kstat, (size_t)(s->nkeys + 1) * 3 * sizeof *st);
-                if (!st)
-                    return PB_ENOMEM;
-                s->kstat = st;
+                /* the per-key arrays hold the next power of two of nkeys
+                 * keys: they grow when nkeys reaches one (one key more at
+                 * a time copied them all, every time) */
+                if ((di & (di - 1)) == 0) {
+                    size_t cap = di ? 2 * (size_t)di : 1, nc = cap * s->nb;
+                    double *h = realloc(s->hist, nc * sizeof *h);
+                    if (!h)
+                        return PB_ENOMEM;
+                    s->hist = h;
+                    double *lf = realloc(s->logf, nc * sizeof *lf);
+                    if (!lf)
+                        return PB_ENOMEM;
+                    s->logf = lf;
+                    double *km = realloc(s->kmean, cap * sizeof *km);
+                    if (!km)
+                        return PB_ENOMEM;
+                    s->kmean = km;
+                    double *st = realloc(s->kstat, cap * 3 * sizeof *st);
+                    if (!st)
+                        return PB_ENOMEM;
+                    s->kstat = st;
+                }
+                memset(s->hist + (size_t)di * s->nb, 0, s->nb * sizeof *s->hist);
+                s->kmean[di] = s->bg - log(1e6);
+                double *st = s->kstat;
                 st[3 * di] = st[3 * di + 1] = st[3 * di + 2] = 0;
                 s->nkeys++;
                 int rc = joint_hmap_put(&s->keymap, dkey(ein, trig, outl), di);
@@ -453,11 +459,12 @@ int joint_fit(joint *s, const unsigned char *only)
                 continue;
             }
             double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
-            em += pb * log(pb / s->p.bin);
             /* density of log10 delay per unit: per bin / bin width; the
              * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped:
-             * the same for every alternative) */
-            lf[b] = log(pb / s->p.bin);
+             * the same for every alternative); its log once */
+            double l = log(pb / s->p.bin);
+            em += pb * l;
+            lf[b] = l;
         }
         s->kmean[k] = em - mean * M_LN10;
     }
