@@ -37,7 +37,7 @@ CFLAGS   += -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-LDLIBS   += -lpcap -ljansson -larchive -lz -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
+LDLIBS   += -lnghttp2 -lpcap -ljansson -larchive -lz -lfftw3 -lglpk -lgsl -lgslcblas -lcsv -lm
 
 LIB_SRCS  := $(sort $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))

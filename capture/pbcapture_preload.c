@@ -22,7 +22,8 @@
  * Environment: PBCAPTURE_DIR (required: where event files go),
  * PBCAPTURE_NAME (the process's node name; default its command name),
  * PBCAPTURE_PAYLOAD (bytes of payload kept per event, default 1024,
- * at most 65536).
+ * at most 65536; a connection that carried the HTTP/2 client preface keeps
+ * up to 256 KiB per event, see fd_h2).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -63,10 +64,20 @@ typedef struct fd_addr {
 } fd_addr;
 static fd_addr fd_addrs[MAXFD];
 
+/* per descriptor: 1 once the HTTP/2 client preface crossed it.  HTTP/2
+ * needs every byte of a stream (a header block cut by the payload cap
+ * leaves the HPACK state of the rest of the connection unknowable, and one
+ * read often holds many frames), so such a connection's events keep up to
+ * H2_KEEP bytes whatever --payload says. */
+#define H2_KEEP (256 * 1024)
+static _Atomic unsigned char fd_h2[MAXFD];
+static const char h2_preface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
 static void addr_forget(int fd)
 {
     if (fd < 0 || fd >= MAXFD)
         return;
+    atomic_store_explicit(&fd_h2[fd], 0, memory_order_relaxed);
     unsigned st = atomic_load(&fd_addrs[fd].st);
     while (!atomic_compare_exchange_weak(&fd_addrs[fd].st, &st, ((st >> 2) + 1) << 2))
         ;
@@ -369,8 +380,20 @@ static void record_at(long long stamp, int fd, const char *op, ssize_t bytes,
     }
     atomic_store(&b->busy, 1);
     size_t keep = bytes > 0 ? (size_t)bytes : 0;
-    if (keep > g_payload)
-        keep = g_payload;
+    size_t cap = g_payload;
+    if (fd >= 0 && fd < MAXFD) {
+        const size_t pn = sizeof h2_preface - 1;
+        const void *first = data ? data : iov && iovcnt > 0 ? iov[0].iov_base : NULL;
+        size_t flen = data ? keep : iov && iovcnt > 0 ? iov[0].iov_len : 0;
+        if (atomic_load_explicit(&fd_h2[fd], memory_order_relaxed))
+            cap = H2_KEEP;
+        else if (first && keep >= pn && flen >= pn && memcmp(first, h2_preface, pn) == 0) {
+            atomic_store_explicit(&fd_h2[fd], 1, memory_order_relaxed);
+            cap = H2_KEEP;
+        }
+    }
+    if (keep > cap)
+        keep = cap;
     if (b->len + 2 * keep + 512 > BUFSZ)
         flush_buf(b);
     if (!stamp)
@@ -708,6 +731,9 @@ static void dup_record(int oldfd, int newfd)
     addr_forget(newfd);
     atomic_store_explicit(&fd_kind[newfd],
                           atomic_load_explicit(&fd_kind[oldfd], memory_order_relaxed),
+                          memory_order_relaxed);
+    atomic_store_explicit(&fd_h2[newfd],
+                          atomic_load_explicit(&fd_h2[oldfd], memory_order_relaxed),
                           memory_order_relaxed);
     if (g_on && !t_inside && is_tcp(newfd)) {
         char op[32];

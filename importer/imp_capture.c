@@ -36,6 +36,9 @@ void cap_free(cap *c)
     free(c->conns);
     free(c->lives);
     free(c->proc_name);
+    for (size_t i = 0; i < c->nnotes; i++)
+        free(c->notes[i]);
+    free(c->notes);
 }
 
 int cap_ep(cap *c, const char *s, size_t n, uint32_t *out)
@@ -85,6 +88,7 @@ int cap_conn(cap *c, uint32_t client, uint32_t server, int role, int start,
     c->conns[c->nconns].client = client;
     c->conns[c->nconns].server = server;
     c->conns[c->nconns].inst = inst;
+    c->conns[c->nconns].path = c->cur_path;
     *out = (uint32_t)c->nconns++;
     return PB_OK;
 }
@@ -229,6 +233,7 @@ int imp_capture_load(const char *const *paths, size_t n,
     for (size_t i = 0; i < n && rc == PB_OK; i++) {
         int k = imp_capture_detect(paths[i]);
         struct stat sb;
+        c.cur_path = paths[i];
         if (!k)
             rc = pb_error_set(err, PB_EPARSE, paths[i], 0, 0,
                               "not a capture; expected a pbcapture folder or .events "
@@ -246,6 +251,8 @@ int imp_capture_load(const char *const *paths, size_t n,
         kinds = k;
     }
     c.st.pcap = kinds == 2;
+    if (n > 1)
+        c.cur_path = NULL;
     if (rc == PB_OK && kinds == 1)
         rc = cap_finish_events(&c, err);
     if (rc == PB_OK)

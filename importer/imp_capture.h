@@ -60,6 +60,9 @@ typedef struct imp_capture_stats {
     uint64_t processes;       /* interposition: processes; pcap: 0 */
     int pcap;                 /* 1: a packet capture; 0: interposition */
     int ebpf;                 /* 1: an eBPF syscall capture (imp.h) */
+    uint64_t http2;           /* connections framed as HTTP/2 */
+    uint64_t malformed;       /* HTTP/2 streams (per observer) given up at a
+                                 malformed frame or header block */
 } imp_capture_stats;
 
 /* 1 when path is a capture this module reads: a folder or file of

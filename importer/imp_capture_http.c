@@ -19,24 +19,6 @@
 
 #define HDR_MAX (64 * 1024)
 
-/* one framed message of one view */
-typedef struct hmsg {
-    uint32_t conn;
-    uint8_t dir, view;
-    uint32_t k;           /* position in its stream */
-    pb_ns first, last;    /* stamps of the segments with its first, last byte */
-    int64_t tid_first, tid_last;
-    uint32_t proc;
-    uint64_t size;
-    int request;
-    char method[12];
-    int status;
-    uint32_t reqid;       /* label index + 1 in the trace's names, 0 none */
-    uint32_t attr;        /* label index + 1, 0 none */
-    uint64_t off;         /* stream offset of its first byte in its view */
-    int has_off;          /* off from the source's own positions (cap_seg) */
-} hmsg;
-
 typedef struct framer {
     int state;            /* 0 header, 1 body by length, 2 chunk size line,
                              3 chunk data, 4 trailer, 5 until close, 6 dead */
@@ -72,6 +54,8 @@ static int push_msg(build *b, const hmsg *h)
     b->m[b->nm++] = *h;
     return PB_OK;
 }
+
+static int push_cb(void *b, const hmsg *h) { return push_msg(b, h); }
 
 static int cmp_seg(const void *a, const void *b)
 {
@@ -112,6 +96,22 @@ static int header(const char *h, size_t n, const char *name, char *out, size_t o
         p = e;
     }
     return 0;
+}
+
+int cap_request_id(const cap *c, pb_trace *t, const char *v, size_t vl, uint32_t *out)
+{
+    *out = 0;
+    const char *hn = c->opts->header ? c->opts->header : "traceparent";
+    if (!strcasecmp(hn, "traceparent")) {
+        /* version-traceid-parentid-flags: the trace id is the request */
+        const char *d1 = memchr(v, '-', vl);
+        const char *d2 = d1 ? memchr(d1 + 1, '-', vl - (size_t)(d1 + 1 - v)) : NULL;
+        if (!d2)
+            return PB_OK;
+        vl = (size_t)(d2 - d1 - 1);
+        v = d1 + 1;
+    }
+    return vl ? pb_obs_label(t->names, v, vl, out) : PB_OK;
 }
 
 /* Parse the header in f->hdr[0..hl) into f->cur; set the body state.
@@ -155,23 +155,9 @@ static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
     m->reqid = 0;
     if (m->request) {
         const char *hn = b->c->opts->header ? b->c->opts->header : "traceparent";
-        if (header(h, hl, hn, val, sizeof val) && val[0]) {
-            const char *id = val;
-            size_t il = strlen(val);
-            if (!strcasecmp(hn, "traceparent")) {
-                /* version-traceid-parentid-flags: the trace id is the request */
-                const char *d1 = strchr(val, '-');
-                const char *d2 = d1 ? strchr(d1 + 1, '-') : NULL;
-                if (d1 && d2) {
-                    id = d1 + 1;
-                    il = (size_t)(d2 - id);
-                } else {
-                    il = 0;
-                }
-            }
-            if (il && pb_obs_label(b->t->names, id, il, &m->reqid) != PB_OK)
-                return -1;
-        }
+        if (header(h, hl, hn, val, sizeof val) &&
+            cap_request_id(b->c, b->t, val, strlen(val), &m->reqid) != PB_OK)
+            return -1;
     }
     /* the body */
     int chunked = header(h, hl, "transfer-encoding", val, sizeof val) &&
@@ -721,6 +707,12 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
             a = z;
             continue;
         }
+        if (cap_h2_detect(c, &c->segs[a], z - a)) {
+            c->st.http2++;
+            rc = cap_h2_conn(c, b.t, &c->segs[a], z - a, push_cb, &b);
+            a = z;
+            continue;
+        }
         b.nmethods = 0;
         size_t first_req = b.nm;
         for (size_t s = a; s < z && rc == PB_OK;) {
@@ -770,8 +762,19 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
     }
     /* line the views up: per (conn, dir), message k of each view.  b.m is
      * in (conn, dir, view, k) order already. */
-    size_t nl = 0;
-    lmsg *L = calloc(b.nm + 1, sizeof *L);
+    /* slots per (conn, dir): its largest k + 1 (HTTP/2 numbers leave
+     * holes), or its messages (ranks by offset never exceed them) */
+    size_t nl = 0, nslots = 1;
+    for (size_t i = 0, gmax = 0, cnt = 0; i < b.nm; i++) {
+        if (b.m[i].k + 1 > gmax)
+            gmax = b.m[i].k + 1;
+        cnt++;
+        if (i + 1 == b.nm || b.m[i + 1].conn != b.m[i].conn || b.m[i + 1].dir != b.m[i].dir) {
+            nslots += gmax > cnt ? gmax : cnt;
+            gmax = cnt = 0;
+        }
+    }
+    lmsg *L = calloc(nslots, sizeof *L);
     if (!L)
         rc = PB_ENOMEM;
     for (size_t i = 0; i < b.nm && rc == PB_OK;) {
@@ -838,7 +841,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
             break;
         }
         c->st.requests += nreq;
-        c->st.responses += nres;
+        for (size_t q = r; q < j; q++) /* HTTP/2: a slot per request, filled or not */
+            c->st.responses += L[q].snd || L[q].rcv || L[q].wire;
         size_t np = nreq < nres ? nreq : nres;
         c->st.unanswered += nreq - np;
         c->st.unrequested += nres - np;
@@ -886,7 +890,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                     c->st.one_sided++;
                 }
                 char cid[340];
-                int cl2 = snprintf(cid, sizeof cid, "%.300s/%zu", lbuf, k + 1);
+                int cl2 = snprintf(cid, sizeof cid, "%.300s/%zu", lbuf,
+                                   qh->sid ? (size_t)qh->sid : k + 1);
                 if (rc == PB_OK && pb_label_parse(t->names, cid, (size_t)cl2, &m.callid) != PB_OK)
                     rc = PB_ENOMEM;
                 const char *rid = pb_thread_name(t->names, qh->reqid);
@@ -910,11 +915,12 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         pb_trace_close(t);
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "no request with a %s header was found (%llu HTTP requests, "
-                            "%llu streams not HTTP); expected requests carrying it "
-                            "(--request-header names another)",
+                            "%llu streams not HTTP, %llu HTTP/2 streams malformed); expected "
+                            "requests carrying it (--request-header names another)",
                             c->opts->header ? c->opts->header : "traceparent",
                             (unsigned long long)c->st.requests,
-                            (unsigned long long)c->st.non_http);
+                            (unsigned long long)c->st.non_http,
+                            (unsigned long long)c->st.malformed);
     }
     /* time order (ties by id: the order of pairing), ids 1.. in it */
     if (pb_trace_sort(t) != PB_OK) {
@@ -975,7 +981,7 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                           "cut=%llu filtered=%llu one_sided=%llu lost_at_sender=%llu "
                           "lost_at_receiver=%llu uncaptured_sender=%llu "
                           "uncaptured_receiver=%llu lost_calls=%llu gaps=%llu messages=%llu "
-                          "paths=%llu threads=%llu",
+                          "paths=%llu threads=%llu http2=%llu malformed=%llu",
                      c->opts->header ? c->opts->header : "traceparent",
                      (unsigned long long)c->st.events, (unsigned long long)c->st.segments,
                      (unsigned long long)c->st.connections, (unsigned long long)c->st.requests,
@@ -990,8 +996,14 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                      (unsigned long long)c->st.uncaptured_receiver,
                      (unsigned long long)c->st.lost_calls, (unsigned long long)c->st.gaps,
                      (unsigned long long)c->st.messages, (unsigned long long)c->st.paths,
-                     (unsigned long long)c->st.threads);
+                     (unsigned long long)c->st.threads,
+                     (unsigned long long)c->st.http2, (unsigned long long)c->st.malformed);
     pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    if (cap_notes_meta(c, t) != PB_OK) {
+        pb_strbuf_free(&mb);
+        pb_trace_close(t);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     if (c->pcap_error) {
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: cut-short %s", c->pcap_msg);

@@ -43,6 +43,7 @@ typedef struct cap_conn_t {
     uint32_t inst;            /* 1, 2, ... when the 4-tuple is reused */
     uint32_t client_proc, server_proc; /* observing processes + 1, 0 none */
     int role_guess;           /* roles from port numbers, not seen */
+    const char *path;         /* the capture it came from (cap.cur_path) */
 } cap_conn_t;
 
 typedef struct cap_life {
@@ -50,6 +51,26 @@ typedef struct cap_life {
     int role;                 /* 0 client side, 1 server side, 2 wire */
     uint32_t count;
 } cap_life;
+
+/* one framed message of one view */
+typedef struct hmsg {
+    uint32_t conn;
+    uint8_t dir, view;
+    uint32_t k;           /* position in its stream (HTTP/2: requests by
+                             completion, a response at its request's k) */
+    pb_ns first, last;    /* stamps of the segments with its first, last byte */
+    int64_t tid_first, tid_last;
+    uint32_t proc;
+    uint64_t size;
+    int request;
+    char method[12];
+    int status;
+    uint32_t reqid;       /* label index + 1 in the trace's names, 0 none */
+    uint32_t attr;        /* label index + 1, 0 none */
+    uint32_t sid;         /* HTTP/2: its stream id (the call id); 0 HTTP/1.x */
+    uint64_t off;         /* stream offset of its first byte in its view */
+    int has_off;          /* off from the source's own positions (cap_seg) */
+} hmsg;
 
 /* One pbcapture event before connections are resolved. */
 typedef struct cap_ev {
@@ -87,6 +108,10 @@ typedef struct cap {
     size_t nlives;
     imp_capture_stats st;
     int pcap_error;           /* the packet file ended in an error (cut) */
+    const char *cur_path;     /* the capture being read, NULL: several */
+    char **notes;             /* irregularities to tell (cap_note) */
+    size_t nnotes;
+    uint64_t notes_all;
     char pcap_msg[400];
 } cap;
 
@@ -107,6 +132,28 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err);
 
 /* segments to a trace */
 int cap_build(cap *c, pb_trace **out, pb_error *err);
+
+/* The request id of a request-id header's value v[0..vl) (the trace id of
+ * a traceparent) as a label index + 1 in t's names into *out (0: none).
+ * Returns PB_OK or PB_ENOMEM. */
+int cap_request_id(const cap *c, pb_trace *t, const char *v, size_t vl, uint32_t *out);
+
+/* HTTP/2 (imp_capture_h2.c).  cap_h2_detect: 1 when the client's stream
+ * of the connection whose segments are s[0..n) (sorted as cap_build
+ * sorts them) starts with the HTTP/2 connection preface.  cap_h2_conn:
+ * frame every view of that connection into messages handed to push(ctx,
+ * m) (requests: k by completion; responses: their request's k, paired by
+ * stream id), counting what is left out in c->st.  Returns PB_OK or
+ * PB_ENOMEM (or what push returns). */
+int cap_h2_detect(const cap *c, const cap_seg *s, size_t n);
+int cap_h2_conn(cap *c, pb_trace *t, const cap_seg *s, size_t n,
+                int (*push)(void *ctx, const hmsg *m), void *ctx);
+/* Keep a note on an irregularity of connection conn (the first 20; the
+ * rest counted); cap_notes_meta adds them to t's metadata as
+ * "capture: note FILE: CONN: WHAT" lines.  Return PB_OK or PB_ENOMEM. */
+int cap_note(cap *c, uint32_t conn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int cap_notes_meta(const cap *c, pb_trace *t);
 
 /* the port of "IP:PORT" / "[IP6]:PORT", or -1 */
 long cap_port(const char *ep);

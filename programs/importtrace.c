@@ -118,6 +118,13 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
                     (unsigned long long)st.unanswered, (unsigned long long)st.unrequested,
                     (unsigned long long)st.truncated, (unsigned long long)st.cut,
                     (unsigned long long)st.filtered);
+        if (st.http2 || st.malformed)
+            fprintf(stderr, "%s: %llu connections framed as HTTP/2; %llu HTTP/2 streams left "
+                            "out at a malformed frame or header block\n",
+                    prog, (unsigned long long)st.http2, (unsigned long long)st.malformed);
+        for (size_t i = 0; i < t->nmeta; i++)
+            if (!strncmp(t->meta[i], "capture: note ", 14))
+                fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 14);
         for (size_t i = 0; i < t->nmeta; i++)
             if (!strncmp(t->meta[i], "capture: cut-short", 18))
                 fprintf(stderr, "%s: warning: the packet capture ends in an error (%s); "

@@ -13,7 +13,7 @@
 # - Without dpkg-query (not Debian), nothing is checked: the build says what
 #   is missing.
 set -u
-PKGS="gcc make libc6-dev libgsl-dev libfftw3-dev libcsv-dev libjansson-dev libarchive-dev zlib1g-dev libglpk-dev libpcap-dev gnuplot-nox gawk xz-utils tar time parallel pandoc python3 gzip zstd bzip2"
+PKGS="gcc make libc6-dev libgsl-dev libfftw3-dev libcsv-dev libjansson-dev libarchive-dev zlib1g-dev libglpk-dev libpcap-dev libnghttp2-dev gnuplot-nox gawk xz-utils tar time parallel pandoc python3 gzip zstd bzip2"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 [ "${1:-}" = capture ] && PKGS="$PKGS tcpdump"
 LOCK_TIMEOUT="${PB_APT_LOCK_TIMEOUT:-600}"

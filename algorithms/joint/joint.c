@@ -98,6 +98,10 @@ const pb_option joint_options[] = {
     {"corr", PB_OPT_BOOL, offsetof(joint_params, corr), "1", PB_OPT_NORANGE,
      "without call ids, score how the durations of a request's consecutive calls go "
      "together (a bivariate Gaussian of their log durations, learned from the trace)"},
+    {"fifo", PB_OPT_BOOL, offsetof(joint_params, fifo), "1", PB_OPT_NORANGE,
+     "without call ids, test per link whether calls are answered in arrival order (a "
+     "busy start's service time from the previous departure is distributed like an idle "
+     "start's; Mann-Whitney, 1 % level) and keep the time-ordered pairs of links that pass"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
     {"align", PB_OPT_BOOL, offsetof(joint_params, align), "1", PB_OPT_NORANGE,
@@ -816,6 +820,9 @@ void joint_close(joint *s)
     free(s->hmax);
     free(s->kmean);
     free(s->free_ret);
+    free(s->fifo_link);
+    free(s->fifo_stat);
+    free(s->fifo_svc);
     free(s->ord_inv);
     free(s->ord_keep);
     free(s->ord_n);

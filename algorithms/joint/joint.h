@@ -41,6 +41,8 @@ typedef struct joint_params {
     const char *order;  /* [order] order-of-service term: off, on (every endpoint)
                            or auto (endpoints that pass the order test), "auto" */
     double parallel;    /* [parallel] overlap fraction making a return no trigger, 0.8 */
+    int fifo;           /* [fifo] without call ids, keep the first-in-first-out
+                           pairs of links that pass the busy-start test, 1 */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     int corr;           /* [corr] correlated call durations without call ids, 1 */
     int align;          /* [align] without call ids, the most likely in-order

@@ -28,6 +28,15 @@
 #define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
 #define JOINT_ORDER_RHO0 0.02  /* order=auto: the inversion rate tested against */
 #define JOINT_ORDER_ALPHA 0.01 /* order=auto: level of the one-sided binomial test */
+#define JOINT_FIFO_MIN 10     /* fifo test: least idle starts on a link */
+#define JOINT_FIFO_BUSY 100   /* fifo test: least busy starts on a link */
+#define JOINT_FIFO_KS 0.4     /* fifo test: distance of the busy and idle starts'
+                                 service times (with its noise) below this */
+#define JOINT_FIFO_KS2 0.3    /* fifo test: the same for the split by requests waiting */
+#define JOINT_FIFO_MISMATCH 0.05 /* fifo test: a service with several callers answers
+                                    them out of their order of calling at most this often */
+#define JOINT_FIFO_AUC 0.15   /* fifo test: P(a busy start's is the shorter) within
+                                 this of one half */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -122,6 +131,12 @@ struct joint {
     int restart;            /* 0 not tried, 1 tried and rejected, 2 kept */
     double ll_first, ll_second; /* log-likelihoods of the two solutions */
     unsigned char *free_ret; /* pair made without a call id: its return may move */
+    unsigned char *fifo_link; /* per link: served in arrival order (joint_fifo.c): its
+                                 pairs made by time stay as they are, or NULL */
+    double *fifo_svc;       /* per service: callers, returns compared, returns not to
+                               the caller of the call of the same rank (joint_fifo.c) */
+    double *fifo_stat;      /* per link, 10 each: the three comparisons' statistics
+                               (joint_fifo.c) */
     size_t ret_swaps, resplit_capped, resplit_local;
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
     size_t repaired;
@@ -373,6 +388,18 @@ int joint_corr_init(joint *s);
 /* clear the sums before a refit; fit from the sums after it */
 void joint_corr_reset(joint *s);
 void joint_corr_finish(joint *s);
+
+/* joint_fifo.c.  Per link, whether its calls are answered first in,
+ * first out, from the times of its pairs made without call ids (the
+ * busy-start test; fills s->fifo_link, s->fifo_stat).  PB_OK or PB_ENOMEM */
+int joint_fifo_test(joint *s);
+
+/* may the re-pairing and the exchanges move pair p's return?  (made
+ * without a call id, on a link not found to serve in arrival order) */
+static inline int joint_ret_movable(const joint *s, uint32_t p)
+{
+    return s->free_ret[p] && !(s->fifo_link && s->fifo_link[s->pr[p].link]);
+}
 
 /* joint_repair.c.  share[0..npairs): for each pair made without a call
  * id, 1 / (1 + sum over the exchanges of its return with an overlapping

@@ -58,7 +58,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     uint32_t rp = 0;        /* returns taken so far */
     uint32_t last = NONE, prev = NONE; /* latest two returns taken */
     /* open-ended (re-pairing): the response is not known yet */
-    int open_end = (s->qend && s->free_ret[q]) || qq->ret == NONE;
+    int open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == NONE;
     /* the direct key table of this request's link (joint_dk_cell, its
      * terms computed once): cells base + tl * no1 + ol */
     const uint32_t nout = s->out_off[b + 1] - s->out_off[b], no1 = nout + 1;

@@ -232,6 +232,40 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             }
             free(byname);
         }
+        /* without call ids: which links keep their time-ordered pairs */
+        for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
+            const double *st = s->fifo_stat + 10 * (size_t)l;
+            const char *why = !s->p.fifo                ? "fifo=0"
+                              : s->fifo_link[l]          ? "busy_starts_like_idle"
+                              : st[0] == -2             ? "lost_messages_first_in_first_out"
+                              : st[0] < 0               ? "pairs_not_in_order"
+                              : st[1] < JOINT_FIFO_BUSY || st[2] < JOINT_FIFO_MIN
+                                  ? "too_few_starts"
+                              : s->fifo_svc[3 * (size_t)s->link_dst[l] + 1] > 0 &&
+                                        s->fifo_svc[3 * (size_t)s->link_dst[l] + 2] >
+                                            JOINT_FIFO_MISMATCH *
+                                                s->fifo_svc[3 * (size_t)s->link_dst[l] + 1]
+                                  ? "callers_answered_out_of_order"
+                              : st[4] < JOINT_FIFO_KS && fabs(st[3] - 0.5) < JOINT_FIFO_AUC
+                                  ? "service_time_depends_on_waiting"
+                                  : "busy_starts_differ";
+            pb_result_meta(res, "fifo_link=%s>%s fifo=%s reason=%s busy_starts=%.0f "
+                           "idle_starts=%.0f auc=%.3f ks_upper=%.3f median_waiting=%.0f "
+                           "auc_waiting=%.3f ks_upper_waiting=%.3f auc_calls=%.3f ks_upper_calls=%.3f",
+                           pb_strtab_str(s->v.nodes, s->link_src[l]),
+                           pb_strtab_str(s->v.nodes, s->link_dst[l]),
+                           s->fifo_link[l] ? "on" : "off", why, st[1], st[2], st[3], st[4], st[5],
+                           st[6], st[7], st[8], st[9]);
+        }
+        /* per service with several callers: the order of its answers */
+        for (uint32_t a = 0; s->fifo_svc && a < s->nnodes; a++) {
+            const double *sv = s->fifo_svc + 3 * (size_t)a;
+            if (sv[1] > 0)
+                pb_result_meta(res, "fifo_service=%s callers=%.0f returns=%.0f "
+                               "not_to_caller_of_same_rank=%.0f callers_in_calling_order=%s",
+                               pb_strtab_str(s->v.nodes, a), sv[0], sv[1], sv[2],
+                               sv[2] > JOINT_FIFO_MISMATCH * sv[1] ? "no" : "yes");
+        }
         pb_result_meta(res, "clean_requests=%zu", s->nclean);
         pb_result_meta(res, "matching_rounds=%d", s->rounds);
         pb_result_meta(res, "matching_changes=%zu", s->changes);

@@ -187,7 +187,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         uint32_t x = X[n], y = Y[n], seen = 0;
         for (uint32_t L = 0; L < n; L++) /* a service calling itself: stop */
             seen |= X[L] == x || X[L] == y || Y[L] == x || Y[L] == y;
-        if (x == NONE || y == NONE || x == y || seen || !s->free_ret[x] || !s->free_ret[y] ||
+        if (x == NONE || y == NONE || x == y || seen || !joint_ret_movable(s, x) || !joint_ret_movable(s, y) ||
             n == XMAX)
             break;
         n++;
@@ -264,11 +264,11 @@ int joint_swap_pass(joint *s, size_t *swaps)
         uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
         for (uint32_t i = b0; i < b1 && rc == PB_OK; i++) {
             uint32_t a = s->bylink[i];
-            if (!s->free_ret[a])
+            if (!joint_ret_movable(s, a))
                 continue;
             for (uint32_t j = i + 1; j < b1 && j < i + 1 + JOINT_SWAP_WINDOW && rc == PB_OK; j++) {
                 uint32_t b = s->bylink[j];
-                if (!s->free_ret[b])
+                if (!joint_ret_movable(s, b))
                     continue;
                 if (s->pr[b].cr > s->pr[a].rs)
                     break; /* later calls do not overlap this one */
@@ -293,11 +293,11 @@ int joint_pair_shares(joint *s, double *share)
         uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
         for (uint32_t i = b0; i < b1 && rc == PB_OK; i++) {
             uint32_t a = s->bylink[i];
-            if (!s->free_ret[a])
+            if (!joint_ret_movable(s, a))
                 continue;
             for (uint32_t j = i + 1; j < b1 && j < i + 1 + JOINT_SWAP_WINDOW && rc == PB_OK; j++) {
                 uint32_t b = s->bylink[j];
-                if (!s->free_ret[b])
+                if (!joint_ret_movable(s, b))
                     continue;
                 if (s->pr[b].cr > s->pr[a].rs)
                     break;
@@ -353,7 +353,7 @@ static uint32_t link_events(const joint *s, uint32_t l, insort *C, insort *R)
     uint32_t nc = 0;
     for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
         uint32_t p = s->bylink[i];
-        if (!s->free_ret[p])
+        if (!joint_ret_movable(s, p))
             continue;
         C[nc] = (insort){s->pr[p].cr, p};
         R[nc] = (insort){s->pr[p].rs, p};
@@ -600,6 +600,8 @@ int joint_repair_rounds(joint *s)
         nfree += s->free_ret[p];
     s->corr_on = nfree && s->p.corr;
     if (s->corr_on && joint_corr_init(s) != PB_OK)
+        return PB_ENOMEM;
+    if (nfree && joint_fifo_test(s) != PB_OK)
         return PB_ENOMEM;
     if (!nfree || s->p.repair <= 0)
         return PB_OK;
