@@ -20,7 +20,9 @@ FIG_HOW="maketrace dearinter.conf --seed SEED -s instances=N [-s Apache.batch=4]
 fig_points() {
     dur=$(mode_pick 20 10 4)
     loads=$(mode_pick "4 16 64 128 256" "4 32 128" "32")
-    ns=$(mode_pick 1 1 1)
+    # full: 3 seeds (the verdicts are judged from their intervals); quick
+    # 2, tiny 1 (docs/experiments.md "How a verdict is judged")
+    ns=$(mode_pick 3 2 1)
     # tiny: every method (a plot needs every column), one load
     methods=$PRECISE_METHODS
     for m in $methods; do
@@ -85,6 +87,8 @@ fig_collect() {
               for (i = 1; i <= n; i++) { x = xs[i]; if (!(x in lb)) continue
                   printf "%s %s %s %s %.2f\n", x, r[x], li[x], lb[x], (lb[x] > 0 ? 100 * (li[x] / lb[x] - 1) : 0) } }' \
         "$OUT/${FIG}_iso.dat" "$OUT/${FIG}_batch.dat" >"$OUT/${FIG}_latency.dat"
+    # the plot's bars: each method's mean and 95 % t interval over the seeds
+    for v in iso batch; do precise_ci variant "$v" 1 >"$OUT/${FIG}_${v}_ci.dat"; done
 }
 
 pb_main "$@"

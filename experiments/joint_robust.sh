@@ -8,7 +8,13 @@
 # robustness.  joint also without call ids (-s callids=0), with its
 # in-order pairing and with first-in-first-out pairing (-s align=0).
 #
-#   sh experiments/joint_robust.sh [--out DIR] [--messages N]
+#   sh experiments/joint_robust.sh [--out DIR] [--messages N] [--seeds S]
+#
+# Each point runs on S seeds (default 3; seed k: maketrace --seed k,
+# sniffer --seed k+2, so seed 1 is the one-seed run of before), 20,000
+# messages per trace by default (docs/experiments.md "How a verdict is
+# judged": three seeds of 20,000 messages cost about what one of 50,000
+# did); the report judges from the per-seed rows.
 #
 # Three exact accuracies per run (docs/metrics.md "Lossy traces"):
 #   whole   against the whole, unperturbed truth (a request that lost a
@@ -21,30 +27,37 @@
 #
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default
 # <repo>/out/figures, where experiments/report.d/joint_robust.sh looks).
-# Writes $PB_OUT/joint_robust.dat (one row per config, perturbation and
-# value; per algorithm the three accuracies, fractions), joint_robust.md
-# (the tables) and, with gnuplot, joint_robust.png/.svg
-# (plots/joint_robust.gp).  Deterministic.  80-100 CPU s on the shared 2-core machine at load 2-4
-# (issue 27); it prints what its own run took (experiments/cost.sh).
+# Writes $PB_OUT/joint_robust.dat (one row per config, perturbation,
+# value and seed; per algorithm the three accuracies, fractions),
+# joint_robust_ci.dat (per config, perturbation and value: the number of
+# seeds, then per algorithm and accuracy the mean over the seeds and its
+# 95 % t interval, experiments/judge.awk), joint_robust.md (the tables of
+# the means) and, with gnuplot, joint_robust.png/.svg
+# (plots/joint_robust.gp, the bars from joint_robust_ci.dat).
+# Deterministic.  It prints what its own run took (experiments/cost.sh).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/experiments/cost.sh"
 : "${PB_BIN:=$ROOT/bin}"
 : "${PB_OUT:=$ROOT/out/figures}"
-N=50000
+N=20000
+NS=3
 while [ $# -gt 0 ]; do
     case "$1" in
     --out) [ $# -ge 2 ] || { echo "joint_robust: --out needs a directory" >&2; exit 2; }
            PB_OUT=$2; shift ;;
     --messages) [ $# -ge 2 ] || { echo "joint_robust: --messages needs a number" >&2; exit 2; }
            N=$2; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --seeds) [ $# -ge 2 ] || { echo "joint_robust: --seeds needs a number" >&2; exit 2; }
+           NS=$2; shift ;;
+    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "joint_robust: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
 done
 die() { echo "joint_robust: $*" >&2; exit 1; }
 case "$N" in ''|*[!0-9]*) die "--messages: '$N' is not a count" ;; esac
+case "$NS" in ''|0|*[!0-9]*) die "--seeds: '$NS' is not a positive count" ;; esac
 for p in maketrace infer score skewer sniffer; do
     [ -x "$PB_BIN/$p" ] || die "$PB_BIN/$p missing (run make)"
 done
@@ -69,20 +82,27 @@ for a in fcfs arrival; do
 done
 DAT="$PB_OUT/joint_robust.dat"
 {
-    echo "# joint_robust.sh: exact accuracy (fraction) under sniffer loss and clock offset; $N messages per trace"
+    echo "# joint_robust.sh: exact accuracy (fraction) under sniffer loss and clock offset; $N messages per trace, seeds 1-$NS"
     echo "# multitier: multitier.conf -D instances=6, offset at WS2 (mean call delay 50 ms); hotel-like: hotel-like.conf, offset at search (0.5 ms)"
     echo "# whole: vs the unperturbed truth; kept: vs the survivors' truth (score --kept); intact: requests that lost nothing"
-    printf "# config kind value"
+    printf "# config kind value seed"
     for a in $ALL; do printf " %s_whole %s_kept %s_intact" "$a" "$a" "$a"; done
     echo
 } > "$DAT.tmp"
-one() { # config kind value truth perturbed
-    line="$1 $2 $3"
+one() { # config kind value truth perturbed (seed: $S)
+    line="$1 $2 $3 $S"
     for a in $ALL; do
         case " $ALGOS " in *" $a "*) ;; *) line="$line NaN NaN NaN"; continue ;; esac
         # shellcheck disable=SC2046
-        "$PB_BIN/infer" $(args "$a") -o "$W/r.csv" "$5" 2> "$W/log" ||
-            die "infer $a ($1 $2 $3): $(tail -2 "$W/log")"
+        # a failed run is a hole (NaN) named on stderr and in the .dat,
+        # not the end of the sweep
+        "$PB_BIN/infer" $(args "$a") -o "$W/r.csv" "$5" 2> "$W/log"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            echo "joint_robust: warning: infer $a failed (exit $rc) on $1 $2 $3 seed $S: $(tail -1 "$W/log")" >&2
+            echo "# failed: infer $a (exit $rc) on $1 $2 $3 seed $S" >> "$DAT.tmp"
+            line="$line NaN NaN NaN"; continue
+        fi
         "$PB_BIN/score" --truth "$4" "$W/r.csv" > "$W/s1" 2> "$W/log" ||
             die "score $a ($1 $2 $3): $(tail -2 "$W/log")"
         "$PB_BIN/score" --truth "$4" --kept "$5" "$W/r.csv" > "$W/s2" 2> "$W/log" ||
@@ -96,15 +116,16 @@ one() { # config kind value truth perturbed
     echo "$line" >> "$DAT.tmp"
 }
 for cfg in multitier hotel-like; do
+  for S in $(awk -v n="$NS" 'BEGIN { for (i = 1; i <= n; i++) print i }'); do
     case $cfg in
     multitier) defs="-D instances=6" node=WS2; offs="0 12.5 25 37.5 50" ;;
     hotel-like) defs="" node=search; offs="0 0.125 0.25 0.375 0.5" ;;
     esac
     # shellcheck disable=SC2086
-    "$PB_BIN/maketrace" "$ROOT/maketrace/configs/$cfg.conf" $defs -D messages="$N" \
+    "$PB_BIN/maketrace" --seed "$S" "$ROOT/maketrace/configs/$cfg.conf" $defs -D messages="$N" \
         -D duration=0 > "$W/t.csv" || die "maketrace $cfg failed"
     for loss in 0 0.0025 0.005 0.0075 0.01; do
-        "$PB_BIN/sniffer" --quiet --loss "$loss" -s 3 "$W/t.csv" > "$W/p.csv" || die "sniffer failed"
+        "$PB_BIN/sniffer" --quiet --loss "$loss" --seed $((S + 2)) "$W/t.csv" > "$W/p.csv" || die "sniffer failed"
         one "$cfg" loss "$loss" "$W/t.csv" "$W/p.csv"
     done
     for ms in $offs; do
@@ -112,8 +133,27 @@ for cfg in multitier hotel-like; do
         else "$PB_BIN/skewer" -n "$node=+${ms}ms" "$W/t.csv" > "$W/p.csv" || die "skewer failed"; fi
         one "$cfg" offset "$ms" "$W/t.csv" "$W/p.csv"
     done
+  done
 done
 mv "$DAT.tmp" "$DAT" || die "cannot write $DAT"
+# the means over the seeds and their 95 % t intervals (experiments/judge.awk)
+CI="$PB_OUT/joint_robust_ci.dat"
+awk "$(cat "$ROOT/experiments/judge.awk")"'
+/^# config/ { for (i = 6; i <= NF; i++) name[i - 1] = $i; nc = NF - 1
+              printf "# config kind value n"; for (i = 5; i <= nc; i++) printf " %s %s_lo %s_hi", name[i], name[i], name[i]; printf "\n"; next }
+/^#/ { print; next }
+{ k = $1 " " $2 " " $3; if (!(k in seen)) { seen[k] = 1; key[++n] = k }
+  for (i = 5; i <= NF; i++) if ($i != "NaN") judge_add(k SUBSEP i, $i) }
+END {
+    for (r = 1; r <= n; r++) {
+        line = ""; nmin = -1
+        for (i = 5; i <= nc; i++) {
+            if (judge_ci(key[r] SUBSEP i)) { line = line sprintf(" %.4f %.4f %.4f", JM, JLO, JHI); if (nmin < 0 || JN < nmin) nmin = JN }
+            else line = line " NaN NaN NaN"
+        }
+        print key[r] " " (nmin < 0 ? 0 : nmin) line
+    }
+}' "$DAT" > "$CI.tmp" && mv "$CI.tmp" "$CI" || die "cannot write $CI"
 awk -v algos="$ALGOS" '
 function pct(x) { return x == "NaN" ? "-" : sprintf("%.1f", 100 * x) }
 /^# config/ { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
@@ -121,7 +161,7 @@ function pct(x) { return x == "NaN" ? "-" : sprintf("%.1f", 100 * x) }
 { row[++n] = $0 }
 END {
     na = split(algos, A, " ")
-    print "Exact reconstruction (percent) under perturbation; written by experiments/joint_robust.sh."
+    print "Exact reconstruction (percent, the mean over the seeds; the intervals: joint_robust_ci.dat) under perturbation; written by experiments/joint_robust.sh."
     print "Loss: against the survivors'\'' truth (`score --kept`; in brackets: against the whole"
     print "truth / over the requests that lost nothing).  Offset: against the truth (no message is lost)."
     print "joint_nocid: joint with the call ids ignored (calls and returns paired by time, as a"
@@ -148,7 +188,7 @@ END {
         }
         printf "\n"
     }
-}' "$DAT" > "$PB_OUT/joint_robust.md" || die "table failed"
+}' "$CI" > "$PB_OUT/joint_robust.md" || die "table failed"
 if command -v gnuplot > /dev/null 2>&1; then
     gnuplot -e "datadir='$PB_OUT'" "$ROOT/plots/joint_robust.gp" 2> "$W/gp" ||
         echo "joint_robust: gnuplot failed: $(tail -3 "$W/gp")" >&2

@@ -107,3 +107,44 @@ function judge_levels(ra, rp,    w, b) {
     b = (ra != "no" ? "agrees" : (rp != "no" ? "partly" : "differs"))
     return w == b ? w : "undecided (" w " to " b ")"
 }
+# Judging a rule from per-seed samples (judge_add), twice: with the
+# intervals (JUDGE_MEANS = 0) and from the means alone (JUDGE_MEANS = 1,
+# the reading judge_verdict prints when one seed gives no interval):
+#   judge_reset()               forget the seed counts of the last rule
+#                               (JUDGE_NMIN, JUDGE_NMAX: the fewest and
+#                               most seeds of the samples it judged)
+#   judge_on(k, op, a, b)       judge_point of sample k's interval (its mean
+#                               alone when JUDGE_MEANS); sets JM JLO JHI JN
+#   judge_on_diff(k1, k2, op, a)
+#                               the same for the difference mean(k2) -
+#                               mean(k1) (judge_diff); JUDGE_M1, JUDGE_M2:
+#                               the two means
+#   judge_show(fmt, scale)      "M [LO, HI]" of the last interval, each
+#                               printed with fmt after * scale (the mean
+#                               alone when JN < 2)
+function judge_reset() { JUDGE_NMIN = ""; JUDGE_NMAX = "" }
+function judge_seen(n) {
+    if (JUDGE_NMIN == "" || n < JUDGE_NMIN) JUDGE_NMIN = n
+    if (JUDGE_NMAX == "" || n > JUDGE_NMAX) JUDGE_NMAX = n
+}
+function judge_on(k, op, a, b) {
+    if (!judge_ci(k)) return "?"
+    judge_seen(JN)
+    if (JUDGE_MEANS) return judge_point(JM, JM, 2, op, a, b)
+    return judge_point(JLO, JHI, JN, op, a, b)
+}
+function judge_on_diff(k1, k2, op, a,    m1, l1, h1, n1) {
+    if (!judge_ci(k1)) return "?"
+    m1 = JM; l1 = JLO; h1 = JHI; n1 = JN
+    if (!judge_ci(k2)) return "?"
+    JUDGE_M1 = m1; JUDGE_M2 = JM
+    judge_diff(m1, l1, h1, n1, JM, JLO, JHI, JN)
+    judge_seen(JN)
+    if (JUDGE_MEANS) return judge_point(JM, JM, 2, op, a)
+    return judge_point(JLO, JHI, JN, op, a)
+}
+function judge_show(fmt, scale) {
+    if (scale == "") scale = 1
+    if (JN < 2) return sprintf(fmt, JM * scale)
+    return sprintf(fmt " [" fmt ", " fmt "]", JM * scale, JLO * scale, JHI * scale)
+}

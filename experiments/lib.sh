@@ -576,6 +576,42 @@ method_args() {
     esac
 }
 
+# precise_ci KEYCOL KEYVAL SORT > FILE: the rows of $OUT/$FIG.dat whose
+# KEYCOL is KEYVAL, per x and method of PRECISE_METHODS the mean exact
+# accuracy over the seeds and its 95 % Student t interval (judge.awk's
+# judge_ci, the interval of the report's verdicts):
+#   # x rate n M1 M1_lo M1_hi M2 M2_lo M2_hi ... latency_ms _lo _hi
+# (n: the fewest seeds of a method at that x; NaN where a method has no
+# value; SORT=1 sorts the rows by x, else they keep the points' order).
+# The plots draw these bars (plots/isolation.gp, vpath_assumptions.gp).
+precise_ci() {
+    awk -F, -v kc="$1" -v kv="$2" -v methods="$PRECISE_METHODS" -v fig="$FIG" "$(cat "$EXP/judge.awk")"'
+        /^#/ { next }
+        !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        $(c[kc]) == kv {
+            x = $(c["x"]); m = $(c["method"])
+            if (!(x in seen)) { seen[x] = 1; xs[++nx] = x }
+            if ($(c["exact_accuracy"]) != "") judge_add(x SUBSEP m, $(c["exact_accuracy"]))
+            r[x] += $(c["rate"]); nr[x]++
+            # the trace'"'"'s mean latency (ms), once per trace (x and seed)
+            if (("mean_latency" in c) && !((x, $(c["seed"])) in lat)) { lat[x, $(c["seed"])] = 1; judge_add(x SUBSEP "@lat", 1000 * $(c["mean_latency"])) }
+        }
+        END {
+            nm = split(methods, M, " ")
+            print "# " fig " " kv ": exact accuracy per method, the mean over the seeds and its 95 % t interval (experiments/judge.awk); then the mean latency (ms)"
+            line = "# x rate n"; for (k = 1; k <= nm; k++) line = line " " M[k] " " M[k] "_lo " M[k] "_hi"; print line " latency_ms latency_ms_lo latency_ms_hi"
+            for (i = 1; i <= nx; i++) {
+                x = xs[i]; line = ""; nmin = -1
+                for (k = 1; k <= nm; k++) {
+                    if (judge_ci(x SUBSEP M[k])) { line = line sprintf(" %.4f %.4f %.4f", JM, JLO, JHI); if (nmin < 0 || JN < nmin) nmin = JN }
+                    else line = line " NaN NaN NaN"
+                }
+                line = line (judge_ci(x SUBSEP "@lat") ? sprintf(" %.4f %.4f %.4f", JM, JLO, JHI) : " NaN NaN NaN")
+                printf "%s %.2f %d%s\n", x, r[x] / nr[x], nmin < 0 ? 0 : nmin, line
+            }
+        }' "$OUT/$FIG.dat" | if [ "$3" = 1 ]; then awk 'NR <= 2 { print; next } { print | "sort -g -k1,1" }'; else cat; fi
+}
+
 # path_stats TRACE: "requests duration_s mean_latency_s": paths, the time
 # from the first send to the last receipt, and the mean path duration
 path_stats() {

@@ -4,7 +4,7 @@
 # *answer* to the diagnosis queries of the paper's two case studies, and
 # whether the method still finds the root cause.
 #
-#   sh experiments/query_error.sh [--out DIR] [--quick] [--algos LIST]
+#   sh experiments/query_error.sh [--out DIR] [--quick] [--algos LIST] [--seeds N]
 #
 #   hdfs.conf (6.1, HDFS-6268): Q6, "reads per client and DataNode", the
 #     query that showed the replica-selection affinity.  Root cause found:
@@ -28,14 +28,22 @@
 #
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default
 # <repo>/out/figures, where experiments/report.d/query_error.sh looks).
-# Writes $PB_OUT/query_error.dat (one row per config, load, algorithm),
-# query_error.md, and with gnuplot query_error.png/.svg
-# (plots/query_error.gp).  Deterministic (seed 1 of each config).
+# --seeds N: the synthetic configs on seeds 1..N (maketrace --seed k;
+# default 3, --quick 2); the real traces are fixed, one run each (their
+# rows carry seed "real").
+#
+# Writes $PB_OUT/query_error.dat (one row per config, load, algorithm and
+# seed; the seed is the last column), query_error_ci.dat (per config,
+# load and algorithm the number of seeds and the mean and 95 % t interval
+# of exact accuracy, answer TV distance and latency KS; experiments/
+# judge.awk), query_error.md (the means), and with gnuplot
+# query_error.png/.svg (plots/query_error.gp).  Deterministic.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
 : "${PB_OUT:=$ROOT/out/figures}"
 quick=0
+NS=
 ALGOS="truth,nesting,linking,fcfs,arrival,wap5tw,joint,joint_nocid"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -44,12 +52,16 @@ while [ $# -gt 0 ]; do
     --quick) quick=1 ;;
     --algos) [ $# -ge 2 ] || { echo "query_error: --algos needs a list" >&2; exit 2; }
            ALGOS=$2; shift ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --seeds) [ $# -ge 2 ] || { echo "query_error: --seeds needs a number" >&2; exit 2; }
+           NS=$2; shift ;;
+    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "query_error: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
 done
 die() { echo "query_error: $*" >&2; exit 1; }
+[ -n "$NS" ] || { if [ $quick -eq 1 ]; then NS=2; else NS=3; fi; }
+case "$NS" in 0|*[!0-9]*) die "--seeds: '$NS' is not a positive count" ;; esac
 for p in maketrace infer score; do
     [ -x "$PB_BIN/$p" ] || die "$PB_BIN/$p missing (run make)"
 done
@@ -82,13 +94,14 @@ args() {
 }
 dat="$PB_OUT/query_error.dat"
 {
-    echo "# query_error: experiments/query_error.sh$([ $quick -eq 1 ] && echo ' --quick'); duration $dur; configs hdfs.conf (Q6) and limplock.conf (slow requests' time per callee)"
-    echo "# config load algo exact_accuracy tv_distance max_rel_error top_same root_cause latency_ks"
+    echo "# query_error: experiments/query_error.sh$([ $quick -eq 1 ] && echo ' --quick'); duration $dur; seeds 1-$NS; configs hdfs.conf (Q6) and limplock.conf (slow requests' time per callee)"
+    echo "# config load algo exact_accuracy tv_distance max_rel_error top_same root_cause latency_ks seed"
 } > "$dat.tmp"
 # every algorithm on trace $1 with query file $2: one .dat row each
-# (config $3, load $4); score's columns are found by name in its header
+# (config $3, load $4, seed $5); score's columns are found by name in its
+# header
 run_algos() {
-    t=$1 q=$2 conf=$3 n=$4
+    t=$1 q=$2 conf=$3 n=$4 sd=$5
     echo "$ALGOS" | tr ',' '\n' | while IFS= read -r a; do
         [ -n "$a" ] || continue
         r="$W/res"
@@ -113,20 +126,22 @@ run_algos() {
         else
             rc=$(echo "$qrow" | awk -F, '{ print $13 }')
         fi
-        awk -F, -v c="$conf" -v n="$n" -v a="$name" -v q="$qrow" -v rc="$rc" '
+        awk -F, -v c="$conf" -v n="$n" -v a="$name" -v q="$qrow" -v rc="$rc" -v sd="$sd" '
             NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
             { split(q, f, ","); ex = $(col["exact_accuracy"]); ks = $(col["latency_ks"])
-              printf "%s %s %s %s %s %s %s %s %s\n", c, n, a, ex == "" ? "nan" : ex,
-                  f[9], f[10], f[13], rc, ks == "" ? "nan" : ks }' "$W/row" >> "$dat.tmp"
+              printf "%s %s %s %s %s %s %s %s %s %s\n", c, n, a, ex == "" ? "nan" : ex,
+                  f[9], f[10], f[13], rc, ks == "" ? "nan" : ks, sd }' "$W/row" >> "$dat.tmp"
     done
 }
 run_config() {
     conf=$1 q=$2 loads=$3
     for n in $loads; do
+      for sd in $(awk -v n="$NS" 'BEGIN { for (i = 1; i <= n; i++) print i }'); do
         t="$W/$conf.$n.csv"
-        "$PB_BIN/maketrace" "$ROOT/maketrace/configs/$conf.conf" -s instances="$n" \
+        "$PB_BIN/maketrace" --seed "$sd" "$ROOT/maketrace/configs/$conf.conf" -s instances="$n" \
             -s duration="$dur" > "$t" || die "maketrace $conf failed"
-        run_algos "$t" "$q" "$conf" "$n"
+        run_algos "$t" "$q" "$conf" "$n" "$sd"
+      done
     done
 }
 run_config hdfs "$W/hdfs.q" "$HL"
@@ -152,7 +167,7 @@ slow1pct: From r In Recv[type=return]
     Where root.latency > $thr
     GroupBy r.peer Select r.peer, SUM(r.latency)
 Q
-    run_algos "$t" "$W/hotel.q" hotel100 100
+    run_algos "$t" "$W/hotel.q" hotel100 100 real
 else
     echo "query_error: the hotel traces are not in data/ nor ../shared/data: no real-trace row" >&2
 fi
@@ -168,17 +183,30 @@ getproduct_per_page: From g In Recv[host=productcatalogservice, type=call, attr=
     Join page In First(Send[type=call]) On page -> g
     GroupBy page.id Select page.id, Count
 Q
-    run_algos "$t" "$W/ob.q" onlineboutique 500
+    run_algos "$t" "$W/ob.q" onlineboutique 500 real
 else
     echo "query_error: the Online Boutique minute is not in data/: no row for it" >&2
 fi
 mv "$dat.tmp" "$dat"
-# the table
-awk 'BEGIN { print "| config | load | algorithm | exact | answer error (TV) | largest group error | root cause found | latency KS |"; print "|---|---|---|---|---|---|---|---|" }
+# the means over the seeds and their 95 % t intervals (experiments/judge.awk)
+ci="$PB_OUT/query_error_ci.dat"
+awk "$(cat "$ROOT/experiments/judge.awk")"'
+    /^#/ { next }
+    { k = $1 " " $2 " " $3; if (!(k in seen)) { seen[k] = 1; key[++n] = k }
+      if ($4 != "nan") judge_add(k SUBSEP 4, $4); judge_add(k SUBSEP 5, $5); if ($9 != "nan") judge_add(k SUBSEP 9, $9)
+      judge_add(k SUBSEP 8, $8); ns[k]++ }
+    END { print "# query_error: per config, load and algorithm the seeds, then the mean and 95 % t interval of exact accuracy, answer TV distance, latency KS, and the share of seeds that found the root cause"
+          print "# config load algo n exact exact_lo exact_hi tv tv_lo tv_hi ks ks_lo ks_hi root_cause"
+          for (r = 1; r <= n; r++) { k = key[r]; line = k " " ns[k]
+              for (i = split("4 5 9", C, " "); i >= 1; i--) cc[4 - i] = C[4 - i]
+              for (i = 1; i <= 3; i++) line = line (judge_ci(k SUBSEP cc[i]) ? sprintf(" %.4f %.4f %.4f", JM, JLO, JHI) : " nan nan nan")
+              judge_ci(k SUBSEP 8); print line sprintf(" %.4f", JM) } }' "$dat" > "$ci" || die "cannot write $ci"
+# the table (the means over the seeds)
+awk 'BEGIN { print "| config | load | algorithm | seeds | exact | answer error (TV) | root cause found (share of seeds) | latency KS |"; print "|---|---|---|---|---|---|---|---|" }
      /^#/ { next }
-     { printf "| %s | %s | %s | %s | %.3f | %s | %s | %s |\n", $1, $2, $3,
-         $4 == "nan" ? "-" : sprintf("%.1f %%", 100 * $4), $5, $6 == "inf" ? "inf" : sprintf("%.3f", $6),
-         $8 == 1 ? "yes" : "no", $9 == "nan" ? "-" : sprintf("%.3f", $9) }' "$dat" > "$PB_OUT/query_error.md"
+     { printf "| %s | %s | %s | %s | %s | %.3f | %s | %s |\n", $1, $2, $3, $4,
+         $5 == "nan" ? "-" : sprintf("%.1f %%", 100 * $5), $8,
+         $14 == 1 ? "yes" : ($14 == 0 ? "no" : sprintf("%.2f", $14)), $11 == "nan" ? "-" : sprintf("%.3f", $11) }' "$ci" > "$PB_OUT/query_error.md"
 if command -v gnuplot >/dev/null 2>&1; then
     gnuplot -e "datadir='$PB_OUT'; outdir='$PB_OUT'" "$ROOT/plots/query_error.gp" ||
         echo "query_error: gnuplot failed" >&2

@@ -41,7 +41,9 @@ fig_points() {
     hos=$(mode_pick "0 0.01 0.02 0.05 0.1 0.2 0.3 0.5" "0 0.01 0.05 0.1 0.2 0.5" "0.1")
     models=$(mode_pick "$MODELS" "$MODELS" "event1")
     cases=$(mode_pick "vapp tpcw rubis" "vapp tpcw rubis" "vapp")
-    ns=$(mode_pick 1 1 1)
+    # full: 3 seeds (the verdicts are judged from their intervals); quick
+    # 2, tiny 1 (docs/experiments.md "How a verdict is judged")
+    ns=$(mode_pick 3 2 1)
     # tiny: every method (a plot needs every column), one point per sweep
     methods=$PRECISE_METHODS
     for m in $methods; do
@@ -99,6 +101,9 @@ fig_collect() {
             }
         }' "$OUT/$FIG.dat" | { if [ "$s" = load ] || [ "$s" = handoff ]; then
             awk 'NR <= 2 { print; next } { print | "sort -g -k1,1" }'; else cat; fi; } >"$OUT/${FIG}_$s.dat"
+        # the plot's bars: each method's mean and 95 % t interval over the seeds
+        srt=0; { [ "$s" = load ] || [ "$s" = handoff ]; } && srt=1
+        precise_ci sweep "$s" "$srt" >"$OUT/${FIG}_${s}_ci.dat"
     done
 }
 

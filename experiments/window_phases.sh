@@ -10,10 +10,15 @@
 # $PB_OUT (default out/figures):
 #   window_phases.dat   minute, report job per 10 s, top whole-trace pattern
 #                       per 10 s, most frequent other pattern per 10 s
-#                       (columns; # lines give the whole-trace ranks)
+#                       (the means over the seeds; then their 95 % t
+#                       intervals; # lines give seed 1's whole-trace ranks)
+#   window_phases_seeds.dat  per seed: the job's rank, its and the top
+#                       pattern's largest count per window, the windows
+#                       where the job is first (what the report judges)
 #   window_phases.png/.svg (plots/window_phases.gp) when gnuplot is there.
-# About 1.5 M messages; a few seconds.  PB_MODE=tiny: 10 min with the
-# burst at 5 min.
+# About 1.5 M messages per seed, 3 seeds (PB_SEEDS=N: N; seed k: both
+# traces made with maketrace --seed k).  PB_MODE=tiny: 10 min with the
+# burst at 5 min, 2 seeds.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
@@ -24,8 +29,16 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 hour=3600 at=1800
 [ "${PB_MODE:-}" = tiny ] && hour=600 at=300
 burst='C3>RPT[ARCH[DB,DB,DB]]'
-"$PB_BIN/maketrace" "$ROOT/maketrace/configs/multitier.conf" -D duration=${hour}s -o "$tmp/main.csv" || exit 1
-"$PB_BIN/maketrace" "$ROOT/experiments/window_phases.conf" -o "$tmp/burst.csv" || exit 1
+# seeds: 3 (PB_SEEDS overrides; PB_MODE=tiny: 2); seed k: both traces
+# made with maketrace --seed k (seed 1: the one-seed run of before)
+ns=${PB_SEEDS:-3}
+[ "${PB_MODE:-}" = tiny ] && [ -z "${PB_SEEDS:-}" ] && ns=2
+case "$ns" in ''|0|*[!0-9]*) echo "window_phases: PB_SEEDS '$ns' is not a positive count" >&2; exit 1 ;; esac
+S=0
+while [ $S -lt "$ns" ]; do
+S=$((S + 1))
+"$PB_BIN/maketrace" --seed $S "$ROOT/maketrace/configs/multitier.conf" -D duration=${hour}s -o "$tmp/main.csv" || exit 1
+"$PB_BIN/maketrace" --seed $S "$ROOT/experiments/window_phases.conf" -o "$tmp/burst.csv" || exit 1
 # the columns are id,ts,recv_ts,src,dst,type,callid,path,cause (checked)
 for f in main burst; do
     [ "$(grep -v '^#' "$tmp/$f.csv" | head -1)" = "id,ts,recv_ts,src,dst,type,callid,path,cause" ] ||
@@ -62,8 +75,42 @@ awk -F, -v b="$burst" -v pw="$tmp/pw.csv" -v at="$at" '
         printf "# whole trace: %d patterns; top: %s; the report job %s ranks %s\n", n, top, b, (br == "" ? "absent" : br)
         printf "# burst at %d s for 60 s; columns: minute, %s per 10 s, %s per 10 s, most frequent other pattern per 10 s\n", at, b, top
         for (w = 0; w <= last; w += 10) printf "%.4f %d %d %d\n", w / 60, cb[w], ct[w], mo[w]
-    }' "$tmp/r.res" "$tmp/pw.csv" >"$PB_OUT/window_phases.dat" || exit 1
-cp "$tmp/pw.csv" "$PB_OUT/window_phases.csv"
+    }' "$tmp/r.res" "$tmp/pw.csv" >"$tmp/wp.$S.dat" || exit 1
+[ $S -eq 1 ] && cp "$tmp/pw.csv" "$PB_OUT/window_phases.csv"
+done
+# window_phases_seeds.dat: one row per seed, what the report judges
+# (experiments/report.d/window_phases.sh): the job's whole-trace rank, the
+# number of patterns, its largest count in a window, the top pattern's
+# largest, the windows where the job is the most frequent pattern, the top
+# pattern's mean per window
+{
+    echo "# window_phases: per seed (maketrace --seed k for both traces); experiments/window_phases.sh"
+    echo "# seed rank patterns max_job max_top windows_job_first mean_top"
+    S=0
+    while [ $S -lt "$ns" ]; do S=$((S + 1))
+        awk -v s=$S 'NR == 1 { r = $0; sub(/.* ranks /, "", r); np = $0; sub(/^# whole trace: /, "", np); sub(/ patterns.*/, "", np) }
+            /^#/ { next }
+            { if ($2 > mb) mb = $2; if ($3 > mt) mt = $3; if ($2 > $4) beat++; st += $3; n++ }
+            END { printf "%d %s %s %d %d %d %.2f\n", s, (r == "absent" ? 1e9 : r), np, mb, mt, beat, n ? st / n : 0 }' "$tmp/wp.$S.dat"
+    done
+} >"$PB_OUT/window_phases_seeds.dat" || exit 1
+# window_phases.dat: seed 1's header lines, then per window the mean over
+# the seeds of the three counts (columns 2-4) and their 95 % t intervals
+# (columns 5-10: lo hi of each; experiments/judge.awk)
+{
+    sed -n '1,2p' "$tmp/wp.1.dat"
+    echo "# $ns seeds (maketrace --seed 1-$ns); columns 2-4: the means over the seeds; 5-10: job_lo job_hi top_lo top_hi other_lo other_hi (95 % t interval)"
+    S=0; files=
+    while [ $S -lt "$ns" ]; do S=$((S + 1)); files="$files $tmp/wp.$S.dat"; done
+    # shellcheck disable=SC2086
+    awk "$(cat "$ROOT/experiments/judge.awk")"'
+        /^#/ { next }
+        { w = $1; if (!(w in seen)) { seen[w] = 1; ws[++n] = w }
+          for (i = 2; i <= 4; i++) judge_add(w SUBSEP i, $i) }
+        END { for (j = 1; j <= n; j++) { w = ws[j]; line = w; ci = ""
+                  for (i = 2; i <= 4; i++) { judge_ci(w SUBSEP i); line = line sprintf(" %.2f", JM); ci = ci sprintf(" %.2f %.2f", JLO, JHI) }
+                  print line ci } }' $files
+} >"$PB_OUT/window_phases.dat" || exit 1
 head -2 "$PB_OUT/window_phases.dat"
 if command -v gnuplot >/dev/null 2>&1; then
     gnuplot -e "datadir='$PB_OUT'" "$ROOT/plots/window_phases.gp" ||

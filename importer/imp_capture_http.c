@@ -37,7 +37,9 @@ typedef struct build {
     pb_trace *t;
     hmsg *m;
     size_t nm, mcap;
-    const char **methods; /* per request k of the current connection */
+    size_t *methods;      /* per request k of the current connection: its
+                             message's index in m (SIZE_MAX: none); an
+                             index, as m moves when it grows */
     size_t nmethods;
 } build;
 
@@ -255,8 +257,9 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
                 return PB_OK;
             }
             const char *meth = NULL;
-            if (!f->cur.request && f->cur.dir == CAP_S2C && f->cur.k < b->nmethods)
-                meth = b->methods[f->cur.k];
+            if (!f->cur.request && f->cur.dir == CAP_S2C && f->cur.k < b->nmethods &&
+                b->methods[f->cur.k] != SIZE_MAX)
+                meth = b->m[b->methods[f->cur.k]].method;
             int ok = parse_head(b, f, end, meth);
             if (ok < 0)
                 return PB_ENOMEM;
@@ -695,7 +698,7 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
     qsort(c->segs, c->nsegs, sizeof *c->segs, cmp_seg);
     c->st.connections = c->nconns;
     /* frame: per connection, requests first (responses to HEAD have no body) */
-    const char **methods = NULL;
+    size_t *methods = NULL;
     size_t mcap = 0;
     for (size_t a = 0; a < c->nsegs && rc == PB_OK;) {
         uint32_t conn = c->segs[a].conn;
@@ -726,7 +729,7 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                     if (b.m[q].request && b.m[q].k + 1 > cnt)
                         cnt = b.m[q].k + 1;
                 if (cnt > mcap) {
-                    const char **nm = realloc(methods, cnt * sizeof *nm);
+                    size_t *nm = realloc(methods, cnt * sizeof *nm);
                     if (!nm) {
                         rc = PB_ENOMEM;
                         break;
@@ -735,10 +738,10 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                     mcap = cnt;
                 }
                 for (size_t q = 0; q < cnt; q++)
-                    methods[q] = NULL;
+                    methods[q] = SIZE_MAX;
                 for (size_t q = first_req; q < b.nm; q++)
                     if (b.m[q].request)
-                        methods[b.m[q].k] = b.m[q].method;
+                        methods[b.m[q].k] = q;
                 b.methods = methods;
                 b.nmethods = cnt;
             }

@@ -354,7 +354,7 @@ static int sum_down(joint *s, const uint32_t *trig, const uint32_t *trig2, doubl
             maxk = s->kids[q].n;
     size_t W = ((size_t)maxk + 63) / 64;
     uint64_t *anc = malloc((size_t)maxk * W * sizeof *anc);
-    uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
+    uint32_t *pos = calloc((size_t)n + 1, sizeof *pos);
     double *acc = malloc(((size_t)maxk + 1) * sizeof *acc);
     if (!anc || !pos || !acc) {
         free(anc);
@@ -386,7 +386,15 @@ static int sum_down(joint *s, const uint32_t *trig, const uint32_t *trig2, doubl
             uint32_t t2[2] = {trig[c], trig2[c]};
             for (int z = 0; z < 2; z++)
                 if (t2[z] != NONE && s->par[t2[z]] == q) {
-                    const uint64_t *b = anc + (size_t)pos[t2[z]] * w;
+                    /* only a trigger listed before its call has its row
+                     * filled; pairs made first in, first out across a lost
+                     * message can have a return before their call, and so
+                     * a "trigger" called after the call it triggers: no
+                     * edge then */
+                    uint32_t pz = pos[t2[z]];
+                    if (pz >= i || k->a[pz] != t2[z])
+                        continue;
+                    const uint64_t *b = anc + (size_t)pz * w;
                     for (size_t j = 0; j < w; j++)
                         a[j] |= b[j];
                 }

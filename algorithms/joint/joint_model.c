@@ -6,9 +6,7 @@
 #include "joint_int.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_filter.h>
-#include <gsl/gsl_vector.h>
+#include "joint_smooth.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +128,8 @@ static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const
             tt = arr, tg = NONE;
         uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
         uint32_t outl = outl0;
-        pb_ns d = t - tt;
+        /* no arrival and no trigger: tt is INT64_MIN and d unused */
+        pb_ns d = noarr && tg == NONE ? 0 : t - tt;
         uint32_t di;
         size_t cell = SIZE_MAX;
         if (s->dk_off) {
@@ -149,25 +148,31 @@ static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const
         } else {
             if (di == NONE) {
                 di = s->nkeys;
-                size_t nc = (size_t)(s->nkeys + 1) * s->nb;
-                double *h = realloc(s->hist, nc * sizeof *h);
-                if (!h)
-                    return PB_ENOMEM;
-                s->hist = h;
-                memset(h + (size_t)di * s->nb, 0, s->nb * sizeof *h);
-                double *lf = realloc(s->logf, nc * sizeof *lf);
-                if (!lf)
-                    return PB_ENOMEM;
-                s->logf = lf;
-                double *km = realloc(s->kmean, (size_t)(s->nkeys + 1) * sizeof *km);
-                if (!km)
-                    return PB_ENOMEM;
-                s->kmean = km;
-                km[di] = s->bg - log(1e6);
-                double *st = realloc(s->kstat, (size_t)(s->nkeys + 1) * 3 * sizeof *st);
-                if (!st)
-                    return PB_ENOMEM;
-                s->kstat = st;
+                /* the per-key arrays hold the next power of two of nkeys
+                 * keys: they grow when nkeys reaches one (one key more at
+                 * a time copied them all, every time) */
+                if ((di & (di - 1)) == 0) {
+                    size_t cap = di ? 2 * (size_t)di : 1, nc = cap * s->nb;
+                    double *h = realloc(s->hist, nc * sizeof *h);
+                    if (!h)
+                        return PB_ENOMEM;
+                    s->hist = h;
+                    double *lf = realloc(s->logf, nc * sizeof *lf);
+                    if (!lf)
+                        return PB_ENOMEM;
+                    s->logf = lf;
+                    double *km = realloc(s->kmean, cap * sizeof *km);
+                    if (!km)
+                        return PB_ENOMEM;
+                    s->kmean = km;
+                    double *st = realloc(s->kstat, cap * 3 * sizeof *st);
+                    if (!st)
+                        return PB_ENOMEM;
+                    s->kstat = st;
+                }
+                memset(s->hist + (size_t)di * s->nb, 0, s->nb * sizeof *s->hist);
+                s->kmean[di] = s->bg - log(1e6);
+                double *st = s->kstat;
                 st[3 * di] = st[3 * di + 1] = st[3 * di + 2] = 0;
                 s->nkeys++;
                 int rc = joint_hmap_put(&s->keymap, dkey(ein, trig, outl), di);
@@ -546,14 +551,15 @@ int joint_fit(joint *s, const unsigned char *only)
         double tot = s->pov[h] + s->pse[h];
         s->pflag[h] = tot >= 5 && tot >= 0.1 * nq && s->pov[h] > s->p.parallel * tot;
     }
-    /* densities: histogram (GSL) smoothed by a Gaussian kernel whose width
-     * follows Silverman's rule on the log delays, mixed with a uniform
-     * background */
+    /* densities: histogram smoothed by a Gaussian kernel whose width
+     * follows Silverman's rule on the log delays (gsl_filter_gaussian's
+     * numbers, computed from the filled bins only: joint_smooth.c), mixed
+     * with a uniform background */
     const uint32_t nb = s->nb;
-    gsl_vector *x = gsl_vector_alloc(nb), *y = gsl_vector_alloc(nb);
-    if (!x || !y) {
-        gsl_vector_free(x);
-        gsl_vector_free(y);
+    joint_smooth *sm = NULL;
+    double *y = malloc(nb * sizeof *y);
+    if (!y || joint_smooth_init(nb, 2 * (size_t)nb - 1, &sm) != PB_OK) {
+        free(y);
         return PB_ENOMEM;
     }
     const double beta = s->p.floor;
@@ -563,8 +569,8 @@ int joint_fit(joint *s, const unsigned char *only)
     if (s->nkeys > s->hraw_cap) {
         double *a = realloc(s->hraw, (size_t)s->nkeys * (nb + 3) * sizeof *a);
         if (!a) {
-            gsl_vector_free(x);
-            gsl_vector_free(y);
+            joint_smooth_close(sm);
+            free(y);
             return PB_ENOMEM;
         }
         s->hraw = a;
@@ -600,19 +606,15 @@ int joint_fit(joint *s, const unsigned char *only)
             size_t K = 2 * (size_t)ceil(3 * bwb) + 1;
             if (K > 2 * (size_t)nb - 1)
                 K = 2 * (size_t)nb - 1;
-            gsl_filter_gaussian_workspace *ws = gsl_filter_gaussian_alloc(K);
-            if (!ws) {
-                gsl_vector_free(x);
-                gsl_vector_free(y);
-                return PB_ENOMEM;
+            int rc = joint_smooth_gaussian(sm, (double)(K - 1) / (2 * bwb), K, h, y, nb);
+            if (rc != PB_OK) {
+                joint_smooth_close(sm);
+                free(y);
+                return rc;
             }
-            for (uint32_t b = 0; b < nb; b++)
-                gsl_vector_set(x, b, h[b]);
-            gsl_filter_gaussian(GSL_FILTER_END_PADZERO, (double)(K - 1) / (2 * bwb), 0, x, y, ws);
-            gsl_filter_gaussian_free(ws);
             double t2 = 0;
             for (uint32_t b = 0; b < nb; b++) {
-                double v = gsl_vector_get(y, b);
+                double v = y[b];
                 h[b] = v > 0 ? v : 0;
                 t2 += h[b];
             }
@@ -629,17 +631,18 @@ int joint_fit(joint *s, const unsigned char *only)
                 continue;
             }
             double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
-            em += pb * log(pb / s->p.bin);
             /* density of log10 delay per unit: per bin / bin width; the
              * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped:
-             * the same for every alternative) */
-            lf[b] = log(pb / s->p.bin);
+             * the same for every alternative); its log once */
+            double l = log(pb / s->p.bin);
+            em += pb * l;
+            lf[b] = l;
         }
         s->kmean[k] = em - mean * M_LN10;
     }
     s->hraw_valid = s->nkeys;
-    gsl_vector_free(x);
-    gsl_vector_free(y);
+    joint_smooth_close(sm);
+    free(y);
     joint_corr_finish(s);
     if (s->order_active) {
         int rc = joint_fit_order(s);

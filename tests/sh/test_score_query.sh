@@ -63,11 +63,14 @@ printf 'Q1: From x In Recv Select Count\n\nQ2: From x In Send Selec Count\n' > "
 if "$B/score" --truth "$d/m.csv" --query "$d/bad.txt" "$d/m.nest.res" 2> "$d/err"; then fail "bad file accepted"; fi
 grep -q "bad.txt:3:20: expected \"Select\"" "$d/err" || { cat "$d/err"; fail "bad file message"; }
 # the figure script, small: the oracle finds both root causes; fcfs's
-# answer to Q6 is far from the truth's
-PB_BIN="$B" sh "$R/experiments/query_error.sh" --quick --algos truth,fcfs --out "$d/qe" 2>/dev/null ||
+# answer to Q6 is far from the truth's; two seeds: 2 configs x 2 loads x
+# 2 algorithms x 2 seeds rows, and the means file has one row per seed pair
+PB_BIN="$B" sh "$R/experiments/query_error.sh" --quick --seeds 2 --algos truth,fcfs --out "$d/qe" 2>/dev/null ||
     fail "query_error.sh failed"
 awk '!/^#/ && $3 == "truth" && ($8 != 1 || $5 != 0) { print "FAIL: oracle: " $0; bad = 1 }
-     !/^#/ && ($1 == "hdfs" || $1 == "limplock") { n++ } END { exit bad || n != 8 }' "$d/qe/query_error.dat" || fail "query_error.dat"
+     !/^#/ && ($1 == "hdfs" || $1 == "limplock") { n++; s[$10]++ } END { exit bad || n != 16 || s[1] != 8 || s[2] != 8 }' "$d/qe/query_error.dat" || fail "query_error.dat"
+awk '!/^#/ && ($1 == "hdfs" || $1 == "limplock") { n++; if ($4 != 2) bad = 1 } END { exit bad || n != 8 }' "$d/qe/query_error_ci.dat" ||
+    fail "query_error_ci.dat: $(cat "$d/qe/query_error_ci.dat")"
 awk '!/^#/ && $1 == "hdfs" && $3 == "fcfs" && $5 < 0.5 { bad = 1 } END { exit bad }' "$d/qe/query_error.dat" ||
     fail "fcfs answers Q6 like the truth"
 echo ok
