@@ -24,6 +24,9 @@
                                            requests + 2) stays within this */
 #define JOINT_RESPLIT_LOCAL 24 /* shared calls of a local-search re-split */
 #define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */
+#define JOINT_RESUME_MIN 16    /* a re-split's walks resume from recorded ones when the
+                                  two requests have at least this many calls together
+                                  (smaller: walked afresh, cheaper) */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 #define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
 #define JOINT_ORDER_RHO0 0.02  /* order=auto: the inversion rate tested against */
@@ -111,7 +114,10 @@ struct joint {
 
     hmap seen;              /* request pairs re-split in this pass */
     struct joint_wrec *wr;  /* re-split: recorded walks of the reference split of
-                               each side and of the split scored last (4) */
+                               each side (wr[wref], wr[wref + 1]) and of the split
+                               scored last (the other two) */
+    int wref;               /* 0 or 2 */
+    int wresume;            /* this re-split's walks resume (JOINT_RESUME_MIN) */
     struct rsmerge *rsm;    /* re-split: the merged lists of the two sides
                                (joint_search.c), or NULL */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
@@ -235,7 +241,7 @@ typedef struct joint_logc {
 } joint_logc;
 
 /* log density of delay d (ns) for density key k (JOINT_NONE: background) */
-static inline double logf_of(const joint *s, uint32_t k, pb_ns d)
+static inline __attribute__((always_inline)) double logf_of(const joint *s, uint32_t k, pb_ns d)
 {
     joint_logc *c = s->logc;
     if (c) {

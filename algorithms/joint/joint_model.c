@@ -20,7 +20,8 @@
  * pair) into s->scratch; *nr their count.  When rp0 > 0, the first rp0 of
  * them are known: p0[0..rp0), every return received by mx0 (and only
  * those); the others are sorted after them.  PB_OK or PB_ENOMEM */
-static int walk_returns(joint *s, const uint32_t *k, uint32_t n, const uint32_t *p0,
+/* inlined in each caller: joint_req_walk gets the plain walk back */
+static inline __attribute__((always_inline)) int walk_returns(joint *s, const uint32_t *k, uint32_t n, const uint32_t *p0,
                         uint32_t rp0, pb_ns mx0, uint32_t *nrp)
 {
     /* returns sorted by return time (insertion sort: n is small) */
@@ -61,7 +62,7 @@ static int walk_returns(joint *s, const uint32_t *k, uint32_t n, const uint32_t 
  * latest output time seen (mx).  rec, when not NULL, gets the state
  * before every step from i0 to n (its arrays hold n + 1).  *sump: the sum
  * after the last step.  PB_OK or PB_ENOMEM (mode 1) */
-static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
+static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
                       uint32_t nr, int mode, uint32_t i0, double sum, uint32_t rp, pb_ns mx,
                       joint_wrec *rec, double *sump)
 {
@@ -195,7 +196,7 @@ static int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const
 /* what follows the steps of a walk (joint_req_walk): in mode 1 the
  * parallel-call statistics; the call counts and the durations of
  * consecutive calls (added to *sump in mode 0).  PB_OK or PB_ENOMEM */
-static int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
+static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
                      double *sump)
 {
     const jpair *qq = &s->pr[q];

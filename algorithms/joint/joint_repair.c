@@ -68,22 +68,22 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
      * re-split), then chosen in mask order */
     if (!s->wr && !(s->wr = calloc(4, sizeof *s->wr)))
         return -INFINITY;
-    s->wr[0].valid = s->wr[1].valid = 0;
+    s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
+    const int resume = ka->n + kb->n >= JOINT_RESUME_MIN;
     double val[1u << JOINT_RESPLIT_MAX];
     for (uint32_t y = 0; y < (1u << *m); y++) {
         uint32_t x = joint_gray_mask(y, *m);
         uint32_t n1 = joint_resplit_list(s, fa, *na, set, *m, x, 0, e1);
         uint32_t n2 = joint_resplit_list(s, fb, *nb, set, *m, x, 1, e2);
         double l1 = 0, l2 = 0;
-        if (joint_req_walk_resume(s, a, e1, n1, &s->wr[0], &s->wr[2], &l1) != PB_OK ||
-            joint_req_walk_resume(s, b, e2, n2, &s->wr[1], &s->wr[3], &l2) != PB_OK)
+        joint_wrec *ref = s->wr + s->wref, *out = s->wr + (2 - s->wref);
+        if (resume ? joint_req_walk_resume(s, a, e1, n1, &ref[0], &out[0], &l1) != PB_OK ||
+                         joint_req_walk_resume(s, b, e2, n2, &ref[1], &out[1], &l2) != PB_OK
+                   : joint_req_walk(s, a, e1, n1, 0, &l1) != PB_OK ||
+                         joint_req_walk(s, b, e2, n2, 0, &l2) != PB_OK)
             return -INFINITY;
         val[x] = l1 + l2;
-        for (int w = 0; w < 2; w++) {
-            joint_wrec t = s->wr[w];
-            s->wr[w] = s->wr[2 + w];
-            s->wr[2 + w] = t;
-        }
+        s->wref = 2 - s->wref;
     }
     double best = -INFINITY;
     for (uint32_t x = 0; x < (1u << *m); x++)

@@ -394,9 +394,9 @@ void joint_resplit_free(joint *s)
 
 /* score of one split of the shared calls set[0..m) (bit set: to q2): both
  * requests' log-likelihoods (and the order term); the kid lists in e1, e2.
- * Each walk resumes from the record of the reference split (s->wr[0],
- * s->wr[1]: the same numbers, joint_req_walk_resume) and is recorded in
- * s->wr[2], s->wr[3]; keep_split makes it the reference */
+ * With s->wresume each walk resumes from the record of the reference
+ * split (the same numbers, joint_req_walk_resume) and is recorded;
+ * keep_split makes it the reference */
 static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
                        const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
                        uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp)
@@ -407,9 +407,16 @@ static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, u
     uint32_t b = M->ok ? rsmerge_pick(M, mask, 1, e2)
                        : joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
     double l1 = 0, l2 = 0;
-    if ((*rcp = joint_req_walk_resume(s, q1, e1, a, &s->wr[0], &s->wr[2], &l1)) != PB_OK ||
-        (*rcp = joint_req_walk_resume(s, q2, e2, b, &s->wr[1], &s->wr[3], &l2)) != PB_OK)
-        return -INFINITY;
+    if (!s->wresume) {
+        if ((*rcp = joint_req_walk(s, q1, e1, a, 0, &l1)) != PB_OK ||
+            (*rcp = joint_req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
+            return -INFINITY;
+    } else {
+        joint_wrec *ref = s->wr + s->wref, *out = s->wr + (2 - s->wref);
+        if ((*rcp = joint_req_walk_resume(s, q1, e1, a, &ref[0], &out[0], &l1)) != PB_OK ||
+            (*rcp = joint_req_walk_resume(s, q2, e2, b, &ref[1], &out[1], &l2)) != PB_OK)
+            return -INFINITY;
+    }
     double v = l1 + l2;
     if (s->order_active)
         v += joint_order_ll(s, q1, e1, a, q2, e2, b);
@@ -419,11 +426,7 @@ static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, u
 /* the split split_ll scored last becomes the reference of the next */
 static void keep_split(joint *s)
 {
-    for (int i = 0; i < 2; i++) {
-        joint_wrec t = s->wr[i];
-        s->wr[i] = s->wr[2 + i];
-        s->wr[2 + i] = t;
-    }
+    s->wref = 2 - s->wref;
 }
 
 /* Re-split the calls q1 and q2 compete for: every split of the first
@@ -489,8 +492,10 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     double best = -INFINITY;
     uint32_t bm = cur;
     /* no reference yet: the model or the times may have changed since */
-    s->wr[0].valid = s->wr[1].valid = 0;
-    if ((*rcp = rsmerge_prep(s, s->rsm, f1, n1, f2, n2, set, m)) != PB_OK)
+    s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
+    s->wresume = k1->n + k2->n >= JOINT_RESUME_MIN;
+    s->rsm->ok = 0; /* small requests: merged for each split, as cheap */
+    if (s->wresume && (*rcp = rsmerge_prep(s, s->rsm, f1, n1, f2, n2, set, m)) != PB_OK)
         return 0;
     if (!local) {
         /* every split scored first, in the order of joint_gray_mask (each
