@@ -6,6 +6,7 @@
  * wrongly first in, first out and put right by the re-pairing; parallel
  * calls whose sibling returns are learned not to trigger them. */
 #include "pbtest.h"
+#include "joint_test.h"
 #include "joint.h"
 #include "pb_algo.h"
 
@@ -14,26 +15,6 @@
 #include <stdlib.h>
 
 #define MS 1000000LL
-
-static joint_params defaults(void)
-{
-    joint_params p;
-    pb_error err;
-    memset(&p, 0, sizeof p);
-    if (pb_opt_defaults(joint_options, &p, &err) != PB_OK)
-        printf("FAIL defaults: %s\n", err.msg);
-    return p;
-}
-
-static uint64_t next_id;
-
-static void msg(pb_trace *t, pb_ns ts, const char *src, const char *dst, pb_msg_type type,
-                uint64_t callid)
-{
-    if (pb_trace_add(t, next_id++, ts, PB_TS_NONE, src, dst, type, callid, PB_ID_NONE,
-                     PB_ID_NONE) != PB_OK)
-        printf("FAIL add: out of memory\n");
-}
 
 /* One request from `from` into B at t0: B calls C at t0+call, C returns
  * 1 ms later, B answers 2 ms after that. */

@@ -4,6 +4,7 @@
  * the chains of calls it belongs to); an orphan's share is the rule of
  * succession over its link. */
 #include "pbtest.h"
+#include "joint_test.h"
 #include "joint.h"
 
 #include <math.h>
@@ -12,26 +13,6 @@
 
 #define US 1000LL
 #define MS 1000000LL
-
-static joint_params defaults(void)
-{
-    joint_params p;
-    pb_error err;
-    memset(&p, 0, sizeof p);
-    if (pb_opt_defaults(joint_options, &p, &err) != PB_OK)
-        printf("FAIL defaults: %s\n", err.msg);
-    return p;
-}
-
-static uint64_t next_id;
-
-static void msg(pb_trace *t, pb_ns ts, const char *src, const char *dst, pb_msg_type type,
-                uint64_t callid)
-{
-    if (pb_trace_add(t, next_id++, ts, PB_TS_NONE, src, dst, type, callid, PB_ID_NONE,
-                     PB_ID_NONE) != PB_OK)
-        printf("FAIL add: out of memory\n");
-}
 
 /* One request from X into B at t0: B calls C after c, C answers after r;
  * with d >= 0, B then calls D d after C's return, D answers after r; B

@@ -3,6 +3,7 @@
  * is not a near-zero delay); the order of service learned per service
  * and reported; a repeated call; a lost call in the middle of a link. */
 #include "pbtest.h"
+#include "joint_test.h"
 #include "joint.h"
 #include "pb_algo.h"
 
@@ -12,26 +13,6 @@
 #include <string.h>
 
 #define MS 1000000LL
-
-static joint_params defaults(void)
-{
-    joint_params p;
-    pb_error err;
-    memset(&p, 0, sizeof p);
-    if (pb_opt_defaults(joint_options, &p, &err) != PB_OK)
-        printf("FAIL defaults: %s\n", err.msg);
-    return p;
-}
-
-static uint64_t next_id;
-
-static void msg(pb_trace *t, pb_ns ts, const char *src, const char *dst, pb_msg_type type,
-                uint64_t callid)
-{
-    if (pb_trace_add(t, next_id++, ts, PB_TS_NONE, src, dst, type, callid, PB_ID_NONE,
-                     PB_ID_NONE) != PB_OK)
-        printf("FAIL add: out of memory\n");
-}
 
 /* the pair whose call message has this timestamp and source (the first in
  * pair order when several do) */
