@@ -724,6 +724,62 @@ EXPORT int fclose(FILE *f)
     return real.fclose(f);
 }
 
+/* close_range and closefrom close many descriptors inside the C library
+ * (glibc 2.34 on): forget every one of them, as close() does, without an
+ * event each (a program closing its descriptors wholesale is past its
+ * traffic).  Resolved quietly: a C library without them cannot be called
+ * for them.  With CLOSE_RANGE_CLOEXEC nothing is closed, so nothing is
+ * forgotten. */
+typedef int (*close_range_fn)(unsigned int, unsigned int, int);
+typedef void (*closefrom_fn)(int);
+
+static void forget_range(unsigned int first, unsigned int last)
+{
+    if (first >= MAXFD)
+        return;
+    if (last >= MAXFD)
+        last = MAXFD - 1;
+    for (unsigned int fd = first; fd <= last; fd++) {
+        addr_forget((int)fd);
+        atomic_store_explicit(&fd_kind[fd], 0, memory_order_relaxed);
+    }
+}
+
+EXPORT int close_range(unsigned int first, unsigned int last, int flags)
+{
+    close_range_fn f = (close_range_fn)dlsym(RTLD_NEXT, "close_range");
+    int r;
+#ifdef SYS_close_range
+    r = f ? f(first, last, flags) : (int)syscall(SYS_close_range, first, last, flags);
+#else
+    if (!f) {
+        errno = ENOSYS;
+        return -1;
+    }
+    r = f(first, last, flags);
+#endif
+    if (r == 0 && !(flags & CLOSE_RANGE_CLOEXEC)) {
+        int saved = errno;
+        forget_range(first, last);
+        errno = saved;
+    }
+    return r;
+}
+
+EXPORT void closefrom(int lowfd)
+{
+    closefrom_fn f = (closefrom_fn)dlsym(RTLD_NEXT, "closefrom");
+    int saved = errno;
+    forget_range(lowfd < 0 ? 0u : (unsigned int)lowfd, MAXFD - 1);
+    errno = saved;
+    if (f)
+        f(lowfd);
+#ifdef SYS_close_range
+    else
+        syscall(SYS_close_range, (unsigned int)(lowfd < 0 ? 0 : lowfd), ~0u, 0);
+#endif
+}
+
 static void dup_record(int oldfd, int newfd)
 {
     if (newfd < 0 || newfd >= MAXFD || oldfd < 0 || oldfd >= MAXFD)

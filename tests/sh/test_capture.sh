@@ -89,12 +89,25 @@ c = socket.create_connection(srv.getsockname()); s, _ = srv.accept()
 r, w = os.pipe(); os.write(w, b"PIPE")
 os.dup2(r, c.fileno()); os.read(c.fileno(), 4)
 print(fds[0] == fds[1])
+# close_range closes inside the C library: its descriptors are forgotten
+# too, so a pipe that takes a socket's number is no socket
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+c2 = socket.create_connection(srv.getsockname()); s2, _ = srv.accept()
+c2.send(b"y"); s2.recv(1)
+n = c2.detach()
+if hasattr(libc, "close_range") and libc.close_range(n, n, 0) == 0:
+    r2, w2 = os.pipe(); os.write(w2, b"QUUX")
+    print("close_range", r2 == n)
+    os.read(r2, 4)
 PY
 "$B/pbcapture" -o "$d/reuse" -- python3 "$d/reuse.py" > "$d/reuse.out" || fail "reuse program"
 grep -q True "$d/reuse.out" || echo "note: the descriptor number was not reused; the check below still runs"
-awk '!/^#/ && $5 == "send" { n++; l[$7] = 1 } END { c = 0; for (k in l) c++; exit !(n == 2 && c == 2) }' \
+awk '!/^#/ && $5 == "send" { n++; l[$7] = 1 } END { c = 0; for (k in l) c++; exit !(n == 3 && c == 3) }' \
     "$d"/reuse/*.events || fail "a reused descriptor kept its old connection's addresses"
 grep -q ' recv 4 .* 50495045$' "$d"/reuse/*.events && fail "a pipe dup2'ed onto a socket was recorded as the socket"
+grep -q ' recv 4 .* 51555558$' "$d"/reuse/*.events && fail "a pipe on a number close_range freed was recorded as the socket"
+grep -q 'close_range True' "$d/reuse.out" || echo "note: close_range missing or the number was not reused; the check above still runs"
 
 # bad event files: file, line, column
 mkdir "$d/bad"
