@@ -27,6 +27,8 @@
 #define JOINT_RESUME_MIN 16    /* a re-split's walks resume from recorded ones when the
                                   two requests have at least this many calls together
                                   (smaller: walked afresh, cheaper) */
+#define JOINT_PRUNE_TOL 1e-7  /* prune: a split's estimate may differ from its exact
+                                  value by this times the magnitudes (joint_search.c) */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 #define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
 #define JOINT_ORDER_RHO0 0.02  /* order=auto: the inversion rate tested against */
@@ -148,6 +150,7 @@ struct joint {
     double *fifo_stat;      /* per link, 10 each: the three comparisons' statistics
                                (joint_fifo.c) */
     size_t ret_swaps, resplit_capped, resplit_local;
+    size_t est_evals, est_pruned; /* prune: splits estimated, and left out */
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
     size_t repaired;
     double *kmean;          /* per density key: expected log density */
@@ -363,9 +366,16 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
  * pairs' times stay as they were (the caller drops it when they change) */
 typedef struct joint_wrec {
     uint32_t *k, *rp, n, q, cap;
-    uint32_t *r;            /* its returns as the walk sorted them */
+    uint32_t *r, nr;        /* its returns as the walk sorted them */
     double *sum;
     pb_ns *mx;
+    double end;             /* the sum after the last step (before the counts and
+                               the durations: walk_rest) */
+    /* per step: its trigger as (time received, pair) of the return, (INT64_MIN, 0)
+     * for the arrival, (INT64_MAX, NONE) for a step without an output; and the
+     * least of these over the steps from it to the end (joint_prune.c) */
+    pb_ns *tkr, *smr;
+    uint32_t *tki, *smi;
     int valid;
 } joint_wrec;
 /* make room in w for a list of n.  PB_OK or PB_ENOMEM */
@@ -378,6 +388,22 @@ void joint_wrec_free(joint_wrec *w);
  * ref).  PB_OK or PB_ENOMEM */
 int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                           const joint_wrec *ref, joint_wrec *out, double *ll);
+/* An estimate of mode 0 of joint_req_walk for list k[0..n) of request q
+ * from the record ref (valid, of q): the walk resumed as
+ * joint_req_walk_resume does, stopped at the first step from which the
+ * record's remaining steps are provably the same terms (the same outputs,
+ * the same latest output time, and every later trigger of the record a
+ * return later than every return of a call in one list and not the
+ * other), the record's sum of those steps added; the counts and the
+ * durations (walk_rest) computed in full.  Equal to the exact walk but for
+ * the rounding of the sums (a few units in the last place of the terms'
+ * magnitudes): for pruning only (joint_prune.c).  *synced: the walk
+ * stopped early.  PB_OK or PB_ENOMEM */
+int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                            const joint_wrec *ref, double *est, int *synced);
+/* added to every estimate before pruning (joint_search.c): 0; a unit test
+ * sets it to show that a wrong estimate changes results (test hook only) */
+extern double joint_prune_test_bias;
 /* the y-th split of m shared calls in the Gray code of the reversed
  * bits: each differs from the one before in one call, most often the
  * latest (bit m - 1), so that walks resumed from the one before resume

@@ -282,6 +282,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "paths=%zu", roots);
         pb_result_meta(res, "resplit_capped=%zu", s->resplit_capped);
         pb_result_meta(res, "resplit_local=%zu", s->resplit_local);
+        pb_result_meta(res, "resplit_estimated=%zu resplit_pruned=%zu", s->est_evals,
+                       s->est_pruned);
         if (s->restart)
             pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "
                                 "log_likelihood_earliest=%.3f",
