@@ -27,6 +27,10 @@
 #define JOINT_RESUME_MIN 16    /* a re-split's walks resume from recorded ones when the
                                   two requests have at least this many calls together
                                   (smaller: walked afresh, cheaper) */
+#define JOINT_PRUNE_MIN 256    /* prune: only re-splits whose 2^(shared calls) x (calls
+                                  of the two requests) reaches this (below, every split
+                                  walked afresh is cheaper than recording and estimating:
+                                  hotel and multi-tier instructions, docs/joint.md) */
 #define JOINT_PRUNE_TOL 1e-7  /* prune: a split's estimate may differ from its exact
                                   value by this times the magnitudes (joint_search.c) */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
@@ -401,6 +405,10 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * stopped early.  PB_OK or PB_ENOMEM */
 int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                             const joint_wrec *ref, double *est, int *synced);
+/* may a split whose estimate (joint_req_walk_estimate, summed) is est be
+ * left out when only a value above bound matters?  Counts it
+ * (joint_search.c) */
+int joint_prunable(joint *s, double est, double bound);
 /* added to every estimate before pruning (joint_search.c): 0; a unit test
  * sets it to show that a wrong estimate changes results (test hook only) */
 extern double joint_prune_test_bias;

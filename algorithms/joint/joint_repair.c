@@ -69,10 +69,42 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
     if (!s->wr && !(s->wr = calloc(4, sizeof *s->wr)))
         return -INFINITY;
     s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
-    const int resume = ka->n + kb->n >= JOINT_RESUME_MIN;
-    double val[1u << JOINT_RESPLIT_MAX];
-    for (uint32_t y = 0; y < (1u << *m); y++) {
-        uint32_t x = joint_gray_mask(y, *m);
+    const int prune = s->p.prune && ((size_t)(ka->n + kb->n) << *m) >= JOINT_PRUNE_MIN;
+    const int resume = ka->n + kb->n >= JOINT_RESUME_MIN || prune;
+    double val[1u << JOINT_RESPLIT_MAX], bsf = -INFINITY;
+    /* with `prune`: the current split first (each shared call where it
+     * is), then a split whose estimate is below the best so far is left
+     * out (-INFINITY: it cannot be the first best in mask order) */
+    uint32_t cur = 0;
+    for (uint32_t t = 0; t < *m; t++)
+        cur |= (uint32_t)(s->par[set[t]] == b) << t;
+    for (uint32_t y = 0; y <= (1u << *m); y++) {
+        uint32_t x = y == 0 ? cur : joint_gray_mask(y - 1, *m);
+        if (prune) {
+            if (y > 0 && x == cur)
+                continue;
+            if (y > 0) {
+                double e = INFINITY;
+                const joint_wrec *ref = s->wr + s->wref;
+                if (ref[0].valid && ref[1].valid && ref[0].q == a && ref[1].q == b) {
+                    uint32_t n1 = joint_resplit_list(s, fa, *na, set, *m, x, 0, e1);
+                    uint32_t n2 = joint_resplit_list(s, fb, *nb, set, *m, x, 1, e2);
+                    double l1 = 0, l2 = 0;
+                    int h = 0;
+                    if (joint_req_walk_estimate(s, a, e1, n1, &ref[0], &l1, &h) != PB_OK ||
+                        joint_req_walk_estimate(s, b, e2, n2, &ref[1], &l2, &h) != PB_OK)
+                        return -INFINITY;
+                    s->est_evals++;
+                    e = l1 + l2;
+                }
+                if (joint_prunable(s, e, bsf)) {
+                    val[x] = -INFINITY;
+                    continue;
+                }
+            }
+        } else if (y == 0) {
+            continue; /* without pruning: every split in the Gray order */
+        }
         uint32_t n1 = joint_resplit_list(s, fa, *na, set, *m, x, 0, e1);
         uint32_t n2 = joint_resplit_list(s, fb, *nb, set, *m, x, 1, e2);
         double l1 = 0, l2 = 0;
@@ -83,6 +115,8 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
                          joint_req_walk(s, b, e2, n2, 0, &l2) != PB_OK)
             return -INFINITY;
         val[x] = l1 + l2;
+        if (val[x] > bsf)
+            bsf = val[x];
         s->wref = 2 - s->wref;
     }
     double best = -INFINITY;

@@ -44,7 +44,7 @@ static double edge_cost(joint *s, uint32_t p, uint32_t q)
             trig = 1 + c->link;
         }
     }
-    uint32_t di = joint_key_get(s, qq->link, trig, pp->link);
+    uint32_t di = joint_hmap_get(&s->keymap, dkey(qq->link, trig, pp->link));
     if (qq->call == NONE && trig == 0)
         return di == NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
     return -logf_of(s, di, pp->cs - tt);
@@ -457,7 +457,7 @@ static double split_est(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, 
  * nearly all negative log densities); JOINT_PRUNE_TOL of it is far more */
 double joint_prune_test_bias = 0;
 
-static int prunable(joint *s, double est, double bound)
+int joint_prunable(joint *s, double est, double bound)
 {
     est += joint_prune_test_bias;
     if (!(est + JOINT_PRUNE_TOL * (1.0 + fabs(est) + fabs(bound)) <= bound))
@@ -536,7 +536,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     uint32_t bm = cur;
     /* no reference yet: the model or the times may have changed since */
     s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
-    s->wresume = k1->n + k2->n >= JOINT_RESUME_MIN || s->p.prune;
+    const int prune = s->p.prune && ((size_t)(k1->n + k2->n) << m) >= JOINT_PRUNE_MIN;
+    s->wresume = k1->n + k2->n >= JOINT_RESUME_MIN || prune;
     s->rsm->ok = 0; /* small requests: merged for each split, as cheap */
     if (s->wresume && (*rcp = rsmerge_prep(s, s->rsm, f1, n1, f2, n2, set, m)) != PB_OK)
         return 0;
@@ -548,7 +549,6 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
          * split's bonus included) is left out (-INFINITY): it cannot be
          * chosen, being below a value that is */
         double val[1u << JOINT_RESPLIT_MAX], bsf = -INFINITY;
-        const int prune = s->p.prune && s->wresume;
         if (prune) {
             val[cur] = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
             if (*rcp != PB_OK)
@@ -564,7 +564,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                 double e = split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
                 if (*rcp != PB_OK)
                     return 0;
-                if (prunable(s, e, bsf)) {
+                if (joint_prunable(s, e, bsf)) {
                     val[mask] = -INFINITY;
                     continue;
                 }
@@ -593,8 +593,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             int better = 0;
             for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
                 uint32_t mask = bm ^ (1u << t);
-                if (s->p.prune &&
-                    (prunable(s, split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp),
+                if (prune &&
+                    (joint_prunable(s, split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp),
                               best + 1e-9) || *rcp != PB_OK))
                     continue;
                 double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
@@ -615,8 +615,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                     if (((bm >> t) & 1u) == ((bm >> u) & 1u))
                         continue;
                     uint32_t mask = bm ^ (1u << t) ^ (1u << u);
-                    if (s->p.prune &&
-                        (prunable(s, split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2,
+                    if (prune &&
+                        (joint_prunable(s, split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2,
                                                rcp),
                                   best + 1e-9) || *rcp != PB_OK))
                         continue;
