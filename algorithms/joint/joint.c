@@ -118,7 +118,7 @@ const pb_option joint_options[] = {
      "candidate parents one call may have: the requests in flight at its "
      "caller that enclose it, the latest-started kept (a cap on memory and "
      "time when thousands are in flight at once; a warning says when it cut)"},
-    {"prune", PB_OPT_BOOL, offsetof(joint_params, prune), "1", PB_OPT_NORANGE,
+    {"resplit_prune", PB_OPT_BOOL, offsetof(joint_params, prune), "1", PB_OPT_NORANGE,
      "speed only, the same results: the re-split estimates a split from the walks of "
      "one it scored (the steps a move cannot change are taken from them) and scores it "
      "in full only when the estimate can beat the best split so far; 0 scores every split"},

@@ -57,7 +57,7 @@ typedef struct joint_params {
                            have (the latest-started kept), 32 */
     double min_confidence; /* [min_confidence] leave calls linked below this
                               confidence unattached (abstain), 0 */
-    int prune;          /* [prune] the re-split scores a split in full only when its
+    int prune;          /* [resplit_prune] the re-split scores a split in full only when its
                            estimate can beat the best (same results, faster), 1 */
 } joint_params;
 

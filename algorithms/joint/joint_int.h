@@ -27,10 +27,12 @@
 #define JOINT_RESUME_MIN 16    /* a re-split's walks resume from recorded ones when the
                                   two requests have at least this many calls together
                                   (smaller: walked afresh, cheaper) */
-#define JOINT_PRUNE_MIN 256    /* prune: only re-splits whose 2^(shared calls) x (calls
-                                  of the two requests) reaches this (below, every split
-                                  walked afresh is cheaper than recording and estimating:
-                                  hotel and multi-tier instructions, docs/joint.md) */
+#define JOINT_PRUNE_N 10       /* prune: only re-splits of two requests with at least
+                                  this many calls together ... */
+#define JOINT_PRUNE_MIN 64     /* ... and 2^(shared calls) x (their calls) at least this
+                                  (below, walking every split afresh is as cheap as
+                                  recording and estimating: instructions on hotel,
+                                  multi-tier and OnlineBoutique, docs/joint.md) */
 #define JOINT_PRUNE_TOL 1e-7  /* prune: a split's estimate may differ from its exact
                                   value by this times the magnitudes (joint_search.c) */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */

@@ -69,10 +69,11 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
     if (!s->wr && !(s->wr = calloc(4, sizeof *s->wr)))
         return -INFINITY;
     s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
-    const int prune = s->p.prune && ((size_t)(ka->n + kb->n) << *m) >= JOINT_PRUNE_MIN;
+    const int prune = s->p.prune && ka->n + kb->n >= JOINT_PRUNE_N &&
+                      ((size_t)(ka->n + kb->n) << *m) >= JOINT_PRUNE_MIN;
     const int resume = ka->n + kb->n >= JOINT_RESUME_MIN || prune;
     double val[1u << JOINT_RESPLIT_MAX], bsf = -INFINITY;
-    /* with `prune`: the current split first (each shared call where it
+    /* with `resplit_prune`: the current split first (each shared call where it
      * is), then a split whose estimate is below the best so far is left
      * out (-INFINITY: it cannot be the first best in mask order) */
     uint32_t cur = 0;

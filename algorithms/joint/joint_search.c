@@ -536,7 +536,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     uint32_t bm = cur;
     /* no reference yet: the model or the times may have changed since */
     s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
-    const int prune = s->p.prune && ((size_t)(k1->n + k2->n) << m) >= JOINT_PRUNE_MIN;
+    const int prune = s->p.prune && k1->n + k2->n >= JOINT_PRUNE_N &&
+                      ((size_t)(k1->n + k2->n) << m) >= JOINT_PRUNE_MIN;
     s->wresume = k1->n + k2->n >= JOINT_RESUME_MIN || prune;
     s->rsm->ok = 0; /* small requests: merged for each split, as cheap */
     if (s->wresume && (*rcp = rsmerge_prep(s, s->rsm, f1, n1, f2, n2, set, m)) != PB_OK)
@@ -544,7 +545,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     if (!local) {
         /* every split scored first, in the order of joint_gray_mask (each
          * walk resumed from the split before); then chosen in mask order
-         * as always.  With `prune`, the current split first, and a split
+         * as always.  With `resplit_prune`, the current split first, and a split
          * whose estimate is below the best value so far (the current
          * split's bonus included) is left out (-INFINITY): it cannot be
          * chosen, being below a value that is */
