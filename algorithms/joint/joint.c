@@ -118,6 +118,11 @@ const pb_option joint_options[] = {
      "candidate parents one call may have: the requests in flight at its "
      "caller that enclose it, the latest-started kept (a cap on memory and "
      "time when thousands are in flight at once; a warning says when it cut)"},
+    {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
+     "a call that no request of its service encloses (its return came after the "
+     "response, or it was sent after it) may belong to a request it was sent in, or "
+     "sent at most a learned gap after, at services whose such calls fall near their "
+     "requests far more often than chance (one-sided binomial test, 1 % level)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -564,6 +569,10 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     if (rc == PB_OK)
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
+        rc = joint_late_test(s);
+    if (rc == PB_OK && s->late_gap)
+        rc = joint_find_candidates(s);
+    if (rc == PB_OK)
         rc = init_state(s);
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_service_test(s);
@@ -828,6 +837,8 @@ void joint_close(joint *s)
     free(s->fifo_link);
     free(s->fifo_stat);
     free(s->fifo_svc);
+    free(s->late_gap);
+    free(s->late_stat);
     free(s->ord_inv);
     free(s->ord_keep);
     free(s->ord_n);

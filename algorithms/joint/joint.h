@@ -57,6 +57,9 @@ typedef struct joint_params {
                            have (the latest-started kept), 32 */
     double min_confidence; /* [min_confidence] leave calls linked below this
                               confidence unattached (abstain), 0 */
+    int late_calls;     /* [late_calls] a call without any enclosing request may
+                           belong to one it was sent in (or just after) at services
+                           that pass the test of joint_late.c, 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -40,6 +40,9 @@
                                     them out of their order of calling at most this often */
 #define JOINT_FIFO_AUC 0.15   /* fifo test: P(a busy start's is the shorter) within
                                  this of one half */
+#define JOINT_LATE_NGAPS 8     /* late calls: gaps after a response tried (joint_late.c) */
+#define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
+#define JOINT_LATE_NSTAT 5     /* late calls: statistics per service */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -80,6 +83,14 @@ struct joint {
     char cg_first[64];
     long cg_first_line;
     size_t capped_max;   /* the most candidates one of them had */
+    /* calls that outlive their request (joint_late.c): per service, the
+     * gap after a response within which a call without any enclosing
+     * request may still belong to it (-1: the service did not pass the
+     * test), or NULL (no service passed); per service the test's orphans,
+     * orphans near a request, coverage, gap (ns) and p-value */
+    pb_ns *late_gap;
+    double *late_stat;
+    size_t late_cands;   /* calls the widened test gave more candidates */
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
     kvec *kids;             /* calls ascribed to each request, by call time */
 
@@ -438,6 +449,13 @@ void joint_corr_finish(joint *s);
  * first out, from the times of its pairs made without call ids (the
  * busy-start test; fills s->fifo_link, s->fifo_stat).  PB_OK or PB_ENOMEM */
 int joint_fifo_test(joint *s);
+
+/* joint_late.c.  Per service, from the calls without a candidate under
+ * the strict test (s->cand_off of the first joint_find_candidates),
+ * whether they were sent inside (or just after) the service's requests
+ * far more often than chance: fills s->late_gap and s->late_stat.
+ * PB_OK or PB_ENOMEM */
+int joint_late_test(joint *s);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */

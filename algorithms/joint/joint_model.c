@@ -124,6 +124,14 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 }
             }
         }
+        if (i == n && t < mx) {
+            /* a call sent after the response (joint_late.c): the
+             * response's trigger is the latest return received by then */
+            uint32_t j = rp;
+            while (j > 0 && s->pr[r[j - 1]].rr > t)
+                j--;
+            tg = j ? r[j - 1] : NONE;
+        }
         pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
             tt = arr, tg = NONE;
