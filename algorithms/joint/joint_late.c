@@ -67,6 +67,85 @@ static double binom_upper(double k, double c, double n)
     return gsl_cdf_binomial_Q((unsigned)(k - 1), c, (unsigned)n);
 }
 
+/* Each pair's latest possible end for the test: its response where it
+ * was paired by call id; where it was paired by time (its return may
+ * move: joint_ret_movable), the end of its busy period on its link (the
+ * first return after which every call that arrived on the link has been
+ * answered), the latest return the re-pairing could give it.  A call
+ * that lies outside every request only because the pairing by time
+ * ended a request too early is no evidence of calls outliving their
+ * request.  PB_OK or PB_ENOMEM */
+typedef struct lev {
+    pb_ns t;
+    int d;          /* +1 arrival, -1 return */
+    uint32_t q;
+} lev;
+
+static int cmp_lev(const void *x, const void *y)
+{
+    const lev *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    if (a->d != b->d)
+        return a->d > b->d ? -1 : 1; /* arrivals first: the period goes on */
+    return a->q < b->q ? -1 : a->q > b->q;
+}
+
+static int latest_ends(const joint *s, pb_ns *oend)
+{
+    uint32_t n = s->npairs, nl = s->nlinks;
+    for (uint32_t q = 0; q < n; q++)
+        oend[q] = req_end(s, q);
+    uint32_t *off = calloc((size_t)nl + 2, sizeof *off);
+    lev *ev = malloc(2 * ((size_t)n + 1) * sizeof *ev);
+    uint32_t *by = malloc(((size_t)n + 1) * sizeof *by), *per = malloc(((size_t)n + 1) * sizeof *per);
+    int rc = off && ev && by && per ? PB_OK : PB_ENOMEM;
+    if (rc == PB_OK) {
+        for (uint32_t q = 0; q < n; q++)
+            off[s->pr[q].link + 2]++;
+        for (uint32_t l = 0; l < nl; l++)
+            off[l + 2] += off[l + 1];
+        for (uint32_t q = 0; q < n; q++)
+            by[off[s->pr[q].link + 1]++] = q;
+        for (uint32_t l = 0; l < nl; l++) {
+            size_t ne = 0;
+            int any = 0;
+            for (uint32_t i = off[l]; i < off[l + 1]; i++) {
+                uint32_t q = by[i];
+                const jpair *x = &s->pr[q];
+                if (x->call == NONE || x->ret == NONE)
+                    continue;
+                any |= s->free_ret[q];
+                ev[ne++] = (lev){x->cr, 1, q};
+                ev[ne++] = (lev){x->rs, -1, q};
+            }
+            if (!any)
+                continue;
+            qsort(ev, ne, sizeof *ev, cmp_lev);
+            long open = 0;
+            uint32_t np = 0;
+            for (size_t i = 0; i < ne; i++) {
+                if (ev[i].d > 0) {
+                    open++;
+                    per[np++] = ev[i].q;
+                    continue;
+                }
+                if (--open > 0)
+                    continue;
+                for (uint32_t j = 0; j < np; j++)
+                    if (s->free_ret[per[j]] && ev[i].t > oend[per[j]])
+                        oend[per[j]] = ev[i].t;
+                np = 0;
+            }
+        }
+    }
+    free(off);
+    free(ev);
+    free(by);
+    free(per);
+    return rc;
+}
+
 int joint_late_test(joint *s)
 {
     uint32_t nn = s->nnodes, n = s->npairs;
@@ -81,7 +160,10 @@ int joint_late_test(joint *s)
     uint32_t *nin = calloc((size_t)nn + 1, sizeof *nin), *norph = calloc((size_t)nn + 1, sizeof *norph);
     ivl *iv = malloc(((size_t)n + 1) * sizeof *iv);
     pb_ns *ot = malloc(((size_t)n + 1) * sizeof *ot);
-    int rc = s->late_gap && s->late_stat && nin && norph && iv && ot ? PB_OK : PB_ENOMEM;
+    pb_ns *oend = malloc(((size_t)n + 1) * sizeof *oend);
+    int rc = s->late_gap && s->late_stat && nin && norph && iv && ot && oend ? PB_OK : PB_ENOMEM;
+    if (rc == PB_OK)
+        rc = latest_ends(s, oend);
     if (rc != PB_OK)
         goto done;
     for (uint32_t a = 0; a < nn; a++)
@@ -118,6 +200,45 @@ int joint_late_test(joint *s)
             }
         }
         qsort(iv, ni, sizeof *iv, cmp_ivl);
+        /* an orphan counts only when no request of the service that began
+         * before it was sent can end after its return, even with its
+         * latest possible end (latest_ends): the requests by start, the
+         * latest end among the first i of them */
+        {
+            uint32_t m = 0;
+            for (uint32_t q = 0; q < n; q++)
+                if (s->pr[q].callee == a)
+                    iv[m++] = (ivl){req_start(s, q), oend[q]};
+            qsort(iv, m, sizeof *iv, cmp_ivl);
+            for (uint32_t i = 1; i < m; i++)
+                if (iv[i].b < iv[i - 1].b)
+                    iv[i].b = iv[i - 1].b;
+            uint32_t kept = 0;
+            for (uint32_t q = 0, j = 0; q < n && j < no; q++) {
+                const jpair *x = &s->pr[q];
+                if (x->caller != a || x->call == NONE || s->cand_off[q + 1] != s->cand_off[q])
+                    continue;
+                j++;
+                /* the last request that began by x->cs */
+                uint32_t lo = 0, hi = m;
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (iv[mid].a <= x->cs)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                if (lo == 0 || iv[lo - 1].b < x->rr)
+                    ot[kept++] = x->cs;
+            }
+            no = kept;
+            /* back to the requests' own intervals for the coverage */
+            ni = 0;
+            for (uint32_t q = 0; q < n; q++)
+                if (s->pr[q].callee == a)
+                    iv[ni++] = (ivl){req_start(s, q), req_end(s, q)};
+            qsort(iv, ni, sizeof *iv, cmp_ivl);
+        }
         qsort(ot, no, sizeof *ot, cmp_ns);
         double span = (double)(t1 - t0);
         double best = 2, bk = 0, bc = 0;
@@ -168,6 +289,7 @@ int joint_late_test(joint *s)
         s->late_gap = NULL;
     }
 done:
+    free(oend);
     free(nin);
     free(norph);
     free(iv);
