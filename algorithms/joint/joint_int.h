@@ -40,7 +40,8 @@
                                     them out of their order of calling at most this often */
 #define JOINT_FIFO_AUC 0.15   /* fifo test: P(a busy start's is the shorter) within
                                  this of one half */
-#define JOINT_LATE_NGAPS 8     /* late calls: gaps after a response tried (joint_late.c) */
+#define JOINT_LATE_NGAPS 7     /* late calls: gaps after a response tried (joint_late.c) */
+#define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
 #define JOINT_LATE_NSTAT 5     /* late calls: statistics per service */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests

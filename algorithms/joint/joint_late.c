@@ -12,17 +12,27 @@
  * and its request loses it.
  *
  * Which services do that is learned per service from the calls without a
- * candidate (orphans): under the null hypothesis that they start requests
- * of their own, their send times are unrelated to the service's requests,
- * so the share of them sent while some request of the service was open
- * (or at most g after its response) is the share c(g) of the service's
- * time line covered by [arrival, response + g].  A one-sided binomial
- * test (k of n orphans inside, against c(g)) over the gaps
- * g in {0, 1 us, 10 us, ..., 1 s} (the least p-value, Bonferroni over the
- * 8 gaps at the 1 % level) decides; a service that passes gives each of
- * its orphans the requests it was sent in, or sent at most g after, as
- * candidates (the model chooses among them as among any).  A call that
- * has a candidate under the strict test keeps exactly its candidates.
+ * candidate (orphans).  Under the null hypothesis that they start
+ * requests of their own, an orphan of duration D is sent at a time
+ * unrelated to the service's requests, and its return comes at most g
+ * after the end of a request that began before it was sent (its
+ * "stretch" sigma <= g) only when it was sent in [start, end + g - D] of
+ * some request: a share pi(g, D) of the service's time line.  The number
+ * of orphans with sigma <= g is then Poisson-binomial with the orphans'
+ * pi; the test is its upper tail, at the gaps g in {1 us, 10 us, ...,
+ * 1 s} (the least p-value, Bonferroni over the 7 gaps at the 1 % level).
+ * A call that returns microseconds after a response while lasting most
+ * of the request is far stronger evidence than one merely sent while a
+ * request was open (what a call of its own does as often as the service
+ * is busy).  An orphan counts only when no request could end after its
+ * return even with its latest possible end (a request paired by time:
+ * the end of its busy period on its link), so that a pairing by time
+ * that ended a request too early is no evidence.
+ *
+ * A service that passes gives each of its calls every request it was
+ * sent in, or sent at most g after (the strict candidates are among
+ * them); the model chooses among them as among any.  The metadata says,
+ * per service with orphans, what was tested and chosen.
  */
 #include "joint_int.h"
 
@@ -33,9 +43,9 @@
 
 #define NONE JOINT_NONE
 
-/* the gaps tried after a response: 0, then 1 us .. 1 s by decades */
-static const pb_ns late_gaps[JOINT_LATE_NGAPS] = {0,       1000,     10000,     100000,
-                                                  1000000, 10000000, 100000000, 1000000000};
+/* the gaps tried after a response: 1 us .. 1 s by decades */
+static const pb_ns late_gaps[JOINT_LATE_NGAPS] = {1000,     10000,     100000,   1000000,
+                                                  10000000, 100000000, 1000000000};
 
 typedef struct ivl {
     pb_ns a, b;
@@ -47,24 +57,6 @@ static int cmp_ivl(const void *x, const void *y)
     if (p->a != q->a)
         return p->a < q->a ? -1 : 1;
     return p->b < q->b ? -1 : p->b > q->b;
-}
-
-static int cmp_ns(const void *x, const void *y)
-{
-    pb_ns a = *(const pb_ns *)x, b = *(const pb_ns *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* P(X >= k) for X ~ Bin(n, c) */
-static double binom_upper(double k, double c, double n)
-{
-    if (k <= 0)
-        return 1.0;
-    if (c >= 1)
-        return 1.0;
-    if (c <= 0)
-        return 0.0;
-    return gsl_cdf_binomial_Q((unsigned)(k - 1), c, (unsigned)n);
 }
 
 /* Each pair's latest possible end for the test: its response where it
@@ -146,6 +138,27 @@ static int latest_ends(const joint *s, pb_ns *oend)
     return rc;
 }
 
+/* P(X >= k) for X the number of successes of independent trials with
+ * probabilities pr[0..n) (the Poisson-binomial distribution, by its
+ * recursion over the trials; w: n + 1 doubles of scratch) */
+static double pbinom_upper(const double *pr, uint32_t n, uint32_t k, double *w)
+{
+    if (k == 0)
+        return 1.0;
+    memset(w, 0, ((size_t)n + 1) * sizeof *w);
+    w[0] = 1.0;
+    for (uint32_t i = 0; i < n; i++) {
+        double p = pr[i] < 0 ? 0 : pr[i] > 1 ? 1 : pr[i];
+        for (uint32_t j = i + 1; j > 0; j--)
+            w[j] = w[j] * (1 - p) + w[j - 1] * p;
+        w[0] *= 1 - p;
+    }
+    double t = 0;
+    for (uint32_t j = k; j <= n; j++)
+        t += w[j];
+    return t > 1 ? 1 : t;
+}
+
 int joint_late_test(joint *s)
 {
     uint32_t nn = s->nnodes, n = s->npairs;
@@ -158,10 +171,15 @@ int joint_late_test(joint *s)
     s->late_gap = malloc(((size_t)nn + 1) * sizeof *s->late_gap);
     s->late_stat = calloc(JOINT_LATE_NSTAT * ((size_t)nn + 1), sizeof *s->late_stat);
     uint32_t *nin = calloc((size_t)nn + 1, sizeof *nin), *norph = calloc((size_t)nn + 1, sizeof *norph);
-    ivl *iv = malloc(((size_t)n + 1) * sizeof *iv);
-    pb_ns *ot = malloc(((size_t)n + 1) * sizeof *ot);
-    pb_ns *oend = malloc(((size_t)n + 1) * sizeof *oend);
-    int rc = s->late_gap && s->late_stat && nin && norph && iv && ot && oend ? PB_OK : PB_ENOMEM;
+    ivl *iv = malloc(((size_t)n + 1) * sizeof *iv), *lt = malloc(((size_t)n + 1) * sizeof *lt);
+    pb_ns *ocs = malloc(((size_t)n + 1) * sizeof *ocs), *osig = malloc(((size_t)n + 1) * sizeof *osig);
+    pb_ns *odur = malloc(((size_t)n + 1) * sizeof *odur), *oend = malloc(((size_t)n + 1) * sizeof *oend);
+    pb_ns *pmx = malloc(((size_t)n + 1) * sizeof *pmx);
+    double *pr = malloc(((size_t)n + 1) * sizeof *pr), *w = malloc(((size_t)n + 2) * sizeof *w);
+    int rc = s->late_gap && s->late_stat && nin && norph && iv && lt && ocs && osig && odur &&
+                     oend && pmx && pr && w
+                 ? PB_OK
+                 : PB_ENOMEM;
     if (rc == PB_OK)
         rc = latest_ends(s, oend);
     if (rc != PB_OK)
@@ -177,103 +195,117 @@ int joint_late_test(joint *s)
     for (uint32_t a = 0; a < nn; a++) {
         if (!nin[a] || !norph[a])
             continue;
-        /* the service's requests and its orphans' send times; its time
-         * line: from the first to the last of them and of its calls */
-        uint32_t ni = 0, no = 0;
+        /* the service's requests by start (own ends, and the latest ends
+         * of latest_ends) and its time line: from the first to the last
+         * of them and of its calls */
+        uint32_t ni = 0;
         pb_ns t0 = INT64_MAX, t1 = INT64_MIN;
         for (uint32_t q = 0; q < n; q++) {
             const jpair *x = &s->pr[q];
             if (x->callee == a) {
-                iv[ni++] = (ivl){req_start(s, q), req_end(s, q)};
-                if (iv[ni - 1].a < t0)
-                    t0 = iv[ni - 1].a;
-                if (iv[ni - 1].b > t1)
-                    t1 = iv[ni - 1].b;
+                iv[ni] = (ivl){req_start(s, q), req_end(s, q)};
+                lt[ni++] = (ivl){req_start(s, q), oend[q]};
+                t0 = iv[ni - 1].a < t0 ? iv[ni - 1].a : t0;
+                t1 = iv[ni - 1].b > t1 ? iv[ni - 1].b : t1;
             }
             if (x->caller == a && x->call != NONE) {
-                if (x->cs < t0)
-                    t0 = x->cs;
-                if (x->cs > t1)
-                    t1 = x->cs;
-                if (s->cand_off[q + 1] == s->cand_off[q])
-                    ot[no++] = x->cs;
+                t0 = x->cs < t0 ? x->cs : t0;
+                t1 = x->cs > t1 ? x->cs : t1;
             }
         }
         qsort(iv, ni, sizeof *iv, cmp_ivl);
-        /* an orphan counts only when no request of the service that began
-         * before it was sent can end after its return, even with its
-         * latest possible end (latest_ends): the requests by start, the
-         * latest end among the first i of them */
-        {
-            uint32_t m = 0;
-            for (uint32_t q = 0; q < n; q++)
-                if (s->pr[q].callee == a)
-                    iv[m++] = (ivl){req_start(s, q), oend[q]};
-            qsort(iv, m, sizeof *iv, cmp_ivl);
-            for (uint32_t i = 1; i < m; i++)
-                if (iv[i].b < iv[i - 1].b)
-                    iv[i].b = iv[i - 1].b;
-            uint32_t kept = 0;
-            for (uint32_t q = 0, j = 0; q < n && j < no; q++) {
-                const jpair *x = &s->pr[q];
-                if (x->caller != a || x->call == NONE || s->cand_off[q + 1] != s->cand_off[q])
-                    continue;
-                j++;
-                /* the last request that began by x->cs */
-                uint32_t lo = 0, hi = m;
-                while (lo < hi) {
-                    uint32_t mid = lo + (hi - lo) / 2;
-                    if (iv[mid].a <= x->cs)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                if (lo == 0 || iv[lo - 1].b < x->rr)
-                    ot[kept++] = x->cs;
-            }
-            no = kept;
-            /* back to the requests' own intervals for the coverage */
-            ni = 0;
-            for (uint32_t q = 0; q < n; q++)
-                if (s->pr[q].callee == a)
-                    iv[ni++] = (ivl){req_start(s, q), req_end(s, q)};
-            qsort(iv, ni, sizeof *iv, cmp_ivl);
+        qsort(lt, ni, sizeof *lt, cmp_ivl);
+        /* prefix maxima of the ends: the latest end among the requests
+         * that began by a time */
+        for (uint32_t i = 1; i < ni; i++) {
+            if (lt[i].b < lt[i - 1].b)
+                lt[i].b = lt[i - 1].b;
         }
-        qsort(ot, no, sizeof *ot, cmp_ns);
+        for (uint32_t i = 0; i < ni; i++) /* and of the own ends */
+            pmx[i] = i && pmx[i - 1] > iv[i].b ? pmx[i - 1] : iv[i].b;
+        /* the orphans that count, each with how far its return came after
+         * the latest end of a request that began before it was sent
+         * (sigma) and its duration */
+        uint32_t no = 0;
+        for (uint32_t q = 0; q < n; q++) {
+            const jpair *x = &s->pr[q];
+            if (x->caller != a || x->call == NONE || s->cand_off[q + 1] != s->cand_off[q])
+                continue;
+            uint32_t lo = 0, hi = ni;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (iv[mid].a <= x->cs)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo > 0 && lt[lo - 1].b >= x->rr)
+                continue; /* a request paired by time could still end after it */
+            ocs[no] = x->cs;
+            osig[no] = lo > 0 ? x->rr - pmx[lo - 1] : INT64_MAX;
+            odur[no++] = x->rr > x->cs ? x->rr - x->cs : 0;
+        }
+        /* at most JOINT_LATE_WORK orphan x request steps per gap: every
+         * m-th orphan when there are more */
+        uint32_t step = 1;
+        while ((double)no / step * (double)ni > JOINT_LATE_WORK)
+            step++;
+        uint32_t nu = 0;
+        for (uint32_t j = 0; j < no; j += step) {
+            ocs[nu] = ocs[j];
+            osig[nu] = osig[j];
+            odur[nu++] = odur[j];
+        }
         double span = (double)(t1 - t0);
         double best = 2, bk = 0, bc = 0;
         pb_ns bg = 0;
-        for (int gi = 0; gi < JOINT_LATE_NGAPS && span > 0; gi++) {
+        for (int gi = 0; gi < JOINT_LATE_NGAPS && span > 0 && nu > 0; gi++) {
             pb_ns g = late_gaps[gi];
-            /* the union of [arrival, response + g], clipped to the time
-             * line, and the orphans inside it (both walked in order) */
-            double cov = 0;
-            uint32_t k = 0, oi = 0;
-            for (uint32_t i = 0; i < ni;) {
-                pb_ns lo = iv[i].a, hi = iv[i].b + g;
-                for (i++; i < ni && iv[i].a <= hi; i++)
-                    if (iv[i].b + g > hi)
-                        hi = iv[i].b + g;
-                while (oi < no && ot[oi] < lo)
-                    oi++;
-                while (oi < no && ot[oi] <= hi) {
-                    oi++;
-                    k++;
+            /* near: the return came at most g after the end of a request
+             * that began before the call was sent; by chance (a call of
+             * its own, sent at a uniform time with its duration D): the
+             * share of the time line in the union of [start, end + g - D] */
+            uint32_t k = 0;
+            double mean = 0;
+            for (uint32_t j = 0; j < nu; j++) {
+                k += osig[j] <= g;
+                double cov = 0;
+                pb_ns clo = 0, chi = 0;
+                int open = 0;
+                for (uint32_t i = 0; i < ni; i++) {
+                    pb_ns lo = iv[i].a, hi = iv[i].b + g - odur[j];
+                    if (hi < lo)
+                        continue;
+                    if (open && lo <= chi) {
+                        if (hi > chi)
+                            chi = hi;
+                        continue;
+                    }
+                    if (open) {
+                        pb_ns cl = clo < t0 ? t0 : clo, ch = chi > t1 ? t1 : chi;
+                        cov += ch > cl ? (double)(ch - cl) : 0;
+                    }
+                    clo = lo;
+                    chi = hi;
+                    open = 1;
                 }
-                pb_ns cl = lo < t0 ? t0 : lo, ch = hi > t1 ? t1 : hi;
-                if (ch > cl)
-                    cov += (double)(ch - cl);
+                if (open) {
+                    pb_ns cl = clo < t0 ? t0 : clo, ch = chi > t1 ? t1 : chi;
+                    cov += ch > cl ? (double)(ch - cl) : 0;
+                }
+                pr[j] = cov / span;
+                mean += pr[j];
             }
-            double c = cov / span, pv = binom_upper(k, c, no);
+            double pv = pbinom_upper(pr, nu, k, w);
             if (pv < best) {
                 best = pv;
                 bg = g;
                 bk = k;
-                bc = c;
+                bc = mean / nu;
             }
         }
         double *st = s->late_stat + JOINT_LATE_NSTAT * (size_t)a;
-        st[0] = no;
+        st[0] = nu;
         st[1] = bk;
         st[2] = bc;
         st[3] = (double)bg;
@@ -289,10 +321,16 @@ int joint_late_test(joint *s)
         s->late_gap = NULL;
     }
 done:
-    free(oend);
     free(nin);
     free(norph);
     free(iv);
-    free(ot);
+    free(lt);
+    free(ocs);
+    free(osig);
+    free(odur);
+    free(oend);
+    free(pmx);
+    free(pr);
+    free(w);
     return rc;
 }
