@@ -36,7 +36,6 @@
  */
 #include "joint_int.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
