@@ -457,6 +457,14 @@ int joint_fifo_test(joint *s);
  * far more often than chance: fills s->late_gap and s->late_stat.
  * PB_OK or PB_ENOMEM */
 int joint_late_test(joint *s);
+/* The trigger of the response (sent at t) of a request of service b
+ * whose returns, sorted by time received, are r[0..nr): the latest
+ * return received by t; at a service that passed the test (gap g), the
+ * latest return received by t + g of a call sent by t (the response was
+ * stamped before the return it waited for), when that is later.  A call
+ * sent after the response never triggers it.  JOINT_NONE: the arrival. */
+uint32_t joint_late_resp_trigger(const joint *s, uint32_t b, const uint32_t *r, uint32_t nr,
+                                 pb_ns t);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */

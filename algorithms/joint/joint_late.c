@@ -333,3 +333,19 @@ done:
     free(w);
     return rc;
 }
+
+uint32_t joint_late_resp_trigger(const joint *s, uint32_t b, const uint32_t *r, uint32_t nr,
+                                 pb_ns t)
+{
+    pb_ns g = s->late_gap && s->late_gap[b] > 0 ? s->late_gap[b] : 0;
+    uint32_t j = nr;
+    while (j > 0 && s->pr[r[j - 1]].rr > t + g)
+        j--;
+    /* r is sorted by time received: the latest one that qualifies */
+    for (; j > 0; j--) {
+        const jpair *x = &s->pr[r[j - 1]];
+        if (x->rr <= t || x->cs <= t)
+            return r[j - 1];
+    }
+    return NONE;
+}

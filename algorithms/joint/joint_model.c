@@ -124,14 +124,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 }
             }
         }
-        if (i == n && t < mx) {
-            /* a call sent after the response (joint_late.c): the
-             * response's trigger is the latest return received by then */
-            uint32_t j = rp;
-            while (j > 0 && s->pr[r[j - 1]].rr > t)
-                j--;
-            tg = j ? r[j - 1] : NONE;
-        }
+        if (i == n && (t < mx || (s->late_gap && s->late_gap[b] >= 0)))
+            tg = joint_late_resp_trigger(s, b, r, nr, t); /* joint_late.c */
         pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
             tt = arr, tg = NONE;
@@ -139,6 +133,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         uint32_t outl = outl0;
         /* no arrival and no trigger: tt is INT64_MIN and d unused */
         pb_ns d = noarr && tg == NONE ? 0 : t - tt;
+        if (d < 0)
+            d = 0; /* a response stamped before its trigger (joint_late.c) */
         uint32_t di;
         size_t cell = SIZE_MAX;
         if (s->dk_off) {
