@@ -57,6 +57,13 @@ typedef struct joint_params {
                            have (the latest-started kept), 32 */
     double min_confidence; /* [min_confidence] leave calls linked below this
                               confidence unattached (abstain), 0 */
+    int conf_heldout;   /* [conf_heldout] confidence: each call's share also under the
+                           model refitted without its half of the requests, the
+                           smaller kept (joint_calib.c), 0 */
+    int conf_selfcal;   /* [conf_selfcal] confidence: self-calibration on a trace made
+                           again from the solution with a known truth
+                           (joint_selfcal.c), 1 */
+    int conf_seed;      /* [conf_seed] seed of the self-calibration's draws, 1 */
 } joint_params;
 
 /* The option table over joint_params. */

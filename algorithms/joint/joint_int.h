@@ -174,6 +174,13 @@ struct joint {
     double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho) */
     size_t nclean;
 
+    /* confidence (joint_calib.c, joint_selfcal.c): per link 4 statistics
+     * each of the held-out shares and of the self-calibration, for the
+     * metadata; NULL until joint_confidence */
+    double *conf_stat, *scal_stat;
+    double scal_sim;        /* simulated rows the self-calibration fitted */
+    int scal_done;
+
     /* counters */
     size_t halves_call, halves_ret;
     joint_align_stats align; /* pairing without call ids (joint_align.c) */
@@ -445,6 +452,24 @@ static inline int joint_ret_movable(const joint *s, uint32_t p)
 {
     return s->free_ret[p] && !(s->fifo_link && s->fifo_link[s->pr[p].link]);
 }
+
+/* joint_conf.c.  share[0..npairs): each call's share of its candidates
+ * under the current model (moves, exchanges, chains; orphans by the rule
+ * of succession; without call ids times the pair share); 1 for a root.
+ * PB_OK or PB_ENOMEM */
+int joint_call_shares(joint *s, double *share);
+/* the trigger of every call with a parent as the model scores it (trig;
+ * JOINT_NONE: its request's arrival) and a near-tied runner-up (trig2, or
+ * JOINT_NONE); tmp: room for the largest request's calls */
+void joint_conf_triggers(joint *s, uint32_t *trig, uint32_t *trig2, uint32_t *tmp);
+/* joint_calib.c.  The confidence's metadata (allowances learned per link
+ * and service).  PB_OK or an error of pb_result_meta */
+int joint_calib_meta(const joint *s, pb_result *res);
+/* joint_selfcal.c.  Lower each share[p] below 1 to the fraction right that
+ * shares like it had on a trace made again from the solution (the same
+ * inference run on it, its shares computed by `shares`).  PB_OK or
+ * PB_ENOMEM */
+int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *));
 
 /* joint_repair.c.  share[0..npairs): for each pair made without a call
  * id, 1 / (1 + sum over the exchanges of its return with an overlapping

@@ -38,6 +38,7 @@ static double *confidences(pb_trace *t, joint **s)
     pb_trace_sort(t);
     pb_trace_view v = pb_trace_view_of(t);
     joint_params p = defaults();
+    p.conf_selfcal = 0; /* the shares of the neighbourhood, worked by hand */
     pb_error err;
     if (joint_init(s, &v, &p, &err) != PB_OK) {
         printf("FAIL joint_init: %s\n", err.msg);

@@ -1,0 +1,503 @@
+/*
+ * joint_selfcal.c - joint: self-calibration of the confidence
+ * (docs/joint.md, "Allowances for model error").
+ *
+ * A call's share (joint_conf.c) is a posterior over a neighbourhood of the
+ * solution under the fitted model.  It misses what lies outside the
+ * neighbourhood (three requests whose calls crossed, a search that stopped
+ * short) and cannot see how the search and the pairing behave on this
+ * trace's structure and load.  So the trace is made again with a known
+ * truth, and the same inference is run on it:
+ *
+ *   - every request of the solution keeps its calls (the same tree), its
+ *     root keeps its real arrival, every pair keeps its real network
+ *     delays (call sent -> received, return sent -> received) and its
+ *     lost halves; every output's delay from its trigger (the model's:
+ *     the arrival or the latest return of the request, learned parallel
+ *     siblings skipped) is drawn, with replacement, from the delays the
+ *     solution has under the same key (incoming endpoint, trigger,
+ *     output); a response is sent no earlier than its request's last
+ *     return; stamps are cut to the trace's tick.  Draws come from a
+ *     seeded GSL generator (conf_seed): same trace, same numbers.
+ *   - joint is run on that trace with the same options (call ids where
+ *     the real pairs had them) and its shares computed as here; each
+ *     simulated call is right when its inferred parent is its parent in
+ *     the simulation (and, without call ids, its return its own).
+ *   - per link of the call, the rows stated below 1 are fitted by
+ *     pool-adjacent-violators (a monotone map from stated share to the
+ *     fraction right), each block's value taken as (right + 1) / (rows +
+ *     2) and made monotone downwards; a link with fewer than
+ *     JOINT_SELFCAL_MIN such rows uses the map of all links together.
+ *   - a real call's share s below 1 becomes min(s, map(s)) (map(s): the
+ *     value of the last block whose least stated share is at most s).  A
+ *     share of exactly 1 (one candidate and a pair made by call id, or
+ *     nothing to exchange) is left: the simulation cannot be wrong there
+ *     by construction, so it says nothing about them.
+ *
+ * The cost is a second inference on a trace as large as the first.
+ */
+#include "joint_int.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+#define JOINT_SELFCAL_MIN 100  /* rows below 1 a link needs for a map of its own */
+#define JOINT_SELFCAL_DEPTH 4096 /* deeper calls keep their real times */
+
+typedef struct sim {
+    joint *s;
+    const uint32_t *trig, *rtrig;
+    hmap map;               /* key -> index into off */
+    uint32_t *off;
+    pb_ns *dl;
+    gsl_rng *r;
+    pb_ns *cs, *cr, *rs, *rr;
+    unsigned char *vis;     /* 1: being simulated, 2: done */
+} sim;
+
+/* the trigger of q's response as the model scores it: the latest return
+ * of its calls received by its response and not before its arrival, not of
+ * a learned parallel sibling; NONE: the arrival */
+static uint32_t resp_trigger(const joint *s, uint32_t q)
+{
+    const kvec *k = &s->kids[q];
+    pb_ns t = s->pr[q].rs, arr = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr, bt = 0;
+    uint32_t best = NONE;
+    for (uint32_t i = 0; i < k->n; i++) {
+        uint32_t x = k->a[i];
+        const jpair *p = &s->pr[x];
+        if (p->ret == NONE || p->rr > t || p->rr < arr ||
+            joint_par_skip(s, s->pr[q].link, p->link, s->nlinks))
+            continue;
+        if (best == NONE || p->rr > bt || (p->rr == bt && x > best)) {
+            best = x;
+            bt = p->rr;
+        }
+    }
+    return best;
+}
+
+static uint64_t skey(const joint *s, uint32_t ein, uint32_t tg, uint32_t outl)
+{
+    return dkey(ein, tg == NONE ? 0 : 1 + s->pr[tg].link, outl);
+}
+
+/* the solution's delays per key (x->map, x->off, x->dl).  PB_OK or
+ * PB_ENOMEM */
+static int collect_delays(sim *x)
+{
+    joint *s = x->s;
+    size_t n = 0, cap = 0;
+    uint32_t *ki = NULL;
+    pb_ns *dv = NULL;
+    int rc = PB_OK;
+    for (uint32_t q = 0; q < s->npairs && rc == PB_OK; q++) {
+        if (s->pr[q].call == NONE)
+            continue; /* its arrival is not known */
+        const kvec *k = &s->kids[q];
+        uint32_t ein = s->pr[q].link;
+        for (uint32_t i = 0; i <= k->n && rc == PB_OK; i++) {
+            uint32_t c = i < k->n ? k->a[i] : NONE, tg, outl;
+            pb_ns t;
+            if (c != NONE) {
+                if (s->pr[c].call == NONE)
+                    continue;
+                tg = x->trig[c];
+                outl = s->pr[c].link;
+                t = s->pr[c].cs;
+            } else {
+                if (s->pr[q].ret == NONE)
+                    continue;
+                tg = x->rtrig[q];
+                outl = s->nlinks;
+                t = s->pr[q].rs;
+            }
+            pb_ns d = t - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+            if (d < 0)
+                d = 0;
+            uint64_t key = skey(s, ein, tg, outl);
+            uint32_t id = joint_hmap_get(&x->map, key);
+            if (id == NONE) {
+                id = (uint32_t)x->map.n;
+                rc = joint_hmap_put(&x->map, key, id);
+            }
+            if (rc == PB_OK && n == cap) {
+                size_t nc = cap ? 2 * cap : 1024;
+                uint32_t *a = realloc(ki, nc * sizeof *a);
+                if (a)
+                    ki = a;
+                pb_ns *b = a ? realloc(dv, nc * sizeof *b) : NULL;
+                if (b)
+                    dv = b;
+                if (!a || !b)
+                    rc = PB_ENOMEM;
+                else
+                    cap = nc;
+            }
+            if (rc == PB_OK) {
+                ki[n] = id;
+                dv[n++] = d;
+            }
+        }
+    }
+    size_t nk = x->map.n;
+    x->off = rc == PB_OK ? calloc(nk + 2, sizeof *x->off) : NULL;
+    x->dl = rc == PB_OK ? malloc((n + 1) * sizeof *x->dl) : NULL;
+    if (rc == PB_OK && (!x->off || !x->dl))
+        rc = PB_ENOMEM;
+    if (rc == PB_OK) {
+        for (size_t i = 0; i < n; i++)
+            x->off[ki[i] + 2]++;
+        for (size_t j = 2; j < nk + 2; j++)
+            x->off[j] += x->off[j - 1];
+        /* a stable counting sort: each key's delays in walk order */
+        for (size_t i = 0; i < n; i++)
+            x->dl[x->off[ki[i] + 1]++] = dv[i];
+    }
+    free(ki);
+    free(dv);
+    return rc;
+}
+
+/* a delay for (ein, trigger, output) drawn from the solution's; `real`
+ * when the key has none */
+static pb_ns draw(sim *x, uint32_t ein, uint32_t tg, uint32_t outl, pb_ns real)
+{
+    uint32_t i = joint_hmap_get(&x->map, skey(x->s, ein, tg, outl));
+    if (i == NONE || x->off[i + 1] == x->off[i])
+        return real < 0 ? 0 : real;
+    unsigned long n = x->off[i + 1] - x->off[i];
+    return x->dl[x->off[i] + gsl_rng_uniform_int(x->r, n)];
+}
+
+/* request q arriving at arr on its service's clock: its calls, their
+ * requests, their returns and its response */
+static void sim_req(sim *x, uint32_t q, pb_ns arr, int depth)
+{
+    joint *s = x->s;
+    x->vis[q] = 1;
+    x->cr[q] = arr;
+    const kvec *k = &s->kids[q];
+    uint32_t ein = s->pr[q].link;
+    pb_ns last = arr;
+    for (uint32_t i = 0; i < k->n; i++) {
+        uint32_t c = k->a[i];
+        if (x->vis[c])
+            continue; /* a cycle: cut later by the output */
+        uint32_t tg = x->trig[c];
+        if (tg != NONE && x->vis[tg] != 2)
+            tg = NONE;
+        pb_ns base = tg == NONE ? arr : x->rr[tg];
+        pb_ns real = s->pr[c].cs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+        pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real);
+        x->cs[c] = t < arr ? arr : t;
+        pb_ns net = s->pr[c].cr - s->pr[c].cs;
+        if (depth < JOINT_SELFCAL_DEPTH) {
+            sim_req(x, c, x->cs[c] + net, depth + 1);
+        } else { /* too deep: keep its real span, shifted */
+            x->vis[c] = 2;
+            x->cr[c] = x->cs[c] + net;
+            x->rs[c] = x->cr[c] + (s->pr[c].rs - s->pr[c].cr);
+        }
+        x->rr[c] = x->rs[c] + (s->pr[c].rr - s->pr[c].rs);
+        if (x->rr[c] > last)
+            last = x->rr[c];
+    }
+    x->vis[q] = 2;
+    uint32_t tg = x->rtrig[q];
+    if (tg != NONE && x->vis[tg] != 2)
+        tg = NONE;
+    pb_ns base = tg == NONE ? arr : x->rr[tg];
+    pb_ns real = s->pr[q].rs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+    pb_ns t = base + draw(x, ein, tg, s->nlinks, real);
+    x->rs[q] = t < last ? last : t;
+}
+
+static pb_ns cut(pb_ns t, pb_ns tick)
+{
+    if (tick <= 1)
+        return t;
+    pb_ns r = t % tick;
+    return t - (r < 0 ? r + tick : r);
+}
+
+/* the simulated trace into *out (owned by the caller).  PB_OK or
+ * PB_ENOMEM */
+static int simulate(joint *s, uint32_t seed, pb_trace **out)
+{
+    *out = NULL;
+    uint32_t n = s->npairs, maxk = 1;
+    for (uint32_t q = 0; q < n; q++)
+        if (s->kids[q].n + 1 > maxk)
+            maxk = s->kids[q].n + 1;
+    sim x;
+    memset(&x, 0, sizeof x);
+    x.s = s;
+    uint32_t *trig = malloc(((size_t)n + 1) * sizeof *trig);
+    uint32_t *trig2 = malloc(((size_t)n + 1) * sizeof *trig2);
+    uint32_t *rtrig = malloc(((size_t)n + 1) * sizeof *rtrig);
+    uint32_t *tmp = malloc((size_t)maxk * sizeof *tmp);
+    pb_ns *tb = malloc(4 * ((size_t)n + 1) * sizeof *tb);
+    x.vis = calloc((size_t)n + 1, 1);
+    x.r = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = trig && trig2 && rtrig && tmp && tb && x.vis && x.r ? PB_OK : PB_ENOMEM;
+    pb_trace *t = NULL;
+    if (rc == PB_OK) {
+        gsl_rng_set(x.r, seed);
+        joint_conf_triggers(s, trig, trig2, tmp);
+        for (uint32_t q = 0; q < n; q++)
+            rtrig[q] = resp_trigger(s, q);
+        x.trig = trig;
+        x.rtrig = rtrig;
+        x.cs = tb;
+        x.cr = tb + n + 1;
+        x.rs = tb + 2 * ((size_t)n + 1);
+        x.rr = tb + 3 * ((size_t)n + 1);
+        for (uint32_t p = 0; p < n; p++) {
+            x.cs[p] = s->pr[p].cs;
+            x.cr[p] = s->pr[p].cr;
+            x.rs[p] = s->pr[p].rs;
+            x.rr[p] = s->pr[p].rr;
+        }
+        rc = collect_delays(&x);
+    }
+    for (uint32_t q = 0; rc == PB_OK && q < n; q++)
+        if (s->par[q] == NONE && !x.vis[q])
+            sim_req(&x, q, s->pr[q].cr, 0);
+    if (rc == PB_OK)
+        rc = pb_trace_new(&t);
+    const pb_msg *m = s->v.msgs;
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+        const jpair *a = &s->pr[p];
+        const char *src = pb_strtab_str(s->v.nodes, a->caller);
+        const char *dst = pb_strtab_str(s->v.nodes, a->callee);
+        if (a->call != NONE)
+            rc = pb_trace_add(t, 2 * (uint64_t)p + 1, cut(x.cs[p], s->tick),
+                              m[a->call].recv_ts == PB_TS_NONE ? PB_TS_NONE
+                                                               : cut(x.cr[p], s->tick),
+                              src, dst, PB_TYPE_CALL,
+                              m[a->call].callid == PB_ID_NONE ? PB_ID_NONE : (uint64_t)p + 1,
+                              PB_ID_NONE, PB_ID_NONE);
+        if (rc == PB_OK && a->ret != NONE)
+            rc = pb_trace_add(t, 2 * (uint64_t)p + 2, cut(x.rs[p], s->tick),
+                              m[a->ret].recv_ts == PB_TS_NONE ? PB_TS_NONE
+                                                              : cut(x.rr[p], s->tick),
+                              dst, src, PB_TYPE_RETURN,
+                              m[a->ret].callid == PB_ID_NONE ? PB_ID_NONE : (uint64_t)p + 1,
+                              PB_ID_NONE, PB_ID_NONE);
+    }
+    if (rc == PB_OK)
+        rc = pb_trace_sort(t);
+    if (rc == PB_OK) {
+        t->columns = s->v.columns & ~(unsigned)PB_COL_TRUTH;
+        *out = t;
+    } else {
+        pb_trace_close(t);
+    }
+    free(trig);
+    free(trig2);
+    free(rtrig);
+    free(tmp);
+    free(tb);
+    free(x.vis);
+    free(x.off);
+    free(x.dl);
+    free(x.map.k);
+    free(x.map.v);
+    if (x.r)
+        gsl_rng_free(x.r);
+    return rc;
+}
+
+/* one point of the fit: a stated share and whether it was right */
+typedef struct spt {
+    double c;
+    uint32_t cls;
+    unsigned char ok;
+} spt;
+
+static int cmp_spt(const void *a, const void *b)
+{
+    const spt *x = a, *y = b;
+    if (x->cls != y->cls)
+        return x->cls < y->cls ? -1 : 1;
+    return x->c < y->c ? -1 : x->c > y->c ? 1 : (int)x->ok - (int)y->ok;
+}
+
+/* pool-adjacent-violators over p[0..n) (sorted by stated share): blocks
+ * (least stated share, value) into lo[], val[]; returns how many.  A
+ * block's value is (right + 1) / (rows + 2), made monotone downwards. */
+static uint32_t pav(const spt *p, uint32_t n, double *lo, double *val, double *w, double *k)
+{
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < n;) {
+        /* the rows of one stated share start one block */
+        uint32_t j = i;
+        lo[b] = p[i].c;
+        w[b] = k[b] = 0;
+        for (; j < n && p[j].c == p[i].c; j++) {
+            w[b]++;
+            k[b] += p[j].ok;
+        }
+        b++;
+        i = j;
+        while (b > 1 && k[b - 2] / w[b - 2] >= k[b - 1] / w[b - 1]) {
+            /* the later block is no better: pool */
+            k[b - 2] += k[b - 1];
+            w[b - 2] += w[b - 1];
+            b--;
+        }
+    }
+    for (uint32_t j = 0; j < b; j++)
+        val[j] = (k[j] + 1) / (w[j] + 2);
+    for (uint32_t j = b; j-- > 1;)
+        if (val[j - 1] > val[j])
+            val[j - 1] = val[j];
+    return b;
+}
+
+/* the map's value at stated share c (blocks lo[0..b) ascending) */
+static double map_at(const double *lo, const double *val, uint32_t b, double c)
+{
+    uint32_t a = 0, z = b;
+    while (z - a > 1) { /* the last block with lo <= c */
+        uint32_t mid = (a + z) / 2;
+        if (lo[mid] <= c)
+            a = mid;
+        else
+            z = mid;
+    }
+    return val[a];
+}
+
+int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
+{
+    uint32_t n = s->npairs;
+    free(s->scal_stat);
+    s->scal_stat = calloc(4 * ((size_t)s->nlinks + 1), sizeof *s->scal_stat);
+    if (!s->scal_stat)
+        return PB_ENOMEM;
+    if (!n)
+        return PB_OK;
+    pb_trace *t = NULL;
+    int rc = simulate(s, (uint32_t)s->p.conf_seed, &t);
+    joint *s2 = NULL;
+    double *sh2 = NULL;
+    spt *pts = NULL;
+    double *lo = NULL, *val = NULL, *w = NULL, *kk = NULL;
+    uint32_t *cls_off = NULL;
+    if (rc == PB_OK) {
+        pb_trace_view v2 = pb_trace_view_of(t);
+        joint_params p2 = s->p;
+        p2.conf_selfcal = 0;
+        p2.min_confidence = 0;
+        pb_error err;
+        rc = joint_init(&s2, &v2, &p2, &err);
+        if (rc != PB_OK && rc != PB_ENOMEM)
+            rc = PB_ENOMEM; /* cannot fail on a trace it made; say so as memory */
+    }
+    if (rc == PB_OK) {
+        sh2 = malloc(((size_t)s2->npairs + 1) * sizeof *sh2);
+        pts = malloc(((size_t)s2->npairs + 1) * sizeof *pts);
+        rc = sh2 && pts ? PB_OK : PB_ENOMEM;
+    }
+    if (rc == PB_OK)
+        rc = shares(s2, sh2);
+    /* the simulated calls: stated share and right or not, by link */
+    uint32_t np = 0, nl = s->nlinks;
+    for (uint32_t p = 0; rc == PB_OK && p < s2->npairs; p++) {
+        const jpair *a = &s2->pr[p];
+        uint32_t q2 = s2->par[p];
+        if (q2 == NONE && !(sh2[p] < 1))
+            continue;
+        uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
+        uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
+        uint32_t i = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
+        int ok = ic == PB_ID_NONE || ir == PB_ID_NONE || (ic - 1) / 2 == (ir - 1) / 2;
+        if (q2 == NONE) {
+            ok = ok && s->par[i] == NONE;
+        } else {
+            const jpair *b = &s2->pr[q2];
+            uint64_t jc = b->call != NONE ? s2->v.msgs[b->call].id : s2->v.msgs[b->ret].id;
+            ok = ok && s->par[i] == (uint32_t)((jc - 1) / 2);
+        }
+        double *st = s->scal_stat + 4 * (size_t)s->pr[i].link;
+        st[0]++;
+        st[1] += ok;
+        if (!(sh2[p] < 1))
+            continue;
+        pts[np++] = (spt){sh2[p], s->pr[i].link, (unsigned char)ok};
+    }
+    if (rc == PB_OK) {
+        lo = malloc(2 * ((size_t)np + 1) * sizeof *lo);
+        val = malloc(2 * ((size_t)np + 1) * sizeof *val);
+        w = malloc(((size_t)np + 1) * sizeof *w);
+        kk = malloc(((size_t)np + 1) * sizeof *kk);
+        cls_off = malloc(2 * ((size_t)nl + 2) * sizeof *cls_off);
+        rc = lo && val && w && kk && cls_off ? PB_OK : PB_ENOMEM;
+    }
+    if (rc == PB_OK) {
+        /* all links together first (class nl), then each link with enough
+         * rows; cls_off[2 l], [2 l + 1]: its blocks in lo/val, or none */
+        qsort(pts, np, sizeof *pts, cmp_spt);
+        spt *all = malloc(((size_t)np + 1) * sizeof *all);
+        if (!all) {
+            rc = PB_ENOMEM;
+        } else {
+            memcpy(all, pts, np * sizeof *all);
+            for (uint32_t i = 0; i < np; i++)
+                all[i].cls = 0;
+            qsort(all, np, sizeof *all, cmp_spt);
+            uint32_t nb = pav(all, np, lo, val, w, kk), used = nb;
+            for (uint32_t l = 0; l <= nl; l++)
+                cls_off[2 * l] = cls_off[2 * l + 1] = 0;
+            cls_off[2 * nl] = 0;
+            cls_off[2 * nl + 1] = nb;
+            free(all);
+            for (uint32_t i = 0; i < np;) {
+                uint32_t j = i;
+                while (j < np && pts[j].cls == pts[i].cls)
+                    j++;
+                if (j - i >= JOINT_SELFCAL_MIN) {
+                    uint32_t b = pav(pts + i, j - i, lo + used, val + used, w, kk);
+                    cls_off[2 * pts[i].cls] = used;
+                    cls_off[2 * pts[i].cls + 1] = used + b;
+                    used += b;
+                }
+                i = j;
+            }
+        }
+    }
+    for (uint32_t p = 0; rc == PB_OK && np && p < n; p++) {
+        if (!(share[p] < 1))
+            continue;
+        uint32_t l = s->pr[p].link, a = cls_off[2 * l], z = cls_off[2 * l + 1];
+        if (z == a) {
+            a = cls_off[2 * nl];
+            z = cls_off[2 * nl + 1];
+        } else {
+            s->scal_stat[4 * (size_t)l + 3] = 1; /* a map of its own */
+        }
+        double v = map_at(lo + a, val + a, z - a, share[p]);
+        if (v < share[p]) {
+            share[p] = v;
+            s->scal_stat[4 * (size_t)l + 2]++;
+        }
+    }
+    if (rc == PB_OK) {
+        s->scal_sim = (double)np;
+        s->scal_done = 1;
+    }
+    free(lo);
+    free(val);
+    free(w);
+    free(kk);
+    free(cls_off);
+    free(sh2);
+    free(pts);
+    joint_close(s2);
+    pb_trace_close(t);
+    return rc;
+}
