@@ -162,24 +162,29 @@ int joint_confidence(joint *s, double *conf)
 int joint_calib_meta(const joint *s, pb_result *res)
 {
     int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d "
-                            "selfcal_rows=%.0f",
+                            "selfcal_rows=%.0f doubt_ratio_all_links=%.3f",
                             s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed,
-                            s->scal_done ? s->scal_sim : 0.0);
+                            s->scal_done ? s->scal_sim : 0.0,
+                            s->scal_done ? s->scal_stat[JOINT_SCAL_NSTAT * (size_t)s->nlinks + 7]
+                                         : 1.0);
     for (uint32_t l = 0; rc == PB_OK && s->conf_stat && l < s->nlinks; l++) {
         const double *st = s->conf_stat + 4 * (size_t)l;
-        const double *sc = s->scal_stat ? s->scal_stat + 4 * (size_t)l : NULL;
+        const double *sc = s->scal_stat ? s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l : NULL;
         if (!st[0] && !(sc && sc[0]))
             continue;
         rc = pb_result_meta(res,
                             "conf_link=%s>%s calls=%.0f mean_share=%.4f "
                             "mean_share_heldout=%.4f lowered_heldout=%.0f "
                             "selfcal_calls=%.0f selfcal_right=%.0f selfcal_map=%s "
+                            "doubt_real=%.4f doubt_sim=%.4f doubt_ratio=%.3f "
                             "lowered_selfcal=%.0f",
                             pb_strtab_str(s->v.nodes, s->link_src[l]),
                             pb_strtab_str(s->v.nodes, s->link_dst[l]), st[0],
                             st[0] ? st[1] / st[0] : 1.0, st[0] ? st[2] / st[0] : 1.0, st[3],
                             sc ? sc[0] : 0.0, sc ? sc[1] : 0.0,
-                            !sc ? "none" : sc[3] ? "link" : "all_links", sc ? sc[2] : 0.0);
+                            !sc ? "none" : sc[3] ? "link" : "all_links",
+                            sc && sc[5] ? sc[6] / sc[5] : 0.0, sc && sc[0] ? sc[4] / sc[0] : 0.0,
+                            sc ? sc[7] : 1.0, sc ? sc[2] : 0.0);
     }
     return rc;
 }

@@ -14,6 +14,9 @@
 #include "joint.h"
 #include "joint_align.h"
 
+#define JOINT_SCAL_NSTAT 8     /* self-calibration statistics per link: simulated calls,
+                                  right, real shares lowered, own map, simulated doubt,
+                                  real calls, real doubt, doubt ratio */
 #define JOINT_DK_MAX (1u << 22) /* cells of the direct key tables (joint_dk_cell) */
 #define JOINT_KMAX 15          /* call counts at or above this share a cell */
 #define JOINT_MAX_LINKS (1u << 20)
@@ -177,7 +180,8 @@ struct joint {
     /* confidence (joint_calib.c, joint_selfcal.c): per link 4 statistics
      * each of the held-out shares and of the self-calibration, for the
      * metadata; NULL until joint_confidence */
-    double *conf_stat, *scal_stat;
+    double *conf_stat, *scal_stat; /* scal_stat: JOINT_SCAL_NSTAT per link and one
+                                      for all links (joint_selfcal.c) */
     double scal_sim;        /* simulated rows the self-calibration fitted */
     int scal_done;
 

@@ -45,6 +45,7 @@
 #define NONE JOINT_NONE
 #define JOINT_SELFCAL_MIN 100  /* rows below 1 a link needs for a map of its own */
 #define JOINT_SELFCAL_DEPTH 4096 /* deeper calls keep their real times */
+#define JOINT_SELFCAL_PAIRS 20000 /* pairs simulated at most (a window of the trace) */
 
 typedef struct sim {
     joint *s;
@@ -223,6 +224,63 @@ static pb_ns cut(pb_ns t, pb_ns tick)
     return t - (r < 0 ? r + tick : r);
 }
 
+/* the roots whose trees are simulated: all of them when their trees hold
+ * at most JOINT_SELFCAL_PAIRS pairs, else the roots of a window of the
+ * trace's time around its middle root that holds at most that many (the
+ * load kept, the cost bounded).  NULL with *rc = PB_ENOMEM when out of
+ * memory */
+static unsigned char *pick_roots(const joint *s, int *rc)
+{
+    uint32_t n = s->npairs, nr = 0;
+    unsigned char *pick = calloc((size_t)n + 1, 1);
+    uint32_t *size = calloc((size_t)n + 1, sizeof *size);
+    insort *r = malloc(((size_t)n + 1) * sizeof *r);
+    if (!pick || !size || !r) {
+        free(pick);
+        free(size);
+        free(r);
+        *rc = PB_ENOMEM;
+        return NULL;
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t j = q, st = 0;
+        while (s->par[j] != NONE && st++ < n)
+            j = s->par[j];
+        if (s->par[j] == NONE)
+            size[j]++;
+    }
+    size_t total = 0;
+    for (uint32_t q = 0; q < n; q++)
+        if (s->par[q] == NONE) {
+            r[nr++] = (insort){s->pr[q].cr, q};
+            total += size[q];
+        }
+    if (total <= JOINT_SELFCAL_PAIRS) {
+        for (uint32_t i = 0; i < nr; i++)
+            pick[r[i].p] = 1;
+    } else {
+        qsort(r, nr, sizeof *r, joint_cmp_insort);
+        uint32_t a = nr / 2, z = nr / 2; /* the window r[a..z) */
+        size_t got = 0;
+        for (int grow = 1; grow;) {
+            grow = 0;
+            if (z < nr && got + size[r[z].p] <= JOINT_SELFCAL_PAIRS) {
+                got += size[r[z++].p];
+                grow = 1;
+            }
+            if (a > 0 && got + size[r[a - 1].p] <= JOINT_SELFCAL_PAIRS) {
+                got += size[r[--a].p];
+                grow = 1;
+            }
+        }
+        for (uint32_t i = a; i < z; i++)
+            pick[r[i].p] = 1;
+    }
+    free(size);
+    free(r);
+    return pick;
+}
+
 /* the simulated trace into *out (owned by the caller).  PB_OK or
  * PB_ENOMEM */
 static int simulate(joint *s, uint32_t seed, pb_trace **out)
@@ -263,13 +321,17 @@ static int simulate(joint *s, uint32_t seed, pb_trace **out)
         }
         rc = collect_delays(&x);
     }
+    unsigned char *pick = rc == PB_OK ? pick_roots(s, &rc) : NULL;
     for (uint32_t q = 0; rc == PB_OK && q < n; q++)
-        if (s->par[q] == NONE && !x.vis[q])
+        if (pick[q] && !x.vis[q])
             sim_req(&x, q, s->pr[q].cr, 0);
+    free(pick);
     if (rc == PB_OK)
         rc = pb_trace_new(&t);
     const pb_msg *m = s->v.msgs;
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+        if (x.vis[p] != 2)
+            continue; /* outside the window (or in a cycle) */
         const jpair *a = &s->pr[p];
         const char *src = pb_strtab_str(s->v.nodes, a->caller);
         const char *dst = pb_strtab_str(s->v.nodes, a->callee);
@@ -309,6 +371,16 @@ static int simulate(joint *s, uint32_t seed, pb_trace **out)
     if (x.r)
         gsl_rng_free(x.r);
     return rc;
+}
+
+/* is pair p's share of 1 right by construction in a simulation?  (its
+ * pair and its parent's were made by call id, and nothing was doubted:
+ * then the simulated parent is the only candidate, and so the truth) */
+static int by_construction(const joint *s, uint32_t p, double share)
+{
+    if (share < 1 || s->free_ret[p])
+        return 0;
+    return s->par[p] == NONE || !s->free_ret[s->par[p]];
 }
 
 /* one point of the fit: a stated share and whether it was right */
@@ -376,7 +448,7 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
 {
     uint32_t n = s->npairs;
     free(s->scal_stat);
-    s->scal_stat = calloc(4 * ((size_t)s->nlinks + 1), sizeof *s->scal_stat);
+    s->scal_stat = calloc(JOINT_SCAL_NSTAT * ((size_t)s->nlinks + 1), sizeof *s->scal_stat);
     if (!s->scal_stat)
         return PB_ENOMEM;
     if (!n)
@@ -410,7 +482,7 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
     for (uint32_t p = 0; rc == PB_OK && p < s2->npairs; p++) {
         const jpair *a = &s2->pr[p];
         uint32_t q2 = s2->par[p];
-        if (q2 == NONE && !(sh2[p] < 1))
+        if (by_construction(s2, p, sh2[p]))
             continue;
         uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
         uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
@@ -423,11 +495,12 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
             uint64_t jc = b->call != NONE ? s2->v.msgs[b->call].id : s2->v.msgs[b->ret].id;
             ok = ok && s->par[i] == (uint32_t)((jc - 1) / 2);
         }
-        double *st = s->scal_stat + 4 * (size_t)s->pr[i].link;
-        st[0]++;
-        st[1] += ok;
-        if (!(sh2[p] < 1))
-            continue;
+        for (int z = 0; z < 2; z++) { /* the call's link, all links */
+            double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)(z ? nl : s->pr[i].link);
+            st[0]++;
+            st[1] += ok;
+            st[4] += 1 - sh2[p];
+        }
         pts[np++] = (spt){sh2[p], s->pr[i].link, (unsigned char)ok};
     }
     if (rc == PB_OK) {
@@ -470,20 +543,40 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
             }
         }
     }
+    /* the real trace's doubt against the simulation's, per link and for
+     * all links: how much harder the real trace is than its simulation */
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+        if (by_construction(s, p, share[p]))
+            continue;
+        for (int z = 0; z < 2; z++) {
+            double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)(z ? nl : s->pr[p].link);
+            st[5]++;
+            st[6] += 1 - share[p];
+        }
+    }
+    for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {
+        double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l;
+        double r = ((st[6] + 1) / (st[5] + 1)) / ((st[4] + 1) / (st[0] + 1));
+        st[7] = r > 1 ? r : 1;
+    }
     for (uint32_t p = 0; rc == PB_OK && np && p < n; p++) {
-        if (!(share[p] < 1))
+        if (by_construction(s, p, share[p]))
             continue;
         uint32_t l = s->pr[p].link, a = cls_off[2 * l], z = cls_off[2 * l + 1];
+        double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l, r;
         if (z == a) {
             a = cls_off[2 * nl];
             z = cls_off[2 * nl + 1];
+            r = s->scal_stat[JOINT_SCAL_NSTAT * (size_t)nl + 7];
         } else {
-            s->scal_stat[4 * (size_t)l + 3] = 1; /* a map of its own */
+            st[3] = 1; /* a map of its own */
+            r = st[7];
         }
-        double v = map_at(lo + a, val + a, z - a, share[p]);
+        double e = (1 - map_at(lo + a, val + a, z - a, share[p])) * r;
+        double v = e < 1 ? 1 - e : 0;
         if (v < share[p]) {
             share[p] = v;
-            s->scal_stat[4 * (size_t)l + 2]++;
+            st[2]++;
         }
     }
     if (rc == PB_OK) {
