@@ -474,6 +474,16 @@ int joint_calib_meta(const joint *s, pb_result *res);
  * inference run on it, its shares computed by `shares`).  PB_OK or
  * PB_ENOMEM */
 int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *));
+/* The self-calibration's monotone map (tests): pool-adjacent-violators
+ * over the stated shares c[0..n) and whether each was right (rows of one
+ * stated share in one block), each block's value (right + 1) / (rows + 2)
+ * made monotone downwards; its blocks (least stated share, value) into
+ * lo[], val[] (room for n each); returns how many (0 when out of memory) */
+uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, double *lo,
+                       double *val);
+/* the map's value at stated share c: the last block whose least stated
+ * share is at most c (the first block below them all; 1 without blocks) */
+double joint_pav_at(const double *lo, const double *val, uint32_t b, double c);
 
 /* joint_repair.c.  share[0..npairs): for each pair made without a call
  * id, 1 / (1 + sum over the exchanges of its return with an overlapping

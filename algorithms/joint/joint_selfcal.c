@@ -444,6 +444,29 @@ static double map_at(const double *lo, const double *val, uint32_t b, double c)
     return val[a];
 }
 
+uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, double *lo,
+                       double *val)
+{
+    spt *p = malloc(((size_t)n + 1) * sizeof *p);
+    double *w = malloc(((size_t)n + 1) * sizeof *w), *k = malloc(((size_t)n + 1) * sizeof *k);
+    uint32_t b = 0;
+    if (p && w && k) {
+        for (uint32_t i = 0; i < n; i++)
+            p[i] = (spt){c[i], 0, ok[i]};
+        qsort(p, n, sizeof *p, cmp_spt);
+        b = pav(p, n, lo, val, w, k);
+    }
+    free(p);
+    free(w);
+    free(k);
+    return b;
+}
+
+double joint_pav_at(const double *lo, const double *val, uint32_t b, double c)
+{
+    return b ? map_at(lo, val, b, c) : 1.0;
+}
+
 int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
 {
     uint32_t n = s->npairs;
