@@ -183,6 +183,7 @@ struct joint {
     double *conf_stat, *scal_stat; /* scal_stat: JOINT_SCAL_NSTAT per link and one
                                       for all links (joint_selfcal.c) */
     double scal_sim;        /* simulated rows the self-calibration fitted */
+    size_t scal_escaped;    /* simulated calls that left their request's interval */
     int scal_done;
 
     /* counters */

@@ -45,6 +45,7 @@
 #define NONE JOINT_NONE
 #define JOINT_SELFCAL_MIN 100  /* rows below 1 a link needs for a map of its own */
 #define JOINT_SELFCAL_DEPTH 4096 /* deeper calls keep their real times */
+#define JOINT_SELFCAL_NEAR 32  /* requests on each side an orphan's miss is measured against */
 #define JOINT_SELFCAL_PAIRS 20000 /* pairs simulated at most (a window of the trace) */
 
 typedef struct sim {
@@ -56,6 +57,11 @@ typedef struct sim {
     gsl_rng *r;
     pb_ns *cs, *cr, *rs, *rr;
     unsigned char *vis;     /* 1: being simulated, 2: done */
+    pb_ns *lt;              /* per pair: escapes late by this (0: not) */
+    const double *esc;      /* per service: its calls' rate of escapes (orphans / calls) */
+    const uint32_t *moff;   /* per service: its orphans' misses in early[], late[] */
+    const pb_ns *early, *late;
+    size_t escaped;
 } sim;
 
 /* the trigger of q's response as the model scores it: the latest return
@@ -183,10 +189,22 @@ static void sim_req(sim *x, uint32_t q, pb_ns arr, int depth)
     const kvec *k = &s->kids[q];
     uint32_t ein = s->pr[q].link;
     pb_ns last = arr;
+    /* escapes: a call that, as the service's orphans did, leaves its
+     * request's interval (by one of their misses); lt: the late ones */
+    uint32_t svc = s->pr[q].callee, nm = x->moff[svc + 1] - x->moff[svc];
+    for (uint32_t i = 0; i < k->n; i++)
+        x->lt[k->a[i]] = 0;
     for (uint32_t i = 0; i < k->n; i++) {
         uint32_t c = k->a[i];
         if (x->vis[c])
             continue; /* a cycle: cut later by the output */
+        pb_ns early = 0;
+        if (nm && gsl_rng_uniform(x->r) < x->esc[svc]) {
+            uint32_t j = x->moff[svc] + (uint32_t)gsl_rng_uniform_int(x->r, nm);
+            early = x->early[j];
+            x->lt[c] = x->late[j];
+            x->escaped++;
+        }
         uint32_t tg = x->trig[c];
         if (tg != NONE && x->vis[tg] != 2)
             tg = NONE;
@@ -194,6 +212,8 @@ static void sim_req(sim *x, uint32_t q, pb_ns arr, int depth)
         pb_ns real = s->pr[c].cs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
         pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real);
         x->cs[c] = t < arr ? arr : t;
+        if (early > 0)
+            x->cs[c] = arr - early;
         pb_ns net = s->pr[c].cr - s->pr[c].cs;
         if (depth < JOINT_SELFCAL_DEPTH) {
             sim_req(x, c, x->cs[c] + net, depth + 1);
@@ -203,7 +223,7 @@ static void sim_req(sim *x, uint32_t q, pb_ns arr, int depth)
             x->rs[c] = x->cr[c] + (s->pr[c].rs - s->pr[c].cr);
         }
         x->rr[c] = x->rs[c] + (s->pr[c].rr - s->pr[c].rs);
-        if (x->rr[c] > last)
+        if (x->rr[c] > last && !x->lt[c])
             last = x->rr[c];
     }
     x->vis[q] = 2;
@@ -214,6 +234,11 @@ static void sim_req(sim *x, uint32_t q, pb_ns arr, int depth)
     pb_ns real = s->pr[q].rs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
     pb_ns t = base + draw(x, ein, tg, s->nlinks, real);
     x->rs[q] = t < last ? last : t;
+    for (uint32_t i = 0; i < k->n; i++) {
+        uint32_t c = k->a[i];
+        if (x->lt[c] > 0 && x->rr[c] < x->rs[q] + x->lt[c])
+            x->rr[c] = x->rs[q] + x->lt[c];
+    }
 }
 
 static pb_ns cut(pb_ns t, pb_ns tick)
@@ -283,7 +308,102 @@ static unsigned char *pick_roots(const joint *s, int *rc)
 
 /* the simulated trace into *out (owned by the caller).  PB_OK or
  * PB_ENOMEM */
-static int simulate(joint *s, uint32_t seed, pb_trace **out)
+/* The candidate test (a call inside its request's interval on its
+ * service's clock) is what a share of 1 rests on.  A service's orphans
+ * (calls of a service that serves requests, no request of it containing
+ * them) show that its calls can leave their request's interval.  Per
+ * service: esc[a] = orphans / calls (the rate at which its calls escape
+ * in the simulation), and for each orphan how far it lies outside the
+ * request of its service that comes nearest to containing it (among the
+ * JOINT_SELFCAL_NEAR latest to arrive by its call and as many after):
+ * early (its call sent before the request arrived) and late (its return
+ * received after the request answered), into early[], late[] from
+ * moff[a] to moff[a + 1].  PB_OK or PB_ENOMEM */
+static int orphan_misses(const joint *s, double *esc, uint32_t **moff, pb_ns **early,
+                         pb_ns **late)
+{
+    uint32_t n = s->npairs, nn = s->nnodes;
+    unsigned char *serves = calloc((size_t)nn + 1, 1);
+    double *calls = calloc((size_t)nn + 1, sizeof *calls);
+    uint32_t *off = calloc((size_t)nn + 2, sizeof *off), *roff = calloc((size_t)nn + 2, sizeof *roff);
+    insort *rq = malloc(((size_t)n + 1) * sizeof *rq);
+    *moff = off;
+    *early = malloc(((size_t)n + 1) * sizeof **early);
+    *late = malloc(((size_t)n + 1) * sizeof **late);
+    int rc = serves && calls && off && roff && rq && *early && *late ? PB_OK : PB_ENOMEM;
+    for (uint32_t a = 0; rc == PB_OK && a <= nn; a++)
+        esc[a] = 0;
+    for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++)
+        serves[s->link_dst[l]] = 1;
+    /* each service's requests by arrival: rq[roff[a] .. roff[a + 1]) */
+    for (uint32_t q = 0; rc == PB_OK && q < n; q++)
+        roff[s->pr[q].callee + 2]++;
+    for (uint32_t a = 0; rc == PB_OK && a <= nn; a++)
+        roff[a + 1] += roff[a];
+    for (uint32_t q = 0; rc == PB_OK && q < n; q++)
+        rq[roff[s->pr[q].callee + 1]++] = (insort){s->pr[q].cr, q};
+    for (uint32_t a = 0; rc == PB_OK && a < nn; a++)
+        if (roff[a + 1] - roff[a] > 1)
+            qsort(rq + roff[a], roff[a + 1] - roff[a], sizeof *rq, joint_cmp_insort);
+    /* misses, by service in pair order */
+    uint32_t m = 0;
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+        uint32_t a = s->pr[p].caller;
+        if (serves[a])
+            calls[a]++;
+        if (!serves[a] || s->par[p] != NONE)
+            continue;
+        esc[a]++; /* orphans first, divided below */
+    }
+    for (uint32_t a = 0; rc == PB_OK && a < nn; a++) {
+        off[a] = m;
+        if (!esc[a])
+            continue;
+        for (uint32_t p = 0; p < n; p++) {
+            if (s->pr[p].caller != a || s->par[p] != NONE)
+                continue;
+            /* the requests of a around p's call */
+            uint32_t lo = roff[a], hi = roff[a + 1], b = lo, e = hi;
+            while (e > b) {
+                uint32_t mid = b + (e - b) / 2;
+                if (rq[mid].t <= s->pr[p].cs)
+                    b = mid + 1;
+                else
+                    e = mid;
+            }
+            uint32_t from = b - lo > JOINT_SELFCAL_NEAR ? b - JOINT_SELFCAL_NEAR : lo;
+            uint32_t to = hi - b > JOINT_SELFCAL_NEAR ? b + JOINT_SELFCAL_NEAR : hi;
+            pb_ns be = 0, bl = 0;
+            int found = 0;
+            for (uint32_t j = from; j < to; j++) {
+                const jpair *q = &s->pr[rq[j].p];
+                if (q->call == NONE || q->ret == NONE || rq[j].p == p)
+                    continue;
+                pb_ns ea = q->cr > s->pr[p].cs ? q->cr - s->pr[p].cs : 0;
+                pb_ns la = s->pr[p].ret != NONE && s->pr[p].rr > q->rs ? s->pr[p].rr - q->rs : 0;
+                if (!found || ea + la < be + bl) {
+                    be = ea;
+                    bl = la;
+                    found = 1;
+                }
+            }
+            if (found && be + bl > 0) {
+                (*early)[m] = be;
+                (*late)[m++] = bl;
+            }
+        }
+        esc[a] = calls[a] > 0 ? esc[a] / calls[a] : 0;
+    }
+    off[nn] = m;
+    free(serves);
+    free(calls);
+    free(roff);
+    free(rq);
+    return rc;
+}
+
+static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
+                    const pb_ns *early, const pb_ns *late, pb_trace **out)
 {
     *out = NULL;
     uint32_t n = s->npairs, maxk = 1;
@@ -299,8 +419,13 @@ static int simulate(joint *s, uint32_t seed, pb_trace **out)
     uint32_t *tmp = malloc((size_t)maxk * sizeof *tmp);
     pb_ns *tb = malloc(4 * ((size_t)n + 1) * sizeof *tb);
     x.vis = calloc((size_t)n + 1, 1);
+    x.lt = calloc((size_t)n + 1, sizeof *x.lt);
     x.r = gsl_rng_alloc(gsl_rng_mt19937);
-    int rc = trig && trig2 && rtrig && tmp && tb && x.vis && x.r ? PB_OK : PB_ENOMEM;
+    x.esc = esc;
+    x.moff = moff;
+    x.early = early;
+    x.late = late;
+    int rc = trig && trig2 && rtrig && tmp && tb && x.vis && x.lt && x.r ? PB_OK : PB_ENOMEM;
     pb_trace *t = NULL;
     if (rc == PB_OK) {
         gsl_rng_set(x.r, seed);
@@ -364,6 +489,8 @@ static int simulate(joint *s, uint32_t seed, pb_trace **out)
     free(tmp);
     free(tb);
     free(x.vis);
+    free(x.lt);
+    s->scal_escaped = x.escaped;
     free(x.off);
     free(x.dl);
     free(x.map.k);
@@ -376,9 +503,9 @@ static int simulate(joint *s, uint32_t seed, pb_trace **out)
 /* is pair p's share of 1 right by construction in a simulation?  (its
  * pair and its parent's were made by call id, and nothing was doubted:
  * then the simulated parent is the only candidate, and so the truth) */
-static int by_construction(const joint *s, uint32_t p, double share)
+static int by_construction(const joint *s, uint32_t p, double share, int escapes)
 {
-    if (share < 1 || s->free_ret[p])
+    if (share < 1 || s->free_ret[p] || escapes)
         return 0;
     return s->par[p] == NONE || !s->free_ret[s->par[p]];
 }
@@ -477,7 +604,15 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
     if (!n)
         return PB_OK;
     pb_trace *t = NULL;
-    int rc = simulate(s, (uint32_t)s->p.conf_seed, &t);
+    double *esc = malloc(((size_t)s->nnodes + 1) * sizeof *esc);
+    uint32_t *moff = NULL;
+    pb_ns *early = NULL, *late = NULL;
+    int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
+    if (rc == PB_OK)
+        rc = simulate(s, (uint32_t)s->p.conf_seed, esc, moff, early, late, &t);
+    free(moff);
+    free(early);
+    free(late);
     joint *s2 = NULL;
     double *sh2 = NULL;
     spt *pts = NULL;
@@ -505,11 +640,11 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
     for (uint32_t p = 0; rc == PB_OK && p < s2->npairs; p++) {
         const jpair *a = &s2->pr[p];
         uint32_t q2 = s2->par[p];
-        if (by_construction(s2, p, sh2[p]))
-            continue;
         uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
         uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
         uint32_t i = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
+        if (by_construction(s2, p, sh2[p], esc[s->pr[i].caller] > 0))
+            continue;
         int ok = ic == PB_ID_NONE || ir == PB_ID_NONE || (ic - 1) / 2 == (ir - 1) / 2;
         if (q2 == NONE) {
             ok = ok && s->par[i] == NONE;
@@ -569,7 +704,7 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
     /* the real trace's doubt against the simulation's, per link and for
      * all links: how much harder the real trace is than its simulation */
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
-        if (by_construction(s, p, share[p]))
+        if (by_construction(s, p, share[p], esc[s->pr[p].caller] > 0))
             continue;
         for (int z = 0; z < 2; z++) {
             double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)(z ? nl : s->pr[p].link);
@@ -583,7 +718,7 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
         st[7] = r > 1 ? r : 1;
     }
     for (uint32_t p = 0; rc == PB_OK && np && p < n; p++) {
-        if (by_construction(s, p, share[p]))
+        if (by_construction(s, p, share[p], esc[s->pr[p].caller] > 0))
             continue;
         uint32_t l = s->pr[p].link, a = cls_off[2 * l], z = cls_off[2 * l + 1];
         double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l, r;
@@ -613,6 +748,7 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
     free(cls_off);
     free(sh2);
     free(pts);
+    free(esc);
     joint_close(s2);
     pb_trace_close(t);
     return rc;
