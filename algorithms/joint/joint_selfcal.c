@@ -46,7 +46,7 @@
 #define JOINT_SELFCAL_MIN 100  /* rows below 1 a link needs for a map of its own */
 #define JOINT_SELFCAL_DEPTH 4096 /* deeper calls keep their real times */
 #define JOINT_SELFCAL_NEAR 32  /* requests on each side an orphan's miss is measured against */
-#define JOINT_SELFCAL_PAIRS 20000 /* pairs simulated at most (a window of the trace) */
+#define JOINT_SELFCAL_PAIRS 10000 /* pairs simulated at most (a window of the trace) */
 
 typedef struct sim {
     joint *s;
@@ -335,33 +335,48 @@ static int orphan_misses(const joint *s, double *esc, uint32_t **moff, pb_ns **e
         esc[a] = 0;
     for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++)
         serves[s->link_dst[l]] = 1;
-    /* each service's requests by arrival: rq[roff[a] .. roff[a + 1]) */
-    for (uint32_t q = 0; rc == PB_OK && q < n; q++)
-        roff[s->pr[q].callee + 2]++;
-    for (uint32_t a = 0; rc == PB_OK && a <= nn; a++)
-        roff[a + 1] += roff[a];
-    for (uint32_t q = 0; rc == PB_OK && q < n; q++)
-        rq[roff[s->pr[q].callee + 1]++] = (insort){s->pr[q].cr, q};
-    for (uint32_t a = 0; rc == PB_OK && a < nn; a++)
-        if (roff[a + 1] - roff[a] > 1)
-            qsort(rq + roff[a], roff[a + 1] - roff[a], sizeof *rq, joint_cmp_insort);
-    /* misses, by service in pair order */
-    uint32_t m = 0;
+    /* orphans per service first (divided by its calls below) */
+    size_t any = 0;
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
         uint32_t a = s->pr[p].caller;
         if (serves[a])
             calls[a]++;
         if (!serves[a] || s->par[p] != NONE)
             continue;
-        esc[a]++; /* orphans first, divided below */
+        esc[a]++;
+        any++;
     }
+    /* the requests of each service with orphans by arrival: rq[roff[a] ..
+     * roff[a + 1]) */
+    for (uint32_t q = 0; rc == PB_OK && any && q < n; q++)
+        roff[s->pr[q].callee + 2] += esc[s->pr[q].callee] > 0;
+    for (uint32_t a = 0; rc == PB_OK && a <= nn; a++)
+        roff[a + 1] += roff[a];
+    for (uint32_t q = 0; rc == PB_OK && any && q < n; q++)
+        if (esc[s->pr[q].callee] > 0)
+            rq[roff[s->pr[q].callee + 1]++] = (insort){s->pr[q].cr, q};
+    for (uint32_t a = 0; rc == PB_OK && a < nn; a++)
+        if (roff[a + 1] - roff[a] > 1)
+            qsort(rq + roff[a], roff[a + 1] - roff[a], sizeof *rq, joint_cmp_insort);
+    uint32_t m = 0;
+    /* the orphans by service (pair order within one): ob[ooff[a] ..
+     * ooff[a + 1]) */
+    uint32_t *ooff = calloc((size_t)nn + 2, sizeof *ooff);
+    uint32_t *ob = malloc((any + 1) * sizeof *ob);
+    if (rc == PB_OK && (!ooff || !ob))
+        rc = PB_ENOMEM;
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+        if (serves[s->pr[p].caller] && s->par[p] == NONE)
+            ooff[s->pr[p].caller + 2]++;
+    for (uint32_t a = 0; rc == PB_OK && a <= nn; a++)
+        ooff[a + 1] += ooff[a];
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+        if (serves[s->pr[p].caller] && s->par[p] == NONE)
+            ob[ooff[s->pr[p].caller + 1]++] = p;
     for (uint32_t a = 0; rc == PB_OK && a < nn; a++) {
         off[a] = m;
-        if (!esc[a])
-            continue;
-        for (uint32_t p = 0; p < n; p++) {
-            if (s->pr[p].caller != a || s->par[p] != NONE)
-                continue;
+        for (uint32_t o = ooff[a]; o < ooff[a + 1]; o++) {
+            uint32_t p = ob[o];
             /* the requests of a around p's call */
             uint32_t lo = roff[a], hi = roff[a + 1], b = lo, e = hi;
             while (e > b) {
@@ -395,6 +410,8 @@ static int orphan_misses(const joint *s, double *esc, uint32_t **moff, pb_ns **e
         esc[a] = calls[a] > 0 ? esc[a] / calls[a] : 0;
     }
     off[nn] = m;
+    free(ooff);
+    free(ob);
     free(serves);
     free(calls);
     free(roff);
