@@ -132,30 +132,14 @@ int joint_confidence(joint *s, double *conf)
 {
     uint32_t n = s->npairs;
     double *share = malloc(((size_t)n + 1) * sizeof *share);
-    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
-    unsigned char *done = calloc((size_t)n + 1, 1);
-    int rc = share && stack && done ? PB_OK : PB_ENOMEM;
+    int rc = share ? PB_OK : PB_ENOMEM;
     if (rc == PB_OK)
         rc = raw_shares(s, share);
+    if (rc == PB_OK)
+        rc = joint_conf_product(s, share, conf);
     if (rc == PB_OK && s->p.conf_selfcal)
-        rc = joint_selfcal(s, share, raw_shares);
-    /* the product from the root down, each chain walked once */
-    for (uint32_t q = 0; rc == PB_OK && q < n; q++) {
-        uint32_t m = 0, j = q;
-        while (j != NONE && !done[j]) {
-            stack[m++] = j;
-            done[j] = 1; /* a cycle (cut later by the output) stops here */
-            j = s->par[j];
-        }
-        double up = j == NONE ? 1.0 : conf[j];
-        while (m) {
-            j = stack[--m];
-            conf[j] = up = up * share[j];
-        }
-    }
+        rc = joint_selfcal(s, share, conf, raw_shares);
     free(share);
-    free(stack);
-    free(done);
     return rc;
 }
 

@@ -470,11 +470,16 @@ void joint_conf_triggers(joint *s, uint32_t *trig, uint32_t *trig2, uint32_t *tm
 /* joint_calib.c.  The confidence's metadata (allowances learned per link
  * and service).  PB_OK or an error of pb_result_meta */
 int joint_calib_meta(const joint *s, pb_result *res);
-/* joint_selfcal.c.  Lower each share[p] below 1 to the fraction right that
- * shares like it had on a trace made again from the solution (the same
- * inference run on it, its shares computed by `shares`).  PB_OK or
+/* joint_selfcal.c.  Lower each row's confidence conf[p] (the product of
+ * the shares share[] from its root down) to the fraction right that rows
+ * stated like it had on a trace made again from the solution (the same
+ * inference run on it, its shares computed by `shares`), scaled by how
+ * much more the real trace doubts than that one.  PB_OK or PB_ENOMEM */
+int joint_selfcal(joint *s, const double *share, double *conf,
+                  int (*shares)(joint *, double *));
+/* conf[p] = the product of share[] from p's root down to p.  PB_OK or
  * PB_ENOMEM */
-int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *));
+int joint_conf_product(const joint *s, const double *share, double *conf);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)

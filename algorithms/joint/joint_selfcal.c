@@ -611,7 +611,67 @@ double joint_pav_at(const double *lo, const double *val, uint32_t b, double c)
     return b ? map_at(lo, val, b, c) : 1.0;
 }
 
-int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
+/* conf[p]: the product of share[] from p's root down to p (a cycle stops
+ * the walk up).  PB_OK or PB_ENOMEM */
+int joint_conf_product(const joint *s, const double *share, double *conf)
+{
+    uint32_t n = s->npairs;
+    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    unsigned char *done = calloc((size_t)n + 1, 1);
+    if (!stack || !done) {
+        free(stack);
+        free(done);
+        return PB_ENOMEM;
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t m = 0, j = q;
+        while (j != NONE && !done[j]) {
+            stack[m++] = j;
+            done[j] = 1;
+            j = s->par[j];
+        }
+        double up = j == NONE ? 1.0 : conf[j];
+        while (m) {
+            j = stack[--m];
+            conf[j] = up = up * share[j];
+        }
+    }
+    free(stack);
+    free(done);
+    return PB_OK;
+}
+
+/* v[p] = v[p] && v[parent of p], from the root down (a cycle stops) */
+static int and_down(const joint *s, unsigned char *v)
+{
+    uint32_t n = s->npairs;
+    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    unsigned char *done = calloc((size_t)n + 1, 1);
+    if (!stack || !done) {
+        free(stack);
+        free(done);
+        return PB_ENOMEM;
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t m = 0, j = q;
+        while (j != NONE && !done[j]) {
+            stack[m++] = j;
+            done[j] = 1;
+            j = s->par[j];
+        }
+        unsigned char up = j == NONE ? 1 : v[j];
+        while (m) {
+            j = stack[--m];
+            v[j] = up = up && v[j];
+        }
+    }
+    free(stack);
+    free(done);
+    return PB_OK;
+}
+
+int joint_selfcal(joint *s, const double *share, double *conf,
+                  int (*shares)(joint *, double *))
 {
     uint32_t n = s->npairs;
     free(s->scal_stat);
@@ -652,31 +712,58 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
     }
     if (rc == PB_OK)
         rc = shares(s2, sh2);
-    /* the simulated calls: stated share and right or not, by link */
+    /* rows: each pair's confidence (the product) and whether it and every
+     * pair above it is right, and exempt */
+    uint32_t n2 = s2 ? s2->npairs : 0;
+    double *cf2 = NULL;
+    unsigned char *ok2 = NULL, *ex2 = NULL;
+    if (rc == PB_OK) {
+        cf2 = malloc(((size_t)n2 + 1) * sizeof *cf2);
+        ok2 = malloc((size_t)n2 + 1);
+        ex2 = malloc((size_t)n2 + 1);
+        rc = cf2 && ok2 && ex2 ? PB_OK : PB_ENOMEM;
+        if (rc == PB_OK)
+            rc = joint_conf_product(s2, sh2, cf2);
+        for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
+            const jpair *a = &s2->pr[p];
+            uint32_t q2 = s2->par[p];
+            uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
+            uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
+            uint32_t i = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
+            ex2[p] = (unsigned char)by_construction(s2, p, sh2[p], esc[s->pr[i].caller] > 0);
+            int ok = ic == PB_ID_NONE || ir == PB_ID_NONE || (ic - 1) / 2 == (ir - 1) / 2;
+            if (q2 == NONE) {
+                ok = ok && s->par[i] == NONE;
+            } else {
+                const jpair *b = &s2->pr[q2];
+                uint64_t jc = b->call != NONE ? s2->v.msgs[b->call].id : s2->v.msgs[b->ret].id;
+                ok = ok && s->par[i] == (uint32_t)((jc - 1) / 2);
+            }
+            ok2[p] = (unsigned char)ok;
+        }
+        if (rc == PB_OK)
+            rc = and_down(s2, ok2);
+        if (rc == PB_OK)
+            rc = and_down(s2, ex2);
+    }
+    /* the simulated rows: stated confidence and right or not, by link */
     uint32_t np = 0, nl = s->nlinks;
-    for (uint32_t p = 0; rc == PB_OK && p < s2->npairs; p++) {
+    for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
         const jpair *a = &s2->pr[p];
-        uint32_t q2 = s2->par[p];
         uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
         uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
         uint32_t i = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
-        if (by_construction(s2, p, sh2[p], esc[s->pr[i].caller] > 0))
+        if (ex2[p])
             continue;
-        int ok = ic == PB_ID_NONE || ir == PB_ID_NONE || (ic - 1) / 2 == (ir - 1) / 2;
-        if (q2 == NONE) {
-            ok = ok && s->par[i] == NONE;
-        } else {
-            const jpair *b = &s2->pr[q2];
-            uint64_t jc = b->call != NONE ? s2->v.msgs[b->call].id : s2->v.msgs[b->ret].id;
-            ok = ok && s->par[i] == (uint32_t)((jc - 1) / 2);
-        }
+        int ok = ok2[p];
+        double stated = cf2[p];
         for (int z = 0; z < 2; z++) { /* the call's link, all links */
             double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)(z ? nl : s->pr[i].link);
             st[0]++;
             st[1] += ok;
-            st[4] += 1 - sh2[p];
+            st[4] += 1 - stated;
         }
-        pts[np++] = (spt){sh2[p], s->pr[i].link, (unsigned char)ok};
+        pts[np++] = (spt){stated, s->pr[i].link, (unsigned char)ok};
     }
     if (rc == PB_OK) {
         lo = malloc(2 * ((size_t)np + 1) * sizeof *lo);
@@ -718,15 +805,23 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
             }
         }
     }
+    /* the real rows exempt where every pair up to the root is */
+    unsigned char *exr = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
+    if (rc == PB_OK && !exr)
+        rc = PB_ENOMEM;
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+        exr[p] = (unsigned char)by_construction(s, p, share[p], esc[s->pr[p].caller] > 0);
+    if (rc == PB_OK)
+        rc = and_down(s, exr);
     /* the real trace's doubt against the simulation's, per link and for
      * all links: how much harder the real trace is than its simulation */
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
-        if (by_construction(s, p, share[p], esc[s->pr[p].caller] > 0))
+        if (exr[p])
             continue;
         for (int z = 0; z < 2; z++) {
             double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)(z ? nl : s->pr[p].link);
             st[5]++;
-            st[6] += 1 - share[p];
+            st[6] += 1 - conf[p];
         }
     }
     for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {
@@ -735,7 +830,7 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
         st[7] = r > 1 ? r : 1;
     }
     for (uint32_t p = 0; rc == PB_OK && np && p < n; p++) {
-        if (by_construction(s, p, share[p], esc[s->pr[p].caller] > 0))
+        if (exr[p])
             continue;
         uint32_t l = s->pr[p].link, a = cls_off[2 * l], z = cls_off[2 * l + 1];
         double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l, r;
@@ -747,10 +842,10 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
             st[3] = 1; /* a map of its own */
             r = st[7];
         }
-        double e = (1 - map_at(lo + a, val + a, z - a, share[p])) * r;
+        double e = (1 - map_at(lo + a, val + a, z - a, conf[p])) * r;
         double v = e < 1 ? 1 - e : 0;
-        if (v < share[p]) {
-            share[p] = v;
+        if (v < conf[p]) {
+            conf[p] = v;
             st[2]++;
         }
     }
@@ -766,6 +861,10 @@ int joint_selfcal(joint *s, double *share, int (*shares)(joint *, double *))
     free(sh2);
     free(pts);
     free(esc);
+    free(exr);
+    free(cf2);
+    free(ok2);
+    free(ex2);
     joint_close(s2);
     pb_trace_close(t);
     return rc;
