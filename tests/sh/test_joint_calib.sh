@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's self-calibrated confidence (docs/joint.md "Allowances for model
-# error", -s conf_selfcal=1): on the multi-tier trace (20,000 messages,
+# error", -s conf_selfcal=1): on the multi-tier trace (10,000 messages,
 # 3.8 requests in flight per service), with call ids and as a black box,
 # the neighbourhood's shares alone (conf_selfcal=0) are not calibrated
 # (among the rows stated at 0.99 or more fewer than 99 % are right, by
@@ -14,7 +14,7 @@ for p in maketrace infer score; do [ -x "$B/$p" ] || exit 77; done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
-"$B/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -D messages=20000 \
+"$B/maketrace" "$PB_ROOT/maketrace/configs/multitier.conf" -D messages=10000 \
     > "$tmp/ids.csv" || fail "maketrace"
 awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
     !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
