@@ -9,7 +9,8 @@
  * asked to judge, so it is sure of them; and it assumes itself right.
  * Two allowances, each learned from the trace alone:
  *
- *   - held out (conf_heldout): the request trees are dealt into two halves
+ *   - held out (conf_heldout, off by default: it measured no effect on the
+ *     real sets): the request trees are dealt into two halves
  *     (every other root, in pair order: no randomness); the model is
  *     refitted to each half and every call's share is computed again under
  *     the model of the half its request is not in.  A call keeps the
@@ -20,11 +21,13 @@
  *     so the search's state is as it was (every assignment is unchanged).
  *   - self-calibration (conf_selfcal, joint_selfcal.c): the trace made
  *     again from the solution with a known truth, the same inference run on
- *     it, and each link's map from stated share to the fraction right
- *     (pool-adjacent-violators) applied to the real shares.
+ *     it, and each link's map from stated row confidence to the fraction
+ *     of rows right (pool-adjacent-violators), scaled by how much more the
+ *     real trace doubts than the simulated one, applied to the real rows.
  *
  * A pair's confidence is the product of the shares from its root down to
- * it (the row is right only when every call on the way up is).
+ * it (the row is right only when every call on the way up is), then
+ * lowered by the self-calibration.
  */
 #include "joint_int.h"
 #include <math.h>

@@ -19,22 +19,35 @@
  *     output); a response is sent no earlier than its request's last
  *     return; stamps are cut to the trace's tick.  Draws come from a
  *     seeded GSL generator (conf_seed): same trace, same numbers.
+ *     At most JOINT_SELFCAL_PAIRS pairs: beyond, the trees of a window of
+ *     the trace's time around its middle root.
+ *   - escapes: a service with orphans (calls no request of it contains)
+ *     shows that its calls can leave their request's interval; in the
+ *     simulation each of its calls does so at its orphan rate, by the
+ *     miss of one of its orphans (orphan_misses).
  *   - joint is run on that trace with the same options (call ids where
- *     the real pairs had them) and its shares computed as here; each
- *     simulated call is right when its inferred parent is its parent in
- *     the simulation (and, without call ids, its return its own).
- *   - per link of the call, the rows stated below 1 are fitted by
- *     pool-adjacent-violators (a monotone map from stated share to the
- *     fraction right), each block's value taken as (right + 1) / (rows +
- *     2) and made monotone downwards; a link with fewer than
- *     JOINT_SELFCAL_MIN such rows uses the map of all links together.
- *   - a real call's share s below 1 becomes min(s, map(s)) (map(s): the
- *     value of the last block whose least stated share is at most s).  A
- *     share of exactly 1 (one candidate and a pair made by call id, or
- *     nothing to exchange) is left: the simulation cannot be wrong there
- *     by construction, so it says nothing about them.
+ *     the real pairs had them) and its confidences computed as for the
+ *     real trace; a simulated pair is right when its inferred parent is
+ *     its parent in the simulation (and, without call ids, its return its
+ *     own), a row when its pair and every pair above it are.
+ *   - per link of the row's call, pool-adjacent-violators fits a monotone
+ *     map from stated confidence to the fraction of rows right, each
+ *     block's value taken as (right + 1) / (rows + 2) and made monotone
+ *     downwards; a link with fewer than JOINT_SELFCAL_MIN rows uses the
+ *     map of all links together.
+ *   - the doubt ratio: the real rows' mean doubt (1 - confidence) over the
+ *     simulated rows', per link (at least 1): how much harder the real
+ *     trace is than its simulation.  A real row's confidence c becomes
+ *     min(c, 1 - ratio (1 - map(c))) (map(c): the value of the last block
+ *     whose least stated confidence is at most c).
+ *   - a row whose every pair up to its root has a share of exactly 1, was
+ *     paired by call id and is a call of a service without orphans is
+ *     left alone, in the fit and in the trace: there each simulated
+ *     parent is the only candidate, so the simulation cannot be wrong and
+ *     says nothing about it.
  *
- * The cost is a second inference on a trace as large as the first.
+ * The cost is a second inference, on a trace at most as large as the
+ * first.
  */
 #include "joint_int.h"
 
@@ -43,7 +56,7 @@
 #include <string.h>
 
 #define NONE JOINT_NONE
-#define JOINT_SELFCAL_MIN 100  /* rows below 1 a link needs for a map of its own */
+#define JOINT_SELFCAL_MIN 100  /* rows a link needs for a map of its own */
 #define JOINT_SELFCAL_DEPTH 4096 /* deeper calls keep their real times */
 #define JOINT_SELFCAL_NEAR 32  /* requests on each side an orphan's miss is measured against */
 #define JOINT_SELFCAL_PAIRS 10000 /* pairs simulated at most (a window of the trace) */
