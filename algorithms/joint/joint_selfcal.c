@@ -57,7 +57,6 @@
 
 #define NONE JOINT_NONE
 #define JOINT_SELFCAL_MIN 100  /* rows a link needs for a map of its own */
-#define JOINT_SELFCAL_DEPTH 4096 /* deeper calls keep their real times */
 #define JOINT_SELFCAL_NEAR 32  /* requests on each side an orphan's miss is measured against */
 #define JOINT_SELFCAL_PAIRS 10000 /* pairs simulated at most (a window of the trace) */
 
@@ -192,65 +191,92 @@ static pb_ns draw(sim *x, uint32_t ein, uint32_t tg, uint32_t outl, pb_ns real)
     return x->dl[x->off[i] + gsl_rng_uniform_int(x->r, n)];
 }
 
-/* request q arriving at arr on its service's clock: its calls, their
- * requests, their returns and its response */
-static void sim_req(sim *x, uint32_t q, pb_ns arr, int depth)
+/* one request being simulated: its next call to make, the latest return
+ * so far, whether its call `i` is being simulated below it */
+typedef struct sframe {
+    uint32_t q, i;
+    pb_ns last;
+    int below;
+} sframe;
+
+/* start request q arriving at arr on its service's clock (pushed on st) */
+static void sim_enter(sim *x, sframe *st, uint32_t *top, uint32_t q, pb_ns arr)
 {
-    joint *s = x->s;
+    const kvec *k = &x->s->kids[q];
     x->vis[q] = 1;
     x->cr[q] = arr;
-    const kvec *k = &s->kids[q];
-    uint32_t ein = s->pr[q].link;
-    pb_ns last = arr;
-    /* escapes: a call that, as the service's orphans did, leaves its
-     * request's interval (by one of their misses); lt: the late ones */
-    uint32_t svc = s->pr[q].callee, nm = x->moff[svc + 1] - x->moff[svc];
     for (uint32_t i = 0; i < k->n; i++)
         x->lt[k->a[i]] = 0;
-    for (uint32_t i = 0; i < k->n; i++) {
-        uint32_t c = k->a[i];
-        if (x->vis[c])
-            continue; /* a cycle: cut later by the output */
-        pb_ns early = 0;
-        if (nm && gsl_rng_uniform(x->r) < x->esc[svc]) {
-            uint32_t j = x->moff[svc] + (uint32_t)gsl_rng_uniform_int(x->r, nm);
-            early = x->early[j];
-            x->lt[c] = x->late[j];
-            x->escaped++;
+    st[(*top)++] = (sframe){q, 0, arr, 0};
+}
+
+/* request root arriving at arr: its calls, their requests, their returns
+ * and its response, depth first with an explicit stack st (room for
+ * every pair) */
+static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
+{
+    joint *s = x->s;
+    uint32_t top = 0;
+    sim_enter(x, st, &top, root, arr);
+    while (top) {
+        sframe *f = &st[top - 1];
+        uint32_t q = f->q;
+        const kvec *k = &s->kids[q];
+        uint32_t ein = s->pr[q].link;
+        pb_ns a = x->cr[q];
+        if (f->below) { /* call i's request is done: its return */
+            uint32_t c = k->a[f->i];
+            x->rr[c] = x->rs[c] + (s->pr[c].rr - s->pr[c].rs);
+            if (x->rr[c] > f->last && !x->lt[c])
+                f->last = x->rr[c];
+            f->below = 0;
+            f->i++;
+            continue;
         }
-        uint32_t tg = x->trig[c];
+        if (f->i < k->n) {
+            uint32_t c = k->a[f->i];
+            if (x->vis[c]) { /* a cycle: cut later by the output */
+                f->i++;
+                continue;
+            }
+            /* escapes: a call that, as the service's orphans did, leaves
+             * its request's interval (by one of their misses); lt: late */
+            uint32_t svc = s->pr[q].callee, nm = x->moff[svc + 1] - x->moff[svc];
+            pb_ns early = 0;
+            if (nm && gsl_rng_uniform(x->r) < x->esc[svc]) {
+                uint32_t j = x->moff[svc] + (uint32_t)gsl_rng_uniform_int(x->r, nm);
+                early = x->early[j];
+                x->lt[c] = x->late[j];
+                x->escaped++;
+            }
+            uint32_t tg = x->trig[c];
+            if (tg != NONE && x->vis[tg] != 2)
+                tg = NONE;
+            pb_ns base = tg == NONE ? a : x->rr[tg];
+            pb_ns real = s->pr[c].cs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+            pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real);
+            x->cs[c] = t < a ? a : t;
+            if (early > 0)
+                x->cs[c] = a - early;
+            f->below = 1;
+            sim_enter(x, st, &top, c, x->cs[c] + (s->pr[c].cr - s->pr[c].cs));
+            continue;
+        }
+        /* every call made: the response */
+        x->vis[q] = 2;
+        uint32_t tg = x->rtrig[q];
         if (tg != NONE && x->vis[tg] != 2)
             tg = NONE;
-        pb_ns base = tg == NONE ? arr : x->rr[tg];
-        pb_ns real = s->pr[c].cs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
-        pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real);
-        x->cs[c] = t < arr ? arr : t;
-        if (early > 0)
-            x->cs[c] = arr - early;
-        pb_ns net = s->pr[c].cr - s->pr[c].cs;
-        if (depth < JOINT_SELFCAL_DEPTH) {
-            sim_req(x, c, x->cs[c] + net, depth + 1);
-        } else { /* too deep: keep its real span, shifted */
-            x->vis[c] = 2;
-            x->cr[c] = x->cs[c] + net;
-            x->rs[c] = x->cr[c] + (s->pr[c].rs - s->pr[c].cr);
+        pb_ns base = tg == NONE ? a : x->rr[tg];
+        pb_ns real = s->pr[q].rs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+        pb_ns t = base + draw(x, ein, tg, s->nlinks, real);
+        x->rs[q] = t < f->last ? f->last : t;
+        for (uint32_t i = 0; i < k->n; i++) {
+            uint32_t c = k->a[i];
+            if (x->lt[c] > 0 && x->rr[c] < x->rs[q] + x->lt[c])
+                x->rr[c] = x->rs[q] + x->lt[c];
         }
-        x->rr[c] = x->rs[c] + (s->pr[c].rr - s->pr[c].rs);
-        if (x->rr[c] > last && !x->lt[c])
-            last = x->rr[c];
-    }
-    x->vis[q] = 2;
-    uint32_t tg = x->rtrig[q];
-    if (tg != NONE && x->vis[tg] != 2)
-        tg = NONE;
-    pb_ns base = tg == NONE ? arr : x->rr[tg];
-    pb_ns real = s->pr[q].rs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
-    pb_ns t = base + draw(x, ein, tg, s->nlinks, real);
-    x->rs[q] = t < last ? last : t;
-    for (uint32_t i = 0; i < k->n; i++) {
-        uint32_t c = k->a[i];
-        if (x->lt[c] > 0 && x->rr[c] < x->rs[q] + x->lt[c])
-            x->rr[c] = x->rs[q] + x->lt[c];
+        top--;
     }
 }
 
@@ -477,9 +503,13 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
         rc = collect_delays(&x);
     }
     unsigned char *pick = rc == PB_OK ? pick_roots(s, &rc) : NULL;
+    sframe *st = rc == PB_OK ? malloc(((size_t)n + 1) * sizeof *st) : NULL;
+    if (rc == PB_OK && !st)
+        rc = PB_ENOMEM;
     for (uint32_t q = 0; rc == PB_OK && q < n; q++)
         if (pick[q] && !x.vis[q])
-            sim_req(&x, q, s->pr[q].cr, 0);
+            sim_tree(&x, st, q, s->pr[q].cr);
+    free(st);
     free(pick);
     if (rc == PB_OK)
         rc = pb_trace_new(&t);
