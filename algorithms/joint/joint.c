@@ -122,7 +122,10 @@ const pb_option joint_options[] = {
      "link's stated shares to the fraction right there (monotone fit); assignments are "
      "unchanged"},
     {"conf_seed", PB_OPT_INT, offsetof(joint_params, conf_seed), "1", 0, 2147483647,
-     "seed of the self-calibration's draws (GSL mt19937)"},
+     "seed of the self-calibration's draws (GSL mt19937; simulation k uses seed + k)"},
+    {"conf_sims", PB_OPT_INT, offsetof(joint_params, conf_sims), "1", 1, 16,
+     "simulations the self-calibration pools (each one more inference: less spread "
+     "between seeds, more CPU)"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,

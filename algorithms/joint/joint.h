@@ -64,6 +64,7 @@ typedef struct joint_params {
                            again from the solution with a known truth
                            (joint_selfcal.c), 1 */
     int conf_seed;      /* [conf_seed] seed of the self-calibration's draws, 1 */
+    int conf_sims;      /* [conf_sims] simulations the self-calibration pools, 1 */
 } joint_params;
 
 /* The option table over joint_params. */

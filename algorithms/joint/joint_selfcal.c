@@ -713,31 +713,17 @@ static int and_down(const joint *s, unsigned char *v)
     return PB_OK;
 }
 
-int joint_selfcal(joint *s, const double *share, double *conf,
-                  int (*shares)(joint *, double *))
+/* one simulation (seed): its rows' stated confidences and whether each
+ * is right appended to *pts (*np of *cap), its statistics added to
+ * s->scal_stat.  PB_OK or PB_ENOMEM */
+static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
+                      const pb_ns *early, const pb_ns *late, int (*shares)(joint *, double *),
+                      spt **pts, uint32_t *np, size_t *cap)
 {
-    uint32_t n = s->npairs;
-    free(s->scal_stat);
-    s->scal_stat = calloc(JOINT_SCAL_NSTAT * ((size_t)s->nlinks + 1), sizeof *s->scal_stat);
-    if (!s->scal_stat)
-        return PB_ENOMEM;
-    if (!n)
-        return PB_OK;
     pb_trace *t = NULL;
-    double *esc = malloc(((size_t)s->nnodes + 1) * sizeof *esc);
-    uint32_t *moff = NULL;
-    pb_ns *early = NULL, *late = NULL;
-    int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
-    if (rc == PB_OK)
-        rc = simulate(s, (uint32_t)s->p.conf_seed, esc, moff, early, late, &t);
-    free(moff);
-    free(early);
-    free(late);
+    int rc = simulate(s, seed, esc, moff, early, late, &t);
     joint *s2 = NULL;
     double *sh2 = NULL;
-    spt *pts = NULL;
-    double *lo = NULL, *val = NULL, *w = NULL, *kk = NULL;
-    uint32_t *cls_off = NULL;
     if (rc == PB_OK) {
         pb_trace_view v2 = pb_trace_view_of(t);
         joint_params p2 = s->p;
@@ -750,8 +736,17 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     }
     if (rc == PB_OK) {
         sh2 = malloc(((size_t)s2->npairs + 1) * sizeof *sh2);
-        pts = malloc(((size_t)s2->npairs + 1) * sizeof *pts);
-        rc = sh2 && pts ? PB_OK : PB_ENOMEM;
+        rc = sh2 ? PB_OK : PB_ENOMEM;
+    }
+    if (rc == PB_OK && *np + (size_t)s2->npairs + 1 > *cap) {
+        size_t nc = *np + (size_t)s2->npairs + 1;
+        spt *g = realloc(*pts, nc * sizeof *g);
+        if (g) {
+            *pts = g;
+            *cap = nc;
+        } else {
+            rc = PB_ENOMEM;
+        }
     }
     if (rc == PB_OK)
         rc = shares(s2, sh2);
@@ -790,7 +785,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             rc = and_down(s2, ex2);
     }
     /* the simulated rows: stated confidence and right or not, by link */
-    uint32_t np = 0, nl = s->nlinks;
+    uint32_t nl = s->nlinks;
     for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
         const jpair *a = &s2->pr[p];
         uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
@@ -806,8 +801,44 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             st[1] += ok;
             st[4] += 1 - stated;
         }
-        pts[np++] = (spt){stated, s->pr[i].link, (unsigned char)ok};
+        (*pts)[(*np)++] = (spt){stated, s->pr[i].link, (unsigned char)ok};
     }
+    free(cf2);
+    free(ok2);
+    free(ex2);
+    free(sh2);
+    joint_close(s2);
+    pb_trace_close(t);
+    return rc;
+}
+
+
+int joint_selfcal(joint *s, const double *share, double *conf,
+                  int (*shares)(joint *, double *))
+{
+    uint32_t n = s->npairs;
+    free(s->scal_stat);
+    s->scal_stat = calloc(JOINT_SCAL_NSTAT * ((size_t)s->nlinks + 1), sizeof *s->scal_stat);
+    if (!s->scal_stat)
+        return PB_ENOMEM;
+    if (!n)
+        return PB_OK;
+    double *esc = malloc(((size_t)s->nnodes + 1) * sizeof *esc);
+    uint32_t *moff = NULL;
+    pb_ns *early = NULL, *late = NULL;
+    int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
+    spt *pts = NULL;
+    uint32_t np = 0, nl = s->nlinks;
+    size_t cap = 0;
+    /* several simulations pooled (conf_sims), seeds conf_seed, + 1, ... */
+    for (int r = 0; rc == PB_OK && r < s->p.conf_sims; r++)
+        rc = sim_points(s, (uint32_t)s->p.conf_seed + (uint32_t)r, esc, moff, early, late,
+                        shares, &pts, &np, &cap);
+    free(moff);
+    free(early);
+    free(late);
+    double *lo = NULL, *val = NULL, *w = NULL, *kk = NULL;
+    uint32_t *cls_off = NULL;
     if (rc == PB_OK) {
         lo = malloc(2 * ((size_t)np + 1) * sizeof *lo);
         val = malloc(2 * ((size_t)np + 1) * sizeof *val);
@@ -901,14 +932,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     free(w);
     free(kk);
     free(cls_off);
-    free(sh2);
     free(pts);
     free(esc);
     free(exr);
-    free(cf2);
-    free(ok2);
-    free(ex2);
-    joint_close(s2);
-    pb_trace_close(t);
     return rc;
 }
