@@ -148,9 +148,9 @@ int joint_confidence(joint *s, double *conf)
 
 int joint_calib_meta(const joint *s, pb_result *res)
 {
-    int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d "
+    int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d conf_sims=%d "
                             "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f",
-                            s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed,
+                            s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed, s->p.conf_sims,
                             s->scal_done ? s->scal_sim : 0.0, s->scal_escaped,
                             s->scal_done ? s->scal_stat[JOINT_SCAL_NSTAT * (size_t)s->nlinks + 7]
                                          : 1.0);
