@@ -112,6 +112,20 @@ const pb_option joint_options[] = {
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
      "leave a call and its return unattached (abstain) when joint's confidence in the "
      "request it put them in is below this; 0 = attach everything"},
+    {"conf_heldout", PB_OPT_BOOL, offsetof(joint_params, conf_heldout), "0", PB_OPT_NORANGE,
+     "confidence: compute each call's share also under the model refitted to the half of "
+     "the request trees its own is not in, and keep the smaller (an allowance for a model "
+     "that has seen the delays it judges); assignments are unchanged"},
+    {"conf_selfcal", PB_OPT_BOOL, offsetof(joint_params, conf_selfcal), "1", PB_OPT_NORANGE,
+     "confidence: make the trace again from the solution (real arrivals, the same calls, "
+     "delays drawn from the solution's own), run the same inference on it, and map each "
+     "link's stated shares to the fraction right there (monotone fit); assignments are "
+     "unchanged"},
+    {"conf_seed", PB_OPT_INT, offsetof(joint_params, conf_seed), "1", 0, 2147483647,
+     "seed of the self-calibration's draws (GSL mt19937; simulation k uses seed + k)"},
+    {"conf_sims", PB_OPT_INT, offsetof(joint_params, conf_sims), "1", 1, 16,
+     "simulations the self-calibration pools (each one more inference: less spread "
+     "between seeds, more CPU)"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,
@@ -807,7 +821,8 @@ void joint_close(joint *s)
                  s->cnt_off, s->cnt, s->cntlp, s->allowed, s->hist, s->logf, s->kstat,
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
-                 s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc};
+                 s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
+                 s->conf_stat, s->scal_stat};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);

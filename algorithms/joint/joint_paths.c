@@ -158,6 +158,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         free(call);
         free(ret);
         free(conf);
+        if (rc == PB_OK)
+            rc = joint_calib_meta(s, res);
         if (rc == PB_OK && s->p.min_confidence > 0)
             rc = pb_result_meta(res, "min_confidence=%g abstained=%zu", s->p.min_confidence,
                                 res->nabstain);
