@@ -112,6 +112,20 @@ const pb_option joint_options[] = {
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
      "leave a call and its return unattached (abstain) when joint's confidence in the "
      "request it put them in is below this; 0 = attach everything"},
+    {"conf_heldout", PB_OPT_BOOL, offsetof(joint_params, conf_heldout), "0", PB_OPT_NORANGE,
+     "confidence: compute each call's share also under the model refitted to the half of "
+     "the request trees its own is not in, and keep the smaller (an allowance for a model "
+     "that has seen the delays it judges); assignments are unchanged"},
+    {"conf_selfcal", PB_OPT_BOOL, offsetof(joint_params, conf_selfcal), "1", PB_OPT_NORANGE,
+     "confidence: make the trace again from the solution (real arrivals, the same calls, "
+     "delays drawn from the solution's own), run the same inference on it, and map each "
+     "link's stated shares to the fraction right there (monotone fit); assignments are "
+     "unchanged"},
+    {"conf_seed", PB_OPT_INT, offsetof(joint_params, conf_seed), "1", 0, 2147483647,
+     "seed of the self-calibration's draws (GSL mt19937; simulation k uses seed + k)"},
+    {"conf_sims", PB_OPT_INT, offsetof(joint_params, conf_sims), "1", 1, 16,
+     "simulations the self-calibration pools (each one more inference: less spread "
+     "between seeds, more CPU)"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,
@@ -122,6 +136,11 @@ const pb_option joint_options[] = {
      "speed only, the same results: the re-split estimates a split from the walks of "
      "one it scored (the steps a move cannot change are taken from them) and scores it "
      "in full only when the estimate can beat the best split so far; 0 scores every split"},
+    {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
+     "a call that no request of its service encloses (its return came after the "
+     "response, or it was sent after it) may belong to a request it was sent in, or "
+     "sent at most a learned gap after, at services whose such calls fall near their "
+     "requests far more often than chance (one-sided binomial test, 1 % level)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -568,6 +587,10 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     if (rc == PB_OK)
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
+        rc = joint_late_test(s);
+    if (rc == PB_OK && s->late_gap)
+        rc = joint_find_candidates(s);
+    if (rc == PB_OK)
         rc = init_state(s);
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_service_test(s);
@@ -802,7 +825,8 @@ void joint_close(joint *s)
                  s->cnt_off, s->cnt, s->cntlp, s->allowed, s->hist, s->logf, s->kstat,
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
-                 s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc};
+                 s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
+                 s->conf_stat, s->scal_stat};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);
@@ -832,6 +856,8 @@ void joint_close(joint *s)
     free(s->fifo_link);
     free(s->fifo_stat);
     free(s->fifo_svc);
+    free(s->late_gap);
+    free(s->late_stat);
     free(s->ord_inv);
     free(s->ord_keep);
     free(s->ord_n);

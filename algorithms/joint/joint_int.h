@@ -14,6 +14,9 @@
 #include "joint.h"
 #include "joint_align.h"
 
+#define JOINT_SCAL_NSTAT 8     /* self-calibration statistics per link: simulated calls,
+                                  right, real shares lowered, own map, simulated doubt,
+                                  real calls, real doubt, doubt ratio */
 #define JOINT_DK_MAX (1u << 22) /* cells of the direct key tables (joint_dk_cell) */
 #define JOINT_KMAX 15          /* call counts at or above this share a cell */
 #define JOINT_MAX_LINKS (1u << 20)
@@ -48,6 +51,10 @@
                                     them out of their order of calling at most this often */
 #define JOINT_FIFO_AUC 0.15   /* fifo test: P(a busy start's is the shorter) within
                                  this of one half */
+#define JOINT_LATE_NGAPS 7     /* late calls: gaps after a response tried (joint_late.c) */
+#define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
+#define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
+#define JOINT_LATE_NSTAT 5     /* late calls: statistics per service */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -88,6 +95,14 @@ struct joint {
     char cg_first[64];
     long cg_first_line;
     size_t capped_max;   /* the most candidates one of them had */
+    /* calls that outlive their request (joint_late.c): per service, the
+     * gap after a response within which a call without any enclosing
+     * request may still belong to it (-1: the service did not pass the
+     * test), or NULL (no service passed); per service the test's orphans,
+     * orphans near a request, coverage, gap (ns) and p-value */
+    pb_ns *late_gap;
+    double *late_stat;
+    size_t late_cands;   /* calls the widened test gave more candidates */
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
     kvec *kids;             /* calls ascribed to each request, by call time */
 
@@ -182,6 +197,15 @@ struct joint {
     double *cldur;
     double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho) */
     size_t nclean;
+
+    /* confidence (joint_calib.c, joint_selfcal.c): per link 4 statistics
+     * each of the held-out shares and of the self-calibration, for the
+     * metadata; NULL until joint_confidence */
+    double *conf_stat, *scal_stat; /* scal_stat: JOINT_SCAL_NSTAT per link and one
+                                      for all links (joint_selfcal.c) */
+    double scal_sim;        /* simulated rows the self-calibration fitted */
+    size_t scal_escaped;    /* simulated calls that left their request's interval */
+    int scal_done;
 
     /* counters */
     size_t halves_call, halves_ret;
@@ -475,12 +499,60 @@ void joint_corr_finish(joint *s);
  * busy-start test; fills s->fifo_link, s->fifo_stat).  PB_OK or PB_ENOMEM */
 int joint_fifo_test(joint *s);
 
+/* joint_late.c.  Per service, from the calls without a candidate under
+ * the strict test (s->cand_off of the first joint_find_candidates),
+ * whether they were sent inside (or just after) the service's requests
+ * far more often than chance: fills s->late_gap and s->late_stat.
+ * PB_OK or PB_ENOMEM */
+int joint_late_test(joint *s);
+/* The trigger of the response (sent at t) of a request of service b
+ * whose returns, sorted by time received, are r[0..nr): the latest
+ * return received by t; at a service that passed the test (gap g), the
+ * latest return received by t + g of a call sent by t (the response was
+ * stamped before the return it waited for), when that is later.  A call
+ * sent after the response never triggers it.  JOINT_NONE: the arrival. */
+uint32_t joint_late_resp_trigger(const joint *s, uint32_t b, const uint32_t *r, uint32_t nr,
+                                 pb_ns t);
+
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */
 static inline int joint_ret_movable(const joint *s, uint32_t p)
 {
     return s->free_ret[p] && !(s->fifo_link && s->fifo_link[s->pr[p].link]);
 }
+
+/* joint_conf.c.  share[0..npairs): each call's share of its candidates
+ * under the current model (moves, exchanges, chains; orphans by the rule
+ * of succession; without call ids times the pair share); 1 for a root.
+ * PB_OK or PB_ENOMEM */
+int joint_call_shares(joint *s, double *share);
+/* the trigger of every call with a parent as the model scores it (trig;
+ * JOINT_NONE: its request's arrival) and a near-tied runner-up (trig2, or
+ * JOINT_NONE); tmp: room for the largest request's calls */
+void joint_conf_triggers(joint *s, uint32_t *trig, uint32_t *trig2, uint32_t *tmp);
+/* joint_calib.c.  The confidence's metadata (allowances learned per link
+ * and service).  PB_OK or an error of pb_result_meta */
+int joint_calib_meta(const joint *s, pb_result *res);
+/* joint_selfcal.c.  Lower each row's confidence conf[p] (the product of
+ * the shares share[] from its root down) to the fraction right that rows
+ * stated like it had on a trace made again from the solution (the same
+ * inference run on it, its shares computed by `shares`), scaled by how
+ * much more the real trace doubts than that one.  PB_OK or PB_ENOMEM */
+int joint_selfcal(joint *s, const double *share, double *conf,
+                  int (*shares)(joint *, double *));
+/* conf[p] = the product of share[] from p's root down to p.  PB_OK or
+ * PB_ENOMEM */
+int joint_conf_product(const joint *s, const double *share, double *conf);
+/* The self-calibration's monotone map (tests): pool-adjacent-violators
+ * over the stated shares c[0..n) and whether each was right (rows of one
+ * stated share in one block), each block's value (right + 1) / (rows + 2)
+ * made monotone downwards; its blocks (least stated share, value) into
+ * lo[], val[] (room for n each); returns how many (0 when out of memory) */
+uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, double *lo,
+                       double *val);
+/* the map's value at stated share c: the last block whose least stated
+ * share is at most c (the first block below them all; 1 without blocks) */
+double joint_pav_at(const double *lo, const double *val, uint32_t b, double c);
 
 /* joint_repair.c.  share[0..npairs): for each pair made without a call
  * id, 1 / (1 + sum over the exchanges of its return with an overlapping

@@ -155,6 +155,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 }
             }
         }
+        if (i == n && (t < mx || (s->late_gap && s->late_gap[b] >= 0)))
+            tg = joint_late_resp_trigger(s, b, r, nr, t); /* joint_late.c */
         pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
             tt = arr, tg = NONE;
@@ -166,6 +168,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         }
         /* no arrival and no trigger: tt is INT64_MIN and d unused */
         pb_ns d = noarr && tg == NONE ? 0 : t - tt;
+        if (d < 0)
+            d = 0; /* a response stamped before its trigger (joint_late.c) */
         uint32_t di;
         size_t cell = SIZE_MAX;
         if (s->dk_off) {

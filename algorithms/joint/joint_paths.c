@@ -158,6 +158,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         free(call);
         free(ret);
         free(conf);
+        if (rc == PB_OK)
+            rc = joint_calib_meta(s, res);
         if (rc == PB_OK && s->p.min_confidence > 0)
             rc = pb_result_meta(res, "min_confidence=%g abstained=%zu", s->p.min_confidence,
                                 res->nabstain);
@@ -232,6 +234,19 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             }
             free(byname);
         }
+        /* calls that outlive their request: per service with calls no
+         * request encloses, the test and what it chose (joint_late.c) */
+        for (uint32_t a = 0; s->late_stat && a < s->nnodes; a++) {
+            const double *st = s->late_stat + JOINT_LATE_NSTAT * (size_t)a;
+            if (st[0] > 0)
+                pb_result_meta(res, "late_service=%s late=%s orphan_calls=%.0f near_requests=%.0f "
+                               "chance=%.4f gap_ns=%.0f test_p=%.3g",
+                               pb_strtab_str(s->v.nodes, a),
+                               s->late_gap && s->late_gap[a] >= 0 ? "on" : "off", st[0], st[1],
+                               st[2], st[3], st[4]);
+        }
+        if (s->late_gap)
+            pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
         /* without call ids: which links keep their time-ordered pairs */
         for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
             const double *st = s->fifo_stat + 10 * (size_t)l;
