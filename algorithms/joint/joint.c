@@ -102,6 +102,10 @@ const pb_option joint_options[] = {
      "without call ids, test per link whether calls are answered in arrival order (a "
      "busy start's service time from the previous departure is distributed like an idle "
      "start's; Mann-Whitney, 1 % level) and keep the time-ordered pairs of links that pass"},
+    {"pair_order", PB_OPT_BOOL, offsetof(joint_params, pair_order), "0", PB_OPT_NORANGE,
+     "without call ids, score the order in which each link answers its calls: of two "
+     "consecutive calls, the later answered first with a rate learned per link from the "
+     "current pairs (docs/joint.md, \"Order of answers\")"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
     {"align", PB_OPT_BOOL, offsetof(joint_params, align), "1", PB_OPT_NORANGE,
@@ -826,6 +830,7 @@ void joint_close(joint *s)
     free(s->kmean);
     free(s->free_ret);
     free(s->fifo_link);
+    joint_rord_free(s);
     free(s->fifo_stat);
     free(s->fifo_svc);
     free(s->ord_inv);

@@ -147,6 +147,8 @@ struct joint {
                                the caller of the call of the same rank (joint_fifo.c) */
     double *fifo_stat;      /* per link, 10 each: the three comparisons' statistics
                                (joint_fifo.c) */
+    struct joint_rord *rord; /* without call ids: the order of answers per link
+                                (joint_order.c), or NULL */
     size_t ret_swaps, resplit_capped, resplit_local;
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
     size_t repaired;
@@ -445,6 +447,27 @@ static inline int joint_ret_movable(const joint *s, uint32_t p)
 {
     return s->free_ret[p] && !(s->fifo_link && s->fifo_link[s->pr[p].link]);
 }
+
+/* joint_order.c (docs/joint.md, "Order of answers, without call ids").
+ * Each link's whole pairs in arrival order on the callee's clock (calls'
+ * arrivals never move).  PB_OK or PB_ENOMEM */
+typedef struct joint_rord joint_rord;
+int joint_rord_init(joint *s);
+/* free it (NULL-safe) */
+void joint_rord_free(joint *s);
+/* per link, the overtaking rate of its consecutive calls from the current
+ * pairs ((k + 1) / (n + 2)), and whether the term is scored.  PB_OK */
+int joint_rord_fit(joint *s);
+/* change of the order term when pairs a and b (one link) exchange returns;
+ * rs: every pair's answer time (NULL: the pairs' own rs) */
+double joint_rord_swap_delta(const joint *s, uint32_t a, uint32_t b, const pb_ns *rs);
+/* re-pairing's greedy: the order term of giving call c the return sent at
+ * t, its link's movable neighbours answered[] or not yet */
+double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered);
+/* the whole order term of the current pairs */
+double joint_rord_ll(const joint *s);
+/* link l's last fit: consecutive pairs in question, overtaken, scored */
+void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on);
 
 /* joint_repair.c.  share[0..npairs): for each pair made without a call
  * id, 1 / (1 + sum over the exchanges of its return with an overlapping
