@@ -149,6 +149,11 @@ struct joint {
                                (joint_fifo.c) */
     struct joint_rord *rord; /* without call ids: the order of answers per link
                                 (joint_order.c), or NULL */
+    int pord_hold;          /* this search holds the order of answers (pair_order) */
+    int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
+    double pord_ll[2];      /* pair_order=auto: the two solutions' scores (free, held) */
+    double *pord_stat;      /* per link (3 each): answers in question, overtaken, scored;
+                               from joint_order_score, or NULL */
     size_t ret_swaps, resplit_capped, resplit_local;
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
     size_t repaired;
@@ -466,8 +471,17 @@ double joint_rord_swap_delta(const joint *s, uint32_t a, uint32_t b, const pb_ns
 double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered);
 /* the whole order term of the current pairs */
 double joint_rord_ll(const joint *s);
-/* link l's last fit: consecutive pairs in question, overtaken, scored */
+/* link l's answers when the solution was scored (joint_order_score), else
+ * the last fit: consecutive pairs in question, overtaken, scored */
 void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on);
+/* does some pair have a return made without a call id? */
+int joint_any_free(const joint *s);
+/* *ll: the solution's log-likelihood under the model with the order
+ * terms: joint_loglik plus, per link, the order of its first calls
+ * (ord_n, ord_k of joint_fit_order) and of its answers, each a Bernoulli
+ * with its rate (k + 1) / (n + 2) fitted on this solution; keeps the
+ * answers' statistics per link (pord_stat).  PB_OK or PB_ENOMEM */
+int joint_order_score(joint *s, double *ll);
 
 /* joint_repair.c.  share[0..npairs): for each pair made without a call
  * id, 1 / (1 + sum over the exchanges of its return with an overlapping

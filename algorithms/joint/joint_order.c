@@ -131,7 +131,7 @@ int joint_rord_fit(joint *s)
         }
         o->n[l] = n;
         o->k[l] = k;
-        o->on[l] = movable && s->p.pair_order && n > 0;
+        o->on[l] = movable && n > 0;
         double rho = (k + 1) / (n + 2);
         o->linv[l] = o->on[l] ? log(rho) : 0.0;
         o->lkeep[l] = o->on[l] ? log1p(-rho) : 0.0;
@@ -245,7 +245,62 @@ double joint_rord_ll(const joint *s)
 void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on)
 {
     const joint_rord *o = s->rord;
+    if (s->pord_stat) {
+        *n = s->pord_stat[3 * (size_t)l];
+        *k = s->pord_stat[3 * (size_t)l + 1];
+        *on = s->pord_stat[3 * (size_t)l + 2] > 0;
+        return;
+    }
     *n = o ? o->n[l] : 0;
     *k = o ? o->k[l] : 0;
     *on = o ? o->on[l] : 0;
+}
+
+int joint_any_free(const joint *s)
+{
+    for (uint32_t p = 0; p < s->npairs; p++)
+        if (s->free_ret[p])
+            return 1;
+    return 0;
+}
+
+/* a Bernoulli's log-likelihood of k in n with its rate (k + 1) / (n + 2) */
+static double bern(double n, double k)
+{
+    if (n <= 0)
+        return 0;
+    double r = (k + 1) / (n + 2);
+    return k * log(r) + (n - k) * log1p(-r);
+}
+
+int joint_order_score(joint *s, double *ll)
+{
+    double v = joint_loglik(s);
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        v += bern(s->ord_n[l], s->ord_k[l]);
+    /* the answers: a free search has no state for them; make it, score,
+     * and drop it (its confidence and output stay those of the search) */
+    int temp = !s->rord;
+    if (temp && joint_rord_init(s) != PB_OK)
+        return PB_ENOMEM;
+    joint_rord_fit(s);
+    free(s->pord_stat);
+    s->pord_stat = malloc(((size_t)s->nlinks + 1) * 3 * sizeof *s->pord_stat);
+    if (!s->pord_stat) {
+        if (temp)
+            joint_rord_free(s);
+        return PB_ENOMEM;
+    }
+    const joint_rord *o = s->rord;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        s->pord_stat[3 * (size_t)l] = o->n[l];
+        s->pord_stat[3 * (size_t)l + 1] = o->k[l];
+        s->pord_stat[3 * (size_t)l + 2] = o->on[l];
+        if (o->on[l])
+            v += bern(o->n[l], o->k[l]);
+    }
+    if (temp)
+        joint_rord_free(s);
+    *ll = v;
+    return PB_OK;
 }

@@ -647,7 +647,7 @@ int joint_repair_rounds(joint *s)
         return PB_ENOMEM;
     if (nfree && joint_fifo_test(s) != PB_OK)
         return PB_ENOMEM;
-    if (nfree && s->p.pair_order && joint_rord_init(s) != PB_OK)
+    if (nfree && s->pord_hold && joint_rord_init(s) != PB_OK)
         return PB_ENOMEM;
     if (!nfree || s->p.repair <= 0)
         return PB_OK;

@@ -45,7 +45,7 @@ TEST(order_of_answers_by_hand)
     pb_error err;
     joint *s;
     joint_params p = defaults();
-    p.pair_order = 1;
+    p.pair_order = "on";
     p.repair = 0; /* keep the time-ordered pairs */
     p.swap_rounds = 0;
     CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
@@ -69,7 +69,7 @@ TEST(order_of_answers_by_hand)
     CHECK_NEAR(joint_rord_pick(s, 1, 1050 * US, ans), log(0.8), 1e-12);
     joint_close(s);
     /* off: no state, and the re-pairing's hooks see none */
-    p.pair_order = 0;
+    p.pair_order = "off";
     CHECK_INT(joint_init(&s, &v, &p, &err), PB_OK);
     CHECK(s->rord == NULL);
     joint_close(s);
