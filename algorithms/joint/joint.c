@@ -105,8 +105,8 @@ const pb_option joint_options[] = {
     {"pair_order", PB_OPT_STRING, offsetof(joint_params, pair_order), "auto", PB_OPT_NORANGE,
      "without call ids, the order in which each link answers its calls and each service "
      "makes its calls (of two consecutive ones, the later first, at a rate learned per link): "
-     "auto (the search runs free and again holding that order, and keeps the likelier "
-     "solution under the model with the order terms, by 10 nats), on (held) or off (free) "
+     "auto (the search runs free and again holding that order, and keeps the held solution "
+     "when it is likelier by 10 nats), on (held) or off (free) "
      "(docs/joint.md, \"Order of answers\")"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
@@ -602,9 +602,9 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
 /* Without call ids and pair_order=auto, two searches: free (the order of
  * answers and calls not scored) and holding that order (pair_order and
  * service_order on); the solution kept is the likelier under the model
- * with both order terms, each with its rates fitted on its own solution
- * (joint_order_score), by more than JOINT_RESTART_MARGIN nats (ties keep
- * the free one).  With call ids (no free pair) one search, as before. */
+ * (joint_loglik, each under its own refit), by more than
+ * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
+ * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
 int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                pb_error *err)
 {
@@ -629,7 +629,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         joint_close(a);
         return rc;
     }
-    double la = 0, lb = 0;
+    double la = 0, lb = 0, l0a = joint_loglik(a), l0b = joint_loglik(b);
     rc = joint_order_score(a, &la);
     if (rc == PB_OK)
         rc = joint_order_score(b, &lb);
@@ -638,10 +638,16 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         joint_close(b);
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
-    joint *keep = lb > la + JOINT_RESTART_MARGIN ? b : a;
+    /* chosen by the model as it stands (delays, counts, durations), each
+     * solution under its own refit; the order terms' scores are reported
+     * only: they prefer the held search even where services overtake
+     * (docs/joint.md) */
+    joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
     keep->pord_chosen = keep == b ? 2 : 1;
-    keep->pord_ll[0] = la;
-    keep->pord_ll[1] = lb;
+    keep->pord_ll[0] = l0a;
+    keep->pord_ll[1] = l0b;
+    keep->pord_ll[2] = la;
+    keep->pord_ll[3] = lb;
     joint_close(keep == b ? a : b);
     *out = keep;
     return PB_OK;

@@ -151,7 +151,8 @@ struct joint {
                                 (joint_order.c), or NULL */
     int pord_hold;          /* this search holds the order of answers (pair_order) */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
-    double pord_ll[2];      /* pair_order=auto: the two solutions' scores (free, held) */
+    double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
+                               held), then with the order terms (joint_order_score) */
     double *pord_stat;      /* per link (3 each): answers in question, overtaken, scored;
                                from joint_order_score, or NULL */
     size_t ret_swaps, resplit_capped, resplit_local;

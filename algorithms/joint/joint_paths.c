@@ -261,8 +261,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
          * which search was kept (pair_order=auto) */
         if (s->pord_chosen)
             pb_result_meta(res, "pair_order=auto chosen=%s log_likelihood_free=%.3f "
-                           "log_likelihood_held=%.3f",
-                           s->pord_chosen == 2 ? "held" : "free", s->pord_ll[0], s->pord_ll[1]);
+                           "log_likelihood_held=%.3f with_order_free=%.3f with_order_held=%.3f",
+                           s->pord_chosen == 2 ? "held" : "free", s->pord_ll[0], s->pord_ll[1],
+                           s->pord_ll[2], s->pord_ll[3]);
         for (uint32_t l = 0; (s->rord || s->pord_stat) && l < s->nlinks; l++) {
             double n, k;
             int on;
