@@ -102,6 +102,12 @@ const pb_option joint_options[] = {
      "without call ids, test per link whether calls are answered in arrival order (a "
      "busy start's service time from the previous departure is distributed like an idle "
      "start's; Mann-Whitney, 1 % level) and keep the time-ordered pairs of links that pass"},
+    {"pair_order", PB_OPT_STRING, offsetof(joint_params, pair_order), "auto", PB_OPT_NORANGE,
+     "without call ids, the order in which each link answers its calls and each service "
+     "makes its calls (of two consecutive ones, the later first, at a rate learned per link): "
+     "auto (the search runs free and again holding that order, and keeps the held solution "
+     "when it is likelier by 10 nats), on (held) or off (free) "
+     "(docs/joint.md, \"Order of answers\")"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
     {"align", PB_OPT_BOOL, offsetof(joint_params, align), "1", PB_OPT_NORANGE,
@@ -508,8 +514,10 @@ static int start_assign(joint *s)
     return rc;
 }
 
-int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
-               pb_error *err)
+/* joint_init for one search: pord 1 holds the order of answers (the
+ * re-pairing and the exchanges score it, joint_order.c) */
+static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                    pb_error *err, int pord)
 {
     *out = NULL;
     if (!(v->columns & PB_COL_TYPE))
@@ -524,6 +532,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     s->v = *v;
     s->p = *params;
+    s->pord_hold = pord;
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
     if (s->nb < 2)
@@ -614,6 +623,60 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
     *out = s;
+    return PB_OK;
+}
+
+/* Without call ids and pair_order=auto, two searches: free (the order of
+ * answers and calls not scored) and holding that order (pair_order and
+ * service_order on); the solution kept is the likelier under the model
+ * (joint_loglik, each under its own refit), by more than
+ * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
+ * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
+int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
+               pb_error *err)
+{
+    const char *m = params->pair_order;
+    int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
+    *out = NULL;
+    if (mode < 0)
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option pair_order: \"%s\"; expected auto, on or off", m);
+    joint_params ph = *params;
+    ph.order = "on";
+    if (mode == 1)
+        return init_one(out, v, &ph, err, 1);
+    joint *a = NULL, *b = NULL;
+    int rc = init_one(&a, v, params, err, 0);
+    if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
+        *out = a;
+        return rc;
+    }
+    rc = init_one(&b, v, &ph, err, 1);
+    if (rc != PB_OK) {
+        joint_close(a);
+        return rc;
+    }
+    double la = 0, lb = 0, l0a = joint_loglik(a), l0b = joint_loglik(b);
+    rc = joint_order_score(a, &la);
+    if (rc == PB_OK)
+        rc = joint_order_score(b, &lb);
+    if (rc != PB_OK) {
+        joint_close(a);
+        joint_close(b);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    /* chosen by the model as it stands (delays, counts, durations), each
+     * solution under its own refit; the order terms' scores are reported
+     * only: they prefer the held search even where services overtake
+     * (docs/joint.md) */
+    joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
+    keep->pord_chosen = keep == b ? 2 : 1;
+    keep->pord_ll[0] = l0a;
+    keep->pord_ll[1] = l0b;
+    keep->pord_ll[2] = la;
+    keep->pord_ll[3] = lb;
+    joint_close(keep == b ? a : b);
+    *out = keep;
     return PB_OK;
 }
 
@@ -854,6 +917,8 @@ void joint_close(joint *s)
     free(s->kmean);
     free(s->free_ret);
     free(s->fifo_link);
+    joint_rord_free(s);
+    free(s->pord_stat);
     free(s->fifo_stat);
     free(s->fifo_svc);
     free(s->late_gap);

@@ -43,6 +43,9 @@ typedef struct joint_params {
     double parallel;    /* [parallel] overlap fraction making a return no trigger, 0.8 */
     int fifo;           /* [fifo] without call ids, keep the first-in-first-out
                            pairs of links that pass the busy-start test, 1 */
+    const char *pair_order; /* [pair_order] without call ids, the order of answers
+                           and calls: auto (two searches, the likelier kept), on
+                           (held) or off (free), "auto" */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     int corr;           /* [corr] correlated call durations without call ids, 1 */
     int align;          /* [align] without call ids, the most likely in-order

@@ -170,6 +170,14 @@ struct joint {
                                the caller of the call of the same rank (joint_fifo.c) */
     double *fifo_stat;      /* per link, 10 each: the three comparisons' statistics
                                (joint_fifo.c) */
+    struct joint_rord *rord; /* without call ids: the order of answers per link
+                                (joint_order.c), or NULL */
+    int pord_hold;          /* this search holds the order of answers (pair_order) */
+    int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
+    double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
+                               held), then with the order terms (joint_order_score) */
+    double *pord_stat;      /* per link (3 each): answers in question, overtaken, scored;
+                               from joint_order_score, or NULL */
     size_t ret_swaps, resplit_capped, resplit_local;
     size_t est_evals, est_pruned; /* prune: splits estimated, and left out */
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
@@ -553,6 +561,35 @@ uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, dou
 /* the map's value at stated share c: the last block whose least stated
  * share is at most c (the first block below them all; 1 without blocks) */
 double joint_pav_at(const double *lo, const double *val, uint32_t b, double c);
+/* joint_order.c (docs/joint.md, "Order of answers, without call ids").
+ * Each link's whole pairs in arrival order on the callee's clock (calls'
+ * arrivals never move).  PB_OK or PB_ENOMEM */
+typedef struct joint_rord joint_rord;
+int joint_rord_init(joint *s);
+/* free it (NULL-safe) */
+void joint_rord_free(joint *s);
+/* per link, the overtaking rate of its consecutive calls from the current
+ * pairs ((k + 1) / (n + 2)), and whether the term is scored.  PB_OK */
+int joint_rord_fit(joint *s);
+/* change of the order term when pairs a and b (one link) exchange returns;
+ * rs: every pair's answer time (NULL: the pairs' own rs) */
+double joint_rord_swap_delta(const joint *s, uint32_t a, uint32_t b, const pb_ns *rs);
+/* re-pairing's greedy: the order term of giving call c the return sent at
+ * t, its link's movable neighbours answered[] or not yet */
+double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered);
+/* the whole order term of the current pairs */
+double joint_rord_ll(const joint *s);
+/* link l's answers when the solution was scored (joint_order_score), else
+ * the last fit: consecutive pairs in question, overtaken, scored */
+void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on);
+/* does some pair have a return made without a call id? */
+int joint_any_free(const joint *s);
+/* *ll: the solution's log-likelihood under the model with the order
+ * terms: joint_loglik plus, per link, the order of its first calls
+ * (ord_n, ord_k of joint_fit_order) and of its answers, each a Bernoulli
+ * with its rate (k + 1) / (n + 2) fitted on this solution; keeps the
+ * answers' statistics per link (pord_stat).  PB_OK or PB_ENOMEM */
+int joint_order_score(joint *s, double *ll);
 
 /* joint_repair.c.  share[0..npairs): for each pair made without a call
  * id, 1 / (1 + sum over the exchanges of its return with an overlapping

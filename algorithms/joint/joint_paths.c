@@ -272,6 +272,25 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->fifo_link[l] ? "on" : "off", why, st[1], st[2], st[3], st[4], st[5],
                            st[6], st[7], st[8], st[9]);
         }
+        /* without call ids: how often each link's answers overtake, and
+         * which search was kept (pair_order=auto) */
+        if (s->pord_chosen)
+            pb_result_meta(res, "pair_order=auto chosen=%s log_likelihood_free=%.3f "
+                           "log_likelihood_held=%.3f with_order_free=%.3f with_order_held=%.3f",
+                           s->pord_chosen == 2 ? "held" : "free", s->pord_ll[0], s->pord_ll[1],
+                           s->pord_ll[2], s->pord_ll[3]);
+        for (uint32_t l = 0; (s->rord || s->pord_stat) && l < s->nlinks; l++) {
+            double n, k;
+            int on;
+            joint_rord_stats(s, l, &n, &k, &on);
+            if (!on)
+                continue;
+            pb_result_meta(res, "pair_order_link=%s>%s order=%s in_question=%.0f "
+                           "overtaken=%.0f overtake_rate=%.4f",
+                           pb_strtab_str(s->v.nodes, s->link_src[l]),
+                           pb_strtab_str(s->v.nodes, s->link_dst[l]),
+                           s->pord_hold ? "held" : "free", n, k, (k + 1) / (n + 2));
+        }
         /* per service with several callers: the order of its answers */
         for (uint32_t a = 0; s->fifo_svc && a < s->nnodes; a++) {
             const double *sv = s->fifo_svc + 3 * (size_t)a;

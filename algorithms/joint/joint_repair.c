@@ -263,6 +263,8 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
      * it, so each depth adds one exchanged level and a new top */
     double xsum = 0;
     for (uint32_t D = 1; D <= n && rc == PB_OK; D++) {
+        if (s->rord) /* the order of answers (pair_order) */
+            xsum += joint_rord_swap_delta(s, X[D - 1], Y[D - 1], NULL);
         swap_ret(s, X[D - 1], Y[D - 1]);
         nsw = D;
         if (!well_formed(s, X[D - 1]) || !well_formed(s, Y[D - 1]))
@@ -310,7 +312,7 @@ int joint_swap_pass(joint *s, size_t *swaps)
 {
     xlevel lv[XMAX + 1];
     memset(lv, 0, sizeof lv);
-    int rc = PB_OK;
+    int rc = s->rord ? joint_rord_fit(s) : PB_OK;
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
         uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
         for (uint32_t i = b0; i < b1 && rc == PB_OK; i++) {
@@ -517,11 +519,17 @@ static int repair_pairs(joint *s, size_t *moved)
     uint32_t *rm = malloc(((size_t)n + 1) * sizeof *rm);
     pb_ns *rsv = malloc(((size_t)n + 1) * sizeof *rsv), *rrv = malloc(((size_t)n + 1) * sizeof *rrv);
     uint32_t *ord = NULL;
+    /* with the order of answers (pair_order): who was answered in the
+     * greedy, and every pair's answer time in the pairing so far */
+    unsigned char *ans = s->rord ? calloc((size_t)n + 1, 1) : NULL;
+    pb_ns *rst = s->rord ? malloc(((size_t)n + 1) * sizeof *rst) : NULL;
     int rc = PB_OK;
-    if (!C || !R || !open || !to || !rm || !rsv || !rrv) {
+    if (!C || !R || !open || !to || !rm || !rsv || !rrv || (s->rord && (!ans || !rst))) {
         rc = PB_ENOMEM;
         goto done;
     }
+    for (uint32_t p = 0; rst && p < n; p++)
+        rst[p] = s->pr[p].rs;
     /* links bottom up: a link after every link out of its callee (so a
      * request's calls are re-paired before its response); cycles and
      * more than 4096 links: in link order */
@@ -579,6 +587,8 @@ static int repair_pairs(joint *s, size_t *moved)
                 double best = INFINITY;
                 for (uint32_t j = 0; j < nopen; j++) {
                     double v = response_cost(s, open[j], t, rrv[k]);
+                    if (ans)
+                        v -= joint_rord_pick(s, open[j], t, ans);
                     if (v < best) {
                         best = v;
                         pick = j;
@@ -588,11 +598,18 @@ static int repair_pairs(joint *s, size_t *moved)
             if (pick == NONE)
                 pick = 0;
             to[open[pick]] = k;
+            if (ans)
+                ans[open[pick]] = 1;
             memmove(open + pick, open + pick + 1, (size_t)(nopen - pick - 1) * sizeof *open);
             nopen--;
         }
         /* then exchange the returns of two nearby calls while that makes
-         * both responses more likely together */
+         * both responses (and, with pair_order, the order of the link's
+         * answers: rst holds the answer times of the pairing so far) more
+         * likely together */
+        if (rst)
+            for (uint32_t i = 0; i < nc; i++)
+                rst[C[i].p] = rsv[to[C[i].p]];
         for (int pass = 0; pass < 4; pass++) {
             size_t ex = 0;
             for (uint32_t i = 0; i < nc; i++)
@@ -602,9 +619,15 @@ static int repair_pairs(joint *s, size_t *moved)
                                  response_cost(s, c2, rsv[k2], rrv[k2]);
                     double alt = response_cost(s, c1, rsv[k2], rrv[k2]) +
                                  response_cost(s, c2, rsv[k1], rrv[k1]);
+                    if (rst)
+                        alt -= joint_rord_swap_delta(s, c1, c2, rst);
                     if (alt < cur - 1e-9) {
                         to[c1] = k2;
                         to[c2] = k1;
+                        if (rst) {
+                            rst[c1] = rsv[k2];
+                            rst[c2] = rsv[k1];
+                        }
                         ex++;
                     }
                 }
@@ -621,6 +644,9 @@ static int repair_pairs(joint *s, size_t *moved)
             x->rr = rrv[k];
             s->pair_of_msg[rm[k]] = c;
         }
+        if (rst)
+            for (uint32_t i = 0; i < nc; i++)
+                rst[C[i].p] = s->pr[C[i].p].rs;
     }
 done:
     free(ord);
@@ -631,6 +657,8 @@ done:
     free(rm);
     free(rsv);
     free(rrv);
+    free(ans);
+    free(rst);
     return rc;
 }
 
@@ -654,6 +682,8 @@ int joint_repair_rounds(joint *s)
         return PB_ENOMEM;
     if (nfree && joint_fifo_test(s) != PB_OK)
         return PB_ENOMEM;
+    if (nfree && s->pord_hold && joint_rord_init(s) != PB_OK)
+        return PB_ENOMEM;
     if (!nfree || s->p.repair <= 0)
         return PB_OK;
     int rc = PB_OK;
@@ -668,6 +698,8 @@ int joint_repair_rounds(joint *s)
             rc = joint_recandidate(s);
         if (rc == PB_OK)
             rc = solve(s, 0);
+        if (rc == PB_OK && s->rord)
+            rc = joint_rord_fit(s);
         if (rc == PB_OK)
             rc = repair_pairs(s, &moved);
         free(s->qend);
