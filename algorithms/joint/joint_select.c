@@ -2,11 +2,11 @@
  * joint_select.c - joint: which signals each service obeys, learned from
  * the trace (docs/joint.md, "Signals chosen per service"; issue 28).
  *
- * Per service, by held-out likelihood over the requests beyond doubt
- * (their own pair and each of their calls' pairs beyond doubt, each call
- * with one candidate parent: the same requests the duration term learns
- * from), two folds (alternate requests of each incoming endpoint, in pair
- * order):
+ * Per service, by held-out likelihood over the requests paired beyond
+ * doubt (by call id; without call ids, alone on their link while they
+ * lasted), with the calls the first assignment (step 1 of the search)
+ * gives them, before the search; two folds (alternate requests of each
+ * incoming endpoint, in pair order):
  *
  *   caller     its delay densities (and learned parallel calls) and its
  *              call-count distributions keyed by the incoming endpoint
@@ -218,19 +218,6 @@ static double count_part(const joint *s, uint32_t q)
     return v;
 }
 
-/* is request q beyond doubt: its pair and its calls' pairs, and each of
- * its calls has it as its one candidate parent */
-static int beyond_doubt(const joint *s, uint32_t q)
-{
-    if (!s->sure[q])
-        return 0;
-    const kvec *k = &s->kids[q];
-    for (uint32_t i = 0; i < k->n; i++)
-        if (!s->sure[k->a[i]] || s->cand_off[k->a[i] + 1] - s->cand_off[k->a[i]] != 1)
-            return 0;
-    return 1;
-}
-
 /* drop the duration term's state (joint_repair_rounds or joint_select_corr
  * sets it up afresh) */
 static void corr_drop(joint *s)
@@ -252,6 +239,41 @@ static void corr_drop(joint *s)
     s->ncorr = 0;
     s->corr_any = 0;
     s->corr_on = 0;
+}
+
+/* forget every density and count the held-out fits made: the search
+ * starts from the state it had without them (no key, no parallel-call
+ * entry, no cached density, zero counts and order rates), so that a
+ * service left keyed is searched exactly as before */
+static void model_reset(joint *s)
+{
+    free(s->keymap.k);
+    free(s->keymap.v);
+    memset(&s->keymap, 0, sizeof s->keymap);
+    free(s->parmap.k);
+    free(s->parmap.v);
+    memset(&s->parmap, 0, sizeof s->parmap);
+    s->nkeys = 0;
+    s->npar = 0;
+    s->hraw_valid = 0;
+    if (s->dk_off) {
+        size_t dtot = 0;
+        for (uint32_t e = 0; e < s->nlinks; e++) {
+            uint32_t b = s->link_dst[e];
+            size_t no1 = (size_t)(s->out_off[b + 1] - s->out_off[b]) + 1;
+            dtot += no1 * no1;
+        }
+        for (size_t i = 0; i <= dtot; i++)
+            s->dk_key[i] = s->dk_par[i] = NONE;
+    }
+    size_t nc = (size_t)s->cnt_off0[s->nlinks] + 1;
+    memset(s->cnt, 0, nc * sizeof *s->cnt);
+    memset(s->cntlp, 0, nc * sizeof *s->cntlp);
+    size_t nl = (size_t)s->nlinks + 1;
+    memset(s->ord_inv, 0, nl * sizeof *s->ord_inv);
+    memset(s->ord_keep, 0, nl * sizeof *s->ord_keep);
+    memset(s->ord_n, 0, nl * sizeof *s->ord_n);
+    memset(s->ord_k, 0, nl * sizeof *s->ord_k);
 }
 
 int joint_select(joint *s)
@@ -289,18 +311,14 @@ int joint_select(joint *s)
          * always; the call graph's allowed cells are per caller: keyed */
         pool[b] = s->sel[b].callers > 1 && !s->allowed;
     }
-    /* the requests beyond doubt (no call that could be another request's
-     * could be theirs), alternating folds per service */
+    /* the requests paired beyond doubt (by call id, or without call ids
+     * alone on their link while they lasted: joint_corr_init's rule),
+     * with the calls the first assignment gave them; alternating folds */
     if (!s->sure && (rc = joint_corr_init(s)) != PB_OK)
         goto done;
-    memset(only, 0, (size_t)n + 1);
-    for (uint32_t p = 0; p < n; p++)
-        if (s->cand_off[p + 1] - s->cand_off[p] > 1)
-            for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
-                only[s->cand[j]] = 1;
     for (uint32_t q = 0; q < n; q++) {
         fold[q] = 2;
-        if (only[q] || s->pr[q].call == NONE || s->pr[q].ret == NONE || !beyond_doubt(s, q))
+        if (s->pr[q].call == NONE || s->pr[q].ret == NONE || !s->sure[q])
             continue;
         /* alternate per incoming link: each caller's requests fall in
          * both folds whatever the order in which the callers take turns */
@@ -410,6 +428,8 @@ int joint_select(joint *s)
         free(dp);
         free(cp);
     }
+    if (rc == PB_OK)
+        model_reset(s);
 done:
     corr_drop(s);
     free(pool);
