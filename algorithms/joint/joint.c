@@ -102,6 +102,12 @@ const pb_option joint_options[] = {
      "without call ids, test per link whether calls are answered in arrival order (a "
      "busy start's service time from the previous departure is distributed like an idle "
      "start's; Mann-Whitney, 1 % level) and keep the time-ordered pairs of links that pass"},
+    {"pair_order", PB_OPT_STRING, offsetof(joint_params, pair_order), "auto", PB_OPT_NORANGE,
+     "without call ids, the order in which each link answers its calls and each service "
+     "makes its calls (of two consecutive ones, the later first, at a rate learned per link): "
+     "auto (the search runs free and again holding that order, and keeps the held solution "
+     "when it is likelier by 10 nats), on (held) or off (free) "
+     "(docs/joint.md, \"Order of answers\")"},
     {"callids", PB_OPT_BOOL, offsetof(joint_params, callids), "1", PB_OPT_NORANGE,
      "pair calls and returns by call id; 0 ignores call ids (first in, first out)"},
     {"align", PB_OPT_BOOL, offsetof(joint_params, align), "1", PB_OPT_NORANGE,
@@ -112,6 +118,20 @@ const pb_option joint_options[] = {
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
      "leave a call and its return unattached (abstain) when joint's confidence in the "
      "request it put them in is below this; 0 = attach everything"},
+    {"conf_heldout", PB_OPT_BOOL, offsetof(joint_params, conf_heldout), "0", PB_OPT_NORANGE,
+     "confidence: compute each call's share also under the model refitted to the half of "
+     "the request trees its own is not in, and keep the smaller (an allowance for a model "
+     "that has seen the delays it judges); assignments are unchanged"},
+    {"conf_selfcal", PB_OPT_BOOL, offsetof(joint_params, conf_selfcal), "1", PB_OPT_NORANGE,
+     "confidence: make the trace again from the solution (real arrivals, the same calls, "
+     "delays drawn from the solution's own), run the same inference on it, and map each "
+     "link's stated shares to the fraction right there (monotone fit); assignments are "
+     "unchanged"},
+    {"conf_seed", PB_OPT_INT, offsetof(joint_params, conf_seed), "1", 0, 2147483647,
+     "seed of the self-calibration's draws (GSL mt19937; simulation k uses seed + k)"},
+    {"conf_sims", PB_OPT_INT, offsetof(joint_params, conf_sims), "1", 1, 16,
+     "simulations the self-calibration pools (each one more inference: less spread "
+     "between seeds, more CPU)"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,
@@ -121,8 +141,17 @@ const pb_option joint_options[] = {
     {"callers", PB_OPT_STRING, offsetof(joint_params, callers), "auto", PB_OPT_NORANGE,
      "delay densities and call counts of a service with several callers: keyed by caller, "
      "pooled over its callers, or auto (per service, by held-out likelihood over the "
-     "requests beyond doubt, two folds; also chooses per service whether call counts and "
+     "requests paired beyond doubt, two folds; also chooses per service whether call counts and "
      "the durations of consecutive calls are scored; metadata signal_service=)"},
+    {"resplit_prune", PB_OPT_BOOL, offsetof(joint_params, prune), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the re-split estimates a split from the walks of "
+     "one it scored (the steps a move cannot change are taken from them) and scores it "
+     "in full only when the estimate can beat the best split so far; 0 scores every split"},
+    {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
+     "a call that no request of its service encloses (its return came after the "
+     "response, or it was sent after it) may belong to a request it was sent in, or "
+     "sent at most a learned gap after, at services whose such calls fall near their "
+     "requests far more often than chance (one-sided binomial test, 1 % level)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -490,8 +519,10 @@ static int start_assign(joint *s)
     return rc;
 }
 
-int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
-               pb_error *err)
+/* joint_init for one search: pord 1 holds the order of answers (the
+ * re-pairing and the exchanges score it, joint_order.c) */
+static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                    pb_error *err, int pord)
 {
     *out = NULL;
     if (!(v->columns & PB_COL_TYPE))
@@ -506,6 +537,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     s->v = *v;
     s->p = *params;
+    s->pord_hold = pord;
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
     if (s->nb < 2)
@@ -576,6 +608,10 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     if (rc == PB_OK)
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
+        rc = joint_late_test(s);
+    if (rc == PB_OK && s->late_gap)
+        rc = joint_find_candidates(s);
+    if (rc == PB_OK)
         rc = init_state(s);
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_service_test(s);
@@ -601,6 +637,60 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
     *out = s;
+    return PB_OK;
+}
+
+/* Without call ids and pair_order=auto, two searches: free (the order of
+ * answers and calls not scored) and holding that order (pair_order and
+ * service_order on); the solution kept is the likelier under the model
+ * (joint_loglik, each under its own refit), by more than
+ * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
+ * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
+int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
+               pb_error *err)
+{
+    const char *m = params->pair_order;
+    int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
+    *out = NULL;
+    if (mode < 0)
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option pair_order: \"%s\"; expected auto, on or off", m);
+    joint_params ph = *params;
+    ph.order = "on";
+    if (mode == 1)
+        return init_one(out, v, &ph, err, 1);
+    joint *a = NULL, *b = NULL;
+    int rc = init_one(&a, v, params, err, 0);
+    if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
+        *out = a;
+        return rc;
+    }
+    rc = init_one(&b, v, &ph, err, 1);
+    if (rc != PB_OK) {
+        joint_close(a);
+        return rc;
+    }
+    double la = 0, lb = 0, l0a = joint_loglik(a), l0b = joint_loglik(b);
+    rc = joint_order_score(a, &la);
+    if (rc == PB_OK)
+        rc = joint_order_score(b, &lb);
+    if (rc != PB_OK) {
+        joint_close(a);
+        joint_close(b);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    /* chosen by the model as it stands (delays, counts, durations), each
+     * solution under its own refit; the order terms' scores are reported
+     * only: they prefer the held search even where services overtake
+     * (docs/joint.md) */
+    joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
+    keep->pord_chosen = keep == b ? 2 : 1;
+    keep->pord_ll[0] = l0a;
+    keep->pord_ll[1] = l0b;
+    keep->pord_ll[2] = la;
+    keep->pord_ll[3] = lb;
+    joint_close(keep == b ? a : b);
+    *out = keep;
     return PB_OK;
 }
 
@@ -812,7 +902,8 @@ void joint_close(joint *s)
                  s->cnt_off, s->cnt, s->cntlp, s->allowed, s->hist, s->logf, s->kstat,
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
-                 s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc};
+                 s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
+                 s->conf_stat, s->scal_stat};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);
@@ -840,8 +931,12 @@ void joint_close(joint *s)
     free(s->kmean);
     free(s->free_ret);
     free(s->fifo_link);
+    joint_rord_free(s);
+    free(s->pord_stat);
     free(s->fifo_stat);
     free(s->fifo_svc);
+    free(s->late_gap);
+    free(s->late_stat);
     free(s->ord_inv);
     free(s->ord_keep);
     free(s->ord_n);

@@ -46,6 +46,9 @@ typedef struct joint_params {
     double parallel;    /* [parallel] overlap fraction making a return no trigger, 0.8 */
     int fifo;           /* [fifo] without call ids, keep the first-in-first-out
                            pairs of links that pass the busy-start test, 1 */
+    const char *pair_order; /* [pair_order] without call ids, the order of answers
+                           and calls: auto (two searches, the likelier kept), on
+                           (held) or off (free), "auto" */
     int callids;        /* [callids] pair calls and returns by call id, 1 */
     int corr;           /* [corr] correlated call durations without call ids, 1 */
     int align;          /* [align] without call ids, the most likely in-order
@@ -60,6 +63,19 @@ typedef struct joint_params {
                            have (the latest-started kept), 32 */
     double min_confidence; /* [min_confidence] leave calls linked below this
                               confidence unattached (abstain), 0 */
+    int prune;          /* [resplit_prune] the re-split scores a split in full only when its
+                           estimate can beat the best (same results, faster), 1 */
+    int late_calls;     /* [late_calls] a call without any enclosing request may
+                           belong to one it was sent in (or just after) at services
+                           that pass the test of joint_late.c, 1 */
+    int conf_heldout;   /* [conf_heldout] confidence: each call's share also under the
+                           model refitted without its half of the requests, the
+                           smaller kept (joint_calib.c), 0 */
+    int conf_selfcal;   /* [conf_selfcal] confidence: self-calibration on a trace made
+                           again from the solution with a known truth
+                           (joint_selfcal.c), 1 */
+    int conf_seed;      /* [conf_seed] seed of the self-calibration's draws, 1 */
+    int conf_sims;      /* [conf_sims] simulations the self-calibration pools, 1 */
 } joint_params;
 
 /* The option table over joint_params. */

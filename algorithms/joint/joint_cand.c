@@ -540,11 +540,16 @@ int joint_find_candidates(joint *s)
     const pb_ns w = s->p.slack;
     const size_t kmax = s->p.max_cand > 0 ? (size_t)s->p.max_cand : 256;
     s->capped_calls = s->capped_max = 0;
+    s->late_cands = 0;
     for (uint32_t a = 0; a < nn && rc == PB_OK; a++) {
         uint32_t i0 = in_off[a], i1 = in_off[a + 1];
         if (i1 - i0 > 1)
             qsort(in + i0, i1 - i0, sizeof *in, joint_cmp_insort);
         uint32_t ip = i0, nopen = 0;
+        /* calls that outlive their request (joint_late.c): a service that
+         * passed the test keeps requests open this long after their end */
+        const pb_ns lg = s->late_gap && s->late_gap[a] >= 0 ? s->late_gap[a] : -1;
+        const pb_ns lw = lg > 0 ? lg : 0;
         for (uint32_t o = out_off[a]; o < out_off[a + 1] && rc == PB_OK; o++) {
             uint32_t p = out[o];
             const jpair *pp = &s->pr[p];
@@ -555,13 +560,25 @@ int joint_find_candidates(joint *s)
             for (uint32_t j = 0; j < nopen; j++) {
                 uint32_t q = open[j];
                 pb_ns qe = req_end(s, q);
-                if (qe + w < pp->cs)
+                if (qe + w + lw < pp->cs)
                     continue; /* over before this call: never again */
                 open[keep++] = q;
                 if (q != p && qe + w >= pp->rr)
                     rc = add_cand(s, q);
             }
             nopen = keep;
+            if (lg >= 0 && pp->call != NONE) {
+                /* a service whose calls outlive their requests: every
+                 * request the call was sent in, or sent at most the
+                 * service's gap after, in the order of open (the strict
+                 * candidates are among them) */
+                size_t strict = s->ncand - start[p];
+                s->ncand = start[p];
+                for (uint32_t j = 0; j < nopen && rc == PB_OK; j++)
+                    if (open[j] != p && req_end(s, open[j]) + w + lg >= pp->cs)
+                        rc = add_cand(s, open[j]);
+                s->late_cands += s->ncand - start[p] > strict;
+            }
             size_t got = s->ncand - start[p];
             if (got > kmax) {
                 /* the latest-started enclosing requests are kept (open is

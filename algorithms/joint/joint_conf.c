@@ -22,11 +22,11 @@
  * only if its link starts requests of its own; its share is the rule of
  * succession over its link, (orphans + 1) / (calls + 2).
  *
- * A pair's confidence is the product of the shares from its root down to
- * it (the row is right only when every call on the way up is).  Without
- * call ids a pair's share is also multiplied by how sure the pairing of
- * its call and return is (joint_pair_shares: the exchanges of its return
- * with an overlapping call's, upwards).
+ * Without call ids a pair's share is also multiplied by how sure the
+ * pairing of its call and return is (joint_pair_shares: the exchanges of
+ * its return with an overlapping call's, upwards).  The confidence of a
+ * pair (the product of the shares from its root down, after the
+ * allowances for model error) is joint_calib.c's.
  */
 #include "joint_int.h"
 #include <math.h>
@@ -98,7 +98,7 @@ static uint32_t merge_list(const joint *s, const uint32_t *k, uint32_t n,
  * JOINT_CONF_TIE nats below the trigger's: two returns a few microseconds
  * apart), else NONE.  tmp: room for the largest request's calls. */
 #define JOINT_CONF_TIE 3.0
-static void find_triggers(joint *s, uint32_t *trig, uint32_t *trig2, uint32_t *tmp)
+void joint_conf_triggers(joint *s, uint32_t *trig, uint32_t *trig2, uint32_t *tmp)
 {
     for (uint32_t c = 0; c < s->npairs; c++)
         trig[c] = trig2[c] = NONE;
@@ -413,7 +413,7 @@ static int sum_down(joint *s, const uint32_t *trig, const uint32_t *trig2, doubl
     return PB_OK;
 }
 
-int joint_confidence(joint *s, double *conf)
+int joint_call_shares(joint *s, double *share)
 {
     uint32_t n = s->npairs, maxk = 1;
     for (uint32_t q = 0; q < n; q++)
@@ -422,16 +422,12 @@ int joint_confidence(joint *s, double *conf)
     /* without, with: one request's list; x0, x1: two requests' lists after
      * an exchange of chains (up to both); c0, c1: two chains */
     uint32_t *buf = malloc((size_t)maxk * 8 * sizeof *buf);
-    double *share = malloc(((size_t)n + 1) * sizeof *share);
-    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
     uint32_t *trig = malloc(((size_t)n + 1) * sizeof *trig);
     uint32_t *trig2 = malloc(((size_t)n + 1) * sizeof *trig2);
     uint32_t *mark = calloc((size_t)n + 1, sizeof *mark);
-    unsigned char *done = calloc((size_t)n + 1, 1);
     double *rll = malloc(((size_t)n + 1) * sizeof *rll); /* each request's own */
     double *chainw = calloc((size_t)n + 1, sizeof *chainw);
-    int rc = buf && share && stack && trig && trig2 && mark && done && rll && chainw ? PB_OK
-                                                                            : PB_ENOMEM;
+    int rc = buf && trig && trig2 && mark && rll && chainw ? PB_OK : PB_ENOMEM;
     uint32_t *without = buf, *with = buf + maxk, *x0 = buf + 2 * (size_t)maxk,
              *x1 = buf + 4 * (size_t)maxk, *c0 = buf + 6 * (size_t)maxk,
              *c1 = buf + 7 * (size_t)maxk;
@@ -440,7 +436,7 @@ int joint_confidence(joint *s, double *conf)
     memset(&xc, 0, sizeof xc);
     xc.on = n < (1u << 31);
     if (rc == PB_OK)
-        find_triggers(s, trig, trig2, x0);
+        joint_conf_triggers(s, trig, trig2, x0);
     for (uint32_t q = 0; rc == PB_OK && q < n; q++)
         rc = joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 0, &rll[q]);
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
@@ -522,10 +518,8 @@ int joint_confidence(joint *s, double *conf)
         rc = sum_down(s, trig, trig2, chainw);
     for (uint32_t p = 0; rc == PB_OK && p < n; p++)
         share[p] = s->par[p] == NONE ? 1.0 : 1.0 / (1.0 + share[p] + chainw[p]);
-    if (rc == PB_OK) {
-        memset(done, 0, (size_t)n + 1);
+    if (rc == PB_OK)
         rc = orphan_shares(s, share);
-    }
     /* without call ids, how sure the pairing of its call and return is */
     double *ps = rc == PB_OK ? malloc(((size_t)n + 1) * sizeof *ps) : NULL;
     if (rc == PB_OK && !ps)
@@ -535,24 +529,8 @@ int joint_confidence(joint *s, double *conf)
     for (uint32_t p = 0; rc == PB_OK && p < n; p++)
         share[p] *= ps[p];
     free(ps);
-    /* the product from the root down, each chain walked once */
-    for (uint32_t q = 0; rc == PB_OK && q < n; q++) {
-        uint32_t m = 0, j = q;
-        while (j != NONE && !done[j]) {
-            stack[m++] = j;
-            done[j] = 1; /* a cycle (cut later by the output) stops here */
-            j = s->par[j];
-        }
-        double up = j == NONE ? 1.0 : conf[j];
-        while (m) {
-            j = stack[--m];
-            conf[j] = up = up * share[j];
-        }
-    }
     free(buf);
     free(rll);
-    free(share);
-    free(stack);
     free(trig);
     free(trig2);
     free(xc.map.k);
@@ -560,6 +538,5 @@ int joint_confidence(joint *s, double *conf)
     free(xc.v);
     free(chainw);
     free(mark);
-    free(done);
     return rc;
 }

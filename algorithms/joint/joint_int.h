@@ -14,6 +14,9 @@
 #include "joint.h"
 #include "joint_align.h"
 
+#define JOINT_SCAL_NSTAT 8     /* self-calibration statistics per link: simulated calls,
+                                  right, real shares lowered, own map, simulated doubt,
+                                  real calls, real doubt, doubt ratio */
 #define JOINT_DK_MAX (1u << 22) /* cells of the direct key tables (joint_dk_cell) */
 #define JOINT_KMAX 15          /* call counts at or above this share a cell */
 #define JOINT_MAX_LINKS (1u << 20)
@@ -27,6 +30,14 @@
 #define JOINT_RESUME_MIN 16    /* a re-split's walks resume from recorded ones when the
                                   two requests have at least this many calls together
                                   (smaller: walked afresh, cheaper) */
+#define JOINT_PRUNE_N 10       /* prune: only re-splits of two requests with at least
+                                  this many calls together ... */
+#define JOINT_PRUNE_MIN 64     /* ... and 2^(shared calls) x (their calls) at least this
+                                  (below, walking every split afresh is as cheap as
+                                  recording and estimating: instructions on hotel,
+                                  multi-tier and OnlineBoutique, docs/joint.md) */
+#define JOINT_PRUNE_TOL 1e-7  /* prune: a split's estimate may differ from its exact
+                                  value by this times the magnitudes (joint_search.c) */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
 #define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
 #define JOINT_ORDER_RHO0 0.02  /* order=auto: the inversion rate tested against */
@@ -44,6 +55,10 @@
                                  exceed this many nats ... */
 #define JOINT_SEL_Z 2.0       /* ... and this many standard errors of the summed gain ... */
 #define JOINT_SEL_PER_REQ 0.01 /* ... and this many nats per held-out request */
+#define JOINT_LATE_NGAPS 7     /* late calls: gaps after a response tried (joint_late.c) */
+#define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
+#define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
+#define JOINT_LATE_NSTAT 5     /* late calls: statistics per service */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -84,6 +99,14 @@ struct joint {
     char cg_first[64];
     long cg_first_line;
     size_t capped_max;   /* the most candidates one of them had */
+    /* calls that outlive their request (joint_late.c): per service, the
+     * gap after a response within which a call without any enclosing
+     * request may still belong to it (-1: the service did not pass the
+     * test), or NULL (no service passed); per service the test's orphans,
+     * orphans near a request, coverage, gap (ns) and p-value */
+    pb_ns *late_gap;
+    double *late_stat;
+    size_t late_cands;   /* calls the widened test gave more candidates */
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
     kvec *kids;             /* calls ascribed to each request, by call time */
 
@@ -151,7 +174,16 @@ struct joint {
                                the caller of the call of the same rank (joint_fifo.c) */
     double *fifo_stat;      /* per link, 10 each: the three comparisons' statistics
                                (joint_fifo.c) */
+    struct joint_rord *rord; /* without call ids: the order of answers per link
+                                (joint_order.c), or NULL */
+    int pord_hold;          /* this search holds the order of answers (pair_order) */
+    int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
+    double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
+                               held), then with the order terms (joint_order_score) */
+    double *pord_stat;      /* per link (3 each): answers in question, overtaken, scored;
+                               from joint_order_score, or NULL */
     size_t ret_swaps, resplit_capped, resplit_local;
+    size_t est_evals, est_pruned; /* prune: splits estimated, and left out */
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
     size_t repaired;
     double *kmean;          /* per density key: expected log density */
@@ -190,6 +222,15 @@ struct joint {
     double *pool_nq;
     struct joint_sel *sel;
     unsigned char *cnt_flat, *corr_svc;
+
+    /* confidence (joint_calib.c, joint_selfcal.c): per link 4 statistics
+     * each of the held-out shares and of the self-calibration, for the
+     * metadata; NULL until joint_confidence */
+    double *conf_stat, *scal_stat; /* scal_stat: JOINT_SCAL_NSTAT per link and one
+                                      for all links (joint_selfcal.c) */
+    double scal_sim;        /* simulated rows the self-calibration fitted */
+    size_t scal_escaped;    /* simulated calls that left their request's interval */
+    int scal_done;
 
     /* counters */
     size_t halves_call, halves_ret;
@@ -388,9 +429,16 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
  * pairs' times stay as they were (the caller drops it when they change) */
 typedef struct joint_wrec {
     uint32_t *k, *rp, n, q, cap;
-    uint32_t *r;            /* its returns as the walk sorted them */
+    uint32_t *r, nr;        /* its returns as the walk sorted them */
     double *sum;
     pb_ns *mx;
+    double end;             /* the sum after the last step (before the counts and
+                               the durations: walk_rest) */
+    /* per step: its trigger as (time received, pair) of the return, (INT64_MIN, 0)
+     * for the arrival, (INT64_MAX, NONE) for a step without an output; and the
+     * least of these over the steps from it to the end (joint_prune.c) */
+    pb_ns *tkr, *smr;
+    uint32_t *tki, *smi;
     int valid;
 } joint_wrec;
 /* make room in w for a list of n.  PB_OK or PB_ENOMEM */
@@ -403,6 +451,26 @@ void joint_wrec_free(joint_wrec *w);
  * ref).  PB_OK or PB_ENOMEM */
 int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                           const joint_wrec *ref, joint_wrec *out, double *ll);
+/* An estimate of mode 0 of joint_req_walk for list k[0..n) of request q
+ * from the record ref (valid, of q): the walk resumed as
+ * joint_req_walk_resume does, stopped at the first step from which the
+ * record's remaining steps are provably the same terms (the same outputs,
+ * the same latest output time, and every later trigger of the record a
+ * return later than every return of a call in one list and not the
+ * other), the record's sum of those steps added; the counts and the
+ * durations (walk_rest) computed in full.  Equal to the exact walk but for
+ * the rounding of the sums (a few units in the last place of the terms'
+ * magnitudes): for pruning only (joint_prune.c).  *synced: the walk
+ * stopped early.  PB_OK or PB_ENOMEM */
+int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                            const joint_wrec *ref, double *est, int *synced);
+/* may a split whose estimate (joint_req_walk_estimate, summed) is est be
+ * left out when only a value above bound matters?  Counts it
+ * (joint_search.c) */
+int joint_prunable(joint *s, double est, double bound);
+/* added to every estimate before pruning (joint_search.c): 0; a unit test
+ * sets it to show that a wrong estimate changes results (test hook only) */
+extern double joint_prune_test_bias;
 /* the y-th split of m shared calls in the Gray code of the reversed
  * bits: each differs from the one before in one call, most often the
  * latest (bit m - 1), so that walks resumed from the one before resume
@@ -482,12 +550,89 @@ void joint_select_free(joint *s);
  * busy-start test; fills s->fifo_link, s->fifo_stat).  PB_OK or PB_ENOMEM */
 int joint_fifo_test(joint *s);
 
+/* joint_late.c.  Per service, from the calls without a candidate under
+ * the strict test (s->cand_off of the first joint_find_candidates),
+ * whether they were sent inside (or just after) the service's requests
+ * far more often than chance: fills s->late_gap and s->late_stat.
+ * PB_OK or PB_ENOMEM */
+int joint_late_test(joint *s);
+/* The trigger of the response (sent at t) of a request of service b
+ * whose returns, sorted by time received, are r[0..nr): the latest
+ * return received by t; at a service that passed the test (gap g), the
+ * latest return received by t + g of a call sent by t (the response was
+ * stamped before the return it waited for), when that is later.  A call
+ * sent after the response never triggers it.  JOINT_NONE: the arrival. */
+uint32_t joint_late_resp_trigger(const joint *s, uint32_t b, const uint32_t *r, uint32_t nr,
+                                 pb_ns t);
+
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */
 static inline int joint_ret_movable(const joint *s, uint32_t p)
 {
     return s->free_ret[p] && !(s->fifo_link && s->fifo_link[s->pr[p].link]);
 }
+
+/* joint_conf.c.  share[0..npairs): each call's share of its candidates
+ * under the current model (moves, exchanges, chains; orphans by the rule
+ * of succession; without call ids times the pair share); 1 for a root.
+ * PB_OK or PB_ENOMEM */
+int joint_call_shares(joint *s, double *share);
+/* the trigger of every call with a parent as the model scores it (trig;
+ * JOINT_NONE: its request's arrival) and a near-tied runner-up (trig2, or
+ * JOINT_NONE); tmp: room for the largest request's calls */
+void joint_conf_triggers(joint *s, uint32_t *trig, uint32_t *trig2, uint32_t *tmp);
+/* joint_calib.c.  The confidence's metadata (allowances learned per link
+ * and service).  PB_OK or an error of pb_result_meta */
+int joint_calib_meta(const joint *s, pb_result *res);
+/* joint_selfcal.c.  Lower each row's confidence conf[p] (the product of
+ * the shares share[] from its root down) to the fraction right that rows
+ * stated like it had on a trace made again from the solution (the same
+ * inference run on it, its shares computed by `shares`), scaled by how
+ * much more the real trace doubts than that one.  PB_OK or PB_ENOMEM */
+int joint_selfcal(joint *s, const double *share, double *conf,
+                  int (*shares)(joint *, double *));
+/* conf[p] = the product of share[] from p's root down to p.  PB_OK or
+ * PB_ENOMEM */
+int joint_conf_product(const joint *s, const double *share, double *conf);
+/* The self-calibration's monotone map (tests): pool-adjacent-violators
+ * over the stated shares c[0..n) and whether each was right (rows of one
+ * stated share in one block), each block's value (right + 1) / (rows + 2)
+ * made monotone downwards; its blocks (least stated share, value) into
+ * lo[], val[] (room for n each); returns how many (0 when out of memory) */
+uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, double *lo,
+                       double *val);
+/* the map's value at stated share c: the last block whose least stated
+ * share is at most c (the first block below them all; 1 without blocks) */
+double joint_pav_at(const double *lo, const double *val, uint32_t b, double c);
+/* joint_order.c (docs/joint.md, "Order of answers, without call ids").
+ * Each link's whole pairs in arrival order on the callee's clock (calls'
+ * arrivals never move).  PB_OK or PB_ENOMEM */
+typedef struct joint_rord joint_rord;
+int joint_rord_init(joint *s);
+/* free it (NULL-safe) */
+void joint_rord_free(joint *s);
+/* per link, the overtaking rate of its consecutive calls from the current
+ * pairs ((k + 1) / (n + 2)), and whether the term is scored.  PB_OK */
+int joint_rord_fit(joint *s);
+/* change of the order term when pairs a and b (one link) exchange returns;
+ * rs: every pair's answer time (NULL: the pairs' own rs) */
+double joint_rord_swap_delta(const joint *s, uint32_t a, uint32_t b, const pb_ns *rs);
+/* re-pairing's greedy: the order term of giving call c the return sent at
+ * t, its link's movable neighbours answered[] or not yet */
+double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered);
+/* the whole order term of the current pairs */
+double joint_rord_ll(const joint *s);
+/* link l's answers when the solution was scored (joint_order_score), else
+ * the last fit: consecutive pairs in question, overtaken, scored */
+void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on);
+/* does some pair have a return made without a call id? */
+int joint_any_free(const joint *s);
+/* *ll: the solution's log-likelihood under the model with the order
+ * terms: joint_loglik plus, per link, the order of its first calls
+ * (ord_n, ord_k of joint_fit_order) and of its answers, each a Bernoulli
+ * with its rate (k + 1) / (n + 2) fitted on this solution; keeps the
+ * answers' statistics per link (pord_stat).  PB_OK or PB_ENOMEM */
+int joint_order_score(joint *s, double *ll);
 
 /* joint_repair.c.  share[0..npairs): for each pair made without a call
  * id, 1 / (1 + sum over the exchanges of its return with an overlapping

@@ -62,9 +62,27 @@ static inline __attribute__((always_inline)) int walk_returns(joint *s, const ui
  * latest output time seen (mx).  rec, when not NULL, gets the state
  * before every step from i0 to n (its arrays hold n + 1).  *sump: the sum
  * after the last step.  PB_OK or PB_ENOMEM (mode 1) */
+/* An estimating walk's stop (joint_req_walk_estimate): from step `from` on
+ * (the common suffix of the two lists), the record's step j = i + ref->n - n
+ * makes the same output; when the latest output time is the same there and
+ * every trigger of the record from step j on is later than (dr, di), the
+ * latest return of a call in one list and not the other (anyd: there is
+ * one), the record's remaining steps are the same terms. */
+typedef struct wsync {
+    const joint_wrec *ref;
+    uint32_t from, di;
+    pb_ns dr;
+    int anyd, hit;
+} wsync;
+
+static inline int tkey_gt(pb_ns ar, uint32_t ai, pb_ns br, uint32_t bi)
+{
+    return ar > br || (ar == br && ai > bi);
+}
+
 static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
                       uint32_t nr, int mode, uint32_t i0, double sum, uint32_t rp, pb_ns mx,
-                      joint_wrec *rec, double *sump)
+                      joint_wrec *rec, wsync *sy, double *sump)
 {
     const jpair *qq = &s->pr[q];
     /* the density keys of its link (of its service, when the service's
@@ -87,12 +105,25 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             rec->sum[i] = sum;
             rec->rp[i] = rp;
             rec->mx[i] = mx;
+            rec->tkr[i] = INT64_MAX;
+            rec->tki[i] = NONE;
         }
         if (i == n && open_end)
             break;
         if (i < n && s->pr[k[i]].call == NONE)
             continue; /* its call was lost: no output */
         pb_ns t = i < n ? s->pr[k[i]].cs : qq->rs;
+        if (sy && i >= sy->from) {
+            /* the rest is the record's (wsync) */
+            const joint_wrec *rf = sy->ref;
+            uint32_t j = i + rf->n - n;
+            pb_ns m1 = mx > t ? mx : t, m2 = rf->mx[j] > t ? rf->mx[j] : t;
+            if (m1 == m2 && (!sy->anyd || tkey_gt(rf->smr[j], rf->smi[j], sy->dr, sy->di))) {
+                sum += rf->end - rf->sum[j];
+                sy->hit = 1;
+                break;
+            }
+        }
         uint32_t self = i < n ? k[i] : NONE;
         if (t > mx)
             mx = t;
@@ -126,13 +157,21 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 }
             }
         }
+        if (i == n && (t < mx || (s->late_gap && s->late_gap[b] >= 0)))
+            tg = joint_late_resp_trigger(s, b, r, nr, t); /* joint_late.c */
         pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
             tt = arr, tg = NONE;
         uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
         uint32_t outl = outl0;
+        if (rec) {
+            rec->tkr[i] = tg == NONE ? INT64_MIN : s->pr[tg].rr;
+            rec->tki[i] = tg == NONE ? 0 : tg;
+        }
         /* no arrival and no trigger: tt is INT64_MIN and d unused */
         pb_ns d = noarr && tg == NONE ? 0 : t - tt;
+        if (d < 0)
+            d = 0; /* a response stamped before its trigger (joint_late.c) */
         uint32_t di;
         size_t cell = SIZE_MAX;
         if (s->dk_off) {
@@ -294,7 +333,8 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     double sum = 0;
     int rc = walk_returns(s, k, n, NULL, 0, 0, &nr);
     if (rc == PB_OK)
-        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, NULL,
+                        &sum);
     if (rc == PB_OK)
         rc = walk_rest(s, q, k, n, mode, &sum);
     if (rc == PB_OK && ll)
@@ -329,6 +369,22 @@ int joint_wrec_room(joint_wrec *w, uint32_t n)
     if (!a)
         return PB_ENOMEM;
     w->r = a;
+    a = realloc(w->tki, (size_t)nc * sizeof *a);
+    if (!a)
+        return PB_ENOMEM;
+    w->tki = a;
+    a = realloc(w->smi, (size_t)nc * sizeof *a);
+    if (!a)
+        return PB_ENOMEM;
+    w->smi = a;
+    mx = realloc(w->tkr, (size_t)nc * sizeof *mx);
+    if (!mx)
+        return PB_ENOMEM;
+    w->tkr = mx;
+    mx = realloc(w->smr, (size_t)nc * sizeof *mx);
+    if (!mx)
+        return PB_ENOMEM;
+    w->smr = mx;
     w->cap = nc;
     return PB_OK;
 }
@@ -340,6 +396,10 @@ void joint_wrec_free(joint_wrec *w)
     free(w->rp);
     free(w->k);
     free(w->r);
+    free(w->tkr);
+    free(w->tki);
+    free(w->smr);
+    free(w->smi);
     memset(w, 0, sizeof *w);
 }
 
@@ -378,6 +438,8 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
             memcpy(out->sum, ref->sum, (size_t)i0 * sizeof *out->sum);
             memcpy(out->rp, ref->rp, (size_t)i0 * sizeof *out->rp);
             memcpy(out->mx, ref->mx, (size_t)i0 * sizeof *out->mx);
+            memcpy(out->tkr, ref->tkr, (size_t)i0 * sizeof *out->tkr);
+            memcpy(out->tki, ref->tki, (size_t)i0 * sizeof *out->tki);
         }
     }
     /* the returns taken before step i0 are the record's first ones */
@@ -388,19 +450,143 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     double sum = 0;
     if (i0 > 0)
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
-                        ref->mx[i0], out, &sum);
+                        ref->mx[i0], out, NULL, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, NULL, &sum);
+    out->end = sum;
+    /* the least trigger from each step on (joint_req_walk_estimate) */
+    pb_ns mr = INT64_MAX;
+    uint32_t mi = NONE;
+    for (uint32_t i = n + 1; i-- > 0;) {
+        if (tkey_gt(mr, mi, out->tkr[i], out->tki[i])) {
+            mr = out->tkr[i];
+            mi = out->tki[i];
+        }
+        out->smr[i] = mr;
+        out->smi[i] = mi;
+    }
     if (rc == PB_OK)
         rc = walk_rest(s, q, k, n, 0, &sum);
     if (rc != PB_OK)
         return rc;
     memcpy(out->k, k, (size_t)n * sizeof *k);
     memcpy(out->r, s->scratch, (size_t)nr * sizeof *out->r);
+    out->nr = nr;
     out->n = n;
     out->q = q;
     out->valid = 1;
     *ll = sum;
+    return PB_OK;
+}
+
+/* Why the estimate's stop is right (joint_req_walk_estimate): the two
+ * lists differ only in their middles (between the common prefix and the
+ * common suffix), so their returns differ only in the middles' returns D,
+ * all earlier than (dr, di).  At a step i of the common suffix, with the
+ * record's step j making the same output o at the same latest output time,
+ * both walks have taken the returns received by then, which differ only
+ * in D.  The record's trigger x of o is the latest return taken that is
+ * neither o itself nor a learned parallel sibling of o (or the arrival);
+ * when x is later than every return of D, x is in both lists, and a
+ * later candidate of the new walk would be one of the record's too (only
+ * D differs, and D is earlier): so o's trigger, delay and term are the
+ * record's.  As the later steps make the same outputs, the same holds for
+ * each of them when every trigger of the record from j on is later than
+ * D (smr, smi: the least of them).  Only the rounding of the two sums
+ * differs.  A term added to a step must depend only on the step's output,
+ * its trigger and the request (or this stop must also compare what else
+ * it depends on); terms added after the steps (walk_rest) are computed in
+ * full and need nothing. */
+int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                            const joint_wrec *ref, double *est, int *synced)
+{
+    *est = 0;
+    *synced = 0;
+    uint32_t j0 = 0, m = ref->n < n ? ref->n : n, cs = 0;
+    while (j0 < m && ref->k[j0] == k[j0])
+        j0++;
+    while (cs < n - j0 && cs < ref->n - j0 && k[n - 1 - cs] == ref->k[ref->n - 1 - cs])
+        cs++;
+    /* the middles' returns: the earliest (where the walk must resume) and
+     * the latest (which every later trigger must follow) */
+    pb_ns lo = INT64_MAX;
+    wsync sy = {ref, n - cs, 0, INT64_MIN, 0, 0};
+    for (int side = 0; side < 2; side++) {
+        const uint32_t *a = side ? ref->k : k;
+        uint32_t e = side ? ref->n - cs : n - cs;
+        for (uint32_t i = j0; i < e; i++) {
+            const jpair *x = &s->pr[a[i]];
+            if (x->ret == NONE)
+                continue;
+            if (x->rr < lo)
+                lo = x->rr;
+            if (!sy.anyd || tkey_gt(x->rr, a[i], sy.dr, sy.di)) {
+                sy.dr = x->rr;
+                sy.di = a[i];
+                sy.anyd = 1;
+            }
+        }
+    }
+    uint32_t i0 = j0;
+    while (i0 > 0 && ref->mx[i0] >= lo)
+        i0--;
+    /* the returns: the record's without those of its middle (marked in
+     * s->stamp with an epoch of their own), merged with those of the new
+     * middle, sorted as walk_returns sorts them (by time received, then
+     * pair); the first ref->rp[i0] are the record's (all earlier than lo) */
+    if (n > s->scratchcap) {
+        uint32_t nc = s->scratchcap ? s->scratchcap : 16;
+        while (nc < n)
+            nc *= 2;
+        uint32_t *a = realloc(s->scratch, (size_t)nc * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        s->scratch = a;
+        s->scratchcap = nc;
+    }
+    uint32_t *r = s->scratch, nr = 0, na = 0, *add = r + n - (n - cs - j0);
+    const uint32_t ep = ++s->epoch;
+    for (uint32_t i = j0; i < ref->n - cs; i++)
+        s->stamp[ref->k[i]] = ep;
+    /* the new middle's returns, sorted, at the end of the scratch (the
+     * merge writes at most n - (its size) before them) */
+    for (uint32_t i = j0; i < n - cs; i++) {
+        if (s->pr[k[i]].ret == NONE)
+            continue;
+        uint32_t j = na++;
+        while (j > 0 && tkey_gt(s->pr[add[j - 1]].rr, add[j - 1], s->pr[k[i]].rr, k[i])) {
+            add[j] = add[j - 1];
+            j--;
+        }
+        add[j] = k[i];
+    }
+    uint32_t i1 = i0 > 0 ? ref->rp[i0] : 0, a = 0;
+    memcpy(r, ref->r, (size_t)i1 * sizeof *r);
+    nr = i1;
+    for (uint32_t i = i1; i < ref->nr; i++) {
+        uint32_t x = ref->r[i];
+        if (s->stamp[x] == ep)
+            continue;
+        while (a < na && tkey_gt(s->pr[x].rr, x, s->pr[add[a]].rr, add[a]))
+            r[nr++] = add[a++];
+        r[nr++] = x;
+    }
+    while (a < na)
+        r[nr++] = add[a++];
+    s->epoch++; /* no stamp holds the current epoch (match_link) */
+    int rc = PB_OK;
+    double sum = 0;
+    if (i0 > 0)
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
+                        ref->mx[i0], NULL, &sy, &sum);
+    else
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, &sy, &sum);
+    if (rc == PB_OK)
+        rc = walk_rest(s, q, k, n, 0, &sum);
+    if (rc != PB_OK)
+        return rc;
+    *est = sum;
+    *synced = sy.hit;
     return PB_OK;
 }
 

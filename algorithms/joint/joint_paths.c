@@ -158,6 +158,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         free(call);
         free(ret);
         free(conf);
+        if (rc == PB_OK)
+            rc = joint_calib_meta(s, res);
         if (rc == PB_OK && s->p.min_confidence > 0)
             rc = pb_result_meta(res, "min_confidence=%g abstained=%zu", s->p.min_confidence,
                                 res->nabstain);
@@ -233,6 +235,19 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             }
             free(byname);
         }
+        /* calls that outlive their request: per service with calls no
+         * request encloses, the test and what it chose (joint_late.c) */
+        for (uint32_t a = 0; s->late_stat && a < s->nnodes; a++) {
+            const double *st = s->late_stat + JOINT_LATE_NSTAT * (size_t)a;
+            if (st[0] > 0)
+                pb_result_meta(res, "late_service=%s late=%s orphan_calls=%.0f near_requests=%.0f "
+                               "chance=%.4f gap_ns=%.0f test_p=%.3g",
+                               pb_strtab_str(s->v.nodes, a),
+                               s->late_gap && s->late_gap[a] >= 0 ? "on" : "off", st[0], st[1],
+                               st[2], st[3], st[4]);
+        }
+        if (s->late_gap)
+            pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
         /* without call ids: which links keep their time-ordered pairs */
         for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
             const double *st = s->fifo_stat + 10 * (size_t)l;
@@ -257,6 +272,25 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            pb_strtab_str(s->v.nodes, s->link_dst[l]),
                            s->fifo_link[l] ? "on" : "off", why, st[1], st[2], st[3], st[4], st[5],
                            st[6], st[7], st[8], st[9]);
+        }
+        /* without call ids: how often each link's answers overtake, and
+         * which search was kept (pair_order=auto) */
+        if (s->pord_chosen)
+            pb_result_meta(res, "pair_order=auto chosen=%s log_likelihood_free=%.3f "
+                           "log_likelihood_held=%.3f with_order_free=%.3f with_order_held=%.3f",
+                           s->pord_chosen == 2 ? "held" : "free", s->pord_ll[0], s->pord_ll[1],
+                           s->pord_ll[2], s->pord_ll[3]);
+        for (uint32_t l = 0; (s->rord || s->pord_stat) && l < s->nlinks; l++) {
+            double n, k;
+            int on;
+            joint_rord_stats(s, l, &n, &k, &on);
+            if (!on)
+                continue;
+            pb_result_meta(res, "pair_order_link=%s>%s order=%s in_question=%.0f "
+                           "overtaken=%.0f overtake_rate=%.4f",
+                           pb_strtab_str(s->v.nodes, s->link_src[l]),
+                           pb_strtab_str(s->v.nodes, s->link_dst[l]),
+                           s->pord_hold ? "held" : "free", n, k, (k + 1) / (n + 2));
         }
         /* per service with several callers: the order of its answers */
         for (uint32_t a = 0; s->fifo_svc && a < s->nnodes; a++) {
@@ -283,6 +317,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "paths=%zu", roots);
         pb_result_meta(res, "resplit_capped=%zu", s->resplit_capped);
         pb_result_meta(res, "resplit_local=%zu", s->resplit_local);
+        pb_result_meta(res, "resplit_estimated=%zu resplit_pruned=%zu", s->est_evals,
+                       s->est_pruned);
         if (s->restart)
             pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "
                                 "log_likelihood_earliest=%.3f",

@@ -69,10 +69,43 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
     if (!s->wr && !(s->wr = calloc(4, sizeof *s->wr)))
         return -INFINITY;
     s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
-    const int resume = ka->n + kb->n >= JOINT_RESUME_MIN;
-    double val[1u << JOINT_RESPLIT_MAX];
-    for (uint32_t y = 0; y < (1u << *m); y++) {
-        uint32_t x = joint_gray_mask(y, *m);
+    const int prune = s->p.prune && ka->n + kb->n >= JOINT_PRUNE_N &&
+                      ((size_t)(ka->n + kb->n) << *m) >= JOINT_PRUNE_MIN;
+    const int resume = ka->n + kb->n >= JOINT_RESUME_MIN || prune;
+    double val[1u << JOINT_RESPLIT_MAX], bsf = -INFINITY;
+    /* with `resplit_prune`: the current split first (each shared call where it
+     * is), then a split whose estimate is below the best so far is left
+     * out (-INFINITY: it cannot be the first best in mask order) */
+    uint32_t cur = 0;
+    for (uint32_t t = 0; t < *m; t++)
+        cur |= (uint32_t)(s->par[set[t]] == b) << t;
+    for (uint32_t y = 0; y <= (1u << *m); y++) {
+        uint32_t x = y == 0 ? cur : joint_gray_mask(y - 1, *m);
+        if (prune) {
+            if (y > 0 && x == cur)
+                continue;
+            if (y > 0) {
+                double e = INFINITY;
+                const joint_wrec *ref = s->wr + s->wref;
+                if (ref[0].valid && ref[1].valid && ref[0].q == a && ref[1].q == b) {
+                    uint32_t n1 = joint_resplit_list(s, fa, *na, set, *m, x, 0, e1);
+                    uint32_t n2 = joint_resplit_list(s, fb, *nb, set, *m, x, 1, e2);
+                    double l1 = 0, l2 = 0;
+                    int h = 0;
+                    if (joint_req_walk_estimate(s, a, e1, n1, &ref[0], &l1, &h) != PB_OK ||
+                        joint_req_walk_estimate(s, b, e2, n2, &ref[1], &l2, &h) != PB_OK)
+                        return -INFINITY;
+                    s->est_evals++;
+                    e = l1 + l2;
+                }
+                if (joint_prunable(s, e, bsf)) {
+                    val[x] = -INFINITY;
+                    continue;
+                }
+            }
+        } else if (y == 0) {
+            continue; /* without pruning: every split in the Gray order */
+        }
         uint32_t n1 = joint_resplit_list(s, fa, *na, set, *m, x, 0, e1);
         uint32_t n2 = joint_resplit_list(s, fb, *nb, set, *m, x, 1, e2);
         double l1 = 0, l2 = 0;
@@ -83,6 +116,8 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
                          joint_req_walk(s, b, e2, n2, 0, &l2) != PB_OK)
             return -INFINITY;
         val[x] = l1 + l2;
+        if (val[x] > bsf)
+            bsf = val[x];
         s->wref = 2 - s->wref;
     }
     double best = -INFINITY;
@@ -228,6 +263,8 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
      * it, so each depth adds one exchanged level and a new top */
     double xsum = 0;
     for (uint32_t D = 1; D <= n && rc == PB_OK; D++) {
+        if (s->rord) /* the order of answers (pair_order) */
+            xsum += joint_rord_swap_delta(s, X[D - 1], Y[D - 1], NULL);
         swap_ret(s, X[D - 1], Y[D - 1]);
         nsw = D;
         if (!well_formed(s, X[D - 1]) || !well_formed(s, Y[D - 1]))
@@ -275,7 +312,7 @@ int joint_swap_pass(joint *s, size_t *swaps)
 {
     xlevel lv[XMAX + 1];
     memset(lv, 0, sizeof lv);
-    int rc = PB_OK;
+    int rc = s->rord ? joint_rord_fit(s) : PB_OK;
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
         uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
         for (uint32_t i = b0; i < b1 && rc == PB_OK; i++) {
@@ -482,11 +519,17 @@ static int repair_pairs(joint *s, size_t *moved)
     uint32_t *rm = malloc(((size_t)n + 1) * sizeof *rm);
     pb_ns *rsv = malloc(((size_t)n + 1) * sizeof *rsv), *rrv = malloc(((size_t)n + 1) * sizeof *rrv);
     uint32_t *ord = NULL;
+    /* with the order of answers (pair_order): who was answered in the
+     * greedy, and every pair's answer time in the pairing so far */
+    unsigned char *ans = s->rord ? calloc((size_t)n + 1, 1) : NULL;
+    pb_ns *rst = s->rord ? malloc(((size_t)n + 1) * sizeof *rst) : NULL;
     int rc = PB_OK;
-    if (!C || !R || !open || !to || !rm || !rsv || !rrv) {
+    if (!C || !R || !open || !to || !rm || !rsv || !rrv || (s->rord && (!ans || !rst))) {
         rc = PB_ENOMEM;
         goto done;
     }
+    for (uint32_t p = 0; rst && p < n; p++)
+        rst[p] = s->pr[p].rs;
     /* links bottom up: a link after every link out of its callee (so a
      * request's calls are re-paired before its response); cycles and
      * more than 4096 links: in link order */
@@ -544,6 +587,8 @@ static int repair_pairs(joint *s, size_t *moved)
                 double best = INFINITY;
                 for (uint32_t j = 0; j < nopen; j++) {
                     double v = response_cost(s, open[j], t, rrv[k]);
+                    if (ans)
+                        v -= joint_rord_pick(s, open[j], t, ans);
                     if (v < best) {
                         best = v;
                         pick = j;
@@ -553,11 +598,18 @@ static int repair_pairs(joint *s, size_t *moved)
             if (pick == NONE)
                 pick = 0;
             to[open[pick]] = k;
+            if (ans)
+                ans[open[pick]] = 1;
             memmove(open + pick, open + pick + 1, (size_t)(nopen - pick - 1) * sizeof *open);
             nopen--;
         }
         /* then exchange the returns of two nearby calls while that makes
-         * both responses more likely together */
+         * both responses (and, with pair_order, the order of the link's
+         * answers: rst holds the answer times of the pairing so far) more
+         * likely together */
+        if (rst)
+            for (uint32_t i = 0; i < nc; i++)
+                rst[C[i].p] = rsv[to[C[i].p]];
         for (int pass = 0; pass < 4; pass++) {
             size_t ex = 0;
             for (uint32_t i = 0; i < nc; i++)
@@ -567,9 +619,15 @@ static int repair_pairs(joint *s, size_t *moved)
                                  response_cost(s, c2, rsv[k2], rrv[k2]);
                     double alt = response_cost(s, c1, rsv[k2], rrv[k2]) +
                                  response_cost(s, c2, rsv[k1], rrv[k1]);
+                    if (rst)
+                        alt -= joint_rord_swap_delta(s, c1, c2, rst);
                     if (alt < cur - 1e-9) {
                         to[c1] = k2;
                         to[c2] = k1;
+                        if (rst) {
+                            rst[c1] = rsv[k2];
+                            rst[c2] = rsv[k1];
+                        }
                         ex++;
                     }
                 }
@@ -586,6 +644,9 @@ static int repair_pairs(joint *s, size_t *moved)
             x->rr = rrv[k];
             s->pair_of_msg[rm[k]] = c;
         }
+        if (rst)
+            for (uint32_t i = 0; i < nc; i++)
+                rst[C[i].p] = s->pr[C[i].p].rs;
     }
 done:
     free(ord);
@@ -596,6 +657,8 @@ done:
     free(rm);
     free(rsv);
     free(rrv);
+    free(ans);
+    free(rst);
     return rc;
 }
 
@@ -619,6 +682,8 @@ int joint_repair_rounds(joint *s)
         return PB_ENOMEM;
     if (nfree && joint_fifo_test(s) != PB_OK)
         return PB_ENOMEM;
+    if (nfree && s->pord_hold && joint_rord_init(s) != PB_OK)
+        return PB_ENOMEM;
     if (!nfree || s->p.repair <= 0)
         return PB_OK;
     int rc = PB_OK;
@@ -633,6 +698,8 @@ int joint_repair_rounds(joint *s)
             rc = joint_recandidate(s);
         if (rc == PB_OK)
             rc = solve(s, 0);
+        if (rc == PB_OK && s->rord)
+            rc = joint_rord_fit(s);
         if (rc == PB_OK)
             rc = repair_pairs(s, &moved);
         free(s->qend);

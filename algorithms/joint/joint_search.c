@@ -423,6 +423,49 @@ static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, u
     return v;
 }
 
+/* An estimate of split_ll's value of mask, from the reference records
+ * (joint_req_walk_estimate: the same but for the rounding of the sums), or
+ * +INFINITY when there are none.  The lists in e1, e2. */
+static double split_est(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
+                        const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
+                        uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp)
+{
+    const joint_wrec *ref = s->wr + s->wref;
+    if (!ref[0].valid || !ref[1].valid || ref[0].q != q1 || ref[1].q != q2)
+        return INFINITY;
+    const rsmerge *M = s->rsm;
+    uint32_t a = M->ok ? rsmerge_pick(M, mask, 0, e1)
+                       : joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
+    uint32_t b = M->ok ? rsmerge_pick(M, mask, 1, e2)
+                       : joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
+    double l1 = 0, l2 = 0;
+    int h1 = 0, h2 = 0;
+    if ((*rcp = joint_req_walk_estimate(s, q1, e1, a, &ref[0], &l1, &h1)) != PB_OK ||
+        (*rcp = joint_req_walk_estimate(s, q2, e2, b, &ref[1], &l2, &h2)) != PB_OK)
+        return INFINITY;
+    s->est_evals++;
+    double v = l1 + l2;
+    if (s->order_active)
+        v += joint_order_ll(s, q1, e1, a, q2, e2, b);
+    return v;
+}
+
+/* may a split whose estimate is est be left out, when only a value above
+ * bound could matter?  The estimate differs from the exact value by the
+ * rounding of two sums of at most a few hundred terms (relative 1e-13 of
+ * their magnitude, which the values' magnitude bounds: the terms are
+ * nearly all negative log densities); JOINT_PRUNE_TOL of it is far more */
+double joint_prune_test_bias = 0;
+
+int joint_prunable(joint *s, double est, double bound)
+{
+    est += joint_prune_test_bias;
+    if (!(est + JOINT_PRUNE_TOL * (1.0 + fabs(est) + fabs(bound)) <= bound))
+        return 0;
+    s->est_pruned++;
+    return 1;
+}
+
 /* the split split_ll scored last becomes the reference of the next */
 static void keep_split(joint *s)
 {
@@ -493,21 +536,46 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     uint32_t bm = cur;
     /* no reference yet: the model or the times may have changed since */
     s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
-    s->wresume = k1->n + k2->n >= JOINT_RESUME_MIN;
+    const int prune = s->p.prune && k1->n + k2->n >= JOINT_PRUNE_N &&
+                      ((size_t)(k1->n + k2->n) << m) >= JOINT_PRUNE_MIN;
+    s->wresume = k1->n + k2->n >= JOINT_RESUME_MIN || prune;
     s->rsm->ok = 0; /* small requests: merged for each split, as cheap */
     if (s->wresume && (*rcp = rsmerge_prep(s, s->rsm, f1, n1, f2, n2, set, m)) != PB_OK)
         return 0;
     if (!local) {
         /* every split scored first, in the order of joint_gray_mask (each
          * walk resumed from the split before); then chosen in mask order
-         * as always */
-        double val[1u << JOINT_RESPLIT_MAX];
+         * as always.  With `resplit_prune`, the current split first, and a split
+         * whose estimate is below the best value so far (the current
+         * split's bonus included) is left out (-INFINITY): it cannot be
+         * chosen, being below a value that is */
+        double val[1u << JOINT_RESPLIT_MAX], bsf = -INFINITY;
+        if (prune) {
+            val[cur] = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
+            if (*rcp != PB_OK)
+                return 0;
+            keep_split(s);
+            bsf = val[cur] + 1e-9;
+        }
         for (uint32_t y = 0; y < (1u << m); y++) {
             uint32_t mask = joint_gray_mask(y, m);
+            if (prune) {
+                if (mask == cur)
+                    continue;
+                double e = split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
+                if (*rcp != PB_OK)
+                    return 0;
+                if (joint_prunable(s, e, bsf)) {
+                    val[mask] = -INFINITY;
+                    continue;
+                }
+            }
             val[mask] = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
             if (*rcp != PB_OK)
                 return 0;
             keep_split(s);
+            if (val[mask] > bsf)
+                bsf = val[mask];
         }
         for (uint32_t mask = 0; mask < (1u << m); mask++) {
             double v = val[mask];
@@ -526,6 +594,10 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             int better = 0;
             for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
                 uint32_t mask = bm ^ (1u << t);
+                if (prune &&
+                    (joint_prunable(s, split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp),
+                              best + 1e-9) || *rcp != PB_OK))
+                    continue;
                 double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
                 if (v > best + 1e-9) {
                     best = v;
@@ -544,6 +616,11 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                     if (((bm >> t) & 1u) == ((bm >> u) & 1u))
                         continue;
                     uint32_t mask = bm ^ (1u << t) ^ (1u << u);
+                    if (prune &&
+                        (joint_prunable(s, split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2,
+                                               rcp),
+                                  best + 1e-9) || *rcp != PB_OK))
+                        continue;
                     double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
                     if (v > best + 1e-9) {
                         best = v;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Speed and memory of the joint algorithm beside nesting (issue 15 goals:
 # at most 0.2 CPU s per 1000 hotel requests reading included; a 2 M-message
-# multi-tier trace in under 10 s and 500 MB).  CPU seconds and max RSS from
+# multi-tier trace in under 10 s and 500 MB; issue 28: at most 0.4 s per
+# 1000 OnlineBoutique requests, with call ids and as a black box).  CPU seconds and max RSS from
 # GNU time (user + sys of the whole infer run, reading and writing
 # included).  The hotel rows need data/deathstarbench-hotel
 # (skipped without it).  PB_BENCH_QUICK=1 shrinks the multi-tier trace 20x.
@@ -48,6 +49,31 @@ for L in 25 100; do
             [ "$a" = joint ] && speed_row "8joint$L$imp" "joint, hotel load $L, 1000 requests ($what), reading included" \
                 "<= 0.2 s" "$1 s, $2 MB" "TraceWeaver 12-18 s" "$(verdict "$1" '<=' 0.2)"
         done
+    done
+done
+# OnlineBoutique (nezha; issue 28: at most 0.4 CPU s per 1000 requests,
+# reading included, with call ids and as a black box): the fault-free
+# minute and the 07:11 fault minute (the slowest).  Requests: score's
+# true instances of the imported truth (the truth never reaches infer).
+ob="$R/data/nezha/onlineboutique"
+for mn in construct_2022-08-23_17_00 rca_2022-08-22_07_11; do
+    [ -f "$ob/$mn.csv.gz" ] && [ -x "$PB_BIN/score" ] || continue
+    for imp in callid plain; do
+        opt=""; [ $imp = callid ] && opt=--callid
+        t="$dir/ob-$mn.$imp.csv"
+        [ -s "$t" ] || "$PB_BIN/importtrace" -q $opt -o "$t" "$ob/$mn.csv.gz" 2> /dev/null ||
+            { echo "bench_joint: import of $mn failed"; continue; }
+        m=$(grep -vc '^#' "$t"); m=$((m - 1))
+        what="call ids"; [ $imp = plain ] && what="black box, no call ids"
+        set -- $(cost joint "$t")
+        nq=$("$PB_BIN/score" --truth "$t" "$dir/r.res" 2> /dev/null |
+             awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                      NR == 2 { print $c["true_instances"] }')
+        per=$(awk -v c="$1" -v n="${nq:-0}" 'BEGIN { if (c == "-" || n <= 0) print "-"; else printf "%.2f", 1000 * c / n }')
+        printf '| OnlineBoutique %s (%s requests, %s) | %s | joint | %s (%s per 1000 requests) | %s | <= 0.4 s per 1000 requests |\n' \
+            "$mn" "${nq:--}" "$what" "$m" "$1" "$per" "$2"
+        speed_row "8jointob$mn$imp" "joint, OnlineBoutique $mn ($what), per 1000 requests, whole run" \
+            "<= 0.4 s" "$per s, $2 MB" "" "$(verdict "$per" '<=' 0.4)"
     done
 done
 f="$dir/mt-$n.csv"

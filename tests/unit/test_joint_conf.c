@@ -6,6 +6,7 @@
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint.h"
+#include "joint_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -32,12 +33,14 @@ static void request(pb_trace *t, pb_ns t0, pb_ns c, pb_ns r, pb_ns d, pb_ns a, u
     msg(t, end + a, "B", "X", PB_TYPE_RETURN, x);
 }
 
-/* the confidences of every pair; *s and the trace stay open */
-static double *confidences(pb_trace *t, joint **s)
+/* the confidences of every pair (selfcal: with the self-calibration);
+ * *s and the trace stay open */
+static double *confidences_sc(pb_trace *t, joint **s, int selfcal)
 {
     pb_trace_sort(t);
     pb_trace_view v = pb_trace_view_of(t);
     joint_params p = defaults();
+    p.conf_selfcal = selfcal;
     pb_error err;
     if (joint_init(s, &v, &p, &err) != PB_OK) {
         printf("FAIL joint_init: %s\n", err.msg);
@@ -49,6 +52,12 @@ static double *confidences(pb_trace *t, joint **s)
         conf = NULL;
     }
     return conf;
+}
+
+/* the shares of the neighbourhood alone, worked by hand */
+static double *confidences(pb_trace *t, joint **s)
+{
+    return confidences_sc(t, s, 0);
 }
 
 /* the pair whose call is the one sent at ts by src */
@@ -193,10 +202,107 @@ TEST(orphan_by_the_rule_of_succession)
     pb_trace_close(t);
 }
 
+/* Three requests alike to the nanosecond (as in two_alike_requests_half_each,
+ * a third arriving at the same instant): each C call has two exchanges
+ * that change nothing (d = 0) and two moves below 1e-9, so its share is
+ * 1 / (1 + 1 + 1) = 1/3 (the truth: each call is in its request in a third
+ * of the six equally likely ways to deal them).  The self-calibration may
+ * only lower a share: at most 1/3 with it. */
+TEST(three_alike_requests_a_third_each)
+{
+    for (int sc = 0; sc < 2; sc++) {
+        pb_trace *t;
+        pb_trace_new(&t);
+        next_id = 1;
+        uint64_t cid = 1;
+        for (int k = 0; k < 40; k++)
+            request(t, (pb_ns)k * 100 * MS, (300 + 37 * (k % 7)) * US,
+                    (500 + 61 * (k % 5)) * US, -1, (100 + 13 * (k % 3)) * US, &cid);
+        pb_ns T = 10000 * MS;
+        for (int k = 0; k < 3; k++)
+            request(t, T, 1 * MS, 1 * MS, -1, 100 * US, &cid);
+        joint *s = NULL;
+        double *conf = confidences_sc(t, &s, sc);
+        CHECK(conf != NULL);
+        uint32_t c = s ? pair_at(s, t, T + 1 * MS, "B", 0) : JOINT_NONE;
+        for (int k = 0; k < 3 && conf; k++) {
+            CHECK(c != JOINT_NONE);
+            if (c == JOINT_NONE)
+                break;
+            CHECK_INT(joint_pair_ncandidates(s, c), 3);
+            if (sc)
+                CHECK(conf[c] <= 1.0 / 3 + 1e-12);
+            else
+                CHECK_NEAR(conf[c], 1.0 / 3, 1e-6);
+            c = pair_at(s, t, T + 1 * MS, "B", c + 1);
+        }
+        free(conf);
+        joint_close(s);
+        pb_trace_close(t);
+    }
+}
+
+/* The self-calibration's map, by hand: stated shares and right (1) or
+ * wrong (0): 0.2:0, 0.2:1, 0.5:1, 0.6:0, 0.9:1 three times, 0.95:0.
+ * Pool-adjacent-violators: {0.2: 1 of 2} then {0.5: 1 of 1}; {0.6: 0 of
+ * 1} violates it and pools to {0.5-0.6: 1 of 2} (1/2), which ties the
+ * first and pools with it (ties pool too): {0.2-0.6: 2 of 4}.  {0.9: 3 of
+ * 3}, then {0.95: 0 of 1} violates it: {0.9-0.95: 3 of 4}.  Values
+ * (right + 1) / (rows + 2): 3/6 = 1/2 and 4/6 = 2/3.  Stated 0.95 -> 2/3,
+ * 0.7 -> 1/2, 0.1 (below every block) -> 1/2. */
+TEST(pav_map_by_hand)
+{
+    double c[] = {0.9, 0.2, 0.6, 0.95, 0.5, 0.9, 0.2, 0.9};
+    unsigned char ok[] = {1, 0, 0, 0, 1, 1, 1, 1};
+    double lo[8], val[8];
+    uint32_t b = joint_pav_map(c, ok, 8, lo, val);
+    CHECK_INT(b, 2);
+    if (b == 2) {
+        CHECK_NEAR(lo[0], 0.2, 1e-15);
+        CHECK_NEAR(lo[1], 0.9, 1e-15);
+        CHECK_NEAR(val[0], 0.5, 1e-15);
+        CHECK_NEAR(val[1], 2.0 / 3, 1e-15);
+        CHECK_NEAR(joint_pav_at(lo, val, b, 0.95), 2.0 / 3, 1e-15);
+        CHECK_NEAR(joint_pav_at(lo, val, b, 0.7), 0.5, 1e-15);
+        CHECK_NEAR(joint_pav_at(lo, val, b, 0.1), 0.5, 1e-15);
+    }
+    /* a block made worse than the next by the Laplace values is lowered
+     * to it (monotone downwards): {0.3: 19 of 20} (0.95) and {0.8: 1 of 1}
+     * (1: no violation) give 20/22 and 2/3, so the first becomes 2/3 */
+    double c2[21];
+    unsigned char ok2[21];
+    for (int i = 0; i < 20; i++) {
+        c2[i] = 0.3;
+        ok2[i] = i > 0;
+    }
+    c2[20] = 0.8;
+    ok2[20] = 1;
+    double lo2[21], val2[21];
+    b = joint_pav_map(c2, ok2, 21, lo2, val2);
+    CHECK_INT(b, 2);
+    if (b == 2) {
+        CHECK_NEAR(val2[0], 2.0 / 3, 1e-15);
+        CHECK_NEAR(val2[1], 2.0 / 3, 1e-15);
+    }
+    /* {0.4: 0 of 1} then {0.7: 2 of 2}: values 1/3 and 3/4, already
+     * monotone; {0.9: 4 of 5} pools with {0.7} (1 >= 0.8): {0.7-0.9: 6 of
+     * 7} -> 7/9 */
+    double c3[] = {0.4, 0.7, 0.7, 0.9, 0.9, 0.9, 0.9, 0.9};
+    unsigned char ok3[] = {0, 1, 1, 1, 1, 1, 1, 0};
+    b = joint_pav_map(c3, ok3, 8, lo, val);
+    CHECK_INT(b, 2);
+    if (b == 2) {
+        CHECK_NEAR(val[0], 1.0 / 3, 1e-15);
+        CHECK_NEAR(val[1], 7.0 / 9, 1e-15);
+    }
+}
+
 int main(void)
 {
     RUN(two_alike_requests_half_each);
     RUN(crossed_chains_a_third_each);
     RUN(orphan_by_the_rule_of_succession);
+    RUN(three_alike_requests_a_third_each);
+    RUN(pav_map_by_hand);
     return pbtest_exit();
 }

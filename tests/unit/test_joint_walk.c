@@ -13,6 +13,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdlib.h>
 
 #define US 1000LL
@@ -91,8 +92,14 @@ static uint32_t list_of(const joint *s, const uint32_t *pool, uint32_t np,
     return n;
 }
 
-/* random moves for every request of B: returns the mismatches */
-static long resume_mismatches(int ids, pb_ns round, long *walks)
+/* random moves for every request of B: returns the mismatches.  est 0:
+ * resumed walks against fresh ones (bit for bit); 1: estimates
+ * (joint_req_walk_estimate) from the record left against fresh walks,
+ * within 1e-9 of their magnitude, *synced counting those that stopped
+ * early; 2: the same from a record whose least later triggers are
+ * falsified (every later trigger said to be later than any change: a
+ * wrong stop rule), which must give mismatches */
+static long walk_mismatches(int ids, pb_ns round, int est, long *walks, long *synced)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, ids ? 11 : 12);
@@ -143,13 +150,35 @@ static long resume_mismatches(int ids, pb_ns round, long *walks)
                 in[gsl_rng_uniform_int(g, np)] ^= 1;
             uint32_t n = list_of(s, pool, np, in, list);
             double fresh = 0, res = 0;
+            if (est && w[0].valid && w[0].q == q) {
+                double e = 0;
+                int hit = 0;
+                if (est == 2)
+                    for (uint32_t i = 0; i <= w[0].n; i++) {
+                        w[0].smr[i] = INT64_MAX;
+                        w[0].smi[i] = JOINT_NONE;
+                    }
+                if (joint_req_walk(s, q, list, n, 0, &fresh) != PB_OK ||
+                    joint_req_walk_estimate(s, q, list, n, &w[0], &e, &hit) != PB_OK) {
+                    bad++;
+                    break;
+                }
+                (*walks)++;
+                *synced += hit;
+                if (!(fabs(e - fresh) <= 1e-9 * (1 + fabs(fresh)))) {
+                    if (bad < 3 && est == 1)
+                        printf("# request %u, %u calls: fresh %.17g, estimate %.17g\n", q, n,
+                               fresh, e);
+                    bad++;
+                }
+            }
             if (joint_req_walk(s, q, list, n, 0, &fresh) != PB_OK ||
                 joint_req_walk_resume(s, q, list, n, &w[0], &w[1], &res) != PB_OK) {
                 bad++;
                 break;
             }
-            (*walks)++;
-            if (memcmp(&fresh, &res, sizeof fresh)) {
+            *walks += !est;
+            if (!est && memcmp(&fresh, &res, sizeof fresh)) {
                 if (bad < 3)
                     printf("# request %u, %u calls: fresh %.17g, resumed %.17g\n", q, n, fresh,
                            res);
@@ -175,16 +204,43 @@ static long resume_mismatches(int ids, pb_ns round, long *walks)
 
 TEST(resumed_walk_equals_fresh_walk_with_call_ids)
 {
-    long walks = 0;
-    CHECK_INT(resume_mismatches(1, 0, &walks), 0);
+    long walks = 0, synced = 0;
+    CHECK_INT(walk_mismatches(1, 0, 0, &walks, &synced), 0);
     CHECK(walks > 5000);
 }
 
 TEST(resumed_walk_equals_fresh_walk_black_box)
 {
-    long walks = 0;
-    CHECK_INT(resume_mismatches(0, 0, &walks), 0);
+    long walks = 0, synced = 0;
+    CHECK_INT(walk_mismatches(0, 0, 0, &walks, &synced), 0);
     CHECK(walks > 5000);
+}
+
+/* the re-split's pruning (joint_req_walk_estimate): an estimate from a
+ * record equals the fresh walk but for rounding, and stops early in many
+ * cases; with a wrong stop rule (the record's later triggers falsified)
+ * the same comparison finds mismatches */
+TEST(estimated_walk_equals_fresh_walk)
+{
+    for (int ids = 0; ids < 2; ids++)
+        for (int ms = 0; ms < 2; ms++) {
+            long walks = 0, synced = 0;
+            CHECK_INT(walk_mismatches(ids, ms ? 1000 * US : 0, 1, &walks, &synced), 0);
+            printf("# ids=%d ms=%d: %ld estimates, %ld stopped early\n", ids, ms, walks, synced);
+            CHECK(walks > 1000);
+            CHECK(synced > walks / 10);
+            CHECK(synced < walks);
+        }
+}
+
+TEST(estimated_walk_with_a_wrong_stop_rule_fails)
+{
+    for (int ids = 0; ids < 2; ids++) {
+        long walks = 0, synced = 0;
+        long bad = walk_mismatches(ids, 0, 2, &walks, &synced);
+        printf("# ids=%d: %ld of %ld estimates wrong\n", ids, bad, walks);
+        CHECK(bad > 10);
+    }
 }
 
 /* stamps in whole milliseconds: calls that return in the millisecond they
@@ -192,8 +248,8 @@ TEST(resumed_walk_equals_fresh_walk_black_box)
  * output's time is taken before it: the resume must start before) */
 TEST(resumed_walk_equals_fresh_walk_millisecond_stamps)
 {
-    long walks = 0;
-    CHECK_INT(resume_mismatches(1, 1000 * US, &walks), 0);
+    long walks = 0, synced = 0;
+    CHECK_INT(walk_mismatches(1, 1000 * US, 0, &walks, &synced), 0);
     CHECK(walks > 5000);
 }
 
@@ -202,5 +258,7 @@ int main(void)
     RUN(resumed_walk_equals_fresh_walk_with_call_ids);
     RUN(resumed_walk_equals_fresh_walk_black_box);
     RUN(resumed_walk_equals_fresh_walk_millisecond_stamps);
+    RUN(estimated_walk_equals_fresh_walk);
+    RUN(estimated_walk_with_a_wrong_stop_rule_fails);
     return pbtest_exit();
 }

@@ -1,0 +1,177 @@
+/*
+ * joint_calib.c - joint: the confidence of each pair, with allowances for
+ * the model being wrong (docs/joint.md, "Links and confidence",
+ * "Allowances for model error").
+ *
+ * A call's share (joint_conf.c) is its request's posterior among the
+ * solution's neighbours under the model fitted to the whole solution, the
+ * call's own request included.  That model has seen the delays it is
+ * asked to judge, so it is sure of them; and it assumes itself right.
+ * Two allowances, each learned from the trace alone:
+ *
+ *   - held out (conf_heldout, off by default: it measured no effect on the
+ *     real sets): the request trees are dealt into two halves
+ *     (every other root, in pair order: no randomness); the model is
+ *     refitted to each half and every call's share is computed again under
+ *     the model of the half its request is not in.  A call keeps the
+ *     smaller of the two shares.  A delay that only its own request made
+ *     likely (a density key filled by the solution itself, sparse keys of
+ *     rare request types) loses its weight; what the other half confirms
+ *     keeps it.  The model is refitted to the whole solution afterwards,
+ *     so the search's state is as it was (every assignment is unchanged).
+ *   - self-calibration (conf_selfcal, joint_selfcal.c): the trace made
+ *     again from the solution with a known truth, the same inference run on
+ *     it, and each link's map from stated row confidence to the fraction
+ *     of rows right (pool-adjacent-violators), scaled by how much more the
+ *     real trace doubts than the simulated one, applied to the real rows.
+ *
+ * A pair's confidence is the product of the shares from its root down to
+ * it (the row is right only when every call on the way up is), then
+ * lowered by the self-calibration.
+ */
+#include "joint_int.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+/* half[q] (0 or 1) for every request: its tree's root, every other root
+ * in pair order.  tmp: room for npairs + 1. */
+static void deal_halves(const joint *s, unsigned char *half, uint32_t *tmp)
+{
+    uint32_t n = s->npairs, roots = 0;
+    for (uint32_t q = 0; q < n; q++)
+        tmp[q] = NONE;
+    for (uint32_t q = 0; q < n; q++)
+        if (s->par[q] == NONE)
+            tmp[q] = roots++;
+    for (uint32_t q = 0; q < n; q++) {
+        /* up to the root (a cycle, cut later by the output, stops after
+         * n steps and counts as half 0) */
+        uint32_t j = q, steps = 0;
+        while (s->par[j] != NONE && steps++ < n)
+            j = s->par[j];
+        half[q] = tmp[j] == NONE ? 0 : (unsigned char)(tmp[j] & 1);
+    }
+}
+
+/* the held-out shares into ho (calls whose request is in half h get the
+ * share under the model fitted to the other half); the model refitted to
+ * the whole solution at the end.  PB_OK or PB_ENOMEM */
+static int heldout_shares(joint *s, double *ho)
+{
+    uint32_t n = s->npairs;
+    unsigned char *half = malloc((size_t)n + 1), *only = malloc((size_t)n + 1);
+    uint32_t *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
+    double *sh = malloc(((size_t)n + 1) * sizeof *sh);
+    int rc = half && only && tmp && sh ? PB_OK : PB_ENOMEM;
+    if (rc == PB_OK)
+        deal_halves(s, half, tmp);
+    for (uint32_t p = 0; p < n; p++)
+        ho[p] = 1.0;
+    for (int h = 0; h < 2 && rc == PB_OK; h++) {
+        for (uint32_t q = 0; q < n; q++)
+            only[q] = half[q] != h;
+        rc = joint_fit(s, only);
+        if (rc == PB_OK)
+            rc = joint_call_shares(s, sh);
+        for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+            if (s->par[p] != NONE && half[s->par[p]] == h)
+                ho[p] = sh[p];
+    }
+    /* the model of the whole solution again (the same numbers: a fit is a
+     * function of the assignment) */
+    int rc2 = joint_fit(s, NULL);
+    free(half);
+    free(only);
+    free(tmp);
+    free(sh);
+    return rc != PB_OK ? rc : rc2;
+}
+
+/* each call's share: under the whole solution's model, and with
+ * conf_heldout the smaller of that and the held-out share; the per-link
+ * statistics of the held-out share into s->conf_stat.  PB_OK or
+ * PB_ENOMEM */
+static int raw_shares(joint *s, double *share)
+{
+    uint32_t n = s->npairs;
+    int rc = joint_call_shares(s, share);
+    /* per link of the call: calls with a parent, their in-sample share
+     * summed, the share kept summed, calls the held-out share lowered (by
+     * more than 1e-3) */
+    free(s->conf_stat);
+    s->conf_stat = rc == PB_OK ? calloc(4 * ((size_t)s->nlinks + 1), sizeof *s->conf_stat)
+                               : NULL;
+    if (rc == PB_OK && !s->conf_stat)
+        rc = PB_ENOMEM;
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+        if (s->par[p] != NONE) {
+            double *st = s->conf_stat + 4 * (size_t)s->pr[p].link;
+            st[0]++;
+            st[1] += share[p];
+            st[2] += share[p];
+        }
+    if (rc == PB_OK && s->p.conf_heldout && n > 0) {
+        double *ho = malloc(((size_t)n + 1) * sizeof *ho);
+        rc = ho ? heldout_shares(s, ho) : PB_ENOMEM;
+        for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+            if (s->par[p] == NONE)
+                continue;
+            double *st = s->conf_stat + 4 * (size_t)s->pr[p].link;
+            if (ho[p] < share[p]) {
+                st[2] += ho[p] - share[p];
+                st[3] += ho[p] < share[p] - 1e-3;
+                share[p] = ho[p];
+            }
+        }
+        free(ho);
+    }
+    return rc;
+}
+
+int joint_confidence(joint *s, double *conf)
+{
+    uint32_t n = s->npairs;
+    double *share = malloc(((size_t)n + 1) * sizeof *share);
+    int rc = share ? PB_OK : PB_ENOMEM;
+    if (rc == PB_OK)
+        rc = raw_shares(s, share);
+    if (rc == PB_OK)
+        rc = joint_conf_product(s, share, conf);
+    if (rc == PB_OK && s->p.conf_selfcal)
+        rc = joint_selfcal(s, share, conf, raw_shares);
+    free(share);
+    return rc;
+}
+
+int joint_calib_meta(const joint *s, pb_result *res)
+{
+    int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d conf_sims=%d "
+                            "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f",
+                            s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed, s->p.conf_sims,
+                            s->scal_done ? s->scal_sim : 0.0, s->scal_escaped,
+                            s->scal_done ? s->scal_stat[JOINT_SCAL_NSTAT * (size_t)s->nlinks + 7]
+                                         : 1.0);
+    for (uint32_t l = 0; rc == PB_OK && s->conf_stat && l < s->nlinks; l++) {
+        const double *st = s->conf_stat + 4 * (size_t)l;
+        const double *sc = s->scal_stat ? s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l : NULL;
+        if (!st[0] && !(sc && sc[0]))
+            continue;
+        rc = pb_result_meta(res,
+                            "conf_link=%s>%s calls=%.0f mean_share=%.4f "
+                            "mean_share_heldout=%.4f lowered_heldout=%.0f "
+                            "selfcal_calls=%.0f selfcal_right=%.0f selfcal_map=%s "
+                            "doubt_real=%.4f doubt_sim=%.4f doubt_ratio=%.3f "
+                            "lowered_selfcal=%.0f",
+                            pb_strtab_str(s->v.nodes, s->link_src[l]),
+                            pb_strtab_str(s->v.nodes, s->link_dst[l]), st[0],
+                            st[0] ? st[1] / st[0] : 1.0, st[0] ? st[2] / st[0] : 1.0, st[3],
+                            sc ? sc[0] : 0.0, sc ? sc[1] : 0.0,
+                            !sc ? "none" : sc[3] ? "link" : "all_links",
+                            sc && sc[5] ? sc[6] / sc[5] : 0.0, sc && sc[0] ? sc[4] / sc[0] : 0.0,
+                            sc ? sc[7] : 1.0, sc ? sc[2] : 0.0);
+    }
+    return rc;
+}

@@ -1,0 +1,306 @@
+/*
+ * joint_order.c - joint without call ids: how much a link reorders its
+ * answers (docs/joint.md, "Order of answers, without call ids").
+ *
+ * A link's pairing of calls and returns (made by time, then moved by the
+ * re-pairing and the exchanges of joint_repair.c) is also scored by the
+ * order of its answers on the callee's clock: of two consecutive calls
+ * of the link by arrival (x, then y), y is answered first (an overtake:
+ * y's return sent before x's) with a probability rho learned per link,
+ * and kept in order with 1 - rho when the order was in question (y
+ * arrived before x was answered; otherwise the two do not overlap and
+ * there is nothing to score).  First in, first out is rho = 0; a pool of
+ * workers overtakes now and then.  Each pairing's term is the sum over
+ * the consecutive pairs of its link of log rho (overtaken) or log (1 -
+ * rho) (kept, in question): an exchange of two returns changes only the
+ * terms next to the two calls, O(1).
+ */
+#include "joint_int.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+struct joint_rord {
+    uint32_t *pos;  /* per pair: its place in list */
+    uint32_t *list; /* per link (at bylink_off), its whole pairs by arrival on the
+                       callee's clock (cr, then pair number); NONE-padded */
+    uint32_t *len;  /* per link: pairs in list */
+    double *linv, *lkeep; /* per link: log rho, log (1 - rho); 0 when off */
+    double *n, *k;  /* per link: consecutive pairs in question and overtaken, last fit */
+    unsigned char *on; /* per link: the term is scored */
+};
+
+static int cmp_cr(const void *x, const void *y)
+{
+    const insort *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->p < b->p ? -1 : a->p > b->p;
+}
+
+void joint_rord_free(joint *s)
+{
+    joint_rord *o = s->rord;
+    if (!o)
+        return;
+    free(o->pos);
+    free(o->list);
+    free(o->len);
+    free(o->linv);
+    free(o->lkeep);
+    free(o->n);
+    free(o->k);
+    free(o->on);
+    free(o);
+    s->rord = NULL;
+}
+
+int joint_rord_init(joint *s)
+{
+    uint32_t n = s->npairs, nl = s->nlinks;
+    joint_rord *o = calloc(1, sizeof *o);
+    if (!o)
+        return PB_ENOMEM;
+    s->rord = o;
+    o->pos = malloc(((size_t)n + 1) * sizeof *o->pos);
+    o->list = malloc(((size_t)n + 1) * sizeof *o->list);
+    o->len = calloc((size_t)nl + 1, sizeof *o->len);
+    o->linv = calloc((size_t)nl + 1, sizeof *o->linv);
+    o->lkeep = calloc((size_t)nl + 1, sizeof *o->lkeep);
+    o->n = calloc((size_t)nl + 1, sizeof *o->n);
+    o->k = calloc((size_t)nl + 1, sizeof *o->k);
+    o->on = calloc((size_t)nl + 1, 1);
+    insort *e = malloc(((size_t)n + 1) * sizeof *e);
+    if (!o->pos || !o->list || !o->len || !o->linv || !o->lkeep || !o->n || !o->k || !o->on ||
+        !e) {
+        free(e);
+        joint_rord_free(s);
+        return PB_ENOMEM;
+    }
+    for (uint32_t p = 0; p < n; p++)
+        o->pos[p] = NONE;
+    for (uint32_t l = 0; l < nl; l++) {
+        uint32_t b0 = s->bylink_off[l], m = 0;
+        for (uint32_t i = b0; i < s->bylink_off[l + 1]; i++) {
+            uint32_t p = s->bylink[i];
+            if (s->pr[p].call != NONE && s->pr[p].ret != NONE)
+                e[m++] = (insort){s->pr[p].cr, p};
+        }
+        if (m > 1)
+            qsort(e, m, sizeof *e, cmp_cr);
+        for (uint32_t i = 0; i < m; i++) {
+            o->list[b0 + i] = e[i].p;
+            o->pos[e[i].p] = b0 + i;
+        }
+        o->len[l] = m;
+    }
+    free(e);
+    return PB_OK;
+}
+
+/* the term of consecutive calls x (arrived first) and y answered at rx
+ * and ry */
+static inline double term(const joint_rord *o, uint32_t l, const jpair *y, pb_ns rx, pb_ns ry)
+{
+    if (ry < rx)
+        return o->linv[l];
+    return y->cr < rx ? o->lkeep[l] : 0.0;
+}
+
+int joint_rord_fit(joint *s)
+{
+    joint_rord *o = s->rord;
+    if (!o)
+        return PB_OK;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        uint32_t b0 = s->bylink_off[l], m = o->len[l];
+        double n = 0, k = 0;
+        int movable = 0;
+        for (uint32_t i = 0; i < m; i++)
+            movable |= joint_ret_movable(s, o->list[b0 + i]);
+        for (uint32_t i = 1; i < m; i++) {
+            const jpair *x = &s->pr[o->list[b0 + i - 1]], *y = &s->pr[o->list[b0 + i]];
+            if (y->rs < x->rs) {
+                n++;
+                k++;
+            } else if (y->cr < x->rs) {
+                n++;
+            }
+        }
+        o->n[l] = n;
+        o->k[l] = k;
+        o->on[l] = movable && n > 0;
+        double rho = (k + 1) / (n + 2);
+        o->linv[l] = o->on[l] ? log(rho) : 0.0;
+        o->lkeep[l] = o->on[l] ? log1p(-rho) : 0.0;
+    }
+    return PB_OK;
+}
+
+/* the pair's neighbours in its link's arrival order (NONE: none) */
+static inline uint32_t nb_pred(const joint *s, uint32_t p)
+{
+    const joint_rord *o = s->rord;
+    uint32_t i = o->pos[p], l = s->pr[p].link;
+    return i == NONE || i == s->bylink_off[l] ? NONE : o->list[i - 1];
+}
+
+static inline uint32_t nb_succ(const joint *s, uint32_t p)
+{
+    const joint_rord *o = s->rord;
+    uint32_t i = o->pos[p], l = s->pr[p].link;
+    return i == NONE || i + 1 >= s->bylink_off[l] + o->len[l] ? NONE : o->list[i + 1];
+}
+
+/* sum of the terms of the consecutive pairs (x, y) touching a or b (each
+ * once), with the answer times rs(p) = a <-> b exchanged when swap */
+static double around(const joint *s, uint32_t a, uint32_t b, int swap, const pb_ns *rs)
+{
+    const joint_rord *o = s->rord;
+    uint32_t l = s->pr[a].link;
+    uint32_t xs[4], ys[4], m = 0;
+    uint32_t c[2] = {a, b};
+    for (int t = 0; t < 2; t++) {
+        uint32_t p = c[t], pr_ = nb_pred(s, p), su = nb_succ(s, p);
+        if (pr_ != NONE) {
+            xs[m] = pr_;
+            ys[m++] = p;
+        }
+        if (su != NONE) {
+            xs[m] = p;
+            ys[m++] = su;
+        }
+    }
+    double v = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        int dup = 0;
+        for (uint32_t j = 0; j < i; j++)
+            dup |= xs[j] == xs[i] && ys[j] == ys[i];
+        if (dup)
+            continue;
+        uint32_t x = xs[i], y = ys[i];
+        pb_ns rx = rs ? rs[x] : s->pr[x].rs, ry = rs ? rs[y] : s->pr[y].rs;
+        if (swap) {
+            pb_ns ra = rs ? rs[a] : s->pr[a].rs, rb = rs ? rs[b] : s->pr[b].rs;
+            rx = x == a ? rb : x == b ? ra : rx;
+            ry = y == a ? rb : y == b ? ra : ry;
+        }
+        v += term(o, l, &s->pr[y], rx, ry);
+    }
+    return v;
+}
+
+double joint_rord_swap_delta(const joint *s, uint32_t a, uint32_t b, const pb_ns *rs)
+{
+    const joint_rord *o = s->rord;
+    if (!o || a == b || a == NONE || b == NONE || s->pr[a].link != s->pr[b].link ||
+        !o->on[s->pr[a].link] || o->pos[a] == NONE || o->pos[b] == NONE)
+        return 0;
+    return around(s, a, b, 1, rs) - around(s, a, b, 0, rs);
+}
+
+double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered)
+{
+    const joint_rord *o = s->rord;
+    uint32_t l = s->pr[c].link;
+    if (!o || !o->on[l] || o->pos[c] == NONE)
+        return 0;
+    double v = 0;
+    uint32_t x = nb_pred(s, c), y = nb_succ(s, c);
+    if (x != NONE) {
+        if (!joint_ret_movable(s, x)) /* its answer is fixed: scored here */
+            v += term(o, l, &s->pr[c], s->pr[x].rs, t);
+        else if (!answered[x])
+            v += o->linv[l]; /* c overtakes x */
+    }
+    if (y != NONE) {
+        if (!joint_ret_movable(s, y))
+            v += term(o, l, &s->pr[y], t, s->pr[y].rs);
+        else if (!answered[y])
+            v += s->pr[y].cr < t ? o->lkeep[l] : 0.0; /* y will be answered later */
+    }
+    return v;
+}
+
+double joint_rord_ll(const joint *s)
+{
+    const joint_rord *o = s->rord;
+    if (!o)
+        return 0;
+    double v = 0;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        if (!o->on[l])
+            continue;
+        uint32_t b0 = s->bylink_off[l];
+        for (uint32_t i = 1; i < o->len[l]; i++) {
+            const jpair *x = &s->pr[o->list[b0 + i - 1]], *y = &s->pr[o->list[b0 + i]];
+            v += term(o, l, y, x->rs, y->rs);
+        }
+    }
+    return v;
+}
+
+void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on)
+{
+    const joint_rord *o = s->rord;
+    if (s->pord_stat) {
+        *n = s->pord_stat[3 * (size_t)l];
+        *k = s->pord_stat[3 * (size_t)l + 1];
+        *on = s->pord_stat[3 * (size_t)l + 2] > 0;
+        return;
+    }
+    *n = o ? o->n[l] : 0;
+    *k = o ? o->k[l] : 0;
+    *on = o ? o->on[l] : 0;
+}
+
+int joint_any_free(const joint *s)
+{
+    for (uint32_t p = 0; p < s->npairs; p++)
+        if (s->free_ret[p])
+            return 1;
+    return 0;
+}
+
+/* a Bernoulli's log-likelihood of k in n with its rate (k + 1) / (n + 2) */
+static double bern(double n, double k)
+{
+    if (n <= 0)
+        return 0;
+    double r = (k + 1) / (n + 2);
+    return k * log(r) + (n - k) * log1p(-r);
+}
+
+int joint_order_score(joint *s, double *ll)
+{
+    double v = joint_loglik(s);
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        v += bern(s->ord_n[l], s->ord_k[l]);
+    /* the answers: a free search has no state for them; make it, score,
+     * and drop it (its confidence and output stay those of the search) */
+    int temp = !s->rord;
+    if (temp && joint_rord_init(s) != PB_OK)
+        return PB_ENOMEM;
+    joint_rord_fit(s);
+    free(s->pord_stat);
+    s->pord_stat = malloc(((size_t)s->nlinks + 1) * 3 * sizeof *s->pord_stat);
+    if (!s->pord_stat) {
+        if (temp)
+            joint_rord_free(s);
+        return PB_ENOMEM;
+    }
+    const joint_rord *o = s->rord;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        s->pord_stat[3 * (size_t)l] = o->n[l];
+        s->pord_stat[3 * (size_t)l + 1] = o->k[l];
+        s->pord_stat[3 * (size_t)l + 2] = o->on[l];
+        if (o->on[l])
+            v += bern(o->n[l], o->k[l]);
+    }
+    if (temp)
+        joint_rord_free(s);
+    *ll = v;
+    return PB_OK;
+}

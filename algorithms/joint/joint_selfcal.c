@@ -1,0 +1,939 @@
+/*
+ * joint_selfcal.c - joint: self-calibration of the confidence
+ * (docs/joint.md, "Allowances for model error").
+ *
+ * A call's share (joint_conf.c) is a posterior over a neighbourhood of the
+ * solution under the fitted model.  It misses what lies outside the
+ * neighbourhood (three requests whose calls crossed, a search that stopped
+ * short) and cannot see how the search and the pairing behave on this
+ * trace's structure and load.  So the trace is made again with a known
+ * truth, and the same inference is run on it:
+ *
+ *   - every request of the solution keeps its calls (the same tree), its
+ *     root keeps its real arrival, every pair keeps its real network
+ *     delays (call sent -> received, return sent -> received) and its
+ *     lost halves; every output's delay from its trigger (the model's:
+ *     the arrival or the latest return of the request, learned parallel
+ *     siblings skipped) is drawn, with replacement, from the delays the
+ *     solution has under the same key (incoming endpoint, trigger,
+ *     output); a response is sent no earlier than its request's last
+ *     return; stamps are cut to the trace's tick.  Draws come from a
+ *     seeded GSL generator (conf_seed): same trace, same numbers.
+ *     At most JOINT_SELFCAL_PAIRS pairs: beyond, the trees of a window of
+ *     the trace's time around its middle root.
+ *   - escapes: a service with orphans (calls no request of it contains)
+ *     shows that its calls can leave their request's interval; in the
+ *     simulation each of its calls does so at its orphan rate, by the
+ *     miss of one of its orphans (orphan_misses).
+ *   - joint is run on that trace with the same options (call ids where
+ *     the real pairs had them) and its confidences computed as for the
+ *     real trace; a simulated pair is right when its inferred parent is
+ *     its parent in the simulation (and, without call ids, its return its
+ *     own), a row when its pair and every pair above it are.
+ *   - per link of the row's call, pool-adjacent-violators fits a monotone
+ *     map from stated confidence to the fraction of rows right, each
+ *     block's value taken as (right + 1) / (rows + 2) and made monotone
+ *     downwards; a link with fewer than JOINT_SELFCAL_MIN rows uses the
+ *     map of all links together.
+ *   - the doubt ratio: the real rows' mean doubt (1 - confidence) over the
+ *     simulated rows', per link (at least 1): how much harder the real
+ *     trace is than its simulation.  A real row's confidence c becomes
+ *     min(c, 1 - ratio (1 - map(c))) (map(c): the value of the last block
+ *     whose least stated confidence is at most c).
+ *   - a row whose every pair up to its root has a share of exactly 1, was
+ *     paired by call id and is a call of a service without orphans is
+ *     left alone, in the fit and in the trace: there each simulated
+ *     parent is the only candidate, so the simulation cannot be wrong and
+ *     says nothing about it.
+ *
+ * The cost is a second inference, on a trace at most as large as the
+ * first.
+ */
+#include "joint_int.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+#define JOINT_SELFCAL_MIN 100  /* rows a link needs for a map of its own */
+#define JOINT_SELFCAL_NEAR 32  /* requests on each side an orphan's miss is measured against */
+#define JOINT_SELFCAL_PAIRS 10000 /* pairs simulated at most (a window of the trace) */
+
+typedef struct sim {
+    joint *s;
+    const uint32_t *trig, *rtrig;
+    hmap map;               /* key -> index into off */
+    uint32_t *off;
+    pb_ns *dl;
+    gsl_rng *r;
+    pb_ns *cs, *cr, *rs, *rr;
+    unsigned char *vis;     /* 1: being simulated, 2: done */
+    pb_ns *lt;              /* per pair: escapes late by this (0: not) */
+    const double *esc;      /* per service: its calls' rate of escapes (orphans / calls) */
+    const uint32_t *moff;   /* per service: its orphans' misses in early[], late[] */
+    const pb_ns *early, *late;
+    size_t escaped;
+} sim;
+
+/* the trigger of q's response as the model scores it: the latest return
+ * of its calls received by its response and not before its arrival, not of
+ * a learned parallel sibling; NONE: the arrival */
+static uint32_t resp_trigger(const joint *s, uint32_t q)
+{
+    const kvec *k = &s->kids[q];
+    pb_ns t = s->pr[q].rs, arr = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr, bt = 0;
+    uint32_t best = NONE;
+    for (uint32_t i = 0; i < k->n; i++) {
+        uint32_t x = k->a[i];
+        const jpair *p = &s->pr[x];
+        if (p->ret == NONE || p->rr > t || p->rr < arr ||
+            joint_par_skip(s, s->pr[q].link, p->link, s->nlinks))
+            continue;
+        if (best == NONE || p->rr > bt || (p->rr == bt && x > best)) {
+            best = x;
+            bt = p->rr;
+        }
+    }
+    return best;
+}
+
+static uint64_t skey(const joint *s, uint32_t ein, uint32_t tg, uint32_t outl)
+{
+    return dkey(ein, tg == NONE ? 0 : 1 + s->pr[tg].link, outl);
+}
+
+/* the solution's delays per key (x->map, x->off, x->dl).  PB_OK or
+ * PB_ENOMEM */
+static int collect_delays(sim *x)
+{
+    joint *s = x->s;
+    size_t n = 0, cap = 0;
+    uint32_t *ki = NULL;
+    pb_ns *dv = NULL;
+    int rc = PB_OK;
+    for (uint32_t q = 0; q < s->npairs && rc == PB_OK; q++) {
+        if (s->pr[q].call == NONE)
+            continue; /* its arrival is not known */
+        const kvec *k = &s->kids[q];
+        uint32_t ein = s->pr[q].link;
+        for (uint32_t i = 0; i <= k->n && rc == PB_OK; i++) {
+            uint32_t c = i < k->n ? k->a[i] : NONE, tg, outl;
+            pb_ns t;
+            if (c != NONE) {
+                if (s->pr[c].call == NONE)
+                    continue;
+                tg = x->trig[c];
+                outl = s->pr[c].link;
+                t = s->pr[c].cs;
+            } else {
+                if (s->pr[q].ret == NONE)
+                    continue;
+                tg = x->rtrig[q];
+                outl = s->nlinks;
+                t = s->pr[q].rs;
+            }
+            pb_ns d = t - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+            if (d < 0)
+                d = 0;
+            uint64_t key = skey(s, ein, tg, outl);
+            uint32_t id = joint_hmap_get(&x->map, key);
+            if (id == NONE) {
+                id = (uint32_t)x->map.n;
+                rc = joint_hmap_put(&x->map, key, id);
+            }
+            if (rc == PB_OK && n == cap) {
+                size_t nc = cap ? 2 * cap : 1024;
+                uint32_t *a = realloc(ki, nc * sizeof *a);
+                if (a)
+                    ki = a;
+                pb_ns *b = a ? realloc(dv, nc * sizeof *b) : NULL;
+                if (b)
+                    dv = b;
+                if (!a || !b)
+                    rc = PB_ENOMEM;
+                else
+                    cap = nc;
+            }
+            if (rc == PB_OK) {
+                ki[n] = id;
+                dv[n++] = d;
+            }
+        }
+    }
+    size_t nk = x->map.n;
+    x->off = rc == PB_OK ? calloc(nk + 2, sizeof *x->off) : NULL;
+    x->dl = rc == PB_OK ? malloc((n + 1) * sizeof *x->dl) : NULL;
+    if (rc == PB_OK && (!x->off || !x->dl))
+        rc = PB_ENOMEM;
+    if (rc == PB_OK) {
+        for (size_t i = 0; i < n; i++)
+            x->off[ki[i] + 2]++;
+        for (size_t j = 2; j < nk + 2; j++)
+            x->off[j] += x->off[j - 1];
+        /* a stable counting sort: each key's delays in walk order */
+        for (size_t i = 0; i < n; i++)
+            x->dl[x->off[ki[i] + 1]++] = dv[i];
+    }
+    free(ki);
+    free(dv);
+    return rc;
+}
+
+/* a delay for (ein, trigger, output) drawn from the solution's; `real`
+ * when the key has none */
+static pb_ns draw(sim *x, uint32_t ein, uint32_t tg, uint32_t outl, pb_ns real)
+{
+    uint32_t i = joint_hmap_get(&x->map, skey(x->s, ein, tg, outl));
+    if (i == NONE || x->off[i + 1] == x->off[i])
+        return real < 0 ? 0 : real;
+    unsigned long n = x->off[i + 1] - x->off[i];
+    return x->dl[x->off[i] + gsl_rng_uniform_int(x->r, n)];
+}
+
+/* one request being simulated: its next call to make, the latest return
+ * so far, whether its call `i` is being simulated below it */
+typedef struct sframe {
+    uint32_t q, i;
+    pb_ns last;
+    int below;
+} sframe;
+
+/* start request q arriving at arr on its service's clock (pushed on st) */
+static void sim_enter(sim *x, sframe *st, uint32_t *top, uint32_t q, pb_ns arr)
+{
+    const kvec *k = &x->s->kids[q];
+    x->vis[q] = 1;
+    x->cr[q] = arr;
+    for (uint32_t i = 0; i < k->n; i++)
+        x->lt[k->a[i]] = 0;
+    st[(*top)++] = (sframe){q, 0, arr, 0};
+}
+
+/* request root arriving at arr: its calls, their requests, their returns
+ * and its response, depth first with an explicit stack st (room for
+ * every pair) */
+static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
+{
+    joint *s = x->s;
+    uint32_t top = 0;
+    sim_enter(x, st, &top, root, arr);
+    while (top) {
+        sframe *f = &st[top - 1];
+        uint32_t q = f->q;
+        const kvec *k = &s->kids[q];
+        uint32_t ein = s->pr[q].link;
+        pb_ns a = x->cr[q];
+        if (f->below) { /* call i's request is done: its return */
+            uint32_t c = k->a[f->i];
+            x->rr[c] = x->rs[c] + (s->pr[c].rr - s->pr[c].rs);
+            if (x->rr[c] > f->last && !x->lt[c])
+                f->last = x->rr[c];
+            f->below = 0;
+            f->i++;
+            continue;
+        }
+        if (f->i < k->n) {
+            uint32_t c = k->a[f->i];
+            if (x->vis[c]) { /* a cycle: cut later by the output */
+                f->i++;
+                continue;
+            }
+            /* escapes: a call that, as the service's orphans did, leaves
+             * its request's interval (by one of their misses); lt: late */
+            uint32_t svc = s->pr[q].callee, nm = x->moff[svc + 1] - x->moff[svc];
+            pb_ns early = 0;
+            if (nm && gsl_rng_uniform(x->r) < x->esc[svc]) {
+                uint32_t j = x->moff[svc] + (uint32_t)gsl_rng_uniform_int(x->r, nm);
+                early = x->early[j];
+                x->lt[c] = x->late[j];
+                x->escaped++;
+            }
+            uint32_t tg = x->trig[c];
+            if (tg != NONE && x->vis[tg] != 2)
+                tg = NONE;
+            pb_ns base = tg == NONE ? a : x->rr[tg];
+            pb_ns real = s->pr[c].cs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+            pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real);
+            x->cs[c] = t < a ? a : t;
+            if (early > 0)
+                x->cs[c] = a - early;
+            f->below = 1;
+            sim_enter(x, st, &top, c, x->cs[c] + (s->pr[c].cr - s->pr[c].cs));
+            continue;
+        }
+        /* every call made: the response */
+        x->vis[q] = 2;
+        uint32_t tg = x->rtrig[q];
+        if (tg != NONE && x->vis[tg] != 2)
+            tg = NONE;
+        pb_ns base = tg == NONE ? a : x->rr[tg];
+        pb_ns real = s->pr[q].rs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+        pb_ns t = base + draw(x, ein, tg, s->nlinks, real);
+        x->rs[q] = t < f->last ? f->last : t;
+        for (uint32_t i = 0; i < k->n; i++) {
+            uint32_t c = k->a[i];
+            if (x->lt[c] > 0 && x->rr[c] < x->rs[q] + x->lt[c])
+                x->rr[c] = x->rs[q] + x->lt[c];
+        }
+        top--;
+    }
+}
+
+static pb_ns cut(pb_ns t, pb_ns tick)
+{
+    if (tick <= 1)
+        return t;
+    pb_ns r = t % tick;
+    return t - (r < 0 ? r + tick : r);
+}
+
+/* the roots whose trees are simulated: all of them when their trees hold
+ * at most JOINT_SELFCAL_PAIRS pairs, else the roots of a window of the
+ * trace's time around its middle root that holds at most that many (the
+ * load kept, the cost bounded).  NULL with *rc = PB_ENOMEM when out of
+ * memory */
+static unsigned char *pick_roots(const joint *s, int *rc)
+{
+    uint32_t n = s->npairs, nr = 0;
+    unsigned char *pick = calloc((size_t)n + 1, 1);
+    uint32_t *size = calloc((size_t)n + 1, sizeof *size);
+    insort *r = malloc(((size_t)n + 1) * sizeof *r);
+    if (!pick || !size || !r) {
+        free(pick);
+        free(size);
+        free(r);
+        *rc = PB_ENOMEM;
+        return NULL;
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t j = q, st = 0;
+        while (s->par[j] != NONE && st++ < n)
+            j = s->par[j];
+        if (s->par[j] == NONE)
+            size[j]++;
+    }
+    size_t total = 0;
+    for (uint32_t q = 0; q < n; q++)
+        if (s->par[q] == NONE) {
+            r[nr++] = (insort){s->pr[q].cr, q};
+            total += size[q];
+        }
+    if (total <= JOINT_SELFCAL_PAIRS) {
+        for (uint32_t i = 0; i < nr; i++)
+            pick[r[i].p] = 1;
+    } else {
+        qsort(r, nr, sizeof *r, joint_cmp_insort);
+        uint32_t a = nr / 2, z = nr / 2; /* the window r[a..z) */
+        size_t got = 0;
+        for (int grow = 1; grow;) {
+            grow = 0;
+            if (z < nr && got + size[r[z].p] <= JOINT_SELFCAL_PAIRS) {
+                got += size[r[z++].p];
+                grow = 1;
+            }
+            if (a > 0 && got + size[r[a - 1].p] <= JOINT_SELFCAL_PAIRS) {
+                got += size[r[--a].p];
+                grow = 1;
+            }
+        }
+        for (uint32_t i = a; i < z; i++)
+            pick[r[i].p] = 1;
+    }
+    free(size);
+    free(r);
+    return pick;
+}
+
+/* the simulated trace into *out (owned by the caller).  PB_OK or
+ * PB_ENOMEM */
+/* The candidate test (a call inside its request's interval on its
+ * service's clock) is what a share of 1 rests on.  A service's orphans
+ * (calls of a service that serves requests, no request of it containing
+ * them) show that its calls can leave their request's interval.  Per
+ * service: esc[a] = orphans / calls (the rate at which its calls escape
+ * in the simulation), and for each orphan how far it lies outside the
+ * request of its service that comes nearest to containing it (among the
+ * JOINT_SELFCAL_NEAR latest to arrive by its call and as many after):
+ * early (its call sent before the request arrived) and late (its return
+ * received after the request answered), into early[], late[] from
+ * moff[a] to moff[a + 1].  PB_OK or PB_ENOMEM */
+static int orphan_misses(const joint *s, double *esc, uint32_t **moff, pb_ns **early,
+                         pb_ns **late)
+{
+    uint32_t n = s->npairs, nn = s->nnodes;
+    unsigned char *serves = calloc((size_t)nn + 1, 1);
+    double *calls = calloc((size_t)nn + 1, sizeof *calls);
+    uint32_t *off = calloc((size_t)nn + 2, sizeof *off), *roff = calloc((size_t)nn + 2, sizeof *roff);
+    insort *rq = malloc(((size_t)n + 1) * sizeof *rq);
+    *moff = off;
+    *early = malloc(((size_t)n + 1) * sizeof **early);
+    *late = malloc(((size_t)n + 1) * sizeof **late);
+    int rc = serves && calls && off && roff && rq && *early && *late ? PB_OK : PB_ENOMEM;
+    for (uint32_t a = 0; rc == PB_OK && a <= nn; a++)
+        esc[a] = 0;
+    for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++)
+        serves[s->link_dst[l]] = 1;
+    /* orphans per service first (divided by its calls below) */
+    size_t any = 0;
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+        uint32_t a = s->pr[p].caller;
+        if (serves[a])
+            calls[a]++;
+        if (!serves[a] || s->par[p] != NONE)
+            continue;
+        esc[a]++;
+        any++;
+    }
+    /* the requests of each service with orphans by arrival: rq[roff[a] ..
+     * roff[a + 1]) */
+    for (uint32_t q = 0; rc == PB_OK && any && q < n; q++)
+        roff[s->pr[q].callee + 2] += esc[s->pr[q].callee] > 0;
+    for (uint32_t a = 0; rc == PB_OK && a <= nn; a++)
+        roff[a + 1] += roff[a];
+    for (uint32_t q = 0; rc == PB_OK && any && q < n; q++)
+        if (esc[s->pr[q].callee] > 0)
+            rq[roff[s->pr[q].callee + 1]++] = (insort){s->pr[q].cr, q};
+    for (uint32_t a = 0; rc == PB_OK && a < nn; a++)
+        if (roff[a + 1] - roff[a] > 1)
+            qsort(rq + roff[a], roff[a + 1] - roff[a], sizeof *rq, joint_cmp_insort);
+    uint32_t m = 0;
+    /* the orphans by service (pair order within one): ob[ooff[a] ..
+     * ooff[a + 1]) */
+    uint32_t *ooff = calloc((size_t)nn + 2, sizeof *ooff);
+    uint32_t *ob = malloc((any + 1) * sizeof *ob);
+    if (rc == PB_OK && (!ooff || !ob))
+        rc = PB_ENOMEM;
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+        if (serves[s->pr[p].caller] && s->par[p] == NONE)
+            ooff[s->pr[p].caller + 2]++;
+    for (uint32_t a = 0; rc == PB_OK && a <= nn; a++)
+        ooff[a + 1] += ooff[a];
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+        if (serves[s->pr[p].caller] && s->par[p] == NONE)
+            ob[ooff[s->pr[p].caller + 1]++] = p;
+    for (uint32_t a = 0; rc == PB_OK && a < nn; a++) {
+        off[a] = m;
+        for (uint32_t o = ooff[a]; o < ooff[a + 1]; o++) {
+            uint32_t p = ob[o];
+            /* the requests of a around p's call */
+            uint32_t lo = roff[a], hi = roff[a + 1], b = lo, e = hi;
+            while (e > b) {
+                uint32_t mid = b + (e - b) / 2;
+                if (rq[mid].t <= s->pr[p].cs)
+                    b = mid + 1;
+                else
+                    e = mid;
+            }
+            uint32_t from = b - lo > JOINT_SELFCAL_NEAR ? b - JOINT_SELFCAL_NEAR : lo;
+            uint32_t to = hi - b > JOINT_SELFCAL_NEAR ? b + JOINT_SELFCAL_NEAR : hi;
+            pb_ns be = 0, bl = 0;
+            int found = 0;
+            for (uint32_t j = from; j < to; j++) {
+                const jpair *q = &s->pr[rq[j].p];
+                if (q->call == NONE || q->ret == NONE || rq[j].p == p)
+                    continue;
+                pb_ns ea = q->cr > s->pr[p].cs ? q->cr - s->pr[p].cs : 0;
+                pb_ns la = s->pr[p].ret != NONE && s->pr[p].rr > q->rs ? s->pr[p].rr - q->rs : 0;
+                if (!found || ea + la < be + bl) {
+                    be = ea;
+                    bl = la;
+                    found = 1;
+                }
+            }
+            if (found && be + bl > 0) {
+                (*early)[m] = be;
+                (*late)[m++] = bl;
+            }
+        }
+        esc[a] = calls[a] > 0 ? esc[a] / calls[a] : 0;
+    }
+    off[nn] = m;
+    free(ooff);
+    free(ob);
+    free(serves);
+    free(calls);
+    free(roff);
+    free(rq);
+    return rc;
+}
+
+static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
+                    const pb_ns *early, const pb_ns *late, pb_trace **out)
+{
+    *out = NULL;
+    uint32_t n = s->npairs, maxk = 1;
+    for (uint32_t q = 0; q < n; q++)
+        if (s->kids[q].n + 1 > maxk)
+            maxk = s->kids[q].n + 1;
+    sim x;
+    memset(&x, 0, sizeof x);
+    x.s = s;
+    uint32_t *trig = malloc(((size_t)n + 1) * sizeof *trig);
+    uint32_t *trig2 = malloc(((size_t)n + 1) * sizeof *trig2);
+    uint32_t *rtrig = malloc(((size_t)n + 1) * sizeof *rtrig);
+    uint32_t *tmp = malloc((size_t)maxk * sizeof *tmp);
+    pb_ns *tb = malloc(4 * ((size_t)n + 1) * sizeof *tb);
+    x.vis = calloc((size_t)n + 1, 1);
+    x.lt = calloc((size_t)n + 1, sizeof *x.lt);
+    x.r = gsl_rng_alloc(gsl_rng_mt19937);
+    x.esc = esc;
+    x.moff = moff;
+    x.early = early;
+    x.late = late;
+    int rc = trig && trig2 && rtrig && tmp && tb && x.vis && x.lt && x.r ? PB_OK : PB_ENOMEM;
+    pb_trace *t = NULL;
+    if (rc == PB_OK) {
+        gsl_rng_set(x.r, seed);
+        joint_conf_triggers(s, trig, trig2, tmp);
+        for (uint32_t q = 0; q < n; q++)
+            rtrig[q] = resp_trigger(s, q);
+        x.trig = trig;
+        x.rtrig = rtrig;
+        x.cs = tb;
+        x.cr = tb + n + 1;
+        x.rs = tb + 2 * ((size_t)n + 1);
+        x.rr = tb + 3 * ((size_t)n + 1);
+        for (uint32_t p = 0; p < n; p++) {
+            x.cs[p] = s->pr[p].cs;
+            x.cr[p] = s->pr[p].cr;
+            x.rs[p] = s->pr[p].rs;
+            x.rr[p] = s->pr[p].rr;
+        }
+        rc = collect_delays(&x);
+    }
+    unsigned char *pick = rc == PB_OK ? pick_roots(s, &rc) : NULL;
+    sframe *st = rc == PB_OK ? malloc(((size_t)n + 1) * sizeof *st) : NULL;
+    if (rc == PB_OK && !st)
+        rc = PB_ENOMEM;
+    for (uint32_t q = 0; rc == PB_OK && q < n; q++)
+        if (pick[q] && !x.vis[q])
+            sim_tree(&x, st, q, s->pr[q].cr);
+    free(st);
+    free(pick);
+    if (rc == PB_OK)
+        rc = pb_trace_new(&t);
+    const pb_msg *m = s->v.msgs;
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+        if (x.vis[p] != 2)
+            continue; /* outside the window (or in a cycle) */
+        const jpair *a = &s->pr[p];
+        const char *src = pb_strtab_str(s->v.nodes, a->caller);
+        const char *dst = pb_strtab_str(s->v.nodes, a->callee);
+        if (a->call != NONE)
+            rc = pb_trace_add(t, 2 * (uint64_t)p + 1, cut(x.cs[p], s->tick),
+                              m[a->call].recv_ts == PB_TS_NONE ? PB_TS_NONE
+                                                               : cut(x.cr[p], s->tick),
+                              src, dst, PB_TYPE_CALL,
+                              m[a->call].callid == PB_ID_NONE ? PB_ID_NONE : (uint64_t)p + 1,
+                              PB_ID_NONE, PB_ID_NONE);
+        if (rc == PB_OK && a->ret != NONE)
+            rc = pb_trace_add(t, 2 * (uint64_t)p + 2, cut(x.rs[p], s->tick),
+                              m[a->ret].recv_ts == PB_TS_NONE ? PB_TS_NONE
+                                                              : cut(x.rr[p], s->tick),
+                              dst, src, PB_TYPE_RETURN,
+                              m[a->ret].callid == PB_ID_NONE ? PB_ID_NONE : (uint64_t)p + 1,
+                              PB_ID_NONE, PB_ID_NONE);
+    }
+    if (rc == PB_OK)
+        rc = pb_trace_sort(t);
+    if (rc == PB_OK) {
+        t->columns = s->v.columns & ~(unsigned)PB_COL_TRUTH;
+        *out = t;
+    } else {
+        pb_trace_close(t);
+    }
+    free(trig);
+    free(trig2);
+    free(rtrig);
+    free(tmp);
+    free(tb);
+    free(x.vis);
+    free(x.lt);
+    s->scal_escaped = x.escaped;
+    free(x.off);
+    free(x.dl);
+    free(x.map.k);
+    free(x.map.v);
+    if (x.r)
+        gsl_rng_free(x.r);
+    return rc;
+}
+
+/* is pair p's share of 1 right by construction in a simulation?  (its
+ * pair and its parent's were made by call id, and nothing was doubted:
+ * then the simulated parent is the only candidate, and so the truth) */
+static int by_construction(const joint *s, uint32_t p, double share, int escapes)
+{
+    if (share < 1 || s->free_ret[p] || escapes)
+        return 0;
+    return s->par[p] == NONE || !s->free_ret[s->par[p]];
+}
+
+/* one point of the fit: a stated share and whether it was right */
+typedef struct spt {
+    double c;
+    uint32_t cls;
+    unsigned char ok;
+} spt;
+
+static int cmp_spt(const void *a, const void *b)
+{
+    const spt *x = a, *y = b;
+    if (x->cls != y->cls)
+        return x->cls < y->cls ? -1 : 1;
+    return x->c < y->c ? -1 : x->c > y->c ? 1 : (int)x->ok - (int)y->ok;
+}
+
+/* pool-adjacent-violators over p[0..n) (sorted by stated share): blocks
+ * (least stated share, value) into lo[], val[]; returns how many.  A
+ * block's value is (right + 1) / (rows + 2), made monotone downwards. */
+static uint32_t pav(const spt *p, uint32_t n, double *lo, double *val, double *w, double *k)
+{
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < n;) {
+        /* the rows of one stated share start one block */
+        uint32_t j = i;
+        lo[b] = p[i].c;
+        w[b] = k[b] = 0;
+        for (; j < n && p[j].c == p[i].c; j++) {
+            w[b]++;
+            k[b] += p[j].ok;
+        }
+        b++;
+        i = j;
+        while (b > 1 && k[b - 2] / w[b - 2] >= k[b - 1] / w[b - 1]) {
+            /* the later block is no better: pool */
+            k[b - 2] += k[b - 1];
+            w[b - 2] += w[b - 1];
+            b--;
+        }
+    }
+    for (uint32_t j = 0; j < b; j++)
+        val[j] = (k[j] + 1) / (w[j] + 2);
+    for (uint32_t j = b; j-- > 1;)
+        if (val[j - 1] > val[j])
+            val[j - 1] = val[j];
+    return b;
+}
+
+/* the map's value at stated share c (blocks lo[0..b) ascending) */
+static double map_at(const double *lo, const double *val, uint32_t b, double c)
+{
+    uint32_t a = 0, z = b;
+    while (z - a > 1) { /* the last block with lo <= c */
+        uint32_t mid = (a + z) / 2;
+        if (lo[mid] <= c)
+            a = mid;
+        else
+            z = mid;
+    }
+    return val[a];
+}
+
+uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, double *lo,
+                       double *val)
+{
+    spt *p = malloc(((size_t)n + 1) * sizeof *p);
+    double *w = malloc(((size_t)n + 1) * sizeof *w), *k = malloc(((size_t)n + 1) * sizeof *k);
+    uint32_t b = 0;
+    if (p && w && k) {
+        for (uint32_t i = 0; i < n; i++)
+            p[i] = (spt){c[i], 0, ok[i]};
+        qsort(p, n, sizeof *p, cmp_spt);
+        b = pav(p, n, lo, val, w, k);
+    }
+    free(p);
+    free(w);
+    free(k);
+    return b;
+}
+
+double joint_pav_at(const double *lo, const double *val, uint32_t b, double c)
+{
+    return b ? map_at(lo, val, b, c) : 1.0;
+}
+
+/* conf[p]: the product of share[] from p's root down to p (a cycle stops
+ * the walk up).  PB_OK or PB_ENOMEM */
+int joint_conf_product(const joint *s, const double *share, double *conf)
+{
+    uint32_t n = s->npairs;
+    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    unsigned char *done = calloc((size_t)n + 1, 1);
+    if (!stack || !done) {
+        free(stack);
+        free(done);
+        return PB_ENOMEM;
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t m = 0, j = q;
+        while (j != NONE && !done[j]) {
+            stack[m++] = j;
+            done[j] = 1;
+            j = s->par[j];
+        }
+        double up = j == NONE ? 1.0 : conf[j];
+        while (m) {
+            j = stack[--m];
+            conf[j] = up = up * share[j];
+        }
+    }
+    free(stack);
+    free(done);
+    return PB_OK;
+}
+
+/* v[p] = v[p] && v[parent of p], from the root down (a cycle stops) */
+static int and_down(const joint *s, unsigned char *v)
+{
+    uint32_t n = s->npairs;
+    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    unsigned char *done = calloc((size_t)n + 1, 1);
+    if (!stack || !done) {
+        free(stack);
+        free(done);
+        return PB_ENOMEM;
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t m = 0, j = q;
+        while (j != NONE && !done[j]) {
+            stack[m++] = j;
+            done[j] = 1;
+            j = s->par[j];
+        }
+        unsigned char up = j == NONE ? 1 : v[j];
+        while (m) {
+            j = stack[--m];
+            v[j] = up = up && v[j];
+        }
+    }
+    free(stack);
+    free(done);
+    return PB_OK;
+}
+
+/* one simulation (seed): its rows' stated confidences and whether each
+ * is right appended to *pts (*np of *cap), its statistics added to
+ * s->scal_stat.  PB_OK or PB_ENOMEM */
+static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
+                      const pb_ns *early, const pb_ns *late, int (*shares)(joint *, double *),
+                      spt **pts, uint32_t *np, size_t *cap)
+{
+    pb_trace *t = NULL;
+    int rc = simulate(s, seed, esc, moff, early, late, &t);
+    joint *s2 = NULL;
+    double *sh2 = NULL;
+    if (rc == PB_OK) {
+        pb_trace_view v2 = pb_trace_view_of(t);
+        joint_params p2 = s->p;
+        p2.conf_selfcal = 0;
+        p2.min_confidence = 0;
+        pb_error err;
+        rc = joint_init(&s2, &v2, &p2, &err);
+        if (rc != PB_OK && rc != PB_ENOMEM)
+            rc = PB_ENOMEM; /* cannot fail on a trace it made; say so as memory */
+    }
+    if (rc == PB_OK) {
+        sh2 = malloc(((size_t)s2->npairs + 1) * sizeof *sh2);
+        rc = sh2 ? PB_OK : PB_ENOMEM;
+    }
+    if (rc == PB_OK && *np + (size_t)s2->npairs + 1 > *cap) {
+        size_t nc = *np + (size_t)s2->npairs + 1;
+        spt *g = realloc(*pts, nc * sizeof *g);
+        if (g) {
+            *pts = g;
+            *cap = nc;
+        } else {
+            rc = PB_ENOMEM;
+        }
+    }
+    if (rc == PB_OK)
+        rc = shares(s2, sh2);
+    /* rows: each pair's confidence (the product) and whether it and every
+     * pair above it is right, and exempt */
+    uint32_t n2 = s2 ? s2->npairs : 0;
+    double *cf2 = NULL;
+    unsigned char *ok2 = NULL, *ex2 = NULL;
+    if (rc == PB_OK) {
+        cf2 = malloc(((size_t)n2 + 1) * sizeof *cf2);
+        ok2 = malloc((size_t)n2 + 1);
+        ex2 = malloc((size_t)n2 + 1);
+        rc = cf2 && ok2 && ex2 ? PB_OK : PB_ENOMEM;
+        if (rc == PB_OK)
+            rc = joint_conf_product(s2, sh2, cf2);
+        for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
+            const jpair *a = &s2->pr[p];
+            uint32_t q2 = s2->par[p];
+            uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
+            uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
+            uint32_t i = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
+            ex2[p] = (unsigned char)by_construction(s2, p, sh2[p], esc[s->pr[i].caller] > 0);
+            int ok = ic == PB_ID_NONE || ir == PB_ID_NONE || (ic - 1) / 2 == (ir - 1) / 2;
+            if (q2 == NONE) {
+                ok = ok && s->par[i] == NONE;
+            } else {
+                const jpair *b = &s2->pr[q2];
+                uint64_t jc = b->call != NONE ? s2->v.msgs[b->call].id : s2->v.msgs[b->ret].id;
+                ok = ok && s->par[i] == (uint32_t)((jc - 1) / 2);
+            }
+            ok2[p] = (unsigned char)ok;
+        }
+        if (rc == PB_OK)
+            rc = and_down(s2, ok2);
+        if (rc == PB_OK)
+            rc = and_down(s2, ex2);
+    }
+    /* the simulated rows: stated confidence and right or not, by link */
+    uint32_t nl = s->nlinks;
+    for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
+        const jpair *a = &s2->pr[p];
+        uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
+        uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
+        uint32_t i = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
+        if (ex2[p])
+            continue;
+        int ok = ok2[p];
+        double stated = cf2[p];
+        for (int z = 0; z < 2; z++) { /* the call's link, all links */
+            double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)(z ? nl : s->pr[i].link);
+            st[0]++;
+            st[1] += ok;
+            st[4] += 1 - stated;
+        }
+        (*pts)[(*np)++] = (spt){stated, s->pr[i].link, (unsigned char)ok};
+    }
+    free(cf2);
+    free(ok2);
+    free(ex2);
+    free(sh2);
+    joint_close(s2);
+    pb_trace_close(t);
+    return rc;
+}
+
+
+int joint_selfcal(joint *s, const double *share, double *conf,
+                  int (*shares)(joint *, double *))
+{
+    uint32_t n = s->npairs;
+    free(s->scal_stat);
+    s->scal_stat = calloc(JOINT_SCAL_NSTAT * ((size_t)s->nlinks + 1), sizeof *s->scal_stat);
+    if (!s->scal_stat)
+        return PB_ENOMEM;
+    if (!n)
+        return PB_OK;
+    double *esc = malloc(((size_t)s->nnodes + 1) * sizeof *esc);
+    uint32_t *moff = NULL;
+    pb_ns *early = NULL, *late = NULL;
+    int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
+    spt *pts = NULL;
+    uint32_t np = 0, nl = s->nlinks;
+    size_t cap = 0;
+    /* several simulations pooled (conf_sims), seeds conf_seed, + 1, ... */
+    for (int r = 0; rc == PB_OK && r < s->p.conf_sims; r++)
+        rc = sim_points(s, (uint32_t)s->p.conf_seed + (uint32_t)r, esc, moff, early, late,
+                        shares, &pts, &np, &cap);
+    free(moff);
+    free(early);
+    free(late);
+    double *lo = NULL, *val = NULL, *w = NULL, *kk = NULL;
+    uint32_t *cls_off = NULL;
+    if (rc == PB_OK) {
+        lo = malloc(2 * ((size_t)np + 1) * sizeof *lo);
+        val = malloc(2 * ((size_t)np + 1) * sizeof *val);
+        w = malloc(((size_t)np + 1) * sizeof *w);
+        kk = malloc(((size_t)np + 1) * sizeof *kk);
+        cls_off = malloc(2 * ((size_t)nl + 2) * sizeof *cls_off);
+        rc = lo && val && w && kk && cls_off ? PB_OK : PB_ENOMEM;
+    }
+    if (rc == PB_OK) {
+        /* all links together first (class nl), then each link with enough
+         * rows; cls_off[2 l], [2 l + 1]: its blocks in lo/val, or none */
+        qsort(pts, np, sizeof *pts, cmp_spt);
+        spt *all = malloc(((size_t)np + 1) * sizeof *all);
+        if (!all) {
+            rc = PB_ENOMEM;
+        } else {
+            memcpy(all, pts, np * sizeof *all);
+            for (uint32_t i = 0; i < np; i++)
+                all[i].cls = 0;
+            qsort(all, np, sizeof *all, cmp_spt);
+            uint32_t nb = pav(all, np, lo, val, w, kk), used = nb;
+            for (uint32_t l = 0; l <= nl; l++)
+                cls_off[2 * l] = cls_off[2 * l + 1] = 0;
+            cls_off[2 * nl] = 0;
+            cls_off[2 * nl + 1] = nb;
+            free(all);
+            for (uint32_t i = 0; i < np;) {
+                uint32_t j = i;
+                while (j < np && pts[j].cls == pts[i].cls)
+                    j++;
+                if (j - i >= JOINT_SELFCAL_MIN) {
+                    uint32_t b = pav(pts + i, j - i, lo + used, val + used, w, kk);
+                    cls_off[2 * pts[i].cls] = used;
+                    cls_off[2 * pts[i].cls + 1] = used + b;
+                    used += b;
+                }
+                i = j;
+            }
+        }
+    }
+    /* the real rows exempt where every pair up to the root is */
+    unsigned char *exr = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
+    if (rc == PB_OK && !exr)
+        rc = PB_ENOMEM;
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+        exr[p] = (unsigned char)by_construction(s, p, share[p], esc[s->pr[p].caller] > 0);
+    if (rc == PB_OK)
+        rc = and_down(s, exr);
+    /* the real trace's doubt against the simulation's, per link and for
+     * all links: how much harder the real trace is than its simulation */
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+        if (exr[p])
+            continue;
+        for (int z = 0; z < 2; z++) {
+            double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)(z ? nl : s->pr[p].link);
+            st[5]++;
+            st[6] += 1 - conf[p];
+        }
+    }
+    for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {
+        double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l;
+        double r = ((st[6] + 1) / (st[5] + 1)) / ((st[4] + 1) / (st[0] + 1));
+        st[7] = r > 1 ? r : 1;
+    }
+    for (uint32_t p = 0; rc == PB_OK && np && p < n; p++) {
+        if (exr[p])
+            continue;
+        uint32_t l = s->pr[p].link, a = cls_off[2 * l], z = cls_off[2 * l + 1];
+        double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l, r;
+        if (z == a) {
+            a = cls_off[2 * nl];
+            z = cls_off[2 * nl + 1];
+            r = s->scal_stat[JOINT_SCAL_NSTAT * (size_t)nl + 7];
+        } else {
+            st[3] = 1; /* a map of its own */
+            r = st[7];
+        }
+        double e = (1 - map_at(lo + a, val + a, z - a, conf[p])) * r;
+        double v = e < 1 ? 1 - e : 0;
+        if (v < conf[p]) {
+            conf[p] = v;
+            st[2]++;
+        }
+    }
+    if (rc == PB_OK) {
+        s->scal_sim = (double)np;
+        s->scal_done = 1;
+    }
+    free(lo);
+    free(val);
+    free(w);
+    free(kk);
+    free(cls_off);
+    free(pts);
+    free(esc);
+    free(exr);
+    return rc;
+}

@@ -1,0 +1,156 @@
+/* joint's pruned re-split (`resplit_prune`, docs/joint.md "The search", step 3):
+ * on random traces (a service B with two callers, requests making 1 to 14
+ * calls of C and D, some in parallel, some returns lost; with call ids and
+ * as a black box, in nanoseconds and in whole milliseconds) the search
+ * with pruning chooses exactly what the search without it chooses: every
+ * parent, every pairing of calls and returns and the log-likelihood, bit
+ * for bit.  Large requests take the local search, small ones every split.
+ * The comparison can fail: with the estimates made too low on purpose
+ * (joint_prune_test_bias, a test hook) the pruning leaves out splits that
+ * win, and the results differ. */
+#include "pbtest.h"
+#include "joint_test.h"
+#include "joint_int.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+
+#define US 1000LL
+
+static pb_ns tick;
+
+static void msgr(pb_trace *t, pb_ns ts, const char *src, const char *dst, pb_msg_type type,
+                 uint64_t callid)
+{
+    if (tick)
+        ts -= ts % tick;
+    msg(t, ts, src, dst, type, callid);
+}
+
+/* nq requests into B from X or Y, arrivals about gap us apart; up to
+ * maxc calls each */
+static pb_trace *random_trace(gsl_rng *g, int ids, int nq, int gap, int maxc)
+{
+    pb_trace *t;
+    if (pb_trace_new(&t) != PB_OK)
+        return NULL;
+    next_id = 1;
+    uint64_t cid = 1;
+    pb_ns t0 = 0;
+    for (int q = 0; q < nq; q++) {
+        t0 += (pb_ns)gsl_ran_exponential(g, gap * US) + 1;
+        const char *from = gsl_rng_uniform(g) < 0.3 ? "Y" : "X";
+        uint64_t x = cid++;
+        msgr(t, t0, from, "B", PB_TYPE_CALL, ids ? x : PB_ID_NONE);
+        pb_ns now = t0 + 20 * US + (pb_ns)gsl_rng_uniform_int(g, 80 * US), end = now;
+        int nc = 1 + (int)gsl_rng_uniform_int(g, (unsigned long)maxc);
+        for (int c = 0; c < nc; c++) {
+            uint64_t k = cid++;
+            const char *to = gsl_rng_uniform(g) < 0.5 ? "C" : "D";
+            pb_ns d = 50 * US + (pb_ns)gsl_ran_exponential(g, 200 * US);
+            msgr(t, now, "B", to, PB_TYPE_CALL, ids ? k : PB_ID_NONE);
+            if (gsl_rng_uniform(g) > 0.03)
+                msgr(t, now + d, to, "B", PB_TYPE_RETURN, ids ? k : PB_ID_NONE);
+            if (now + d > end)
+                end = now + d;
+            now = gsl_rng_uniform(g) < 0.3 ? now + 10 * US : now + d + 15 * US;
+        }
+        if (now > end)
+            end = now;
+        msgr(t, end + 30 * US + (pb_ns)gsl_rng_uniform_int(g, 50 * US), "B", from,
+             PB_TYPE_RETURN, ids ? x : PB_ID_NONE);
+    }
+    pb_trace_sort(t);
+    return t;
+}
+
+/* solve the trace with prune off and on; returns how many pairs differ
+ * in parent or return (-1: failure); *llsame: the log-likelihoods are the
+ * same bits; *est counts the estimates made and *pruned those left out */
+static long compare(pb_trace *t, int *llsame, size_t *est, size_t *pruned, size_t *local)
+{
+    pb_trace_view v = pb_trace_view_of(t);
+    joint *s[2] = {NULL, NULL};
+    pb_error err;
+    for (int i = 0; i < 2; i++) {
+        joint_params p = defaults();
+        p.prune = i;
+        if (joint_init(&s[i], &v, &p, &err) != PB_OK) {
+            printf("FAIL joint_init: %s\n", err.msg);
+            joint_close(s[0]);
+            return -1;
+        }
+    }
+    long diff = 0;
+    if (joint_npairs(s[0]) != joint_npairs(s[1]))
+        diff = 1 + (long)joint_npairs(s[0]);
+    else
+        for (uint32_t i = 0; i < joint_npairs(s[0]); i++)
+            diff += joint_pair_parent(s[0], i) != joint_pair_parent(s[1], i) ||
+                    joint_pair_return(s[0], i) != joint_pair_return(s[1], i);
+    double l0 = joint_loglik(s[0]), l1 = joint_loglik(s[1]);
+    *llsame = !memcmp(&l0, &l1, sizeof l0);
+    *est += s[1]->est_evals;
+    *pruned += s[1]->est_pruned;
+    *local += s[1]->resplit_local;
+    joint_close(s[0]);
+    joint_close(s[1]);
+    return diff;
+}
+
+/* every case: returns the cases whose results differ */
+static int differing_cases(size_t *est, size_t *pruned, size_t *local)
+{
+    int bad = 0;
+    for (int seed = 1; seed <= 4; seed++)
+        for (int ids = 0; ids < 2; ids++) {
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, (unsigned long)(100 * seed + ids));
+            tick = seed % 3 == 0 ? 1000 * US : 0;
+            /* small requests (every split) and large ones (local search) */
+            int big = seed % 2 == 0;
+            pb_trace *t = random_trace(g, ids, big ? 50 : 100, big ? 1500 : 300, big ? 14 : 7);
+            gsl_rng_free(g);
+            if (!t)
+                return -1;
+            int llsame = 0;
+            long d = compare(t, &llsame, est, pruned, local);
+            if (d != 0 || !llsame) {
+                if (joint_prune_test_bias == 0)
+                    printf("# seed %d ids %d: %ld pairs differ, log-likelihood %s\n", seed, ids,
+                           d, llsame ? "same" : "differs");
+                bad++;
+            }
+            pb_trace_close(t);
+        }
+    return bad;
+}
+
+TEST(pruned_resplit_chooses_what_the_full_one_does)
+{
+    size_t est = 0, pruned = 0, local = 0;
+    CHECK_INT(differing_cases(&est, &pruned, &local), 0);
+    printf("# %zu splits estimated, %zu pruned; %zu local-search re-splits\n", est, pruned,
+           local);
+    CHECK(pruned > 1000);
+    CHECK(pruned < est);
+    CHECK(local > 0);
+}
+
+TEST(pruning_with_wrong_estimates_changes_results)
+{
+    size_t est = 0, pruned = 0, local = 0;
+    joint_prune_test_bias = -20; /* every estimate 20 nats too low */
+    int bad = differing_cases(&est, &pruned, &local);
+    joint_prune_test_bias = 0;
+    printf("# with estimates 20 nats too low: %d of 8 cases differ\n", bad);
+    CHECK(bad > 0);
+}
+
+int main(void)
+{
+    RUN(pruned_resplit_chooses_what_the_full_one_does);
+    RUN(pruning_with_wrong_estimates_changes_results);
+    return pbtest_exit();
+}
