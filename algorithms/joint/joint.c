@@ -138,6 +138,11 @@ const pb_option joint_options[] = {
      "candidate parents one call may have: the requests in flight at its "
      "caller that enclose it, the latest-started kept (a cap on memory and "
      "time when thousands are in flight at once; a warning says when it cut)"},
+    {"callers", PB_OPT_STRING, offsetof(joint_params, callers), "auto", PB_OPT_NORANGE,
+     "delay densities and call counts of a service with several callers: keyed by caller, "
+     "pooled over its callers, or auto (per service, by held-out likelihood over the "
+     "requests paired beyond doubt, two folds; also chooses per service whether call counts and "
+     "the durations of consecutive calls are scored; metadata signal_service=)"},
     {"resplit_prune", PB_OPT_BOOL, offsetof(joint_params, prune), "1", PB_OPT_NORANGE,
      "speed only, the same results: the re-split estimates a split from the walks of "
      "one it scored (the steps a move cannot change are taken from them) and scores it "
@@ -578,6 +583,13 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         return PB_EINVAL;
     }
     s->order_active = s->order_mode == 1;
+    if (s->p.callers && strcmp(s->p.callers, "auto") && strcmp(s->p.callers, "keyed") &&
+        strcmp(s->p.callers, "pooled")) {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option callers: \"%s\"; expected auto, keyed or pooled", params->callers);
+        free(s);
+        return PB_EINVAL;
+    }
     int rc = PB_OK;
     s->pair_of_msg = malloc((v->n + 1) * sizeof *s->pair_of_msg);
     if (!s->pair_of_msg)
@@ -603,6 +615,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = init_state(s);
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_service_test(s);
+    if (rc == PB_OK)
+        rc = joint_select(s);
     if (rc == PB_OK)
         rc = joint_repair_rounds(s);
     if (rc == PB_OK)
@@ -933,6 +947,7 @@ void joint_close(joint *s)
     free(s->svc_ord);
     free(s->clean);
     free(s->dirty);
+    joint_select_free(s);
     free(s);
 }
 

@@ -40,6 +40,9 @@ typedef struct joint_params {
     int repair;         /* [repair] re-pairing rounds without call ids, 2 */
     const char *order;  /* [order] order-of-service term: off, on (every endpoint)
                            or auto (endpoints that pass the order test), "auto" */
+    const char *callers; /* [callers] densities and counts of a service with several
+                            callers: keyed, pooled or auto (held-out likelihood per
+                            service, which also chooses counts and durations), "auto" */
     double parallel;    /* [parallel] overlap fraction making a return no trigger, 0.8 */
     int fifo;           /* [fifo] without call ids, keep the first-in-first-out
                            pairs of links that pass the busy-start test, 1 */
@@ -122,5 +125,15 @@ double joint_loglik(const joint *s);
  * root call duration), ascribe messages, add counters and a report.  Call
  * once.  Returns PB_OK or PB_ENOMEM. */
 int joint_paths(joint *s, pb_result *res, pb_error *err);
+
+/* The signals joint chose for service `name` (joint_select.c, docs/joint.md
+ * "Signals chosen per service"): out[0] its delay densities pooled over
+ * its callers (1) or keyed by caller (0), out[1] its call counts pooled,
+ * out[2] its call counts scored, out[3] the durations of its consecutive
+ * calls scored; gain[0..3] the held-out gains (nats) of pooling the
+ * delays, pooling the counts, the counts against flat ones, and the
+ * duration term's exchange test.  PB_OK, or PB_EINVAL when the trace has
+ * no such node */
+int joint_signals(const joint *s, const char *name, int out[4], double gain[4]);
 
 #endif

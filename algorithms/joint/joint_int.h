@@ -51,6 +51,10 @@
                                     them out of their order of calling at most this often */
 #define JOINT_FIFO_AUC 0.15   /* fifo test: P(a busy start's is the shorter) within
                                  this of one half */
+#define JOINT_SEL_MIN 2.0     /* signals per service: an alternative's held-out gain must
+                                 exceed this many nats ... */
+#define JOINT_SEL_Z 2.0       /* ... and this many standard errors of the summed gain ... */
+#define JOINT_SEL_PER_REQ 0.01 /* ... and this many nats per held-out request */
 #define JOINT_LATE_NGAPS 7     /* late calls: gaps after a response tried (joint_late.c) */
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
@@ -205,6 +209,19 @@ struct joint {
     double *cldur;
     double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho) */
     size_t nclean;
+    /* learned signals per service (joint_select.c): kein, per in link, the
+     * in link whose densities and parallel-call keys it uses (itself when
+     * keyed by caller, the service's first in link when pooled over its
+     * callers), or NULL (every link keyed); cnt_off0: the call-count
+     * offsets before pooling (cnt_off then points pooled links at their
+     * representative's cells); pool_nq: per representative, the requests of
+     * every link pooled with it; sel: the choices and their held-out gains
+     * per service; cnt_off_svc / corr_svc: per service, counts flat (the
+     * count term scores 0) / durations scored, or NULL (all as before) */
+    uint32_t *kein, *cnt_off0;
+    double *pool_nq;
+    struct joint_sel *sel;
+    unsigned char *cnt_flat, *corr_svc;
 
     /* confidence (joint_calib.c, joint_selfcal.c): per link 4 statistics
      * each of the held-out shares and of the self-calibration, for the
@@ -329,8 +346,14 @@ static inline pb_ns req_end(const joint *s, uint32_t q)
 /* hash map: the value of key k, or JOINT_NONE */
 uint32_t joint_hmap_get(const hmap *h, uint64_t k);
 
-/* is the return of link L no trigger of output outl in a request of link
- * ein (the two overlap: learned parallel calls)? */
+/* the in link whose density keys a request of in link ein uses: ein
+ * itself, or its service's representative when the service's callers are
+ * pooled (joint_select.c) */
+static inline uint32_t joint_kin(const joint *s, uint32_t ein)
+{
+    return s->kein ? s->kein[ein] : ein;
+}
+
 /* the cell of (ein, trig, outl) in the direct tables (trig 0: arrival,
  * 1 + L: return of link L; outl: a link, or nlinks: the response), or
  * SIZE_MAX when there are none or the key is not one of ein's callee */
@@ -338,6 +361,7 @@ static inline size_t joint_dk_cell(const joint *s, uint32_t ein, uint32_t trig, 
 {
     if (!s->dk_off)
         return SIZE_MAX;
+    ein = joint_kin(s, ein);
     uint32_t b = s->link_dst[ein], no = s->out_off[b + 1] - s->out_off[b], tl, ol;
     if (trig == 0)
         tl = 0;
@@ -362,7 +386,7 @@ static inline int joint_par_skip(const joint *s, uint32_t ein, uint32_t L, uint3
         return 0;
     size_t c = joint_dk_cell(s, ein, 1 + L, outl);
     uint32_t h = c != SIZE_MAX ? s->dk_par[c]
-                               : joint_hmap_get(&s->parmap, dkey(ein, 1 + L, outl));
+                               : joint_hmap_get(&s->parmap, dkey(joint_kin(s, ein), 1 + L, outl));
     return h != JOINT_NONE && s->pflag[h];
 }
 
@@ -370,7 +394,8 @@ static inline int joint_par_skip(const joint *s, uint32_t ein, uint32_t L, uint3
 static inline uint32_t joint_key_get(const joint *s, uint32_t ein, uint32_t trig, uint32_t outl)
 {
     size_t c = joint_dk_cell(s, ein, trig, outl);
-    return c != SIZE_MAX ? s->dk_key[c] : joint_hmap_get(&s->keymap, dkey(ein, trig, outl));
+    return c != SIZE_MAX ? s->dk_key[c]
+                         : joint_hmap_get(&s->keymap, dkey(joint_kin(s, ein), trig, outl));
 }
 
 /* qsort comparator of insort: by time, then pair number */
@@ -501,6 +526,24 @@ int joint_corr_init(joint *s);
 /* clear the sums before a refit; fit from the sums after it */
 void joint_corr_reset(joint *s);
 void joint_corr_finish(joint *s);
+
+/* joint_select.c.  Which signals each service obeys, learned from the
+ * trace by held-out likelihood (docs/joint.md, "Signals chosen per
+ * service"): its delay densities and call counts keyed by caller or
+ * pooled over its callers, its call counts scored or flat, the durations
+ * of its consecutive calls scored or not.  Two folds over the requests
+ * beyond doubt; sets s->kein, s->cnt_flat, s->corr_svc.  Runs before the
+ * search.  PB_OK or PB_ENOMEM */
+int joint_select(joint *s);
+/* end of joint_fit: the count term of services whose counts are flat
+ * scores 0 */
+void joint_select_fit_hook(joint *s);
+/* the requests of in link ein and of every link pooled with it */
+double joint_select_link_requests(const joint *s, uint32_t ein);
+/* the choices per service into the result metadata (sorted by name) */
+void joint_select_meta(const joint *s, pb_result *res);
+/* free the selection's state (joint_close) */
+void joint_select_free(joint *s);
 
 /* joint_fifo.c.  Per link, whether its calls are answered first in,
  * first out, from the times of its pairs made without call ids (the

@@ -85,7 +85,9 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                       joint_wrec *rec, wsync *sy, double *sump)
 {
     const jpair *qq = &s->pr[q];
-    uint32_t ein = qq->link, b = qq->callee;
+    /* the density keys of its link (of its service, when the service's
+     * callers are pooled: joint_select.c) */
+    uint32_t ein = joint_kin(s, qq->link), b = qq->callee;
     /* its call was lost: no arrival; an output the arrival triggered
      * scores the expected log density of its key (and is not learned) */
     int noarr = qq->call == NONE;
@@ -252,7 +254,7 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
                 const jpair *c = &s->pr[k[j]];
                 if (c->ret == NONE || c->call == NONE || c->cs >= o->cs)
                     continue;
-                uint64_t key = dkey(ein, 1 + c->link, o->link);
+                uint64_t key = dkey(joint_kin(s, ein), 1 + c->link, o->link);
                 size_t pc = joint_dk_cell(s, ein, 1 + c->link, o->link);
                 uint32_t h = pc != SIZE_MAX ? s->dk_par[pc] : joint_hmap_get(&s->parmap, key);
                 if (h == NONE) {
@@ -308,7 +310,7 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
             c[j] = 0;
         }
     }
-    if (s->corr_on) {
+    if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
         if (mode == 0)
             sum += joint_corr_ll(s, ein, k, n);
         else if (joint_corr_add(s, q, ein, k, n) != PB_OK)
@@ -734,7 +736,8 @@ int joint_fit(joint *s, const unsigned char *only)
         if (h == NONE)
             continue;
         uint32_t ein = (uint32_t)(s->parmap.k[i] >> 42);
-        double nq = s->bylink_off[ein + 1] - s->bylink_off[ein];
+        double nq = s->kein ? joint_select_link_requests(s, ein)
+                            : s->bylink_off[ein + 1] - s->bylink_off[ein];
         double tot = s->pov[h] + s->pse[h];
         s->pflag[h] = tot >= 5 && tot >= 0.1 * nq && s->pov[h] > s->p.parallel * tot;
     }
@@ -853,6 +856,7 @@ int joint_fit(joint *s, const unsigned char *only)
             }
         }
     }
+    joint_select_fit_hook(s);
     return PB_OK;
 }
 

@@ -194,6 +194,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                        s->nested ? (double)s->ncand / (double)s->nested : 0.0);
         pb_result_meta(res, "densities=%u", s->nkeys);
         pb_result_meta(res, "delay_floor_ns=%.0f", s->dmin);
+        joint_select_meta(s, res); /* the signals chosen per service (joint_select.c) */
         /* the order of service per endpoint: what was chosen and on what
          * evidence (order=auto: the test on the solution without the term) */
         for (uint32_t l = 0; l < s->nlinks; l++) {

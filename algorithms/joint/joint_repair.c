@@ -502,7 +502,7 @@ static double response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr)
             trig = 1 + x->link;
         }
     }
-    uint32_t di = joint_hmap_get(&s->keymap, dkey(cc->link, trig, s->nlinks));
+    uint32_t di = joint_key_get(s, cc->link, trig, s->nlinks);
     return -logf_of(s, di, t - tt);
 }
 

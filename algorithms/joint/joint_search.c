@@ -44,7 +44,7 @@ static double edge_cost(joint *s, uint32_t p, uint32_t q)
             trig = 1 + c->link;
         }
     }
-    uint32_t di = joint_hmap_get(&s->keymap, dkey(qq->link, trig, pp->link));
+    uint32_t di = joint_key_get(s, qq->link, trig, pp->link);
     if (qq->call == NONE && trig == 0)
         return di == NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
     return -logf_of(s, di, pp->cs - tt);
