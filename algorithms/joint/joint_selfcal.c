@@ -654,9 +654,11 @@ double joint_pav_at(const double *lo, const double *val, uint32_t b, double c)
     return b ? map_at(lo, val, b, c) : 1.0;
 }
 
-/* conf[p]: the product of share[] from p's root down to p (a cycle stops
- * the walk up).  PB_OK or PB_ENOMEM */
-int joint_conf_product(const joint *s, const double *share, double *conf)
+/* One walk from every root down serves both folds below: with conf,
+ * conf[p] = the product of share[] from p's root down to p; with v (conf
+ * NULL), v[p] = v[p] && v[parent of p].  A cycle stops the walk up.
+ * PB_OK or PB_ENOMEM */
+static int walk_down(const joint *s, const double *share, double *conf, unsigned char *v)
 {
     uint32_t n = s->npairs;
     uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
@@ -673,10 +675,18 @@ int joint_conf_product(const joint *s, const double *share, double *conf)
             done[j] = 1;
             j = s->par[j];
         }
-        double up = j == NONE ? 1.0 : conf[j];
-        while (m) {
-            j = stack[--m];
-            conf[j] = up = up * share[j];
+        if (conf) {
+            double up = j == NONE ? 1.0 : conf[j];
+            while (m) {
+                j = stack[--m];
+                conf[j] = up = up * share[j];
+            }
+        } else {
+            unsigned char up = j == NONE ? 1 : v[j];
+            while (m) {
+                j = stack[--m];
+                v[j] = up = up && v[j];
+            }
         }
     }
     free(stack);
@@ -684,33 +694,17 @@ int joint_conf_product(const joint *s, const double *share, double *conf)
     return PB_OK;
 }
 
-/* v[p] = v[p] && v[parent of p], from the root down (a cycle stops) */
+/* conf[p]: the product of share[] from p's root down to p.  PB_OK or
+ * PB_ENOMEM */
+int joint_conf_product(const joint *s, const double *share, double *conf)
+{
+    return walk_down(s, share, conf, NULL);
+}
+
+/* v[p] = v[p] && v[parent of p], from the root down.  PB_OK or PB_ENOMEM */
 static int and_down(const joint *s, unsigned char *v)
 {
-    uint32_t n = s->npairs;
-    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
-    unsigned char *done = calloc((size_t)n + 1, 1);
-    if (!stack || !done) {
-        free(stack);
-        free(done);
-        return PB_ENOMEM;
-    }
-    for (uint32_t q = 0; q < n; q++) {
-        uint32_t m = 0, j = q;
-        while (j != NONE && !done[j]) {
-            stack[m++] = j;
-            done[j] = 1;
-            j = s->par[j];
-        }
-        unsigned char up = j == NONE ? 1 : v[j];
-        while (m) {
-            j = stack[--m];
-            v[j] = up = up && v[j];
-        }
-    }
-    free(stack);
-    free(done);
-    return PB_OK;
+    return walk_down(s, NULL, NULL, v);
 }
 
 /* one simulation (seed): its rows' stated confidences and whether each
