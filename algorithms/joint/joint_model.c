@@ -349,42 +349,25 @@ int joint_wrec_room(joint_wrec *w, uint32_t n)
     uint32_t nc = w->cap ? w->cap : 32;
     while (nc < n + 1)
         nc *= 2;
-    double *sm = realloc(w->sum, (size_t)nc * sizeof *sm);
-    if (!sm)
-        return PB_ENOMEM;
-    w->sum = sm;
-    pb_ns *mx = realloc(w->mx, (size_t)nc * sizeof *mx);
-    if (!mx)
-        return PB_ENOMEM;
-    w->mx = mx;
-    uint32_t *a = realloc(w->rp, (size_t)nc * sizeof *a);
-    if (!a)
-        return PB_ENOMEM;
-    w->rp = a;
-    a = realloc(w->k, (size_t)nc * sizeof *a);
-    if (!a)
-        return PB_ENOMEM;
-    w->k = a;
-    a = realloc(w->r, (size_t)nc * sizeof *a);
-    if (!a)
-        return PB_ENOMEM;
-    w->r = a;
-    a = realloc(w->tki, (size_t)nc * sizeof *a);
-    if (!a)
-        return PB_ENOMEM;
-    w->tki = a;
-    a = realloc(w->smi, (size_t)nc * sizeof *a);
-    if (!a)
-        return PB_ENOMEM;
-    w->smi = a;
-    mx = realloc(w->tkr, (size_t)nc * sizeof *mx);
-    if (!mx)
-        return PB_ENOMEM;
-    w->tkr = mx;
-    mx = realloc(w->smr, (size_t)nc * sizeof *mx);
-    if (!mx)
-        return PB_ENOMEM;
-    w->smr = mx;
+    /* every array grows to nc; a failure part-way leaves cap untouched and
+     * each array at least cap long */
+#define WREC_GROW(f)                                              \
+    do {                                                          \
+        void *q_ = realloc(w->f, (size_t)nc * sizeof *w->f);      \
+        if (!q_)                                                  \
+            return PB_ENOMEM;                                     \
+        w->f = q_;                                                \
+    } while (0)
+    WREC_GROW(sum);
+    WREC_GROW(mx);
+    WREC_GROW(rp);
+    WREC_GROW(k);
+    WREC_GROW(r);
+    WREC_GROW(tki);
+    WREC_GROW(smi);
+    WREC_GROW(tkr);
+    WREC_GROW(smr);
+#undef WREC_GROW
     w->cap = nc;
     return PB_OK;
 }

@@ -1,12 +1,15 @@
-/* joint_test.h - what the joint unit tests share: joint's option defaults
- * and one message added to a trace under the next id (next_id: set it to 1
- * at the start of a trace). */
+/* joint_test.h - what the joint unit tests share: joint's option defaults,
+ * one message added to a trace under the next id (next_id: set it to 1 at
+ * the start of a trace) and a random trace of one service with two callers
+ * and two callees. */
 #ifndef JOINT_TEST_H
 #define JOINT_TEST_H
 
 #include "joint.h"
 #include "pb_trace.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +34,59 @@ static inline void msg(pb_trace *t, pb_ns ts, const char *src, const char *dst,
     if (pb_trace_add(t, next_id++, ts, PB_TS_NONE, src, dst, type, callid, PB_ID_NONE,
                      PB_ID_NONE) != PB_OK)
         printf("FAIL add: out of memory\n");
+}
+
+/* stamps of random_fanout_trace rounded down to this (0: none) */
+static pb_ns joint_test_tick;
+
+static inline void msg_rounded(pb_trace *t, pb_ns ts, const char *src, const char *dst,
+                               pb_msg_type type, uint64_t callid)
+{
+    if (joint_test_tick)
+        ts -= ts % joint_test_tick;
+    msg(t, ts, src, dst, type, callid);
+}
+
+/* nq requests into B from X (70 %) or Y, arrivals gap_us microseconds apart
+ * on average; each makes 1 to maxc calls of C or D, 30 % of them alongside
+ * the one before, the rest after its return; 3 % of the returns lost; call
+ * ids only when ids.  Stamps rounded down to joint_test_tick.  The trace
+ * (caller frees it with pb_trace_free), or NULL when out of memory */
+static inline pb_trace *random_fanout_trace(gsl_rng *g, int ids, int nq, int gap_us, int maxc)
+{
+    const pb_ns us = 1000;
+    pb_trace *t;
+    if (pb_trace_new(&t) != PB_OK)
+        return NULL;
+    next_id = 1;
+    uint64_t cid = 1;
+    pb_ns t0 = 0;
+    for (int q = 0; q < nq; q++) {
+        t0 += (pb_ns)gsl_ran_exponential(g, (double)(gap_us * us)) + 1;
+        const char *from = gsl_rng_uniform(g) < 0.3 ? "Y" : "X";
+        uint64_t x = cid++;
+        msg_rounded(t, t0, from, "B", PB_TYPE_CALL, ids ? x : PB_ID_NONE);
+        pb_ns now = t0 + 20 * us + (pb_ns)gsl_rng_uniform_int(g, 80 * us), end = now;
+        int nc = 1 + (int)gsl_rng_uniform_int(g, (unsigned long)maxc);
+        for (int c = 0; c < nc; c++) {
+            uint64_t k = cid++;
+            const char *to = gsl_rng_uniform(g) < 0.5 ? "C" : "D";
+            pb_ns d = 50 * us + (pb_ns)gsl_ran_exponential(g, (double)(200 * us));
+            msg_rounded(t, now, "B", to, PB_TYPE_CALL, ids ? k : PB_ID_NONE);
+            if (gsl_rng_uniform(g) > 0.03)
+                msg_rounded(t, now + d, to, "B", PB_TYPE_RETURN, ids ? k : PB_ID_NONE);
+            if (now + d > end)
+                end = now + d;
+            /* the next call after this one's return, or alongside it */
+            now = gsl_rng_uniform(g) < 0.3 ? now + 10 * us : now + d + 15 * us;
+        }
+        if (now > end)
+            end = now;
+        msg_rounded(t, end + 30 * us + (pb_ns)gsl_rng_uniform_int(g, 50 * us), "B", from,
+                    PB_TYPE_RETURN, ids ? x : PB_ID_NONE);
+    }
+    pb_trace_sort(t);
+    return t;
 }
 
 #endif

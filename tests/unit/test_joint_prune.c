@@ -18,53 +18,6 @@
 
 #define US 1000LL
 
-static pb_ns tick;
-
-static void msgr(pb_trace *t, pb_ns ts, const char *src, const char *dst, pb_msg_type type,
-                 uint64_t callid)
-{
-    if (tick)
-        ts -= ts % tick;
-    msg(t, ts, src, dst, type, callid);
-}
-
-/* nq requests into B from X or Y, arrivals about gap us apart; up to
- * maxc calls each */
-static pb_trace *random_trace(gsl_rng *g, int ids, int nq, int gap, int maxc)
-{
-    pb_trace *t;
-    if (pb_trace_new(&t) != PB_OK)
-        return NULL;
-    next_id = 1;
-    uint64_t cid = 1;
-    pb_ns t0 = 0;
-    for (int q = 0; q < nq; q++) {
-        t0 += (pb_ns)gsl_ran_exponential(g, gap * US) + 1;
-        const char *from = gsl_rng_uniform(g) < 0.3 ? "Y" : "X";
-        uint64_t x = cid++;
-        msgr(t, t0, from, "B", PB_TYPE_CALL, ids ? x : PB_ID_NONE);
-        pb_ns now = t0 + 20 * US + (pb_ns)gsl_rng_uniform_int(g, 80 * US), end = now;
-        int nc = 1 + (int)gsl_rng_uniform_int(g, (unsigned long)maxc);
-        for (int c = 0; c < nc; c++) {
-            uint64_t k = cid++;
-            const char *to = gsl_rng_uniform(g) < 0.5 ? "C" : "D";
-            pb_ns d = 50 * US + (pb_ns)gsl_ran_exponential(g, 200 * US);
-            msgr(t, now, "B", to, PB_TYPE_CALL, ids ? k : PB_ID_NONE);
-            if (gsl_rng_uniform(g) > 0.03)
-                msgr(t, now + d, to, "B", PB_TYPE_RETURN, ids ? k : PB_ID_NONE);
-            if (now + d > end)
-                end = now + d;
-            now = gsl_rng_uniform(g) < 0.3 ? now + 10 * US : now + d + 15 * US;
-        }
-        if (now > end)
-            end = now;
-        msgr(t, end + 30 * US + (pb_ns)gsl_rng_uniform_int(g, 50 * US), "B", from,
-             PB_TYPE_RETURN, ids ? x : PB_ID_NONE);
-    }
-    pb_trace_sort(t);
-    return t;
-}
-
 /* solve the trace with prune off and on; returns how many pairs differ
  * in parent or return (-1: failure); *llsame: the log-likelihoods are the
  * same bits; *est counts the estimates made and *pruned those left out */
@@ -107,10 +60,10 @@ static int differing_cases(size_t *est, size_t *pruned, size_t *local)
         for (int ids = 0; ids < 2; ids++) {
             gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(g, (unsigned long)(100 * seed + ids));
-            tick = seed % 3 == 0 ? 1000 * US : 0;
+            joint_test_tick = seed % 3 == 0 ? 1000 * US : 0;
             /* small requests (every split) and large ones (local search) */
             int big = seed % 2 == 0;
-            pb_trace *t = random_trace(g, ids, big ? 50 : 100, big ? 1500 : 300, big ? 14 : 7);
+            pb_trace *t = random_fanout_trace(g, ids, big ? 50 : 100, big ? 1500 : 300, big ? 14 : 7);
             gsl_rng_free(g);
             if (!t)
                 return -1;

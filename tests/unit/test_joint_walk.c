@@ -8,7 +8,7 @@
  * returns lost), with call ids and as a black box, and in whole
  * milliseconds. */
 #include "pbtest.h"
-#include "joint.h"
+#include "joint_test.h"
 #include "joint_int.h"
 
 #include <gsl/gsl_randist.h>
@@ -17,56 +17,6 @@
 #include <stdlib.h>
 
 #define US 1000LL
-
-static uint64_t next_id;
-static pb_ns tick; /* stamps rounded down to this (0: none) */
-
-static void msg(pb_trace *t, pb_ns ts, const char *src, const char *dst, pb_msg_type type,
-                uint64_t callid)
-{
-    if (tick)
-        ts -= ts % tick;
-    if (pb_trace_add(t, next_id++, ts, PB_TS_NONE, src, dst, type, callid, PB_ID_NONE,
-                     PB_ID_NONE) != PB_OK)
-        printf("FAIL add: out of memory\n");
-}
-
-/* 400 requests into B from X or Y, arrivals 300 us apart on average */
-static pb_trace *random_trace(gsl_rng *g, int ids)
-{
-    pb_trace *t;
-    if (pb_trace_new(&t) != PB_OK)
-        return NULL;
-    next_id = 1;
-    uint64_t cid = 1;
-    pb_ns t0 = 0;
-    for (int q = 0; q < 400; q++) {
-        t0 += (pb_ns)gsl_ran_exponential(g, 300 * US) + 1;
-        const char *from = gsl_rng_uniform(g) < 0.3 ? "Y" : "X";
-        uint64_t x = cid++;
-        msg(t, t0, from, "B", PB_TYPE_CALL, ids ? x : PB_ID_NONE);
-        pb_ns now = t0 + 20 * US + (pb_ns)gsl_rng_uniform_int(g, 80 * US), end = now;
-        int nc = 1 + (int)gsl_rng_uniform_int(g, 7);
-        for (int c = 0; c < nc; c++) {
-            uint64_t k = cid++;
-            const char *to = gsl_rng_uniform(g) < 0.5 ? "C" : "D";
-            pb_ns d = 50 * US + (pb_ns)gsl_ran_exponential(g, 200 * US);
-            msg(t, now, "B", to, PB_TYPE_CALL, ids ? k : PB_ID_NONE);
-            if (gsl_rng_uniform(g) > 0.03)
-                msg(t, now + d, to, "B", PB_TYPE_RETURN, ids ? k : PB_ID_NONE);
-            if (now + d > end)
-                end = now + d;
-            /* the next call after this one's return, or alongside it */
-            now = gsl_rng_uniform(g) < 0.3 ? now + 10 * US : now + d + 15 * US;
-        }
-        if (now > end)
-            end = now;
-        msg(t, end + 30 * US + (pb_ns)gsl_rng_uniform_int(g, 50 * US), "B", from,
-            PB_TYPE_RETURN, ids ? x : PB_ID_NONE);
-    }
-    pb_trace_sort(t);
-    return t;
-}
 
 static int by_call(const joint *s, uint32_t a, uint32_t b)
 {
@@ -103,8 +53,8 @@ static long walk_mismatches(int ids, pb_ns round, int est, long *walks, long *sy
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, ids ? 11 : 12);
-    tick = round;
-    pb_trace *t = random_trace(g, ids);
+    joint_test_tick = round;
+    pb_trace *t = random_fanout_trace(g, ids, 400, 300, 7);
     pb_trace_view v = pb_trace_view_of(t);
     joint_params p;
     pb_error err;
