@@ -968,16 +968,164 @@ static void kid_add(kidcount *t, size_t cap, uint32_t q, uint32_t dst)
  * order they were given (children come in return order, so increasing),
  * for the overlap count of penalty() without a walk over the siblings:
  * ret[q] holds nkids[q] of them, in room for the next power of two (at
- * least 4; NULL until the first child).  Used without a skew window (calls
- * then precede their returns); mode 1 compares rows (same_tick), mode 2
- * times (same_tick=0, rows in time order), where zc[q] counts the
- * children of q that returned at the tick of its last child's return and
- * were called at that tick too. */
+ * least 4; NULL until the first child).  Mode 1 compares rows (no skew
+ * window, same_tick), mode 2 times (no skew window, same_tick=0, rows in
+ * time order), where zc[q] counts the children of q that returned at the
+ * tick of its last child's return and were called at that tick too.
+ * Mode 3 (a skew window, rows in time order) compares times too, but a
+ * child's call may come after its own return, so the overlapping siblings
+ * (returned after c's call -- a suffix of ret[q] -- and called before c's
+ * return) are not a suffix: a short suffix is scanned, a long one counted
+ * through a persistent segment tree over the ranks of the calls' times
+ * (root[q][j]: the first j children of q), built for a parent the first
+ * time one of its suffixes is long. */
+typedef struct pstnode {
+    uint32_t l, r, cnt;  /* node 0: the empty tree */
+} pstnode;
+
 typedef struct kidrets {
     int mode;          /* 0: walk the sibling list instead */
     uint32_t **ret;
     uint32_t *zc;
+    /* mode 3 */
+    uint32_t scan_max;   /* suffixes up to this long are scanned */
+    uint32_t n;          /* ranks 0..n-1 (one per pair) */
+    pb_ns *cts;          /* [n]: the pairs' call times, sorted; NULL until
+                            the first tree */
+    uint32_t *crank;     /* [n]: a pair's rank in cts (ties by pair) */
+    uint32_t **root;     /* [npairs]: per parent, NULL until built */
+    pstnode *pool;
+    size_t npool, poolcap;
 } kidrets;
+
+/* ret[q]'s room with n children (n >= 1), as kret_add grows it */
+static size_t kret_room(uint32_t n)
+{
+    size_t c = 4;
+    while (c < n)
+        c *= 2;
+    return c;
+}
+
+typedef struct tspair {
+    pb_ns ts;
+    uint32_t pair;
+} tspair;
+
+static int cmp_tspair(const void *a, const void *b)
+{
+    const tspair *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->pair < y->pair ? -1 : x->pair > y->pair;
+}
+
+/* The ranks of every pair's call time (once).  PB_OK or PB_ENOMEM. */
+static int pst_ranks(const nesting *s, kidrets *kr)
+{
+    if (kr->cts)
+        return PB_OK;
+    uint32_t n = s->npairs;
+    tspair *a = malloc((n ? n : 1) * sizeof *a);
+    kr->cts = malloc((n ? n : 1) * sizeof *kr->cts);
+    kr->crank = malloc((n ? n : 1) * sizeof *kr->crank);
+    kr->pool = malloc(1024 * sizeof *kr->pool);
+    if (!a || !kr->cts || !kr->crank || !kr->pool) {
+        free(a);
+        free(kr->cts);
+        free(kr->crank);
+        free(kr->pool);
+        kr->cts = NULL;
+        kr->crank = NULL;
+        kr->pool = NULL;
+        return PB_ENOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = (tspair){cmsg(s, i)->ts, i};
+    qsort(a, n, sizeof *a, cmp_tspair);
+    for (uint32_t i = 0; i < n; i++) {
+        kr->cts[i] = a[i].ts;
+        kr->crank[a[i].pair] = i;
+    }
+    free(a);
+    kr->n = n;
+    kr->pool[0] = (pstnode){0, 0, 0};
+    kr->npool = 1;
+    kr->poolcap = 1024;
+    return PB_OK;
+}
+
+/* The tree `prev` plus rank x: a new root (path copying, O(log n) nodes),
+ * or 0 when out of memory (*rc = PB_ENOMEM). */
+static uint32_t pst_insert(kidrets *kr, uint32_t prev, uint32_t x, int *rc)
+{
+    size_t need = kr->npool + 34;
+    if (need > UINT32_MAX ||
+        pb_grow(&kr->pool, sizeof *kr->pool, &kr->poolcap, need, 1024) != PB_OK) {
+        *rc = PB_ENOMEM;
+        return 0;
+    }
+    uint32_t lo = 0, hi = kr->n, root = (uint32_t)kr->npool++, cur = root, old = prev;
+    for (;;) {
+        kr->pool[cur] = kr->pool[old];
+        kr->pool[cur].cnt++;
+        if (hi - lo <= 1)
+            break;
+        uint32_t mid = lo + (hi - lo) / 2, nx = (uint32_t)kr->npool++;
+        if (x < mid) {
+            old = kr->pool[old].l;
+            kr->pool[cur].l = nx;
+            hi = mid;
+        } else {
+            old = kr->pool[old].r;
+            kr->pool[cur].r = nx;
+            lo = mid;
+        }
+        cur = nx;
+    }
+    return root;
+}
+
+/* Ranks below t in the tree at node. */
+static uint32_t pst_count(const kidrets *kr, uint32_t node, uint32_t t)
+{
+    uint32_t lo = 0, hi = kr->n, c = 0;
+    while (node && t > lo) {
+        if (t >= hi)
+            return c + kr->pool[node].cnt;
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (t <= mid) {
+            node = kr->pool[node].l;
+            hi = mid;
+        } else {
+            c += kr->pool[kr->pool[node].l].cnt;
+            node = kr->pool[node].r;
+            lo = mid;
+        }
+    }
+    return c;
+}
+
+/* Build the versions of parent q's tree over its ca children so far.
+ * PB_OK or PB_ENOMEM. */
+static int pst_build(const nesting *s, kidrets *kr, uint32_t q, uint32_t ca)
+{
+    int rc = pst_ranks(s, kr);
+    if (rc != PB_OK)
+        return rc;
+    uint32_t *v = malloc((kret_room(ca) + 1) * sizeof *v);
+    if (!v)
+        return PB_ENOMEM;
+    v[0] = 0;
+    for (uint32_t j = 0; j < ca && rc == PB_OK; j++)
+        v[j + 1] = pst_insert(kr, v[j], kr->crank[s->pair_of_msg[kr->ret[q][j]]], &rc);
+    if (rc != PB_OK) {
+        free(v);
+        return rc;
+    }
+    kr->root[q] = v;
+    return PB_OK;
+}
 
 static int kret_add(const nesting *s, kidrets *kr, const uint32_t *nkids, uint32_t q,
                     uint32_t c)
@@ -989,6 +1137,12 @@ static int kret_add(const nesting *s, kidrets *kr, const uint32_t *nkids, uint32
         if (!a)
             return PB_ENOMEM;
         kr->ret[q] = a;
+        if (kr->mode == 3 && kr->root[q]) {
+            a = realloc(kr->root[q], (cap + 1) * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            kr->root[q] = a;
+        }
     }
     if (kr->mode == 2) {
         pb_ns t = rmsg(s, c)->ts;
@@ -996,7 +1150,26 @@ static int kret_add(const nesting *s, kidrets *kr, const uint32_t *nkids, uint32
         kr->zc[q] = n > 0 && s->v.msgs[kr->ret[q][n - 1]].ts == t ? kr->zc[q] + zero : zero;
     }
     kr->ret[q][n] = s->ret[c];
+    if (kr->mode == 3 && kr->root[q]) {
+        int rc = PB_OK;
+        kr->root[q][n + 1] = pst_insert(kr, kr->root[q][n], kr->crank[c], &rc);
+        return rc;
+    }
     return PB_OK;
+}
+
+static void kret_free(kidrets *kr, uint32_t npairs)
+{
+    for (uint32_t i = 0; kr->ret && i < npairs; i++)
+        free(kr->ret[i]);
+    for (uint32_t i = 0; kr->root && i < npairs; i++)
+        free(kr->root[i]);
+    free(kr->ret);
+    free(kr->zc);
+    free(kr->root);
+    free(kr->cts);
+    free(kr->crank);
+    free(kr->pool);
 }
 
 /* The three child penalties of 5.1.1.3 as one factor.  ca: children of q
@@ -1005,11 +1178,13 @@ static int kret_add(const nesting *s, kidrets *kr, const uint32_t *nkids, uint32
  * the number of children of a parent): the list holds them newest first,
  * so their returns come in decreasing order, and the ones that return
  * after c's call (the only ones that can overlap c) are a prefix.  Without
- * a skew window (kr->mode) that prefix is counted by a binary search, so K
- * children of one parent, all open at once, cost O(K log K), not K^2. */
+ * a skew window (kr->mode 1, 2) that prefix is counted by a binary search,
+ * with one (mode 3) found by one and its calls before c's return counted
+ * in the tree, so K children of one parent, all open at once, cost
+ * O(K log K), not K^2.  *rc: PB_ENOMEM when building a tree failed. */
 static double penalty(const nesting *s, uint32_t q, uint32_t c,
                       const pb_msg *cm, const pb_msg *rm, uint32_t ca,
-                      uint32_t cs, const kidrets *kr)
+                      uint32_t cs, kidrets *kr, int *rc)
 {
     uint32_t co = 0;
     /* without a skew window the file order is the order of events, also
@@ -1035,6 +1210,28 @@ static double penalty(const nesting *s, uint32_t q, uint32_t c,
         co = ca - lo;
         if (kr->mode == 2 && co && s->v.msgs[r[ca - 1]].ts == rm->ts)
             co -= kr->zc[q];
+        if (kr->mode == 3 && co) {
+            /* with a skew window a child may be called after its return
+             * (and after c's): of the suffix, count the calls before
+             * c's return */
+            if (co <= kr->scan_max && !kr->root[q]) {
+                co = 0;
+                for (uint32_t j = lo; j < ca; j++)
+                    co += cmsg(s, s->pair_of_msg[r[j]])->ts < rm->ts;
+            } else if (kr->root[q] || (*rc = pst_build(s, kr, q, ca)) == PB_OK) {
+                /* t: the pairs called before c's return */
+                uint32_t tlo = 0, thi = kr->n;
+                while (tlo < thi) {
+                    uint32_t mid = tlo + (thi - tlo) / 2;
+                    if (kr->cts[mid] < rm->ts)
+                        tlo = mid + 1;
+                    else
+                        thi = mid;
+                }
+                co = pst_count(kr, kr->root[q][ca], tlo) -
+                     pst_count(kr, kr->root[q][lo], tlo);
+            }
+        }
     } else if (s->p.x != 0)
         for (uint32_t k = s->first_child[q]; k != NONE; k = s->next_sib[k]) {
             if (by_row) {
@@ -1065,12 +1262,16 @@ static int choose(nesting *s)
     int rc = PB_OK;
     uint32_t *nkids = calloc(s->npairs ? s->npairs : 1, sizeof *nkids);
     /* the children's returns per parent, for the overlap count (penalty) */
-    kidrets kr = {0, NULL, NULL};
-    if (s->p.x != 0 && s->p.skew_window == 0 && (s->p.same_tick || s->sorted)) {
-        kr.mode = s->p.same_tick ? 1 : 2;
+    kidrets kr = {0};
+    if (s->p.x != 0 && s->p.overlap_walk != 1 &&
+        (s->p.skew_window == 0 ? s->p.same_tick || s->sorted : s->sorted)) {
+        kr.mode = s->p.skew_window > 0 ? 3 : s->p.same_tick ? 1 : 2;
         kr.ret = calloc(s->npairs ? s->npairs : 1, sizeof *kr.ret);
         if (kr.mode == 2)
             kr.zc = calloc(s->npairs ? s->npairs : 1, sizeof *kr.zc);
+        if (kr.mode == 3)
+            kr.root = calloc(s->npairs ? s->npairs : 1, sizeof *kr.root);
+        kr.scan_max = s->p.overlap_walk == 2 ? 0 : 32;
     }
     size_t kcap = 0;
     kidcount *kc = NULL;
@@ -1081,11 +1282,10 @@ static int choose(nesting *s)
         kc = calloc(kcap, sizeof *kc);
     }
     if (!nkids || (penalize && s->p.y != 0 && !kc) ||
-        (kr.mode && (!kr.ret || (kr.mode == 2 && !kr.zc)))) {
+        (kr.mode && (!kr.ret || (kr.mode == 2 && !kr.zc) || (kr.mode == 3 && !kr.root)))) {
         free(nkids);
         free(kc);
-        free(kr.ret);
-        free(kr.zc);
+        kret_free(&kr, 0);
         return PB_ENOMEM;
     }
     for (uint32_t c = 0; c < s->npairs; c++) {
@@ -1132,9 +1332,12 @@ static int choose(nesting *s)
                 last_a = pm->src;
             }
             double v = h == NONE ? 0.0 : s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)];
-            if (penalize)
+            if (penalize) {
                 v *= penalty(s, q, c, cm, rm, nkids[q],
-                             kc ? kid_get(kc, kcap, q, cm->dst) : 0, &kr);
+                             kc ? kid_get(kc, kcap, q, cm->dst) : 0, &kr, &rc);
+                if (rc != PB_OK)
+                    break;
+            }
             /* ties go to the earliest parent */
             if (v > bestv || (v == bestv && s->call[q] < s->call[best])) {
                 bestv = v;
@@ -1178,11 +1381,7 @@ static int choose(nesting *s)
         if (kc)
             kid_add(kc, kcap, best, cm->dst);
     }
-    if (kr.ret)
-        for (uint32_t i = 0; i < s->npairs; i++)
-            free(kr.ret[i]);
-    free(kr.ret);
-    free(kr.zc);
+    kret_free(&kr, s->npairs);
     free(nkids);
     free(kc);
     free(vbuf);

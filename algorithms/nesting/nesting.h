@@ -46,6 +46,16 @@ typedef struct nesting_params {
                             0 = whole trace */
     double min_confidence; /* [min_confidence] abstain on messages whose
                               path confidence is below it; 0 = none */
+    int overlap_walk;    /* not an option (left 0 by nesting_params_defaults;
+                            for tests): how step 3 counts a candidate's
+                            children that overlap the child.  0: by binary
+                            search (no skew window) or through a persistent
+                            count tree (skew window; short runs scanned),
+                            O(log) a candidate; 1: the walk over the
+                            siblings, newest first (the reference, O(K) a
+                            candidate with K children); 2: as 0, but the
+                            count tree even for the shortest runs.  Every
+                            value chooses the same parents. */
 } nesting_params;
 
 /* The option table over nesting_params. */
