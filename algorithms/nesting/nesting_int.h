@@ -112,6 +112,22 @@ static inline const pb_msg *nesting_rmsg(const nesting *s, uint32_t pair)
     return &s->v.msgs[s->ret[pair]];
 }
 
+/* The scoreboard histogram of triple (a, b, c), created when `create`
+ * (then *rc = PB_ENOMEM, or PB_ERANGE past the scoreboard's limit, when it
+ * cannot be); NESTING_NONE when absent. */
+uint32_t nesting_sb_find(nesting *s, uint32_t a, uint32_t b, uint32_t c,
+                         int create, int *rc);
+
+/* Step 3 (nesting_choose.c): choose the parent (and its share) of every
+ * pair with candidates that this run owns; pairs an earlier window chose
+ * take s->fpar's.  PB_OK or PB_ENOMEM. */
+int nesting_choose(nesting *s);
+
+/* With a skew window two pairs can be each other's candidates: open every
+ * cycle of parent links at its earliest call (counted in s->cycles).
+ * PB_OK or PB_ENOMEM. */
+int nesting_break_cycles(nesting *s);
+
 /* fpar value: the parent is not in this segment's view (or unknown) */
 #define NESTING_OUTSIDE (UINT32_MAX - 1)
 
