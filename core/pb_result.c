@@ -204,30 +204,42 @@ static void put_means(FILE *fp, const double *sum, const double *w, uint32_t n)
     }
 }
 
-int pb_fingerprint_of(const pb_msg *msgs, size_t n, const pb_strtab *nodes,
-                      pb_fingerprint *out)
+void pb_fingerprint_names(const pb_strtab *nodes, uint32_t first, uint32_t nn, uint64_t *nh)
 {
-    /* FNV-1a of each node name, once per name */
-    uint32_t nn = pb_strtab_count(nodes);
-    uint64_t *nh = malloc((nn ? nn : 1) * sizeof *nh);
-    if (!nh)
-        return PB_ENOMEM;
-    for (uint32_t k = 0; k < nn; k++) {
+    /* FNV-1a of each node name */
+    for (uint32_t k = first; k < nn; k++) {
         uint64_t h = 1469598103934665603ULL;
         for (const unsigned char *c = (const unsigned char *)pb_strtab_str(nodes, k);
              c && *c; c++)
             h = (h ^ *c) * 1099511628211ULL;
         nh[k] = h;
     }
+}
+
+void pb_fingerprint_hashed(const pb_msg *msgs, size_t n, const uint64_t *nh, uint32_t nn,
+                           pb_fingerprint *out)
+{
     uint64_t h = 0;
     for (size_t i = 0; i < n; i++) {
         const pb_msg *m = &msgs[i];
         uint64_t s = m->src < nn ? nh[m->src] : 0, d = m->dst < nn ? nh[m->dst] : 0;
         h += pb_mix64(pb_mix64(m->id ^ 0x9e3779b97f4a7c15ULL) ^ pb_mix64(s + 3 * d + m->type));
     }
-    free(nh);
     out->messages = n;
     out->ids = h;
+}
+
+int pb_fingerprint_of(const pb_msg *msgs, size_t n, const pb_strtab *nodes,
+                      pb_fingerprint *out)
+{
+    /* each node name hashed once */
+    uint32_t nn = pb_strtab_count(nodes);
+    uint64_t *nh = malloc((nn ? nn : 1) * sizeof *nh);
+    if (!nh)
+        return PB_ENOMEM;
+    pb_fingerprint_names(nodes, 0, nn, nh);
+    pb_fingerprint_hashed(msgs, n, nh, nn, out);
+    free(nh);
     return PB_OK;
 }
 

@@ -152,6 +152,18 @@ typedef struct pb_fingerprint {
     uint64_t ids;
 } pb_fingerprint;
 
+/* The per-name hashes a fingerprint is made of: nh[k] for the node names
+ * k = first .. nn-1 of nodes (nh has room for nn; the caller owns it), so
+ * a caller fingerprinting many pieces of one trace (sliding windows)
+ * hashes each name once, not once a piece. */
+void pb_fingerprint_names(const pb_strtab *nodes, uint32_t first, uint32_t nn, uint64_t *nh);
+
+/* Fingerprint of msgs[0..n) from the name hashes nh[0..nn) that
+ * pb_fingerprint_names made: the same as pb_fingerprint_of.  Fingerprints
+ * of pieces add up (messages and ids summed) to the whole's. */
+void pb_fingerprint_hashed(const pb_msg *msgs, size_t n, const uint64_t *nh, uint32_t nn,
+                           pb_fingerprint *out);
+
 /* Fingerprint of msgs[0..n), whose node indices name entries of nodes.
  * Returns PB_OK or PB_ENOMEM. */
 int pb_fingerprint_of(const pb_msg *msgs, size_t n, const pb_strtab *nodes,

@@ -767,18 +767,76 @@ static int cut_candidates(nesting *s, uint32_t *c, size_t n, size_t k)
     return PB_OK;
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* (*map)[2q], (*map)[2q + 1]: the ranks of pair q's caller and callee among
+ * the distinct nodes the pairs' calls name (*n of them).  O(p log p) for p
+ * pairs, whatever the size of the node table.  PB_OK or PB_ENOMEM. */
+static int node_ranks(const nesting *s, uint32_t **map, uint32_t *n)
+{
+    size_t np = 2 * (size_t)s->npairs;
+    uint32_t *ids = malloc((np ? np : 1) * sizeof *ids);
+    uint32_t *m = malloc((np ? np : 1) * sizeof *m);
+    if (!ids || !m) {
+        free(ids);
+        free(m);
+        return PB_ENOMEM;
+    }
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        ids[2 * (size_t)q] = cmsg(s, q)->src;
+        ids[2 * (size_t)q + 1] = cmsg(s, q)->dst;
+    }
+    qsort(ids, np, sizeof *ids, cmp_u32);
+    size_t k = 0;
+    for (size_t i = 0; i < np; i++)
+        if (!k || ids[i] != ids[k - 1])
+            ids[k++] = ids[i];
+    for (uint32_t q = 0; q < s->npairs; q++)
+        for (int e = 0; e < 2; e++) {
+            uint32_t x = e ? cmsg(s, q)->dst : cmsg(s, q)->src;
+            size_t lo = 0, hi = k;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (ids[mid] < x)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            m[2 * (size_t)q + (size_t)e] = (uint32_t)lo;
+        }
+    free(ids);
+    *map = m;
+    *n = (uint32_t)k;
+    return PB_OK;
+}
+
 static int sweep(nesting *s, pb_error *err)
 {
     const pb_msg *msgs = s->v.msgs;
     const pb_ns w = s->p.skew_window;
     const size_t bins = (size_t)s->p.bins;
-    oset *open = calloc(s->nnodes ? s->nnodes : 1, sizeof *open);
+    /* the open calls into each node: open[node], or, when the node table
+     * is much larger than the view (a window segment of a trace naming
+     * many nodes), open[rank of the node among those the pairs name]
+     * (nodemap), so that a segment costs O(its pairs), not O(nodes) */
+    uint32_t nslots = s->nnodes, *nodemap = NULL;
+    int rc = PB_OK;
+    if (s->nnodes > 2 * (size_t)s->npairs + 64)
+        rc = node_ranks(s, &nodemap, &nslots);
+    oset *open = rc == PB_OK ? calloc(nslots ? nslots : 1, sizeof *open) : NULL;
     uint32_t *opos = calloc(s->npairs ? s->npairs : 1, sizeof *opos);
     if (!open || !opos) {
         free(open);
         free(opos);
+        free(nodemap);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
+#define CALLEE(q) (nodemap ? nodemap[2 * (size_t)(q) + 1] : cmsg(s, q)->dst)
+#define CALLER(q) (nodemap ? nodemap[2 * (size_t)(q)] : cmsg(s, q)->src)
     /* rows in time order (as every trace reader gives them): the
      * candidates are a prefix of the open set; a view built by hand out of
      * order is scanned whole, as before */
@@ -786,7 +844,6 @@ static int sweep(nesting *s, pb_error *err)
     for (size_t i = 1; i < s->v.n && sorted; i++)
         sorted = msgs[i].ts >= msgs[i - 1].ts;
     s->sorted = sorted;
-    int rc = PB_OK;
     int sb_full = 0;    /* the scoreboard reached NESTING_SB_MAX_BYTES */
     size_t ai = 0;      /* next message to consider adding */
     uint32_t ri = 0;    /* next pair to consider removing */
@@ -802,7 +859,7 @@ static int sweep(nesting *s, pb_error *err)
             uint32_t q = s->pair_of_msg[ai];
             if (q == NONE || m->type != PB_TYPE_CALL)
                 continue;
-            if ((rc = oset_push(&open[m->dst], m->ts, q, (uint32_t)ai, opos)) != PB_OK)
+            if ((rc = oset_push(&open[CALLEE(q)], m->ts, q, (uint32_t)ai, opos)) != PB_OK)
                 break;
         }
         /* calls that returned before this one (more than w before it) are
@@ -810,11 +867,11 @@ static int sweep(nesting *s, pb_error *err)
         for (; rc == PB_OK && ri < c; ri++) {
             if (w > 0 && rmsg(s, ri)->ts + w > rm->ts)
                 break;
-            oset_remove(&open[cmsg(s, ri)->dst], ri, opos);
+            oset_remove(&open[CALLEE(ri)], ri, opos);
         }
         if (rc != PB_OK)
             break;
-        oset *o = &open[cm->src];
+        oset *o = &open[CALLER(c)];
         const pb_ns lim = cm->ts + w;
         const uint32_t g = s->call[c];
         /* without a window, a call stamped at the child's own tick is a
@@ -900,10 +957,13 @@ static int sweep(nesting *s, pb_error *err)
             s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)] += wt;
         }
     }
-    for (uint32_t i = 0; i < s->nnodes; i++)
+#undef CALLEE
+#undef CALLER
+    for (uint32_t i = 0; i < nslots; i++)
         free(open[i].a);
     free(open);
     free(opos);
+    free(nodemap);
     free(s->selbuf);
     s->selbuf = NULL;
     s->selcap = 0;

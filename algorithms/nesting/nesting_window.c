@@ -116,8 +116,13 @@ typedef struct wstate {
     pb_ns t0, last_ts;
     size_t total;
     pb_fingerprint fp;
+    uint64_t *nh;        /* the fingerprint's hashes of the first nhn node
+                            names (each name hashed once, not per window) */
+    uint32_t nhn, nhcap;
     uint32_t *tally;     /* per pattern index, this window */
     size_t tallycap;
+    uint32_t *touched;   /* the pattern indices tallied this window */
+    size_t touchcap;
     size_t calls, returns, others;
     size_t pairs, long_calls, with_cands, cands, same_tick, roots, segments, peak;
     size_t capped, capped_max; /* calls max_candidates cut */
@@ -128,6 +133,12 @@ typedef struct wstate {
     int check_ids;       /* streaming: duplicate ids within two windows */
     idset2 ids;
 } wstate;
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
 
 #define GNONE ((size_t)-1)
 #define GOUT ((size_t)-2)
@@ -405,7 +416,14 @@ static int drop(wstate *w, int mode, size_t g)
                 rc = pb_result_assign_link(w->res, w->buf[i].id, w->inst[i], w->ipat[i],
                                            w->pid[i], w->pconf[i]);
         pb_fingerprint f;
-        if (rc == PB_OK && (rc = pb_fingerprint_of(w->buf, k, w->nodes, &f)) == PB_OK) {
+        uint32_t nn = pb_strtab_count(w->nodes);
+        if (rc == PB_OK && nn > w->nhn &&
+            (rc = pb_grow32(&w->nh, sizeof *w->nh, &w->nhcap, nn, 64)) == PB_OK) {
+            pb_fingerprint_names(w->nodes, w->nhn, nn, w->nh);
+            w->nhn = nn;
+        }
+        if (rc == PB_OK) {
+            pb_fingerprint_hashed(w->buf, k, w->nh, w->nhn, &f);
             w->fp.messages += f.messages;
             w->fp.ids += f.ids;
         }
@@ -518,13 +536,26 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
                     w->tallycap = npat * 2;
                 }
             }
-            for (size_t i = before + 1; rc == PB_OK && i <= after; i++)
-                w->tally[nesting_pctx_pattern(w->pc, (uint32_t)i)]++;
-            for (size_t k = 0; rc == PB_OK && k < npat; k++) {
-                if (!w->tally[k])
-                    continue;
-                const pb_pattern *pat = pb_pattab_by_index(w->res->patterns, (uint32_t)k);
-                if (fprintf(w->pw, "%.9g,\"%s\",%u\n", wstart, pat->text, w->tally[k]) < 0)
+            /* the patterns this window's instances have (touched), in
+             * index order: O(instances log instances) a window, not
+             * O(patterns) (a trace of many patterns cut into many windows
+             * was quadratic) */
+            size_t nt = 0;
+            if (rc == PB_OK && pb_grow(&w->touched, sizeof *w->touched, &w->touchcap,
+                                       after - before, 64) != PB_OK)
+                rc = PB_ENOMEM;
+            for (size_t i = before + 1; rc == PB_OK && i <= after; i++) {
+                uint32_t k = nesting_pctx_pattern(w->pc, (uint32_t)i);
+                if (!w->tally[k]++)
+                    w->touched[nt++] = k;
+            }
+            if (nt > 1)
+                qsort(w->touched, nt, sizeof *w->touched, cmp_u32);
+            for (size_t j = 0; j < nt; j++) {
+                uint32_t k = w->touched[j];
+                const pb_pattern *pat = pb_pattab_by_index(w->res->patterns, k);
+                if (rc == PB_OK &&
+                    fprintf(w->pw, "%.9g,\"%s\",%u\n", wstart, pat->text, w->tally[k]) < 0)
                     rc = PB_EIO;
                 w->tally[k] = 0;
             }
@@ -715,12 +746,14 @@ out:;
     free(w.fshare);
     free(w.pid);
     free(w.pconf);
+    free(w.nh);
     free(w.gcall);
     free(w.inst);
     free(w.ipat);
     nesting_pairer_close(w.pr);
     idset2_free(&w.ids);
     free(w.tally);
+    free(w.touched);
     return rc;
 }
 
