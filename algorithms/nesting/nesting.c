@@ -1079,7 +1079,9 @@ int nesting_init_seg(nesting **out, const pb_trace_view *v,
         s->sbt[i].a = NONE;
     if ((rc = seg && seg->rcall ? given_pairs(s, seg->rcall) : find_pairs(s)) != PB_OK)
         goto fail;
-    if (v->n > 0 && s->calls + s->returns == 0) {
+    /* (a window segment may hold one-way messages only: the window driver
+     * checks the whole trace) */
+    if (!seg && v->n > 0 && s->calls + s->returns == 0) {
         nesting_close(s);
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "nesting: the trace has no call or return messages; "
