@@ -17,7 +17,13 @@
 #   parallel  one call into B makes K calls into C, all open at once, while
 #             a second caller of B is open (every child has two candidate
 #             parents, and the overlap penalty counts the K siblings given
-#             before it: by binary search now, K^2 before)
+#             before it: by binary search now, K^2 before); and the same
+#             with -s skew_window=1us (a persistent count tree now, K^2
+#             before)
+#   nodes     K RPCs between K distinct node pairs, one a second, with
+#             -s window=1ms (K windows, 2K nodes): each window's segment
+#             once cost O(nodes), K^2 in all (and --per-window O(patterns)
+#             a window)
 # PB_BENCH_QUICK=1 divides the sizes by 10.
 set -u
 : "${PB_BIN:?}"
@@ -95,5 +101,15 @@ for K in $((20000 / div)) $((100000 / div)); do
         for (i = 0; i < K; i++) printf "%d,%.7f,C,B,return,%d\n", id++, 1 + i * 1e-6, i + 2
         printf "%d,%.6f,B,D,return,0\n", id++, 2; printf "%d,%.6f,B,A,return,1\n", id++, 2.1 }' > "$dir/par.csv"
     runc "parallel K=$K: nesting" $K "$PB_BIN/infer" --algo nesting "$dir/par.csv"
+    runc "parallel K=$K: nesting -s skew_window=1us" $K "$PB_BIN/infer" --algo nesting \
+        -s skew_window=1us "$dir/par.csv"
 done
-rm -f "$dir/out" "$dir/alt.csv" "$dir/par.csv"
+for K in $((20000 / div)) $((100000 / div)); do
+    awk -v K=$K 'BEGIN { print "id,ts,src,dst,type,callid"; id = 0
+        for (i = 0; i < K; i++) {
+            printf "%d,%d.000000,U%d,V%d,call,%d\n", id++, i, i, i, i + 1
+            printf "%d,%d.000100,V%d,U%d,return,%d\n", id++, i, i, i, i + 1 } }' > "$dir/nodes.csv"
+    runc "nodes K=$K: nesting -s window=1ms --per-window" $K "$PB_BIN/infer" --algo nesting \
+        -s window=1ms --per-window "$dir/pw.csv" "$dir/nodes.csv"
+done
+rm -f "$dir/out" "$dir/alt.csv" "$dir/par.csv" "$dir/nodes.csv" "$dir/pw.csv"
