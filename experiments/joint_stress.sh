@@ -21,8 +21,8 @@
 #              the requests in flight (OnlineBoutique, TrainTicket, hotel)
 #   round1ms   every stamp rounded down to 1 ms (`skewer --round 1ms`)
 #   fold2ms    fold2, then rounded to 1 ms (load and coarse stamps at once)
-#   skew       per-host clock offsets, uniform in +-1 ms (`skewer
-#              --random-offset uniform:1ms --seed 1`)
+#   skew       per-host clock offsets, uniform in +-20 ms (`skewer
+#              --random-offset uniform:20ms --seed 1`)
 #   loss2      2 % of the messages dropped at random (`sniffer -p 0.02
 #              --seed 1`)
 #   renamed    every service renamed (names given in the reverse of their
@@ -207,7 +207,7 @@ stress_set() {
                 "$PB_BIN/skewer" -q --round 1ms "$W/v.csv" > "$W/v2.csv" && mv "$W/v2.csv" "$W/v.csv"
             fi ;;
         round1ms) "$PB_BIN/skewer" -q --round 1ms "$t" > "$W/v.csv" ;;
-        skew) "$PB_BIN/skewer" -q --random-offset uniform:1ms --seed 1 --allow-negative "$t" > "$W/v.csv" ;;
+        skew) "$PB_BIN/skewer" -q --random-offset uniform:20ms --seed 1 --allow-negative "$t" > "$W/v.csv" ;;
         loss2) "$PB_BIN/sniffer" -q -p 0.02 --seed 1 "$t" > "$W/v.csv"; orig=$t ;;
         renamed)
             awk -v op=rename -v seed=7 -v map="$W/idmap" -f "$ED" "$t" "$t" > "$W/keyed"
