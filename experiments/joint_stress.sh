@@ -25,6 +25,7 @@
 #              --random-offset uniform:20ms --seed 1`)
 #   loss2      2 % of the messages dropped at random (`sniffer -p 0.02
 #              --seed 1`)
+#   loss2sN    the same with sniffer seed N (the synthetic rows)
 #   renamed    every service renamed (names given in the reverse of their
 #              byte order) and the rows shuffled (every method reads it
 #              with --sort, which puts tied rows back in id order, the
@@ -36,7 +37,10 @@
 # a lossy one as SET_VARIANT.orig.csv).
 # --quick: one set per application (hotel load 25, OnlineBoutique 17:00,
 # TrainTicket 08:50, eBPF) and the variants half1, fold2, round1ms, loss2,
-# renamed; no overlays.
+# renamed; no overlays.  Then synthetic reproductions of the classes the
+# audit found (docs/joint.md, "Stress audit"): experiments/joint_pool.conf
+# as generated and stamped in whole milliseconds, and (full run) the
+# hotel-like config (24,000 messages) at 2 % loss with sniffer seeds 1-3.
 #
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out),
 # PB_IMPORT (the importtrace to use, default $PB_BIN/importtrace),
@@ -63,13 +67,13 @@ while [ $# -gt 0 ]; do
            PB_OUT=$2; shift ;;
     --data) [ $# -ge 2 ] || { echo "joint_stress: --data needs a directory" >&2; exit 2; }
            DATA=$2; shift ;;
-    -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,50p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "joint_stress: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
 done
 die() { echo "joint_stress: $*" >&2; exit 1; }
-for p in skewer sniffer importtrace infer score; do
+for p in maketrace skewer sniffer importtrace infer score; do
     [ -x "$PB_BIN/$p" ] || die "$PB_BIN/$p missing (run make)"
 done
 : "${PB_IMPORT:=$PB_BIN/importtrace}"
@@ -185,10 +189,13 @@ links_of() { # RES [MAP]
           print id "," p "," $5 }' | LC_ALL=C sort
 }
 
-# variants of one set: $1 name, $2 trace with call ids (imported)
+# variants of one set: $1 name, $2 trace with call ids (imported), $3 the
+# variants (default: all, or --quick's)
 stress_set() {
     name=$1; t=$2
-    if [ "$QUICK" = 1 ]; then
+    if [ -n "${3:-}" ]; then
+        V=$3
+    elif [ "$QUICK" = 1 ]; then
         V="base half1 fold2 round1ms loss2 renamed"
     else
         V="base half1 half2 quarter fold2 round1ms fold2ms skew loss2 renamed"
@@ -209,6 +216,7 @@ stress_set() {
         round1ms) "$PB_BIN/skewer" -q --round 1ms "$t" > "$W/v.csv" ;;
         skew) "$PB_BIN/skewer" -q --random-offset uniform:20ms --seed 1 --allow-negative "$t" > "$W/v.csv" ;;
         loss2) "$PB_BIN/sniffer" -q -p 0.02 --seed 1 "$t" > "$W/v.csv"; orig=$t ;;
+        loss2s*) "$PB_BIN/sniffer" -q -p 0.02 --seed "${v#loss2s}" "$t" > "$W/v.csv"; orig=$t ;;
         renamed)
             awk -v op=rename -v seed=7 -v map="$W/idmap" -f "$ED" "$t" "$t" > "$W/keyed"
             { grep -v "$TAB" "$W/keyed"; grep "$TAB" "$W/keyed" | LC_ALL=C sort -k1,1 | cut -f2-; } > "$W/v.csv"
@@ -258,6 +266,25 @@ for f in $FILES; do
         echo "$name: importtrace cannot read it: $(tail -1 "$W/log")" >> "$W/skipped"
     fi
 done
+# synthetic reproductions of the failure classes the audit found
+# (docs/joint.md, "Stress audit"): the pool of experiments/joint_pool.conf
+# stamped in whole milliseconds (fast services, several requests in
+# flight: first come, first served keeps the row order, joint's search
+# leaves it), and 2 % loss on the hotel-like config, three seeds (seeds 1
+# and 2 lose as many calls as returns on one link)
+if "$PB_BIN/maketrace" "$ROOT/experiments/joint_pool.conf" > "$W/syn.csv" 2> "$W/log"; then
+    stress_set synthetic/joint_pool "$W/syn.csv" "base round1ms"
+else
+    echo "synthetic/joint_pool: maketrace failed: $(tail -1 "$W/log")" >> "$W/skipped"
+fi
+if [ "$QUICK" = 0 ]; then
+    if "$PB_BIN/maketrace" "$ROOT/maketrace/configs/hotel-like.conf" -D messages=24000 \
+           -D duration=0 > "$W/syn.csv" 2> "$W/log"; then
+        stress_set synthetic/hotel-like-24k "$W/syn.csv" "base loss2s1 loss2s2 loss2s3"
+    else
+        echo "synthetic/hotel-like-24k: maketrace failed: $(tail -1 "$W/log")" >> "$W/skipped"
+    fi
+fi
 # overlays of minutes of one application (full run only)
 if [ "$QUICK" = 0 ]; then
     ov() { # NAME FILE...
