@@ -52,30 +52,95 @@ static uint32_t corr_index(const joint *s, uint32_t ein, uint32_t l1, uint32_t l
     return joint_hmap_get(&s->corrmap, dkey(ein, l1, l2));
 }
 
-double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+/* the term of the consecutive whole calls a, b of a request on in link
+ * ein into *v (nothing added when their key has no correlation) */
+static inline void corr_add_term(const joint *s, uint32_t ein, uint32_t a, uint32_t b, double *v)
 {
-    if (!s->corr_on || !s->corr_any || n < 2)
+    uint32_t c = corr_index(s, ein, s->pr[a].link, s->pr[b].link);
+    if (c == NONE)
+        return;
+    const double *q = s->cpar + 5 * (size_t)c;
+    double r = q[4];
+    if (r != 0) {
+        double zx = clipz((dur(s, a) - q[0]) * q[2]);
+        double zy = clipz((dur(s, b) - q[1]) * q[3]);
+        double om = 1 - r * r;
+        *v += -0.5 * log(om) - (r * r * (zx * zx + zy * zy) - 2 * r * zx * zy) / (2 * om);
+    }
+}
+
+static inline int whole(const joint *s, uint32_t p)
+{
+    return s->pr[p].call != NONE && s->pr[p].ret != NONE;
+}
+
+/* joint_corr_ll; with cp (not NULL) also cp[i] = the sum of the terms of
+ * the calls before k[i] (cp[0] = 0, cp[n] the value): the partial sums of
+ * the very same additions */
+static inline double corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                             double *cp)
+{
+    if (!s->corr_on || !s->corr_any || n < 2) {
+        if (cp)
+            memset(cp, 0, ((size_t)n + 1) * sizeof *cp);
         return 0;
+    }
     double v = 0;
     uint32_t prev = NONE;
     for (uint32_t i = 0; i < n; i++) {
-        const jpair *x = &s->pr[k[i]];
-        if (x->call == NONE || x->ret == NONE)
+        if (cp)
+            cp[i] = v;
+        if (!whole(s, k[i]))
             continue;
-        if (prev != NONE) {
-            uint32_t c = corr_index(s, ein, s->pr[prev].link, x->link);
-            if (c != NONE) {
-                const double *q = s->cpar + 5 * (size_t)c;
-                double r = q[4];
-                if (r != 0) {
-                    double zx = clipz((dur(s, prev) - q[0]) * q[2]);
-                    double zy = clipz((dur(s, k[i]) - q[1]) * q[3]);
-                    double om = 1 - r * r;
-                    v += -0.5 * log(om) - (r * r * (zx * zx + zy * zy) - 2 * r * zx * zy) / (2 * om);
-                }
-            }
-        }
+        if (prev != NONE)
+            corr_add_term(s, ein, prev, k[i], &v);
         prev = k[i];
+    }
+    if (cp)
+        cp[n] = v;
+    return v;
+}
+
+double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+{
+    return corr_ll(s, ein, k, n, NULL);
+}
+
+double joint_corr_ll_rec(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                         double *cp)
+{
+    return corr_ll(s, ein, k, n, cp);
+}
+
+/* Why the estimate is the value up to rounding: a term belongs to a whole
+ * call and the whole call before it.  The terms of the calls before j0
+ * (the common prefix) are the record's (rcp[j0]); from the first whole
+ * call of the common suffix on, every later whole call's predecessor is
+ * in the suffix too, the same call as in the record, so those terms are
+ * the record's after its corresponding call (rcp[rn] - rcp[ri + 1]); the
+ * terms in between are computed. */
+double joint_corr_ll_est(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                         uint32_t j0, uint32_t cs, uint32_t rn, const double *rcp)
+{
+    if (!s->corr_on || !s->corr_any || n < 2)
+        return 0;
+    double v = rcp[j0];
+    uint32_t prev = NONE;
+    for (uint32_t i = j0; i-- > 0;)
+        if (whole(s, k[i])) {
+            prev = k[i];
+            break;
+        }
+    for (uint32_t i = j0; i < n; i++) {
+        if (!whole(s, k[i]))
+            continue;
+        if (prev != NONE)
+            corr_add_term(s, ein, prev, k[i], &v);
+        prev = k[i];
+        if (i >= n - cs) {
+            uint32_t ri = i - n + rn;
+            return v + (rcp[rn] - rcp[ri + 1]);
+        }
     }
     return v;
 }

@@ -439,6 +439,11 @@ typedef struct joint_wrec {
      * least of these over the steps from it to the end (joint_prune.c) */
     pb_ns *tkr, *smr;
     uint32_t *tki, *smi;
+    /* the terms after the steps (walk_rest), for the estimates: cp[0..n]
+     * the durations term's partial sums (joint_corr_ll_rec), cnt[0..ncnt)
+     * the list's calls per outgoing link of the service (cntcap: room) */
+    double *cp;
+    uint32_t *cnt, ncnt, cntcap;
     int valid;
 } joint_wrec;
 /* make room in w for a list of n.  PB_OK or PB_ENOMEM */
@@ -518,6 +523,16 @@ int joint_solve_rounds(joint *s, int refit, int passes);
  * consecutive whole calls k[0..n) (sorted by call time) of a request on
  * incoming link ein (0 when the term is off or not fitted) */
 double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
+/* the same number, and cp[0..n]: cp[i] the sum of the terms of the calls
+ * before k[i] (a walk record's, joint_req_walk_resume) */
+double joint_corr_ll_rec(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                         double *cp);
+/* joint_corr_ll of k[0..n), up to the rounding of the sums, from a record
+ * of the list rk[0..rn) (its cp: rcp) that agrees with it on its first j0
+ * and its last cs calls (j0 + cs <= n, rn): O(calls in between), for the
+ * re-split's estimates (joint_req_walk_estimate) */
+double joint_corr_ll_est(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                         uint32_t j0, uint32_t cs, uint32_t rn, const double *rcp);
 /* add those calls' durations to the fit.  PB_OK or PB_ENOMEM */
 int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32_t n);
 /* mark the pairs beyond doubt (s->sure), whose requests the fit uses.

@@ -238,7 +238,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
  * parallel-call statistics; the call counts and the durations of
  * consecutive calls (added to *sump in mode 0).  PB_OK or PB_ENOMEM */
 static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
-                     double *sump)
+                     double *sump, joint_wrec *rec)
 {
     const jpair *qq = &s->pr[q];
     uint32_t ein = qq->link, b = qq->callee;
@@ -293,6 +293,17 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
     }
     /* call counts per outgoing link of this service */
     uint32_t no = s->out_off[b + 1] - s->out_off[b];
+    if (rec) {
+        /* the record keeps the counts (the estimates start from them) */
+        if (no > rec->cntcap) {
+            uint32_t *a = realloc(rec->cnt, (size_t)no * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            rec->cnt = a;
+            rec->cntcap = no;
+        }
+        rec->ncnt = no;
+    }
     if (no) {
         uint32_t *c = s->ccount;
         for (uint32_t i = 0; i < n; i++) {
@@ -307,17 +318,58 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
                 sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
             else
                 s->cnt[base + (size_t)j * (JOINT_KMAX + 1) + cj] += 1.0;
+            if (rec)
+                rec->cnt[j] = c[j];
             c[j] = 0;
         }
     }
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
         if (mode == 0)
-            sum += joint_corr_ll(s, ein, k, n);
+            sum += rec ? joint_corr_ll_rec(s, ein, k, n, rec->cp) : joint_corr_ll(s, ein, k, n);
         else if (joint_corr_add(s, q, ein, k, n) != PB_OK)
             return PB_ENOMEM;
     }
     *sump = sum;
     return PB_OK;
+}
+
+/* walk_rest's value (mode 0) for the list k[0..n) that agrees with the
+ * record ref's list on its first j0 and last cs calls, up to the rounding
+ * of the sums, in O(calls in between + outgoing links): the counts are
+ * the record's with the two middles' calls taken out and put in, the
+ * durations term from the record's partial sums (joint_corr_ll_est) */
+static inline __attribute__((always_inline)) void walk_rest_est(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                                                                 const joint_wrec *ref, uint32_t j0, uint32_t cs,
+                                                                 double *sump)
+{
+    const jpair *qq = &s->pr[q];
+    uint32_t ein = qq->link, b = qq->callee;
+    double sum = *sump;
+    uint32_t no = s->out_off[b + 1] - s->out_off[b];
+    if (no) {
+        uint32_t *c = s->ccount;
+        for (uint32_t j = 0; j < no; j++)
+            c[j] = ref->cnt[j];
+        for (uint32_t i = j0; i < ref->n - cs; i++) {
+            uint32_t l = s->pr[ref->k[i]].link;
+            if (s->link_src[l] == b)
+                c[s->link_local[l]]--;
+        }
+        for (uint32_t i = j0; i < n - cs; i++) {
+            uint32_t l = s->pr[k[i]].link;
+            if (s->link_src[l] == b)
+                c[s->link_local[l]]++;
+        }
+        size_t base = s->cnt_off[ein];
+        for (uint32_t j = 0; j < no; j++) {
+            uint32_t cj = c[j] > JOINT_KMAX ? JOINT_KMAX : c[j];
+            sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
+            c[j] = 0;
+        }
+    }
+    if (s->corr_on && (!s->corr_svc || s->corr_svc[b]))
+        sum += joint_corr_ll_est(s, ein, k, n, j0, cs, ref->n, ref->cp);
+    *sump = sum;
 }
 
 /* The events of request q with the kids in k[0..n) (sorted by call time):
@@ -336,7 +388,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, NULL,
                         &sum);
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, mode, &sum);
+        rc = walk_rest(s, q, k, n, mode, &sum, NULL);
     if (rc == PB_OK && ll)
         *ll = sum;
     return rc;
@@ -367,6 +419,7 @@ int joint_wrec_room(joint_wrec *w, uint32_t n)
     WREC_GROW(smi);
     WREC_GROW(tkr);
     WREC_GROW(smr);
+    WREC_GROW(cp);
 #undef WREC_GROW
     w->cap = nc;
     return PB_OK;
@@ -383,6 +436,8 @@ void joint_wrec_free(joint_wrec *w)
     free(w->tki);
     free(w->smr);
     free(w->smi);
+    free(w->cp);
+    free(w->cnt);
     memset(w, 0, sizeof *w);
 }
 
@@ -449,7 +504,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         out->smi[i] = mi;
     }
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, &sum);
+        rc = walk_rest(s, q, k, n, 0, &sum, out);
     if (rc != PB_OK)
         return rc;
     memcpy(out->k, k, (size_t)n * sizeof *k);
@@ -564,10 +619,9 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                         ref->mx[i0], NULL, &sy, &sum);
     else
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, &sy, &sum);
-    if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, &sum);
     if (rc != PB_OK)
         return rc;
+    walk_rest_est(s, q, k, n, ref, j0, cs, &sum);
     *est = sum;
     *synced = sy.hit;
     return PB_OK;
