@@ -22,6 +22,8 @@
 #define CORR_ZMAX 4.0      /* standardized durations are clipped to this */
 #define CORR_RHO_MAX 0.95  /* correlations are clipped to this */
 #define CORR_DIRECT_MAX (1u << 18) /* keys in a direct table up to this many */
+#define CORR_NPAR 7        /* fit per key: mx, my, 1/sx, 1/sy, rho, -log(1 - rho^2) / 2,
+                              2 (1 - rho^2) */
 
 /* log10 of call p's duration on the caller's clock, cached per pair
  * (returns move, so the cache is keyed by the duration itself) */
@@ -59,13 +61,14 @@ static inline void corr_add_term(const joint *s, uint32_t ein, uint32_t a, uint3
     uint32_t c = corr_index(s, ein, s->pr[a].link, s->pr[b].link);
     if (c == NONE)
         return;
-    const double *q = s->cpar + 5 * (size_t)c;
+    const double *q = s->cpar + CORR_NPAR * (size_t)c;
     double r = q[4];
     if (r != 0) {
         double zx = clipz((dur(s, a) - q[0]) * q[2]);
         double zy = clipz((dur(s, b) - q[1]) * q[3]);
-        double om = 1 - r * r;
-        *v += -0.5 * log(om) - (r * r * (zx * zx + zy * zy) - 2 * r * zx * zy) / (2 * om);
+        /* q[5] = -0.5 log(1 - r^2), q[6] = 2 (1 - r^2): the same numbers
+         * as computing them here */
+        *v += q[5] - (r * r * (zx * zx + zy * zy) - 2 * r * zx * zy) / q[6];
     }
 }
 
@@ -177,11 +180,11 @@ int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32
                     return PB_ENOMEM;
                 s->cst = a;
                 memset(a + 6 * (size_t)c, 0, 6 * sizeof *a);
-                a = realloc(s->cpar, (size_t)(c + 1) * 5 * sizeof *a);
+                a = realloc(s->cpar, (size_t)(c + 1) * CORR_NPAR * sizeof *a);
                 if (!a)
                     return PB_ENOMEM;
                 s->cpar = a;
-                memset(a + 5 * (size_t)c, 0, 5 * sizeof *a);
+                memset(a + CORR_NPAR * (size_t)c, 0, CORR_NPAR * sizeof *a);
                 s->ncorr++;
                 int rc = joint_hmap_put(&s->corrmap, key, c);
                 if (rc != PB_OK)
@@ -269,7 +272,7 @@ void joint_corr_finish(joint *s)
     s->corr_any = 0;
     for (uint32_t c = 0; c < s->ncorr; c++) {
         const double *t = s->cst + 6 * (size_t)c;
-        double *q = s->cpar + 5 * (size_t)c;
+        double *q = s->cpar + CORR_NPAR * (size_t)c;
         double n = t[0];
         q[4] = 0;
         if (n < CORR_MIN_N)
@@ -291,6 +294,9 @@ void joint_corr_finish(joint *s)
         q[2] = 1 / sqrt(vx);
         q[3] = 1 / sqrt(vy);
         q[4] = r;
+        double om = 1 - r * r;
+        q[5] = -0.5 * log(om);
+        q[6] = 2 * om;
         s->corr_any |= r != 0;
     }
 }

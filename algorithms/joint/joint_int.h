@@ -207,7 +207,8 @@ struct joint {
     unsigned char *sure;    /* per pair: paired beyond doubt (joint_corr.c) */
     pb_ns *cdur;            /* per pair: duration whose log10 is in cldur */
     double *cldur;
-    double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho) */
+    double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho,
+                               -log(1 - rho^2) / 2, 2 (1 - rho^2)) */
     size_t nclean;
     /* learned signals per service (joint_select.c): kein, per in link, the
      * in link whose densities and parallel-call keys it uses (itself when
@@ -442,7 +443,7 @@ typedef struct joint_wrec {
     /* the terms after the steps (walk_rest), for the estimates: cp[0..n]
      * the durations term's partial sums (joint_corr_ll_rec), cnt[0..ncnt)
      * the list's calls per outgoing link of the service (cntcap: room) */
-    double *cp;
+    double *cp, ct;         /* ct: the count term's value */
     uint32_t *cnt, ncnt, cntcap;
     int valid;
 } joint_wrec;

@@ -304,6 +304,7 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
         }
         rec->ncnt = no;
     }
+    double ct = 0;
     if (no) {
         uint32_t *c = s->ccount;
         for (uint32_t i = 0; i < n; i++) {
@@ -318,11 +319,15 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
                 sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
             else
                 s->cnt[base + (size_t)j * (JOINT_KMAX + 1) + cj] += 1.0;
-            if (rec)
+            if (rec) {
                 rec->cnt[j] = c[j];
+                ct += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
+            }
             c[j] = 0;
         }
     }
+    if (rec)
+        rec->ct = ct;
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
         if (mode == 0)
             sum += rec ? joint_corr_ll_rec(s, ein, k, n, rec->cp) : joint_corr_ll(s, ein, k, n);
@@ -347,9 +352,10 @@ static inline __attribute__((always_inline)) void walk_rest_est(joint *s, uint32
     double sum = *sump;
     uint32_t no = s->out_off[b + 1] - s->out_off[b];
     if (no) {
+        /* the net change of each link's count (unsigned: wraps), then
+         * each changed link's term once */
         uint32_t *c = s->ccount;
-        for (uint32_t j = 0; j < no; j++)
-            c[j] = ref->cnt[j];
+        const size_t base = s->cnt_off[ein];
         for (uint32_t i = j0; i < ref->n - cs; i++) {
             uint32_t l = s->pr[ref->k[i]].link;
             if (s->link_src[l] == b)
@@ -360,12 +366,28 @@ static inline __attribute__((always_inline)) void walk_rest_est(joint *s, uint32
             if (s->link_src[l] == b)
                 c[s->link_local[l]]++;
         }
-        size_t base = s->cnt_off[ein];
-        for (uint32_t j = 0; j < no; j++) {
-            uint32_t cj = c[j] > JOINT_KMAX ? JOINT_KMAX : c[j];
-            sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
-            c[j] = 0;
+        double ct = ref->ct;
+        for (int side = 0; side < 2; side++) {
+            const uint32_t *a = side ? ref->k : k;
+            uint32_t e = side ? ref->n - cs : n - cs;
+            for (uint32_t i = j0; i < e; i++) {
+                uint32_t l = s->pr[a[i]].link;
+                if (s->link_src[l] != b)
+                    continue;
+                uint32_t j = s->link_local[l];
+                if (c[j] == 0)
+                    continue;
+                uint32_t o = ref->cnt[j], w = o + c[j];
+                o = o > JOINT_KMAX ? JOINT_KMAX : o;
+                w = w > JOINT_KMAX ? JOINT_KMAX : w;
+                const double *lp = s->cntlp + base + (size_t)j * (JOINT_KMAX + 1);
+                ct += lp[w] - lp[o];
+                c[j] = 0;
+            }
         }
+        sum += ct;
+    } else {
+        sum += ref->ct;
     }
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b]))
         sum += joint_corr_ll_est(s, ein, k, n, j0, cs, ref->n, ref->cp);
