@@ -189,6 +189,10 @@ struct joint {
     double *kmean;          /* per density key: expected log density */
     pb_ns *hmax;            /* per link: longest whole request (callee's clock) */        /* returns moved by the re-pairing */
     double *ord_inv, *ord_keep; /* per link: log P(inverted), log P(in order) */
+    uint32_t *ord_first;    /* joint_order_ll's scratch: per link, the second list's first
+                               call (valid where ord_st2 holds that call's epoch) and
+                               whether the first list's was seen (ord_st1 holds it) */
+    uint32_t *ord_st1, *ord_st2, ord_ep;
     double *ord_n, *ord_k;  /* per link: pairs of first calls whose order was in
                                question, and how many of them were inverted */
     unsigned char *ord_on;  /* per link: the order term applies (order=auto: the
@@ -492,7 +496,7 @@ static inline uint32_t joint_gray_mask(uint32_t y, uint32_t m)
 double joint_req_ll(joint *s, uint32_t q);
 /* log-probability of the order of service of two requests' first calls
  * (0 when the order term is off or not in question) */
-double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1,
+double joint_order_ll(const joint *cs, uint32_t q1, const uint32_t *k1, uint32_t n1,
                       uint32_t q2, const uint32_t *k2, uint32_t n2);
 /* refit densities and counts from the current assignment (requests with
  * only[q] == 0 are skipped when only is not NULL).  PB_OK or PB_ENOMEM */

@@ -742,20 +742,39 @@ int joint_fit_order(joint *s)
 
 /* log-probability of the order of the first calls of every link made by
  * two requests, given the order of their triggers */
-double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1,
+double joint_order_ll(const joint *cs, uint32_t q1, const uint32_t *k1, uint32_t n1,
                        uint32_t q2, const uint32_t *k2, uint32_t n2)
 {
+    /* each link's first call of either list found in one pass over each
+     * (the stamps' epochs: ord_ep for the first list, ord_ep + 1 for the
+     * second); the terms added in the order of the first list's first
+     * calls, as a search of each list for every call would add them */
+    joint *s = (joint *)cs;
+    if (s->ord_ep >= UINT32_MAX - 2) {
+        memset(s->ord_st1, 0, ((size_t)s->nlinks + 1) * sizeof *s->ord_st1);
+        memset(s->ord_st2, 0, ((size_t)s->nlinks + 1) * sizeof *s->ord_st2);
+        s->ord_ep = 0;
+    }
+    const uint32_t e1 = s->ord_ep + 1, e2 = s->ord_ep + 2;
+    s->ord_ep += 2;
+    for (uint32_t i = 0; i < n2; i++) {
+        uint32_t p = k2[i], l = s->pr[p].link;
+        if (s->pr[p].call != NONE && s->ord_st2[l] != e2) {
+            s->ord_st2[l] = e2;
+            s->ord_first[l] = p;
+        }
+    }
     double v = 0;
     for (uint32_t i = 0; i < n1; i++) {
-        uint32_t l = s->pr[k1[i]].link;
+        uint32_t f1 = k1[i], l = s->pr[f1].link;
         if (s->ord_on && !s->ord_on[l])
             continue;
-        uint32_t f1 = first_of(s, k1, n1, l);
-        if (f1 != k1[i])
+        if (s->pr[f1].call == NONE || s->ord_st1[l] == e1)
+            continue; /* not the first call of its link in k1 */
+        s->ord_st1[l] = e1;
+        if (s->ord_st2[l] != e2)
             continue;
-        uint32_t f2 = first_of(s, k2, n2, l);
-        if (f2 == NONE)
-            continue;
+        uint32_t f2 = s->ord_first[l];
         pb_ns t1 = trig_time(s, q1, k1, n1, f1), t2 = trig_time(s, q2, k2, n2, f2);
         if (t1 == t2)
             continue;
