@@ -22,8 +22,7 @@
 #define CORR_ZMAX 4.0      /* standardized durations are clipped to this */
 #define CORR_RHO_MAX 0.95  /* correlations are clipped to this */
 #define CORR_DIRECT_MAX (1u << 18) /* keys in a direct table up to this many */
-#define CORR_NPAR 7        /* fit per key: mx, my, 1/sx, 1/sy, rho, -log(1 - rho^2) / 2,
-                              2 (1 - rho^2) */
+#define CORR_NPAR JOINT_CORR_NPAR
 
 /* log10 of call p's duration on the caller's clock, cached per pair
  * (returns move, so the cache is keyed by the duration itself) */
@@ -204,6 +203,54 @@ int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32
         }
         prev = k[i];
     }
+    return PB_OK;
+}
+
+int joint_corr_force(joint *s, double rho)
+{
+    if (!s->sure && joint_corr_init(s) != PB_OK)
+        return PB_ENOMEM;
+    s->corr_on = 1;
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        const uint32_t *k = s->kids[q].a, ein = s->pr[q].link;
+        uint32_t prev = NONE;
+        for (uint32_t i = 0; i < s->kids[q].n; i++) {
+            if (!whole(s, k[i]))
+                continue;
+            if (prev != NONE) {
+                uint64_t key = dkey(ein, s->pr[prev].link, s->pr[k[i]].link);
+                if (joint_hmap_get(&s->corrmap, key) == NONE) {
+                    uint32_t c = s->ncorr;
+                    double *a = realloc(s->cpar, (size_t)(c + 1) * CORR_NPAR * sizeof *a);
+                    if (!a)
+                        return PB_ENOMEM;
+                    s->cpar = a;
+                    a = realloc(s->cst, (size_t)(c + 1) * 6 * sizeof *a);
+                    if (!a)
+                        return PB_ENOMEM;
+                    s->cst = a;
+                    memset(a + 6 * (size_t)c, 0, 6 * sizeof *a);
+                    if (joint_hmap_put(&s->corrmap, key, c) != PB_OK)
+                        return PB_ENOMEM;
+                    if (s->cdir) {
+                        size_t nl = s->nlinks;
+                        s->cdir[((size_t)ein * nl + s->pr[prev].link) * nl + s->pr[k[i]].link] = c;
+                    }
+                    s->ncorr++;
+                }
+            }
+            prev = k[i];
+        }
+    }
+    for (uint32_t c = 0; c < s->ncorr; c++) {
+        double *q = s->cpar + CORR_NPAR * (size_t)c;
+        q[0] = q[1] = 5; /* log10 durations: 100 us */
+        q[2] = q[3] = 2;
+        q[4] = rho;
+        q[5] = -0.5 * log(1 - rho * rho);
+        q[6] = 2 * (1 - rho * rho);
+    }
+    s->corr_any = s->ncorr > 0 && rho != 0;
     return PB_OK;
 }
 

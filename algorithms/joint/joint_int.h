@@ -17,6 +17,8 @@
 #define JOINT_SCAL_NSTAT 8     /* self-calibration statistics per link: simulated calls,
                                   right, real shares lowered, own map, simulated doubt,
                                   real calls, real doubt, doubt ratio */
+#define JOINT_CORR_NPAR 7      /* durations term, fit per key (cpar): mx, my, 1/sx, 1/sy,
+                                  rho, -log(1 - rho^2) / 2, 2 (1 - rho^2) */
 #define JOINT_DK_MAX (1u << 22) /* cells of the direct key tables (joint_dk_cell) */
 #define JOINT_KMAX 15          /* call counts at or above this share a cell */
 #define JOINT_MAX_LINKS (1u << 20)
@@ -543,6 +545,11 @@ int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32
 /* mark the pairs beyond doubt (s->sure), whose requests the fit uses.
  * PB_OK or PB_ENOMEM */
 int joint_corr_init(joint *s);
+/* test hook: the durations term on, with a key for every two consecutive
+ * whole calls of the current assignment, each correlated by rho (about
+ * standardized log durations of mean 5 and deviation 0.5); until the next
+ * fit.  PB_OK or PB_ENOMEM */
+int joint_corr_force(joint *s, double rho);
 /* clear the sums before a refit; fit from the sums after it */
 void joint_corr_reset(joint *s);
 void joint_corr_finish(joint *s);
