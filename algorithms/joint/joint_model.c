@@ -775,12 +775,18 @@ double joint_order_ll(const joint *cs, uint32_t q1, const uint32_t *k1, uint32_t
         if (s->ord_st2[l] != e2)
             continue;
         uint32_t f2 = s->ord_first[l];
-        pb_ns t1 = trig_time(s, q1, k1, n1, f1), t2 = trig_time(s, q2, k2, n2, f2);
-        if (t1 == t2)
+        /* the order matters only when both triggers came before both
+         * calls (and they differ); a trigger is no earlier than its
+         * request's arrival, so a later arrival rules it out first, then
+         * each trigger in turn */
+        pb_ns c1 = s->pr[f1].cs, c2 = s->pr[f2].cs, cmin = c1 < c2 ? c1 : c2;
+        if (s->pr[q1].cr > cmin || s->pr[q2].cr > cmin)
             continue;
-        /* the order matters only when both triggers came before both calls */
-        pb_ns c1 = s->pr[f1].cs, c2 = s->pr[f2].cs;
-        if ((t1 < t2 ? t2 : t1) > (c1 < c2 ? c1 : c2))
+        pb_ns t1 = trig_time(s, q1, k1, n1, f1);
+        if (t1 > cmin)
+            continue;
+        pb_ns t2 = trig_time(s, q2, k2, n2, f2);
+        if (t1 == t2 || t2 > cmin)
             continue;
         int b = c1 < c2 || (c1 == c2 && f1 < f2);
         v += b == (t1 < t2) ? s->ord_keep[l] : s->ord_inv[l];
