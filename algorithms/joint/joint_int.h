@@ -261,6 +261,17 @@ static inline uint64_t dkey(uint32_t ein, uint32_t trig, uint32_t outl)
     return ((uint64_t)ein << 42) | ((uint64_t)trig << 21) | outl;
 }
 
+/* dbin of a delay whose clamped log10 is x (as dbin computes it) */
+static inline uint32_t dbin_x(const joint *s, double x)
+{
+    double b = (x - 1.0) / s->p.bin;
+    if (!(b > 0))
+        return 0;
+    if (b >= (double)(s->nb - 1))
+        return s->nb - 1;
+    return (uint32_t)b;
+}
+
 static inline uint32_t dbin(const joint *s, pb_ns d)
 {
     double x = log10((double)d < s->dmin ? s->dmin : (double)d);

@@ -223,8 +223,9 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 if (cell != SIZE_MAX)
                     s->dk_key[cell] = di;
             }
-            s->hist[(size_t)di * s->nb + dbin(s, d)] += 1.0;
+            /* one logarithm for the bin and the sums (dbin's own) */
             double x = log10((double)d < s->dmin ? s->dmin : (double)d);
+            s->hist[(size_t)di * s->nb + dbin_x(s, x)] += 1.0;
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;
