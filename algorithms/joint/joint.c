@@ -948,6 +948,10 @@ void joint_close(joint *s)
     free(s->ord_keep);
     free(s->ord_n);
     free(s->hraw);
+    free(s->rlo);
+    free(s->rhi);
+    free(s->hlo);
+    free(s->hhi);
     free(s->ord_k);
     free(s->ord_on);
     free(s->ord_p);

@@ -132,6 +132,9 @@ struct joint {
     double *hist, *logf, *kstat;
     double *hraw;           /* per key: the raw histogram and sums of the last fit */
     uint32_t hraw_cap, hraw_valid;
+    uint32_t *hlo, *hhi;    /* per key: hist's filled bins lie in [hlo, hhi] (empty when
+                               hlo > hhi); hist is zero elsewhere (speed only) */
+    uint32_t *rlo, *rhi;    /* per key: the same of hraw's histogram */
     uint32_t *cnt_off;      /* per in link: offset into cnt (cells x KMAX+1) */
     double *cnt, *cntlp;
     unsigned char *allowed; /* call graph: per (in link, out link) cell, or NULL */

@@ -211,8 +211,18 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                     if (!st)
                         return PB_ENOMEM;
                     s->kstat = st;
+                    uint32_t *lo = realloc(s->hlo, cap * sizeof *lo);
+                    if (!lo)
+                        return PB_ENOMEM;
+                    s->hlo = lo;
+                    uint32_t *hi = realloc(s->hhi, cap * sizeof *hi);
+                    if (!hi)
+                        return PB_ENOMEM;
+                    s->hhi = hi;
                 }
                 memset(s->hist + (size_t)di * s->nb, 0, s->nb * sizeof *s->hist);
+                s->hlo[di] = s->nb;
+                s->hhi[di] = 0;
                 s->kmean[di] = s->bg - log(1e6);
                 double *st = s->kstat;
                 st[3 * di] = st[3 * di + 1] = st[3 * di + 2] = 0;
@@ -225,7 +235,12 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             }
             /* one logarithm for the bin and the sums (dbin's own) */
             double x = log10((double)d < s->dmin ? s->dmin : (double)d);
-            s->hist[(size_t)di * s->nb + dbin_x(s, x)] += 1.0;
+            uint32_t bn = dbin_x(s, x);
+            s->hist[(size_t)di * s->nb + bn] += 1.0;
+            if (bn < s->hlo[di])
+                s->hlo[di] = bn;
+            if (bn > s->hhi[di])
+                s->hhi[di] = bn;
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;
@@ -797,8 +812,14 @@ double joint_order_ll(const joint *cs, uint32_t q1, const uint32_t *k1, uint32_t
 
 int joint_fit(joint *s, const unsigned char *only)
 {
+    /* hist holds the last fit's raw counts (never the smoothed ones):
+     * only their bins need clearing */
     for (uint32_t k = 0; k < s->nkeys; k++) {
-        memset(s->hist + (size_t)k * s->nb, 0, s->nb * sizeof *s->hist);
+        if (s->hlo[k] <= s->hhi[k])
+            memset(s->hist + (size_t)k * s->nb + s->hlo[k], 0,
+                   (size_t)(s->hhi[k] - s->hlo[k] + 1) * sizeof *s->hist);
+        s->hlo[k] = s->nb;
+        s->hhi[k] = 0;
         s->kstat[3 * k] = s->kstat[3 * k + 1] = s->kstat[3 * k + 2] = 0;
     }
     memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
@@ -843,21 +864,40 @@ int joint_fit(joint *s, const unsigned char *only)
      * between two refits of a search that moved a few calls */
     if (s->nkeys > s->hraw_cap) {
         double *a = realloc(s->hraw, (size_t)s->nkeys * (nb + 3) * sizeof *a);
-        if (!a) {
+        uint32_t *lo = a ? realloc(s->rlo, (size_t)s->nkeys * sizeof *lo) : NULL;
+        if (a)
+            s->hraw = a;
+        if (lo)
+            s->rlo = lo;
+        uint32_t *hi = lo ? realloc(s->rhi, (size_t)s->nkeys * sizeof *hi) : NULL;
+        if (!hi) {
             joint_smooth_close(sm);
             free(y);
             return PB_ENOMEM;
         }
-        s->hraw = a;
+        s->rhi = hi;
         s->hraw_cap = s->nkeys;
     }
     for (uint32_t k = 0; k < s->nkeys; k++) {
-        double *h = s->hist + (size_t)k * nb, *lf = s->logf + (size_t)k * nb;
+        const double *h = s->hist + (size_t)k * nb;
+        double *lf = s->logf + (size_t)k * nb;
         double *raw = s->hraw + (size_t)k * (nb + 3);
-        if (k < s->hraw_valid && !memcmp(raw, h, nb * sizeof *h) &&
+        /* both are zero outside their filled ranges: the same ranges and
+         * the same counts in them are the same histograms */
+        const uint32_t lo = s->hlo[k], hi = s->hhi[k];
+        const size_t w = lo <= hi ? (size_t)(hi - lo + 1) : 0;
+        if (k < s->hraw_valid && s->rlo[k] == lo && s->rhi[k] == hi &&
+            (!w || !memcmp(raw + lo, h + lo, w * sizeof *h)) &&
             !memcmp(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw))
             continue;
-        memcpy(raw, h, nb * sizeof *h);
+        if (k >= s->hraw_valid)
+            memset(raw, 0, nb * sizeof *raw);
+        else if (s->rlo[k] <= s->rhi[k])
+            memset(raw + s->rlo[k], 0, (size_t)(s->rhi[k] - s->rlo[k] + 1) * sizeof *raw);
+        if (w)
+            memcpy(raw + lo, h + lo, w * sizeof *h);
+        s->rlo[k] = lo;
+        s->rhi[k] = hi;
         memcpy(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw);
         double n = s->kstat[3 * k];
         if (n <= 0) {
@@ -874,9 +914,12 @@ int joint_fit(joint *s, const unsigned char *only)
             bwb = s->p.bw_min;
         if (bwb > 100)
             bwb = 100;
+        /* the density's histogram: the raw one, or its smoothing in y
+         * (hist keeps the raw counts) */
+        const double *hv = h;
         double tot = 0;
-        for (uint32_t b = 0; b < nb; b++)
-            tot += h[b];
+        for (uint32_t b = lo; b <= hi && w; b++)
+            tot += h[b]; /* the bins outside add +0: the same sum */
         if (bwb > 0.05) {
             size_t K = 2 * (size_t)ceil(3 * bwb) + 1;
             if (K > 2 * (size_t)nb - 1)
@@ -890,22 +933,23 @@ int joint_fit(joint *s, const unsigned char *only)
             double t2 = 0;
             for (uint32_t b = 0; b < nb; b++) {
                 double v = y[b];
-                h[b] = v > 0 ? v : 0;
-                t2 += h[b];
+                y[b] = v > 0 ? v : 0;
+                t2 += y[b];
             }
             tot = t2;
+            hv = y;
         }
         double em = 0;
         /* an empty bin has the background alone: its log once (the same
          * number as computing it at every such bin) */
         const double pz = (1 - beta) * 0.0 + beta / nb, lz = log(pz / s->p.bin);
         for (uint32_t b = 0; b < nb; b++) {
-            if (h[b] == 0) {
+            if (hv[b] == 0) {
                 em += pz * lz;
                 lf[b] = lz;
                 continue;
             }
-            double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
+            double pb = (1 - beta) * (tot > 0 ? hv[b] / tot : 0) + beta / nb;
             /* density of log10 delay per unit: per bin / bin width; the
              * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped:
              * the same for every alternative); its log once */
