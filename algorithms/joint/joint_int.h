@@ -484,7 +484,8 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * the same latest output time, and every later trigger of the record a
  * return later than every return of a call in one list and not the
  * other), the record's sum of those steps added; the counts and the
- * durations (walk_rest) computed in full.  Equal to the exact walk but for
+ * durations (walk_rest) from the record's (walk_rest_est: O(calls
+ * changed)).  Equal to the exact walk but for
  * the rounding of the sums (a few units in the last place of the terms'
  * magnitudes): for pruning only (joint_prune.c).  *synced: the walk
  * stopped early.  PB_OK or PB_ENOMEM */

@@ -571,8 +571,8 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * D (smr, smi: the least of them).  Only the rounding of the two sums
  * differs.  A term added to a step must depend only on the step's output,
  * its trigger and the request (or this stop must also compare what else
- * it depends on); terms added after the steps (walk_rest) are computed in
- * full and need nothing. */
+ * it depends on); a term added after the steps (walk_rest) must be added
+ * to walk_rest_est too (in full, or updated from the record). */
 int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                             const joint_wrec *ref, double *est, int *synced)
 {
