@@ -465,6 +465,8 @@ typedef struct joint_wrec {
      * the list's calls per outgoing link of the service (cntcap: room) */
     double *cp, ct;         /* ct: the count term's value */
     uint32_t *cnt, ncnt, cntcap;
+    uint32_t mask;          /* the re-split's split the list is (when has_mask) */
+    int has_mask;
     int valid;
 } joint_wrec;
 /* make room in w for a list of n.  PB_OK or PB_ENOMEM */
@@ -491,6 +493,12 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * stopped early.  PB_OK or PB_ENOMEM */
 int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                             const joint_wrec *ref, double *est, int *synced);
+/* the same, told that k and the record's list agree on their first j0 and
+ * their last cs calls (j0 + cs at most either length; fewer than they
+ * agree on is right too, only slower).  PB_OK or PB_ENOMEM */
+int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                               const joint_wrec *ref, uint32_t j0, uint32_t cs, double *est,
+                               int *synced);
 /* may a split whose estimate (joint_req_walk_estimate, summed) is est be
  * left out when only a value above bound matters?  Counts it
  * (joint_search.c) */

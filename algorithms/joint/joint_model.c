@@ -550,6 +550,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     out->nr = nr;
     out->n = n;
     out->q = q;
+    out->has_mask = 0;
     out->valid = 1;
     *ll = sum;
     return PB_OK;
@@ -576,13 +577,20 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
 int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                             const joint_wrec *ref, double *est, int *synced)
 {
-    *est = 0;
-    *synced = 0;
     uint32_t j0 = 0, m = ref->n < n ? ref->n : n, cs = 0;
     while (j0 < m && ref->k[j0] == k[j0])
         j0++;
     while (cs < n - j0 && cs < ref->n - j0 && k[n - 1 - cs] == ref->k[ref->n - 1 - cs])
         cs++;
+    return joint_req_walk_estimate_at(s, q, k, n, ref, j0, cs, est, synced);
+}
+
+int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                               const joint_wrec *ref, uint32_t j0, uint32_t cs, double *est,
+                               int *synced)
+{
+    *est = 0;
+    *synced = 0;
     /* the middles' returns: the earliest (where the walk must resume) and
      * the latest (which every later trigger must follow) */
     pb_ns lo = INT64_MAX;
