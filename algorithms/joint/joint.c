@@ -435,7 +435,11 @@ static int init_state(joint *s)
     s->ord_keep = calloc((size_t)s->nlinks + 1, sizeof *s->ord_keep);
     s->ord_n = calloc((size_t)s->nlinks + 1, sizeof *s->ord_n);
     s->ord_k = calloc((size_t)s->nlinks + 1, sizeof *s->ord_k);
-    if (!s->ord_inv || !s->ord_keep || !s->ord_n || !s->ord_k)
+    s->ord_first = malloc(((size_t)s->nlinks + 1) * sizeof *s->ord_first);
+    s->ord_st1 = calloc((size_t)s->nlinks + 1, sizeof *s->ord_st1);
+    s->ord_st2 = calloc((size_t)s->nlinks + 1, sizeof *s->ord_st2);
+    if (!s->ord_inv || !s->ord_keep || !s->ord_n || !s->ord_k || !s->ord_first ||
+        !s->ord_st1 || !s->ord_st2)
         return PB_ENOMEM;
     if (!s->dirty)
         return PB_ENOMEM;
@@ -937,10 +941,17 @@ void joint_close(joint *s)
     free(s->fifo_svc);
     free(s->late_gap);
     free(s->late_stat);
+    free(s->ord_first);
+    free(s->ord_st1);
+    free(s->ord_st2);
     free(s->ord_inv);
     free(s->ord_keep);
     free(s->ord_n);
     free(s->hraw);
+    free(s->rlo);
+    free(s->rhi);
+    free(s->hlo);
+    free(s->hhi);
     free(s->ord_k);
     free(s->ord_on);
     free(s->ord_p);

@@ -22,6 +22,7 @@
 #define CORR_ZMAX 4.0      /* standardized durations are clipped to this */
 #define CORR_RHO_MAX 0.95  /* correlations are clipped to this */
 #define CORR_DIRECT_MAX (1u << 18) /* keys in a direct table up to this many */
+#define CORR_NPAR JOINT_CORR_NPAR
 
 /* log10 of call p's duration on the caller's clock, cached per pair
  * (returns move, so the cache is keyed by the duration itself) */
@@ -52,30 +53,96 @@ static uint32_t corr_index(const joint *s, uint32_t ein, uint32_t l1, uint32_t l
     return joint_hmap_get(&s->corrmap, dkey(ein, l1, l2));
 }
 
-double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+/* the term of the consecutive whole calls a, b of a request on in link
+ * ein into *v (nothing added when their key has no correlation) */
+static inline void corr_add_term(const joint *s, uint32_t ein, uint32_t a, uint32_t b, double *v)
 {
-    if (!s->corr_on || !s->corr_any || n < 2)
+    uint32_t c = corr_index(s, ein, s->pr[a].link, s->pr[b].link);
+    if (c == NONE)
+        return;
+    const double *q = s->cpar + CORR_NPAR * (size_t)c;
+    double r = q[4];
+    if (r != 0) {
+        double zx = clipz((dur(s, a) - q[0]) * q[2]);
+        double zy = clipz((dur(s, b) - q[1]) * q[3]);
+        /* q[5] = -0.5 log(1 - r^2), q[6] = 2 (1 - r^2): the same numbers
+         * as computing them here */
+        *v += q[5] - (r * r * (zx * zx + zy * zy) - 2 * r * zx * zy) / q[6];
+    }
+}
+
+static inline int whole(const joint *s, uint32_t p)
+{
+    return s->pr[p].call != NONE && s->pr[p].ret != NONE;
+}
+
+/* joint_corr_ll; with cp (not NULL) also cp[i] = the sum of the terms of
+ * the calls before k[i] (cp[0] = 0, cp[n] the value): the partial sums of
+ * the very same additions */
+static inline double corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                             double *cp)
+{
+    if (!s->corr_on || !s->corr_any || n < 2) {
+        if (cp)
+            memset(cp, 0, ((size_t)n + 1) * sizeof *cp);
         return 0;
+    }
     double v = 0;
     uint32_t prev = NONE;
     for (uint32_t i = 0; i < n; i++) {
-        const jpair *x = &s->pr[k[i]];
-        if (x->call == NONE || x->ret == NONE)
+        if (cp)
+            cp[i] = v;
+        if (!whole(s, k[i]))
             continue;
-        if (prev != NONE) {
-            uint32_t c = corr_index(s, ein, s->pr[prev].link, x->link);
-            if (c != NONE) {
-                const double *q = s->cpar + 5 * (size_t)c;
-                double r = q[4];
-                if (r != 0) {
-                    double zx = clipz((dur(s, prev) - q[0]) * q[2]);
-                    double zy = clipz((dur(s, k[i]) - q[1]) * q[3]);
-                    double om = 1 - r * r;
-                    v += -0.5 * log(om) - (r * r * (zx * zx + zy * zy) - 2 * r * zx * zy) / (2 * om);
-                }
-            }
-        }
+        if (prev != NONE)
+            corr_add_term(s, ein, prev, k[i], &v);
         prev = k[i];
+    }
+    if (cp)
+        cp[n] = v;
+    return v;
+}
+
+double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+{
+    return corr_ll(s, ein, k, n, NULL);
+}
+
+double joint_corr_ll_rec(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                         double *cp)
+{
+    return corr_ll(s, ein, k, n, cp);
+}
+
+/* Why the estimate is the value up to rounding: a term belongs to a whole
+ * call and the whole call before it.  The terms of the calls before j0
+ * (the common prefix) are the record's (rcp[j0]); from the first whole
+ * call of the common suffix on, every later whole call's predecessor is
+ * in the suffix too, the same call as in the record, so those terms are
+ * the record's after its corresponding call (rcp[rn] - rcp[ri + 1]); the
+ * terms in between are computed. */
+double joint_corr_ll_est(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                         uint32_t j0, uint32_t cs, uint32_t rn, const double *rcp)
+{
+    if (!s->corr_on || !s->corr_any || n < 2)
+        return 0;
+    double v = rcp[j0];
+    uint32_t prev = NONE;
+    for (uint32_t i = j0; i-- > 0;)
+        if (whole(s, k[i])) {
+            prev = k[i];
+            break;
+        }
+    for (uint32_t i = j0; i < n; i++) {
+        if (!whole(s, k[i]))
+            continue;
+        if (prev != NONE)
+            corr_add_term(s, ein, prev, k[i], &v);
+        prev = k[i];
+        if (i >= n - cs) {
+            uint32_t ri = i - n + rn;
+            return v + (rcp[rn] - rcp[ri + 1]);
+        }
     }
     return v;
 }
@@ -112,11 +179,11 @@ int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32
                     return PB_ENOMEM;
                 s->cst = a;
                 memset(a + 6 * (size_t)c, 0, 6 * sizeof *a);
-                a = realloc(s->cpar, (size_t)(c + 1) * 5 * sizeof *a);
+                a = realloc(s->cpar, (size_t)(c + 1) * CORR_NPAR * sizeof *a);
                 if (!a)
                     return PB_ENOMEM;
                 s->cpar = a;
-                memset(a + 5 * (size_t)c, 0, 5 * sizeof *a);
+                memset(a + CORR_NPAR * (size_t)c, 0, CORR_NPAR * sizeof *a);
                 s->ncorr++;
                 int rc = joint_hmap_put(&s->corrmap, key, c);
                 if (rc != PB_OK)
@@ -136,6 +203,54 @@ int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32
         }
         prev = k[i];
     }
+    return PB_OK;
+}
+
+int joint_corr_force(joint *s, double rho)
+{
+    if (!s->sure && joint_corr_init(s) != PB_OK)
+        return PB_ENOMEM;
+    s->corr_on = 1;
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        const uint32_t *k = s->kids[q].a, ein = s->pr[q].link;
+        uint32_t prev = NONE;
+        for (uint32_t i = 0; i < s->kids[q].n; i++) {
+            if (!whole(s, k[i]))
+                continue;
+            if (prev != NONE) {
+                uint64_t key = dkey(ein, s->pr[prev].link, s->pr[k[i]].link);
+                if (joint_hmap_get(&s->corrmap, key) == NONE) {
+                    uint32_t c = s->ncorr;
+                    double *a = realloc(s->cpar, (size_t)(c + 1) * CORR_NPAR * sizeof *a);
+                    if (!a)
+                        return PB_ENOMEM;
+                    s->cpar = a;
+                    a = realloc(s->cst, (size_t)(c + 1) * 6 * sizeof *a);
+                    if (!a)
+                        return PB_ENOMEM;
+                    s->cst = a;
+                    memset(a + 6 * (size_t)c, 0, 6 * sizeof *a);
+                    if (joint_hmap_put(&s->corrmap, key, c) != PB_OK)
+                        return PB_ENOMEM;
+                    if (s->cdir) {
+                        size_t nl = s->nlinks;
+                        s->cdir[((size_t)ein * nl + s->pr[prev].link) * nl + s->pr[k[i]].link] = c;
+                    }
+                    s->ncorr++;
+                }
+            }
+            prev = k[i];
+        }
+    }
+    for (uint32_t c = 0; c < s->ncorr; c++) {
+        double *q = s->cpar + CORR_NPAR * (size_t)c;
+        q[0] = q[1] = 5; /* log10 durations: 100 us */
+        q[2] = q[3] = 2;
+        q[4] = rho;
+        q[5] = -0.5 * log(1 - rho * rho);
+        q[6] = 2 * (1 - rho * rho);
+    }
+    s->corr_any = s->ncorr > 0 && rho != 0;
     return PB_OK;
 }
 
@@ -204,7 +319,7 @@ void joint_corr_finish(joint *s)
     s->corr_any = 0;
     for (uint32_t c = 0; c < s->ncorr; c++) {
         const double *t = s->cst + 6 * (size_t)c;
-        double *q = s->cpar + 5 * (size_t)c;
+        double *q = s->cpar + CORR_NPAR * (size_t)c;
         double n = t[0];
         q[4] = 0;
         if (n < CORR_MIN_N)
@@ -226,6 +341,9 @@ void joint_corr_finish(joint *s)
         q[2] = 1 / sqrt(vx);
         q[3] = 1 / sqrt(vy);
         q[4] = r;
+        double om = 1 - r * r;
+        q[5] = -0.5 * log(om);
+        q[6] = 2 * om;
         s->corr_any |= r != 0;
     }
 }

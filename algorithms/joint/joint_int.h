@@ -17,6 +17,8 @@
 #define JOINT_SCAL_NSTAT 8     /* self-calibration statistics per link: simulated calls,
                                   right, real shares lowered, own map, simulated doubt,
                                   real calls, real doubt, doubt ratio */
+#define JOINT_CORR_NPAR 7      /* durations term, fit per key (cpar): mx, my, 1/sx, 1/sy,
+                                  rho, -log(1 - rho^2) / 2, 2 (1 - rho^2) */
 #define JOINT_DK_MAX (1u << 22) /* cells of the direct key tables (joint_dk_cell) */
 #define JOINT_KMAX 15          /* call counts at or above this share a cell */
 #define JOINT_MAX_LINKS (1u << 20)
@@ -130,6 +132,9 @@ struct joint {
     double *hist, *logf, *kstat;
     double *hraw;           /* per key: the raw histogram and sums of the last fit */
     uint32_t hraw_cap, hraw_valid;
+    uint32_t *hlo, *hhi;    /* per key: hist's filled bins lie in [hlo, hhi] (empty when
+                               hlo > hhi); hist is zero elsewhere (speed only) */
+    uint32_t *rlo, *rhi;    /* per key: the same of hraw's histogram */
     uint32_t *cnt_off;      /* per in link: offset into cnt (cells x KMAX+1) */
     double *cnt, *cntlp;
     unsigned char *allowed; /* call graph: per (in link, out link) cell, or NULL */
@@ -189,6 +194,10 @@ struct joint {
     double *kmean;          /* per density key: expected log density */
     pb_ns *hmax;            /* per link: longest whole request (callee's clock) */        /* returns moved by the re-pairing */
     double *ord_inv, *ord_keep; /* per link: log P(inverted), log P(in order) */
+    uint32_t *ord_first;    /* joint_order_ll's scratch: per link, the second list's first
+                               call (valid where ord_st2 holds that call's epoch) and
+                               whether the first list's was seen (ord_st1 holds it) */
+    uint32_t *ord_st1, *ord_st2, ord_ep;
     double *ord_n, *ord_k;  /* per link: pairs of first calls whose order was in
                                question, and how many of them were inverted */
     unsigned char *ord_on;  /* per link: the order term applies (order=auto: the
@@ -207,7 +216,8 @@ struct joint {
     unsigned char *sure;    /* per pair: paired beyond doubt (joint_corr.c) */
     pb_ns *cdur;            /* per pair: duration whose log10 is in cldur */
     double *cldur;
-    double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho) */
+    double *cst, *cpar;     /* per index: sums (n, x, y, xx, yy, xy); fit (mx, my, 1/sx, 1/sy, rho,
+                               -log(1 - rho^2) / 2, 2 (1 - rho^2)) */
     size_t nclean;
     /* learned signals per service (joint_select.c): kein, per in link, the
      * in link whose densities and parallel-call keys it uses (itself when
@@ -252,6 +262,17 @@ typedef struct insort {
 static inline uint64_t dkey(uint32_t ein, uint32_t trig, uint32_t outl)
 {
     return ((uint64_t)ein << 42) | ((uint64_t)trig << 21) | outl;
+}
+
+/* dbin of a delay whose clamped log10 is x (as dbin computes it) */
+static inline uint32_t dbin_x(const joint *s, double x)
+{
+    double b = (x - 1.0) / s->p.bin;
+    if (!(b > 0))
+        return 0;
+    if (b >= (double)(s->nb - 1))
+        return s->nb - 1;
+    return (uint32_t)b;
 }
 
 static inline uint32_t dbin(const joint *s, pb_ns d)
@@ -439,6 +460,13 @@ typedef struct joint_wrec {
      * least of these over the steps from it to the end (joint_prune.c) */
     pb_ns *tkr, *smr;
     uint32_t *tki, *smi;
+    /* the terms after the steps (walk_rest), for the estimates: cp[0..n]
+     * the durations term's partial sums (joint_corr_ll_rec), cnt[0..ncnt)
+     * the list's calls per outgoing link of the service (cntcap: room) */
+    double *cp, ct;         /* ct: the count term's value */
+    uint32_t *cnt, ncnt, cntcap;
+    uint32_t mask;          /* the re-split's split the list is (when has_mask) */
+    int has_mask;
     int valid;
 } joint_wrec;
 /* make room in w for a list of n.  PB_OK or PB_ENOMEM */
@@ -458,12 +486,19 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * the same latest output time, and every later trigger of the record a
  * return later than every return of a call in one list and not the
  * other), the record's sum of those steps added; the counts and the
- * durations (walk_rest) computed in full.  Equal to the exact walk but for
+ * durations (walk_rest) from the record's (walk_rest_est: O(calls
+ * changed)).  Equal to the exact walk but for
  * the rounding of the sums (a few units in the last place of the terms'
  * magnitudes): for pruning only (joint_prune.c).  *synced: the walk
  * stopped early.  PB_OK or PB_ENOMEM */
 int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                             const joint_wrec *ref, double *est, int *synced);
+/* the same, told that k and the record's list agree on their first j0 and
+ * their last cs calls (j0 + cs at most either length; fewer than they
+ * agree on is right too, only slower).  PB_OK or PB_ENOMEM */
+int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                               const joint_wrec *ref, uint32_t j0, uint32_t cs, double *est,
+                               int *synced);
 /* may a split whose estimate (joint_req_walk_estimate, summed) is est be
  * left out when only a value above bound matters?  Counts it
  * (joint_search.c) */
@@ -486,7 +521,7 @@ static inline uint32_t joint_gray_mask(uint32_t y, uint32_t m)
 double joint_req_ll(joint *s, uint32_t q);
 /* log-probability of the order of service of two requests' first calls
  * (0 when the order term is off or not in question) */
-double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1,
+double joint_order_ll(const joint *cs, uint32_t q1, const uint32_t *k1, uint32_t n1,
                       uint32_t q2, const uint32_t *k2, uint32_t n2);
 /* refit densities and counts from the current assignment (requests with
  * only[q] == 0 are skipped when only is not NULL).  PB_OK or PB_ENOMEM */
@@ -518,11 +553,26 @@ int joint_solve_rounds(joint *s, int refit, int passes);
  * consecutive whole calls k[0..n) (sorted by call time) of a request on
  * incoming link ein (0 when the term is off or not fitted) */
 double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
+/* the same number, and cp[0..n]: cp[i] the sum of the terms of the calls
+ * before k[i] (a walk record's, joint_req_walk_resume) */
+double joint_corr_ll_rec(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                         double *cp);
+/* joint_corr_ll of k[0..n), up to the rounding of the sums, from a record
+ * of the list rk[0..rn) (its cp: rcp) that agrees with it on its first j0
+ * and its last cs calls (j0 + cs <= n, rn): O(calls in between), for the
+ * re-split's estimates (joint_req_walk_estimate) */
+double joint_corr_ll_est(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                         uint32_t j0, uint32_t cs, uint32_t rn, const double *rcp);
 /* add those calls' durations to the fit.  PB_OK or PB_ENOMEM */
 int joint_corr_add(joint *s, uint32_t q, uint32_t ein, const uint32_t *k, uint32_t n);
 /* mark the pairs beyond doubt (s->sure), whose requests the fit uses.
  * PB_OK or PB_ENOMEM */
 int joint_corr_init(joint *s);
+/* test hook: the durations term on, with a key for every two consecutive
+ * whole calls of the current assignment, each correlated by rho (about
+ * standardized log durations of mean 5 and deviation 0.5); until the next
+ * fit.  PB_OK or PB_ENOMEM */
+int joint_corr_force(joint *s, double rho);
 /* clear the sums before a refit; fit from the sums after it */
 void joint_corr_reset(joint *s);
 void joint_corr_finish(joint *s);

@@ -211,8 +211,18 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                     if (!st)
                         return PB_ENOMEM;
                     s->kstat = st;
+                    uint32_t *lo = realloc(s->hlo, cap * sizeof *lo);
+                    if (!lo)
+                        return PB_ENOMEM;
+                    s->hlo = lo;
+                    uint32_t *hi = realloc(s->hhi, cap * sizeof *hi);
+                    if (!hi)
+                        return PB_ENOMEM;
+                    s->hhi = hi;
                 }
                 memset(s->hist + (size_t)di * s->nb, 0, s->nb * sizeof *s->hist);
+                s->hlo[di] = s->nb;
+                s->hhi[di] = 0;
                 s->kmean[di] = s->bg - log(1e6);
                 double *st = s->kstat;
                 st[3 * di] = st[3 * di + 1] = st[3 * di + 2] = 0;
@@ -223,8 +233,14 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 if (cell != SIZE_MAX)
                     s->dk_key[cell] = di;
             }
-            s->hist[(size_t)di * s->nb + dbin(s, d)] += 1.0;
+            /* one logarithm for the bin and the sums (dbin's own) */
             double x = log10((double)d < s->dmin ? s->dmin : (double)d);
+            uint32_t bn = dbin_x(s, x);
+            s->hist[(size_t)di * s->nb + bn] += 1.0;
+            if (bn < s->hlo[di])
+                s->hlo[di] = bn;
+            if (bn > s->hhi[di])
+                s->hhi[di] = bn;
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;
@@ -238,7 +254,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
  * parallel-call statistics; the call counts and the durations of
  * consecutive calls (added to *sump in mode 0).  PB_OK or PB_ENOMEM */
 static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
-                     double *sump)
+                     double *sump, joint_wrec *rec)
 {
     const jpair *qq = &s->pr[q];
     uint32_t ein = qq->link, b = qq->callee;
@@ -293,6 +309,18 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
     }
     /* call counts per outgoing link of this service */
     uint32_t no = s->out_off[b + 1] - s->out_off[b];
+    if (rec) {
+        /* the record keeps the counts (the estimates start from them) */
+        if (no > rec->cntcap) {
+            uint32_t *a = realloc(rec->cnt, (size_t)no * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            rec->cnt = a;
+            rec->cntcap = no;
+        }
+        rec->ncnt = no;
+    }
+    double ct = 0;
     if (no) {
         uint32_t *c = s->ccount;
         for (uint32_t i = 0; i < n; i++) {
@@ -307,17 +335,79 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
                 sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
             else
                 s->cnt[base + (size_t)j * (JOINT_KMAX + 1) + cj] += 1.0;
+            if (rec) {
+                rec->cnt[j] = c[j];
+                ct += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
+            }
             c[j] = 0;
         }
     }
+    if (rec)
+        rec->ct = ct;
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
         if (mode == 0)
-            sum += joint_corr_ll(s, ein, k, n);
+            sum += rec ? joint_corr_ll_rec(s, ein, k, n, rec->cp) : joint_corr_ll(s, ein, k, n);
         else if (joint_corr_add(s, q, ein, k, n) != PB_OK)
             return PB_ENOMEM;
     }
     *sump = sum;
     return PB_OK;
+}
+
+/* walk_rest's value (mode 0) for the list k[0..n) that agrees with the
+ * record ref's list on its first j0 and last cs calls, up to the rounding
+ * of the sums, in O(calls in between + outgoing links): the counts are
+ * the record's with the two middles' calls taken out and put in, the
+ * durations term from the record's partial sums (joint_corr_ll_est) */
+static inline __attribute__((always_inline)) void walk_rest_est(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                                                                 const joint_wrec *ref, uint32_t j0, uint32_t cs,
+                                                                 double *sump)
+{
+    const jpair *qq = &s->pr[q];
+    uint32_t ein = qq->link, b = qq->callee;
+    double sum = *sump;
+    uint32_t no = s->out_off[b + 1] - s->out_off[b];
+    if (no) {
+        /* the net change of each link's count (unsigned: wraps), then
+         * each changed link's term once */
+        uint32_t *c = s->ccount;
+        const size_t base = s->cnt_off[ein];
+        for (uint32_t i = j0; i < ref->n - cs; i++) {
+            uint32_t l = s->pr[ref->k[i]].link;
+            if (s->link_src[l] == b)
+                c[s->link_local[l]]--;
+        }
+        for (uint32_t i = j0; i < n - cs; i++) {
+            uint32_t l = s->pr[k[i]].link;
+            if (s->link_src[l] == b)
+                c[s->link_local[l]]++;
+        }
+        double ct = ref->ct;
+        for (int side = 0; side < 2; side++) {
+            const uint32_t *a = side ? ref->k : k;
+            uint32_t e = side ? ref->n - cs : n - cs;
+            for (uint32_t i = j0; i < e; i++) {
+                uint32_t l = s->pr[a[i]].link;
+                if (s->link_src[l] != b)
+                    continue;
+                uint32_t j = s->link_local[l];
+                if (c[j] == 0)
+                    continue;
+                uint32_t o = ref->cnt[j], w = o + c[j];
+                o = o > JOINT_KMAX ? JOINT_KMAX : o;
+                w = w > JOINT_KMAX ? JOINT_KMAX : w;
+                const double *lp = s->cntlp + base + (size_t)j * (JOINT_KMAX + 1);
+                ct += lp[w] - lp[o];
+                c[j] = 0;
+            }
+        }
+        sum += ct;
+    } else {
+        sum += ref->ct;
+    }
+    if (s->corr_on && (!s->corr_svc || s->corr_svc[b]))
+        sum += joint_corr_ll_est(s, ein, k, n, j0, cs, ref->n, ref->cp);
+    *sump = sum;
 }
 
 /* The events of request q with the kids in k[0..n) (sorted by call time):
@@ -336,7 +426,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, NULL,
                         &sum);
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, mode, &sum);
+        rc = walk_rest(s, q, k, n, mode, &sum, NULL);
     if (rc == PB_OK && ll)
         *ll = sum;
     return rc;
@@ -367,6 +457,7 @@ int joint_wrec_room(joint_wrec *w, uint32_t n)
     WREC_GROW(smi);
     WREC_GROW(tkr);
     WREC_GROW(smr);
+    WREC_GROW(cp);
 #undef WREC_GROW
     w->cap = nc;
     return PB_OK;
@@ -383,6 +474,8 @@ void joint_wrec_free(joint_wrec *w)
     free(w->tki);
     free(w->smr);
     free(w->smi);
+    free(w->cp);
+    free(w->cnt);
     memset(w, 0, sizeof *w);
 }
 
@@ -449,7 +542,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         out->smi[i] = mi;
     }
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, &sum);
+        rc = walk_rest(s, q, k, n, 0, &sum, out);
     if (rc != PB_OK)
         return rc;
     memcpy(out->k, k, (size_t)n * sizeof *k);
@@ -457,6 +550,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     out->nr = nr;
     out->n = n;
     out->q = q;
+    out->has_mask = 0;
     out->valid = 1;
     *ll = sum;
     return PB_OK;
@@ -478,18 +572,25 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * D (smr, smi: the least of them).  Only the rounding of the two sums
  * differs.  A term added to a step must depend only on the step's output,
  * its trigger and the request (or this stop must also compare what else
- * it depends on); terms added after the steps (walk_rest) are computed in
- * full and need nothing. */
+ * it depends on); a term added after the steps (walk_rest) must be added
+ * to walk_rest_est too (in full, or updated from the record). */
 int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                             const joint_wrec *ref, double *est, int *synced)
 {
-    *est = 0;
-    *synced = 0;
     uint32_t j0 = 0, m = ref->n < n ? ref->n : n, cs = 0;
     while (j0 < m && ref->k[j0] == k[j0])
         j0++;
     while (cs < n - j0 && cs < ref->n - j0 && k[n - 1 - cs] == ref->k[ref->n - 1 - cs])
         cs++;
+    return joint_req_walk_estimate_at(s, q, k, n, ref, j0, cs, est, synced);
+}
+
+int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                               const joint_wrec *ref, uint32_t j0, uint32_t cs, double *est,
+                               int *synced)
+{
+    *est = 0;
+    *synced = 0;
     /* the middles' returns: the earliest (where the walk must resume) and
      * the latest (which every later trigger must follow) */
     pb_ns lo = INT64_MAX;
@@ -564,10 +665,9 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                         ref->mx[i0], NULL, &sy, &sum);
     else
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, &sy, &sum);
-    if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, &sum);
     if (rc != PB_OK)
         return rc;
+    walk_rest_est(s, q, k, n, ref, j0, cs, &sum);
     *est = sum;
     *synced = sy.hit;
     return PB_OK;
@@ -666,26 +766,51 @@ int joint_fit_order(joint *s)
 
 /* log-probability of the order of the first calls of every link made by
  * two requests, given the order of their triggers */
-double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1,
+double joint_order_ll(const joint *cs, uint32_t q1, const uint32_t *k1, uint32_t n1,
                        uint32_t q2, const uint32_t *k2, uint32_t n2)
 {
+    /* each link's first call of either list found in one pass over each
+     * (the stamps' epochs: ord_ep for the first list, ord_ep + 1 for the
+     * second); the terms added in the order of the first list's first
+     * calls, as a search of each list for every call would add them */
+    joint *s = (joint *)cs;
+    if (s->ord_ep >= UINT32_MAX - 2) {
+        memset(s->ord_st1, 0, ((size_t)s->nlinks + 1) * sizeof *s->ord_st1);
+        memset(s->ord_st2, 0, ((size_t)s->nlinks + 1) * sizeof *s->ord_st2);
+        s->ord_ep = 0;
+    }
+    const uint32_t e1 = s->ord_ep + 1, e2 = s->ord_ep + 2;
+    s->ord_ep += 2;
+    for (uint32_t i = 0; i < n2; i++) {
+        uint32_t p = k2[i], l = s->pr[p].link;
+        if (s->pr[p].call != NONE && s->ord_st2[l] != e2) {
+            s->ord_st2[l] = e2;
+            s->ord_first[l] = p;
+        }
+    }
     double v = 0;
     for (uint32_t i = 0; i < n1; i++) {
-        uint32_t l = s->pr[k1[i]].link;
+        uint32_t f1 = k1[i], l = s->pr[f1].link;
         if (s->ord_on && !s->ord_on[l])
             continue;
-        uint32_t f1 = first_of(s, k1, n1, l);
-        if (f1 != k1[i])
+        if (s->pr[f1].call == NONE || s->ord_st1[l] == e1)
+            continue; /* not the first call of its link in k1 */
+        s->ord_st1[l] = e1;
+        if (s->ord_st2[l] != e2)
             continue;
-        uint32_t f2 = first_of(s, k2, n2, l);
-        if (f2 == NONE)
+        uint32_t f2 = s->ord_first[l];
+        /* the order matters only when both triggers came before both
+         * calls (and they differ); a trigger is no earlier than its
+         * request's arrival, so a later arrival rules it out first, then
+         * each trigger in turn */
+        pb_ns c1 = s->pr[f1].cs, c2 = s->pr[f2].cs, cmin = c1 < c2 ? c1 : c2;
+        if (s->pr[q1].cr > cmin || s->pr[q2].cr > cmin)
             continue;
-        pb_ns t1 = trig_time(s, q1, k1, n1, f1), t2 = trig_time(s, q2, k2, n2, f2);
-        if (t1 == t2)
+        pb_ns t1 = trig_time(s, q1, k1, n1, f1);
+        if (t1 > cmin)
             continue;
-        /* the order matters only when both triggers came before both calls */
-        pb_ns c1 = s->pr[f1].cs, c2 = s->pr[f2].cs;
-        if ((t1 < t2 ? t2 : t1) > (c1 < c2 ? c1 : c2))
+        pb_ns t2 = trig_time(s, q2, k2, n2, f2);
+        if (t1 == t2 || t2 > cmin)
             continue;
         int b = c1 < c2 || (c1 == c2 && f1 < f2);
         v += b == (t1 < t2) ? s->ord_keep[l] : s->ord_inv[l];
@@ -695,8 +820,14 @@ double joint_order_ll(const joint *s, uint32_t q1, const uint32_t *k1, uint32_t 
 
 int joint_fit(joint *s, const unsigned char *only)
 {
+    /* hist holds the last fit's raw counts (never the smoothed ones):
+     * only their bins need clearing */
     for (uint32_t k = 0; k < s->nkeys; k++) {
-        memset(s->hist + (size_t)k * s->nb, 0, s->nb * sizeof *s->hist);
+        if (s->hlo[k] <= s->hhi[k])
+            memset(s->hist + (size_t)k * s->nb + s->hlo[k], 0,
+                   (size_t)(s->hhi[k] - s->hlo[k] + 1) * sizeof *s->hist);
+        s->hlo[k] = s->nb;
+        s->hhi[k] = 0;
         s->kstat[3 * k] = s->kstat[3 * k + 1] = s->kstat[3 * k + 2] = 0;
     }
     memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
@@ -741,21 +872,40 @@ int joint_fit(joint *s, const unsigned char *only)
      * between two refits of a search that moved a few calls */
     if (s->nkeys > s->hraw_cap) {
         double *a = realloc(s->hraw, (size_t)s->nkeys * (nb + 3) * sizeof *a);
-        if (!a) {
+        uint32_t *lo = a ? realloc(s->rlo, (size_t)s->nkeys * sizeof *lo) : NULL;
+        if (a)
+            s->hraw = a;
+        if (lo)
+            s->rlo = lo;
+        uint32_t *hi = lo ? realloc(s->rhi, (size_t)s->nkeys * sizeof *hi) : NULL;
+        if (!hi) {
             joint_smooth_close(sm);
             free(y);
             return PB_ENOMEM;
         }
-        s->hraw = a;
+        s->rhi = hi;
         s->hraw_cap = s->nkeys;
     }
     for (uint32_t k = 0; k < s->nkeys; k++) {
-        double *h = s->hist + (size_t)k * nb, *lf = s->logf + (size_t)k * nb;
+        const double *h = s->hist + (size_t)k * nb;
+        double *lf = s->logf + (size_t)k * nb;
         double *raw = s->hraw + (size_t)k * (nb + 3);
-        if (k < s->hraw_valid && !memcmp(raw, h, nb * sizeof *h) &&
+        /* both are zero outside their filled ranges: the same ranges and
+         * the same counts in them are the same histograms */
+        const uint32_t lo = s->hlo[k], hi = s->hhi[k];
+        const size_t w = lo <= hi ? (size_t)(hi - lo + 1) : 0;
+        if (k < s->hraw_valid && s->rlo[k] == lo && s->rhi[k] == hi &&
+            (!w || !memcmp(raw + lo, h + lo, w * sizeof *h)) &&
             !memcmp(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw))
             continue;
-        memcpy(raw, h, nb * sizeof *h);
+        if (k >= s->hraw_valid)
+            memset(raw, 0, nb * sizeof *raw);
+        else if (s->rlo[k] <= s->rhi[k])
+            memset(raw + s->rlo[k], 0, (size_t)(s->rhi[k] - s->rlo[k] + 1) * sizeof *raw);
+        if (w)
+            memcpy(raw + lo, h + lo, w * sizeof *h);
+        s->rlo[k] = lo;
+        s->rhi[k] = hi;
         memcpy(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw);
         double n = s->kstat[3 * k];
         if (n <= 0) {
@@ -772,9 +922,12 @@ int joint_fit(joint *s, const unsigned char *only)
             bwb = s->p.bw_min;
         if (bwb > 100)
             bwb = 100;
+        /* the density's histogram: the raw one, or its smoothing in y
+         * (hist keeps the raw counts) */
+        const double *hv = h;
         double tot = 0;
-        for (uint32_t b = 0; b < nb; b++)
-            tot += h[b];
+        for (uint32_t b = lo; b <= hi && w; b++)
+            tot += h[b]; /* the bins outside add +0: the same sum */
         if (bwb > 0.05) {
             size_t K = 2 * (size_t)ceil(3 * bwb) + 1;
             if (K > 2 * (size_t)nb - 1)
@@ -788,22 +941,23 @@ int joint_fit(joint *s, const unsigned char *only)
             double t2 = 0;
             for (uint32_t b = 0; b < nb; b++) {
                 double v = y[b];
-                h[b] = v > 0 ? v : 0;
-                t2 += h[b];
+                y[b] = v > 0 ? v : 0;
+                t2 += y[b];
             }
             tot = t2;
+            hv = y;
         }
         double em = 0;
         /* an empty bin has the background alone: its log once (the same
          * number as computing it at every such bin) */
         const double pz = (1 - beta) * 0.0 + beta / nb, lz = log(pz / s->p.bin);
         for (uint32_t b = 0; b < nb; b++) {
-            if (h[b] == 0) {
+            if (hv[b] == 0) {
                 em += pz * lz;
                 lf[b] = lz;
                 continue;
             }
-            double pb = (1 - beta) * (tot > 0 ? h[b] / tot : 0) + beta / nb;
+            double pb = (1 - beta) * (tot > 0 ? hv[b] / tot : 0) + beta / nb;
             /* density of log10 delay per unit: per bin / bin width; the
              * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped:
              * the same for every alternative); its log once */

@@ -331,6 +331,9 @@ uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
  * split). */
 struct rsmerge {
     uint32_t *all, *tag, half, n[2], cap;
+    /* per side: the place of each shared call in its merged list, the
+     * fixed calls before each place (fcnt, half + 1 each) and in all */
+    uint32_t pos[2][JOINT_RESPLIT_LOCAL], *fcnt, nfix[2], m;
     int ok;
 };
 typedef struct rsmerge rsmerge;
@@ -352,11 +355,12 @@ static int rsmerge_prep(joint *s, rsmerge *M, const uint32_t *f1, uint32_t n1,
         uint32_t nc = M->cap ? M->cap : 64;
         while (nc < 2 * half)
             nc *= 2;
-        uint32_t *a = realloc(M->all, (size_t)nc * 2 * sizeof *a);
+        uint32_t *a = realloc(M->all, ((size_t)nc * 3 + 2) * sizeof *a);
         if (!a)
             return PB_ENOMEM;
         M->all = a;
         M->tag = a + nc;
+        M->fcnt = a + 2 * (size_t)nc;
         M->cap = nc;
     }
     M->half = half;
@@ -365,10 +369,23 @@ static int rsmerge_prep(joint *s, rsmerge *M, const uint32_t *f1, uint32_t n1,
         uint32_t *o = M->all + side * half, *tg = M->tag + side * half;
         uint32_t n = joint_resplit_list(s, side ? f2 : f1, side ? n2 : n1, set, m,
                                         side ? all_mask : 0, side, o);
-        for (uint32_t i = 0, j = 0; i < n; i++)
-            tg[i] = j < m && o[i] == set[j] ? j++ : NONE;
+        uint32_t *fc = M->fcnt + side * (half + 1), nf = 0;
+        for (uint32_t i = 0, j = 0; i < n; i++) {
+            fc[i] = nf;
+            if (j < m && o[i] == set[j]) {
+                if (j < JOINT_RESPLIT_LOCAL)
+                    M->pos[side][j] = i;
+                tg[i] = j++;
+            } else {
+                tg[i] = NONE;
+                nf++;
+            }
+        }
+        fc[n] = nf;
+        M->nfix[side] = nf;
         M->n[side] = n;
     }
+    M->m = m;
     M->ok = 1;
     return PB_OK;
 }
@@ -382,6 +399,44 @@ static uint32_t rsmerge_pick(const rsmerge *M, uint32_t mask, uint32_t side, uin
         if (tg[i] == NONE || ((mask >> tg[i]) & 1u) == side)
             out[n++] = o[i];
     return n;
+}
+
+/* set bits of x (no libgcc call: the build has no popcnt instruction) */
+static inline uint32_t bits32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* side's list of the split mask when the record ref holds the list of
+ * the split rmask (both of this merge): the lists agree before the first
+ * shared call the two masks place differently and after the last one, so
+ * the common prefix (*j0) and suffix (*cs) are counted from the masks and
+ * copied from the record, and only the calls between are picked.  Into
+ * out; returns how many */
+static uint32_t rsmerge_pick_hint(const rsmerge *M, uint32_t mask, uint32_t rmask,
+                                  uint32_t side, const joint_wrec *ref, uint32_t *out,
+                                  uint32_t *j0p, uint32_t *csp)
+{
+    const uint32_t m = M->m, all = m >= 32 ? 0xffffffffu : (1u << m) - 1;
+    const uint32_t d = (mask ^ rmask) & all, in = (side ? mask : ~mask) & all;
+    const uint32_t *o = M->all + side * M->half, *tg = M->tag + side * M->half,
+                   *fc = M->fcnt + side * (M->half + 1);
+    const uint32_t tf = (uint32_t)__builtin_ctz(d), tl = 31u - (uint32_t)__builtin_clz(d);
+    const uint32_t pf = M->pos[side][tf], pl = M->pos[side][tl];
+    const uint32_t below = tf ? (1u << tf) - 1 : 0, above = all & ~((2u << tl) - 1);
+    uint32_t j0 = fc[pf] + bits32(in & below);
+    uint32_t cs = (M->nfix[side] - fc[pl + 1]) + bits32(in & above);
+    memcpy(out, ref->k, (size_t)j0 * sizeof *out);
+    uint32_t n = j0;
+    for (uint32_t i = pf; i <= pl; i++)
+        if (tg[i] == NONE || ((mask >> tg[i]) & 1u) == side)
+            out[n++] = o[i];
+    memcpy(out + n, ref->k + (ref->n - cs), (size_t)cs * sizeof *out);
+    *j0p = j0;
+    *csp = cs;
+    return n + cs;
 }
 
 void joint_resplit_free(joint *s)
@@ -416,6 +471,9 @@ static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, u
         if ((*rcp = joint_req_walk_resume(s, q1, e1, a, &ref[0], &out[0], &l1)) != PB_OK ||
             (*rcp = joint_req_walk_resume(s, q2, e2, b, &ref[1], &out[1], &l2)) != PB_OK)
             return -INFINITY;
+        /* the records' split, for the estimates' lists (rsmerge_pick_hint) */
+        out[0].mask = out[1].mask = mask;
+        out[0].has_mask = out[1].has_mask = M->ok && m <= JOINT_RESPLIT_LOCAL;
     }
     double v = l1 + l2;
     if (s->order_active)
@@ -434,12 +492,29 @@ static double split_est(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, 
     if (!ref[0].valid || !ref[1].valid || ref[0].q != q1 || ref[1].q != q2)
         return INFINITY;
     const rsmerge *M = s->rsm;
+    double l1 = 0, l2 = 0;
+    int h1 = 0, h2 = 0;
+    if (M->ok && ref[0].has_mask && ref[1].has_mask && ref[0].mask == ref[1].mask &&
+        ref[0].mask != mask) {
+        /* the lists from the record's, their common ends counted */
+        uint32_t p1, c1, p2, c2;
+        uint32_t a = rsmerge_pick_hint(M, mask, ref[0].mask, 0, &ref[0], e1, &p1, &c1);
+        uint32_t b = rsmerge_pick_hint(M, mask, ref[1].mask, 1, &ref[1], e2, &p2, &c2);
+        if ((*rcp = joint_req_walk_estimate_at(s, q1, e1, a, &ref[0], p1, c1, &l1, &h1)) !=
+                PB_OK ||
+            (*rcp = joint_req_walk_estimate_at(s, q2, e2, b, &ref[1], p2, c2, &l2, &h2)) !=
+                PB_OK)
+            return INFINITY;
+        s->est_evals++;
+        double v = l1 + l2;
+        if (s->order_active)
+            v += joint_order_ll(s, q1, e1, a, q2, e2, b);
+        return v;
+    }
     uint32_t a = M->ok ? rsmerge_pick(M, mask, 0, e1)
                        : joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
     uint32_t b = M->ok ? rsmerge_pick(M, mask, 1, e2)
                        : joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
-    double l1 = 0, l2 = 0;
-    int h1 = 0, h2 = 0;
     if ((*rcp = joint_req_walk_estimate(s, q1, e1, a, &ref[0], &l1, &h1)) != PB_OK ||
         (*rcp = joint_req_walk_estimate(s, q2, e2, b, &ref[1], &l2, &h2)) != PB_OK)
         return INFINITY;

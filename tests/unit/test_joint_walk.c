@@ -48,7 +48,12 @@ static uint32_t list_of(const joint *s, const uint32_t *pool, uint32_t np,
  * within 1e-9 of their magnitude, *synced counting those that stopped
  * early; 2: the same from a record whose least later triggers are
  * falsified (every later trigger said to be later than any change: a
- * wrong stop rule), which must give mismatches */
+ * wrong stop rule), which must give mismatches; 3: the estimates with the
+ * durations term forced on (every key of it correlated, corr_force), 4
+ * and 5: the same from a record whose durations partial sums (4) or call
+ * counts (5) are falsified, which must give mismatches */
+static int corr_force;
+
 static long walk_mismatches(int ids, pb_ns round, int est, long *walks, long *synced)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
@@ -69,6 +74,15 @@ static long walk_mismatches(int ids, pb_ns round, int est, long *walks, long *sy
         gsl_rng_free(g);
         pb_trace_close(t);
         return -1;
+    }
+    if (est >= 3) {
+        /* every two consecutive calls' durations correlated (rho 0.6),
+         * whatever the fit found (it finds none on this trace) */
+        if (joint_corr_force(s, 0.6) != PB_OK)
+            printf("FAIL: joint_corr_force\n");
+        free(s->corr_svc);
+        s->corr_svc = NULL;
+        corr_force = s->corr_any;
     }
     joint_wrec w[2];
     memset(w, 0, sizeof w);
@@ -108,6 +122,12 @@ static long walk_mismatches(int ids, pb_ns round, int est, long *walks, long *sy
                         w[0].smr[i] = INT64_MAX;
                         w[0].smi[i] = JOINT_NONE;
                     }
+                if (est == 4)
+                    for (uint32_t i = 0; i <= w[0].n; i++)
+                        w[0].cp[i] += 0.25 * i;
+                if (est == 5)
+                    for (uint32_t j = 0; j < w[0].ncnt; j++)
+                        w[0].cnt[j] += 1;
                 if (joint_req_walk(s, q, list, n, 0, &fresh) != PB_OK ||
                     joint_req_walk_estimate(s, q, list, n, &w[0], &e, &hit) != PB_OK) {
                     bad++;
@@ -116,7 +136,7 @@ static long walk_mismatches(int ids, pb_ns round, int est, long *walks, long *sy
                 (*walks)++;
                 *synced += hit;
                 if (!(fabs(e - fresh) <= 1e-9 * (1 + fabs(fresh)))) {
-                    if (bad < 3 && est == 1)
+                    if (bad < 3 && (est == 1 || est == 3))
                         printf("# request %u, %u calls: fresh %.17g, estimate %.17g\n", q, n,
                                fresh, e);
                     bad++;
@@ -183,6 +203,33 @@ TEST(estimated_walk_equals_fresh_walk)
         }
 }
 
+/* the estimates' terms after the steps come from the record: the call
+ * counts by the changed links, the durations term from the record's
+ * partial sums (joint_corr_ll_est).  With that term forced on (the random
+ * trace's fit leaves it at zero) the estimates still equal the fresh
+ * walks but for rounding; from records whose partial sums or counts are
+ * falsified they do not */
+TEST(estimated_walk_with_durations_term_equals_fresh_walk)
+{
+    for (int ids = 0; ids < 2; ids++)
+        for (int ms = 0; ms < 2; ms++) {
+            long walks = 0, synced = 0;
+            corr_force = 0;
+            CHECK_INT(walk_mismatches(ids, ms ? 1000 * US : 0, 3, &walks, &synced), 0);
+            printf("# ids=%d ms=%d: %ld estimates with the durations term\n", ids, ms, walks);
+            CHECK(corr_force);
+            CHECK(walks > 1000);
+        }
+    for (int ids = 0; ids < 2; ids++)
+        for (int est = 4; est <= 5; est++) {
+            long walks = 0, synced = 0;
+            long bad = walk_mismatches(ids, 0, est, &walks, &synced);
+            printf("# ids=%d, record's %s falsified: %ld of %ld estimates wrong\n", ids,
+                   est == 4 ? "durations sums" : "counts", bad, walks);
+            CHECK(bad > 10);
+        }
+}
+
 TEST(estimated_walk_with_a_wrong_stop_rule_fails)
 {
     for (int ids = 0; ids < 2; ids++) {
@@ -209,6 +256,7 @@ int main(void)
     RUN(resumed_walk_equals_fresh_walk_black_box);
     RUN(resumed_walk_equals_fresh_walk_millisecond_stamps);
     RUN(estimated_walk_equals_fresh_walk);
+    RUN(estimated_walk_with_durations_term_equals_fresh_walk);
     RUN(estimated_walk_with_a_wrong_stop_rule_fails);
     return pbtest_exit();
 }
