@@ -80,8 +80,8 @@ typedef struct joint_params {
                               self-calibration simulates (a window of its time), 0.25 */
     int conf_sim_pairs; /* [conf_sim_pairs] ... but at least this many, 2000 */
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least
-                           sure call its request makes to the same service
-                           (joint_calib.c), 1 */
+                           sure call its request makes on the same link, than its
+                           trigger's call and than its parent (joint_calib.c), 1 */
 } joint_params;
 
 /* The option table over joint_params. */
