@@ -19,35 +19,38 @@
  *     output); a response is sent no earlier than its request's last
  *     return; stamps are cut to the trace's tick.  Draws come from a
  *     seeded GSL generator (conf_seed): same trace, same numbers.
- *     At most JOINT_SELFCAL_PAIRS pairs: beyond, the trees of a window of
- *     the trace's time around its middle root.
+ *     Only the trees of a window of the trace's time around its middle
+ *     root: conf_sim_share of the pairs, at least conf_sim_pairs, at most
+ *     JOINT_SELFCAL_PAIRS (the load kept, the cost bounded).
  *   - escapes: a service with orphans (calls no request of it contains)
  *     shows that its calls can leave their request's interval; in the
  *     simulation each of its calls does so at its orphan rate, by the
  *     miss of one of its orphans (orphan_misses).
  *   - joint is run on that trace with the same options (call ids where
- *     the real pairs had them) and its confidences computed as for the
+ *     the real pairs had them; without them only the search pair_order=auto
+ *     kept on the real trace) and its confidences computed as for the
  *     real trace; a simulated pair is right when its inferred parent is
  *     its parent in the simulation (and, without call ids, its return its
  *     own), a row when its pair and every pair above it are.
  *   - per link of the row's call, pool-adjacent-violators fits a monotone
  *     map from stated confidence to the fraction of rows right, each
  *     block's value taken as (right + 1) / (rows + 2) and made monotone
- *     downwards; a link with fewer than JOINT_SELFCAL_MIN rows uses the
- *     map of all links together.
+ *     downwards; the top block must hold a wrong row (pooled with the one
+ *     below while it holds none); a link with fewer than JOINT_SELFCAL_MIN
+ *     rows uses the map of all links together.
  *   - the doubt ratio: the real rows' mean doubt (1 - confidence) over the
  *     simulated rows', per link (at least 1): how much harder the real
  *     trace is than its simulation.  A real row's confidence c becomes
  *     min(c, 1 - ratio (1 - map(c))) (map(c): the value of the last block
  *     whose least stated confidence is at most c).
- *   - a row whose every pair up to its root has a share of exactly 1, was
- *     paired by call id and is a call of a service without orphans is
- *     left alone, in the fit and in the trace: there each simulated
+ *   - a row whose every pair up to its root has one candidate (a share of
+ *     1), was paired by call id and is a call of a service without
+ *     orphans is left alone, in the fit and in the trace: there each simulated
  *     parent is the only candidate, so the simulation cannot be wrong and
  *     says nothing about it.
  *
- * The cost is a second inference, on a trace at most as large as the
- * first.
+ * The cost is a second inference, on a window of the trace (a quarter of
+ * it by default).
  */
 #include "joint_int.h"
 
