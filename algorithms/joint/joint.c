@@ -132,6 +132,16 @@ const pb_option joint_options[] = {
     {"conf_sims", PB_OPT_INT, offsetof(joint_params, conf_sims), "1", 1, 16,
      "simulations the self-calibration pools (each one more inference: less spread "
      "between seeds, more CPU)"},
+    {"conf_sim_share", PB_OPT_DOUBLE, offsetof(joint_params, conf_sim_share), "0.25", 0.01, 1,
+     "share of the trace's pairs the self-calibration simulates: the request trees of a "
+     "window of the trace's time around its middle (at most 10,000 pairs)"},
+    {"conf_sim_pairs", PB_OPT_INT, offsetof(joint_params, conf_sim_pairs), "2000", 1, 10000,
+     "pairs the self-calibration simulates at least (when the trace has them)"},
+    {"conf_siblings", PB_OPT_BOOL, offsetof(joint_params, conf_siblings), "1", PB_OPT_NORANGE,
+     "confidence: a call is no surer than the least sure call its request makes on the "
+     "same link, than the call whose return triggered it and than its parent (crossed "
+     "chains of three or more requests, which no neighbour of the shares reaches, leave "
+     "doubt beside them); assignments are unchanged"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,

@@ -76,6 +76,12 @@ typedef struct joint_params {
                            (joint_selfcal.c), 1 */
     int conf_seed;      /* [conf_seed] seed of the self-calibration's draws, 1 */
     int conf_sims;      /* [conf_sims] simulations the self-calibration pools, 1 */
+    double conf_sim_share; /* [conf_sim_share] share of the trace's pairs the
+                              self-calibration simulates (a window of its time), 0.25 */
+    int conf_sim_pairs; /* [conf_sim_pairs] ... but at least this many, 2000 */
+    int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least
+                           sure call its request makes on the same link, than its
+                           trigger's call and than its parent (joint_calib.c), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

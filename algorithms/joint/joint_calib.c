@@ -131,6 +131,83 @@ static int raw_shares(joint *s, double *share)
     return rc;
 }
 
+/* conf_siblings (docs/joint.md, "Allowances for model error"): each row
+ * no surer than the least sure call its request makes on the same link
+ * (sib: per pair, that least confidence), than the call whose return
+ * triggered it (trig, the model's trigger) and than its parent's row.  A
+ * request that holds a call of doubtful ownership may hold another
+ * request's chain of calls whose every call looks sure: three or more
+ * requests whose chains crossed, or a whole tail of calls put in the
+ * wrong request, which no neighbour of the shares reaches; a call placed
+ * after a doubtful return is as doubtful as that return's call.  PB_OK or
+ * PB_ENOMEM */
+int joint_sibling_cap(joint *s, double *conf)
+{
+    uint32_t n = s->npairs;
+    double *sib = malloc(((size_t)n + 1) * sizeof *sib);
+    unsigned char *done = calloc((size_t)n + 1, 1);
+    uint32_t maxk = 1;
+    for (uint32_t q = 0; q < n; q++)
+        if (s->kids[q].n + 1 > maxk)
+            maxk = s->kids[q].n + 1;
+    uint32_t *trig = malloc(((size_t)n + 1) * sizeof *trig);
+    uint32_t *trig2 = malloc(((size_t)n + 1) * sizeof *trig2);
+    uint32_t *tmp = malloc((size_t)maxk * sizeof *tmp);
+    double *minl = malloc(((size_t)s->nlinks + 1) * sizeof *minl);
+    int rc = sib && done && trig && trig2 && tmp && minl ? PB_OK : PB_ENOMEM;
+    if (rc == PB_OK)
+        joint_conf_triggers(s, trig, trig2, tmp);
+    for (uint32_t l = 0; rc == PB_OK && l <= s->nlinks; l++)
+        minl[l] = 2.0;
+    /* per request, the least confidence of its calls of each link */
+    for (uint32_t q = 0; rc == PB_OK && q < n; q++) {
+        const kvec *k = &s->kids[q];
+        for (uint32_t i = 0; i < k->n; i++) {
+            uint32_t l = s->pr[k->a[i]].link;
+            if (conf[k->a[i]] < minl[l])
+                minl[l] = conf[k->a[i]];
+        }
+        for (uint32_t i = 0; i < k->n; i++)
+            sib[k->a[i]] = minl[s->pr[k->a[i]].link];
+        for (uint32_t i = 0; i < k->n; i++)
+            minl[s->pr[k->a[i]].link] = 2.0;
+    }
+    /* to a fixed point (values only fall, each to one already present;
+     * pairs are in time order, so one or two passes do) */
+    size_t low = 0;
+    for (int changed = rc == PB_OK; changed;) {
+        changed = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t q = s->par[j];
+            if (q == NONE)
+                continue;
+            double c = conf[j];
+            if (sib[j] < c)
+                c = sib[j];
+            if (conf[q] < c)
+                c = conf[q];
+            if (trig[j] != NONE && conf[trig[j]] < c)
+                c = conf[trig[j]];
+            if (c < conf[j]) {
+                if (!done[j]) {
+                    done[j] = 1;
+                    low++;
+                }
+                conf[j] = c;
+                changed = 1;
+            }
+        }
+    }
+    s->sib_lowered = low;
+    free(minl);
+    free(trig);
+    free(trig2);
+    free(tmp);
+    free(sib);
+    free(done);
+    return rc;
+}
+
 int joint_confidence(joint *s, double *conf)
 {
     uint32_t n = s->npairs;
@@ -142,6 +219,8 @@ int joint_confidence(joint *s, double *conf)
         rc = joint_conf_product(s, share, conf);
     if (rc == PB_OK && s->p.conf_selfcal)
         rc = joint_selfcal(s, share, conf, raw_shares);
+    if (rc == PB_OK && s->p.conf_siblings)
+        rc = joint_sibling_cap(s, conf);
     free(share);
     return rc;
 }
@@ -149,8 +228,10 @@ int joint_confidence(joint *s, double *conf)
 int joint_calib_meta(const joint *s, pb_result *res)
 {
     int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d conf_sims=%d "
+                            "conf_siblings=%d lowered_siblings=%zu "
                             "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f",
                             s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed, s->p.conf_sims,
+                            s->p.conf_siblings, s->sib_lowered,
                             s->scal_done ? s->scal_sim : 0.0, s->scal_escaped,
                             s->scal_done ? s->scal_stat[JOINT_SCAL_NSTAT * (size_t)s->nlinks + 7]
                                          : 1.0);

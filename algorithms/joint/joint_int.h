@@ -241,6 +241,7 @@ struct joint {
     double scal_sim;        /* simulated rows the self-calibration fitted */
     size_t scal_escaped;    /* simulated calls that left their request's interval */
     int scal_done;
+    size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
 
     /* counters */
     size_t halves_call, halves_ret;
@@ -641,6 +642,12 @@ int joint_calib_meta(const joint *s, pb_result *res);
  * much more the real trace doubts than that one.  PB_OK or PB_ENOMEM */
 int joint_selfcal(joint *s, const double *share, double *conf,
                   int (*shares)(joint *, double *));
+/* joint_calib.c (conf_siblings).  Lower each row's confidence conf[p] to
+ * the least of its own, its parent's row's, that of the call whose return
+ * triggered it (joint_conf_triggers) and that of every call its request
+ * makes on the same link, to a fixed point; roots are left as they are;
+ * the rows lowered counted in s->sib_lowered.  PB_OK or PB_ENOMEM */
+int joint_sibling_cap(joint *s, double *conf);
 /* conf[p] = the product of share[] from p's root down to p.  PB_OK or
  * PB_ENOMEM */
 int joint_conf_product(const joint *s, const double *share, double *conf);

@@ -19,35 +19,38 @@
  *     output); a response is sent no earlier than its request's last
  *     return; stamps are cut to the trace's tick.  Draws come from a
  *     seeded GSL generator (conf_seed): same trace, same numbers.
- *     At most JOINT_SELFCAL_PAIRS pairs: beyond, the trees of a window of
- *     the trace's time around its middle root.
+ *     Only the trees of a window of the trace's time around its middle
+ *     root: conf_sim_share of the pairs, at least conf_sim_pairs, at most
+ *     JOINT_SELFCAL_PAIRS (the load kept, the cost bounded).
  *   - escapes: a service with orphans (calls no request of it contains)
  *     shows that its calls can leave their request's interval; in the
  *     simulation each of its calls does so at its orphan rate, by the
  *     miss of one of its orphans (orphan_misses).
  *   - joint is run on that trace with the same options (call ids where
- *     the real pairs had them) and its confidences computed as for the
+ *     the real pairs had them; without them only the search pair_order=auto
+ *     kept on the real trace) and its confidences computed as for the
  *     real trace; a simulated pair is right when its inferred parent is
  *     its parent in the simulation (and, without call ids, its return its
  *     own), a row when its pair and every pair above it are.
  *   - per link of the row's call, pool-adjacent-violators fits a monotone
  *     map from stated confidence to the fraction of rows right, each
  *     block's value taken as (right + 1) / (rows + 2) and made monotone
- *     downwards; a link with fewer than JOINT_SELFCAL_MIN rows uses the
- *     map of all links together.
+ *     downwards; the top block must hold a wrong row (pooled with the one
+ *     below while it holds none); a link with fewer than JOINT_SELFCAL_MIN
+ *     rows uses the map of all links together.
  *   - the doubt ratio: the real rows' mean doubt (1 - confidence) over the
  *     simulated rows', per link (at least 1): how much harder the real
  *     trace is than its simulation.  A real row's confidence c becomes
  *     min(c, 1 - ratio (1 - map(c))) (map(c): the value of the last block
  *     whose least stated confidence is at most c).
- *   - a row whose every pair up to its root has a share of exactly 1, was
- *     paired by call id and is a call of a service without orphans is
- *     left alone, in the fit and in the trace: there each simulated
+ *   - a row whose every pair up to its root has one candidate (a share of
+ *     1), was paired by call id and is a call of a service without
+ *     orphans is left alone, in the fit and in the trace: there each simulated
  *     parent is the only candidate, so the simulation cannot be wrong and
  *     says nothing about it.
  *
- * The cost is a second inference, on a trace at most as large as the
- * first.
+ * The cost is a second inference, on a window of the trace (a quarter of
+ * it by default).
  */
 #include "joint_int.h"
 
@@ -295,6 +298,7 @@ static pb_ns cut(pb_ns t, pb_ns tick)
  * memory */
 static unsigned char *pick_roots(const joint *s, int *rc)
 {
+    size_t budget = JOINT_SELFCAL_PAIRS;
     uint32_t n = s->npairs, nr = 0;
     unsigned char *pick = calloc((size_t)n + 1, 1);
     uint32_t *size = calloc((size_t)n + 1, sizeof *size);
@@ -319,7 +323,14 @@ static unsigned char *pick_roots(const joint *s, int *rc)
             r[nr++] = (insort){s->pr[q].cr, q};
             total += size[q];
         }
-    if (total <= JOINT_SELFCAL_PAIRS) {
+    /* a share of the trace's pairs (conf_sim_share), at least
+     * conf_sim_pairs, at most JOINT_SELFCAL_PAIRS */
+    double want = s->p.conf_sim_share * (double)total;
+    if (want < (double)s->p.conf_sim_pairs)
+        want = (double)s->p.conf_sim_pairs;
+    if (want < (double)budget)
+        budget = (size_t)want;
+    if (total <= budget) {
         for (uint32_t i = 0; i < nr; i++)
             pick[r[i].p] = 1;
     } else {
@@ -328,11 +339,11 @@ static unsigned char *pick_roots(const joint *s, int *rc)
         size_t got = 0;
         for (int grow = 1; grow;) {
             grow = 0;
-            if (z < nr && got + size[r[z].p] <= JOINT_SELFCAL_PAIRS) {
+            if (z < nr && got + size[r[z].p] <= budget) {
                 got += size[r[z++].p];
                 grow = 1;
             }
-            if (a > 0 && got + size[r[a - 1].p] <= JOINT_SELFCAL_PAIRS) {
+            if (a > 0 && got + size[r[a - 1].p] <= budget) {
                 got += size[r[--a].p];
                 grow = 1;
             }
@@ -567,6 +578,10 @@ static int by_construction(const joint *s, uint32_t p, double share, int escapes
 {
     if (share < 1 || s->free_ret[p] || escapes)
         return 0;
+    /* a share of exactly 1 with several candidates is a rounding (every
+     * alternative 37 nats or more worse), not a construction */
+    if (s->par[p] != NONE && s->cand_off[p + 1] - s->cand_off[p] > 1)
+        return 0;
     return s->par[p] == NONE || !s->free_ret[s->par[p]];
 }
 
@@ -608,6 +623,15 @@ static uint32_t pav(const spt *p, uint32_t n, double *lo, double *val, double *w
             w[b - 2] += w[b - 1];
             b--;
         }
+    }
+    /* the top block must hold a wrong row (when any block does): the
+     * simulation's errors just below it are pooled into it, because where
+     * in the top shares a simulation puts its errors does not carry over
+     * to the real trace (docs/joint.md, "Allowances for model error") */
+    while (b > 1 && k[b - 1] >= w[b - 1]) {
+        k[b - 2] += k[b - 1];
+        w[b - 2] += w[b - 1];
+        b--;
     }
     for (uint32_t j = 0; j < b; j++)
         val[j] = (k[j] + 1) / (w[j] + 2);
@@ -723,6 +747,9 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         joint_params p2 = s->p;
         p2.conf_selfcal = 0;
         p2.min_confidence = 0;
+        /* the search the real trace chose (pair_order=auto ran both) */
+        if (s->pord_chosen)
+            p2.pair_order = s->pord_chosen == 2 ? "on" : "off";
         pb_error err;
         rc = joint_init(&s2, &v2, &p2, &err);
         if (rc != PB_OK && rc != PB_ENOMEM)

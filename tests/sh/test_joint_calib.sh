@@ -2,7 +2,7 @@
 # joint's self-calibrated confidence (docs/joint.md "Allowances for model
 # error", -s conf_selfcal=1): on the multi-tier trace (10,000 messages,
 # 3.8 requests in flight per service), with call ids and as a black box,
-# the neighbourhood's shares alone (conf_selfcal=0) are not calibrated
+# the neighbourhood's shares alone (conf_selfcal=0 conf_siblings=0) are not calibrated
 # (among the rows stated at 0.99 or more fewer than 99 % are right, by
 # score --reliability), and with the self-calibration every level is.
 # The self-calibration changes nothing but the confidence column and the
@@ -25,7 +25,8 @@ awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
 table() { awk -F, '/^# table=assignment/ { on = 1 } on && !/^#/ { print $1 "," $2 "," $3 "," $4 }' "$1"; }
 for m in ids bb; do
     for sc in 0 1; do
-        "$B/infer" --algo joint -q -s callers=keyed -s conf_selfcal=$sc -o "$tmp/$m$sc" "$tmp/$m.csv" \
+        "$B/infer" --algo joint -q -s callers=keyed -s conf_selfcal=$sc -s conf_siblings=$sc \
+            -o "$tmp/$m$sc" "$tmp/$m.csv" \
             2> "$tmp/log" || fail "infer $m conf_selfcal=$sc: $(cat "$tmp/log")"
         "$B/score" --truth "$tmp/$m.csv" --reliability "$tmp/rel$m$sc" "$tmp/$m$sc" \
             > /dev/null || fail "score"
@@ -43,7 +44,7 @@ for m in ids bb; do
     table "$tmp/${m}1" > "$tmp/t1"
     [ -s "$tmp/t1" ] || fail "$m: no assignment table"
     cmp -s "$tmp/t0" "$tmp/t1" || fail "$m: the self-calibration changed an assignment"
-    grep -q "^# conf_heldout=0 conf_selfcal=1 conf_seed=1 conf_sims=1 selfcal_rows=[1-9]" "$tmp/${m}1" ||
+    grep -q "^# conf_heldout=0 conf_selfcal=1 conf_seed=1 conf_sims=1 conf_siblings=1 lowered_siblings=[0-9]* selfcal_rows=[1-9]" "$tmp/${m}1" ||
         fail "$m: no self-calibration metadata"
     grep -q "^# conf_link=WS[12]>AUTH .*selfcal_map=" "$tmp/${m}1" ||
         fail "$m: no per-link metadata"

@@ -266,9 +266,10 @@ TEST(pav_map_by_hand)
         CHECK_NEAR(joint_pav_at(lo, val, b, 0.7), 0.5, 1e-15);
         CHECK_NEAR(joint_pav_at(lo, val, b, 0.1), 0.5, 1e-15);
     }
-    /* a block made worse than the next by the Laplace values is lowered
-     * to it (monotone downwards): {0.3: 19 of 20} (0.95) and {0.8: 1 of 1}
-     * (1: no violation) give 20/22 and 2/3, so the first becomes 2/3 */
+    /* the top block must hold a wrong row: {0.3: 19 of 20} and {0.8: 1 of
+     * 1} (no violation, but nothing wrong at the top) are pooled, {0.3-0.8:
+     * 20 of 21} -> 21/23.  (Before that rule: two blocks, 20/22 and 2/3,
+     * the first lowered to 2/3.) */
     double c2[21];
     unsigned char ok2[21];
     for (int i = 0; i < 20; i++) {
@@ -279,11 +280,24 @@ TEST(pav_map_by_hand)
     ok2[20] = 1;
     double lo2[21], val2[21];
     b = joint_pav_map(c2, ok2, 21, lo2, val2);
-    CHECK_INT(b, 2);
-    if (b == 2) {
-        CHECK_NEAR(val2[0], 2.0 / 3, 1e-15);
-        CHECK_NEAR(val2[1], 2.0 / 3, 1e-15);
+    CHECK_INT(b, 1);
+    if (b == 1)
+        CHECK_NEAR(val2[0], 21.0 / 23, 1e-15);
+    /* {0.5: 8 of 10} and {0.99: 50 of 50}: without the rule the top block
+     * would say 51/52 = 0.981 for every share of 0.99 or more, though the
+     * simulation's only errors lie just below; pooled: {0.5-0.99: 58 of
+     * 60} -> 59/62 = 0.952 */
+    double c4[60];
+    unsigned char ok4[60];
+    for (int i = 0; i < 60; i++) {
+        c4[i] = i < 10 ? 0.5 : 0.99;
+        ok4[i] = i >= 2;
     }
+    double lo4[60], val4[60];
+    b = joint_pav_map(c4, ok4, 60, lo4, val4);
+    CHECK_INT(b, 1);
+    if (b == 1)
+        CHECK_NEAR(joint_pav_at(lo4, val4, b, 0.999), 59.0 / 62, 1e-15);
     /* {0.4: 0 of 1} then {0.7: 2 of 2}: values 1/3 and 3/4, already
      * monotone; {0.9: 4 of 5} pools with {0.7} (1 >= 0.8): {0.7-0.9: 6 of
      * 7} -> 7/9 */
@@ -297,6 +311,88 @@ TEST(pav_map_by_hand)
     }
 }
 
+/* One request from X into B at t0: B calls C (which calls E inside), then
+ * C again g after its return (C calling E again), then D g after that
+ * return; B answers 100 us after its last return.  Call ids throughout. */
+static void request_cced(pb_trace *t, pb_ns t0, pb_ns g, uint64_t *cid)
+{
+    uint64_t x = (*cid)++;
+    msg(t, t0, "X", "B", PB_TYPE_CALL, x);
+    pb_ns at = t0 + g;
+    for (int i = 0; i < 2; i++) {
+        uint64_t c = (*cid)++, e = (*cid)++;
+        msg(t, at, "B", "C", PB_TYPE_CALL, c);
+        msg(t, at + 20 * US, "C", "E", PB_TYPE_CALL, e);
+        msg(t, at + 120 * US, "E", "C", PB_TYPE_RETURN, e);
+        msg(t, at + 200 * US, "C", "B", PB_TYPE_RETURN, c);
+        at += 200 * US + g;
+    }
+    uint64_t d = (*cid)++;
+    msg(t, at, "B", "D", PB_TYPE_CALL, d);
+    msg(t, at + 300 * US, "D", "B", PB_TYPE_RETURN, d);
+    msg(t, at + 400 * US, "B", "X", PB_TYPE_RETURN, x);
+}
+
+/* conf_siblings by hand (joint_sibling_cap): twenty requests of the shape
+ * above, 100 ms apart; every row stated 1 but the first C call of the
+ * sixth request, stated 0.3.  After the cap: its E call (the parent's
+ * row), the second C call (a call of the same link in the same request),
+ * that call's E, and the D call (triggered by the second C's return) are
+ * at 0.3; the sixth request's own row (a root) and every row of the other
+ * requests stay at 1: four rows lowered, five below 1 in all.  Fails
+ * without the cap (every row but one at 1). */
+TEST(sibling_cap_by_hand)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    uint64_t cid = 1;
+    for (int k = 0; k < 20; k++)
+        request_cced(t, (pb_ns)k * 100 * MS, (50 + 7 * (k % 3)) * US, &cid);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    pb_error err;
+    joint *s = NULL;
+    CHECK(joint_init(&s, &v, &p, &err) == PB_OK);
+    uint32_t n = s ? joint_npairs(s) : 0;
+    double *conf = malloc(((size_t)n + 1) * sizeof *conf);
+    CHECK(conf != NULL);
+    pb_ns t5 = 500 * MS, g5 = (50 + 7 * (5 % 3)) * US;
+    uint32_t c1 = s ? pair_at(s, t, t5 + g5, "B", 0) : JOINT_NONE;
+    uint32_t e1 = s ? pair_at(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
+    pb_ns t2 = t5 + g5 + 200 * US + g5;
+    uint32_t c2 = s ? pair_at(s, t, t2, "B", 0) : JOINT_NONE;
+    uint32_t e2 = s ? pair_at(s, t, t2 + 20 * US, "C", 0) : JOINT_NONE;
+    uint32_t d = s ? pair_at(s, t, t2 + 200 * US + g5, "B", 0) : JOINT_NONE;
+    uint32_t r = s ? pair_at(s, t, t5, "X", 0) : JOINT_NONE;
+    uint32_t other = s ? pair_at(s, t, 600 * MS + 50 * US, "B", 0) : JOINT_NONE;
+    CHECK(c1 != JOINT_NONE && e1 != JOINT_NONE && c2 != JOINT_NONE && e2 != JOINT_NONE &&
+          d != JOINT_NONE && r != JOINT_NONE && other != JOINT_NONE);
+    if (s && conf && c1 != JOINT_NONE && e1 != JOINT_NONE && c2 != JOINT_NONE &&
+        e2 != JOINT_NONE && d != JOINT_NONE && r != JOINT_NONE && other != JOINT_NONE) {
+        for (uint32_t i = 0; i < n; i++)
+            conf[i] = 1.0;
+        conf[c1] = 0.3;
+        CHECK(joint_sibling_cap(s, conf) == PB_OK);
+        CHECK_NEAR(conf[c1], 0.3, 1e-15);
+        CHECK_NEAR(conf[e1], 0.3, 1e-15);
+        CHECK_NEAR(conf[c2], 0.3, 1e-15);
+        CHECK_NEAR(conf[e2], 0.3, 1e-15);
+        CHECK_NEAR(conf[d], 0.3, 1e-15);
+        CHECK(conf[r] == 1.0);
+        CHECK(conf[other] == 1.0);
+        uint32_t low = 0;
+        for (uint32_t i = 0; i < n; i++)
+            low += conf[i] < 1.0;
+        CHECK_INT(low, 5);
+        CHECK_INT(s->sib_lowered, 4);
+    }
+    free(conf);
+    joint_close(s);
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(two_alike_requests_half_each);
@@ -304,5 +400,6 @@ int main(void)
     RUN(orphan_by_the_rule_of_succession);
     RUN(three_alike_requests_a_third_each);
     RUN(pav_map_by_hand);
+    RUN(sibling_cap_by_hand);
     return pbtest_exit();
 }
