@@ -76,6 +76,9 @@ typedef struct joint_params {
                            (joint_selfcal.c), 1 */
     int conf_seed;      /* [conf_seed] seed of the self-calibration's draws, 1 */
     int conf_sims;      /* [conf_sims] simulations the self-calibration pools, 1 */
+    int busy_test;      /* [busy_test] pair_order=auto also keeps the held search where
+                           the services that serialise their work (joint_pick.c) hold
+                           most of what the two searches assign differently, 1 */
 } joint_params;
 
 /* The option table over joint_params. */
