@@ -1,0 +1,48 @@
+/* joint's busy test (joint_pick.c), by hand.  Link 0: calls received at
+ * 0, 10, 30, 60, 65 and 80 us and answered at 50, 20, 40, 70, 80 and 90
+ * us.  Walking the link's clock: 0 lands idle (nothing open), 10 busy (0
+ * open), 30 busy (0 still open), 60 idle (all answered by 50), 65 busy (60
+ * open), 80 idle: at one instant the return (of 65, at 80) comes first.
+ * So 6 calls, 3 busy.  Link 1: one whole pair (idle) and one without its
+ * return (not counted).  The statistic needs no pairing: exchanging the
+ * answers among the calls gives the same counts.  z for 10 busy of 100
+ * calls against a predicted share of 0.3: (10 - 30) / sqrt(21). */
+#include "pbtest.h"
+#include "joint.h"
+#include "joint_int.h"
+#include "joint_test.h"
+
+#include <math.h>
+
+TEST(busy_landings_by_hand)
+{
+    const uint32_t lk[8] = {0, 0, 0, 0, 0, 0, 1, 1};
+    const pb_ns cr[8] = {0, 10, 30, 60, 65, 80, 5, 6};
+    const pb_ns rs[8] = {50, 20, 40, 70, 80, 90, 7, PB_TS_NONE};
+    double calls[2], busy[2];
+    CHECK_INT(joint_pick_busy(2, lk, cr, rs, 8, calls, busy), PB_OK);
+    CHECK_NEAR(calls[0], 6, 0);
+    CHECK_NEAR(busy[0], 3, 0);
+    CHECK_NEAR(calls[1], 1, 0);
+    CHECK_NEAR(busy[1], 0, 0);
+    /* the same calls and answers, paired otherwise: the same counts */
+    const pb_ns rs2[8] = {20, 50, 40, 80, 70, 90, 7, PB_TS_NONE};
+    CHECK_INT(joint_pick_busy(2, lk, cr, rs2, 8, calls, busy), PB_OK);
+    CHECK_NEAR(calls[0], 6, 0);
+    CHECK_NEAR(busy[0], 3, 0);
+}
+
+TEST(busy_z_by_hand)
+{
+    CHECK_NEAR(joint_pick_z(100, 10, 0.3), -20 / sqrt(21.0), 1e-12);
+    CHECK_NEAR(joint_pick_z(100, 30, 0.3), 0, 1e-12);
+    CHECK_NEAR(joint_pick_z(0, 0, 0.3), 0, 0);  /* nothing to test */
+    CHECK_NEAR(joint_pick_z(50, 0, 0), 0, 0);   /* no share predicted */
+}
+
+int main(void)
+{
+    RUN(busy_landings_by_hand);
+    RUN(busy_z_by_hand);
+    return pbtest_exit();
+}
