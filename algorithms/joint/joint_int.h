@@ -614,8 +614,9 @@ int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out);
  * PB_OK or PB_ENOMEM */
 int joint_pick_busy(uint32_t nl, const uint32_t *lk, const pb_ns *cr, const pb_ns *rs,
                     uint32_t np, double *calls, double *busy);
-/* (b - n pi) / sqrt(n pi (1 - pi)); 0 when undefined */
-double joint_pick_z(double n, double b, double pi);
+/* b busy of n calls against mb of m predicted: (b - n pi) / sqrt(n pi (1 -
+ * pi) (1 + n / m)) with pi = mb / m (a two-sample z); 0 when undefined */
+double joint_pick_z(double n, double b, double m, double mb);
 /* The busy test of the free solution a against copies of it, and the
  * pairs the held solution b assigns differently: *stat (per service
  * JOINT_PICK_NSTAT, the caller frees it), sum[0] pairs assigned

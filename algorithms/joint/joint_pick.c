@@ -23,7 +23,8 @@
  * the model predicts; JOINT_PICK_SIMS copies (seeds conf_seed, + 1, ...)
  * give each link's predicted share of busy landings.  Per service S (as a
  * caller, over all its outgoing links): z = (B - N pi) / sqrt(N pi (1 -
- * pi)) with N calls, B of them busy and pi the copies' share.  A service
+ * pi) (1 + N / M)) with N calls, B of them busy, pi the share busy of the
+ * copies' M calls (the second term: pi's own spread).  A service
  * whose calls land busy far less often than independent delays predict
  * (z < -JOINT_PICK_Z, one-sided p < 0.0005, at least JOINT_PICK_MIN calls)
  * *serialises* its work: it spaces its calls as a queue does, and keeps its
@@ -126,11 +127,12 @@ static int busy_of(const joint *s, const pb_trace *t, double *calls, double *bus
     return rc;
 }
 
-double joint_pick_z(double n, double b, double pi)
+double joint_pick_z(double n, double b, double m, double mb)
 {
+    double pi = m > 0 ? mb / m : 0;
     if (n <= 0 || pi <= 0 || pi >= 1)
         return 0;
-    return (b - n * pi) / sqrt(n * pi * (1 - pi));
+    return (b - n * pi) / sqrt(n * pi * (1 - pi) * (1 + n / m));
 }
 
 int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
@@ -178,8 +180,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     }
     for (uint32_t v = 0; rc == PB_OK && v < nn; v++) {
         double *x = st + JOINT_PICK_NSTAT * (size_t)v;
-        double pi = x[2] > 0 ? x[3] / x[2] : 0;
-        x[4] = joint_pick_z(x[0], x[1], pi);
+        x[4] = joint_pick_z(x[0], x[1], x[2], x[3]);
         if (!serves[v]) /* not a service (the clients): not tested */
             memset(x, 0, JOINT_PICK_NSTAT * sizeof *x);
         x[6] = serves[v] && x[0] >= JOINT_PICK_MIN && x[4] < -JOINT_PICK_Z;

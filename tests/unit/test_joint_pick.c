@@ -6,7 +6,8 @@
  * So 6 calls, 3 busy.  Link 1: one whole pair (idle) and one without its
  * return (not counted).  The statistic needs no pairing: exchanging the
  * answers among the calls gives the same counts.  z for 10 busy of 100
- * calls against a predicted share of 0.3: (10 - 30) / sqrt(21). */
+ * calls against 90 of 300 predicted (pi = 0.3): (10 - 30) / sqrt(100 0.3
+ * 0.7 (1 + 100 / 300)) = -20 / sqrt(28). */
 #include "pbtest.h"
 #include "joint.h"
 #include "joint_int.h"
@@ -34,10 +35,12 @@ TEST(busy_landings_by_hand)
 
 TEST(busy_z_by_hand)
 {
-    CHECK_NEAR(joint_pick_z(100, 10, 0.3), -20 / sqrt(21.0), 1e-12);
-    CHECK_NEAR(joint_pick_z(100, 30, 0.3), 0, 1e-12);
-    CHECK_NEAR(joint_pick_z(0, 0, 0.3), 0, 0);  /* nothing to test */
-    CHECK_NEAR(joint_pick_z(50, 0, 0), 0, 0);   /* no share predicted */
+    /* 300 predicted calls, 90 busy: pi = 0.3, variance 100 0.21 (1 + 1/3) = 28 */
+    CHECK_NEAR(joint_pick_z(100, 10, 300, 90), -20 / sqrt(28.0), 1e-12);
+    CHECK_NEAR(joint_pick_z(100, 30, 300, 90), 0, 1e-12);
+    CHECK_NEAR(joint_pick_z(0, 0, 300, 90), 0, 0);  /* nothing to test */
+    CHECK_NEAR(joint_pick_z(50, 0, 300, 0), 0, 0);  /* no share predicted */
+    CHECK_NEAR(joint_pick_z(50, 0, 0, 0), 0, 0);    /* no copy */
 }
 
 int main(void)
