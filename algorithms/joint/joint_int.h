@@ -63,6 +63,9 @@
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
 #define JOINT_PICK_NSTAT 7     /* busy test: statistics per service */
+#define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
+#define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
+#define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -610,10 +613,13 @@ int joint_conf_product(const joint *s, const double *share, double *conf);
 int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out);
 /* joint_pick.c.  Per link of lk[0..np) (pair p on link lk[p], call received
  * cr[p], return sent rs[p], PB_TS_NONE: not whole), calls[l] received and
- * busy[l] of them received while another call of the link was open.
- * PB_OK or PB_ENOMEM */
+ * busy[l] of them received while more calls of the link were open than
+ * at the least in the win[l] before (0 before its first message; win
+ * NULL: ever, so busy means another call open).  From the counts of
+ * calls received and returns sent alone: no pairing.  PB_OK or
+ * PB_ENOMEM */
 int joint_pick_busy(uint32_t nl, const uint32_t *lk, const pb_ns *cr, const pb_ns *rs,
-                    uint32_t np, double *calls, double *busy);
+                    uint32_t np, const pb_ns *win, double *calls, double *busy);
 /* b busy of n calls against mb of m predicted: (b - n pi) / sqrt(n pi (1 -
  * pi) (1 + n / m)) with pi = mb / m (a two-sample z); 0 when undefined */
 double joint_pick_z(double n, double b, double m, double mb);

@@ -21,14 +21,14 @@ TEST(busy_landings_by_hand)
     const pb_ns cr[8] = {0, 10, 30, 60, 65, 80, 5, 6};
     const pb_ns rs[8] = {50, 20, 40, 70, 80, 90, 7, PB_TS_NONE};
     double calls[2], busy[2];
-    CHECK_INT(joint_pick_busy(2, lk, cr, rs, 8, calls, busy), PB_OK);
+    CHECK_INT(joint_pick_busy(2, lk, cr, rs, 8, NULL, calls, busy), PB_OK);
     CHECK_NEAR(calls[0], 6, 0);
     CHECK_NEAR(busy[0], 3, 0);
     CHECK_NEAR(calls[1], 1, 0);
     CHECK_NEAR(busy[1], 0, 0);
     /* the same calls and answers, paired otherwise: the same counts */
     const pb_ns rs2[8] = {20, 50, 40, 80, 70, 90, 7, PB_TS_NONE};
-    CHECK_INT(joint_pick_busy(2, lk, cr, rs2, 8, calls, busy), PB_OK);
+    CHECK_INT(joint_pick_busy(2, lk, cr, rs2, 8, NULL, calls, busy), PB_OK);
     CHECK_NEAR(calls[0], 6, 0);
     CHECK_NEAR(busy[0], 3, 0);
 }
