@@ -2,7 +2,7 @@
 # joint's busy test (docs/joint.md, "Order of answers, without call ids",
 # the busy test; algorithms/joint/joint_pick.c), black box.  On an event
 # loop of one thread in front of two services (experiments/joint_event.conf,
-# 1 s) the free search exchanges calls between queued requests; B's calls
+# 2 s) the free search exchanges calls between queued requests; B's calls
 # land busy far less often than copies of the free solution predict, so
 # B serialises, most of what the two searches assign differently is at
 # B, and the held search is kept: exact accuracy at least first come,
@@ -22,10 +22,10 @@ strip() { # the callid column emptied: a black box
          !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
          { if (c) $c = ""; print }' "$1"
 }
-for c in event pool; do
-    "$B/maketrace" "$PB_ROOT/experiments/joint_$c.conf" -s duration=1s > "$tmp/m.csv" ||
+for c in event:2s pool:1s; do
+    "$B/maketrace" "$PB_ROOT/experiments/joint_${c%:*}.conf" -s duration="${c#*:}" > "$tmp/m.csv" ||
         fail "maketrace $c"
-    strip "$tmp/m.csv" > "$tmp/$c.csv"
+    strip "$tmp/m.csv" > "$tmp/${c%:*}.csv"
 done
 acc() { # trace algo [option] -> exact accuracy; the result in $tmp/r.$1.$2$3
     "$B/infer" --algo "$2" ${3:+-s busy_test=$3} -o "$tmp/r.$1.$2$3" "$tmp/$1.csv" 2> "$tmp/log" ||

@@ -33,6 +33,27 @@ TEST(busy_landings_by_hand)
     CHECK_NEAR(busy[0], 3, 0);
 }
 
+/* A call left open long (0 to 1000 us) with calls at 10, 100, 200 and 203
+ * us answered at 20, 110, 205 and 210.  Without a window every later call
+ * lands busy (4 of 5).  With a window of 50 us a call counts only when more
+ * are open than at the least in the 50 us before it: 10 (the call at 0
+ * opened within it) and 203 (200 is open) are busy, 100 and 200 find only
+ * the long call open, as it was all through their window: 2 of 5. */
+TEST(busy_window_by_hand)
+{
+    const uint32_t lk[5] = {0, 0, 0, 0, 0};
+    const pb_ns cr[5] = {0, 10, 100, 200, 203};
+    const pb_ns rs[5] = {1000, 20, 110, 205, 210};
+    const pb_ns win[1] = {50};
+    double calls[1], busy[1];
+    CHECK_INT(joint_pick_busy(1, lk, cr, rs, 5, NULL, calls, busy), PB_OK);
+    CHECK_NEAR(calls[0], 5, 0);
+    CHECK_NEAR(busy[0], 4, 0);
+    CHECK_INT(joint_pick_busy(1, lk, cr, rs, 5, win, calls, busy), PB_OK);
+    CHECK_NEAR(calls[0], 5, 0);
+    CHECK_NEAR(busy[0], 2, 0);
+}
+
 TEST(busy_z_by_hand)
 {
     /* 300 predicted calls, 90 busy: pi = 0.3, variance 100 0.21 (1 + 1/3) = 28 */
@@ -46,6 +67,7 @@ TEST(busy_z_by_hand)
 int main(void)
 {
     RUN(busy_landings_by_hand);
+    RUN(busy_window_by_hand);
     RUN(busy_z_by_hand);
     return pbtest_exit();
 }
