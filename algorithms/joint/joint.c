@@ -162,6 +162,11 @@ const pb_option joint_options[] = {
      "response, or it was sent after it) may belong to a request it was sent in, or "
      "sent at most a learned gap after, at services whose such calls fall near their "
      "requests far more often than chance (one-sided binomial test, 1 % level)"},
+    {"busy_test", PB_OPT_BOOL, offsetof(joint_params, busy_test), "1", PB_OPT_NORANGE,
+     "with pair_order=auto, also keep the held search when more than half of the pairs "
+     "the two searches assign differently are at services whose calls land on a busy "
+     "callee far less often than copies of the free solution predict (they serialise "
+     "their work; z below -3.29; metadata busy_service=)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -698,11 +703,28 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
      * only: they prefer the held search even where services overtake
      * (docs/joint.md) */
     joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
+    /* the busy test (joint_pick.c): a model check that needs no pairing */
+    double *pst = NULL, psum[2] = {0, 0};
+    int pick_held = 0;
+    if (params->busy_test) {
+        rc = joint_pick(a, b, &pst, psum, &pick_held);
+        if (rc != PB_OK) {
+            joint_close(a);
+            joint_close(b);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        if (pick_held)
+            keep = b;
+    }
     keep->pord_chosen = keep == b ? 2 : 1;
     keep->pord_ll[0] = l0a;
     keep->pord_ll[1] = l0b;
     keep->pord_ll[2] = la;
     keep->pord_ll[3] = lb;
+    keep->pick_stat = pst;
+    keep->pick_sum[0] = psum[0];
+    keep->pick_sum[1] = psum[1];
+    keep->pick_sum[2] = pick_held;
     joint_close(keep == b ? a : b);
     *out = keep;
     return PB_OK;
@@ -947,6 +969,7 @@ void joint_close(joint *s)
     free(s->fifo_link);
     joint_rord_free(s);
     free(s->pord_stat);
+    free(s->pick_stat);
     free(s->fifo_stat);
     free(s->fifo_svc);
     free(s->late_gap);

@@ -82,6 +82,9 @@ typedef struct joint_params {
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least
                            sure call its request makes on the same link, than its
                            trigger's call and than its parent (joint_calib.c), 1 */
+    int busy_test;      /* [busy_test] pair_order=auto also keeps the held search where
+                           the services that serialise their work (joint_pick.c) hold
+                           most of what the two searches assign differently, 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -61,6 +61,13 @@
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
 #define JOINT_LATE_NSTAT 5     /* late calls: statistics per service */
+#define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
+#define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
+#define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
+#define JOINT_PICK_NSTAT 7     /* busy test: statistics per service */
+#define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
+#define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
+#define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -187,6 +194,11 @@ struct joint {
                                held), then with the order terms (joint_order_score) */
     double *pord_stat;      /* per link (3 each): answers in question, overtaken, scored;
                                from joint_order_score, or NULL */
+    double *pick_stat;      /* busy test (joint_pick.c), per service JOINT_PICK_NSTAT:
+                               calls, busy, copies' calls, copies' busy, z, pairs
+                               assigned differently, serialising; or NULL */
+    double pick_sum[3];     /* busy test: pairs assigned differently, of them at
+                               serialising services, held chosen by it (1) */
     size_t ret_swaps, resplit_capped, resplit_local;
     size_t est_evals, est_pruned; /* prune: splits estimated, and left out */
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
@@ -651,6 +663,32 @@ int joint_sibling_cap(joint *s, double *conf);
 /* conf[p] = the product of share[] from p's root down to p.  PB_OK or
  * PB_ENOMEM */
 int joint_conf_product(const joint *s, const double *share, double *conf);
+/* The self-calibration's copy of the trace made from s's solution (its
+ * truth known: pair p's call and return get ids 2p + 1 and 2p + 2; delays
+ * drawn with seed), into *out (the caller closes it).  PB_OK or
+ * PB_ENOMEM */
+int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out);
+/* joint_pick.c.  Per link of lk[0..np) (pair p on link lk[p], call received
+ * cr[p], return sent rs[p], PB_TS_NONE: not whole), calls[l] received and
+ * busy[l] of them received while more calls of the link were open than
+ * at the least in the win[l] before (0 before its first message; win
+ * NULL: ever, so busy means another call open).  From the counts of
+ * calls received and returns sent alone: no pairing.  PB_OK or
+ * PB_ENOMEM */
+int joint_pick_busy(uint32_t nl, const uint32_t *lk, const pb_ns *cr, const pb_ns *rs,
+                    uint32_t np, const pb_ns *win, double *calls, double *busy);
+/* b busy of n calls against mb of m predicted: (b - n pi) / sqrt(n pi (1 -
+ * pi) (1 + n / m)) with pi = mb / m (a two-sample z); 0 when undefined */
+double joint_pick_z(double n, double b, double m, double mb);
+/* The busy test of the free solution a against copies of it, and the
+ * pairs the held solution b assigns differently: *stat (per service
+ * JOINT_PICK_NSTAT, the caller frees it), sum[0] pairs assigned
+ * differently, sum[1] of them at serialising services, *held whether
+ * those are more than half.  PB_OK or PB_ENOMEM */
+int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
+/* busy_test= and busy_service= metadata lines.  PB_OK or an error of
+ * pb_result_meta */
+int joint_pick_meta(const joint *s, pb_result *res);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)

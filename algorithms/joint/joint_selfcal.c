@@ -958,3 +958,19 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     free(exr);
     return rc;
 }
+
+int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out)
+{
+    *out = NULL;
+    double *esc = malloc(((size_t)s->nnodes + 1) * sizeof *esc);
+    uint32_t *moff = NULL;
+    pb_ns *early = NULL, *late = NULL;
+    int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
+    if (rc == PB_OK)
+        rc = simulate(s, seed, esc, moff, early, late, out);
+    free(esc);
+    free(moff);
+    free(early);
+    free(late);
+    return rc;
+}
