@@ -9,54 +9,12 @@
  * the depth, the cap, the skew window, ties and call ids. */
 #include "pbtest.h"
 #include "nesting.h"
+#include "nesting_test.h"
 #include "pb_algo.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
-
-static nesting_params defaults(void)
-{
-    nesting_params p;
-    pb_error err;
-    if (nesting_params_defaults(&p, &err) != PB_OK)
-        printf("FAIL defaults: %s\n", err.msg);
-    return p;
-}
-
-typedef struct ev {
-    pb_ns ts;
-    unsigned long order;  /* tie-break among equal ts */
-    int src, dst;
-    pb_msg_type type;
-    uint64_t callid;
-} ev;
-
-typedef struct evs {
-    ev *a;
-    size_t n, cap;
-} evs;
-
-static void push(evs *e, ev x)
-{
-    if (e->n == e->cap) {
-        e->cap = e->cap ? 2 * e->cap : 256;
-        e->a = realloc(e->a, e->cap * sizeof *e->a);
-        if (!e->a) {
-            printf("FAIL push: out of memory\n");
-            exit(1);
-        }
-    }
-    e->a[e->n++] = x;
-}
-
-static int cmp_ev(const void *a, const void *b)
-{
-    const ev *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
 
 static const char *const NAMES[] = {"A", "B", "C", "D"};
 
