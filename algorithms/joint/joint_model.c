@@ -16,6 +16,23 @@
 /* ------------------------------------------------------------------ */
 /* 3. the model */
 
+/* s->scratch holds at least n entries (grown by doubling; its contents are
+ * not kept).  PB_OK or PB_ENOMEM */
+static inline int scratch_reserve(joint *s, uint32_t n)
+{
+    if (n <= s->scratchcap)
+        return PB_OK;
+    uint32_t nc = s->scratchcap ? s->scratchcap : 16;
+    while (nc < n)
+        nc *= 2;
+    uint32_t *a = realloc(s->scratch, (size_t)nc * sizeof *a);
+    if (!a)
+        return PB_ENOMEM;
+    s->scratch = a;
+    s->scratchcap = nc;
+    return PB_OK;
+}
+
 /* the returns of k[0..n) (lost ones left out) sorted by (time received,
  * pair) into s->scratch; *nr their count.  When rp0 > 0, the first rp0 of
  * them are known: p0[0..rp0), every return received by mx0 (and only
@@ -25,16 +42,8 @@ static inline __attribute__((always_inline)) int walk_returns(joint *s, const ui
                         uint32_t rp0, pb_ns mx0, uint32_t *nrp)
 {
     /* returns sorted by return time (insertion sort: n is small) */
-    if (n > s->scratchcap) {
-        uint32_t nc = s->scratchcap ? s->scratchcap : 16;
-        while (nc < n)
-            nc *= 2;
-        uint32_t *a = realloc(s->scratch, (size_t)nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        s->scratch = a;
-        s->scratchcap = nc;
-    }
+    if (scratch_reserve(s, n) != PB_OK)
+        return PB_ENOMEM;
     uint32_t *r = s->scratch, nr = rp0;
     if (rp0)
         memcpy(r, p0, (size_t)rp0 * sizeof *r);
@@ -618,16 +627,8 @@ int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t
      * s->stamp with an epoch of their own), merged with those of the new
      * middle, sorted as walk_returns sorts them (by time received, then
      * pair); the first ref->rp[i0] are the record's (all earlier than lo) */
-    if (n > s->scratchcap) {
-        uint32_t nc = s->scratchcap ? s->scratchcap : 16;
-        while (nc < n)
-            nc *= 2;
-        uint32_t *a = realloc(s->scratch, (size_t)nc * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        s->scratch = a;
-        s->scratchcap = nc;
-    }
+    if (scratch_reserve(s, n) != PB_OK)
+        return PB_ENOMEM;
     uint32_t *r = s->scratch, nr = 0, na = 0, *add = r + n - (n - cs - j0);
     const uint32_t ep = ++s->epoch;
     for (uint32_t i = j0; i < ref->n - cs; i++)
