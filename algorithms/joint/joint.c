@@ -157,6 +157,11 @@ const pb_option joint_options[] = {
      "speed only, the same results: the re-split estimates a split from the walks of "
      "one it scored (the steps a move cannot change are taken from them) and scores it "
      "in full only when the estimate can beat the best split so far; 0 scores every split"},
+    {"resplit_bound", PB_OPT_BOOL, offsetof(joint_params, bound), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the exhaustive re-split of two small requests decides "
+     "the shared calls in call order and leaves out every subtree of splits whose upper "
+     "bound (exact steps before the first free call, the largest density and count each "
+     "later term can take) is below the best split scored; 0 scores every split"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "

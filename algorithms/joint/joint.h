@@ -65,6 +65,9 @@ typedef struct joint_params {
                               confidence unattached (abstain), 0 */
     int prune;          /* [resplit_prune] the re-split scores a split in full only when its
                            estimate can beat the best (same results, faster), 1 */
+    int bound;          /* [resplit_bound] the exhaustive re-split of two small requests
+                           leaves out every subtree of splits an upper bound shows
+                           cannot win (same results, faster), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

@@ -103,6 +103,14 @@ static inline double corr_ll(const joint *s, uint32_t ein, const uint32_t *k, ui
     return v;
 }
 
+double joint_corr_term(const joint *s, uint32_t ein, uint32_t a, uint32_t b)
+{
+    double v = 0;
+    if (s->corr_on && s->corr_any && whole(s, a) && whole(s, b))
+        corr_add_term(s, ein, a, b, &v);
+    return v;
+}
+
 double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
 {
     return corr_ll(s, ein, k, n, NULL);

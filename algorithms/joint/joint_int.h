@@ -159,6 +159,9 @@ struct joint {
     int wresume;            /* this re-split's walks resume (JOINT_RESUME_MIN) */
     struct rsmerge *rsm;    /* re-split: the merged lists of the two sides
                                (joint_search.c), or NULL */
+    struct joint_bnb *bnb;  /* re-split by branch and bound (joint_bnb.c), or NULL */
+    uint32_t fit_gen;       /* joint_fit's count (joint_bnb.c's cache is per fit) */
+    size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
      * out), how often a call of L was sent before the output and returned
@@ -519,6 +522,24 @@ int joint_prunable(joint *s, double est, double bound);
 /* added to every estimate before pruning (joint_search.c): 0; a unit test
  * sets it to show that a wrong estimate changes results (test hook only) */
 extern double joint_prune_test_bias;
+/* joint_bnb.c: may the exhaustive re-split of q1, q2 (fixed calls f1, f2,
+ * shared calls set[0..m)) go by branch and bound (`resplit_bound`, no
+ * durations term on either service, every list in call order)?  1 or 0 */
+int joint_bnb_usable(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1,
+                     uint32_t n1, const uint32_t *f2, uint32_t n2, const uint32_t *set,
+                     uint32_t m);
+/* joint_bnb.c: val[mask] for every split of the exhaustive re-split: its
+ * value (the same number as scoring it afresh), or -INFINITY for a split
+ * an upper bound showed below a scored one's (so never chosen: the current
+ * split cur counts with its 1e-9 bonus).  PB_OK or PB_ENOMEM */
+int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
+                      const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
+                      uint32_t cur, double *val);
+/* joint_bnb.c: free s->bnb (NULL-safe) */
+void joint_bnb_free(joint *s);
+/* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
+ * that a bound below the true values changes results (test hook only) */
+extern double joint_bnb_test_bias;
 /* the y-th split of m shared calls in the Gray code of the reversed
  * bits: each differs from the one before in one call, most often the
  * latest (bit m - 1), so that walks resumed from the one before resume
@@ -574,6 +595,10 @@ double joint_corr_ll_rec(const joint *s, uint32_t ein, const uint32_t *k, uint32
  * of the list rk[0..rn) (its cp: rcp) that agrees with it on its first j0
  * and its last cs calls (j0 + cs <= n, rn): O(calls in between), for the
  * re-split's estimates (joint_req_walk_estimate) */
+/* the durations term's term of call b following call a in a request of
+ * in link ein (0 when either is not whole or the key has no correlation):
+ * the number joint_corr_ll adds for them (joint_bnb.c's bound) */
+double joint_corr_term(const joint *s, uint32_t ein, uint32_t a, uint32_t b);
 double joint_corr_ll_est(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
                          uint32_t j0, uint32_t cs, uint32_t rn, const double *rcp);
 /* add those calls' durations to the fit.  PB_OK or PB_ENOMEM */

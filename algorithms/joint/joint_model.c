@@ -969,6 +969,7 @@ int joint_fit(joint *s, const unsigned char *only)
         s->kmean[k] = em - mean * M_LN10;
     }
     s->hraw_valid = s->nkeys;
+    s->fit_gen++; /* the densities changed: joint_bnb.c's bounds are recomputed */
     joint_smooth_close(sm);
     free(y);
     joint_corr_finish(s);

@@ -445,6 +445,7 @@ void joint_resplit_free(joint *s)
         free(s->rsm->all);
     free(s->rsm);
     s->rsm = NULL;
+    joint_bnb_free(s);
 }
 
 /* score of one split of the shared calls set[0..m) (bit set: to q2): both
@@ -632,7 +633,12 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             keep_split(s);
             bsf = val[cur] + 1e-9;
         }
-        for (uint32_t y = 0; y < (1u << m); y++) {
+        const int bnb = !prune && !s->wresume &&
+                        joint_bnb_usable(s, q1, q2, f1, n1, f2, n2, set, m);
+        if (bnb && (*rcp = joint_bnb_resplit(s, q1, q2, f1, n1, f2, n2, set, m, cur, val)) !=
+                       PB_OK)
+            return 0;
+        for (uint32_t y = 0; !bnb && y < (1u << m); y++) {
             uint32_t mask = joint_gray_mask(y, m);
             if (prune) {
                 if (mask == cur)

@@ -1,0 +1,509 @@
+/*
+ * joint_bnb.c - joint: the exhaustive re-split of two small requests by
+ * branch and bound (speed only: the very split scoring every split would
+ * choose; docs/joint.md, "Speed, eighth wave").
+ *
+ * The splits of the m shared calls are visited as the leaves of a binary
+ * tree that decides the calls in call order (bit 0 first).  Before a leaf
+ * is scored, the subtrees around it (the calls up to depth d decided as in
+ * the leaf, the later ones free) get an upper bound of every split in
+ * them; a subtree whose bound is below the best value scored so far (the
+ * current split's, first, with its tie bonus) holds no split that could
+ * be chosen and is left out whole.  The bound of a side (one request):
+ *
+ *  - the steps its list shares with the walk scored last (the reference,
+ *    its record) before the first shared call the two place differently,
+ *    as long as no return of a call that may differ was received by then:
+ *    their exact partial sum (the record's, the very same terms);
+ *  - every later step: the largest term its output can have over every
+ *    trigger its list could give it (the arrival, a return of any of the
+ *    request's possible calls) and every delay at least the least delay
+ *    possible (the output time minus the latest trigger time possible):
+ *    per density key the largest of logf over the bins from the delay's
+ *    up, the Jacobian taken at the bin's lower edge (or the delay itself),
+ *    and the background; a shared call not decided yet takes the larger
+ *    of the two requests' bounds;
+ *  - the response: likewise, with any return as the trigger;
+ *  - the call counts: per outgoing link the largest log-probability over
+ *    the counts the free calls still allow;
+ *  - the order of first calls: 0 (its terms are log rho, log (1 - rho)).
+ *
+ * Not used (every split scored as before) when the durations term is on
+ * for either request's service, or when the fixed or shared calls are out
+ * of call order.  The scored splits' walks resume from the reference's
+ * (joint_req_walk_resume: the very same numbers as a fresh walk).
+ */
+#include "joint_int.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+/* the per-key bound cache and the re-split's scratch */
+struct joint_bnb {
+    /* sm[k * nb + b]: the largest logf_of of key k over delays in bins b..
+     * (each bin's Jacobian at its lower edge); gen[k]: the fit it is of */
+    double *sm;
+    uint32_t *gen, kcap;
+    /* the bound of each call per side, indexed by pair (only the calls of
+     * the two requests are written) */
+    double *ubp[2];
+    uint32_t npcap;
+    /* per shared call: its bound on each side, its local link per side */
+    double ubs[2][JOINT_RESPLIT_MAX];
+    uint32_t lk[2][JOINT_RESPLIT_MAX];
+    /* per side: fixed calls before set[a] (fb[a]), the bound of the fixed
+     * calls from there (fsuf[a]) */
+    uint32_t fb[2][JOINT_RESPLIT_MAX + 1];
+    double fsuf[2][JOINT_RESPLIT_MAX + 1];
+    double resp[2], cconst[2];
+    int corr[2];            /* the durations term is scored on the side */
+    /* per side: the call counts of the fixed calls per local link, and the
+     * links the shared calls touch */
+    uint32_t *cntf[2], cntcap;
+    uint32_t tl[2][JOINT_RESPLIT_MAX], ntl[2];
+    /* records: the reference and the walk being scored */
+    joint_wrec w[2][2];
+    uint32_t *lst[2], lcap;
+    uint32_t *trig, tcap;
+};
+
+double joint_bnb_test_bias = 0;
+
+void joint_bnb_free(joint *s)
+{
+    struct joint_bnb *B = s->bnb;
+    if (!B)
+        return;
+    free(B->sm);
+    free(B->gen);
+    free(B->ubp[0]);
+    free(B->ubp[1]);
+    free(B->cntf[0]);
+    free(B->cntf[1]);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            joint_wrec_free(&B->w[i][j]);
+    free(B->lst[0]);
+    free(B->lst[1]);
+    free(B->trig);
+    free(B);
+    s->bnb = NULL;
+}
+
+/* ln of bin b's lower edge (bin 0: the least delay), a little low */
+static double ln_edge(const joint *s, uint32_t b)
+{
+    double v = b == 0 ? log(s->dmin) : M_LN10 * (1.0 + (double)b * s->p.bin);
+    return v - 1e-9 * (1.0 + fabs(v));
+}
+
+/* key k's row of the cache, computed for this fit if it is not */
+static const double *key_row(joint *s, struct joint_bnb *B, uint32_t k)
+{
+    const uint32_t nb = s->nb;
+    if (B->gen[k] != s->fit_gen + 1) {
+        double *row = B->sm + (size_t)k * nb;
+        const double *lf = s->logf + (size_t)k * nb;
+        double mx = -INFINITY;
+        for (uint32_t b = nb; b-- > 0;) {
+            double v = lf[b] - ln_edge(s, b);
+            if (v > mx)
+                mx = v;
+            row[b] = mx;
+        }
+        B->gen[k] = s->fit_gen + 1;
+    }
+    return B->sm + (size_t)k * nb;
+}
+
+/* the largest logf_of(k, d) over delays d >= dl (dl may be <= 0) */
+static double key_max(joint *s, struct joint_bnb *B, uint32_t k, pb_ns dl)
+{
+    double x = (double)dl < s->dmin ? s->dmin : (double)dl;
+    double lx = log(x);
+    if (k == NONE)
+        return s->bg - lx;
+    const double *row = key_row(s, B, k);
+    const double *lf = s->logf + (size_t)k * s->nb;
+    uint32_t b0 = dbin(s, dl < 0 ? 0 : dl);
+    double v = lf[b0] - lx;
+    if (b0 > 0 && lf[b0 - 1] - lx > v)
+        v = lf[b0 - 1] - lx; /* a bin edge rounded either way */
+    if (b0 + 1 < s->nb && row[b0 + 1] > v)
+        v = row[b0 + 1];
+    return v;
+}
+
+/* the bound of request q's step making output outl at time t (outl =
+ * nlinks: the response) when its possible calls are u[0..nu): every
+ * trigger in B->trig[0..nt) */
+static double step_bound(joint *s, struct joint_bnb *B, uint32_t q, const uint32_t *u,
+                         uint32_t nu, uint32_t nt, uint32_t outl, pb_ns t, int any)
+{
+    const jpair *qq = &s->pr[q];
+    const int noarr = qq->call == NONE;
+    /* the latest trigger time possible: the arrival, or a return received
+     * by t (any return for the response) */
+    int have = !noarr;
+    pb_ns mt = noarr ? INT64_MIN : qq->cr;
+    for (uint32_t i = 0; i < nu; i++) {
+        const jpair *x = &s->pr[u[i]];
+        if (x->ret == NONE || (!any && x->rr > t))
+            continue;
+        if (!have || x->rr > mt)
+            mt = x->rr;
+        have = 1;
+    }
+    double v = -INFINITY;
+    if (noarr) {
+        /* no arrival, no trigger: the key's expected log density */
+        uint32_t d0 = joint_key_get(s, qq->link, 0, outl);
+        double a = d0 == NONE ? s->bg - log(1e6) : s->kmean[d0];
+        v = a > v ? a : v;
+        double b = s->bg - log(1e6);
+        v = b > v ? b : v;
+    }
+    if (have) {
+        pb_ns dl = t - mt;
+        double bg = key_max(s, B, NONE, dl);
+        v = bg > v ? bg : v;
+        for (uint32_t j = 0; j < nt; j++) {
+            uint32_t k = joint_key_get(s, qq->link, B->trig[j], outl);
+            if (k == NONE)
+                continue;
+            double w = key_max(s, B, k, dl);
+            v = w > v ? w : v;
+        }
+    }
+    return v;
+}
+
+static int grow_u32(uint32_t **a, uint32_t n)
+{
+    uint32_t *p = realloc(*a, (size_t)(n ? n : 1) * sizeof *p);
+    if (!p)
+        return PB_ENOMEM;
+    *a = p;
+    return PB_OK;
+}
+
+static int by_call(const joint *s, uint32_t a, uint32_t b)
+{
+    return s->pr[a].cs < s->pr[b].cs || (s->pr[a].cs == s->pr[b].cs && a < b);
+}
+
+int joint_bnb_usable(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1,
+                     uint32_t n1, const uint32_t *f2, uint32_t n2, const uint32_t *set,
+                     uint32_t m)
+{
+    if (!s->p.bound || m < 2 || m > JOINT_RESPLIT_MAX)
+        return 0;
+
+    for (uint32_t t = 1; t < m; t++)
+        if (!by_call(s, set[t - 1], set[t]))
+            return 0;
+    for (uint32_t t = 1; t < n1; t++)
+        if (!by_call(s, f1[t - 1], f1[t]))
+            return 0;
+    for (uint32_t t = 1; t < n2; t++)
+        if (!by_call(s, f2[t - 1], f2[t]))
+            return 0;
+    return 1;
+}
+
+/* the bounds of one side (q, its fixed calls f[0..nf)) */
+static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const uint32_t *f,
+                     uint32_t nf, const uint32_t *set, uint32_t m)
+{
+    /* the possible calls: fixed and shared */
+    uint32_t nu = nf + m;
+    uint32_t *u = B->lst[side];
+    memcpy(u, f, (size_t)nf * sizeof *u);
+    memcpy(u + nf, set, (size_t)m * sizeof *u);
+    /* the triggers: the arrival and every link returning */
+    uint32_t nt = 0;
+    B->trig[nt++] = 0;
+    for (uint32_t i = 0; i < nu; i++) {
+        if (s->pr[u[i]].ret == NONE)
+            continue;
+        uint32_t tg = 1 + s->pr[u[i]].link, j = 0;
+        while (j < nt && B->trig[j] != tg)
+            j++;
+        if (j == nt)
+            B->trig[nt++] = tg;
+    }
+    double *ub = B->ubp[side];
+    for (uint32_t i = 0; i < nu; i++) {
+        const jpair *c = &s->pr[u[i]];
+        ub[u[i]] = c->call == NONE ? 0 /* no output */
+                                   : step_bound(s, B, q, u, nu, nt, c->link, c->cs, 0);
+    }
+    /* the durations term: a whole call's term with the whole call before
+     * it, at most the largest over the possible calls before it (or 0) */
+    const jpair *qc = &s->pr[q];
+    B->corr[side] = s->corr_on && (!s->corr_svc || s->corr_svc[qc->callee]) && s->corr_any;
+    if (B->corr[side])
+        for (uint32_t i = 0; i < nu; i++) {
+            double mx = 0;
+            for (uint32_t j = 0; j < nu; j++)
+                if (j != i && by_call(s, u[j], u[i])) {
+                    double w = joint_corr_term(s, qc->link, u[j], u[i]);
+                    mx = w > mx ? w : mx;
+                }
+            ub[u[i]] += mx;
+        }
+    for (uint32_t t = 0; t < m; t++)
+        B->ubs[side][t] = ub[set[t]];
+    const jpair *qq = &s->pr[q];
+    int open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == NONE;
+    B->resp[side] = open_end ? 0 : step_bound(s, B, q, u, nu, nt, s->nlinks, qq->rs, 1);
+    /* fixed calls before each shared call, and the bound from there */
+    for (uint32_t a = 0, i = 0; a <= m; a++) {
+        while (i < nf && (a == m || by_call(s, f[i], set[a])))
+            i++;
+        B->fb[side][a] = i;
+    }
+    for (uint32_t a = 0; a <= m; a++) {
+        double v = 0;
+        for (uint32_t i = B->fb[side][a]; i < nf; i++)
+            v += ub[f[i]];
+        B->fsuf[side][a] = v;
+    }
+    /* counts */
+    uint32_t b = qq->callee, no = s->out_off[b + 1] - s->out_off[b];
+    if (no > B->cntcap) {
+        for (int k = 0; k < 2; k++)
+            if (grow_u32(&B->cntf[k], no) != PB_OK)
+                return PB_ENOMEM;
+        B->cntcap = no;
+    }
+    uint32_t *cf = B->cntf[side];
+    memset(cf, 0, (size_t)no * sizeof *cf);
+    for (uint32_t i = 0; i < nf; i++) {
+        uint32_t l = s->pr[f[i]].link;
+        if (s->link_src[l] == b)
+            cf[s->link_local[l]]++;
+    }
+    B->ntl[side] = 0;
+    for (uint32_t t = 0; t < m; t++) {
+        uint32_t l = s->pr[set[t]].link;
+        uint32_t j = s->link_src[l] == b ? s->link_local[l] : NONE;
+        B->lk[side][t] = j;
+        if (j == NONE)
+            continue;
+        uint32_t x = 0;
+        while (x < B->ntl[side] && B->tl[side][x] != j)
+            x++;
+        if (x == B->ntl[side])
+            B->tl[side][B->ntl[side]++] = j;
+    }
+    double cc = 0;
+    const size_t base = s->cnt_off[qq->link];
+    for (uint32_t j = 0; j < no; j++) {
+        uint32_t x = 0;
+        while (x < B->ntl[side] && B->tl[side][x] != j)
+            x++;
+        if (x < B->ntl[side])
+            continue;
+        uint32_t c = cf[j] > JOINT_KMAX ? JOINT_KMAX : cf[j];
+        cc += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + c];
+    }
+    B->cconst[side] = cc;
+    return PB_OK;
+}
+
+/* the count bound of side for the splits whose first d calls go as mask
+ * says (the others free) */
+static double count_bound(const joint *s, const struct joint_bnb *B, int side, uint32_t q,
+                          uint32_t mask, uint32_t d, uint32_t m)
+{
+    const size_t base = s->cnt_off[s->pr[q].link];
+    double v = B->cconst[side];
+    for (uint32_t x = 0; x < B->ntl[side]; x++) {
+        uint32_t j = B->tl[side][x], lo = B->cntf[side][j], fr = 0;
+        for (uint32_t t = 0; t < m; t++) {
+            if (B->lk[side][t] != j)
+                continue;
+            if (t >= d)
+                fr++;
+            else if (((mask >> t) & 1u) == (uint32_t)side)
+                lo++;
+        }
+        const double *lp = s->cntlp + base + (size_t)j * (JOINT_KMAX + 1);
+        double mx = -INFINITY;
+        for (uint32_t c = lo; c <= lo + fr; c++) {
+            double w = lp[c > JOINT_KMAX ? JOINT_KMAX : c];
+            mx = w > mx ? w : mx;
+        }
+        v += mx;
+    }
+    return v;
+}
+
+/* an upper bound of the value of every split whose first d calls go as
+ * mask says, from the reference records r[0..1] of split rmask (which
+ * agrees with mask on the calls before a = min(first difference, d)) */
+static double subtree_bound(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q2,
+                            const uint32_t *set, uint32_t m, uint32_t mask, uint32_t d,
+                            uint32_t rmask, const joint_wrec *r0, const joint_wrec *r1)
+{
+    uint32_t diff = (mask ^ rmask) & ((d >= 32 ? 0u : (1u << d)) - 1u);
+    uint32_t a = diff ? (uint32_t)__builtin_ctz(diff) : d;
+    if (a > m)
+        a = m;
+    /* the least return of a call that may differ from the reference */
+    pb_ns lo = INT64_MAX;
+    for (uint32_t t = a; t < m; t++)
+        if (s->pr[set[t]].ret != NONE && s->pr[set[t]].rr < lo)
+            lo = s->pr[set[t]].rr;
+    double v = 0;
+    for (int side = 0; side < 2; side++) {
+        const joint_wrec *r = side ? r1 : r0;
+        uint32_t q = side ? q2 : q1;
+        /* the reference's list before set[a] */
+        uint32_t P = B->fb[side][a];
+        for (uint32_t t = 0; t < a; t++)
+            P += ((rmask >> t) & 1u) == (uint32_t)side;
+        uint32_t i0 = P;
+        while (i0 > 0 && r->mx[i0] >= lo)
+            i0--;
+        v += r->sum[i0];
+        if (B->corr[side])
+            v += r->cp[P]; /* the durations term of the common calls */
+        const double *ub = B->ubp[side];
+        for (uint32_t i = i0; i < P; i++)
+            v += ub[r->k[i]];
+        v += B->fsuf[side][a];
+        for (uint32_t t = a; t < d && t < m; t++)
+            if (((mask >> t) & 1u) == (uint32_t)side)
+                v += B->ubs[side][t];
+        v += B->resp[side];
+        v += count_bound(s, B, side, q, mask, d, m);
+    }
+    for (uint32_t t = d; t < m; t++)
+        v += B->ubs[0][t] > B->ubs[1][t] ? B->ubs[0][t] : B->ubs[1][t];
+    return v + joint_bnb_test_bias;
+}
+
+/* bit-reversed y over m bits: bit 0 of the split is decided first */
+static inline uint32_t rev_bits(uint32_t y, uint32_t m)
+{
+    uint32_t x = 0;
+    for (uint32_t t = 0; t < m; t++)
+        x |= ((y >> (m - 1 - t)) & 1u) << t;
+    return x;
+}
+
+/* score the split mask (walks resumed from the reference ref, recorded
+ * into out); *v its value */
+static int score(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q2, const uint32_t *f1,
+                 uint32_t n1, const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
+                 uint32_t mask, int ref, double *v)
+{
+    uint32_t *e1 = B->lst[0], *e2 = B->lst[1];
+    uint32_t a = joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
+    uint32_t b = joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
+    double l1 = 0, l2 = 0;
+    int rc;
+    const joint_wrec *r0 = ref >= 0 ? &B->w[0][ref] : NULL, *r1 = ref >= 0 ? &B->w[1][ref] : NULL;
+    int o = ref >= 0 ? 1 - ref : 0;
+    if ((rc = joint_req_walk_resume(s, q1, e1, a, r0, &B->w[0][o], &l1)) != PB_OK ||
+        (rc = joint_req_walk_resume(s, q2, e2, b, r1, &B->w[1][o], &l2)) != PB_OK)
+        return rc;
+    double x = l1 + l2;
+    if (s->order_active)
+        x += joint_order_ll(s, q1, e1, a, q2, e2, b);
+    *v = x;
+    return PB_OK;
+}
+
+int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
+                      const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
+                      uint32_t cur, double *val)
+{
+    if (!s->bnb && !(s->bnb = calloc(1, sizeof *s->bnb)))
+        return PB_ENOMEM;
+    struct joint_bnb *B = s->bnb;
+    if (s->nkeys > B->kcap) {
+        uint32_t nc = B->kcap ? B->kcap : 64;
+        while (nc < s->nkeys)
+            nc *= 2;
+        double *sm = realloc(B->sm, (size_t)nc * s->nb * sizeof *sm);
+        if (!sm)
+            return PB_ENOMEM;
+        B->sm = sm;
+        uint32_t *g = realloc(B->gen, (size_t)nc * sizeof *g);
+        if (!g)
+            return PB_ENOMEM;
+        memset(g + B->kcap, 0, (size_t)(nc - B->kcap) * sizeof *g);
+        B->gen = g;
+        B->kcap = nc;
+    }
+    if (s->npairs > B->npcap) {
+        for (int k = 0; k < 2; k++) {
+            double *p = realloc(B->ubp[k], (size_t)s->npairs * sizeof *p);
+            if (!p)
+                return PB_ENOMEM;
+            B->ubp[k] = p;
+        }
+        B->npcap = s->npairs;
+    }
+    uint32_t need = (n1 > n2 ? n1 : n2) + m + 2;
+    if (need > B->lcap) {
+        if (grow_u32(&B->lst[0], need) != PB_OK || grow_u32(&B->lst[1], need) != PB_OK ||
+            grow_u32(&B->trig, need) != PB_OK)
+            return PB_ENOMEM;
+        B->lcap = need;
+    }
+    int rc;
+    if ((rc = prep_side(s, B, 0, q1, f1, n1, set, m)) != PB_OK ||
+        (rc = prep_side(s, B, 1, q2, f2, n2, set, m)) != PB_OK)
+        return rc;
+    for (int i = 0; i < 2; i++)
+        B->w[i][0].valid = B->w[i][1].valid = 0;
+    /* the current split first: the best so far, with its tie bonus */
+    int ref = 0;
+    if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, cur, -1, &val[cur])) != PB_OK)
+        return rc;
+    double bsf = val[cur] + 1e-9;
+    uint32_t rmask = cur;
+    const uint32_t nall = 1u << m;
+    for (uint32_t y = 0; y < nall;) {
+        uint32_t mask = rev_bits(y, m);
+        if (mask == cur) {
+            y++;
+            continue;
+        }
+        uint32_t t0 = (uint32_t)__builtin_ctz(mask ^ rmask);
+        int cut = 0;
+        for (uint32_t d = t0 + 1; d <= m; d++) {
+            double ubv = subtree_bound(s, B, q1, q2, set, m, mask, d, rmask, &B->w[0][ref],
+                                       &B->w[1][ref]);
+            if (ubv + JOINT_PRUNE_TOL * (1.0 + fabs(ubv) + fabs(bsf)) <= bsf) {
+                /* the leaves of this subtree from y on: none can be chosen */
+                uint32_t end = (y | ((1u << (m - d)) - 1u)) + 1u;
+                s->bnb_cut += end - y;
+                for (; y < end; y++) {
+                    uint32_t x = rev_bits(y, m);
+                    if (x != cur)
+                        val[x] = -INFINITY;
+                }
+                cut = 1;
+                break;
+            }
+        }
+        if (cut)
+            continue;
+        if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, mask, ref, &val[mask])) != PB_OK)
+            return rc;
+        s->bnb_scored++;
+        ref = 1 - ref;
+        rmask = mask;
+        if (val[mask] > bsf)
+            bsf = val[mask];
+        y++;
+    }
+    return PB_OK;
+}
