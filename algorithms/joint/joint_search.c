@@ -626,18 +626,18 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
          * split's bonus included) is left out (-INFINITY): it cannot be
          * chosen, being below a value that is */
         double val[1u << JOINT_RESPLIT_MAX], bsf = -INFINITY;
-        if (prune) {
+        /* by branch and bound when it can (joint_bnb.c: the same choice) */
+        const int bnb = joint_bnb_usable(s, q1, q2, f1, n1, f2, n2, set, m);
+        if (bnb && (*rcp = joint_bnb_resplit(s, q1, q2, f1, n1, f2, n2, set, m, cur, val)) !=
+                       PB_OK)
+            return 0;
+        if (prune && !bnb) {
             val[cur] = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
             if (*rcp != PB_OK)
                 return 0;
             keep_split(s);
             bsf = val[cur] + 1e-9;
         }
-        const int bnb = !prune && !s->wresume &&
-                        joint_bnb_usable(s, q1, q2, f1, n1, f2, n2, set, m);
-        if (bnb && (*rcp = joint_bnb_resplit(s, q1, q2, f1, n1, f2, n2, set, m, cur, val)) !=
-                       PB_OK)
-            return 0;
         for (uint32_t y = 0; !bnb && y < (1u << m); y++) {
             uint32_t mask = joint_gray_mask(y, m);
             if (prune) {

@@ -1,0 +1,169 @@
+/* joint's re-split by branch and bound (`resplit_bound`, joint_bnb.c,
+ * docs/joint.md "Speed, eighth wave"): on random traces (a service B with
+ * two callers, requests making 1 to 14 calls of C and D, some in parallel,
+ * some returns lost; with call ids and as a black box, in nanoseconds and
+ * in whole milliseconds) the search with the bound chooses exactly what
+ * the search scoring every split chooses: every parent, every pairing of
+ * calls and returns and the log-likelihood, bit for bit; also with the
+ * durations term forced on (its bound included).  The comparison can
+ * fail: with the bound made too low on purpose (joint_bnb_test_bias, a
+ * test hook) subtrees holding the winner are cut and the results differ. */
+#include "pbtest.h"
+#include "joint_test.h"
+#include "joint_int.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+
+#define US 1000LL
+
+/* pairs of a and b that differ in parent or return (npairs + 1 when the
+ * pairs differ) */
+static long differing(joint *a, joint *b)
+{
+    if (joint_npairs(a) != joint_npairs(b))
+        return 1 + (long)joint_npairs(a);
+    long diff = 0;
+    for (uint32_t i = 0; i < joint_npairs(a); i++)
+        diff += joint_pair_parent(a, i) != joint_pair_parent(b, i) ||
+                joint_pair_return(a, i) != joint_pair_return(b, i);
+    return diff;
+}
+
+/* solve the trace with the bound off and on; returns how many pairs
+ * differ (-1: failure); *llsame: the log-likelihoods are the same bits;
+ * *scored, *cut: the bound's splits scored and left out */
+static long compare(pb_trace *t, int *llsame, size_t *scored, size_t *cut)
+{
+    pb_trace_view v = pb_trace_view_of(t);
+    joint *s[2] = {NULL, NULL};
+    pb_error err;
+    for (int i = 0; i < 2; i++) {
+        joint_params p = defaults();
+        p.bound = i;
+        if (joint_init(&s[i], &v, &p, &err) != PB_OK) {
+            printf("FAIL joint_init: %s\n", err.msg);
+            joint_close(s[0]);
+            return -1;
+        }
+    }
+    long diff = differing(s[0], s[1]);
+    double l0 = joint_loglik(s[0]), l1 = joint_loglik(s[1]);
+    *llsame = !memcmp(&l0, &l1, sizeof l0);
+    *scored += s[1]->bnb_scored;
+    *cut += s[1]->bnb_cut;
+    CHECK(s[0]->bnb_scored == 0 && s[0]->bnb_cut == 0);
+    joint_close(s[0]);
+    joint_close(s[1]);
+    return diff;
+}
+
+/* the same from one solved state with the durations term forced on
+ * (rho 0.6 for every two consecutive calls): one more pass of the local
+ * search with the bound off and on, no refit */
+static long compare_forced(pb_trace *t, size_t *scored, size_t *cut)
+{
+    pb_trace_view v = pb_trace_view_of(t);
+    joint *s[2] = {NULL, NULL};
+    pb_error err;
+    for (int i = 0; i < 2; i++) {
+        joint_params p = defaults();
+        p.bound = 0;
+        p.pair_order = "off";
+        if (joint_init(&s[i], &v, &p, &err) != PB_OK) {
+            printf("FAIL joint_init: %s\n", err.msg);
+            joint_close(s[0]);
+            return -1;
+        }
+        if (joint_corr_force(s[i], 0.6) != PB_OK)
+            printf("FAIL: joint_corr_force\n");
+        free(s[i]->corr_svc);
+        s[i]->corr_svc = NULL;
+        s[i]->pass_id = 0; /* every pair of requests re-split */
+    }
+    CHECK(s[0]->corr_any);
+    s[1]->p.bound = 1;
+    long diff = 0;
+    for (int i = 0; i < 2; i++) {
+        int changed = 0;
+        if (joint_local_search(s[i], &changed) != PB_OK) {
+            printf("FAIL joint_local_search\n");
+            diff = -1;
+        }
+    }
+    if (diff == 0)
+        diff = differing(s[0], s[1]);
+    *scored += s[1]->bnb_scored;
+    *cut += s[1]->bnb_cut;
+    joint_close(s[0]);
+    joint_close(s[1]);
+    return diff;
+}
+
+/* every case: returns the cases whose results differ */
+static int differing_cases(size_t *scored, size_t *cut, int forced)
+{
+    int bad = 0;
+    for (int seed = 1; seed <= 4; seed++)
+        for (int ids = 0; ids < 2; ids++) {
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, (unsigned long)(300 * seed + ids));
+            joint_test_tick = seed % 3 == 0 ? 1000 * US : 0;
+            /* small requests and larger ones (still every split when few
+             * of their calls are shared) */
+            int big = seed % 2 == 0;
+            pb_trace *t = random_fanout_trace(g, ids, big ? 50 : 100, big ? 1500 : 300, big ? 14 : 7);
+            gsl_rng_free(g);
+            if (!t)
+                return -1;
+            int llsame = 1;
+            long d = forced ? compare_forced(t, scored, cut) : compare(t, &llsame, scored, cut);
+            if (d != 0 || !llsame) {
+                if (joint_bnb_test_bias == 0)
+                    printf("# seed %d ids %d: %ld pairs differ, log-likelihood %s\n", seed, ids,
+                           d, llsame ? "same" : "differs");
+                bad++;
+            }
+            pb_trace_close(t);
+        }
+    joint_test_tick = 0;
+    return bad;
+}
+
+TEST(bounded_resplit_chooses_what_scoring_every_split_does)
+{
+    size_t scored = 0, cut = 0;
+    CHECK_INT(differing_cases(&scored, &cut, 0), 0);
+    printf("# %zu splits scored, %zu left out by the bound\n", scored, cut);
+    CHECK(cut > 1000);
+    CHECK(scored > 0);
+}
+
+TEST(bounded_resplit_with_the_durations_term_chooses_the_same)
+{
+    size_t scored = 0, cut = 0;
+    CHECK_INT(differing_cases(&scored, &cut, 1), 0);
+    printf("# durations term forced on: %zu splits scored, %zu left out\n", scored, cut);
+    CHECK(cut > 100);
+}
+
+TEST(a_bound_below_the_true_values_changes_results)
+{
+    size_t scored = 0, cut = 0;
+    joint_bnb_test_bias = -20; /* every bound 20 nats too low */
+    int bad = differing_cases(&scored, &cut, 0);
+    int bad2 = differing_cases(&scored, &cut, 1);
+    joint_bnb_test_bias = 0;
+    printf("# with bounds 20 nats too low: %d and %d of 8 cases differ\n", bad, bad2);
+    CHECK(bad > 0);
+    CHECK(bad2 > 0);
+}
+
+int main(void)
+{
+    RUN(bounded_resplit_chooses_what_scoring_every_split_does);
+    RUN(bounded_resplit_with_the_durations_term_chooses_the_same);
+    RUN(a_bound_below_the_true_values_changes_results);
+    return pbtest_exit();
+}
