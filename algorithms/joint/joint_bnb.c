@@ -118,16 +118,12 @@ static const double *key_row(joint *s, struct joint_bnb *B, uint32_t k)
     return B->sm + (size_t)k * nb;
 }
 
-/* the largest logf_of(k, d) over delays d >= dl (dl may be <= 0) */
-static double key_max(joint *s, struct joint_bnb *B, uint32_t k, pb_ns dl)
+/* the largest logf_of(k, d) over delays d >= dl, given lx = ln of dl
+ * clamped to dmin and b0 = dbin(dl) */
+static inline double key_max(joint *s, struct joint_bnb *B, uint32_t k, double lx, uint32_t b0)
 {
-    double x = (double)dl < s->dmin ? s->dmin : (double)dl;
-    double lx = log(x);
-    if (k == NONE)
-        return s->bg - lx;
     const double *row = key_row(s, B, k);
     const double *lf = s->logf + (size_t)k * s->nb;
-    uint32_t b0 = dbin(s, dl < 0 ? 0 : dl);
     double v = lf[b0] - lx;
     if (b0 > 0 && lf[b0 - 1] - lx > v)
         v = lf[b0 - 1] - lx; /* a bin edge rounded either way */
@@ -166,14 +162,18 @@ static double step_bound(joint *s, struct joint_bnb *B, uint32_t q, const uint32
         v = b > v ? b : v;
     }
     if (have) {
+        /* the least delay possible, clamped as logf_of clamps it */
         pb_ns dl = t - mt;
-        double bg = key_max(s, B, NONE, dl);
+        double x = (double)dl < s->dmin ? s->dmin : (double)dl;
+        double lx = log(x);
+        uint32_t b0 = dbin(s, dl < 0 ? 0 : dl);
+        double bg = s->bg - lx; /* the background */
         v = bg > v ? bg : v;
         for (uint32_t j = 0; j < nt; j++) {
             uint32_t k = joint_key_get(s, qq->link, B->trig[j], outl);
             if (k == NONE)
                 continue;
-            double w = key_max(s, B, k, dl);
+            double w = key_max(s, B, k, lx, b0);
             v = w > v ? w : v;
         }
     }
@@ -246,9 +246,20 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
     B->corr[side] = s->corr_on && (!s->corr_svc || s->corr_svc[qc->callee]) && s->corr_any;
     if (B->corr[side])
         for (uint32_t i = 0; i < nu; i++) {
-            double mx = 0;
-            for (uint32_t j = 0; j < nu; j++)
-                if (j != i && by_call(s, u[j], u[i])) {
+            const jpair *c = &s->pr[u[i]];
+            if (c->call == NONE || c->ret == NONE)
+                continue; /* no term */
+            /* the call before it: the latest whole fixed call before it
+             * (always in the list; none: maybe no call before, 0), or a
+             * shared call between the two */
+            uint32_t fl = NONE;
+            for (uint32_t j = 0; j < nf; j++)
+                if (j != i && by_call(s, f[j], u[i]) && s->pr[f[j]].call != NONE &&
+                    s->pr[f[j]].ret != NONE)
+                    fl = f[j];
+            double mx = fl == NONE ? 0 : joint_corr_term(s, qc->link, fl, u[i]);
+            for (uint32_t j = nf; j < nu; j++)
+                if (j != i && by_call(s, u[j], u[i]) && (fl == NONE || by_call(s, fl, u[j]))) {
                     double w = joint_corr_term(s, qc->link, u[j], u[i]);
                     mx = w > mx ? w : mx;
                 }
