@@ -225,13 +225,26 @@ int joint_confidence(joint *s, double *conf)
     return rc;
 }
 
+double joint_conf_order(double v, double c)
+{
+    double d = 1 - c, g;
+    if (!(d > 1e-6))
+        g = 0;
+    else if (d >= 1)
+        g = 1;
+    else
+        g = 1 - fmin(1, -log10(d) / 6);
+    v -= JOINT_CONF_ORDER_STEP * g;
+    return v > 0 ? v : 0;
+}
+
 int joint_calib_meta(const joint *s, pb_result *res)
 {
     int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d conf_sims=%d "
-                            "conf_siblings=%d lowered_siblings=%zu "
+                            "conf_siblings=%d lowered_siblings=%zu conf_order=%d "
                             "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f",
                             s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed, s->p.conf_sims,
-                            s->p.conf_siblings, s->sib_lowered,
+                            s->p.conf_siblings, s->sib_lowered, s->p.conf_order,
                             s->scal_done ? s->scal_sim : 0.0, s->scal_escaped,
                             s->scal_done ? s->scal_stat[JOINT_SCAL_NSTAT * (size_t)s->nlinks + 7]
                                          : 1.0);
