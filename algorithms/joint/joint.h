@@ -53,6 +53,9 @@ typedef struct joint_params {
     int corr;           /* [corr] correlated call durations without call ids, 1 */
     int align;          /* [align] without call ids, the most likely in-order
                            pairing that lets messages be lost (joint_align.c), 1 */
+    double align_nest;  /* [align_nest] nats for a pair without call ids that
+                           spans a moment its caller served no request
+                           (the nesting test, joint_align.c); 0 = off, 8 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank

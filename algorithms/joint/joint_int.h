@@ -14,6 +14,12 @@
 #include "joint.h"
 #include "joint_align.h"
 
+/* One link that the nesting test looked at (joint_cand.c, joint_align.h). */
+typedef struct joint_align_rec {
+    uint32_t caller, callee;
+    joint_align_info info;
+} joint_align_rec;
+
 #define JOINT_SCAL_NSTAT 8     /* self-calibration statistics per link: simulated calls,
                                   right, real shares lowered, own map, simulated doubt,
                                   real calls, real doubt, doubt ratio */
@@ -258,6 +264,9 @@ struct joint {
     /* counters */
     size_t halves_call, halves_ret;
     joint_align_stats align; /* pairing without call ids (joint_align.c) */
+    joint_align_rec *align_rec; /* links whose first pairing failed the
+                                   nesting test (joint_align.h) */
+    size_t nalign_rec;
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;
