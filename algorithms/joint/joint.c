@@ -167,6 +167,10 @@ const pb_option joint_options[] = {
      "the two searches assign differently are at services whose calls land on a busy "
      "callee far less often than copies of the free solution predict (they serialise "
      "their work; z below -3.29; metadata busy_service=)"},
+    {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
+     "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
+     "more than half of the calls the search moved went to a request that arrived in "
+     "the same tick as their start parent (call ids only; metadata tie_test=)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -567,6 +571,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         pb_tick_detect(v->msgs, v->n, &ti);
         s->tick = ti.tick;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
+        s->quant_on = ti.coarse_ties && params->tie_test;
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -637,6 +642,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     if (rc == PB_OK)
         rc = joint_select(s);
     if (rc == PB_OK)
+        rc = joint_quant_snapshot(s); /* the tie test (joint_quant.c) */
+    if (rc == PB_OK)
         rc = joint_repair_rounds(s);
     if (rc == PB_OK)
         rc = solve(s);
@@ -648,6 +655,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_fit_order(s);
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_auto(s);
+    if (rc == PB_OK)
+        rc = joint_quant_decide(s); /* the tie test: the start back, and refitted */
     if (rc != PB_OK) {
         joint_close(s);
         if (rc == PB_ERANGE)
@@ -970,6 +979,7 @@ void joint_close(joint *s)
     joint_rord_free(s);
     free(s->pord_stat);
     free(s->pick_stat);
+    free(s->qpar);
     free(s->fifo_stat);
     free(s->fifo_svc);
     free(s->late_gap);

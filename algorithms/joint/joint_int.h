@@ -133,6 +133,10 @@ struct joint {
     double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
+    int quant_on;           /* coarse ties: the tie test runs (joint_quant.c) */
+    int quant_state;        /* 0 none, 1 returns re-paired, 2 search kept, 3 start kept */
+    size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
+    uint32_t *qpar;         /* the start's parents while the search runs, or NULL */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -689,6 +693,22 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+
+/* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "Whole-tick
+ * stamps: the tie test").  joint_quant_snapshot keeps the start's parents
+ * (when s->quant_on); PB_OK or PB_ENOMEM.  joint_quant_decide counts the
+ * calls the search moved and, of them, those moved to a request with the
+ * same arrival stamp as their start parent, and puts the start back when
+ * those are more than half; PB_OK or PB_ENOMEM.  joint_quant_count is its
+ * count over parents start[0..n), now[0..n) with arrival stamps arr
+ * (INT64_MIN: none) into *changed and *tied.  joint_quant_meta writes the
+ * tie_test= metadata line (nothing when the test is off); PB_OK or the
+ * writer's status. */
+int joint_quant_snapshot(joint *s);
+int joint_quant_decide(joint *s);
+void joint_quant_count(const uint32_t *start, const uint32_t *now, const pb_ns *arr,
+                       uint32_t n, pb_ns tick, size_t *changed, size_t *tied);
+int joint_quant_meta(const joint *s, pb_result *res);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)

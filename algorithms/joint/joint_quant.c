@@ -1,0 +1,98 @@
+/*
+ * joint_quant.c - joint: the tie test at coarse stamps (docs/joint.md,
+ * "Whole-tick stamps: the tie test").
+ *
+ * When the trace's stamps are whole ticks and many messages share one
+ * (pb_tick_info.coarse_ties), requests that arrive at a service in the same
+ * tick are told apart by nothing in the delays: every delay they give a call
+ * is the same whole number of ticks.  The start (start=rank: arrival order,
+ * ties in row order) orders them; the search then trades that order for
+ * whatever sharpens the refitted whole-tick densities, a self-consistent
+ * state the likelihood cannot refute.  The test: of the calls the search
+ * moved away from their start parent, how many went to a request whose
+ * arrival stamp equals the start parent's (a move the stamps cannot
+ * support: the two arrival stamps differ by at most one tick, so either
+ * request may have arrived first)?  When those are more than half of the
+ * moves, the start is kept (and refitted).
+ * Only with every pair fixed by call id or by the start (no return the
+ * search re-pairs), so the start is a whole, consistent state.
+ */
+#include "joint_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+int joint_quant_snapshot(joint *s)
+{
+    if (!s->quant_on || s->qpar)
+        return PB_OK;
+    uint32_t n = s->npairs;
+    s->qpar = malloc(((size_t)n + 1) * sizeof *s->qpar);
+    if (!s->qpar)
+        return PB_ENOMEM;
+    memcpy(s->qpar, s->par, (size_t)n * sizeof *s->qpar);
+    return PB_OK;
+}
+
+void joint_quant_count(const uint32_t *start, const uint32_t *now, const pb_ns *arr,
+                       uint32_t n, pb_ns tick, size_t *changed, size_t *tied)
+{
+    size_t c = 0, t = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t a = start[p], b = now[p];
+        if (a == b)
+            continue;
+        c++;
+        if (a != NONE && b != NONE && arr[a] != INT64_MIN && arr[b] != INT64_MIN &&
+            (arr[a] > arr[b] ? arr[a] - arr[b] : arr[b] - arr[a]) <= tick)
+            t++;
+    }
+    *changed = c;
+    *tied = t;
+}
+
+int joint_quant_decide(joint *s)
+{
+    if (!s->quant_on || !s->qpar)
+        return PB_OK;
+    uint32_t n = s->npairs;
+    for (uint32_t p = 0; p < n; p++)
+        if (s->free_ret[p]) {
+            s->quant_state = 1; /* returns re-paired: no whole start to go back to */
+            free(s->qpar);
+            s->qpar = NULL;
+            return PB_OK;
+        }
+    pb_ns *arr = malloc(((size_t)n + 1) * sizeof *arr);
+    if (!arr)
+        return PB_ENOMEM;
+    for (uint32_t q = 0; q < n; q++)
+        arr[q] = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr;
+    joint_quant_count(s->qpar, s->par, arr, n, s->tick, &s->quant_changed, &s->quant_tied);
+    free(arr);
+    int rc = PB_OK;
+    s->quant_state = 2;
+    if (s->quant_changed > 0 && 2 * s->quant_tied > s->quant_changed) {
+        s->quant_state = 3;
+        for (uint32_t p = 0; p < n && rc == PB_OK; p++)
+            if (s->par[p] != s->qpar[p])
+                rc = joint_set_parent(s, p, s->qpar[p]);
+        if (rc == PB_OK)
+            rc = joint_fit(s, NULL);
+        if (rc == PB_OK)
+            rc = joint_fit_order(s);
+    }
+    free(s->qpar);
+    s->qpar = NULL;
+    return rc;
+}
+
+int joint_quant_meta(const joint *s, pb_result *res)
+{
+    if (!s->quant_on)
+        return PB_OK;
+    static const char *what[] = {"none", "repaired_returns", "search", "start"};
+    return pb_result_meta(res, "tie_test=on moved=%zu moved_within_tick=%zu kept=%s",
+                          s->quant_changed, s->quant_tied, what[s->quant_state]);
+}
