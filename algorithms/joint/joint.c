@@ -980,6 +980,7 @@ void joint_close(joint *s)
     free(s->pord_stat);
     free(s->pick_stat);
     free(s->qpar);
+    free(s->qret);
     free(s->fifo_stat);
     free(s->fifo_svc);
     free(s->late_gap);

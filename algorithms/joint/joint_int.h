@@ -134,9 +134,10 @@ struct joint {
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
     int quant_on;           /* coarse ties: the tie test runs (joint_quant.c) */
-    int quant_state;        /* 0 none, 1 returns re-paired, 2 search kept, 3 start kept */
+    int quant_state;        /* 0 not decided, 2 search kept, 3 start kept */
     size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
     uint32_t *qpar;         /* the start's parents while the search runs, or NULL */
+    void *qret;             /* the start's returns per pair (joint_quant.c), or NULL */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;

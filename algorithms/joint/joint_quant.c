@@ -14,8 +14,7 @@
  * support: the two arrival stamps differ by at most one tick, so either
  * request may have arrived first)?  When those are more than half of the
  * moves, the start is kept (and refitted).
- * Only with every pair fixed by call id or by the start (no return the
- * search re-pairs), so the start is a whole, consistent state.
+ * Without call ids the start's pairing of returns is put back with it.
  */
 #include "joint_int.h"
 #include <stdlib.h>
@@ -23,16 +22,72 @@
 
 #define NONE JOINT_NONE
 
+/* the start's returns of a pair (without call ids the search re-pairs
+ * them) */
+typedef struct qret {
+    pb_ns rs, rr;
+    uint32_t ret;
+} qret;
+
 int joint_quant_snapshot(joint *s)
 {
     if (!s->quant_on || s->qpar)
         return PB_OK;
     uint32_t n = s->npairs;
     s->qpar = malloc(((size_t)n + 1) * sizeof *s->qpar);
-    if (!s->qpar)
+    s->qret = malloc(((size_t)n + 1) * sizeof(qret));
+    if (!s->qpar || !s->qret) {
+        free(s->qpar);
+        free(s->qret);
+        s->qpar = NULL;
+        s->qret = NULL;
         return PB_ENOMEM;
+    }
     memcpy(s->qpar, s->par, (size_t)n * sizeof *s->qpar);
+    qret *r = s->qret;
+    for (uint32_t p = 0; p < n; p++)
+        r[p] = (qret){s->pr[p].rs, s->pr[p].rr, s->pr[p].ret};
     return PB_OK;
+}
+
+/* put the start back: its returns (and the candidates they give), its
+ * parents, and the model refitted.  PB_OK or PB_ENOMEM */
+static int restore_start(joint *s)
+{
+    uint32_t n = s->npairs;
+    const qret *r = s->qret;
+    int moved_ret = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        jpair *x = &s->pr[p];
+        if (x->ret == r[p].ret && x->rs == r[p].rs && x->rr == r[p].rr)
+            continue;
+        x->ret = r[p].ret;
+        x->rs = r[p].rs;
+        x->rr = r[p].rr;
+        if (x->ret != NONE)
+            s->pair_of_msg[x->ret] = p;
+        moved_ret = 1;
+    }
+    int rc = PB_OK;
+    if (moved_ret) {
+        /* no parent may stay that is no candidate under the start's
+         * returns: all cleared first, the candidates found again */
+        for (uint32_t p = 0; p < n && rc == PB_OK; p++)
+            if (s->par[p] != NONE)
+                rc = joint_set_parent(s, p, NONE);
+        if (rc == PB_OK)
+            rc = joint_find_candidates(s);
+    }
+    for (uint32_t p = 0; p < n && rc == PB_OK; p++)
+        if (s->par[p] != s->qpar[p])
+            rc = joint_set_parent(s, p, s->qpar[p]);
+    if (rc == PB_OK)
+        rc = joint_fit(s, NULL);
+    if (rc == PB_OK)
+        rc = joint_fit_order(s);
+    if (rc == PB_OK && s->rord)
+        rc = joint_rord_fit(s);
+    return rc;
 }
 
 void joint_quant_count(const uint32_t *start, const uint32_t *now, const pb_ns *arr,
@@ -57,16 +112,10 @@ int joint_quant_decide(joint *s)
     if (!s->quant_on || !s->qpar)
         return PB_OK;
     uint32_t n = s->npairs;
-    for (uint32_t p = 0; p < n; p++)
-        if (s->free_ret[p]) {
-            s->quant_state = 1; /* returns re-paired: no whole start to go back to */
-            free(s->qpar);
-            s->qpar = NULL;
-            return PB_OK;
-        }
     pb_ns *arr = malloc(((size_t)n + 1) * sizeof *arr);
     if (!arr)
         return PB_ENOMEM;
+    /* arrivals as the start had them (a call's arrival never moves) */
     for (uint32_t q = 0; q < n; q++)
         arr[q] = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr;
     joint_quant_count(s->qpar, s->par, arr, n, s->tick, &s->quant_changed, &s->quant_tied);
@@ -75,16 +124,12 @@ int joint_quant_decide(joint *s)
     s->quant_state = 2;
     if (s->quant_changed > 0 && 2 * s->quant_tied > s->quant_changed) {
         s->quant_state = 3;
-        for (uint32_t p = 0; p < n && rc == PB_OK; p++)
-            if (s->par[p] != s->qpar[p])
-                rc = joint_set_parent(s, p, s->qpar[p]);
-        if (rc == PB_OK)
-            rc = joint_fit(s, NULL);
-        if (rc == PB_OK)
-            rc = joint_fit_order(s);
+        rc = restore_start(s);
     }
     free(s->qpar);
+    free(s->qret);
     s->qpar = NULL;
+    s->qret = NULL;
     return rc;
 }
 
@@ -92,7 +137,7 @@ int joint_quant_meta(const joint *s, pb_result *res)
 {
     if (!s->quant_on)
         return PB_OK;
-    static const char *what[] = {"none", "repaired_returns", "search", "start"};
+    static const char *what[] = {"none", "none", "search", "start"};
     return pb_result_meta(res, "tie_test=on moved=%zu moved_within_tick=%zu kept=%s",
                           s->quant_changed, s->quant_tied, what[s->quant_state]);
 }
