@@ -394,8 +394,10 @@ static int rank_start(joint *s)
         rq[off[a] + fill[a]++] = (insort){req_start(s, q), q};
     }
     for (uint32_t a = 0; rc == PB_OK && a < s->nnodes; a++)
-        if (off[a + 1] - off[a] > 1)
+        if (off[a + 1] - off[a] > 1) {
             qsort(rq + off[a], off[a + 1] - off[a], sizeof *rq, joint_cmp_insort);
+            rc = joint_quant_rank_ties(s, rq + off[a], off[a + 1] - off[a]); /* joint_quant.c */
+        }
     for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++) {
         uint32_t a = s->link_src[l], k = 0, nq = off[a + 1] - off[a];
         uint32_t nl = s->bylink_off[l + 1] - s->bylink_off[l];
@@ -542,6 +544,23 @@ static int start_assign(joint *s)
     return rc;
 }
 
+/* The tie test kept the start (joint_quant.c, which put the start's
+ * returns back and cleared every parent): the start made again, requests
+ * tied at their arrival now ranked in the order of their responses
+ * (joint_quant_rank_ties), and the model refitted.  PB_OK or PB_ENOMEM */
+static int quant_start_again(joint *s)
+{
+    memset(s->dirty, 0, ((size_t)s->npairs + 1) * sizeof *s->dirty);
+    int rc = start_assign(s);
+    if (rc == PB_OK)
+        rc = joint_fit(s, NULL);
+    if (rc == PB_OK)
+        rc = joint_fit_order(s);
+    if (rc == PB_OK && s->rord)
+        rc = joint_rord_fit(s);
+    return rc;
+}
+
 /* joint_init for one search: pord 1 holds the order of answers (the
  * re-pairing and the exchanges score it, joint_order.c) */
 static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
@@ -656,7 +675,9 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_auto(s);
     if (rc == PB_OK)
-        rc = joint_quant_decide(s); /* the tie test: the start back, and refitted */
+        rc = joint_quant_decide(s); /* the tie test (joint_quant.c) */
+    if (rc == PB_OK && s->quant_state == 3)
+        rc = quant_start_again(s);
     if (rc != PB_OK) {
         joint_close(s);
         if (rc == PB_ERANGE)

@@ -710,6 +710,13 @@ int joint_quant_decide(joint *s);
 void joint_quant_count(const uint32_t *start, const uint32_t *now, const pb_ns *arr,
                        uint32_t n, pb_ns tick, size_t *changed, size_t *tied);
 int joint_quant_meta(const joint *s, pb_result *res);
+/* joint_quant.c: when the tie test kept the start (made again), requests rq[0..n) of one
+ * service sorted by arrival (joint_cmp_insort) are put, within each run of
+ * equal arrival stamps, in the order of their responses (then pair): of
+ * two requests that arrived in the same tick, the one answered first is
+ * taken to have come first (first come, first served's order).  Nothing
+ * when the test is off.  PB_OK or PB_ENOMEM */
+int joint_quant_rank_ties(const joint *s, insort *rq, uint32_t n);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)

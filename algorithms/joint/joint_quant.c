@@ -50,12 +50,17 @@ int joint_quant_snapshot(joint *s)
     return PB_OK;
 }
 
-/* put the start back: its returns (and the candidates they give), its
- * parents, and the model refitted.  PB_OK or PB_ENOMEM */
-static int restore_start(joint *s)
+/* put the start's returns back (and the candidates they give), every
+ * parent cleared: the caller makes the start again (joint.c).  PB_OK or
+ * PB_ENOMEM */
+static int restore_returns(joint *s)
 {
     uint32_t n = s->npairs;
     const qret *r = s->qret;
+    int rc = PB_OK;
+    for (uint32_t p = 0; p < n && rc == PB_OK; p++)
+        if (s->par[p] != NONE)
+            rc = joint_set_parent(s, p, NONE);
     int moved_ret = 0;
     for (uint32_t p = 0; p < n; p++) {
         jpair *x = &s->pr[p];
@@ -68,25 +73,8 @@ static int restore_start(joint *s)
             s->pair_of_msg[x->ret] = p;
         moved_ret = 1;
     }
-    int rc = PB_OK;
-    if (moved_ret) {
-        /* no parent may stay that is no candidate under the start's
-         * returns: all cleared first, the candidates found again */
-        for (uint32_t p = 0; p < n && rc == PB_OK; p++)
-            if (s->par[p] != NONE)
-                rc = joint_set_parent(s, p, NONE);
-        if (rc == PB_OK)
-            rc = joint_find_candidates(s);
-    }
-    for (uint32_t p = 0; p < n && rc == PB_OK; p++)
-        if (s->par[p] != s->qpar[p])
-            rc = joint_set_parent(s, p, s->qpar[p]);
-    if (rc == PB_OK)
-        rc = joint_fit(s, NULL);
-    if (rc == PB_OK)
-        rc = joint_fit_order(s);
-    if (rc == PB_OK && s->rord)
-        rc = joint_rord_fit(s);
+    if (rc == PB_OK && moved_ret)
+        rc = joint_find_candidates(s);
     return rc;
 }
 
@@ -124,7 +112,7 @@ int joint_quant_decide(joint *s)
     s->quant_state = 2;
     if (s->quant_changed > 0 && 2 * s->quant_tied > s->quant_changed) {
         s->quant_state = 3;
-        rc = restore_start(s);
+        rc = restore_returns(s);
     }
     free(s->qpar);
     free(s->qret);
@@ -140,4 +128,45 @@ int joint_quant_meta(const joint *s, pb_result *res)
     static const char *what[] = {"none", "none", "search", "start"};
     return pb_result_meta(res, "tie_test=on moved=%zu moved_within_tick=%zu kept=%s",
                           s->quant_changed, s->quant_tied, what[s->quant_state]);
+}
+
+/* (response stamp, pair) of a request, for the order within a tick */
+typedef struct qkey {
+    pb_ns rs;
+    uint32_t p;
+} qkey;
+
+static int cmp_qkey(const void *x, const void *y)
+{
+    const qkey *a = x, *b = y;
+    if (a->rs != b->rs)
+        return a->rs < b->rs ? -1 : 1;
+    return a->p < b->p ? -1 : a->p > b->p;
+}
+
+int joint_quant_rank_ties(const joint *s, insort *rq, uint32_t n)
+{
+    if (s->quant_state != 3 || n < 2)
+        return PB_OK;
+    qkey *k = NULL;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i + 1;
+        while (j < n && rq[j].t == rq[i].t)
+            j++;
+        if (j - i > 1) {
+            if (!k && !(k = malloc((size_t)n * sizeof *k)))
+                return PB_ENOMEM;
+            for (uint32_t t = i; t < j; t++) {
+                const jpair *x = &s->pr[rq[t].p];
+                /* a lost response: after every answered one */
+                k[t - i] = (qkey){x->ret == NONE ? INT64_MAX : x->rs, rq[t].p};
+            }
+            qsort(k, j - i, sizeof *k, cmp_qkey);
+            for (uint32_t t = i; t < j; t++)
+                rq[t].p = k[t - i].p;
+        }
+        i = j;
+    }
+    free(k);
+    return PB_OK;
 }

@@ -4,12 +4,12 @@
 # workers in front of a chain, every service well under a millisecond
 # (experiments/joint_ticks.conf, not the config the test was tuned on),
 # two pool sizes and seeds, stamps rounded to 1 ms and to 10 ms by skewer:
-# with call ids and as a black box joint is within 1 point of first come,
+# with call ids and as a black box joint is within half a point of first come,
 # first served (it was 1-45 points below: the search traded the start's
 # arrival order for moves among requests the stamps cannot tell apart),
 # and at least 20 points above -s tie_test=0 where the old search failed
 # worst.  Shuffled rows read with --sort give the same links.  The eBPF
-# capture (data/deeptrace-ebpf) at 1 ms, both modes: within 1 point of
+# capture (data/deeptrace-ebpf) at 1 ms, both modes: within half a point of
 # first come, first served and 20 points above tie_test=0 (skipped without
 # the data).  Unrounded, the test does not run: no tie_test line, and the
 # result is that of -s tie_test=0 byte for byte.
@@ -38,7 +38,7 @@ check() { # name trace lift: joint >= fcfs - 0.01, and >= tie_test=0 + lift
     o=$(acc "$2" joint 0)
     f=$(acc "$2" fcfs)
     echo "$1: joint $j, tie_test=0 $o, fcfs $f"
-    ge "$j" "$f" 0.01 || fail "$1: joint $j more than 1 point below fcfs $f"
+    ge "$j" "$f" 0.005 || fail "$1: joint $j more than half a point below fcfs $f"
     ge "$j" "$o" "-$3" || fail "$1: joint $j not $3 above tie_test=0 $o"
 }
 M="$PB_ROOT/experiments/joint_ticks.conf"
