@@ -136,6 +136,7 @@ struct joint {
     int quant_on;           /* coarse ties: the tie test runs (joint_quant.c) */
     int quant_state;        /* 0 not decided, 2 search kept, 3 start kept */
     size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
+    double quant_ll[2];     /* log-likelihoods of the start and the search, each refitted */
     uint32_t *qpar;         /* the start's parents while the search runs, or NULL */
     void *qret;             /* the start's returns per pair (joint_quant.c), or NULL */
     double bg;              /* log density of the background (per decade) */
@@ -697,7 +698,8 @@ int joint_pick_meta(const joint *s, pb_result *res);
 
 /* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "Whole-tick
  * stamps: the tie test").  joint_quant_snapshot keeps the start's parents
- * (when s->quant_on); PB_OK or PB_ENOMEM.  joint_quant_decide counts the
+ * (and the start's refitted log-likelihood) when s->quant_on; PB_OK or
+ * PB_ENOMEM.  joint_quant_decide counts the
  * calls the search moved and, of them, those moved to a request with the
  * same arrival stamp as their start parent, and puts the start back when
  * those are more than half; PB_OK or PB_ENOMEM.  joint_quant_count is its
@@ -705,6 +707,14 @@ int joint_pick_meta(const joint *s, pb_result *res);
  * (INT64_MIN: none) into *changed and *tied.  joint_quant_meta writes the
  * tie_test= metadata line (nothing when the test is off); PB_OK or the
  * writer's status. */
+/* the least log-likelihood gain per moved call for the tie test to keep
+ * the search: half the 95 % point of chi-square with one degree of freedom
+ * (3.841 / 2), as if each move were a likelihood-ratio test of its own */
+#define JOINT_QUANT_GAIN 1.9207
+/* the tie test's rule: changed calls moved, tied of them within a tick,
+ * log-likelihoods of the start and the search (each refitted): 1 keep the
+ * start, 0 the search */
+int joint_quant_keep_start(size_t changed, size_t tied, double ll_start, double ll_search);
 int joint_quant_snapshot(joint *s);
 int joint_quant_decide(joint *s);
 void joint_quant_count(const uint32_t *start, const uint32_t *now, const pb_ns *arr,

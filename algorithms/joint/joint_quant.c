@@ -13,7 +13,10 @@
  * arrival stamp equals the start parent's (a move the stamps cannot
  * support: the two arrival stamps differ by at most one tick, so either
  * request may have arrived first)?  When those are more than half of the
- * moves, the start is kept (and refitted).
+ * moves and the search's log-likelihood (under its refit) beats the
+ * start's (under its refit) by less than JOINT_QUANT_GAIN nats per moved
+ * call, the start is kept: made again, with requests tied at arrival
+ * ranked by their responses, and refitted.
  * Without call ids the start's pairing of returns is put back with it.
  */
 #include "joint_int.h"
@@ -47,7 +50,11 @@ int joint_quant_snapshot(joint *s)
     qret *r = s->qret;
     for (uint32_t p = 0; p < n; p++)
         r[p] = (qret){s->pr[p].rs, s->pr[p].rr, s->pr[p].ret};
-    return PB_OK;
+    /* the start's log-likelihood under its own refit */
+    int rc = joint_fit(s, NULL);
+    if (rc == PB_OK)
+        s->quant_ll[0] = joint_loglik(s);
+    return rc;
 }
 
 /* put the start's returns back (and the candidates they give), every
@@ -95,6 +102,12 @@ void joint_quant_count(const uint32_t *start, const uint32_t *now, const pb_ns *
     *tied = t;
 }
 
+int joint_quant_keep_start(size_t changed, size_t tied, double ll_start, double ll_search)
+{
+    return changed > 0 && 2 * tied > changed &&
+           ll_search - ll_start < JOINT_QUANT_GAIN * (double)changed;
+}
+
 int joint_quant_decide(joint *s)
 {
     if (!s->quant_on || !s->qpar)
@@ -108,9 +121,12 @@ int joint_quant_decide(joint *s)
         arr[q] = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr;
     joint_quant_count(s->qpar, s->par, arr, n, s->tick, &s->quant_changed, &s->quant_tied);
     free(arr);
-    int rc = PB_OK;
+    int rc = joint_fit(s, NULL);
+    if (rc != PB_OK)
+        return rc;
+    s->quant_ll[1] = joint_loglik(s);
     s->quant_state = 2;
-    if (s->quant_changed > 0 && 2 * s->quant_tied > s->quant_changed) {
+    if (joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0], s->quant_ll[1])) {
         s->quant_state = 3;
         rc = restore_returns(s);
     }
@@ -126,8 +142,13 @@ int joint_quant_meta(const joint *s, pb_result *res)
     if (!s->quant_on)
         return PB_OK;
     static const char *what[] = {"none", "none", "search", "start"};
-    return pb_result_meta(res, "tie_test=on moved=%zu moved_within_tick=%zu kept=%s",
-                          s->quant_changed, s->quant_tied, what[s->quant_state]);
+    return pb_result_meta(res, "tie_test=on moved=%zu moved_within_tick=%zu "
+                          "log_likelihood_start=%.3f log_likelihood_search=%.3f "
+                          "gain_per_move=%.3f kept=%s",
+                          s->quant_changed, s->quant_tied, s->quant_ll[0], s->quant_ll[1],
+                          s->quant_changed ? (s->quant_ll[1] - s->quant_ll[0]) /
+                                                 (double)s->quant_changed : 0.0,
+                          what[s->quant_state]);
 }
 
 /* (response stamp, pair) of a request, for the order within a tick */
