@@ -137,6 +137,7 @@ struct joint {
     int quant_state;        /* 0 not decided, 2 search kept, 3 start kept */
     size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
     double quant_ll[2];     /* log-likelihoods of the start and the search, each refitted */
+    int quant_ll_set;       /* quant_ll[0] is known */
     uint32_t *qpar;         /* the start's parents while the search runs, or NULL */
     void *qret;             /* the start's returns per pair (joint_quant.c), or NULL */
     double bg;              /* log density of the background (per decade) */
@@ -698,8 +699,7 @@ int joint_pick_meta(const joint *s, pb_result *res);
 
 /* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "Whole-tick
  * stamps: the tie test").  joint_quant_snapshot keeps the start's parents
- * (and the start's refitted log-likelihood) when s->quant_on; PB_OK or
- * PB_ENOMEM.  joint_quant_decide counts the
+ * and returns when s->quant_on; PB_OK or PB_ENOMEM.  joint_quant_decide counts the
  * calls the search moved and, of them, those moved to a request with the
  * same arrival stamp as their start parent, and puts the start back when
  * those are more than half; PB_OK or PB_ENOMEM.  joint_quant_count is its
@@ -716,6 +716,9 @@ int joint_pick_meta(const joint *s, pb_result *res);
  * start, 0 the search */
 int joint_quant_keep_start(size_t changed, size_t tied, double ll_start, double ll_search);
 int joint_quant_snapshot(joint *s);
+/* joint_quant.c: called after every refit of the search (joint_search.c);
+ * the first one is the start's: its log-likelihood is kept (read only) */
+void joint_quant_fitted(joint *s);
 int joint_quant_decide(joint *s);
 void joint_quant_count(const uint32_t *start, const uint32_t *now, const pb_ns *arr,
                        uint32_t n, pb_ns tick, size_t *changed, size_t *tied);

@@ -50,11 +50,16 @@ int joint_quant_snapshot(joint *s)
     qret *r = s->qret;
     for (uint32_t p = 0; p < n; p++)
         r[p] = (qret){s->pr[p].rs, s->pr[p].rr, s->pr[p].ret};
-    /* the start's log-likelihood under its own refit */
-    int rc = joint_fit(s, NULL);
-    if (rc == PB_OK)
-        s->quant_ll[0] = joint_loglik(s);
-    return rc;
+    s->quant_ll_set = 0; /* joint_quant_fitted, at the search's first fit */
+    return PB_OK;
+}
+
+void joint_quant_fitted(joint *s)
+{
+    if (!s->qpar || s->quant_ll_set)
+        return;
+    s->quant_ll[0] = joint_loglik(s);
+    s->quant_ll_set = 1;
 }
 
 /* put the start's returns back (and the candidates they give), every
@@ -121,10 +126,11 @@ int joint_quant_decide(joint *s)
         arr[q] = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr;
     joint_quant_count(s->qpar, s->par, arr, n, s->tick, &s->quant_changed, &s->quant_tied);
     free(arr);
-    int rc = joint_fit(s, NULL);
-    if (rc != PB_OK)
-        return rc;
+    int rc = PB_OK;
+    /* the search's, fitted last by the search itself (joint.c) */
     s->quant_ll[1] = joint_loglik(s);
+    if (!s->quant_ll_set)
+        s->quant_ll[0] = s->quant_ll[1]; /* no search ran: nothing moved */
     s->quant_state = 2;
     if (joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0], s->quant_ll[1])) {
         s->quant_state = 3;
