@@ -697,8 +697,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
 
-/* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "Whole-tick
- * stamps: the tie test").  joint_quant_snapshot keeps the start's parents
+/* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "The tie test:
+ * whole-tick stamps").  joint_quant_snapshot keeps the start's parents
  * and returns when s->quant_on; PB_OK or PB_ENOMEM.  joint_quant_decide counts the
  * calls the search moved and, of them, those moved to a request with the
  * same arrival stamp as their start parent, and puts the start back when

@@ -1,6 +1,6 @@
 /*
  * joint_quant.c - joint: the tie test at coarse stamps (docs/joint.md,
- * "Whole-tick stamps: the tie test").
+ * "The tie test: whole-tick stamps").
  *
  * When the trace's stamps are whole ticks and many messages share one
  * (pb_tick_info.coarse_ties), requests that arrive at a service in the same
@@ -10,9 +10,8 @@
  * whatever sharpens the refitted whole-tick densities, a self-consistent
  * state the likelihood cannot refute.  The test: of the calls the search
  * moved away from their start parent, how many went to a request whose
- * arrival stamp equals the start parent's (a move the stamps cannot
- * support: the two arrival stamps differ by at most one tick, so either
- * request may have arrived first)?  When those are more than half of the
+ * arrival stamp is within one tick of the start parent's (a move the
+ * stamps cannot support: either request may have arrived first)?  When those are more than half of the
  * moves and the search's log-likelihood (under its refit) beats the
  * start's (under its refit) by less than JOINT_QUANT_GAIN nats per moved
  * call, the start is kept: made again, with requests tied at arrival
