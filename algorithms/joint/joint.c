@@ -142,6 +142,10 @@ const pb_option joint_options[] = {
      "same link, than the call whose return triggered it and than its parent (crossed "
      "chains of three or more requests, which no neighbour of the shares reaches, leave "
      "doubt beside them); assignments are unchanged"},
+    {"conf_order", PB_OPT_BOOL, offsetof(joint_params, conf_order), "1", PB_OPT_NORANGE,
+     "confidence: rows the self-calibration's map puts in one block keep the order of "
+     "their stated confidences (each lowered by at most 1e-4, on a log scale of its "
+     "doubt), so min_confidence can tell them apart; assignments are unchanged"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,

@@ -82,6 +82,9 @@ typedef struct joint_params {
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least
                            sure call its request makes on the same link, than its
                            trigger's call and than its parent (joint_calib.c), 1 */
+    int conf_order;     /* [conf_order] confidence: within a block of the
+                           self-calibration's map rows keep the order of their
+                           stated confidences (lowered by at most 1e-4), 1 */
     int busy_test;      /* [busy_test] pair_order=auto also keeps the held search where
                            the services that serialise their work (joint_pick.c) hold
                            most of what the two searches assign differently, 1 */
