@@ -510,6 +510,11 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
                                  "flagged", c.open_requests);
     if (rc == PB_OK && c.cycles)
         rc = pb_result_warn(res, "%zu parent cycles cut (clock skew)", c.cycles);
+    if (rc == PB_OK && t.others)
+        rc = pb_result_warn(res, "%zu one-way messages (type msg) left out: the paper "
+                                 "variant follows requests and replies only "
+                                 "(docs/precise.md; borderpatrol follows them)",
+                            t.others);
 out:
     free(it);
     free(heap);

@@ -76,4 +76,27 @@ PY
     grep -q '"pid": expected a thread id' err || { cat err; fail "capture: no located message"; }
 fi
 
+# --- 3. an integer parameter too large for its type names its range,
+# not "expected an integer" (it is one)
+if [ -x "$B/maketrace" ]; then
+    for kv in seed=99999999999999999999 messages=9999999999 batch=-9999999999999999999; do
+        "$B/maketrace" -s "$kv" "$PB_ROOT/maketrace/configs/tiny.conf" > out 2> err && fail "$kv accepted"
+        grep -q "is out of range; expected \[" err || { cat err; fail "$kv: no range in the message"; }
+    done
+fi
+
+# --- 4. an algorithm that leaves messages out says so: vpath's paper
+# variant on one-way messages (a mail relay) once gave no instance and no
+# word; every other variant and baseline already warned
+if [ -x "$B/maketrace" ]; then
+    "$B/maketrace" -q -s messages=200 -s observed=1 -o m.csv "$PB_ROOT/maketrace/configs/mailrelay.conf" ||
+        fail "mailrelay: maketrace"
+    for a in "vpath -s variant=paper" "vpath -s variant=clean" fcfs; do
+        # shellcheck disable=SC2086
+        "$B/infer" -a $a -o m.r m.csv 2> err || fail "mailrelay: infer $a"
+        grep -q "warning: .*left out" err || { cat err; fail "mailrelay: $a left the messages out silently"; }
+        grep -q "^# warning: .*left out" m.r || fail "mailrelay: $a: no warning in the result"
+    done
+fi
+
 echo "test_hostile3: ok"
