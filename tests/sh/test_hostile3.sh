@@ -99,4 +99,25 @@ if [ -x "$B/maketrace" ]; then
     done
 fi
 
+# --- 5. vpath paper flags every request open on a thread when it sends a
+# call while holding several, and none opened after (hand-worked:
+# tests/data/precise/open_flags.csv, requests 0 and 1 open at the call of
+# message 2, request 2 alone later).  The flags are now counted, not
+# re-marked per send (a thread holding K requests sending K calls was
+# K^2); the same flags on a loop holding 3000 requests: all of them
+"$B/infer" -a vpath -s variant=paper --report rep.txt -o r.r "$PB_ROOT/tests/data/precise/open_flags.csv" 2> err ||
+    fail "open flags: infer"
+[ "$(grep -c '^flagged instance' rep.txt)" = 2 ] && grep -q '^# instances=3 flagged_instances=2' r.r ||
+    { cat rep.txt; grep '^# instances' r.r; fail "open flags: expected instances 0 and 1 flagged of 3"; }
+K=3000
+awk -v K=$K 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid,path,cause,thread,sthread,conn"; id = 0
+    for (i = 0; i < K; i++) { printf "%d,%.7f,%.7f,C,S,call,r%d,%d,,S:t,C:c%d,C>S:%d\n", id, i*1e-5, i*1e-5, i, i, i, i; rc[i] = id++ }
+    for (i = 0; i < K; i++) { t = 1 + i*1e-5
+        printf "%d,%.7f,%.7f,S,D,call,d%d,%d,%d,D:t,S:t,S>D:0\n", id, t, t, i, i, rc[i]; dc = id++
+        printf "%d,%.7f,%.7f,D,S,return,d%d,%d,%d,S:t,D:t,S>D:0\n", id, t+5e-6, t+5e-6, i, i, dc; dr[i] = id++ }
+    for (i = 0; i < K; i++) { t = 2 + i*1e-5
+        printf "%d,%.7f,%.7f,S,C,return,r%d,%d,%d,C:c%d,S:t,C>S:%d\n", id, t, t, i, i, dr[i], i, i; id++ } }' > loop.csv
+"$B/infer" -q -a vpath -s variant=paper -o r.r loop.csv || fail "loop: infer"
+grep -q "^# instances=$K flagged_instances=$K\$" r.r || { grep '^# instances' r.r; fail "loop: not every request flagged"; }
+
 echo "test_hostile3: ok"
