@@ -120,4 +120,17 @@ awk -v K=$K 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid,path,cause,thread,
 "$B/infer" -q -a vpath -s variant=paper -o r.r loop.csv || fail "loop: infer"
 grep -q "^# instances=$K flagged_instances=$K\$" r.r || { grep '^# instances' r.r; fail "loop: not every request flagged"; }
 
+# --- 6. an empty or header-only span table says what a span table needs,
+# not what a Jaeger document needs (plain and compressed)
+: > empty.csv
+echo "$hdr" > hdr.csv
+gzip -c hdr.csv > hdr.csv.gz
+expect() { # FILE SUBSTRING
+    "$B/importtrace" -o x.tr "$1" > out 2> err && fail "$1 accepted"
+    grep -qF "$2" err || { cat err; fail "$1: no \"$2\""; }
+}
+expect empty.csv "expected a CSV header and span rows"
+expect hdr.csv "the span table holds no span rows"
+expect hdr.csv.gz "the span table holds no span rows"
+
 echo "test_hostile3: ok"
