@@ -113,6 +113,11 @@ const pb_option joint_options[] = {
     {"align", PB_OPT_BOOL, offsetof(joint_params, align), "1", PB_OPT_NORANGE,
      "without call ids, pair a link's calls and returns by the most likely in-order "
      "alignment that may leave a message unpaired (its partner lost); 0: first in, first out"},
+    {"align_nest", PB_OPT_DOUBLE, offsetof(joint_params, align_nest), "8", 0, 19,
+     "without call ids, nats for a pair whose call was sent before, and whose return "
+     "reached the caller after, a moment the caller served no request (or whose return "
+     "precedes its call); a link with such pairs is aligned again with this penalty "
+     "(docs/joint.md, \"Robustness\"); 0 = off"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -142,6 +147,10 @@ const pb_option joint_options[] = {
      "same link, than the call whose return triggered it and than its parent (crossed "
      "chains of three or more requests, which no neighbour of the shares reaches, leave "
      "doubt beside them); assignments are unchanged"},
+    {"conf_order", PB_OPT_BOOL, offsetof(joint_params, conf_order), "1", PB_OPT_NORANGE,
+     "confidence: rows the self-calibration's map puts in one block keep the order of "
+     "their stated confidences (each lowered by at most 1e-4, on a log scale of its "
+     "doubt), so min_confidence can tell them apart; assignments are unchanged"},
     {"top", PB_OPT_INT, offsetof(joint_params, top), "20", 0, 1e9,
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,
@@ -967,6 +976,7 @@ void joint_close(joint *s)
     free(s->kmean);
     free(s->free_ret);
     free(s->fifo_link);
+    free(s->align_rec);
     joint_rord_free(s);
     free(s->pord_stat);
     free(s->pick_stat);

@@ -14,6 +14,12 @@
 #include "joint.h"
 #include "joint_align.h"
 
+/* One link that the nesting test looked at (joint_cand.c, joint_align.h). */
+typedef struct joint_align_rec {
+    uint32_t caller, callee;
+    joint_align_info info;
+} joint_align_rec;
+
 #define JOINT_SCAL_NSTAT 8     /* self-calibration statistics per link: simulated calls,
                                   right, real shares lowered, own map, simulated doubt,
                                   real calls, real doubt, doubt ratio */
@@ -258,6 +264,9 @@ struct joint {
     /* counters */
     size_t halves_call, halves_ret;
     joint_align_stats align; /* pairing without call ids (joint_align.c) */
+    joint_align_rec *align_rec; /* links whose first pairing failed the
+                                   nesting test (joint_align.h) */
+    size_t nalign_rec;
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;
@@ -660,6 +669,13 @@ int joint_selfcal(joint *s, const double *share, double *conf,
  * makes on the same link, to a fixed point; roots are left as they are;
  * the rows lowered counted in s->sib_lowered.  PB_OK or PB_ENOMEM */
 int joint_sibling_cap(joint *s, double *conf);
+/* joint_calib.c (conf_order).  The value v a map gives a row stated c,
+ * lowered by at most JOINT_CONF_ORDER_STEP so that the rows of one block of
+ * the map keep the order of their stated confidences:
+ * v - step x g(c), g(c) = 1 - min(1, -log10(1 - c) / 6) (1 at c = 0, 0 at
+ * c >= 1 - 1e-6), at least 0 */
+#define JOINT_CONF_ORDER_STEP 1e-4
+double joint_conf_order(double v, double c);
 /* conf[p] = the product of share[] from p's root down to p.  PB_OK or
  * PB_ENOMEM */
 int joint_conf_product(const joint *s, const double *share, double *conf);
