@@ -53,6 +53,9 @@ typedef struct joint_params {
     int corr;           /* [corr] correlated call durations without call ids, 1 */
     int align;          /* [align] without call ids, the most likely in-order
                            pairing that lets messages be lost (joint_align.c), 1 */
+    double align_nest;  /* [align_nest] nats for a pair without call ids that
+                           spans a moment its caller served no request
+                           (the nesting test, joint_align.c); 0 = off, 8 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank
@@ -85,9 +88,15 @@ typedef struct joint_params {
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least
                            sure call its request makes on the same link, than its
                            trigger's call and than its parent (joint_calib.c), 1 */
+    int conf_order;     /* [conf_order] confidence: within a block of the
+                           self-calibration's map rows keep the order of their
+                           stated confidences (lowered by at most 1e-4), 1 */
     int busy_test;      /* [busy_test] pair_order=auto also keeps the held search where
                            the services that serialise their work (joint_pick.c) hold
                            most of what the two searches assign differently, 1 */
+    int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
+                           most calls the search moved stayed within their start
+                           parent's arrival tick (joint_quant.c), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -77,7 +77,20 @@ typedef struct al_state {
                                    state's offset from lo */
     double *pv, *nv;            /* two columns, K+2 states */
     int32_t *pair_of_ret;       /* call index, or -1 */
+    const pb_ns *ca;            /* per call: its send time on the caller's
+                                   clock (NULL: no nesting term) */
+    const pb_ns *sa;            /* per return: the caller's last idle start
+                                   before the return reached it */
+    double pen;                 /* nats for a pair that spans an idle start */
+    pb_ns early;                /* a return may precede its call by this */
 } al_state;
+
+/* does the pair (call i, return j) span a moment when its caller served
+ * no request (so the call and the return cannot be of one request)? */
+static int al_cross(const al_state *a, size_t i, size_t j)
+{
+    return a->ca && a->sa[j] > a->ca[i];
+}
 
 /* One alignment under the costs; fills pair_of_ret and returns its cost. */
 static double al_run(al_state *a, const double *cost)
@@ -113,7 +126,8 @@ static double al_run(al_state *a, const double *cost)
             double mt = HUGE_VAL;
             if (i > lo && run < HUGE_VAL)
                 mt = run + AL_SKIP * (double)(i - 1) +
-                     cost[al_bin(a->rt[j] - a->ct[i - 1])];
+                     cost[al_bin(a->rt[j] - a->ct[i - 1])] +
+                     (al_cross(a, i - 1, j) ? a->pen : 0);
             if (mt <= sk) {
                 a->nv[i - lo] = mt;
                 ch[i - lo] = (uint16_t)(runarg - lo);
@@ -189,9 +203,37 @@ static double al_refit(al_state *a, double *cost)
     return al_run(a, cost);
 }
 
+/* the crossing pairs of pair_of_ret (0 without a nesting term) */
+static size_t al_crossings(const al_state *a)
+{
+    size_t x = 0;
+    for (size_t j = 0; a->ca && j < a->nr; j++) {
+        int32_t i = a->pair_of_ret[j];
+        /* a return before its call (first in, first out shifted past a
+         * lost call) counts as well */
+        if (i >= 0 && (al_cross(a, (size_t)i, j) || a->ct[i] > a->rt[j] + a->early))
+            x++;
+    }
+    return x;
+}
+
+/* al_score plus the nesting term */
+static double al_score_nest(const al_state *a, double *cost)
+{
+    return al_score(a, cost) + a->pen * (double)al_crossings(a);
+}
+
 int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
                      const unsigned char *ev_call, size_t n, pb_ns early,
                      uint64_t *pairs, size_t *np, joint_align_stats *st)
+{
+    return joint_align_link_nest(ev_t, ev_msg, ev_call, n, early, NULL, pairs, np, st, NULL);
+}
+
+int joint_align_link_nest(const pb_ns *ev_t, const uint32_t *ev_msg,
+                          const unsigned char *ev_call, size_t n, pb_ns early,
+                          const joint_align_nest *nest, uint64_t *pairs, size_t *np,
+                          joint_align_stats *st, joint_align_info *info)
 {
     size_t nc = 0, nr = 0;
     for (size_t e = 0; e < n; e++) {
@@ -200,6 +242,12 @@ int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
         else
             nr++;
     }
+    if (info)
+        memset(info, 0, sizeof *info);
+    if (info) {
+        info->calls = nc;
+        info->returns = nr;
+    }
     if (st)
         st->links++;
     if (nc == 0 || nr == 0) {
@@ -207,41 +255,26 @@ int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
             st->skipped += n;
         return PB_OK;
     }
-    if (nc == nr) {
-        /* as many calls as returns: nothing says a message was lost, and
-         * first in, first out is kept (the alignment could only trade a
-         * pair of skips for a shift its own fit prefers) */
-        /* the i-th call with the i-th return, both in time order */
-        size_t c = 0, r = 0;
-        uint32_t *cq = malloc(nc * sizeof *cq);
-        if (!cq)
-            return PB_ENOMEM;
-        for (size_t e = 0; e < n; e++)
-            if (ev_call[e])
-                cq[c++] = ev_msg[e];
-        for (size_t e = 0; e < n; e++)
-            if (!ev_call[e])
-                pairs[(*np)++] = ((uint64_t)cq[r++] << 32) | ev_msg[e];
-        free(cq);
-        if (st)
-            st->fifo_kept++;
-        return PB_OK;
-    }
+    int use_nest = nest && nest->pen > 0 && nest->idle && nest->nidle > 0 && nest->ta;
     al_state a;
     memset(&a, 0, sizeof a);
     a.nc = nc;
     a.nr = nr;
+    a.early = early;
     pb_ns *ct = malloc(nc * sizeof *ct), *rt = malloc(nr * sizeof *rt);
     uint32_t *cm = malloc(nc * sizeof *cm), *rm = malloc(nr * sizeof *rm);
+    pb_ns *ca = use_nest ? malloc(nc * sizeof *ca) : NULL;
+    pb_ns *sa = use_nest ? malloc(nr * sizeof *sa) : NULL;
     size_t *stack = malloc(nc * sizeof *stack);
     a.hi = malloc(nr * sizeof *a.hi);
     a.lo = malloc(nr * sizeof *a.lo);
     a.fold = malloc(nr * sizeof *a.fold);
     a.pair_of_ret = malloc(nr * sizeof *a.pair_of_ret);
     int32_t *keep = malloc(nr * sizeof *keep);
+    int32_t *first = malloc(nr * sizeof *first);
     int rc = PB_ENOMEM;
     if (!ct || !rt || !cm || !rm || !stack || !a.hi || !a.lo || !a.fold || !a.pair_of_ret ||
-        !keep)
+        !keep || !first || (use_nest && (!ca || !sa)))
         goto out;
     /* the returns' windows, the longest first-in-first-out queue, and the
      * last-in-first-out durations */
@@ -252,10 +285,24 @@ int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
         if (ev_call[e]) {
             ct[ic] = ev_t[e];
             cm[ic] = ev_msg[e];
+            if (use_nest)
+                ca[ic] = nest->ta[e];
             stack[sp++] = ic++;
         } else {
             rt[ir] = ev_t[e];
             rm[ir] = ev_msg[e];
+            if (use_nest) {
+                /* the caller's last idle start before the return reached it */
+                size_t lo = 0, hi = nest->nidle;
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (nest->idle[mid] < nest->ta[e])
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                sa[ir] = lo > 0 ? nest->idle[lo - 1] : PB_TS_NONE;
+            }
             if (sp > 0) {
                 pb_ns d = ev_t[e] - ct[stack[--sp]];
                 if (d >= 0)
@@ -264,10 +311,24 @@ int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
             size_t q = ic > ir ? ic - ir : 0;
             if (q > maxq)
                 maxq = q;
-            if (st && q > 1)
+            if (st && q > 1 && nc != nr)
                 st->ambiguous++;
             ir++;
         }
+    }
+    if (use_nest) {
+        a.ca = ca;
+        a.sa = sa;
+        a.pen = nest->pen;
+    }
+    if (nc == nr) {
+        /* as many calls as returns: the i-th call with the i-th return,
+         * both in time order, unless the nesting test below finds pairs
+         * that span an idle moment of their caller */
+        for (size_t j = 0; j < nr; j++)
+            a.pair_of_ret[j] = (int32_t)j;
+        if (st)
+            st->fifo_kept++;
     }
     size_t K = 2 * maxq + AL_KMIN;
     if (K > AL_KMAX)
@@ -284,33 +345,91 @@ int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
             lo = c - K;
         a.lo[j] = lo;
         /* the call first in, first out would pair with it is out of reach */
-        if (st && j < lo)
+        if (st && nc != nr && j < lo)
             st->window_cut++;
+    }
+    size_t cross0 = 0;
+    if (nc == nr) {
+        cross0 = al_crossings(&a);
+        if (cross0 == 0)
+            goto emit;
     }
     a.choice = malloc(nr * (K + 1) * sizeof *a.choice);
     a.pv = malloc((K + 2) * sizeof *a.pv);
     a.nv = malloc((K + 2) * sizeof *a.nv);
     if (!a.choice || !a.pv || !a.nv)
         goto out;
-    /* start from the last-in-first-out durations (not shifted by a lost
-     * message), align, refit from the alignment's pairs, align again */
-    al_fit(h, cost);
-    al_run(&a, cost);
-    for (int it = 0; it < AL_REFITS; it++)
-        al_refit(&a, cost);
-    /* where requests overlap on the link, last-in-first-out durations are
-     * too short and the alignment can settle on a shift of its own: keep
-     * it only if it explains the link better than first in, first out
-     * (each scored under the histogram of its own pairs) */
-    double c_al = al_score(&a, cost);
-    memcpy(keep, a.pair_of_ret, nr * sizeof *keep);
-    for (size_t j = 0; j < nr; j++)
-        a.pair_of_ret[j] = j < nc ? (int32_t)j : -1;
-    double c_fifo = al_score(&a, cost);
-    if (c_al <= c_fifo)
-        memcpy(a.pair_of_ret, keep, nr * sizeof *keep);
-    else if (st)
-        st->fifo_kept++;
+    if (nc != nr) {
+        /* the alignment without the nesting term, as before (its result
+         * is the first pairing the nesting test looks at) */
+        double pen = a.pen;
+        const pb_ns *sca = a.ca;
+        a.ca = NULL;
+        a.pen = 0;
+        /* start from the last-in-first-out durations (not shifted by a lost
+         * message), align, refit from the alignment's pairs, align again */
+        al_fit(h, cost);
+        al_run(&a, cost);
+        for (int it = 0; it < AL_REFITS; it++)
+            al_refit(&a, cost);
+        /* where requests overlap on the link, last-in-first-out durations are
+         * too short and the alignment can settle on a shift of its own: keep
+         * it only if it explains the link better than first in, first out
+         * (each scored under the histogram of its own pairs) */
+        double c_al = al_score(&a, cost);
+        memcpy(keep, a.pair_of_ret, nr * sizeof *keep);
+        for (size_t j = 0; j < nr; j++)
+            a.pair_of_ret[j] = j < nc ? (int32_t)j : -1;
+        double c_fifo = al_score(&a, cost);
+        if (c_al <= c_fifo)
+            memcpy(a.pair_of_ret, keep, nr * sizeof *keep);
+        else if (st)
+            st->fifo_kept++;
+        a.ca = sca;
+        a.pen = pen;
+        cross0 = al_crossings(&a);
+    }
+    if (info)
+        info->cross_first = info->cross_kept = cross0;
+    if (cross0 > 0) {
+        /* the nesting test: the first pairing has pairs that span an idle
+         * moment of their caller.  Align again with a penalty for every
+         * such pair, from the durations of the first pairing's pairs that
+         * do not span one, refit, align again; keep the result if it
+         * explains the link better, nesting term included */
+        memcpy(first, a.pair_of_ret, nr * sizeof *first);
+        double c_first = al_score_nest(&a, cost);
+        memset(h, 0, sizeof h);
+        for (size_t j = 0; j < nr; j++) {
+            int32_t i = a.pair_of_ret[j];
+            if (i >= 0 && !al_cross(&a, (size_t)i, j) && rt[j] - ct[i] >= 0)
+                h[al_bin(rt[j] - ct[i])] += 1;
+        }
+        al_fit(h, cost);
+        al_run(&a, cost);
+        for (int it = 0; it < AL_REFITS; it++)
+            al_refit(&a, cost);
+        double c_nest = al_score_nest(&a, cost);
+        size_t cross1 = al_crossings(&a);
+        if (c_nest < c_first) {
+            if (info) {
+                info->realigned = 1;
+                info->cross_kept = cross1;
+            }
+            if (st)
+                st->nest_realigned++;
+        } else {
+            memcpy(a.pair_of_ret, first, nr * sizeof *first);
+        }
+        if (info) {
+            info->cost_first = c_first;
+            info->cost_nest = c_nest;
+            info->cross_nest = cross1;
+        }
+        if (st)
+            st->nest_tested++;
+    }
+emit:;
     size_t paired = 0;
     for (size_t j = 0; j < nr; j++)
         if (a.pair_of_ret[j] >= 0) {
@@ -325,12 +444,15 @@ out:
     free(rt);
     free(cm);
     free(rm);
+    free(ca);
+    free(sa);
     free(stack);
     free(a.hi);
     free(a.lo);
     free(a.fold);
     free(a.pair_of_ret);
     free(keep);
+    free(first);
     free(a.choice);
     free(a.pv);
     free(a.nv);

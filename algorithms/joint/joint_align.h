@@ -20,7 +20,35 @@ typedef struct joint_align_stats {
                             durations better than the alignment */
     size_t window_cut;   /* returns whose first-in-first-out call was out of
                             the window of candidate calls */
+    size_t nest_tested;  /* links whose first pairing had pairs spanning an
+                            idle moment of the caller (the nesting test) */
+    size_t nest_realigned; /* of those, links paired again */
 } joint_align_stats;
+
+/* The nesting test's input for one link: when did its caller serve no
+ * request?  ta[e]: event e's time on the caller's clock (a call's send
+ * time, a return's receive time); idle[0..nidle): the caller's idle
+ * starts, ascending (the moments its count of open requests fell to
+ * zero); pen: nats for a pair whose call was sent before, and whose
+ * return arrived after, one of them (0 turns the test off). */
+typedef struct joint_align_nest {
+    const pb_ns *ta;
+    const pb_ns *idle;
+    size_t nidle;
+    double pen;
+} joint_align_nest;
+
+/* What the nesting test found on one link. */
+typedef struct joint_align_info {
+    size_t calls, returns;
+    size_t cross_first;  /* pairs of the first pairing (first in, first out,
+                            or the alignment) that span an idle start, or
+                            whose return precedes its call */
+    size_t cross_nest;   /* the same for the nesting-aware alignment */
+    size_t cross_kept;   /* the same for the pairing kept */
+    double cost_first, cost_nest; /* their costs, nats (0 if not tested) */
+    int realigned;       /* 1: the nesting-aware alignment was kept */
+} joint_align_info;
 
 /* Pair the calls and returns of one link (one caller, one callee, no call
  * ids).  ev_t[0..n): event times on the callee's clock (a call's receive
@@ -38,5 +66,21 @@ typedef struct joint_align_stats {
 int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,
                      const unsigned char *ev_call, size_t n, pb_ns early,
                      uint64_t *pairs, size_t *np, joint_align_stats *st);
+
+/* joint_align_link with the nesting test (nest may be NULL: the same as
+ * joint_align_link).  After the pairing above (first in, first out when
+ * the link has as many calls as returns), the pairs that span an idle
+ * moment of the caller are counted; when there are any, the link is
+ * aligned again with nest->pen nats for each such pair (from the
+ * durations of the pairs that span none, refitted once), and that
+ * alignment is kept when its cost (durations under the histogram of its
+ * own pairs, unpaired messages, and the nesting term) is lower.  Where no
+ * pair spans one, the result is that of joint_align_link, byte for byte.
+ * info (may be NULL) is filled for the link.  Returns PB_OK or
+ * PB_ENOMEM. */
+int joint_align_link_nest(const pb_ns *ev_t, const uint32_t *ev_msg,
+                          const unsigned char *ev_call, size_t n, pb_ns early,
+                          const joint_align_nest *nest, uint64_t *pairs, size_t *np,
+                          joint_align_stats *st, joint_align_info *info);
 
 #endif

@@ -225,16 +225,31 @@ int joint_confidence(joint *s, double *conf)
     return rc;
 }
 
+double joint_conf_order(double v, double c)
+{
+    double d = 1 - c, g;
+    if (!(d > 1e-6))
+        g = 0;
+    else if (d >= 1)
+        g = 1;
+    else
+        g = 1 - fmin(1, -log10(d) / 6);
+    v -= JOINT_CONF_ORDER_STEP * g;
+    return v > 0 ? v : 0;
+}
+
 int joint_calib_meta(const joint *s, pb_result *res)
 {
     int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d conf_sims=%d "
                             "conf_siblings=%d lowered_siblings=%zu "
-                            "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f",
+                            "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f "
+                            "conf_order=%d",
                             s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed, s->p.conf_sims,
                             s->p.conf_siblings, s->sib_lowered,
                             s->scal_done ? s->scal_sim : 0.0, s->scal_escaped,
                             s->scal_done ? s->scal_stat[JOINT_SCAL_NSTAT * (size_t)s->nlinks + 7]
-                                         : 1.0);
+                                         : 1.0,
+                            s->p.conf_order);
     for (uint32_t l = 0; rc == PB_OK && s->conf_stat && l < s->nlinks; l++) {
         const double *st = s->conf_stat + 4 * (size_t)l;
         const double *sc = s->scal_stat ? s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l : NULL;

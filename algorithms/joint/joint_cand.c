@@ -159,6 +159,63 @@ static void sort_pairs(uint64_t *pairs, size_t np, size_t nmsg)
     free(used);
 }
 
+/* The nesting test's idle starts (joint_align.h): per service, on its own
+ * clock, the moments its count of open requests (calls it received less
+ * answers it sent, never below zero) fell to zero.  At one time a call
+ * counts before an answer.  idle_off[x..x+1) indexes service x's starts
+ * in idle[].  Returns PB_OK or PB_ENOMEM. */
+typedef struct idle_ev {
+    uint32_t node;
+    int up;
+    pb_ns t;
+} idle_ev;
+
+static int cmp_idle_ev(const void *x, const void *y)
+{
+    const idle_ev *a = x, *b = y;
+    if (a->node != b->node)
+        return a->node < b->node ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return b->up - a->up;
+}
+
+static int idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size_t **off)
+{
+    idle_ev *ev = malloc((n + 1) * sizeof *ev);
+    *idle = malloc((n + 1) * sizeof **idle);
+    *off = calloc((size_t)nn + 2, sizeof **off);
+    if (!ev || !*idle || !*off) {
+        free(ev);
+        return PB_ENOMEM;
+    }
+    size_t ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m[i].type == PB_TYPE_CALL && m[i].dst < nn)
+            ev[ne++] = (idle_ev){m[i].dst, 1,
+                                 m[i].recv_ts != PB_TS_NONE ? m[i].recv_ts : m[i].ts};
+        else if (m[i].type == PB_TYPE_RETURN && m[i].src < nn)
+            ev[ne++] = (idle_ev){m[i].src, 0, m[i].ts};
+    }
+    qsort(ev, ne, sizeof *ev, cmp_idle_ev);
+    size_t ni = 0;
+    long open = 0;
+    for (size_t e = 0; e < ne; e++) {
+        if (e == 0 || ev[e].node != ev[e - 1].node)
+            open = 0;
+        if (ev[e].up)
+            open++;
+        else if (open > 0 && --open == 0) {
+            (*idle)[ni++] = ev[e].t;
+            (*off)[ev[e].node + 1]++;
+        }
+    }
+    for (uint32_t x = 0; x < nn; x++)
+        (*off)[x + 1] += (*off)[x];
+    free(ev);
+    return PB_OK;
+}
+
 int joint_find_pairs(joint *s)
 {
     const pb_msg *m = s->v.msgs;
@@ -206,13 +263,24 @@ int joint_find_pairs(joint *s)
     }
     const pb_ns w = s->p.early;
     /* without call ids: the most likely in-order alignment (joint_align.c) */
-    pb_ns *al_t = NULL;
+    pb_ns *al_t = NULL, *al_a = NULL, *idle = NULL;
+    size_t *idle_off = NULL;
     uint32_t *al_m = NULL;
     unsigned char *al_c = NULL;
+    int nest_ok = 0;
     if (s->p.align) {
         al_t = malloc((nk + 1) * sizeof *al_t);
+        al_a = malloc((nk + 1) * sizeof *al_a);
         al_m = malloc((nk + 1) * sizeof *al_m);
         al_c = malloc(nk + 1);
+        /* the nesting test needs the services' idle starts, only when some
+         * link has no call ids */
+        int any = 0;
+        for (size_t t = 0; t < nk && !any; t++)
+            any = k[t].cid == PB_ID_NONE;
+        if (any && s->p.align_nest > 0 &&
+            idle_starts(m, s->v.n, s->nnodes, &idle, &idle_off) == PB_OK)
+            nest_ok = 1;
     }
     for (size_t i = 0; i < nk;) {
         size_t j = i;
@@ -220,16 +288,43 @@ int joint_find_pairs(joint *s)
                k[j].cid == k[i].cid)
             j++;
         if (s->p.align && k[i].cid == PB_ID_NONE) {
-            int arc = al_t && al_m && al_c ? PB_OK : PB_ENOMEM;
+            int arc = al_t && al_a && al_m && al_c ? PB_OK : PB_ENOMEM;
             size_t np0 = np, amb0 = s->align.ambiguous;
             for (size_t t = i; arc == PB_OK && t < j; t++) {
+                const pb_msg *x = &m[k[t].msg];
                 al_t[t - i] = k[t].t;
                 al_m[t - i] = k[t].msg;
-                al_c[t - i] = m[k[t].msg].type == PB_TYPE_CALL;
+                al_c[t - i] = x->type == PB_TYPE_CALL;
+                /* on the caller's clock: a call's send, a return's receipt */
+                al_a[t - i] = x->type == PB_TYPE_CALL || x->recv_ts == PB_TS_NONE ? x->ts
+                                                                                  : x->recv_ts;
+            }
+            joint_align_nest nest = {0};
+            joint_align_info info;
+            if (nest_ok && k[i].caller < s->nnodes) {
+                nest.ta = al_a;
+                nest.idle = idle + idle_off[k[i].caller];
+                nest.nidle = idle_off[k[i].caller + 1] - idle_off[k[i].caller];
+                nest.pen = s->p.align_nest;
             }
             if (arc == PB_OK)
-                arc = joint_align_link(al_t, al_m, al_c, j - i, w, pairs, &np, &s->align);
+                arc = joint_align_link_nest(al_t, al_m, al_c, j - i, w, &nest, pairs, &np,
+                                            &s->align, &info);
+            if (arc == PB_OK && info.cross_first > 0) {
+                joint_align_rec *r = realloc(s->align_rec, (s->nalign_rec + 1) * sizeof *r);
+                if (!r)
+                    arc = PB_ENOMEM;
+                else {
+                    s->align_rec = r;
+                    r[s->nalign_rec].caller = k[i].caller;
+                    r[s->nalign_rec].callee = k[i].callee;
+                    r[s->nalign_rec++].info = info;
+                }
+            }
             if (arc != PB_OK) {
+                free(al_a);
+                free(idle);
+                free(idle_off);
                 free(al_t);
                 free(al_m);
                 free(al_c);
@@ -271,6 +366,9 @@ int joint_find_pairs(joint *s)
         i = j;
     }
     free(al_t);
+    free(al_a);
+    free(idle);
+    free(idle_off);
     free(al_m);
     free(al_c);
     free(early);

@@ -274,6 +274,69 @@ static int orphan_shares(const joint *s, double *share)
     return PB_OK;
 }
 
+/* The walks of the alternatives (speed only): each alternative changes a
+ * request's list in a few calls, so for a request of JOINT_RESUME_MIN
+ * calls or more its own walk is recorded once and every alternative's
+ * walk resumes from the record (joint_req_walk_resume: the very same
+ * number; the model does not change while the shares are computed).
+ * idx[q]: q's record in rec, or NONE. */
+typedef struct cwalk {
+    uint32_t *idx;
+    joint_wrec *rec, tmp;
+    uint32_t nrec;
+} cwalk;
+
+/* request q's log-likelihood with kids k[0..n), as joint_req_walk mode 0 */
+static int cwalk_ll(joint *s, cwalk *w, uint32_t q, const uint32_t *k, uint32_t n, double *ll)
+{
+    if (w->idx && w->idx[q] != NONE)
+        return joint_req_walk_resume(s, q, k, n, &w->rec[w->idx[q]], &w->tmp, ll);
+    return joint_req_walk(s, q, k, n, 0, ll);
+}
+
+/* every request's own log-likelihood into rll, recording the long ones'
+ * walks; PB_OK or PB_ENOMEM */
+static int cwalk_init(joint *s, cwalk *w, double *rll)
+{
+    uint32_t n = s->npairs;
+    memset(w, 0, sizeof *w);
+    for (uint32_t q = 0; q < n; q++)
+        w->nrec += s->kids[q].n >= JOINT_RESUME_MIN;
+    if (w->nrec) {
+        w->idx = malloc(((size_t)n + 1) * sizeof *w->idx);
+        w->rec = calloc(w->nrec, sizeof *w->rec);
+        if (!w->idx || !w->rec)
+            return PB_ENOMEM;
+    }
+    uint32_t m = 0;
+    for (uint32_t q = 0; q < n; q++) {
+        const kvec *k = &s->kids[q];
+        int rc;
+        if (k->n >= JOINT_RESUME_MIN) {
+            w->idx[q] = m;
+            rc = joint_req_walk_resume(s, q, k->a, k->n, NULL, &w->rec[m++], &rll[q]);
+        } else {
+            if (w->idx)
+                w->idx[q] = NONE;
+            rc = joint_req_walk(s, q, k->a, k->n, 0, &rll[q]);
+        }
+        if (rc != PB_OK)
+            return rc;
+    }
+    return PB_OK;
+}
+
+/* NULL-safe on a zeroed or part-filled context */
+static void cwalk_free(cwalk *w)
+{
+    for (uint32_t i = 0; w->rec && i < w->nrec; i++)
+        joint_wrec_free(&w->rec[i]);
+    joint_wrec_free(&w->tmp);
+    free(w->rec);
+    free(w->idx);
+    memset(w, 0, sizeof *w);
+}
+
 /* The alternatives that move p's chain c0[0..n0) (marked sp in mark; l0c:
  * the log-likelihood of q0 without it) to q: the move, and the exchange
  * with the chain of each call r of q to p's endpoint that could be q0's
@@ -284,7 +347,7 @@ static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint3
                       uint32_t n0, uint32_t sp, double l0c, double l00, double l1,
                       const uint32_t *trig, const uint32_t *tw, uint32_t *mark,
                       uint32_t *stamp, uint32_t *with, uint32_t *x0, uint32_t *x1,
-                      uint32_t *c1, double *csum, xcache *xc)
+                      uint32_t *c1, double *csum, xcache *xc, cwalk *w)
 {
     int variant = tw ? 2 : 1;
     const kvec *k0 = &s->kids[q0], *k = &s->kids[q];
@@ -293,7 +356,7 @@ static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint3
     int c0_fits = all_in_cands(s, c0 + 1, n0 - 1, q);
     if (n0 > 1 && c0_fits) {
         uint32_t m = merge_list(s, k->a, k->n, mark, sp, c0, n0, with);
-        if ((rc = joint_req_walk(s, q, with, m, 0, &lb)) != PB_OK)
+        if ((rc = cwalk_ll(s, w, q, with, m, &lb)) != PB_OK)
             return rc;
         *csum = add_exp(*csum, (l0c + lb) - (l00 + l1));
     }
@@ -311,8 +374,8 @@ static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint3
         if (!xc_get(xc, variant, p, r, &v)) {
             uint32_t a = merge_list(s, k0->a, k0->n, mark, sp, c1, n1, x0);
             uint32_t b = merge_list(s, k->a, k->n, mark, sr, c0, n0, x1);
-            if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
-                (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
+            if ((rc = cwalk_ll(s, w, q0, x0, a, &la)) != PB_OK ||
+                (rc = cwalk_ll(s, w, q, x1, b, &lb)) != PB_OK)
                 return rc;
             v = la + lb;
             if ((rc = xc_put(xc, variant, p, r, v)) != PB_OK)
@@ -328,7 +391,8 @@ static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint3
  * the chain is p alone) */
 static int chain_setup(joint *s, uint32_t p, uint32_t q0, const uint32_t *trig,
                        const uint32_t *trig2, uint32_t *mark, uint32_t *stamp, uint32_t *sp,
-                       uint32_t *c0, uint32_t *n0, double l0w, double *l0c, uint32_t *x0)
+                       uint32_t *c0, uint32_t *n0, double l0w, double *l0c, uint32_t *x0,
+                       cwalk *w)
 {
     const kvec *k0 = &s->kids[q0];
     *sp = ++*stamp;
@@ -336,7 +400,7 @@ static int chain_setup(joint *s, uint32_t p, uint32_t q0, const uint32_t *trig,
     *l0c = l0w;
     if (*n0 > 1) {
         uint32_t a = merge_list(s, k0->a, k0->n, mark, *sp, NULL, 0, x0);
-        return joint_req_walk(s, q0, x0, a, 0, l0c);
+        return cwalk_ll(s, w, q0, x0, a, l0c);
     }
     return PB_OK;
 }
@@ -437,8 +501,10 @@ int joint_call_shares(joint *s, double *share)
     xc.on = n < (1u << 31);
     if (rc == PB_OK)
         joint_conf_triggers(s, trig, trig2, x0);
-    for (uint32_t q = 0; rc == PB_OK && q < n; q++)
-        rc = joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 0, &rll[q]);
+    cwalk wk, *w = &wk;
+    memset(w, 0, sizeof *w);
+    if (rc == PB_OK)
+        rc = cwalk_init(s, w, rll);
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
         uint32_t q0 = s->par[p];
         share[p] = 0;
@@ -451,13 +517,13 @@ int joint_call_shares(joint *s, double *share)
             if (k0->a[i] != p)
                 without[nw++] = k0->a[i];
         double l0 = rll[q0], l0w = 0;
-        if ((rc = joint_req_walk(s, q0, without, nw, 0, &l0w)) != PB_OK)
+        if ((rc = cwalk_ll(s, w, q0, without, nw, &l0w)) != PB_OK)
             break;
         /* p's chain in q0 (strict triggers), and q0 without it */
         uint32_t sp = 0, n0 = 0;
         double l0c = l0w;
         if ((rc = chain_setup(s, p, q0, trig, NULL, mark, &stamp, &sp, c0, &n0, l0w, &l0c,
-                              x0)) != PB_OK)
+                              x0, w)) != PB_OK)
             break;
         double sum = 1.0; /* the current state, then each alternative */
         double csum = 0;  /* the alternatives that move p's chain (p's and its
@@ -470,7 +536,7 @@ int joint_call_shares(joint *s, double *share)
             double l1 = rll[q], l1w = 0, la = 0, lb = 0;
             /* the move: q with p, by call time */
             uint32_t m = merge_list(s, k->a, k->n, mark, sp, &p, 1, with);
-            if ((rc = joint_req_walk(s, q, with, m, 0, &l1w)) != PB_OK)
+            if ((rc = cwalk_ll(s, w, q, with, m, &l1w)) != PB_OK)
                 break;
             sum = add_exp(sum, (l0w + l1w) - (l0 + l1));
             /* exchanges: p to q, a call r of q on p's endpoint to q0 */
@@ -482,8 +548,8 @@ int joint_call_shares(joint *s, double *share)
                 if (!xc_get(&xc, 0, p, r, &v)) {
                     uint32_t a = swap_list(s, k0->a, k0->n, p, r, x0);
                     uint32_t b = swap_list(s, k->a, k->n, r, p, x1);
-                    if ((rc = joint_req_walk(s, q0, x0, a, 0, &la)) != PB_OK ||
-                        (rc = joint_req_walk(s, q, x1, b, 0, &lb)) != PB_OK)
+                    if ((rc = cwalk_ll(s, w, q0, x0, a, &la)) != PB_OK ||
+                        (rc = cwalk_ll(s, w, q, x1, b, &lb)) != PB_OK)
                         break;
                     v = la + lb;
                     if ((rc = xc_put(&xc, 0, p, r, v)) != PB_OK)
@@ -493,20 +559,20 @@ int joint_call_shares(joint *s, double *share)
             }
             if (rc == PB_OK)
                 rc = chain_alts(s, p, q0, q, c0, n0, sp, l0c, l0, l1, trig, NULL, mark,
-                                &stamp, with, x0, x1, c1, &csum, &xc);
+                                &stamp, with, x0, x1, c1, &csum, &xc, w);
         }
         /* the wide chain (near-tied runner-up triggers too), when it holds
          * more calls */
         uint32_t nwide = 0;
         if (rc == PB_OK && (rc = chain_setup(s, p, q0, trig, trig2, mark, &stamp, &sp, c0,
-                                             &nwide, l0w, &l0c, x0)) != PB_OK)
+                                             &nwide, l0w, &l0c, x0, w)) != PB_OK)
             break;
         for (uint32_t j = s->cand_off[p]; nwide > n0 && j < s->cand_off[p + 1] && rc == PB_OK;
              j++) {
             uint32_t q = s->cand[j];
             if (q != q0)
                 rc = chain_alts(s, p, q0, q, c0, nwide, sp, l0c, l0, rll[q], trig, trig2,
-                                mark, &stamp, with, x0, x1, c1, &csum, &xc);
+                                mark, &stamp, with, x0, x1, c1, &csum, &xc, w);
         }
         share[p] = sum - 1.0; /* the single alternatives, for now */
         chainw[p] = csum;
@@ -529,6 +595,7 @@ int joint_call_shares(joint *s, double *share)
     for (uint32_t p = 0; rc == PB_OK && p < n; p++)
         share[p] *= ps[p];
     free(ps);
+    cwalk_free(w);
     free(buf);
     free(rll);
     free(trig);

@@ -171,6 +171,15 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "half_pairs_return=%zu", s->halves_ret);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
+        for (size_t r = 0; r < s->nalign_rec; r++) {
+            const joint_align_info *in = &s->align_rec[r].info;
+            pb_result_meta(res, "align_link=%s>%s calls=%zu returns=%zu crossing_first=%zu "
+                           "crossing_aligned=%zu cost_first=%.1f cost_aligned=%.1f chosen=%s",
+                           pb_strtab_str(s->v.nodes, s->align_rec[r].caller),
+                           pb_strtab_str(s->v.nodes, s->align_rec[r].callee), in->calls,
+                           in->returns, in->cross_first, in->cross_nest, in->cost_first,
+                           in->cost_nest, in->realigned ? "aligned" : "first");
+        }
         pb_result_meta(res, "links=%u", s->nlinks);
         pb_result_meta(res, "candidate_parents=%zu", s->ncand);
         if (s->cg_unknown)
@@ -293,6 +302,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->pord_hold ? "held" : "free", n, k, (k + 1) / (n + 2));
         }
         joint_pick_meta(s, res); /* the busy test (pair_order=auto) */
+        joint_quant_meta(s, res); /* the tie test (joint_quant.c) */
         /* per service with several callers: the order of its answers */
         for (uint32_t a = 0; s->fifo_svc && a < s->nnodes; a++) {
             const double *sv = s->fifo_svc + 3 * (size_t)a;

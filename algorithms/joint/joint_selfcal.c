@@ -939,6 +939,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         }
         double e = (1 - map_at(lo + a, val + a, z - a, conf[p])) * r;
         double v = e < 1 ? 1 - e : 0;
+        if (s->p.conf_order)
+            v = joint_conf_order(v, conf[p]);
         if (v < conf[p]) {
             conf[p] = v;
             st[2]++;

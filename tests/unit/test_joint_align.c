@@ -171,8 +171,77 @@ TEST(only_calls_or_only_returns)
     CHECK_INT(st.skipped, 3);
 }
 
+/* A link with one lost return (request 10's) and, later, one lost call
+ * (request 20's): as many calls as returns, so first in, first out pairs
+ * request k's return with request k-1's call for k = 11..20.  The caller
+ * serves request k in [10k - 1, 10k + 5] ms and nothing else, so it is
+ * idle from 10k + 5 ms: each of those ten shifted pairs spans an idle
+ * start (request k-1's at 10(k-1) + 5 ms), the true pairs none.  By hand:
+ * first in, first out costs ten crossings (80 nats at align_nest=8) plus
+ * its durations; leaving call 10 and return 20 unpaired costs 2 x 10
+ * nats, and every other pair is then a 3.0-3.4 ms duration like the
+ * rest: the alignment is kept, and every pair is right. */
+TEST(nesting_test_cuts_equal_losses)
+{
+    static const int lost[] = {22, 41, 0}; /* return message 21, call message 40 */
+    link l;
+    int call_of[2 * NR];
+    make(&l, 10, dur3, lost);
+    pb_ns idle[NR];
+    for (int k = 0; k < NR; k++)
+        idle[k] = MS(10 * k + 5);
+    /* without the test: first in, first out, shifted from request 11 to 20 */
+    joint_align_stats st = {0};
+    align(&l, call_of, &st);
+    CHECK_INT(st.fifo_kept, 1);
+    for (int k = 11; k <= 20; k++)
+        CHECK_INT(call_of[2 * k + 1], 2 * (k - 1));
+    /* with it */
+    uint64_t pairs[2 * NR];
+    size_t np = 0;
+    joint_align_nest nest = {l.t, idle, NR, 8.0};
+    joint_align_info info;
+    joint_align_stats st2 = {0};
+    CHECK_INT(joint_align_link_nest(l.t, l.msg, l.call, l.n, MS(10), &nest, pairs, &np, &st2,
+                                    &info),
+              PB_OK);
+    for (int m = 0; m < 2 * NR; m++)
+        call_of[m] = -1;
+    for (size_t i = 0; i < np; i++)
+        call_of[(uint32_t)pairs[i]] = (int)(pairs[i] >> 32);
+    CHECK_INT(info.calls, NR - 1);
+    CHECK_INT(info.returns, NR - 1);
+    CHECK_INT(info.cross_first, 10);
+    CHECK_INT(info.cross_nest, 0);
+    CHECK_INT(info.cross_kept, 0);
+    CHECK_INT(info.realigned, 1);
+    CHECK_INT(st2.nest_tested, 1);
+    CHECK_INT(st2.nest_realigned, 1);
+    CHECK_INT(np, NR - 2);
+    for (int k = 0; k < NR; k++)
+        if (k != 10 && k != 20)
+            CHECK_INT(call_of[2 * k + 1], 2 * k);
+    CHECK_INT(call_of[41], -1); /* request 20's return: its call was lost */
+    CHECK(info.cost_nest < info.cost_first);
+    /* no loss: no pair spans an idle start, and the result is first in,
+     * first out, the same as without the test */
+    static const int none[] = {0};
+    make(&l, 10, dur3, none);
+    np = 0;
+    nest.ta = l.t;
+    CHECK_INT(joint_align_link_nest(l.t, l.msg, l.call, l.n, MS(10), &nest, pairs, &np, &st2,
+                                    &info),
+              PB_OK);
+    CHECK_INT(info.cross_first, 0);
+    CHECK_INT(info.realigned, 0);
+    CHECK_INT(np, NR);
+    for (size_t i = 0; i < np; i++)
+        CHECK_INT((int)(pairs[i] >> 32) + 1, (int)(uint32_t)pairs[i]);
+}
+
 int main(void)
 {
+    RUN(nesting_test_cuts_equal_losses);
     RUN(no_loss_is_first_in_first_out);
     RUN(lost_return_does_not_shift);
     RUN(lost_call_does_not_shift);

@@ -311,6 +311,28 @@ TEST(pav_map_by_hand)
     }
 }
 
+/* conf_order by hand (joint_conf_order): a block's value v = 0.93 for rows
+ * stated 1, 1 - 1e-7, 0.99, 0.9 and 0: g(c) = 1 - min(1, -log10(1 - c) /
+ * 6) is 0, 0, 1 - 2/6, 1 - 1/6 and 1, so the rows get 0.93, 0.93,
+ * 0.93 - 0.667e-4, 0.93 - 0.833e-4 and 0.9299: the order of their stated
+ * confidences, none more than 1e-4 below the block, distinct at the six
+ * decimals the writer prints; a value below the step stays at least 0 */
+TEST(conf_order_by_hand)
+{
+    CHECK_NEAR(joint_conf_order(0.93, 1.0), 0.93, 1e-15);
+    CHECK_NEAR(joint_conf_order(0.93, 1 - 1e-7), 0.93, 1e-15);
+    CHECK_NEAR(joint_conf_order(0.93, 0.99), 0.93 - 1e-4 * (4.0 / 6), 1e-12);
+    CHECK_NEAR(joint_conf_order(0.93, 0.9), 0.93 - 1e-4 * (5.0 / 6), 1e-12);
+    CHECK_NEAR(joint_conf_order(0.93, 0.0), 0.93 - 1e-4, 1e-12);
+    CHECK_NEAR(joint_conf_order(5e-5, 0.5), 0.0, 1e-15);
+    double cs[] = {0.0, 0.5, 0.9, 0.99, 0.999, 0.9999, 0.99999, 1.0};
+    for (int i = 1; i < 8; i++) {
+        double a = round(joint_conf_order(0.93, cs[i - 1]) * 1e6);
+        double b = round(joint_conf_order(0.93, cs[i]) * 1e6);
+        CHECK(a < b);
+    }
+}
+
 /* One request from X into B at t0: B calls C (which calls E inside), then
  * C again g after its return (C calling E again), then D g after that
  * return; B answers 100 us after its last return.  Call ids throughout. */
@@ -401,5 +423,6 @@ int main(void)
     RUN(three_alike_requests_a_third_each);
     RUN(pav_map_by_hand);
     RUN(sibling_cap_by_hand);
+    RUN(conf_order_by_hand);
     return pbtest_exit();
 }
