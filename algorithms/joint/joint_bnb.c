@@ -63,6 +63,7 @@ struct joint_bnb {
      * links the shared calls touch */
     uint32_t *cntf[2], cntcap;
     uint32_t tl[2][JOINT_RESPLIT_MAX], ntl[2];
+    uint32_t tx[2][JOINT_RESPLIT_MAX]; /* shared call t's link is tl[side][tx[side][t]] */
     /* records: the reference and the walk being scored */
     joint_wrec w[2][2];
     uint32_t *lst[2], lcap;
@@ -309,6 +310,7 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
             x++;
         if (x == B->ntl[side])
             B->tl[side][B->ntl[side]++] = j;
+        B->tx[side][t] = x;
     }
     double cc = 0;
     const size_t base = s->cnt_off[qq->link];
@@ -325,77 +327,100 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
     return PB_OK;
 }
 
-/* the count bound of side for the splits whose first d calls go as mask
- * says (the others free) */
-static double count_bound(const joint *s, const struct joint_bnb *B, int side, uint32_t q,
-                          uint32_t mask, uint32_t d, uint32_t m)
+/* the largest count term of side's touched link x when its count is lo
+ * plus up to fr free calls */
+static inline double count_max(const joint *s, const struct joint_bnb *B, int side, uint32_t q,
+                               uint32_t x, uint32_t lo, uint32_t fr)
 {
-    const size_t base = s->cnt_off[s->pr[q].link];
-    double v = B->cconst[side];
-    for (uint32_t x = 0; x < B->ntl[side]; x++) {
-        uint32_t j = B->tl[side][x], lo = B->cntf[side][j], fr = 0;
-        for (uint32_t t = 0; t < m; t++) {
-            if (B->lk[side][t] != j)
-                continue;
-            if (t >= d)
-                fr++;
-            else if (((mask >> t) & 1u) == (uint32_t)side)
-                lo++;
-        }
-        const double *lp = s->cntlp + base + (size_t)j * (JOINT_KMAX + 1);
-        double mx = -INFINITY;
-        for (uint32_t c = lo; c <= lo + fr; c++) {
-            double w = lp[c > JOINT_KMAX ? JOINT_KMAX : c];
-            mx = w > mx ? w : mx;
-        }
-        v += mx;
+    const double *lp = s->cntlp + s->cnt_off[s->pr[q].link] +
+                       (size_t)B->tl[side][x] * (JOINT_KMAX + 1);
+    double mx = -INFINITY;
+    for (uint32_t c = lo; c <= lo + fr; c++) {
+        double w = lp[c > JOINT_KMAX ? JOINT_KMAX : c];
+        mx = w > mx ? w : mx;
     }
-    return v;
+    return mx;
 }
 
-/* an upper bound of the value of every split whose first d calls go as
- * mask says, from the reference records r[0..1] of split rmask (which
- * agrees with mask on the calls before a = min(first difference, d)) */
-static double subtree_bound(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q2,
-                            const uint32_t *set, uint32_t m, uint32_t mask, uint32_t d,
-                            uint32_t rmask, const joint_wrec *r0, const joint_wrec *r1)
+/* The subtrees around split mask, whose first difference from the split
+ * scored last (rmask, its records r0, r1) is shared call a: for d = a + 1
+ * .. m, an upper bound of every split whose first d calls go as mask says
+ * (the later ones free).  Returns the least such d whose bound is below
+ * bsf (its subtree holds no split that can be chosen), or 0 */
+static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q2,
+                          const uint32_t *set, uint32_t m, uint32_t mask, uint32_t a,
+                          uint32_t rmask, const joint_wrec *r0, const joint_wrec *r1, double bsf)
 {
-    uint32_t diff = (mask ^ rmask) & ((d >= 32 ? 0u : (1u << d)) - 1u);
-    uint32_t a = diff ? (uint32_t)__builtin_ctz(diff) : d;
-    if (a > m)
-        a = m;
     /* the least return of a call that may differ from the reference */
     pb_ns lo = INT64_MAX;
     for (uint32_t t = a; t < m; t++)
         if (s->pr[set[t]].ret != NONE && s->pr[set[t]].rr < lo)
             lo = s->pr[set[t]].rr;
-    double v = 0;
+    double base = 0;
+    uint32_t clo[2][JOINT_RESPLIT_MAX], cfr[2][JOINT_RESPLIT_MAX];
+    double cmx[2][JOINT_RESPLIT_MAX];
     for (int side = 0; side < 2; side++) {
         const joint_wrec *r = side ? r1 : r0;
         uint32_t q = side ? q2 : q1;
-        /* the reference's list before set[a] */
+        /* the reference's list before set[a]: its exact steps while no
+         * return of a call that may differ was received */
         uint32_t P = B->fb[side][a];
         for (uint32_t t = 0; t < a; t++)
             P += ((rmask >> t) & 1u) == (uint32_t)side;
         uint32_t i0 = P;
         while (i0 > 0 && r->mx[i0] >= lo)
             i0--;
-        v += r->sum[i0];
+        base += r->sum[i0];
         if (B->corr[side])
-            v += r->cp[P]; /* the durations term of the common calls */
+            base += r->cp[P]; /* the durations term of the common calls */
         const double *ub = B->ubp[side];
         for (uint32_t i = i0; i < P; i++)
-            v += ub[r->k[i]];
-        v += B->fsuf[side][a];
-        for (uint32_t t = a; t < d && t < m; t++)
-            if (((mask >> t) & 1u) == (uint32_t)side)
-                v += B->ubs[side][t];
-        v += B->resp[side];
-        v += count_bound(s, B, side, q, mask, d, m);
+            base += ub[r->k[i]];
+        base += B->fsuf[side][a] + B->resp[side] + B->cconst[side];
+        /* the counts: calls of each touched link placed before a, free from a */
+        for (uint32_t x = 0; x < B->ntl[side]; x++) {
+            uint32_t j = B->tl[side][x], l0 = B->cntf[side][j], fr = 0;
+            for (uint32_t t = 0; t < m; t++) {
+                if (B->lk[side][t] != j)
+                    continue;
+                if (t >= a)
+                    fr++;
+                else if (((mask >> t) & 1u) == (uint32_t)side)
+                    l0++;
+            }
+            clo[side][x] = l0;
+            cfr[side][x] = fr;
+            cmx[side][x] = count_max(s, B, side, q, x, l0, fr);
+        }
     }
-    for (uint32_t t = d; t < m; t++)
-        v += B->ubs[0][t] > B->ubs[1][t] ? B->ubs[0][t] : B->ubs[1][t];
-    return v + joint_bnb_test_bias;
+    double sh = 0, ct = 0;
+    for (uint32_t t = a; t < m; t++)
+        sh += B->ubs[0][t] > B->ubs[1][t] ? B->ubs[0][t] : B->ubs[1][t];
+    for (int side = 0; side < 2; side++)
+        for (uint32_t x = 0; x < B->ntl[side]; x++)
+            ct += cmx[side][x];
+    /* decide the calls a, a + 1, ... as mask does, one at a time */
+    for (uint32_t d = a; d < m; d++) {
+        uint32_t b = (mask >> d) & 1u;
+        double mx = B->ubs[0][d] > B->ubs[1][d] ? B->ubs[0][d] : B->ubs[1][d];
+        sh += B->ubs[b][d] - mx;
+        for (int side = 0; side < 2; side++) {
+            uint32_t j = B->lk[side][d];
+            if (j == NONE)
+                continue;
+            uint32_t x = B->tx[side][d];
+            cfr[side][x]--;
+            if (b == (uint32_t)side)
+                clo[side][x]++;
+            double w = count_max(s, B, side, side ? q2 : q1, x, clo[side][x], cfr[side][x]);
+            ct += w - cmx[side][x];
+            cmx[side][x] = w;
+        }
+        double v = base + sh + ct + joint_bnb_test_bias;
+        if (v + JOINT_PRUNE_TOL * (1.0 + fabs(v) + fabs(bsf)) <= bsf)
+            return d + 1;
+    }
+    return 0;
 }
 
 /* bit-reversed y over m bits: bit 0 of the split is decided first */
@@ -488,25 +513,19 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
             continue;
         }
         uint32_t t0 = (uint32_t)__builtin_ctz(mask ^ rmask);
-        int cut = 0;
-        for (uint32_t d = t0 + 1; d <= m; d++) {
-            double ubv = subtree_bound(s, B, q1, q2, set, m, mask, d, rmask, &B->w[0][ref],
-                                       &B->w[1][ref]);
-            if (ubv + JOINT_PRUNE_TOL * (1.0 + fabs(ubv) + fabs(bsf)) <= bsf) {
-                /* the leaves of this subtree from y on: none can be chosen */
-                uint32_t end = (y | ((1u << (m - d)) - 1u)) + 1u;
-                s->bnb_cut += end - y;
-                for (; y < end; y++) {
-                    uint32_t x = rev_bits(y, m);
-                    if (x != cur)
-                        val[x] = -INFINITY;
-                }
-                cut = 1;
-                break;
+        uint32_t d = first_cut(s, B, q1, q2, set, m, mask, t0, rmask, &B->w[0][ref],
+                               &B->w[1][ref], bsf);
+        if (d) {
+            /* the leaves of this subtree from y on: none can be chosen */
+            uint32_t end = (y | ((1u << (m - d)) - 1u)) + 1u;
+            s->bnb_cut += end - y;
+            for (; y < end; y++) {
+                uint32_t x = rev_bits(y, m);
+                if (x != cur)
+                    val[x] = -INFINITY;
             }
-        }
-        if (cut)
             continue;
+        }
         if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, mask, ref, &val[mask])) != PB_OK)
             return rc;
         s->bnb_scored++;
