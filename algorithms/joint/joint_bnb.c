@@ -39,6 +39,10 @@
 #include <string.h>
 
 #define NONE JOINT_NONE
+/* fewer shared calls: every split scored as before (the bounds' set-up
+ * costs about what the few walks it could save cost: instructions on the
+ * multi-tier shape at 4x load) */
+#define JOINT_BNB_MIN 3
 
 /* the per-key bound cache and the re-split's scratch */
 struct joint_bnb {
@@ -199,7 +203,7 @@ int joint_bnb_usable(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *f
                      uint32_t n1, const uint32_t *f2, uint32_t n2, const uint32_t *set,
                      uint32_t m)
 {
-    if (!s->p.bound || m < 2 || m > JOINT_RESPLIT_MAX)
+    if (!s->p.bound || m < JOINT_BNB_MIN || m > JOINT_RESPLIT_MAX)
         return 0;
 
     for (uint32_t t = 1; t < m; t++)
