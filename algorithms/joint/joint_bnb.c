@@ -26,12 +26,18 @@
  *  - the response: likewise, with any return as the trigger;
  *  - the call counts: per outgoing link the largest log-probability over
  *    the counts the free calls still allow;
+ *  - the durations term: the record's partial sum over the common calls,
+ *    then per whole call its largest term with any call that can be the
+ *    whole call before it (or 0 when none need be);
  *  - the order of first calls: 0 (its terms are log rho, log (1 - rho)).
  *
- * Not used (every split scored as before) when the durations term is on
- * for either request's service, or when the fixed or shared calls are out
- * of call order.  The scored splits' walks resume from the reference's
+ * Not used (every split scored as before) below JOINT_BNB_MIN shared
+ * calls, or when the fixed or shared calls are out of call order.  The scored splits' walks resume from the reference's
  * (joint_req_walk_resume: the very same numbers as a fresh walk).
+ *
+ * A new term of the likelihood (joint_model.c) needs its upper bound
+ * here (a step's: step_bound; one after the steps: first_cut, beside the
+ * counts), or the bound is no longer admissible and the choice changes.
  */
 #include "joint_int.h"
 #include <math.h>
