@@ -450,6 +450,18 @@ int joint_hmap_put(hmap *h, uint64_t k, uint32_t v);
  * PB_OK or PB_ENOMEM */
 int joint_set_parent(joint *s, uint32_t p, uint32_t q);
 
+/* joint_idle.c.  The nesting test's idle starts (joint_align.h): per
+ * service x < nn, on its own clock, the moments its count of open requests
+ * (calls it received less answers it sent, never below zero; a call counts
+ * before an answer at the same time) fell to zero at an answer it sent.  A
+ * call open longer than 4 times the service's 90th percentile of
+ * last-in-first-out durations counts as one whose answer was lost and is
+ * dropped from the count (no idle start at that moment).  On PB_OK *idle
+ * (ascending per service) and *off (nn + 2 entries; service x's starts are
+ * (*idle)[(*off)[x] .. (*off)[x + 1])) are the caller's to free; on
+ * PB_ENOMEM whatever of them is not NULL is the caller's to free too. */
+int joint_idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size_t **off);
+
 /* joint_cand.c.  Pair calls with returns (fills s->pr, s->pair_of_msg);
  * PB_OK or PB_ENOMEM */
 int joint_find_pairs(joint *s);
