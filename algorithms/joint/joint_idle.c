@@ -13,7 +13,12 @@
  * answer closes the latest open call; a lost message does not shift those
  * pairs) is taken as one whose answer was lost and no longer counts.  The
  * count falling to zero that way is no idle start (its moment is unknown):
- * only an answer sent can start one.
+ * only an answer sent can start one.  A lost call makes the count one too
+ * low while its request is open, so another request's answer may leave it
+ * at zero: an idle start that is none (and a pair of the lost call's link
+ * that spans it looks shifted).  The lost call's answer then finds no open
+ * call; the idle starts of the last IDLE_Q-quantile duration before such an
+ * answer are dropped.
  */
 #include "joint_int.h"
 
@@ -91,7 +96,7 @@ int joint_idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size
         pb_ns T = idle_expiry(ev + e0, e1 - e0, open, dur);
         /* open[lo..sp): the open calls' times, ascending; an answer closes
          * the latest, expiry drops the oldest */
-        size_t lo = 0, sp = 0;
+        size_t lo = 0, sp = 0, n0 = ni;
         for (size_t e = e0; e < e1; e++) {
             while (T > 0 && lo < sp && open[lo] < ev[e].t - T)
                 lo++;
@@ -99,11 +104,17 @@ int joint_idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size
                 lo = sp = 0;
             if (ev[e].up)
                 open[sp++] = ev[e].t;
-            else if (sp > lo && --sp == lo) {
-                (*idle)[ni++] = ev[e].t;
-                (*off)[ev[e].node + 1]++;
+            else if (sp > lo) {
+                if (--sp == lo)
+                    (*idle)[ni++] = ev[e].t;
+            } else {
+                /* an answer with no open call: its call was lost, and its
+                 * request was open at the idle starts of the last T */
+                while (T > 0 && ni > n0 && (*idle)[ni - 1] > ev[e].t - (pb_ns)(T / IDLE_EXPIRE))
+                    ni--;
             }
         }
+        (*off)[ev[e0].node + 1] = ni - n0;
         e0 = e1;
     }
     for (uint32_t x = 0; x < nn; x++)
