@@ -244,11 +244,23 @@ int joint_find_pairs(joint *s)
             }
             joint_align_nest nest = {0};
             joint_align_info info;
+            int callee_side = 0;
             if (nest_ok && k[i].caller < s->nnodes) {
                 nest.ta = al_a;
                 nest.idle = idle + idle_off[k[i].caller];
                 nest.nidle = idle_off[k[i].caller + 1] - idle_off[k[i].caller];
                 nest.pen = s->p.align_nest;
+                /* a caller that never serves a request (a client) has no
+                 * idle starts: test the pairs on the callee's clock
+                 * instead, where no pair may span a moment the callee
+                 * served no request (joint_align.h) */
+                if (nest.nidle == 0 && k[i].callee < s->nnodes &&
+                    idle_off[k[i].callee + 1] > idle_off[k[i].callee]) {
+                    nest.ta = al_t;
+                    nest.idle = idle + idle_off[k[i].callee];
+                    nest.nidle = idle_off[k[i].callee + 1] - idle_off[k[i].callee];
+                    callee_side = 1;
+                }
             }
             if (arc == PB_OK)
                 arc = joint_align_link_nest(al_t, al_m, al_c, j - i, w, &nest, pairs, &np,
@@ -261,6 +273,7 @@ int joint_find_pairs(joint *s)
                     s->align_rec = r;
                     r[s->nalign_rec].caller = k[i].caller;
                     r[s->nalign_rec].callee = k[i].callee;
+                    r[s->nalign_rec].callee_side = (uint8_t)callee_side;
                     r[s->nalign_rec++].info = info;
                 }
             }

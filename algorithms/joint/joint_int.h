@@ -18,6 +18,7 @@
 typedef struct joint_align_rec {
     uint32_t caller, callee;
     joint_align_info info;
+    uint8_t callee_side;        /* 1: tested on the callee's idle starts */
 } joint_align_rec;
 
 #define JOINT_SCAL_NSTAT 8     /* self-calibration statistics per link: simulated calls,
@@ -456,7 +457,9 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q);
  * before an answer at the same time) fell to zero at an answer it sent.  A
  * call open longer than 4 times the service's 90th percentile of
  * last-in-first-out durations counts as one whose answer was lost and is
- * dropped from the count (no idle start at that moment).  On PB_OK *idle
+ * dropped from the count (no idle start at that moment); an answer that
+ * finds no open call (its call was lost) drops the idle starts of the 90th
+ * percentile duration before it.  On PB_OK *idle
  * (ascending per service) and *off (nn + 2 entries; service x's starts are
  * (*idle)[(*off)[x] .. (*off)[x + 1])) are the caller's to free; on
  * PB_ENOMEM whatever of them is not NULL is the caller's to free too. */
