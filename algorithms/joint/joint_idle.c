@@ -9,7 +9,7 @@
  * and hide every later idle start (on a synthetic hotel-like trace at 2 %
  * loss the frontend showed 13 of its 635 idle starts, and the nesting test
  * let a shifted pairing through).  So a call open longer than IDLE_EXPIRE
- * times the service's IDLE_Q quantile of last-in-first-out durations (an
+ * times the service's IDLE_QX quantile of last-in-first-out durations (an
  * answer closes the latest open call; a lost message does not shift those
  * pairs) is taken as one whose answer was lost and no longer counts.  The
  * count falling to zero that way is no idle start (its moment is unknown):
@@ -17,15 +17,19 @@
  * low while its request is open, so another request's answer may leave it
  * at zero: an idle start that is none (and a pair of the lost call's link
  * that spans it looks shifted).  The lost call's answer then finds no open
- * call; the idle starts of the last IDLE_Q-quantile duration before such an
- * answer are dropped.
+ * call; the idle starts of the last IDLE_QW-quantile duration before such an
+ * answer are dropped.  Both only at a service that shows a lost message
+ * (an answer that finds no open call, or a call left open at the end):
+ * elsewhere the plain count, so a trace without loss keeps every idle
+ * start, however long some of its requests.
  */
 #include "joint_int.h"
 
 #include <stdlib.h>
 
-#define IDLE_EXPIRE 4.0
-#define IDLE_Q 0.9
+#define IDLE_EXPIRE 4.0 /* a call open this many times ... */
+#define IDLE_QX 0.9     /* ... this quantile of the durations counts as unanswered */
+#define IDLE_QW 0.9     /* an answer without a call clears this quantile before it */
 typedef struct idle_ev {
     uint32_t node;
     int up;
@@ -48,23 +52,31 @@ static int cmp_ns(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* the expiry age of one service's events ev[0..ne): IDLE_EXPIRE times the
- * IDLE_Q quantile of its last-in-first-out durations (open: scratch of ne
- * times; 0 without any) */
-static pb_ns idle_expiry(const idle_ev *ev, size_t ne, pb_ns *open, pb_ns *dur)
+/* one service's events ev[0..ne): *T = IDLE_EXPIRE times the IDLE_QX
+ * quantile of its last-in-first-out durations (the expiry age), *W = their
+ * IDLE_QW quantile (the window an answer without a call clears); both 0
+ * without any, or when no message of the service looks lost (open, dur:
+ * scratch of ne times) */
+static void idle_ages(const idle_ev *ev, size_t ne, pb_ns *open, pb_ns *dur, pb_ns *T, pb_ns *W)
 {
-    size_t sp = 0, nd = 0;
+    size_t sp = 0, nd = 0, orphans = 0;
     for (size_t e = 0; e < ne; e++) {
         if (ev[e].up)
             open[sp++] = ev[e].t;
         else if (sp > 0)
             dur[nd++] = ev[e].t - open[--sp];
+        else
+            orphans++;
     }
-    if (nd == 0)
-        return 0;
+    *T = *W = 0;
+    /* no sign of a lost message (every answer found an open call, and
+     * none is left open): the plain count */
+    if (nd == 0 || (orphans == 0 && sp == 0))
+        return;
     qsort(dur, nd, sizeof *dur, cmp_ns);
-    size_t q = (size_t)(IDLE_Q * (double)nd);
-    return (pb_ns)(IDLE_EXPIRE * (double)dur[q < nd ? q : nd - 1]);
+    size_t qx = (size_t)(IDLE_QX * (double)nd), qw = (size_t)(IDLE_QW * (double)nd);
+    *T = (pb_ns)(IDLE_EXPIRE * (double)dur[qx < nd ? qx : nd - 1]);
+    *W = dur[qw < nd ? qw : nd - 1];
 }
 
 int joint_idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size_t **off)
@@ -93,7 +105,8 @@ int joint_idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size
         size_t e1 = e0;
         while (e1 < ne && ev[e1].node == ev[e0].node)
             e1++;
-        pb_ns T = idle_expiry(ev + e0, e1 - e0, open, dur);
+        pb_ns T, W;
+        idle_ages(ev + e0, e1 - e0, open, dur, &T, &W);
         /* open[lo..sp): the open calls' times, ascending; an answer closes
          * the latest, expiry drops the oldest */
         size_t lo = 0, sp = 0, n0 = ni;
@@ -110,7 +123,7 @@ int joint_idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size
             } else {
                 /* an answer with no open call: its call was lost, and its
                  * request was open at the idle starts of the last T */
-                while (T > 0 && ni > n0 && (*idle)[ni - 1] > ev[e].t - (pb_ns)(T / IDLE_EXPIRE))
+                while (W > 0 && ni > n0 && (*idle)[ni - 1] > ev[e].t - W)
                     ni--;
             }
         }

@@ -459,7 +459,9 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q);
  * last-in-first-out durations counts as one whose answer was lost and is
  * dropped from the count (no idle start at that moment); an answer that
  * finds no open call (its call was lost) drops the idle starts of the 90th
- * percentile duration before it.  On PB_OK *idle
+ * percentile duration before it.  Both only at a service that shows a lost
+ * message (an answer without an open call, or a call never answered);
+ * elsewhere the plain count.  On PB_OK *idle
  * (ascending per service) and *off (nn + 2 entries; service x's starts are
  * (*idle)[(*off)[x] .. (*off)[x + 1])) are the caller's to free; on
  * PB_ENOMEM whatever of them is not NULL is the caller's to free too. */

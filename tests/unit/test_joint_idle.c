@@ -67,12 +67,13 @@ TEST(no_loss_every_answer_that_leaves_no_call_open)
 }
 
 /* request 1's answer (message 3) lost: the count stays one too high from
- * 20 ms on, so a plain count sees no idle start after 10 ms.  The service's
+ * 20 ms on, so a plain count sees no idle start after 10 ms.  A call is
+ * left open at the end, so the service shows a lost message.  Its
  * last-in-first-out durations: 10 ms (requests 0, 2..7), 5 ms (205 -> 210)
  * and 20 ms (200 -> 220); their 90th percentile (the 9th of 9, sorted) is
- * 20 ms, so a call open longer than 80 ms is taken as unanswered: request
- * 1's call (20 ms) is dropped before the answer at 110 ms, and the idle
- * starts come back from there */
+ * 20 ms, so a call open longer than 4 x 20 = 80 ms is taken as unanswered:
+ * request 1's call (20 ms) is dropped before the answer at 110 ms, and the
+ * idle starts come back from there */
 TEST(lost_answer_does_not_hide_later_idle_starts)
 {
     static const int lost[] = {4, 0};
@@ -115,12 +116,43 @@ TEST(answer_without_call_drops_the_idle_starts_it_spans)
     size_t *off = NULL;
     CHECK_INT(joint_idle_starts(m, n, 2, &idle, &off), PB_OK);
     /* durations 10 ms x 8, 5, 20 and 3 ms: the 90th percentile (the 10th
-     * of 11, sorted) is 10 ms, so idle starts after 300 ms are dropped */
+     * of 11, sorted) is 10 ms, so the idle starts after 300 ms are dropped */
     static const double want[] = {10, 30, 50, 70, 90, 110, 130, 150, 220};
     size_t nw = sizeof want / sizeof *want;
     CHECK_INT(off[2] - off[1], nw);
     for (size_t i = 0; i < nw && i < off[2] - off[1]; i++)
         CHECK_INT(idle[off[1] + i], MS(want[i]));
+    free(idle);
+    free(off);
+}
+
+/* no message lost, one request far longer than the rest (0 -> 300 ms;
+ * twelve short ones, 20k + 5 -> 20k + 15 ms, inside it; the 90th
+ * percentile of the durations is 10 ms): no answer misses its call and no
+ * call is left open, so the plain count holds and the long request is
+ * never taken as unanswered (past 40 ms): one idle start, at 300 ms */
+TEST(no_sign_of_loss_keeps_the_plain_count)
+{
+    pb_msg m[2 * 12 + 2];
+    size_t n = 0;
+    for (int x = 0; x < 2 * 12 + 2; x++) {
+        int call = x % 2 == 0;
+        double t = x < 2 ? (call ? 0 : 300) : 20.0 * (x / 2 - 1) + (call ? 5 : 15);
+        m[n] = (pb_msg){0};
+        m[n].id = (uint64_t)x;
+        m[n].ts = m[n].recv_ts = MS(t);
+        m[n].callid = PB_ID_NONE;
+        m[n].src = call ? 0 : 1;
+        m[n].dst = call ? 1 : 0;
+        m[n].type = call ? PB_TYPE_CALL : PB_TYPE_RETURN;
+        n++;
+    }
+    pb_ns *idle = NULL;
+    size_t *off = NULL;
+    CHECK_INT(joint_idle_starts(m, n, 2, &idle, &off), PB_OK);
+    CHECK_INT(off[2] - off[1], 1);
+    if (off[2] - off[1] == 1)
+        CHECK_INT(idle[off[1]], MS(300));
     free(idle);
     free(off);
 }
@@ -131,5 +163,6 @@ int main(void)
     RUN(lost_answer_does_not_hide_later_idle_starts);
     RUN(lost_call_makes_no_idle_start);
     RUN(answer_without_call_drops_the_idle_starts_it_spans);
+    RUN(no_sign_of_loss_keeps_the_plain_count);
     return pbtest_exit();
 }
