@@ -80,7 +80,13 @@ static int set_value(const pb_option *o, void *params, const char *value,
     case PB_OPT_INT: {
         errno = 0;
         long v = strtol(value, &end, 10);
-        if (!*value || *end || errno || v < INT32_MIN || v > INT32_MAX)
+        if (*value && !*end && (errno == ERANGE || v < INT32_MIN || v > INT32_MAX))
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: %s is out of range; expected %s",
+                                o->name, value, o->min <= o->max
+                                ? range_text(o, rb, sizeof rb)
+                                : "a 32-bit integer");
+        if (!*value || *end || errno)
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: expected an integer, got \"%s\"",
                                 o->name, value);

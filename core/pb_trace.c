@@ -320,9 +320,37 @@ int pb_trace_sort(pb_trace *t)
     return PB_OK;
 }
 
+/* A metadata line is one line of the file: a line break inside it (a
+ * service or pod name read from a span table, a config's name) would end
+ * the "# " line early and turn the rest into a malformed row that no
+ * reader accepts.  Line breaks become the two characters \n or \r. */
+int pb_trace_meta_add_line(char ***meta, size_t *n, const char *line)
+{
+    size_t len = strlen(line), extra = 0;
+    for (size_t i = 0; i < len; i++)
+        extra += line[i] == '\n' || line[i] == '\r';
+    if (!extra)
+        return pb_trace_meta_add(meta, n, line, len);
+    char *c = malloc(len + extra + 1);
+    if (!c)
+        return PB_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '\n' || line[i] == '\r') {
+            c[k++] = '\\';
+            c[k++] = line[i] == '\n' ? 'n' : 'r';
+        } else {
+            c[k++] = line[i];
+        }
+    }
+    int rc = pb_trace_meta_add(meta, n, c, k);
+    free(c);
+    return rc;
+}
+
 int pb_trace_add_meta(pb_trace *t, const char *line)
 {
-    return pb_trace_meta_add(&t->meta, &t->nmeta, line, strlen(line));
+    return pb_trace_meta_add_line(&t->meta, &t->nmeta, line);
 }
 
 int pb_trace_load(const char *path, const pb_reader_opts *opts, int with_truth,

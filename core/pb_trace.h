@@ -201,8 +201,9 @@ typedef struct pb_writer pb_writer;
 int pb_writer_open(pb_writer **out, FILE *fp, const char *display_name,
                    unsigned columns, const pb_names *names, pb_error *err);
 
-/* Add a metadata line (written as "# line").  Only before the first
- * message.  Returns PB_OK or PB_ESTATE. */
+/* Add a metadata line (written as "# line"; a line break inside it is
+ * written as the two characters \\n or \\r, so it stays one line).  Only
+ * before the first message.  Returns PB_OK, PB_ESTATE or PB_ENOMEM. */
 int pb_writer_meta(pb_writer *w, const char *line);
 
 /* Write one message.  truth may be NULL (truth columns then empty).
@@ -261,7 +262,8 @@ int pb_trace_add(pb_trace *t, uint64_t id, pb_ns ts, pb_ns recv_ts,
  * or PB_ENOMEM. */
 int pb_trace_sort(pb_trace *t);
 
-/* Add a metadata line (copied). */
+/* Add a metadata line (copied; a line break inside it becomes the two
+ * characters \\n or \\r).  Returns PB_OK or PB_ENOMEM. */
 int pb_trace_add_meta(pb_trace *t, const char *line);
 
 /* Write the whole trace (its metadata, then rows) with the given columns;

@@ -28,5 +28,9 @@ size_t pb_trace_u64_format(uint64_t v, char *buf);
  * array).  Returns PB_OK or PB_ENOMEM (then *meta and *n are still valid
  * and owned by the caller). */
 int pb_trace_meta_add(char ***meta, size_t *n, const char *s, size_t len);
+/* Append a copy of the NUL-terminated metadata line LINE, its line breaks
+ * written as the two characters \\n / \\r so that it stays one line of
+ * the file.  PB_OK or PB_ENOMEM. */
+int pb_trace_meta_add_line(char ***meta, size_t *n, const char *line);
 
 #endif

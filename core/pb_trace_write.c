@@ -51,7 +51,7 @@ int pb_writer_meta(pb_writer *w, const char *line)
 {
     if (w->started)
         return PB_ESTATE;
-    return pb_trace_meta_add(&w->meta, &w->nmeta, line, strlen(line));
+    return pb_trace_meta_add_line(&w->meta, &w->nmeta, line);
 }
 
 static int writer_flush(pb_writer *w)

@@ -887,9 +887,11 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     im->finished = 1;
     if (!im->nspans)
         return pb_error_set(err, PB_EPARSE, im->nfiles ? im->files[0] : NULL,
-                            0, 0,
-                            "the input holds no spans; expected at least one "
-                            "Jaeger, Zipkin or OTLP span");
+                            0, 0, "%s", im->formats_seen == 16u
+                            ? "the span table holds no span rows; expected at "
+                              "least one row after the header"
+                            : "the input holds no spans; expected at least one "
+                              "Jaeger, Zipkin or OTLP span");
     builder b;
     memset(&b, 0, sizeof b);
     b.im = im;

@@ -54,6 +54,12 @@ typedef struct imp_capture_stats {
     uint64_t lost_calls;      /* requests lost at one observed end */
     uint64_t gaps;            /* stream positions (eBPF) where a view lost
                                  whole messages the other view has */
+    uint64_t no_seq;          /* streams (connection, direction) with an
+                                 event without sequence numbers (eBPF):
+                                 lined up by order, so a lost message there
+                                 is not seen and shifts the rest */
+    uint64_t no_thread;       /* events without a thread id (eBPF "pid"
+                                 absent or null) */
     uint64_t messages;        /* messages written */
     uint64_t paths;           /* distinct request ids among them */
     uint64_t threads;         /* distinct threads among them */

@@ -65,8 +65,16 @@ static int one_event(imp_importer *im, const json_t *e, uint32_t file, size_t i,
     const json_t *q = json_object_get(e, "quintuple");
     if (!get_uint(e, "tgid", &tgid) || tgid > UINT32_MAX)
         return bad(im, err, file, i, side, "\"tgid\": expected a process id");
-    if (!get_uint(e, "pid", &pid))
-        return bad(im, err, file, i, side, "\"pid\": expected a thread id");
+    /* a capture that records no threads (absent or null "pid") is read,
+     * its messages without thread, and counted (no_thread) */
+    const json_t *pv = json_object_get(e, "pid");
+    int has_pid = pv && !json_is_null(pv);
+    if (!has_pid)
+        pid = 0;
+    else if (!get_uint(e, "pid", &pid))
+        return bad(im, err, file, i, side,
+                   "\"pid\": expected a thread id (a non-negative integer), or "
+                   "absent / null when the capture records no threads");
     if (!get_uint(e, "timestamp_ns", &ts) || ts > (uint64_t)INT64_MAX)
         return bad(im, err, file, i, side,
                    "\"timestamp_ns\": expected nanoseconds (a non-negative integer)");
@@ -115,7 +123,8 @@ static int one_event(imp_importer *im, const json_t *e, uint32_t file, size_t i,
     imp_event ev;
     memset(&ev, 0, sizeof ev);
     ev.proc = (uint32_t)tgid;
-    ev.tid = (int64_t)(pid > INT64_MAX ? INT64_MAX : pid);
+    ev.tid = has_pid ? (int64_t)(pid > INT64_MAX ? INT64_MAX : pid) : -1;
+    im->cap->st.no_thread += !has_pid;
     ev.t = (pb_ns)ts;
     ev.lip = (uint32_t)sa;
     ev.rip = (uint32_t)da;
@@ -267,6 +276,13 @@ static int summarize(imp_importer *im, const imp_capture_stats *st, const char *
         {"non_http", st->non_http, "connections whose bytes are not HTTP/1.1: left out"},
         {"truncated", st->truncated, "streams whose headers were not captured: rest left out"},
         {"cut", st->cut, "streams that end inside a message"},
+        {"no_thread", st->no_thread, "events without a thread id (\"pid\" absent or "
+                                     "null): their messages have no thread / sthread"},
+        {"no_seq", st->no_seq, "streams (connection, direction) with events "
+                               "without enter_seq: lined up by order, not by "
+                               "sequence number, so a message lost at one end "
+                               "there goes unseen (no gap counted) and shifts "
+                               "the pairing of the later ones"},
     };
     for (size_t k = 0; k < sizeof cs / sizeof *cs && rc == PB_OK; k++)
         if (cs[k].v || k < 9)
@@ -412,6 +428,10 @@ int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err)
             has_base[d] = 1;
         }
     }
+    /* the fallback is said: a stream without positions is lined up by
+     * order, where a lost message goes unseen and shifts the rest */
+    for (size_t d = 0; d < 2 * (size_t)c->nconns + 1; d++)
+        c->st.no_seq += seq_all[d] == 0;
     free(has_base);
     for (size_t i = 0; i < ne && rc == PB_OK; i++) {
         cap_seg s;
@@ -459,6 +479,16 @@ int imp_events_finish(imp_importer *im, pb_trace **out, pb_error *err)
         rc = pb_strbuf_printf(&sb, " %s=%zu", evc_info[k].name, im->evc[k]);
     if (rc == PB_OK)
         rc = pb_trace_add_meta(t, pb_strbuf_str(&sb));
+    if (rc == PB_OK && (c->st.no_seq || c->st.no_thread)) {
+        pb_strbuf_reset(&sb);
+        rc = pb_strbuf_printf(&sb, "importtrace_fallback no_seq=%llu no_thread=%llu: "
+                                   "streams lined up by order (events without "
+                                   "enter_seq); events without thread id",
+                              (unsigned long long)c->st.no_seq,
+                              (unsigned long long)c->st.no_thread);
+        if (rc == PB_OK)
+            rc = pb_trace_add_meta(t, pb_strbuf_str(&sb));
+    }
     pb_strbuf_free(&sb);
     if (rc == PB_OK)
         rc = summarize(im, &c->st, hn);

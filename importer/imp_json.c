@@ -319,6 +319,11 @@ int imp_parse_buffer_at(imp_importer *im, const char *data, size_t len,
     }
     if (!ndocs)
         return imp_fail(im, err, PB_EPARSE, im->files[file], 0, 0,
-                        "the input is empty; %s", want(im->opts.format));
+                        "the input is empty; %s",
+                        im->opts.format == IMP_FORMAT_AUTO && im->files[file] &&
+                                strstr(im->files[file], ".csv")
+                            ? "expected a CSV header and span rows (a file named "
+                              "*.csv) or a JSON document"
+                            : want(im->opts.format));
     return PB_OK;
 }

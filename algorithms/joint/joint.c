@@ -176,6 +176,10 @@ const pb_option joint_options[] = {
      "the two searches assign differently are at services whose calls land on a busy "
      "callee far less often than copies of the free solution predict (they serialise "
      "their work; z below -3.29; metadata busy_service=)"},
+    {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
+     "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
+     "more than half of the calls the search moved went to a request that arrived in "
+     "the same tick as their start parent (call ids only; metadata tie_test=)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -399,8 +403,10 @@ static int rank_start(joint *s)
         rq[off[a] + fill[a]++] = (insort){req_start(s, q), q};
     }
     for (uint32_t a = 0; rc == PB_OK && a < s->nnodes; a++)
-        if (off[a + 1] - off[a] > 1)
+        if (off[a + 1] - off[a] > 1) {
             qsort(rq + off[a], off[a + 1] - off[a], sizeof *rq, joint_cmp_insort);
+            rc = joint_quant_rank_ties(s, rq + off[a], off[a + 1] - off[a]); /* joint_quant.c */
+        }
     for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++) {
         uint32_t a = s->link_src[l], k = 0, nq = off[a + 1] - off[a];
         uint32_t nl = s->bylink_off[l + 1] - s->bylink_off[l];
@@ -547,6 +553,23 @@ static int start_assign(joint *s)
     return rc;
 }
 
+/* The tie test kept the start (joint_quant.c, which put the start's
+ * returns back and cleared every parent): the start made again, requests
+ * tied at their arrival now ranked in the order of their responses
+ * (joint_quant_rank_ties), and the model refitted.  PB_OK or PB_ENOMEM */
+static int quant_start_again(joint *s)
+{
+    memset(s->dirty, 0, ((size_t)s->npairs + 1) * sizeof *s->dirty);
+    int rc = start_assign(s);
+    if (rc == PB_OK)
+        rc = joint_fit(s, NULL);
+    if (rc == PB_OK)
+        rc = joint_fit_order(s);
+    if (rc == PB_OK && s->rord)
+        rc = joint_rord_fit(s);
+    return rc;
+}
+
 /* joint_init for one search: pord 1 holds the order of answers (the
  * re-pairing and the exchanges score it, joint_order.c) */
 static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
@@ -576,6 +599,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         pb_tick_detect(v->msgs, v->n, &ti);
         s->tick = ti.tick;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
+        s->quant_on = ti.coarse_ties && params->tie_test;
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -646,6 +670,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     if (rc == PB_OK)
         rc = joint_select(s);
     if (rc == PB_OK)
+        rc = joint_quant_snapshot(s); /* the tie test (joint_quant.c) */
+    if (rc == PB_OK)
         rc = joint_repair_rounds(s);
     if (rc == PB_OK)
         rc = solve(s);
@@ -657,6 +683,10 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_fit_order(s);
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_auto(s);
+    if (rc == PB_OK)
+        rc = joint_quant_decide(s); /* the tie test (joint_quant.c) */
+    if (rc == PB_OK && s->quant_state == 3)
+        rc = quant_start_again(s);
     if (rc != PB_OK) {
         joint_close(s);
         if (rc == PB_ERANGE)
@@ -980,6 +1010,8 @@ void joint_close(joint *s)
     joint_rord_free(s);
     free(s->pord_stat);
     free(s->pick_stat);
+    free(s->qpar);
+    free(s->qret);
     free(s->fifo_stat);
     free(s->fifo_svc);
     free(s->late_gap);

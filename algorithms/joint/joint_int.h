@@ -140,6 +140,13 @@ struct joint {
     double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
+    int quant_on;           /* coarse ties: the tie test runs (joint_quant.c) */
+    int quant_state;        /* 0 not decided, 2 search kept, 3 start kept */
+    size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
+    double quant_ll[2];     /* log-likelihoods of the start and the search, each refitted */
+    int quant_ll_set;       /* quant_ll[0] is known */
+    uint32_t *qpar;         /* the start's parents while the search runs, or NULL */
+    void *qret;             /* the start's returns per pair (joint_quant.c), or NULL */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -722,6 +729,40 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+
+/* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "The tie test:
+ * whole-tick stamps").  joint_quant_snapshot keeps the start's parents
+ * and returns when s->quant_on; PB_OK or PB_ENOMEM.  joint_quant_decide counts the
+ * calls the search moved and, of them, those moved to a request with the
+ * same arrival stamp as their start parent, and puts the start back when
+ * those are more than half; PB_OK or PB_ENOMEM.  joint_quant_count is its
+ * count over parents start[0..n), now[0..n) with arrival stamps arr
+ * (INT64_MIN: none) into *changed and *tied.  joint_quant_meta writes the
+ * tie_test= metadata line (nothing when the test is off); PB_OK or the
+ * writer's status. */
+/* the least log-likelihood gain per moved call for the tie test to keep
+ * the search: half the 95 % point of chi-square with one degree of freedom
+ * (3.841 / 2), as if each move were a likelihood-ratio test of its own */
+#define JOINT_QUANT_GAIN 1.9207
+/* the tie test's rule: changed calls moved, tied of them within a tick,
+ * log-likelihoods of the start and the search (each refitted): 1 keep the
+ * start, 0 the search */
+int joint_quant_keep_start(size_t changed, size_t tied, double ll_start, double ll_search);
+int joint_quant_snapshot(joint *s);
+/* joint_quant.c: called after every refit of the search (joint_search.c);
+ * the first one is the start's: its log-likelihood is kept (read only) */
+void joint_quant_fitted(joint *s);
+int joint_quant_decide(joint *s);
+void joint_quant_count(const uint32_t *start, const uint32_t *now, const pb_ns *arr,
+                       uint32_t n, pb_ns tick, size_t *changed, size_t *tied);
+int joint_quant_meta(const joint *s, pb_result *res);
+/* joint_quant.c: when the tie test kept the start (made again), requests rq[0..n) of one
+ * service sorted by arrival (joint_cmp_insort) are put, within each run of
+ * equal arrival stamps, in the order of their responses (then pair): of
+ * two requests that arrived in the same tick, the one answered first is
+ * taken to have come first (first come, first served's order).  Nothing
+ * when the test is off.  PB_OK or PB_ENOMEM */
+int joint_quant_rank_ties(const joint *s, insort *rq, uint32_t n);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)

@@ -759,6 +759,8 @@ int joint_solve_rounds(joint *s, int refit, int passes)
         changed = 0;
         if (refit)
             rc = joint_fit(s, NULL);
+        if (rc == PB_OK && refit)
+            joint_quant_fitted(s); /* the tie test's start (joint_quant.c) */
         if (rc == PB_OK)
             rc = joint_match_round(s, &changed);
         s->rounds++;

@@ -20,6 +20,9 @@
 #             before it: by binary search now, K^2 before); and the same
 #             with -s skew_window=1us (a persistent count tree now, K^2
 #             before)
+#   loop      one thread (an event loop) holds K requests open and sends
+#             K calls: vpath's paper variant flagged every open request at
+#             each send, K^2 (now a count per thread: linear)
 #   nodes     K RPCs between K distinct node pairs, one a second, with
 #             -s window=1ms (K windows, 2K nodes): each window's segment
 #             once cost O(nodes), K^2 in all (and --per-window O(patterns)
@@ -112,4 +115,15 @@ for K in $((20000 / div)) $((100000 / div)); do
     runc "nodes K=$K: nesting -s window=1ms --per-window" $K "$PB_BIN/infer" --algo nesting \
         -s window=1ms --per-window "$dir/pw.csv" "$dir/nodes.csv"
 done
-rm -f "$dir/out" "$dir/alt.csv" "$dir/par.csv" "$dir/nodes.csv" "$dir/pw.csv"
+for K in $((20000 / div)) $((100000 / div)); do
+    awk -v K=$K 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid,path,cause,thread,sthread,conn"; id = 0
+        for (i = 0; i < K; i++) { printf "%d,%.7f,%.7f,C,S,call,r%d,%d,,S:t,C:c%d,C>S:%d\n", id, i*1e-5, i*1e-5, i, i, i, i; rc[i] = id++ }
+        for (i = 0; i < K; i++) { t = 1 + i*1e-5
+            printf "%d,%.7f,%.7f,S,D,call,d%d,%d,%d,D:t,S:t,S>D:0\n", id, t, t, i, i, rc[i]; dc = id++
+            printf "%d,%.7f,%.7f,D,S,return,d%d,%d,%d,S:t,D:t,S>D:0\n", id, t+5e-6, t+5e-6, i, i, dc; dr[i] = id++ }
+        for (i = 0; i < K; i++) { t = 2 + i*1e-5
+            printf "%d,%.7f,%.7f,S,C,return,r%d,%d,%d,C:c%d,S:t,C>S:%d\n", id, t, t, i, i, dr[i], i, i; id++ } }' > "$dir/loop.csv"
+    runc "loop K=$K: vpath -s variant=paper" $K "$PB_BIN/infer" --algo vpath -s variant=paper "$dir/loop.csv"
+    runc "loop K=$K: borderpatrol" $K "$PB_BIN/infer" --algo borderpatrol "$dir/loop.csv"
+done
+rm -f "$dir/out" "$dir/alt.csv" "$dir/par.csv" "$dir/nodes.csv" "$dir/pw.csv" "$dir/loop.csv"

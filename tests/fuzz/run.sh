@@ -21,11 +21,17 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
     echo "fuzz: $CLANG not found (apt-get install clang libclang-rt-14-dev)" >&2
     exit 1
 fi
+# the library's folders as the Makefile lists them (the algorithm
+# families moved into folders of their own; a fixed list here had lost
+# them, and fuzz_nesting no longer built)
+algodirs=$(sed -n 's/^ALGODIRS *:= *//p' Makefile)
+dirs="core maketrace skewer sniffer algorithms $algodirs metrics importer"
 libsrc=""
-for d in core maketrace skewer sniffer algorithms metrics importer; do
+incs=""
+for d in $dirs; do
+    incs="$incs -I$d"
     for f in "$d"/*.c; do [ -f "$f" ] && libsrc="$libsrc $f"; done
 done
-incs="-Icore -Imaketrace -Iskewer -Isniffer -Ialgorithms -Imetrics -Iimporter"
 flags="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
  -fno-sanitize-recover=undefined -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE"
 # the same libraries as the Makefile links, so that the two cannot drift

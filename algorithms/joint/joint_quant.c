@@ -1,0 +1,198 @@
+/*
+ * joint_quant.c - joint: the tie test at coarse stamps (docs/joint.md,
+ * "The tie test: whole-tick stamps").
+ *
+ * When the trace's stamps are whole ticks and many messages share one
+ * (pb_tick_info.coarse_ties), requests that arrive at a service in the same
+ * tick are told apart by nothing in the delays: every delay they give a call
+ * is the same whole number of ticks.  The start (start=rank: arrival order,
+ * ties in row order) orders them; the search then trades that order for
+ * whatever sharpens the refitted whole-tick densities, a self-consistent
+ * state the likelihood cannot refute.  The test: of the calls the search
+ * moved away from their start parent, how many went to a request whose
+ * arrival stamp is within one tick of the start parent's (a move the
+ * stamps cannot support: either request may have arrived first)?  When those are more than half of the
+ * moves and the search's log-likelihood (under its refit) beats the
+ * start's (under its refit) by less than JOINT_QUANT_GAIN nats per moved
+ * call, the start is kept: made again, with requests tied at arrival
+ * ranked by their responses, and refitted.
+ * Without call ids the start's pairing of returns is put back with it.
+ */
+#include "joint_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+/* the start's returns of a pair (without call ids the search re-pairs
+ * them) */
+typedef struct qret {
+    pb_ns rs, rr;
+    uint32_t ret;
+} qret;
+
+int joint_quant_snapshot(joint *s)
+{
+    if (!s->quant_on || s->qpar)
+        return PB_OK;
+    uint32_t n = s->npairs;
+    s->qpar = malloc(((size_t)n + 1) * sizeof *s->qpar);
+    s->qret = malloc(((size_t)n + 1) * sizeof(qret));
+    if (!s->qpar || !s->qret) {
+        free(s->qpar);
+        free(s->qret);
+        s->qpar = NULL;
+        s->qret = NULL;
+        return PB_ENOMEM;
+    }
+    memcpy(s->qpar, s->par, (size_t)n * sizeof *s->qpar);
+    qret *r = s->qret;
+    for (uint32_t p = 0; p < n; p++)
+        r[p] = (qret){s->pr[p].rs, s->pr[p].rr, s->pr[p].ret};
+    s->quant_ll_set = 0; /* joint_quant_fitted, at the search's first fit */
+    return PB_OK;
+}
+
+void joint_quant_fitted(joint *s)
+{
+    if (!s->qpar || s->quant_ll_set)
+        return;
+    s->quant_ll[0] = joint_loglik(s);
+    s->quant_ll_set = 1;
+}
+
+/* put the start's returns back (and the candidates they give), every
+ * parent cleared: the caller makes the start again (joint.c).  PB_OK or
+ * PB_ENOMEM */
+static int restore_returns(joint *s)
+{
+    uint32_t n = s->npairs;
+    const qret *r = s->qret;
+    int rc = PB_OK;
+    for (uint32_t p = 0; p < n && rc == PB_OK; p++)
+        if (s->par[p] != NONE)
+            rc = joint_set_parent(s, p, NONE);
+    int moved_ret = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        jpair *x = &s->pr[p];
+        if (x->ret == r[p].ret && x->rs == r[p].rs && x->rr == r[p].rr)
+            continue;
+        x->ret = r[p].ret;
+        x->rs = r[p].rs;
+        x->rr = r[p].rr;
+        if (x->ret != NONE)
+            s->pair_of_msg[x->ret] = p;
+        moved_ret = 1;
+    }
+    if (rc == PB_OK && moved_ret)
+        rc = joint_find_candidates(s);
+    return rc;
+}
+
+void joint_quant_count(const uint32_t *start, const uint32_t *now, const pb_ns *arr,
+                       uint32_t n, pb_ns tick, size_t *changed, size_t *tied)
+{
+    size_t c = 0, t = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t a = start[p], b = now[p];
+        if (a == b)
+            continue;
+        c++;
+        if (a != NONE && b != NONE && arr[a] != INT64_MIN && arr[b] != INT64_MIN &&
+            (arr[a] > arr[b] ? arr[a] - arr[b] : arr[b] - arr[a]) <= tick)
+            t++;
+    }
+    *changed = c;
+    *tied = t;
+}
+
+int joint_quant_keep_start(size_t changed, size_t tied, double ll_start, double ll_search)
+{
+    return changed > 0 && 2 * tied > changed &&
+           ll_search - ll_start < JOINT_QUANT_GAIN * (double)changed;
+}
+
+int joint_quant_decide(joint *s)
+{
+    if (!s->quant_on || !s->qpar)
+        return PB_OK;
+    uint32_t n = s->npairs;
+    pb_ns *arr = malloc(((size_t)n + 1) * sizeof *arr);
+    if (!arr)
+        return PB_ENOMEM;
+    /* arrivals as the start had them (a call's arrival never moves) */
+    for (uint32_t q = 0; q < n; q++)
+        arr[q] = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr;
+    joint_quant_count(s->qpar, s->par, arr, n, s->tick, &s->quant_changed, &s->quant_tied);
+    free(arr);
+    int rc = PB_OK;
+    /* the search's, fitted last by the search itself (joint.c) */
+    s->quant_ll[1] = joint_loglik(s);
+    if (!s->quant_ll_set)
+        s->quant_ll[0] = s->quant_ll[1]; /* no search ran: nothing moved */
+    s->quant_state = 2;
+    if (joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0], s->quant_ll[1])) {
+        s->quant_state = 3;
+        rc = restore_returns(s);
+    }
+    free(s->qpar);
+    free(s->qret);
+    s->qpar = NULL;
+    s->qret = NULL;
+    return rc;
+}
+
+int joint_quant_meta(const joint *s, pb_result *res)
+{
+    if (!s->quant_on)
+        return PB_OK;
+    static const char *what[] = {"none", "none", "search", "start"};
+    return pb_result_meta(res, "tie_test=on moved=%zu moved_within_tick=%zu "
+                          "log_likelihood_start=%.3f log_likelihood_search=%.3f "
+                          "gain_per_move=%.3f kept=%s",
+                          s->quant_changed, s->quant_tied, s->quant_ll[0], s->quant_ll[1],
+                          s->quant_changed ? (s->quant_ll[1] - s->quant_ll[0]) /
+                                                 (double)s->quant_changed : 0.0,
+                          what[s->quant_state]);
+}
+
+/* (response stamp, pair) of a request, for the order within a tick */
+typedef struct qkey {
+    pb_ns rs;
+    uint32_t p;
+} qkey;
+
+static int cmp_qkey(const void *x, const void *y)
+{
+    const qkey *a = x, *b = y;
+    if (a->rs != b->rs)
+        return a->rs < b->rs ? -1 : 1;
+    return a->p < b->p ? -1 : a->p > b->p;
+}
+
+int joint_quant_rank_ties(const joint *s, insort *rq, uint32_t n)
+{
+    if (s->quant_state != 3 || n < 2)
+        return PB_OK;
+    qkey *k = NULL;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i + 1;
+        while (j < n && rq[j].t == rq[i].t)
+            j++;
+        if (j - i > 1) {
+            if (!k && !(k = malloc((size_t)n * sizeof *k)))
+                return PB_ENOMEM;
+            for (uint32_t t = i; t < j; t++) {
+                const jpair *x = &s->pr[rq[t].p];
+                /* a lost response: after every answered one */
+                k[t - i] = (qkey){x->ret == NONE ? INT64_MAX : x->rs, rq[t].p};
+            }
+            qsort(k, j - i, sizeof *k, cmp_qkey);
+            for (uint32_t t = i; t < j; t++)
+                rq[t].p = k[t - i].p;
+        }
+        i = j;
+    }
+    free(k);
+    return PB_OK;
+}
