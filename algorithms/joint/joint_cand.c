@@ -159,63 +159,6 @@ static void sort_pairs(uint64_t *pairs, size_t np, size_t nmsg)
     free(used);
 }
 
-/* The nesting test's idle starts (joint_align.h): per service, on its own
- * clock, the moments its count of open requests (calls it received less
- * answers it sent, never below zero) fell to zero.  At one time a call
- * counts before an answer.  idle_off[x..x+1) indexes service x's starts
- * in idle[].  Returns PB_OK or PB_ENOMEM. */
-typedef struct idle_ev {
-    uint32_t node;
-    int up;
-    pb_ns t;
-} idle_ev;
-
-static int cmp_idle_ev(const void *x, const void *y)
-{
-    const idle_ev *a = x, *b = y;
-    if (a->node != b->node)
-        return a->node < b->node ? -1 : 1;
-    if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
-    return b->up - a->up;
-}
-
-static int idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size_t **off)
-{
-    idle_ev *ev = malloc((n + 1) * sizeof *ev);
-    *idle = malloc((n + 1) * sizeof **idle);
-    *off = calloc((size_t)nn + 2, sizeof **off);
-    if (!ev || !*idle || !*off) {
-        free(ev);
-        return PB_ENOMEM;
-    }
-    size_t ne = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (m[i].type == PB_TYPE_CALL && m[i].dst < nn)
-            ev[ne++] = (idle_ev){m[i].dst, 1,
-                                 m[i].recv_ts != PB_TS_NONE ? m[i].recv_ts : m[i].ts};
-        else if (m[i].type == PB_TYPE_RETURN && m[i].src < nn)
-            ev[ne++] = (idle_ev){m[i].src, 0, m[i].ts};
-    }
-    qsort(ev, ne, sizeof *ev, cmp_idle_ev);
-    size_t ni = 0;
-    long open = 0;
-    for (size_t e = 0; e < ne; e++) {
-        if (e == 0 || ev[e].node != ev[e - 1].node)
-            open = 0;
-        if (ev[e].up)
-            open++;
-        else if (open > 0 && --open == 0) {
-            (*idle)[ni++] = ev[e].t;
-            (*off)[ev[e].node + 1]++;
-        }
-    }
-    for (uint32_t x = 0; x < nn; x++)
-        (*off)[x + 1] += (*off)[x];
-    free(ev);
-    return PB_OK;
-}
-
 int joint_find_pairs(joint *s)
 {
     const pb_msg *m = s->v.msgs;
@@ -279,7 +222,7 @@ int joint_find_pairs(joint *s)
         for (size_t t = 0; t < nk && !any; t++)
             any = k[t].cid == PB_ID_NONE;
         if (any && s->p.align_nest > 0 &&
-            idle_starts(m, s->v.n, s->nnodes, &idle, &idle_off) == PB_OK)
+            joint_idle_starts(m, s->v.n, s->nnodes, &idle, &idle_off) == PB_OK)
             nest_ok = 1;
     }
     for (size_t i = 0; i < nk;) {
@@ -301,11 +244,23 @@ int joint_find_pairs(joint *s)
             }
             joint_align_nest nest = {0};
             joint_align_info info;
+            int callee_side = 0;
             if (nest_ok && k[i].caller < s->nnodes) {
                 nest.ta = al_a;
                 nest.idle = idle + idle_off[k[i].caller];
                 nest.nidle = idle_off[k[i].caller + 1] - idle_off[k[i].caller];
                 nest.pen = s->p.align_nest;
+                /* a caller that never serves a request (a client) has no
+                 * idle starts: test the pairs on the callee's clock
+                 * instead, where no pair may span a moment the callee
+                 * served no request (joint_align.h) */
+                if (nest.nidle == 0 && k[i].callee < s->nnodes &&
+                    idle_off[k[i].callee + 1] > idle_off[k[i].callee]) {
+                    nest.ta = al_t;
+                    nest.idle = idle + idle_off[k[i].callee];
+                    nest.nidle = idle_off[k[i].callee + 1] - idle_off[k[i].callee];
+                    callee_side = 1;
+                }
             }
             if (arc == PB_OK)
                 arc = joint_align_link_nest(al_t, al_m, al_c, j - i, w, &nest, pairs, &np,
@@ -318,6 +273,7 @@ int joint_find_pairs(joint *s)
                     s->align_rec = r;
                     r[s->nalign_rec].caller = k[i].caller;
                     r[s->nalign_rec].callee = k[i].callee;
+                    r[s->nalign_rec].callee_side = (uint8_t)callee_side;
                     r[s->nalign_rec++].info = info;
                 }
             }

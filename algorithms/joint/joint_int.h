@@ -18,6 +18,7 @@
 typedef struct joint_align_rec {
     uint32_t caller, callee;
     joint_align_info info;
+    uint8_t callee_side;        /* 1: tested on the callee's idle starts */
 } joint_align_rec;
 
 #define JOINT_SCAL_NSTAT 8     /* self-calibration statistics per link: simulated calls,
@@ -459,6 +460,22 @@ int joint_hmap_put(hmap *h, uint64_t k, uint32_t v);
 /* make q (or JOINT_NONE) the parent of call p, updating the kid lists.
  * PB_OK or PB_ENOMEM */
 int joint_set_parent(joint *s, uint32_t p, uint32_t q);
+
+/* joint_idle.c.  The nesting test's idle starts (joint_align.h): per
+ * service x < nn, on its own clock, the moments its count of open requests
+ * (calls it received less answers it sent, never below zero; a call counts
+ * before an answer at the same time) fell to zero at an answer it sent.  A
+ * call open longer than 4 times the service's 90th percentile of
+ * last-in-first-out durations counts as one whose answer was lost and is
+ * dropped from the count (no idle start at that moment); an answer that
+ * finds no open call (its call was lost) drops the idle starts of the 90th
+ * percentile duration before it.  Both only at a service that shows a lost
+ * message (an answer without an open call, or a call never answered);
+ * elsewhere the plain count.  On PB_OK *idle
+ * (ascending per service) and *off (nn + 2 entries; service x's starts are
+ * (*idle)[(*off)[x] .. (*off)[x + 1])) are the caller's to free; on
+ * PB_ENOMEM whatever of them is not NULL is the caller's to free too. */
+int joint_idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size_t **off);
 
 /* joint_cand.c.  Pair calls with returns (fills s->pr, s->pair_of_msg);
  * PB_OK or PB_ENOMEM */

@@ -174,11 +174,12 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         for (size_t r = 0; r < s->nalign_rec; r++) {
             const joint_align_info *in = &s->align_rec[r].info;
             pb_result_meta(res, "align_link=%s>%s calls=%zu returns=%zu crossing_first=%zu "
-                           "crossing_aligned=%zu cost_first=%.1f cost_aligned=%.1f chosen=%s",
+                           "crossing_aligned=%zu cost_first=%.1f cost_aligned=%.1f chosen=%s%s",
                            pb_strtab_str(s->v.nodes, s->align_rec[r].caller),
                            pb_strtab_str(s->v.nodes, s->align_rec[r].callee), in->calls,
                            in->returns, in->cross_first, in->cross_nest, in->cost_first,
-                           in->cost_nest, in->realigned ? "aligned" : "first");
+                           in->cost_nest, in->realigned ? "aligned" : "first",
+                           s->align_rec[r].callee_side ? " test=callee" : "");
         }
         pb_result_meta(res, "links=%u", s->nlinks);
         pb_result_meta(res, "candidate_parents=%zu", s->ncand);
