@@ -52,6 +52,19 @@ static inline void msg_rounded(pb_trace *t, pb_ns ts, const char *src, const cha
  * the one before, the rest after its return; 3 % of the returns lost; call
  * ids only when ids.  Stamps rounded down to joint_test_tick.  The trace
  * (caller frees it with pb_trace_free), or NULL when out of memory */
+/* pairs of a and b (two solutions of one trace) that differ in parent or
+ * in return; npairs + 1 when they pair the messages differently */
+static inline long joint_test_pairs_differ(joint *a, joint *b)
+{
+    if (joint_npairs(a) != joint_npairs(b))
+        return 1 + (long)joint_npairs(a);
+    long diff = 0;
+    for (uint32_t i = 0; i < joint_npairs(a); i++)
+        diff += joint_pair_parent(a, i) != joint_pair_parent(b, i) ||
+                joint_pair_return(a, i) != joint_pair_return(b, i);
+    return diff;
+}
+
 static inline pb_trace *random_fanout_trace(gsl_rng *g, int ids, int nq, int gap_us, int maxc)
 {
     const pb_ns us = 1000;

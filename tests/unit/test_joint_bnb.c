@@ -18,19 +18,6 @@
 
 #define US 1000LL
 
-/* pairs of a and b that differ in parent or return (npairs + 1 when the
- * pairs differ) */
-static long differing(joint *a, joint *b)
-{
-    if (joint_npairs(a) != joint_npairs(b))
-        return 1 + (long)joint_npairs(a);
-    long diff = 0;
-    for (uint32_t i = 0; i < joint_npairs(a); i++)
-        diff += joint_pair_parent(a, i) != joint_pair_parent(b, i) ||
-                joint_pair_return(a, i) != joint_pair_return(b, i);
-    return diff;
-}
-
 /* solve the trace with the bound off and on; returns how many pairs
  * differ (-1: failure); *llsame: the log-likelihoods are the same bits;
  * *scored, *cut: the bound's splits scored and left out */
@@ -48,7 +35,7 @@ static long compare(pb_trace *t, int *llsame, size_t *scored, size_t *cut)
             return -1;
         }
     }
-    long diff = differing(s[0], s[1]);
+    long diff = joint_test_pairs_differ(s[0], s[1]);
     double l0 = joint_loglik(s[0]), l1 = joint_loglik(s[1]);
     *llsame = !memcmp(&l0, &l1, sizeof l0);
     *scored += s[1]->bnb_scored;
@@ -93,7 +80,7 @@ static long compare_forced(pb_trace *t, size_t *scored, size_t *cut)
         }
     }
     if (diff == 0)
-        diff = differing(s[0], s[1]);
+        diff = joint_test_pairs_differ(s[0], s[1]);
     *scored += s[1]->bnb_scored;
     *cut += s[1]->bnb_cut;
     joint_close(s[0]);

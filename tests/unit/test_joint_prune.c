@@ -35,13 +35,7 @@ static long compare(pb_trace *t, int *llsame, size_t *est, size_t *pruned, size_
             return -1;
         }
     }
-    long diff = 0;
-    if (joint_npairs(s[0]) != joint_npairs(s[1]))
-        diff = 1 + (long)joint_npairs(s[0]);
-    else
-        for (uint32_t i = 0; i < joint_npairs(s[0]); i++)
-            diff += joint_pair_parent(s[0], i) != joint_pair_parent(s[1], i) ||
-                    joint_pair_return(s[0], i) != joint_pair_return(s[1], i);
+    long diff = joint_test_pairs_differ(s[0], s[1]);
     double l0 = joint_loglik(s[0]), l1 = joint_loglik(s[1]);
     *llsame = !memcmp(&l0, &l1, sizeof l0);
     *est += s[1]->est_evals;
