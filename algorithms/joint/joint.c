@@ -171,6 +171,11 @@ const pb_option joint_options[] = {
      "the shared calls in call order and leaves out every subtree of splits whose upper "
      "bound (exact steps before the first free call, the largest density and count each "
      "later term can take) is below the best split scored; 0 scores every split"},
+    {"greedy_cut", PB_OPT_BOOL, offsetof(joint_params, greedy_cut), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the greedy round scores a candidate request in one "
+     "pass over its calls, the search for the call's trigger stopping at the first call "
+     "sent after it (when every return follows its call, checked each round); 0 scans "
+     "every call twice"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "

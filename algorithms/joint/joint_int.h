@@ -176,6 +176,8 @@ struct joint {
     struct joint_bnb *bnb;  /* re-split by branch and bound (joint_bnb.c), or NULL */
     uint32_t fit_gen;       /* joint_fit's count (joint_bnb.c's cache is per fit) */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
+    int greedy_mono;        /* greedy_cut: every pair's return follows its call (this
+                               round; joint_greedy_prep) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
      * out), how often a call of L was sent before the output and returned
@@ -570,6 +572,17 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
                       uint32_t cur, double *val);
 /* joint_bnb.c: free s->bnb (NULL-safe) */
 void joint_bnb_free(joint *s);
+/* joint_greedy.c: before a greedy round: may the trigger search stop at
+ * the first call sent after the call placed (greedy_cut, and every
+ * pair's return follows its call) */
+void joint_greedy_prep(joint *s);
+/* joint_greedy.c: the greedy round's cost of giving call p to request q
+ * (edge_cost minus the marginal count term of joint_search.c, the very
+ * same number) */
+double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q);
+/* joint_greedy.c: 0; a unit test raises it (the trigger search then stops
+ * that much too early) to show the comparison can fail */
+extern pb_ns joint_greedy_test_shift;
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;

@@ -242,6 +242,7 @@ static int match_link(joint *s, uint32_t l, const uint32_t *ch, uint32_t nc, int
 static int greedy_round(joint *s, int *changed)
 {
     int rc = PB_OK;
+    joint_greedy_prep(s); /* greedy_cut (joint_greedy.c) */
     for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
         uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
         if (c1 - c0 < 2)
@@ -250,6 +251,15 @@ static int greedy_round(joint *s, int *changed)
         double bc = INFINITY;
         for (uint32_t j = c0; j < c1; j++) {
             uint32_t q = s->cand[j];
+            if (s->p.greedy_cut) {
+                /* the same number in one pass (joint_greedy.c) */
+                double v = joint_greedy_cost(s, p, q);
+                if (v < bc) {
+                    bc = v;
+                    best = q;
+                }
+                continue;
+            }
             const kvec *k = &s->kids[q];
             uint32_t cnt = 0;
             for (uint32_t i = 0; i < k->n; i++)
