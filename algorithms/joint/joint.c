@@ -171,6 +171,10 @@ const pb_option joint_options[] = {
      "the shared calls in call order and leaves out every subtree of splits whose upper "
      "bound (exact steps before the first free call, the largest density and count each "
      "later term can take) is below the best split scored; 0 scores every split"},
+    {"swap_bound", PB_OPT_BOOL, offsetof(joint_params, swap_bound), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, the re-split of the two requests "
+     "an exchange of returns touches (step 5) goes by branch and bound as resplit_bound "
+     "does (and only with resplit_bound=1); 0 estimates every split"},
     {"greedy_cut", PB_OPT_BOOL, offsetof(joint_params, greedy_cut), "1", PB_OPT_NORANGE,
      "speed only, the same results: the greedy round scores a candidate request in one "
      "pass over its calls, the search for the call's trigger stopping at the first call "

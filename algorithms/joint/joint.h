@@ -71,6 +71,8 @@ typedef struct joint_params {
     int bound;          /* [resplit_bound] the exhaustive re-split of two small requests
                            leaves out every subtree of splits an upper bound shows
                            cannot win (same results, faster), 1 */
+    int swap_bound;     /* [swap_bound] the exchanges' re-split of two small requests by
+                           branch and bound, as resplit_bound (same results, faster), 1 */
     int greedy_cut;     /* [greedy_cut] the greedy round scores a candidate in one pass
                            over its calls, the trigger search stopping at the first
                            call sent after the one placed (same results, faster), 1 */

@@ -176,6 +176,8 @@ struct joint {
     struct joint_bnb *bnb;  /* re-split by branch and bound (joint_bnb.c), or NULL */
     uint32_t fit_gen;       /* joint_fit's count (joint_bnb.c's cache is per fit) */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
+    int bnb_no_order;       /* the branch and bound scores without the order term (the
+                               exchanges' re-split, joint_repair.c best_split) */
     int greedy_mono;        /* greedy_cut: every pair's return follows its call (this
                                round; joint_greedy_prep) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
