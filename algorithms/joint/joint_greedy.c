@@ -66,11 +66,12 @@ double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q)
             ol = l == s->nlinks ? no1 - 1 : s->link_src[l] == b ? s->link_local[l] : NONE;
         }
         const int mono = s->greedy_mono;
+        const pb_ns stop = cs - joint_greedy_test_shift; /* cs, but in the test */
         for (; i < n; i++) {
             const uint32_t ai = a[i];
             const jpair *c = &s->pr[ai];
             cnt += ai != p && c->link == l;
-            if (mono && c->cs > cs - joint_greedy_test_shift)
+            if (mono && c->cs > stop)
                 break; /* it and every later call return after p was sent */
             if (ai == p || c->ret == NONE || c->rr > cs || c->rr < tt)
                 continue;
