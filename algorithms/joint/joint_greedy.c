@@ -36,7 +36,7 @@ void joint_greedy_prep(joint *s)
         return;
     for (uint32_t p = 0; p < s->npairs; p++) {
         const jpair *x = &s->pr[p];
-        if (x->ret != NONE && (x->call == NONE || x->rr < x->cs))
+        if (x->ret != NONE && x->rr < x->cs) /* (a lost call's cs is its rr) */
             return;
     }
     s->greedy_mono = 1;
