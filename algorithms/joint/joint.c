@@ -1007,6 +1007,7 @@ void joint_close(joint *s)
             joint_wrec_free(&s->wr[i]);
     free(s->wr);
     joint_resplit_free(s);
+    joint_greedy_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);

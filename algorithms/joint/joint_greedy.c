@@ -107,3 +107,110 @@ double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q)
     uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
     return ec - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
 }
+
+/* ------------------------------------------------------------------ */
+/* Greedy rounds under a frozen model (`greedy_cut`; speed only, the same
+ * results).  Between two greedy rounds of one joint_solve_rounds without
+ * a refit (the re-pairing's solve with open ends, step 4 (c)) nothing
+ * changes but the parents the rounds themselves set: the model, the
+ * pairs, their times and the candidates are those of the round before.
+ * A call's costs read only its candidates' kid lists beside those, so a
+ * call evaluated after the last change of every one of its candidates'
+ * lists would choose as it chose then, when it was put where it chose
+ * (a move of its own changes the two lists, so it is looked at again):
+ * it is left as it is.  Ticks order the evaluations and the changes; a
+ * new joint_solve_rounds or a refit (fit_gen) makes every earlier
+ * evaluation void. */
+
+struct joint_gfrz {
+    uint64_t *peval, *qchg; /* per pair: tick of its last evaluation / of
+                               the last change of its kid list */
+    uint64_t tick, valid;   /* evaluations after valid count */
+    uint32_t fit, n;
+    int have;               /* a round ran in this joint_solve_rounds */
+};
+
+void joint_greedy_solve_start(joint *s)
+{
+    if (s->gfrz)
+        s->gfrz->have = 0;
+}
+
+int joint_greedy_round_start(joint *s)
+{
+    if (!s->p.greedy_cut)
+        return PB_OK;
+    struct joint_gfrz *g = s->gfrz;
+    if (!g) {
+        if (!(g = calloc(1, sizeof *g)))
+            return PB_ENOMEM;
+        s->gfrz = g;
+    }
+    if (g->n < s->npairs) {
+        uint64_t *a = realloc(g->peval, (size_t)s->npairs * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        g->peval = a;
+        uint64_t *b = realloc(g->qchg, (size_t)s->npairs * sizeof *b);
+        if (!b)
+            return PB_ENOMEM;
+        g->qchg = b;
+        memset(g->peval + g->n, 0, (size_t)(s->npairs - g->n) * sizeof *a);
+        memset(g->qchg + g->n, 0, (size_t)(s->npairs - g->n) * sizeof *b);
+        g->n = s->npairs;
+        g->have = 0;
+    }
+    if (!g->have || g->fit != s->fit_gen)
+        g->valid = g->tick; /* every earlier evaluation is void */
+    g->have = 1;
+    g->fit = s->fit_gen;
+    return PB_OK;
+}
+
+/* 0; a unit test sets it to skip every call evaluated in this model
+ * whatever changed since (to show that the comparison can fail) */
+int joint_greedy_test_stale = 0;
+
+int joint_greedy_unchanged(joint *s, uint32_t p)
+{
+    const struct joint_gfrz *g = s->gfrz;
+    if (!g || !s->p.greedy_cut)
+        return 0;
+    uint64_t e = g->peval[p];
+    if (e <= g->valid)
+        return 0;
+    for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1] && !joint_greedy_test_stale; j++)
+        if (g->qchg[s->cand[j]] >= e)
+            return 0;
+    s->greedy_skipped++;
+    return 1;
+}
+
+void joint_greedy_evaluated(joint *s, uint32_t p)
+{
+    struct joint_gfrz *g = s->gfrz;
+    if (g && s->p.greedy_cut)
+        g->peval[p] = ++g->tick;
+}
+
+void joint_greedy_moved(joint *s, uint32_t from, uint32_t to)
+{
+    struct joint_gfrz *g = s->gfrz;
+    if (!g || !s->p.greedy_cut)
+        return;
+    ++g->tick;
+    if (from != NONE)
+        g->qchg[from] = g->tick;
+    if (to != NONE)
+        g->qchg[to] = g->tick;
+}
+
+void joint_greedy_free(joint *s)
+{
+    if (!s->gfrz)
+        return;
+    free(s->gfrz->peval);
+    free(s->gfrz->qchg);
+    free(s->gfrz);
+    s->gfrz = NULL;
+}
