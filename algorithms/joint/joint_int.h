@@ -629,6 +629,9 @@ void joint_lsmemo_free(joint *s);
 /* joint_lsmemo.c: 0; a unit test sets it (the kept estimates made wrong
  * by this many nats) */
 extern double joint_lsmemo_test_bias;
+/* joint_lsmemo.c: 0; a unit test sets it (a change of a kid list no
+ * longer voids the kept estimates) */
+extern int joint_lsmemo_test_stale;
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;

@@ -35,6 +35,7 @@ struct joint_lsmemo {
 };
 
 double joint_lsmemo_test_bias = 0;
+int joint_lsmemo_test_stale = 0;
 
 int joint_lsmemo_begin(joint *s)
 {
@@ -62,7 +63,7 @@ int joint_lsmemo_begin(joint *s)
 void joint_lsmemo_touch(joint *s, uint32_t q)
 {
     struct joint_lsmemo *m = s->lsm;
-    if (m && q < m->n)
+    if (m && q < m->n && !joint_lsmemo_test_stale)
         m->qt[q] = ++m->tick;
 }
 
