@@ -187,6 +187,7 @@ struct joint {
     struct joint_lsmemo *lsm; /* resplit_memo: the local search's single moves
                                  (joint_lsmemo.c), or NULL */
     size_t lsm_hits;        /* resplit_memo: estimates taken from it */
+    uint64_t lsm_ls;        /* resplit_memo: local searches begun */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
@@ -622,8 +623,9 @@ void joint_lsmemo_touch(joint *s, uint32_t q);
 /* joint_lsmemo.c: 1 and *v the estimate of request q without call p made
  * in this local search since q last changed, else 0 */
 int joint_lsmemo_get(joint *s, uint32_t q, uint32_t p, double *v);
-/* joint_lsmemo.c: keep v as the estimate of request q without call p */
-void joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v);
+/* joint_lsmemo.c: keep v as the estimate of request q without call p;
+ * PB_ENOMEM or PB_OK */
+int joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v);
 /* joint_lsmemo.c: free s->lsm (NULL-safe) */
 void joint_lsmemo_free(joint *s);
 /* joint_lsmemo.c: 0; a unit test sets it (the kept estimates made wrong

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 
 struct joint_lsmemo {
-    uint64_t ls;   /* the local search (joint_lsmemo_begin calls) */
+    uint64_t ls;   /* the local search (s->lsm_ls) */
     uint64_t tick; /* changes of kid lists so far */
     uint32_t n;    /* calls = requests (pairs) */
     uint64_t *qt;  /* per request: the tick of its last change */
@@ -37,26 +37,27 @@ struct joint_lsmemo {
 double joint_lsmemo_test_bias = 0;
 int joint_lsmemo_test_stale = 0;
 
+/* the memo, made at the first estimate kept (one block: most traces never
+ * keep one) */
+static int lsm_alloc(joint *s)
+{
+    size_t n = (size_t)s->npairs + 1;
+    struct joint_lsmemo *m = calloc(1, sizeof *m + n * (sizeof *m->e + sizeof *m->qt));
+    if (!m)
+        return PB_ENOMEM;
+    m->n = s->npairs;
+    m->e = (struct lsm_ent *)(m + 1);
+    m->qt = (uint64_t *)(m->e + n);
+    m->ls = s->lsm_ls;
+    s->lsm = m;
+    return PB_OK;
+}
+
 int joint_lsmemo_begin(joint *s)
 {
-    if (!s->p.resplit_memo)
-        return PB_OK;
-    if (!s->lsm) {
-        struct joint_lsmemo *m = calloc(1, sizeof *m);
-        if (!m)
-            return PB_ENOMEM;
-        m->n = s->npairs;
-        m->qt = calloc((size_t)m->n + 1, sizeof *m->qt);
-        m->e = calloc((size_t)m->n + 1, sizeof *m->e);
-        if (!m->qt || !m->e) {
-            free(m->qt);
-            free(m->e);
-            free(m);
-            return PB_ENOMEM;
-        }
-        s->lsm = m;
-    }
-    s->lsm->ls++;
+    s->lsm_ls++;
+    if (s->lsm)
+        s->lsm->ls = s->lsm_ls;
     return PB_OK;
 }
 
@@ -80,20 +81,21 @@ int joint_lsmemo_get(joint *s, uint32_t q, uint32_t p, double *v)
     return 1;
 }
 
-void joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v)
+int joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v)
 {
+    if (!s->p.resplit_memo)
+        return PB_OK;
+    if (!s->lsm && lsm_alloc(s) != PB_OK)
+        return PB_ENOMEM;
     struct joint_lsmemo *m = s->lsm;
-    if (!m || !s->p.resplit_memo || p >= m->n || q >= m->n)
-        return;
+    if (p >= m->n || q >= m->n)
+        return PB_OK;
     m->e[p] = (struct lsm_ent){m->ls, m->tick, q, v};
+    return PB_OK;
 }
 
 void joint_lsmemo_free(joint *s)
 {
-    if (s->lsm) {
-        free(s->lsm->qt);
-        free(s->lsm->e);
-        free(s->lsm);
-    }
+    free(s->lsm);
     s->lsm = NULL;
 }

@@ -510,7 +510,7 @@ static int side_est(joint *s, uint32_t q, const uint32_t *e, uint32_t n, const j
     rc = at ? joint_req_walk_estimate_at(s, q, e, n, ref, p0, c0, l, &h)
             : joint_req_walk_estimate(s, q, e, n, ref, l, &h);
     if (rc == PB_OK && memo)
-        joint_lsmemo_put(s, q, mp, *l);
+        rc = joint_lsmemo_put(s, q, mp, *l);
     return rc;
 }
 
