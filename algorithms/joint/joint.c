@@ -303,9 +303,10 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q)
         return PB_OK;
     if (s->par[p] != NONE) {
         kv_remove(s, s->par[p], p);
-        joint_lsmemo_touch(s, s->par[p]); /* resplit_memo (joint_lsmemo.c) */
+        if (s->lsm) /* resplit_memo (joint_lsmemo.c) */
+            joint_lsmemo_touch(s, s->par[p]);
     }
-    if (q != NONE)
+    if (q != NONE && s->lsm)
         joint_lsmemo_touch(s, q);
     s->par[p] = q;
     return q == NONE ? PB_OK : kv_insert(s, q, p);
