@@ -118,6 +118,12 @@ const pb_option joint_options[] = {
      "reached the caller after, a moment the caller served no request (or whose return "
      "precedes its call); a link with such pairs is aligned again with this penalty "
      "(docs/joint.md, \"Robustness\"); 0 = off"},
+    {"unpaired", PB_OPT_BOOL, offsetof(joint_params, unpaired), "1", PB_OPT_NORANGE,
+     "without call ids, on links that lost messages and are re-paired (not kept in "
+     "arrival order), choose which calls and returns stay unpaired after a first search: "
+     "a min-cost pairing by the link's re-paired durations, each unpaired message at the "
+     "alignment's 10 nats; when it leaves other messages unpaired, search again "
+     "(docs/joint.md, \"Which messages stay unpaired\"); 0 = the alignment's choice"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -578,7 +584,7 @@ static int quant_start_again(joint *s)
 /* joint_init for one search: pord 1 holds the order of answers (the
  * re-pairing and the exchanges score it, joint_order.c) */
 static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
-                    pb_error *err, int pord)
+                    pb_error *err, int pord, const unsigned char *force)
 {
     *out = NULL;
     if (!(v->columns & PB_COL_TYPE))
@@ -594,6 +600,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     s->v = *v;
     s->p = *params;
     s->pord_hold = pord;
+    s->force_unp = force;
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
     if (s->nb < 2)
@@ -699,6 +706,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
                                 "joint: too many links or candidates for 32-bit indices");
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
+    s->force_unp = NULL;
     *out = s;
     return PB_OK;
 }
@@ -709,8 +717,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
  * (joint_loglik, each under its own refit), by more than
  * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
  * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
-int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
-               pb_error *err)
+static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force)
 {
     const char *m = params->pair_order;
     int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
@@ -721,14 +729,14 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     joint_params ph = *params;
     ph.order = "on";
     if (mode == 1)
-        return init_one(out, v, &ph, err, 1);
+        return init_one(out, v, &ph, err, 1, force);
     joint *a = NULL, *b = NULL;
-    int rc = init_one(&a, v, params, err, 0);
+    int rc = init_one(&a, v, params, err, 0, force);
     if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
         *out = a;
         return rc;
     }
-    rc = init_one(&b, v, &ph, err, 1);
+    rc = init_one(&b, v, &ph, err, 1, force);
     if (rc != PB_OK) {
         joint_close(a);
         return rc;
@@ -771,6 +779,45 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     keep->pick_sum[2] = pick_held;
     joint_close(keep == b ? a : b);
     *out = keep;
+    return PB_OK;
+}
+
+/* The search (init_search); then, without call ids and under loss, which
+ * messages stay unpaired (joint_unpaired.c): when the min-cost pairing
+ * leaves other messages of some link unpaired, the search runs again with
+ * those, and its result is kept. */
+int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
+               pb_error *err)
+{
+    joint *s = NULL;
+    int rc = init_search(&s, v, params, err, NULL);
+    if (rc != PB_OK)
+        return rc;
+    unsigned char *force = NULL;
+    joint_unp_rec *recs = NULL;
+    size_t nrecs = 0, changed = 0;
+    rc = joint_unpaired_choose(s, &force, &recs, &nrecs, &changed);
+    if (rc != PB_OK) {
+        joint_close(s);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    if (force) {
+        joint *t = NULL;
+        rc = init_search(&t, v, params, err, force);
+        free(force);
+        if (rc != PB_OK) {
+            free(recs);
+            joint_close(s);
+            return rc;
+        }
+        joint_close(s);
+        s = t;
+        s->unp_rerun = 1;
+    }
+    s->unp_rec = recs;
+    s->nunp_rec = nrecs;
+    s->unp_changed = changed;
+    *out = s;
     return PB_OK;
 }
 
@@ -983,7 +1030,7 @@ void joint_close(joint *s)
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
                  s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
-                 s->conf_stat, s->scal_stat};
+                 s->conf_stat, s->scal_stat, s->unp_rec};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);

@@ -14,6 +14,17 @@
 #include "joint.h"
 #include "joint_align.h"
 
+/* One link whose unpaired messages joint_unpaired.c weighed. */
+typedef struct joint_unp_rec {
+    uint32_t caller, callee, link;
+    size_t calls, returns;
+    size_t unpaired_calls0, unpaired_returns0; /* the first search's */
+    size_t unpaired_calls, unpaired_returns;   /* the min-cost pairing's */
+    size_t changed;          /* messages whose state changed (0: kept) */
+    double cost_before, cost_after; /* nats */
+    int failed;              /* the flow found no solution */
+} joint_unp_rec;
+
 /* One link that the nesting test looked at (joint_cand.c, joint_align.h). */
 typedef struct joint_align_rec {
     uint32_t caller, callee;
@@ -281,6 +292,14 @@ struct joint {
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;
+    /* which messages stay unpaired (joint_unpaired.c): per message, 1 left
+     * unpaired, 2 paired first in, first out with the rest of its link,
+     * 0 as joint_find_pairs decides; NULL: nothing forced (only while the
+     * search is set up).  unp_rec: the links weighed, for the metadata */
+    const unsigned char *force_unp;
+    joint_unp_rec *unp_rec;
+    size_t nunp_rec, unp_changed;
+    int unp_rerun;          /* 1: this search ran with the forced messages */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -840,5 +859,16 @@ int joint_swap_pass(joint *s, size_t *swaps);
 int joint_recandidate(joint *s);
 /* the re-pairing rounds without call ids (step 4).  PB_OK or PB_ENOMEM */
 int joint_repair_rounds(joint *s);
+
+/* joint_unpaired.c.  After a search without call ids: per link that lost
+ * messages, was paired without call ids and is re-paired, the min-cost
+ * pairing of its calls and returns (durations under the histogram of its
+ * current pairs, JOINT_ALIGN_SKIP nats per unpaired message).  *force:
+ * per message 1 (unpaired) or 2 (the rest of a changed link), allocated,
+ * or NULL when no link changed; *recs (allocated) / *nrecs: every link
+ * weighed; *changed: links whose unpaired messages changed.  PB_OK or
+ * PB_ENOMEM */
+int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
+                          size_t *nrecs, size_t *changed);
 
 #endif
