@@ -57,8 +57,9 @@ typedef struct joint_params {
                            spans a moment its caller served no request
                            (the nesting test, joint_align.c); 0 = off, 8 */
     int unpaired;       /* [unpaired] without call ids, on re-paired links that lost
-                           messages, choose the messages left unpaired by a min-cost
-                           pairing priced as the alignment (joint_unpaired.c), 1 */
+                           messages and answer out of order, choose the messages left
+                           unpaired by a min-cost pairing priced as the alignment
+                           (joint_unpaired.c); 0 off, 2 also links in order, 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank

@@ -23,6 +23,7 @@
 #include "joint_int.h"
 
 #include <glpk.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -93,43 +94,21 @@ static int up_link_eligible(const joint *s, uint32_t l, size_t *halves, size_t *
     return *halves > 0 && *full >= 2;
 }
 
-/* one link: the min-cost pairing; marks force[msg] for the messages it
- * leaves unpaired when they differ from the current half pairs.  *rec is
- * filled.  PB_OK or PB_ENOMEM */
-static int up_link(const joint *s, uint32_t l, unsigned char *force, joint_unp_rec *rec)
+int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
+                        const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
+                        unsigned char *un_r, double *before, double *after)
 {
-    uint32_t n = s->bylink_off[l + 1] - s->bylink_off[l];
-    up_ev *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
-    uint32_t *cidx = malloc(((size_t)s->v.n + 1) * sizeof *cidx); /* unused when NULL */
     double h[JOINT_ALIGN_NB], cost[JOINT_ALIGN_NB];
-    int rc = PB_OK;
-    glp_graph *G = NULL;
-    if (!C || !R || !cidx) {
-        rc = PB_ENOMEM;
-        goto out;
-    }
     memset(h, 0, sizeof h);
-    uint32_t nc = 0, nr = 0, uc0 = 0, ur0 = 0;
-    for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
-        uint32_t p = s->bylink[i];
-        const jpair *x = &s->pr[p];
-        if (x->call != NONE)
-            C[nc++] = (up_ev){x->cr, x->call, p};
-        if (x->ret != NONE)
-            R[nr++] = (up_ev){x->rs, x->ret, p};
-        if (x->call != NONE && x->ret != NONE && x->rs >= x->cr)
-            h[joint_align_bin(x->rs - x->cr)] += 1;
-        uc0 += x->ret == NONE;
-        ur0 += x->call == NONE;
-    }
-    qsort(C, nc, sizeof *C, up_cmp);
-    qsort(R, nr, sizeof *R, up_cmp);
+    for (uint32_t j = 0; j < nr; j++)
+        if (cur[j] != NONE && rt[j] >= ct[cur[j]])
+            h[joint_align_bin(rt[j] - ct[cur[j]])] += 1;
     joint_align_cost(h, cost);
     /* the window: twice the longest queue of calls not yet answered (by
      * counts) plus UP_WMIN, at most UP_WMAX */
     size_t maxq = 0;
     for (uint32_t j = 0, c = 0; j < nr; j++) {
-        while (c < nc && C[c].t <= R[j].t)
+        while (c < nc && ct[c] <= rt[j])
             c++;
         size_t q = c > j ? c - j : 0;
         if (q > maxq)
@@ -138,12 +117,10 @@ static int up_link(const joint *s, uint32_t l, unsigned char *force, joint_unp_r
     size_t K = 2 * maxq + UP_WMIN;
     if (K > UP_WMAX)
         K = UP_WMAX;
-    const double skip = up_units(JOINT_ALIGN_SKIP);
-    G = glp_create_graph(sizeof(up_vdata), sizeof(up_adata));
-    if (!G) {
-        rc = PB_ENOMEM;
-        goto out;
-    }
+    const double skip = up_units(price);
+    glp_graph *G = glp_create_graph(sizeof(up_vdata), sizeof(up_adata));
+    if (!G)
+        return PB_ENOMEM;
     int Ln = (int)(nc + nr + 1), Dn = (int)(nc + nr + 2);
     glp_add_vertices(G, (int)(nc + nr + 2));
     for (uint32_t i = 0; i < nc; i++)
@@ -152,100 +129,179 @@ static int up_link(const joint *s, uint32_t l, unsigned char *force, joint_unp_r
         ((up_vdata *)G->v[nc + j + 1]->data)->rhs = -1;
     ((up_vdata *)G->v[Ln]->data)->rhs = nr;
     ((up_vdata *)G->v[Dn]->data)->rhs = -(double)nc;
-    for (uint32_t i = 0; i < nc; i++)
-        cidx[C[i].msg] = i;
-    double before = 0;
+    double b = 0;
     size_t paired0 = 0;
     for (uint32_t j = 0, c = 0; j < nr; j++) {
-        while (c < nc && C[c].t <= R[j].t + s->p.early)
+        while (c < nc && ct[c] <= rt[j] + early)
             c++;
-        uint32_t lo = c > K ? (uint32_t)(c - K) : 0, cur = NONE;
-        const jpair *x = &s->pr[R[j].pair];
-        if (x->call != NONE)
-            cur = cidx[x->call];
+        uint32_t lo = c > K ? (uint32_t)(c - K) : 0;
         for (uint32_t i = lo; i < c; i++) {
-            pb_ns d = R[j].t - C[i].t;
+            pb_ns d = rt[j] - ct[i];
             up_arc(G, (int)(i + 1), (int)(nc + j + 1), 1,
                    up_units(cost[joint_align_bin(d < 1 ? 1 : d)]));
         }
-        if (cur != NONE) {
-            pb_ns d = R[j].t - C[cur].t;
+        if (cur[j] != NONE) {
+            pb_ns d = rt[j] - ct[cur[j]];
             double v = up_units(cost[joint_align_bin(d < 1 ? 1 : d)]);
-            before += v;
+            b += v;
             paired0++;
-            if (cur < lo || cur >= c) /* the current pair, out of the window */
-                up_arc(G, (int)(cur + 1), (int)(nc + j + 1), 1, v);
+            if (cur[j] < lo || cur[j] >= c) /* the current pair, out of the window */
+                up_arc(G, (int)(cur[j] + 1), (int)(nc + j + 1), 1, v);
         }
         up_arc(G, Ln, (int)(nc + j + 1), 1, skip);
     }
     for (uint32_t i = 0; i < nc; i++)
         up_arc(G, (int)(i + 1), Dn, 1, skip);
     up_arc(G, Ln, Dn, nr, 0);
-    before += skip * (double)(nc + nr - 2 * paired0);
+    b += skip * (double)(nc + nr - 2 * paired0);
+    *before = *after = b / UP_SCALE;
     double sol = 0;
     int ret = glp_mincost_okalg(G, offsetof(up_vdata, rhs), offsetof(up_adata, low),
                                 offsetof(up_adata, cap), offsetof(up_adata, cost), &sol,
                                 offsetof(up_adata, x), -1);
+    if (ret != 0) {
+        glp_delete_graph(G);
+        return PB_ERANGE;
+    }
+    *after = sol / UP_SCALE;
+    for (uint32_t i = 0; i < nc; i++) {
+        un_c[i] = 0;
+        for (glp_arc *a = G->v[i + 1]->out; a; a = a->t_next)
+            if (a->head->i == Dn && ((up_adata *)a->data)->x > 0.5)
+                un_c[i] = 1;
+    }
+    for (uint32_t j = 0; j < nr; j++)
+        un_r[j] = 0;
+    for (glp_arc *a = G->v[Ln]->out; a; a = a->t_next)
+        if (a->head->i != Dn && ((up_adata *)a->data)->x > 0.5)
+            un_r[a->head->i - (int)nc - 1] = 1;
+    glp_delete_graph(G);
+    return PB_OK;
+}
+
+/* one link of the search: the min-cost pairing of its messages; marks
+ * force[msg] when it leaves other messages unpaired than the search did.
+ * *rec is filled.  PB_OK or PB_ENOMEM */
+static int up_link(const joint *s, uint32_t l, double price, unsigned char *force,
+                   joint_unp_rec *rec)
+{
+    uint32_t n = s->bylink_off[l + 1] - s->bylink_off[l];
+    up_ev *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
+    pb_ns *ct = malloc(((size_t)n + 1) * sizeof *ct), *rt = malloc(((size_t)n + 1) * sizeof *rt);
+    uint32_t *cur = malloc(((size_t)n + 1) * sizeof *cur);
+    uint32_t *rank = malloc(((size_t)s->npairs + 1) * sizeof *rank);
+    unsigned char *uc = malloc((size_t)n + 1), *ur = malloc((size_t)n + 1);
+    int rc = PB_OK;
+    if (!C || !R || !ct || !rt || !cur || !rank || !uc || !ur) {
+        rc = PB_ENOMEM;
+        goto out;
+    }
+    uint32_t nc = 0, nr = 0, uc0 = 0, ur0 = 0;
+    for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+        uint32_t p = s->bylink[i];
+        const jpair *x = &s->pr[p];
+        if (x->call != NONE)
+            C[nc++] = (up_ev){x->cr, x->call, p};
+        if (x->ret != NONE)
+            R[nr++] = (up_ev){x->rs, x->ret, p};
+        uc0 += x->ret == NONE;
+        ur0 += x->call == NONE;
+    }
+    qsort(C, nc, sizeof *C, up_cmp);
+    qsort(R, nr, sizeof *R, up_cmp);
+    for (uint32_t i = 0; i < nc; i++) {
+        ct[i] = C[i].t;
+        rank[C[i].pair] = i;
+    }
+    for (uint32_t j = 0; j < nr; j++) {
+        rt[j] = R[j].t;
+        cur[j] = s->pr[R[j].pair].call != NONE ? rank[R[j].pair] : NONE;
+    }
+    /* how far the re-paired link is from time order: of two consecutive
+     * paired calls, the later answered first */
+    {
+        uint32_t prev = NONE;
+        size_t inv = 0, pairs = 0;
+        pb_ns *ans = malloc(((size_t)nc + 1) * sizeof *ans);
+        if (!ans) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        for (uint32_t i = 0; i < nc; i++)
+            ans[i] = PB_TS_NONE;
+        for (uint32_t j = 0; j < nr; j++)
+            if (cur[j] != NONE)
+                ans[cur[j]] = rt[j];
+        for (uint32_t i = 0; i < nc; i++) {
+            if (ans[i] == PB_TS_NONE)
+                continue;
+            if (prev != NONE) {
+                pairs++;
+                inv += ans[i] < ans[prev];
+            }
+            prev = i;
+        }
+        free(ans);
+        rec->overtaken = pairs ? (double)inv / (double)pairs : 0;
+        /* the alignment's order holds unless the link overtakes more often
+         * than JOINT_ORDER_RHO0 (one-sided binomial test at level
+         * JOINT_ORDER_ALPHA, as the order test of `order`): then its choice
+         * stays */
+        rec->order_p = inv > 0 ? gsl_cdf_binomial_Q((unsigned)(inv - 1), JOINT_ORDER_RHO0,
+                                                    (unsigned)pairs)
+                               : 1.0;
+        rec->in_order = !(rec->order_p < JOINT_ORDER_ALPHA);
+    }
     rec->link = l;
     rec->calls = nc;
     rec->returns = nr;
-    rec->unpaired_calls0 = uc0;
-    rec->unpaired_returns0 = ur0;
-    rec->cost_before = before / UP_SCALE;
-    rec->cost_after = before / UP_SCALE;
-    rec->unpaired_calls = uc0;
-    rec->unpaired_returns = ur0;
-    rec->changed = 0;
-    rec->failed = ret != 0;
-    if (ret != 0)
+    rec->unpaired_calls = rec->unpaired_calls0 = uc0;
+    rec->unpaired_returns = rec->unpaired_returns0 = ur0;
+    if (rec->in_order && s->p.unpaired == 1)
         goto out;
-    rec->cost_after = sol / UP_SCALE;
-    /* the messages it leaves unpaired, and whether they differ */
-    size_t uc = 0, ur = 0, diff = 0;
+    double before = 0, after = 0;
+    rc = joint_unpaired_link(ct, nc, rt, nr, cur, s->p.early, price, uc, ur, &before,
+                             &after);
+    rec->cost_before = before;
+    rec->cost_after = after;
+    if (rc == PB_ERANGE) {
+        rec->failed = 1;
+        rc = PB_OK;
+        goto out;
+    }
+    if (rc != PB_OK)
+        goto out;
+    size_t nuc = 0, nur = 0, diff = 0;
     for (uint32_t i = 0; i < nc; i++) {
-        int un = 0;
-        for (glp_arc *a = G->v[i + 1]->out; a; a = a->t_next)
-            if (a->head->i == Dn && ((up_adata *)a->data)->x > 0.5)
-                un = 1;
-        uc += (size_t)un;
-        diff += (size_t)(un != (s->pr[C[i].pair].ret == NONE));
+        nuc += uc[i];
+        diff += (size_t)(uc[i] != (s->pr[C[i].pair].ret == NONE));
     }
-    for (glp_arc *a = G->v[Ln]->out; a; a = a->t_next) {
-        if (a->head->i == Dn)
-            continue;
-        uint32_t j = (uint32_t)(a->head->i - (int)nc - 1);
-        int un = ((up_adata *)a->data)->x > 0.5;
-        ur += (size_t)un;
-        diff += (size_t)(un != (s->pr[R[j].pair].call == NONE));
+    for (uint32_t j = 0; j < nr; j++) {
+        nur += ur[j];
+        diff += (size_t)(ur[j] != (s->pr[R[j].pair].call == NONE));
     }
-    rec->unpaired_calls = uc;
-    rec->unpaired_returns = ur;
+    rec->unpaired_calls = nuc;
+    rec->unpaired_returns = nur;
     /* only a strictly cheaper pairing changes the choice (ties keep the
      * alignment's) */
-    if (diff == 0 || !(sol < before))
+    if (diff == 0 || !(after < before))
         goto out;
     rec->changed = diff;
+    /* the unpaired messages (1) and the rest of the link (2: paired first
+     * in, first out), so a link that leaves nothing unpaired is known too */
     for (uint32_t i = 0; i < nc; i++)
-        for (glp_arc *a = G->v[i + 1]->out; a; a = a->t_next)
-            if (a->head->i == Dn && ((up_adata *)a->data)->x > 0.5)
-                force[C[i].msg] = 1;
-    for (glp_arc *a = G->v[Ln]->out; a; a = a->t_next)
-        if (a->head->i != Dn && ((up_adata *)a->data)->x > 0.5)
-            force[R[a->head->i - (int)nc - 1].msg] = 1;
-    /* the link's other messages are marked as well (2: paired first in,
-     * first out), so a link that leaves nothing unpaired is still known */
-    for (uint32_t i = 0; i < nc; i++)
-        if (!force[C[i].msg])
-            force[C[i].msg] = 2;
+        force[C[i].msg] = uc[i] ? 1 : 2;
     for (uint32_t j = 0; j < nr; j++)
-        if (!force[R[j].msg])
-            force[R[j].msg] = 2;
+        force[R[j].msg] = ur[j] ? 1 : 2;
 out:
-    if (G)
-        glp_delete_graph(G);
     free(C);
     free(R);
-    free(cidx);
+    free(ct);
+    free(rt);
+    free(cur);
+    free(rank);
+    free(uc);
+    free(ur);
     return rc;
 }
 
@@ -261,6 +317,15 @@ int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec *
     unsigned char *f = calloc(s->v.n + 1, 1);
     if (!f)
         return PB_ENOMEM;
+    /* the price of an unpaired message: its partner lost (probability q)
+     * against present (1 - q), with q the share of the trace's calls and
+     * returns the first search left unpaired */
+    double q = (double)(s->halves_call + s->halves_ret) / (double)(s->calls + s->returns);
+    if (q < JOINT_UNP_QMIN)
+        q = JOINT_UNP_QMIN;
+    if (q > 0.5)
+        q = 0.5;
+    double price = -log(q / (1 - q));
     joint_unp_rec *r = NULL;
     size_t nr = 0;
     int rc = PB_OK;
@@ -277,7 +342,9 @@ int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec *
         memset(&r[nr], 0, sizeof r[nr]);
         r[nr].caller = s->link_src[l];
         r[nr].callee = s->link_dst[l];
-        rc = up_link(s, l, f, &r[nr]);
+        r[nr].price = price;
+        r[nr].q = q;
+        rc = up_link(s, l, price, f, &r[nr]);
         if (r[nr].changed)
             (*changed)++;
         nr++;
