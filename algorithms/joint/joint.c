@@ -118,13 +118,15 @@ const pb_option joint_options[] = {
      "reached the caller after, a moment the caller served no request (or whose return "
      "precedes its call); a link with such pairs is aligned again with this penalty "
      "(docs/joint.md, \"Robustness\"); 0 = off"},
-    {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "2", 0, 2,
-     "without call ids, on links that lost messages, are re-paired and answer out of "
-     "arrival order (overtakes above 2 %, one-sided binomial test at 1 %), choose which "
-     "calls and returns stay unpaired after a first search: a min-cost pairing by the "
-     "link's re-paired durations, each unpaired message at the alignment's 10 nats; "
-     "when it leaves other messages unpaired, search again (docs/joint.md, \"Which "
-     "messages stay unpaired\"); 0 = the alignment's choice, 2 = also on links in order"},
+    {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "0", 0, 2,
+     "without call ids, on links that lost messages and are re-paired, choose which calls "
+     "and returns stay unpaired after a first search: a min-cost pairing by the link's "
+     "re-paired durations, each unpaired message at -log(q / (1 - q)) nats (q: the share "
+     "of messages the first search left unpaired); when it leaves other messages "
+     "unpaired, search again.  1 = only links that answer out of arrival order (overtakes "
+     "above 2 %, one-sided binomial test at 1 %), 2 = every such link, 0 = the "
+     "alignment's choice (default: it lowered every OnlineBoutique draw; docs/joint.md, "
+     "\"Which messages stay unpaired\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,

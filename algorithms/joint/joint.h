@@ -58,8 +58,8 @@ typedef struct joint_params {
                            (the nesting test, joint_align.c); 0 = off, 8 */
     int unpaired;       /* [unpaired] without call ids, on re-paired links that lost
                            messages and answer out of order, choose the messages left
-                           unpaired by a min-cost pairing priced as the alignment
-                           (joint_unpaired.c); 0 off, 2 also links in order, 1 */
+                           unpaired by a min-cost pairing priced by the loss rate
+                           (joint_unpaired.c); 1 links out of order, 2 every one, 0 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank

@@ -1,24 +1,29 @@
 /*
  * joint_unpaired.c - without call ids, under loss: which calls and returns
- * of a re-paired link stay unpaired (`unpaired`; docs/joint.md,
- * "Robustness", "Which messages stay unpaired").
+ * of a re-paired link stay unpaired (`unpaired`, default 0; docs/joint.md,
+ * "Which messages stay unpaired").
  *
  * The in-order alignment (joint_align.c) decides which messages of a link
  * with lost messages stay unpaired, and the re-pairing (step 4) never
  * revisits that choice: a half pair is not movable.  On a link whose
  * callee serves in parallel the time-ordered pairs the alignment weighs
- * are mostly wrong, so its choice of the unpaired messages is close to
- * arbitrary there.  After a first search, the links that showed loss (the
- * alignment left messages unpaired), that were paired without call ids and
- * that the re-pairing re-pairs (not kept in arrival order by the fifo
- * test) are paired once more by the alignment's own likelihood without its
- * order constraint: a pair costs -log p(duration) under the histogram of
- * the link's re-paired pairs (the alignment's bins, smoothing and floor),
- * a message left unpaired costs the alignment's price (JOINT_ALIGN_SKIP
- * nats), and the pairing of least total cost is a min-cost flow.  When it
- * leaves other messages unpaired than the first search did, the search is
- * run again with those messages unpaired (joint_find_pairs pairs the rest
- * of the link first in, first out, and the re-pairing re-pairs them).
+ * are mostly wrong, so its choice is close to arbitrary there.  After a
+ * first search, the links that showed loss (the first search left
+ * messages unpaired), that were paired without call ids and that the
+ * re-pairing re-pairs (not kept in arrival order by the fifo test; with
+ * unpaired=1 only those that also overtake more often than
+ * JOINT_ORDER_RHO0) are paired once more by the alignment's likelihood
+ * without its order: a pair costs -log p(duration) under the histogram of
+ * the link's re-paired pairs (the alignment's bins, smoothing and floor);
+ * a message left unpaired costs -log(q / (1 - q)) nats, its partner lost
+ * (probability q) against present, with q the share of the trace's calls
+ * and returns the first search left unpaired; the pairing of least total
+ * cost is a min-cost flow.  When it leaves other messages unpaired than
+ * the first search did, the search runs again with those messages
+ * unpaired (joint_find_pairs pairs the rest of the link in order, and the
+ * re-pairing re-pairs them).  The alignment's own fixed price (10 nats)
+ * was tried first: it pairs nearly everything and left fewer of the truly
+ * unpaired messages unpaired than the alignment did (docs/joint.md).
  */
 #include "joint_int.h"
 
