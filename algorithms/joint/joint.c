@@ -171,6 +171,10 @@ const pb_option joint_options[] = {
      "the shared calls in call order and leaves out every subtree of splits whose upper "
      "bound (exact steps before the first free call, the largest density and count each "
      "later term can take) is below the best split scored; 0 scores every split"},
+    {"fit_fast", PB_OPT_BOOL, offsetof(joint_params, fit_fast), "1", PB_OPT_NORANGE,
+     "speed only, the same results: a refit computes each changed delay density over "
+     "the bins its smoothed histogram reaches (the others hold the background alone, "
+     "written only where the key's last density reached); 0 computes every bin"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -998,6 +1002,7 @@ void joint_close(joint *s)
             joint_wrec_free(&s->wr[i]);
     free(s->wr);
     joint_resplit_free(s);
+    joint_ff_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);

@@ -71,6 +71,9 @@ typedef struct joint_params {
     int bound;          /* [resplit_bound] the exhaustive re-split of two small requests
                            leaves out every subtree of splits an upper bound shows
                            cannot win (same results, faster), 1 */
+    int fit_fast;       /* [fit_fast] a refit computes each changed density over the
+                           bins its smoothing reaches only (same results, faster;
+                           joint_fitfast.c), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

@@ -175,6 +175,7 @@ struct joint {
                                (joint_search.c), or NULL */
     struct joint_bnb *bnb;  /* re-split by branch and bound (joint_bnb.c), or NULL */
     uint32_t fit_gen;       /* joint_fit's count (joint_bnb.c's cache is per fit) */
+    struct joint_ff *ff;    /* fit_fast: the refit's fixed costs (joint_fitfast.c), or NULL */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
@@ -659,6 +660,20 @@ int joint_select(joint *s);
 /* end of joint_fit: the count term of services whose counts are flat
  * scores 0 */
 void joint_select_fit_hook(joint *s);
+
+/* joint_fitfast.c (fit_fast: speed only, the same numbers).  The refit's
+ * state for the nkeys keys (call before a refit's densities).  PB_OK or
+ * PB_ENOMEM */
+typedef struct joint_ff joint_ff;
+int joint_ff_begin(joint *s);
+/* key k's logf row and kmean from its raw histogram and sums, bit for bit
+ * joint_fit's own loop, over the bins the smoothing reaches only; sm the
+ * fit's smoothing workspace, y nb doubles of scratch.  PB_OK or
+ * PB_EINVAL / PB_ENOMEM (the smoothing's) */
+struct joint_smooth;
+int joint_ff_density(joint *s, uint32_t k, struct joint_smooth *sm, double *y);
+/* free the state (NULL-safe on s->ff) */
+void joint_ff_free(joint *s);
 /* the requests of in link ein and of every link pooled with it */
 double joint_select_link_requests(const joint *s, uint32_t ein);
 /* the choices per service into the result metadata (sorted by name) */

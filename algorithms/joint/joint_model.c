@@ -887,6 +887,11 @@ int joint_fit(joint *s, const unsigned char *only)
         s->rhi = hi;
         s->hraw_cap = s->nkeys;
     }
+    if (s->p.fit_fast && joint_ff_begin(s) != PB_OK) {
+        joint_smooth_close(sm);
+        free(y);
+        return PB_ENOMEM;
+    }
     for (uint32_t k = 0; k < s->nkeys; k++) {
         const double *h = s->hist + (size_t)k * nb;
         double *lf = s->logf + (size_t)k * nb;
@@ -908,6 +913,15 @@ int joint_fit(joint *s, const unsigned char *only)
         s->rlo[k] = lo;
         s->rhi[k] = hi;
         memcpy(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw);
+        if (s->p.fit_fast) { /* joint_fitfast.c: the same numbers */
+            int rc = joint_ff_density(s, k, sm, y);
+            if (rc != PB_OK) {
+                joint_smooth_close(sm);
+                free(y);
+                return rc;
+            }
+            continue;
+        }
         double n = s->kstat[3 * k];
         if (n <= 0) {
             for (uint32_t b = 0; b < nb; b++)

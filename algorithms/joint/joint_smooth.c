@@ -60,12 +60,9 @@ void joint_smooth_close(joint_smooth *w)
     free(w);
 }
 
-pb_status joint_smooth_gaussian(joint_smooth *w, double alpha, size_t K, const double *x,
-                                double *y, size_t n)
+/* the kernel of (alpha, Kodd) in w->kern.  PB_OK or PB_EINVAL */
+static pb_status smooth_kernel(joint_smooth *w, double alpha, size_t Kodd)
 {
-    const size_t H = K / 2, Kodd = 2 * H + 1;
-    if (!(alpha > 0) || K == 0 || Kodd > w->kmax || n == 0 || n > w->n)
-        return PB_EINVAL;
     if (w->K != Kodd || w->alpha != alpha) {
         gsl_vector_view kv = gsl_vector_view_array(w->kern, Kodd);
         if (gsl_filter_gaussian_kernel(alpha, 0, 1, &kv.vector) != GSL_SUCCESS)
@@ -73,11 +70,14 @@ pb_status joint_smooth_gaussian(joint_smooth *w, double alpha, size_t K, const d
         w->K = Kodd;
         w->alpha = alpha;
     }
-    size_t nf = 0;
-    for (size_t j = 0; j < n; j++)
-        if (x[j] != 0)
-            w->fill[nf++] = j;
-    memset(y, 0, n * sizeof *y);
+    return PB_OK;
+}
+
+/* each filled bin w->fill[0..nf) of x, ascending, adds its products to
+ * the outputs it reaches (y there already +0) */
+static void smooth_add(const joint_smooth *w, size_t nf, const double *x, double *y, size_t n)
+{
+    const size_t H = w->K / 2;
     const double *g = w->kern;
     for (size_t f = 0; f < nf; f++) {
         const size_t j = w->fill[f];
@@ -90,5 +90,43 @@ pb_status joint_smooth_gaussian(joint_smooth *w, double alpha, size_t K, const d
             y[i] += p;
         }
     }
+}
+
+pb_status joint_smooth_gaussian(joint_smooth *w, double alpha, size_t K, const double *x,
+                                double *y, size_t n)
+{
+    const size_t H = K / 2, Kodd = 2 * H + 1;
+    if (!(alpha > 0) || K == 0 || Kodd > w->kmax || n == 0 || n > w->n)
+        return PB_EINVAL;
+    if (smooth_kernel(w, alpha, Kodd) != PB_OK)
+        return PB_EINVAL;
+    size_t nf = 0;
+    for (size_t j = 0; j < n; j++)
+        if (x[j] != 0)
+            w->fill[nf++] = j;
+    memset(y, 0, n * sizeof *y);
+    smooth_add(w, nf, x, y, n);
+    return PB_OK;
+}
+
+pb_status joint_smooth_gaussian_range(joint_smooth *w, double alpha, size_t K, const double *x,
+                                      size_t xlo, size_t xhi, double *y, size_t n,
+                                      size_t *ylo, size_t *yhi)
+{
+    const size_t H = K / 2, Kodd = 2 * H + 1;
+    if (!(alpha > 0) || K == 0 || Kodd > w->kmax || n == 0 || n > w->n || xlo > xhi ||
+        xhi >= n)
+        return PB_EINVAL;
+    if (smooth_kernel(w, alpha, Kodd) != PB_OK)
+        return PB_EINVAL;
+    size_t nf = 0;
+    for (size_t j = xlo; j <= xhi; j++)
+        if (x[j] != 0)
+            w->fill[nf++] = j;
+    const size_t lo = xlo > H ? xlo - H : 0, hi = xhi + H < n ? xhi + H : n - 1;
+    memset(y + lo, 0, (hi - lo + 1) * sizeof *y);
+    smooth_add(w, nf, x, y, n);
+    *ylo = lo;
+    *yhi = hi;
     return PB_OK;
 }
