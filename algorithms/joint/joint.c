@@ -175,6 +175,11 @@ const pb_option joint_options[] = {
      "speed only, the same results: a refit computes each changed delay density over "
      "the bins its smoothed histogram reaches (the others hold the background alone, "
      "written only where the key's last density reached); 0 computes every bin"},
+    {"select_share", PB_OPT_BOOL, offsetof(joint_params, select_share), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids the held search takes the free "
+     "search's per-service signal choice (callers=auto's held-out fits) when everything "
+     "that choice reads is the same (a fingerprint of the pairs, candidates and first "
+     "assignment); 0 fits again"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -582,7 +587,7 @@ static int quant_start_again(joint *s)
 /* joint_init for one search: pord 1 holds the order of answers (the
  * re-pairing and the exchanges score it, joint_order.c) */
 static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
-                    pb_error *err, int pord)
+                    pb_error *err, int pord, joint_selshare *share)
 {
     *out = NULL;
     if (!(v->columns & PB_COL_TYPE))
@@ -598,6 +603,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     s->v = *v;
     s->p = *params;
     s->pord_hold = pord;
+    s->selshare = share;
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
     if (s->nb < 2)
@@ -725,14 +731,24 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     joint_params ph = *params;
     ph.order = "on";
     if (mode == 1)
-        return init_one(out, v, &ph, err, 1);
+        return init_one(out, v, &ph, err, 1, NULL);
     joint *a = NULL, *b = NULL;
-    int rc = init_one(&a, v, params, err, 0);
+    /* joint_select's choice shared by the two searches (joint_fitfast.c);
+     * NULL (out of memory): each fits its own */
+    joint_selshare *share = mode == 2 && params->select_share ? joint_selshare_new() : NULL;
+    int rc = init_one(&a, v, params, err, 0, share);
     if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
+        joint_selshare_free(share);
+        if (a)
+            a->selshare = NULL;
         *out = a;
         return rc;
     }
-    rc = init_one(&b, v, &ph, err, 1);
+    rc = init_one(&b, v, &ph, err, 1, share);
+    a->selshare = NULL;
+    if (b)
+        b->selshare = NULL;
+    joint_selshare_free(share);
     if (rc != PB_OK) {
         joint_close(a);
         return rc;

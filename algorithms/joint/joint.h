@@ -74,6 +74,9 @@ typedef struct joint_params {
     int fit_fast;       /* [fit_fast] a refit computes each changed density over the
                            bins its smoothing reaches only (same results, faster;
                            joint_fitfast.c), 1 */
+    int select_share;   /* [select_share] the held search takes the free search's
+                           per-service signal choice when joint_select's input is
+                           the same (same results, faster; joint_fitfast.c), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

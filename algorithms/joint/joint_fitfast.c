@@ -29,6 +29,7 @@
  */
 #include "joint_int.h"
 #include "joint_smooth.h"
+#include "pb_hash.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +41,44 @@ struct joint_ff {
                             (flo > fhi: nowhere) */
     double pz, lz;     /* an empty bin's probability and log density */
     double *z;         /* z[j]: pz * lz added j times from 0, in order (nb + 1) */
+    /* the refit's walks replayed (below) */
+    uint32_t epoch;    /* records of another epoch are stale */
+    struct ffrec *rec; /* per request (npairs), or NULL */
+    struct ffent *log; /* the walk being recorded: its contributions */
+    uint32_t nlog, logcap;
+    unsigned char *pf; /* pflag as the walks of the last refit saw it */
+    uint32_t npf, pfcap;
+    size_t bytes;      /* held by the records */
+    size_t replayed, walked; /* effort counters */
 };
+
+/* one contribution of a walk to the fit: kind 0 an output's delay (key a,
+ * bin b, log10 delay x), 1 a parallel-call count (entry a, overlap b), 2
+ * a call-count cell a */
+typedef struct ffent {
+    uint32_t kind_a; /* kind << 30 | a */
+    uint32_t b;
+    double x;
+} ffent;
+
+/* a request's recorded walk: what it read (its pair and its calls' pairs,
+ * byte for byte, and whether its end was open) and what it added */
+typedef struct ffrec {
+    uint32_t epoch, n, nent, open_end;
+    size_t cap;
+    unsigned char *buf; /* jpair q, n call ids, n jpairs, nent ffents */
+} ffrec;
 
 void joint_ff_free(joint *s)
 {
     if (!s->ff)
         return;
+    if (s->ff->rec)
+        for (uint32_t q = 0; q < s->npairs; q++)
+            free(s->ff->rec[q].buf);
+    free(s->ff->rec);
+    free(s->ff->log);
+    free(s->ff->pf);
     free(s->ff->flo);
     free(s->ff->fhi);
     free(s->ff->z);
@@ -69,6 +102,7 @@ int joint_ff_begin(joint *s)
         const double pz = (1 - beta) * 0.0 + beta / nb, lz = log(pz / s->p.bin);
         f->pz = pz;
         f->lz = lz;
+        f->epoch = 1;
         double em = 0;
         f->z[0] = em;
         for (uint32_t b = 0; b < nb; b++) {
@@ -193,4 +227,328 @@ int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm, double *y)
         em += pz * lz;
     s->kmean[k] = em - mean * M_LN10;
     return PB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* joint_select's held-out fits shared by the two searches (select_share)
+ *
+ * Without call ids joint_init runs two searches (free and held,
+ * pair_order=auto), each from the trace: the same pairs, candidates,
+ * late-call test and first assignment, so joint_select's four held-out
+ * fits see the same input twice and choose the same signals.  The first
+ * search leaves its choice here with a fingerprint of everything
+ * joint_select reads (every pair's stamps, messages, nodes and link, the
+ * pairs made by time, each request's calls, the candidates and the
+ * late-call gaps); the second takes it when its fingerprint is the same
+ * (two independent 64-bit hashes) and does not fit again.  The state the
+ * search then starts from is the one the fits leave behind (joint_select
+ * resets the model after them). */
+struct joint_selshare {
+    int set;                  /* a choice is held */
+    uint64_t fp[2];           /* its fingerprint */
+    uint32_t nn, fits;        /* services; joint_fit calls it made */
+    void *sel;                /* nn + 1 entries of sel_size bytes */
+    size_t sel_size;
+    unsigned char *cnt_flat, *corr_svc, *dens, *cnts; /* nn + 1 each */
+    size_t hits;              /* times it was taken */
+};
+
+joint_selshare *joint_selshare_new(void)
+{
+    return calloc(1, sizeof(joint_selshare));
+}
+
+void joint_selshare_free(joint_selshare *c)
+{
+    if (!c)
+        return;
+    free(c->sel);
+    free(c->cnt_flat);
+    free(c->corr_svc);
+    free(c->dens);
+    free(c->cnts);
+    free(c);
+}
+
+static inline void fp_add(uint64_t h[2], uint64_t x)
+{
+    h[0] = pb_mix64(h[0] ^ x) + 0x9e3779b97f4a7c15ULL;
+    h[1] = pb_mix64(h[1] + x * 0xff51afd7ed558ccdULL) ^ 0xc4ceb9fe1a85ec53ULL;
+}
+
+/* the fingerprint of joint_select's input */
+static void sel_fingerprint(const joint *s, uint64_t h[2])
+{
+    h[0] = 0x243f6a8885a308d3ULL;
+    h[1] = 0x13198a2e03707344ULL;
+    fp_add(h, s->npairs);
+    fp_add(h, s->nnodes);
+    fp_add(h, s->nlinks);
+    fp_add(h, (uint64_t)s->tick);
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        const jpair *x = &s->pr[q];
+        fp_add(h, (uint64_t)x->cs);
+        fp_add(h, (uint64_t)x->cr);
+        fp_add(h, (uint64_t)x->rs);
+        fp_add(h, (uint64_t)x->rr);
+        fp_add(h, ((uint64_t)x->call << 32) | x->ret);
+        fp_add(h, ((uint64_t)x->caller << 32) | x->callee);
+        fp_add(h, ((uint64_t)x->link << 8) | (s->free_ret ? s->free_ret[q] : 2));
+        const kvec *k = &s->kids[q];
+        fp_add(h, k->n);
+        for (uint32_t i = 0; i < k->n; i++)
+            fp_add(h, k->a[i]);
+        fp_add(h, s->cand_off[q + 1] - s->cand_off[q]);
+        for (uint32_t j = s->cand_off[q]; j < s->cand_off[q + 1]; j++)
+            fp_add(h, s->cand[j]);
+    }
+    fp_add(h, s->late_gap != NULL);
+    for (uint32_t b = 0; s->late_gap && b < s->nnodes; b++)
+        fp_add(h, (uint64_t)s->late_gap[b]);
+    fp_add(h, s->allowed != NULL);
+    fp_add(h, s->qend != NULL);
+}
+
+int joint_selshare_take(joint *s, size_t sel_size, uint64_t h[2], unsigned char **dens,
+                        unsigned char **cnts, uint32_t *fits)
+{
+    joint_selshare *c = s->selshare;
+    *dens = *cnts = NULL;
+    h[0] = h[1] = 0;
+    if (!c || !s->p.select_share)
+        return 0;
+    sel_fingerprint(s, h);
+    if (!c->set || c->nn != s->nnodes || c->sel_size != sel_size)
+        return 0;
+    if (h[0] != c->fp[0] || h[1] != c->fp[1])
+        return 0;
+    size_t nn = (size_t)s->nnodes + 1;
+    void *sel = malloc(nn * sel_size);
+    unsigned char *cf = malloc(nn), *cs = malloc(nn), *d = malloc(nn), *p = malloc(nn);
+    if (!sel || !cf || !cs || !d || !p) {
+        free(sel);
+        free(cf);
+        free(cs);
+        free(d);
+        free(p);
+        return -1;
+    }
+    memcpy(sel, c->sel, nn * sel_size);
+    memcpy(cf, c->cnt_flat, nn);
+    memcpy(cs, c->corr_svc, nn);
+    memcpy(d, c->dens, nn);
+    memcpy(p, c->cnts, nn);
+    s->sel = sel;
+    s->cnt_flat = cf;
+    s->corr_svc = cs;
+    *dens = d;
+    *cnts = p;
+    *fits = c->fits;
+    c->hits++;
+    return 1;
+}
+
+int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
+                       const unsigned char *dens, const unsigned char *cnts, uint32_t fits)
+{
+    joint_selshare *c = s->selshare;
+    if (!c || c->set || !s->p.select_share)
+        return PB_OK;
+    size_t nn = (size_t)s->nnodes + 1;
+    c->sel = malloc(nn * sel_size);
+    c->cnt_flat = malloc(nn);
+    c->corr_svc = malloc(nn);
+    c->dens = malloc(nn);
+    c->cnts = malloc(nn);
+    if (!c->sel || !c->cnt_flat || !c->corr_svc || !c->dens || !c->cnts)
+        return PB_OK; /* nothing held: the second search fits again */
+    memcpy(c->sel, s->sel, nn * sel_size);
+    memcpy(c->cnt_flat, s->cnt_flat, nn);
+    memcpy(c->corr_svc, s->corr_svc, nn);
+    memcpy(c->dens, dens, nn);
+    memcpy(c->cnts, cnts, nn);
+    c->nn = s->nnodes;
+    c->sel_size = sel_size;
+    c->fits = fits;
+    c->fp[0] = h[0];
+    c->fp[1] = h[1];
+    c->set = 1;
+    return PB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* the refit's walks replayed (fit_fast)
+ *
+ * A refit walks every request (joint_req_walk, mode 1) to add each
+ * output's delay to its key's histogram and sums, the parallel-call
+ * counts and the call counts; between two refits of a search most
+ * requests keep their calls.  A request's walk reads its pair and its
+ * calls' pairs (stamps, messages, link), whether its end is open, the
+ * learned parallel calls (pflag), the density keys of its link and the
+ * count cells of its link (both change only when joint_select pools
+ * services or resets the model); it is recorded (what it read, byte for
+ * byte, and what it added, in order), and a later refit whose request
+ * reads the same adds the recorded contributions in the same order
+ * instead of walking: the same additions, so the same sums.  Every record
+ * becomes stale (a new epoch) when a learned parallel call changed, when
+ * a fit is made from part of the requests (joint_select's folds,
+ * conf_heldout) and after the model was reset.  The durations term
+ * (joint_corr_add) is always computed afresh.  Records are kept up to
+ * JOINT_FF_BYTES in all (beyond, requests are walked as before). */
+#define JOINT_FF_BYTES ((size_t)32 << 20)
+
+int joint_ff_fit_start(joint *s, const unsigned char *only)
+{
+    int rc = joint_ff_begin(s);
+    if (rc != PB_OK)
+        return rc;
+    joint_ff *f = s->ff;
+    if (only || s->hraw_valid == 0 || s->nkeys == 0) {
+        f->epoch++;
+        f->npf = 0;
+    }
+    if (!f->rec && !only) {
+        f->rec = calloc((size_t)s->npairs + 1, sizeof *f->rec);
+        if (!f->rec)
+            return PB_ENOMEM;
+    }
+    return PB_OK;
+}
+
+void joint_ff_pflag_seen(joint *s)
+{
+    joint_ff *f = s->ff;
+    if (!f)
+        return;
+    int changed = 0;
+    for (uint32_t h = 0; h < s->npar && !changed; h++)
+        changed = s->pflag[h] != (h < f->npf ? f->pf[h] : 0);
+    if (changed)
+        f->epoch++;
+    if (s->npar > f->pfcap) {
+        unsigned char *a = realloc(f->pf, s->npar);
+        if (!a) {
+            f->epoch++; /* nothing remembered: nothing kept */
+            f->npf = 0;
+            return;
+        }
+        f->pf = a;
+        f->pfcap = s->npar;
+    }
+    if (s->npar)
+        memcpy(f->pf, s->pflag, s->npar);
+    f->npf = s->npar;
+}
+
+void joint_ff_log(joint *s, uint32_t kind, uint32_t a, uint32_t b, double x)
+{
+    joint_ff *f = s->ff;
+    if (a > 0x3fffffffu) {
+        f->nlog = UINT32_MAX; /* beyond the record's index: not kept */
+        s->fflog = 0;
+        return;
+    }
+    if (f->nlog == f->logcap) {
+        uint32_t nc = f->logcap ? 2 * f->logcap : 64;
+        ffent *e = realloc(f->log, (size_t)nc * sizeof *e);
+        if (!e) {
+            f->nlog = UINT32_MAX; /* this record is not kept */
+            s->fflog = 0;
+            return;
+        }
+        f->log = e;
+        f->logcap = nc;
+    }
+    f->log[f->nlog++] = (ffent){kind << 30 | a, b, x};
+}
+
+int joint_ff_walk(joint *s, uint32_t q)
+{
+    joint_ff *f = s->ff;
+    const kvec *kv = &s->kids[q];
+    const uint32_t n = kv->n, *k = kv->a;
+    const jpair *qq = &s->pr[q];
+    const uint32_t open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == JOINT_NONE;
+    ffrec *r = f->rec ? &f->rec[q] : NULL;
+    if (r && r->epoch == f->epoch && r->n == n && r->open_end == open_end &&
+        !memcmp(r->buf, qq, sizeof *qq)) {
+        const unsigned char *p = r->buf + sizeof *qq;
+        int same = !memcmp(p, k, (size_t)n * sizeof *k);
+        const jpair *kp = (const jpair *)(const void *)(p + (size_t)n * sizeof *k);
+        for (uint32_t i = 0; i < n && same; i++)
+            same = !memcmp(&kp[i], &s->pr[k[i]], sizeof *kp);
+        if (same) {
+            const ffent *e = (const ffent *)(const void *)((const unsigned char *)(kp + n));
+            const uint32_t nb = s->nb;
+            for (uint32_t i = 0; i < r->nent; i++) {
+                const uint32_t kind = e[i].kind_a >> 30, a = e[i].kind_a & 0x3fffffffu;
+                if (kind == 0) {
+                    const uint32_t bn = e[i].b;
+                    const double x = e[i].x;
+                    s->hist[(size_t)a * nb + bn] += 1.0;
+                    if (bn < s->hlo[a])
+                        s->hlo[a] = bn;
+                    if (bn > s->hhi[a])
+                        s->hhi[a] = bn;
+                    s->kstat[3 * a] += 1;
+                    s->kstat[3 * a + 1] += x;
+                    s->kstat[3 * a + 2] += x * x;
+                } else if (kind == 1) {
+                    s->pov[a] += (int)e[i].b;
+                    s->pse[a] += !e[i].b;
+                } else {
+                    s->cnt[a] += 1.0;
+                }
+            }
+            const uint32_t b = qq->callee;
+            if (s->corr_on && (!s->corr_svc || s->corr_svc[b]) &&
+                joint_corr_add(s, q, qq->link, k, n) != PB_OK)
+                return PB_ENOMEM;
+            f->replayed++;
+            return PB_OK;
+        }
+    }
+    /* walk it, recording what it adds */
+    f->nlog = 0;
+    s->fflog = r != NULL && f->bytes < JOINT_FF_BYTES;
+    int rc = joint_req_walk(s, q, k, n, 1, NULL);
+    int keep = s->fflog && f->nlog != UINT32_MAX;
+    s->fflog = 0;
+    f->walked++;
+    if (rc != PB_OK || !r)
+        return rc;
+    r->epoch = 0;
+    if (!keep)
+        return PB_OK;
+    size_t need = sizeof *qq + (size_t)n * (sizeof *k + sizeof(jpair)) +
+                  (size_t)f->nlog * sizeof(ffent);
+    if (need > r->cap) {
+        unsigned char *nbuf = realloc(r->buf, need);
+        if (!nbuf)
+            return PB_OK; /* not kept */
+        f->bytes += need - r->cap;
+        r->buf = nbuf;
+        r->cap = need;
+    }
+    unsigned char *p = r->buf;
+    memcpy(p, qq, sizeof *qq);
+    p += sizeof *qq;
+    if (n)
+        memcpy(p, k, (size_t)n * sizeof *k);
+    p += (size_t)n * sizeof *k;
+    for (uint32_t i = 0; i < n; i++, p += sizeof(jpair))
+        memcpy(p, &s->pr[k[i]], sizeof(jpair));
+    if (f->nlog)
+        memcpy(p, f->log, (size_t)f->nlog * sizeof(ffent));
+    r->n = n;
+    r->nent = f->nlog;
+    r->open_end = open_end;
+    r->epoch = f->epoch;
+    return PB_OK;
+}
+
+void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked)
+{
+    *replayed = s->ff ? s->ff->replayed : 0;
+    *walked = s->ff ? s->ff->walked : 0;
 }

@@ -176,6 +176,11 @@ struct joint {
     struct joint_bnb *bnb;  /* re-split by branch and bound (joint_bnb.c), or NULL */
     uint32_t fit_gen;       /* joint_fit's count (joint_bnb.c's cache is per fit) */
     struct joint_ff *ff;    /* fit_fast: the refit's fixed costs (joint_fitfast.c), or NULL */
+    struct joint_selshare *selshare; /* select_share: joint_select's choice shared by the
+                                        two searches (joint_fitfast.c; joint_init owns
+                                        it), or NULL */
+    int select_shared;      /* this search took the other search's choice */
+    int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
@@ -674,6 +679,41 @@ struct joint_smooth;
 int joint_ff_density(joint *s, uint32_t k, struct joint_smooth *sm, double *y);
 /* free the state (NULL-safe on s->ff) */
 void joint_ff_free(joint *s);
+/* a refit's start (before its walks; only: its part of the requests, or
+ * NULL): joint_ff_begin, and the records made stale when the fit is
+ * partial or the model was reset.  PB_OK or PB_ENOMEM */
+int joint_ff_fit_start(joint *s, const unsigned char *only);
+/* after the refit's pflag: stale records when a learned parallel call
+ * changed */
+void joint_ff_pflag_seen(joint *s);
+/* request q's part of a full refit: its recorded contributions added
+ * again when it reads what it read then, else joint_req_walk (mode 1),
+ * recorded.  PB_OK or PB_ENOMEM */
+int joint_ff_walk(joint *s, uint32_t q);
+/* the recording walk's contribution (kind 0 delay: key a, bin b, log10
+ * delay x; 1 parallel count: entry a, overlap b; 2 count cell a) */
+void joint_ff_log(joint *s, uint32_t kind, uint32_t a, uint32_t b, double x);
+/* effort counters: requests replayed and walked by joint_ff_walk */
+void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked);
+/* joint_select's choice shared by joint_init's two searches
+ * (select_share).  new: an empty holder (NULL: out of memory, nothing is
+ * shared); free: NULL-safe. */
+typedef struct joint_selshare joint_selshare;
+joint_selshare *joint_selshare_new(void);
+void joint_selshare_free(joint_selshare *c);
+/* At joint_select's start: h gets the fingerprint of its input (0 when
+ * s->selshare is NULL or select_share off); when the holder has a choice
+ * of the same fingerprint, s->sel, s->cnt_flat and s->corr_svc get copies
+ * (sel_size bytes a service), *dens and *cnts the pooled services
+ * (malloc'd, the caller frees them), *fits the joint_fit calls it took:
+ * returns 1; 0 when not; -1 out of memory (nothing set). */
+int joint_selshare_take(joint *s, size_t sel_size, uint64_t h[2], unsigned char **dens,
+                        unsigned char **cnts, uint32_t *fits);
+/* At joint_select's end: the holder (if any, and empty) keeps the choice
+ * and the fingerprint h taken at the start.  PB_OK (a failed copy keeps
+ * nothing) */
+int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
+                       const unsigned char *dens, const unsigned char *cnts, uint32_t fits);
 /* the requests of in link ein and of every link pooled with it */
 double joint_select_link_requests(const joint *s, uint32_t ein);
 /* the choices per service into the result metadata (sorted by name) */

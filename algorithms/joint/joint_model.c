@@ -253,6 +253,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;
+            if (s->fflog) /* fit_fast: the refit's walk recorded (joint_fitfast.c) */
+                joint_ff_log(s, 0, di, bn, x);
         }
     }
     *sump = sum;
@@ -313,6 +315,8 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
                 int ov = c->rr > o->cs;
                 s->pov[h] += ov;
                 s->pse[h] += !ov;
+                if (s->fflog)
+                    joint_ff_log(s, 1, h, (uint32_t)ov, 0);
             }
         }
     }
@@ -342,8 +346,11 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
             uint32_t cj = c[j] > JOINT_KMAX ? JOINT_KMAX : c[j];
             if (mode == 0)
                 sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
-            else
+            else {
                 s->cnt[base + (size_t)j * (JOINT_KMAX + 1) + cj] += 1.0;
+                if (s->fflog)
+                    joint_ff_log(s, 2, (uint32_t)(base + (size_t)j * (JOINT_KMAX + 1) + cj), 0, 0);
+            }
             if (rec) {
                 rec->cnt[j] = c[j];
                 ct += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
@@ -835,10 +842,16 @@ int joint_fit(joint *s, const unsigned char *only)
     joint_corr_reset(s);
     for (uint32_t h = 0; h < s->npar; h++)
         s->pov[h] = s->pse[h] = 0;
+    /* fit_fast: a request that reads what it read at the last refit adds
+     * what it added then (joint_fitfast.c) */
+    const int ffw = s->p.fit_fast && !only;
+    if (s->p.fit_fast && joint_ff_fit_start(s, only) != PB_OK)
+        return PB_ENOMEM;
     for (uint32_t q = 0; q < s->npairs; q++) {
         if (only && !only[q])
             continue;
-        int rc = joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 1, NULL);
+        int rc = ffw ? joint_ff_walk(s, q)
+                     : joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 1, NULL);
         if (rc != PB_OK)
             return rc;
     }
@@ -856,6 +869,8 @@ int joint_fit(joint *s, const unsigned char *only)
         double tot = s->pov[h] + s->pse[h];
         s->pflag[h] = tot >= 5 && tot >= 0.1 * nq && s->pov[h] > s->p.parallel * tot;
     }
+    if (s->p.fit_fast)
+        joint_ff_pflag_seen(s); /* a changed pflag: the records are stale */
     /* densities: histogram smoothed by a Gaussian kernel whose width
      * follows Silverman's rule on the log delays (gsl_filter_gaussian's
      * numbers, computed from the filled bins only: joint_smooth.c), mixed
