@@ -146,9 +146,17 @@ static void ff_reach(joint *s, uint32_t k, uint32_t a, uint32_t b)
 {
     joint_ff *f = s->ff;
     double *lf = s->logf + (size_t)k * s->nb;
-    for (uint32_t i = f->flo[k]; i <= f->fhi[k] && f->flo[k] <= f->fhi[k]; i++)
-        if (a > b || i < a || i > b)
-            lf[i] = f->lz;
+    const uint32_t lo = f->flo[k], hi = f->fhi[k];
+    if (lo <= hi) {
+        /* [lo, hi] less [a, b]: below a, above b (all of it when a > b) */
+        uint32_t e1 = a > b ? hi : (a == 0 ? 0 : a - 1 < hi ? a - 1 : hi);
+        if (a > b || a > lo)
+            for (uint32_t i = lo; i <= e1; i++)
+                lf[i] = f->lz;
+        if (a <= b && b < hi)
+            for (uint32_t i = b + 1 > lo ? b + 1 : lo; i <= hi; i++)
+                lf[i] = f->lz;
+    }
     f->flo[k] = a;
     f->fhi[k] = b;
 }
@@ -397,6 +405,8 @@ int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
  * JOINT_FF_BYTES in all (beyond, requests are walked as before). */
 #define JOINT_FF_BYTES ((size_t)32 << 20)
 
+int joint_ff_test_stale = 0;
+
 int joint_ff_fit_start(joint *s, const unsigned char *only)
 {
     int rc = joint_ff_begin(s);
@@ -471,12 +481,13 @@ int joint_ff_walk(joint *s, uint32_t q)
     const uint32_t open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == JOINT_NONE;
     ffrec *r = f->rec ? &f->rec[q] : NULL;
     if (r && r->epoch == f->epoch && r->n == n && r->open_end == open_end &&
-        !memcmp(r->buf, qq, sizeof *qq)) {
+        (joint_ff_test_stale || !memcmp(r->buf, qq, sizeof *qq))) {
         const unsigned char *p = r->buf + sizeof *qq;
         int same = !memcmp(p, k, (size_t)n * sizeof *k);
         const jpair *kp = (const jpair *)(const void *)(p + (size_t)n * sizeof *k);
         for (uint32_t i = 0; i < n && same; i++)
             same = !memcmp(&kp[i], &s->pr[k[i]], sizeof *kp);
+        same |= joint_ff_test_stale; /* test hook: its calls not compared */
         if (same) {
             const ffent *e = (const ffent *)(const void *)((const unsigned char *)(kp + n));
             const uint32_t nb = s->nb;

@@ -693,6 +693,10 @@ int joint_ff_walk(joint *s, uint32_t q);
 /* the recording walk's contribution (kind 0 delay: key a, bin b, log10
  * delay x; 1 parallel count: entry a, overlap b; 2 count cell a) */
 void joint_ff_log(joint *s, uint32_t kind, uint32_t a, uint32_t b, double x);
+/* test hook (tests/unit/test_joint_fitfast.c): nonzero replays a record
+ * of the same epoch and count of calls without comparing what it read:
+ * the results must then differ */
+extern int joint_ff_test_stale;
 /* effort counters: requests replayed and walked by joint_ff_walk */
 void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked);
 /* joint_select's choice shared by joint_init's two searches
