@@ -181,6 +181,7 @@ struct joint {
                                         it), or NULL */
     int select_shared;      /* this search took the other search's choice */
     int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
+    uint32_t keycap;        /* keys the per-key arrays hold room for */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,

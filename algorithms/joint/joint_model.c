@@ -201,8 +201,10 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 di = s->nkeys;
                 /* the per-key arrays hold the next power of two of nkeys
                  * keys: they grow when nkeys reaches one (one key more at
-                 * a time copied them all, every time) */
-                if ((di & (di - 1)) == 0) {
+                 * a time copied them all, every time); with fit_fast they
+                 * keep their room when the model is reset (joint_select),
+                 * and grow only beyond it (keycap) */
+                if (s->p.fit_fast ? di >= s->keycap : (di & (di - 1)) == 0) {
                     size_t cap = di ? 2 * (size_t)di : 1, nc = cap * s->nb;
                     double *h = realloc(s->hist, nc * sizeof *h);
                     if (!h)
@@ -228,6 +230,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                     if (!hi)
                         return PB_ENOMEM;
                     s->hhi = hi;
+                    s->keycap = (uint32_t)cap;
                 }
                 memset(s->hist + (size_t)di * s->nb, 0, s->nb * sizeof *s->hist);
                 s->hlo[di] = s->nb;
