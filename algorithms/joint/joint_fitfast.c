@@ -64,9 +64,9 @@ typedef struct ffent {
 /* a request's recorded walk: what it read (its pair and its calls' pairs,
  * byte for byte, and whether its end was open) and what it added */
 typedef struct ffrec {
-    uint32_t epoch, n, nent, open_end;
-    size_t cap;
-    unsigned char *buf; /* jpair q, n call ids, n jpairs, nent ffents */
+    uint32_t epoch, n, nent, cap; /* cap: bytes of buf */
+    unsigned char *buf; /* jpair q, n call ids, n jpairs, nent ffents; NULL: none */
+    unsigned char open_end;
 } ffrec;
 
 void joint_ff_free(joint *s)
@@ -402,8 +402,12 @@ int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
  * a fit is made from part of the requests (joint_select's folds,
  * conf_heldout) and after the model was reset.  The durations term
  * (joint_corr_add) is always computed afresh.  Records are kept up to
- * JOINT_FF_BYTES in all (beyond, requests are walked as before). */
-#define JOINT_FF_BYTES ((size_t)32 << 20)
+ * JOINT_FF_BYTES in all, their index included, and only on traces whose
+ * index takes at most a quarter of that (196,000 requests): a fixed cost
+ * per refit is what matters on a small trace, while a large one (the 2 M
+ * message multi-tier row: a million requests) would pay the memory for
+ * little (requests beyond the budget are walked as before). */
+#define JOINT_FF_BYTES ((size_t)24 << 20)
 
 int joint_ff_test_stale = 0;
 
@@ -417,10 +421,11 @@ int joint_ff_fit_start(joint *s, const unsigned char *only)
         f->epoch++;
         f->npf = 0;
     }
-    if (!f->rec && !only) {
+    if (!f->rec && !only && ((size_t)s->npairs + 1) * sizeof *f->rec <= JOINT_FF_BYTES / 4) {
         f->rec = calloc((size_t)s->npairs + 1, sizeof *f->rec);
         if (!f->rec)
             return PB_ENOMEM;
+        f->bytes = ((size_t)s->npairs + 1) * sizeof *f->rec;
     }
     return PB_OK;
 }
@@ -534,12 +539,14 @@ int joint_ff_walk(joint *s, uint32_t q)
     size_t need = sizeof *qq + (size_t)n * (sizeof *k + sizeof(jpair)) +
                   (size_t)f->nlog * sizeof(ffent);
     if (need > r->cap) {
+        if (need > UINT32_MAX)
+            return PB_OK; /* not kept */
         unsigned char *nbuf = realloc(r->buf, need);
         if (!nbuf)
             return PB_OK; /* not kept */
         f->bytes += need - r->cap;
         r->buf = nbuf;
-        r->cap = need;
+        r->cap = (uint32_t)need;
     }
     unsigned char *p = r->buf;
     memcpy(p, qq, sizeof *qq);
@@ -553,7 +560,7 @@ int joint_ff_walk(joint *s, uint32_t q)
         memcpy(p, f->log, (size_t)f->nlog * sizeof(ffent));
     r->n = n;
     r->nent = f->nlog;
-    r->open_end = open_end;
+    r->open_end = (unsigned char)open_end;
     r->epoch = f->epoch;
     return PB_OK;
 }
