@@ -50,6 +50,10 @@ struct joint_ff {
     uint32_t npf, pfcap;
     size_t bytes;      /* held by the records */
     size_t replayed, walked; /* effort counters */
+    size_t skipped;    /* refits whose walks were all the last ones (counter) */
+    uint32_t unrec;    /* requests of this refit left without a record */
+    uint32_t clean_epoch, clean_nkeys; /* the last full refit recorded every request:
+                                          its epoch and keys (clean_epoch 0: not) */
 };
 
 /* one contribution of a walk to the fit: kind 0 an output's delay (key a,
@@ -430,11 +434,12 @@ int joint_ff_fit_start(joint *s, const unsigned char *only)
     return PB_OK;
 }
 
-void joint_ff_pflag_seen(joint *s)
+void joint_ff_pflag_seen(joint *s, int full)
 {
     joint_ff *f = s->ff;
     if (!f)
         return;
+    f->clean_epoch = 0;
     int changed = 0;
     for (uint32_t h = 0; h < s->npar && !changed; h++)
         changed = s->pflag[h] != (h < f->npf ? f->pf[h] : 0);
@@ -453,6 +458,11 @@ void joint_ff_pflag_seen(joint *s)
     if (s->npar)
         memcpy(f->pf, s->pflag, s->npar);
     f->npf = s->npar;
+    /* a full refit that recorded every request, its flags unchanged */
+    if (full && f->rec && !f->unrec && !changed) {
+        f->clean_epoch = f->epoch;
+        f->clean_nkeys = s->nkeys;
+    }
 }
 
 void joint_ff_log(joint *s, uint32_t kind, uint32_t a, uint32_t b, double x)
@@ -477,23 +487,73 @@ void joint_ff_log(joint *s, uint32_t kind, uint32_t a, uint32_t b, double x)
     f->log[f->nlog++] = (ffent){kind << 30 | a, b, x};
 }
 
+/* does request q read what its record says it read (and is the record of
+ * this epoch)?  Its ffents then follow the record's jpairs */
+static int rec_valid(const joint *s, const ffrec *r, uint32_t q)
+{
+    const joint_ff *f = s->ff;
+    const kvec *kv = &s->kids[q];
+    const uint32_t n = kv->n, *k = kv->a;
+    const jpair *qq = &s->pr[q];
+    if (!r || !r->buf || r->epoch != f->epoch || r->n != n)
+        return 0;
+    const unsigned open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == JOINT_NONE;
+    if (r->open_end != open_end)
+        return 0;
+    if (joint_ff_test_stale)
+        return 1; /* test hook: what it read not compared */
+    if (memcmp(r->buf, qq, sizeof *qq))
+        return 0;
+    const unsigned char *p = r->buf + sizeof *qq;
+    if (n && memcmp(p, k, (size_t)n * sizeof *k))
+        return 0;
+    const jpair *kp = (const jpair *)(const void *)(p + (size_t)n * sizeof *k);
+    for (uint32_t i = 0; i < n; i++)
+        if (memcmp(&kp[i], &s->pr[k[i]], sizeof *kp))
+            return 0;
+    return 1;
+}
+
+int joint_ff_unchanged(joint *s)
+{
+    joint_ff *f = s->ff;
+    if (!f || !f->rec || !f->clean_epoch || f->clean_epoch != f->epoch || !s->nkeys ||
+        s->nkeys != f->clean_nkeys || joint_ff_test_stale)
+        return 0;
+    for (uint32_t q = 0; q < s->npairs; q++)
+        if (!rec_valid(s, &f->rec[q], q))
+            return 0;
+    f->skipped++;
+    f->replayed += s->npairs;
+    return 1;
+}
+
+int joint_ff_corr_again(joint *s)
+{
+    joint_corr_reset(s);
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        const jpair *qq = &s->pr[q];
+        if (s->corr_on && (!s->corr_svc || s->corr_svc[qq->callee]) &&
+            joint_corr_add(s, q, qq->link, s->kids[q].a, s->kids[q].n) != PB_OK)
+            return PB_ENOMEM;
+    }
+    return PB_OK;
+}
+
 int joint_ff_walk(joint *s, uint32_t q)
 {
     joint_ff *f = s->ff;
     const kvec *kv = &s->kids[q];
     const uint32_t n = kv->n, *k = kv->a;
     const jpair *qq = &s->pr[q];
-    const uint32_t open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == JOINT_NONE;
+    const unsigned open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == JOINT_NONE;
     ffrec *r = f->rec ? &f->rec[q] : NULL;
-    if (r && r->epoch == f->epoch && r->n == n && r->open_end == open_end &&
-        (joint_ff_test_stale || !memcmp(r->buf, qq, sizeof *qq))) {
-        const unsigned char *p = r->buf + sizeof *qq;
-        int same = !memcmp(p, k, (size_t)n * sizeof *k);
-        const jpair *kp = (const jpair *)(const void *)(p + (size_t)n * sizeof *k);
-        for (uint32_t i = 0; i < n && same; i++)
-            same = !memcmp(&kp[i], &s->pr[k[i]], sizeof *kp);
-        same |= joint_ff_test_stale; /* test hook: its calls not compared */
-        if (same) {
+    if (q == 0)
+        f->unrec = 0;
+    if (rec_valid(s, r, q)) {
+        {
+            const jpair *kp = (const jpair *)(const void *)(r->buf + sizeof *qq +
+                                                            (size_t)n * sizeof *k);
             const ffent *e = (const ffent *)(const void *)((const unsigned char *)(kp + n));
             const uint32_t nb = s->nb;
             for (uint32_t i = 0; i < r->nent; i++) {
@@ -534,6 +594,7 @@ int joint_ff_walk(joint *s, uint32_t q)
     if (rc != PB_OK || !r)
         return rc;
     r->epoch = 0;
+    f->unrec++; /* until kept below */
     if (!keep)
         return PB_OK;
     size_t need = sizeof *qq + (size_t)n * (sizeof *k + sizeof(jpair)) +
@@ -562,11 +623,13 @@ int joint_ff_walk(joint *s, uint32_t q)
     r->nent = f->nlog;
     r->open_end = (unsigned char)open_end;
     r->epoch = f->epoch;
+    f->unrec--;
     return PB_OK;
 }
 
-void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked)
+void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked, size_t *skipped)
 {
     *replayed = s->ff ? s->ff->replayed : 0;
     *walked = s->ff ? s->ff->walked : 0;
+    *skipped = s->ff ? s->ff->skipped : 0;
 }

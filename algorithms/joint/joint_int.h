@@ -684,9 +684,18 @@ void joint_ff_free(joint *s);
  * NULL): joint_ff_begin, and the records made stale when the fit is
  * partial or the model was reset.  PB_OK or PB_ENOMEM */
 int joint_ff_fit_start(joint *s, const unsigned char *only);
-/* after the refit's pflag: stale records when a learned parallel call
- * changed */
-void joint_ff_pflag_seen(joint *s);
+/* after the refit's pflag (full: a fit of every request): stale records
+ * when a learned parallel call changed */
+void joint_ff_pflag_seen(joint *s, int full);
+/* at a full refit's start, after joint_ff_fit_start: 1 when the last refit
+ * was full, in this epoch, recorded every request, with these keys, and
+ * every request reads what it read then (nothing a walk adds can differ),
+ * else 0 */
+int joint_ff_unchanged(joint *s);
+/* the durations term's sums made again (joint_corr_reset, joint_corr_add
+ * of every request as the walks add it), for a refit joint_ff_unchanged
+ * let skip its walks.  PB_OK or PB_ENOMEM */
+int joint_ff_corr_again(joint *s);
 /* request q's part of a full refit: its recorded contributions added
  * again when it reads what it read then, else joint_req_walk (mode 1),
  * recorded.  PB_OK or PB_ENOMEM */
@@ -698,8 +707,9 @@ void joint_ff_log(joint *s, uint32_t kind, uint32_t a, uint32_t b, double x);
  * of the same epoch and count of calls without comparing what it read:
  * the results must then differ */
 extern int joint_ff_test_stale;
-/* effort counters: requests replayed and walked by joint_ff_walk */
-void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked);
+/* effort counters: requests replayed (or found unchanged) and walked by
+ * the full refits, refits whose walks were all skipped */
+void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked, size_t *skipped);
 /* joint_select's choice shared by joint_init's two searches
  * (select_share).  new: an empty holder (NULL: out of memory, nothing is
  * shared); free: NULL-safe. */

@@ -829,8 +829,55 @@ double joint_order_ll(const joint *cs, uint32_t q1, const uint32_t *k1, uint32_t
     return v;
 }
 
+/* what follows a refit's densities: the durations term's fit, the order
+ * of service, the call counts' log-probabilities.  PB_OK or PB_ENOMEM */
+static int fit_tail(joint *s)
+{
+    joint_corr_finish(s);
+    if (s->order_active) {
+        int rc = joint_fit_order(s);
+        if (rc != PB_OK)
+            return rc;
+    }
+    /* call counts: P(k) = (n_k + alpha) / (N + alpha (K+1)) */
+    const double al = s->p.alpha;
+    for (uint32_t e = 0; e < s->nlinks; e++) {
+        uint32_t b = s->link_dst[e];
+        uint32_t no = s->out_off[b + 1] - s->out_off[b];
+        for (uint32_t j = 0; j < no; j++) {
+            size_t base = s->cnt_off[e] + (size_t)j * (JOINT_KMAX + 1);
+            double N = 0;
+            for (int c = 0; c <= JOINT_KMAX; c++)
+                N += s->cnt[base + c];
+            int ok = !s->allowed || s->allowed[s->cnt_off[e] / (JOINT_KMAX + 1) + j];
+            for (int c = 0; c <= JOINT_KMAX; c++) {
+                double v = (s->cnt[base + c] + al) / (N + al * (JOINT_KMAX + 1));
+                s->cntlp[base + c] = (!ok && c > 0) ? JOINT_FORBID : log(v);
+            }
+        }
+    }
+    joint_select_fit_hook(s);
+    return PB_OK;
+}
+
 int joint_fit(joint *s, const unsigned char *only)
 {
+    /* fit_fast: a request that reads what it read at the last refit adds
+     * what it added then (joint_fitfast.c) */
+    const int ffw = s->p.fit_fast && !only;
+    if (s->p.fit_fast && joint_ff_fit_start(s, only) != PB_OK)
+        return PB_ENOMEM;
+    if (ffw && joint_ff_unchanged(s)) {
+        /* every request reads what it read at the last full refit, in the
+         * same epoch: the histograms, sums, parallel-call and call counts,
+         * flags and densities it would make are the ones held; the rest
+         * is made as always */
+        int rc = joint_ff_corr_again(s);
+        if (rc != PB_OK)
+            return rc;
+        s->fit_gen++;
+        return fit_tail(s);
+    }
     /* hist holds the last fit's raw counts (never the smoothed ones):
      * only their bins need clearing */
     for (uint32_t k = 0; k < s->nkeys; k++) {
@@ -845,11 +892,6 @@ int joint_fit(joint *s, const unsigned char *only)
     joint_corr_reset(s);
     for (uint32_t h = 0; h < s->npar; h++)
         s->pov[h] = s->pse[h] = 0;
-    /* fit_fast: a request that reads what it read at the last refit adds
-     * what it added then (joint_fitfast.c) */
-    const int ffw = s->p.fit_fast && !only;
-    if (s->p.fit_fast && joint_ff_fit_start(s, only) != PB_OK)
-        return PB_ENOMEM;
     for (uint32_t q = 0; q < s->npairs; q++) {
         if (only && !only[q])
             continue;
@@ -873,7 +915,7 @@ int joint_fit(joint *s, const unsigned char *only)
         s->pflag[h] = tot >= 5 && tot >= 0.1 * nq && s->pov[h] > s->p.parallel * tot;
     }
     if (s->p.fit_fast)
-        joint_ff_pflag_seen(s); /* a changed pflag: the records are stale */
+        joint_ff_pflag_seen(s, ffw); /* a changed pflag: the records are stale */
     /* densities: histogram smoothed by a Gaussian kernel whose width
      * follows Silverman's rule on the log delays (gsl_filter_gaussian's
      * numbers, computed from the filled bins only: joint_smooth.c), mixed
@@ -1004,31 +1046,7 @@ int joint_fit(joint *s, const unsigned char *only)
     s->fit_gen++; /* the densities changed: joint_bnb.c's bounds are recomputed */
     joint_smooth_close(sm);
     free(y);
-    joint_corr_finish(s);
-    if (s->order_active) {
-        int rc = joint_fit_order(s);
-        if (rc != PB_OK)
-            return rc;
-    }
-    /* call counts: P(k) = (n_k + alpha) / (N + alpha (K+1)) */
-    const double al = s->p.alpha;
-    for (uint32_t e = 0; e < s->nlinks; e++) {
-        uint32_t b = s->link_dst[e];
-        uint32_t no = s->out_off[b + 1] - s->out_off[b];
-        for (uint32_t j = 0; j < no; j++) {
-            size_t base = s->cnt_off[e] + (size_t)j * (JOINT_KMAX + 1);
-            double N = 0;
-            for (int c = 0; c <= JOINT_KMAX; c++)
-                N += s->cnt[base + c];
-            int ok = !s->allowed || s->allowed[s->cnt_off[e] / (JOINT_KMAX + 1) + j];
-            for (int c = 0; c <= JOINT_KMAX; c++) {
-                double v = (s->cnt[base + c] + al) / (N + al * (JOINT_KMAX + 1));
-                s->cntlp[base + c] = (!ok && c > 0) ? JOINT_FORBID : log(v);
-            }
-        }
-    }
-    joint_select_fit_hook(s);
-    return PB_OK;
+    return fit_tail(s);
 }
 
 double joint_loglik(const joint *cs)

@@ -334,10 +334,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "resplit_bound_scored=%zu resplit_bound_cut=%zu", s->bnb_scored,
                        s->bnb_cut);
         {
-            size_t rw = 0, ww = 0;
-            joint_ff_counts(s, &rw, &ww); /* fit_fast, select_share (joint_fitfast.c) */
-            pb_result_meta(res, "fit_walks_replayed=%zu fit_walks=%zu select_shared=%d", rw, ww,
-                           s->select_shared);
+            size_t rw = 0, ww = 0, sk = 0;
+            joint_ff_counts(s, &rw, &ww, &sk); /* fit_fast, select_share (joint_fitfast.c) */
+            pb_result_meta(res, "fit_walks_replayed=%zu fit_walks=%zu fit_unchanged=%zu "
+                           "select_shared=%d", rw, ww, sk, s->select_shared);
         }
         if (s->restart)
             pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "

@@ -49,10 +49,10 @@ static long compare(pb_trace *t, size_t *replayed)
              (memcmp(s[0]->logf, s[1]->logf, (size_t)s[0]->nkeys * s[0]->nb * sizeof(double)) ||
               memcmp(s[0]->kmean, s[1]->kmean, (size_t)s[0]->nkeys * sizeof(double))))
         diff++;
-    size_t rw = 0, ww = 0;
-    joint_ff_counts(s[0], &rw, &ww);
-    CHECK(rw == 0 && ww == 0);
-    joint_ff_counts(s[1], &rw, &ww);
+    size_t rw = 0, ww = 0, sk = 0;
+    joint_ff_counts(s[0], &rw, &ww, &sk);
+    CHECK(rw == 0 && ww == 0 && sk == 0);
+    joint_ff_counts(s[1], &rw, &ww, &sk);
     *replayed += rw;
     joint_close(s[0]);
     joint_close(s[1]);
