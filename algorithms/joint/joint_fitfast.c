@@ -54,6 +54,7 @@ struct joint_ff {
     uint32_t unrec;    /* requests of this refit left without a record */
     uint32_t clean_epoch, clean_nkeys; /* the last full refit recorded every request:
                                           its epoch and keys (clean_epoch 0: not) */
+    int order_fresh;   /* that refit fitted the order rates (order_active) */
 };
 
 /* one contribution of a walk to the fit: kind 0 an output's delay (key a,
@@ -526,6 +527,24 @@ int joint_ff_unchanged(joint *s)
     f->skipped++;
     f->replayed += s->npairs;
     return 1;
+}
+
+void joint_ff_order_done(joint *s, int full)
+{
+    joint_ff *f = s->ff;
+    if (f)
+        f->order_fresh = full && f->clean_epoch && f->clean_epoch == f->epoch &&
+                         s->order_active;
+}
+
+int joint_ff_order_same(const joint *s)
+{
+    /* joint_ff_unchanged held: the assignment is the one of the last full
+     * refit; the order rates read nothing else but the order test's
+     * per-service rates (fixed before any fit) and are written only by
+     * joint_fit_order (and zeroed by the model reset, which unchanged
+     * rules out) */
+    return s->ff && s->ff->order_fresh && s->order_active;
 }
 
 int joint_ff_corr_again(joint *s)

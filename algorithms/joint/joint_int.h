@@ -692,6 +692,14 @@ void joint_ff_pflag_seen(joint *s, int full);
  * every request reads what it read then (nothing a walk adds can differ),
  * else 0 */
 int joint_ff_unchanged(joint *s);
+/* after a refit's order of service (full: of every request): its rates
+ * are those of the assignment its records hold (when the refit recorded
+ * every request) */
+void joint_ff_order_done(joint *s, int full);
+/* in a refit joint_ff_unchanged let skip: 1 when the order rates held
+ * were fitted on the same assignment (its last full refit fitted them),
+ * so they need not be fitted again */
+int joint_ff_order_same(const joint *s);
 /* the durations term's sums made again (joint_corr_reset, joint_corr_add
  * of every request as the walks add it), for a refit joint_ff_unchanged
  * let skip its walks.  PB_OK or PB_ENOMEM */

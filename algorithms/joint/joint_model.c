@@ -830,11 +830,13 @@ double joint_order_ll(const joint *cs, uint32_t q1, const uint32_t *k1, uint32_t
 }
 
 /* what follows a refit's densities: the durations term's fit, the order
- * of service, the call counts' log-probabilities.  PB_OK or PB_ENOMEM */
-static int fit_tail(joint *s)
+ * of service (not when order_same: its rates are those of the same
+ * assignment already), the call counts' log-probabilities.  PB_OK or
+ * PB_ENOMEM */
+static int fit_tail(joint *s, int order_same)
 {
     joint_corr_finish(s);
-    if (s->order_active) {
+    if (s->order_active && !order_same) {
         int rc = joint_fit_order(s);
         if (rc != PB_OK)
             return rc;
@@ -876,7 +878,7 @@ int joint_fit(joint *s, const unsigned char *only)
         if (rc != PB_OK)
             return rc;
         s->fit_gen++;
-        return fit_tail(s);
+        return fit_tail(s, joint_ff_order_same(s));
     }
     /* hist holds the last fit's raw counts (never the smoothed ones):
      * only their bins need clearing */
@@ -1046,7 +1048,10 @@ int joint_fit(joint *s, const unsigned char *only)
     s->fit_gen++; /* the densities changed: joint_bnb.c's bounds are recomputed */
     joint_smooth_close(sm);
     free(y);
-    return fit_tail(s);
+    int rc0 = fit_tail(s, 0);
+    if (s->p.fit_fast)
+        joint_ff_order_done(s, !only);
+    return rc0;
 }
 
 double joint_loglik(const joint *cs)
