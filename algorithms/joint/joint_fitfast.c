@@ -41,6 +41,8 @@ struct joint_ff {
                             (flo > fhi: nowhere) */
     double pz, lz;     /* an empty bin's probability and log density */
     double *z;         /* z[j]: pz * lz added j times from 0, in order (nb + 1) */
+    joint_smooth *sm;  /* the smoothing's workspace, kept from refit to refit (its
+                          kernels with it) */
     /* the refit's walks replayed (below) */
     uint32_t epoch;    /* records of another epoch are stale */
     struct ffrec *rec; /* per request (npairs), or NULL */
@@ -84,6 +86,7 @@ void joint_ff_free(joint *s)
     free(s->ff->rec);
     free(s->ff->log);
     free(s->ff->pf);
+    joint_smooth_close(s->ff->sm);
     free(s->ff->flo);
     free(s->ff->fhi);
     free(s->ff->z);
@@ -100,7 +103,7 @@ int joint_ff_begin(joint *s)
             return PB_ENOMEM;
         s->ff = f;
         f->z = malloc(((size_t)nb + 1) * sizeof *f->z);
-        if (!f->z)
+        if (!f->z || joint_smooth_init(nb, 2 * (size_t)nb - 1, &f->sm) != PB_OK)
             return PB_ENOMEM;
         const double beta = s->p.floor;
         /* the same expressions as joint_fit's */
@@ -166,9 +169,11 @@ static void ff_reach(joint *s, uint32_t k, uint32_t a, uint32_t b)
     f->fhi[k] = b;
 }
 
-int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm, double *y)
+int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm_fit, double *y)
 {
     joint_ff *f = s->ff;
+    joint_smooth *sm = f->sm; /* the refit's own (sm_fit) would forget its kernels */
+    (void)sm_fit;
     const uint32_t nb = s->nb;
     const double *h = s->hist + (size_t)k * nb;
     double *lf = s->logf + (size_t)k * nb;

@@ -23,12 +23,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* kernels kept: a refit smooths many keys, and those whose width is the
+ * least allowed (bw_min) or the most share one kernel (speed only: the
+ * same array gsl_filter_gaussian_kernel gives) */
+#define JOINT_SMOOTH_KEEP 8
+
 struct joint_smooth {
     size_t n, kmax;
-    double *kern;      /* the kernel of (alpha, K) below */
+    double *kern;      /* the kernel of (alpha, K) below: one of keep[] */
     double alpha;      /* its width; 0: none computed yet */
     size_t K;          /* its length (odd) */
     size_t *fill;      /* the filled bins of the current input */
+    double *keep[JOINT_SMOOTH_KEEP]; /* kernels computed, kmax each */
+    double kalpha[JOINT_SMOOTH_KEEP]; /* their widths (0: none) */
+    size_t kK[JOINT_SMOOTH_KEEP];
+    unsigned next;     /* the slot computed next */
 };
 
 pb_status joint_smooth_init(size_t n, size_t kmax, joint_smooth **out)
@@ -41,7 +50,8 @@ pb_status joint_smooth_init(size_t n, size_t kmax, joint_smooth **out)
         return PB_ENOMEM;
     w->n = n;
     w->kmax = kmax;
-    w->kern = malloc(kmax * sizeof *w->kern);
+    w->keep[0] = malloc(kmax * sizeof *w->keep[0]);
+    w->kern = w->keep[0];
     w->fill = malloc(n * sizeof *w->fill);
     if (!w->kern || !w->fill) {
         joint_smooth_close(w);
@@ -55,7 +65,8 @@ void joint_smooth_close(joint_smooth *w)
 {
     if (!w)
         return;
-    free(w->kern);
+    for (int i = 0; i < JOINT_SMOOTH_KEEP; i++)
+        free(w->keep[i]);
     free(w->fill);
     free(w);
 }
@@ -63,13 +74,33 @@ void joint_smooth_close(joint_smooth *w)
 /* the kernel of (alpha, Kodd) in w->kern.  PB_OK or PB_EINVAL */
 static pb_status smooth_kernel(joint_smooth *w, double alpha, size_t Kodd)
 {
-    if (w->K != Kodd || w->alpha != alpha) {
-        gsl_vector_view kv = gsl_vector_view_array(w->kern, Kodd);
-        if (gsl_filter_gaussian_kernel(alpha, 0, 1, &kv.vector) != GSL_SUCCESS)
-            return PB_EINVAL;
-        w->K = Kodd;
-        w->alpha = alpha;
-    }
+    if (w->K == Kodd && w->alpha == alpha)
+        return PB_OK;
+    for (unsigned i = 0; i < JOINT_SMOOTH_KEEP; i++)
+        if (w->keep[i] && w->kK[i] == Kodd && w->kalpha[i] == alpha) {
+            w->kern = w->keep[i];
+            w->K = Kodd;
+            w->alpha = alpha;
+            return PB_OK;
+        }
+    /* computed into the next slot (one failed allocation: slot 0's) */
+    unsigned i = w->next;
+    w->next = (w->next + 1) % JOINT_SMOOTH_KEEP;
+    if (!w->keep[i])
+        w->keep[i] = malloc(w->kmax * sizeof *w->keep[i]);
+    if (!w->keep[i])
+        i = 0;
+    w->kalpha[i] = 0; /* not valid until computed */
+    gsl_vector_view kv = gsl_vector_view_array(w->keep[i], Kodd);
+    w->kern = w->keep[i];
+    w->K = 0;
+    w->alpha = 0;
+    if (gsl_filter_gaussian_kernel(alpha, 0, 1, &kv.vector) != GSL_SUCCESS)
+        return PB_EINVAL;
+    w->kK[i] = Kodd;
+    w->kalpha[i] = alpha;
+    w->K = Kodd;
+    w->alpha = alpha;
     return PB_OK;
 }
 
