@@ -133,11 +133,11 @@ int joint_ff_begin(joint *s)
         f->fhi = a;
         f->cap = nc;
     }
-    /* after joint_select's model reset (no key kept: hraw_valid 0) the
-     * keys were made again and their rows re-allocated from one row up
-     * (realloc kept only the first rows): no row's reach is known */
-    if (s->hraw_valid == 0)
-        f->known = 0;
+    /* joint_select's model reset (no key kept) leaves the rows where they
+     * were: with fit_fast the per-key arrays keep their room (keycap,
+     * joint_model.c) and only grow, so every row keeps its values and its
+     * reach (without keycap they were re-allocated from one row up and
+     * only the first rows kept) */
     /* keys never fitted here: their rows may differ from lz anywhere */
     for (uint32_t k = f->known; k < s->nkeys; k++) {
         f->flo[k] = 0;
