@@ -68,11 +68,16 @@ typedef struct ffent {
     double x;
 } ffent;
 
+/* the record's pairs and ffents follow one another from an aligned block */
+_Static_assert(sizeof(jpair) % _Alignof(ffent) == 0 && sizeof(ffent) % _Alignof(ffent) == 0 &&
+                   _Alignof(jpair) <= _Alignof(ffent) && sizeof(jpair) % _Alignof(jpair) == 0,
+               "joint_fitfast: record layout needs aligned entries");
+
 /* a request's recorded walk: what it read (its pair and its calls' pairs,
  * byte for byte, and whether its end was open) and what it added */
 typedef struct ffrec {
     uint32_t epoch, n, nent, cap; /* cap: bytes of buf */
-    unsigned char *buf; /* jpair q, n call ids, n jpairs, nent ffents; NULL: none */
+    unsigned char *buf; /* jpair q, n jpairs, nent ffents, n call ids; NULL: none */
     unsigned char open_end;
 } ffrec;
 
@@ -510,12 +515,14 @@ static int rec_valid(const joint *s, const ffrec *r, uint32_t q)
         return 1; /* test hook: what it read not compared */
     if (memcmp(r->buf, qq, sizeof *qq))
         return 0;
-    const unsigned char *p = r->buf + sizeof *qq;
-    if (n && memcmp(p, k, (size_t)n * sizeof *k))
+    /* the calls' ids after the (8-aligned) pairs and ffents */
+    const unsigned char *ids = r->buf + sizeof *qq + (size_t)n * sizeof(jpair) +
+                               (size_t)r->nent * sizeof(ffent);
+    if (n && memcmp(ids, k, (size_t)n * sizeof *k))
         return 0;
-    const jpair *kp = (const jpair *)(const void *)(p + (size_t)n * sizeof *k);
+    const unsigned char *kp = r->buf + sizeof *qq;
     for (uint32_t i = 0; i < n; i++)
-        if (memcmp(&kp[i], &s->pr[k[i]], sizeof *kp))
+        if (memcmp(kp + (size_t)i * sizeof(jpair), &s->pr[k[i]], sizeof(jpair)))
             return 0;
     return 1;
 }
@@ -576,9 +583,9 @@ int joint_ff_walk(joint *s, uint32_t q)
         f->unrec = 0;
     if (rec_valid(s, r, q)) {
         {
-            const jpair *kp = (const jpair *)(const void *)(r->buf + sizeof *qq +
-                                                            (size_t)n * sizeof *k);
-            const ffent *e = (const ffent *)(const void *)((const unsigned char *)(kp + n));
+            /* jpair q, n jpairs (56 bytes each: 8-aligned), then the ffents */
+            const ffent *e = (const ffent *)(const void *)(r->buf + sizeof *qq +
+                                                           (size_t)n * sizeof(jpair));
             const uint32_t nb = s->nb;
             for (uint32_t i = 0; i < r->nent; i++) {
                 const uint32_t kind = e[i].kind_a >> 30, a = e[i].kind_a & 0x3fffffffu;
@@ -633,16 +640,18 @@ int joint_ff_walk(joint *s, uint32_t q)
         r->buf = nbuf;
         r->cap = (uint32_t)need;
     }
+    /* jpair q, n jpairs, nent ffents (all 8-aligned: malloc's block, 56-
+     * and 16-byte entries), the n call ids last */
     unsigned char *p = r->buf;
     memcpy(p, qq, sizeof *qq);
     p += sizeof *qq;
-    if (n)
-        memcpy(p, k, (size_t)n * sizeof *k);
-    p += (size_t)n * sizeof *k;
     for (uint32_t i = 0; i < n; i++, p += sizeof(jpair))
         memcpy(p, &s->pr[k[i]], sizeof(jpair));
     if (f->nlog)
         memcpy(p, f->log, (size_t)f->nlog * sizeof(ffent));
+    p += (size_t)f->nlog * sizeof(ffent);
+    if (n)
+        memcpy(p, k, (size_t)n * sizeof *k);
     r->n = n;
     r->nent = f->nlog;
     r->open_end = (unsigned char)open_end;
