@@ -180,6 +180,15 @@ const pb_option joint_options[] = {
      "search's per-service signal choice (callers=auto's held-out fits) when everything "
      "that choice reads is the same (a fingerprint of the pairs, candidates and first "
      "assignment); 0 fits again"},
+    {"swap_bound", PB_OPT_BOOL, offsetof(joint_params, swap_bound), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, the re-split of the two requests "
+     "an exchange of returns touches (step 5) goes by branch and bound as resplit_bound "
+     "does (and only with resplit_bound=1); 0 estimates every split"},
+    {"greedy_cut", PB_OPT_BOOL, offsetof(joint_params, greedy_cut), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the greedy round scores a candidate request in one "
+     "pass over its calls, the search for the call's trigger stopping at the first call "
+     "sent after it (when every return follows its call, checked each round); 0 scans "
+     "every call twice"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -1033,6 +1042,7 @@ void joint_close(joint *s)
     free(s->wr);
     joint_resplit_free(s);
     joint_ff_free(s);
+    joint_greedy_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);

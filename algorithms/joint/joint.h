@@ -77,6 +77,11 @@ typedef struct joint_params {
     int select_share;   /* [select_share] the held search takes the free search's
                            per-service signal choice when joint_select's input is
                            the same (same results, faster; joint_fitfast.c), 1 */
+    int swap_bound;     /* [swap_bound] the exchanges' re-split of two small requests by
+                           branch and bound, as resplit_bound (same results, faster), 1 */
+    int greedy_cut;     /* [greedy_cut] the greedy round scores a candidate in one pass
+                           over its calls, the trigger search stopping at the first
+                           call sent after the one placed (same results, faster), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

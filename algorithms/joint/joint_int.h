@@ -185,6 +185,13 @@ struct joint {
     int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
     uint32_t keycap;        /* keys the per-key arrays hold room for */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
+    int bnb_no_order;       /* the branch and bound scores without the order term (the
+                               exchanges' re-split, joint_repair.c best_split) */
+    int greedy_mono;        /* greedy_cut: every pair's return follows its call (this
+                               round; joint_greedy_prep) */
+    struct joint_gfrz *gfrz; /* greedy_cut: rounds under a frozen model (joint_greedy.c),
+                                or NULL */
+    size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
      * out), how often a call of L was sent before the output and returned
@@ -579,6 +586,38 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
                       uint32_t cur, double *val);
 /* joint_bnb.c: free s->bnb (NULL-safe) */
 void joint_bnb_free(joint *s);
+/* joint_greedy.c: before a greedy round: may the trigger search stop at
+ * the first call sent after the call placed (greedy_cut, and every
+ * pair's return follows its call) */
+void joint_greedy_prep(joint *s);
+/* joint_greedy.c: the greedy round's cost of giving call p to request q
+ * (edge_cost minus the marginal count term of joint_search.c, the very
+ * same number) */
+double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q);
+/* joint_greedy.c: 0; a unit test raises it (the trigger search then stops
+ * that much too early) to show the comparison can fail */
+extern pb_ns joint_greedy_test_shift;
+/* joint_greedy.c: 0; a unit test sets it (every call evaluated under the
+ * current model left as it is, whatever changed since) */
+extern int joint_greedy_test_stale;
+/* joint_greedy.c: a joint_solve_rounds starts (the greedy rounds before
+ * it say nothing of its own) */
+void joint_greedy_solve_start(joint *s);
+/* joint_greedy.c: a greedy round starts; the evaluations of the rounds
+ * before are void unless they ran in this joint_solve_rounds under this
+ * fit.  PB_OK or PB_ENOMEM */
+int joint_greedy_round_start(joint *s);
+/* joint_greedy.c: 1 when call p was evaluated (under this model) after
+ * the last change of every one of its candidates' kid lists: it would
+ * choose as it did (counted in greedy_skipped) */
+int joint_greedy_unchanged(joint *s, uint32_t p);
+/* joint_greedy.c: call p was evaluated now */
+void joint_greedy_evaluated(joint *s, uint32_t p);
+/* joint_greedy.c: a call moved from request `from` to `to` (either may be
+ * JOINT_NONE) */
+void joint_greedy_moved(joint *s, uint32_t from, uint32_t to);
+/* joint_greedy.c: free s->gfrz (NULL-safe) */
+void joint_greedy_free(joint *s);
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;
