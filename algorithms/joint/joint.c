@@ -146,7 +146,9 @@ const pb_option joint_options[] = {
      "confidence: a call is no surer than the least sure call its request makes on the "
      "same link, than the call whose return triggered it and than its parent (crossed "
      "chains of three or more requests, which no neighbour of the shares reaches, leave "
-     "doubt beside them); assignments are unchanged"},
+     "doubt beside them); rows right by construction (one candidate up to the root) are "
+     "left alone, and with conf_order the rows it lowers keep their own order; "
+     "assignments are unchanged"},
     {"conf_order", PB_OPT_BOOL, offsetof(joint_params, conf_order), "1", PB_OPT_NORANGE,
      "confidence: rows the self-calibration's map puts in one block keep the order of "
      "their stated confidences (each lowered by at most 1e-4, on a log scale of its "
