@@ -223,6 +223,9 @@ int joint_sibling_cap(joint *s, double *conf)
         if (done[j])
             conf[j] = order_step(conf[j], own[j], JOINT_CONF_SIB_STEP);
     s->sib_lowered = low;
+    s->sib_exempt = 0;
+    for (uint32_t j = 0; rc == PB_OK && s->conf_exempt && j < n; j++)
+        s->sib_exempt += s->par[j] != NONE && s->conf_exempt[j];
     free(own);
     free(minl);
     free(trig);
@@ -258,11 +261,11 @@ double joint_conf_order(double v, double c)
 int joint_calib_meta(const joint *s, pb_result *res)
 {
     int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d conf_sims=%d "
-                            "conf_siblings=%d lowered_siblings=%zu "
+                            "conf_siblings=%d lowered_siblings=%zu siblings_by_construction=%zu "
                             "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f "
                             "conf_order=%d",
                             s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed, s->p.conf_sims,
-                            s->p.conf_siblings, s->sib_lowered,
+                            s->p.conf_siblings, s->sib_lowered, s->sib_exempt,
                             s->scal_done ? s->scal_sim : 0.0, s->scal_escaped,
                             s->scal_done ? s->scal_stat[JOINT_SCAL_NSTAT * (size_t)s->nlinks + 7]
                                          : 1.0,

@@ -271,6 +271,7 @@ struct joint {
     size_t scal_escaped;    /* simulated calls that left their request's interval */
     int scal_done;
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
+    size_t sib_exempt;      /* rows it left alone: right by construction */
     unsigned char *conf_exempt; /* per pair: right by construction (every pair up
                                    to the root one candidate, by call id, no
                                    orphans; joint_selfcal.c), NULL without it */
