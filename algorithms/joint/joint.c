@@ -187,6 +187,10 @@ const pb_option joint_options[] = {
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=)"},
+    {"tie_calls", PB_OPT_BOOL, offsetof(joint_params, tie_calls), "1", PB_OPT_NORANGE,
+     "when the tie test keeps the start, rank calls of a link sent in the same tick by "
+     "their returns (the one answered first was sent first), as requests tied at "
+     "arrival are ranked by their responses (joint_tiecall.c; metadata tie_calls=)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -400,6 +404,7 @@ static int rank_start(joint *s)
     insort *rq = malloc(((size_t)n + 1) * sizeof *rq);
     uint32_t *off = calloc((size_t)s->nnodes + 2, sizeof *off);
     uint32_t *fill = calloc((size_t)s->nnodes + 1, sizeof *fill);
+    uint32_t *lrank = NULL; /* a link's calls, tied ones re-ranked (joint_tiecall.c) */
     int rc = rq && off && fill ? PB_OK : PB_ENOMEM;
     for (uint32_t q = 0; rc == PB_OK && q < n; q++)
         off[s->pr[q].callee + 1]++;
@@ -422,9 +427,17 @@ static int rank_start(joint *s)
         if (nl < 0.95 * nq || nl > 1.05 * nq)
             continue;
         s->rank_link[l] = 1;
-        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1] && k < nq && rc == PB_OK;
-             i++, k++) {
-            uint32_t p = s->bylink[i], q = rq[off[a] + k].p;
+        /* calls sent in one tick ranked by their returns (joint_tiecall.c) */
+        const uint32_t *lc = s->bylink + s->bylink_off[l];
+        if (joint_tiecall_applies(s)) {
+            if (!lrank && !(lrank = malloc(((size_t)n + 1) * sizeof *lrank)))
+                rc = PB_ENOMEM;
+            if (rc == PB_OK)
+                rc = joint_tiecall_rank(s, lc, nl, lrank);
+            lc = lrank;
+        }
+        for (uint32_t i = 0; i < nl && k < nq && rc == PB_OK; i++, k++) {
+            uint32_t p = lc[i], q = rq[off[a] + k].p;
             for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
                 if (s->cand[j] == q) {
                     rc = joint_set_parent(s, p, q);
@@ -435,6 +448,7 @@ static int rank_start(joint *s)
     free(rq);
     free(off);
     free(fill);
+    free(lrank);
     return rc;
 }
 

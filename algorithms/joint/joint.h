@@ -97,6 +97,9 @@ typedef struct joint_params {
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */
+    int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
+                           link sent in the same tick are ranked by their returns
+                           (joint_tiecall.c), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -145,6 +145,8 @@ struct joint {
     size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
     double quant_ll[2];     /* log-likelihoods of the start and the search, each refitted */
     int quant_ll_set;       /* quant_ll[0] is known */
+    size_t tiecall_tied, tiecall_moved; /* joint_tiecall.c: calls in runs of equal send
+                                           stamps the kept start ranked, and re-ranked */
     uint32_t *qpar;         /* the start's parents while the search runs, or NULL */
     void *qret;             /* the start's returns per pair (joint_quant.c), or NULL */
     double bg;              /* log density of the background (per decade) */
@@ -798,6 +800,19 @@ int joint_quant_meta(const joint *s, pb_result *res);
  * taken to have come first (first come, first served's order).  Nothing
  * when the test is off.  PB_OK or PB_ENOMEM */
 int joint_quant_rank_ties(const joint *s, insort *rq, uint32_t n);
+/* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
+ * calls in[0..n) of one link in pair order are copied to out[0..n) with
+ * each run of equal send stamps put in the order of their returns'
+ * receipt (a lost return last; then pair): of two calls sent in the same
+ * tick, the one answered first is taken to have been sent first.  Without
+ * the kept start a plain copy.  Counts the calls of the runs and the ones
+ * that changed place (s->tiecall_*).  PB_OK or PB_ENOMEM.
+ * joint_tiecall_applies: whether it reorders anything in s.
+ * joint_tiecall_meta: the tie_calls= metadata line (only when it applies);
+ * PB_OK or the writer's status. */
+int joint_tiecall_applies(const joint *s);
+int joint_tiecall_rank(joint *s, const uint32_t *in, uint32_t n, uint32_t *out);
+int joint_tiecall_meta(const joint *s, pb_result *res);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)
