@@ -146,7 +146,9 @@ const pb_option joint_options[] = {
      "confidence: a call is no surer than the least sure call its request makes on the "
      "same link, than the call whose return triggered it and than its parent (crossed "
      "chains of three or more requests, which no neighbour of the shares reaches, leave "
-     "doubt beside them); assignments are unchanged"},
+     "doubt beside them); rows right by construction (one candidate up to the root) are "
+     "left alone, and with conf_order the rows it lowers keep their own order; "
+     "assignments are unchanged"},
     {"conf_order", PB_OPT_BOOL, offsetof(joint_params, conf_order), "1", PB_OPT_NORANGE,
      "confidence: rows the self-calibration's map puts in one block keep the order of "
      "their stated confidences (each lowered by at most 1e-4, on a log scale of its "
@@ -1026,7 +1028,7 @@ void joint_close(joint *s)
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
                  s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
-                 s->conf_stat, s->scal_stat};
+                 s->conf_stat, s->scal_stat, s->conf_exempt};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);

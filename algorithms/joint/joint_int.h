@@ -287,6 +287,10 @@ struct joint {
     size_t scal_escaped;    /* simulated calls that left their request's interval */
     int scal_done;
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
+    size_t sib_exempt;      /* rows it left alone: right by construction */
+    unsigned char *conf_exempt; /* per pair: right by construction (every pair up
+                                   to the root one candidate, by call id, no
+                                   orphans; joint_selfcal.c), NULL without it */
 
     /* counters */
     size_t halves_call, halves_ret;
@@ -843,6 +847,12 @@ int joint_sibling_cap(joint *s, double *conf);
  * v - step x g(c), g(c) = 1 - min(1, -log10(1 - c) / 6) (1 at c = 0, 0 at
  * c >= 1 - 1e-6), at least 0 */
 #define JOINT_CONF_ORDER_STEP 1e-4
+/* conf_order under the siblings cap: a row the cap lowers to v gets
+ * v - JOINT_CONF_SIB_STEP x g(c), c its confidence before the cap, so the
+ * rows the cap sets to one value keep their own order (a tenth of the map's
+ * step: 10 steps at the six decimals the writer prints, so the cap values
+ * of one block of the map, up to 1e-4 apart, keep their order) */
+#define JOINT_CONF_SIB_STEP 1e-5
 double joint_conf_order(double v, double c);
 /* conf[p] = the product of share[] from p's root down to p.  PB_OK or
  * PB_ENOMEM */
