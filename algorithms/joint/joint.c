@@ -185,6 +185,10 @@ const pb_option joint_options[] = {
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=)"},
+    {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
+     "at whole-tick stamps (ticks above 20 ns) score a delay stamped zero ticks as the "
+     "probability the fitted density puts below one tick, not as a density at half a "
+     "tick (metadata tick0=)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -670,6 +674,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
         rc = init_state(s);
+    if (rc == PB_OK)
+        rc = joint_tick0_learn(s); /* zero-tick delays (joint_tick0.c) */
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_service_test(s);
     if (rc == PB_OK)
@@ -1037,6 +1043,7 @@ void joint_close(joint *s)
     free(s->ord_p);
     free(s->svc_ord);
     free(s->clean);
+    free(s->t0cap);
     free(s->dirty);
     joint_select_free(s);
     free(s);

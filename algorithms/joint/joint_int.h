@@ -137,6 +137,10 @@ struct joint {
     double ibin;            /* 1 / bin (dbin_ln), or 0: not set */
     struct joint_logc *logc; /* logf_of's cache of log(delay) and its bin, or NULL */
     pb_ns tick;             /* the trace's timestamp resolution (pb_tick_detect) */
+    double *t0cap;          /* per density key: the most mass below one tick a fit may
+                               give it (joint_tick0.c), < 0 none; or NULL */
+    uint32_t t0cap_n;       /* keys t0cap covers */
+    double t0_clean[2];     /* the clean requests' zero-tick delays, all their delays */
     double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
@@ -754,6 +758,24 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+
+/* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
+ * delay stamped zero ticks scores the fitted mass below one tick per tick
+ * (docs/joint.md, "Execution models").  joint_tick0_fix sets bin dbin(0) of
+ * key k's log densities lf (smoothed histogram hv summing to tot) to that
+ * value, the mass capped by joint_tick0_learn's bound, and adds the change to that key's expected log density *em.
+ * joint_tick0_meta writes the tick0= metadata line (nothing when off); PB_OK
+ * or the writer's status. */
+void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, double *lf,
+                     double *em);
+int joint_tick0_meta(const joint *s, pb_result *res);
+/* joint_tick0_learn: from the clean requests alone (s->clean: no ambiguous
+ * call could be theirs), per density key the 97.5 % upper bound of the
+ * share of delays stamped zero ticks (Jeffreys' Beta), which caps every
+ * later fit's mass below one tick; refits from the clean requests (the
+ * caller fits again before scoring).  Nothing when off, at fine stamps or
+ * without clean requests.  PB_OK or PB_ENOMEM */
+int joint_tick0_learn(joint *s);
 
 /* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "The tie test:
  * whole-tick stamps").  joint_quant_snapshot keeps the start's parents

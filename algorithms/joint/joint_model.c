@@ -966,6 +966,7 @@ int joint_fit(joint *s, const unsigned char *only)
             em += pb * l;
             lf[b] = l;
         }
+        joint_tick0_fix(s, k, hv, tot, lf, &em); /* zero-tick delays (joint_tick0.c) */
         s->kmean[k] = em - mean * M_LN10;
     }
     s->hraw_valid = s->nkeys;
