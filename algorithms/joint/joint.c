@@ -186,9 +186,10 @@ const pb_option joint_options[] = {
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=)"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
-     "at whole-tick stamps (ticks above 20 ns) score a delay stamped zero ticks as the "
-     "probability the fitted density puts below one tick, not as a density at half a "
-     "tick (metadata tick0=)"},
+     "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0) score a "
+     "delay stamped zero ticks as the probability the fitted density puts below one "
+     "tick, at most the share of such delays among the clean requests, not "
+     "as a density at half a tick (metadata tick0=)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -607,6 +608,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         pb_tick_info ti;
         pb_tick_detect(v->msgs, v->n, &ti);
         s->tick = ti.tick;
+        s->coarse = ti.coarse_ties;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
     }

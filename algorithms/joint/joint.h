@@ -97,8 +97,9 @@ typedef struct joint_params {
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */
-    int tick0;          /* [tick0] at whole-tick stamps score a delay stamped zero
-                           ticks as the fitted mass below one tick (joint_tick0.c), 1 */
+    int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
+                           stamped zero ticks as the fitted mass below one tick,
+                           capped by the clean requests' share (joint_tick0.c), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

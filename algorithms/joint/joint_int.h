@@ -137,6 +137,7 @@ struct joint {
     double ibin;            /* 1 / bin (dbin_ln), or 0: not set */
     struct joint_logc *logc; /* logf_of's cache of log(delay) and its bin, or NULL */
     pb_ns tick;             /* the trace's timestamp resolution (pb_tick_detect) */
+    int coarse;             /* many messages share a stamp (pb_tick_info.coarse_ties) */
     double *t0cap;          /* per density key: the most mass below one tick a fit may
                                give it (joint_tick0.c), < 0 none; or NULL */
     uint32_t t0cap_n;       /* keys t0cap covers */
@@ -770,8 +771,8 @@ void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, d
                      double *em);
 int joint_tick0_meta(const joint *s, pb_result *res);
 /* joint_tick0_learn: from the clean requests alone (s->clean: no ambiguous
- * call could be theirs), per density key the 97.5 % upper bound of the
- * share of delays stamped zero ticks (Jeffreys' Beta), which caps every
+ * call could be theirs), per density key the share of delays stamped zero
+ * ticks ((z + 1/2) / (n + 1), Jeffreys), which caps every
  * later fit's mass below one tick; refits from the clean requests (the
  * caller fits again before scoring).  Nothing when off, at fine stamps or
  * without clean requests.  PB_OK or PB_ENOMEM */
