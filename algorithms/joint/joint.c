@@ -1045,7 +1045,8 @@ void joint_close(joint *s)
     free(s->ord_p);
     free(s->svc_ord);
     free(s->clean);
-    free(s->t0cap);
+    free(s->t0obs);
+    free(s->t0c);
     free(s->dirty);
     joint_select_free(s);
     free(s);
