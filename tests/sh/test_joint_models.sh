@@ -1,7 +1,7 @@
 #!/bin/sh
 # A slice of the held-out audit over execution and connection models
 # (experiments/joint_models.sh, docs/joint.md "Execution models
-# (experiments/joint_models.sh)"): the event-loop, SEDA and mixed configs,
+# (experiments/joint_models.sh)"): the event-loop, pool and mixed configs,
 # maketrace seed 3 (not a seed the audit's table or the zero-tick rule was
 # developed on), 1 s of trace each, stamps as generated, at 1 us and at 1
 # ms, given spans and as a black box.  Checks:
@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 PB_MODELS_DURATION=1s PB_BIN="$B" sh "$PB_ROOT/experiments/joint_models.sh" --quick --seeds 3 \
-    --configs "event seda mixed" --out "$tmp" --keep "$tmp/k" 2> "$tmp/log" ||
+    --configs "event pool mixed" --out "$tmp" --keep "$tmp/k" 2> "$tmp/log" ||
     fail "joint_models.sh: $(tail -3 "$tmp/log")"
 [ -s "$tmp/joint_models.csv" ] || fail "no joint_models.csv"
 grep -q '^Skipped' "$tmp/joint_models.md" && fail "rows skipped: $(sed -n '/^Skipped/,$p' "$tmp/joint_models.md")"
