@@ -57,6 +57,18 @@ static int tick0_on(const joint *s)
     return s->p.tick0 && s->tick > 20 && !s->coarse && dbin(s, 0) < dbin(s, s->tick);
 }
 
+void joint_tick0_setup(joint *s)
+{
+    /* the rule rewrites one bin of each density and counts the observed
+     * delays in the walks; fit_fast's replayed walks and ranged densities
+     * (joint_fitfast.c) do neither, so a trace that runs the rule refits
+     * the plain way (speed only: fit_fast gives the same numbers) */
+    if (tick0_on(s) && s->p.fit_fast) {
+        s->p.fit_fast = 0;
+        s->t0_nofast = 1;
+    }
+}
+
 int joint_tick0_learn(joint *s)
 {
     if (!tick0_on(s) || !s->clean)
@@ -184,6 +196,7 @@ int joint_tick0_meta(const joint *s, pb_result *res)
         obs += s->t0obs[p];
     return pb_result_meta(res, "tick0=on tick_ns=%lld zero_tick_delays=%.0f delays=%.0f "
                           "observed_requests=%zu observed_zero_tick_delays=%.0f "
-                          "observed_delays=%.0f",
-                          (long long)s->tick, z, n, obs, oz, on);
+                          "observed_delays=%.0f fit_fast=%s",
+                          (long long)s->tick, z, n, obs, oz, on,
+                          s->t0_nofast ? "off_for_tick0" : "off");
 }
