@@ -205,6 +205,12 @@ const pb_option joint_options[] = {
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=)"},
+    {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
+     "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0) score a "
+     "delay stamped zero ticks as the probability the fitted density puts below one "
+     "tick, at most the share of such delays among the observed (clean, paired beyond "
+     "doubt) requests; fit_fast is off on such traces; not "
+     "as a density at half a tick (metadata tick0=)"},
     {"tie_calls", PB_OPT_BOOL, offsetof(joint_params, tie_calls), "1", PB_OPT_NORANGE,
      "when the tie test keeps the start, rank calls of a link sent in the same tick by "
      "their returns (the one answered first was sent first), as requests tied at "
@@ -638,8 +644,10 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         pb_tick_info ti;
         pb_tick_detect(v->msgs, v->n, &ti);
         s->tick = ti.tick;
+        s->coarse = ti.coarse_ties;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
+        joint_tick0_setup(s); /* zero-tick delays (joint_tick0.c) */
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -705,6 +713,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
         rc = init_state(s);
+    if (rc == PB_OK)
+        rc = joint_tick0_learn(s); /* zero-tick delays (joint_tick0.c) */
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_service_test(s);
     if (rc == PB_OK)
@@ -1084,6 +1094,8 @@ void joint_close(joint *s)
     free(s->ord_p);
     free(s->svc_ord);
     free(s->clean);
+    free(s->t0obs);
+    free(s->t0c);
     free(s->dirty);
     joint_select_free(s);
     free(s);

@@ -108,6 +108,9 @@ typedef struct joint_params {
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */
+    int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
+                           stamped zero ticks as the fitted mass below one tick,
+                           capped by the clean requests' share (joint_tick0.c), 1 */
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */

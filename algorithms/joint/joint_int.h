@@ -137,6 +137,13 @@ struct joint {
     double ibin;            /* 1 / bin (dbin_ln), or 0: not set */
     struct joint_logc *logc; /* logf_of's cache of log(delay) and its bin, or NULL */
     pb_ns tick;             /* the trace's timestamp resolution (pb_tick_detect) */
+    int coarse;             /* many messages share a stamp (pb_tick_info.coarse_ties) */
+    unsigned char *t0obs;   /* per pair: its delays are observed, not chosen (clean and
+                               paired beyond doubt; joint_tick0.c), or NULL */
+    double *t0c;            /* per density key: this fit's observed delays stamped zero
+                               ticks, all observed delays (2 a key) */
+    uint32_t t0c_cap;       /* keys t0c holds */
+    int t0_nofast;          /* fit_fast was switched off for the rule */
     double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
@@ -883,6 +890,30 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+
+/* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
+ * delay stamped zero ticks scores the fitted mass below one tick per tick
+ * (docs/joint.md, "Execution models").  joint_tick0_fix sets bin dbin(0) of
+ * key k's log densities lf (smoothed histogram hv summing to tot) to that
+ * value, the mass at most the observed delays' zero-tick share, and adds the change to that key's expected log density *em.
+ * joint_tick0_meta writes the tick0= metadata line (nothing when off); PB_OK
+ * or the writer's status. */
+void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, double *lf,
+                     double *em);
+int joint_tick0_meta(const joint *s, pb_result *res);
+/* joint_tick0_learn marks the pairs whose delays are observed, not chosen:
+ * clean (no ambiguous call could be theirs) and paired beyond doubt (by
+ * call id, or alone on their link from their call to their return);
+ * nothing when off, at fine stamps or without clean requests.  PB_OK or
+ * PB_ENOMEM.  joint_tick0_reset clears the counts before a fit's walks;
+ * joint_tick0_count adds one delay of pair q with key di in bin bn to them
+ * when q is observed; PB_OK or PB_ENOMEM. */
+int joint_tick0_learn(joint *s);
+/* joint_tick0_setup: when the rule runs, fit_fast off (its replayed walks
+ * and ranged densities bypass the rule's hooks; the same numbers) */
+void joint_tick0_setup(joint *s);
+void joint_tick0_reset(joint *s);
+int joint_tick0_count(joint *s, uint32_t q, uint32_t di, uint32_t bn);
 
 /* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "The tie test:
  * whole-tick stamps").  joint_quant_snapshot keeps the start's parents

@@ -256,6 +256,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;
+            if (s->t0obs && joint_tick0_count(s, q, di, bn) != PB_OK)
+                return PB_ENOMEM; /* zero-tick delays observed (joint_tick0.c) */
             if (s->fflog) /* fit_fast: the refit's walk recorded (joint_fitfast.c) */
                 joint_ff_log(s, 0, di, bn, x);
         }
@@ -892,6 +894,7 @@ int joint_fit(joint *s, const unsigned char *only)
     }
     memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
     joint_corr_reset(s);
+    joint_tick0_reset(s);
     for (uint32_t h = 0; h < s->npar; h++)
         s->pov[h] = s->pse[h] = 0;
     for (uint32_t q = 0; q < s->npairs; q++) {
@@ -1042,6 +1045,7 @@ int joint_fit(joint *s, const unsigned char *only)
             em += pb * l;
             lf[b] = l;
         }
+        joint_tick0_fix(s, k, hv, tot, lf, &em); /* zero-tick delays (joint_tick0.c) */
         s->kmean[k] = em - mean * M_LN10;
     }
     s->hraw_valid = s->nkeys;
