@@ -155,7 +155,9 @@ const pb_option joint_options[] = {
      "confidence: a call is no surer than the least sure call its request makes on the "
      "same link, than the call whose return triggered it and than its parent (crossed "
      "chains of three or more requests, which no neighbour of the shares reaches, leave "
-     "doubt beside them); assignments are unchanged"},
+     "doubt beside them); rows right by construction (one candidate up to the root) are "
+     "left alone, and with conf_order the rows it lowers keep their own order; "
+     "assignments are unchanged"},
     {"conf_order", PB_OPT_BOOL, offsetof(joint_params, conf_order), "1", PB_OPT_NORANGE,
      "confidence: rows the self-calibration's map puts in one block keep the order of "
      "their stated confidences (each lowered by at most 1e-4, on a log scale of its "
@@ -180,6 +182,24 @@ const pb_option joint_options[] = {
      "the shared calls in call order and leaves out every subtree of splits whose upper "
      "bound (exact steps before the first free call, the largest density and count each "
      "later term can take) is below the best split scored; 0 scores every split"},
+    {"fit_fast", PB_OPT_BOOL, offsetof(joint_params, fit_fast), "1", PB_OPT_NORANGE,
+     "speed only, the same results: a refit computes each changed delay density over "
+     "the bins its smoothed histogram reaches (the others hold the background alone, "
+     "written only where the key's last density reached); 0 computes every bin"},
+    {"select_share", PB_OPT_BOOL, offsetof(joint_params, select_share), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids the held search takes the free "
+     "search's per-service signal choice (callers=auto's held-out fits) when everything "
+     "that choice reads is the same (a fingerprint of the pairs, candidates and first "
+     "assignment); 0 fits again"},
+    {"swap_bound", PB_OPT_BOOL, offsetof(joint_params, swap_bound), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, the re-split of the two requests "
+     "an exchange of returns touches (step 5) goes by branch and bound as resplit_bound "
+     "does (and only with resplit_bound=1); 0 estimates every split"},
+    {"greedy_cut", PB_OPT_BOOL, offsetof(joint_params, greedy_cut), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the greedy round scores a candidate request in one "
+     "pass over its calls, the search for the call's trigger stopping at the first call "
+     "sent after it (when every return follows its call, checked each round); 0 scans "
+     "every call twice"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -194,6 +214,16 @@ const pb_option joint_options[] = {
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=)"},
+    {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
+     "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0) score a "
+     "delay stamped zero ticks as the probability the fitted density puts below one "
+     "tick, at most the share of such delays among the observed (clean, paired beyond "
+     "doubt) requests; fit_fast is off on such traces; not "
+     "as a density at half a tick (metadata tick0=)"},
+    {"tie_calls", PB_OPT_BOOL, offsetof(joint_params, tie_calls), "1", PB_OPT_NORANGE,
+     "when the tie test keeps the start, rank calls of a link sent in the same tick by "
+     "their returns (the one answered first was sent first), as requests tied at "
+     "arrival are ranked by their responses (joint_tiecall.c; metadata tie_calls=)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -407,6 +437,7 @@ static int rank_start(joint *s)
     insort *rq = malloc(((size_t)n + 1) * sizeof *rq);
     uint32_t *off = calloc((size_t)s->nnodes + 2, sizeof *off);
     uint32_t *fill = calloc((size_t)s->nnodes + 1, sizeof *fill);
+    uint32_t *lrank = NULL; /* a link's calls, tied ones re-ranked (joint_tiecall.c) */
     int rc = rq && off && fill ? PB_OK : PB_ENOMEM;
     for (uint32_t q = 0; rc == PB_OK && q < n; q++)
         off[s->pr[q].callee + 1]++;
@@ -429,9 +460,17 @@ static int rank_start(joint *s)
         if (nl < 0.95 * nq || nl > 1.05 * nq)
             continue;
         s->rank_link[l] = 1;
-        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1] && k < nq && rc == PB_OK;
-             i++, k++) {
-            uint32_t p = s->bylink[i], q = rq[off[a] + k].p;
+        /* calls sent in one tick ranked by their returns (joint_tiecall.c) */
+        const uint32_t *lc = s->bylink + s->bylink_off[l];
+        if (joint_tiecall_applies(s)) {
+            if (!lrank && !(lrank = malloc(((size_t)n + 1) * sizeof *lrank)))
+                rc = PB_ENOMEM;
+            if (rc == PB_OK)
+                rc = joint_tiecall_rank(s, lc, nl, lrank);
+            lc = lrank;
+        }
+        for (uint32_t i = 0; i < nl && k < nq && rc == PB_OK; i++, k++) {
+            uint32_t p = lc[i], q = rq[off[a] + k].p;
             for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
                 if (s->cand[j] == q) {
                     rc = joint_set_parent(s, p, q);
@@ -442,6 +481,7 @@ static int rank_start(joint *s)
     free(rq);
     free(off);
     free(fill);
+    free(lrank);
     return rc;
 }
 
@@ -587,7 +627,8 @@ static int quant_start_again(joint *s)
 /* joint_init for one search: pord 1 holds the order of answers (the
  * re-pairing and the exchanges score it, joint_order.c) */
 static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
-                    pb_error *err, int pord, const unsigned char *force)
+                    pb_error *err, int pord, joint_selshare *share,
+                    const unsigned char *force)
 {
     *out = NULL;
     if (!(v->columns & PB_COL_TYPE))
@@ -603,6 +644,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     s->v = *v;
     s->p = *params;
     s->pord_hold = pord;
+    s->selshare = share;
     s->force_unp = force;
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
@@ -613,8 +655,10 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         pb_tick_info ti;
         pb_tick_detect(v->msgs, v->n, &ti);
         s->tick = ti.tick;
+        s->coarse = ti.coarse_ties;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
+        joint_tick0_setup(s); /* zero-tick delays (joint_tick0.c) */
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -680,6 +724,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
         rc = init_state(s);
+    if (rc == PB_OK)
+        rc = joint_tick0_learn(s); /* zero-tick delays (joint_tick0.c) */
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_service_test(s);
     if (rc == PB_OK)
@@ -732,14 +778,24 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     joint_params ph = *params;
     ph.order = "on";
     if (mode == 1)
-        return init_one(out, v, &ph, err, 1, force);
+        return init_one(out, v, &ph, err, 1, NULL, force);
     joint *a = NULL, *b = NULL;
-    int rc = init_one(&a, v, params, err, 0, force);
+    /* joint_select's choice shared by the two searches (joint_fitfast.c);
+     * NULL (out of memory): each fits its own */
+    joint_selshare *share = mode == 2 && params->select_share ? joint_selshare_new() : NULL;
+    int rc = init_one(&a, v, params, err, 0, share, force);
     if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
+        joint_selshare_free(share);
+        if (a)
+            a->selshare = NULL;
         *out = a;
         return rc;
     }
-    rc = init_one(&b, v, &ph, err, 1, force);
+    rc = init_one(&b, v, &ph, err, 1, share, force);
+    a->selshare = NULL;
+    if (b)
+        b->selshare = NULL;
+    joint_selshare_free(share);
     if (rc != PB_OK) {
         joint_close(a);
         return rc;
@@ -1033,7 +1089,7 @@ void joint_close(joint *s)
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
                  s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
-                 s->conf_stat, s->scal_stat, s->unp_rec};
+                 s->conf_stat, s->scal_stat, s->conf_exempt, s->unp_rec};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);
@@ -1048,6 +1104,8 @@ void joint_close(joint *s)
             joint_wrec_free(&s->wr[i]);
     free(s->wr);
     joint_resplit_free(s);
+    joint_ff_free(s);
+    joint_greedy_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);
@@ -1087,6 +1145,8 @@ void joint_close(joint *s)
     free(s->ord_p);
     free(s->svc_ord);
     free(s->clean);
+    free(s->t0obs);
+    free(s->t0c);
     free(s->dirty);
     joint_select_free(s);
     free(s);

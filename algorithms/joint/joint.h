@@ -75,6 +75,17 @@ typedef struct joint_params {
     int bound;          /* [resplit_bound] the exhaustive re-split of two small requests
                            leaves out every subtree of splits an upper bound shows
                            cannot win (same results, faster), 1 */
+    int fit_fast;       /* [fit_fast] a refit computes each changed density over the
+                           bins its smoothing reaches only (same results, faster;
+                           joint_fitfast.c), 1 */
+    int select_share;   /* [select_share] the held search takes the free search's
+                           per-service signal choice when joint_select's input is
+                           the same (same results, faster; joint_fitfast.c), 1 */
+    int swap_bound;     /* [swap_bound] the exchanges' re-split of two small requests by
+                           branch and bound, as resplit_bound (same results, faster), 1 */
+    int greedy_cut;     /* [greedy_cut] the greedy round scores a candidate in one pass
+                           over its calls, the trigger search stopping at the first
+                           call sent after the one placed (same results, faster), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */
@@ -101,6 +112,12 @@ typedef struct joint_params {
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */
+    int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
+                           stamped zero ticks as the fitted mass below one tick,
+                           capped by the clean requests' share (joint_tick0.c), 1 */
+    int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
+                           link sent in the same tick are ranked by their returns
+                           (joint_tiecall.c), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -459,7 +459,7 @@ static int score(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q2, const 
         (rc = joint_req_walk_resume(s, q2, e2, b, r1, &B->w[1][o], &l2)) != PB_OK)
         return rc;
     double x = l1 + l2;
-    if (s->order_active)
+    if (s->order_active && !s->bnb_no_order)
         x += joint_order_ll(s, q1, e1, a, q2, e2, b);
     *v = x;
     return PB_OK;

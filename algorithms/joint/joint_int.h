@@ -154,6 +154,13 @@ struct joint {
     double ibin;            /* 1 / bin (dbin_ln), or 0: not set */
     struct joint_logc *logc; /* logf_of's cache of log(delay) and its bin, or NULL */
     pb_ns tick;             /* the trace's timestamp resolution (pb_tick_detect) */
+    int coarse;             /* many messages share a stamp (pb_tick_info.coarse_ties) */
+    unsigned char *t0obs;   /* per pair: its delays are observed, not chosen (clean and
+                               paired beyond doubt; joint_tick0.c), or NULL */
+    double *t0c;            /* per density key: this fit's observed delays stamped zero
+                               ticks, all observed delays (2 a key) */
+    uint32_t t0c_cap;       /* keys t0c holds */
+    int t0_nofast;          /* fit_fast was switched off for the rule */
     double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
@@ -162,6 +169,8 @@ struct joint {
     size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
     double quant_ll[2];     /* log-likelihoods of the start and the search, each refitted */
     int quant_ll_set;       /* quant_ll[0] is known */
+    size_t tiecall_tied, tiecall_moved; /* joint_tiecall.c: calls in runs of equal send
+                                           stamps the kept start ranked, and re-ranked */
     uint32_t *qpar;         /* the start's parents while the search runs, or NULL */
     void *qret;             /* the start's returns per pair (joint_quant.c), or NULL */
     double bg;              /* log density of the background (per decade) */
@@ -192,7 +201,21 @@ struct joint {
                                (joint_search.c), or NULL */
     struct joint_bnb *bnb;  /* re-split by branch and bound (joint_bnb.c), or NULL */
     uint32_t fit_gen;       /* joint_fit's count (joint_bnb.c's cache is per fit) */
+    struct joint_ff *ff;    /* fit_fast: the refit's fixed costs (joint_fitfast.c), or NULL */
+    struct joint_selshare *selshare; /* select_share: joint_select's choice shared by the
+                                        two searches (joint_fitfast.c; joint_init owns
+                                        it), or NULL */
+    int select_shared;      /* this search took the other search's choice */
+    int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
+    uint32_t keycap;        /* keys the per-key arrays hold room for */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
+    int bnb_no_order;       /* the branch and bound scores without the order term (the
+                               exchanges' re-split, joint_repair.c best_split) */
+    int greedy_mono;        /* greedy_cut: every pair's return follows its call (this
+                               round; joint_greedy_prep) */
+    struct joint_gfrz *gfrz; /* greedy_cut: rounds under a frozen model (joint_greedy.c),
+                                or NULL */
+    size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
      * out), how often a call of L was sent before the output and returned
@@ -288,6 +311,10 @@ struct joint {
     size_t scal_escaped;    /* simulated calls that left their request's interval */
     int scal_done;
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
+    size_t sib_exempt;      /* rows it left alone: right by construction */
+    unsigned char *conf_exempt; /* per pair: right by construction (every pair up
+                                   to the root one candidate, by call id, no
+                                   orphans; joint_selfcal.c), NULL without it */
 
     /* counters */
     size_t halves_call, halves_ret;
@@ -595,6 +622,38 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
                       uint32_t cur, double *val);
 /* joint_bnb.c: free s->bnb (NULL-safe) */
 void joint_bnb_free(joint *s);
+/* joint_greedy.c: before a greedy round: may the trigger search stop at
+ * the first call sent after the call placed (greedy_cut, and every
+ * pair's return follows its call) */
+void joint_greedy_prep(joint *s);
+/* joint_greedy.c: the greedy round's cost of giving call p to request q
+ * (edge_cost minus the marginal count term of joint_search.c, the very
+ * same number) */
+double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q);
+/* joint_greedy.c: 0; a unit test raises it (the trigger search then stops
+ * that much too early) to show the comparison can fail */
+extern pb_ns joint_greedy_test_shift;
+/* joint_greedy.c: 0; a unit test sets it (every call evaluated under the
+ * current model left as it is, whatever changed since) */
+extern int joint_greedy_test_stale;
+/* joint_greedy.c: a joint_solve_rounds starts (the greedy rounds before
+ * it say nothing of its own) */
+void joint_greedy_solve_start(joint *s);
+/* joint_greedy.c: a greedy round starts; the evaluations of the rounds
+ * before are void unless they ran in this joint_solve_rounds under this
+ * fit.  PB_OK or PB_ENOMEM */
+int joint_greedy_round_start(joint *s);
+/* joint_greedy.c: 1 when call p was evaluated (under this model) after
+ * the last change of every one of its candidates' kid lists: it would
+ * choose as it did (counted in greedy_skipped) */
+int joint_greedy_unchanged(joint *s, uint32_t p);
+/* joint_greedy.c: call p was evaluated now */
+void joint_greedy_evaluated(joint *s, uint32_t p);
+/* joint_greedy.c: a call moved from request `from` to `to` (either may be
+ * JOINT_NONE) */
+void joint_greedy_moved(joint *s, uint32_t from, uint32_t to);
+/* joint_greedy.c: free s->gfrz (NULL-safe) */
+void joint_greedy_free(joint *s);
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;
@@ -684,6 +743,77 @@ int joint_select(joint *s);
 /* end of joint_fit: the count term of services whose counts are flat
  * scores 0 */
 void joint_select_fit_hook(joint *s);
+
+/* joint_fitfast.c (fit_fast: speed only, the same numbers).  The refit's
+ * state for the nkeys keys (call before a refit's densities).  PB_OK or
+ * PB_ENOMEM */
+typedef struct joint_ff joint_ff;
+int joint_ff_begin(joint *s);
+/* key k's logf row and kmean from its raw histogram and sums, bit for bit
+ * joint_fit's own loop, over the bins the smoothing reaches only; sm the
+ * fit's smoothing workspace, y nb doubles of scratch.  PB_OK or
+ * PB_EINVAL / PB_ENOMEM (the smoothing's) */
+struct joint_smooth;
+int joint_ff_density(joint *s, uint32_t k, struct joint_smooth *sm, double *y);
+/* free the state (NULL-safe on s->ff) */
+void joint_ff_free(joint *s);
+/* a refit's start (before its walks; only: its part of the requests, or
+ * NULL): joint_ff_begin, and the records made stale when the fit is
+ * partial or the model was reset.  PB_OK or PB_ENOMEM */
+int joint_ff_fit_start(joint *s, const unsigned char *only);
+/* after the refit's pflag (full: a fit of every request): stale records
+ * when a learned parallel call changed */
+void joint_ff_pflag_seen(joint *s, int full);
+/* at a full refit's start, after joint_ff_fit_start: 1 when the last refit
+ * was full, in this epoch, recorded every request, with these keys, and
+ * every request reads what it read then (nothing a walk adds can differ),
+ * else 0 */
+int joint_ff_unchanged(joint *s);
+/* after a refit's order of service (full: of every request): its rates
+ * are those of the assignment its records hold (when the refit recorded
+ * every request) */
+void joint_ff_order_done(joint *s, int full);
+/* in a refit joint_ff_unchanged let skip: 1 when the order rates held
+ * were fitted on the same assignment (its last full refit fitted them),
+ * so they need not be fitted again */
+int joint_ff_order_same(const joint *s);
+/* the durations term's sums made again (joint_corr_reset, joint_corr_add
+ * of every request as the walks add it), for a refit joint_ff_unchanged
+ * let skip its walks.  PB_OK or PB_ENOMEM */
+int joint_ff_corr_again(joint *s);
+/* request q's part of a full refit: its recorded contributions added
+ * again when it reads what it read then, else joint_req_walk (mode 1),
+ * recorded.  PB_OK or PB_ENOMEM */
+int joint_ff_walk(joint *s, uint32_t q);
+/* the recording walk's contribution (kind 0 delay: key a, bin b, log10
+ * delay x; 1 parallel count: entry a, overlap b; 2 count cell a) */
+void joint_ff_log(joint *s, uint32_t kind, uint32_t a, uint32_t b, double x);
+/* test hook (tests/unit/test_joint_fitfast.c): nonzero replays a record
+ * of the same epoch and count of calls without comparing what it read:
+ * the results must then differ */
+extern int joint_ff_test_stale;
+/* effort counters: requests replayed (or found unchanged) and walked by
+ * the full refits, refits whose walks were all skipped */
+void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked, size_t *skipped);
+/* joint_select's choice shared by joint_init's two searches
+ * (select_share).  new: an empty holder (NULL: out of memory, nothing is
+ * shared); free: NULL-safe. */
+typedef struct joint_selshare joint_selshare;
+joint_selshare *joint_selshare_new(void);
+void joint_selshare_free(joint_selshare *c);
+/* At joint_select's start: h gets the fingerprint of its input (0 when
+ * s->selshare is NULL or select_share off); when the holder has a choice
+ * of the same fingerprint, s->sel, s->cnt_flat and s->corr_svc get copies
+ * (sel_size bytes a service), *dens and *cnts the pooled services
+ * (malloc'd, the caller frees them), *fits the joint_fit calls it took:
+ * returns 1; 0 when not; -1 out of memory (nothing set). */
+int joint_selshare_take(joint *s, size_t sel_size, uint64_t h[2], unsigned char **dens,
+                        unsigned char **cnts, uint32_t *fits);
+/* At joint_select's end: the holder (if any, and empty) keeps the choice
+ * and the fingerprint h taken at the start.  PB_OK (a failed copy keeps
+ * nothing) */
+int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
+                       const unsigned char *dens, const unsigned char *cnts, uint32_t fits);
 /* the requests of in link ein and of every link pooled with it */
 double joint_select_link_requests(const joint *s, uint32_t ein);
 /* the choices per service into the result metadata (sorted by name) */
@@ -749,6 +879,12 @@ int joint_sibling_cap(joint *s, double *conf);
  * v - step x g(c), g(c) = 1 - min(1, -log10(1 - c) / 6) (1 at c = 0, 0 at
  * c >= 1 - 1e-6), at least 0 */
 #define JOINT_CONF_ORDER_STEP 1e-4
+/* conf_order under the siblings cap: a row the cap lowers to v gets
+ * v - JOINT_CONF_SIB_STEP x g(c), c its confidence before the cap, so the
+ * rows the cap sets to one value keep their own order (a tenth of the map's
+ * step: 10 steps at the six decimals the writer prints, so the cap values
+ * of one block of the map, up to 1e-4 apart, keep their order) */
+#define JOINT_CONF_SIB_STEP 1e-5
 double joint_conf_order(double v, double c);
 /* conf[p] = the product of share[] from p's root down to p.  PB_OK or
  * PB_ENOMEM */
@@ -779,6 +915,30 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+
+/* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
+ * delay stamped zero ticks scores the fitted mass below one tick per tick
+ * (docs/joint.md, "Execution models").  joint_tick0_fix sets bin dbin(0) of
+ * key k's log densities lf (smoothed histogram hv summing to tot) to that
+ * value, the mass at most the observed delays' zero-tick share, and adds the change to that key's expected log density *em.
+ * joint_tick0_meta writes the tick0= metadata line (nothing when off); PB_OK
+ * or the writer's status. */
+void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, double *lf,
+                     double *em);
+int joint_tick0_meta(const joint *s, pb_result *res);
+/* joint_tick0_learn marks the pairs whose delays are observed, not chosen:
+ * clean (no ambiguous call could be theirs) and paired beyond doubt (by
+ * call id, or alone on their link from their call to their return);
+ * nothing when off, at fine stamps or without clean requests.  PB_OK or
+ * PB_ENOMEM.  joint_tick0_reset clears the counts before a fit's walks;
+ * joint_tick0_count adds one delay of pair q with key di in bin bn to them
+ * when q is observed; PB_OK or PB_ENOMEM. */
+int joint_tick0_learn(joint *s);
+/* joint_tick0_setup: when the rule runs, fit_fast off (its replayed walks
+ * and ranged densities bypass the rule's hooks; the same numbers) */
+void joint_tick0_setup(joint *s);
+void joint_tick0_reset(joint *s);
+int joint_tick0_count(joint *s, uint32_t q, uint32_t di, uint32_t bn);
 
 /* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "The tie test:
  * whole-tick stamps").  joint_quant_snapshot keeps the start's parents
@@ -813,6 +973,19 @@ int joint_quant_meta(const joint *s, pb_result *res);
  * taken to have come first (first come, first served's order).  Nothing
  * when the test is off.  PB_OK or PB_ENOMEM */
 int joint_quant_rank_ties(const joint *s, insort *rq, uint32_t n);
+/* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
+ * calls in[0..n) of one link in pair order are copied to out[0..n) with
+ * each run of equal send stamps put in the order of their returns'
+ * receipt (a lost return last; then pair): of two calls sent in the same
+ * tick, the one answered first is taken to have been sent first.  Without
+ * the kept start a plain copy.  Counts the calls of the runs and the ones
+ * that changed place (s->tiecall_*).  PB_OK or PB_ENOMEM.
+ * joint_tiecall_applies: whether it reorders anything in s.
+ * joint_tiecall_meta: the tie_calls= metadata line (only when it applies);
+ * PB_OK or the writer's status. */
+int joint_tiecall_applies(const joint *s);
+int joint_tiecall_rank(joint *s, const uint32_t *in, uint32_t n, uint32_t *out);
+int joint_tiecall_meta(const joint *s, pb_result *res);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)

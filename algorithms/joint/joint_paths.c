@@ -324,6 +324,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         }
         joint_pick_meta(s, res); /* the busy test (pair_order=auto) */
         joint_quant_meta(s, res); /* the tie test (joint_quant.c) */
+        joint_tick0_meta(s, res); /* zero-tick delays (joint_tick0.c) */
+        joint_tiecall_meta(s, res); /* calls tied at send (joint_tiecall.c) */
         /* per service with several callers: the order of its answers */
         for (uint32_t a = 0; s->fifo_svc && a < s->nnodes; a++) {
             const double *sv = s->fifo_svc + 3 * (size_t)a;
@@ -353,6 +355,12 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                        s->est_pruned);
         pb_result_meta(res, "resplit_bound_scored=%zu resplit_bound_cut=%zu", s->bnb_scored,
                        s->bnb_cut);
+        {
+            size_t rw = 0, ww = 0, sk = 0;
+            joint_ff_counts(s, &rw, &ww, &sk); /* fit_fast, select_share (joint_fitfast.c) */
+            pb_result_meta(res, "fit_walks_replayed=%zu fit_walks=%zu fit_unchanged=%zu "
+                           "select_shared=%d", rw, ww, sk, s->select_shared);
+        }
         if (s->restart)
             pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "
                                 "log_likelihood_earliest=%.3f",

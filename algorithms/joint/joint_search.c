@@ -242,14 +242,28 @@ static int match_link(joint *s, uint32_t l, const uint32_t *ch, uint32_t nc, int
 static int greedy_round(joint *s, int *changed)
 {
     int rc = PB_OK;
+    joint_greedy_prep(s); /* greedy_cut (joint_greedy.c) */
+    if ((rc = joint_greedy_round_start(s)) != PB_OK)
+        return rc;
     for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
         uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
         if (c1 - c0 < 2)
             continue;
+        if (joint_greedy_unchanged(s, p))
+            continue; /* it would choose as it did (joint_greedy.c) */
         uint32_t l = s->pr[p].link, best = NONE;
         double bc = INFINITY;
         for (uint32_t j = c0; j < c1; j++) {
             uint32_t q = s->cand[j];
+            if (s->p.greedy_cut) {
+                /* the same number in one pass (joint_greedy.c) */
+                double v = joint_greedy_cost(s, p, q);
+                if (v < bc) {
+                    bc = v;
+                    best = q;
+                }
+                continue;
+            }
             const kvec *k = &s->kids[q];
             uint32_t cnt = 0;
             for (uint32_t i = 0; i < k->n; i++)
@@ -263,8 +277,10 @@ static int greedy_round(joint *s, int *changed)
                 best = q;
             }
         }
+        joint_greedy_evaluated(s, p);
         if (best != NONE && best != s->par[p]) {
             (*changed)++;
+            joint_greedy_moved(s, s->par[p], best);
             rc = joint_set_parent(s, p, best);
         }
     }
@@ -761,6 +777,7 @@ int joint_local_search(joint *s, int *changed)
 int joint_solve_rounds(joint *s, int refit, int passes)
 {
     int rc = PB_OK, changed = 1;
+    joint_greedy_solve_start(s); /* greedy_cut (joint_greedy.c) */
     for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
         changed = 0;
         if (refit)
