@@ -118,6 +118,15 @@ const pb_option joint_options[] = {
      "reached the caller after, a moment the caller served no request (or whose return "
      "precedes its call); a link with such pairs is aligned again with this penalty "
      "(docs/joint.md, \"Robustness\"); 0 = off"},
+    {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "0", 0, 2,
+     "without call ids, on links that lost messages and are re-paired, choose which calls "
+     "and returns stay unpaired after a first search: a min-cost pairing by the link's "
+     "re-paired durations, each unpaired message at -log(q / (1 - q)) nats (q: the share "
+     "of messages the first search left unpaired); when it leaves other messages "
+     "unpaired, search again.  1 = only links that answer out of arrival order (overtakes "
+     "above 2 %, one-sided binomial test at 1 %), 2 = every such link, 0 = the "
+     "alignment's choice (default: it lowered every OnlineBoutique draw; docs/joint.md, "
+     "\"Which messages stay unpaired\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -146,7 +155,9 @@ const pb_option joint_options[] = {
      "confidence: a call is no surer than the least sure call its request makes on the "
      "same link, than the call whose return triggered it and than its parent (crossed "
      "chains of three or more requests, which no neighbour of the shares reaches, leave "
-     "doubt beside them); assignments are unchanged"},
+     "doubt beside them); rows right by construction (one candidate up to the root) are "
+     "left alone, and with conf_order the rows it lowers keep their own order; "
+     "assignments are unchanged"},
     {"conf_order", PB_OPT_BOOL, offsetof(joint_params, conf_order), "1", PB_OPT_NORANGE,
      "confidence: rows the self-calibration's map puts in one block keep the order of "
      "their stated confidences (each lowered by at most 1e-4, on a log scale of its "
@@ -171,6 +182,15 @@ const pb_option joint_options[] = {
      "the shared calls in call order and leaves out every subtree of splits whose upper "
      "bound (exact steps before the first free call, the largest density and count each "
      "later term can take) is below the best split scored; 0 scores every split"},
+    {"fit_fast", PB_OPT_BOOL, offsetof(joint_params, fit_fast), "1", PB_OPT_NORANGE,
+     "speed only, the same results: a refit computes each changed delay density over "
+     "the bins its smoothed histogram reaches (the others hold the background alone, "
+     "written only where the key's last density reached); 0 computes every bin"},
+    {"select_share", PB_OPT_BOOL, offsetof(joint_params, select_share), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids the held search takes the free "
+     "search's per-service signal choice (callers=auto's held-out fits) when everything "
+     "that choice reads is the same (a fingerprint of the pairs, candidates and first "
+     "assignment); 0 fits again"},
     {"swap_bound", PB_OPT_BOOL, offsetof(joint_params, swap_bound), "1", PB_OPT_NORANGE,
      "speed only, the same results: without call ids, the re-split of the two requests "
      "an exchange of returns touches (step 5) goes by branch and bound as resplit_bound "
@@ -199,6 +219,12 @@ const pb_option joint_options[] = {
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=)"},
+    {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
+     "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0) score a "
+     "delay stamped zero ticks as the probability the fitted density puts below one "
+     "tick, at most the share of such delays among the observed (clean, paired beyond "
+     "doubt) requests; fit_fast is off on such traces; not "
+     "as a density at half a tick (metadata tick0=)"},
     {"tie_calls", PB_OPT_BOOL, offsetof(joint_params, tie_calls), "1", PB_OPT_NORANGE,
      "when the tie test keeps the start, rank calls of a link sent in the same tick by "
      "their returns (the one answered first was sent first), as requests tied at "
@@ -611,7 +637,8 @@ static int quant_start_again(joint *s)
 /* joint_init for one search: pord 1 holds the order of answers (the
  * re-pairing and the exchanges score it, joint_order.c) */
 static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
-                    pb_error *err, int pord)
+                    pb_error *err, int pord, joint_selshare *share,
+                    const unsigned char *force)
 {
     *out = NULL;
     if (!(v->columns & PB_COL_TYPE))
@@ -627,6 +654,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     s->v = *v;
     s->p = *params;
     s->pord_hold = pord;
+    s->selshare = share;
+    s->force_unp = force;
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
     if (s->nb < 2)
@@ -636,8 +665,10 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         pb_tick_info ti;
         pb_tick_detect(v->msgs, v->n, &ti);
         s->tick = ti.tick;
+        s->coarse = ti.coarse_ties;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
+        joint_tick0_setup(s); /* zero-tick delays (joint_tick0.c) */
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -703,6 +734,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
         rc = init_state(s);
+    if (rc == PB_OK)
+        rc = joint_tick0_learn(s); /* zero-tick delays (joint_tick0.c) */
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_service_test(s);
     if (rc == PB_OK)
@@ -732,6 +765,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
                                 "joint: too many links or candidates for 32-bit indices");
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
+    s->force_unp = NULL;
     *out = s;
     return PB_OK;
 }
@@ -742,8 +776,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
  * (joint_loglik, each under its own refit), by more than
  * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
  * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
-int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
-               pb_error *err)
+static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force)
 {
     const char *m = params->pair_order;
     int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
@@ -754,14 +788,24 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     joint_params ph = *params;
     ph.order = "on";
     if (mode == 1)
-        return init_one(out, v, &ph, err, 1);
+        return init_one(out, v, &ph, err, 1, NULL, force);
     joint *a = NULL, *b = NULL;
-    int rc = init_one(&a, v, params, err, 0);
+    /* joint_select's choice shared by the two searches (joint_fitfast.c);
+     * NULL (out of memory): each fits its own */
+    joint_selshare *share = mode == 2 && params->select_share ? joint_selshare_new() : NULL;
+    int rc = init_one(&a, v, params, err, 0, share, force);
     if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
+        joint_selshare_free(share);
+        if (a)
+            a->selshare = NULL;
         *out = a;
         return rc;
     }
-    rc = init_one(&b, v, &ph, err, 1);
+    rc = init_one(&b, v, &ph, err, 1, share, force);
+    a->selshare = NULL;
+    if (b)
+        b->selshare = NULL;
+    joint_selshare_free(share);
     if (rc != PB_OK) {
         joint_close(a);
         return rc;
@@ -804,6 +848,45 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     keep->pick_sum[2] = pick_held;
     joint_close(keep == b ? a : b);
     *out = keep;
+    return PB_OK;
+}
+
+/* The search (init_search); then, without call ids and under loss, which
+ * messages stay unpaired (joint_unpaired.c): when the min-cost pairing
+ * leaves other messages of some link unpaired, the search runs again with
+ * those, and its result is kept. */
+int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
+               pb_error *err)
+{
+    joint *s = NULL;
+    int rc = init_search(&s, v, params, err, NULL);
+    if (rc != PB_OK)
+        return rc;
+    unsigned char *force = NULL;
+    joint_unp_rec *recs = NULL;
+    size_t nrecs = 0, changed = 0;
+    rc = joint_unpaired_choose(s, &force, &recs, &nrecs, &changed);
+    if (rc != PB_OK) {
+        joint_close(s);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    if (force) {
+        joint *t = NULL;
+        rc = init_search(&t, v, params, err, force);
+        free(force);
+        if (rc != PB_OK) {
+            free(recs);
+            joint_close(s);
+            return rc;
+        }
+        joint_close(s);
+        s = t;
+        s->unp_rerun = 1;
+    }
+    s->unp_rec = recs;
+    s->nunp_rec = nrecs;
+    s->unp_changed = changed;
+    *out = s;
     return PB_OK;
 }
 
@@ -1016,7 +1099,7 @@ void joint_close(joint *s)
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
                  s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
-                 s->conf_stat, s->scal_stat};
+                 s->conf_stat, s->scal_stat, s->conf_exempt, s->unp_rec};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);
@@ -1031,6 +1114,7 @@ void joint_close(joint *s)
             joint_wrec_free(&s->wr[i]);
     free(s->wr);
     joint_resplit_free(s);
+    joint_ff_free(s);
     joint_greedy_free(s);
     joint_lsmemo_free(s);
     hmap_free(&s->corrmap);
@@ -1072,6 +1156,8 @@ void joint_close(joint *s)
     free(s->ord_p);
     free(s->svc_ord);
     free(s->clean);
+    free(s->t0obs);
+    free(s->t0c);
     free(s->dirty);
     joint_select_free(s);
     free(s);

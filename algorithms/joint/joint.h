@@ -56,6 +56,10 @@ typedef struct joint_params {
     double align_nest;  /* [align_nest] nats for a pair without call ids that
                            spans a moment its caller served no request
                            (the nesting test, joint_align.c); 0 = off, 8 */
+    int unpaired;       /* [unpaired] without call ids, on re-paired links that lost
+                           messages and answer out of order, choose the messages left
+                           unpaired by a min-cost pairing priced by the loss rate
+                           (joint_unpaired.c); 1 links out of order, 2 every one, 0 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank
@@ -71,6 +75,12 @@ typedef struct joint_params {
     int bound;          /* [resplit_bound] the exhaustive re-split of two small requests
                            leaves out every subtree of splits an upper bound shows
                            cannot win (same results, faster), 1 */
+    int fit_fast;       /* [fit_fast] a refit computes each changed density over the
+                           bins its smoothing reaches only (same results, faster;
+                           joint_fitfast.c), 1 */
+    int select_share;   /* [select_share] the held search takes the free search's
+                           per-service signal choice when joint_select's input is
+                           the same (same results, faster; joint_fitfast.c), 1 */
     int swap_bound;     /* [swap_bound] the exchanges' re-split of two small requests by
                            branch and bound, as resplit_bound (same results, faster), 1 */
     int greedy_cut;     /* [greedy_cut] the greedy round scores a candidate in one pass
@@ -105,6 +115,9 @@ typedef struct joint_params {
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */
+    int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
+                           stamped zero ticks as the fitted mass below one tick,
+                           capped by the clean requests' share (joint_tick0.c), 1 */
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */

@@ -131,6 +131,20 @@ static int raw_shares(joint *s, double *share)
     return rc;
 }
 
+/* v - step x g(c), at least 0 (joint_conf_order) */
+static double order_step(double v, double c, double step)
+{
+    double d = 1 - c, g;
+    if (!(d > 1e-6))
+        g = 0;
+    else if (d >= 1)
+        g = 1;
+    else
+        g = 1 - fmin(1, -log10(d) / 6);
+    v -= step * g;
+    return v > 0 ? v : 0;
+}
+
 /* conf_siblings (docs/joint.md, "Allowances for model error"): each row
  * no surer than the least sure call its request makes on the same link
  * (sib: per pair, that least confidence), than the call whose return
@@ -154,7 +168,10 @@ int joint_sibling_cap(joint *s, double *conf)
     uint32_t *trig2 = malloc(((size_t)n + 1) * sizeof *trig2);
     uint32_t *tmp = malloc((size_t)maxk * sizeof *tmp);
     double *minl = malloc(((size_t)s->nlinks + 1) * sizeof *minl);
-    int rc = sib && done && trig && trig2 && tmp && minl ? PB_OK : PB_ENOMEM;
+    double *own = malloc(((size_t)n + 1) * sizeof *own);
+    int rc = sib && done && trig && trig2 && tmp && minl && own ? PB_OK : PB_ENOMEM;
+    if (rc == PB_OK)
+        memcpy(own, conf, (size_t)n * sizeof *own);
     if (rc == PB_OK)
         joint_conf_triggers(s, trig, trig2, tmp);
     for (uint32_t l = 0; rc == PB_OK && l <= s->nlinks; l++)
@@ -179,7 +196,9 @@ int joint_sibling_cap(joint *s, double *conf)
         changed = 0;
         for (uint32_t j = 0; j < n; j++) {
             uint32_t q = s->par[j];
-            if (q == NONE)
+            /* roots, and rows right by construction (one candidate on
+             * every pair up to the root: no other request can hold them) */
+            if (q == NONE || (s->conf_exempt && s->conf_exempt[j]))
                 continue;
             double c = conf[j];
             if (sib[j] < c)
@@ -198,7 +217,16 @@ int joint_sibling_cap(joint *s, double *conf)
             }
         }
     }
+    /* conf_order: the rows the cap set to one value keep the order of
+     * their own confidences (docs/joint.md, "Rows keep their order") */
+    for (uint32_t j = 0; rc == PB_OK && s->p.conf_order && j < n; j++)
+        if (done[j])
+            conf[j] = order_step(conf[j], own[j], JOINT_CONF_SIB_STEP);
     s->sib_lowered = low;
+    s->sib_exempt = 0;
+    for (uint32_t j = 0; rc == PB_OK && s->conf_exempt && j < n; j++)
+        s->sib_exempt += s->par[j] != NONE && s->conf_exempt[j];
+    free(own);
     free(minl);
     free(trig);
     free(trig2);
@@ -227,25 +255,17 @@ int joint_confidence(joint *s, double *conf)
 
 double joint_conf_order(double v, double c)
 {
-    double d = 1 - c, g;
-    if (!(d > 1e-6))
-        g = 0;
-    else if (d >= 1)
-        g = 1;
-    else
-        g = 1 - fmin(1, -log10(d) / 6);
-    v -= JOINT_CONF_ORDER_STEP * g;
-    return v > 0 ? v : 0;
+    return order_step(v, c, JOINT_CONF_ORDER_STEP);
 }
 
 int joint_calib_meta(const joint *s, pb_result *res)
 {
     int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d conf_sims=%d "
-                            "conf_siblings=%d lowered_siblings=%zu "
+                            "conf_siblings=%d lowered_siblings=%zu siblings_by_construction=%zu "
                             "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f "
                             "conf_order=%d",
                             s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed, s->p.conf_sims,
-                            s->p.conf_siblings, s->sib_lowered,
+                            s->p.conf_siblings, s->sib_lowered, s->sib_exempt,
                             s->scal_done ? s->scal_sim : 0.0, s->scal_escaped,
                             s->scal_done ? s->scal_stat[JOINT_SCAL_NSTAT * (size_t)s->nlinks + 7]
                                          : 1.0,

@@ -14,6 +14,22 @@
 #include "joint.h"
 #include "joint_align.h"
 
+/* One link whose unpaired messages joint_unpaired.c weighed. */
+typedef struct joint_unp_rec {
+    uint32_t caller, callee, link;
+    size_t calls, returns;
+    size_t unpaired_calls0, unpaired_returns0; /* the first search's */
+    size_t unpaired_calls, unpaired_returns;   /* the min-cost pairing's */
+    size_t changed;          /* messages whose state changed (0: kept) */
+    double cost_before, cost_after; /* nats */
+    int failed;              /* the flow found no solution */
+    double overtaken;        /* of two consecutive paired calls, the later answered
+                                first (the link as the search left it) */
+    double order_p;          /* p-value of "overtakes at most JOINT_ORDER_RHO0" */
+    int in_order;            /* not refuted: the alignment's choice stays */
+    double q, price;         /* the loss rate and the nats of an unpaired message */
+} joint_unp_rec;
+
 /* One link that the nesting test looked at (joint_cand.c, joint_align.h). */
 typedef struct joint_align_rec {
     uint32_t caller, callee;
@@ -75,6 +91,7 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
+#define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -137,6 +154,13 @@ struct joint {
     double ibin;            /* 1 / bin (dbin_ln), or 0: not set */
     struct joint_logc *logc; /* logf_of's cache of log(delay) and its bin, or NULL */
     pb_ns tick;             /* the trace's timestamp resolution (pb_tick_detect) */
+    int coarse;             /* many messages share a stamp (pb_tick_info.coarse_ties) */
+    unsigned char *t0obs;   /* per pair: its delays are observed, not chosen (clean and
+                               paired beyond doubt; joint_tick0.c), or NULL */
+    double *t0c;            /* per density key: this fit's observed delays stamped zero
+                               ticks, all observed delays (2 a key) */
+    uint32_t t0c_cap;       /* keys t0c holds */
+    int t0_nofast;          /* fit_fast was switched off for the rule */
     double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
@@ -177,6 +201,13 @@ struct joint {
                                (joint_search.c), or NULL */
     struct joint_bnb *bnb;  /* re-split by branch and bound (joint_bnb.c), or NULL */
     uint32_t fit_gen;       /* joint_fit's count (joint_bnb.c's cache is per fit) */
+    struct joint_ff *ff;    /* fit_fast: the refit's fixed costs (joint_fitfast.c), or NULL */
+    struct joint_selshare *selshare; /* select_share: joint_select's choice shared by the
+                                        two searches (joint_fitfast.c; joint_init owns
+                                        it), or NULL */
+    int select_shared;      /* this search took the other search's choice */
+    int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
+    uint32_t keycap;        /* keys the per-key arrays hold room for */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
     int bnb_no_order;       /* the branch and bound scores without the order term (the
                                exchanges' re-split, joint_repair.c best_split) */
@@ -284,6 +315,10 @@ struct joint {
     size_t scal_escaped;    /* simulated calls that left their request's interval */
     int scal_done;
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
+    size_t sib_exempt;      /* rows it left alone: right by construction */
+    unsigned char *conf_exempt; /* per pair: right by construction (every pair up
+                                   to the root one candidate, by call id, no
+                                   orphans; joint_selfcal.c), NULL without it */
 
     /* counters */
     size_t halves_call, halves_ret;
@@ -294,6 +329,14 @@ struct joint {
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;
+    /* which messages stay unpaired (joint_unpaired.c): per message, 1 left
+     * unpaired, 2 paired first in, first out with the rest of its link,
+     * 0 as joint_find_pairs decides; NULL: nothing forced (only while the
+     * search is set up).  unp_rec: the links weighed, for the metadata */
+    const unsigned char *force_unp;
+    joint_unp_rec *unp_rec;
+    size_t nunp_rec, unp_changed;
+    int unp_rerun;          /* 1: this search ran with the forced messages */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -723,6 +766,77 @@ int joint_select(joint *s);
 /* end of joint_fit: the count term of services whose counts are flat
  * scores 0 */
 void joint_select_fit_hook(joint *s);
+
+/* joint_fitfast.c (fit_fast: speed only, the same numbers).  The refit's
+ * state for the nkeys keys (call before a refit's densities).  PB_OK or
+ * PB_ENOMEM */
+typedef struct joint_ff joint_ff;
+int joint_ff_begin(joint *s);
+/* key k's logf row and kmean from its raw histogram and sums, bit for bit
+ * joint_fit's own loop, over the bins the smoothing reaches only; sm the
+ * fit's smoothing workspace, y nb doubles of scratch.  PB_OK or
+ * PB_EINVAL / PB_ENOMEM (the smoothing's) */
+struct joint_smooth;
+int joint_ff_density(joint *s, uint32_t k, struct joint_smooth *sm, double *y);
+/* free the state (NULL-safe on s->ff) */
+void joint_ff_free(joint *s);
+/* a refit's start (before its walks; only: its part of the requests, or
+ * NULL): joint_ff_begin, and the records made stale when the fit is
+ * partial or the model was reset.  PB_OK or PB_ENOMEM */
+int joint_ff_fit_start(joint *s, const unsigned char *only);
+/* after the refit's pflag (full: a fit of every request): stale records
+ * when a learned parallel call changed */
+void joint_ff_pflag_seen(joint *s, int full);
+/* at a full refit's start, after joint_ff_fit_start: 1 when the last refit
+ * was full, in this epoch, recorded every request, with these keys, and
+ * every request reads what it read then (nothing a walk adds can differ),
+ * else 0 */
+int joint_ff_unchanged(joint *s);
+/* after a refit's order of service (full: of every request): its rates
+ * are those of the assignment its records hold (when the refit recorded
+ * every request) */
+void joint_ff_order_done(joint *s, int full);
+/* in a refit joint_ff_unchanged let skip: 1 when the order rates held
+ * were fitted on the same assignment (its last full refit fitted them),
+ * so they need not be fitted again */
+int joint_ff_order_same(const joint *s);
+/* the durations term's sums made again (joint_corr_reset, joint_corr_add
+ * of every request as the walks add it), for a refit joint_ff_unchanged
+ * let skip its walks.  PB_OK or PB_ENOMEM */
+int joint_ff_corr_again(joint *s);
+/* request q's part of a full refit: its recorded contributions added
+ * again when it reads what it read then, else joint_req_walk (mode 1),
+ * recorded.  PB_OK or PB_ENOMEM */
+int joint_ff_walk(joint *s, uint32_t q);
+/* the recording walk's contribution (kind 0 delay: key a, bin b, log10
+ * delay x; 1 parallel count: entry a, overlap b; 2 count cell a) */
+void joint_ff_log(joint *s, uint32_t kind, uint32_t a, uint32_t b, double x);
+/* test hook (tests/unit/test_joint_fitfast.c): nonzero replays a record
+ * of the same epoch and count of calls without comparing what it read:
+ * the results must then differ */
+extern int joint_ff_test_stale;
+/* effort counters: requests replayed (or found unchanged) and walked by
+ * the full refits, refits whose walks were all skipped */
+void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked, size_t *skipped);
+/* joint_select's choice shared by joint_init's two searches
+ * (select_share).  new: an empty holder (NULL: out of memory, nothing is
+ * shared); free: NULL-safe. */
+typedef struct joint_selshare joint_selshare;
+joint_selshare *joint_selshare_new(void);
+void joint_selshare_free(joint_selshare *c);
+/* At joint_select's start: h gets the fingerprint of its input (0 when
+ * s->selshare is NULL or select_share off); when the holder has a choice
+ * of the same fingerprint, s->sel, s->cnt_flat and s->corr_svc get copies
+ * (sel_size bytes a service), *dens and *cnts the pooled services
+ * (malloc'd, the caller frees them), *fits the joint_fit calls it took:
+ * returns 1; 0 when not; -1 out of memory (nothing set). */
+int joint_selshare_take(joint *s, size_t sel_size, uint64_t h[2], unsigned char **dens,
+                        unsigned char **cnts, uint32_t *fits);
+/* At joint_select's end: the holder (if any, and empty) keeps the choice
+ * and the fingerprint h taken at the start.  PB_OK (a failed copy keeps
+ * nothing) */
+int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
+                       const unsigned char *dens, const unsigned char *cnts, uint32_t fits);
 /* the requests of in link ein and of every link pooled with it */
 double joint_select_link_requests(const joint *s, uint32_t ein);
 /* the choices per service into the result metadata (sorted by name) */
@@ -788,6 +902,12 @@ int joint_sibling_cap(joint *s, double *conf);
  * v - step x g(c), g(c) = 1 - min(1, -log10(1 - c) / 6) (1 at c = 0, 0 at
  * c >= 1 - 1e-6), at least 0 */
 #define JOINT_CONF_ORDER_STEP 1e-4
+/* conf_order under the siblings cap: a row the cap lowers to v gets
+ * v - JOINT_CONF_SIB_STEP x g(c), c its confidence before the cap, so the
+ * rows the cap sets to one value keep their own order (a tenth of the map's
+ * step: 10 steps at the six decimals the writer prints, so the cap values
+ * of one block of the map, up to 1e-4 apart, keep their order) */
+#define JOINT_CONF_SIB_STEP 1e-5
 double joint_conf_order(double v, double c);
 /* conf[p] = the product of share[] from p's root down to p.  PB_OK or
  * PB_ENOMEM */
@@ -818,6 +938,30 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+
+/* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
+ * delay stamped zero ticks scores the fitted mass below one tick per tick
+ * (docs/joint.md, "Execution models").  joint_tick0_fix sets bin dbin(0) of
+ * key k's log densities lf (smoothed histogram hv summing to tot) to that
+ * value, the mass at most the observed delays' zero-tick share, and adds the change to that key's expected log density *em.
+ * joint_tick0_meta writes the tick0= metadata line (nothing when off); PB_OK
+ * or the writer's status. */
+void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, double *lf,
+                     double *em);
+int joint_tick0_meta(const joint *s, pb_result *res);
+/* joint_tick0_learn marks the pairs whose delays are observed, not chosen:
+ * clean (no ambiguous call could be theirs) and paired beyond doubt (by
+ * call id, or alone on their link from their call to their return);
+ * nothing when off, at fine stamps or without clean requests.  PB_OK or
+ * PB_ENOMEM.  joint_tick0_reset clears the counts before a fit's walks;
+ * joint_tick0_count adds one delay of pair q with key di in bin bn to them
+ * when q is observed; PB_OK or PB_ENOMEM. */
+int joint_tick0_learn(joint *s);
+/* joint_tick0_setup: when the rule runs, fit_fast off (its replayed walks
+ * and ranged densities bypass the rule's hooks; the same numbers) */
+void joint_tick0_setup(joint *s);
+void joint_tick0_reset(joint *s);
+int joint_tick0_count(joint *s, uint32_t q, uint32_t di, uint32_t bn);
 
 /* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "The tie test:
  * whole-tick stamps").  joint_quant_snapshot keeps the start's parents
@@ -917,5 +1061,29 @@ int joint_swap_pass(joint *s, size_t *swaps);
 int joint_recandidate(joint *s);
 /* the re-pairing rounds without call ids (step 4).  PB_OK or PB_ENOMEM */
 int joint_repair_rounds(joint *s);
+
+/* joint_unpaired.c.  After a search without call ids: per link that lost
+ * messages, was paired without call ids and is re-paired, the min-cost
+ * pairing of its calls and returns (durations under the histogram of its
+ * current pairs, a price per unpaired message from the loss rate).  *force:
+ * per message 1 (unpaired) or 2 (the rest of a changed link), allocated,
+ * or NULL when no link changed; *recs (allocated) / *nrecs: every link
+ * weighed; *changed: links whose unpaired messages changed.  PB_OK or
+ * PB_ENOMEM */
+/* One link: calls at ct[0..nc), returns at rt[0..nr), both ascending on
+ * the callee's clock; cur[j]: the call return j is paired with now, or
+ * JOINT_NONE.  The pairing of least cost, where a pair costs -log p(its
+ * duration) under the histogram of the current pairs' durations (the
+ * alignment's bins and smoothing) and an unpaired message `price`
+ * nats; a return may pair with one of the last calls
+ * before it (a window as the alignment's) or up to `early` after it, or
+ * with its current call.  un_c / un_r: 1 for each message it leaves
+ * unpaired; *before / *after: the costs of the current and of that
+ * pairing, nats.  PB_OK, PB_ENOMEM, or PB_ERANGE when the flow failed. */
+int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
+                        const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
+                        unsigned char *un_r, double *before, double *after);
+int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
+                          size_t *nrecs, size_t *changed);
 
 #endif

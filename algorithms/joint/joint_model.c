@@ -201,8 +201,10 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 di = s->nkeys;
                 /* the per-key arrays hold the next power of two of nkeys
                  * keys: they grow when nkeys reaches one (one key more at
-                 * a time copied them all, every time) */
-                if ((di & (di - 1)) == 0) {
+                 * a time copied them all, every time); with fit_fast they
+                 * keep their room when the model is reset (joint_select),
+                 * and grow only beyond it (keycap) */
+                if (s->p.fit_fast ? di >= s->keycap : (di & (di - 1)) == 0) {
                     size_t cap = di ? 2 * (size_t)di : 1, nc = cap * s->nb;
                     double *h = realloc(s->hist, nc * sizeof *h);
                     if (!h)
@@ -228,6 +230,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                     if (!hi)
                         return PB_ENOMEM;
                     s->hhi = hi;
+                    s->keycap = (uint32_t)cap;
                 }
                 memset(s->hist + (size_t)di * s->nb, 0, s->nb * sizeof *s->hist);
                 s->hlo[di] = s->nb;
@@ -253,6 +256,10 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;
+            if (s->t0obs && joint_tick0_count(s, q, di, bn) != PB_OK)
+                return PB_ENOMEM; /* zero-tick delays observed (joint_tick0.c) */
+            if (s->fflog) /* fit_fast: the refit's walk recorded (joint_fitfast.c) */
+                joint_ff_log(s, 0, di, bn, x);
         }
     }
     *sump = sum;
@@ -313,6 +320,8 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
                 int ov = c->rr > o->cs;
                 s->pov[h] += ov;
                 s->pse[h] += !ov;
+                if (s->fflog)
+                    joint_ff_log(s, 1, h, (uint32_t)ov, 0);
             }
         }
     }
@@ -342,8 +351,11 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
             uint32_t cj = c[j] > JOINT_KMAX ? JOINT_KMAX : c[j];
             if (mode == 0)
                 sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
-            else
+            else {
                 s->cnt[base + (size_t)j * (JOINT_KMAX + 1) + cj] += 1.0;
+                if (s->fflog)
+                    joint_ff_log(s, 2, (uint32_t)(base + (size_t)j * (JOINT_KMAX + 1) + cj), 0, 0);
+            }
             if (rec) {
                 rec->cnt[j] = c[j];
                 ct += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
@@ -819,8 +831,57 @@ double joint_order_ll(const joint *cs, uint32_t q1, const uint32_t *k1, uint32_t
     return v;
 }
 
+/* what follows a refit's densities: the durations term's fit, the order
+ * of service (not when order_same: its rates are those of the same
+ * assignment already), the call counts' log-probabilities.  PB_OK or
+ * PB_ENOMEM */
+static int fit_tail(joint *s, int order_same)
+{
+    joint_corr_finish(s);
+    if (s->order_active && !order_same) {
+        int rc = joint_fit_order(s);
+        if (rc != PB_OK)
+            return rc;
+    }
+    /* call counts: P(k) = (n_k + alpha) / (N + alpha (K+1)) */
+    const double al = s->p.alpha;
+    for (uint32_t e = 0; e < s->nlinks; e++) {
+        uint32_t b = s->link_dst[e];
+        uint32_t no = s->out_off[b + 1] - s->out_off[b];
+        for (uint32_t j = 0; j < no; j++) {
+            size_t base = s->cnt_off[e] + (size_t)j * (JOINT_KMAX + 1);
+            double N = 0;
+            for (int c = 0; c <= JOINT_KMAX; c++)
+                N += s->cnt[base + c];
+            int ok = !s->allowed || s->allowed[s->cnt_off[e] / (JOINT_KMAX + 1) + j];
+            for (int c = 0; c <= JOINT_KMAX; c++) {
+                double v = (s->cnt[base + c] + al) / (N + al * (JOINT_KMAX + 1));
+                s->cntlp[base + c] = (!ok && c > 0) ? JOINT_FORBID : log(v);
+            }
+        }
+    }
+    joint_select_fit_hook(s);
+    return PB_OK;
+}
+
 int joint_fit(joint *s, const unsigned char *only)
 {
+    /* fit_fast: a request that reads what it read at the last refit adds
+     * what it added then (joint_fitfast.c) */
+    const int ffw = s->p.fit_fast && !only;
+    if (s->p.fit_fast && joint_ff_fit_start(s, only) != PB_OK)
+        return PB_ENOMEM;
+    if (ffw && joint_ff_unchanged(s)) {
+        /* every request reads what it read at the last full refit, in the
+         * same epoch: the histograms, sums, parallel-call and call counts,
+         * flags and densities it would make are the ones held; the rest
+         * is made as always */
+        int rc = joint_ff_corr_again(s);
+        if (rc != PB_OK)
+            return rc;
+        s->fit_gen++;
+        return fit_tail(s, joint_ff_order_same(s));
+    }
     /* hist holds the last fit's raw counts (never the smoothed ones):
      * only their bins need clearing */
     for (uint32_t k = 0; k < s->nkeys; k++) {
@@ -833,12 +894,14 @@ int joint_fit(joint *s, const unsigned char *only)
     }
     memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
     joint_corr_reset(s);
+    joint_tick0_reset(s);
     for (uint32_t h = 0; h < s->npar; h++)
         s->pov[h] = s->pse[h] = 0;
     for (uint32_t q = 0; q < s->npairs; q++) {
         if (only && !only[q])
             continue;
-        int rc = joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 1, NULL);
+        int rc = ffw ? joint_ff_walk(s, q)
+                     : joint_req_walk(s, q, s->kids[q].a, s->kids[q].n, 1, NULL);
         if (rc != PB_OK)
             return rc;
     }
@@ -856,6 +919,8 @@ int joint_fit(joint *s, const unsigned char *only)
         double tot = s->pov[h] + s->pse[h];
         s->pflag[h] = tot >= 5 && tot >= 0.1 * nq && s->pov[h] > s->p.parallel * tot;
     }
+    if (s->p.fit_fast)
+        joint_ff_pflag_seen(s, ffw); /* a changed pflag: the records are stale */
     /* densities: histogram smoothed by a Gaussian kernel whose width
      * follows Silverman's rule on the log delays (gsl_filter_gaussian's
      * numbers, computed from the filled bins only: joint_smooth.c), mixed
@@ -887,6 +952,11 @@ int joint_fit(joint *s, const unsigned char *only)
         s->rhi = hi;
         s->hraw_cap = s->nkeys;
     }
+    if (s->p.fit_fast && joint_ff_begin(s) != PB_OK) {
+        joint_smooth_close(sm);
+        free(y);
+        return PB_ENOMEM;
+    }
     for (uint32_t k = 0; k < s->nkeys; k++) {
         const double *h = s->hist + (size_t)k * nb;
         double *lf = s->logf + (size_t)k * nb;
@@ -908,6 +978,15 @@ int joint_fit(joint *s, const unsigned char *only)
         s->rlo[k] = lo;
         s->rhi[k] = hi;
         memcpy(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw);
+        if (s->p.fit_fast) { /* joint_fitfast.c: the same numbers */
+            int rc = joint_ff_density(s, k, sm, y);
+            if (rc != PB_OK) {
+                joint_smooth_close(sm);
+                free(y);
+                return rc;
+            }
+            continue;
+        }
         double n = s->kstat[3 * k];
         if (n <= 0) {
             for (uint32_t b = 0; b < nb; b++)
@@ -966,37 +1045,17 @@ int joint_fit(joint *s, const unsigned char *only)
             em += pb * l;
             lf[b] = l;
         }
+        joint_tick0_fix(s, k, hv, tot, lf, &em); /* zero-tick delays (joint_tick0.c) */
         s->kmean[k] = em - mean * M_LN10;
     }
     s->hraw_valid = s->nkeys;
     s->fit_gen++; /* the densities changed: joint_bnb.c's bounds are recomputed */
     joint_smooth_close(sm);
     free(y);
-    joint_corr_finish(s);
-    if (s->order_active) {
-        int rc = joint_fit_order(s);
-        if (rc != PB_OK)
-            return rc;
-    }
-    /* call counts: P(k) = (n_k + alpha) / (N + alpha (K+1)) */
-    const double al = s->p.alpha;
-    for (uint32_t e = 0; e < s->nlinks; e++) {
-        uint32_t b = s->link_dst[e];
-        uint32_t no = s->out_off[b + 1] - s->out_off[b];
-        for (uint32_t j = 0; j < no; j++) {
-            size_t base = s->cnt_off[e] + (size_t)j * (JOINT_KMAX + 1);
-            double N = 0;
-            for (int c = 0; c <= JOINT_KMAX; c++)
-                N += s->cnt[base + c];
-            int ok = !s->allowed || s->allowed[s->cnt_off[e] / (JOINT_KMAX + 1) + j];
-            for (int c = 0; c <= JOINT_KMAX; c++) {
-                double v = (s->cnt[base + c] + al) / (N + al * (JOINT_KMAX + 1));
-                s->cntlp[base + c] = (!ok && c > 0) ? JOINT_FORBID : log(v);
-            }
-        }
-    }
-    joint_select_fit_hook(s);
-    return PB_OK;
+    int rc0 = fit_tail(s, 0);
+    if (s->p.fit_fast)
+        joint_ff_order_done(s, !only);
+    return rc0;
 }
 
 double joint_loglik(const joint *cs)

@@ -279,6 +279,28 @@ static void model_reset(joint *s)
 int joint_select(joint *s)
 {
     uint32_t n = s->npairs, nn = s->nnodes;
+    /* the other search's choice for the same input (select_share,
+     * joint_fitfast.c): the state its fits and reset leave behind */
+    uint64_t fp[2];
+    uint32_t gen0 = s->fit_gen, sfits = 0;
+    {
+        unsigned char *sd = NULL, *sc = NULL;
+        int hit = joint_selshare_take(s, sizeof *s->sel, fp, &sd, &sc, &sfits);
+        if (hit < 0)
+            return PB_ENOMEM;
+        if (hit) {
+            int rc = set_pool(s, sd, sc);
+            free(sd);
+            free(sc);
+            if (rc == PB_OK) {
+                model_reset(s);
+                s->fit_gen += sfits;
+                s->select_shared = 1;
+            }
+            corr_drop(s);
+            return rc;
+        }
+    }
     int mode = !s->p.callers || !strcmp(s->p.callers, "auto") ? 2
                : !strcmp(s->p.callers, "pooled")             ? 1
                                                              : 0;
@@ -425,6 +447,8 @@ int joint_select(joint *s)
             cp[b] = s->sel[b].cpooled;
         }
         rc = set_pool(s, dp, cp);
+        if (rc == PB_OK)
+            rc = joint_selshare_put(s, sizeof *s->sel, fp, dp, cp, s->fit_gen - gen0);
         free(dp);
         free(cp);
     }

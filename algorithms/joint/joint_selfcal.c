@@ -908,6 +908,12 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         exr[p] = (unsigned char)by_construction(s, p, share[p], esc[s->pr[p].caller] > 0);
     if (rc == PB_OK)
         rc = and_down(s, exr);
+    /* kept for the siblings cap (joint_calib.c): a row right by
+     * construction is not lowered there either */
+    free(s->conf_exempt);
+    s->conf_exempt = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
+    if (s->conf_exempt)
+        memcpy(s->conf_exempt, exr, (size_t)n);
     /* the real trace's doubt against the simulation's, per link and for
      * all links: how much harder the real trace is than its simulation */
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {

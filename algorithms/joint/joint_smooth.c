@@ -23,12 +23,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* kernels kept: a refit smooths many keys, and those whose width is the
+ * least allowed (bw_min) or the most share one kernel (speed only: the
+ * same array gsl_filter_gaussian_kernel gives) */
+#define JOINT_SMOOTH_KEEP 8
+
 struct joint_smooth {
     size_t n, kmax;
-    double *kern;      /* the kernel of (alpha, K) below */
+    double *kern;      /* the kernel of (alpha, K) below: one of keep[] */
     double alpha;      /* its width; 0: none computed yet */
     size_t K;          /* its length (odd) */
     size_t *fill;      /* the filled bins of the current input */
+    double *keep[JOINT_SMOOTH_KEEP]; /* kernels computed, kmax each */
+    double kalpha[JOINT_SMOOTH_KEEP]; /* their widths (0: none) */
+    size_t kK[JOINT_SMOOTH_KEEP];
+    unsigned next;     /* the slot computed next */
 };
 
 pb_status joint_smooth_init(size_t n, size_t kmax, joint_smooth **out)
@@ -41,7 +50,8 @@ pb_status joint_smooth_init(size_t n, size_t kmax, joint_smooth **out)
         return PB_ENOMEM;
     w->n = n;
     w->kmax = kmax;
-    w->kern = malloc(kmax * sizeof *w->kern);
+    w->keep[0] = malloc(kmax * sizeof *w->keep[0]);
+    w->kern = w->keep[0];
     w->fill = malloc(n * sizeof *w->fill);
     if (!w->kern || !w->fill) {
         joint_smooth_close(w);
@@ -55,29 +65,50 @@ void joint_smooth_close(joint_smooth *w)
 {
     if (!w)
         return;
-    free(w->kern);
+    for (int i = 0; i < JOINT_SMOOTH_KEEP; i++)
+        free(w->keep[i]);
     free(w->fill);
     free(w);
 }
 
-pb_status joint_smooth_gaussian(joint_smooth *w, double alpha, size_t K, const double *x,
-                                double *y, size_t n)
+/* the kernel of (alpha, Kodd) in w->kern.  PB_OK or PB_EINVAL */
+static pb_status smooth_kernel(joint_smooth *w, double alpha, size_t Kodd)
 {
-    const size_t H = K / 2, Kodd = 2 * H + 1;
-    if (!(alpha > 0) || K == 0 || Kodd > w->kmax || n == 0 || n > w->n)
+    if (w->K == Kodd && w->alpha == alpha)
+        return PB_OK;
+    for (unsigned i = 0; i < JOINT_SMOOTH_KEEP; i++)
+        if (w->keep[i] && w->kK[i] == Kodd && w->kalpha[i] == alpha) {
+            w->kern = w->keep[i];
+            w->K = Kodd;
+            w->alpha = alpha;
+            return PB_OK;
+        }
+    /* computed into the next slot (one failed allocation: slot 0's) */
+    unsigned i = w->next;
+    w->next = (w->next + 1) % JOINT_SMOOTH_KEEP;
+    if (!w->keep[i])
+        w->keep[i] = malloc(w->kmax * sizeof *w->keep[i]);
+    if (!w->keep[i])
+        i = 0;
+    w->kalpha[i] = 0; /* not valid until computed */
+    gsl_vector_view kv = gsl_vector_view_array(w->keep[i], Kodd);
+    w->kern = w->keep[i];
+    w->K = 0;
+    w->alpha = 0;
+    if (gsl_filter_gaussian_kernel(alpha, 0, 1, &kv.vector) != GSL_SUCCESS)
         return PB_EINVAL;
-    if (w->K != Kodd || w->alpha != alpha) {
-        gsl_vector_view kv = gsl_vector_view_array(w->kern, Kodd);
-        if (gsl_filter_gaussian_kernel(alpha, 0, 1, &kv.vector) != GSL_SUCCESS)
-            return PB_EINVAL;
-        w->K = Kodd;
-        w->alpha = alpha;
-    }
-    size_t nf = 0;
-    for (size_t j = 0; j < n; j++)
-        if (x[j] != 0)
-            w->fill[nf++] = j;
-    memset(y, 0, n * sizeof *y);
+    w->kK[i] = Kodd;
+    w->kalpha[i] = alpha;
+    w->K = Kodd;
+    w->alpha = alpha;
+    return PB_OK;
+}
+
+/* each filled bin w->fill[0..nf) of x, ascending, adds its products to
+ * the outputs it reaches (y there already +0) */
+static void smooth_add(const joint_smooth *w, size_t nf, const double *x, double *y, size_t n)
+{
+    const size_t H = w->K / 2;
     const double *g = w->kern;
     for (size_t f = 0; f < nf; f++) {
         const size_t j = w->fill[f];
@@ -90,5 +121,43 @@ pb_status joint_smooth_gaussian(joint_smooth *w, double alpha, size_t K, const d
             y[i] += p;
         }
     }
+}
+
+pb_status joint_smooth_gaussian(joint_smooth *w, double alpha, size_t K, const double *x,
+                                double *y, size_t n)
+{
+    const size_t H = K / 2, Kodd = 2 * H + 1;
+    if (!(alpha > 0) || K == 0 || Kodd > w->kmax || n == 0 || n > w->n)
+        return PB_EINVAL;
+    if (smooth_kernel(w, alpha, Kodd) != PB_OK)
+        return PB_EINVAL;
+    size_t nf = 0;
+    for (size_t j = 0; j < n; j++)
+        if (x[j] != 0)
+            w->fill[nf++] = j;
+    memset(y, 0, n * sizeof *y);
+    smooth_add(w, nf, x, y, n);
+    return PB_OK;
+}
+
+pb_status joint_smooth_gaussian_range(joint_smooth *w, double alpha, size_t K, const double *x,
+                                      size_t xlo, size_t xhi, double *y, size_t n,
+                                      size_t *ylo, size_t *yhi)
+{
+    const size_t H = K / 2, Kodd = 2 * H + 1;
+    if (!(alpha > 0) || K == 0 || Kodd > w->kmax || n == 0 || n > w->n || xlo > xhi ||
+        xhi >= n)
+        return PB_EINVAL;
+    if (smooth_kernel(w, alpha, Kodd) != PB_OK)
+        return PB_EINVAL;
+    size_t nf = 0;
+    for (size_t j = xlo; j <= xhi; j++)
+        if (x[j] != 0)
+            w->fill[nf++] = j;
+    const size_t lo = xlo > H ? xlo - H : 0, hi = xhi + H < n ? xhi + H : n - 1;
+    memset(y + lo, 0, (hi - lo + 1) * sizeof *y);
+    smooth_add(w, nf, x, y, n);
+    *ylo = lo;
+    *yhi = hi;
     return PB_OK;
 }

@@ -40,4 +40,16 @@ void joint_smooth_close(joint_smooth *w);
 pb_status joint_smooth_gaussian(joint_smooth *w, double alpha, size_t K, const double *x,
                                 double *y, size_t n);
 
+/* The same smoothing when x is known to be zero outside [xlo, xhi]
+ * (xlo <= xhi < n): only the filled bins of that range are looked for,
+ * and only the outputs they can reach, [*ylo, *yhi] = [xlo - H, xhi + H]
+ * clipped to [0, n) with H = K / 2 after rounding K up to an odd number,
+ * are written (y elsewhere is left as it was: the caller takes it as +0).
+ * Within [*ylo, *yhi] y is bit for bit joint_smooth_gaussian's.  Returns
+ * PB_OK, or PB_EINVAL as joint_smooth_gaussian (also for xlo > xhi or
+ * xhi >= n; y and the range untouched). */
+pb_status joint_smooth_gaussian_range(joint_smooth *w, double alpha, size_t K, const double *x,
+                                      size_t xlo, size_t xhi, double *y, size_t n,
+                                      size_t *ylo, size_t *yhi);
+
 #endif

@@ -44,7 +44,7 @@ for m in ids bb; do
     table "$tmp/${m}1" > "$tmp/t1"
     [ -s "$tmp/t1" ] || fail "$m: no assignment table"
     cmp -s "$tmp/t0" "$tmp/t1" || fail "$m: the self-calibration changed an assignment"
-    grep -q "^# conf_heldout=0 conf_selfcal=1 conf_seed=1 conf_sims=1 conf_siblings=1 lowered_siblings=[0-9]* selfcal_rows=[1-9]" "$tmp/${m}1" ||
+    grep -q "^# conf_heldout=0 conf_selfcal=1 conf_seed=1 conf_sims=1 conf_siblings=1 lowered_siblings=[0-9]* siblings_by_construction=[0-9]* selfcal_rows=[1-9]" "$tmp/${m}1" ||
         fail "$m: no self-calibration metadata"
     grep -q "^# conf_link=WS[12]>AUTH .*selfcal_map=" "$tmp/${m}1" ||
         fail "$m: no per-link metadata"

@@ -47,11 +47,6 @@ static inline void msg_rounded(pb_trace *t, pb_ns ts, const char *src, const cha
     msg(t, ts, src, dst, type, callid);
 }
 
-/* nq requests into B from X (70 %) or Y, arrivals gap_us microseconds apart
- * on average; each makes 1 to maxc calls of C or D, 30 % of them alongside
- * the one before, the rest after its return; 3 % of the returns lost; call
- * ids only when ids.  Stamps rounded down to joint_test_tick.  The trace
- * (caller frees it with pb_trace_free), or NULL when out of memory */
 /* pairs of a and b (two solutions of one trace) that differ in parent or
  * in return; npairs + 1 when they pair the messages differently */
 static inline long joint_test_pairs_differ(joint *a, joint *b)
@@ -65,6 +60,11 @@ static inline long joint_test_pairs_differ(joint *a, joint *b)
     return diff;
 }
 
+/* nq requests into B from X (70 %) or Y, arrivals gap_us microseconds apart
+ * on average; each makes 1 to maxc calls of C or D, 30 % of them alongside
+ * the one before, the rest after its return; 3 % of the returns lost; call
+ * ids only when ids.  Stamps rounded down to joint_test_tick.  The trace
+ * (caller frees it with pb_trace_close), or NULL when out of memory */
 static inline pb_trace *random_fanout_trace(gsl_rng *g, int ids, int nq, int gap_us, int maxc)
 {
     const pb_ns us = 1000;
@@ -100,6 +100,53 @@ static inline pb_trace *random_fanout_trace(gsl_rng *g, int ids, int nq, int gap
     }
     pb_trace_sort(t);
     return t;
+}
+
+/* the random case the same-result tests share: random_fanout_trace from a
+ * mt19937 seeded with rng_seed; every third seed with 1 ms stamps, even
+ * seeds larger requests (50 of up to 14 calls, 1.5 ms apart), odd seeds
+ * nq_small requests of up to 7 calls, 0.3 ms apart.  Sets
+ * joint_test_tick (the caller resets it to 0 after its cases).  The trace
+ * (caller frees it with pb_trace_close), or NULL when out of memory */
+static inline pb_trace *joint_test_case_trace(unsigned long rng_seed, int seed, int ids,
+                                              int nq_small)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!g)
+        return NULL;
+    gsl_rng_set(g, rng_seed);
+    joint_test_tick = seed % 3 == 0 ? 1000 * 1000 : 0;
+    int big = seed % 2 == 0;
+    pb_trace *t = random_fanout_trace(g, ids, big ? 50 : nq_small, big ? 1500 : 300, big ? 14 : 7);
+    gsl_rng_free(g);
+    return t;
+}
+
+/* solve t twice, with p[0] and with p[1]; s[0] and s[1] get the solved
+ * states (the caller closes both with joint_close).  Returns 0, or -1
+ * with both NULL and a FAIL line printed when either solve fails */
+static inline int joint_test_solve_two(pb_trace *t, const joint_params p[2], joint *s[2])
+{
+    pb_trace_view v = pb_trace_view_of(t);
+    pb_error err;
+    s[0] = s[1] = NULL;
+    for (int i = 0; i < 2; i++) {
+        joint_params pi = p[i];
+        if (joint_init(&s[i], &v, &pi, &err) != PB_OK) {
+            printf("FAIL joint_init: %s\n", err.msg);
+            joint_close(s[0]);
+            s[0] = s[1] = NULL;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* 1 when the two solutions' log-likelihoods are the same bits */
+static inline int joint_test_ll_same(joint *a, joint *b)
+{
+    double la = joint_loglik(a), lb = joint_loglik(b);
+    return !memcmp(&la, &lb, sizeof la);
 }
 
 #endif

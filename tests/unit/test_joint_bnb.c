@@ -23,21 +23,16 @@
  * *scored, *cut: the bound's splits scored and left out */
 static long compare(pb_trace *t, int *llsame, size_t *scored, size_t *cut)
 {
-    pb_trace_view v = pb_trace_view_of(t);
-    joint *s[2] = {NULL, NULL};
-    pb_error err;
+    joint_params p[2];
     for (int i = 0; i < 2; i++) {
-        joint_params p = defaults();
-        p.bound = i;
-        if (joint_init(&s[i], &v, &p, &err) != PB_OK) {
-            printf("FAIL joint_init: %s\n", err.msg);
-            joint_close(s[0]);
-            return -1;
-        }
+        p[i] = defaults();
+        p[i].bound = i;
     }
+    joint *s[2];
+    if (joint_test_solve_two(t, p, s))
+        return -1;
     long diff = joint_test_pairs_differ(s[0], s[1]);
-    double l0 = joint_loglik(s[0]), l1 = joint_loglik(s[1]);
-    *llsame = !memcmp(&l0, &l1, sizeof l0);
+    *llsame = joint_test_ll_same(s[0], s[1]);
     *scored += s[1]->bnb_scored;
     *cut += s[1]->bnb_cut;
     CHECK(s[0]->bnb_scored == 0 && s[0]->bnb_cut == 0);
@@ -51,18 +46,16 @@ static long compare(pb_trace *t, int *llsame, size_t *scored, size_t *cut)
  * search with the bound off and on, no refit */
 static long compare_forced(pb_trace *t, size_t *scored, size_t *cut)
 {
-    pb_trace_view v = pb_trace_view_of(t);
-    joint *s[2] = {NULL, NULL};
-    pb_error err;
+    joint_params p[2];
     for (int i = 0; i < 2; i++) {
-        joint_params p = defaults();
-        p.bound = 0;
-        p.pair_order = "off";
-        if (joint_init(&s[i], &v, &p, &err) != PB_OK) {
-            printf("FAIL joint_init: %s\n", err.msg);
-            joint_close(s[0]);
-            return -1;
-        }
+        p[i] = defaults();
+        p[i].bound = 0;
+        p[i].pair_order = "off";
+    }
+    joint *s[2];
+    if (joint_test_solve_two(t, p, s))
+        return -1;
+    for (int i = 0; i < 2; i++) {
         if (joint_corr_force(s[i], 0.6) != PB_OK)
             printf("FAIL: joint_corr_force\n");
         free(s[i]->corr_svc);
@@ -94,14 +87,7 @@ static int differing_cases(size_t *scored, size_t *cut, int forced)
     int bad = 0;
     for (int seed = 1; seed <= 4; seed++)
         for (int ids = 0; ids < 2; ids++) {
-            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-            gsl_rng_set(g, (unsigned long)(300 * seed + ids));
-            joint_test_tick = seed % 3 == 0 ? 1000 * US : 0;
-            /* small requests and larger ones (still every split when few
-             * of their calls are shared) */
-            int big = seed % 2 == 0;
-            pb_trace *t = random_fanout_trace(g, ids, big ? 50 : 100, big ? 1500 : 300, big ? 14 : 7);
-            gsl_rng_free(g);
+            pb_trace *t = joint_test_case_trace((unsigned long)(300 * seed + ids), seed, ids, 100);
             if (!t)
                 return -1;
             int llsame = 1;

@@ -415,6 +415,66 @@ TEST(sibling_cap_by_hand)
     pb_trace_close(t);
 }
 
+/* the siblings cap leaves a row right by construction alone (one
+ * candidate on every pair up to its root: no other request can hold it)
+ * and, with conf_order, keeps the rows it sets to one value in the order
+ * of their own confidences: v - 1e-5 x g(own), g as in conf_order_by_hand.
+ * The request of sibling_cap_by_hand: C1 stated 0.3, E1 0.9, C2 0.99, E2
+ * 1, D 1 and marked right by construction.  By hand: E1 0.3 - 1e-5 x 5/6,
+ * C2 0.3 - 1e-5 x 2/3, E2 0.3 (g(1) = 0), D stays 1.  The old cap gave
+ * 0.3 to all four (D included), one value in no order. */
+TEST(sibling_cap_exempt_and_order_by_hand)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    uint64_t cid = 1;
+    for (int k = 0; k < 20; k++)
+        request_cced(t, (pb_ns)k * 100 * MS, (50 + 7 * (k % 3)) * US, &cid);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    p.conf_order = 1;
+    pb_error err;
+    joint *s = NULL;
+    CHECK(joint_init(&s, &v, &p, &err) == PB_OK);
+    uint32_t n = s ? joint_npairs(s) : 0;
+    double *conf = malloc(((size_t)n + 1) * sizeof *conf);
+    CHECK(conf != NULL);
+    pb_ns t5 = 500 * MS, g5 = (50 + 7 * (5 % 3)) * US;
+    uint32_t c1 = s ? pair_at(s, t, t5 + g5, "B", 0) : JOINT_NONE;
+    uint32_t e1 = s ? pair_at(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
+    pb_ns t2 = t5 + g5 + 200 * US + g5;
+    uint32_t c2 = s ? pair_at(s, t, t2, "B", 0) : JOINT_NONE;
+    uint32_t e2 = s ? pair_at(s, t, t2 + 20 * US, "C", 0) : JOINT_NONE;
+    uint32_t d = s ? pair_at(s, t, t2 + 200 * US + g5, "B", 0) : JOINT_NONE;
+    CHECK(c1 != JOINT_NONE && e1 != JOINT_NONE && c2 != JOINT_NONE && e2 != JOINT_NONE &&
+          d != JOINT_NONE);
+    if (s && conf && c1 != JOINT_NONE && e1 != JOINT_NONE && c2 != JOINT_NONE &&
+        e2 != JOINT_NONE && d != JOINT_NONE) {
+        for (uint32_t i = 0; i < n; i++)
+            conf[i] = 1.0;
+        conf[c1] = 0.3;
+        conf[e1] = 0.9;
+        conf[c2] = 0.99;
+        s->conf_exempt = calloc((size_t)n + 1, 1);
+        CHECK(s->conf_exempt != NULL);
+        if (s->conf_exempt)
+            s->conf_exempt[d] = 1;
+        CHECK(joint_sibling_cap(s, conf) == PB_OK);
+        CHECK_NEAR(conf[c1], 0.3, 1e-15);
+        CHECK_NEAR(conf[e1], 0.3 - 1e-5 * 5.0 / 6.0, 1e-12);
+        CHECK_NEAR(conf[c2], 0.3 - 1e-5 * 2.0 / 3.0, 1e-12);
+        CHECK_NEAR(conf[e2], 0.3, 1e-15);
+        CHECK(conf[d] == 1.0);
+        CHECK(conf[e2] > conf[c2] && conf[c2] > conf[e1]);
+        CHECK_INT(s->sib_lowered, 3);
+    }
+    free(conf);
+    joint_close(s);
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(two_alike_requests_half_each);
@@ -423,6 +483,7 @@ int main(void)
     RUN(three_alike_requests_a_third_each);
     RUN(pav_map_by_hand);
     RUN(sibling_cap_by_hand);
+    RUN(sibling_cap_exempt_and_order_by_hand);
     RUN(conf_order_by_hand);
     return pbtest_exit();
 }

@@ -52,21 +52,16 @@ static long costs_differ(joint *s, size_t *n)
  * *ncost: the costs compared on the solved state */
 static long compare(pb_trace *t, int *llsame, long *cdiff, size_t *ncost)
 {
-    pb_trace_view v = pb_trace_view_of(t);
-    joint *s[2] = {NULL, NULL};
-    pb_error err;
+    joint_params p[2];
     for (int i = 0; i < 2; i++) {
-        joint_params p = defaults();
-        p.greedy_cut = i;
-        if (joint_init(&s[i], &v, &p, &err) != PB_OK) {
-            printf("FAIL joint_init: %s\n", err.msg);
-            joint_close(s[0]);
-            return -1;
-        }
+        p[i] = defaults();
+        p[i].greedy_cut = i;
     }
+    joint *s[2];
+    if (joint_test_solve_two(t, p, s))
+        return -1;
     long diff = joint_test_pairs_differ(s[0], s[1]);
-    double l0 = joint_loglik(s[0]), l1 = joint_loglik(s[1]);
-    *llsame = !memcmp(&l0, &l1, sizeof l0);
+    *llsame = joint_test_ll_same(s[0], s[1]);
     CHECK(s[0]->greedy_skipped == 0);
     greedy_skipped += s[1]->greedy_skipped;
     joint_greedy_prep(s[1]);
@@ -83,12 +78,7 @@ static int differing_cases(long *cdiff, size_t *ncost)
     int bad = 0;
     for (int seed = 1; seed <= 4; seed++)
         for (int ids = 0; ids < 2; ids++) {
-            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-            gsl_rng_set(g, (unsigned long)(700 * seed + ids));
-            joint_test_tick = seed % 3 == 0 ? 1000 * US : 0;
-            int big = seed % 2 == 0;
-            pb_trace *t = random_fanout_trace(g, ids, big ? 50 : 100, big ? 1500 : 300, big ? 14 : 7);
-            gsl_rng_free(g);
+            pb_trace *t = joint_test_case_trace((unsigned long)(700 * seed + ids), seed, ids, 100);
             if (!t)
                 return -1;
             int llsame = 1;

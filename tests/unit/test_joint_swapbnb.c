@@ -23,23 +23,18 @@
  * log-likelihood bits; *cut: splits the bound left out */
 static long compare(pb_trace *t, const char *po, int *llsame, size_t *cut)
 {
-    pb_trace_view v = pb_trace_view_of(t);
-    joint *s[2] = {NULL, NULL};
-    pb_error err;
+    joint_params p[2];
     for (int i = 0; i < 2; i++) {
-        joint_params p = defaults();
-        p.callids = 0;
-        p.pair_order = po;
-        p.swap_bound = i;
-        if (joint_init(&s[i], &v, &p, &err) != PB_OK) {
-            printf("FAIL joint_init: %s\n", err.msg);
-            joint_close(s[0]);
-            return -1;
-        }
+        p[i] = defaults();
+        p[i].callids = 0;
+        p[i].pair_order = po;
+        p[i].swap_bound = i;
     }
+    joint *s[2];
+    if (joint_test_solve_two(t, p, s))
+        return -1;
     long diff = joint_test_pairs_differ(s[0], s[1]);
-    double l0 = joint_loglik(s[0]), l1 = joint_loglik(s[1]);
-    *llsame = !memcmp(&l0, &l1, sizeof l0);
+    *llsame = joint_test_ll_same(s[0], s[1]);
     *cut += s[1]->bnb_cut - s[0]->bnb_cut;
     joint_close(s[0]);
     joint_close(s[1]);
@@ -51,12 +46,7 @@ static int differing_cases(size_t *cut)
     int bad = 0;
     for (int seed = 1; seed <= 4; seed++)
         for (int held = 0; held < 2; held++) {
-            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-            gsl_rng_set(g, (unsigned long)(900 * seed + held));
-            joint_test_tick = seed % 3 == 0 ? 1000 * US : 0;
-            int big = seed % 2 == 0;
-            pb_trace *t = random_fanout_trace(g, 0, big ? 50 : 100, big ? 1500 : 300, big ? 14 : 7);
-            gsl_rng_free(g);
+            pb_trace *t = joint_test_case_trace((unsigned long)(900 * seed + held), seed, 0, 100);
             if (!t)
                 return -1;
             int llsame = 1;
