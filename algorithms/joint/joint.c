@@ -191,6 +191,13 @@ const pb_option joint_options[] = {
      "search's per-service signal choice (callers=auto's held-out fits) when everything "
      "that choice reads is the same (a fingerprint of the pairs, candidates and first "
      "assignment); 0 fits again"},
+    {"selfcal_select", PB_OPT_BOOL, offsetof(joint_params, selfcal_select), "1",
+     PB_OPT_NORANGE,
+     "the self-calibration's simulated copy takes the real trace's per-service signal "
+     "choice (callers=auto's held-out fits: pooled densities and counts, flat counts, "
+     "durations), matched by service name, instead of fitting its own; changes "
+     "confidences only (docs/joint.md, \"Speed, ninth wave: the self-calibration\"); "
+     "0 fits again"},
     {"swap_bound", PB_OPT_BOOL, offsetof(joint_params, swap_bound), "1", PB_OPT_NORANGE,
      "speed only, the same results: without call ids, the re-split of the two requests "
      "an exchange of returns touches (step 5) goes by branch and bound as resplit_bound "

@@ -121,6 +121,12 @@ typedef struct joint_params {
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */
+    int selfcal_select; /* [selfcal_select] the self-calibration's copy takes the real
+                           trace's per-service signal choice instead of its own
+                           held-out fits (joint_select.c), 1 */
+    const struct joint *sel_from; /* not an option: set only on the self-calibration's
+                           copy (the real trace's search, whose joint_select choice the
+                           copy takes when selfcal_select is on); NULL otherwise */
 } joint_params;
 
 /* The option table over joint_params. */

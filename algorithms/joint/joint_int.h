@@ -206,6 +206,9 @@ struct joint {
                                         two searches (joint_fitfast.c; joint_init owns
                                         it), or NULL */
     int select_shared;      /* this search took the other search's choice */
+    int select_real;        /* the self-calibration's copy took the real trace's
+                               choice (selfcal_select, joint_select.c) */
+    int scal_sel_real;      /* the self-calibration's copies that took it */
     int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
     uint32_t keycap;        /* keys the per-key arrays hold room for */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
@@ -754,6 +757,11 @@ int joint_corr_force(joint *s, double rho);
 /* clear the sums before a refit; fit from the sums after it */
 void joint_corr_reset(joint *s);
 void joint_corr_finish(joint *s);
+
+/* Test hook (tests only, 0 otherwise): the self-calibration's copy takes
+ * the real trace's choice with each service's counts flipped, so that a
+ * test can show a wrong choice changes the copy's search. */
+extern int joint_select_test_flip;
 
 /* joint_select.c.  Which signals each service obeys, learned from the
  * trace by held-out likelihood (docs/joint.md, "Signals chosen per

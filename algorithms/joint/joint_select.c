@@ -276,6 +276,68 @@ static void model_reset(joint *s)
     memset(s->ord_k, 0, nl * sizeof *s->ord_k);
 }
 
+/* The self-calibration's copy (selfcal_select; s->p.sel_from is the real
+ * trace's search): take the real trace's choice per service, matched by
+ * name, instead of the four held-out fits.  The copy is drawn from the
+ * model the real trace fitted under that choice, so its own fits would
+ * mostly test the choice against data made by it.  What the copy keeps
+ * of its own: pooling only where the copy's service has several callers
+ * (the rule of the fits), durations only where the copy has free returns
+ * (corr_default); a service the real trace did not test keeps the
+ * defaults.  Leaves the state the fits leave (pools set, model reset, the
+ * fit generation moved on).  1: done (rc in *rc), 0: not applicable. */
+int joint_select_test_flip;
+
+static int take_real(joint *s, int *rc)
+{
+    const joint *r = s->p.sel_from;
+    if (!r || !s->p.selfcal_select || !r->sel || !r->v.nodes)
+        return 0;
+    uint32_t n = s->npairs, nn = s->nnodes;
+    size_t nfree = 0;
+    for (uint32_t p = 0; p < n; p++)
+        nfree += s->free_ret[p];
+    int corr_default = nfree && s->p.corr;
+    s->sel = calloc((size_t)nn + 1, sizeof *s->sel);
+    s->cnt_flat = calloc((size_t)nn + 1, 1);
+    s->corr_svc = calloc((size_t)nn + 1, 1);
+    unsigned char *dp = calloc((size_t)nn + 1, 1), *cp = calloc((size_t)nn + 1, 1);
+    *rc = s->sel && s->cnt_flat && s->corr_svc && dp && cp ? PB_OK : PB_ENOMEM;
+    for (uint32_t e = 0; *rc == PB_OK && e < s->nlinks; e++)
+        s->sel[s->link_dst[e]].callers++;
+    for (uint32_t b = 0; *rc == PB_OK && b < nn; b++) {
+        struct joint_sel *x = &s->sel[b];
+        x->counts = 1;
+        x->durations = (unsigned char)corr_default;
+        const char *nm = pb_strtab_str(s->v.nodes, b);
+        uint32_t rb;
+        if (nm && pb_strtab_find(r->v.nodes, nm, strlen(nm), &rb) && rb < r->nnodes &&
+            r->sel[rb].tested) {
+            const struct joint_sel *y = &r->sel[rb];
+            int pool = x->callers > 1 && !s->allowed;
+            x->pooled = (unsigned char)(pool && y->pooled);
+            x->cpooled = (unsigned char)(pool && y->cpooled);
+            x->counts = joint_select_test_flip ? !y->counts : y->counts;
+            x->durations = (unsigned char)(corr_default && y->durations);
+        }
+        s->corr_svc[b] = x->durations;
+        s->cnt_flat[b] = !x->counts;
+        dp[b] = x->pooled;
+        cp[b] = x->cpooled;
+    }
+    if (*rc == PB_OK)
+        *rc = set_pool(s, dp, cp);
+    if (*rc == PB_OK) {
+        model_reset(s);
+        s->fit_gen++;
+        s->select_real = 1;
+    }
+    free(dp);
+    free(cp);
+    corr_drop(s);
+    return 1;
+}
+
 int joint_select(joint *s)
 {
     uint32_t n = s->npairs, nn = s->nnodes;
@@ -283,6 +345,11 @@ int joint_select(joint *s)
      * joint_fitfast.c): the state its fits and reset leave behind */
     uint64_t fp[2];
     uint32_t gen0 = s->fit_gen, sfits = 0;
+    {
+        int trc = PB_OK;
+        if (take_real(s, &trc))
+            return trc;
+    }
     {
         unsigned char *sd = NULL, *sc = NULL;
         int hit = joint_selshare_take(s, sizeof *s->sel, fp, &sd, &sc, &sfits);

@@ -747,6 +747,8 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         joint_params p2 = s->p;
         p2.conf_selfcal = 0;
         p2.min_confidence = 0;
+        /* the real trace's per-service signal choice (selfcal_select) */
+        p2.sel_from = s;
         /* the search the real trace chose (pair_order=auto ran both) */
         if (s->pord_chosen)
             p2.pair_order = s->pord_chosen == 2 ? "on" : "off";
@@ -769,8 +771,10 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             rc = PB_ENOMEM;
         }
     }
-    if (rc == PB_OK)
+    if (rc == PB_OK) {
+        s->scal_sel_real += s2->select_real;
         rc = shares(s2, sh2);
+    }
     /* rows: each pair's confidence (the product) and whether it and every
      * pair above it is right, and exempt */
     uint32_t n2 = s2 ? s2->npairs : 0;
