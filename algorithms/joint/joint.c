@@ -118,6 +118,15 @@ const pb_option joint_options[] = {
      "reached the caller after, a moment the caller served no request (or whose return "
      "precedes its call); a link with such pairs is aligned again with this penalty "
      "(docs/joint.md, \"Robustness\"); 0 = off"},
+    {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "0", 0, 2,
+     "without call ids, on links that lost messages and are re-paired, choose which calls "
+     "and returns stay unpaired after a first search: a min-cost pairing by the link's "
+     "re-paired durations, each unpaired message at -log(q / (1 - q)) nats (q: the share "
+     "of messages the first search left unpaired); when it leaves other messages "
+     "unpaired, search again.  1 = only links that answer out of arrival order (overtakes "
+     "above 2 %, one-sided binomial test at 1 %), 2 = every such link, 0 = the "
+     "alignment's choice (default: it lowered every OnlineBoutique draw; docs/joint.md, "
+     "\"Which messages stay unpaired\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -620,7 +629,8 @@ static int quant_start_again(joint *s)
 /* joint_init for one search: pord 1 holds the order of answers (the
  * re-pairing and the exchanges score it, joint_order.c) */
 static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
-                    pb_error *err, int pord, joint_selshare *share)
+                    pb_error *err, int pord, joint_selshare *share,
+                    const unsigned char *force)
 {
     *out = NULL;
     if (!(v->columns & PB_COL_TYPE))
@@ -637,6 +647,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     s->p = *params;
     s->pord_hold = pord;
     s->selshare = share;
+    s->force_unp = force;
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
     if (s->nb < 2)
@@ -746,6 +757,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
                                 "joint: too many links or candidates for 32-bit indices");
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
+    s->force_unp = NULL;
     *out = s;
     return PB_OK;
 }
@@ -756,8 +768,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
  * (joint_loglik, each under its own refit), by more than
  * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
  * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
-int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
-               pb_error *err)
+static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force)
 {
     const char *m = params->pair_order;
     int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
@@ -768,12 +780,12 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     joint_params ph = *params;
     ph.order = "on";
     if (mode == 1)
-        return init_one(out, v, &ph, err, 1, NULL);
+        return init_one(out, v, &ph, err, 1, NULL, force);
     joint *a = NULL, *b = NULL;
     /* joint_select's choice shared by the two searches (joint_fitfast.c);
      * NULL (out of memory): each fits its own */
     joint_selshare *share = mode == 2 && params->select_share ? joint_selshare_new() : NULL;
-    int rc = init_one(&a, v, params, err, 0, share);
+    int rc = init_one(&a, v, params, err, 0, share, force);
     if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
         joint_selshare_free(share);
         if (a)
@@ -781,7 +793,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         *out = a;
         return rc;
     }
-    rc = init_one(&b, v, &ph, err, 1, share);
+    rc = init_one(&b, v, &ph, err, 1, share, force);
     a->selshare = NULL;
     if (b)
         b->selshare = NULL;
@@ -828,6 +840,45 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     keep->pick_sum[2] = pick_held;
     joint_close(keep == b ? a : b);
     *out = keep;
+    return PB_OK;
+}
+
+/* The search (init_search); then, without call ids and under loss, which
+ * messages stay unpaired (joint_unpaired.c): when the min-cost pairing
+ * leaves other messages of some link unpaired, the search runs again with
+ * those, and its result is kept. */
+int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
+               pb_error *err)
+{
+    joint *s = NULL;
+    int rc = init_search(&s, v, params, err, NULL);
+    if (rc != PB_OK)
+        return rc;
+    unsigned char *force = NULL;
+    joint_unp_rec *recs = NULL;
+    size_t nrecs = 0, changed = 0;
+    rc = joint_unpaired_choose(s, &force, &recs, &nrecs, &changed);
+    if (rc != PB_OK) {
+        joint_close(s);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    if (force) {
+        joint *t = NULL;
+        rc = init_search(&t, v, params, err, force);
+        free(force);
+        if (rc != PB_OK) {
+            free(recs);
+            joint_close(s);
+            return rc;
+        }
+        joint_close(s);
+        s = t;
+        s->unp_rerun = 1;
+    }
+    s->unp_rec = recs;
+    s->nunp_rec = nrecs;
+    s->unp_changed = changed;
+    *out = s;
     return PB_OK;
 }
 
@@ -1040,7 +1091,7 @@ void joint_close(joint *s)
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
                  s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
-                 s->conf_stat, s->scal_stat, s->conf_exempt};
+                 s->conf_stat, s->scal_stat, s->conf_exempt, s->unp_rec};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);

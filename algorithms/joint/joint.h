@@ -56,6 +56,10 @@ typedef struct joint_params {
     double align_nest;  /* [align_nest] nats for a pair without call ids that
                            spans a moment its caller served no request
                            (the nesting test, joint_align.c); 0 = off, 8 */
+    int unpaired;       /* [unpaired] without call ids, on re-paired links that lost
+                           messages and answer out of order, choose the messages left
+                           unpaired by a min-cost pairing priced by the loss rate
+                           (joint_unpaired.c); 1 links out of order, 2 every one, 0 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank

@@ -31,9 +31,9 @@
 
 #include "pb_error.h"
 
-#define AL_SKIP 10.0    /* nats for a message left unpaired (its partner lost) */
+#define AL_SKIP JOINT_ALIGN_SKIP /* nats for a message left unpaired (its partner lost) */
 #define AL_BW 0.05      /* width of a duration bin, decades */
-#define AL_NB 280       /* bins from 1 ns to 10^14 ns */
+#define AL_NB JOINT_ALIGN_NB /* bins from 1 ns to 10^14 ns */
 #define AL_FLOOR 1e-3   /* weight of the uniform background */
 #define AL_KMIN 16      /* least window of candidate calls */
 #define AL_KMAX 1024    /* largest window */
@@ -221,6 +221,16 @@ static size_t al_crossings(const al_state *a)
 static double al_score_nest(const al_state *a, double *cost)
 {
     return al_score(a, cost) + a->pen * (double)al_crossings(a);
+}
+
+int joint_align_bin(pb_ns d)
+{
+    return al_bin(d);
+}
+
+void joint_align_cost(const double *h, double *cost)
+{
+    al_fit(h, cost);
 }
 
 int joint_align_link(const pb_ns *ev_t, const uint32_t *ev_msg,

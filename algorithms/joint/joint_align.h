@@ -83,4 +83,13 @@ int joint_align_link_nest(const pb_ns *ev_t, const uint32_t *ev_msg,
                           const joint_align_nest *nest, uint64_t *pairs, size_t *np,
                           joint_align_stats *st, joint_align_info *info);
 
+/* The alignment's terms, for other pairings weighed by the same likelihood
+ * (joint_unpaired.c): the nats for a message left unpaired, the number of
+ * duration bins, a duration's bin, and -log p(bin) from bin counts h
+ * (smoothed, with the uniform floor). */
+#define JOINT_ALIGN_SKIP 10.0
+#define JOINT_ALIGN_NB 280
+int joint_align_bin(pb_ns d);
+void joint_align_cost(const double *h, double *cost);
+
 #endif

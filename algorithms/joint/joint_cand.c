@@ -232,20 +232,27 @@ int joint_find_pairs(joint *s)
             j++;
         if (s->p.align && k[i].cid == PB_ID_NONE) {
             int arc = al_t && al_a && al_m && al_c ? PB_OK : PB_ENOMEM;
-            size_t np0 = np, amb0 = s->align.ambiguous;
+            size_t np0 = np, amb0 = s->align.ambiguous, ne = 0;
+            /* joint_unpaired.c chose the link's unpaired messages: they
+             * stay out, the rest is paired in order (no nesting test) */
+            int forced = 0;
+            for (size_t t = i; s->force_unp && t < j && !forced; t++)
+                forced = s->force_unp[k[t].msg] != 0;
             for (size_t t = i; arc == PB_OK && t < j; t++) {
                 const pb_msg *x = &m[k[t].msg];
-                al_t[t - i] = k[t].t;
-                al_m[t - i] = k[t].msg;
-                al_c[t - i] = x->type == PB_TYPE_CALL;
+                if (forced && s->force_unp[k[t].msg] == 1)
+                    continue;
+                al_t[ne] = k[t].t;
+                al_m[ne] = k[t].msg;
+                al_c[ne] = x->type == PB_TYPE_CALL;
                 /* on the caller's clock: a call's send, a return's receipt */
-                al_a[t - i] = x->type == PB_TYPE_CALL || x->recv_ts == PB_TS_NONE ? x->ts
-                                                                                  : x->recv_ts;
+                al_a[ne++] = x->type == PB_TYPE_CALL || x->recv_ts == PB_TS_NONE ? x->ts
+                                                                                 : x->recv_ts;
             }
             joint_align_nest nest = {0};
             joint_align_info info;
             int callee_side = 0;
-            if (nest_ok && k[i].caller < s->nnodes) {
+            if (nest_ok && !forced && k[i].caller < s->nnodes) {
                 nest.ta = al_a;
                 nest.idle = idle + idle_off[k[i].caller];
                 nest.nidle = idle_off[k[i].caller + 1] - idle_off[k[i].caller];
@@ -263,8 +270,9 @@ int joint_find_pairs(joint *s)
                 }
             }
             if (arc == PB_OK)
-                arc = joint_align_link_nest(al_t, al_m, al_c, j - i, w, &nest, pairs, &np,
+                arc = joint_align_link_nest(al_t, al_m, al_c, ne, w, &nest, pairs, &np,
                                             &s->align, &info);
+            s->align.skipped += (j - i) - ne;
             if (arc == PB_OK && info.cross_first > 0) {
                 joint_align_rec *r = realloc(s->align_rec, (s->nalign_rec + 1) * sizeof *r);
                 if (!r)

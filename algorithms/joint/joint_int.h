@@ -14,6 +14,22 @@
 #include "joint.h"
 #include "joint_align.h"
 
+/* One link whose unpaired messages joint_unpaired.c weighed. */
+typedef struct joint_unp_rec {
+    uint32_t caller, callee, link;
+    size_t calls, returns;
+    size_t unpaired_calls0, unpaired_returns0; /* the first search's */
+    size_t unpaired_calls, unpaired_returns;   /* the min-cost pairing's */
+    size_t changed;          /* messages whose state changed (0: kept) */
+    double cost_before, cost_after; /* nats */
+    int failed;              /* the flow found no solution */
+    double overtaken;        /* of two consecutive paired calls, the later answered
+                                first (the link as the search left it) */
+    double order_p;          /* p-value of "overtakes at most JOINT_ORDER_RHO0" */
+    int in_order;            /* not refuted: the alignment's choice stays */
+    double q, price;         /* the loss rate and the nats of an unpaired message */
+} joint_unp_rec;
+
 /* One link that the nesting test looked at (joint_cand.c, joint_align.h). */
 typedef struct joint_align_rec {
     uint32_t caller, callee;
@@ -75,6 +91,7 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
+#define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -312,6 +329,14 @@ struct joint {
     size_t calls, returns, others, unmatched_calls, unmatched_returns, repeated;
     size_t ambiguous, nested, flows, flow_failures, largest, moves, swaps, changes;
     int rounds, lpasses;
+    /* which messages stay unpaired (joint_unpaired.c): per message, 1 left
+     * unpaired, 2 paired first in, first out with the rest of its link,
+     * 0 as joint_find_pairs decides; NULL: nothing forced (only while the
+     * search is set up).  unp_rec: the links weighed, for the metadata */
+    const unsigned char *force_unp;
+    joint_unp_rec *unp_rec;
+    size_t nunp_rec, unp_changed;
+    int unp_rerun;          /* 1: this search ran with the forced messages */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -1017,5 +1042,29 @@ int joint_swap_pass(joint *s, size_t *swaps);
 int joint_recandidate(joint *s);
 /* the re-pairing rounds without call ids (step 4).  PB_OK or PB_ENOMEM */
 int joint_repair_rounds(joint *s);
+
+/* joint_unpaired.c.  After a search without call ids: per link that lost
+ * messages, was paired without call ids and is re-paired, the min-cost
+ * pairing of its calls and returns (durations under the histogram of its
+ * current pairs, a price per unpaired message from the loss rate).  *force:
+ * per message 1 (unpaired) or 2 (the rest of a changed link), allocated,
+ * or NULL when no link changed; *recs (allocated) / *nrecs: every link
+ * weighed; *changed: links whose unpaired messages changed.  PB_OK or
+ * PB_ENOMEM */
+/* One link: calls at ct[0..nc), returns at rt[0..nr), both ascending on
+ * the callee's clock; cur[j]: the call return j is paired with now, or
+ * JOINT_NONE.  The pairing of least cost, where a pair costs -log p(its
+ * duration) under the histogram of the current pairs' durations (the
+ * alignment's bins and smoothing) and an unpaired message `price`
+ * nats; a return may pair with one of the last calls
+ * before it (a window as the alignment's) or up to `early` after it, or
+ * with its current call.  un_c / un_r: 1 for each message it leaves
+ * unpaired; *before / *after: the costs of the current and of that
+ * pairing, nats.  PB_OK, PB_ENOMEM, or PB_ERANGE when the flow failed. */
+int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
+                        const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
+                        unsigned char *un_r, double *before, double *after);
+int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
+                          size_t *nrecs, size_t *changed);
 
 #endif

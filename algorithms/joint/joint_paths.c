@@ -181,6 +181,26 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            in->cost_nest, in->realigned ? "aligned" : "first",
                            s->align_rec[r].callee_side ? " test=callee" : "");
         }
+        for (size_t r = 0; r < s->nunp_rec; r++) {
+            const joint_unp_rec *u = &s->unp_rec[r];
+            pb_result_meta(res, "unpaired_link=%s>%s calls=%zu returns=%zu "
+                           "unpaired_first=%zu+%zu unpaired_priced=%zu+%zu cost_first=%.1f "
+                           "cost_priced=%.1f overtaken=%.3f order_p=%.3g chosen=%s",
+                           pb_strtab_str(s->v.nodes, u->caller),
+                           pb_strtab_str(s->v.nodes, u->callee), u->calls, u->returns,
+                           u->unpaired_calls0, u->unpaired_returns0, u->unpaired_calls,
+                           u->unpaired_returns, u->cost_before, u->cost_after, u->overtaken,
+                           u->order_p,
+                           u->failed       ? "first_flow_failed"
+                           : u->changed    ? "priced"
+                           : u->in_order && s->p.unpaired == 1 ? "first_in_order"
+                                           : "first");
+        }
+        if (s->nunp_rec)
+            pb_result_meta(res, "unpaired_links=%zu unpaired_changed=%zu searched_again=%d "
+                           "loss_rate=%.4f price=%.2f",
+                           s->nunp_rec, s->unp_changed, s->unp_rerun, s->unp_rec[0].q,
+                           s->unp_rec[0].price);
         pb_result_meta(res, "links=%u", s->nlinks);
         pb_result_meta(res, "candidate_parents=%zu", s->ncand);
         if (s->cg_unknown)

@@ -1,0 +1,369 @@
+/*
+ * joint_unpaired.c - without call ids, under loss: which calls and returns
+ * of a re-paired link stay unpaired (`unpaired`, default 0; docs/joint.md,
+ * "Which messages stay unpaired").
+ *
+ * The in-order alignment (joint_align.c) decides which messages of a link
+ * with lost messages stay unpaired, and the re-pairing (step 4) never
+ * revisits that choice: a half pair is not movable.  On a link whose
+ * callee serves in parallel the time-ordered pairs the alignment weighs
+ * are mostly wrong, so its choice is close to arbitrary there.  After a
+ * first search, the links that showed loss (the first search left
+ * messages unpaired), that were paired without call ids and that the
+ * re-pairing re-pairs (not kept in arrival order by the fifo test; with
+ * unpaired=1 only those that also overtake more often than
+ * JOINT_ORDER_RHO0) are paired once more by the alignment's likelihood
+ * without its order: a pair costs -log p(duration) under the histogram of
+ * the link's re-paired pairs (the alignment's bins, smoothing and floor);
+ * a message left unpaired costs -log(q / (1 - q)) nats, its partner lost
+ * (probability q) against present, with q the share of the trace's calls
+ * and returns the first search left unpaired; the pairing of least total
+ * cost is a min-cost flow.  When it leaves other messages unpaired than
+ * the first search did, the search runs again with those messages
+ * unpaired (joint_find_pairs pairs the rest of the link in order, and the
+ * re-pairing re-pairs them).  The alignment's own fixed price (10 nats)
+ * was tried first: it pairs nearly everything and left fewer of the truly
+ * unpaired messages unpaired than the alignment did (docs/joint.md).
+ */
+#include "joint_int.h"
+
+#include <glpk.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+#define UP_SCALE 1000.0  /* flow cost units per nat */
+#define UP_WMAX 256      /* calls a return may pair with, at most */
+#define UP_WMIN 16       /* ... at least (as the alignment's window) */
+
+typedef struct up_vdata {
+    double rhs;
+} up_vdata;
+
+typedef struct up_adata {
+    double low, cap, cost, x;
+} up_adata;
+
+typedef struct up_ev {
+    pb_ns t;
+    uint32_t msg, pair;
+} up_ev;
+
+static int up_cmp(const void *a, const void *b)
+{
+    const up_ev *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->msg < y->msg ? -1 : x->msg > y->msg;
+}
+
+static double up_units(double nats)
+{
+    return nearbyint(nats * UP_SCALE);
+}
+
+static glp_arc *up_arc(glp_graph *G, int from, int to, double cap, double cost)
+{
+    glp_arc *a = glp_add_arc(G, from, to);
+    up_adata *d = a->data;
+    d->low = 0;
+    d->cap = cap;
+    d->cost = cost;
+    d->x = 0;
+    return a;
+}
+
+/* is link l paired without call ids, showing loss, and re-paired? */
+static int up_link_eligible(const joint *s, uint32_t l, size_t *halves, size_t *full)
+{
+    const pb_msg *m = s->v.msgs;
+    *halves = *full = 0;
+    if (s->fifo_link && s->fifo_link[l])
+        return 0;
+    for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+        const jpair *x = &s->pr[s->bylink[i]];
+        if (x->call != NONE && x->ret != NONE) {
+            if (!s->free_ret[s->bylink[i]])
+                return 0; /* paired by call id */
+            (*full)++;
+            continue;
+        }
+        uint32_t msg = x->call != NONE ? x->call : x->ret;
+        if (s->p.callids && m[msg].callid != PB_ID_NONE)
+            return 0;
+        (*halves)++;
+    }
+    return *halves > 0 && *full >= 2;
+}
+
+int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
+                        const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
+                        unsigned char *un_r, double *before, double *after)
+{
+    double h[JOINT_ALIGN_NB], cost[JOINT_ALIGN_NB];
+    memset(h, 0, sizeof h);
+    for (uint32_t j = 0; j < nr; j++)
+        if (cur[j] != NONE && rt[j] >= ct[cur[j]])
+            h[joint_align_bin(rt[j] - ct[cur[j]])] += 1;
+    joint_align_cost(h, cost);
+    /* the window: twice the longest queue of calls not yet answered (by
+     * counts) plus UP_WMIN, at most UP_WMAX */
+    size_t maxq = 0;
+    for (uint32_t j = 0, c = 0; j < nr; j++) {
+        while (c < nc && ct[c] <= rt[j])
+            c++;
+        size_t q = c > j ? c - j : 0;
+        if (q > maxq)
+            maxq = q;
+    }
+    size_t K = 2 * maxq + UP_WMIN;
+    if (K > UP_WMAX)
+        K = UP_WMAX;
+    const double skip = up_units(price);
+    glp_graph *G = glp_create_graph(sizeof(up_vdata), sizeof(up_adata));
+    if (!G)
+        return PB_ENOMEM;
+    int Ln = (int)(nc + nr + 1), Dn = (int)(nc + nr + 2);
+    glp_add_vertices(G, (int)(nc + nr + 2));
+    for (uint32_t i = 0; i < nc; i++)
+        ((up_vdata *)G->v[i + 1]->data)->rhs = 1;
+    for (uint32_t j = 0; j < nr; j++)
+        ((up_vdata *)G->v[nc + j + 1]->data)->rhs = -1;
+    ((up_vdata *)G->v[Ln]->data)->rhs = nr;
+    ((up_vdata *)G->v[Dn]->data)->rhs = -(double)nc;
+    double b = 0;
+    size_t paired0 = 0;
+    for (uint32_t j = 0, c = 0; j < nr; j++) {
+        while (c < nc && ct[c] <= rt[j] + early)
+            c++;
+        uint32_t lo = c > K ? (uint32_t)(c - K) : 0;
+        for (uint32_t i = lo; i < c; i++) {
+            pb_ns d = rt[j] - ct[i];
+            up_arc(G, (int)(i + 1), (int)(nc + j + 1), 1,
+                   up_units(cost[joint_align_bin(d < 1 ? 1 : d)]));
+        }
+        if (cur[j] != NONE) {
+            pb_ns d = rt[j] - ct[cur[j]];
+            double v = up_units(cost[joint_align_bin(d < 1 ? 1 : d)]);
+            b += v;
+            paired0++;
+            if (cur[j] < lo || cur[j] >= c) /* the current pair, out of the window */
+                up_arc(G, (int)(cur[j] + 1), (int)(nc + j + 1), 1, v);
+        }
+        up_arc(G, Ln, (int)(nc + j + 1), 1, skip);
+    }
+    for (uint32_t i = 0; i < nc; i++)
+        up_arc(G, (int)(i + 1), Dn, 1, skip);
+    up_arc(G, Ln, Dn, nr, 0);
+    b += skip * (double)(nc + nr - 2 * paired0);
+    *before = *after = b / UP_SCALE;
+    double sol = 0;
+    int ret = glp_mincost_okalg(G, offsetof(up_vdata, rhs), offsetof(up_adata, low),
+                                offsetof(up_adata, cap), offsetof(up_adata, cost), &sol,
+                                offsetof(up_adata, x), -1);
+    if (ret != 0) {
+        glp_delete_graph(G);
+        return PB_ERANGE;
+    }
+    *after = sol / UP_SCALE;
+    for (uint32_t i = 0; i < nc; i++) {
+        un_c[i] = 0;
+        for (glp_arc *a = G->v[i + 1]->out; a; a = a->t_next)
+            if (a->head->i == Dn && ((up_adata *)a->data)->x > 0.5)
+                un_c[i] = 1;
+    }
+    for (uint32_t j = 0; j < nr; j++)
+        un_r[j] = 0;
+    for (glp_arc *a = G->v[Ln]->out; a; a = a->t_next)
+        if (a->head->i != Dn && ((up_adata *)a->data)->x > 0.5)
+            un_r[a->head->i - (int)nc - 1] = 1;
+    glp_delete_graph(G);
+    return PB_OK;
+}
+
+/* one link of the search: the min-cost pairing of its messages; marks
+ * force[msg] when it leaves other messages unpaired than the search did.
+ * *rec is filled.  PB_OK or PB_ENOMEM */
+static int up_link(const joint *s, uint32_t l, double price, unsigned char *force,
+                   joint_unp_rec *rec)
+{
+    uint32_t n = s->bylink_off[l + 1] - s->bylink_off[l];
+    up_ev *C = malloc(((size_t)n + 1) * sizeof *C), *R = malloc(((size_t)n + 1) * sizeof *R);
+    pb_ns *ct = malloc(((size_t)n + 1) * sizeof *ct), *rt = malloc(((size_t)n + 1) * sizeof *rt);
+    uint32_t *cur = malloc(((size_t)n + 1) * sizeof *cur);
+    uint32_t *rank = malloc(((size_t)s->npairs + 1) * sizeof *rank);
+    unsigned char *uc = malloc((size_t)n + 1), *ur = malloc((size_t)n + 1);
+    int rc = PB_OK;
+    if (!C || !R || !ct || !rt || !cur || !rank || !uc || !ur) {
+        rc = PB_ENOMEM;
+        goto out;
+    }
+    uint32_t nc = 0, nr = 0, uc0 = 0, ur0 = 0;
+    for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+        uint32_t p = s->bylink[i];
+        const jpair *x = &s->pr[p];
+        if (x->call != NONE)
+            C[nc++] = (up_ev){x->cr, x->call, p};
+        if (x->ret != NONE)
+            R[nr++] = (up_ev){x->rs, x->ret, p};
+        uc0 += x->ret == NONE;
+        ur0 += x->call == NONE;
+    }
+    qsort(C, nc, sizeof *C, up_cmp);
+    qsort(R, nr, sizeof *R, up_cmp);
+    for (uint32_t i = 0; i < nc; i++) {
+        ct[i] = C[i].t;
+        rank[C[i].pair] = i;
+    }
+    for (uint32_t j = 0; j < nr; j++) {
+        rt[j] = R[j].t;
+        cur[j] = s->pr[R[j].pair].call != NONE ? rank[R[j].pair] : NONE;
+    }
+    /* how far the re-paired link is from time order: of two consecutive
+     * paired calls, the later answered first */
+    {
+        uint32_t prev = NONE;
+        size_t inv = 0, pairs = 0;
+        pb_ns *ans = malloc(((size_t)nc + 1) * sizeof *ans);
+        if (!ans) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        for (uint32_t i = 0; i < nc; i++)
+            ans[i] = PB_TS_NONE;
+        for (uint32_t j = 0; j < nr; j++)
+            if (cur[j] != NONE)
+                ans[cur[j]] = rt[j];
+        for (uint32_t i = 0; i < nc; i++) {
+            if (ans[i] == PB_TS_NONE)
+                continue;
+            if (prev != NONE) {
+                pairs++;
+                inv += ans[i] < ans[prev];
+            }
+            prev = i;
+        }
+        free(ans);
+        rec->overtaken = pairs ? (double)inv / (double)pairs : 0;
+        /* the alignment's order holds unless the link overtakes more often
+         * than JOINT_ORDER_RHO0 (one-sided binomial test at level
+         * JOINT_ORDER_ALPHA, as the order test of `order`): then its choice
+         * stays */
+        rec->order_p = inv > 0 ? gsl_cdf_binomial_Q((unsigned)(inv - 1), JOINT_ORDER_RHO0,
+                                                    (unsigned)pairs)
+                               : 1.0;
+        rec->in_order = !(rec->order_p < JOINT_ORDER_ALPHA);
+    }
+    rec->link = l;
+    rec->calls = nc;
+    rec->returns = nr;
+    rec->unpaired_calls = rec->unpaired_calls0 = uc0;
+    rec->unpaired_returns = rec->unpaired_returns0 = ur0;
+    if (rec->in_order && s->p.unpaired == 1)
+        goto out;
+    double before = 0, after = 0;
+    rc = joint_unpaired_link(ct, nc, rt, nr, cur, s->p.early, price, uc, ur, &before,
+                             &after);
+    rec->cost_before = before;
+    rec->cost_after = after;
+    if (rc == PB_ERANGE) {
+        rec->failed = 1;
+        rc = PB_OK;
+        goto out;
+    }
+    if (rc != PB_OK)
+        goto out;
+    size_t nuc = 0, nur = 0, diff = 0;
+    for (uint32_t i = 0; i < nc; i++) {
+        nuc += uc[i];
+        diff += (size_t)(uc[i] != (s->pr[C[i].pair].ret == NONE));
+    }
+    for (uint32_t j = 0; j < nr; j++) {
+        nur += ur[j];
+        diff += (size_t)(ur[j] != (s->pr[R[j].pair].call == NONE));
+    }
+    rec->unpaired_calls = nuc;
+    rec->unpaired_returns = nur;
+    /* only a strictly cheaper pairing changes the choice (ties keep the
+     * alignment's) */
+    if (diff == 0 || !(after < before))
+        goto out;
+    rec->changed = diff;
+    /* the unpaired messages (1) and the rest of the link (2: paired first
+     * in, first out), so a link that leaves nothing unpaired is known too */
+    for (uint32_t i = 0; i < nc; i++)
+        force[C[i].msg] = uc[i] ? 1 : 2;
+    for (uint32_t j = 0; j < nr; j++)
+        force[R[j].msg] = ur[j] ? 1 : 2;
+out:
+    free(C);
+    free(R);
+    free(ct);
+    free(rt);
+    free(cur);
+    free(rank);
+    free(uc);
+    free(ur);
+    return rc;
+}
+
+int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
+                          size_t *nrecs, size_t *changed)
+{
+    *force = NULL;
+    *recs = NULL;
+    *nrecs = 0;
+    *changed = 0;
+    if (!s->p.unpaired || !joint_any_free(s) || !(s->halves_call + s->halves_ret))
+        return PB_OK;
+    unsigned char *f = calloc(s->v.n + 1, 1);
+    if (!f)
+        return PB_ENOMEM;
+    /* the price of an unpaired message: its partner lost (probability q)
+     * against present (1 - q), with q the share of the trace's calls and
+     * returns the first search left unpaired */
+    double q = (double)(s->halves_call + s->halves_ret) / (double)(s->calls + s->returns);
+    if (q < JOINT_UNP_QMIN)
+        q = JOINT_UNP_QMIN;
+    if (q > 0.5)
+        q = 0.5;
+    double price = -log(q / (1 - q));
+    joint_unp_rec *r = NULL;
+    size_t nr = 0;
+    int rc = PB_OK;
+    for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
+        size_t halves, full;
+        if (!up_link_eligible(s, l, &halves, &full))
+            continue;
+        joint_unp_rec *t = realloc(r, (nr + 1) * sizeof *r);
+        if (!t) {
+            rc = PB_ENOMEM;
+            break;
+        }
+        r = t;
+        memset(&r[nr], 0, sizeof r[nr]);
+        r[nr].caller = s->link_src[l];
+        r[nr].callee = s->link_dst[l];
+        r[nr].price = price;
+        r[nr].q = q;
+        rc = up_link(s, l, price, f, &r[nr]);
+        if (r[nr].changed)
+            (*changed)++;
+        nr++;
+    }
+    if (rc != PB_OK) {
+        free(f);
+        free(r);
+        return rc;
+    }
+    *recs = r;
+    *nrecs = nr;
+    if (*changed)
+        *force = f;
+    else
+        free(f);
+    return PB_OK;
+}
