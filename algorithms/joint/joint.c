@@ -200,6 +200,11 @@ const pb_option joint_options[] = {
      "pass over its calls, the search for the call's trigger stopping at the first call "
      "sent after it (when every return follows its call, checked each round); 0 scans "
      "every call twice"},
+    {"resplit_memo", PB_OPT_BOOL, offsetof(joint_params, resplit_memo), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the local search of two large requests keeps the "
+     "estimate of a request without one of its calls (a single move from it) and uses it "
+     "again in the pairs of that request with the call's other candidates while the "
+     "request is unchanged (joint_lsmemo.c); 0 estimates every move afresh"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -324,8 +329,13 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q)
 {
     if (s->par[p] == q)
         return PB_OK;
-    if (s->par[p] != NONE)
+    if (s->par[p] != NONE) {
         kv_remove(s, s->par[p], p);
+        if (s->lsm) /* resplit_memo (joint_lsmemo.c) */
+            joint_lsmemo_touch(s, s->par[p]);
+    }
+    if (q != NONE && s->lsm)
+        joint_lsmemo_touch(s, q);
     s->par[p] = q;
     return q == NONE ? PB_OK : kv_insert(s, q, p);
 }
@@ -1108,6 +1118,7 @@ void joint_close(joint *s)
     joint_resplit_free(s);
     joint_ff_free(s);
     joint_greedy_free(s);
+    joint_lsmemo_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);

@@ -86,6 +86,9 @@ typedef struct joint_params {
     int greedy_cut;     /* [greedy_cut] the greedy round scores a candidate in one pass
                            over its calls, the trigger search stopping at the first
                            call sent after the one placed (same results, faster), 1 */
+    int resplit_memo;   /* [resplit_memo] the local search's estimate of a request
+                           without one call, kept across the pairs of requests while
+                           that request is unchanged (same results, faster), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

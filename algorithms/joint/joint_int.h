@@ -219,6 +219,10 @@ struct joint {
                                round; joint_greedy_prep) */
     struct joint_gfrz *gfrz; /* greedy_cut: rounds under a frozen model (joint_greedy.c),
                                 or NULL */
+    struct joint_lsmemo *lsm; /* resplit_memo: the local search's single moves
+                                 (joint_lsmemo.c), or NULL */
+    size_t lsm_hits;        /* resplit_memo: estimates taken from it */
+    uint64_t lsm_ls;        /* resplit_memo: local searches begun */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
@@ -658,6 +662,25 @@ void joint_greedy_evaluated(joint *s, uint32_t p);
 void joint_greedy_moved(joint *s, uint32_t from, uint32_t to);
 /* joint_greedy.c: free s->gfrz (NULL-safe) */
 void joint_greedy_free(joint *s);
+/* joint_lsmemo.c (resplit_memo): a local search starts (earlier estimates
+ * void); PB_ENOMEM or PB_OK */
+int joint_lsmemo_begin(joint *s);
+/* joint_lsmemo.c: request q's kid list changed */
+void joint_lsmemo_touch(joint *s, uint32_t q);
+/* joint_lsmemo.c: 1 and *v the estimate of request q without call p made
+ * in this local search since q last changed, else 0 */
+int joint_lsmemo_get(joint *s, uint32_t q, uint32_t p, double *v);
+/* joint_lsmemo.c: keep v as the estimate of request q without call p;
+ * PB_ENOMEM or PB_OK */
+int joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v);
+/* joint_lsmemo.c: free s->lsm (NULL-safe) */
+void joint_lsmemo_free(joint *s);
+/* joint_lsmemo.c: 0; a unit test sets it (the kept estimates made wrong
+ * by this many nats) */
+extern double joint_lsmemo_test_bias;
+/* joint_lsmemo.c: 0; a unit test sets it (a change of a kid list no
+ * longer voids the kept estimates) */
+extern int joint_lsmemo_test_stale;
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;

@@ -501,26 +501,40 @@ static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, u
 /* An estimate of split_ll's value of mask, from the reference records
  * (joint_req_walk_estimate: the same but for the rounding of the sums), or
  * +INFINITY when there are none.  The lists in e1, e2. */
-static double split_est(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
-                        const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
-                        uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp)
+static int side_est(joint *s, uint32_t q, const uint32_t *e, uint32_t n, const joint_wrec *ref,
+                    int at, uint32_t p0, uint32_t c0, int memo, uint32_t mp, double *l)
+{
+    int h = 0, rc;
+    if (memo && joint_lsmemo_get(s, q, mp, l))
+        return PB_OK;
+    rc = at ? joint_req_walk_estimate_at(s, q, e, n, ref, p0, c0, l, &h)
+            : joint_req_walk_estimate(s, q, e, n, ref, l, &h);
+    if (rc == PB_OK && memo)
+        rc = joint_lsmemo_put(s, q, mp, *l);
+    return rc;
+}
+
+/* split_est with `resplit_memo` (joint_lsmemo.c): ms 0 or 1 when the split
+ * is a single move of call mp out of q1 (0) or q2 (1) from the current
+ * split, the reference being the current split; -1 otherwise */
+static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
+                          const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
+                          uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp, int ms,
+                          uint32_t mp)
 {
     const joint_wrec *ref = s->wr + s->wref;
     if (!ref[0].valid || !ref[1].valid || ref[0].q != q1 || ref[1].q != q2)
         return INFINITY;
     const rsmerge *M = s->rsm;
     double l1 = 0, l2 = 0;
-    int h1 = 0, h2 = 0;
     if (M->ok && ref[0].has_mask && ref[1].has_mask && ref[0].mask == ref[1].mask &&
         ref[0].mask != mask) {
         /* the lists from the record's, their common ends counted */
         uint32_t p1, c1, p2, c2;
         uint32_t a = rsmerge_pick_hint(M, mask, ref[0].mask, 0, &ref[0], e1, &p1, &c1);
         uint32_t b = rsmerge_pick_hint(M, mask, ref[1].mask, 1, &ref[1], e2, &p2, &c2);
-        if ((*rcp = joint_req_walk_estimate_at(s, q1, e1, a, &ref[0], p1, c1, &l1, &h1)) !=
-                PB_OK ||
-            (*rcp = joint_req_walk_estimate_at(s, q2, e2, b, &ref[1], p2, c2, &l2, &h2)) !=
-                PB_OK)
+        if ((*rcp = side_est(s, q1, e1, a, &ref[0], 1, p1, c1, ms == 0, mp, &l1)) != PB_OK ||
+            (*rcp = side_est(s, q2, e2, b, &ref[1], 1, p2, c2, ms == 1, mp, &l2)) != PB_OK)
             return INFINITY;
         s->est_evals++;
         double v = l1 + l2;
@@ -532,14 +546,21 @@ static double split_est(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, 
                        : joint_resplit_list(s, f1, n1, set, m, mask, 0, e1);
     uint32_t b = M->ok ? rsmerge_pick(M, mask, 1, e2)
                        : joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
-    if ((*rcp = joint_req_walk_estimate(s, q1, e1, a, &ref[0], &l1, &h1)) != PB_OK ||
-        (*rcp = joint_req_walk_estimate(s, q2, e2, b, &ref[1], &l2, &h2)) != PB_OK)
+    if ((*rcp = side_est(s, q1, e1, a, &ref[0], 0, 0, 0, ms == 0, mp, &l1)) != PB_OK ||
+        (*rcp = side_est(s, q2, e2, b, &ref[1], 0, 0, 0, ms == 1, mp, &l2)) != PB_OK)
         return INFINITY;
     s->est_evals++;
     double v = l1 + l2;
     if (s->order_active)
         v += joint_order_ll(s, q1, e1, a, q2, e2, b);
     return v;
+}
+
+static double split_est(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
+                        const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
+                        uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp)
+{
+    return split_est_m(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp, -1, 0);
 }
 
 /* may a split whose estimate is est be left out, when only a value above
@@ -691,8 +712,11 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             int better = 0;
             for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
                 uint32_t mask = bm ^ (1u << t);
+                /* resplit_memo: a move out of a request of the current split */
+                int ms = bm == cur && s->p.resplit_memo ? (int)((cur >> t) & 1u) : -1;
                 if (prune &&
-                    (joint_prunable(s, split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp),
+                    (joint_prunable(s, split_est_m(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1,
+                                                   e2, rcp, ms, set[t]),
                               best + 1e-9) || *rcp != PB_OK))
                     continue;
                 double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
@@ -747,7 +771,9 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
 
 int joint_local_search(joint *s, int *changed)
 {
-    int rc = PB_OK;
+    int rc = joint_lsmemo_begin(s); /* resplit_memo (joint_lsmemo.c) */
+    if (rc != PB_OK)
+        return rc;
     s->seen.n = 0;
     if (s->seen.cap)
         for (size_t t = 0; t < s->seen.cap; t++)

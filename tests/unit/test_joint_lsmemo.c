@@ -1,0 +1,113 @@
+/* joint's local search with the estimates of single moves kept across
+ * pairs of requests (`resplit_memo`, joint_lsmemo.c, docs/joint.md "Speed,
+ * tenth wave"): on random traces (a service B with two callers, requests
+ * making 1 to 14 calls of C and D, some in parallel, some returns lost;
+ * black box and with call ids; nanoseconds and whole milliseconds; the
+ * free and the held search) whole searches with resplit_memo=0 and 1 give
+ * every parent, every pairing and the log-likelihood bit for bit, and
+ * estimates are taken from the memo.  The comparison can fail: with the
+ * kept estimates made 20 nats too low on purpose (joint_lsmemo_test_bias)
+ * results differ, and so do they when a change of a request's calls no
+ * longer voids its kept estimates (joint_lsmemo_test_stale). */
+#include "pbtest.h"
+#include "joint_test.h"
+#include "joint_int.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+
+#define US 1000LL
+
+/* solve with resplit_memo off and on; returns how many pairs differ (-1:
+ * failure); *llsame: the same log-likelihood bits; *hits: estimates taken
+ * from the memo */
+static long compare(pb_trace *t, int ids, const char *po, int *llsame, size_t *hits)
+{
+    pb_trace_view v = pb_trace_view_of(t);
+    joint *s[2] = {NULL, NULL};
+    pb_error err;
+    for (int i = 0; i < 2; i++) {
+        joint_params p = defaults();
+        p.callids = ids;
+        p.pair_order = po;
+        p.resplit_memo = i;
+        if (joint_init(&s[i], &v, &p, &err) != PB_OK) {
+            printf("FAIL joint_init: %s\n", err.msg);
+            joint_close(s[0]);
+            return -1;
+        }
+    }
+    long diff = joint_test_pairs_differ(s[0], s[1]);
+    double l0 = joint_loglik(s[0]), l1 = joint_loglik(s[1]);
+    *llsame = !memcmp(&l0, &l1, sizeof l0);
+    *hits += s[1]->lsm_hits;
+    if (s[0]->lsm_hits)
+        diff = -1;
+    joint_close(s[0]);
+    joint_close(s[1]);
+    return diff;
+}
+
+static int differing_cases(size_t *hits)
+{
+    int bad = 0;
+    for (int seed = 1; seed <= 4; seed++)
+        for (int held = 0; held < 2; held++) {
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, (unsigned long)(700 * seed + held));
+            joint_test_tick = seed % 3 == 0 ? 1000 * US : 0;
+            int ids = seed == 4;
+            pb_trace *t = random_fanout_trace(g, ids, 50, 1500, 14);
+            gsl_rng_free(g);
+            if (!t)
+                return -1;
+            int llsame = 1;
+            long d = compare(t, ids, held ? "on" : "off", &llsame, hits);
+            if (d != 0 || !llsame) {
+                if (joint_lsmemo_test_bias == 0 && !joint_lsmemo_test_stale)
+                    printf("# seed %d %s: %ld pairs differ, log-likelihood %s\n", seed,
+                           held ? "held" : "free", d, llsame ? "same" : "differs");
+                bad++;
+            }
+            pb_trace_close(t);
+        }
+    joint_test_tick = 0;
+    return bad;
+}
+
+TEST(kept_move_estimates_choose_the_same)
+{
+    size_t hits = 0;
+    CHECK_INT(differing_cases(&hits), 0);
+    printf("# %zu estimates of single moves taken from the memo\n", hits);
+    CHECK(hits > 100);
+}
+
+TEST(kept_estimates_too_low_change_results)
+{
+    size_t hits = 0;
+    joint_lsmemo_test_bias = -20;
+    int bad = differing_cases(&hits);
+    joint_lsmemo_test_bias = 0;
+    printf("# with kept estimates 20 nats too low: %d of 8 cases differ\n", bad);
+    CHECK(bad > 0);
+}
+
+TEST(kept_estimates_of_changed_requests_change_results)
+{
+    size_t hits = 0;
+    joint_lsmemo_test_stale = 1;
+    int bad = differing_cases(&hits);
+    joint_lsmemo_test_stale = 0;
+    printf("# with kept estimates not voided by changes: %d of 8 cases differ\n", bad);
+    CHECK(bad > 0);
+}
+
+int main(void)
+{
+    RUN(kept_move_estimates_choose_the_same);
+    RUN(kept_estimates_too_low_change_results);
+    RUN(kept_estimates_of_changed_requests_change_results);
+    return pbtest_exit();
+}
