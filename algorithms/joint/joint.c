@@ -227,7 +227,9 @@ const pb_option joint_options[] = {
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=)"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
-     "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0) score a "
+     "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
+     "ties but a tick fine against the delays (median observed duration at least "
+     "1/(10^bin-1) ticks; metadata tick0_coarse=), score a "
      "delay stamped zero ticks as the probability the fitted density puts below one "
      "tick, at most the share of such delays among the observed (clean, paired beyond "
      "doubt) requests; fit_fast is off on such traces; not "

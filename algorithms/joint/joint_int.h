@@ -161,6 +161,10 @@ struct joint {
                                ticks, all observed delays (2 a key) */
     uint32_t t0c_cap;       /* keys t0c holds */
     int t0_nofast;          /* fit_fast was switched off for the rule */
+    int t0fine;             /* coarse ties, yet the tick is fine against the observed
+                               durations: the rule runs (joint_tick0.c) */
+    double t0ratio;         /* median observed duration / tick (coarse ties; -1: none) */
+    double t0need;          /* the ratio from which whole ticks share a density bin */
     double dmin;            /* least delay (ns) a density is evaluated at: 10 ns, or
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
