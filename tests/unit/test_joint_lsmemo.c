@@ -24,23 +24,18 @@
  * from the memo */
 static long compare(pb_trace *t, int ids, const char *po, int *llsame, size_t *hits)
 {
-    pb_trace_view v = pb_trace_view_of(t);
-    joint *s[2] = {NULL, NULL};
-    pb_error err;
+    joint_params p[2];
     for (int i = 0; i < 2; i++) {
-        joint_params p = defaults();
-        p.callids = ids;
-        p.pair_order = po;
-        p.resplit_memo = i;
-        if (joint_init(&s[i], &v, &p, &err) != PB_OK) {
-            printf("FAIL joint_init: %s\n", err.msg);
-            joint_close(s[0]);
-            return -1;
-        }
+        p[i] = defaults();
+        p[i].callids = ids;
+        p[i].pair_order = po;
+        p[i].resplit_memo = i;
     }
+    joint *s[2];
+    if (joint_test_solve_two(t, p, s))
+        return -1;
     long diff = joint_test_pairs_differ(s[0], s[1]);
-    double l0 = joint_loglik(s[0]), l1 = joint_loglik(s[1]);
-    *llsame = !memcmp(&l0, &l1, sizeof l0);
+    *llsame = joint_test_ll_same(s[0], s[1]);
     *hits += s[1]->lsm_hits;
     if (s[0]->lsm_hits)
         diff = -1;
