@@ -195,13 +195,7 @@ int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm_fit, double *y)
         return PB_OK;
     }
     double mean = s->kstat[3 * k + 1] / n;
-    double var = s->kstat[3 * k + 2] / n - mean * mean;
-    double sd = var > 0 ? sqrt(var) : 0;
-    double bwb = 0.9 * sd * pow(n, -0.2) / s->p.bin;
-    if (bwb < s->p.bw_min)
-        bwb = s->p.bw_min;
-    if (bwb > 100)
-        bwb = 100;
+    double bwb = joint_key_bandwidth(s, k, n);
     const double *hv = h;
     double tot = 0;
     for (uint32_t b = lo; b <= hi && w; b++)

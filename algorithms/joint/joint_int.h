@@ -355,6 +355,23 @@ typedef struct insort {
     uint32_t p;
 } insort;
 
+/* key k's smoothing bandwidth in bins (n > 0 delays): Silverman's rule
+ * on the log-delays' spread (kstat: count, sum, sum of squares), at least
+ * bw_min, at most 100; the density fit and fit_fast's range fit share it
+ * so both give the same bits */
+static inline double joint_key_bandwidth(const joint *s, uint32_t k, double n)
+{
+    double mean = s->kstat[3 * k + 1] / n;
+    double var = s->kstat[3 * k + 2] / n - mean * mean;
+    double sd = var > 0 ? sqrt(var) : 0;
+    double bwb = 0.9 * sd * pow(n, -0.2) / s->p.bin;
+    if (bwb < s->p.bw_min)
+        bwb = s->p.bw_min;
+    if (bwb > 100)
+        bwb = 100;
+    return bwb;
+}
+
 static inline uint64_t dkey(uint32_t ein, uint32_t trig, uint32_t outl)
 {
     return ((uint64_t)ein << 42) | ((uint64_t)trig << 21) | outl;

@@ -995,13 +995,7 @@ int joint_fit(joint *s, const unsigned char *only)
             continue;
         }
         double mean = s->kstat[3 * k + 1] / n;
-        double var = s->kstat[3 * k + 2] / n - mean * mean;
-        double sd = var > 0 ? sqrt(var) : 0;
-        double bwb = 0.9 * sd * pow(n, -0.2) / s->p.bin;
-        if (bwb < s->p.bw_min)
-            bwb = s->p.bw_min;
-        if (bwb > 100)
-            bwb = 100;
+        double bwb = joint_key_bandwidth(s, k, n);
         /* the density's histogram: the raw one, or its smoothing in y
          * (hist keeps the raw counts) */
         const double *hv = h;
