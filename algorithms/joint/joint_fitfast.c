@@ -228,18 +228,7 @@ int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm_fit, double *y)
         return PB_OK;
     }
     ff_reach(s, k, (uint32_t)s0, (uint32_t)s1);
-    double em = f->z[s0];
-    for (size_t b = s0; b <= s1; b++) {
-        if (hv[b] == 0) {
-            em += pz * lz;
-            lf[b] = lz;
-            continue;
-        }
-        double pb = (1 - beta) * (tot > 0 ? hv[b] / tot : 0) + beta / nb;
-        double l = log(pb / s->p.bin);
-        em += pb * l;
-        lf[b] = l;
-    }
+    double em = joint_density_bins(s, hv, tot, beta, nb, pz, lz, s0, s1, lf, f->z[s0]);
     for (size_t b = s1 + 1; b < nb; b++)
         em += pz * lz;
     s->kmean[k] = em - mean * M_LN10;

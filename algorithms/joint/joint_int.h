@@ -372,6 +372,32 @@ static inline double joint_key_bandwidth(const joint *s, uint32_t k, double n)
     return bwb;
 }
 
+/* the log density of bins [b0, b1] of a key (hv: its histogram, raw or
+ * smoothed, summing to tot; beta: the floor's share; pz, lz: an empty
+ * bin's probability and log density) written to lf; returns em plus each
+ * bin's p log p added in bin order (the density fit and fit_fast's range
+ * fit share it so both give the same bits) */
+static inline double joint_density_bins(const joint *s, const double *hv, double tot, double beta,
+                                        uint32_t nb, double pz, double lz, size_t b0, size_t b1,
+                                        double *lf, double em)
+{
+    for (size_t b = b0; b <= b1; b++) {
+        if (hv[b] == 0) {
+            em += pz * lz;
+            lf[b] = lz;
+            continue;
+        }
+        double pb = (1 - beta) * (tot > 0 ? hv[b] / tot : 0) + beta / nb;
+        /* density of log10 delay per unit: per bin / bin width; the
+         * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped: the
+         * same for every alternative) */
+        double l = log(pb / s->p.bin);
+        em += pb * l;
+        lf[b] = l;
+    }
+    return em;
+}
+
 static inline uint64_t dkey(uint32_t ein, uint32_t trig, uint32_t outl)
 {
     return ((uint64_t)ein << 42) | ((uint64_t)trig << 21) | outl;

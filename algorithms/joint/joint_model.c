@@ -1021,24 +1021,10 @@ int joint_fit(joint *s, const unsigned char *only)
             tot = t2;
             hv = y;
         }
-        double em = 0;
         /* an empty bin has the background alone: its log once (the same
          * number as computing it at every such bin) */
         const double pz = (1 - beta) * 0.0 + beta / nb, lz = log(pz / s->p.bin);
-        for (uint32_t b = 0; b < nb; b++) {
-            if (hv[b] == 0) {
-                em += pz * lz;
-                lf[b] = lz;
-                continue;
-            }
-            double pb = (1 - beta) * (tot > 0 ? hv[b] / tot : 0) + beta / nb;
-            /* density of log10 delay per unit: per bin / bin width; the
-             * 1/(d ln 10) Jacobian is applied by logf_of (ln 10 dropped:
-             * the same for every alternative); its log once */
-            double l = log(pb / s->p.bin);
-            em += pb * l;
-            lf[b] = l;
-        }
+        double em = joint_density_bins(s, hv, tot, beta, nb, pz, lz, 0, nb - 1, lf, 0);
         joint_tick0_fix(s, k, hv, tot, lf, &em); /* zero-tick delays (joint_tick0.c) */
         s->kmean[k] = em - mean * M_LN10;
     }
