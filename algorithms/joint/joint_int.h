@@ -1106,11 +1106,13 @@ double joint_ordbound_est_shift(void);
  * change of the order of answers (joint_rord_swap_delta is then not
  * needed: it is 0, or bounded; counted), else 0 */
 int joint_ordbound_swap_skip(joint *s, uint32_t c1, uint32_t c2, double alt, double cur);
-/* test hook (joint_ordbound.c): 0; above 0 both shortcuts are made wrong
- * on purpose (estimates left out up to that many nats above the bound and
- * shifted down by it; exchanges skipped as if the order of answers could
- * not change) */
+/* test hooks (joint_ordbound.c), 0: above 0 estimates are left out up to
+ * that many nats above the bound and shifted down by it; nonzero
+ * (noswap) exchanges are skipped with the bound of the order of answers'
+ * change taken with the wrong sign (each a shortcut made wrong on
+ * purpose) */
 extern double joint_ordbound_test_slack;
+extern int joint_ordbound_test_noswap;
 /* re-pairing's greedy: the order term of giving call c the return sent at
  * t, its link's movable neighbours answered[] or not yet */
 double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered);

@@ -37,6 +37,7 @@
 #include <math.h>
 
 double joint_ordbound_test_slack = 0;
+int joint_ordbound_test_noswap = 0;
 
 int joint_ordbound_est_skip(joint *s, double est, double bound)
 {
@@ -64,8 +65,8 @@ int joint_ordbound_swap_skip(joint *s, uint32_t c1, uint32_t c2, double alt, dou
     if (!joint_rord_link_min(s, c1, c2, &lo))
         return 1; /* the term is 0 there (joint_rord_swap_delta's own test) */
     double dmax = -4.0 * lo, mag = 1.0 + fabs(alt) + fabs(cur);
-    if (joint_ordbound_test_slack > 0)
-        dmax = 0; /* test hook: a bound that is wrong on purpose */
+    if (joint_ordbound_test_noswap)
+        dmax = -dmax; /* test hook: a bound of the wrong sign, on purpose */
     if (!(alt - dmax - 1e-6 * mag >= cur - 1e-9))
         return 0;
     s->ordb_swap++;
