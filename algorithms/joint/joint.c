@@ -217,6 +217,11 @@ const pb_option joint_options[] = {
      "order of first calls from a split estimate that is left out without it (the term "
      "is at most 0) and the order of answers from an exchange of returns that loses by "
      "more than it can change (joint_ordbound.c); 0 computes both every time"},
+    {"parallel_check", PB_OPT_BOOL, offsetof(joint_params, parallel_check), "1",
+     PB_OPT_NORANGE,
+     "with call ids, when the search learned parallel calls (option parallel), search "
+     "again without them and keep that solution when the model finds it likelier by 10 "
+     "nats (each under its own refit; metadata parallel_check=; joint_serial.c)"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -812,6 +817,22 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
         joint_selshare_free(share);
         if (a)
             a->selshare = NULL;
+        /* with call ids: learned parallel calls checked by a search
+         * without them (joint_serial.c) */
+        if (rc == PB_OK && params->parallel_check && params->parallel < 1 &&
+            !joint_any_free(a) && joint_serial_flags(a) > 0) {
+            joint_params pp = *params;
+            pp.parallel = 1;
+            joint *w = NULL;
+            rc = init_one(&w, v, &pp, err, 0, NULL, force);
+            if (rc != PB_OK) {
+                joint_close(a);
+                return rc;
+            }
+            joint *keep = joint_serial_pick(a, w);
+            joint_close(keep == w ? a : w);
+            a = keep;
+        }
         *out = a;
         return rc;
     }

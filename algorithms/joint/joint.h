@@ -93,6 +93,10 @@ typedef struct joint_params {
                            of a split estimate already left out without them and
                            of an exchange of returns that loses by more than they
                            can change (same results, faster; joint_ordbound.c), 1 */
+    int parallel_check; /* [parallel_check] with call ids, when the search learned
+                           parallel calls (parallel), search again without them and
+                           keep that solution when it is likelier by 10 nats
+                           (joint_serial.c), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

@@ -259,6 +259,10 @@ struct joint {
     struct joint_rord *rord; /* without call ids: the order of answers per link
                                 (joint_order.c), or NULL */
     int pord_hold;          /* this search holds the order of answers (pair_order) */
+    int ser_state;          /* parallel_check (joint_serial.c): 0 not run, 1 the search
+                               with learned parallel calls kept, 2 the one without */
+    uint32_t ser_flags;     /* parallel_check: learned parallel calls of the first search */
+    double ser_ll[2];       /* parallel_check: log-likelihoods, learned, without */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
     double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
                                held), then with the order terms (joint_order_score) */
@@ -1121,6 +1125,17 @@ double joint_rord_ll(const joint *s);
 /* link l's answers when the solution was scored (joint_order_score), else
  * the last fit: consecutive pairs in question, overtaken, scored */
 void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on);
+/* joint_serial.c (`parallel_check`): the number of learned parallel
+ * calls (pflag set) of the current fit */
+uint32_t joint_serial_flags(const joint *s);
+/* joint_serial.c: which of a (the search as it was, with learned
+ * parallel calls) and b (the same search with parallel=1) to keep: b when
+ * its log-likelihood beats a's by more than JOINT_RESTART_MARGIN; records
+ * the choice in the one kept and returns it (the caller closes the other) */
+joint *joint_serial_pick(joint *a, joint *b);
+/* joint_serial.c: the metadata line parallel_check= (when it ran).
+ * PB_OK or an error of pb_result_meta */
+int joint_serial_meta(const joint *s, pb_result *res);
 /* does some pair have a return made without a call id? */
 int joint_any_free(const joint *s);
 /* *ll: the solution's log-likelihood under the model with the order
