@@ -829,7 +829,13 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
                 joint_close(a);
                 return rc;
             }
-            joint *keep = joint_serial_pick(a, w);
+            joint *keep = NULL;
+            rc = joint_serial_pick(a, w, &keep);
+            if (rc != PB_OK) {
+                joint_close(a);
+                joint_close(w);
+                return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+            }
             joint_close(keep == w ? a : w);
             a = keep;
         }

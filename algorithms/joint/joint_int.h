@@ -262,6 +262,7 @@ struct joint {
     int ser_state;          /* parallel_check (joint_serial.c): 0 not run, 1 the search
                                with learned parallel calls kept, 2 the one without */
     uint32_t ser_flags;     /* parallel_check: learned parallel calls of the first search */
+    uint32_t ser_shown;     /* parallel_check: of them, shown by the solution without */
     double ser_ll[2];       /* parallel_check: log-likelihoods, learned, without */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
     double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
@@ -1129,10 +1130,12 @@ void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on)
  * calls (pflag set) of the current fit */
 uint32_t joint_serial_flags(const joint *s);
 /* joint_serial.c: which of a (the search as it was, with learned
- * parallel calls) and b (the same search with parallel=1) to keep: b when
- * its log-likelihood beats a's by more than JOINT_RESTART_MARGIN; records
- * the choice in the one kept and returns it (the caller closes the other) */
-joint *joint_serial_pick(joint *a, joint *b);
+ * parallel calls) and b (the same search with parallel=1) to keep, in
+ * *keep: b when none of a's learned parallel calls passes a's test on b's
+ * solution and b's log-likelihood beats a's by more than
+ * JOINT_RESTART_MARGIN, else a; records the choice in the one kept (the
+ * caller closes the other).  PB_OK or PB_ENOMEM */
+int joint_serial_pick(joint *a, joint *b, joint **keep);
 /* joint_serial.c: the metadata line parallel_check= (when it ran).
  * PB_OK or an error of pb_result_meta */
 int joint_serial_meta(const joint *s, pb_result *res);

@@ -25,6 +25,8 @@
  */
 #include "joint_int.h"
 
+#include <stdlib.h>
+
 uint32_t joint_serial_flags(const joint *s)
 {
     uint32_t n = 0;
@@ -33,15 +35,69 @@ uint32_t joint_serial_flags(const joint *s)
     return n;
 }
 
-joint *joint_serial_pick(joint *a, joint *b)
+/* how many of a's learned parallel calls the solution of b shows too:
+ * over b's requests, the share of those making both calls whose earlier
+ * call's return came after the later call was sent, tested as a's fit
+ * tests it (joint_fit: at least 5 requests and a tenth of the link's, a
+ * share above `parallel`).  -1: out of memory */
+static long survivors(const joint *a, const joint *b)
+{
+    if (!a->npar)
+        return 0;
+    double *ov = calloc(2 * (size_t)a->npar, sizeof *ov);
+    if (!ov)
+        return -1;
+    double *se = ov + a->npar;
+    for (uint32_t q = 0; q < b->npairs; q++) {
+        const uint32_t *k = b->kids[q].a, n = b->kids[q].n;
+        uint32_t ein = b->pr[q].link;
+        for (uint32_t i = 0; i < n; i++) {
+            const jpair *o = &b->pr[k[i]];
+            if (o->call == JOINT_NONE)
+                continue;
+            for (uint32_t j = 0; j < i; j++) { /* kids sorted by call time */
+                const jpair *c = &b->pr[k[j]];
+                if (c->ret == JOINT_NONE || c->call == JOINT_NONE || c->cs >= o->cs)
+                    continue;
+                uint32_t h = joint_hmap_get(&a->parmap,
+                                            dkey(joint_kin(a, ein), 1 + c->link, o->link));
+                if (h == JOINT_NONE || !a->pflag[h])
+                    continue;
+                if (c->rr > o->cs)
+                    ov[h]++;
+                else
+                    se[h]++;
+            }
+        }
+    }
+    long m = 0;
+    for (size_t i = 0; i < a->parmap.cap; i++) {
+        uint32_t h = a->parmap.v[i];
+        if (h == JOINT_NONE || !a->pflag[h])
+            continue;
+        uint32_t ein = (uint32_t)(a->parmap.k[i] >> 42);
+        double nq = a->kein ? joint_select_link_requests(a, ein)
+                            : a->bylink_off[ein + 1] - a->bylink_off[ein];
+        double tot = ov[h] + se[h];
+        m += tot >= 5 && tot >= 0.1 * nq && ov[h] > a->p.parallel * tot;
+    }
+    free(ov);
+    return m;
+}
+
+int joint_serial_pick(joint *a, joint *b, joint **keep)
 {
     double la = joint_loglik(a), lb = joint_loglik(b);
-    joint *keep = lb > la + JOINT_RESTART_MARGIN ? b : a;
-    keep->ser_state = keep == b ? 2 : 1;
-    keep->ser_flags = joint_serial_flags(a);
-    keep->ser_ll[0] = la;
-    keep->ser_ll[1] = lb;
-    return keep;
+    long m = survivors(a, b);
+    if (m < 0)
+        return PB_ENOMEM;
+    *keep = m == 0 && lb > la + JOINT_RESTART_MARGIN ? b : a;
+    (*keep)->ser_state = *keep == b ? 2 : 1;
+    (*keep)->ser_flags = joint_serial_flags(a);
+    (*keep)->ser_shown = (uint32_t)m;
+    (*keep)->ser_ll[0] = la;
+    (*keep)->ser_ll[1] = lb;
+    return PB_OK;
 }
 
 int joint_serial_meta(const joint *s, pb_result *res)
@@ -49,8 +105,9 @@ int joint_serial_meta(const joint *s, pb_result *res)
     if (!s->ser_state)
         return PB_OK;
     return pb_result_meta(res,
-                          "parallel_check=on learned_parallel=%u chosen=%s "
+                          "parallel_check=on learned_parallel=%u shown_without=%u chosen=%s "
                           "log_likelihood_learned=%.3f log_likelihood_without=%.3f",
-                          (unsigned)s->ser_flags, s->ser_state == 2 ? "without" : "learned",
+                          (unsigned)s->ser_flags, (unsigned)s->ser_shown,
+                          s->ser_state == 2 ? "without" : "learned",
                           s->ser_ll[0], s->ser_ll[1]);
 }
