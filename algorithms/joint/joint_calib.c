@@ -219,6 +219,10 @@ int joint_sibling_cap(joint *s, double *conf)
     }
     /* conf_sib_learn: whether the cap applies, learned from the copy
      * (joint_sibstr.c); off, every row keeps its own confidence */
+    memset(s->sib_rrows, 0, sizeof s->sib_rrows);
+    for (uint32_t j = 0; rc == PB_OK && j < n; j++)
+        if (s->par[j] != NONE && !(s->conf_exempt && s->conf_exempt[j]))
+            joint_sibstr_levels(own + j, NULL, NULL, 1, s->sib_rrows, NULL);
     double lam = joint_sibling_strength(s);
     s->sib_strength = lam;
     for (uint32_t j = 0; rc == PB_OK && lam < 1 && j < n; j++)
@@ -277,7 +281,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f "
                             "conf_order=%d conf_sib_learn=%d siblings_strength=%.0f "
                             "siblings_reason=%s siblings_doubt_z=%.2f siblings_copy_cov=%.4f "
-                            "siblings_copy_cov_capped=%.4f",
+                            "siblings_copy_cov_capped=%.4f siblings_vouch=%.0f/%.0f/%.0f,%.0f/%.0f/%.0f,"
+                            "%.0f/%.0f/%.0f,%.0f/%.0f/%.0f",
                             s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed, s->p.conf_sims,
                             s->p.conf_siblings, s->sib_lowered, s->sib_exempt,
                             s->scal_done ? s->scal_sim : 0.0, s->scal_escaped,
@@ -287,7 +292,10 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             s->p.conf_siblings ? s->sib_strength : 0.0,
                             !s->p.conf_siblings ? "off" : s->sib_reason ? s->sib_reason : "none",
                             s->sib_z, s->sib_cov[2] > 0 ? s->sib_cov[0] / s->sib_cov[2] : 0.0,
-                            s->sib_cov[2] > 0 ? s->sib_cov[1] / s->sib_cov[2] : 0.0);
+                            s->sib_cov[2] > 0 ? s->sib_cov[1] / s->sib_cov[2] : 0.0,
+                            s->sib_rrows[0], s->sib_cright[0], s->sib_crows[0], s->sib_rrows[1],
+                            s->sib_cright[1], s->sib_crows[1], s->sib_rrows[2], s->sib_cright[2],
+                            s->sib_crows[2], s->sib_rrows[3], s->sib_cright[3], s->sib_crows[3]);
     for (uint32_t l = 0; rc == PB_OK && s->conf_stat && l < s->nlinks; l++) {
         const double *st = s->conf_stat + 4 * (size_t)l;
         const double *sc = s->scal_stat ? s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l : NULL;

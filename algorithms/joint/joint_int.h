@@ -329,6 +329,11 @@ struct joint {
     double sib_dreal[3], sib_dsim[3]; /* doubt of the real rows, the copy's:
                                          rows, sum, sum of squares */
     double sib_z;           /* real doubt over the copy's, z */
+    double sib_crows[4], sib_cright[4]; /* the copy's held-out rows (without
+                               the cap) stated at 0.5, 0.9, 0.99, 0.999 or
+                               more, and right among them */
+    double sib_rrows[4];    /* the real rows (not right by construction) the
+                               map states at those levels or more */
     const char *sib_reason; /* why the strength (joint_sibling_strength) */
     unsigned char *conf_exempt; /* per pair: right by construction (every pair up
                                    to the root one candidate, by call id, no
@@ -987,6 +992,23 @@ int joint_sibstr_copy(joint *s, joint *s2, const double *cf2, const double *m2,
 /* the real rows' doubt (conf before the map; exr: rows right by
  * construction, skipped) added to s->sib_dreal */
 void joint_sibstr_real(joint *s, const double *conf, const unsigned char *exr);
+/* the levels at which the copy must vouch for the real rows: 0.5, 0.9,
+ * 0.99, 0.999 */
+#define JOINT_SIBSTR_NLEV 4
+extern const double joint_sibstr_level[JOINT_SIBSTR_NLEV];
+/* rows[k] += the rows not skipped stated c[] >= joint_sibstr_level[k],
+ * right[k] (when not NULL) += those of them right (ok[]) */
+void joint_sibstr_levels(const double *c, const unsigned char *ok, const unsigned char *skip,
+                         uint32_t n, double *rows, double *right);
+/* 1 when at every level some real row reaches (real_rows[k] > 0) the
+ * lower end of the Wilson interval (joint_sibstr_wilson) of the share
+ * right among the copy's rows at that level is at least the level; else 0
+ * (few rows cannot vouch: all of n right gives about n / (n + 3.84)) */
+int joint_sibstr_vouched(const double *real_rows, const double *copy_rows,
+                         const double *copy_right);
+/* the lower end of the two-sided 95 % Wilson score interval (z =
+ * JOINT_SIBSTR_Z) of right / rows; 0 without rows */
+double joint_sibstr_wilson(double right, double rows);
 /* one-sided z of mean(real) - mean(sim) from (rows, sum, sum of squares);
  * 0 with fewer than two rows on a side */
 double joint_sibstr_z(const double *real, const double *sim);

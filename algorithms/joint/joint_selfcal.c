@@ -772,40 +772,58 @@ static void fit_maps(spt *pts, uint32_t np, uint32_t nl, double *lo, double *val
 }
 
 /* conf_sib_learn on one copy s2 (stated confidences cf2, right rows
- * ok2, rows right by construction ex2, each row's link lk2; its rows
- * pts[0..np), not changed): the copy's rows mapped as the real rows are
- * (the maps fitted to this copy, ratio 1), then joint_sibstr_copy
- * compares its coverage with and without the cap.  PB_OK or PB_ENOMEM */
+ * ok2, rows right by construction ex2, each row's link lk2): the copy's
+ * request trees dealt into two halves (every other root, in pair order),
+ * the self-calibration's maps fitted to each half (ratio 1) and applied
+ * to the rows of the other (held out: a map fitted to the rows it is
+ * judged on favours them), then joint_sibstr_copy compares the copy's
+ * coverage with and without the cap and checks its calibration without
+ * it.  PB_OK or PB_ENOMEM */
 static int copy_cap_test(joint *s, joint *s2, const double *cf2, const unsigned char *ok2,
-                         const unsigned char *ex2, const uint32_t *lk2, const spt *pts,
-                         uint32_t np)
+                         const unsigned char *ex2, const uint32_t *lk2)
 {
     uint32_t n2 = s2->npairs, nl = s->nlinks;
-    spt *q = malloc(((size_t)np + 1) * sizeof *q);
-    double *lo = malloc(2 * ((size_t)np + 1) * sizeof *lo);
-    double *val = malloc(2 * ((size_t)np + 1) * sizeof *val);
-    double *w = malloc(((size_t)np + 1) * sizeof *w), *kk = malloc(((size_t)np + 1) * sizeof *kk);
+    spt *q = malloc(((size_t)n2 + 1) * sizeof *q);
+    double *lo = malloc(2 * ((size_t)n2 + 1) * sizeof *lo);
+    double *val = malloc(2 * ((size_t)n2 + 1) * sizeof *val);
+    double *w = malloc(((size_t)n2 + 1) * sizeof *w), *kk = malloc(((size_t)n2 + 1) * sizeof *kk);
     uint32_t *cls_off = malloc(2 * ((size_t)nl + 2) * sizeof *cls_off);
     double *m2 = malloc(((size_t)n2 + 1) * sizeof *m2);
-    int rc = q && lo && val && w && kk && cls_off && m2 ? PB_OK : PB_ENOMEM;
-    if (rc == PB_OK) {
-        memcpy(q, pts, (size_t)np * sizeof *q);
-        fit_maps(q, np, nl, lo, val, w, kk, cls_off, &rc);
-    }
+    uint32_t *ord = malloc(((size_t)n2 + 1) * sizeof *ord);
+    unsigned char *half = malloc((size_t)n2 + 1);
+    int rc = q && lo && val && w && kk && cls_off && m2 && ord && half ? PB_OK : PB_ENOMEM;
+    uint32_t roots = 0;
+    for (uint32_t p = 0; rc == PB_OK && p < n2; p++)
+        ord[p] = s2->par[p] == NONE ? roots++ : NONE;
     for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
+        uint32_t j = p, steps = 0;
+        while (s2->par[j] != NONE && steps++ < n2)
+            j = s2->par[j];
+        half[p] = ord[j] == NONE ? 0 : (unsigned char)(ord[j] & 1);
         m2[p] = cf2[p];
-        if (ex2[p] || !np)
+    }
+    for (int h = 0; rc == PB_OK && h < 2; h++) {
+        uint32_t nq = 0;
+        for (uint32_t p = 0; p < n2; p++)
+            if (!ex2[p] && half[p] == h)
+                q[nq++] = (spt){cf2[p], lk2[p], ok2[p]};
+        if (!nq)
             continue;
-        uint32_t l = lk2[p], a = cls_off[2 * l], z = cls_off[2 * l + 1];
-        if (z == a) {
-            a = cls_off[2 * nl];
-            z = cls_off[2 * nl + 1];
+        fit_maps(q, nq, nl, lo, val, w, kk, cls_off, &rc);
+        for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
+            if (ex2[p] || half[p] == h)
+                continue;
+            uint32_t l = lk2[p], a = cls_off[2 * l], z = cls_off[2 * l + 1];
+            if (z == a) {
+                a = cls_off[2 * nl];
+                z = cls_off[2 * nl + 1];
+            }
+            double v = map_at(lo + a, val + a, z - a, cf2[p]);
+            if (s->p.conf_order)
+                v = joint_conf_order(v, cf2[p]);
+            if (v < m2[p])
+                m2[p] = v;
         }
-        double v = map_at(lo + a, val + a, z - a, cf2[p]);
-        if (s->p.conf_order)
-            v = joint_conf_order(v, cf2[p]);
-        if (v < m2[p])
-            m2[p] = v;
     }
     if (rc == PB_OK)
         rc = joint_sibstr_copy(s, s2, cf2, m2, ok2, ex2);
@@ -816,6 +834,8 @@ static int copy_cap_test(joint *s, joint *s2, const double *cf2, const unsigned 
     free(kk);
     free(cls_off);
     free(m2);
+    free(ord);
+    free(half);
     return rc;
 }
 
@@ -898,7 +918,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             rc = and_down(s2, ex2);
     }
     /* the simulated rows: stated confidence and right or not, by link */
-    uint32_t nl = s->nlinks, np0 = *np;
+    uint32_t nl = s->nlinks;
     uint32_t *lk2 = NULL;
     if (rc == PB_OK && s->p.conf_siblings && s->p.conf_sib_learn) {
         lk2 = malloc(((size_t)n2 + 1) * sizeof *lk2);
@@ -927,7 +947,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     /* conf_sib_learn: does the cap raise the copy's coverage
      * (joint_sibstr.c) */
     if (rc == PB_OK && lk2)
-        rc = copy_cap_test(s, s2, cf2, ok2, ex2, lk2, *pts + np0, *np - np0);
+        rc = copy_cap_test(s, s2, cf2, ok2, ex2, lk2);
     free(lk2);
     free(cf2);
     free(ok2);
@@ -950,6 +970,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     memset(s->sib_cov, 0, sizeof s->sib_cov);
     memset(s->sib_dreal, 0, sizeof s->sib_dreal);
     memset(s->sib_dsim, 0, sizeof s->sib_dsim);
+    memset(s->sib_crows, 0, sizeof s->sib_crows);
+    memset(s->sib_cright, 0, sizeof s->sib_cright);
     if (!n)
         return PB_OK;
     double *esc = malloc(((size_t)s->nnodes + 1) * sizeof *esc);

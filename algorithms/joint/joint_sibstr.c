@@ -99,6 +99,7 @@ int joint_sibstr_copy(joint *s, joint *s2, const double *cf2, const double *m2,
         s->sib_cov[0] += cov_tmp(m2, ok2, ex2, n, JOINT_SIBSTR_PREC, tmp);
         s->sib_cov[1] += cov_tmp(cc, ok2, ex2, n, JOINT_SIBSTR_PREC, tmp);
         s->sib_cov[2]++;
+        joint_sibstr_levels(m2, ok2, ex2, n, s->sib_crows, s->sib_cright);
         for (uint32_t p = 0; p < n; p++)
             if (!ex2[p]) {
                 double d = 1 - cf2[p];
@@ -136,6 +137,44 @@ double joint_sibstr_z(const double *real, const double *sim)
     return (mr - ms) / se;
 }
 
+const double joint_sibstr_level[JOINT_SIBSTR_NLEV] = {0.5, 0.9, 0.99, 0.999};
+
+void joint_sibstr_levels(const double *c, const unsigned char *ok, const unsigned char *skip,
+                         uint32_t n, double *rows, double *right)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (skip && skip[i])
+            continue;
+        for (int k = 0; k < JOINT_SIBSTR_NLEV; k++)
+            if (c[i] >= joint_sibstr_level[k]) {
+                rows[k]++;
+                if (right)
+                    right[k] += ok[i] != 0;
+            }
+    }
+}
+
+int joint_sibstr_vouched(const double *real_rows, const double *copy_rows,
+                         const double *copy_right)
+{
+    for (int k = 0; k < JOINT_SIBSTR_NLEV; k++) {
+        if (!(real_rows[k] > 0))
+            continue;
+        if (!(joint_sibstr_wilson(copy_right[k], copy_rows[k]) >= joint_sibstr_level[k]))
+            return 0;
+    }
+    return 1;
+}
+
+double joint_sibstr_wilson(double right, double rows)
+{
+    if (!(rows > 0))
+        return 0;
+    const double z = JOINT_SIBSTR_Z;
+    double p = right / rows, z2 = z * z / rows;
+    return (p + z2 / 2 - z * sqrt(p * (1 - p) / rows + z2 / (4 * rows))) / (1 + z2);
+}
+
 double joint_sibling_strength(joint *s)
 {
     s->sib_reason = "fixed";
@@ -145,6 +184,14 @@ double joint_sibling_strength(joint *s)
     s->sib_z = joint_sibstr_z(s->sib_dreal, s->sib_dsim);
     if (s->sib_z > JOINT_SIBSTR_Z) {
         s->sib_reason = "real_doubts_more";
+        return 1.0;
+    }
+    if (s->sib_z < -JOINT_SIBSTR_Z) {
+        s->sib_reason = "copy_doubts_more";
+        return 1.0;
+    }
+    if (!joint_sibstr_vouched(s->sib_rrows, s->sib_crows, s->sib_cright)) {
+        s->sib_reason = "copy_cannot_vouch";
         return 1.0;
     }
     if (s->sib_cov[1] >= s->sib_cov[0] - (1 - JOINT_SIBSTR_PREC) * s->sib_cov[2]) {
