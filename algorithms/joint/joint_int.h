@@ -977,10 +977,12 @@ int joint_sibling_cap(joint *s, double *conf);
 #define JOINT_CONF_SIB_STEP 1e-5
 double joint_conf_order(double v, double c);
 /* joint_sibstr.c (conf_sib_learn).  Whether the siblings cap applies:
- * 1 when the real rows' mean doubt exceeds the copy's (one-sided z test
- * over all links, z > JOINT_SIBSTR_Z) or when the cap raises the copy's
- * coverage at JOINT_SIBSTR_PREC precision; else 0; 1 without conf_sib_learn or
- * without a self-calibration.  Sets s->sib_z and s->sib_reason */
+ * 0 only when the real and the copy's mean doubt agree (|z| <=
+ * JOINT_SIBSTR_Z), the copy vouches for every level the real rows reach
+ * (joint_sibstr_vouched) and the cap costs the copy's coverage at
+ * JOINT_SIBSTR_PREC precision more than 1 - JOINT_SIBSTR_PREC of its rows;
+ * else 1; 1 without conf_sib_learn or without a self-calibration.  Sets
+ * s->sib_z and s->sib_reason */
 double joint_sibling_strength(joint *s);
 #define JOINT_SIBSTR_Z 1.96
 /* the copy's part (called by the self-calibration per copy s2, its

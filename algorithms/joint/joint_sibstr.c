@@ -5,27 +5,31 @@
  *
  * The siblings cap (conf_siblings, joint_calib.c) lowers a row to the
  * least confidence of the calls its request makes on the same link, of
- * its trigger's call and of its parent.  It serves two ends, and each is
- * tested on the trace:
+ * its trigger's call and of its parent.  It is an allowance for errors
+ * the copy does not make (requests released together or piled up behind
+ * a fault; the copy's delays are independent draws), and it also ranks
+ * errors the copy does make.  It is left off only when the copy can show
+ * that neither holds on this trace:
  *
- *   - it ranks: a row beside a doubtful sibling is more often wrong than
- *     its own share says.  Where the copy makes the trace's errors (its
- *     truth is known), this is measured there: the cap is applied to the
- *     copy's stated confidences (rows right by construction left alone,
- *     as on the real trace) and the area under the ROC curve of right
- *     against wrong rows is computed with and without it (ties count
- *     half).  The cap ranks when it raises that area.
- *   - it is an allowance for errors the copy does not make (requests
- *     released together, piled up behind a fault: the copy's delays are
- *     independent draws, so in it the rows beside a doubtful sibling are
- *     right).  The evidence is that the real trace doubts more than its
- *     copy: the real rows' mean doubt (1 - stated confidence, before the
- *     map) against the copy's, over all links, by a one-sided z test on
- *     the two means (JOINT_SIBSTR_Z).
+ *   1. the copy is like the real trace: the real rows' mean doubt
+ *      (1 - stated confidence before the map, rows right by construction
+ *      left out) and the copy's agree, two-sided z test (|z| <=
+ *      JOINT_SIBSTR_Z).  z > 1.96: the real trace doubts more, errors the
+ *      copy lacks (real_doubts_more); z < -1.96: the copy doubts more, it
+ *      does not reproduce the trace either (copy_doubts_more).
+ *   2. the copy vouches for every level the real rows reach: its request
+ *      trees dealt into two halves, each half's rows mapped by the maps
+ *      fitted to the other (held out), without the cap; at each of 0.5,
+ *      0.9, 0.99, 0.999 that some real row (not right by construction)
+ *      reaches after the map, the lower end of the 95 % Wilson interval of
+ *      the share right among the copy's rows at that level is at least
+ *      the level (else copy_cannot_vouch).
+ *   3. the cap costs the copy's coverage at 99 % precision (the held-out
+ *      rows, with and without the cap) more than 1 - 0.99 of its rows
+ *      (else copy_coverage_kept).
  *
- * The cap applies (strength 1) when either holds; otherwise (the copy
- * explains the real doubt and the cap does not rank its errors better)
- * it is left off (strength 0), and each row keeps its own confidence.
+ * All three: the cap is off (copy_coverage_lost, strength 0) and every
+ * row keeps its own confidence.  Otherwise it applies in full (1).
  */
 #include "joint_int.h"
 #include <math.h>

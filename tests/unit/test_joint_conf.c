@@ -483,14 +483,20 @@ TEST(sibling_cap_exempt_and_order_by_hand)
  * 0.6 (1.0).  The wrong row skipped: 1.  One wrong row alone: 0.
  * z of real doubts {0.2, 0.4} against the copy's {0.1, 0.1, 0.1, 0.3}:
  * means 0.3 and 0.15, variances 0.02 and 0.01, se = sqrt(0.02/2 + 0.01/4)
- * = 0.111803, z = 1.341641 (not above 1.96: that alone leaves the cap to
- * the copy's coverage).  Ten of each: variances 0.2/19 and 0.3/39,
- * se = sqrt(0.010526/20 + 0.0076923/40) = 0.026807, z = 5.5955: the cap
- * applies, real_doubts_more.  The copy's coverage 0.90 without the cap
- * and 0.885 with it: more than 1 - 0.99 lost, the cap is off
- * (copy_coverage_lost), and joint_sibling_cap then leaves every row of
- * sibling_cap_by_hand's request as it was; 0.8905: kept, the cap on.
- * Without conf_sib_learn: always on (fixed). */
+ * = 0.111803, z = 1.341641 (within 1.96: the copy is like the trace).
+ * Ten of each: variances 0.2/19 and 0.3/39, se = sqrt(0.010526/20 +
+ * 0.0076923/40) = 0.026807, z = 5.5955: real_doubts_more; the two
+ * swapped, -5.5955: copy_doubts_more.
+ * Wilson lower bound (z = 1.96) of 686 right of 688: p = 0.997093,
+ * (p + 1.96^2/(2n) - 1.96 sqrt(p(1-p)/n + 1.96^2/(4n^2))) / (1 + 1.96^2/n)
+ * = 0.989463 < 0.99: a copy with those rows at 0.99 cannot vouch for real
+ * rows at 0.99, it can at 0.5 and 0.9; 10000 of 10000: 1/(1 + 3.8416e-4)
+ * = 0.999616, it vouches up to 0.999.
+ * The copy's coverage 0.90 without the cap and 0.885 with it: more than
+ * 1 - 0.99 lost, the cap is off (copy_coverage_lost), and
+ * joint_sibling_cap then leaves every row of sibling_cap_by_hand's
+ * request as it was; 0.8905: kept, the cap on.  Without conf_sib_learn:
+ * always on (fixed). */
 TEST(sibling_strength_by_hand)
 {
     double c[5] = {0.9, 0.9, 0.8, 0.7, 0.6};
@@ -503,6 +509,13 @@ TEST(sibling_strength_by_hand)
     CHECK_NEAR(joint_sibstr_z(real, sim), 1.341641, 1e-6);
     double real10[3] = {20, 6, 2}, sim10[3] = {40, 6, 1.2};
     CHECK_NEAR(joint_sibstr_z(real10, sim10), 5.5955, 1e-4);
+    CHECK_NEAR(joint_sibstr_z(sim10, real10), -5.5955, 1e-4);
+    CHECK_NEAR(joint_sibstr_wilson(686, 688), 0.989463, 1e-6);
+    CHECK_NEAR(joint_sibstr_wilson(10000, 10000), 0.999616, 1e-6);
+    double rr[4] = {5, 5, 5, 0}, cr[4] = {688, 688, 688, 0}, ck[4] = {686, 686, 686, 0};
+    CHECK(joint_sibstr_vouched(rr, cr, ck) == 0);
+    rr[2] = 0;
+    CHECK(joint_sibstr_vouched(rr, cr, ck) == 1);
     CHECK_NEAR(joint_sibling_shrink(0.9, 0.3, 0), 0.9, 1e-15);
     CHECK_NEAR(joint_sibling_shrink(0.9, 0.3, 1), 0.3, 1e-15);
 
@@ -533,6 +546,11 @@ TEST(sibling_strength_by_hand)
         s->sib_cov[2] = 1;
         memcpy(s->sib_dreal, real, sizeof real);
         memcpy(s->sib_dsim, sim, sizeof sim);
+        for (int k = 0; k < 4; k++) {
+            s->sib_crows[k] = 10000;
+            s->sib_cright[k] = 10000;
+            s->sib_rrows[k] = 5;
+        }
         CHECK(joint_sibling_strength(s) == 0.0);
         CHECK(strcmp(s->sib_reason, "copy_coverage_lost") == 0);
         CHECK_NEAR(s->sib_z, 1.341641, 1e-6);
@@ -553,6 +571,15 @@ TEST(sibling_strength_by_hand)
         CHECK(strcmp(s->sib_reason, "real_doubts_more") == 0);
         CHECK(joint_sibling_cap(s, conf) == PB_OK);
         CHECK_NEAR(conf[e1], 0.3, 1e-15);
+        memcpy(s->sib_dreal, sim10, sizeof sim10);
+        memcpy(s->sib_dsim, real10, sizeof real10);
+        CHECK(joint_sibling_strength(s) == 1.0);
+        CHECK(strcmp(s->sib_reason, "copy_doubts_more") == 0);
+        memcpy(s->sib_dreal, real, sizeof real);
+        memcpy(s->sib_dsim, sim, sizeof sim);
+        s->sib_cright[2] = 9900; /* 0.99 exactly: its lower bound is below */
+        CHECK(joint_sibling_strength(s) == 1.0);
+        CHECK(strcmp(s->sib_reason, "copy_cannot_vouch") == 0);
         s->p.conf_sib_learn = 0;
         CHECK(joint_sibling_strength(s) == 1.0);
         CHECK(strcmp(s->sib_reason, "fixed") == 0);
