@@ -70,7 +70,9 @@ static uint32_t tickivl_span(const joint *s)
 
 int joint_tickivl_setup(joint *s)
 {
+    joint_tickivl_free(s);
     s->ti_state = 0;
+    s->tiSpan = 0;
     const char *mode = s->p.tick_ivl ? s->p.tick_ivl : "auto";
     if (s->tick <= 20 || s->p.tick_ivl_max <= 0 || !strcmp(mode, "off"))
         return PB_OK;
