@@ -122,6 +122,8 @@ typedef struct joint_params {
                            ticks scored and fitted as intervals [k, k+1) ticks
                            (auto: at coarse whole-tick stamps; joint_tickivl.c), auto */
     int tick_ivl_max;   /* [tick_ivl_max] the most whole ticks so scored, 20 */
+    double tick_ivl_from; /* [tick_ivl_from] auto: the least median observed duration,
+                           in ticks, 2 */
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */

@@ -166,6 +166,7 @@ struct joint {
                                (joint_tickivl.c); 0: off */
     uint32_t tiSpan;        /* the whole ticks that have bins of their own (at most
                                tick_ivl_max), whether the rule runs or not */
+    double ti_ratio;        /* the gate's median observed duration in ticks (-1: none) */
     int ti_state;           /* 0 no whole ticks with bins of their own, 1 off, 2 on */
     uint32_t *tibin;        /* tibin[j] = dbin(j tick), j = 0..tiJ+1 */
     uint32_t *tis_off, *tis_b; /* the bins of [j, j+1) ticks: tis_b[tis_off[j] ..
@@ -1045,6 +1046,11 @@ int joint_tick0_count(joint *s, uint32_t q, uint32_t di, uint32_t bn);
  * tick_ivl= metadata line; PB_OK or the writer's status. */
 int joint_tickivl_setup(joint *s);
 void joint_tickivl_free(joint *s);
+/* joint_tickivl_gate: tick_ivl=auto at coarse ties, once the observed
+ * requests are known (joint_tick0_learn, before the first fit): on when
+ * their median duration (s->t0ratio) is at least tick_ivl_from ticks, else
+ * the tables are freed */
+void joint_tickivl_gate(joint *s);
 void joint_tickivl_add(joint *s, uint32_t di, uint32_t j);
 void joint_tickivl_fix(const joint *s, const double *hv, double tot, double *lf, double *em,
                        size_t s0, size_t s1);

@@ -160,6 +160,7 @@ int joint_tick0_learn(joint *s)
     if (s->coarse) {
         if (tick0_fine(s) != PB_OK)
             return PB_ENOMEM;
+        joint_tickivl_gate(s); /* whole-tick intervals (joint_tickivl.c) */
         if (!s->t0fine && !s->tiJ) { /* as before: the tie test governs */
             free(s->t0obs);
             s->t0obs = NULL;

@@ -73,6 +73,7 @@ int joint_tickivl_setup(joint *s)
     joint_tickivl_free(s);
     s->ti_state = 0;
     s->tiSpan = 0;
+    s->ti_ratio = -1;
     const char *mode = s->p.tick_ivl ? s->p.tick_ivl : "auto";
     if (s->tick <= 20 || s->p.tick_ivl_max <= 0 || !strcmp(mode, "off"))
         return PB_OK;
@@ -81,7 +82,9 @@ int joint_tickivl_setup(joint *s)
     if (J == 0)
         return PB_OK;
     s->ti_state = 1; /* whole ticks with bins of their own, off */
-    int on = !strcmp(mode, "on") || s->coarse;
+    /* auto: the tables now, the decision at joint_tickivl_gate (before the
+     * first fit) */
+    int on = !strcmp(mode, "on") || (s->coarse && s->p.tick0);
     if (!on)
         return PB_OK;
     const pb_ns t = s->tick;
@@ -120,9 +123,30 @@ int joint_tickivl_setup(joint *s)
             s->tiw_w[e] = lhi > llo ? (lhi - llo) / bw : 0;
         }
     }
-    s->tiJ = J;
-    s->ti_state = 2;
+    s->tiSpan = J;
+    if (!strcmp(mode, "on")) {
+        s->tiJ = J;
+        s->ti_state = 2;
+    }
     return PB_OK;
+}
+
+void joint_tickivl_gate(joint *s)
+{
+    if (!s->tis_w || s->tiJ)
+        return; /* off, or on by tick_ivl=on */
+    /* auto at coarse ties: the observed requests' median duration
+     * (joint_tick0.c's tick0_fine) at least tick_ivl_from ticks */
+    s->ti_ratio = s->t0ratio;
+    if (s->t0ratio >= s->p.tick_ivl_from) {
+        s->tiJ = s->tiSpan;
+        s->ti_state = 2;
+    } else {
+        uint32_t span = s->tiSpan;
+        joint_tickivl_free(s);
+        s->tiSpan = span;
+        s->ti_state = 1;
+    }
 }
 
 void joint_tickivl_add(joint *s, uint32_t di, uint32_t j)
@@ -175,8 +199,11 @@ int joint_tickivl_meta(const joint *s, pb_result *res)
 {
     if (s->ti_state == 0)
         return PB_OK;
-    return pb_result_meta(res, "tick_ivl=%s tick_ivl_ticks=%u tick_ivl_rule=%s",
+    const char *mode = s->p.tick_ivl ? s->p.tick_ivl : "auto";
+    return pb_result_meta(res, "tick_ivl=%s tick_ivl_ticks=%u tick_ivl_rule=%s "
+                          "tick_ivl_duration_ticks=%.3g tick_ivl_from=%.3g",
                           s->ti_state == 2 ? "on" : "off", s->tiSpan,
-                          s->p.tick_ivl && !strcmp(s->p.tick_ivl, "on") ? "forced"
-                                                                         : "coarse_ties");
+                          !strcmp(mode, "on") ? "forced" : !s->coarse ? "few_ties"
+                                                                       : "coarse_ties",
+                          s->ti_ratio, s->p.tick_ivl_from);
 }
