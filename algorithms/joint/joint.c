@@ -234,13 +234,14 @@ const pb_option joint_options[] = {
      "tick, at most the share of such delays among the observed (clean, paired beyond "
      "doubt) requests; not "
      "as a density at half a tick (metadata tick0=)"},
-    {"tick_ivl", PB_OPT_STRING, offsetof(joint_params, tick_ivl), "auto", PB_OPT_NORANGE,
+    {"tick_ivl", PB_OPT_STRING, offsetof(joint_params, tick_ivl), "off", PB_OPT_NORANGE,
      "auto, on or off: score a delay of k whole ticks (1 <= k <= tick_ivl_max, while "
      "each whole tick has a density bin of its own) as the fitted mass over [k, k+1) "
      "ticks, and fit it spread over that interval (with tick0 for k = 0); auto: at "
      "whole-tick stamps with many ties (infer's coarse_ties=1) when the median duration "
      "of the observed (clean, paired beyond doubt) requests is at least tick_ivl_from "
-     "ticks (joint_tickivl.c; metadata tick_ivl=)"},
+     "ticks (joint_tickivl.c; metadata tick_ivl=); off by default: it falls on "
+     "OnlineBoutique at 1 ms (docs/joint.md)"},
     {"tick_ivl_max", PB_OPT_INT, offsetof(joint_params, tick_ivl_max), "20", 0, 1000,
      "the most whole ticks tick_ivl scores as intervals (0: none)"},
     {"tick_ivl_from", PB_OPT_DOUBLE, offsetof(joint_params, tick_ivl_from), "2", 0, 1e9,

@@ -120,7 +120,8 @@ typedef struct joint_params {
                            capped by the clean requests' share (joint_tick0.c), 1 */
     const char *tick_ivl; /* [tick_ivl] auto|on|off: delays of 1..tick_ivl_max whole
                            ticks scored and fitted as intervals [k, k+1) ticks
-                           (auto: at coarse whole-tick stamps; joint_tickivl.c), auto */
+                           (auto: at coarse whole-tick stamps with observed durations of
+                           tick_ivl_from ticks or more; joint_tickivl.c), off */
     int tick_ivl_max;   /* [tick_ivl_max] the most whole ticks so scored, 20 */
     double tick_ivl_from; /* [tick_ivl_from] auto: the least median observed duration,
                            in ticks, 2 */
