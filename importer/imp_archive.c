@@ -117,6 +117,33 @@ typedef struct doc {
 
 static int ws_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/* How much of a text document is looked at for a CSV header's first line
+ * before it is refused (a header is far shorter). */
+#define CSV_PEEK ((size_t)1 << 16)
+
+/* A document of text whose first line is line[0..len): 0 when it has a
+ * comma (a span CSV's header, read as CSV), else 1 with err set: what it
+ * is not, and how a table separated otherwise is named. */
+static int not_csv_header(imp_importer *im, const char *name, const char *line,
+                          size_t len, const doc *d, pb_error *err)
+{
+    if (memchr(line, ',', len))
+        return 0;
+    size_t show = len;
+    while (show && (line[show - 1] == '\r' || line[show - 1] == ' '))
+        show--;
+    const char *sep = memchr(line, '\t', len)  ? " (fields separated by tabs?)"
+                      : memchr(line, ';', len) ? " (fields separated by ';'?)"
+                                               : "";
+    imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1,
+             "found '%c': text \"%.*s%s\"%s; expected a JSON document: "
+             "'{' (Jaeger, OTLP) or '[' (Zipkin), or a span CSV's header "
+             "(comma-separated column names)",
+             line[0], (int)(show > 40 ? 40 : show), line,
+             show > 40 ? "..." : "", sep);
+    return 1;
+}
+
 /* The current entry's data, whole, into d->buf (grown as data arrives,
  * never past the cap; hint: the size a tar header announces, trusted only
  * up to the cap and never allocated ahead).  json: the entry is a
@@ -133,7 +160,7 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
     size_t cap = 1u << 16, n = 0, total = 0;
     if (hint > 0 && (size_t)hint + 1 < (1u << 20) && (size_t)hint + 1 > cap)
         cap = (size_t)hint + 1;
-    int lead = json;
+    int lead = json, pending = 0;
     char *b = malloc(cap);
     if (!b)
         return imp_fail(im, err, PB_ENOMEM, name, 0, 0, "out of memory");
@@ -165,6 +192,19 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
             free(b);
             return too_big(im, name, json ? "holds" : "(compressed) holds", err);
         }
+        if (pending) {
+            /* text that may be a span CSV's header: wait for its end */
+            n += (size_t)r;
+            const char *nl = memchr(b, '\n', n);
+            if (!nl && n < CSV_PEEK)
+                continue;
+            pending = 0;
+            if (not_csv_header(im, name, b, nl ? (size_t)(nl - b) : n, d, err)) {
+                free(b);
+                return err->code;
+            }
+            continue;
+        }
         if (!lead) {
             n += (size_t)r;
             continue;
@@ -186,9 +226,27 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
             continue; /* white space only so far: nothing kept */
         unsigned char c = (unsigned char)b[i];
         /* a span CSV starts with its header: text, looked at once whole */
+        int text = c >= 0x20 && c < 0x7f && c != '{' && c != '[';
         int csv_ok = (im->opts.format == IMP_FORMAT_CSV ||
                       (im->opts.format == IMP_FORMAT_AUTO && name && strstr(name, ".csv"))) &&
-                     c >= 0x20 && c < 0x7f && c != '{' && c != '[';
+                     text;
+        if (text && !csv_ok && im->opts.format == IMP_FORMAT_AUTO) {
+            /* any other name (stdin, *.txt, an archive member): a span CSV
+             * when its first line has a comma, as imp_csv_sniff decides */
+            memmove(b, b + i, end - i);
+            n = end - i;
+            lead = 0;
+            pending = 1;
+            const char *nl = memchr(b, '\n', n);
+            if (nl || n >= CSV_PEEK) {
+                pending = 0;
+                if (not_csv_header(im, name, b, nl ? (size_t)(nl - b) : n, d, err)) {
+                    free(b);
+                    return err->code;
+                }
+            }
+            continue;
+        }
         if (c != '{' && c != '[' && !csv_ok) {
             free(b);
             char found[16];
@@ -203,6 +261,10 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
         memmove(b, b + i, end - i);
         n = end - i;
         lead = 0;
+    }
+    if (pending && not_csv_header(im, name, b, n, d, err)) {
+        free(b);
+        return err->code;
     }
     d->buf = b;
     d->len = n;

@@ -1,0 +1,104 @@
+#!/bin/sh
+# Hostile input, fourth round (issue 28's generalisation audit, h76):
+# importer variants as other exporters, minutes and runtimes write them,
+# and every program's files and options.  One block per class; each
+# tries several cases of it, against hand-made expectations.
+set -u
+for p in importtrace maketrace infer score skewer sniffer compare; do
+    [ -x "$PB_BIN/$p" ] || exit 77
+done
+B="$PB_BIN"
+D="$(cd "$(dirname "$0")/../data" && pwd)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$tmp" || exit 1
+rows() { grep -v '^#' "$1"; }
+
+# expect_err NAME SUBSTRING CMD...: CMD exits 1 or 2 and says SUBSTRING
+expect_err() {
+    n=$1 want=$2
+    shift 2
+    "$@" > out.txt 2> err.txt
+    rc=$?
+    [ "$rc" = 1 ] || [ "$rc" = 2 ] || fail "$n: exit $rc, expected 1 or 2 ($(cat err.txt))"
+    grep -qF -- "$want" err.txt || fail "$n: no \"$want\" in: $(cat err.txt)"
+}
+
+hdr=TraceID,SpanID,ParentID,PodName,OperationName,StartTimeUnixNano,EndTimeUnixNano,Duration
+# one request: web (pod) -> api, web's client span b, api's server span c
+{
+    echo "$hdr"
+    echo "t1,a,root,web-579b9bff58-t2dbm,GET,1000,9000,8"
+    echo "t1,b,a,web-579b9bff58-t2dbm,api.Get,2000,8000,6"
+    echo "t1,c,b,api-579b9bff58-x7k2p,api.Get,3000,7000,4"
+} > one.csv
+"$B/importtrace" -q -o one.tr one.csv || fail "one.csv"
+rows one.tr > one.rows
+# the hand-made expectation: client -> web, web -> api (4 stamps), back
+cat > want.rows <<'EOF'
+id,ts,recv_ts,src,dst,type,path,cause
+1,0.000001000,0.000001000,client,web,call,t1,
+2,0.000002000,0.000003000,web,api,call,t1,1
+3,0.000007000,0.000008000,api,web,return,t1,2
+4,0.000009000,0.000009000,web,client,return,t1,3
+EOF
+cmp -s one.rows want.rows || { diff one.rows want.rows; fail "one.csv: not the hand-made rows"; }
+
+# --- 1. the same span read twice (one trace in two files, overlapping
+# exports of two minutes, a row repeated by an exporter's retry): the
+# copy is dropped and said (repeated_span), never a second request or a
+# second callee.  Before, a trace read twice became two requests of
+# client-only calls and multi-callee RPCs.
+{ cat one.csv; tail -n 1 one.csv; } > rep.csv
+"$B/importtrace" -o rep.tr rep.csv 2> err.txt || fail "repeated row"
+rows rep.tr | cmp -s - want.rows || fail "repeated row: rows differ from one.csv's"
+grep -q "1 repeated_span: .*the copy dropped (first: rep.csv: line 5)" err.txt ||
+    fail "repeated row: not said ($(cat err.txt))"
+grep -q "repeated_span=1" rep.tr || fail "repeated row: not in the metadata"
+# the whole file twice, in a folder and as two paths; Jaeger JSON too
+mkdir twice && cp one.csv twice/a.csv && cp one.csv twice/b.csv
+"$B/importtrace" -o tw.tr twice 2> err.txt || fail "folder twice"
+rows tw.tr | cmp -s - want.rows || fail "folder twice: rows differ"
+grep -q "3 repeated_span" err.txt || fail "folder twice: not said"
+for f in fanout.json clientroot.zipkin.json ties.otlp.json; do
+    "$B/importtrace" -q -o j1.tr "$D/importtrace/$f" || fail "$f"
+    "$B/importtrace" -o j2.tr "$D/importtrace/$f" "$D/importtrace/$f" 2> err.txt ||
+        fail "$f twice"
+    rows j1.tr > j1.rows
+    rows j2.tr | cmp -s - j1.rows || fail "$f twice: rows differ from once"
+    grep -q "repeated_span" err.txt || fail "$f twice: not said"
+done
+# a span id used twice with other content is not a copy: kept and said
+{ cat one.csv; echo "t1,c,b,api-579b9bff58-x7k2p,api.Get,3000,7500,4"; } > dup.csv
+"$B/importtrace" -o dup.tr dup.csv 2> err.txt || fail "duplicate id"
+grep -q "1 duplicate_span" err.txt || fail "duplicate id: not said"
+grep -q "repeated_span=0" dup.tr || fail "duplicate id: taken as a copy"
+
+# --- 2. a span table under another name or separator: CSV on stdin or in
+# a file not named *.csv is read (its first line has a comma), as it is
+# from a *.csv file; a table separated by tabs or ';' is refused naming
+# the separator, never read as JSON ("invalid token ... expected valid
+# JSON"); blank lines before the header keep line numbers right.
+"$B/importtrace" -q - < one.csv > s.tr || fail "CSV on stdin"
+rows s.tr | cmp -s - want.rows || fail "CSV on stdin: rows differ"
+cp one.csv one.txt
+gzip -c one.csv > one.dat.gz
+for f in one.txt one.dat.gz; do
+    "$B/importtrace" -q -o t.tr "$f" || fail "CSV as $f"
+    rows t.tr | cmp -s - want.rows || fail "CSV as $f: rows differ"
+done
+tr ',' ';' < one.csv > semi.csv
+expect_err "';' in a .csv" "separated by ';'? expected commas" "$B/importtrace" semi.csv
+tr ',' '\t' < one.csv > tab.tsv
+expect_err "tabs" "tab.tsv:1:1: found 'T': text" "$B/importtrace" tab.tsv
+grep -q "separated by tabs" err.txt || fail "tabs: separator not named"
+tr ',' ';' < one.csv | expect_err "';' on stdin" "(stdin):1:1: found 'T'" "$B/importtrace" -
+printf 'hello\n' > hello.txt
+expect_err "text" "found 'h': text \"hello\"; expected a JSON document" "$B/importtrace" hello.txt
+{ printf '\n\n'; cat one.csv; echo "t1,d,b,api-579b9bff58-x7k2p,op,x,1,1"; } > blank.csv
+expect_err "blank lines first" "blank.csv:7:6: field 6" "$B/importtrace" blank.csv
+{ printf '\n\n'; cat one.csv; echo "t1,d,b,api-579b9bff58-x7k2p,op,x,1,1"; } |
+    expect_err "blank lines first, stdin" "(stdin):7:6: field 6" "$B/importtrace" -
+
+echo "test_hostile4: all passed"
