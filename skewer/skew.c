@@ -321,7 +321,8 @@ int skew_spec_load(skew_spec *s, const char *path, pb_error *err)
             break;
     }
     if (rc == PB_OK && ferror(fp))
-        rc = pb_error_set(err, PB_EIO, path, line, 0, "read error");
+        rc = pb_error_set(err, PB_EIO, path, line, 0, "read error: %s",
+                          strerror(errno));
     free(buf);
     if (fp != stdin)
         fclose(fp);

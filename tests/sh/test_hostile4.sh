@@ -101,4 +101,39 @@ expect_err "blank lines first" "blank.csv:7:6: field 6" "$B/importtrace" blank.c
 { printf '\n\n'; cat one.csv; echo "t1,d,b,api-579b9bff58-x7k2p,op,x,1,1"; } |
     expect_err "blank lines first, stdin" "(stdin):7:6: field 6" "$B/importtrace" -
 
+# --- 3. a folder where a file is read: said by name in every program
+# (was "read error", a bare "read error: Is a directory", or compare's
+# exit 4 "read error"), also as standard input
+"$B/maketrace" -q -s duration=1s -o t.csv "$D/../../experiments/joint_fifo.conf" ||
+    fail "maketrace"
+"$B/infer" -q --algo nesting -o r.csv t.csv || fail "infer"
+mkdir fold
+W="is a folder; expected a file to read"
+expect_err "infer" "fold: $W" "$B/infer" --algo nesting fold
+expect_err "infer stdin" "(stdin): $W" sh -c "\"\$0\" --algo nesting - < fold" "$B/infer"
+expect_err "score -T" "fold: $W" "$B/score" -T fold r.csv
+expect_err "score result" "fold: $W" "$B/score" -T t.csv fold
+expect_err "skewer -f" "fold: $W" "$B/skewer" -f fold t.csv
+expect_err "skewer" "fold: $W" "$B/skewer" fold
+expect_err "sniffer" "fold: $W" "$B/sniffer" fold
+expect_err "maketrace" "fold: $W" "$B/maketrace" fold
+expect_err "callgraph" "fold: $W" "$B/infer" --algo joint -s callgraph=fold t.csv
+expect_err "importtrace stdin" "(stdin): $W" sh -c "\"\$0\" - < fold" "$B/importtrace"
+"$B/compare" fold fold > out.txt 2> err.txt
+[ $? -ne 0 ] && grep -qF "fold: $W" err.txt || fail "compare: $(cat err.txt)"
+
+# --- 4. a run killed while writing (a time limit, a file size limit)
+# leaves the old output as it was and no temporary file beside it (was a
+# TARGET.tmpXXXXXX of the size written so far)
+echo old > big.csv
+timeout 1 "$B/maketrace" -q -s duration=100000000s -o big.csv \
+    "$D/../../experiments/joint_fifo.conf"
+[ $? = 124 ] || fail "killed: not killed by the time limit"
+(ulimit -f 200; exec "$B/maketrace" -q -s duration=100000000s -o big.csv \
+    "$D/../../experiments/joint_fifo.conf") 2> /dev/null
+(ulimit -f 20; exec "$B/skewer" -q -n '*=1ms' -o big.csv t.csv) 2> /dev/null
+[ $? -gt 128 ] || fail "killed: skewer not stopped by the file size limit"
+[ "$(cat big.csv)" = old ] || fail "killed: the old output was replaced"
+[ -z "$(ls | grep tmp)" ] || fail "killed: left $(ls | grep tmp)"
+
 echo "test_hostile4: all passed"
