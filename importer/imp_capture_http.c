@@ -384,6 +384,15 @@ static int frame(build *b, const cap_seg *s, size_t n, framer *f)
         }
         static const unsigned char none[1];
         const unsigned char *pl = s[i].plen ? b->c->bytes + s[i].poff : none;
+        if (s[i].off && s[i].off - 1 < f->pos) {
+            /* a position this view has read already: an entry captured
+             * twice, a retransmission.  Bytes wholly read are left out
+             * (the first reading kept); before, they were framed again
+             * and the later copy silently took the first one's place. */
+            b->c->st.repeated++;
+            if (s[i].off - 1 + s[i].bytes <= f->pos)
+                continue;
+        }
         if (s[i].off) {
             /* the source's own stream position: a jump at a message
              * boundary is whole messages this view lost; inside a message,
@@ -1001,6 +1010,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                      (unsigned long long)c->st.messages, (unsigned long long)c->st.paths,
                      (unsigned long long)c->st.threads,
                      (unsigned long long)c->st.http2, (unsigned long long)c->st.malformed);
+    if (c->st.repeated) /* only when met: other imports stay as they were */
+        pb_strbuf_printf(&mb, " repeated=%llu", (unsigned long long)c->st.repeated);
     pb_trace_add_meta(t, pb_strbuf_str(&mb));
     if (cap_notes_meta(c, t) != PB_OK) {
         pb_strbuf_free(&mb);

@@ -136,4 +136,19 @@ timeout 1 "$B/maketrace" -q -s duration=100000000s -o big.csv \
 [ "$(cat big.csv)" = old ] || fail "killed: the old output was replaced"
 [ -z "$(ls | grep tmp)" ] || fail "killed: left $(ls | grep tmp)"
 
+# --- 5. a syscall capture with entries recorded twice (two agents, an
+# export retried): the bytes of a stream position read again are left
+# out, the first reading kept, and said (repeated=N) -- before, they were
+# framed again and the later copy took the first one's place unsaid
+if command -v jq > /dev/null 2>&1; then
+    "$B/importtrace" -q --format ebpf -o e1.tr "$D/ebpf/small.json" || fail "ebpf"
+    jq '.spans += .spans' "$D/ebpf/small.json" > e2.json
+    "$B/importtrace" --format ebpf -o e2.tr e2.json 2> err.txt || fail "ebpf twice"
+    rows e1.tr > e1.rows
+    rows e2.tr | cmp -s - e1.rows || fail "ebpf twice: rows differ"
+    grep -q "^importtrace: repeated=[1-9][0-9]*: " err.txt || fail "ebpf twice: not said"
+    grep -q " repeated=[1-9]" e2.tr || fail "ebpf twice: not in the metadata"
+    grep -q " repeated=" e1.tr && fail "ebpf once: repeated in the metadata"
+fi
+
 echo "test_hostile4: all passed"
