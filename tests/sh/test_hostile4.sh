@@ -151,4 +151,17 @@ if command -v jq > /dev/null 2>&1; then
     grep -q " repeated=" e1.tr && fail "ebpf once: repeated in the metadata"
 fi
 
+# --- 6. a parameter's range may not make memory grow with the parameter
+# rather than the input: sniffer --queue 1e9 allocated a ring of 1e9
+# departure times (8 GB) before reading a message; the ring now grows as
+# the queue fills, and a queue that never fills gives the same capture
+"$B/sniffer" -q --queue 100000 -r 1000 -o q1.csv t.csv || fail "sniffer queue"
+(ulimit -v 400000; exec "$B/sniffer" -q --queue 1000000000 -r 1000 -o q2.csv t.csv) ||
+    fail "sniffer --queue 1e9: $(cat q2.csv 2>&1 | head -1)"
+rows q1.csv > q1.rows
+rows q2.csv | cmp -s - q1.rows || fail "sniffer --queue 1e9: another capture"
+# and a ring that grows past its first size drops what the old one did
+"$B/sniffer" -q --queue 1200 -r 50 -o q3.csv t.csv || fail "sniffer slow"
+grep -q "queue_drops=[1-9]" q3.csv || fail "sniffer slow: the queue never filled"
+
 echo "test_hostile4: all passed"
