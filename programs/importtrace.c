@@ -234,9 +234,13 @@ int main(int argc, char **argv)
         }
         case O_SEED: {
             char *end = NULL;
+            errno = 0;
             opts.seed = strtoul(optarg, &end, 10);
-            if (!*optarg || *end || optarg[0] == '-') {
-                fprintf(stderr, "%s: --seed: \"%s\"; expected a non-negative integer\n",
+            /* too large was read as ULONG_MAX, a seed nobody asked for */
+            if (!*optarg || *end || optarg[0] == '-' || errno == ERANGE ||
+                opts.seed > 2147483647UL) {
+                fprintf(stderr, "%s: --seed: \"%s\"; expected a non-negative integer "
+                                "up to 2147483647\n",
                         prog, optarg);
                 pb_cli_free(&cli);
                 return 2;

@@ -164,4 +164,18 @@ rows q2.csv | cmp -s - q1.rows || fail "sniffer --queue 1e9: another capture"
 "$B/sniffer" -q --queue 1200 -r 50 -o q3.csv t.csv || fail "sniffer slow"
 grep -q "queue_drops=[1-9]" q3.csv || fail "sniffer slow: the queue never filled"
 
+# --- 7. small things a message or an option got wrong: a clock spec's
+# bad line was quoted with its line break (the message broke in two); an
+# importtrace --seed too large for its type was read as the largest
+# value, a seed nobody asked for
+expect_err "spec line" "t.csv:3: \"id,ts,recv_ts,src,dst,type,callid,path,cause\": expected" \
+    "$B/skewer" -f t.csv t.csv
+[ "$(wc -l < err.txt)" = 1 ] || fail "spec line: the message is not one line"
+printf 'frontend=1ms\r\nsearch=x\r\n' > crlf.spec
+expect_err "spec CRLF" "crlf.spec:2: \"search=x\": offset \"x\"" "$B/skewer" -f crlf.spec t.csv
+expect_err "seed" "expected a non-negative integer up to 2147483647" \
+    "$B/importtrace" --thread=random:3 --seed 99999999999999999999999 one.csv
+expect_err "seed 2^31" "up to 2147483647" \
+    "$B/importtrace" --thread=random:3 --seed 2147483648 one.csv
+
 echo "test_hostile4: all passed"
