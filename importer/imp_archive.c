@@ -54,7 +54,7 @@ static int json_name(const char *n)
 static int archive_name(const char *n)
 {
     static const char *const suf[] = {".tar", ".tar.gz", ".tgz", ".tar.xz",
-                                      ".txz", ".tar.zst", ".tar.bz2"};
+                                      ".txz", ".tar.zst", ".tar.bz2", ".zip"};
     for (size_t i = 0; i < sizeof suf / sizeof *suf; i++)
         if (ends_with(n, suf[i]))
             return 1;
@@ -68,6 +68,9 @@ static struct archive *new_reader(void)
         return NULL;
     archive_read_support_filter_all(a);
     archive_read_support_format_tar(a);
+    /* zip archives of traces (a browser's or a CI job's download) are read
+     * as tar archives are: members in path order */
+    archive_read_support_format_zip(a);
     archive_read_support_format_raw(a);
     return a;
 }
@@ -127,6 +130,20 @@ static int ws_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '
 static int not_csv_header(imp_importer *im, const char *name, const char *line,
                           size_t len, const doc *d, pb_error *err)
 {
+    size_t ctl = 0;
+    while (ctl < len && ((unsigned char)line[ctl] >= 0x20 || line[ctl] == '\t' ||
+                         line[ctl] == '\r'))
+        ctl++;
+    if (ctl < len) {
+        /* a control byte on the first line: binary data, not a table */
+        imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1 + (long)ctl,
+                 "found byte 0x%02x after '%c' (binary data: an archive or "
+                 "compression format importtrace does not read?); expected "
+                 "a JSON document: '{' (Jaeger, OTLP) or '[' (Zipkin), a span "
+                 "CSV's header, or a tar or zip archive of them",
+                 (unsigned char)line[ctl], line[0]);
+        return 1;
+    }
     if (memchr(line, ',', len))
         return 0;
     size_t show = len;
@@ -427,8 +444,8 @@ static int read_tar(imp_importer *im, struct archive *a,
                       why(a, "a damaged or truncated archive"));
     if (rc == PB_OK && !n)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0,
-                      "archive holds no JSON files; expected members named "
-                      "*.json or *.jsonl (plain or compressed)");
+                      "archive holds no JSON or CSV files; expected members "
+                      "named *.json, *.jsonl or *.csv (plain or compressed)");
     if (rc == PB_OK)
         qsort(ms, n, sizeof *ms, cmp_member);
     for (size_t i = 0; i < n; i++) {
@@ -664,10 +681,10 @@ int imp_add_path(imp_importer *im, const char *path, pb_error *err)
         rc = walk_dir(im, path, &top, 0, &t, err);
         if (rc == PB_OK && !t.files)
             rc = imp_fail(im, err, PB_EIO, path, 0, 0,
-                          "folder holds no JSON files, in it or its "
-                          "subfolders; expected *.json or *.jsonl files "
-                          "(plain or .gz/.xz/.zst/.bz2) or tar archives of "
-                          "them");
+                          "folder holds no JSON or CSV files, in it or its "
+                          "subfolders; expected *.json, *.jsonl or *.csv "
+                          "files (plain or .gz/.xz/.zst/.bz2) or tar or zip "
+                          "archives of them");
     } else {
         rc = read_file(im, path, &t, err);
     }

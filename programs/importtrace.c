@@ -73,7 +73,7 @@ static void usage(FILE *fp, const pb_cli *cli)
             "every RPC a call and a return, nodes named by service, all requests\n"
             "interleaved by time.  PATH is a JSON or CSV file (plain, .gz, .xz, .zst\n"
             "or .bz2; JSON: one document or one per line), a tar archive of them\n"
-            "(.tar, .tar.gz, .tar.xz, ...), a folder (walked recursively, names in\n"
+            "(.tar, .tar.gz, .tar.xz, ..., .zip), a folder (walked recursively, names in\n"
             "byte order at every level) or \"-\" for stdin.\n\n",
             prog);
     pb_cli_help(fp, cli);

@@ -178,4 +178,22 @@ expect_err "seed" "expected a non-negative integer up to 2147483647" \
 expect_err "seed 2^31" "up to 2147483647" \
     "$B/importtrace" --thread=random:3 --seed 2147483648 one.csv
 
+# --- 8. archives as other tools make them: a zip (a browser's or a CI
+# job's download) is read as a tar is; binary data of a format not read
+# is said to be binary, never taken for text with tabs
+if command -v zip > /dev/null 2>&1; then
+    mkdir zz && cp one.csv zz/a.csv && cp "$D/importtrace/two.json" zz/b.json
+    (cd zz && zip -q ../z.zip a.csv b.json)
+    "$B/importtrace" -q -o z.tr z.zip || fail "zip: $(cat z.tr)"
+    "$B/importtrace" -q -o zd.tr zz || fail "zip folder"
+    rows z.tr > z.rows
+    rows zd.tr | cmp -s - z.rows || fail "zip: not the folder's rows"
+    cp z.zip z.bin
+    "$B/importtrace" -q -o zb.tr z.bin || fail "zip by content"
+fi
+printf 'AR\003\004\tx,y\n' > bin.dat
+expect_err "binary" "found byte 0x03 after 'A' (binary data" "$B/importtrace" bin.dat
+printf 'PK\003\004\024\000' > cut.zip
+expect_err "cut zip" "cut.zip: cannot read: Truncated ZIP file header" "$B/importtrace" cut.zip
+
 echo "test_hostile4: all passed"
