@@ -472,7 +472,8 @@ static int rank_by_offset(hmsg *m, size_t n, uint32_t *maxk)
 /* the distinct values of a[0..n) (sorted in place) */
 static uint64_t distinct(uint64_t *a, size_t n)
 {
-    qsort(a, n, sizeof *a, cmp_u64);
+    if (n)
+        qsort(a, n, sizeof *a, cmp_u64);
     uint64_t d = 0;
     for (size_t i = 0; i < n; i++)
         d += !i || a[i] != a[i - 1];
@@ -704,7 +705,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         pb_trace_close(b.t);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    qsort(c->segs, c->nsegs, sizeof *c->segs, cmp_seg);
+    if (c->nsegs) /* segs is NULL without segments: qsort may not take it */
+        qsort(c->segs, c->nsegs, sizeof *c->segs, cmp_seg);
     c->st.connections = c->nconns;
     /* frame: per connection, requests first (responses to HEAD have no body) */
     size_t *methods = NULL;
