@@ -265,15 +265,20 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
             continue;
         }
         if (c != '{' && c != '[' && !csv_ok) {
-            free(b);
             char found[16];
             if (c >= 0x20 && c < 0x7f)
                 snprintf(found, sizeof found, "'%c'", c);
             else
                 snprintf(found, sizeof found, "byte 0x%02x", c);
+            /* a file's first bytes: UTF-16 (a byte-order mark, NUL bytes
+             * between the characters) is named as such */
+            const char *h16 = end - i >= 4 ? pb_text_hint(b + i, end - i) : "";
+            int utf16 = h16[0] == 'U';
+            free(b);
             return imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1,
-                            "found %s; expected a JSON document: '{' (Jaeger, "
-                            "OTLP) or '[' (Zipkin), or a span CSV's header", found);
+                            "found %s%s%s%s; expected a JSON document: '{' (Jaeger, "
+                            "OTLP) or '[' (Zipkin), or a span CSV's header", found,
+                            utf16 ? " (" : "", utf16 ? h16 : "", utf16 ? ")" : "");
         }
         memmove(b, b + i, end - i);
         n = end - i;

@@ -196,4 +196,23 @@ expect_err "binary" "found byte 0x03 after 'A' (binary data" "$B/importtrace" bi
 printf 'PK\003\004\024\000' > cut.zip
 expect_err "cut zip" "cut.zip: cannot read: Truncated ZIP file header" "$B/importtrace" cut.zip
 
+# --- 9. UTF-16 text (PowerShell's '>', some Windows exporters) is named
+# as such with the way out, in every reader: it was "a NUL byte ... (a
+# binary or corrupt file?)" or "found byte 0xff"
+if command -v iconv > /dev/null 2>&1; then
+    U="UTF-16 text, as PowerShell's '>' writes it: iconv -f UTF-16 -t UTF-8"
+    iconv -f UTF-8 -t UTF-16 t.csv > t16.csv
+    expect_err "trace UTF-16" "$U" "$B/infer" --algo nesting t16.csv
+    iconv -f UTF-8 -t UTF-16LE t.csv > t16le.csv
+    expect_err "trace UTF-16LE, no mark" "$U" "$B/infer" --algo nesting t16le.csv
+    iconv -f UTF-8 -t UTF-16 one.csv > one16.csv
+    expect_err "span CSV UTF-16" "$U" "$B/importtrace" one16.csv
+    iconv -f UTF-8 -t UTF-16 "$D/importtrace/two.json" > two16.json
+    expect_err "Jaeger UTF-16" "found byte 0xff ($U" "$B/importtrace" two16.json
+    iconv -f UTF-8 -t UTF-16 "$D/../../experiments/joint_fifo.conf" > c16.conf
+    expect_err "config UTF-16" "$U" "$B/maketrace" c16.conf
+    head -c 100 /dev/zero > zeros.csv
+    expect_err "zeros" "(a binary or corrupt file?)" "$B/infer" --algo nesting zeros.csv
+fi
+
 echo "test_hostile4: all passed"
