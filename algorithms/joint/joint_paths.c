@@ -169,6 +169,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                          s->unmatched_calls, s->unmatched_returns, s->repeated);
         pb_result_meta(res, "half_pairs_call=%zu", s->halves_call);
         pb_result_meta(res, "half_pairs_return=%zu", s->halves_ret);
+        if (s->uncross_rounds) /* only under loss (joint_uncross.c) */
+            pb_result_meta(res, "uncross_passes=%zu uncross_exchanges=%zu uncross_moved=%zu "
+                           "uncross_gain=%.3f", s->uncross_rounds, s->uncross_exchanges,
+                           s->uncross_moved, s->uncross_gain);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         for (size_t r = 0; r < s->nalign_rec; r++) {
