@@ -92,7 +92,8 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
 #define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
-#define JOINT_UNCROSS_SPAN 16   /* uncross: calls a window moves at most (but heads and tails) */
+#define JOINT_UNCROSS_SPAN 8   /* uncross: calls a window moves at most (but heads and tails) */
+#define JOINT_UNCROSS_WORK 64   /* uncross: moves estimated at most, per pair of the trace */
 #define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
@@ -350,6 +351,7 @@ struct joint {
      * exchanges kept, calls they moved, nats they gained */
     size_t uncross_rounds, uncross_exchanges, uncross_moved;
     double uncross_gain;
+    size_t uncross_scored, uncross_capped; /* moves estimated; pairs the work cap left out */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,

@@ -136,6 +136,7 @@ static int ux_try(joint *s, ux *u, uint32_t q1, uint32_t q2, uint32_t m, uint32_
                   int who, ux_best *b)
 {
     int rc = PB_OK;
+    s->uncross_scored++;
     double v = ux_value(s, u, q1, q2, m, c1, c2, who, 1, &rc);
     if (rc != PB_OK || joint_prunable(s, v, b->v))
         return rc;
@@ -155,6 +156,10 @@ static int ux_pair(joint *s, ux *u, uint32_t q1, uint32_t q2, int *changed)
 {
     const kvec *k1 = &s->kids[q1], *k2 = &s->kids[q2];
     uint32_t m = k1->n + k2->n;
+    if (s->uncross_scored >= (size_t)JOINT_UNCROSS_WORK * s->npairs) {
+        s->uncross_capped++; /* the work cap (said on stderr) */
+        return PB_OK;
+    }
     if (m < 2 || ux_room(u, m) != PB_OK)
         return m < 2 ? PB_OK : PB_ENOMEM;
     uint32_t i = 0, j = 0, n = 0;
