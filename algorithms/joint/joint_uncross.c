@@ -273,7 +273,9 @@ static int ux_pass(joint *s, const unsigned char *mark, const unsigned char *dir
 
 int joint_uncross(joint *s)
 {
-    if (!s->p.uncross || !(s->halves_call + s->halves_ret))
+    /* with call ids only: without them the halves are the alignment's guess
+     * and the re-pairing moves returns (measured there: mixed; docs) */
+    if (!s->p.uncross || !(s->halves_call + s->halves_ret) || joint_any_free(s))
         return PB_OK;
     unsigned char *mark = calloc((size_t)s->npairs + 1, 1);
     if (!mark)
