@@ -133,8 +133,9 @@ const pb_option joint_options[] = {
      "their calls sent from (or before) one moment, and keep the best exchange that makes "
      "the two likelier (a crossing of two chains at a loss; docs/joint.md, \"Loss with "
      "call ids\"); nothing without loss; 0 = off"},
-    {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "0", 0, 1e6,
-     "nats an exchange of uncross must gain to be kept"},
+    {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
+     "nats a move of uncross must gain to be kept (default: half the 95 % point of "
+     "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,

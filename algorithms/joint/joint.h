@@ -63,7 +63,7 @@ typedef struct joint_params {
     int uncross;        /* [uncross] under loss, exchange the tails or heads of two
                            competing requests a half pair touches when that makes
                            them likelier (joint_uncross.c), 1 */
-    double uncross_min; /* [uncross_min] nats such an exchange must gain, 0 */
+    double uncross_min; /* [uncross_min] nats such a move must gain, 1.9207 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank

@@ -28,6 +28,7 @@
  */
 #include "joint_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,7 +139,9 @@ static int ux_try(joint *s, ux *u, uint32_t q1, uint32_t q2, uint32_t m, uint32_
     int rc = PB_OK;
     s->uncross_scored++;
     double v = ux_value(s, u, q1, q2, m, c1, c2, who, 1, &rc);
-    if (rc != PB_OK || joint_prunable(s, v, b->v))
+    /* left out when the estimate cannot beat the best (joint_prunable's
+     * tolerance; its count is the re-split's) */
+    if (rc != PB_OK || v + JOINT_PRUNE_TOL * (1.0 + fabs(v) + fabs(b->v)) <= b->v)
         return rc;
     v = ux_value(s, u, q1, q2, m, c1, c2, who, 0, &rc);
     if (rc == PB_OK && v > b->v) {
