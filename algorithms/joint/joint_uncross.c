@@ -13,18 +13,25 @@
  * greedy rounds (one call) nor the re-split's local search (one call, or an
  * exchange of two) can do.
  *
- * So, only when the trace lost messages (half pairs), after the search:
- * for every request a half pair touches (the half pair's own request, its
- * parent and every candidate parent of it) and every request competing
- * with it for one of its calls, every *tail exchange* (the calls of the
- * two sent from a moment on change request) and every *head exchange*
- * (those sent before it) is scored under the fitted model, the two
- * requests' walks (joint_req_walk) and the order term; the best exchange
- * that makes the two likelier by more than uncross_min nats is kept
- * (each moved call must have its new request among its candidates).
- * After a pass that changed something, the search runs again from there
- * (joint_solve_rounds), at most JOINT_UNCROSS_ROUNDS times.  Without a
- * half pair nothing runs, so traces without loss are untouched.
+ * So, only when the trace lost messages (half pairs) and every pair was
+ * made by call id, after the search: for every request a half pair
+ * touches (the half pair's own request and its parent) and every request
+ * competing with it for one of its calls, the two requests' calls merged
+ * by send time, and every window of them -- every head, every tail, and
+ * every window of at most JOINT_UNCROSS_SPAN calls that move -- with
+ * three movers: the calls of both in it exchanged, only the first's moved
+ * to the second, only the second's to the first (each moved call only to
+ * a request that is one of its candidates).  Each move is scored by the
+ * two requests' walks under the fitted model and the order term (an
+ * estimate from the walks as they are first, joint_req_walk_estimate; the
+ * full walks only when it can beat the best); the best move that makes
+ * the two likelier by more than uncross_min nats is kept.  After a pass
+ * that changed something the search runs again from there
+ * (joint_solve_rounds) and the next pass looks only at pairs of requests
+ * that changed, at most JOINT_UNCROSS_ROUNDS passes; at most
+ * JOINT_UNCROSS_WORK moves scored per call pair of the trace (the pairs
+ * left are counted, and said).  Without a half pair, or without call ids,
+ * nothing runs, so those traces are untouched.
  */
 #include "joint_int.h"
 
