@@ -221,6 +221,11 @@ const pb_option joint_options[] = {
      "estimate of a request without one of its calls (a single move from it) and uses it "
      "again in the pairs of that request with the call's other candidates while the "
      "request is unchanged (joint_lsmemo.c); 0 estimates every move afresh"},
+    {"order_bound", PB_OPT_BOOL, offsetof(joint_params, order_bound), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids the held search leaves out the "
+     "order of first calls from a split estimate that is left out without it (the term "
+     "is at most 0) and the order of answers from an exchange of returns that loses by "
+     "more than it can change (joint_ordbound.c); 0 computes both every time"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
