@@ -127,6 +127,15 @@ const pb_option joint_options[] = {
      "above 2 %, one-sided binomial test at 1 %), 2 = every such link, 0 = the "
      "alignment's choice (default: it lowered every OnlineBoutique draw; docs/joint.md, "
      "\"Which messages stay unpaired\")"},
+    {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
+     "when messages were lost (half pairs), after the search: for every request a half "
+     "pair touches and every request competing with it for a call, try exchanging all "
+     "their calls sent from (or before) one moment, and keep the best exchange that makes "
+     "the two likelier (a crossing of two chains at a loss; docs/joint.md, \"Loss with "
+     "call ids\"); nothing without loss; 0 = off"},
+    {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
+     "nats a move of uncross must gain to be kept (default: half the 95 % point of "
+     "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -797,6 +806,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = solve(s);
     if (rc == PB_OK && s->p.restart && s->start_rank && rank_refuted(s))
         rc = second_start(s);
+    if (rc == PB_OK)
+        rc = joint_uncross(s); /* crossings at a loss (joint_uncross.c) */
     if (rc == PB_OK)
         rc = joint_fit(s, NULL);
     if (rc == PB_OK)

@@ -92,6 +92,9 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
 #define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
+#define JOINT_UNCROSS_SPAN 8   /* uncross: calls a window moves at most (but heads and tails) */
+#define JOINT_UNCROSS_WORK 64   /* uncross: moves estimated at most, per pair of the trace */
+#define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -375,6 +378,11 @@ struct joint {
     joint_unp_rec *unp_rec;
     size_t nunp_rec, unp_changed;
     int unp_rerun;          /* 1: this search ran with the forced messages */
+    /* crossed chains undone at a loss (joint_uncross.c): passes run,
+     * exchanges kept, calls they moved, nats they gained */
+    size_t uncross_rounds, uncross_exchanges, uncross_moved;
+    double uncross_gain;
+    size_t uncross_scored, uncross_capped; /* moves estimated; pairs the work cap left out */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -1284,5 +1292,14 @@ int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t 
                         unsigned char *un_r, double *before, double *after);
 int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
                           size_t *nrecs, size_t *changed);
+
+/* joint_uncross.c.  When the trace lost messages (half pairs), after the
+ * search: for every request a half pair touches and every request
+ * competing with it for a call, the tail and head exchanges of their
+ * calls (all calls sent from, or before, one moment change request) are
+ * scored, and the best that gains more than uncross_min nats is kept; the
+ * search runs again after a pass that changed something.  Nothing
+ * without half pairs or with uncross=0.  PB_OK or PB_ENOMEM */
+int joint_uncross(joint *s);
 
 #endif
