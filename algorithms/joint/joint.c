@@ -212,6 +212,11 @@ const pb_option joint_options[] = {
      "estimate of a request without one of its calls (a single move from it) and uses it "
      "again in the pairs of that request with the call's other candidates while the "
      "request is unchanged (joint_lsmemo.c); 0 estimates every move afresh"},
+    {"resplit_wcache", PB_OPT_BOOL, offsetof(joint_params, resplit_wcache), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: within one local search, the walk of a request's "
+     "current kid list that starts a re-split is kept and copied when the request comes "
+     "back with the same list in another pair (joint_wcache.c); 0 walks it afresh"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -1126,6 +1131,7 @@ void joint_close(joint *s)
     joint_ff_free(s);
     joint_greedy_free(s);
     joint_lsmemo_free(s);
+    joint_wcache_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);

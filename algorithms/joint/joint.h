@@ -89,6 +89,9 @@ typedef struct joint_params {
     int resplit_memo;   /* [resplit_memo] the local search's estimate of a request
                            without one call, kept across the pairs of requests while
                            that request is unchanged (same results, faster), 1 */
+    int resplit_wcache; /* [resplit_wcache] the local search's fresh walk of a request's
+                           current kid list kept across the pairs of requests while
+                           the list is the same (same results, faster), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

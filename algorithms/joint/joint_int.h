@@ -226,6 +226,9 @@ struct joint {
                                  (joint_lsmemo.c), or NULL */
     size_t lsm_hits;        /* resplit_memo: estimates taken from it */
     uint64_t lsm_ls;        /* resplit_memo: local searches begun */
+    struct joint_wcache *wc; /* resplit_wcache: the local search's fresh walks kept
+                                (joint_wcache.c), or NULL */
+    size_t wc_hits;         /* resplit_wcache: fresh walks taken from it */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
@@ -721,6 +724,25 @@ int joint_lsmemo_get(joint *s, uint32_t q, uint32_t p, double *v);
 int joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v);
 /* joint_lsmemo.c: free s->lsm (NULL-safe) */
 void joint_lsmemo_free(joint *s);
+/* joint_wcache.c (resplit_wcache): a local search starts (earlier records
+ * void; nothing kept or used unless the option is on); PB_ENOMEM or PB_OK */
+int joint_wcache_begin(joint *s);
+/* joint_wcache.c: the local search ends (nothing kept or used until the
+ * next begins) */
+void joint_wcache_end(joint *s);
+/* joint_wcache.c: *hit 1 and out, *ll the record and value of the fresh
+ * walk of request q with the list k[0..n) made earlier in this local
+ * search, else *hit 0 (out untouched).  PB_ENOMEM or PB_OK */
+int joint_wcache_get(joint *s, uint32_t q, const uint32_t *k, uint32_t n, joint_wrec *out,
+                     double *ll, int *hit);
+/* joint_wcache.c: keep w (a fresh walk of request q, value ll) for this
+ * local search, when one runs; PB_ENOMEM or PB_OK */
+int joint_wcache_put(joint *s, uint32_t q, const joint_wrec *w, double ll);
+/* joint_wcache.c: free s->wc (NULL-safe) */
+void joint_wcache_free(joint *s);
+/* joint_wcache.c: 0; a unit test sets it (the records of one local search
+ * kept into the next, across the refit between them) */
+extern int joint_wcache_test_stale;
 /* joint_lsmemo.c: 0; a unit test sets it (the kept estimates made wrong
  * by this many nats) */
 extern double joint_lsmemo_test_bias;

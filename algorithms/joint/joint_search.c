@@ -772,6 +772,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
 int joint_local_search(joint *s, int *changed)
 {
     int rc = joint_lsmemo_begin(s); /* resplit_memo (joint_lsmemo.c) */
+    if (rc == PB_OK)
+        rc = joint_wcache_begin(s); /* resplit_wcache (joint_wcache.c) */
     if (rc != PB_OK)
         return rc;
     s->seen.n = 0;
@@ -796,6 +798,7 @@ int joint_local_search(joint *s, int *changed)
                 (*changed)++;
         }
     }
+    joint_wcache_end(s);
     s->pass_id++;
     return rc;
 }
