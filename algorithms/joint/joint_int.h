@@ -724,6 +724,20 @@ int joint_lsmemo_get(joint *s, uint32_t q, uint32_t p, double *v);
 int joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v);
 /* joint_lsmemo.c: free s->lsm (NULL-safe) */
 void joint_lsmemo_free(joint *s);
+/* bits 0..m-1 of y in reverse order (bit m-1 becomes bit 0), m <= 32:
+ * the value of the loop x |= ((y >> (m - 1 - t)) & 1) << t over t < m,
+ * by swapping halves (test_joint_wcache.c compares the two) */
+static inline uint32_t joint_rev_bits(uint32_t y, uint32_t m)
+{
+    if (m == 0)
+        return 0;
+    y = ((y >> 1) & 0x55555555u) | ((y & 0x55555555u) << 1);
+    y = ((y >> 2) & 0x33333333u) | ((y & 0x33333333u) << 2);
+    y = ((y >> 4) & 0x0f0f0f0fu) | ((y & 0x0f0f0f0fu) << 4);
+    y = ((y >> 8) & 0x00ff00ffu) | ((y & 0x00ff00ffu) << 8);
+    y = (y >> 16) | (y << 16);
+    return y >> (32 - m);
+}
 /* joint_wcache.c (resplit_wcache): a local search starts (earlier records
  * void; nothing kept or used unless the option is on); PB_ENOMEM or PB_OK */
 int joint_wcache_begin(joint *s);
