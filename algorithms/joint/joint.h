@@ -92,6 +92,9 @@ typedef struct joint_params {
     int resplit_wcache; /* [resplit_wcache] the local search's fresh walk of a request's
                            current kid list kept across the pairs of requests while
                            the list is the same (same results, faster), 1 */
+    int greedy_sorted;  /* [greedy_sorted] the greedy round's cost of a call in a request
+                           of many calls from its returns sorted once per round
+                           (same results, faster; with greedy_cut), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

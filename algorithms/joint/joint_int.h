@@ -50,6 +50,7 @@ typedef struct joint_align_rec {
 #define JOINT_RESPLIT_MAX 8   /* shared calls re-split exhaustively (2^n splits) */
 #define JOINT_RESPLIT_BUDGET (256 * 20) /* exhaustive only while 2^8 x (calls of the two
                                            requests + 2) stays within this */
+#define JOINT_GS_MIN 10        /* greedy_sorted: requests of at least this many calls */
 #define JOINT_RESPLIT_LOCAL 24 /* shared calls of a local-search re-split */
 #define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */
 #define JOINT_RESUME_MIN 16    /* a re-split's walks resume from recorded ones when the
@@ -229,6 +230,8 @@ struct joint {
     struct joint_wcache *wc; /* resplit_wcache: the local search's fresh walks kept
                                 (joint_wcache.c), or NULL */
     size_t wc_hits;         /* resplit_wcache: fresh walks taken from it */
+    struct joint_gsort *gs; /* greedy_sorted: large requests' returns sorted, per greedy
+                               round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
@@ -738,6 +741,23 @@ static inline uint32_t joint_rev_bits(uint32_t y, uint32_t m)
     y = (y >> 16) | (y << 16);
     return y >> (32 - m);
 }
+/* joint_gsort.c (greedy_sorted): a greedy round starts (earlier entries
+ * void; nothing kept or used unless the option and greedy_cut are on);
+ * PB_ENOMEM or PB_OK */
+int joint_gsort_round_start(joint *s);
+/* joint_gsort.c: the greedy round ends (nothing used until the next) */
+void joint_gsort_round_end(joint *s);
+/* joint_gsort.c: request q's kid list changed */
+void joint_gsort_touch(joint *s, uint32_t q);
+/* joint_gsort.c: 1 and *cost joint_greedy_cost(s, p, q) (the same bits)
+ * from q's sorted returns, in a greedy round when q has at least
+ * JOINT_GS_MIN calls; else 0 (*cost untouched) */
+int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost);
+/* joint_gsort.c: free s->gs (NULL-safe) */
+void joint_gsort_free(joint *s);
+/* joint_gsort.c: 0; a unit test sets it (one round's sorted returns kept
+ * into the next and after changes) */
+extern int joint_gsort_test_stale;
 /* joint_wcache.c (resplit_wcache): a local search starts (earlier records
  * void; nothing kept or used unless the option is on); PB_ENOMEM or PB_OK */
 int joint_wcache_begin(joint *s);
