@@ -228,12 +228,6 @@ const pb_option joint_options[] = {
      "speed only, the same results: a re-split's estimate of a split (which only decides "
      "whether it is scored in full) takes 0, the order term's bound, for the order term "
      "(joint_lsfast.c); 0 computes the term"},
-    {"bnb_estimate", PB_OPT_BOOL, offsetof(joint_params, bnb_estimate), "1",
-     PB_OPT_NORANGE,
-     "speed only, the same results: the bounded re-split (resplit_bound) estimates each "
-     "split its bound cannot cut from the walks of the split scored last, and scores it in "
-     "full only when the estimate can reach the best so far (joint_lsfast.c); 0 scores "
-     "every such split"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "

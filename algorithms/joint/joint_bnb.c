@@ -534,15 +534,6 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
             }
             continue;
         }
-        int ecut = 0; /* bnb_estimate (joint_lsfast.c) */
-        if ((rc = joint_bnb_est_cut(s, q1, q2, f1, n1, f2, n2, set, m, mask, &B->w[0][ref],
-                                    &B->w[1][ref], B->lst[0], B->lst[1], bsf, &ecut)) != PB_OK)
-            return rc;
-        if (ecut) {
-            val[mask] = -INFINITY;
-            y++;
-            continue;
-        }
         if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, mask, ref, &val[mask])) != PB_OK)
             return rc;
         s->bnb_scored++;

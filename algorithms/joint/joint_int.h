@@ -747,16 +747,6 @@ double joint_est_order(joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1, u
                        const uint32_t *k2, uint32_t n2);
 /* joint_lsfast.c: 0; a unit test lowers it (the bound made wrong) */
 extern double joint_est_order_test_bias;
-/* joint_lsfast.c (bnb_estimate): *cut 1 when the split mask of the bounded
- * re-split, estimated from the records r1, r2 (of q1, q2; the lists built
- * in e1, e2), cannot reach bsf (joint_prunable), else 0.  PB_OK or
- * PB_ENOMEM */
-int joint_bnb_est_cut(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
-                      const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
-                      uint32_t mask, const joint_wrec *r1, const joint_wrec *r2, uint32_t *e1,
-                      uint32_t *e2, double bsf, int *cut);
-/* joint_lsfast.c: 0; a unit test lowers it (the estimates made too low) */
-extern double joint_bnb_est_test_bias;
 /* joint_gsort.c (greedy_sorted): a greedy round starts (earlier entries
  * void; nothing kept or used unless the option and greedy_cut are on);
  * PB_ENOMEM or PB_OK */

@@ -1,6 +1,5 @@
 /* joint's re-split estimates with the order term's bound 0 in place of the
- * term (`resplit_order_bound`) and the bounded re-split's estimates before
- * a split is scored (`bnb_estimate`; joint_lsfast.c, docs/joint.md "Speed,
+ * term (`resplit_order_bound`, joint_lsfast.c, docs/joint.md "Speed,
  * eleventh wave (local search)"): on random traces (a service B with two
  * callers, requests making 1 to 14 calls of C and D, some in parallel,
  * some returns lost; black box and with call ids; nanoseconds and whole
@@ -22,8 +21,6 @@
 /* solve with resplit_order_bound off and on; returns how many pairs
  * differ (-1: failure); *llsame: the same log-likelihood bits; *est:
  * splits estimated */
-static int which; /* 0: resplit_order_bound, 1: bnb_estimate */
-
 static long compare(pb_trace *t, int ids, const char *po, const char *order, int *llsame,
                     size_t *est)
 {
@@ -33,10 +30,7 @@ static long compare(pb_trace *t, int ids, const char *po, const char *order, int
         p[i].callids = ids;
         p[i].pair_order = po;
         p[i].order = order;
-        if (which == 0)
-            p[i].resplit_order_bound = i;
-        else
-            p[i].bnb_estimate = i;
+        p[i].resplit_order_bound = i;
     }
     joint *s[2];
     if (joint_test_solve_two(t, p, s))
@@ -58,17 +52,14 @@ static int differing_cases(size_t *est)
             gsl_rng_set(g, (unsigned long)(730 * seed + held));
             joint_test_tick = seed % 3 == 0 ? 1000 * US : 0;
             int ids = seed == 4;
-            /* bnb_estimate: also many small requests (the bounded re-splits) */
-            int small = which == 1 && held;
-            pb_trace *t = random_fanout_trace(g, ids, small ? 100 : 50, small ? 300 : 1500,
-                                              small ? 7 : 14);
+            pb_trace *t = random_fanout_trace(g, ids, 50, 1500, 14);
             gsl_rng_free(g);
             if (!t)
                 return -1;
             int llsame = 1;
             long d = compare(t, ids, held ? "on" : "off", seed % 2 ? "on" : "auto", &llsame, est);
             if (d != 0 || !llsame) {
-                if (joint_est_order_test_bias == 0 && joint_bnb_est_test_bias == 0)
+                if (joint_est_order_test_bias == 0)
                     printf("# seed %d %s: %ld pairs differ, log-likelihood %s\n", seed,
                            held ? "held" : "free", d, llsame ? "same" : "differs");
                 bad++;
@@ -97,34 +88,9 @@ TEST(a_bound_below_the_term_changes_results)
     CHECK(bad > 0);
 }
 
-TEST(bounded_resplit_estimates_choose_the_same)
-{
-    size_t est = 0;
-    which = 1;
-    CHECK_INT(differing_cases(&est), 0);
-    which = 0;
-    printf("# %zu splits estimated\n", est);
-    CHECK(est > 1000);
-}
-
-TEST(bounded_resplit_estimates_too_low_change_results)
-{
-    size_t est = 0;
-    which = 1;
-    joint_bnb_est_test_bias = -20;
-    int bad = differing_cases(&est);
-    joint_bnb_est_test_bias = 0;
-    which = 0;
-    printf("# with the bounded re-split's estimates 20 nats too low: %d of 8 cases differ\n",
-           bad);
-    CHECK(bad > 0);
-}
-
 int main(void)
 {
     RUN(order_bound_in_estimates_chooses_the_same);
     RUN(a_bound_below_the_term_changes_results);
-    RUN(bounded_resplit_estimates_choose_the_same);
-    RUN(bounded_resplit_estimates_too_low_change_results);
     return pbtest_exit();
 }
