@@ -22,7 +22,10 @@
  * is the scan's answer: the scan keeps the latest time received, ties to
  * the later call in the list, among the same returns.  A change of the
  * request's list (joint_set_parent) makes it be sorted again; nothing is
- * used outside a greedy round.  The same trigger, key and count give the
+ * used outside a greedy round.  Requests are kept in JOINT_GS_SLOTS slots,
+ * request q in slot q mod JOINT_GS_SLOTS (a later request takes the slot
+ * over): a bounded memory on any trace; the round visits calls in call
+ * order, so their candidates are recent requests.  The same trigger, key and count give the
  * same floating-point operations as the scan, so the cost is the same
  * bits (test_joint_gsort.c).
  */
@@ -36,18 +39,16 @@
 
 struct gs_ent {
     uint64_t round;     /* the round it was made in (0: void) */
+    uint32_t q;         /* its request */
     uint32_t nr, nl, cap;
     uint32_t *r;        /* [cap] the kids with a return, by (rr, place) */
     uint32_t *lk, *lc;  /* [cap] the links of the kids and their counts */
 };
 
 struct joint_gsort {
-    uint32_t n;         /* requests (pairs) */
     uint64_t round;     /* the greedy round running (0: none) */
     uint64_t next;      /* rounds begun */
-    uint32_t *idx;      /* per request: its entry + 1, or 0 */
-    struct gs_ent *e;
-    uint32_t ne, ecap;
+    struct gs_ent e[JOINT_GS_SLOTS];
     uint32_t *tmp;      /* [tcap] places while sorting */
     uint32_t tcap;
 };
@@ -58,21 +59,9 @@ int joint_gsort_round_start(joint *s)
 {
     if (!s->p.greedy_sorted || !s->p.greedy_cut)
         return PB_OK;
-    if (!s->gs) {
-        struct joint_gsort *g = calloc(1, sizeof *g);
-        if (!g)
-            return PB_ENOMEM;
-        s->gs = g;
-    }
+    if (!s->gs && !(s->gs = calloc(1, sizeof *s->gs)))
+        return PB_ENOMEM;
     struct joint_gsort *g = s->gs;
-    if (g->n < s->npairs) {
-        uint32_t *a = realloc(g->idx, (size_t)s->npairs * sizeof *a);
-        if (!a)
-            return PB_ENOMEM;
-        memset(a + g->n, 0, (size_t)(s->npairs - g->n) * sizeof *a);
-        g->idx = a;
-        g->n = s->npairs;
-    }
     /* the test's stale entries: one round's kept into the next */
     if (!(joint_gsort_test_stale && g->next))
         g->next++;
@@ -89,8 +78,8 @@ void joint_gsort_round_end(joint *s)
 void joint_gsort_touch(joint *s, uint32_t q)
 {
     struct joint_gsort *g = s->gs;
-    if (g && q < g->n && g->idx[q] && !joint_gsort_test_stale)
-        g->e[g->idx[q] - 1].round = 0;
+    if (g && g->e[q % JOINT_GS_SLOTS].q == q && !joint_gsort_test_stale)
+        g->e[q % JOINT_GS_SLOTS].round = 0;
 }
 
 /* the entry of request q for this round, made if need be; NULL when q is
@@ -100,21 +89,10 @@ static struct gs_ent *entry(joint *s, struct joint_gsort *g, uint32_t q)
     const kvec *k = &s->kids[q];
     if (k->n < JOINT_GS_MIN)
         return NULL;
-    if (!g->idx[q]) {
-        if (g->ne == g->ecap) {
-            uint32_t nc = g->ecap ? 2 * g->ecap : 64;
-            struct gs_ent *e = realloc(g->e, (size_t)nc * sizeof *e);
-            if (!e)
-                return NULL;
-            g->e = e;
-            g->ecap = nc;
-        }
-        memset(&g->e[g->ne], 0, sizeof g->e[g->ne]);
-        g->idx[q] = ++g->ne;
-    }
-    struct gs_ent *x = &g->e[g->idx[q] - 1];
-    if (x->round == g->round)
+    struct gs_ent *x = &g->e[q % JOINT_GS_SLOTS];
+    if (x->round == g->round && x->q == q)
         return x;
+    x->round = 0; /* void until made in full */
     const uint32_t n = k->n;
     if (n > x->cap) {
         uint32_t nc = x->cap ? x->cap : 32;
@@ -161,6 +139,7 @@ static struct gs_ent *entry(joint *s, struct joint_gsort *g, uint32_t q)
         x->r[i] = k->a[pl[i]];
     x->nr = nr;
     x->nl = nl;
+    x->q = q;
     x->round = g->round;
     return x;
 }
@@ -168,7 +147,7 @@ static struct gs_ent *entry(joint *s, struct joint_gsort *g, uint32_t q)
 int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost)
 {
     struct joint_gsort *g = s->gs;
-    if (!g || !g->round || q >= g->n)
+    if (!g || !g->round)
         return 0;
     struct gs_ent *x = entry(s, g, q);
     if (!x)
@@ -243,10 +222,8 @@ void joint_gsort_free(joint *s)
     struct joint_gsort *g = s->gs;
     if (!g)
         return;
-    for (uint32_t i = 0; i < g->ne; i++)
+    for (uint32_t i = 0; i < JOINT_GS_SLOTS; i++)
         free(g->e[i].r);
-    free(g->e);
-    free(g->idx);
     free(g->tmp);
     free(g);
     s->gs = NULL;

@@ -50,6 +50,8 @@ typedef struct joint_align_rec {
 #define JOINT_RESPLIT_MAX 8   /* shared calls re-split exhaustively (2^n splits) */
 #define JOINT_RESPLIT_BUDGET (256 * 20) /* exhaustive only while 2^8 x (calls of the two
                                            requests + 2) stays within this */
+#define JOINT_WC_SLOTS 1024    /* resplit_wcache: records kept (request q in slot q mod it) */
+#define JOINT_GS_SLOTS 4096    /* greedy_sorted: requests kept (q in slot q mod it) */
 #define JOINT_GS_MIN 10        /* greedy_sorted: requests of at least this many calls */
 #define JOINT_RESPLIT_LOCAL 24 /* shared calls of a local-search re-split */
 #define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */

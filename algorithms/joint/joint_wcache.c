@@ -20,7 +20,12 @@
  * later fresh walk of q in the same local search with the very same list
  * (compared call by call) takes a copy of it: the same bits as the walk
  * would make.  Nothing outside joint_local_search uses it (the exchanges'
- * re-splits run between refits).
+ * re-splits run between refits).  The records are kept in JOINT_WC_SLOTS
+ * slots, request q in slot q mod JOINT_WC_SLOTS (a later request takes the
+ * slot over): the memory stays a few megabytes on any trace (one record
+ * per request was 500 MB on the 2 M-message multi-tier trace), and the
+ * local search visits the pairs in call order, so the requests it comes
+ * back to are recent ones.
  */
 #include "joint_int.h"
 
@@ -28,14 +33,13 @@
 #include <string.h>
 
 struct joint_wcache {
-    uint32_t n;            /* requests (pairs) */
     uint64_t ls;           /* the local search running (0: none) */
     uint64_t next;         /* local searches begun */
     struct wc_ent {
-        uint64_t ls;       /* the local search it was made in */
+        uint64_t ls;       /* the local search it was made in (0: none) */
         double ll;         /* the walk's value */
-        joint_wrec w;      /* its record */
-    } **e;                 /* per request, or NULL */
+        joint_wrec w;      /* its record (w.q: its request) */
+    } e[JOINT_WC_SLOTS];
 };
 
 int joint_wcache_test_stale = 0;
@@ -44,18 +48,8 @@ int joint_wcache_begin(joint *s)
 {
     if (!s->p.resplit_wcache)
         return PB_OK;
-    if (!s->wc) {
-        struct joint_wcache *c = calloc(1, sizeof *c);
-        if (!c)
-            return PB_ENOMEM;
-        c->e = calloc((size_t)s->npairs + 1, sizeof *c->e);
-        if (!c->e) {
-            free(c);
-            return PB_ENOMEM;
-        }
-        c->n = s->npairs;
-        s->wc = c;
-    }
+    if (!s->wc && !(s->wc = calloc(1, sizeof *s->wc)))
+        return PB_ENOMEM;
     /* the test's stale cache: one local search's records kept in the next
      * (after a refit) */
     if (!(joint_wcache_test_stale && s->wc->next))
@@ -113,9 +107,9 @@ int joint_wcache_get(joint *s, uint32_t q, const uint32_t *k, uint32_t n, joint_
 {
     *hit = 0;
     const struct joint_wcache *c = s->wc;
-    if (!c || !c->ls || q >= c->n || !c->e[q])
+    if (!c || !c->ls)
         return PB_OK;
-    const struct wc_ent *x = c->e[q];
+    const struct wc_ent *x = &c->e[q % JOINT_WC_SLOTS];
     if (x->ls != c->ls || x->w.n != n || x->w.q != q ||
         (n && memcmp(x->w.k, k, (size_t)n * sizeof *k) != 0))
         return PB_OK;
@@ -131,11 +125,9 @@ int joint_wcache_get(joint *s, uint32_t q, const uint32_t *k, uint32_t n, joint_
 int joint_wcache_put(joint *s, uint32_t q, const joint_wrec *w, double ll)
 {
     struct joint_wcache *c = s->wc;
-    if (!c || !c->ls || q >= c->n)
+    if (!c || !c->ls)
         return PB_OK;
-    if (!c->e[q] && !(c->e[q] = calloc(1, sizeof *c->e[q])))
-        return PB_ENOMEM;
-    struct wc_ent *x = c->e[q];
+    struct wc_ent *x = &c->e[q % JOINT_WC_SLOTS];
     x->ls = 0; /* not valid until copied in full */
     int rc = wrec_copy(&x->w, w);
     if (rc != PB_OK)
@@ -150,12 +142,8 @@ void joint_wcache_free(joint *s)
     struct joint_wcache *c = s->wc;
     if (!c)
         return;
-    for (uint32_t q = 0; q <= c->n; q++)
-        if (c->e[q]) {
-            joint_wrec_free(&c->e[q]->w);
-            free(c->e[q]);
-        }
-    free(c->e);
+    for (uint32_t i = 0; i < JOINT_WC_SLOTS; i++)
+        joint_wrec_free(&c->e[i].w);
     free(c);
     s->wc = NULL;
 }
