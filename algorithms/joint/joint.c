@@ -223,11 +223,6 @@ const pb_option joint_options[] = {
      "of a call in a request of 10 calls or more by a search of the request's returns "
      "sorted once per round, and its count from the request's calls per link "
      "(joint_gsort.c); 0 scans the request's calls"},
-    {"resplit_order_bound", PB_OPT_BOOL, offsetof(joint_params, resplit_order_bound), "1",
-     PB_OPT_NORANGE,
-     "speed only, the same results: a re-split's estimate of a split (which only decides "
-     "whether it is scored in full) takes 0, the order term's bound, for the order term "
-     "(joint_lsfast.c); 0 computes the term"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "

@@ -95,8 +95,6 @@ typedef struct joint_params {
     int greedy_sorted;  /* [greedy_sorted] the greedy round's cost of a call in a request
                            of many calls from its returns sorted once per round
                            (same results, faster; with greedy_cut), 1 */
-    int resplit_order_bound; /* [resplit_order_bound] a split's estimate takes the order
-                           term's bound 0 instead of the term (same results, faster), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

@@ -743,12 +743,6 @@ static inline uint32_t joint_rev_bits(uint32_t y, uint32_t m)
     y = (y >> 16) | (y << 16);
     return y >> (32 - m);
 }
-/* joint_lsfast.c: the order term in a split's estimate: 0 (its bound)
- * with resplit_order_bound, else joint_order_ll of the two lists */
-double joint_est_order(joint *s, uint32_t q1, const uint32_t *k1, uint32_t n1, uint32_t q2,
-                       const uint32_t *k2, uint32_t n2);
-/* joint_lsfast.c: 0; a unit test lowers it (the bound made wrong) */
-extern double joint_est_order_test_bias;
 /* joint_gsort.c (greedy_sorted): a greedy round starts (earlier entries
  * void; nothing kept or used unless the option and greedy_cut are on);
  * PB_ENOMEM or PB_OK */

@@ -541,7 +541,7 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
         s->est_evals++;
         double v = l1 + l2;
         if (s->order_active)
-            v += joint_est_order(s, q1, e1, a, q2, e2, b); /* joint_lsfast.c */
+            v += joint_order_ll(s, q1, e1, a, q2, e2, b);
         return v;
     }
     uint32_t a = M->ok ? rsmerge_pick(M, mask, 0, e1)
@@ -554,7 +554,7 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
     s->est_evals++;
     double v = l1 + l2;
     if (s->order_active)
-        v += joint_est_order(s, q1, e1, a, q2, e2, b); /* joint_lsfast.c */
+        v += joint_order_ll(s, q1, e1, a, q2, e2, b);
     return v;
 }
 
