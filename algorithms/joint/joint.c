@@ -223,6 +223,11 @@ const pb_option joint_options[] = {
      "of a call in a request of 10 calls or more by a search of the request's returns "
      "sorted once per round, and its count from the request's calls per link "
      "(joint_gsort.c); 0 scans the request's calls"},
+    {"order_bound", PB_OPT_BOOL, offsetof(joint_params, order_bound), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids the held search leaves out the "
+     "order of first calls from a split estimate that is left out without it (the term "
+     "is at most 0) and the order of answers from an exchange of returns that loses by "
+     "more than it can change (joint_ordbound.c); 0 computes both every time"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "

@@ -95,6 +95,10 @@ typedef struct joint_params {
     int greedy_sorted;  /* [greedy_sorted] the greedy round's cost of a call in a request
                            of many calls from its returns sorted once per round
                            (same results, faster; with greedy_cut), 1 */
+    int order_bound;    /* [order_bound] the held search leaves out the order terms
+                           of a split estimate already left out without them and
+                           of an exchange of returns that loses by more than they
+                           can change (same results, faster; joint_ordbound.c), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

@@ -228,6 +228,8 @@ struct joint {
     struct joint_lsmemo *lsm; /* resplit_memo: the local search's single moves
                                  (joint_lsmemo.c), or NULL */
     size_t lsm_hits;        /* resplit_memo: estimates taken from it */
+    size_t ordb_est, ordb_swap; /* order_bound: order terms left out (estimates,
+                                   exchanges of returns; joint_ordbound.c) */
     uint64_t lsm_ls;        /* resplit_memo: local searches begun */
     struct joint_wcache *wc; /* resplit_wcache: the local search's fresh walks kept
                                 (joint_wcache.c), or NULL */
@@ -1145,6 +1147,30 @@ int joint_rord_fit(joint *s);
 /* change of the order term when pairs a and b (one link) exchange returns;
  * rs: every pair's answer time (NULL: the pairs' own rs) */
 double joint_rord_swap_delta(const joint *s, uint32_t a, uint32_t b, const pb_ns *rs);
+/* joint_order.c: 1 and *lo = the smaller of log rho and log (1 - rho) of
+ * the link of a and b when joint_rord_swap_delta(s, a, b, ...) may be
+ * nonzero; 0 when it is 0 (no state, one of them not in the link's list,
+ * two links, the term off) */
+int joint_rord_link_min(const joint *s, uint32_t a, uint32_t b, double *lo);
+/* joint_ordbound.c (`order_bound`, speed only, the same results): 1 when
+ * a split estimate est is left out below bound without the order of
+ * first calls (it is at most 0, so with it too; counted), else 0 */
+int joint_ordbound_est_skip(joint *s, double est, double bound);
+/* 0; a test hook's shift of the estimate when its order term is left out
+ * (a bound wrong on purpose) */
+double joint_ordbound_est_shift(void);
+/* joint_ordbound.c: 1 when the re-pairing's exchange of the returns of
+ * c1 and c2 (response costs alt against cur) cannot be made whatever the
+ * change of the order of answers (joint_rord_swap_delta is then not
+ * needed: it is 0, or bounded; counted), else 0 */
+int joint_ordbound_swap_skip(joint *s, uint32_t c1, uint32_t c2, double alt, double cur);
+/* test hooks (joint_ordbound.c), 0: above 0 estimates are left out up to
+ * that many nats above the bound and shifted down by it; nonzero
+ * (noswap) exchanges are skipped with the bound of the order of answers'
+ * change taken with the wrong sign (each a shortcut made wrong on
+ * purpose) */
+extern double joint_ordbound_test_slack;
+extern int joint_ordbound_test_noswap;
 /* re-pairing's greedy: the order term of giving call c the return sent at
  * t, its link's movable neighbours answered[] or not yet */
 double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered);
