@@ -116,6 +116,9 @@ typedef struct joint_params {
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least
                            sure call its request makes on the same link, than its
                            trigger's call and than its parent (joint_calib.c), 1 */
+    int conf_sib_learn; /* [conf_sib_learn] the cap decided per trace from the
+                           self-calibration's copy (joint_sibstr.c); 0: the
+                           cap always, 1 */
     int conf_order;     /* [conf_order] confidence: within a block of the
                            self-calibration's map rows keep the order of their
                            stated confidences (lowered by at most 1e-4), 1 */
