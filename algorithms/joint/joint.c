@@ -252,11 +252,24 @@ const pb_option joint_options[] = {
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "
-     "1/(10^bin-1) ticks; metadata tick0_coarse=), score a "
+     "1/(10^bin-1) ticks; metadata tick0_coarse=), or where tick_ivl runs, score a "
      "delay stamped zero ticks as the probability the fitted density puts below one "
      "tick, at most the share of such delays among the observed (clean, paired beyond "
-     "doubt) requests; fit_fast is off on such traces; not "
+     "doubt) requests; not "
      "as a density at half a tick (metadata tick0=)"},
+    {"tick_ivl", PB_OPT_STRING, offsetof(joint_params, tick_ivl), "off", PB_OPT_NORANGE,
+     "auto, on or off: score a delay of k whole ticks (1 <= k <= tick_ivl_max, while "
+     "each whole tick has a density bin of its own) as the fitted mass over [k, k+1) "
+     "ticks, and fit it spread over that interval (with tick0 for k = 0); auto: at "
+     "whole-tick stamps with many ties (infer's coarse_ties=1) when the median duration "
+     "of the observed (clean, paired beyond doubt) requests is at least tick_ivl_from "
+     "ticks (joint_tickivl.c; metadata tick_ivl=); off by default: it falls on "
+     "OnlineBoutique at 1 ms (docs/joint.md)"},
+    {"tick_ivl_max", PB_OPT_INT, offsetof(joint_params, tick_ivl_max), "20", 0, 1000,
+     "the most whole ticks tick_ivl scores as intervals (0: none)"},
+    {"tick_ivl_from", PB_OPT_DOUBLE, offsetof(joint_params, tick_ivl_from), "2", 0, 1e9,
+     "tick_ivl=auto: the least median observed duration, in ticks, at which the "
+     "intervals run (below it most delays are zero ticks and the tie test governs)"},
     {"tie_calls", PB_OPT_BOOL, offsetof(joint_params, tie_calls), "1", PB_OPT_NORANGE,
      "when the tie test keeps the start, rank calls of a link sent in the same tick by "
      "their returns (the one answered first was sent first), as requests tied at "
@@ -704,7 +717,6 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         s->coarse = ti.coarse_ties;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
-        joint_tick0_setup(s); /* zero-tick delays (joint_tick0.c) */
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -747,7 +759,18 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         free(s);
         return PB_EINVAL;
     }
-    int rc = PB_OK;
+    if (s->p.tick_ivl && strcmp(s->p.tick_ivl, "auto") && strcmp(s->p.tick_ivl, "on") &&
+        strcmp(s->p.tick_ivl, "off")) {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option tick_ivl: \"%s\"; expected auto, on or off", params->tick_ivl);
+        free(s);
+        return PB_EINVAL;
+    }
+    int rc = joint_tick0_setup(s); /* whole-tick delays (joint_tick0.c) */
+    if (rc != PB_OK) {
+        joint_close(s);
+        return pb_error_set(err, rc, NULL, 0, 0, "out of memory");
+    }
     s->pair_of_msg = malloc((v->n + 1) * sizeof *s->pair_of_msg);
     if (!s->pair_of_msg)
         rc = PB_ENOMEM;
@@ -1196,6 +1219,7 @@ void joint_close(joint *s)
     free(s->clean);
     free(s->t0obs);
     free(s->t0c);
+    joint_tickivl_free(s);
     free(s->dirty);
     joint_select_free(s);
     free(s);

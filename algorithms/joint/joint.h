@@ -131,6 +131,13 @@ typedef struct joint_params {
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */
+    const char *tick_ivl; /* [tick_ivl] auto|on|off: delays of 1..tick_ivl_max whole
+                           ticks scored and fitted as intervals [k, k+1) ticks
+                           (auto: at coarse whole-tick stamps with observed durations of
+                           tick_ivl_from ticks or more; joint_tickivl.c), off */
+    int tick_ivl_max;   /* [tick_ivl_max] the most whole ticks so scored, 20 */
+    double tick_ivl_from; /* [tick_ivl_from] auto: the least median observed duration,
+                           in ticks, 2 */
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */

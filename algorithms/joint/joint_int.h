@@ -163,7 +163,19 @@ struct joint {
     double *t0c;            /* per density key: this fit's observed delays stamped zero
                                ticks, all observed delays (2 a key) */
     uint32_t t0c_cap;       /* keys t0c holds */
-    int t0_nofast;          /* fit_fast was switched off for the rule */
+    int t0_nofast;          /* unused (fit_fast runs with the rule since issue 28's
+                               whole-tick intervals) */
+    uint32_t tiJ;           /* whole ticks 1..tiJ scored and fitted as intervals
+                               (joint_tickivl.c); 0: off */
+    uint32_t tiSpan;        /* the whole ticks that have bins of their own (at most
+                               tick_ivl_max), whether the rule runs or not */
+    double ti_ratio;        /* the gate's median observed duration in ticks (-1: none) */
+    int ti_state;           /* 0 no whole ticks with bins of their own, 1 off, 2 on */
+    uint32_t *tibin;        /* tibin[j] = dbin(j tick), j = 0..tiJ+1 */
+    uint32_t *tis_off, *tis_b; /* the bins of [j, j+1) ticks: tis_b[tis_off[j] ..
+                               tis_off[j+1] - 1] */
+    double *tis_w, *tiw_w;  /* their share of the interval (the fit's spread) and of
+                               their own log10 width inside it (the score's weight) */
     int t0fine;             /* coarse ties, yet the tick is fine against the observed
                                durations: the rule runs (joint_tick0.c) */
     double t0ratio;         /* median observed duration / tick (coarse ties; -1: none) */
@@ -1118,12 +1130,16 @@ int joint_pick_meta(const joint *s, pb_result *res);
 /* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
  * delay stamped zero ticks scores the fitted mass below one tick per tick
  * (docs/joint.md, "Execution models").  joint_tick0_fix sets bin dbin(0) of
- * key k's log densities lf (smoothed histogram hv summing to tot) to that
- * value, the mass at most the observed delays' zero-tick share, and adds the change to that key's expected log density *em.
+ * key k's log densities lf (smoothed histogram hv summing to tot, read only
+ * in [s0, s1] and +0 outside) to that value, the mass at most the observed
+ * delays' zero-tick share, and adds the change to that key's expected log
+ * density *em; then the whole-tick intervals (joint_tickivl_fix).
+ * joint_tick0_reach gives the bins it may write ([lo, hi]; lo > hi: none).
  * joint_tick0_meta writes the tick0= metadata line (nothing when off); PB_OK
  * or the writer's status. */
 void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, double *lf,
-                     double *em);
+                     double *em, size_t s0, size_t s1);
+void joint_tick0_reach(const joint *s, size_t *lo, size_t *hi);
 int joint_tick0_meta(const joint *s, pb_result *res);
 /* joint_tick0_learn marks the pairs whose delays are observed, not chosen:
  * clean (no ambiguous call could be theirs) and paired beyond doubt (by
@@ -1133,11 +1149,34 @@ int joint_tick0_meta(const joint *s, pb_result *res);
  * joint_tick0_count adds one delay of pair q with key di in bin bn to them
  * when q is observed; PB_OK or PB_ENOMEM. */
 int joint_tick0_learn(joint *s);
-/* joint_tick0_setup: when the rule runs, fit_fast off (its replayed walks
- * and ranged densities bypass the rule's hooks; the same numbers) */
-void joint_tick0_setup(joint *s);
+/* joint_tick0_setup: the whole-tick intervals' tables (joint_tickivl_setup)
+ * before any fit.  PB_OK or PB_ENOMEM */
+int joint_tick0_setup(joint *s);
 void joint_tick0_reset(joint *s);
 int joint_tick0_count(joint *s, uint32_t q, uint32_t di, uint32_t bn);
+
+/* joint_tickivl.c: delays of 1..tiJ whole ticks as the intervals
+ * [k, k+1) ticks (docs/joint.md, "Whole-tick delays as intervals").
+ * joint_tickivl_setup decides (tick_ivl=auto: coarse ties) and builds the
+ * tables; PB_OK or PB_ENOMEM (joint_tickivl_free frees them, NULL-safe).
+ * joint_tickivl_add adds one delay of j ticks (1 <= j <= tiJ) to key di's
+ * histogram, spread over the bins of its interval.  joint_tickivl_fix sets
+ * the bins of 1..tiJ ticks of a key's log densities lf to the interval
+ * masses of hv (read in [s0, s1], +0 outside) and adds the change to *em;
+ * joint_tickivl_reach: the bins it writes.  joint_tickivl_meta writes the
+ * tick_ivl= metadata line; PB_OK or the writer's status. */
+int joint_tickivl_setup(joint *s);
+void joint_tickivl_free(joint *s);
+/* joint_tickivl_gate: tick_ivl=auto at coarse ties, once the observed
+ * requests are known (joint_tick0_learn, before the first fit): on when
+ * their median duration (s->t0ratio) is at least tick_ivl_from ticks, else
+ * the tables are freed */
+void joint_tickivl_gate(joint *s);
+void joint_tickivl_add(joint *s, uint32_t di, uint32_t j);
+void joint_tickivl_fix(const joint *s, const double *hv, double tot, double *lf, double *em,
+                       size_t s0, size_t s1);
+void joint_tickivl_reach(const joint *s, size_t *lo, size_t *hi);
+int joint_tickivl_meta(const joint *s, pb_result *res);
 
 /* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "The tie test:
  * whole-tick stamps").  joint_quant_snapshot keeps the start's parents
