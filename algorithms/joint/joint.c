@@ -238,10 +238,7 @@ const pb_option joint_options[] = {
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=)"},
-    {"tie_share", PB_OPT_DOUBLE, offsetof(joint_params, tie_share), "0.5", 0.5, 1,
-     "the tie test keeps the start only when more than this share of the calls the "
-     "search moved went to a request within a tick of their start parent's"},
-    {"tie_cross", PB_OPT_BOOL, offsetof(joint_params, tie_cross), "0", PB_OPT_NORANGE,
+    {"tie_cross", PB_OPT_BOOL, offsetof(joint_params, tie_cross), "1", PB_OPT_NORANGE,
      "when the tie test keeps the start, give every call the search moved to a request "
      "arriving more than a tick from its start parent's its search parent back, and "
      "refit (joint_tiecross.c; metadata tie_cross=)"},

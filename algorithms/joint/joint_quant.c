@@ -131,8 +131,7 @@ int joint_quant_decide(joint *s)
     if (!s->quant_ll_set)
         s->quant_ll[0] = s->quant_ll[1]; /* no search ran: nothing moved */
     s->quant_state = 2;
-    if (joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0], s->quant_ll[1]) &&
-        (double)s->quant_tied > s->p.tie_share * (double)s->quant_changed) {
+    if (joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0], s->quant_ll[1])) {
         s->quant_state = 3;
         rc = joint_tiecross_save(s); /* tie_cross (joint_tiecross.c) */
         if (rc == PB_OK)
