@@ -127,6 +127,15 @@ const pb_option joint_options[] = {
      "above 2 %, one-sided binomial test at 1 %), 2 = every such link, 0 = the "
      "alignment's choice (default: it lowered every OnlineBoutique draw; docs/joint.md, "
      "\"Which messages stay unpaired\")"},
+    {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
+     "when messages were lost (half pairs), after the search: for every request a half "
+     "pair touches and every request competing with it for a call, try exchanging all "
+     "their calls sent from (or before) one moment, and keep the best exchange that makes "
+     "the two likelier (a crossing of two chains at a loss; docs/joint.md, \"Loss with "
+     "call ids\"); nothing without loss; 0 = off"},
+    {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
+     "nats a move of uncross must gain to be kept (default: half the 95 % point of "
+     "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -224,6 +233,11 @@ const pb_option joint_options[] = {
      "order of first calls from a split estimate that is left out without it (the term "
      "is at most 0) and the order of answers from an exchange of returns that loses by "
      "more than it can change (joint_ordbound.c); 0 computes both every time"},
+    {"parallel_check", PB_OPT_BOOL, offsetof(joint_params, parallel_check), "1",
+     PB_OPT_NORANGE,
+     "with call ids, when the search learned parallel calls (option parallel), search "
+     "again without them and keep that solution when the model finds it likelier by 10 "
+     "nats (each under its own refit; metadata parallel_check=; joint_serial.c)"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -797,6 +811,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     if (rc == PB_OK && s->p.restart && s->start_rank && rank_refuted(s))
         rc = second_start(s);
     if (rc == PB_OK)
+        rc = joint_uncross(s); /* crossings at a loss (joint_uncross.c) */
+    if (rc == PB_OK)
         rc = joint_fit(s, NULL);
     if (rc == PB_OK)
         rc = joint_fit_order(s);
@@ -848,6 +864,28 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
         joint_selshare_free(share);
         if (a)
             a->selshare = NULL;
+        /* with call ids: learned parallel calls checked by a search
+         * without them (joint_serial.c) */
+        if (rc == PB_OK && params->parallel_check && params->parallel < 1 &&
+            !joint_any_free(a) && joint_serial_flags(a) > 0) {
+            joint_params pp = *params;
+            pp.parallel = 1;
+            joint *w = NULL;
+            rc = init_one(&w, v, &pp, err, 0, NULL, force);
+            if (rc != PB_OK) {
+                joint_close(a);
+                return rc;
+            }
+            joint *keep = NULL;
+            rc = joint_serial_pick(a, w, &keep);
+            if (rc != PB_OK) {
+                joint_close(a);
+                joint_close(w);
+                return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+            }
+            joint_close(keep == w ? a : w);
+            a = keep;
+        }
         *out = a;
         return rc;
     }

@@ -60,6 +60,10 @@ typedef struct joint_params {
                            messages and answer out of order, choose the messages left
                            unpaired by a min-cost pairing priced by the loss rate
                            (joint_unpaired.c); 1 links out of order, 2 every one, 0 */
+    int uncross;        /* [uncross] under loss, exchange the tails or heads of two
+                           competing requests a half pair touches when that makes
+                           them likelier (joint_uncross.c), 1 */
+    double uncross_min; /* [uncross_min] nats such a move must gain, 1.9207 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank
@@ -93,6 +97,10 @@ typedef struct joint_params {
                            of a split estimate already left out without them and
                            of an exchange of returns that loses by more than they
                            can change (same results, faster; joint_ordbound.c), 1 */
+    int parallel_check; /* [parallel_check] with call ids, when the search learned
+                           parallel calls (parallel), search again without them and
+                           keep that solution when it is likelier by 10 nats
+                           (joint_serial.c), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

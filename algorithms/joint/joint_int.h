@@ -92,6 +92,9 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
 #define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
+#define JOINT_UNCROSS_SPAN 8   /* uncross: calls a window moves at most (but heads and tails) */
+#define JOINT_UNCROSS_WORK 64   /* uncross: moves estimated at most, per pair of the trace */
+#define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -278,6 +281,11 @@ struct joint {
     struct joint_rord *rord; /* without call ids: the order of answers per link
                                 (joint_order.c), or NULL */
     int pord_hold;          /* this search holds the order of answers (pair_order) */
+    int ser_state;          /* parallel_check (joint_serial.c): 0 not run, 1 the search
+                               with learned parallel calls kept, 2 the one without */
+    uint32_t ser_flags;     /* parallel_check: learned parallel calls of the first search */
+    uint32_t ser_shown;     /* parallel_check: of them, shown by the solution without */
+    double ser_ll[2];       /* parallel_check: log-likelihoods, learned, without */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
     double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
                                held), then with the order terms (joint_order_score) */
@@ -377,6 +385,11 @@ struct joint {
     joint_unp_rec *unp_rec;
     size_t nunp_rec, unp_changed;
     int unp_rerun;          /* 1: this search ran with the forced messages */
+    /* crossed chains undone at a loss (joint_uncross.c): passes run,
+     * exchanges kept, calls they moved, nats they gained */
+    size_t uncross_rounds, uncross_exchanges, uncross_moved;
+    double uncross_gain;
+    size_t uncross_scored, uncross_capped; /* moves estimated; pairs the work cap left out */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -1246,6 +1259,19 @@ double joint_rord_ll(const joint *s);
 /* link l's answers when the solution was scored (joint_order_score), else
  * the last fit: consecutive pairs in question, overtaken, scored */
 void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on);
+/* joint_serial.c (`parallel_check`): the number of learned parallel
+ * calls (pflag set) of the current fit */
+uint32_t joint_serial_flags(const joint *s);
+/* joint_serial.c: which of a (the search as it was, with learned
+ * parallel calls) and b (the same search with parallel=1) to keep, in
+ * *keep: b when none of a's learned parallel calls passes a's test on b's
+ * solution and b's log-likelihood beats a's by more than
+ * JOINT_RESTART_MARGIN, else a; records the choice in the one kept (the
+ * caller closes the other).  PB_OK or PB_ENOMEM */
+int joint_serial_pick(joint *a, joint *b, joint **keep);
+/* joint_serial.c: the metadata line parallel_check= (when it ran).
+ * PB_OK or an error of pb_result_meta */
+int joint_serial_meta(const joint *s, pb_result *res);
 /* does some pair have a return made without a call id? */
 int joint_any_free(const joint *s);
 /* *ll: the solution's log-likelihood under the model with the order
@@ -1291,5 +1317,14 @@ int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t 
                         unsigned char *un_r, double *before, double *after);
 int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
                           size_t *nrecs, size_t *changed);
+
+/* joint_uncross.c.  When the trace lost messages (half pairs), after the
+ * search: for every request a half pair touches and every request
+ * competing with it for a call, the tail and head exchanges of their
+ * calls (all calls sent from, or before, one moment change request) are
+ * scored, and the best that gains more than uncross_min nats is kept; the
+ * search runs again after a pass that changed something.  Nothing
+ * without half pairs or with uncross=0.  PB_OK or PB_ENOMEM */
+int joint_uncross(joint *s);
 
 #endif
