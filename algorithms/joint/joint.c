@@ -263,6 +263,10 @@ const pb_option joint_options[] = {
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=)"},
+    {"tie_cross", PB_OPT_BOOL, offsetof(joint_params, tie_cross), "1", PB_OPT_NORANGE,
+     "when the tie test keeps the start, give every call the search moved to a request "
+     "arriving more than a tick from its start parent's its search parent back, and "
+     "refit (joint_tiecross.c; metadata tie_cross=)"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "
@@ -833,6 +837,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_quant_decide(s); /* the tie test (joint_quant.c) */
     if (rc == PB_OK && s->quant_state == 3)
         rc = quant_start_again(s);
+    if (rc == PB_OK && s->quant_state == 3)
+        rc = joint_tiecross_apply(s); /* tie_cross (joint_tiecross.c) */
     if (rc != PB_OK) {
         joint_close(s);
         if (rc == PB_ERANGE)
@@ -1235,6 +1241,7 @@ void joint_close(joint *s)
     free(s->pick_stat);
     free(s->qpar);
     free(s->qret);
+    free(s->qcross);
     free(s->fifo_stat);
     free(s->fifo_svc);
     free(s->late_gap);

@@ -136,6 +136,9 @@ typedef struct joint_params {
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */
+    int tie_cross;      /* [tie_cross] when the tie test keeps the start, give the calls
+                           the search moved across a tick their search parent back
+                           (joint_tiecross.c), 1 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

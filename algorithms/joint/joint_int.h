@@ -195,6 +195,13 @@ struct joint {
                                            stamps the kept start ranked, and re-ranked */
     uint32_t *qpar;         /* the start's parents while the search runs, or NULL */
     void *qret;             /* the start's returns per pair (joint_quant.c), or NULL */
+    uint32_t *qcross;       /* joint_tiecross.c: the search's parent of each call it moved
+                               across a tick (NONE otherwise) while the start is made
+                               again, or NULL */
+    size_t cross_across, cross_put; /* such calls; of them given their parent back */
+    int cross_done;         /* joint_tiecross_apply ran */
+    int cross_kept;         /* the search's moves across a tick were kept */
+    double cross_ll[2];     /* log-likelihoods of the start and with those moves, refitted */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -1224,6 +1231,24 @@ int joint_quant_meta(const joint *s, pb_result *res);
  * taken to have come first (first come, first served's order).  Nothing
  * when the test is off.  PB_OK or PB_ENOMEM */
 int joint_quant_rank_ties(const joint *s, insort *rq, uint32_t n);
+/* joint_tiecross.c (tie_cross): joint_tiecross_save, when the tie test keeps the start
+ * (before its parents are cleared), records the search's parent of every call it moved
+ * to a request whose arrival is more than a tick from the start parent's; PB_OK or
+ * PB_ENOMEM.  joint_tiecross_apply, after the start is made again, gives those calls
+ * their search parent back (when still a candidate) and refits; PB_OK or PB_ENOMEM.
+ * joint_tiecross_meta writes the metadata line when apply ran. */
+int joint_tiecross_save(joint *s);
+/* joint_tiecross.c: the criterion alone.  For pairs 0..n-1 with start parents start[] and
+ * search parents now[] (JOINT_NONE: none), requests' arrivals arr[] (INT64_MIN: none),
+ * out[p] = now[p] when the call moved between two requests whose arrivals are more than
+ * tick apart, else JOINT_NONE; returns how many such calls. */
+/* joint_tiecross.c: keep the put > 0 moves across a tick when they raise the
+ * log-likelihood (each under its refit) by more than JOINT_RESTART_MARGIN nats; 1 keep. */
+int joint_tiecross_keep(size_t put, double ll_start, double ll_cross);
+size_t joint_tiecross_mark(const uint32_t *start, const uint32_t *now, const pb_ns *arr,
+                           uint32_t n, pb_ns tick, uint32_t *out);
+int joint_tiecross_apply(joint *s);
+int joint_tiecross_meta(const joint *s, pb_result *res);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
  * calls in[0..n) of one link in pair order are copied to out[0..n) with
  * each run of equal send stamps put in the order of their returns'

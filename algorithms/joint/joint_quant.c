@@ -133,7 +133,9 @@ int joint_quant_decide(joint *s)
     s->quant_state = 2;
     if (joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0], s->quant_ll[1])) {
         s->quant_state = 3;
-        rc = restore_returns(s);
+        rc = joint_tiecross_save(s); /* tie_cross (joint_tiecross.c) */
+        if (rc == PB_OK)
+            rc = restore_returns(s);
     }
     free(s->qpar);
     free(s->qret);
