@@ -612,6 +612,8 @@ int joint_find_candidates(joint *s)
          * passed the test keeps requests open this long after their end */
         const pb_ns lg = s->late_gap && s->late_gap[a] >= 0 ? s->late_gap[a] : -1;
         const pb_ns lw = lg > 0 ? lg : 0;
+        /* the send side (joint_latesend.c) */
+        const pb_ns ls = lg >= 0 && s->late_sgap ? s->late_sgap[a] : lg;
         for (uint32_t o = out_off[a]; o < out_off[a + 1] && rc == PB_OK; o++) {
             uint32_t p = out[o];
             const jpair *pp = &s->pr[p];
@@ -637,7 +639,7 @@ int joint_find_candidates(joint *s)
                 size_t strict = s->ncand - start[p];
                 s->ncand = start[p];
                 for (uint32_t j = 0; j < nopen && rc == PB_OK; j++)
-                    if (open[j] != p && req_end(s, open[j]) + w + lg >= pp->cs)
+                    if (open[j] != p && req_end(s, open[j]) + w + ls >= pp->cs)
                         rc = add_cand(s, open[j]);
                 s->late_cands += s->ncand - start[p] > strict;
             }

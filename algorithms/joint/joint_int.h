@@ -83,7 +83,7 @@ typedef struct joint_align_rec {
 #define JOINT_LATE_NGAPS 7     /* late calls: gaps after a response tried (joint_late.c) */
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
-#define JOINT_LATE_NSTAT 5     /* late calls: statistics per service */
+#define JOINT_LATE_NSTAT 6     /* late calls: statistics per service */
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
@@ -138,6 +138,8 @@ struct joint {
      * test), or NULL (no service passed); per service the test's orphans,
      * orphans near a request, coverage, gap (ns) and p-value */
     pb_ns *late_gap;
+    pb_ns *late_sgap;    /* per service: the send side of late_gap
+                            (joint_latesend.c; = late_gap with late_split=0) */
     double *late_stat;
     size_t late_cands;   /* calls the widened test gave more candidates */
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
@@ -918,6 +920,13 @@ int joint_late_test(joint *s);
  * sent after the response never triggers it.  JOINT_NONE: the arrival. */
 uint32_t joint_late_resp_trigger(const joint *s, uint32_t b, const uint32_t *r, uint32_t nr,
                                  pb_ns t);
+/* joint_latesend.c.  The send gap of a service that passed the late-call
+ * test at gap g: among the orphans j < n with stretch sig[j] <= g, the
+ * largest send lag lag[j] (how far after the latest end of a request that
+ * began before it the call was sent; 0 inside one), rounded up to one of
+ * gaps[0..ngaps) (ascending) and at most g; 0 when that lag is 0. */
+pb_ns joint_late_send_gap(const pb_ns *lag, const pb_ns *sig, uint32_t n, pb_ns g,
+                          const pb_ns *gaps, int ngaps);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */

@@ -162,12 +162,16 @@ int joint_late_test(joint *s)
 {
     uint32_t nn = s->nnodes, n = s->npairs;
     free(s->late_gap);
+    free(s->late_sgap);
     free(s->late_stat);
     s->late_gap = NULL;
+    s->late_sgap = NULL;
     s->late_stat = NULL;
     if (!s->p.late_calls)
         return PB_OK;
     s->late_gap = malloc(((size_t)nn + 1) * sizeof *s->late_gap);
+    s->late_sgap = malloc(((size_t)nn + 1) * sizeof *s->late_sgap);
+    pb_ns *olag = malloc(((size_t)n + 1) * sizeof *olag);
     s->late_stat = calloc(JOINT_LATE_NSTAT * ((size_t)nn + 1), sizeof *s->late_stat);
     uint32_t *nin = calloc((size_t)nn + 1, sizeof *nin), *norph = calloc((size_t)nn + 1, sizeof *norph);
     ivl *iv = malloc(((size_t)n + 1) * sizeof *iv), *lt = malloc(((size_t)n + 1) * sizeof *lt);
@@ -175,7 +179,7 @@ int joint_late_test(joint *s)
     pb_ns *odur = malloc(((size_t)n + 1) * sizeof *odur), *oend = malloc(((size_t)n + 1) * sizeof *oend);
     pb_ns *pmx = malloc(((size_t)n + 1) * sizeof *pmx);
     double *pr = malloc(((size_t)n + 1) * sizeof *pr), *w = malloc(((size_t)n + 2) * sizeof *w);
-    int rc = s->late_gap && s->late_stat && nin && norph && iv && lt && ocs && osig && odur &&
+    int rc = s->late_gap && s->late_sgap && olag && s->late_stat && nin && norph && iv && lt && ocs && osig && odur &&
                      oend && pmx && pr && w
                  ? PB_OK
                  : PB_ENOMEM;
@@ -184,7 +188,7 @@ int joint_late_test(joint *s)
     if (rc != PB_OK)
         goto done;
     for (uint32_t a = 0; a < nn; a++)
-        s->late_gap[a] = -1;
+        s->late_gap[a] = s->late_sgap[a] = -1;
     for (uint32_t q = 0; q < n; q++) {
         nin[s->pr[q].callee]++;
         if (s->pr[q].call != NONE && s->cand_off[q + 1] == s->cand_off[q])
@@ -242,6 +246,7 @@ int joint_late_test(joint *s)
                 continue; /* a request paired by time could still end after it */
             ocs[no] = x->cs;
             osig[no] = lo > 0 ? x->rr - pmx[lo - 1] : INT64_MAX;
+            olag[no] = lo > 0 && x->cs > pmx[lo - 1] ? x->cs - pmx[lo - 1] : 0;
             odur[no++] = x->rr > x->cs ? x->rr - x->cs : 0;
         }
         /* at most JOINT_LATE_WORK orphan x request steps per gap: every
@@ -253,6 +258,7 @@ int joint_late_test(joint *s)
         for (uint32_t j = 0; j < no; j += step) {
             ocs[nu] = ocs[j];
             osig[nu] = osig[j];
+            olag[nu] = olag[j];
             odur[nu++] = odur[j];
         }
         double span = (double)(t1 - t0);
@@ -311,15 +317,22 @@ int joint_late_test(joint *s)
         st[4] = best > 1 ? 1 : best;
         if (best < JOINT_LATE_ALPHA / JOINT_LATE_NGAPS) {
             s->late_gap[a] = bg;
+            s->late_sgap[a] = s->p.late_split ? joint_late_send_gap(olag, osig, nu, bg, late_gaps,
+                                                                   JOINT_LATE_NGAPS)
+                                             : bg;
+            st[5] = (double)s->late_sgap[a];
             any = 1;
         }
     }
     if (!any) {
         /* nothing widened: the candidates stay as they are */
         free(s->late_gap);
+        free(s->late_sgap);
         s->late_gap = NULL;
+        s->late_sgap = NULL;
     }
 done:
+    free(olag);
     free(nin);
     free(norph);
     free(iv);

@@ -271,10 +271,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             const double *st = s->late_stat + JOINT_LATE_NSTAT * (size_t)a;
             if (st[0] > 0)
                 pb_result_meta(res, "late_service=%s late=%s orphan_calls=%.0f near_requests=%.0f "
-                               "chance=%.4f gap_ns=%.0f test_p=%.3g",
+                               "chance=%.4f gap_ns=%.0f test_p=%.3g send_gap_ns=%.0f",
                                pb_strtab_str(s->v.nodes, a),
                                s->late_gap && s->late_gap[a] >= 0 ? "on" : "off", st[0], st[1],
-                               st[2], st[3], st[4]);
+                               st[2], st[3], st[4], s->late_gap && s->late_gap[a] >= 0 ? st[5] : -1);
         }
         if (s->late_gap)
             pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
