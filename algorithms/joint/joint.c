@@ -218,10 +218,11 @@ const pb_option joint_options[] = {
      "sent at most a learned gap after, at services whose such calls fall near their "
      "requests far more often than chance (one-sided binomial test, 1 % level)"},
     {"late_split", PB_OPT_BOOL, offsetof(joint_params, late_split), "1", PB_OPT_NORANGE,
-     "with late_calls, a call may be sent after a request's end only as long after it "
-     "as the orphans of the test were (the smallest of the test's gaps at least their "
+     "with late_calls, widen only the calls no request encloses (orphans), and to "
+     "requests that ended before the call was sent only as long before as the test's "
+     "orphans were sent after theirs (the smallest of the test's gaps at least their "
      "largest send lag; 0 when each was sent inside a request; joint_latesend.c); 0: "
-     "the test's gap on the send side too"},
+     "every call of the service, by the test's gap"},
     {"busy_test", PB_OPT_BOOL, offsetof(joint_params, busy_test), "1", PB_OPT_NORANGE,
      "with pair_order=auto, also keep the held search when more than half of the pairs "
      "the two searches assign differently are at services whose calls land on a busy "

@@ -631,7 +631,7 @@ int joint_find_candidates(joint *s)
                     rc = add_cand(s, q);
             }
             nopen = keep;
-            if (lg >= 0 && pp->call != NONE) {
+            if (lg >= 0 && pp->call != NONE && joint_late_widen(s, s->ncand - start[p])) {
                 /* a service whose calls outlive their requests: every
                  * request the call was sent in, or sent at most the
                  * service's gap after, in the order of open (the strict

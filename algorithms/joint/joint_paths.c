@@ -269,12 +269,16 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
          * request encloses, the test and what it chose (joint_late.c) */
         for (uint32_t a = 0; s->late_stat && a < s->nnodes; a++) {
             const double *st = s->late_stat + JOINT_LATE_NSTAT * (size_t)a;
-            if (st[0] > 0)
+            if (st[0] > 0) {
+                int on = s->late_gap && s->late_gap[a] >= 0;
+                char sg[48] = "";
+                if (on) /* the send side (joint_latesend.c) */
+                    snprintf(sg, sizeof sg, " send_gap_ns=%.0f", st[5]);
                 pb_result_meta(res, "late_service=%s late=%s orphan_calls=%.0f near_requests=%.0f "
-                               "chance=%.4f gap_ns=%.0f test_p=%.3g send_gap_ns=%.0f",
-                               pb_strtab_str(s->v.nodes, a),
-                               s->late_gap && s->late_gap[a] >= 0 ? "on" : "off", st[0], st[1],
-                               st[2], st[3], st[4], s->late_gap && s->late_gap[a] >= 0 ? st[5] : -1);
+                               "chance=%.4f gap_ns=%.0f test_p=%.3g%s",
+                               pb_strtab_str(s->v.nodes, a), on ? "on" : "off", st[0], st[1],
+                               st[2], st[3], st[4], sg);
+            }
         }
         if (s->late_gap)
             pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
