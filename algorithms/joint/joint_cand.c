@@ -631,7 +631,7 @@ int joint_find_candidates(joint *s)
                     rc = add_cand(s, q);
             }
             nopen = keep;
-            if (lg >= 0 && pp->call != NONE && joint_late_widen(s, s->ncand - start[p])) {
+            if (lg >= 0 && pp->call != NONE) {
                 /* a service whose calls outlive their requests: every
                  * request the call was sent in, or sent at most the
                  * service's gap after, in the order of open (the strict
@@ -639,7 +639,8 @@ int joint_find_candidates(joint *s)
                 size_t strict = s->ncand - start[p];
                 s->ncand = start[p];
                 for (uint32_t j = 0; j < nopen && rc == PB_OK; j++)
-                    if (open[j] != p && req_end(s, open[j]) + w + ls >= pp->cs)
+                    if (open[j] != p &&
+                        joint_late_cand(s, strict, req_end(s, open[j]) + w, pp->cs, pp->rr, lg, ls))
                         rc = add_cand(s, open[j]);
                 s->late_cands += s->ncand - start[p] > strict;
             }

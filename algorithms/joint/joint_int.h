@@ -927,11 +927,15 @@ uint32_t joint_late_resp_trigger(const joint *s, uint32_t b, const uint32_t *r, 
  * gaps[0..ngaps) (ascending) and at most g; 0 when that lag is 0. */
 pb_ns joint_late_send_gap(const pb_ns *lag, const pb_ns *sig, uint32_t n, pb_ns g,
                           const pb_ns *gaps, int ngaps);
-/* joint_latesend.c.  Whether a call of a service that passed the
- * late-call test, with `strict` candidates under the strict test, gets
- * the widened candidates: with late_split only an orphan (strict == 0),
- * else every call.  1 or 0 */
-int joint_late_widen(const joint *s, size_t strict);
+/* joint_latesend.c.  Whether a request open when a call was sent (sent
+ * at cs, returned at rr) that ends at qe (slack included) is a candidate
+ * of the call at a service that passed the late-call test with gap lg and
+ * send gap ls; `strict`: the call's candidates under the strict test.
+ * Without late_split: qe + lg >= cs.  With it, for an orphan (strict ==
+ * 0): qe + ls >= cs; for another call, a strict candidate (qe >= rr) or
+ * one that ended before the send, at most ls before.  1 or 0 */
+int joint_late_cand(const joint *s, size_t strict, pb_ns qe, pb_ns cs, pb_ns rr, pb_ns lg,
+                    pb_ns ls);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */

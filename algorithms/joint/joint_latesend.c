@@ -45,17 +45,25 @@ pb_ns joint_late_send_gap(const pb_ns *lag, const pb_ns *sig, uint32_t n, pb_ns 
 
 
 /*
- * Which calls get the widened candidates.  The model has no term for a
- * call that outlives the request it is put in: a call's return after the
- * response scores nothing there.  So a call that some request encloses
- * (strict candidates) and that is also given the requests it was merely
- * sent in is moved for free into a request that ended before its return;
- * on the retry audit (a 6 ms timeout, 10 % of the calls late) 310 of 720
- * calls that returned inside their request went wrong that way.  With
- * late_split only the orphans, the calls no request encloses, are
- * widened: the calls the test was about.
+ * Which requests a call gets.  The model has no term for a call that
+ * outlives the request it is put in: a call's return after the response
+ * scores nothing there.  So a call that some request encloses (it has
+ * strict candidates), given also the requests it was merely sent in, is
+ * moved for free into a request that ended before its return; on the
+ * retry audit (a 6 ms timeout, 10 % of the calls late) 310 of 720 calls
+ * that returned inside their request went wrong that way.  With
+ * late_split the return side is relaxed only for the orphans, the calls
+ * no request encloses (the calls the test was about); the send side,
+ * requests that ended at most the send gap before the call was sent, is
+ * open to every call (a call sent on after its response may lie inside
+ * an overlapping request: its only strict candidate, a wrong one).
  */
-int joint_late_widen(const joint *s, size_t strict)
+int joint_late_cand(const joint *s, size_t strict, pb_ns qe, pb_ns cs, pb_ns rr, pb_ns lg,
+                    pb_ns ls)
 {
-    return !s->p.late_split || strict == 0;
+    if (!s->p.late_split)
+        return qe + lg >= cs;
+    if (strict == 0)
+        return qe + ls >= cs;
+    return qe >= rr || (qe < cs && qe + ls >= cs);
 }
