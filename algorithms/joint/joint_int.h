@@ -83,7 +83,7 @@ typedef struct joint_align_rec {
 #define JOINT_LATE_NGAPS 7     /* late calls: gaps after a response tried (joint_late.c) */
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
-#define JOINT_LATE_NSTAT 6     /* late calls: statistics per service */
+#define JOINT_LATE_NSTAT 8     /* late calls: statistics per service */
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
@@ -932,10 +932,18 @@ pb_ns joint_late_send_gap(const pb_ns *lag, const pb_ns *sig, uint32_t n, pb_ns 
  * of the call at a service that passed the late-call test with gap lg and
  * send gap ls; `strict`: the call's candidates under the strict test.
  * Without late_split: qe + lg >= cs.  With it, for an orphan (strict ==
- * 0): qe + ls >= cs; for another call, a strict candidate (qe >= rr) or
- * one that ended before the send, at most ls before.  1 or 0 */
+ * 0) or at a service whose return side is relaxed for every call (all):
+ * qe + ls >= cs; for another call, a strict candidate (qe >= rr) or one
+ * that ended before the send, at most ls before.  1 or 0 */
 int joint_late_cand(const joint *s, size_t strict, pb_ns qe, pb_ns cs, pb_ns rr, pb_ns lg,
-                    pb_ns ls);
+                    pb_ns ls, int all);
+/* joint_latesend.c.  The share of the test's near orphans (near of n,
+ * each near a request end by chance with mean probability chance) that
+ * chance does not explain: (near - n * chance) / near, 0 when near is 0.
+ * At 1/2 or more a near orphan is more likely a late call than chance,
+ * and late_split relaxes the return side for every call of the service
+ * (all = 1), else only for its orphans. */
+double joint_late_excess(double near, double n, double chance);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */

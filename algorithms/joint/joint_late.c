@@ -321,6 +321,8 @@ int joint_late_test(joint *s)
                                                                    JOINT_LATE_NGAPS)
                                              : bg;
             st[5] = (double)s->late_sgap[a];
+            st[6] = joint_late_excess(bk, nu, bc);
+            st[7] = !s->p.late_split || st[6] >= 0.5;
             any = 1;
         }
     }

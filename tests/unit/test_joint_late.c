@@ -242,22 +242,41 @@ TEST(which_requests_a_late_call_gets)
     s.p = defaults();
     CHECK_INT(s.p.late_split, 1);
     pb_ns cs = 100 * MS, rr = 105 * MS, lg = 10 * MS, ls = 1 * MS;
-    CHECK_INT(joint_late_cand(&s, 0, 102 * MS, cs, rr, lg, ls), 1);
-    CHECK_INT(joint_late_cand(&s, 0, 99 * MS, cs, rr, lg, ls), 1);
-    CHECK_INT(joint_late_cand(&s, 0, 98 * MS, cs, rr, lg, ls), 0);
-    CHECK_INT(joint_late_cand(&s, 2, 106 * MS, cs, rr, lg, ls), 1);
-    CHECK_INT(joint_late_cand(&s, 2, 105 * MS, cs, rr, lg, ls), 1);
-    CHECK_INT(joint_late_cand(&s, 2, 102 * MS, cs, rr, lg, ls), 0);
-    CHECK_INT(joint_late_cand(&s, 2, 99500 * US, cs, rr, lg, ls), 1);
-    CHECK_INT(joint_late_cand(&s, 2, 98 * MS, cs, rr, lg, ls), 0);
+    CHECK_INT(joint_late_cand(&s, 0, 102 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 0, 99 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 0, 98 * MS, cs, rr, lg, ls, 0), 0);
+    CHECK_INT(joint_late_cand(&s, 2, 106 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 105 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 102 * MS, cs, rr, lg, ls, 0), 0);
+    CHECK_INT(joint_late_cand(&s, 2, 99500 * US, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 98 * MS, cs, rr, lg, ls, 0), 0);
     /* send gap 0: an orphan gets the requests it was sent in */
-    CHECK_INT(joint_late_cand(&s, 0, 100 * MS, cs, rr, lg, 0), 1);
-    CHECK_INT(joint_late_cand(&s, 0, 99 * MS, cs, rr, lg, 0), 0);
-    CHECK_INT(joint_late_cand(&s, 2, 99 * MS, cs, rr, lg, 0), 0);
+    CHECK_INT(joint_late_cand(&s, 0, 100 * MS, cs, rr, lg, 0, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 0, 99 * MS, cs, rr, lg, 0, 0), 0);
+    CHECK_INT(joint_late_cand(&s, 2, 99 * MS, cs, rr, lg, 0, 0), 0);
+    /* a service whose near orphans are mostly late calls (all = 1): every
+     * call gets the requests it was sent in */
+    CHECK_INT(joint_late_cand(&s, 2, 102 * MS, cs, rr, lg, ls, 1), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 99 * MS, cs, rr, lg, ls, 1), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 98 * MS, cs, rr, lg, ls, 1), 0);
     s.p.late_split = 0;
-    CHECK_INT(joint_late_cand(&s, 2, 102 * MS, cs, rr, lg, ls), 1);
-    CHECK_INT(joint_late_cand(&s, 2, 90 * MS, cs, rr, lg, ls), 1);
-    CHECK_INT(joint_late_cand(&s, 2, 89 * MS, cs, rr, lg, ls), 0);
+    CHECK_INT(joint_late_cand(&s, 2, 102 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 90 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 89 * MS, cs, rr, lg, ls, 0), 0);
+}
+
+/* The excess of near orphans over chance (joint_late_excess),
+ * hand-worked: TrainTicket 09:00's gateway, 6 of 6 near at mean chance
+ * 0.1753: (6 - 1.0518) / 6 = 0.8247; the retry audit's fe, 71 of 71 at
+ * 0.7478: 0.2522; 10 of 12 at 0.0166: (10 - 0.1992) / 10 = 0.9801; more
+ * expected than seen: 0; none near: 0. */
+TEST(excess_over_chance)
+{
+    CHECK_NEAR(joint_late_excess(6, 6, 0.1753), 0.8247, 1e-4);
+    CHECK_NEAR(joint_late_excess(71, 71, 0.7478), 0.2522, 1e-4);
+    CHECK_NEAR(joint_late_excess(10, 12, 0.0166), 0.98008, 1e-4);
+    CHECK_NEAR(joint_late_excess(2, 10, 0.5), 0, 1e-12);
+    CHECK_NEAR(joint_late_excess(0, 10, 0.1), 0, 1e-12);
 }
 
 int main(void)
@@ -267,5 +286,6 @@ int main(void)
     RUN(spontaneous_calls_stay_roots);
     RUN(send_gap_from_the_orphans);
     RUN(which_requests_a_late_call_gets);
+    RUN(excess_over_chance);
     return pbtest_exit();
 }
