@@ -40,37 +40,12 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
 : "${PB_OUT:=$ROOT/out}"
 : "${PB_APPS_DURATION:=2s}"
-QUICK=0
-KEEP=
-SEEDS=
-CONFIGS="retry cache async parjoin deep wide endpoints heavytail bursty shortlong social media"
-while [ $# -gt 0 ]; do
-    case "$1" in
-    --quick) QUICK=1 ;;
-    --keep) [ $# -ge 2 ] || { echo "joint_apps: --keep needs a directory" >&2; exit 2; }
-           KEEP=$2; shift ;;
-    --out) [ $# -ge 2 ] || { echo "joint_apps: --out needs a directory" >&2; exit 2; }
-           PB_OUT=$2; shift ;;
-    --seeds) [ $# -ge 2 ] || { echo "joint_apps: --seeds needs a list" >&2; exit 2; }
-           SEEDS=$2; shift ;;
-    --configs) [ $# -ge 2 ] || { echo "joint_apps: --configs needs a list" >&2; exit 2; }
-           CONFIGS=$2; shift ;;
-    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "joint_apps: unknown option '$1' (try --help)" >&2; exit 2 ;;
-    esac
-    shift
-done
 FIG=joint_apps
 . "$ROOT/experiments/lib.sh"
 AUDIT=joint_apps
-die() { echo "joint_apps: $*" >&2; exit 1; }
-for p in maketrace skewer infer score; do
-    [ -x "$PB_BIN/$p" ] || die "$PB_BIN/$p missing (run make)"
-done
-mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
-[ -z "$KEEP" ] || mkdir -p "$KEEP" || die "cannot create $KEEP"
-W=$(mktemp -d) || die "mktemp failed"
-trap 'rm -rf "$W"' EXIT
+CONFIGS="retry cache async parjoin deep wide endpoints heavytail bursty shortlong social media"
+audit_args "$@"
+audit_setup
 ALGOS=${PB_APPS_ALGOS:-$(audit_algos)}
 if [ "$QUICK" = 1 ]; then
     : "${SEEDS:=1}"; VARIANTS="x1:ns x1:1ms"
@@ -82,7 +57,6 @@ CSVTMP="$CSV.tmp"
 CONFPREFIX=joint_apps_
 DURATION=$PB_APPS_DURATION
 echo "config,seed,variant,mode,algo,exact_accuracy,set_accuracy,requests,cpu_s,cpu_s_per_1000" > "$CSVTMP"
-: > "$W/skipped"
 audit_loop
 mv "$CSVTMP" "$CSV"
 audit_report "$CSV" "Joint against the best other method on held-out application shapes" \

@@ -41,37 +41,12 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
 : "${PB_OUT:=$ROOT/out}"
 : "${PB_MODELS_DURATION:=2s}"
-QUICK=0
-KEEP=
-SEEDS=
-CONFIGS="pool dispatch event seda mixed"
-while [ $# -gt 0 ]; do
-    case "$1" in
-    --quick) QUICK=1 ;;
-    --keep) [ $# -ge 2 ] || { echo "joint_models: --keep needs a directory" >&2; exit 2; }
-           KEEP=$2; shift ;;
-    --out) [ $# -ge 2 ] || { echo "joint_models: --out needs a directory" >&2; exit 2; }
-           PB_OUT=$2; shift ;;
-    --seeds) [ $# -ge 2 ] || { echo "joint_models: --seeds needs a list" >&2; exit 2; }
-           SEEDS=$2; shift ;;
-    --configs) [ $# -ge 2 ] || { echo "joint_models: --configs needs a list" >&2; exit 2; }
-           CONFIGS=$2; shift ;;
-    -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "joint_models: unknown option '$1' (try --help)" >&2; exit 2 ;;
-    esac
-    shift
-done
 FIG=joint_models
 . "$ROOT/experiments/lib.sh"
 AUDIT=joint_models
-die() { echo "joint_models: $*" >&2; exit 1; }
-for p in maketrace skewer infer score; do
-    [ -x "$PB_BIN/$p" ] || die "$PB_BIN/$p missing (run make)"
-done
-mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
-[ -z "$KEEP" ] || mkdir -p "$KEEP" || die "cannot create $KEEP"
-W=$(mktemp -d) || die "mktemp failed"
-trap 'rm -rf "$W"' EXIT
+CONFIGS="pool dispatch event seda mixed"
+audit_args "$@"
+audit_setup
 if [ -n "${PB_MODELS_ALGOS:-}" ]; then
     ALGOS=$PB_MODELS_ALGOS
 else
@@ -87,7 +62,6 @@ CSVTMP="$CSV.tmp"
 CONFPREFIX=joint_models_
 DURATION=$PB_MODELS_DURATION
 echo "config,seed,variant,mode,algo,exact_accuracy,set_accuracy,requests,cpu_s,cpu_s_per_1000" > "$CSVTMP"
-: > "$W/skipped"
 audit_loop
 mv "$CSVTMP" "$CSV"
 audit_report "$CSV" "Joint against the best other method on held-out execution and connection models" \

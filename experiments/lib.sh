@@ -635,6 +635,43 @@ path_stats() {
 # CONFIGS, SEEDS, VARIANTS (LOAD:STAMPS words: x1, x2, ...; ns, 1us, 1ms,
 # skew), DURATION and KEEP, then calls audit_loop and audit_report.
 
+# audit_args ARGS...: the options of an audit (AUDIT set, CONFIGS its
+# default list): --quick, --keep DIR, --out DIR, --seeds "S...",
+# --configs "C...", --help (the script's header comment); sets QUICK,
+# KEEP, SEEDS (empty: the audit's default), CONFIGS and PB_OUT
+audit_args() {
+    QUICK=0 KEEP= SEEDS=
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --quick) QUICK=1 ;;
+        --keep) [ $# -ge 2 ] || { echo "$AUDIT: --keep needs a directory" >&2; exit 2; }
+               KEEP=$2; shift ;;
+        --out) [ $# -ge 2 ] || { echo "$AUDIT: --out needs a directory" >&2; exit 2; }
+               PB_OUT=$2; shift ;;
+        --seeds) [ $# -ge 2 ] || { echo "$AUDIT: --seeds needs a list" >&2; exit 2; }
+               SEEDS=$2; shift ;;
+        --configs) [ $# -ge 2 ] || { echo "$AUDIT: --configs needs a list" >&2; exit 2; }
+               CONFIGS=$2; shift ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        *) echo "$AUDIT: unknown option '$1' (try --help)" >&2; exit 2 ;;
+        esac
+        shift
+    done
+}
+
+# audit_setup: the programs an audit runs are there; PB_OUT and KEEP
+# made; W a scratch folder removed at exit
+audit_setup() {
+    for _p in maketrace skewer infer score; do
+        [ -x "$PB_BIN/$_p" ] || die "$PB_BIN/$_p missing (run make)"
+    done
+    mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
+    [ -z "$KEEP" ] || mkdir -p "$KEEP" || die "cannot create $KEEP"
+    W=$(mktemp -d) || die "mktemp failed"
+    trap 'rm -rf "$W"' EXIT
+    : > "$W/skipped"
+}
+
 # audit_algos: joint, nesting and every other call-view baseline infer knows
 audit_algos() {
     _al="joint nesting"
