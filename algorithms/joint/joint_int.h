@@ -83,7 +83,7 @@ typedef struct joint_align_rec {
 #define JOINT_LATE_NGAPS 7     /* late calls: gaps after a response tried (joint_late.c) */
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
-#define JOINT_LATE_NSTAT 8     /* late calls: statistics per service */
+#define JOINT_LATE_NSTAT 11    /* late calls: statistics per service */
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */

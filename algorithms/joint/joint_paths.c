@@ -271,10 +271,15 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             const double *st = s->late_stat + JOINT_LATE_NSTAT * (size_t)a;
             if (st[0] > 0) {
                 int on = s->late_gap && s->late_gap[a] >= 0;
-                char sg[96] = "";
+                char sg[192] = "";
                 if (on) /* the send side (joint_latesend.c) */
-                    snprintf(sg, sizeof sg, " send_gap_ns=%.0f excess=%.2f widen=%s", st[5], st[6],
-                             st[7] > 0 ? "all" : "orphans");
+                    snprintf(sg, sizeof sg, " send_gap_ns=%.0f excess=%.2f widen=%s", st[5],
+                             st[6], st[7] > 0 ? "all" : "orphans");
+                if (on && s->p.late_split) {
+                    size_t l = strlen(sg);
+                    snprintf(sg + l, sizeof sg - l, " sent_inside=%.0f busy=%.4f inside_p=%.3g",
+                             st[8], st[9], st[10]);
+                }
                 pb_result_meta(res, "late_service=%s late=%s orphan_calls=%.0f near_requests=%.0f "
                                "chance=%.4f gap_ns=%.0f test_p=%.3g%s",
                                pb_strtab_str(s->v.nodes, a), on ? "on" : "off", st[0], st[1],
