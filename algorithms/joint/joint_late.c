@@ -365,6 +365,7 @@ int joint_late_test(joint *s)
              * sent in */
             if (!(best < level))
                 bg = 0;
+            st[3] = (double)bg;
             s->late_gap[a] = bg;
             s->late_sgap[a] = s->p.late_split ? joint_late_send_gap(olag, osig, nu, bg, late_gaps,
                                                                    JOINT_LATE_NGAPS)
