@@ -1155,6 +1155,7 @@ void joint_close(joint *s)
     free(s->fifo_svc);
     free(s->late_gap);
     free(s->late_sgap);
+    free(s->late_lshare);
     free(s->late_stat);
     free(s->ord_first);
     free(s->ord_st1);

@@ -642,7 +642,7 @@ int joint_find_candidates(joint *s)
                 for (uint32_t j = 0; j < nopen && rc == PB_OK; j++)
                     if (open[j] != p &&
                         joint_late_cand(s, strict, req_end(s, open[j]) + w, pp->cs, pp->rr, lg, ls,
-                                        lall))
+                                        lall || (s->late_lshare && s->late_lshare[pp->link] >= 0.5)))
                         rc = add_cand(s, open[j]);
                 s->late_cands += s->ncand - start[p] > strict;
             }

@@ -138,6 +138,8 @@ struct joint {
      * test), or NULL (no service passed); per service the test's orphans,
      * orphans near a request, coverage, gap (ns) and p-value */
     pb_ns *late_gap;
+    double *late_lshare; /* per link: the share of its calls that are
+                            orphans (joint_latesend.c), or NULL */
     pb_ns *late_sgap;    /* per service: the send side of late_gap
                             (joint_latesend.c; = late_gap with late_split=0) */
     double *late_stat;

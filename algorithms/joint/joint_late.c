@@ -189,7 +189,9 @@ int joint_late_test(joint *s)
     uint32_t nn = s->nnodes, n = s->npairs;
     free(s->late_gap);
     free(s->late_sgap);
+    free(s->late_lshare);
     free(s->late_stat);
+    s->late_lshare = NULL;
     s->late_gap = NULL;
     s->late_sgap = NULL;
     s->late_stat = NULL;
@@ -198,6 +200,9 @@ int joint_late_test(joint *s)
     s->late_gap = malloc(((size_t)nn + 1) * sizeof *s->late_gap);
     s->late_sgap = malloc(((size_t)nn + 1) * sizeof *s->late_sgap);
     pb_ns *olag = malloc(((size_t)n + 1) * sizeof *olag);
+    uint32_t *lcalls = s->p.late_split ? calloc((size_t)s->nlinks + 1, sizeof *lcalls) : NULL;
+    if (s->p.late_split)
+        s->late_lshare = calloc((size_t)s->nlinks + 1, sizeof *s->late_lshare);
     unsigned char *oin = malloc((size_t)n + 1);
     s->late_stat = calloc(JOINT_LATE_NSTAT * ((size_t)nn + 1), sizeof *s->late_stat);
     uint32_t *nin = calloc((size_t)nn + 1, sizeof *nin), *norph = calloc((size_t)nn + 1, sizeof *norph);
@@ -206,8 +211,9 @@ int joint_late_test(joint *s)
     pb_ns *odur = malloc(((size_t)n + 1) * sizeof *odur), *oend = malloc(((size_t)n + 1) * sizeof *oend);
     pb_ns *pmx = malloc(((size_t)n + 1) * sizeof *pmx);
     double *pr = malloc(((size_t)n + 1) * sizeof *pr), *w = malloc(((size_t)n + 2) * sizeof *w);
-    int rc = s->late_gap && s->late_sgap && olag && oin && s->late_stat && nin && norph && iv && lt && ocs && osig && odur &&
-                     oend && pmx && pr && w
+    int rc = s->late_gap && s->late_sgap && olag && oin && s->late_stat &&
+                     (!s->p.late_split || (lcalls && s->late_lshare)) && nin && norph && iv &&
+                     lt && ocs && osig && odur && oend && pmx && pr && w
                  ? PB_OK
                  : PB_ENOMEM;
     if (rc == PB_OK)
@@ -220,7 +226,15 @@ int joint_late_test(joint *s)
         nin[s->pr[q].callee]++;
         if (s->pr[q].call != NONE && s->cand_off[q + 1] == s->cand_off[q])
             norph[s->pr[q].caller]++;
+        if (s->late_lshare && s->pr[q].call != NONE) {
+            /* per link: the share of its calls that are orphans
+             * (joint_latesend.c) */
+            lcalls[s->pr[q].link]++;
+            s->late_lshare[s->pr[q].link] += s->cand_off[q + 1] == s->cand_off[q];
+        }
     }
+    for (uint32_t l = 0; s->late_lshare && l < s->nlinks; l++)
+        s->late_lshare[l] = lcalls[l] ? s->late_lshare[l] / lcalls[l] : 0;
     int any = 0;
     for (uint32_t a = 0; a < nn; a++) {
         if (!nin[a] || !norph[a])
@@ -380,10 +394,13 @@ int joint_late_test(joint *s)
         /* nothing widened: the candidates stay as they are */
         free(s->late_gap);
         free(s->late_sgap);
+        free(s->late_lshare);
         s->late_gap = NULL;
         s->late_sgap = NULL;
+        s->late_lshare = NULL;
     }
 done:
+    free(lcalls);
     free(olag);
     free(oin);
     free(nin);

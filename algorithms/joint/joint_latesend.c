@@ -58,8 +58,12 @@ pb_ns joint_late_send_gap(const pb_ns *lag, const pb_ns *sig, uint32_t n, pb_ns 
  * explains (joint_late_excess >= 1/2: TrainTicket's gateway, 6 near
  * orphans at chance 0.18, excess 0.82, three late calls with a wrong
  * strict candidate; the retry service, 71 near at chance 0.75, excess
- * 0.25).  Elsewhere it is kept for the orphans, the calls the test was
- * about.  The send side, requests that ended at most the send gap before
+ * 0.25).  Or, per link, where most of the link's calls are orphans
+ * (their share at least 1/2: a call of that link that returns after a
+ * request's end is more likely late than not; the api's fire-and-forget
+ * calls to its logger, 0.88, where the excess says nothing: that service
+ * passed by its sends).  Elsewhere it is kept for the orphans, the calls
+ * the test was about.  The send side, requests that ended at most the send gap before
  * the call was sent, is open to every call (a call sent on after its
  * response may lie inside an overlapping request: its only strict
  * candidate, a wrong one).

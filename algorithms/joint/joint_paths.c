@@ -286,6 +286,13 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                                st[2], st[3], st[4], sg);
             }
         }
+        /* links of passing services whose calls are mostly orphans: every
+         * call of them gets the requests it was sent in (joint_latesend.c) */
+        for (uint32_t l = 0; s->late_lshare && l < s->nlinks; l++)
+            if (s->late_gap[s->link_src[l]] >= 0 && s->late_lshare[l] >= 0.5)
+                pb_result_meta(res, "late_link=%s>%s orphan_share=%.4f widen=all",
+                               pb_strtab_str(s->v.nodes, s->link_src[l]),
+                               pb_strtab_str(s->v.nodes, s->link_dst[l]), s->late_lshare[l]);
         if (s->late_gap)
             pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
         /* without call ids: which links keep their time-ordered pairs */
