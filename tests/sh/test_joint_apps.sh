@@ -19,8 +19,9 @@
 #   - asynchronous calls (the api's fire-and-forget call to the logger,
 #     every one returned after the api's response): the api passes the
 #     late-call test by its orphans sent while a request was open, against
-#     its busy share (gap 0), and joint with call ids is above 60 % (about
-#     30 % before);
+#     its busy share (gap 0), its link to the logger (mostly orphans)
+#     gives every call the requests it was sent in (late_link=), and
+#     joint with call ids is above 75 % (about 30 % before);
 #   - the async calls of maketrace (`call ... async`): in the retry trace
 #     some pay return arrives after fe's response of its own request.
 set -u
@@ -60,9 +61,10 @@ awk -v a="$e1" -v b="$e0" 'BEGIN { exit !(a >= 0.6 && a >= b + 0.2) }' ||
 a="$tmp/k/async_s4_x1_ns.csv"
 "$B/infer" --algo joint -o "$tmp/a1" "$a" 2> /dev/null || fail "infer async"
 grep -q '^# late_service=api late=on .* gap_ns=0 .*sent_inside=' "$tmp/a1" || fail "api did not pass by its sends"
+grep -q '^# late_link=api>logger orphan_share=0\.[5-9][0-9]* widen=all$' "$tmp/a1" || fail "no late_link=api>logger line"
 ea=$("$B/score" --truth "$a" "$tmp/a1" | awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}')
 echo "async ids: $ea"
-awk -v a="$ea" 'BEGIN { exit !(a >= 0.6) }' || fail "async with call ids: $ea (want >= 0.6)"
+awk -v a="$ea" 'BEGIN { exit !(a >= 0.75) }' || fail "async with call ids: $ea (want >= 0.75)"
 # maketrace's async calls: a return after its caller's own response
 late=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
     $c["type"] == "return" && $c["dst"] == "client" { end[$c["path"]] = $c["ts"] + 0 }
