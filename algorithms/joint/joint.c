@@ -158,6 +158,13 @@ const pb_option joint_options[] = {
      "doubt beside them); rows right by construction (one candidate up to the root) are "
      "left alone, and with conf_order the rows it lowers keep their own order; "
      "assignments are unchanged"},
+    {"conf_sib_learn", PB_OPT_BOOL, offsetof(joint_params, conf_sib_learn), "1", PB_OPT_NORANGE,
+     "confidence: the siblings cap decided per trace from the self-calibration's copy: off "
+     "only when the copy is like the trace (mean doubt within a two-sided z of 1.96), its "
+     "held-out rows without the cap are calibrated (Wilson lower bound) at every level the "
+     "real rows reach, and the cap costs its coverage at 99 % precision more than 1 % of its "
+     "rows; 0: the cap always; metadata siblings_strength= siblings_reason=; assignments "
+     "are unchanged"},
     {"conf_order", PB_OPT_BOOL, offsetof(joint_params, conf_order), "1", PB_OPT_NORANGE,
      "confidence: rows the self-calibration's map puts in one block keep the order of "
      "their stated confidences (each lowered by at most 1e-4, on a log scale of its "
@@ -212,6 +219,11 @@ const pb_option joint_options[] = {
      "estimate of a request without one of its calls (a single move from it) and uses it "
      "again in the pairs of that request with the call's other candidates while the "
      "request is unchanged (joint_lsmemo.c); 0 estimates every move afresh"},
+    {"order_bound", PB_OPT_BOOL, offsetof(joint_params, order_bound), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids the held search leaves out the "
+     "order of first calls from a split estimate that is left out without it (the term "
+     "is at most 0) and the order of answers from an exchange of returns that loses by "
+     "more than it can change (joint_ordbound.c); 0 computes both every time"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "

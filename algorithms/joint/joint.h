@@ -89,6 +89,10 @@ typedef struct joint_params {
     int resplit_memo;   /* [resplit_memo] the local search's estimate of a request
                            without one call, kept across the pairs of requests while
                            that request is unchanged (same results, faster), 1 */
+    int order_bound;    /* [order_bound] the held search leaves out the order terms
+                           of a split estimate already left out without them and
+                           of an exchange of returns that loses by more than they
+                           can change (same results, faster; joint_ordbound.c), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */
@@ -109,6 +113,9 @@ typedef struct joint_params {
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least
                            sure call its request makes on the same link, than its
                            trigger's call and than its parent (joint_calib.c), 1 */
+    int conf_sib_learn; /* [conf_sib_learn] the cap decided per trace from the
+                           self-calibration's copy (joint_sibstr.c); 0: the
+                           cap always, 1 */
     int conf_order;     /* [conf_order] confidence: within a block of the
                            self-calibration's map rows keep the order of their
                            stated confidences (lowered by at most 1e-4), 1 */

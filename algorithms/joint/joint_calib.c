@@ -217,9 +217,25 @@ int joint_sibling_cap(joint *s, double *conf)
             }
         }
     }
+    /* conf_sib_learn: whether the cap applies, learned from the copy
+     * (joint_sibstr.c); off, every row keeps its own confidence */
+    memset(s->sib_rrows, 0, sizeof s->sib_rrows);
+    for (uint32_t j = 0; rc == PB_OK && j < n; j++)
+        if (s->par[j] != NONE && !(s->conf_exempt && s->conf_exempt[j]))
+            joint_sibstr_levels(own + j, NULL, NULL, 1, s->sib_rrows, NULL);
+    double lam = joint_sibling_strength(s);
+    s->sib_strength = lam;
+    for (uint32_t j = 0; rc == PB_OK && lam < 1 && j < n; j++)
+        if (done[j]) {
+            conf[j] = joint_sibling_shrink(own[j], conf[j], lam);
+            if (!(conf[j] < own[j])) {
+                done[j] = 0;
+                low--;
+            }
+        }
     /* conf_order: the rows the cap set to one value keep the order of
      * their own confidences (docs/joint.md, "Rows keep their order") */
-    for (uint32_t j = 0; rc == PB_OK && s->p.conf_order && j < n; j++)
+    for (uint32_t j = 0; rc == PB_OK && lam >= 1 && s->p.conf_order && j < n; j++)
         if (done[j])
             conf[j] = order_step(conf[j], own[j], JOINT_CONF_SIB_STEP);
     s->sib_lowered = low;
@@ -263,13 +279,23 @@ int joint_calib_meta(const joint *s, pb_result *res)
     int rc = pb_result_meta(res, "conf_heldout=%d conf_selfcal=%d conf_seed=%d conf_sims=%d "
                             "conf_siblings=%d lowered_siblings=%zu siblings_by_construction=%zu "
                             "selfcal_rows=%.0f selfcal_escaped=%zu doubt_ratio_all_links=%.3f "
-                            "conf_order=%d",
+                            "conf_order=%d conf_sib_learn=%d siblings_strength=%.0f "
+                            "siblings_reason=%s siblings_doubt_z=%.2f siblings_copy_cov=%.4f "
+                            "siblings_copy_cov_capped=%.4f siblings_vouch=%.0f/%.0f/%.0f,%.0f/%.0f/%.0f,"
+                            "%.0f/%.0f/%.0f,%.0f/%.0f/%.0f",
                             s->p.conf_heldout, s->p.conf_selfcal, s->p.conf_seed, s->p.conf_sims,
                             s->p.conf_siblings, s->sib_lowered, s->sib_exempt,
                             s->scal_done ? s->scal_sim : 0.0, s->scal_escaped,
                             s->scal_done ? s->scal_stat[JOINT_SCAL_NSTAT * (size_t)s->nlinks + 7]
                                          : 1.0,
-                            s->p.conf_order);
+                            s->p.conf_order, s->p.conf_sib_learn,
+                            s->p.conf_siblings ? s->sib_strength : 0.0,
+                            !s->p.conf_siblings ? "off" : s->sib_reason ? s->sib_reason : "none",
+                            s->sib_z, s->sib_cov[2] > 0 ? s->sib_cov[0] / s->sib_cov[2] : 0.0,
+                            s->sib_cov[2] > 0 ? s->sib_cov[1] / s->sib_cov[2] : 0.0,
+                            s->sib_rrows[0], s->sib_cright[0], s->sib_crows[0], s->sib_rrows[1],
+                            s->sib_cright[1], s->sib_crows[1], s->sib_rrows[2], s->sib_cright[2],
+                            s->sib_crows[2], s->sib_rrows[3], s->sib_cright[3], s->sib_crows[3]);
     for (uint32_t l = 0; rc == PB_OK && s->conf_stat && l < s->nlinks; l++) {
         const double *st = s->conf_stat + 4 * (size_t)l;
         const double *sc = s->scal_stat ? s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l : NULL;

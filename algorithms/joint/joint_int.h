@@ -229,6 +229,8 @@ struct joint {
     struct joint_lsmemo *lsm; /* resplit_memo: the local search's single moves
                                  (joint_lsmemo.c), or NULL */
     size_t lsm_hits;        /* resplit_memo: estimates taken from it */
+    size_t ordb_est, ordb_swap; /* order_bound: order terms left out (estimates,
+                                   exchanges of returns; joint_ordbound.c) */
     uint64_t lsm_ls;        /* resplit_memo: local searches begun */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
@@ -327,6 +329,18 @@ struct joint {
     int scal_done;
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
     size_t sib_exempt;      /* rows it left alone: right by construction */
+    double sib_strength;    /* the cap's strength used, 0 or 1 (joint_sibstr.c) */
+    double sib_cov[3];      /* the copy's coverage at 99 % precision without,
+                               with the cap (sums over the copies), copies */
+    double sib_dreal[3], sib_dsim[3]; /* doubt of the real rows, the copy's:
+                                         rows, sum, sum of squares */
+    double sib_z;           /* real doubt over the copy's, z */
+    double sib_crows[4], sib_cright[4]; /* the copy's held-out rows (without
+                               the cap) stated at 0.5, 0.9, 0.99, 0.999 or
+                               more, and right among them */
+    double sib_rrows[4];    /* the real rows (not right by construction) the
+                               map states at those levels or more */
+    const char *sib_reason; /* why the strength (joint_sibling_strength) */
     unsigned char *conf_exempt; /* per pair: right by construction (every pair up
                                    to the root one candidate, by call id, no
                                    orphans; joint_selfcal.c), NULL without it */
@@ -992,6 +1006,55 @@ int joint_sibling_cap(joint *s, double *conf);
  * of one block of the map, up to 1e-4 apart, keep their order) */
 #define JOINT_CONF_SIB_STEP 1e-5
 double joint_conf_order(double v, double c);
+/* joint_sibstr.c (conf_sib_learn).  Whether the siblings cap applies:
+ * 0 only when the real and the copy's mean doubt agree (|z| <=
+ * JOINT_SIBSTR_Z), the copy vouches for every level the real rows reach
+ * (joint_sibstr_vouched) and the cap costs the copy's coverage at
+ * JOINT_SIBSTR_PREC precision more than 1 - JOINT_SIBSTR_PREC of its rows;
+ * else 1; 1 without conf_sib_learn or without a self-calibration.  Sets
+ * s->sib_z and s->sib_reason */
+double joint_sibling_strength(joint *s);
+#define JOINT_SIBSTR_Z 1.96
+/* the copy's part (called by the self-calibration per copy s2, its
+ * stated confidences cf2, right rows ok2, rows right by construction
+ * ex2): its coverage without and with the cap and the copy's doubt added to
+ * s->sib_cov, s->sib_dsim.  PB_OK or PB_ENOMEM */
+int joint_sibstr_copy(joint *s, joint *s2, const double *cf2, const double *m2,
+                      const unsigned char *ok2, const unsigned char *ex2);
+/* the real rows' doubt (conf before the map; exr: rows right by
+ * construction, skipped) added to s->sib_dreal */
+void joint_sibstr_real(joint *s, const double *conf, const unsigned char *exr);
+/* the levels at which the copy must vouch for the real rows: 0.5, 0.9,
+ * 0.99, 0.999 */
+#define JOINT_SIBSTR_NLEV 4
+extern const double joint_sibstr_level[JOINT_SIBSTR_NLEV];
+/* rows[k] += the rows not skipped stated c[] >= joint_sibstr_level[k],
+ * right[k] (when not NULL) += those of them right (ok[]) */
+void joint_sibstr_levels(const double *c, const unsigned char *ok, const unsigned char *skip,
+                         uint32_t n, double *rows, double *right);
+/* 1 when at every level some real row reaches (real_rows[k] > 0) the
+ * lower end of the Wilson interval (joint_sibstr_wilson) of the share
+ * right among the copy's rows at that level is at least the level; else 0
+ * (few rows cannot vouch: all of n right gives about n / (n + 3.84)) */
+int joint_sibstr_vouched(const double *real_rows, const double *copy_rows,
+                         const double *copy_right);
+/* the lower end of the two-sided 95 % Wilson score interval (z =
+ * JOINT_SIBSTR_Z) of right / rows; 0 without rows */
+double joint_sibstr_wilson(double right, double rows);
+/* one-sided z of mean(real) - mean(sim) from (rows, sum, sum of squares);
+ * 0 with fewer than two rows on a side */
+double joint_sibstr_z(const double *real, const double *sim);
+/* the coverage at precision prec of the rows not skipped (skip NULL:
+ * all): the largest share of them that a threshold on c[] keeps (the
+ * surest first, rows of one value together) with at least prec of the
+ * kept right (ok[]); 0 when no threshold does, 1 when no row is counted;
+ * NAN when out of memory */
+double joint_sibstr_coverage(const double *c, const unsigned char *ok,
+                             const unsigned char *skip, uint32_t n, double prec);
+/* the precision at which the copy's coverage is compared (the scorer's
+ * coverage_p99) */
+#define JOINT_SIBSTR_PREC 0.99
+double joint_sibling_shrink(double own, double capped, double lambda);
 /* conf[p] = the product of share[] from p's root down to p.  PB_OK or
  * PB_ENOMEM */
 int joint_conf_product(const joint *s, const double *share, double *conf);
@@ -1115,6 +1178,30 @@ int joint_rord_fit(joint *s);
 /* change of the order term when pairs a and b (one link) exchange returns;
  * rs: every pair's answer time (NULL: the pairs' own rs) */
 double joint_rord_swap_delta(const joint *s, uint32_t a, uint32_t b, const pb_ns *rs);
+/* joint_order.c: 1 and *lo = the smaller of log rho and log (1 - rho) of
+ * the link of a and b when joint_rord_swap_delta(s, a, b, ...) may be
+ * nonzero; 0 when it is 0 (no state, one of them not in the link's list,
+ * two links, the term off) */
+int joint_rord_link_min(const joint *s, uint32_t a, uint32_t b, double *lo);
+/* joint_ordbound.c (`order_bound`, speed only, the same results): 1 when
+ * a split estimate est is left out below bound without the order of
+ * first calls (it is at most 0, so with it too; counted), else 0 */
+int joint_ordbound_est_skip(joint *s, double est, double bound);
+/* 0; a test hook's shift of the estimate when its order term is left out
+ * (a bound wrong on purpose) */
+double joint_ordbound_est_shift(void);
+/* joint_ordbound.c: 1 when the re-pairing's exchange of the returns of
+ * c1 and c2 (response costs alt against cur) cannot be made whatever the
+ * change of the order of answers (joint_rord_swap_delta is then not
+ * needed: it is 0, or bounded; counted), else 0 */
+int joint_ordbound_swap_skip(joint *s, uint32_t c1, uint32_t c2, double alt, double cur);
+/* test hooks (joint_ordbound.c), 0: above 0 estimates are left out up to
+ * that many nats above the bound and shifted down by it; nonzero
+ * (noswap) exchanges are skipped with the bound of the order of answers'
+ * change taken with the wrong sign (each a shortcut made wrong on
+ * purpose) */
+extern double joint_ordbound_test_slack;
+extern int joint_ordbound_test_noswap;
 /* re-pairing's greedy: the order term of giving call c the return sent at
  * t, its link's movable neighbours answered[] or not yet */
 double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered);

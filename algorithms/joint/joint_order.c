@@ -154,9 +154,12 @@ static inline uint32_t nb_succ(const joint *s, uint32_t p)
     return i == NONE || i + 1 >= s->bylink_off[l] + o->len[l] ? NONE : o->list[i + 1];
 }
 
-/* sum of the terms of the consecutive pairs (x, y) touching a or b (each
- * once), with the answer times rs(p) = a <-> b exchanged when swap */
-static double around(const joint *s, uint32_t a, uint32_t b, int swap, const pb_ns *rs)
+/* sums of the terms of the consecutive pairs (x, y) touching a or b (each
+ * once): *v0 with the answer times rs(p) (s->pr[p].rs when rs is NULL),
+ * *v1 with those of a and b exchanged; each sum in the order of the pairs
+ * (both in one pass: the pairs are found once) */
+static void around2(const joint *s, uint32_t a, uint32_t b, const pb_ns *rs, double *v0,
+                    double *v1)
 {
     const joint_rord *o = s->rord;
     uint32_t l = s->pr[a].link;
@@ -173,7 +176,8 @@ static double around(const joint *s, uint32_t a, uint32_t b, int swap, const pb_
             ys[m++] = su;
         }
     }
-    double v = 0;
+    pb_ns ra = rs ? rs[a] : s->pr[a].rs, rb = rs ? rs[b] : s->pr[b].rs;
+    double w0 = 0, w1 = 0;
     for (uint32_t i = 0; i < m; i++) {
         int dup = 0;
         for (uint32_t j = 0; j < i; j++)
@@ -182,14 +186,13 @@ static double around(const joint *s, uint32_t a, uint32_t b, int swap, const pb_
             continue;
         uint32_t x = xs[i], y = ys[i];
         pb_ns rx = rs ? rs[x] : s->pr[x].rs, ry = rs ? rs[y] : s->pr[y].rs;
-        if (swap) {
-            pb_ns ra = rs ? rs[a] : s->pr[a].rs, rb = rs ? rs[b] : s->pr[b].rs;
-            rx = x == a ? rb : x == b ? ra : rx;
-            ry = y == a ? rb : y == b ? ra : ry;
-        }
-        v += term(o, l, &s->pr[y], rx, ry);
+        w0 += term(o, l, &s->pr[y], rx, ry);
+        rx = x == a ? rb : x == b ? ra : rx;
+        ry = y == a ? rb : y == b ? ra : ry;
+        w1 += term(o, l, &s->pr[y], rx, ry);
     }
-    return v;
+    *v0 = w0;
+    *v1 = w1;
 }
 
 double joint_rord_swap_delta(const joint *s, uint32_t a, uint32_t b, const pb_ns *rs)
@@ -198,7 +201,20 @@ double joint_rord_swap_delta(const joint *s, uint32_t a, uint32_t b, const pb_ns
     if (!o || a == b || a == NONE || b == NONE || s->pr[a].link != s->pr[b].link ||
         !o->on[s->pr[a].link] || o->pos[a] == NONE || o->pos[b] == NONE)
         return 0;
-    return around(s, a, b, 1, rs) - around(s, a, b, 0, rs);
+    double v0, v1;
+    around2(s, a, b, rs, &v0, &v1);
+    return v1 - v0;
+}
+
+int joint_rord_link_min(const joint *s, uint32_t a, uint32_t b, double *lo)
+{
+    const joint_rord *o = s->rord;
+    if (!o || a == b || a == NONE || b == NONE || s->pr[a].link != s->pr[b].link ||
+        !o->on[s->pr[a].link] || o->pos[a] == NONE || o->pos[b] == NONE)
+        return 0;
+    uint32_t l = s->pr[a].link;
+    *lo = o->linv[l] < o->lkeep[l] ? o->linv[l] : o->lkeep[l];
+    return 1;
 }
 
 double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered)

@@ -634,7 +634,7 @@ static int repair_pairs(joint *s, size_t *moved)
                                  response_cost(s, c2, rsv[k2], rrv[k2]);
                     double alt = response_cost(s, c1, rsv[k2], rrv[k2]) +
                                  response_cost(s, c2, rsv[k1], rrv[k1]);
-                    if (rst)
+                    if (rst && !joint_ordbound_swap_skip(s, c1, c2, alt, cur))
                         alt -= joint_rord_swap_delta(s, c1, c2, rst);
                     if (alt < cur - 1e-9) {
                         to[c1] = k2;

@@ -520,7 +520,7 @@ static int side_est(joint *s, uint32_t q, const uint32_t *e, uint32_t n, const j
 static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
                           const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
                           uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp, int ms,
-                          uint32_t mp)
+                          uint32_t mp, double bound)
 {
     const joint_wrec *ref = s->wr + s->wref;
     if (!ref[0].valid || !ref[1].valid || ref[0].q != q1 || ref[1].q != q2)
@@ -538,6 +538,9 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
             return INFINITY;
         s->est_evals++;
         double v = l1 + l2;
+        /* order_bound (joint_ordbound.c): the term only where it may matter */
+        if (s->order_active && joint_ordbound_est_skip(s, v, bound))
+            return v - joint_ordbound_est_shift();
         if (s->order_active)
             v += joint_order_ll(s, q1, e1, a, q2, e2, b);
         return v;
@@ -551,16 +554,20 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
         return INFINITY;
     s->est_evals++;
     double v = l1 + l2;
+    if (s->order_active && joint_ordbound_est_skip(s, v, bound))
+        return v - joint_ordbound_est_shift();
     if (s->order_active)
         v += joint_order_ll(s, q1, e1, a, q2, e2, b);
     return v;
 }
 
+/* bound: the value the caller prunes the estimate against (joint_prunable;
+ * the estimate is used for nothing else) */
 static double split_est(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, uint32_t n1,
                         const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
-                        uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp)
+                        uint32_t mask, uint32_t *e1, uint32_t *e2, int *rcp, double bound)
 {
-    return split_est_m(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp, -1, 0);
+    return split_est_m(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp, -1, 0, bound);
 }
 
 /* may a split whose estimate is est be left out, when only a value above
@@ -680,7 +687,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             if (prune) {
                 if (mask == cur)
                     continue;
-                double e = split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
+                double e = split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp, bsf);
                 if (*rcp != PB_OK)
                     return 0;
                 if (joint_prunable(s, e, bsf)) {
@@ -716,7 +723,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                 int ms = bm == cur && s->p.resplit_memo ? (int)((cur >> t) & 1u) : -1;
                 if (prune &&
                     (joint_prunable(s, split_est_m(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1,
-                                                   e2, rcp, ms, set[t]),
+                                                   e2, rcp, ms, set[t], best + 1e-9),
                               best + 1e-9) || *rcp != PB_OK))
                     continue;
                 double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
@@ -739,7 +746,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                     uint32_t mask = bm ^ (1u << t) ^ (1u << u);
                     if (prune &&
                         (joint_prunable(s, split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2,
-                                               rcp),
+                                               rcp, best + 1e-9),
                                   best + 1e-9) || *rcp != PB_OK))
                         continue;
                     double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);

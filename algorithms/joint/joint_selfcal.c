@@ -731,6 +731,114 @@ static int and_down(const joint *s, unsigned char *v)
     return walk_down(s, NULL, NULL, v);
 }
 
+/* the self-calibration's maps of the rows pts[0..np) (sorted here): all
+ * links together (class nl) and each link with at least
+ * JOINT_SELFCAL_MIN rows; cls_off[2 l], [2 l + 1]: the blocks of link l
+ * in lo/val, or none (equal).  lo, val: room for 2 np + 2 blocks; w, kk:
+ * np + 1; cls_off: 2 nl + 4.  *rc: PB_ENOMEM when out of memory */
+static void fit_maps(spt *pts, uint32_t np, uint32_t nl, double *lo, double *val, double *w,
+                     double *kk, uint32_t *cls_off, int *rc)
+{
+    /* all links together first (class nl), then each link with enough
+     * rows; cls_off[2 l], [2 l + 1]: its blocks in lo/val, or none */
+    qsort(pts, np, sizeof *pts, cmp_spt);
+    spt *all = malloc(((size_t)np + 1) * sizeof *all);
+    if (!all) {
+        *rc = PB_ENOMEM;
+    } else {
+        memcpy(all, pts, np * sizeof *all);
+        for (uint32_t i = 0; i < np; i++)
+            all[i].cls = 0;
+        qsort(all, np, sizeof *all, cmp_spt);
+        uint32_t nb = pav(all, np, lo, val, w, kk), used = nb;
+        for (uint32_t l = 0; l <= nl; l++)
+            cls_off[2 * l] = cls_off[2 * l + 1] = 0;
+        cls_off[2 * nl] = 0;
+        cls_off[2 * nl + 1] = nb;
+        free(all);
+        for (uint32_t i = 0; i < np;) {
+            uint32_t j = i;
+            while (j < np && pts[j].cls == pts[i].cls)
+                j++;
+            if (j - i >= JOINT_SELFCAL_MIN) {
+                uint32_t b = pav(pts + i, j - i, lo + used, val + used, w, kk);
+                cls_off[2 * pts[i].cls] = used;
+                cls_off[2 * pts[i].cls + 1] = used + b;
+                used += b;
+            }
+            i = j;
+        }
+    }
+}
+
+/* conf_sib_learn on one copy s2 (stated confidences cf2, right rows
+ * ok2, rows right by construction ex2, each row's link lk2): the copy's
+ * request trees dealt into two halves (every other root, in pair order),
+ * the self-calibration's maps fitted to each half (ratio 1) and applied
+ * to the rows of the other (held out: a map fitted to the rows it is
+ * judged on favours them), then joint_sibstr_copy compares the copy's
+ * coverage with and without the cap and checks its calibration without
+ * it.  PB_OK or PB_ENOMEM */
+static int copy_cap_test(joint *s, joint *s2, const double *cf2, const unsigned char *ok2,
+                         const unsigned char *ex2, const uint32_t *lk2)
+{
+    uint32_t n2 = s2->npairs, nl = s->nlinks;
+    spt *q = malloc(((size_t)n2 + 1) * sizeof *q);
+    double *lo = malloc(2 * ((size_t)n2 + 1) * sizeof *lo);
+    double *val = malloc(2 * ((size_t)n2 + 1) * sizeof *val);
+    double *w = malloc(((size_t)n2 + 1) * sizeof *w), *kk = malloc(((size_t)n2 + 1) * sizeof *kk);
+    uint32_t *cls_off = malloc(2 * ((size_t)nl + 2) * sizeof *cls_off);
+    double *m2 = malloc(((size_t)n2 + 1) * sizeof *m2);
+    uint32_t *ord = malloc(((size_t)n2 + 1) * sizeof *ord);
+    unsigned char *half = malloc((size_t)n2 + 1);
+    int rc = q && lo && val && w && kk && cls_off && m2 && ord && half ? PB_OK : PB_ENOMEM;
+    uint32_t roots = 0;
+    for (uint32_t p = 0; rc == PB_OK && p < n2; p++)
+        ord[p] = s2->par[p] == NONE ? roots++ : NONE;
+    for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
+        uint32_t j = p, steps = 0;
+        while (s2->par[j] != NONE && steps++ < n2)
+            j = s2->par[j];
+        half[p] = ord[j] == NONE ? 0 : (unsigned char)(ord[j] & 1);
+        m2[p] = cf2[p];
+    }
+    for (int h = 0; rc == PB_OK && h < 2; h++) {
+        uint32_t nq = 0;
+        for (uint32_t p = 0; p < n2; p++)
+            if (!ex2[p] && half[p] == h)
+                q[nq++] = (spt){cf2[p], lk2[p], ok2[p]};
+        if (!nq)
+            continue;
+        fit_maps(q, nq, nl, lo, val, w, kk, cls_off, &rc);
+        for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
+            if (ex2[p] || half[p] == h)
+                continue;
+            uint32_t l = lk2[p], a = cls_off[2 * l], z = cls_off[2 * l + 1];
+            if (z == a) {
+                a = cls_off[2 * nl];
+                z = cls_off[2 * nl + 1];
+            }
+            double v = map_at(lo + a, val + a, z - a, cf2[p]);
+            if (s->p.conf_order)
+                v = joint_conf_order(v, cf2[p]);
+            if (v < m2[p])
+                m2[p] = v;
+        }
+    }
+    if (rc == PB_OK)
+        rc = joint_sibstr_copy(s, s2, cf2, m2, ok2, ex2);
+    free(q);
+    free(lo);
+    free(val);
+    free(w);
+    free(kk);
+    free(cls_off);
+    free(m2);
+    free(ord);
+    free(half);
+    return rc;
+}
+
 /* one simulation (seed): its rows' stated confidences and whether each
  * is right appended to *pts (*np of *cap), its statistics added to
  * s->scal_stat.  PB_OK or PB_ENOMEM */
@@ -811,6 +919,12 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     }
     /* the simulated rows: stated confidence and right or not, by link */
     uint32_t nl = s->nlinks;
+    uint32_t *lk2 = NULL;
+    if (rc == PB_OK && s->p.conf_siblings && s->p.conf_sib_learn) {
+        lk2 = malloc(((size_t)n2 + 1) * sizeof *lk2);
+        if (!lk2)
+            rc = PB_ENOMEM;
+    }
     for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
         const jpair *a = &s2->pr[p];
         uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
@@ -827,7 +941,14 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             st[4] += 1 - stated;
         }
         (*pts)[(*np)++] = (spt){stated, s->pr[i].link, (unsigned char)ok};
+        if (lk2)
+            lk2[p] = s->pr[i].link;
     }
+    /* conf_sib_learn: does the cap raise the copy's coverage
+     * (joint_sibstr.c) */
+    if (rc == PB_OK && lk2)
+        rc = copy_cap_test(s, s2, cf2, ok2, ex2, lk2);
+    free(lk2);
     free(cf2);
     free(ok2);
     free(ex2);
@@ -846,6 +967,11 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     s->scal_stat = calloc(JOINT_SCAL_NSTAT * ((size_t)s->nlinks + 1), sizeof *s->scal_stat);
     if (!s->scal_stat)
         return PB_ENOMEM;
+    memset(s->sib_cov, 0, sizeof s->sib_cov);
+    memset(s->sib_dreal, 0, sizeof s->sib_dreal);
+    memset(s->sib_dsim, 0, sizeof s->sib_dsim);
+    memset(s->sib_crows, 0, sizeof s->sib_crows);
+    memset(s->sib_cright, 0, sizeof s->sib_cright);
     if (!n)
         return PB_OK;
     double *esc = malloc(((size_t)s->nnodes + 1) * sizeof *esc);
@@ -872,38 +998,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         cls_off = malloc(2 * ((size_t)nl + 2) * sizeof *cls_off);
         rc = lo && val && w && kk && cls_off ? PB_OK : PB_ENOMEM;
     }
-    if (rc == PB_OK) {
-        /* all links together first (class nl), then each link with enough
-         * rows; cls_off[2 l], [2 l + 1]: its blocks in lo/val, or none */
-        qsort(pts, np, sizeof *pts, cmp_spt);
-        spt *all = malloc(((size_t)np + 1) * sizeof *all);
-        if (!all) {
-            rc = PB_ENOMEM;
-        } else {
-            memcpy(all, pts, np * sizeof *all);
-            for (uint32_t i = 0; i < np; i++)
-                all[i].cls = 0;
-            qsort(all, np, sizeof *all, cmp_spt);
-            uint32_t nb = pav(all, np, lo, val, w, kk), used = nb;
-            for (uint32_t l = 0; l <= nl; l++)
-                cls_off[2 * l] = cls_off[2 * l + 1] = 0;
-            cls_off[2 * nl] = 0;
-            cls_off[2 * nl + 1] = nb;
-            free(all);
-            for (uint32_t i = 0; i < np;) {
-                uint32_t j = i;
-                while (j < np && pts[j].cls == pts[i].cls)
-                    j++;
-                if (j - i >= JOINT_SELFCAL_MIN) {
-                    uint32_t b = pav(pts + i, j - i, lo + used, val + used, w, kk);
-                    cls_off[2 * pts[i].cls] = used;
-                    cls_off[2 * pts[i].cls + 1] = used + b;
-                    used += b;
-                }
-                i = j;
-            }
-        }
-    }
+    if (rc == PB_OK)
+        fit_maps(pts, np, nl, lo, val, w, kk, cls_off, &rc);
     /* the real rows exempt where every pair up to the root is */
     unsigned char *exr = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
     if (rc == PB_OK && !exr)
@@ -929,6 +1025,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             st[6] += 1 - conf[p];
         }
     }
+    if (rc == PB_OK)
+        joint_sibstr_real(s, conf, exr);
     for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {
         double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l;
         double r = ((st[6] + 1) / (st[5] + 1)) / ((st[4] + 1) / (st[0] + 1));

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define US 1000LL
 #define MS 1000000LL
@@ -475,6 +476,119 @@ TEST(sibling_cap_exempt_and_order_by_hand)
     pb_trace_close(t);
 }
 
+/* conf_sib_learn (joint_sibstr.c), by hand.
+ * Coverage at precision 0.99 of stated 0.9, 0.9, 0.8, 0.7, 0.6 with the
+ * 0.7 row wrong: the top two kept 2/2, with 0.8 3/3 (0.6 of the rows),
+ * with 0.7 3/4 < 0.99: 0.6.  At precision 0.75: 3/4 at 0.7 (0.8), 4/5 at
+ * 0.6 (1.0).  The wrong row skipped: 1.  One wrong row alone: 0.
+ * z of real doubts {0.2, 0.4} against the copy's {0.1, 0.1, 0.1, 0.3}:
+ * means 0.3 and 0.15, variances 0.02 and 0.01, se = sqrt(0.02/2 + 0.01/4)
+ * = 0.111803, z = 1.341641 (within 1.96: the copy is like the trace).
+ * Ten of each: variances 0.2/19 and 0.3/39, se = sqrt(0.010526/20 +
+ * 0.0076923/40) = 0.026807, z = 5.5955: real_doubts_more; the two
+ * swapped, -5.5955: copy_doubts_more.
+ * Wilson lower bound (z = 1.96) of 686 right of 688: p = 0.997093,
+ * (p + 1.96^2/(2n) - 1.96 sqrt(p(1-p)/n + 1.96^2/(4n^2))) / (1 + 1.96^2/n)
+ * = 0.989463 < 0.99: a copy with those rows at 0.99 cannot vouch for real
+ * rows at 0.99, it can at 0.5 and 0.9; 10000 of 10000: 1/(1 + 3.8416e-4)
+ * = 0.999616, it vouches up to 0.999.
+ * The copy's coverage 0.90 without the cap and 0.885 with it: more than
+ * 1 - 0.99 lost, the cap is off (copy_coverage_lost), and
+ * joint_sibling_cap then leaves every row of sibling_cap_by_hand's
+ * request as it was; 0.8905: kept, the cap on.  Without conf_sib_learn:
+ * always on (fixed). */
+TEST(sibling_strength_by_hand)
+{
+    double c[5] = {0.9, 0.9, 0.8, 0.7, 0.6};
+    unsigned char ok[5] = {1, 1, 1, 0, 1}, skip[5] = {0, 0, 0, 1, 0};
+    CHECK_NEAR(joint_sibstr_coverage(c, ok, NULL, 5, 0.99), 0.6, 1e-15);
+    CHECK_NEAR(joint_sibstr_coverage(c, ok, NULL, 5, 0.75), 1.0, 1e-15);
+    CHECK_NEAR(joint_sibstr_coverage(c, ok, skip, 5, 0.99), 1.0, 1e-15);
+    CHECK_NEAR(joint_sibstr_coverage(c + 3, ok + 3, NULL, 1, 0.99), 0.0, 1e-15);
+    double real[3] = {2, 0.6, 0.2}, sim[3] = {4, 0.6, 0.12};
+    CHECK_NEAR(joint_sibstr_z(real, sim), 1.341641, 1e-6);
+    double real10[3] = {20, 6, 2}, sim10[3] = {40, 6, 1.2};
+    CHECK_NEAR(joint_sibstr_z(real10, sim10), 5.5955, 1e-4);
+    CHECK_NEAR(joint_sibstr_z(sim10, real10), -5.5955, 1e-4);
+    CHECK_NEAR(joint_sibstr_wilson(686, 688), 0.989463, 1e-6);
+    CHECK_NEAR(joint_sibstr_wilson(10000, 10000), 0.999616, 1e-6);
+    double rr[4] = {5, 5, 5, 0}, cr[4] = {688, 688, 688, 0}, ck[4] = {686, 686, 686, 0};
+    CHECK(joint_sibstr_vouched(rr, cr, ck) == 0);
+    rr[2] = 0;
+    CHECK(joint_sibstr_vouched(rr, cr, ck) == 1);
+    CHECK_NEAR(joint_sibling_shrink(0.9, 0.3, 0), 0.9, 1e-15);
+    CHECK_NEAR(joint_sibling_shrink(0.9, 0.3, 1), 0.3, 1e-15);
+
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    uint64_t cid = 1;
+    for (int k = 0; k < 20; k++)
+        request_cced(t, (pb_ns)k * 100 * MS, (50 + 7 * (k % 3)) * US, &cid);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    pb_error err;
+    joint *s = NULL;
+    CHECK(joint_init(&s, &v, &p, &err) == PB_OK);
+    uint32_t n = s ? joint_npairs(s) : 0;
+    double *conf = malloc(((size_t)n + 1) * sizeof *conf);
+    CHECK(conf != NULL);
+    pb_ns t5 = 500 * MS, g5 = (50 + 7 * (5 % 3)) * US;
+    uint32_t c1 = s ? pair_at(s, t, t5 + g5, "B", 0) : JOINT_NONE;
+    uint32_t e1 = s ? pair_at(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
+    CHECK(c1 != JOINT_NONE && e1 != JOINT_NONE);
+    if (s && conf && c1 != JOINT_NONE && e1 != JOINT_NONE) {
+        s->scal_done = 1;
+        s->p.conf_sib_learn = 1;
+        s->sib_cov[0] = 0.90;
+        s->sib_cov[1] = 0.885;
+        s->sib_cov[2] = 1;
+        memcpy(s->sib_dreal, real, sizeof real);
+        memcpy(s->sib_dsim, sim, sizeof sim);
+        for (int k = 0; k < 4; k++) {
+            s->sib_crows[k] = 10000;
+            s->sib_cright[k] = 10000;
+            s->sib_rrows[k] = 5;
+        }
+        CHECK(joint_sibling_strength(s) == 0.0);
+        CHECK(strcmp(s->sib_reason, "copy_coverage_lost") == 0);
+        CHECK_NEAR(s->sib_z, 1.341641, 1e-6);
+        for (uint32_t i = 0; i < n; i++)
+            conf[i] = 1.0;
+        conf[c1] = 0.3;
+        CHECK(joint_sibling_cap(s, conf) == PB_OK);
+        CHECK_NEAR(conf[c1], 0.3, 1e-15);
+        CHECK(conf[e1] == 1.0); /* the full cap gives 0.3 (sibling_cap_by_hand) */
+        CHECK_INT(s->sib_lowered, 0);
+        s->sib_cov[1] = 0.8905;
+        CHECK(joint_sibling_strength(s) == 1.0);
+        CHECK(strcmp(s->sib_reason, "copy_coverage_kept") == 0);
+        s->sib_cov[1] = 0.885;
+        memcpy(s->sib_dreal, real10, sizeof real10);
+        memcpy(s->sib_dsim, sim10, sizeof sim10);
+        CHECK(joint_sibling_strength(s) == 1.0);
+        CHECK(strcmp(s->sib_reason, "real_doubts_more") == 0);
+        CHECK(joint_sibling_cap(s, conf) == PB_OK);
+        CHECK_NEAR(conf[e1], 0.3, 1e-15);
+        memcpy(s->sib_dreal, sim10, sizeof sim10);
+        memcpy(s->sib_dsim, real10, sizeof real10);
+        CHECK(joint_sibling_strength(s) == 1.0);
+        CHECK(strcmp(s->sib_reason, "copy_doubts_more") == 0);
+        memcpy(s->sib_dreal, real, sizeof real);
+        memcpy(s->sib_dsim, sim, sizeof sim);
+        s->sib_cright[2] = 9900; /* 0.99 exactly: its lower bound is below */
+        CHECK(joint_sibling_strength(s) == 1.0);
+        CHECK(strcmp(s->sib_reason, "copy_cannot_vouch") == 0);
+        s->p.conf_sib_learn = 0;
+        CHECK(joint_sibling_strength(s) == 1.0);
+        CHECK(strcmp(s->sib_reason, "fixed") == 0);
+    }
+    free(conf);
+    joint_close(s);
+    pb_trace_close(t);
+}
+
 int main(void)
 {
     RUN(two_alike_requests_half_each);
@@ -485,5 +599,6 @@ int main(void)
     RUN(sibling_cap_by_hand);
     RUN(sibling_cap_exempt_and_order_by_hand);
     RUN(conf_order_by_hand);
+    RUN(sibling_strength_by_hand);
     return pbtest_exit();
 }
