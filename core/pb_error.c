@@ -148,3 +148,16 @@ void pb_error_print(FILE *fp, const char *prog, const pb_error *err)
     else
         fprintf(fp, "%s\n", buf);
 }
+
+const char *pb_text_hint(const char *start, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)start;
+    int bom = n >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) ||
+                         (u[0] == 0xFE && u[1] == 0xFF));
+    int alt = n >= 4 && ((u[0] && !u[1] && u[2] && !u[3]) ||
+                         (!u[0] && u[1] && !u[2] && u[3]));
+    if (bom || alt)
+        return "UTF-16 text, as PowerShell's '>' writes it: iconv -f UTF-16 "
+               "-t UTF-8 converts it";
+    return "a binary or corrupt file?";
+}

@@ -71,6 +71,14 @@ int pb_error_vset(pb_error *err, int code, const char *file, long line,
  * into buf of size n.  Returns buf. */
 char *pb_error_format(const pb_error *err, char *buf, size_t n);
 
+/* What text holding a NUL byte probably is, for an error message, given
+ * the first bytes of the file (n of them, at least 4 when there are): "UTF-16
+ * text, as PowerShell's '>' writes it: iconv ... converts it" when it starts with
+ * a UTF-16 byte-order mark or its first characters alternate with NUL
+ * bytes (what PowerShell's '>' and some Windows exporters write), else "a
+ * binary or corrupt file?".  A static string. */
+const char *pb_text_hint(const char *start, size_t n);
+
 /* Convenience for programs: print "prog: file:line:col: message\n" to fp. */
 void pb_error_print(FILE *fp, const char *prog, const pb_error *err);
 

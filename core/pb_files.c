@@ -87,6 +87,10 @@ int pb_files_input_fd(int fd, const char *name, pb_error *err)
     struct stat st;
     if (fstat(fd, &st) != 0 || harmless(&st))
         return PB_OK;
+    if (S_ISDIR(st.st_mode))
+        /* read(2) would fail with EISDIR, said as a bare "read error" */
+        return pb_error_set(err, PB_EINVAL, name, 0, 0,
+                            "is a folder; expected a file to read");
     const ent *o = output_of(&st);
     if (o)
         return pb_error_set(err, PB_EINVAL, name, 0, 0,

@@ -29,13 +29,14 @@
 
 /* Note that the run reads the open descriptor fd, called name in messages
  * ("(stdin)" for 0).  Returns PB_OK, PB_EINVAL when it is one of the run's
- * outputs (err names both), PB_ENOMEM. */
+ * outputs (err names both) or a folder, PB_ENOMEM. */
 int pb_files_input_fd(int fd, const char *name, pb_error *err);
 
 /* Open path for reading (binary, close-on-exec) and note it as an input.
  * "-" is stdin (noted, not opened again).  An empty name is refused.
  * Returns the stream (the caller closes it unless it is stdin), or NULL
- * with err set: PB_EINVAL (empty name, one of the run's outputs), PB_EIO
+ * with err set: PB_EINVAL (empty name, one of the run's outputs, a
+ * folder), PB_EIO
  * (cannot open: err names the path and the reason). */
 FILE *pb_files_open(const char *path, pb_error *err);
 

@@ -17,6 +17,84 @@
 #include "pb_cli.h"
 #include "pb_files.h"
 
+#include <signal.h>
+
+/* ------------------------------------------------------------------ */
+/* A run killed while writing (Ctrl-C, a time limit's SIGTERM, a file size
+ * limit's SIGXFSZ, a closed pipe's SIGPIPE) removes its temporary files:
+ * the old outputs stay as they were and no TARGET.tmpXXXXXX is left
+ * behind.  Handlers are installed only for signals whose action is still
+ * the default (an ignored SIGINT under nohup stays ignored, a program's
+ * own handler is kept); after the clean-up the signal is raised again
+ * with its default action, so the run ends as it would have. */
+enum { LIVE_MAX = 32 };
+static char *volatile live[LIVE_MAX]; /* temporary files being written */
+static pid_t live_pid;                /* the process that made them */
+static int caught;                    /* handlers installed */
+static const int live_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+                                SIGXFSZ, SIGXCPU};
+
+static void live_handler(int sig)
+{
+    int e = errno;
+    if (getpid() == live_pid) /* not a child between fork and exec */
+        for (int i = 0; i < LIVE_MAX; i++)
+            if (live[i])
+                unlink(live[i]);
+    errno = e;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void live_block(sigset_t *old)
+{
+    sigset_t all;
+    sigemptyset(&all);
+    for (size_t k = 0; k < sizeof live_sigs / sizeof *live_sigs; k++)
+        sigaddset(&all, live_sigs[k]);
+    sigprocmask(SIG_BLOCK, &all, old);
+}
+
+/* Note tmp as being written (a full table only loses the clean-up). */
+static void live_add(char *tmp)
+{
+    sigset_t old;
+    live_block(&old);
+    if (!caught) {
+        caught = 1;
+        live_pid = getpid();
+        for (size_t k = 0; k < sizeof live_sigs / sizeof *live_sigs; k++) {
+            struct sigaction cur, sa;
+            if (sigaction(live_sigs[k], NULL, &cur) != 0 ||
+                (cur.sa_flags & SA_SIGINFO) || cur.sa_handler != SIG_DFL)
+                continue;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = live_handler;
+            sigemptyset(&sa.sa_mask);
+            sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+            sigaction(live_sigs[k], &sa, NULL);
+        }
+    }
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (!live[i]) {
+            live[i] = tmp;
+            break;
+        }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void live_drop(const char *tmp)
+{
+    if (!tmp)
+        return;
+    sigset_t old;
+    live_block(&old);
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (live[i] == tmp)
+            live[i] = NULL;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 struct pb_out {
     FILE *fp;
     char *path;   /* as given; NULL for stdout */
@@ -47,6 +125,7 @@ static int out_fail(pb_out *o, int fd, int rc)
         close(fd);
     if (o->tmp)
         unlink(o->tmp);
+    live_drop(o->tmp);
     if (o->id)
         pb_files_output_drop(o->id);
     out_free(o);
@@ -111,6 +190,7 @@ int pb_out_open(pb_out **out, const char *path, const char *const *inputs,
                                                 "cannot create the output: %s",
                                                 strerror(e)));
         }
+        live_add(o->tmp);
         mode_t um = umask(0);
         umask(um);
         if (fchmod(fd, (exists ? st.st_mode : 0666) & 0777 & ~um) != 0) {
@@ -152,6 +232,7 @@ int pb_out_commit(pb_out *o, pb_error *err)
                           o->tmp, strerror(e));
         unlink(o->tmp);
     }
+    live_drop(o->tmp);
     out_free(o);
     return rc;
 }
@@ -164,6 +245,7 @@ void pb_out_abort(pb_out *o)
         fclose(o->fp);
     if (o->tmp)
         unlink(o->tmp);
+    live_drop(o->tmp);
     if (o->id)
         pb_files_output_drop(o->id);
     out_free(o);

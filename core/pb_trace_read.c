@@ -323,8 +323,10 @@ static int reader_getline(pb_reader *r, char **s, size_t *len, size_t *len_nl)
                     field += *c == ',';
                 return reader_fail(r, PB_EPARSE, r->line, field,
                                    "a NUL byte at character %zu of the line; "
-                                   "expected text (a binary or corrupt file?)",
-                                   (size_t)(z - *s) + 1);
+                                   "expected text (%s)",
+                                   (size_t)(z - *s) + 1,
+                                   r->line == 1 ? pb_text_hint(*s, *len)
+                                                : "a binary or corrupt file?");
             }
             return 1;
         }

@@ -93,6 +93,10 @@ static const struct {
                    "children all in one other service, or the span is a root "
                    "or itself entered from another service): each such child "
                    "is an RPC derived from the child span alone (no_kind_rpc)"},
+    {"repeated_span", "spans read twice (the same trace, span id, parent, "
+                      "service, kind, operation and times as one read "
+                      "before: one trace in two files or overlapping "
+                      "exports): the copy dropped"},
 };
 
 const char *imp_counter_name(int c)

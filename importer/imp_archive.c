@@ -54,7 +54,7 @@ static int json_name(const char *n)
 static int archive_name(const char *n)
 {
     static const char *const suf[] = {".tar", ".tar.gz", ".tgz", ".tar.xz",
-                                      ".txz", ".tar.zst", ".tar.bz2"};
+                                      ".txz", ".tar.zst", ".tar.bz2", ".zip"};
     for (size_t i = 0; i < sizeof suf / sizeof *suf; i++)
         if (ends_with(n, suf[i]))
             return 1;
@@ -68,6 +68,9 @@ static struct archive *new_reader(void)
         return NULL;
     archive_read_support_filter_all(a);
     archive_read_support_format_tar(a);
+    /* zip archives of traces (a browser's or a CI job's download) are read
+     * as tar archives are: members in path order */
+    archive_read_support_format_zip(a);
     archive_read_support_format_raw(a);
     return a;
 }
@@ -117,6 +120,47 @@ typedef struct doc {
 
 static int ws_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/* How much of a text document is looked at for a CSV header's first line
+ * before it is refused (a header is far shorter). */
+#define CSV_PEEK ((size_t)1 << 16)
+
+/* A document of text whose first line is line[0..len): 0 when it has a
+ * comma (a span CSV's header, read as CSV), else 1 with err set: what it
+ * is not, and how a table separated otherwise is named. */
+static int not_csv_header(imp_importer *im, const char *name, const char *line,
+                          size_t len, const doc *d, pb_error *err)
+{
+    size_t ctl = 0;
+    while (ctl < len && ((unsigned char)line[ctl] >= 0x20 || line[ctl] == '\t' ||
+                         line[ctl] == '\r'))
+        ctl++;
+    if (ctl < len) {
+        /* a control byte on the first line: binary data, not a table */
+        imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1 + (long)ctl,
+                 "found byte 0x%02x after '%c' (binary data: an archive or "
+                 "compression format importtrace does not read?); expected "
+                 "a JSON document: '{' (Jaeger, OTLP) or '[' (Zipkin), a span "
+                 "CSV's header, or a tar or zip archive of them",
+                 (unsigned char)line[ctl], line[0]);
+        return 1;
+    }
+    if (memchr(line, ',', len))
+        return 0;
+    size_t show = len;
+    while (show && (line[show - 1] == '\r' || line[show - 1] == ' '))
+        show--;
+    const char *sep = memchr(line, '\t', len)  ? " (fields separated by tabs?)"
+                      : memchr(line, ';', len) ? " (fields separated by ';'?)"
+                                               : "";
+    imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1,
+             "found '%c': text \"%.*s%s\"%s; expected a JSON document: "
+             "'{' (Jaeger, OTLP) or '[' (Zipkin), or a span CSV's header "
+             "(comma-separated column names)",
+             line[0], (int)(show > 40 ? 40 : show), line,
+             show > 40 ? "..." : "", sep);
+    return 1;
+}
+
 /* The current entry's data, whole, into d->buf (grown as data arrives,
  * never past the cap; hint: the size a tar header announces, trusted only
  * up to the cap and never allocated ahead).  json: the entry is a
@@ -133,7 +177,7 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
     size_t cap = 1u << 16, n = 0, total = 0;
     if (hint > 0 && (size_t)hint + 1 < (1u << 20) && (size_t)hint + 1 > cap)
         cap = (size_t)hint + 1;
-    int lead = json;
+    int lead = json, pending = 0;
     char *b = malloc(cap);
     if (!b)
         return imp_fail(im, err, PB_ENOMEM, name, 0, 0, "out of memory");
@@ -165,6 +209,19 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
             free(b);
             return too_big(im, name, json ? "holds" : "(compressed) holds", err);
         }
+        if (pending) {
+            /* text that may be a span CSV's header: wait for its end */
+            n += (size_t)r;
+            const char *nl = memchr(b, '\n', n);
+            if (!nl && n < CSV_PEEK)
+                continue;
+            pending = 0;
+            if (not_csv_header(im, name, b, nl ? (size_t)(nl - b) : n, d, err)) {
+                free(b);
+                return err->code;
+            }
+            continue;
+        }
         if (!lead) {
             n += (size_t)r;
             continue;
@@ -186,23 +243,50 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
             continue; /* white space only so far: nothing kept */
         unsigned char c = (unsigned char)b[i];
         /* a span CSV starts with its header: text, looked at once whole */
+        int text = c >= 0x20 && c < 0x7f && c != '{' && c != '[';
         int csv_ok = (im->opts.format == IMP_FORMAT_CSV ||
                       (im->opts.format == IMP_FORMAT_AUTO && name && strstr(name, ".csv"))) &&
-                     c >= 0x20 && c < 0x7f && c != '{' && c != '[';
+                     text;
+        if (text && !csv_ok && im->opts.format == IMP_FORMAT_AUTO) {
+            /* any other name (stdin, *.txt, an archive member): a span CSV
+             * when its first line has a comma, as imp_csv_sniff decides */
+            memmove(b, b + i, end - i);
+            n = end - i;
+            lead = 0;
+            pending = 1;
+            const char *nl = memchr(b, '\n', n);
+            if (nl || n >= CSV_PEEK) {
+                pending = 0;
+                if (not_csv_header(im, name, b, nl ? (size_t)(nl - b) : n, d, err)) {
+                    free(b);
+                    return err->code;
+                }
+            }
+            continue;
+        }
         if (c != '{' && c != '[' && !csv_ok) {
-            free(b);
             char found[16];
             if (c >= 0x20 && c < 0x7f)
                 snprintf(found, sizeof found, "'%c'", c);
             else
                 snprintf(found, sizeof found, "byte 0x%02x", c);
+            /* a file's first bytes: UTF-16 (a byte-order mark, NUL bytes
+             * between the characters) is named as such */
+            const char *h16 = end - i >= 4 ? pb_text_hint(b + i, end - i) : "";
+            int utf16 = h16[0] == 'U';
+            free(b);
             return imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1,
-                            "found %s; expected a JSON document: '{' (Jaeger, "
-                            "OTLP) or '[' (Zipkin), or a span CSV's header", found);
+                            "found %s%s%s%s; expected a JSON document: '{' (Jaeger, "
+                            "OTLP) or '[' (Zipkin), or a span CSV's header", found,
+                            utf16 ? " (" : "", utf16 ? h16 : "", utf16 ? ")" : "");
         }
         memmove(b, b + i, end - i);
         n = end - i;
         lead = 0;
+    }
+    if (pending && not_csv_header(im, name, b, n, d, err)) {
+        free(b);
+        return err->code;
     }
     d->buf = b;
     d->len = n;
@@ -365,8 +449,8 @@ static int read_tar(imp_importer *im, struct archive *a,
                       why(a, "a damaged or truncated archive"));
     if (rc == PB_OK && !n)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0,
-                      "archive holds no JSON files; expected members named "
-                      "*.json or *.jsonl (plain or compressed)");
+                      "archive holds no JSON or CSV files; expected members "
+                      "named *.json, *.jsonl or *.csv (plain or compressed)");
     if (rc == PB_OK)
         qsort(ms, n, sizeof *ms, cmp_member);
     for (size_t i = 0; i < n; i++) {
@@ -602,10 +686,10 @@ int imp_add_path(imp_importer *im, const char *path, pb_error *err)
         rc = walk_dir(im, path, &top, 0, &t, err);
         if (rc == PB_OK && !t.files)
             rc = imp_fail(im, err, PB_EIO, path, 0, 0,
-                          "folder holds no JSON files, in it or its "
-                          "subfolders; expected *.json or *.jsonl files "
-                          "(plain or .gz/.xz/.zst/.bz2) or tar archives of "
-                          "them");
+                          "folder holds no JSON or CSV files, in it or its "
+                          "subfolders; expected *.json, *.jsonl or *.csv "
+                          "files (plain or .gz/.xz/.zst/.bz2) or tar or zip "
+                          "archives of them");
     } else {
         rc = read_file(im, path, &t, err);
     }

@@ -81,6 +81,70 @@ static int cmp_root(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Every recorded field of a span, then input position: exact copies of a
+ * span (the same trace read from two files, overlapping exports) become
+ * neighbours, the first read first. */
+static int cmp_copy(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const imp_span *s = &g_sp[x], *t = &g_sp[y];
+#define PB_CMP_FIELD(f)                                                     \
+    if (s->f != t->f)                                                       \
+        return s->f < t->f ? -1 : 1;
+    PB_CMP_FIELD(trace)
+    PB_CMP_FIELD(sid)
+    PB_CMP_FIELD(psid)
+    PB_CMP_FIELD(svc)
+    PB_CMP_FIELD(peer)
+    PB_CMP_FIELD(op)
+    PB_CMP_FIELD(kind)
+    PB_CMP_FIELD(untagged)
+    PB_CMP_FIELD(has_ref)
+    PB_CMP_FIELD(start)
+    PB_CMP_FIELD(end)
+#undef PB_CMP_FIELD
+    return x < y ? -1 : x > y;
+}
+
+static int same_span(const imp_span *s, const imp_span *t)
+{
+    return s->trace == t->trace && s->sid == t->sid && s->psid == t->psid &&
+           s->svc == t->svc && s->peer == t->peer && s->op == t->op &&
+           s->kind == t->kind && s->untagged == t->untagged &&
+           s->has_ref == t->has_ref && s->start == t->start && s->end == t->end;
+}
+
+/* Drop the exact copies of a span read before (counter repeated_span):
+ * one sort, O(n log n) whatever the input.  The spans kept stay in input
+ * order.  order is scratch of n entries. */
+static void drop_copies(imp_importer *im, uint32_t *order)
+{
+    size_t n = im->nspans;
+    imp_span *sp = im->spans;
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)i;
+    g_sp = sp;
+    qsort(order, n, sizeof *order, cmp_copy);
+    size_t dropped = 0;
+    uint32_t kept = n ? order[0] : 0;
+    for (size_t k = 1; k < n; k++) {
+        if (!same_span(&sp[order[k]], &sp[kept])) {
+            kept = order[k];
+            continue;
+        }
+        imp_count_span(im, IMP_C_REPEATED_SPAN, &sp[order[k]]);
+        sp[order[k]].kind = UINT8_MAX; /* marked: dropped below */
+        dropped++;
+    }
+    if (!dropped)
+        return;
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sp[i].kind != UINT8_MAX)
+            sp[w++] = sp[i];
+    im->nspans = w;
+}
+
 /* First position in byid of (trace, sid), or IMP_NONE. */
 static uint32_t find_group(const builder *b, uint32_t trace, uint32_t sid)
 {
@@ -908,6 +972,8 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     b.path = malloc(n * sizeof *b.path);
     if (!pre || !b.parent || !b.byid || !b.ctx || !b.in_rpc || !b.path)
         goto out;
+    drop_copies(im, b.byid);
+    b.n = n = im->nspans;
     for (size_t i = 0; i < n; i++) {
         b.byid[i] = (uint32_t)i;
         b.in_rpc[i] = IMP_NONE;

@@ -54,6 +54,10 @@ typedef struct imp_capture_stats {
     uint64_t lost_calls;      /* requests lost at one observed end */
     uint64_t gaps;            /* stream positions (eBPF) where a view lost
                                  whole messages the other view has */
+    uint64_t repeated;        /* segments (eBPF) at stream positions their
+                                 view had read already (an entry captured
+                                 twice, a retransmission): bytes wholly
+                                 read again left out, the first kept */
     uint64_t no_seq;          /* streams (connection, direction) with an
                                  event without sequence numbers (eBPF):
                                  lined up by order, so a lost message there

@@ -338,7 +338,8 @@ long cap_port(const char *ep)
 
 int cap_finish_events(cap *c, pb_error *err)
 {
-    qsort(c->evs, c->nevs, sizeof *c->evs, cmp_ev);
+    if (c->nevs) /* evs is NULL without events: qsort may not take it */
+        qsort(c->evs, c->nevs, sizeof *c->evs, cmp_ev);
     fdlife *t = NULL;
     size_t nt = 0, tcap = 0;
     int rc = PB_OK;

@@ -384,6 +384,15 @@ static int frame(build *b, const cap_seg *s, size_t n, framer *f)
         }
         static const unsigned char none[1];
         const unsigned char *pl = s[i].plen ? b->c->bytes + s[i].poff : none;
+        if (s[i].off && s[i].off - 1 < f->pos) {
+            /* a position this view has read already: an entry captured
+             * twice, a retransmission.  Bytes wholly read are left out
+             * (the first reading kept); before, they were framed again
+             * and the later copy silently took the first one's place. */
+            b->c->st.repeated++;
+            if (s[i].off - 1 + s[i].bytes <= f->pos)
+                continue;
+        }
         if (s[i].off) {
             /* the source's own stream position: a jump at a message
              * boundary is whole messages this view lost; inside a message,
@@ -463,7 +472,8 @@ static int rank_by_offset(hmsg *m, size_t n, uint32_t *maxk)
 /* the distinct values of a[0..n) (sorted in place) */
 static uint64_t distinct(uint64_t *a, size_t n)
 {
-    qsort(a, n, sizeof *a, cmp_u64);
+    if (n)
+        qsort(a, n, sizeof *a, cmp_u64);
     uint64_t d = 0;
     for (size_t i = 0; i < n; i++)
         d += !i || a[i] != a[i - 1];
@@ -695,7 +705,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         pb_trace_close(b.t);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    qsort(c->segs, c->nsegs, sizeof *c->segs, cmp_seg);
+    if (c->nsegs) /* segs is NULL without segments: qsort may not take it */
+        qsort(c->segs, c->nsegs, sizeof *c->segs, cmp_seg);
     c->st.connections = c->nconns;
     /* frame: per connection, requests first (responses to HEAD have no body) */
     size_t *methods = NULL;
@@ -1001,6 +1012,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                      (unsigned long long)c->st.messages, (unsigned long long)c->st.paths,
                      (unsigned long long)c->st.threads,
                      (unsigned long long)c->st.http2, (unsigned long long)c->st.malformed);
+    if (c->st.repeated) /* only when met: other imports stay as they were */
+        pb_strbuf_printf(&mb, " repeated=%llu", (unsigned long long)c->st.repeated);
     pb_trace_add_meta(t, pb_strbuf_str(&mb));
     if (cap_notes_meta(c, t) != PB_OK) {
         pb_strbuf_free(&mb);

@@ -188,6 +188,17 @@ int imp_csv_sniff(const char *data, size_t len)
     return 0;
 }
 
+int imp_csv_text(const char *data, size_t len)
+{
+    size_t i = 0;
+    if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
+        i = 3;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
+                       data[i] == '\n'))
+        i++;
+    return i < len && data[i] != '{' && data[i] != '[';
+}
+
 /* ------------------------------------------------------------------ */
 /* pod names */
 
@@ -352,12 +363,18 @@ static void header(rd *r)
             find_col(r, "Duration") < 0)
             ok = 0;
         if (!ok) {
+            const char *h = r->nf == 1 ? fld(r, 0) : "";
             fail(r, PB_EPARSE, 0,
                  "a CSV header that is not Nezha's span layout "
                  "(TraceID,SpanID,ParentID,PodName,OperationName,"
-                 "StartTimeUnixNano,EndTimeUnixNano,Duration); expected "
+                 "StartTimeUnixNano,EndTimeUnixNano,Duration)%s; expected "
                  "that, or the columns named with --csv-map "
-                 "(docs/importer.md)");
+                 "(docs/importer.md)",
+                 strchr(h, '\t')  ? " but one field (separated by tabs? "
+                                    "expected commas)"
+                 : strchr(h, ';') ? " but one field (separated by ';'? "
+                                    "expected commas)"
+                                  : "");
             return;
         }
         for (int f = 0; f < NFIELDS; f++)
@@ -535,7 +552,7 @@ static void cb_record(int c, void *data)
 }
 
 int imp_csv_buffer(imp_importer *im, const char *data, size_t len,
-                   uint32_t file, pb_error *err)
+                   uint32_t file, long line0, pb_error *err)
 {
     im->st.count[IMP_C_FILES]++;
     im->formats_seen |= 16u; /* bit 8 is the eBPF capture */
@@ -545,7 +562,8 @@ int imp_csv_buffer(imp_importer *im, const char *data, size_t len,
     r.file = file;
     r.err = err;
     r.map = im->csv;
-    r.rec_line = 1;
+    r.line = line0 > 0 ? line0 : 0; /* blank lines before the header */
+    r.rec_line = r.line + 1;
     size_t pos = 0;
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
         pos = 3;

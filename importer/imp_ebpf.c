@@ -269,6 +269,11 @@ static int summarize(imp_importer *im, const imp_capture_stats *st, const char *
         {"lost_calls", st->lost_calls, "calls seen at one end only although both ends are observed"},
         {"gaps", st->gaps, "places where one end's stream lost whole messages "
                            "(TCP sequence numbers jump)"},
+        {"repeated", st->repeated, "segments at a stream position their "
+                                   "observer had read already (an entry "
+                                   "captured twice, a retransmission): the "
+                                   "bytes read again left out, the first "
+                                   "reading kept"},
         {"unanswered", st->unanswered, "requests without a response: left out"},
         {"unrequested", st->unrequested, "responses without a request: left out"},
         {"no_request_id", st->no_request_id, "request/response pairs whose request has no "

@@ -178,9 +178,15 @@ void imp_csv_map_free(struct imp_csv_map *m);
  * comma, not JSON)? */
 int imp_csv_sniff(const char *data, size_t len);
 
-/* Read a span CSV buffer registered as file `file`. */
+/* 1 when the data's first byte past a byte-order mark and white space is
+ * not '{' or '[' (text, to be read as a span CSV when the name says
+ * *.csv); 0 otherwise. */
+int imp_csv_text(const char *data, size_t len);
+
+/* Read a span CSV buffer registered as file `file`; line0 lines (blank,
+ * dropped before the buffer) precede it in the file, for line numbers. */
 int imp_csv_buffer(imp_importer *im, const char *data, size_t len,
-                   uint32_t file, pb_error *err);
+                   uint32_t file, long line0, pb_error *err);
 
 /* The integrity check of gzip data (imp_gzcheck.c), fed the compressed
  * bytes of a file or member as they are read; anything that does not

@@ -278,8 +278,11 @@ int imp_parse_buffer_at(imp_importer *im, const char *data, size_t len,
                         uint32_t file, long line0, long col0, pb_error *err)
 {
     if (im->opts.format == IMP_FORMAT_CSV ||
-        (im->opts.format == IMP_FORMAT_AUTO && imp_csv_sniff(data, len)))
-        return imp_csv_buffer(im, data, len, file, err);
+        (im->opts.format == IMP_FORMAT_AUTO &&
+         (imp_csv_sniff(data, len) ||
+          (im->files[file] && strstr(im->files[file], ".csv") &&
+           imp_csv_text(data, len)))))
+        return imp_csv_buffer(im, data, len, file, line0, err);
     scan s = {im, data, len, 0, file, err, line0, col0};
     im->st.count[IMP_C_FILES]++;
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))

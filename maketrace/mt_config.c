@@ -1434,7 +1434,7 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
                 bol = q + 1;
             }
         rc = mt_perr_at(&p, ln, (long)(nul - bol) + 1,
-                     "a NUL byte; expected text (a binary or corrupt file?)");
+                     "a NUL byte; expected text (%s)", pb_text_hint(text, len));
         goto fail;
     }
     size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;

@@ -96,6 +96,14 @@ typedef struct pq_answer {
 int pq_eval(const pq_query *q, const pb_trace *t, const pq_causal *c,
             pq_answer **out, pb_error *err);
 
+/* pq_eval with a bound on the work: the joins may look at most max_steps
+ * events (pq_eval: 2e9, about 16 CPU s); past it the evaluation stops and
+ * returns PB_ERANGE (err says so and how to bound the query), never a cut
+ * answer.  Each Join without a temporal filter multiplies the work by the
+ * events before its bound event. */
+int pq_eval_max(const pq_query *q, const pb_trace *t, const pq_causal *c,
+                uint64_t max_steps, pq_answer **out, pb_error *err);
+
 /* Free.  NULL-safe. */
 void pq_answer_close(pq_answer *a);
 

@@ -39,7 +39,18 @@ typedef struct ctx {
     uint64_t tuples;
     pb_strbuf kb;
     int oom;
+    uint64_t steps;        /* events looked at by the joins, for the cap */
+    int over;              /* more than max_steps: stopped */
+    uint64_t max_steps;
 } ctx;
+
+/* The most events the joins of one query may look at on one trace.  Each
+ * Join without a temporal filter multiplies the work by the events before
+ * the bound one (up to a request's size), so eight variables over long
+ * requests could run for days; past this the answer is refused, never cut
+ * short silently.  About 16 CPU s at this many (Train Ticket's truth,
+ * four unfiltered Joins, 2 shared cores under load). */
+#define PQ_MAX_STEPS ((uint64_t)2000000000)
 
 static pb_ns ev_time_ns(const pb_trace *t, size_t e)
 {
@@ -309,14 +320,23 @@ static size_t before(ctx *x, int depth, size_t e)
 static void join(ctx *x, int v)
 {
     const pq_query *q = x->q;
-    if (x->oom)
+    if (x->oom || x->over)
         return;
+    if (++x->steps > x->max_steps) {
+        x->over = 1;
+        return;
+    }
     if (v == q->nvars) {
         emit(x);
         return;
     }
     const pq_var *var = &q->vars[v];
     size_t n = before(x, v, x->bind[var->before]);
+    x->steps += n;
+    if (x->steps > x->max_steps) {
+        x->over = 1;
+        return;
+    }
     /* keep the candidates that match the sources, in order */
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
@@ -330,7 +350,7 @@ static void join(ctx *x, int v)
     case PQ_MOSTRECENTN: from = k > (size_t)var->n ? k - (size_t)var->n : 0; break;
     default: break;
     }
-    for (size_t i = from; i < to && !x->oom; i++) {
+    for (size_t i = from; i < to && !x->oom && !x->over; i++) {
         x->bind[v] = x->cand[v][i];
         join(x, v + 1);
     }
@@ -577,9 +597,16 @@ static int build_answer(ctx *x, pq_answer **out)
 int pq_eval(const pq_query *q, const pb_trace *t, const pq_causal *c,
             pq_answer **out, pb_error *err)
 {
+    return pq_eval_max(q, t, c, PQ_MAX_STEPS, out, err);
+}
+
+int pq_eval_max(const pq_query *q, const pb_trace *t, const pq_causal *c,
+                uint64_t max_steps, pq_answer **out, pb_error *err)
+{
     *out = NULL;
     ctx x;
     memset(&x, 0, sizeof x);
+    x.max_steps = max_steps;
     x.q = q;
     x.t = t;
     x.c = c;
@@ -605,7 +632,7 @@ int pq_eval(const pq_query *q, const pb_trace *t, const pq_causal *c,
         for (size_t p = 0; p < x.nsorted; p++)
             x.ev_pos[x.ev_sorted[p]] = p;
     }
-    for (size_t e = 0; e < 2 * t->n && !x.oom; e++) {
+    for (size_t e = 0; e < 2 * t->n && !x.oom && !x.over; e++) {
         if (!source_match(&x, &q->vars[0], e))
             continue;
         x.bind[0] = e;
@@ -613,6 +640,15 @@ int pq_eval(const pq_query *q, const pb_trace *t, const pq_causal *c,
     }
     if (x.oom)
         rc = PB_ENOMEM;
+    else if (x.over)
+        rc = pb_error_set(err, PB_ERANGE, NULL, 0, 0,
+                          "the query%s%s looks at more than %llu events in its "
+                          "joins on this trace (%zu messages) and was stopped; "
+                          "expected a query whose joins stay smaller: a "
+                          "temporal filter (First, MostRecent, FirstN, "
+                          "MostRecentN) bounds a Join",
+                          *pq_name(q) ? " " : "", pq_name(q),
+                          (unsigned long long)max_steps, t->n);
     if (rc == PB_OK)
         rc = build_answer(&x, out);
 done:

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb_files.h"
 #include "pb_strtab.h"
 
 typedef struct side_vals {
@@ -163,9 +164,10 @@ static int split(char *line, char **f, long *col)
 
 int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
 {
-    FILE *fp = fopen(path, "r");
+    /* checked against the run's outputs; a folder is refused by name */
+    FILE *fp = pb_files_open(path, err);
     if (!fp)
-        return pb_error_set(err, PB_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+        return err->code;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -290,13 +292,15 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
         }
     }
     if (rc == PB_OK && ferror(fp))
-        rc = pb_error_set(err, PB_EIO, path, lineno, 0, "read error");
+        rc = pb_error_set(err, PB_EIO, path, lineno, 0, "read error: %s",
+                          strerror(errno));
     if (rc == PB_OK && !have_header)
         rc = pb_error_set(err, PB_EPARSE, path, lineno, 0,
                           "no header line; expected point,metric,seed,value");
 done:
     free(line);
-    fclose(fp);
+    if (fp != stdin)
+        fclose(fp);
     return rc;
 }
 

@@ -702,8 +702,10 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
         if (nul) {
             rc = pb_error_set(err, PB_EPARSE, name, line, (long)(nul - buf) + 1,
                               "a NUL byte at character %ld of the line; expected "
-                              "text (a binary or corrupt file?)",
-                              (long)(nul - buf) + 1);
+                              "text (%s)",
+                              (long)(nul - buf) + 1,
+                              line == 1 ? pb_text_hint(buf, (size_t)len)
+                                        : "a binary or corrupt file?");
             break;
         }
         if (line == 1 && len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {

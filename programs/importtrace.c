@@ -73,7 +73,7 @@ static void usage(FILE *fp, const pb_cli *cli)
             "every RPC a call and a return, nodes named by service, all requests\n"
             "interleaved by time.  PATH is a JSON or CSV file (plain, .gz, .xz, .zst\n"
             "or .bz2; JSON: one document or one per line), a tar archive of them\n"
-            "(.tar, .tar.gz, .tar.xz, ...), a folder (walked recursively, names in\n"
+            "(.tar, .tar.gz, .tar.xz, ..., .zip), a folder (walked recursively, names in\n"
             "byte order at every level) or \"-\" for stdin.\n\n",
             prog);
     pb_cli_help(fp, cli);
@@ -234,9 +234,13 @@ int main(int argc, char **argv)
         }
         case O_SEED: {
             char *end = NULL;
+            errno = 0;
             opts.seed = strtoul(optarg, &end, 10);
-            if (!*optarg || *end || optarg[0] == '-') {
-                fprintf(stderr, "%s: --seed: \"%s\"; expected a non-negative integer\n",
+            /* too large was read as ULONG_MAX, a seed nobody asked for */
+            if (!*optarg || *end || optarg[0] == '-' || errno == ERANGE ||
+                opts.seed > 2147483647UL) {
+                fprintf(stderr, "%s: --seed: \"%s\"; expected a non-negative integer "
+                                "up to 2147483647\n",
                         prog, optarg);
                 pb_cli_free(&cli);
                 return 2;

@@ -245,8 +245,9 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < nbox; i++)
             params[i].rate = found;
     }
-    if (sniff_replay(model, spool, &st) != PB_OK) {
-        fprintf(stderr, "%s: cannot read the temporary copy of the trace\n", prog);
+    if ((rc = sniff_replay(model, spool, &st)) != PB_OK) {
+        fprintf(stderr, "%s: %s\n", prog, rc == PB_ENOMEM ? "out of memory"
+                                         : "cannot read the temporary copy of the trace");
         FAIL(1);
     }
 
@@ -291,9 +292,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot read the temporary copy of the trace\n", prog);
         FAIL(1);
     }
-    while ((rc = sniff_spool_next(spool, &m, &t)) == 1)
-        if (sniff_decide(model, &m) && pb_writer_write(w, &m, &t) != PB_OK)
+    while ((rc = sniff_spool_next(spool, &m, &t)) == 1) {
+        int keep = sniff_decide(model, &m);
+        if (keep < 0) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            FAIL(1);
+        }
+        if (keep && pb_writer_write(w, &m, &t) != PB_OK)
             break;
+    }
     if (rc < 0) {
         fprintf(stderr, "%s: cannot read the temporary copy of the trace\n", prog);
         FAIL(1);

@@ -312,6 +312,8 @@ int skew_spec_load(skew_spec *s, const char *path, pb_error *err)
             memmove(buf, buf + 3, l - 2); /* a UTF-8 byte-order mark */
             l -= 3;
         }
+        while (l && (buf[l - 1] == '\n' || buf[l - 1] == '\r'))
+            buf[--l] = '\0'; /* not part of the entry (nor of a message) */
         const char *b = buf, *e = buf + l;
         trim(&b, &e);
         if (b == e || *b == '#')
@@ -321,7 +323,8 @@ int skew_spec_load(skew_spec *s, const char *path, pb_error *err)
             break;
     }
     if (rc == PB_OK && ferror(fp))
-        rc = pb_error_set(err, PB_EIO, path, line, 0, "read error");
+        rc = pb_error_set(err, PB_EIO, path, line, 0, "read error: %s",
+                          strerror(errno));
     free(buf);
     if (fp != stdin)
         fclose(fp);

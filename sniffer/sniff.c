@@ -45,8 +45,10 @@ typedef struct sniffer {
     unsigned long rng_seed;
     int bad;               /* Gilbert-Elliott state */
     double service;        /* ns per capture */
-    double *dep;           /* ring of departure times, ns after base */
-    size_t head, count;
+    double *dep;           /* ring of departure times, ns after base;
+                              grown as it fills, up to the queue length,
+                              so --queue 1e9 costs what the trace holds */
+    size_t head, count, alloc;
     double last_dep;
 } sniffer;
 
@@ -148,7 +150,8 @@ int sniff_add(sniff_model *m, const char *nodes, const sniff_params *p,
     sniffer *s = &m->s[m->n];
     memset(s, 0, sizeof *s);
     s->p = *p;
-    s->dep = malloc((size_t)p->queue * sizeof *s->dep);
+    s->alloc = p->queue < 1024 ? (size_t)p->queue : 1024;
+    s->dep = malloc(s->alloc * sizeof *s->dep);
     s->rng = gsl_rng_alloc(gsl_rng_mt19937);
     /* one generator per sniffer; sniffer 0 uses the seed itself */
     s->rng_seed = (unsigned long)p->seed + 1000003UL * (unsigned long)m->n;
@@ -210,7 +213,7 @@ void sniff_reset(sniff_model *m)
     memset(&m->st, 0, sizeof m->st);
 }
 
-enum { TAKE_KEEP = 0, TAKE_RANDOM, TAKE_BURST, TAKE_QUEUE };
+enum { TAKE_KEEP = 0, TAKE_RANDOM, TAKE_BURST, TAKE_QUEUE, TAKE_NOMEM };
 
 static int sniffer_take(sniffer *s, double t)
 {
@@ -229,7 +232,7 @@ static int sniffer_take(sniffer *s, double t)
         return TAKE_BURST;
     if (s->p.rate <= 0)
         return TAKE_KEEP;
-    size_t cap = (size_t)s->p.queue;
+    size_t cap = s->alloc;
     /* a ring of departure times; wrap by comparison, not division (the
      * --target-drop search replays the trace some twenty times) */
     while (s->count && s->dep[s->head] <= t) {
@@ -237,8 +240,23 @@ static int sniffer_take(sniffer *s, double t)
             s->head = 0;
         s->count--;
     }
-    if (s->count == cap)
+    if (s->count == (size_t)s->p.queue)
         return TAKE_QUEUE;
+    if (s->count == cap) {
+        /* full but the queue is longer: twice the ring, unwrapped */
+        size_t nc = cap * 2 < (size_t)s->p.queue ? cap * 2 : (size_t)s->p.queue;
+        double *nd = malloc(nc * sizeof *nd);
+        if (!nd)
+            return TAKE_NOMEM;
+        for (size_t k = 0; k < s->count; k++) {
+            size_t at = s->head + k;
+            nd[k] = s->dep[at >= cap ? at - cap : at];
+        }
+        free(s->dep);
+        s->dep = nd;
+        s->head = 0;
+        s->alloc = cap = nc;
+    }
     double start = t > s->last_dep ? t : s->last_dep;
     s->last_dep = start + s->service;
     size_t tail = s->head + s->count;
@@ -283,6 +301,8 @@ int sniff_decide(sniff_model *m, const pb_msg *msg)
         if (!covers(s, msg->src) && !covers(s, msg->dst))
             continue;
         int r = sniffer_take(s, t);
+        if (r == TAKE_NOMEM)
+            return -1;
         if (!seen)
             first_cause = r;
         seen = 1;
@@ -479,7 +499,8 @@ static int replay_keys(sniff_model *m, sniff_spool *s, pb_ns *first, pb_ns *last
                 lo = msg.ts;
             if (done + i == 0 || msg.ts > hi)
                 hi = msg.ts;
-            sniff_decide(m, &msg);
+            if (sniff_decide(m, &msg) < 0)
+                return PB_ENOMEM;
         }
         done += want;
     }
@@ -492,8 +513,9 @@ static int replay_keys(sniff_model *m, sniff_spool *s, pb_ns *first, pb_ns *last
 
 int sniff_replay(sniff_model *m, sniff_spool *s, sniff_stats *out)
 {
-    if (replay_keys(m, s, NULL, NULL) != PB_OK)
-        return PB_EIO;
+    int rc = replay_keys(m, s, NULL, NULL);
+    if (rc != PB_OK)
+        return rc;
     sniff_stats_get(m, out);
     return PB_OK;
 }
@@ -502,8 +524,9 @@ static int drop_at(sniff_model *m, sniff_spool *s, double rate, double *drop)
 {
     sniff_set_rate(m, rate);
     sniff_stats st;
-    if (sniff_replay(m, s, &st) != PB_OK)
-        return PB_EIO;
+    int rc = sniff_replay(m, s, &st);
+    if (rc != PB_OK)
+        return rc;
     *drop = sniff_drop_rate(&st);
     return PB_OK;
 }
@@ -514,12 +537,21 @@ static int drop_at(sniff_model *m, sniff_spool *s, double rate, double *drop)
 /* One replay at an unbounded rate that also measures the trace's mean
  * message rate (messages over the span of their timestamps; 0 when the
  * span is 0). */
+/* A replay that failed: out of memory (a queue's ring) or the spool. */
+static int replay_fail(int rc, pb_error *err)
+{
+    if (rc == PB_ENOMEM)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    return pb_error_set(err, PB_EIO, NULL, 0, 0, "cannot read the spooled trace");
+}
+
 static int drop_unbounded(sniff_model *m, sniff_spool *s, double *drop, double *mean)
 {
     sniff_set_rate(m, 0);
     pb_ns first, last;
-    if (replay_keys(m, s, &first, &last) != PB_OK)
-        return PB_EIO;
+    int rc = replay_keys(m, s, &first, &last);
+    if (rc != PB_OK)
+        return rc;
     sniff_stats st;
     sniff_stats_get(m, &st);
     *drop = sniff_drop_rate(&st);
@@ -534,8 +566,9 @@ int sniff_target_rate(sniff_model *m, sniff_spool *s, double target,
         return pb_error_set(err, PB_EINVAL, "--target-drop", 0, 0,
                             "%g: expected a drop rate in [0, 1]", target);
     double d, mean;
-    if (drop_unbounded(m, s, &d, &mean) != PB_OK)
-        return pb_error_set(err, PB_EIO, NULL, 0, 0, "cannot read the spooled trace");
+    int rc;
+    if ((rc = drop_unbounded(m, s, &d, &mean)) != PB_OK)
+        return replay_fail(rc, err);
     if (d > target)
         return pb_error_set(err, PB_EINVAL, "--target-drop", 0, 0,
                             "%g is out of reach: with an unbounded capture rate "
@@ -549,14 +582,13 @@ int sniff_target_rate(sniff_model *m, sniff_spool *s, double target,
     if (mean > 1)
         hi = ldexp(1.0, (int)lround(log2(mean)));
     for (;;) {
-        if (drop_at(m, s, hi, &d) != PB_OK)
-            return pb_error_set(err, PB_EIO, NULL, 0, 0, "cannot read the spooled trace");
+        if ((rc = drop_at(m, s, hi, &d)) != PB_OK)
+            return replay_fail(rc, err);
         if (d <= target) {
             dhi = d;
             while (lo == 0 && hi > SNIFF_RATE_MIN) {
-                if (drop_at(m, s, hi / 2, &d) != PB_OK)
-                    return pb_error_set(err, PB_EIO, NULL, 0, 0,
-                                        "cannot read the spooled trace");
+                if ((rc = drop_at(m, s, hi / 2, &d)) != PB_OK)
+                    return replay_fail(rc, err);
                 if (d > target) {
                     lo = hi / 2;
                     dlo = d;
@@ -594,8 +626,8 @@ int sniff_target_rate(sniff_model *m, sniff_spool *s, double target,
                 f = 15.0 / 16;
             mid = lo + w * f;
         }
-        if (drop_at(m, s, mid, &d) != PB_OK)
-            return pb_error_set(err, PB_EIO, NULL, 0, 0, "cannot read the spooled trace");
+        if ((rc = drop_at(m, s, mid, &d)) != PB_OK)
+            return replay_fail(rc, err);
         if (d <= target) {
             hi = mid;
             dhi = d;

@@ -83,8 +83,9 @@ void sniff_set_rate(sniff_model *m, double rate);
  * zero. */
 void sniff_reset(sniff_model *m);
 
-/* Decide one message (in trace order): 1 = keep, 0 = drop.  Updates the
- * statistics; never changes the message. */
+/* Decide one message (in trace order): 1 = keep, 0 = drop, -1 = out of
+ * memory (a capture queue's ring grows as it fills, up to its length).
+ * Updates the statistics; never changes the message. */
 int sniff_decide(sniff_model *m, const pb_msg *msg);
 
 /* Statistics since the last reset. */
@@ -121,8 +122,8 @@ size_t sniff_spool_size(const sniff_spool *s);
 /* Free the spool and its file.  NULL-safe. */
 void sniff_spool_close(sniff_spool *s);
 
-/* Reset the model, decide every spooled message, fill *out.  Returns PB_OK
- * or PB_EIO. */
+/* Reset the model, decide every spooled message, fill *out.  Returns PB_OK,
+ * PB_EIO (the spool) or PB_ENOMEM (a capture queue). */
 int sniff_replay(sniff_model *m, sniff_spool *s, sniff_stats *out);
 
 /* Find the smallest capture rate (same for every sniffer) at which the

@@ -127,6 +127,15 @@ const pb_option joint_options[] = {
      "above 2 %, one-sided binomial test at 1 %), 2 = every such link, 0 = the "
      "alignment's choice (default: it lowered every OnlineBoutique draw; docs/joint.md, "
      "\"Which messages stay unpaired\")"},
+    {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
+     "when messages were lost (half pairs), after the search: for every request a half "
+     "pair touches and every request competing with it for a call, try exchanging all "
+     "their calls sent from (or before) one moment, and keep the best exchange that makes "
+     "the two likelier (a crossing of two chains at a loss; docs/joint.md, \"Loss with "
+     "call ids\"); nothing without loss; 0 = off"},
+    {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
+     "nats a move of uncross must gain to be kept (default: half the 95 % point of "
+     "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -224,6 +233,11 @@ const pb_option joint_options[] = {
      "order of first calls from a split estimate that is left out without it (the term "
      "is at most 0) and the order of answers from an exchange of returns that loses by "
      "more than it can change (joint_ordbound.c); 0 computes both every time"},
+    {"parallel_check", PB_OPT_BOOL, offsetof(joint_params, parallel_check), "1",
+     PB_OPT_NORANGE,
+     "with call ids, when the search learned parallel calls (option parallel), search "
+     "again without them and keep that solution when the model finds it likelier by 10 "
+     "nats (each under its own refit; metadata parallel_check=; joint_serial.c)"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -247,11 +261,24 @@ const pb_option joint_options[] = {
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "
-     "1/(10^bin-1) ticks; metadata tick0_coarse=), score a "
+     "1/(10^bin-1) ticks; metadata tick0_coarse=), or where tick_ivl runs, score a "
      "delay stamped zero ticks as the probability the fitted density puts below one "
      "tick, at most the share of such delays among the observed (clean, paired beyond "
-     "doubt) requests; fit_fast is off on such traces; not "
+     "doubt) requests; not "
      "as a density at half a tick (metadata tick0=)"},
+    {"tick_ivl", PB_OPT_STRING, offsetof(joint_params, tick_ivl), "off", PB_OPT_NORANGE,
+     "auto, on or off: score a delay of k whole ticks (1 <= k <= tick_ivl_max, while "
+     "each whole tick has a density bin of its own) as the fitted mass over [k, k+1) "
+     "ticks, and fit it spread over that interval (with tick0 for k = 0); auto: at "
+     "whole-tick stamps with many ties (infer's coarse_ties=1) when the median duration "
+     "of the observed (clean, paired beyond doubt) requests is at least tick_ivl_from "
+     "ticks (joint_tickivl.c; metadata tick_ivl=); off by default: it falls on "
+     "OnlineBoutique at 1 ms (docs/joint.md)"},
+    {"tick_ivl_max", PB_OPT_INT, offsetof(joint_params, tick_ivl_max), "20", 0, 1000,
+     "the most whole ticks tick_ivl scores as intervals (0: none)"},
+    {"tick_ivl_from", PB_OPT_DOUBLE, offsetof(joint_params, tick_ivl_from), "2", 0, 1e9,
+     "tick_ivl=auto: the least median observed duration, in ticks, at which the "
+     "intervals run (below it most delays are zero ticks and the tie test governs)"},
     {"tie_calls", PB_OPT_BOOL, offsetof(joint_params, tie_calls), "1", PB_OPT_NORANGE,
      "when the tie test keeps the start, rank calls of a link sent in the same tick by "
      "their returns (the one answered first was sent first), as requests tied at "
@@ -695,7 +722,6 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         s->coarse = ti.coarse_ties;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
-        joint_tick0_setup(s); /* zero-tick delays (joint_tick0.c) */
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -738,7 +764,18 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         free(s);
         return PB_EINVAL;
     }
-    int rc = PB_OK;
+    if (s->p.tick_ivl && strcmp(s->p.tick_ivl, "auto") && strcmp(s->p.tick_ivl, "on") &&
+        strcmp(s->p.tick_ivl, "off")) {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option tick_ivl: \"%s\"; expected auto, on or off", params->tick_ivl);
+        free(s);
+        return PB_EINVAL;
+    }
+    int rc = joint_tick0_setup(s); /* whole-tick delays (joint_tick0.c) */
+    if (rc != PB_OK) {
+        joint_close(s);
+        return pb_error_set(err, rc, NULL, 0, 0, "out of memory");
+    }
     s->pair_of_msg = malloc((v->n + 1) * sizeof *s->pair_of_msg);
     if (!s->pair_of_msg)
         rc = PB_ENOMEM;
@@ -775,6 +812,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = solve(s);
     if (rc == PB_OK && s->p.restart && s->start_rank && rank_refuted(s))
         rc = second_start(s);
+    if (rc == PB_OK)
+        rc = joint_uncross(s); /* crossings at a loss (joint_uncross.c) */
     if (rc == PB_OK)
         rc = joint_fit(s, NULL);
     if (rc == PB_OK)
@@ -825,6 +864,28 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
         joint_selshare_free(share);
         if (a)
             a->selshare = NULL;
+        /* with call ids: learned parallel calls checked by a search
+         * without them (joint_serial.c) */
+        if (rc == PB_OK && params->parallel_check && params->parallel < 1 &&
+            !joint_any_free(a) && joint_serial_flags(a) > 0) {
+            joint_params pp = *params;
+            pp.parallel = 1;
+            joint *w = NULL;
+            rc = init_one(&w, v, &pp, err, 0, NULL, force);
+            if (rc != PB_OK) {
+                joint_close(a);
+                return rc;
+            }
+            joint *keep = NULL;
+            rc = joint_serial_pick(a, w, &keep);
+            if (rc != PB_OK) {
+                joint_close(a);
+                joint_close(w);
+                return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+            }
+            joint_close(keep == w ? a : w);
+            a = keep;
+        }
         *out = a;
         return rc;
     }
@@ -1187,6 +1248,7 @@ void joint_close(joint *s)
     free(s->clean);
     free(s->t0obs);
     free(s->t0c);
+    joint_tickivl_free(s);
     free(s->dirty);
     joint_select_free(s);
     free(s);

@@ -60,6 +60,10 @@ typedef struct joint_params {
                            messages and answer out of order, choose the messages left
                            unpaired by a min-cost pairing priced by the loss rate
                            (joint_unpaired.c); 1 links out of order, 2 every one, 0 */
+    int uncross;        /* [uncross] under loss, exchange the tails or heads of two
+                           competing requests a half pair touches when that makes
+                           them likelier (joint_uncross.c), 1 */
+    double uncross_min; /* [uncross_min] nats such a move must gain, 1.9207 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank
@@ -93,6 +97,10 @@ typedef struct joint_params {
                            of a split estimate already left out without them and
                            of an exchange of returns that loses by more than they
                            can change (same results, faster; joint_ordbound.c), 1 */
+    int parallel_check; /* [parallel_check] with call ids, when the search learned
+                           parallel calls (parallel), search again without them and
+                           keep that solution when it is likelier by 10 nats
+                           (joint_serial.c), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */
@@ -128,6 +136,13 @@ typedef struct joint_params {
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */
+    const char *tick_ivl; /* [tick_ivl] auto|on|off: delays of 1..tick_ivl_max whole
+                           ticks scored and fitted as intervals [k, k+1) ticks
+                           (auto: at coarse whole-tick stamps with observed durations of
+                           tick_ivl_from ticks or more; joint_tickivl.c), off */
+    int tick_ivl_max;   /* [tick_ivl_max] the most whole ticks so scored, 20 */
+    double tick_ivl_from; /* [tick_ivl_from] auto: the least median observed duration,
+                           in ticks, 2 */
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */

@@ -222,6 +222,19 @@ int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm_fit, double *y)
         hv = y;
     }
     const double pz = f->pz, lz = f->lz;
+    /* the whole-tick rules' bins (joint_tick0.c) are written too: the
+     * range covers them, +0 where it grew (joint_fit's hv is +0 there) */
+    size_t r0, r1;
+    joint_tick0_reach(s, &r0, &r1);
+    if (r0 <= r1) {
+        size_t n0 = s0 <= s1 && s0 < r0 ? s0 : r0, n1 = s0 <= s1 && s1 > r1 ? s1 : r1;
+        if (hv == y)
+            for (size_t b = n0; b <= n1; b++)
+                if (s0 > s1 || b < s0 || b > s1)
+                    y[b] = 0.0;
+        s0 = n0;
+        s1 = n1;
+    }
     if (s0 > s1) {
         ff_reach(s, k, 1, 0);
         s->kmean[k] = f->z[nb] - mean * M_LN10;
@@ -231,6 +244,7 @@ int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm_fit, double *y)
     double em = joint_density_bins(s, hv, tot, beta, nb, pz, lz, s0, s1, lf, f->z[s0]);
     for (size_t b = s1 + 1; b < nb; b++)
         em += pz * lz;
+    joint_tick0_fix(s, k, hv, tot, lf, &em, s0, s1); /* whole ticks (joint_tick0.c) */
     s->kmean[k] = em - mean * M_LN10;
     return PB_OK;
 }
@@ -574,17 +588,25 @@ int joint_ff_walk(joint *s, uint32_t q)
             const uint32_t nb = s->nb;
             for (uint32_t i = 0; i < r->nent; i++) {
                 const uint32_t kind = e[i].kind_a >> 30, a = e[i].kind_a & 0x3fffffffu;
-                if (kind == 0) {
-                    const uint32_t bn = e[i].b;
+                if (kind == 0 || kind == 3) {
+                    /* kind 3: a delay of b whole ticks spread over its
+                     * interval (joint_tickivl.c) */
+                    const uint32_t bn = kind == 3 ? s->tibin[e[i].b] : e[i].b;
                     const double x = e[i].x;
-                    s->hist[(size_t)a * nb + bn] += 1.0;
-                    if (bn < s->hlo[a])
-                        s->hlo[a] = bn;
-                    if (bn > s->hhi[a])
-                        s->hhi[a] = bn;
+                    if (kind == 3) {
+                        joint_tickivl_add(s, a, e[i].b);
+                    } else {
+                        s->hist[(size_t)a * nb + bn] += 1.0;
+                        if (bn < s->hlo[a])
+                            s->hlo[a] = bn;
+                        if (bn > s->hhi[a])
+                            s->hhi[a] = bn;
+                    }
                     s->kstat[3 * a] += 1;
                     s->kstat[3 * a + 1] += x;
                     s->kstat[3 * a + 2] += x * x;
+                    if (s->t0obs && joint_tick0_count(s, q, a, bn) != PB_OK)
+                        return PB_ENOMEM; /* as the walk counts them (joint_tick0.c) */
                 } else if (kind == 1) {
                     s->pov[a] += (int)e[i].b;
                     s->pse[a] += !e[i].b;

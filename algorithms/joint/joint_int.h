@@ -92,6 +92,9 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
 #define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
+#define JOINT_UNCROSS_SPAN 8   /* uncross: calls a window moves at most (but heads and tails) */
+#define JOINT_UNCROSS_WORK 64   /* uncross: moves estimated at most, per pair of the trace */
+#define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
 
@@ -164,7 +167,19 @@ struct joint {
     double *t0c;            /* per density key: this fit's observed delays stamped zero
                                ticks, all observed delays (2 a key) */
     uint32_t t0c_cap;       /* keys t0c holds */
-    int t0_nofast;          /* fit_fast was switched off for the rule */
+    int t0_nofast;          /* unused (fit_fast runs with the rule since issue 28's
+                               whole-tick intervals) */
+    uint32_t tiJ;           /* whole ticks 1..tiJ scored and fitted as intervals
+                               (joint_tickivl.c); 0: off */
+    uint32_t tiSpan;        /* the whole ticks that have bins of their own (at most
+                               tick_ivl_max), whether the rule runs or not */
+    double ti_ratio;        /* the gate's median observed duration in ticks (-1: none) */
+    int ti_state;           /* 0 no whole ticks with bins of their own, 1 off, 2 on */
+    uint32_t *tibin;        /* tibin[j] = dbin(j tick), j = 0..tiJ+1 */
+    uint32_t *tis_off, *tis_b; /* the bins of [j, j+1) ticks: tis_b[tis_off[j] ..
+                               tis_off[j+1] - 1] */
+    double *tis_w, *tiw_w;  /* their share of the interval (the fit's spread) and of
+                               their own log10 width inside it (the score's weight) */
     int t0fine;             /* coarse ties, yet the tick is fine against the observed
                                durations: the rule runs (joint_tick0.c) */
     double t0ratio;         /* median observed duration / tick (coarse ties; -1: none) */
@@ -263,6 +278,11 @@ struct joint {
     struct joint_rord *rord; /* without call ids: the order of answers per link
                                 (joint_order.c), or NULL */
     int pord_hold;          /* this search holds the order of answers (pair_order) */
+    int ser_state;          /* parallel_check (joint_serial.c): 0 not run, 1 the search
+                               with learned parallel calls kept, 2 the one without */
+    uint32_t ser_flags;     /* parallel_check: learned parallel calls of the first search */
+    uint32_t ser_shown;     /* parallel_check: of them, shown by the solution without */
+    double ser_ll[2];       /* parallel_check: log-likelihoods, learned, without */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
     double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
                                held), then with the order terms (joint_order_score) */
@@ -362,6 +382,11 @@ struct joint {
     joint_unp_rec *unp_rec;
     size_t nunp_rec, unp_changed;
     int unp_rerun;          /* 1: this search ran with the forced messages */
+    /* crossed chains undone at a loss (joint_uncross.c): passes run,
+     * exchanges kept, calls they moved, nats they gained */
+    size_t uncross_rounds, uncross_exchanges, uncross_moved;
+    double uncross_gain;
+    size_t uncross_scored, uncross_capped; /* moves estimated; pairs the work cap left out */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -1088,12 +1113,16 @@ int joint_pick_meta(const joint *s, pb_result *res);
 /* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
  * delay stamped zero ticks scores the fitted mass below one tick per tick
  * (docs/joint.md, "Execution models").  joint_tick0_fix sets bin dbin(0) of
- * key k's log densities lf (smoothed histogram hv summing to tot) to that
- * value, the mass at most the observed delays' zero-tick share, and adds the change to that key's expected log density *em.
+ * key k's log densities lf (smoothed histogram hv summing to tot, read only
+ * in [s0, s1] and +0 outside) to that value, the mass at most the observed
+ * delays' zero-tick share, and adds the change to that key's expected log
+ * density *em; then the whole-tick intervals (joint_tickivl_fix).
+ * joint_tick0_reach gives the bins it may write ([lo, hi]; lo > hi: none).
  * joint_tick0_meta writes the tick0= metadata line (nothing when off); PB_OK
  * or the writer's status. */
 void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, double *lf,
-                     double *em);
+                     double *em, size_t s0, size_t s1);
+void joint_tick0_reach(const joint *s, size_t *lo, size_t *hi);
 int joint_tick0_meta(const joint *s, pb_result *res);
 /* joint_tick0_learn marks the pairs whose delays are observed, not chosen:
  * clean (no ambiguous call could be theirs) and paired beyond doubt (by
@@ -1103,11 +1132,34 @@ int joint_tick0_meta(const joint *s, pb_result *res);
  * joint_tick0_count adds one delay of pair q with key di in bin bn to them
  * when q is observed; PB_OK or PB_ENOMEM. */
 int joint_tick0_learn(joint *s);
-/* joint_tick0_setup: when the rule runs, fit_fast off (its replayed walks
- * and ranged densities bypass the rule's hooks; the same numbers) */
-void joint_tick0_setup(joint *s);
+/* joint_tick0_setup: the whole-tick intervals' tables (joint_tickivl_setup)
+ * before any fit.  PB_OK or PB_ENOMEM */
+int joint_tick0_setup(joint *s);
 void joint_tick0_reset(joint *s);
 int joint_tick0_count(joint *s, uint32_t q, uint32_t di, uint32_t bn);
+
+/* joint_tickivl.c: delays of 1..tiJ whole ticks as the intervals
+ * [k, k+1) ticks (docs/joint.md, "Whole-tick delays as intervals").
+ * joint_tickivl_setup decides (tick_ivl=auto: coarse ties) and builds the
+ * tables; PB_OK or PB_ENOMEM (joint_tickivl_free frees them, NULL-safe).
+ * joint_tickivl_add adds one delay of j ticks (1 <= j <= tiJ) to key di's
+ * histogram, spread over the bins of its interval.  joint_tickivl_fix sets
+ * the bins of 1..tiJ ticks of a key's log densities lf to the interval
+ * masses of hv (read in [s0, s1], +0 outside) and adds the change to *em;
+ * joint_tickivl_reach: the bins it writes.  joint_tickivl_meta writes the
+ * tick_ivl= metadata line; PB_OK or the writer's status. */
+int joint_tickivl_setup(joint *s);
+void joint_tickivl_free(joint *s);
+/* joint_tickivl_gate: tick_ivl=auto at coarse ties, once the observed
+ * requests are known (joint_tick0_learn, before the first fit): on when
+ * their median duration (s->t0ratio) is at least tick_ivl_from ticks, else
+ * the tables are freed */
+void joint_tickivl_gate(joint *s);
+void joint_tickivl_add(joint *s, uint32_t di, uint32_t j);
+void joint_tickivl_fix(const joint *s, const double *hv, double tot, double *lf, double *em,
+                       size_t s0, size_t s1);
+void joint_tickivl_reach(const joint *s, size_t *lo, size_t *hi);
+int joint_tickivl_meta(const joint *s, pb_result *res);
 
 /* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "The tie test:
  * whole-tick stamps").  joint_quant_snapshot keeps the start's parents
@@ -1210,6 +1262,19 @@ double joint_rord_ll(const joint *s);
 /* link l's answers when the solution was scored (joint_order_score), else
  * the last fit: consecutive pairs in question, overtaken, scored */
 void joint_rord_stats(const joint *s, uint32_t l, double *n, double *k, int *on);
+/* joint_serial.c (`parallel_check`): the number of learned parallel
+ * calls (pflag set) of the current fit */
+uint32_t joint_serial_flags(const joint *s);
+/* joint_serial.c: which of a (the search as it was, with learned
+ * parallel calls) and b (the same search with parallel=1) to keep, in
+ * *keep: b when none of a's learned parallel calls passes a's test on b's
+ * solution and b's log-likelihood beats a's by more than
+ * JOINT_RESTART_MARGIN, else a; records the choice in the one kept (the
+ * caller closes the other).  PB_OK or PB_ENOMEM */
+int joint_serial_pick(joint *a, joint *b, joint **keep);
+/* joint_serial.c: the metadata line parallel_check= (when it ran).
+ * PB_OK or an error of pb_result_meta */
+int joint_serial_meta(const joint *s, pb_result *res);
 /* does some pair have a return made without a call id? */
 int joint_any_free(const joint *s);
 /* *ll: the solution's log-likelihood under the model with the order
@@ -1255,5 +1320,14 @@ int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t 
                         unsigned char *un_r, double *before, double *after);
 int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
                           size_t *nrecs, size_t *changed);
+
+/* joint_uncross.c.  When the trace lost messages (half pairs), after the
+ * search: for every request a half pair touches and every request
+ * competing with it for a call, the tail and head exchanges of their
+ * calls (all calls sent from, or before, one moment change request) are
+ * scored, and the best that gains more than uncross_min nats is kept; the
+ * search runs again after a pass that changed something.  Nothing
+ * without half pairs or with uncross=0.  PB_OK or PB_ENOMEM */
+int joint_uncross(joint *s);
 
 #endif

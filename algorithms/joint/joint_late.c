@@ -242,13 +242,22 @@ int joint_late_test(joint *s)
         /* the service's requests by start (own ends, and the latest ends
          * of latest_ends) and its time line: from the first to the last
          * of them and of its calls */
-        uint32_t ni = 0;
+        uint32_t ni = 0, nl = 0;
         pb_ns t0 = INT64_MAX, t1 = INT64_MIN;
         for (uint32_t q = 0; q < n; q++) {
             const jpair *x = &s->pr[q];
             if (x->callee == a) {
-                iv[ni] = (ivl){req_start(s, q), req_end(s, q)};
-                lt[ni++] = (ivl){req_start(s, q), oend[q]};
+                lt[nl++] = (ivl){req_start(s, q), oend[q]};
+                /* a half pair's interval is a guess (its lost end may lie
+                 * anywhere within the longest request of its link): it
+                 * counts only as a request that could still end after an
+                 * orphan (lt), not in the time line's coverage nor in how
+                 * near an orphan came (iv), which loss would otherwise
+                 * inflate and fail the test (TrainTicket 09:00 at 2 %
+                 * loss; docs/joint.md, "Loss with call ids") */
+                if (x->call == NONE || x->ret == NONE)
+                    continue;
+                iv[ni++] = (ivl){req_start(s, q), req_end(s, q)};
                 t0 = iv[ni - 1].a < t0 ? iv[ni - 1].a : t0;
                 t1 = iv[ni - 1].b > t1 ? iv[ni - 1].b : t1;
             }
@@ -258,10 +267,10 @@ int joint_late_test(joint *s)
             }
         }
         qsort(iv, ni, sizeof *iv, cmp_ivl);
-        qsort(lt, ni, sizeof *lt, cmp_ivl);
+        qsort(lt, nl, sizeof *lt, cmp_ivl);
         /* prefix maxima of the ends: the latest end among the requests
          * that began by a time */
-        for (uint32_t i = 1; i < ni; i++) {
+        for (uint32_t i = 1; i < nl; i++) {
             if (lt[i].b < lt[i - 1].b)
                 lt[i].b = lt[i - 1].b;
         }
@@ -283,7 +292,15 @@ int joint_late_test(joint *s)
                 else
                     hi = mid;
             }
-            if (lo > 0 && lt[lo - 1].b >= x->rr)
+            uint32_t lo2 = 0, hi2 = nl;
+            while (lo2 < hi2) {
+                uint32_t mid = lo2 + (hi2 - lo2) / 2;
+                if (lt[mid].a <= x->cs)
+                    lo2 = mid + 1;
+                else
+                    hi2 = mid;
+            }
+            if (lo2 > 0 && lt[lo2 - 1].b >= x->rr)
                 continue; /* a request paired by time could still end after it */
             ocs[no] = x->cs;
             osig[no] = lo > 0 ? x->rr - pmx[lo - 1] : INT64_MAX;

@@ -248,18 +248,26 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             /* one logarithm for the bin and the sums (dbin's own) */
             double x = log10((double)d < s->dmin ? s->dmin : (double)d);
             uint32_t bn = dbin_x(s, x);
-            s->hist[(size_t)di * s->nb + bn] += 1.0;
-            if (bn < s->hlo[di])
-                s->hlo[di] = bn;
-            if (bn > s->hhi[di])
-                s->hhi[di] = bn;
+            /* a delay of 1..tiJ whole ticks: spread over its interval
+             * (joint_tickivl.c) */
+            uint32_t tj = s->tiJ && d > 0 && d % s->tick == 0 && d / s->tick <= s->tiJ
+                              ? (uint32_t)(d / s->tick) : 0;
+            if (tj) {
+                joint_tickivl_add(s, di, tj);
+            } else {
+                s->hist[(size_t)di * s->nb + bn] += 1.0;
+                if (bn < s->hlo[di])
+                    s->hlo[di] = bn;
+                if (bn > s->hhi[di])
+                    s->hhi[di] = bn;
+            }
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;
             if (s->t0obs && joint_tick0_count(s, q, di, bn) != PB_OK)
                 return PB_ENOMEM; /* zero-tick delays observed (joint_tick0.c) */
             if (s->fflog) /* fit_fast: the refit's walk recorded (joint_fitfast.c) */
-                joint_ff_log(s, 0, di, bn, x);
+                joint_ff_log(s, tj ? 3 : 0, di, tj ? tj : bn, x);
         }
     }
     *sump = sum;
@@ -1025,7 +1033,7 @@ int joint_fit(joint *s, const unsigned char *only)
          * number as computing it at every such bin) */
         const double pz = (1 - beta) * 0.0 + beta / nb, lz = log(pz / s->p.bin);
         double em = joint_density_bins(s, hv, tot, beta, nb, pz, lz, 0, nb - 1, lf, 0);
-        joint_tick0_fix(s, k, hv, tot, lf, &em); /* zero-tick delays (joint_tick0.c) */
+        joint_tick0_fix(s, k, hv, tot, lf, &em, 0, nb - 1); /* whole ticks (joint_tick0.c) */
         s->kmean[k] = em - mean * M_LN10;
     }
     s->hraw_valid = s->nkeys;

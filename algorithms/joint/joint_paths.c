@@ -169,6 +169,11 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                          s->unmatched_calls, s->unmatched_returns, s->repeated);
         pb_result_meta(res, "half_pairs_call=%zu", s->halves_call);
         pb_result_meta(res, "half_pairs_return=%zu", s->halves_ret);
+        if (s->uncross_rounds) /* only under loss (joint_uncross.c) */
+            pb_result_meta(res, "uncross_passes=%zu uncross_exchanges=%zu uncross_moved=%zu "
+                           "uncross_gain=%.3f uncross_scored=%zu uncross_capped=%zu",
+                           s->uncross_rounds, s->uncross_exchanges, s->uncross_moved,
+                           s->uncross_gain, s->uncross_scored, s->uncross_capped);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         for (size_t r = 0; r < s->nalign_rec; r++) {
@@ -342,7 +347,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_pick_meta(s, res); /* the busy test (pair_order=auto) */
         joint_quant_meta(s, res); /* the tie test (joint_quant.c) */
         joint_tick0_meta(s, res); /* zero-tick delays (joint_tick0.c) */
+        joint_tickivl_meta(s, res); /* whole-tick intervals (joint_tickivl.c) */
         joint_tiecall_meta(s, res); /* calls tied at send (joint_tiecall.c) */
+        joint_serial_meta(s, res); /* parallel_check (joint_serial.c) */
         /* per service with several callers: the order of its answers */
         for (uint32_t a = 0; s->fifo_svc && a < s->nnodes; a++) {
             const double *sv = s->fifo_svc + 3 * (size_t)a;
@@ -404,6 +411,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         rc = pb_result_warn(res, "%zu returns could not reach the call first in, first out "
                                  "gives them (window of the in-order pairing)",
                             s->align.window_cut);
+    if (rc == PB_OK && s->uncross_capped)
+        rc = pb_result_warn(res, "uncross left %zu pairs of requests unscored (its work cap: "
+                            "%d moves scored per call pair of the trace)", s->uncross_capped,
+                            JOINT_UNCROSS_WORK);
     if (rc == PB_OK && s->halves_call + s->halves_ret)
         rc = pb_result_warn(res, "%zu calls without a return and %zu returns without "
                                  "a call kept as half pairs",

@@ -860,6 +860,9 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         /* the search the real trace chose (pair_order=auto ran both) */
         if (s->pord_chosen)
             p2.pair_order = s->pord_chosen == 2 ? "on" : "off";
+        /* ... and the learned parallel calls it chose (parallel_check:
+         * the kept search's own parallel, joint_serial.c) */
+        p2.parallel_check = 0;
         pb_error err;
         rc = joint_init(&s2, &v2, &p2, &err);
         if (rc != PB_OK && rc != PB_ENOMEM)

@@ -68,7 +68,7 @@ static int tick0_may(const joint *s)
 
 static int tick0_on(const joint *s)
 {
-    return tick0_may(s) && (!s->coarse || s->t0fine);
+    return tick0_may(s) && (!s->coarse || s->t0fine || s->tiJ);
 }
 
 static int cmp_ns(const void *a, const void *b)
@@ -106,16 +106,11 @@ static int tick0_fine(joint *s)
     return PB_OK;
 }
 
-void joint_tick0_setup(joint *s)
+int joint_tick0_setup(joint *s)
 {
-    /* the rule rewrites one bin of each density and counts the observed
-     * delays in the walks; fit_fast's replayed walks and ranged densities
-     * (joint_fitfast.c) do neither, so a trace that runs the rule refits
-     * the plain way (speed only: fit_fast gives the same numbers) */
-    if (tick0_on(s) && s->p.fit_fast) {
-        s->p.fit_fast = 0;
-        s->t0_nofast = 1;
-    }
+    /* fit_fast replays the walks' counts and computes the rule's bins in
+     * its ranged densities (joint_fitfast.c): it runs with the rule */
+    return joint_tickivl_setup(s);
 }
 
 int joint_tick0_learn(joint *s)
@@ -165,12 +160,10 @@ int joint_tick0_learn(joint *s)
     if (s->coarse) {
         if (tick0_fine(s) != PB_OK)
             return PB_ENOMEM;
-        if (!s->t0fine) { /* as before: the tie test governs */
+        joint_tickivl_gate(s); /* whole-tick intervals (joint_tickivl.c) */
+        if (!s->t0fine && !s->tiJ) { /* as before: the tie test governs */
             free(s->t0obs);
             s->t0obs = NULL;
-        } else if (s->p.fit_fast) { /* as in joint_tick0_setup; no fit ran yet */
-            s->p.fit_fast = 0;
-            s->t0_nofast = 1;
         }
     }
     return PB_OK;
@@ -202,17 +195,35 @@ int joint_tick0_count(joint *s, uint32_t q, uint32_t di, uint32_t bn)
     return PB_OK;
 }
 
-void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, double *lf,
-                     double *em)
+void joint_tick0_reach(const joint *s, size_t *lo, size_t *hi)
 {
-    if (!tick0_on(s))
+    joint_tickivl_reach(s, lo, hi);
+    if (tick0_on(s)) {
+        size_t b0 = dbin(s, 0);
+        if (*lo > *hi)
+            *lo = *hi = b0;
+        else if (b0 < *lo)
+            *lo = b0;
+        else if (b0 > *hi)
+            *hi = b0;
+    }
+}
+
+void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, double *lf,
+                     double *em, size_t s0, size_t s1)
+{
+    if (!tick0_on(s)) {
+        joint_tickivl_fix(s, hv, tot, lf, em, s0, s1); /* 1..tiJ ticks (joint_tickivl.c) */
         return;
+    }
     const uint32_t nb = s->nb;
     uint32_t b0 = dbin(s, 0), bt = dbin(s, s->tick);
     const double beta = s->p.floor;
     double p0 = 0;
-    for (uint32_t b = 0; b < bt; b++)
-        p0 += (1 - beta) * (tot > 0 ? hv[b] / tot : 0) + beta / nb;
+    for (uint32_t b = 0; b < bt; b++) {
+        double v = b >= s0 && b <= s1 ? hv[b] : 0.0; /* +0 outside [s0, s1] */
+        p0 += (1 - beta) * (tot > 0 ? v / tot : 0) + beta / nb;
+    }
     if (s->t0obs) {
         /* the key's observed share, or every key's where it has none */
         double z = 0, n = 0;
@@ -233,6 +244,7 @@ void joint_tick0_fix(const joint *s, uint32_t k, const double *hv, double tot, d
     double pold = exp(lf[b0]) * s->p.bin;
     *em += pold * (lnew - lf[b0]);
     lf[b0] = lnew;
+    joint_tickivl_fix(s, hv, tot, lf, em, s0, s1); /* 1..tiJ ticks (joint_tickivl.c) */
 }
 
 int joint_tick0_meta(const joint *s, pb_result *res)
@@ -265,5 +277,5 @@ int joint_tick0_meta(const joint *s, pb_result *res)
                           "observed_requests=%zu observed_zero_tick_delays=%.0f "
                           "observed_delays=%.0f fit_fast=%s",
                           (long long)s->tick, z, n, obs, oz, on,
-                          s->t0_nofast ? "off_for_tick0" : "off");
+                          s->p.fit_fast ? "on" : "off");
 }

@@ -120,7 +120,7 @@ done
 # a folder holding only folders with no JSON: a clear error
 mkdir -p "$T/empty/x/y"
 "$IT" -q "$T/empty" > /dev/null 2> "$T/err"
-[ $? -eq 1 ] && grep -q 'folder holds no JSON files, in it or its subfolders' "$T/err" || fail "empty folder tree"
+[ $? -eq 1 ] && grep -q 'folder holds no JSON or CSV files, in it or its subfolders' "$T/err" || fail "empty folder tree"
 # a corrupt .xz: an error naming the file, not a JSON decoding error
 head -c 200 "$D/shapes.tar.xz" > "$T/cut.tar.xz"
 "$IT" -q "$T/cut.tar.xz" > /dev/null 2> "$T/err"

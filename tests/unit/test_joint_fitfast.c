@@ -23,6 +23,11 @@
 /* solve the trace with fit_fast and select_share off and on; returns how
  * many pairs differ (-1: failure), plus 1 when the log-likelihoods or any
  * density row differ in a bit; *replayed: walks replayed with them on */
+/* tick_ivl of both solves (NULL: the default) */
+static const char *ff_tick_ivl;
+/* solves in which the zero-tick rule and the whole-tick intervals ran */
+static int ff_tick0_runs, ff_ivl_runs;
+
 static long compare(pb_trace *t, size_t *replayed)
 {
     joint_params p[2];
@@ -30,6 +35,8 @@ static long compare(pb_trace *t, size_t *replayed)
         p[i] = defaults();
         p[i].fit_fast = i;
         p[i].select_share = i;
+        if (ff_tick_ivl)
+            p[i].tick_ivl = ff_tick_ivl;
     }
     joint *s[2];
     if (joint_test_solve_two(t, p, s))
@@ -44,6 +51,8 @@ static long compare(pb_trace *t, size_t *replayed)
              (memcmp(s[0]->logf, s[1]->logf, (size_t)s[0]->nkeys * s[0]->nb * sizeof(double)) ||
               memcmp(s[0]->kmean, s[1]->kmean, (size_t)s[0]->nkeys * sizeof(double))))
         diff++;
+    ff_tick0_runs += s[1]->t0obs != NULL;
+    ff_ivl_runs += s[1]->tiJ > 0;
     size_t rw = 0, ww = 0, sk = 0;
     joint_ff_counts(s[0], &rw, &ww, &sk);
     CHECK(rw == 0 && ww == 0 && sk == 0);
@@ -91,6 +100,49 @@ TEST(replaying_without_checking_the_calls_changes_results)
     joint_ff_test_stale = 0;
     printf("# stale replays: %d of 8 cases differ\n", bad);
     CHECK(bad > 0);
+}
+
+/* with the whole-tick rules running (joint_tick0.c, joint_tickivl.c):
+ * stamps rounded down to 1 us (few ties: the zero-tick rule) and to 1 ms
+ * with tick_ivl=on (the intervals and the zero-tick rule); the replayed
+ * walks count the observed zero-tick delays and spread whole-tick delays
+ * as the walks do, the ranged densities write the rules' bins */
+TEST(fit_fast_with_the_whole_tick_rules)
+{
+    size_t replayed = 0;
+    int bad = 0;
+    ff_tick_ivl = "on";
+    ff_tick0_runs = ff_ivl_runs = 0;
+    for (int seed = 1; seed <= 4; seed++)
+        for (int ids = 0; ids < 2; ids++) {
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            CHECK(g != NULL);
+            if (!g)
+                break;
+            gsl_rng_set(g, (unsigned long)(900 * seed + ids));
+            joint_test_tick = seed % 2 ? 1000 : 1000 * 1000;
+            pb_trace *t = random_fanout_trace(g, ids, seed % 2 ? 80 : 50, seed % 2 ? 300 : 1500,
+                                              seed % 2 ? 7 : 14);
+            gsl_rng_free(g);
+            CHECK(t != NULL);
+            if (!t)
+                break;
+            long d = compare(t, &replayed);
+            if (d != 0) {
+                printf("# tick %s seed %d ids %d: %ld differences\n", seed % 2 ? "1us" : "1ms",
+                       seed, ids, d);
+                bad++;
+            }
+            pb_trace_close(t);
+        }
+    joint_test_tick = 0;
+    ff_tick_ivl = NULL;
+    printf("# %zu refit walks replayed; zero-tick rule in %d, intervals in %d of 8 cases\n",
+           replayed, ff_tick0_runs, ff_ivl_runs);
+    CHECK_INT(bad, 0);
+    CHECK(ff_tick0_runs >= 4);
+    CHECK(ff_ivl_runs >= 4);
+    CHECK(replayed > 1000);
 }
 
 /* the select choice is taken only by the same input */
@@ -167,6 +219,7 @@ int main(void)
 {
     RUN(fit_fast_and_select_share_choose_the_same);
     RUN(replaying_without_checking_the_calls_changes_results);
+    RUN(fit_fast_with_the_whole_tick_rules);
     RUN(select_share_only_for_the_same_input);
     return pbtest_exit();
 }

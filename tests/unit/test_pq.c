@@ -284,6 +284,38 @@ TEST(serial_chains_and_rewrites)
     gsl_rng_free(rng);
 }
 
+/* a query whose unfiltered joins multiply: refused past the bound on the
+ * work with PB_ERANGE and a message, never a cut answer; under the bound
+ * the same answer as without one */
+TEST(join_work_is_bounded)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 3);
+    fixture f = {0};
+    random_chains(&f, rng, 4, 40, 500, 1000, 1000);
+    const char *text = "From a In Event Join b In Event On b -> a Join c In "
+                       "Event On c -> b Join d In Event On d -> c Select Count";
+    pq_query *q;
+    pb_error err;
+    CHECK_INT(pq_parse(text, "q", 1, &q, &err), PB_OK);
+    pq_causal c = {f.req, f.par};
+    pq_answer *a = NULL, *b = NULL;
+    CHECK_INT(pq_eval(q, f.t, &c, &a, &err), PB_OK);
+    CHECK_INT(pq_eval_max(q, f.t, &c, 1000, &b, &err), PB_ERANGE);
+    CHECK(b == NULL);
+    CHECK(strstr(err.msg, "was stopped") && strstr(err.msg, "temporal filter"));
+    c.parent = NULL; /* the approximation is bounded the same way */
+    CHECK_INT(pq_eval_max(q, f.t, &c, 1000, &b, &err), PB_ERANGE);
+    c.parent = f.par;
+    CHECK_INT(pq_eval_max(q, f.t, &c, 100000000, &b, &err), PB_OK);
+    CHECK(a && b && a->tuples == b->tuples && a->tuples > 1000);
+    pq_answer_close(a);
+    pq_answer_close(b);
+    pq_close(q);
+    fixture_free(&f);
+    gsl_rng_free(rng);
+}
+
 /* tmpl with its '@' replaced by ins */
 static void subst(char *out, size_t n, const char *tmpl, const char *ins)
 {
@@ -448,5 +480,6 @@ int main(void)
     RUN(partial_aggregation_combines);
     RUN(bad_queries_name_the_column);
     RUN(query_lists);
+    RUN(join_work_is_bounded);
     return pbtest_exit();
 }
