@@ -228,6 +228,17 @@ const pb_option joint_options[] = {
      "estimate of a request without one of its calls (a single move from it) and uses it "
      "again in the pairs of that request with the call's other candidates while the "
      "request is unchanged (joint_lsmemo.c); 0 estimates every move afresh"},
+    {"resplit_wcache", PB_OPT_BOOL, offsetof(joint_params, resplit_wcache), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: within one local search, the walk of a request's "
+     "current kid list that starts a re-split is kept and copied when the request comes "
+     "back with the same list in another pair (joint_wcache.c); 0 walks it afresh"},
+    {"greedy_sorted", PB_OPT_BOOL, offsetof(joint_params, greedy_sorted), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: with greedy_cut, the greedy round finds the trigger "
+     "of a call in a request of 10 calls or more by a search of the request's returns "
+     "sorted once per round, and its count from the request's calls per link "
+     "(joint_gsort.c); 0 scans the request's calls"},
     {"order_bound", PB_OPT_BOOL, offsetof(joint_params, order_bound), "1", PB_OPT_NORANGE,
      "speed only, the same results: without call ids the held search leaves out the "
      "order of first calls from a split estimate that is left out without it (the term "
@@ -385,9 +396,13 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q)
         kv_remove(s, s->par[p], p);
         if (s->lsm) /* resplit_memo (joint_lsmemo.c) */
             joint_lsmemo_touch(s, s->par[p]);
+        if (s->gs) /* greedy_sorted (joint_gsort.c) */
+            joint_gsort_touch(s, s->par[p]);
     }
     if (q != NONE && s->lsm)
         joint_lsmemo_touch(s, q);
+    if (q != NONE && s->gs)
+        joint_gsort_touch(s, q);
     s->par[p] = q;
     return q == NONE ? PB_OK : kv_insert(s, q, p);
 }
@@ -1205,6 +1220,8 @@ void joint_close(joint *s)
     joint_ff_free(s);
     joint_greedy_free(s);
     joint_lsmemo_free(s);
+    joint_wcache_free(s);
+    joint_gsort_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);

@@ -93,6 +93,12 @@ typedef struct joint_params {
     int resplit_memo;   /* [resplit_memo] the local search's estimate of a request
                            without one call, kept across the pairs of requests while
                            that request is unchanged (same results, faster), 1 */
+    int resplit_wcache; /* [resplit_wcache] the local search's fresh walk of a request's
+                           current kid list kept across the pairs of requests while
+                           the list is the same (same results, faster), 1 */
+    int greedy_sorted;  /* [greedy_sorted] the greedy round's cost of a call in a request
+                           of many calls from its returns sorted once per round
+                           (same results, faster; with greedy_cut), 1 */
     int order_bound;    /* [order_bound] the held search leaves out the order terms
                            of a split estimate already left out without them and
                            of an exchange of returns that loses by more than they

@@ -433,13 +433,11 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
     return 0;
 }
 
-/* bit-reversed y over m bits: bit 0 of the split is decided first */
+/* bit-reversed y over m bits: bit 0 of the split is decided first
+ * (joint_rev_bits, joint_int.h: the same number without a loop) */
 static inline uint32_t rev_bits(uint32_t y, uint32_t m)
 {
-    uint32_t x = 0;
-    for (uint32_t t = 0; t < m; t++)
-        x |= ((y >> (m - 1 - t)) & 1u) << t;
-    return x;
+    return joint_rev_bits(y, m);
 }
 
 /* score the split mask (walks resumed from the reference ref, recorded

@@ -44,6 +44,9 @@ void joint_greedy_prep(joint *s)
 
 double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q)
 {
+    double gv;
+    if (s->gs && joint_greedy_test_shift == 0 && joint_gsort_cost((joint *)s, p, q, &gv))
+        return gv; /* greedy_sorted (joint_gsort.c): the same bits */
     const jpair *pp = &s->pr[p], *qq = &s->pr[q];
     const kvec *k = &s->kids[q];
     const uint32_t l = pp->link, ein = qq->link;

@@ -50,6 +50,9 @@ typedef struct joint_align_rec {
 #define JOINT_RESPLIT_MAX 8   /* shared calls re-split exhaustively (2^n splits) */
 #define JOINT_RESPLIT_BUDGET (256 * 20) /* exhaustive only while 2^8 x (calls of the two
                                            requests + 2) stays within this */
+#define JOINT_WC_SLOTS 1024    /* resplit_wcache: records kept (request q in slot q mod it) */
+#define JOINT_GS_SLOTS 4096    /* greedy_sorted: requests kept (q in slot q mod it) */
+#define JOINT_GS_MIN 10        /* greedy_sorted: requests of at least this many calls */
 #define JOINT_RESPLIT_LOCAL 24 /* shared calls of a local-search re-split */
 #define JOINT_SWAP_WINDOW 8    /* later calls of a link tried for a return exchange */
 #define JOINT_RESUME_MIN 16    /* a re-split's walks resume from recorded ones when the
@@ -247,6 +250,11 @@ struct joint {
     size_t ordb_est, ordb_swap; /* order_bound: order terms left out (estimates,
                                    exchanges of returns; joint_ordbound.c) */
     uint64_t lsm_ls;        /* resplit_memo: local searches begun */
+    struct joint_wcache *wc; /* resplit_wcache: the local search's fresh walks kept
+                                (joint_wcache.c), or NULL */
+    size_t wc_hits;         /* resplit_wcache: fresh walks taken from it */
+    struct joint_gsort *gs; /* greedy_sorted: large requests' returns sorted, per greedy
+                               round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
@@ -764,6 +772,56 @@ int joint_lsmemo_get(joint *s, uint32_t q, uint32_t p, double *v);
 int joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v);
 /* joint_lsmemo.c: free s->lsm (NULL-safe) */
 void joint_lsmemo_free(joint *s);
+/* bits 0..m-1 of y in reverse order (bit m-1 becomes bit 0), m <= 32:
+ * the value of the loop x |= ((y >> (m - 1 - t)) & 1) << t over t < m,
+ * by swapping halves (test_joint_wcache.c compares the two) */
+static inline uint32_t joint_rev_bits(uint32_t y, uint32_t m)
+{
+    if (m == 0)
+        return 0;
+    y = ((y >> 1) & 0x55555555u) | ((y & 0x55555555u) << 1);
+    y = ((y >> 2) & 0x33333333u) | ((y & 0x33333333u) << 2);
+    y = ((y >> 4) & 0x0f0f0f0fu) | ((y & 0x0f0f0f0fu) << 4);
+    y = ((y >> 8) & 0x00ff00ffu) | ((y & 0x00ff00ffu) << 8);
+    y = (y >> 16) | (y << 16);
+    return y >> (32 - m);
+}
+/* joint_gsort.c (greedy_sorted): a greedy round starts (earlier entries
+ * void; nothing kept or used unless the option and greedy_cut are on);
+ * PB_ENOMEM or PB_OK */
+int joint_gsort_round_start(joint *s);
+/* joint_gsort.c: the greedy round ends (nothing used until the next) */
+void joint_gsort_round_end(joint *s);
+/* joint_gsort.c: request q's kid list changed */
+void joint_gsort_touch(joint *s, uint32_t q);
+/* joint_gsort.c: 1 and *cost joint_greedy_cost(s, p, q) (the same bits)
+ * from q's sorted returns, in a greedy round when q has at least
+ * JOINT_GS_MIN calls; else 0 (*cost untouched) */
+int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost);
+/* joint_gsort.c: free s->gs (NULL-safe) */
+void joint_gsort_free(joint *s);
+/* joint_gsort.c: 0; a unit test sets it (one round's sorted returns kept
+ * into the next and after changes) */
+extern int joint_gsort_test_stale;
+/* joint_wcache.c (resplit_wcache): a local search starts (earlier records
+ * void; nothing kept or used unless the option is on); PB_ENOMEM or PB_OK */
+int joint_wcache_begin(joint *s);
+/* joint_wcache.c: the local search ends (nothing kept or used until the
+ * next begins) */
+void joint_wcache_end(joint *s);
+/* joint_wcache.c: *hit 1 and out, *ll the record and value of the fresh
+ * walk of request q with the list k[0..n) made earlier in this local
+ * search, else *hit 0 (out untouched).  PB_ENOMEM or PB_OK */
+int joint_wcache_get(joint *s, uint32_t q, const uint32_t *k, uint32_t n, joint_wrec *out,
+                     double *ll, int *hit);
+/* joint_wcache.c: keep w (a fresh walk of request q, value ll) for this
+ * local search, when one runs; PB_ENOMEM or PB_OK */
+int joint_wcache_put(joint *s, uint32_t q, const joint_wrec *w, double ll);
+/* joint_wcache.c: free s->wc (NULL-safe) */
+void joint_wcache_free(joint *s);
+/* joint_wcache.c: 0; a unit test sets it (the records of one local search
+ * kept into the next, across the refit between them) */
+extern int joint_wcache_test_stale;
 /* joint_lsmemo.c: 0; a unit test sets it (the kept estimates made wrong
  * by this many nats) */
 extern double joint_lsmemo_test_bias;

@@ -521,11 +521,17 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
 {
     *ll = 0;
     uint32_t nr = 0;
-    int rc = joint_wrec_room(out, n);
+    const int fresh = !ref || !ref->valid || ref->q != q;
+    int rc, hit = 0;
+    if (fresh && s->wc && (rc = joint_wcache_get(s, q, k, n, out, ll, &hit)) != PB_OK)
+        return rc; /* resplit_wcache (joint_wcache.c) */
+    if (hit)
+        return PB_OK;
+    rc = joint_wrec_room(out, n);
     if (rc != PB_OK)
         return rc;
     uint32_t i0 = 0;
-    if (ref && ref->valid && ref->q == q) {
+    if (!fresh) {
         uint32_t j = 0, m = ref->n < n ? ref->n : n;
         while (j < m && ref->k[j] == k[j])
             j++;
@@ -582,6 +588,8 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     out->has_mask = 0;
     out->valid = 1;
     *ll = sum;
+    if (fresh && s->wc)
+        return joint_wcache_put(s, q, out, sum); /* resplit_wcache */
     return PB_OK;
 }
 

@@ -378,6 +378,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "resplit_estimated=%zu resplit_pruned=%zu", s->est_evals,
                        s->est_pruned);
         pb_result_meta(res, "resplit_memo_hits=%zu", s->lsm_hits);
+        pb_result_meta(res, "resplit_wcache_hits=%zu", s->wc_hits);
         pb_result_meta(res, "order_bound_skipped=%zu order_bound_swaps_skipped=%zu",
                        s->ordb_est, s->ordb_swap);
         pb_result_meta(res, "resplit_bound_scored=%zu resplit_bound_cut=%zu", s->bnb_scored,

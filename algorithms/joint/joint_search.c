@@ -243,7 +243,8 @@ static int greedy_round(joint *s, int *changed)
 {
     int rc = PB_OK;
     joint_greedy_prep(s); /* greedy_cut (joint_greedy.c) */
-    if ((rc = joint_greedy_round_start(s)) != PB_OK)
+    if ((rc = joint_greedy_round_start(s)) != PB_OK ||
+        (rc = joint_gsort_round_start(s)) != PB_OK) /* greedy_sorted (joint_gsort.c) */
         return rc;
     for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
         uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
@@ -284,6 +285,7 @@ static int greedy_round(joint *s, int *changed)
             rc = joint_set_parent(s, p, best);
         }
     }
+    joint_gsort_round_end(s);
     return rc;
 }
 
@@ -779,6 +781,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
 int joint_local_search(joint *s, int *changed)
 {
     int rc = joint_lsmemo_begin(s); /* resplit_memo (joint_lsmemo.c) */
+    if (rc == PB_OK)
+        rc = joint_wcache_begin(s); /* resplit_wcache (joint_wcache.c) */
     if (rc != PB_OK)
         return rc;
     s->seen.n = 0;
@@ -803,6 +807,7 @@ int joint_local_search(joint *s, int *changed)
                 (*changed)++;
         }
     }
+    joint_wcache_end(s);
     s->pass_id++;
     return rc;
 }
