@@ -626,3 +626,188 @@ path_stats() {
         END { for (p in a) sum += b[p] - a[p]
               printf "%d %.6f %.6f\n", n, t1 - t0, n ? sum / n : 0 }' "$1"
 }
+
+# --- the held-out audits of joint (joint_models.sh, joint_apps.sh) -------
+#
+# An audit script sets AUDIT (its name, for messages), W (a scratch
+# folder, with W/skipped), ALGOS (the methods), CSVTMP (the CSV being
+# written), CONFPREFIX (configs are $EXP/${CONFPREFIX}NAME.conf),
+# CONFIGS, SEEDS, VARIANTS (LOAD:STAMPS words: x1, x2, ...; ns, 1us, 1ms,
+# skew), DURATION and KEEP, then calls audit_loop and audit_report.
+
+# audit_args ARGS...: the options of an audit (AUDIT set, CONFIGS its
+# default list): --quick, --keep DIR, --out DIR, --seeds "S...",
+# --configs "C...", --help (the script's header comment); sets QUICK,
+# KEEP, SEEDS (empty: the audit's default), CONFIGS and PB_OUT
+audit_args() {
+    QUICK=0 KEEP= SEEDS=
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --quick) QUICK=1 ;;
+        --keep) [ $# -ge 2 ] || { echo "$AUDIT: --keep needs a directory" >&2; exit 2; }
+               KEEP=$2; shift ;;
+        --out) [ $# -ge 2 ] || { echo "$AUDIT: --out needs a directory" >&2; exit 2; }
+               PB_OUT=$2; shift ;;
+        --seeds) [ $# -ge 2 ] || { echo "$AUDIT: --seeds needs a list" >&2; exit 2; }
+               SEEDS=$2; shift ;;
+        --configs) [ $# -ge 2 ] || { echo "$AUDIT: --configs needs a list" >&2; exit 2; }
+               CONFIGS=$2; shift ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        *) echo "$AUDIT: unknown option '$1' (try --help)" >&2; exit 2 ;;
+        esac
+        shift
+    done
+}
+
+# audit_setup: the programs an audit runs are there; PB_OUT and KEEP
+# made; W a scratch folder removed at exit
+audit_setup() {
+    for _p in maketrace skewer infer score; do
+        [ -x "$PB_BIN/$_p" ] || die "$PB_BIN/$_p missing (run make)"
+    done
+    mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
+    [ -z "$KEEP" ] || mkdir -p "$KEEP" || die "cannot create $KEEP"
+    W=$(mktemp -d) || die "mktemp failed"
+    trap 'rm -rf "$W"' EXIT
+    : > "$W/skipped"
+}
+
+# audit_algos: joint, nesting and every other call-view baseline infer knows
+audit_algos() {
+    _al="joint nesting"
+    for _a in fcfs arrival vpath wap5tw; do
+        "$PB_BIN/infer" --help 2>&1 | grep -q "^$_a (call view)" && _al="$_al $_a"
+    done
+    echo "$_al"
+}
+
+# audit_run_set CONFIG SEED VARIANT TRACE MODE: every method of ALGOS on
+# TRACE, scored against it; one CSV row per method appended to CSVTMP
+# (a failure is a line of W/skipped)
+audit_run_set() {
+    for _a in $ALGOS; do
+        "$PB_BIN/infer" --algo "$_a" -o "$W/r.csv" "$4" 2> "$W/log" ||
+            { echo "$1 $2 $3 $5 $_a: infer failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
+        "$PB_BIN/score" --truth "$4" "$W/r.csv" > "$W/s.csv" 2> "$W/log" ||
+            { echo "$1 $2 $3 $5 $_a: score failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
+        _cpu=$(sed -n 's/^# cpu_read_s=\([0-9.e+-]*\) cpu_infer_s=\([0-9.e+-]*\).*/\1 \2/p' "$W/r.csv" |
+              awk '{ printf "%.3f", $1 + $2 }')
+        awk -F, -v c="$1" -v s="$2" -v v="$3" -v m="$5" -v a="$_a" -v cpu="$_cpu" '
+            NR==1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            NR==2 { n = $col["true_instances"]
+                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f\n", c, s, v, m, a, $col["exact_accuracy"],
+                        $col["set_accuracy"], n, cpu, (n > 0 ? 1000 * cpu / n : 0) }' "$W/s.csv" >> "$CSVTMP"
+    done
+}
+
+# audit_keep_cols TRACE: the columns a tracer that names the receiving
+# thread records (sthread and conn dropped)
+audit_keep_cols() {
+    awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause thread", K, " ")
+                 for (i in K) ok[K[i]] = 1 }
+         /^#/ { print; next }
+         !h { for (i = 1; i <= NF; i++) if ($i in ok) keep[++nk] = i; h = 1 }
+         { line = ""; for (j = 1; j <= nk; j++) line = line (j > 1 ? OFS : "") $keep[j]; print line }' "$1"
+}
+
+# audit_strip_ids TRACE: the black box: the call ids emptied
+audit_strip_ids() {
+    awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
+        !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
+        { if (c) $c = ""; print }' "$1"
+}
+
+# audit_loop: every config, seed and variant, given spans and as a black
+# box
+audit_loop() {
+    for _c in $CONFIGS; do
+        _conf="$EXP/$CONFPREFIX$_c.conf"
+        [ -f "$_conf" ] || die "$_conf missing"
+        for _s in $SEEDS; do
+            for _v in $VARIANTS; do
+                _load=${_v%%:*}; _st=${_v#*:}
+                if [ ! -f "$W/gen.$_load" ]; then
+                    "$PB_BIN/maketrace" "$_conf" -s seed="$_s" -s duration="$DURATION" \
+                        -s instances_scale="${_load#x}" > "$W/raw.csv" 2> "$W/log" ||
+                        { echo "$_c $_s $_load: maketrace failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
+                    audit_keep_cols "$W/raw.csv" > "$W/gen.$_load"
+                fi
+                case $_st in
+                ns) cp "$W/gen.$_load" "$W/v.csv" ;;
+                1us|1ms) "$PB_BIN/skewer" -q --round "$_st" "$W/gen.$_load" > "$W/v.csv" ;;
+                skew) # every clock 1 ms late first, so that no stamp falls below 0
+                      "$PB_BIN/skewer" -q -n '*=+1ms' "$W/gen.$_load" > "$W/v0.csv" &&
+                      "$PB_BIN/skewer" -q --random-offset uniform:0.1ms --seed "$_s" "$W/v0.csv" > "$W/v.csv" ;;
+                *) die "unknown stamps '$_st'" ;;
+                esac || { echo "$_c $_s $_v: could not make the variant" >> "$W/skipped"; continue; }
+                [ -z "$KEEP" ] || cp "$W/v.csv" "$KEEP/${_c}_s${_s}_${_load}_$_st.csv"
+                audit_run_set "$_c" "$_s" "$_v" "$W/v.csv" ids
+                audit_strip_ids "$W/v.csv" > "$W/v.bb.csv"
+                audit_run_set "$_c" "$_s" "$_v" "$W/v.bb.csv" blackbox
+            done
+            rm -f "$W"/gen.*
+        done
+    done
+}
+
+# audit_report CSV TITLE LEGEND > MD: joint against the best other method
+# of every row (margin in points and in requests; "LOSS": below it by
+# more than 0.5 points and more than 2 requests), then every method's
+# exact / set accuracy and CPU.  TITLE: the first line; LEGEND: the
+# sentence(s) after "(exact accuracy, percent; margin in points and in
+# requests; " up to "LOSS:", lines separated by "\n".
+audit_report() {
+    awk -F, -v algos="$ALGOS" -v title="$2" -v legend="$3" '
+NR==1 { next }
+{ k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4; if (!(k in seen)) { seen[k] = 1; ord[++n] = k }
+  ex[k SUBSEP $5] = $6; st[k SUBSEP $5] = $7; cpu[k SUBSEP $5] = $10; req[k] = $8 }
+END {
+    na = split(algos, A, " ")
+    print title
+    printf "(exact accuracy, percent; margin in points and in requests; %s\n", legend
+    print ""
+    print "| config | seed | variant | mode | requests | joint | best other | margin | requests | joint CPU s/1000 |"
+    print "|---|---:|---|---|---:|---:|---|---:|---:|---:|"
+    nl = 0; nb = 0; worst = 1e9
+    for (j = 1; j <= n; j++) {
+        split(ord[j], P, SUBSEP); best = -1; bn = ""
+        for (i = 1; i <= na; i++) if (A[i] != "joint" && (ord[j] SUBSEP A[i]) in ex && ex[ord[j] SUBSEP A[i]] + 0 > best) { best = ex[ord[j] SUBSEP A[i]] + 0; bn = A[i] }
+        for (i = 1; i <= na; i++) if (A[i] != "joint" && (ord[j] SUBSEP A[i]) in ex && ex[ord[j] SUBSEP A[i]] + 0 == best && A[i] != bn) bn = bn "=" A[i]
+        jk = ord[j] SUBSEP "joint"
+        if (!(jk in ex)) { jt = "-"; d = "-"; dr = "-"; jc = "-" }
+        else {
+            dd = ex[jk] - best; nr = dd * req[ord[j]]
+            jt = sprintf("%.1f", 100 * ex[jk]); d = sprintf("%+.2f", 100 * dd); dr = sprintf("%+.0f", nr)
+            jc = sprintf("%.2f", cpu[jk])
+            if (dd < -0.005 && nr < -2) { d = "**" d " LOSS**"; nl++ }
+            else if (dd >= 0) nb++
+            if (100 * dd < worst) worst = 100 * dd
+        }
+        printf "| %s | %s | %s | %s | %d | %s | %s %.1f | %s | %s | %s |\n", P[1], P[2], P[3], P[4], req[ord[j]], jt, bn, 100 * best, d, dr, jc
+    }
+    print ""
+    printf "Rows: %d; joint at or above the best other on %d; LOSS rows: %d; smallest margin %+.2f points.\n", n, nb, nl, worst
+    print ""
+    print "Every method: exact / set accuracy (percent) and CPU s per 1000 requests (reading included)."
+    print ""
+    h = "| config | seed | variant | mode |"; s = "|---|---:|---|---|"
+    for (i = 1; i <= na; i++) { h = h " " A[i] " |"; s = s "---:|" }
+    print h; print s
+    for (j = 1; j <= n; j++) {
+        split(ord[j], P, SUBSEP); best = -1
+        for (i = 1; i <= na; i++) if ((ord[j] SUBSEP A[i]) in ex && ex[ord[j] SUBSEP A[i]] + 0 > best) best = ex[ord[j] SUBSEP A[i]] + 0
+        line = "| " P[1] " | " P[2] " | " P[3] " | " P[4] " |"
+        for (i = 1; i <= na; i++) {
+            k = ord[j] SUBSEP A[i]
+            if (!(k in ex)) { line = line " - |"; continue }
+            t = sprintf("%.1f / %.1f (%.2f s)", 100 * ex[k], 100 * st[k], cpu[k])
+            if (ex[k] + 0 == best) t = "**" t "**"
+            line = line " " t " |"
+        }
+        print line
+    }
+}' "$1"
+    if [ -s "$W/skipped" ]; then
+        echo ""; echo "Skipped:"; echo ""; sed 's/^/- /' "$W/skipped"
+    fi
+}

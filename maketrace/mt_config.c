@@ -162,6 +162,15 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
             char *av;
             if ((rc = mt_expand(p, a, &av)) != PB_OK)
                 return rc;
+            if (!strcmp(av, "async") && kind == MT_OP_CALL) {
+                if (op->async)
+                    return PERR(p, a, "\"async\" is given twice on one line; expected "
+                                "each attribute once");
+                op->async = 1;
+                if (!p->c->async_line)
+                    p->c->async_line = a->line;
+                continue;
+            }
             if (!strncmp(av, "join=", 5) && kind == MT_OP_CALL) {
                 if (op->join_name)
                     return PERR(p, a, "\"join\" is given twice on one line; expected "
@@ -184,7 +193,7 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
                 d = &op->r;
             if (!d)
                 return PERR(p, a, "unknown attribute \"%s\"; expected %s", av,
-                            kind == MT_OP_CALL ? "delay=MEAN,SD, ret=MEAN,SD, join=NAME or \"{\""
+                            kind == MT_OP_CALL ? "delay=MEAN,SD, ret=MEAN,SD, join=NAME, async or \"{\""
                                                : "delay=MEAN,SD or \"{\"");
             char why[PB_ERROR_MSG_MAX];
             if (mt_parse_delay(strchr(av, '=') + 1, d, why, sizeof why) != PB_OK)
@@ -498,7 +507,9 @@ static void root_walk(const mt_op *op, int *has, uint32_t *roots, uint64_t *maxm
         for (uint32_t i = 0; i < op->nkids; i++)
             root_walk(op->kids[i], &h, &r, &m);
         *maxmsgs += 2 + m;
-        *has = 1;
+        /* an async call's sender goes on without its return, as a send's */
+        if (!op->async)
+            *has = 1;
         return;
     }
     case MT_OP_SEND: {
@@ -1342,6 +1353,10 @@ static int finish(parser *p)
         rc0 = finish_models(p);
     if (rc0 != PB_OK)
         return rc0;
+    if (c->async_line && c->event_engine)
+        return mt_perr_at(p, c->async_line, 0, "\"call ... async\" is not supported with "
+                          "services (workers, models) or joins; expected a config without "
+                          "them");
     for (size_t i = 0; i < p->ndefs; i++)
         if (!p->defs[i].used) {
             pb_strbuf b = {0};

@@ -182,6 +182,12 @@ static void run(mt_gen *g, inst *in, const mt_op *op, uint32_t node, state *s)
         int32_t r = emit(g, in, rts, dst, node, PB_TYPE_RETURN, 0, c.cause, m);
         if (r < 0)
             return;
+        if (op->async) {
+            /* fire and forget: the caller went on at the send, its cause
+             * unchanged; the return arrives whenever it does */
+            s->t = ts;
+            return;
+        }
         s->t = s->crt = in->buf[r].recv;
         s->cause = r;
         return;

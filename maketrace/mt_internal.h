@@ -41,6 +41,8 @@ typedef struct mt_op {
     double *kcum;         /* CHOOSE: cumulative branch weights */
     const char *join_name;/* CALL: join=NAME as written, else NULL */
     int32_t join;         /* CALL: join group index in its tracelet, or -1 */
+    int async;            /* CALL: the caller goes on at the send (fire and
+                             forget); its return causes nothing */
 } mt_op;
 
 /* One line of an explicit interleaving. */
@@ -138,6 +140,8 @@ struct mt_config {
     int *conn_model;      /* per (src, dst) pair of config nodes: MT_CONN_*
                              (NULL unless models) */
     int *conn_count;      /* per pair: connections of a persistent link */
+    long async_line;      /* line of the first `call ... async` (0: none;
+                             only the whole-path engine, mt_gen.c, has it) */
     int event_engine;     /* some service has workers or some call a join:
                              generate with the event-ordered engine
                              (mt_sim.c) instead of whole paths (mt_gen.c) */

@@ -254,6 +254,12 @@ const pb_option joint_options[] = {
      "response, or it was sent after it) may belong to a request it was sent in, or "
      "sent at most a learned gap after, at services whose such calls fall near their "
      "requests far more often than chance (one-sided binomial test, 1 % level)"},
+    {"late_split", PB_OPT_BOOL, offsetof(joint_params, late_split), "1", PB_OPT_NORANGE,
+     "with late_calls, widen only the calls no request encloses (orphans), and to "
+     "requests that ended before the call was sent only as long before as the test's "
+     "orphans were sent after theirs (the smallest of the test's gaps at least their "
+     "largest send lag; 0 when each was sent inside a request; joint_latesend.c); 0: "
+     "every call of the service, by the test's gap"},
     {"busy_test", PB_OPT_BOOL, offsetof(joint_params, busy_test), "1", PB_OPT_NORANGE,
      "with pair_order=auto, also keep the held search when more than half of the pairs "
      "the two searches assign differently are at services whose calls land on a busy "
@@ -1245,6 +1251,8 @@ void joint_close(joint *s)
     free(s->fifo_stat);
     free(s->fifo_svc);
     free(s->late_gap);
+    free(s->late_sgap);
+    free(s->late_lshare);
     free(s->late_stat);
     free(s->ord_first);
     free(s->ord_st1);

@@ -110,6 +110,9 @@ typedef struct joint_params {
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */
+    int late_split;      /* [late_split] only calls without an enclosing request
+                           are widened, and on the send side only by the send gap
+                           learned from the orphans (joint_latesend.c), 1 */
     int conf_heldout;   /* [conf_heldout] confidence: each call's share also under the
                            model refitted without its half of the requests, the
                            smaller kept (joint_calib.c), 0 */

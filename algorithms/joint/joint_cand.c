@@ -612,6 +612,9 @@ int joint_find_candidates(joint *s)
          * passed the test keeps requests open this long after their end */
         const pb_ns lg = s->late_gap && s->late_gap[a] >= 0 ? s->late_gap[a] : -1;
         const pb_ns lw = lg > 0 ? lg : 0;
+        /* the send side (joint_latesend.c) */
+        const pb_ns ls = lg >= 0 && s->late_sgap ? s->late_sgap[a] : lg;
+        const int lall = lg >= 0 && s->late_stat[JOINT_LATE_NSTAT * (size_t)a + 7] > 0;
         for (uint32_t o = out_off[a]; o < out_off[a + 1] && rc == PB_OK; o++) {
             uint32_t p = out[o];
             const jpair *pp = &s->pr[p];
@@ -637,7 +640,9 @@ int joint_find_candidates(joint *s)
                 size_t strict = s->ncand - start[p];
                 s->ncand = start[p];
                 for (uint32_t j = 0; j < nopen && rc == PB_OK; j++)
-                    if (open[j] != p && req_end(s, open[j]) + w + lg >= pp->cs)
+                    if (open[j] != p &&
+                        joint_late_cand(s, strict, req_end(s, open[j]) + w, pp->cs, pp->rr, lg, ls,
+                                        lall || (s->late_lshare && s->late_lshare[pp->link] >= 0.5)))
                         rc = add_cand(s, open[j]);
                 s->late_cands += s->ncand - start[p] > strict;
             }

@@ -325,6 +325,8 @@ static void sel_fingerprint(const joint *s, uint64_t h[2])
     fp_add(h, s->late_gap != NULL);
     for (uint32_t b = 0; s->late_gap && b < s->nnodes; b++)
         fp_add(h, (uint64_t)s->late_gap[b]);
+    for (uint32_t b = 0; s->late_sgap && b < s->nnodes; b++)
+        fp_add(h, (uint64_t)s->late_sgap[b]);
     fp_add(h, s->allowed != NULL);
     fp_add(h, s->qend != NULL);
 }

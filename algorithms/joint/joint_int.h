@@ -86,7 +86,7 @@ typedef struct joint_align_rec {
 #define JOINT_LATE_NGAPS 7     /* late calls: gaps after a response tried (joint_late.c) */
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
-#define JOINT_LATE_NSTAT 5     /* late calls: statistics per service */
+#define JOINT_LATE_NSTAT 11    /* late calls: statistics per service */
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
@@ -144,6 +144,10 @@ struct joint {
      * test), or NULL (no service passed); per service the test's orphans,
      * orphans near a request, coverage, gap (ns) and p-value */
     pb_ns *late_gap;
+    double *late_lshare; /* per link: the share of its calls that are
+                            orphans (joint_latesend.c), or NULL */
+    pb_ns *late_sgap;    /* per service: the send side of late_gap
+                            (joint_latesend.c; = late_gap with late_split=0) */
     double *late_stat;
     size_t late_cands;   /* calls the widened test gave more candidates */
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
@@ -1022,6 +1026,30 @@ int joint_late_test(joint *s);
  * sent after the response never triggers it.  JOINT_NONE: the arrival. */
 uint32_t joint_late_resp_trigger(const joint *s, uint32_t b, const uint32_t *r, uint32_t nr,
                                  pb_ns t);
+/* joint_latesend.c.  The send gap of a service that passed the late-call
+ * test at gap g: among the orphans j < n with stretch sig[j] <= g, the
+ * largest send lag lag[j] (how far after the latest end of a request that
+ * began before it the call was sent; 0 inside one), rounded up to one of
+ * gaps[0..ngaps) (ascending) and at most g; 0 when that lag is 0. */
+pb_ns joint_late_send_gap(const pb_ns *lag, const pb_ns *sig, uint32_t n, pb_ns g,
+                          const pb_ns *gaps, int ngaps);
+/* joint_latesend.c.  Whether a request open when a call was sent (sent
+ * at cs, returned at rr) that ends at qe (slack included) is a candidate
+ * of the call at a service that passed the late-call test with gap lg and
+ * send gap ls; `strict`: the call's candidates under the strict test.
+ * Without late_split: qe + lg >= cs.  With it, for an orphan (strict ==
+ * 0) or at a service whose return side is relaxed for every call (all):
+ * qe + ls >= cs; for another call, a strict candidate (qe >= rr) or one
+ * that ended before the send, at most ls before.  1 or 0 */
+int joint_late_cand(const joint *s, size_t strict, pb_ns qe, pb_ns cs, pb_ns rr, pb_ns lg,
+                    pb_ns ls, int all);
+/* joint_latesend.c.  The share of the test's near orphans (near of n,
+ * each near a request end by chance with mean probability chance) that
+ * chance does not explain: (near - n * chance) / near, 0 when near is 0.
+ * At 1/2 or more a near orphan is more likely a late call than chance,
+ * and late_split relaxes the return side for every call of the service
+ * (all = 1), else only for its orphans. */
+double joint_late_excess(double near, double n, double chance);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */

@@ -137,6 +137,32 @@ static int latest_ends(const joint *s, pb_ns *oend)
     return rc;
 }
 
+/* the share of [t0, t1] inside the union of the intervals iv[0..ni)
+ * (sorted by start): the service's busy share */
+static double busy_share(const ivl *iv, uint32_t ni, pb_ns t0, pb_ns t1)
+{
+    double cov = 0;
+    pb_ns clo = 0, chi = 0;
+    int open = 0;
+    for (uint32_t i = 0; i <= ni; i++) {
+        if (i < ni && open && iv[i].a <= chi) {
+            if (iv[i].b > chi)
+                chi = iv[i].b;
+            continue;
+        }
+        if (open) {
+            pb_ns cl = clo < t0 ? t0 : clo, ch = chi > t1 ? t1 : chi;
+            cov += ch > cl ? (double)(ch - cl) : 0;
+        }
+        if (i < ni) {
+            clo = iv[i].a;
+            chi = iv[i].b;
+            open = 1;
+        }
+    }
+    return t1 > t0 ? cov / (double)(t1 - t0) : 0;
+}
+
 /* P(X >= k) for X the number of successes of independent trials with
  * probabilities pr[0..n) (the Poisson-binomial distribution, by its
  * recursion over the trials; w: n + 1 doubles of scratch) */
@@ -162,12 +188,22 @@ int joint_late_test(joint *s)
 {
     uint32_t nn = s->nnodes, n = s->npairs;
     free(s->late_gap);
+    free(s->late_sgap);
+    free(s->late_lshare);
     free(s->late_stat);
+    s->late_lshare = NULL;
     s->late_gap = NULL;
+    s->late_sgap = NULL;
     s->late_stat = NULL;
     if (!s->p.late_calls)
         return PB_OK;
     s->late_gap = malloc(((size_t)nn + 1) * sizeof *s->late_gap);
+    s->late_sgap = malloc(((size_t)nn + 1) * sizeof *s->late_sgap);
+    pb_ns *olag = malloc(((size_t)n + 1) * sizeof *olag);
+    uint32_t *lcalls = s->p.late_split ? calloc((size_t)s->nlinks + 1, sizeof *lcalls) : NULL;
+    if (s->p.late_split)
+        s->late_lshare = calloc((size_t)s->nlinks + 1, sizeof *s->late_lshare);
+    unsigned char *oin = malloc((size_t)n + 1);
     s->late_stat = calloc(JOINT_LATE_NSTAT * ((size_t)nn + 1), sizeof *s->late_stat);
     uint32_t *nin = calloc((size_t)nn + 1, sizeof *nin), *norph = calloc((size_t)nn + 1, sizeof *norph);
     ivl *iv = malloc(((size_t)n + 1) * sizeof *iv), *lt = malloc(((size_t)n + 1) * sizeof *lt);
@@ -175,8 +211,9 @@ int joint_late_test(joint *s)
     pb_ns *odur = malloc(((size_t)n + 1) * sizeof *odur), *oend = malloc(((size_t)n + 1) * sizeof *oend);
     pb_ns *pmx = malloc(((size_t)n + 1) * sizeof *pmx);
     double *pr = malloc(((size_t)n + 1) * sizeof *pr), *w = malloc(((size_t)n + 2) * sizeof *w);
-    int rc = s->late_gap && s->late_stat && nin && norph && iv && lt && ocs && osig && odur &&
-                     oend && pmx && pr && w
+    int rc = s->late_gap && s->late_sgap && olag && oin && s->late_stat &&
+                     (!s->p.late_split || (lcalls && s->late_lshare)) && nin && norph && iv &&
+                     lt && ocs && osig && odur && oend && pmx && pr && w
                  ? PB_OK
                  : PB_ENOMEM;
     if (rc == PB_OK)
@@ -184,12 +221,20 @@ int joint_late_test(joint *s)
     if (rc != PB_OK)
         goto done;
     for (uint32_t a = 0; a < nn; a++)
-        s->late_gap[a] = -1;
+        s->late_gap[a] = s->late_sgap[a] = -1;
     for (uint32_t q = 0; q < n; q++) {
         nin[s->pr[q].callee]++;
         if (s->pr[q].call != NONE && s->cand_off[q + 1] == s->cand_off[q])
             norph[s->pr[q].caller]++;
+        if (s->late_lshare && s->pr[q].call != NONE) {
+            /* per link: the share of its calls that are orphans
+             * (joint_latesend.c) */
+            lcalls[s->pr[q].link]++;
+            s->late_lshare[s->pr[q].link] += s->cand_off[q + 1] == s->cand_off[q];
+        }
     }
+    for (uint32_t l = 0; s->late_lshare && l < s->nlinks; l++)
+        s->late_lshare[l] = lcalls[l] ? s->late_lshare[l] / lcalls[l] : 0;
     int any = 0;
     for (uint32_t a = 0; a < nn; a++) {
         if (!nin[a] || !norph[a])
@@ -259,6 +304,8 @@ int joint_late_test(joint *s)
                 continue; /* a request paired by time could still end after it */
             ocs[no] = x->cs;
             osig[no] = lo > 0 ? x->rr - pmx[lo - 1] : INT64_MAX;
+            olag[no] = lo > 0 && x->cs > pmx[lo - 1] ? x->cs - pmx[lo - 1] : 0;
+            oin[no] = lo > 0 && x->cs <= pmx[lo - 1];
             odur[no++] = x->rr > x->cs ? x->rr - x->cs : 0;
         }
         /* at most JOINT_LATE_WORK orphan x request steps per gap: every
@@ -270,6 +317,8 @@ int joint_late_test(joint *s)
         for (uint32_t j = 0; j < no; j += step) {
             ocs[nu] = ocs[j];
             osig[nu] = osig[j];
+            olag[nu] = olag[j];
+            oin[nu] = oin[j];
             odur[nu++] = odur[j];
         }
         double span = (double)(t1 - t0);
@@ -320,23 +369,57 @@ int joint_late_test(joint *s)
                 bc = mean / nu;
             }
         }
+        /* with late_split, also the orphans sent while a request was open
+         * against the service's busy share (joint_latesend.c) */
+        double pin = 2, busy = 0;
+        uint32_t kin = 0;
+        if (s->p.late_split && span > 0 && nu > 0) {
+            busy = busy_share(iv, ni, t0, t1);
+            for (uint32_t j = 0; j < nu; j++) {
+                kin += oin[j];
+                pr[j] = busy;
+            }
+            pin = pbinom_upper(pr, nu, kin, w);
+        }
+        const double level = JOINT_LATE_ALPHA / (JOINT_LATE_NGAPS + (s->p.late_split != 0));
         double *st = s->late_stat + JOINT_LATE_NSTAT * (size_t)a;
+        st[8] = kin;
+        st[9] = busy;
+        st[10] = pin > 1 ? 1 : pin;
         st[0] = nu;
         st[1] = bk;
         st[2] = bc;
         st[3] = (double)bg;
         st[4] = best > 1 ? 1 : best;
-        if (best < JOINT_LATE_ALPHA / JOINT_LATE_NGAPS) {
+        if (best < level || pin < level) {
+            /* passed only by the sends: gap 0, the requests they were
+             * sent in */
+            if (!(best < level))
+                bg = 0;
+            st[3] = (double)bg;
             s->late_gap[a] = bg;
+            s->late_sgap[a] = s->p.late_split ? joint_late_send_gap(olag, osig, nu, bg, late_gaps,
+                                                                   JOINT_LATE_NGAPS)
+                                             : bg;
+            st[5] = (double)s->late_sgap[a];
+            st[6] = joint_late_excess(bk, nu, bc);
+            st[7] = !s->p.late_split || st[6] >= 0.5;
             any = 1;
         }
     }
     if (!any) {
         /* nothing widened: the candidates stay as they are */
         free(s->late_gap);
+        free(s->late_sgap);
+        free(s->late_lshare);
         s->late_gap = NULL;
+        s->late_sgap = NULL;
+        s->late_lshare = NULL;
     }
 done:
+    free(lcalls);
+    free(olag);
+    free(oin);
     free(nin);
     free(norph);
     free(iv);

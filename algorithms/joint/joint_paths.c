@@ -274,13 +274,30 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
          * request encloses, the test and what it chose (joint_late.c) */
         for (uint32_t a = 0; s->late_stat && a < s->nnodes; a++) {
             const double *st = s->late_stat + JOINT_LATE_NSTAT * (size_t)a;
-            if (st[0] > 0)
+            if (st[0] > 0) {
+                int on = s->late_gap && s->late_gap[a] >= 0;
+                char sg[192] = "";
+                if (on) /* the send side (joint_latesend.c) */
+                    snprintf(sg, sizeof sg, " send_gap_ns=%.0f excess=%.2f widen=%s", st[5],
+                             st[6], st[7] > 0 ? "all" : "orphans");
+                if (on && s->p.late_split) {
+                    size_t l = strlen(sg);
+                    snprintf(sg + l, sizeof sg - l, " sent_inside=%.0f busy=%.4f inside_p=%.3g",
+                             st[8], st[9], st[10]);
+                }
                 pb_result_meta(res, "late_service=%s late=%s orphan_calls=%.0f near_requests=%.0f "
-                               "chance=%.4f gap_ns=%.0f test_p=%.3g",
-                               pb_strtab_str(s->v.nodes, a),
-                               s->late_gap && s->late_gap[a] >= 0 ? "on" : "off", st[0], st[1],
-                               st[2], st[3], st[4]);
+                               "chance=%.4f gap_ns=%.0f test_p=%.3g%s",
+                               pb_strtab_str(s->v.nodes, a), on ? "on" : "off", st[0], st[1],
+                               st[2], st[3], st[4], sg);
+            }
         }
+        /* links of passing services whose calls are mostly orphans: every
+         * call of them gets the requests it was sent in (joint_latesend.c) */
+        for (uint32_t l = 0; s->late_lshare && l < s->nlinks; l++)
+            if (s->late_gap[s->link_src[l]] >= 0 && s->late_lshare[l] >= 0.5)
+                pb_result_meta(res, "late_link=%s>%s orphan_share=%.4f widen=all",
+                               pb_strtab_str(s->v.nodes, s->link_src[l]),
+                               pb_strtab_str(s->v.nodes, s->link_dst[l]), s->late_lshare[l]);
         if (s->late_gap)
             pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
         /* without call ids: which links keep their time-ordered pairs */

@@ -206,10 +206,86 @@ TEST(spontaneous_calls_stay_roots)
     pb_trace_close(t);
 }
 
+/* The send gap (joint_latesend.c), hand-worked: of the orphans counted
+ * near (stretch <= g = 1 ms) the largest send lag, rounded up to a gap of
+ * the test (1 us, 10 us, ..., 1 s), at most g; 0 when every one was sent
+ * inside a request.  An orphan that is not near (stretch 5 ms) is no
+ * evidence, whatever its lag. */
+TEST(send_gap_from_the_orphans)
+{
+    static const pb_ns gaps[7] = {1 * US, 10 * US, 100 * US, 1 * MS, 10 * MS, 100 * MS, 1000 * MS};
+    pb_ns sig[4] = {200 * US, 900 * US, 1 * MS, 5 * MS};
+    pb_ns inside[4] = {0, 0, 0, 4 * MS};
+    CHECK_INT(joint_late_send_gap(inside, sig, 4, 1 * MS, gaps, 7), 0);
+    pb_ns after[4] = {0, 3 * US, 40 * US, 4 * MS};
+    CHECK_INT(joint_late_send_gap(after, sig, 4, 1 * MS, gaps, 7), 100 * US);
+    pb_ns exact[4] = {10 * US, 0, 0, 0};
+    CHECK_INT(joint_late_send_gap(exact, sig, 4, 1 * MS, gaps, 7), 10 * US);
+    /* a lag never exceeds its stretch, but the gap is capped at g anyway */
+    pb_ns big[4] = {0, 0, 900 * US, 0};
+    CHECK_INT(joint_late_send_gap(big, sig, 4, 100 * US, gaps, 7), 0);
+    CHECK_INT(joint_late_send_gap(big, sig, 4, 1 * MS, gaps, 7), 1 * MS);
+    CHECK_INT(joint_late_send_gap(big, sig, 0, 1 * MS, gaps, 7), 0);
+}
+
+/* Which requests a call gets (joint_late_cand), hand-worked at a service
+ * with gap lg = 10 ms and send gap ls = 1 ms, a call sent at 100 ms and
+ * returned at 105 ms: an orphan gets every request that ends at or after
+ * 99 ms; a call with strict candidates the strict ones (ends >= 105 ms)
+ * and those that ended before its send, at most 1 ms before (99 ms to
+ * just under 100 ms), not one that ended between its send and its return
+ * (102 ms); without late_split every one that ends at or after 90 ms. */
+TEST(which_requests_a_late_call_gets)
+{
+    joint s;
+    memset(&s, 0, sizeof s);
+    s.p = defaults();
+    CHECK_INT(s.p.late_split, 1);
+    pb_ns cs = 100 * MS, rr = 105 * MS, lg = 10 * MS, ls = 1 * MS;
+    CHECK_INT(joint_late_cand(&s, 0, 102 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 0, 99 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 0, 98 * MS, cs, rr, lg, ls, 0), 0);
+    CHECK_INT(joint_late_cand(&s, 2, 106 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 105 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 102 * MS, cs, rr, lg, ls, 0), 0);
+    CHECK_INT(joint_late_cand(&s, 2, 99500 * US, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 98 * MS, cs, rr, lg, ls, 0), 0);
+    /* send gap 0: an orphan gets the requests it was sent in */
+    CHECK_INT(joint_late_cand(&s, 0, 100 * MS, cs, rr, lg, 0, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 0, 99 * MS, cs, rr, lg, 0, 0), 0);
+    CHECK_INT(joint_late_cand(&s, 2, 99 * MS, cs, rr, lg, 0, 0), 0);
+    /* a service whose near orphans are mostly late calls (all = 1): every
+     * call gets the requests it was sent in */
+    CHECK_INT(joint_late_cand(&s, 2, 102 * MS, cs, rr, lg, ls, 1), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 99 * MS, cs, rr, lg, ls, 1), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 98 * MS, cs, rr, lg, ls, 1), 0);
+    s.p.late_split = 0;
+    CHECK_INT(joint_late_cand(&s, 2, 102 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 90 * MS, cs, rr, lg, ls, 0), 1);
+    CHECK_INT(joint_late_cand(&s, 2, 89 * MS, cs, rr, lg, ls, 0), 0);
+}
+
+/* The excess of near orphans over chance (joint_late_excess),
+ * hand-worked: TrainTicket 09:00's gateway, 6 of 6 near at mean chance
+ * 0.1753: (6 - 1.0518) / 6 = 0.8247; the retry audit's fe, 71 of 71 at
+ * 0.7478: 0.2522; 10 of 12 at 0.0166: (10 - 0.1992) / 10 = 0.9801; more
+ * expected than seen: 0; none near: 0. */
+TEST(excess_over_chance)
+{
+    CHECK_NEAR(joint_late_excess(6, 6, 0.1753), 0.8247, 1e-4);
+    CHECK_NEAR(joint_late_excess(71, 71, 0.7478), 0.2522, 1e-4);
+    CHECK_NEAR(joint_late_excess(10, 12, 0.0166), 0.98008, 1e-4);
+    CHECK_NEAR(joint_late_excess(2, 10, 0.5), 0, 1e-12);
+    CHECK_NEAR(joint_late_excess(0, 10, 0.1), 0, 1e-12);
+}
+
 int main(void)
 {
     RUN(late_return_keeps_its_request);
     RUN(call_after_response_goes_to_its_request);
     RUN(spontaneous_calls_stay_roots);
+    RUN(send_gap_from_the_orphans);
+    RUN(which_requests_a_late_call_gets);
+    RUN(excess_over_chance);
     return pbtest_exit();
 }

@@ -689,6 +689,39 @@ TEST(test_maketrace_interleave)
     gen_free(&o);
 }
 
+/* call ... async (fire and forget), hand-worked: A calls B; B calls C
+ * async 1 ms after the arrival (C answers 5 ms later), then 2 ms after
+ * that send calls D (answers 1 ms later), then answers A 1 ms after D's
+ * return.  B goes on at C's send: D is sent at +3 ms, caused by A's call
+ * (C's return causes nothing), B answers at +5 ms, caused by D's return,
+ * and C's return arrives at +6 ms, after B's answer.  The path is whole
+ * (6 messages, C's return included). */
+TEST(test_maketrace_async)
+{
+    gen_out o;
+    pb_error e;
+    CHECK_INT(gen_text(&o, "messages = 6\n"
+                           "tracelet t from A { call B delay=0 ret=1ms { call C async delay=1ms ret=5ms; "
+                           "wait 2ms; call D delay=0 ret=1ms } }\n",
+                       NULL, 0, &e), PB_OK);
+    CHECK_INT(o.n, 6);
+    if (o.n == 6) {
+        /* by time: A>B 0, B>C 1, B>D 3, D>B 4, B>A 5, C>B 6 (ms) */
+        pb_ns want[6] = {0, 1000000, 3000000, 4000000, 5000000, 6000000};
+        const char *src[6] = {"A", "B", "B", "D", "B", "C"};
+        for (int i = 0; i < 6; i++) {
+            CHECK_INT(o.m[i].ts, want[i]);
+            CHECK_STR(node(&o, o.m[i].src), src[i]);
+        }
+        CHECK_INT(o.m[5].type, PB_TYPE_RETURN);
+        CHECK_INT(o.m[5].callid, o.m[1].callid);
+        CHECK_INT(o.t[2].cause, 0); /* D: caused by A's call, not C's return */
+        CHECK_INT(o.t[4].cause, 3); /* B's answer: by D's return */
+        CHECK_INT(o.t[5].cause, 1); /* C's return: by B's call to C */
+    }
+    gen_free(&o);
+}
+
 /* par joins on the latest return; choose follows its weights; wait only at
  * the named node. */
 TEST(test_maketrace_constructs)
@@ -819,6 +852,11 @@ static const bad bads[] = {
     {"messages = 5\ntracelet t from A {\n  call B:0|C:0\n}\n", NULL, 3, "expected at least one positive weight"},
     {"messages = 5\ntracelet t from A {\n  call B foo=1\n}\n", NULL, 3, "unknown attribute \"foo=1\""},
     {"messages = 5\ntracelet t from A {\n  send B ret=1ms\n}\n", NULL, 3, "unknown attribute \"ret=1ms\""},
+    {"messages = 5\ntracelet t from A {\n  send B async\n}\n", NULL, 3, "unknown attribute \"async\""},
+    {"messages = 5\ntracelet t from A {\n  call B async async\n}\n", NULL, 3, "\"async\" is given twice"},
+    {"messages = 5\ntracelet t from A {\n  call B async\n  call C\n}\n", NULL, 2, "several roots"},
+    {"messages = 5\nservice B workers=1\ntracelet t from A {\n  call B { call C async }\n}\n", NULL, 4,
+     "not supported with services"},
     {"messages = 5\ntracelet t from A {\n  call B delay=-5ms\n}\n", NULL, 3, "expected a non-negative mean delay"},
     {"messages = 5\ntracelet t from A {\n  call B { par { } }\n}\n", NULL, 3, "par needs at least one branch"},
     {"messages = 5\ntracelet t from A {\n  call B { choose { x { call C } } }\n}\n", NULL, 3,
@@ -1065,6 +1103,7 @@ int main(void)
     RUN(test_maketrace_huge_times);
     RUN(test_maketrace_net_delay);
     RUN(test_maketrace_interleave);
+    RUN(test_maketrace_async);
     RUN(test_maketrace_constructs);
     RUN(test_maketrace_defines);
     RUN(test_maketrace_bad_config);
