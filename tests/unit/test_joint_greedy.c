@@ -58,41 +58,44 @@ static long compare(pb_trace *t, int *llsame, long *cdiff, size_t *ncost)
         p[i].greedy_cut = i;
     }
     joint *s[2];
-    if (joint_test_solve_two(t, p, s))
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
         return -1;
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    *llsame = joint_test_ll_same(s[0], s[1]);
     CHECK(s[0]->greedy_skipped == 0);
     greedy_skipped += s[1]->greedy_skipped;
     joint_greedy_prep(s[1]);
     CHECK(s[1]->greedy_mono); /* every return follows its call here */
     *cdiff += costs_differ(s[1], ncost);
-    joint_close(s[0]);
-    joint_close(s[1]);
+    joint_test_close_two(s);
     return diff;
 }
+
+/* case (seed, ids): joint_test_case_trace */
+static pb_trace *case_trace(int seed, int ids)
+{
+    return joint_test_case_trace((unsigned long)(700 * seed + ids), seed, ids, 100);
+}
+
+/* what the cases count: costs that differ, costs compared */
+struct counts {
+    long *cdiff;
+    size_t *ncost;
+};
+
+static long compare_case(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
+{
+    struct counts *c = cnt;
+    return compare(t, llsame, c->cdiff, c->ncost);
+}
+
+static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare_case};
 
 /* every case: returns the cases whose results differ */
 static int differing_cases(long *cdiff, size_t *ncost)
 {
-    int bad = 0;
-    for (int seed = 1; seed <= 4; seed++)
-        for (int ids = 0; ids < 2; ids++) {
-            pb_trace *t = joint_test_case_trace((unsigned long)(700 * seed + ids), seed, ids, 100);
-            if (!t)
-                return -1;
-            int llsame = 1;
-            long d = compare(t, &llsame, cdiff, ncost);
-            if (d != 0 || !llsame) {
-                if (joint_greedy_test_shift == 0 && !joint_greedy_test_stale)
-                    printf("# seed %d ids %d: %ld pairs differ, log-likelihood %s\n", seed, ids,
-                           d, llsame ? "same" : "differs");
-                bad++;
-            }
-            pb_trace_close(t);
-        }
-    joint_test_tick = 0;
-    return bad;
+    struct counts c = {cdiff, ncost};
+    return joint_test_differing(&cases, &c,
+                                joint_greedy_test_shift != 0 || joint_greedy_test_stale);
 }
 
 TEST(greedy_cut_chooses_what_the_full_scan_does)

@@ -66,43 +66,43 @@ static long compare(pb_trace *t, int ids, int *llsame, long *cdiff, size_t *ncos
         p[i].greedy_sorted = i;
     }
     joint *s[2];
-    if (joint_test_solve_two(t, p, s))
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
         return -1;
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    *llsame = joint_test_ll_same(s[0], s[1]);
     if (s[0]->gs)
         diff = -1;
     long c = costs_differ(s[1], ncost);
     *cdiff += c < 0 ? 1000000 : c;
-    joint_close(s[0]);
-    joint_close(s[1]);
+    joint_test_close_two(s);
     return diff;
 }
 
+/* case (seed, ids): 50 requests of up to 24 calls, 1 ms stamps with even
+ * seeds */
+static pb_trace *case_trace(int seed, int ids)
+{
+    return joint_test_seeded_trace((unsigned long)(720 * seed + ids),
+                                   seed % 2 == 0 ? 1000 * US : 0, ids, 50, 1500, 24);
+}
+
+/* what the cases count: costs that differ, costs compared */
+struct counts {
+    long *cdiff;
+    size_t *ncost;
+};
+
+static long compare_case(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
+{
+    struct counts *c = cnt;
+    return compare(t, ids, llsame, c->cdiff, c->ncost);
+}
+
+static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare_case};
+
 static int differing_cases(long *cdiff, size_t *ncost)
 {
-    int bad = 0;
-    for (int seed = 1; seed <= 4; seed++)
-        for (int ids = 0; ids < 2; ids++) {
-            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-            gsl_rng_set(g, (unsigned long)(720 * seed + ids));
-            joint_test_tick = seed % 2 == 0 ? 1000 * US : 0;
-            pb_trace *t = random_fanout_trace(g, ids, 50, 1500, 24);
-            gsl_rng_free(g);
-            if (!t)
-                return -1;
-            int llsame = 1;
-            long d = compare(t, ids, &llsame, cdiff, ncost);
-            if (d != 0 || !llsame) {
-                if (!joint_gsort_test_stale)
-                    printf("# seed %d ids %d: %ld pairs differ, log-likelihood %s\n", seed, ids,
-                           d, llsame ? "same" : "differs");
-                bad++;
-            }
-            pb_trace_close(t);
-        }
-    joint_test_tick = 0;
-    return bad;
+    struct counts c = {cdiff, ncost};
+    return joint_test_differing(&cases, &c, joint_gsort_test_stale);
 }
 
 TEST(sorted_returns_give_the_scans_costs)
