@@ -23,3 +23,12 @@ strip_callids() {
 
 # exact_acc: the exact_accuracy column of score's output read on stdin
 exact_acc() { awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}'; }
+
+# joint_vs_best TABLE: per row of an audit table (the columns config, seed,
+# variant, mode, method, accuracy), sorted, the line "config,seed,variant,
+# mode,joint's accuracy,the best other method's"
+joint_vs_best() {
+    awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4
+                      if ($5 == "joint") j[k] = $6; else if (!(k in b) || $6 + 0 > b[k]) b[k] = $6 + 0 }
+             END { for (k in j) printf "%s,%s,%s\n", k, j[k], b[k] }' "$1" | sort
+}

@@ -30,10 +30,7 @@ PB_APPS_DURATION=1s PB_BIN="$B" sh "$PB_ROOT/experiments/joint_apps.sh" --quick 
     fail "joint_apps.sh: $(tail -3 "$tmp/log")"
 [ -s "$tmp/joint_apps.csv" ] || fail "no joint_apps.csv"
 grep -q '^Skipped' "$tmp/joint_apps.md" && fail "rows skipped: $(sed -n '/^Skipped/,$p' "$tmp/joint_apps.md")"
-awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4
-                  if ($5 == "joint") j[k] = $6; else if (!(k in b) || $6 + 0 > b[k]) b[k] = $6 + 0 }
-         END { for (k in j) printf "%s,%s,%s\n", k, j[k], b[k] }' "$tmp/joint_apps.csv" |
-    sort > "$tmp/rows"
+joint_vs_best "$tmp/joint_apps.csv" > "$tmp/rows"
 [ "$(wc -l < "$tmp/rows")" -eq 16 ] || fail "expected 16 rows, got $(wc -l < "$tmp/rows")"
 bad=$(awk -F, '$3 == "x1:ns" && $5 + 0.005 < $6 { print }' "$tmp/rows")
 [ -z "$bad" ] || fail "joint more than half a point below the best other method: $bad"

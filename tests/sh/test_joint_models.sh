@@ -19,10 +19,7 @@ PB_MODELS_DURATION=1s PB_BIN="$B" sh "$PB_ROOT/experiments/joint_models.sh" --qu
 [ -s "$tmp/joint_models.csv" ] || fail "no joint_models.csv"
 grep -q '^Skipped' "$tmp/joint_models.md" && fail "rows skipped: $(sed -n '/^Skipped/,$p' "$tmp/joint_models.md")"
 # joint against the best other method on every row
-awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4
-                  if ($5 == "joint") j[k] = $6; else if (!(k in b) || $6 + 0 > b[k]) b[k] = $6 + 0 }
-         END { for (k in j) printf "%s,%s,%s\n", k, j[k], b[k] }' "$tmp/joint_models.csv" |
-    sort > "$tmp/rows"
+joint_vs_best "$tmp/joint_models.csv" > "$tmp/rows"
 [ "$(wc -l < "$tmp/rows")" -eq 24 ] || fail "expected 24 rows, got $(wc -l < "$tmp/rows")"
 bad=$(awk -F, '$3 != "x1:1ms" && $5 + 0.005 < $6 { print }' "$tmp/rows")
 [ -z "$bad" ] || fail "joint more than half a point below the best other method: $bad"

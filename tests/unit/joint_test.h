@@ -133,6 +133,19 @@ static inline pb_trace *joint_test_case_trace(unsigned long rng_seed, int seed, 
                                    big ? 50 : nq_small, big ? 1500 : 300, big ? 14 : 7);
 }
 
+/* p[0] and p[1] both joint's defaults with callids = ids and, unless po
+ * is NULL, pair_order = po; the caller then sets the one parameter the
+ * two solves differ in */
+static inline void joint_test_params_two(joint_params p[2], int ids, const char *po)
+{
+    for (int i = 0; i < 2; i++) {
+        p[i] = defaults();
+        p[i].callids = ids;
+        if (po)
+            p[i].pair_order = po;
+    }
+}
+
 /* solve t twice, with p[0] and with p[1]; s[0] and s[1] get the solved
  * states (the caller closes both with joint_close).  Returns 0, or -1
  * with both NULL and a FAIL line printed when either solve fails */

@@ -47,11 +47,18 @@ static long costs_differ(joint *s, size_t *n)
     return d;
 }
 
+/* what the cases count: costs that differ, costs compared */
+struct counts {
+    long cdiff;
+    size_t ncost;
+};
+
 /* solve the trace with greedy_cut off and on; returns how many pairs
- * differ (-1: failure); *llsame: the same log-likelihood bits; *cdiff,
- * *ncost: the costs compared on the solved state */
-static long compare(pb_trace *t, int *llsame, long *cdiff, size_t *ncost)
+ * differ (-1: failure); *llsame: the same log-likelihood bits; the
+ * costs compared on the solved state added to the struct counts at cnt */
+static long compare(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
 {
+    struct counts *c = cnt;
     joint_params p[2];
     for (int i = 0; i < 2; i++) {
         p[i] = defaults();
@@ -65,7 +72,7 @@ static long compare(pb_trace *t, int *llsame, long *cdiff, size_t *ncost)
     greedy_skipped += s[1]->greedy_skipped;
     joint_greedy_prep(s[1]);
     CHECK(s[1]->greedy_mono); /* every return follows its call here */
-    *cdiff += costs_differ(s[1], ncost);
+    c->cdiff += costs_differ(s[1], &c->ncost);
     joint_test_close_two(s);
     return diff;
 }
@@ -76,26 +83,17 @@ static pb_trace *case_trace(int seed, int ids)
     return joint_test_case_trace((unsigned long)(700 * seed + ids), seed, ids, 100);
 }
 
-/* what the cases count: costs that differ, costs compared */
-struct counts {
-    long *cdiff;
-    size_t *ncost;
-};
-
-static long compare_case(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
-{
-    struct counts *c = cnt;
-    return compare(t, llsame, c->cdiff, c->ncost);
-}
-
-static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare_case};
+static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare};
 
 /* every case: returns the cases whose results differ */
 static int differing_cases(long *cdiff, size_t *ncost)
 {
-    struct counts c = {cdiff, ncost};
-    return joint_test_differing(&cases, &c,
-                                joint_greedy_test_shift != 0 || joint_greedy_test_stale);
+    struct counts c = {0, 0};
+    int bad = joint_test_differing(&cases, &c,
+                                   joint_greedy_test_shift != 0 || joint_greedy_test_stale);
+    *cdiff += c.cdiff;
+    *ncost += c.ncost;
+    return bad;
 }
 
 TEST(greedy_cut_chooses_what_the_full_scan_does)

@@ -54,25 +54,30 @@ static long costs_differ(joint *s, size_t *n)
     return d;
 }
 
+/* what the cases count: costs that differ, costs compared */
+struct counts {
+    long cdiff;
+    size_t ncost;
+};
+
 /* solve with greedy_sorted off and on; returns how many pairs differ (-1:
- * failure); *llsame: the same log-likelihood bits; *cdiff, *ncost: the
- * costs compared on the solved state */
-static long compare(pb_trace *t, int ids, int *llsame, long *cdiff, size_t *ncost)
+ * failure); *llsame: the same log-likelihood bits; the costs compared on
+ * the solved state added to the struct counts at cnt */
+static long compare(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
 {
+    struct counts *c = cnt;
     joint_params p[2];
-    for (int i = 0; i < 2; i++) {
-        p[i] = defaults();
-        p[i].callids = ids;
-        p[i].greedy_sorted = i;
-    }
+    joint_test_params_two(p, ids, NULL);
+    p[0].greedy_sorted = 0;
+    p[1].greedy_sorted = 1;
     joint *s[2];
     long diff = joint_test_compare_two(t, p, s, llsame);
     if (diff < 0)
         return -1;
     if (s[0]->gs)
         diff = -1;
-    long c = costs_differ(s[1], ncost);
-    *cdiff += c < 0 ? 1000000 : c;
+    long cd = costs_differ(s[1], &c->ncost);
+    c->cdiff += cd < 0 ? 1000000 : cd;
     joint_test_close_two(s);
     return diff;
 }
@@ -85,24 +90,15 @@ static pb_trace *case_trace(int seed, int ids)
                                    seed % 2 == 0 ? 1000 * US : 0, ids, 50, 1500, 24);
 }
 
-/* what the cases count: costs that differ, costs compared */
-struct counts {
-    long *cdiff;
-    size_t *ncost;
-};
-
-static long compare_case(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
-{
-    struct counts *c = cnt;
-    return compare(t, ids, llsame, c->cdiff, c->ncost);
-}
-
-static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare_case};
+static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare};
 
 static int differing_cases(long *cdiff, size_t *ncost)
 {
-    struct counts c = {cdiff, ncost};
-    return joint_test_differing(&cases, &c, joint_gsort_test_stale);
+    struct counts c = {0, 0};
+    int bad = joint_test_differing(&cases, &c, joint_gsort_test_stale);
+    *cdiff += c.cdiff;
+    *ncost += c.ncost;
+    return bad;
 }
 
 TEST(sorted_returns_give_the_scans_costs)

@@ -33,12 +33,9 @@ static pb_trace *case_trace(int seed, int held)
 static long compare(pb_trace *t, int seed, int held, int *llsame, void *hits)
 {
     joint_params p[2];
-    for (int i = 0; i < 2; i++) {
-        p[i] = defaults();
-        p[i].callids = seed == 4;
-        p[i].pair_order = held ? "on" : "off";
-        p[i].resplit_memo = i;
-    }
+    joint_test_params_two(p, seed == 4, held ? "on" : "off");
+    p[0].resplit_memo = 0;
+    p[1].resplit_memo = 1;
     joint *s[2];
     long diff = joint_test_compare_two(t, p, s, llsame);
     if (diff < 0)

@@ -36,12 +36,9 @@ static long compare(pb_trace *t, int seed, int mode, int *llsame, void *cnt)
 {
     struct counts *c = cnt;
     joint_params p[2];
-    for (int i = 0; i < 2; i++) {
-        p[i] = defaults();
-        p[i].callids = seed == 5;
-        p[i].pair_order = mode ? "auto" : "on";
-        p[i].order_bound = i;
-    }
+    joint_test_params_two(p, seed == 5, mode ? "auto" : "on");
+    p[0].order_bound = 0;
+    p[1].order_bound = 1;
     joint *s[2];
     long diff = joint_test_compare_two(t, p, s, llsame);
     if (diff < 0)

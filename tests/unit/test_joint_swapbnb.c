@@ -26,12 +26,9 @@ static pb_trace *case_trace(int seed, int held)
 static long compare(pb_trace *t, int seed, int held, int *llsame, void *cut)
 {
     joint_params p[2];
-    for (int i = 0; i < 2; i++) {
-        p[i] = defaults();
-        p[i].callids = 0;
-        p[i].pair_order = held ? "on" : "off";
-        p[i].swap_bound = i;
-    }
+    joint_test_params_two(p, 0, held ? "on" : "off");
+    p[0].swap_bound = 0;
+    p[1].swap_bound = 1;
     joint *s[2];
     long diff = joint_test_compare_two(t, p, s, llsame);
     if (diff < 0)
