@@ -193,6 +193,13 @@ static inline void joint_test_close_two(joint *s[2])
     joint_close(s[1]);
 }
 
+/* what the tests of the greedy round's costs count over their cases:
+ * costs that differ between the two ways, and costs compared */
+typedef struct {
+    long cdiff;
+    size_t ncost;
+} joint_test_costs;
+
 /* the cases of a same-results test: seeds 1 to nseed, each twice (k 0
  * and 1); trace(seed, k) makes a case's trace (NULL: out of memory) and
  * compare(t, seed, k, &llsame, ctx) solves it two ways, returning how many

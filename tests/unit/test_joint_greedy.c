@@ -47,18 +47,12 @@ static long costs_differ(joint *s, size_t *n)
     return d;
 }
 
-/* what the cases count: costs that differ, costs compared */
-struct counts {
-    long cdiff;
-    size_t ncost;
-};
-
 /* solve the trace with greedy_cut off and on; returns how many pairs
  * differ (-1: failure); *llsame: the same log-likelihood bits; the
- * costs compared on the solved state added to the struct counts at cnt */
+ * costs compared on the solved state added to the joint_test_costs at cnt */
 static long compare(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
 {
-    struct counts *c = cnt;
+    joint_test_costs *c = cnt;
     joint_params p[2];
     for (int i = 0; i < 2; i++) {
         p[i] = defaults();
@@ -86,34 +80,28 @@ static pb_trace *case_trace(int seed, int ids)
 static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare};
 
 /* every case: returns the cases whose results differ */
-static int differing_cases(long *cdiff, size_t *ncost)
+static int differing_cases(joint_test_costs *c)
 {
-    struct counts c = {0, 0};
-    int bad = joint_test_differing(&cases, &c,
-                                   joint_greedy_test_shift != 0 || joint_greedy_test_stale);
-    *cdiff += c.cdiff;
-    *ncost += c.ncost;
-    return bad;
+    return joint_test_differing(&cases, c,
+                                joint_greedy_test_shift != 0 || joint_greedy_test_stale);
 }
 
 TEST(greedy_cut_chooses_what_the_full_scan_does)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
-    CHECK_INT(differing_cases(&cdiff, &ncost), 0);
-    CHECK_INT(cdiff, 0);
-    CHECK(ncost > 1000);
+    joint_test_costs c = {0, 0};
+    CHECK_INT(differing_cases(&c), 0);
+    CHECK_INT(c.cdiff, 0);
+    CHECK(c.ncost > 1000);
     printf("# %zu costs compared, %ld differ; %zu calls left unevaluated (frozen model)\n",
-           ncost, cdiff, greedy_skipped);
+           c.ncost, c.cdiff, greedy_skipped);
     CHECK(greedy_skipped > 100);
 }
 
 TEST(leaving_out_calls_whose_candidates_changed_changes_results)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
+    joint_test_costs c = {0, 0};
     joint_greedy_test_stale = 1;
-    int bad = differing_cases(&cdiff, &ncost);
+    int bad = differing_cases(&c);
     joint_greedy_test_stale = 0;
     printf("# stale evaluations kept: %d of 8 cases differ\n", bad);
     CHECK(bad > 0);
@@ -121,14 +109,13 @@ TEST(leaving_out_calls_whose_candidates_changed_changes_results)
 
 TEST(a_stop_too_early_changes_results)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
+    joint_test_costs c = {0, 0};
     joint_greedy_test_shift = 2000 * US;
-    int bad = differing_cases(&cdiff, &ncost);
+    int bad = differing_cases(&c);
     joint_greedy_test_shift = 0;
-    printf("# stop 2 ms early: %d of 8 cases differ, %ld of %zu costs\n", bad, cdiff, ncost);
+    printf("# stop 2 ms early: %d of 8 cases differ, %ld of %zu costs\n", bad, c.cdiff, c.ncost);
     CHECK(bad > 0);
-    CHECK(cdiff > 0);
+    CHECK(c.cdiff > 0);
 }
 
 TEST(no_stop_when_a_return_precedes_its_call)

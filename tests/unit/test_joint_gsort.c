@@ -54,18 +54,12 @@ static long costs_differ(joint *s, size_t *n)
     return d;
 }
 
-/* what the cases count: costs that differ, costs compared */
-struct counts {
-    long cdiff;
-    size_t ncost;
-};
-
 /* solve with greedy_sorted off and on; returns how many pairs differ (-1:
  * failure); *llsame: the same log-likelihood bits; the costs compared on
- * the solved state added to the struct counts at cnt */
+ * the solved state added to the joint_test_costs at cnt */
 static long compare(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
 {
-    struct counts *c = cnt;
+    joint_test_costs *c = cnt;
     joint_params p[2];
     joint_test_params_two(p, ids, NULL);
     p[0].greedy_sorted = 0;
@@ -92,34 +86,28 @@ static pb_trace *case_trace(int seed, int ids)
 
 static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare};
 
-static int differing_cases(long *cdiff, size_t *ncost)
+static int differing_cases(joint_test_costs *c)
 {
-    struct counts c = {0, 0};
-    int bad = joint_test_differing(&cases, &c, joint_gsort_test_stale);
-    *cdiff += c.cdiff;
-    *ncost += c.ncost;
-    return bad;
+    return joint_test_differing(&cases, c, joint_gsort_test_stale);
 }
 
 TEST(sorted_returns_give_the_scans_costs)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
-    CHECK_INT(differing_cases(&cdiff, &ncost), 0);
-    CHECK_INT(cdiff, 0);
-    printf("# %zu costs from sorted returns, %ld differ from the scan\n", ncost, cdiff);
-    CHECK(ncost > 1000);
+    joint_test_costs c = {0, 0};
+    CHECK_INT(differing_cases(&c), 0);
+    CHECK_INT(c.cdiff, 0);
+    printf("# %zu costs from sorted returns, %ld differ from the scan\n", c.ncost, c.cdiff);
+    CHECK(c.ncost > 1000);
 }
 
 TEST(sorted_returns_kept_after_changes_give_other_costs)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
+    joint_test_costs c = {0, 0};
     joint_gsort_test_stale = 1;
-    int bad = differing_cases(&cdiff, &ncost);
+    int bad = differing_cases(&c);
     joint_gsort_test_stale = 0;
-    printf("# kept after changes: %ld costs differ, %d of 8 searches differ\n", cdiff, bad);
-    CHECK(cdiff > 0);
+    printf("# kept after changes: %ld costs differ, %d of 8 searches differ\n", c.cdiff, bad);
+    CHECK(c.cdiff > 0);
 }
 
 int main(void)
