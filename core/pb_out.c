@@ -42,8 +42,16 @@ static void live_handler(int sig)
             if (live[i])
                 unlink(live[i]);
     errno = e;
+    /* the live signals stay blocked while this runs (sa_mask), so a second
+     * one (timeout signals the process and then its group) cannot end the
+     * run before the files are gone; now the default action, and the
+     * signal raised again ends the run as it would have */
     signal(sig, SIG_DFL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
     raise(sig);
+    sigprocmask(SIG_UNBLOCK, &one, NULL);
 }
 
 static void live_block(sigset_t *old)
@@ -55,11 +63,11 @@ static void live_block(sigset_t *old)
     sigprocmask(SIG_BLOCK, &all, old);
 }
 
-/* Note tmp as being written (a full table only loses the clean-up). */
+/* Note tmp as being written (a full table only loses the clean-up).  The
+ * caller holds the signals blocked (live_block) from before the file is
+ * made until after this, so a signal in between cannot leave it behind. */
 static void live_add(char *tmp)
 {
-    sigset_t old;
-    live_block(&old);
     if (!caught) {
         caught = 1;
         live_pid = getpid();
@@ -71,7 +79,9 @@ static void live_add(char *tmp)
             memset(&sa, 0, sizeof sa);
             sa.sa_handler = live_handler;
             sigemptyset(&sa.sa_mask);
-            sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+            for (size_t j = 0; j < sizeof live_sigs / sizeof *live_sigs; j++)
+                sigaddset(&sa.sa_mask, live_sigs[j]);
+            sa.sa_flags = 0;
             sigaction(live_sigs[k], &sa, NULL);
         }
     }
@@ -80,7 +90,6 @@ static void live_add(char *tmp)
             live[i] = tmp;
             break;
         }
-    sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 static void live_drop(const char *tmp)
@@ -181,16 +190,20 @@ int pb_out_open(pb_out **out, const char *path, const char *const *inputs,
          * rename is atomic (and a link to it stays a link) */
         memcpy(o->tmp, o->target, l);
         memcpy(o->tmp + l, ".tmpXXXXXX", 11);
+        sigset_t old_mask;
+        live_block(&old_mask);
         fd = mkostemp(o->tmp, O_CLOEXEC);
+        int e = errno;
+        if (fd >= 0)
+            live_add(o->tmp);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a pending signal lands here */
         if (fd < 0) {
-            int e = errno;
             free(o->tmp);
             o->tmp = NULL;
             return out_fail(o, -1, pb_error_set(err, PB_EIO, path, 0, 0,
                                                 "cannot create the output: %s",
                                                 strerror(e)));
         }
-        live_add(o->tmp);
         mode_t um = umask(0);
         umask(um);
         if (fchmod(fd, (exists ? st.st_mode : 0666) & 0777 & ~um) != 0) {
