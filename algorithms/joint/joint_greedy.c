@@ -59,15 +59,7 @@ double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q)
         const pb_ns cs = pp->cs;
         uint32_t trig = 0;
         /* the row of q's link in the direct tables, and p's column */
-        const uint32_t kin = joint_kin(s, ein);
-        uint32_t b = 0, no1 = 0, ol = NONE;
-        size_t dbase = 0;
-        if (s->npar && s->dk_off) {
-            b = s->link_dst[kin];
-            no1 = s->out_off[b + 1] - s->out_off[b] + 1;
-            dbase = s->dk_off[kin];
-            ol = l == s->nlinks ? no1 - 1 : s->link_src[l] == b ? s->link_local[l] : NONE;
-        }
+        const joint_dk_row d = joint_dk_row_of(s, ein, l);
         const int mono = s->greedy_mono;
         const pb_ns stop = cs - joint_greedy_test_shift; /* cs, but in the test */
         for (; i < n; i++) {
@@ -78,17 +70,8 @@ double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q)
                 break; /* it and every later call return after p was sent */
             if (ai == p || c->ret == NONE || c->rr > cs || c->rr < tt)
                 continue;
-            if (s->npar) {
-                int skip;
-                if (ol != NONE && s->link_src[c->link] == b) {
-                    uint32_t h = s->dk_par[dbase + (size_t)(1 + s->link_local[c->link]) * no1 + ol];
-                    skip = h != NONE && s->pflag[h];
-                } else {
-                    skip = joint_par_skip(s, ein, c->link, l);
-                }
-                if (skip)
-                    continue;
-            }
+            if (s->npar && joint_par_skip_row(s, &d, ein, c->link, l))
+                continue;
             if (c->rr > tt || (c->rr == tt && trig != 0)) {
                 tt = c->rr;
                 trig = 1 + c->link;

@@ -165,15 +165,7 @@ int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost)
         const pb_ns t0 = qq->call == NONE ? INT64_MIN : qq->cr, cs = pp->cs;
         pb_ns tt = t0;
         uint32_t trig = 0;
-        const uint32_t kin = joint_kin(s, ein);
-        uint32_t b = 0, no1 = 0, ol = NONE;
-        size_t dbase = 0;
-        if (s->npar && s->dk_off) {
-            b = s->link_dst[kin];
-            no1 = s->out_off[b + 1] - s->out_off[b] + 1;
-            dbase = s->dk_off[kin];
-            ol = l == s->nlinks ? no1 - 1 : s->link_src[l] == b ? s->link_local[l] : NONE;
-        }
+        const joint_dk_row d = joint_dk_row_of(s, ein, l);
         /* the returns received by cs: r[0..hi) */
         uint32_t lo = 0, hi = x->nr;
         while (lo < hi) {
@@ -190,17 +182,8 @@ int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost)
                 break; /* this and every earlier: the arrival */
             if (ai == p)
                 continue;
-            if (s->npar) {
-                int skip;
-                if (ol != NONE && s->link_src[c->link] == b) {
-                    uint32_t h = s->dk_par[dbase + (size_t)(1 + s->link_local[c->link]) * no1 + ol];
-                    skip = h != NONE && s->pflag[h];
-                } else {
-                    skip = joint_par_skip(s, ein, c->link, l);
-                }
-                if (skip)
-                    continue;
-            }
+            if (s->npar && joint_par_skip_row(s, &d, ein, c->link, l))
+                continue;
             tt = c->rr;
             trig = 1 + c->link;
             break;

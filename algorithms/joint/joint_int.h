@@ -608,6 +608,42 @@ static inline int joint_par_skip(const joint *s, uint32_t ein, uint32_t L, uint3
     return h != JOINT_NONE && s->pflag[h];
 }
 
+/* the direct tables seen from a request of link ein and its output link
+ * l (s->nlinks: the response): the request's service b, the columns of a
+ * row no1, the row block dbase and l's column ol (JOINT_NONE when l has
+ * none, and always without tables or learned parallel calls) */
+typedef struct {
+    uint32_t b, no1, ol;
+    size_t dbase;
+} joint_dk_row;
+
+static inline joint_dk_row joint_dk_row_of(const joint *s, uint32_t ein, uint32_t l)
+{
+    joint_dk_row d = {0, 0, JOINT_NONE, 0};
+    if (s->npar && s->dk_off) {
+        const uint32_t kin = joint_kin(s, ein);
+        d.b = s->link_dst[kin];
+        d.no1 = s->out_off[d.b + 1] - s->out_off[d.b] + 1;
+        d.dbase = s->dk_off[kin];
+        d.ol = l == s->nlinks            ? d.no1 - 1
+               : s->link_src[l] == d.b ? s->link_local[l]
+                                         : JOINT_NONE;
+    }
+    return d;
+}
+
+/* joint_par_skip(s, ein, L, l) with the cell read from d (joint_dk_row_of
+ * (s, ein, l)) when it has one */
+static inline int joint_par_skip_row(const joint *s, const joint_dk_row *d, uint32_t ein,
+                                     uint32_t L, uint32_t l)
+{
+    if (d->ol != JOINT_NONE && s->link_src[L] == d->b) {
+        uint32_t h = s->dk_par[d->dbase + (size_t)(1 + s->link_local[L]) * d->no1 + d->ol];
+        return h != JOINT_NONE && s->pflag[h];
+    }
+    return joint_par_skip(s, ein, L, l);
+}
+
 /* the density key of (ein, trig, outl), or JOINT_NONE */
 static inline uint32_t joint_key_get(const joint *s, uint32_t ein, uint32_t trig, uint32_t outl)
 {

@@ -15,21 +15,13 @@
 #include <unistd.h>
 
 #include "imp_capture.h"
+#include "fuzz_common.h"
 #include "pb_files.h"
 #include "pb_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[64], ev1[96], ev2[96], pcap[96];
-
-static int write_file(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *fp = fopen(path, "wb");
-    if (!fp)
-        return -1;
-    size_t w = size ? fwrite(data, 1, size, fp) : 0;
-    return fclose(fp) == 0 && w == size ? 0 : -1;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -52,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t k = 0; k < 4 && size >= 4; k++)
         is_pcap |= !memcmp(data, magic[k], 4);
     if (is_pcap) {
-        if (write_file(pcap, data, size) != 0)
+        if (fuzz_write_file(pcap, data, size) != 0)
             return 0;
         path = pcap;
     } else {
@@ -62,8 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 cut = i + 1;
                 break;
             }
-        if (write_file(ev1, data, cut) != 0 ||
-            (cut < size && write_file(ev2, data + cut + 2, size - cut - 2) != 0))
+        if (fuzz_write_file(ev1, data, cut) != 0 ||
+            (cut < size && fuzz_write_file(ev2, data + cut + 2, size - cut - 2) != 0))
             return 0;
     }
     pb_files_reset();

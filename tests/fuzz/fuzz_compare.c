@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_common.h"
 #include "pb_files.h"
 #include "pstat.h"
 #include "pstat_table.h"
@@ -18,15 +19,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char path_a[64], path_b[64];
-
-static int write_file(const char *path, const void *data, size_t size)
-{
-    FILE *fp = fopen(path, "wb");
-    if (!fp)
-        return -1;
-    size_t w = size ? fwrite(data, 1, size, fp) : 0;
-    return fclose(fp) == 0 && w == size ? 0 : -1;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,10 +28,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         static const char b[] = "point,metric,seed,value,better\n"
                                 "p1,acc,1,0.5,higher\np1,acc,2,0.6,higher\n"
                                 "p1,cpu_s,1,2,lower\np2,acc,1,1,higher\n";
-        if (write_file(path_b, b, sizeof b - 1) != 0)
+        if (fuzz_write_file(path_b, b, sizeof b - 1) != 0)
             return 0;
     }
-    if (write_file(path_a, data, size) != 0)
+    if (fuzz_write_file(path_a, data, size) != 0)
         return 0;
     pb_files_reset();
     pstat_table *t = NULL;

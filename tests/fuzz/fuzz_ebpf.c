@@ -9,10 +9,9 @@
  */
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "fuzz_common.h"
 #include "imp.h"
-#include "pb_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,24 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * eBPF) or the W3C traceparent, by one bit of the input */
     if (size & 1)
         opts.request_id = "traceparent";
-    imp_importer *im = NULL;
-    pb_error err;
-    if (imp_init(&im, &opts, &err) != PB_OK)
-        return 0;
-    pb_trace *t = NULL;
-    if (imp_add_buffer(im, (const char *)data, size, "fuzz.json", &err) ==
-            PB_OK &&
-        imp_finish(im, &t, &err) == PB_OK) {
-        FILE *fp = fopen("/dev/null", "w");
-        if (fp) {
-            pb_trace_write(t, fp, 0, &err);
-            fclose(fp);
-        }
-        pb_strbuf s = {0};
-        imp_stats_summary(imp_get_stats(im), &s);
-        pb_strbuf_free(&s);
-    }
-    pb_trace_close(t);
-    imp_close(im);
+    fuzz_import(&opts, data, size, "fuzz.json");
     return 0;
 }

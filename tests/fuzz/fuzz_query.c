@@ -11,25 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "pb_trace.h"
 #include "pq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* two requests: A -> B -> C and back, then a one-way message B -> D */
+/* fuzz_small_trace with its requests, parents and sizes */
 static pb_trace *small_trace(uint64_t *req, int64_t *par)
 {
-    pb_trace *t;
-    if (pb_trace_new(&t) != PB_OK)
+    pb_trace *t = fuzz_small_trace();
+    if (!t)
         return NULL;
-    const pb_ns ms = 1000000;
-    pb_trace_add(t, 1, 0, ms, "A", "B", PB_TYPE_CALL, 1, 1, PB_ID_NONE);
-    pb_trace_add(t, 2, 2 * ms, 3 * ms, "B", "C", PB_TYPE_CALL, 2, 1, 1);
-    pb_trace_add(t, 3, 5 * ms, 6 * ms, "C", "B", PB_TYPE_RETURN, 2, 1, 2);
-    pb_trace_add(t, 4, 8 * ms, 9 * ms, "B", "A", PB_TYPE_RETURN, 1, 1, 3);
-    pb_trace_add(t, 5, 10 * ms, 11 * ms, "A", "B", PB_TYPE_MSG, PB_ID_NONE, 2,
-                 PB_ID_NONE);
-    pb_trace_add(t, 6, 12 * ms, 13 * ms, "B", "D", PB_TYPE_MSG, PB_ID_NONE, 2, 5);
     static const int64_t p[] = {-1, 0, 1, 2, -1, 4};
     static const uint64_t r[] = {1, 1, 1, 1, 2, 2};
     for (size_t i = 0; i < 6 && i < t->n; i++) {

@@ -8,27 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fuzz_common.h"
 #include "pb_trace.h"
 #include "score.h"
 #include "tv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static pb_trace *truth_trace(void)
-{
-    pb_trace *t;
-    if (pb_trace_new(&t) != PB_OK)
-        return NULL;
-    const pb_ns ms = 1000000;
-    pb_trace_add(t, 1, 0, ms, "A", "B", PB_TYPE_CALL, 1, 1, PB_ID_NONE);
-    pb_trace_add(t, 2, 2 * ms, 3 * ms, "B", "C", PB_TYPE_CALL, 2, 1, 1);
-    pb_trace_add(t, 3, 5 * ms, 6 * ms, "C", "B", PB_TYPE_RETURN, 2, 1, 2);
-    pb_trace_add(t, 4, 8 * ms, 9 * ms, "B", "A", PB_TYPE_RETURN, 1, 1, 3);
-    pb_trace_add(t, 5, 10 * ms, 11 * ms, "A", "B", PB_TYPE_MSG, PB_ID_NONE, 2,
-                 PB_ID_NONE);
-    pb_trace_add(t, 6, 12 * ms, 13 * ms, "B", "D", PB_TYPE_MSG, PB_ID_NONE, 2, 5);
-    return t;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -44,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tv_view v = TV_MESSAGE;
     if (r->view)
         tv_view_parse(r->view, &v);
-    pb_trace *t = truth_trace();
+    pb_trace *t = fuzz_small_trace();
     tv_truth *tv = NULL;
     if (t)
         score_check_trace(r, t, "truth", &err); /* either answer is fine */

@@ -24,21 +24,13 @@
 #     joint with call ids is above 75 % (about 30 % before);
 #   - the async calls of maketrace (`call ... async`): in the retry trace
 #     some pay return arrives after fe's response of its own request.
-set -u
-B="$PB_BIN"
-for p in maketrace skewer infer score; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 PB_APPS_DURATION=1s PB_BIN="$B" sh "$PB_ROOT/experiments/joint_apps.sh" --quick --seeds 4 \
     --configs "retry async parjoin deep" --out "$tmp" --keep "$tmp/k" 2> "$tmp/log" ||
     fail "joint_apps.sh: $(tail -3 "$tmp/log")"
 [ -s "$tmp/joint_apps.csv" ] || fail "no joint_apps.csv"
 grep -q '^Skipped' "$tmp/joint_apps.md" && fail "rows skipped: $(sed -n '/^Skipped/,$p' "$tmp/joint_apps.md")"
-awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4
-                  if ($5 == "joint") j[k] = $6; else if (!(k in b) || $6 + 0 > b[k]) b[k] = $6 + 0 }
-         END { for (k in j) printf "%s,%s,%s\n", k, j[k], b[k] }' "$tmp/joint_apps.csv" |
-    sort > "$tmp/rows"
+joint_vs_best "$tmp/joint_apps.csv" > "$tmp/rows"
 [ "$(wc -l < "$tmp/rows")" -eq 16 ] || fail "expected 16 rows, got $(wc -l < "$tmp/rows")"
 bad=$(awk -F, '$3 == "x1:ns" && $5 + 0.005 < $6 { print }' "$tmp/rows")
 [ -z "$bad" ] || fail "joint more than half a point below the best other method: $bad"
@@ -52,7 +44,7 @@ o=$(sed -n 's/^# late_service=fe .*orphan_calls=\([0-9]*\) .*/\1/p' "$tmp/r1")
 w=$(sed -n 's/^# late_calls_widened=\([0-9]*\)$/\1/p' "$tmp/r1")
 [ -n "$o" ] && [ "$o" = "$w" ] || fail "widened calls ($w) are not the orphans ($o)"
 "$B/infer" --algo joint -s late_split=0 -o "$tmp/r0" "$t" 2> /dev/null || fail "infer late_split=0"
-ex() { "$B/score" --truth "$t" "$1" | awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}'; }
+ex() { "$B/score" --truth "$t" "$1" | exact_acc; }
 e1=$(ex "$tmp/r1"); e0=$(ex "$tmp/r0")
 echo "retry ids: late_split=1 $e1, late_split=0 $e0"
 awk -v a="$e1" -v b="$e0" 'BEGIN { exit !(a >= 0.6 && a >= b + 0.2) }' ||
@@ -62,7 +54,7 @@ a="$tmp/k/async_s4_x1_ns.csv"
 "$B/infer" --algo joint -o "$tmp/a1" "$a" 2> /dev/null || fail "infer async"
 grep -q '^# late_service=api late=on .* gap_ns=0 .*sent_inside=' "$tmp/a1" || fail "api did not pass by its sends"
 grep -q '^# late_link=api>logger orphan_share=0\.[5-9][0-9]* widen=all$' "$tmp/a1" || fail "no late_link=api>logger line"
-ea=$("$B/score" --truth "$a" "$tmp/a1" | awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}')
+ea=$("$B/score" --truth "$a" "$tmp/a1" | exact_acc)
 echo "async ids: $ea"
 awk -v a="$ea" 'BEGIN { exit !(a >= 0.75) }' || fail "async with call ids: $ea (want >= 0.75)"
 # maketrace's async calls: a return after its caller's own response

@@ -12,22 +12,14 @@
 #     config, rounding the stamps to 1 us costs joint at most 3 points
 #     with call ids and 12 as a black box (without the rule: 6 and 18);
 #     and -s tick0=0 on that trace is lower (the test can fail).
-set -u
-B="$PB_BIN"
-for p in maketrace skewer infer score; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 PB_MODELS_DURATION=1s PB_BIN="$B" sh "$PB_ROOT/experiments/joint_models.sh" --quick --seeds 3 \
     --configs "event pool mixed" --out "$tmp" --keep "$tmp/k" 2> "$tmp/log" ||
     fail "joint_models.sh: $(tail -3 "$tmp/log")"
 [ -s "$tmp/joint_models.csv" ] || fail "no joint_models.csv"
 grep -q '^Skipped' "$tmp/joint_models.md" && fail "rows skipped: $(sed -n '/^Skipped/,$p' "$tmp/joint_models.md")"
 # joint against the best other method on every row
-awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4
-                  if ($5 == "joint") j[k] = $6; else if (!(k in b) || $6 + 0 > b[k]) b[k] = $6 + 0 }
-         END { for (k in j) printf "%s,%s,%s\n", k, j[k], b[k] }' "$tmp/joint_models.csv" |
-    sort > "$tmp/rows"
+joint_vs_best "$tmp/joint_models.csv" > "$tmp/rows"
 [ "$(wc -l < "$tmp/rows")" -eq 24 ] || fail "expected 24 rows, got $(wc -l < "$tmp/rows")"
 bad=$(awk -F, '$3 != "x1:1ms" && $5 + 0.005 < $6 { print }' "$tmp/rows")
 [ -z "$bad" ] || fail "joint more than half a point below the best other method: $bad"
@@ -47,8 +39,8 @@ t="$tmp/k/mixed_s3_x1_1us.csv"
 grep -q '^# tick0=on tick_ns=1000 ' "$tmp/r1" || fail "no tick0= metadata line"
 "$B/infer" --algo joint -s tick0=0 -o "$tmp/r0" "$t" 2> /dev/null || fail "infer tick0=0"
 grep -q '^# tick0=' "$tmp/r0" && fail "tick0=0 still writes tick0="
-e1=$("$B/score" --truth "$t" "$tmp/r1" | awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}')
-e0=$("$B/score" --truth "$t" "$tmp/r0" | awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}')
+e1=$("$B/score" --truth "$t" "$tmp/r1" | exact_acc)
+e0=$("$B/score" --truth "$t" "$tmp/r0" | exact_acc)
 echo "mixed ids 1 us: tick0=1 $e1, tick0=0 $e0"
 ge "$e1" "$e0" -0.02 || fail "tick0=1 ($e1) not 2 points above tick0=0 ($e0)"
 # unrounded stamps: the rule does not run, the result is tick0=0's

@@ -9,23 +9,16 @@
 # points of the unrounded trace (without it: 18 % against 82 %, 64 points
 # under).  Rounded to 1 ms the same trace keeps the rule off
 # (tick0_coarse=off: durations of a tick or less).
-set -u
-B="$PB_BIN"
-for p in maketrace skewer infer score; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_mixed.conf" -s seed=5 -s duration=1s \
     -s instances_scale=2 > "$tmp/t.csv" 2> "$tmp/log" || fail "maketrace: $(tail -1 "$tmp/log")"
-awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
-    !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-    { if (c) $c = ""; print }' "$tmp/t.csv" > "$tmp/ns.csv"
+strip_callids "$tmp/t.csv" > "$tmp/ns.csv"
 "$B/skewer" -q --round 1us "$tmp/ns.csv" > "$tmp/us.csv" || fail "skewer 1us"
 "$B/skewer" -q --round 1ms "$tmp/ns.csv" > "$tmp/ms.csv" || fail "skewer 1ms"
 acc() {
     "$B/infer" --algo joint -o "$tmp/r.$1" "$tmp/$1.csv" 2> /dev/null || fail "infer $1"
     "$B/score" --truth "$tmp/$1.csv" "$tmp/r.$1" |
-        awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}'
+        exact_acc
 }
 n=$(acc ns); u=$(acc us); acc ms > /dev/null
 echo "mixed x2 black box: ns $n, 1 us $u"

@@ -10,23 +10,13 @@
 # parameters, the CPU and the effort counters.  Renamed services and
 # shuffled rows (read with --sort) give the same links with the intervals
 # on.
-set -u
-B="$PB_BIN"
-for p in maketrace skewer infer score; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_event.conf" -s seed=9 -s duration=0.5s \
     > "$tmp/ns.csv" 2> "$tmp/log" || fail "maketrace: $(tail -1 "$tmp/log")"
 "$B/skewer" -q --round 1us "$tmp/ns.csv" > "$tmp/us.csv" || fail "skewer 1us"
 "$B/skewer" -q --round 1ms "$tmp/ns.csv" > "$tmp/ms.csv" || fail "skewer 1ms"
-strip() {
-    awk 'BEGIN { FS = OFS = "," } /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-         { if (c) $c = ""; print }' "$1"
-}
-strip "$tmp/us.csv" > "$tmp/usbb.csv"
-strip "$tmp/ms.csv" > "$tmp/msbb.csv"
+strip_callids "$tmp/us.csv" > "$tmp/usbb.csv"
+strip_callids "$tmp/ms.csv" > "$tmp/msbb.csv"
 body() { grep -v '^# \(params\|cpu_\|program\|fit_walks\|algo=\|fingerprint\)' "$1" | sed 's/ fit_fast=on$/ fit_fast=X/; s/ fit_fast=off$/ fit_fast=X/'; }
 for v in us usbb ms msbb; do
     o=

@@ -9,12 +9,7 @@
 # least 2 points over tick_ivl=off (57.2 -> 61.0 %); the tree before it
 # has no such option (fails).  Rounded to 1 ms the same trace keeps them
 # off (durations under 2 ticks: tick_ivl=off).
-set -u
-B="$PB_BIN"
-for p in maketrace skewer infer score; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_dispatch.conf" -s seed=9 -s duration=0.5s \
     -s instances_scale=2 > "$tmp/ns.csv" 2> "$tmp/log" || fail "maketrace: $(tail -1 "$tmp/log")"
 "$B/skewer" -q --round 100us "$tmp/ns.csv" > "$tmp/c.csv" || fail "skewer 100us"
@@ -23,7 +18,7 @@ acc() { # trace tick_ivl -> exact accuracy; the result in $tmp/r.$2
     "$B/infer" --algo joint -s tick_ivl="$2" -o "$tmp/r.$2" "$1" 2> "$tmp/log" ||
         fail "infer $1 tick_ivl=$2: $(tail -1 "$tmp/log")"
     "$B/score" --truth "$1" "$tmp/r.$2" |
-        awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}'
+        exact_acc
 }
 off=$(acc "$tmp/c.csv" off)
 auto=$(acc "$tmp/c.csv" auto)

@@ -10,27 +10,16 @@
 # The black box (pairs by time: the returns keep the calls' order) and
 # unrounded stamps (no tie test) give what they gave before, byte for byte
 # but for the metadata line.
-set -u
-B="$PB_BIN"
-for p in maketrace skewer infer score; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-col() { awk -F, -v n="$1" 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c[n])}' "$2"; }
-strip() { # the callid column emptied: a black box
-    awk 'BEGIN { FS = OFS = "," } /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-         { if (c) $c = ""; print }' "$1"
-}
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 acc() { # trace result -> exact accuracy
     "$B/score" --truth "$1" "$2" > "$tmp/s" || fail "score $2"
-    col exact_accuracy "$tmp/s"
+    exact_acc < "$tmp/s"
 }
 body() { grep -v '^# params\|^# cpu\|^# program\|^# algo=' "$1"; }
 "$B/maketrace" "$PB_ROOT/experiments/joint_ticks.conf" -s seed=6 -s F.workers=6 > "$tmp/a.csv" ||
     fail maketrace
 "$B/skewer" -q --round 1ms "$tmp/a.csv" > "$tmp/t.csv" || fail skewer
-strip "$tmp/t.csv" > "$tmp/bb.csv"
+strip_callids "$tmp/t.csv" > "$tmp/bb.csv"
 "$B/infer" --algo joint -o "$tmp/new" "$tmp/t.csv" 2> /dev/null || fail infer
 "$B/infer" --algo joint -s tie_calls=0 -o "$tmp/old" "$tmp/t.csv" 2> /dev/null || fail infer
 "$B/infer" --algo fcfs -o "$tmp/f" "$tmp/t.csv" 2> /dev/null || fail "infer fcfs"

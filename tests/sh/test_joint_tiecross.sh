@@ -11,17 +11,12 @@
 # option (fails).  The event config (seed 11, 1 ms), where those moves
 # make the model less likely, keeps the start: the same links as
 # tie_cross=0.
-set -u
-B="$PB_BIN"
-for p in maketrace skewer infer score; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 acc() { # trace tie_cross -> exact accuracy; the result in $tmp/r.$2
     "$B/infer" --algo joint -s tie_cross="$2" -o "$tmp/r.$2" "$1" 2> "$tmp/log" ||
         fail "infer $1 tie_cross=$2: $(tail -1 "$tmp/log")"
     "$B/score" --truth "$1" "$tmp/r.$2" |
-        awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}'
+        exact_acc
 }
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_dispatch.conf" -s seed=11 -s duration=1s \
     > "$tmp/ns.csv" 2> "$tmp/log" || fail "maketrace: $(tail -1 "$tmp/log")"

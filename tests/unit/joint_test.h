@@ -102,6 +102,23 @@ static inline pb_trace *random_fanout_trace(gsl_rng *g, int ids, int nq, int gap
     return t;
 }
 
+/* random_fanout_trace(g, ids, nq, gap_us, maxc) from a mt19937 seeded
+ * with rng_seed, stamps rounded down to tick (sets joint_test_tick: the
+ * caller resets it to 0 after its cases).  The trace (caller frees it
+ * with pb_trace_close), or NULL when out of memory */
+static inline pb_trace *joint_test_seeded_trace(unsigned long rng_seed, pb_ns tick, int ids,
+                                                int nq, int gap_us, int maxc)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!g)
+        return NULL;
+    gsl_rng_set(g, rng_seed);
+    joint_test_tick = tick;
+    pb_trace *t = random_fanout_trace(g, ids, nq, gap_us, maxc);
+    gsl_rng_free(g);
+    return t;
+}
+
 /* the random case the same-result tests share: random_fanout_trace from a
  * mt19937 seeded with rng_seed; every third seed with 1 ms stamps, even
  * seeds larger requests (50 of up to 14 calls, 1.5 ms apart), odd seeds
@@ -111,15 +128,22 @@ static inline pb_trace *random_fanout_trace(gsl_rng *g, int ids, int nq, int gap
 static inline pb_trace *joint_test_case_trace(unsigned long rng_seed, int seed, int ids,
                                               int nq_small)
 {
-    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!g)
-        return NULL;
-    gsl_rng_set(g, rng_seed);
-    joint_test_tick = seed % 3 == 0 ? 1000 * 1000 : 0;
     int big = seed % 2 == 0;
-    pb_trace *t = random_fanout_trace(g, ids, big ? 50 : nq_small, big ? 1500 : 300, big ? 14 : 7);
-    gsl_rng_free(g);
-    return t;
+    return joint_test_seeded_trace(rng_seed, seed % 3 == 0 ? 1000 * 1000 : 0, ids,
+                                   big ? 50 : nq_small, big ? 1500 : 300, big ? 14 : 7);
+}
+
+/* p[0] and p[1] both joint's defaults with callids = ids and, unless po
+ * is NULL, pair_order = po; the caller then sets the one parameter the
+ * two solves differ in */
+static inline void joint_test_params_two(joint_params p[2], int ids, const char *po)
+{
+    for (int i = 0; i < 2; i++) {
+        p[i] = defaults();
+        p[i].callids = ids;
+        if (po)
+            p[i].pair_order = po;
+    }
 }
 
 /* solve t twice, with p[0] and with p[1]; s[0] and s[1] get the solved
@@ -147,6 +171,72 @@ static inline int joint_test_ll_same(joint *a, joint *b)
 {
     double la = joint_loglik(a), lb = joint_loglik(b);
     return !memcmp(&la, &lb, sizeof la);
+}
+
+/* joint_test_solve_two, then how many pairs of s[0] and s[1] differ
+ * (joint_test_pairs_differ) and in *llsame whether their log-likelihoods
+ * are the same bits.  The caller reads what it counts from s[] and closes
+ * both (joint_test_close_two).  Returns -1 (s[] both NULL) when a solve
+ * fails */
+static inline long joint_test_compare_two(pb_trace *t, const joint_params p[2], joint *s[2],
+                                          int *llsame)
+{
+    if (joint_test_solve_two(t, p, s))
+        return -1;
+    *llsame = joint_test_ll_same(s[0], s[1]);
+    return joint_test_pairs_differ(s[0], s[1]);
+}
+
+static inline void joint_test_close_two(joint *s[2])
+{
+    joint_close(s[0]);
+    joint_close(s[1]);
+}
+
+/* what the tests of the greedy round's costs count over their cases:
+ * costs that differ between the two ways, and costs compared */
+typedef struct {
+    long cdiff;
+    size_t ncost;
+} joint_test_costs;
+
+/* the cases of a same-results test: seeds 1 to nseed, each twice (k 0
+ * and 1); trace(seed, k) makes a case's trace (NULL: out of memory) and
+ * compare(t, seed, k, &llsame, ctx) solves it two ways, returning how many
+ * pairs differ (-1: failure) with *llsame as joint_test_compare_two's */
+typedef struct {
+    int nseed;
+    const char *kname[2]; /* k as the line of a differing case names it */
+    pb_trace *(*trace)(int seed, int k);
+    long (*compare)(pb_trace *t, int seed, int k, int *llsame, void *ctx);
+} joint_test_cases;
+
+/* run every case of c (ctx passed to its compare); prints a "# seed ..."
+ * line for each case whose results differ unless quiet (set it while a
+ * fault is put in on purpose).  Returns how many cases differ, -1 when a
+ * trace cannot be made; resets joint_test_tick to 0 */
+static inline int joint_test_differing(const joint_test_cases *c, void *ctx, int quiet)
+{
+    int bad = 0;
+    for (int seed = 1; seed <= c->nseed && bad >= 0; seed++)
+        for (int k = 0; k < 2; k++) {
+            pb_trace *t = c->trace(seed, k);
+            if (!t) {
+                bad = -1;
+                break;
+            }
+            int llsame = 1;
+            long d = c->compare(t, seed, k, &llsame, ctx);
+            if (d != 0 || !llsame) {
+                if (!quiet)
+                    printf("# seed %d %s: %ld pairs differ, log-likelihood %s\n", seed,
+                           c->kname[k], d, llsame ? "same" : "differs");
+                bad++;
+            }
+            pb_trace_close(t);
+        }
+    joint_test_tick = 0;
+    return bad;
 }
 
 #endif

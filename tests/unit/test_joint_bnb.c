@@ -29,15 +29,13 @@ static long compare(pb_trace *t, int *llsame, size_t *scored, size_t *cut)
         p[i].bound = i;
     }
     joint *s[2];
-    if (joint_test_solve_two(t, p, s))
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
         return -1;
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    *llsame = joint_test_ll_same(s[0], s[1]);
     *scored += s[1]->bnb_scored;
     *cut += s[1]->bnb_cut;
     CHECK(s[0]->bnb_scored == 0 && s[0]->bnb_cut == 0);
-    joint_close(s[0]);
-    joint_close(s[1]);
+    joint_test_close_two(s);
     return diff;
 }
 
@@ -81,27 +79,32 @@ static long compare_forced(pb_trace *t, size_t *scored, size_t *cut)
     return diff;
 }
 
+/* case (seed, ids): joint_test_case_trace */
+static pb_trace *case_trace(int seed, int ids)
+{
+    return joint_test_case_trace((unsigned long)(300 * seed + ids), seed, ids, 100);
+}
+
+/* what the cases count, and which comparison they make */
+struct counts {
+    size_t *scored, *cut;
+    int forced;
+};
+
+static long compare_case(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
+{
+    struct counts *c = cnt;
+    return c->forced ? compare_forced(t, c->scored, c->cut)
+                     : compare(t, llsame, c->scored, c->cut);
+}
+
+static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare_case};
+
 /* every case: returns the cases whose results differ */
 static int differing_cases(size_t *scored, size_t *cut, int forced)
 {
-    int bad = 0;
-    for (int seed = 1; seed <= 4; seed++)
-        for (int ids = 0; ids < 2; ids++) {
-            pb_trace *t = joint_test_case_trace((unsigned long)(300 * seed + ids), seed, ids, 100);
-            if (!t)
-                return -1;
-            int llsame = 1;
-            long d = forced ? compare_forced(t, scored, cut) : compare(t, &llsame, scored, cut);
-            if (d != 0 || !llsame) {
-                if (joint_bnb_test_bias == 0)
-                    printf("# seed %d ids %d: %ld pairs differ, log-likelihood %s\n", seed, ids,
-                           d, llsame ? "same" : "differs");
-                bad++;
-            }
-            pb_trace_close(t);
-        }
-    joint_test_tick = 0;
-    return bad;
+    struct counts c = {scored, cut, forced};
+    return joint_test_differing(&cases, &c, joint_bnb_test_bias != 0);
 }
 
 TEST(bounded_resplit_chooses_what_scoring_every_split_does)

@@ -48,71 +48,60 @@ static long costs_differ(joint *s, size_t *n)
 }
 
 /* solve the trace with greedy_cut off and on; returns how many pairs
- * differ (-1: failure); *llsame: the same log-likelihood bits; *cdiff,
- * *ncost: the costs compared on the solved state */
-static long compare(pb_trace *t, int *llsame, long *cdiff, size_t *ncost)
+ * differ (-1: failure); *llsame: the same log-likelihood bits; the
+ * costs compared on the solved state added to the joint_test_costs at cnt */
+static long compare(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
 {
+    joint_test_costs *c = cnt;
     joint_params p[2];
     for (int i = 0; i < 2; i++) {
         p[i] = defaults();
         p[i].greedy_cut = i;
     }
     joint *s[2];
-    if (joint_test_solve_two(t, p, s))
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
         return -1;
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    *llsame = joint_test_ll_same(s[0], s[1]);
     CHECK(s[0]->greedy_skipped == 0);
     greedy_skipped += s[1]->greedy_skipped;
     joint_greedy_prep(s[1]);
     CHECK(s[1]->greedy_mono); /* every return follows its call here */
-    *cdiff += costs_differ(s[1], ncost);
-    joint_close(s[0]);
-    joint_close(s[1]);
+    c->cdiff += costs_differ(s[1], &c->ncost);
+    joint_test_close_two(s);
     return diff;
 }
 
-/* every case: returns the cases whose results differ */
-static int differing_cases(long *cdiff, size_t *ncost)
+/* case (seed, ids): joint_test_case_trace */
+static pb_trace *case_trace(int seed, int ids)
 {
-    int bad = 0;
-    for (int seed = 1; seed <= 4; seed++)
-        for (int ids = 0; ids < 2; ids++) {
-            pb_trace *t = joint_test_case_trace((unsigned long)(700 * seed + ids), seed, ids, 100);
-            if (!t)
-                return -1;
-            int llsame = 1;
-            long d = compare(t, &llsame, cdiff, ncost);
-            if (d != 0 || !llsame) {
-                if (joint_greedy_test_shift == 0 && !joint_greedy_test_stale)
-                    printf("# seed %d ids %d: %ld pairs differ, log-likelihood %s\n", seed, ids,
-                           d, llsame ? "same" : "differs");
-                bad++;
-            }
-            pb_trace_close(t);
-        }
-    joint_test_tick = 0;
-    return bad;
+    return joint_test_case_trace((unsigned long)(700 * seed + ids), seed, ids, 100);
+}
+
+static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare};
+
+/* every case: returns the cases whose results differ */
+static int differing_cases(joint_test_costs *c)
+{
+    return joint_test_differing(&cases, c,
+                                joint_greedy_test_shift != 0 || joint_greedy_test_stale);
 }
 
 TEST(greedy_cut_chooses_what_the_full_scan_does)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
-    CHECK_INT(differing_cases(&cdiff, &ncost), 0);
-    CHECK_INT(cdiff, 0);
-    CHECK(ncost > 1000);
+    joint_test_costs c = {0, 0};
+    CHECK_INT(differing_cases(&c), 0);
+    CHECK_INT(c.cdiff, 0);
+    CHECK(c.ncost > 1000);
     printf("# %zu costs compared, %ld differ; %zu calls left unevaluated (frozen model)\n",
-           ncost, cdiff, greedy_skipped);
+           c.ncost, c.cdiff, greedy_skipped);
     CHECK(greedy_skipped > 100);
 }
 
 TEST(leaving_out_calls_whose_candidates_changed_changes_results)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
+    joint_test_costs c = {0, 0};
     joint_greedy_test_stale = 1;
-    int bad = differing_cases(&cdiff, &ncost);
+    int bad = differing_cases(&c);
     joint_greedy_test_stale = 0;
     printf("# stale evaluations kept: %d of 8 cases differ\n", bad);
     CHECK(bad > 0);
@@ -120,14 +109,13 @@ TEST(leaving_out_calls_whose_candidates_changed_changes_results)
 
 TEST(a_stop_too_early_changes_results)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
+    joint_test_costs c = {0, 0};
     joint_greedy_test_shift = 2000 * US;
-    int bad = differing_cases(&cdiff, &ncost);
+    int bad = differing_cases(&c);
     joint_greedy_test_shift = 0;
-    printf("# stop 2 ms early: %d of 8 cases differ, %ld of %zu costs\n", bad, cdiff, ncost);
+    printf("# stop 2 ms early: %d of 8 cases differ, %ld of %zu costs\n", bad, c.cdiff, c.ncost);
     CHECK(bad > 0);
-    CHECK(cdiff > 0);
+    CHECK(c.cdiff > 0);
 }
 
 TEST(no_stop_when_a_return_precedes_its_call)

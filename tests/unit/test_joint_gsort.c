@@ -55,75 +55,59 @@ static long costs_differ(joint *s, size_t *n)
 }
 
 /* solve with greedy_sorted off and on; returns how many pairs differ (-1:
- * failure); *llsame: the same log-likelihood bits; *cdiff, *ncost: the
- * costs compared on the solved state */
-static long compare(pb_trace *t, int ids, int *llsame, long *cdiff, size_t *ncost)
+ * failure); *llsame: the same log-likelihood bits; the costs compared on
+ * the solved state added to the joint_test_costs at cnt */
+static long compare(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
 {
+    joint_test_costs *c = cnt;
     joint_params p[2];
-    for (int i = 0; i < 2; i++) {
-        p[i] = defaults();
-        p[i].callids = ids;
-        p[i].greedy_sorted = i;
-    }
+    joint_test_params_two(p, ids, NULL);
+    p[0].greedy_sorted = 0;
+    p[1].greedy_sorted = 1;
     joint *s[2];
-    if (joint_test_solve_two(t, p, s))
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
         return -1;
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    *llsame = joint_test_ll_same(s[0], s[1]);
     if (s[0]->gs)
         diff = -1;
-    long c = costs_differ(s[1], ncost);
-    *cdiff += c < 0 ? 1000000 : c;
-    joint_close(s[0]);
-    joint_close(s[1]);
+    long cd = costs_differ(s[1], &c->ncost);
+    c->cdiff += cd < 0 ? 1000000 : cd;
+    joint_test_close_two(s);
     return diff;
 }
 
-static int differing_cases(long *cdiff, size_t *ncost)
+/* case (seed, ids): 50 requests of up to 24 calls, 1 ms stamps with even
+ * seeds */
+static pb_trace *case_trace(int seed, int ids)
 {
-    int bad = 0;
-    for (int seed = 1; seed <= 4; seed++)
-        for (int ids = 0; ids < 2; ids++) {
-            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-            gsl_rng_set(g, (unsigned long)(720 * seed + ids));
-            joint_test_tick = seed % 2 == 0 ? 1000 * US : 0;
-            pb_trace *t = random_fanout_trace(g, ids, 50, 1500, 24);
-            gsl_rng_free(g);
-            if (!t)
-                return -1;
-            int llsame = 1;
-            long d = compare(t, ids, &llsame, cdiff, ncost);
-            if (d != 0 || !llsame) {
-                if (!joint_gsort_test_stale)
-                    printf("# seed %d ids %d: %ld pairs differ, log-likelihood %s\n", seed, ids,
-                           d, llsame ? "same" : "differs");
-                bad++;
-            }
-            pb_trace_close(t);
-        }
-    joint_test_tick = 0;
-    return bad;
+    return joint_test_seeded_trace((unsigned long)(720 * seed + ids),
+                                   seed % 2 == 0 ? 1000 * US : 0, ids, 50, 1500, 24);
+}
+
+static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare};
+
+static int differing_cases(joint_test_costs *c)
+{
+    return joint_test_differing(&cases, c, joint_gsort_test_stale);
 }
 
 TEST(sorted_returns_give_the_scans_costs)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
-    CHECK_INT(differing_cases(&cdiff, &ncost), 0);
-    CHECK_INT(cdiff, 0);
-    printf("# %zu costs from sorted returns, %ld differ from the scan\n", ncost, cdiff);
-    CHECK(ncost > 1000);
+    joint_test_costs c = {0, 0};
+    CHECK_INT(differing_cases(&c), 0);
+    CHECK_INT(c.cdiff, 0);
+    printf("# %zu costs from sorted returns, %ld differ from the scan\n", c.ncost, c.cdiff);
+    CHECK(c.ncost > 1000);
 }
 
 TEST(sorted_returns_kept_after_changes_give_other_costs)
 {
-    long cdiff = 0;
-    size_t ncost = 0;
+    joint_test_costs c = {0, 0};
     joint_gsort_test_stale = 1;
-    int bad = differing_cases(&cdiff, &ncost);
+    int bad = differing_cases(&c);
     joint_gsort_test_stale = 0;
-    printf("# kept after changes: %ld costs differ, %d of 8 searches differ\n", cdiff, bad);
-    CHECK(cdiff > 0);
+    printf("# kept after changes: %ld costs differ, %d of 8 searches differ\n", c.cdiff, bad);
+    CHECK(c.cdiff > 0);
 }
 
 int main(void)

@@ -17,53 +17,49 @@
 
 #include <stdlib.h>
 
-/* solve with order_bound off and on; returns how many pairs differ (-1:
- * failure); *llsame: the same log-likelihood bits; *est, *swp: order terms
- * left out */
-static long compare(pb_trace *t, int ids, const char *po, int *llsame, size_t *est,
-                    size_t *swp)
+/* case (seed, mode): joint_test_case_trace, call ids with seed 5 */
+static pb_trace *case_trace(int seed, int mode)
 {
+    return joint_test_case_trace((unsigned long)(9100 * seed + mode), seed, seed == 5, 40);
+}
+
+/* what the cases count: order terms left out */
+struct counts {
+    size_t est, swp;
+};
+
+/* solve with order_bound off and on (pair_order "on" or, mode 1,
+ * "auto"); returns how many pairs differ (-1: failure); *llsame: the
+ * same log-likelihood bits; the order terms left out added to the
+ * struct counts at cnt */
+static long compare(pb_trace *t, int seed, int mode, int *llsame, void *cnt)
+{
+    struct counts *c = cnt;
     joint_params p[2];
-    for (int i = 0; i < 2; i++) {
-        p[i] = defaults();
-        p[i].callids = ids;
-        p[i].pair_order = po;
-        p[i].order_bound = i;
-    }
+    joint_test_params_two(p, seed == 5, mode ? "auto" : "on");
+    p[0].order_bound = 0;
+    p[1].order_bound = 1;
     joint *s[2];
-    if (joint_test_solve_two(t, p, s))
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
         return -1;
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    *llsame = joint_test_ll_same(s[0], s[1]);
-    *est += s[1]->ordb_est;
-    *swp += s[1]->ordb_swap;
+    c->est += s[1]->ordb_est;
+    c->swp += s[1]->ordb_swap;
     if (s[0]->ordb_est || s[0]->ordb_swap)
         diff = -1;
-    joint_close(s[0]);
-    joint_close(s[1]);
+    joint_test_close_two(s);
     return diff;
 }
 
+static const joint_test_cases cases = {6, {"held", "auto"}, case_trace, compare};
+
 static int differing_cases(size_t *est, size_t *swp)
 {
-    int bad = 0;
-    for (int seed = 1; seed <= 6; seed++)
-        for (int mode = 0; mode < 2; mode++) {
-            int ids = seed == 5;
-            pb_trace *t = joint_test_case_trace((unsigned long)(9100 * seed + mode), seed, ids, 40);
-            if (!t)
-                return -1;
-            int llsame = 1;
-            long d = compare(t, ids, mode ? "auto" : "on", &llsame, est, swp);
-            if (d != 0 || !llsame) {
-                if (joint_ordbound_test_slack == 0 && !joint_ordbound_test_noswap)
-                    printf("# seed %d %s: %ld pairs differ, log-likelihood %s\n", seed,
-                           mode ? "auto" : "held", d, llsame ? "same" : "differs");
-                bad++;
-            }
-            pb_trace_close(t);
-        }
-    joint_test_tick = 0;
+    struct counts c = {0, 0};
+    int bad = joint_test_differing(&cases, &c,
+                                   joint_ordbound_test_slack != 0 || joint_ordbound_test_noswap);
+    *est += c.est;
+    *swp += c.swp;
     return bad;
 }
 
@@ -76,22 +72,30 @@ TEST(order_terms_left_out_choose_the_same)
     CHECK(swp > 0);
 }
 
-TEST(estimate_bound_wrong_on_purpose_changes_results)
+/* the cases that differ with a bound made wrong on purpose: estimates
+ * left out slack nats above their bound, or (noswap) the exchanges' bound
+ * of the wrong sign */
+static int differing_with(double slack, int noswap)
 {
     size_t est = 0, swp = 0;
-    joint_ordbound_test_slack = 20;
+    joint_ordbound_test_slack = slack;
+    joint_ordbound_test_noswap = noswap;
     int bad = differing_cases(&est, &swp);
     joint_ordbound_test_slack = 0;
+    joint_ordbound_test_noswap = 0;
+    return bad;
+}
+
+TEST(estimate_bound_wrong_on_purpose_changes_results)
+{
+    int bad = differing_with(20, 0);
     printf("# with estimates left out 20 nats above their bound: %d of 12 cases differ\n", bad);
     CHECK(bad > 0);
 }
 
 TEST(exchange_bound_wrong_on_purpose_changes_results)
 {
-    size_t est = 0, swp = 0;
-    joint_ordbound_test_noswap = 1;
-    int bad = differing_cases(&est, &swp);
-    joint_ordbound_test_noswap = 0;
+    int bad = differing_with(0, 1);
     printf("# with the exchanges' bound of the wrong sign: %d of 12 cases differ\n", bad);
     CHECK(bad > 0);
 }

@@ -11,56 +11,38 @@
 #include "joint_test.h"
 #include "joint_int.h"
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <stdlib.h>
 
-#define US 1000LL
+/* case (seed, held): joint_test_case_trace, black box */
+static pb_trace *case_trace(int seed, int held)
+{
+    return joint_test_case_trace((unsigned long)(900 * seed + held), seed, 0, 100);
+}
 
-/* solve with swap_bound off and on (pair_order po; the re-split's own
- * bound on in both, so only the exchanges' differs);
+/* solve with swap_bound off and on (the held search when held; the
+ * re-split's own bound on in both, so only the exchanges' differs);
  * returns how many pairs differ (-1: failure); *llsame: the same
- * log-likelihood bits; *cut: splits the bound left out */
-static long compare(pb_trace *t, const char *po, int *llsame, size_t *cut)
+ * log-likelihood bits; *cut (a size_t) += splits the bound left out */
+static long compare(pb_trace *t, int seed, int held, int *llsame, void *cut)
 {
     joint_params p[2];
-    for (int i = 0; i < 2; i++) {
-        p[i] = defaults();
-        p[i].callids = 0;
-        p[i].pair_order = po;
-        p[i].swap_bound = i;
-    }
+    joint_test_params_two(p, 0, held ? "on" : "off");
+    p[0].swap_bound = 0;
+    p[1].swap_bound = 1;
     joint *s[2];
-    if (joint_test_solve_two(t, p, s))
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
         return -1;
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    *llsame = joint_test_ll_same(s[0], s[1]);
-    *cut += s[1]->bnb_cut - s[0]->bnb_cut;
-    joint_close(s[0]);
-    joint_close(s[1]);
+    *(size_t *)cut += s[1]->bnb_cut - s[0]->bnb_cut;
+    joint_test_close_two(s);
     return diff;
 }
 
+static const joint_test_cases cases = {4, {"free", "held"}, case_trace, compare};
+
 static int differing_cases(size_t *cut)
 {
-    int bad = 0;
-    for (int seed = 1; seed <= 4; seed++)
-        for (int held = 0; held < 2; held++) {
-            pb_trace *t = joint_test_case_trace((unsigned long)(900 * seed + held), seed, 0, 100);
-            if (!t)
-                return -1;
-            int llsame = 1;
-            long d = compare(t, held ? "on" : "off", &llsame, cut);
-            if (d != 0 || !llsame) {
-                if (joint_bnb_test_bias == 0)
-                    printf("# seed %d %s: %ld pairs differ, log-likelihood %s\n", seed,
-                           held ? "held" : "free", d, llsame ? "same" : "differs");
-                bad++;
-            }
-            pb_trace_close(t);
-        }
-    joint_test_tick = 0;
-    return bad;
+    return joint_test_differing(&cases, cut, joint_bnb_test_bias != 0);
 }
 
 TEST(exchanges_resplit_by_bound_chooses_the_same)

@@ -21,56 +21,39 @@
 
 #define US 1000LL
 
-/* solve with resplit_wcache off and on; returns how many pairs differ
- * (-1: failure); *llsame: the same log-likelihood bits; *hits: walks
- * taken from the cache */
-static long compare(pb_trace *t, int ids, const char *po, int *llsame, size_t *hits)
+/* case (seed, held): 50 requests of up to 14 calls, 1 ms stamps every
+ * third seed, call ids with seed 4 */
+static pb_trace *case_trace(int seed, int held)
+{
+    return joint_test_seeded_trace((unsigned long)(710 * seed + held),
+                                   seed % 3 == 0 ? 1000 * US : 0, seed == 4, 50, 1500, 14);
+}
+
+/* solve with resplit_wcache off and on (the held search when held);
+ * returns how many pairs differ (-1: failure); *llsame: the same
+ * log-likelihood bits; *hits (a size_t) += walks taken from the cache */
+static long compare(pb_trace *t, int seed, int held, int *llsame, void *hits)
 {
     joint_params p[2];
-    for (int i = 0; i < 2; i++) {
-        p[i] = defaults();
-        p[i].callids = ids;
-        p[i].pair_order = po;
-        p[i].resplit_wcache = i;
-    }
+    joint_test_params_two(p, seed == 4, held ? "on" : "off");
+    p[0].resplit_wcache = 0;
+    p[1].resplit_wcache = 1;
     joint *s[2];
-    if (joint_test_solve_two(t, p, s))
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
         return -1;
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    *llsame = joint_test_ll_same(s[0], s[1]);
-    *hits += s[1]->wc_hits;
+    *(size_t *)hits += s[1]->wc_hits;
     if (s[0]->wc_hits)
         diff = -1;
-    joint_close(s[0]);
-    joint_close(s[1]);
+    joint_test_close_two(s);
     return diff;
 }
 
+static const joint_test_cases cases = {4, {"free", "held"}, case_trace, compare};
+
 static int differing_cases(size_t *hits)
 {
-    int bad = 0;
-    for (int seed = 1; seed <= 4; seed++)
-        for (int held = 0; held < 2; held++) {
-            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-            gsl_rng_set(g, (unsigned long)(710 * seed + held));
-            joint_test_tick = seed % 3 == 0 ? 1000 * US : 0;
-            int ids = seed == 4;
-            pb_trace *t = random_fanout_trace(g, ids, 50, 1500, 14);
-            gsl_rng_free(g);
-            if (!t)
-                return -1;
-            int llsame = 1;
-            long d = compare(t, ids, held ? "on" : "off", &llsame, hits);
-            if (d != 0 || !llsame) {
-                if (!joint_wcache_test_stale)
-                    printf("# seed %d %s: %ld pairs differ, log-likelihood %s\n", seed,
-                           held ? "held" : "free", d, llsame ? "same" : "differs");
-                bad++;
-            }
-            pb_trace_close(t);
-        }
-    joint_test_tick = 0;
-    return bad;
+    return joint_test_differing(&cases, hits, joint_wcache_test_stale);
 }
 
 TEST(kept_walks_choose_the_same)

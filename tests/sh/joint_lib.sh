@@ -1,0 +1,34 @@
+# What the end-to-end tests of joint share; a test reads it with
+#   . "$PB_ROOT/tests/sh/joint_lib.sh"
+# (not a test itself: tests/run.sh runs only tests/sh/test_*.sh).  Needs
+# PB_BIN and PB_ROOT (tests/run.sh sets both).  Sets B (the programs) and
+# tmp (a scratch folder, removed on exit); exits 77 (skip) when maketrace,
+# skewer, infer or score is missing.
+set -u
+B="$PB_BIN"
+for p in maketrace skewer infer score; do [ -x "$B/$p" ] || exit 77; done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# fail MESSAGE: say FAIL and stop the test
+fail() { echo "FAIL: $*"; exit 1; }
+
+# strip_callids TRACE: the trace with its callid column emptied (a black
+# box) on stdout
+strip_callids() {
+    awk 'BEGIN { FS = OFS = "," } /^#/ { print; next }
+         !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
+         { if (c) $c = ""; print }' "$1"
+}
+
+# exact_acc: the exact_accuracy column of score's output read on stdin
+exact_acc() { awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}'; }
+
+# joint_vs_best TABLE: per row of an audit table (the columns config, seed,
+# variant, mode, method, accuracy), sorted, the line "config,seed,variant,
+# mode,joint's accuracy,the best other method's"
+joint_vs_best() {
+    awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4
+                      if ($5 == "joint") j[k] = $6; else if (!(k in b) || $6 + 0 > b[k]) b[k] = $6 + 0 }
+             END { for (k in j) printf "%s,%s,%s\n", k, j[k], b[k] }' "$1" | sort
+}
