@@ -16,6 +16,13 @@
 #include "imp_int.h"
 #include "pb_mem.h"
 
+/* The time-unit check (docs/importer.md, "Time units").  A plausible wall
+ * clock for a trace: 1.2e18 ns (2008-01-10) up to 2e18 ns (2033-05-18).
+ * Narrower than all of int64 on purpose: the round stamps of synthetic
+ * inputs (1e9, 2e9, 3e9, 4e9 ns = 1-4 s) fall outside every band. */
+#define IMP_EPOCH_LO 1200000000000000000LL
+#define IMP_EPOCH_HI 2000000000000000000LL
+
 static const struct {
     const char *name, *help;
 } counters[IMP_NCOUNTERS] = {
@@ -169,6 +176,8 @@ void imp_close(imp_importer *im)
     pb_strtab_close(im->podsvcs);
     free(im->pod_svc);
     pb_strbuf_free(&im->podtext);
+    pb_strbuf_free(&im->unit_warn);
+    pb_strbuf_free(&im->unit_meta);
     free(im);
 }
 
@@ -379,9 +388,15 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
         if (start < 0 || start > IMP_US_MAX)
             return imp_fail(im, err, PB_ERANGE, fname, 0, 0,
                             "%s: \"%s\" %lld is out of range; expected "
-                            "microseconds since the epoch, 0 to %lld",
+                            "microseconds since the epoch, 0 to %lld%s",
                             where, tskey, (long long)start,
-                            (long long)IMP_US_MAX);
+                            (long long)IMP_US_MAX,
+                            start / 1000 >= IMP_EPOCH_LO / 1000 &&
+                                    start / 1000 < IMP_EPOCH_HI
+                                ? " (it looks like nanoseconds since the "
+                                  "epoch: convert the file's times to "
+                                  "microseconds)"
+                                : "");
         if (!r->duration || json_is_null(r->duration)) {
             imp_count_at(im, IMP_C_MISSING_DURATION, fname, where);
         } else if (!json_us(r->duration, &dur)) {
@@ -491,3 +506,120 @@ int imp_stats_summary(const imp_stats *st, pb_strbuf *out)
     return rc;
 }
 
+
+
+static const char *unit_name(int64_t ns_per_unit, int longname)
+{
+    switch (ns_per_unit) {
+    case 1: return longname ? "nanoseconds" : "ns";
+    case 1000: return longname ? "microseconds" : "us";
+    case 1000000: return longname ? "milliseconds" : "ms";
+    default: return longname ? "seconds" : "s";
+    }
+}
+
+static double year_of(double ns)
+{
+    return 1970.0 + ns / (365.2425 * 86400e9);
+}
+
+int imp_check_units(imp_importer *im)
+{
+    static const char *const fmtname[4] = {"Jaeger", "Zipkin", "OTLP",
+                                           "the span CSV"};
+    static const char *const field[3] = {"startTime", "timestamp",
+                                         "startTimeUnixNano"};
+    static const int64_t fmtunit[3] = {1000, 1000, 1};
+    size_t nf = im->nfiles;
+    if (!nf || !im->nspans)
+        return PB_OK;
+    int64_t *lo = malloc(nf * sizeof *lo), *hi = malloc(nf * sizeof *hi);
+    size_t *cnt = calloc(nf, sizeof *cnt);
+    uint8_t *src = calloc(nf, 1);
+    int rc = PB_OK;
+    if (!lo || !hi || !cnt || !src) {
+        rc = PB_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < im->nspans; i++) {
+        const imp_span *s = &im->spans[i];
+        if (s->file >= nf)
+            continue;
+        if (!cnt[s->file] || s->start < lo[s->file])
+            lo[s->file] = s->start;
+        if (!cnt[s->file] || s->start > hi[s->file])
+            hi[s->file] = s->start;
+        cnt[s->file]++;
+        src[s->file] = s->src;
+    }
+    size_t suspects = 0;
+    for (size_t f = 0; f < nf && rc == PB_OK; f++) {
+        if (!cnt[f] || lo[f] <= 0)
+            continue;
+        int sc = src[f];
+        if (sc == IMP_SRC_CSV && im->csv_unit_given)
+            continue; /* the user said which unit: never second-guessed */
+        int64_t u = sc == IMP_SRC_CSV ? im->csv_unit : fmtunit[sc];
+        const char *fld = sc == IMP_SRC_CSV ? im->csv_start_col : field[sc];
+        int64_t k = 0;
+        for (int64_t F = 1000; u * F <= 1000000000; F *= 1000)
+            if (lo[f] >= IMP_EPOCH_LO / F && hi[f] < IMP_EPOCH_HI / F) {
+                k = F;
+                break;
+            }
+        if (!k)
+            continue;
+        if (suspects++)
+            continue; /* one warning: the first file; the rest counted */
+        const char *exp = unit_name(u, 0), *looks = unit_name(u * k, 0);
+        rc = pb_strbuf_printf(
+            &im->unit_warn,
+            "%s: the start times (\"%s\", %zu spans, %lld to %lld) read as "
+            "%s, the unit %s names, fall in the years %.0f-%.0f; read as "
+            "%s they would be the years %.0f-%.0f: the file's times look "
+            "like %s since the epoch, %lldx coarser than %s, so every time "
+            "and duration is %lldx too small.  Nothing was rescaled (the "
+            "times were read as %s); ",
+            im->files[f], fld ? fld : "start", cnt[f],
+            (long long)(lo[f] / u), (long long)(hi[f] / u),
+            unit_name(u, 1), fmtname[sc], year_of((double)lo[f]),
+            year_of((double)hi[f]), unit_name(u * k, 1),
+            year_of((double)lo[f] * (double)k),
+            year_of((double)hi[f] * (double)k), unit_name(u * k, 1),
+            (long long)k, unit_name(u, 1), (long long)k, unit_name(u, 1));
+        if (rc == PB_OK && sc == IMP_SRC_CSV) {
+            rc = pb_strbuf_printf(&im->unit_warn, "to read them as %s say ",
+                                  unit_name(u * k, 1));
+            if (rc == PB_OK)
+                rc = imp_csv_suggest_map(im, looks, &im->unit_warn);
+        } else if (rc == PB_OK) {
+            rc = pb_strbuf_printf(&im->unit_warn,
+                                  "%s has no unit option: convert the file's "
+                                  "times to %s",
+                                  fmtname[sc], unit_name(u, 1));
+        }
+        if (rc == PB_OK)
+            rc = pb_strbuf_puts(&im->unit_meta, " time_unit_suspect=");
+        for (const char *p = fld ? fld : "start"; *p && rc == PB_OK; p++)
+            rc = pb_strbuf_printf(&im->unit_meta, "%c",
+                                  *p == ' ' || *p == '=' ? '_' : *p);
+        if (rc == PB_OK)
+            rc = pb_strbuf_printf(&im->unit_meta, ":%s->%s", exp, looks);
+    }
+    if (rc == PB_OK && suspects) {
+        if (suspects > 1)
+            rc = pb_strbuf_printf(&im->unit_warn,
+                                  " (and %zu more files alike)", suspects - 1);
+        if (rc == PB_OK)
+            rc = pb_strbuf_printf(&im->unit_meta, " time_unit_suspect_files=%zu",
+                                  suspects);
+        if (rc == PB_OK)
+            im->st.time_unit_warning = pb_strbuf_str(&im->unit_warn);
+    }
+out:
+    free(lo);
+    free(hi);
+    free(cnt);
+    free(src);
+    return rc;
+}

@@ -129,6 +129,11 @@ typedef struct imp_stats {
     /* span CSV: "SERVICE <- POD POD ...\n" lines, one per service whose pod
      * names were shortened; owned by the importer, may be NULL */
     const char *pods;
+    /* after imp_finish: one warning (no newline) when a file's start times
+     * look like an epoch in a unit 1000x, 1e6x or 1e9x coarser than its
+     * format names (docs/importer.md, "Time units"), else NULL; owned by
+     * the importer */
+    const char *time_unit_warning;
 } imp_stats;
 
 typedef struct imp_importer imp_importer;

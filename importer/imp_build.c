@@ -895,6 +895,8 @@ static int write_meta(imp_importer *im)
     for (int c = 0; c < IMP_NCOUNTERS && rc == PB_OK; c++)
         rc = pb_strbuf_printf(&s, " %s=%zu", imp_counter_name(c),
                               im->st.count[c]);
+    if (rc == PB_OK && im->unit_meta.len)
+        rc = pb_strbuf_puts(&s, pb_strbuf_str(&im->unit_meta));
     if (rc == PB_OK)
         rc = pb_trace_add_meta(im->trace, pb_strbuf_str(&s));
     /* columns made up rather than observed are named (docs/formats.md) */
@@ -986,6 +988,8 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
         (kind_rule(&b), (rc = make_rpcs(&b, pre)) != PB_OK))
         goto out;
     im->st.count[IMP_C_RPCS] = b.nrpc;
+    if ((rc = imp_check_units(im)) != PB_OK)
+        goto out;
     rc = PB_ENOMEM;
     if (!(cause = malloc((2 * b.nrpc + 1) * sizeof *cause)))
         goto out;

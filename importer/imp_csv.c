@@ -33,6 +33,7 @@ static const char *const nezha_col[NFIELDS] = {
 struct imp_csv_map {
     char *col[NFIELDS]; /* header names; NULL = not mapped */
     int64_t unit;       /* nanoseconds per unit of start / end */
+    int unit_given;     /* unit= was given (never second-guessed) */
     int64_t dunit;      /* nanoseconds per unit of duration */
     char *root;         /* parent value meaning "no parent" beside "" */
     int keep_pods;      /* do not shorten pod names */
@@ -114,6 +115,7 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
                 rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                   "--csv-map: unit=%.*s: expected s, ms, us or ns",
                                   (int)vl, v);
+            m->unit_given = 1;
         } else if (kl == 13 && !memcmp(p, "duration_unit", 13)) {
             if (!unit_of(v, vl, &m->dunit))
                 rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
@@ -384,6 +386,13 @@ static void header(rd *r)
         r->own.root = (char *)"root";
         r->map = &r->own;
     }
+    /* for the time-unit check (imp_check_units) */
+    imp_importer *im = r->im;
+    im->csv_nezha = r->map == &r->own;
+    im->csv_unit = r->map->unit;
+    im->csv_unit_given = r->map->unit_given;
+    im->csv_start_col = r->map == &r->own ? nezha_col[F_START]
+                                          : im->csv->col[F_START];
     for (int f = 0; f < NFIELDS; f++) {
         r->idx[f] = r->map->col[f] ? find_col(r, r->map->col[f]) : -1;
         int needed = f == F_TRACE || f == F_SPAN || f == F_PARENT ||
@@ -608,4 +617,18 @@ int imp_csv_buffer(imp_importer *im, const char *data, size_t len,
     if (r.rc == PB_ENOMEM && !im->failed)
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     return r.rc;
+}
+
+int imp_csv_suggest_map(const imp_importer *im, const char *unit,
+                        pb_strbuf *out)
+{
+    if (!im->csv_nezha)
+        return pb_strbuf_printf(out, "add unit=%s to your --csv-map", unit);
+    int rc = pb_strbuf_puts(out, "--csv-map ");
+    for (int f = 0; f < NFIELDS && rc == PB_OK; f++)
+        if (nezha_col[f])
+            rc = pb_strbuf_printf(out, "%s=%s,", field_key[f], nezha_col[f]);
+    if (rc == PB_OK)
+        rc = pb_strbuf_printf(out, "root=root,unit=%s,duration_unit=us", unit);
+    return rc;
 }

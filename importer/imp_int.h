@@ -100,7 +100,27 @@ struct imp_importer {
     uint32_t *pod_svc;       /* pod index -> index in podsvcs */
     size_t cappods;
     pb_strbuf podtext;       /* stats.pods */
+    /* span CSV, for the time-unit check: the map in use */
+    int csv_nezha;           /* Nezha's own layout (no --csv-map) */
+    int csv_unit_given;      /* --csv-map named unit= */
+    int64_t csv_unit;        /* ns per unit of the start column */
+    const char *csv_start_col; /* its header name (not owned) */
+    pb_strbuf unit_warn;     /* stats.time_unit_warning */
+    pb_strbuf unit_meta;     /* " time_unit_suspect=..." for the metadata */
 };
+
+/* The time-unit check shared by every span format (imp.c): when the start
+ * times of a file, read in the unit its format names, lie wholly in the
+ * wall-clock window divided by 1000, 1e6 or 1e9, the file's unit is that
+ * much coarser than the format says; fills im->unit_warn (one message,
+ * the first such file) and im->unit_meta.  Nothing is rescaled.  Returns
+ * PB_OK or PB_ENOMEM. */
+int imp_check_units(imp_importer *im);
+
+/* The --csv-map a user of the CSV format in use should give to read its
+ * times as `unit` ("us"), appended to out.  Returns PB_OK / PB_ENOMEM. */
+int imp_csv_suggest_map(const imp_importer *im, const char *unit,
+                        pb_strbuf *out);
 
 /* One DeepTrace document's "spans" array (imp_ebpf.c).  Returns PB_OK or
  * an error naming the entry. */

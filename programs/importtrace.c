@@ -369,6 +369,10 @@ int main(int argc, char **argv)
     if (opts.request_id && !imp_events_summary(im))
         fprintf(stderr, "%s: --request-header ignored: span traces name their requests "
                         "by trace id\n", prog);
+    /* a guess that may have changed every time: said even with --quiet */
+    if (imp_get_stats(im)->time_unit_warning)
+        fprintf(stderr, "%s: warning: %s\n", prog,
+                imp_get_stats(im)->time_unit_warning);
     if (!quiet) {
         pb_strbuf s = {0};
         const imp_stats *st = imp_get_stats(im);
