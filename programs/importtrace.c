@@ -79,7 +79,10 @@ static void usage(FILE *fp, const pb_cli *cli)
     pb_cli_help(fp, cli);
     fprintf(fp,
             "\nThe summary (stderr) and the trace's \"# importtrace\" metadata line count\n"
-            "every irregularity met and what was done about it; see docs/importer.md.\n");
+            "every irregularity met and what was done about it; start times that look\n"
+            "like an epoch in a unit 1000x, 1e6x or 1e9x coarser than the format names\n"
+            "get one warning (even with -q) and time_unit_suspect=FIELD:EXPECTED->SEEN\n"
+            "in that line, nothing rescaled; see docs/importer.md, \"Time units\".\n");
 }
 
 /* pbcapture folders and packet captures (docs/capture.md) */
