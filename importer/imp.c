@@ -523,6 +523,58 @@ static double year_of(double ns)
     return 1970.0 + ns / (365.2425 * 86400e9);
 }
 
+/* The verdict on one file (or one capture): start times lo..hi (ns, as
+ * read, cnt of them) of field fld, which format fmt gives in units of u
+ * ns.  Appends the warning (first suspect only) and the metadata. */
+static int check_one(imp_importer *im, const char *fname, const char *fld,
+                     const char *fmt, int64_t u, int64_t lo, int64_t hi,
+                     size_t cnt, int csv, size_t *suspects)
+{
+    if (!cnt || lo <= 0)
+        return PB_OK;
+    int64_t k = 0;
+    for (int64_t F = 1000; u * F <= 1000000000; F *= 1000)
+        if (lo >= IMP_EPOCH_LO / F && hi < IMP_EPOCH_HI / F) {
+            k = F;
+            break;
+        }
+    if (!k || (*suspects)++)
+        return PB_OK; /* one warning: the first file; the rest counted */
+    const char *exp = unit_name(u, 0), *looks = unit_name(u * k, 0);
+    int rc = pb_strbuf_printf(
+        &im->unit_warn,
+        "%s: the start times (\"%s\", %zu %s, %lld to %lld) read as "
+        "%s, the unit %s names, fall in the years %.0f-%.0f; read as "
+        "%s they would be the years %.0f-%.0f: the file's times look "
+        "like %s since the epoch, %lldx coarser than %s, so every time "
+        "and duration is %lldx too small.  Nothing was rescaled (the "
+        "times were read as %s); ",
+        fname, fld, cnt, csv >= 0 ? "spans" : "events", (long long)(lo / u),
+        (long long)(hi / u), unit_name(u, 1), fmt, year_of((double)lo),
+        year_of((double)hi), unit_name(u * k, 1), year_of((double)lo * (double)k),
+        year_of((double)hi * (double)k), unit_name(u * k, 1), (long long)k,
+        unit_name(u, 1), (long long)k, unit_name(u, 1));
+    if (rc == PB_OK && csv > 0) {
+        rc = pb_strbuf_printf(&im->unit_warn, "to read them as %s say ",
+                              unit_name(u * k, 1));
+        if (rc == PB_OK)
+            rc = imp_csv_suggest_map(im, looks, &im->unit_warn);
+    } else if (rc == PB_OK) {
+        rc = pb_strbuf_printf(&im->unit_warn,
+                              "%s has no unit option: convert the file's "
+                              "times to %s",
+                              fmt, unit_name(u, 1));
+    }
+    if (rc == PB_OK)
+        rc = pb_strbuf_puts(&im->unit_meta, " time_unit_suspect=");
+    for (const char *p = fld; *p && rc == PB_OK; p++)
+        rc = pb_strbuf_printf(&im->unit_meta, "%c",
+                              *p == ' ' || *p == '=' ? '_' : *p);
+    if (rc == PB_OK)
+        rc = pb_strbuf_printf(&im->unit_meta, ":%s->%s", exp, looks);
+    return rc;
+}
+
 int imp_check_units(imp_importer *im)
 {
     static const char *const fmtname[4] = {"Jaeger", "Zipkin", "OTLP",
@@ -530,7 +582,7 @@ int imp_check_units(imp_importer *im)
     static const char *const field[3] = {"startTime", "timestamp",
                                          "startTimeUnixNano"};
     static const int64_t fmtunit[3] = {1000, 1000, 1};
-    size_t nf = im->nfiles;
+    size_t nf = im->nfiles, suspects = 0;
     if (!nf || !im->nspans)
         return PB_OK;
     int64_t *lo = malloc(nf * sizeof *lo), *hi = malloc(nf * sizeof *hi);
@@ -552,60 +604,18 @@ int imp_check_units(imp_importer *im)
         cnt[s->file]++;
         src[s->file] = s->src;
     }
-    size_t suspects = 0;
     for (size_t f = 0; f < nf && rc == PB_OK; f++) {
-        if (!cnt[f] || lo[f] <= 0)
-            continue;
         int sc = src[f];
-        if (sc == IMP_SRC_CSV && im->csv_unit_given)
-            continue; /* the user said which unit: never second-guessed */
+        if (!cnt[f] || (sc == IMP_SRC_CSV && im->csv_unit_given))
+            continue; /* a unit the user said is never second-guessed */
         int64_t u = sc == IMP_SRC_CSV ? im->csv_unit : fmtunit[sc];
         const char *fld = sc == IMP_SRC_CSV ? im->csv_start_col : field[sc];
-        int64_t k = 0;
-        for (int64_t F = 1000; u * F <= 1000000000; F *= 1000)
-            if (lo[f] >= IMP_EPOCH_LO / F && hi[f] < IMP_EPOCH_HI / F) {
-                k = F;
-                break;
-            }
-        if (!k)
-            continue;
-        if (suspects++)
-            continue; /* one warning: the first file; the rest counted */
-        const char *exp = unit_name(u, 0), *looks = unit_name(u * k, 0);
-        rc = pb_strbuf_printf(
-            &im->unit_warn,
-            "%s: the start times (\"%s\", %zu spans, %lld to %lld) read as "
-            "%s, the unit %s names, fall in the years %.0f-%.0f; read as "
-            "%s they would be the years %.0f-%.0f: the file's times look "
-            "like %s since the epoch, %lldx coarser than %s, so every time "
-            "and duration is %lldx too small.  Nothing was rescaled (the "
-            "times were read as %s); ",
-            im->files[f], fld ? fld : "start", cnt[f],
-            (long long)(lo[f] / u), (long long)(hi[f] / u),
-            unit_name(u, 1), fmtname[sc], year_of((double)lo[f]),
-            year_of((double)hi[f]), unit_name(u * k, 1),
-            year_of((double)lo[f] * (double)k),
-            year_of((double)hi[f] * (double)k), unit_name(u * k, 1),
-            (long long)k, unit_name(u, 1), (long long)k, unit_name(u, 1));
-        if (rc == PB_OK && sc == IMP_SRC_CSV) {
-            rc = pb_strbuf_printf(&im->unit_warn, "to read them as %s say ",
-                                  unit_name(u * k, 1));
-            if (rc == PB_OK)
-                rc = imp_csv_suggest_map(im, looks, &im->unit_warn);
-        } else if (rc == PB_OK) {
-            rc = pb_strbuf_printf(&im->unit_warn,
-                                  "%s has no unit option: convert the file's "
-                                  "times to %s",
-                                  fmtname[sc], unit_name(u, 1));
-        }
-        if (rc == PB_OK)
-            rc = pb_strbuf_puts(&im->unit_meta, " time_unit_suspect=");
-        for (const char *p = fld ? fld : "start"; *p && rc == PB_OK; p++)
-            rc = pb_strbuf_printf(&im->unit_meta, "%c",
-                                  *p == ' ' || *p == '=' ? '_' : *p);
-        if (rc == PB_OK)
-            rc = pb_strbuf_printf(&im->unit_meta, ":%s->%s", exp, looks);
+        rc = check_one(im, im->files[f], fld ? fld : "start", fmtname[sc], u,
+                       lo[f], hi[f], cnt[f], sc == IMP_SRC_CSV, &suspects);
     }
+    /* a syscall capture (timestamp_ns) is not checked: eBPF stamps come
+     * from the kernel's boot-time clock (bpf_ktime_get_ns), so any value
+     * is an honest nanosecond count (DeepTrace's: 2.4e15 ns = 28 days up) */
     if (rc == PB_OK && suspects) {
         if (suspects > 1)
             rc = pb_strbuf_printf(&im->unit_warn,
