@@ -84,6 +84,24 @@ grep -q 'looks like nanoseconds' "$T/j_ns.err" || { cat "$T/j_ns.err"; fail "j_n
 jaeger j_rel0 0; run j_rel0 "$T/j_rel0.json"; quiet j_rel0
 jaeger j_rel1 1000000; run j_rel1 "$T/j_rel1.json"; quiet j_rel1
 
+# OTLP (nanoseconds) and Zipkin (microseconds) go through the same check
+otlp() {
+    cat > "$T/$1.json" <<JSON
+{"resourceSpans": [{"resource": {"attributes": [{"key": "service.name",
+  "value": {"stringValue": "web"}}]}, "scopeSpans": [{"spans": [
+ {"traceId": "00000000000000000000000000000001", "spanId": "00000000000000a1",
+  "name": "GET /", "kind": 2, "startTimeUnixNano": "$2",
+  "endTimeUnixNano": "$(($2 + 100))"}]}]}]}
+JSON
+}
+otlp o_ns "${S}000000000"; run o_ns "$T/o_ns.json"; quiet o_ns
+otlp o_us "${S}000000"; run o_us "$T/o_us.json"
+warns o_us '"startTimeUnixNano"' 'look like microseconds' 'OTLP has no unit option'
+meta o_us 'startTimeUnixNano:ns->us'
+printf '[{"traceId":"1","id":"a","name":"GET /","kind":"SERVER","timestamp":%s,"duration":100,"localEndpoint":{"serviceName":"web"}}]\n' \
+    "${S}000" > "$T/z_ms.json"
+run z_ms "$T/z_ms.json"; warns z_ms '"timestamp"' 'look like milliseconds'; meta z_ms 'timestamp:us->ms'
+
 # Nezha CSV: StartTimeUnixNano is nanoseconds unless --csv-map unit=
 nezha n_ns "${S}000000000"; run n_ns "$T/n_ns.csv"; quiet n_ns
 for u in us ms s; do
