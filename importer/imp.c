@@ -518,9 +518,10 @@ static const char *unit_name(int64_t ns_per_unit, int longname)
     }
 }
 
-static double year_of(double ns)
+/* the calendar year of ns after the epoch (to a day or so) */
+static int year_of(double ns)
 {
-    return 1970.0 + ns / (365.2425 * 86400e9);
+    return (int)(1970.0 + ns / (365.2425 * 86400e9));
 }
 
 /* The verdict on one file (or one capture): start times lo..hi (ns, as
@@ -544,8 +545,8 @@ static int check_one(imp_importer *im, const char *fname, const char *fld,
     int rc = pb_strbuf_printf(
         &im->unit_warn,
         "%s: the start times (\"%s\", %zu %s, %lld to %lld) read as "
-        "%s, the unit %s names, fall in the years %.0f-%.0f; read as "
-        "%s they would be the years %.0f-%.0f: the file's times look "
+        "%s, the unit %s names, fall in the years %d-%d; read as "
+        "%s they would be the years %d-%d: the file's times look "
         "like %s since the epoch, %lldx coarser than %s, so every time "
         "and duration is %lldx too small.  Nothing was rescaled (the "
         "times were read as %s); ",
