@@ -580,8 +580,10 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         rc = walk_rest(s, q, k, n, 0, &sum, out);
     if (rc != PB_OK)
         return rc;
-    memcpy(out->k, k, (size_t)n * sizeof *k);
-    memcpy(out->r, s->scratch, (size_t)nr * sizeof *out->r);
+    if (n) /* a request with no calls may come with k == NULL */
+        memcpy(out->k, k, (size_t)n * sizeof *k);
+    if (nr)
+        memcpy(out->r, s->scratch, (size_t)nr * sizeof *out->r);
     out->nr = nr;
     out->n = n;
     out->q = q;
