@@ -356,6 +356,35 @@ static void request_cced(pb_trace *t, pb_ns t0, pb_ns g, uint64_t *cid)
     msg(t, at + 400 * US, "B", "X", PB_TYPE_RETURN, x);
 }
 
+/* The siblings-cap trace: 20 requests of request_cced (g 50, 57, 64 us in
+ * turn), solved with the defaults (and conf_order on when asked); conf
+ * holds a row per pair.  The caller frees conf and closes s and t. */
+static void sibling_trace(int conf_order, pb_trace **tp, joint **sp, double **confp,
+                          uint32_t *np)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    uint64_t cid = 1;
+    for (int k = 0; k < 20; k++)
+        request_cced(t, (pb_ns)k * 100 * MS, (50 + 7 * (k % 3)) * US, &cid);
+    pb_trace_sort(t);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    if (conf_order)
+        p.conf_order = 1;
+    pb_error err;
+    joint *s = NULL;
+    CHECK(joint_init(&s, &v, &p, &err) == PB_OK);
+    uint32_t n = s ? joint_npairs(s) : 0;
+    double *conf = malloc(((size_t)n + 1) * sizeof *conf);
+    CHECK(conf != NULL);
+    *tp = t;
+    *sp = s;
+    *confp = conf;
+    *np = n;
+}
+
 /* conf_siblings by hand (joint_sibling_cap): twenty requests of the shape
  * above, 100 ms apart; every row stated 1 but the first C call of the
  * sixth request, stated 0.3.  After the cap: its E call (the parent's
@@ -367,20 +396,10 @@ static void request_cced(pb_trace *t, pb_ns t0, pb_ns g, uint64_t *cid)
 TEST(sibling_cap_by_hand)
 {
     pb_trace *t;
-    pb_trace_new(&t);
-    next_id = 1;
-    uint64_t cid = 1;
-    for (int k = 0; k < 20; k++)
-        request_cced(t, (pb_ns)k * 100 * MS, (50 + 7 * (k % 3)) * US, &cid);
-    pb_trace_sort(t);
-    pb_trace_view v = pb_trace_view_of(t);
-    joint_params p = defaults();
-    pb_error err;
-    joint *s = NULL;
-    CHECK(joint_init(&s, &v, &p, &err) == PB_OK);
-    uint32_t n = s ? joint_npairs(s) : 0;
-    double *conf = malloc(((size_t)n + 1) * sizeof *conf);
-    CHECK(conf != NULL);
+    joint *s;
+    double *conf;
+    uint32_t n;
+    sibling_trace(0, &t, &s, &conf, &n);
     pb_ns t5 = 500 * MS, g5 = (50 + 7 * (5 % 3)) * US;
     uint32_t c1 = s ? pair_at(s, t, t5 + g5, "B", 0) : JOINT_NONE;
     uint32_t e1 = s ? pair_at(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
@@ -427,21 +446,10 @@ TEST(sibling_cap_by_hand)
 TEST(sibling_cap_exempt_and_order_by_hand)
 {
     pb_trace *t;
-    pb_trace_new(&t);
-    next_id = 1;
-    uint64_t cid = 1;
-    for (int k = 0; k < 20; k++)
-        request_cced(t, (pb_ns)k * 100 * MS, (50 + 7 * (k % 3)) * US, &cid);
-    pb_trace_sort(t);
-    pb_trace_view v = pb_trace_view_of(t);
-    joint_params p = defaults();
-    p.conf_order = 1;
-    pb_error err;
-    joint *s = NULL;
-    CHECK(joint_init(&s, &v, &p, &err) == PB_OK);
-    uint32_t n = s ? joint_npairs(s) : 0;
-    double *conf = malloc(((size_t)n + 1) * sizeof *conf);
-    CHECK(conf != NULL);
+    joint *s;
+    double *conf;
+    uint32_t n;
+    sibling_trace(1, &t, &s, &conf, &n);
     pb_ns t5 = 500 * MS, g5 = (50 + 7 * (5 % 3)) * US;
     uint32_t c1 = s ? pair_at(s, t, t5 + g5, "B", 0) : JOINT_NONE;
     uint32_t e1 = s ? pair_at(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
@@ -520,20 +528,10 @@ TEST(sibling_strength_by_hand)
     CHECK_NEAR(joint_sibling_shrink(0.9, 0.3, 1), 0.3, 1e-15);
 
     pb_trace *t;
-    pb_trace_new(&t);
-    next_id = 1;
-    uint64_t cid = 1;
-    for (int k = 0; k < 20; k++)
-        request_cced(t, (pb_ns)k * 100 * MS, (50 + 7 * (k % 3)) * US, &cid);
-    pb_trace_sort(t);
-    pb_trace_view v = pb_trace_view_of(t);
-    joint_params p = defaults();
-    pb_error err;
-    joint *s = NULL;
-    CHECK(joint_init(&s, &v, &p, &err) == PB_OK);
-    uint32_t n = s ? joint_npairs(s) : 0;
-    double *conf = malloc(((size_t)n + 1) * sizeof *conf);
-    CHECK(conf != NULL);
+    joint *s;
+    double *conf;
+    uint32_t n;
+    sibling_trace(0, &t, &s, &conf, &n);
     pb_ns t5 = 500 * MS, g5 = (50 + 7 * (5 % 3)) * US;
     uint32_t c1 = s ? pair_at(s, t, t5 + g5, "B", 0) : JOINT_NONE;
     uint32_t e1 = s ? pair_at(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
