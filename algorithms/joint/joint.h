@@ -142,6 +142,9 @@ typedef struct joint_params {
     int tie_cross;      /* [tie_cross] when the tie test keeps the start, give the calls
                            the search moved across a tick their search parent back
                            (joint_tiecross.c), 1 */
+    int tie_orphans;    /* [tie_orphans] the tie test keeps the search when the start
+                           leaves significantly more calls without a parent than the
+                           search (sign test; joint_tieorph.c), 1 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

@@ -206,6 +206,9 @@ struct joint {
     int cross_done;         /* joint_tiecross_apply ran */
     int cross_kept;         /* the search's moves across a tick were kept */
     double cross_ll[2];     /* log-likelihoods of the start and with those moves, refitted */
+    int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
+    size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */
+    double orph_p;          /* the sign test's one-sided probability */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -1313,6 +1316,24 @@ size_t joint_tiecross_mark(const uint32_t *start, const uint32_t *now, const pb_
                            uint32_t n, pb_ns tick, uint32_t *out);
 int joint_tiecross_apply(joint *s);
 int joint_tiecross_meta(const joint *s, pb_result *res);
+/* joint_tieorph.c (tie_orphans): when the tie test would keep the start, a sign test
+ * over the calls that have a parent in only one of start and search; below
+ * JOINT_TIEORPH_P (one-sided, more calls without a parent in the start) the start is
+ * refuted and the search kept.  joint_tieorph_count counts, over pairs 0..n-1 not
+ * skipped (skip may be NULL), calls with no parent in start[] and one in now[]
+ * (*start_only... none in the start) and the reverse (*search_only).  joint_tieorph_p:
+ * P(X >= start_only), X ~ Binomial(start_only + search_only, 1/2) (1 when start_only
+ * is 0).  joint_tieorph_refutes: start_only > search_only and that p below
+ * JOINT_TIEORPH_P.  joint_tieorph_decide (s->qpar set, the search's parents in s->par):
+ * 1 when the start is refuted, 0 when not (or tie_orphans off), -1 out of memory.
+ * joint_tieorph_meta: the tie_orphans= line when the test ran. */
+#define JOINT_TIEORPH_P 0.05
+void joint_tieorph_count(const uint32_t *start, const uint32_t *now, const unsigned char *skip,
+                         uint32_t n, size_t *start_only, size_t *search_only);
+double joint_tieorph_p(size_t start_only, size_t search_only);
+int joint_tieorph_refutes(size_t start_only, size_t search_only);
+int joint_tieorph_decide(joint *s);
+int joint_tieorph_meta(const joint *s, pb_result *res);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
  * calls in[0..n) of one link in pair order are copied to out[0..n) with
  * each run of equal send stamps put in the order of their returns'
