@@ -277,7 +277,8 @@ const pb_option joint_options[] = {
      "the tie test does not keep a start that leaves calls without a parent where the "
      "search gave them one: a sign test over the calls with a parent in only one of the "
      "two (one-sided binomial at one half below 0.05, more of them without one in the "
-     "start) keeps the search (joint_tieorph.c; metadata tie_orphans=)"},
+     "start) keeps the search when it is likelier than the start (joint_tieorph.c; "
+     "metadata tie_orphans=)"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "

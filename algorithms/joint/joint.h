@@ -144,7 +144,8 @@ typedef struct joint_params {
                            (joint_tiecross.c), 1 */
     int tie_orphans;    /* [tie_orphans] the tie test keeps the search when the start
                            leaves significantly more calls without a parent than the
-                           search (sign test; joint_tieorph.c), 1 */
+                           search (sign test) and the search is likelier
+                           (joint_tieorph.c), 1 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

@@ -1324,8 +1324,10 @@ int joint_tiecross_meta(const joint *s, pb_result *res);
  * (*start_only... none in the start) and the reverse (*search_only).  joint_tieorph_p:
  * P(X >= start_only), X ~ Binomial(start_only + search_only, 1/2) (1 when start_only
  * is 0).  joint_tieorph_refutes: start_only > search_only and that p below
- * JOINT_TIEORPH_P.  joint_tieorph_decide (s->qpar set, the search's parents in s->par):
- * 1 when the start is refuted, 0 when not (or tie_orphans off), -1 out of memory.
+ * JOINT_TIEORPH_P.  joint_tieorph_decide (s->qpar set, the search's parents in s->par,
+ * s->quant_ll the start's and the search's log-likelihoods): 1 when the start is
+ * refuted (the sign test and the search likelier), 0 when not (or tie_orphans off),
+ * -1 out of memory.
  * joint_tieorph_meta: the tie_orphans= line when the test ran. */
 #define JOINT_TIEORPH_P 0.05
 void joint_tieorph_count(const uint32_t *start, const uint32_t *now, const unsigned char *skip,

@@ -22,7 +22,10 @@
  * search, r = calls with a parent in the start and none in the search.
  * When o > r and the one-sided binomial probability of o or more of o + r
  * at one half is below JOINT_TIEORPH_P (0.05, the 95 % level the tie test's
- * 1.92 nats comes from), the start is refuted and the search is kept.
+ * 1.92 nats comes from), and the search is likelier than the start (each
+ * under its own refit: the gain the tie test discounts; a search that is
+ * not likelier has nothing the test took from it), the start is refuted
+ * and the search is kept.
  * Nothing else changes: where the tie test keeps the search, or the stamps
  * are not coarse, the rule does not run.  Metadata (only when the tie test
  * would keep the start): tie_orphans=on start_only=o search_only=r p=
@@ -84,7 +87,9 @@ int joint_tieorph_decide(joint *s)
     s->orph_start_only = o;
     s->orph_search_only = r;
     s->orph_p = joint_tieorph_p(o, r);
-    s->orph_refuted = joint_tieorph_refutes(o, r);
+    /* only a search the model finds likelier than the start: the tie test
+     * discounts that gain; a search that is not likelier has nothing to defend */
+    s->orph_refuted = s->quant_ll[1] > s->quant_ll[0] && joint_tieorph_refutes(o, r);
     return s->orph_refuted;
 }
 
