@@ -1334,6 +1334,10 @@ void joint_tieorph_count(const uint32_t *start, const uint32_t *now, const unsig
                          uint32_t n, size_t *start_only, size_t *search_only);
 double joint_tieorph_p(size_t start_only, size_t search_only);
 int joint_tieorph_refutes(size_t start_only, size_t search_only);
+/* joint_tieorph.c: the decision alone: refuted and ll_search > ll_start; 1 keep the
+ * search */
+int joint_tieorph_keeps_search(size_t start_only, size_t search_only, double ll_start,
+                               double ll_search);
 int joint_tieorph_decide(joint *s);
 int joint_tieorph_meta(const joint *s, pb_result *res);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the

@@ -68,6 +68,12 @@ int joint_tieorph_refutes(size_t start_only, size_t search_only)
            joint_tieorph_p(start_only, search_only) < JOINT_TIEORPH_P;
 }
 
+int joint_tieorph_keeps_search(size_t start_only, size_t search_only, double ll_start,
+                               double ll_search)
+{
+    return ll_search > ll_start && joint_tieorph_refutes(start_only, search_only);
+}
+
 int joint_tieorph_decide(joint *s)
 {
     if (!s->p.tie_orphans || !s->qpar)
@@ -89,7 +95,7 @@ int joint_tieorph_decide(joint *s)
     s->orph_p = joint_tieorph_p(o, r);
     /* only a search the model finds likelier than the start: the tie test
      * discounts that gain; a search that is not likelier has nothing to defend */
-    s->orph_refuted = s->quant_ll[1] > s->quant_ll[0] && joint_tieorph_refutes(o, r);
+    s->orph_refuted = joint_tieorph_keeps_search(o, r, s->quant_ll[0], s->quant_ll[1]);
     return s->orph_refuted;
 }
 

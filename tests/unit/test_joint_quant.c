@@ -109,6 +109,11 @@ TEST(tie_orphans_by_hand)
     CHECK(!joint_tieorph_refutes(3, 3));
     CHECK_NEAR(joint_tieorph_p(0, 4), 1.0, 0);
     CHECK(!joint_tieorph_refutes(0, 4));
+    /* the search is kept only when it is also likelier than the start */
+    CHECK(joint_tieorph_keeps_search(5, 0, -100.0, -99.0));
+    CHECK(!joint_tieorph_keeps_search(5, 0, -100.0, -100.0));
+    CHECK(!joint_tieorph_keeps_search(5, 0, -100.0, -150.0));
+    CHECK(!joint_tieorph_keeps_search(4, 0, -100.0, -50.0));
     /* the same start and search: nothing */
     joint_tieorph_count(start, start, NULL, 8, &o, &r);
     CHECK_INT((int)(o + r), 0);
