@@ -20,8 +20,9 @@ PB_BIN="$B" sh "$S" --data "$tmp/empty" --seeds 1 --out "$tmp/ids" > "$tmp/log" 
     fail "joint_loss_cross.sh: $(tail -2 "$tmp/log")"
 PB_BIN="$B" sh "$S" --blackbox --data "$tmp/empty" --seeds 1 --out "$tmp/bb" > "$tmp/log" 2>&1 ||
     fail "joint_loss_cross.sh --blackbox: $(tail -2 "$tmp/log")"
-[ -f "$tmp/bb/joint_loss_cross_bb.csv" ] && [ -f "$tmp/bb/joint_loss_cross_bb.md" ] ||
-    fail "--blackbox wrote no joint_loss_cross_bb.csv/.md"
+for f in joint_loss_cross_bb.csv joint_loss_cross_bb.md; do
+    [ -f "$tmp/bb/$f" ] || fail "--blackbox wrote no $f"
+done
 [ -f "$tmp/bb/joint_loss_cross.csv" ] && fail "--blackbox wrote the call-id table"
 grep -q "^| set | intact requests | exact without loss | at 2 % loss | lost |" \
     "$tmp/bb/joint_loss_cross_bb.md" || fail "the black-box table's header"
