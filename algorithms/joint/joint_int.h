@@ -1321,7 +1321,8 @@ int joint_tiecross_meta(const joint *s, pb_result *res);
  * JOINT_TIEORPH_P (one-sided, more calls without a parent in the start) the start is
  * refuted and the search kept.  joint_tieorph_count counts, over pairs 0..n-1 not
  * skipped (skip may be NULL), calls with no parent in start[] and one in now[]
- * (*start_only... none in the start) and the reverse (*search_only).  joint_tieorph_p:
+ * (*start_only) and calls with one in start[] and none in now[] (*search_only).
+ * joint_tieorph_p:
  * P(X >= start_only), X ~ Binomial(start_only + search_only, 1/2) (1 when start_only
  * is 0).  joint_tieorph_refutes: start_only > search_only and that p below
  * JOINT_TIEORPH_P.  joint_tieorph_decide (s->qpar set, the search's parents in s->par,
