@@ -244,6 +244,11 @@ const pb_option joint_options[] = {
      "order of first calls from a split estimate that is left out without it (the term "
      "is at most 0) and the order of answers from an exchange of returns that loses by "
      "more than it can change (joint_ordbound.c); 0 computes both every time"},
+    {"conf_sync", PB_OPT_BOOL, offsetof(joint_params, conf_sync), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the confidence records each request's walk with its "
+     "terms, and an alternative's walk stops at the first step from which the recorded "
+     "steps are provably the same terms and adds those one by one (joint_conf.c); 0 "
+     "walks every alternative to its end"},
     {"parallel_check", PB_OPT_BOOL, offsetof(joint_params, parallel_check), "1",
      PB_OPT_NORANGE,
      "with call ids, when the search learned parallel calls (option parallel), search "

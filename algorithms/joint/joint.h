@@ -130,6 +130,9 @@ typedef struct joint_params {
     int conf_sib_learn; /* [conf_sib_learn] the cap decided per trace from the
                            self-calibration's copy (joint_sibstr.c); 0: the
                            cap always, 1 */
+    int conf_sync;      /* [conf_sync] confidence: an alternative's walk stops where
+                           its remaining steps are provably the current walk's and adds
+                           their recorded terms (same results, faster; joint_conf.c), 1 */
     int conf_order;     /* [conf_order] confidence: within a block of the
                            self-calibration's map rows keep the order of their
                            stated confidences (lowered by at most 1e-4), 1 */

@@ -260,6 +260,8 @@ struct joint {
     struct joint_wcache *wc; /* resplit_wcache: the local search's fresh walks kept
                                 (joint_wcache.c), or NULL */
     size_t wc_hits;         /* resplit_wcache: fresh walks taken from it */
+    size_t csync_walks, csync_hits; /* conf_sync: the shares' synced walks, and
+                                       those that stopped early (joint_conf.c) */
     struct joint_gsort *gs; /* greedy_sorted: large requests' returns sorted, per greedy
                                round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
@@ -717,6 +719,11 @@ typedef struct joint_wrec {
     uint32_t mask;          /* the re-split's split the list is (when has_mask) */
     int has_mask;
     int valid;
+    /* conf_sync (joint_conf.c): with want_term set before the walk, term[i]
+     * is the term step i added to the sum (0 when it added none); NULL and
+     * unused otherwise (joint_wrec_room grows it only with want_term) */
+    double *term;
+    int want_term;
 } joint_wrec;
 /* make room in w for a list of n.  PB_OK or PB_ENOMEM */
 int joint_wrec_room(joint_wrec *w, uint32_t n);
@@ -748,6 +755,19 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
 int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                                const joint_wrec *ref, uint32_t j0, uint32_t cs, double *est,
                                int *synced);
+/* conf_sync (speed only, the same results; joint_conf.c): mode 0 of
+ * joint_req_walk for list k[0..n) of request q, the very same number,
+ * from the record ref (valid, of q, recorded with want_term): the walk
+ * resumed and stopped where joint_req_walk_estimate stops, the record's
+ * remaining terms then added one by one in its order (the same terms the
+ * walk would add: see joint_req_walk_estimate), and what follows the
+ * steps (counts, durations) computed in full.  Nothing is recorded.
+ * *synced: the walk stopped early.  PB_OK or PB_ENOMEM */
+int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                          const joint_wrec *ref, double *ll, int *synced);
+/* test hook (joint_model.c): when set, joint_req_walk_synced skips the
+ * record's last term (a wrong shortcut on purpose); 0 otherwise */
+extern int joint_sync_test_drop;
 /* may a split whose estimate (joint_req_walk_estimate, summed) is est be
  * left out when only a value above bound matters?  Counts it
  * (joint_search.c) */

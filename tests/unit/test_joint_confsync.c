@@ -1,0 +1,159 @@
+/* The confidence's walks of the alternatives stopped where the recorded
+ * walk's remaining steps are provably the same terms, those terms then
+ * added one by one (`conf_sync`, joint_conf.c + joint_req_walk_synced in
+ * joint_model.c, docs/joint.md "Speed, twelfth wave"): on random traces
+ * (a service B with two callers, requests making 1 to 14 calls of C and
+ * D, some in parallel, some returns lost; black box and with call ids;
+ * nanoseconds and whole milliseconds) every call's share and every
+ * confidence (self-calibration and siblings cap included) is the same bits
+ * with conf_sync=0 and 1, on one solved state, and walks did stop early.
+ * The comparison can fail: with the record's last term left out on
+ * purpose (joint_sync_test_drop) the shares differ.  And the whole
+ * inference (joint_init + joint_confidence) with the option off and on:
+ * the same parents, pairings and confidences. */
+#include "pbtest.h"
+#include "joint_test.h"
+#include "joint_int.h"
+
+#include <stdlib.h>
+
+#define US 1000LL
+
+/* case seed: 50 requests of up to 14 calls (even seeds) or 120 of up to
+ * 7, 1 ms stamps every third seed; call ids when ids */
+static pb_trace *case_trace(int seed, int ids)
+{
+    return joint_test_case_trace((unsigned long)(810 * seed + ids), seed, ids, 120);
+}
+
+/* bits of a[0..n) and b[0..n) that differ (values compared as bits) */
+static long bits_differ(const double *a, const double *b, uint32_t n)
+{
+    long d = 0;
+    for (uint32_t i = 0; i < n; i++)
+        d += memcmp(&a[i], &b[i], sizeof a[i]) != 0;
+    return d;
+}
+
+/* one solved state, its shares with conf_sync 0 and 1: values that
+ * differ (-1 on failure); *walks, *hits += the synced walks and those
+ * that stopped early */
+static long shares_differ(pb_trace *t, int ids, size_t *walks, size_t *hits)
+{
+    pb_trace_view v = pb_trace_view_of(t);
+    pb_error err;
+    joint_params p = defaults();
+    p.callids = ids;
+    joint *s = NULL;
+    if (joint_init(&s, &v, &p, &err) != PB_OK) {
+        printf("FAIL joint_init: %s\n", err.msg);
+        return -1;
+    }
+    uint32_t n = joint_npairs(s);
+    double *a = malloc(((size_t)n + 1) * sizeof *a), *b = malloc(((size_t)n + 1) * sizeof *b);
+    long d = -1;
+    if (a && b) {
+        s->p.conf_sync = 0;
+        int rc = joint_call_shares(s, a);
+        size_t w0 = s->csync_walks;
+        s->p.conf_sync = 1;
+        if (rc == PB_OK)
+            rc = joint_call_shares(s, b);
+        if (rc == PB_OK && w0 == 0) {
+            d = bits_differ(a, b, n);
+            *walks += s->csync_walks;
+            *hits += s->csync_hits;
+        }
+    }
+    free(a);
+    free(b);
+    joint_close(s);
+    return d;
+}
+
+static int differing(size_t *walks, size_t *hits, int quiet)
+{
+    int bad = 0;
+    *walks = *hits = 0;
+    for (int seed = 1; seed <= 6; seed++)
+        for (int ids = 0; ids < 2; ids++) {
+            pb_trace *t = case_trace(seed, ids);
+            if (!t)
+                return -1;
+            long d = shares_differ(t, ids, walks, hits);
+            if (d != 0) {
+                if (!quiet)
+                    printf("# seed %d ids %d: %ld shares differ\n", seed, ids, d);
+                bad++;
+            }
+            pb_trace_close(t);
+        }
+    joint_test_tick = 0;
+    return bad;
+}
+
+TEST(synced_walks_give_the_same_shares)
+{
+    size_t walks = 0, hits = 0;
+    CHECK_INT(differing(&walks, &hits, 0), 0);
+    printf("# %zu synced walks, %zu stopped early\n", walks, hits);
+    CHECK(walks > 0);
+    CHECK(hits > 0);
+}
+
+TEST(synced_walks_wrong_on_purpose_differ)
+{
+    size_t walks = 0, hits = 0;
+    joint_sync_test_drop = 1;
+    int bad = differing(&walks, &hits, 1);
+    joint_sync_test_drop = 0;
+    printf("# last term dropped: %d of 12 cases differ\n", bad);
+    CHECK(bad > 0);
+}
+
+/* the whole inference with conf_sync off and on: the same parents and
+ * pairings, every confidence the same bits */
+TEST(conf_sync_whole_inference_the_same)
+{
+    for (int seed = 1; seed <= 4; seed++)
+        for (int ids = 0; ids < 2; ids++) {
+            pb_trace *t = case_trace(seed + 10, ids);
+            CHECK(t != NULL);
+            if (!t)
+                return;
+            joint_params p[2];
+            joint_test_params_two(p, ids, NULL);
+            p[0].conf_sync = 0;
+            p[1].conf_sync = 1;
+            joint *s[2];
+            if (joint_test_solve_two(t, p, s) == 0) {
+                CHECK_INT(joint_test_pairs_differ(s[0], s[1]), 0);
+                uint32_t n = joint_npairs(s[0]);
+                double *c0 = malloc(((size_t)n + 1) * sizeof *c0);
+                double *c1 = malloc(((size_t)n + 1) * sizeof *c1);
+                CHECK(c0 && c1);
+                if (c0 && c1) {
+                    CHECK(joint_confidence(s[0], c0) == PB_OK);
+                    CHECK(joint_confidence(s[1], c1) == PB_OK);
+                    CHECK_INT(bits_differ(c0, c1, n), 0);
+                    CHECK_INT(s[0]->csync_walks, 0);
+                    CHECK(s[1]->csync_walks > 0);
+                }
+                free(c0);
+                free(c1);
+                joint_test_close_two(s);
+            } else {
+                CHECK(0);
+            }
+            pb_trace_close(t);
+        }
+    joint_test_tick = 0;
+}
+
+int main(void)
+{
+    RUN(synced_walks_give_the_same_shares);
+    RUN(synced_walks_wrong_on_purpose_differ);
+    RUN(conf_sync_whole_inference_the_same);
+    return pbtest_exit();
+}
