@@ -249,6 +249,11 @@ const pb_option joint_options[] = {
      "terms, and an alternative's walk stops at the first step from which the recorded "
      "steps are provably the same terms and adds those one by one (joint_conf.c); 0 "
      "walks every alternative to its end"},
+    {"conf_pair_memo", PB_OPT_BOOL, offsetof(joint_params, conf_pair_memo), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: without call ids the confidence's pairing share walks "
+     "each request as it stands once and keeps the value, not once per exchange of returns "
+     "it scores (nothing changes between them; joint_repair.c); 0 walks it every time"},
     {"parallel_check", PB_OPT_BOOL, offsetof(joint_params, parallel_check), "1",
      PB_OPT_NORANGE,
      "with call ids, when the search learned parallel calls (option parallel), search "

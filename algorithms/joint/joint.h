@@ -133,6 +133,9 @@ typedef struct joint_params {
     int conf_sync;      /* [conf_sync] confidence: an alternative's walk stops where
                            its remaining steps are provably the current walk's and adds
                            their recorded terms (same results, faster; joint_conf.c), 1 */
+    int conf_pair_memo; /* [conf_pair_memo] confidence: the pairing's share walks each
+                           request as it stands once, not once per exchange scored
+                           (same results, faster; joint_repair.c), 1 */
     int conf_order;     /* [conf_order] confidence: within a block of the
                            self-calibration's map rows keep the order of their
                            stated confidences (lowered by at most 1e-4), 1 */

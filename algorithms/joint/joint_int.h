@@ -262,6 +262,8 @@ struct joint {
     size_t wc_hits;         /* resplit_wcache: fresh walks taken from it */
     size_t csync_walks, csync_hits; /* conf_sync: the shares' synced walks, and
                                        those that stopped early (joint_conf.c) */
+    double *ps_memo;        /* conf_pair_memo: each request's walk kept while
+                               joint_pair_shares runs (NaN: not yet), else NULL */
     struct joint_gsort *gs; /* greedy_sorted: large requests' returns sorted, per greedy
                                round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
@@ -1428,6 +1430,10 @@ int joint_order_score(joint *s, double *ll);
  * call's of the link (the exchanges upwards, try_exchange, evaluated and
  * undone) of exp(gain)); 1 for the others.  PB_OK or PB_ENOMEM */
 int joint_pair_shares(joint *s, double *share);
+/* test hook (joint_repair.c): when set, conf_pair_memo's kept walks are
+ * also used for a request whose returns an exchange has swapped (a wrong
+ * shortcut on purpose); 0 otherwise */
+extern int joint_psmemo_test_wrong;
 /* One pass of return exchanges; *swaps counts them.
  * PB_OK or PB_ENOMEM */
 int joint_swap_pass(joint *s, size_t *swaps);

@@ -1,4 +1,8 @@
-/* The confidence's walks of the alternatives stopped where the recorded
+/* The confidence's speed shortcuts (docs/joint.md "Speed, twelfth
+ * wave"), each the same bits on and off, each shown to matter by a wrong
+ * version of it that changes results.
+ *
+ * conf_sync: the confidence's walks of the alternatives stopped where the recorded
  * walk's remaining steps are provably the same terms, those terms then
  * added one by one (`conf_sync`, joint_conf.c + joint_req_walk_synced in
  * joint_model.c, docs/joint.md "Speed, twelfth wave"): on random traces
@@ -10,7 +14,14 @@
  * The comparison can fail: with the record's last term left out on
  * purpose (joint_sync_test_drop) the shares differ.  And the whole
  * inference (joint_init + joint_confidence) with the option off and on:
- * the same parents, pairings and confidences. */
+ * the same parents, pairings and confidences.
+ *
+ * conf_pair_memo: without call ids the pairing's shares
+ * (joint_pair_shares) walk each request as it stands once; on the same
+ * random black-box traces every pairing share is the same bits with the
+ * option off and on.  The comparison can fail: with the kept walks used
+ * also for a request whose returns an exchange swapped
+ * (joint_psmemo_test_wrong), the shares differ. */
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint_int.h"
@@ -111,8 +122,8 @@ TEST(synced_walks_wrong_on_purpose_differ)
     CHECK(bad > 0);
 }
 
-/* the whole inference with conf_sync off and on: the same parents and
- * pairings, every confidence the same bits */
+/* the whole inference with conf_sync and conf_pair_memo off and on: the
+ * same parents and pairings, every confidence the same bits */
 TEST(conf_sync_whole_inference_the_same)
 {
     for (int seed = 1; seed <= 4; seed++)
@@ -123,8 +134,8 @@ TEST(conf_sync_whole_inference_the_same)
                 return;
             joint_params p[2];
             joint_test_params_two(p, ids, NULL);
-            p[0].conf_sync = 0;
-            p[1].conf_sync = 1;
+            p[0].conf_sync = p[0].conf_pair_memo = 0;
+            p[1].conf_sync = p[1].conf_pair_memo = 1;
             joint *s[2];
             if (joint_test_solve_two(t, p, s) == 0) {
                 CHECK_INT(joint_test_pairs_differ(s[0], s[1]), 0);
@@ -150,10 +161,76 @@ TEST(conf_sync_whole_inference_the_same)
     joint_test_tick = 0;
 }
 
+/* one solved black-box state, its pairing shares with conf_pair_memo 0
+ * and 1: values that differ (-1 on failure) */
+static long pair_shares_differ(pb_trace *t)
+{
+    pb_trace_view v = pb_trace_view_of(t);
+    pb_error err;
+    joint_params p = defaults();
+    p.callids = 0;
+    joint *s = NULL;
+    if (joint_init(&s, &v, &p, &err) != PB_OK) {
+        printf("FAIL joint_init: %s\n", err.msg);
+        return -1;
+    }
+    uint32_t n = joint_npairs(s);
+    double *a = malloc(((size_t)n + 1) * sizeof *a), *b = malloc(((size_t)n + 1) * sizeof *b);
+    long d = -1;
+    if (a && b) {
+        s->p.conf_pair_memo = 0;
+        int rc = joint_pair_shares(s, a);
+        s->p.conf_pair_memo = 1;
+        if (rc == PB_OK)
+            rc = joint_pair_shares(s, b);
+        if (rc == PB_OK && !s->ps_memo)
+            d = bits_differ(a, b, n);
+    }
+    free(a);
+    free(b);
+    joint_close(s);
+    return d;
+}
+
+static int pair_differing(int quiet)
+{
+    int bad = 0;
+    for (int seed = 1; seed <= 6; seed++) {
+        pb_trace *t = case_trace(seed, 0);
+        if (!t)
+            return -1;
+        long d = pair_shares_differ(t);
+        if (d != 0) {
+            if (!quiet)
+                printf("# seed %d: %ld pairing shares differ\n", seed, d);
+            bad++;
+        }
+        pb_trace_close(t);
+    }
+    joint_test_tick = 0;
+    return bad;
+}
+
+TEST(pair_memo_gives_the_same_shares)
+{
+    CHECK_INT(pair_differing(0), 0);
+}
+
+TEST(pair_memo_wrong_on_purpose_differs)
+{
+    joint_psmemo_test_wrong = 1;
+    int bad = pair_differing(1);
+    joint_psmemo_test_wrong = 0;
+    printf("# memo used on swapped returns: %d of 6 cases differ\n", bad);
+    CHECK(bad > 0);
+}
+
 int main(void)
 {
     RUN(synced_walks_give_the_same_shares);
     RUN(synced_walks_wrong_on_purpose_differ);
     RUN(conf_sync_whole_inference_the_same);
+    RUN(pair_memo_gives_the_same_shares);
+    RUN(pair_memo_wrong_on_purpose_differs);
     return pbtest_exit();
 }
