@@ -94,8 +94,10 @@ static inline int tkey_gt(pb_ns ar, uint32_t ai, pb_ns br, uint32_t bi)
 
 static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
                       uint32_t nr, int mode, uint32_t i0, double sum, uint32_t rp, pb_ns mx,
-                      joint_wrec *rec, wsync *sy, double *sump)
+                      joint_wrec *rec, const int terms, wsync *sy, double *sump)
 {
+    /* terms (a constant at every call: no cost to the walks without it):
+     * rec->term[] is filled (conf_sync) */
     const jpair *qq = &s->pr[q];
     /* the density keys of its link (of its service, when the service's
      * callers are pooled: joint_select.c) */
@@ -119,7 +121,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             rec->mx[i] = mx;
             rec->tkr[i] = INT64_MAX;
             rec->tki[i] = NONE;
-            if (rec->want_term)
+            if (terms)
                 rec->term[i] = 0;
         }
         if (i == n && open_end)
@@ -207,7 +209,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             double tv = noarr && tg == NONE ? (di == NONE ? s->bg - log(1e6) : s->kmean[di])
                                             : logf_of(s, di, d);
             sum += tv;
-            if (rec && rec->want_term)
+            if (terms)
                 rec->term[i] = tv; /* conf_sync */
         } else if (noarr && tg == NONE) {
             /* mode 1: no arrival and no trigger, nothing learned */
@@ -467,7 +469,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     double sum = 0;
     int rc = walk_returns(s, k, n, NULL, 0, 0, &nr);
     if (rc == PB_OK)
-        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, NULL,
+        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, 0, NULL,
                         &sum);
     if (rc == PB_OK)
         rc = walk_rest(s, q, k, n, mode, &sum, NULL);
@@ -541,7 +543,8 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     uint32_t nr = 0;
     const int fresh = !ref || !ref->valid || ref->q != q;
     int rc, hit = 0;
-    if (fresh && s->wc && (rc = joint_wcache_get(s, q, k, n, out, ll, &hit)) != PB_OK)
+    if (fresh && s->wc && !out->want_term &&
+        (rc = joint_wcache_get(s, q, k, n, out, ll, &hit)) != PB_OK)
         return rc; /* resplit_wcache (joint_wcache.c) */
     if (hit)
         return PB_OK;
@@ -563,16 +566,14 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         i0 = j;
         while (i0 > 0 && ref->mx[i0] >= lo)
             i0--;
-        if (out->want_term && !ref->want_term)
-            i0 = 0; /* conf_sync: the terms before i0 are not in ref */
+        if (out->want_term)
+            i0 = 0; /* conf_sync: every term walked (the same sum from step 0) */
         if (i0 > 0) {
             memcpy(out->sum, ref->sum, (size_t)i0 * sizeof *out->sum);
             memcpy(out->rp, ref->rp, (size_t)i0 * sizeof *out->rp);
             memcpy(out->mx, ref->mx, (size_t)i0 * sizeof *out->mx);
             memcpy(out->tkr, ref->tkr, (size_t)i0 * sizeof *out->tkr);
             memcpy(out->tki, ref->tki, (size_t)i0 * sizeof *out->tki);
-            if (out->want_term && ref->want_term)
-                memcpy(out->term, ref->term, (size_t)i0 * sizeof *out->term);
         }
     }
     /* the returns taken before step i0 are the record's first ones */
@@ -581,11 +582,13 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     if (rc != PB_OK)
         return rc;
     double sum = 0;
-    if (i0 > 0)
+    if (out->want_term) /* conf_sync: every step's term (i0 is 0) */
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, 1, NULL, &sum);
+    else if (i0 > 0)
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
-                        ref->mx[i0], out, NULL, &sum);
+                        ref->mx[i0], out, 0, NULL, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, NULL, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, 0, NULL, &sum);
     out->end = sum;
     /* the least trigger from each step on (joint_req_walk_estimate) */
     pb_ns mr = INT64_MAX;
@@ -612,7 +615,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     out->has_mask = 0;
     out->valid = 1;
     *ll = sum;
-    if (fresh && s->wc)
+    if (fresh && s->wc && !out->want_term)
         return joint_wcache_put(s, q, out, sum); /* resplit_wcache */
     return PB_OK;
 }
@@ -651,7 +654,7 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * remaining steps are the same terms (wsync; exact: those terms added one
  * by one, else the record's sum of them); *sump: the sum after the steps,
  * *hit: stopped early.  PB_OK or PB_ENOMEM */
-static int walk_from_ref(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                          const joint_wrec *ref, uint32_t j0, uint32_t cs, int exact,
                          double *sump, int *hit)
 {
@@ -720,9 +723,9 @@ static int walk_from_ref(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     double sum = 0;
     if (i0 > 0)
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
-                        ref->mx[i0], NULL, &sy, &sum);
+                        ref->mx[i0], NULL, 0, &sy, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, &sy, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, 0, &sy, &sum);
     if (rc != PB_OK)
         return rc;
     *sump = sum;
