@@ -320,19 +320,38 @@ static int cwalk_init(joint *s, cwalk *w, double *rll)
     memset(w, 0, sizeof *w);
     w->sync = s->p.conf_sync;
     const uint32_t min = w->sync ? JOINT_CONF_SYNC_MIN : JOINT_RESUME_MIN;
+    /* with conf_sync only the requests an alternative walks are recorded:
+     * the request of a call with several candidates, and each candidate
+     * (the others' own walks are plain: the same number) */
+    unsigned char *touch = NULL;
+    if (w->sync) {
+        touch = calloc((size_t)n + 1, 1);
+        if (!touch)
+            return PB_ENOMEM;
+        for (uint32_t p = 0; p < n; p++) {
+            if (s->par[p] == NONE || s->cand_off[p + 1] - s->cand_off[p] < 2)
+                continue;
+            touch[s->par[p]] = 1;
+            for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+                touch[s->cand[j]] = 1;
+        }
+    }
+#define CWALK_REC(q) (s->kids[q].n >= min && (!touch || touch[q]))
     for (uint32_t q = 0; q < n; q++)
-        w->nrec += s->kids[q].n >= min;
+        w->nrec += CWALK_REC(q);
     if (w->nrec) {
         w->idx = malloc(((size_t)n + 1) * sizeof *w->idx);
         w->rec = calloc(w->nrec, sizeof *w->rec);
-        if (!w->idx || !w->rec)
+        if (!w->idx || !w->rec) {
+            free(touch);
             return PB_ENOMEM;
+        }
     }
     uint32_t m = 0;
-    for (uint32_t q = 0; q < n; q++) {
+    int rc = PB_OK;
+    for (uint32_t q = 0; q < n && rc == PB_OK; q++) {
         const kvec *k = &s->kids[q];
-        int rc;
-        if (k->n >= min) {
+        if (CWALK_REC(q)) {
             w->idx[q] = m;
             w->rec[m].want_term = w->sync;
             rc = joint_req_walk_resume(s, q, k->a, k->n, NULL, &w->rec[m++], &rll[q]);
@@ -341,10 +360,10 @@ static int cwalk_init(joint *s, cwalk *w, double *rll)
                 w->idx[q] = NONE;
             rc = joint_req_walk(s, q, k->a, k->n, 0, &rll[q]);
         }
-        if (rc != PB_OK)
-            return rc;
     }
-    return PB_OK;
+#undef CWALK_REC
+    free(touch);
+    return rc;
 }
 
 /* NULL-safe on a zeroed or part-filled context */

@@ -725,6 +725,7 @@ typedef struct joint_wrec {
      * is the term step i added to the sum (0 when it added none); NULL and
      * unused otherwise (joint_wrec_room grows it only with want_term) */
     double *term;
+    double *cterm;          /* ... and cterm[i] the durations term's term at call i */
     int want_term;
 } joint_wrec;
 /* make room in w for a list of n.  PB_OK or PB_ENOMEM */
@@ -767,8 +768,9 @@ int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t
  * *synced: the walk stopped early.  PB_OK or PB_ENOMEM */
 int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                           const joint_wrec *ref, double *ll, int *synced);
-/* test hook (joint_model.c): when set, joint_req_walk_synced skips the
- * record's last term (a wrong shortcut on purpose); 0 otherwise */
+/* test hook (joint_model.c): 1, joint_req_walk_synced skips the record's
+ * last step term; 2, the durations term's last (joint_corr_ll_sync): a
+ * wrong shortcut on purpose; 0 otherwise */
 extern int joint_sync_test_drop;
 /* may a split whose estimate (joint_req_walk_estimate, summed) is est be
  * left out when only a value above bound matters?  Counts it
@@ -944,9 +946,16 @@ int joint_solve_rounds(joint *s, int refit, int passes);
  * incoming link ein (0 when the term is off or not fitted) */
 double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
 /* the same number, and cp[0..n]: cp[i] the sum of the terms of the calls
- * before k[i] (a walk record's, joint_req_walk_resume) */
+ * before k[i] (a walk record's, joint_req_walk_resume); with ct (not NULL)
+ * ct[i] the term added at k[i], 0 when none (conf_sync) */
 double joint_corr_ll_rec(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
-                         double *cp);
+                         double *cp, double *ct);
+/* conf_sync: joint_corr_ll of k[0..n), the very same number, from a record
+ * of the list rk[0..rn) (its cp and ct: rcp, rct) that agrees with it on
+ * its first j0 and its last cs calls */
+double joint_corr_ll_sync(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                          uint32_t j0, uint32_t cs, uint32_t rn, const double *rcp,
+                          const double *rct);
 /* joint_corr_ll of k[0..n), up to the rounding of the sums, from a record
  * of the list rk[0..rn) (its cp: rcp) that agrees with it on its first j0
  * and its last cs calls (j0 + cs <= n, rn): O(calls in between), for the

@@ -137,7 +137,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             if (m1 == m2 && (!sy->anyd || tkey_gt(rf->smr[j], rf->smi[j], sy->dr, sy->di))) {
                 if (sy->exact) {
                     /* the same terms in the same order: the same sum */
-                    uint32_t e = rf->n + 1 - (joint_sync_test_drop != 0);
+                    uint32_t e = rf->n + 1 - (joint_sync_test_drop == 1);
                     for (uint32_t z = j; z < e; z++)
                         sum += rf->term[z];
                 } else {
@@ -294,8 +294,12 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
 /* what follows the steps of a walk (joint_req_walk): in mode 1 the
  * parallel-call statistics; the call counts and the durations of
  * consecutive calls (added to *sump in mode 0).  PB_OK or PB_ENOMEM */
+/* sref (conf_sync, mode 0, rec NULL): the durations term from that record,
+ * whose list agrees with k on its first j0 and last cs calls
+ * (joint_corr_ll_sync: the same number) */
 static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
-                     double *sump, joint_wrec *rec)
+                     double *sump, joint_wrec *rec, const joint_wrec *sref, uint32_t j0,
+                     uint32_t cs)
 {
     const jpair *qq = &s->pr[q];
     uint32_t ein = qq->link, b = qq->callee;
@@ -392,7 +396,11 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
         rec->ct = ct;
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
         if (mode == 0)
-            sum += rec ? joint_corr_ll_rec(s, ein, k, n, rec->cp) : joint_corr_ll(s, ein, k, n);
+            sum += rec    ? joint_corr_ll_rec(s, ein, k, n, rec->cp,
+                                              rec->want_term ? rec->cterm : NULL)
+                   : sref ? joint_corr_ll_sync(s, ein, k, n, j0, cs, sref->n, sref->cp,
+                                               sref->cterm)
+                          : joint_corr_ll(s, ein, k, n);
         else if (joint_corr_add(s, q, ein, k, n) != PB_OK)
             return PB_ENOMEM;
     }
@@ -472,7 +480,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, 0, NULL,
                         &sum);
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, mode, &sum, NULL);
+        rc = walk_rest(s, q, k, n, mode, &sum, NULL, NULL, 0, 0);
     if (rc == PB_OK && ll)
         *ll = sum;
     return rc;
@@ -504,8 +512,10 @@ int joint_wrec_room(joint_wrec *w, uint32_t n)
     WREC_GROW(tkr);
     WREC_GROW(smr);
     WREC_GROW(cp);
-    if (w->want_term)
+    if (w->want_term) {
         WREC_GROW(term);
+        WREC_GROW(cterm);
+    }
 #undef WREC_GROW
     w->cap = nc;
     return PB_OK;
@@ -525,6 +535,7 @@ void joint_wrec_free(joint_wrec *w)
     free(w->cp);
     free(w->cnt);
     free(w->term);
+    free(w->cterm);
     memset(w, 0, sizeof *w);
 }
 
@@ -602,7 +613,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         out->smi[i] = mi;
     }
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, &sum, out);
+        rc = walk_rest(s, q, k, n, 0, &sum, out, NULL, 0, 0);
     if (rc != PB_OK)
         return rc;
     if (n) /* a request with no calls may come with k == NULL */
@@ -768,7 +779,7 @@ int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     *ll = 0;
     int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, &sum, synced);
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, &sum, NULL);
+        rc = walk_rest(s, q, k, n, 0, &sum, NULL, ref, j0, cs);
     if (rc == PB_OK)
         *ll = sum;
     return rc;

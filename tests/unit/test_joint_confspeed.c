@@ -11,8 +11,9 @@
  * nanoseconds and whole milliseconds) every call's share and every
  * confidence (self-calibration and siblings cap included) is the same bits
  * with conf_sync=0 and 1, on one solved state, and walks did stop early.
- * The comparison can fail: with the record's last term left out on
- * purpose (joint_sync_test_drop) the shares differ.  And the whole
+ * The comparison can fail: with the record's last step term, or its
+ * durations term's last term, left out on purpose (joint_sync_test_drop)
+ * the shares differ.  And the whole
  * inference (joint_init + joint_confidence) with the option off and on:
  * the same parents, pairings and confidences.
  *
@@ -26,6 +27,7 @@
 #include "joint_test.h"
 #include "joint_int.h"
 
+#include <gsl/gsl_rng.h>
 #include <stdlib.h>
 
 #define US 1000LL
@@ -35,6 +37,46 @@
 static pb_trace *case_trace(int seed, int ids)
 {
     return joint_test_case_trace((unsigned long)(810 * seed + ids), seed, ids, 120);
+}
+
+/* requests into B from X (call ids when ids), 8 ms apart but every fourth
+ * 20-40 us after the one before; each calls C, then D after C's return, then
+ * C again after D's; the three durations share a factor drawn per request
+ * (0.3 to 3), so the durations term is fitted and used.  The trace, or
+ * NULL when out of memory */
+static pb_trace *corr_trace(int seed, int ids)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    pb_trace *t = NULL;
+    if (!g || pb_trace_new(&t) != PB_OK) {
+        if (g)
+            gsl_rng_free(g);
+        return NULL;
+    }
+    gsl_rng_set(g, (unsigned long)(4100 + seed));
+    next_id = 1;
+    uint64_t cid = 1;
+    pb_ns t0 = 0;
+    for (int q = 0; q < 240; q++) {
+        t0 += q % 4 == 1 ? 20 * US + (pb_ns)gsl_rng_uniform_int(g, 20 * US) : 8000 * US;
+        double f = 0.3 + 2.7 * gsl_rng_uniform(g);
+        uint64_t x = cid++;
+        msg(t, t0, "X", "B", PB_TYPE_CALL, ids ? x : PB_ID_NONE);
+        pb_ns now = t0 + 30 * US + (pb_ns)gsl_rng_uniform_int(g, 20 * US);
+        const char *to[3] = {"C", "D", "C"};
+        const double base[3] = {300, 500, 200};
+        for (int c = 0; c < 3; c++) {
+            uint64_t k = cid++;
+            pb_ns d = (pb_ns)(f * base[c] * US * (0.9 + 0.2 * gsl_rng_uniform(g)));
+            msg(t, now, "B", to[c], PB_TYPE_CALL, ids ? k : PB_ID_NONE);
+            msg(t, now + d, to[c], "B", PB_TYPE_RETURN, ids ? k : PB_ID_NONE);
+            now += d + 10 * US + (pb_ns)gsl_rng_uniform_int(g, 10 * US);
+        }
+        msg(t, now + 20 * US, "B", "X", PB_TYPE_RETURN, ids ? x : PB_ID_NONE);
+    }
+    pb_trace_sort(t);
+    gsl_rng_free(g);
+    return t;
 }
 
 /* bits of a[0..n) and b[0..n) that differ (values compared as bits) */
@@ -86,9 +128,10 @@ static int differing(size_t *walks, size_t *hits, int quiet)
 {
     int bad = 0;
     *walks = *hits = 0;
-    for (int seed = 1; seed <= 6; seed++)
+    for (int seed = 1; seed <= 7; seed++)
         for (int ids = 0; ids < 2; ids++) {
-            pb_trace *t = case_trace(seed, ids);
+            /* seed 7: the durations term's traces */
+            pb_trace *t = seed == 7 ? corr_trace(seed, ids) : case_trace(seed, ids);
             if (!t)
                 return -1;
             long d = shares_differ(t, ids, walks, hits);
@@ -117,9 +160,13 @@ TEST(synced_walks_wrong_on_purpose_differ)
     size_t walks = 0, hits = 0;
     joint_sync_test_drop = 1;
     int bad = differing(&walks, &hits, 1);
+    joint_sync_test_drop = 2;
+    int badc = differing(&walks, &hits, 1);
     joint_sync_test_drop = 0;
-    printf("# last term dropped: %d of 12 cases differ\n", bad);
+    printf("# last step term dropped: %d of 14 cases differ; last durations term: %d\n", bad,
+           badc);
     CHECK(bad > 0);
+    CHECK(badc > 0);
 }
 
 /* the whole inference with conf_sync and conf_pair_memo off and on: the
