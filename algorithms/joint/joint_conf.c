@@ -286,9 +286,10 @@ static int orphan_shares(const joint *s, double *share)
  * step from which the record's steps are provably the same terms, and
  * those added one by one (the very same number, and nothing recorded).
  * idx[q]: q's record in rec, or NONE. */
-#ifndef JOINT_CONF_SYNC_MIN
-#define JOINT_CONF_SYNC_MIN 2
-#endif
+#define JOINT_CONF_SYNC_MIN 4 /* instructions of the shares on OnlineBoutique 07:11 and
+                                  hotel load 100 as black boxes: least from 2-4 calls on
+                                  07:11 (644 M; 650 M from 8), from 4-8 on hotel (111 M;
+                                  118 M from 2) */
 typedef struct cwalk {
     uint32_t *idx;
     joint_wrec *rec, tmp;
