@@ -40,10 +40,10 @@ static pb_trace *case_trace(int seed, int ids)
 }
 
 /* requests into B from X (call ids when ids), 8 ms apart but every fourth
- * 20-40 us after the one before; each calls C, then D after C's return, then
- * C again after D's; the three durations share a factor drawn per request
- * (0.3 to 3), so the durations term is fitted and used.  The trace, or
- * NULL when out of memory */
+ * 20-40 us after the one before; each calls C, D, C, D and C, each after
+ * the return of the one before; the five durations share a factor drawn
+ * per request (0.3 to 3), so the durations term is fitted and used as a
+ * black box.  The trace, or NULL when out of memory */
 static pb_trace *corr_trace(int seed, int ids)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
@@ -63,9 +63,9 @@ static pb_trace *corr_trace(int seed, int ids)
         uint64_t x = cid++;
         msg(t, t0, "X", "B", PB_TYPE_CALL, ids ? x : PB_ID_NONE);
         pb_ns now = t0 + 30 * US + (pb_ns)gsl_rng_uniform_int(g, 20 * US);
-        const char *to[3] = {"C", "D", "C"};
-        const double base[3] = {300, 500, 200};
-        for (int c = 0; c < 3; c++) {
+        const char *to[5] = {"C", "D", "C", "D", "C"};
+        const double base[5] = {300, 500, 200, 400, 250};
+        for (int c = 0; c < 5; c++) {
             uint64_t k = cid++;
             pb_ns d = (pb_ns)(f * base[c] * US * (0.9 + 0.2 * gsl_rng_uniform(g)));
             msg(t, now, "B", to[c], PB_TYPE_CALL, ids ? k : PB_ID_NONE);
