@@ -142,6 +142,8 @@ typedef struct joint_params {
     int busy_test;      /* [busy_test] pair_order=auto also keeps the held search where
                            the services that serialise their work (joint_pick.c) hold
                            most of what the two searches assign differently, 1 */
+    int busy_more;      /* [busy_more] busy test: more copies where the verdict depends
+                           on the first copies' spread (joint_busymore.c), 1 */
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */

@@ -94,6 +94,8 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
+#define JOINT_PICK_MORE 3      /* busy_more: copies' calls wanted, times the service's */
+#define JOINT_PICK_MAXSIMS 12  /* busy_more: copies at most */
 #define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
 #define JOINT_UNCROSS_SPAN 8   /* uncross: calls a window moves at most (but heads and tails) */
 #define JOINT_UNCROSS_WORK 64   /* uncross: moves estimated at most, per pair of the trace */
@@ -310,8 +312,9 @@ struct joint {
     double *pick_stat;      /* busy test (joint_pick.c), per service JOINT_PICK_NSTAT:
                                calls, busy, copies' calls, copies' busy, z, pairs
                                assigned differently, serialising; or NULL */
-    double pick_sum[3];     /* busy test: pairs assigned differently, of them at
-                               serialising services, held chosen by it (1) */
+    double pick_sum[4];     /* busy test: pairs assigned differently, of them at
+                               serialising services, held chosen by it (1), copies
+                               drawn (0: JOINT_PICK_SIMS) */
     size_t ret_swaps, resplit_capped, resplit_local;
     size_t est_evals, est_pruned; /* prune: splits estimated, and left out */
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
@@ -1235,9 +1238,16 @@ double joint_pick_z(double n, double b, double m, double mb);
 /* The busy test of the free solution a against copies of it, and the
  * pairs the held solution b assigns differently: *stat (per service
  * JOINT_PICK_NSTAT, the caller frees it), sum[0] pairs assigned
- * differently, sum[1] of them at serialising services, *held whether
+ * differently, sum[1] of them at serialising services, sum[2] the copies
+ * drawn beyond JOINT_PICK_SIMS (busy_more), *held whether
  * those are more than half.  PB_OK or PB_ENOMEM */
 int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
+/* joint_busymore.c.  Does a service with n calls, b of them busy, against
+ * mb busy of m calls of the copies, want more copies: tested (n at least
+ * JOINT_PICK_MIN), not serialising by joint_pick_z (z >= -JOINT_PICK_Z),
+ * serialising were pi = mb / m exact ((b - n pi) / sqrt(n pi (1 - pi)) <
+ * -JOINT_PICK_Z), and m below JOINT_PICK_MORE n.  1 or 0 */
+int joint_pick_want_more(double n, double b, double m, double mb);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
