@@ -253,7 +253,11 @@ const pb_option joint_options[] = {
      PB_OPT_NORANGE,
      "the same without call ids: when the kept search (free or held) learned parallel "
      "calls, it runs again without them, kept by parallel_check's rule (metadata "
-     "parallel_check=blackbox; joint_bbserial.c)"},
+     "parallel_check_bb=; joint_bbserial.c)"},
+    {"parallel_check_bb_all", PB_OPT_BOOL, offsetof(joint_params, parallel_check_bb_all), "0",
+     PB_OPT_NORANGE,
+     "parallel_check_bb runs only when a parallel call learned at some refit of the kept "
+     "search is no longer learned at its end; 1 runs it whenever one was learned"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "

@@ -298,7 +298,11 @@ struct joint {
     uint32_t ser_flags;     /* parallel_check: learned parallel calls of the first search */
     uint32_t ser_shown;     /* parallel_check: of them, shown by the solution without */
     double ser_ll[2];       /* parallel_check: log-likelihoods, learned, without */
-    int ser_bb;             /* parallel_check_bb ran (without call ids; joint_bbserial.c) */
+    int ser_bb;             /* parallel_check_bb (without call ids; joint_bbserial.c): 0 not
+                               run, 1 ran, 2 skipped (every learned one held to
+                               the end) */
+    uint32_t ser_end;       /* parallel_check_bb: learned parallel calls at the kept
+                               search's end */
     unsigned char *pever;   /* parallel_check_bb: per parallel-call entry, learned at
                                some refit of this search (joint_bbserial.c) */
     uint32_t npever;        /* entries of pever */
@@ -1404,7 +1408,7 @@ int joint_serial_meta(const joint *s, pb_result *res);
 /* joint_bbserial.c (`parallel_check_bb`): does the kept search without
  * call ids call for a search without learned parallel calls (the option
  * on, parallel < 1, at least one learned parallel call)? */
-int joint_bbserial_wanted(const joint *s);
+int joint_bbserial_wanted(joint *s);
 /* joint_bbserial.c: joint_serial_pick for the black box (a the kept
  * search, b the same kind of search with parallel=1); the free/held
  * record of a goes with the one kept.  PB_OK or PB_ENOMEM */
@@ -1412,6 +1416,9 @@ int joint_bbserial_pick(joint *a, joint *b, joint **keep);
 /* joint_bbserial.c: after a refit, remember which parallel calls were
  * learned (pever).  PB_OK or PB_ENOMEM */
 int joint_bbserial_note(joint *s);
+/* joint_bbserial.c: the metadata line parallel_check_bb= (when it ran).
+ * PB_OK or an error of pb_result_meta */
+int joint_bbserial_meta(const joint *s, pb_result *res);
 /* joint_bbserial.c: how many parallel calls were learned at some refit */
 uint32_t joint_bbserial_ever(const joint *s);
 /* does some pair have a return made without a call id? */

@@ -110,12 +110,14 @@ int joint_serial_pick(joint *a, joint *b, joint **keep)
 
 int joint_serial_meta(const joint *s, pb_result *res)
 {
+    if (s->ser_bb)
+        return joint_bbserial_meta(s, res);
     if (!s->ser_state)
         return PB_OK;
     return pb_result_meta(res,
-                          "parallel_check=%s learned_parallel=%u shown_without=%u chosen=%s "
+                          "parallel_check=on learned_parallel=%u shown_without=%u chosen=%s "
                           "log_likelihood_learned=%.3f log_likelihood_without=%.3f",
-                          s->ser_bb ? "blackbox" : "on", (unsigned)s->ser_flags, (unsigned)s->ser_shown,
+                          (unsigned)s->ser_flags, (unsigned)s->ser_shown,
                           s->ser_state == 2 ? "without" : "learned",
                           s->ser_ll[0], s->ser_ll[1]);
 }
