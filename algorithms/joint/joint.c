@@ -251,8 +251,9 @@ const pb_option joint_options[] = {
      "nats (each under its own refit; metadata parallel_check=; joint_serial.c)"},
     {"parallel_check_bb", PB_OPT_BOOL, offsetof(joint_params, parallel_check_bb), "1",
      PB_OPT_NORANGE,
-     "the same without call ids: when the kept search (free or held) learned parallel "
-     "calls, it runs again without them, kept by parallel_check's rule (metadata "
+     "the same without call ids: when a parallel call learned at some refit of the kept "
+     "search (free or held) is no longer learned at its end, that search runs again "
+     "without them, kept by parallel_check's rule over every call learned (metadata "
      "parallel_check_bb=; joint_bbserial.c)"},
     {"parallel_check_bb_all", PB_OPT_BOOL, offsetof(joint_params, parallel_check_bb_all), "0",
      PB_OPT_NORANGE,
