@@ -107,6 +107,12 @@ typedef struct joint_params {
                            parallel calls (parallel), search again without them and
                            keep that solution when it is likelier by 10 nats
                            (joint_serial.c), 1 */
+    int parallel_check_bb; /* [parallel_check_bb] the same without call ids: the
+                              kept search (free or held) again without learned
+                              parallel calls (joint_bbserial.c), 1 */
+    int parallel_check_bb_all; /* [parallel_check_bb_all] run it whenever a parallel
+                                  call was learned, not only when one learned at some
+                                  refit was gone at the end, 0 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

@@ -304,6 +304,14 @@ struct joint {
     uint32_t ser_flags;     /* parallel_check: learned parallel calls of the first search */
     uint32_t ser_shown;     /* parallel_check: of them, shown by the solution without */
     double ser_ll[2];       /* parallel_check: log-likelihoods, learned, without */
+    int ser_bb;             /* parallel_check_bb (without call ids; joint_bbserial.c): 0 not
+                               run, 1 ran, 2 skipped (every learned one held to
+                               the end) */
+    uint32_t ser_end;       /* parallel_check_bb: learned parallel calls at the kept
+                               search's end */
+    unsigned char *pever;   /* parallel_check_bb: per parallel-call entry, learned at
+                               some refit of this search (joint_bbserial.c) */
+    uint32_t npever;        /* entries of pever */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
     double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
                                held), then with the order terms (joint_order_score) */
@@ -1432,9 +1440,28 @@ uint32_t joint_serial_flags(const joint *s);
  * JOINT_RESTART_MARGIN, else a; records the choice in the one kept (the
  * caller closes the other).  PB_OK or PB_ENOMEM */
 int joint_serial_pick(joint *a, joint *b, joint **keep);
+/* joint_serial.c: joint_serial_pick with the parallel calls to test given
+ * (flag, one byte per entry of a's parallel-call map, a->npar of them) */
+int joint_serial_pick_by(joint *a, joint *b, const unsigned char *flag, joint **keep);
 /* joint_serial.c: the metadata line parallel_check= (when it ran).
  * PB_OK or an error of pb_result_meta */
 int joint_serial_meta(const joint *s, pb_result *res);
+/* joint_bbserial.c (`parallel_check_bb`): does the kept search without
+ * call ids call for a search without learned parallel calls (the option
+ * on, parallel < 1, at least one learned parallel call)? */
+int joint_bbserial_wanted(joint *s);
+/* joint_bbserial.c: joint_serial_pick for the black box (a the kept
+ * search, b the same kind of search with parallel=1); the free/held
+ * record of a goes with the one kept.  PB_OK or PB_ENOMEM */
+int joint_bbserial_pick(joint *a, joint *b, joint **keep);
+/* joint_bbserial.c: after a refit, remember which parallel calls were
+ * learned (pever).  PB_OK or PB_ENOMEM */
+int joint_bbserial_note(joint *s);
+/* joint_bbserial.c: the metadata line parallel_check_bb= (when it ran).
+ * PB_OK or an error of pb_result_meta */
+int joint_bbserial_meta(const joint *s, pb_result *res);
+/* joint_bbserial.c: how many parallel calls were learned at some refit */
+uint32_t joint_bbserial_ever(const joint *s);
 /* does some pair have a return made without a call id? */
 int joint_any_free(const joint *s);
 /* *ll: the solution's log-likelihood under the model with the order
