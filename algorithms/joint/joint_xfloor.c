@@ -1,0 +1,46 @@
+/*
+ * joint_xfloor.c - the exchanges' top re-split bounded by what the
+ * exchange must gain (`swap_floor`, speed only, the same results;
+ * docs/joint.md "Speed on the application shapes").
+ *
+ * An exchange of returns (step 5, joint_repair.c try_exchange) tried at
+ * depth D is kept when its gain g = xsum + V - before exceeds the best
+ * gain so far (1e-9 at first), where V is the best re-split of the two
+ * requests above the exchanged levels (the top) and xsum, before are
+ * known before V is computed.  So only a V above
+ *
+ *     floor = best + before - xsum (+ the margin of deeper exchanges)
+ *
+ * can change the decision; the top's re-split (best_split) starts its
+ * pruning and its branch and bound from that floor instead of from the
+ * current split's value.  Every split above the floor is still scored
+ * (the same value, bit for bit), so whenever V is above the floor it is
+ * found exactly and with the same split; when it is not, what the
+ * re-split returns is below the floor as V is, and the exchange is
+ * turned down as before.  The floor is lowered by JOINT_PRUNE_TOL of the
+ * magnitudes, so that the floating-point sum g of a V below it is below
+ * the best gain too.  Only the exchanges themselves use it (never the
+ * evaluation of joint_pair_shares, which needs every gain).
+ */
+#include "joint_int.h"
+
+#include <math.h>
+
+double joint_xfloor(const joint *s, double best, double xsum, double before, double margin)
+{
+    if (!s->p.swap_floor)
+        return -INFINITY;
+    double f = best + before - xsum + margin;
+    if (!isfinite(f) || !isfinite(best) || !isfinite(before) || !isfinite(xsum))
+        return -INFINITY;
+    return f - JOINT_PRUNE_TOL * (1.0 + fabs(best) + fabs(before) + fabs(xsum) + fabs(margin)) +
+           joint_xfloor_test_bias;
+}
+
+void joint_xfloor_set(joint *s, double best, double xsum, double before, double margin)
+{
+    s->xfloor = joint_xfloor(s, best, xsum, before, margin);
+    s->xfloor_on = s->xfloor > -INFINITY;
+}
+
+double joint_xfloor_test_bias = 0;
