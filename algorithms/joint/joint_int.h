@@ -887,6 +887,9 @@ double joint_xfloor(const joint *s, double best, double xsum, double before, dou
 /* joint_xfloor's floor into s->xfloor, s->xfloor_on set when it is finite
  * (the caller clears xfloor_on after the re-split) */
 void joint_xfloor_set(joint *s, double best, double xsum, double before, double margin);
+/* under a floor, does a re-split of m shared calls go by the pruned (and
+ * bounded) path whatever the requests' size (joint_xfloor.c)? */
+int joint_xfloor_route(const joint *s, uint32_t m);
 /* tests only: added to the floor (a floor too high on purpose changes results) */
 extern double joint_xfloor_test_bias;
 /* the y-th split of m shared calls in the Gray code of the reversed

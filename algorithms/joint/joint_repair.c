@@ -81,8 +81,12 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
     if (!s->wr && !(s->wr = calloc(4, sizeof *s->wr)))
         return -INFINITY;
     s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
-    const int prune = s->p.prune && ka->n + kb->n >= JOINT_PRUNE_N &&
-                      ((size_t)(ka->n + kb->n) << *m) >= JOINT_PRUNE_MIN;
+    /* pruned (and bounded when it can) where splits are many and long,
+     * and under swap_floor's floor (joint_xfloor.c) wherever it could
+     * leave splits out */
+    const int prune = s->p.prune && ((ka->n + kb->n >= JOINT_PRUNE_N &&
+                                      ((size_t)(ka->n + kb->n) << *m) >= JOINT_PRUNE_MIN) ||
+                                     joint_xfloor_route(s, *m));
     const int resume = ka->n + kb->n >= JOINT_RESUME_MIN || prune;
     double val[1u << JOINT_RESPLIT_MAX], bsf = s->xfloor_on ? s->xfloor : -INFINITY;
     /* with `resplit_prune`: the current split first (each shared call where it
