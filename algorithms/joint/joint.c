@@ -223,6 +223,10 @@ const pb_option joint_options[] = {
      "above an exchange of returns (step 5) scores only the splits that could make the "
      "exchange gain more than the best so far (joint_xfloor.c); 0 scores every split "
      "that could be the best"},
+    {"swap_memo", PB_OPT_BOOL, offsetof(joint_params, swap_memo), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, within one pass of exchanges of "
+     "returns (step 5) each request's own log-likelihood is walked once and kept until "
+     "an exchange is applied (joint_xfloor.c); 0 walks it for every exchange tried"},
     {"greedy_cut", PB_OPT_BOOL, offsetof(joint_params, greedy_cut), "1", PB_OPT_NORANGE,
      "speed only, the same results: the greedy round scores a candidate request in one "
      "pass over its calls, the search for the call's trigger stopping at the first call "

@@ -249,6 +249,8 @@ struct joint {
                                exchange, only values above xfloor matter
                                (joint_xfloor.c) */
     double xfloor;
+    double *xmemo;          /* swap_memo: requests' own log-likelihoods within one
+                               pass of exchanges (NaN: not yet; joint_xfloor.c) */
     int bnb_no_order;       /* the branch and bound scores without the order term (the
                                exchanges' re-split, joint_repair.c best_split) */
     int greedy_mono;        /* greedy_cut: every pair's return follows its call (this
@@ -890,6 +892,15 @@ void joint_xfloor_set(joint *s, double best, double xsum, double before, double 
 /* under a floor, does a re-split of m shared calls go by the pruned (and
  * bounded) path whatever the requests' size (joint_xfloor.c)? */
 int joint_xfloor_route(const joint *s, uint32_t m);
+/* swap_memo (joint_xfloor.c): within one pass of exchanges, request q's
+ * joint_req_ll kept from the first time; begin (PB_OK or PB_ENOMEM),
+ * clear (after an exchange is applied), end */
+int joint_xmemo_begin(joint *s);
+void joint_xmemo_clear(joint *s);
+void joint_xmemo_end(joint *s);
+double joint_xmemo_ll(joint *s, uint32_t q);
+/* tests only: the memo never cleared (stale values on purpose change results) */
+extern int joint_xmemo_test_stale;
 /* tests only: added to the floor (a floor too high on purpose changes results) */
 extern double joint_xfloor_test_bias;
 /* the y-th split of m shared calls in the Gray code of the reversed

@@ -267,6 +267,15 @@ static double ll_of(joint *s, uint32_t x, uint32_t y)
     return v;
 }
 
+/* ll_of through swap_memo's memo (joint_xfloor.c; the same sums) */
+static double ll_memo(joint *s, uint32_t x, uint32_t y)
+{
+    double v = x != NONE ? joint_xmemo_ll(s, x) : 0;
+    if (y != NONE && y != x)
+        v += joint_xmemo_ll(s, y);
+    return v;
+}
+
 /* Try the exchanges of a's and b's returns that go up D = 1 .. n levels;
  * keep the best that raises the likelihood of every request touched */
 static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *swaps,
@@ -299,7 +308,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     int rc = PB_OK;
     double before[XMAX + 1];
     for (uint32_t L = 0; L <= n; L++)
-        before[L] = ll_of(s, X[L], Y[L]);
+        before[L] = gain ? ll_of(s, X[L], Y[L]) : ll_memo(s, X[L], Y[L]);
     double best = gain ? -INFINITY : 1e-9;
     uint32_t bestD = 0, nsw = 0;
     /* a level's value once exchanged does not depend on the levels above
@@ -368,6 +377,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         s->pair_of_msg[s->pr[X[L]].ret] = X[L];
         s->pair_of_msg[s->pr[Y[L]].ret] = Y[L];
     }
+    joint_xmemo_clear(s); /* swap_memo: requests changed */
     (*swaps)++;
     return rc;
 }
@@ -380,6 +390,8 @@ int joint_swap_pass(joint *s, size_t *swaps)
     xlevel lv[XMAX + 1];
     memset(lv, 0, sizeof lv);
     int rc = s->rord ? joint_rord_fit(s) : PB_OK;
+    if (rc == PB_OK)
+        rc = joint_xmemo_begin(s); /* swap_memo (joint_xfloor.c) */
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
         uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
         for (uint32_t i = b0; i < b1 && rc == PB_OK; i++) {
@@ -396,6 +408,7 @@ int joint_swap_pass(joint *s, size_t *swaps)
             }
         }
     }
+    joint_xmemo_end(s);
     for (int L = 0; L <= XMAX; L++)
         free(lv[L].set);
     return rc;

@@ -31,6 +31,7 @@
 #include "joint_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 double joint_xfloor(const joint *s, double best, double xsum, double before, double margin)
 {
@@ -63,5 +64,47 @@ int joint_xfloor_route(const joint *s, uint32_t m)
 {
     return s->xfloor_on && m >= JOINT_XFLOOR_ROUTE;
 }
+
+/* swap_memo: within one pass of exchanges (joint_swap_pass) the model is
+ * fixed, and between two exchanges applied nothing changes (returns,
+ * parents, kids, times), so each request's own log-likelihood as it
+ * stands (the exchanges' "before" values, joint_req_ll) is the same number
+ * every time: kept from the first time and dropped whenever an exchange is
+ * applied (joint_xmemo_clear) */
+int joint_xmemo_begin(joint *s)
+{
+    s->xmemo = NULL;
+    if (!s->p.swap_memo)
+        return PB_OK;
+    s->xmemo = malloc(((size_t)s->npairs + 1) * sizeof *s->xmemo);
+    if (!s->xmemo)
+        return PB_ENOMEM;
+    joint_xmemo_clear(s);
+    return PB_OK;
+}
+
+void joint_xmemo_clear(joint *s)
+{
+    if (s->xmemo && !joint_xmemo_test_stale)
+        for (uint32_t q = 0; q < s->npairs; q++)
+            s->xmemo[q] = NAN;
+}
+
+void joint_xmemo_end(joint *s)
+{
+    free(s->xmemo);
+    s->xmemo = NULL;
+}
+
+double joint_xmemo_ll(joint *s, uint32_t q)
+{
+    if (!s->xmemo)
+        return joint_req_ll(s, q);
+    if (isnan(s->xmemo[q]))
+        s->xmemo[q] = joint_req_ll(s, q);
+    return s->xmemo[q];
+}
+
+int joint_xmemo_test_stale = 0;
 
 double joint_xfloor_test_bias = 0;

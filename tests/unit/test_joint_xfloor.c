@@ -8,6 +8,8 @@
  * log-likelihood bit for bit, and the floor leaves splits out.  The
  * comparison can fail: with the floor 20 nats too high on purpose
  * (joint_xfloor_test_bias) exchanges that gain are turned down and results
+ * differ.  And `swap_memo` (a request's own log-likelihood kept within one
+ * pass of exchanges): on/off the same; never cleared on purpose, results
  * differ. */
 #include "pbtest.h"
 #include "joint_test.h"
@@ -44,6 +46,23 @@ static long compare(pb_trace *t, int seed, int held, int *llsame, void *left)
 }
 
 static const joint_test_cases cases = {4, {"free", "held"}, case_trace, compare};
+
+/* solve with swap_memo off and on; returns how many pairs differ */
+static long compare_memo(pb_trace *t, int seed, int held, int *llsame, void *unused)
+{
+    joint_params p[2];
+    joint_test_params_two(p, 0, held ? "on" : "off");
+    p[0].swap_memo = 0;
+    p[1].swap_memo = 1;
+    joint *s[2];
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
+        return -1;
+    joint_test_close_two(s);
+    return diff;
+}
+
+static const joint_test_cases memo_cases = {4, {"free", "held"}, case_trace, compare_memo};
 
 static int differing_cases(size_t *left)
 {
@@ -86,10 +105,29 @@ TEST(floor_by_hand)
     CHECK(joint_xfloor(&s, 1e-9, -30.0, -1000.0, 1.0) == -INFINITY);
 }
 
+/* swap_memo (joint_xfloor.c): the exchanges' "before" values kept within a
+ * pass give the same searches; kept across applied exchanges (stale on
+ * purpose) they do not */
+TEST(exchanges_memo_chooses_the_same)
+{
+    CHECK_INT(joint_test_differing(&memo_cases, NULL, 0), 0);
+}
+
+TEST(a_stale_memo_changes_results)
+{
+    joint_xmemo_test_stale = 1;
+    int bad = joint_test_differing(&memo_cases, NULL, 1);
+    joint_xmemo_test_stale = 0;
+    printf("# with the memo never cleared: %d of 8 cases differ\n", bad);
+    CHECK(bad > 0);
+}
+
 int main(void)
 {
     RUN(exchanges_bounded_by_their_floor_choose_the_same);
     RUN(a_floor_too_high_changes_results);
     RUN(floor_by_hand);
+    RUN(exchanges_memo_chooses_the_same);
+    RUN(a_stale_memo_changes_results);
     return pbtest_exit();
 }
