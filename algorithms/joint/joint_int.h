@@ -894,9 +894,12 @@ void joint_xfloor_set(joint *s, double best, double xsum, double before, double 
 int joint_xfloor_route(const joint *s, uint32_t m);
 /* swap_memo (joint_xfloor.c): within one pass of exchanges, request q's
  * joint_req_ll kept from the first time; begin (PB_OK or PB_ENOMEM),
- * clear (after an exchange is applied), end */
+ * clear (every value), drop (after an exchange is applied), end */
 int joint_xmemo_begin(joint *s);
 void joint_xmemo_clear(joint *s);
+/* after an exchange applied up to depth d (x[0..d], y[0..d] the
+ * requests of its levels): their values dropped, and the top's parents' */
+void joint_xmemo_drop(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d);
 void joint_xmemo_end(joint *s);
 double joint_xmemo_ll(joint *s, uint32_t q);
 /* tests only: the memo never cleared (stale values on purpose change results) */

@@ -377,7 +377,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         s->pair_of_msg[s->pr[X[L]].ret] = X[L];
         s->pair_of_msg[s->pr[Y[L]].ret] = Y[L];
     }
-    joint_xmemo_clear(s); /* swap_memo: requests changed */
+    joint_xmemo_drop(s, X, Y, bestD); /* swap_memo: requests changed */
     (*swaps)++;
     return rc;
 }

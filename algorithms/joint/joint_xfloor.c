@@ -69,8 +69,8 @@ int joint_xfloor_route(const joint *s, uint32_t m)
  * fixed, and between two exchanges applied nothing changes (returns,
  * parents, kids, times), so each request's own log-likelihood as it
  * stands (the exchanges' "before" values, joint_req_ll) is the same number
- * every time: kept from the first time and dropped whenever an exchange is
- * applied (joint_xmemo_clear) */
+ * every time: kept from the first time, and the values of the requests an
+ * exchange applied touches dropped (joint_xmemo_drop) */
 int joint_xmemo_begin(joint *s)
 {
     s->xmemo = NULL;
@@ -88,6 +88,26 @@ void joint_xmemo_clear(joint *s)
     if (s->xmemo && !joint_xmemo_test_stale)
         for (uint32_t q = 0; q < s->npairs; q++)
             s->xmemo[q] = NAN;
+}
+
+/* an exchange applied changed the returns of x[0..d) and y[0..d) and the
+ * kids of x[0..d], y[0..d] (x[l + 1] the parent of x[l]): a request's walk
+ * reads its own call and return, its kids and their calls and returns, so
+ * those requests' values are dropped, and the parents of the top two too
+ * (O(d), not O(requests): an exchange applied at every try stays linear) */
+void joint_xmemo_drop(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d)
+{
+    if (!s->xmemo || joint_xmemo_test_stale)
+        return;
+    for (uint32_t l = 0; l <= d; l++)
+        for (int side = 0; side < 2; side++) {
+            uint32_t q = side ? y[l] : x[l];
+            if (q == JOINT_NONE)
+                continue;
+            s->xmemo[q] = NAN;
+            if (l == d && s->par[q] != JOINT_NONE)
+                s->xmemo[s->par[q]] = NAN;
+        }
 }
 
 void joint_xmemo_end(joint *s)
