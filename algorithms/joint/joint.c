@@ -218,6 +218,15 @@ const pb_option joint_options[] = {
      "speed only, the same results: without call ids, the re-split of the two requests "
      "an exchange of returns touches (step 5) goes by branch and bound as resplit_bound "
      "does (and only with resplit_bound=1); 0 estimates every split"},
+    {"swap_floor", PB_OPT_BOOL, offsetof(joint_params, swap_floor), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, the re-split of the two requests "
+     "above an exchange of returns (step 5) scores only the splits that could make the "
+     "exchange gain more than the best so far (joint_xfloor.c); 0 scores every split "
+     "that could be the best"},
+    {"swap_memo", PB_OPT_BOOL, offsetof(joint_params, swap_memo), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, within one pass of exchanges of "
+     "returns (step 5) each request's own log-likelihood is walked once and kept until "
+     "an exchange is applied (joint_xfloor.c); 0 walks it for every exchange tried"},
     {"greedy_cut", PB_OPT_BOOL, offsetof(joint_params, greedy_cut), "1", PB_OPT_NORANGE,
      "speed only, the same results: the greedy round scores a candidate request in one "
      "pass over its calls, the search for the call's trigger stopping at the first call "

@@ -87,6 +87,12 @@ typedef struct joint_params {
                            the same (same results, faster; joint_fitfast.c), 1 */
     int swap_bound;     /* [swap_bound] the exchanges' re-split of two small requests by
                            branch and bound, as resplit_bound (same results, faster), 1 */
+    int swap_floor;     /* [swap_floor] the top re-split of an exchange of returns
+                           scores only splits above what the exchange must gain
+                           (same results, faster; joint_xfloor.c), 1 */
+    int swap_memo;      /* [swap_memo] within one pass of exchanges a request's own
+                           log-likelihood is walked once until an exchange is
+                           applied (same results, faster; joint_xfloor.c), 1 */
     int greedy_cut;     /* [greedy_cut] the greedy round scores a candidate in one pass
                            over its calls, the trigger search stopping at the first
                            call sent after the one placed (same results, faster), 1 */

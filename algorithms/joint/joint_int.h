@@ -250,6 +250,12 @@ struct joint {
     int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
     uint32_t keycap;        /* keys the per-key arrays hold room for */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
+    int xfloor_on;          /* swap_floor: the re-split running is the top of an
+                               exchange, only values above xfloor matter
+                               (joint_xfloor.c) */
+    double xfloor;
+    double *xmemo;          /* swap_memo: requests' own log-likelihoods within one
+                               pass of exchanges (NaN: not yet; joint_xfloor.c) */
     int bnb_no_order;       /* the branch and bound scores without the order term (the
                                exchanges' re-split, joint_repair.c best_split) */
     int greedy_mono;        /* greedy_cut: every pair's return follows its call (this
@@ -912,6 +918,32 @@ extern int joint_lsmemo_test_stale;
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;
+/* swap_floor (joint_xfloor.c): the value the top re-split of an exchange
+ * tried at depth D must exceed to matter (best gain so far, the top's
+ * value before, the exchanged levels' change xsum, the depth's margin),
+ * lowered by JOINT_PRUNE_TOL of the magnitudes; -INFINITY when off or not
+ * finite */
+double joint_xfloor(const joint *s, double best, double xsum, double before, double margin);
+/* joint_xfloor's floor into s->xfloor, s->xfloor_on set when it is finite
+ * (the caller clears xfloor_on after the re-split) */
+void joint_xfloor_set(joint *s, double best, double xsum, double before, double margin);
+/* under a floor, does a re-split of m shared calls go by the pruned (and
+ * bounded) path whatever the requests' size (joint_xfloor.c)? */
+int joint_xfloor_route(const joint *s, uint32_t m);
+/* swap_memo (joint_xfloor.c): within one pass of exchanges, request q's
+ * joint_req_ll kept from the first time; begin (PB_OK or PB_ENOMEM),
+ * clear (every value), drop (after an exchange is applied), end */
+int joint_xmemo_begin(joint *s);
+void joint_xmemo_clear(joint *s);
+/* after an exchange applied up to depth d (x[0..d], y[0..d] the
+ * requests of its levels): their values dropped, and the top's parents' */
+void joint_xmemo_drop(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d);
+void joint_xmemo_end(joint *s);
+double joint_xmemo_ll(joint *s, uint32_t q);
+/* tests only: the memo never cleared (stale values on purpose change results) */
+extern int joint_xmemo_test_stale;
+/* tests only: added to the floor (a floor too high on purpose changes results) */
+extern double joint_xfloor_test_bias;
 /* the y-th split of m shared calls in the Gray code of the reversed
  * bits: each differs from the one before in one call, most often the
  * latest (bit m - 1), so that walks resumed from the one before resume
