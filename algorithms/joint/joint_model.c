@@ -195,7 +195,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         uint32_t di;
         size_t cell = SIZE_MAX;
         if (s->dk_off) {
-            uint32_t tl = trig == 0 ? 0 : s->link_src[trig - 1] == b
+            /* a late call's send (trig > nlinks: joint_lateattach.c) has no cell */
+            uint32_t tl = trig == 0 ? 0 : trig > s->nlinks ? NONE : s->link_src[trig - 1] == b
                                               ? 1 + s->link_local[trig - 1] : NONE;
             if (tl != NONE && ol != NONE)
                 cell = dbase + (size_t)tl * no1 + ol;
