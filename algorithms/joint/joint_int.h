@@ -1132,6 +1132,13 @@ int joint_la_hold(joint *s);
  * outlives q (its return after q's response), or JOINT_NONE.  The caller
  * uses it when it was sent after the output's trigger. */
 uint32_t joint_la_timer_of(const joint *s, uint32_t q, const uint32_t *k, uint32_t i, pb_ns t);
+/* joint_lateattach.c.  May a late call's send trigger an output of
+ * request q with the calls k[0..n) or k2[0..n2)?  1 when q's service is
+ * one of s->la_timer, q's end is fixed and some call of either list
+ * outlives q (returns after its response); else 0 (the walks of both
+ * lists take their triggers from returns only). */
+int joint_la_timer_may(const joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                       const uint32_t *k2, uint32_t n2);
 int joint_la_attach(joint *s);
 int joint_lc_setup(joint *s);
 void joint_lc_free(joint *s);

@@ -51,6 +51,25 @@ int joint_la_hold(joint *s)
     return s->late_hold;
 }
 
+int joint_la_timer_may(const joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                       const uint32_t *k2, uint32_t n2)
+{
+    const jpair *qq = &s->pr[q];
+    if (!s->la_timer || !s->la_timer[qq->callee] || qq->ret == NONE ||
+        (s->qend && joint_ret_movable(s, q)))
+        return 0;
+    for (int side = 0; side < 2; side++) {
+        const uint32_t *a = side ? k2 : k;
+        uint32_t m = side ? n2 : n;
+        for (uint32_t i = 0; i < m; i++) {
+            const jpair *x = &s->pr[a[i]];
+            if (x->call != NONE && x->ret != NONE && x->rr > qq->rs)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 uint32_t joint_la_timer_of(const joint *s, uint32_t q, const uint32_t *k, uint32_t i, pb_ns t)
 {
     const pb_ns end = s->pr[q].rs;

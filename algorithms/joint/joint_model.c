@@ -707,9 +707,14 @@ int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t
     s->epoch++; /* no stamp holds the current epoch (match_link) */
     int rc = PB_OK;
     double sum = 0;
-    /* a late call's send as a trigger (joint_lateattach.c) is not among
-     * what the stop compares: no stop there */
-    wsync *syp = s->la_timer && s->la_timer[s->pr[q].callee] ? NULL : &sy;
+    /* a late call's send as a trigger (joint_lateattach.c): a step that
+     * took one records no trigger (rec->tkr INT64_MIN), so the stop waits
+     * until after the record's last such step; from there the two walks
+     * take the same late sends unless a call of the middles outlives q:
+     * then no stop */
+    wsync *syp = joint_la_timer_may(s, q, k + j0, n - cs - j0, ref->k + j0, ref->n - cs - j0)
+                     ? NULL
+                     : &sy;
     if (i0 > 0)
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
                         ref->mx[i0], NULL, syp, &sum);
