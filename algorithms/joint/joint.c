@@ -289,6 +289,23 @@ const pb_option joint_options[] = {
      "orphans were sent after theirs (the smallest of the test's gaps at least their "
      "largest send lag; 0 when each was sent inside a request; joint_latesend.c); 0: "
      "every call of the service, by the test's gap"},
+    {"late_attach", PB_OPT_BOOL, offsetof(joint_params, late_attach), "1", PB_OPT_NORANGE,
+     "with late_split, at services that pass the test with their near orphans mostly "
+     "chance (excess below 1/2; widen=orphans): the orphans stay roots during the search "
+     "and are then put, each, in the candidate request where the model refitted gains "
+     "most, twice (metadata late_attach=; joint_lateattach.c); 0: searched with the "
+     "other calls"},
+    {"late_timer", PB_OPT_BOOL, offsetof(joint_params, late_timer), "1", PB_OPT_NORANGE,
+     "with late_attach, at the services whose orphans it holds: an output of a request "
+     "sent after a call of it that outlives it (returns after its response) and after "
+     "every return it received before may be triggered by that call's send (the caller "
+     "stopped waiting: a timeout, a fire-and-forget call), a delay key of its own; "
+     "joint_lateattach.c"},
+    {"late_count", PB_OPT_BOOL, offsetof(joint_params, late_count), "1", PB_OPT_NORANGE,
+     "with late_calls, at services that pass the test: the number of a request's calls "
+     "of a link that return after its response, given how many calls of that link it "
+     "makes, is a term of the model learned from the assignment (P(m | c), pseudo-count "
+     "alpha; metadata late_count=; joint_latecount.c); 0: such a call scores nothing"},
     {"busy_test", PB_OPT_BOOL, offsetof(joint_params, busy_test), "1", PB_OPT_NORANGE,
      "with pair_order=auto, also keep the held search when more than half of the pairs "
      "the two searches assign differently are at services whose calls land on a busy "
@@ -853,8 +870,12 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
         rc = joint_late_test(s);
-    if (rc == PB_OK && s->late_gap)
+    if (rc == PB_OK && s->late_gap) {
+        joint_la_hold(s); /* orphans held during the search (joint_lateattach.c) */
         rc = joint_find_candidates(s);
+    }
+    if (rc == PB_OK)
+        rc = joint_lc_setup(s); /* how many calls outlive their request (joint_latecount.c) */
     if (rc == PB_OK)
         rc = init_state(s);
     if (rc == PB_OK)
@@ -885,6 +906,13 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = quant_start_again(s);
     if (rc == PB_OK && s->quant_state == 3)
         rc = joint_tiecross_apply(s); /* tie_cross (joint_tiecross.c) */
+    if (rc == PB_OK && s->late_hold) {
+        rc = joint_la_attach(s); /* the held orphans placed (joint_lateattach.c) */
+        if (rc == PB_OK)
+            rc = joint_fit(s, NULL);
+        if (rc == PB_OK)
+            rc = joint_fit_order(s);
+    }
     if (rc != PB_OK) {
         joint_close(s);
         if (rc == PB_ERANGE)
@@ -1337,6 +1365,8 @@ void joint_close(joint *s)
     joint_tickivl_free(s);
     free(s->dirty);
     joint_select_free(s);
+    joint_lc_free(s);
+    free(s->la_timer);
     free(s);
 }
 

@@ -125,6 +125,15 @@ typedef struct joint_params {
     int late_split;      /* [late_split] only calls without an enclosing request
                            are widened, and on the send side only by the send gap
                            learned from the orphans (joint_latesend.c), 1 */
+    int late_attach;    /* [late_attach] at services whose near orphans are mostly
+                           chance (widen=orphans), the orphans are held as roots in
+                           the search and placed after it (joint_lateattach.c), 1 */
+    int late_timer;     /* [late_timer] with late_attach, at those services the send of
+                           a call that outlives its request may trigger the request's
+                           next output (joint_lateattach.c), 1 */
+    int late_count;     /* [late_count] at services that pass the late-call test, how
+                           many of a request's calls of a link outlive it given how
+                           many it makes is learned and scored (joint_latecount.c), 1 */
     int conf_heldout;   /* [conf_heldout] confidence: each call's share also under the
                            model refitted without its half of the requests, the
                            smaller kept (joint_calib.c), 0 */

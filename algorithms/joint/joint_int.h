@@ -87,6 +87,10 @@ typedef struct joint_align_rec {
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
 #define JOINT_LATE_NSTAT 11    /* late calls: statistics per service */
+#define JOINT_LA_ROUNDS 8      /* late calls: at most this many rounds placing the held
+                                  orphans, until none moves (joint_lateattach.c) */
+#define JOINT_LC_C 3           /* late calls: calls of a link per request counted up to this
+                                  (joint_latecount.c) */
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
@@ -152,6 +156,21 @@ struct joint {
                             (joint_latesend.c; = late_gap with late_split=0) */
     double *late_stat;
     size_t late_cands;   /* calls the widened test gave more candidates */
+    /* how many of a request's calls outlive it (joint_latecount.c): per
+     * link, counts and log P(m | c) in cells of (JOINT_LC_C + 1)^2; lc_c
+     * scratch (two per outgoing link); lc_base: the cells' index for
+     * fit_fast's records (after the count cells); lc_on: the term is on */
+    double *lc_cnt, *lc_lp;
+    uint32_t *lc_c;
+    size_t lc_base;
+    int lc_on;
+    /* orphans held as roots during the search, placed after it
+     * (joint_lateattach.c): late_hold while held; la_held how many,
+     * la_moved how many changed request in the later rounds */
+    int late_hold;
+    uint32_t la_held, la_moved, la_rooted, la_rounds;
+    unsigned char *la_timer; /* per service: a late call's send may trigger a
+                                later output (joint_lateattach.c), or NULL */
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
     kvec *kids;             /* calls ascribed to each request, by call time */
 
@@ -1163,6 +1182,48 @@ int joint_late_cand(const joint *s, size_t strict, pb_ns qe, pb_ns cs, pb_ns rr,
  * and late_split relaxes the return side for every call of the service
  * (all = 1), else only for its orphans. */
 double joint_late_excess(double near, double n, double chance);
+
+/* joint_latecount.c.  How many of a request's calls of a link outlive it
+ * (return received after its response), given how many it makes, at
+ * services that passed the late-call test.  joint_lc_setup: the tables
+ * (nothing when late_count is 0 or no service passed), after the
+ * late-call test; PB_OK or PB_ENOMEM.  joint_lc_free: frees them.
+ * joint_lc_reset: the counts to zero (a refit from scratch), and the
+ * log-probabilities when lp (the model reset of joint_select.c).
+ * joint_lc_walk: request q with calls k[0..n): mode 0 adds its
+ * log-probability to *sum, mode 1 adds it to the counts (and fit_fast's
+ * record); PB_OK.  joint_lc_replay: a recorded count cell a (>= lc_base)
+ * added again.  joint_lc_fit: the log-probabilities from the counts.
+ * joint_lc_meta: one late_count= line per link of a passing service. */
+/* joint_lateattach.c.  joint_la_hold: sets s->late_hold when late_attach
+ * and late_split are on and a service passed the late-call test with
+ * widen=orphans (before the candidates are made again); returns it.
+ * joint_la_attach: after the search, the held orphans get their
+ * candidates and are placed, each in its best candidate by the gain in
+ * likelihood, JOINT_LA_ROUNDS times with a refit before each; clears
+ * late_hold.  PB_OK or PB_ENOMEM. */
+int joint_la_hold(joint *s);
+/* joint_lateattach.c.  A call's send as the trigger of a later output
+ * (`late_timer`): at a service of s->la_timer, among the calls k[0..i) of
+ * request q (sorted by call time) sent before t, the latest one sent that
+ * outlives q (its return after q's response), or JOINT_NONE.  The caller
+ * uses it when it was sent after the output's trigger. */
+uint32_t joint_la_timer_of(const joint *s, uint32_t q, const uint32_t *k, uint32_t i, pb_ns t);
+/* joint_lateattach.c.  May a late call's send trigger an output of
+ * request q with the calls k[0..n) or k2[0..n2)?  1 when q's service is
+ * one of s->la_timer, q's end is fixed and some call of either list
+ * outlives q (returns after its response); else 0 (the walks of both
+ * lists take their triggers from returns only). */
+int joint_la_timer_may(const joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                       const uint32_t *k2, uint32_t n2);
+int joint_la_attach(joint *s);
+int joint_lc_setup(joint *s);
+void joint_lc_free(joint *s);
+void joint_lc_reset(joint *s, int lp);
+int joint_lc_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode, double *sum);
+void joint_lc_replay(joint *s, uint32_t a);
+void joint_lc_fit(joint *s);
+void joint_lc_meta(const joint *s, pb_result *res);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */

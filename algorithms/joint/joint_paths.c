@@ -300,6 +300,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                                pb_strtab_str(s->v.nodes, s->link_dst[l]), s->late_lshare[l]);
         if (s->late_gap)
             pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
+        if (s->la_held)
+            pb_result_meta(res, "late_attach=%u rounds=%u moved_after_refit=%u left_roots=%u",
+                           s->la_held, s->la_rounds, s->la_moved, s->la_rooted);
+        joint_lc_meta(s, res); /* joint_latecount.c */
         /* without call ids: which links keep their time-ordered pairs */
         for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
             const double *st = s->fifo_stat + 10 * (size_t)l;
