@@ -86,6 +86,11 @@ struct joint_bnb {
     /* bnb_count_masks: per side and touched link x, the shared calls on it
      * (bit t: lk[side][t] == tl[side][x]) */
     uint32_t lmask[2][JOINT_RESPLIT_MAX];
+    const double *lrow[2][JOINT_RESPLIT_MAX]; /* and its row of count log-probabilities */
+    /* bnb_step_keys: ln_edge of every bin, for lenb bins of width lebin
+     * above ledmin */
+    double *ledge, ledmin, lebin;
+    uint32_t lenb;
 };
 
 double joint_bnb_test_bias = 0;
@@ -111,6 +116,7 @@ void joint_bnb_free(joint *s)
     free(B->rt);
     free(B->ool);
     free(B->okey);
+    free(B->ledge);
     free(B);
     s->bnb = NULL;
 }
@@ -129,9 +135,27 @@ static const double *key_row(joint *s, struct joint_bnb *B, uint32_t k)
     if (B->gen[k] != s->fit_gen + 1) {
         double *row = B->sm + (size_t)k * nb;
         const double *lf = s->logf + (size_t)k * nb;
+        /* bnb_step_keys: the edges computed once for these bins (the same
+         * numbers: they read only dmin, the bin width and b) */
+        const double *le = NULL;
+        if (s->p.bnb_step_keys) {
+            if (B->lenb != nb || B->ledmin != s->dmin || B->lebin != s->p.bin) {
+                double *a = realloc(B->ledge, (size_t)nb * sizeof *a);
+                if (a) {
+                    B->ledge = a;
+                    for (uint32_t b = 0; b < nb; b++)
+                        a[b] = ln_edge(s, b);
+                    B->lenb = nb;
+                    B->ledmin = s->dmin;
+                    B->lebin = s->p.bin;
+                }
+            }
+            if (B->lenb == nb && B->ledmin == s->dmin && B->lebin == s->p.bin)
+                le = B->ledge;
+        }
         double mx = -INFINITY;
         for (uint32_t b = nb; b-- > 0;) {
-            double v = lf[b] - ln_edge(s, b);
+            double v = lf[b] - (le ? le[b] : ln_edge(s, b));
             if (v > mx)
                 mx = v;
             row[b] = mx;
@@ -411,6 +435,7 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
             x++;
         if (x == B->ntl[side]) {
             B->lmask[side][x] = 0;
+            B->lrow[side][x] = s->cntlp + s->cnt_off[qq->link] + (size_t)j * (JOINT_KMAX + 1);
             B->tl[side][B->ntl[side]++] = j;
         }
         B->tx[side][t] = x;
@@ -436,8 +461,10 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
 static inline double count_max(const joint *s, const struct joint_bnb *B, int side, uint32_t q,
                                uint32_t x, uint32_t lo, uint32_t fr)
 {
-    const double *lp = s->cntlp + s->cnt_off[s->pr[q].link] +
-                       (size_t)B->tl[side][x] * (JOINT_KMAX + 1);
+    /* bnb_count_masks: the row found once per re-split (prep_side) */
+    const double *lp = s->p.bnb_count_masks ? B->lrow[side][x]
+                                            : s->cntlp + s->cnt_off[s->pr[q].link] +
+                                                  (size_t)B->tl[side][x] * (JOINT_KMAX + 1);
     double mx = -INFINITY;
     for (uint32_t c = lo; c <= lo + fr; c++) {
         double w = lp[c > JOINT_KMAX ? JOINT_KMAX : c];
