@@ -49,6 +49,10 @@
  * costs about what the few walks it could save cost: instructions on the
  * multi-tier shape at 4x load) */
 #define JOINT_BNB_MIN 3
+/* bnb_step_keys: a side of fewer possible calls scans them for each step
+ * as before (the same bounds; the sorting and the keys' table cost about
+ * what they save there) */
+#define JOINT_BNB_KEYS_MIN 10
 
 /* the per-key bound cache and the re-split's scratch */
 struct joint_bnb {
@@ -332,7 +336,10 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
         if (j == nt)
             B->trig[nt++] = tg;
     }
-    const int fast = s->p.bnb_step_keys;
+    /* below JOINT_BNB_KEYS_MIN possible calls the scans cost no more
+     * (instructions on hotel load 100, whose requests' calls each go to
+     * another link) */
+    const int fast = s->p.bnb_step_keys && nu >= JOINT_BNB_KEYS_MIN;
     if (fast) {
         /* bnb_step_keys: the return times sorted, no output's keys yet */
         size_t need = (size_t)(nu + 1) * nt;
