@@ -255,6 +255,16 @@ const pb_option joint_options[] = {
      "order of first calls from a split estimate that is left out without it (the term "
      "is at most 0) and the order of answers from an exchange of returns that loses by "
      "more than it can change (joint_ordbound.c); 0 computes both every time"},
+    {"conf_sync", PB_OPT_BOOL, offsetof(joint_params, conf_sync), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the confidence records each request's walk with its "
+     "terms, and an alternative's walk stops at the first step from which the recorded "
+     "steps are provably the same terms and adds those one by one (joint_conf.c); 0 "
+     "walks every alternative to its end"},
+    {"conf_pair_memo", PB_OPT_BOOL, offsetof(joint_params, conf_pair_memo), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: without call ids the confidence's pairing share walks "
+     "each request as it stands once and keeps the value, not once per exchange of returns "
+     "it scores (nothing changes between them; joint_repair.c); 0 walks it every time"},
     {"parallel_check", PB_OPT_BOOL, offsetof(joint_params, parallel_check), "1",
      PB_OPT_NORANGE,
      "with call ids, when the search learned parallel calls (option parallel), search "
@@ -276,6 +286,11 @@ const pb_option joint_options[] = {
      "the two searches assign differently are at services whose calls land on a busy "
      "callee far less often than copies of the free solution predict (they serialise "
      "their work; z below -3.29; metadata busy_service=)"},
+    {"busy_more", PB_OPT_BOOL, offsetof(joint_params, busy_more), "1", PB_OPT_NORANGE,
+     "busy test: where a service's verdict depends on the copies' own spread (z above "
+     "-3.29 with the first copies, below it were their share exact), draw more copies "
+     "until they hold 3 times the service's calls (at most 12; joint_busymore.c; "
+     "metadata busy_copies=)"},
     {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
@@ -945,7 +960,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
      * (docs/joint.md) */
     joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
     /* the busy test (joint_pick.c): a model check that needs no pairing */
-    double *pst = NULL, psum[2] = {0, 0};
+    double *pst = NULL, psum[3] = {0, 0, 0};
     int pick_held = 0;
     if (params->busy_test) {
         rc = joint_pick(a, b, &pst, psum, &pick_held);
@@ -966,6 +981,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     keep->pick_sum[0] = psum[0];
     keep->pick_sum[1] = psum[1];
     keep->pick_sum[2] = pick_held;
+    keep->pick_sum[3] = psum[2];
     joint_close(keep == b ? a : b);
     *out = keep;
     return PB_OK;

@@ -137,12 +137,20 @@ typedef struct joint_params {
     int conf_sib_learn; /* [conf_sib_learn] the cap decided per trace from the
                            self-calibration's copy (joint_sibstr.c); 0: the
                            cap always, 1 */
+    int conf_sync;      /* [conf_sync] confidence: an alternative's walk stops where
+                           its remaining steps are provably the current walk's and adds
+                           their recorded terms (same results, faster; joint_conf.c), 1 */
+    int conf_pair_memo; /* [conf_pair_memo] confidence: the pairing's share walks each
+                           request as it stands once, not once per exchange scored
+                           (same results, faster; joint_repair.c), 1 */
     int conf_order;     /* [conf_order] confidence: within a block of the
                            self-calibration's map rows keep the order of their
                            stated confidences (lowered by at most 1e-4), 1 */
     int busy_test;      /* [busy_test] pair_order=auto also keeps the held search where
                            the services that serialise their work (joint_pick.c) hold
                            most of what the two searches assign differently, 1 */
+    int busy_more;      /* [busy_more] busy test: more copies where the verdict depends
+                           on the first copies' spread (joint_busymore.c), 1 */
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */

@@ -94,6 +94,8 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
+#define JOINT_PICK_MORE 3      /* busy_more: copies' calls wanted, times the service's */
+#define JOINT_PICK_MAXSIMS 12  /* busy_more: copies at most */
 #define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
 #define JOINT_UNCROSS_SPAN 8   /* uncross: calls a window moves at most (but heads and tails) */
 #define JOINT_UNCROSS_WORK 64   /* uncross: moves estimated at most, per pair of the trace */
@@ -260,6 +262,10 @@ struct joint {
     struct joint_wcache *wc; /* resplit_wcache: the local search's fresh walks kept
                                 (joint_wcache.c), or NULL */
     size_t wc_hits;         /* resplit_wcache: fresh walks taken from it */
+    size_t csync_walks, csync_hits; /* conf_sync: the shares' synced walks, and
+                                       those that stopped early (joint_conf.c) */
+    double *ps_memo;        /* conf_pair_memo: each request's walk kept while
+                               joint_pair_shares runs (NaN: not yet), else NULL */
     struct joint_gsort *gs; /* greedy_sorted: large requests' returns sorted, per greedy
                                round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
@@ -306,8 +312,9 @@ struct joint {
     double *pick_stat;      /* busy test (joint_pick.c), per service JOINT_PICK_NSTAT:
                                calls, busy, copies' calls, copies' busy, z, pairs
                                assigned differently, serialising; or NULL */
-    double pick_sum[3];     /* busy test: pairs assigned differently, of them at
-                               serialising services, held chosen by it (1) */
+    double pick_sum[4];     /* busy test: pairs assigned differently, of them at
+                               serialising services, held chosen by it (1), copies
+                               drawn (0: JOINT_PICK_SIMS) */
     size_t ret_swaps, resplit_capped, resplit_local;
     size_t est_evals, est_pruned; /* prune: splits estimated, and left out */
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
@@ -717,6 +724,12 @@ typedef struct joint_wrec {
     uint32_t mask;          /* the re-split's split the list is (when has_mask) */
     int has_mask;
     int valid;
+    /* conf_sync (joint_conf.c): with want_term set before the walk, term[i]
+     * is the term step i added to the sum (0 when it added none); NULL and
+     * unused otherwise (joint_wrec_room grows it only with want_term) */
+    double *term;
+    double *cterm;          /* ... and cterm[i] the durations term's term at call i */
+    int want_term;
 } joint_wrec;
 /* make room in w for a list of n.  PB_OK or PB_ENOMEM */
 int joint_wrec_room(joint_wrec *w, uint32_t n);
@@ -748,6 +761,20 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
 int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                                const joint_wrec *ref, uint32_t j0, uint32_t cs, double *est,
                                int *synced);
+/* conf_sync (speed only, the same results; joint_conf.c): mode 0 of
+ * joint_req_walk for list k[0..n) of request q, the very same number,
+ * from the record ref (valid, of q, recorded with want_term): the walk
+ * resumed and stopped where joint_req_walk_estimate stops, the record's
+ * remaining terms then added one by one in its order (the same terms the
+ * walk would add: see joint_req_walk_estimate), and what follows the
+ * steps (counts, durations) computed in full.  Nothing is recorded.
+ * *synced: the walk stopped early.  PB_OK or PB_ENOMEM */
+int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                          const joint_wrec *ref, double *ll, int *synced);
+/* test hook (joint_model.c): 1, joint_req_walk_synced skips the record's
+ * last step term; 2, the durations term's last (joint_corr_ll_sync): a
+ * wrong shortcut on purpose; 0 otherwise */
+extern int joint_sync_test_drop;
 /* may a split whose estimate (joint_req_walk_estimate, summed) is est be
  * left out when only a value above bound matters?  Counts it
  * (joint_search.c) */
@@ -934,9 +961,16 @@ int joint_solve_rounds(joint *s, int refit, int passes);
  * incoming link ein (0 when the term is off or not fitted) */
 double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
 /* the same number, and cp[0..n]: cp[i] the sum of the terms of the calls
- * before k[i] (a walk record's, joint_req_walk_resume) */
+ * before k[i] (a walk record's, joint_req_walk_resume); with ct (not NULL)
+ * ct[i] the term added at k[i], 0 when none (conf_sync) */
 double joint_corr_ll_rec(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
-                         double *cp);
+                         double *cp, double *ct);
+/* conf_sync: joint_corr_ll of k[0..n), the very same number, from a record
+ * of the list rk[0..rn) (its cp and ct: rcp, rct) that agrees with it on
+ * its first j0 and its last cs calls */
+double joint_corr_ll_sync(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                          uint32_t j0, uint32_t cs, uint32_t rn, const double *rcp,
+                          const double *rct);
 /* joint_corr_ll of k[0..n), up to the rounding of the sums, from a record
  * of the list rk[0..rn) (its cp: rcp) that agrees with it on its first j0
  * and its last cs calls (j0 + cs <= n, rn): O(calls in between), for the
@@ -1216,9 +1250,16 @@ double joint_pick_z(double n, double b, double m, double mb);
 /* The busy test of the free solution a against copies of it, and the
  * pairs the held solution b assigns differently: *stat (per service
  * JOINT_PICK_NSTAT, the caller frees it), sum[0] pairs assigned
- * differently, sum[1] of them at serialising services, *held whether
+ * differently, sum[1] of them at serialising services, sum[2] the copies
+ * drawn beyond JOINT_PICK_SIMS (busy_more), *held whether
  * those are more than half.  PB_OK or PB_ENOMEM */
 int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
+/* joint_busymore.c.  Does a service with n calls, b of them busy, against
+ * mb busy of m calls of the copies, want more copies: tested (n at least
+ * JOINT_PICK_MIN), not serialising by joint_pick_z (z >= -JOINT_PICK_Z),
+ * serialising were pi = mb / m exact ((b - n pi) / sqrt(n pi (1 - pi)) <
+ * -JOINT_PICK_Z), and m below JOINT_PICK_MORE n.  1 or 0 */
+int joint_pick_want_more(double n, double b, double m, double mb);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
@@ -1420,6 +1461,10 @@ int joint_order_score(joint *s, double *ll);
  * call's of the link (the exchanges upwards, try_exchange, evaluated and
  * undone) of exp(gain)); 1 for the others.  PB_OK or PB_ENOMEM */
 int joint_pair_shares(joint *s, double *share);
+/* test hook (joint_repair.c): when set, conf_pair_memo's kept walks are
+ * also used for a request whose returns an exchange has swapped (a wrong
+ * shortcut on purpose); 0 otherwise */
+extern int joint_psmemo_test_wrong;
 /* One pass of return exchanges; *swaps counts them.
  * PB_OK or PB_ENOMEM */
 int joint_swap_pass(joint *s, size_t *swaps);

@@ -185,6 +185,22 @@ static int xlevel_room(xlevel *L, uint32_t need)
     return PB_OK;
 }
 
+int joint_psmemo_test_wrong = 0;
+
+/* request q's log-likelihood as it stands: joint_req_ll, or with
+ * conf_pair_memo inside joint_pair_shares its value kept from the first
+ * time (s->ps_memo; NaN: not yet).  There nothing changes between the
+ * exchanges it scores (each is undone before the next: the same returns,
+ * parents and model), so a request's walk is the same number every time */
+static double req_ll_now(joint *s, uint32_t q)
+{
+    if (!s->ps_memo)
+        return joint_req_ll(s, q);
+    if (isnan(s->ps_memo[q]))
+        s->ps_memo[q] = joint_req_ll(s, q);
+    return s->ps_memo[q];
+}
+
 /* the requests x and y (either may be NONE, or both the same) with their
  * kids re-split between them: the best log-likelihood of the two, the
  * split left in L; -INFINITY when some kid fits neither */
@@ -202,7 +218,8 @@ static double level_value(joint *s, uint32_t x, uint32_t y, xlevel *L, int *rc)
         for (uint32_t i = 0; i < k->n; i++)
             if (!inside(s, k->a[i], x))
                 return -INFINITY;
-        return joint_req_ll(s, x);
+        /* (the test's wrong memo: this walk is of swapped returns) */
+        return joint_psmemo_test_wrong ? req_ll_now(s, x) : joint_req_ll(s, x);
     }
     uint32_t need = s->kids[x].n + s->kids[y].n + 1;
     if ((*rc = xlevel_room(L, need)) != PB_OK)
@@ -233,9 +250,9 @@ static int well_formed(const joint *s, uint32_t a)
 
 static double ll_of(joint *s, uint32_t x, uint32_t y)
 {
-    double v = x != NONE ? joint_req_ll(s, x) : 0;
+    double v = x != NONE ? req_ll_now(s, x) : 0;
     if (y != NONE && y != x)
-        v += joint_req_ll(s, y);
+        v += req_ll_now(s, y);
     return v;
 }
 
@@ -354,6 +371,14 @@ int joint_pair_shares(joint *s, double *share)
     xlevel lv[XMAX + 1];
     memset(lv, 0, sizeof lv);
     int rc = PB_OK;
+    /* conf_pair_memo: each request's own walk once (req_ll_now) */
+    if (s->p.conf_pair_memo) {
+        s->ps_memo = malloc(((size_t)s->npairs + 1) * sizeof *s->ps_memo);
+        if (!s->ps_memo)
+            return PB_ENOMEM;
+        for (uint32_t q = 0; q < s->npairs; q++)
+            s->ps_memo[q] = NAN;
+    }
     size_t none = 0;
     for (uint32_t p = 0; p < s->npairs; p++)
         share[p] = 0; /* sum of exp(gain) first */
@@ -381,6 +406,8 @@ int joint_pair_shares(joint *s, double *share)
         share[p] = 1.0 / (1.0 + share[p]);
     for (int L = 0; L <= XMAX; L++)
         free(lv[L].set);
+    free(s->ps_memo);
+    s->ps_memo = NULL;
     return rc;
 }
 
