@@ -270,6 +270,16 @@ const pb_option joint_options[] = {
      "with call ids, when the search learned parallel calls (option parallel), search "
      "again without them and keep that solution when the model finds it likelier by 10 "
      "nats (each under its own refit; metadata parallel_check=; joint_serial.c)"},
+    {"parallel_check_bb", PB_OPT_BOOL, offsetof(joint_params, parallel_check_bb), "1",
+     PB_OPT_NORANGE,
+     "the same without call ids: when a parallel call learned at some refit of the kept "
+     "search (free or held) is no longer learned at its end, that search runs again "
+     "without them, kept by parallel_check's rule over every call learned (metadata "
+     "parallel_check_bb=; joint_bbserial.c)"},
+    {"parallel_check_bb_all", PB_OPT_BOOL, offsetof(joint_params, parallel_check_bb_all), "0",
+     PB_OPT_NORANGE,
+     "parallel_check_bb runs only when a parallel call learned at some refit of the kept "
+     "search is no longer learned at its end; 1 runs it whenever one was learned"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -299,6 +309,12 @@ const pb_option joint_options[] = {
      "when the tie test keeps the start, give every call the search moved to a request "
      "arriving more than a tick from its start parent's its search parent back, and "
      "refit (joint_tiecross.c; metadata tie_cross=)"},
+    {"tie_orphans", PB_OPT_BOOL, offsetof(joint_params, tie_orphans), "1", PB_OPT_NORANGE,
+     "the tie test does not keep a start that leaves calls without a parent where the "
+     "search gave them one: a sign test over the calls with a parent in only one of the "
+     "two (one-sided binomial at one half below 0.05, more of them without one in the "
+     "start) keeps the search when it is likelier than the start (joint_tieorph.c; "
+     "metadata tie_orphans=)"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "
@@ -983,6 +999,26 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     keep->pick_sum[2] = pick_held;
     keep->pick_sum[3] = psum[2];
     joint_close(keep == b ? a : b);
+    /* learned parallel calls checked by the same search without them
+     * (joint_bbserial.c) */
+    if (joint_bbserial_wanted(keep)) {
+        joint_params pp = keep == b ? ph : *params;
+        pp.parallel = 1;
+        joint *w = NULL, *k2 = NULL;
+        rc = init_one(&w, v, &pp, err, keep == b, NULL, force);
+        if (rc != PB_OK) {
+            joint_close(keep);
+            return rc;
+        }
+        rc = joint_bbserial_pick(keep, w, &k2);
+        if (rc != PB_OK) {
+            joint_close(keep);
+            joint_close(w);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        joint_close(k2 == w ? keep : w);
+        keep = k2;
+    }
     *out = keep;
     return PB_OK;
 }
@@ -1244,6 +1280,7 @@ void joint_close(joint *s)
     free(s->pov);
     free(s->pse);
     free(s->pflag);
+    free(s->pever);
     hmap_free(&s->seen);
     if (s->wr)
         for (int i = 0; i < 4; i++)

@@ -114,6 +114,12 @@ typedef struct joint_params {
                            parallel calls (parallel), search again without them and
                            keep that solution when it is likelier by 10 nats
                            (joint_serial.c), 1 */
+    int parallel_check_bb; /* [parallel_check_bb] the same without call ids: the
+                              kept search (free or held) again without learned
+                              parallel calls (joint_bbserial.c), 1 */
+    int parallel_check_bb_all; /* [parallel_check_bb_all] run it whenever a parallel
+                                  call was learned, not only when one learned at some
+                                  refit was gone at the end, 0 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */
@@ -157,6 +163,10 @@ typedef struct joint_params {
     int tie_cross;      /* [tie_cross] when the tie test keeps the start, give the calls
                            the search moved across a tick their search parent back
                            (joint_tiecross.c), 1 */
+    int tie_orphans;    /* [tie_orphans] the tie test keeps the search when the start
+                           leaves significantly more calls without a parent than the
+                           search (sign test) and the search is likelier
+                           (joint_tieorph.c), 1 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

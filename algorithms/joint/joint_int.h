@@ -208,6 +208,9 @@ struct joint {
     int cross_done;         /* joint_tiecross_apply ran */
     int cross_kept;         /* the search's moves across a tick were kept */
     double cross_ll[2];     /* log-likelihoods of the start and with those moves, refitted */
+    int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
+    size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */
+    double orph_p;          /* the sign test's one-sided probability */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -304,6 +307,14 @@ struct joint {
     uint32_t ser_flags;     /* parallel_check: learned parallel calls of the first search */
     uint32_t ser_shown;     /* parallel_check: of them, shown by the solution without */
     double ser_ll[2];       /* parallel_check: log-likelihoods, learned, without */
+    int ser_bb;             /* parallel_check_bb (without call ids; joint_bbserial.c): 0 not
+                               run, 1 ran, 2 skipped (every learned one held to
+                               the end) */
+    uint32_t ser_end;       /* parallel_check_bb: learned parallel calls at the kept
+                               search's end */
+    unsigned char *pever;   /* parallel_check_bb: per parallel-call entry, learned at
+                               some refit of this search (joint_bbserial.c) */
+    uint32_t npever;        /* entries of pever */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
     double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
                                held), then with the order terms (joint_order_score) */
@@ -1366,6 +1377,31 @@ size_t joint_tiecross_mark(const uint32_t *start, const uint32_t *now, const pb_
                            uint32_t n, pb_ns tick, uint32_t *out);
 int joint_tiecross_apply(joint *s);
 int joint_tiecross_meta(const joint *s, pb_result *res);
+/* joint_tieorph.c (tie_orphans): when the tie test would keep the start, a sign test
+ * over the calls that have a parent in only one of start and search; below
+ * JOINT_TIEORPH_P (one-sided, more calls without a parent in the start) the start is
+ * refuted and the search kept.  joint_tieorph_count counts, over pairs 0..n-1 not
+ * skipped (skip may be NULL), calls with no parent in start[] and one in now[]
+ * (*start_only) and calls with one in start[] and none in now[] (*search_only).
+ * joint_tieorph_p:
+ * P(X >= start_only), X ~ Binomial(start_only + search_only, 1/2) (1 when start_only
+ * is 0).  joint_tieorph_refutes: start_only > search_only and that p below
+ * JOINT_TIEORPH_P.  joint_tieorph_decide (s->qpar set, the search's parents in s->par,
+ * s->quant_ll the start's and the search's log-likelihoods): 1 when the start is
+ * refuted (the sign test and the search likelier), 0 when not (or tie_orphans off),
+ * -1 out of memory.
+ * joint_tieorph_meta: the tie_orphans= line when the test ran. */
+#define JOINT_TIEORPH_P 0.05
+void joint_tieorph_count(const uint32_t *start, const uint32_t *now, const unsigned char *skip,
+                         uint32_t n, size_t *start_only, size_t *search_only);
+double joint_tieorph_p(size_t start_only, size_t search_only);
+int joint_tieorph_refutes(size_t start_only, size_t search_only);
+/* joint_tieorph.c: the decision alone: refuted and ll_search > ll_start; 1 keep the
+ * search */
+int joint_tieorph_keeps_search(size_t start_only, size_t search_only, double ll_start,
+                               double ll_search);
+int joint_tieorph_decide(joint *s);
+int joint_tieorph_meta(const joint *s, pb_result *res);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
  * calls in[0..n) of one link in pair order are copied to out[0..n) with
  * each run of equal send stamps put in the order of their returns'
@@ -1444,9 +1480,28 @@ uint32_t joint_serial_flags(const joint *s);
  * JOINT_RESTART_MARGIN, else a; records the choice in the one kept (the
  * caller closes the other).  PB_OK or PB_ENOMEM */
 int joint_serial_pick(joint *a, joint *b, joint **keep);
+/* joint_serial.c: joint_serial_pick with the parallel calls to test given
+ * (flag, one byte per entry of a's parallel-call map, a->npar of them) */
+int joint_serial_pick_by(joint *a, joint *b, const unsigned char *flag, joint **keep);
 /* joint_serial.c: the metadata line parallel_check= (when it ran).
  * PB_OK or an error of pb_result_meta */
 int joint_serial_meta(const joint *s, pb_result *res);
+/* joint_bbserial.c (`parallel_check_bb`): does the kept search without
+ * call ids call for a search without learned parallel calls (the option
+ * on, parallel < 1, at least one learned parallel call)? */
+int joint_bbserial_wanted(joint *s);
+/* joint_bbserial.c: joint_serial_pick for the black box (a the kept
+ * search, b the same kind of search with parallel=1); the free/held
+ * record of a goes with the one kept.  PB_OK or PB_ENOMEM */
+int joint_bbserial_pick(joint *a, joint *b, joint **keep);
+/* joint_bbserial.c: after a refit, remember which parallel calls were
+ * learned (pever).  PB_OK or PB_ENOMEM */
+int joint_bbserial_note(joint *s);
+/* joint_bbserial.c: the metadata line parallel_check_bb= (when it ran).
+ * PB_OK or an error of pb_result_meta */
+int joint_bbserial_meta(const joint *s, pb_result *res);
+/* joint_bbserial.c: how many parallel calls were learned at some refit */
+uint32_t joint_bbserial_ever(const joint *s);
 /* does some pair have a return made without a call id? */
 int joint_any_free(const joint *s);
 /* *ll: the solution's log-likelihood under the model with the order

@@ -1018,6 +1018,8 @@ int joint_fit(joint *s, const unsigned char *only)
         double tot = s->pov[h] + s->pse[h];
         s->pflag[h] = tot >= 5 && tot >= 0.1 * nq && s->pov[h] > s->p.parallel * tot;
     }
+    if (joint_bbserial_note(s) != PB_OK)
+        return PB_ENOMEM;
     if (s->p.fit_fast)
         joint_ff_pflag_seen(s, ffw); /* a changed pflag: the records are stale */
     /* densities: histogram smoothed by a Gaussian kernel whose width
