@@ -248,6 +248,17 @@ const pb_option joint_options[] = {
      "of a call in a request of 10 calls or more by a search of the request's returns "
      "sorted once per round, and its count from the request's calls per link "
      "(joint_gsort.c); 0 scans the request's calls"},
+    {"bnb_step_keys", PB_OPT_BOOL, offsetof(joint_params, bnb_step_keys), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: the bounded re-split (resplit_bound) bounds each "
+     "step from the possible returns' times sorted once per request and each output "
+     "link's density keys looked up once per request (joint_bnb.c); 0 scans them for "
+     "every step"},
+    {"bnb_count_masks", PB_OPT_BOOL, offsetof(joint_params, bnb_count_masks), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: the bounded re-split (resplit_bound) counts each "
+     "touched link's placed and free shared calls from bit masks made once per re-split "
+     "(joint_bnb.c); 0 scans the shared calls for every subtree"},
     {"order_bound", PB_OPT_BOOL, offsetof(joint_params, order_bound), "1", PB_OPT_NORANGE,
      "speed only, the same results: without call ids the held search leaves out the "
      "order of first calls from a split estimate that is left out without it (the term "

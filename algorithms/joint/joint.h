@@ -105,6 +105,13 @@ typedef struct joint_params {
     int greedy_sorted;  /* [greedy_sorted] the greedy round's cost of a call in a request
                            of many calls from its returns sorted once per round
                            (same results, faster; with greedy_cut), 1 */
+    int bnb_step_keys;  /* [bnb_step_keys] the bounded re-split's step bounds from the
+                           possible returns' times sorted once per side and each
+                           output link's density keys looked up once per side
+                           (same results, faster; joint_bnb.c), 1 */
+    int bnb_count_masks; /* [bnb_count_masks] the bounded re-split's count bounds from
+                            each touched link's shared calls as bits (same results,
+                            faster; joint_bnb.c), 1 */
     int order_bound;    /* [order_bound] the held search leaves out the order terms
                            of a split estimate already left out without them and
                            of an exchange of returns that loses by more than they

@@ -878,6 +878,14 @@ int joint_lsmemo_get(joint *s, uint32_t q, uint32_t p, double *v);
 int joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v);
 /* joint_lsmemo.c: free s->lsm (NULL-safe) */
 void joint_lsmemo_free(joint *s);
+/* set bits of x (no libgcc call: the build has no popcnt instruction) */
+static inline uint32_t joint_bits32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* bits 0..m-1 of y in reverse order (bit m-1 becomes bit 0), m <= 32:
  * the value of the loop x |= ((y >> (m - 1 - t)) & 1) << t over t < m,
  * by swapping halves (test_joint_wcache.c compares the two) */
@@ -963,6 +971,10 @@ double joint_xmemo_ll(joint *s, uint32_t q);
 extern int joint_xmemo_test_stale;
 /* tests only: added to the floor (a floor too high on purpose changes results) */
 extern double joint_xfloor_test_bias;
+/* test hooks of bnb_step_keys (each step bound leaves out the latest return
+ * received by its output) and bnb_count_masks (the calls placed before the
+ * first free one not counted): both make bounds wrong on purpose; 0 in use */
+extern int joint_bnb_test_keys, joint_bnb_test_masks;
 /* the y-th split of m shared calls in the Gray code of the reversed
  * bits: each differs from the one before in one call, most often the
  * latest (bit m - 1), so that walks resumed from the one before resume
