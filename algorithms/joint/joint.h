@@ -90,6 +90,12 @@ typedef struct joint_params {
                            the same (same results, faster; joint_fitfast.c), 1 */
     int swap_bound;     /* [swap_bound] the exchanges' re-split of two small requests by
                            branch and bound, as resplit_bound (same results, faster), 1 */
+    int swap_floor;     /* [swap_floor] the top re-split of an exchange of returns
+                           scores only splits above what the exchange must gain
+                           (same results, faster; joint_xfloor.c), 1 */
+    int swap_memo;      /* [swap_memo] within one pass of exchanges a request's own
+                           log-likelihood is walked once until an exchange is
+                           applied (same results, faster; joint_xfloor.c), 1 */
     int greedy_cut;     /* [greedy_cut] the greedy round scores a candidate in one pass
                            over its calls, the trigger search stopping at the first
                            call sent after the one placed (same results, faster), 1 */
@@ -110,12 +116,27 @@ typedef struct joint_params {
                            parallel calls (parallel), search again without them and
                            keep that solution when it is likelier by 10 nats
                            (joint_serial.c), 1 */
+    int parallel_check_bb; /* [parallel_check_bb] the same without call ids: the
+                              kept search (free or held) again without learned
+                              parallel calls (joint_bbserial.c), 1 */
+    int parallel_check_bb_all; /* [parallel_check_bb_all] run it whenever a parallel
+                                  call was learned, not only when one learned at some
+                                  refit was gone at the end, 0 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */
     int late_split;      /* [late_split] only calls without an enclosing request
                            are widened, and on the send side only by the send gap
                            learned from the orphans (joint_latesend.c), 1 */
+    int late_attach;    /* [late_attach] at services whose near orphans are mostly
+                           chance (widen=orphans), the orphans are held as roots in
+                           the search and placed after it (joint_lateattach.c), 1 */
+    int late_timer;     /* [late_timer] with late_attach, at those services the send of
+                           a call that outlives its request may trigger the request's
+                           next output (joint_lateattach.c), 1 */
+    int late_count;     /* [late_count] at services that pass the late-call test, how
+                           many of a request's calls of a link outlive it given how
+                           many it makes is learned and scored (joint_latecount.c), 1 */
     int conf_heldout;   /* [conf_heldout] confidence: each call's share also under the
                            model refitted without its half of the requests, the
                            smaller kept (joint_calib.c), 0 */
@@ -153,6 +174,10 @@ typedef struct joint_params {
     int tie_cross;      /* [tie_cross] when the tie test keeps the start, give the calls
                            the search moved across a tick their search parent back
                            (joint_tiecross.c), 1 */
+    int tie_orphans;    /* [tie_orphans] the tie test keeps the search when the start
+                           leaves significantly more calls without a parent than the
+                           search (sign test) and the search is likelier
+                           (joint_tieorph.c), 1 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

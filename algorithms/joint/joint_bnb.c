@@ -211,6 +211,8 @@ int joint_bnb_usable(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *f
 {
     if (!s->p.bound || m < JOINT_BNB_MIN || m > JOINT_RESPLIT_MAX)
         return 0;
+    if (s->la_timer && (s->la_timer[s->pr[q1].callee] || s->la_timer[s->pr[q2].callee]))
+        return 0; /* a late call's send as a trigger: not in the bounds (joint_lateattach.c) */
 
     for (uint32_t t = 1; t < m; t++)
         if (!by_call(s, set[t - 1], set[t]))
@@ -512,6 +514,8 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
     if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, cur, -1, &val[cur])) != PB_OK)
         return rc;
     double bsf = val[cur] + 1e-9;
+    if (s->xfloor_on && s->xfloor > bsf) /* swap_floor (joint_xfloor.c) */
+        bsf = s->xfloor;
     uint32_t rmask = cur;
     const uint32_t nall = 1u << m;
     for (uint32_t y = 0; y < nall;) {

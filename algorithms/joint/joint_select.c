@@ -255,6 +255,7 @@ static void model_reset(joint *s)
     memset(&s->parmap, 0, sizeof s->parmap);
     s->nkeys = 0;
     s->npar = 0;
+    s->npever = 0; /* parallel_check_bb: the entries are made again */
     s->hraw_valid = 0;
     if (s->dk_off) {
         size_t dtot = 0;
@@ -269,6 +270,7 @@ static void model_reset(joint *s)
     size_t nc = (size_t)s->cnt_off0[s->nlinks] + 1;
     memset(s->cnt, 0, nc * sizeof *s->cnt);
     memset(s->cntlp, 0, nc * sizeof *s->cntlp);
+    joint_lc_reset(s, 1);
     size_t nl = (size_t)s->nlinks + 1;
     memset(s->ord_inv, 0, nl * sizeof *s->ord_inv);
     memset(s->ord_keep, 0, nl * sizeof *s->ord_keep);
