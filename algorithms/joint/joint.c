@@ -136,6 +136,12 @@ const pb_option joint_options[] = {
     {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
      "nats a move of uncross must gain to be kept (default: half the 95 % point of "
      "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
+    {"uncross_check", PB_OPT_BOOL, offsetof(joint_params, uncross_check), "1", PB_OPT_NORANGE,
+     "after each pass of uncross the search runs again; keep its changes only when a "
+     "cross-fitted likelihood (each half of the requests scored under the model fitted "
+     "to the other half) beats the solution it started from by more than 10 nats, else "
+     "keep uncross's moves alone (docs/joint.md, \"Loss with call ids: uncross's search "
+     "checked held out\"; metadata uncross_check=); 0 = keep the search's changes"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,

@@ -64,6 +64,9 @@ typedef struct joint_params {
                            competing requests a half pair touches when that makes
                            them likelier (joint_uncross.c), 1 */
     double uncross_min; /* [uncross_min] nats such a move must gain, 1.9207 */
+    int uncross_check;  /* [uncross_check] the search after a pass of uncross kept
+                           only when a cross-fitted likelihood prefers its
+                           result (joint_uxcheck.c), 1 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank

@@ -445,6 +445,10 @@ struct joint {
     size_t uncross_rounds, uncross_exchanges, uncross_moved;
     double uncross_gain;
     size_t uncross_scored, uncross_capped; /* moves estimated; pairs the work cap left out */
+    /* uncross_check (joint_uxcheck.c): searches after a pass kept and
+     * undone; the cross-fitted log-likelihoods before and after, summed */
+    size_t uxc_kept, uxc_undone;
+    double uxc_ll[2];
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -1653,5 +1657,12 @@ int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec *
  * search runs again after a pass that changed something.  Nothing
  * without half pairs or with uncross=0.  PB_OK or PB_ENOMEM */
 int joint_uncross(joint *s);
+/* joint_uxcheck.c.  The current solution (after the search that follows
+ * a pass of uncross) against before[] (a parent per pair: the solution the
+ * search started from) by a cross-fitted likelihood over two halves of the
+ * requests; the current one kept only when likelier by more than
+ * JOINT_RESTART_MARGIN, else before[] set again; ends with the model
+ * refitted to the solution kept.  PB_OK or PB_ENOMEM */
+int joint_uxcheck(joint *s, const uint32_t *before);
 
 #endif

@@ -174,6 +174,11 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            "uncross_gain=%.3f uncross_scored=%zu uncross_capped=%zu",
                            s->uncross_rounds, s->uncross_exchanges, s->uncross_moved,
                            s->uncross_gain, s->uncross_scored, s->uncross_capped);
+        if (s->uxc_kept + s->uxc_undone) /* joint_uxcheck.c */
+            pb_result_meta(res, "uncross_check=on uncross_search_kept=%zu "
+                           "uncross_search_undone=%zu uncross_heldout_before=%.3f "
+                           "uncross_heldout_after=%.3f", s->uxc_kept, s->uxc_undone,
+                           s->uxc_ll[0], s->uxc_ll[1]);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         for (size_t r = 0; r < s->nalign_rec; r++) {

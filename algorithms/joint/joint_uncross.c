@@ -300,7 +300,9 @@ int joint_uncross(joint *s)
     hmap seen = {0};
     uint32_t *prev = malloc(((size_t)s->npairs + 1) * sizeof *prev);
     unsigned char *dirty = calloc((size_t)s->npairs + 1, 1);
-    int rc = prev && dirty ? PB_OK : PB_ENOMEM;
+    /* the solution before each pass's search, for uncross_check */
+    uint32_t *orig = s->p.uncross_check ? malloc(((size_t)s->npairs + 1) * sizeof *orig) : NULL;
+    int rc = prev && dirty && (orig || !s->p.uncross_check) ? PB_OK : PB_ENOMEM;
     for (int round = 0; round < JOINT_UNCROSS_ROUNDS && rc == PB_OK; round++) {
         int changed = 0;
         memcpy(prev, s->par, (size_t)s->npairs * sizeof *prev);
@@ -310,7 +312,13 @@ int joint_uncross(joint *s)
         s->uncross_rounds++;
         if (rc != PB_OK || !changed)
             break;
+        /* uncross_check: the search's changes kept only when a held-out
+         * likelihood prefers them (joint_uxcheck.c) */
+        if (orig)
+            memcpy(orig, s->par, (size_t)s->npairs * sizeof *orig);
         rc = joint_solve_rounds(s, 1, s->p.passes);
+        if (rc == PB_OK && orig)
+            rc = joint_uxcheck(s, orig);
         /* the requests whose calls changed in this pass or the search
          * after it: the next pass looks only at pairs with one of them */
         memset(dirty, 0, (size_t)s->npairs + 1);
@@ -322,6 +330,7 @@ int joint_uncross(joint *s)
                     dirty[s->par[p]] = 1;
             }
     }
+    free(orig);
     free(prev);
     free(dirty);
     free(mark);
