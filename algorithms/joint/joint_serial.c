@@ -85,6 +85,11 @@ static long survivors(const joint *a, const unsigned char *flag, const joint *b)
     return m;
 }
 
+long joint_serial_shown(const joint *a, const unsigned char *flag, const joint *b)
+{
+    return survivors(a, flag, b);
+}
+
 int joint_serial_pick_by(joint *a, joint *b, const unsigned char *flag, joint **keep)
 {
     double la = joint_loglik(a), lb = joint_loglik(b);
