@@ -947,11 +947,14 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
      * dropped a learned parallel call, so the held search runs without
      * them first; w is used as the held search, or kept as its check */
     joint *w = NULL;
+    uint32_t declined = 0, free_ever = 0, free_end = 0;
     if (joint_bbserial_early(a)) {
         joint_params pw = ph;
         pw.parallel = 1;
         rc = init_one(&w, v, &pw, err, 1, share, force);
-        int take = rc == PB_OK ? joint_bbserial_early_take(a, w) : 0;
+        int take = rc == PB_OK ? joint_bbserial_early_take(a, w, &declined) : 0;
+        free_ever = joint_bbserial_ever(a);
+        free_end = joint_serial_flags(a);
         if (rc == PB_OK && take < 0)
             rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
         if (w)
@@ -1046,6 +1049,11 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
         w = NULL;
     }
     joint_close(w); /* an early run the held search did not need */
+    if (declined) {
+        keep->ser_declined = declined;
+        keep->ser_free[0] = free_ever;
+        keep->ser_free[1] = free_end;
+    }
     *out = keep;
     return PB_OK;
 }

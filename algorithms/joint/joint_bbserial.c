@@ -40,7 +40,11 @@
  * parallel_check's rule makes).  When it shows one, the calls may be
  * genuine: the held search runs with them as before, and the run without
  * serves as its check if the gate opens (the same bytes as without
- * parallel_check_bb_early, one search later).  The free/held choice, the
+ * parallel_check_bb_early, one search later; the line
+ * parallel_check_bb_early=declined learned_parallel_free=N
+ * learned_at_end_free=E shown_held_without=M says so: when the free search
+ * is kept, or the held one needs no check, that run was spent for
+ * nothing).  The free/held choice, the
  * busy test and the gate on a kept free search are unchanged.  Metadata:
  * parallel_check_bb=early learned_parallel_free=N learned_at_end_free=E
  * shown_without=0 log_likelihood_free= log_likelihood_without=.  A trace
@@ -80,15 +84,18 @@ int joint_bbserial_early(const joint *a)
     return joint_bbserial_ever(a) > joint_serial_flags(a);
 }
 
-int joint_bbserial_early_take(joint *a, joint *w)
+int joint_bbserial_early_take(joint *a, joint *w, uint32_t *shown)
 {
+    *shown = 0;
     if (joint_bbserial_note(a) != PB_OK) /* pever as long as the map */
         return -1;
     long m = joint_serial_shown(a, a->pever, w);
     if (m < 0)
         return -1;
-    if (m > 0)
+    if (m > 0) {
+        *shown = (uint32_t)m;
         return 0;
+    }
     w->ser_bb = 3;
     w->ser_free[0] = joint_bbserial_ever(a);
     w->ser_free[1] = joint_serial_flags(a);
@@ -143,6 +150,17 @@ uint32_t joint_bbserial_ever(const joint *s)
     for (uint32_t h = 0; h < s->npever; h++)
         n += s->pever[h] != 0;
     return n;
+}
+
+int joint_bbserial_declined_meta(const joint *s, pb_result *res)
+{
+    if (!s->ser_declined)
+        return PB_OK;
+    return pb_result_meta(res,
+                          "parallel_check_bb_early=declined learned_parallel_free=%u "
+                          "learned_at_end_free=%u shown_held_without=%u",
+                          (unsigned)s->ser_free[0], (unsigned)s->ser_free[1],
+                          (unsigned)s->ser_declined);
 }
 
 int joint_bbserial_meta(const joint *s, pb_result *res)

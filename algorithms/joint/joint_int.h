@@ -312,6 +312,9 @@ struct joint {
                                parallel calls, at some refit and at its end */
     double ser_free_ll;     /* parallel_check_bb=early: the free search's
                                log-likelihood */
+    uint32_t ser_declined;  /* parallel_check_bb_early declined: how many of the
+                               free search's learned calls the held solution
+                               without them shows (0: not declined) */
     uint32_t ser_end;       /* parallel_check_bb: learned parallel calls at the kept
                                search's end */
     unsigned char *pever;   /* parallel_check_bb: per parallel-call entry, learned at
@@ -1477,8 +1480,11 @@ int joint_bbserial_early(const joint *a);
  * parallel=1 (joint_bbserial_early): is w the held search to use?  1 when
  * w's solution shows none of a's learned parallel calls (the record goes
  * into w), 0 when it shows one (the held search runs as before, w is its
- * check), -1 out of memory */
-int joint_bbserial_early_take(joint *a, joint *w);
+ * check; *shown gets how many), -1 out of memory */
+int joint_bbserial_early_take(joint *a, joint *w, uint32_t *shown);
+/* joint_bbserial.c: the metadata line parallel_check_bb_early=declined
+ * (when it was).  PB_OK or an error of pb_result_meta */
+int joint_bbserial_declined_meta(const joint *s, pb_result *res);
 /* joint_bbserial.c: how many parallel calls were learned at some refit */
 uint32_t joint_bbserial_ever(const joint *s);
 /* does some pair have a return made without a call id? */

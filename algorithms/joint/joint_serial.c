@@ -115,6 +115,9 @@ int joint_serial_pick(joint *a, joint *b, joint **keep)
 
 int joint_serial_meta(const joint *s, pb_result *res)
 {
+    int rc = joint_bbserial_declined_meta(s, res);
+    if (rc != PB_OK)
+        return rc;
     if (s->ser_bb)
         return joint_bbserial_meta(s, res);
     if (!s->ser_state)
