@@ -218,6 +218,15 @@ const pb_option joint_options[] = {
      "speed only, the same results: without call ids, the re-split of the two requests "
      "an exchange of returns touches (step 5) goes by branch and bound as resplit_bound "
      "does (and only with resplit_bound=1); 0 estimates every split"},
+    {"swap_floor", PB_OPT_BOOL, offsetof(joint_params, swap_floor), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, the re-split of the two requests "
+     "above an exchange of returns (step 5) scores only the splits that could make the "
+     "exchange gain more than the best so far (joint_xfloor.c); 0 scores every split "
+     "that could be the best"},
+    {"swap_memo", PB_OPT_BOOL, offsetof(joint_params, swap_memo), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, within one pass of exchanges of "
+     "returns (step 5) each request's own log-likelihood is walked once and kept until "
+     "an exchange is applied (joint_xfloor.c); 0 walks it for every exchange tried"},
     {"greedy_cut", PB_OPT_BOOL, offsetof(joint_params, greedy_cut), "1", PB_OPT_NORANGE,
      "speed only, the same results: the greedy round scores a candidate request in one "
      "pass over its calls, the search for the call's trigger stopping at the first call "
@@ -239,6 +248,17 @@ const pb_option joint_options[] = {
      "of a call in a request of 10 calls or more by a search of the request's returns "
      "sorted once per round, and its count from the request's calls per link "
      "(joint_gsort.c); 0 scans the request's calls"},
+    {"bnb_step_keys", PB_OPT_BOOL, offsetof(joint_params, bnb_step_keys), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: the bounded re-split (resplit_bound) bounds each "
+     "step from the possible returns' times sorted once per request and each output "
+     "link's density keys looked up once per request (joint_bnb.c); 0 scans them for "
+     "every step"},
+    {"bnb_count_masks", PB_OPT_BOOL, offsetof(joint_params, bnb_count_masks), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: the bounded re-split (resplit_bound) counts each "
+     "touched link's placed and free shared calls from bit masks made once per re-split "
+     "(joint_bnb.c); 0 scans the shared calls for every subtree"},
     {"order_bound", PB_OPT_BOOL, offsetof(joint_params, order_bound), "1", PB_OPT_NORANGE,
      "speed only, the same results: without call ids the held search leaves out the "
      "order of first calls from a split estimate that is left out without it (the term "
@@ -288,6 +308,23 @@ const pb_option joint_options[] = {
      "orphans were sent after theirs (the smallest of the test's gaps at least their "
      "largest send lag; 0 when each was sent inside a request; joint_latesend.c); 0: "
      "every call of the service, by the test's gap"},
+    {"late_attach", PB_OPT_BOOL, offsetof(joint_params, late_attach), "1", PB_OPT_NORANGE,
+     "with late_split, at services that pass the test with their near orphans mostly "
+     "chance (excess below 1/2; widen=orphans): the orphans stay roots during the search "
+     "and are then put, each, in the candidate request where the model refitted gains "
+     "most, twice (metadata late_attach=; joint_lateattach.c); 0: searched with the "
+     "other calls"},
+    {"late_timer", PB_OPT_BOOL, offsetof(joint_params, late_timer), "1", PB_OPT_NORANGE,
+     "with late_attach, at the services whose orphans it holds: an output of a request "
+     "sent after a call of it that outlives it (returns after its response) and after "
+     "every return it received before may be triggered by that call's send (the caller "
+     "stopped waiting: a timeout, a fire-and-forget call), a delay key of its own; "
+     "joint_lateattach.c"},
+    {"late_count", PB_OPT_BOOL, offsetof(joint_params, late_count), "1", PB_OPT_NORANGE,
+     "with late_calls, at services that pass the test: the number of a request's calls "
+     "of a link that return after its response, given how many calls of that link it "
+     "makes, is a term of the model learned from the assignment (P(m | c), pseudo-count "
+     "alpha; metadata late_count=; joint_latecount.c); 0: such a call scores nothing"},
     {"busy_test", PB_OPT_BOOL, offsetof(joint_params, busy_test), "1", PB_OPT_NORANGE,
      "with pair_order=auto, also keep the held search when more than half of the pairs "
      "the two searches assign differently are at services whose calls land on a busy "
@@ -306,6 +343,12 @@ const pb_option joint_options[] = {
      "when the tie test keeps the start, give every call the search moved to a request "
      "arriving more than a tick from its start parent's its search parent back, and "
      "refit (joint_tiecross.c; metadata tie_cross=)"},
+    {"tie_orphans", PB_OPT_BOOL, offsetof(joint_params, tie_orphans), "1", PB_OPT_NORANGE,
+     "the tie test does not keep a start that leaves calls without a parent where the "
+     "search gave them one: a sign test over the calls with a parent in only one of the "
+     "two (one-sided binomial at one half below 0.05, more of them without one in the "
+     "start) keeps the search when it is likelier than the start (joint_tieorph.c; "
+     "metadata tie_orphans=)"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "
@@ -846,8 +889,12 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_find_candidates(s);
     if (rc == PB_OK)
         rc = joint_late_test(s);
-    if (rc == PB_OK && s->late_gap)
+    if (rc == PB_OK && s->late_gap) {
+        joint_la_hold(s); /* orphans held during the search (joint_lateattach.c) */
         rc = joint_find_candidates(s);
+    }
+    if (rc == PB_OK)
+        rc = joint_lc_setup(s); /* how many calls outlive their request (joint_latecount.c) */
     if (rc == PB_OK)
         rc = init_state(s);
     if (rc == PB_OK)
@@ -878,6 +925,13 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = quant_start_again(s);
     if (rc == PB_OK && s->quant_state == 3)
         rc = joint_tiecross_apply(s); /* tie_cross (joint_tiecross.c) */
+    if (rc == PB_OK && s->late_hold) {
+        rc = joint_la_attach(s); /* the held orphans placed (joint_lateattach.c) */
+        if (rc == PB_OK)
+            rc = joint_fit(s, NULL);
+        if (rc == PB_OK)
+            rc = joint_fit_order(s);
+    }
     if (rc != PB_OK) {
         joint_close(s);
         if (rc == PB_ERANGE)
@@ -1374,6 +1428,8 @@ void joint_close(joint *s)
     joint_tickivl_free(s);
     free(s->dirty);
     joint_select_free(s);
+    joint_lc_free(s);
+    free(s->la_timer);
     free(s);
 }
 

@@ -87,6 +87,12 @@ typedef struct joint_params {
                            the same (same results, faster; joint_fitfast.c), 1 */
     int swap_bound;     /* [swap_bound] the exchanges' re-split of two small requests by
                            branch and bound, as resplit_bound (same results, faster), 1 */
+    int swap_floor;     /* [swap_floor] the top re-split of an exchange of returns
+                           scores only splits above what the exchange must gain
+                           (same results, faster; joint_xfloor.c), 1 */
+    int swap_memo;      /* [swap_memo] within one pass of exchanges a request's own
+                           log-likelihood is walked once until an exchange is
+                           applied (same results, faster; joint_xfloor.c), 1 */
     int greedy_cut;     /* [greedy_cut] the greedy round scores a candidate in one pass
                            over its calls, the trigger search stopping at the first
                            call sent after the one placed (same results, faster), 1 */
@@ -99,6 +105,13 @@ typedef struct joint_params {
     int greedy_sorted;  /* [greedy_sorted] the greedy round's cost of a call in a request
                            of many calls from its returns sorted once per round
                            (same results, faster; with greedy_cut), 1 */
+    int bnb_step_keys;  /* [bnb_step_keys] the bounded re-split's step bounds from the
+                           possible returns' times sorted once per side and each
+                           output link's density keys looked up once per side
+                           (same results, faster; joint_bnb.c), 1 */
+    int bnb_count_masks; /* [bnb_count_masks] the bounded re-split's count bounds from
+                            each touched link's shared calls as bits (same results,
+                            faster; joint_bnb.c), 1 */
     int order_bound;    /* [order_bound] the held search leaves out the order terms
                            of a split estimate already left out without them and
                            of an exchange of returns that loses by more than they
@@ -123,6 +136,15 @@ typedef struct joint_params {
     int late_split;      /* [late_split] only calls without an enclosing request
                            are widened, and on the send side only by the send gap
                            learned from the orphans (joint_latesend.c), 1 */
+    int late_attach;    /* [late_attach] at services whose near orphans are mostly
+                           chance (widen=orphans), the orphans are held as roots in
+                           the search and placed after it (joint_lateattach.c), 1 */
+    int late_timer;     /* [late_timer] with late_attach, at those services the send of
+                           a call that outlives its request may trigger the request's
+                           next output (joint_lateattach.c), 1 */
+    int late_count;     /* [late_count] at services that pass the late-call test, how
+                           many of a request's calls of a link outlive it given how
+                           many it makes is learned and scored (joint_latecount.c), 1 */
     int conf_heldout;   /* [conf_heldout] confidence: each call's share also under the
                            model refitted without its half of the requests, the
                            smaller kept (joint_calib.c), 0 */
@@ -160,6 +182,10 @@ typedef struct joint_params {
     int tie_cross;      /* [tie_cross] when the tie test keeps the start, give the calls
                            the search moved across a tick their search parent back
                            (joint_tiecross.c), 1 */
+    int tie_orphans;    /* [tie_orphans] the tie test keeps the search when the start
+                           leaves significantly more calls without a parent than the
+                           search (sign test) and the search is likelier
+                           (joint_tieorph.c), 1 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

@@ -49,6 +49,10 @@
  * costs about what the few walks it could save cost: instructions on the
  * multi-tier shape at 4x load) */
 #define JOINT_BNB_MIN 3
+/* bnb_step_keys: a side of fewer possible calls scans them for each step
+ * as before (the same bounds; the sorting and the keys' table cost about
+ * what they save there) */
+#define JOINT_BNB_KEYS_MIN 10
 
 /* the per-key bound cache and the re-split's scratch */
 struct joint_bnb {
@@ -78,9 +82,23 @@ struct joint_bnb {
     joint_wrec w[2][2];
     uint32_t *lst[2], lcap;
     uint32_t *trig, tcap;
+    /* bnb_step_keys: per side being prepared, the possible calls' return
+     * times sorted (rt[0..nrt)), and per distinct output link seen
+     * (ool[0..nool)) the keys of every trigger (okey[o * nt + j]) */
+    pb_ns *rt;
+    uint32_t nrt, *ool, nool, *okey, okcap;
+    /* bnb_count_masks: per side and touched link x, the shared calls on it
+     * (bit t: lk[side][t] == tl[side][x]) */
+    uint32_t lmask[2][JOINT_RESPLIT_MAX];
+    const double *lrow[2][JOINT_RESPLIT_MAX]; /* and its row of count log-probabilities */
+    /* bnb_step_keys: ln_edge of every bin, for lenb bins of width lebin
+     * above ledmin */
+    double *ledge, ledmin, lebin;
+    uint32_t lenb;
 };
 
 double joint_bnb_test_bias = 0;
+int joint_bnb_test_keys = 0, joint_bnb_test_masks = 0;
 
 void joint_bnb_free(joint *s)
 {
@@ -99,6 +117,10 @@ void joint_bnb_free(joint *s)
     free(B->lst[0]);
     free(B->lst[1]);
     free(B->trig);
+    free(B->rt);
+    free(B->ool);
+    free(B->okey);
+    free(B->ledge);
     free(B);
     s->bnb = NULL;
 }
@@ -117,9 +139,27 @@ static const double *key_row(joint *s, struct joint_bnb *B, uint32_t k)
     if (B->gen[k] != s->fit_gen + 1) {
         double *row = B->sm + (size_t)k * nb;
         const double *lf = s->logf + (size_t)k * nb;
+        /* bnb_step_keys: the edges computed once for these bins (the same
+         * numbers: they read only dmin, the bin width and b) */
+        const double *le = NULL;
+        if (s->p.bnb_step_keys) {
+            if (B->lenb != nb || B->ledmin != s->dmin || B->lebin != s->p.bin) {
+                double *a = realloc(B->ledge, (size_t)nb * sizeof *a);
+                if (a) {
+                    B->ledge = a;
+                    for (uint32_t b = 0; b < nb; b++)
+                        a[b] = ln_edge(s, b);
+                    B->lenb = nb;
+                    B->ledmin = s->dmin;
+                    B->lebin = s->p.bin;
+                }
+            }
+            if (B->lenb == nb && B->ledmin == s->dmin && B->lebin == s->p.bin)
+                le = B->ledge;
+        }
         double mx = -INFINITY;
         for (uint32_t b = nb; b-- > 0;) {
-            double v = lf[b] - ln_edge(s, b);
+            double v = lf[b] - (le ? le[b] : ln_edge(s, b));
             if (v > mx)
                 mx = v;
             row[b] = mx;
@@ -144,6 +184,43 @@ static inline double key_max(joint *s, struct joint_bnb *B, uint32_t k, double l
 }
 
 /* the bound of request q's step making output outl at time t (outl =
+ * nlinks: the response) when the latest trigger time possible is mt (have:
+ * there is a trigger: the arrival or a return received by t, any return
+ * for the response); keys[0..nt): the density key of each trigger in
+ * B->trig[0..nt) */
+static double step_bound_at(joint *s, uint32_t q, struct joint_bnb *B, const uint32_t *keys,
+                            uint32_t nt, uint32_t outl, pb_ns t, pb_ns mt, int have)
+{
+    const jpair *qq = &s->pr[q];
+    double v = -INFINITY;
+    if (qq->call == NONE) {
+        /* no arrival, no trigger: the key's expected log density */
+        uint32_t d0 = joint_key_get(s, qq->link, 0, outl);
+        double a = d0 == NONE ? s->bg - log(1e6) : s->kmean[d0];
+        v = a > v ? a : v;
+        double b = s->bg - log(1e6);
+        v = b > v ? b : v;
+    }
+    if (have) {
+        /* the least delay possible, clamped as logf_of clamps it */
+        pb_ns dl = t - mt;
+        double x = (double)dl < s->dmin ? s->dmin : (double)dl;
+        double lx = log(x);
+        uint32_t b0 = dbin(s, dl < 0 ? 0 : dl);
+        double bg = s->bg - lx; /* the background */
+        v = bg > v ? bg : v;
+        for (uint32_t j = 0; j < nt; j++) {
+            uint32_t k = keys ? keys[j] : joint_key_get(s, qq->link, B->trig[j], outl);
+            if (k == NONE)
+                continue;
+            double w = key_max(s, B, k, lx, b0);
+            v = w > v ? w : v;
+        }
+    }
+    return v;
+}
+
+/* the bound of request q's step making output outl at time t (outl =
  * nlinks: the response) when its possible calls are u[0..nu): every
  * trigger in B->trig[0..nt) */
 static double step_bound(joint *s, struct joint_bnb *B, uint32_t q, const uint32_t *u,
@@ -163,32 +240,46 @@ static double step_bound(joint *s, struct joint_bnb *B, uint32_t q, const uint32
             mt = x->rr;
         have = 1;
     }
-    double v = -INFINITY;
-    if (noarr) {
-        /* no arrival, no trigger: the key's expected log density */
-        uint32_t d0 = joint_key_get(s, qq->link, 0, outl);
-        double a = d0 == NONE ? s->bg - log(1e6) : s->kmean[d0];
-        v = a > v ? a : v;
-        double b = s->bg - log(1e6);
-        v = b > v ? b : v;
-    }
-    if (have) {
-        /* the least delay possible, clamped as logf_of clamps it */
-        pb_ns dl = t - mt;
-        double x = (double)dl < s->dmin ? s->dmin : (double)dl;
-        double lx = log(x);
-        uint32_t b0 = dbin(s, dl < 0 ? 0 : dl);
-        double bg = s->bg - lx; /* the background */
-        v = bg > v ? bg : v;
-        for (uint32_t j = 0; j < nt; j++) {
-            uint32_t k = joint_key_get(s, qq->link, B->trig[j], outl);
-            if (k == NONE)
-                continue;
-            double w = key_max(s, B, k, lx, b0);
-            v = w > v ? w : v;
+    return step_bound_at(s, q, B, NULL, nt, outl, t, mt, have);
+}
+
+/* bnb_step_keys: step_bound's value from the side's sorted return times
+ * (B->rt) and the keys of output outl computed once per side (B->okey):
+ * the same latest trigger time (the largest return time <= t, or the
+ * last; the arrival when later) and the same keys in the same order, so
+ * the same bound */
+static double step_bound_fast(joint *s, struct joint_bnb *B, uint32_t q, uint32_t nt,
+                              uint32_t outl, pb_ns t, int any)
+{
+    const jpair *qq = &s->pr[q];
+    const int noarr = qq->call == NONE;
+    /* returns received by t: rt[0..lo) */
+    uint32_t lo = B->nrt;
+    if (!any) {
+        uint32_t hi = B->nrt;
+        lo = 0;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (B->rt[mid] <= t)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
     }
-    return v;
+    lo -= joint_bnb_test_keys && lo > 0; /* test hook: the latest one left out */
+    int have = !noarr || lo > 0;
+    pb_ns mt = noarr ? INT64_MIN : qq->cr;
+    if (lo > 0 && (noarr || B->rt[lo - 1] > mt))
+        mt = B->rt[lo - 1];
+    uint32_t o = 0;
+    while (o < B->nool && B->ool[o] != outl)
+        o++;
+    if (o == B->nool) {
+        for (uint32_t j = 0; j < nt; j++)
+            B->okey[(size_t)o * nt + j] = joint_key_get(s, qq->link, B->trig[j], outl);
+        B->ool[B->nool++] = outl;
+    }
+    return step_bound_at(s, q, B, B->okey + (size_t)o * nt, nt, outl, t, mt, have);
 }
 
 static int grow_u32(uint32_t **a, uint32_t n)
@@ -211,6 +302,8 @@ int joint_bnb_usable(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *f
 {
     if (!s->p.bound || m < JOINT_BNB_MIN || m > JOINT_RESPLIT_MAX)
         return 0;
+    if (s->la_timer && (s->la_timer[s->pr[q1].callee] || s->la_timer[s->pr[q2].callee]))
+        return 0; /* a late call's send as a trigger: not in the bounds (joint_lateattach.c) */
 
     for (uint32_t t = 1; t < m; t++)
         if (!by_call(s, set[t - 1], set[t]))
@@ -245,10 +338,39 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
         if (j == nt)
             B->trig[nt++] = tg;
     }
+    /* below JOINT_BNB_KEYS_MIN possible calls the scans cost no more
+     * (instructions on hotel load 100, whose requests' calls each go to
+     * another link) */
+    const int fast = s->p.bnb_step_keys && nu >= JOINT_BNB_KEYS_MIN;
+    if (fast) {
+        /* bnb_step_keys: the return times sorted, no output's keys yet */
+        size_t need = (size_t)(nu + 1) * nt;
+        if (need > B->okcap) {
+            uint32_t *a = realloc(B->okey, need * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            B->okey = a;
+            B->okcap = need;
+        }
+        B->nrt = 0;
+        B->nool = 0;
+        for (uint32_t i = 0; i < nu; i++) {
+            const jpair *x = &s->pr[u[i]];
+            if (x->ret == NONE)
+                continue;
+            uint32_t j = B->nrt++;
+            while (j > 0 && B->rt[j - 1] > x->rr) {
+                B->rt[j] = B->rt[j - 1];
+                j--;
+            }
+            B->rt[j] = x->rr;
+        }
+    }
     double *ub = B->ubp[side];
     for (uint32_t i = 0; i < nu; i++) {
         const jpair *c = &s->pr[u[i]];
         ub[u[i]] = c->call == NONE ? 0 /* no output */
+                   : fast          ? step_bound_fast(s, B, q, nt, c->link, c->cs, 0)
                                    : step_bound(s, B, q, u, nu, nt, c->link, c->cs, 0);
     }
     /* the durations term: a whole call's term with the whole call before
@@ -280,7 +402,9 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
         B->ubs[side][t] = ub[set[t]];
     const jpair *qq = &s->pr[q];
     int open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == NONE;
-    B->resp[side] = open_end ? 0 : step_bound(s, B, q, u, nu, nt, s->nlinks, qq->rs, 1);
+    B->resp[side] = open_end ? 0
+                    : fast   ? step_bound_fast(s, B, q, nt, s->nlinks, qq->rs, 1)
+                             : step_bound(s, B, q, u, nu, nt, s->nlinks, qq->rs, 1);
     /* fixed calls before each shared call, and the bound from there */
     for (uint32_t a = 0, i = 0; a <= m; a++) {
         while (i < nf && (a == m || by_call(s, f[i], set[a])))
@@ -318,9 +442,13 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
         uint32_t x = 0;
         while (x < B->ntl[side] && B->tl[side][x] != j)
             x++;
-        if (x == B->ntl[side])
+        if (x == B->ntl[side]) {
+            B->lmask[side][x] = 0;
+            B->lrow[side][x] = s->cntlp + s->cnt_off[qq->link] + (size_t)j * (JOINT_KMAX + 1);
             B->tl[side][B->ntl[side]++] = j;
+        }
         B->tx[side][t] = x;
+        B->lmask[side][x] |= 1u << t; /* bnb_count_masks */
     }
     double cc = 0;
     const size_t base = s->cnt_off[qq->link];
@@ -342,8 +470,10 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
 static inline double count_max(const joint *s, const struct joint_bnb *B, int side, uint32_t q,
                                uint32_t x, uint32_t lo, uint32_t fr)
 {
-    const double *lp = s->cntlp + s->cnt_off[s->pr[q].link] +
-                       (size_t)B->tl[side][x] * (JOINT_KMAX + 1);
+    /* bnb_count_masks: the row found once per re-split (prep_side) */
+    const double *lp = s->p.bnb_count_masks ? B->lrow[side][x]
+                                            : s->cntlp + s->cnt_off[s->pr[q].link] +
+                                                  (size_t)B->tl[side][x] * (JOINT_KMAX + 1);
     double mx = -INFINITY;
     for (uint32_t c = lo; c <= lo + fr; c++) {
         double w = lp[c > JOINT_KMAX ? JOINT_KMAX : c];
@@ -388,15 +518,25 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
             base += ub[r->k[i]];
         base += B->fsuf[side][a] + B->resp[side] + B->cconst[side];
         /* the counts: calls of each touched link placed before a, free from a */
+        /* bnb_count_masks: the same counts from the touched link's calls
+         * as bits (below a: placed; from a: free) */
+        const uint32_t below = (1u << a) - 1u, placed = side ? mask : ~mask;
         for (uint32_t x = 0; x < B->ntl[side]; x++) {
             uint32_t j = B->tl[side][x], l0 = B->cntf[side][j], fr = 0;
-            for (uint32_t t = 0; t < m; t++) {
-                if (B->lk[side][t] != j)
-                    continue;
-                if (t >= a)
-                    fr++;
-                else if (((mask >> t) & 1u) == (uint32_t)side)
-                    l0++;
+            if (s->p.bnb_count_masks) {
+                const uint32_t lm = B->lmask[side][x];
+                fr = joint_bits32(lm & ~below);
+                if (!joint_bnb_test_masks) /* test hook: the placed calls not counted */
+                    l0 += joint_bits32(lm & below & placed);
+            } else {
+                for (uint32_t t = 0; t < m; t++) {
+                    if (B->lk[side][t] != j)
+                        continue;
+                    if (t >= a)
+                        fr++;
+                    else if (((mask >> t) & 1u) == (uint32_t)side)
+                        l0++;
+                }
             }
             clo[side][x] = l0;
             cfr[side][x] = fr;
@@ -497,8 +637,12 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
     uint32_t need = (n1 > n2 ? n1 : n2) + m + 2;
     if (need > B->lcap) {
         if (grow_u32(&B->lst[0], need) != PB_OK || grow_u32(&B->lst[1], need) != PB_OK ||
-            grow_u32(&B->trig, need) != PB_OK)
+            grow_u32(&B->trig, need) != PB_OK || grow_u32(&B->ool, need + 1) != PB_OK)
             return PB_ENOMEM;
+        pb_ns *rt = realloc(B->rt, (size_t)need * sizeof *rt);
+        if (!rt)
+            return PB_ENOMEM;
+        B->rt = rt;
         B->lcap = need;
     }
     int rc;
@@ -512,6 +656,8 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
     if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, cur, -1, &val[cur])) != PB_OK)
         return rc;
     double bsf = val[cur] + 1e-9;
+    if (s->xfloor_on && s->xfloor > bsf) /* swap_floor (joint_xfloor.c) */
+        bsf = s->xfloor;
     uint32_t rmask = cur;
     const uint32_t nall = 1u << m;
     for (uint32_t y = 0; y < nall;) {

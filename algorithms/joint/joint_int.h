@@ -87,6 +87,10 @@ typedef struct joint_align_rec {
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
 #define JOINT_LATE_NSTAT 11    /* late calls: statistics per service */
+#define JOINT_LA_ROUNDS 8      /* late calls: at most this many rounds placing the held
+                                  orphans, until none moves (joint_lateattach.c) */
+#define JOINT_LC_C 3           /* late calls: calls of a link per request counted up to this
+                                  (joint_latecount.c) */
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
@@ -152,6 +156,21 @@ struct joint {
                             (joint_latesend.c; = late_gap with late_split=0) */
     double *late_stat;
     size_t late_cands;   /* calls the widened test gave more candidates */
+    /* how many of a request's calls outlive it (joint_latecount.c): per
+     * link, counts and log P(m | c) in cells of (JOINT_LC_C + 1)^2; lc_c
+     * scratch (two per outgoing link); lc_base: the cells' index for
+     * fit_fast's records (after the count cells); lc_on: the term is on */
+    double *lc_cnt, *lc_lp;
+    uint32_t *lc_c;
+    size_t lc_base;
+    int lc_on;
+    /* orphans held as roots during the search, placed after it
+     * (joint_lateattach.c): late_hold while held; la_held how many,
+     * la_moved how many changed request in the later rounds */
+    int late_hold;
+    uint32_t la_held, la_moved, la_rooted, la_rounds;
+    unsigned char *la_timer; /* per service: a late call's send may trigger a
+                                later output (joint_lateattach.c), or NULL */
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
     kvec *kids;             /* calls ascribed to each request, by call time */
 
@@ -208,6 +227,9 @@ struct joint {
     int cross_done;         /* joint_tiecross_apply ran */
     int cross_kept;         /* the search's moves across a tick were kept */
     double cross_ll[2];     /* log-likelihoods of the start and with those moves, refitted */
+    int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
+    size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */
+    double orph_p;          /* the sign test's one-sided probability */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -247,6 +269,12 @@ struct joint {
     int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
     uint32_t keycap;        /* keys the per-key arrays hold room for */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
+    int xfloor_on;          /* swap_floor: the re-split running is the top of an
+                               exchange, only values above xfloor matter
+                               (joint_xfloor.c) */
+    double xfloor;
+    double *xmemo;          /* swap_memo: requests' own log-likelihoods within one
+                               pass of exchanges (NaN: not yet; joint_xfloor.c) */
     int bnb_no_order;       /* the branch and bound scores without the order term (the
                                exchanges' re-split, joint_repair.c best_split) */
     int greedy_mono;        /* greedy_cut: every pair's return follows its call (this
@@ -858,6 +886,14 @@ int joint_lsmemo_get(joint *s, uint32_t q, uint32_t p, double *v);
 int joint_lsmemo_put(joint *s, uint32_t q, uint32_t p, double v);
 /* joint_lsmemo.c: free s->lsm (NULL-safe) */
 void joint_lsmemo_free(joint *s);
+/* set bits of x (no libgcc call: the build has no popcnt instruction) */
+static inline uint32_t joint_bits32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* bits 0..m-1 of y in reverse order (bit m-1 becomes bit 0), m <= 32:
  * the value of the loop x |= ((y >> (m - 1 - t)) & 1) << t over t < m,
  * by swapping halves (test_joint_wcache.c compares the two) */
@@ -917,6 +953,36 @@ extern int joint_lsmemo_test_stale;
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;
+/* swap_floor (joint_xfloor.c): the value the top re-split of an exchange
+ * tried at depth D must exceed to matter (best gain so far, the top's
+ * value before, the exchanged levels' change xsum, the depth's margin),
+ * lowered by JOINT_PRUNE_TOL of the magnitudes; -INFINITY when off or not
+ * finite */
+double joint_xfloor(const joint *s, double best, double xsum, double before, double margin);
+/* joint_xfloor's floor into s->xfloor, s->xfloor_on set when it is finite
+ * (the caller clears xfloor_on after the re-split) */
+void joint_xfloor_set(joint *s, double best, double xsum, double before, double margin);
+/* under a floor, does a re-split of m shared calls go by the pruned (and
+ * bounded) path whatever the requests' size (joint_xfloor.c)? */
+int joint_xfloor_route(const joint *s, uint32_t m);
+/* swap_memo (joint_xfloor.c): within one pass of exchanges, request q's
+ * joint_req_ll kept from the first time; begin (PB_OK or PB_ENOMEM),
+ * clear (every value), drop (after an exchange is applied), end */
+int joint_xmemo_begin(joint *s);
+void joint_xmemo_clear(joint *s);
+/* after an exchange applied up to depth d (x[0..d], y[0..d] the
+ * requests of its levels): their values dropped, and the top's parents' */
+void joint_xmemo_drop(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d);
+void joint_xmemo_end(joint *s);
+double joint_xmemo_ll(joint *s, uint32_t q);
+/* tests only: the memo never cleared (stale values on purpose change results) */
+extern int joint_xmemo_test_stale;
+/* tests only: added to the floor (a floor too high on purpose changes results) */
+extern double joint_xfloor_test_bias;
+/* test hooks of bnb_step_keys (each step bound leaves out the latest return
+ * received by its output) and bnb_count_masks (the calls placed before the
+ * first free one not counted): both make bounds wrong on purpose; 0 in use */
+extern int joint_bnb_test_keys, joint_bnb_test_masks;
 /* the y-th split of m shared calls in the Gray code of the reversed
  * bits: each differs from the one before in one call, most often the
  * latest (bit m - 1), so that walks resumed from the one before resume
@@ -1136,6 +1202,48 @@ int joint_late_cand(const joint *s, size_t strict, pb_ns qe, pb_ns cs, pb_ns rr,
  * and late_split relaxes the return side for every call of the service
  * (all = 1), else only for its orphans. */
 double joint_late_excess(double near, double n, double chance);
+
+/* joint_latecount.c.  How many of a request's calls of a link outlive it
+ * (return received after its response), given how many it makes, at
+ * services that passed the late-call test.  joint_lc_setup: the tables
+ * (nothing when late_count is 0 or no service passed), after the
+ * late-call test; PB_OK or PB_ENOMEM.  joint_lc_free: frees them.
+ * joint_lc_reset: the counts to zero (a refit from scratch), and the
+ * log-probabilities when lp (the model reset of joint_select.c).
+ * joint_lc_walk: request q with calls k[0..n): mode 0 adds its
+ * log-probability to *sum, mode 1 adds it to the counts (and fit_fast's
+ * record); PB_OK.  joint_lc_replay: a recorded count cell a (>= lc_base)
+ * added again.  joint_lc_fit: the log-probabilities from the counts.
+ * joint_lc_meta: one late_count= line per link of a passing service. */
+/* joint_lateattach.c.  joint_la_hold: sets s->late_hold when late_attach
+ * and late_split are on and a service passed the late-call test with
+ * widen=orphans (before the candidates are made again); returns it.
+ * joint_la_attach: after the search, the held orphans get their
+ * candidates and are placed, each in its best candidate by the gain in
+ * likelihood, JOINT_LA_ROUNDS times with a refit before each; clears
+ * late_hold.  PB_OK or PB_ENOMEM. */
+int joint_la_hold(joint *s);
+/* joint_lateattach.c.  A call's send as the trigger of a later output
+ * (`late_timer`): at a service of s->la_timer, among the calls k[0..i) of
+ * request q (sorted by call time) sent before t, the latest one sent that
+ * outlives q (its return after q's response), or JOINT_NONE.  The caller
+ * uses it when it was sent after the output's trigger. */
+uint32_t joint_la_timer_of(const joint *s, uint32_t q, const uint32_t *k, uint32_t i, pb_ns t);
+/* joint_lateattach.c.  May a late call's send trigger an output of
+ * request q with the calls k[0..n) or k2[0..n2)?  1 when q's service is
+ * one of s->la_timer, q's end is fixed and some call of either list
+ * outlives q (returns after its response); else 0 (the walks of both
+ * lists take their triggers from returns only). */
+int joint_la_timer_may(const joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                       const uint32_t *k2, uint32_t n2);
+int joint_la_attach(joint *s);
+int joint_lc_setup(joint *s);
+void joint_lc_free(joint *s);
+void joint_lc_reset(joint *s, int lp);
+int joint_lc_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode, double *sum);
+void joint_lc_replay(joint *s, uint32_t a);
+void joint_lc_fit(joint *s);
+void joint_lc_meta(const joint *s, pb_result *res);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */
@@ -1370,6 +1478,31 @@ size_t joint_tiecross_mark(const uint32_t *start, const uint32_t *now, const pb_
                            uint32_t n, pb_ns tick, uint32_t *out);
 int joint_tiecross_apply(joint *s);
 int joint_tiecross_meta(const joint *s, pb_result *res);
+/* joint_tieorph.c (tie_orphans): when the tie test would keep the start, a sign test
+ * over the calls that have a parent in only one of start and search; below
+ * JOINT_TIEORPH_P (one-sided, more calls without a parent in the start) the start is
+ * refuted and the search kept.  joint_tieorph_count counts, over pairs 0..n-1 not
+ * skipped (skip may be NULL), calls with no parent in start[] and one in now[]
+ * (*start_only) and calls with one in start[] and none in now[] (*search_only).
+ * joint_tieorph_p:
+ * P(X >= start_only), X ~ Binomial(start_only + search_only, 1/2) (1 when start_only
+ * is 0).  joint_tieorph_refutes: start_only > search_only and that p below
+ * JOINT_TIEORPH_P.  joint_tieorph_decide (s->qpar set, the search's parents in s->par,
+ * s->quant_ll the start's and the search's log-likelihoods): 1 when the start is
+ * refuted (the sign test and the search likelier), 0 when not (or tie_orphans off),
+ * -1 out of memory.
+ * joint_tieorph_meta: the tie_orphans= line when the test ran. */
+#define JOINT_TIEORPH_P 0.05
+void joint_tieorph_count(const uint32_t *start, const uint32_t *now, const unsigned char *skip,
+                         uint32_t n, size_t *start_only, size_t *search_only);
+double joint_tieorph_p(size_t start_only, size_t search_only);
+int joint_tieorph_refutes(size_t start_only, size_t search_only);
+/* joint_tieorph.c: the decision alone: refuted and ll_search > ll_start; 1 keep the
+ * search */
+int joint_tieorph_keeps_search(size_t start_only, size_t search_only, double ll_start,
+                               double ll_search);
+int joint_tieorph_decide(joint *s);
+int joint_tieorph_meta(const joint *s, pb_result *res);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
  * calls in[0..n) of one link in pair order are copied to out[0..n) with
  * each run of equal send stamps put in the order of their returns'

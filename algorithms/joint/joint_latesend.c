@@ -81,6 +81,8 @@ int joint_late_cand(const joint *s, size_t strict, pb_ns qe, pb_ns cs, pb_ns rr,
 {
     if (!s->p.late_split)
         return qe + lg >= cs;
+    if (strict == 0 && !all && s->late_hold)
+        return 0; /* held as a root during the search (joint_lateattach.c) */
     if (strict == 0 || all)
         return qe + ls >= cs;
     return qe >= rr || (qe < cs && qe + ls >= cs);

@@ -180,15 +180,26 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 }
             }
         }
-        if (i == n && (t < mx || (s->late_gap && s->late_gap[b] >= 0)))
+        const int timer = s->la_timer && s->la_timer[b] && !open_end;
+        if (i == n && (t < mx || (s->late_gap && s->late_gap[b] >= 0 && !timer)))
             tg = joint_late_resp_trigger(s, b, r, nr, t); /* joint_late.c */
         pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
             tt = arr, tg = NONE;
         uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
+        if (timer) {
+            /* the send of a call that outlives the request, when later
+             * than the trigger (joint_lateattach.c) */
+            uint32_t tm = joint_la_timer_of(s, q, k, i, t);
+            if (tm != NONE && s->pr[tm].cs > tt && !(noarr && tg == NONE)) {
+                tg = tm;
+                tt = s->pr[tm].cs;
+                trig = 1 + s->nlinks + s->pr[tm].link;
+            }
+        }
         uint32_t outl = outl0;
         if (rec) {
-            rec->tkr[i] = tg == NONE ? INT64_MIN : s->pr[tg].rr;
+            rec->tkr[i] = tg == NONE || trig > s->nlinks ? INT64_MIN : s->pr[tg].rr;
             rec->tki[i] = tg == NONE ? 0 : tg;
         }
         /* no arrival and no trigger: tt is INT64_MIN and d unused */
@@ -198,7 +209,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         uint32_t di;
         size_t cell = SIZE_MAX;
         if (s->dk_off) {
-            uint32_t tl = trig == 0 ? 0 : s->link_src[trig - 1] == b
+            /* a late call's send (trig > nlinks: joint_lateattach.c) has no cell */
+            uint32_t tl = trig == 0 ? 0 : trig > s->nlinks ? NONE : s->link_src[trig - 1] == b
                                               ? 1 + s->link_local[trig - 1] : NONE;
             if (tl != NONE && ol != NONE)
                 cell = dbase + (size_t)tl * no1 + ol;
@@ -394,6 +406,8 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
     }
     if (rec)
         rec->ct = ct;
+    if (s->lc_on && joint_lc_walk(s, q, k, n, mode, &sum) != PB_OK) /* joint_latecount.c */
+        return PB_ENOMEM;
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
         if (mode == 0)
             sum += rec    ? joint_corr_ll_rec(s, ein, k, n, rec->cp,
@@ -459,6 +473,8 @@ static inline __attribute__((always_inline)) void walk_rest_est(joint *s, uint32
     } else {
         sum += ref->ct;
     }
+    if (s->lc_on) /* in full: O(n) (joint_latecount.c) */
+        (void)joint_lc_walk(s, q, k, n, 0, &sum);
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b]))
         sum += joint_corr_ll_est(s, ein, k, n, j0, cs, ref->n, ref->cp);
     *sump = sum;
@@ -732,15 +748,23 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
     s->epoch++; /* no stamp holds the current epoch (match_link) */
     int rc = PB_OK;
     double sum = 0;
+    /* a late call's send as a trigger (joint_lateattach.c): a step that
+     * took one records no trigger (rec->tkr INT64_MIN), so the stop waits
+     * until after the record's last such step; from there the two walks
+     * take the same late sends unless a call of the middles outlives q:
+     * then no stop */
+    wsync *syp = joint_la_timer_may(s, q, k + j0, n - cs - j0, ref->k + j0, ref->n - cs - j0)
+                     ? NULL
+                     : &sy;
     if (i0 > 0)
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
-                        ref->mx[i0], NULL, 0, &sy, &sum);
+                        ref->mx[i0], NULL, 0, syp, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, 0, &sy, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, 0, syp, &sum);
     if (rc != PB_OK)
         return rc;
     *sump = sum;
-    *hit = sy.hit;
+    *hit = syp ? sy.hit : 0;
     return PB_OK;
 }
 
@@ -959,6 +983,7 @@ static int fit_tail(joint *s, int order_same)
             }
         }
     }
+    joint_lc_fit(s); /* joint_latecount.c */
     joint_select_fit_hook(s);
     return PB_OK;
 }
@@ -992,6 +1017,7 @@ int joint_fit(joint *s, const unsigned char *only)
         s->kstat[3 * k] = s->kstat[3 * k + 1] = s->kstat[3 * k + 2] = 0;
     }
     memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
+    joint_lc_reset(s, 0);
     joint_corr_reset(s);
     joint_tick0_reset(s);
     for (uint32_t h = 0; h < s->npar; h++)

@@ -300,6 +300,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                                pb_strtab_str(s->v.nodes, s->link_dst[l]), s->late_lshare[l]);
         if (s->late_gap)
             pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
+        if (s->la_held)
+            pb_result_meta(res, "late_attach=%u rounds=%u moved_after_refit=%u left_roots=%u",
+                           s->la_held, s->la_rounds, s->la_moved, s->la_rooted);
+        joint_lc_meta(s, res); /* joint_latecount.c */
         /* without call ids: which links keep their time-ordered pairs */
         for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
             const double *st = s->fifo_stat + 10 * (size_t)l;
@@ -347,6 +351,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_pick_meta(s, res); /* the busy test (pair_order=auto) */
         joint_quant_meta(s, res); /* the tie test (joint_quant.c) */
         joint_tiecross_meta(s, res); /* tie_cross (joint_tiecross.c) */
+        joint_tieorph_meta(s, res); /* tie_orphans (joint_tieorph.c) */
         joint_tick0_meta(s, res); /* zero-tick delays (joint_tick0.c) */
         joint_tickivl_meta(s, res); /* whole-tick intervals (joint_tickivl.c) */
         joint_tiecall_meta(s, res); /* calls tied at send (joint_tiecall.c) */

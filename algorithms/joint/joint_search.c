@@ -419,14 +419,6 @@ static uint32_t rsmerge_pick(const rsmerge *M, uint32_t mask, uint32_t side, uin
     return n;
 }
 
-/* set bits of x (no libgcc call: the build has no popcnt instruction) */
-static inline uint32_t bits32(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-}
-
 /* side's list of the split mask when the record ref holds the list of
  * the split rmask (both of this merge): the lists agree before the first
  * shared call the two masks place differently and after the last one, so
@@ -444,8 +436,8 @@ static uint32_t rsmerge_pick_hint(const rsmerge *M, uint32_t mask, uint32_t rmas
     const uint32_t tf = (uint32_t)__builtin_ctz(d), tl = 31u - (uint32_t)__builtin_clz(d);
     const uint32_t pf = M->pos[side][tf], pl = M->pos[side][tl];
     const uint32_t below = tf ? (1u << tf) - 1 : 0, above = all & ~((2u << tl) - 1);
-    uint32_t j0 = fc[pf] + bits32(in & below);
-    uint32_t cs = (M->nfix[side] - fc[pl + 1]) + bits32(in & above);
+    uint32_t j0 = fc[pf] + joint_bits32(in & below);
+    uint32_t cs = (M->nfix[side] - fc[pl + 1]) + joint_bits32(in & above);
     memcpy(out, ref->k, (size_t)j0 * sizeof *out);
     uint32_t n = j0;
     for (uint32_t i = pf; i <= pl; i++)

@@ -270,6 +270,7 @@ static void model_reset(joint *s)
     size_t nc = (size_t)s->cnt_off0[s->nlinks] + 1;
     memset(s->cnt, 0, nc * sizeof *s->cnt);
     memset(s->cntlp, 0, nc * sizeof *s->cntlp);
+    joint_lc_reset(s, 1);
     size_t nl = (size_t)s->nlinks + 1;
     memset(s->ord_inv, 0, nl * sizeof *s->ord_inv);
     memset(s->ord_keep, 0, nl * sizeof *s->ord_keep);
