@@ -295,6 +295,14 @@ const pb_option joint_options[] = {
      PB_OPT_NORANGE,
      "parallel_check_bb runs only when a parallel call learned at some refit of the kept "
      "search is no longer learned at its end; 1 runs it whenever one was learned"},
+    {"parallel_check_bb_early", PB_OPT_BOOL, offsetof(joint_params, parallel_check_bb_early),
+     "1", PB_OPT_NORANGE,
+     "parallel_check_bb decided before the held search: when the free search dropped a "
+     "parallel call it learned at some refit, the held search runs without learned "
+     "parallel calls directly and is kept as the held one when its solution shows none "
+     "of the free search's learned calls (else the held search runs as before and that "
+     "run serves as its check; metadata parallel_check_bb=early; joint_bbserial.c); 0 "
+     "always runs the held search with them first"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -995,12 +1003,42 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
         *out = a;
         return rc;
     }
-    rc = init_one(&b, v, &ph, err, 1, share, force);
+    /* parallel_check_bb decided early (joint_bbserial.c): the free search
+     * dropped a learned parallel call, so the held search runs without
+     * them first; w is used as the held search, or kept as its check */
+    joint *w = NULL;
+    uint32_t declined = 0, free_ever = 0, free_end = 0;
+    if (joint_bbserial_early(a)) {
+        joint_params pw = ph;
+        pw.parallel = 1;
+        rc = init_one(&w, v, &pw, err, 1, share, force);
+        int take = rc == PB_OK ? joint_bbserial_early_take(a, w, &declined) : 0;
+        free_ever = joint_bbserial_ever(a);
+        free_end = joint_serial_flags(a);
+        if (rc == PB_OK && take < 0)
+            rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        if (w)
+            w->selshare = NULL;
+        if (rc != PB_OK) {
+            joint_close(w);
+            a->selshare = NULL;
+            joint_selshare_free(share);
+            joint_close(a);
+            return rc;
+        }
+        if (take) {
+            b = w;
+            w = NULL;
+        }
+    }
+    if (!b)
+        rc = init_one(&b, v, &ph, err, 1, share, force);
     a->selshare = NULL;
     if (b)
         b->selshare = NULL;
     joint_selshare_free(share);
     if (rc != PB_OK) {
+        joint_close(w);
         joint_close(a);
         return rc;
     }
@@ -1009,6 +1047,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     if (rc == PB_OK)
         rc = joint_order_score(b, &lb);
     if (rc != PB_OK) {
+        joint_close(w);
         joint_close(a);
         joint_close(b);
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
@@ -1024,6 +1063,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     if (params->busy_test) {
         rc = joint_pick(a, b, &pst, psum, &pick_held);
         if (rc != PB_OK) {
+            joint_close(w);
             joint_close(a);
             joint_close(b);
             return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
@@ -1042,13 +1082,18 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     keep->pick_sum[2] = pick_held;
     keep->pick_sum[3] = psum[2];
     joint_close(keep == b ? a : b);
+    if (keep != b) { /* the early run checks the held search only */
+        joint_close(w);
+        w = NULL;
+    }
     /* learned parallel calls checked by the same search without them
-     * (joint_bbserial.c) */
+     * (joint_bbserial.c); the held one by the early run when there is one */
     if (joint_bbserial_wanted(keep)) {
         joint_params pp = keep == b ? ph : *params;
         pp.parallel = 1;
-        joint *w = NULL, *k2 = NULL;
-        rc = init_one(&w, v, &pp, err, keep == b, NULL, force);
+        joint *k2 = NULL;
+        if (!w)
+            rc = init_one(&w, v, &pp, err, keep == b, NULL, force);
         if (rc != PB_OK) {
             joint_close(keep);
             return rc;
@@ -1061,6 +1106,13 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
         }
         joint_close(k2 == w ? keep : w);
         keep = k2;
+        w = NULL;
+    }
+    joint_close(w); /* an early run the held search did not need */
+    if (declined) {
+        keep->ser_declined = declined;
+        keep->ser_free[0] = free_ever;
+        keep->ser_free[1] = free_end;
     }
     *out = keep;
     return PB_OK;

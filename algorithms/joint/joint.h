@@ -129,6 +129,10 @@ typedef struct joint_params {
     int parallel_check_bb_all; /* [parallel_check_bb_all] run it whenever a parallel
                                   call was learned, not only when one learned at some
                                   refit was gone at the end, 0 */
+    int parallel_check_bb_early; /* [parallel_check_bb_early] when the free search
+                                    dropped a parallel call it learned, the held
+                                    search runs without learned parallel calls
+                                    directly (one search less; joint_bbserial.c), 1 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */

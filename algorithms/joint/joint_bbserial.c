@@ -28,6 +28,28 @@
  * chosen=learned|without log_likelihood_learned= log_likelihood_without=,
  * or parallel_check_bb=skipped learned_parallel=N learned_at_end=N
  * reason=none_dropped.
+ *
+ * Decided early (parallel_check_bb_early, on by default): the held search
+ * is the one kept where the trap was met (07:11), and the search with the
+ * learned calls is then run only to be replaced.  The free search, run
+ * first, carries the same sign: it too learns parallel calls and drops
+ * some by its end.  When it does, the held search runs with parallel=1
+ * directly, and that run is used as the held search when its solution
+ * shows none of the parallel calls the free search learned at some refit
+ * (joint_serial.c's learning test on the held solution, the test
+ * parallel_check's rule makes).  When it shows one, the calls may be
+ * genuine: the held search runs with them as before, and the run without
+ * serves as its check if the gate opens (the same bytes as without
+ * parallel_check_bb_early, one search later; the line
+ * parallel_check_bb_early=declined learned_parallel_free=N
+ * learned_at_end_free=E shown_held_without=M says so: when the free search
+ * is kept, or the held one needs no check, that run was spent for
+ * nothing).  The free/held choice, the
+ * busy test and the gate on a kept free search are unchanged.  Metadata:
+ * parallel_check_bb=early learned_parallel_free=N learned_at_end_free=E
+ * shown_without=0 log_likelihood_free= log_likelihood_without=.  A trace
+ * whose free search drops no learned parallel call runs as before, byte
+ * for byte.
  */
 #include "joint_int.h"
 
@@ -49,6 +71,36 @@ int joint_bbserial_wanted(joint *s)
         s->ser_end = end;
         return 0;
     }
+    return 1;
+}
+
+int joint_bbserial_early(const joint *a)
+{
+    if (!a->p.parallel_check_bb || !a->p.parallel_check_bb_early || a->p.parallel >= 1 ||
+        a->p.parallel_check_bb_all)
+        return 0;
+    /* pflag is part of pever (noted at every refit): fewer at the end
+     * means one learned at some refit was dropped */
+    return joint_bbserial_ever(a) > joint_serial_flags(a);
+}
+
+int joint_bbserial_early_take(joint *a, joint *w, uint32_t *shown)
+{
+    *shown = 0;
+    if (joint_bbserial_note(a) != PB_OK) /* pever as long as the map */
+        return -1;
+    long m = joint_serial_shown(a, a->pever, w);
+    if (m < 0)
+        return -1;
+    if (m > 0) {
+        *shown = (uint32_t)m;
+        return 0;
+    }
+    w->ser_bb = 3;
+    w->ser_free[0] = joint_bbserial_ever(a);
+    w->ser_free[1] = joint_serial_flags(a);
+    w->ser_free_ll = joint_loglik(a);
+    w->ser_ll[1] = joint_loglik(w);
     return 1;
 }
 
@@ -100,8 +152,26 @@ uint32_t joint_bbserial_ever(const joint *s)
     return n;
 }
 
+int joint_bbserial_declined_meta(const joint *s, pb_result *res)
+{
+    if (!s->ser_declined)
+        return PB_OK;
+    return pb_result_meta(res,
+                          "parallel_check_bb_early=declined learned_parallel_free=%u "
+                          "learned_at_end_free=%u shown_held_without=%u",
+                          (unsigned)s->ser_free[0], (unsigned)s->ser_free[1],
+                          (unsigned)s->ser_declined);
+}
+
 int joint_bbserial_meta(const joint *s, pb_result *res)
 {
+    if (s->ser_bb == 3)
+        return pb_result_meta(res,
+                              "parallel_check_bb=early learned_parallel_free=%u "
+                              "learned_at_end_free=%u shown_without=0 log_likelihood_free=%.3f "
+                              "log_likelihood_without=%.3f",
+                              (unsigned)s->ser_free[0], (unsigned)s->ser_free[1], s->ser_free_ll,
+                              s->ser_ll[1]);
     if (s->ser_bb == 2)
         return pb_result_meta(res,
                               "parallel_check_bb=skipped learned_parallel=%u learned_at_end=%u "

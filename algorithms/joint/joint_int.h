@@ -334,7 +334,15 @@ struct joint {
     double ser_ll[2];       /* parallel_check: log-likelihoods, learned, without */
     int ser_bb;             /* parallel_check_bb (without call ids; joint_bbserial.c): 0 not
                                run, 1 ran, 2 skipped (every learned one held to
-                               the end) */
+                               the end), 3 decided early (the held search ran
+                               without them directly) */
+    uint32_t ser_free[2];   /* parallel_check_bb=early: the free search's learned
+                               parallel calls, at some refit and at its end */
+    double ser_free_ll;     /* parallel_check_bb=early: the free search's
+                               log-likelihood */
+    uint32_t ser_declined;  /* parallel_check_bb_early declined: how many of the
+                               free search's learned calls the held solution
+                               without them shows (0: not declined) */
     uint32_t ser_end;       /* parallel_check_bb: learned parallel calls at the kept
                                search's end */
     unsigned char *pever;   /* parallel_check_bb: per parallel-call entry, learned at
@@ -1597,6 +1605,23 @@ int joint_bbserial_note(joint *s);
 /* joint_bbserial.c: the metadata line parallel_check_bb= (when it ran).
  * PB_OK or an error of pb_result_meta */
 int joint_bbserial_meta(const joint *s, pb_result *res);
+/* joint_serial.c: how many of a's parallel calls marked in flag (a->npar
+ * bytes) the solution of b shows (the learning test of joint_fit on b's
+ * pairs); -1 out of memory */
+long joint_serial_shown(const joint *a, const unsigned char *flag, const joint *b);
+/* joint_bbserial.c (`parallel_check_bb_early`): should the held search run
+ * without learned parallel calls directly (a the free search: it dropped
+ * a parallel call it learned at some refit)? */
+int joint_bbserial_early(const joint *a);
+/* joint_bbserial.c: a the free search, w the held search run with
+ * parallel=1 (joint_bbserial_early): is w the held search to use?  1 when
+ * w's solution shows none of a's learned parallel calls (the record goes
+ * into w), 0 when it shows one (the held search runs as before, w is its
+ * check; *shown gets how many), -1 out of memory */
+int joint_bbserial_early_take(joint *a, joint *w, uint32_t *shown);
+/* joint_bbserial.c: the metadata line parallel_check_bb_early=declined
+ * (when it was).  PB_OK or an error of pb_result_meta */
+int joint_bbserial_declined_meta(const joint *s, pb_result *res);
 /* joint_bbserial.c: how many parallel calls were learned at some refit */
 uint32_t joint_bbserial_ever(const joint *s);
 /* does some pair have a return made without a call id? */

@@ -85,6 +85,11 @@ static long survivors(const joint *a, const unsigned char *flag, const joint *b)
     return m;
 }
 
+long joint_serial_shown(const joint *a, const unsigned char *flag, const joint *b)
+{
+    return survivors(a, flag, b);
+}
+
 int joint_serial_pick_by(joint *a, joint *b, const unsigned char *flag, joint **keep)
 {
     double la = joint_loglik(a), lb = joint_loglik(b);
@@ -110,6 +115,9 @@ int joint_serial_pick(joint *a, joint *b, joint **keep)
 
 int joint_serial_meta(const joint *s, pb_result *res)
 {
+    int rc = joint_bbserial_declined_meta(s, res);
+    if (rc != PB_OK)
+        return rc;
     if (s->ser_bb)
         return joint_bbserial_meta(s, res);
     if (!s->ser_state)

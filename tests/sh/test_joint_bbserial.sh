@@ -11,6 +11,11 @@
 # (the class was built on seeds 1-7), at 1x and 2x load.  The same with a
 # genuine parallel branch (experiments/joint_pileup_par.conf, seed 11):
 # at least 80 % and 30 points up.
+# The free search drops a learned parallel call there too, so the check is
+# decided early (parallel_check_bb_early): the held search runs without
+# them directly, and the result rows are exactly those of the three-search
+# route (-s parallel_check_bb_early=0: the held search with them, then the
+# check), which must report the search without them kept.
 # (2) Shuffled rows (read back with --sort) and renamed nodes change
 # nothing.
 # (3) Genuine parallel calls (children-parallel.conf at 4x, black box):
@@ -44,8 +49,21 @@ for run in joint_pileup:11:1:0.90:0.4 joint_pileup:12:2:0.90:0.4 joint_pileup_pa
     eo=$(exact "$tmp/p.csv" "$tmp/old.res")
     en=$(exact "$tmp/p.csv" "$tmp/new.res")
     echo "$conf seed $seed x$sc, black box: parallel_check_bb=0 $eo, default $en"
-    grep -q '^# parallel_check_bb=on .*shown_without=0 chosen=without' "$tmp/new.res" ||
-        fail "$conf seed $seed: the search without learned parallel calls not kept"
+    grep -q '^# parallel_check_bb=early .*shown_without=0' "$tmp/new.res" ||
+        fail "$conf seed $seed: the check not decided early"
+    grep -q '^# pair_order=auto chosen=held' "$tmp/new.res" ||
+        fail "$conf seed $seed: the held search without learned parallel calls not kept"
+    "$B/infer" --algo joint -q -s parallel_check_bb_early=0 -o "$tmp/late.res" "$tmp/p.csv" \
+        2> "$tmp/log" || fail "infer parallel_check_bb_early=0: $(cat "$tmp/log")"
+    grep -q '^# parallel_check_bb=on .*shown_without=0 chosen=without' "$tmp/late.res" ||
+        fail "$conf seed $seed: three searches: the search without learned parallel calls not kept"
+    grep -v '^#' "$tmp/new.res" > "$tmp/new.rows"
+    grep -v '^#' "$tmp/late.res" > "$tmp/late.rows"
+    cmp -s "$tmp/new.rows" "$tmp/late.rows" ||
+        fail "$conf seed $seed: decided early, the result differs from three searches"
+    [ "$(grep -o 'log_likelihood_without=[-0-9.]*' "$tmp/new.res")" = \
+      "$(grep -o 'log_likelihood_without=[-0-9.]*' "$tmp/late.res")" ] ||
+        fail "$conf seed $seed: decided early, another search without learned parallel calls"
     awk -v a="$en" -v b="$eo" -v m="$min" -v u="$up" 'BEGIN { exit !(a >= m && a >= b + u) }' ||
         fail "$conf seed $seed: exact $en (old $eo), expected at least $min and $up above"
 done
@@ -103,4 +121,26 @@ for c in children-parallel:4 hotel-like:1; do
         echo "$c: no parallel call learned, the same bytes" ;;
     esac
 done
+
+# (5) Decided early but declined (multitier.conf at 4x, 2 s, black box):
+# the free search drops learned parallel calls, and the held solution
+# without them still shows some of them (they may be genuine), so the held
+# search runs with them as before: every line but the
+# parallel_check_bb_early=declined one is that of the three-search route
+# (parallel_check_bb_early=0), the pair_order line included (the held
+# search compared with the free one is the one with learned calls).
+"$B/maketrace" "$R/maketrace/configs/multitier.conf" -D duration=2s -D instances_scale=4 \
+    > "$tmp/ids.csv" || fail "maketrace multitier"
+strip_callids "$tmp/ids.csv" > "$tmp/m.csv"
+"$B/infer" --algo joint -q -s parallel_check_bb_early=0 -o "$tmp/m0.res" "$tmp/m.csv" 2> /dev/null ||
+    fail "infer multitier parallel_check_bb_early=0"
+"$B/infer" --algo joint -q -o "$tmp/m1.res" "$tmp/m.csv" 2> /dev/null || fail "infer multitier"
+grep -q '^# parallel_check_bb_early=declined .*shown_held_without=[1-9]' "$tmp/m1.res" ||
+    fail "multitier: the early decision not declined"
+grep -q '^# pair_order=auto ' "$tmp/m1.res" || fail "multitier: no pair_order line"
+meta "$tmp/m0.res" > "$tmp/m0.full"
+meta "$tmp/m1.res" | grep -v '^# parallel_check_bb_early=' > "$tmp/m1.full"
+cmp -s "$tmp/m0.full" "$tmp/m1.full" ||
+    { diff "$tmp/m0.full" "$tmp/m1.full" | head; fail "multitier: declined, the result changed"; }
+echo "multitier x4: $(grep -o 'parallel_check_bb_early=declined.*' "$tmp/m1.res"), the same result"
 exit 0

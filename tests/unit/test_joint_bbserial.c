@@ -9,7 +9,13 @@
  *   refit 2: entries 0, 1, 2   flags 0 0 1     ever {0, 2}   end 1 < 2: wanted
  *   refit 3: entries 0, 1, 2   flags 1 0 1     ever {0, 2}   end 2 = 2: skipped
  *   model reset (npever = 0), refit 4: flags 0 1 0   ever {1}   end 1: skipped
- *   refit 5: flags 0 0 0                                ever {1}   end 0: wanted */
+ *   refit 5: flags 0 0 0                                ever {1}   end 0: wanted
+ *
+ * The same search as the free one decides early (parallel_check_bb_early):
+ * wanted early exactly when one learned at some refit is gone at the end,
+ * with the option on, parallel < 1 and parallel_check_bb_all off; the held
+ * run without them is taken when it shows none of them (a held solution
+ * without pairs shows none) and its record says the free search's counts. */
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint_int.h"
@@ -86,8 +92,63 @@ TEST(learned_at_some_refit_by_hand)
     free(s);
 }
 
+TEST(decided_early_by_hand)
+{
+    joint *a = calloc(1, sizeof *a), *w = calloc(1, sizeof *w);
+    unsigned char *pf = calloc(8, 1);
+    CHECK(a != NULL && w != NULL && pf != NULL);
+    if (!a || !w || !pf) {
+        free(a);
+        free(w);
+        free(pf);
+        return;
+    }
+    a->p = defaults();
+    a->pflag = pf;
+    CHECK_INT(a->p.parallel_check_bb_early, 1);
+    /* nothing learned, or every learned one held: not early */
+    CHECK(joint_bbserial_note(a) == PB_OK);
+    CHECK_INT(joint_bbserial_early(a), 0);
+    set_flags(a, (const unsigned char[]){1, 1}, 2);
+    CHECK(joint_bbserial_note(a) == PB_OK);
+    CHECK_INT(joint_bbserial_early(a), 0);
+    /* one dropped (entry 1), another learned late (entry 2): early */
+    set_flags(a, (const unsigned char[]){1, 0, 1}, 3);
+    CHECK(joint_bbserial_note(a) == PB_OK);
+    CHECK_INT((int)joint_bbserial_ever(a), 3);
+    CHECK_INT(joint_bbserial_early(a), 1);
+    /* each switch closes it */
+    a->p.parallel_check_bb_early = 0;
+    CHECK_INT(joint_bbserial_early(a), 0);
+    a->p.parallel_check_bb_early = 1;
+    a->p.parallel_check_bb = 0;
+    CHECK_INT(joint_bbserial_early(a), 0);
+    a->p.parallel_check_bb = 1;
+    a->p.parallel_check_bb_all = 1;
+    CHECK_INT(joint_bbserial_early(a), 0);
+    a->p.parallel_check_bb_all = 0;
+    a->p.parallel = 1;
+    CHECK_INT(joint_bbserial_early(a), 0);
+    a->p.parallel = 0.8;
+    CHECK_INT(joint_bbserial_early(a), 1);
+    /* the map grew after the last refit: pever follows it */
+    a->npar = 5;
+    uint32_t shown = 99;
+    CHECK_INT(joint_bbserial_early_take(a, w, &shown), 1);
+    CHECK_INT((int)shown, 0);
+    CHECK_INT((int)a->npever, 5);
+    CHECK_INT(w->ser_bb, 3);
+    CHECK_INT((int)w->ser_free[0], 3);
+    CHECK_INT((int)w->ser_free[1], 2);
+    free(a->pever);
+    free(pf);
+    free(a);
+    free(w);
+}
+
 int main(void)
 {
     RUN(learned_at_some_refit_by_hand);
+    RUN(decided_early_by_hand);
     return pbtest_exit();
 }
