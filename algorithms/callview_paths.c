@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 int cvp_reserve(cvp_ctx *x, uint32_t n)
 {
@@ -211,9 +212,9 @@ int cvp_causes(const pb_msg *msgs, size_t n, uint32_t npairs,
                 ck[nc++] = (cvp_back){msgs[c].ts, c};
         }
         if (nb > 1)
-            qsort(bk, nb, sizeof *bk, cmp_back);
+            pb_sort(bk, nb, sizeof *bk, cmp_back);
         if (nc > 1)
-            qsort(ck, nc, sizeof *ck, cmp_back);
+            pb_sort(ck, nc, sizeof *ck, cmp_back);
         /* each child's call: the latest return back before it */
         uint32_t m = 0;
         for (uint32_t j = 0; j < nc; j++) {

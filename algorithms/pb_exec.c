@@ -25,6 +25,7 @@
 #include "pb_strbuf.h"
 #include "pb_time.h"
 #include "score.h"
+#include "pb_sort.h"
 
 #define ERR_KEEP 65536 /* bytes of the command's stderr kept (its tail) */
 
@@ -318,7 +319,7 @@ int pb_exec_finish(const char *command, const pb_trace *t,
     }
     for (size_t i = 0; i < t->n; i++)
         ids[i] = t->msgs[i].id;
-    qsort(ids, t->n, sizeof *ids, cmp_u64);
+    pb_sort(ids, t->n, sizeof *ids, cmp_u64);
     /* (abstentions and parents too) */
     for (size_t i = 0; i < r->nassign + r->nabstain && rc == PB_OK; i++) {
         const score_assign *a = i < r->nassign ? &r->assign[i]
@@ -327,7 +328,7 @@ int pb_exec_finish(const char *command, const pb_trace *t,
             uint64_t id = k ? a->parent : a->id;
             if (k && id == PB_NO_PARENT)
                 continue;
-            if (!bsearch(&id, ids, t->n, sizeof *ids, cmp_u64)) {
+            if (!pb_search(&id, ids, t->n, sizeof *ids, cmp_u64)) {
                 rc = pb_error_set(err, PB_ENOENT, shown, a->line, 0,
                                   "%s %llu is not in the trace; expected "
                                   "the ids of the trace it was given",

@@ -11,6 +11,7 @@
 
 #include "pb_algo.h"
 #include "tv.h"
+#include "pb_sort.h"
 
 typedef struct truth_params {
     const char *view;
@@ -36,7 +37,7 @@ static int cmp_id_ix(const void *a, const void *b)
 static size_t find_ix(const id_ix *v, size_t n, uint64_t id)
 {
     id_ix probe = {id, 0};
-    const id_ix *hit = bsearch(&probe, v, n, sizeof *v, cmp_id_ix);
+    const id_ix *hit = pb_search(&probe, v, n, sizeof *v, cmp_id_ix);
     return hit ? hit->i : SIZE_MAX;
 }
 
@@ -75,7 +76,7 @@ static int truth_run_truth(const pb_trace *trace, const void *params,
     }
     for (size_t i = 0; i < trace->n; i++)
         ix[i] = (id_ix){trace->msgs[i].id, i};
-    qsort(ix, trace->n, sizeof *ix, cmp_id_ix);
+    pb_sort(ix, trace->n, sizeof *ix, cmp_id_ix);
     for (size_t i = 0; i < tv->ninst && rc == PB_OK; i++) {
         const tv_instance *in = &tv->inst[i];
         const pb_pattern *tp = pb_pattab_by_index(tv->patterns, in->pattern);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 struct pb_pattab {
     pb_pattern **entries;   /* current order */
@@ -202,7 +203,7 @@ void pb_pattab_rank(pb_pattab *t, pb_rank_by by)
 {
     g_rank_by = by;
     if (t->n) /* qsort on a NULL array is undefined even for 0 entries */
-        qsort(t->entries, t->n, sizeof *t->entries, cmp_rank);
+        pb_sort(t->entries, t->n, sizeof *t->entries, cmp_rank);
     for (size_t i = 0; i < t->n; i++)
         t->entries[i]->rank = (uint32_t)i + 1;
 }

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 /* ------------------------------------------------------------------ */
 /* names and labels */
@@ -298,7 +299,7 @@ int pb_trace_sort(pb_trace *t)
         return PB_ENOMEM;
     for (size_t i = 0; i < t->n; i++)
         k[i] = (sort_key){t->msgs[i].ts, t->msgs[i].id, i};
-    qsort(k, t->n, sizeof *k, cmp_sort_key);
+    pb_sort(k, t->n, sizeof *k, cmp_sort_key);
     pb_msg *nm = malloc(t->cap * sizeof *nm);
     pb_truth *nt = t->truth ? malloc(t->cap * sizeof *nt) : NULL;
     if (!nm || (t->truth && !nt)) {

@@ -20,6 +20,7 @@
 #include "imp_int.h"
 #include "pb_files.h"
 #include "pb_mem.h"
+#include "pb_sort.h"
 
 /* Folders nested deeper than this are refused (a symlink loop, or a path
  * no file system holds). */
@@ -452,7 +453,7 @@ static int read_tar(imp_importer *im, struct archive *a,
                       "archive holds no JSON or CSV files; expected members "
                       "named *.json, *.jsonl or *.csv (plain or compressed)");
     if (rc == PB_OK)
-        qsort(ms, n, sizeof *ms, cmp_member);
+        pb_sort(ms, n, sizeof *ms, cmp_member);
     for (size_t i = 0; i < n; i++) {
         if (rc == PB_OK) {
             pb_strbuf_reset(&full);
@@ -630,7 +631,7 @@ static int walk_dir(imp_importer *im, const char *path, const chain *up,
     if (rc != PB_OK)
         rc = imp_fail(im, err, rc, NULL, 0, 0, "out of memory");
     if (names)
-        qsort(names, n, sizeof *names, cmp_str);
+        pb_sort(names, n, sizeof *names, cmp_str);
     pb_strbuf full = {0};
     size_t pl = strlen(path);
     for (size_t i = 0; i < n && rc == PB_OK; i++) {

@@ -12,6 +12,7 @@
 
 #include "imp_int.h"
 #include "pb_mem.h"
+#include "pb_sort.h"
 
 typedef struct rpc {
     uint32_t caller_ctx; /* span index of the caller's context, or IMP_NONE */
@@ -124,7 +125,7 @@ static void drop_copies(imp_importer *im, uint32_t *order)
     for (size_t i = 0; i < n; i++)
         order[i] = (uint32_t)i;
     g_sp = sp;
-    qsort(order, n, sizeof *order, cmp_copy);
+    pb_sort(order, n, sizeof *order, cmp_copy);
     size_t dropped = 0;
     uint32_t kept = n ? order[0] : 0;
     for (size_t k = 1; k < n; k++) {
@@ -267,7 +268,7 @@ static int build_children(builder *b)
     for (size_t i = 0; i < b->n; i++)
         order[i] = (uint32_t)i;
     g_sp = b->sp;
-    qsort(order, b->n, sizeof *order, cmp_bystart);
+    pb_sort(order, b->n, sizeof *order, cmp_bystart);
     for (size_t i = 0; i < b->n; i++)
         if (b->parent[i] != IMP_NONE)
             b->cstart[b->parent[i] + 1]++;
@@ -366,7 +367,7 @@ static int make_rpcs(builder *b, uint32_t *pre)
             roots[nroots++] = (uint32_t)i;
     g_sp = sp;
     g_tids = im->traceids;
-    qsort(roots, nroots, sizeof *roots, cmp_root);
+    pb_sort(roots, nroots, sizeof *roots, cmp_root);
     for (size_t k = 0; k < nroots; k++) {
         uint32_t x = roots[k];
         /* the earliest root that named no parent carries the trace id */
@@ -641,7 +642,7 @@ static int make_causes(builder *b, size_t *cause)
         cause[2 * r + 1] = 2 * r; /* no children: the call itself */
     }
     g_rpcs = b->rpcs;
-    qsort(ord, nr, sizeof *ord, cmp_issue);
+    pb_sort(ord, nr, sizeof *ord, cmp_issue);
     for (size_t g = 0; g < nr;) {
         uint32_t X = b->rpcs[ord[g]].caller_ctx;
         size_t e = g + 1;
@@ -747,7 +748,7 @@ static int pool_workers(builder *b, uint32_t *worker)
                 k[nk++] = (wkey){b->sp[c[j]].svc, b->sp[c[j]].start, b->sp[c[j]].end, c[j]};
             }
     }
-    qsort(k, nk, sizeof *k, cmp_wkey);
+    pb_sort(k, nk, sizeof *k, cmp_wkey);
     /* per service: the lowest worker whose visit ended by this start (a
      * linear scan over the service's workers: pools are small) */
     uint32_t nw = 0;
@@ -790,7 +791,7 @@ static int write_trace(builder *b, const size_t *cause)
         key[m].depth = ((const uint32_t *)id)[m];
         key[m].idx = m;
     }
-    qsort(key, nm, sizeof *key, cmp_msgkey);
+    pb_sort(key, nm, sizeof *key, cmp_msgkey);
     for (size_t k = 0; k < nm; k++)
         id[key[k].idx] = k + 1;
     if (mode == IMP_THREAD_POOL) {
@@ -981,7 +982,7 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
         b.in_rpc[i] = IMP_NONE;
     }
     g_sp = b.sp;
-    qsort(b.byid, n, sizeof *b.byid, cmp_byid);
+    pb_sort(b.byid, n, sizeof *b.byid, cmp_byid);
     im->st.count[IMP_C_TRACES] = pb_strtab_count(im->traceids);
     resolve_parents(&b);
     if ((rc = break_cycles(&b)) != PB_OK || (rc = build_children(&b)) != PB_OK ||

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "pb_strbuf.h"
+#include "pb_sort.h"
 
 /* ------------------------------------------------------------------ */
 /* the capture being built */
@@ -206,7 +207,7 @@ static int read_folder(cap *c, const char *dir, pb_error *err)
         rc = pb_error_set(err, PB_EINVAL, dir, 0, 0,
                           "no .events files; expected a folder written by pbcapture -o");
     if (n)
-        qsort(names, n, sizeof *names, cmp_str);
+        pb_sort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n && rc == PB_OK; i++)
         rc = cap_read_events(c, names[i], err);
     for (size_t i = 0; i < n; i++)

@@ -19,6 +19,7 @@
 
 #include "pb_files.h"
 #include "pb_strbuf.h"
+#include "pb_sort.h"
 
 #define MAX_LINE (256 * 1024)
 
@@ -339,7 +340,7 @@ long cap_port(const char *ep)
 int cap_finish_events(cap *c, pb_error *err)
 {
     if (c->nevs) /* evs is NULL without events: qsort may not take it */
-        qsort(c->evs, c->nevs, sizeof *c->evs, cmp_ev);
+        pb_sort(c->evs, c->nevs, sizeof *c->evs, cmp_ev);
     fdlife *t = NULL;
     size_t nt = 0, tcap = 0;
     int rc = PB_OK;

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "pb_strbuf.h"
+#include "pb_sort.h"
 
 #define HDR_MAX (64 * 1024)
 
@@ -451,7 +452,7 @@ static int rank_by_offset(hmsg *m, size_t n, uint32_t *maxk)
         return PB_ENOMEM;
     for (size_t q = 0; q < n; q++)
         o[q] = m[q].off;
-    qsort(o, n, sizeof *o, cmp_u64);
+    pb_sort(o, n, sizeof *o, cmp_u64);
     size_t d = 0;
     for (size_t q = 0; q < n; q++)
         if (!d || o[q] != o[d - 1])
@@ -473,7 +474,7 @@ static int rank_by_offset(hmsg *m, size_t n, uint32_t *maxk)
 static uint64_t distinct(uint64_t *a, size_t n)
 {
     if (n)
-        qsort(a, n, sizeof *a, cmp_u64);
+        pb_sort(a, n, sizeof *a, cmp_u64);
     uint64_t d = 0;
     for (size_t i = 0; i < n; i++)
         d += !i || a[i] != a[i - 1];
@@ -601,7 +602,7 @@ static int causes(pb_trace *t, pb_error *err)
         pb_ns r = t->msgs[i].recv_ts != PB_TS_NONE ? t->msgs[i].recv_ts : t->msgs[i].ts;
         e[ne++] = (ev){r, 1, i};
     }
-    qsort(e, ne, sizeof *e, cmp_ev);
+    pb_sort(e, ne, sizeof *e, cmp_ev);
     for (size_t j = 0; j < ne && rc == PB_OK; j++) {
         size_t i = e[j].i;
         const pb_msg *m = &t->msgs[i];
@@ -706,7 +707,7 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
     if (c->nsegs) /* segs is NULL without segments: qsort may not take it */
-        qsort(c->segs, c->nsegs, sizeof *c->segs, cmp_seg);
+        pb_sort(c->segs, c->nsegs, sizeof *c->segs, cmp_seg);
     c->st.connections = c->nconns;
     /* frame: per connection, requests first (responses to HEAD have no body) */
     size_t *methods = NULL;

@@ -7,6 +7,7 @@
 
 #include "imp_export.h"
 #include "pb_pattab.h"
+#include "pb_sort.h"
 
 #define NO UINT32_MAX
 
@@ -205,7 +206,7 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
                           ret ? recv_of(x) : x->ts, (uint32_t)ret,
                           (uint32_t)i};
     }
-    qsort(pk, np, sizeof *pk, cmp_pkey);
+    pb_sort(pk, np, sizeof *pk, cmp_pkey);
     size_t nr = 0;
     uint32_t *ret_of = order; /* reuse: return index paired with call i */
     for (size_t i = 0; i < k; i++)
@@ -264,7 +265,7 @@ static int write_instance(FILE *fp, const pb_trace *t, const uint32_t *pos,
         const pb_msg *c = &m[pos[rp[j].call]];
         into[j] = (rkey){c->dst, recv_of(c), rp[j].call, (uint32_t)j};
     }
-    qsort(into, nr, sizeof *into, cmp_rkey);
+    pb_sort(into, nr, sizeof *into, cmp_rkey);
     for (size_t j = 0; j < nr; j++) {
         xrpc *r = &rp[j];
         const pb_msg *c = &m[pos[r->call]];
@@ -445,7 +446,7 @@ int imp_export_jaeger(FILE *fp, const pb_trace *t, const pb_result *res,
     for (size_t i = 0; i < n; i++)
         byid[i] = (uint32_t)i;
     g_msgs = t->msgs;
-    qsort(byid, n, sizeof *byid, cmp_pos_by_id);
+    pb_sort(byid, n, sizeof *byid, cmp_pos_by_id);
     for (size_t i = 0; i < na; i++) {
         uint64_t id = res->assign[i].id;
         size_t lo = 0, hi = n;
@@ -466,7 +467,7 @@ int imp_export_jaeger(FILE *fp, const pb_trace *t, const pb_result *res,
         }
         e[i] = (ent){res->assign[i].instance, byid[lo], res->assign[i].pattern};
     }
-    qsort(e, na, sizeof *e, cmp_ent);
+    pb_sort(e, na, sizeof *e, cmp_ent);
     size_t nin = 0;
     for (size_t i = 0; i < na; i++)
         nin += !i || e[i].inst != e[i - 1].inst;
@@ -481,7 +482,7 @@ int imp_export_jaeger(FILE *fp, const pb_trace *t, const pb_result *res,
         rg[nin - 1].to = i + 1;
     }
     g_ents = e;
-    qsort(rg, nin, sizeof *rg, cmp_range);
+    pb_sort(rg, nin, sizeof *rg, cmp_range);
     uint32_t client_node = NO;
     pb_strtab_find(t->names->nodes, "client", 6, &client_node);
     st.unassigned = n > na ? n - na : 0;

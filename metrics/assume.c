@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 typedef struct kv {
     uint64_t k;
@@ -86,7 +87,7 @@ static int immediacy(const pb_trace *t, const kv *byid, assume_meters *o)
         if (m->sthread && t->truth[i].cause != PB_ID_NONE)
             e[ne++] = (tev){tkey(m->ts), 1, i};
     }
-    qsort(e, ne, sizeof *e, ev_cmp);
+    pb_sort(e, ne, sizeof *e, ev_cmp);
     /* the contexts, sorted and unique */
     {
         kv *kk = malloc((nk + 1) * sizeof *kk);
@@ -94,7 +95,7 @@ static int immediacy(const pb_trace *t, const kv *byid, assume_meters *o)
             goto oom;
         for (size_t a = 0; a < nk; a++)
             kk[a] = (kv){keys[a], 0, 0};
-        qsort(kk, nk, sizeof *kk, kv_cmp);
+        pb_sort(kk, nk, sizeof *kk, kv_cmp);
         size_t u = 0;
         for (size_t a = 0; a < nk; a++)
             if (!u || kk[a].k != keys[u - 1])
@@ -167,8 +168,8 @@ static int thread_pattern(const pb_trace *t, const kv *byid, assume_meters *o)
         if (m->sthread)
             sends[ns++] = (kv){ctx(m->src, m->sthread), tkey(m->ts), i};
     }
-    qsort(bycall, nc, sizeof *bycall, kv_cmp);
-    qsort(sends, ns, sizeof *sends, kv_cmp);
+    pb_sort(bycall, nc, sizeof *bycall, kv_cmp);
+    pb_sort(sends, ns, sizeof *sends, kv_cmp);
     /* per call: its return (same callid, reverse direction), or SIZE_MAX;
      * per return: its call */
     for (size_t i = 0; i < n; i++)
@@ -277,7 +278,7 @@ int assume_compute(const pb_trace *t, assume_meters *out, pb_error *err)
         return pb_error_set(err, PB_ENOMEM, t->source, 0, 0, "out of memory");
     for (size_t i = 0; i < t->n; i++)
         byid[i] = (kv){t->msgs[i].id, 0, i};
-    qsort(byid, t->n, sizeof *byid, kv_cmp);
+    pb_sort(byid, t->n, sizeof *byid, kv_cmp);
     int rc = PB_OK;
     if (t->columns & PB_COL_THREAD)
         rc = immediacy(t, byid, out);

@@ -18,6 +18,7 @@
 
 #include "pb_strbuf.h"
 #include "pb_strtab.h"
+#include "pb_sort.h"
 
 typedef struct ctx {
     const pq_query *q;
@@ -402,7 +403,7 @@ static int latencies(ctx *x)
     for (size_t i = 0; i < t->n; i++)
         if (t->msgs[i].callid != PB_ID_NONE)
             cs[nc++] = (cid){t->msgs[i].callid, i};
-    qsort(cs, nc, sizeof *cs, cmp_cid);
+    pb_sort(cs, nc, sizeof *cs, cmp_cid);
     for (size_t a = 0; a < nc;) {
         size_t b = a;
         while (b < nc && cs[b].callid == cs[a].callid)
@@ -551,7 +552,7 @@ static int build_answer(ctx *x, pq_answer **out)
     for (uint32_t g = 0; g < ng; g++)
         order[g] = g;
     g_keys = x->keys;
-    qsort(order, ng, sizeof *order, cmp_key);
+    pb_sort(order, ng, sizeof *order, cmp_key);
     for (uint32_t r = 0; r < ng; r++) {
         uint32_t g = order[r];
         /* split the key at \x1f */
@@ -628,7 +629,7 @@ int pq_eval_max(const pq_query *q, const pb_trace *t, const pq_causal *c,
                 x.ev_sorted[x.nsorted++] = e;
         }
         g_sort_ctx = &x;
-        qsort(x.ev_sorted, x.nsorted, sizeof *x.ev_sorted, cmp_ev);
+        pb_sort(x.ev_sorted, x.nsorted, sizeof *x.ev_sorted, cmp_ev);
         for (size_t p = 0; p < x.nsorted; p++)
             x.ev_pos[x.ev_sorted[p]] = p;
     }

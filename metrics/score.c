@@ -10,6 +10,7 @@
 
 #include "pb_pattab.h"
 #include "pb_strtab.h"
+#include "pb_sort.h"
 
 #define NOPOS SIZE_MAX
 
@@ -137,7 +138,7 @@ static int score_messages(score_report *rep, const tv_truth *tv,
         i = j;
     }
     if (nk)
-        qsort(kr, nk, sizeof *kr, cmp_kept);
+        pb_sort(kr, nk, sizeof *kr, cmp_kept);
     size_t right = 0;
     for (size_t i = 0; i < nk;) {
         size_t j = i + 1;
@@ -266,7 +267,7 @@ int score_compute(const tv_truth *tv, const score_result *r,
         rep->true_instances += tp->count;
     }
     rep->nentries = ntrue;
-    qsort(rep->true_rank, ntrue, sizeof *rep->true_rank, cmp_true);
+    pb_sort(rep->true_rank, ntrue, sizeof *rep->true_rank, cmp_true);
     rep->ntrue_rank = ntrue;
     /* index the texts in true rank order, so entries follow it */
     {
@@ -317,7 +318,7 @@ int score_compute(const tv_truth *tv, const score_result *r,
         rep->inferred_patterns++;
         rep->inferred_instances += sp->count;
     }
-    qsort(rep->inf_rank, rep->ninf_rank, sizeof *rep->inf_rank, cmp_inf);
+    pb_sort(rep->inf_rank, rep->ninf_rank, sizeof *rep->inf_rank, cmp_inf);
     for (size_t i = 0; i < rep->ninf_rank; i++)
         rep->entries[rep->inf_rank[i]].inf_pos = i;
 
@@ -746,7 +747,7 @@ int score_kept_mask(const pb_trace *truth, const pb_trace *kept,
     for (size_t i = 0; i < n; i++)
         ix[i] = (kept_id){truth->msgs[i].id, i};
     if (n)
-        qsort(ix, n, sizeof *ix, cmp_kept_id);
+        pb_sort(ix, n, sizeof *ix, cmp_kept_id);
     int rc = PB_OK;
     size_t bad_k = SIZE_MAX;
     for (size_t k = 0; k < kept->n && rc == PB_OK; k++) {

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 typedef struct span { uint64_t key; pb_ns lo, hi; } span;
 
@@ -29,7 +30,7 @@ static int cmp_key(const void *a, const void *b)
 /* latencies (seconds) of the groups of spans with equal keys, in *out */
 static int group_latencies(span *s, size_t n, double **out, size_t *nout)
 {
-    qsort(s, n, sizeof *s, cmp_key);
+    pb_sort(s, n, sizeof *s, cmp_key);
     double *v = malloc((n ? n : 1) * sizeof *v);
     if (!v)
         return PB_ENOMEM;
@@ -103,11 +104,11 @@ int score_latency_compute(score_report *rep, const pb_trace *t,
             st[ns++] = (span){t->truth[i].path, m->ts, hi};
         ids[i] = (id_idx){m->id, i};
     }
-    qsort(ids, n, sizeof *ids, cmp_id);
+    pb_sort(ids, n, sizeof *ids, cmp_id);
     size_t nsr = 0;
     for (size_t a = 0; a < r->nassign; a++) {
         id_idx key = {r->assign[a].id, 0};
-        id_idx *f = bsearch(&key, ids, n, sizeof *ids, cmp_id);
+        id_idx *f = pb_search(&key, ids, n, sizeof *ids, cmp_id);
         if (!f)
             continue; /* score_compute refuses unknown ids before */
         const pb_msg *m = &t->msgs[f->i];

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "pb_strbuf.h"
+#include "pb_sort.h"
 
 typedef struct id_idx { uint64_t id; size_t i; } id_idx;
 
@@ -69,7 +70,7 @@ int score_query_truth_init(const pb_trace *t, size_t nqueries,
     }
     for (size_t i = 0; i < t->n; i++)
         s->ids[i] = (id_idx){t->msgs[i].id, i};
-    qsort(s->ids, t->n, sizeof *s->ids, cmp_id);
+    pb_sort(s->ids, t->n, sizeof *s->ids, cmp_id);
     for (size_t i = 0; i < t->n; i++) {
         s->req[i] = t->truth ? t->truth[i].path : PB_ID_NONE;
         uint64_t c = t->truth ? t->truth[i].cause : PB_ID_NONE;

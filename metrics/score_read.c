@@ -12,6 +12,7 @@
 #include "pb_strbuf.h"
 #include "pb_strtab.h"
 #include "pb_mem.h"
+#include "pb_sort.h"
 
 /* Fields of one CSV record, collected by libcsv's callbacks. */
 typedef struct rec {
@@ -427,7 +428,7 @@ static int check_assign(reader *rd)
                               (unsigned long long)res->pats[p].count,
                               (unsigned long long)ninst[p]);
     if (rc == PB_OK) {
-        qsort(v, n + na, sizeof *v, cmp_idline);
+        pb_sort(v, n + na, sizeof *v, cmp_idline);
         for (size_t i = 1; i < n + na; i++)
             if (v[i].id == v[i - 1].id) {
                 int ab = 0;
@@ -489,7 +490,7 @@ static int finish_assign(reader *rd)
         byrank[2 * i + 1] = i;
     }
     if (np)
-        qsort(byrank, np, 2 * sizeof *byrank, cmp_rank_idx);
+        pb_sort(byrank, np, 2 * sizeof *byrank, cmp_rank_idx);
     for (size_t i = 1; i < np; i++)
         if (byrank[2 * i] == byrank[2 * i - 2]) {
             const score_pattern *a = &res->pats[byrank[2 * i - 1]],
@@ -526,7 +527,7 @@ static int finish_assign(reader *rd)
     }
     free(byrank);
     if (res->nassign)
-        qsort(res->assign, res->nassign, sizeof *res->assign, cmp_assign);
+        pb_sort(res->assign, res->nassign, sizeof *res->assign, cmp_assign);
     for (size_t i = 1; i < res->nassign; i++) {
         const score_assign *a = &res->assign[i - 1], *b = &res->assign[i];
         if (a->instance != b->instance)

@@ -38,6 +38,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 /* ------------------------------------------------------------------ */
 /* bootstrap interval */
@@ -389,7 +390,7 @@ int score_split(score_report *rep, const tv_truth *tv, const score_result *r,
         i = j;
     }
     if (n)
-        qsort(rows, n, sizeof *rows, cmp_srow_gl);
+        pb_sort(rows, n, sizeof *rows, cmp_srow_gl);
     s.rows = rows;
     s.n = n;
     for (size_t k = 0; k < n; k++) {
@@ -428,7 +429,7 @@ int score_split(score_report *rep, const tv_truth *tv, const score_result *r,
                 byconf[nc++] = k;
         g_rows = rows;
         if (nc)
-            qsort(byconf, nc, sizeof *byconf, cmp_byconf);
+            pb_sort(byconf, nc, sizeof *byconf, cmp_byconf);
         size_t nd = 0; /* the distinct values, ascending */
         for (size_t k = 0; k < nc; k++)
             if (!nd || rows[byconf[k]].conf != cv[nd - 1])
@@ -538,7 +539,7 @@ int score_links_compute(score_report *rep, const pb_trace *t,
     for (size_t i = 0; i < n; i++)
         ix[i] = (idx_row){t->msgs[i].id, i};
     if (n)
-        qsort(ix, n, sizeof *ix, cmp_idx_row);
+        pb_sort(ix, n, sizeof *ix, cmp_idx_row);
     /* the parent each attached message (of a kept pattern) was given */
     uint64_t m = rep->opts.min_instances > 1 ? rep->opts.min_instances : 1;
     size_t ng = 0;
@@ -560,7 +561,7 @@ int score_links_compute(score_report *rep, const pb_trace *t,
     }
     if (rc == PB_OK) {
         if (ng)
-            qsort(given, ng, sizeof *given, cmp_idx_row);
+            pb_sort(given, ng, sizeof *given, cmp_idx_row);
         for (size_t k = 0; k < tv->nlk; k++) {
             if (tv->lk_inst[k] == TV_NONE)
                 continue;

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NOIDX UINT32_MAX
 #define NOINST UINT64_MAX
@@ -115,14 +116,14 @@ int score_tw_compute(score_report *rep, const pb_trace *t,
         ids[i] = (idrow){t->msgs[i].id, (uint32_t)i};
         inst[i] = NOINST;
     }
-    qsort(ids, n, sizeof *ids, cmp_idrow);
+    pb_sort(ids, n, sizeof *ids, cmp_idrow);
     uint64_t m = rep->opts.min_instances > 1 ? rep->opts.min_instances : 1;
     for (size_t a = 0; a < r->nassign; a++) {
         const score_assign *as = &r->assign[a];
         if (r->pats[as->pattern].count < m)
             continue; /* pattern dropped by -m: as if not ascribed */
         idrow probe = {as->id, 0};
-        const idrow *hit = bsearch(&probe, ids, n, sizeof *ids, cmp_idrow);
+        const idrow *hit = pb_search(&probe, ids, n, sizeof *ids, cmp_idrow);
         if (!hit) {
             rc = pb_error_set(err, PB_ENOENT, r->file, as->line, 0,
                               "message id %llu is not in the truth trace; "
@@ -161,7 +162,7 @@ int score_tw_compute(score_report *rep, const pb_trace *t,
         }
     }
     /* endpoints of each node: distinct callees, in node-index order */
-    qsort(eps, neps, sizeof *eps, cmp_pair);
+    pb_sort(eps, neps, sizeof *eps, cmp_pair);
     size_t ne = 0;
     for (size_t i = 0; i < neps; i++)
         if (!ne || eps[i] != eps[ne - 1])
@@ -182,8 +183,8 @@ int score_tw_compute(score_report *rep, const pb_trace *t,
         if (t->truth[i].path != PB_ID_NONE)
             truth[nt++] = (krow){t->truth[i].path, g->src, g->dst, (uint32_t)i};
     }
-    qsort(pred, np, sizeof *pred, cmp_krow);
-    qsort(truth, nt, sizeof *truth, cmp_krow);
+    pb_sort(pred, np, sizeof *pred, cmp_krow);
+    pb_sort(truth, nt, sizeof *truth, cmp_krow);
 
     /* every incoming call of a scored node: each endpoint's entry */
     size_t nr = 0;
@@ -215,7 +216,7 @@ int score_tw_compute(score_report *rep, const pb_trace *t,
         }
         req[nr++] = (prow){path, ok};
     }
-    qsort(req, nr, sizeof *req, cmp_prow);
+    pb_sort(req, nr, sizeof *req, cmp_prow);
     for (size_t i = 0; i < nr;) {
         size_t j = i;
         int ok = 1;

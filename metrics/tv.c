@@ -7,6 +7,7 @@
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
 #include "pb_mem.h"
+#include "pb_sort.h"
 
 #define NONE SIZE_MAX
 
@@ -133,7 +134,7 @@ static int prepare(builder *b)
         b->msg_inst[i] = NONE;
     }
     if (n)
-        qsort(b->pairs, n, sizeof *b->pairs, cmp_pair);
+        pb_sort(b->pairs, n, sizeof *b->pairs, cmp_pair);
     for (size_t i = 1; i < n; i++)
         if (b->pairs[i].id == b->pairs[i - 1].id) {
             free(state);
@@ -348,7 +349,7 @@ static double call_node_latency(builder *b, size_t e)
             b->iv[niv++] = (interval){a, z};
     }
     if (niv)
-        qsort(b->iv, niv, sizeof *b->iv, cmp_interval);
+        pb_sort(b->iv, niv, sizeof *b->iv, cmp_interval);
     pb_ns covered = 0, cur_a = 0, cur_b = 0;
     int open = 0;
     for (size_t j = 0; j < niv; j++) {
@@ -436,7 +437,7 @@ static int emit(builder *b, size_t root, size_t chain_len)
         total = sec(M(b, b->chain[chain_len - 1])->ts - M(b, b->chain[0])->ts);
     }
     if (nids)
-        qsort(b->ids, nids, sizeof *b->ids, cmp_u64);
+        pb_sort(b->ids, nids, sizeof *b->ids, cmp_u64);
     if (b->kept && nids == 0) {
         /* every message of the instance was lost: no survivor to find */
         tv->inst_gone++;

@@ -11,6 +11,7 @@
 
 #include "pb_strtab.h"
 #include "pb_mem.h"
+#include "pb_sort.h"
 
 #define PPT_ONE 1000000000000LL /* parts per 10^12 in one */
 
@@ -1086,7 +1087,7 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
             if (!done[v] && v != u && skew_estimate_pair(e, u, v, &d))
                 cand[nc++] = (nb_cand){v, pb_strtab_str(nodes, v)};
         }
-        qsort(cand, nc, sizeof *cand, cmp_cand);
+        pb_sort(cand, nc, sizeof *cand, cmp_cand);
         for (size_t k = 0; k < nc; k++) {
             uint32_t v = cand[k].node;
             pb_ns d;

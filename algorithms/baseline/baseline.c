@@ -12,6 +12,7 @@
 
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
+#include "pb_sort.h"
 
 /* ------------------------------------------------------------------ */
 /* Pairing: (caller, callee, callid) -> FIFO of open calls */
@@ -125,7 +126,7 @@ static void sort_spans(const bl_rpc *rpc, uint32_t *idx, uint32_t n, int which,
     }
     if (sorted)
         return;
-    qsort(tmp, n, sizeof *tmp, cmp_skey);
+    pb_sort(tmp, n, sizeof *tmp, cmp_skey);
     for (uint32_t i = 0; i < n; i++)
         idx[i] = tmp[i].rpc;
 }

@@ -26,6 +26,7 @@
 #include "baseline.h"
 #include "pb_algo.h"
 #include "precise.h"
+#include "pb_sort.h"
 
 typedef struct bl_params {
     int callids;
@@ -249,7 +250,7 @@ static int arrival_assign(const bl_table *t, const bl_params *p,
         uint32_t ne = 0;
         for (uint32_t s = t->ep_off[x]; s < t->ep_off[x + 1]; s++)
             eps[ne++] = (epkey){t->rpc[t->out[t->ep[s].off]].out_start, s};
-        qsort(eps, ne, sizeof *eps, cmp_epkey);
+        pb_sort(eps, ne, sizeof *eps, cmp_epkey);
         uint32_t np = 0;
         for (uint32_t i = 0; i < ne; i++) {
             const bl_ep *e = &t->ep[eps[i].slot];
@@ -264,7 +265,7 @@ static int arrival_assign(const bl_table *t, const bl_params *p,
                     ord[k] = (endkey){prev[k] == BL_NONE ? INT64_MAX
                                                          : t->rpc[prev[k]].out_end,
                                       k};
-                qsort(ord, np, sizeof *ord, cmp_endkey);
+                pb_sort(ord, np, sizeof *ord, cmp_endkey);
                 if (!intended) {
                     /* out = cur_sorted[sort_order], sort_order as written */
                     nc = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "pb_tick.h"
+#include "pb_sort.h"
 
 /* Round down to 1, 2 or 5 times a power of ten (ns); at least 1. */
 static pb_ns round_125(pb_ns x)
@@ -69,7 +70,7 @@ int conv_auto_mu(const pb_trace_view *tv, pb_ns *mu, pb_strbuf *why)
                                    "shows no delay to scale mu by; mu = the paper's "
                                    "10 ms");
     } else {
-        qsort(gap, ng, sizeof *gap, cmp_ns);
+        pb_sort(gap, ng, sizeof *gap, cmp_ns);
         pb_ns med = gap[ng / 2];
         pb_ns q = round_125(8 * med);
         pb_seconds_format(med, a);

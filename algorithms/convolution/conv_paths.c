@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "conv_int.h"
+#include "pb_sort.h"
 
 /* floor(a / b) for b > 0 */
 static int64_t floor_div(int64_t a, int64_t b)
@@ -400,7 +401,7 @@ static int find_caused(cv_ctx *c, const ixlist *V, uint32_t j, cv_group **out,
                 dl[nd].count = mm.cnt[(size_t)s * ndst + k];
                 nd++;
             }
-        qsort(dl, nd, sizeof *dl, cmp_delay);
+        pb_sort(dl, nd, sizeof *dl, cmp_delay);
         cv_group t = g[k];
         t.delays = dl;
         t.ndelays = nd;

@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -614,7 +615,7 @@ static int rank_start(joint *s)
     }
     for (uint32_t a = 0; rc == PB_OK && a < s->nnodes; a++)
         if (off[a + 1] - off[a] > 1) {
-            qsort(rq + off[a], off[a + 1] - off[a], sizeof *rq, joint_cmp_insort);
+            pb_sort(rq + off[a], off[a + 1] - off[a], sizeof *rq, joint_cmp_insort);
             rc = joint_quant_rank_ties(s, rq + off[a], off[a + 1] - off[a]); /* joint_quant.c */
         }
     for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++) {
@@ -1301,7 +1302,7 @@ static int order_service_test(joint *s)
     for (uint32_t a = 0; rc == PB_OK && a < nn; a++) {
         uint32_t n = off[a + 1] - off[a];
         if (n > 1)
-            qsort(rq + off[a], n, sizeof *rq, joint_cmp_insort);
+            pb_sort(rq + off[a], n, sizeof *rq, joint_cmp_insort);
         double in = 0, ov = 0;
         for (uint32_t i = off[a] + 1; i < off[a + 1]; i++) {
             const jpair *x = &s->pr[rq[i - 1].p], *y = &s->pr[rq[i].p];

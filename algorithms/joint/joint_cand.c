@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -117,7 +118,7 @@ static int group_pkeys(pkey *k, size_t n)
                         a[t - 1] = x;
                     }
             } else {
-                qsort(a, m, sizeof *a, cmp_pkey_t);
+                pb_sort(a, m, sizeof *a, cmp_pkey_t);
             }
         }
         memcpy(k, out, n * sizeof *k);
@@ -153,7 +154,7 @@ static void sort_pairs(uint64_t *pairs, size_t np, size_t nmsg)
             if (used[h])
                 pairs[m++] = slot[h];
     } else if (np > 1) {
-        qsort(pairs, np, sizeof *pairs, cmp_u64);
+        pb_sort(pairs, np, sizeof *pairs, cmp_u64);
     }
     free(slot);
     free(used);
@@ -186,7 +187,7 @@ int joint_find_pairs(joint *s)
             k[nk++] = (pkey){m[i].dst, m[i].src, cid, m[i].ts, (uint32_t)i};
     }
     if (group_pkeys(k, nk) != PB_OK)
-        qsort(k, nk, sizeof *k, cmp_pkey); /* no memory for the grouping */
+        pb_sort(k, nk, sizeof *k, cmp_pkey); /* no memory for the grouping */
     /* per key, in callee-clock order: a return takes the earliest open call */
     uint64_t *pairs = malloc((nk + 1) * sizeof *pairs);
     uint32_t *queue = malloc((nk + 1) * sizeof *queue);
@@ -594,7 +595,7 @@ int joint_find_candidates(joint *s)
         }
         for (uint32_t o = o0; o < o1; o++)
             tmp[o - o0] = (insort){s->pr[out[o]].cs, out[o]};
-        qsort(tmp, o1 - o0, sizeof *tmp, joint_cmp_insort);
+        pb_sort(tmp, o1 - o0, sizeof *tmp, joint_cmp_insort);
         for (uint32_t o = o0; o < o1; o++)
             out[o] = tmp[o - o0].p;
         free(tmp);
@@ -606,7 +607,7 @@ int joint_find_candidates(joint *s)
     for (uint32_t a = 0; a < nn && rc == PB_OK; a++) {
         uint32_t i0 = in_off[a], i1 = in_off[a + 1];
         if (i1 - i0 > 1)
-            qsort(in + i0, i1 - i0, sizeof *in, joint_cmp_insort);
+            pb_sort(in + i0, i1 - i0, sizeof *in, joint_cmp_insort);
         uint32_t ip = i0, nopen = 0;
         /* calls that outlive their request (joint_late.c): a service that
          * passed the test keeps requests open this long after their end */
@@ -670,7 +671,7 @@ int joint_find_candidates(joint *s)
                 for (size_t j = 0; j < need; j++)
                     pick[np++] = c[lo + (rot + j) % g];
                 /* back in the order of open (ties: by pair index) */
-                qsort(pick, np, sizeof *pick, cmp_u32);
+                pb_sort(pick, np, sizeof *pick, cmp_u32);
                 for (size_t j = hi; j < got; j++)
                     pick[np++] = c[j];
                 memcpy(c, pick, kmax * sizeof *c);

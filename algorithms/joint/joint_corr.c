@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 #define CORR_MIN_N 30      /* fewer pairs of calls: no term */
@@ -351,7 +352,7 @@ int joint_corr_init(joint *s)
             e[ne++] = (insort){s->pr[p].rs, 2 * p + 1};
         }
         if (ne > 1)
-            qsort(e, ne, sizeof *e, joint_cmp_insort);
+            pb_sort(e, ne, sizeof *e, joint_cmp_insort);
         uint32_t open = 0;
         for (uint32_t i = 0; i < ne; i++) {
             uint32_t p = e[i].p / 2;

@@ -32,6 +32,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -57,7 +58,7 @@ static double compare(sval *S, uint32_t ns, double *auc, double *ksup)
     for (uint32_t i = 0; i < ns; i++)
         nb += S[i].busy;
     double ni = ns - nb;
-    qsort(S, ns, sizeof *S, cmp_sval);
+    pb_sort(S, ns, sizeof *S, cmp_sval);
     double rsum = 0, tie = 0, cb = 0, ks = 0;
     for (uint32_t i = 0; i < ns;) {
         uint32_t j = i;
@@ -95,7 +96,7 @@ static int cmp_u32(const void *x, const void *y)
 /* the median of v[0..n) (sorts v) */
 static uint32_t median_u32(uint32_t *v, uint32_t n)
 {
-    qsort(v, n, sizeof *v, cmp_u32);
+    pb_sort(v, n, sizeof *v, cmp_u32);
     return v[n / 2];
 }
 
@@ -190,8 +191,8 @@ static int service_order(joint *s)
             sv[0] = callers;
             if (callers < 2)
                 continue;
-            qsort(ca, n, sizeof *ca, cmp_time_only);
-            qsort(ra, n, sizeof *ra, cmp_time_only);
+            pb_sort(ca, n, sizeof *ca, cmp_time_only);
+            pb_sort(ra, n, sizeof *ra, cmp_time_only);
             double bad = 0;
             for (uint32_t i = 0; i < n; i++)
                 bad += ca[i].rs != ra[i].rs;
@@ -240,7 +241,7 @@ int joint_fifo_test(joint *s)
             if (s->pr[p].call != NONE)
                 cs[coff[s->pr[p].caller + 1]++] = s->pr[p].cs;
         for (uint32_t a = 0; a < nn; a++)
-            qsort(cs + coff[a], coff[a + 1] - coff[a], sizeof *cs, cmp_ns);
+            pb_sort(cs + coff[a], coff[a + 1] - coff[a], sizeof *cs, cmp_ns);
     }
     if (!C || !S || !T || !R || !S2 || !cs || !coff) {
         free(coff);
@@ -274,7 +275,7 @@ int joint_fifo_test(joint *s)
         }
         if (nc < 2 * JOINT_FIFO_MIN)
             continue;
-        qsort(C, nc, sizeof *C, cmp_arrival);
+        pb_sort(C, nc, sizeof *C, cmp_arrival);
         /* the pairs must be in order on the callee's clock (first in,
          * first out, or the in-order alignment around a lost message) */
         uint32_t ns = 0, nb = 0, in_order = 1;

@@ -26,6 +26,7 @@
 #include "joint_int.h"
 
 #include <stdlib.h>
+#include "pb_sort.h"
 
 #define IDLE_EXPIRE 4.0 /* a call open this many times ... */
 #define IDLE_QX 0.9     /* ... this quantile of the durations counts as unanswered */
@@ -73,7 +74,7 @@ static void idle_ages(const idle_ev *ev, size_t ne, pb_ns *open, pb_ns *dur, pb_
      * none is left open): the plain count */
     if (nd == 0 || (orphans == 0 && sp == 0))
         return;
-    qsort(dur, nd, sizeof *dur, cmp_ns);
+    pb_sort(dur, nd, sizeof *dur, cmp_ns);
     size_t qx = (size_t)(IDLE_QX * (double)nd), qw = (size_t)(IDLE_QW * (double)nd);
     *T = (pb_ns)(IDLE_EXPIRE * (double)dur[qx < nd ? qx : nd - 1]);
     *W = dur[qw < nd ? qw : nd - 1];
@@ -99,7 +100,7 @@ int joint_idle_starts(const pb_msg *m, size_t n, uint32_t nn, pb_ns **idle, size
         else if (m[i].type == PB_TYPE_RETURN && m[i].src < nn)
             ev[ne++] = (idle_ev){m[i].src, 0, m[i].ts};
     }
-    qsort(ev, ne, sizeof *ev, cmp_idle_ev);
+    pb_sort(ev, ne, sizeof *ev, cmp_idle_ev);
     size_t ni = 0;
     for (size_t e0 = 0; e0 < ne;) {
         size_t e1 = e0;

@@ -39,6 +39,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -112,7 +113,7 @@ static int latest_ends(const joint *s, pb_ns *oend)
             }
             if (!any)
                 continue;
-            qsort(ev, ne, sizeof *ev, cmp_lev);
+            pb_sort(ev, ne, sizeof *ev, cmp_lev);
             long open = 0;
             uint32_t np = 0;
             for (size_t i = 0; i < ne; i++) {
@@ -266,8 +267,8 @@ int joint_late_test(joint *s)
                 t1 = x->cs > t1 ? x->cs : t1;
             }
         }
-        qsort(iv, ni, sizeof *iv, cmp_ivl);
-        qsort(lt, nl, sizeof *lt, cmp_ivl);
+        pb_sort(iv, ni, sizeof *iv, cmp_ivl);
+        pb_sort(lt, nl, sizeof *lt, cmp_ivl);
         /* prefix maxima of the ends: the latest end among the requests
          * that began by a time */
         for (uint32_t i = 1; i < nl; i++) {

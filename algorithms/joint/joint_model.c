@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -875,7 +876,7 @@ int joint_fit_order(joint *s)
             e[n++] = (ordent){trig_time(s, q, s->kids[q].a, s->kids[q].n, p), q, p};
         }
         if (n > 1)
-            qsort(e, n, sizeof *e, cmp_ordent);
+            pb_sort(e, n, sizeof *e, cmp_ordent);
         double inv = 0, tot = 0;
         for (uint32_t i = 1; i < n; i++) {
             /* only where the order is a question: the second trigger came

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -89,7 +90,7 @@ int joint_rord_init(joint *s)
                 e[m++] = (insort){s->pr[p].cr, p};
         }
         if (m > 1)
-            qsort(e, m, sizeof *e, cmp_cr);
+            pb_sort(e, m, sizeof *e, cmp_cr);
         for (uint32_t i = 0; i < m; i++) {
             o->list[b0 + i] = e[i].p;
             o->pos[e[i].p] = b0 + i;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -263,7 +264,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         if (byname) {
             for (uint32_t a = 0; a < s->nnodes; a++)
                 byname[a] = (named){pb_strtab_str(s->v.nodes, a), a};
-            qsort(byname, s->nnodes, sizeof *byname, cmp_named);
+            pb_sort(byname, s->nnodes, sizeof *byname, cmp_named);
             for (uint32_t i = 0; i < s->nnodes; i++) {
                 uint32_t a = byname[i].node;
                 if (s->svc_ord[3 * a + 1] > 0)

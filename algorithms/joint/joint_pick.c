@@ -47,6 +47,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -82,7 +83,7 @@ int joint_pick_busy(uint32_t nl, const uint32_t *lk, const pb_ns *cr, const pb_n
             e[m++] = (bev){lk[p], cr[p], 1};
             e[m++] = (bev){lk[p], rs[p], 0};
         }
-    qsort(e, m, sizeof *e, cmp_bev);
+    pb_sort(e, m, sizeof *e, cmp_bev);
     for (uint32_t l = 0; l < nl; l++)
         calls[l] = busy[l] = 0;
     /* val[i]: calls of e[i]'s link open just before e[i] */
@@ -149,11 +150,11 @@ static int windows(const joint *s, pb_ns *win)
             a[m] = x->cr;
             b[m++] = x->rs;
         }
-        qsort(a, m, sizeof *a, cmp_ns);
-        qsort(b, m, sizeof *b, cmp_ns);
+        pb_sort(a, m, sizeof *a, cmp_ns);
+        pb_sort(b, m, sizeof *b, cmp_ns);
         for (uint32_t k = 0; k < m; k++)
             a[k] = b[k] - a[k];
-        qsort(a, m, sizeof *a, cmp_ns);
+        pb_sort(a, m, sizeof *a, cmp_ns);
         pb_ns med = m ? a[m / 2] : 0;
         win[l] = med > 0 ? JOINT_PICK_WIN * med : 1;
     }

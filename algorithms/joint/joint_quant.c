@@ -21,6 +21,7 @@
 #include "joint_int.h"
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -200,7 +201,7 @@ int joint_quant_rank_ties(const joint *s, insort *rq, uint32_t n)
                 /* a lost response: after every answered one */
                 k[t - i] = (qkey){x->ret == NONE ? INT64_MAX : x->rs, rq[t].p};
             }
-            qsort(k, j - i, sizeof *k, cmp_qkey);
+            pb_sort(k, j - i, sizeof *k, cmp_qkey);
             for (uint32_t t = i; t < j; t++)
                 rq[t].p = k[t - i].p;
         }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -520,8 +521,8 @@ static uint32_t link_events(const joint *s, uint32_t l, insort *C, insort *R)
         nc++;
     }
     if (nc > 1) {
-        qsort(C, nc, sizeof *C, joint_cmp_insort);
-        qsort(R, nc, sizeof *R, joint_cmp_insort);
+        pb_sort(C, nc, sizeof *C, joint_cmp_insort);
+        pb_sort(R, nc, sizeof *R, joint_cmp_insort);
     }
     return nc;
 }

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -571,7 +572,7 @@ void joint_select_meta(const joint *s, pb_result *res)
         return;
     for (uint32_t a = 0; a < s->nnodes; a++)
         byname[a] = (named){pb_strtab_str(s->v.nodes, a), a};
-    qsort(byname, s->nnodes, sizeof *byname, cmp_named);
+    pb_sort(byname, s->nnodes, sizeof *byname, cmp_named);
     for (uint32_t i = 0; i < s->nnodes; i++) {
         uint32_t b = byname[i].node;
         const struct joint_sel *x = &s->sel[b];

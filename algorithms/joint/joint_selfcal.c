@@ -57,6 +57,7 @@
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 #define JOINT_SELFCAL_MIN 100  /* rows a link needs for a map of its own */
@@ -334,7 +335,7 @@ static unsigned char *pick_roots(const joint *s, int *rc)
         for (uint32_t i = 0; i < nr; i++)
             pick[r[i].p] = 1;
     } else {
-        qsort(r, nr, sizeof *r, joint_cmp_insort);
+        pb_sort(r, nr, sizeof *r, joint_cmp_insort);
         uint32_t a = nr / 2, z = nr / 2; /* the window r[a..z) */
         size_t got = 0;
         for (int grow = 1; grow;) {
@@ -407,7 +408,7 @@ static int orphan_misses(const joint *s, double *esc, uint32_t **moff, pb_ns **e
             rq[roff[s->pr[q].callee + 1]++] = (insort){s->pr[q].cr, q};
     for (uint32_t a = 0; rc == PB_OK && a < nn; a++)
         if (roff[a + 1] - roff[a] > 1)
-            qsort(rq + roff[a], roff[a + 1] - roff[a], sizeof *rq, joint_cmp_insort);
+            pb_sort(rq + roff[a], roff[a + 1] - roff[a], sizeof *rq, joint_cmp_insort);
     uint32_t m = 0;
     /* the orphans by service (pair order within one): ob[ooff[a] ..
      * ooff[a + 1]) */
@@ -664,7 +665,7 @@ uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, dou
     if (p && w && k) {
         for (uint32_t i = 0; i < n; i++)
             p[i] = (spt){c[i], 0, ok[i]};
-        qsort(p, n, sizeof *p, cmp_spt);
+        pb_sort(p, n, sizeof *p, cmp_spt);
         b = pav(p, n, lo, val, w, k);
     }
     free(p);
@@ -741,7 +742,7 @@ static void fit_maps(spt *pts, uint32_t np, uint32_t nl, double *lo, double *val
 {
     /* all links together first (class nl), then each link with enough
      * rows; cls_off[2 l], [2 l + 1]: its blocks in lo/val, or none */
-    qsort(pts, np, sizeof *pts, cmp_spt);
+    pb_sort(pts, np, sizeof *pts, cmp_spt);
     spt *all = malloc(((size_t)np + 1) * sizeof *all);
     if (!all) {
         *rc = PB_ENOMEM;
@@ -749,7 +750,7 @@ static void fit_maps(spt *pts, uint32_t np, uint32_t nl, double *lo, double *val
         memcpy(all, pts, np * sizeof *all);
         for (uint32_t i = 0; i < np; i++)
             all[i].cls = 0;
-        qsort(all, np, sizeof *all, cmp_spt);
+        pb_sort(all, np, sizeof *all, cmp_spt);
         uint32_t nb = pav(all, np, lo, val, w, kk), used = nb;
         for (uint32_t l = 0; l <= nl; l++)
             cls_off[2 * l] = cls_off[2 * l + 1] = 0;

@@ -35,6 +35,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 typedef struct sp {
     double c;
@@ -56,7 +57,7 @@ static double cov_tmp(const double *c, const unsigned char *ok, const unsigned c
             tmp[m++] = (sp){c[i], ok[i]};
     if (!m)
         return 1.0;
-    qsort(tmp, m, sizeof *tmp, cmp_sp);
+    pb_sort(tmp, m, sizeof *tmp, cmp_sp);
     /* from the surest down, one stated value at a time */
     double right = 0, best = 0;
     for (uint32_t i = m; i > 0;) {

@@ -58,6 +58,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 /* whole-tick stamps the rule can apply to (ties rare, or common with a
  * tick fine against the delays: joint_tick0_learn) */
@@ -97,7 +98,7 @@ static int tick0_fine(joint *s)
         if (s->t0obs[p] && s->pr[p].rs >= s->pr[p].cr)
             d[m++] = s->pr[p].rs - s->pr[p].cr;
     if (m > 0) {
-        qsort(d, m, sizeof *d, cmp_ns);
+        pb_sort(d, m, sizeof *d, cmp_ns);
         double med = m % 2 ? (double)d[m / 2] : 0.5 * ((double)d[m / 2 - 1] + (double)d[m / 2]);
         s->t0ratio = med / (double)s->tick;
         s->t0fine = s->t0ratio >= s->t0need;
@@ -140,7 +141,7 @@ int joint_tick0_learn(joint *s)
             e[ne++] = (insort){s->pr[p].rs, 2 * p + 1};
         }
         if (ne > 1)
-            qsort(e, ne, sizeof *e, joint_cmp_insort);
+            pb_sort(e, ne, sizeof *e, joint_cmp_insort);
         uint32_t open = 0;
         for (uint32_t i = 0; i < ne; i++) {
             uint32_t p = e[i].p / 2;

@@ -25,6 +25,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 
@@ -68,7 +69,7 @@ int joint_tiecall_rank(joint *s, const uint32_t *in, uint32_t n, uint32_t *out)
                 /* a lost return: after every answered call */
                 k[t - i] = (tckey){x->cs, x->ret == NONE ? INT64_MAX : x->rr, out[t]};
             }
-            qsort(k, j - i, sizeof *k, cmp_tckey);
+            pb_sort(k, j - i, sizeof *k, cmp_tckey);
             s->tiecall_tied += j - i;
             for (uint32_t t = i; t < j; t++) {
                 s->tiecall_moved += out[t] != k[t - i].p;

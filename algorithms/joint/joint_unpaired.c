@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE JOINT_NONE
 #define UP_SCALE 1000.0  /* flow cost units per nat */
@@ -212,8 +213,8 @@ static int up_link(const joint *s, uint32_t l, double price, unsigned char *forc
         uc0 += x->ret == NONE;
         ur0 += x->call == NONE;
     }
-    qsort(C, nc, sizeof *C, up_cmp);
-    qsort(R, nr, sizeof *R, up_cmp);
+    pb_sort(C, nc, sizeof *C, up_cmp);
+    pb_sort(R, nr, sizeof *R, up_cmp);
     for (uint32_t i = 0; i < nc; i++) {
         ct[i] = C[i].t;
         rank[C[i].pair] = i;

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define LINK_MAX_K 24
 /* Try-both instances in a whole run: past this many, roots get no more
@@ -666,7 +667,7 @@ static int write_pairs(const link_graph *g, const pairkey *pk,
         order[q] = (pair_by_name){node_name(names, g->pair_src[id]),
                                   node_name(names, g->pair_dst[id]), id};
     }
-    qsort(order, g->npairs, sizeof *order, cmp_pair_by_name);
+    pb_sort(order, g->npairs, sizeof *order, cmp_pair_by_name);
     int rc = PB_OK;
     pb_strbuf_puts(o, "# node pairs: d = average causal delay (1/lambda); "
                       "net = recv_ts - ts; offset = dst clock - src clock "
@@ -958,7 +959,7 @@ int link_build_paths(const pb_trace_view *v, const link_graph *g,
         pk[q].key = (uint64_t)g->pair_src[q] << 32 | g->pair_dst[q];
         pk[q].id = (uint32_t)q;
     }
-    qsort(pk, g->npairs, sizeof *pk, cmp_pairkey);
+    pb_sort(pk, g->npairs, sizeof *pk, cmp_pairkey);
     pb_pattab_rank(res->patterns, res->rank_by);
     rc = PB_ENOMEM;
     if (pb_result_meta(res, "link_roots=%llu link_instances=%llu "

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 /* ------------------------------------------------------------------ */
 /* node pair -> dense id */
@@ -122,7 +123,7 @@ static void sort_arrivals(arrival *a, size_t n)
             j--;
             if (++moves > limit) {
                 a[j] = v;
-                qsort(a, n, sizeof *a, cmp_arrival);
+                pb_sort(a, n, sizeof *a, cmp_arrival);
                 return;
             }
         }

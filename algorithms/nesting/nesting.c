@@ -39,6 +39,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define cmsg nesting_cmsg
 #define rmsg nesting_rmsg
@@ -285,7 +286,7 @@ static int sort_pairs(nesting *s)
         return PB_ENOMEM;
     for (uint32_t i = 0; i < s->npairs; i++)
         k[i] = ((uint64_t)s->ret[i] << 32) | s->call[i];
-    qsort(k, s->npairs, sizeof *k, cmp_u64);
+    pb_sort(k, s->npairs, sizeof *k, cmp_u64);
     for (uint32_t i = 0; i < s->npairs; i++) {
         s->ret[i] = (uint32_t)(k[i] >> 32);
         s->call[i] = (uint32_t)k[i];
@@ -790,7 +791,7 @@ static int node_ranks(const nesting *s, uint32_t **map, uint32_t *n)
         ids[2 * (size_t)q] = cmsg(s, q)->src;
         ids[2 * (size_t)q + 1] = cmsg(s, q)->dst;
     }
-    qsort(ids, np, sizeof *ids, cmp_u32);
+    pb_sort(ids, np, sizeof *ids, cmp_u32);
     size_t k = 0;
     for (size_t i = 0; i < np; i++)
         if (!k || ids[i] != ids[k - 1])

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define cmsg nesting_cmsg
 #define rmsg nesting_rmsg
@@ -146,7 +147,7 @@ static int pst_ranks(const nesting *s, kidrets *kr)
     }
     for (uint32_t i = 0; i < n; i++)
         a[i] = (tspair){cmsg(s, i)->ts, i};
-    qsort(a, n, sizeof *a, cmp_tspair);
+    pb_sort(a, n, sizeof *a, cmp_tspair);
     for (uint32_t i = 0; i < n; i++) {
         kr->cts[i] = a[i].ts;
         kr->crank[a[i].pair] = i;
@@ -465,7 +466,7 @@ int nesting_choose(nesting *s)
          * the order the candidates were listed in (window mode lists them
          * in another) */
         if (nv > 1)
-            qsort(vbuf, nv, sizeof *vbuf, cmp_dbl);
+            pb_sort(vbuf, nv, sizeof *vbuf, cmp_dbl);
         for (size_t i = 0; i < nv; i++)
             sumv += vbuf[i];
         nv = 0;

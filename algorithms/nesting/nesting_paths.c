@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define cmsg nesting_cmsg
 #define rmsg nesting_rmsg
@@ -186,7 +187,7 @@ static int one_path(nesting *s, pathctx *x, uint32_t root, pb_result *res,
             x->kids[nk++] = ((uint64_t)s->call[k] << 32) | k;
         }
         if (nk > 1)
-            qsort(x->kids, nk, sizeof *x->kids, cmp_u64);
+            pb_sort(x->kids, nk, sizeof *x->kids, cmp_u64);
         /* own time: the call's duration minus the union of its children's
          * calls, each clipped to this call (a skew window lets a child
          * stick out); the children come sorted by start */

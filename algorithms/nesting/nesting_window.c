@@ -49,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pb_sort.h"
 
 #define NONE NESTING_NONE
 
@@ -550,7 +551,7 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
                     w->touched[nt++] = k;
             }
             if (nt > 1)
-                qsort(w->touched, nt, sizeof *w->touched, cmp_u32);
+                pb_sort(w->touched, nt, sizeof *w->touched, cmp_u32);
             for (size_t j = 0; j < nt; j++) {
                 uint32_t k = w->touched[j];
                 const pb_pattern *pat = pb_pattab_by_index(w->res->patterns, k);

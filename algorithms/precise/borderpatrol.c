@@ -34,6 +34,7 @@
 #include "pb_algo.h"
 #include "pb_hash.h"
 #include "precise.h"
+#include "pb_sort.h"
 
 typedef struct bp_params {
     const char *context;  /* thread | node */
@@ -202,7 +203,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         if (m->type != PB_TYPE_RETURN || receives[m->dst])
             ev[nev++] = (bev){m->dst, rt, 0, (uint32_t)i};
     }
-    qsort(ev, nev, sizeof *ev, cmp_bev);
+    pb_sort(ev, nev, sizeof *ev, cmp_bev);
     for (size_t e = 0; e < nev; e++) {
         const pb_msg *m = &M[ev[e].msg];
         uint32_t th = 0;

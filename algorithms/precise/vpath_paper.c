@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "pb_sort.h"
 
 /* an interval or a send, on one thread of one node */
 typedef struct item {
@@ -291,7 +292,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
         }
         free(paired);
     }
-    qsort(it, ni, sizeof *it, cmp_item);
+    pb_sort(it, ni, sizeof *it, cmp_item);
     uint64_t fh = 0, fs = 0;
     for (size_t a = 0; a < ni;) {
         size_t b = a, hn = 0, sn = 0;
@@ -431,7 +432,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
         const bl_rpc *pr = &t.rpc[p];
         ckey *cs = ch + ch_off[p];
         uint32_t nc = ch_off[p + 1] - ch_off[p];
-        qsort(cs, nc, sizeof *cs, cmp_ckey);
+        pb_sort(cs, nc, sizeof *cs, cmp_ckey);
         size_t rn = 0;
         pb_ns best_t = pr->in_start;
         uint32_t best = pr->call;

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include "pb_sort.h"
 
 #define MS(x) ((pb_ns)((x) * 1000000.0))
 #define NQ 40
@@ -49,7 +50,7 @@ static size_t events(ev *e)
         if (k != LOST)
             e[n++] = (ev){MS(3.0 * k + dur(k)), (uint32_t)(2 * k + 1), 0};
     }
-    qsort(e, n, sizeof *e, cmp_ev);
+    pb_sort(e, n, sizeof *e, cmp_ev);
     return n;
 }
 
@@ -99,7 +100,7 @@ TEST(lost_return_priced_pairing_leaves_the_right_call)
     for (int k = 0; k < NQ; k++)
         if (k != LOST)
             r[nr++] = (ev){MS(3.0 * k + dur(k)), (uint32_t)k, 0};
-    qsort(r, nr, sizeof *r, cmp_ev);
+    pb_sort(r, nr, sizeof *r, cmp_ev);
     for (uint32_t j = 0; j < nr; j++) {
         rt[j] = r[j].t;
         owner[j] = r[j].msg;
@@ -136,7 +137,7 @@ TEST(no_loss_pairs_everything)
         ct[k] = MS(3.0 * k);
         r[k] = (ev){MS(3.0 * k + dur(k)), (uint32_t)k, 0};
     }
-    qsort(r, NQ, sizeof *r, cmp_ev);
+    pb_sort(r, NQ, sizeof *r, cmp_ev);
     for (int j = 0; j < NQ; j++) {
         rt[j] = r[j].t;
         cur[j] = r[j].msg;

@@ -11,6 +11,7 @@
 #include "mt.h"
 #include "pbtest.h"
 #include "pb_strbuf.h"
+#include "pb_sort.h"
 
 typedef struct gen_out {
     pb_msg *m;
@@ -548,7 +549,7 @@ static void check_instances_think(const char *text, int n_inst, double lo, doubl
         ev[2 * (k - 1) + 1] = p[k].end * 2;
         busy += pb_ns_to_sec(p[k].end - p[k].start);
     }
-    qsort(ev, 2 * np, sizeof *ev, cmp_ns);
+    pb_sort(ev, 2 * np, sizeof *ev, cmp_ns);
     int cur = 0, maxc = 0;
     for (uint64_t k = 0; k < 2 * np; k++) {
         cur += (ev[k] & 1) ? 1 : -1;

@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
+#include "pb_sort.h"
 
 #define MS 1000000LL
 
@@ -561,7 +562,7 @@ static size_t generate(gen_msg *m, size_t cap, unsigned long seed)
         }
     }
     gsl_rng_free(r);
-    qsort(m, n, sizeof *m, cmp_gen);
+    pb_sort(m, n, sizeof *m, cmp_gen);
     return n;
 }
 

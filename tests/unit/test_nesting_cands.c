@@ -15,6 +15,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
+#include "pb_sort.h"
 
 static const char *const NAMES[] = {"A", "B", "C", "D"};
 
@@ -55,7 +56,7 @@ static void chain(evs *e, pb_ns t0, int depth, uint64_t *cid)
 static pb_trace *build(evs *e, int sorted, gsl_rng *r)
 {
     if (sorted)
-        qsort(e->a, e->n, sizeof *e->a, cmp_ev);
+        pb_sort(e->a, e->n, sizeof *e->a, cmp_ev);
     else /* a view built by hand out of time order: a few swaps */
         for (size_t i = 0; i + 1 < e->n; i += 1 + gsl_rng_uniform_int(r, 5)) {
             ev t = e->a[i];
@@ -128,11 +129,11 @@ static size_t brute(const nesting *s, const pb_trace_view *v, const nesting_para
     if (n > (size_t)p->max_cand) {
         /* keep the max_cand with the largest call index */
         by_call = s;
-        qsort(out, n, sizeof *out, cmp_call);
+        pb_sort(out, n, sizeof *out, cmp_call);
         memmove(out, out + (n - (size_t)p->max_cand), (size_t)p->max_cand * sizeof *out);
         n = (size_t)p->max_cand;
     }
-    qsort(out, n, sizeof *out, cmp_u32);
+    pb_sort(out, n, sizeof *out, cmp_u32);
     *nout = n;
     return got;
 }
@@ -214,7 +215,7 @@ static size_t compare(const pb_trace *t, const nesting_params *p, const char *wh
                 break;
             }
         if (nh <= np)
-            qsort(have, nh, sizeof *have, cmp_u32);
+            pb_sort(have, nh, sizeof *have, cmp_u32);
         if (nh != nw || memcmp(have, want, nw * sizeof *want)) {
             PBT_FAIL("%s: pair %u: %u candidates, the definition gives %zu%s", what, c, nh, nw,
                      nh == nw ? " (other pairs)" : "");

@@ -16,6 +16,7 @@
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
+#include "pb_sort.h"
 
 static const char *const NAMES[] = {"A", "B", "C", "D", "E"};
 enum { A, B, C, D, E };
@@ -69,7 +70,7 @@ static void burst(evs *e, gsl_rng *r, pb_ns t0, pb_ns len, int k, pb_ns skew,
 
 static pb_trace *build(evs *e)
 {
-    qsort(e->a, e->n, sizeof *e->a, cmp_ev);
+    pb_sort(e->a, e->n, sizeof *e->a, cmp_ev);
     pb_trace *t = NULL;
     if (pb_trace_new(&t) != PB_OK)
         return NULL;
@@ -277,7 +278,7 @@ TEST(many_nodes)
         for (int i = 0; i < 3; i++)
             burst(&e, r, (pb_ns)gsl_rng_uniform_int(r, 200), 5 + (pb_ns)gsl_rng_uniform_int(r, 30),
                   (int)gsl_rng_uniform_int(r, 30), 2, &cid, 0);
-        qsort(e.a, e.n, sizeof *e.a, cmp_ev);
+        pb_sort(e.a, e.n, sizeof *e.a, cmp_ev);
         pb_trace *t[2] = {NULL, NULL};
         for (int with = 0; with < 2; with++) {
             if (pb_trace_new(&t[with]) != PB_OK)

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include "pb_sort.h"
 
 static uint32_t nm(pb_strtab *t, const char *s)
 {
@@ -129,7 +130,7 @@ static rsub ref_build(const pb_ptree *t, const pb_strtab *names, uint32_t i,
         uint32_t k = 0;
         for (uint32_t c = t->nodes[i].first_child; c != PB_PTREE_NONE; c = t->nodes[c].next_sibling)
             v[k++] = ref_build(t, names, c, kids);
-        qsort(v, nc, sizeof *v, rcmp);
+        pb_sort(v, nc, sizeof *v, rcmp);
         kids[i] = malloc(nc * sizeof **kids);
         pb_strbuf_putc(&b, '[');
         for (k = 0; k < nc; k++) {

@@ -1,0 +1,36 @@
+/*
+ * pb_sort.h - qsort and bsearch for arrays that may be empty.
+ *
+ * The C library declares qsort's and bsearch's array argument non-null
+ * even when the count is 0, so an empty array held as NULL (as every
+ * pb_grow array starts) is undefined behaviour there, and the sanitizer
+ * build stops on it.  Every sort and binary search in the project goes
+ * through these two (tests/sh/test_sort_calls.sh checks it).
+ */
+#ifndef PB_SORT_H
+#define PB_SORT_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+/* Sort the n elements of `size` bytes at `base` with `cmp`, as qsort does
+ * (not stable).  base may be NULL when n is 0; nothing happens when n < 2.
+ * The caller owns the array. */
+static inline void pb_sort(void *base, size_t n, size_t size,
+                           int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}
+
+/* Find `key` among the n sorted elements of `size` bytes at `base`, as
+ * bsearch does.  base may be NULL when n is 0.  Returns a pointer to a
+ * matching element (any one of several equal ones), or NULL when there is
+ * none or n is 0. */
+static inline void *pb_search(const void *key, const void *base, size_t n, size_t size,
+                              int (*cmp)(const void *, const void *))
+{
+    return n ? bsearch(key, base, n, size, cmp) : NULL;
+}
+
+#endif
