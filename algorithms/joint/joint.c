@@ -136,6 +136,11 @@ const pb_option joint_options[] = {
     {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
      "nats a move of uncross must gain to be kept (default: half the 95 % point of "
      "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
+    {"reunp", PB_OPT_BOOL, offsetof(joint_params, reunp), "1", PB_OPT_NORANGE,
+     "without call ids, under loss: the re-pairing of a link also weighs which of its "
+     "calls keep no return (each call the alignment left without one against the calls "
+     "received near it; kept when the re-pairing's cost falls by more than uncross_min; "
+     "docs/joint.md, \"Which calls keep no return\"); nothing without loss; 0 = off"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -1288,6 +1293,7 @@ uint32_t joint_pair_ncandidates(const joint *s, uint32_t i)
 {
     return i < s->npairs ? s->cand_off[i + 1] - s->cand_off[i] : 0;
 }
+
 
 static int joint_run(const pb_trace_view *trace, const void *params, pb_result *res,
                      pb_error *err)

@@ -174,6 +174,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            "uncross_gain=%.3f uncross_scored=%zu uncross_capped=%zu",
                            s->uncross_rounds, s->uncross_exchanges, s->uncross_moved,
                            s->uncross_gain, s->uncross_scored, s->uncross_capped);
+        if (s->reunp_moved || s->reunp_capped) /* only under loss (joint_reunp.c) */
+            pb_result_meta(res, "reunp_moved=%zu reunp_capped=%zu", s->reunp_moved,
+                           s->reunp_capped);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         for (size_t r = 0; r < s->nalign_rec; r++) {
@@ -417,6 +420,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         rc = pb_result_warn(res, "uncross left %zu pairs of requests unscored (its work cap: "
                             "%d moves scored per call pair of the trace)", s->uncross_capped,
                             JOINT_UNCROSS_WORK);
+    if (rc == PB_OK && s->reunp_capped)
+        rc = pb_result_warn(res, "reunp left %zu calls without a return unweighed (its work "
+                            "cap: %d greedy steps per call of a link)", s->reunp_capped,
+                            JOINT_REUNP_WORK);
     if (rc == PB_OK && s->halves_call + s->halves_ret)
         rc = pb_result_warn(res, "%zu calls without a return and %zu returns without "
                                  "a call kept as half pairs",
