@@ -136,11 +136,12 @@ const pb_option joint_options[] = {
     {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
      "nats a move of uncross must gain to be kept (default: half the 95 % point of "
      "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
-    {"reunp", PB_OPT_BOOL, offsetof(joint_params, reunp), "1", PB_OPT_NORANGE,
-     "without call ids, under loss: the re-pairing of a link also weighs which of its "
-     "calls keep no return (each call the alignment left without one against the calls "
-     "received near it; kept when the re-pairing's cost falls by more than uncross_min; "
-     "docs/joint.md, \"Which calls keep no return\"); nothing without loss; 0 = off"},
+    {"reunp", PB_OPT_BOOL, offsetof(joint_params, reunp), "0", PB_OPT_NORANGE,
+     "without call ids, under loss: the re-pairing of a link whose callee calls on also "
+     "weighs which of its calls keep no return (each call the alignment left without one "
+     "against the calls received near it; kept when the re-pairing's cost falls by more "
+     "than uncross_min); nothing without loss (default off: it lowered synthetic classes "
+     "with many requests in flight; docs/joint.md, \"Which calls keep no return\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,

@@ -65,7 +65,7 @@ typedef struct joint_params {
                            them likelier (joint_uncross.c), 1 */
     double uncross_min; /* [uncross_min] nats such a move must gain, 1.9207 */
     int reunp;          /* [reunp] without call ids, the re-pairing weighs which calls
-                           keep no return (joint_reunp.c), 1 */
+                           keep no return (joint_reunp.c), 0 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank

@@ -14,7 +14,9 @@
  * left without a return.  One lost return costs a chain of requests that
  * lost nothing.
  *
- * Here, before the re-pairing's greedy, each call of the link the
+ * Here (`-s reunp=1`, default off), on a link whose callee calls on (a
+ * leaf's response cost is its duration alone, which the alignment already
+ * weighed), before the re-pairing's greedy, each call of the link the
  * alignment left without a return (a half call) is weighed against the
  * full calls received near it (the JOINT_REUNP_NEAR calls before and
  * after it on the callee's clock): the link's greedy pairing is run with
@@ -168,6 +170,11 @@ int joint_reunp_link(joint *s, uint32_t l, insort *C, uint32_t nc, const pb_ns *
                      const pb_ns *rrv, uint32_t *demoted, uint32_t *ndemoted)
 {
     *ndemoted = 0;
+    /* only where the callee calls on: a leaf's response cost is its
+     * duration alone, the signal the alignment already weighed */
+    uint32_t b = s->link_dst[l];
+    if (s->out_off[b + 1] == s->out_off[b])
+        return PB_OK;
     /* the link's half calls that the re-pairing could pair */
     uint32_t nh = 0;
     for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
