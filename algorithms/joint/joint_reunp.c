@@ -27,10 +27,13 @@
  * the likelihood-ratio margin (uncross_min, 1.92 nats: 95 %).  The count
  * of calls without a return stays the alignment's; only which ones
  * changes.  Work: per half call 2 x JOINT_REUNP_NEAR greedy runs, each
- * stopped where it meets the unchanged run again (same open calls at the
- * same return); a link's runs are capped at JOINT_REUNP_WORK steps per
- * pair (s->reunp_capped counts the half calls not weighed, said on
- * stderr).  Without loss no link has a half call: nothing runs.
+ * started from the unchanged run's open calls where the earlier of the two
+ * calls arrives (rebuilt from the oldest call then open) and stopped where
+ * it meets the unchanged run again (same open calls at the same return);
+ * a link's steps and rebuilds are capped at JOINT_REUNP_WORK per call of
+ * the link (s->reunp_capped counts the half calls not weighed, said on
+ * stderr), so the work is linear in the link's calls.  Without loss no
+ * link has a half call: nothing runs.
  */
 #include "joint_int.h"
 #include <math.h>
@@ -53,6 +56,8 @@ typedef struct ru_run {
     double *cum;    /* per step: cost of the steps before it */
     uint32_t *ci;   /* per step: calls drawn before it */
     uint32_t *step; /* per pair: the step that gave it a return, or NONE */
+    uint32_t *lo;   /* per step: draw index of the oldest call open after it */
+    uint32_t *dix;  /* per pair: its draw index */
 } ru_run;
 
 static uint64_t ru_mix(uint32_t p)
@@ -111,10 +116,14 @@ static double ru_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv
             rec->ci[k] = ci;
         while (ci < nc && C[ci].t <= t) {
             sig += ru_mix(C[ci].p);
+            if (rec)
+                rec->dix[C[ci].p] = ci;
             open[nopen++] = C[ci++].p;
         }
         if (nopen == 0 && ci < nc) {
             sig += ru_mix(C[ci].p);
+            if (rec)
+                rec->dix[C[ci].p] = ci;
             open[nopen++] = C[ci++].p;
         }
         if (rec) {
@@ -127,8 +136,11 @@ static double ru_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv
             return tot;
         }
         (*steps)++;
-        if (nopen == 0)
+        if (nopen == 0) {
+            if (rec)
+                rec->lo[k] = ci;
             continue;
+        }
         uint32_t pick = NONE;
         double cost = 0;
         for (uint32_t j = 0; j < nopen && pick == NONE; j++)
@@ -154,6 +166,8 @@ static double ru_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv
         sig -= ru_mix(open[pick]);
         memmove(open + pick, open + pick + 1, (size_t)(nopen - pick - 1) * sizeof *open);
         nopen--;
+        if (rec)
+            rec->lo[k] = nopen ? rec->dix[open[0]] : ci;
     }
     if (rec)
         rec->cum[nr] = tot;
@@ -192,10 +206,12 @@ int joint_reunp_link(joint *s, uint32_t l, insort *C, uint32_t nc, const pb_ns *
                    malloc(((size_t)nc + 1) * sizeof(uint32_t)),
                    malloc(((size_t)nc + 1) * sizeof(double)),
                    malloc(((size_t)nc + 1) * sizeof(uint32_t)),
+                   malloc(((size_t)s->npairs + 1) * sizeof(uint32_t)),
+                   malloc(((size_t)nc + 1) * sizeof(uint32_t)),
                    malloc(((size_t)s->npairs + 1) * sizeof(uint32_t))};
     int rc = PB_OK;
     if (!A || !W || !in || !open || !base.sig || !base.nop || !base.cum || !base.ci ||
-        !base.step) {
+        !base.step || !base.lo || !base.dix) {
         rc = PB_ENOMEM;
         goto done;
     }
@@ -267,9 +283,13 @@ int joint_reunp_link(joint *s, uint32_t l, insort *C, uint32_t nc, const pb_ns *
             /* the unchanged run's open calls at step k0 (none of the two is
              * open yet, so the calls drawn before it are the same) */
             uint32_t nopen = 0, ci = k0 < nc ? base.ci[k0] : nw;
-            for (uint32_t q = 0; q < ci && q < nw; q++)
+            /* from the oldest call still open after step k0 - 1 (the open
+             * list keeps the order of the draws) */
+            uint32_t q0 = k0 > 0 ? base.lo[k0 - 1] : 0;
+            for (uint32_t q = q0; q < ci && q < nw; q++)
                 if (base.step[W[q].p] == NONE || base.step[W[q].p] >= k0)
                     open[nopen++] = W[q].p;
+            steps += ci > q0 ? ci - q0 : 0;
             double c = ru_greedy(s, W, nw, rsv, rrv, nc, open, nopen, ci, k0, NULL, &base,
                                  &resync, &steps);
             double d = c - (base.cum[resync] - base.cum[k0]);
@@ -320,5 +340,7 @@ done:
     free(base.cum);
     free(base.ci);
     free(base.step);
+    free(base.lo);
+    free(base.dix);
     return rc;
 }
