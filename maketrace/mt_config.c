@@ -818,9 +818,18 @@ static int service_attr(mt_service *sv, const char *name, const char *v, char *w
             snprintf(why, nwhy, "read_cost=DURATION (e.g. 50us), got \"%s\"", v);
             return PB_EINVAL;
         }
+    } else if (!strcmp(name, "slow")) {
+        errno = 0;
+        d = strtod(v, &end);
+        if (end == v || *end || errno || !(d >= 0 && d <= 3)) {
+            snprintf(why, nwhy, "slow=S with S the SD of the log slowdown in 0..3, got \"%s\"",
+                     v);
+            return PB_EINVAL;
+        }
+        sv->slow = d;
     } else {
-        snprintf(why, nwhy, "workers=K, model=M, threads=T, handoff=P, batch=B, stages=S or "
-                 "read_cost=D, got \"%s\"", name);
+        snprintf(why, nwhy, "workers=K, model=M, threads=T, handoff=P, batch=B, stages=S, "
+                 "read_cost=D or slow=S, got \"%s\"", name);
         return PB_EINVAL;
     }
     return PB_OK;
@@ -850,6 +859,7 @@ static int parse_service(parser *p)
     mt_service sv = {0};
     sv.handoff = -1;
     sv.read_cost = -1;
+    sv.slow = -1;
     char why[256];
     while (peek(p)->kind == T_WORD) {
         tok *a = next(p);
@@ -859,13 +869,14 @@ static int parse_service(parser *p)
         char *eq = strchr(av, '=');
         if (!eq)
             return PERR(p, a, "service %s: unknown attribute \"%s\"; expected workers=K, "
-                        "model=M, threads=T, handoff=P, batch=B, stages=S or read_cost=D", v, av);
+                        "model=M, threads=T, handoff=P, batch=B, stages=S, read_cost=D or slow=S",
+                        v, av);
         *eq = '\0';
         if (service_attr(&sv, av, eq + 1, why, sizeof why) != PB_OK)
             return PERR(p, a, "service %s: expected %s", v, why);
     }
     static const char *const fields[] = {"workers", "model", "threads", "handoff",
-                                         "batch", "stages", "read_cost"};
+                                         "batch", "stages", "read_cost", "slow"};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
         char dn[300];
         snprintf(dn, sizeof dn, "%s.%s", v, fields[i]);
@@ -874,9 +885,9 @@ static int parse_service(parser *p)
             return pb_error_set(p->err, PB_EINVAL, "-s", 0, 0, "%s=%s: expected %s", dn,
                                 d->value, why);
     }
-    if (!sv.workers && !sv.model)
-        return PERR(p, kw, "service %s: expected workers=K (how many calls it serves at once) "
-                    "or model=M (pool, dispatcher, event, seda)", v);
+    if (!sv.workers && !sv.model && sv.slow < 0)
+        return PERR(p, kw, "service %s: expected workers=K (how many calls it serves at once), "
+                    "model=M (pool, dispatcher, event, seda) or slow=S", v);
     if (sv.workers && (sv.model == MT_EXEC_EVENT || sv.model == MT_EXEC_SEDA))
         return PERR(p, kw, "service %s: workers=K bounds a pool or a dispatcher's workers; "
                     "expected threads=T for model=%s", v, exec_names[sv.model]);
@@ -1100,6 +1111,21 @@ static int finish_services(parser *p)
     }
     for (size_t i = 0; i < c->nsvc; i++)
         c->workers[c->svc[i].node] = c->svc[i].workers;
+    for (size_t i = 0; i < c->nsvc; i++)
+        if (c->svc[i].slow > 0 && !c->slow) {
+            /* only when some service has a slowdown: every other config
+             * draws exactly the numbers it drew before */
+            c->slow = mt_aalloc(c, n * sizeof *c->slow);
+            if (!c->slow) {
+                rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+                goto out;
+            }
+            for (size_t x = 0; x < n; x++)
+                c->slow[x] = 0;
+        }
+    if (c->slow)
+        for (size_t i = 0; i < c->nsvc; i++)
+            c->slow[c->svc[i].node] = c->svc[i].slow > 0 ? c->svc[i].slow : 0;
     int bounded = 0;
     for (size_t i = 0; i < c->nsvc; i++)
         bounded |= c->svc[i].workers > 0;
@@ -1574,6 +1600,12 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
         if (c->svc[i].workers)
             rc = pb_strbuf_printf(out, " %s.workers=%d", pb_strtab_str(c->nodes, c->svc[i].node),
                                   c->svc[i].workers);
+    for (size_t i = 0; i < c->nsvc && rc == PB_OK; i++)
+        if (c->svc[i].slow > 0) {
+            char sb[PB_NUM_BUF];
+            rc = pb_strbuf_printf(out, " %s.slow=%s", pb_strtab_str(c->nodes, c->svc[i].node),
+                                  pb_num_format(c->svc[i].slow, sb));
+        }
     if (c->models) {
         /* every server node's resolved model */
         size_t n = pb_strtab_count(c->nodes);

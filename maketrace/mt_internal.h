@@ -92,6 +92,8 @@ typedef struct mt_service {
     int threads, batch, stages;
     double handoff;       /* -1: not given */
     pb_ns read_cost;      /* -1: not given */
+    double slow;          /* SD of log of the per-request slowdown, 0: none
+                             (-1: not given) */
     long line, col;       /* where it was declared (0: only from -s) */
 } mt_service;
 
@@ -131,6 +133,9 @@ struct mt_config {
     size_t nsvc, svccap;
     int *workers;         /* per config node: workers, 0 = unlimited (after
                              finish; NULL if no service has a bound) */
+    double *slow;         /* per config node: SD of the log of a served
+                             call's slowdown, 0 = none (after finish; NULL
+                             if no service has one) */
     mt_link *links;       /* link lines */
     size_t nlinks, linkcap;
     int models;           /* some execution or connection model is used (or

@@ -22,6 +22,7 @@
  */
 #include "mt_internal.h"
 
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,9 @@ typedef struct frame {
                              one-way block) this thread of execution is part of */
     uint64_t thr;         /* job frames: the thread running it now (TH) */
     uint32_t frag;        /* job frames: inputs processed (SEDA stages) */
+    double slow;          /* CALL: the served call's slowdown (1: none):
+                             every delay its block draws at this node and
+                             its return's delay are multiplied by it */
 } frame;
 
 enum { EV_SEND, EV_RECV, EV_FREE };
@@ -550,6 +554,16 @@ static frame *child(mt_sim *s, frame *f, int kind, const mt_op *const *ops, uint
     return c;
 }
 
+/* Delay d of a block whose served call's frame is jf (NULL, or not a
+ * served call: as drawn) times that call's slowdown. */
+static pb_ns slowed(const frame *jf, pb_ns d)
+{
+    if (!jf || jf->kind != F_CALL || jf->slow == 1.0 || jf->slow == 0)
+        return d;
+    double v = (double)d * jf->slow;
+    return v >= (double)(INT64_MAX / 4) ? INT64_MAX / 4 : (pb_ns)v;
+}
+
 /* A finished frame hands its state on; returns the frame to continue
  * (NULL: none now). */
 static frame *finish(mt_sim *s, frame *f)
@@ -587,7 +601,7 @@ static frame *finish(mt_sim *s, frame *f)
     case F_CALL: {
         /* the block is done: the return goes after its delay */
         spath *p = f->path;
-        pb_ns rts = mt_tadd(f->t, mt_sample(s->rng, &f->op->r));
+        pb_ns rts = mt_tadd(f->t, slowed(f, mt_sample(s->rng, &f->op->r)));
         int32_t m = msg_new(s, p, rts, f->node, p->buf[f->callmsg].src, PB_TYPE_RETURN, 0,
                             f->cause, f->callmsg);
         if (m >= 0)
@@ -615,7 +629,7 @@ static void run(mt_sim *s, frame *f)
         case MT_OP_CALL:
         case MT_OP_SEND: {
             uint32_t dst = op->to.node[mt_pick_index(s->rng, op->to.cum, op->to.n)];
-            pb_ns ts = mt_tadd(f->t, mt_sample(s->rng, &op->d));
+            pb_ns ts = mt_tadd(f->t, slowed(f->job, mt_sample(s->rng, &op->d)));
             int call = op->kind == MT_OP_CALL;
             int32_t m = msg_new(s, p, ts, f->node, dst, call ? PB_TYPE_CALL : PB_TYPE_MSG, 0,
                                 f->cause, -1);
@@ -708,6 +722,11 @@ static void start_job(mt_sim *s, const job *j, pb_ns t, int32_t held)
     f->held = held;
     f->job = f;
     f->thr = thr;
+    /* a per-request slowdown at this service (`service NODE slow=S`):
+     * drawn only where one is set, so other configs draw as before */
+    f->slow = 1;
+    if (s->cfg->slow && s->cfg->slow[f->node] > 0)
+        f->slow = exp(gsl_ran_gaussian(s->rng, s->cfg->slow[f->node]));
     run(s, f);
 }
 

@@ -224,6 +224,15 @@ const pb_option joint_options[] = {
      "speed only, the same results: without call ids, the re-split of the two requests "
      "an exchange of returns touches (step 5) goes by branch and bound as resplit_bound "
      "does (and only with resplit_bound=1); 0 estimates every split"},
+    {"swap_floor", PB_OPT_BOOL, offsetof(joint_params, swap_floor), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, the re-split of the two requests "
+     "above an exchange of returns (step 5) scores only the splits that could make the "
+     "exchange gain more than the best so far (joint_xfloor.c); 0 scores every split "
+     "that could be the best"},
+    {"swap_memo", PB_OPT_BOOL, offsetof(joint_params, swap_memo), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, within one pass of exchanges of "
+     "returns (step 5) each request's own log-likelihood is walked once and kept until "
+     "an exchange is applied (joint_xfloor.c); 0 walks it for every exchange tried"},
     {"greedy_cut", PB_OPT_BOOL, offsetof(joint_params, greedy_cut), "1", PB_OPT_NORANGE,
      "speed only, the same results: the greedy round scores a candidate request in one "
      "pass over its calls, the search for the call's trigger stopping at the first call "
@@ -250,11 +259,31 @@ const pb_option joint_options[] = {
      "order of first calls from a split estimate that is left out without it (the term "
      "is at most 0) and the order of answers from an exchange of returns that loses by "
      "more than it can change (joint_ordbound.c); 0 computes both every time"},
+    {"conf_sync", PB_OPT_BOOL, offsetof(joint_params, conf_sync), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the confidence records each request's walk with its "
+     "terms, and an alternative's walk stops at the first step from which the recorded "
+     "steps are provably the same terms and adds those one by one (joint_conf.c); 0 "
+     "walks every alternative to its end"},
+    {"conf_pair_memo", PB_OPT_BOOL, offsetof(joint_params, conf_pair_memo), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: without call ids the confidence's pairing share walks "
+     "each request as it stands once and keeps the value, not once per exchange of returns "
+     "it scores (nothing changes between them; joint_repair.c); 0 walks it every time"},
     {"parallel_check", PB_OPT_BOOL, offsetof(joint_params, parallel_check), "1",
      PB_OPT_NORANGE,
      "with call ids, when the search learned parallel calls (option parallel), search "
      "again without them and keep that solution when the model finds it likelier by 10 "
      "nats (each under its own refit; metadata parallel_check=; joint_serial.c)"},
+    {"parallel_check_bb", PB_OPT_BOOL, offsetof(joint_params, parallel_check_bb), "1",
+     PB_OPT_NORANGE,
+     "the same without call ids: when a parallel call learned at some refit of the kept "
+     "search (free or held) is no longer learned at its end, that search runs again "
+     "without them, kept by parallel_check's rule over every call learned (metadata "
+     "parallel_check_bb=; joint_bbserial.c)"},
+    {"parallel_check_bb_all", PB_OPT_BOOL, offsetof(joint_params, parallel_check_bb_all), "0",
+     PB_OPT_NORANGE,
+     "parallel_check_bb runs only when a parallel call learned at some refit of the kept "
+     "search is no longer learned at its end; 1 runs it whenever one was learned"},
     {"late_calls", PB_OPT_BOOL, offsetof(joint_params, late_calls), "1", PB_OPT_NORANGE,
      "a call that no request of its service encloses (its return came after the "
      "response, or it was sent after it) may belong to a request it was sent in, or "
@@ -271,6 +300,11 @@ const pb_option joint_options[] = {
      "the two searches assign differently are at services whose calls land on a busy "
      "callee far less often than copies of the free solution predict (they serialise "
      "their work; z below -3.29; metadata busy_service=)"},
+    {"busy_more", PB_OPT_BOOL, offsetof(joint_params, busy_more), "1", PB_OPT_NORANGE,
+     "busy test: where a service's verdict depends on the copies' own spread (z above "
+     "-3.29 with the first copies, below it were their share exact), draw more copies "
+     "until they hold 3 times the service's calls (at most 12; joint_busymore.c; "
+     "metadata busy_copies=)"},
     {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
@@ -279,6 +313,12 @@ const pb_option joint_options[] = {
      "when the tie test keeps the start, give every call the search moved to a request "
      "arriving more than a tick from its start parent's its search parent back, and "
      "refit (joint_tiecross.c; metadata tie_cross=)"},
+    {"tie_orphans", PB_OPT_BOOL, offsetof(joint_params, tie_orphans), "1", PB_OPT_NORANGE,
+     "the tie test does not keep a start that leaves calls without a parent where the "
+     "search gave them one: a sign test over the calls with a parent in only one of the "
+     "two (one-sided binomial at one half below 0.05, more of them without one in the "
+     "start) keeps the search when it is likelier than the start (joint_tieorph.c; "
+     "metadata tie_orphans=)"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "
@@ -940,7 +980,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
      * (docs/joint.md) */
     joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
     /* the busy test (joint_pick.c): a model check that needs no pairing */
-    double *pst = NULL, psum[2] = {0, 0};
+    double *pst = NULL, psum[3] = {0, 0, 0};
     int pick_held = 0;
     if (params->busy_test) {
         rc = joint_pick(a, b, &pst, psum, &pick_held);
@@ -961,7 +1001,28 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     keep->pick_sum[0] = psum[0];
     keep->pick_sum[1] = psum[1];
     keep->pick_sum[2] = pick_held;
+    keep->pick_sum[3] = psum[2];
     joint_close(keep == b ? a : b);
+    /* learned parallel calls checked by the same search without them
+     * (joint_bbserial.c) */
+    if (joint_bbserial_wanted(keep)) {
+        joint_params pp = keep == b ? ph : *params;
+        pp.parallel = 1;
+        joint *w = NULL, *k2 = NULL;
+        rc = init_one(&w, v, &pp, err, keep == b, NULL, force);
+        if (rc != PB_OK) {
+            joint_close(keep);
+            return rc;
+        }
+        rc = joint_bbserial_pick(keep, w, &k2);
+        if (rc != PB_OK) {
+            joint_close(keep);
+            joint_close(w);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        joint_close(k2 == w ? keep : w);
+        keep = k2;
+    }
     *out = keep;
     return PB_OK;
 }
@@ -1223,6 +1284,7 @@ void joint_close(joint *s)
     free(s->pov);
     free(s->pse);
     free(s->pflag);
+    free(s->pever);
     hmap_free(&s->seen);
     if (s->wr)
         for (int i = 0; i < 4; i++)

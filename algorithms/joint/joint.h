@@ -89,6 +89,12 @@ typedef struct joint_params {
                            the same (same results, faster; joint_fitfast.c), 1 */
     int swap_bound;     /* [swap_bound] the exchanges' re-split of two small requests by
                            branch and bound, as resplit_bound (same results, faster), 1 */
+    int swap_floor;     /* [swap_floor] the top re-split of an exchange of returns
+                           scores only splits above what the exchange must gain
+                           (same results, faster; joint_xfloor.c), 1 */
+    int swap_memo;      /* [swap_memo] within one pass of exchanges a request's own
+                           log-likelihood is walked once until an exchange is
+                           applied (same results, faster; joint_xfloor.c), 1 */
     int greedy_cut;     /* [greedy_cut] the greedy round scores a candidate in one pass
                            over its calls, the trigger search stopping at the first
                            call sent after the one placed (same results, faster), 1 */
@@ -109,6 +115,12 @@ typedef struct joint_params {
                            parallel calls (parallel), search again without them and
                            keep that solution when it is likelier by 10 nats
                            (joint_serial.c), 1 */
+    int parallel_check_bb; /* [parallel_check_bb] the same without call ids: the
+                              kept search (free or held) again without learned
+                              parallel calls (joint_bbserial.c), 1 */
+    int parallel_check_bb_all; /* [parallel_check_bb_all] run it whenever a parallel
+                                  call was learned, not only when one learned at some
+                                  refit was gone at the end, 0 */
     int late_calls;     /* [late_calls] a call without any enclosing request may
                            belong to one it was sent in (or just after) at services
                            that pass the test of joint_late.c, 1 */
@@ -132,18 +144,30 @@ typedef struct joint_params {
     int conf_sib_learn; /* [conf_sib_learn] the cap decided per trace from the
                            self-calibration's copy (joint_sibstr.c); 0: the
                            cap always, 1 */
+    int conf_sync;      /* [conf_sync] confidence: an alternative's walk stops where
+                           its remaining steps are provably the current walk's and adds
+                           their recorded terms (same results, faster; joint_conf.c), 1 */
+    int conf_pair_memo; /* [conf_pair_memo] confidence: the pairing's share walks each
+                           request as it stands once, not once per exchange scored
+                           (same results, faster; joint_repair.c), 1 */
     int conf_order;     /* [conf_order] confidence: within a block of the
                            self-calibration's map rows keep the order of their
                            stated confidences (lowered by at most 1e-4), 1 */
     int busy_test;      /* [busy_test] pair_order=auto also keeps the held search where
                            the services that serialise their work (joint_pick.c) hold
                            most of what the two searches assign differently, 1 */
+    int busy_more;      /* [busy_more] busy test: more copies where the verdict depends
+                           on the first copies' spread (joint_busymore.c), 1 */
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */
     int tie_cross;      /* [tie_cross] when the tie test keeps the start, give the calls
                            the search moved across a tick their search parent back
                            (joint_tiecross.c), 1 */
+    int tie_orphans;    /* [tie_orphans] the tie test keeps the search when the start
+                           leaves significantly more calls without a parent than the
+                           search (sign test) and the search is likelier
+                           (joint_tieorph.c), 1 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

@@ -512,6 +512,8 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
     if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, cur, -1, &val[cur])) != PB_OK)
         return rc;
     double bsf = val[cur] + 1e-9;
+    if (s->xfloor_on && s->xfloor > bsf) /* swap_floor (joint_xfloor.c) */
+        bsf = s->xfloor;
     uint32_t rmask = cur;
     const uint32_t nall = 1u << m;
     for (uint32_t y = 0; y < nall;) {

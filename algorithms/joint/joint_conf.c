@@ -279,18 +279,37 @@ static int orphan_shares(const joint *s, double *share)
  * calls or more its own walk is recorded once and every alternative's
  * walk resumes from the record (joint_req_walk_resume: the very same
  * number; the model does not change while the shares are computed).
+ * With conf_sync (speed only, the same results; docs/joint.md "Speed,
+ * twelfth wave") the record also keeps each step's term, for every
+ * request of JOINT_CONF_SYNC_MIN calls or more, and an alternative's walk
+ * goes by joint_req_walk_synced: resumed as before, stopped at the first
+ * step from which the record's steps are provably the same terms, and
+ * those added one by one (the very same number, and nothing recorded).
  * idx[q]: q's record in rec, or NONE. */
+#define JOINT_CONF_SYNC_MIN 4 /* instructions of the shares on OnlineBoutique 07:11 and
+                                  hotel load 100 as black boxes: least from 2-4 calls on
+                                  07:11 (644 M; 650 M from 8), from 4-8 on hotel (111 M;
+                                  118 M from 2) */
 typedef struct cwalk {
     uint32_t *idx;
     joint_wrec *rec, tmp;
     uint32_t nrec;
+    int sync;               /* conf_sync */
 } cwalk;
 
 /* request q's log-likelihood with kids k[0..n), as joint_req_walk mode 0 */
 static int cwalk_ll(joint *s, cwalk *w, uint32_t q, const uint32_t *k, uint32_t n, double *ll)
 {
-    if (w->idx && w->idx[q] != NONE)
+    if (w->idx && w->idx[q] != NONE) {
+        int hit = 0;
+        if (w->sync) {
+            int rc = joint_req_walk_synced(s, q, k, n, &w->rec[w->idx[q]], ll, &hit);
+            s->csync_walks++;
+            s->csync_hits += hit != 0;
+            return rc;
+        }
         return joint_req_walk_resume(s, q, k, n, &w->rec[w->idx[q]], &w->tmp, ll);
+    }
     return joint_req_walk(s, q, k, n, 0, ll);
 }
 
@@ -300,30 +319,52 @@ static int cwalk_init(joint *s, cwalk *w, double *rll)
 {
     uint32_t n = s->npairs;
     memset(w, 0, sizeof *w);
+    w->sync = s->p.conf_sync;
+    const uint32_t min = w->sync ? JOINT_CONF_SYNC_MIN : JOINT_RESUME_MIN;
+    /* with conf_sync only the requests an alternative walks are recorded:
+     * the request of a call with several candidates, and each candidate
+     * (the others' own walks are plain: the same number) */
+    unsigned char *touch = NULL;
+    if (w->sync) {
+        touch = calloc((size_t)n + 1, 1);
+        if (!touch)
+            return PB_ENOMEM;
+        for (uint32_t p = 0; p < n; p++) {
+            if (s->par[p] == NONE || s->cand_off[p + 1] - s->cand_off[p] < 2)
+                continue;
+            touch[s->par[p]] = 1;
+            for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+                touch[s->cand[j]] = 1;
+        }
+    }
+#define CWALK_REC(q) (s->kids[q].n >= min && (!touch || touch[q]))
     for (uint32_t q = 0; q < n; q++)
-        w->nrec += s->kids[q].n >= JOINT_RESUME_MIN;
+        w->nrec += CWALK_REC(q);
     if (w->nrec) {
         w->idx = malloc(((size_t)n + 1) * sizeof *w->idx);
         w->rec = calloc(w->nrec, sizeof *w->rec);
-        if (!w->idx || !w->rec)
+        if (!w->idx || !w->rec) {
+            free(touch);
             return PB_ENOMEM;
+        }
     }
     uint32_t m = 0;
-    for (uint32_t q = 0; q < n; q++) {
+    int rc = PB_OK;
+    for (uint32_t q = 0; q < n && rc == PB_OK; q++) {
         const kvec *k = &s->kids[q];
-        int rc;
-        if (k->n >= JOINT_RESUME_MIN) {
+        if (CWALK_REC(q)) {
             w->idx[q] = m;
+            w->rec[m].want_term = w->sync;
             rc = joint_req_walk_resume(s, q, k->a, k->n, NULL, &w->rec[m++], &rll[q]);
         } else {
             if (w->idx)
                 w->idx[q] = NONE;
             rc = joint_req_walk(s, q, k->a, k->n, 0, &rll[q]);
         }
-        if (rc != PB_OK)
-            return rc;
     }
-    return PB_OK;
+#undef CWALK_REC
+    free(touch);
+    return rc;
 }
 
 /* NULL-safe on a zeroed or part-filled context */

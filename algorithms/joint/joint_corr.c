@@ -79,12 +79,16 @@ static inline int whole(const joint *s, uint32_t p)
 /* joint_corr_ll; with cp (not NULL) also cp[i] = the sum of the terms of
  * the calls before k[i] (cp[0] = 0, cp[n] the value): the partial sums of
  * the very same additions */
+/* ... and with ct (not NULL, conf_sync) ct[i] = the term added at call
+ * k[i] (0 when none) */
 static inline double corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
-                             double *cp)
+                             double *cp, double *ct)
 {
     if (!s->corr_on || !s->corr_any || n < 2) {
         if (cp)
             memset(cp, 0, ((size_t)n + 1) * sizeof *cp);
+        if (ct)
+            memset(ct, 0, ((size_t)n + 1) * sizeof *ct);
         return 0;
     }
     double v = 0;
@@ -92,10 +96,20 @@ static inline double corr_ll(const joint *s, uint32_t ein, const uint32_t *k, ui
     for (uint32_t i = 0; i < n; i++) {
         if (cp)
             cp[i] = v;
+        if (ct)
+            ct[i] = 0;
         if (!whole(s, k[i]))
             continue;
-        if (prev != NONE)
-            corr_add_term(s, ein, prev, k[i], &v);
+        if (prev != NONE) {
+            if (ct) {
+                double t = 0;
+                corr_add_term(s, ein, prev, k[i], &t);
+                ct[i] = t;
+                v += t;
+            } else {
+                corr_add_term(s, ein, prev, k[i], &v);
+            }
+        }
         prev = k[i];
     }
     if (cp)
@@ -113,13 +127,51 @@ double joint_corr_term(const joint *s, uint32_t ein, uint32_t a, uint32_t b)
 
 double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
 {
-    return corr_ll(s, ein, k, n, NULL);
+    return corr_ll(s, ein, k, n, NULL, NULL);
 }
 
 double joint_corr_ll_rec(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
-                         double *cp)
+                         double *cp, double *ct)
 {
-    return corr_ll(s, ein, k, n, cp);
+    return corr_ll(s, ein, k, n, cp, ct);
+}
+
+/* Why it is the very same number (conf_sync): the terms of the calls
+ * before j0 are the record's, added in the same order (rcp[j0] is their
+ * running sum); the terms from j0 to the first whole call of the common
+ * suffix are computed as corr_ll computes them; every later whole call's
+ * predecessor is in the suffix too (joint_corr_ll_est's argument), so its
+ * term is the record's term at the corresponding call, and those are added
+ * one by one in order (0 where the record added none: the same sum). */
+double joint_corr_ll_sync(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                          uint32_t j0, uint32_t cs, uint32_t rn, const double *rcp,
+                          const double *rct)
+{
+    if (!s->corr_on || !s->corr_any || n < 2)
+        return 0;
+    double v = rcp[j0];
+    uint32_t prev = NONE;
+    for (uint32_t i = j0; i-- > 0;)
+        if (whole(s, k[i])) {
+            prev = k[i];
+            break;
+        }
+    for (uint32_t i = j0; i < n; i++) {
+        if (!whole(s, k[i]))
+            continue;
+        if (prev != NONE) {
+            double t = 0;
+            corr_add_term(s, ein, prev, k[i], &t);
+            v += t;
+        }
+        prev = k[i];
+        if (i >= n - cs) {
+            for (uint32_t z = i - n + rn + 1; z < rn - (joint_sync_test_drop == 2); z++)
+                v += rct[z];
+            return v;
+        }
+    }
+    return v;
 }
 
 /* Why the estimate is the value up to rounding: a term belongs to a whole

@@ -94,6 +94,8 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
+#define JOINT_PICK_MORE 3      /* busy_more: copies' calls wanted, times the service's */
+#define JOINT_PICK_MAXSIMS 12  /* busy_more: copies at most */
 #define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
 #define JOINT_UNCROSS_SPAN 8   /* uncross: calls a window moves at most (but heads and tails) */
 #define JOINT_UNCROSS_WORK 64   /* uncross: moves estimated at most, per pair of the trace */
@@ -208,6 +210,9 @@ struct joint {
     int cross_done;         /* joint_tiecross_apply ran */
     int cross_kept;         /* the search's moves across a tick were kept */
     double cross_ll[2];     /* log-likelihoods of the start and with those moves, refitted */
+    int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
+    size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */
+    double orph_p;          /* the sign test's one-sided probability */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -247,6 +252,12 @@ struct joint {
     int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
     uint32_t keycap;        /* keys the per-key arrays hold room for */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
+    int xfloor_on;          /* swap_floor: the re-split running is the top of an
+                               exchange, only values above xfloor matter
+                               (joint_xfloor.c) */
+    double xfloor;
+    double *xmemo;          /* swap_memo: requests' own log-likelihoods within one
+                               pass of exchanges (NaN: not yet; joint_xfloor.c) */
     int bnb_no_order;       /* the branch and bound scores without the order term (the
                                exchanges' re-split, joint_repair.c best_split) */
     int greedy_mono;        /* greedy_cut: every pair's return follows its call (this
@@ -262,6 +273,10 @@ struct joint {
     struct joint_wcache *wc; /* resplit_wcache: the local search's fresh walks kept
                                 (joint_wcache.c), or NULL */
     size_t wc_hits;         /* resplit_wcache: fresh walks taken from it */
+    size_t csync_walks, csync_hits; /* conf_sync: the shares' synced walks, and
+                                       those that stopped early (joint_conf.c) */
+    double *ps_memo;        /* conf_pair_memo: each request's walk kept while
+                               joint_pair_shares runs (NaN: not yet), else NULL */
     struct joint_gsort *gs; /* greedy_sorted: large requests' returns sorted, per greedy
                                round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
@@ -300,6 +315,14 @@ struct joint {
     uint32_t ser_flags;     /* parallel_check: learned parallel calls of the first search */
     uint32_t ser_shown;     /* parallel_check: of them, shown by the solution without */
     double ser_ll[2];       /* parallel_check: log-likelihoods, learned, without */
+    int ser_bb;             /* parallel_check_bb (without call ids; joint_bbserial.c): 0 not
+                               run, 1 ran, 2 skipped (every learned one held to
+                               the end) */
+    uint32_t ser_end;       /* parallel_check_bb: learned parallel calls at the kept
+                               search's end */
+    unsigned char *pever;   /* parallel_check_bb: per parallel-call entry, learned at
+                               some refit of this search (joint_bbserial.c) */
+    uint32_t npever;        /* entries of pever */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
     double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
                                held), then with the order terms (joint_order_score) */
@@ -308,8 +331,9 @@ struct joint {
     double *pick_stat;      /* busy test (joint_pick.c), per service JOINT_PICK_NSTAT:
                                calls, busy, copies' calls, copies' busy, z, pairs
                                assigned differently, serialising; or NULL */
-    double pick_sum[3];     /* busy test: pairs assigned differently, of them at
-                               serialising services, held chosen by it (1) */
+    double pick_sum[4];     /* busy test: pairs assigned differently, of them at
+                               serialising services, held chosen by it (1), copies
+                               drawn (0: JOINT_PICK_SIMS) */
     size_t ret_swaps, resplit_capped, resplit_local;
     size_t est_evals, est_pruned; /* prune: splits estimated, and left out */
     pb_ns *qend;            /* re-pairing: latest possible end of each request, or NULL */
@@ -720,6 +744,12 @@ typedef struct joint_wrec {
     uint32_t mask;          /* the re-split's split the list is (when has_mask) */
     int has_mask;
     int valid;
+    /* conf_sync (joint_conf.c): with want_term set before the walk, term[i]
+     * is the term step i added to the sum (0 when it added none); NULL and
+     * unused otherwise (joint_wrec_room grows it only with want_term) */
+    double *term;
+    double *cterm;          /* ... and cterm[i] the durations term's term at call i */
+    int want_term;
 } joint_wrec;
 /* make room in w for a list of n.  PB_OK or PB_ENOMEM */
 int joint_wrec_room(joint_wrec *w, uint32_t n);
@@ -751,6 +781,20 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
 int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                                const joint_wrec *ref, uint32_t j0, uint32_t cs, double *est,
                                int *synced);
+/* conf_sync (speed only, the same results; joint_conf.c): mode 0 of
+ * joint_req_walk for list k[0..n) of request q, the very same number,
+ * from the record ref (valid, of q, recorded with want_term): the walk
+ * resumed and stopped where joint_req_walk_estimate stops, the record's
+ * remaining terms then added one by one in its order (the same terms the
+ * walk would add: see joint_req_walk_estimate), and what follows the
+ * steps (counts, durations) computed in full.  Nothing is recorded.
+ * *synced: the walk stopped early.  PB_OK or PB_ENOMEM */
+int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                          const joint_wrec *ref, double *ll, int *synced);
+/* test hook (joint_model.c): 1, joint_req_walk_synced skips the record's
+ * last step term; 2, the durations term's last (joint_corr_ll_sync): a
+ * wrong shortcut on purpose; 0 otherwise */
+extern int joint_sync_test_drop;
 /* may a split whose estimate (joint_req_walk_estimate, summed) is est be
  * left out when only a value above bound matters?  Counts it
  * (joint_search.c) */
@@ -877,6 +921,32 @@ extern int joint_lsmemo_test_stale;
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;
+/* swap_floor (joint_xfloor.c): the value the top re-split of an exchange
+ * tried at depth D must exceed to matter (best gain so far, the top's
+ * value before, the exchanged levels' change xsum, the depth's margin),
+ * lowered by JOINT_PRUNE_TOL of the magnitudes; -INFINITY when off or not
+ * finite */
+double joint_xfloor(const joint *s, double best, double xsum, double before, double margin);
+/* joint_xfloor's floor into s->xfloor, s->xfloor_on set when it is finite
+ * (the caller clears xfloor_on after the re-split) */
+void joint_xfloor_set(joint *s, double best, double xsum, double before, double margin);
+/* under a floor, does a re-split of m shared calls go by the pruned (and
+ * bounded) path whatever the requests' size (joint_xfloor.c)? */
+int joint_xfloor_route(const joint *s, uint32_t m);
+/* swap_memo (joint_xfloor.c): within one pass of exchanges, request q's
+ * joint_req_ll kept from the first time; begin (PB_OK or PB_ENOMEM),
+ * clear (every value), drop (after an exchange is applied), end */
+int joint_xmemo_begin(joint *s);
+void joint_xmemo_clear(joint *s);
+/* after an exchange applied up to depth d (x[0..d], y[0..d] the
+ * requests of its levels): their values dropped, and the top's parents' */
+void joint_xmemo_drop(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d);
+void joint_xmemo_end(joint *s);
+double joint_xmemo_ll(joint *s, uint32_t q);
+/* tests only: the memo never cleared (stale values on purpose change results) */
+extern int joint_xmemo_test_stale;
+/* tests only: added to the floor (a floor too high on purpose changes results) */
+extern double joint_xfloor_test_bias;
 /* the y-th split of m shared calls in the Gray code of the reversed
  * bits: each differs from the one before in one call, most often the
  * latest (bit m - 1), so that walks resumed from the one before resume
@@ -925,9 +995,16 @@ int joint_solve_rounds(joint *s, int refit, int passes);
  * incoming link ein (0 when the term is off or not fitted) */
 double joint_corr_ll(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n);
 /* the same number, and cp[0..n]: cp[i] the sum of the terms of the calls
- * before k[i] (a walk record's, joint_req_walk_resume) */
+ * before k[i] (a walk record's, joint_req_walk_resume); with ct (not NULL)
+ * ct[i] the term added at k[i], 0 when none (conf_sync) */
 double joint_corr_ll_rec(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
-                         double *cp);
+                         double *cp, double *ct);
+/* conf_sync: joint_corr_ll of k[0..n), the very same number, from a record
+ * of the list rk[0..rn) (its cp and ct: rcp, rct) that agrees with it on
+ * its first j0 and its last cs calls */
+double joint_corr_ll_sync(const joint *s, uint32_t ein, const uint32_t *k, uint32_t n,
+                          uint32_t j0, uint32_t cs, uint32_t rn, const double *rcp,
+                          const double *rct);
 /* joint_corr_ll of k[0..n), up to the rounding of the sums, from a record
  * of the list rk[0..rn) (its cp: rcp) that agrees with it on its first j0
  * and its last cs calls (j0 + cs <= n, rn): O(calls in between), for the
@@ -1207,9 +1284,16 @@ double joint_pick_z(double n, double b, double m, double mb);
 /* The busy test of the free solution a against copies of it, and the
  * pairs the held solution b assigns differently: *stat (per service
  * JOINT_PICK_NSTAT, the caller frees it), sum[0] pairs assigned
- * differently, sum[1] of them at serialising services, *held whether
+ * differently, sum[1] of them at serialising services, sum[2] the copies
+ * drawn beyond JOINT_PICK_SIMS (busy_more), *held whether
  * those are more than half.  PB_OK or PB_ENOMEM */
 int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
+/* joint_busymore.c.  Does a service with n calls, b of them busy, against
+ * mb busy of m calls of the copies, want more copies: tested (n at least
+ * JOINT_PICK_MIN), not serialising by joint_pick_z (z >= -JOINT_PICK_Z),
+ * serialising were pi = mb / m exact ((b - n pi) / sqrt(n pi (1 - pi)) <
+ * -JOINT_PICK_Z), and m below JOINT_PICK_MORE n.  1 or 0 */
+int joint_pick_want_more(double n, double b, double m, double mb);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
@@ -1316,6 +1400,31 @@ size_t joint_tiecross_mark(const uint32_t *start, const uint32_t *now, const pb_
                            uint32_t n, pb_ns tick, uint32_t *out);
 int joint_tiecross_apply(joint *s);
 int joint_tiecross_meta(const joint *s, pb_result *res);
+/* joint_tieorph.c (tie_orphans): when the tie test would keep the start, a sign test
+ * over the calls that have a parent in only one of start and search; below
+ * JOINT_TIEORPH_P (one-sided, more calls without a parent in the start) the start is
+ * refuted and the search kept.  joint_tieorph_count counts, over pairs 0..n-1 not
+ * skipped (skip may be NULL), calls with no parent in start[] and one in now[]
+ * (*start_only) and calls with one in start[] and none in now[] (*search_only).
+ * joint_tieorph_p:
+ * P(X >= start_only), X ~ Binomial(start_only + search_only, 1/2) (1 when start_only
+ * is 0).  joint_tieorph_refutes: start_only > search_only and that p below
+ * JOINT_TIEORPH_P.  joint_tieorph_decide (s->qpar set, the search's parents in s->par,
+ * s->quant_ll the start's and the search's log-likelihoods): 1 when the start is
+ * refuted (the sign test and the search likelier), 0 when not (or tie_orphans off),
+ * -1 out of memory.
+ * joint_tieorph_meta: the tie_orphans= line when the test ran. */
+#define JOINT_TIEORPH_P 0.05
+void joint_tieorph_count(const uint32_t *start, const uint32_t *now, const unsigned char *skip,
+                         uint32_t n, size_t *start_only, size_t *search_only);
+double joint_tieorph_p(size_t start_only, size_t search_only);
+int joint_tieorph_refutes(size_t start_only, size_t search_only);
+/* joint_tieorph.c: the decision alone: refuted and ll_search > ll_start; 1 keep the
+ * search */
+int joint_tieorph_keeps_search(size_t start_only, size_t search_only, double ll_start,
+                               double ll_search);
+int joint_tieorph_decide(joint *s);
+int joint_tieorph_meta(const joint *s, pb_result *res);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
  * calls in[0..n) of one link in pair order are copied to out[0..n) with
  * each run of equal send stamps put in the order of their returns'
@@ -1394,9 +1503,28 @@ uint32_t joint_serial_flags(const joint *s);
  * JOINT_RESTART_MARGIN, else a; records the choice in the one kept (the
  * caller closes the other).  PB_OK or PB_ENOMEM */
 int joint_serial_pick(joint *a, joint *b, joint **keep);
+/* joint_serial.c: joint_serial_pick with the parallel calls to test given
+ * (flag, one byte per entry of a's parallel-call map, a->npar of them) */
+int joint_serial_pick_by(joint *a, joint *b, const unsigned char *flag, joint **keep);
 /* joint_serial.c: the metadata line parallel_check= (when it ran).
  * PB_OK or an error of pb_result_meta */
 int joint_serial_meta(const joint *s, pb_result *res);
+/* joint_bbserial.c (`parallel_check_bb`): does the kept search without
+ * call ids call for a search without learned parallel calls (the option
+ * on, parallel < 1, at least one learned parallel call)? */
+int joint_bbserial_wanted(joint *s);
+/* joint_bbserial.c: joint_serial_pick for the black box (a the kept
+ * search, b the same kind of search with parallel=1); the free/held
+ * record of a goes with the one kept.  PB_OK or PB_ENOMEM */
+int joint_bbserial_pick(joint *a, joint *b, joint **keep);
+/* joint_bbserial.c: after a refit, remember which parallel calls were
+ * learned (pever).  PB_OK or PB_ENOMEM */
+int joint_bbserial_note(joint *s);
+/* joint_bbserial.c: the metadata line parallel_check_bb= (when it ran).
+ * PB_OK or an error of pb_result_meta */
+int joint_bbserial_meta(const joint *s, pb_result *res);
+/* joint_bbserial.c: how many parallel calls were learned at some refit */
+uint32_t joint_bbserial_ever(const joint *s);
 /* does some pair have a return made without a call id? */
 int joint_any_free(const joint *s);
 /* *ll: the solution's log-likelihood under the model with the order
@@ -1411,6 +1539,10 @@ int joint_order_score(joint *s, double *ll);
  * call's of the link (the exchanges upwards, try_exchange, evaluated and
  * undone) of exp(gain)); 1 for the others.  PB_OK or PB_ENOMEM */
 int joint_pair_shares(joint *s, double *share);
+/* test hook (joint_repair.c): when set, conf_pair_memo's kept walks are
+ * also used for a request whose returns an exchange has swapped (a wrong
+ * shortcut on purpose); 0 otherwise */
+extern int joint_psmemo_test_wrong;
 /* One pass of return exchanges; *swaps counts them.
  * PB_OK or PB_ENOMEM */
 int joint_swap_pass(joint *s, size_t *swaps);

@@ -82,7 +82,10 @@ typedef struct wsync {
     uint32_t from, di;
     pb_ns dr;
     int anyd, hit;
+    int exact;              /* conf_sync: add the record's terms one by one */
 } wsync;
+
+int joint_sync_test_drop = 0;
 
 static inline int tkey_gt(pb_ns ar, uint32_t ai, pb_ns br, uint32_t bi)
 {
@@ -91,8 +94,10 @@ static inline int tkey_gt(pb_ns ar, uint32_t ai, pb_ns br, uint32_t bi)
 
 static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
                       uint32_t nr, int mode, uint32_t i0, double sum, uint32_t rp, pb_ns mx,
-                      joint_wrec *rec, wsync *sy, double *sump)
+                      joint_wrec *rec, const int terms, wsync *sy, double *sump)
 {
+    /* terms (a constant at every call: no cost to the walks without it):
+     * rec->term[] is filled (conf_sync) */
     const jpair *qq = &s->pr[q];
     /* the density keys of its link (of its service, when the service's
      * callers are pooled: joint_select.c) */
@@ -116,6 +121,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             rec->mx[i] = mx;
             rec->tkr[i] = INT64_MAX;
             rec->tki[i] = NONE;
+            if (terms)
+                rec->term[i] = 0;
         }
         if (i == n && open_end)
             break;
@@ -128,7 +135,14 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             uint32_t j = i + rf->n - n;
             pb_ns m1 = mx > t ? mx : t, m2 = rf->mx[j] > t ? rf->mx[j] : t;
             if (m1 == m2 && (!sy->anyd || tkey_gt(rf->smr[j], rf->smi[j], sy->dr, sy->di))) {
-                sum += rf->end - rf->sum[j];
+                if (sy->exact) {
+                    /* the same terms in the same order: the same sum */
+                    uint32_t e = rf->n + 1 - (joint_sync_test_drop == 1);
+                    for (uint32_t z = j; z < e; z++)
+                        sum += rf->term[z];
+                } else {
+                    sum += rf->end - rf->sum[j];
+                }
                 sy->hit = 1;
                 break;
             }
@@ -191,11 +205,14 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         }
         di = cell != SIZE_MAX ? s->dk_key[cell]
                               : joint_hmap_get(&s->keymap, dkey(ein, trig, outl));
-        if (noarr && tg == NONE) {
-            if (mode == 0)
-                sum += di == NONE ? s->bg - log(1e6) : s->kmean[di];
-        } else if (mode == 0) {
-            sum += logf_of(s, di, d);
+        if (mode == 0) {
+            double tv = noarr && tg == NONE ? (di == NONE ? s->bg - log(1e6) : s->kmean[di])
+                                            : logf_of(s, di, d);
+            sum += tv;
+            if (terms)
+                rec->term[i] = tv; /* conf_sync */
+        } else if (noarr && tg == NONE) {
+            /* mode 1: no arrival and no trigger, nothing learned */
         } else {
             if (di == NONE) {
                 di = s->nkeys;
@@ -277,8 +294,12 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
 /* what follows the steps of a walk (joint_req_walk): in mode 1 the
  * parallel-call statistics; the call counts and the durations of
  * consecutive calls (added to *sump in mode 0).  PB_OK or PB_ENOMEM */
+/* sref (conf_sync, mode 0, rec NULL): the durations term from that record,
+ * whose list agrees with k on its first j0 and last cs calls
+ * (joint_corr_ll_sync: the same number) */
 static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
-                     double *sump, joint_wrec *rec)
+                     double *sump, joint_wrec *rec, const joint_wrec *sref, uint32_t j0,
+                     uint32_t cs)
 {
     const jpair *qq = &s->pr[q];
     uint32_t ein = qq->link, b = qq->callee;
@@ -375,7 +396,11 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
         rec->ct = ct;
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
         if (mode == 0)
-            sum += rec ? joint_corr_ll_rec(s, ein, k, n, rec->cp) : joint_corr_ll(s, ein, k, n);
+            sum += rec    ? joint_corr_ll_rec(s, ein, k, n, rec->cp,
+                                              rec->want_term ? rec->cterm : NULL)
+                   : sref ? joint_corr_ll_sync(s, ein, k, n, j0, cs, sref->n, sref->cp,
+                                               sref->cterm)
+                          : joint_corr_ll(s, ein, k, n);
         else if (joint_corr_add(s, q, ein, k, n) != PB_OK)
             return PB_ENOMEM;
     }
@@ -452,10 +477,10 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     double sum = 0;
     int rc = walk_returns(s, k, n, NULL, 0, 0, &nr);
     if (rc == PB_OK)
-        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, NULL,
+        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, 0, NULL,
                         &sum);
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, mode, &sum, NULL);
+        rc = walk_rest(s, q, k, n, mode, &sum, NULL, NULL, 0, 0);
     if (rc == PB_OK && ll)
         *ll = sum;
     return rc;
@@ -487,6 +512,10 @@ int joint_wrec_room(joint_wrec *w, uint32_t n)
     WREC_GROW(tkr);
     WREC_GROW(smr);
     WREC_GROW(cp);
+    if (w->want_term) {
+        WREC_GROW(term);
+        WREC_GROW(cterm);
+    }
 #undef WREC_GROW
     w->cap = nc;
     return PB_OK;
@@ -505,6 +534,8 @@ void joint_wrec_free(joint_wrec *w)
     free(w->smi);
     free(w->cp);
     free(w->cnt);
+    free(w->term);
+    free(w->cterm);
     memset(w, 0, sizeof *w);
 }
 
@@ -523,7 +554,8 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     uint32_t nr = 0;
     const int fresh = !ref || !ref->valid || ref->q != q;
     int rc, hit = 0;
-    if (fresh && s->wc && (rc = joint_wcache_get(s, q, k, n, out, ll, &hit)) != PB_OK)
+    if (fresh && s->wc && !out->want_term &&
+        (rc = joint_wcache_get(s, q, k, n, out, ll, &hit)) != PB_OK)
         return rc; /* resplit_wcache (joint_wcache.c) */
     if (hit)
         return PB_OK;
@@ -545,6 +577,8 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         i0 = j;
         while (i0 > 0 && ref->mx[i0] >= lo)
             i0--;
+        if (out->want_term)
+            i0 = 0; /* conf_sync: every term walked (the same sum from step 0) */
         if (i0 > 0) {
             memcpy(out->sum, ref->sum, (size_t)i0 * sizeof *out->sum);
             memcpy(out->rp, ref->rp, (size_t)i0 * sizeof *out->rp);
@@ -559,11 +593,13 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     if (rc != PB_OK)
         return rc;
     double sum = 0;
-    if (i0 > 0)
+    if (out->want_term) /* conf_sync: every step's term (i0 is 0) */
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, 1, NULL, &sum);
+    else if (i0 > 0)
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
-                        ref->mx[i0], out, NULL, &sum);
+                        ref->mx[i0], out, 0, NULL, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, NULL, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, 0, NULL, &sum);
     out->end = sum;
     /* the least trigger from each step on (joint_req_walk_estimate) */
     pb_ns mr = INT64_MAX;
@@ -577,7 +613,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         out->smi[i] = mi;
     }
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, &sum, out);
+        rc = walk_rest(s, q, k, n, 0, &sum, out, NULL, 0, 0);
     if (rc != PB_OK)
         return rc;
     if (n) /* a request with no calls may come with k == NULL */
@@ -590,7 +626,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     out->has_mask = 0;
     out->valid = 1;
     *ll = sum;
-    if (fresh && s->wc)
+    if (fresh && s->wc && !out->want_term)
         return joint_wcache_put(s, q, out, sum); /* resplit_wcache */
     return PB_OK;
 }
@@ -624,16 +660,21 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     return joint_req_walk_estimate_at(s, q, k, n, ref, j0, cs, est, synced);
 }
 
-int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
-                               const joint_wrec *ref, uint32_t j0, uint32_t cs, double *est,
-                               int *synced)
+/* the steps of the walk of k[0..n) from the record ref (its list agrees
+ * with k on its first j0 and last cs calls), stopped where the record's
+ * remaining steps are the same terms (wsync; exact: those terms added one
+ * by one, else the record's sum of them); *sump: the sum after the steps,
+ * *hit: stopped early.  PB_OK or PB_ENOMEM */
+static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                         const joint_wrec *ref, uint32_t j0, uint32_t cs, int exact,
+                         double *sump, int *hit)
 {
-    *est = 0;
-    *synced = 0;
+    *sump = 0;
+    *hit = 0;
     /* the middles' returns: the earliest (where the walk must resume) and
      * the latest (which every later trigger must follow) */
     pb_ns lo = INT64_MAX;
-    wsync sy = {ref, n - cs, 0, INT64_MIN, 0, 0};
+    wsync sy = {ref, n - cs, 0, INT64_MIN, 0, 0, exact};
     for (int side = 0; side < 2; side++) {
         const uint32_t *a = side ? ref->k : k;
         uint32_t e = side ? ref->n - cs : n - cs;
@@ -693,15 +734,55 @@ int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t
     double sum = 0;
     if (i0 > 0)
         rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
-                        ref->mx[i0], NULL, &sy, &sum);
+                        ref->mx[i0], NULL, 0, &sy, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, &sy, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, 0, &sy, &sum);
+    if (rc != PB_OK)
+        return rc;
+    *sump = sum;
+    *hit = sy.hit;
+    return PB_OK;
+}
+
+int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                               const joint_wrec *ref, uint32_t j0, uint32_t cs, double *est,
+                               int *synced)
+{
+    double sum = 0;
+    *est = 0;
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 0, &sum, synced);
     if (rc != PB_OK)
         return rc;
     walk_rest_est(s, q, k, n, ref, j0, cs, &sum);
     *est = sum;
-    *synced = sy.hit;
     return PB_OK;
+}
+
+/* Why it is the very same number as joint_req_walk (conf_sync): the steps
+ * before the stop are joint_req_walk_resume's (from the same state, over
+ * the same sorted returns: the record's without its middle's, merged with
+ * the new middle's, which is the list walk_returns sorts); from the stop
+ * on, each step makes the record's output with the record's trigger and
+ * delay (joint_req_walk_estimate's argument), and a step's term depends
+ * only on those and the request, so it is the record's term, bit for bit;
+ * adding them one by one in step order is what the walk does.  What
+ * follows the steps is walk_rest in full, as joint_req_walk computes it. */
+int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                          const joint_wrec *ref, double *ll, int *synced)
+{
+    uint32_t j0 = 0, m = ref->n < n ? ref->n : n, cs = 0;
+    while (j0 < m && ref->k[j0] == k[j0])
+        j0++;
+    while (cs < n - j0 && cs < ref->n - j0 && k[n - 1 - cs] == ref->k[ref->n - 1 - cs])
+        cs++;
+    double sum = 0;
+    *ll = 0;
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, &sum, synced);
+    if (rc == PB_OK)
+        rc = walk_rest(s, q, k, n, 0, &sum, NULL, ref, j0, cs);
+    if (rc == PB_OK)
+        *ll = sum;
+    return rc;
 }
 
 double joint_req_ll(joint *s, uint32_t q)
@@ -937,6 +1018,8 @@ int joint_fit(joint *s, const unsigned char *only)
         double tot = s->pov[h] + s->pse[h];
         s->pflag[h] = tot >= 5 && tot >= 0.1 * nq && s->pov[h] > s->p.parallel * tot;
     }
+    if (joint_bbserial_note(s) != PB_OK)
+        return PB_ENOMEM;
     if (s->p.fit_fast)
         joint_ff_pflag_seen(s, ffw); /* a changed pflag: the records are stale */
     /* densities: histogram smoothed by a Gaussian kernel whose width

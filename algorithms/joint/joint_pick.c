@@ -214,7 +214,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     unsigned char *serves = calloc((size_t)nn + 1, 1);
     *stat = NULL;
     *held = 0;
-    sum[0] = sum[1] = 0;
+    sum[0] = sum[1] = sum[2] = 0;
     pb_ns *win = malloc(((size_t)nl + 1) * sizeof *win);
     int rc = rn && rb && tn && tb && st && serves && win ? PB_OK : PB_ENOMEM;
     if (rc == PB_OK)
@@ -227,8 +227,19 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         x[1] += rb[l];
         serves[a->link_dst[l]] = 1;
     }
-    /* what independent delays predict: copies of the free solution */
-    for (int r = 0; rc == PB_OK && r < JOINT_PICK_SIMS; r++) {
+    /* what independent delays predict: copies of the free solution (more
+     * where a verdict depends on their own spread: joint_busymore.c) */
+    for (int r = 0; rc == PB_OK && r < JOINT_PICK_MAXSIMS; r++) {
+        if (r >= JOINT_PICK_SIMS) {
+            int more = 0;
+            for (uint32_t v = 0; a->p.busy_more && v < nn && !more; v++) {
+                const double *x = st + JOINT_PICK_NSTAT * (size_t)v;
+                more = serves[v] && joint_pick_want_more(x[0], x[1], x[2], x[3]);
+            }
+            if (!more)
+                break;
+            sum[2]++;
+        }
         pb_trace *t = NULL;
         rc = joint_selfcal_copy(a, (uint32_t)a->p.conf_seed + JOINT_PICK_SEED + (uint32_t)r, &t);
         if (rc == PB_OK)
@@ -279,13 +290,17 @@ int joint_pick_meta(const joint *s, pb_result *res)
 {
     if (!s->pick_stat)
         return PB_OK;
+    char more[64] = "";
+    if (s->pick_sum[3] > 0) /* only then: other outputs as before, byte for byte */
+        snprintf(more, sizeof more, " busy_copies=%.0f", JOINT_PICK_SIMS + s->pick_sum[3]);
     int rc = pb_result_meta(res, "busy_test=on changed_pairs=%.0f at_serialising=%.0f "
-                                 "held=%s chosen_by=%s",
+                                 "held=%s chosen_by=%s%s",
                             s->pick_sum[0], s->pick_sum[1], s->pick_sum[2] > 0 ? "yes" : "no",
                             s->pord_chosen == 2 && s->pick_sum[2] > 0 &&
                                     s->pord_ll[1] <= s->pord_ll[0] + JOINT_RESTART_MARGIN
                                 ? "busy_test"
-                                : "likelihood");
+                                : "likelihood",
+                            more);
     for (uint32_t v = 0; rc == PB_OK && v < s->nnodes; v++) {
         const double *x = s->pick_stat + JOINT_PICK_NSTAT * (size_t)v;
         if (x[0] <= 0 || x[2] <= 0)

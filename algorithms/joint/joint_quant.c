@@ -131,7 +131,18 @@ int joint_quant_decide(joint *s)
     if (!s->quant_ll_set)
         s->quant_ll[0] = s->quant_ll[1]; /* no search ran: nothing moved */
     s->quant_state = 2;
-    if (joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0], s->quant_ll[1])) {
+    int keep = joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0],
+                                      s->quant_ll[1]);
+    if (keep) {
+        /* a start that leaves calls without the parent the search found them is
+         * refuted (tie_orphans, joint_tieorph.c) */
+        int ro = joint_tieorph_decide(s);
+        if (ro < 0)
+            rc = PB_ENOMEM;
+        else if (ro > 0)
+            keep = 0;
+    }
+    if (rc == PB_OK && keep) {
         s->quant_state = 3;
         rc = joint_tiecross_save(s); /* tie_cross (joint_tiecross.c) */
         if (rc == PB_OK)

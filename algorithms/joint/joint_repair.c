@@ -33,12 +33,11 @@ static inline int inside(const joint *s, uint32_t k, uint32_t a)
     return s->pr[k].cs + s->p.slack >= s->pr[a].cr && s->pr[k].rr <= s->pr[a].rs + s->p.slack;
 }
 
-/* best split of the kids of a and b between them (returns exchanged
- * already); -INFINITY when some kid fits neither or too many fit both.
- * The split is left in *mask over s->rsbuf's shared list. */
-static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32_t *m,
-                         uint32_t *fa, uint32_t *na, uint32_t *fb, uint32_t *nb,
-                         uint32_t *e1, uint32_t *e2, uint32_t *mask)
+/* the kids of a and b sorted into set (either), fa (a only) and fb (b
+ * only); 0, or -1 when some kid fits neither or too many fit both
+ * (counted in resplit_capped) */
+static int split_lists(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32_t *m,
+                       uint32_t *fa, uint32_t *na, uint32_t *fb, uint32_t *nb)
 {
     const kvec *ka = &s->kids[a], *kb = &s->kids[b];
     *m = *na = *nb = 0;
@@ -52,7 +51,7 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
         if (ia && ib) {
             if (*m >= JOINT_RESPLIT_MAX) {
                 s->resplit_capped++;
-                return -INFINITY;
+                return -1;
             }
             set[(*m)++] = k;
         } else if (ia) {
@@ -60,19 +59,36 @@ static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32
         } else if (ib) {
             fb[(*nb)++] = k;
         } else {
-            return -INFINITY;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* best split of the kids of a and b between them (returns exchanged
+ * already); -INFINITY when some kid fits neither or too many fit both.
+ * The split is left in *mask over s->rsbuf's shared list. */
+static double best_split(joint *s, uint32_t a, uint32_t b, uint32_t *set, uint32_t *m,
+                         uint32_t *fa, uint32_t *na, uint32_t *fb, uint32_t *nb,
+                         uint32_t *e1, uint32_t *e2, uint32_t *mask)
+{
+    const kvec *ka = &s->kids[a], *kb = &s->kids[b];
+    if (split_lists(s, a, b, set, m, fa, na, fb, nb))
+        return -INFINITY;
     /* every split scored in the order of joint_gray_mask, each walk
      * resumed from the split before (the same numbers: joint_search.c's
      * re-split), then chosen in mask order */
     if (!s->wr && !(s->wr = calloc(4, sizeof *s->wr)))
         return -INFINITY;
     s->wr[0].valid = s->wr[1].valid = s->wr[2].valid = s->wr[3].valid = 0;
-    const int prune = s->p.prune && ka->n + kb->n >= JOINT_PRUNE_N &&
-                      ((size_t)(ka->n + kb->n) << *m) >= JOINT_PRUNE_MIN;
+    /* pruned (and bounded when it can) where splits are many and long,
+     * and under swap_floor's floor (joint_xfloor.c) wherever it could
+     * leave splits out */
+    const int prune = s->p.prune && ((ka->n + kb->n >= JOINT_PRUNE_N &&
+                                      ((size_t)(ka->n + kb->n) << *m) >= JOINT_PRUNE_MIN) ||
+                                     joint_xfloor_route(s, *m));
     const int resume = ka->n + kb->n >= JOINT_RESUME_MIN || prune;
-    double val[1u << JOINT_RESPLIT_MAX], bsf = -INFINITY;
+    double val[1u << JOINT_RESPLIT_MAX], bsf = s->xfloor_on ? s->xfloor : -INFINITY;
     /* with `resplit_prune`: the current split first (each shared call where it
      * is), then a split whose estimate is below the best so far is left
      * out (-INFINITY: it cannot be the first best in mask order) */
@@ -185,6 +201,22 @@ static int xlevel_room(xlevel *L, uint32_t need)
     return PB_OK;
 }
 
+int joint_psmemo_test_wrong = 0;
+
+/* request q's log-likelihood as it stands: joint_req_ll, or with
+ * conf_pair_memo inside joint_pair_shares its value kept from the first
+ * time (s->ps_memo; NaN: not yet).  There nothing changes between the
+ * exchanges it scores (each is undone before the next: the same returns,
+ * parents and model), so a request's walk is the same number every time */
+static double req_ll_now(joint *s, uint32_t q)
+{
+    if (!s->ps_memo)
+        return joint_req_ll(s, q);
+    if (isnan(s->ps_memo[q]))
+        s->ps_memo[q] = joint_req_ll(s, q);
+    return s->ps_memo[q];
+}
+
 /* the requests x and y (either may be NONE, or both the same) with their
  * kids re-split between them: the best log-likelihood of the two, the
  * split left in L; -INFINITY when some kid fits neither */
@@ -202,13 +234,26 @@ static double level_value(joint *s, uint32_t x, uint32_t y, xlevel *L, int *rc)
         for (uint32_t i = 0; i < k->n; i++)
             if (!inside(s, k->a[i], x))
                 return -INFINITY;
-        return joint_req_ll(s, x);
+        /* (the test's wrong memo: this walk is of swapped returns) */
+        return joint_psmemo_test_wrong ? req_ll_now(s, x) : joint_req_ll(s, x);
     }
     uint32_t need = s->kids[x].n + s->kids[y].n + 1;
     if ((*rc = xlevel_room(L, need)) != PB_OK)
         return -INFINITY;
     return best_split(s, x, y, L->set, &L->m, L->fa, &L->na, L->fb, &L->nb, L->e1, L->e2,
                       &L->mask);
+}
+
+/* what level_value counts without scoring (swap_floor: an exchange
+ * whose last depth cannot gain still counts the re-split it would have
+ * capped, resplit_capped) */
+static void level_count(joint *s, uint32_t x, uint32_t y, xlevel *L, int *rc)
+{
+    if (x == NONE || y == NONE || x == y)
+        return;
+    if ((*rc = xlevel_room(L, s->kids[x].n + s->kids[y].n + 1)) != PB_OK)
+        return;
+    (void)split_lists(s, x, y, L->set, &L->m, L->fa, &L->na, L->fb, &L->nb);
 }
 
 static int level_apply(joint *s, uint32_t x, uint32_t y, const xlevel *L)
@@ -233,9 +278,18 @@ static int well_formed(const joint *s, uint32_t a)
 
 static double ll_of(joint *s, uint32_t x, uint32_t y)
 {
-    double v = x != NONE ? joint_req_ll(s, x) : 0;
+    double v = x != NONE ? req_ll_now(s, x) : 0;
     if (y != NONE && y != x)
-        v += joint_req_ll(s, y);
+        v += req_ll_now(s, y);
+    return v;
+}
+
+/* ll_of through swap_memo's memo (joint_xfloor.c; the same sums) */
+static double ll_memo(joint *s, uint32_t x, uint32_t y)
+{
+    double v = x != NONE ? joint_xmemo_ll(s, x) : 0;
+    if (y != NONE && y != x)
+        v += joint_xmemo_ll(s, y);
     return v;
 }
 
@@ -271,7 +325,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     int rc = PB_OK;
     double before[XMAX + 1];
     for (uint32_t L = 0; L <= n; L++)
-        before[L] = ll_of(s, X[L], Y[L]);
+        before[L] = gain ? ll_of(s, X[L], Y[L]) : ll_memo(s, X[L], Y[L]);
     double best = gain ? -INFINITY : 1e-9;
     uint32_t bestD = 0, nsw = 0;
     /* a level's value once exchanged does not depend on the levels above
@@ -284,11 +338,35 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         nsw = D;
         if (!well_formed(s, X[D - 1]) || !well_formed(s, Y[D - 1]))
             break;
+        /* swap_floor (joint_xfloor.c; never when evaluating, gain): at
+         * the last depth with a top of at most one request (cheap) the top
+         * first, and the exchanged level only above what the exchange must
+         * gain; else the exchanged level exactly (every deeper depth adds
+         * to it) and the top only above its floor */
+        const double margin = D > 1 ? XMARGIN : 0;
+        const int last = !gain && s->p.swap_floor && D == n &&
+                         (X[D] == NONE || Y[D] == NONE || X[D] == Y[D]);
+        double top = 0;
+        if (last) {
+            top = level_value(s, X[D], Y[D], &lv[D], &rc);
+            if (rc == PB_OK && top == -INFINITY)
+                level_count(s, X[D - 1], Y[D - 1], &lv[D - 1], &rc);
+            if (rc != PB_OK || top == -INFINITY)
+                break; /* no gain at this depth, and it is the last */
+            joint_xfloor_set(s, best, xsum + top, before[D - 1] + before[D], margin);
+        }
         double xv = level_value(s, X[D - 1], Y[D - 1], &lv[D - 1], &rc);
+        s->xfloor_on = 0;
         if (rc != PB_OK || xv == -INFINITY)
             break; /* and so every deeper exchange */
         xsum += xv - before[D - 1];
-        double g = xsum + level_value(s, X[D], Y[D], &lv[D], &rc) - before[D];
+        if (!last) {
+            if (!gain)
+                joint_xfloor_set(s, best, xsum, before[D], margin);
+            top = level_value(s, X[D], Y[D], &lv[D], &rc);
+            s->xfloor_on = 0;
+        }
+        double g = xsum + top - before[D];
         if (D > 1)
             g -= XMARGIN;
         if (g > best) {
@@ -316,6 +394,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         s->pair_of_msg[s->pr[X[L]].ret] = X[L];
         s->pair_of_msg[s->pr[Y[L]].ret] = Y[L];
     }
+    joint_xmemo_drop(s, X, Y, bestD); /* swap_memo: requests changed */
     (*swaps)++;
     return rc;
 }
@@ -328,6 +407,8 @@ int joint_swap_pass(joint *s, size_t *swaps)
     xlevel lv[XMAX + 1];
     memset(lv, 0, sizeof lv);
     int rc = s->rord ? joint_rord_fit(s) : PB_OK;
+    if (rc == PB_OK)
+        rc = joint_xmemo_begin(s); /* swap_memo (joint_xfloor.c) */
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
         uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
         for (uint32_t i = b0; i < b1 && rc == PB_OK; i++) {
@@ -344,6 +425,7 @@ int joint_swap_pass(joint *s, size_t *swaps)
             }
         }
     }
+    joint_xmemo_end(s);
     for (int L = 0; L <= XMAX; L++)
         free(lv[L].set);
     return rc;
@@ -354,6 +436,14 @@ int joint_pair_shares(joint *s, double *share)
     xlevel lv[XMAX + 1];
     memset(lv, 0, sizeof lv);
     int rc = PB_OK;
+    /* conf_pair_memo: each request's own walk once (req_ll_now) */
+    if (s->p.conf_pair_memo) {
+        s->ps_memo = malloc(((size_t)s->npairs + 1) * sizeof *s->ps_memo);
+        if (!s->ps_memo)
+            return PB_ENOMEM;
+        for (uint32_t q = 0; q < s->npairs; q++)
+            s->ps_memo[q] = NAN;
+    }
     size_t none = 0;
     for (uint32_t p = 0; p < s->npairs; p++)
         share[p] = 0; /* sum of exp(gain) first */
@@ -381,6 +471,8 @@ int joint_pair_shares(joint *s, double *share)
         share[p] = 1.0 / (1.0 + share[p]);
     for (int L = 0; L <= XMAX; L++)
         free(lv[L].set);
+    free(s->ps_memo);
+    s->ps_memo = NULL;
     return rc;
 }
 

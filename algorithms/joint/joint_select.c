@@ -255,6 +255,7 @@ static void model_reset(joint *s)
     memset(&s->parmap, 0, sizeof s->parmap);
     s->nkeys = 0;
     s->npar = 0;
+    s->npever = 0; /* parallel_check_bb: the entries are made again */
     s->hraw_valid = 0;
     if (s->dk_off) {
         size_t dtot = 0;

@@ -863,6 +863,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         /* ... and the learned parallel calls it chose (parallel_check:
          * the kept search's own parallel, joint_serial.c) */
         p2.parallel_check = 0;
+        p2.parallel_check_bb = 0;
         pb_error err;
         rc = joint_init(&s2, &v2, &p2, &err);
         if (rc != PB_OK && rc != PB_ENOMEM)

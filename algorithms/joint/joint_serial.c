@@ -40,7 +40,7 @@ uint32_t joint_serial_flags(const joint *s)
  * call's return came after the later call was sent, tested as a's fit
  * tests it (joint_fit: at least 5 requests and a tenth of the link's, a
  * share above `parallel`).  -1: out of memory */
-static long survivors(const joint *a, const joint *b)
+static long survivors(const joint *a, const unsigned char *flag, const joint *b)
 {
     if (!a->npar)
         return 0;
@@ -61,7 +61,7 @@ static long survivors(const joint *a, const joint *b)
                     continue;
                 uint32_t h = joint_hmap_get(&a->parmap,
                                             dkey(joint_kin(a, ein), 1 + c->link, o->link));
-                if (h == JOINT_NONE || !a->pflag[h])
+                if (h == JOINT_NONE || !flag[h])
                     continue;
                 if (c->rr > o->cs)
                     ov[h]++;
@@ -73,7 +73,7 @@ static long survivors(const joint *a, const joint *b)
     long m = 0;
     for (size_t i = 0; i < a->parmap.cap; i++) {
         uint32_t h = a->parmap.v[i];
-        if (h == JOINT_NONE || !a->pflag[h])
+        if (h == JOINT_NONE || !flag[h])
             continue;
         uint32_t ein = (uint32_t)(a->parmap.k[i] >> 42);
         double nq = a->kein ? joint_select_link_requests(a, ein)
@@ -85,23 +85,33 @@ static long survivors(const joint *a, const joint *b)
     return m;
 }
 
-int joint_serial_pick(joint *a, joint *b, joint **keep)
+int joint_serial_pick_by(joint *a, joint *b, const unsigned char *flag, joint **keep)
 {
     double la = joint_loglik(a), lb = joint_loglik(b);
-    long m = survivors(a, b);
+    long m = survivors(a, flag, b);
     if (m < 0)
         return PB_ENOMEM;
+    uint32_t nf = 0;
+    for (uint32_t h = 0; h < a->npar; h++)
+        nf += flag[h] != 0;
     *keep = m == 0 && lb > la + JOINT_RESTART_MARGIN ? b : a;
     (*keep)->ser_state = *keep == b ? 2 : 1;
-    (*keep)->ser_flags = joint_serial_flags(a);
+    (*keep)->ser_flags = nf;
     (*keep)->ser_shown = (uint32_t)m;
     (*keep)->ser_ll[0] = la;
     (*keep)->ser_ll[1] = lb;
     return PB_OK;
 }
 
+int joint_serial_pick(joint *a, joint *b, joint **keep)
+{
+    return joint_serial_pick_by(a, b, a->pflag, keep);
+}
+
 int joint_serial_meta(const joint *s, pb_result *res)
 {
+    if (s->ser_bb)
+        return joint_bbserial_meta(s, res);
     if (!s->ser_state)
         return PB_OK;
     return pb_result_meta(res,

@@ -64,10 +64,33 @@ TEST(busy_z_by_hand)
     CHECK_NEAR(joint_pick_z(50, 0, 0, 0), 0, 0);    /* no copy */
 }
 
+TEST(busy_more_by_hand)
+{
+    /* 1000 calls, 100 busy; copies 1000 calls, 150 busy: pi = 0.15,
+     * n pi (1 - pi) = 127.5, z = -50 / sqrt(255) = -3.13 (does not pass),
+     * exact pi: -50 / sqrt(127.5) = -4.43 (would pass), m = n < 3 n: more */
+    CHECK_NEAR(joint_pick_z(1000, 100, 1000, 150), -50 / sqrt(255.0), 1e-12);
+    CHECK(joint_pick_want_more(1000, 100, 1000, 150));
+    /* copies already 3 n: no more (z = -50 / sqrt(127.5 (4/3)) = -3.83
+     * passes anyway; with 130 busy -20 / sqrt(170) = -1.53, exact -1.77:
+     * neither way) */
+    CHECK(!joint_pick_want_more(1000, 100, 3000, 450));
+    CHECK(!joint_pick_want_more(1000, 130, 1000, 150));
+    /* passes with the first copies: -100 / sqrt(255) = -6.3 */
+    CHECK(!joint_pick_want_more(1000, 50, 1000, 150));
+    /* the spread does not matter: exact pi, -35 / sqrt(127.5) = -3.10 */
+    CHECK(!joint_pick_want_more(1000, 115, 1000, 150));
+    /* too few calls to be tested, no share predicted, no copy */
+    CHECK(!joint_pick_want_more(19, 0, 19, 10));
+    CHECK(!joint_pick_want_more(1000, 0, 1000, 0));
+    CHECK(!joint_pick_want_more(1000, 0, 0, 0));
+}
+
 int main(void)
 {
     RUN(busy_landings_by_hand);
     RUN(busy_window_by_hand);
     RUN(busy_z_by_hand);
+    RUN(busy_more_by_hand);
     return pbtest_exit();
 }

@@ -71,9 +71,58 @@ static void tie_cross_marks_by_hand(void)
     CHECK(!joint_tiecross_keep(0, -100.0, -50.0));
 }
 
+/* tie_orphans (joint_tieorph.c): calls with a parent in only one of start and
+ * search, by hand.  Eight calls; start parents N, N, 0, 1, N, 2, N, 3 and
+ * search parents 4, 5, 0, N, N, 6, 7, 3:
+ *   calls 0, 1, 6: none in the start, one in the search (start_only 3);
+ *   call 3: one in the start, none in the search (search_only 1);
+ *   call 4: none in either; calls 2, 7 unchanged; call 5 moved between two
+ *   parents (the tie test's business, not this one's).
+ * Skipping call 6 (a half pair) leaves start_only 2.
+ * The sign test, P(X >= o) for X ~ Binomial(o + r, 1/2):
+ *   o 5, r 0: 1/32 = 0.03125 < 0.05, refuted;
+ *   o 4, r 0: 1/16 = 0.0625, not;
+ *   o 7, r 1: (1 + 8) / 256 = 0.03515625, refuted;
+ *   o 6, r 1: (1 + 7) / 128 = 0.0625, not;
+ *   o 3, r 3 and o 0: not (the start leaves no more calls without one). */
+TEST(tie_orphans_by_hand)
+{
+    const uint32_t N = JOINT_NONE;
+    const uint32_t start[8] = {N, N, 0, 1, N, 2, N, 3};
+    const uint32_t now[8] = {4, 5, 0, N, N, 6, 7, 3};
+    size_t o = 0, r = 0;
+    joint_tieorph_count(start, now, NULL, 8, &o, &r);
+    CHECK_INT((int)o, 3);
+    CHECK_INT((int)r, 1);
+    const unsigned char skip[8] = {0, 0, 0, 0, 0, 0, 1, 0};
+    joint_tieorph_count(start, now, skip, 8, &o, &r);
+    CHECK_INT((int)o, 2);
+    CHECK_INT((int)r, 1);
+    CHECK_NEAR(joint_tieorph_p(5, 0), 1.0 / 32, 1e-12);
+    CHECK(joint_tieorph_refutes(5, 0));
+    CHECK_NEAR(joint_tieorph_p(4, 0), 1.0 / 16, 1e-12);
+    CHECK(!joint_tieorph_refutes(4, 0));
+    CHECK_NEAR(joint_tieorph_p(7, 1), 9.0 / 256, 1e-12);
+    CHECK(joint_tieorph_refutes(7, 1));
+    CHECK_NEAR(joint_tieorph_p(6, 1), 8.0 / 128, 1e-12);
+    CHECK(!joint_tieorph_refutes(6, 1));
+    CHECK(!joint_tieorph_refutes(3, 3));
+    CHECK_NEAR(joint_tieorph_p(0, 4), 1.0, 0);
+    CHECK(!joint_tieorph_refutes(0, 4));
+    /* the search is kept only when it is also likelier than the start */
+    CHECK(joint_tieorph_keeps_search(5, 0, -100.0, -99.0));
+    CHECK(!joint_tieorph_keeps_search(5, 0, -100.0, -100.0));
+    CHECK(!joint_tieorph_keeps_search(5, 0, -100.0, -150.0));
+    CHECK(!joint_tieorph_keeps_search(4, 0, -100.0, -50.0));
+    /* the same start and search: nothing */
+    joint_tieorph_count(start, start, NULL, 8, &o, &r);
+    CHECK_INT((int)(o + r), 0);
+}
+
 int main(void)
 {
     RUN(tie_counts_by_hand);
     RUN(tie_cross_marks_by_hand);
+    RUN(tie_orphans_by_hand);
     return pbtest_exit();
 }
