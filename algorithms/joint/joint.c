@@ -143,6 +143,12 @@ const pb_option joint_options[] = {
      "to the other half) beats the solution it started from by more than 10 nats, else "
      "keep uncross's moves alone (docs/joint.md, \"Loss with call ids: uncross's search "
      "checked held out\"; metadata uncross_check=); 0 = keep the search's changes"},
+    {"reunp", PB_OPT_BOOL, offsetof(joint_params, reunp), "0", PB_OPT_NORANGE,
+     "without call ids, under loss: the re-pairing of a link whose callee calls on also "
+     "weighs which of its calls keep no return (each call the alignment left without one "
+     "against the calls received near it; kept when the re-pairing's cost falls by more "
+     "than uncross_min); nothing without loss (default off: it lowered synthetic classes "
+     "with many requests in flight; docs/joint.md, \"Which calls keep no return\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -1450,6 +1456,7 @@ uint32_t joint_pair_ncandidates(const joint *s, uint32_t i)
 {
     return i < s->npairs ? s->cand_off[i + 1] - s->cand_off[i] : 0;
 }
+
 
 static int joint_run(const pb_trace_view *trace, const void *params, pb_result *res,
                      pb_error *err)

@@ -67,6 +67,8 @@ typedef struct joint_params {
     int uncross_check;  /* [uncross_check] the search after a pass of uncross kept
                            only when a cross-fitted likelihood prefers its
                            result (joint_uxcheck.c), 1 */
+    int reunp;          /* [reunp] without call ids, the re-pairing weighs which calls
+                           keep no return (joint_reunp.c), 0 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank

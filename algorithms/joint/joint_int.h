@@ -103,6 +103,8 @@ typedef struct joint_align_rec {
 #define JOINT_UNP_QMIN 1e-4     /* unpaired: least loss rate its price assumes */
 #define JOINT_UNCROSS_SPAN 8   /* uncross: calls a window moves at most (but heads and tails) */
 #define JOINT_UNCROSS_WORK 64   /* uncross: moves estimated at most, per pair of the trace */
+#define JOINT_REUNP_NEAR 32    /* reunp: full calls each side of a half call weighed */
+#define JOINT_REUNP_WORK 256   /* reunp: greedy steps per call of a link at most */
 #define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
@@ -457,6 +459,7 @@ struct joint {
      * undone; the cross-fitted log-likelihoods before and after, summed */
     size_t uxc_kept, uxc_undone;
     double uxc_ll[2];
+    size_t reunp_moved, reunp_capped; /* joint_reunp.c: half calls exchanged; not weighed */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -1689,5 +1692,20 @@ int joint_uncross(joint *s);
  * JOINT_RESTART_MARGIN, else before[] set again; ends with the model
  * refitted to the solution kept.  PB_OK or PB_ENOMEM */
 int joint_uxcheck(joint *s, const uint32_t *before);
+
+/* joint_repair.c: the re-pairing's cost of return (sent at t on the
+ * callee's clock, received at rr) as the response of free pair c with its
+ * current calls; INFINITY when it cannot be */
+double joint_response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr);
+
+/* joint_reunp.c.  Before the re-pairing's greedy on link l (its full free
+ * calls C[0..nc) sorted by receipt, its returns sent at rsv / received at
+ * rrv in send order): each half call of the link is weighed against the
+ * full calls near it; where the greedy pairing with the two exchanged
+ * costs more than uncross_min nats less, the half call joins C and the
+ * full call leaves it (demoted[0..*ndemoted): pairs to be left without a
+ * return).  C keeps nc entries, re-sorted.  PB_OK or PB_ENOMEM */
+int joint_reunp_link(joint *s, uint32_t l, insort *C, uint32_t nc, const pb_ns *rsv,
+                     const pb_ns *rrv, uint32_t *demoted, uint32_t *ndemoted);
 
 #endif

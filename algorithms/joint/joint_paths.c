@@ -180,6 +180,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            "uncross_search_undone=%zu uncross_heldout_before=%.3f "
                            "uncross_heldout_after=%.3f", s->uxc_kept, s->uxc_undone,
                            s->uxc_ll[0], s->uxc_ll[1]);
+        if (s->reunp_moved || s->reunp_capped) /* only under loss (joint_reunp.c) */
+            pb_result_meta(res, "reunp_moved=%zu reunp_capped=%zu", s->reunp_moved,
+                           s->reunp_capped);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         for (size_t r = 0; r < s->nalign_rec; r++) {
@@ -428,6 +431,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         rc = pb_result_warn(res, "uncross left %zu pairs of requests unscored (its work cap: "
                             "%d moves scored per call pair of the trace)", s->uncross_capped,
                             JOINT_UNCROSS_WORK);
+    if (rc == PB_OK && s->reunp_capped)
+        rc = pb_result_warn(res, "reunp left %zu calls without a return unweighed (its work "
+                            "cap: %d greedy steps per call of a link)", s->reunp_capped,
+                            JOINT_REUNP_WORK);
     if (rc == PB_OK && s->halves_call + s->halves_ret)
         rc = pb_result_warn(res, "%zu calls without a return and %zu returns without "
                                  "a call kept as half pairs",

@@ -590,7 +590,7 @@ done:
 /* cost of return k (sent at t on the callee's clock, received at rr) as
  * the response of free pair c with its current calls; INFINITY when it
  * cannot be (a call of c returns after it, or it arrives before c left) */
-static double response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr)
+double joint_response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr)
 {
     const jpair *cc = &s->pr[c];
     const pb_ns w = s->p.slack;
@@ -625,6 +625,7 @@ static int repair_pairs(joint *s, size_t *moved)
     uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
     uint32_t *to = malloc(((size_t)n + 1) * sizeof *to);
     uint32_t *rm = malloc(((size_t)n + 1) * sizeof *rm);
+    uint32_t *dem = malloc(((size_t)n + 1) * sizeof *dem);
     pb_ns *rsv = malloc(((size_t)n + 1) * sizeof *rsv), *rrv = malloc(((size_t)n + 1) * sizeof *rrv);
     uint32_t *ord = NULL;
     /* with the order of answers (pair_order): who was answered in the
@@ -632,7 +633,7 @@ static int repair_pairs(joint *s, size_t *moved)
     unsigned char *ans = s->rord ? calloc((size_t)n + 1, 1) : NULL;
     pb_ns *rst = s->rord ? malloc(((size_t)n + 1) * sizeof *rst) : NULL;
     int rc = PB_OK;
-    if (!C || !R || !open || !to || !rm || !rsv || !rrv || (s->rord && (!ans || !rst))) {
+    if (!C || !R || !open || !to || !rm || !dem || !rsv || !rrv || (s->rord && (!ans || !rst))) {
         rc = PB_ENOMEM;
         goto done;
     }
@@ -671,7 +672,7 @@ static int repair_pairs(joint *s, size_t *moved)
     free(done);
     for (uint32_t li = 0; li < s->nlinks; li++) {
         uint32_t l = ord[li];
-        uint32_t nc = link_events(s, l, C, R);
+        uint32_t nc = link_events(s, l, C, R), ndem = 0;
         if (nc < 2)
             continue;
         for (uint32_t k = 0; k < nc; k++) {
@@ -679,6 +680,12 @@ static int repair_pairs(joint *s, size_t *moved)
             rm[k] = x->ret;
             rsv[k] = x->rs;
             rrv[k] = x->rr;
+        }
+        /* under loss: which calls keep no return (joint_reunp.c) */
+        if (s->p.reunp && s->halves_call && !(s->fifo_link && s->fifo_link[l])) {
+            rc = joint_reunp_link(s, l, C, nc, rsv, rrv, dem, &ndem);
+            if (rc != PB_OK)
+                goto done;
         }
         uint32_t ci = 0, nopen = 0;
         for (uint32_t k = 0; k < nc; k++) {
@@ -694,7 +701,7 @@ static int repair_pairs(joint *s, size_t *moved)
             if (pick == NONE) {
                 double best = INFINITY;
                 for (uint32_t j = 0; j < nopen; j++) {
-                    double v = response_cost(s, open[j], t, rrv[k]);
+                    double v = joint_response_cost(s, open[j], t, rrv[k]);
                     if (ans)
                         v -= joint_rord_pick(s, open[j], t, ans);
                     if (v < best) {
@@ -723,10 +730,10 @@ static int repair_pairs(joint *s, size_t *moved)
             for (uint32_t i = 0; i < nc; i++)
                 for (uint32_t j = i + 1; j < nc && j <= i + JOINT_SWAP_WINDOW; j++) {
                     uint32_t c1 = C[i].p, c2 = C[j].p, k1 = to[c1], k2 = to[c2];
-                    double cur = response_cost(s, c1, rsv[k1], rrv[k1]) +
-                                 response_cost(s, c2, rsv[k2], rrv[k2]);
-                    double alt = response_cost(s, c1, rsv[k2], rrv[k2]) +
-                                 response_cost(s, c2, rsv[k1], rrv[k1]);
+                    double cur = joint_response_cost(s, c1, rsv[k1], rrv[k1]) +
+                                 joint_response_cost(s, c2, rsv[k2], rrv[k2]);
+                    double alt = joint_response_cost(s, c1, rsv[k2], rrv[k2]) +
+                                 joint_response_cost(s, c2, rsv[k1], rrv[k1]);
                     if (rst && !joint_ordbound_swap_skip(s, c1, c2, alt, cur))
                         alt -= joint_rord_swap_delta(s, c1, c2, rst);
                     if (alt < cur - 1e-9) {
@@ -751,6 +758,15 @@ static int repair_pairs(joint *s, size_t *moved)
             x->rs = rsv[k];
             x->rr = rrv[k];
             s->pair_of_msg[rm[k]] = c;
+            s->free_ret[c] = 1;
+        }
+        for (uint32_t i = 0; i < ndem; i++) { /* left without a return: a half call */
+            jpair *x = &s->pr[dem[i]];
+            x->ret = NONE;
+            x->rs = x->cr;
+            x->rr = x->cs;
+            s->free_ret[dem[i]] = 0;
+            (*moved)++;
         }
         if (rst)
             for (uint32_t i = 0; i < nc; i++)
@@ -763,6 +779,7 @@ done:
     free(open);
     free(to);
     free(rm);
+    free(dem);
     free(rsv);
     free(rrv);
     free(ans);
