@@ -1697,6 +1697,9 @@ int joint_uxcheck(joint *s, const uint32_t *before);
  * callee's clock, received at rr) as the response of free pair c with its
  * current calls; INFINITY when it cannot be */
 double joint_response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr);
+/* joint_response_cost, but with relaxed != 0 a call of c returning after
+ * t is passed over instead of ruling the return out (joint_reunp.c) */
+double joint_response_cost_relaxed(joint *s, uint32_t c, pb_ns t, pb_ns rr, int relaxed);
 
 /* joint_reunp.c.  Before the re-pairing's greedy on link l (its full free
  * calls C[0..nc) sorted by receipt, its returns sent at rsv / received at

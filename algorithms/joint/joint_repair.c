@@ -592,6 +592,11 @@ done:
  * cannot be (a call of c returns after it, or it arrives before c left) */
 double joint_response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr)
 {
+    return joint_response_cost_relaxed(s, c, t, rr, 0);
+}
+
+double joint_response_cost_relaxed(joint *s, uint32_t c, pb_ns t, pb_ns rr, int relaxed)
+{
     const jpair *cc = &s->pr[c];
     const pb_ns w = s->p.slack;
     if (rr + w < cc->cs || t + w < cc->cr)
@@ -603,8 +608,11 @@ double joint_response_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr)
         const jpair *x = &s->pr[k->a[i]];
         if (x->ret == NONE)
             continue;
-        if (x->rr > t + w)
+        if (x->rr > t + w) {
+            if (relaxed)
+                continue;
             return INFINITY;
+        }
         if (x->rr >= tt && x->rr <= t) {
             tt = x->rr;
             trig = 1 + x->link;

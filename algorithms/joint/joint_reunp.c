@@ -79,26 +79,7 @@ static uint64_t ru_mix(uint32_t p)
  * of 2 or 5 nats kept the hand-worked case wrong). */
 static double ru_cost(joint *s, uint32_t c, pb_ns t, pb_ns rr)
 {
-    const jpair *cc = &s->pr[c];
-    const pb_ns w = s->p.slack;
-    if (rr + w < cc->cs || t + w < cc->cr)
-        return INFINITY;
-    const kvec *k = &s->kids[c];
-    pb_ns tt = cc->cr;
-    uint32_t trig = 0;
-    for (uint32_t i = 0; i < k->n; i++) {
-        const jpair *x = &s->pr[k->a[i]];
-        if (x->ret == NONE)
-            continue;
-        if (x->rr > t + w)
-            continue;
-        if (x->rr >= tt && x->rr <= t) {
-            tt = x->rr;
-            trig = 1 + x->link;
-        }
-    }
-    uint32_t di = joint_key_get(s, cc->link, trig, s->nlinks);
-    return -logf_of(s, di, t - tt);
+    return joint_response_cost_relaxed(s, c, t, rr, 1);
 }
 
 static double ru_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
