@@ -36,6 +36,31 @@ static inline void msg(pb_trace *t, pb_ns ts, const char *src, const char *dst,
         printf("FAIL add: out of memory\n");
 }
 
+/* the first pair, at index `after` or later, whose call message has this
+ * timestamp and source; JOINT_NONE when none (half pairs whose call was
+ * lost are passed over) */
+static inline uint32_t pair_at_from(const joint *s, const pb_trace *t, pb_ns ts,
+                                    const char *src, uint32_t after)
+{
+    uint32_t n;
+    if (!pb_strtab_find(t->names->nodes, src, strlen(src), &n))
+        return JOINT_NONE;
+    for (uint32_t i = after; i < joint_npairs(s); i++) {
+        if (joint_pair_call(s, i) == JOINT_NONE)
+            continue;
+        const pb_msg *m = &t->msgs[joint_pair_call(s, i)];
+        if (m->ts == ts && m->src == n)
+            return i;
+    }
+    return JOINT_NONE;
+}
+
+/* pair_at_from from the first pair */
+static inline uint32_t pair_at(const joint *s, const pb_trace *t, pb_ns ts, const char *src)
+{
+    return pair_at_from(s, t, ts, src, 0);
+}
+
 /* stamps of random_fanout_trace rounded down to this (0: none) */
 static pb_ns joint_test_tick;
 

@@ -27,22 +27,6 @@ static void request(pb_trace *t, const char *from, pb_ns t0, pb_ns call, uint64_
     msg(t, t0 + call + 3 * MS, "B", from, PB_TYPE_RETURN, a);
 }
 
-/* the pair whose call message has this timestamp */
-static uint32_t pair_at(const joint *s, const pb_trace *t, pb_ns ts, const char *src)
-{
-    uint32_t n;
-    if (!pb_strtab_find(t->names->nodes, src, strlen(src), &n))
-        return JOINT_NONE;
-    for (uint32_t i = 0; i < joint_npairs(s); i++) {
-        if (joint_pair_call(s, i) == JOINT_NONE)
-            continue; /* a half pair whose call was lost */
-        const pb_msg *m = &t->msgs[joint_pair_call(s, i)];
-        if (m->ts == ts && m->src == n)
-            return i;
-    }
-    return JOINT_NONE;
-}
-
 /* Two request types reach B: from X, B calls C 95 ms after the arrival;
  * from A, 5 ms after.  Forty clean requests of each teach the delays.
  * Then an X request arrives at T and an A request at T + 50 ms: the call

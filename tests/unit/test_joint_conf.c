@@ -61,23 +61,6 @@ static double *confidences(pb_trace *t, joint **s)
     return confidences_sc(t, s, 0);
 }
 
-/* the pair whose call is the one sent at ts by src */
-static uint32_t pair_at(const joint *s, const pb_trace *t, pb_ns ts, const char *src,
-                        uint32_t after)
-{
-    uint32_t n;
-    if (!pb_strtab_find(t->names->nodes, src, strlen(src), &n))
-        return JOINT_NONE;
-    for (uint32_t i = after; i < joint_npairs(s); i++) {
-        if (joint_pair_call(s, i) == JOINT_NONE)
-            continue;
-        const pb_msg *m = &t->msgs[joint_pair_call(s, i)];
-        if (m->ts == ts && m->src == n)
-            return i;
-    }
-    return JOINT_NONE;
-}
-
 /* Forty requests alone (delays varied, each one call of C) teach the
  * model; then q1 and q2 arrive at the same instant and are alike to the
  * nanosecond: each calls C at T + 1 ms, both calls return at T + 2 ms,
@@ -106,15 +89,15 @@ TEST(two_alike_requests_half_each)
     joint *s = NULL;
     double *conf = confidences(t, &s);
     CHECK(conf != NULL);
-    uint32_t c1 = s ? pair_at(s, t, T + 1 * MS, "B", 0) : JOINT_NONE;
-    uint32_t c2 = c1 != JOINT_NONE ? pair_at(s, t, T + 1 * MS, "B", c1 + 1) : JOINT_NONE;
+    uint32_t c1 = s ? pair_at_from(s, t, T + 1 * MS, "B", 0) : JOINT_NONE;
+    uint32_t c2 = c1 != JOINT_NONE ? pair_at_from(s, t, T + 1 * MS, "B", c1 + 1) : JOINT_NONE;
     CHECK(c1 != JOINT_NONE && c2 != JOINT_NONE);
     if (conf && c1 != JOINT_NONE && c2 != JOINT_NONE) {
         CHECK_INT(joint_pair_ncandidates(s, c1), 2);
         CHECK_NEAR(conf[c1], 0.5, 1e-6);
         CHECK_NEAR(conf[c2], 0.5, 1e-6);
         /* a taught request's call had one candidate: sure */
-        uint32_t c0 = pair_at(s, t, 300 * US, "B", 0);
+        uint32_t c0 = pair_at_from(s, t, 300 * US, "B", 0);
         CHECK(c0 != JOINT_NONE && conf[c0] == 1.0);
     }
     free(conf);
@@ -151,10 +134,10 @@ TEST(crossed_chains_a_third_each)
     double *conf = confidences(t, &s);
     CHECK(conf != NULL);
     pb_ns tc = T + 1 * MS, td = T + 2 * MS + 50 * US;
-    uint32_t c1 = s ? pair_at(s, t, tc, "B", 0) : JOINT_NONE;
-    uint32_t c2 = c1 != JOINT_NONE ? pair_at(s, t, tc, "B", c1 + 1) : JOINT_NONE;
-    uint32_t d1 = s ? pair_at(s, t, td, "B", 0) : JOINT_NONE;
-    uint32_t d2 = d1 != JOINT_NONE ? pair_at(s, t, td, "B", d1 + 1) : JOINT_NONE;
+    uint32_t c1 = s ? pair_at_from(s, t, tc, "B", 0) : JOINT_NONE;
+    uint32_t c2 = c1 != JOINT_NONE ? pair_at_from(s, t, tc, "B", c1 + 1) : JOINT_NONE;
+    uint32_t d1 = s ? pair_at_from(s, t, td, "B", 0) : JOINT_NONE;
+    uint32_t d2 = d1 != JOINT_NONE ? pair_at_from(s, t, td, "B", d1 + 1) : JOINT_NONE;
     CHECK(c1 != JOINT_NONE && c2 != JOINT_NONE && d1 != JOINT_NONE && d2 != JOINT_NONE);
     if (conf && c1 != JOINT_NONE && c2 != JOINT_NONE && d1 != JOINT_NONE &&
         d2 != JOINT_NONE) {
@@ -190,8 +173,8 @@ TEST(orphan_by_the_rule_of_succession)
     joint *s = NULL;
     double *conf = confidences(t, &s);
     CHECK(conf != NULL);
-    uint32_t o = s ? pair_at(s, t, T, "B", 0) : JOINT_NONE;
-    uint32_t r = s ? pair_at(s, t, 0, "X", 0) : JOINT_NONE;
+    uint32_t o = s ? pair_at_from(s, t, T, "B", 0) : JOINT_NONE;
+    uint32_t r = s ? pair_at_from(s, t, 0, "X", 0) : JOINT_NONE;
     CHECK(o != JOINT_NONE && r != JOINT_NONE);
     if (conf && o != JOINT_NONE && r != JOINT_NONE) {
         CHECK_INT(joint_pair_parent(s, o), JOINT_NONE);
@@ -225,7 +208,7 @@ TEST(three_alike_requests_a_third_each)
         joint *s = NULL;
         double *conf = confidences_sc(t, &s, sc);
         CHECK(conf != NULL);
-        uint32_t c = s ? pair_at(s, t, T + 1 * MS, "B", 0) : JOINT_NONE;
+        uint32_t c = s ? pair_at_from(s, t, T + 1 * MS, "B", 0) : JOINT_NONE;
         for (int k = 0; k < 3 && conf; k++) {
             CHECK(c != JOINT_NONE);
             if (c == JOINT_NONE)
@@ -235,7 +218,7 @@ TEST(three_alike_requests_a_third_each)
                 CHECK(conf[c] <= 1.0 / 3 + 1e-12);
             else
                 CHECK_NEAR(conf[c], 1.0 / 3, 1e-6);
-            c = pair_at(s, t, T + 1 * MS, "B", c + 1);
+            c = pair_at_from(s, t, T + 1 * MS, "B", c + 1);
         }
         free(conf);
         joint_close(s);
@@ -401,14 +384,14 @@ TEST(sibling_cap_by_hand)
     uint32_t n;
     sibling_trace(0, &t, &s, &conf, &n);
     pb_ns t5 = 500 * MS, g5 = (50 + 7 * (5 % 3)) * US;
-    uint32_t c1 = s ? pair_at(s, t, t5 + g5, "B", 0) : JOINT_NONE;
-    uint32_t e1 = s ? pair_at(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
+    uint32_t c1 = s ? pair_at_from(s, t, t5 + g5, "B", 0) : JOINT_NONE;
+    uint32_t e1 = s ? pair_at_from(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
     pb_ns t2 = t5 + g5 + 200 * US + g5;
-    uint32_t c2 = s ? pair_at(s, t, t2, "B", 0) : JOINT_NONE;
-    uint32_t e2 = s ? pair_at(s, t, t2 + 20 * US, "C", 0) : JOINT_NONE;
-    uint32_t d = s ? pair_at(s, t, t2 + 200 * US + g5, "B", 0) : JOINT_NONE;
-    uint32_t r = s ? pair_at(s, t, t5, "X", 0) : JOINT_NONE;
-    uint32_t other = s ? pair_at(s, t, 600 * MS + 50 * US, "B", 0) : JOINT_NONE;
+    uint32_t c2 = s ? pair_at_from(s, t, t2, "B", 0) : JOINT_NONE;
+    uint32_t e2 = s ? pair_at_from(s, t, t2 + 20 * US, "C", 0) : JOINT_NONE;
+    uint32_t d = s ? pair_at_from(s, t, t2 + 200 * US + g5, "B", 0) : JOINT_NONE;
+    uint32_t r = s ? pair_at_from(s, t, t5, "X", 0) : JOINT_NONE;
+    uint32_t other = s ? pair_at_from(s, t, 600 * MS + 50 * US, "B", 0) : JOINT_NONE;
     CHECK(c1 != JOINT_NONE && e1 != JOINT_NONE && c2 != JOINT_NONE && e2 != JOINT_NONE &&
           d != JOINT_NONE && r != JOINT_NONE && other != JOINT_NONE);
     if (s && conf && c1 != JOINT_NONE && e1 != JOINT_NONE && c2 != JOINT_NONE &&
@@ -451,12 +434,12 @@ TEST(sibling_cap_exempt_and_order_by_hand)
     uint32_t n;
     sibling_trace(1, &t, &s, &conf, &n);
     pb_ns t5 = 500 * MS, g5 = (50 + 7 * (5 % 3)) * US;
-    uint32_t c1 = s ? pair_at(s, t, t5 + g5, "B", 0) : JOINT_NONE;
-    uint32_t e1 = s ? pair_at(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
+    uint32_t c1 = s ? pair_at_from(s, t, t5 + g5, "B", 0) : JOINT_NONE;
+    uint32_t e1 = s ? pair_at_from(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
     pb_ns t2 = t5 + g5 + 200 * US + g5;
-    uint32_t c2 = s ? pair_at(s, t, t2, "B", 0) : JOINT_NONE;
-    uint32_t e2 = s ? pair_at(s, t, t2 + 20 * US, "C", 0) : JOINT_NONE;
-    uint32_t d = s ? pair_at(s, t, t2 + 200 * US + g5, "B", 0) : JOINT_NONE;
+    uint32_t c2 = s ? pair_at_from(s, t, t2, "B", 0) : JOINT_NONE;
+    uint32_t e2 = s ? pair_at_from(s, t, t2 + 20 * US, "C", 0) : JOINT_NONE;
+    uint32_t d = s ? pair_at_from(s, t, t2 + 200 * US + g5, "B", 0) : JOINT_NONE;
     CHECK(c1 != JOINT_NONE && e1 != JOINT_NONE && c2 != JOINT_NONE && e2 != JOINT_NONE &&
           d != JOINT_NONE);
     if (s && conf && c1 != JOINT_NONE && e1 != JOINT_NONE && c2 != JOINT_NONE &&
@@ -533,8 +516,8 @@ TEST(sibling_strength_by_hand)
     uint32_t n;
     sibling_trace(0, &t, &s, &conf, &n);
     pb_ns t5 = 500 * MS, g5 = (50 + 7 * (5 % 3)) * US;
-    uint32_t c1 = s ? pair_at(s, t, t5 + g5, "B", 0) : JOINT_NONE;
-    uint32_t e1 = s ? pair_at(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
+    uint32_t c1 = s ? pair_at_from(s, t, t5 + g5, "B", 0) : JOINT_NONE;
+    uint32_t e1 = s ? pair_at_from(s, t, t5 + g5 + 20 * US, "C", 0) : JOINT_NONE;
     CHECK(c1 != JOINT_NONE && e1 != JOINT_NONE);
     if (s && conf && c1 != JOINT_NONE && e1 != JOINT_NONE) {
         s->scal_done = 1;

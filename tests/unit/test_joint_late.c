@@ -16,22 +16,6 @@
 #define MS 1000000LL
 #define US 1000LL
 
-/* the pair whose call message has this timestamp and source */
-static uint32_t pair_at(const joint *s, const pb_trace *t, pb_ns ts, const char *src)
-{
-    uint32_t n;
-    if (!pb_strtab_find(t->names->nodes, src, strlen(src), &n))
-        return JOINT_NONE;
-    for (uint32_t i = 0; i < joint_npairs(s); i++) {
-        if (joint_pair_call(s, i) == JOINT_NONE)
-            continue;
-        const pb_msg *m = &t->msgs[joint_pair_call(s, i)];
-        if (m->ts == ts && m->src == n)
-            return i;
-    }
-    return JOINT_NONE;
-}
-
 static uint32_t node_of(const pb_trace *t, const char *name)
 {
     uint32_t n;

@@ -14,23 +14,6 @@
 
 #define MS 1000000LL
 
-/* the pair whose call message has this timestamp and source (the first in
- * pair order when several do) */
-static uint32_t pair_at(const joint *s, const pb_trace *t, pb_ns ts, const char *src)
-{
-    uint32_t n;
-    if (!pb_strtab_find(t->names->nodes, src, strlen(src), &n))
-        return JOINT_NONE;
-    for (uint32_t i = 0; i < joint_npairs(s); i++) {
-        if (joint_pair_call(s, i) == JOINT_NONE)
-            continue;
-        const pb_msg *m = &t->msgs[joint_pair_call(s, i)];
-        if (m->ts == ts && m->src == n)
-            return i;
-    }
-    return JOINT_NONE;
-}
-
 /* One request from X into B: arrival at t0, B calls C at t0 + c, C
  * returns at t0 + c + r, B answers `a` after that. */
 static void ms_request(pb_trace *t, pb_ns t0, pb_ns c, pb_ns r, pb_ns a_, uint64_t *cid)
