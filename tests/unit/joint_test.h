@@ -61,6 +61,31 @@ static inline uint32_t pair_at(const joint *s, const pb_trace *t, pb_ns ts, cons
     return pair_at_from(s, t, ts, src, 0);
 }
 
+/* 40 requests X -> B, one a second: B calls C 1 ms after the arrival, C
+ * answers 7 ms later and B 20 us after that; in every fourth request C's
+ * return is stamped 10 us after B's answer (a reactive front end whose
+ * calls outlive their request; test_joint_late.c, test_joint_latecount.c).
+ * Sorted; the caller closes it. */
+static inline pb_trace *late_front_trace(void)
+{
+    const pb_ns ms = 1000000, us = 1000;
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    uint64_t cid = 1;
+    for (int k = 0; k < 40; k++) {
+        pb_ns t0 = (pb_ns)k * 1000 * ms;
+        uint64_t a = cid++, c = cid++;
+        pb_ns ret = t0 + 8 * ms + (k % 4 == 0 ? 30 * us : 0), ans = t0 + 8 * ms + 20 * us;
+        msg(t, t0, "X", "B", PB_TYPE_CALL, a);
+        msg(t, t0 + 1 * ms, "B", "C", PB_TYPE_CALL, c);
+        msg(t, ret, "C", "B", PB_TYPE_RETURN, c);
+        msg(t, ans, "B", "X", PB_TYPE_RETURN, a);
+    }
+    pb_trace_sort(t);
+    return t;
+}
+
 /* stamps of random_fanout_trace rounded down to this (0: none) */
 static pb_ns joint_test_tick;
 

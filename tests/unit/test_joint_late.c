@@ -33,20 +33,7 @@ static uint32_t node_of(const pb_trace *t, const char *name)
  * so B passes with a gap of 10 us and each call gets its own request. */
 TEST(late_return_keeps_its_request)
 {
-    pb_trace *t;
-    pb_trace_new(&t);
-    next_id = 1;
-    uint64_t cid = 1;
-    for (int k = 0; k < 40; k++) {
-        pb_ns t0 = (pb_ns)k * 1000 * MS;
-        uint64_t a = cid++, c = cid++;
-        pb_ns ret = t0 + 8 * MS + (k % 4 == 0 ? 30 * US : 0), ans = t0 + 8 * MS + 20 * US;
-        msg(t, t0, "X", "B", PB_TYPE_CALL, a);
-        msg(t, t0 + 1 * MS, "B", "C", PB_TYPE_CALL, c);
-        msg(t, ret, "C", "B", PB_TYPE_RETURN, c);
-        msg(t, ans, "B", "X", PB_TYPE_RETURN, a);
-    }
-    pb_trace_sort(t);
+    pb_trace *t = late_front_trace();
     pb_trace_view v = pb_trace_view_of(t);
     pb_error err;
     int right[2] = {0, 0};
