@@ -362,6 +362,16 @@ const pb_option joint_options[] = {
      "two (one-sided binomial at one half below 0.05, more of them without one in the "
      "start) keeps the search when it is likelier than the start (joint_tieorph.c; "
      "metadata tie_orphans=)"},
+    {"tie_rows", PB_OPT_BOOL, offsetof(joint_params, tie_rows), "1", PB_OPT_NORANGE,
+     "at whole-tick stamps with many ties (infer's coarse_ties=1), per service, take the "
+     "order of the rows as the order of events within a tick: a request that arrived in a "
+     "call's tick in a later row, or answered in its return's tick in an earlier row, is "
+     "no candidate parent; used where at least 10 calls have such candidates and at most "
+     "tie_rows_fail of them would be left with none (joint_rowtie.c; metadata "
+     "tie_rows_service=, tie_rows=)"},
+    {"tie_rows_fail", PB_OPT_DOUBLE, offsetof(joint_params, tie_rows_fail), "0.01", 0, 1,
+     "tie_rows: the most calls the rows would leave without a candidate, a share of the "
+     "calls whose candidates the rows cut (true event order: none but for loss)"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "
@@ -1379,6 +1389,7 @@ void joint_close(joint *s)
     hmap_free(&s->linkmap);
     hmap_free(&s->keymap);
     hmap_free(&s->parmap);
+    free(s->rowtie_st);
     free(s->pov);
     free(s->pse);
     free(s->pflag);

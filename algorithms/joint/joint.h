@@ -191,6 +191,11 @@ typedef struct joint_params {
                            leaves significantly more calls without a parent than the
                            search (sign test) and the search is likelier
                            (joint_tieorph.c), 1 */
+    int tie_rows;       /* [tie_rows] at coarse whole-tick stamps, per service whose rows
+                           pass the test, the row order as the order of events within a
+                           tick for the candidates (joint_rowtie.c), 1 */
+    double tie_rows_fail; /* [tie_rows_fail] the test: most calls left without a
+                           candidate by the rows, a share of those the rows cut, 0.01 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

@@ -114,6 +114,13 @@ typedef struct joint_align_rec {
  * (caller's clock).  A missing receive time is taken from the send. */
 /* A half pair (call or ret JOINT_NONE: the other message was lost) has
  * the missing end's times copied from the known one. */
+/* joint_rowtie.c: per service, the test of the row order within a tick */
+typedef struct joint_rowtie_stat {
+    size_t calls, cut, fail; /* calls with a candidate; of them, some put out by rows; all */
+    int late, used;          /* not tested (late calls); the rows used */
+} joint_rowtie_stat;
+#define JOINT_ROWTIE_MIN 10 /* tie_rows: least calls whose candidates the rows cut */
+
 typedef struct jpair {
     pb_ns cs, cr, rs, rr;
     uint32_t call, ret;     /* message indices */
@@ -229,6 +236,8 @@ struct joint {
     int cross_done;         /* joint_tiecross_apply ran */
     int cross_kept;         /* the search's moves across a tick were kept */
     double cross_ll[2];     /* log-likelihoods of the start and with those moves, refitted */
+    joint_rowtie_stat *rowtie_st; /* joint_rowtie.c: per service, or NULL (not run) */
+    size_t rowtie_dropped;  /* candidates the rows put out */
     int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
     size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */
     double orph_p;          /* the sign test's one-sided probability */
@@ -1510,6 +1519,14 @@ int joint_tieorph_keeps_search(size_t start_only, size_t search_only, double ll_
                                double ll_search);
 int joint_tieorph_decide(joint *s);
 int joint_tieorph_meta(const joint *s, pb_result *res);
+/* joint_rowtie.c (tie_rows): at coarse stamps, after the candidates are found, per
+ * service the test of the row order as the order of events within a tick; where it
+ * passes, the candidates the rows put out are dropped.  PB_OK or PB_ENOMEM.
+ * joint_rowtie_decide: the criterion alone (cut calls, of them left with none, the
+ * allowed share): 1 use the rows.  joint_rowtie_meta: the metadata lines. */
+int joint_rowtie_apply(joint *s);
+int joint_rowtie_decide(size_t cut, size_t fail, double share);
+int joint_rowtie_meta(const joint *s, pb_result *res);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
  * calls in[0..n) of one link in pair order are copied to out[0..n) with
  * each run of equal send stamps put in the order of their returns'
