@@ -116,8 +116,11 @@ typedef struct joint_align_rec {
  * the missing end's times copied from the known one. */
 /* joint_rowtie.c: per service, the test of the row order within a tick */
 typedef struct joint_rowtie_stat {
-    size_t calls, cut, fail; /* calls with a candidate; of them, some put out by rows; all */
-    int late, used;          /* not tested (late calls); the rows used */
+    size_t calls;            /* calls with a candidate */
+    size_t cut[2], fail[2];  /* of them, some put out by the rows; all ([0] both sides,
+                                [1] the calls' side alone) */
+    int late, used;          /* not tested (late calls); the rows used: 2 both sides, 1 the
+                                calls' side, 0 not */
 } joint_rowtie_stat;
 #define JOINT_ROWTIE_MIN 10 /* tie_rows: least calls whose candidates the rows cut */
 

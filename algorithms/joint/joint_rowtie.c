@@ -27,10 +27,16 @@
  * used at a when cut >= JOINT_ROWTIE_MIN (the rows decide something) and
  * fail <= tie_rows_fail * cut; then every candidate the rows put out is
  * dropped (a call the rows would leave with none keeps all of its own).
+ * Without call ids the returns are paired by time, and a return paired
+ * wrongly fails the test on the returns' side whatever the rows; so when
+ * both sides together fail, the calls' side alone (the request arrived in
+ * an earlier row than the call) is tested the same way and, when it
+ * passes, used alone (used=calls).
  * Services whose calls may outlive their requests (joint_late.c) are not
  * tested.  Nothing runs without coarse ties: every trace whose stamps are
  * not coarse is byte for byte what it was.  Metadata per tested service:
- * tie_rows_service=NAME calls= cut= left_without= used=yes|no.
+ * tie_rows_service=NAME calls= cut= left_without= calls_side_cut=
+ * calls_side_left_without= used=yes|calls|no.
  */
 #include "joint_int.h"
 #include <stdlib.h>
@@ -40,12 +46,12 @@
 
 /* Does the row order put request q out as a parent of call p?  (Both are
  * pairs; only equal stamps are judged: times decide the rest.) */
-static int row_out(const joint *s, uint32_t p, uint32_t q)
+static int row_out(const joint *s, uint32_t p, uint32_t q, int sides)
 {
     const jpair *x = &s->pr[p], *r = &s->pr[q];
     if (r->call != NONE && r->cr == x->cs && r->call > x->call)
         return 1;
-    if (r->ret != NONE && r->rs == x->rr && r->ret < x->ret)
+    if (sides == 2 && r->ret != NONE && r->rs == x->rr && r->ret < x->ret)
         return 1;
     return 0;
 }
@@ -78,18 +84,24 @@ int joint_rowtie_apply(joint *s)
             continue;
         }
         st[a].calls++;
-        uint32_t out = 0;
-        for (uint32_t j = j0; j < j1; j++)
-            out += row_out(s, p, s->cand[j]);
-        if (out) {
-            st[a].cut++;
-            st[a].fail += out == j1 - j0;
+        for (int k = 0; k < 2; k++) {
+            uint32_t out = 0;
+            for (uint32_t j = j0; j < j1; j++)
+                out += row_out(s, p, s->cand[j], 2 - k);
+            if (out) {
+                st[a].cut[k]++;
+                st[a].fail[k] += out == j1 - j0;
+            }
         }
     }
     int any = 0;
     for (uint32_t a = 0; a < nn; a++) {
-        st[a].used = !st[a].late &&
-                     joint_rowtie_decide(st[a].cut, st[a].fail, s->p.tie_rows_fail);
+        /* both sides, else the calls' side alone (it does not depend on
+         * how the returns were paired) */
+        st[a].used = st[a].late ? 0
+                     : joint_rowtie_decide(st[a].cut[0], st[a].fail[0], s->p.tie_rows_fail) ? 2
+                     : joint_rowtie_decide(st[a].cut[1], st[a].fail[1], s->p.tie_rows_fail) ? 1
+                                                                                            : 0;
         any |= st[a].used;
     }
     if (!any)
@@ -101,17 +113,17 @@ int joint_rowtie_apply(joint *s)
         const jpair *x = &s->pr[p];
         uint32_t j0 = s->cand_off[p], j1 = s->cand_off[p + 1];
         s->cand_off[p] = w;
-        int use = j0 < j1 && x->call != NONE && x->ret != NONE && st[x->caller].used;
+        int use = j0 < j1 && x->call != NONE && x->ret != NONE ? st[x->caller].used : 0;
         uint32_t keep = 0;
         if (use)
             for (uint32_t j = j0; j < j1; j++)
-                keep += !row_out(s, p, s->cand[j]);
+                keep += !row_out(s, p, s->cand[j], use);
         if (!use || !keep) {
             memmove(s->cand + w, s->cand + j0, (size_t)(j1 - j0) * sizeof *s->cand);
             w += j1 - j0;
         } else {
             for (uint32_t j = j0; j < j1; j++)
-                if (!row_out(s, p, s->cand[j]))
+                if (!row_out(s, p, s->cand[j], use))
                     s->cand[w++] = s->cand[j];
             s->rowtie_dropped += (j1 - j0) - keep;
         }
@@ -135,9 +147,11 @@ int joint_rowtie_meta(const joint *s, pb_result *res)
         const joint_rowtie_stat *t = &s->rowtie_st[a];
         if (!t->calls)
             continue;
-        rc = pb_result_meta(res, "tie_rows_service=%s calls=%zu cut=%zu left_without=%zu used=%s",
-                            pb_strtab_str(s->v.nodes, a), t->calls, t->cut, t->fail,
-                            t->used ? "yes" : "no");
+        static const char *what[] = {"no", "calls", "yes"};
+        rc = pb_result_meta(res, "tie_rows_service=%s calls=%zu cut=%zu left_without=%zu "
+                            "calls_side_cut=%zu calls_side_left_without=%zu used=%s",
+                            pb_strtab_str(s->v.nodes, a), t->calls, t->cut[0], t->fail[0],
+                            t->cut[1], t->fail[1], what[t->used]);
     }
     if (rc == PB_OK)
         rc = pb_result_meta(res, "tie_rows=on candidates_dropped=%zu", s->rowtie_dropped);
