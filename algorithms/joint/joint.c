@@ -632,7 +632,10 @@ static int rank_start(joint *s)
     for (uint32_t a = 0; rc == PB_OK && a < s->nnodes; a++)
         if (off[a + 1] - off[a] > 1) {
             pb_sort(rq + off[a], off[a + 1] - off[a], sizeof *rq, joint_cmp_insort);
-            rc = joint_quant_rank_ties(s, rq + off[a], off[a + 1] - off[a]); /* joint_quant.c */
+            /* ties by their responses (joint_quant.c), unless the rows give
+             * their order (joint_rowtie.c) */
+            if (!joint_rowtie_used(s, a))
+                rc = joint_quant_rank_ties(s, rq + off[a], off[a + 1] - off[a]);
         }
     for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++) {
         uint32_t a = s->link_src[l], k = 0, nq = off[a + 1] - off[a];
@@ -644,7 +647,7 @@ static int rank_start(joint *s)
         s->rank_link[l] = 1;
         /* calls sent in one tick ranked by their returns (joint_tiecall.c) */
         const uint32_t *lc = s->bylink + s->bylink_off[l];
-        if (joint_tiecall_applies(s)) {
+        if (joint_tiecall_applies(s) && !joint_rowtie_used(s, a)) {
             if (!lrank && !(lrank = malloc(((size_t)n + 1) * sizeof *lrank)))
                 rc = PB_ENOMEM;
             if (rc == PB_OK)

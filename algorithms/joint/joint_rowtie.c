@@ -33,7 +33,10 @@
  * an earlier row than the call) is tested the same way and, when it
  * passes, used alone (used=calls).
  * Services whose calls may outlive their requests (joint_late.c) are not
- * tested.  Nothing runs without coarse ties: every trace whose stamps are
+ * tested.  Where the rows are used, the start (made again when the tie
+ * test keeps it) ranks requests tied at arrival and calls tied at send in
+ * the order of their rows, not of their responses / returns
+ * (joint_quant.c, joint_tiecall.c).  Nothing runs without coarse ties: every trace whose stamps are
  * not coarse is byte for byte what it was.  Metadata per tested service:
  * tie_rows_service=NAME calls= cut= left_without= calls_side_cut=
  * calls_side_left_without= used=yes|calls|no.
@@ -136,6 +139,11 @@ int joint_rowtie_apply(joint *s)
     s->ambiguous = amb;
     s->nested = nest;
     return PB_OK;
+}
+
+int joint_rowtie_used(const joint *s, uint32_t a)
+{
+    return s->rowtie_st && s->rowtie_st[a].used;
 }
 
 int joint_rowtie_meta(const joint *s, pb_result *res)
