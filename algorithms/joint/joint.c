@@ -632,10 +632,7 @@ static int rank_start(joint *s)
     for (uint32_t a = 0; rc == PB_OK && a < s->nnodes; a++)
         if (off[a + 1] - off[a] > 1) {
             pb_sort(rq + off[a], off[a + 1] - off[a], sizeof *rq, joint_cmp_insort);
-            /* ties by their responses (joint_quant.c), unless the rows give
-             * their order (joint_rowtie.c) */
-            if (!joint_rowtie_used(s, a))
-                rc = joint_quant_rank_ties(s, rq + off[a], off[a + 1] - off[a]);
+            rc = joint_quant_rank_ties(s, rq + off[a], off[a + 1] - off[a]); /* joint_quant.c */
         }
     for (uint32_t l = 0; rc == PB_OK && l < s->nlinks; l++) {
         uint32_t a = s->link_src[l], k = 0, nq = off[a + 1] - off[a];

@@ -1529,8 +1529,8 @@ int joint_tieorph_meta(const joint *s, pb_result *res);
  * allowed share): 1 use the rows.  joint_rowtie_meta: the metadata lines. */
 int joint_rowtie_apply(joint *s);
 int joint_rowtie_decide(size_t cut, size_t fail, double share);
-/* joint_rowtie.c: 1 when the rows are used at service a (their order then ranks the
- * requests tied at arrival and the calls tied at send in the start: joint.c) */
+/* joint_rowtie.c: 1 when the rows are used at service a (their order then ranks its
+ * calls tied at send in the start, not their returns: joint.c) */
 int joint_rowtie_used(const joint *s, uint32_t a);
 int joint_rowtie_meta(const joint *s, pb_result *res);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the

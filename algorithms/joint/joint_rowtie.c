@@ -34,9 +34,11 @@
  * passes, used alone (used=calls).
  * Services whose calls may outlive their requests (joint_late.c) are not
  * tested.  Where the rows are used, the start (made again when the tie
- * test keeps it) ranks requests tied at arrival and calls tied at send in
- * the order of their rows, not of their responses / returns
- * (joint_quant.c, joint_tiecall.c).  Nothing runs without coarse ties: every trace whose stamps are
+ * test keeps it) ranks a service's calls tied at send in the order of
+ * their rows, not of their returns (joint_tiecall.c: that rule was made
+ * for rows that say nothing within a tick); requests tied at arrival are
+ * still ranked by their responses (joint_quant.c; by the rows instead:
+ * the eBPF capture at 1 ms lost two requests).  Nothing runs without coarse ties: every trace whose stamps are
  * not coarse is byte for byte what it was.  Metadata per tested service:
  * tie_rows_service=NAME calls= cut= left_without= calls_side_cut=
  * calls_side_left_without= used=yes|calls|no.
