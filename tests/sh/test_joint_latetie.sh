@@ -5,8 +5,8 @@
 # (experiments/joint_apps_async.conf -D instances_scale=2, 1 s, maketrace
 # seed 9, never looked at while developing; call ids kept and emptied):
 # joint by default is at least 5 points above -s late_tie_share=0 in both
-# modes (the tree before gives the late_tie_share=0 result: 14.1 / 4.0 %
-# against 26.0 / 14.9 % now), and says so (late_tie_share=, the logger link
+# modes (the tree before gives the late_tie_share=0 result: 14.1 / 4.6 %
+# against 26.0 / 16.4 % now), and says so (late_tie_share=, the logger link
 # a late link).  (2) The same trace at nanosecond stamps: byte for byte the
 # result of late_tie_share=0 (the params line aside).  (3) Shuffled rows
 # (read back with --sort) change nothing at 1 ms.
