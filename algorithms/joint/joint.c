@@ -148,9 +148,10 @@ const pb_option joint_options[] = {
      "weighs which of its calls keep no return (each call the alignment left without one "
      "against the calls received near it; kept when the re-pairing's cost falls by more "
      "than uncross_min); 2 = checked on a copy: used only when, on a copy of the trace "
-     "made from the solution (its lost halves kept), it gets more pairs right than "
-     "wrong by a sign test at 5 %, then the search runs once more with it (metadata "
-     "reunp_check=); 1 = always; 0 = off; nothing without loss (docs/joint.md, "
+     "made from the solution that loses messages afresh at the rate the solution shows, "
+     "more requests come out exact only with it than only without by a sign test at "
+     "5 %, then the search runs once more with it (metadata reunp_check=); 1 = always; "
+     "0 = off; nothing without loss (docs/joint.md, "
      "\"Which calls keep no return\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},

@@ -464,7 +464,7 @@ struct joint {
     size_t reunp_moved, reunp_capped; /* joint_reunp.c: half calls exchanged; not weighed */
     int reunp_ck;           /* reunp=2 (joint_reunpck.c): 0 not run, 1 without, 2 with */
     size_t reunp_ck_moved;  /* reunp=2: calls reunp exchanged on the copy */
-    size_t reunp_ck_cnt[2]; /* reunp=2: copy's pairs right only with / only without */
+    size_t reunp_ck_cnt[2]; /* reunp=2: copy's requests exact only with / only without */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -1720,11 +1720,12 @@ int joint_reunp_link(joint *s, uint32_t l, insort *C, uint32_t nc, const pb_ns *
  * not kept in arrival order, whose callee calls on */
 int joint_reunp_wanted(const joint *s);
 /* reunp=2: a copy of s (joint_selfcal_copy: its solution as the truth,
- * its lost halves kept, seed conf_seed + JOINT_REUNP_SEED) inferred with
- * reunp=0 and 1; *use = 1 when reunp moved a call there and got more of
- * the copy's pairs right than wrong by the one-sided sign test at
- * JOINT_REUNP_ALPHA (joint_reunp_signtest).  Records the counts in s.
- * PB_OK or PB_ENOMEM */
+ * its lost halves kept, seed conf_seed + JOINT_REUNP_SEED) that then loses
+ * each call and return at s's share of unpaired messages, inferred with
+ * reunp=0 and 1; *use = 1 when reunp moved a call there and more of s's
+ * top-level requests came out exact only with it than only without, by
+ * the one-sided sign test at JOINT_REUNP_ALPHA (joint_reunp_signtest).
+ * Records the counts in s.  PB_OK or PB_ENOMEM */
 int joint_reunp_copytest(joint *s, int *use);
 /* 1 when b pairs right only one way against c right only the other is
  * more than chance: P(Bin(b + c, 1/2) >= b) < JOINT_REUNP_ALPHA, b > c */

@@ -177,7 +177,7 @@ static int halves_right(const joint *s, const pb_trace_view *v)
 
 /* reunp=2 (the default; joint_reunpck.c) on the longer trace (15 answers
  * lost, one every 16 requests): the copy made from the solution shows
- * reunp getting more pairs right than wrong, so it is used, and the X>F
+ * more requests exact only with reunp than only without, so it is used, and the X>F
  * pairs are as right as with reunp=1; the check's counts are kept.
  * Without loss the check does not run: the same pairs as reunp=0 */
 TEST(checked_on_a_copy_uses_it_here)
@@ -195,7 +195,7 @@ TEST(checked_on_a_copy_uses_it_here)
             w2 = wrong_pairs(s2, &v, &h);
         int r0 = halves_right(s0, &v), r1 = halves_right(s1, &v), r2 = halves_right(s2, &v);
         printf("# 15 answers lost: X>F pairs wrong / lost answers found, reunp=0 %d / %d, "
-               "1 %d / %d, 2 %d / %d (check %d, 2: used; right only with %zu, only "
+               "1 %d / %d, 2 %d / %d (check %d, 2: used; requests exact only with %zu, only "
                "without %zu)\n", w0, r0, w1, r1, w2, r2, s2->reunp_ck, s2->reunp_ck_cnt[0],
                s2->reunp_ck_cnt[1]);
         CHECK_INT(s2->reunp_ck, 2);
