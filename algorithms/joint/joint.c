@@ -143,7 +143,7 @@ const pb_option joint_options[] = {
      "to the other half) beats the solution it started from by more than 10 nats, else "
      "keep uncross's moves alone (docs/joint.md, \"Loss with call ids: uncross's search "
      "checked held out\"; metadata uncross_check=); 0 = keep the search's changes"},
-    {"reunp", PB_OPT_INT, offsetof(joint_params, reunp), "2", 0, 2,
+    {"reunp", PB_OPT_INT, offsetof(joint_params, reunp), "0", 0, 2,
      "without call ids, under loss: the re-pairing of a link whose callee calls on also "
      "weighs which of its calls keep no return (each call the alignment left without one "
      "against the calls received near it; kept when the re-pairing's cost falls by more "
@@ -151,7 +151,8 @@ const pb_option joint_options[] = {
      "made from the solution that loses messages afresh at the rate the solution shows, "
      "more requests come out exact only with it than only without by a sign test at "
      "5 %, then the search runs once more with it (metadata reunp_check=); 1 = always; "
-     "0 = off; nothing without loss (docs/joint.md, "
+     "0 = off (the default: reunp=2 cost one held-out draw of a synthetic class); "
+     "nothing without loss (docs/joint.md, "
      "\"Which calls keep no return\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},

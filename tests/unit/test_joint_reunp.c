@@ -175,7 +175,7 @@ static int halves_right(const joint *s, const pb_trace_view *v)
     return n;
 }
 
-/* reunp=2 (the default; joint_reunpck.c) on the longer trace (15 answers
+/* reunp=2 (checked on a copy; joint_reunpck.c) on the longer trace (15 answers
  * lost, one every 16 requests): the copy made from the solution shows
  * more requests exact only with reunp than only without, so it is used, and the X>F
  * pairs are as right as with reunp=1; the check's counts are kept.
