@@ -1134,10 +1134,13 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
  * messages stay unpaired (joint_unpaired.c): when the min-cost pairing
  * leaves other messages of some link unpaired, the search runs again with
  * those, and its result is kept. */
-int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
-               pb_error *err)
+int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, unsigned char **force_out)
 {
     joint *s = NULL;
+    *out = NULL;
+    if (force_out)
+        *force_out = NULL;
     int rc = init_search(&s, v, params, err, NULL);
     if (rc != PB_OK)
         return rc;
@@ -1165,6 +1168,24 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     s->unp_rec = recs;
     s->nunp_rec = nrecs;
     s->unp_changed = changed;
+    if (force_out)
+        *force_out = force;
+    else
+        free(force);
+    *out = s;
+    return PB_OK;
+}
+
+/* joint_init_search; then, with reunp=2 under loss, reunp checked on a
+ * copy (joint_reunpck.c; its copy runs joint_init_search, not this) */
+int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
+               pb_error *err)
+{
+    joint *s = NULL;
+    unsigned char *force = NULL;
+    int rc = joint_init_search(&s, v, params, err, &force);
+    if (rc != PB_OK)
+        return rc;
     /* reunp=2: reunp used when it helps on a copy of the solution
      * (joint_reunpck.c); then the same search runs again with it */
     if (s->p.reunp == 2 && joint_reunp_wanted(s)) {

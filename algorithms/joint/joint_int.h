@@ -1719,6 +1719,11 @@ int joint_reunp_link(joint *s, uint32_t l, insort *C, uint32_t nc, const pb_ns *
  * reunp) has a half call reunp would weigh: a free link without call ids,
  * not kept in arrival order, whose callee calls on */
 int joint_reunp_wanted(const joint *s);
+/* joint.c: joint_init without the reunp=2 check (the search, and the
+ * unpaired step); *force_out, when not NULL, gets the messages the
+ * unpaired step forced (or NULL; the caller frees it).  As joint_init */
+int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, unsigned char **force_out);
 /* reunp=2: a copy of s (joint_selfcal_copy: its solution as the truth,
  * its lost halves kept, seed conf_seed + JOINT_REUNP_SEED) that then loses
  * each call and return at s's share of unpaired messages, inferred with

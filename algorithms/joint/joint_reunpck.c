@@ -120,7 +120,7 @@ static int rk_copy_run(joint *s, const pb_trace_view *v2, int u, unsigned char *
     p2.reunp = u;
     joint *s2 = NULL;
     pb_error err;
-    int rc = joint_init(&s2, v2, &p2, &err);
+    int rc = joint_init_search(&s2, v2, &p2, &err, NULL); /* no check of its own */
     if (rc != PB_OK)
         return PB_ENOMEM; /* cannot fail on a trace it made; say so as memory */
     *moved = s2->reunp_moved;
