@@ -68,7 +68,8 @@ typedef struct joint_params {
                            only when a cross-fitted likelihood prefers its
                            result (joint_uxcheck.c), 1 */
     int reunp;          /* [reunp] without call ids, the re-pairing weighs which calls
-                           keep no return (joint_reunp.c), 0 */
+                           keep no return (joint_reunp.c): 0 off, 1 on, 2 checked
+                           on a copy (joint_reunpck.c), 0 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank

@@ -183,6 +183,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         if (s->reunp_moved || s->reunp_capped) /* only under loss (joint_reunp.c) */
             pb_result_meta(res, "reunp_moved=%zu reunp_capped=%zu", s->reunp_moved,
                            s->reunp_capped);
+        joint_reunp_meta(s, res);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         for (size_t r = 0; r < s->nalign_rec; r++) {
