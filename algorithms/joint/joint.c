@@ -348,6 +348,11 @@ const pb_option joint_options[] = {
      "-3.29 with the first copies, below it were their share exact), draw more copies "
      "until they hold 3 times the service's calls (at most 12; joint_busymore.c; "
      "metadata busy_copies=)"},
+    {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
+     "busy test: a service also serialises when the gaps between its consecutive sends "
+     "(calls it makes, answers it returns) fall below the 0.1 quantile of its own far "
+     "less often in the trace than in the copies (z below -3.29; joint_space.c; metadata "
+     "busy_spacing=)"},
     {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "

@@ -94,7 +94,9 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
-#define JOINT_PICK_NSTAT 7     /* busy test: statistics per service */
+#define JOINT_PICK_NSTAT 12    /* busy test: statistics per service (7-11: busy_space) */
+#define JOINT_SPACE_Q 0.1      /* busy_space: short gaps, below this quantile of the trace's */
+#define JOINT_SPACE_Z 3.29     /* busy_space: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
@@ -1382,6 +1384,16 @@ int joint_pick_want_more(double n, double b, double m, double mb);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+/* joint_space.c.  The spacing of each service's sends in s's trace: w[v]
+ * the JOINT_SPACE_Q quantile of the gaps between service v's consecutive
+ * sends (0: not tested: not a service, fewer than JOINT_PICK_MIN gaps, or
+ * the quantile 0), st[JOINT_PICK_NSTAT v + 7] its gaps and + 8 those below
+ * w[v] (st zeroed by the caller).  PB_OK or PB_ENOMEM */
+int joint_space_real(const joint *s, const unsigned char *serves, pb_ns *w, double *st);
+/* adds the gaps of the copy t made from s (pair p's call and return ids
+ * 2p+1, 2p+2) to st[JOINT_PICK_NSTAT v + 9], those below w[v] to + 10.
+ * PB_OK or PB_ENOMEM */
+int joint_space_copy(const joint *s, const pb_trace *t, const pb_ns *w, double *st);
 
 /* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
  * delay stamped zero ticks scores the fitted mass below one tick per tick

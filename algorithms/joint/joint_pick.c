@@ -217,7 +217,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     *held = 0;
     sum[0] = sum[1] = sum[2] = 0;
     pb_ns *win = malloc(((size_t)nl + 1) * sizeof *win);
-    int rc = rn && rb && tn && tb && st && serves && win ? PB_OK : PB_ENOMEM;
+    pb_ns *sw = calloc((size_t)nn + 1, sizeof *sw);
+    int rc = rn && rb && tn && tb && st && serves && win && sw ? PB_OK : PB_ENOMEM;
     if (rc == PB_OK)
         rc = windows(a, win);
     if (rc == PB_OK)
@@ -228,6 +229,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         x[1] += rb[l];
         serves[a->link_dst[l]] = 1;
     }
+    if (rc == PB_OK && a->p.busy_space) /* the spacing of sends (joint_space.c) */
+        rc = joint_space_real(a, serves, sw, st);
     /* what independent delays predict: copies of the free solution (more
      * where a verdict depends on their own spread: joint_busymore.c) */
     for (int r = 0; rc == PB_OK && r < JOINT_PICK_MAXSIMS; r++) {
@@ -245,6 +248,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         rc = joint_selfcal_copy(a, (uint32_t)a->p.conf_seed + JOINT_PICK_SEED + (uint32_t)r, &t);
         if (rc == PB_OK)
             rc = busy_of(a, t, win, tn, tb);
+        if (rc == PB_OK && a->p.busy_space)
+            rc = joint_space_copy(a, t, sw, st);
         pb_trace_close(t);
         for (uint32_t l = 0; rc == PB_OK && l < nl; l++) {
             double *x = st + JOINT_PICK_NSTAT * (size_t)a->link_src[l];
@@ -269,6 +274,9 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         if (!serves[v]) /* not a service (the clients): not tested */
             memset(x, 0, JOINT_PICK_NSTAT * sizeof *x);
         x[6] = serves[v] && x[0] >= JOINT_PICK_MIN && x[4] < -JOINT_PICK_Z;
+        x[11] = joint_pick_z(x[7], x[8], x[9], x[10]);
+        if (!x[6] && serves[v] && x[11] < -JOINT_SPACE_Z)
+            x[6] = 2; /* serialising by the spacing of its sends alone */
         if (x[6])
             sum[1] += x[5];
     }
@@ -284,6 +292,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     free(tb);
     free(serves);
     free(win);
+    free(sw);
     return rc;
 }
 
@@ -304,6 +313,11 @@ int joint_pick_meta(const joint *s, pb_result *res)
                             more);
     for (uint32_t v = 0; rc == PB_OK && v < s->nnodes; v++) {
         const double *x = s->pick_stat + JOINT_PICK_NSTAT * (size_t)v;
+        if (rc == PB_OK && x[7] > 0)
+            rc = pb_result_meta(res, "busy_spacing=%s gaps=%.0f short=%.0f copy_gaps=%.0f "
+                                     "copy_short=%.0f z=%.2f serialising=%s",
+                                pb_strtab_str(s->v.nodes, v), x[7], x[8], x[9], x[10], x[11],
+                                x[6] == 2 ? "yes" : "no");
         if (x[0] <= 0 || x[2] <= 0)
             continue;
         rc = pb_result_meta(res, "busy_service=%s calls=%.0f busy=%.0f copy_calls=%.0f "
