@@ -1071,7 +1071,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
     /* the busy test (joint_pick.c): a model check that needs no pairing */
     double *pst = NULL, psum[3] = {0, 0, 0};
-    int pick_held = 0;
+    int pick_held = keep == b; /* in: the likelihood's choice (busy_space) */
     if (params->busy_test) {
         rc = joint_pick(a, b, &pst, psum, &pick_held);
         if (rc != PB_OK) {

@@ -87,53 +87,56 @@ static int sends_of(const joint *s, const pb_trace *t, jsend **out, size_t *n)
     return PB_OK;
 }
 
-int joint_space_real(const joint *s, const unsigned char *serves, pb_ns *w, double *st)
+int joint_space_count(size_t m, const uint32_t *v, const pb_ns *t, const unsigned char *serves,
+                      pb_ns *w, int set_w, double *gaps, double *shortg)
 {
-    jsend *e = NULL;
-    size_t m = 0;
-    int rc = sends_of(s, NULL, &e, &m);
-    pb_ns *g = rc == PB_OK ? malloc((m + 1) * sizeof *g) : NULL;
-    if (rc == PB_OK && !g)
-        rc = PB_ENOMEM;
-    for (size_t i = 0; rc == PB_OK && i < m;) {
+    pb_ns *g = set_w ? malloc((m + 1) * sizeof *g) : NULL;
+    if (set_w && !g)
+        return PB_ENOMEM;
+    for (size_t i = 0; i < m;) {
         size_t j = i;
-        while (j < m && e[j].v == e[i].v)
+        while (j < m && v[j] == v[i])
             j++;
-        uint32_t v = e[i].v;
-        size_t k = 0;
-        for (size_t q = i + 1; q < j; q++)
-            g[k++] = e[q].t - e[q - 1].t;
-        w[v] = 0;
-        if (serves[v] && k >= JOINT_PICK_MIN) {
-            pb_sort(g, k, sizeof *g, cmp_ns);
-            w[v] = g[(size_t)(JOINT_SPACE_Q * (double)k)];
+        uint32_t x = v[i];
+        if (set_w) {
+            size_t k = 0;
+            for (size_t q = i + 1; q < j; q++)
+                g[k++] = t[q] - t[q - 1];
+            w[x] = 0;
+            if (serves[x] && k >= JOINT_PICK_MIN) {
+                pb_sort(g, k, sizeof *g, cmp_ns);
+                w[x] = g[(size_t)(JOINT_SPACE_Q * (double)k)];
+            }
         }
-        double *x = st + JOINT_PICK_NSTAT * (size_t)v;
-        if (w[v] > 0) {
-            x[7] = (double)k;
-            for (size_t q = 0; q < k && g[q] < w[v]; q++)
-                x[8]++;
-        }
+        if (w[x] > 0)
+            for (size_t q = i + 1; q < j; q++) {
+                gaps[x]++;
+                shortg[x] += t[q] - t[q - 1] < w[x];
+            }
         i = j;
     }
-    free(e);
     free(g);
-    return rc;
+    return PB_OK;
 }
 
-int joint_space_copy(const joint *s, const pb_trace *t, const pb_ns *w, double *st)
+int joint_space_of(const joint *s, const pb_trace *t, const unsigned char *serves, pb_ns *w,
+                   double *gaps, double *shortg)
 {
     jsend *e = NULL;
     size_t m = 0;
     int rc = sends_of(s, t, &e, &m);
-    for (size_t i = 1; rc == PB_OK && i < m; i++) {
-        uint32_t v = e[i].v;
-        if (v != e[i - 1].v || w[v] <= 0)
-            continue;
-        double *x = st + JOINT_PICK_NSTAT * (size_t)v;
-        x[9]++;
-        x[10] += e[i].t - e[i - 1].t < w[v];
+    uint32_t *v = rc == PB_OK ? malloc((m + 1) * sizeof *v) : NULL;
+    pb_ns *ts = rc == PB_OK ? malloc((m + 1) * sizeof *ts) : NULL;
+    if (rc == PB_OK && (!v || !ts))
+        rc = PB_ENOMEM;
+    for (size_t i = 0; rc == PB_OK && i < m; i++) {
+        v[i] = e[i].v;
+        ts[i] = e[i].t;
     }
+    if (rc == PB_OK)
+        rc = joint_space_count(m, v, ts, serves, w, !t, gaps, shortg);
     free(e);
+    free(v);
+    free(ts);
     return rc;
 }
