@@ -231,7 +231,10 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         x[1] += rb[l];
         serves[a->link_dst[l]] = 1;
     }
-    if (rc == PB_OK && a->p.busy_space) /* the spacing of sends (joint_space.c) */
+    /* the spacing of sends (joint_space.c); not where many messages share
+     * a stamp (coarse ties): a gap of no tick says nothing of the spacing
+     * below a tick, and the copies' whole-tick draws bias it */
+    if (rc == PB_OK && a->p.busy_space && !a->coarse)
         rc = joint_space_of(a, NULL, serves, sw, sp, sp + nn);
     /* what independent delays predict: copies of the free solution (more
      * where a verdict depends on their own spread: joint_busymore.c) */
@@ -250,7 +253,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         rc = joint_selfcal_copy(a, (uint32_t)a->p.conf_seed + JOINT_PICK_SEED + (uint32_t)r, &t);
         if (rc == PB_OK)
             rc = busy_of(a, t, win, tn, tb);
-        if (rc == PB_OK && a->p.busy_space)
+        if (rc == PB_OK && a->p.busy_space && !a->coarse)
             rc = joint_space_of(a, t, serves, sw, sp + 2 * (size_t)nn, sp + 3 * (size_t)nn);
         pb_trace_close(t);
         for (uint32_t l = 0; rc == PB_OK && l < nl; l++) {
