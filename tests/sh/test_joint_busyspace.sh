@@ -10,7 +10,10 @@
 # with busy_space the held search is kept: at least fcfs and a point above
 # -s busy_space=0.  Shuffled rows and renamed nodes change nothing; where B
 # is a pool of workers (B.model=pool) nothing fires and the result is byte
-# for byte that of busy_space=0.
+# for byte that of busy_space=0; likewise at whole-millisecond stamps
+# (experiments/joint_fifo_io.conf, `skewer --round 1ms`: many messages
+# share a stamp, no test; without that gate its one-worker services
+# fired).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 R=$PB_ROOT
 exact() { "$B/score" --truth "$1" "$2" | exact_acc; }
@@ -61,4 +64,14 @@ strip_callids "$tmp/m.csv" > "$tmp/p.csv"
 body "$tmp/p0.res" > "$tmp/a"
 body "$tmp/p1.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "busy_space changed the pool's result"
+# whole-millisecond stamps (coarse ties): not tested, byte for byte
+"$B/maketrace" "$R/experiments/joint_fifo_io.conf" > "$tmp/m.csv" || fail "maketrace fifo_io"
+"$B/skewer" --round 1ms "$tmp/m.csv" > "$tmp/mr.csv" || fail "skewer"
+strip_callids "$tmp/mr.csv" > "$tmp/ms.csv"
+"$B/infer" --algo joint -q -s busy_space=0 -o "$tmp/m0.res" "$tmp/ms.csv" 2> /dev/null || fail "infer 1ms 0"
+"$B/infer" --algo joint -q -o "$tmp/m1.res" "$tmp/ms.csv" 2> /dev/null || fail "infer 1ms"
+! grep -q '^# busy_spacing=\|^# busy_test=.* busy_space=' "$tmp/m1.res" || fail "1 ms: the spacing fired"
+body "$tmp/m0.res" > "$tmp/a"
+body "$tmp/m1.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "busy_space changed the 1 ms result"
 echo "PASS"
