@@ -15,8 +15,11 @@
  * trace's gaps below w (of N), MB the copies' gaps below w (of M), and z
  * = joint_pick_z(N, B, M, MB).  Where the copies' share of short gaps is
  * far above the trace's (z < -JOINT_SPACE_Z), v's sends repel each other:
- * v serialises.  A tick-wide w (whole-tick stamps put many gaps at 0) is
- * no test: w must be above 0.
+ * v serialises.  A w of 0 is no test, and joint_pick runs none where many
+ * messages share a stamp (coarse ties: a gap of no tick says nothing of
+ * the spacing below a tick, and the copies' whole-tick draws bias it).
+ * joint_pick uses it only where the busy test and the likelihood both
+ * keep the free search, and prints its lines only where it changes that.
  *
  * The busy test's first statistic (calls landing on a busy callee) looks
  * at v's callees and misses where v's delays are heavy-tailed and
