@@ -349,10 +349,11 @@ const pb_option joint_options[] = {
      "until they hold 3 times the service's calls (at most 12; joint_busymore.c; "
      "metadata busy_copies=)"},
     {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
-     "busy test: a service also serialises when the gaps between its consecutive sends "
-     "(calls it makes, answers it returns) fall below the 0.1 quantile of its own far "
-     "less often in the trace than in the copies (z below -3.29; joint_space.c; metadata "
-     "busy_spacing=)"},
+     "busy test, where it and the likelihood keep the free search: a service also "
+     "serialises when fewer of the gaps between its consecutive sends (calls it makes, "
+     "answers it returns) fall below their 0.1 quantile in the trace than in the copies "
+     "of the free solution (z below -3.29; not at coarse ties; joint_space.c; metadata "
+     "busy_spacing= where it changes the choice)"},
     {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
