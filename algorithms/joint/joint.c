@@ -360,6 +360,12 @@ const pb_option joint_options[] = {
      "-3.29 with the first copies, below it were their share exact), draw more copies "
      "until they hold 3 times the service's calls (at most 12; joint_busymore.c; "
      "metadata busy_copies=)"},
+    {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
+     "busy test, where it and the likelihood keep the free search: a service also "
+     "serialises when fewer of the gaps between its consecutive sends (calls it makes, "
+     "answers it returns) fall below their 0.1 quantile in the trace than in the copies "
+     "of the free solution (z below -3.29; not at coarse ties; joint_space.c; metadata "
+     "busy_spacing= where it changes the choice)"},
     {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
@@ -1088,7 +1094,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
     /* the busy test (joint_pick.c): a model check that needs no pairing */
     double *pst = NULL, psum[3] = {0, 0, 0};
-    int pick_held = 0;
+    int pick_held = keep == b; /* in: the likelihood's choice (busy_space) */
     if (params->busy_test) {
         rc = joint_pick(a, b, &pst, psum, &pick_held);
         if (rc != PB_OK) {

@@ -186,6 +186,8 @@ typedef struct joint_params {
                            most of what the two searches assign differently, 1 */
     int busy_more;      /* [busy_more] busy test: more copies where the verdict depends
                            on the first copies' spread (joint_busymore.c), 1 */
+    int busy_space;     /* [busy_space] busy test: a service also serialises when its
+                           sends are spaced far more than the copies' (joint_space.c), 1 */
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */

@@ -94,7 +94,9 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
-#define JOINT_PICK_NSTAT 7     /* busy test: statistics per service */
+#define JOINT_PICK_NSTAT 12    /* busy test: statistics per service (7-11: busy_space) */
+#define JOINT_SPACE_Q 0.1      /* busy_space: short gaps, below this quantile of the trace's */
+#define JOINT_SPACE_Z 3.29     /* busy_space: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
@@ -1398,7 +1400,10 @@ double joint_pick_z(double n, double b, double m, double mb);
  * JOINT_PICK_NSTAT, the caller frees it), sum[0] pairs assigned
  * differently, sum[1] of them at serialising services, sum[2] the copies
  * drawn beyond JOINT_PICK_SIMS (busy_more), *held whether
- * those are more than half.  PB_OK or PB_ENOMEM */
+ * those are more than half.  On input *held says whether the likelihood
+ * keeps b already: only where it does not, services serialising by the
+ * spacing of their sends (busy_space, joint_space.c) count too.  PB_OK or
+ * PB_ENOMEM */
 int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
 /* joint_busymore.c.  Does a service with n calls, b of them busy, against
  * mb busy of m calls of the copies, want more copies: tested (n at least
@@ -1409,6 +1414,20 @@ int joint_pick_want_more(double n, double b, double m, double mb);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+/* joint_space.c.  The spacing of the sends of m[0..m) (node v[i] at
+ * t[i], sorted by node then time): with set_w, w[x] becomes the
+ * JOINT_SPACE_Q quantile of the gaps between node x's consecutive sends (0:
+ * not tested: serves[x] 0, fewer than JOINT_PICK_MIN gaps, or the quantile
+ * 0); then for every node x with w[x] above 0 its gaps are added to
+ * gaps[x], those below w[x] to shortg[x].  PB_OK or PB_ENOMEM */
+int joint_space_count(size_t m, const uint32_t *v, const pb_ns *t, const unsigned char *serves,
+                      pb_ns *w, int set_w, double *gaps, double *shortg);
+/* joint_space_count over the sends (calls made on the caller's clock,
+ * returns sent on the callee's) of s's own pairs (t NULL: sets w) or of
+ * the copy t made from s (pair p's call and return ids 2p+1, 2p+2).
+ * PB_OK or PB_ENOMEM */
+int joint_space_of(const joint *s, const pb_trace *t, const unsigned char *serves, pb_ns *w,
+                   double *gaps, double *shortg);
 
 /* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
  * delay stamped zero ticks scores the fitted mass below one tick per tick
