@@ -304,6 +304,8 @@ int joint_bnb_usable(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *f
         return 0;
     if (s->la_timer && (s->la_timer[s->pr[q1].callee] || s->la_timer[s->pr[q2].callee]))
         return 0; /* a late call's send as a trigger: not in the bounds (joint_lateattach.c) */
+    if (s->os_svc && (s->os_svc[s->pr[q1].callee] || s->os_svc[s->pr[q2].callee]))
+        return 0; /* the set of calls: bounded link by link it is not (joint_oset.c) */
 
     for (uint32_t t = 1; t < m; t++)
         if (!by_call(s, set[t - 1], set[t]))
