@@ -179,6 +179,7 @@ struct joint {
     uint32_t *os_e, os_n, os_cap, os_nlp, *os_c;
     unsigned char *os_vals;
     double *os_cnt, *os_lp, *os_unseen, *os_tot;
+    double *os_bound;       /* per in link: the term's largest value (joint_bnb.c) */
     char **os_meta;
     uint32_t os_nmeta;
     /* orphans held as roots during the search, placed after it

@@ -39,8 +39,10 @@
  * endpoint; `off`: none (every output as before).
  *
  * The exact re-split's branch and bound (joint_bnb.c) bounds the count
- * term link by link; at a service where the term is on it is not used
- * (every split scored, the same choice).  Metadata: one out_sets= line
+ * term link by link; where the term is on it takes instead the term's
+ * largest value over every signature (os_bound: the likeliest seen one,
+ * or an unseen one with each link's likeliest count), so its bounds stay
+ * bounds and it chooses what scoring every split chooses.  Metadata: one out_sets= line
  * per tested endpoint.
  */
 #include "joint_int.h"
@@ -194,6 +196,18 @@ void joint_os_fit(joint *s)
             N += s->cnt[base + c];
         s->os_unseen[e] = log(beta) - log(N + beta);
         s->os_tot[e] = N;
+        /* the bound: an unseen signature's largest value (each link's
+         * largest count term) ... */
+        const uint32_t b = s->link_dst[e], no = s->out_off[b + 1] - s->out_off[b];
+        double mx = 0;
+        for (uint32_t j = 0; j < no; j++) {
+            double w = -INFINITY;
+            for (int c = 0; c < K1; c++)
+                w = s->cntlp[base + (size_t)j * K1 + c] > w ? s->cntlp[base + (size_t)j * K1 + c]
+                                                            : w;
+            mx += w;
+        }
+        s->os_bound[e] = s->os_unseen[e] + mx;
     }
     uint32_t *c = s->os_c;
     for (uint32_t x = 0; x < s->os_n; x++) {
@@ -207,6 +221,11 @@ void joint_os_fit(joint *s)
         const double p0 = p0_of(s, base, c, no);
         s->os_lp[x] = log((s->os_cnt[x] + beta * exp(p0)) / (s->os_tot[ein] + beta));
     }
+    /* ... or a seen one's (every in link sharing the entry's cells) */
+    for (uint32_t x = 0; x < s->os_n; x++)
+        for (uint32_t e = 0; e < s->nlinks; e++)
+            if (s->os_ein[e] && s->cnt_off[e] == s->os_base[x] && s->os_lp[x] > s->os_bound[e])
+                s->os_bound[e] = s->os_lp[x];
     s->os_nlp = s->os_n;
 }
 
@@ -263,6 +282,7 @@ void joint_os_free(joint *s)
     free(s->os_lp);
     free(s->os_unseen);
     free(s->os_tot);
+    free(s->os_bound);
     free(s->os_c);
     for (uint32_t i = 0; i < s->os_nmeta; i++)
         free(s->os_meta[i]);
@@ -271,7 +291,7 @@ void joint_os_free(joint *s)
     s->os_base = s->os_voff = NULL;
     s->os_e = s->os_c = NULL;
     s->os_vals = NULL;
-    s->os_cnt = s->os_lp = s->os_unseen = s->os_tot = NULL;
+    s->os_cnt = s->os_lp = s->os_unseen = s->os_tot = s->os_bound = NULL;
     s->os_meta = NULL;
     s->os_n = s->os_cap = s->os_nlp = s->os_nmeta = 0;
     s->os_vn = s->os_vcap = 0;
@@ -444,8 +464,9 @@ int joint_os_select(joint *s)
     }
     s->os_unseen = calloc((size_t)nl + 1, sizeof *s->os_unseen);
     s->os_tot = calloc((size_t)nl + 1, sizeof *s->os_tot);
+    s->os_bound = calloc((size_t)nl + 1, sizeof *s->os_bound);
     s->os_c = calloc((size_t)maxout + 1, sizeof *s->os_c);
-    if (!s->os_unseen || !s->os_tot || !s->os_c) {
+    if (!s->os_unseen || !s->os_tot || !s->os_bound || !s->os_c) {
         rc = PB_ENOMEM;
         goto done;
     }
