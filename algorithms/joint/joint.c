@@ -363,9 +363,14 @@ const pb_option joint_options[] = {
      "link; auto: per incoming endpoint of a service with two or more outgoing links, "
      "by held-out likelihood over two folds of the requests (joint_oset.c; metadata "
      "out_sets=)"},
-    {"out_sets_prior", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_prior), "1", 1e-6, 1e6,
+    {"out_sets_prior", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_prior), "0", 0, 1e6,
      "out_sets: the concentration of the signature term (a set never seen costs "
-     "log(prior / (N + prior)) beside its per-link counts' probability)"},
+     "log(prior / (N + prior)) beside its per-link counts' probability; the larger, "
+     "the nearer the per-link product); 0: per incoming endpoint the one of 1, 4, 16, "
+     ".., 4096 with the largest held-out gain"},
+    {"out_sets_min", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_min), "0.5", 0, 1e6,
+     "out_sets=auto: the least held-out gain, in nats per held-out request, at which the "
+     "term is turned on (beside joint_select's margin)"},
     {"tie_orphans", PB_OPT_BOOL, offsetof(joint_params, tie_orphans), "1", PB_OPT_NORANGE,
      "the tie test does not keep a start that leaves calls without a parent where the "
      "search gave them one: a sign test over the calls with a parent in only one of the "

@@ -180,6 +180,7 @@ struct joint {
     unsigned char *os_vals;
     double *os_cnt, *os_lp, *os_unseen, *os_tot;
     double *os_bound;       /* per in link: the term's largest value (joint_bnb.c) */
+    double *os_beta;        /* per in link: the concentration (prior) chosen */
     char **os_meta;
     uint32_t os_nmeta;
     /* orphans held as roots during the search, placed after it

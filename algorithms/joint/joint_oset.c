@@ -56,9 +56,10 @@
 #define K1 (JOINT_KMAX + 1)
 
 /* per tested incoming link: held-out requests, gain, its square, on */
+#define OS_NB 7 /* the concentrations tried: 1, 4, 16, .., 4^(OS_NB - 1) */
 struct os_test {
-    double n, g, g2, sets;
-    int tested;
+    double n, g[OS_NB], g2[OS_NB], sets;
+    int tested, best;
 };
 
 static uint64_t sig_hash(size_t base, const uint32_t *c, uint32_t no)
@@ -186,10 +187,10 @@ void joint_os_fit(joint *s)
 {
     if (!s->os_ein)
         return;
-    const double beta = s->p.out_sets_prior;
     for (uint32_t e = 0; e < s->nlinks; e++) {
         if (!s->os_ein[e])
             continue;
+        const double beta = s->os_beta[e];
         const size_t base = s->cnt_off[e];
         double N = 0;
         for (int c = 0; c < K1; c++)
@@ -219,6 +220,7 @@ void joint_os_fit(joint *s)
         for (uint32_t j = 0; j < no; j++)
             c[j] = v[j];
         const double p0 = p0_of(s, base, c, no);
+        const double beta = s->os_beta[ein];
         s->os_lp[x] = log((s->os_cnt[x] + beta * exp(p0)) / (s->os_tot[ein] + beta));
     }
     /* ... or a seen one's (every in link sharing the entry's cells) */
@@ -283,6 +285,7 @@ void joint_os_free(joint *s)
     free(s->os_unseen);
     free(s->os_tot);
     free(s->os_bound);
+    free(s->os_beta);
     free(s->os_c);
     for (uint32_t i = 0; i < s->os_nmeta; i++)
         free(s->os_meta[i]);
@@ -291,7 +294,7 @@ void joint_os_free(joint *s)
     s->os_base = s->os_voff = NULL;
     s->os_e = s->os_c = NULL;
     s->os_vals = NULL;
-    s->os_cnt = s->os_lp = s->os_unseen = s->os_tot = s->os_bound = NULL;
+    s->os_cnt = s->os_lp = s->os_unseen = s->os_tot = s->os_bound = s->os_beta = NULL;
     s->os_meta = NULL;
     s->os_n = s->os_cap = s->os_nlp = s->os_nmeta = 0;
     s->os_vn = s->os_vcap = 0;
@@ -382,7 +385,7 @@ int joint_os_select(joint *s)
     }
     /* each held-out request's gain: log P(sig) - log P0(sig), the other
      * fold's fit */
-    const double al = s->p.alpha, beta = s->p.out_sets_prior;
+    const double al = s->p.alpha, fixed = s->p.out_sets_prior;
     for (uint32_t q = 0; q < n && rc == PB_OK; q++) {
         if (fold[q] == 2)
             continue;
@@ -401,12 +404,15 @@ int joint_os_select(joint *s)
         }
         uint32_t x = joint_hmap_get(&sm, sig_hash(base, c, no) ^ (g ? 0x5bd1e9955bd1e995ull : 0));
         double ns = x == NONE ? 0 : sc[x];
-        double v = log((ns + beta * exp(p0)) / (N + beta)) - p0;
         struct os_test *r = &t[rep[ein]];
         r->tested = 1;
         r->n += 1;
-        r->g += v;
-        r->g2 += v * v;
+        for (int k = 0; k < OS_NB; k++) {
+            const double beta = fixed > 0 ? fixed : pow(4.0, k);
+            double v = log((ns + beta * exp(p0)) / (N + beta)) - p0;
+            r->g[k] += v;
+            r->g2[k] += v * v;
+        }
     }
     if (rc != PB_OK)
         goto done;
@@ -414,15 +420,24 @@ int joint_os_select(joint *s)
     uint32_t non = 0, nt = 0;
     s->os_ein = calloc((size_t)nl + 1, 1);
     s->os_svc = calloc((size_t)s->nnodes + 1, 1);
-    if (!s->os_ein || !s->os_svc) {
+    s->os_beta = calloc((size_t)nl + 1, sizeof *s->os_beta);
+    if (!s->os_ein || !s->os_svc || !s->os_beta) {
         rc = PB_ENOMEM;
         goto done;
     }
     for (uint32_t e = 0; e < nl; e++) {
         if (!cand[e])
             continue;
-        const struct os_test *r = &t[rep[e]];
-        int on = force || (r->tested && joint_os_beyond(r->n, r->g, r->g2));
+        struct os_test *r = &t[rep[e]];
+        /* the concentration of the largest held-out gain (or the fixed one) */
+        int kb = 0;
+        for (int k = 1; k < OS_NB && !(fixed > 0); k++)
+            if (r->g[k] > r->g[kb])
+                kb = k;
+        r->best = kb;
+        s->os_beta[e] = fixed > 0 ? fixed : pow(4.0, kb);
+        int on = force || (r->tested && joint_os_beyond(r->n, r->g[kb], r->g2[kb]) &&
+                           r->g[kb] >= s->p.out_sets_min * r->n);
         s->os_ein[e] = (unsigned char)on;
         s->os_svc[s->link_dst[e]] |= (unsigned char)on;
         non += on;
@@ -442,10 +457,12 @@ int joint_os_select(joint *s)
             callers += cand[f] && rep[f] == e;
         char buf[512];
         snprintf(buf, sizeof buf,
-                 "out_sets=%s>%s%s requests=%.0f sets=%.0f heldout_nats=%.3f se=%.3f on=%d",
+                 "out_sets=%s>%s%s requests=%.0f sets=%.0f prior=%g heldout_nats=%.3f se=%.3f "
+                 "on=%d",
                  callers > 1 ? "*" : pb_strtab_str(s->v.nodes, s->link_src[e]),
                  pb_strtab_str(s->v.nodes, s->link_dst[e]), callers > 1 ? " pooled=1" : "",
-                 r->n, r->sets, r->g, os_se(r->n, r->g, r->g2), s->os_ein[e]);
+                 r->n, r->sets, s->os_beta[e], r->g[r->best],
+                 os_se(r->n, r->g[r->best], r->g2[r->best]), s->os_ein[e]);
         size_t len = strlen(buf) + 1;
         s->os_meta[s->os_nmeta] = malloc(len);
         if (!s->os_meta[s->os_nmeta]) {
@@ -459,7 +476,9 @@ int joint_os_select(joint *s)
         /* off everywhere: the walks are as before (the lines stay) */
         free(s->os_ein);
         free(s->os_svc);
+        free(s->os_beta);
         s->os_ein = s->os_svc = NULL;
+        s->os_beta = NULL;
         goto done;
     }
     s->os_unseen = calloc((size_t)nl + 1, sizeof *s->os_unseen);
