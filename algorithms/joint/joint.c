@@ -363,11 +363,11 @@ const pb_option joint_options[] = {
      "link; auto: per incoming endpoint of a service with two or more outgoing links, "
      "by held-out likelihood over two folds of the requests (joint_oset.c; metadata "
      "out_sets=)"},
-    {"out_sets_prior", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_prior), "0", 0, 1e6,
+    {"out_sets_prior", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_prior), "1", 0, 1e6,
      "out_sets: the concentration of the signature term (a set never seen costs "
      "log(prior / (N + prior)) beside its per-link counts' probability; the larger, "
      "the nearer the per-link product); 0: per incoming endpoint the one of 1, 4, 16, "
-     ".., 4096 with the largest held-out gain"},
+     ".., 4096 with the largest held-out gain (tried, not the default: docs/joint.md)"},
     {"out_sets_min", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_min), "0.5", 0, 1e6,
      "out_sets=auto: the least held-out gain, in nats per held-out request, at which the "
      "term is turned on (beside joint_select's margin)"},

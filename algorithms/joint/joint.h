@@ -208,7 +208,7 @@ typedef struct joint_params {
                            joint_oset.c), auto */
     double out_sets_prior; /* [out_sets_prior] the signature term's concentration:
                            a set never seen costs log(prior / (N + prior)); 0: per
-                           endpoint the held-out best of 1, 4, .., 4096, 0 */
+                           endpoint the held-out best of 1, 4, .., 4096, 1 */
     double out_sets_min; /* [out_sets_min] auto: the least held-out gain per held-out
                            request (nats) at which the term is turned on, 0.5 */
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a

@@ -8,7 +8,7 @@
 # gains at least 10 points over -s out_sets=off (22.4 -> 51.1 %), above
 # nesting (37.5).  The tree before it has no such option (fails).  Renamed
 # nodes and rows given out of order (--sort) give the same links.  On the
-# hotel-like shape (ns) the test keeps the term off everywhere and the
+# shape-fanin shape (ns) the test keeps the term off everywhere and the
 # output is byte for byte out_sets=off's (but the params line).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 acc() { # trace option-value out -> exact accuracy against truth $tmp/ms.csv
@@ -27,7 +27,7 @@ on=$(acc "$tmp/ms.csv" auto "$tmp/r.1")
 "$B/infer" --algo nesting -q -o "$tmp/n.csv" "$tmp/ms.csv" 2> /dev/null || fail "nesting"
 nest=$("$B/score" --truth "$tmp/ms.csv" "$tmp/n.csv" | exact_acc)
 echo "osets x1 at 1 ms, call ids: out_sets=off $off, auto $on, nesting $nest"
-grep -q '^# out_sets=client>gw requests=[0-9]* sets=[0-9]* heldout_nats=[0-9.]* se=[0-9.]* on=1' "$tmp/r.1" ||
+grep -q '^# out_sets=client>gw requests=[0-9]* sets=[0-9]* prior=1 heldout_nats=[0-9.]* se=[0-9.]* on=1' "$tmp/r.1" ||
     fail "no out_sets line turning client>gw on: $(grep '^# out_sets=' "$tmp/r.1")"
 grep -q '^# out_sets=[^ ]*>' "$tmp/r.0" && fail "out_sets=off still writes out_sets lines"
 awk -v a="$on" -v b="$off" -v n="$nest" 'BEGIN { exit !(a >= b + 0.10 && a > n) }' ||
@@ -45,13 +45,13 @@ cmp -s "$tmp/l.1" "$tmp/l.ren" || fail "renamed nodes: the links differ"
 links "$tmp/r.shuf" > "$tmp/l.shuf"
 cmp -s "$tmp/l.1" "$tmp/l.shuf" || fail "rows out of order (--sort): the links differ"
 # where the test keeps it off, nothing changes
-"$B/maketrace" "$PB_ROOT/maketrace/configs/hotel-like.conf" -s seed=11 -s duration=1s \
-    > "$tmp/h.csv" 2> "$tmp/log" || fail "maketrace hotel-like: $(tail -1 "$tmp/log")"
-"$B/infer" --algo joint -o "$tmp/h.1" "$tmp/h.csv" 2> "$tmp/e.1" || fail "hotel-like auto"
-"$B/infer" --algo joint -s out_sets=off -o "$tmp/h.0" "$tmp/h.csv" 2> "$tmp/e.0" || fail "hotel-like off"
-grep -q '^# out_sets=.* on=1' "$tmp/h.1" && fail "hotel-like: the term was turned on: $(grep '^# out_sets=' "$tmp/h.1")"
+"$B/maketrace" "$PB_ROOT/maketrace/configs/shape-fanin.conf" -s seed=11 -s duration=1s \
+    > "$tmp/h.csv" 2> "$tmp/log" || fail "maketrace shape-fanin: $(tail -1 "$tmp/log")"
+"$B/infer" --algo joint -o "$tmp/h.1" "$tmp/h.csv" 2> "$tmp/e.1" || fail "shape-fanin auto"
+"$B/infer" --algo joint -s out_sets=off -o "$tmp/h.0" "$tmp/h.csv" 2> "$tmp/e.0" || fail "shape-fanin off"
+grep -q '^# out_sets=.* on=1' "$tmp/h.1" && fail "shape-fanin: the term was turned on: $(grep '^# out_sets=' "$tmp/h.1")"
 grep -v '^# cpu_\|^# params\|^# out_sets=' "$tmp/h.1" > "$tmp/h.1s"
 grep -v '^# cpu_\|^# params' "$tmp/h.0" > "$tmp/h.0s"
-cmp -s "$tmp/h.1s" "$tmp/h.0s" || fail "hotel-like: the output differs from out_sets=off"
-cmp -s "$tmp/e.1" "$tmp/e.0" || fail "hotel-like: stderr differs from out_sets=off"
+cmp -s "$tmp/h.1s" "$tmp/h.0s" || fail "shape-fanin: the output differs from out_sets=off"
+cmp -s "$tmp/e.1" "$tmp/e.0" || fail "shape-fanin: stderr differs from out_sets=off"
 echo "PASS"
