@@ -57,6 +57,8 @@
 
 /* per tested incoming link: held-out requests, gain, its square, on */
 #define OS_NB 7 /* the concentrations tried: 1, 4, 16, .., 4^(OS_NB - 1) */
+#define OS_MIN_REQ 30 /* held-out requests an endpoint needs (joint_corr.c's least
+                         sample for a correlation) */
 struct os_test {
     double n, g[OS_NB], g2[OS_NB], sets;
     int tested, best;
@@ -436,7 +438,8 @@ int joint_os_select(joint *s)
                 kb = k;
         r->best = kb;
         s->os_beta[e] = fixed > 0 ? fixed : pow(4.0, kb);
-        int on = force || (r->tested && joint_os_beyond(r->n, r->g[kb], r->g2[kb]) &&
+        int on = force || (r->tested && r->n >= OS_MIN_REQ &&
+                           joint_os_beyond(r->n, r->g[kb], r->g2[kb]) &&
                            r->g[kb] >= s->p.out_sets_min * r->n);
         s->os_ein[e] = (unsigned char)on;
         s->os_svc[s->link_dst[e]] |= (unsigned char)on;
