@@ -1178,6 +1178,9 @@ int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
                        const unsigned char *dens, const unsigned char *cnts, uint32_t fits);
 /* the requests of in link ein and of every link pooled with it */
 double joint_select_link_requests(const joint *s, uint32_t ein);
+/* the held-out requests joint_select's choices for service b rested on
+ * (0 when it did not test b) */
+double joint_select_heldout(const joint *s, uint32_t b);
 /* the choices per service into the result metadata (sorted by name) */
 void joint_select_meta(const joint *s, pb_result *res);
 /* free the selection's state (joint_close) */

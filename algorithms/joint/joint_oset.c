@@ -61,6 +61,7 @@
                          sample for a correlation) */
 struct os_test {
     double n, g[OS_NB], g2[OS_NB], sets;
+    double u, u2; /* against flat counts (each link uniform over 0..JOINT_KMAX) */
     int tested, best;
 };
 
@@ -325,6 +326,7 @@ int joint_os_select(joint *s)
     double *sc = NULL;
     size_t scn = 0, scap = 0;
     hmap sm = {0};
+    unsigned char *wasflat = NULL;
     int rc = rep && cand && fold && alt && c && t && mc ? PB_OK : PB_ENOMEM;
     int any = 0, ids = 0;
     for (uint32_t e = 0; rc == PB_OK && e < nl; e++) {
@@ -335,7 +337,11 @@ int joint_os_select(joint *s)
                 rep[e] = f;
                 break;
             }
-        cand[e] = no >= 2 && !(s->cnt_flat && s->cnt_flat[b]);
+        /* flat counts (joint_select) rule the term out, unless that choice
+         * rested on fewer held-out requests than this test needs: then the
+         * term must also beat the flat counts (below) */
+        const int flat = s->cnt_flat && s->cnt_flat[b];
+        cand[e] = no >= 2 && (!flat || joint_select_heldout(s, b) < OS_MIN_REQ);
         any |= cand[e];
     }
     if (rc != PB_OK || !any)
@@ -414,6 +420,11 @@ int joint_os_select(joint *s)
             double v = log((ns + beta * exp(p0)) / (N + beta)) - p0;
             r->g[k] += v;
             r->g2[k] += v * v;
+            if (k == (fixed > 0 ? 0 : OS_NB)) { /* the fixed prior's, against flat */
+                double u = v + p0 + (double)no * log((double)K1);
+                r->u += u;
+                r->u2 += u * u;
+            }
         }
     }
     if (rc != PB_OK)
@@ -438,14 +449,29 @@ int joint_os_select(joint *s)
                 kb = k;
         r->best = kb;
         s->os_beta[e] = fixed > 0 ? fixed : pow(4.0, kb);
+        const int flat = s->cnt_flat && s->cnt_flat[s->link_dst[e]];
         int on = force || (r->tested && r->n >= OS_MIN_REQ &&
                            joint_os_beyond(r->n, r->g[kb], r->g2[kb]) &&
                            r->g[kb] >= s->p.out_sets_min * r->n);
+        if (on && flat && !force)
+            on = fixed > 0 && joint_os_beyond(r->n, r->u, r->u2);
         s->os_ein[e] = (unsigned char)on;
         s->os_svc[s->link_dst[e]] |= (unsigned char)on;
         non += on;
         nt += rep[e] == e;
     }
+    /* a service whose counts joint_select made flat on too few requests
+     * and where the term is on: its counts scored again (under the term) */
+    wasflat = calloc((size_t)s->nnodes + 1, 1);
+    if (!wasflat) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    for (uint32_t e = 0; e < nl; e++)
+        if (s->os_ein[e] && s->cnt_flat && s->cnt_flat[s->link_dst[e]]) {
+            s->cnt_flat[s->link_dst[e]] = 0;
+            wasflat[s->link_dst[e]] = 1;
+        }
     s->os_meta = calloc((size_t)nt + 1, sizeof *s->os_meta);
     if (!s->os_meta) {
         rc = PB_ENOMEM;
@@ -461,11 +487,14 @@ int joint_os_select(joint *s)
         char buf[512];
         snprintf(buf, sizeof buf,
                  "out_sets=%s>%s%s requests=%.0f sets=%.0f prior=%g heldout_nats=%.3f se=%.3f "
-                 "on=%d",
+                 "on=%d%s",
                  callers > 1 ? "*" : pb_strtab_str(s->v.nodes, s->link_src[e]),
                  pb_strtab_str(s->v.nodes, s->link_dst[e]), callers > 1 ? " pooled=1" : "",
                  r->n, r->sets, s->os_beta[e], r->g[r->best],
-                 os_se(r->n, r->g[r->best], r->g2[r->best]), s->os_ein[e]);
+                 os_se(r->n, r->g[r->best], r->g2[r->best]), s->os_ein[e],
+                 s->cnt_flat && s->cnt_flat[s->link_dst[e]] ? " counts=flat"
+                 : wasflat[s->link_dst[e]]                 ? " counts=restored"
+                                                           : "");
         size_t len = strlen(buf) + 1;
         s->os_meta[s->os_nmeta] = malloc(len);
         if (!s->os_meta[s->os_nmeta]) {
@@ -495,6 +524,7 @@ int joint_os_select(joint *s)
     s->os_fbase = s->cnt_off[nl] + (size_t)nl * (JOINT_LC_C + 1) * (JOINT_LC_C + 1) + 1;
 done:
     hmap_drop(&sm);
+    free(wasflat);
     free(sc);
     free(rep);
     free(cand);
