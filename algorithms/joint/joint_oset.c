@@ -303,6 +303,25 @@ void joint_os_free(joint *s)
     s->os_vn = s->os_vcap = 0;
 }
 
+/* the self-calibration's copy (s->p.sel_from, selfcal_select): the real
+ * trace's choice for the link of the same caller and service names (0
+ * when the real trace has no such link or left it off) */
+static int real_choice(const joint *s, uint32_t e)
+{
+    const joint *r = s->p.sel_from;
+    if (!r->os_ein)
+        return 0;
+    const char *a = pb_strtab_str(s->v.nodes, s->link_src[e]);
+    const char *b = pb_strtab_str(s->v.nodes, s->link_dst[e]);
+    for (uint32_t l = 0; a && b && l < r->nlinks; l++) {
+        const char *ra = pb_strtab_str(r->v.nodes, r->link_src[l]);
+        const char *rb = pb_strtab_str(r->v.nodes, r->link_dst[l]);
+        if (ra && rb && !strcmp(a, ra) && !strcmp(b, rb))
+            return r->os_ein[l];
+    }
+    return 0;
+}
+
 int joint_os_select(joint *s)
 {
     joint_os_free(s);
@@ -310,6 +329,10 @@ int joint_os_select(joint *s)
     if (!strcmp(m, "off") || s->allowed)
         return PB_OK;
     const int force = !strcmp(m, "on");
+    /* the self-calibration's copy takes the real trace's choice (as
+     * joint_select does with selfcal_select): its own test would test the
+     * choice on data drawn from the model fitted under it */
+    const int copy = s->p.sel_from && s->p.selfcal_select;
     const uint32_t nl = s->nlinks, n = s->npairs;
     uint32_t maxout = 1;
     for (uint32_t a = 0; a < s->nnodes; a++)
@@ -455,6 +478,8 @@ int joint_os_select(joint *s)
                            r->g[kb] >= s->p.out_sets_min * r->n);
         if (on && flat && !force)
             on = fixed > 0 && joint_os_beyond(r->n, r->u, r->u2);
+        if (copy) /* the self-calibration's copy: the real trace's choice */
+            on = real_choice(s, e);
         s->os_ein[e] = (unsigned char)on;
         s->os_svc[s->link_dst[e]] |= (unsigned char)on;
         non += on;
