@@ -374,6 +374,21 @@ const pb_option joint_options[] = {
      "when the tie test keeps the start, give every call the search moved to a request "
      "arriving more than a tick from its start parent's its search parent back, and "
      "refit (joint_tiecross.c; metadata tie_cross=)"},
+    {"out_sets", PB_OPT_STRING, offsetof(joint_params, out_sets), "auto", PB_OPT_NORANGE,
+     "auto, on or off: the set of calls a request makes (its count of every outgoing "
+     "link) scored as one signature per incoming endpoint, P(set) = (N(set) + prior "
+     "P0(set)) / (N + prior) with P0 the per-link counts' product, instead of link by "
+     "link; auto: per incoming endpoint of a service with two or more outgoing links, "
+     "by held-out likelihood over two folds of the requests (joint_oset.c; metadata "
+     "out_sets=)"},
+    {"out_sets_prior", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_prior), "1", 0, 1e6,
+     "out_sets: the concentration of the signature term (a set never seen costs "
+     "log(prior / (N + prior)) beside its per-link counts' probability; the larger, "
+     "the nearer the per-link product); 0: per incoming endpoint the one of 1, 4, 16, "
+     ".., 4096 with the largest held-out gain (tried, not the default: docs/joint.md)"},
+    {"out_sets_min", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_min), "0.5", 0, 1e6,
+     "out_sets=auto: the least held-out gain, in nats per held-out request, at which the "
+     "term is turned on (beside joint_select's margin)"},
     {"tie_orphans", PB_OPT_BOOL, offsetof(joint_params, tie_orphans), "1", PB_OPT_NORANGE,
      "the tie test does not keep a start that leaves calls without a parent where the "
      "search gave them one: a sign test over the calls with a parent in only one of the "
@@ -907,6 +922,13 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         free(s);
         return PB_EINVAL;
     }
+    if (s->p.out_sets && strcmp(s->p.out_sets, "auto") && strcmp(s->p.out_sets, "on") &&
+        strcmp(s->p.out_sets, "off")) {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option out_sets: \"%s\"; expected auto, on or off", params->out_sets);
+        free(s);
+        return PB_EINVAL;
+    }
     int rc = joint_tick0_setup(s); /* whole-tick delays (joint_tick0.c) */
     if (rc != PB_OK) {
         joint_close(s);
@@ -944,6 +966,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = order_service_test(s);
     if (rc == PB_OK)
         rc = joint_select(s);
+    if (rc == PB_OK)
+        rc = joint_os_select(s); /* the set of calls per endpoint (joint_oset.c) */
     if (rc == PB_OK)
         rc = joint_quant_snapshot(s); /* the tie test (joint_quant.c) */
     if (rc == PB_OK)
@@ -1516,6 +1540,7 @@ void joint_close(joint *s)
     free(s->dirty);
     joint_select_free(s);
     joint_lc_free(s);
+    joint_os_free(s);
     free(s->la_timer);
     free(s);
 }

@@ -183,6 +183,23 @@ struct joint {
     uint32_t *lc_c;
     size_t lc_base;
     int lc_on;
+    /* the set of calls a request makes (joint_oset.c): os_ein per in link
+     * (NULL: the term is off everywhere), os_svc per service (some in link
+     * on); signature entries (os_n of os_cap): their count cells' base, in
+     * link, counts (os_vals from os_voff), count in the assignment and
+     * log-probability (the first os_nlp fitted); per in link the unseen
+     * signature's log(prior / (N + prior)) and N; os_fbase: fit_fast's
+     * record index of entry 0; os_meta: the test's lines */
+    unsigned char *os_ein, *os_svc;
+    hmap os_map;
+    size_t *os_base, *os_voff, os_vn, os_vcap, os_fbase;
+    uint32_t *os_e, os_n, os_cap, os_nlp, *os_c;
+    unsigned char *os_vals;
+    double *os_cnt, *os_lp, *os_unseen, *os_tot;
+    double *os_bound;       /* per in link: the term's largest value (joint_bnb.c) */
+    double *os_beta;        /* per in link: the concentration (prior) chosen */
+    char **os_meta;
+    uint32_t os_nmeta;
     /* orphans held as roots during the search, placed after it
      * (joint_lateattach.c): late_hold while held; la_held how many,
      * la_moved how many changed request in the later rounds */
@@ -1183,6 +1200,9 @@ int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
                        const unsigned char *dens, const unsigned char *cnts, uint32_t fits);
 /* the requests of in link ein and of every link pooled with it */
 double joint_select_link_requests(const joint *s, uint32_t ein);
+/* the held-out requests joint_select's choices for service b rested on
+ * (0 when it did not test b) */
+double joint_select_heldout(const joint *s, uint32_t b);
 /* the choices per service into the result metadata (sorted by name) */
 void joint_select_meta(const joint *s, pb_result *res);
 /* free the selection's state (joint_close) */
@@ -1280,6 +1300,25 @@ int joint_lc_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
 void joint_lc_replay(joint *s, uint32_t a);
 void joint_lc_fit(joint *s);
 void joint_lc_meta(const joint *s, pb_result *res);
+
+/* joint_oset.c (out_sets): the set of calls a request makes, scored as one
+ * signature per incoming endpoint where a held-out test chose it.
+ * joint_os_select: the test (after joint_select, on the first assignment);
+ * leaves s->os_ein NULL where no endpoint is on; PB_OK or PB_ENOMEM.
+ * joint_os_walk: the term of a request of in link ein with counts
+ * c[0..no) per outgoing link into *v (mode 1 also counts it, creating
+ * its entry, and records it for fit_fast); PB_OK or PB_ENOMEM.
+ * joint_os_replay: a recorded entry (>= os_fbase) counted again.
+ * joint_os_reset: the counts to zero (a refit from scratch).  joint_os_fit:
+ * the log-probabilities from the counts (after the per-link ones).
+ * joint_os_meta: the out_sets= lines.  joint_os_free: frees it all. */
+int joint_os_select(joint *s);
+int joint_os_walk(joint *s, uint32_t ein, const uint32_t *c, uint32_t no, int mode, double *v);
+void joint_os_replay(joint *s, uint32_t a);
+void joint_os_reset(joint *s);
+void joint_os_fit(joint *s);
+void joint_os_meta(const joint *s, pb_result *res);
+void joint_os_free(joint *s);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */
