@@ -745,6 +745,13 @@ int joint_find_links(joint *s);
  * request intervals; PB_OK or PB_ENOMEM */
 int joint_find_candidates(joint *s);
 
+/* joint_candends.c: keep kmax of the got candidates c (in the order of
+ * open) when the cap cuts: half the latest-started, the rest the
+ * earliest-ending of the others; ties at the last place of either end by
+ * a window turned by rot (the call's rank).  c[0..kmax) on return, in
+ * the order of open.  PB_OK, or PB_ENOMEM (c unchanged). */
+int joint_cand_ends(const joint *s, uint32_t *c, size_t got, size_t kmax, size_t rot);
+
 /* joint_model.c.  Walk request q with kids k[0..n): mode 0 sets *ll to its
  * log-likelihood, mode 1 adds its outputs to the densities and counts.
  * PB_OK or PB_ENOMEM */
