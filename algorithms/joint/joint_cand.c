@@ -693,6 +693,10 @@ int joint_find_candidates(joint *s)
             cnt[p] = (uint32_t)(s->ncand - start[p]);
         }
     }
+    if (s->capped_calls > s->capped_ever)
+        s->capped_ever = s->capped_calls;
+    if (s->capped_max > s->capped_ever_max)
+        s->capped_ever_max = s->capped_max;
     if (rc != PB_OK)
         goto done;
     if (s->ncand >= UINT32_MAX) {

@@ -146,6 +146,10 @@ struct joint {
     char cg_first[64];
     long cg_first_line;
     size_t capped_max;   /* the most candidates one of them had */
+    /* the most over every pass of the candidates (joint_candends.c): an
+     * earlier pass (returns re-paired, late calls) may cut where the last
+     * does not */
+    size_t capped_ever, capped_ever_max;
     /* calls that outlive their request (joint_late.c): per service, the
      * gap after a response within which a call without any enclosing
      * request may still belong to it (-1: the service did not pass the

@@ -240,6 +240,12 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            "considered; raise the cap with -s max_candidates=N",
                            s->capped_calls, s->p.max_cand, s->capped_max,
                            s->p.max_cand);
+        else if (s->capped_ever)
+            pb_result_warn(res, "up to %zu calls had more than max_candidates=%d "
+                           "candidate parents in an earlier pass of the candidates (up to "
+                           "%zu requests enclosing one call), none in the last; raise the "
+                           "cap with -s max_candidates=N",
+                           s->capped_ever, s->p.max_cand, s->capped_ever_max);
         pb_result_meta(res, "nested_pairs=%zu", s->nested);
         pb_result_meta(res, "ambiguous_pairs=%zu", s->ambiguous);
         pb_result_meta(res, "mean_parallelism=%.3f",

@@ -13,7 +13,9 @@
 # 3x: no worse than the old cap and at least 80 %.  (3) Shuffled rows and
 # renamed nodes change nothing.  (4) A trace the cap does not cut
 # (hotel-like): byte for byte the same as -s cand_ends=0 but the params
-# line, no warning.
+# line, no warning.  (5) A cut in an earlier pass of the candidates only
+# (multitier at 4x as a black box: while returns are re-paired requests
+# stay open longer) is said on stderr too.
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 R="$PB_ROOT"
 meta() { grep -v -e '^# cpu_' -e '^# program=' -e '^# params:' -e '^# algo=' -e '^# trace: ' "$1"; }
@@ -73,4 +75,12 @@ cmp -s "$tmp/h0.body" "$tmp/h1.body" || fail "hotel-like: the result changed"
 cmp -s "$tmp/h0.err" "$tmp/h1.err" || fail "hotel-like: stderr changed"
 grep -q max_candidates "$tmp/h1.err" && fail "hotel-like: the cap cut"
 echo "hotel-like: the same bytes"
+
+# (5) a cut in an earlier pass only
+"$B/maketrace" "$R/maketrace/configs/multitier.conf" -D duration=2s -D instances_scale=4 > "$tmp/m.csv" ||
+    fail "maketrace multitier"
+strip_callids "$tmp/m.csv" > "$tmp/mb.csv"
+"$B/infer" --algo joint -q -o "$tmp/m.res" "$tmp/mb.csv" 2> "$tmp/m.err" || fail "infer multitier"
+grep -q 'candidate parents in an earlier pass of the candidates' "$tmp/m.err" ||
+    { cat "$tmp/m.err"; fail "multitier 4x black box: the earlier cut not said"; }
 exit 0
