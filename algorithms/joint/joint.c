@@ -200,8 +200,13 @@ const pb_option joint_options[] = {
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,
      "candidate parents one call may have: the requests in flight at its "
-     "caller that enclose it, the latest-started kept (a cap on memory and "
+     "caller that enclose it (which are kept: cand_ends; a cap on memory and "
      "time when thousands are in flight at once; a warning says when it cut)"},
+    {"cand_ends", PB_OPT_BOOL, offsetof(joint_params, cand_ends), "1", PB_OPT_NORANGE,
+     "where max_candidates cuts a call's candidates, half the places go to the "
+     "latest-started enclosing requests and the rest to the earliest-ending (the "
+     "candidate test is symmetric in time; a slow service's queue puts the parent at "
+     "the early end; joint_candends.c); 0 = the latest-started only"},
     {"callers", PB_OPT_STRING, offsetof(joint_params, callers), "auto", PB_OPT_NORANGE,
      "delay densities and call counts of a service with several callers: keyed by caller, "
      "pooled over its callers, or auto (per service, by held-out likelihood over the "

@@ -78,6 +78,8 @@ typedef struct joint_params {
     int top;            /* [top] patterns in the text report, 20 */
     int max_cand;       /* [max_candidates] candidate parents one call may
                            have (the latest-started kept), 32 */
+    int cand_ends;      /* [cand_ends] where max_candidates cuts, half the places to the
+                           latest-started, half to the earliest-ending (joint_candends.c), 1 */
     double min_confidence; /* [min_confidence] leave calls linked below this
                               confidence unattached (abstain), 0 */
     int prune;          /* [resplit_prune] the re-split scores a split in full only when its

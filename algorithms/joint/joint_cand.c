@@ -648,7 +648,16 @@ int joint_find_candidates(joint *s)
                 s->late_cands += s->ncand - start[p] > strict;
             }
             size_t got = s->ncand - start[p];
-            if (got > kmax) {
+            if (got > kmax && s->p.cand_ends) {
+                /* both ends: joint_candends.c */
+                rc = joint_cand_ends(s, s->cand + start[p], got, kmax, (size_t)(o - out_off[a]));
+                if (rc != PB_OK)
+                    break;
+                s->ncand = start[p] + kmax;
+                s->capped_calls++;
+                if (got > s->capped_max)
+                    s->capped_max = got;
+            } else if (got > kmax) {
                 /* the latest-started enclosing requests are kept (open is
                  * in order of request start); among requests tied at the
                  * start of the last one kept, a window that turns with
@@ -684,6 +693,10 @@ int joint_find_candidates(joint *s)
             cnt[p] = (uint32_t)(s->ncand - start[p]);
         }
     }
+    if (s->capped_calls > s->capped_ever)
+        s->capped_ever = s->capped_calls;
+    if (s->capped_max > s->capped_ever_max)
+        s->capped_ever_max = s->capped_max;
     if (rc != PB_OK)
         goto done;
     if (s->ncand >= UINT32_MAX) {

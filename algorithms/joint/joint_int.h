@@ -160,6 +160,10 @@ struct joint {
     char cg_first[64];
     long cg_first_line;
     size_t capped_max;   /* the most candidates one of them had */
+    /* the most over every pass of the candidates (joint_candends.c): an
+     * earlier pass (returns re-paired, late calls) may cut where the last
+     * does not */
+    size_t capped_ever, capped_ever_max;
     /* calls that outlive their request (joint_late.c): per service, the
      * gap after a response within which a call without any enclosing
      * request may still belong to it (-1: the service did not pass the
@@ -783,6 +787,13 @@ int joint_find_links(joint *s);
 /* candidate parents of every call (s->cand_off, s->cand) from the current
  * request intervals; PB_OK or PB_ENOMEM */
 int joint_find_candidates(joint *s);
+
+/* joint_candends.c: keep kmax of the got candidates c (in the order of
+ * open) when the cap cuts: half the latest-started, the rest the
+ * earliest-ending of the others; ties at the last place of either end by
+ * a window turned by rot (the call's rank).  c[0..kmax) on return, in
+ * the order of open.  PB_OK, or PB_ENOMEM (c unchanged). */
+int joint_cand_ends(const joint *s, uint32_t *c, size_t got, size_t kmax, size_t rot);
 
 /* joint_model.c.  Walk request q with kids k[0..n): mode 0 sets *ll to its
  * log-likelihood, mode 1 adds its outputs to the densities and counts.
