@@ -1716,8 +1716,9 @@ void joint_resolve_swapped(joint *s, const uint32_t *x, const uint32_t *y, uint3
 int joint_resolve_skip(joint *s, uint32_t q1, uint32_t q2);
 void joint_resolve_end(joint *s);
 int joint_resolve_meta(const joint *s, pb_result *res);
-/* tests only: nonzero makes joint_resolve_swapped forget the requests an
- * exchange changed (the fault its test must catch) */
+/* tests only: 1 makes joint_resolve_swapped forget the requests an
+ * exchange changed, 2 every change (joint_resolve_touch too): the faults
+ * its test must catch */
 extern int joint_resolve_test_forget;
 
 /* joint_repair.c: the re-pairing's cost of return (sent at t on the

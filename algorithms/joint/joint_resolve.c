@@ -18,12 +18,17 @@
  * return or calls an exchange changed (the levels an exchange applied
  * touches, as swap_memo drops them), a request that gained or lost a call
  * in the greedy rounds that follow, or in that pass itself (so a change
- * spreads to its neighbours within the pass, as a work list).  A request
- * whose candidate calls changed (re-candidated after the exchanges) had
- * its interval changed, so it is among those.  What is left out: a pair
+ * spreads to its neighbours within the pass, as a work list).  With
+ * resolve_local=2 the greedy rounds (which re-assign every call from the
+ * model alone, undoing much of what the local search had found, for it to
+ * find again) are left out as well: the search resumes from the solution
+ * as it stands.  A request whose candidate calls changed (re-candidated
+ * after the exchanges) had its interval changed, so it is among those; a
+ * call whose parent left its candidates was given another by the
+ * re-candidating, which marks both.  What is left out: a pair
  * of unchanged requests that the refitted model would now split
  * otherwise.  So the results can change (the refit moves every density a
- * little); the search does less work.  Metadata: resolve_local=1
+ * little); the search does less work.  Metadata: resolve_local=L
  * visited=N skipped=M (pairs of those first passes; no line when no such
  * pass ran, as with call ids, where no return is exchanged).
  */
@@ -50,7 +55,7 @@ int joint_resolve_begin(joint *s)
 
 void joint_resolve_touch(joint *s, uint32_t a, uint32_t b)
 {
-    if (!s->rl_only)
+    if (!s->rl_only || joint_resolve_test_forget >= 2)
         return;
     if (a < s->npairs)
         s->rl_chg[a] = 1;
@@ -94,6 +99,6 @@ int joint_resolve_meta(const joint *s, pb_result *res)
 {
     if (!s->p.resolve_local || s->rl_visited + s->rl_skipped == 0)
         return PB_OK; /* nothing left out: no line (with call ids, no exchange) */
-    return pb_result_meta(res, "resolve_local=1 visited=%zu skipped=%zu", s->rl_visited,
-                          s->rl_skipped);
+    return pb_result_meta(res, "resolve_local=%d visited=%zu skipped=%zu", s->p.resolve_local,
+                          s->rl_visited, s->rl_skipped);
 }

@@ -812,9 +812,9 @@ int joint_solve_rounds(joint *s, int refit, int passes)
 {
     int rc = PB_OK, changed = 1;
     joint_greedy_solve_start(s); /* greedy_cut (joint_greedy.c) */
-    /* resolve_local (joint_resolve.c): after a pass of exchanges the
+    /* resolve_local=2 (joint_resolve.c): after a pass of exchanges the
      * greedy rounds are left out, the search resumes from the solution */
-    int iters = s->rl_only ? 0 : s->p.iters;
+    int iters = s->rl_only && s->p.resolve_local >= 2 ? 0 : s->p.iters;
     for (int it = 0; rc == PB_OK && it < iters && changed; it++) {
         changed = 0;
         if (refit)

@@ -6,9 +6,10 @@
  * calls per request, parallel calls, lost returns; ns and 1 ms stamps; the
  * free and the held search) the first pass after the exchanges leaves
  * pairs out, and the solutions are as likely as the full passes' within a
- * stated tolerance.  Made wrong on purpose (the requests an exchange
- * changed forgotten, joint_resolve_test_forget), the results change: the
- * marks are what the restricted pass goes by. */
+ * stated tolerance (resolve_local=1, and 2: the greedy rounds left out
+ * too).  Made wrong on purpose (every change forgotten at level 1, the
+ * requests an exchange changed at level 2: joint_resolve_test_forget), the
+ * results change: the marks are what the restricted pass goes by. */
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint_int.h"
@@ -57,6 +58,7 @@ typedef struct {
     double dsum;  /* sum of (ll on - ll off) */
     size_t npairs;
     int nsame;
+    int level; /* resolve_local compared with 0 */
 } bbstat;
 
 static long compare_bb(pb_trace *t, int seed, int held, int *llsame, void *ctx)
@@ -65,7 +67,7 @@ static long compare_bb(pb_trace *t, int seed, int held, int *llsame, void *ctx)
     joint_params p[2];
     joint_test_params_two(p, 0, held ? "on" : "off");
     p[0].resolve_local = 0;
-    p[1].resolve_local = 1;
+    p[1].resolve_local = st->level;
     joint *s[2];
     long diff = joint_test_compare_two(t, p, s, llsame);
     if (diff < 0)
@@ -86,16 +88,17 @@ static long compare_bb(pb_trace *t, int seed, int held, int *llsame, void *ctx)
     return 0; /* counted here, not as a differing case */
 }
 
-TEST(black_box_leaves_pairs_out_and_keeps_the_likelihood)
+/* resolve_local=level against 0 on the black-box cases */
+static void black_box_level(int level)
 {
-    bbstat st = {0, 0, INFINITY, 0, 0, 0};
+    bbstat st = {0, 0, INFINITY, 0, 0, 0, level};
     const joint_test_cases c = {4, {"free", "held"}, bb_trace, compare_bb};
     CHECK_INT(joint_test_differing(&c, &st, 0), 0);
     double mean = st.dsum / (double)st.npairs;
-    printf("# first passes after exchanges: %zu pairs left out, %zu visited; %d of 8 "
-           "cases the same; log-likelihood change %.4f nats per pair over the cases, "
-           "worst case %.4f\n",
-           st.skipped, st.visited, st.nsame, mean, st.worst);
+    printf("# resolve_local=%d, first passes after exchanges: %zu pairs left out, %zu "
+           "visited; %d of 8 cases the same; log-likelihood change %.4f nats per pair over "
+           "the cases, worst case %.4f\n",
+           level, st.skipped, st.visited, st.nsame, mean, st.worst);
     CHECK(st.skipped > 0);
     CHECK(st.visited > 0);
     /* the stated tolerance (a local search from another path lands on
@@ -105,16 +108,29 @@ TEST(black_box_leaves_pairs_out_and_keeps_the_likelihood)
     CHECK(st.worst > -0.1);
 }
 
-/* resolve_local=1 against itself with the exchanged requests forgotten */
+TEST(black_box_leaves_pairs_out_and_keeps_the_likelihood)
+{
+    black_box_level(1);
+}
+
+TEST(without_greedy_rounds_too)
+{
+    black_box_level(2);
+}
+
+/* resolve_local=level against itself with marks forgotten on purpose
+ * (ctx: {level, fault}) */
 static long compare_forget(pb_trace *t, int seed, int held, int *llsame, void *ctx)
 {
+    const int *lf = ctx;
     joint_params p[2];
     joint_test_params_two(p, 0, held ? "on" : "off");
+    p[0].resolve_local = p[1].resolve_local = lf[0];
     pb_trace_view v = pb_trace_view_of(t);
     pb_error err;
     joint *s[2] = {NULL, NULL};
     for (int i = 0; i < 2; i++) {
-        joint_resolve_test_forget = i;
+        joint_resolve_test_forget = i ? lf[1] : 0;
         int rc = joint_init(&s[i], &v, &p[i], &err);
         joint_resolve_test_forget = 0;
         if (rc != PB_OK) {
@@ -128,18 +144,29 @@ static long compare_forget(pb_trace *t, int seed, int held, int *llsame, void *c
     return diff;
 }
 
-TEST(forgotten_exchanges_change_results)
+static int forgotten(int level, int fault)
 {
+    int lf[2] = {level, fault};
     const joint_test_cases c = {4, {"free", "held"}, bb_trace, compare_forget};
-    int bad = joint_test_differing(&c, NULL, 1);
-    printf("# with the exchanged requests forgotten: %d of 8 cases differ\n", bad);
-    CHECK(bad > 0);
+    int bad = joint_test_differing(&c, lf, 1);
+    printf("# resolve_local=%d with %s forgotten: %d of 8 cases differ\n", level,
+           fault == 1 ? "the exchanged requests" : "every change", bad);
+    return bad;
+}
+
+/* the marks are what the restricted pass goes by: every change forgotten
+ * (the first pass visits nothing), or at level 2 the exchanged requests */
+TEST(forgotten_changes_change_results)
+{
+    CHECK(forgotten(1, 2) > 0);
+    CHECK(forgotten(2, 1) > 0);
 }
 
 int main(void)
 {
     RUN(with_call_ids_nothing_changes);
     RUN(black_box_leaves_pairs_out_and_keeps_the_likelihood);
-    RUN(forgotten_exchanges_change_results);
+    RUN(without_greedy_rounds_too);
+    RUN(forgotten_changes_change_results);
     return pbtest_exit();
 }
