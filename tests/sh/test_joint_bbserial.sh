@@ -53,22 +53,15 @@ for run in joint_pileup:11:1:0.90:0.4 joint_pileup:12:2:0.90:0.4 joint_pileup_pa
         fail "$conf seed $seed: the check not decided early"
     grep -q '^# pair_order=auto chosen=held' "$tmp/new.res" ||
         fail "$conf seed $seed: the held search without learned parallel calls not kept"
-    # the early decision against three searches, both with the search they
-    # were built on (resolve_local=0): with resolve_local=1 the free search
-    # of seed 12 ends likelier than the held one, so the three-search route
-    # checks the free search instead (docs/joint.md "Speed, thirteenth wave")
-    "$B/infer" --algo joint -q -s resolve_local=0 -o "$tmp/new0.res" "$tmp/p.csv" \
-        2> "$tmp/log" || fail "infer resolve_local=0: $(cat "$tmp/log")"
-    "$B/infer" --algo joint -q -s parallel_check_bb_early=0 -s resolve_local=0 \
-        -o "$tmp/late.res" "$tmp/p.csv" \
+    "$B/infer" --algo joint -q -s parallel_check_bb_early=0 -o "$tmp/late.res" "$tmp/p.csv" \
         2> "$tmp/log" || fail "infer parallel_check_bb_early=0: $(cat "$tmp/log")"
     grep -q '^# parallel_check_bb=on .*shown_without=0 chosen=without' "$tmp/late.res" ||
         fail "$conf seed $seed: three searches: the search without learned parallel calls not kept"
-    grep -v '^#' "$tmp/new0.res" > "$tmp/new.rows"
+    grep -v '^#' "$tmp/new.res" > "$tmp/new.rows"
     grep -v '^#' "$tmp/late.res" > "$tmp/late.rows"
     cmp -s "$tmp/new.rows" "$tmp/late.rows" ||
         fail "$conf seed $seed: decided early, the result differs from three searches"
-    [ "$(grep -o 'log_likelihood_without=[-0-9.]*' "$tmp/new0.res")" = \
+    [ "$(grep -o 'log_likelihood_without=[-0-9.]*' "$tmp/new.res")" = \
       "$(grep -o 'log_likelihood_without=[-0-9.]*' "$tmp/late.res")" ] ||
         fail "$conf seed $seed: decided early, another search without learned parallel calls"
     awk -v a="$en" -v b="$eo" -v m="$min" -v u="$up" 'BEGIN { exit !(a >= m && a >= b + u) }' ||
