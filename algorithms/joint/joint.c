@@ -387,14 +387,15 @@ const pb_option joint_options[] = {
      "when the tie test keeps the start, rank calls of a link sent in the same tick by "
      "their returns (the one answered first was sent first), as requests tied at "
      "arrival are ranked by their responses (joint_tiecall.c; metadata tie_calls=)"},
-    {"resolve_local", PB_OPT_INT, offsetof(joint_params, resolve_local), "1", 0, 2,
+    {"resolve_local", PB_OPT_INT, offsetof(joint_params, resolve_local), "0", 0, 2,
      "without call ids, the search after a pass of exchanges of returns (step 5): 1 its "
      "first re-split pass visits only the pairs of requests whose calls or returns "
      "changed since the previous search ended (by the exchanges, the greedy rounds or "
      "that pass itself), not every pair; 2 also resumes from the solution without the "
      "greedy rounds (less work again; results differ more); 0 visits every pair.  "
-     "Changes results (joint_resolve.c, docs/joint.md \"Speed, thirteenth wave\"; "
-     "metadata resolve_local=)"},
+     "Changes results, and lost accuracy on held-out application shapes, so off by "
+     "default (joint_resolve.c, docs/joint.md \"Speed, thirteenth wave\"; metadata "
+     "resolve_local=)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -28,7 +28,10 @@
  * re-candidating, which marks both.  What is left out: a pair
  * of unchanged requests that the refitted model would now split
  * otherwise.  So the results can change (the refit moves every density a
- * little); the search does less work.  Metadata: resolve_local=L
+ * little); the search does less work.  Off by default (0): measured on
+ * the real sets it kept every accuracy, but on held-out application
+ * shapes it lost (retry at 1 ms as a black box -3.7 points; docs/joint.md
+ * "Speed, thirteenth wave").  Metadata: resolve_local=L
  * visited=N skipped=M (pairs of those first passes; no line when no such
  * pass ran, as with call ids, where no return is exchanged).
  */
