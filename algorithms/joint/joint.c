@@ -333,6 +333,13 @@ const pb_option joint_options[] = {
      "every return it received before may be triggered by that call's send (the caller "
      "stopped waiting: a timeout, a fire-and-forget call), a delay key of its own; "
      "joint_lateattach.c"},
+    {"late_tie_share", PB_OPT_BOOL, offsetof(joint_params, late_tie_share), "1",
+     PB_OPT_NORANGE,
+     "with late_split, at whole-tick stamps with many ties (infer's coarse_ties=1): a "
+     "call whose return shares its stamp with the ends of all k requests that would "
+     "enclose it counts 1/(k+1) of an orphan (the chance its return came after all of "
+     "them within the tick) in its link's orphan share, which decides late_link= "
+     "(metadata late_tie_share=; joint_latetie.c); 0: such a call counts as enclosed"},
     {"late_count", PB_OPT_BOOL, offsetof(joint_params, late_count), "1", PB_OPT_NORANGE,
      "with late_calls, at services that pass the test: the number of a request's calls "
      "of a link that return after its response, given how many calls of that link it "

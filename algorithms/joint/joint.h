@@ -147,6 +147,10 @@ typedef struct joint_params {
     int late_timer;     /* [late_timer] with late_attach, at those services the send of
                            a call that outlives its request may trigger the request's
                            next output (joint_lateattach.c), 1 */
+    int late_tie_share; /* [late_tie_share] at coarse stamps, a call whose return
+                           ties the ends of all k requests enclosing it counts
+                           1 / (k + 1) of an orphan in its link's orphan share
+                           (joint_latetie.c), 1 */
     int late_count;     /* [late_count] at services that pass the late-call test, how
                            many of a request's calls of a link outlive it given how
                            many it makes is learned and scored (joint_latecount.c), 1 */

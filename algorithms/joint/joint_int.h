@@ -158,6 +158,9 @@ struct joint {
                             (joint_latesend.c; = late_gap with late_split=0) */
     double *late_stat;
     size_t late_cands;   /* calls the widened test gave more candidates */
+    size_t late_tied;    /* calls whose return ties every enclosing request's
+                            end at coarse stamps (joint_latetie.c) */
+    double late_tied_w;  /* ... the orphan weight they added to the shares */
     /* how many of a request's calls outlive it (joint_latecount.c): per
      * link, counts and log P(m | c) in cells of (JOINT_LC_C + 1)^2; lc_c
      * scratch (two per outgoing link); lc_base: the cells' index for
@@ -1215,6 +1218,13 @@ int joint_late_cand(const joint *s, size_t strict, pb_ns qe, pb_ns cs, pb_ns rr,
  * and late_split relaxes the return side for every call of the service
  * (all = 1), else only for its orphans. */
 double joint_late_excess(double near, double n, double chance);
+
+/* joint_latetie.c.  joint_late_tie_weight: the probability that no request
+ * encloses call pair p, for the per-link orphan share (late_lshare): 1
+ * without a strict candidate, 0 when one ends strictly after its return;
+ * at coarse stamps (s->coarse, late_tie_share) 1 / (k + 1) when all its k
+ * candidates end in its return's tick.  Needs the strict candidates. */
+double joint_late_tie_weight(const joint *s, uint32_t p);
 
 /* joint_latecount.c.  How many of a request's calls of a link outlive it
  * (return received after its response), given how many it makes, at

@@ -307,6 +307,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                 pb_result_meta(res, "late_link=%s>%s orphan_share=%.4f widen=all",
                                pb_strtab_str(s->v.nodes, s->link_src[l]),
                                pb_strtab_str(s->v.nodes, s->link_dst[l]), s->late_lshare[l]);
+        if (s->late_gap && s->late_tied)
+            pb_result_meta(res, "late_tie_share=on tied_calls=%zu orphan_weight=%.2f tick_ns=%lld",
+                           s->late_tied, s->late_tied_w, (long long)s->tick);
         if (s->late_gap)
             pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
         if (s->la_held)
