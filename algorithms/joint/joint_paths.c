@@ -183,6 +183,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         if (s->reunp_moved || s->reunp_capped) /* only under loss (joint_reunp.c) */
             pb_result_meta(res, "reunp_moved=%zu reunp_capped=%zu", s->reunp_moved,
                            s->reunp_capped);
+        joint_reunp_meta(s, res);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         for (size_t r = 0; r < s->nalign_rec; r++) {
@@ -365,6 +366,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_quant_meta(s, res); /* the tie test (joint_quant.c) */
         joint_tiecross_meta(s, res); /* tie_cross (joint_tiecross.c) */
         joint_tieorph_meta(s, res); /* tie_orphans (joint_tieorph.c) */
+        joint_rowtie_meta(s, res); /* tie_rows (joint_rowtie.c) */
         joint_tick0_meta(s, res); /* zero-tick delays (joint_tick0.c) */
         joint_tickivl_meta(s, res); /* whole-tick intervals (joint_tickivl.c) */
         joint_tiecall_meta(s, res); /* calls tied at send (joint_tiecall.c) */
