@@ -435,6 +435,15 @@ const pb_option joint_options[] = {
      "when the tie test keeps the start, rank calls of a link sent in the same tick by "
      "their returns (the one answered first was sent first), as requests tied at "
      "arrival are ranked by their responses (joint_tiecall.c; metadata tie_calls=)"},
+    {"resolve_local", PB_OPT_INT, offsetof(joint_params, resolve_local), "0", 0, 2,
+     "without call ids, the search after a pass of exchanges of returns (step 5): 1 its "
+     "first re-split pass visits only the pairs of requests whose calls or returns "
+     "changed since the previous search ended (by the exchanges, the greedy rounds or "
+     "that pass itself), not every pair; 2 also resumes from the solution without the "
+     "greedy rounds (less work again; results differ more); 0 visits every pair.  "
+     "Changes results, and lost accuracy on held-out application shapes, so off by "
+     "default (joint_resolve.c, docs/joint.md \"Speed, thirteenth wave\"; metadata "
+     "resolve_local=)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -542,6 +551,8 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q)
     }
     if (q != NONE && s->lsm)
         joint_lsmemo_touch(s, q);
+    if (s->rl_chg) /* resolve_local (joint_resolve.c) */
+        joint_resolve_touch(s, s->par[p], q);
     if (q != NONE && s->gs)
         joint_gsort_touch(s, q);
     s->par[p] = q;
@@ -1278,10 +1289,14 @@ static int solve(joint *s)
         size_t sw = 0;
         rc = joint_fit(s, NULL);
         if (rc == PB_OK)
+            rc = joint_resolve_begin(s); /* resolve_local (joint_resolve.c) */
+        if (rc == PB_OK)
             rc = joint_swap_pass(s, &sw);
         s->ret_swaps += sw;
-        if (rc == PB_OK && sw == 0)
+        if (rc == PB_OK && sw == 0) {
+            joint_resolve_end(s);
             break;
+        }
         if (rc == PB_OK)
             rc = joint_recandidate(s);
     }
@@ -1543,6 +1558,7 @@ void joint_close(joint *s)
     free(s->t0c);
     joint_tickivl_free(s);
     free(s->dirty);
+    free(s->rl_chg);
     joint_select_free(s);
     joint_lc_free(s);
     joint_os_free(s);

@@ -228,6 +228,10 @@ typedef struct joint_params {
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */
+    int resolve_local;  /* [resolve_local] after an exchange of returns (step 5) the
+                           next search's first re-split pass visits only pairs of
+                           requests changed since the last one; 2: its greedy rounds
+                           left out too; 0: neither (joint_resolve.c), 0 */
     int selfcal_select; /* [selfcal_select] the self-calibration's copy takes the real
                            trace's per-service signal choice instead of its own
                            held-out fits (joint_select.c), 1 */

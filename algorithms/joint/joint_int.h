@@ -340,6 +340,12 @@ struct joint {
                                round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
+    unsigned char *rl_chg;  /* resolve_local: per request, changed since the last
+                               search ended (joint_resolve.c), or NULL: not tracking */
+    int rl_only;            /* resolve_local: the next first re-split pass visits only
+                               pairs with a changed request */
+    size_t rl_skipped, rl_visited; /* resolve_local: pairs left out / visited by those
+                                      first passes */
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
      * out), how often a call of L was sent before the output and returned
      * after it (overlap) or before it (serial); pflag: L's return is no
@@ -1799,6 +1805,28 @@ int joint_uncross(joint *s);
  * JOINT_RESTART_MARGIN, else before[] set again; ends with the model
  * refitted to the solution kept.  PB_OK or PB_ENOMEM */
 int joint_uxcheck(joint *s, const uint32_t *before);
+
+/* joint_resolve.c (resolve_local).  joint_resolve_begin: before a pass of
+ * exchanges of returns in the search's outer loop, start recording which
+ * requests change (rl_chg cleared, rl_only set: the next local search's
+ * first pass visits only pairs with a changed request).  PB_OK or
+ * PB_ENOMEM.  joint_resolve_touch: requests a and b (JOINT_NONE: none)
+ * changed.  joint_resolve_swapped: an exchange applied changed the returns
+ * of x[0..d) and y[0..d) (as joint_xmemo_drop).  joint_resolve_skip: 1 when
+ * the local search's pass pass_id leaves the pair q1, q2 out.
+ * joint_resolve_end: a local search's first pass is over (stop recording;
+ * later passes go by dirty[] as before).  joint_resolve_meta: the metadata
+ * line.  Nothing happens with resolve_local=0. */
+int joint_resolve_begin(joint *s);
+void joint_resolve_touch(joint *s, uint32_t a, uint32_t b);
+void joint_resolve_swapped(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d);
+int joint_resolve_skip(joint *s, uint32_t q1, uint32_t q2);
+void joint_resolve_end(joint *s);
+int joint_resolve_meta(const joint *s, pb_result *res);
+/* tests only: 1 makes joint_resolve_swapped forget the requests an
+ * exchange changed, 2 every change (joint_resolve_touch too): the faults
+ * its test must catch */
+extern int joint_resolve_test_forget;
 
 /* joint_repair.c: the re-pairing's cost of return (sent at t on the
  * callee's clock, received at rr) as the response of free pair c with its

@@ -332,6 +332,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->la_held, s->la_rounds, s->la_moved, s->la_rooted);
         joint_lc_meta(s, res); /* joint_latecount.c */
         joint_os_meta(s, res); /* out_sets (joint_oset.c) */
+        joint_resolve_meta(s, res); /* resolve_local (joint_resolve.c) */
         /* without call ids: which links keep their time-ordered pairs */
         for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
             const double *st = s->fifo_stat + 10 * (size_t)l;
