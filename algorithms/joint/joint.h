@@ -204,6 +204,13 @@ typedef struct joint_params {
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */
+    const char *subtick; /* [subtick] auto|on|off: at coarse whole-tick stamps take the
+                           order of the rows within a tick as the order of events
+                           and spread each tick's rows over it (auto: when the rows
+                           contradict the calls at most subtick_share as often as
+                           the rows read backwards; joint_subtick.c), auto */
+    double subtick_share; /* [subtick_share] auto: the most forward contradictions
+                           per backward one, 0.05 */
     int selfcal_select; /* [selfcal_select] the self-calibration's copy takes the real
                            trace's per-service signal choice instead of its own
                            held-out fits (joint_select.c), 1 */
