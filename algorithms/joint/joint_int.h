@@ -1538,8 +1538,8 @@ int joint_tiecall_meta(const joint *s, pb_result *res);
  * joint_subtick_passes: bwd >= JOINT_SUBTICK_MIN and fwd <= share * bwd.
  * joint_subtick_spread: a copy of msgs[0..n) (*out, the caller frees) with
  * each run of k rows of one ts t at t + (2m + 1) tick / 2k, odd ns, strictly
- * increasing; a recv_ts equal to the ts moves with it, any other to the
- * middle of its tick.  joint_subtick_prepare: the mode (p->subtick), the
+ * increasing; a recv_ts equal to the ts moves with it, any other stays (the
+ * start of its tick).  joint_subtick_prepare: the mode (p->subtick), the
  * tick and the test; *stp (NULL: the stamps are not coarse or subtick=off)
  * and *spread (NULL: not spread).  joint_subtick_meta: the subtick= lines. */
 #define JOINT_SUBTICK_MIN 20

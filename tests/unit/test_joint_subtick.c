@@ -13,8 +13,8 @@
  * return of A>B before its call) give a forward contradiction on A>B.
  * Spreading: four rows at 1 ms and one at 2 ms on a 1 ms tick go to
  * 1 ms + 125001, 375001, 625001, 875001 ns and 2 ms + 500001 ns; a
- * recv_ts equal to the ts moves with it, one in a later tick goes to the
- * middle of that tick. */
+ * recv_ts equal to the ts moves with it, one in a later tick stays at the
+ * start of that tick. */
 #include "pbtest.h"
 #include "joint.h"
 #include "joint_int.h"
@@ -107,7 +107,7 @@ TEST(subtick_spread_by_hand)
     CHECK(c != NULL);
     CHECK(c[0].ts == MS + 125001 && c[0].recv_ts == MS + 125001);
     CHECK(c[1].ts == MS + 375001 && c[1].recv_ts == PB_TS_NONE);
-    CHECK(c[2].ts == MS + 625001 && c[2].recv_ts == 3 * MS + 500001);
+    CHECK(c[2].ts == MS + 625001 && c[2].recv_ts == 3 * MS);
     CHECK(c[3].ts == MS + 875001);
     CHECK(c[4].ts == 2 * MS + 500001 && c[4].recv_ts == c[4].ts);
     CHECK(m[0].ts == MS); /* the input is left alone */
