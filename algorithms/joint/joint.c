@@ -394,6 +394,10 @@ const pb_option joint_options[] = {
      "before its service's request shows at most subtick_share times as often as with "
      "the rows read backwards, and backwards at least 20 times; joint_subtick.c; "
      "metadata subtick=)"},
+    {"subtick_tie", PB_OPT_BOOL, offsetof(joint_params, subtick_tie), "1", PB_OPT_NORANGE,
+     "on rows spread by subtick, run the tie test (and what follows it) at the original "
+     "tick: keep the start (arrival in row order) where the search's moves stay within a "
+     "tick of their start parent and gain little (joint_subtick.c)"},
     {"subtick_share", PB_OPT_DOUBLE, offsetof(joint_params, subtick_share), "0.05", 0, 1,
      "subtick=auto: the most contradictions of the row order per contradiction of the "
      "rows read backwards at which the rows are taken as the order of events"},
@@ -840,6 +844,13 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         s->coarse = ti.coarse_ties;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
+        s->qtick = ti.tick;
+        if (params->subtick_tick > 0 && params->subtick_tie) {
+            /* rows spread over their ticks (joint_subtick.c): the tie test
+             * still judges moves at the original tick */
+            s->qtick = params->subtick_tick;
+            s->quant_on = params->tie_test;
+        }
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -1488,7 +1499,10 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
     pb_trace_view sv = *trace;
     if (spread)
         sv.msgs = spread;
-    rc = joint_init(&s, &sv, params, err);
+    joint_params ps = *p;
+    if (spread)
+        ps.subtick_tick = st->tick;
+    rc = joint_init(&s, &sv, &ps, err);
     if (rc != PB_OK) {
         joint_subtick_free(st);
         free(spread);

@@ -214,6 +214,11 @@ typedef struct joint_params {
     int selfcal_select; /* [selfcal_select] the self-calibration's copy takes the real
                            trace's per-service signal choice instead of its own
                            held-out fits (joint_select.c), 1 */
+    int subtick_tie;    /* [subtick_tie] on the spread rows, the tie test still judges
+                           the search against the start at the original tick
+                           (joint_subtick.c), 1 */
+    pb_ns subtick_tick; /* not an option: the original tick when joint_run spread the
+                           rows of each tick (joint_subtick.c), 0 otherwise */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */

@@ -214,6 +214,8 @@ struct joint {
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
     int quant_on;           /* coarse ties: the tie test runs (joint_quant.c) */
+    pb_ns qtick;            /* the tie test's tick: the trace's, or the original one
+                               of rows spread over their ticks (joint_subtick.c) */
     int quant_state;        /* 0 not decided, 2 search kept, 3 start kept */
     size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
     double quant_ll[2];     /* log-likelihoods of the start and the search, each refitted */

@@ -35,7 +35,8 @@ for c in deep endpoints; do
     grep -q '^# subtick=auto tick=1ms runs=[0-9]* forward=0 backward=[0-9]* .*spread=yes' "$tmp/r.on" ||
         fail "$c: the rows were not spread: $(grep '^# subtick=' "$tmp/r.on")"
     grep -q '^# subtick=' "$tmp/r.off" && fail "$c: subtick=off still writes a subtick line"
-    grep -q '^# tie_test=' "$tmp/r.on" && fail "$c: the tie test ran on the spread rows"
+    grep -q '^# tie_test=on .*kept=search' "$tmp/r.on" ||
+        fail "$c: the tie test on the spread rows did not keep the search: $(grep '^# tie_test=' "$tmp/r.on")"
     awk -v a="$on" -v b="$off" -v n="$nest" 'BEGIN { exit !(a >= b + 0.10 && a > n) }' ||
         fail "$c: subtick $on not 10 points above subtick=off $off and above nesting $nest"
     # every tick's rows reversed: declined, the links of subtick=off
