@@ -13,7 +13,9 @@
 # that does not keep the order of events could give): the check declines
 # (spread=no) and the links are those of -s subtick=off.  Stamps in ns:
 # no subtick line, the output of -s subtick=off (but the params line).
-# Renamed nodes give the same links.
+# Renamed nodes give the same links.  On the spread rows the tie test
+# still runs (subtick_tie): it keeps the search on deep and endpoints and
+# the start on a worker pool (below).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 acc() { # trace subtick-value out truth -> exact accuracy
     "$B/infer" --algo joint -s subtick="$2" -o "$3" "$1" 2> "$tmp/log" ||
@@ -59,6 +61,27 @@ for c in deep endpoints; do
     links "$tmp/r.ren" > "$tmp/l.b"
     cmp -s "$tmp/l.a" "$tmp/l.b" || fail "$c renamed nodes: the links differ"
 done
+# a pool of four workers in front of two fast services (experiments/
+# joint_pool.conf, held-out seed 8), 1 ms, black box: the rows are spread
+# (the check passes), but the search's moves on them stay within a tick
+# of their start parent and gain little, so the tie test keeps the start
+# (arrival in row order): first come, first served's accuracy; with
+# -s subtick_tie=0 the search is kept and loses about 3 points
+"$B/maketrace" "$PB_ROOT/experiments/joint_pool.conf" -s seed=8 > "$tmp/pns.csv" 2> "$tmp/log" ||
+    fail "maketrace pool: $(tail -1 "$tmp/log")"
+"$B/skewer" -q --round 1ms "$tmp/pns.csv" > "$tmp/pms.csv" || fail "skewer pool"
+strip_callids "$tmp/pms.csv" > "$tmp/pbb.csv"
+"$B/infer" --algo joint -o "$tmp/p.1" "$tmp/pbb.csv" 2> /dev/null || fail "pool"
+"$B/infer" --algo joint -s subtick_tie=0 -o "$tmp/p.0" "$tmp/pbb.csv" 2> /dev/null || fail "pool tie 0"
+"$B/infer" --algo fcfs -o "$tmp/p.f" "$tmp/pbb.csv" 2> /dev/null || fail "pool fcfs"
+a1=$("$B/score" --truth "$tmp/pms.csv" "$tmp/p.1" | exact_acc)
+a0=$("$B/score" --truth "$tmp/pms.csv" "$tmp/p.0" | exact_acc)
+af=$("$B/score" --truth "$tmp/pms.csv" "$tmp/p.f" | exact_acc)
+echo "pool seed 8 at 1 ms, black box: subtick_tie=1 $a1, 0 $a0, fcfs $af"
+grep -q '^# subtick=auto .*spread=yes' "$tmp/p.1" || fail "pool: not spread"
+grep -q '^# tie_test=on .*kept=start' "$tmp/p.1" || fail "pool: the tie test did not keep the start"
+awk -v a="$a1" -v b="$a0" -v f="$af" 'BEGIN { exit !(a >= f && a >= b + 0.02) }' ||
+    fail "pool: subtick_tie=1 $a1 not at fcfs $af and 2 points above subtick_tie=0 $a0"
 # stamps as generated: nothing runs
 strip_callids "$tmp/ns.csv" > "$tmp/bbns.csv"
 "$B/infer" --algo joint -o "$tmp/r.ns" "$tmp/bbns.csv" 2> /dev/null || fail "ns"
