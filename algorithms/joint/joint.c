@@ -143,12 +143,17 @@ const pb_option joint_options[] = {
      "to the other half) beats the solution it started from by more than 10 nats, else "
      "keep uncross's moves alone (docs/joint.md, \"Loss with call ids: uncross's search "
      "checked held out\"; metadata uncross_check=); 0 = keep the search's changes"},
-    {"reunp", PB_OPT_BOOL, offsetof(joint_params, reunp), "0", PB_OPT_NORANGE,
+    {"reunp", PB_OPT_INT, offsetof(joint_params, reunp), "0", 0, 2,
      "without call ids, under loss: the re-pairing of a link whose callee calls on also "
      "weighs which of its calls keep no return (each call the alignment left without one "
      "against the calls received near it; kept when the re-pairing's cost falls by more "
-     "than uncross_min); nothing without loss (default off: it lowered synthetic classes "
-     "with many requests in flight; docs/joint.md, \"Which calls keep no return\")"},
+     "than uncross_min); 2 = checked on a copy: used only when, on a copy of the trace "
+     "made from the solution that loses messages afresh at the rate the solution shows, "
+     "more requests come out exact only with it than only without by a sign test at "
+     "5 %, then the search runs once more with it (metadata reunp_check=); 1 = always; "
+     "0 = off (the default: reunp=2 cost one held-out draw of a synthetic class); "
+     "nothing without loss (docs/joint.md, "
+     "\"Which calls keep no return\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},
     {"min_confidence", PB_OPT_DOUBLE, offsetof(joint_params, min_confidence), "0", 0, 1,
@@ -333,6 +338,13 @@ const pb_option joint_options[] = {
      "every return it received before may be triggered by that call's send (the caller "
      "stopped waiting: a timeout, a fire-and-forget call), a delay key of its own; "
      "joint_lateattach.c"},
+    {"late_tie_share", PB_OPT_BOOL, offsetof(joint_params, late_tie_share), "1",
+     PB_OPT_NORANGE,
+     "with late_split, at whole-tick stamps with many ties (infer's coarse_ties=1): a "
+     "call whose return shares its stamp with the ends of all k requests that would "
+     "enclose it counts 1/(k+1) of an orphan (the chance its return came after all of "
+     "them within the tick) in its link's orphan share, which decides late_link= "
+     "(metadata late_tie_share=; joint_latetie.c); 0: such a call counts as enclosed"},
     {"late_count", PB_OPT_BOOL, offsetof(joint_params, late_count), "1", PB_OPT_NORANGE,
      "with late_calls, at services that pass the test: the number of a request's calls "
      "of a link that return after its response, given how many calls of that link it "
@@ -348,6 +360,12 @@ const pb_option joint_options[] = {
      "-3.29 with the first copies, below it were their share exact), draw more copies "
      "until they hold 3 times the service's calls (at most 12; joint_busymore.c; "
      "metadata busy_copies=)"},
+    {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
+     "busy test, where it and the likelihood keep the free search: a service also "
+     "serialises when fewer of the gaps between its consecutive sends (calls it makes, "
+     "answers it returns) fall below their 0.1 quantile in the trace than in the copies "
+     "of the free solution (z below -3.29; not at coarse ties; joint_space.c; metadata "
+     "busy_spacing= where it changes the choice)"},
     {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
@@ -362,6 +380,16 @@ const pb_option joint_options[] = {
      "two (one-sided binomial at one half below 0.05, more of them without one in the "
      "start) keeps the search when it is likelier than the start (joint_tieorph.c; "
      "metadata tie_orphans=)"},
+    {"tie_rows", PB_OPT_BOOL, offsetof(joint_params, tie_rows), "1", PB_OPT_NORANGE,
+     "at whole-tick stamps with many ties (infer's coarse_ties=1), per service, take the "
+     "order of the rows as the order of events within a tick: a request that arrived in a "
+     "call's tick in a later row, or answered in its return's tick in an earlier row, is "
+     "no candidate parent; used where at least 10 calls have such candidates and at most "
+     "tie_rows_fail of them would be left with none (joint_rowtie.c; metadata "
+     "tie_rows_service=, tie_rows=)"},
+    {"tie_rows_fail", PB_OPT_DOUBLE, offsetof(joint_params, tie_rows_fail), "0.01", 0, 1,
+     "tie_rows: the most calls the rows would leave without a candidate, a share of the "
+     "calls whose candidates the rows cut (true event order: none but for loss)"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "
@@ -648,7 +676,7 @@ static int rank_start(joint *s)
         s->rank_link[l] = 1;
         /* calls sent in one tick ranked by their returns (joint_tiecall.c) */
         const uint32_t *lc = s->bylink + s->bylink_off[l];
-        if (joint_tiecall_applies(s)) {
+        if (joint_tiecall_applies(s) && !joint_rowtie_used(s, a)) {
             if (!lrank && !(lrank = malloc(((size_t)n + 1) * sizeof *lrank)))
                 rc = PB_ENOMEM;
             if (rc == PB_OK)
@@ -1087,7 +1115,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
     /* the busy test (joint_pick.c): a model check that needs no pairing */
     double *pst = NULL, psum[3] = {0, 0, 0};
-    int pick_held = 0;
+    int pick_held = keep == b; /* in: the likelihood's choice (busy_space) */
     if (params->busy_test) {
         rc = joint_pick(a, b, &pst, psum, &pick_held);
         if (rc != PB_OK) {
@@ -1150,10 +1178,13 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
  * messages stay unpaired (joint_unpaired.c): when the min-cost pairing
  * leaves other messages of some link unpaired, the search runs again with
  * those, and its result is kept. */
-int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
-               pb_error *err)
+int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, unsigned char **force_out)
 {
     joint *s = NULL;
+    *out = NULL;
+    if (force_out)
+        *force_out = NULL;
     int rc = init_search(&s, v, params, err, NULL);
     if (rc != PB_OK)
         return rc;
@@ -1168,8 +1199,8 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     if (force) {
         joint *t = NULL;
         rc = init_search(&t, v, params, err, force);
-        free(force);
         if (rc != PB_OK) {
+            free(force);
             free(recs);
             joint_close(s);
             return rc;
@@ -1181,6 +1212,48 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     s->unp_rec = recs;
     s->nunp_rec = nrecs;
     s->unp_changed = changed;
+    if (force_out)
+        *force_out = force;
+    else
+        free(force);
+    *out = s;
+    return PB_OK;
+}
+
+/* joint_init_search; then, with reunp=2 under loss, reunp checked on a
+ * copy (joint_reunpck.c; its copy runs joint_init_search, not this) */
+int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
+               pb_error *err)
+{
+    joint *s = NULL;
+    unsigned char *force = NULL;
+    int rc = joint_init_search(&s, v, params, err, &force);
+    if (rc != PB_OK)
+        return rc;
+    /* reunp=2: reunp used when it helps on a copy of the solution
+     * (joint_reunpck.c); then the same search runs again with it */
+    if (s->p.reunp == 2 && joint_reunp_wanted(s)) {
+        int use = 0;
+        rc = joint_reunp_copytest(s, &use);
+        joint *t = NULL;
+        if (rc == PB_OK && use) {
+            joint_params pr = s->p;
+            pr.reunp = 1;
+            rc = init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
+            if (rc == PB_OK) {
+                joint_reunp_adopt(t, s);
+                joint_close(s);
+                s = t;
+            }
+        }
+        if (rc != PB_OK) {
+            free(force);
+            joint_close(s);
+            return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory")
+                                   : rc;
+        }
+    }
+    free(force);
     *out = s;
     return PB_OK;
 }
@@ -1401,6 +1474,7 @@ void joint_close(joint *s)
     hmap_free(&s->linkmap);
     hmap_free(&s->keymap);
     hmap_free(&s->parmap);
+    free(s->rowtie_st);
     free(s->pov);
     free(s->pse);
     free(s->pflag);

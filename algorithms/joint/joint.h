@@ -68,7 +68,8 @@ typedef struct joint_params {
                            only when a cross-fitted likelihood prefers its
                            result (joint_uxcheck.c), 1 */
     int reunp;          /* [reunp] without call ids, the re-pairing weighs which calls
-                           keep no return (joint_reunp.c), 0 */
+                           keep no return (joint_reunp.c): 0 off, 1 on, 2 checked
+                           on a copy (joint_reunpck.c), 0 */
     const char *matching; /* [matching] greedy or flow, "greedy" */
     const char *start;  /* [start] first assignment: rank, local or earliest, "rank" */
     int restart;        /* [restart] second solve from the earliest start when the rank
@@ -147,6 +148,10 @@ typedef struct joint_params {
     int late_timer;     /* [late_timer] with late_attach, at those services the send of
                            a call that outlives its request may trigger the request's
                            next output (joint_lateattach.c), 1 */
+    int late_tie_share; /* [late_tie_share] at coarse stamps, a call whose return
+                           ties the ends of all k requests enclosing it counts
+                           1 / (k + 1) of an orphan in its link's orphan share
+                           (joint_latetie.c), 1 */
     int late_count;     /* [late_count] at services that pass the late-call test, how
                            many of a request's calls of a link outlive it given how
                            many it makes is learned and scored (joint_latecount.c), 1 */
@@ -181,6 +186,8 @@ typedef struct joint_params {
                            most of what the two searches assign differently, 1 */
     int busy_more;      /* [busy_more] busy test: more copies where the verdict depends
                            on the first copies' spread (joint_busymore.c), 1 */
+    int busy_space;     /* [busy_space] busy test: a service also serialises when its
+                           sends are spaced far more than the copies' (joint_space.c), 1 */
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */
@@ -191,6 +198,11 @@ typedef struct joint_params {
                            leaves significantly more calls without a parent than the
                            search (sign test) and the search is likelier
                            (joint_tieorph.c), 1 */
+    int tie_rows;       /* [tie_rows] at coarse whole-tick stamps, per service whose rows
+                           pass the test, the row order as the order of events within a
+                           tick for the candidates (joint_rowtie.c), 1 */
+    double tie_rows_fail; /* [tie_rows_fail] the test: most calls left without a
+                           candidate by the rows, a share of those the rows cut, 0.01 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

@@ -713,6 +713,7 @@ int joint_find_candidates(joint *s)
     free(s->cand);
     s->cand = c2;
     s->candcap = s->ncand;
+    rc = joint_rowtie_apply(s); /* tie_rows (joint_rowtie.c) */
 done:
     free(in_off);
     free(out_off);

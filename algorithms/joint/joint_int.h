@@ -94,7 +94,9 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
-#define JOINT_PICK_NSTAT 7     /* busy test: statistics per service */
+#define JOINT_PICK_NSTAT 12    /* busy test: statistics per service (7-11: busy_space) */
+#define JOINT_SPACE_Q 0.1      /* busy_space: short gaps, below this quantile of the trace's */
+#define JOINT_SPACE_Z 3.29     /* busy_space: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
@@ -105,6 +107,8 @@ typedef struct joint_align_rec {
 #define JOINT_UNCROSS_WORK 64   /* uncross: moves estimated at most, per pair of the trace */
 #define JOINT_REUNP_NEAR 32    /* reunp: full calls each side of a half call weighed */
 #define JOINT_REUNP_WORK 256   /* reunp: greedy steps per call of a link at most */
+#define JOINT_REUNP_SEED 2000  /* reunp=2: its copy uses conf_seed + this */
+#define JOINT_REUNP_ALPHA 0.05 /* reunp=2: the sign test's level */
 #define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
@@ -114,6 +118,16 @@ typedef struct joint_align_rec {
  * (caller's clock).  A missing receive time is taken from the send. */
 /* A half pair (call or ret JOINT_NONE: the other message was lost) has
  * the missing end's times copied from the known one. */
+/* joint_rowtie.c: per service, the test of the row order within a tick */
+typedef struct joint_rowtie_stat {
+    size_t calls;            /* calls with a candidate */
+    size_t cut[2], fail[2];  /* of them, some put out by the rows; all ([0] both sides,
+                                [1] the calls' side alone) */
+    int late, used;          /* not tested (late calls); the rows used: 2 both sides, 1 the
+                                calls' side, 0 not */
+} joint_rowtie_stat;
+#define JOINT_ROWTIE_MIN 10 /* tie_rows: least calls whose candidates the rows cut */
+
 typedef struct jpair {
     pb_ns cs, cr, rs, rr;
     uint32_t call, ret;     /* message indices */
@@ -158,6 +172,9 @@ struct joint {
                             (joint_latesend.c; = late_gap with late_split=0) */
     double *late_stat;
     size_t late_cands;   /* calls the widened test gave more candidates */
+    size_t late_tied;    /* calls whose return ties every enclosing request's
+                            end at coarse stamps (joint_latetie.c) */
+    double late_tied_w;  /* ... the orphan weight they added to the shares */
     /* how many of a request's calls outlive it (joint_latecount.c): per
      * link, counts and log P(m | c) in cells of (JOINT_LC_C + 1)^2; lc_c
      * scratch (two per outgoing link); lc_base: the cells' index for
@@ -231,6 +248,8 @@ struct joint {
     int cross_done;         /* joint_tiecross_apply ran */
     int cross_kept;         /* the search's moves across a tick were kept */
     double cross_ll[2];     /* log-likelihoods of the start and with those moves, refitted */
+    joint_rowtie_stat *rowtie_st; /* joint_rowtie.c: per service, or NULL (not run) */
+    size_t rowtie_dropped;  /* candidates the rows put out */
     int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
     size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */
     double orph_p;          /* the sign test's one-sided probability */
@@ -464,6 +483,9 @@ struct joint {
     size_t uxc_kept, uxc_undone;
     double uxc_ll[2];
     size_t reunp_moved, reunp_capped; /* joint_reunp.c: half calls exchanged; not weighed */
+    int reunp_ck;           /* reunp=2 (joint_reunpck.c): 0 not run, 1 without, 2 with */
+    size_t reunp_ck_moved;  /* reunp=2: calls reunp exchanged on the copy */
+    size_t reunp_ck_cnt[2]; /* reunp=2: copy's requests exact only with / only without */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -1214,6 +1236,13 @@ int joint_late_cand(const joint *s, size_t strict, pb_ns qe, pb_ns cs, pb_ns rr,
  * (all = 1), else only for its orphans. */
 double joint_late_excess(double near, double n, double chance);
 
+/* joint_latetie.c.  joint_late_tie_weight: the probability that no request
+ * encloses call pair p, for the per-link orphan share (late_lshare): 1
+ * without a strict candidate, 0 when one ends strictly after its return;
+ * at coarse stamps (s->coarse, late_tie_share) 1 / (k + 1) when all its k
+ * candidates end in its return's tick.  Needs the strict candidates. */
+double joint_late_tie_weight(const joint *s, uint32_t p);
+
 /* joint_latecount.c.  How many of a request's calls of a link outlive it
  * (return received after its response), given how many it makes, at
  * services that passed the late-call test.  joint_lc_setup: the tables
@@ -1375,7 +1404,10 @@ double joint_pick_z(double n, double b, double m, double mb);
  * JOINT_PICK_NSTAT, the caller frees it), sum[0] pairs assigned
  * differently, sum[1] of them at serialising services, sum[2] the copies
  * drawn beyond JOINT_PICK_SIMS (busy_more), *held whether
- * those are more than half.  PB_OK or PB_ENOMEM */
+ * those are more than half.  On input *held says whether the likelihood
+ * keeps b already: only where it does not, services serialising by the
+ * spacing of their sends (busy_space, joint_space.c) count too.  PB_OK or
+ * PB_ENOMEM */
 int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
 /* joint_busymore.c.  Does a service with n calls, b of them busy, against
  * mb busy of m calls of the copies, want more copies: tested (n at least
@@ -1386,6 +1418,20 @@ int joint_pick_want_more(double n, double b, double m, double mb);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+/* joint_space.c.  The spacing of the sends of m[0..m) (node v[i] at
+ * t[i], sorted by node then time): with set_w, w[x] becomes the
+ * JOINT_SPACE_Q quantile of the gaps between node x's consecutive sends (0:
+ * not tested: serves[x] 0, fewer than JOINT_PICK_MIN gaps, or the quantile
+ * 0); then for every node x with w[x] above 0 its gaps are added to
+ * gaps[x], those below w[x] to shortg[x].  PB_OK or PB_ENOMEM */
+int joint_space_count(size_t m, const uint32_t *v, const pb_ns *t, const unsigned char *serves,
+                      pb_ns *w, int set_w, double *gaps, double *shortg);
+/* joint_space_count over the sends (calls made on the caller's clock,
+ * returns sent on the callee's) of s's own pairs (t NULL: sets w) or of
+ * the copy t made from s (pair p's call and return ids 2p+1, 2p+2).
+ * PB_OK or PB_ENOMEM */
+int joint_space_of(const joint *s, const pb_trace *t, const unsigned char *serves, pb_ns *w,
+                   double *gaps, double *shortg);
 
 /* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
  * delay stamped zero ticks scores the fitted mass below one tick per tick
@@ -1514,6 +1560,17 @@ int joint_tieorph_keeps_search(size_t start_only, size_t search_only, double ll_
                                double ll_search);
 int joint_tieorph_decide(joint *s);
 int joint_tieorph_meta(const joint *s, pb_result *res);
+/* joint_rowtie.c (tie_rows): at coarse stamps, after the candidates are found, per
+ * service the test of the row order as the order of events within a tick; where it
+ * passes, the candidates the rows put out are dropped.  PB_OK or PB_ENOMEM.
+ * joint_rowtie_decide: the criterion alone (cut calls, of them left with none, the
+ * allowed share): 1 use the rows.  joint_rowtie_meta: the metadata lines. */
+int joint_rowtie_apply(joint *s);
+int joint_rowtie_decide(size_t cut, size_t fail, double share);
+/* joint_rowtie.c: 1 when the rows are used at service a (their order then ranks its
+ * calls tied at send in the start, not their returns: joint.c) */
+int joint_rowtie_used(const joint *s, uint32_t a);
+int joint_rowtie_meta(const joint *s, pb_result *res);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
  * calls in[0..n) of one link in pair order are copied to out[0..n) with
  * each run of equal send stamps put in the order of their returns'
@@ -1747,5 +1804,31 @@ double joint_response_cost_relaxed(joint *s, uint32_t c, pb_ns t, pb_ns rr, int 
  * return).  C keeps nc entries, re-sorted.  PB_OK or PB_ENOMEM */
 int joint_reunp_link(joint *s, uint32_t l, insort *C, uint32_t nc, const pb_ns *rsv,
                      const pb_ns *rrv, uint32_t *demoted, uint32_t *ndemoted);
+/* joint_reunpck.c (reunp=2, checked).  1 when s (a search run without
+ * reunp) has a half call reunp would weigh: a free link without call ids,
+ * not kept in arrival order, whose callee calls on */
+int joint_reunp_wanted(const joint *s);
+/* joint.c: joint_init without the reunp=2 check (the search, and the
+ * unpaired step); *force_out, when not NULL, gets the messages the
+ * unpaired step forced (or NULL; the caller frees it).  As joint_init */
+int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, unsigned char **force_out);
+/* reunp=2: a copy of s (joint_selfcal_copy: its solution as the truth,
+ * its lost halves kept, seed conf_seed + JOINT_REUNP_SEED) that then loses
+ * each call and return at s's share of unpaired messages, inferred with
+ * reunp=0 and 1; *use = 1 when reunp moved a call there and more of s's
+ * top-level requests came out exact only with it than only without, by
+ * the one-sided sign test at JOINT_REUNP_ALPHA (joint_reunp_signtest).
+ * Records the counts in s.  PB_OK or PB_ENOMEM */
+int joint_reunp_copytest(joint *s, int *use);
+/* 1 when b pairs right only one way against c right only the other is
+ * more than chance: P(Bin(b + c, 1/2) >= b) < JOINT_REUNP_ALPHA, b > c */
+int joint_reunp_signtest(size_t b, size_t c);
+/* b (the same search rerun with reunp=1) takes a's records of the choices
+ * before it (pair_order, busy test, parallel checks, unpaired, this check) */
+void joint_reunp_adopt(joint *b, joint *a);
+/* joint_reunpck.c: the reunp=2 line of the metadata (nothing when the
+ * check did not run).  PB_OK or PB_ENOMEM */
+int joint_reunp_meta(const joint *s, pb_result *res);
 
 #endif

@@ -223,6 +223,8 @@ int joint_late_test(joint *s)
         goto done;
     for (uint32_t a = 0; a < nn; a++)
         s->late_gap[a] = s->late_sgap[a] = -1;
+    s->late_tied = 0;
+    s->late_tied_w = 0;
     for (uint32_t q = 0; q < n; q++) {
         nin[s->pr[q].callee]++;
         if (s->pr[q].call != NONE && s->cand_off[q + 1] == s->cand_off[q])
@@ -231,7 +233,12 @@ int joint_late_test(joint *s)
             /* per link: the share of its calls that are orphans
              * (joint_latesend.c) */
             lcalls[s->pr[q].link]++;
-            s->late_lshare[s->pr[q].link] += s->cand_off[q + 1] == s->cand_off[q];
+            double wq = joint_late_tie_weight(s, q); /* joint_latetie.c */
+            s->late_lshare[s->pr[q].link] += wq;
+            if (wq > 0 && wq < 1) {
+                s->late_tied++;
+                s->late_tied_w += wq;
+            }
         }
     }
     for (uint32_t l = 0; s->late_lshare && l < s->nlinks; l++)

@@ -183,6 +183,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         if (s->reunp_moved || s->reunp_capped) /* only under loss (joint_reunp.c) */
             pb_result_meta(res, "reunp_moved=%zu reunp_capped=%zu", s->reunp_moved,
                            s->reunp_capped);
+        joint_reunp_meta(s, res);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         for (size_t r = 0; r < s->nalign_rec; r++) {
@@ -307,6 +308,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                 pb_result_meta(res, "late_link=%s>%s orphan_share=%.4f widen=all",
                                pb_strtab_str(s->v.nodes, s->link_src[l]),
                                pb_strtab_str(s->v.nodes, s->link_dst[l]), s->late_lshare[l]);
+        if (s->late_gap && s->late_tied)
+            pb_result_meta(res, "late_tie_share=on tied_calls=%zu orphan_weight=%.2f tick_ns=%lld",
+                           s->late_tied, s->late_tied_w, (long long)s->tick);
         if (s->late_gap)
             pb_result_meta(res, "late_calls_widened=%zu", s->late_cands);
         if (s->la_held)
@@ -362,6 +366,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_tiecross_meta(s, res); /* tie_cross (joint_tiecross.c) */
         joint_tieorph_meta(s, res); /* tie_orphans (joint_tieorph.c) */
         joint_subtick_meta(s, res); /* the rows within a tick (joint_subtick.c) */
+        joint_rowtie_meta(s, res); /* tie_rows (joint_rowtie.c) */
         joint_tick0_meta(s, res); /* zero-tick delays (joint_tick0.c) */
         joint_tickivl_meta(s, res); /* whole-tick intervals (joint_tickivl.c) */
         joint_tiecall_meta(s, res); /* calls tied at send (joint_tiecall.c) */

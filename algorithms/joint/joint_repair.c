@@ -690,7 +690,7 @@ static int repair_pairs(joint *s, size_t *moved)
             rrv[k] = x->rr;
         }
         /* under loss: which calls keep no return (joint_reunp.c) */
-        if (s->p.reunp && s->halves_call && !(s->fifo_link && s->fifo_link[l])) {
+        if (s->p.reunp == 1 && s->halves_call && !(s->fifo_link && s->fifo_link[l])) {
             rc = joint_reunp_link(s, l, C, nc, rsv, rrv, dem, &ndem);
             if (rc != PB_OK)
                 goto done;

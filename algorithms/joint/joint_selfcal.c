@@ -865,6 +865,9 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
          * the kept search's own parallel, joint_serial.c) */
         p2.parallel_check = 0;
         p2.parallel_check_bb = 0;
+        /* ... and reunp as its check chose (joint_reunpck.c) */
+        if (p2.reunp == 2)
+            p2.reunp = s->reunp_ck == 2;
         pb_error err;
         rc = joint_init(&s2, &v2, &p2, &err);
         if (rc != PB_OK && rc != PB_ENOMEM)

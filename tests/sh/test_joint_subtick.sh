@@ -65,8 +65,9 @@ done
 # joint_pool.conf, held-out seed 8), 1 ms, black box: the rows are spread
 # (the check passes), but the search's moves on them stay within a tick
 # of their start parent and gain little, so the tie test keeps the start
-# (arrival in row order): first come, first served's accuracy; with
-# -s subtick_tie=0 the search is kept and loses about 3 points
+# (arrival in row order): first come, first served's accuracy (with
+# -s subtick_tie=0 the search was kept and lost 3 points before the merge
+# of tie_rows; since then both give fcfs's accuracy on this seed)
 "$B/maketrace" "$PB_ROOT/experiments/joint_pool.conf" -s seed=8 > "$tmp/pns.csv" 2> "$tmp/log" ||
     fail "maketrace pool: $(tail -1 "$tmp/log")"
 "$B/skewer" -q --round 1ms "$tmp/pns.csv" > "$tmp/pms.csv" || fail "skewer pool"
@@ -80,8 +81,8 @@ af=$("$B/score" --truth "$tmp/pms.csv" "$tmp/p.f" | exact_acc)
 echo "pool seed 8 at 1 ms, black box: subtick_tie=1 $a1, 0 $a0, fcfs $af"
 grep -q '^# subtick=auto .*spread=yes' "$tmp/p.1" || fail "pool: not spread"
 grep -q '^# tie_test=on .*kept=start' "$tmp/p.1" || fail "pool: the tie test did not keep the start"
-awk -v a="$a1" -v b="$a0" -v f="$af" 'BEGIN { exit !(a >= f && a >= b + 0.02) }' ||
-    fail "pool: subtick_tie=1 $a1 not at fcfs $af and 2 points above subtick_tie=0 $a0"
+awk -v a="$a1" -v f="$af" 'BEGIN { exit !(a >= f) }' ||
+    fail "pool: subtick_tie=1 $a1 not at fcfs $af"
 # stamps as generated: nothing runs
 strip_callids "$tmp/ns.csv" > "$tmp/bbns.csv"
 "$B/infer" --algo joint -o "$tmp/r.ns" "$tmp/bbns.csv" 2> /dev/null || fail "ns"
