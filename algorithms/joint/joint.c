@@ -444,6 +444,20 @@ const pb_option joint_options[] = {
      "Changes results, and lost accuracy on held-out application shapes, so off by "
      "default (joint_resolve.c, docs/joint.md \"Speed, thirteenth wave\"; metadata "
      "resolve_local=)"},
+    {"subtick", PB_OPT_STRING, offsetof(joint_params, subtick), "auto", PB_OPT_NORANGE,
+     "auto, on or off: at whole-tick stamps take the order of the rows within a tick "
+     "as the order of events and spread each tick's rows over it in that order (auto: "
+     "at coarse ties, when within the tied rows a return before its call or a call "
+     "before its service's request shows at most subtick_share times as often as with "
+     "the rows read backwards, and backwards at least 20 times; joint_subtick.c; "
+     "metadata subtick=)"},
+    {"subtick_tie", PB_OPT_BOOL, offsetof(joint_params, subtick_tie), "1", PB_OPT_NORANGE,
+     "on rows spread by subtick, run the tie test (and what follows it) at the original "
+     "tick: keep the start (arrival in row order) where the search's moves stay within a "
+     "tick of their start parent and gain little (joint_subtick.c)"},
+    {"subtick_share", PB_OPT_DOUBLE, offsetof(joint_params, subtick_share), "0.05", 0, 1,
+     "subtick=auto: the most contradictions of the row order per contradiction of the "
+     "rows read backwards at which the rows are taken as the order of events"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -889,6 +903,13 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         s->coarse = ti.coarse_ties;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
+        s->qtick = ti.tick;
+        if (params->subtick_tick > 0 && params->subtick_tie) {
+            /* rows spread over their ticks (joint_subtick.c): the tie test
+             * still judges moves at the original tick */
+            s->qtick = params->subtick_tick;
+            s->quant_on = params->tie_test;
+        }
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -1481,6 +1502,7 @@ void joint_close(joint *s)
 {
     if (!s)
         return;
+    joint_subtick_free(s->subtick);
     if (s->kids)
         for (uint32_t q = 0; q < s->npairs; q++)
             free(s->kids[q].a);
@@ -1582,11 +1604,34 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
                      pb_error *err)
 {
     joint *s;
-    int rc = joint_init(&s, trace, params, err);
+    const joint_params *p = params;
+    if (p->subtick && strcmp(p->subtick, "auto") && strcmp(p->subtick, "on") &&
+        strcmp(p->subtick, "off"))
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option subtick: \"%s\"; expected auto, on or off", p->subtick);
+    /* coarse stamps: the rows within a tick as the order of events
+     * (joint_subtick.c) */
+    joint_subtick *st = NULL;
+    pb_msg *spread = NULL;
+    int rc = joint_subtick_prepare(trace, p, &st, &spread);
     if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    pb_trace_view sv = *trace;
+    if (spread)
+        sv.msgs = spread;
+    joint_params ps = *p;
+    if (spread)
+        ps.subtick_tick = st->tick;
+    rc = joint_init(&s, &sv, &ps, err);
+    if (rc != PB_OK) {
+        joint_subtick_free(st);
+        free(spread);
         return rc;
+    }
+    s->subtick = st;
     rc = joint_paths(s, res, err);
     joint_close(s);
+    free(spread);
     return rc;
 }
 

@@ -252,6 +252,8 @@ struct joint {
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
     int quant_on;           /* coarse ties: the tie test runs (joint_quant.c) */
+    pb_ns qtick;            /* the tie test's tick: the trace's, or the original one
+                               of rows spread over their ticks (joint_subtick.c) */
     int quant_state;        /* 0 not decided, 2 search kept, 3 start kept */
     size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
     double quant_ll[2];     /* log-likelihoods of the start and the search, each refitted */
@@ -272,6 +274,8 @@ struct joint {
     int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
     size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */
     double orph_p;          /* the sign test's one-sided probability */
+    struct joint_subtick *subtick; /* joint_subtick.c: the row-order check at coarse
+                               stamps (owned; NULL where it did not run) */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -1636,6 +1640,39 @@ int joint_rowtie_meta(const joint *s, pb_result *res);
 int joint_tiecall_applies(const joint *s);
 int joint_tiecall_rank(joint *s, const uint32_t *in, uint32_t n, uint32_t *out);
 int joint_tiecall_meta(const joint *s, pb_result *res);
+/* joint_subtick.c (subtick): at coarse stamps, the order of the rows within a
+ * tick checked as the order of events and, where it is, the runs of equal ts
+ * spread over the tick in row order (docs/joint.md, "Positions within a tick").
+ * joint_subtick_test counts, over every run of rows with one ts, the links
+ * with a return before any open call while a call of the link follows in the
+ * run, and the services (that receive calls) sending a call with no request
+ * open while a call to them follows in the run, read forwards (fwd) and
+ * backwards (bwd), each once per run, per service in svc_fwd / svc_bwd (the
+ * callee for links); st zeroed by the caller but tick and mode; PB_OK or
+ * PB_ENOMEM (st's arrays then may be partly set: joint_subtick_free).
+ * joint_subtick_passes: bwd >= JOINT_SUBTICK_MIN and fwd <= share * bwd.
+ * joint_subtick_spread: a copy of msgs[0..n) (*out, the caller frees) with
+ * each run of k rows of one ts t at t + (2m + 1) tick / 2k, odd ns, strictly
+ * increasing; a recv_ts equal to the ts moves with it, any other stays (the
+ * start of its tick).  joint_subtick_prepare: the mode (p->subtick), the
+ * tick and the test; *stp (NULL: the stamps are not coarse or subtick=off)
+ * and *spread (NULL: not spread).  joint_subtick_meta: the subtick= lines. */
+#define JOINT_SUBTICK_MIN 20
+typedef struct joint_subtick {
+    pb_ns tick;
+    int mode;               /* 0 auto, 1 on */
+    int spread;             /* the stamps were spread */
+    size_t runs, fwd, bwd;  /* runs of tied rows; contradictions forwards, backwards */
+    uint32_t nnodes;
+    size_t *svc_fwd, *svc_bwd;
+} joint_subtick;
+int joint_subtick_test(const pb_trace_view *v, joint_subtick *st);
+int joint_subtick_passes(double fwd, double bwd, double share);
+int joint_subtick_spread(const pb_msg *msgs, size_t n, pb_ns tick, pb_msg **out);
+int joint_subtick_prepare(const pb_trace_view *v, const joint_params *p, joint_subtick **stp,
+                          pb_msg **spread);
+void joint_subtick_free(joint_subtick *st);
+int joint_subtick_meta(const joint *s, pb_result *res);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)
