@@ -900,7 +900,10 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         pb_tick_info ti;
         pb_tick_detect(v->msgs, v->n, &ti);
         s->tick = ti.tick;
-        s->coarse = ti.coarse_ties;
+        /* rows spread by subtick keep the coarse stamps' verdict: their
+         * gaps below a tick are made by the spread, not by the service
+         * (busy_space reads them) */
+        s->coarse = ti.coarse_ties || params->subtick_tick > 0;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
         s->qtick = ti.tick;
