@@ -216,6 +216,9 @@ install: $(PROGS) $(BUILD)/libpbcapture.so $(LIB) $(SHLIB) $(MANS)
 	install -m 644 maketrace/configs/*.conf "$$D/share/pathbench/configs/"; \
 	install -m 644 $(MANS) "$$D/share/man/man1/"; \
 	install -m 644 README.md docs/*.md "$$D/share/doc/pathbench/"; \
+	for sub in docs/*/; do [ -d "$$sub" ] || continue; \
+	  mkdir -p "$$D/share/doc/pathbench/$$(basename "$$sub")"; \
+	  install -m 644 "$$sub"*.md "$$D/share/doc/pathbench/$$(basename "$$sub")/"; done; \
 	install -m 644 examples/* "$$D/share/doc/pathbench/examples/"; \
 	cp -R experiments/. "$$D/share/pathbench/experiments/"; \
 	cp -R plots/. "$$D/share/pathbench/plots/"; \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every shell example of README.md and docs/*.md runs as written
+# Every shell example of README.md, docs/*.md and docs/*/*.md runs as written
 # (docs/DEVELOPING.md, "Examples in the documentation"):
 #   - a fenced block whose info string is "sh" is an example; "sh no-run"
 #     marks one that must not run here (make targets, clusters, long runs);
@@ -17,13 +17,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v bash >/dev/null 2>&1 || { echo "no bash"; exit 77; }
 R="$PB_ROOT"
 SHARED="$R/../shared"
-docs=${DOCS:-"$R/README.md $R/docs/*.md"}
+docs=${DOCS:-"$R/README.md $R/docs/*.md $R/docs/*/*.md"}
 
 # split every document into blocks: $tmp/blocks/DOC.N.sh (+ .skip)
 mkdir "$tmp/blocks"
 for d in $docs; do
     [ -f "$d" ] || continue
-    name=$(basename "$d" .md)
+    # docs/joint/model.md -> docs_joint_model: one name per document
+    name=$(printf '%s' "${d#"$R"/}" | sed 's/\.md$//; s#/#_#g')
     awk -v out="$tmp/blocks/$name" -v doc="$d" '
         /^```/ {
             if (inb) { inb = 0; close(f); next }
@@ -78,7 +79,7 @@ for w in "$tmp"/run/*/pathbench; do
         [ -e "$e" ] || [ -L "$e" ] || continue
         [ -L "$e" ] || [ "$e" = out ] || printf '%s ' "$e"; done)
     [ -z "$left" ] || { dirty=1
-        echo "FAIL: $(basename "$(dirname "$w")").md examples leave in the repository root: $left(write under out/ or remove them)"; }
+        echo "FAIL: $(basename "$(dirname "$w")") examples leave in the repository root: $left(write under out/ or remove them)"; }
 done
 [ $dirty -eq 0 ] || exit 1
 echo "ran $ran example blocks, skipped $skipped"
