@@ -360,6 +360,12 @@ const pb_option joint_options[] = {
      "-3.29 with the first copies, below it were their share exact), draw more copies "
      "until they hold 3 times the service's calls (at most 12; joint_busymore.c; "
      "metadata busy_copies=)"},
+    {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
+     "busy test, where it and the likelihood keep the free search: a service also "
+     "serialises when fewer of the gaps between its consecutive sends (calls it makes, "
+     "answers it returns) fall below their 0.1 quantile in the trace than in the copies "
+     "of the free solution (z below -3.29; not at coarse ties; joint_space.c; metadata "
+     "busy_spacing= where it changes the choice)"},
     {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
@@ -368,6 +374,21 @@ const pb_option joint_options[] = {
      "when the tie test keeps the start, give every call the search moved to a request "
      "arriving more than a tick from its start parent's its search parent back, and "
      "refit (joint_tiecross.c; metadata tie_cross=)"},
+    {"out_sets", PB_OPT_STRING, offsetof(joint_params, out_sets), "auto", PB_OPT_NORANGE,
+     "auto, on or off: the set of calls a request makes (its count of every outgoing "
+     "link) scored as one signature per incoming endpoint, P(set) = (N(set) + prior "
+     "P0(set)) / (N + prior) with P0 the per-link counts' product, instead of link by "
+     "link; auto: per incoming endpoint of a service with two or more outgoing links, "
+     "by held-out likelihood over two folds of the requests (joint_oset.c; metadata "
+     "out_sets=)"},
+    {"out_sets_prior", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_prior), "1", 0, 1e6,
+     "out_sets: the concentration of the signature term (a set never seen costs "
+     "log(prior / (N + prior)) beside its per-link counts' probability; the larger, "
+     "the nearer the per-link product); 0: per incoming endpoint the one of 1, 4, 16, "
+     ".., 4096 with the largest held-out gain (tried, not the default: docs/joint.md)"},
+    {"out_sets_min", PB_OPT_DOUBLE, offsetof(joint_params, out_sets_min), "0.5", 0, 1e6,
+     "out_sets=auto: the least held-out gain, in nats per held-out request, at which the "
+     "term is turned on (beside joint_select's margin)"},
     {"tie_orphans", PB_OPT_BOOL, offsetof(joint_params, tie_orphans), "1", PB_OPT_NORANGE,
      "the tie test does not keep a start that leaves calls without a parent where the "
      "search gave them one: a sign test over the calls with a parent in only one of the "
@@ -906,6 +927,13 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         free(s);
         return PB_EINVAL;
     }
+    if (s->p.out_sets && strcmp(s->p.out_sets, "auto") && strcmp(s->p.out_sets, "on") &&
+        strcmp(s->p.out_sets, "off")) {
+        pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                     "option out_sets: \"%s\"; expected auto, on or off", params->out_sets);
+        free(s);
+        return PB_EINVAL;
+    }
     int rc = joint_tick0_setup(s); /* whole-tick delays (joint_tick0.c) */
     if (rc != PB_OK) {
         joint_close(s);
@@ -943,6 +971,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = order_service_test(s);
     if (rc == PB_OK)
         rc = joint_select(s);
+    if (rc == PB_OK)
+        rc = joint_os_select(s); /* the set of calls per endpoint (joint_oset.c) */
     if (rc == PB_OK)
         rc = joint_quant_snapshot(s); /* the tie test (joint_quant.c) */
     if (rc == PB_OK)
@@ -1093,7 +1123,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
     /* the busy test (joint_pick.c): a model check that needs no pairing */
     double *pst = NULL, psum[3] = {0, 0, 0};
-    int pick_held = 0;
+    int pick_held = keep == b; /* in: the likelihood's choice (busy_space) */
     if (params->busy_test) {
         rc = joint_pick(a, b, &pst, psum, &pick_held);
         if (rc != PB_OK) {
@@ -1515,6 +1545,7 @@ void joint_close(joint *s)
     free(s->dirty);
     joint_select_free(s);
     joint_lc_free(s);
+    joint_os_free(s);
     free(s->la_timer);
     free(s);
 }

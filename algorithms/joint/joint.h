@@ -186,6 +186,8 @@ typedef struct joint_params {
                            most of what the two searches assign differently, 1 */
     int busy_more;      /* [busy_more] busy test: more copies where the verdict depends
                            on the first copies' spread (joint_busymore.c), 1 */
+    int busy_space;     /* [busy_space] busy test: a service also serialises when its
+                           sends are spaced far more than the copies' (joint_space.c), 1 */
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */
@@ -214,6 +216,16 @@ typedef struct joint_params {
     int tick_ivl_max;   /* [tick_ivl_max] the most whole ticks so scored, 20 */
     double tick_ivl_from; /* [tick_ivl_from] auto: the least median observed duration,
                            in ticks, 2 */
+    const char *out_sets; /* [out_sets] auto|on|off: the set of calls a request makes,
+                           per incoming endpoint, scored as one signature (the
+                           per-link counts' product as its base measure) instead of
+                           link by link (auto: where held-out likelihood says so;
+                           joint_oset.c), auto */
+    double out_sets_prior; /* [out_sets_prior] the signature term's concentration:
+                           a set never seen costs log(prior / (N + prior)); 0: per
+                           endpoint the held-out best of 1, 4, .., 4096, 1 */
+    double out_sets_min; /* [out_sets_min] auto: the least held-out gain per held-out
+                           request (nats) at which the term is turned on, 0.5 */
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */

@@ -25,7 +25,9 @@
  *    of the two requests' bounds;
  *  - the response: likewise, with any return as the trigger;
  *  - the call counts: per outgoing link the largest log-probability over
- *    the counts the free calls still allow;
+ *    the counts the free calls still allow (where the set of calls is
+ *    scored as one signature, joint_oset.c: its largest value over every
+ *    signature, seen or not);
  *  - the durations term: the record's partial sum over the common calls,
  *    then per whole call its largest term with any call that can be the
  *    whole call before it (or 0 when none need be);
@@ -462,6 +464,14 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
         cc += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + c];
     }
     B->cconst[side] = cc;
+    if (s->os_ein && s->os_ein[qq->link]) {
+        /* the set of calls (joint_oset.c): not link by link; its largest
+         * value over every signature, whatever the split */
+        B->ntl[side] = 0;
+        for (uint32_t t = 0; t < m; t++)
+            B->lk[side][t] = NONE;
+        B->cconst[side] = s->os_bound[qq->link];
+    }
     return PB_OK;
 }
 

@@ -610,6 +610,8 @@ int joint_ff_walk(joint *s, uint32_t q)
                 } else if (kind == 1) {
                     s->pov[a] += (int)e[i].b;
                     s->pse[a] += !e[i].b;
+                } else if (s->os_ein && a >= s->os_fbase) {
+                    joint_os_replay(s, a); /* joint_oset.c */
                 } else if (s->lc_on && a >= s->lc_base) {
                     joint_lc_replay(s, a); /* joint_latecount.c */
                 } else {

@@ -94,7 +94,9 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
-#define JOINT_PICK_NSTAT 7     /* busy test: statistics per service */
+#define JOINT_PICK_NSTAT 12    /* busy test: statistics per service (7-11: busy_space) */
+#define JOINT_SPACE_Q 0.1      /* busy_space: short gaps, below this quantile of the trace's */
+#define JOINT_SPACE_Z 3.29     /* busy_space: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */
 #define JOINT_PICK_SCAN 4096   /* busy test: messages looked back at most for the window */
 #define JOINT_PICK_SEED 1000   /* busy test: its copies use conf_seed + this + 0, 1, ... */
@@ -181,6 +183,23 @@ struct joint {
     uint32_t *lc_c;
     size_t lc_base;
     int lc_on;
+    /* the set of calls a request makes (joint_oset.c): os_ein per in link
+     * (NULL: the term is off everywhere), os_svc per service (some in link
+     * on); signature entries (os_n of os_cap): their count cells' base, in
+     * link, counts (os_vals from os_voff), count in the assignment and
+     * log-probability (the first os_nlp fitted); per in link the unseen
+     * signature's log(prior / (N + prior)) and N; os_fbase: fit_fast's
+     * record index of entry 0; os_meta: the test's lines */
+    unsigned char *os_ein, *os_svc;
+    hmap os_map;
+    size_t *os_base, *os_voff, os_vn, os_vcap, os_fbase;
+    uint32_t *os_e, os_n, os_cap, os_nlp, *os_c;
+    unsigned char *os_vals;
+    double *os_cnt, *os_lp, *os_unseen, *os_tot;
+    double *os_bound;       /* per in link: the term's largest value (joint_bnb.c) */
+    double *os_beta;        /* per in link: the concentration (prior) chosen */
+    char **os_meta;
+    uint32_t os_nmeta;
     /* orphans held as roots during the search, placed after it
      * (joint_lateattach.c): late_hold while held; la_held how many,
      * la_moved how many changed request in the later rounds */
@@ -1181,6 +1200,9 @@ int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
                        const unsigned char *dens, const unsigned char *cnts, uint32_t fits);
 /* the requests of in link ein and of every link pooled with it */
 double joint_select_link_requests(const joint *s, uint32_t ein);
+/* the held-out requests joint_select's choices for service b rested on
+ * (0 when it did not test b) */
+double joint_select_heldout(const joint *s, uint32_t b);
 /* the choices per service into the result metadata (sorted by name) */
 void joint_select_meta(const joint *s, pb_result *res);
 /* free the selection's state (joint_close) */
@@ -1278,6 +1300,25 @@ int joint_lc_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
 void joint_lc_replay(joint *s, uint32_t a);
 void joint_lc_fit(joint *s);
 void joint_lc_meta(const joint *s, pb_result *res);
+
+/* joint_oset.c (out_sets): the set of calls a request makes, scored as one
+ * signature per incoming endpoint where a held-out test chose it.
+ * joint_os_select: the test (after joint_select, on the first assignment);
+ * leaves s->os_ein NULL where no endpoint is on; PB_OK or PB_ENOMEM.
+ * joint_os_walk: the term of a request of in link ein with counts
+ * c[0..no) per outgoing link into *v (mode 1 also counts it, creating
+ * its entry, and records it for fit_fast); PB_OK or PB_ENOMEM.
+ * joint_os_replay: a recorded entry (>= os_fbase) counted again.
+ * joint_os_reset: the counts to zero (a refit from scratch).  joint_os_fit:
+ * the log-probabilities from the counts (after the per-link ones).
+ * joint_os_meta: the out_sets= lines.  joint_os_free: frees it all. */
+int joint_os_select(joint *s);
+int joint_os_walk(joint *s, uint32_t ein, const uint32_t *c, uint32_t no, int mode, double *v);
+void joint_os_replay(joint *s, uint32_t a);
+void joint_os_reset(joint *s);
+void joint_os_fit(joint *s);
+void joint_os_meta(const joint *s, pb_result *res);
+void joint_os_free(joint *s);
 
 /* may the re-pairing and the exchanges move pair p's return?  (made
  * without a call id, on a link not found to serve in arrival order) */
@@ -1398,7 +1439,10 @@ double joint_pick_z(double n, double b, double m, double mb);
  * JOINT_PICK_NSTAT, the caller frees it), sum[0] pairs assigned
  * differently, sum[1] of them at serialising services, sum[2] the copies
  * drawn beyond JOINT_PICK_SIMS (busy_more), *held whether
- * those are more than half.  PB_OK or PB_ENOMEM */
+ * those are more than half.  On input *held says whether the likelihood
+ * keeps b already: only where it does not, services serialising by the
+ * spacing of their sends (busy_space, joint_space.c) count too.  PB_OK or
+ * PB_ENOMEM */
 int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
 /* joint_busymore.c.  Does a service with n calls, b of them busy, against
  * mb busy of m calls of the copies, want more copies: tested (n at least
@@ -1409,6 +1453,20 @@ int joint_pick_want_more(double n, double b, double m, double mb);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);
+/* joint_space.c.  The spacing of the sends of m[0..m) (node v[i] at
+ * t[i], sorted by node then time): with set_w, w[x] becomes the
+ * JOINT_SPACE_Q quantile of the gaps between node x's consecutive sends (0:
+ * not tested: serves[x] 0, fewer than JOINT_PICK_MIN gaps, or the quantile
+ * 0); then for every node x with w[x] above 0 its gaps are added to
+ * gaps[x], those below w[x] to shortg[x].  PB_OK or PB_ENOMEM */
+int joint_space_count(size_t m, const uint32_t *v, const pb_ns *t, const unsigned char *serves,
+                      pb_ns *w, int set_w, double *gaps, double *shortg);
+/* joint_space_count over the sends (calls made on the caller's clock,
+ * returns sent on the callee's) of s's own pairs (t NULL: sets w) or of
+ * the copy t made from s (pair p's call and return ids 2p+1, 2p+2).
+ * PB_OK or PB_ENOMEM */
+int joint_space_of(const joint *s, const pb_trace *t, const unsigned char *serves, pb_ns *w,
+                   double *gaps, double *shortg);
 
 /* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
  * delay stamped zero ticks scores the fitted mass below one tick per tick

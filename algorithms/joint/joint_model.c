@@ -389,11 +389,18 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
                 c[s->link_local[l]]++;
         }
         size_t base = s->cnt_off[ein];
+        /* the set of calls as one signature (joint_oset.c): replaces the
+         * per-link terms */
+        const int os = s->os_ein && s->os_ein[ein];
+        double ot = 0;
+        if (os && joint_os_walk(s, ein, c, no, mode, &ot) != PB_OK)
+            return PB_ENOMEM;
         for (uint32_t j = 0; j < no; j++) {
             uint32_t cj = c[j] > JOINT_KMAX ? JOINT_KMAX : c[j];
-            if (mode == 0)
-                sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
-            else {
+            if (mode == 0) {
+                if (!os)
+                    sum += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
+            } else {
                 s->cnt[base + (size_t)j * (JOINT_KMAX + 1) + cj] += 1.0;
                 if (s->fflog)
                     joint_ff_log(s, 2, (uint32_t)(base + (size_t)j * (JOINT_KMAX + 1) + cj), 0, 0);
@@ -403,6 +410,11 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
                 ct += s->cntlp[base + (size_t)j * (JOINT_KMAX + 1) + cj];
             }
             c[j] = 0;
+        }
+        if (os) {
+            if (mode == 0)
+                sum += ot;
+            ct = ot;
         }
     }
     if (rec)
@@ -436,7 +448,20 @@ static inline __attribute__((always_inline)) void walk_rest_est(joint *s, uint32
     uint32_t ein = qq->link, b = qq->callee;
     double sum = *sump;
     uint32_t no = s->out_off[b + 1] - s->out_off[b];
-    if (no) {
+    if (no && s->os_ein && s->os_ein[ein]) {
+        /* the set of calls (joint_oset.c): in full, O(n + links) */
+        uint32_t *c = s->ccount;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t l = s->pr[k[i]].link;
+            if (s->link_src[l] == b)
+                c[s->link_local[l]]++;
+        }
+        double ot = 0;
+        (void)joint_os_walk(s, ein, c, no, 0, &ot);
+        for (uint32_t j = 0; j < no; j++)
+            c[j] = 0;
+        sum += ot;
+    } else if (no) {
         /* the net change of each link's count (unsigned: wraps), then
          * each changed link's term once */
         uint32_t *c = s->ccount;
@@ -986,6 +1011,7 @@ static int fit_tail(joint *s, int order_same)
     }
     joint_lc_fit(s); /* joint_latecount.c */
     joint_select_fit_hook(s);
+    joint_os_fit(s); /* the set of calls, after the per-link terms (joint_oset.c) */
     return PB_OK;
 }
 
@@ -1019,6 +1045,7 @@ int joint_fit(joint *s, const unsigned char *only)
     }
     memset(s->cnt, 0, (size_t)s->cnt_off[s->nlinks] * sizeof *s->cnt);
     joint_lc_reset(s, 0);
+    joint_os_reset(s); /* joint_oset.c */
     joint_corr_reset(s);
     joint_tick0_reset(s);
     for (uint32_t h = 0; h < s->npar; h++)

@@ -317,6 +317,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             pb_result_meta(res, "late_attach=%u rounds=%u moved_after_refit=%u left_roots=%u",
                            s->la_held, s->la_rounds, s->la_moved, s->la_rooted);
         joint_lc_meta(s, res); /* joint_latecount.c */
+        joint_os_meta(s, res); /* out_sets (joint_oset.c) */
         /* without call ids: which links keep their time-ordered pairs */
         for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
             const double *st = s->fifo_stat + 10 * (size_t)l;

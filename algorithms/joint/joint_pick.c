@@ -214,10 +214,13 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     double *st = calloc(JOINT_PICK_NSTAT * ((size_t)nn + 1), sizeof *st);
     unsigned char *serves = calloc((size_t)nn + 1, 1);
     *stat = NULL;
+    int lik_held = *held; /* the likelihood keeps the held search already */
     *held = 0;
     sum[0] = sum[1] = sum[2] = 0;
     pb_ns *win = malloc(((size_t)nl + 1) * sizeof *win);
-    int rc = rn && rb && tn && tb && st && serves && win ? PB_OK : PB_ENOMEM;
+    pb_ns *sw = calloc((size_t)nn + 1, sizeof *sw);
+    double *sp = calloc(4 * ((size_t)nn + 1), sizeof *sp); /* joint_space.c */
+    int rc = rn && rb && tn && tb && st && serves && win && sw && sp ? PB_OK : PB_ENOMEM;
     if (rc == PB_OK)
         rc = windows(a, win);
     if (rc == PB_OK)
@@ -228,6 +231,11 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         x[1] += rb[l];
         serves[a->link_dst[l]] = 1;
     }
+    /* the spacing of sends (joint_space.c); not where many messages share
+     * a stamp (coarse ties): a gap of no tick says nothing of the spacing
+     * below a tick, and the copies' whole-tick draws bias it */
+    if (rc == PB_OK && a->p.busy_space && !a->coarse)
+        rc = joint_space_of(a, NULL, serves, sw, sp, sp + nn);
     /* what independent delays predict: copies of the free solution (more
      * where a verdict depends on their own spread: joint_busymore.c) */
     for (int r = 0; rc == PB_OK && r < JOINT_PICK_MAXSIMS; r++) {
@@ -245,6 +253,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         rc = joint_selfcal_copy(a, (uint32_t)a->p.conf_seed + JOINT_PICK_SEED + (uint32_t)r, &t);
         if (rc == PB_OK)
             rc = busy_of(a, t, win, tn, tb);
+        if (rc == PB_OK && a->p.busy_space && !a->coarse)
+            rc = joint_space_of(a, t, serves, sw, sp + 2 * (size_t)nn, sp + 3 * (size_t)nn);
         pb_trace_close(t);
         for (uint32_t l = 0; rc == PB_OK && l < nl; l++) {
             double *x = st + JOINT_PICK_NSTAT * (size_t)a->link_src[l];
@@ -269,11 +279,34 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         if (!serves[v]) /* not a service (the clients): not tested */
             memset(x, 0, JOINT_PICK_NSTAT * sizeof *x);
         x[6] = serves[v] && x[0] >= JOINT_PICK_MIN && x[4] < -JOINT_PICK_Z;
+        for (int k = 0; k < 4; k++)
+            x[7 + k] = sp[k * (size_t)nn + v];
+        x[11] = joint_pick_z(x[7], x[8], x[9], x[10]);
         if (x[6])
             sum[1] += x[5];
     }
     if (rc == PB_OK) {
         *held = sum[0] > 0 && 2 * sum[1] > sum[0];
+        /* busy_space (joint_space.c): where the busy test and the likelihood
+         * keep the free search, services whose sends are spaced far more
+         * than the copies' serialise too; only when that keeps the held
+         * search (otherwise the verdict and its lines are the busy test's,
+         * byte for byte) */
+        double more = 0;
+        for (uint32_t v = 0; !*held && !lik_held && a->p.busy_space && v < nn; v++) {
+            const double *x = st + JOINT_PICK_NSTAT * (size_t)v;
+            if (serves[v] && !x[6] && x[11] < -JOINT_SPACE_Z)
+                more += x[5];
+        }
+        if (more > 0 && 2 * (sum[1] + more) > sum[0]) {
+            *held = 1;
+            sum[1] += more;
+            for (uint32_t v = 0; v < nn; v++) {
+                double *x = st + JOINT_PICK_NSTAT * (size_t)v;
+                if (serves[v] && !x[6] && x[11] < -JOINT_SPACE_Z)
+                    x[6] = 2; /* serialising by the spacing of its sends */
+            }
+        }
         *stat = st;
     } else {
         free(st);
@@ -284,6 +317,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     free(tb);
     free(serves);
     free(win);
+    free(sw);
+    free(sp);
     return rc;
 }
 
@@ -291,9 +326,14 @@ int joint_pick_meta(const joint *s, pb_result *res)
 {
     if (!s->pick_stat)
         return PB_OK;
-    char more[64] = "";
+    char more[96] = "";
     if (s->pick_sum[3] > 0) /* only then: other outputs as before, byte for byte */
         snprintf(more, sizeof more, " busy_copies=%.0f", JOINT_PICK_SIMS + s->pick_sum[3]);
+    int spaced = 0; /* services found serialising by busy_space alone */
+    for (uint32_t v = 0; v < s->nnodes; v++)
+        spaced += s->pick_stat[JOINT_PICK_NSTAT * (size_t)v + 6] == 2;
+    if (spaced) /* likewise */
+        snprintf(more + strlen(more), sizeof more - strlen(more), " busy_space=%d", spaced);
     int rc = pb_result_meta(res, "busy_test=on changed_pairs=%.0f at_serialising=%.0f "
                                  "held=%s chosen_by=%s%s",
                             s->pick_sum[0], s->pick_sum[1], s->pick_sum[2] > 0 ? "yes" : "no",
@@ -304,6 +344,13 @@ int joint_pick_meta(const joint *s, pb_result *res)
                             more);
     for (uint32_t v = 0; rc == PB_OK && v < s->nnodes; v++) {
         const double *x = s->pick_stat + JOINT_PICK_NSTAT * (size_t)v;
+        if (spaced && x[7] > 0) /* only where the spacing decided (joint_space.c) */
+            rc = pb_result_meta(res, "busy_spacing=%s gaps=%.0f short=%.0f copy_gaps=%.0f "
+                                     "copy_short=%.0f z=%.2f serialising=%s",
+                                pb_strtab_str(s->v.nodes, v), x[7], x[8], x[9], x[10], x[11],
+                                x[6] == 2 ? "yes" : "no");
+        if (rc != PB_OK)
+            break;
         if (x[0] <= 0 || x[2] <= 0)
             continue;
         rc = pb_result_meta(res, "busy_service=%s calls=%.0f busy=%.0f copy_calls=%.0f "

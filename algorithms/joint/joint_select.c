@@ -537,6 +537,11 @@ done:
     return rc;
 }
 
+double joint_select_heldout(const joint *s, uint32_t b)
+{
+    return s->sel && b < s->nnodes ? s->sel[b].n : 0;
+}
+
 void joint_select_fit_hook(joint *s)
 {
     if (!s->cnt_flat)

@@ -8,7 +8,9 @@
 # free search is kept and joint falls below first come, first served; with
 # more copies B is found serialising and the held search is kept: at least
 # fcfs, and above -s busy_more=0 (seed 1, and seed 8, which was held out
-# while the rule was made).  Shuffled rows and renamed nodes change
+# while the rule was made; busy_more=0 also with busy_space=0, the
+# spacing of sends that finds B on its own since: joint_busyspace.sh).
+# Shuffled rows and renamed nodes change
 # nothing; on the event loop without slowdowns (joint_event.conf, 2 s) the
 # first copies decide and the result is byte for byte that of busy_more=0.
 . "$PB_ROOT/tests/sh/joint_lib.sh"
@@ -19,7 +21,7 @@ for seed in 1 8; do
     "$B/maketrace" "$R/experiments/joint_slow.conf" -D seed="$seed" > "$tmp/m.csv" ||
         fail "maketrace joint_slow seed $seed"
     strip_callids "$tmp/m.csv" > "$tmp/s$seed.csv"
-    "$B/infer" --algo joint -q -s busy_more=0 -o "$tmp/old.res" "$tmp/s$seed.csv" 2> "$tmp/log" ||
+    "$B/infer" --algo joint -q -s busy_more=0 -s busy_space=0 -o "$tmp/old.res" "$tmp/s$seed.csv" 2> "$tmp/log" ||
         fail "infer busy_more=0: $(cat "$tmp/log")"
     "$B/infer" --algo joint -q -o "$tmp/new$seed.res" "$tmp/s$seed.csv" 2> "$tmp/log" ||
         fail "infer: $(cat "$tmp/log")"

@@ -18,9 +18,10 @@
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
 
-/* solve t on its own (a) and handed a's choice (b); pairs that differ
- * (+1 when the log-likelihoods differ in a bit), -1 on failure; *taken:
- * 1 when b took the choice */
+/* solve t on its own (a), then with the search a kept (pair_order on or
+ * off) handed a's choice (b) and fitting its own (c); pairs that differ
+ * between b and c (+1 when the log-likelihoods differ in a bit), -1 on
+ * failure; *taken: 1 when b took the choice */
 static long handed(pb_trace *t, int *taken)
 {
     pb_trace_view v = pb_trace_view_of(t);
@@ -42,9 +43,22 @@ static long handed(pb_trace *t, int *taken)
         return -1;
     }
     *taken = b->select_real;
-    long d = joint_test_pairs_differ(a, b) + !joint_test_ll_same(a, b);
+    /* the reference: the same search fitting its own choice (not a itself:
+     * where pair_order=auto keeps the held search, parallel_check_bb may
+     * re-check it, which pair_order=on does not run) */
+    joint_params r = q;
+    r.sel_from = NULL;
+    joint *c = NULL;
+    if (joint_init(&c, &v, &r, &err) != PB_OK) {
+        printf("FAIL joint_init: %s\n", err.msg);
+        joint_close(a);
+        joint_close(b);
+        return -1;
+    }
+    long d = joint_test_pairs_differ(c, b) + !joint_test_ll_same(c, b);
     joint_close(a);
     joint_close(b);
+    joint_close(c);
     return d;
 }
 
