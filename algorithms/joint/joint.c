@@ -200,8 +200,13 @@ const pb_option joint_options[] = {
      "patterns shown in the text report; 0 = all"},
     {"max_candidates", PB_OPT_INT, offsetof(joint_params, max_cand), "32", 1, 1e7,
      "candidate parents one call may have: the requests in flight at its "
-     "caller that enclose it, the latest-started kept (a cap on memory and "
+     "caller that enclose it (which are kept: cand_ends; a cap on memory and "
      "time when thousands are in flight at once; a warning says when it cut)"},
+    {"cand_ends", PB_OPT_BOOL, offsetof(joint_params, cand_ends), "1", PB_OPT_NORANGE,
+     "where max_candidates cuts a call's candidates, half the places go to the "
+     "latest-started enclosing requests and the rest to the earliest-ending (the "
+     "candidate test is symmetric in time; a slow service's queue puts the parent at "
+     "the early end; joint_candends.c); 0 = the latest-started only"},
     {"callers", PB_OPT_STRING, offsetof(joint_params, callers), "auto", PB_OPT_NORANGE,
      "delay densities and call counts of a service with several callers: keyed by caller, "
      "pooled over its callers, or auto (per service, by held-out likelihood over the "
@@ -435,6 +440,29 @@ const pb_option joint_options[] = {
      "when the tie test keeps the start, rank calls of a link sent in the same tick by "
      "their returns (the one answered first was sent first), as requests tied at "
      "arrival are ranked by their responses (joint_tiecall.c; metadata tie_calls=)"},
+    {"resolve_local", PB_OPT_INT, offsetof(joint_params, resolve_local), "0", 0, 2,
+     "without call ids, the search after a pass of exchanges of returns (step 5): 1 its "
+     "first re-split pass visits only the pairs of requests whose calls or returns "
+     "changed since the previous search ended (by the exchanges, the greedy rounds or "
+     "that pass itself), not every pair; 2 also resumes from the solution without the "
+     "greedy rounds (less work again; results differ more); 0 visits every pair.  "
+     "Changes results, and lost accuracy on held-out application shapes, so off by "
+     "default (joint_resolve.c, docs/joint.md \"Speed, thirteenth wave\"; metadata "
+     "resolve_local=)"},
+    {"subtick", PB_OPT_STRING, offsetof(joint_params, subtick), "auto", PB_OPT_NORANGE,
+     "auto, on or off: at whole-tick stamps take the order of the rows within a tick "
+     "as the order of events and spread each tick's rows over it in that order (auto: "
+     "at coarse ties, when within the tied rows a return before its call or a call "
+     "before its service's request shows at most subtick_share times as often as with "
+     "the rows read backwards, and backwards at least 20 times; joint_subtick.c; "
+     "metadata subtick=)"},
+    {"subtick_tie", PB_OPT_BOOL, offsetof(joint_params, subtick_tie), "1", PB_OPT_NORANGE,
+     "on rows spread by subtick, run the tie test (and what follows it) at the original "
+     "tick: keep the start (arrival in row order) where the search's moves stay within a "
+     "tick of their start parent and gain little (joint_subtick.c)"},
+    {"subtick_share", PB_OPT_DOUBLE, offsetof(joint_params, subtick_share), "0.05", 0, 1,
+     "subtick=auto: the most contradictions of the row order per contradiction of the "
+     "rows read backwards at which the rows are taken as the order of events"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
@@ -542,6 +570,8 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q)
     }
     if (q != NONE && s->lsm)
         joint_lsmemo_touch(s, q);
+    if (s->rl_chg) /* resolve_local (joint_resolve.c) */
+        joint_resolve_touch(s, s->par[p], q);
     if (q != NONE && s->gs)
         joint_gsort_touch(s, q);
     s->par[p] = q;
@@ -875,9 +905,19 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         pb_tick_info ti;
         pb_tick_detect(v->msgs, v->n, &ti);
         s->tick = ti.tick;
-        s->coarse = ti.coarse_ties;
+        /* rows spread by subtick keep the coarse stamps' verdict: their
+         * gaps below a tick are made by the spread, not by the service
+         * (busy_space reads them) */
+        s->coarse = ti.coarse_ties || params->subtick_tick > 0;
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
+        s->qtick = ti.tick;
+        if (params->subtick_tick > 0 && params->subtick_tie) {
+            /* rows spread over their ticks (joint_subtick.c): the tie test
+             * still judges moves at the original tick */
+            s->qtick = params->subtick_tick;
+            s->quant_on = params->tie_test;
+        }
     }
     glp_term_out(GLP_OFF);
     if (!s->p.matching || !strcmp(s->p.matching, "greedy"))
@@ -1278,10 +1318,14 @@ static int solve(joint *s)
         size_t sw = 0;
         rc = joint_fit(s, NULL);
         if (rc == PB_OK)
+            rc = joint_resolve_begin(s); /* resolve_local (joint_resolve.c) */
+        if (rc == PB_OK)
             rc = joint_swap_pass(s, &sw);
         s->ret_swaps += sw;
-        if (rc == PB_OK && sw == 0)
+        if (rc == PB_OK && sw == 0) {
+            joint_resolve_end(s);
             break;
+        }
         if (rc == PB_OK)
             rc = joint_recandidate(s);
     }
@@ -1466,6 +1510,7 @@ void joint_close(joint *s)
 {
     if (!s)
         return;
+    joint_subtick_free(s->subtick);
     if (s->kids)
         for (uint32_t q = 0; q < s->npairs; q++)
             free(s->kids[q].a);
@@ -1543,6 +1588,7 @@ void joint_close(joint *s)
     free(s->t0c);
     joint_tickivl_free(s);
     free(s->dirty);
+    free(s->rl_chg);
     joint_select_free(s);
     joint_lc_free(s);
     joint_os_free(s);
@@ -1566,11 +1612,34 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
                      pb_error *err)
 {
     joint *s;
-    int rc = joint_init(&s, trace, params, err);
+    const joint_params *p = params;
+    if (p->subtick && strcmp(p->subtick, "auto") && strcmp(p->subtick, "on") &&
+        strcmp(p->subtick, "off"))
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option subtick: \"%s\"; expected auto, on or off", p->subtick);
+    /* coarse stamps: the rows within a tick as the order of events
+     * (joint_subtick.c) */
+    joint_subtick *st = NULL;
+    pb_msg *spread = NULL;
+    int rc = joint_subtick_prepare(trace, p, &st, &spread);
     if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    pb_trace_view sv = *trace;
+    if (spread)
+        sv.msgs = spread;
+    joint_params ps = *p;
+    if (spread)
+        ps.subtick_tick = st->tick;
+    rc = joint_init(&s, &sv, &ps, err);
+    if (rc != PB_OK) {
+        joint_subtick_free(st);
+        free(spread);
         return rc;
+    }
+    s->subtick = st;
     rc = joint_paths(s, res, err);
     joint_close(s);
+    free(spread);
     return rc;
 }
 

@@ -78,6 +78,8 @@ typedef struct joint_params {
     int top;            /* [top] patterns in the text report, 20 */
     int max_cand;       /* [max_candidates] candidate parents one call may
                            have (the latest-started kept), 32 */
+    int cand_ends;      /* [cand_ends] where max_candidates cuts, half the places to the
+                           latest-started, half to the earliest-ending (joint_candends.c), 1 */
     double min_confidence; /* [min_confidence] leave calls linked below this
                               confidence unattached (abstain), 0 */
     int prune;          /* [resplit_prune] the re-split scores a split in full only when its
@@ -229,9 +231,25 @@ typedef struct joint_params {
     int tie_calls;      /* [tie_calls] when the tie test keeps the start, calls of a
                            link sent in the same tick are ranked by their returns
                            (joint_tiecall.c), 1 */
+    int resolve_local;  /* [resolve_local] after an exchange of returns (step 5) the
+                           next search's first re-split pass visits only pairs of
+                           requests changed since the last one; 2: its greedy rounds
+                           left out too; 0: neither (joint_resolve.c), 0 */
+    const char *subtick; /* [subtick] auto|on|off: at coarse whole-tick stamps take the
+                           order of the rows within a tick as the order of events
+                           and spread each tick's rows over it (auto: when the rows
+                           contradict the calls at most subtick_share as often as
+                           the rows read backwards; joint_subtick.c), auto */
+    double subtick_share; /* [subtick_share] auto: the most forward contradictions
+                           per backward one, 0.05 */
     int selfcal_select; /* [selfcal_select] the self-calibration's copy takes the real
                            trace's per-service signal choice instead of its own
                            held-out fits (joint_select.c), 1 */
+    int subtick_tie;    /* [subtick_tie] on the spread rows, the tie test still judges
+                           the search against the start at the original tick
+                           (joint_subtick.c), 1 */
+    pb_ns subtick_tick; /* not an option: the original tick when joint_run spread the
+                           rows of each tick (joint_subtick.c), 0 otherwise */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */

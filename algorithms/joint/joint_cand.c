@@ -537,6 +537,8 @@ static int add_cand(joint *s, uint32_t q)
 
 int joint_cand_cap(joint *s, uint32_t *c, size_t got, size_t kmax, size_t rank)
 {
+    if (s->p.cand_ends) /* both ends: joint_candends.c */
+        return joint_cand_ends(s, c, got, kmax, rank);
     /* the latest-started enclosing requests are kept (c is in order of
      * request start); among requests tied at the start of the last one
      * kept, a window that turns with the call's rank, so that ties spread
@@ -700,6 +702,10 @@ int joint_find_candidates(joint *s)
             cnt[p] = (uint32_t)(s->ncand - start[p]);
         }
     }
+    if (s->capped_calls > s->capped_ever)
+        s->capped_ever = s->capped_calls;
+    if (s->capped_max > s->capped_ever_max)
+        s->capped_ever_max = s->capped_max;
     if (rc != PB_OK)
         goto done;
     if (s->ncand >= UINT32_MAX) {

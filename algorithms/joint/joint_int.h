@@ -160,6 +160,10 @@ struct joint {
     char cg_first[64];
     long cg_first_line;
     size_t capped_max;   /* the most candidates one of them had */
+    /* the most over every pass of the candidates (joint_candends.c): an
+     * earlier pass (returns re-paired, late calls) may cut where the last
+     * does not */
+    size_t capped_ever, capped_ever_max;
     /* calls that outlive their request (joint_late.c): per service, the
      * gap after a response within which a call without any enclosing
      * request may still belong to it (-1: the service did not pass the
@@ -248,6 +252,8 @@ struct joint {
                                half a tick when the stamps are coarser (a delay
                                stamped 0 lies anywhere in [0, tick)) */
     int quant_on;           /* coarse ties: the tie test runs (joint_quant.c) */
+    pb_ns qtick;            /* the tie test's tick: the trace's, or the original one
+                               of rows spread over their ticks (joint_subtick.c) */
     int quant_state;        /* 0 not decided, 2 search kept, 3 start kept */
     size_t quant_changed, quant_tied; /* calls moved from the start; of them within a tick */
     double quant_ll[2];     /* log-likelihoods of the start and the search, each refitted */
@@ -268,6 +274,8 @@ struct joint {
     int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
     size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */
     double orph_p;          /* the sign test's one-sided probability */
+    struct joint_subtick *subtick; /* joint_subtick.c: the row-order check at coarse
+                               stamps (owned; NULL where it did not run) */
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
@@ -336,6 +344,12 @@ struct joint {
                                round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
+    unsigned char *rl_chg;  /* resolve_local: per request, changed since the last
+                               search ended (joint_resolve.c), or NULL: not tracking */
+    int rl_only;            /* resolve_local: the next first re-split pass visits only
+                               pairs with a changed request */
+    size_t rl_skipped, rl_visited; /* resolve_local: pairs left out / visited by those
+                                      first passes */
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,
      * out), how often a call of L was sent before the output and returned
      * after it (overlap) or before it (serial); pflag: L's return is no
@@ -783,6 +797,13 @@ int joint_find_links(joint *s);
 /* candidate parents of every call (s->cand_off, s->cand) from the current
  * request intervals; PB_OK or PB_ENOMEM */
 int joint_find_candidates(joint *s);
+
+/* joint_candends.c: keep kmax of the got candidates c (in the order of
+ * open) when the cap cuts: half the latest-started, the rest the
+ * earliest-ending of the others; ties at the last place of either end by
+ * a window turned by rot (the call's rank).  c[0..kmax) on return, in
+ * the order of open.  PB_OK, or PB_ENOMEM (c unchanged). */
+int joint_cand_ends(const joint *s, uint32_t *c, size_t got, size_t kmax, size_t rot);
 
 /* joint_model.c.  Walk request q with kids k[0..n): mode 0 sets *ll to its
  * log-likelihood, mode 1 adds its outputs to the densities and counts.
@@ -1607,8 +1628,9 @@ int joint_rowtie_decide(size_t cut, size_t fail, double share);
 int joint_rowtie_used(const joint *s, uint32_t a);
 int joint_rowtie_meta(const joint *s, pb_result *res);
 /* joint_cand.c: cut the candidates c[0..got) of one call (in order of request
- * start) to the kmax latest-started, ties at the edge in a window turned by
- * the call's rank among its caller's calls.  PB_OK or PB_ENOMEM */
+ * start) to kmax: with cand_ends both ends (joint_cand_ends), else the kmax
+ * latest-started, ties at the edge in a window turned by the call's rank
+ * among its caller's calls.  PB_OK or PB_ENOMEM */
 int joint_cand_cap(joint *s, uint32_t *c, size_t got, size_t kmax, size_t rank);
 /* joint_rowcap.c (tie_rows_wide): how many candidates a call collects before
  * the rows judge them (kmax unless tie_rows may run); joint_rowcap_apply: after
@@ -1629,6 +1651,39 @@ int joint_rowcap_apply(joint *s, const uint32_t *crank, size_t kmax);
 int joint_tiecall_applies(const joint *s);
 int joint_tiecall_rank(joint *s, const uint32_t *in, uint32_t n, uint32_t *out);
 int joint_tiecall_meta(const joint *s, pb_result *res);
+/* joint_subtick.c (subtick): at coarse stamps, the order of the rows within a
+ * tick checked as the order of events and, where it is, the runs of equal ts
+ * spread over the tick in row order (docs/joint.md, "Positions within a tick").
+ * joint_subtick_test counts, over every run of rows with one ts, the links
+ * with a return before any open call while a call of the link follows in the
+ * run, and the services (that receive calls) sending a call with no request
+ * open while a call to them follows in the run, read forwards (fwd) and
+ * backwards (bwd), each once per run, per service in svc_fwd / svc_bwd (the
+ * callee for links); st zeroed by the caller but tick and mode; PB_OK or
+ * PB_ENOMEM (st's arrays then may be partly set: joint_subtick_free).
+ * joint_subtick_passes: bwd >= JOINT_SUBTICK_MIN and fwd <= share * bwd.
+ * joint_subtick_spread: a copy of msgs[0..n) (*out, the caller frees) with
+ * each run of k rows of one ts t at t + (2m + 1) tick / 2k, odd ns, strictly
+ * increasing; a recv_ts equal to the ts moves with it, any other stays (the
+ * start of its tick).  joint_subtick_prepare: the mode (p->subtick), the
+ * tick and the test; *stp (NULL: the stamps are not coarse or subtick=off)
+ * and *spread (NULL: not spread).  joint_subtick_meta: the subtick= lines. */
+#define JOINT_SUBTICK_MIN 20
+typedef struct joint_subtick {
+    pb_ns tick;
+    int mode;               /* 0 auto, 1 on */
+    int spread;             /* the stamps were spread */
+    size_t runs, fwd, bwd;  /* runs of tied rows; contradictions forwards, backwards */
+    uint32_t nnodes;
+    size_t *svc_fwd, *svc_bwd;
+} joint_subtick;
+int joint_subtick_test(const pb_trace_view *v, joint_subtick *st);
+int joint_subtick_passes(double fwd, double bwd, double share);
+int joint_subtick_spread(const pb_msg *msgs, size_t n, pb_ns tick, pb_msg **out);
+int joint_subtick_prepare(const pb_trace_view *v, const joint_params *p, joint_subtick **stp,
+                          pb_msg **spread);
+void joint_subtick_free(joint_subtick *st);
+int joint_subtick_meta(const joint *s, pb_result *res);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)
@@ -1798,6 +1853,28 @@ int joint_uncross(joint *s);
  * JOINT_RESTART_MARGIN, else before[] set again; ends with the model
  * refitted to the solution kept.  PB_OK or PB_ENOMEM */
 int joint_uxcheck(joint *s, const uint32_t *before);
+
+/* joint_resolve.c (resolve_local).  joint_resolve_begin: before a pass of
+ * exchanges of returns in the search's outer loop, start recording which
+ * requests change (rl_chg cleared, rl_only set: the next local search's
+ * first pass visits only pairs with a changed request).  PB_OK or
+ * PB_ENOMEM.  joint_resolve_touch: requests a and b (JOINT_NONE: none)
+ * changed.  joint_resolve_swapped: an exchange applied changed the returns
+ * of x[0..d) and y[0..d) (as joint_xmemo_drop).  joint_resolve_skip: 1 when
+ * the local search's pass pass_id leaves the pair q1, q2 out.
+ * joint_resolve_end: a local search's first pass is over (stop recording;
+ * later passes go by dirty[] as before).  joint_resolve_meta: the metadata
+ * line.  Nothing happens with resolve_local=0. */
+int joint_resolve_begin(joint *s);
+void joint_resolve_touch(joint *s, uint32_t a, uint32_t b);
+void joint_resolve_swapped(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d);
+int joint_resolve_skip(joint *s, uint32_t q1, uint32_t q2);
+void joint_resolve_end(joint *s);
+int joint_resolve_meta(const joint *s, pb_result *res);
+/* tests only: 1 makes joint_resolve_swapped forget the requests an
+ * exchange changed, 2 every change (joint_resolve_touch too): the faults
+ * its test must catch */
+extern int joint_resolve_test_forget;
 
 /* joint_repair.c: the re-pairing's cost of return (sent at t on the
  * callee's clock, received at rr) as the response of free pair c with its

@@ -226,13 +226,27 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             pb_result_warn(res, "callgraph=%s: %zu lines name a caller and service "
                            "that never call each other in the trace: they allow "
                            "nothing", s->p.callgraph, s->cg_nolink);
-        if (s->capped_calls)
+        if (s->capped_calls && s->p.cand_ends)
+            pb_result_warn(res, "%zu calls had more than max_candidates=%d "
+                           "candidate parents (up to %zu requests in flight "
+                           "enclosing one call); only the %d latest-started and the "
+                           "%d earliest-ending were considered; raise the cap with "
+                           "-s max_candidates=N",
+                           s->capped_calls, s->p.max_cand, s->capped_max,
+                           s->p.max_cand - s->p.max_cand / 2, s->p.max_cand / 2);
+        else if (s->capped_calls)
             pb_result_warn(res, "%zu calls had more than max_candidates=%d "
                            "candidate parents (up to %zu requests in flight "
                            "enclosing one call); only the %d latest-started were "
                            "considered; raise the cap with -s max_candidates=N",
                            s->capped_calls, s->p.max_cand, s->capped_max,
                            s->p.max_cand);
+        else if (s->capped_ever)
+            pb_result_warn(res, "up to %zu calls had more than max_candidates=%d "
+                           "candidate parents in an earlier pass of the candidates (up to "
+                           "%zu requests enclosing one call), none in the last; raise the "
+                           "cap with -s max_candidates=N",
+                           s->capped_ever, s->p.max_cand, s->capped_ever_max);
         pb_result_meta(res, "nested_pairs=%zu", s->nested);
         pb_result_meta(res, "ambiguous_pairs=%zu", s->ambiguous);
         pb_result_meta(res, "mean_parallelism=%.3f",
@@ -318,6 +332,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->la_held, s->la_rounds, s->la_moved, s->la_rooted);
         joint_lc_meta(s, res); /* joint_latecount.c */
         joint_os_meta(s, res); /* out_sets (joint_oset.c) */
+        joint_resolve_meta(s, res); /* resolve_local (joint_resolve.c) */
         /* without call ids: which links keep their time-ordered pairs */
         for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
             const double *st = s->fifo_stat + 10 * (size_t)l;
@@ -366,6 +381,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_quant_meta(s, res); /* the tie test (joint_quant.c) */
         joint_tiecross_meta(s, res); /* tie_cross (joint_tiecross.c) */
         joint_tieorph_meta(s, res); /* tie_orphans (joint_tieorph.c) */
+        joint_subtick_meta(s, res); /* the rows within a tick (joint_subtick.c) */
         joint_rowtie_meta(s, res); /* tie_rows (joint_rowtie.c) */
         joint_tick0_meta(s, res); /* zero-tick delays (joint_tick0.c) */
         joint_tickivl_meta(s, res); /* whole-tick intervals (joint_tickivl.c) */

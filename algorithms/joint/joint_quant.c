@@ -124,7 +124,7 @@ int joint_quant_decide(joint *s)
     /* arrivals as the start had them (a call's arrival never moves) */
     for (uint32_t q = 0; q < n; q++)
         arr[q] = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr;
-    joint_quant_count(s->qpar, s->par, arr, n, s->tick, &s->quant_changed, &s->quant_tied);
+    joint_quant_count(s->qpar, s->par, arr, n, s->qtick, &s->quant_changed, &s->quant_tied);
     free(arr);
     int rc = PB_OK;
     /* the search's, fitted last by the search itself (joint.c) */

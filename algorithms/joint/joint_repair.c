@@ -396,6 +396,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         s->pair_of_msg[s->pr[Y[L]].ret] = Y[L];
     }
     joint_xmemo_drop(s, X, Y, bestD); /* swap_memo: requests changed */
+    joint_resolve_swapped(s, X, Y, bestD); /* resolve_local (joint_resolve.c) */
     (*swaps)++;
     return rc;
 }

@@ -12,7 +12,8 @@
  * test counts the call as left without a candidate.  So where tie_rows may
  * run (coarse ties), the candidates are collected up to tie_rows_wide x
  * max_candidates, the rows judge those, and then each list is cut to
- * max_candidates by the same rule (joint_cand_cap).  Without coarse ties,
+ * max_candidates by the same rule (joint_cand_cap: cand_ends' both ends,
+ * joint_candends.c, or the latest-started).  Without coarse ties,
  * or with tie_rows=0 or tie_rows_wide=1, nothing changes.
  */
 #include "joint_int.h"
@@ -53,5 +54,9 @@ int joint_rowcap_apply(joint *s, const uint32_t *crank, size_t kmax)
     s->ncand = w;
     s->ambiguous = amb;
     s->nested = nest;
+    if (s->capped_calls > s->capped_ever)
+        s->capped_ever = s->capped_calls;
+    if (s->capped_max > s->capped_ever_max)
+        s->capped_ever_max = s->capped_max;
     return PB_OK;
 }

@@ -790,6 +790,8 @@ int joint_local_search(joint *s, int *changed)
                 continue;
             if (s->pass_id > 0 && s->dirty[q1] < s->pass_id && s->dirty[q2] < s->pass_id)
                 continue;
+            if (s->pass_id == 0 && s->rl_only && joint_resolve_skip(s, q1, q2))
+                continue; /* resolve_local (joint_resolve.c) */
             uint64_t key = q1 < q2 ? ((uint64_t)q1 << 32) | q2 : ((uint64_t)q2 << 32) | q1;
             if (joint_hmap_get(&s->seen, key) != NONE)
                 continue;
@@ -800,6 +802,8 @@ int joint_local_search(joint *s, int *changed)
         }
     }
     joint_wcache_end(s);
+    if (s->pass_id == 0)
+        joint_resolve_end(s);
     s->pass_id++;
     return rc;
 }
@@ -808,7 +812,10 @@ int joint_solve_rounds(joint *s, int refit, int passes)
 {
     int rc = PB_OK, changed = 1;
     joint_greedy_solve_start(s); /* greedy_cut (joint_greedy.c) */
-    for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
+    /* resolve_local=2 (joint_resolve.c): after a pass of exchanges the
+     * greedy rounds are left out, the search resumes from the solution */
+    int iters = s->rl_only && s->p.resolve_local >= 2 ? 0 : s->p.iters;
+    for (int it = 0; rc == PB_OK && it < iters && changed; it++) {
         changed = 0;
         if (refit)
             rc = joint_fit(s, NULL);

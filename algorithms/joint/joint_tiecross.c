@@ -58,7 +58,7 @@ int joint_tiecross_save(joint *s)
     /* arrivals as the tie test counts them (joint_quant_decide) */
     for (uint32_t q = 0; q < n; q++)
         arr[q] = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr;
-    s->cross_across = joint_tiecross_mark(s->qpar, s->par, arr, n, s->tick, s->qcross);
+    s->cross_across = joint_tiecross_mark(s->qpar, s->par, arr, n, s->qtick, s->qcross);
     free(arr);
     return PB_OK;
 }

@@ -10,6 +10,8 @@
 # a late link).  (2) The same trace at nanosecond stamps: byte for byte the
 # result of late_tie_share=0 (the params line aside).  (3) Shuffled rows
 # (read back with --sort) change nothing at 1 ms.
+# (-s subtick=off throughout: late_tie_share is what runs where the rows are not
+# spread over their ticks, docs/joint.md "Positions within a tick".)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 R="$PB_ROOT"
 exact() { "$B/score" --truth "$1" "$2" | exact_acc; }
@@ -22,9 +24,9 @@ strip_callids "$tmp/ms.csv" > "$tmp/bb.csv"
 
 # (1) 1 ms, both modes
 for mode in ms bb; do
-    "$B/infer" --algo joint -q -s late_tie_share=0 -o "$tmp/$mode.0.res" "$tmp/$mode.csv" \
+    "$B/infer" --algo joint -s subtick=off -q -s late_tie_share=0 -o "$tmp/$mode.0.res" "$tmp/$mode.csv" \
         2> /dev/null || fail "infer $mode late_tie_share=0"
-    "$B/infer" --algo joint -q -o "$tmp/$mode.1.res" "$tmp/$mode.csv" 2> /dev/null ||
+    "$B/infer" --algo joint -s subtick=off -q -o "$tmp/$mode.1.res" "$tmp/$mode.csv" 2> /dev/null ||
         fail "infer $mode"
     e0=$(exact "$tmp/ms.csv" "$tmp/$mode.0.res")
     e1=$(exact "$tmp/ms.csv" "$tmp/$mode.1.res")
@@ -40,9 +42,9 @@ grep -q '^# late_link=api>logger ' "$tmp/ms.0.res" &&
     fail "the logger link is a late link without the rule (the case no longer tests it)"
 
 # (2) nanosecond stamps: nothing changes
-"$B/infer" --algo joint -q -s late_tie_share=0 -o "$tmp/n0.res" "$tmp/ns.csv" 2> "$tmp/n0.err" ||
+"$B/infer" --algo joint -s subtick=off -q -s late_tie_share=0 -o "$tmp/n0.res" "$tmp/ns.csv" 2> "$tmp/n0.err" ||
     fail "infer ns late_tie_share=0"
-"$B/infer" --algo joint -q -o "$tmp/n1.res" "$tmp/ns.csv" 2> "$tmp/n1.err" || fail "infer ns"
+"$B/infer" --algo joint -s subtick=off -q -o "$tmp/n1.res" "$tmp/ns.csv" 2> "$tmp/n1.err" || fail "infer ns"
 meta "$tmp/n0.res" > "$tmp/n0.body"
 meta "$tmp/n1.res" > "$tmp/n1.body"
 cmp -s "$tmp/n0.body" "$tmp/n1.body" || fail "ns stamps: the result changed"
@@ -54,7 +56,7 @@ awk 'BEGIN { srand(9) } /^#/ || !h { print; if (!/^#/) h = 1; next }
      { printf "%.12f\t%s\n", rand(), $0 }' "$tmp/ms.csv" > "$tmp/keyed"
 { grep -v "$(printf '\t')" "$tmp/keyed"; grep "$(printf '\t')" "$tmp/keyed" | sort -k1,1 | cut -f2-; } > "$tmp/s.csv"
 cmp -s "$tmp/ms.csv" "$tmp/s.csv" && fail "shuffle changed nothing"
-"$B/infer" --algo joint -q --sort -o "$tmp/s.res" "$tmp/s.csv" 2> /dev/null || fail "infer shuffled"
+"$B/infer" --algo joint -s subtick=off -q --sort -o "$tmp/s.res" "$tmp/s.csv" 2> /dev/null || fail "infer shuffled"
 grep '^# late_' "$tmp/ms.1.res" > "$tmp/a.late"
 grep '^# late_' "$tmp/s.res" > "$tmp/s.late"
 cmp -s "$tmp/a.late" "$tmp/s.late" || { diff "$tmp/a.late" "$tmp/s.late" | head; fail "shuffled rows changed the late-call lines"; }

@@ -16,6 +16,8 @@
 # alone: joint runs with -s tie_rows=0 here (the rows within a tick, a later
 # rule, are tested in test_joint_rowtie.sh; on the 2-worker trace at 1 ms
 # with call ids they cost 0.8 points: docs/joint.md "Rows within a tick").
+# (-s subtick=off as well: the spreading of the rows over their ticks,
+# docs/joint.md "Positions within a tick", is tested in test_joint_subtick.sh.)
 set -u
 B="$PB_BIN"
 for p in maketrace skewer infer score importtrace; do [ -x "$B/$p" ] || exit 77; done
@@ -29,7 +31,7 @@ strip() { # the callid column emptied: a black box
          { if (c) $c = ""; print }' "$1"
 }
 acc() { # trace algo [tie_test] -> exact accuracy; the result in $tmp/r
-    _r=""; [ "$2" = joint ] && _r="-s tie_rows=0"
+    _r=""; [ "$2" = joint ] && _r="-s tie_rows=0 -s subtick=off"
     "$B/infer" --algo "$2" $_r ${3:+-s tie_test=$3} -o "$tmp/r" "$1" 2> "$tmp/log" ||
         fail "infer $1 $2 $3: $(cat "$tmp/log")"
     "$B/score" --truth "$1" "$tmp/r" > "$tmp/s" || fail "score $1"
@@ -56,17 +58,17 @@ check "2 workers, 1 ms, ids" "$tmp/a1.csv" 0.1
 check "2 workers, 1 ms, black box" "$tmp/a1.bb.csv" 0.5
 check "6 workers, 10 ms, ids" "$tmp/b10.csv" 0.5
 # the same trace, rows shuffled and read with --sort: the same links
-"$B/infer" --algo joint -o "$tmp/r0" "$tmp/a1.bb.csv" 2> /dev/null || fail infer
+"$B/infer" --algo joint -s subtick=off -o "$tmp/r0" "$tmp/a1.bb.csv" 2> /dev/null || fail infer
 { grep '^#' "$tmp/a1.bb.csv"; grep -v '^#' "$tmp/a1.bb.csv" | head -1
   grep -v '^#' "$tmp/a1.bb.csv" | tail -n +2 | awk 'BEGIN { srand(3) } { print rand() "\t" $0 }' |
       sort -k1,1 | cut -f2-; } > "$tmp/sh.csv"
-"$B/infer" --algo joint --sort -o "$tmp/r1" "$tmp/sh.csv" 2> /dev/null || fail "infer --sort"
+"$B/infer" --algo joint -s subtick=off --sort -o "$tmp/r1" "$tmp/sh.csv" 2> /dev/null || fail "infer --sort"
 links() { sed -n '/^id,instance/,$p' "$1" | grep -v '^#' | sort; }
 links "$tmp/r0" > "$tmp/l0"; links "$tmp/r1" > "$tmp/l1"
 cmp -s "$tmp/l0" "$tmp/l1" || fail "shuffled rows (--sort) change the links"
 # unrounded: no tie test, the same result as tie_test=0
-"$B/infer" --algo joint -o "$tmp/u1" "$tmp/a.csv" 2> /dev/null || fail infer
-"$B/infer" --algo joint -s tie_test=0 -o "$tmp/u0" "$tmp/a.csv" 2> /dev/null || fail infer
+"$B/infer" --algo joint -s subtick=off -o "$tmp/u1" "$tmp/a.csv" 2> /dev/null || fail infer
+"$B/infer" --algo joint -s subtick=off -s tie_test=0 -o "$tmp/u0" "$tmp/a.csv" 2> /dev/null || fail infer
 grep -q 'tie_test=on' "$tmp/u1" && fail "the tie test ran on unrounded stamps"
 grep -v '^# params\|^# cpu' "$tmp/u1" > "$tmp/u1s"; grep -v '^# params\|^# cpu' "$tmp/u0" > "$tmp/u0s"
 cmp -s "$tmp/u1s" "$tmp/u0s" || fail "unrounded: the result differs from tie_test=0"

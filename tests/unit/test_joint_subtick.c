@@ -1,0 +1,172 @@
+/* joint's subtick rule (joint_subtick.c), by hand.
+ *
+ * One request in one 1 ms tick, rows in the order of events:
+ *   X>A call, A>B call, B>A return, A>X return.
+ * Read forwards nothing contradicts the calls.  Read backwards:
+ *   A>X return first: link X>A has no open call and its call comes later
+ *     (a contradiction of the link, counted for its callee A);
+ *   B>A return: likewise on A>B (counted for B);
+ *   A>B call: A (which receives calls) has answered all it received (its
+ *     answer was read first) and the call to A comes later (a
+ *     contradiction of the service A).
+ * So forward 0, backward 3: A twice, B once.  Rows out of order (the
+ * return of A>B before its call) give a forward contradiction on A>B.
+ * Spreading: four rows at 1 ms and one at 2 ms on a 1 ms tick go to
+ * 1 ms + 125001, 375001, 625001, 875001 ns and 2 ms + 500001 ns; a
+ * recv_ts equal to the ts moves with it, one in a later tick stays at the
+ * start of that tick. */
+#include "pbtest.h"
+#include "joint.h"
+#include "joint_int.h"
+#include "joint_test.h"
+
+#include <stdlib.h>
+
+static const pb_ns MS = 1000000;
+
+static uint32_t node(const pb_trace *t, const char *name)
+{
+    uint32_t n = UINT32_MAX;
+    pb_strtab_find(t->names->nodes, name, strlen(name), &n);
+    return n;
+}
+
+TEST(subtick_counts_by_hand)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    msg(t, MS, "X", "A", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, MS, "A", "B", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, MS, "B", "A", PB_TYPE_RETURN, PB_ID_NONE);
+    msg(t, MS, "A", "X", PB_TYPE_RETURN, PB_ID_NONE);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_subtick st;
+    memset(&st, 0, sizeof st);
+    CHECK_INT(joint_subtick_test(&v, &st), PB_OK);
+    CHECK_INT((int)st.runs, 1);
+    CHECK_INT((int)st.fwd, 0);
+    CHECK_INT((int)st.bwd, 3);
+    CHECK_INT((int)st.svc_bwd[node(t, "A")], 2);
+    CHECK_INT((int)st.svc_bwd[node(t, "B")], 1);
+    CHECK_INT((int)st.svc_bwd[node(t, "X")], 0);
+    free(st.svc_fwd);
+    free(st.svc_bwd);
+    pb_trace_close(t);
+
+    /* the return of A>B written before its call */
+    pb_trace_new(&t);
+    next_id = 1;
+    msg(t, MS, "X", "A", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, MS, "B", "A", PB_TYPE_RETURN, PB_ID_NONE);
+    msg(t, MS, "A", "B", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, MS, "A", "X", PB_TYPE_RETURN, PB_ID_NONE);
+    v = pb_trace_view_of(t);
+    memset(&st, 0, sizeof st);
+    CHECK_INT(joint_subtick_test(&v, &st), PB_OK);
+    CHECK_INT((int)st.fwd, 1);
+    CHECK_INT((int)st.svc_fwd[node(t, "B")], 1);
+    free(st.svc_fwd);
+    free(st.svc_bwd);
+    pb_trace_close(t);
+
+    /* rows in separate ticks: no run, nothing counted */
+    pb_trace_new(&t);
+    next_id = 1;
+    msg(t, MS, "X", "A", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, 2 * MS, "A", "X", PB_TYPE_RETURN, PB_ID_NONE);
+    v = pb_trace_view_of(t);
+    memset(&st, 0, sizeof st);
+    CHECK_INT(joint_subtick_test(&v, &st), PB_OK);
+    CHECK_INT((int)(st.runs + st.fwd + st.bwd), 0);
+    free(st.svc_fwd);
+    free(st.svc_bwd);
+    pb_trace_close(t);
+}
+
+TEST(subtick_decision)
+{
+    CHECK(joint_subtick_passes(0, 20, 0.05));
+    CHECK(!joint_subtick_passes(0, 19, 0.05)); /* too little evidence */
+    CHECK(joint_subtick_passes(1, 20, 0.05));
+    CHECK(!joint_subtick_passes(2, 20, 0.05));
+    CHECK(!joint_subtick_passes(100, 100, 0.05)); /* a random order */
+}
+
+TEST(subtick_spread_by_hand)
+{
+    pb_msg m[5];
+    memset(m, 0, sizeof m);
+    for (int i = 0; i < 4; i++)
+        m[i].ts = m[i].recv_ts = MS;
+    m[1].recv_ts = PB_TS_NONE;
+    m[2].recv_ts = 3 * MS; /* received in another tick */
+    m[4].ts = m[4].recv_ts = 2 * MS;
+    pb_msg *c = NULL;
+    CHECK_INT(joint_subtick_spread(m, 5, MS, &c), PB_OK);
+    CHECK(c != NULL);
+    CHECK(c[0].ts == MS + 125001 && c[0].recv_ts == MS + 125001);
+    CHECK(c[1].ts == MS + 375001 && c[1].recv_ts == PB_TS_NONE);
+    CHECK(c[2].ts == MS + 625001 && c[2].recv_ts == 3 * MS);
+    CHECK(c[3].ts == MS + 875001);
+    CHECK(c[4].ts == 2 * MS + 500001 && c[4].recv_ts == c[4].ts);
+    CHECK(m[0].ts == MS); /* the input is left alone */
+    free(c);
+    /* more rows than ns in a tick: still strictly increasing */
+    pb_msg w[12];
+    memset(w, 0, sizeof w);
+    for (int i = 0; i < 12; i++)
+        w[i].ts = w[i].recv_ts = 10;
+    CHECK_INT(joint_subtick_spread(w, 12, 10, &c), PB_OK);
+    for (int i = 1; i < 12; i++)
+        CHECK(c[i].ts > c[i - 1].ts);
+    free(c);
+}
+
+TEST(subtick_prepare_modes)
+{
+    /* not coarse (ns stamps, no ties): nothing runs under auto */
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    msg(t, 1001, "X", "A", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, 2003, "A", "X", PB_TYPE_RETURN, PB_ID_NONE);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint_params p = defaults();
+    joint_subtick *st = NULL;
+    pb_msg *sp = NULL;
+    CHECK_INT(joint_subtick_prepare(&v, &p, &st, &sp), PB_OK);
+    CHECK(st == NULL && sp == NULL);
+    pb_trace_close(t);
+    /* one tied request at 1 ms: coarse, but too little evidence under auto;
+     * on spreads it anyway; off does nothing */
+    pb_trace_new(&t);
+    next_id = 1;
+    msg(t, MS, "X", "A", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, MS, "A", "B", PB_TYPE_CALL, PB_ID_NONE);
+    msg(t, MS, "B", "A", PB_TYPE_RETURN, PB_ID_NONE);
+    msg(t, MS, "A", "X", PB_TYPE_RETURN, PB_ID_NONE);
+    v = pb_trace_view_of(t);
+    CHECK_INT(joint_subtick_prepare(&v, &p, &st, &sp), PB_OK);
+    CHECK(st != NULL && !st->spread && sp == NULL);
+    joint_subtick_free(st);
+    p.subtick = "on";
+    CHECK_INT(joint_subtick_prepare(&v, &p, &st, &sp), PB_OK);
+    CHECK(st != NULL && st->spread && sp != NULL);
+    CHECK(sp && sp[3].ts == MS + 875001);
+    joint_subtick_free(st);
+    free(sp);
+    p.subtick = "off";
+    CHECK_INT(joint_subtick_prepare(&v, &p, &st, &sp), PB_OK);
+    CHECK(st == NULL && sp == NULL);
+    pb_trace_close(t);
+}
+
+int main(void)
+{
+    RUN(subtick_counts_by_hand);
+    RUN(subtick_decision);
+    RUN(subtick_spread_by_hand);
+    RUN(subtick_prepare_modes);
+    return pbtest_exit();
+}
