@@ -1443,6 +1443,12 @@ int joint_conf_product(const joint *s, const double *share, double *conf);
  * drawn with seed), into *out (the caller closes it).  PB_OK or
  * PB_ENOMEM */
 int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out);
+/* The parameters a copy of s's trace (made from s's solution) is inferred
+ * with: s's own, without confidence, with the real trace's per-service
+ * signals (sel_from), its chosen order of answers, no parallel checks
+ * (the kept search's own parallel calls) and reunp as reunp=2 chose.
+ * Fills *p2; never fails. */
+void joint_copy_params(const joint *s, joint_params *p2);
 /* joint_pick.c.  Per link of lk[0..np) (pair p on link lk[p], call received
  * cr[p], return sent rs[p], PB_TS_NONE: not whole), calls[l] received and
  * busy[l] of them received while more calls of the link were open than
