@@ -410,6 +410,11 @@ const pb_option joint_options[] = {
     {"tie_rows_fail", PB_OPT_DOUBLE, offsetof(joint_params, tie_rows_fail), "0.01", 0, 1,
      "tie_rows: the most calls the rows would leave without a candidate, a share of the "
      "calls whose candidates the rows cut (true event order: none but for loss)"},
+    {"tie_rows_wide", PB_OPT_INT, offsetof(joint_params, tie_rows_wide), "4", 1, 64,
+     "tie_rows: where the rows may be used (coarse ties), a call's candidates are collected "
+     "up to this many times max_candidates, the rows put theirs out, and only then is the "
+     "list cut to max_candidates (cut first, the places would go to requests of the "
+     "call's own tick that the rows then deny; joint_rowcap.c); 1 = cut first"},
     {"tick0", PB_OPT_BOOL, offsetof(joint_params, tick0), "1", PB_OPT_NORANGE,
      "at whole-tick stamps (ticks above 20 ns) with few ties (coarse_ties=0), or many "
      "ties but a tick fine against the delays (median observed duration at least "

@@ -205,6 +205,9 @@ typedef struct joint_params {
                            tick for the candidates (joint_rowtie.c), 1 */
     double tie_rows_fail; /* [tie_rows_fail] the test: most calls left without a
                            candidate by the rows, a share of those the rows cut, 0.01 */
+    int tie_rows_wide;  /* [tie_rows_wide] where tie_rows may run, candidates collected up
+                           to this many times max_candidates, the rows cut them, then the
+                           cap applies (joint_rowcap.c); 4 */
     int tick0;          /* [tick0] at whole-tick stamps with few ties score a delay
                            stamped zero ticks as the fitted mass below one tick,
                            capped by the clean requests' share (joint_tick0.c), 1 */

@@ -535,6 +535,37 @@ static int add_cand(joint *s, uint32_t q)
     return PB_OK;
 }
 
+int joint_cand_cap(joint *s, uint32_t *c, size_t got, size_t kmax, size_t rank)
+{
+    if (s->p.cand_ends) /* both ends: joint_candends.c */
+        return joint_cand_ends(s, c, got, kmax, rank);
+    /* the latest-started enclosing requests are kept (c is in order of
+     * request start); among requests tied at the start of the last one
+     * kept, a window that turns with the call's rank, so that ties spread
+     * over the calls */
+    pb_ns tk = req_start(s, c[got - kmax]);
+    size_t lo = got - kmax, hi = got - kmax + 1;
+    while (lo > 0 && req_start(s, c[lo - 1]) == tk)
+        lo--;
+    while (hi < got && req_start(s, c[hi]) == tk)
+        hi++;
+    size_t g = hi - lo, need = kmax - (got - hi);
+    size_t rot = rank % g;
+    uint32_t *pick = malloc(kmax * sizeof *pick);
+    if (!pick)
+        return PB_ENOMEM;
+    size_t np = 0;
+    for (size_t j = 0; j < need; j++)
+        pick[np++] = c[lo + (rot + j) % g];
+    /* back in the order of open (ties: by pair index) */
+    pb_sort(pick, np, sizeof *pick, cmp_u32);
+    for (size_t j = hi; j < got; j++)
+        pick[np++] = c[j];
+    memcpy(c, pick, kmax * sizeof *c);
+    free(pick);
+    return PB_OK;
+}
+
 int joint_find_candidates(joint *s)
 {
     uint32_t n = s->npairs, nn = s->nnodes;
@@ -549,6 +580,7 @@ int joint_find_candidates(joint *s)
     uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
     uint32_t *start = malloc(((size_t)n + 1) * sizeof *start);
     uint32_t *cnt = malloc(((size_t)n + 1) * sizeof *cnt);
+    uint32_t *crank = NULL; /* each call's rank among its caller's (tie_rows_wide) */
     int rc = PB_OK;
     if (!in_off || !out_off || !in || !out || !open || !start || !cnt) {
         rc = PB_ENOMEM;
@@ -602,6 +634,13 @@ int joint_find_candidates(joint *s)
     }
     const pb_ns w = s->p.slack;
     const size_t kmax = s->p.max_cand > 0 ? (size_t)s->p.max_cand : 256;
+    /* tie_rows: collected wider, the rows cut them, then capped at kmax
+     * (joint_rowcap.c) */
+    const size_t kpre = joint_rowcap_wide(s, kmax);
+    if (kpre > kmax && !(crank = malloc(((size_t)n + 1) * sizeof *crank))) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
     s->capped_calls = s->capped_max = 0;
     s->late_cands = 0;
     for (uint32_t a = 0; a < nn && rc == PB_OK; a++) {
@@ -648,45 +687,15 @@ int joint_find_candidates(joint *s)
                 s->late_cands += s->ncand - start[p] > strict;
             }
             size_t got = s->ncand - start[p];
-            if (got > kmax && s->p.cand_ends) {
-                /* both ends: joint_candends.c */
-                rc = joint_cand_ends(s, s->cand + start[p], got, kmax, (size_t)(o - out_off[a]));
+            if (crank)
+                crank[p] = o - out_off[a];
+            if (got > kpre) {
+                rc = joint_cand_cap(s, s->cand + start[p], got, kpre, o - out_off[a]);
                 if (rc != PB_OK)
                     break;
-                s->ncand = start[p] + kmax;
-                s->capped_calls++;
-                if (got > s->capped_max)
-                    s->capped_max = got;
-            } else if (got > kmax) {
-                /* the latest-started enclosing requests are kept (open is
-                 * in order of request start); among requests tied at the
-                 * start of the last one kept, a window that turns with
-                 * the call's rank, so that ties spread over the calls */
-                uint32_t *c = s->cand + start[p];
-                pb_ns tk = req_start(s, c[got - kmax]);
-                size_t lo = got - kmax, hi = got - kmax + 1;
-                while (lo > 0 && req_start(s, c[lo - 1]) == tk)
-                    lo--;
-                while (hi < got && req_start(s, c[hi]) == tk)
-                    hi++;
-                size_t g = hi - lo, need = kmax - (got - hi);
-                size_t rot = (size_t)(o - out_off[a]) % g;
-                uint32_t *pick = malloc(kmax * sizeof *pick);
-                if (!pick) {
-                    rc = PB_ENOMEM;
-                    break;
-                }
-                size_t np = 0;
-                for (size_t j = 0; j < need; j++)
-                    pick[np++] = c[lo + (rot + j) % g];
-                /* back in the order of open (ties: by pair index) */
-                pb_sort(pick, np, sizeof *pick, cmp_u32);
-                for (size_t j = hi; j < got; j++)
-                    pick[np++] = c[j];
-                memcpy(c, pick, kmax * sizeof *c);
-                free(pick);
-                s->ncand = start[p] + kmax;
-                s->capped_calls++;
+                s->ncand = start[p] + kpre;
+                if (kpre == kmax)
+                    s->capped_calls++;
                 if (got > s->capped_max)
                     s->capped_max = got;
             }
@@ -727,7 +736,10 @@ int joint_find_candidates(joint *s)
     s->cand = c2;
     s->candcap = s->ncand;
     rc = joint_rowtie_apply(s); /* tie_rows (joint_rowtie.c) */
+    if (rc == PB_OK && crank)
+        rc = joint_rowcap_apply(s, crank, kmax); /* joint_rowcap.c */
 done:
+    free(crank);
     free(in_off);
     free(out_off);
     free(in);

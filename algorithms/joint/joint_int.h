@@ -1641,6 +1641,17 @@ int joint_rowtie_decide(size_t cut, size_t fail, double share);
  * calls tied at send in the start, not their returns: joint.c) */
 int joint_rowtie_used(const joint *s, uint32_t a);
 int joint_rowtie_meta(const joint *s, pb_result *res);
+/* joint_cand.c: cut the candidates c[0..got) of one call (in order of request
+ * start) to kmax: with cand_ends both ends (joint_cand_ends), else the kmax
+ * latest-started, ties at the edge in a window turned by the call's rank
+ * among its caller's calls.  PB_OK or PB_ENOMEM */
+int joint_cand_cap(joint *s, uint32_t *c, size_t got, size_t kmax, size_t rank);
+/* joint_rowcap.c (tie_rows_wide): how many candidates a call collects before
+ * the rows judge them (kmax unless tie_rows may run); joint_rowcap_apply: after
+ * the rows, each list cut to kmax (crank: each call's rank for
+ * joint_cand_cap).  PB_OK or PB_ENOMEM */
+size_t joint_rowcap_wide(const joint *s, size_t kmax);
+int joint_rowcap_apply(joint *s, const uint32_t *crank, size_t kmax);
 /* joint_tiecall.c: when the tie test kept the start (and tie_calls), the
  * calls in[0..n) of one link in pair order are copied to out[0..n) with
  * each run of equal send stamps put in the order of their returns'
