@@ -16,7 +16,7 @@
 #                                [--keep DIR] [--configs "C..."]
 #
 # Configs: experiments/joint_apps_{retry,cache,async,parjoin,deep,wide,
-# endpoints,heavytail,bursty,shortlong,social,media}.conf (docs/joint.md
+# endpoints,heavytail,bursty,shortlong,social,media}.conf (docs/joint/audits.md
 # "Held-out audit over application shapes"), each DURATION (2 s) of trace
 # at the config's load (x1) and at twice its load (x2, `-s
 # instances_scale=2`), with maketrace seeds 1, 2 and 3 (--seeds).

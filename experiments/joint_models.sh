@@ -16,7 +16,7 @@
 #                                  [--keep DIR] [--configs "C..."]
 #
 # Configs: experiments/joint_models_{pool,dispatch,event,seda,mixed}.conf
-# (docs/joint.md "Execution models"), each DURATION (2 s) of trace at the
+# (docs/joint/audits.md "Execution models"), each DURATION (2 s) of trace at the
 # config's load (x1) and at twice its load (x2, `-s instances_scale=2`),
 # with maketrace seeds 1 and 2 (--seeds).  Variants: x1 ns, 1us, 1ms,
 # skew; x2 ns, 1us, 1ms.

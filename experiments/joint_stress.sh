@@ -38,7 +38,7 @@
 # --quick: one set per application (hotel load 25, OnlineBoutique 17:00,
 # TrainTicket 08:50, eBPF) and the variants half1, fold2, round1ms, loss2,
 # renamed; no overlays.  Then synthetic reproductions of the classes the
-# audit found (docs/joint.md, "Stress audit"): experiments/joint_pool.conf
+# audit found (docs/joint/audits.md, "Stress audit"): experiments/joint_pool.conf
 # as generated and stamped in whole milliseconds, and (full run) the
 # hotel-like config (24,000 messages) at 2 % loss with sniffer seeds 1-3.
 #
@@ -267,7 +267,7 @@ for f in $FILES; do
     fi
 done
 # synthetic reproductions of the failure classes the audit found
-# (docs/joint.md, "Stress audit"): the pool of experiments/joint_pool.conf
+# (docs/joint/audits.md, "Stress audit"): the pool of experiments/joint_pool.conf
 # stamped in whole milliseconds (fast services, several requests in
 # flight: first come, first served keeps the row order, joint's search
 # leaves it), and 2 % loss on the hotel-like config, three seeds (seeds 1

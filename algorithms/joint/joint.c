@@ -1421,7 +1421,7 @@ static int second_start(joint *s)
 }
 
 /* order=auto, before the search: the response-order test per service
- * (docs/joint.md, "Order of service").  Of its requests paired by call id,
+ * (docs/joint/search.md, "Order of service").  Of its requests paired by call id,
  * taken in arrival order, two consecutive ones that overlap (the second
  * arrives before the first is answered; ties at the tick say nothing) are
  * in question, and the second is answered first (overtakes) in k of n.

@@ -303,7 +303,7 @@ double joint_loglik(const joint *s);
  * once.  Returns PB_OK or PB_ENOMEM. */
 int joint_paths(joint *s, pb_result *res, pb_error *err);
 
-/* The signals joint chose for service `name` (joint_select.c, docs/joint.md
+/* The signals joint chose for service `name` (joint_select.c, docs/joint/model.md
  * "Signals chosen per service"): out[0] its delay densities pooled over
  * its callers (1) or keyed by caller (0), out[1] its call counts pooled,
  * out[2] its call counts scored, out[3] the durations of its consecutive

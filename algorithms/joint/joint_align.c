@@ -1,6 +1,6 @@
 /*
  * joint_align.c - pairing the calls and returns of one link without call
- * ids, robust to lost messages (docs/joint.md "Robustness").
+ * ids, robust to lost messages (docs/joint/shapes.md "Robustness").
  *
  * First in, first out pairs the i-th return of a link with the i-th call.
  * One lost return shifts every later pair by one call (until a lost call

@@ -1,6 +1,6 @@
 /*
  * joint_align.h - pairing the calls and returns of one link without call
- * ids when messages may have been lost (docs/joint.md "Robustness"): the
+ * ids when messages may have been lost (docs/joint/shapes.md "Robustness"): the
  * most likely in-order alignment, instead of first in, first out.
  */
 #ifndef JOINT_ALIGN_H

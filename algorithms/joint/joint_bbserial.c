@@ -1,6 +1,6 @@
 /*
  * joint_bbserial.c - joint: learned parallel calls checked without call
- * ids (docs/joint.md, "Learned parallel calls checked without call ids",
+ * ids (docs/joint/model.md, "Learned parallel calls checked without call ids",
  * issue 28).
  *
  * The black-box counterpart of parallel_check (joint_serial.c).  Without

@@ -1,7 +1,7 @@
 /*
  * joint_bnb.c - joint: the exhaustive re-split of two small requests by
  * branch and bound (speed only: the very split scoring every split would
- * choose; docs/joint.md, "Speed, eighth wave").
+ * choose; docs/joint/speed.md, "Speed, eighth wave").
  *
  * The splits of the m shared calls are visited as the leaves of a binary
  * tree that decides the calls in call order (bit 0 first).  Before a leaf

@@ -1,7 +1,7 @@
 /*
  * joint_busymore.c - joint without call ids: the busy test's copies, more
  * of them where its verdict depends on their own spread (`busy_more`,
- * docs/joint.md, "The busy test").
+ * docs/joint/search.md, "The busy test").
  *
  * The busy test compares B busy landings of a service's N calls with the
  * share pi = MB / M that copies of the free solution predict, by z = (B -

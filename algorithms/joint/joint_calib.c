@@ -1,6 +1,6 @@
 /*
  * joint_calib.c - joint: the confidence of each pair, with allowances for
- * the model being wrong (docs/joint.md, "Links and confidence",
+ * the model being wrong (docs/joint/confidence.md, "Links and confidence",
  * "Allowances for model error").
  *
  * A call's share (joint_conf.c) is its request's posterior among the
@@ -145,7 +145,7 @@ static double order_step(double v, double c, double step)
     return v > 0 ? v : 0;
 }
 
-/* conf_siblings (docs/joint.md, "Allowances for model error"): each row
+/* conf_siblings (docs/joint/confidence.md, "Allowances for model error"): each row
  * no surer than the least sure call its request makes on the same link
  * (sib: per pair, that least confidence), than the call whose return
  * triggered it (trig, the model's trigger) and than its parent's row.  A
@@ -234,7 +234,7 @@ int joint_sibling_cap(joint *s, double *conf)
             }
         }
     /* conf_order: the rows the cap set to one value keep the order of
-     * their own confidences (docs/joint.md, "Rows keep their order") */
+     * their own confidences (docs/joint/confidence.md, "Rows keep their order") */
     for (uint32_t j = 0; rc == PB_OK && lam >= 1 && s->p.conf_order && j < n; j++)
         if (done[j])
             conf[j] = order_step(conf[j], own[j], JOINT_CONF_SIB_STEP);

@@ -1,6 +1,6 @@
 /*
  * joint_cand.c - joint: pairing calls with returns, the links (caller,
- * callee), and the candidate parents of every call (docs/joint.md, "The
+ * callee), and the candidate parents of every call (docs/joint/model.md, "The
  * model": candidates on one clock; pairing calls with returns).
  */
 #include "joint_int.h"

@@ -1,6 +1,6 @@
 /*
  * joint_candends.c - joint: which candidate parents a call keeps when
- * more requests enclose it than `max_candidates` (docs/joint.md, "The
+ * more requests enclose it than `max_candidates` (docs/joint/model.md, "The
  * model": candidates on one clock; "The candidate cap at both ends",
  * issue 28).
  *

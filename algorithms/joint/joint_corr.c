@@ -1,6 +1,6 @@
 /*
  * joint_corr.c - joint: correlated call durations inside a request
- * (docs/joint.md, "The model": durations of consecutive calls).
+ * (docs/joint/model.md, "The model": durations of consecutive calls).
  *
  * How long the calls of one request take is not independent: a request
  * that asks for much (many hotels, a large post) keeps every service it

@@ -1,7 +1,7 @@
 /*
  * joint_fifo.c - joint without call ids: which links answer first in,
  * first out, decided from the times of their calls and returns alone (no
- * pair made by call id enters), per link (docs/joint.md, "Served in
+ * pair made by call id enters), per link (docs/joint/search.md, "Served in
  * arrival order, without call ids").
  *
  * On one link, with its calls ordered by arrival c_k and paired in that

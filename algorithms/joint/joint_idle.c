@@ -1,6 +1,6 @@
 /*
  * joint_idle.c - the moments a service served no request, for the nesting
- * test of the pairing without call ids (joint_align.c, docs/joint.md
+ * test of the pairing without call ids (joint_align.c, docs/joint/shapes.md
  * "Robustness").
  *
  * A service's count of open requests is the calls it received less the

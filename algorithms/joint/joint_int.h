@@ -1146,7 +1146,7 @@ void joint_corr_finish(joint *s);
 extern int joint_select_test_flip;
 
 /* joint_select.c.  Which signals each service obeys, learned from the
- * trace by held-out likelihood (docs/joint.md, "Signals chosen per
+ * trace by held-out likelihood (docs/joint/model.md, "Signals chosen per
  * service"): its delay densities and call counts keyed by caller or
  * pooled over its callers, its call counts scored or flat, the durations
  * of its consecutive calls scored or not.  Two folds over the requests
@@ -1505,7 +1505,7 @@ int joint_space_of(const joint *s, const pb_trace *t, const unsigned char *serve
 
 /* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
  * delay stamped zero ticks scores the fitted mass below one tick per tick
- * (docs/joint.md, "Execution models").  joint_tick0_fix sets bin dbin(0) of
+ * (docs/joint/audits.md, "Execution models").  joint_tick0_fix sets bin dbin(0) of
  * key k's log densities lf (smoothed histogram hv summing to tot, read only
  * in [s0, s1] and +0 outside) to that value, the mass at most the observed
  * delays' zero-tick share, and adds the change to that key's expected log
@@ -1532,7 +1532,7 @@ void joint_tick0_reset(joint *s);
 int joint_tick0_count(joint *s, uint32_t q, uint32_t di, uint32_t bn);
 
 /* joint_tickivl.c: delays of 1..tiJ whole ticks as the intervals
- * [k, k+1) ticks (docs/joint.md, "Whole-tick delays as intervals").
+ * [k, k+1) ticks (docs/joint/audits.md, "Whole-tick delays as intervals").
  * joint_tickivl_setup decides (tick_ivl=auto: coarse ties) and builds the
  * tables; PB_OK or PB_ENOMEM (joint_tickivl_free frees them, NULL-safe).
  * joint_tickivl_add adds one delay of j ticks (1 <= j <= tiJ) to key di's
@@ -1554,7 +1554,7 @@ void joint_tickivl_fix(const joint *s, const double *hv, double tot, double *lf,
 void joint_tickivl_reach(const joint *s, size_t *lo, size_t *hi);
 int joint_tickivl_meta(const joint *s, pb_result *res);
 
-/* joint_quant.c: the tie test at coarse stamps (docs/joint.md, "The tie test:
+/* joint_quant.c: the tie test at coarse stamps (docs/joint/ticks.md, "The tie test:
  * whole-tick stamps").  joint_quant_snapshot keeps the start's parents
  * and returns when s->quant_on; PB_OK or PB_ENOMEM.  joint_quant_decide counts the
  * calls the search moved and, of them, those moved to a request with the
@@ -1667,7 +1667,7 @@ int joint_tiecall_rank(joint *s, const uint32_t *in, uint32_t n, uint32_t *out);
 int joint_tiecall_meta(const joint *s, pb_result *res);
 /* joint_subtick.c (subtick): at coarse stamps, the order of the rows within a
  * tick checked as the order of events and, where it is, the runs of equal ts
- * spread over the tick in row order (docs/joint.md, "Positions within a tick").
+ * spread over the tick in row order (docs/joint/ticks.md, "Positions within a tick").
  * joint_subtick_test counts, over every run of rows with one ts, the links
  * with a return before any open call while a call of the link follows in the
  * run, and the services (that receive calls) sending a call with no request
@@ -1708,7 +1708,7 @@ uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, dou
 /* the map's value at stated share c: the last block whose least stated
  * share is at most c (the first block below them all; 1 without blocks) */
 double joint_pav_at(const double *lo, const double *val, uint32_t b, double c);
-/* joint_order.c (docs/joint.md, "Order of answers, without call ids").
+/* joint_order.c (docs/joint/search.md, "Order of answers, without call ids").
  * Each link's whole pairs in arrival order on the callee's clock (calls'
  * arrivals never move).  PB_OK or PB_ENOMEM */
 typedef struct joint_rord joint_rord;

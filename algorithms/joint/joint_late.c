@@ -1,6 +1,6 @@
 /*
  * joint_late.c - joint: calls that outlive the request they belong to
- * (docs/joint.md, "Calls that outlive their request").
+ * (docs/joint/model.md, "Calls that outlive their request").
  *
  * The candidate test wants a call inside its parent's interval on the
  * caller's clock: sent after the request arrived, its return received
@@ -262,7 +262,7 @@ int joint_late_test(joint *s)
                  * orphan (lt), not in the time line's coverage nor in how
                  * near an orphan came (iv), which loss would otherwise
                  * inflate and fail the test (TrainTicket 09:00 at 2 %
-                 * loss; docs/joint.md, "Loss with call ids") */
+                 * loss; docs/joint/audits.md, "Loss with call ids") */
                 if (x->call == NONE || x->ret == NONE)
                     continue;
                 iv[ni++] = (ivl){req_start(s, q), req_end(s, q)};

@@ -1,6 +1,6 @@
 /*
  * joint_lateattach.c - joint: the orphans of a service whose lateness is
- * mostly chance are placed after the search (docs/joint.md, "Calls that
+ * mostly chance are placed after the search (docs/joint/model.md, "Calls that
  * outlive their request", "Orphans placed after the search").
  *
  * At a service that passed the late-call test (joint_late.c) but whose

@@ -1,6 +1,6 @@
 /*
  * joint_latecount.c - joint: how many of a request's calls outlive it
- * (docs/joint.md, "Calls that outlive their request", "How many calls
+ * (docs/joint/model.md, "Calls that outlive their request", "How many calls
  * outlive their request").
  *
  * A service that passes the late-call test (joint_late.c) may have calls

@@ -1,6 +1,6 @@
 /*
  * joint_latesend.c - joint: how long after a request's end its late
- * calls are *sent* (docs/joint.md, "Calls that outlive their request",
+ * calls are *sent* (docs/joint/model.md, "Calls that outlive their request",
  * "The send side of late calls").
  *
  * The late-call test (joint_late.c) learns one gap g per service from

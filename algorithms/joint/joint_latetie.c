@@ -1,6 +1,6 @@
 /*
  * joint_latetie.c - joint: which calls no request encloses, at stamps
- * coarser than the delays (docs/joint.md, "Calls that outlive their
+ * coarser than the delays (docs/joint/model.md, "Calls that outlive their
  * request", "Ties at the response's stamp").
  *
  * The late-call rule asks, per link of a service that passed the test

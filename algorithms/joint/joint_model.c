@@ -1,7 +1,7 @@
 /*
  * joint_model.c - joint: the likelihood (triggers, delay densities per
  * (incoming endpoint, trigger, output), call counts, order of service) and
- * its fit from the current assignment (docs/joint.md, "The model").
+ * its fit from the current assignment (docs/joint/model.md, "The model").
  */
 #include "joint_int.h"
 #include "pb_mem.h"

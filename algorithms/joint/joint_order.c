@@ -1,6 +1,6 @@
 /*
  * joint_order.c - joint without call ids: how much a link reorders its
- * answers (docs/joint.md, "Order of answers, without call ids").
+ * answers (docs/joint/search.md, "Order of answers, without call ids").
  *
  * A link's pairing of calls and returns (made by time, then moved by the
  * re-pairing and the exchanges of joint_repair.c) is also scored by the

@@ -1,6 +1,6 @@
 /*
  * joint_oset.c - joint: the set of outputs a request makes, per incoming
- * endpoint (docs/joint.md, "The set of calls a request makes"; issue 28).
+ * endpoint (docs/joint/model.md, "The set of calls a request makes"; issue 28).
  *
  * The call-count term (joint_model.c) scores each outgoing link of a
  * request on its own: P(c_1) P(c_2) ... P(c_m), the counts of each link

@@ -1,6 +1,6 @@
 /*
  * joint_pick.c - joint without call ids: do services serialise their work
- * more than the model's independent delays allow?  (docs/joint.md, "Order
+ * more than the model's independent delays allow?  (docs/joint/search.md, "Order
  * of answers, without call ids", the busy test.)
  *
  * With pair_order=auto joint runs a free search and one that holds the

@@ -1,5 +1,5 @@
 /*
- * joint_quant.c - joint: the tie test at coarse stamps (docs/joint.md,
+ * joint_quant.c - joint: the tie test at coarse stamps (docs/joint/ticks.md,
  * "The tie test: whole-tick stamps").
  *
  * When the trace's stamps are whole ticks and many messages share one

@@ -1,7 +1,7 @@
 /*
  * joint_repair.c - joint without call ids: exchanges of returns between
  * calls of one link and the re-pairing with open-ended requests
- * (docs/joint.md, "The search", steps 4-5).
+ * (docs/joint/search.md, "The search", steps 4-5).
  */
 #include "joint_int.h"
 #include "pb_mem.h"

@@ -1,6 +1,6 @@
 /*
  * joint_resolve.c - joint: the search after an exchange of returns visits
- * only what changed (`resolve_local`, docs/joint.md "Speed, thirteenth
+ * only what changed (`resolve_local`, docs/joint/speed.md "Speed, thirteenth
  * wave").
  *
  * The search's outer loop (joint.c, solve) runs the greedy rounds and the
@@ -30,7 +30,7 @@
  * otherwise.  So the results can change (the refit moves every density a
  * little); the search does less work.  Off by default (0): measured on
  * the real sets it kept every accuracy, but on held-out application
- * shapes it lost (retry at 1 ms as a black box -3.7 points; docs/joint.md
+ * shapes it lost (retry at 1 ms as a black box -3.7 points; docs/joint/speed.md
  * "Speed, thirteenth wave").  Metadata: resolve_local=L
  * visited=N skipped=M (pairs of those first passes; no line when no such
  * pass ran, as with call ids, where no return is exchanged).

@@ -1,7 +1,7 @@
 /*
  * joint_search.c - joint: reassignment rounds (greedy, or min-cost flow
  * through GLPK) and the exact re-split of the calls two competing requests
- * share (docs/joint.md, "The search", steps 2-3).
+ * share (docs/joint/search.md, "The search", steps 2-3).
  */
 #include "joint_int.h"
 #include "pb_mem.h"

@@ -1,6 +1,6 @@
 /*
  * joint_select.c - joint: which signals each service obeys, learned from
- * the trace (docs/joint.md, "Signals chosen per service"; issue 28).
+ * the trace (docs/joint/model.md, "Signals chosen per service"; issue 28).
  *
  * Per service, by held-out likelihood over the requests paired beyond
  * doubt (by call id; without call ids, alone on their link while they

@@ -1,6 +1,6 @@
 /*
  * joint_selfcal.c - joint: self-calibration of the confidence
- * (docs/joint.md, "Allowances for model error").
+ * (docs/joint/confidence.md, "Allowances for model error").
  *
  * A call's share (joint_conf.c) is a posterior over a neighbourhood of the
  * solution under the fitted model.  It misses what lies outside the
@@ -628,7 +628,7 @@ static uint32_t pav(const spt *p, uint32_t n, double *lo, double *val, double *w
     /* the top block must hold a wrong row (when any block does): the
      * simulation's errors just below it are pooled into it, because where
      * in the top shares a simulation puts its errors does not carry over
-     * to the real trace (docs/joint.md, "Allowances for model error") */
+     * to the real trace (docs/joint/confidence.md, "Allowances for model error") */
     while (b > 1 && k[b - 1] >= w[b - 1]) {
         k[b - 2] += k[b - 1];
         w[b - 2] += w[b - 1];

@@ -1,6 +1,6 @@
 /*
  * joint_serial.c - joint: learned parallel calls checked by a search
- * without them, with call ids (docs/joint.md, "Learned parallel calls
+ * without them, with call ids (docs/joint/model.md, "Learned parallel calls
  * checked with call ids", issue 28).
  *
  * The option `parallel` learns, per service and pair of outgoing links,

@@ -1,6 +1,6 @@
 /*
  * joint_sibstr.c - joint: whether the siblings cap applies, learned per
- * trace from the self-calibration's copy (docs/joint.md, "The siblings
+ * trace from the self-calibration's copy (docs/joint/confidence.md, "The siblings
  * cap, decided per trace").
  *
  * The siblings cap (conf_siblings, joint_calib.c) lowers a row to the

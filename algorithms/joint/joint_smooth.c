@@ -1,6 +1,6 @@
 /*
  * joint_smooth.c - Gaussian smoothing of a sparse histogram, bit for bit
- * gsl_filter_gaussian with GSL_FILTER_END_PADZERO (docs/joint.md, "Speed").
+ * gsl_filter_gaussian with GSL_FILTER_END_PADZERO (docs/joint/speed.md, "Speed").
  *
  * What GSL computes (filter/gaussian.c and movstat/apply.c of GSL 2.x):
  * the kernel g[0..K) comes from gsl_filter_gaussian_kernel (called here

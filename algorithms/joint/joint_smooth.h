@@ -1,6 +1,6 @@
 /*
  * joint_smooth.h - Gaussian smoothing of a sparse histogram for joint's
- * delay densities (docs/joint.md, "Speed"): bit for bit the output of
+ * delay densities (docs/joint/speed.md, "Speed"): bit for bit the output of
  * GSL's gsl_filter_gaussian with zero padding, at a cost proportional to
  * the filled bins times the window instead of every bin times the window.
  */

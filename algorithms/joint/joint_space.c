@@ -1,7 +1,7 @@
 /*
  * joint_space.c - joint without call ids: the busy test's second
  * statistic, the spacing of a service's own sends (`busy_space`,
- * docs/joint.md, "The busy test", "Spacing of sends").
+ * docs/joint/search.md, "The busy test", "Spacing of sends").
  *
  * A service that serialises its work (an event loop of one thread, a lock,
  * a scheduler with few threads) runs one fragment at a time, and each of

@@ -1,7 +1,7 @@
 /*
  * joint_subtick.c - joint: at whole-tick stamps, the order of the rows
  * within a tick as the order of events, when the trace shows it is
- * (docs/joint.md, "Positions within a tick: the order of the rows").
+ * (docs/joint/ticks.md, "Positions within a tick: the order of the rows").
  *
  * At a coarse tick (1 ms) most messages share their stamp with others, and
  * every delay of a fast service is zero or one tick: the delay densities

@@ -1,6 +1,6 @@
 /*
  * joint_tick0.c - joint: delays stamped zero ticks, scored as the interval
- * they stand for (docs/joint.md, "Execution models
+ * they stand for (docs/joint/audits.md, "Execution models
  * (experiments/joint_models.sh)").
  *
  * When the stamps are whole ticks (pb_tick_info.tick > 20 ns), a delay

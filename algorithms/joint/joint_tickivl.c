@@ -1,6 +1,6 @@
 /*
  * joint_tickivl.c - joint: delays of 1 to 20 whole ticks scored and fitted
- * as the intervals they stand for (docs/joint.md, "Whole-tick delays as
+ * as the intervals they stand for (docs/joint/audits.md, "Whole-tick delays as
  * intervals").
  *
  * When the stamps are whole ticks (pb_tick_info.tick > 20 ns) a delay is a

@@ -1,6 +1,6 @@
 /*
  * joint_tiecall.c - joint: calls sent in one tick, when the tie test kept
- * the start (docs/joint.md, "The tie test: whole-tick stamps", calls tied
+ * the start (docs/joint/ticks.md, "The tie test: whole-tick stamps", calls tied
  * at their send stamp).
  *
  * When the tie test (joint_quant.c) keeps the start, the start is made

@@ -1,6 +1,6 @@
 /*
  * joint_tiecross.c - joint: when the tie test keeps the start, keep the
- * search's moves the stamps support (docs/joint.md, "The tie test:
+ * search's moves the stamps support (docs/joint/ticks.md, "The tie test:
  * whole-tick stamps", "Moves across a tick").
  *
  * The tie test (joint_quant.c) judges the search as a whole: when most of

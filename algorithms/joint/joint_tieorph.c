@@ -1,6 +1,6 @@
 /*
  * joint_tieorph.c - joint: the tie test does not keep a start that leaves
- * calls without a parent the search found them (docs/joint.md, "The tie
+ * calls without a parent the search found them (docs/joint/ticks.md, "The tie
  * test: whole-tick stamps", "Calls the start leaves without a parent").
  *
  * The tie test (joint_quant.c) keeps the start when most of the calls the

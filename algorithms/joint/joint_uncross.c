@@ -1,5 +1,5 @@
 /*
- * joint_uncross.c - a lost message's crossing undone (docs/joint.md,
+ * joint_uncross.c - a lost message's crossing undone (docs/joint/shapes.md,
  * "Robustness", "Loss with call ids: crossed chains").
  *
  * When a call is lost, its half pair (joint_cand.c) stands at its return's

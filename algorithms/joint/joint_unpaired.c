@@ -1,6 +1,6 @@
 /*
  * joint_unpaired.c - without call ids, under loss: which calls and returns
- * of a re-paired link stay unpaired (`unpaired`, default 0; docs/joint.md,
+ * of a re-paired link stay unpaired (`unpaired`, default 0; docs/joint/shapes.md,
  * "Which messages stay unpaired").
  *
  * The in-order alignment (joint_align.c) decides which messages of a link

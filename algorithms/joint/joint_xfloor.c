@@ -1,7 +1,7 @@
 /*
  * joint_xfloor.c - the exchanges' top re-split bounded by what the
  * exchange must gain (`swap_floor`, speed only, the same results;
- * docs/joint.md "Speed on the application shapes").
+ * docs/joint/audits.md "Speed on the application shapes").
  *
  * An exchange of returns (step 5, joint_repair.c try_exchange) tried at
  * depth D is kept when its gain g = xsum + V - before exceeds the best

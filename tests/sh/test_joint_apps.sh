@@ -1,6 +1,6 @@
 #!/bin/sh
 # A slice of the held-out audit over application shapes
-# (experiments/joint_apps.sh, docs/joint.md "Held-out audit over
+# (experiments/joint_apps.sh, docs/joint/audits.md "Held-out audit over
 # application shapes"): retries, asynchronous calls, calls in parallel
 # then joined and a deep chain, maketrace seed 4 (not a seed the audit's fix was developed on), 1
 # s of trace each, stamps as generated and at 1 ms, given spans and as a

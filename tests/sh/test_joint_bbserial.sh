@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's parallel_check_bb (docs/joint.md, "Learned parallel calls checked
+# joint's parallel_check_bb (docs/joint/model.md, "Learned parallel calls checked
 # without call ids"; algorithms/joint/joint_bbserial.c): the black-box
 # counterpart of parallel_check.
 # (1) Requests piling up behind a slow one-worker service
@@ -57,7 +57,7 @@ for run in joint_pileup:11:1:0.90:0.4 joint_pileup:12:2:0.90:0.4 joint_pileup_pa
     # returns are re-paired), both routes run with the old cap: with both
     # ends kept the free search gets likelier than the held one with
     # flags, and the three-search route keeps the free one (42.5 %, 116
-    # nats less likely than the early route's 94.3 %; docs/joint.md, "The
+    # nats less likely than the early route's 94.3 %; docs/joint/model.md, "The
     # candidate cap at both ends")
     cap=
     if grep -q max_candidates "$tmp/log"; then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's self-calibrated confidence (docs/joint.md "Allowances for model
+# joint's self-calibrated confidence (docs/joint/confidence.md "Allowances for model
 # error", -s conf_selfcal=1): on the multi-tier trace (10,000 messages,
 # 3.8 requests in flight per service), with call ids and as a black box,
 # the neighbourhood's shares alone (conf_selfcal=0 conf_siblings=0) are not calibrated

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's confidence on real OnlineBoutique minutes with call ids (docs/joint.md,
+# joint's confidence on real OnlineBoutique minutes with call ids (docs/joint/confidence.md,
 # "Calibrated on OnlineBoutique with call ids, and a quarter of the cost"):
 # the fault-free minute 17:00 and the fault minute 07:11, imported as
 # experiments/joint_calib.sh does.  Among the rows stated at 0.5, 0.9, 0.99
@@ -9,10 +9,10 @@
 # The minute 03:53 too, and there the coverage at 99 % message precision is
 # at least 60 % (34.1 % before the siblings cap left the rows right by
 # construction alone and kept the order of the rows it lowers, 73.6 % after;
-# docs/joint.md, "The siblings cap: rows that cannot move, and their order").
+# docs/joint/confidence.md, "The siblings cap: rows that cannot move, and their order").
 # On all three the siblings cap stays on, decided from the trace
 # (conf_sib_learn: the real rows doubt more than the self-calibration's
-# copy; docs/joint.md, "The siblings cap, decided per trace"): 07:11 is not
+# copy; docs/joint/confidence.md, "The siblings cap, decided per trace"): 07:11 is not
 # calibrated without it (89.66 % at 0.9).
 # Skipped when data/ does not hold the minutes.
 set -u

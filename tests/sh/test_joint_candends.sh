@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's candidate cap at both ends (docs/joint.md, "The candidate cap at
+# joint's candidate cap at both ends (docs/joint/model.md, "The candidate cap at
 # both ends"; algorithms/joint/joint_candends.c; issue 28).
 # (1) Requests piling up behind a slow one-worker service at 3x load
 # (experiments/joint_pileup.conf, 3 s, 48 client loops): more than

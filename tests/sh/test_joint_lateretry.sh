@@ -1,5 +1,5 @@
 #!/bin/sh
-# Calls that outlive their request, retries after a timeout (docs/joint.md
+# Calls that outlive their request, retries after a timeout (docs/joint/model.md
 # "Orphans placed after the search, and how many calls outlive their
 # request"; algorithms/joint/joint_lateattach.c, joint_latecount.c).
 # (1) Retries (experiments/joint_apps_retry.conf, 1 s, maketrace seeds 4

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Ties at the response's stamp (docs/joint.md "Ties at the response's
+# Ties at the response's stamp (docs/joint/model.md "Ties at the response's
 # stamp"; algorithms/joint/joint_latetie.c).
 # (1) Asynchronous calls at twice the load, stamps rounded down to 1 ms
 # (experiments/joint_apps_async.conf -D instances_scale=2, 1 s, maketrace
@@ -11,7 +11,7 @@
 # result of late_tie_share=0 (the params line aside).  (3) Shuffled rows
 # (read back with --sort) change nothing at 1 ms.
 # (-s subtick=off throughout: late_tie_share is what runs where the rows are not
-# spread over their ticks, docs/joint.md "Positions within a tick".)
+# spread over their ticks, docs/joint/ticks.md "Positions within a tick".)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 R="$PB_ROOT"
 exact() { "$B/score" --truth "$1" "$2" | exact_acc; }

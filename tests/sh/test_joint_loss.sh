@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint under capture loss without call ids (docs/joint.md "Robustness"):
+# joint under capture loss without call ids (docs/joint/shapes.md "Robustness"):
 # on the hotel-like trace at 1 % loss, first in, first out pairing shifts
 # every pair of a link after a lost message and ruins most requests; the
 # in-order alignment (-s align=1, the default) keeps joint's accuracy on

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint without call ids when loss takes as many calls as returns from a
-# link (docs/joint.md "Robustness", the nesting test): first in, first out
+# link (docs/joint/shapes.md "Robustness", the nesting test): first in, first out
 # then shifts every pair between the lost call and the lost return.  The
 # nesting test (-s align_nest=8, the default) finds the shifted pairs as
 # pairs spanning a moment their caller served no request and aligns the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A slice of the held-out audit over execution and connection models
-# (experiments/joint_models.sh, docs/joint.md "Execution models
+# (experiments/joint_models.sh, docs/joint/audits.md "Execution models
 # (experiments/joint_models.sh)"): the event-loop, pool and mixed configs,
 # maketrace seed 3 (not a seed the audit's table or the zero-tick rule was
 # developed on), 1 s of trace each, stamps as generated, at 1 us and at 1

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The set of calls a request makes (algorithms/joint/joint_oset.c,
-# docs/joint.md "The set of calls a request makes"): two request types
+# docs/joint/model.md "The set of calls a request makes"): two request types
 # through one gateway endpoint that make different sets of calls
 # (experiments/joint_osets.conf, maketrace seed 11, 1 s: not a seed the
 # term was developed on), stamps rounded down to 1 ms, with call ids.  The

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's second start (docs/joint.md "The search", step 1, -s restart=1):
+# joint's second start (docs/joint/search.md "The search", step 1, -s restart=1):
 # on children-0-2 at high load half the requests call C twice and half
 # never, so the rank start (one C call per request, ranked) is refuted by
 # its own solution; the search from start=earliest reaches a likelier

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Rows within a tick (algorithms/joint/joint_rowtie.c, docs/joint.md "Rows
+# Rows within a tick (algorithms/joint/joint_rowtie.c, docs/joint/ticks.md "Rows
 # within a tick"): the event execution-model config (maketrace seed 11, 1
 # s: not a seed the rule was developed on), stamps rounded down to 10 ms,
 # with call ids.  Every request of a tick is a candidate of every call of
@@ -12,7 +12,7 @@
 # and the links are those of tie_rows=0.  Unrounded stamps: no test, the
 # links of tie_rows=0.  Renamed nodes give the same links.
 # (-s subtick=off throughout: tie_rows is what runs where the rows are not spread
-# over their ticks, docs/joint.md "Positions within a tick".)
+# over their ticks, docs/joint/ticks.md "Positions within a tick".)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 run() { # trace option-value out
     "$B/infer" --algo joint -s subtick=off -s tie_rows="$2" -o "$3" "$1" 2> "$tmp/log" ||

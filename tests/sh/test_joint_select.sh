@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's signals chosen per service (joint_select.c, docs/joint.md
+# joint's signals chosen per service (joint_select.c, docs/joint/model.md
 # "Signals chosen per service") on the fan-in class of issue 28: five
 # callers of one review service.  (1) callers that behave alike: review's
 # densities and counts are pooled over its callers and the result beats

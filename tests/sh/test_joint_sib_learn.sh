@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's siblings cap decided per trace (-s conf_sib_learn=1, docs/joint.md,
+# joint's siblings cap decided per trace (-s conf_sib_learn=1, docs/joint/confidence.md,
 # "The siblings cap, decided per trace"): on the multi-tier trace
 # (maketrace/configs/multitier.conf) with call ids the self-calibration's
 # copy explains the real doubt and the cap costs the copy's coverage at

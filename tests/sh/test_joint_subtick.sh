@@ -1,6 +1,6 @@
 #!/bin/sh
 # The rows within a tick as the order of events (algorithms/joint/
-# joint_subtick.c, docs/joint.md "Positions within a tick: the order of the
+# joint_subtick.c, docs/joint/ticks.md "Positions within a tick: the order of the
 # rows"): the twelve-level chain and the six-endpoint service of the
 # application audit (experiments/joint_apps_deep.conf, _endpoints.conf;
 # maketrace seed 11, 1 s: not a seed the rule was developed on), stamps

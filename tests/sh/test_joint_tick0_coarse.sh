@@ -10,7 +10,7 @@
 # under).  Rounded to 1 ms the same trace keeps the rule off
 # (tick0_coarse=off: durations of a tick or less).
 # (-s subtick=off throughout: the whole-tick machinery tested here is what runs where
-# the rows within a tick are not taken as the order of events, docs/joint.md
+# the rows within a tick are not taken as the order of events, docs/joint/ticks.md
 # "Positions within a tick"; with the default the rows of these traces are.)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_mixed.conf" -s seed=5 -s duration=1s \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # fit_fast on traces that run the whole-tick rules (algorithms/joint/
-# joint_tick0.c, joint_tickivl.c, joint_fitfast.c; docs/joint.md "Whole-tick
+# joint_tick0.c, joint_tickivl.c, joint_fitfast.c; docs/joint/audits.md "Whole-tick
 # delays as intervals").  The event config (maketrace seed 9, 0.5 s, a seed
 # the rules were not developed on) rounded to 1 us runs the zero-tick rule;
 # rounded to 1 ms with -s tick_ivl=on it runs the intervals too.  On both,
@@ -11,7 +11,7 @@
 # shuffled rows (read with --sort) give the same links with the intervals
 # on.
 # (-s subtick=off throughout: the whole-tick machinery tested here is what runs where
-# the rows within a tick are not taken as the order of events, docs/joint.md
+# the rows within a tick are not taken as the order of events, docs/joint/ticks.md
 # "Positions within a tick"; with the default the rows of these traces are.)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_event.conf" -s seed=9 -s duration=0.5s \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Whole-tick delays as intervals (algorithms/joint/joint_tickivl.c,
-# docs/joint.md "Whole-tick delays as intervals"): the dispatch config at
+# docs/joint/audits.md "Whole-tick delays as intervals"): the dispatch config at
 # twice its load (maketrace seed 9, 0.5 s: not a seed the rule was
 # developed on), stamps rounded down to 100 us, with call ids.  Most
 # messages share a stamp (coarse_ties=1) and the delays are a few ticks
@@ -10,7 +10,7 @@
 # has no such option (fails).  Rounded to 1 ms the same trace keeps them
 # off (durations under 2 ticks: tick_ivl=off).
 # (-s subtick=off throughout: the whole-tick machinery tested here is what runs where
-# the rows within a tick are not taken as the order of events, docs/joint.md
+# the rows within a tick are not taken as the order of events, docs/joint/ticks.md
 # "Positions within a tick"; with the default the rows of these traces are.)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_dispatch.conf" -s seed=9 -s duration=0.5s \

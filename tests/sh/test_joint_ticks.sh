@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint at whole-tick stamps on fast services (docs/joint.md, "The tie test:
+# joint at whole-tick stamps on fast services (docs/joint/ticks.md, "The tie test:
 # whole-tick stamps"; algorithms/joint/joint_quant.c).  A pool of
 # workers in front of a chain, every service well under a millisecond
 # (experiments/joint_ticks.conf, not the config the test was tuned on),
@@ -15,9 +15,9 @@
 # result is that of -s tie_test=0 byte for byte.  The tie test is checked
 # alone: joint runs with -s tie_rows=0 here (the rows within a tick, a later
 # rule, are tested in test_joint_rowtie.sh; on the 2-worker trace at 1 ms
-# with call ids they cost 0.8 points: docs/joint.md "Rows within a tick").
+# with call ids they cost 0.8 points: docs/joint/ticks.md "Rows within a tick").
 # (-s subtick=off as well: the spreading of the rows over their ticks,
-# docs/joint.md "Positions within a tick", is tested in test_joint_subtick.sh.)
+# docs/joint/ticks.md "Positions within a tick", is tested in test_joint_subtick.sh.)
 set -u
 B="$PB_BIN"
 for p in maketrace skewer infer score importtrace; do [ -x "$B/$p" ] || exit 77; done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint: calls sent in one tick when the tie test keeps the start
-# (docs/joint.md, "The tie test: whole-tick stamps", calls tied at their
+# (docs/joint/ticks.md, "The tie test: whole-tick stamps", calls tied at their
 # send stamp; algorithms/joint/joint_tiecall.c).  A pool of workers in
 # front of a chain at 1 ms stamps (experiments/joint_ticks.conf, 6
 # workers, seed 6): the tie test keeps the start; with call ids, the
@@ -13,7 +13,7 @@
 # -s tie_rows=0 (with the rows within a tick, a later rule, the tie test
 # keeps the search on this trace, above fcfs: checked last).
 # (-s subtick=off as well: the spreading of the rows over their ticks,
-# docs/joint.md "Positions within a tick", is tested in test_joint_subtick.sh.)
+# docs/joint/ticks.md "Positions within a tick", is tested in test_joint_subtick.sh.)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 acc() { # trace result -> exact accuracy
     "$B/score" --truth "$1" "$2" > "$tmp/s" || fail "score $2"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Moves across a tick when the tie test keeps the start
-# (algorithms/joint/joint_tiecross.c, docs/joint.md "Moves across a
+# (algorithms/joint/joint_tiecross.c, docs/joint/ticks.md "Moves across a
 # tick"): the dispatch config (maketrace seed 11, 1 s: not a seed the rule
 # was developed on), stamps rounded down to 1 ms, with call ids.  Its
 # services answer well under a millisecond, so the tie test keeps the
@@ -12,7 +12,7 @@
 # make the model less likely, keeps the start: the same links as
 # tie_cross=0.
 # (-s subtick=off throughout: the whole-tick machinery tested here is what runs where
-# the rows within a tick are not taken as the order of events, docs/joint.md
+# the rows within a tick are not taken as the order of events, docs/joint/ticks.md
 # "Positions within a tick"; with the default the rows of these traces are.)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 acc() { # trace tie_cross -> exact accuracy; the result in $tmp/r.$2

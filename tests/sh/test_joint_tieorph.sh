@@ -1,6 +1,6 @@
 #!/bin/sh
 # A start that leaves calls without a parent (algorithms/joint/joint_tieorph.c,
-# docs/joint.md "Calls the start leaves without a parent"): the mixed
+# docs/joint/ticks.md "Calls the start leaves without a parent"): the mixed
 # execution-model config (maketrace seed 11, 1 s: not a seed the rule was
 # developed on), stamps rounded down to 1 ms, as a black box.  The tie test
 # would keep the start (most moves within a tick, under 1.92 nats a move),
@@ -14,7 +14,7 @@
 # as tie_orphans=0.  Renamed nodes and rows given out of order (--sort)
 # give the same links.
 # (-s subtick=off throughout: the whole-tick machinery tested here is what runs where
-# the rows within a tick are not taken as the order of events, docs/joint.md
+# the rows within a tick are not taken as the order of events, docs/joint/ticks.md
 # "Positions within a tick"; with the default the rows of these traces are.)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 acc() { # trace option-value out -> exact accuracy against truth $tmp/ms.csv

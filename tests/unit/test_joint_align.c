@@ -1,5 +1,5 @@
 /* joint_align_link: pairing calls and returns without call ids when
- * messages were lost (docs/joint.md "Robustness").  Hand-worked links
+ * messages were lost (docs/joint/shapes.md "Robustness").  Hand-worked links
  * where first in, first out goes wrong and the in-order alignment is
  * right, and links without loss where the two agree. */
 #include "pbtest.h"
@@ -140,7 +140,7 @@ TEST(several_losses)
     /* returns of 3 and 20 and the call of 30 lost, and request 12 lost
      * whole: every other request keeps its own pair.  (Where durations
      * have two modes and requests overlap, a lost return can leave two
-     * alignments about as likely; docs/joint.md "Robustness".) */
+     * alignments about as likely; docs/joint/shapes.md "Robustness".) */
     static const int lost[] = {8, 42, 61, 25, 26, 0};
     link l;
     int call_of[2 * NR];

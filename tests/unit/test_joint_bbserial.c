@@ -1,4 +1,4 @@
-/* joint's parallel_check_bb gate (joint_bbserial.c, docs/joint.md
+/* joint's parallel_check_bb gate (joint_bbserial.c, docs/joint/model.md
  * "Learned parallel calls checked without call ids"), by hand on a bare
  * model: the parallel calls learned at some refit are remembered across
  * refits (the map growing between them), forgotten when the model is

@@ -1,5 +1,5 @@
 /* joint's re-split by branch and bound (`resplit_bound`, joint_bnb.c,
- * docs/joint.md "Speed, eighth wave"): on random traces (a service B with
+ * docs/joint/speed.md "Speed, eighth wave"): on random traces (a service B with
  * two callers, requests making 1 to 14 calls of C and D, some in parallel,
  * some returns lost; with call ids and as a black box, in nanoseconds and
  * in whole milliseconds) the search with the bound chooses exactly what

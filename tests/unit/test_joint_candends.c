@@ -1,4 +1,4 @@
-/* joint's candidate cap at both ends (joint_candends.c, docs/joint.md
+/* joint's candidate cap at both ends (joint_candends.c, docs/joint/model.md
  * "The candidate cap at both ends"), by hand on bare pairs.
  *
  * Six requests enclose a call, in the order of open (by start):

@@ -1,4 +1,4 @@
-/* joint's confidence (docs/joint.md, "Links and confidence"), worked by
+/* joint's confidence (docs/joint/confidence.md, "Links and confidence"), worked by
  * hand: a call's share is 1 / (1 + sum exp d) over the alternatives in
  * which it is elsewhere (moves, exchanges, and the moves and exchanges of
  * the chains of calls it belongs to); an orphan's share is the rule of

@@ -1,5 +1,5 @@
 /* joint_idle_starts: the moments a service served no request, for the
- * nesting test of the pairing without call ids (docs/joint.md
+ * nesting test of the pairing without call ids (docs/joint/shapes.md
  * "Robustness").  Hand-worked services: without loss an idle start at every
  * answer that leaves no call open; a lost answer must not hide the later
  * idle starts (a call open far longer than the service's requests is taken

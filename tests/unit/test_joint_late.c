@@ -1,4 +1,4 @@
-/* Calls that outlive their request (joint_late.c, docs/joint.md "Calls
+/* Calls that outlive their request (joint_late.c, docs/joint/model.md "Calls
  * that outlive their request"), hand-worked: a front end that stamps its
  * response a few microseconds before the return it waited for; a service
  * that calls on after it has answered, with an overlapping request that

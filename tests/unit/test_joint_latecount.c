@@ -1,6 +1,6 @@
 /* How many calls outlive their request (joint_latecount.c), a late
  * call's send as a trigger and the held orphans (joint_lateattach.c;
- * docs/joint.md "Calls that outlive their request"), hand-worked. */
+ * docs/joint/model.md "Calls that outlive their request"), hand-worked. */
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint.h"

@@ -1,5 +1,5 @@
 /* The orphan share of a link at coarse stamps (joint_latetie.c,
- * docs/joint.md "Ties at the response's stamp"), hand-worked: at whole
+ * docs/joint/model.md "Ties at the response's stamp"), hand-worked: at whole
  * millisecond stamps a call whose return shares its stamp with the ends
  * of all k requests that would enclose it counts 1 / (k + 1) of an orphan
  * (the chance that its true return came after all k true ends within the

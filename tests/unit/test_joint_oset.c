@@ -1,5 +1,5 @@
 /* The set of calls a request makes, scored as one signature per incoming
- * endpoint (joint_oset.c; docs/joint.md "The set of calls a request
+ * endpoint (joint_oset.c; docs/joint/model.md "The set of calls a request
  * makes"), hand-worked. */
 #include "pbtest.h"
 #include "joint_test.h"

@@ -1,4 +1,4 @@
-/* joint's pruned re-split (`resplit_prune`, docs/joint.md "The search", step 3):
+/* joint's pruned re-split (`resplit_prune`, docs/joint/search.md "The search", step 3):
  * on random traces (a service B with two callers, requests making 1 to 14
  * calls of C and D, some in parallel, some returns lost; with call ids and
  * as a black box, in nanoseconds and in whole milliseconds) the search

@@ -1,5 +1,5 @@
 /* joint's search after an exchange of returns visits only what changed
- * (`resolve_local`, joint_resolve.c, docs/joint.md "Speed, thirteenth
+ * (`resolve_local`, joint_resolve.c, docs/joint/speed.md "Speed, thirteenth
  * wave").  With call ids no return is exchanged, so resolve_local=0 and 1
  * give every parent and the log-likelihood bit for bit.  Without call ids
  * (random traces of joint_test.h: a service B with two callers, 1 to 14

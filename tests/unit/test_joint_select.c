@@ -1,5 +1,5 @@
 /* Signals chosen per service by held-out likelihood (joint_select.c,
- * docs/joint.md "Signals chosen per service"), on hand-built traces whose
+ * docs/joint/model.md "Signals chosen per service"), on hand-built traces whose
  * answer is known: a service B with four callers X1..X4; every request
  * alone in time (so beyond doubt), B calling C and answering.
  *

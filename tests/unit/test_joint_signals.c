@@ -270,7 +270,7 @@ static int one_worker_right(const joint *s, const pb_trace *t, const pb_ns *arr,
  * its own answer and its own call (measured: 348 of 400 right with
  * fifo=0, 400 with the test).  Without the test, a search that holds the
  * order of answers and calls (pair_order=on) gets all 400 too, but the
- * model prefers the free one's (pair_order=auto keeps it; docs/joint.md,
+ * model prefers the free one's (pair_order=auto keeps it; docs/joint/search.md,
  * "Order of answers").  The stamps are whole milliseconds, so the tie test
  * (joint_quant.c) runs: it also gets all 400 with fifo=0 (the moves stay
  * within a tick and buy little), so the two controls run without it. */

@@ -1,4 +1,4 @@
-/* joint's whole-tick intervals (joint_tickivl.c, docs/joint.md "Whole-tick
+/* joint's whole-tick intervals (joint_tickivl.c, docs/joint/audits.md "Whole-tick
  * delays as intervals"), worked by hand on a small model: ticks of 2 us,
  * bins of 0.1 decades (110 bins from 10 ns; bin b holds log10 delays
  * [1 + 0.1 b, 1.1 + 0.1 b)), floor 0.1, at most 2 ticks.

@@ -1,6 +1,6 @@
 /* joint's exchanges bounded by what they must gain (`swap_floor`,
  * joint_xfloor.c with joint_repair.c try_exchange / best_split,
- * docs/joint.md "Speed on the application shapes"): on random black-box
+ * docs/joint/audits.md "Speed on the application shapes"): on random black-box
  * traces (a service B with two callers, requests making 1 to 14 calls of C
  * and D, some in parallel, some returns lost; in nanoseconds and in whole
  * milliseconds; the free and the held search) whole searches with
