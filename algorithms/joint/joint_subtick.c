@@ -316,6 +316,21 @@ int joint_subtick_prepare(const pb_trace_view *v, const joint_params *p, joint_s
     return PB_OK;
 }
 
+int joint_subtick_tie_applies(const pb_trace_view *v, const joint_params *p)
+{
+    if (!p->subtick_tie)
+        return 0;
+    if (p->subtick_tie_ids || !p->callids)
+        return 1;
+    size_t calls = 0, ids = 0;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->msgs[i].type == PB_TYPE_CALL) {
+            calls++;
+            ids += v->msgs[i].callid != PB_ID_NONE;
+        }
+    return 2 * ids <= calls;
+}
+
 void joint_subtick_free(joint_subtick *st)
 {
     if (!st)
@@ -338,6 +353,17 @@ int joint_subtick_meta(const joint *s, pb_result *res)
                             st->fwd, st->bwd,
                             st->bwd ? (double)st->fwd / (double)st->bwd : 0.0,
                             st->spread ? "yes" : "no");
+    if (rc == PB_OK && st->spread) {
+        size_t calls = 0, ids = 0;
+        for (size_t i = 0; i < s->v.n; i++)
+            if (s->v.msgs[i].type == PB_TYPE_CALL) {
+                calls++;
+                ids += s->v.msgs[i].callid != PB_ID_NONE;
+            }
+        rc = pb_result_meta(res, "subtick_tie=%s calls=%zu with_call_ids=%zu",
+                            joint_subtick_tie_applies(&s->v, &s->p) ? "original_tick" : "off",
+                            calls, ids);
+    }
     for (uint32_t a = 0; rc == PB_OK && a < st->nnodes; a++)
         if (st->svc_bwd[a] || st->svc_fwd[a])
             rc = pb_result_meta(res, "subtick_service=%s forward=%zu backward=%zu",
