@@ -49,6 +49,15 @@
  * not run).  The result's links are by message id; its latencies are those
  * of the spread stamps.
  *
+ * On the spread rows the tie test (joint_quant.c) still judges the
+ * search against the start at the original tick (subtick_tie) only where
+ * at most half of the calls carry a call id: there the returns are paired
+ * by the spread positions, which are estimates.  With call ids the pairs
+ * are read from the trace and the search is kept as at ns stamps (the
+ * pool and the eBPF capture with ids at 1 ms: the kept start was first
+ * come, first served on the spread rows, 1.5-17 points below the search;
+ * subtick_tie_ids restores the former rule; metadata subtick_tie=).
+ *
  * Metadata whenever the stamps are coarse: subtick=<mode> tick= runs=
  * forward= backward= share= spread=yes|no, and per service with a backward
  * count, subtick_service=NAME forward= backward=.
