@@ -1037,9 +1037,17 @@ int joint_xfloor_route(const joint *s, uint32_t m);
  * clear (every value), drop (after an exchange is applied), end */
 int joint_xmemo_begin(joint *s);
 void joint_xmemo_clear(joint *s);
-/* after an exchange applied up to depth d (x[0..d], y[0..d] the
- * requests of its levels): their values dropped, and the top's parents' */
-void joint_xmemo_drop(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d);
+/* The requests an exchange applied up to depth d touches (x[0..d], y[0..d]
+ * the requests of its levels, JOINT_NONE left out, and the top two's
+ * parents: a request's walk reads its own call and return, its kids and
+ * theirs), into out (room for 2d + 4; repeats possible); their count.
+ * O(d), not O(requests), so an exchange applied at every try stays
+ * linear. */
+uint32_t joint_xchg_touched(const joint *s, const uint32_t *x, const uint32_t *y, uint32_t d,
+                            uint32_t *out);
+/* after an exchange applied: the values of the n requests q[] it touched
+ * (joint_xchg_touched) dropped */
+void joint_xmemo_drop(joint *s, const uint32_t *q, uint32_t n);
 void joint_xmemo_end(joint *s);
 double joint_xmemo_ll(joint *s, uint32_t q);
 /* tests only: the memo never cleared (stale values on purpose change results) */
@@ -1443,6 +1451,12 @@ int joint_conf_product(const joint *s, const double *share, double *conf);
  * drawn with seed), into *out (the caller closes it).  PB_OK or
  * PB_ENOMEM */
 int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out);
+/* The parameters a copy of s's trace (made from s's solution) is inferred
+ * with: s's own, without confidence, with the real trace's per-service
+ * signals (sel_from), its chosen order of answers, no parallel checks
+ * (the kept search's own parallel calls) and reunp as reunp=2 chose.
+ * Fills *p2; never fails. */
+void joint_copy_params(const joint *s, joint_params *p2);
 /* joint_pick.c.  Per link of lk[0..np) (pair p on link lk[p], call received
  * cr[p], return sent rs[p], PB_TS_NONE: not whole), calls[l] received and
  * busy[l] of them received while more calls of the link were open than
@@ -1854,15 +1868,15 @@ int joint_uxcheck(joint *s, const uint32_t *before);
  * requests change (rl_chg cleared, rl_only set: the next local search's
  * first pass visits only pairs with a changed request).  PB_OK or
  * PB_ENOMEM.  joint_resolve_touch: requests a and b (JOINT_NONE: none)
- * changed.  joint_resolve_swapped: an exchange applied changed the returns
- * of x[0..d) and y[0..d) (as joint_xmemo_drop).  joint_resolve_skip: 1 when
+ * changed.  joint_resolve_swapped: an exchange applied touched the n
+ * requests q[] (joint_xchg_touched).  joint_resolve_skip: 1 when
  * the local search's pass pass_id leaves the pair q1, q2 out.
  * joint_resolve_end: a local search's first pass is over (stop recording;
  * later passes go by dirty[] as before).  joint_resolve_meta: the metadata
  * line.  Nothing happens with resolve_local=0. */
 int joint_resolve_begin(joint *s);
 void joint_resolve_touch(joint *s, uint32_t a, uint32_t b);
-void joint_resolve_swapped(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d);
+void joint_resolve_swapped(joint *s, const uint32_t *q, uint32_t n);
 int joint_resolve_skip(joint *s, uint32_t q1, uint32_t q2);
 void joint_resolve_end(joint *s);
 int joint_resolve_meta(const joint *s, pb_result *res);

@@ -395,8 +395,10 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         s->pair_of_msg[s->pr[X[L]].ret] = X[L];
         s->pair_of_msg[s->pr[Y[L]].ret] = Y[L];
     }
-    joint_xmemo_drop(s, X, Y, bestD); /* swap_memo: requests changed */
-    joint_resolve_swapped(s, X, Y, bestD); /* resolve_local (joint_resolve.c) */
+    uint32_t touched[2 * XMAX + 4];
+    uint32_t nt = joint_xchg_touched(s, X, Y, bestD, touched);
+    joint_xmemo_drop(s, touched, nt);      /* swap_memo: requests changed */
+    joint_resolve_swapped(s, touched, nt); /* resolve_local (joint_resolve.c) */
     (*swaps)++;
     return rc;
 }

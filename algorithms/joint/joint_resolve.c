@@ -66,19 +66,12 @@ void joint_resolve_touch(joint *s, uint32_t a, uint32_t b)
         s->rl_chg[b] = 1;
 }
 
-void joint_resolve_swapped(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d)
+void joint_resolve_swapped(joint *s, const uint32_t *q, uint32_t n)
 {
     if (!s->rl_only || joint_resolve_test_forget)
         return;
-    for (uint32_t l = 0; l <= d; l++)
-        for (int side = 0; side < 2; side++) {
-            uint32_t q = side ? y[l] : x[l];
-            if (q == JOINT_NONE)
-                continue;
-            s->rl_chg[q] = 1;
-            if (l == d && s->par[q] != JOINT_NONE)
-                s->rl_chg[s->par[q]] = 1;
-        }
+    for (uint32_t i = 0; i < n; i++)
+        s->rl_chg[q[i]] = 1;
 }
 
 int joint_resolve_skip(joint *s, uint32_t q1, uint32_t q2)

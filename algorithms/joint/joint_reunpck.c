@@ -109,14 +109,8 @@ static void rk_adopt(joint *b, joint *a)
 static int rk_copy_run(joint *s, const pb_trace_view *v2, int u, unsigned char *ok,
                        size_t *moved)
 {
-    joint_params p2 = s->p;
-    p2.conf_selfcal = 0;
-    p2.min_confidence = 0;
-    p2.sel_from = s;
-    if (s->pord_chosen)
-        p2.pair_order = s->pord_chosen == 2 ? "on" : "off";
-    p2.parallel_check = 0;
-    p2.parallel_check_bb = 0;
+    joint_params p2;
+    joint_copy_params(s, &p2);
     p2.reunp = u;
     joint *s2 = NULL;
     pb_error err;

@@ -853,21 +853,8 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     double *sh2 = NULL;
     if (rc == PB_OK) {
         pb_trace_view v2 = pb_trace_view_of(t);
-        joint_params p2 = s->p;
-        p2.conf_selfcal = 0;
-        p2.min_confidence = 0;
-        /* the real trace's per-service signal choice (selfcal_select) */
-        p2.sel_from = s;
-        /* the search the real trace chose (pair_order=auto ran both) */
-        if (s->pord_chosen)
-            p2.pair_order = s->pord_chosen == 2 ? "on" : "off";
-        /* ... and the learned parallel calls it chose (parallel_check:
-         * the kept search's own parallel, joint_serial.c) */
-        p2.parallel_check = 0;
-        p2.parallel_check_bb = 0;
-        /* ... and reunp as its check chose (joint_reunpck.c) */
-        if (p2.reunp == 2)
-            p2.reunp = s->reunp_ck == 2;
+        joint_params p2;
+        joint_copy_params(s, &p2);
         pb_error err;
         rc = joint_init(&s2, &v2, &p2, &err);
         if (rc != PB_OK && rc != PB_ENOMEM)
@@ -1091,4 +1078,23 @@ int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out)
     free(early);
     free(late);
     return rc;
+}
+
+void joint_copy_params(const joint *s, joint_params *p2)
+{
+    *p2 = s->p;
+    p2->conf_selfcal = 0;
+    p2->min_confidence = 0;
+    /* the real trace's per-service signal choice (selfcal_select) */
+    p2->sel_from = s;
+    /* the search the real trace chose (pair_order=auto ran both) */
+    if (s->pord_chosen)
+        p2->pair_order = s->pord_chosen == 2 ? "on" : "off";
+    /* ... and the learned parallel calls it chose (parallel_check: the
+     * kept search's own parallel, joint_serial.c) */
+    p2->parallel_check = 0;
+    p2->parallel_check_bb = 0;
+    /* ... and reunp as its check chose (joint_reunpck.c) */
+    if (p2->reunp == 2)
+        p2->reunp = s->reunp_ck == 2;
 }

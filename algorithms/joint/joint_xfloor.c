@@ -90,24 +90,28 @@ void joint_xmemo_clear(joint *s)
             s->xmemo[q] = NAN;
 }
 
-/* an exchange applied changed the returns of x[0..d) and y[0..d) and the
- * kids of x[0..d], y[0..d] (x[l + 1] the parent of x[l]): a request's walk
- * reads its own call and return, its kids and their calls and returns, so
- * those requests' values are dropped, and the parents of the top two too
- * (O(d), not O(requests): an exchange applied at every try stays linear) */
-void joint_xmemo_drop(joint *s, const uint32_t *x, const uint32_t *y, uint32_t d)
+uint32_t joint_xchg_touched(const joint *s, const uint32_t *x, const uint32_t *y, uint32_t d,
+                            uint32_t *out)
 {
-    if (!s->xmemo || joint_xmemo_test_stale)
-        return;
+    uint32_t n = 0;
     for (uint32_t l = 0; l <= d; l++)
         for (int side = 0; side < 2; side++) {
             uint32_t q = side ? y[l] : x[l];
             if (q == JOINT_NONE)
                 continue;
-            s->xmemo[q] = NAN;
+            out[n++] = q;
             if (l == d && s->par[q] != JOINT_NONE)
-                s->xmemo[s->par[q]] = NAN;
+                out[n++] = s->par[q];
         }
+    return n;
+}
+
+void joint_xmemo_drop(joint *s, const uint32_t *q, uint32_t n)
+{
+    if (!s->xmemo || joint_xmemo_test_stale)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        s->xmemo[q[i]] = NAN;
 }
 
 void joint_xmemo_end(joint *s)
