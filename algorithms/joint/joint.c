@@ -460,6 +460,11 @@ const pb_option joint_options[] = {
      "on rows spread by subtick, run the tie test (and what follows it) at the original "
      "tick: keep the start (arrival in row order) where the search's moves stay within a "
      "tick of their start parent and gain little (joint_subtick.c)"},
+    {"subtick_tie_ids", PB_OPT_BOOL, offsetof(joint_params, subtick_tie_ids), "0",
+     PB_OPT_NORANGE,
+     "subtick_tie also where most calls carry a call id; by default the tie test judges "
+     "spread rows at the original tick only where the returns are paired without call ids "
+     "(joint_subtick.c; metadata subtick_tie=)"},
     {"subtick_share", PB_OPT_DOUBLE, offsetof(joint_params, subtick_share), "0.05", 0, 1,
      "subtick=auto: the most contradictions of the row order per contradiction of the "
      "rows read backwards at which the rows are taken as the order of events"},
@@ -912,7 +917,7 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         s->dmin = ti.tick > 20 ? 0.5 * (double)ti.tick : 10.0;
         s->quant_on = ti.coarse_ties && params->tie_test;
         s->qtick = ti.tick;
-        if (params->subtick_tick > 0 && params->subtick_tie) {
+        if (params->subtick_tick > 0 && joint_subtick_tie_applies(v, params)) {
             /* rows spread over their ticks (joint_subtick.c): the tie test
              * still judges moves at the original tick */
             s->qtick = params->subtick_tick;

@@ -248,6 +248,9 @@ typedef struct joint_params {
     int subtick_tie;    /* [subtick_tie] on the spread rows, the tie test still judges
                            the search against the start at the original tick
                            (joint_subtick.c), 1 */
+    int subtick_tie_ids; /* [subtick_tie_ids] subtick_tie also where most calls carry a
+                           call id (their returns are paired by id, not by the spread
+                           positions; joint_subtick.c), 0 */
     pb_ns subtick_tick; /* not an option: the original tick when joint_run spread the
                            rows of each tick (joint_subtick.c), 0 otherwise */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's

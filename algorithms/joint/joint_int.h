@@ -1697,6 +1697,12 @@ int joint_subtick_spread(const pb_msg *msgs, size_t n, pb_ns tick, pb_msg **out)
 int joint_subtick_prepare(const pb_trace_view *v, const joint_params *p, joint_subtick **stp,
                           pb_msg **spread);
 void joint_subtick_free(joint_subtick *st);
+/* joint_subtick_tie_applies: on rows spread by subtick, whether the tie
+ * test still judges at the original tick (subtick_tie): 1 where at most
+ * half of the calls carry a call id (their returns are paired by the
+ * spread positions) or subtick_tie_ids is set; 0 where subtick_tie is off
+ * or most calls are paired by id. */
+int joint_subtick_tie_applies(const pb_trace_view *v, const joint_params *p);
 int joint_subtick_meta(const joint *s, pb_result *res);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one

@@ -49,6 +49,15 @@
  * not run).  The result's links are by message id; its latencies are those
  * of the spread stamps.
  *
+ * On the spread rows the tie test (joint_quant.c) still judges the
+ * search against the start at the original tick (subtick_tie) only where
+ * at most half of the calls carry a call id: there the returns are paired
+ * by the spread positions, which are estimates.  With call ids the pairs
+ * are read from the trace and the search is kept as at ns stamps (the
+ * pool and the eBPF capture with ids at 1 ms: the kept start was first
+ * come, first served on the spread rows, 1.5-17 points below the search;
+ * subtick_tie_ids restores the former rule; metadata subtick_tie=).
+ *
  * Metadata whenever the stamps are coarse: subtick=<mode> tick= runs=
  * forward= backward= share= spread=yes|no, and per service with a backward
  * count, subtick_service=NAME forward= backward=.
@@ -316,6 +325,21 @@ int joint_subtick_prepare(const pb_trace_view *v, const joint_params *p, joint_s
     return PB_OK;
 }
 
+int joint_subtick_tie_applies(const pb_trace_view *v, const joint_params *p)
+{
+    if (!p->subtick_tie)
+        return 0;
+    if (p->subtick_tie_ids || !p->callids)
+        return 1;
+    size_t calls = 0, ids = 0;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->msgs[i].type == PB_TYPE_CALL) {
+            calls++;
+            ids += v->msgs[i].callid != PB_ID_NONE;
+        }
+    return 2 * ids <= calls;
+}
+
 void joint_subtick_free(joint_subtick *st)
 {
     if (!st)
@@ -338,6 +362,17 @@ int joint_subtick_meta(const joint *s, pb_result *res)
                             st->fwd, st->bwd,
                             st->bwd ? (double)st->fwd / (double)st->bwd : 0.0,
                             st->spread ? "yes" : "no");
+    if (rc == PB_OK && st->spread) {
+        size_t calls = 0, ids = 0;
+        for (size_t i = 0; i < s->v.n; i++)
+            if (s->v.msgs[i].type == PB_TYPE_CALL) {
+                calls++;
+                ids += s->v.msgs[i].callid != PB_ID_NONE;
+            }
+        rc = pb_result_meta(res, "subtick_tie=%s calls=%zu with_call_ids=%zu",
+                            joint_subtick_tie_applies(&s->v, &s->p) ? "original_tick" : "off",
+                            calls, ids);
+    }
     for (uint32_t a = 0; rc == PB_OK && a < st->nnodes; a++)
         if (st->svc_bwd[a] || st->svc_fwd[a])
             rc = pb_result_meta(res, "subtick_service=%s forward=%zu backward=%zu",
