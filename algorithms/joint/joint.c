@@ -126,7 +126,7 @@ const pb_option joint_options[] = {
      "of messages the first search left unpaired); when it leaves other messages "
      "unpaired, search again.  1 = only links that answer out of arrival order (overtakes "
      "above 2 %, one-sided binomial test at 1 %), 2 = every such link, 0 = the "
-     "alignment's choice (default: it lowered every OnlineBoutique draw; docs/joint.md, "
+     "alignment's choice (default: it lowered every OnlineBoutique draw; docs/joint/shapes.md, "
      "\"Which messages stay unpaired\")"},
     {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
      "when messages were lost (half pairs), after the search: for every request a half "
@@ -152,7 +152,7 @@ const pb_option joint_options[] = {
      "more requests come out exact only with it than only without by a sign test at "
      "5 %, then the search runs once more with it (metadata reunp_check=); 1 = always; "
      "0 = off (the default: reunp=2 cost one held-out draw of a synthetic class); "
-     "nothing without loss (docs/joint.md, "
+     "nothing without loss (docs/joint/shapes.md, "
      "\"Which calls keep no return\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},

@@ -288,7 +288,7 @@ pb_ns joint_tick(const joint *s);
 
 /* conf[0..npairs): how sure joint is that pair q sits where it put it:
  * the product, from q's root down to q, of each call's share of its
- * candidates (docs/joint.md, "Confidence").  PB_OK or PB_ENOMEM */
+ * candidates (docs/joint/confidence.md, "Links and confidence").  PB_OK or PB_ENOMEM */
 int joint_confidence(joint *s, double *conf);
 
 /* The chosen parent pair of pair i, or JOINT_NONE for a path root. */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The zero-tick rule at coarse ties with a fine tick (algorithms/joint/
-# joint_tick0.c, docs/joint.md "Execution models (experiments/
+# joint_tick0.c, docs/joint/audits.md "Execution models (experiments/
 # joint_models.sh)"): the mixed config at twice its load, maketrace seed 5
 # (not a seed the rule was developed on), 1 s of trace, as a black box.
 # Rounded to 1 us, more than 1 % of the messages share a stamp
