@@ -32,3 +32,15 @@ joint_vs_best() {
                       if ($5 == "joint") j[k] = $6; else if (!(k in b) || $6 + 0 > b[k]) b[k] = $6 + 0 }
              END { for (k in j) printf "%s,%s,%s\n", k, j[k], b[k] }' "$1" | sort
 }
+
+# shuffle_rows SEED IN OUT: IN with its data rows in a random order drawn
+# with awk's srand(SEED) (comment lines and the header first), into OUT;
+# the test fails when the order did not change (read it back with
+# infer --sort)
+shuffle_rows() {
+    awk -v seed="$1" 'BEGIN { srand(seed) } /^#/ || !h { print; if (!/^#/) h = 1; next }
+         { printf "%.12f\t%s\n", rand(), $0 }' "$2" > "$tmp/keyed"
+    { grep -v "$(printf '\t')" "$tmp/keyed"; grep "$(printf '\t')" "$tmp/keyed" | sort -k1,1 | cut -f2-; } > "$3"
+    cmp -s "$2" "$3" && fail "shuffling $2 changed nothing"
+    return 0
+}

@@ -81,10 +81,7 @@ for run in joint_pileup:11:1:0.90:0.4 joint_pileup:12:2:0.90:0.4 joint_pileup_pa
 done
 
 # (2) invariance on the last pile-up trace (joint_pileup_par seed 11)
-awk 'BEGIN { srand(7) } /^#/ || !h { print; if (!/^#/) h = 1; next }
-     { printf "%.12f\t%s\n", rand(), $0 }' "$tmp/p.csv" > "$tmp/keyed"
-{ grep -v "$(printf '\t')" "$tmp/keyed"; grep "$(printf '\t')" "$tmp/keyed" | sort -k1,1 | cut -f2-; } > "$tmp/s.csv"
-cmp -s "$tmp/p.csv" "$tmp/s.csv" && fail "shuffle changed nothing"
+shuffle_rows 7 "$tmp/p.csv" "$tmp/s.csv"
 "$B/infer" --algo joint -q --sort -o "$tmp/s.res" "$tmp/s.csv" 2> /dev/null || fail "infer shuffled"
 meta "$tmp/new.res" > "$tmp/a.full"
 meta "$tmp/s.res" > "$tmp/s.full"

@@ -37,10 +37,7 @@ for seed in 1 8; do
         fail "seed $seed: exact $en, fcfs $ef, busy_more=0 $eo: expected at least fcfs and 1 point up"
 done
 # shuffled rows (read back with --sort) and renamed nodes: the same result
-awk 'BEGIN { srand(7) } /^#/ || !h { print; if (!/^#/) h = 1; next }
-     { printf "%.12f\t%s\n", rand(), $0 }' "$tmp/s1.csv" > "$tmp/keyed"
-{ grep -v "$(printf '\t')" "$tmp/keyed"; grep "$(printf '\t')" "$tmp/keyed" | sort -k1,1 | cut -f2-; } > "$tmp/x.csv"
-cmp -s "$tmp/s1.csv" "$tmp/x.csv" && fail "shuffle changed nothing"
+shuffle_rows 7 "$tmp/s1.csv" "$tmp/x.csv"
 "$B/infer" --algo joint -q --sort -o "$tmp/x.res" "$tmp/x.csv" 2> /dev/null || fail "infer shuffled"
 body "$tmp/new1.res" > "$tmp/a"
 body "$tmp/x.res" > "$tmp/b"

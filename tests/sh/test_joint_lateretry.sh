@@ -49,10 +49,7 @@ echo "async seed 4, ids: before $e0, default $e1"
 awk -v a="$e1" -v b="$e0" 'BEGIN { exit !(a >= b) }' || fail "async: default $e1 below $e0"
 
 # (3) invariance on retry seed 5
-awk 'BEGIN { srand(5) } /^#/ || !h { print; if (!/^#/) h = 1; next }
-     { printf "%.12f\t%s\n", rand(), $0 }' "$tmp/r5.csv" > "$tmp/keyed"
-{ grep -v "$(printf '\t')" "$tmp/keyed"; grep "$(printf '\t')" "$tmp/keyed" | sort -k1,1 | cut -f2-; } > "$tmp/s.csv"
-cmp -s "$tmp/r5.csv" "$tmp/s.csv" && fail "shuffle changed nothing"
+shuffle_rows 5 "$tmp/r5.csv" "$tmp/s.csv"
 "$B/infer" --algo joint -q --sort -o "$tmp/s.res" "$tmp/s.csv" 2> /dev/null || fail "infer shuffled"
 meta "$tmp/n5.res" > "$tmp/a.full"
 meta "$tmp/s.res" > "$tmp/s.full"

@@ -52,10 +52,7 @@ cmp -s "$tmp/n0.err" "$tmp/n1.err" || fail "ns stamps: stderr changed"
 grep -q '^# late_tie_share=' "$tmp/n1.res" && fail "ns stamps: a late_tie_share line"
 
 # (3) shuffled rows at 1 ms
-awk 'BEGIN { srand(9) } /^#/ || !h { print; if (!/^#/) h = 1; next }
-     { printf "%.12f\t%s\n", rand(), $0 }' "$tmp/ms.csv" > "$tmp/keyed"
-{ grep -v "$(printf '\t')" "$tmp/keyed"; grep "$(printf '\t')" "$tmp/keyed" | sort -k1,1 | cut -f2-; } > "$tmp/s.csv"
-cmp -s "$tmp/ms.csv" "$tmp/s.csv" && fail "shuffle changed nothing"
+shuffle_rows 9 "$tmp/ms.csv" "$tmp/s.csv"
 "$B/infer" --algo joint -s subtick=off -q --sort -o "$tmp/s.res" "$tmp/s.csv" 2> /dev/null || fail "infer shuffled"
 grep '^# late_' "$tmp/ms.1.res" > "$tmp/a.late"
 grep '^# late_' "$tmp/s.res" > "$tmp/s.late"

@@ -44,10 +44,7 @@ awk 'BEGIN { FS = OFS = "," } /^#/ { print; next }
            if ($k != "") $k = ($k < "m" ? "z_" : "a_") $k }
        print }' "$tmp/msbb.csv" > "$tmp/ren.csv"
 cmp -s "$tmp/ren.csv" "$tmp/msbb.csv" && fail "renaming changed nothing"
-awk 'BEGIN { srand(11) } /^#/ || !h { print; if (!/^#/) h = 1; next }
-     { printf "%.12f\t%s\n", rand(), $0 }' "$tmp/msbb.csv" > "$tmp/keyed"
-{ grep -v "$(printf '\t')" "$tmp/keyed"; grep "$(printf '\t')" "$tmp/keyed" | sort -k1,1 | cut -f2-; } > "$tmp/shuf.csv"
-cmp -s "$tmp/shuf.csv" "$tmp/msbb.csv" && fail "shuffling changed nothing"
+shuffle_rows 11 "$tmp/msbb.csv" "$tmp/shuf.csv"
 "$B/infer" --algo joint -s subtick=off -s tick_ivl=on -o "$tmp/ren.r" "$tmp/ren.csv" 2> /dev/null || fail "infer renamed"
 "$B/infer" --algo joint -s subtick=off -s tick_ivl=on --sort -o "$tmp/shuf.r" "$tmp/shuf.csv" 2> /dev/null ||
     fail "infer shuffled"
