@@ -5,6 +5,7 @@
 # docs/joint/systems.md, "The stress audit's eBPF and TrainTicket
 # quarter rows").  Never an input of an algorithm.
 #   awk -f experiments/joint_crossings.awk [-v verbose=1] TRACE.csv
+# TRACE's rows in time order, as maketrace and importtrace write them.
 BEGIN{FS=","}
 /^#/{next}
 !h{for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
