@@ -1340,6 +1340,14 @@ int joint_la_attach(joint *s);
  * [0, 1], or -1 without a self-calibration.  joint_lt_meta: the metadata
  * line.  joint_lt_free: frees la_post and lt_conf. */
 int joint_lt_decide(joint *s);
+/* joint_lt_keep: 1 when a placement of posterior post is kept under
+ * trust t (t < 0: none, kept): post x t above 1/2.  joint_lt_apply: the
+ * rule on every placed held orphan (s->la_post not NAN, a parent) with
+ * the trust s->lt_trust[] of its link; undone ones become roots, then
+ * the model is refitted; counts in lt_kept / lt_undone.  PB_OK or
+ * PB_ENOMEM. */
+int joint_lt_keep(double post, double t);
+int joint_lt_apply(joint *s);
 double joint_lt_trust(const joint *s, uint32_t l);
 void joint_lt_meta(const joint *s, pb_result *res);
 void joint_lt_free(joint *s);

@@ -48,37 +48,21 @@ double joint_lt_trust(const joint *s, uint32_t l)
     return st[0] > 0 ? st[1] / st[0] : -1;
 }
 
-int joint_lt_decide(joint *s)
+/* keep a placement of posterior post when the solution around it is
+ * trusted t (t < 0: no self-calibration, kept) */
+int joint_lt_keep(double post, double t)
 {
+    return t < 0 || post * t > 0.5;
+}
+
+int joint_lt_apply(joint *s)
+{
+    int rc = PB_OK;
     s->lt_undone = s->lt_kept = 0;
-    s->lt_done = 0;
-    free(s->lt_conf);
-    s->lt_conf = NULL;
-    if (!s->p.late_trust || !s->p.conf_selfcal || !s->la_post)
-        return PB_OK;
-    uint32_t n = s->npairs, placed = 0;
-    for (uint32_t p = 0; p < n; p++)
-        placed += !isnan(s->la_post[p]) && s->par[p] != NONE;
-    if (!placed)
-        return PB_OK;
-    s->lt_conf = malloc(((size_t)n + 1) * sizeof *s->lt_conf);
-    if (!s->lt_conf)
-        return PB_ENOMEM;
-    int rc = joint_confidence(s, s->lt_conf);
-    if (rc != PB_OK)
-        return rc;
-    s->lt_done = 1;
-    free(s->lt_trust);
-    s->lt_trust = malloc(((size_t)s->nlinks + 1) * sizeof *s->lt_trust);
-    if (!s->lt_trust)
-        return PB_ENOMEM;
-    for (uint32_t l = 0; l < s->nlinks; l++)
-        s->lt_trust[l] = joint_lt_trust(s, l);
-    for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
         if (isnan(s->la_post[p]) || s->par[p] == NONE)
             continue;
-        double t = s->lt_trust[s->pr[p].link];
-        if (t < 0 || s->la_post[p] * t > 0.5) {
+        if (joint_lt_keep(s->la_post[p], s->lt_trust[s->pr[p].link])) {
             s->lt_kept++;
             continue;
         }
@@ -95,25 +79,54 @@ int joint_lt_decide(joint *s)
     return rc;
 }
 
+int joint_lt_decide(joint *s)
+{
+    s->lt_undone = s->lt_kept = 0;
+    s->lt_done = 0;
+    free(s->lt_conf);
+    s->lt_conf = NULL;
+    if (!s->p.late_trust || !s->p.conf_selfcal || !s->la_post)
+        return PB_OK;
+    uint32_t n = s->npairs, placed = 0;
+    for (uint32_t p = 0; p < n; p++)
+        placed += !isnan(s->la_post[p]) && s->par[p] != NONE;
+    if (!placed)
+        return PB_OK;
+    s->lt_conf = malloc(((size_t)n + 1) * sizeof *s->lt_conf);
+    free(s->lt_trust);
+    s->lt_trust = malloc(((size_t)s->nlinks + 1) * sizeof *s->lt_trust);
+    if (!s->lt_conf || !s->lt_trust)
+        return PB_ENOMEM;
+    int rc = joint_confidence(s, s->lt_conf);
+    if (rc != PB_OK)
+        return rc;
+    s->lt_done = 1;
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        s->lt_trust[l] = joint_lt_trust(s, l);
+    return joint_lt_apply(s);
+}
+
 void joint_lt_meta(const joint *s, pb_result *res)
 {
-    if (!s->lt_done || !s->lt_trust)
+    if (!s->lt_done || !s->lt_trust || !s->la_post)
         return;
-    /* per link with a held orphan placed: its trust */
-    for (uint32_t l = 0; l < s->nlinks; l++) {
-        uint32_t k = 0, u = 0;
-        for (uint32_t p = 0; p < s->npairs; p++)
-            if (s->pr[p].link == l && s->la_post && !isnan(s->la_post[p]) &&
-                s->la_post[p] > 0.5) {
-                k++;
-                u += s->par[p] == NONE;
-            }
-        if (k)
+    /* per link with a held orphan placed: its trust, how many were
+     * placed (posterior above 1/2) and how many of those undone */
+    uint32_t nl = s->nlinks, *k = calloc(2 * ((size_t)nl + 1), sizeof *k);
+    if (!k)
+        return;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        if (!isnan(s->la_post[p]) && s->la_post[p] > 0.5) {
+            k[2 * s->pr[p].link]++;
+            k[2 * s->pr[p].link + 1] += s->par[p] == NONE;
+        }
+    for (uint32_t l = 0; l < nl; l++)
+        if (k[2 * l])
             pb_result_meta(res, "late_trust=%s>%s trust=%.4f placed=%u undone=%u",
                            pb_strtab_str(s->v.nodes, s->link_src[l]),
-                           pb_strtab_str(s->v.nodes, s->link_dst[l]), s->lt_trust[l], k,
-                           u);
-    }
+                           pb_strtab_str(s->v.nodes, s->link_dst[l]), s->lt_trust[l], k[2 * l],
+                           k[2 * l + 1]);
+    free(k);
 }
 
 void joint_lt_free(joint *s)
