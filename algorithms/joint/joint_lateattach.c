@@ -24,6 +24,9 @@
  * parents.  Services that pass with an excess of 1/2 or more (a reactive
  * front end: TrainTicket's gateway) and links that are mostly orphans
  * (fire-and-forget calls: `late_link=`) are searched as before.
+ * Each placement's posterior is kept (s->la_post): before the output,
+ * late_trust (joint_latetrust.c) undoes those the self-calibration does
+ * not trust.
  */
 #include "joint_int.h"
 
