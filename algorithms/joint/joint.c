@@ -449,6 +449,19 @@ const pb_option joint_options[] = {
      "Changes results, and lost accuracy on held-out application shapes, so off by "
      "default (joint_resolve.c, docs/joint.md \"Speed, thirteenth wave\"; metadata "
      "resolve_local=)"},
+    {"pair_window", PB_OPT_INT, offsetof(joint_params, pair_window), "0", 0, 100000000,
+     "without call ids and pair_order=auto: make the choice between the free and the "
+     "held search on a window of about this many requests (cut at quiet points, no "
+     "request open, around the middle of the trace), then run only the chosen search on "
+     "the whole trace; where the window's choice is not firm (a close likelihood or busy "
+     "test, a trace under twice the window, no quiet point) both run as before "
+     "(joint_pwin.c; docs/joint/speed.md \"Speed, fourteenth wave\"; metadata "
+     "pair_window=); 0 off"},
+    {"pair_window_check", PB_OPT_BOOL, offsetof(joint_params, pair_window_check), "0",
+     PB_OPT_NORANGE,
+     "with pair_window: also run both searches on the whole trace, keep their choice (the "
+     "result of pair_window=0) and report whether the window's agrees (metadata "
+     "pair_window= ... full= agree=); for audits"},
     {"subtick", PB_OPT_STRING, offsetof(joint_params, subtick), "auto", PB_OPT_NORANGE,
      "auto, on or off: at whole-tick stamps take the order of the rows within a tick "
      "as the order of events and spread each tick's rows over it in that order (auto: "
@@ -1066,7 +1079,88 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
  * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
  * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
 static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
-                       pb_error *err, const unsigned char *force)
+                       pb_error *err, const unsigned char *force, joint_pwin *pwin);
+
+/* pair_window (joint_pwin.c): the two searches and their choice on a
+ * window of the trace; pw says whether that choice is firm */
+static int pwin_window(const pb_trace_view *v, const joint_params *params, joint_pwin *pw,
+                       pb_error *err)
+{
+    int rc = joint_pwin_cut(v, (uint32_t)params->pair_window, pw);
+    pw->on = 1;
+    if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    if (strcmp(pw->reason, "cut"))
+        return PB_OK;
+    pb_trace_view sv = *v;
+    sv.msgs = v->msgs + pw->lo;
+    sv.n = pw->hi - pw->lo;
+    joint_params pp = *params;
+    pp.pair_window = 0;
+    pp.pair_window_check = 0;
+    joint *wk = NULL;
+    rc = init_search(&wk, &sv, &pp, err, NULL, NULL);
+    if (rc != PB_OK)
+        return rc;
+    joint_pwin_judge(wk, pw);
+    joint_close(wk);
+    return PB_OK;
+}
+
+/* pair_window decided: the chosen search only (free, held, or held
+ * without learned parallel calls: parallel_check_bb's early run), then
+ * parallel_check_bb as after the two searches */
+static int one_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                      const joint_params *ph, const joint_pwin *pw, pb_error *err,
+                      const unsigned char *force)
+{
+    int held = pw->decision >= 2;
+    joint_params pk = held ? *ph : *params;
+    if (pw->decision == 3)
+        pk.parallel = 1;
+    joint *k = NULL;
+    int rc = init_one(&k, v, &pk, err, held, NULL, force);
+    if (rc != PB_OK)
+        return rc;
+    double lo = 0;
+    rc = joint_order_score(k, &lo);
+    if (rc != PB_OK) {
+        joint_close(k);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    k->pord_chosen = held ? 2 : 1;
+    k->pord_ll[0] = k->pord_ll[1] = k->pord_ll[2] = k->pord_ll[3] = NAN;
+    k->pord_ll[held] = joint_loglik(k);
+    k->pord_ll[2 + held] = lo;
+    k->pwin = *pw;
+    if (pw->decision == 3) {
+        k->ser_bb = 3;
+        k->ser_ll[1] = joint_loglik(k);
+    }
+    if (joint_bbserial_wanted(k)) {
+        joint_params pp = pk;
+        pp.parallel = 1;
+        joint *w = NULL, *k2 = NULL;
+        rc = init_one(&w, v, &pp, err, held, NULL, force);
+        if (rc != PB_OK) {
+            joint_close(k);
+            return rc;
+        }
+        rc = joint_bbserial_pick(k, w, &k2);
+        if (rc != PB_OK) {
+            joint_close(k);
+            joint_close(w);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        joint_close(k2 == w ? k : w);
+        k = k2;
+    }
+    *out = k;
+    return PB_OK;
+}
+
+static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force, joint_pwin *pwin)
 {
     const char *m = params->pair_order;
     int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
@@ -1078,6 +1172,23 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     ph.order = "on";
     if (mode == 1)
         return init_one(out, v, &ph, err, 1, NULL, force);
+    /* pair_window (joint_pwin.c): the choice on a window of the trace;
+     * pwin in: the first search's window (the unpaired re-run reuses it) */
+    joint_pwin pwd;
+    memset(&pwd, 0, sizeof pwd);
+    if (mode == 2 && params->pair_window > 0) {
+        if (pwin && pwin->on) {
+            pwd = *pwin;
+        } else {
+            int rw = pwin_window(v, params, &pwd, err);
+            if (rw != PB_OK)
+                return rw;
+            if (pwin)
+                *pwin = pwd;
+        }
+        if (pwd.decision && !params->pair_window_check)
+            return one_search(out, v, params, &ph, &pwd, err, force);
+    }
     joint *a = NULL, *b = NULL;
     /* joint_select's choice shared by the two searches (joint_fitfast.c);
      * NULL (out of memory): each fits its own */
@@ -1181,6 +1292,11 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
             keep = b;
     }
     keep->pord_chosen = keep == b ? 2 : 1;
+    if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
+        keep->pwin = pwd;
+        if (params->pair_window_check && pwd.window_kind)
+            keep->pwin.full_kind = keep == a ? 1 : keep->ser_bb == 3 ? 3 : 2;
+    }
     keep->pord_ll[0] = l0a;
     keep->pord_ll[1] = l0b;
     keep->pord_ll[2] = la;
@@ -1238,7 +1354,9 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     *out = NULL;
     if (force_out)
         *force_out = NULL;
-    int rc = init_search(&s, v, params, err, NULL);
+    joint_pwin pw;
+    memset(&pw, 0, sizeof pw);
+    int rc = init_search(&s, v, params, err, NULL, &pw);
     if (rc != PB_OK)
         return rc;
     unsigned char *force = NULL;
@@ -1251,7 +1369,7 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     }
     if (force) {
         joint *t = NULL;
-        rc = init_search(&t, v, params, err, force);
+        rc = init_search(&t, v, params, err, force, &pw);
         if (rc != PB_OK) {
             free(force);
             free(recs);
