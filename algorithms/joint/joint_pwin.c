@@ -99,7 +99,7 @@ int joint_pwin_cut(const pb_trace_view *v, uint32_t want, joint_pwin *w)
         hi = v->n;
     else if (lo >= v->n || hi >= v->n) {
         w->reason = "no_quiet_point";
-        return PB_OK;
+        return PB_OK; /* lo = hi = 0: no window */
     }
     w->lo = lo;
     w->hi = hi;
