@@ -42,7 +42,7 @@ for t in "$@"; do
         !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
         { if (c) $c = ""; print }' "$t" > "$W/bb.csv"
     for win in $WINDOWS; do
-        "$PB_BIN/infer" --algo joint -s pair_window="$win" -s pair_window_check=1 \
+        "$PB_BIN/infer" --algo joint --sort -s pair_window="$win" -s pair_window_check=1 \
             -o "$W/r.csv" "$W/bb.csv" 2> "$W/log" ||
             { echo "joint_pwin: $t: infer failed: $(tail -1 "$W/log")" >&2; continue; }
         awk -v t="$t" -v win="$win" '
