@@ -105,8 +105,9 @@ int joint_pwin_cut(const pb_trace_view *v, uint32_t want, joint_pwin *w)
     w->hi = hi;
     w->wroots = seen - lo_roots;
     if (2 * (uint64_t)w->wroots > n) {
-        w->reason = "no_quiet_point";
+        w->reason = "no_quiet_point"; /* the least window past half the trace */
         w->lo = w->hi = 0;
+        w->wroots = 0;
         return PB_OK;
     }
     w->reason = "cut";
