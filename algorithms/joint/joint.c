@@ -1078,89 +1078,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
  * (joint_loglik, each under its own refit), by more than
  * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
  * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
-static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
-                       pb_error *err, const unsigned char *force, joint_pwin *pwin);
-
-/* pair_window (joint_pwin.c): the two searches and their choice on a
- * window of the trace; pw says whether that choice is firm */
-static int pwin_window(const pb_trace_view *v, const joint_params *params, joint_pwin *pw,
-                       pb_error *err)
-{
-    int rc = joint_pwin_cut(v, (uint32_t)params->pair_window, pw);
-    pw->on = 1;
-    if (rc != PB_OK)
-        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
-    if (strcmp(pw->reason, "cut"))
-        return PB_OK;
-    pb_trace_view sv = *v;
-    sv.msgs = v->msgs + pw->lo;
-    sv.n = pw->hi - pw->lo;
-    joint_params pp = *params;
-    pp.pair_window = 0;
-    pp.pair_window_check = 0;
-    joint *wk = NULL;
-    rc = init_search(&wk, &sv, &pp, err, NULL, NULL);
-    if (rc != PB_OK)
-        return rc;
-    joint_pwin_judge(wk, pw);
-    joint_close(wk);
-    return PB_OK;
-}
-
-/* pair_window decided: the chosen search only (free, held, or held
- * without learned parallel calls: parallel_check_bb's early run), then
- * parallel_check_bb as after the two searches */
-static int one_search(joint **out, const pb_trace_view *v, const joint_params *params,
-                      const joint_params *ph, const joint_pwin *pw, pb_error *err,
-                      const unsigned char *force)
-{
-    int held = pw->decision >= 2;
-    joint_params pk = held ? *ph : *params;
-    if (pw->decision == 3)
-        pk.parallel = 1;
-    joint *k = NULL;
-    int rc = init_one(&k, v, &pk, err, held, NULL, force);
-    if (rc != PB_OK)
-        return rc;
-    double lo = 0;
-    rc = joint_order_score(k, &lo);
-    if (rc != PB_OK) {
-        joint_close(k);
-        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
-    }
-    k->pord_chosen = held ? 2 : 1;
-    k->pord_ll[0] = k->pord_ll[1] = k->pord_ll[2] = k->pord_ll[3] = NAN;
-    k->pord_ll[held] = joint_loglik(k);
-    k->pord_ll[2 + held] = lo;
-    k->pwin = *pw;
-    if (pw->decision == 3) {
-        k->ser_bb = 3;
-        k->ser_ll[1] = joint_loglik(k);
-    }
-    if (joint_bbserial_wanted(k)) {
-        joint_params pp = pk;
-        pp.parallel = 1;
-        joint *w = NULL, *k2 = NULL;
-        rc = init_one(&w, v, &pp, err, held, NULL, force);
-        if (rc != PB_OK) {
-            joint_close(k);
-            return rc;
-        }
-        rc = joint_bbserial_pick(k, w, &k2);
-        if (rc != PB_OK) {
-            joint_close(k);
-            joint_close(w);
-            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
-        }
-        joint_close(k2 == w ? k : w);
-        k = k2;
-    }
-    *out = k;
-    return PB_OK;
-}
-
-static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
-                       pb_error *err, const unsigned char *force, joint_pwin *pwin)
+static int init_choose(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force, const joint_pwin *pwin)
 {
     const char *m = params->pair_order;
     int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
@@ -1172,23 +1091,10 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     ph.order = "on";
     if (mode == 1)
         return init_one(out, v, &ph, err, 1, NULL, force);
-    /* pair_window (joint_pwin.c): the choice on a window of the trace;
-     * pwin in: the first search's window (the unpaired re-run reuses it) */
-    joint_pwin pwd;
+    joint_pwin pwd; /* pair_window's fallback or check: its record */
     memset(&pwd, 0, sizeof pwd);
-    if (mode == 2 && params->pair_window > 0) {
-        if (pwin && pwin->on) {
-            pwd = *pwin;
-        } else {
-            int rw = pwin_window(v, params, &pwd, err);
-            if (rw != PB_OK)
-                return rw;
-            if (pwin)
-                *pwin = pwd;
-        }
-        if (pwd.decision && !params->pair_window_check)
-            return one_search(out, v, params, &ph, &pwd, err, force);
-    }
+    if (pwin)
+        pwd = *pwin;
     joint *a = NULL, *b = NULL;
     /* joint_select's choice shared by the two searches (joint_fitfast.c);
      * NULL (out of memory): each fits its own */
@@ -1341,6 +1247,49 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     }
     *out = keep;
     return PB_OK;
+}
+
+/* pair_window (joint_pwin.c): the choice on a window of the trace, then
+ * the chosen search alone when the window's verdict is firm, else
+ * init_choose; pwin in: the first search's window (the unpaired re-run
+ * reuses it) */
+static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force, joint_pwin *pwin)
+{
+    const char *m = params->pair_order;
+    joint_pwin pwd;
+    memset(&pwd, 0, sizeof pwd);
+    *out = NULL;
+    if ((!m || !strcmp(m, "auto")) && params->pair_window > 0) {
+        if (pwin && pwin->on) {
+            pwd = *pwin;
+        } else {
+            int rw = joint_pwin_window(v, params, &pwd, err);
+            if (rw != PB_OK)
+                return rw;
+            if (pwin)
+                *pwin = pwd;
+        }
+        joint_params ph = *params;
+        ph.order = "on";
+        if (pwd.decision && !params->pair_window_check)
+            return joint_pwin_one(out, v, params, &ph, &pwd, err, force);
+    }
+    return init_choose(out, v, params, err, force, &pwd);
+}
+
+/* joint_pwin.c's way into the searches: one search (pord: holding the
+ * order of answers), or pair_order's whole choice without pair_window */
+int joint_search_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                     pb_error *err, int pord, const unsigned char *force)
+{
+    return init_one(out, v, params, err, pord, NULL, force);
+}
+
+int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err)
+{
+    return init_choose(out, v, params, err, NULL, NULL);
 }
 
 /* The search (init_search); then, without call ids and under loss, which

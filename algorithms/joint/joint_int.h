@@ -1921,6 +1921,23 @@ int joint_pwin_cut(const pb_trace_view *v, uint32_t want, joint_pwin *w);
 int joint_pwin_kind(const joint *k);
 void joint_pwin_judge(const joint *wk, joint_pwin *w);
 int joint_pwin_meta(const joint *s, pb_result *res);
+/* joint_pwin_window: the window cut (pw->on set), both searches and the
+ * choice run on it (pair_window off there), judged into pw.  PB_OK or the
+ * search's error (err filled).  joint_pwin_one: the search pw->decision
+ * chose, alone on v (params the free search's, ph the held one's), then
+ * parallel_check_bb as after two searches; *out the kept search.  PB_OK or
+ * the search's error.  joint_search_one / joint_search_choose (joint.c):
+ * one search (pord: holding the order of answers), or pair_order's whole
+ * choice; PB_OK or the search's error. */
+int joint_pwin_window(const pb_trace_view *v, const joint_params *params, joint_pwin *pw,
+                      pb_error *err);
+int joint_pwin_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                   const joint_params *ph, const joint_pwin *pw, pb_error *err,
+                   const unsigned char *force);
+int joint_search_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                     pb_error *err, int pord, const unsigned char *force);
+int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err);
 /* tests only: 1 makes joint_resolve_swapped forget the requests an
  * exchange changed, 2 every change (joint_resolve_touch too): the faults
  * its test must catch */

@@ -164,6 +164,84 @@ void joint_pwin_judge(const joint *wk, joint_pwin *w)
     w->reason = "window";
 }
 
+/* the two searches and their choice on a
+ * window of the trace; pw says whether that choice is firm */
+int joint_pwin_window(const pb_trace_view *v, const joint_params *params, joint_pwin *pw,
+                      pb_error *err)
+{
+    int rc = joint_pwin_cut(v, (uint32_t)params->pair_window, pw);
+    pw->on = 1;
+    if (rc != PB_OK)
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    if (strcmp(pw->reason, "cut"))
+        return PB_OK;
+    pb_trace_view sv = *v;
+    sv.msgs = v->msgs + pw->lo;
+    sv.n = pw->hi - pw->lo;
+    joint_params pp = *params;
+    pp.pair_window = 0;
+    pp.pair_window_check = 0;
+    joint *wk = NULL;
+    rc = joint_search_choose(&wk, &sv, &pp, err);
+    if (rc != PB_OK)
+        return rc;
+    joint_pwin_judge(wk, pw);
+    joint_close(wk);
+    return PB_OK;
+}
+
+/* pair_window decided: the chosen search only (free, held, or held
+ * without learned parallel calls: parallel_check_bb's early run), then
+ * parallel_check_bb as after the two searches */
+int joint_pwin_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                   const joint_params *ph, const joint_pwin *pw, pb_error *err,
+                   const unsigned char *force)
+{
+    int held = pw->decision >= 2;
+    joint_params pk = held ? *ph : *params;
+    if (pw->decision == 3)
+        pk.parallel = 1;
+    joint *k = NULL;
+    int rc = joint_search_one(&k, v, &pk, err, held, force);
+    if (rc != PB_OK)
+        return rc;
+    double lo = 0;
+    rc = joint_order_score(k, &lo);
+    if (rc != PB_OK) {
+        joint_close(k);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    k->pord_chosen = held ? 2 : 1;
+    k->pord_ll[0] = k->pord_ll[1] = k->pord_ll[2] = k->pord_ll[3] = NAN;
+    k->pord_ll[held] = joint_loglik(k);
+    k->pord_ll[2 + held] = lo;
+    k->pwin = *pw;
+    if (pw->decision == 3) {
+        k->ser_bb = 3;
+        k->ser_ll[1] = joint_loglik(k);
+    }
+    if (joint_bbserial_wanted(k)) {
+        joint_params pp = pk;
+        pp.parallel = 1;
+        joint *w = NULL, *k2 = NULL;
+        rc = joint_search_one(&w, v, &pp, err, held, force);
+        if (rc != PB_OK) {
+            joint_close(k);
+            return rc;
+        }
+        rc = joint_bbserial_pick(k, w, &k2);
+        if (rc != PB_OK) {
+            joint_close(k);
+            joint_close(w);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        joint_close(k2 == w ? k : w);
+        k = k2;
+    }
+    *out = k;
+    return PB_OK;
+}
+
 static const char *kind_name(int k)
 {
     return k == 1 ? "free" : k == 2 ? "held" : k == 3 ? "held_serial" : "none";
