@@ -461,8 +461,9 @@ const pb_option joint_options[] = {
      "request open, around the middle of the trace), then run only the chosen search on "
      "the whole trace; where the window's choice is not firm (a close likelihood or busy "
      "test, a trace under twice the window, no quiet point) both run as before "
-     "(joint_pwin.c; docs/joint/speed.md \"Speed, fourteenth wave\"; metadata "
-     "pair_window=); 0 off"},
+     "(joint_pwin.c; metadata pair_window=); 0 off, the default: measured, the "
+     "window's firm choice disagreed with the whole trace's on 10 of 26 audit runs "
+     "(docs/joint/speed.md \"Speed, fourteenth wave\")"},
     {"pair_window_check", PB_OPT_BOOL, offsetof(joint_params, pair_window_check), "0",
      PB_OPT_NORANGE,
      "with pair_window: also run both searches on the whole trace, keep their choice (the "
