@@ -1633,8 +1633,10 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
     if (spread)
         sv.msgs = spread;
     joint_params ps = *p;
-    if (spread)
+    if (spread) {
         ps.subtick_tick = st->tick;
+        ps.subtick_partial = st->partial;
+    }
     rc = joint_init(&s, &sv, &ps, err);
     if (rc != PB_OK) {
         joint_subtick_free(st);

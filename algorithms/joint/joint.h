@@ -253,6 +253,8 @@ typedef struct joint_params {
                            positions; joint_subtick.c), 0 */
     pb_ns subtick_tick; /* not an option: the original tick when joint_run spread the
                            rows of each tick (joint_subtick.c), 0 otherwise */
+    int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
+                           services only (joint_subsvc.c) */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */
