@@ -1738,6 +1738,19 @@ int joint_subsvc_decide(joint_subtick *st, const pb_trace_view *v, double share)
 int joint_subsvc_spread(const joint_subtick *st, const pb_msg *msgs, size_t n, pb_msg **out);
 void joint_subsvc_free(joint_subtick *st);
 int joint_subsvc_meta(const joint *s, pb_result *res);
+/* joint_subsvc_links_unpaired: the links (caller > callee) of v with at
+ * most half of their calls carrying a call id (their returns are paired by
+ * the stamps, on spread rows by the spread positions); *nlinks (may be
+ * NULL) the links with calls.
+ * joint_subsvc_tie_mask: on rows spread by subtick where the tie test runs
+ * with call ids on some links and not on others (p.callids, not
+ * subtick_tie_ids), *out = a copy of s->par in which every call whose
+ * move touches no link paired by the stamps (its own, its start parent's,
+ * its parent's) has its start parent, so that the tie test counts only the
+ * moves on links paired by position; *out NULL where nothing is masked.
+ * PB_OK or PB_ENOMEM. */
+size_t joint_subsvc_links_unpaired(const pb_trace_view *v, size_t *nlinks);
+int joint_subsvc_tie_mask(const joint *s, uint32_t **out);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)

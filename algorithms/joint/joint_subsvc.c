@@ -294,3 +294,94 @@ int joint_subsvc_meta(const joint *s, pb_result *res)
     }
     return rc;
 }
+
+static int cmp_lk(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+size_t joint_subsvc_links_unpaired(const pb_trace_view *v, size_t *nlinks)
+{
+    size_t nc = 0;
+    if (nlinks)
+        *nlinks = 0;
+    for (size_t i = 0; i < v->n; i++)
+        nc += v->msgs[i].type == PB_TYPE_CALL;
+    /* (link, has id) sorted by link */
+    uint64_t *k = malloc((2 * nc + 2) * sizeof *k);
+    if (!k) /* the trace-wide share instead (no memory for the links) */
+        return 1;
+    size_t m = 0;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->msgs[i].type == PB_TYPE_CALL) {
+            k[2 * m] = (uint64_t)v->msgs[i].src << 32 | v->msgs[i].dst;
+            k[2 * m + 1] = v->msgs[i].callid != PB_ID_NONE;
+            m++;
+        }
+    pb_sort(k, m, 2 * sizeof *k, cmp_lk);
+    size_t unp = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i, ids = 0;
+        while (j < m && k[2 * j] == k[2 * i])
+            ids += k[2 * j++ + 1];
+        unp += 2 * ids <= j - i;
+        if (nlinks)
+            ++*nlinks;
+        i = j;
+    }
+    free(k);
+    return unp;
+}
+
+int joint_subsvc_tie_mask(const joint *s, uint32_t **out)
+{
+    *out = NULL;
+    if (s->p.subtick_tick <= 0 || !s->p.callids || s->p.subtick_tie_ids || !s->qpar)
+        return PB_OK;
+    uint32_t nl = s->nlinks, n = s->npairs;
+    size_t *calls = calloc((size_t)nl + 1, sizeof *calls);
+    size_t *ids = calloc((size_t)nl + 1, sizeof *ids);
+    unsigned char *bypos = calloc((size_t)nl + 1, 1);
+    if (!calls || !ids || !bypos) {
+        free(calls);
+        free(ids);
+        free(bypos);
+        return PB_ENOMEM;
+    }
+    for (uint32_t p = 0; p < n; p++) {
+        const jpair *x = &s->pr[p];
+        if (x->call == JOINT_NONE || x->link >= nl)
+            continue;
+        calls[x->link]++;
+        ids[x->link] += s->v.msgs[x->call].callid != PB_ID_NONE;
+    }
+    size_t nbp = 0, nwith = 0;
+    for (uint32_t l = 0; l < nl; l++) {
+        if (!calls[l])
+            continue;
+        bypos[l] = 2 * ids[l] <= calls[l];
+        nbp += bypos[l];
+        nwith += !bypos[l];
+    }
+    int rc = PB_OK;
+    if (nbp && nwith) {
+        uint32_t *m = malloc(((size_t)n + 1) * sizeof *m);
+        if (!m)
+            rc = PB_ENOMEM;
+        else {
+            for (uint32_t p = 0; p < n; p++) {
+                uint32_t a = s->qpar[p], b = s->par[p];
+                int touch = s->pr[p].link < nl && bypos[s->pr[p].link];
+                touch |= a != JOINT_NONE && s->pr[a].link < nl && bypos[s->pr[a].link];
+                touch |= b != JOINT_NONE && s->pr[b].link < nl && bypos[s->pr[b].link];
+                m[p] = touch ? b : a;
+            }
+            *out = m;
+        }
+    }
+    free(calls);
+    free(ids);
+    free(bypos);
+    return rc;
+}

@@ -359,13 +359,8 @@ int joint_subtick_tie_applies(const pb_trace_view *v, const joint_params *p)
         return 0;
     if (p->subtick_tie_ids || !p->callids)
         return 1;
-    size_t calls = 0, ids = 0;
-    for (size_t i = 0; i < v->n; i++)
-        if (v->msgs[i].type == PB_TYPE_CALL) {
-            calls++;
-            ids += v->msgs[i].callid != PB_ID_NONE;
-        }
-    return 2 * ids <= calls;
+    /* per link (joint_subsvc.c): some link's returns paired by position */
+    return joint_subsvc_links_unpaired(v, NULL) > 0;
 }
 
 void joint_subtick_free(joint_subtick *st)
@@ -403,6 +398,14 @@ int joint_subtick_meta(const joint *s, pb_result *res)
         rc = pb_result_meta(res, "subtick_tie=%s calls=%zu with_call_ids=%zu",
                             joint_subtick_tie_applies(&s->v, &s->p) ? "original_tick" : "off",
                             calls, ids);
+        /* call ids on some links only: the tie test counts the moves on
+         * the links paired by position (joint_subsvc.c) */
+        size_t nl = 0, unp = s->p.callids && !s->p.subtick_tie_ids && s->p.subtick_tie
+                                 ? joint_subsvc_links_unpaired(&s->v, &nl)
+                                 : 0;
+        if (rc == PB_OK && unp && unp < nl)
+            rc = pb_result_meta(res, "subtick_tie_links=%zu of=%zu counted=moves_touching_them",
+                                unp, nl);
     }
     for (uint32_t a = 0; rc == PB_OK && a < st->nnodes; a++)
         if (st->svc_bwd[a] || st->svc_fwd[a])
