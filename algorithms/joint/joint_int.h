@@ -1712,8 +1712,9 @@ void joint_subtick_free(joint_subtick *st);
 /* joint_subtick_tie_applies: on rows spread by subtick, whether the tie
  * test still judges at the original tick (subtick_tie): 1 where at most
  * half of the calls carry a call id (their returns are paired by the
- * spread positions) or subtick_tie_ids is set; 0 where subtick_tie is off
- * or most calls are paired by id. */
+ * spread positions) or subtick_tie_ids is set (with subtick_tie_links:
+ * where some link has at most half of its calls with one); 0 where
+ * subtick_tie is off or most calls are paired by id. */
 int joint_subtick_tie_applies(const pb_trace_view *v, const joint_params *p);
 int joint_subtick_meta(const joint *s, pb_result *res);
 /* joint_subsvc.c (subtick per service): which services' rows are the order
@@ -1743,8 +1744,8 @@ int joint_subsvc_meta(const joint *s, pb_result *res);
  * the stamps, on spread rows by the spread positions); *nlinks (may be
  * NULL) the links with calls.
  * joint_subsvc_tie_mask: on rows spread by subtick where the tie test runs
- * with call ids on some links and not on others (p.callids, not
- * subtick_tie_ids), *out = a copy of s->par in which every call whose
+ * with call ids on some links and not on others (subtick_tie_links,
+ * p.callids, not subtick_tie_ids), *out = a copy of s->par in which every call whose
  * move touches no link paired by the stamps (its own, its start parent's,
  * its parent's) has its start parent, so that the tie test counts only the
  * moves on links paired by position; *out NULL where nothing is masked.

@@ -121,10 +121,23 @@ int joint_subsvc_decide(joint_subtick *st, const pb_trace_view *v, double share)
             st->svc_how[v->msgs[i].src] = 1;
     for (uint32_t x = 0; x < nn; x++)
         in[x] = st->svc_how[x] != 0;
+    size_t *nfail = calloc((size_t)nn + 1, sizeof *nfail);
+    size_t *nvouch = calloc((size_t)nn + 1, sizeof *nvouch);
+    if (!nfail || !nvouch) {
+        free(nfail);
+        free(nvouch);
+        free(keys);
+        free(u);
+        free(in);
+        return PB_ENOMEM;
+    }
     for (;;) {
         memset(st->svc_f, 0, (size_t)nn * sizeof *st->svc_f);
         memset(st->svc_b, 0, (size_t)nn * sizeof *st->svc_b);
+        memset(nfail, 0, (size_t)nn * sizeof *nfail);
+        memset(nvouch, 0, (size_t)nn * sizeof *nvouch);
         st->pool_fwd = st->pool_bwd = 0;
+        size_t fails = 0;
         for (size_t i = 0; i < nu; i++) {
             uint32_t a = (uint32_t)(u[i].k >> 32), b = (uint32_t)(u[i].k & 0xffffffffu);
             if (a >= nn || b >= nn || !in[a] || !in[b])
@@ -137,21 +150,39 @@ int joint_subsvc_decide(joint_subtick *st, const pb_trace_view *v, double share)
             }
             st->pool_fwd += u[i].f;
             st->pool_bwd += u[i].b;
+            /* a pair fails on its own counts; one that passes with enough
+             * evidence vouches for both */
+            size_t *cnt = excess(u[i].f, u[i].b, share) > 0 ? nfail
+                          : u[i].b >= JOINT_SUBTICK_MIN ? nvouch
+                                                        : NULL;
+            if (cnt) {
+                cnt[a]++;
+                if (b != a)
+                    cnt[b]++;
+            }
+            fails += cnt == nfail;
         }
-        /* of the services whose own counts fail, the one that explains the
-         * most forward contradictions */
-        uint32_t worst = UINT32_MAX;
-        for (uint32_t x = 0; x < nn; x++)
-            if (in[x] && excess(st->svc_f[x], st->svc_b[x], share) > 0 &&
-                (worst == UINT32_MAX || st->svc_f[x] > st->svc_f[worst]))
-                worst = x;
-        if (worst == UINT32_MAX)
+        if (!fails)
             break;
+        /* the service in the most failing pairs, then the one the fewest
+         * passing pairs vouch for, then the most forward contradictions */
+        uint32_t worst = UINT32_MAX;
+        for (uint32_t x = 0; x < nn; x++) {
+            if (!in[x] || !nfail[x])
+                continue;
+            if (worst == UINT32_MAX || nfail[x] > nfail[worst] ||
+                (nfail[x] == nfail[worst] &&
+                 (nvouch[x] < nvouch[worst] ||
+                  (nvouch[x] == nvouch[worst] && st->svc_f[x] > st->svc_f[worst]))))
+                worst = x;
+        }
         in[worst] = 0;
         st->svc_how[worst] = 3;
         /* its counts when put out (svc_f / svc_b are recounted) */
         keys[worst] = (uint64_t)st->svc_f[worst] << 32 | (st->svc_b[worst] & 0xffffffffu);
     }
+    free(nfail);
+    free(nvouch);
     for (uint32_t x = 0; x < nn; x++)
         if (st->svc_how[x] == 3) {
             st->svc_f[x] = (size_t)(keys[x] >> 32);
@@ -337,7 +368,8 @@ size_t joint_subsvc_links_unpaired(const pb_trace_view *v, size_t *nlinks)
 int joint_subsvc_tie_mask(const joint *s, uint32_t **out)
 {
     *out = NULL;
-    if (s->p.subtick_tick <= 0 || !s->p.callids || s->p.subtick_tie_ids || !s->qpar)
+    if (s->p.subtick_tick <= 0 || !s->p.subtick_tie_links || !s->p.callids ||
+        s->p.subtick_tie_ids || !s->qpar)
         return PB_OK;
     uint32_t nl = s->nlinks, n = s->npairs;
     size_t *calls = calloc((size_t)nl + 1, sizeof *calls);

@@ -359,8 +359,15 @@ int joint_subtick_tie_applies(const pb_trace_view *v, const joint_params *p)
         return 0;
     if (p->subtick_tie_ids || !p->callids)
         return 1;
-    /* per link (joint_subsvc.c): some link's returns paired by position */
-    return joint_subsvc_links_unpaired(v, NULL) > 0;
+    if (p->subtick_tie_links) /* per link (joint_subsvc.c) */
+        return joint_subsvc_links_unpaired(v, NULL) > 0;
+    size_t calls = 0, ids = 0;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->msgs[i].type == PB_TYPE_CALL) {
+            calls++;
+            ids += v->msgs[i].callid != PB_ID_NONE;
+        }
+    return 2 * ids <= calls;
 }
 
 void joint_subtick_free(joint_subtick *st)
@@ -400,7 +407,8 @@ int joint_subtick_meta(const joint *s, pb_result *res)
                             calls, ids);
         /* call ids on some links only: the tie test counts the moves on
          * the links paired by position (joint_subsvc.c) */
-        size_t nl = 0, unp = s->p.callids && !s->p.subtick_tie_ids && s->p.subtick_tie
+        size_t nl = 0, unp = s->p.subtick_tie_links && s->p.callids &&
+                                     !s->p.subtick_tie_ids && s->p.subtick_tie
                                  ? joint_subsvc_links_unpaired(&s->v, &nl)
                                  : 0;
         if (rc == PB_OK && unp && unp < nl)
