@@ -58,9 +58,15 @@
  * come, first served on the spread rows, 1.5-17 points below the search;
  * subtick_tie_ids restores the former rule; metadata subtick_tie=).
  *
+ * The verdict is per service (joint_subsvc.c): each contradiction is also
+ * kept by the pair of services whose rows it sets against each other, the
+ * services out of order are put out, and where some but not all services
+ * are kept only their rows are spread (spread=services).
+ *
  * Metadata whenever the stamps are coarse: subtick=<mode> tick= runs=
- * forward= backward= share= spread=yes|no, and per service with a backward
- * count, subtick_service=NAME forward= backward=.
+ * forward= backward= share= spread=yes|no|services, and per service with a
+ * backward count, subtick_service=NAME forward= backward= (the callee for
+ * links); where the verdict is mixed, joint_subsvc.c's lines.
  */
 #include "joint_int.h"
 #include "pb_sort.h"
