@@ -119,15 +119,17 @@ const pb_option joint_options[] = {
      "reached the caller after, a moment the caller served no request (or whose return "
      "precedes its call); a link with such pairs is aligned again with this penalty "
      "(docs/joint.md, \"Robustness\"); 0 = off"},
-    {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "0", 0, 2,
+    {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "0", 0, 3,
      "without call ids, on links that lost messages and are re-paired, choose which calls "
      "and returns stay unpaired after a first search: a min-cost pairing by the link's "
      "re-paired durations, each unpaired message at -log(q / (1 - q)) nats (q: the share "
      "of messages the first search left unpaired); when it leaves other messages "
      "unpaired, search again.  1 = only links that answer out of arrival order (overtakes "
-     "above 2 %, one-sided binomial test at 1 %), 2 = every such link, 0 = the "
-     "alignment's choice (default: it lowered every OnlineBoutique draw; docs/joint/shapes.md, "
-     "\"Which messages stay unpaired\")"},
+     "above 2 %, one-sided binomial test at 1 %), 2 = every such link, 3 = as 1, the "
+     "second search kept only when the model finds its requests likelier than the first "
+     "search's by more than 10 nats, each under its own refit (metadata unpaired_check=), "
+     "0 = the alignment's choice (docs/joint/shapes.md, \"Which messages stay unpaired, "
+     "checked by the likelihood\")"},
     {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
      "when messages were lost (half pairs), after the search: for every request a half "
      "pair touches and every request competing with it for a call, try exchanging all "
@@ -1246,6 +1248,8 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     size_t nrecs = 0, changed = 0;
     rc = joint_unpaired_choose(s, &force, &recs, &nrecs, &changed);
     if (rc != PB_OK) {
+        free(force);
+        free(recs);
         joint_close(s);
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
@@ -1258,9 +1262,18 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
             joint_close(s);
             return rc;
         }
-        joint_close(s);
-        s = t;
-        s->unp_rerun = 1;
+        /* unpaired=3: the second search kept only when its requests are
+         * likelier (joint_unpck.c) */
+        if (params->unpaired == 3 && !joint_unpck_take(s, t)) {
+            joint_close(t);
+            free(force);
+            force = NULL;
+        } else {
+            joint_unpck_adopt(t, s);
+            joint_close(s);
+            s = t;
+            s->unp_rerun = 1;
+        }
     }
     s->unp_rec = recs;
     s->nunp_rec = nrecs;

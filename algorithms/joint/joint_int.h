@@ -513,6 +513,9 @@ struct joint {
     int reunp_ck;           /* reunp=2 (joint_reunpck.c): 0 not run, 1 without, 2 with */
     size_t reunp_ck_moved;  /* reunp=2: calls reunp exchanged on the copy */
     size_t reunp_ck_cnt[2]; /* reunp=2: copy's requests exact only with / only without */
+    double unp_ll[2];       /* log-likelihoods of the first search and of the
+                               search with the forced messages (when it ran) */
+    int unpck;              /* unpaired=3 (joint_unpck.c): 0 not run, 1 without, 2 with */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -1936,6 +1939,16 @@ int joint_reunp_signtest(size_t b, size_t c);
 /* b (the same search rerun with reunp=1) takes a's records of the choices
  * before it (pair_order, busy test, parallel checks, unpaired, this check) */
 void joint_reunp_adopt(joint *b, joint *a);
+/* joint_unpck.c (unpaired=3): the first search s and the search t run
+ * with the priced choice's messages forced unpaired; 1 when t's requests
+ * are likelier than s's (joint_loglik, each under its own refit) by more
+ * than JOINT_RESTART_MARGIN nats.  Records both in t and s */
+int joint_unpck_take(joint *s, joint *t);
+/* b (the search rerun with the forced messages) takes a's check record */
+void joint_unpck_adopt(joint *b, const joint *a);
+/* the unpaired=3 line of the metadata (nothing when the check did not
+ * run).  PB_OK or PB_ENOMEM */
+int joint_unpck_meta(const joint *s, pb_result *res);
 /* joint_reunpck.c: the reunp=2 line of the metadata (nothing when the
  * check did not run).  PB_OK or PB_ENOMEM */
 int joint_reunp_meta(const joint *s, pb_result *res);
