@@ -1264,8 +1264,9 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
             joint_close(s);
             return rc;
         }
-        /* unpaired=3: the second search kept only when its requests are
-         * likelier (joint_unpck.c) */
+        /* unpaired=3: the second search kept only when the model finds
+         * its requests likelier and a copy of the trace agrees
+         * (joint_unpck.c) */
         int take = 1;
         if (params->unpaired == 3)
             rc = joint_unpck_take(s, t, &take);
