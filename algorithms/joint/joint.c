@@ -1264,29 +1264,15 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
             joint_close(s);
             return rc;
         }
-        /* unpaired=3: the second search kept only when the model finds
-         * its requests likelier and a copy of the trace agrees
-         * (joint_unpck.c) */
-        int take = 1;
+        /* unpaired=3: the first search is kept beside the second for
+         * joint_init's check (joint_unpck.c; not here, so the check's
+         * copy, which runs this function, cannot reach it again) */
         if (params->unpaired == 3)
-            rc = joint_unpck_take(s, t, &take);
-        if (rc != PB_OK) {
-            free(force);
-            free(recs);
+            t->unp_first = s;
+        else
             joint_close(s);
-            joint_close(t);
-            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
-        }
-        if (!take) {
-            joint_close(t);
-            free(force);
-            force = NULL;
-        } else {
-            joint_unpck_adopt(t, s);
-            joint_close(s);
-            s = t;
-            s->unp_rerun = 1;
-        }
+        s = t;
+        s->unp_rerun = 1;
     }
     s->unp_rec = recs;
     s->nunp_rec = nrecs;
@@ -1309,6 +1295,29 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     int rc = joint_init_search(&s, v, params, err, &force);
     if (rc != PB_OK)
         return rc;
+    /* unpaired=3: the second search kept only when the model finds its
+     * requests likelier and a copy of the trace agrees (joint_unpck.c) */
+    if (s->unp_first) {
+        joint *f = s->unp_first;
+        s->unp_first = NULL;
+        int take = 0;
+        rc = joint_unpck_take(f, s, &take);
+        if (rc != PB_OK) {
+            free(force);
+            joint_close(f);
+            joint_close(s);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        if (take) {
+            joint_close(f);
+        } else {
+            joint_unpck_revert(f, s);
+            joint_close(s);
+            s = f;
+            free(force);
+            force = NULL;
+        }
+    }
     /* reunp=2: reunp used when it helps on a copy of the solution
      * (joint_reunpck.c); then the same search runs again with it */
     if (s->p.reunp == 2 && joint_reunp_wanted(s)) {

@@ -516,6 +516,8 @@ struct joint {
     size_t reunp_ck_cnt[2]; /* reunp=2: copy's requests exact only with / only without */
     double unp_ll[2];       /* log-likelihoods of the first search and of the
                                search with the forced messages (when it ran) */
+    struct joint *unp_first; /* unpaired=3: the first search, kept beside the second
+                               until joint_init's check (joint_unpck.c) */
     int unpck;              /* unpaired=3 (joint_unpck.c): 0 not run, 1 without, 2 with */
     int unpck_copy;         /* unpaired=3: 0 the copy did not run (the likelihood said
                                no), 1 it ran */
@@ -1968,6 +1970,9 @@ void joint_reunp_adopt(joint *b, joint *a);
 int joint_unpck_take(joint *s, joint *t, int *take);
 /* b (the search rerun with the forced messages) takes a's check record */
 void joint_unpck_adopt(joint *b, const joint *a);
+/* the check declined: f (the first search, kept) takes the unpaired
+ * step's records from t (the second search, dropped) */
+void joint_unpck_revert(joint *f, joint *t);
 /* the unpaired=3 line of the metadata (nothing when the check did not
  * run).  PB_OK or PB_ENOMEM */
 int joint_unpck_meta(const joint *s, pb_result *res);

@@ -106,6 +106,17 @@ int joint_unpck_take(joint *s, joint *t, int *take)
     return rc;
 }
 
+void joint_unpck_revert(joint *f, joint *t)
+{
+    joint_unpck_adopt(f, t);
+    f->unp_rec = t->unp_rec;
+    f->nunp_rec = t->nunp_rec;
+    f->unp_changed = t->unp_changed;
+    f->unp_rerun = 0;
+    t->unp_rec = NULL;
+    t->nunp_rec = 0;
+}
+
 void joint_unpck_adopt(joint *b, const joint *a)
 {
     b->unpck = a->unpck;
