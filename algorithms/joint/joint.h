@@ -59,7 +59,8 @@ typedef struct joint_params {
     int unpaired;       /* [unpaired] without call ids, on re-paired links that lost
                            messages and answer out of order, choose the messages left
                            unpaired by a min-cost pairing priced by the loss rate
-                           (joint_unpaired.c); 1 links out of order, 2 every one, 0 */
+                           (joint_unpaired.c); 1 links out of order, 2 every one,
+                           3 as 1, checked (joint_unpck.c), 0 */
     int uncross;        /* [uncross] under loss, exchange the tails or heads of two
                            competing requests a half pair touches when that makes
                            them likelier (joint_uncross.c), 1 */

@@ -109,6 +109,7 @@ typedef struct joint_align_rec {
 #define JOINT_REUNP_WORK 256   /* reunp: greedy steps per call of a link at most */
 #define JOINT_REUNP_SEED 2000  /* reunp=2: its copy uses conf_seed + this */
 #define JOINT_REUNP_ALPHA 0.05 /* reunp=2: the sign test's level */
+#define JOINT_UNPCK_SEED 3000  /* unpaired=3: its copy uses conf_seed + this */
 #define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
@@ -534,6 +535,15 @@ struct joint {
     int reunp_ck;           /* reunp=2 (joint_reunpck.c): 0 not run, 1 without, 2 with */
     size_t reunp_ck_moved;  /* reunp=2: calls reunp exchanged on the copy */
     size_t reunp_ck_cnt[2]; /* reunp=2: copy's requests exact only with / only without */
+    double unp_ll[2];       /* log-likelihoods of the first search and of the
+                               search with the forced messages (when it ran) */
+    struct joint *unp_first; /* unpaired=3: the first search, kept beside the second
+                               until joint_init's check (joint_unpck.c) */
+    int unpck;              /* unpaired=3 (joint_unpck.c): 0 not run, 1 without, 2 with */
+    int unpck_copy;         /* unpaired=3: 0 the copy did not run (the likelihood said
+                               no), 1 it ran */
+    size_t unpck_changed;   /* unpaired=3: the copy's links whose choice changed */
+    size_t unpck_cnt[2];    /* unpaired=3: copy's requests exact only with / only without */
 };
 
 /* ---- shared helpers (the state's files: joint.c, joint_cand.c,
@@ -2054,12 +2064,42 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
  * the one-sided sign test at JOINT_REUNP_ALPHA (joint_reunp_signtest).
  * Records the counts in s.  PB_OK or PB_ENOMEM */
 int joint_reunp_copytest(joint *s, int *use);
+/* joint_reunpck.c, shared by the copy checks (reunp=2, unpaired=3): the
+ * search (joint_init_search, parameters p2, no check of its own) run on
+ * v2, a copy of s made by joint_selfcal_copy (s's solution as the truth,
+ * its top-level requests the copy's); ok[q] per top-level request q of s:
+ * 0 not in the copy, 1 exact (every pair of it with its parent right and,
+ * without call ids, its return its own), 2 not.  *moved and *unp_changed:
+ * the copy's search's reunp_moved and unp_changed.  PB_OK or PB_ENOMEM */
+int joint_copy_exact(joint *s, const pb_trace_view *v2, const joint_params *p2,
+                     unsigned char *ok, size_t *moved, size_t *unp_changed);
+/* joint_reunpck.c: drop each call and return of t (a copy of s) with
+ * probability q = the share of s's calls and returns left without a
+ * partner (a GSL generator seeded with seed).  PB_OK or PB_ENOMEM */
+int joint_copy_drop(const joint *s, pb_trace *t, unsigned long seed);
 /* 1 when b pairs right only one way against c right only the other is
  * more than chance: P(Bin(b + c, 1/2) >= b) < JOINT_REUNP_ALPHA, b > c */
 int joint_reunp_signtest(size_t b, size_t c);
 /* b (the same search rerun with reunp=1) takes a's records of the choices
  * before it (pair_order, busy test, parallel checks, unpaired, this check) */
 void joint_reunp_adopt(joint *b, joint *a);
+/* joint_unpck.c (unpaired=3): the first search s and the search t run
+ * with the priced choice's messages forced unpaired; 1 when t's requests
+ * are likelier than s's (joint_loglik, each under its own refit) by more
+ * than JOINT_RESTART_MARGIN nats and, on a copy of s's solution that
+ * loses messages afresh (seed conf_seed + JOINT_UNPCK_SEED), more of s's
+ * top-level requests come out exact only with unpaired=1 than only with
+ * unpaired=0 (joint_reunp_signtest).  Records both in t and s.  PB_OK or
+ * PB_ENOMEM */
+int joint_unpck_take(joint *s, joint *t, int *take);
+/* b (the search rerun with the forced messages) takes a's check record */
+void joint_unpck_adopt(joint *b, const joint *a);
+/* the check declined: f (the first search, kept) takes the unpaired
+ * step's records from t (the second search, dropped) */
+void joint_unpck_revert(joint *f, joint *t);
+/* the unpaired=3 line of the metadata (nothing when the check did not
+ * run).  PB_OK or PB_ENOMEM */
+int joint_unpck_meta(const joint *s, pb_result *res);
 /* joint_reunpck.c: the reunp=2 line of the metadata (nothing when the
  * check did not run).  PB_OK or PB_ENOMEM */
 int joint_reunp_meta(const joint *s, pb_result *res);

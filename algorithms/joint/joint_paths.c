@@ -190,6 +190,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             pb_result_meta(res, "reunp_moved=%zu reunp_capped=%zu", s->reunp_moved,
                            s->reunp_capped);
         joint_reunp_meta(s, res);
+        joint_unpck_meta(s, res);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         for (size_t r = 0; r < s->nalign_rec; r++) {
@@ -213,15 +214,18 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            u->unpaired_returns, u->cost_before, u->cost_after, u->overtaken,
                            u->order_p,
                            u->failed       ? "first_flow_failed"
+                           : u->changed && s->unpck == 1 ? "priced_declined"
                            : u->changed    ? "priced"
-                           : u->in_order && s->p.unpaired == 1 ? "first_in_order"
-                                           : "first");
+                           : u->in_order && (s->p.unpaired == 1 || s->p.unpaired == 3)
+                               ? "first_in_order"
+                               : "first");
         }
         if (s->nunp_rec)
             pb_result_meta(res, "unpaired_links=%zu unpaired_changed=%zu searched_again=%d "
                            "loss_rate=%.4f price=%.2f",
                            s->nunp_rec, s->unp_changed, s->unp_rerun, s->unp_rec[0].q,
                            s->unp_rec[0].price);
+
         pb_result_meta(res, "links=%u", s->nlinks);
         pb_result_meta(res, "candidate_parents=%zu", s->ncand);
         if (s->cg_unknown)

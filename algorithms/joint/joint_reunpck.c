@@ -102,23 +102,16 @@ static void rk_adopt(joint *b, joint *a)
     a->nunp_rec = 0;
 }
 
-/* the requests of a copy of s (joint_selfcal_copy: s's solution as the
- * truth, its top-level requests the copy's) that joint with reunp=u gets
- * exactly: every pair of the request with its parent right and, without
- * call ids, its return its own (the self-calibration's measure per pair).
- * ok[q] per top-level request q of s: 0 not in the copy, 1 exact, 2 not */
-static int rk_copy_run(joint *s, const pb_trace_view *v2, int u, unsigned char *ok,
-                       size_t *moved)
+int joint_copy_exact(joint *s, const pb_trace_view *v2, const joint_params *p2,
+                     unsigned char *ok, size_t *moved, size_t *unp_changed)
 {
-    joint_params p2;
-    joint_copy_params(s, &p2);
-    p2.reunp = u;
     joint *s2 = NULL;
     pb_error err;
-    int rc = joint_init_search(&s2, v2, &p2, &err, NULL); /* no check of its own */
+    int rc = joint_init_search(&s2, v2, p2, &err, NULL); /* no check of its own */
     if (rc != PB_OK)
         return PB_ENOMEM; /* cannot fail on a trace it made; say so as memory */
     *moved = s2->reunp_moved;
+    *unp_changed = s2->unp_changed;
     for (uint32_t q = 0; q < s->npairs; q++)
         ok[q] = 0;
     for (uint32_t p = 0; p < s2->npairs; p++) {
@@ -149,9 +142,7 @@ static int rk_copy_run(joint *s, const pb_trace_view *v2, int u, unsigned char *
     return PB_OK;
 }
 
-/* drop each call and return of t with probability q = the share of s's
- * calls and returns left without a partner (a seeded GSL generator) */
-static int rk_drop(const joint *s, pb_trace *t)
+int joint_copy_drop(const joint *s, pb_trace *t, unsigned long seed)
 {
     size_t all = s->calls + s->returns;
     double q = all ? (double)(s->halves_call + s->halves_ret) / (double)all : 0;
@@ -160,7 +151,7 @@ static int rk_drop(const joint *s, pb_trace *t)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r)
         return PB_ENOMEM;
-    gsl_rng_set(r, (unsigned long)s->p.conf_seed + JOINT_REUNP_SEED + 1);
+    gsl_rng_set(r, seed);
     size_t k = 0;
     for (size_t i = 0; i < t->n; i++) {
         int cr = t->msgs[i].type == PB_TYPE_CALL || t->msgs[i].type == PB_TYPE_RETURN;
@@ -193,16 +184,20 @@ int joint_reunp_copytest(joint *s, int *use)
      * solution shows (its half pairs' messages over all): the alignment
      * then meets loss it must count as on the real trace */
     if (rc == PB_OK)
-        rc = rk_drop(s, t);
+        rc = joint_copy_drop(s, t, (unsigned long)s->p.conf_seed + JOINT_REUNP_SEED + 1);
     unsigned char *ok0 = malloc((size_t)s->npairs + 1), *ok1 = malloc((size_t)s->npairs + 1);
-    size_t m0 = 0, m1 = 0;
+    size_t m0 = 0, m1 = 0, ch = 0;
     if (rc == PB_OK && (!ok0 || !ok1))
         rc = PB_ENOMEM;
     if (rc == PB_OK) {
         pb_trace_view v2 = pb_trace_view_of(t);
-        rc = rk_copy_run(s, &v2, 0, ok0, &m0);
+        joint_params p2;
+        joint_copy_params(s, &p2);
+        p2.reunp = 0;
+        rc = joint_copy_exact(s, &v2, &p2, ok0, &m0, &ch);
+        p2.reunp = 1;
         if (rc == PB_OK)
-            rc = rk_copy_run(s, &v2, 1, ok1, &m1);
+            rc = joint_copy_exact(s, &v2, &p2, ok1, &m1, &ch);
     }
     pb_trace_close(t);
     if (rc == PB_OK) {

@@ -1097,4 +1097,7 @@ void joint_copy_params(const joint *s, joint_params *p2)
     /* ... and reunp as its check chose (joint_reunpck.c) */
     if (p2->reunp == 2)
         p2->reunp = s->reunp_ck == 2;
+    /* ... and the unpaired step as its check chose (joint_unpck.c) */
+    if (p2->unpaired == 3)
+        p2->unpaired = s->unpck == 2;
 }

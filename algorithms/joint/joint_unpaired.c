@@ -263,7 +263,7 @@ static int up_link(const joint *s, uint32_t l, double price, unsigned char *forc
     rec->returns = nr;
     rec->unpaired_calls = rec->unpaired_calls0 = uc0;
     rec->unpaired_returns = rec->unpaired_returns0 = ur0;
-    if (rec->in_order && s->p.unpaired == 1)
+    if (rec->in_order && (s->p.unpaired == 1 || s->p.unpaired == 3))
         goto out;
     double before = 0, after = 0;
     rc = joint_unpaired_link(ct, nc, rt, nr, cur, s->p.early, price, uc, ur, &before,
