@@ -129,13 +129,16 @@ int joint_partial_meta(const joint *s, pb_result *res)
 {
     if (!s->part_sum[0])
         return PB_OK;
-    char names[512] = "";
-    size_t n = 0;
-    for (const char *p = s->p.hold_svc; p && *p && n + 2 < sizeof names; p++)
-        names[n++] = *p == '\n' ? ',' : *p;
-    names[n] = '\0';
-    return pb_result_meta(res, "busy_partial=on held_services=%s changed_pairs=%.0f "
-                               "at_serialising=%.0f chosen=%s",
-                          names, s->part_sum[1], s->part_sum[2],
-                          s->part_sum[3] > 0 ? "partial" : "free");
+    /* the services held: the busy test's, recounted (the record goes with
+     * the solution kept, free or partial) */
+    char *held = joint_partial_names(s, s->pick_stat);
+    for (char *p = held; p && *p; p++)
+        if (*p == '\n')
+            *p = ',';
+    int rc = pb_result_meta(res, "busy_partial=on held_services=%s changed_pairs=%.0f "
+                                 "at_serialising=%.0f chosen=%s",
+                            held ? held : "", s->part_sum[1], s->part_sum[2],
+                            s->part_sum[3] > 0 ? "partial" : "free");
+    free(held);
+    return rc;
 }
