@@ -3,7 +3,8 @@
 # order only on the links of the services it finds serialising.  Staged
 # services as a black box (experiments/joint_models_seda.conf, x1, 2 s,
 # stamps rounded to 1 us, call ids emptied), maketrace seed 6, held out
-# (never looked at while the rule was made): the busy test alone keeps the
+# (not used to make the rule; only its first numbers were read, when the
+# class was sized): the busy test alone keeps the
 # free search (the staged front services' changes outvote logic's), 91.8 %
 # against first come, first served's 92.9; the third search, holding the
 # order at logic only, is kept: 93.6 %.  Required: at least fcfs and a
