@@ -245,6 +245,11 @@ typedef struct joint_params {
                            next search's first re-split pass visits only pairs of
                            requests changed since the last one; 2: its greedy rounds
                            left out too; 0: neither (joint_resolve.c), 0 */
+    int pair_window;    /* [pair_window] without call ids, pair_order=auto: choose
+                           free or held on a window of about this many requests,
+                           then run the chosen search only (joint_pwin.c); 0 off */
+    int pair_window_check; /* [pair_window_check] also run both searches on the
+                           whole trace, keep that choice, report agreement, 0 */
     const char *subtick; /* [subtick] auto|on|off: at coarse whole-tick stamps take the
                            order of the rows within a tick as the order of events
                            and spread each tick's rows over it (auto: when the rows
@@ -261,8 +266,14 @@ typedef struct joint_params {
     int subtick_tie_ids; /* [subtick_tie_ids] subtick_tie also where most calls carry a
                            call id (their returns are paired by id, not by the spread
                            positions; joint_subtick.c), 0 */
+    int subtick_tie_links; /* [subtick_tie_links] the ids rule per link: the tie test
+                           judges spread rows where some link has at most half of its
+                           calls with a call id, counting only the moves that touch
+                           such links (joint_subsvc.c), 0 (the share over the trace) */
     pb_ns subtick_tick; /* not an option: the original tick when joint_run spread the
                            rows of each tick (joint_subtick.c), 0 otherwise */
+    int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
+                           services only (joint_subsvc.c) */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */

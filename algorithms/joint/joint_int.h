@@ -128,6 +128,19 @@ typedef struct joint_rowtie_stat {
 } joint_rowtie_stat;
 #define JOINT_ROWTIE_MIN 10 /* tie_rows: least calls whose candidates the rows cut */
 
+/* pair_window (joint_pwin.c): the free/held choice made on a window */
+typedef struct joint_pwin {
+    int on;              /* pair_window asked for and pair_order=auto ran */
+    int decision;        /* 0 both searches ran (fallback), 1 free, 2 held, 3 held
+                            without learned parallel calls (the early run) */
+    int window_kind;     /* the window's choice (same codes), 0 none */
+    int full_kind;       /* pair_window_check: the whole trace's choice, 0 not run */
+    const char *reason;  /* why decided or why not (static text) */
+    uint32_t roots, wroots; /* requests (root calls) in the trace, in the window */
+    size_t lo, hi;       /* the window: messages [lo, hi) */
+    double d;            /* the window's log-likelihood held minus free (nats) */
+} joint_pwin;
+
 typedef struct jpair {
     pb_ns cs, cr, rs, rr;
     uint32_t call, ret;     /* message indices */
@@ -408,6 +421,7 @@ struct joint {
                                some refit of this search (joint_bbserial.c) */
     uint32_t npever;        /* entries of pever */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
+    joint_pwin pwin;        /* pair_window: the choice on a window (joint_pwin.c) */
     double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
                                held), then with the order terms (joint_order_score) */
     double *pord_stat;      /* per link (3 each): answers in question, overtaken, scored;
@@ -1738,9 +1752,21 @@ typedef struct joint_subtick {
     pb_ns tick;
     int mode;               /* 0 auto, 1 on */
     int spread;             /* the stamps were spread */
+    int partial;            /* only the rows of some services were (joint_subsvc.c) */
     size_t runs, fwd, bwd;  /* runs of tied rows; contradictions forwards, backwards */
     uint32_t nnodes;
     size_t *svc_fwd, *svc_bwd;
+    /* joint_subsvc.c: each contradiction by the two services whose rows it
+     * sets against each other (a << 32 | b, a <= b; dir 1 fwd, 2 bwd) */
+    uint64_t *pk;
+    unsigned char *pd;
+    size_t np, pcap;
+    unsigned char *svc_how; /* per node: 0 sends no row, 1 spread (own
+                               evidence), 2 spread (pooled), 3 not spread (its
+                               own counts), 4 not spread (pooled) */
+    size_t *svc_f, *svc_b;  /* per node, against the services kept */
+    size_t pool_fwd, pool_bwd; /* over the services kept */
+    uint32_t nsend, nspread;   /* services sending rows; whose rows are spread */
 } joint_subtick;
 int joint_subtick_test(const pb_trace_view *v, joint_subtick *st);
 int joint_subtick_passes(double fwd, double bwd, double share);
@@ -1751,10 +1777,46 @@ void joint_subtick_free(joint_subtick *st);
 /* joint_subtick_tie_applies: on rows spread by subtick, whether the tie
  * test still judges at the original tick (subtick_tie): 1 where at most
  * half of the calls carry a call id (their returns are paired by the
- * spread positions) or subtick_tie_ids is set; 0 where subtick_tie is off
- * or most calls are paired by id. */
+ * spread positions) or subtick_tie_ids is set (with subtick_tie_links:
+ * where some link has at most half of its calls with one); 0 where
+ * subtick_tie is off or most calls are paired by id. */
 int joint_subtick_tie_applies(const pb_trace_view *v, const joint_params *p);
 int joint_subtick_meta(const joint *s, pb_result *res);
+/* joint_subsvc.c (subtick per service): which services' rows are the order
+ * of events (docs/joint/ticks.md, "Per service").  joint_subsvc_note records
+ * one contradiction between the rows of services a and b (UINT32_MAX: a
+ * alone) read forwards (dir 1) or backwards (2); PB_OK or PB_ENOMEM.
+ * joint_subsvc_decide: the services whose rows are taken in order: the one
+ * whose forward contradictions with the services still kept exceed share x
+ * max(backward, JOINT_SUBTICK_MIN) by most is put out, again until none
+ * does; a service kept with at least JOINT_SUBTICK_MIN backward counts is
+ * spread on its own evidence, one with fewer on the pooled counts of the
+ * services kept (joint_subtick_passes); sets st->svc_how, svc_f, svc_b,
+ * pool_*, nsend, nspread; PB_OK or PB_ENOMEM.
+ * joint_subsvc_spread: a copy of msgs[0..n) (*out, the caller frees) where
+ * the rows of services spread (svc_how 1 or 2) are spread as
+ * joint_subtick_spread spreads them and every other row of a run is sent
+ * as late in its tick as the tick allows (after the spread rows, calls
+ * before returns) and received as early (its start), sorted again by ts;
+ * PB_OK or PB_ENOMEM.  joint_subsvc_meta: the subtick_service= lines. */
+int joint_subsvc_note(joint_subtick *st, uint32_t a, uint32_t b, int dir);
+int joint_subsvc_decide(joint_subtick *st, const pb_trace_view *v, double share);
+int joint_subsvc_spread(const joint_subtick *st, const pb_msg *msgs, size_t n, pb_msg **out);
+void joint_subsvc_free(joint_subtick *st);
+int joint_subsvc_meta(const joint *s, pb_result *res);
+/* joint_subsvc_links_unpaired: the links (caller > callee) of v with at
+ * most half of their calls carrying a call id (their returns are paired by
+ * the stamps, on spread rows by the spread positions); *nlinks (may be
+ * NULL) the links with calls.
+ * joint_subsvc_tie_mask: on rows spread by subtick where the tie test runs
+ * with call ids on some links and not on others (subtick_tie_links,
+ * p.callids, not subtick_tie_ids), *out = a copy of s->par in which every call whose
+ * move touches no link paired by the stamps (its own, its start parent's,
+ * its parent's) has its start parent, so that the tie test counts only the
+ * moves on links paired by position; *out NULL where nothing is masked.
+ * PB_OK or PB_ENOMEM. */
+size_t joint_subsvc_links_unpaired(const pb_trace_view *v, size_t *nlinks);
+int joint_subsvc_tie_mask(const joint *s, uint32_t **out);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)
@@ -1942,6 +2004,39 @@ void joint_resolve_swapped(joint *s, const uint32_t *q, uint32_t n);
 int joint_resolve_skip(joint *s, uint32_t q1, uint32_t q2);
 void joint_resolve_end(joint *s);
 int joint_resolve_meta(const joint *s, pb_result *res);
+
+/* joint_pwin.c (pair_window; docs/joint/speed.md "Speed, fourteenth wave").
+ * joint_pwin_cut: the window of about `want` requests (root calls: calls
+ * from a node that receives none) cut at quiet points (no request open)
+ * around the middle of v; fills w (lo, hi, roots, wroots, reason "cut" when
+ * there is one, else why not: window_off, no_requests, trace_small,
+ * no_quiet_point).  PB_OK or PB_ENOMEM.  joint_pwin_kind: the choice that
+ * pair_order=auto's result k shows (1 free, 2 held, 3 held by
+ * parallel_check_bb's early run; 0 one search).  joint_pwin_judge: from
+ * the window's kept search wk, whether its choice is firm for the whole
+ * trace (w->decision its kind) or not (0, w->reason why).
+ * joint_pwin_meta: the metadata line pair_window=. */
+int joint_pwin_cut(const pb_trace_view *v, uint32_t want, joint_pwin *w);
+int joint_pwin_kind(const joint *k);
+void joint_pwin_judge(const joint *wk, joint_pwin *w);
+int joint_pwin_meta(const joint *s, pb_result *res);
+/* joint_pwin_window: the window cut (pw->on set), both searches and the
+ * choice run on it (pair_window off there), judged into pw.  PB_OK or the
+ * search's error (err filled).  joint_pwin_one: the search pw->decision
+ * chose, alone on v (params the free search's, ph the held one's), then
+ * parallel_check_bb as after two searches; *out the kept search.  PB_OK or
+ * the search's error.  joint_search_one / joint_search_choose (joint.c):
+ * one search (pord: holding the order of answers), or pair_order's whole
+ * choice; PB_OK or the search's error. */
+int joint_pwin_window(const pb_trace_view *v, const joint_params *params, joint_pwin *pw,
+                      pb_error *err);
+int joint_pwin_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                   const joint_params *ph, const joint_pwin *pw, pb_error *err,
+                   const unsigned char *force);
+int joint_search_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                     pb_error *err, int pord, const unsigned char *force);
+int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err);
 /* tests only: 1 makes joint_resolve_swapped forget the requests an
  * exchange changed, 2 every change (joint_resolve_touch too): the faults
  * its test must catch */
