@@ -381,6 +381,12 @@ const pb_option joint_options[] = {
      "answers it returns) fall below their 0.1 quantile in the trace than in the copies "
      "of the free solution (z below -3.29; not at coarse ties; joint_space.c; metadata "
      "busy_spacing= where it changes the choice)"},
+    {"busy_partial", PB_OPT_BOOL, offsetof(joint_params, busy_partial), "1", PB_OPT_NORANGE,
+     "busy test, where it and the likelihood keep the free search and services found "
+     "serialising are where the two searches differ: a third search holds the order only "
+     "on the links of those services, kept when more than half of the pairs it assigns "
+     "otherwise than the free one are at them (joint_partial.c; metadata busy_partial= "
+     "where it runs)"},
     {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
@@ -928,6 +934,15 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     s->v = *v;
     s->p = *params;
+    if (params->hold_svc) { /* its own copy (joint_partial.c) */
+        s->hold_own = malloc(strlen(params->hold_svc) + 1);
+        if (!s->hold_own) {
+            free(s);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        strcpy(s->hold_own, params->hold_svc);
+        s->p.hold_svc = s->hold_own;
+    }
     s->pord_hold = pord;
     s->selshare = share;
     s->force_unp = force;
@@ -1044,6 +1059,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_tick0_learn(s); /* zero-tick delays (joint_tick0.c) */
     if (rc == PB_OK && s->order_mode == 2)
         rc = order_service_test(s);
+    if (rc == PB_OK)
+        rc = joint_partial_setup(s); /* busy_partial's links (joint_partial.c) */
     if (rc == PB_OK)
         rc = joint_select(s);
     if (rc == PB_OK)
@@ -1214,7 +1231,35 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         if (pick_held)
             keep = b;
     }
-    keep->pord_chosen = keep == b ? 2 : 1;
+    /* busy_partial (joint_partial.c): where the free search is kept and
+     * services found serialising are where the two differ, a third search
+     * holding the order only on their links, kept by the busy test's vote */
+    joint *c = NULL;
+    joint_params pc = ph;
+    double csum[2] = {0, 0};
+    char *hold = keep == a && params->busy_test && params->busy_partial
+                     ? joint_partial_names(a, pst)
+                     : NULL;
+    if (hold) {
+        pc.hold_svc = hold;
+        rc = init_one(&c, v, &pc, err, 1, NULL, force);
+        free(hold);
+        if (rc != PB_OK) {
+            free(pst);
+            joint_close(w);
+            joint_close(a);
+            joint_close(b);
+            return rc;
+        }
+        pc.hold_svc = c->p.hold_svc; /* c's own copy, for the checks below */
+        if (joint_partial_vote(a, c, pst, csum))
+            keep = c;
+        keep->part_sum[0] = 1;
+        keep->part_sum[1] = csum[0];
+        keep->part_sum[2] = csum[1];
+        keep->part_sum[3] = keep == c;
+    }
+    keep->pord_chosen = keep == b || keep == c ? 2 : 1;
     if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
         keep->pwin = pwd;
         if (params->pair_window_check && pwd.window_kind)
@@ -1229,7 +1274,13 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     keep->pick_sum[1] = psum[1];
     keep->pick_sum[2] = pick_held;
     keep->pick_sum[3] = psum[2];
-    joint_close(keep == b ? a : b);
+    if (keep == c) {
+        joint_close(a);
+        joint_close(b);
+    } else {
+        joint_close(c);
+        joint_close(keep == b ? a : b);
+    }
     if (keep != b) { /* the early run checks the held search only */
         joint_close(w);
         w = NULL;
@@ -1237,11 +1288,11 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     /* learned parallel calls checked by the same search without them
      * (joint_bbserial.c); the held one by the early run when there is one */
     if (joint_bbserial_wanted(keep)) {
-        joint_params pp = keep == b ? ph : *params;
+        joint_params pp = keep == b ? ph : keep == c ? pc : *params;
         pp.parallel = 1;
         joint *k2 = NULL;
         if (!w)
-            rc = init_one(&w, v, &pp, err, keep == b, NULL, force);
+            rc = init_one(&w, v, &pp, err, keep == b || keep == c, NULL, force);
         if (rc != PB_OK) {
             joint_close(keep);
             return rc;
@@ -1701,6 +1752,8 @@ void joint_close(joint *s)
     free(s->hhi);
     free(s->ord_k);
     free(s->ord_on);
+    free(s->hold_link);
+    free(s->hold_own);
     free(s->ord_p);
     free(s->svc_ord);
     free(s->clean);

@@ -195,6 +195,12 @@ typedef struct joint_params {
                            on the first copies' spread (joint_busymore.c), 1 */
     int busy_space;     /* [busy_space] busy test: a service also serialises when its
                            sends are spaced far more than the copies' (joint_space.c), 1 */
+    int busy_partial;   /* [busy_partial] busy test: where it keeps the free search, a
+                           third search holding the order only at the serialising
+                           services' links (joint_partial.c), 1 */
+    const char *hold_svc; /* not an option: the held search holds the order only on
+                           links touching these services (names separated by '\n';
+                           NULL: every link; joint_partial.c) */
     int tie_test;       /* [tie_test] at coarse whole-tick stamps keep the start when
                            most calls the search moved stayed within their start
                            parent's arrival tick (joint_quant.c), 1 */

@@ -430,6 +430,11 @@ struct joint {
     double *pick_stat;      /* busy test (joint_pick.c), per service JOINT_PICK_NSTAT:
                                calls, busy, copies' calls, copies' busy, z, pairs
                                assigned differently, serialising; or NULL */
+    unsigned char *hold_link; /* busy_partial: per link, the order held (NULL: all) */
+    char *hold_own;         /* busy_partial: s->p.hold_svc's own copy */
+    double part_sum[4];     /* busy_partial: ran (1), pairs assigned otherwise than
+                               the free search, of them at serialising services,
+                               the third search kept (1) (joint_partial.c) */
     double pick_sum[4];     /* busy test: pairs assigned differently, of them at
                                serialising services, held chosen by it (1), copies
                                drawn (0: JOINT_PICK_SIMS) */
@@ -1538,6 +1543,23 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held);
  * serialising were pi = mb / m exact ((b - n pi) / sqrt(n pi (1 - pi)) <
  * -JOINT_PICK_Z), and m below JOINT_PICK_MORE n.  1 or 0 */
 int joint_pick_want_more(double n, double b, double m, double mb);
+/* joint_partial.c.  With s->p.hold_svc: s->hold_link (the links whose
+ * caller or callee is named there) and, with order=on, s->ord_on the
+ * same.  PB_OK or PB_ENOMEM */
+int joint_partial_setup(joint *s);
+/* Is the order held on link l (no hold_svc: every link).  1 or 0 */
+int joint_partial_held(const joint *s, uint32_t l);
+/* The names (separated by '\n', the caller frees them) of a's services
+ * the busy test's pst finds serialising and where the free and held
+ * searches differ; NULL when none (or out of memory) */
+char *joint_partial_names(const joint *a, const double *pst);
+/* The pairs c assigns otherwise than a, sum[0], of them at services pst
+ * finds serialising, sum[1] (as joint_pick counts them); 1 when those are
+ * more than half, else 0 */
+int joint_partial_vote(const joint *a, const joint *c, const double *pst, double *sum);
+/* busy_partial= metadata line where the third search ran.  PB_OK or an
+ * error of pb_result_meta */
+int joint_partial_meta(const joint *s, pb_result *res);
 /* busy_test= and busy_service= metadata lines.  PB_OK or an error of
  * pb_result_meta */
 int joint_pick_meta(const joint *s, pb_result *res);

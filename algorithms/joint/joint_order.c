@@ -132,7 +132,7 @@ int joint_rord_fit(joint *s)
         }
         o->n[l] = n;
         o->k[l] = k;
-        o->on[l] = movable && n > 0;
+        o->on[l] = movable && n > 0 && joint_partial_held(s, l);
         double rho = (k + 1) / (n + 2);
         o->linv[l] = o->on[l] ? log(rho) : 0.0;
         o->lkeep[l] = o->on[l] ? log1p(-rho) : 0.0;

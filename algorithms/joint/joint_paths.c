@@ -396,6 +396,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->pord_hold ? "held" : "free", n, k, (k + 1) / (n + 2));
         }
         joint_pick_meta(s, res); /* the busy test (pair_order=auto) */
+        joint_partial_meta(s, res); /* its third search (joint_partial.c) */
         joint_pwin_meta(s, res); /* pair_window (joint_pwin.c) */
         joint_quant_meta(s, res); /* the tie test (joint_quant.c) */
         joint_tiecross_meta(s, res); /* tie_cross (joint_tiecross.c) */

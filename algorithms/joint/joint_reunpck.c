@@ -79,6 +79,7 @@ static void rk_adopt(joint *b, joint *a)
     for (int i = 0; i < 4; i++) {
         b->pord_ll[i] = a->pord_ll[i];
         b->pick_sum[i] = a->pick_sum[i];
+        b->part_sum[i] = a->part_sum[i];
     }
     free(b->pick_stat);
     b->pick_stat = a->pick_stat;

@@ -1,0 +1,144 @@
+/*
+ * joint_partial.c - the busy test's third search: the order held only
+ * where the busy test finds it (docs/joint/search.md, "Staged services as
+ * a black box").
+ *
+ * With pair_order=auto joint runs a free search and one that holds the
+ * order of answers and calls on every link, and the busy test
+ * (joint_pick.c) keeps the held one when most of the pairs the two assign
+ * differently are at services that serialise their work.  A staged
+ * service (SEDA: every stage a small pool serving its queue in arrival
+ * order) runs many requests at once, so the busy test does not find it
+ * serialising, and the pairs the two searches assign differently at it
+ * outvote those at the service that does serialise: on
+ * joint_models_seda x1 at 1 us as a black box the held search is right
+ * (counted against the truth, evaluation only: its gain is at logic, the
+ * service the test finds, z -12.8) and the vote keeps the free one on six
+ * of eight seeds (57 of 119 changed pairs at logic on seed 1).
+ *
+ * The rule: where the likelihood and the busy test keep the free search
+ * and some service found serialising is one where the two searches
+ * differ, a third search holds the order (answers, joint_order.c; the
+ * order of service, the call-view term) only on the links whose caller or
+ * callee is such a service, and is free elsewhere.  It is kept by the
+ * busy test's own vote against the free search: when more than half of
+ * the pairs the two assign differently are at serialising services.  So
+ * the order is held where the test shows it and nowhere else.  Where it
+ * does not run (no serialising service, or the held search kept already)
+ * every output is as before, byte for byte.
+ *
+ * The services are passed by name (joint_params.hold_svc, names separated
+ * by '\n'): the self-calibration's copy of the trace, inferred with the
+ * kept search's options, numbers its nodes by its own reading order.
+ */
+#include "joint_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* is node a named in list (names separated by '\n') */
+static int named_in(const char *list, const char *a)
+{
+    size_t n = strlen(a);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t m = e ? (size_t)(e - p) : strlen(p);
+        if (m == n && !memcmp(p, a, n))
+            return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+int joint_partial_setup(joint *s)
+{
+    if (!s->p.hold_svc)
+        return PB_OK;
+    uint32_t nl = s->nlinks;
+    s->hold_link = calloc((size_t)nl + 1, 1);
+    if (!s->hold_link)
+        return PB_ENOMEM;
+    for (uint32_t l = 0; l < nl; l++)
+        s->hold_link[l] = named_in(s->p.hold_svc, pb_strtab_str(s->v.nodes, s->link_src[l])) ||
+                          named_in(s->p.hold_svc, pb_strtab_str(s->v.nodes, s->link_dst[l]));
+    /* the call-view order term (order=on) on those links only */
+    if (s->order_mode == 1 && !s->ord_on) {
+        s->ord_on = malloc((size_t)nl + 1);
+        if (!s->ord_on)
+            return PB_ENOMEM;
+        memcpy(s->ord_on, s->hold_link, (size_t)nl + 1);
+    }
+    return PB_OK;
+}
+
+int joint_partial_held(const joint *s, uint32_t l)
+{
+    return !s->hold_link || s->hold_link[l];
+}
+
+char *joint_partial_names(const joint *a, const double *pst)
+{
+    if (!pst)
+        return NULL;
+    size_t len = 1;
+    for (uint32_t v = 0; v < a->nnodes; v++) {
+        const double *x = pst + JOINT_PICK_NSTAT * (size_t)v;
+        if (x[6] > 0 && x[5] > 0)
+            len += strlen(pb_strtab_str(a->v.nodes, v)) + 1;
+    }
+    if (len == 1)
+        return NULL;
+    char *out = malloc(len), *p = out;
+    if (!out)
+        return NULL;
+    for (uint32_t v = 0; v < a->nnodes; v++) {
+        const double *x = pst + JOINT_PICK_NSTAT * (size_t)v;
+        if (!(x[6] > 0 && x[5] > 0))
+            continue;
+        const char *nm = pb_strtab_str(a->v.nodes, v);
+        size_t m = strlen(nm);
+        if (p > out)
+            *p++ = '\n';
+        memcpy(p, nm, m);
+        p += m;
+    }
+    *p = '\0';
+    return out;
+}
+
+int joint_partial_vote(const joint *a, const joint *c, const double *pst, double *sum)
+{
+    sum[0] = sum[1] = 0;
+    for (uint32_t p = 0; p < a->npairs && p < c->npairs; p++) {
+        uint32_t at[2];
+        int k = 0;
+        if (a->par[p] != c->par[p] || a->pr[p].call != c->pr[p].call)
+            at[k++] = a->pr[p].caller;
+        if (a->pr[p].ret != c->pr[p].ret)
+            at[k++] = a->pr[p].callee;
+        for (int i = 0; i < k; i++) {
+            sum[0]++;
+            if (at[i] < a->nnodes && pst[JOINT_PICK_NSTAT * (size_t)at[i] + 6] > 0)
+                sum[1]++;
+        }
+    }
+    return sum[0] > 0 && 2 * sum[1] > sum[0];
+}
+
+int joint_partial_meta(const joint *s, pb_result *res)
+{
+    if (!s->part_sum[0])
+        return PB_OK;
+    /* the services held: the busy test's, recounted (the record goes with
+     * the solution kept, free or partial) */
+    char *held = joint_partial_names(s, s->pick_stat);
+    for (char *p = held; p && *p; p++)
+        if (*p == '\n')
+            *p = ',';
+    int rc = pb_result_meta(res, "busy_partial=on held_services=%s changed_pairs=%.0f "
+                                 "at_serialising=%.0f chosen=%s",
+                            held ? held : "", s->part_sum[1], s->part_sum[2],
+                            s->part_sum[3] > 0 ? "partial" : "free");
+    free(held);
+    return rc;
+}

@@ -1,0 +1,151 @@
+/* busy_partial (joint_partial.c), by hand: a staged front F (not found
+ * serialising) before a service L that the busy test finds serialising,
+ * and a leaf D.  Links: 0 F -> L, 1 L -> D, 2 X -> F.
+ *
+ * The busy test's record (pst): L serialising with 4 pairs changed between
+ * the free and held searches, F not serialising with 6 (the held search's
+ * changes outvote L's: 4 of 10, the free one kept); D tested serialising
+ * but with nothing changed (decides nothing).  So the third search holds
+ * the order at L only: the links touching L (0 and 1), not X -> F.
+ *
+ * The vote against the free solution a, six pairs: pair 0 (F -> L) has
+ * another parent in c (counted at its caller F), pair 1 (L -> D) another
+ * parent (at L) and another return (at its callee D), pair 2 (L -> D)
+ * another return (at D), pair 3 (X -> F) the same, pair 4 (F -> L)
+ * another return (at L), pair 5 (L -> D) another parent (at L).  Changed:
+ * F 1, L 3, D 2 = 6; at serialising services (L, D) 5: the third search
+ * is kept.  With D not serialising: 3 of 6, not more than half, and
+ * the free one stays. */
+#include "pbtest.h"
+#include "joint.h"
+#include "joint_int.h"
+#include "joint_test.h"
+
+#include <stdlib.h>
+
+enum { F, L, D, X, NN };
+
+static void names(pb_strtab **st)
+{
+    static const char *nm[NN] = {"F", "L", "D", "X"};
+    uint32_t k;
+    pb_strtab_init(st);
+    for (int i = 0; i < NN; i++)
+        pb_strtab_intern(*st, nm[i], 1, &k);
+}
+
+/* a joint with the six pairs (caller, callee, link as above), the parents
+ * par[] and the returns ret[] */
+static joint *hand(pb_strtab *st, const uint32_t *par, const uint32_t *ret)
+{
+    static const uint32_t caller[6] = {F, L, L, X, F, L}, callee[6] = {L, D, D, F, L, D};
+    static const uint32_t link[6] = {0, 1, 1, 2, 0, 1};
+    joint *s = calloc(1, sizeof *s);
+    s->v.nodes = st;
+    s->nnodes = NN;
+    s->npairs = 6;
+    s->nlinks = 3;
+    s->pr = calloc(6, sizeof *s->pr);
+    s->par = calloc(6, sizeof *s->par);
+    s->link_src = calloc(3, sizeof *s->link_src);
+    s->link_dst = calloc(3, sizeof *s->link_dst);
+    const uint32_t ls[3] = {F, L, X}, ld[3] = {L, D, F};
+    for (int l = 0; l < 3; l++) {
+        s->link_src[l] = ls[l];
+        s->link_dst[l] = ld[l];
+    }
+    for (int p = 0; p < 6; p++) {
+        s->pr[p] = (jpair){0, 0, 0, 0, (uint32_t)(2 * p), ret[p], caller[p], callee[p], link[p]};
+        s->par[p] = par[p];
+    }
+    return s;
+}
+
+static void drop(joint *s)
+{
+    free(s->pr);
+    free(s->par);
+    free(s->link_src);
+    free(s->link_dst);
+    free(s->hold_link);
+    free(s);
+}
+
+TEST(partial_names_and_links_by_hand)
+{
+    pb_strtab *st;
+    names(&st);
+    double pst[JOINT_PICK_NSTAT * (NN + 1)] = {0};
+    pst[JOINT_PICK_NSTAT * F + 5] = 6; /* F: 6 changed, not serialising */
+    pst[JOINT_PICK_NSTAT * L + 5] = 4; /* L: 4 changed, serialising */
+    pst[JOINT_PICK_NSTAT * L + 6] = 1;
+    pst[JOINT_PICK_NSTAT * D + 6] = 1; /* D: serialising, nothing changed */
+    const uint32_t par[6] = {JOINT_NONE, 0, 0, JOINT_NONE, JOINT_NONE, 4};
+    const uint32_t ret[6] = {1, 3, 5, 7, 9, 11};
+    joint *a = hand(st, par, ret);
+    char *held = joint_partial_names(a, pst);
+    CHECK(held && !strcmp(held, "L"));
+    /* nothing serialising where the searches differ: no third search */
+    pst[JOINT_PICK_NSTAT * L + 5] = 0;
+    CHECK(joint_partial_names(a, pst) == NULL);
+    CHECK(joint_partial_names(a, NULL) == NULL);
+    /* the links held: those touching L (0 F -> L, 1 L -> D), not X -> F */
+    a->p.hold_svc = held;
+    a->order_mode = 2;
+    CHECK_INT(joint_partial_setup(a), PB_OK);
+    CHECK_INT(joint_partial_held(a, 0), 1);
+    CHECK_INT(joint_partial_held(a, 1), 1);
+    CHECK_INT(joint_partial_held(a, 2), 0);
+    CHECK(a->ord_on == NULL); /* order=auto: the term's own test decides */
+    /* a name that is a prefix of another is not a match */
+    a->p.hold_svc = "FX\nLL";
+    free(a->hold_link);
+    a->hold_link = NULL;
+    CHECK_INT(joint_partial_setup(a), PB_OK);
+    CHECK_INT(joint_partial_held(a, 0) + joint_partial_held(a, 1) + joint_partial_held(a, 2), 0);
+    /* without hold_svc every link is held */
+    free(a->hold_link);
+    a->hold_link = NULL;
+    a->p.hold_svc = NULL;
+    CHECK_INT(joint_partial_setup(a), PB_OK);
+    CHECK_INT(joint_partial_held(a, 2), 1);
+    free(held);
+    drop(a);
+    pb_strtab_close(st);
+}
+
+TEST(partial_vote_by_hand)
+{
+    pb_strtab *st;
+    names(&st);
+    double pst[JOINT_PICK_NSTAT * (NN + 1)] = {0};
+    pst[JOINT_PICK_NSTAT * L + 6] = 1;
+    pst[JOINT_PICK_NSTAT * D + 6] = 1;
+    const uint32_t pa[6] = {JOINT_NONE, 0, 0, JOINT_NONE, JOINT_NONE, 4};
+    const uint32_t ra[6] = {1, 3, 5, 7, 9, 11};
+    const uint32_t pc[6] = {3, 4, 0, JOINT_NONE, JOINT_NONE, 0};
+    const uint32_t rc[6] = {1, 5, 3, 7, 13, 11};
+    joint *a = hand(st, pa, ra), *c = hand(st, pc, rc);
+    double sum[2];
+    CHECK_INT(joint_partial_vote(a, c, pst, sum), 1);
+    CHECK_NEAR(sum[0], 6, 0);
+    CHECK_NEAR(sum[1], 5, 0);
+    /* D not serialising: 3 of 6, not more than half */
+    pst[JOINT_PICK_NSTAT * D + 6] = 0;
+    CHECK_INT(joint_partial_vote(a, c, pst, sum), 0);
+    CHECK_NEAR(sum[0], 6, 0);
+    CHECK_NEAR(sum[1], 3, 0);
+    /* the same solution: nothing changed, not kept */
+    CHECK_INT(joint_partial_vote(a, a, pst, sum), 0);
+    CHECK_NEAR(sum[0], 0, 0);
+    drop(a);
+    drop(c);
+    pb_strtab_close(st);
+}
+
+int main(void)
+{
+    RUN(partial_names_and_links_by_hand);
+    RUN(partial_vote_by_hand);
+    return pbtest_exit();
+}
