@@ -2095,6 +2095,16 @@ int joint_reunp_copytest(joint *s, int *use);
  * the copy's search's reunp_moved and unp_changed.  PB_OK or PB_ENOMEM */
 int joint_copy_exact(joint *s, const pb_trace_view *v2, const joint_params *p2,
                      unsigned char *ok, size_t *moved, size_t *unp_changed);
+/* joint_reunpck.c, the copy check of reunp=2 and unpaired=3: a copy of s
+ * (joint_selfcal_copy, seed (uint32_t)seed, the whole trace up to its
+ * cap) that loses messages afresh (joint_copy_drop, seed + 1), inferred
+ * by joint_copy_exact with s's parameters set by variant(p, 0) and then
+ * variant(p, 1).  *moved and *changed: the second run's reunp_moved and
+ * unp_changed; cnt[0] / cnt[1]: s's top-level requests exact only with
+ * variant 1 / only with variant 0.  PB_OK or PB_ENOMEM (then nothing is
+ * filled) */
+int joint_copy_ab(joint *s, unsigned long seed, void (*variant)(joint_params *, int),
+                  size_t *moved, size_t *changed, size_t cnt[2]);
 /* joint_reunpck.c: drop each call and return of t (a copy of s) with
  * probability q = the share of s's calls and returns left without a
  * partner (a GSL generator seeded with seed).  PB_OK or PB_ENOMEM */

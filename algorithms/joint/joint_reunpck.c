@@ -168,15 +168,15 @@ int joint_copy_drop(const joint *s, pb_trace *t, unsigned long seed)
     return PB_OK;
 }
 
-int joint_reunp_copytest(joint *s, int *use)
+int joint_copy_ab(joint *s, unsigned long seed, void (*variant)(joint_params *, int),
+                  size_t *moved, size_t *changed, size_t cnt[2])
 {
-    *use = 0;
     pb_trace *t = NULL;
-    /* the whole trace (up to the self-calibration's cap): reunp acts on
-     * the few half calls only, a window would hold too few of them */
+    /* the whole trace (up to the self-calibration's cap): both checks act
+     * on the few unpaired messages only, a window would hold too few */
     double share = s->p.conf_sim_share;
     s->p.conf_sim_share = 1;
-    int rc = joint_selfcal_copy(s, (uint32_t)s->p.conf_seed + JOINT_REUNP_SEED, &t);
+    int rc = joint_selfcal_copy(s, (uint32_t)seed, &t);
     s->p.conf_sim_share = share;
     /* the copy's loss where the solution has its halves only: there the
      * alignment's count of them is right by construction, which is what
@@ -185,37 +185,50 @@ int joint_reunp_copytest(joint *s, int *use)
      * solution shows (its half pairs' messages over all): the alignment
      * then meets loss it must count as on the real trace */
     if (rc == PB_OK)
-        rc = joint_copy_drop(s, t, (unsigned long)s->p.conf_seed + JOINT_REUNP_SEED + 1);
+        rc = joint_copy_drop(s, t, seed + 1);
     unsigned char *ok0 = malloc((size_t)s->npairs + 1), *ok1 = malloc((size_t)s->npairs + 1);
-    size_t m0 = 0, m1 = 0, ch = 0;
+    size_t m0 = 0, ch0 = 0;
     if (rc == PB_OK && (!ok0 || !ok1))
         rc = PB_ENOMEM;
     if (rc == PB_OK) {
         pb_trace_view v2 = pb_trace_view_of(t);
         joint_params p2;
         joint_copy_params(s, &p2);
-        p2.reunp = 0;
-        rc = joint_copy_exact(s, &v2, &p2, ok0, &m0, &ch);
-        p2.reunp = 1;
+        variant(&p2, 0);
+        rc = joint_copy_exact(s, &v2, &p2, ok0, &m0, &ch0);
+        variant(&p2, 1);
         if (rc == PB_OK)
-            rc = joint_copy_exact(s, &v2, &p2, ok1, &m1, &ch);
+            rc = joint_copy_exact(s, &v2, &p2, ok1, moved, changed);
     }
     pb_trace_close(t);
     if (rc == PB_OK) {
         /* the same copy, the same requests */
-        size_t b = 0, c = 0;
+        cnt[0] = cnt[1] = 0;
         for (uint32_t q = 0; q < s->npairs; q++) {
-            b += ok1[q] == 1 && ok0[q] == 2;
-            c += ok0[q] == 1 && ok1[q] == 2;
+            cnt[0] += ok1[q] == 1 && ok0[q] == 2;
+            cnt[1] += ok0[q] == 1 && ok1[q] == 2;
         }
-        s->reunp_ck_moved = m1;
-        s->reunp_ck_cnt[0] = b;
-        s->reunp_ck_cnt[1] = c;
-        *use = m1 > 0 && joint_reunp_signtest(b, c);
-        s->reunp_ck = *use ? 2 : 1;
     }
     free(ok0);
     free(ok1);
+    return rc;
+}
+
+static void reunp_variant(joint_params *p, int v) { p->reunp = v; }
+
+int joint_reunp_copytest(joint *s, int *use)
+{
+    *use = 0;
+    size_t m1 = 0, ch = 0, cnt[2] = {0, 0};
+    int rc = joint_copy_ab(s, (unsigned long)s->p.conf_seed + JOINT_REUNP_SEED, reunp_variant,
+                           &m1, &ch, cnt);
+    if (rc == PB_OK) {
+        s->reunp_ck_moved = m1;
+        s->reunp_ck_cnt[0] = cnt[0];
+        s->reunp_ck_cnt[1] = cnt[1];
+        *use = m1 > 0 && joint_reunp_signtest(cnt[0], cnt[1]);
+        s->reunp_ck = *use ? 2 : 1;
+    }
     return rc;
 }
 

@@ -45,50 +45,23 @@
  */
 #include "joint_int.h"
 
-#include <stdlib.h>
+
+static void unpaired_variant(joint_params *p, int v) { p->unpaired = v; }
 
 /* check 2: the copy.  *use = 1 when the choice helps there */
 static int uc_copy(joint *s, int *use)
 {
     *use = 0;
-    pb_trace *t = NULL;
-    /* the whole trace (up to the self-calibration's cap): the choice acts
-     * on the few unpaired messages only */
-    double share = s->p.conf_sim_share;
-    s->p.conf_sim_share = 1;
-    int rc = joint_selfcal_copy(s, (uint32_t)s->p.conf_seed + JOINT_UNPCK_SEED, &t);
-    s->p.conf_sim_share = share;
-    if (rc == PB_OK)
-        rc = joint_copy_drop(s, t, (unsigned long)s->p.conf_seed + JOINT_UNPCK_SEED + 1);
-    unsigned char *ok0 = malloc((size_t)s->npairs + 1), *ok1 = malloc((size_t)s->npairs + 1);
-    size_t m = 0, ch0 = 0, ch1 = 0;
-    if (rc == PB_OK && (!ok0 || !ok1))
-        rc = PB_ENOMEM;
+    size_t m1 = 0, ch1 = 0, cnt[2] = {0, 0};
+    int rc = joint_copy_ab(s, (unsigned long)s->p.conf_seed + JOINT_UNPCK_SEED,
+                           unpaired_variant, &m1, &ch1, cnt);
     if (rc == PB_OK) {
-        pb_trace_view v2 = pb_trace_view_of(t);
-        joint_params p2;
-        joint_copy_params(s, &p2);
-        p2.unpaired = 0;
-        rc = joint_copy_exact(s, &v2, &p2, ok0, &m, &ch0);
-        p2.unpaired = 1;
-        if (rc == PB_OK)
-            rc = joint_copy_exact(s, &v2, &p2, ok1, &m, &ch1);
-    }
-    pb_trace_close(t);
-    if (rc == PB_OK) {
-        size_t b = 0, c = 0;
-        for (uint32_t q = 0; q < s->npairs; q++) {
-            b += ok1[q] == 1 && ok0[q] == 2;
-            c += ok0[q] == 1 && ok1[q] == 2;
-        }
         s->unpck_copy = 1;
         s->unpck_changed = ch1;
-        s->unpck_cnt[0] = b;
-        s->unpck_cnt[1] = c;
-        *use = ch1 > 0 && joint_reunp_signtest(b, c);
+        s->unpck_cnt[0] = cnt[0];
+        s->unpck_cnt[1] = cnt[1];
+        *use = ch1 > 0 && joint_reunp_signtest(cnt[0], cnt[1]);
     }
-    free(ok0);
-    free(ok1);
     return rc;
 }
 
