@@ -524,6 +524,33 @@ typedef struct insort {
     uint32_t p;
 } insort;
 
+/* joint_xcost.c: the re-pairing's exchange passes' response costs kept
+ * (speed only): cur[i] the cost of the link's i-th call with its current
+ * return; alt[i * JOINT_SWAP_WINDOW + j - i - 1] the cost of exchanging
+ * the returns of calls i and j (i < j <= i + JOINT_SWAP_WINDOW), valid
+ * while gen[] of it is g.  Zero-initialised; joint_xcost_free frees it */
+typedef struct joint_xcost {
+    double *cur, *alt;
+    uint32_t *gen, g, n, cap;
+} joint_xcost;
+/* joint_xcost.c: room for a link of nc calls (nc >= 2), every kept
+ * exchange voided; cur[0..nc) is the caller's to fill.  PB_OK or
+ * PB_ENOMEM (x unchanged but for what was grown) */
+int joint_xcost_begin(joint_xcost *x, uint32_t nc);
+/* joint_xcost.c: 1 and *alt the kept cost of exchanging calls i < j (j
+ * at most JOINT_SWAP_WINDOW after i); 0 when none is kept */
+int joint_xcost_get(const joint_xcost *x, uint32_t i, uint32_t j, double *alt);
+/* joint_xcost.c: keep alt as the cost of exchanging calls i < j */
+void joint_xcost_put(joint_xcost *x, uint32_t i, uint32_t j, double alt);
+/* joint_xcost.c: call i's return changed: every kept exchange with it
+ * voided (cur[i] is the caller's to update) */
+void joint_xcost_changed(joint_xcost *x, uint32_t i);
+/* joint_xcost.c: free what x holds and zero it (NULL-safe members) */
+void joint_xcost_free(joint_xcost *x);
+/* joint_xcost.c: 0; a unit test sets it (a change no longer voids the
+ * kept exchanges, on purpose) */
+extern int joint_xcost_test_stale;
+
 /* key k's smoothing bandwidth in bins (n > 0 delays): Silverman's rule
  * on the log-delays' spread (kstat: count, sum, sum of squares), at least
  * bw_min, at most 100; the density fit and fit_fast's range fit share it
