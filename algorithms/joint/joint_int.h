@@ -336,6 +336,9 @@ struct joint {
     struct joint_wcache *wc; /* resplit_wcache: the local search's fresh walks kept
                                 (joint_wcache.c), or NULL */
     size_t wc_hits;         /* resplit_wcache: fresh walks taken from it */
+    struct joint_vcache *vc; /* the local search's small walks' values kept
+                                (joint_vcache.c), or NULL */
+    size_t vc_hits;         /* joint_vcache.c: walks' values taken from it */
     size_t csync_walks, csync_hits; /* conf_sync: the shares' synced walks, and
                                        those that stopped early (joint_conf.c) */
     double *ps_memo;        /* conf_pair_memo: each request's walk kept while
@@ -1019,6 +1022,21 @@ void joint_gsort_free(joint *s);
 /* joint_gsort.c: 0; a unit test sets it (one round's sorted returns kept
  * into the next and after changes) */
 extern int joint_gsort_test_stale;
+/* joint_vcache.c: a local search starts (earlier values void);
+ * PB_ENOMEM or PB_OK */
+int joint_vcache_begin(joint *s);
+/* joint_vcache.c: the local search ends (nothing kept or used until the
+ * next begins) */
+void joint_vcache_end(joint *s);
+/* joint_vcache.c: joint_req_walk(s, q, k, n, 0, ll), its value taken from
+ * an earlier walk of q with the same list in this local search when one
+ * is kept (the same bits), else walked and kept.  PB_ENOMEM or PB_OK */
+int joint_vcache_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, double *ll);
+/* joint_vcache.c: free s->vc (NULL-safe) */
+void joint_vcache_free(joint *s);
+/* joint_vcache.c: 0; a unit test sets them (off: no value kept; stale:
+ * the values of one local search kept into the next, on purpose) */
+extern int joint_vcache_test_off, joint_vcache_test_stale;
 /* joint_wcache.c (resplit_wcache): a local search starts (earlier records
  * void; nothing kept or used unless the option is on); PB_ENOMEM or PB_OK */
 int joint_wcache_begin(joint *s);
