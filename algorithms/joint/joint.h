@@ -150,6 +150,10 @@ typedef struct joint_params {
     int late_timer;     /* [late_timer] with late_attach, at those services the send of
                            a call that outlives its request may trigger the request's
                            next output (joint_lateattach.c), 1 */
+    int late_trust;     /* [late_trust] with late_attach and conf_selfcal, a held
+                           orphan's placement is kept only when its posterior times
+                           the self-calibration's accuracy on its link is above 1/2
+                           (joint_latetrust.c), 1 */
     int late_tie_share; /* [late_tie_share] at coarse stamps, a call whose return
                            ties the ends of all k requests enclosing it counts
                            1 / (k + 1) of an orphan in its link's orphan share
@@ -235,6 +239,11 @@ typedef struct joint_params {
                            next search's first re-split pass visits only pairs of
                            requests changed since the last one; 2: its greedy rounds
                            left out too; 0: neither (joint_resolve.c), 0 */
+    int pair_window;    /* [pair_window] without call ids, pair_order=auto: choose
+                           free or held on a window of about this many requests,
+                           then run the chosen search only (joint_pwin.c); 0 off */
+    int pair_window_check; /* [pair_window_check] also run both searches on the
+                           whole trace, keep that choice, report agreement, 0 */
     const char *subtick; /* [subtick] auto|on|off: at coarse whole-tick stamps take the
                            order of the rows within a tick as the order of events
                            and spread each tick's rows over it (auto: when the rows

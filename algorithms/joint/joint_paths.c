@@ -120,6 +120,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
     cvp_ctx x;
     memset(&x, 0, sizeof x);
     int rc = PB_OK;
+    /* late_trust: held orphans' placements kept only where trusted
+     * (joint_latetrust.c); before the paths, which it may change */
+    if (joint_lt_decide(s) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     uint32_t *inst = calloc((size_t)s->npairs + 1, sizeof *inst);
     if (!inst)
         rc = PB_ENOMEM;
@@ -148,7 +152,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         }
         if (rc == PB_OK)
             rc = cvp_causes(s->v.msgs, s->v.n, s->npairs, call, ret, s->par, pmsg);
-        if (rc == PB_OK)
+        if (rc == PB_OK && s->lt_conf) /* computed for late_trust, the same solution */
+            memcpy(conf, s->lt_conf, ((size_t)s->npairs + 1) * sizeof *conf);
+        else if (rc == PB_OK)
             rc = joint_confidence(s, conf);
         if (rc == PB_OK) {
             res->min_confidence = s->p.min_confidence;
@@ -330,6 +336,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         if (s->la_held)
             pb_result_meta(res, "late_attach=%u rounds=%u moved_after_refit=%u left_roots=%u",
                            s->la_held, s->la_rounds, s->la_moved, s->la_rooted);
+        joint_lt_meta(s, res); /* joint_latetrust.c */
         joint_lc_meta(s, res); /* joint_latecount.c */
         joint_os_meta(s, res); /* out_sets (joint_oset.c) */
         joint_resolve_meta(s, res); /* resolve_local (joint_resolve.c) */
@@ -360,7 +367,14 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         }
         /* without call ids: how often each link's answers overtake, and
          * which search was kept (pair_order=auto) */
-        if (s->pord_chosen)
+        if (s->pord_chosen && s->pwin.decision && !s->pwin.full_kind) /* joint_pwin.c */
+            pb_result_meta(res, "pair_order=auto chosen=%s decided_on=window "
+                           "log_likelihood_%s=%.3f with_order_%s=%.3f",
+                           s->pord_chosen == 2 ? "held" : "free",
+                           s->pord_chosen == 2 ? "held" : "free",
+                           s->pord_ll[s->pord_chosen == 2], s->pord_chosen == 2 ? "held" : "free",
+                           s->pord_ll[2 + (s->pord_chosen == 2)]);
+        else if (s->pord_chosen)
             pb_result_meta(res, "pair_order=auto chosen=%s log_likelihood_free=%.3f "
                            "log_likelihood_held=%.3f with_order_free=%.3f with_order_held=%.3f",
                            s->pord_chosen == 2 ? "held" : "free", s->pord_ll[0], s->pord_ll[1],
@@ -378,6 +392,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->pord_hold ? "held" : "free", n, k, (k + 1) / (n + 2));
         }
         joint_pick_meta(s, res); /* the busy test (pair_order=auto) */
+        joint_pwin_meta(s, res); /* pair_window (joint_pwin.c) */
         joint_quant_meta(s, res); /* the tie test (joint_quant.c) */
         joint_tiecross_meta(s, res); /* tie_cross (joint_tiecross.c) */
         joint_tieorph_meta(s, res); /* tie_orphans (joint_tieorph.c) */

@@ -1,5 +1,5 @@
 /* The values of small requests' walks kept within one local search
- * (speed only, the same results; issue 28, "Speed, fourteenth wave" in
+ * (speed only, the same results; issue 28, "Speed, fifteenth wave" in
  * docs/joint/speed.md).
  *
  * The re-split of two small requests (joint_search.c, resplit: fewer than

@@ -1,5 +1,5 @@
 /* The re-pairing's exchange passes with their response costs kept
- * (speed only, the same results; issue 28, "Speed, fourteenth wave" in
+ * (speed only, the same results; issue 28, "Speed, fifteenth wave" in
  * docs/joint/speed.md).
  *
  * After the greedy pairing of a link's returns (joint_repair.c,

@@ -1,5 +1,5 @@
 /* joint's local search with the values of small requests' walks kept
- * within it (joint_vcache.c, docs/joint/speed.md "Speed, fourteenth
+ * within it (joint_vcache.c, docs/joint/speed.md "Speed, fifteenth
  * wave"): on random traces (a service B with two callers, requests
  * making 1 to 7 calls of C and D, some in parallel, some returns lost;
  * black box and with call ids; nanoseconds and whole milliseconds; the

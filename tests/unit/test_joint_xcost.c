@@ -1,5 +1,5 @@
 /* The re-pairing's exchange passes with their response costs kept
- * (joint_xcost.c, docs/joint/speed.md "Speed, fourteenth wave"): on
+ * (joint_xcost.c, docs/joint/speed.md "Speed, fifteenth wave"): on
  * random links (2 to 300 calls, a random first pairing, a pure cost of a
  * call and the return it is given), the passes run with the kept costs
  * and with every cost computed afresh, as joint_repair.c's passes did
