@@ -1712,6 +1712,7 @@ void joint_close(joint *s)
     joint_greedy_free(s);
     joint_lsmemo_free(s);
     joint_wcache_free(s);
+    joint_vcache_free(s);
     joint_gsort_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);

@@ -357,6 +357,9 @@ struct joint {
     struct joint_wcache *wc; /* resplit_wcache: the local search's fresh walks kept
                                 (joint_wcache.c), or NULL */
     size_t wc_hits;         /* resplit_wcache: fresh walks taken from it */
+    struct joint_vcache *vc; /* the local search's small walks' values kept
+                                (joint_vcache.c), or NULL */
+    size_t vc_hits;         /* joint_vcache.c: walks' values taken from it */
     size_t csync_walks, csync_hits; /* conf_sync: the shares' synced walks, and
                                        those that stopped early (joint_conf.c) */
     double *ps_memo;        /* conf_pair_memo: each request's walk kept while
@@ -559,6 +562,33 @@ typedef struct insort {
     pb_ns t;
     uint32_t p;
 } insort;
+
+/* joint_xcost.c: the re-pairing's exchange passes' response costs kept
+ * (speed only): cur[i] the cost of the link's i-th call with its current
+ * return; alt[i * JOINT_SWAP_WINDOW + j - i - 1] the cost of exchanging
+ * the returns of calls i and j (i < j <= i + JOINT_SWAP_WINDOW), valid
+ * while gen[] of it is g.  Zero-initialised; joint_xcost_free frees it */
+typedef struct joint_xcost {
+    double *cur, *alt;
+    uint32_t *gen, g, n, cap;
+} joint_xcost;
+/* joint_xcost.c: room for a link of nc calls (nc >= 2), every kept
+ * exchange voided; cur[0..nc) is the caller's to fill.  PB_OK or
+ * PB_ENOMEM (x unchanged but for what was grown) */
+int joint_xcost_begin(joint_xcost *x, uint32_t nc);
+/* joint_xcost.c: 1 and *alt the kept cost of exchanging calls i < j (j
+ * at most JOINT_SWAP_WINDOW after i); 0 when none is kept */
+int joint_xcost_get(const joint_xcost *x, uint32_t i, uint32_t j, double *alt);
+/* joint_xcost.c: keep alt as the cost of exchanging calls i < j */
+void joint_xcost_put(joint_xcost *x, uint32_t i, uint32_t j, double alt);
+/* joint_xcost.c: call i's return changed: every kept exchange with it
+ * voided (cur[i] is the caller's to update) */
+void joint_xcost_changed(joint_xcost *x, uint32_t i);
+/* joint_xcost.c: free what x holds and zero it (NULL-safe members) */
+void joint_xcost_free(joint_xcost *x);
+/* joint_xcost.c: 0; a unit test sets it (a change no longer voids the
+ * kept exchanges, on purpose) */
+extern int joint_xcost_test_stale;
 
 /* key k's smoothing bandwidth in bins (n > 0 delays): Silverman's rule
  * on the log-delays' spread (kstat: count, sum, sum of squares), at least
@@ -1028,6 +1058,21 @@ void joint_gsort_free(joint *s);
 /* joint_gsort.c: 0; a unit test sets it (one round's sorted returns kept
  * into the next and after changes) */
 extern int joint_gsort_test_stale;
+/* joint_vcache.c: a local search starts (earlier values void);
+ * PB_ENOMEM or PB_OK */
+int joint_vcache_begin(joint *s);
+/* joint_vcache.c: the local search ends (nothing kept or used until the
+ * next begins) */
+void joint_vcache_end(joint *s);
+/* joint_vcache.c: joint_req_walk(s, q, k, n, 0, ll), its value taken from
+ * an earlier walk of q with the same list in this local search when one
+ * is kept (the same bits), else walked and kept.  PB_ENOMEM or PB_OK */
+int joint_vcache_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, double *ll);
+/* joint_vcache.c: free s->vc (NULL-safe) */
+void joint_vcache_free(joint *s);
+/* joint_vcache.c: 0; a unit test sets them (off: no value kept; stale:
+ * the values of one local search kept into the next, on purpose) */
+extern int joint_vcache_test_off, joint_vcache_test_stale;
 /* joint_wcache.c (resplit_wcache): a local search starts (earlier records
  * void; nothing kept or used unless the option is on); PB_ENOMEM or PB_OK */
 int joint_wcache_begin(joint *s);

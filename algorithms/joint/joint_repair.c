@@ -639,6 +639,7 @@ static int repair_pairs(joint *s, size_t *moved)
     uint32_t *dem = malloc(((size_t)n + 1) * sizeof *dem);
     pb_ns *rsv = malloc(((size_t)n + 1) * sizeof *rsv), *rrv = malloc(((size_t)n + 1) * sizeof *rrv);
     uint32_t *ord = NULL;
+    joint_xcost xc = {0};
     /* with the order of answers (pair_order): who was answered in the
      * greedy, and every pair's answer time in the pairing so far */
     unsigned char *ans = s->rord ? calloc((size_t)n + 1, 1) : NULL;
@@ -736,15 +737,27 @@ static int repair_pairs(joint *s, size_t *moved)
         if (rst)
             for (uint32_t i = 0; i < nc; i++)
                 rst[C[i].p] = rsv[to[C[i].p]];
+        /* the costs are pure within these passes (nothing but `to`
+         * changes): the current costs and the exchanges' kept
+         * (joint_xcost_*: the same numbers) */
+        if ((rc = joint_xcost_begin(&xc, nc)) != PB_OK)
+            goto done;
+        for (uint32_t i = 0; i < nc; i++) {
+            uint32_t c = C[i].p, k = to[c];
+            xc.cur[i] = joint_response_cost(s, c, rsv[k], rrv[k]);
+        }
         for (int pass = 0; pass < 4; pass++) {
             size_t ex = 0;
             for (uint32_t i = 0; i < nc; i++)
                 for (uint32_t j = i + 1; j < nc && j <= i + JOINT_SWAP_WINDOW; j++) {
                     uint32_t c1 = C[i].p, c2 = C[j].p, k1 = to[c1], k2 = to[c2];
-                    double cur = joint_response_cost(s, c1, rsv[k1], rrv[k1]) +
-                                 joint_response_cost(s, c2, rsv[k2], rrv[k2]);
-                    double alt = joint_response_cost(s, c1, rsv[k2], rrv[k2]) +
-                                 joint_response_cost(s, c2, rsv[k1], rrv[k1]);
+                    double cur = xc.cur[i] + xc.cur[j];
+                    double alt;
+                    if (!joint_xcost_get(&xc, i, j, &alt)) {
+                        alt = joint_response_cost(s, c1, rsv[k2], rrv[k2]) +
+                              joint_response_cost(s, c2, rsv[k1], rrv[k1]);
+                        joint_xcost_put(&xc, i, j, alt);
+                    }
                     if (rst && !joint_ordbound_swap_skip(s, c1, c2, alt, cur))
                         alt -= joint_rord_swap_delta(s, c1, c2, rst);
                     if (alt < cur - 1e-9) {
@@ -754,6 +767,10 @@ static int repair_pairs(joint *s, size_t *moved)
                             rst[c1] = rsv[k2];
                             rst[c2] = rsv[k1];
                         }
+                        joint_xcost_changed(&xc, i);
+                        joint_xcost_changed(&xc, j);
+                        xc.cur[i] = joint_response_cost(s, c1, rsv[k2], rrv[k2]);
+                        xc.cur[j] = joint_response_cost(s, c2, rsv[k1], rrv[k1]);
                         ex++;
                     }
                 }
@@ -784,6 +801,7 @@ static int repair_pairs(joint *s, size_t *moved)
                 rst[C[i].p] = s->pr[C[i].p].rs;
     }
 done:
+    joint_xcost_free(&xc);
     free(ord);
     free(C);
     free(R);

@@ -474,8 +474,10 @@ static double split_ll(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, u
                        : joint_resplit_list(s, f2, n2, set, m, mask, 1, e2);
     double l1 = 0, l2 = 0;
     if (!s->wresume) {
-        if ((*rcp = joint_req_walk(s, q1, e1, a, 0, &l1)) != PB_OK ||
-            (*rcp = joint_req_walk(s, q2, e2, b, 0, &l2)) != PB_OK)
+        /* the values of walks made earlier in this local search kept
+         * (joint_vcache.c: the same bits) */
+        if ((*rcp = joint_vcache_walk(s, q1, e1, a, &l1)) != PB_OK ||
+            (*rcp = joint_vcache_walk(s, q2, e2, b, &l2)) != PB_OK)
             return -INFINITY;
     } else {
         joint_wrec *ref = s->wr + s->wref, *out = s->wr + (2 - s->wref);
@@ -775,6 +777,8 @@ int joint_local_search(joint *s, int *changed)
     int rc = joint_lsmemo_begin(s); /* resplit_memo (joint_lsmemo.c) */
     if (rc == PB_OK)
         rc = joint_wcache_begin(s); /* resplit_wcache (joint_wcache.c) */
+    if (rc == PB_OK)
+        rc = joint_vcache_begin(s); /* small walks' values (joint_vcache.c) */
     if (rc != PB_OK)
         return rc;
     s->seen.n = 0;
@@ -802,6 +806,7 @@ int joint_local_search(joint *s, int *changed)
         }
     }
     joint_wcache_end(s);
+    joint_vcache_end(s);
     if (s->pass_id == 0)
         joint_resolve_end(s);
     s->pass_id++;
