@@ -220,6 +220,26 @@ static int run_queries(const char *query_arg, const char *truth_path,
     return status;
 }
 
+/* Writes one of score's side tables (curve, coverage, reliability) to its
+ * output and commits it.  Where the table is read from a confidence column
+ * (what != NULL) and the result has none, says so: the table then has its
+ * header only.  Returns 0, or 1 after printing the commit's error. */
+static int emit_table(pb_out *out, void (*write)(FILE *, const score_report *),
+                      const score_report *rep, const score_result *res,
+                      const char *what)
+{
+    pb_error err;
+    if (what && !res->has_conf)
+        fprintf(stderr, "%s: %s has no confidence column: %s has its "
+                        "header only\n", prog, res->file, what);
+    write(pb_out_fp(out), rep);
+    if (pb_out_commit(out, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *truth_path = NULL, *curve_path = NULL, *kept_path = NULL,
@@ -528,33 +548,14 @@ int main(int argc, char **argv)
         score_write_row(fo, rep);
     }
     int status = 0;
-    if (curve) {
-        score_write_curve(pb_out_fp(curve), rep);
-        if (pb_out_commit(curve, &err) != PB_OK) {
-            pb_error_print(stderr, prog, &err);
-            status = 1;
-        }
-    }
-    if (cov) {
-        if (!res->has_conf)
-            fprintf(stderr, "%s: %s has no confidence column: the coverage "
-                            "curve has its header only\n", prog, res->file);
-        score_write_coverage(pb_out_fp(cov), rep);
-        if (pb_out_commit(cov, &err) != PB_OK) {
-            pb_error_print(stderr, prog, &err);
-            status = 1;
-        }
-    }
-    if (rel) {
-        if (!res->has_conf)
-            fprintf(stderr, "%s: %s has no confidence column: the reliability "
-                            "table has its header only\n", prog, res->file);
-        score_write_reliability(pb_out_fp(rel), rep);
-        if (pb_out_commit(rel, &err) != PB_OK) {
-            pb_error_print(stderr, prog, &err);
-            status = 1;
-        }
-    }
+    if (curve && emit_table(curve, score_write_curve, rep, NULL, NULL) != 0)
+        status = 1;
+    if (cov && emit_table(cov, score_write_coverage, rep, res,
+                          "the coverage curve") != 0)
+        status = 1;
+    if (rel && emit_table(rel, score_write_reliability, rep, res,
+                          "the reliability table") != 0)
+        status = 1;
     if (pb_out_commit(outf, &err) != PB_OK) { /* stdout too: flushed, checked */
         pb_error_print(stderr, prog, &err);
         status = 1;
