@@ -1634,11 +1634,15 @@ int joint_tieorph_meta(const joint *s, pb_result *res);
  * on and the rows were spread by subtick (found in the order of events).
  * joint_roworph_refutes: where it applies (applies != 0), joint_tieorph_refutes alone;
  * else joint_tieorph_keeps_search (the sign test and the search likelier).
+ * joint_roworph_decided: 1 when the rule applied and refuted a start the search was
+ * not likelier than (the decision the rule alone made; the self-calibration's copy
+ * runs the rule only then).
  * joint_roworph_meta: the tie_orphans_rows= line where tie_orphans ran and the rule
  * applies. */
 int joint_roworph_applies(const joint *s);
 int joint_roworph_refutes(int applies, size_t start_only, size_t search_only, double ll_start,
                           double ll_search);
+int joint_roworph_decided(const joint *s);
 int joint_roworph_meta(const joint *s, pb_result *res);
 /* joint_rowtie.c (tie_rows): at coarse stamps, after the candidates are found, per
  * service the test of the row order as the order of events within a tick; where it

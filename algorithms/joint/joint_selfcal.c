@@ -1097,4 +1097,7 @@ void joint_copy_params(const joint *s, joint_params *p2)
     /* ... and reunp as its check chose (joint_reunpck.c) */
     if (p2->reunp == 2)
         p2->reunp = s->reunp_ck == 2;
+    /* ... and tie_orphans_rows only where it decided the real trace's tie test
+     * (joint_roworph.c) */
+    p2->tie_orphans_rows = joint_roworph_decided(s);
 }
