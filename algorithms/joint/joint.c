@@ -343,6 +343,12 @@ const pb_option joint_options[] = {
      "every return it received before may be triggered by that call's send (the caller "
      "stopped waiting: a timeout, a fire-and-forget call), a delay key of its own; "
      "joint_lateattach.c"},
+    {"late_trust", PB_OPT_BOOL, offsetof(joint_params, late_trust), "1", PB_OPT_NORANGE,
+     "with late_attach and conf_selfcal: before the output, a held orphan's placement "
+     "is kept only when its posterior among its candidates times the self-calibration's "
+     "accuracy on its link (the trust in the solution around it) is above 1/2, else the "
+     "orphan is left a root (metadata late_trust=; joint_latetrust.c); 0: kept whenever "
+     "the posterior is above 1/2"},
     {"late_tie_share", PB_OPT_BOOL, offsetof(joint_params, late_tie_share), "1",
      PB_OPT_NORANGE,
      "with late_split, at whole-tick stamps with many ties (infer's coarse_ties=1): a "
@@ -1604,6 +1610,7 @@ void joint_close(joint *s)
     joint_lc_free(s);
     joint_os_free(s);
     free(s->la_timer);
+    joint_lt_free(s);
     free(s);
 }
 

@@ -150,6 +150,10 @@ typedef struct joint_params {
     int late_timer;     /* [late_timer] with late_attach, at those services the send of
                            a call that outlives its request may trigger the request's
                            next output (joint_lateattach.c), 1 */
+    int late_trust;     /* [late_trust] with late_attach and conf_selfcal, a held
+                           orphan's placement is kept only when its posterior times
+                           the self-calibration's accuracy on its link is above 1/2
+                           (joint_latetrust.c), 1 */
     int late_tie_share; /* [late_tie_share] at coarse stamps, a call whose return
                            ties the ends of all k requests enclosing it counts
                            1 / (k + 1) of an orphan in its link's orphan share

@@ -211,6 +211,13 @@ struct joint {
     uint32_t la_held, la_moved, la_rooted, la_rounds;
     unsigned char *la_timer; /* per service: a late call's send may trigger a
                                 later output (joint_lateattach.c), or NULL */
+    /* late_trust (joint_latetrust.c): per pair, the posterior of the held
+     * orphan's last placement (NAN: not held), or NULL; the confidences
+     * computed for the decision (kept when it changed nothing), how many
+     * placements it undid and kept */
+    double *la_post, *lt_conf, *lt_trust; /* lt_trust: per link, the trust used */
+    uint32_t lt_undone, lt_kept;
+    int lt_done;
     uint32_t *par;          /* chosen parent, or JOINT_NONE */
     kvec *kids;             /* calls ascribed to each request, by call time */
 
@@ -1322,6 +1329,28 @@ uint32_t joint_la_timer_of(const joint *s, uint32_t q, const uint32_t *k, uint32
 int joint_la_timer_may(const joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                        const uint32_t *k2, uint32_t n2);
 int joint_la_attach(joint *s);
+/* joint_latetrust.c (`late_trust`).  joint_lt_decide: before the output,
+ * where held orphans were placed (s->la_post) and the self-calibration
+ * runs: the confidences are computed (kept in s->lt_conf), and each
+ * placement is undone (the orphan left a root) unless its posterior times
+ * the self-calibration's accuracy on its link (the trust in the solution
+ * around it) is above 1/2; then the model is refitted.  PB_OK or
+ * PB_ENOMEM.  joint_lt_trust: that accuracy for link l (the pooled one
+ * where the link has fewer than JOINT_SELFCAL_MIN simulated rows), in
+ * [0, 1], or -1 without a self-calibration.  joint_lt_meta: the metadata
+ * line.  joint_lt_free: frees la_post and lt_conf. */
+int joint_lt_decide(joint *s);
+/* joint_lt_keep: 1 when a placement of posterior post is kept under
+ * trust t (t < 0: none, kept): post x t above 1/2.  joint_lt_apply: the
+ * rule on every placed held orphan (s->la_post not NAN, a parent) with
+ * the trust s->lt_trust[] of its link; undone ones become roots, then
+ * the model is refitted; counts in lt_kept / lt_undone.  PB_OK or
+ * PB_ENOMEM. */
+int joint_lt_keep(double post, double t);
+int joint_lt_apply(joint *s);
+double joint_lt_trust(const joint *s, uint32_t l);
+void joint_lt_meta(const joint *s, pb_result *res);
+void joint_lt_free(joint *s);
 int joint_lc_setup(joint *s);
 void joint_lc_free(joint *s);
 void joint_lc_reset(joint *s, int lp);

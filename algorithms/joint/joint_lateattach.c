@@ -24,6 +24,9 @@
  * parents.  Services that pass with an excess of 1/2 or more (a reactive
  * front end: TrainTicket's gateway) and links that are mostly orphans
  * (fire-and-forget calls: `late_link=`) are searched as before.
+ * Each placement's posterior is kept (s->la_post): before the output,
+ * late_trust (joint_latetrust.c) undoes those the self-calibration does
+ * not trust.
  */
 #include "joint_int.h"
 
@@ -114,6 +117,8 @@ static int attach_best(joint *s, uint32_t p, uint32_t *to, double *g)
     double z = 0;
     for (uint32_t j = 0; j < nc; j++)
         z += exp(g[j] - bg);
+    if (s->la_post) /* for late_trust (joint_latetrust.c) */
+        s->la_post[p] = 1.0 / z;
     if (!(1.0 / z > 0.5))
         return PB_OK; /* a wrong request is likelier than the right one: a root */
     *to = best;
@@ -142,6 +147,17 @@ int joint_la_attach(joint *s)
         if (s->par[p] == NONE && s->cand_off[p + 1] > s->cand_off[p])
             orph[no++] = p;
     s->la_held = no;
+    free(s->la_post);
+    s->la_post = NULL;
+    if (s->p.late_trust && no) {
+        s->la_post = malloc(((size_t)n + 1) * sizeof *s->la_post);
+        if (!s->la_post)
+            rc = PB_ENOMEM;
+        for (uint32_t p = 0; s->la_post && p < n; p++)
+            s->la_post[p] = NAN;
+        for (uint32_t i = 0; s->la_post && i < no; i++)
+            s->la_post[orph[i]] = 0;
+    }
     uint32_t moved = 1;
     for (int round = 0; round < JOINT_LA_ROUNDS && rc == PB_OK && no && moved; round++) {
         rc = joint_fit(s, NULL);

@@ -120,6 +120,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
     cvp_ctx x;
     memset(&x, 0, sizeof x);
     int rc = PB_OK;
+    /* late_trust: held orphans' placements kept only where trusted
+     * (joint_latetrust.c); before the paths, which it may change */
+    if (joint_lt_decide(s) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     uint32_t *inst = calloc((size_t)s->npairs + 1, sizeof *inst);
     if (!inst)
         rc = PB_ENOMEM;
@@ -148,7 +152,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         }
         if (rc == PB_OK)
             rc = cvp_causes(s->v.msgs, s->v.n, s->npairs, call, ret, s->par, pmsg);
-        if (rc == PB_OK)
+        if (rc == PB_OK && s->lt_conf) /* computed for late_trust, the same solution */
+            memcpy(conf, s->lt_conf, ((size_t)s->npairs + 1) * sizeof *conf);
+        else if (rc == PB_OK)
             rc = joint_confidence(s, conf);
         if (rc == PB_OK) {
             res->min_confidence = s->p.min_confidence;
@@ -330,6 +336,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         if (s->la_held)
             pb_result_meta(res, "late_attach=%u rounds=%u moved_after_refit=%u left_roots=%u",
                            s->la_held, s->la_rounds, s->la_moved, s->la_rooted);
+        joint_lt_meta(s, res); /* joint_latetrust.c */
         joint_lc_meta(s, res); /* joint_latecount.c */
         joint_os_meta(s, res); /* out_sets (joint_oset.c) */
         joint_resolve_meta(s, res); /* resolve_local (joint_resolve.c) */
