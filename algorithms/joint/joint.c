@@ -461,6 +461,20 @@ const pb_option joint_options[] = {
      "Changes results, and lost accuracy on held-out application shapes, so off by "
      "default (joint_resolve.c, docs/joint.md \"Speed, thirteenth wave\"; metadata "
      "resolve_local=)"},
+    {"pair_window", PB_OPT_INT, offsetof(joint_params, pair_window), "0", 0, 100000000,
+     "without call ids and pair_order=auto: make the choice between the free and the "
+     "held search on a window of about this many requests (cut at quiet points, no "
+     "request open, around the middle of the trace), then run only the chosen search on "
+     "the whole trace; where the window's choice is not firm (a close likelihood or busy "
+     "test, a trace under twice the window, no quiet point) both run as before "
+     "(joint_pwin.c; metadata pair_window=); 0 off, the default: measured, the "
+     "window's firm choice disagreed with the whole trace's on 10 of 26 audit runs "
+     "(docs/joint/speed.md \"Speed, fourteenth wave\")"},
+    {"pair_window_check", PB_OPT_BOOL, offsetof(joint_params, pair_window_check), "0",
+     PB_OPT_NORANGE,
+     "with pair_window: also run both searches on the whole trace, keep their choice (the "
+     "result of pair_window=0) and report whether the window's agrees (metadata "
+     "pair_window= ... full= agree=); for audits"},
     {"subtick", PB_OPT_STRING, offsetof(joint_params, subtick), "auto", PB_OPT_NORANGE,
      "auto, on or off: at whole-tick stamps take the order of the rows within a tick "
      "as the order of events and spread each tick's rows over it in that order (auto: "
@@ -1077,8 +1091,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
  * (joint_loglik, each under its own refit), by more than
  * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
  * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
-static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
-                       pb_error *err, const unsigned char *force)
+static int init_choose(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force, const joint_pwin *pwin)
 {
     const char *m = params->pair_order;
     int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
@@ -1090,6 +1104,10 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     ph.order = "on";
     if (mode == 1)
         return init_one(out, v, &ph, err, 1, NULL, force);
+    joint_pwin pwd; /* pair_window's fallback or check: its record */
+    memset(&pwd, 0, sizeof pwd);
+    if (pwin)
+        pwd = *pwin;
     joint *a = NULL, *b = NULL;
     /* joint_select's choice shared by the two searches (joint_fitfast.c);
      * NULL (out of memory): each fits its own */
@@ -1193,6 +1211,11 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
             keep = b;
     }
     keep->pord_chosen = keep == b ? 2 : 1;
+    if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
+        keep->pwin = pwd;
+        if (params->pair_window_check && pwd.window_kind)
+            keep->pwin.full_kind = keep == a ? 1 : keep->ser_bb == 3 ? 3 : 2;
+    }
     keep->pord_ll[0] = l0a;
     keep->pord_ll[1] = l0b;
     keep->pord_ll[2] = la;
@@ -1239,6 +1262,49 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
     return PB_OK;
 }
 
+/* pair_window (joint_pwin.c): the choice on a window of the trace, then
+ * the chosen search alone when the window's verdict is firm, else
+ * init_choose; pwin in: the first search's window (the unpaired re-run
+ * reuses it) */
+static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force, joint_pwin *pwin)
+{
+    const char *m = params->pair_order;
+    joint_pwin pwd;
+    memset(&pwd, 0, sizeof pwd);
+    *out = NULL;
+    if ((!m || !strcmp(m, "auto")) && params->pair_window > 0) {
+        if (pwin && pwin->on) {
+            pwd = *pwin;
+        } else {
+            int rw = joint_pwin_window(v, params, &pwd, err);
+            if (rw != PB_OK)
+                return rw;
+            if (pwin)
+                *pwin = pwd;
+        }
+        joint_params ph = *params;
+        ph.order = "on";
+        if (pwd.decision && !params->pair_window_check)
+            return joint_pwin_one(out, v, params, &ph, &pwd, err, force);
+    }
+    return init_choose(out, v, params, err, force, &pwd);
+}
+
+/* joint_pwin.c's way into the searches: one search (pord: holding the
+ * order of answers), or pair_order's whole choice without pair_window */
+int joint_search_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                     pb_error *err, int pord, const unsigned char *force)
+{
+    return init_one(out, v, params, err, pord, NULL, force);
+}
+
+int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err)
+{
+    return init_choose(out, v, params, err, NULL, NULL);
+}
+
 /* The search (init_search); then, without call ids and under loss, which
  * messages stay unpaired (joint_unpaired.c): when the min-cost pairing
  * leaves other messages of some link unpaired, the search runs again with
@@ -1250,7 +1316,9 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     *out = NULL;
     if (force_out)
         *force_out = NULL;
-    int rc = init_search(&s, v, params, err, NULL);
+    joint_pwin pw;
+    memset(&pw, 0, sizeof pw);
+    int rc = init_search(&s, v, params, err, NULL, &pw);
     if (rc != PB_OK)
         return rc;
     unsigned char *force = NULL;
@@ -1263,7 +1331,7 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     }
     if (force) {
         joint *t = NULL;
-        rc = init_search(&t, v, params, err, force);
+        rc = init_search(&t, v, params, err, force, &pw);
         if (rc != PB_OK) {
             free(force);
             free(recs);

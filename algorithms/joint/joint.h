@@ -242,6 +242,11 @@ typedef struct joint_params {
                            next search's first re-split pass visits only pairs of
                            requests changed since the last one; 2: its greedy rounds
                            left out too; 0: neither (joint_resolve.c), 0 */
+    int pair_window;    /* [pair_window] without call ids, pair_order=auto: choose
+                           free or held on a window of about this many requests,
+                           then run the chosen search only (joint_pwin.c); 0 off */
+    int pair_window_check; /* [pair_window_check] also run both searches on the
+                           whole trace, keep that choice, report agreement, 0 */
     const char *subtick; /* [subtick] auto|on|off: at coarse whole-tick stamps take the
                            order of the rows within a tick as the order of events
                            and spread each tick's rows over it (auto: when the rows

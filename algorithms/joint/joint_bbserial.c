@@ -119,6 +119,7 @@ int joint_bbserial_pick(joint *a, joint *b, joint **keep)
         /* the choice between the free and the held search was a's: its
          * record goes with the solution kept */
         b->pord_chosen = a->pord_chosen;
+        b->pwin = a->pwin;
         for (int i = 0; i < 4; i++)
             b->pord_ll[i] = a->pord_ll[i];
         b->pick_stat = a->pick_stat;
@@ -165,6 +166,10 @@ int joint_bbserial_declined_meta(const joint *s, pb_result *res)
 
 int joint_bbserial_meta(const joint *s, pb_result *res)
 {
+    if (s->ser_bb == 3 && s->pwin.decision == 3 && !s->pwin.full_kind) /* joint_pwin.c */
+        return pb_result_meta(res, "parallel_check_bb=early decided_on=window "
+                                   "log_likelihood_without=%.3f",
+                              s->ser_ll[1]);
     if (s->ser_bb == 3)
         return pb_result_meta(res,
                               "parallel_check_bb=early learned_parallel_free=%u "

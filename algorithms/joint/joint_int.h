@@ -128,6 +128,19 @@ typedef struct joint_rowtie_stat {
 } joint_rowtie_stat;
 #define JOINT_ROWTIE_MIN 10 /* tie_rows: least calls whose candidates the rows cut */
 
+/* pair_window (joint_pwin.c): the free/held choice made on a window */
+typedef struct joint_pwin {
+    int on;              /* pair_window asked for and pair_order=auto ran */
+    int decision;        /* 0 both searches ran (fallback), 1 free, 2 held, 3 held
+                            without learned parallel calls (the early run) */
+    int window_kind;     /* the window's choice (same codes), 0 none */
+    int full_kind;       /* pair_window_check: the whole trace's choice, 0 not run */
+    const char *reason;  /* why decided or why not (static text) */
+    uint32_t roots, wroots; /* requests (root calls) in the trace, in the window */
+    size_t lo, hi;       /* the window: messages [lo, hi) */
+    double d;            /* the window's log-likelihood held minus free (nats) */
+} joint_pwin;
+
 typedef struct jpair {
     pb_ns cs, cr, rs, rr;
     uint32_t call, ret;     /* message indices */
@@ -408,6 +421,7 @@ struct joint {
                                some refit of this search (joint_bbserial.c) */
     uint32_t npever;        /* entries of pever */
     int pord_chosen;        /* pair_order=auto: 0 one search, 1 free kept, 2 held kept */
+    joint_pwin pwin;        /* pair_window: the choice on a window (joint_pwin.c) */
     double pord_ll[4];      /* pair_order=auto: the two solutions' log-likelihoods (free,
                                held), then with the order terms (joint_order_score) */
     double *pord_stat;      /* per link (3 each): answers in question, overtaken, scored;
@@ -1934,6 +1948,39 @@ void joint_resolve_swapped(joint *s, const uint32_t *q, uint32_t n);
 int joint_resolve_skip(joint *s, uint32_t q1, uint32_t q2);
 void joint_resolve_end(joint *s);
 int joint_resolve_meta(const joint *s, pb_result *res);
+
+/* joint_pwin.c (pair_window; docs/joint/speed.md "Speed, fourteenth wave").
+ * joint_pwin_cut: the window of about `want` requests (root calls: calls
+ * from a node that receives none) cut at quiet points (no request open)
+ * around the middle of v; fills w (lo, hi, roots, wroots, reason "cut" when
+ * there is one, else why not: window_off, no_requests, trace_small,
+ * no_quiet_point).  PB_OK or PB_ENOMEM.  joint_pwin_kind: the choice that
+ * pair_order=auto's result k shows (1 free, 2 held, 3 held by
+ * parallel_check_bb's early run; 0 one search).  joint_pwin_judge: from
+ * the window's kept search wk, whether its choice is firm for the whole
+ * trace (w->decision its kind) or not (0, w->reason why).
+ * joint_pwin_meta: the metadata line pair_window=. */
+int joint_pwin_cut(const pb_trace_view *v, uint32_t want, joint_pwin *w);
+int joint_pwin_kind(const joint *k);
+void joint_pwin_judge(const joint *wk, joint_pwin *w);
+int joint_pwin_meta(const joint *s, pb_result *res);
+/* joint_pwin_window: the window cut (pw->on set), both searches and the
+ * choice run on it (pair_window off there), judged into pw.  PB_OK or the
+ * search's error (err filled).  joint_pwin_one: the search pw->decision
+ * chose, alone on v (params the free search's, ph the held one's), then
+ * parallel_check_bb as after two searches; *out the kept search.  PB_OK or
+ * the search's error.  joint_search_one / joint_search_choose (joint.c):
+ * one search (pord: holding the order of answers), or pair_order's whole
+ * choice; PB_OK or the search's error. */
+int joint_pwin_window(const pb_trace_view *v, const joint_params *params, joint_pwin *pw,
+                      pb_error *err);
+int joint_pwin_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                   const joint_params *ph, const joint_pwin *pw, pb_error *err,
+                   const unsigned char *force);
+int joint_search_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                     pb_error *err, int pord, const unsigned char *force);
+int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err);
 /* tests only: 1 makes joint_resolve_swapped forget the requests an
  * exchange changed, 2 every change (joint_resolve_touch too): the faults
  * its test must catch */

@@ -367,7 +367,14 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         }
         /* without call ids: how often each link's answers overtake, and
          * which search was kept (pair_order=auto) */
-        if (s->pord_chosen)
+        if (s->pord_chosen && s->pwin.decision && !s->pwin.full_kind) /* joint_pwin.c */
+            pb_result_meta(res, "pair_order=auto chosen=%s decided_on=window "
+                           "log_likelihood_%s=%.3f with_order_%s=%.3f",
+                           s->pord_chosen == 2 ? "held" : "free",
+                           s->pord_chosen == 2 ? "held" : "free",
+                           s->pord_ll[s->pord_chosen == 2], s->pord_chosen == 2 ? "held" : "free",
+                           s->pord_ll[2 + (s->pord_chosen == 2)]);
+        else if (s->pord_chosen)
             pb_result_meta(res, "pair_order=auto chosen=%s log_likelihood_free=%.3f "
                            "log_likelihood_held=%.3f with_order_free=%.3f with_order_held=%.3f",
                            s->pord_chosen == 2 ? "held" : "free", s->pord_ll[0], s->pord_ll[1],
@@ -385,6 +392,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->pord_hold ? "held" : "free", n, k, (k + 1) / (n + 2));
         }
         joint_pick_meta(s, res); /* the busy test (pair_order=auto) */
+        joint_pwin_meta(s, res); /* pair_window (joint_pwin.c) */
         joint_quant_meta(s, res); /* the tie test (joint_quant.c) */
         joint_tiecross_meta(s, res); /* tie_cross (joint_tiecross.c) */
         joint_tieorph_meta(s, res); /* tie_orphans (joint_tieorph.c) */

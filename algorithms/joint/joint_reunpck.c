@@ -75,6 +75,7 @@ int joint_reunp_wanted(const joint *s)
 static void rk_adopt(joint *b, joint *a)
 {
     b->pord_chosen = a->pord_chosen;
+    b->pwin = a->pwin;
     for (int i = 0; i < 4; i++) {
         b->pord_ll[i] = a->pord_ll[i];
         b->pick_sum[i] = a->pick_sum[i];
