@@ -491,6 +491,12 @@ const pb_option joint_options[] = {
      "subtick_tie also where most calls carry a call id; by default the tie test judges "
      "spread rows at the original tick only where the returns are paired without call ids "
      "(joint_subtick.c; metadata subtick_tie=)"},
+    {"subtick_tie_links", PB_OPT_BOOL, offsetof(joint_params, subtick_tie_links), "0",
+     PB_OPT_NORANGE,
+     "the ids rule of subtick_tie per link: the tie test judges spread rows where some link "
+     "has at most half of its calls with a call id and counts only the moves that touch such "
+     "links (joint_subsvc.c; metadata subtick_tie_links=); 0: where at most half of all "
+     "calls carry one"},
     {"subtick_share", PB_OPT_DOUBLE, offsetof(joint_params, subtick_share), "0.05", 0, 1,
      "subtick=auto: the most contradictions of the row order per contradiction of the "
      "rows read backwards at which the rows are taken as the order of events"},
@@ -1714,8 +1720,10 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
     if (spread)
         sv.msgs = spread;
     joint_params ps = *p;
-    if (spread)
+    if (spread) {
         ps.subtick_tick = st->tick;
+        ps.subtick_partial = st->partial;
+    }
     rc = joint_init(&s, &sv, &ps, err);
     if (rc != PB_OK) {
         joint_subtick_free(st);

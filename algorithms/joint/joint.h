@@ -263,8 +263,14 @@ typedef struct joint_params {
     int subtick_tie_ids; /* [subtick_tie_ids] subtick_tie also where most calls carry a
                            call id (their returns are paired by id, not by the spread
                            positions; joint_subtick.c), 0 */
+    int subtick_tie_links; /* [subtick_tie_links] the ids rule per link: the tie test
+                           judges spread rows where some link has at most half of its
+                           calls with a call id, counting only the moves that touch
+                           such links (joint_subsvc.c), 0 (the share over the trace) */
     pb_ns subtick_tick; /* not an option: the original tick when joint_run spread the
                            rows of each tick (joint_subtick.c), 0 otherwise */
+    int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
+                           services only (joint_subsvc.c) */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */

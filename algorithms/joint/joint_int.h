@@ -1674,7 +1674,8 @@ int joint_tieorph_keeps_search(size_t start_only, size_t search_only, double ll_
 int joint_tieorph_decide(joint *s);
 int joint_tieorph_meta(const joint *s, pb_result *res);
 /* joint_roworph.c (tie_orphans_rows): joint_roworph_applies: 1 when tie_orphans_rows is
- * on and the rows were spread by subtick (found in the order of events).
+ * on and the rows of every service were spread by subtick (found in the order of
+ * events; not a partial spread).
  * joint_roworph_refutes: where it applies (applies != 0), joint_tieorph_refutes alone;
  * else joint_tieorph_keeps_search (the sign test and the search likelier).
  * joint_roworph_decided: 1 when the rule applied and refuted a start the search was
@@ -1744,9 +1745,21 @@ typedef struct joint_subtick {
     pb_ns tick;
     int mode;               /* 0 auto, 1 on */
     int spread;             /* the stamps were spread */
+    int partial;            /* only the rows of some services were (joint_subsvc.c) */
     size_t runs, fwd, bwd;  /* runs of tied rows; contradictions forwards, backwards */
     uint32_t nnodes;
     size_t *svc_fwd, *svc_bwd;
+    /* joint_subsvc.c: each contradiction by the two services whose rows it
+     * sets against each other (a << 32 | b, a <= b; dir 1 fwd, 2 bwd) */
+    uint64_t *pk;
+    unsigned char *pd;
+    size_t np, pcap;
+    unsigned char *svc_how; /* per node: 0 sends no row, 1 spread (own
+                               evidence), 2 spread (pooled), 3 not spread (its
+                               own counts), 4 not spread (pooled) */
+    size_t *svc_f, *svc_b;  /* per node, against the services kept */
+    size_t pool_fwd, pool_bwd; /* over the services kept */
+    uint32_t nsend, nspread;   /* services sending rows; whose rows are spread */
 } joint_subtick;
 int joint_subtick_test(const pb_trace_view *v, joint_subtick *st);
 int joint_subtick_passes(double fwd, double bwd, double share);
@@ -1757,10 +1770,46 @@ void joint_subtick_free(joint_subtick *st);
 /* joint_subtick_tie_applies: on rows spread by subtick, whether the tie
  * test still judges at the original tick (subtick_tie): 1 where at most
  * half of the calls carry a call id (their returns are paired by the
- * spread positions) or subtick_tie_ids is set; 0 where subtick_tie is off
- * or most calls are paired by id. */
+ * spread positions) or subtick_tie_ids is set (with subtick_tie_links:
+ * where some link has at most half of its calls with one); 0 where
+ * subtick_tie is off or most calls are paired by id. */
 int joint_subtick_tie_applies(const pb_trace_view *v, const joint_params *p);
 int joint_subtick_meta(const joint *s, pb_result *res);
+/* joint_subsvc.c (subtick per service): which services' rows are the order
+ * of events (docs/joint/ticks.md, "Per service").  joint_subsvc_note records
+ * one contradiction between the rows of services a and b (UINT32_MAX: a
+ * alone) read forwards (dir 1) or backwards (2); PB_OK or PB_ENOMEM.
+ * joint_subsvc_decide: the services whose rows are taken in order: the one
+ * whose forward contradictions with the services still kept exceed share x
+ * max(backward, JOINT_SUBTICK_MIN) by most is put out, again until none
+ * does; a service kept with at least JOINT_SUBTICK_MIN backward counts is
+ * spread on its own evidence, one with fewer on the pooled counts of the
+ * services kept (joint_subtick_passes); sets st->svc_how, svc_f, svc_b,
+ * pool_*, nsend, nspread; PB_OK or PB_ENOMEM.
+ * joint_subsvc_spread: a copy of msgs[0..n) (*out, the caller frees) where
+ * the rows of services spread (svc_how 1 or 2) are spread as
+ * joint_subtick_spread spreads them and every other row of a run is sent
+ * as late in its tick as the tick allows (after the spread rows, calls
+ * before returns) and received as early (its start), sorted again by ts;
+ * PB_OK or PB_ENOMEM.  joint_subsvc_meta: the subtick_service= lines. */
+int joint_subsvc_note(joint_subtick *st, uint32_t a, uint32_t b, int dir);
+int joint_subsvc_decide(joint_subtick *st, const pb_trace_view *v, double share);
+int joint_subsvc_spread(const joint_subtick *st, const pb_msg *msgs, size_t n, pb_msg **out);
+void joint_subsvc_free(joint_subtick *st);
+int joint_subsvc_meta(const joint *s, pb_result *res);
+/* joint_subsvc_links_unpaired: the links (caller > callee) of v with at
+ * most half of their calls carrying a call id (their returns are paired by
+ * the stamps, on spread rows by the spread positions); *nlinks (may be
+ * NULL) the links with calls.
+ * joint_subsvc_tie_mask: on rows spread by subtick where the tie test runs
+ * with call ids on some links and not on others (subtick_tie_links,
+ * p.callids, not subtick_tie_ids), *out = a copy of s->par in which every call whose
+ * move touches no link paired by the stamps (its own, its start parent's,
+ * its parent's) has its start parent, so that the tie test counts only the
+ * moves on links paired by position; *out NULL where nothing is masked.
+ * PB_OK or PB_ENOMEM. */
+size_t joint_subsvc_links_unpaired(const pb_trace_view *v, size_t *nlinks);
+int joint_subsvc_tie_mask(const joint *s, uint32_t **out);
 /* The self-calibration's monotone map (tests): pool-adjacent-violators
  * over the stated shares c[0..n) and whether each was right (rows of one
  * stated share in one block), each block's value (right + 1) / (rows + 2)

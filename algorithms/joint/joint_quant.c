@@ -124,7 +124,19 @@ int joint_quant_decide(joint *s)
     /* arrivals as the start had them (a call's arrival never moves) */
     for (uint32_t q = 0; q < n; q++)
         arr[q] = s->pr[q].call == NONE ? INT64_MIN : s->pr[q].cr;
-    joint_quant_count(s->qpar, s->par, arr, n, s->qtick, &s->quant_changed, &s->quant_tied);
+    /* on spread rows, only the moves that touch a link paired by position
+     * (joint_subsvc.c) */
+    const uint32_t *now = s->par;
+    uint32_t *masked = NULL;
+    int mrc = joint_subsvc_tie_mask(s, &masked);
+    if (mrc != PB_OK) {
+        free(arr);
+        return mrc;
+    }
+    if (masked)
+        now = masked;
+    joint_quant_count(s->qpar, now, arr, n, s->qtick, &s->quant_changed, &s->quant_tied);
+    free(masked);
     free(arr);
     int rc = PB_OK;
     /* the search's, fitted last by the search itself (joint.c) */

@@ -41,7 +41,9 @@
 
 int joint_roworph_applies(const joint *s)
 {
-    return s->p.tie_orphans_rows && s->p.subtick_tick > 0;
+    /* every service's rows spread (a partial spread, joint_subsvc.c, leaves
+     * rows of no order whose orphans say nothing) */
+    return s->p.tie_orphans_rows && s->p.subtick_tick > 0 && !s->p.subtick_partial;
 }
 
 int joint_roworph_refutes(int applies, size_t start_only, size_t search_only, double ll_start,

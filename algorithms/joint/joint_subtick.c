@@ -58,9 +58,15 @@
  * come, first served on the spread rows, 1.5-17 points below the search;
  * subtick_tie_ids restores the former rule; metadata subtick_tie=).
  *
+ * The verdict is per service (joint_subsvc.c): each contradiction is also
+ * kept by the pair of services whose rows it sets against each other, the
+ * services out of order are put out, and where some but not all services
+ * are kept only their rows are spread (spread=services).
+ *
  * Metadata whenever the stamps are coarse: subtick=<mode> tick= runs=
- * forward= backward= share= spread=yes|no, and per service with a backward
- * count, subtick_service=NAME forward= backward=.
+ * forward= backward= share= spread=yes|no|services, and per service with a
+ * backward count, subtick_service=NAME forward= backward= (the callee for
+ * links); where the verdict is mixed, joint_subsvc.c's lines.
  */
 #include "joint_int.h"
 #include "pb_sort.h"
@@ -91,7 +97,8 @@ static uint64_t link_key(const pb_msg *m)
  * (consumed).  The state is updated as the rows are read. */
 static void run_pass(const pb_msg *msgs, const uint32_t *lk, size_t i0, size_t i1, int dir,
                      long *bal, long *opn, const unsigned char *hasin, uint32_t *rc,
-                     uint32_t *ri, unsigned char *fl, unsigned char *fn, unsigned char bit)
+                     uint32_t *ri, unsigned char *fl, unsigned char *fn, unsigned char bit,
+                     uint32_t *who)
 {
     for (size_t t = 0; t < i1 - i0; t++) {
         size_t i = dir > 0 ? i0 + t : i1 - 1 - t;
@@ -100,8 +107,18 @@ static void run_pass(const pb_msg *msgs, const uint32_t *lk, size_t i0, size_t i
         if (l == UINT32_MAX)
             continue;
         if (m->type == PB_TYPE_CALL) {
-            if (hasin[m->src] && opn[m->src] <= 0 && ri[m->src] > 0)
+            if (hasin[m->src] && opn[m->src] <= 0 && ri[m->src] > 0 && !(fn[m->src] & bit)) {
                 fn[m->src] |= bit;
+                /* the sender of a call to src still to come */
+                uint32_t w = UINT32_MAX;
+                for (size_t u = t + 1; u < i1 - i0 && w == UINT32_MAX; u++) {
+                    size_t j = dir > 0 ? i0 + u : i1 - 1 - u;
+                    if (lk[j] != UINT32_MAX && msgs[j].type == PB_TYPE_CALL &&
+                        msgs[j].dst == m->src)
+                        w = msgs[j].src;
+                }
+                who[2 * (size_t)m->src + (bit == 2)] = w;
+            }
             bal[l]++;
             opn[m->dst]++;
             rc[l]--;
@@ -129,7 +146,8 @@ int joint_subtick_test(const pb_trace_view *v, joint_subtick *st)
     long *bal = NULL, *opn = NULL;
     uint32_t *rcall = NULL, *rin = NULL;
     unsigned char *fl = NULL, *fn = NULL;
-    if (!keys || !lk || !hasin || !st->svc_fwd || !st->svc_bwd) {
+    uint32_t *who = malloc(((size_t)nn + 1) * 2 * sizeof *who);
+    if (!keys || !lk || !hasin || !st->svc_fwd || !st->svc_bwd || !who) {
         rc = PB_ENOMEM;
         goto done;
     }
@@ -183,7 +201,7 @@ int joint_subtick_test(const pb_trace_view *v, joint_subtick *st)
                         rin[v->msgs[i].dst]++;
                     }
                 run_pass(v->msgs, lk, i0, i1, pass ? -1 : 1, bal, opn, hasin, rcall, rin, fl,
-                         fn, (unsigned char)(pass ? 2 : 1));
+                         fn, (unsigned char)(pass ? 2 : 1), who);
                 if (!pass) /* undo: the backward pass starts from the same state */
                     for (size_t i = i0; i < i1; i++) {
                         uint32_t l = lk[i];
@@ -204,13 +222,18 @@ int joint_subtick_test(const pb_trace_view *v, joint_subtick *st)
                 if (l == UINT32_MAX)
                     continue;
                 uint32_t callee = (uint32_t)(keys[l] & 0xffffffffu);
+                uint32_t caller = (uint32_t)(keys[l] >> 32);
                 if (fl[l] & 1) {
                     st->fwd++;
                     st->svc_fwd[callee]++;
+                    if (rc == PB_OK)
+                        rc = joint_subsvc_note(st, caller, callee, 1);
                 }
                 if (fl[l] & 2) {
                     st->bwd++;
                     st->svc_bwd[callee]++;
+                    if (rc == PB_OK)
+                        rc = joint_subsvc_note(st, caller, callee, 2);
                 }
                 fl[l] = 0;
                 uint32_t a = v->msgs[i].src, b = v->msgs[i].dst;
@@ -219,10 +242,14 @@ int joint_subtick_test(const pb_trace_view *v, joint_subtick *st)
                     if (fn[x] & 1) {
                         st->fwd++;
                         st->svc_fwd[x]++;
+                        if (rc == PB_OK)
+                            rc = joint_subsvc_note(st, x, who[2 * (size_t)x], 1);
                     }
                     if (fn[x] & 2) {
                         st->bwd++;
                         st->svc_bwd[x]++;
+                        if (rc == PB_OK)
+                            rc = joint_subsvc_note(st, x, who[2 * (size_t)x + 1], 2);
                     }
                     fn[x] = 0;
                 }
@@ -240,6 +267,7 @@ int joint_subtick_test(const pb_trace_view *v, joint_subtick *st)
         i0 = i1;
     }
 done:
+    free(who);
     free(keys);
     free(lk);
     free(hasin);
@@ -311,11 +339,17 @@ int joint_subtick_prepare(const pb_trace_view *v, const joint_params *p, joint_s
     st->tick = ti.tick;
     st->mode = on ? 1 : 0;
     int rc = joint_subtick_test(v, st);
+    if (rc == PB_OK && !on)
+        rc = joint_subsvc_decide(st, v, p->subtick_share); /* per service (joint_subsvc.c) */
     if (rc == PB_OK) {
-        st->spread = on || joint_subtick_passes((double)st->fwd, (double)st->bwd,
-                                                p->subtick_share);
+        /* every service that sends rows taken in order: every run spread, as
+         * the trace-wide rule did; some: their rows (joint_subsvc.c) */
+        st->spread = on || (st->nspread > 0 && st->nspread == st->nsend);
+        st->partial = !on && st->nspread > 0 && st->nspread < st->nsend;
         if (st->spread)
             rc = joint_subtick_spread(v->msgs, v->n, ti.tick, spread);
+        else if (st->partial)
+            rc = joint_subsvc_spread(st, v->msgs, v->n, spread);
     }
     if (rc != PB_OK) {
         joint_subtick_free(st);
@@ -331,6 +365,8 @@ int joint_subtick_tie_applies(const pb_trace_view *v, const joint_params *p)
         return 0;
     if (p->subtick_tie_ids || !p->callids)
         return 1;
+    if (p->subtick_tie_links) /* per link (joint_subsvc.c) */
+        return joint_subsvc_links_unpaired(v, NULL) > 0;
     size_t calls = 0, ids = 0;
     for (size_t i = 0; i < v->n; i++)
         if (v->msgs[i].type == PB_TYPE_CALL) {
@@ -346,6 +382,7 @@ void joint_subtick_free(joint_subtick *st)
         return;
     free(st->svc_fwd);
     free(st->svc_bwd);
+    joint_subsvc_free(st);
     free(st);
 }
 
@@ -361,8 +398,10 @@ int joint_subtick_meta(const joint *s, pb_result *res)
                             st->mode ? "on" : "auto", pb_tick_format(st->tick, tb), st->runs,
                             st->fwd, st->bwd,
                             st->bwd ? (double)st->fwd / (double)st->bwd : 0.0,
-                            st->spread ? "yes" : "no");
-    if (rc == PB_OK && st->spread) {
+                            st->spread ? "yes" : st->partial ? "services" : "no");
+    if (rc == PB_OK && st->partial)
+        rc = joint_subsvc_meta(s, res);
+    if (rc == PB_OK && (st->spread || st->partial)) {
         size_t calls = 0, ids = 0;
         for (size_t i = 0; i < s->v.n; i++)
             if (s->v.msgs[i].type == PB_TYPE_CALL) {
@@ -372,6 +411,15 @@ int joint_subtick_meta(const joint *s, pb_result *res)
         rc = pb_result_meta(res, "subtick_tie=%s calls=%zu with_call_ids=%zu",
                             joint_subtick_tie_applies(&s->v, &s->p) ? "original_tick" : "off",
                             calls, ids);
+        /* call ids on some links only: the tie test counts the moves on
+         * the links paired by position (joint_subsvc.c) */
+        size_t nl = 0, unp = s->p.subtick_tie_links && s->p.callids &&
+                                     !s->p.subtick_tie_ids && s->p.subtick_tie
+                                 ? joint_subsvc_links_unpaired(&s->v, &nl)
+                                 : 0;
+        if (rc == PB_OK && unp && unp < nl)
+            rc = pb_result_meta(res, "subtick_tie_links=%zu of=%zu counted=moves_touching_them",
+                                unp, nl);
     }
     for (uint32_t a = 0; rc == PB_OK && a < st->nnodes; a++)
         if (st->svc_bwd[a] || st->svc_fwd[a])

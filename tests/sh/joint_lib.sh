@@ -44,3 +44,33 @@ shuffle_rows() {
     cmp -s "$2" "$3" && fail "shuffling $2 changed nothing"
     return 0
 }
+
+# shuffle_services SEED "SVCS" "LINKS" IN OUT: IN with, within every run of
+# rows of one ts, the rows sent by a service in SVCS ("*": every service)
+# put in a random order (awk's srand(SEED)) among their own places, and the
+# call ids emptied on the links in LINKS ("caller>callee" ...), into OUT:
+# a capture merged from hosts that keep the order of events and hosts
+# that do not, spans on some links only
+shuffle_services() {
+    awk -v seed="$1" -v svcs="$2" -v links="$3" '
+        BEGIN { FS = OFS = ","; srand(seed); n = split(svcs, a, " "); for (i = 1; i <= n; i++) S[a[i]] = 1
+                n = split(links, b, " "); for (i = 1; i <= n; i++) L[b[i]] = 1 }
+        function flush(   i, j, t, np, k) {
+            np = 0
+            for (i = 1; i <= nr; i++) if (sel[i]) pos[++np] = i
+            for (i = np; i > 1; i--) { j = int(rand() * i) + 1; t = pos[i]; pos[i] = pos[j]; pos[j] = t }
+            k = 0
+            for (i = 1; i <= nr; i++) print (sel[i] ? r[pos[++k]] : r[i])
+            nr = 0
+        }
+        /^#/ { print; next }
+        !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+        { if (nr && $c["ts"] != t) flush()
+          t = $c["ts"]
+          lk = $c["type"] == "call" ? $c["src"] ">" $c["dst"] : $c["dst"] ">" $c["src"]
+          if (lk in L) $c["callid"] = ""
+          r[++nr] = $0; sel[nr] = svcs == "*" || ($c["src"] in S) }
+        END { if (nr) flush() }' "$4" > "$5"
+    cmp -s "$4" "$5" && fail "shuffle_services: $4 did not change"
+    return 0
+}
