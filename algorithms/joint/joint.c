@@ -416,6 +416,12 @@ const pb_option joint_options[] = {
      "two (one-sided binomial at one half below 0.05, more of them without one in the "
      "start) keeps the search when it is likelier than the start (joint_tieorph.c; "
      "metadata tie_orphans=)"},
+    {"tie_orphans_rows", PB_OPT_BOOL, offsetof(joint_params, tie_orphans_rows), "1",
+     PB_OPT_NORANGE,
+     "on rows spread by subtick (its check found them in the order of events), "
+     "tie_orphans refutes the start by its sign test alone, whether or not the search is "
+     "likelier (the likelihoods are of the spread positions; joint_roworph.c; metadata "
+     "tie_orphans_rows=)"},
     {"tie_rows", PB_OPT_BOOL, offsetof(joint_params, tie_rows), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), per service, take the "
      "order of the rows as the order of events within a tick: a request that arrived in a "

@@ -211,6 +211,9 @@ typedef struct joint_params {
                            leaves significantly more calls without a parent than the
                            search (sign test) and the search is likelier
                            (joint_tieorph.c), 1 */
+    int tie_orphans_rows; /* [tie_orphans_rows] on rows spread by subtick (found in the
+                           order of events), tie_orphans refutes the start by its sign test
+                           alone, without the likelihood condition (joint_roworph.c), 1 */
     int tie_rows;       /* [tie_rows] at coarse whole-tick stamps, per service whose rows
                            pass the test, the row order as the order of events within a
                            tick for the candidates (joint_rowtie.c), 1 */

@@ -1750,6 +1750,21 @@ int joint_tieorph_keeps_search(size_t start_only, size_t search_only, double ll_
                                double ll_search);
 int joint_tieorph_decide(joint *s);
 int joint_tieorph_meta(const joint *s, pb_result *res);
+/* joint_roworph.c (tie_orphans_rows): joint_roworph_applies: 1 when tie_orphans_rows is
+ * on and the rows of every service were spread by subtick (found in the order of
+ * events; not a partial spread).
+ * joint_roworph_refutes: where it applies (applies != 0), joint_tieorph_refutes alone;
+ * else joint_tieorph_keeps_search (the sign test and the search likelier).
+ * joint_roworph_decided: 1 when the rule applied and refuted a start the search was
+ * not likelier than (the decision the rule alone made; the self-calibration's copy
+ * runs the rule only then).
+ * joint_roworph_meta: the tie_orphans_rows= line where tie_orphans ran and the rule
+ * applies. */
+int joint_roworph_applies(const joint *s);
+int joint_roworph_refutes(int applies, size_t start_only, size_t search_only, double ll_start,
+                          double ll_search);
+int joint_roworph_decided(const joint *s);
+int joint_roworph_meta(const joint *s, pb_result *res);
 /* joint_rowtie.c (tie_rows): at coarse stamps, after the candidates are found, per
  * service the test of the row order as the order of events within a tick; where it
  * passes, the candidates the rows put out are dropped.  PB_OK or PB_ENOMEM.

@@ -1100,4 +1100,7 @@ void joint_copy_params(const joint *s, joint_params *p2)
     /* ... and the unpaired step as its check chose (joint_unpck.c) */
     if (p2->unpaired == 3)
         p2->unpaired = s->unpck == 2;
+    /* ... and tie_orphans_rows only where it decided the real trace's tie test
+     * (joint_roworph.c) */
+    p2->tie_orphans_rows = joint_roworph_decided(s);
 }

@@ -95,7 +95,8 @@ int joint_tieorph_decide(joint *s)
     s->orph_p = joint_tieorph_p(o, r);
     /* only a search the model finds likelier than the start: the tie test
      * discounts that gain; a search that is not likelier has nothing to defend */
-    s->orph_refuted = joint_tieorph_keeps_search(o, r, s->quant_ll[0], s->quant_ll[1]);
+    s->orph_refuted = joint_roworph_refutes(joint_roworph_applies(s), o, r, s->quant_ll[0],
+                                            s->quant_ll[1]); /* joint_roworph.c */
     return s->orph_refuted;
 }
 
