@@ -1600,7 +1600,7 @@ int joint_partial_held(const joint *s, uint32_t l);
 char *joint_partial_names(const joint *a, const double *pst);
 /* The pairs c assigns otherwise than a, sum[0], of them at services pst
  * finds serialising, sum[1] (as joint_pick counts them); 1 when those are
- * more than half, else 0 */
+ * more than half by the one-sided sign test (joint_reunp_signtest), else 0 */
 int joint_partial_vote(const joint *a, const joint *c, const double *pst, double *sum);
 /* busy_partial= metadata line where the third search ran.  PB_OK or an
  * error of pb_result_meta */

@@ -122,7 +122,12 @@ int joint_partial_vote(const joint *a, const joint *c, const double *pst, double
                 sum[1]++;
         }
     }
-    return sum[0] > 0 && 2 * sum[1] > sum[0];
+    /* more than chance, not only more than half: a compromise between the
+     * two searches the busy test could not tell apart must win its vote by
+     * the one-sided sign test (joint_apps_heavytail x2 at ns as a black
+     * box: 4,512 of 8,948 changed ends, 50.4 %, p = 0.21, cost 35.1 ->
+     * 3.3 % when taken on the bare majority) */
+    return sum[0] > 0 && joint_reunp_signtest((size_t)sum[1], (size_t)(sum[0] - sum[1]));
 }
 
 int joint_partial_meta(const joint *s, pb_result *res)

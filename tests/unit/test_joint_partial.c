@@ -127,9 +127,17 @@ TEST(partial_vote_by_hand)
     const uint32_t rc[6] = {1, 5, 3, 7, 13, 11};
     joint *a = hand(st, pa, ra), *c = hand(st, pc, rc);
     double sum[2];
-    CHECK_INT(joint_partial_vote(a, c, pst, sum), 1);
+    /* 5 of 6 changed ends at serialising services: more than half, but not
+     * more than chance (P(Bin(6, 1/2) >= 5) = 7/64 > 0.05): not kept */
+    CHECK_INT(joint_partial_vote(a, c, pst, sum), 0);
     CHECK_NEAR(sum[0], 6, 0);
     CHECK_NEAR(sum[1], 5, 0);
+    /* the test's verdicts on the audits' counts: seda x1 1 us seed 6 (76 of
+     * 122) kept; heavytail x2 ns (4,512 of 8,948: 50.4 %) and seda seed 1
+     * (57 of 97, p = 0.052) not */
+    CHECK_INT(joint_reunp_signtest(76, 46), 1);
+    CHECK_INT(joint_reunp_signtest(4512, 4436), 0);
+    CHECK_INT(joint_reunp_signtest(57, 40), 0);
     /* D not serialising: 3 of 6, not more than half */
     pst[JOINT_PICK_NSTAT * D + 6] = 0;
     CHECK_INT(joint_partial_vote(a, c, pst, sum), 0);
