@@ -1598,6 +1598,11 @@ int joint_partial_held(const joint *s, uint32_t l);
  * the busy test's pst finds serialising and where the free and held
  * searches differ; NULL when none (or out of memory) */
 char *joint_partial_names(const joint *a, const double *pst);
+/* joint_subtick.c: row m of a run of k rows in one tick: its offset in
+ * the tick (odd ns, increasing, at most tick - 1 where there is room);
+ * *prev, the offset of row m - 1 (-1 before the first), is updated.
+ * Shared by the whole-trace and the per-service spread (joint_subsvc.c) */
+pb_ns joint_subtick_offset(size_t m, size_t k, pb_ns tick, pb_ns *prev);
 /* The pairs c assigns otherwise than a, sum[0], of them at services pst
  * finds serialising, sum[1] (as joint_pick counts them); 1 when those are
  * more than half by the one-sided sign test (joint_reunp_signtest), else 0 */

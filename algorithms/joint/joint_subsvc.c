@@ -243,13 +243,7 @@ int joint_subsvc_spread(const joint_subtick *st, const pb_msg *msgs, size_t n, p
         size_t k = i1 - i0, kc = 0;
         pb_ns prev = -1;
         for (size_t m = 0; m < k; m++) {
-            pb_ns off = (pb_ns)(((2.0 * (double)m + 1.0) * (double)tick) / (2.0 * (double)k));
-            off |= 1;
-            if (off <= prev)
-                off = prev + 1;
-            if (off > tick - 1 && prev < tick - 1)
-                off = tick - 1;
-            prev = off;
+            pb_ns off = joint_subtick_offset(m, k, tick, &prev);
             const pb_msg *x = &msgs[i0 + m];
             if (!spread_ok(st, x->src)) {
                 kc++;

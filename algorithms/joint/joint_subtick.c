@@ -285,6 +285,22 @@ int joint_subtick_passes(double fwd, double bwd, double share)
     return bwd >= JOINT_SUBTICK_MIN && fwd <= share * bwd;
 }
 
+/* row m of a run of k rows in one tick: its offset in the tick (odd ns,
+ * increasing, at most tick - 1 where there is room); *prev the offset of
+ * row m - 1 (-1 before the first), updated */
+pb_ns joint_subtick_offset(size_t m, size_t k, pb_ns tick, pb_ns *prev)
+{
+    pb_ns off = (pb_ns)(((2.0 * (double)m + 1.0) * (double)tick) / (2.0 * (double)k));
+    off |= 1;
+    if (off <= *prev)
+        off = *prev + 1;
+    if (off > tick - 1 && *prev < tick - 1)
+        off = tick - 1;
+    *prev = off;
+    return off;
+}
+
+
 int joint_subtick_spread(const pb_msg *msgs, size_t n, pb_ns tick, pb_msg **out)
 {
     *out = NULL;
@@ -300,13 +316,7 @@ int joint_subtick_spread(const pb_msg *msgs, size_t n, pb_ns tick, pb_msg **out)
         size_t k = i1 - i0;
         pb_ns prev = -1;
         for (size_t m = 0; m < k; m++) {
-            pb_ns off = (pb_ns)(((2.0 * (double)m + 1.0) * (double)tick) / (2.0 * (double)k));
-            off |= 1;
-            if (off <= prev)
-                off = prev + 1;
-            if (off > tick - 1 && prev < tick - 1)
-                off = tick - 1;
-            prev = off;
+            pb_ns off = joint_subtick_offset(m, k, tick, &prev);
             pb_msg *x = &c[i0 + m];
             const pb_msg *o = &msgs[i0 + m];
             x->ts = o->ts + off;
