@@ -45,6 +45,25 @@ shuffle_rows() {
     return 0
 }
 
+# check_shuffle_rename TRACE RES: the black-box result RES of TRACE (made
+# with `infer --algo joint -q`) is the same with the data rows shuffled
+# (read back with --sort: the same lines but the run's own) and with the
+# nodes B and C renamed zz_front and aa_c (the same exact accuracy); the
+# renamed run's result is left in $tmp/r.res for the caller's own checks.
+# Needs $B, $tmp, and the test's exact() and body()
+check_shuffle_rename() {
+    shuffle_rows 7 "$1" "$tmp/x.csv"
+    "$B/infer" --algo joint -q --sort -o "$tmp/x.res" "$tmp/x.csv" 2> /dev/null || fail "infer shuffled"
+    body "$2" > "$tmp/a"
+    body "$tmp/x.res" > "$tmp/b"
+    cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "shuffled rows changed the result"; }
+    sed -e '/^#/!s/\bB\b/zz_front/g; /^#/!s/\bC\b/aa_c/g' "$1" > "$tmp/r.csv"
+    cmp -s "$1" "$tmp/r.csv" && fail "renaming changed nothing"
+    "$B/infer" --algo joint -q -o "$tmp/r.res" "$tmp/r.csv" 2> /dev/null || fail "infer renamed"
+    [ "$(exact "$tmp/r.csv" "$tmp/r.res")" = "$(exact "$1" "$2")" ] ||
+        fail "renaming nodes changed the accuracy"
+}
+
 # shuffle_services SEED "SVCS" "LINKS" IN OUT: IN with, within every run of
 # rows of one ts, the rows sent by a service in SVCS ("*": every service)
 # put in a random order (awk's srand(SEED)) among their own places, and the
