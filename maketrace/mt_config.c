@@ -1,7 +1,8 @@
 /*
  * mt_config.c - the maketrace config language, upper half: statements,
  * tracelets, explicit interleavings, the static checks and the public
- * config API.  The lexer, values and settings are in mt_lex.c.  The
+ * config API.  The lexer, values and settings are in mt_lex.c; the
+ * service and link statements in mt_services.c.  The
  * language is documented for users in docs/maketrace.md.
  */
 #include "mt_label.h"
@@ -723,437 +724,6 @@ static int resolve_joins(parser *p, mt_tracelet *tr)
 }
 
 /* ------------------------------------------------------------------ */
-/* Services: service NODE workers=K */
-
-static mt_service *find_service(mt_config *c, uint32_t node)
-{
-    for (size_t i = 0; i < c->nsvc; i++)
-        if (c->svc[i].node == node)
-            return &c->svc[i];
-    return NULL;
-}
-
-static int add_service(parser *p, uint32_t node, int workers, long line, long col)
-{
-    mt_config *c = p->c;
-    if (c->nsvc == c->svccap) {
-        size_t cap = c->svccap ? 2 * c->svccap : 8;
-        mt_service *ns = realloc(c->svc, cap * sizeof *ns);
-        if (!ns)
-            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-        c->svc = ns;
-        c->svccap = cap;
-    }
-    mt_service *s = &c->svc[c->nsvc++];
-    s->node = node;
-    s->workers = workers;
-    s->line = line;
-    s->col = col;
-    return PB_OK;
-}
-
-static int exec_model(const char *v)
-{
-    if (!strcmp(v, "pool"))
-        return MT_EXEC_POOL;
-    if (!strcmp(v, "dispatcher"))
-        return MT_EXEC_DISPATCHER;
-    if (!strcmp(v, "event"))
-        return MT_EXEC_EVENT;
-    if (!strcmp(v, "seda"))
-        return MT_EXEC_SEDA;
-    return 0;
-}
-
-static int conn_model(const char *v)
-{
-    if (!strcmp(v, "new"))
-        return MT_CONN_NEW;
-    if (!strcmp(v, "pool"))
-        return MT_CONN_POOL;
-    if (!strcmp(v, "pipelined"))
-        return MT_CONN_PIPELINED;
-    if (!strcmp(v, "multiplexed"))
-        return MT_CONN_MUX;
-    return 0;
-}
-
-static const char *const exec_names[] = {"", "pool", "dispatcher", "event", "seda"};
-static const char *const conn_names[] = {"", "new", "pool", "pipelined", "multiplexed"};
-
-/* One service attribute NAME=VALUE (from the file or from -s
- * NODE.NAME=VALUE) into sv.  Returns PB_OK, or PB_EINVAL with why filled
- * (what was expected). */
-static int service_attr(mt_service *sv, const char *name, const char *v, char *why, size_t nwhy)
-{
-    double d;
-    char *end;
-    if (!strcmp(name, "workers")) {
-        if (mt_parse_count(v, &sv->workers) != PB_OK)
-            goto count;
-    } else if (!strcmp(name, "model")) {
-        if (!(sv->model = exec_model(v))) {
-            snprintf(why, nwhy, "model=pool, dispatcher, event or seda, got \"%s\"", v);
-            return PB_EINVAL;
-        }
-    } else if (!strcmp(name, "threads")) {
-        if (mt_parse_count(v, &sv->threads) != PB_OK)
-            goto count;
-    } else if (!strcmp(name, "batch")) {
-        if (mt_parse_count(v, &sv->batch) != PB_OK)
-            goto count;
-    } else if (!strcmp(name, "stages")) {
-        if (mt_parse_count(v, &sv->stages) != PB_OK || sv->stages > 1000)
-            goto count;
-    } else if (!strcmp(name, "handoff")) {
-        errno = 0;
-        d = strtod(v, &end);
-        if (end == v || *end || errno || !(d >= 0 && d <= 1)) {
-            snprintf(why, nwhy, "handoff=P with P a probability in 0..1, got \"%s\"", v);
-            return PB_EINVAL;
-        }
-        sv->handoff = d;
-    } else if (!strcmp(name, "read_cost")) {
-        if (pb_duration_parse(v, &sv->read_cost) != PB_OK || sv->read_cost < 0) {
-            snprintf(why, nwhy, "read_cost=DURATION (e.g. 50us), got \"%s\"", v);
-            return PB_EINVAL;
-        }
-    } else if (!strcmp(name, "slow")) {
-        errno = 0;
-        d = strtod(v, &end);
-        if (end == v || *end || errno || !(d >= 0 && d <= 3)) {
-            snprintf(why, nwhy, "slow=S with S the SD of the log slowdown in 0..3, got \"%s\"",
-                     v);
-            return PB_EINVAL;
-        }
-        sv->slow = d;
-    } else {
-        snprintf(why, nwhy, "workers=K, model=M, threads=T, handoff=P, batch=B, stages=S, "
-                 "read_cost=D or slow=S, got \"%s\"", name);
-        return PB_EINVAL;
-    }
-    return PB_OK;
-count:
-    snprintf(why, nwhy, "%s=K with K an integer in 1..1000000, got \"%s\"", name, v);
-    return PB_EINVAL;
-}
-
-static int parse_service(parser *p)
-{
-    tok *kw = next(p);
-    char b[64];
-    tok *nk = peek(p);
-    if (nk->kind != T_WORD)
-        return PERR(p, nk, "expected a node name after \"service\", got %s",
-                    mt_tok_desc(nk, b, sizeof b));
-    next(p);
-    char *v;
-    mt_nodes nd;
-    int rc;
-    if ((rc = mt_expand(p, nk, &v)) != PB_OK || (rc = mt_parse_nodes(p, nk, v, &nd, 0)) != PB_OK)
-        return rc;
-    mt_service *prev = find_service(p->c, nd.node[0]);
-    if (prev)
-        return PERR(p, nk, "service %s is declared twice (first at line %ld); expected one "
-                    "service line per node", v, prev->line);
-    mt_service sv = {0};
-    sv.handoff = -1;
-    sv.read_cost = -1;
-    sv.slow = -1;
-    char why[256];
-    while (peek(p)->kind == T_WORD) {
-        tok *a = next(p);
-        char *av;
-        if ((rc = mt_expand(p, a, &av)) != PB_OK)
-            return rc;
-        char *eq = strchr(av, '=');
-        if (!eq)
-            return PERR(p, a, "service %s: unknown attribute \"%s\"; expected workers=K, "
-                        "model=M, threads=T, handoff=P, batch=B, stages=S, read_cost=D or slow=S",
-                        v, av);
-        *eq = '\0';
-        if (service_attr(&sv, av, eq + 1, why, sizeof why) != PB_OK)
-            return PERR(p, a, "service %s: expected %s", v, why);
-    }
-    static const char *const fields[] = {"workers", "model", "threads", "handoff",
-                                         "batch", "stages", "read_cost", "slow"};
-    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
-        char dn[300];
-        snprintf(dn, sizeof dn, "%s.%s", v, fields[i]);
-        mt_def *d = mt_find_def(p, dn);
-        if (d && service_attr(&sv, fields[i], d->value, why, sizeof why) != PB_OK)
-            return pb_error_set(p->err, PB_EINVAL, "-s", 0, 0, "%s=%s: expected %s", dn,
-                                d->value, why);
-    }
-    if (!sv.workers && !sv.model && sv.slow < 0)
-        return PERR(p, kw, "service %s: expected workers=K (how many calls it serves at once), "
-                    "model=M (pool, dispatcher, event, seda) or slow=S", v);
-    if (sv.workers && (sv.model == MT_EXEC_EVENT || sv.model == MT_EXEC_SEDA))
-        return PERR(p, kw, "service %s: workers=K bounds a pool or a dispatcher's workers; "
-                    "expected threads=T for model=%s", v, exec_names[sv.model]);
-    if ((rc = add_service(p, nd.node[0], sv.workers, kw->line, kw->col)) != PB_OK)
-        return rc;
-    mt_service *s = &p->c->svc[p->c->nsvc - 1];
-    *s = sv;
-    s->node = nd.node[0];
-    s->line = kw->line;
-    s->col = kw->col;
-    return mt_expect_eol(p, "the service's attributes");
-}
-
-/* link SRC -> DST conn=M [conns=K] */
-static int parse_link(parser *p)
-{
-    tok *kw = next(p);
-    tok *w[3];
-    char b[64];
-    for (int j = 0; j < 3; j++) {
-        w[j] = peek(p);
-        if (w[j]->kind != T_WORD || (j == 1 && !is_word(w[j], "->")))
-            return PERR(p, w[j], "expected link SRC -> DST conn=MODEL [conns=K], got %s",
-                        mt_tok_desc(w[j], b, sizeof b));
-        next(p);
-    }
-    mt_link lk = {0};
-    lk.line = kw->line;
-    int rc;
-    for (int j = 0; j < 3; j += 2) {
-        char *v;
-        mt_nodes nd;
-        if ((rc = mt_expand(p, w[j], &v)) != PB_OK ||
-            (rc = mt_parse_nodes(p, w[j], v, &nd, 0)) != PB_OK)
-            return rc;
-        if (nd.n != 1)
-            return PERR(p, w[j], "link: expected one node name, got \"%s\"", v);
-        if (j == 0)
-            lk.src = nd.node[0];
-        else
-            lk.dst = nd.node[0];
-    }
-    while (peek(p)->kind == T_WORD) {
-        tok *a = next(p);
-        char *av;
-        if ((rc = mt_expand(p, a, &av)) != PB_OK)
-            return rc;
-        if (!strncmp(av, "conn=", 5)) {
-            if (!(lk.model = conn_model(av + 5)))
-                return PERR(p, a, "link: expected conn=new, pool, pipelined or multiplexed, "
-                            "got \"%s\"", av);
-        } else if (!strncmp(av, "conns=", 6)) {
-            if (mt_parse_count(av + 6, &lk.conns) != PB_OK)
-                return PERR(p, a, "link: expected conns=K with K an integer in 1..1000000, "
-                            "got \"%s\"", av);
-        } else {
-            return PERR(p, a, "link: unknown attribute \"%s\"; expected conn=MODEL or conns=K",
-                        av);
-        }
-    }
-    if (!lk.model)
-        return PERR(p, kw, "link: expected conn=new, pool, pipelined or multiplexed");
-    mt_config *c = p->c;
-    for (size_t i = 0; i < c->nlinks; i++)
-        if (c->links[i].src == lk.src && c->links[i].dst == lk.dst)
-            return PERR(p, kw, "link %s -> %s is declared twice (first at line %ld)",
-                        pb_strtab_str(c->nodes, lk.src), pb_strtab_str(c->nodes, lk.dst),
-                        c->links[i].line);
-    if (c->nlinks == c->linkcap) {
-        size_t cap = c->linkcap ? 2 * c->linkcap : 8;
-        mt_link *nl = realloc(c->links, cap * sizeof *nl);
-        if (!nl)
-            return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-        c->links = nl;
-        c->linkcap = cap;
-    }
-    c->links[c->nlinks++] = lk;
-    return mt_expect_eol(p, "the link's attributes");
-}
-
-/* The per-node execution models and per-pair connection models, when the
- * config uses any (else nothing changes: byte-identical output). */
-static int finish_models(parser *p)
-{
-    mt_config *c = p->c;
-    const mt_settings *st = &c->s;
-    int gexec = 0, gconn = 0;
-    if (st->exec && *st->exec && !(gexec = exec_model(st->exec)))
-        return pb_error_set(p->err, PB_EINVAL, c->file, 0, 0, "exec = %s: expected pool, "
-                            "dispatcher, event or seda", st->exec);
-    if (st->conn && *st->conn && !(gconn = conn_model(st->conn)))
-        return pb_error_set(p->err, PB_EINVAL, c->file, 0, 0, "conn = %s: expected new, pool, "
-                            "pipelined or multiplexed", st->conn);
-    int any = st->observed || gexec || gconn || st->handoff > 0 || st->threads != 1 ||
-              st->batch != 1 || st->stages != 2 || st->read_cost != 0 || st->conns != 1 ||
-              c->nlinks > 0;
-    for (size_t i = 0; i < c->nsvc; i++) {
-        const mt_service *sv = &c->svc[i];
-        if (sv->model || sv->threads || sv->batch || sv->stages || sv->handoff >= 0 ||
-            sv->read_cost >= 0)
-            any = 1;
-    }
-    if (!any)
-        return PB_OK;
-    c->models = 1;
-    c->event_engine = 1;
-    size_t n = pb_strtab_count(c->nodes);
-    c->exec = mt_aalloc(c, (n ? n : 1) * sizeof *c->exec);
-    c->conn_model = mt_aalloc(c, ((n * n) > 0 ? n * n : 1) * sizeof *c->conn_model);
-    c->conn_count = mt_aalloc(c, ((n * n) > 0 ? n * n : 1) * sizeof *c->conn_count);
-    if (!c->exec || !c->conn_model || !c->conn_count)
-        return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-    for (size_t x = 0; x < n; x++) {
-        mt_exec *e = &c->exec[x];
-        const mt_service *sv = find_service(c, (uint32_t)x);
-        e->model = sv && sv->model ? sv->model : gexec ? gexec : MT_EXEC_POOL;
-        e->threads = sv && sv->threads ? sv->threads : st->threads;
-        e->batch = sv && sv->batch ? sv->batch : st->batch;
-        e->stages = sv && sv->stages ? sv->stages : st->stages;
-        e->handoff = sv && sv->handoff >= 0 ? sv->handoff : st->handoff;
-        e->read_cost = sv && sv->read_cost >= 0 ? sv->read_cost : st->read_cost;
-        if (e->batch > 1 && e->handoff > 0 && e->model == MT_EXEC_POOL)
-            return mt_perr_at(p, sv ? sv->line : 0, sv ? sv->col : 0, "node %s: batch=%d with "
-                              "handoff=%g; expected one of them (a batch is served by the "
-                              "worker that read it)", pb_strtab_str(c->nodes, (uint32_t)x),
-                              e->batch, e->handoff);
-        if (sv && sv->workers && (e->model == MT_EXEC_EVENT || e->model == MT_EXEC_SEDA))
-            return mt_perr_at(p, sv->line, sv->col, "service %s: workers=K bounds a pool or a "
-                              "dispatcher's workers; expected threads=T for model=%s",
-                              pb_strtab_str(c->nodes, (uint32_t)x), exec_names[e->model]);
-    }
-    for (size_t i = 0; i < n * n; i++) {
-        c->conn_model[i] = gconn ? gconn : MT_CONN_NEW;
-        c->conn_count[i] = st->conns;
-    }
-    for (size_t i = 0; i < c->nlinks; i++) {
-        size_t k = (size_t)c->links[i].src * n + c->links[i].dst;
-        c->conn_model[k] = c->links[i].model;
-        if (c->links[i].conns)
-            c->conn_count[k] = c->links[i].conns;
-    }
-    return PB_OK;
-}
-
-int mt_config_observed(const mt_config *c) { return c->models; }
-
-/* Walk a tracelet's calls holding the bounded services whose worker the
- * path holds (a worker is held from the start of a call's block until its
- * return is sent); record held -> called edges in adj (n x n). */
-static void hold_walk(const mt_config *c, const mt_op *op, uint32_t *held, uint32_t nheld,
-                      unsigned char *adj, size_t n)
-{
-    uint32_t pushed = 0;
-    if (op->kind == MT_OP_CALL)
-        for (uint32_t k = 0; k < op->to.n; k++) {
-            uint32_t y = op->to.node[k];
-            if (!c->workers[y])
-                continue;
-            for (uint32_t h = 0; h < nheld; h++)
-                adj[(size_t)held[h] * n + y] = 1;
-            if (op->to.n == 1) {
-                held[nheld + pushed] = y;
-                pushed = 1;
-            }
-        }
-    if (op->kind == MT_OP_CALL && op->to.n > 1) {
-        /* a node choice: walk the block once per bounded callee */
-        for (uint32_t k = 0; k < op->to.n; k++) {
-            uint32_t y = op->to.node[k];
-            uint32_t nh = nheld;
-            if (c->workers[y])
-                held[nh++] = y;
-            for (uint32_t i = 0; i < op->nkids; i++)
-                hold_walk(c, op->kids[i], held, nh, adj, n);
-        }
-        return;
-    }
-    for (uint32_t i = 0; i < op->nkids; i++)
-        hold_walk(c, op->kids[i], held, nheld + pushed, adj, n);
-}
-
-/* 1 if node x reaches itself through adj (n x n); mark: scratch of n. */
-static int on_cycle(const unsigned char *adj, size_t n, size_t x, unsigned char *mark,
-                    uint32_t *stack)
-{
-    memset(mark, 0, n);
-    size_t top = 0;
-    stack[top++] = (uint32_t)x;
-    while (top) {
-        size_t u = stack[--top];
-        for (size_t v = 0; v < n; v++)
-            if (adj[u * n + v]) {
-                if (v == x)
-                    return 1;
-                if (!mark[v]) {
-                    mark[v] = 1;
-                    stack[top++] = (uint32_t)v;
-                }
-            }
-    }
-    return 0;
-}
-
-/* The per-node worker table, and the check that no path can wait for a
- * worker that it (or another path waiting on it) holds. */
-static int finish_services(parser *p)
-{
-    mt_config *c = p->c;
-    if (!c->nsvc)
-        return PB_OK;
-    c->event_engine = 1;
-    size_t n = pb_strtab_count(c->nodes);
-    c->workers = mt_aalloc(c, n * sizeof *c->workers);
-    unsigned char *adj = calloc(n * n + n, 1);
-    uint32_t *held = malloc((201 + n) * sizeof *held);
-    uint32_t *stack = malloc((n * n + 1) * sizeof *stack);
-    int rc = PB_OK;
-    if (!c->workers || !adj || !held || !stack) {
-        rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < c->nsvc; i++)
-        c->workers[c->svc[i].node] = c->svc[i].workers;
-    for (size_t i = 0; i < c->nsvc; i++)
-        if (c->svc[i].slow > 0 && !c->slow) {
-            /* only when some service has a slowdown: every other config
-             * draws exactly the numbers it drew before */
-            c->slow = mt_aalloc(c, n * sizeof *c->slow);
-            if (!c->slow) {
-                rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
-                goto out;
-            }
-            for (size_t x = 0; x < n; x++)
-                c->slow[x] = 0;
-        }
-    if (c->slow)
-        for (size_t i = 0; i < c->nsvc; i++)
-            c->slow[c->svc[i].node] = c->svc[i].slow > 0 ? c->svc[i].slow : 0;
-    int bounded = 0;
-    for (size_t i = 0; i < c->nsvc; i++)
-        bounded |= c->svc[i].workers > 0;
-    if (!bounded)
-        goto out; /* only models: no queue for a worker */
-    for (size_t i = 0; i < c->ntr; i++)
-        if (!c->tr[i].interleave)
-            hold_walk(c, c->tr[i].body, held, 0, adj, n);
-    for (size_t i = 0; i < c->nsvc; i++) {
-        uint32_t x = c->svc[i].node;
-        if (on_cycle(adj, n, x, adj + n * n, stack)) {
-            rc = mt_perr_at(p, c->svc[i].line, c->svc[i].col,
-                            "service %s (workers=%d): a path holding one of its workers can "
-                            "call it again, directly or through other services with workers, "
-                            "so the calls could wait for each other forever; expected no "
-                            "cycle of calls through services with workers",
-                            pb_strtab_str(c->nodes, x), c->svc[i].workers);
-            goto out;
-        }
-    }
-out:
-    free(adj);
-    free(held);
-    free(stack);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ */
 /* Tracelets */
 
 static int apply_tracelet_field(parser *p, mt_tracelet *tr, const char *field,
@@ -1374,9 +944,9 @@ static int finish(parser *p)
     if (pool_n && !pool_w)
         return mt_perr_at(p, 0, 0, "every tracelet of the shared pool has weight 0; expected at "
                        "least one positive weight");
-    int rc0 = finish_services(p);
+    int rc0 = mt_cfg_finish_services(p);
     if (rc0 == PB_OK)
-        rc0 = finish_models(p);
+        rc0 = mt_cfg_finish_models(p);
     if (rc0 != PB_OK)
         return rc0;
     if (c->async_line && c->event_engine)
@@ -1480,9 +1050,9 @@ int mt_config_parse(const char *text, size_t len, const char *display_name,
         if (is_word(k, "tracelet"))
             rc = parse_tracelet(&p);
         else if (is_word(k, "service"))
-            rc = parse_service(&p);
+            rc = mt_cfg_parse_service(&p);
         else if (is_word(k, "link"))
-            rc = parse_link(&p);
+            rc = mt_cfg_parse_link(&p);
         else if (is_word(k, "let"))
             rc = mt_parse_let(&p);
         else if (is_word(k, "label"))
@@ -1613,7 +1183,7 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
             const mt_exec *e = &c->exec[x];
             const char *nm = pb_strtab_str(c->nodes, (uint32_t)x);
             char nb[PB_NUM_BUF], db[PB_DURATION_BUF];
-            rc = pb_strbuf_printf(out, " %s.model=%s", nm, exec_names[e->model]);
+            rc = pb_strbuf_printf(out, " %s.model=%s", nm, mt_exec_names[e->model]);
             if (rc == PB_OK && (e->model == MT_EXEC_POOL || e->model == MT_EXEC_DISPATCHER))
                 rc = pb_strbuf_printf(out, " %s.handoff=%s", nm, pb_num_format(e->handoff, nb));
             if (rc == PB_OK && e->model == MT_EXEC_POOL && e->batch > 1)
@@ -1630,7 +1200,7 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
             size_t k = (size_t)c->links[i].src * n + c->links[i].dst;
             rc = pb_strbuf_printf(out, " link:%s>%s=%s/%d", pb_strtab_str(c->nodes, c->links[i].src),
                                   pb_strtab_str(c->nodes, c->links[i].dst),
-                                  conn_names[c->conn_model[k]], c->conn_count[k]);
+                                  mt_conn_names[c->conn_model[k]], c->conn_count[k]);
         }
     }
     return rc;

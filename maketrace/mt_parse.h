@@ -138,4 +138,15 @@ int mt_valid_ident(const char *s, size_t n);
 int mt_parse_setting_line(parser *p);
 int mt_parse_let(parser *p);
 
+/* Service and link statements (mt_services.c).  Each parses one statement
+ * of the current line into p's config, or checks the whole config once it
+ * is read; PB_OK, else an error code with the message set in p. */
+int mt_cfg_parse_service(parser *p);
+int mt_cfg_parse_link(parser *p);
+int mt_cfg_finish_services(parser *p);
+int mt_cfg_finish_models(parser *p);
+/* names of MT_EXEC_* and MT_CONN_* for messages and describe */
+extern const char *const mt_exec_names[];
+extern const char *const mt_conn_names[];
+
 #endif
