@@ -19,201 +19,17 @@
  * by a length limit is dropped).  Memory: the paths and events in flight,
  * the calls waiting for a worker, and the messages sent since the oldest
  * incomplete path began.  Each event costs O(log events in flight).
+ * The events under execution and connection models (workers, dispatchers,
+ * event loops, stages, connections) are in mt_sim_models.c; the shared
+ * state in mt_sim_int.h.
  */
-#include "mt_internal.h"
+#include "mt_sim_int.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct smsg {
-    pb_ns ts, recv;
-    uint64_t gid, callid;
-    uint32_t src, dst;   /* config node indices */
-    int32_t cause, pair; /* indices in the path's buffer, or -1 */
-    uint32_t label;
-    uint8_t type;
-    uint64_t sthr, rthr; /* with models: sending / receiving thread (TH) */
-    uint32_t conn;       /* with models: connection number + 1 on its link */
-} smsg;
-
-typedef struct spath {
-    struct spath *prev, *next;  /* all paths alive (not yet freed) */
-    uint32_t tr;
-    uint32_t inst;
-    smsg *buf;
-    uint32_t n, cap;
-    uint32_t emitted;     /* messages written or skipped */
-    uint64_t *pathid;     /* per label */
-    uint32_t nlabels;
-    uint32_t *jarr;       /* per join group: parts arrived so far */
-    int64_t live;         /* frames alive + messages in flight */
-    int complete, dropped, queued_done;
-    pb_ns t0, first, end, think;
-} spath;
-
-enum { F_ROOT, F_SEQ, F_BRANCH, F_CALL, F_SEND };
-
-typedef struct frame {
-    spath *path;
-    struct frame *up;     /* SEQ, BRANCH: the parent; CALL: the caller */
-    const mt_op *const *ops;
-    const mt_op *op;      /* CALL: the call (its ret delay) */
-    uint32_t nops, i;
-    uint32_t node;
-    int kind;
-    pb_ns t;              /* this thread's clock */
-    int32_t cause;        /* last message it received, or -1 */
-    pb_ns crt;            /* when that message was received */
-    int32_t callmsg;      /* CALL: the call being served */
-    int32_t held;         /* CALL: node whose worker it holds, or -1 */
-    uint32_t branch;      /* BRANCH: index among the par's branches */
-    /* while suspended at a par: */
-    uint32_t par_left, par_best;
-    pb_ns par_maxt, par_crt;
-    int32_t par_cause, par_start;
-    int par_changed;
-    /* with models: */
-    struct frame *job;    /* the frame of the served call (or root, or
-                             one-way block) this thread of execution is part of */
-    uint64_t thr;         /* job frames: the thread running it now (TH) */
-    uint32_t frag;        /* job frames: inputs processed (SEDA stages) */
-    double slow;          /* CALL: the served call's slowdown (1: none):
-                             every delay its block draws at this node and
-                             its return's delay are multiplied by it */
-} frame;
-
-enum { EV_SEND, EV_RECV, EV_FREE };
-
-typedef struct ev {
-    pb_ns t;
-    uint64_t seq;
-    spath *path;
-    frame *fr;            /* CALL send/recv: the caller; RETURN: the caller to resume */
-    const mt_op *op;      /* CALL, MSG: the statement (its block) */
-    int32_t msg;
-    int32_t held;         /* RETURN: the worker it releases (node), or -1 */
-    uint8_t kind;
-    uint32_t fnode, fid;  /* EV_FREE: the node, thread or stage thread id */
-    uint32_t fstage;      /* EV_FREE: 0 event thread, else SEDA stage + 1 */
-} ev;
-
-/* A call waiting for (or given) a worker. */
-typedef struct job {
-    spath *path;
-    frame *caller;
-    const mt_op *op;
-    int32_t msg;
-    int block;            /* run the block (not a join's earlier part) */
-    uint32_t wid1;        /* models: worker id + 1 it must run on (a call
-                             read in a batch), or 0: the lowest free */
-} job;
-
-typedef struct wqueue {
-    job *v;
-    size_t head, n, cap;
-    int busy;
-} wqueue;
-
-/* Thread identities (models): kind, stage, id packed in 64 bits. */
-#define TH(kind, stage, id) (((uint64_t)(kind) << 56) | ((uint64_t)(stage) << 32) | (uint32_t)(id))
-#define TH_KIND(t) ((int)((t) >> 56))
-#define TH_STAGE(t) ((uint32_t)(((t) >> 32) & 0xffffff))
-#define TH_ID(t) ((uint32_t)(t))
-enum { TH_W = 1, TH_D, TH_E, TH_S, TH_C, TH_M, TH_X };
-
-/* Lowest-free id allocator: ids below `next` not in the heap are in use. */
-typedef struct idalloc {
-    uint32_t *h;
-    size_t n, cap;
-    uint32_t next, inuse;
-} idalloc;
-
-enum { IN_CALL, IN_RET, IN_MSG };
-
-/* An input waiting for an event-driven node's thread. */
-typedef struct input {
-    int kind;
-    job j;                /* IN_CALL */
-    spath *path;
-    frame *fr;            /* IN_RET: the frame to resume */
-    const mt_op *op;      /* IN_MSG: the statement */
-    int32_t msg;
-} input;
-
-/* Per config node, with models. */
-typedef struct nstate {
-    idalloc ids;          /* pool, dispatcher: worker ids */
-    idalloc *sids;        /* seda: per stage */
-    uint8_t *tbusy;       /* event: per thread */
-    input *q;             /* event: inputs in arrival order */
-    size_t qh, qn, qcap;
-    uint32_t mnext;       /* one-way blocks at a pool node: thread ids */
-    wqueue *backlog;      /* bounded pool with batch > 1: per worker id,
-                             the calls it read with its last read */
-    uint32_t nbacklog;
-} nstate;
-
-/* A call outstanding on a pipelined connection (its reply may wait). */
-typedef struct pend {
-    spath *path;
-    int32_t call;
-    int ready;
-    ev e;                 /* ready: the reply's send, held back */
-} pend;
-
-typedef struct cstate {
-    pend *v;
-    size_t h, n, cap;     /* n: calls outstanding */
-} cstate;
-
-/* Per (caller, callee) pair of config nodes, with models. */
-typedef struct lstate {
-    uint32_t next;        /* new: connections opened so far */
-    idalloc ids;          /* pool: connections in use */
-    ev *wait;             /* pool: calls waiting for a connection */
-    size_t wh, wn, wcap;
-    cstate *c;            /* pipelined, multiplexed: per connection */
-} lstate;
-
-typedef struct outref {
-    spath *path;
-    uint32_t idx;
-} outref;
-
-struct mt_sim {
-    const mt_config *cfg;
-    gsl_rng *rng;
-    const uint32_t *nodemap;
-    mt_acct *acct;
-    ev *heap;
-    size_t nheap, heapcap;
-    uint64_t seq;
-    wqueue *wq;           /* per config node */
-    outref *out;          /* ring of sent messages, in send order */
-    size_t ohead, on, ocap;
-    spath *paths;         /* list of paths alive */
-    spath **done;         /* paths whose live count reached 0 */
-    size_t ndone, donecap;
-    frame *freef;         /* free list of frames */
-    void **chunks;        /* frame chunks, freed at close */
-    size_t nchunks, chunkcap;
-    uint32_t *pool;
-    double *pool_cum;
-    uint32_t npool;
-    uint64_t committed;
-    int stop, finished, oom;
-    int32_t *lastrecv;    /* interleave scratch */
-    /* with models: */
-    pb_names *names;      /* labels are interned here */
-    nstate *ns;           /* per config node */
-    lstate *ls;           /* per (src, dst) pair */
-    uint64_t cur_thr;     /* the thread running now: sender of new messages */
-    int frag_on;          /* a fragment runs: track its last send */
-    pb_ns frag_end;
-    pb_ns now;            /* time of the event being processed */
-};
 
 /* ---------------------------------------------------------------- */
 /* Small containers */
@@ -253,7 +69,7 @@ static frame *frame_new(mt_sim *s, spath *p, int kind)
     return f;
 }
 
-static void mark_done(mt_sim *s, spath *p)
+void mts_mark_done(mt_sim *s, spath *p)
 {
     if (p->live || p->queued_done)
         return;
@@ -277,7 +93,7 @@ static void frame_free(mt_sim *s, frame *f)
     f->up = s->freef;
     s->freef = f;
     p->live--;
-    mark_done(s, p);
+    mts_mark_done(s, p);
 }
 
 static int ev_less(const ev *a, const ev *b)
@@ -285,7 +101,7 @@ static int ev_less(const ev *a, const ev *b)
     return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-static void ev_push(mt_sim *s, ev e)
+void mts_ev_push(mt_sim *s, ev e)
 {
     if (s->nheap == s->heapcap) {
         size_t cap = s->heapcap ? 2 * s->heapcap : 256;
@@ -309,7 +125,7 @@ static void ev_push(mt_sim *s, ev e)
     s->heap[i] = e;
 }
 
-static ev ev_pop(mt_sim *s)
+ev mts_ev_pop(mt_sim *s)
 {
     ev top = s->heap[0];
     ev x = s->heap[--s->nheap];
@@ -331,7 +147,7 @@ static ev ev_pop(mt_sim *s)
     return top;
 }
 
-static void wq_push(mt_sim *s, wqueue *q, job j)
+void mts_wq_push(mt_sim *s, wqueue *q, job j)
 {
     if (q->n == q->cap) {
         size_t cap = q->cap ? 2 * q->cap : 16;
@@ -350,7 +166,7 @@ static void wq_push(mt_sim *s, wqueue *q, job j)
     q->v[(q->head + q->n++) % q->cap] = j;
 }
 
-static job wq_pop(wqueue *q)
+job mts_wq_pop(wqueue *q)
 {
     job j = q->v[q->head];
     q->head = (q->head + 1) % q->cap;
@@ -358,7 +174,7 @@ static job wq_pop(wqueue *q)
     return j;
 }
 
-static void out_push(mt_sim *s, spath *p, uint32_t idx)
+void mts_out_push(mt_sim *s, spath *p, uint32_t idx)
 {
     if (s->on == s->ocap) {
         size_t cap = s->ocap ? 2 * s->ocap : 1024;
@@ -380,7 +196,7 @@ static void out_push(mt_sim *s, spath *p, uint32_t idx)
 /* ---------------------------------------------------------------- */
 /* Model containers: ids handed out lowest first, queues */
 
-static uint32_t id_take(mt_sim *s, idalloc *a)
+uint32_t mts_id_take(mt_sim *s, idalloc *a)
 {
     a->inuse++;
     if (!a->n)
@@ -403,7 +219,7 @@ static uint32_t id_take(mt_sim *s, idalloc *a)
     return top;
 }
 
-static void id_give(mt_sim *s, idalloc *a, uint32_t id)
+void mts_id_give(mt_sim *s, idalloc *a, uint32_t id)
 {
     if (a->n == a->cap) {
         size_t cap = a->cap ? 2 * a->cap : 16;
@@ -427,7 +243,7 @@ static void id_give(mt_sim *s, idalloc *a, uint32_t id)
     a->h[i] = id;
 }
 
-static void in_push(mt_sim *s, nstate *n, input in)
+void mts_in_push(mt_sim *s, nstate *n, input in)
 {
     if (n->qn == n->qcap) {
         size_t cap = n->qcap ? 2 * n->qcap : 16;
@@ -446,7 +262,7 @@ static void in_push(mt_sim *s, nstate *n, input in)
     n->q[(n->qh + n->qn++) % n->qcap] = in;
 }
 
-static void wait_push(mt_sim *s, lstate *l, const ev *e)
+void mts_wait_push(mt_sim *s, lstate *l, const ev *e)
 {
     if (l->wn == l->wcap) {
         size_t cap = l->wcap ? 2 * l->wcap : 16;
@@ -465,7 +281,7 @@ static void wait_push(mt_sim *s, lstate *l, const ev *e)
     l->wait[(l->wh + l->wn++) % l->wcap] = *e;
 }
 
-static void pend_push(mt_sim *s, cstate *c, spath *p, int32_t call)
+void mts_pend_push(mt_sim *s, cstate *c, spath *p, int32_t call)
 {
     if (c->n == c->cap) {
         size_t cap = c->cap ? 2 * c->cap : 8;
@@ -530,7 +346,7 @@ static void send_at(mt_sim *s, spath *p, int32_t m, frame *fr, const mt_op *op, 
     e.held = held;
     e.kind = EV_SEND;
     p->live++;
-    ev_push(s, e);
+    mts_ev_push(s, e);
 }
 
 /* ---------------------------------------------------------------- */
@@ -681,7 +497,7 @@ static void run(mt_sim *s, frame *f)
  * is sent) at time t.  With models the serving thread is chosen here:
  * pool and dispatcher nodes take their lowest free worker id; event and
  * SEDA nodes run it on the thread of the current fragment (s->cur_thr). */
-static void start_job(mt_sim *s, const job *j, pb_ns t, int32_t held)
+void mts_start_job(mt_sim *s, const job *j, pb_ns t, int32_t held)
 {
     spath *p = j->path;
     smsg *c = &p->buf[j->msg];
@@ -689,7 +505,7 @@ static void start_job(mt_sim *s, const job *j, pb_ns t, int32_t held)
     if (s->cfg->models) {
         int model = s->cfg->exec[c->dst].model;
         if (model == MT_EXEC_POOL || model == MT_EXEC_DISPATCHER) {
-            thr = TH(TH_W, 0, j->wid1 ? j->wid1 - 1 : id_take(s, &s->ns[c->dst].ids));
+            thr = TH(TH_W, 0, j->wid1 ? j->wid1 - 1 : mts_id_take(s, &s->ns[c->dst].ids));
             if (model == MT_EXEC_POOL && !j->wid1) {
                 /* the worker reads the call when it takes it (a call
                  * read in a batch was received at the read) */
@@ -731,7 +547,7 @@ static void start_job(mt_sim *s, const job *j, pb_ns t, int32_t held)
 }
 
 /* A one-way message's block starts at time t on thread thr. */
-static void start_msg(mt_sim *s, spath *p, const mt_op *op, int32_t msg, pb_ns t, uint64_t thr)
+void mts_start_msg(mt_sim *s, spath *p, const mt_op *op, int32_t msg, pb_ns t, uint64_t thr)
 {
     if (!op->nkids)
         return;
@@ -751,7 +567,7 @@ static void start_msg(mt_sim *s, spath *p, const mt_op *op, int32_t msg, pb_ns t
 }
 
 /* Frame f (waiting for the return msg) goes on at time t. */
-static void resume(mt_sim *s, frame *f, int32_t msg, pb_ns t)
+void mts_resume(mt_sim *s, frame *f, int32_t msg, pb_ns t)
 {
     f->t = t;
     f->crt = f->path->buf[msg].recv;
@@ -872,7 +688,7 @@ static void next_path(mt_sim *s, uint32_t inst, uint32_t home, pb_ns after)
             return;
         p->live--;
         if (p->n > 0) {
-            mark_done(s, p); /* (not done: messages are in flight) */
+            mts_mark_done(s, p); /* (not done: messages are in flight) */
             return;
         }
         /* a choose picked nothing: the client thinks again */
@@ -882,7 +698,7 @@ static void next_path(mt_sim *s, uint32_t inst, uint32_t home, pb_ns after)
 }
 
 /* Drop every path not yet complete and end the simulation. */
-static void stop_all(mt_sim *s)
+void mts_stop_all(mt_sim *s)
 {
     s->finished = 1;
     for (spath *p = s->paths; p; p = p->next)
@@ -914,7 +730,7 @@ static void path_done(mt_sim *s, spath *p)
     if (c->s.messages > 0 && s->committed + p->n > (uint64_t)c->s.messages) {
         p->dropped = 1;
         s->stop = 1;
-        stop_all(s);
+        mts_stop_all(s);
         return;
     }
     s->committed += p->n;
@@ -927,7 +743,7 @@ static void path_done(mt_sim *s, spath *p)
     next_path(s, p->inst, tr->instances > 0 ? p->tr : UINT32_MAX, end);
 }
 
-static void drain_done(mt_sim *s)
+void mts_drain_done(mt_sim *s)
 {
     while (s->ndone && !s->oom) {
         spath *p = s->done[--s->ndone];
@@ -935,457 +751,6 @@ static void drain_done(mt_sim *s)
         if (p->live == 0 && !p->complete)
             path_done(s, p);
     }
-}
-
-/* ---------------------------------------------------------------- */
-/* Events */
-
-static void push_free(mt_sim *s, pb_ns t, uint32_t node, uint32_t stage, uint32_t id)
-{
-    ev e = {0};
-    e.t = t;
-    e.kind = EV_FREE;
-    e.fnode = node;
-    e.fstage = stage;
-    e.fid = id;
-    e.msg = -1;
-    ev_push(s, e);
-}
-
-static void process_input(mt_sim *s, const input *in, pb_ns t)
-{
-    switch (in->kind) {
-    case IN_CALL:
-        start_job(s, &in->j, t, -1);
-        break;
-    case IN_RET:
-        resume(s, in->fr, in->msg, t);
-        break;
-    default:
-        start_msg(s, in->path, in->op, in->msg, t, s->cur_thr);
-        break;
-    }
-}
-
-/* Event-driven node x at time now: every free thread (lowest first) reads
- * up to `batch` queued inputs (1: event isolation, the next input only
- * after the current fragment's outputs are sent), all received at the
- * read, and runs their fragments one after the other; it is busy until
- * the last fragment's last send. */
-static void event_dispatch(mt_sim *s, uint32_t x, pb_ns now)
-{
-    nstate *n = &s->ns[x];
-    const mt_exec *e = &s->cfg->exec[x];
-    while (n->qn && !s->oom) {
-        int t = -1;
-        for (int i = 0; i < e->threads; i++)
-            if (!n->tbusy[i]) {
-                t = i;
-                break;
-            }
-        if (t < 0)
-            return;
-        n->tbusy[t] = 1;
-        uint64_t thr = TH(TH_E, 0, (uint32_t)t);
-        size_t k = n->qn < (size_t)e->batch ? n->qn : (size_t)e->batch;
-        for (size_t i = 0; i < k; i++) {
-            const input *in = &n->q[(n->qh + i) % n->qcap];
-            smsg *m = &in->path->buf[in->kind == IN_CALL ? in->j.msg : in->msg];
-            m->rthr = thr;
-            if (now > m->recv)
-                m->recv = now;
-        }
-        pb_ns tcur = mt_tadd(now, e->read_cost);
-        for (size_t i = 0; i < k; i++) {
-            input in = n->q[n->qh];
-            n->qh = (n->qh + 1) % n->qcap;
-            n->qn--;
-            s->cur_thr = thr;
-            s->frag_on = 1;
-            s->frag_end = tcur;
-            process_input(s, &in, tcur);
-            s->frag_on = 0;
-            tcur = s->frag_end;
-            in.path->live--;
-            mark_done(s, in.path);
-        }
-        /* free 1 ns after the last send: the next read comes after it */
-        push_free(s, mt_tadd(tcur, 1), x, 0, (uint32_t)t);
-    }
-}
-
-/* An input for node x (with models) at time now.  Returns 1 when it was
- * handled here (event and SEDA nodes), 0 for the pool paths. */
-static int model_input(mt_sim *s, uint32_t x, input *in, pb_ns now)
-{
-    const mt_exec *e = &s->cfg->exec[x];
-    if (e->model == MT_EXEC_EVENT) {
-        in->path->live++;
-        in_push(s, &s->ns[x], *in);
-        event_dispatch(s, x, now);
-        return 1;
-    }
-    if (e->model != MT_EXEC_SEDA)
-        return 0;
-    /* a fragment on the next stage's lowest free thread */
-    uint32_t stage = 0;
-    if (in->kind == IN_RET) {
-        frame *jf = in->fr->job;
-        stage = ++jf->frag;
-        if (stage > (uint32_t)e->stages - 1)
-            stage = (uint32_t)e->stages - 1;
-    }
-    uint32_t id = id_take(s, &s->ns[x].sids[stage]);
-    uint64_t thr = TH(TH_S, stage, id);
-    s->cur_thr = thr;
-    s->frag_on = 1;
-    s->frag_end = now;
-    in->path->buf[in->kind == IN_CALL ? in->j.msg : in->msg].rthr = thr;
-    process_input(s, in, now);
-    s->frag_on = 0;
-    push_free(s, mt_tadd(s->frag_end, 1), x, stage + 1, id);
-    return 1;
-}
-
-static void send_now(mt_sim *s, const ev *e);
-
-/* The connection of call e's message (models).  Returns 0 when the call
- * must wait for a free connection of a pool (it is sent later). */
-static int conn_open(mt_sim *s, const ev *e)
-{
-    spath *p = e->path;
-    smsg *m = &p->buf[e->msg];
-    size_t nn = pb_strtab_count(s->cfg->nodes);
-    size_t k = (size_t)m->src * nn + m->dst;
-    lstate *l = &s->ls[k];
-    int model = m->type == PB_TYPE_MSG ? MT_CONN_NEW : s->cfg->conn_model[k];
-    int cnt = s->cfg->conn_count[k];
-    if (model == MT_CONN_NEW) {
-        m->conn = ++l->next;
-        return 1;
-    }
-    if (model == MT_CONN_POOL) {
-        if (l->ids.inuse >= (uint32_t)cnt) {
-            wait_push(s, l, e);
-            return 0;
-        }
-        m->conn = id_take(s, &l->ids) + 1;
-        return 1;
-    }
-    /* pipelined, multiplexed: the connection with the fewest calls
-     * outstanding, lowest first */
-    if (!l->c && !(l->c = calloc((size_t)cnt, sizeof *l->c))) {
-        s->oom = 1;
-        return 0;
-    }
-    int best = 0;
-    for (int i = 1; i < cnt; i++)
-        if (l->c[i].n < l->c[best].n)
-            best = i;
-    m->conn = (uint32_t)best + 1;
-    if (model == MT_CONN_PIPELINED)
-        pend_push(s, &l->c[best], p, e->msg);
-    else
-        l->c[best].n++;
-    return 1;
-}
-
-/* Send a held-back message at the current time. */
-static void send_late(mt_sim *s, ev *e)
-{
-    e->path->buf[e->msg].ts = s->now;
-    e->t = s->now;
-    send_now(s, e);
-}
-
-/* Reply e is ready to go (models).  Returns 0 when it waits behind the
- * replies to earlier calls on its pipelined connection. */
-static int conn_reply(mt_sim *s, const ev *e)
-{
-    spath *p = e->path;
-    smsg *m = &p->buf[e->msg];
-    const smsg *c = &p->buf[m->pair];
-    size_t nn = pb_strtab_count(s->cfg->nodes);
-    size_t k = (size_t)c->src * nn + c->dst;
-    int model = s->cfg->conn_model[k];
-    m->conn = c->conn;
-    if (model == MT_CONN_MUX) {
-        s->ls[k].c[c->conn - 1].n--;
-        return 1;
-    }
-    if (model != MT_CONN_PIPELINED)
-        return 1;
-    cstate *q = &s->ls[k].c[c->conn - 1];
-    for (size_t i = 0; i < q->n; i++) {
-        pend *pe = &q->v[(q->h + i) % q->cap];
-        if (pe->path == p && pe->call == m->pair) {
-            if (i == 0)
-                return 1;
-            pe->ready = 1;
-            pe->e = *e;
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* After the reply at the head of a pipelined connection is sent: the
- * replies that waited behind it go, in call order. */
-static void conn_reply_sent(mt_sim *s, const ev *e)
-{
-    spath *p = e->path;
-    const smsg *m = &p->buf[e->msg];
-    const smsg *c = &p->buf[m->pair];
-    size_t nn = pb_strtab_count(s->cfg->nodes);
-    size_t k = (size_t)c->src * nn + c->dst;
-    if (s->cfg->conn_model[k] != MT_CONN_PIPELINED)
-        return;
-    cstate *q = &s->ls[k].c[c->conn - 1];
-    if (!q->n || q->v[q->h].path != p || q->v[q->h].call != m->pair)
-        return;
-    q->h = (q->h + 1) % q->cap;
-    q->n--;
-    while (q->n && q->v[q->h].ready && !s->oom) {
-        ev x = q->v[q->h].e;
-        q->h = (q->h + 1) % q->cap;
-        q->n--;
-        send_late(s, &x); /* (send_now does not come back here) */
-    }
-}
-
-/* A worker of bounded pool node x takes call j from the queue at time t;
- * with batch B > 1 its read takes up to B - 1 more queued calls, all
- * received now by that worker, which serves them one after the other. */
-static void batch_read(mt_sim *s, job *j, uint32_t x, pb_ns t)
-{
-    const mt_exec *e = &s->cfg->exec[x];
-    wqueue *q = &s->wq[x];
-    nstate *n = &s->ns[x];
-    if (e->model != MT_EXEC_POOL || e->batch <= 1 || !q->n)
-        return;
-    uint32_t w = id_take(s, &n->ids);
-    j->wid1 = w + 1;
-    smsg *c0 = &j->path->buf[j->msg];
-    c0->rthr = TH(TH_W, 0, w);
-    if (t > c0->recv)
-        c0->recv = t;
-    if (w >= n->nbacklog) {
-        uint32_t cap = n->nbacklog ? 2 * n->nbacklog : 8;
-        while (cap <= w)
-            cap *= 2;
-        wqueue *nb = realloc(n->backlog, cap * sizeof *nb);
-        if (!nb) {
-            s->oom = 1;
-            return;
-        }
-        memset(nb + n->nbacklog, 0, (cap - n->nbacklog) * sizeof *nb);
-        n->backlog = nb;
-        n->nbacklog = cap;
-    }
-    for (int k = 1; k < e->batch && q->n; k++) {
-        job b = wq_pop(q);
-        b.wid1 = w + 1;
-        smsg *c = &b.path->buf[b.msg];
-        c->rthr = TH(TH_W, 0, w);
-        if (t > c->recv)
-            c->recv = t;
-        wq_push(s, &n->backlog[w], b);
-    }
-}
-
-static void send_now(mt_sim *s, const ev *e)
-{
-    spath *p = e->path;
-    smsg *m = &p->buf[e->msg];
-    if (!s->cfg->tr[p->tr].interleave)
-        m->recv = mt_tadd(m->ts, mt_net(s->rng, &s->cfg->s));
-    out_push(s, p, (uint32_t)e->msg);
-    ev r = *e;
-    r.kind = EV_RECV;
-    r.t = m->recv;
-    ev_push(s, r); /* still in flight: live unchanged */
-    wqueue *bl = NULL;
-    uint32_t wid = 0;
-    if (s->cfg->models && m->type == PB_TYPE_RETURN && TH_KIND(m->sthr) == TH_W) {
-        nstate *n = &s->ns[m->src];
-        wid = TH_ID(m->sthr);
-        if (wid < n->nbacklog && n->backlog[wid].n)
-            bl = &n->backlog[wid]; /* it goes on with a call it read before */
-        else
-            id_give(s, &n->ids, wid); /* the worker is free */
-    }
-    if (e->held >= 0) {
-        /* the return is sent: the worker serves the next call in line */
-        wqueue *q = &s->wq[e->held];
-        if (bl) {
-            job j = wq_pop(bl);
-            start_job(s, &j, e->t, e->held);
-        } else if (q->n) {
-            job j = wq_pop(q);
-            pb_ns t = e->t;
-            if (s->cfg->models) {
-                /* with threads: the worker reads the next call 1 ns after
-                 * its send, so a trace's time order shows the two apart */
-                t = mt_tadd(t, 1);
-                batch_read(s, &j, (uint32_t)e->held, t);
-            }
-            start_job(s, &j, t, e->held);
-        } else {
-            q->busy--;
-        }
-    }
-}
-
-static void on_send(mt_sim *s, const ev *e)
-{
-    if (s->cfg->models && !s->cfg->tr[e->path->tr].interleave) {
-        uint8_t type = e->path->buf[e->msg].type;
-        if (type == PB_TYPE_RETURN ? !conn_reply(s, e) : !conn_open(s, e))
-            return; /* held back: still in flight */
-    }
-    send_now(s, e);
-    if (s->cfg->models && !s->cfg->tr[e->path->tr].interleave &&
-        e->path->buf[e->msg].type == PB_TYPE_RETURN)
-        conn_reply_sent(s, e);
-}
-
-/* A return reached its caller (models): a pool connection is free again;
- * the caller's thread receives it, and may hand the continuation to
- * another worker. */
-static void model_return(mt_sim *s, const ev *e, frame *f)
-{
-    spath *p = e->path;
-    smsg *m = &p->buf[e->msg];
-    const smsg *c = &p->buf[m->pair];
-    size_t nn = pb_strtab_count(s->cfg->nodes);
-    size_t k = (size_t)c->src * nn + c->dst;
-    lstate *l = &s->ls[k];
-    if (s->cfg->conn_model[k] == MT_CONN_POOL) {
-        id_give(s, &l->ids, c->conn - 1);
-        if (l->wn) {
-            ev w = l->wait[l->wh];
-            l->wh = (l->wh + 1) % l->wcap;
-            l->wn--;
-            if (conn_open(s, &w))
-                send_late(s, &w);
-        }
-    }
-    frame *jf = f->job;
-    m->rthr = jf->thr;
-    s->cur_thr = jf->thr;
-    if (jf->kind != F_CALL)
-        return;
-    const mt_exec *x = &s->cfg->exec[f->node];
-    if ((x->model != MT_EXEC_POOL && x->model != MT_EXEC_DISPATCHER) || x->handoff <= 0)
-        return;
-    if (gsl_rng_uniform(s->rng) >= x->handoff)
-        return;
-    /* hand-off: the continuation runs on the lowest free other worker (none
-     * free in a bounded pool: it stays) */
-    idalloc *ids = &s->ns[f->node].ids;
-    int k2 = s->cfg->workers ? s->cfg->workers[f->node] : 0;
-    if (k2 && ids->inuse >= (uint32_t)k2)
-        return;
-    uint32_t nid = id_take(s, ids);
-    id_give(s, ids, TH_ID(jf->thr));
-    jf->thr = TH(TH_W, 0, nid);
-    s->cur_thr = jf->thr;
-}
-
-static void on_recv(mt_sim *s, const ev *e)
-{
-    spath *p = e->path;
-    smsg *m = &p->buf[e->msg];
-    const mt_config *cfg = s->cfg;
-    int models = cfg->models && !cfg->tr[p->tr].interleave;
-    if (cfg->tr[p->tr].interleave) {
-        /* nothing waits on an interleaving's messages */
-    } else if (m->type == PB_TYPE_RETURN) {
-        frame *f = e->fr;
-        int done = 0;
-        if (models) {
-            model_return(s, e, f);
-            if (f->job->kind != F_ROOT) {
-                input in = {IN_RET, {0}, p, f, NULL, e->msg};
-                done = model_input(s, f->node, &in, e->t);
-            }
-        }
-        if (!done)
-            resume(s, f, e->msg, m->recv);
-    } else if (m->type == PB_TYPE_MSG) {
-        int done = 0;
-        uint64_t thr = 0;
-        if (models) {
-            input in = {IN_MSG, {0}, p, NULL, e->op, e->msg};
-            done = model_input(s, m->dst, &in, e->t);
-            if (!done) /* pool: a thread of its own */
-                m->rthr = thr = TH(TH_M, 0, s->ns[m->dst].mnext++);
-        }
-        if (!done)
-            start_msg(s, p, e->op, e->msg, m->recv, thr);
-    } else {
-        job j = {p, e->fr, e->op, e->msg, 1, 0};
-        if (e->op->join >= 0) {
-            uint32_t g = (uint32_t)e->op->join;
-            j.block = ++p->jarr[g] == s->cfg->tr[p->tr].join_parts[g];
-        }
-        uint32_t dst = m->dst;
-        int done = 0;
-        if (models) {
-            if (cfg->exec[dst].model == MT_EXEC_DISPATCHER)
-                m->rthr = TH(TH_D, 0, 0);
-            input in = {IN_CALL, j, p, NULL, NULL, e->msg};
-            done = model_input(s, dst, &in, e->t);
-        }
-        int k = s->cfg->workers ? s->cfg->workers[dst] : 0;
-        if (done) {
-        } else if (!k) {
-            start_job(s, &j, m->recv, -1);
-        } else if (s->wq[dst].busy < k) {
-            s->wq[dst].busy++;
-            start_job(s, &j, m->recv, (int32_t)dst);
-        } else {
-            wq_push(s, &s->wq[dst], j);
-        }
-    }
-    p->live--;
-    mark_done(s, p);
-}
-
-static void on_free(mt_sim *s, const ev *e)
-{
-    nstate *n = &s->ns[e->fnode];
-    if (e->fstage) {
-        id_give(s, &n->sids[e->fstage - 1], e->fid);
-        return;
-    }
-    n->tbusy[e->fid] = 0;
-    event_dispatch(s, e->fnode, e->t);
-}
-
-/* Process one event.  Returns 0 when there is none left. */
-static int step(mt_sim *s)
-{
-    if (s->finished || s->nheap == 0) {
-        if (!s->finished)
-            stop_all(s);
-        return 0;
-    }
-    ev e = ev_pop(s);
-    if (s->cfg->s.duration > 0 && e.t > s->cfg->s.duration) {
-        /* whatever is still open ends after the duration */
-        stop_all(s);
-        return 0;
-    }
-    s->now = e.t;
-    if (e.kind == EV_SEND)
-        on_send(s, &e);
-    else if (e.kind == EV_RECV)
-        on_recv(s, &e);
-    else
-        on_free(s, &e);
-    drain_done(s);
-    return 1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -1484,7 +849,7 @@ int mt_sim_init(mt_sim **out, const mt_config *c, gsl_rng *rng, const uint32_t *
     for (size_t i = 0; i < c->ntr; i++)
         for (int j = 0; j < c->tr[i].instances; j++)
             next_path(s, k++, (uint32_t)i, 0);
-    drain_done(s);
+    mts_drain_done(s);
     if (s->oom) {
         mt_sim_close(s);
         return PB_ENOMEM;
@@ -1553,7 +918,7 @@ int mt_sim_next(mt_sim *s, pb_msg *msg, pb_truth *truth)
                 continue;
             }
         }
-        if (!step(s)) {
+        if (!mts_step(s)) {
             if (s->on)
                 continue; /* every open path is dropped now */
             return s->oom ? PB_ENOMEM : 0;
