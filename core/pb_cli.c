@@ -47,6 +47,17 @@ void pb_cli_version(FILE *fp, const char *prog)
     fprintf(fp, "%s (pathbench) %s\n", prog, pb_version_full());
 }
 
+int pb_cli_answer(int c, const pb_cli *cli, const pb_option *const *params,
+                  void (*usage)(FILE *fp, const pb_cli *cli))
+{
+    switch (c) {
+    case PB_CLI_HELP: usage(stdout, cli); return 1;
+    case PB_CLI_VERSION: pb_cli_version(stdout, cli->prog); return 1;
+    case PB_CLI_LIST: pb_cli_list(stdout, cli, params); return 1;
+    default: return 0;
+    }
+}
+
 static int check_entry(const pb_cli_opt *o, pb_error *err)
 {
     if (strchr(o->name, '_'))

@@ -96,6 +96,14 @@ int pb_cli_param_flag(const pb_cli *cli, const int *ids, size_t nids,
  * (pb_version.h; without the commit outside a git checkout). */
 void pb_cli_version(FILE *fp, const char *prog);
 
+/* The flags every program answers alike: for c = PB_CLI_HELP calls
+ * usage(stdout, cli), for PB_CLI_VERSION prints the version line, for
+ * PB_CLI_LIST the --list-options listing with params (as pb_cli_list).
+ * Returns 1 when c was one of them (the program then frees what it holds
+ * and exits 0), 0 for any other c (nothing printed). */
+int pb_cli_answer(int c, const pb_cli *cli, const pb_option *const *params,
+                  void (*usage)(FILE *fp, const pb_cli *cli));
+
 /* Free what pb_cli_init allocated.  NULL-safe. */
 void pb_cli_free(pb_cli *cli);
 

@@ -452,7 +452,11 @@ int main(int argc, char **argv)
     }
     int c;
     const char *optarg;
+    const pb_option *const tabs[2] = {compare_options, NULL};
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
+        if (pb_cli_answer(c, &cli, tabs, usage))
+            FAIL(0);
+
         switch (c) {
         case O_SET: if (!pb_cli_set_kv(prog, compare_options, &par, optarg)) FAIL(2); break;
         case O_OUTPUT: out_path = optarg; break;
@@ -471,13 +475,6 @@ int main(int argc, char **argv)
             snprintf(la, sizeof la, "%.*s", (int)(comma - optarg), optarg);
             snprintf(lb, sizeof lb, "%s", comma + 1);
             break;
-        }
-        case PB_CLI_VERSION: pb_cli_version(stdout, prog); FAIL(0);
-        case PB_CLI_HELP: usage(stdout, &cli); FAIL(0);
-        case PB_CLI_LIST: {
-            const pb_option *tabs[2] = {compare_options, NULL};
-            pb_cli_list(stdout, &cli, tabs);
-            FAIL(0);
         }
         default: FAIL(pb_cli_usage_error(prog, &err));
         }

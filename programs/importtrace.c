@@ -168,7 +168,11 @@ int main(int argc, char **argv)
     }
     int c;
     const char *optarg;
+    const pb_option *const tabs[2] = {import_params, NULL};
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
+        if (pb_cli_answer(c, &cli, tabs, usage))
+            { pb_cli_free(&cli); return 0; }
+
         int on = 1; /* -s callid=no */
         if (c == O_SET) {
             const char *kv = optarg;
@@ -294,14 +298,6 @@ int main(int argc, char **argv)
             }
             ports[nports++] = (uint16_t)v;
             break;
-        }
-        case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
-        case PB_CLI_VERSION: pb_cli_version(stdout, prog); pb_cli_free(&cli); return 0;
-        case PB_CLI_LIST: {
-            const pb_option *tabs[2] = {import_params, NULL};
-            pb_cli_list(stdout, &cli, tabs);
-            pb_cli_free(&cli);
-            return 0;
         }
         default: pb_cli_free(&cli); return pb_cli_usage_error(prog, &err);
         }

@@ -139,14 +139,13 @@ static int run_exec(const char *command, const char *trace_path,
 }
 
 /* Every algorithm's parameter table, for --list-options. */
-static void list_options(const pb_cli *cli)
+/* Every algorithm's option table, NULL-terminated, for --list-options. */
+static void algo_tables(const pb_option **tabs, size_t cap)
 {
-    const pb_option *tabs[32];
     size_t n = 0;
-    for (const pb_algo *const *a = pb_algo_list(); *a && n + 1 < 32; a++)
+    for (const pb_algo *const *a = pb_algo_list(); *a && n + 1 < cap; a++)
         tabs[n++] = (*a)->options;
     tabs[n] = NULL;
-    pb_cli_list(stdout, cli, tabs);
 }
 
 /* --export-jaeger: the instances as Jaeger JSON (importer/imp_export.h);
@@ -233,7 +232,14 @@ int main(int argc, char **argv)
     }
     int c;
     const char *arg;
+    const pb_option *tabs[32];
+    algo_tables(tabs, 32);
     while ((c = pb_cli_next(&cli, &arg, &err)) != PB_CLI_END) {
+        if (pb_cli_answer(c, &cli, tabs, usage)) {
+            pb_cli_free(&cli);
+            free(sets);
+            return 0;
+        }
         switch (c) {
         case O_ALGO: algo_name = arg; break;
         case O_SET: sets[nsets++] = arg; break;
@@ -248,7 +254,6 @@ int main(int argc, char **argv)
         case O_PARSE: parse_only = 1; break;
         case O_PERWIN: perwin_path = arg; break;
         case O_QUIET: quiet = 1; break;
-        case PB_CLI_VERSION: pb_cli_version(stdout, prog); pb_cli_free(&cli); free(sets); return 0;
         case O_EXEC_TIME:
             if (pb_duration_parse(arg, &exec_lim.timeout) != PB_OK || exec_lim.timeout < 0) {
                 fprintf(stderr, "%s: --exec-timeout %s: expected a duration with a "
@@ -271,8 +276,6 @@ int main(int argc, char **argv)
             if (!strcmp(arg, "0"))
                 exec_lim.max_output = 0;
             break;
-        case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); free(sets); return 0;
-        case PB_CLI_LIST: list_options(&cli); pb_cli_free(&cli); free(sets); return 0;
         default: pb_cli_free(&cli); free(sets); return pb_cli_usage_error(prog, &err);
         }
     }

@@ -113,7 +113,11 @@ int main(int argc, char **argv)
     }
     int c;
     const char *arg;
+    const pb_option *const tabs[2] = {mt_options, NULL};
     while ((c = pb_cli_next(&cli, &arg, &err)) != PB_CLI_END) {
+        if (pb_cli_answer(c, &cli, tabs, usage))
+            BAIL(0);
+
         switch (c) {
         case O_SET:
         case O_DEFINE:
@@ -137,13 +141,6 @@ int main(int argc, char **argv)
         case O_PARSE: parse_only = 1; break;
         case O_STATS: want_stats = 1; break;
         case O_QUIET: quiet = 1; break;
-        case PB_CLI_VERSION: pb_cli_version(stdout, prog); BAIL(0);
-        case PB_CLI_HELP: usage(stdout, &cli); BAIL(0);
-        case PB_CLI_LIST: {
-            const pb_option *tabs[2] = {mt_options, NULL};
-            pb_cli_list(stdout, &cli, tabs);
-            BAIL(0);
-        }
         default: pb_cli_usage_error(prog, &err); BAIL(2);
         }
     }

@@ -121,14 +121,14 @@ int main(int argc, char **argv)
     int c;
     const char *arg;
     while ((c = pb_cli_next(&cli, &arg, &err)) != PB_CLI_END) {
+        if (pb_cli_answer(c, &cli, NULL, usage))
+            { pb_cli_free(&cli); return 0; }
+
         switch (c) {
         case O_OUTPUT: dir = arg; break;
         case O_NAME: name = arg; break;
         case O_PAYLOAD: payload = arg; break;
         case O_LIB: lib = arg; break;
-        case PB_CLI_VERSION: pb_cli_version(stdout, prog); pb_cli_free(&cli); return 0;
-        case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
-        case PB_CLI_LIST: pb_cli_list(stdout, &cli, NULL); pb_cli_free(&cli); return 0;
         default: pb_cli_free(&cli); return pb_cli_usage_error(prog, &err);
         }
     }

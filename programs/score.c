@@ -261,7 +261,11 @@ int main(int argc, char **argv)
     int c;
     const char *optarg_;
     unsigned long long v;
+    const pb_option *const tabs[2] = {score_params, NULL};
     while ((c = pb_cli_next(&cli, &optarg_, &err)) != PB_CLI_END) {
+        if (pb_cli_answer(c, &cli, tabs, usage))
+            { pb_cli_free(&cli); return 0; }
+
         const char *optarg = optarg_;
         if (c == O_SET &&
             !(c = pb_cli_param_flag(&cli, param_ids, sizeof param_ids / sizeof *param_ids,
@@ -359,16 +363,8 @@ int main(int argc, char **argv)
         case O_NOHEADER: no_header = 1; break;
         case O_SORT: ropts.allow_unsorted = 1; break;
         case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
-        case PB_CLI_HELP: usage(stdout, &cli); pb_cli_free(&cli); return 0;
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: break;
-        case PB_CLI_VERSION: pb_cli_version(stdout, prog); pb_cli_free(&cli); return 0;
-        case PB_CLI_LIST: {
-            const pb_option *tabs[2] = {score_params, NULL};
-            pb_cli_list(stdout, &cli, tabs);
-            pb_cli_free(&cli);
-            return 0;
-        }
         default: pb_cli_free(&cli); return pb_cli_usage_error(prog, &err);
         }
     }

@@ -156,7 +156,11 @@ int main(int argc, char **argv)
     }
     int c;
     const char *optarg;
+    const pb_option *const tabs[2] = {skewer_options, NULL};
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
+        if (pb_cli_answer(c, &cli, tabs, usage))
+            FAIL(0);
+
         switch (c) {
         case O_NODE:
             if (skew_spec_add(spec, optarg, "--node", 0, &err) != PB_OK) {
@@ -189,13 +193,6 @@ int main(int argc, char **argv)
         case O_OUTPUT: out_path = optarg; break;
         case O_VERBOSE: verbose = 1; break;
         case O_QUIET: quiet = 1; break;
-        case PB_CLI_VERSION: pb_cli_version(stdout, prog); FAIL(0);
-        case PB_CLI_HELP: usage(stdout, &cli); FAIL(0);
-        case PB_CLI_LIST: {
-            const pb_option *tabs[2] = {skewer_options, NULL};
-            pb_cli_list(stdout, &cli, tabs);
-            FAIL(0);
-        }
         default: FAIL(pb_cli_usage_error(prog, &err));
         }
     }

@@ -140,7 +140,11 @@ int main(int argc, char **argv)
     }
     int c, ok = 1;
     const char *optarg;
+    const pb_option *const tabs[2] = {sniff_options, NULL};
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
+        if (pb_cli_answer(c, &cli, tabs, usage))
+            FAIL(0);
+
         switch (c) {
         case O_SET: ok = pb_cli_set_kv(prog, sniff_options, &global, optarg); break;
         case O_RATE: ok = pb_cli_set_param(prog, sniff_options, &global, "rate", optarg, "--rate"); break;
@@ -156,13 +160,6 @@ int main(int argc, char **argv)
         case O_IGNORE: ropts.ignore_unknown_columns = 1; break;
         case O_OUTPUT: out_path = optarg; break;
         case O_QUIET: quiet = 1; break;
-        case PB_CLI_VERSION: pb_cli_version(stdout, prog); FAIL(0);
-        case PB_CLI_HELP: usage(stdout, &cli); FAIL(0);
-        case PB_CLI_LIST: {
-            const pb_option *tabs[2] = {sniff_options, NULL};
-            pb_cli_list(stdout, &cli, tabs);
-            FAIL(0);
-        }
         default: FAIL(pb_cli_usage_error(prog, &err));
         }
         if (!ok)

@@ -82,6 +82,48 @@ TEST(cli_parses)
     pb_cli_free(&cli);
 }
 
+static int usage_calls;
+static void count_usage(FILE *fp, const pb_cli *cli)
+{
+    (void)fp;
+    (void)cli;
+    usage_calls++;
+}
+
+/* pb_cli_answer: -h calls the program's usage, --version and
+ * --list-options are answered, every other value is left to the program */
+TEST(cli_answer)
+{
+    pb_cli cli;
+    pb_error err;
+    char *argv[] = {(char[]){"prog"}, NULL};
+    CHECK_INT(pb_cli_init(&cli, "prog", good, 1, argv, &err), PB_OK);
+    usage_calls = 0;
+    CHECK_INT(pb_cli_answer(PB_CLI_HELP, &cli, NULL, count_usage), 1);
+    CHECK_INT(usage_calls, 1);
+    FILE *saved = stdout;
+    char buf[4096] = {0};
+    FILE *mem = fmemopen(buf, sizeof buf - 1, "w");
+    CHECK(mem != NULL);
+    stdout = mem;
+    int v = pb_cli_answer(PB_CLI_VERSION, &cli, NULL, count_usage);
+    int l = pb_cli_answer(PB_CLI_LIST, &cli, NULL, count_usage);
+    int other = pb_cli_answer(good[0].id, &cli, NULL, count_usage);
+    int end = pb_cli_answer(PB_CLI_END, &cli, NULL, count_usage);
+    int bad = pb_cli_answer(PB_CLI_BAD, &cli, NULL, count_usage);
+    fclose(mem);
+    stdout = saved;
+    CHECK_INT(v, 1);
+    CHECK_INT(l, 1);
+    CHECK_INT(other, 0);
+    CHECK_INT(end, 0);
+    CHECK_INT(bad, 0);
+    CHECK_INT(usage_calls, 1);
+    CHECK(strstr(buf, "prog (pathbench)") != NULL);
+    CHECK(strstr(buf, "flag ") != NULL);
+    pb_cli_free(&cli);
+}
+
 static int file_is(const char *path, const char *text)
 {
     FILE *fp = fopen(path, "r");
@@ -227,6 +269,7 @@ int main(void)
 {
     RUN(cli_registry_enforced);
     RUN(cli_parses);
+    RUN(cli_answer);
     RUN(out_never_harms_an_input);
     RUN(kv_split);
     RUN(set_param_and_kv);
