@@ -33,8 +33,10 @@
  * an earlier row than the call) is tested the same way and, when it
  * passes, used alone (used=calls).
  * Services whose calls may outlive their requests (joint_late.c) are
- * tested on the calls' side alone (late_rows; joint_latetie.c).  Where the rows are used, the start (made again when the tie
- * test keeps it) ranks a service's calls tied at send in the order of
+ * tested after the others, on the sides a late call leaves true, and
+ * used only where no other service's rows fail (late_rows;
+ * joint_latetie.c).  Where the rows are used, the start (made again when
+ * the tie test keeps it) ranks a service's calls tied at send in the order of
  * their rows, not of their returns (joint_tiecall.c: that rule was made
  * for rows that say nothing within a tick); requests tied at arrival are
  * still ranked by their responses (joint_quant.c; by the rows instead:
