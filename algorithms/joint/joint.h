@@ -159,6 +159,9 @@ typedef struct joint_params {
                            ties the ends of all k requests enclosing it counts
                            1 / (k + 1) of an orphan in its link's orphan share
                            (joint_latetie.c), 1 */
+    int late_rows;      /* [late_rows] at coarse stamps, tie_rows tests a service that
+                           passes the late-call test on the calls' side of its rows
+                           only (joint_latetie.c), 1 */
     int late_count;     /* [late_count] at services that pass the late-call test, how
                            many of a request's calls of a link outlive it given how
                            many it makes is learned and scored (joint_latecount.c), 1 */

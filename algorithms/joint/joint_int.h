@@ -124,8 +124,9 @@ typedef struct joint_rowtie_stat {
     size_t calls;            /* calls with a candidate */
     size_t cut[2], fail[2];  /* of them, some put out by the rows; all ([0] both sides,
                                 [1] the calls' side alone) */
-    int late, used;          /* not tested (late calls); the rows used: 2 both sides, 1 the
-                                calls' side, 0 not */
+    int late, used;          /* a late service (joint_late_row_sides): 0 not, 1 not
+                                tested, 2 the calls' side alone, 3 both sides; the rows
+                                used: 2 both sides, 1 the calls' side, 0 not */
 } joint_rowtie_stat;
 #define JOINT_ROWTIE_MIN 10 /* tie_rows: least calls whose candidates the rows cut */
 
@@ -1368,6 +1369,24 @@ double joint_late_excess(double near, double n, double chance);
  * at coarse stamps (s->coarse, late_tie_share) 1 / (k + 1) when all its k
  * candidates end in its return's tick.  Needs the strict candidates. */
 double joint_late_tie_weight(const joint *s, uint32_t p);
+
+/* joint_latetie.c.  joint_late_row_sides: which sides of the row order
+ * tie_rows may test at service a: 3 where a is not a late service (no
+ * late_gap: both, as before); where it passed the late-call test, 0 (not
+ * tested) with late_rows off, else 2 (both) where its calls keep only
+ * their enclosing requests in the search (its orphans held, no late
+ * link) while they are held (s->late_hold), 1 (the calls' side alone)
+ * where some call of it is widened or after the held orphans got their
+ * candidates.  Pure.  joint_late_row_held: 1 when a is such a service
+ * (passed, its orphans held, no late link), else 0.  Pure. */
+int joint_late_row_sides(const joint *s, uint32_t a);
+int joint_late_row_held(const joint *s, uint32_t a);
+/* joint_latetie.c.  joint_late_row_used: tie_rows' verdict at a late
+ * service a (st[a].late > 0; the other services' verdicts already in st):
+ * 0 where late_rows is off or another service's rows were tested and
+ * failed, else its own test on the sides it may use (2 both, 1 the
+ * calls' side; 0 where it fails).  Pure. */
+int joint_late_row_used(const joint *s, const joint_rowtie_stat *st, uint32_t a);
 
 /* joint_latecount.c.  How many of a request's calls of a link outlive it
  * (return received after its response), given how many it makes, at

@@ -317,6 +317,13 @@ const pb_option joint_options[] = {
      "enclose it counts 1/(k+1) of an orphan (the chance its return came after all of "
      "them within the tick) in its link's orphan share, which decides late_link= "
      "(metadata late_tie_share=; joint_latetie.c); 0: such a call counts as enclosed"},
+    {"late_rows", PB_OPT_BOOL, offsetof(joint_params, late_rows), "1", PB_OPT_NORANGE,
+     "with late_calls and tie_rows, at whole-tick stamps: a service that passes the "
+     "late-call test is tested (and its rows used) on the calls' side alone (a request "
+     "arrived in an earlier row than the call), which a call outliving its request "
+     "does not break; the returns' side, which it does, is not judged there "
+     "(metadata tie_rows_service= late=calls_side; joint_latetie.c); 0: such a "
+     "service is not tested"},
     {"late_count", PB_OPT_BOOL, offsetof(joint_params, late_count), "1", PB_OPT_NORANGE,
      "with late_calls, at services that pass the test: the number of a request's calls "
      "of a link that return after its response, given how many calls of that link it "

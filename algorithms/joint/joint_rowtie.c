@@ -32,9 +32,11 @@
  * both sides together fail, the calls' side alone (the request arrived in
  * an earlier row than the call) is tested the same way and, when it
  * passes, used alone (used=calls).
- * Services whose calls may outlive their requests (joint_late.c) are not
- * tested.  Where the rows are used, the start (made again when the tie
- * test keeps it) ranks a service's calls tied at send in the order of
+ * Services whose calls may outlive their requests (joint_late.c) are
+ * tested after the others, on the sides a late call leaves true, and
+ * used only where no other service's rows fail (late_rows;
+ * joint_latetie.c).  Where the rows are used, the start (made again when
+ * the tie test keeps it) ranks a service's calls tied at send in the order of
  * their rows, not of their returns (joint_tiecall.c: that rule was made
  * for rows that say nothing within a tick); requests tied at arrival are
  * still ranked by their responses (joint_quant.c; by the rows instead:
@@ -79,17 +81,21 @@ int joint_rowtie_apply(joint *s)
     joint_rowtie_stat *st = s->rowtie_st;
     s->rowtie_dropped = 0;
     memset(st, 0, ((size_t)nn + 1) * sizeof *st);
+    for (uint32_t a = 0; a < nn; a++) {
+        const int sd = joint_late_row_sides(s, a);
+        st[a].late = sd == 3 ? 0 : 1 + sd;
+    }
     for (uint32_t p = 0; p < n; p++) {
         const jpair *x = &s->pr[p];
         uint32_t a = x->caller, j0 = s->cand_off[p], j1 = s->cand_off[p + 1];
         if (x->call == NONE || x->ret == NONE || j0 == j1)
             continue;
-        if (s->late_gap && s->late_gap[a] >= 0) {
-            st[a].late = 1;
+        /* the sides tested (a late service: joint_latetie.c) */
+        const int sides = st[a].late ? st[a].late - 1 : 2;
+        if (!sides)
             continue;
-        }
         st[a].calls++;
-        for (int k = 0; k < 2; k++) {
+        for (int k = sides == 2 ? 0 : 1; k < 2; k++) {
             uint32_t out = 0;
             for (uint32_t j = j0; j < j1; j++)
                 out += row_out(s, p, s->cand[j], 2 - k);
@@ -102,13 +108,19 @@ int joint_rowtie_apply(joint *s)
     int any = 0;
     for (uint32_t a = 0; a < nn; a++) {
         /* both sides, else the calls' side alone (it does not depend on
-         * how the returns were paired) */
+         * how the returns were paired); late services after the others
+         * (joint_latetie.c) */
         st[a].used = st[a].late ? 0
                      : joint_rowtie_decide(st[a].cut[0], st[a].fail[0], s->p.tie_rows_fail) ? 2
                      : joint_rowtie_decide(st[a].cut[1], st[a].fail[1], s->p.tie_rows_fail) ? 1
                                                                                             : 0;
         any |= st[a].used;
     }
+    for (uint32_t a = 0; a < nn; a++)
+        if (st[a].late) {
+            st[a].used = joint_late_row_used(s, st, a);
+            any |= st[a].used;
+        }
     if (!any)
         return PB_OK;
     /* drop the candidates the rows put out, in place */
@@ -155,13 +167,16 @@ int joint_rowtie_meta(const joint *s, pb_result *res)
     int rc = PB_OK;
     for (uint32_t a = 0; a < s->nnodes && rc == PB_OK; a++) {
         const joint_rowtie_stat *t = &s->rowtie_st[a];
-        if (!t->calls)
-            continue;
+        if (!t->calls || (t->late && !t->used))
+            continue; /* a late service is said only where its rows are used */
         static const char *what[] = {"no", "calls", "yes"};
         rc = pb_result_meta(res, "tie_rows_service=%s calls=%zu cut=%zu left_without=%zu "
-                            "calls_side_cut=%zu calls_side_left_without=%zu used=%s",
+                            "calls_side_cut=%zu calls_side_left_without=%zu used=%s%s",
                             pb_strtab_str(s->v.nodes, a), t->calls, t->cut[0], t->fail[0],
-                            t->cut[1], t->fail[1], what[t->used]);
+                            t->cut[1], t->fail[1], what[t->used],
+                            !t->late                  ? ""
+                            : joint_late_row_held(s, a) ? " late=held_both_sides"
+                                                        : " late=calls_side");
     }
     if (rc == PB_OK)
         rc = pb_result_meta(res, "tie_rows=on candidates_dropped=%zu", s->rowtie_dropped);
