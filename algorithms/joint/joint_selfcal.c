@@ -231,8 +231,8 @@ static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
         if (f->below) { /* call i's request is done: its return */
             uint32_t c = k->a[f->i];
             x->rr[c] = x->rs[c] + (s->pr[c].rr - s->pr[c].rs);
-            if (x->rr[c] > f->last && !x->lt[c])
-                f->last = x->rr[c];
+            if (x->rr[c] > f->last && !x->lt[c] && joint_sim_waits(s, q, c))
+                f->last = x->rr[c]; /* conf_sim_async: joint_calibasync.c */
             f->below = 0;
             f->i++;
             continue;
