@@ -81,10 +81,13 @@ CURVE=$PB_OUT/joint_calib_curve.md
 } > "$MD.tmp"
 {
     echo "Every reliability bin of stated confidence [c, c'): rows, mean stated confidence, % right."
-    echo "OVER: a one-sided binomial test at 5 % rejects 'at least c right' (P(X <= right | rows, c) < 0.05);"
-    echo "under: the share right is above c' (under-confident).  Written by experiments/joint_calib.sh."
+    echo "Rows of one request share their fate (a crossing moves a whole tail), so the test counts"
+    echo "requests: m = the set's rows per request, n = rows / m and k = right / m (rounded); p ="
+    echo "P(X <= k | n, c) for X ~ Binomial(n, c).  OVER: p < 0.05 (fewer than c right, at 5 %);"
+    echo "(rows): the same test on rows only; under: the share right is above c' (under-confident)."
+    echo "Written by experiments/joint_calib.sh."
     echo ""
-    echo "| set | mode | bin | rows | stated | right % | p (right < c) | flag |"
+    echo "| set | mode | bin | rows | stated | right % | p | flag |"
     echo "|---|---|---|---:|---:|---:|---:|---|"
 } > "$BINS.tmp"
 {
@@ -96,9 +99,10 @@ CURVE=$PB_OUT/joint_calib_curve.md
     echo "|---|---|---:|---:|---|---|---|---|"
 } > "$CURVE.tmp"
 
-# every bin of reliability table $3 (set $1, mode $2), with the test
+# every bin of reliability table $3 (set $1, mode $2; $4 requests), with
+# the test
 bins_of() {
-    awk -F, -v set="$1" -v mode="$2" '
+    awk -F, -v set="$1" -v mode="$2" -v req="$4" '
         # P(X <= k) for X ~ Binomial(n, p), summed in log space
         function lower_tail(k, n, p,    i, l, m, s, t) {
             if (p <= 0) return 1
@@ -112,9 +116,12 @@ bins_of() {
             return t > 0 ? 1 : (t < -700 ? 0 : exp(t))
         }
         FNR == 1 { next }
+        FNR == 2 { m = (req > 0 && $7 > req) ? $7 / req : 1 }
         $3 > 0 {
-            pv = lower_tail($5, $3, $1)
-            fl = pv < 0.05 ? "**OVER**" : ($6 > $2 && $2 < 1 ? "under" : "")
+            n = int($3 / m + 0.5); if (n < 1) n = 1
+            k = int(n * $5 / $3 + 0.5)
+            pv = lower_tail(k, n, $1)
+            fl = pv < 0.05 ? "**OVER**" : lower_tail($5, $3, $1) < 0.05 ? "(rows)" : ($6 > $2 && $2 < 1 ? "under" : "")
             printf "| %s | %s | [%s, %s) | %d | %.4f | %.2f | %s | %s |\n", set, mode, $1, $2, $3, $4,
                 100 * $6, (pv < 1e-4 ? sprintf("%.1e", pv) : sprintf("%.4f", pv)), fl
         }' "$3"
@@ -175,7 +182,8 @@ one() {
             }
             printf "%s %s |\n", line, (p99 == "" ? "" : sprintf("%.1f", 100 * p99))
         }' "$W/row.csv" "$D/$n.rel.csv" >> "$MD.tmp"
-    bins_of "$1" "$3" "$D/$n.rel.csv" >> "$BINS.tmp"
+    req=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["true_instances"] }' "$W/row.csv")
+    bins_of "$1" "$3" "$D/$n.rel.csv" "$req" >> "$BINS.tmp"
     curve_of "$1" "$3" "$D/$n.r" "$4" "$5" ${6:+"$6"} ${7:+"$7"}
     rm -f "$D/$n.r"   # the largest file; the tables above keep what it says
 }
