@@ -296,6 +296,10 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             s->sib_rrows[0], s->sib_cright[0], s->sib_crows[0], s->sib_rrows[1],
                             s->sib_cright[1], s->sib_crows[1], s->sib_rrows[2], s->sib_cright[2],
                             s->sib_crows[2], s->sib_rrows[3], s->sib_cright[3], s->sib_crows[3]);
+    /* conf_sim_async (joint_calibasync.c): said only where it changed the copy */
+    size_t outl = s->scal_done ? joint_sim_outliving(s) : 0;
+    if (rc == PB_OK && outl)
+        rc = pb_result_meta(res, "conf_sim_async=1 outliving_calls=%zu", outl);
     for (uint32_t l = 0; rc == PB_OK && s->conf_stat && l < s->nlinks; l++) {
         const double *st = s->conf_stat + 4 * (size_t)l;
         const double *sc = s->scal_stat ? s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l : NULL;

@@ -1573,6 +1573,16 @@ int joint_conf_product(const joint *s, const double *share, double *conf);
  * drawn with seed), into *out (the caller closes it).  PB_OK or
  * PB_ENOMEM */
 int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out);
+
+/* joint_calibasync.c (conf_sim_async): joint_sim_waits: 1 when the
+ * self-calibration's copy sends request q's response no earlier than the
+ * return of its call c (the solution's response came after that return,
+ * a half of either pair is lost, or conf_sim_async=0), else 0 (c outlives
+ * its parent, in the copy as in the solution).  joint_sim_outliving: how
+ * many calls of the solution outlive their parent so (0 with
+ * conf_sim_async=0). */
+int joint_sim_waits(const joint *s, uint32_t q, uint32_t c);
+size_t joint_sim_outliving(const joint *s);
 /* The parameters a copy of s's trace (made from s's solution) is inferred
  * with: s's own, without confidence, with the real trace's per-service
  * signals (sel_from), its chosen order of answers, no parallel checks

@@ -139,6 +139,12 @@ const pb_option joint_options[] = {
      "window of the trace's time around its middle (at most 10,000 pairs)"},
     {"conf_sim_pairs", PB_OPT_INT, offsetof(joint_params, conf_sim_pairs), "2000", 1, 10000,
      "pairs the self-calibration simulates at least (when the trace has them)"},
+    {"conf_sim_async", PB_OPT_BOOL, offsetof(joint_params, conf_sim_async), "1", PB_OPT_NORANGE,
+     "self-calibration: a simulated response waits only for the returns its request's "
+     "response waited for in the solution; a call whose return came after it (an "
+     "asynchronous call, a late call) outlives it in the copy as in the trace; 0: every "
+     "response after every return of its request (before; docs/joint/confidence.md, "
+     "\"The copy keeps calls that outlive their parent\"; joint_calibasync.c)"},
     {"conf_siblings", PB_OPT_BOOL, offsetof(joint_params, conf_siblings), "1", PB_OPT_NORANGE,
      "confidence: a call is no surer than the least sure call its request makes on the "
      "same link, than the call whose return triggered it and than its parent (crossed "

@@ -17,7 +17,8 @@
  *     siblings skipped) is drawn, with replacement, from the delays the
  *     solution has under the same key (incoming endpoint, trigger,
  *     output); a response is sent no earlier than its request's last
- *     return; stamps are cut to the trace's tick.  Draws come from a
+ *     return (conf_sim_async: of the returns the solution's response
+ *     waited for, joint_calibasync.c); stamps are cut to the trace's tick.  Draws come from a
  *     seeded GSL generator (conf_seed): same trace, same numbers.
  *     Only the trees of a window of the trace's time around its middle
  *     root: conf_sim_share of the pairs, at least conf_sim_pairs, at most
@@ -231,8 +232,8 @@ static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
         if (f->below) { /* call i's request is done: its return */
             uint32_t c = k->a[f->i];
             x->rr[c] = x->rs[c] + (s->pr[c].rr - s->pr[c].rs);
-            if (x->rr[c] > f->last && !x->lt[c])
-                f->last = x->rr[c];
+            if (x->rr[c] > f->last && !x->lt[c] && joint_sim_waits(s, q, c))
+                f->last = x->rr[c]; /* conf_sim_async: joint_calibasync.c */
             f->below = 0;
             f->i++;
             continue;
