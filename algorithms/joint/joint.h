@@ -173,6 +173,8 @@ typedef struct joint_params {
     double conf_sim_share; /* [conf_sim_share] share of the trace's pairs the
                               self-calibration simulates (a window of its time), 0.25 */
     int conf_sim_pairs; /* [conf_sim_pairs] ... but at least this many, 2000 */
+    int conf_copy_pairs; /* [conf_copy_pairs] the self-calibration's own copy at least
+                            this many pairs; 0: conf_sim_pairs (default 0) */
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least
                            sure call its request makes on the same link, than its
                            trigger's call and than its parent (joint_calib.c), 1 */
