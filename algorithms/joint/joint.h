@@ -179,6 +179,8 @@ typedef struct joint_params {
     int conf_sim_async; /* [conf_sim_async] the copy's response waits only for the
                            returns the solution's response waited for (calls that
                            outlive their parent stay so; joint_calibasync.c), 1 */
+    int conf_copy_pairs; /* [conf_copy_pairs] the self-calibration's own copy at least
+                            this many pairs; 0: conf_sim_pairs (default 0) */
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least
                            sure call its request makes on the same link, than its
                            trigger's call and than its parent (joint_calib.c), 1 */

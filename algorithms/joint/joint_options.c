@@ -145,6 +145,10 @@ const pb_option joint_options[] = {
      "asynchronous call, a late call) outlives it in the copy as in the trace; 0: every "
      "response after every return of its request (before; docs/joint/confidence.md, "
      "\"The copy keeps calls that outlive their parent\"; joint_calibasync.c)"},
+    {"conf_copy_pairs", PB_OPT_INT, offsetof(joint_params, conf_copy_pairs), "0", 0, 10000,
+     "pairs the self-calibration's own copy holds at least, its other copies (the busy "
+     "test's, the unpaired and reunp checks') keeping conf_sim_pairs; 0: conf_sim_pairs "
+     "(measured, off: docs/joint/speed.md, \"Speed, sixteenth wave\")"},
     {"conf_siblings", PB_OPT_BOOL, offsetof(joint_params, conf_siblings), "1", PB_OPT_NORANGE,
      "confidence: a call is no surer than the least sure call its request makes on the "
      "same link, than the call whose return triggered it and than its parent (crossed "

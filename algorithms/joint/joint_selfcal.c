@@ -294,11 +294,13 @@ static pb_ns cut(pb_ns t, pb_ns tick)
 }
 
 /* the roots whose trees are simulated: all of them when their trees hold
- * at most JOINT_SELFCAL_PAIRS pairs, else the roots of a window of the
- * trace's time around its middle root that holds at most that many (the
- * load kept, the cost bounded).  NULL with *rc = PB_ENOMEM when out of
+ * at most the budget (conf_sim_share of the pairs, at least floor_pairs:
+ * conf_sim_pairs, or conf_copy_pairs for the calibration's own copy; at
+ * most JOINT_SELFCAL_PAIRS), else the roots of a window of the trace's
+ * time around its middle root that holds at most that many (the load
+ * kept, the cost bounded).  NULL with *rc = PB_ENOMEM when out of
  * memory */
-static unsigned char *pick_roots(const joint *s, int *rc)
+static unsigned char *pick_roots(const joint *s, int floor_pairs, int *rc)
 {
     size_t budget = JOINT_SELFCAL_PAIRS;
     uint32_t n = s->npairs, nr = 0;
@@ -328,8 +330,8 @@ static unsigned char *pick_roots(const joint *s, int *rc)
     /* a share of the trace's pairs (conf_sim_share), at least
      * conf_sim_pairs, at most JOINT_SELFCAL_PAIRS */
     double want = s->p.conf_sim_share * (double)total;
-    if (want < (double)s->p.conf_sim_pairs)
-        want = (double)s->p.conf_sim_pairs;
+    if (want < (double)floor_pairs)
+        want = (double)floor_pairs;
     if (want < (double)budget)
         budget = (size_t)want;
     if (total <= budget) {
@@ -472,7 +474,7 @@ static int orphan_misses(const joint *s, double *esc, uint32_t **moff, pb_ns **e
 }
 
 static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
-                    const pb_ns *early, const pb_ns *late, pb_trace **out)
+                    const pb_ns *early, const pb_ns *late, int floor_pairs, pb_trace **out)
 {
     *out = NULL;
     uint32_t n = s->npairs, maxk = 1;
@@ -515,7 +517,7 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
         }
         rc = collect_delays(&x);
     }
-    unsigned char *pick = rc == PB_OK ? pick_roots(s, &rc) : NULL;
+    unsigned char *pick = rc == PB_OK ? pick_roots(s, floor_pairs, &rc) : NULL;
     sframe *st = rc == PB_OK ? malloc(((size_t)n + 1) * sizeof *st) : NULL;
     if (rc == PB_OK && !st)
         rc = PB_ENOMEM;
@@ -849,7 +851,10 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
                       spt **pts, uint32_t *np, size_t *cap)
 {
     pb_trace *t = NULL;
-    int rc = simulate(s, seed, esc, moff, early, late, &t);
+    /* conf_copy_pairs: the calibration's own copy may be smaller than the
+     * other copies (whose window the busy test's verdict rests on) */
+    int rc = simulate(s, seed, esc, moff, early, late,
+                      s->p.conf_copy_pairs > 0 ? s->p.conf_copy_pairs : s->p.conf_sim_pairs, &t);
     joint *s2 = NULL;
     double *sh2 = NULL;
     if (rc == PB_OK) {
@@ -1073,7 +1078,7 @@ int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out)
     pb_ns *early = NULL, *late = NULL;
     int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
     if (rc == PB_OK)
-        rc = simulate(s, seed, esc, moff, early, late, out);
+        rc = simulate(s, seed, esc, moff, early, late, s->p.conf_sim_pairs, out);
     free(esc);
     free(moff);
     free(early);
