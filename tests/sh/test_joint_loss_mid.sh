@@ -79,4 +79,17 @@ case "$j" in "intact=39 exact_noloss=39 exact_loss=39 "*) ;;
     *) fail "periodic: the lost call cost other requests with align_starts=2: $j" ;; esac
 grep -q '^# align_starts=2 links_from_fifo_start=[1-9]' "$tmp/s1.res" ||
     fail "periodic: the second start not reported as deciding a link"
+# invariances of the second start: rows shuffled (read back sorted), nodes
+# renamed (B and C: the same exact accuracy)
+shuffle_rows 5 "$tmp/pb2.csv" "$tmp/x2.csv"
+"$B/infer" --algo joint -q --sort -s align_starts=2 -o "$tmp/x2.res" "$tmp/x2.csv" 2> /dev/null ||
+    fail "infer periodic shuffled"
+body "$tmp/s1.res" > "$tmp/a2"
+body "$tmp/x2.res" > "$tmp/b2"
+cmp -s "$tmp/a2" "$tmp/b2" || fail "periodic: shuffled rows changed the result"
+sed -e '/^#/!s/\bB\b/zz_front/g; /^#/!s/\bC\b/aa_c/g' "$tmp/pb2.csv" > "$tmp/n2.csv"
+"$B/infer" --algo joint -q -s align_starts=2 -o "$tmp/n2.res" "$tmp/n2.csv" 2> /dev/null ||
+    fail "infer periodic renamed"
+[ "$(exact "$tmp/n2.csv" "$tmp/n2.res")" = "$(exact "$tmp/pb2.csv" "$tmp/s1.res")" ] ||
+    fail "periodic: renaming nodes changed the accuracy"
 exit 0
