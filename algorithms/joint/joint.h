@@ -56,6 +56,10 @@ typedef struct joint_params {
     double align_nest;  /* [align_nest] nats for a pair without call ids that
                            spans a moment its caller served no request
                            (the nesting test, joint_align.c); 0 = off, 8 */
+    int align_starts;   /* [align_starts] the alignment's starts: 1 the
+                           last-in-first-out durations, 2 also first in, first out's
+                           (kept when cheaper and crossing no more idle moments;
+                           joint_align.c), 1 */
     int unpaired;       /* [unpaired] without call ids, on re-paired links that lost
                            messages and answer out of order, choose the messages left
                            unpaired by a min-cost pairing priced by the loss rate

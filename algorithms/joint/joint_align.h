@@ -23,6 +23,8 @@ typedef struct joint_align_stats {
     size_t nest_tested;  /* links whose first pairing had pairs spanning an
                             idle moment of the caller (the nesting test) */
     size_t nest_realigned; /* of those, links paired again */
+    size_t fifo_start_kept; /* align_starts=2: links where the alignment from
+                               first in, first out's durations was cheaper */
 } joint_align_stats;
 
 /* The nesting test's input for one link: when did its caller serve no
@@ -36,6 +38,7 @@ typedef struct joint_align_nest {
     const pb_ns *idle;
     size_t nidle;
     double pen;
+    int fifo_start; /* align_starts=2: also align from first in, first out's durations */
 } joint_align_nest;
 
 /* What the nesting test found on one link. */

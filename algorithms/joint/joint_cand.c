@@ -251,6 +251,7 @@ int joint_find_pairs(joint *s)
                                                                                  : x->recv_ts;
             }
             joint_align_nest nest = {0};
+            nest.fifo_start = s->p.align_starts == 2;
             joint_align_info info;
             int callee_side = 0;
             if (nest_ok && !forced && k[i].caller < s->nnodes) {

@@ -76,6 +76,11 @@ const pb_option joint_options[] = {
      "reached the caller after, a moment the caller served no request (or whose return "
      "precedes its call); a link with such pairs is aligned again with this penalty "
      "(docs/joint.md, \"Robustness\"); 0 = off"},
+    {"align_starts", PB_OPT_INT, offsetof(joint_params, align_starts), "1", 1, 2,
+     "without call ids, under loss: the alignment's starting durations; 1 last in, first "
+     "out's; 2 also first in, first out's, aligned and refitted the same way, kept when "
+     "cheaper and spanning no more idle moments of the caller (a link shifted as a whole "
+     "by one lost call; docs/joint/shapes.md, \"A lost call in the middle of a link\")"},
     {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "0", 0, 3,
      "without call ids, on links that lost messages and are re-paired, choose which calls "
      "and returns stay unpaired after a first search: a min-cost pairing by the link's "

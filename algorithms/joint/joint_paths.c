@@ -193,6 +193,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_unpck_meta(s, res);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
+        /* align_starts=2: the links the second start decided */
+        if (s->p.align_starts == 2)
+            pb_result_meta(res, "align_starts=2 links_from_fifo_start=%zu",
+                           s->align.fifo_start_kept);
         for (size_t r = 0; r < s->nalign_rec; r++) {
             const joint_align_info *in = &s->align_rec[r].info;
             pb_result_meta(res, "align_link=%s>%s calls=%zu returns=%zu crossing_first=%zu "

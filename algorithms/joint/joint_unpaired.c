@@ -100,6 +100,77 @@ static int up_link_eligible(const joint *s, uint32_t l, size_t *halves, size_t *
     return *halves > 0 && *full >= 2;
 }
 
+/* one arc of the pairing: call i with return j at v units */
+typedef struct up_a {
+    uint32_t i, j;
+    double v;
+} up_a;
+
+static uint32_t up_find(uint32_t *par, uint32_t x)
+{
+    while (par[x] != x) {
+        par[x] = par[par[x]];
+        x = par[x];
+    }
+    return x;
+}
+
+/* the least-cost pairing of one component: its calls ci[0..ncc), its
+ * returns rj[0..nrc) (link indices), its arcs A[0..na) (link indices;
+ * loc maps a call i to its local vertex i + 1 and a return j to ncc + its
+ * local index + 1); marks un_c / un_r and adds its cost to *sol.  PB_OK,
+ * PB_ENOMEM or PB_ERANGE */
+static int up_solve(const up_a *A, size_t na, const uint32_t *ci, uint32_t ncc,
+                    const uint32_t *rj, uint32_t nrc, const uint32_t *loc, uint32_t nc,
+                    double skip, unsigned char *un_c, unsigned char *un_r, double *sol)
+{
+    glp_graph *G = glp_create_graph(sizeof(up_vdata), sizeof(up_adata));
+    if (!G)
+        return PB_ENOMEM;
+    int Ln = (int)(ncc + nrc + 1), Dn = (int)(ncc + nrc + 2);
+    glp_add_vertices(G, (int)(ncc + nrc + 2));
+    for (uint32_t a = 0; a < ncc; a++)
+        ((up_vdata *)G->v[a + 1]->data)->rhs = 1;
+    for (uint32_t b = 0; b < nrc; b++)
+        ((up_vdata *)G->v[ncc + b + 1]->data)->rhs = -1;
+    ((up_vdata *)G->v[Ln]->data)->rhs = nrc;
+    ((up_vdata *)G->v[Dn]->data)->rhs = -(double)ncc;
+    /* the arcs in the order of the whole link's graph (return by return) */
+    size_t k = 0;
+    for (uint32_t b = 0; b < nrc; b++) {
+        while (k < na && A[k].j == rj[b]) {
+            up_arc(G, (int)(loc[A[k].i] + 1), (int)(ncc + loc[nc + A[k].j] + 1), 1, A[k].v);
+            k++;
+        }
+        up_arc(G, Ln, (int)(ncc + b + 1), 1, skip);
+    }
+    for (uint32_t a = 0; a < ncc; a++)
+        up_arc(G, (int)(a + 1), Dn, 1, skip);
+    up_arc(G, Ln, Dn, nrc, 0);
+    double x = 0;
+    int ret = glp_mincost_okalg(G, offsetof(up_vdata, rhs), offsetof(up_adata, low),
+                                offsetof(up_adata, cap), offsetof(up_adata, cost), &x,
+                                offsetof(up_adata, x), -1);
+    if (ret != 0) {
+        glp_delete_graph(G);
+        return PB_ERANGE;
+    }
+    *sol += x;
+    for (uint32_t a = 0; a < ncc; a++) {
+        un_c[ci[a]] = 0;
+        for (glp_arc *e = G->v[a + 1]->out; e; e = e->t_next)
+            if (e->head->i == Dn && ((up_adata *)e->data)->x > 0.5)
+                un_c[ci[a]] = 1;
+    }
+    for (uint32_t b = 0; b < nrc; b++)
+        un_r[rj[b]] = 0;
+    for (glp_arc *e = G->v[Ln]->out; e; e = e->t_next)
+        if (e->head->i != Dn && ((up_adata *)e->data)->x > 0.5)
+            un_r[rj[e->head->i - (int)ncc - 1]] = 1;
+    glp_delete_graph(G);
+    return PB_OK;
+}
+
 int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
                         const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
                         unsigned char *un_r, double *before, double *after)
@@ -124,27 +195,35 @@ int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t 
     if (K > UP_WMAX)
         K = UP_WMAX;
     const double skip = up_units(price);
-    glp_graph *G = glp_create_graph(sizeof(up_vdata), sizeof(up_adata));
-    if (!G)
-        return PB_ENOMEM;
-    int Ln = (int)(nc + nr + 1), Dn = (int)(nc + nr + 2);
-    glp_add_vertices(G, (int)(nc + nr + 2));
-    for (uint32_t i = 0; i < nc; i++)
-        ((up_vdata *)G->v[i + 1]->data)->rhs = 1;
-    for (uint32_t j = 0; j < nr; j++)
-        ((up_vdata *)G->v[nc + j + 1]->data)->rhs = -1;
-    ((up_vdata *)G->v[Ln]->data)->rhs = nr;
-    ((up_vdata *)G->v[Dn]->data)->rhs = -(double)nc;
+    uint32_t nv = nc + nr;
+    up_a *A = malloc(((size_t)nr * (K + 1) + 1) * sizeof *A);
+    uint32_t *par = malloc(((size_t)nv + 1) * sizeof *par);
+    uint32_t *loc = malloc(((size_t)nv + 1) * sizeof *loc);
+    uint32_t *cnt = malloc(((size_t)nv + 2) * sizeof *cnt);
+    uint32_t *mem = malloc(((size_t)nv + 1) * sizeof *mem);
+    uint32_t *aoff = malloc(((size_t)nv + 2) * sizeof *aoff);
+    up_a *AS = malloc(((size_t)nr * (K + 1) + 1) * sizeof *AS);
+    int rc = PB_OK;
+    if (!A || !par || !loc || !cnt || !mem || !aoff || !AS) {
+        rc = PB_ENOMEM;
+        goto out;
+    }
+    for (uint32_t v = 0; v < nv; v++)
+        par[v] = v;
     double b = 0;
-    size_t paired0 = 0;
+    size_t paired0 = 0, na = 0;
     for (uint32_t j = 0, c = 0; j < nr; j++) {
         while (c < nc && ct[c] <= rt[j] + early)
             c++;
         uint32_t lo = c > K ? (uint32_t)(c - K) : 0;
         for (uint32_t i = lo; i < c; i++) {
             pb_ns d = rt[j] - ct[i];
-            up_arc(G, (int)(i + 1), (int)(nc + j + 1), 1,
-                   up_units(cost[joint_align_bin(d < 1 ? 1 : d)]));
+            double v = up_units(cost[joint_align_bin(d < 1 ? 1 : d)]);
+            /* a pair dearer than leaving both its messages unpaired is in
+             * no least-cost pairing: left out, the link falls apart into
+             * small independent pieces (the same least cost) */
+            if (v <= 2 * skip || i == cur[j])
+                A[na++] = (up_a){i, j, v};
         }
         if (cur[j] != NONE) {
             pb_ns d = rt[j] - ct[cur[j]];
@@ -152,37 +231,96 @@ int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t 
             b += v;
             paired0++;
             if (cur[j] < lo || cur[j] >= c) /* the current pair, out of the window */
-                up_arc(G, (int)(cur[j] + 1), (int)(nc + j + 1), 1, v);
+                A[na++] = (up_a){cur[j], j, v};
         }
-        up_arc(G, Ln, (int)(nc + j + 1), 1, skip);
     }
-    for (uint32_t i = 0; i < nc; i++)
-        up_arc(G, (int)(i + 1), Dn, 1, skip);
-    up_arc(G, Ln, Dn, nr, 0);
     b += skip * (double)(nc + nr - 2 * paired0);
     *before = *after = b / UP_SCALE;
+    for (size_t k = 0; k < na; k++) {
+        uint32_t x = up_find(par, A[k].i), y = up_find(par, nc + A[k].j);
+        if (x != y)
+            par[x > y ? x : y] = x > y ? y : x;
+    }
+    /* the pieces: members (calls then returns, each in link order) and
+     * arcs (in the whole graph's order) grouped by root */
+    for (uint32_t v = 0; v < nv; v++)
+        par[v] = up_find(par, v);
+    memset(cnt, 0, ((size_t)nv + 2) * sizeof *cnt);
+    for (uint32_t v = 0; v < nv; v++)
+        cnt[par[v] + 1]++;
+    for (uint32_t v = 0; v < nv; v++)
+        cnt[v + 1] += cnt[v];
+    memcpy(aoff, cnt, ((size_t)nv + 1) * sizeof *aoff);
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t r = par[v];
+        mem[cnt[r]++] = v;
+    }
+    /* cnt[r] is now the end of r's members, aoff[r] their start */
+    uint32_t *ac = loc; /* reused below: first the arcs' counts by root */
+    memset(ac, 0, ((size_t)nv + 1) * sizeof *ac);
+    for (size_t k = 0; k < na; k++)
+        ac[par[A[k].i]]++;
+    {
+        size_t o = 0;
+        for (uint32_t v = 0; v < nv; v++) {
+            size_t t = ac[v];
+            ac[v] = (uint32_t)o;
+            o += t;
+        }
+        for (size_t k = 0; k < na; k++)
+            AS[ac[par[A[k].i]]++] = A[k];
+    }
+    /* ac[r] is now the end of r's arcs; their start is the previous
+     * root's end (roots in order) */
     double sol = 0;
-    int ret = glp_mincost_okalg(G, offsetof(up_vdata, rhs), offsetof(up_adata, low),
-                                offsetof(up_adata, cap), offsetof(up_adata, cost), &sol,
-                                offsetof(up_adata, x), -1);
-    if (ret != 0) {
-        glp_delete_graph(G);
-        return PB_ERANGE;
+    size_t astart = 0;
+    uint32_t *ends = malloc(((size_t)nv + 1) * sizeof *ends);
+    if (!ends) {
+        rc = PB_ENOMEM;
+        goto out;
     }
-    *after = sol / UP_SCALE;
-    for (uint32_t i = 0; i < nc; i++) {
-        un_c[i] = 0;
-        for (glp_arc *a = G->v[i + 1]->out; a; a = a->t_next)
-            if (a->head->i == Dn && ((up_adata *)a->data)->x > 0.5)
-                un_c[i] = 1;
+    memcpy(ends, ac, (size_t)nv * sizeof *ends);
+    for (uint32_t r = 0; r < nv && rc == PB_OK; r++) {
+        if (par[r] != r)
+            continue;
+        uint32_t m0 = aoff[r], m1 = cnt[r];
+        size_t aend = ends[r];
+        uint32_t ncc = 0;
+        while (m0 + ncc < m1 && mem[m0 + ncc] < nc)
+            ncc++;
+        uint32_t nrc = m1 - m0 - ncc;
+        if (aend == astart) { /* alone: left unpaired */
+            for (uint32_t a = m0; a < m1; a++) {
+                if (mem[a] < nc)
+                    un_c[mem[a]] = 1;
+                else
+                    un_r[mem[a] - nc] = 1;
+                sol += skip;
+            }
+            continue;
+        }
+        for (uint32_t a = 0; a < ncc; a++)
+            loc[mem[m0 + a]] = a;
+        for (uint32_t a = 0; a < nrc; a++) {
+            loc[mem[m0 + ncc + a]] = a;
+            mem[m0 + ncc + a] -= nc;
+        }
+        rc = up_solve(AS + astart, aend - astart, mem + m0, ncc, mem + m0 + ncc, nrc, loc, nc,
+                      skip, un_c, un_r, &sol);
+        astart = aend;
     }
-    for (uint32_t j = 0; j < nr; j++)
-        un_r[j] = 0;
-    for (glp_arc *a = G->v[Ln]->out; a; a = a->t_next)
-        if (a->head->i != Dn && ((up_adata *)a->data)->x > 0.5)
-            un_r[a->head->i - (int)nc - 1] = 1;
-    glp_delete_graph(G);
-    return PB_OK;
+    free(ends);
+    if (rc == PB_OK)
+        *after = sol / UP_SCALE;
+out:
+    free(A);
+    free(AS);
+    free(par);
+    free(loc);
+    free(cnt);
+    free(mem);
+    free(aoff);
+    return rc;
 }
 
 /* one link of the search: the min-cost pairing of its messages; marks

@@ -3,7 +3,10 @@
  * stay unpaired").  A hand-worked link whose callee serves in parallel
  * (answers overtake each other) and lost one return: the in-order
  * alignment (the old choice, which the re-pairing never revisited) leaves
- * another call unpaired; the priced pairing leaves the right one. */
+ * another call unpaired; the priced pairing leaves the right one.  And
+ * the least cost itself on small links against every pairing (the pairs
+ * dearer than two unpaired messages left out, the link solved piece by
+ * piece: the same least cost). */
 #include "pbtest.h"
 #include "joint_int.h"
 #include "joint_align.h"
@@ -11,6 +14,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "pb_sort.h"
 
 #define MS(x) ((pb_ns)((x) * 1000000.0))
@@ -152,9 +156,89 @@ TEST(no_loss_pairs_everything)
     }
 }
 
+/* the least cost of a small link by trying every pairing (a return with
+ * any call not after it, or its current call; unpaired at `skip` units) */
+#define BF_N 7
+static double bf_min(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
+                     const uint32_t *cur, pb_ns early, const double *cost, double skip,
+                     uint32_t j, unsigned used)
+{
+    if (j == nr) {
+        double u = 0;
+        for (uint32_t i = 0; i < nc; i++)
+            u += (used >> i & 1) ? 0 : skip;
+        return u;
+    }
+    double best = skip + bf_min(ct, nc, rt, nr, cur, early, cost, skip, j + 1, used);
+    for (uint32_t i = 0; i < nc; i++) {
+        if ((used >> i & 1) || (ct[i] > rt[j] + early && i != cur[j]))
+            continue;
+        pb_ns d = rt[j] - ct[i];
+        double v = nearbyint(cost[joint_align_bin(d < 1 ? 1 : d)] * 1000.0);
+        double t = v + bf_min(ct, nc, rt, nr, cur, early, cost, skip, j + 1, used | 1u << i);
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+TEST(least_cost_as_every_pairing)
+{
+    unsigned long x = 12345;
+    int pieces = 0;
+    for (int round = 0; round < 60; round++) {
+        pb_ns ct[BF_N], rt[BF_N];
+        uint32_t cur[BF_N];
+        uint32_t nc = 3 + (uint32_t)(round % 5), nr = 0;
+        /* two bursts far apart in every third link: the pairing falls
+         * into pieces there */
+        for (uint32_t i = 0; i < nc; i++) {
+            x = x * 6364136223846793005UL + 1442695040888963407UL;
+            ct[i] = MS(2.0 * i + (round % 3 == 0 && i >= nc / 2 ? 500.0 : 0.0));
+            double d = 0.5 + (double)(x >> 40 & 1023) / 256.0; /* 0.5-4.5 ms */
+            if ((x >> 20 & 7) != 0) /* about one return in eight lost */
+                rt[nr++] = ct[i] + MS(d);
+        }
+        for (uint32_t j = 1; j < nr; j++) /* returns in time order */
+            for (uint32_t k = j; k > 0 && rt[k] < rt[k - 1]; k--) {
+                pb_ns t = rt[k];
+                rt[k] = rt[k - 1];
+                rt[k - 1] = t;
+            }
+        /* the current pairing: in order, where the call came first */
+        for (uint32_t j = 0; j < nr; j++)
+            cur[j] = j < nc && ct[j] <= rt[j] ? j : JOINT_NONE;
+        double h[JOINT_ALIGN_NB], cost[JOINT_ALIGN_NB];
+        memset(h, 0, sizeof h);
+        for (uint32_t j = 0; j < nr; j++)
+            if (cur[j] != JOINT_NONE && rt[j] >= ct[cur[j]])
+                h[joint_align_bin(rt[j] - ct[cur[j]])] += 1;
+        joint_align_cost(h, cost);
+        double price = round % 4 == 0 ? 1.0 : round % 4 == 1 ? 2.0 : 4.0;
+        double skip = nearbyint(price * 1000.0);
+        unsigned char uc[BF_N], ur[BF_N];
+        double before = 0, after = 0;
+        CHECK_INT(joint_unpaired_link(ct, nc, rt, nr, cur, MS(10), price, uc, ur, &before,
+                                      &after),
+                  PB_OK);
+        double want = bf_min(ct, nc, rt, nr, cur, MS(10), cost, skip, 0, 0);
+        CHECK(fabs(after * 1000.0 - want) < 1e-6);
+        CHECK(after <= before + 1e-9);
+        size_t nuc = 0, nur = 0;
+        for (uint32_t i = 0; i < nc; i++)
+            nuc += uc[i];
+        for (uint32_t j = 0; j < nr; j++)
+            nur += ur[j];
+        CHECK_INT((int)(nc - nuc), (int)(nr - nur)); /* as many calls as returns paired */
+        pieces += round % 3 == 0;
+    }
+    CHECK(pieces > 0);
+}
+
 int main(void)
 {
     RUN(lost_return_priced_pairing_leaves_the_right_call);
     RUN(no_loss_pairs_everything);
+    RUN(least_cost_as_every_pairing);
     return pbtest_exit();
 }
