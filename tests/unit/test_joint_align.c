@@ -199,7 +199,7 @@ TEST(nesting_test_cuts_equal_losses)
     /* with it */
     uint64_t pairs[2 * NR];
     size_t np = 0;
-    joint_align_nest nest = {l.t, idle, NR, 8.0};
+    joint_align_nest nest = {l.t, idle, NR, 8.0, 0};
     joint_align_info info;
     joint_align_stats st2 = {0};
     CHECK_INT(joint_align_link_nest(l.t, l.msg, l.call, l.n, MS(10), &nest, pairs, &np, &st2,
