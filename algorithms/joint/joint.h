@@ -273,6 +273,10 @@ typedef struct joint_params {
                            the rows read backwards; joint_subtick.c), auto */
     double subtick_share; /* [subtick_share] auto: the most forward contradictions
                            per backward one, 0.05 */
+    int subtick_blame;    /* [subtick_blame] per service: a kept service that failed a
+                           pair with one put out and still shows forward
+                           contradictions against the kept ones is put out too
+                           (joint_subsvc.c), 1 */
     int selfcal_select; /* [selfcal_select] the self-calibration's copy takes the real
                            trace's per-service signal choice instead of its own
                            held-out fits (joint_select.c), 1 */

@@ -1867,10 +1867,13 @@ typedef struct joint_subtick {
     size_t np, pcap;
     unsigned char *svc_how; /* per node: 0 sends no row, 1 spread (own
                                evidence), 2 spread (pooled), 3 not spread (its
-                               own counts), 4 not spread (pooled) */
+                               own counts), 4 not spread (pooled), 5 not
+                               spread (blamed: subtick_blame) */
     size_t *svc_f, *svc_b;  /* per node, against the services kept */
     size_t pool_fwd, pool_bwd; /* over the services kept */
     uint32_t nsend, nspread;   /* services sending rows; whose rows are spread */
+    int blame;                 /* subtick_blame (set before joint_subsvc_decide) */
+    uint32_t nblamed;          /* services put out by it */
 } joint_subtick;
 int joint_subtick_test(const pb_trace_view *v, joint_subtick *st);
 int joint_subtick_passes(double fwd, double bwd, double share);

@@ -489,6 +489,12 @@ const pb_option joint_options[] = {
     {"subtick_share", PB_OPT_DOUBLE, offsetof(joint_params, subtick_share), "0.05", 0, 1,
      "subtick=auto: the most contradictions of the row order per contradiction of the "
      "rows read backwards at which the rows are taken as the order of events"},
+    {"subtick_blame", PB_OPT_BOOL, offsetof(joint_params, subtick_blame), "1",
+     PB_OPT_NORANGE,
+     "subtick=auto per service: once no pair of kept services fails, also put out a kept "
+     "service that failed a pair with a service put out and still shows a forward "
+     "contradiction against the kept ones (an order of events shows none; its disorder "
+     "was seen through the callee put out; joint_subsvc.c; metadata evidence=blamed)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -123,7 +123,11 @@ int joint_subsvc_decide(joint_subtick *st, const pb_trace_view *v, double share)
         in[x] = st->svc_how[x] != 0;
     size_t *nfail = calloc((size_t)nn + 1, sizeof *nfail);
     size_t *nvouch = calloc((size_t)nn + 1, sizeof *nvouch);
-    if (!nfail || !nvouch) {
+    /* blamed[x]: x failed a pair with a service put out (subtick_blame) */
+    unsigned char *blamed = calloc((size_t)nn + 1, 1);
+    st->nblamed = 0;
+    if (!nfail || !nvouch || !blamed) {
+        free(blamed);
         free(nfail);
         free(nvouch);
         free(keys);
@@ -136,6 +140,8 @@ int joint_subsvc_decide(joint_subtick *st, const pb_trace_view *v, double share)
         memset(st->svc_b, 0, (size_t)nn * sizeof *st->svc_b);
         memset(nfail, 0, (size_t)nn * sizeof *nfail);
         memset(nvouch, 0, (size_t)nn * sizeof *nvouch);
+        for (uint32_t x = 0; x < nn; x++)
+            blamed[x] &= 1;
         st->pool_fwd = st->pool_bwd = 0;
         size_t fails = 0;
         for (size_t i = 0; i < nu; i++) {
@@ -160,31 +166,59 @@ int joint_subsvc_decide(joint_subtick *st, const pb_trace_view *v, double share)
                 if (b != a)
                     cnt[b]++;
             }
+            if (!u[i].f && u[i].b >= JOINT_SUBTICK_MIN) /* a clean pair */
+                blamed[a] |= 2, blamed[b] |= 2;
             fails += cnt == nfail;
         }
-        if (!fails)
-            break;
-        /* the service in the most failing pairs, then the one the fewest
-         * passing pairs vouch for, then the most forward contradictions */
         uint32_t worst = UINT32_MAX;
-        for (uint32_t x = 0; x < nn; x++) {
-            if (!in[x] || !nfail[x])
-                continue;
-            if (worst == UINT32_MAX || nfail[x] > nfail[worst] ||
-                (nfail[x] == nfail[worst] &&
-                 (nvouch[x] < nvouch[worst] ||
-                  (nvouch[x] == nvouch[worst] && st->svc_f[x] > st->svc_f[worst]))))
-                worst = x;
+        if (!fails) {
+            /* subtick_blame: rows in the order of events never contradict
+             * each other forwards; a service whose pair with a service put
+             * out failed (its disorder may be what that pair saw: a chain's
+             * shuffled service is seen through its callee, and when the
+             * callee is put out that evidence goes with it), that still
+             * shows a forward contradiction against the services kept and
+             * that no clean pair vouches for (none with 0 forward and at
+             * least JOINT_SUBTICK_MIN backward: a hub in order keeps its
+             * clean links to its other callees) is put out too, the most
+             * forward first */
+            for (uint32_t x = 0; st->blame && x < nn; x++)
+                if (in[x] && blamed[x] == 1 && st->svc_f[x] > 0 &&
+                    (worst == UINT32_MAX || st->svc_f[x] > st->svc_f[worst]))
+                    worst = x;
+            if (worst == UINT32_MAX)
+                break;
+            st->nblamed++;
+        } else {
+            /* the service in the most failing pairs, then the one the fewest
+             * passing pairs vouch for, then the most forward contradictions */
+            for (uint32_t x = 0; x < nn; x++) {
+                if (!in[x] || !nfail[x])
+                    continue;
+                if (worst == UINT32_MAX || nfail[x] > nfail[worst] ||
+                    (nfail[x] == nfail[worst] &&
+                     (nvouch[x] < nvouch[worst] ||
+                      (nvouch[x] == nvouch[worst] && st->svc_f[x] > st->svc_f[worst]))))
+                    worst = x;
+            }
+        }
+        /* its kept partners in failing pairs */
+        for (size_t i = 0; i < nu; i++) {
+            uint32_t a = (uint32_t)(u[i].k >> 32), b = (uint32_t)(u[i].k & 0xffffffffu);
+            uint32_t y = a == worst ? b : b == worst ? a : UINT32_MAX;
+            if (y < nn && y != worst && in[y] && excess(u[i].f, u[i].b, share) > 0)
+                blamed[y] |= 1;
         }
         in[worst] = 0;
-        st->svc_how[worst] = 3;
+        st->svc_how[worst] = fails ? 3 : 5;
         /* its counts when put out (svc_f / svc_b are recounted) */
         keys[worst] = (uint64_t)st->svc_f[worst] << 32 | (st->svc_b[worst] & 0xffffffffu);
     }
     free(nfail);
     free(nvouch);
+    free(blamed);
     for (uint32_t x = 0; x < nn; x++)
-        if (st->svc_how[x] == 3) {
+        if (st->svc_how[x] == 3 || st->svc_how[x] == 5) {
             st->svc_f[x] = (size_t)(keys[x] >> 32);
             st->svc_b[x] = (size_t)(keys[x] & 0xffffffffu);
         }
@@ -304,10 +338,13 @@ int joint_subsvc_meta(const joint *s, pb_result *res)
     const joint_subtick *st = s->subtick;
     if (!st || !st->svc_how)
         return PB_OK;
-    static const char *how[] = {"", "yes own", "yes pooled", "no own", "no pooled"};
+    static const char *how[] = {"", "yes own", "yes pooled", "no own", "no pooled",
+                                "no blamed"};
     int rc = pb_result_meta(res, "subtick_services=%u spread=%u pooled_forward=%zu "
                             "pooled_backward=%zu",
                             st->nsend, st->nspread, st->pool_fwd, st->pool_bwd);
+    if (rc == PB_OK && st->nblamed) /* subtick_blame put some out */
+        rc = pb_result_meta(res, "subtick_blamed=%u", st->nblamed);
     for (uint32_t a = 0; rc == PB_OK && a < st->nnodes; a++) {
         if (!st->svc_how[a])
             continue;

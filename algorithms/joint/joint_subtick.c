@@ -349,6 +349,7 @@ int joint_subtick_prepare(const pb_trace_view *v, const joint_params *p, joint_s
     st->tick = ti.tick;
     st->mode = on ? 1 : 0;
     int rc = joint_subtick_test(v, st);
+    st->blame = p->subtick_blame;
     if (rc == PB_OK && !on)
         rc = joint_subsvc_decide(st, v, p->subtick_share); /* per service (joint_subsvc.c) */
     if (rc == PB_OK) {

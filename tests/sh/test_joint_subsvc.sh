@@ -94,4 +94,28 @@ grep -q '^# subtick_tie=original_tick ' "$tmp/p.j" || fail "pool: the tie test n
 grep -q '^# subtick_tie_links=1 of=3 ' "$tmp/p.j" || fail "pool: no subtick_tie_links line"
 awk -v a="$aj" -v f="$af" 'BEGIN { exit !(a >= f - 0.005) }' ||
     fail "pool: joint $aj more than half a point below fcfs $af"
+# subtick_blame: a chain (experiments/joint_apps_deep.conf, seed 41, 1 s,
+# 1 ms) with l10, l11 and l12 shuffled: l11 is put out on its own counts;
+# l10's disorder was seen through l11 and is put out with it
+# (evidence=blamed), l9 stays spread; with call ids joint is above
+# -s subtick_blame=0 (l10 spread out of order) and not below subtick=off
+# (fails on the tree before: no such option, l10 spread)
+"$B/maketrace" "$PB_ROOT/experiments/joint_apps_deep.conf" -s seed=41 -s duration=1s \
+    > "$tmp/dns.csv" 2> "$tmp/log" || fail "maketrace deep: $(tail -1 "$tmp/log")"
+"$B/skewer" -q --round 1ms "$tmp/dns.csv" > "$tmp/dms.csv" || fail "skewer deep"
+shuffle_services 41 "l10 l11 l12" "" "$tmp/dms.csv" "$tmp/dl.csv"
+run "$tmp/d.n" "$tmp/dl.csv"
+run "$tmp/d.o" "$tmp/dl.csv" -s subtick_blame=0
+run "$tmp/d.f" "$tmp/dl.csv" -s subtick=off
+an=$(acc "$tmp/dms.csv" "$tmp/d.n")
+ao=$(acc "$tmp/dms.csv" "$tmp/d.o")
+af=$(acc "$tmp/dms.csv" "$tmp/d.f")
+echo "deep seed 41 at 1 ms, l10-l12 shuffled, ids: subtick_blame $an, subtick_blame=0 $ao, subtick=off $af"
+grep -q '^# subtick_order=l10 .*spread=no evidence=blamed' "$tmp/d.n" ||
+    fail "deep: l10 not blamed: $(grep '^# subtick_order=l10 ' "$tmp/d.n")"
+grep -q '^# subtick_order=l9 .*spread=yes' "$tmp/d.n" || fail "deep: l9 not spread"
+grep -q '^# subtick_blamed=1$' "$tmp/d.n" || fail "deep: no subtick_blamed=1 line"
+grep -q '^# subtick_order=l10 .*spread=yes' "$tmp/d.o" || fail "deep, subtick_blame=0: l10 not spread"
+awk -v a="$an" -v o="$ao" -v f="$af" 'BEGIN { exit !(a >= o + 0.02 && a >= f) }' ||
+    fail "deep: subtick_blame $an not 2 points above subtick_blame=0 $ao or below subtick=off $af"
 echo "PASS"

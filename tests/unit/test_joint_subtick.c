@@ -233,6 +233,83 @@ TEST(subsvc_decide_by_hand)
     pb_trace_close(t);
 }
 
+/* subtick_blame by hand: a chain client > l8 > l9 > l10 > l11 > l12 whose
+ * l10, l11 and l12 write their rows out of order (the counts of
+ * joint_apps_deep, maketrace seed 2, 1 ms, those three shuffled).  l11
+ * fails with both neighbours and is put out; l12 (a leaf) is then left
+ * without pairs; l10 shows 6 forward contradictions against l9, under
+ * subtick_share x 314, so the pair passes and l10 was kept and spread.
+ * With subtick_blame l10 (it failed a pair with l11 put out, still shows
+ * forward contradictions, no clean pair vouches for it) is put out too;
+ * l9 (clean pair with l8) stays.  On the endpoints counts api failed a
+ * pair with search put out and shows 7 forward against db, but its clean
+ * pairs with gw and auth vouch for it: kept with the rule on too. */
+TEST(subsvc_blame_by_hand)
+{
+    pb_trace *t;
+    pb_trace_new(&t);
+    next_id = 1;
+    const char *nm[] = {"client", "l8", "l9", "l10", "l11", "l12"};
+    for (int i = 0; i < 6; i++)
+        msg(t, MS * (i + 1), nm[i], nm[(i + 1) % 6], PB_TYPE_CALL, PB_ID_NONE);
+    pb_trace_view v = pb_trace_view_of(t);
+    uint32_t l8 = node(t, "l8"), l9 = node(t, "l9"), l10 = node(t, "l10");
+    uint32_t l11 = node(t, "l11"), l12 = node(t, "l12");
+    struct { uint32_t a, b; int f, bw; } pr[] = {
+        {l8, l9, 0, 298}, {l9, l10, 6, 314}, {l10, l11, 225, 239}, {l11, l12, 176, 169}};
+    for (int blame = 0; blame < 2; blame++) {
+        joint_subtick st;
+        memset(&st, 0, sizeof st);
+        st.nnodes = (uint32_t)pb_strtab_count(v.nodes);
+        st.blame = blame;
+        for (int i = 0; i < 4; i++) {
+            for (int k = 0; k < pr[i].f; k++)
+                CHECK_INT(joint_subsvc_note(&st, pr[i].a, pr[i].b, 1), PB_OK);
+            for (int k = 0; k < pr[i].bw; k++)
+                CHECK_INT(joint_subsvc_note(&st, pr[i].b, pr[i].a, 2), PB_OK);
+        }
+        CHECK_INT(joint_subsvc_decide(&st, &v, 0.05), PB_OK);
+        CHECK_INT(st.svc_how[l11], 3);
+        CHECK_INT(st.svc_how[l10], blame ? 5 : 1);
+        CHECK_INT((int)st.nblamed, blame);
+        CHECK_INT(st.svc_how[l9], 1);
+        CHECK_INT(st.svc_how[l8], 1);
+        CHECK_INT(st.svc_how[l12], 2); /* no pair left: the pooled verdict */
+        CHECK_INT((int)st.svc_f[l10], blame ? 6 : 6);
+        CHECK_INT((int)st.pool_fwd, blame ? 0 : 6);
+        joint_subsvc_free(&st);
+    }
+    pb_trace_close(t);
+    /* the endpoints counts: the hub api is vouched for by its clean pairs */
+    pb_trace_new(&t);
+    next_id = 1;
+    const char *en[] = {"client", "gw", "api", "db", "search", "auth"};
+    for (int i = 0; i < 6; i++)
+        msg(t, MS * (i + 1), en[i], en[(i + 1) % 6], PB_TYPE_CALL, PB_ID_NONE);
+    v = pb_trace_view_of(t);
+    uint32_t gw = node(t, "gw"), api = node(t, "api"), db = node(t, "db");
+    uint32_t se = node(t, "search"), au = node(t, "auth");
+    struct { uint32_t a, b; int f, bw; } pe[] = {
+        {gw, api, 0, 240}, {api, db, 7, 194}, {api, se, 29, 49}, {api, au, 0, 78}};
+    joint_subtick st;
+    memset(&st, 0, sizeof st);
+    st.nnodes = (uint32_t)pb_strtab_count(v.nodes);
+    st.blame = 1;
+    for (int i = 0; i < 4; i++) {
+        for (int k = 0; k < pe[i].f; k++)
+            CHECK_INT(joint_subsvc_note(&st, pe[i].a, pe[i].b, 1), PB_OK);
+        for (int k = 0; k < pe[i].bw; k++)
+            CHECK_INT(joint_subsvc_note(&st, pe[i].b, pe[i].a, 2), PB_OK);
+    }
+    CHECK_INT(joint_subsvc_decide(&st, &v, 0.05), PB_OK);
+    CHECK_INT(st.svc_how[se], 3);
+    CHECK_INT(st.svc_how[api], 1);
+    CHECK_INT(st.svc_how[db], 1);
+    CHECK_INT((int)st.nblamed, 0);
+    joint_subsvc_free(&st);
+    pb_trace_close(t);
+}
+
 TEST(subsvc_spread_by_hand)
 {
     pb_trace *t;
@@ -280,5 +357,6 @@ int main(void)
     RUN(subtick_prepare_modes);
     RUN(subsvc_decide_by_hand);
     RUN(subsvc_spread_by_hand);
+    RUN(subsvc_blame_by_hand);
     return pbtest_exit();
 }
