@@ -9,6 +9,7 @@
 #include "pb_trace.h"
 
 #include <gsl/gsl_randist.h>
+#include <math.h>
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +35,55 @@ static inline void msg(pb_trace *t, pb_ns ts, const char *src, const char *dst,
     if (pb_trace_add(t, next_id++, ts, PB_TS_NONE, src, dst, type, callid, PB_ID_NONE,
                      PB_ID_NONE) != PB_OK)
         printf("FAIL add: out of memory\n");
+}
+
+/* a factor exp(+-0.15) from a golden-ratio sequence: the hand traces'
+ * delays, irregular but the same on every run */
+static inline double joint_test_jit(int k)
+{
+    double u = 0.618034 * k - floor(0.618034 * k) - 0.5;
+    return exp(0.3 * u);
+}
+
+/* The X>F>C trace of the loss tests (no call ids): request r (0 <= r <
+ * nreq) starts at 3 ms x r with X's call of F; F calls C once (even r) or
+ * four times (odd r), each call about 100 us after the last input and
+ * answered about 1 ms later, and answers X about 100 us after its last
+ * return.  lost_call(r) / lost_ret(r) (either may be NULL: nothing lost)
+ * leave out X's call / F's answer of request r.  call_of[r] / ret_of[r]
+ * get the ids of those two messages (0: lost).  Returns the sorted trace
+ * (the caller frees it with pb_trace_free), NULL when out of memory. */
+static inline pb_trace *joint_test_xfc_trace(int nreq, int (*lost_call)(int r),
+                                             int (*lost_ret)(int r), uint64_t *call_of,
+                                             uint64_t *ret_of)
+{
+    pb_trace *t;
+    if (pb_trace_new(&t) != PB_OK)
+        return NULL;
+    next_id = 1;
+    int k = 0;
+    for (int r = 0; r < nreq; r++) {
+        pb_ns now = (pb_ns)((3000.0 * r) * 1000.0);
+        call_of[r] = 0;
+        if (!(lost_call && lost_call(r))) {
+            call_of[r] = next_id;
+            msg(t, now, "X", "F", PB_TYPE_CALL, PB_ID_NONE);
+        }
+        for (int c = 0; c < (r % 2 ? 4 : 1); c++) {
+            now += (pb_ns)((100.0 * joint_test_jit(k++)) * 1000.0);
+            msg(t, now, "F", "C", PB_TYPE_CALL, PB_ID_NONE);
+            now += (pb_ns)((1000.0 * joint_test_jit(k++)) * 1000.0);
+            msg(t, now, "C", "F", PB_TYPE_RETURN, PB_ID_NONE);
+        }
+        now += (pb_ns)((100.0 * joint_test_jit(k++)) * 1000.0);
+        ret_of[r] = 0;
+        if (lost_ret && lost_ret(r))
+            continue;
+        ret_of[r] = next_id;
+        msg(t, now, "F", "X", PB_TYPE_RETURN, PB_ID_NONE);
+    }
+    pb_trace_sort(t);
+    return t;
 }
 
 /* the first pair, at index `after` or later, whose call message has this

@@ -27,13 +27,6 @@
 #define NC 4     /* calls of C per request */
 #define LOSTP 20 /* the pair whose A lost its second call */
 
-/* a factor exp(+-0.15) from a golden-ratio sequence */
-static double jit(int k)
-{
-    double u = 0.618034 * k - floor(0.618034 * k) - 0.5;
-    return exp(0.3 * u);
-}
-
 /* ids of request r's (r = 2 pair + 0 for A, 1 for B) root call and its
  * calls' call messages (0: lost) */
 static uint64_t root_id[2 * NP], call_id[2 * NP][NC];
@@ -54,17 +47,17 @@ static pb_trace *make(int lose)
             root_id[r] = next_id;
             msg(t, now, "X", "F", PB_TYPE_CALL, x);
             for (int c = 0; c < NC; c++) {
-                now += US(100.0 * jit(k++));
+                now += US(100.0 * joint_test_jit(k++));
                 uint64_t y = cid++;
                 call_id[r][c] = next_id;
                 if (lose && p == LOSTP && side == 0 && c == 1)
                     call_id[r][c] = 0; /* lost: no message */
                 else
                     msg(t, now, "F", "C", PB_TYPE_CALL, y);
-                now += US(1000.0 * jit(k++));
+                now += US(1000.0 * joint_test_jit(k++));
                 msg(t, now, "C", "F", PB_TYPE_RETURN, y);
             }
-            now += US(100.0 * jit(k++));
+            now += US(100.0 * joint_test_jit(k++));
             msg(t, now, "F", "X", PB_TYPE_RETURN, x);
         }
     pb_trace_sort(t);

@@ -44,52 +44,30 @@
 #define LOSTC 38 /* the request whose call from X is lost */
 #define LOSTR2 45 /* a second request whose answer is lost */
 
-static double jit(int k)
-{
-    double u = 0.618034 * k - floor(0.618034 * k) - 0.5;
-    return exp(0.3 * u);
-}
-
 /* ids of request r's call from X and of its answer (0: lost) */
 static uint64_t call_of[NRMAX], ret_of[NRMAX];
 static int nreq = NR;
+static int lose_mode;
+
+static int call_lost(int r)
+{
+    return (lose_mode == 1 && r == LOSTC) || (lose_mode == 2 && r % 40 == 28);
+}
+
+static int answer_lost(int r)
+{
+    return (lose_mode == 1 && (r == LOSTR || r == LOSTR2)) ||
+           (lose_mode == 2 && (r % 40 == 11 || r % 40 == 33));
+}
 
 /* lose: 0 nothing; 1 the answer of LOSTR and the call of LOSTC; 2
  * (NRMAX requests) in each block of 40, the answer of request 11 and the
  * call of request 28 of the block */
 static pb_trace *make(int lose)
 {
-    pb_trace *t;
-    if (pb_trace_new(&t) != PB_OK)
-        return NULL;
-    next_id = 1;
-    int k = 0;
+    lose_mode = lose;
     nreq = lose == 2 ? NRMAX : NR;
-    for (int r = 0; r < nreq; r++) {
-        pb_ns now = US(3000.0 * r);
-        int lc = (lose == 1 && r == LOSTC) || (lose == 2 && r % 40 == 28);
-        int lr = (lose == 1 && (r == LOSTR || r == LOSTR2)) ||
-                 (lose == 2 && (r % 40 == 11 || r % 40 == 33));
-        call_of[r] = 0;
-        if (!lc) {
-            call_of[r] = next_id;
-            msg(t, now, "X", "F", PB_TYPE_CALL, PB_ID_NONE);
-        }
-        for (int c = 0; c < (r % 2 ? 4 : 1); c++) {
-            now += US(100.0 * jit(k++));
-            msg(t, now, "F", "C", PB_TYPE_CALL, PB_ID_NONE);
-            now += US(1000.0 * jit(k++));
-            msg(t, now, "C", "F", PB_TYPE_RETURN, PB_ID_NONE);
-        }
-        now += US(100.0 * jit(k++));
-        ret_of[r] = 0;
-        if (lr)
-            continue;
-        ret_of[r] = next_id;
-        msg(t, now, "F", "X", PB_TYPE_RETURN, PB_ID_NONE);
-    }
-    pb_trace_sort(t);
-    return t;
+    return joint_test_xfc_trace(nreq, call_lost, answer_lost, call_of, ret_of);
 }
 
 static joint *solve(const pb_trace_view *v, int unpaired)
