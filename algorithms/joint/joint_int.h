@@ -364,9 +364,12 @@ struct joint {
                                        those that stopped early (joint_conf.c) */
     double *ps_memo;        /* conf_pair_memo: each request's walk kept while
                                joint_pair_shares runs (NaN: not yet), else NULL */
+    struct joint_tcache *tcache; /* greedy_tcache: trigger parts per candidate slot
+                                    (joint_tcache.c) */
     struct joint_gsort *gs; /* greedy_sorted: large requests' returns sorted, per greedy
                                round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
+    size_t tcache_hits;     /* greedy_tcache: slots whose trigger was kept */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     unsigned char *rl_chg;  /* resolve_local: per request, changed since the last
                                search ended (joint_resolve.c), or NULL: not tracking */
@@ -982,6 +985,36 @@ void joint_greedy_prep(joint *s);
  * (edge_cost minus the marginal count term of joint_search.c, the very
  * same number) */
 double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q);
+/* joint_greedy.c: the parts of joint_greedy_cost that read q's kid list,
+ * the pairs' times and the parallel flags but not the densities: the
+ * trigger's time *tt and link code *trig (0: the arrival) and the count
+ * *cnt of q's other calls on p's link */
+void joint_greedy_trig(const joint *s, uint32_t p, uint32_t q, pb_ns *tt, uint32_t *trig,
+                       uint32_t *cnt);
+/* joint_greedy.c: joint_greedy_cost from joint_greedy_trig's parts under
+ * the current densities (the same bits) */
+double joint_greedy_tail(const joint *s, uint32_t p, uint32_t q, pb_ns tt, uint32_t trig,
+                         uint32_t cnt);
+/* joint_greedy.c (greedy_cut): the tick of the last change of request q's
+ * kid list in this joint_solve_rounds' greedy rounds (UINT64_MAX: none
+ * kept); the current tick, and in *solves how many joint_solve_rounds
+ * have started */
+uint64_t joint_greedy_changed_at(const joint *s, uint32_t q);
+uint64_t joint_greedy_now(const joint *s, uint64_t *solves);
+/* joint_tcache.c (greedy_tcache): a greedy round starts, after
+ * joint_greedy_round_start (the trigger parts kept from earlier rounds of
+ * this joint_solve_rounds stay valid unless the parallel flags, the
+ * caller pooling or the call order test changed).  PB_OK or PB_ENOMEM */
+int joint_tcache_round_start(joint *s);
+/* joint_tcache.c: joint_greedy_cost(s, p, s->cand[j]) (the same bits),
+ * the trigger parts taken from the last evaluation of the slot when the
+ * request's kid list has not changed since (joint_greedy_moved) */
+double joint_tcache_cost(joint *s, uint32_t p, uint32_t j);
+/* joint_tcache.c: 0; a unit test sets it (the kept parts used whatever
+ * changed since, to show that the comparison can fail) */
+extern int joint_tcache_test_stale;
+/* joint_tcache.c: free s->tcache (NULL-safe) */
+void joint_tcache_free(joint *s);
 /* joint_greedy.c: 0; a unit test raises it (the trigger search then stops
  * that much too early) to show the comparison can fail */
 extern pb_ns joint_greedy_test_shift;
@@ -1049,10 +1082,11 @@ int joint_gsort_round_start(joint *s);
 void joint_gsort_round_end(joint *s);
 /* joint_gsort.c: request q's kid list changed */
 void joint_gsort_touch(joint *s, uint32_t q);
-/* joint_gsort.c: 1 and *cost joint_greedy_cost(s, p, q) (the same bits)
- * from q's sorted returns, in a greedy round when q has at least
- * JOINT_GS_MIN calls; else 0 (*cost untouched) */
-int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost);
+/* joint_gsort.c: 1 and joint_greedy_trig's parts (the same numbers) from
+ * q's sorted returns, in a greedy round when q has at least JOINT_GS_MIN
+ * calls; else 0 (outputs untouched) */
+int joint_gsort_trig(joint *s, uint32_t p, uint32_t q, pb_ns *tt, uint32_t *trig,
+                     uint32_t *cnt);
 /* joint_gsort.c: free s->gs (NULL-safe) */
 void joint_gsort_free(joint *s);
 /* joint_gsort.c: 0; a unit test sets it (one round's sorted returns kept
