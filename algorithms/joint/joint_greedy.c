@@ -88,24 +88,6 @@ void joint_greedy_trig(const joint *s, uint32_t p, uint32_t q, pb_ns *ttp, uint3
     *cntp = cnt;
 }
 
-double joint_greedy_tail(const joint *s, uint32_t p, uint32_t q, pb_ns tt, uint32_t trig,
-                         uint32_t cnt)
-{
-    const jpair *pp = &s->pr[p], *qq = &s->pr[q];
-    const uint32_t l = pp->link, ein = qq->link;
-    double ec = 0;
-    if (pp->call != NONE) {
-        uint32_t di = joint_key_get(s, ein, trig, l);
-        if (qq->call == NONE && trig == 0)
-            ec = di == NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
-        else
-            ec = -logf_of(s, di, pp->cs - tt);
-    }
-    size_t base = s->cnt_off[ein] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
-    uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
-    return ec - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
-}
-
 double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q)
 {
     pb_ns tt;
@@ -145,15 +127,11 @@ void joint_greedy_solve_start(joint *s)
     }
 }
 
-uint64_t joint_greedy_changed_at(const joint *s, uint32_t q)
-{
-    return s->gfrz && q < s->gfrz->n ? s->gfrz->qchg[q] : UINT64_MAX;
-}
-
-uint64_t joint_greedy_now(const joint *s, uint64_t *solves)
+const uint64_t *joint_greedy_ticks(const joint *s, const uint64_t **tick, uint64_t *solves)
 {
     *solves = s->gfrz ? s->gfrz->solves : 0;
-    return s->gfrz ? s->gfrz->tick : 0;
+    *tick = s->gfrz ? &s->gfrz->tick : NULL;
+    return s->gfrz && s->gfrz->n >= s->npairs ? s->gfrz->qchg : NULL;
 }
 
 int joint_greedy_round_start(joint *s)

@@ -832,6 +832,26 @@ static inline uint32_t joint_key_get(const joint *s, uint32_t ein, uint32_t trig
                          : joint_hmap_get(&s->keymap, dkey(joint_kin(s, ein), trig, outl));
 }
 
+/* joint_greedy_cost from joint_greedy_trig's parts under the current
+ * densities: the same operations in the same order (the same bits) */
+static inline double joint_greedy_tail(const joint *s, uint32_t p, uint32_t q, pb_ns tt,
+                                       uint32_t trig, uint32_t cnt)
+{
+    const jpair *pp = &s->pr[p], *qq = &s->pr[q];
+    const uint32_t l = pp->link, ein = qq->link;
+    double ec = 0;
+    if (pp->call != JOINT_NONE) {
+        uint32_t di = joint_key_get(s, ein, trig, l);
+        if (qq->call == JOINT_NONE && trig == 0)
+            ec = di == JOINT_NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
+        else
+            ec = -logf_of(s, di, pp->cs - tt);
+    }
+    size_t base = s->cnt_off[ein] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
+    uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
+    return ec - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
+}
+
 /* qsort comparator of insort: by time, then pair number */
 int joint_cmp_insort(const void *x, const void *y);
 
@@ -991,16 +1011,11 @@ double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q);
  * *cnt of q's other calls on p's link */
 void joint_greedy_trig(const joint *s, uint32_t p, uint32_t q, pb_ns *tt, uint32_t *trig,
                        uint32_t *cnt);
-/* joint_greedy.c: joint_greedy_cost from joint_greedy_trig's parts under
- * the current densities (the same bits) */
-double joint_greedy_tail(const joint *s, uint32_t p, uint32_t q, pb_ns tt, uint32_t trig,
-                         uint32_t cnt);
-/* joint_greedy.c (greedy_cut): the tick of the last change of request q's
- * kid list in this joint_solve_rounds' greedy rounds (UINT64_MAX: none
- * kept); the current tick, and in *solves how many joint_solve_rounds
- * have started */
-uint64_t joint_greedy_changed_at(const joint *s, uint32_t q);
-uint64_t joint_greedy_now(const joint *s, uint64_t *solves);
+/* joint_greedy.c (greedy_cut): per request, the tick of the last change
+ * of its kid list by the greedy rounds (NULL: none kept; valid until the
+ * next joint_greedy_round_start); in *tick where the current tick is
+ * kept (NULL: none), in *solves how many joint_solve_rounds have started */
+const uint64_t *joint_greedy_ticks(const joint *s, const uint64_t **tick, uint64_t *solves);
 /* joint_tcache.c (greedy_tcache): a greedy round starts, after
  * joint_greedy_round_start (the trigger parts kept from earlier rounds of
  * this joint_solve_rounds stay valid unless the parallel flags, the

@@ -23,6 +23,7 @@
 #include "joint_int.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 int joint_tcache_test_stale = 0;
@@ -32,6 +33,7 @@ struct joint_tcache {
     pb_ns *tt;
     uint32_t *trig, *cnt;
     size_t cap;
+    const uint64_t *qchg, *tick; /* joint_greedy_ticks, this round */
     uint64_t valid;       /* slots computed at or before it are void */
     uint64_t solves;      /* joint_solve_rounds of the kept slots */
     /* what the parts read besides the kid lists, as when kept */
@@ -63,7 +65,11 @@ int joint_tcache_round_start(joint *s)
             return PB_ENOMEM;
         s->tcache = c;
     }
-    uint64_t solves, now = joint_greedy_now(s, &solves);
+    uint64_t solves;
+    c->qchg = joint_greedy_ticks(s, &c->tick, &solves);
+    if (!c->qchg || !c->tick)
+        return PB_OK; /* nothing kept: joint_tcache_cost scans */
+    const uint64_t now = *c->tick;
     if (c->cap < s->ncand) {
         size_t n = s->ncand;
         uint64_t *a = realloc(c->at, n * sizeof *a);
@@ -119,18 +125,18 @@ double joint_tcache_cost(joint *s, uint32_t p, uint32_t j)
 {
     const uint32_t q = s->cand[j];
     struct joint_tcache *c = s->tcache;
-    if (!c || !s->p.greedy_tcache || !s->p.greedy_cut || joint_greedy_test_shift != 0)
+    if (!c || !c->qchg || !s->p.greedy_tcache || !s->p.greedy_cut ||
+        joint_greedy_test_shift != 0)
         return joint_greedy_cost(s, p, q);
-    uint64_t solves, now = joint_greedy_now(s, &solves), chg = joint_greedy_changed_at(s, q);
-    uint64_t at = c->at[j];
+    const uint64_t at = c->at[j];
     /* kept: computed after this search's void and after q's last change
      * (at is the tick of the computation + 2) */
-    if (at > c->valid && (joint_tcache_test_stale || (chg != UINT64_MAX && at > chg + 1))) {
+    if (at > c->valid && (joint_tcache_test_stale || at > c->qchg[q] + 1)) {
         s->tcache_hits++;
         return joint_greedy_tail(s, p, q, c->tt[j], c->trig[j], c->cnt[j]);
     }
     joint_greedy_trig(s, p, q, &c->tt[j], &c->trig[j], &c->cnt[j]);
-    c->at[j] = now + 2;
+    c->at[j] = *c->tick + 2;
     return joint_greedy_tail(s, p, q, c->tt[j], c->trig[j], c->cnt[j]);
 }
 
