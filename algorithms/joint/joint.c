@@ -1259,6 +1259,7 @@ void joint_close(joint *s)
     joint_wcache_free(s);
     joint_vcache_free(s);
     joint_gsort_free(s);
+    joint_tcache_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);
     free(s->cpar);

@@ -115,6 +115,10 @@ typedef struct joint_params {
     int resplit_wcache; /* [resplit_wcache] the local search's fresh walk of a request's
                            current kid list kept across the pairs of requests while
                            the list is the same (same results, faster), 1 */
+    int greedy_tcache;  /* [greedy_tcache] the greedy round keeps each candidate slot's
+                           trigger search across the refits of one search while the
+                           request is unchanged (same results, faster; with
+                           greedy_cut), 1 */
     int greedy_sorted;  /* [greedy_sorted] the greedy round's cost of a call in a request
                            of many calls from its returns sorted once per round
                            (same results, faster; with greedy_cut), 1 */

@@ -42,22 +42,21 @@ void joint_greedy_prep(joint *s)
     s->greedy_mono = 1;
 }
 
-double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q)
+void joint_greedy_trig(const joint *s, uint32_t p, uint32_t q, pb_ns *ttp, uint32_t *trigp,
+                       uint32_t *cntp)
 {
-    double gv;
-    if (s->gs && joint_greedy_test_shift == 0 && joint_gsort_cost((joint *)s, p, q, &gv))
-        return gv; /* greedy_sorted (joint_gsort.c): the same bits */
+    if (s->gs && joint_greedy_test_shift == 0 &&
+        joint_gsort_trig((joint *)s, p, q, ttp, trigp, cntp))
+        return; /* greedy_sorted (joint_gsort.c): the same numbers */
     const jpair *pp = &s->pr[p], *qq = &s->pr[q];
     const kvec *k = &s->kids[q];
     const uint32_t l = pp->link, ein = qq->link;
     const uint32_t n = k->n;
     const uint32_t *a = k->a;
-    uint32_t cnt = 0, i = 0;
-    double ec = 0;
+    uint32_t cnt = 0, i = 0, trig = 0;
+    pb_ns tt = qq->call == NONE ? INT64_MIN : qq->cr;
     if (pp->call != NONE) {
-        pb_ns tt = qq->call == NONE ? INT64_MIN : qq->cr;
         const pb_ns cs = pp->cs;
-        uint32_t trig = 0;
         /* the row of q's link in the direct tables, and p's column */
         const joint_dk_row d = joint_dk_row_of(s, ein, l);
         const int mono = s->greedy_mono;
@@ -80,18 +79,21 @@ double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q)
         /* the count over the rest */
         for (uint32_t j = i < n ? i + 1 : n; j < n; j++)
             cnt += a[j] != p && s->pr[a[j]].link == l;
-        uint32_t di = joint_key_get(s, ein, trig, l);
-        if (qq->call == NONE && trig == 0)
-            ec = di == NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
-        else
-            ec = -logf_of(s, di, cs - tt);
     } else {
         for (; i < n; i++)
             cnt += a[i] != p && s->pr[a[i]].link == l;
     }
-    size_t base = s->cnt_off[ein] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
-    uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
-    return ec - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
+    *ttp = tt;
+    *trigp = trig;
+    *cntp = cnt;
+}
+
+double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q)
+{
+    pb_ns tt;
+    uint32_t trig, cnt;
+    joint_greedy_trig(s, p, q, &tt, &trig, &cnt);
+    return joint_greedy_tail(s, p, q, tt, trig, cnt);
 }
 
 /* ------------------------------------------------------------------ */
@@ -114,12 +116,22 @@ struct joint_gfrz {
     uint64_t tick, valid;   /* evaluations after valid count */
     uint32_t fit, n;
     int have;               /* a round ran in this joint_solve_rounds */
+    uint64_t solves;        /* joint_solve_rounds started (greedy_tcache) */
 };
 
 void joint_greedy_solve_start(joint *s)
 {
-    if (s->gfrz)
+    if (s->gfrz) {
         s->gfrz->have = 0;
+        s->gfrz->solves++;
+    }
+}
+
+const uint64_t *joint_greedy_ticks(const joint *s, const uint64_t **tick, uint64_t *solves)
+{
+    *solves = s->gfrz ? s->gfrz->solves : 0;
+    *tick = s->gfrz ? &s->gfrz->tick : NULL;
+    return s->gfrz && s->gfrz->n >= s->npairs ? s->gfrz->qchg : NULL;
 }
 
 int joint_greedy_round_start(joint *s)

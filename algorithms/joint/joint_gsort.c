@@ -144,7 +144,8 @@ static struct gs_ent *entry(joint *s, struct joint_gsort *g, uint32_t q)
     return x;
 }
 
-int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost)
+int joint_gsort_trig(joint *s, uint32_t p, uint32_t q, pb_ns *ttp, uint32_t *trigp,
+                     uint32_t *cntp)
 {
     struct joint_gsort *g = s->gs;
     if (!g || !g->round)
@@ -160,11 +161,11 @@ int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost)
             cnt = x->lc[j] - (s->par[p] == q);
             break;
         }
-    double ec = 0;
+    const pb_ns t0 = qq->call == NONE ? INT64_MIN : qq->cr;
+    pb_ns tt = t0;
+    uint32_t trig = 0;
     if (pp->call != NONE) {
-        const pb_ns t0 = qq->call == NONE ? INT64_MIN : qq->cr, cs = pp->cs;
-        pb_ns tt = t0;
-        uint32_t trig = 0;
+        const pb_ns cs = pp->cs;
         const joint_dk_row d = joint_dk_row_of(s, ein, l);
         /* the returns received by cs: r[0..hi) */
         uint32_t lo = 0, hi = x->nr;
@@ -188,15 +189,10 @@ int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost)
             trig = 1 + c->link;
             break;
         }
-        uint32_t di = joint_key_get(s, ein, trig, l);
-        if (qq->call == NONE && trig == 0)
-            ec = di == NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
-        else
-            ec = -logf_of(s, di, cs - tt);
     }
-    size_t base = s->cnt_off[ein] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
-    uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
-    *cost = ec - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
+    *ttp = tt;
+    *trigp = trig;
+    *cntp = cnt;
     return 1;
 }
 

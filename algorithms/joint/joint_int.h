@@ -365,9 +365,12 @@ struct joint {
                                        those that stopped early (joint_conf.c) */
     double *ps_memo;        /* conf_pair_memo: each request's walk kept while
                                joint_pair_shares runs (NaN: not yet), else NULL */
+    struct joint_tcache *tcache; /* greedy_tcache: trigger parts per candidate slot
+                                    (joint_tcache.c) */
     struct joint_gsort *gs; /* greedy_sorted: large requests' returns sorted, per greedy
                                round (joint_gsort.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
+    size_t tcache_hits;     /* greedy_tcache: slots whose trigger was kept */
     uint32_t *rsbuf, rscap, *dirty, pass_id;
     unsigned char *rl_chg;  /* resolve_local: per request, changed since the last
                                search ended (joint_resolve.c), or NULL: not tracking */
@@ -830,6 +833,26 @@ static inline uint32_t joint_key_get(const joint *s, uint32_t ein, uint32_t trig
                          : joint_hmap_get(&s->keymap, dkey(joint_kin(s, ein), trig, outl));
 }
 
+/* joint_greedy_cost from joint_greedy_trig's parts under the current
+ * densities: the same operations in the same order (the same bits) */
+static inline double joint_greedy_tail(const joint *s, uint32_t p, uint32_t q, pb_ns tt,
+                                       uint32_t trig, uint32_t cnt)
+{
+    const jpair *pp = &s->pr[p], *qq = &s->pr[q];
+    const uint32_t l = pp->link, ein = qq->link;
+    double ec = 0;
+    if (pp->call != JOINT_NONE) {
+        uint32_t di = joint_key_get(s, ein, trig, l);
+        if (qq->call == JOINT_NONE && trig == 0)
+            ec = di == JOINT_NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
+        else
+            ec = -logf_of(s, di, pp->cs - tt);
+    }
+    size_t base = s->cnt_off[ein] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
+    uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
+    return ec - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
+}
+
 /* qsort comparator of insort: by time, then pair number */
 int joint_cmp_insort(const void *x, const void *y);
 
@@ -983,6 +1006,31 @@ void joint_greedy_prep(joint *s);
  * (edge_cost minus the marginal count term of joint_search.c, the very
  * same number) */
 double joint_greedy_cost(const joint *s, uint32_t p, uint32_t q);
+/* joint_greedy.c: the parts of joint_greedy_cost that read q's kid list,
+ * the pairs' times and the parallel flags but not the densities: the
+ * trigger's time *tt and link code *trig (0: the arrival) and the count
+ * *cnt of q's other calls on p's link */
+void joint_greedy_trig(const joint *s, uint32_t p, uint32_t q, pb_ns *tt, uint32_t *trig,
+                       uint32_t *cnt);
+/* joint_greedy.c (greedy_cut): per request, the tick of the last change
+ * of its kid list by the greedy rounds (NULL: none kept; valid until the
+ * next joint_greedy_round_start); in *tick where the current tick is
+ * kept (NULL: none), in *solves how many joint_solve_rounds have started */
+const uint64_t *joint_greedy_ticks(const joint *s, const uint64_t **tick, uint64_t *solves);
+/* joint_tcache.c (greedy_tcache): a greedy round starts, after
+ * joint_greedy_round_start (the trigger parts kept from earlier rounds of
+ * this joint_solve_rounds stay valid unless the parallel flags, the
+ * caller pooling or the call order test changed).  PB_OK or PB_ENOMEM */
+int joint_tcache_round_start(joint *s);
+/* joint_tcache.c: joint_greedy_cost(s, p, s->cand[j]) (the same bits),
+ * the trigger parts taken from the last evaluation of the slot when the
+ * request's kid list has not changed since (joint_greedy_moved) */
+double joint_tcache_cost(joint *s, uint32_t p, uint32_t j);
+/* joint_tcache.c: 0; a unit test sets it (the kept parts used whatever
+ * changed since, to show that the comparison can fail) */
+extern int joint_tcache_test_stale;
+/* joint_tcache.c: free s->tcache (NULL-safe) */
+void joint_tcache_free(joint *s);
 /* joint_greedy.c: 0; a unit test raises it (the trigger search then stops
  * that much too early) to show the comparison can fail */
 extern pb_ns joint_greedy_test_shift;
@@ -1050,10 +1098,11 @@ int joint_gsort_round_start(joint *s);
 void joint_gsort_round_end(joint *s);
 /* joint_gsort.c: request q's kid list changed */
 void joint_gsort_touch(joint *s, uint32_t q);
-/* joint_gsort.c: 1 and *cost joint_greedy_cost(s, p, q) (the same bits)
- * from q's sorted returns, in a greedy round when q has at least
- * JOINT_GS_MIN calls; else 0 (*cost untouched) */
-int joint_gsort_cost(joint *s, uint32_t p, uint32_t q, double *cost);
+/* joint_gsort.c: 1 and joint_greedy_trig's parts (the same numbers) from
+ * q's sorted returns, in a greedy round when q has at least JOINT_GS_MIN
+ * calls; else 0 (outputs untouched) */
+int joint_gsort_trig(joint *s, uint32_t p, uint32_t q, pb_ns *tt, uint32_t *trig,
+                     uint32_t *cnt);
 /* joint_gsort.c: free s->gs (NULL-safe) */
 void joint_gsort_free(joint *s);
 /* joint_gsort.c: 0; a unit test sets it (one round's sorted returns kept

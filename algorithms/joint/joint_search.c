@@ -244,7 +244,8 @@ static int greedy_round(joint *s, int *changed)
     int rc = PB_OK;
     joint_greedy_prep(s); /* greedy_cut (joint_greedy.c) */
     if ((rc = joint_greedy_round_start(s)) != PB_OK ||
-        (rc = joint_gsort_round_start(s)) != PB_OK) /* greedy_sorted (joint_gsort.c) */
+        (rc = joint_gsort_round_start(s)) != PB_OK || /* greedy_sorted (joint_gsort.c) */
+        (rc = joint_tcache_round_start(s)) != PB_OK)  /* greedy_tcache (joint_tcache.c) */
         return rc;
     for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
         uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
@@ -257,8 +258,9 @@ static int greedy_round(joint *s, int *changed)
         for (uint32_t j = c0; j < c1; j++) {
             uint32_t q = s->cand[j];
             if (s->p.greedy_cut) {
-                /* the same number in one pass (joint_greedy.c) */
-                double v = joint_greedy_cost(s, p, q);
+                /* the same number in one pass (joint_greedy.c), the
+                 * trigger kept across refits (joint_tcache.c) */
+                double v = joint_tcache_cost(s, p, j);
                 if (v < bc) {
                     bc = v;
                     best = q;

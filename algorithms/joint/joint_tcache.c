@@ -1,0 +1,156 @@
+/*
+ * joint_tcache.c - joint: the greedy round's trigger search kept per
+ * candidate slot across the rounds of one search (`greedy_tcache`; speed
+ * only, the same results; docs/joint/speed.md, "Speed, sixteenth wave").
+ *
+ * The greedy round's cost of call p in candidate request q
+ * (joint_greedy_cost) has two parts: the trigger (the latest return of
+ * q's other calls received by p's send that is no learned parallel
+ * sibling of p, else q's arrival) and the count of q's other calls on p's
+ * link; then the density of the delay from the trigger and the marginal
+ * count term.  The first part reads only q's kid list, the pairs' times,
+ * the candidates, the call order test (greedy_mono), the caller pooling
+ * (kein) and the parallel flags (pflag); the refit before each greedy
+ * round changes the densities and the count table, rarely those.  Within
+ * one joint_solve_rounds the pairs, their times and the candidates do not
+ * change (greedy_cut relies on the same), and a kid list changes only by
+ * the rounds' own moves (joint_greedy_moved ticks them).  So the parts of
+ * slot j, computed at a tick after q's last change in this search, under
+ * the same flags, pooling and order test, are those a new scan would find:
+ * kept, and only the second part is computed again (joint_greedy_tail, the
+ * same operations in the same order: the same bits).
+ */
+#include "joint_int.h"
+
+#include <stdlib.h>
+#include <math.h>
+#include <string.h>
+
+int joint_tcache_test_stale = 0;
+
+struct joint_tcache {
+    uint64_t *at;         /* per slot: tick + 1 of the computation (0: none) */
+    pb_ns *tt;
+    uint32_t *trig, *cnt;
+    size_t cap;
+    const uint64_t *qchg, *tick; /* joint_greedy_ticks, this round */
+    uint64_t valid;       /* slots computed at or before it are void */
+    uint64_t solves;      /* joint_solve_rounds of the kept slots */
+    /* what the parts read besides the kid lists, as when kept */
+    unsigned char *pf;
+    uint32_t npf, pfcap;
+    uint32_t *kein, nkein;
+    int has_kein, mono;
+};
+
+static int same_inputs(const joint *s, const struct joint_tcache *c)
+{
+    if (c->mono != s->greedy_mono || c->npf != s->npar || c->has_kein != (s->kein != NULL))
+        return 0;
+    if (s->npar && memcmp(c->pf, s->pflag, s->npar) != 0)
+        return 0;
+    if (s->kein && (c->nkein != s->nlinks + 1 ||
+                    memcmp(c->kein, s->kein, ((size_t)s->nlinks + 1) * sizeof *c->kein) != 0))
+        return 0;
+    return 1;
+}
+
+int joint_tcache_round_start(joint *s)
+{
+    if (!s->p.greedy_tcache || !s->p.greedy_cut)
+        return PB_OK;
+    struct joint_tcache *c = s->tcache;
+    if (!c) {
+        if (!(c = calloc(1, sizeof *c)))
+            return PB_ENOMEM;
+        s->tcache = c;
+    }
+    uint64_t solves;
+    c->qchg = joint_greedy_ticks(s, &c->tick, &solves);
+    if (!c->qchg || !c->tick)
+        return PB_OK; /* nothing kept: joint_tcache_cost scans */
+    const uint64_t now = *c->tick;
+    if (c->cap < s->ncand) {
+        size_t n = s->ncand;
+        uint64_t *a = realloc(c->at, n * sizeof *a);
+        if (!a)
+            return PB_ENOMEM;
+        c->at = a;
+        pb_ns *t = realloc(c->tt, n * sizeof *t);
+        if (!t)
+            return PB_ENOMEM;
+        c->tt = t;
+        uint32_t *g = realloc(c->trig, n * sizeof *g);
+        if (!g)
+            return PB_ENOMEM;
+        c->trig = g;
+        uint32_t *k = realloc(c->cnt, n * sizeof *k);
+        if (!k)
+            return PB_ENOMEM;
+        c->cnt = k;
+        memset(c->at + c->cap, 0, (n - c->cap) * sizeof *c->at);
+        c->cap = n;
+    }
+    if (joint_tcache_test_stale || (solves == c->solves && same_inputs(s, c)))
+        return PB_OK;
+    /* a new search, or the flags changed: every kept slot is void */
+    c->valid = now + 2; /* a slot computed at tick now or before */
+    c->solves = solves;
+    c->mono = s->greedy_mono;
+    if (s->npar > c->pfcap) {
+        unsigned char *f = realloc(c->pf, s->npar);
+        if (!f)
+            return PB_ENOMEM;
+        c->pf = f;
+        c->pfcap = s->npar;
+    }
+    if (s->npar)
+        memcpy(c->pf, s->pflag, s->npar);
+    c->npf = s->npar;
+    c->has_kein = s->kein != NULL;
+    if (s->kein) {
+        if (c->nkein != s->nlinks + 1) {
+            uint32_t *k = realloc(c->kein, ((size_t)s->nlinks + 1) * sizeof *k);
+            if (!k)
+                return PB_ENOMEM;
+            c->kein = k;
+            c->nkein = s->nlinks + 1;
+        }
+        memcpy(c->kein, s->kein, ((size_t)s->nlinks + 1) * sizeof *c->kein);
+    }
+    return PB_OK;
+}
+
+double joint_tcache_cost(joint *s, uint32_t p, uint32_t j)
+{
+    const uint32_t q = s->cand[j];
+    struct joint_tcache *c = s->tcache;
+    if (!c || !c->qchg || !s->p.greedy_tcache || !s->p.greedy_cut ||
+        joint_greedy_test_shift != 0)
+        return joint_greedy_cost(s, p, q);
+    const uint64_t at = c->at[j];
+    /* kept: computed after this search's void and after q's last change
+     * (at is the tick of the computation + 2) */
+    if (at > c->valid && (joint_tcache_test_stale || at > c->qchg[q] + 1)) {
+        s->tcache_hits++;
+        return joint_greedy_tail(s, p, q, c->tt[j], c->trig[j], c->cnt[j]);
+    }
+    joint_greedy_trig(s, p, q, &c->tt[j], &c->trig[j], &c->cnt[j]);
+    c->at[j] = *c->tick + 2;
+    return joint_greedy_tail(s, p, q, c->tt[j], c->trig[j], c->cnt[j]);
+}
+
+void joint_tcache_free(joint *s)
+{
+    struct joint_tcache *c = s->tcache;
+    if (!c)
+        return;
+    free(c->at);
+    free(c->tt);
+    free(c->trig);
+    free(c->cnt);
+    free(c->pf);
+    free(c->kein);
+    free(c);
+    s->tcache = NULL;
+}

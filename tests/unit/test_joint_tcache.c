@@ -1,0 +1,74 @@
+/* joint's greedy round with the trigger search kept per candidate slot
+ * across the refits of one search (`greedy_tcache`, joint_tcache.c,
+ * docs/joint/speed.md "Speed, sixteenth wave"): on random traces (a
+ * service B with two callers, requests making 1 to 24 calls of C and D,
+ * some in parallel, some returns lost; black box and with call ids;
+ * nanoseconds and whole milliseconds) whole searches with greedy_tcache=0
+ * and 1 give every parent, every pairing and the log-likelihood bit for
+ * bit, and the kept parts are used.  The comparison can fail: when the
+ * kept parts are used whatever changed since (joint_tcache_test_stale),
+ * searches differ. */
+#include "pbtest.h"
+#include "joint_test.h"
+#include "joint_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define US 1000LL
+
+/* solve with greedy_tcache off and on; returns how many pairs differ (-1:
+ * failure); *llsame: the same log-likelihood bits; the kept slots used
+ * added to the joint_test_costs at cnt (ncost) */
+static long compare(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
+{
+    joint_test_costs *c = cnt;
+    joint_params p[2];
+    joint_test_params_two(p, ids, NULL);
+    p[0].greedy_tcache = 0;
+    p[1].greedy_tcache = 1;
+    joint *s[2];
+    long diff = joint_test_compare_two(t, p, s, llsame);
+    if (diff < 0)
+        return -1;
+    if (s[0]->tcache_hits) /* off: nothing kept */
+        diff = -1;
+    c->ncost += s[1]->tcache_hits;
+    joint_test_close_two(s);
+    return diff;
+}
+
+/* case (seed, ids): 50 requests of up to 24 calls, 1 ms stamps with even
+ * seeds */
+static pb_trace *case_trace(int seed, int ids)
+{
+    return joint_test_seeded_trace((unsigned long)(830 * seed + ids),
+                                   seed % 2 == 0 ? 1000 * US : 0, ids, 50, 1500, 24);
+}
+
+static const joint_test_cases cases = {4, {"ids 0", "ids 1"}, case_trace, compare};
+
+TEST(kept_triggers_give_the_same_searches)
+{
+    joint_test_costs c = {0, 0};
+    CHECK_INT(joint_test_differing(&cases, &c, 0), 0);
+    printf("# %zu greedy costs from kept triggers\n", c.ncost);
+    CHECK(c.ncost > 100);
+}
+
+TEST(kept_triggers_used_after_changes_give_other_searches)
+{
+    joint_test_costs c = {0, 0};
+    joint_tcache_test_stale = 1;
+    int bad = joint_test_differing(&cases, &c, 1);
+    joint_tcache_test_stale = 0;
+    printf("# kept whatever changed: %d of 8 searches differ\n", bad);
+    CHECK(bad > 0);
+}
+
+int main(void)
+{
+    RUN(kept_triggers_give_the_same_searches);
+    RUN(kept_triggers_used_after_changes_give_other_searches);
+    return pbtest_exit();
+}
