@@ -21,7 +21,7 @@
  * So, per outgoing link l, a Bernoulli: is an output on l sent while an
  * earlier call of its request (whose return is known) has not returned?
  * Its rate is learned at each refit from the current solution (counts
- * over every request's calls, (k + 1/2) / (n + 1)), and each output adds
+ * over every request's calls, (k + 1/2) / (n + 1), at most 1/2), and each output adds
  * log p or log (1 - p) to its request's walk (walk_rest, walk_rest_est:
  * O(calls)).  A link whose calls genuinely overlap learns a high rate and
  * costs nothing; a serial one makes a stacked call cost about log of its
@@ -86,7 +86,13 @@ int joint_lser_fit(joint *s, const unsigned char *only)
         });
     }
     for (uint32_t l = 0; l < s->nlinks; l++) {
+        /* at most one half: a rate above it (learned from a start that
+         * stacks calls, e.g. two requests' chains interleaved by rank)
+         * would reward stacking; at one half the term is neutral, and it
+         * only ever prices a link the solution shows mostly one at a time */
         double p = (k[2 * l + 1] + 0.5) / (k[2 * l] + 1.0);
+        if (p > 0.5)
+            p = 0.5;
         s->lser_lp[2 * l] = log(1 - p);
         s->lser_lp[2 * l + 1] = log(p);
     }
