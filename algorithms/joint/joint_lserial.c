@@ -112,16 +112,17 @@ int joint_lser_meta(const joint *s, pb_result *res)
     if (!s->lser_on)
         return PB_OK;
     /* the links learned serial: overlapping outputs under 1 % of at least 20 */
-    uint32_t ser = 0;
+    uint32_t ser = 0, capd = 0;
     double tot = 0, ovl = 0;
     for (uint32_t l = 0; l < s->nlinks; l++) {
         double n = s->lser_k[2 * l], o = s->lser_k[2 * l + 1];
         tot += n;
         ovl += o;
         ser += n >= 20 && o < 0.01 * n;
+        capd += (o + 0.5) / (n + 1.0) > 0.5; /* priced at 1/2: neutral */
     }
-    return pb_result_meta(res, "loss_serial=on serial_links=%u outputs=%.0f overlapping=%.0f "
-                          "fits=%zu", ser, tot, ovl, s->lser_fits);
+    return pb_result_meta(res, "loss_serial=on serial_links=%u capped_links=%u outputs=%.0f "
+                          "overlapping=%.0f fits=%zu", ser, capd, tot, ovl, s->lser_fits);
 }
 
 void joint_lser_free(joint *s)
