@@ -1244,6 +1244,7 @@ void joint_close(joint *s)
     hmap_free(&s->parmap);
     free(s->rowtie_st);
     free(s->pov);
+    joint_lser_free(s);
     free(s->pse);
     free(s->pflag);
     free(s->pever);

@@ -69,6 +69,9 @@ typedef struct joint_params {
                            competing requests a half pair touches when that makes
                            them likelier (joint_uncross.c), 1 */
     double uncross_min; /* [uncross_min] nats such a move must gain, 1.9207 */
+    int loss_serial;    /* [loss_serial] under loss with call ids, a term per output:
+                           sent while an earlier call of its request is out
+                           (joint_lserial.c), 1 */
     int uncross_check;  /* [uncross_check] the search after a pass of uncross kept
                            only when a cross-fitted likelihood prefers its
                            result (joint_uxcheck.c), 1 */

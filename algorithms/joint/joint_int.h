@@ -539,6 +539,12 @@ struct joint {
     size_t uncross_rounds, uncross_exchanges, uncross_moved;
     double uncross_gain;
     size_t uncross_scored, uncross_capped; /* moves estimated; pairs the work cap left out */
+    /* loss_serial (joint_lserial.c): on (half pairs, call ids), decided at
+     * the first fit; per link log(1 - p), log p of an output sent while
+     * an earlier call of its request is out; the counts; refits */
+    int lser_on, lser_checked;
+    double *lser_lp, *lser_k;
+    size_t lser_fits;
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
      * undone; the cross-fitted log-likelihoods before and after, summed */
     size_t uxc_kept, uxc_undone;
@@ -2135,6 +2141,18 @@ int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec *
  * search runs again after a pass that changed something.  Nothing
  * without half pairs or with uncross=0.  PB_OK or PB_ENOMEM */
 int joint_uncross(joint *s);
+/* joint_lserial.c (loss_serial).  joint_lser_fit: at each refit (before
+ * anything else of joint_fit), the rate per link of outputs sent while an
+ * earlier call of their request is out, over the requests walked (only:
+ * as joint_fit's); decides at its first call whether the term is used
+ * (s->lser_on: the option, half pairs, every pair by call id).  PB_OK or
+ * PB_ENOMEM.  joint_lser_ll: the term of a request whose calls are
+ * k[0..n) (sorted by call time); 0 unless lser_on.  joint_lser_meta:
+ * the metadata line (when on).  joint_lser_free: frees the arrays. */
+int joint_lser_fit(joint *s, const unsigned char *only);
+double joint_lser_ll(const joint *s, const uint32_t *k, uint32_t n);
+int joint_lser_meta(const joint *s, pb_result *res);
+void joint_lser_free(joint *s);
 /* joint_uxcheck.c.  The current solution (after the search that follows
  * a pass of uncross) against before[] (a parent per pair: the solution the
  * search started from) by a cross-fitted likelihood over two halves of the

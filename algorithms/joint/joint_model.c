@@ -421,6 +421,8 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
         rec->ct = ct;
     if (s->lc_on && joint_lc_walk(s, q, k, n, mode, &sum) != PB_OK) /* joint_latecount.c */
         return PB_ENOMEM;
+    if (s->lser_on && mode == 0) /* loss_serial (joint_lserial.c; learned in joint_fit) */
+        sum += joint_lser_ll(s, k, n);
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
         if (mode == 0)
             sum += rec    ? joint_corr_ll_rec(s, ein, k, n, rec->cp,
@@ -501,6 +503,8 @@ static inline __attribute__((always_inline)) void walk_rest_est(joint *s, uint32
     }
     if (s->lc_on) /* in full: O(n) (joint_latecount.c) */
         (void)joint_lc_walk(s, q, k, n, 0, &sum);
+    if (s->lser_on) /* in full: O(n) (joint_lserial.c) */
+        sum += joint_lser_ll(s, k, n);
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b]))
         sum += joint_corr_ll_est(s, ein, k, n, j0, cs, ref->n, ref->cp);
     *sump = sum;
@@ -1020,6 +1024,8 @@ int joint_fit(joint *s, const unsigned char *only)
     /* fit_fast: a request that reads what it read at the last refit adds
      * what it added then (joint_fitfast.c) */
     const int ffw = s->p.fit_fast && !only;
+    if (joint_lser_fit(s, only) != PB_OK) /* loss_serial (joint_lserial.c) */
+        return PB_ENOMEM;
     if (s->p.fit_fast && joint_ff_fit_start(s, only) != PB_OK)
         return PB_ENOMEM;
     if (ffw && joint_ff_unchanged(s)) {

@@ -181,6 +181,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            "uncross_gain=%.3f uncross_scored=%zu uncross_capped=%zu",
                            s->uncross_rounds, s->uncross_exchanges, s->uncross_moved,
                            s->uncross_gain, s->uncross_scored, s->uncross_capped);
+        if (rc == PB_OK)
+            rc = joint_lser_meta(s, res); /* loss_serial (joint_lserial.c) */
         if (s->uxc_kept + s->uxc_undone) /* joint_uxcheck.c */
             pb_result_meta(res, "uncross_check=on uncross_search_kept=%zu "
                            "uncross_search_undone=%zu uncross_heldout_before=%.3f "

@@ -27,8 +27,11 @@ run() { # trace out [options]: joint with call ids
         fail "infer $*: $(tail -2 "$tmp/log")"
 }
 run "$tmp/t.csv" "$tmp/r0.csv"
-run "$tmp/p.csv" "$tmp/u0.csv" -s uncross=0
-run "$tmp/p.csv" "$tmp/u1.csv"
+# uncross alone (loss_serial, joint_lserial.c, otherwise fixes most of the
+# class by itself: test_joint_lserial.sh); the defaults (both) below
+run "$tmp/p.csv" "$tmp/u0.csv" -s uncross=0 -s loss_serial=0
+run "$tmp/p.csv" "$tmp/u1.csv" -s loss_serial=0
+run "$tmp/p.csv" "$tmp/ud.csv"
 # intact requests (they lost nothing) exact without loss and under loss,
 # shares (experiments/intact_spill.awk; evaluation only)
 intact() {
@@ -42,6 +45,10 @@ awk -v c="$clean" -v o="$old" 'BEGIN { exit !(o < c - 0.02) }' ||
     fail "the class is gone: without uncross $old is not below $clean (the test shows nothing)"
 awk -v c="$clean" -v n="$new" -v o="$old" 'BEGIN { exit !(n >= c - 0.01 && n > o + 0.03) }' ||
     fail "a lost message still costs untouched requests: $new against $clean without loss ($old without uncross)"
+set -- $(intact "$tmp/ud.csv"); both=$2
+echo "with loss_serial too (the defaults): $both"
+awk -v n="$new" -v b="$both" 'BEGIN { exit !(b >= n) }' ||
+    fail "the defaults ($both) below uncross alone ($new)"
 grep -q "^# uncross_passes=[1-9]" "$tmp/u1.csv" || fail "no uncross_passes= metadata under loss"
 grep -q "^# uncross_" "$tmp/r0.csv" && fail "uncross metadata without loss"
 # without loss the option changes nothing
@@ -53,7 +60,7 @@ cmp -s "$tmp/a0" "$tmp/a1" || fail "uncross changed the assignment of a trace wi
 sed -e '/^#/!s/\bfrontend\b/zz_front/g; /^#/!s/\bcatalog\b/aa_cat/g; /^#/!s/\bcurrency\b/mm_cur/g' \
     "$tmp/p.csv" > "$tmp/pr.csv"
 run "$tmp/pr.csv" "$tmp/u1r.csv"
-s1=$("$B/score" --truth "$tmp/t.csv" --kept "$tmp/p.csv" "$tmp/u1.csv" | cut -d, -f1-20 | tail -1)
+s1=$("$B/score" --truth "$tmp/t.csv" --kept "$tmp/p.csv" "$tmp/ud.csv" | cut -d, -f1-20 | tail -1)
 sed -e '/^#/!s/\bfrontend\b/zz_front/g; /^#/!s/\bcatalog\b/aa_cat/g; /^#/!s/\bcurrency\b/mm_cur/g' \
     "$tmp/t.csv" > "$tmp/tr.csv"
 s2=$("$B/score" --truth "$tmp/tr.csv" --kept "$tmp/pr.csv" "$tmp/u1r.csv" | cut -d, -f1-20 | tail -1)
