@@ -1609,9 +1609,10 @@ pb_ns joint_subtick_offset(size_t m, size_t k, pb_ns tick, pb_ns *prev);
  * finds serialising, sum[1] (as joint_pick counts them); with
  * a->p.busy_partial_vote the requests of a with a changed pair, sum[2],
  * of them those whose changed ends are mostly at serialising services,
- * sum[3] (sum has 4 entries).  1 when those (requests with
- * busy_partial_vote, else pairs) are more than half by the one-sided sign
- * test (joint_reunp_signtest), else 0 */
+ * sum[3] (sum has 4 entries).  1 when the vote keeps c: by the one-sided
+ * sign test, over the ends (busy_partial_vote=0, at JOINT_REUNP_ALPHA),
+ * the requests (1, at JOINT_REUNP_ALPHA) or either (2, each at half of
+ * it); else 0 */
 int joint_partial_vote(const joint *a, const joint *c, const double *pst, double *sum);
 /* busy_partial= metadata line where the third search ran.  PB_OK or an
  * error of pb_result_meta */

@@ -72,7 +72,9 @@ esac
 # development seed of the vote, the models audit's row), where the third
 # search changes 97 ends, 57 at logic (p = 0.052: the vote per end keeps
 # the free search, 90.8 % against fcfs 92.1), but 20 of the 22 requests
-# it changes are changed mostly at logic: the third search is kept (92.3).
+# it changes are changed mostly at logic (p = 6e-5, under 2.5 %: the
+# default vote takes either count at half the level): the third search
+# is kept (92.3).
 # Shuffled rows and renamed nodes: the same.  Fails on the old tree (no
 # busy_partial_vote option; its vote kept the free search here).
 "$B/maketrace" "$CONF" -s seed=1 -s duration=2s > "$tmp/m1.csv" 2> /dev/null || fail "maketrace s1"
@@ -90,7 +92,7 @@ awk -v j="$v" -v f="$vf" 'BEGIN { exit !(j >= f) }' || fail "seed 1: joint $v be
 line=$(held_line "$tmp/v.csv")
 echo "  $line"
 case "$line" in
-*"held_services=logic "*"changed_requests=22 mostly_at_serialising=20 vote=requests chosen=partial") ;;
+*"held_services=logic "*"changed_requests=22 mostly_at_serialising=20 vote=either chosen=partial") ;;
 *) fail "seed 1: expected 20 of 22 requests and the third search kept: '$line'" ;;
 esac
 case "$(held_line "$tmp/v0.csv")" in
@@ -106,7 +108,7 @@ sed -e '/^#/!s/\blogic\b/ledger-9/g; /^#/!s/\bapi\b/zz/g' "$tmp/bb1.csv" > "$tmp
 "$B/infer" --algo joint -o "$tmp/vr.csv" "$tmp/rn1.csv" 2> /dev/null || fail "infer s1 renamed"
 [ "$(acc "$tmp/rn1.csv" "$tmp/vr.csv")" = "$v" ] || fail "seed 1: renamed nodes changed the accuracy"
 case "$(held_line "$tmp/vr.csv")" in
-*"held_services=ledger-9 "*"vote=requests chosen=partial") ;;
+*"held_services=ledger-9 "*"vote=either chosen=partial") ;;
 *) fail "seed 1 renamed: '$(held_line "$tmp/vr.csv")'" ;;
 esac
 

@@ -160,7 +160,8 @@ TEST(partial_vote_by_hand)
  * pair 2r's parent (at F) and pair 2r + 1's return (at D).  Per changed
  * end: 20 of 34 at serialising services, P(Bin(34, 1/2) >= 20) = 0.20,
  * the free search stays (the old vote); per request: 10 of 12,
- * P(Bin(12, 1/2) >= 10) = 79 / 4096 = 0.019, the third search kept.  Fails
+ * P(Bin(12, 1/2) >= 10) = 79 / 4096 = 0.019, the third search kept (by
+ * the requests alone, and by either count at 2.5 %, the default).  Fails
  * on the old tree (no busy_partial_vote, sum of two entries). */
 TEST(partial_vote_per_request_by_hand)
 {
@@ -196,6 +197,14 @@ TEST(partial_vote_per_request_by_hand)
     CHECK_NEAR(sum[1], 20, 0);
     CHECK_NEAR(sum[2], 12, 0);
     CHECK_NEAR(sum[3], 10, 0);
+    /* either count, each at 2.5 % (the default): the requests' p = 0.019 */
+    s[0]->p.busy_partial_vote = 2;
+    CHECK_INT(joint_partial_vote(s[0], s[1], pst, sum), 1);
+    /* mixed x1 ns seed 2: 22 of 29 ends (p = 0.004) keep it where 5 of 7
+     * requests (p = 0.23) would not */
+    CHECK(joint_tieorph_p(22, 7) < 0.025);
+    CHECK(joint_tieorph_p(5, 2) > 0.025);
+    CHECK(joint_tieorph_p(20, 2) < 0.025);
     /* the audits' counts: seda x1 1 us seed 1 20 of 22 requests kept;
      * heavytail x2 ns 195 of 2,517 (2,190 as many each side) not */
     CHECK_INT(joint_reunp_signtest(20, 2), 1);
