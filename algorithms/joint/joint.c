@@ -781,7 +781,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
      * holding the order only on their links, kept by the busy test's vote */
     joint *c = NULL;
     joint_params pc = ph;
-    double csum[2] = {0, 0};
+    double csum[4] = {0, 0, 0, 0};
     char *hold = keep == a && params->busy_test && params->busy_partial
                      ? joint_partial_names(a, pst)
                      : NULL;
@@ -803,6 +803,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         keep->part_sum[1] = csum[0];
         keep->part_sum[2] = csum[1];
         keep->part_sum[3] = keep == c;
+        keep->part_sum[4] = csum[2];
+        keep->part_sum[5] = csum[3];
     }
     keep->pord_chosen = keep == b || keep == c ? 2 : 1;
     if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */

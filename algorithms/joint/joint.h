@@ -217,6 +217,9 @@ typedef struct joint_params {
     int busy_partial;   /* [busy_partial] busy test: where it keeps the free search, a
                            third search holding the order only at the serialising
                            services' links (joint_partial.c), 1 */
+    int busy_partial_vote; /* [busy_partial_vote] busy_partial's vote: per changed end
+                           (0), per request (1), either at half the level (2)
+                           (joint_partial.c), 2 */
     const char *hold_svc; /* not an option: the held search holds the order only on
                            links touching these services (names separated by '\n';
                            NULL: every link; joint_partial.c) */

@@ -126,7 +126,7 @@ int joint_bbserial_pick(joint *a, joint *b, joint **keep)
         a->pick_stat = NULL;
         for (int i = 0; i < 3; i++)
             b->pick_sum[i] = a->pick_sum[i];
-        for (int i = 0; i < 4; i++) /* busy_partial (joint_partial.c) */
+        for (int i = 0; i < 6; i++) /* busy_partial (joint_partial.c) */
             b->part_sum[i] = a->part_sum[i];
     }
     return PB_OK;

@@ -439,9 +439,11 @@ struct joint {
                                assigned differently, serialising; or NULL */
     unsigned char *hold_link; /* busy_partial: per link, the order held (NULL: all) */
     char *hold_own;         /* busy_partial: s->p.hold_svc's own copy */
-    double part_sum[4];     /* busy_partial: ran (1), pairs assigned otherwise than
+    double part_sum[6];     /* busy_partial: ran (1), pairs assigned otherwise than
                                the free search, of them at serialising services,
-                               the third search kept (1) (joint_partial.c) */
+                               the third search kept (1), requests changed, of
+                               them mostly at serialising services
+                               (joint_partial.c) */
     double pick_sum[4];     /* busy test: pairs assigned differently, of them at
                                serialising services, held chosen by it (1), copies
                                drawn (0: JOINT_PICK_SIMS) */
@@ -1688,8 +1690,13 @@ char *joint_partial_names(const joint *a, const double *pst);
  * Shared by the whole-trace and the per-service spread (joint_subsvc.c) */
 pb_ns joint_subtick_offset(size_t m, size_t k, pb_ns tick, pb_ns *prev);
 /* The pairs c assigns otherwise than a, sum[0], of them at services pst
- * finds serialising, sum[1] (as joint_pick counts them); 1 when those are
- * more than half by the one-sided sign test (joint_reunp_signtest), else 0 */
+ * finds serialising, sum[1] (as joint_pick counts them); with
+ * a->p.busy_partial_vote the requests of a with a changed pair, sum[2],
+ * of them those whose changed ends are mostly at serialising services,
+ * sum[3] (sum has 4 entries).  1 when the vote keeps c: by the one-sided
+ * sign test, over the ends (busy_partial_vote=0, at JOINT_REUNP_ALPHA),
+ * the requests (1, at JOINT_REUNP_ALPHA) or either (2, each at half of
+ * it); else 0 */
 int joint_partial_vote(const joint *a, const joint *c, const double *pst, double *sum);
 /* busy_partial= metadata line where the third search ran.  PB_OK or an
  * error of pb_result_meta */

@@ -81,6 +81,8 @@ static void rk_adopt(joint *b, joint *a)
         b->pick_sum[i] = a->pick_sum[i];
         b->part_sum[i] = a->part_sum[i];
     }
+    b->part_sum[4] = a->part_sum[4]; /* busy_partial's requests */
+    b->part_sum[5] = a->part_sum[5];
     free(b->pick_stat);
     b->pick_stat = a->pick_stat;
     a->pick_stat = NULL;

@@ -126,7 +126,7 @@ TEST(partial_vote_by_hand)
     const uint32_t pc[6] = {3, 4, 0, JOINT_NONE, JOINT_NONE, 0};
     const uint32_t rc[6] = {1, 5, 3, 7, 13, 11};
     joint *a = hand(st, pa, ra), *c = hand(st, pc, rc);
-    double sum[2];
+    double sum[4];
     /* 5 of 6 changed ends at serialising services: more than half, but not
      * more than chance (P(Bin(6, 1/2) >= 5) = 7/64 > 0.05): not kept */
     CHECK_INT(joint_partial_vote(a, c, pst, sum), 0);
@@ -151,9 +151,76 @@ TEST(partial_vote_by_hand)
     pb_strtab_close(st);
 }
 
+/* The vote per request (busy_partial_vote=1), by hand.  Twelve requests
+ * of the free solution a, each a root pair F -> L (pair 2r) and its call
+ * L -> D (pair 2r + 1); only L serialising.  In c, requests 0-9 changed at
+ * L: pair 2r's return (at its callee L), pair 2r + 1's parent (at its
+ * caller L) and return (at its callee D): 2 ends at L, 1 elsewhere, each
+ * mostly at serialising services.  Requests 10 and 11 changed elsewhere:
+ * pair 2r's parent (at F) and pair 2r + 1's return (at D).  Per changed
+ * end: 20 of 34 at serialising services, P(Bin(34, 1/2) >= 20) = 0.20,
+ * the free search stays (the old vote); per request: 10 of 12,
+ * P(Bin(12, 1/2) >= 10) = 79 / 4096 = 0.019, the third search kept (by
+ * the requests alone, and by either count at 2.5 %, the default).  Fails
+ * on the old tree (no busy_partial_vote, sum of two entries). */
+TEST(partial_vote_per_request_by_hand)
+{
+    pb_strtab *st;
+    names(&st);
+    double pst[JOINT_PICK_NSTAT * (NN + 1)] = {0};
+    pst[JOINT_PICK_NSTAT * L + 6] = 1;
+    joint *s[2];
+    for (int k = 0; k < 2; k++) {
+        s[k] = calloc(1, sizeof *s[k]);
+        s[k]->v.nodes = st;
+        s[k]->nnodes = NN;
+        s[k]->npairs = 24;
+        s[k]->pr = calloc(24, sizeof *s[k]->pr);
+        s[k]->par = calloc(24, sizeof *s[k]->par);
+        for (uint32_t r = 0; r < 12; r++) {
+            uint32_t p = 2 * r, q = 2 * r + 1;
+            int at_l = k == 1 && r < 10, away = k == 1 && r >= 10;
+            s[k]->pr[p] = (jpair){0, 0, 0, 0, 4 * r, 4 * r + 1 + 100 * at_l, F, L, 0};
+            s[k]->pr[q] = (jpair){0, 0, 0, 0, 4 * r + 2, 4 * r + 3 + 100 * (at_l || away), L, D, 1};
+            s[k]->par[p] = away ? q : JOINT_NONE;
+            s[k]->par[q] = at_l ? (p + 2) % 24 : p;
+        }
+    }
+    double sum[4];
+    s[0]->p.busy_partial_vote = 0;
+    CHECK_INT(joint_partial_vote(s[0], s[1], pst, sum), 0);
+    CHECK_NEAR(sum[0], 34, 0);
+    CHECK_NEAR(sum[1], 20, 0);
+    s[0]->p.busy_partial_vote = 1;
+    CHECK_INT(joint_partial_vote(s[0], s[1], pst, sum), 1);
+    CHECK_NEAR(sum[0], 34, 0);
+    CHECK_NEAR(sum[1], 20, 0);
+    CHECK_NEAR(sum[2], 12, 0);
+    CHECK_NEAR(sum[3], 10, 0);
+    /* either count, each at 2.5 % (the default): the requests' p = 0.019 */
+    s[0]->p.busy_partial_vote = 2;
+    CHECK_INT(joint_partial_vote(s[0], s[1], pst, sum), 1);
+    /* mixed x1 ns seed 2: 22 of 29 ends (p = 0.004) keep it where 5 of 7
+     * requests (p = 0.23) would not */
+    CHECK(joint_tieorph_p(22, 7) < 0.025);
+    CHECK(joint_tieorph_p(5, 2) > 0.025);
+    CHECK(joint_tieorph_p(20, 2) < 0.025);
+    /* the audits' counts: seda x1 1 us seed 1 20 of 22 requests kept;
+     * heavytail x2 ns 195 of 2,517 (2,190 as many each side) not */
+    CHECK_INT(joint_reunp_signtest(20, 2), 1);
+    CHECK_INT(joint_reunp_signtest(195, 2322), 0);
+    /* nothing changed: not kept */
+    CHECK_INT(joint_partial_vote(s[0], s[0], pst, sum), 0);
+    CHECK_NEAR(sum[2], 0, 0);
+    for (int k = 0; k < 2; k++)
+        drop(s[k]);
+    pb_strtab_close(st);
+}
+
 int main(void)
 {
     RUN(partial_names_and_links_by_hand);
     RUN(partial_vote_by_hand);
+    RUN(partial_vote_per_request_by_hand);
     return pbtest_exit();
 }
