@@ -45,6 +45,23 @@ shuffle_rows() {
     return 0
 }
 
+# shuffle_ticks SEED IN OUT: IN with the data rows of each timestamp in a
+# random order among themselves (awk's srand(SEED); rows of other
+# timestamps keep their order), into OUT: a capture whose rows within a
+# tick are not in event order; the test fails when nothing changed or a
+# row was lost
+shuffle_ticks() {
+    awk -v seed="$1" 'BEGIN { FS = ","; srand(seed) }
+        /^#/ { print; next }
+        !h { for (i = 1; i <= NF; i++) if ($i == "ts") c = i; h = 1; print; next }
+        { printf "%s\t%.12f\t%s\n", $c, rand(), $0 }' "$2" > "$tmp/keyed"
+    { grep -v "$(printf '\t')" "$tmp/keyed"
+      grep "$(printf '\t')" "$tmp/keyed" | sort -t "$(printf '\t')" -k1,1n -k2,2 | cut -f3-; } > "$3"
+    cmp -s "$2" "$3" && fail "shuffling within ticks changed nothing"
+    [ "$(wc -l < "$2")" = "$(wc -l < "$3")" ] || fail "shuffling lost rows"
+    return 0
+}
+
 # check_shuffle_rename TRACE RES: the black-box result RES of TRACE (made
 # with `infer --algo joint -q`) is the same with the data rows shuffled
 # (read back with --sort: the same lines but the run's own) and with the

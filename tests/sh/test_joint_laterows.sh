@@ -44,13 +44,7 @@ awk -v a="$en" -v b="$ez" 'BEGIN { exit !(a >= b - 0.01) }' ||
     fail "default $en more than a point below late_calls=0 ($ez)"
 
 # (2) rows shuffled within each tick (seeded): the rule declines
-awk -v seed=9 'BEGIN { FS = ","; srand(seed) }
-    /^#/ { print; next }
-    !h { for (i = 1; i <= NF; i++) if ($i == "ts") c = i; h = 1; print; next }
-    { printf "%s\t%.12f\t%s\n", $c, rand(), $0 }' "$tmp/r.csv" > "$tmp/keyed"
-{ grep -v "$(printf '\t')" "$tmp/keyed"
-  grep "$(printf '\t')" "$tmp/keyed" | sort -t "$(printf '\t')" -k1,1n -k2,2 | cut -f3-; } > "$tmp/s.csv"
-cmp -s "$tmp/r.csv" "$tmp/s.csv" && fail "shuffling within ticks changed nothing"
+shuffle_ticks 9 "$tmp/r.csv" "$tmp/s.csv"
 run "$tmp/s.csv" "$tmp/s1.res"
 run "$tmp/s.csv" "$tmp/s0.res" -s late_rows=0
 grep -q '^# tie_rows_service=fe ' "$tmp/s1.res" && fail "fe's shuffled rows used"

@@ -31,14 +31,7 @@ awk -v a="$en" -v b="$ez" 'BEGIN { exit !(a >= b) }' ||
     fail "default $en below late_calls=0 ($ez)"
 
 # (2) rows shuffled within each tick (seeded)
-awk -v seed=9 'BEGIN { FS = ","; srand(seed) }
-    /^#/ { print; next }
-    !h { for (i = 1; i <= NF; i++) if ($i == "ts") c = i; h = 1; print; next }
-    { printf "%s\t%.12f\t%s\n", $c, rand(), $0 }' "$tmp/r.csv" > "$tmp/keyed"
-{ grep -v "$(printf '\t')" "$tmp/keyed"
-  grep "$(printf '\t')" "$tmp/keyed" | sort -t "$(printf '\t')" -k1,1n -k2,2 | cut -f3-; } > "$tmp/s.csv"
-cmp -s "$tmp/r.csv" "$tmp/s.csv" && fail "shuffling within ticks changed nothing"
-[ "$(wc -l < "$tmp/r.csv")" = "$(wc -l < "$tmp/s.csv")" ] || fail "shuffling lost rows"
+shuffle_ticks 9 "$tmp/r.csv" "$tmp/s.csv"
 "$B/infer" --algo joint -q -s late_trust=0 -o "$tmp/s0.res" "$tmp/s.csv" 2> "$tmp/log" ||
     fail "infer late_trust=0: $(cat "$tmp/log")"
 "$B/infer" --algo joint -q -o "$tmp/s1.res" "$tmp/s.csv" 2> "$tmp/log" ||
