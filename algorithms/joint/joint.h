@@ -71,7 +71,8 @@ typedef struct joint_params {
     double uncross_min; /* [uncross_min] nats such a move must gain, 1.9207 */
     int loss_serial;    /* [loss_serial] under loss with call ids, a term per output:
                            sent while an earlier call of its request is out
-                           (joint_lserial.c), 1 */
+                           (joint_lserial.c), 1; 3, 4: also with call ids
+                           without loss on links a test calls serial */
     int uncross_check;  /* [uncross_check] the search after a pass of uncross kept
                            only when a cross-fitted likelihood prefers its
                            result (joint_uxcheck.c), 1 */

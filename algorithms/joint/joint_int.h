@@ -547,6 +547,10 @@ struct joint {
     int lser_on, lser_checked;
     double *lser_lp, *lser_k;
     size_t lser_fits;
+    /* loss_serial=3 without loss: per link the busy fractions summed (the
+     * serial test's expected overlaps); links tested, priced at the last fit */
+    double *lser_p0;
+    size_t lser_tested, lser_serial;
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
      * undone; the cross-fitted log-likelihoods before and after, summed */
     size_t uxc_kept, uxc_undone;

@@ -27,6 +27,16 @@
  * costs nothing; a serial one makes a stacked call cost about log of its
  * rate.  Used only where uncross is (half pairs, every pair by call id),
  * so a trace that lost nothing is scored as before, byte for byte.
+ *
+ * Without loss (loss_serial=3|4, with call ids): the same term, but only on
+ * the links a test on the solution calls serial -- the outputs that
+ * overlap an earlier call of their request are at most a quarter of what
+ * the requests' busy fractions (the share of each request's interval
+ * during which one of its calls is out) would give if calls were
+ * ascribed without regard to order, with a binomial z under -3; other
+ * links (parallel fan-outs, asynchronous calls) are not priced.  3 prices
+ * a serial link at the learned rate, 4 as if none of its outputs
+ * overlapped (docs/joint/shapes.md, "Without loss").
  */
 #include "joint_int.h"
 
@@ -40,9 +50,41 @@
  * every pair by call id */
 static int lser_applies(const joint *s)
 {
-    /* 2: with call ids whether or not a message was lost (measured, not a default) */
-    return s->p.loss_serial && (s->p.loss_serial == 2 || s->halves_call + s->halves_ret) &&
+    /* 2: with call ids whether or not a message was lost (measured, not a
+     * default); 3, 4: as 1 under loss, and without loss on the links the
+     * serial test (joint_lser_fit) calls one at a time */
+    return s->p.loss_serial && (s->p.loss_serial >= 2 || s->halves_call + s->halves_ret) &&
            !joint_any_free(s);
+}
+
+/* the fraction of request q's own interval (its call received .. its
+ * return sent) during which one of its calls k[0..n) is out: where a call
+ * sent at a random moment of q would land on one of q's own calls, the
+ * overlap rate the serial test expects if calls were ascribed to requests
+ * without regard to their order.  -1 when q's interval is unknown */
+static double lser_busy(const joint *s, uint32_t q, const uint32_t *k, uint32_t n)
+{
+    const jpair *p = &s->pr[q];
+    if (p->call == NONE || p->ret == NONE || p->rs <= p->cr)
+        return -1;
+    pb_ns busy = 0, a = INT64_MIN, b = INT64_MIN; /* the union, interval by interval */
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *o = &s->pr[k[i]];
+        if (o->call == NONE || o->ret == NONE)
+            continue;
+        pb_ns x = o->cs < p->cr ? p->cr : o->cs, y = o->rr > p->rs ? p->rs : o->rr;
+        if (y <= x)
+            continue;
+        if (x > b) {
+            busy += b - a;
+            a = x;
+            b = y;
+        } else if (y > b) {
+            b = y;
+        }
+    }
+    busy += b - a; /* 0 when no interval */
+    return (double)busy / (double)(p->rs - p->cr);
 }
 
 /* the overlap of each output of k[0..n) (sorted by call time): f(l, ov)
@@ -71,20 +113,28 @@ int joint_lser_fit(joint *s, const unsigned char *only)
             return PB_OK;
         s->lser_lp = calloc((size_t)2 * s->nlinks + 2, sizeof *s->lser_lp);
         s->lser_k = calloc((size_t)2 * s->nlinks + 2, sizeof *s->lser_k);
-        if (!s->lser_lp || !s->lser_k)
+        s->lser_p0 = calloc((size_t)s->nlinks + 1, sizeof *s->lser_p0);
+        if (!s->lser_lp || !s->lser_k || !s->lser_p0)
             return PB_ENOMEM;
         s->lser_on = 1;
     }
     double *k = s->lser_k; /* per link: outputs counted, of them overlapping */
+    double *p0 = s->lser_p0; /* per link: the busy fractions summed (serial test) */
+    /* loss_serial=3|4 without loss: the test decides which links are priced */
+    int test = s->p.loss_serial >= 3 && !(s->halves_call + s->halves_ret);
     memset(k, 0, (size_t)2 * s->nlinks * sizeof *k);
+    memset(p0, 0, (size_t)s->nlinks * sizeof *p0);
     for (uint32_t q = 0; q < s->npairs; q++) {
         if (only && !only[q])
             continue;
+        double bq = test ? lser_busy(s, q, s->kids[q].a, s->kids[q].n) : 0;
         LSER_SCAN(s, s->kids[q].a, s->kids[q].n, {
             k[2 * l] += 1;
             k[2 * l + 1] += ov;
+            p0[l] += bq < 0 ? 1 : bq; /* unknown interval: expect overlap (no evidence) */
         });
     }
+    s->lser_tested = s->lser_serial = 0;
     for (uint32_t l = 0; l < s->nlinks; l++) {
         /* at most one half: a rate above it (learned from a start that
          * stacks calls, e.g. two requests' chains interleaved by rank)
@@ -93,6 +143,34 @@ int joint_lser_fit(joint *s, const unsigned char *only)
         double p = (k[2 * l + 1] + 0.5) / (k[2 * l] + 1.0);
         if (p > 0.5)
             p = 0.5;
+        if (test) {
+            /* the serial test (loss_serial=3|4, without loss): the link's overlapping
+             * outputs far under what its requests' busy fractions would give
+             * if its calls were ascribed without regard to order -- at most
+             * a quarter of the expected count, and a binomial z under -3
+             * (normal approximation), over at least 20 outputs; else the
+             * link is not priced (a parallel fan-out overlaps as often as
+             * chance or more) */
+            double n = k[2 * l], e = p0[l], z = 0;
+            int ser = 0;
+            if (n >= 20 && e > 0 && e < n) {
+                z = (k[2 * l + 1] - e) / sqrt(e * (1 - e / n));
+                ser = k[2 * l + 1] <= 0.25 * e && z < -3;
+            }
+            s->lser_tested += n >= 20;
+            s->lser_serial += ser;
+            if (!ser) {
+                s->lser_lp[2 * l] = s->lser_lp[2 * l + 1] = 0;
+                continue;
+            }
+            /* 4: the rate as if none of the link's outputs overlapped.  The
+             * learned rate counts the stacks the search already made (OB
+             * 06:35: 8 % learned, truth 0), which lowers the price of the
+             * next one; the test has said the link is serial, so a stack
+             * is priced as the first overlap in n + 1 outputs would be */
+            if (s->p.loss_serial == 4)
+                p = 0.5 / (n + 1);
+        }
         s->lser_lp[2 * l] = log(1 - p);
         s->lser_lp[2 * l + 1] = log(p);
     }
@@ -121,6 +199,10 @@ int joint_lser_meta(const joint *s, pb_result *res)
         ser += n >= 20 && o < 0.01 * n;
         capd += (o + 0.5) / (n + 1.0) > 0.5; /* priced at 1/2: neutral */
     }
+    if (s->p.loss_serial >= 3 && !(s->halves_call + s->halves_ret))
+        return pb_result_meta(res, "loss_serial=test links_tested=%zu links_priced=%zu "
+                              "outputs=%.0f overlapping=%.0f fits=%zu", s->lser_tested,
+                              s->lser_serial, tot, ovl, s->lser_fits);
     return pb_result_meta(res, "loss_serial=on serial_links=%u capped_links=%u outputs=%.0f "
                           "overlapping=%.0f fits=%zu", ser, capd, tot, ovl, s->lser_fits);
 }
@@ -129,5 +211,6 @@ void joint_lser_free(joint *s)
 {
     free(s->lser_lp);
     free(s->lser_k);
-    s->lser_lp = s->lser_k = NULL;
+    free(s->lser_p0);
+    s->lser_lp = s->lser_k = s->lser_p0 = NULL;
 }

@@ -103,13 +103,17 @@ const pb_option joint_options[] = {
     {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
      "nats a move of uncross must gain to be kept (default: half the 95 % point of "
      "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
-    {"loss_serial", PB_OPT_INT, offsetof(joint_params, loss_serial), "1", 0, 2,
+    {"loss_serial", PB_OPT_INT, offsetof(joint_params, loss_serial), "1", 0, 4,
      "when messages were lost (half pairs) and every pair was made by call id: the model "
      "learns per outgoing link how often a call is sent while an earlier call of its "
      "request has not returned, and scores each call by it (a lost return's chain not "
      "stacked onto a neighbour that has a call out; docs/joint/shapes.md, \"Loss with "
      "call ids: a request's calls one at a time\"; metadata loss_serial=); nothing "
-     "without loss; 2 = with call ids also without loss (measured only); 0 = off (default 1)"},
+     "without loss; 2 = with call ids also without loss (measured only); 3 = as 1 under loss, "
+     "and with call ids without loss on the links a test calls serial (overlapping calls "
+     "at most a quarter of what the requests' busy fractions give, z < -3) at the learned "
+     "rate; 4 = as 3, a serial link priced as if none of its calls overlapped (metadata "
+     "loss_serial=test); 0 = off (default 1)"},
     {"uncross_check", PB_OPT_BOOL, offsetof(joint_params, uncross_check), "1", PB_OPT_NORANGE,
      "after each pass of uncross the search runs again; keep its changes only when a "
      "cross-fitted likelihood (each half of the requests scored under the model fitted "

@@ -45,6 +45,21 @@ shuffle_rows() {
     return 0
 }
 
+# check_shuffled_same TRACE RESULT [infer options...]: TRACE with its rows
+# shuffled (seed 7) and read back with --sort gives RESULT's assignment
+# table (infer --algo joint -s conf_selfcal=0 with the options); the test
+# fails otherwise
+check_shuffled_same() {
+    t=$1; r=$2; shift 2
+    shuffle_rows 7 "$t" "$tmp/shs.csv"
+    "$B/infer" --algo joint -s conf_selfcal=0 "$@" --sort -o "$tmp/shs.res" "$tmp/shs.csv" \
+        2> /dev/null || fail "infer shuffled"
+    awk '/^# table=assignment/ { on = 1 } on' "$r" > "$tmp/shs.a"
+    awk '/^# table=assignment/ { on = 1 } on' "$tmp/shs.res" > "$tmp/shs.b"
+    cmp -s "$tmp/shs.a" "$tmp/shs.b" ||
+        { diff "$tmp/shs.a" "$tmp/shs.b" | head -5; fail "shuffled rows changed the result"; }
+}
+
 # shuffle_ticks SEED IN OUT: IN with the data rows of each timestamp in a
 # random order among themselves (awk's srand(SEED); rows of other
 # timestamps keep their order), into OUT: a capture whose rows within a
