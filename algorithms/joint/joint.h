@@ -234,6 +234,9 @@ typedef struct joint_params {
                            leaves significantly more calls without a parent than the
                            search (sign test) and the search is likelier
                            (joint_tieorph.c), 1 */
+    int tie_sets;       /* [tie_sets] the tie test keeps the search when the start
+                           puts significantly more requests off their endpoint's modal
+                           set of calls than the search (sign test; joint_tieset.c) */
     int tie_orphans_rows; /* [tie_orphans_rows] on rows spread by subtick (found in the
                            order of events), tie_orphans refutes the start by its sign test
                            alone, without the likelihood condition (joint_roworph.c), 1 */

@@ -296,6 +296,10 @@ struct joint {
     int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
     size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */
     double orph_p;          /* the sign test's one-sided probability */
+    int tset_on, tset_refuted; /* joint_tieset.c: the sign test ran; it refuted the start */
+    size_t tset_eps, tset_reqs; /* endpoints with an agreed modal set; their requests */
+    size_t tset_start_off, tset_search_off; /* requests off that set in one solution only */
+    double tset_p;          /* the sign test's one-sided probability */
     struct joint_subtick *subtick; /* joint_subtick.c: the row-order check at coarse
                                stamps (owned; NULL where it did not run) */
     double bg;              /* log density of the background (per decade) */

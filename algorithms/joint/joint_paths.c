@@ -408,6 +408,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_tiecross_meta(s, res); /* tie_cross (joint_tiecross.c) */
         joint_tieorph_meta(s, res); /* tie_orphans (joint_tieorph.c) */
         joint_roworph_meta(s, res); /* tie_orphans_rows (joint_roworph.c) */
+        joint_tieset_meta(s, res); /* tie_sets (joint_tieset.c) */
         joint_subtick_meta(s, res); /* the rows within a tick (joint_subtick.c) */
         joint_rowtie_meta(s, res); /* tie_rows (joint_rowtie.c) */
         joint_tick0_meta(s, res); /* zero-tick delays (joint_tick0.c) */

@@ -113,6 +113,24 @@ int joint_quant_keep_start(size_t changed, size_t tied, double ll_start, double 
            ll_search - ll_start < JOINT_QUANT_GAIN * (double)changed;
 }
 
+/* tie_sets (joint_tieset.c) with the start's lost returns: 1 refuted, 0 not, -1
+ * out of memory */
+static int tieset(joint *s)
+{
+    if (!s->p.tie_sets)
+        return 0;
+    uint32_t n = s->npairs;
+    const qret *r = s->qret;
+    unsigned char *lost = malloc((size_t)n + 1);
+    if (!lost)
+        return -1;
+    for (uint32_t p = 0; p < n; p++)
+        lost[p] = r[p].ret == NONE;
+    int rt = joint_tieset_decide(s, lost);
+    free(lost);
+    return rt;
+}
+
 int joint_quant_decide(joint *s)
 {
     if (!s->quant_on || !s->qpar)
@@ -153,6 +171,15 @@ int joint_quant_decide(joint *s)
         if (ro < 0)
             rc = PB_ENOMEM;
         else if (ro > 0)
+            keep = 0;
+    }
+    if (rc == PB_OK && keep) {
+        /* ... nor one that breaks the set of calls requests make (tie_sets,
+         * joint_tieset.c) */
+        int rt = tieset(s);
+        if (rt < 0)
+            rc = PB_ENOMEM;
+        else if (rt > 0)
             keep = 0;
     }
     if (rc == PB_OK && keep) {

@@ -490,6 +490,23 @@ int joint_tieorph_meta(const joint *s, pb_result *res);
  * runs the rule only then).
  * joint_roworph_meta: the tie_orphans_rows= line where tie_orphans ran and the rule
  * applies. */
+/* joint_tieset.c (tie_sets): when the tie test would keep the start and tie_orphans
+ * did not refute it, a sign test over requests (pairs with a call and a return in
+ * both solutions, use[q] != 0): per incoming link the modal set of calls (counts per
+ * outgoing link of the service, calls with a call message) of each solution, used
+ * where the two agree and each gives it to more than half of the link's requests.
+ * joint_tieset_count: over start[] and now[] (parents), the endpoints used, their
+ * requests, those off the mode in the start only (start_off) and in the search only
+ * (search_off); PB_OK or PB_ENOMEM.  joint_tieset_decide (s->qpar the start's parents,
+ * s->par the search's, start_lost[p] the start lost p's return): 1 when the start
+ * is refuted (start_off > search_off, one-sided binomial below JOINT_TIEORPH_P),
+ * 0 when not (or tie_sets off), -1 out of memory; records the counts for
+ * joint_tieset_meta (the tie_sets= line where the test ran). */
+int joint_tieset_count(const joint *s, const uint32_t *start, const uint32_t *now,
+                       const unsigned char *use, size_t *used_eps, size_t *reqs,
+                       size_t *start_off, size_t *search_off);
+int joint_tieset_decide(joint *s, const unsigned char *start_lost);
+int joint_tieset_meta(const joint *s, pb_result *res);
 int joint_roworph_applies(const joint *s);
 int joint_roworph_refutes(int applies, size_t start_only, size_t search_only, double ll_start,
                           double ll_search);

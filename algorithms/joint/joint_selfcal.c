@@ -1109,4 +1109,7 @@ void joint_copy_params(const joint *s, joint_params *p2)
     /* ... and tie_orphans_rows only where it decided the real trace's tie test
      * (joint_roworph.c) */
     p2->tie_orphans_rows = joint_roworph_decided(s);
+    /* ... and tie_sets only where it refuted the real trace's start
+     * (joint_tieset.c) */
+    p2->tie_sets = s->tset_refuted;
 }

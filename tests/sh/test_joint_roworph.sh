@@ -27,14 +27,6 @@ same_links() { # out-a out-b what
     links "$2" > "$tmp/lb"
     cmp -s "$tmp/la" "$tmp/lb" || fail "$3: the links differ from tie_orphans_rows=0"
 }
-# the columns a tracer that names the receiving thread records
-keep_cols() {
-    awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause thread", K, " ")
-                 for (i in K) ok[K[i]] = 1 }
-         /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i in ok) keep[++nk] = i; h = 1 }
-         { line = ""; for (j = 1; j <= nk; j++) line = line (j > 1 ? OFS : "") $keep[j]; print line }' "$1"
-}
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_event.conf" -s seed=11 -s duration=2s \
     > "$tmp/raw.csv" 2> "$tmp/log" || fail "maketrace: $(tail -1 "$tmp/log")"
 keep_cols "$tmp/raw.csv" > "$tmp/ns.ids.csv"

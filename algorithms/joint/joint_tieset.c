@@ -1,0 +1,215 @@
+/*
+ * joint_tieset.c - joint: the tie test does not keep a start that breaks
+ * the set of calls requests make where the search keeps it (tie_sets;
+ * docs/joint/ticks.md, "The set of calls a request makes, in the tie
+ * test"; issue 28).
+ *
+ * The tie test (joint_quant.c) keeps the start when most of the calls the
+ * search moved stay within a tick of their start parent's arrival, and
+ * tie_orphans (joint_tieorph.c) refutes that start when it leaves calls
+ * without any parent.  At whole-tick stamps far coarser than the services
+ * (the pool and dispatch models at 10 ms, twice their load, as a black
+ * box) every call has a parent in both solutions, so tie_orphans has
+ * nothing to count, and the start's damage is elsewhere: the repeated
+ * calls of a request (two calls to profile, three to db) that fall in one
+ * tick go to the wrong requests, and a request is left with one or three
+ * profile calls where its endpoint's requests make two.  That too is a
+ * fact of the trace, not of the densities the tie test discounts: the
+ * requests of one incoming endpoint make, most of them, one set of calls.
+ *
+ * The criterion, a sign test over requests, beside tie_orphans's over
+ * calls.  A request is a pair with a call message and a return in both
+ * solutions (a request whose return is lost has no extent of its own, so
+ * its set is a guess of either); its set is its counts of calls (pairs
+ * with a call message: a half pair of a lost call is no call it made) per
+ * outgoing link of its service.  Per incoming endpoint (the in link, as
+ * out_sets's, joint_oset.c), the modal set of each solution; the endpoint
+ * is used only when the two solutions have the same modal set and each
+ * gives it to more than half of the endpoint's requests (a mode taken from
+ * the search alone would favour the search; a mode of a minority is no
+ * "set the requests make").  o = requests of used endpoints off the mode in
+ * the start and on it in the search, r = the reverse.  A request with a
+ * truly lost or repeated call is off the mode in both (not counted), and a
+ * solution that brings it onto the mode by moving a call takes the call
+ * from, or gives it to, another request of the link, which then leaves
+ * the mode: one o and one r, nothing in the test's direction.  The start
+ * is refuted (the search kept) when o > r and the one-sided P(X >= o), X ~
+ * Binomial(o + r, 1/2), is below JOINT_TIEORPH_P (0.05).  Where the two
+ * solutions give every request the same set (o = r = 0: where the tie test
+ * was found right to keep the start, joint_pool.conf and seda at 1 ms)
+ * nothing changes.  Runs only where the tie test would keep the start and
+ * tie_orphans did not refute it.  Metadata: tie_sets=on endpoints= requests=
+ * start_off=o search_off=r p= kept=search|start.
+ */
+#include "joint_int.h"
+#include <stdlib.h>
+#include <string.h>
+#include "pb_sort.h"
+
+#define NONE JOINT_NONE
+
+/* (endpoint, signature hash, request) for grouping the sets of one solution */
+typedef struct tskey {
+    uint32_t ein;
+    uint32_t q;
+    uint64_t h;
+} tskey;
+
+static int cmp_tskey(const void *x, const void *y)
+{
+    const tskey *a = x, *b = y;
+    if (a->ein != b->ein)
+        return a->ein < b->ein ? -1 : 1;
+    if (a->h != b->h)
+        return a->h < b->h ? -1 : 1;
+    return a->q < b->q ? -1 : a->q > b->q;
+}
+
+static uint64_t set_hash(const uint32_t *c, uint32_t no)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (uint32_t j = 0; j < no; j++) {
+        h = (h ^ c[j]) * 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* per endpoint, the request holding that solution's modal set (NONE: no
+ * strict mode, or held by half the endpoint's requests or fewer) */
+static void modes(tskey *k, size_t nk, uint32_t nlinks, uint32_t *mode)
+{
+    for (uint32_t l = 0; l < nlinks; l++)
+        mode[l] = NONE;
+    pb_sort(k, nk, sizeof *k, cmp_tskey);
+    for (size_t i = 0; i < nk;) {
+        size_t j = i, best = 0, tie = 0;
+        uint32_t rep = NONE;
+        while (j < nk && k[j].ein == k[i].ein) {
+            size_t g = j;
+            while (g < nk && k[g].ein == k[j].ein && k[g].h == k[j].h)
+                g++;
+            if (g - j > best) {
+                best = g - j;
+                rep = k[j].q;
+                tie = 0;
+            } else if (g - j == best)
+                tie = 1;
+            j = g;
+        }
+        if (!tie && 2 * best > j - i)
+            mode[k[i].ein] = rep;
+        i = j;
+    }
+}
+
+int joint_tieset_count(const joint *s, const uint32_t *start, const uint32_t *now,
+                       const unsigned char *use, size_t *used_eps, size_t *reqs,
+                       size_t *start_off, size_t *search_off)
+{
+    uint32_t n = s->npairs, nl = s->nlinks;
+    *used_eps = *reqs = *start_off = *search_off = 0;
+    size_t *off = malloc(((size_t)n + 1) * sizeof *off);
+    uint32_t *mode[2] = {malloc(((size_t)nl + 1) * sizeof(uint32_t)),
+                         malloc(((size_t)nl + 1) * sizeof(uint32_t))};
+    tskey *k = malloc(((size_t)n + 1) * sizeof *k);
+    uint64_t *h[2] = {malloc(((size_t)n + 1) * sizeof(uint64_t)),
+                      malloc(((size_t)n + 1) * sizeof(uint64_t))};
+    uint32_t *cnt[2] = {NULL, NULL};
+    int rc = PB_ENOMEM;
+    if (!off || !mode[0] || !mode[1] || !k || !h[0] || !h[1])
+        goto out;
+    /* each request's count cells: one per outgoing link of its service */
+    size_t tot = 0;
+    for (uint32_t q = 0; q < n; q++) {
+        off[q] = tot;
+        uint32_t b = s->pr[q].callee;
+        if (use[q])
+            tot += s->out_off[b + 1] - s->out_off[b];
+    }
+    off[n] = tot;
+    cnt[0] = calloc(tot + 1, sizeof(uint32_t));
+    cnt[1] = calloc(tot + 1, sizeof(uint32_t));
+    if (!cnt[0] || !cnt[1])
+        goto out;
+    for (int v = 0; v < 2; v++) {
+        const uint32_t *par = v ? now : start;
+        for (uint32_t p = 0; p < n; p++) {
+            uint32_t a = par[p];
+            if (s->pr[p].call == NONE || a == NONE || !use[a])
+                continue;
+            uint32_t l = s->pr[p].link;
+            if (s->link_src[l] == s->pr[a].callee)
+                cnt[v][off[a] + s->link_local[l]]++;
+        }
+        size_t nk = 0;
+        for (uint32_t q = 0; q < n; q++) {
+            if (!use[q] || off[q + 1] == off[q])
+                continue;
+            h[v][q] = set_hash(cnt[v] + off[q], (uint32_t)(off[q + 1] - off[q]));
+            k[nk++] = (tskey){s->pr[q].link, q, h[v][q]};
+        }
+        modes(k, nk, nl, mode[v]);
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t e = s->pr[q].link;
+        if (!use[q] || off[q + 1] == off[q] || mode[0][e] == NONE || mode[1][e] == NONE)
+            continue;
+        size_t w = (off[q + 1] - off[q]) * sizeof(uint32_t);
+        const uint32_t *m0 = cnt[0] + off[mode[0][e]], *m1 = cnt[1] + off[mode[1][e]];
+        if (memcmp(m0, m1, w))
+            continue; /* the two solutions' modes differ: no agreed set */
+        (*reqs)++;
+        int on0 = !memcmp(cnt[0] + off[q], m0, w), on1 = !memcmp(cnt[1] + off[q], m0, w);
+        *start_off += !on0 && on1;
+        *search_off += on0 && !on1;
+    }
+    for (uint32_t l = 0; l < nl; l++)
+        if (mode[0][l] != NONE && mode[1][l] != NONE &&
+            !memcmp(cnt[0] + off[mode[0][l]], cnt[1] + off[mode[1][l]],
+                    (off[mode[0][l] + 1] - off[mode[0][l]]) * sizeof(uint32_t)))
+            (*used_eps)++;
+    rc = PB_OK;
+out:
+    free(off);
+    free(mode[0]);
+    free(mode[1]);
+    free(k);
+    free(h[0]);
+    free(h[1]);
+    free(cnt[0]);
+    free(cnt[1]);
+    return rc;
+}
+
+int joint_tieset_decide(joint *s, const unsigned char *start_lost)
+{
+    if (!s->p.tie_sets || !s->qpar)
+        return 0;
+    uint32_t n = s->npairs;
+    unsigned char *use = malloc((size_t)n + 1);
+    if (!use)
+        return -1;
+    /* a request: a call message and a return in both solutions */
+    for (uint32_t q = 0; q < n; q++)
+        use[q] = s->pr[q].call != NONE && s->pr[q].ret != NONE && !start_lost[q];
+    int rc = joint_tieset_count(s, s->qpar, s->par, use, &s->tset_eps, &s->tset_reqs,
+                                &s->tset_start_off, &s->tset_search_off);
+    free(use);
+    if (rc != PB_OK)
+        return -1;
+    s->tset_on = 1;
+    s->tset_p = joint_tieorph_p(s->tset_start_off, s->tset_search_off);
+    s->tset_refuted = joint_tieorph_refutes(s->tset_start_off, s->tset_search_off);
+    return s->tset_refuted;
+}
+
+int joint_tieset_meta(const joint *s, pb_result *res)
+{
+    if (!s->tset_on)
+        return PB_OK;
+    return pb_result_meta(res, "tie_sets=on endpoints=%zu requests=%zu start_off=%zu "
+                          "search_off=%zu p=%.3g kept=%s",
+                          s->tset_eps, s->tset_reqs, s->tset_start_off, s->tset_search_off,
+                          s->tset_p, s->tset_refuted ? "search" : "start");
+}
