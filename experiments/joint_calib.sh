@@ -188,18 +188,7 @@ one() {
     rm -f "$D/$n.r"   # the largest file; the tables above keep what it says
 }
 
-keep_cols() {
-    awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause thread", K, " ")
-                 for (i in K) ok[K[i]] = 1 }
-         /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i in ok) keep[++nk] = i; h = 1 }
-         { line = ""; for (j = 1; j <= nk; j++) line = line (j > 1 ? OFS : "") $keep[j]; print line }' "$1"
-}
-strip_ids() {
-    awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
-        !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-        { if (c) $c = ""; print }' "$1"
-}
+. "$ROOT/experiments/trace_cols.sh"
 # both modes of trace $2 (with call ids; set $1); $3: its unperturbed
 # trace when $2 is a lossy copy
 both() {

@@ -122,11 +122,7 @@ run_set() {
 }
 IFLAG=; KEPT_FROM=
 # the black box: the call ids emptied
-strip_ids() {
-    awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
-        !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-        { if (c) $c = ""; print }' "$1"
-}
+. "$ROOT/experiments/trace_cols.sh"
 # both modes of variant $2 of set $1, trace $3 (with call ids); $4 = the
 # unperturbed trace (with call ids) when $3 is a lossy copy of it
 run_both() {
@@ -140,13 +136,6 @@ run_both() {
     [ -n "$KEPT_FROM" ] && { strip_ids "$4" > "$W/v.bb.orig.csv"; KEPT_FROM=$W/v.bb.orig.csv; }
     run_set "$1" "$2" "$W/v.bb.csv" blackbox
     KEPT_FROM=
-}
-keep_cols() {
-    awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause thread", K, " ")
-                 for (i in K) ok[K[i]] = 1 }
-         /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i in ok) keep[++nk] = i; h = 1 }
-         { line = ""; for (j = 1; j <= nk; j++) line = line (j > 1 ? OFS : "") $keep[j]; print line }' "$1"
 }
 # merge OUT FILE... : metadata and header of the first, rows of all in
 # (ts, id) order

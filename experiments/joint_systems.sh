@@ -85,11 +85,7 @@ run_set() {
 }
 
 # maketrace classes: call ids present; the black box has the column emptied
-strip_ids() {
-    awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
-        !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-        { if (c) $c = ""; print }' "$1"
-}
+. "$ROOT/experiments/trace_cols.sh"
 for conf in joint_fifo joint_fifo_io; do
     for sc in 1 4; do
         set=$conf-x$sc
@@ -104,13 +100,6 @@ done
 
 # real sets: every file importtrace reads
 # keep the columns the methods here read
-keep_cols() {
-    awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause thread", K, " ")
-                 for (i in K) ok[K[i]] = 1 }
-         /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i in ok) keep[++nk] = i; h = 1 }
-         { line = ""; for (j = 1; j <= nk; j++) line = line (j > 1 ? OFS : "") $keep[j]; print line }' "$1"
-}
 import_set() { # name file
     if "$PB_IMPORT" -q "$2" > "$W/raw.csv" 2> "$W/log"; then
         keep_cols "$W/raw.csv" > "$W/bb.csv"

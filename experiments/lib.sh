@@ -700,22 +700,8 @@ audit_run_set() {
     done
 }
 
-# audit_keep_cols TRACE: the columns a tracer that names the receiving
-# thread records (sthread and conn dropped)
-audit_keep_cols() {
-    awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause thread", K, " ")
-                 for (i in K) ok[K[i]] = 1 }
-         /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i in ok) keep[++nk] = i; h = 1 }
-         { line = ""; for (j = 1; j <= nk; j++) line = line (j > 1 ? OFS : "") $keep[j]; print line }' "$1"
-}
-
-# audit_strip_ids TRACE: the black box: the call ids emptied
-audit_strip_ids() {
-    awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
-        !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-        { if (c) $c = ""; print }' "$1"
-}
+# keep_cols and strip_ids (the columns a tracer records; the black box)
+. "$EXP/trace_cols.sh"
 
 # audit_loop: every config, seed and variant, given spans and as a black
 # box
@@ -730,7 +716,7 @@ audit_loop() {
                     "$PB_BIN/maketrace" "$_conf" -s seed="$_s" -s duration="$DURATION" \
                         -s instances_scale="${_load#x}" > "$W/raw.csv" 2> "$W/log" ||
                         { echo "$_c $_s $_load: maketrace failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
-                    audit_keep_cols "$W/raw.csv" > "$W/gen.$_load"
+                    keep_cols "$W/raw.csv" > "$W/gen.$_load"
                 fi
                 case $_st in
                 ns) cp "$W/gen.$_load" "$W/v.csv" ;;
@@ -742,7 +728,7 @@ audit_loop() {
                 esac || { echo "$_c $_s $_v: could not make the variant" >> "$W/skipped"; continue; }
                 [ -z "$KEEP" ] || cp "$W/v.csv" "$KEEP/${_c}_s${_s}_${_load}_$_st.csv"
                 audit_run_set "$_c" "$_s" "$_v" "$W/v.csv" ids
-                audit_strip_ids "$W/v.csv" > "$W/v.bb.csv"
+                strip_ids "$W/v.csv" > "$W/v.bb.csv"
                 audit_run_set "$_c" "$_s" "$_v" "$W/v.bb.csv" blackbox
             done
             rm -f "$W"/gen.*

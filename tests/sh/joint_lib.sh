@@ -126,12 +126,5 @@ shuffle_services() {
     return 0
 }
 
-# keep_cols TRACE: the columns a tracer that names the receiving thread
-# records (as experiments/lib.sh audit_keep_cols: sthread and conn dropped)
-keep_cols() {
-    awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause thread", K, " ")
-                 for (i in K) ok[K[i]] = 1 }
-         /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i in ok) keep[++nk] = i; h = 1 }
-         { line = ""; for (j = 1; j <= nk; j++) line = line (j > 1 ? OFS : "") $keep[j]; print line }' "$1"
-}
+# keep_cols TRACE, strip_ids TRACE: as the audits make their traces
+. "$PB_ROOT/experiments/trace_cols.sh"
