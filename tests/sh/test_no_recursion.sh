@@ -26,7 +26,7 @@ maketrace/mt_config.c:fill_delays       the parsed tree: at most 200 deep
 maketrace/mt_gen.c:run                  the parsed tree: at most 200 deep
 maketrace/mt_config.c:join_number       the parsed tree: at most 200 deep
 maketrace/mt_config.c:join_check        the parsed tree: at most 200 deep
-maketrace/mt_config.c:hold_walk         the parsed tree: at most 200 deep
+maketrace/mt_services.c:hold_walk       the parsed tree: at most 200 deep
 maketrace/mt_sim.c:run                  one level per nested par: at most 200 deep
 metrics/pq_eval.c:join                  one level per query variable: at most PQ_MAXVARS (8)
 '
