@@ -258,12 +258,14 @@ const pb_option joint_options[] = {
      "of a call in a request of 10 calls or more by a search of the request's returns "
      "sorted once per round, and its count from the request's calls per link "
      "(joint_gsort.c); 0 scans the request's calls"},
-    {"greedy_tcache", PB_OPT_BOOL, offsetof(joint_params, greedy_tcache), "1",
+    {"greedy_tcache", PB_OPT_BOOL, offsetof(joint_params, greedy_tcache), "0",
      PB_OPT_NORANGE,
      "speed only, the same results: with greedy_cut, the greedy round keeps the trigger "
      "and count of a call in each candidate request across the refits of one search and "
      "scans again only the requests whose calls changed since, or when the parallel "
-     "flags changed (joint_tcache.c); 0 scans every candidate in every round"},
+     "flags changed (joint_tcache.c); 0 scans every candidate in every round.  Off by "
+     "default: 1-2 % fewer instructions on OnlineBoutique, but 15 % more peak memory on "
+     "the 2 M-message row (450 -> 517 MB; docs/joint/speed.md)"},
     {"bnb_step_keys", PB_OPT_BOOL, offsetof(joint_params, bnb_step_keys), "1",
      PB_OPT_NORANGE,
      "speed only, the same results: the bounded re-split (resplit_bound) bounds each "
