@@ -700,8 +700,10 @@ audit_run_set() {
     done
 }
 
-# keep_cols and strip_ids (the columns a tracer records; the black box)
-. "$EXP/trace_cols.sh"
+# keep_cols and strip_ids (the columns a tracer records; the black box);
+# `sh -c '. experiments/lib.sh; ...'` from the repository root (run_all.sh)
+# has no $0 to find EXP by, so the relative path there
+if [ -f "$EXP/trace_cols.sh" ]; then . "$EXP/trace_cols.sh"; else . experiments/trace_cols.sh; fi
 
 # audit_loop: every config, seed and variant, given spans and as a black
 # box
