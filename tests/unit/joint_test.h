@@ -246,18 +246,28 @@ static inline void joint_test_params_two(joint_params p[2], int ids, const char 
     }
 }
 
+/* joint_init of v with p: the solved state (the caller closes it with
+ * joint_close), or NULL with a FAIL line printed */
+static inline joint *joint_test_init(const pb_trace_view *v, joint_params p)
+{
+    joint *s = NULL;
+    pb_error err;
+    if (joint_init(&s, v, &p, &err) != PB_OK) {
+        printf("FAIL joint_init: %s\n", err.msg);
+        return NULL;
+    }
+    return s;
+}
+
 /* solve t twice, with p[0] and with p[1]; s[0] and s[1] get the solved
  * states (the caller closes both with joint_close).  Returns 0, or -1
  * with both NULL and a FAIL line printed when either solve fails */
 static inline int joint_test_solve_two(pb_trace *t, const joint_params p[2], joint *s[2])
 {
     pb_trace_view v = pb_trace_view_of(t);
-    pb_error err;
     s[0] = s[1] = NULL;
     for (int i = 0; i < 2; i++) {
-        joint_params pi = p[i];
-        if (joint_init(&s[i], &v, &pi, &err) != PB_OK) {
-            printf("FAIL joint_init: %s\n", err.msg);
+        if (!(s[i] = joint_test_init(&v, p[i]))) {
             joint_close(s[0]);
             s[0] = s[1] = NULL;
             return -1;

@@ -59,13 +59,7 @@ static joint *solve(const pb_trace_view *v, int reunp)
     joint_params p = defaults();
     p.reunp = reunp;
     p.conf_selfcal = 0;
-    joint *s = NULL;
-    pb_error err;
-    if (joint_init(&s, v, &p, &err) != PB_OK) {
-        printf("FAIL joint_init: %s\n", err.msg);
-        return NULL;
-    }
-    return s;
+    return joint_test_init(v, p);
 }
 
 /* X>F pairs that are not the truth's; *half: the request whose call has
