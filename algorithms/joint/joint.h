@@ -306,6 +306,9 @@ typedef struct joint_params {
                            such links (joint_subsvc.c), 0 (the share over the trace) */
     pb_ns subtick_tick; /* not an option: the original tick when joint_run spread the
                            rows of each tick (joint_subtick.c), 0 otherwise */
+    int repair_open_passes; /* [repair_open_passes] the most local-search passes
+                           in the open-ended solve of each re-pairing round
+                           (joint_repair.c); -1: min(passes, 2), as always, -1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's

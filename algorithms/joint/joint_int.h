@@ -380,6 +380,8 @@ struct joint {
                                search ended (joint_resolve.c), or NULL: not tracking */
     int rl_only;            /* resolve_local: the next first re-split pass visits only
                                pairs with a changed request */
+    size_t rop_solves;      /* repair_open_passes: open-ended solves whose local-search
+                               passes it capped (joint_repair.c) */
     size_t rl_skipped, rl_visited; /* resolve_local: pairs left out / visited by those
                                       first passes */
     /* parallel calls: per (in link, link L, output) key dkey(ein, 1 + L,

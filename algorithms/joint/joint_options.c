@@ -529,4 +529,11 @@ const pb_option joint_options[] = {
      "was seen through the callee put out; joint_subsvc.c; metadata evidence=blamed)"},
     /* old name (one meaning per name: order is the baselines' choice of ordering) */
     {"order", PB_OPT_ALIAS, 0, "service_order", PB_OPT_NORANGE, NULL},
+    {"repair_open_passes", PB_OPT_INT, offsetof(joint_params, repair_open_passes), "-1", -1,
+     1000,
+     "without call ids, the most local-search passes (exact re-splits of two requests) in "
+     "the open-ended solve of each re-pairing round (step 4 (c): the requests' ends left "
+     "open, the model frozen); its greedy rounds and every other solve as always.  -1: "
+     "at most 2 (min(passes, 2)), as always.  Speed; changes results (docs/joint/speed.md "
+     "\"Speed, seventeenth wave\"; metadata repair_open_passes=)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

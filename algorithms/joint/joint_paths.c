@@ -350,6 +350,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_lc_meta(s, res); /* joint_latecount.c */
         joint_os_meta(s, res); /* out_sets (joint_oset.c) */
         joint_resolve_meta(s, res); /* resolve_local (joint_resolve.c) */
+        if (s->rop_solves) /* repair_open_passes (joint_repair.c) */
+            pb_result_meta(res, "repair_open_passes=%d open_solves_capped=%zu",
+                           s->p.repair_open_passes, s->rop_solves);
         /* without call ids: which links keep their time-ordered pairs */
         for (uint32_t l = 0; s->fifo_stat && l < s->nlinks; l++) {
             const double *st = s->fifo_stat + 10 * (size_t)l;

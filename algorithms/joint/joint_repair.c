@@ -820,8 +820,15 @@ done:
  * each (not while requests are open-ended: their responses are unknown) */
 static int solve(joint *s, int refit)
 {
-    return joint_solve_rounds(s, refit,
-                              refit || s->p.passes < 2 ? s->p.passes : 2);
+    int passes = refit || s->p.passes < 2 ? s->p.passes : 2;
+    /* repair_open_passes (speed, off): the open-ended solve with fewer
+     * local-search passes; its greedy rounds and every other solve as
+     * always */
+    if (!refit && s->p.repair_open_passes >= 0 && s->p.repair_open_passes < passes) {
+        passes = s->p.repair_open_passes;
+        s->rop_solves++;
+    }
+    return joint_solve_rounds(s, refit, passes);
 }
 
 /* the re-pairing rounds (`repair`), each: solve, fit, open the ends,
