@@ -279,7 +279,7 @@ static int orphan_shares(const joint *s, double *share)
  * calls or more its own walk is recorded once and every alternative's
  * walk resumes from the record (joint_req_walk_resume: the very same
  * number; the model does not change while the shares are computed).
- * With conf_sync (speed only, the same results; docs/joint/speed.md "Speed,
+ * With conf_sync (speed only, the same results; docs/joint/speed_middle.md "Speed,
  * twelfth wave") the record also keeps each step's term, for every
  * request of JOINT_CONF_SYNC_MIN calls or more, and an alternative's walk
  * goes by joint_req_walk_synced: resumed as before, stopped at the first

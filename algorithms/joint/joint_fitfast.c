@@ -1,6 +1,6 @@
 /*
  * joint_fitfast.c - joint: the fixed costs of a refit (issue 28, goal
- * "fast everywhere"; docs/joint/speed.md, "Speed, ninth wave: fixed costs").
+ * "fast everywhere"; docs/joint/speed_middle.md, "Speed, ninth wave: fixed costs").
  * Speed only, the same results: every number joint_fit makes with
  * `fit_fast=1` is bit for bit the one it makes with `fit_fast=0`.
  *

@@ -1,7 +1,7 @@
 /*
  * joint_greedy.c - joint: the greedy round's cost of a call in a candidate
  * request in one pass (`greedy_cut`; speed only, the same results; issue
- * 28, docs/joint/speed.md, "Speed, ninth wave").
+ * 28, docs/joint/speed_middle.md, "Speed, ninth wave").
  */
 #include "joint_int.h"
 #include <math.h>

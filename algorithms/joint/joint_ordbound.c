@@ -1,7 +1,7 @@
 /*
  * joint_ordbound.c - joint without call ids: the order terms of the held
  * search left out where they cannot change a decision (`order_bound`;
- * speed only, the same results; docs/joint/speed.md, "Speed, eleventh wave").
+ * speed only, the same results; docs/joint/speed_middle.md, "Speed, eleventh wave").
  *
  * The held search (pair_order) scores two order terms the free search
  * does not: the order of first calls (joint_order_ll, added to every

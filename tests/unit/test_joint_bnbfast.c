@@ -1,5 +1,5 @@
 /* joint's bounded re-split with its bounds' set-up made cheaper
- * (`bnb_step_keys`, `bnb_count_masks`, joint_bnb.c, docs/joint/speed.md "Speed,
+ * (`bnb_step_keys`, `bnb_count_masks`, joint_bnb.c, docs/joint/speed_middle.md "Speed,
  * twelfth wave: the search"): on random traces (a service B with two
  * callers, requests making 1 to 14 calls of C and D, some in parallel,
  * some returns lost; with call ids and as a black box, in nanoseconds and

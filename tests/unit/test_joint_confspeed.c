@@ -1,11 +1,11 @@
-/* The confidence's speed shortcuts (docs/joint/speed.md "Speed, twelfth
+/* The confidence's speed shortcuts (docs/joint/speed_middle.md "Speed, twelfth
  * wave"), each the same bits on and off, each shown to matter by a wrong
  * version of it that changes results.
  *
  * conf_sync: the confidence's walks of the alternatives stopped where the recorded
  * walk's remaining steps are provably the same terms, those terms then
  * added one by one (`conf_sync`, joint_conf.c + joint_req_walk_synced in
- * joint_model.c, docs/joint/speed.md "Speed, twelfth wave"): on random traces
+ * joint_model.c, docs/joint/speed_middle.md "Speed, twelfth wave"): on random traces
  * (a service B with two callers, requests making 1 to 14 calls of C and
  * D, some in parallel, some returns lost; black box and with call ids;
  * nanoseconds and whole milliseconds) every call's share and every

@@ -1,5 +1,5 @@
 /* joint's fixed costs of a refit (`fit_fast`, `select_share`,
- * joint_fitfast.c, docs/joint/speed.md "Speed, ninth wave: fixed costs"): on
+ * joint_fitfast.c, docs/joint/speed_middle.md "Speed, ninth wave: fixed costs"): on
  * random traces (a service B with two callers, requests making 1 to 14
  * calls of C and D, some in parallel, some returns lost; with call ids and
  * as a black box, in nanoseconds and in whole milliseconds) the search

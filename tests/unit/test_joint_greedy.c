@@ -1,5 +1,5 @@
 /* joint's greedy round in one pass and under a frozen model (`greedy_cut`,
- * joint_greedy.c, docs/joint/speed.md "Speed, ninth wave"): on random traces (a
+ * joint_greedy.c, docs/joint/speed_middle.md "Speed, ninth wave"): on random traces (a
  * service B with
  * two callers, requests making 1 to 14 calls of C and D, some in
  * parallel, some returns lost; with call ids and as a black box, in

@@ -1,5 +1,5 @@
 /* joint's greedy round from large requests' sorted returns
- * (`greedy_sorted`, joint_gsort.c, docs/joint/speed.md "Speed, eleventh wave
+ * (`greedy_sorted`, joint_gsort.c, docs/joint/speed_middle.md "Speed, eleventh wave
  * (local search)"): on random traces (a service B with two callers,
  * requests making 1 to 24 calls of C and D, some in parallel, some returns
  * lost; black box and with call ids; nanoseconds and whole milliseconds)

@@ -1,5 +1,5 @@
 /* joint's local search with the estimates of single moves kept across
- * pairs of requests (`resplit_memo`, joint_lsmemo.c, docs/joint/speed.md "Speed,
+ * pairs of requests (`resplit_memo`, joint_lsmemo.c, docs/joint/speed_middle.md "Speed,
  * tenth wave"): on random traces (a service B with two callers, requests
  * making 1 to 14 calls of C and D, some in parallel, some returns lost;
  * black box and with call ids; nanoseconds and whole milliseconds; the

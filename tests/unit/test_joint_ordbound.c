@@ -1,5 +1,5 @@
 /* joint's held search with its order terms left out where they cannot
- * change a decision (`order_bound`, joint_ordbound.c, docs/joint/speed.md "Speed,
+ * change a decision (`order_bound`, joint_ordbound.c, docs/joint/speed_middle.md "Speed,
  * eleventh wave"): on random traces (joint_test_case_trace: a service B
  * with two callers, requests making up to 7 or 14 calls of C and D, some
  * in parallel, some returns lost; black box and with call ids;

@@ -1,5 +1,5 @@
 /* The self-calibration's copy takes the real trace's per-service signal
- * choice (`selfcal_select`, joint_select.c, docs/joint/speed.md "Speed, ninth
+ * choice (`selfcal_select`, joint_select.c, docs/joint/speed_middle.md "Speed, ninth
  * wave: the self-calibration").  On random traces (a service B with two
  * callers, requests making 1 to 14 calls of C and D, some returns lost;
  * with call ids and as a black box, in nanoseconds and whole

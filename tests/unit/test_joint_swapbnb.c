@@ -1,5 +1,5 @@
 /* joint's exchanges' re-split by branch and bound (`swap_bound`,
- * joint_repair.c best_split with joint_bnb.c, docs/joint/speed.md "Speed, ninth
+ * joint_repair.c best_split with joint_bnb.c, docs/joint/speed_middle.md "Speed, ninth
  * wave"): on random black-box traces (a service B with two callers,
  * requests making 1 to 14 calls of C and D, some in parallel, some returns
  * lost; in nanoseconds and in whole milliseconds; the free and the held

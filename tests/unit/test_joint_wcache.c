@@ -1,6 +1,6 @@
 /* joint's local search with the fresh walks of a request's current kid
  * list kept across pairs of requests (`resplit_wcache`, joint_wcache.c,
- * docs/joint/speed.md "Speed, eleventh wave (local search)"): on random traces
+ * docs/joint/speed_middle.md "Speed, eleventh wave (local search)"): on random traces
  * (a service B with two callers, requests making 1 to 14 calls of C and D,
  * some in parallel, some returns lost; black box and with call ids;
  * nanoseconds and whole milliseconds; the free and the held search) whole
