@@ -29,7 +29,7 @@ run() { # trace option-value out [more options]
     _t=$1 _v=$2 _o=$3
     shift 3
     "$B/infer" --algo joint -s tie_sets="$_v" "$@" -o "$_o" "$_t" 2> "$tmp/log" ||
-        fail "infer $1 tie_sets=$2: $(tail -1 "$tmp/log")"
+        fail "infer $_t tie_sets=$_v: $(tail -1 "$tmp/log")"
 }
 acc() { "$B/score" --truth "$1" "$2" | exact_acc; }
 links() { sed -n '/^# table=assignment/,$p' "$1" | grep -v '^#' | LC_ALL=C sort; }
