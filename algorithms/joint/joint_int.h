@@ -300,6 +300,8 @@ struct joint {
     size_t tset_eps, tset_reqs; /* endpoints with an agreed modal set; their requests */
     size_t tset_start_off, tset_search_off; /* requests off that set in one solution only */
     double tset_p;          /* the sign test's one-sided probability */
+    size_t tset_cross;      /* tie_sets=2: the start's calls given the search's parent
+                               as tie_cross would (moved across a tick) */
     struct joint_subtick *subtick; /* joint_subtick.c: the row-order check at coarse
                                stamps (owned; NULL where it did not run) */
     double bg;              /* log density of the background (per decade) */

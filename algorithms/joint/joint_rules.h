@@ -505,6 +505,10 @@ int joint_tieorph_meta(const joint *s, pb_result *res);
 int joint_tieset_count(const joint *s, const uint32_t *start, const uint32_t *now,
                        const unsigned char *use, size_t *used_eps, size_t *reqs,
                        size_t *start_off, size_t *search_off);
+/* joint_tieset_weighs (tie_sets=2): 1 when start_off > search_off and the one-sided
+ * sign test's p is below level / moved (the level shared among the moves the tie test
+ * weighed, moved = its count of calls whose parent differs), else 0. */
+int joint_tieset_weighs(size_t start_off, size_t search_off, double level, size_t moved);
 int joint_tieset_decide(joint *s, const unsigned char *start_lost);
 int joint_tieset_meta(const joint *s, pb_result *res);
 int joint_roworph_applies(const joint *s);

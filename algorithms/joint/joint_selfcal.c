@@ -1111,5 +1111,5 @@ void joint_copy_params(const joint *s, joint_params *p2)
     p2->tie_orphans_rows = joint_roworph_decided(s);
     /* ... and tie_sets only where it refuted the real trace's start
      * (joint_tieset.c) */
-    p2->tie_sets = s->tset_refuted;
+    p2->tie_sets = s->tset_refuted ? s->p.tie_sets : 0;
 }

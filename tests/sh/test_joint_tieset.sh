@@ -16,10 +16,20 @@
 # search 59 %) the two solutions give every request the same set: the rule
 # stays silent (start_off=0 search_off=0 kept=start) and the links are those
 # of tie_sets=0.
+# tie_sets=2 (the sign test's level shared among the tie test's moves, p <
+# 0.05 / moved): on the pool trace it refutes the start as =1 does (p about
+# 1e-25 against a level of 3e-5; the links of =1).  On joint_ticks with 2
+# workers (maketrace seed 6, 1 ms, call ids, -s tie_rows=0 -s subtick=off, as
+# test_joint_ticks.sh) the tie test is right to keep the start (88.2 %, fcfs
+# 88.2): =1 refutes it with 10 requests off the set against 0 (p = 0.001,
+# 72.8 %), =2 does not against 587 moves (level 8.5e-5): the links of
+# tie_sets=0.  The tree before has no value 2 (fails).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
-run() { # trace option-value out
-    "$B/infer" --algo joint -s tie_sets="$2" -o "$3" "$1" 2> "$tmp/log" ||
-        fail "infer $1 tie_sets=$2: $(tail -1 "$tmp/log")"
+run() { # trace option-value out [more options]
+    _t=$1 _v=$2 _o=$3
+    shift 3
+    "$B/infer" --algo joint -s tie_sets="$_v" "$@" -o "$_o" "$_t" 2> "$tmp/log" ||
+        fail "infer $_t tie_sets=$_v: $(tail -1 "$tmp/log")"
 }
 acc() { "$B/score" --truth "$1" "$2" | exact_acc; }
 links() { sed -n '/^# table=assignment/,$p' "$1" | grep -v '^#' | LC_ALL=C sort; }
@@ -68,3 +78,30 @@ links "$tmp/p.1" > "$tmp/la"
 links "$tmp/p.0" > "$tmp/lb"
 cmp -s "$tmp/la" "$tmp/lb" || fail "joint_pool 1 ms: the links differ from tie_sets=0"
 echo "joint_pool 1 ms: $(acc "$tmp/p.csv" "$tmp/p.1") (silent)"
+# tie_sets=2: the pool trace refuted as by =1
+run "$tmp/t.csv" 2 "$tmp/r.2"
+grep -q '^# tie_sets=on .* level=.* kept=search' "$tmp/r.2" ||
+    fail "tie_sets=2 did not refute the pool start: $(grep '^# tie_sets' "$tmp/r.2")"
+links "$tmp/r.2" > "$tmp/la"
+links "$tmp/r.1" > "$tmp/lb"
+cmp -s "$tmp/la" "$tmp/lb" || fail "pool: tie_sets=2's links differ from =1's"
+# ... and joint_ticks 2 workers 1 ms with ids, where the tie test is right: kept
+"$B/maketrace" "$PB_ROOT/experiments/joint_ticks.conf" -s seed=6 -s F.workers=2 \
+    > "$tmp/kraw.csv" 2> "$tmp/log" || fail "maketrace joint_ticks: $(tail -1 "$tmp/log")"
+"$B/skewer" -q --round 1ms "$tmp/kraw.csv" > "$tmp/k.csv" || fail "skewer 1ms"
+for v in 0 1 2; do
+    run "$tmp/k.csv" $v "$tmp/k.$v" -s tie_rows=0 -s subtick=off
+done
+k0=$(acc "$tmp/k.csv" "$tmp/k.0")
+k1=$(acc "$tmp/k.csv" "$tmp/k.1")
+k2=$(acc "$tmp/k.csv" "$tmp/k.2")
+echo "joint_ticks 2 workers 1 ms, ids: tie_sets=0 $k0, 1 $k1, 2 $k2"
+grep -q '^# tie_sets=on .* kept=search' "$tmp/k.1" ||
+    fail "joint_ticks: tie_sets=1 no longer refutes (the case is gone): $(grep '^# tie_sets' "$tmp/k.1")"
+grep -q '^# tie_sets=on .* kept=start' "$tmp/k.2" ||
+    fail "joint_ticks: tie_sets=2 refuted the start: $(grep '^# tie_sets' "$tmp/k.2")"
+links "$tmp/k.2" > "$tmp/la"
+links "$tmp/k.0" > "$tmp/lb"
+cmp -s "$tmp/la" "$tmp/lb" || fail "joint_ticks: tie_sets=2's links differ from =0's"
+awk -v a="$k2" -v b="$k1" 'BEGIN { exit !(a >= b + 0.1) }' ||
+    fail "joint_ticks: tie_sets=2 $k2 not 10 points above =1 $k1"

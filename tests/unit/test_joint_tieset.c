@@ -170,9 +170,29 @@ TEST(tieset_repeated_call_not_counted)
     fix_close(&f);
 }
 
+/* tie_sets=2: the sign test's level shared among the tie test's moves.  o = 10,
+ * r = 0: p = 2^-10 = 0.000977 (joint_ticks 2 workers 1 ms with ids, seed 6:
+ * the start right): refuted by tie_sets=1's 0.05, not against 587 moves (level
+ * 0.05 / 587 = 8.5e-5); o = 20, r = 0 (p = 9.5e-7) is.  Against one move the
+ * level is tie_sets=1's; o <= r never refutes; no move counts as one. */
+TEST(tieset_weighs_the_moves)
+{
+    CHECK(joint_tieorph_refutes(10, 0));
+    CHECK(!joint_tieset_weighs(10, 0, 0.05, 587));
+    CHECK(joint_tieset_weighs(20, 0, 0.05, 587));
+    CHECK(joint_tieset_weighs(6, 0, 0.05, 1));  /* p = 1/64 */
+    CHECK(!joint_tieset_weighs(4, 0, 0.05, 1)); /* p = 1/16 */
+    CHECK(joint_tieset_weighs(6, 0, 0.05, 0));
+    CHECK(!joint_tieset_weighs(5, 5, 1.0, 1));
+    CHECK(!joint_tieset_weighs(0, 9, 1.0, 1));
+    /* the level is the option's: a looser one refutes the 10 against 587 */
+    CHECK(joint_tieset_weighs(10, 0, 0.6, 587));
+}
+
 int main(void)
 {
     RUN(tieset_sign_test_by_hand);
+    RUN(tieset_weighs_the_moves);
     RUN(tieset_repeated_call_not_counted);
     return pbtest_exit();
 }
