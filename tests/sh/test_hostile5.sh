@@ -38,4 +38,29 @@ sed 's/,[0-9]*,[0-9]*$/,,/' full.csv | sed '1s/.*/'"$hdr"'/' > none.csv
 "$B/importtrace" -q -o none.tr none.csv || fail "none.csv"
 grep -q ' missing_duration=3 ' none.tr || fail "no end, no duration: not counted"
 
+# --- 2. OTLP/JSON with "scopeSpans": [] beside "instrumentationLibrarySpans"
+# (an encoder that writes empty repeated fields, OTLP 0.15-0.19): the old
+# field's spans are the resource's spans.  Before: silently dropped (here
+# resource 1's server span: its RPC became client_only).
+svc() { printf '{"key":"service.name","value":{"stringValue":"%s"}}' "$1"; }
+sp() { # trace span parent kind start end
+    printf '{"traceId":"%s","spanId":"%s","parentSpanId":"%s","name":"op","kind":%s,"startTimeUnixNano":"%s","endTimeUnixNano":"%s"}' "$@"
+}
+t=00000000000000000000000000000abc
+{
+    printf '{"resourceSpans":[{"resource":{"attributes":[%s]},"scopeSpans":[{"spans":[%s,%s]}]},' \
+        "$(svc web)" "$(sp $t 01 '' 2 1000 9000)" "$(sp $t 02 01 3 2000 8000)"
+    printf '{"resource":{"attributes":[%s]},"scopeSpans":[],"instrumentationLibrarySpans":[{"spans":[%s]}]}]}\n' \
+        "$(svc api)" "$(sp $t 03 02 2 3000 7000)"
+} > both.json
+sed 's/"scopeSpans":\[\],"instrumentationLibrarySpans"/"scopeSpans"/' both.json > new.json
+grep -q '"scopeSpans":\[{"spans":\[{"traceId":"[0-9a-f]*","spanId":"03"' new.json || fail "new.json not made"
+"$B/importtrace" -q -o both.tr both.json || fail "both.json"
+"$B/importtrace" -q -o new.tr new.json || fail "new.json"
+rows both.tr > both.rows
+rows new.tr > new.rows
+cmp -s both.rows new.rows ||
+    { diff new.rows both.rows; fail "scopeSpans [] beside instrumentationLibrarySpans: spans lost"; }
+grep -q ' spans=3 .* client_only=0 ' both.tr || fail "both.json: not 3 spans, no client_only"
+
 echo "ok"
