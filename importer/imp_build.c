@@ -728,14 +728,66 @@ static int cmp_wkey(const void *x, const void *y)
     return p->span < q->span ? -1 : p->span > q->span;
 }
 
+/* a binary min-heap of worker ids, by busy_end then id (end != NULL), or
+ * by id alone (end NULL) */
+typedef struct wheap {
+    uint32_t *w;
+    size_t n;
+    const pb_ns *end;
+} wheap;
+
+static int wh_less(const wheap *h, uint32_t a, uint32_t b)
+{
+    if (h->end && h->end[a] != h->end[b])
+        return h->end[a] < h->end[b];
+    return a < b;
+}
+
+static void wh_push(wheap *h, uint32_t x)
+{
+    size_t i = h->n++;
+    h->w[i] = x;
+    while (i > 0 && wh_less(h, h->w[i], h->w[(i - 1) / 2])) {
+        uint32_t t = h->w[i];
+        h->w[i] = h->w[(i - 1) / 2];
+        h->w[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static uint32_t wh_pop(wheap *h)
+{
+    uint32_t top = h->w[0];
+    size_t i = 0;
+    h->w[0] = h->w[--h->n];
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < h->n && wh_less(h, h->w[l], h->w[m]))
+            m = l;
+        if (l + 1 < h->n && wh_less(h, h->w[l + 1], h->w[m]))
+            m = l + 1;
+        if (m == i)
+            break;
+        uint32_t t = h->w[i];
+        h->w[i] = h->w[m];
+        h->w[m] = t;
+        i = m;
+    }
+    return top;
+}
+
 static int pool_workers(builder *b, uint32_t *worker)
 {
     size_t n = b->n, nk = 0;
     wkey *k = malloc((n ? n : 1) * sizeof *k);
     pb_ns *busy_end = malloc((n ? n : 1) * sizeof *busy_end); /* by worker id */
-    if (!k || !busy_end) {
+    wheap busy = {malloc((n ? n : 1) * sizeof *busy.w), 0, busy_end};
+    wheap idle = {malloc((n ? n : 1) * sizeof *idle.w), 0, NULL};
+    if (!k || !busy_end || !busy.w || !idle.w) {
         free(k);
         free(busy_end);
+        free(busy.w);
+        free(idle.w);
         return PB_ENOMEM;
     }
     for (size_t i = 0; i < n; i++)
@@ -749,22 +801,26 @@ static int pool_workers(builder *b, uint32_t *worker)
             }
     }
     pb_sort(k, nk, sizeof *k, cmp_wkey);
-    /* per service: the lowest worker whose visit ended by this start (a
-     * linear scan over the service's workers: pools are small) */
+    /* per service: the lowest worker whose visit ended by this start.
+     * Starts rise within a service, so a worker whose visit ended by one
+     * start is free at every later one: it moves from the busy heap (by
+     * end) to the idle heap (by id) once.  A linear scan over the workers
+     * was quadratic where a service holds thousands of visits at once */
     uint32_t nw = 0;
     for (size_t i = 0; i < nk; i++) {
         if (i == 0 || k[i].svc != k[i - 1].svc)
-            nw = 0;
-        uint32_t w = 0;
-        while (w < nw && busy_end[w] > k[i].start)
-            w++;
-        if (w == nw)
-            nw++;
+            nw = 0, busy.n = 0, idle.n = 0;
+        while (busy.n && busy_end[busy.w[0]] <= k[i].start)
+            wh_push(&idle, wh_pop(&busy));
+        uint32_t w = idle.n ? wh_pop(&idle) : nw++;
         busy_end[w] = k[i].end;
+        wh_push(&busy, w);
         worker[k[i].span] = w;
     }
     free(k);
     free(busy_end);
+    free(busy.w);
+    free(idle.w);
     return PB_OK;
 }
 
