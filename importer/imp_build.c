@@ -577,52 +577,61 @@ static int causal_depths(const builder *b, const size_t *cause, uint32_t *depth,
  * issuing it (the call into the caller, or an earlier child's return);
  * a return by the latest message received before replying.  Ties go to the
  * later sibling.  Times compared are all on the caller's own clock. */
-/* Outstanding children of one context: a min-heap of positions in the
- * issue order, keyed by (time the return came back, position), so that the
- * children that are back by a given time come off in O(log n) each. */
-typedef struct outheap {
-    size_t *pos;
+/* A binary min-heap of uint32_t items under an order of the caller's
+ * (less(ctx, x, y): x comes off before y); the array holds n items. */
+typedef struct uheap {
+    uint32_t *a;
     size_t n;
-    const rpc *rpcs;
-    const uint32_t *ord;
-} outheap;
+    int (*less)(const void *ctx, uint32_t x, uint32_t y);
+    const void *ctx;
+} uheap;
 
-static int oh_less(const outheap *h, size_t a, size_t b)
-{
-    pb_ns x = h->rpcs[h->ord[a]].ret_recv, y = h->rpcs[h->ord[b]].ret_recv;
-    return x < y || (x == y && a < b);
-}
-
-static void oh_push(outheap *h, size_t p)
+static void uh_push(uheap *h, uint32_t x)
 {
     size_t i = h->n++;
-    h->pos[i] = p;
-    while (i > 0 && oh_less(h, h->pos[i], h->pos[(i - 1) / 2])) {
-        size_t t = h->pos[i];
-        h->pos[i] = h->pos[(i - 1) / 2];
-        h->pos[(i - 1) / 2] = t;
+    h->a[i] = x;
+    while (i > 0 && h->less(h->ctx, h->a[i], h->a[(i - 1) / 2])) {
+        uint32_t t = h->a[i];
+        h->a[i] = h->a[(i - 1) / 2];
+        h->a[(i - 1) / 2] = t;
         i = (i - 1) / 2;
     }
 }
 
-static size_t oh_pop(outheap *h)
+static uint32_t uh_pop(uheap *h)
 {
-    size_t top = h->pos[0], i = 0;
-    h->pos[0] = h->pos[--h->n];
+    uint32_t top = h->a[0];
+    size_t i = 0;
+    h->a[0] = h->a[--h->n];
     for (;;) {
         size_t l = 2 * i + 1, m = i;
-        if (l < h->n && oh_less(h, h->pos[l], h->pos[m]))
+        if (l < h->n && h->less(h->ctx, h->a[l], h->a[m]))
             m = l;
-        if (l + 1 < h->n && oh_less(h, h->pos[l + 1], h->pos[m]))
+        if (l + 1 < h->n && h->less(h->ctx, h->a[l + 1], h->a[m]))
             m = l + 1;
         if (m == i)
             break;
-        size_t t = h->pos[i];
-        h->pos[i] = h->pos[m];
-        h->pos[m] = t;
+        uint32_t t = h->a[i];
+        h->a[i] = h->a[m];
+        h->a[m] = t;
         i = m;
     }
     return top;
+}
+
+/* Outstanding children of one context: a min-heap of positions in the
+ * issue order, keyed by (time the return came back, position), so that the
+ * children that are back by a given time come off in O(log n) each. */
+typedef struct outkey {
+    const rpc *rpcs;
+    const uint32_t *ord;
+} outkey;
+
+static int oh_less(const void *ctx, uint32_t a, uint32_t b)
+{
+    const outkey *o = ctx;
+    pb_ns x = o->rpcs[o->ord[a]].ret_recv, y = o->rpcs[o->ord[b]].ret_recv;
+    return x < y || (x == y && a < b);
 }
 
 static int make_causes(builder *b, size_t *cause)
@@ -630,10 +639,11 @@ static int make_causes(builder *b, size_t *cause)
     imp_importer *im = b->im;
     size_t nr = b->nrpc;
     uint32_t *ord = malloc((nr ? nr : 1) * sizeof *ord);
-    outheap h = {malloc((nr ? nr : 1) * sizeof *h.pos), 0, b->rpcs, ord};
-    if (!ord || !h.pos) {
+    outkey ok = {b->rpcs, ord};
+    uheap h = {malloc((nr ? nr : 1) * sizeof *h.a), 0, oh_less, &ok};
+    if (!ord || !h.a) {
         free(ord);
-        free(h.pos);
+        free(h.a);
         return PB_ENOMEM;
     }
     for (size_t r = 0; r < nr; r++) {
@@ -664,8 +674,8 @@ static int make_causes(builder *b, size_t *cause)
         h.n = 0;
         for (size_t k = g; k < e; k++) {
             const rpc *r = &b->rpcs[ord[k]];
-            while (h.n && b->rpcs[ord[h.pos[0]]].ret_recv <= r->call_ts) {
-                size_t j = oh_pop(&h);
+            while (h.n && b->rpcs[ord[h.a[0]]].ret_recv <= r->call_ts) {
+                size_t j = uh_pop(&h);
                 pb_ns t = b->rpcs[ord[j]].ret_recv;
                 if (t > best_t || (t == best_t && (!have_pos || j > best_pos))) {
                     best = 2 * (size_t)ord[j] + 1;
@@ -682,7 +692,7 @@ static int make_causes(builder *b, size_t *cause)
             } else {
                 cause[2 * (size_t)ord[k]] = best;
             }
-            oh_push(&h, k);
+            uh_push(&h, (uint32_t)k); /* a position in ord: fits */
             if (r->call_ts < xstart)
                 imp_count_span(im, IMP_C_EARLY_CHILD, &b->sp[r->label_span]);
         }
@@ -706,7 +716,7 @@ static int make_causes(builder *b, size_t *cause)
         g = e;
     }
     free(ord);
-    free(h.pos);
+    free(h.a);
     return PB_OK;
 }
 
@@ -728,14 +738,32 @@ static int cmp_wkey(const void *x, const void *y)
     return p->span < q->span ? -1 : p->span > q->span;
 }
 
+/* orders of worker ids: by the end of their visit, then id (busy); by id
+ * (idle) */
+static int busy_less(const void *ctx, uint32_t a, uint32_t b)
+{
+    const pb_ns *end = ctx;
+    return end[a] != end[b] ? end[a] < end[b] : a < b;
+}
+
+static int id_less(const void *ctx, uint32_t a, uint32_t b)
+{
+    (void)ctx;
+    return a < b;
+}
+
 static int pool_workers(builder *b, uint32_t *worker)
 {
     size_t n = b->n, nk = 0;
     wkey *k = malloc((n ? n : 1) * sizeof *k);
     pb_ns *busy_end = malloc((n ? n : 1) * sizeof *busy_end); /* by worker id */
-    if (!k || !busy_end) {
+    uheap busy = {malloc((n ? n : 1) * sizeof *busy.a), 0, busy_less, busy_end};
+    uheap idle = {malloc((n ? n : 1) * sizeof *idle.a), 0, id_less, NULL};
+    if (!k || !busy_end || !busy.a || !idle.a) {
         free(k);
         free(busy_end);
+        free(busy.a);
+        free(idle.a);
         return PB_ENOMEM;
     }
     for (size_t i = 0; i < n; i++)
@@ -749,22 +777,26 @@ static int pool_workers(builder *b, uint32_t *worker)
             }
     }
     pb_sort(k, nk, sizeof *k, cmp_wkey);
-    /* per service: the lowest worker whose visit ended by this start (a
-     * linear scan over the service's workers: pools are small) */
+    /* per service: the lowest worker whose visit ended by this start.
+     * Starts rise within a service, so a worker whose visit ended by one
+     * start is free at every later one: it moves from the busy heap (by
+     * end) to the idle heap (by id) once.  A linear scan over the workers
+     * was quadratic where a service holds thousands of visits at once */
     uint32_t nw = 0;
     for (size_t i = 0; i < nk; i++) {
         if (i == 0 || k[i].svc != k[i - 1].svc)
-            nw = 0;
-        uint32_t w = 0;
-        while (w < nw && busy_end[w] > k[i].start)
-            w++;
-        if (w == nw)
-            nw++;
+            nw = 0, busy.n = 0, idle.n = 0;
+        while (busy.n && busy_end[busy.a[0]] <= k[i].start)
+            uh_push(&idle, uh_pop(&busy));
+        uint32_t w = idle.n ? uh_pop(&idle) : nw++;
         busy_end[w] = k[i].end;
+        uh_push(&busy, w);
         worker[k[i].span] = w;
     }
     free(k);
     free(busy_end);
+    free(busy.a);
+    free(idle.a);
     return PB_OK;
 }
 

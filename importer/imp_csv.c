@@ -522,8 +522,16 @@ static void data_row(rd *r)
     }
     raw.start_ns = t;
     int col = r->idx[F_END] >= 0 ? F_END : F_DURATION;
-    int64_t unit = col == F_END ? r->map->unit : r->map->dunit;
     const char *v = fld(r, (size_t)r->idx[col]);
+    /* an empty end with a duration column beside it (Nezha's layout has
+     * both): the row's length is still recorded, in the duration; taking
+     * it as missing would make every such span 0 long */
+    if (!*v && col == F_END && r->idx[F_DURATION] >= 0 &&
+        *fld(r, (size_t)r->idx[F_DURATION])) {
+        col = F_DURATION;
+        v = fld(r, (size_t)r->idx[col]);
+    }
+    int64_t unit = col == F_END ? r->map->unit : r->map->dunit;
     if (!*v) {
         raw.has_end = 0; /* counted as missing_duration */
     } else if ((k = parse_time(v, unit, &t)) <= 0 ||

@@ -73,33 +73,36 @@ int imp_jaeger_trace(imp_importer *im, json_t *t, uint32_t file,
         return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                     "%s.processes: expected an object", tw);
     if (json_is_object(procs)) {
-        /* several processes of one service: count each extra one */
-        size_t np = json_object_size(procs), k = 0;
-        const char **svc = calloc(np ? np : 1, sizeof *svc);
-        if (!svc)
+        /* several processes of one service: count each extra one (a name
+         * already in the table; a table, not a pairwise comparison: a
+         * trace may list tens of thousands of processes) */
+        pb_strtab *seen = NULL;
+        if (pb_strtab_init(&seen) != PB_OK)
             return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
         const char *key;
         json_t *p;
         json_object_foreach(procs, key, p) {
             const char *name = imp_json_str(p, "serviceName");
             if (!json_is_object(p) || !name || !*name) {
-                free(svc);
+                pb_strtab_close(seen);
                 return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                             "%s.processes.%s: expected an object with a "
                             "non-empty string \"serviceName\"",
                             tw, key);
             }
-            svc[k++] = name;
+            uint32_t before = pb_strtab_count(seen), idx;
+            if (pb_strtab_intern(seen, name, strlen(name), &idx) != PB_OK) {
+                pb_strtab_close(seen);
+                return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0,
+                                "out of memory");
+            }
+            if (pb_strtab_count(seen) == before) {
+                char pw[64];
+                snprintf(pw, sizeof pw, "%s.processes", tw);
+                imp_count_at(im, IMP_C_MULTI_PROCESS, fname, pw);
+            }
         }
-        for (size_t i = 0; i < k; i++)
-            for (size_t j = 0; j < i; j++)
-                if (!strcmp(svc[i], svc[j])) {
-                    char pw[64];
-                    snprintf(pw, sizeof pw, "%s.processes", tw);
-                    imp_count_at(im, IMP_C_MULTI_PROCESS, fname, pw);
-                    break;
-                }
-        free(svc);
+        pb_strtab_close(seen);
     }
     const char *tid = imp_json_str(t, "traceID");
     size_t n = json_array_size(spans);

@@ -16,7 +16,8 @@
  * numbers.  Hex ids are lower-cased, and a 32-digit trace id whose first
  * 16 digits are 0 is shortened to its last 16 (as Jaeger prints a 64-bit
  * trace id), so a Jaeger trace converted to OTLP keeps its path labels.
- * "instrumentationLibrarySpans" (OTLP before 0.15) is read as scopeSpans.
+ * "instrumentationLibrarySpans" (OTLP before 0.15) is read as scopeSpans,
+ * also beside an empty or null "scopeSpans".
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -122,8 +123,16 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                                     "attributes");
     const char *service = attr_str(attrs, "service.name");
     json_t *ss = json_object_get(rs, "scopeSpans");
-    if (!ss)
-        ss = json_object_get(rs, "instrumentationLibrarySpans");
+    /* the old field when the new one is absent, null or empty: an encoder
+     * that writes empty repeated fields gives "scopeSpans": [] beside the
+     * spans in "instrumentationLibrarySpans" (OTLP 0.15-0.19: receivers
+     * use the old field when the new one is not set) */
+    if (!ss || json_is_null(ss) ||
+        (json_is_array(ss) && json_array_size(ss) == 0)) {
+        json_t *old = json_object_get(rs, "instrumentationLibrarySpans");
+        if (old)
+            ss = old;
+    }
     if (!ss || json_is_null(ss))
         return PB_OK;
     if (!json_is_array(ss))
