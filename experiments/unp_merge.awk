@@ -15,15 +15,18 @@
 # the second"); a group whose two partitions differ is a *piece*, and
 # either result's partition of it can be taken without touching the rest.
 # Prints one line:
-#   intact=N first=A second=B local=L conf=C conf_local=D pieces=P
+#   intact=N first=A second=B local=L conf=C conf_small=D pieces=P
 #   pieces_moved=M msgs_moved=K of=T
 # intact requests (they lost nothing) exact with the first result, the
 # second, and three merges, each taking the second's partition on a piece
 # only when: local, the piece holds a moved message; conf, the sum of
 # log(confidence) of its messages is higher in the second result (the
-# results' own confidence column: no truth); conf_local, both.  P pieces,
+# results' own confidence column: no truth); conf_small, as conf on a
+# piece of at most SMALL (default 0.1, `-v small=S`) of the messages, the
+# rest the first's (a piece that is most of the trace is no local
+# change: OnlineBoutique 07:11, where the whole minute is two pieces).  P pieces,
 # M of them with a moved message, K messages in those of T.
-BEGIN { FS = "," }
+BEGIN { FS = ","; if (small == "") small = 0.1 }
 FNR == 1 { f++; h = 0; on = 0 }
 f == 4 && /^# unpaired_moved=/ {
     s = $0; sub(/.* ids=/, "", s); n = split(s, ids, ",")
@@ -51,6 +54,7 @@ function find(a,   r) {
 }
 function union(a, b) { a = find(a); b = find(b); if (a != b) up[a] = b }
 END {
+    for (m in msg) nmsg++
     for (m in msg) {
         g = find(m); grp[m] = g; size[g]++
         sa[g] += la[m]; sb[g] += lb[m]
@@ -71,7 +75,7 @@ END {
         lab[1, m] = "A" ia[m]; lab[2, m] = "B" ib[m]
         lab[3, m] = d && (g in gm) ? "B" ib[m] : "A" ia[m]
         lab[4, m] = d && sb[g] > sa[g] ? "B" ib[m] : "A" ia[m]
-        lab[5, m] = d && (g in gm) && sb[g] > sa[g] ? "B" ib[m] : "A" ia[m]
+        lab[5, m] = d && sb[g] > sa[g] && size[g] <= small * nmsg ? "B" ib[m] : "A" ia[m]
         for (r = 1; r <= 5; r++)
             if (lab[r, m] != "A" && lab[r, m] != "B") cnt[r, lab[r, m]]++
         tot++
@@ -97,6 +101,6 @@ END {
             if (l != "X" && l != "A" && l != "B" && cnt[r, l] == np[p]) ex[r]++
         }
     }
-    printf "intact=%d first=%d second=%d local=%d conf=%d conf_local=%d pieces=%d pieces_moved=%d msgs_moved=%d of=%d\n",
+    printf "intact=%d first=%d second=%d local=%d conf=%d conf_small=%d pieces=%d pieces_moved=%d msgs_moved=%d of=%d\n",
         intact, ex[1], ex[2], ex[3], ex[4], ex[5], pieces, pm, km, tot
 }
