@@ -929,7 +929,7 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     rc = joint_unpaired_choose(s, &force, &recs, &nrecs, &changed);
     if (rc != PB_OK) {
         free(force);
-        free(recs);
+        joint_unpaired_free(recs, nrecs);
         joint_close(s);
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
@@ -938,7 +938,7 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
         rc = init_search(&t, v, params, err, force, &pw);
         if (rc != PB_OK) {
             free(force);
-            free(recs);
+            joint_unpaired_free(recs, nrecs);
             joint_close(s);
             return rc;
         }
@@ -1238,7 +1238,8 @@ void joint_close(joint *s)
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
                  s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
-                 s->conf_stat, s->scal_stat, s->conf_exempt, s->unp_rec};
+                 s->conf_stat, s->scal_stat, s->conf_exempt};
+    joint_unpaired_free(s->unp_rec, s->nunp_rec);
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);

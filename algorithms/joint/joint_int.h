@@ -28,6 +28,9 @@ typedef struct joint_unp_rec {
     double order_p;          /* p-value of "overtakes at most JOINT_ORDER_RHO0" */
     int in_order;            /* not refuted: the alignment's choice stays */
     double q, price;         /* the loss rate and the nats of an unpaired message */
+    uint64_t *moved;         /* ids of the messages whose state the choice changed
+                                (changed of them; allocated, or NULL), for the
+                                metadata: what a second search must re-solve */
 } joint_unp_rec;
 
 /* One link that the nesting test looked at (joint_cand.c, joint_align.h). */

@@ -225,6 +225,15 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            : u->in_order && (s->p.unpaired == 1 || s->p.unpaired == 3)
                                ? "first_in_order"
                                : "first");
+            if (u->moved) { /* the changed messages' ids (a second search's seeds) */
+                pb_strbuf b = {0};
+                for (size_t i = 0; i < u->changed; i++)
+                    pb_strbuf_printf(&b, "%s%llu", i ? "," : "", (unsigned long long)u->moved[i]);
+                pb_result_meta(res, "unpaired_moved=%s>%s ids=%s",
+                               pb_strtab_str(s->v.nodes, u->caller),
+                               pb_strtab_str(s->v.nodes, u->callee), pb_strbuf_str(&b));
+                pb_strbuf_free(&b);
+            }
         }
         if (s->nunp_rec)
             pb_result_meta(res, "unpaired_links=%zu unpaired_changed=%zu searched_again=%d "

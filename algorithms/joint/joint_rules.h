@@ -794,6 +794,9 @@ int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t 
                         unsigned char *un_r, double *before, double *after);
 int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
                           size_t *nrecs, size_t *changed);
+/* joint_unpaired.c: frees recs[0..n) (their moved ids) and recs; NULL is
+ * fine */
+void joint_unpaired_free(joint_unp_rec *recs, size_t n);
 
 /* joint_uncross.c.  When the trace lost messages (half pairs), after the
  * search: for every request a half pair touches and every request

@@ -431,6 +431,21 @@ static int up_link(const joint *s, uint32_t l, double price, unsigned char *forc
     if (diff == 0 || !(after < before))
         goto out;
     rec->changed = diff;
+    /* the ids of the changed messages, for the metadata (a local second
+     * search, docs/joint/shapes.md "... the second search made local,
+     * measured") */
+    rec->moved = malloc(diff * sizeof *rec->moved);
+    if (!rec->moved) {
+        rc = PB_ENOMEM;
+        goto out;
+    }
+    size_t nm = 0;
+    for (uint32_t i = 0; i < nc; i++)
+        if (uc[i] != (s->pr[C[i].pair].ret == NONE))
+            rec->moved[nm++] = s->v.msgs[C[i].msg].id;
+    for (uint32_t j = 0; j < nr; j++)
+        if (ur[j] != (s->pr[R[j].pair].call == NONE))
+            rec->moved[nm++] = s->v.msgs[R[j].msg].id;
     /* the unpaired messages (1) and the rest of the link (2: paired first
      * in, first out), so a link that leaves nothing unpaired is known too */
     for (uint32_t i = 0; i < nc; i++)
@@ -495,7 +510,7 @@ int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec *
     }
     if (rc != PB_OK) {
         free(f);
-        free(r);
+        joint_unpaired_free(r, nr);
         return rc;
     }
     *recs = r;
@@ -505,4 +520,11 @@ int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec *
     else
         free(f);
     return PB_OK;
+}
+
+void joint_unpaired_free(joint_unp_rec *recs, size_t n)
+{
+    for (size_t i = 0; recs && i < n; i++)
+        free(recs[i].moved);
+    free(recs);
 }
