@@ -46,6 +46,7 @@ int joint_sim_loss_rates(joint *s, double *rate, unsigned char *rest)
     s->sloss_p = 0;
     s->sloss_d2 = 0;
     s->sloss_known = 0;
+    s->sloss_unexempt = 0;
     if (!s->p.conf_sim_loss || !n || !nl)
         return 0;
     double *cnt = calloc(4 * (size_t)nl + 1, sizeof *cnt); /* n, call-only, ret-only, bb */
@@ -94,6 +95,7 @@ int joint_sim_loss_rates(joint *s, double *rate, unsigned char *rest)
             rest[p] = 1;
         }
     }
+    size_t unex = 0; /* the half pairs not right by construction (bits 1, 4) */
     double d2 = 0, tot = 0, known = 0;
     for (uint32_t l = 0; l < nl; l++) {
         const double *c = cnt + 4 * (size_t)l;
@@ -111,6 +113,18 @@ int joint_sim_loss_rates(joint *s, double *rate, unsigned char *rest)
     for (uint32_t l = 0; l < nl && ph > 0; l++)
         if (cnt[4 * (size_t)l + 3])
             rate[l] = ph;
+    /* where the copy loses halves, a half pair at an end of the trace on a
+     * link without call ids is the pairing's guess too (bit 4): which call
+     * of the end was left without a return is decided by the pairing */
+    for (uint32_t p = 0; p < n && ph > 0; p++) {
+        const jpair *a = &s->pr[p];
+        if (cnt[4 * (size_t)a->link + 3] && !(rest[p] & 1) &&
+            (a->call == JOINT_NONE) != (a->ret == JOINT_NONE))
+            rest[p] |= 4;
+    }
+    for (uint32_t p = 0; p < n && ph > 0; p++)
+        unex += rest[p] != 0;
+    s->sloss_unexempt = unex;
     s->sloss_p = ph;
     s->sloss_d2 = d2;
     s->sloss_known = known;
@@ -146,7 +160,7 @@ int joint_sim_restore(const joint *s, void *r, const unsigned char *rest, pb_ns 
         if (s->pr[p].call != JOINT_NONE && s->pr[p].ret != JOINT_NONE)
             cp[off[s->pr[p].link + 1]++] = p;
     for (uint32_t p = 0; p < n; p++) {
-        if (!rest[p])
+        if (!(rest[p] & 1))
             continue;
         const jpair *a = &s->pr[p];
         uint32_t l = a->link, k = off[l + 1] - off[l];
@@ -180,7 +194,7 @@ int joint_sim_drop(const joint *s, void *r, const double *rate, const unsigned c
     const jpair *a = &s->pr[p];
     if (!rate || rate[a->link] <= 0)
         return 0;
-    if ((a->call == JOINT_NONE || a->ret == JOINT_NONE) && !rest[p])
+    if ((a->call == JOINT_NONE || a->ret == JOINT_NONE) && !(rest[p] & 1))
         return 0; /* kept as the solution has it (at an end of the trace) */
     uint32_t mi = half ? a->ret : a->call;
     if (mi != JOINT_NONE && s->v.msgs[mi].callid != PB_ID_NONE)
