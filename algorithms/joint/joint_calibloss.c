@@ -62,20 +62,14 @@ int joint_sim_loss_rates(joint *s, double *rate, unsigned char *rest)
         const jpair *a = &s->pr[p];
         double *c = cnt + 4 * (size_t)a->link;
         c[0]++;
-        if (a->call != JOINT_NONE) {
-            if (a->cs < t0)
-                t0 = a->cs;
-            if (a->cs > t1)
-                t1 = a->cs;
-            if (m[a->call].callid == PB_ID_NONE)
-                c[3] = 1;
-        }
-        if (a->ret != JOINT_NONE) {
-            if (a->rr < t0)
-                t0 = a->rr;
-            if (a->rr > t1)
-                t1 = a->rr;
-            if (m[a->ret].callid == PB_ID_NONE)
+        for (int h = 0; h < 2; h++) { /* call sent, return received: the caller's clock */
+            uint32_t mi = h ? a->ret : a->call;
+            pb_ns t = h ? a->rr : a->cs;
+            if (mi == JOINT_NONE)
+                continue;
+            t0 = t < t0 ? t : t0;
+            t1 = t > t1 ? t : t1;
+            if (m[mi].callid == PB_ID_NONE)
                 c[3] = 1;
         }
         if (a->call != JOINT_NONE && a->ret != JOINT_NONE && a->rr - a->cs > dur[a->link])
