@@ -13,23 +13,24 @@
  * 1 wrong).  In the copy every lost half sat where its search expected
  * it, so the copy never learned that doubt.
  *
- * So the copy loses at random places, at the trace's rate.  The rate per
- * half: the larger of the halves the solution left unpaired away from the
- * trace's ends, over 2 n (n pairs; a call sent within the link's longest
- * pair of the end, a return received within it of the start, is in
- * flight, not lost), and of the links' imbalance (a link with n pairs
- * under independent loss p loses Lc ~ Bin(n, p) calls and Lr ~ Bin(n, p)
- * returns, D = Lc - Lr has E[D^2] = 2 n p (1 - p): sum D^2 / (2 sum n),
- * which also counts a lost call and a lost return that cancel), pooled
- * over the links paired without call ids.  In the copy each of those
- * lost halves is made again (its network delay that of a complete pair of
- * its link drawn at random; a root whose call was lost arrives at its
- * first stamp), and every half of those links is dropped with that
- * probability.  Nothing fires where no half is left unpaired away from
- * the ends and every link balances (then the copy and the output are byte
- * for byte as before), nor where pairs have call ids (the solution knows
- * every lost half there).  The drops use their own generator (seeded from
- * conf_seed), so the copy's delays are the same draws as without it.
+ * So the copy loses at random places, at the trace's rate: the halves
+ * the solution left unpaired away from the trace's ends (a call sent
+ * within its link's longest pair of the end, a return received within it
+ * of the start, is in flight, not lost) over 2 n (n pairs), pooled over
+ * the links paired without call ids.  (The links' imbalance, sum D^2 /
+ * 2 n with E[D^2] = 2 n p (1 - p) under independent loss, is reported as
+ * imbalance_d2 only: from a few links it is too noisy.)  In the copy each
+ * of those half pairs is made whole again (its lost half's network delay
+ * that of a complete pair of its link drawn at random; a root whose call
+ * was lost arrives at its first stamp) and every half of those links is
+ * dropped with that probability.  There a half pair is the pairing's
+ * guess, in the real trace and in the copy, so it is not right by
+ * construction (joint_selfcal.c, by_construction), and two copies are
+ * pooled.  Nothing fires where no half is left unpaired away from the
+ * ends (then the copy and the output are byte for byte as before), nor
+ * where pairs have call ids (the ids say which halves were lost).  The
+ * drops use their own generator (seeded from conf_seed), so the copy's
+ * delays are the same draws as without it.
  */
 #include "joint_int.h"
 
