@@ -277,9 +277,10 @@ int joint_sim_waits(const joint *s, uint32_t q, uint32_t c);
  * (nlinks entries, the caller's) with the probability that the
  * self-calibration's copy drops each half of link l (links paired without
  * call ids; the trace's loss rate read from the halves left unpaired away
- * from its ends and from its links' imbalance) and rest[p] (npairs
- * entries) with 1 for the pairs whose lost half the copy makes again;
- * sets s->sloss_*.  Returns 1 when some rate is above 0, 0 when none (or
+ * from its ends) and rest[p] (npairs entries): bit 1 for the half pairs
+ * away from the ends (the copy makes their lost half again), bit 4 for
+ * the other half pairs of those links where some rate is above 0; a pair
+ * with either bit is not right by construction; sets s->sloss_*.  Returns 1 when some rate is above 0, 0 when none (or
  * conf_sim_loss=0), -1 when out of memory.  joint_sim_restore fills, per
  * pair, the copy's network delays of its call (nc) and return (nr) and
  * its arrival when it is a root (arr): the solution's, but for a pair
