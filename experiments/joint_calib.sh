@@ -24,7 +24,8 @@
 #
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out),
 # PB_CALIB_INFER (more infer arguments, e.g. "-s conf_selfcal=0"),
-# PB_APPS_DURATION (default 2s).
+# PB_APPS_DURATION (default 2s), PB_CALIB_LOSS_SEED (the loss2 variant's
+# sniffer seed, default 1; other seeds hold the loss variants out).
 # Writes $PB_OUT/joint_calib.md, and per set the reliability table and
 # the precision-coverage curve under $PB_OUT/joint_calib/; also
 # $PB_OUT/joint_calib_bins.md (every reliability bin: stated confidence,
@@ -202,7 +203,7 @@ both() {
 stress() {
     "$PB_BIN/skewer" -q --round 1ms "$2" > "$W/v.csv" && both "$1+round1ms" "$W/v.csv"
     "$PB_BIN/skewer" -q --round 10ms "$2" > "$W/v.csv" && both "$1+round10ms" "$W/v.csv"
-    "$PB_BIN/sniffer" -q -p 0.02 --seed 1 "$2" > "$W/v.csv" && cp "$2" "$W/v.orig.csv" &&
+    "$PB_BIN/sniffer" -q -p 0.02 --seed "${PB_CALIB_LOSS_SEED:-1}" "$2" > "$W/v.csv" && cp "$2" "$W/v.orig.csv" &&
         both "$1+loss2" "$W/v.csv" "$W/v.orig.csv"
     "$PB_BIN/skewer" -q --random-offset uniform:20ms --seed 1 --allow-negative "$2" > "$W/v.csv" &&
         both "$1+skew" "$W/v.csv"

@@ -191,6 +191,9 @@ typedef struct joint_params {
     int conf_sim_async; /* [conf_sim_async] the copy's response waits only for the
                            returns the solution's response waited for (calls that
                            outlive their parent stay so; joint_calibasync.c), 1 */
+    int conf_sim_loss;  /* [conf_sim_loss] the copy also loses halves at the rate of
+                           loss the trace's imbalance shows but the solution did not
+                           notice (joint_calibloss.c) */
     int conf_copy_pairs; /* [conf_copy_pairs] the self-calibration's own copy at least
                             this many pairs; 0: conf_sim_pairs (default 0) */
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least

@@ -300,6 +300,13 @@ int joint_calib_meta(const joint *s, pb_result *res)
     size_t outl = s->scal_done ? joint_sim_outliving(s) : 0;
     if (rc == PB_OK && outl)
         rc = pb_result_meta(res, "conf_sim_async=1 outliving_calls=%zu", outl);
+    /* conf_sim_loss (joint_calibloss.c): said only where it fired */
+    if (rc == PB_OK && s->scal_done && (s->sloss_p > 0 || s->sloss_unexempt))
+        rc = pb_result_meta(res, "conf_sim_loss=1 loss_rate_est=%.5f imbalance_d2=%.0f "
+                            "lost_halves_known=%.0f copy_dropped=%zu not_by_construction=%zu "
+                            "copies=%d",
+                            s->sloss_p, s->sloss_d2, s->sloss_known, s->sloss_dropped,
+                            s->sloss_unexempt, s->sloss_sims);
     for (uint32_t l = 0; rc == PB_OK && s->conf_stat && l < s->nlinks; l++) {
         const double *st = s->conf_stat + 4 * (size_t)l;
         const double *sc = s->scal_stat ? s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l : NULL;

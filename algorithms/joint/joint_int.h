@@ -511,6 +511,10 @@ struct joint {
                                       for all links (joint_selfcal.c) */
     double scal_sim;        /* simulated rows the self-calibration fitted */
     size_t scal_escaped;    /* simulated calls that left their request's interval */
+    double sloss_p, sloss_d2, sloss_known; /* conf_sim_loss: loss rate per half, sum D^2, known lost halves */
+    size_t sloss_dropped;   /* conf_sim_loss: halves the copy lost beyond the known */
+    size_t sloss_unexempt;  /* conf_sim_loss: half pairs not right by construction */
+    int sloss_sims;         /* conf_sim_loss: copies pooled where it fired */
     int scal_done;
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
     size_t sib_exempt;      /* rows it left alone: right by construction */

@@ -155,6 +155,11 @@ const pb_option joint_options[] = {
      "window of the trace's time around its middle (at most 10,000 pairs)"},
     {"conf_sim_pairs", PB_OPT_INT, offsetof(joint_params, conf_sim_pairs), "2000", 1, 10000,
      "pairs the self-calibration simulates at least (when the trace has them)"},
+    {"conf_sim_loss", PB_OPT_BOOL, offsetof(joint_params, conf_sim_loss), "1", PB_OPT_NORANGE,
+     "self-calibration: the copy also loses halves of pairs paired without call id at "
+     "the rate of loss the links' imbalance shows (sum D^2 / 2n) less the halves the "
+     "solution knows are lost; 0: only the known halves (before; "
+     "docs/joint/confidence.md, \"The copy loses what the search did not notice\")"},
     {"conf_sim_async", PB_OPT_BOOL, offsetof(joint_params, conf_sim_async), "1", PB_OPT_NORANGE,
      "self-calibration: a simulated response waits only for the returns its request's "
      "response waited for in the solution; a call whose return came after it (an "

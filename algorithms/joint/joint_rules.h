@@ -273,6 +273,26 @@ int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out);
  * many calls of the solution outlive their parent so (0 with
  * conf_sim_async=0). */
 int joint_sim_waits(const joint *s, uint32_t q, uint32_t c);
+/* joint_calibloss.c (conf_sim_loss).  joint_sim_loss_rates fills rate[l]
+ * (nlinks entries, the caller's) with the probability that the
+ * self-calibration's copy drops each half of link l (links paired without
+ * call ids; the trace's loss rate read from the halves left unpaired away
+ * from its ends) and rest[p] (npairs entries): bit 1 for the half pairs
+ * away from the ends (the copy makes their lost half again), bit 4 for
+ * the other half pairs of those links where some rate is above 0; a pair
+ * with either bit is not right by construction; sets s->sloss_*.  Returns 1 when some rate is above 0, 0 when none (or
+ * conf_sim_loss=0), -1 when out of memory.  joint_sim_restore fills, per
+ * pair, the copy's network delays of its call (nc) and return (nr) and
+ * its arrival when it is a root (arr): the solution's, but for a pair
+ * with rest[p] its lost half's delay drawn (r, a gsl_rng) from a complete
+ * pair of its link (rest NULL: none).  PB_OK or PB_ENOMEM.
+ * joint_sim_drop: 1 when the copy drops half `half` (0 call, 1 return) of
+ * pair p (one draw from r where the rate is above 0), else 0. */
+int joint_sim_loss_rates(joint *s, double *rate, unsigned char *rest);
+int joint_sim_restore(const joint *s, void *r, const unsigned char *rest, pb_ns *nc, pb_ns *nr,
+                      pb_ns *arr);
+int joint_sim_drop(const joint *s, void *r, const double *rate, const unsigned char *rest,
+                   uint32_t p, int half);
 size_t joint_sim_outliving(const joint *s);
 /* The parameters a copy of s's trace (made from s's solution) is inferred
  * with: s's own, without confidence, with the real trace's per-service
