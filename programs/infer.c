@@ -220,6 +220,15 @@ int main(int argc, char **argv)
      * candidate lists) stay resident while the result grows.  Nesting on
      * the 2M-message multi-tier trace: peak 173 MB -> 144 MB. */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    /* The heap keeps 4 MiB above its top when it grows and when it is
+     * trimmed: with glibc's default (no pad, trimmed past 128 KiB free)
+     * joint's searches, which free and allocate their tables again and
+     * again, gave pages back and faulted them in anew (TrainTicket 09:00
+     * as a black box: 52 brk calls, 4,031 page faults -> 6 and 3,011;
+     * about a tenth of its CPU, docs/joint/speed.md, "Speed, seventeenth
+     * wave: TrainTicket's fixed costs").  Outputs unchanged; at most 4 MiB
+     * more resident. */
+    mallopt(M_TOP_PAD, 4 << 20);
 #endif
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     size_t nsets = 0;
