@@ -287,6 +287,10 @@ typedef struct joint_params {
                            the rows read backwards; joint_subtick.c), auto */
     double subtick_share; /* [subtick_share] auto: the most forward contradictions
                            per backward one, 0.05 */
+    int tick_fifo;        /* [tick_fifo] at whole-tick stamps with call ids, a service
+                           whose requests a test finds answered in tick order has
+                           its calls' assignment made tick-monotone after the
+                           search (joint_tickx.c), 0 */
     int subtick_blame;    /* [subtick_blame] per service: a kept service that failed a
                            pair with one put out and still shows forward
                            contradictions against the kept ones is put out too
@@ -308,6 +312,9 @@ typedef struct joint_params {
                            rows of each tick (joint_subtick.c), 0 otherwise */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
+    int subtick_declined; /* not an option: 1 when joint_run's subtick test looked at
+                           the rows and spread none (rows within a tick not in event
+                           order; tick_fifo runs only then, joint_tickx.c) */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */

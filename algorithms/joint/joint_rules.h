@@ -958,4 +958,15 @@ int joint_unpck_meta(const joint *s, pb_result *res);
  * check did not run).  PB_OK or PB_ENOMEM */
 int joint_reunp_meta(const joint *s, pb_result *res);
 
+/* joint_tickx.c (tick_fifo): joint_tickx_apply, after the search, with
+ * call ids at coarse stamps: per service the tick-order test of its
+ * requests (s->tickx: p-value, in question, overtaken, used per node; owned by
+ * s, freed by joint_close) and, where it passes, each outgoing link's
+ * calls given to its requests in tick order; refits when a call moved.
+ * Nothing when tick_fifo is 0 or the trace is not coarse.  PB_OK or
+ * PB_ENOMEM.  joint_tickx_meta: the tick_fifo lines (none when it did not
+ * run).  PB_OK or PB_ENOMEM */
+int joint_tickx_apply(joint *s);
+int joint_tickx_meta(const joint *s, pb_result *res);
+
 #endif
