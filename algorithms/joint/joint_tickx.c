@@ -64,6 +64,15 @@ static int cmp_tx(const void *x, const void *y)
     return u->q < v->q ? -1 : u->q > v->q;
 }
 
+/* request q encloses call p at the tick: arrived no later than p's send
+ * tick, answered no earlier than p's return tick (a candidate list cut at
+ * max_candidates may leave such a request out) */
+static int encloses(const joint *s, uint32_t q, uint32_t p)
+{
+    return tick_of(s, s->pr[q].cr) <= tick_of(s, s->pr[p].cs) &&
+           tick_of(s, s->pr[p].rr) <= tick_of(s, s->pr[q].rs);
+}
+
 static int has_cand(const joint *s, uint32_t p, uint32_t q)
 {
     for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
@@ -167,7 +176,7 @@ int joint_tickx_apply(joint *s)
                 uint32_t p = c[i].p, q = e[i].q;
                 if (s->par[p] == q)
                     continue;
-                if (!has_cand(s, p, q)) {
+                if (!has_cand(s, p, q) && !encloses(s, q, p)) {
                     kept_nocand++;
                     continue;
                 }
