@@ -112,14 +112,90 @@ static double svc_test(const joint *s, uint32_t a, tx *e, double *n, double *k)
     return in > 0 ? gsl_cdf_binomial_P((unsigned)ov, JOINT_ORDER_RHO0, (unsigned)in) : 1.0;
 }
 
-int joint_tickx_apply(joint *s)
+/* service a's links in tick order (e, c: scratch of npairs + 1): its
+ * requests (whole pairs) by (arrival tick, answer tick, pair), each link's
+ * calls by (send tick, return tick, pair), the i-th call to the i-th
+ * request; only a link called once per request (otherwise the ranks do
+ * not line up: counted in tickx_links_skipped).  PB_OK or PB_ENOMEM */
+static int service_order(joint *s, uint32_t a, tx *e, tx *c)
+{
+    int rc = PB_OK;
+    /* its requests (whole pairs) by (arrival tick, answer tick, pair) */
+    uint32_t m = 0;
+    for (uint32_t q = 0; q < s->npairs; q++)
+        if (s->pr[q].callee == a && s->pr[q].call != NONE && s->pr[q].ret != NONE)
+            e[m++] = (tx){tick_of(s, s->pr[q].cr), tick_of(s, s->pr[q].rs), q, q};
+    if (m > 1)
+        pb_sort(e, m, sizeof *e, cmp_tx);
+    for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
+        if (s->link_src[l] != a)
+            continue;
+        /* the link's calls by (send tick, return tick, pair); only a
+         * link called once per request: otherwise the ranks do not
+         * line up (counted) */
+        uint32_t k = 0, bad = 0;
+        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+            uint32_t p = s->bylink[i];
+            if (s->pr[p].call == NONE || s->pr[p].ret == NONE) {
+                bad = 1;
+                break;
+            }
+            if (k < m)
+                c[k] = (tx){tick_of(s, s->pr[p].cs), tick_of(s, s->pr[p].rr), p, p};
+            k++;
+        }
+        if (bad || k != m) {
+            s->tickx_links_skipped++;
+            continue;
+        }
+        if (k > 1)
+            pb_sort(c, k, sizeof *c, cmp_tx);
+        s->tickx_links++;
+        for (uint32_t i = 0; i < k && rc == PB_OK; i++) {
+            uint32_t p = c[i].p, q = e[i].q;
+            if (s->par[p] == q)
+                continue;
+            if (!has_cand(s, p, q) && !encloses(s, q, p)) {
+                s->tickx_kept++;
+                continue;
+            }
+            rc = joint_set_parent(s, p, q);
+            s->tickx_moved++;
+        }
+    }
+    return rc;
+}
+
+int joint_tickx_service(joint *s, uint32_t a)
+{
+    tx *e = malloc(((size_t)s->npairs + 1) * sizeof *e);
+    tx *c = malloc(((size_t)s->npairs + 1) * sizeof *c);
+    int rc = e && c ? service_order(s, a, e, c) : PB_ENOMEM;
+    free(e);
+    free(c);
+    return rc;
+}
+
+double joint_tickx_test(const joint *s, uint32_t a, double *n, double *k)
+{
+    tx *e = malloc(((size_t)s->npairs + 1) * sizeof *e);
+    if (!e) {
+        *n = *k = 0;
+        return 1.0;
+    }
+    double pv = svc_test(s, a, e, n, k);
+    free(e);
+    return pv;
+}
+
+int joint_tickx_order(joint *s)
 {
     /* only where the subtick test looked at the rows and spread none: rows
      * it spreads carry an order the search uses (there the rows decide
      * within a tick, and joint is above fcfs), and rows of a trace it did
      * not look at (subtick=off) may be in event order */
     if (!s->p.tick_fifo || !s->p.subtick_declined || !s->coarse || s->tick <= 1 ||
-        joint_any_free(s))
+        (s->free_ret && joint_any_free(s)))
         return PB_OK;
     uint32_t n = s->npairs;
     tx *e = malloc(((size_t)n + 1) * sizeof *e), *c = malloc(((size_t)n + 1) * sizeof *c);
@@ -130,7 +206,7 @@ int joint_tickx_apply(joint *s)
         return PB_ENOMEM;
     }
     int rc = PB_OK;
-    uint32_t moved = 0, kept_nocand = 0;
+    s->tickx_moved = s->tickx_kept = 0;
     for (uint32_t a = 0; a < s->nnodes && rc == PB_OK; a++) {
         double in = 0, ov = 0;
         double pv = svc_test(s, a, e, &in, &ov);
@@ -141,61 +217,26 @@ int joint_tickx_apply(joint *s)
         s->tickx[4 * a + 3] = on;
         if (!on)
             continue;
-        /* its requests (whole pairs) by (arrival tick, answer tick, pair) */
-        uint32_t m = 0;
-        for (uint32_t q = 0; q < n; q++)
-            if (s->pr[q].callee == a && s->pr[q].call != NONE && s->pr[q].ret != NONE)
-                e[m++] = (tx){tick_of(s, s->pr[q].cr), tick_of(s, s->pr[q].rs), q, q};
-        if (m > 1)
-            pb_sort(e, m, sizeof *e, cmp_tx);
-        for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
-            if (s->link_src[l] != a)
-                continue;
-            /* the link's calls by (send tick, return tick, pair); only a
-             * link called once per request: otherwise the ranks do not
-             * line up (counted) */
-            uint32_t k = 0, bad = 0;
-            for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
-                uint32_t p = s->bylink[i];
-                if (s->pr[p].call == NONE || s->pr[p].ret == NONE) {
-                    bad = 1;
-                    break;
-                }
-                if (k < m)
-                    c[k] = (tx){tick_of(s, s->pr[p].cs), tick_of(s, s->pr[p].rr), p, p};
-                k++;
-            }
-            if (bad || k != m) {
-                s->tickx_links_skipped++;
-                continue;
-            }
-            if (k > 1)
-                pb_sort(c, k, sizeof *c, cmp_tx);
-            s->tickx_links++;
-            for (uint32_t i = 0; i < k && rc == PB_OK; i++) {
-                uint32_t p = c[i].p, q = e[i].q;
-                if (s->par[p] == q)
-                    continue;
-                if (!has_cand(s, p, q) && !encloses(s, q, p)) {
-                    kept_nocand++;
-                    continue;
-                }
-                rc = joint_set_parent(s, p, q);
-                moved++;
-            }
-        }
+        rc = service_order(s, a, e, c);
     }
     free(e);
     free(c);
-    if (rc == PB_OK && moved)
-        rc = joint_fit(s, NULL);
-    if (rc == PB_OK && moved)
-        rc = joint_fit_order(s);
-    if (kept_nocand)
+    if (s->tickx_kept)
         fprintf(stderr, "infer: joint: tick_fifo: %u calls kept their request: the tick "
-                        "order's request is no candidate\n", kept_nocand);
-    s->tickx_moved = moved;
-    s->tickx_kept = kept_nocand;
+                        "order's request neither a candidate nor enclosing them at the "
+                        "tick\n", s->tickx_kept);
+    return rc;
+}
+
+int joint_tickx_apply(joint *s)
+{
+    int rc = joint_tickx_order(s);
+    /* the model refitted on the calls moved (the confidence and the
+     * metadata read it) */
+    if (rc == PB_OK && s->tickx_moved)
+        rc = joint_fit(s, NULL);
+    if (rc == PB_OK && s->tickx_moved)
+        rc = joint_fit_order(s);
     return rc;
 }
 
