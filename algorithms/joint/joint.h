@@ -287,10 +287,10 @@ typedef struct joint_params {
                            the rows read backwards; joint_subtick.c), auto */
     double subtick_share; /* [subtick_share] auto: the most forward contradictions
                            per backward one, 0.05 */
-    int tick_fifo;        /* [tick_fifo] at whole-tick stamps with call ids, a service
-                           whose requests a test finds answered in tick order has
-                           its calls' assignment made tick-monotone after the
-                           search (joint_tickx.c), 0 */
+    int tick_fifo;        /* [tick_fifo] at whole-tick stamps the subtick test left
+                           unspread, with call ids, a service whose requests a test
+                           finds answered in tick order has its calls given in tick
+                           order after the search (joint_tickx.c), 0 */
     int subtick_blame;    /* [subtick_blame] per service: a kept service that failed a
                            pair with one put out and still shows forward
                            contradictions against the kept ones is put out too

@@ -1,7 +1,7 @@
 /*
  * joint_tickx.c - joint at whole-tick stamps: a service that serves in
  * tick order keeps the order of its requests' calls (`tick_fifo`;
- * docs/joint/ticks.md, "A service in tick order: its calls uncrossed").
+ * docs/joint/ticks.md, "A service in tick order: its calls in tick order").
  *
  * At whole-tick stamps whose rows within a tick are not in event order
  * (subtick declines), the delay densities see ticks only, and the model
@@ -24,13 +24,16 @@
  * for a rate of JOINT_ORDER_RHO0 (one-sided binomial, JOINT_ORDER_ALPHA),
  * the response-order test of service_order at the tick.
  *
- * Applied after the search, per outgoing link of such a service: the
- * requests with exactly one call of the link, sorted by (arrival tick,
- * the tick of their call now, request); the calls sorted by (send tick,
- * their parent's arrival tick, parent); the i-th call to the i-th
- * request.  An assignment without a crossing is left as it is (the two
- * orders pair the same); ties keep the search's choice.  A call whose
- * new request is no candidate stays (counted, said on stderr).
+ * Applied after the search, only where the subtick test looked at the
+ * rows and spread none (rows it spreads carry an order the search uses),
+ * per link of such a service called once per request (as many calls as
+ * whole requests): the requests by (arrival tick, answer tick), the calls
+ * by (send tick, return tick), ties by pair (the rows: nothing in the
+ * trace tells tied ones apart; the search's own choices there were worse
+ * than the rows'), the i-th call to the i-th request.  A request that
+ * encloses the call at the tick takes it also when max_candidates cut it
+ * from the call's list; a call whose request does not stays (counted,
+ * said on stderr).  The model is refitted when a call moved.
  */
 #include "joint_int.h"
 
