@@ -1361,7 +1361,12 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
         ps.subtick_tick = st->tick;
         ps.subtick_partial = st->partial;
     }
-    ps.subtick_declined = st && !spread; /* tick_fifo (joint_tickx.c) */
+    /* tick_fifo (joint_tickx.c): the rows shown out of event order (at
+     * least JOINT_SUBTICK_MIN forward contradictions, which an order of
+     * events never makes, beyond subtick_share of the backward ones), not
+     * only too few ties to tell */
+    ps.subtick_declined = st && !spread && st->fwd >= JOINT_SUBTICK_MIN &&
+                          (double)st->fwd > p->subtick_share * (double)st->bwd;
     rc = joint_init(&s, &sv, &ps, err);
     if (rc != PB_OK) {
         joint_subtick_free(st);

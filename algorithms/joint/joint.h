@@ -312,9 +312,11 @@ typedef struct joint_params {
                            rows of each tick (joint_subtick.c), 0 otherwise */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
-    int subtick_declined; /* not an option: 1 when joint_run's subtick test looked at
-                           the rows and spread none (rows within a tick not in event
-                           order; tick_fifo runs only then, joint_tickx.c) */
+    int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no
+                           row and found the rows out of event order (at least
+                           JOINT_SUBTICK_MIN forward contradictions, beyond
+                           subtick_share of the backward ones); tick_fifo runs only
+                           then (joint_tickx.c) */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */
