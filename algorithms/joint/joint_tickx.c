@@ -84,9 +84,9 @@ static int has_cand(const joint *s, uint32_t p, uint32_t q)
     return 0;
 }
 
-/* the tick-order test of service a: *n in question, *k overtaken; its
- * p-value (1 when nothing is in question) */
-static double svc_test(const joint *s, uint32_t a, tx *e, double *n, double *k)
+/* service a's whole requests (paired by call id) into e by (arrival
+ * tick, answer tick, pair); their count */
+static uint32_t requests_by_tick(const joint *s, uint32_t a, tx *e)
 {
     uint32_t m = 0;
     for (uint32_t q = 0; q < s->npairs; q++)
@@ -94,6 +94,14 @@ static double svc_test(const joint *s, uint32_t a, tx *e, double *n, double *k)
             e[m++] = (tx){tick_of(s, s->pr[q].cr), tick_of(s, s->pr[q].rs), q, q};
     if (m > 1)
         pb_sort(e, m, sizeof *e, cmp_tx);
+    return m;
+}
+
+/* the tick-order test of service a: *n in question, *k overtaken; its
+ * p-value (1 when nothing is in question) */
+static double svc_test(const joint *s, uint32_t a, tx *e, double *n, double *k)
+{
+    uint32_t m = requests_by_tick(s, a, e);
     double in = 0, ov = 0;
     pb_ns maxr = INT64_MIN, cur = INT64_MIN, maxr_cur = INT64_MIN;
     for (uint32_t i = 0; i < m; i++) {
@@ -123,13 +131,7 @@ static double svc_test(const joint *s, uint32_t a, tx *e, double *n, double *k)
 static int service_order(joint *s, uint32_t a, tx *e, tx *c)
 {
     int rc = PB_OK;
-    /* its requests (whole pairs) by (arrival tick, answer tick, pair) */
-    uint32_t m = 0;
-    for (uint32_t q = 0; q < s->npairs; q++)
-        if (s->pr[q].callee == a && s->pr[q].call != NONE && s->pr[q].ret != NONE)
-            e[m++] = (tx){tick_of(s, s->pr[q].cr), tick_of(s, s->pr[q].rs), q, q};
-    if (m > 1)
-        pb_sort(e, m, sizeof *e, cmp_tx);
+    uint32_t m = requests_by_tick(s, a, e);
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
         if (s->link_src[l] != a)
             continue;
