@@ -290,7 +290,7 @@ typedef struct joint_params {
     int tick_fifo;        /* [tick_fifo] at whole-tick stamps the subtick test left
                            unspread, with call ids, a service whose requests a test
                            finds answered in tick order has its calls given in tick
-                           order after the search (joint_tickx.c), 0 */
+                           order after the search (joint_tickx.c), 1 */
     int subtick_blame;    /* [subtick_blame] per service: a kept service that failed a
                            pair with one put out and still shows forward
                            contradictions against the kept ones is put out too

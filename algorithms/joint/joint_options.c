@@ -521,7 +521,7 @@ const pb_option joint_options[] = {
     {"subtick_share", PB_OPT_DOUBLE, offsetof(joint_params, subtick_share), "0.05", 0, 1,
      "subtick=auto: the most contradictions of the row order per contradiction of the "
      "rows read backwards at which the rows are taken as the order of events"},
-    {"tick_fifo", PB_OPT_BOOL, offsetof(joint_params, tick_fifo), "0", PB_OPT_NORANGE,
+    {"tick_fifo", PB_OPT_BOOL, offsetof(joint_params, tick_fifo), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1) whose rows the subtick "
      "test found out of event order (spread none), with call ids: per service whose "
      "requests are answered in tick order (a request that arrived in an earlier tick "
