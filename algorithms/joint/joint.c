@@ -646,6 +646,10 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
                                 "joint: too many links or candidates for 32-bit indices");
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
+    if (joint_tickx_apply(s) != PB_OK) { /* tick_fifo (joint_tickx.c) */
+        joint_close(s);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+    }
     s->force_unp = NULL;
     *out = s;
     return PB_OK;
@@ -1229,6 +1233,7 @@ void joint_close(joint *s)
     if (!s)
         return;
     joint_subtick_free(s->subtick);
+    free(s->tickx);
     if (s->kids)
         for (uint32_t q = 0; q < s->npairs; q++)
             free(s->kids[q].a);
@@ -1357,6 +1362,12 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
         ps.subtick_tick = st->tick;
         ps.subtick_partial = st->partial;
     }
+    /* tick_fifo (joint_tickx.c): the rows shown out of event order (at
+     * least JOINT_SUBTICK_MIN forward contradictions, which an order of
+     * events never makes, beyond subtick_share of the backward ones), not
+     * only too few ties to tell */
+    ps.subtick_declined = st && !spread && st->fwd >= JOINT_SUBTICK_MIN &&
+                          (double)st->fwd > p->subtick_share * (double)st->bwd;
     rc = joint_init(&s, &sv, &ps, err);
     if (rc != PB_OK) {
         joint_subtick_free(st);

@@ -293,6 +293,10 @@ typedef struct joint_params {
                            the rows read backwards; joint_subtick.c), auto */
     double subtick_share; /* [subtick_share] auto: the most forward contradictions
                            per backward one, 0.05 */
+    int tick_fifo;        /* [tick_fifo] at whole-tick stamps the subtick test left
+                           unspread, with call ids, a service whose requests a test
+                           finds answered in tick order has its calls given in tick
+                           order after the search (joint_tickx.c), 1 */
     int subtick_blame;    /* [subtick_blame] per service: a kept service that failed a
                            pair with one put out and still shows forward
                            contradictions against the kept ones is put out too
@@ -317,6 +321,11 @@ typedef struct joint_params {
                            (joint_repair.c); -1: min(passes, 2), as always, -1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
+    int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no
+                           row and found the rows out of event order (at least
+                           JOINT_SUBTICK_MIN forward contradictions, beyond
+                           subtick_share of the backward ones); tick_fifo runs only
+                           then (joint_tickx.c) */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */

@@ -409,6 +409,10 @@ struct joint {
     int restart;            /* 0 not tried, 1 tried and rejected, 2 kept */
     double ll_first, ll_second; /* log-likelihoods of the two solutions */
     unsigned char *free_ret; /* pair made without a call id: its return may move */
+    double *tickx;          /* tick_fifo: per node p-value, in question, overtaken, used
+                               (joint_tickx.c); NULL when it did not run */
+    uint32_t tickx_moved, tickx_kept; /* tick_fifo: calls moved, kept (no candidate) */
+    uint32_t tickx_links, tickx_links_skipped; /* tick_fifo: links ranked, not */
     unsigned char *fifo_link; /* per link: served in arrival order (joint_fifo.c): its
                                  pairs made by time stay as they are, or NULL */
     double *fifo_svc;       /* per service: callers, returns compared, returns not to

@@ -531,6 +531,15 @@ const pb_option joint_options[] = {
     {"subtick_share", PB_OPT_DOUBLE, offsetof(joint_params, subtick_share), "0.05", 0, 1,
      "subtick=auto: the most contradictions of the row order per contradiction of the "
      "rows read backwards at which the rows are taken as the order of events"},
+    {"tick_fifo", PB_OPT_BOOL, offsetof(joint_params, tick_fifo), "1", PB_OPT_NORANGE,
+     "at whole-tick stamps with many ties (infer's coarse_ties=1) whose rows the subtick "
+     "test found out of event order (spread none), with call ids: per service whose "
+     "requests are answered in tick order (a request that arrived in an earlier tick "
+     "answered in a later tick than one that arrived after it in too few requests for a "
+     "rate of 2 %, one-sided binomial at 1 %), after the search each link it calls once "
+     "per request gives its calls to its requests in tick order (requests by arrival and "
+     "answer tick, calls by send and return tick, ties by row; joint_tickx.c; metadata "
+     "tick_fifo_service=, tick_fifo=)"},
     {"subtick_blame", PB_OPT_BOOL, offsetof(joint_params, subtick_blame), "1",
      PB_OPT_NORANGE,
      "subtick=auto per service: once no pair of kept services fails, also put out a kept "

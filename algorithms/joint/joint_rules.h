@@ -985,4 +985,26 @@ int joint_unpck_meta(const joint *s, pb_result *res);
  * check did not run).  PB_OK or PB_ENOMEM */
 int joint_reunp_meta(const joint *s, pb_result *res);
 
+/* joint_tickx.c (tick_fifo): joint_tickx_apply, after the search, with
+ * call ids at coarse stamps: per service the tick-order test of its
+ * requests (s->tickx: p-value, in question, overtaken, used per node; owned by
+ * s, freed by joint_close) and, where it passes, each outgoing link's
+ * calls given to its requests in tick order; refits when a call moved.
+ * Nothing when tick_fifo is 0 or the trace is not coarse.  PB_OK or
+ * PB_ENOMEM.  joint_tickx_meta: the tick_fifo lines (none when it did not
+ * run).  PB_OK or PB_ENOMEM */
+int joint_tickx_apply(joint *s);
+int joint_tickx_meta(const joint *s, pb_result *res);
+/* joint_tickx_order: joint_tickx_apply without the refit (the unit tests
+ * call it on a state set by hand); s->tickx_moved, tickx_kept the calls
+ * moved and kept.  joint_tickx_test: the tick-order test of service a's
+ * whole requests, *n in question, *k overtaken; its p-value (1 when none
+ * is in question or out of memory) */
+int joint_tickx_order(joint *s);
+/* joint_tickx_service: service a's links made tick-ordered (no test, no
+ * refit; adds to s->tickx_moved, tickx_kept, tickx_links,
+ * tickx_links_skipped).  PB_OK or PB_ENOMEM */
+int joint_tickx_service(joint *s, uint32_t a);
+double joint_tickx_test(const joint *s, uint32_t a, double *n, double *k);
+
 #endif
