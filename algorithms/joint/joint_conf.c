@@ -35,14 +35,6 @@
 
 #define NONE JOINT_NONE
 
-static int in_cands(const joint *s, uint32_t p, uint32_t q)
-{
-    for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
-        if (s->cand[j] == q)
-            return 1;
-    return 0;
-}
-
 /* is call x before call y (call time, then pair number)? */
 static int before(const joint *s, uint32_t x, uint32_t y)
 {
@@ -190,7 +182,7 @@ static uint32_t chain_of(const joint *s, const uint32_t *k, uint32_t n, uint32_t
 static int all_in_cands(const joint *s, const uint32_t *a, uint32_t n, uint32_t q)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (!in_cands(s, a[i], q))
+        if (!joint_has_cand(s, a[i], q))
             return 0;
     return 1;
 }
@@ -405,7 +397,7 @@ static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint3
         return PB_OK;
     for (uint32_t t = 0; t < k->n; t++) {
         uint32_t r = k->a[t];
-        if (s->pr[r].link != s->pr[p].link || !in_cands(s, r, q0))
+        if (s->pr[r].link != s->pr[p].link || !joint_has_cand(s, r, q0))
             continue;
         uint32_t sr = ++*stamp;
         uint32_t n1 = chain_of(s, k->a, k->n, r, trig, tw, mark, sr, c1);
@@ -583,7 +575,7 @@ int joint_call_shares(joint *s, double *share)
             /* exchanges: p to q, a call r of q on p's endpoint to q0 */
             for (uint32_t t = 0; t < k->n && rc == PB_OK; t++) {
                 uint32_t r = k->a[t];
-                if (s->pr[r].link != s->pr[p].link || !in_cands(s, r, q0))
+                if (s->pr[r].link != s->pr[p].link || !joint_has_cand(s, r, q0))
                     continue;
                 double v;
                 if (!xc_get(&xc, 0, p, r, &v)) {

@@ -625,6 +625,16 @@ void joint_xcost_free(joint_xcost *x);
  * kept exchanges, on purpose) */
 extern int joint_xcost_test_stale;
 
+/* Is request q among call p's candidate parents?  O(candidates of p).
+ * Returns 1 or 0. */
+static inline int joint_has_cand(const joint *s, uint32_t p, uint32_t q)
+{
+    for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
+        if (s->cand[j] == q)
+            return 1;
+    return 0;
+}
+
 /* key k's smoothing bandwidth in bins (n > 0 delays): Silverman's rule
  * on the log-delays' spread (kstat: count, sum, sum of squares), at least
  * bw_min, at most 100; the density fit and fit_fast's range fit share it

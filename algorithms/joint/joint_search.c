@@ -312,14 +312,6 @@ int joint_match_round(joint *s, int *changed)
 /* ------------------------------------------------------------------ */
 /* 5. exact local search */
 
-static int has_cand(const joint *s, uint32_t p, uint32_t q)
-{
-    for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
-        if (s->cand[j] == q)
-            return 1;
-    return 0;
-}
-
 /* merge the kids of q that are not in the set (fixed) with the set members
  * chosen by mask bit value `side`, by call time, into out */
 uint32_t joint_resplit_list(const joint *s, const uint32_t *fx, uint32_t nf,
@@ -634,7 +626,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                                                   k1->a[i] < k2->a[j])));
         uint32_t p = from1 ? k1->a[i++] : k2->a[j++];
         uint32_t other = from1 ? q2 : q1;
-        int shared = has_cand(s, p, other);
+        int shared = joint_has_cand(s, p, other);
         if (shared && m >= mmax)
             capped = 1;
         if (m < mmax && shared) {

@@ -76,14 +76,6 @@ static int encloses(const joint *s, uint32_t q, uint32_t p)
            tick_of(s, s->pr[p].rr) <= tick_of(s, s->pr[q].rs);
 }
 
-static int has_cand(const joint *s, uint32_t p, uint32_t q)
-{
-    for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
-        if (s->cand[j] == q)
-            return 1;
-    return 0;
-}
-
 /* service a's whole requests (paired by call id) into e by (arrival
  * tick, answer tick, pair); their count */
 static uint32_t requests_by_tick(const joint *s, uint32_t a, tx *e)
@@ -160,7 +152,7 @@ static int service_order(joint *s, uint32_t a, tx *e, tx *c)
             uint32_t p = c[i].p, q = e[i].q;
             if (s->par[p] == q)
                 continue;
-            if (!has_cand(s, p, q) && !encloses(s, q, p)) {
+            if (!joint_has_cand(s, p, q) && !encloses(s, q, p)) {
                 s->tickx_kept++;
                 continue;
             }

@@ -41,14 +41,6 @@
 
 #define NONE JOINT_NONE
 
-static int has_cand(const joint *s, uint32_t p, uint32_t q)
-{
-    for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
-        if (s->cand[j] == q)
-            return 1;
-    return 0;
-}
-
 static int before(const joint *s, uint32_t a, uint32_t b)
 {
     return s->pr[a].cs < s->pr[b].cs || (s->pr[a].cs == s->pr[b].cs && a < b);
@@ -205,7 +197,7 @@ static int ux_pair(joint *s, ux *u, uint32_t q1, uint32_t q2, int *changed)
                 uint32_t a = c2 - 1; /* the call the window adds */
                 if (!ux_moved(a, c1, c2, who, u->of[a]))
                     continue; /* the same lists as before */
-                if (!has_cand(s, u->all[a], u->of[a] ? q1 : q2))
+                if (!joint_has_cand(s, u->all[a], u->of[a] ? q1 : q2))
                     break;
                 if (++span > JOINT_UNCROSS_SPAN && c1 > first)
                     break;
@@ -215,7 +207,7 @@ static int ux_pair(joint *s, ux *u, uint32_t q1, uint32_t q2, int *changed)
                 /* past the span only the tail from c1 is scored */
                 uint32_t t = c2 - 1;
                 while (t < m && (!ux_moved(t, c1, m, who, u->of[t]) ||
-                                 has_cand(s, u->all[t], u->of[t] ? q1 : q2)))
+                                 joint_has_cand(s, u->all[t], u->of[t] ? q1 : q2)))
                     t++;
                 if (t == m)
                     rc = ux_try(s, u, q1, q2, m, c1, m, who, &B);
