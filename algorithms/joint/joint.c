@@ -964,7 +964,9 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
 }
 
 /* joint_init_search; then, with reunp=2 under loss, reunp checked on a
- * copy (joint_reunpck.c; its copy runs joint_init_search, not this) */
+ * copy (joint_reunpck.c; its copy runs joint_init_search, not this); with
+ * loss_serial=5 without loss, the serial term checked on a copy
+ * (joint_lserial.c) */
 int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                pb_error *err)
 {
@@ -1008,6 +1010,33 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
             rc = init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
             if (rc == PB_OK) {
                 joint_reunp_adopt(t, s);
+                joint_close(s);
+                s = t;
+            }
+        }
+        if (rc != PB_OK) {
+            free(force);
+            joint_close(s);
+            return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory")
+                                   : rc;
+        }
+    }
+    /* loss_serial=5: the serial term without loss used when it helps on a
+     * copy of the solution (joint_lserial.c); then the same search runs
+     * again with loss_serial=4 */
+    int nser = joint_lser_wanted(s);
+    if (nser != 0) {
+        int use = 0;
+        rc = nser < 0 ? PB_ENOMEM : joint_lser_copytest(s, nser, &use);
+        joint *t = NULL;
+        int first = s->p.loss_serial == 5 ? 1 : 4, want = use ? 4 : 1;
+        if (rc == PB_OK && want != first) {
+            joint_params pr = s->p;
+            pr.loss_serial = want;
+            rc = init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
+            if (rc == PB_OK) {
+                joint_reunp_adopt(t, s); /* the records of every choice before */
+                joint_lser_adopt(t, s);
                 joint_close(s);
                 s = t;
             }
