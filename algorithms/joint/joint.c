@@ -1025,6 +1025,34 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
      * copy of the solution (joint_lserial.c); then the same search runs
      * again with loss_serial=4 */
     int nser = joint_lser_wanted(s);
+    if (nser > 0 && s->p.loss_serial == 7) {
+        /* loss_serial=7: the search with 4 kept when the model without the
+         * term finds its solution likelier (each under its own refit) */
+        joint_params pr = s->p;
+        pr.loss_serial = 4;
+        joint *t = NULL;
+        rc = init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
+        if (rc != PB_OK) {
+            free(force);
+            joint_close(s);
+            return rc;
+        }
+        double l0 = joint_lser_loglik(s), l1 = joint_lser_loglik(t);
+        s->lser_ck_by_ll = 1;
+        s->lser_ck_links = (size_t)nser;
+        s->lser_ck_ll[0] = l0;
+        s->lser_ck_ll[1] = l1;
+        s->lser_ck = l1 > l0 + JOINT_RESTART_MARGIN ? 2 : 1;
+        if (s->lser_ck == 2) {
+            joint_reunp_adopt(t, s); /* the records of every choice before */
+            joint_lser_adopt(t, s);
+            joint_close(s);
+            s = t;
+        } else {
+            joint_close(t);
+        }
+        nser = 0;
+    }
     if (nser != 0) {
         int use = 0;
         rc = nser < 0 ? PB_ENOMEM : joint_lser_copytest(s, nser, &use);

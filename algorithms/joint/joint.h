@@ -75,7 +75,8 @@ typedef struct joint_params {
                            without loss on links a test calls serial; 5:
                            4 when a copy of the trace shows it helping */
     int loss_serial_greedy; /* [loss_serial_greedy] the greedy round's costs
-                           include loss_serial's term (joint_lserial.c), 0 */
+                           include loss_serial's term (joint_lserial.c): 1
+                           always, 2 only without loss (default) */
     int uncross_check;  /* [uncross_check] the search after a pass of uncross kept
                            only when a cross-fitted likelihood prefers its
                            result (joint_uxcheck.c), 1 */

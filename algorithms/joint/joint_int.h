@@ -561,6 +561,8 @@ struct joint {
      * requests exact only with / only without loss_serial=4 */
     int lser_ck;
     size_t lser_ck_links, lser_ck_cnt[2];
+    int lser_ck_by_ll;      /* loss_serial=7: decided by the likelihoods */
+    double lser_ck_ll[2];   /* loss_serial=7: without / with, the term left out */
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
      * undone; the cross-fitted log-likelihoods before and after, summed */
     size_t uxc_kept, uxc_undone;

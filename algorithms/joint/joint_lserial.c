@@ -52,7 +52,9 @@
  * (joint_lser_copytest) then decides whether a second search uses 4 */
 static int lser_mode(const joint *s)
 {
-    return s->p.loss_serial == 5 ? 1 : s->p.loss_serial == 6 ? 4 : s->p.loss_serial;
+    return s->p.loss_serial == 5 || s->p.loss_serial == 7 ? 1
+           : s->p.loss_serial == 6                        ? 4
+                                                          : s->p.loss_serial;
 }
 
 static int lser_applies(const joint *s)
@@ -223,7 +225,7 @@ int joint_lser_fit(joint *s, const unsigned char *only)
 
 int joint_lser_wanted(const joint *s)
 {
-    if ((s->p.loss_serial != 5 && s->p.loss_serial != 6) || s->halves_call + s->halves_ret || joint_any_free(s))
+    if (s->p.loss_serial < 5 || s->halves_call + s->halves_ret || joint_any_free(s))
         return 0;
     double *k = calloc((size_t)2 * s->nlinks + 2, sizeof *k);
     double *p0 = calloc((size_t)s->nlinks + 1, sizeof *p0);
@@ -260,8 +262,21 @@ int joint_lser_copytest(joint *s, int nser, int *use)
     return rc;
 }
 
+double joint_lser_loglik(joint *s)
+{
+    /* the model's log-likelihood of the solution without the term */
+    int on = s->lser_on;
+    s->lser_on = 0;
+    double v = joint_loglik(s);
+    s->lser_on = on;
+    return v;
+}
+
 void joint_lser_adopt(joint *b, const joint *a)
 {
+    b->lser_ck_by_ll = a->lser_ck_by_ll;
+    b->lser_ck_ll[0] = a->lser_ck_ll[0];
+    b->lser_ck_ll[1] = a->lser_ck_ll[1];
     b->lser_ck = a->lser_ck;
     b->lser_ck_links = a->lser_ck_links;
     b->lser_ck_cnt[0] = a->lser_ck_cnt[0];
@@ -283,6 +298,9 @@ double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q)
      * return makes for q's later calls */
     const jpair *pp = &s->pr[p];
     if (!s->lser_on || !s->p.loss_serial_greedy || pp->call == NONE)
+        return 0;
+    /* 2: only where the serial test prices links (without loss) */
+    if (s->p.loss_serial_greedy == 2 && (lser_mode(s) < 3 || s->halves_call + s->halves_ret))
         return 0;
     const kvec *k = &s->kids[q];
     const double *lp = s->lser_lp;
@@ -316,6 +334,10 @@ double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q)
 
 int joint_lser_meta(const joint *s, pb_result *res)
 {
+    if (s->lser_ck && s->lser_ck_by_ll) /* loss_serial=7: the likelihoods */
+        return pb_result_meta(res, "loss_serial_check=loglik serial_links=%zu ll_without=%.3f "
+                              "ll_with=%.3f chosen=%s", s->lser_ck_links, s->lser_ck_ll[0],
+                              s->lser_ck_ll[1], s->lser_ck == 2 ? "with" : "without");
     if (s->lser_ck) { /* loss_serial=5: what the copy chose (before the term's own line) */
         int rc = pb_result_meta(res, "loss_serial_check=copy serial_links=%zu "
                                 "right_only_with=%zu right_only_without=%zu chosen=%s",

@@ -823,6 +823,8 @@ void joint_lser_free(joint *s);
 int joint_lser_wanted(const joint *s);
 int joint_lser_copytest(joint *s, int nser, int *use);
 void joint_lser_adopt(joint *b, const joint *a);
+/* joint_lserial.c: joint_loglik of s without loss_serial's term */
+double joint_lser_loglik(joint *s);
 /* joint_lserial.c, loss_serial_greedy: the term's change (as a cost, in
  * nats) when call p joins request q's calls, for the greedy round; 0
  * unless the term is on and the option set */
