@@ -965,8 +965,7 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
 
 /* joint_init_search; then, with reunp=2 under loss, reunp checked on a
  * copy (joint_reunpck.c; its copy runs joint_init_search, not this); with
- * loss_serial=5 without loss, the serial term checked on a copy
- * (joint_lserial.c) */
+ * loss_serial=7 without loss, the serial term checked (joint_lserial.c) */
 int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                pb_error *err)
 {
@@ -1021,60 +1020,28 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                                    : rc;
         }
     }
-    /* loss_serial=5: the serial term without loss used when it helps on a
-     * copy of the solution (joint_lserial.c); then the same search runs
-     * again with loss_serial=4 */
+    /* loss_serial=7 (joint_lserial.c): with call ids and no loss, where
+     * the serial test calls a link serial, the same search again with the
+     * term (4); kept when the model without the term finds it likelier */
     int nser = joint_lser_wanted(s);
-    if (nser > 0 && s->p.loss_serial == 7) {
-        /* loss_serial=7: the search with 4 kept when the model without the
-         * term finds its solution likelier (each under its own refit) */
+    if (nser != 0) {
         joint_params pr = s->p;
         pr.loss_serial = 4;
         joint *t = NULL;
-        rc = init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
-        if (rc != PB_OK) {
-            free(force);
-            joint_close(s);
-            return rc;
-        }
-        double l0 = joint_lser_loglik(s), l1 = joint_lser_loglik(t);
-        s->lser_ck_by_ll = 1;
-        s->lser_ck_links = (size_t)nser;
-        s->lser_ck_ll[0] = l0;
-        s->lser_ck_ll[1] = l1;
-        s->lser_ck = l1 > l0 + JOINT_RESTART_MARGIN ? 2 : 1;
-        if (s->lser_ck == 2) {
-            joint_reunp_adopt(t, s); /* the records of every choice before */
-            joint_lser_adopt(t, s);
-            joint_close(s);
-            s = t;
-        } else {
-            joint_close(t);
-        }
-        nser = 0;
-    }
-    if (nser != 0) {
-        int use = 0;
-        rc = nser < 0 ? PB_ENOMEM : joint_lser_copytest(s, nser, &use);
-        joint *t = NULL;
-        int first = s->p.loss_serial == 5 ? 1 : 4, want = use ? 4 : 1;
-        if (rc == PB_OK && want != first) {
-            joint_params pr = s->p;
-            pr.loss_serial = want;
-            rc = init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
-            if (rc == PB_OK) {
-                joint_reunp_adopt(t, s); /* the records of every choice before */
-                joint_lser_adopt(t, s);
-                joint_close(s);
-                s = t;
-            }
-        }
+        rc = nser < 0 ? PB_ENOMEM
+                      : init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
         if (rc != PB_OK) {
             free(force);
             joint_close(s);
             return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory")
                                    : rc;
         }
+        joint *drop = t;
+        if (joint_lser_choose(s, t, nser)) {
+            drop = s;
+            s = t;
+        }
+        joint_close(drop);
     }
     free(force);
     *out = s;

@@ -72,8 +72,8 @@ typedef struct joint_params {
     int loss_serial;    /* [loss_serial] under loss with call ids, a term per output:
                            sent while an earlier call of its request is out
                            (joint_lserial.c), 1; 3, 4: also with call ids
-                           without loss on links a test calls serial; 5:
-                           4 when a copy of the trace shows it helping */
+                           without loss on links a test calls serial; 7:
+                           4's search kept where the model prefers it */
     int loss_serial_greedy; /* [loss_serial_greedy] the greedy round's costs
                            include loss_serial's term (joint_lserial.c): 1
                            always, 2 only without loss (default) */

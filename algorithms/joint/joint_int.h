@@ -109,7 +109,6 @@ typedef struct joint_align_rec {
 #define JOINT_REUNP_WORK 256   /* reunp: greedy steps per call of a link at most */
 #define JOINT_REUNP_SEED 2000  /* reunp=2: its copy uses conf_seed + this */
 #define JOINT_REUNP_ALPHA 0.05 /* reunp=2: the sign test's level */
-#define JOINT_LSER_SEED 4000   /* loss_serial=5: its copy uses conf_seed + this */
 #define JOINT_UNPCK_SEED 3000  /* unpaired=3: its copy uses conf_seed + this */
 #define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
@@ -556,13 +555,12 @@ struct joint {
      * serial test's expected overlaps); links tested, priced at the last fit */
     double *lser_p0;
     size_t lser_tested, lser_serial;
-    /* loss_serial=5 (joint_lserial.c): the copy's check; 0 not run, 1
-     * without, 2 with; serial links of the first solution; copy's
-     * requests exact only with / only without loss_serial=4 */
+    /* loss_serial=7 (joint_lserial.c): the check; 0 not run, 1 without,
+     * 2 with; serial links of the first solution; the two solutions'
+     * log-likelihoods without the term (without, with) */
     int lser_ck;
-    size_t lser_ck_links, lser_ck_cnt[2];
-    int lser_ck_by_ll;      /* loss_serial=7: decided by the likelihoods */
-    double lser_ck_ll[2];   /* loss_serial=7: without / with, the term left out */
+    size_t lser_ck_links;
+    double lser_ck_ll[2];
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
      * undone; the cross-fitted log-likelihoods before and after, summed */
     size_t uxc_kept, uxc_undone;

@@ -48,13 +48,12 @@
 
 /* is the term used on this trace: the option, half pairs (loss_serial=1),
  * every pair by call id */
-/* loss_serial=5 runs as 1 (the term under loss only); the copy check
- * (joint_lser_copytest) then decides whether a second search uses 4 */
+/* loss_serial=7 runs as 1 (the term under loss only); without loss the
+ * check (joint_lser_choose) then decides whether a second search at 4 is
+ * kept */
 static int lser_mode(const joint *s)
 {
-    return s->p.loss_serial == 5 || s->p.loss_serial == 7 ? 1
-           : s->p.loss_serial == 6                        ? 4
-                                                          : s->p.loss_serial;
+    return s->p.loss_serial == 7 ? 1 : s->p.loss_serial;
 }
 
 static int lser_applies(const joint *s)
@@ -136,7 +135,7 @@ static void lser_count(const joint *s, const unsigned char *only, int test, doub
     }
 }
 
-/* the serial test (loss_serial=3|4|5, without loss): the link's
+/* the serial test (loss_serial=3|4|7, without loss): the link's
  * overlapping outputs far under what its requests' busy fractions would
  * give if its calls were ascribed without regard to order -- at most a
  * quarter of the expected count, and a binomial z under -3 (normal
@@ -203,29 +202,29 @@ int joint_lser_fit(joint *s, const unsigned char *only)
 }
 
 /* ------------------------------------------------------------------ */
-/* loss_serial=5: the serial term without loss decided on a copy.
+/* loss_serial=7: the serial term without loss decided per trace.
  *
  * loss_serial=4 gains where the search stacks a neighbour's calls onto a
  * request whose own call is out (OnlineBoutique with call ids, the
  * synthetic repeat class), and loses where the link's calls genuinely
  * overlap now and then (retried calls: about 1 in 6, under a quarter of
- * the busy fractions, so the test calls the link serial) and on a
- * serial truth it does not help (heavytail).  Neither the test nor the
- * likelihood tells these apart on the trace; a copy with a known truth
- * can, as for reunp=2 (joint_reunpck.c): the solution of the search with
- * the term off is made again (joint_selfcal_copy: its trees as the truth,
- * each output's delay from its trigger drawn from the solution's own --
- * so a retried call that overlaps keeps overlapping, and a call the
- * search stacked is re-timed from its trigger like any other), inferred
- * with loss_serial=1 (off without loss) and 4, and the requests exact
- * only one way counted; 4 is used when it wins the one-sided sign test
- * at JOINT_REUNP_ALPHA.  Only where the term could act: call ids on every
- * pair, no half pair, and the serial test calls some link of the
- * solution serial. */
+ * the busy fractions, so the test calls the link serial) and on a serial
+ * truth it does not help (heavytail: both solutions without a single
+ * overlapping call, the term changed the search's path).  So the term
+ * only guides a second search: its solution is kept when the model
+ * without the term (delays, counts, durations; each solution under its
+ * own refit) finds it likelier by more than JOINT_RESTART_MARGIN nats --
+ * the term found a solution the model prefers and the term-free search
+ * could not reach.  Where the term's solution is bought against the
+ * model (the retries' overlaps pushed apart) it is dropped.  Tried and
+ * dropped: a copy of the trace inferred with and without the term
+ * (as reunp=2), from either search's solution (docs/joint/shapes.md).
+ * Only where the term could act: call ids on every pair, no half pair,
+ * and the serial test calls some link of the solution serial. */
 
 int joint_lser_wanted(const joint *s)
 {
-    if (s->p.loss_serial < 5 || s->halves_call + s->halves_ret || joint_any_free(s))
+    if (s->p.loss_serial != 7 || s->halves_call + s->halves_ret || joint_any_free(s))
         return 0;
     double *k = calloc((size_t)2 * s->nlinks + 2, sizeof *k);
     double *p0 = calloc((size_t)s->nlinks + 1, sizeof *p0);
@@ -244,27 +243,9 @@ int joint_lser_wanted(const joint *s)
     return n;
 }
 
-static void lser_variant(joint_params *p, int v) { p->loss_serial = v ? 4 : 1; }
-
-int joint_lser_copytest(joint *s, int nser, int *use)
+/* joint_loglik of s without the term */
+static double lser_loglik(joint *s)
 {
-    *use = 0;
-    size_t m = 0, ch = 0, cnt[2] = {0, 0};
-    int rc = joint_copy_ab(s, (unsigned long)s->p.conf_seed + JOINT_LSER_SEED, lser_variant, &m,
-                           &ch, cnt);
-    if (rc == PB_OK) {
-        s->lser_ck_links = (size_t)nser;
-        s->lser_ck_cnt[0] = cnt[0];
-        s->lser_ck_cnt[1] = cnt[1];
-        *use = joint_reunp_signtest(cnt[0], cnt[1]);
-        s->lser_ck = *use ? 2 : 1;
-    }
-    return rc;
-}
-
-double joint_lser_loglik(joint *s)
-{
-    /* the model's log-likelihood of the solution without the term */
     int on = s->lser_on;
     s->lser_on = 0;
     double v = joint_loglik(s);
@@ -272,15 +253,18 @@ double joint_lser_loglik(joint *s)
     return v;
 }
 
-void joint_lser_adopt(joint *b, const joint *a)
+int joint_lser_choose(joint *s, joint *t, int nser)
 {
-    b->lser_ck_by_ll = a->lser_ck_by_ll;
-    b->lser_ck_ll[0] = a->lser_ck_ll[0];
-    b->lser_ck_ll[1] = a->lser_ck_ll[1];
-    b->lser_ck = a->lser_ck;
-    b->lser_ck_links = a->lser_ck_links;
-    b->lser_ck_cnt[0] = a->lser_ck_cnt[0];
-    b->lser_ck_cnt[1] = a->lser_ck_cnt[1];
+    double l0 = lser_loglik(s), l1 = lser_loglik(t);
+    int take = l1 > l0 + JOINT_RESTART_MARGIN;
+    joint *k = take ? t : s;
+    if (take)
+        joint_reunp_adopt(t, s); /* the records of every choice before */
+    k->lser_ck = take ? 2 : 1;
+    k->lser_ck_links = (size_t)nser;
+    k->lser_ck_ll[0] = l0;
+    k->lser_ck_ll[1] = l1;
+    return take;
 }
 
 double joint_lser_ll(const joint *s, const uint32_t *k, uint32_t n)
@@ -334,14 +318,10 @@ double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q)
 
 int joint_lser_meta(const joint *s, pb_result *res)
 {
-    if (s->lser_ck && s->lser_ck_by_ll) /* loss_serial=7: the likelihoods */
-        return pb_result_meta(res, "loss_serial_check=loglik serial_links=%zu ll_without=%.3f "
-                              "ll_with=%.3f chosen=%s", s->lser_ck_links, s->lser_ck_ll[0],
-                              s->lser_ck_ll[1], s->lser_ck == 2 ? "with" : "without");
-    if (s->lser_ck) { /* loss_serial=5: what the copy chose (before the term's own line) */
-        int rc = pb_result_meta(res, "loss_serial_check=copy serial_links=%zu "
-                                "right_only_with=%zu right_only_without=%zu chosen=%s",
-                                s->lser_ck_links, s->lser_ck_cnt[0], s->lser_ck_cnt[1],
+    if (s->lser_ck) { /* loss_serial=7: the check (before the term's own line) */
+        int rc = pb_result_meta(res, "loss_serial_check=loglik serial_links=%zu "
+                                "ll_without=%.3f ll_with=%.3f chosen=%s", s->lser_ck_links,
+                                s->lser_ck_ll[0], s->lser_ck_ll[1],
                                 s->lser_ck == 2 ? "with" : "without");
         if (rc != PB_OK)
             return rc;

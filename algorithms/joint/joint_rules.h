@@ -811,20 +811,16 @@ int joint_lser_fit(joint *s, const unsigned char *only);
 double joint_lser_ll(const joint *s, const uint32_t *k, uint32_t n);
 int joint_lser_meta(const joint *s, pb_result *res);
 void joint_lser_free(joint *s);
-/* joint_lserial.c, loss_serial=5.  joint_lser_wanted: how many links of
+/* joint_lserial.c, loss_serial=7.  joint_lser_wanted: how many links of
  * s's solution the serial test calls serial when the check applies
- * (loss_serial=5, every pair by call id, no half pair), else 0; -1 out of
- * memory.  joint_lser_copytest: a copy of s's solution (joint_copy_ab,
- * seed conf_seed + JOINT_LSER_SEED) inferred with loss_serial=1 and 4;
- * *use = 1 when more of s's top-level requests come out exact only with
- * 4 than only with 1 by the sign test (joint_reunp_signtest); records
- * nser and the counts in s.  PB_OK or PB_ENOMEM.  joint_lser_adopt: b
- * (the search rerun with 4) takes a's record of the check */
+ * (loss_serial=7, every pair by call id, no half pair), else 0; -1 out of
+ * memory.  joint_lser_choose: s the term-free search, t the same search
+ * at loss_serial=4; 1 when t's solution is likelier than s's under the
+ * model without the term by more than JOINT_RESTART_MARGIN nats (then t
+ * takes s's records of the choices before); the one kept records the
+ * check (nser, both likelihoods) for its metadata */
 int joint_lser_wanted(const joint *s);
-int joint_lser_copytest(joint *s, int nser, int *use);
-void joint_lser_adopt(joint *b, const joint *a);
-/* joint_lserial.c: joint_loglik of s without loss_serial's term */
-double joint_lser_loglik(joint *s);
+int joint_lser_choose(joint *s, joint *t, int nser);
 /* joint_lserial.c, loss_serial_greedy: the term's change (as a cost, in
  * nats) when call p joins request q's calls, for the greedy round; 0
  * unless the term is on and the option set */
