@@ -968,7 +968,8 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
 }
 
 /* joint_init_search; then, with reunp=2 under loss, reunp checked on a
- * copy (joint_reunpck.c; its copy runs joint_init_search, not this) */
+ * copy (joint_reunpck.c; its copy runs joint_init_search, not this); with
+ * loss_serial=7 without loss, the serial term checked (joint_lserial.c) */
 int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                pb_error *err)
 {
@@ -1022,6 +1023,29 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
             return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory")
                                    : rc;
         }
+    }
+    /* loss_serial=7 (joint_lserial.c): with call ids and no loss, where
+     * the serial test calls a link serial, the same search again with the
+     * term (4); kept when the model without the term finds it likelier */
+    int nser = joint_lser_wanted(s);
+    if (nser != 0) {
+        joint_params pr = s->p;
+        pr.loss_serial = 4;
+        joint *t = NULL;
+        rc = nser < 0 ? PB_ENOMEM
+                      : init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
+        if (rc != PB_OK) {
+            free(force);
+            joint_close(s);
+            return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory")
+                                   : rc;
+        }
+        joint *drop = t;
+        if (joint_lser_choose(s, t, nser)) {
+            drop = s;
+            s = t;
+        }
+        joint_close(drop);
     }
     free(force);
     *out = s;

@@ -72,7 +72,11 @@ typedef struct joint_params {
     int loss_serial;    /* [loss_serial] under loss with call ids, a term per output:
                            sent while an earlier call of its request is out
                            (joint_lserial.c), 1; 3, 4: also with call ids
-                           without loss on links a test calls serial */
+                           without loss on links a test calls serial; 7:
+                           4's search kept where the model prefers it */
+    int loss_serial_greedy; /* [loss_serial_greedy] the greedy round's costs
+                           include loss_serial's term (joint_lserial.c): 1
+                           always, 2 only without loss (default) */
     int uncross_check;  /* [uncross_check] the search after a pass of uncross kept
                            only when a cross-fitted likelihood prefers its
                            result (joint_uxcheck.c), 1 */

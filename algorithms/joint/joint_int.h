@@ -570,6 +570,12 @@ struct joint {
      * serial test's expected overlaps); links tested, priced at the last fit */
     double *lser_p0;
     size_t lser_tested, lser_serial;
+    /* loss_serial=7 (joint_lserial.c): the check; 0 not run, 1 without,
+     * 2 with; serial links of the first solution; the two solutions'
+     * log-likelihoods without the term (without, with) */
+    int lser_ck;
+    size_t lser_ck_links;
+    double lser_ck_ll[2];
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
      * undone; the cross-fitted log-likelihoods before and after, summed */
     size_t uxc_kept, uxc_undone;

@@ -48,12 +48,20 @@
 
 /* is the term used on this trace: the option, half pairs (loss_serial=1),
  * every pair by call id */
+/* loss_serial=7 runs as 1 (the term under loss only); without loss the
+ * check (joint_lser_choose) then decides whether a second search at 4 is
+ * kept */
+static int lser_mode(const joint *s)
+{
+    return s->p.loss_serial == 7 ? 1 : s->p.loss_serial;
+}
+
 static int lser_applies(const joint *s)
 {
     /* 2: with call ids whether or not a message was lost (measured, not a
      * default); 3, 4: as 1 under loss, and without loss on the links the
      * serial test (joint_lser_fit) calls one at a time */
-    return s->p.loss_serial && (s->p.loss_serial >= 2 || s->halves_call + s->halves_ret) &&
+    return lser_mode(s) && (lser_mode(s) >= 2 || s->halves_call + s->halves_ret) &&
            !joint_any_free(s);
 }
 
@@ -106,6 +114,44 @@ static double lser_busy(const joint *s, uint32_t q, const uint32_t *k, uint32_t 
         }                                                                          \
     } while (0)
 
+/* the counts of the serial test and of the rate over the requests walked
+ * (only): per link k[2l] outputs with an earlier call of their request
+ * (return known), k[2l+1] of them overlapping one, p0[l] the busy
+ * fractions summed (when test) */
+static void lser_count(const joint *s, const unsigned char *only, int test, double *k,
+                       double *p0)
+{
+    memset(k, 0, (size_t)2 * s->nlinks * sizeof *k);
+    memset(p0, 0, (size_t)s->nlinks * sizeof *p0);
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        if (only && !only[q])
+            continue;
+        double bq = test ? lser_busy(s, q, s->kids[q].a, s->kids[q].n) : 0;
+        LSER_SCAN(s, s->kids[q].a, s->kids[q].n, {
+            k[2 * l] += 1;
+            k[2 * l + 1] += ov;
+            p0[l] += bq < 0 ? 1 : bq; /* unknown interval: expect overlap (no evidence) */
+        });
+    }
+}
+
+/* the serial test (loss_serial=3|4|7, without loss): the link's
+ * overlapping outputs far under what its requests' busy fractions would
+ * give if its calls were ascribed without regard to order -- at most a
+ * quarter of the expected count, and a binomial z under -3 (normal
+ * approximation), over at least 20 outputs (a parallel fan-out overlaps
+ * as often as chance or more).  *tested: 1 when it had 20 outputs */
+static int lser_is_serial(const double *k, const double *p0, uint32_t l, int *tested)
+{
+    double n = k[2 * l], e = p0[l], z = 0;
+    *tested = n >= 20;
+    if (n >= 20 && e > 0 && e < n) {
+        z = (k[2 * l + 1] - e) / sqrt(e * (1 - e / n));
+        return k[2 * l + 1] <= 0.25 * e && z < -3;
+    }
+    return 0;
+}
+
 int joint_lser_fit(joint *s, const unsigned char *only)
 {
     if (!s->lser_on) {
@@ -121,19 +167,8 @@ int joint_lser_fit(joint *s, const unsigned char *only)
     double *k = s->lser_k; /* per link: outputs counted, of them overlapping */
     double *p0 = s->lser_p0; /* per link: the busy fractions summed (serial test) */
     /* loss_serial=3|4 without loss: the test decides which links are priced */
-    int test = s->p.loss_serial >= 3 && !(s->halves_call + s->halves_ret);
-    memset(k, 0, (size_t)2 * s->nlinks * sizeof *k);
-    memset(p0, 0, (size_t)s->nlinks * sizeof *p0);
-    for (uint32_t q = 0; q < s->npairs; q++) {
-        if (only && !only[q])
-            continue;
-        double bq = test ? lser_busy(s, q, s->kids[q].a, s->kids[q].n) : 0;
-        LSER_SCAN(s, s->kids[q].a, s->kids[q].n, {
-            k[2 * l] += 1;
-            k[2 * l + 1] += ov;
-            p0[l] += bq < 0 ? 1 : bq; /* unknown interval: expect overlap (no evidence) */
-        });
-    }
+    int test = lser_mode(s) >= 3 && !(s->halves_call + s->halves_ret);
+    lser_count(s, only, test, k, p0);
     s->lser_tested = s->lser_serial = 0;
     for (uint32_t l = 0; l < s->nlinks; l++) {
         /* at most one half: a rate above it (learned from a start that
@@ -144,20 +179,8 @@ int joint_lser_fit(joint *s, const unsigned char *only)
         if (p > 0.5)
             p = 0.5;
         if (test) {
-            /* the serial test (loss_serial=3|4, without loss): the link's overlapping
-             * outputs far under what its requests' busy fractions would give
-             * if its calls were ascribed without regard to order -- at most
-             * a quarter of the expected count, and a binomial z under -3
-             * (normal approximation), over at least 20 outputs; else the
-             * link is not priced (a parallel fan-out overlaps as often as
-             * chance or more) */
-            double n = k[2 * l], e = p0[l], z = 0;
-            int ser = 0;
-            if (n >= 20 && e > 0 && e < n) {
-                z = (k[2 * l + 1] - e) / sqrt(e * (1 - e / n));
-                ser = k[2 * l + 1] <= 0.25 * e && z < -3;
-            }
-            s->lser_tested += n >= 20;
+            int tested = 0, ser = lser_is_serial(k, p0, l, &tested);
+            s->lser_tested += tested;
             s->lser_serial += ser;
             if (!ser) {
                 s->lser_lp[2 * l] = s->lser_lp[2 * l + 1] = 0;
@@ -168,14 +191,80 @@ int joint_lser_fit(joint *s, const unsigned char *only)
              * 06:35: 8 % learned, truth 0), which lowers the price of the
              * next one; the test has said the link is serial, so a stack
              * is priced as the first overlap in n + 1 outputs would be */
-            if (s->p.loss_serial == 4)
-                p = 0.5 / (n + 1);
+            if (lser_mode(s) == 4)
+                p = 0.5 / (k[2 * l] + 1);
         }
         s->lser_lp[2 * l] = log(1 - p);
         s->lser_lp[2 * l + 1] = log(p);
     }
     s->lser_fits++;
     return PB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* loss_serial=7: the serial term without loss decided per trace.
+ *
+ * loss_serial=4 gains where the search stacks a neighbour's calls onto a
+ * request whose own call is out (OnlineBoutique with call ids, the
+ * synthetic repeat class), and loses where the link's calls genuinely
+ * overlap now and then (retried calls: about 1 in 6, under a quarter of
+ * the busy fractions, so the test calls the link serial) and on a serial
+ * truth it does not help (heavytail: both solutions without a single
+ * overlapping call, the term changed the search's path).  So the term
+ * only guides a second search: its solution is kept when the model
+ * without the term (delays, counts, durations; each solution under its
+ * own refit) finds it likelier by more than JOINT_RESTART_MARGIN nats --
+ * the term found a solution the model prefers and the term-free search
+ * could not reach.  Where the term's solution is bought against the
+ * model (the retries' overlaps pushed apart) it is dropped.  Tried and
+ * dropped: a copy of the trace inferred with and without the term
+ * (as reunp=2), from either search's solution (docs/joint/shapes.md).
+ * Only where the term could act: call ids on every pair, no half pair,
+ * and the serial test calls some link of the solution serial. */
+
+int joint_lser_wanted(const joint *s)
+{
+    if (s->p.loss_serial != 7 || s->halves_call + s->halves_ret || joint_any_free(s))
+        return 0;
+    double *k = calloc((size_t)2 * s->nlinks + 2, sizeof *k);
+    double *p0 = calloc((size_t)s->nlinks + 1, sizeof *p0);
+    int n = 0;
+    if (k && p0) {
+        lser_count(s, NULL, 1, k, p0);
+        for (uint32_t l = 0; l < s->nlinks; l++) {
+            int tested = 0;
+            n += lser_is_serial(k, p0, l, &tested);
+        }
+    } else {
+        n = -1; /* no memory: the caller says so */
+    }
+    free(k);
+    free(p0);
+    return n;
+}
+
+/* joint_loglik of s without the term */
+static double lser_loglik(joint *s)
+{
+    int on = s->lser_on;
+    s->lser_on = 0;
+    double v = joint_loglik(s);
+    s->lser_on = on;
+    return v;
+}
+
+int joint_lser_choose(joint *s, joint *t, int nser)
+{
+    double l0 = lser_loglik(s), l1 = lser_loglik(t);
+    int take = l1 > l0 + JOINT_RESTART_MARGIN;
+    joint *k = take ? t : s;
+    if (take)
+        joint_reunp_adopt(t, s); /* the records of every choice before */
+    k->lser_ck = take ? 2 : 1;
+    k->lser_ck_links = (size_t)nser;
+    k->lser_ck_ll[0] = l0;
+    k->lser_ck_ll[1] = l1;
+    return take;
 }
 
 double joint_lser_ll(const joint *s, const uint32_t *k, uint32_t n)
@@ -185,8 +274,58 @@ double joint_lser_ll(const joint *s, const uint32_t *k, uint32_t n)
     return v;
 }
 
+double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q)
+{
+    /* the term of q's calls with call p among them, less without it (as
+     * LSER_SCAN: calls in call-time order, p put before the first call
+     * sent after it), as a cost: p's own overlap and the overlaps p's
+     * return makes for q's later calls */
+    const jpair *pp = &s->pr[p];
+    if (!s->lser_on || !s->p.loss_serial_greedy || pp->call == NONE)
+        return 0;
+    /* 2: only where the serial test prices links (without loss) */
+    if (s->p.loss_serial_greedy == 2 && (lser_mode(s) < 3 || s->halves_call + s->halves_ret))
+        return 0;
+    const kvec *k = &s->kids[q];
+    const double *lp = s->lser_lp;
+    double with = 0, without = 0;
+    pb_ns mw = INT64_MIN, mo = INT64_MIN;
+    int in = 0;
+    for (uint32_t i = 0; i <= k->n; i++) {
+        const jpair *o = i < k->n ? &s->pr[k->a[i]] : NULL;
+        if (o && (k->a[i] == p || o->call == NONE))
+            continue;
+        if (!in && (!o || o->cs > pp->cs)) {
+            if (mw != INT64_MIN)
+                with += lp[2 * pp->link + (mw > pp->cs)];
+            if (pp->ret != NONE && pp->rr > mw)
+                mw = pp->rr;
+            in = 1;
+        }
+        if (!o)
+            break;
+        if (mw != INT64_MIN)
+            with += lp[2 * o->link + (mw > o->cs)];
+        if (mo != INT64_MIN)
+            without += lp[2 * o->link + (mo > o->cs)];
+        if (o->ret != NONE && o->rr > mw)
+            mw = o->rr;
+        if (o->ret != NONE && o->rr > mo)
+            mo = o->rr;
+    }
+    return -(with - without);
+}
+
 int joint_lser_meta(const joint *s, pb_result *res)
 {
+    if (s->lser_ck) { /* loss_serial=7: the check (before the term's own line) */
+        int rc = pb_result_meta(res, "loss_serial_check=loglik serial_links=%zu "
+                                "ll_without=%.3f ll_with=%.3f chosen=%s", s->lser_ck_links,
+                                s->lser_ck_ll[0], s->lser_ck_ll[1],
+                                s->lser_ck == 2 ? "with" : "without");
+        if (rc != PB_OK)
+            return rc;
+    }
     if (!s->lser_on)
         return PB_OK;
     /* the links learned serial: overlapping outputs under 1 % of at least 20 */
@@ -199,7 +338,7 @@ int joint_lser_meta(const joint *s, pb_result *res)
         ser += n >= 20 && o < 0.01 * n;
         capd += (o + 0.5) / (n + 1.0) > 0.5; /* priced at 1/2: neutral */
     }
-    if (s->p.loss_serial >= 3 && !(s->halves_call + s->halves_ret))
+    if (lser_mode(s) >= 3 && !(s->halves_call + s->halves_ret))
         return pb_result_meta(res, "loss_serial=test links_tested=%zu links_priced=%zu "
                               "outputs=%.0f overlapping=%.0f fits=%zu", s->lser_tested,
                               s->lser_serial, tot, ovl, s->lser_fits);

@@ -103,7 +103,7 @@ const pb_option joint_options[] = {
     {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
      "nats a move of uncross must gain to be kept (default: half the 95 % point of "
      "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
-    {"loss_serial", PB_OPT_INT, offsetof(joint_params, loss_serial), "1", 0, 4,
+    {"loss_serial", PB_OPT_INT, offsetof(joint_params, loss_serial), "1", 0, 7,
      "when messages were lost (half pairs) and every pair was made by call id: the model "
      "learns per outgoing link how often a call is sent while an earlier call of its "
      "request has not returned, and scores each call by it (a lost return's chain not "
@@ -113,7 +113,17 @@ const pb_option joint_options[] = {
      "and with call ids without loss on the links a test calls serial (overlapping calls "
      "at most a quarter of what the requests' busy fractions give, z < -3) at the learned "
      "rate; 4 = as 3, a serial link priced as if none of its calls overlapped (metadata "
-     "loss_serial=test); 0 = off (default 1)"},
+     "loss_serial=test); 7 = as 1, then with call ids without loss, where the test calls "
+     "a link of the solution serial, the search again at 4, kept when the model without "
+     "the term finds its solution likelier by 10 nats (two searches; metadata "
+     "loss_serial_check=; measured, not the default: async and bursty rows fell); "
+     "0 = off (default 1)"},
+    {"loss_serial_greedy", PB_OPT_INT, offsetof(joint_params, loss_serial_greedy), "2", 0, 2,
+     "where loss_serial's term is on, the greedy round's cost of a call in a request "
+     "includes the term's change (its own overlap and the one its return makes for the "
+     "request's later calls); 1 = wherever the term is on; 2 = only without loss, on "
+     "the links the serial test prices (loss_serial=3|4, and 4's search under 7; the "
+     "default); 0 = only whole walks see it"},
     {"uncross_check", PB_OPT_BOOL, offsetof(joint_params, uncross_check), "1", PB_OPT_NORANGE,
      "after each pass of uncross the search runs again; keep its changes only when a "
      "cross-fitted likelihood (each half of the requests scored under the model fitted "

@@ -838,6 +838,20 @@ int joint_lser_fit(joint *s, const unsigned char *only);
 double joint_lser_ll(const joint *s, const uint32_t *k, uint32_t n);
 int joint_lser_meta(const joint *s, pb_result *res);
 void joint_lser_free(joint *s);
+/* joint_lserial.c, loss_serial=7.  joint_lser_wanted: how many links of
+ * s's solution the serial test calls serial when the check applies
+ * (loss_serial=7, every pair by call id, no half pair), else 0; -1 out of
+ * memory.  joint_lser_choose: s the term-free search, t the same search
+ * at loss_serial=4; 1 when t's solution is likelier than s's under the
+ * model without the term by more than JOINT_RESTART_MARGIN nats (then t
+ * takes s's records of the choices before); the one kept records the
+ * check (nser, both likelihoods) for its metadata */
+int joint_lser_wanted(const joint *s);
+int joint_lser_choose(joint *s, joint *t, int nser);
+/* joint_lserial.c, loss_serial_greedy: the term's change (as a cost, in
+ * nats) when call p joins request q's calls, for the greedy round; 0
+ * unless the term is on and the option set */
+double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q);
 /* joint_uxcheck.c.  The current solution (after the search that follows
  * a pass of uncross) against before[] (a parent per pair: the solution the
  * search started from) by a cross-fitted likelihood over two halves of the

@@ -260,7 +260,7 @@ static int greedy_round(joint *s, int *changed)
             if (s->p.greedy_cut) {
                 /* the same number in one pass (joint_greedy.c), the
                  * trigger kept across refits (joint_tcache.c) */
-                double v = joint_tcache_cost(s, p, j);
+                double v = joint_tcache_cost(s, p, j) + joint_lser_greedy(s, p, q);
                 if (v < bc) {
                     bc = v;
                     best = q;
@@ -274,7 +274,8 @@ static int greedy_round(joint *s, int *changed)
             uint32_t e = s->pr[q].link;
             size_t base = s->cnt_off[e] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
             uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
-            double v = edge_cost(s, p, q) - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
+            double v = edge_cost(s, p, q) - (s->cntlp[base + c] - s->cntlp[base + c - 1]) +
+                       joint_lser_greedy(s, p, q); /* loss_serial_greedy (joint_lserial.c) */
             if (v < bc) {
                 bc = v;
                 best = q;

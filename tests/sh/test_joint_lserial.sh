@@ -29,7 +29,7 @@ lost() { # truth lossy r0 res: intact requests exact only without loss
 awk -F, '$1 == 1062 && $4 == "catalog" && $5 == "frontend" && $6 == "return" { f = 1 }
          END { exit !f }' "$tmp/t.csv" || fail "message 1062 is not a catalog>frontend return"
 awk -F, '$1 != 1062' "$tmp/t.csv" > "$tmp/p.csv"
-run "$tmp/t.csv" "$tmp/r0.csv"
+run "$tmp/t.csv" "$tmp/r0.csv" -s loss_serial=1 # the term-free lossless search (7 is 1 under loss)
 run "$tmp/p.csv" "$tmp/u0.csv" -s loss_serial=0
 run "$tmp/p.csv" "$tmp/u1.csv" -s loss_serial=1
 l0=$(lost "$tmp/t.csv" "$tmp/p.csv" "$tmp/r0.csv" "$tmp/u0.csv")
@@ -50,7 +50,7 @@ cmp -s "$tmp/a0" "$tmp/a1" || fail "loss_serial changed the assignment of a trac
 "$B/maketrace" "$PB_ROOT/experiments/joint_loss_repeat.conf" -D seed=20 -D instances=6 \
     -D messages=12000 -D duration=0 > "$tmp/h.csv" || fail "maketrace (held out)"
 "$B/sniffer" --quiet --loss 0.02 --seed 7 "$tmp/h.csv" > "$tmp/hp.csv" || fail "sniffer"
-run "$tmp/h.csv" "$tmp/h0.csv"
+run "$tmp/h.csv" "$tmp/h0.csv" -s loss_serial=1
 run "$tmp/hp.csv" "$tmp/hu0.csv" -s loss_serial=0
 run "$tmp/hp.csv" "$tmp/hu1.csv" -s loss_serial=1
 e0=$(awk -f "$SP" "$tmp/h.csv" "$tmp/hp.csv" "$tmp/h0.csv" "$tmp/hu0.csv" | sed 's/.*exact_loss=\([0-9]*\) .*/\1/')
