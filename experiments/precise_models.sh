@@ -17,9 +17,10 @@
 # docs' claim for the row: "exact" (the paper's assumptions hold: must be
 # 1), "flags" (vpath paper may be wrong but never unflagged), "-" (no
 # claim).  verdict is ok or FAIL (a broken claim, a crash: rc != 0).
-# Summary lines on stderr.  About 1-2 min wall at the default size.
+# Summary line on stderr.  --quick (seed 1, 2 s of traffic): 255 rows,
+# about 4 min wall on a loaded two-core machine.
 #
-#   sh experiments/precise_models.sh [--quick] [--seeds "1 2 3"] [--keep DIR]
+#   sh experiments/precise_models.sh [--quick] [--seeds "1 2 3"] [--duration 4s] [--keep DIR]
 #
 # Environment: PB_BIN (programs, default <repo>/bin).
 set -u
@@ -32,6 +33,7 @@ while [ $# -gt 0 ]; do
     case $1 in
     --quick) seeds=1; dur=2s ;;
     --seeds) seeds=$2; shift ;;
+    --duration) dur=$2; shift ;;
     --keep) keep=$2; shift ;;
     *) echo "precise_models: unknown option $1" >&2; exit 2 ;;
     esac
