@@ -20,7 +20,7 @@
 # Summary line on stderr.  --quick (seed 1, 2 s of traffic): 255 rows,
 # about 4 min wall on a loaded two-core machine.
 #
-#   sh experiments/precise_models.sh [--quick] [--seeds "1 2 3"] [--duration 4s] [--keep DIR]
+#   sh experiments/precise_models.sh [--quick] [--seeds "1 2 3"] [--duration 4s] [--only CASE-TEXT] [--keep DIR]
 #
 # Environment: PB_BIN (programs, default <repo>/bin).
 set -u
@@ -29,11 +29,13 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 seeds="1 2 3"
 dur=4s
 keep=
+only=
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) seeds=1; dur=2s ;;
     --seeds) seeds=$2; shift ;;
     --duration) dur=$2; shift ;;
+    --only) only=$2; shift ;;
     --keep) keep=$2; shift ;;
     *) echo "precise_models: unknown option $1" >&2; exit 2 ;;
     esac
@@ -45,7 +47,7 @@ C="$ROOT/maketrace/configs"
 HOTEL="frontend search geo rate reservation profile"
 
 # Shapes beside hotel.conf: a deep chain (8 tiers) and a wide fan-out.
-cat > "$tmp/deep.conf" <<'EOF'
+cat > "$tmp/settings" <<'EOF'
 seed = 1
 instances = 6
 think = 0..30ms
@@ -53,19 +55,14 @@ net_delay = 0.5ms
 net_sd = 0.1ms
 call_delay = 0.2ms,0.05ms
 ret_delay = 0.2ms,0.05ms
+EOF
+{ cat "$tmp/settings"; cat <<'EOF'; } > "$tmp/deep.conf"
 tracelet deep from client {
   call t1 { call t2 { call t3 { call t4 { call t5 { call t6 { call t7 { call t8 ret=1ms,0.3ms } } } } } } }
 }
 EOF
 DEEP="t1 t2 t3 t4 t5 t6 t7 t8"
-cat > "$tmp/fan.conf" <<'EOF'
-seed = 1
-instances = 6
-think = 0..30ms
-net_delay = 0.5ms
-net_sd = 0.1ms
-call_delay = 0.2ms,0.05ms
-ret_delay = 0.2ms,0.05ms
+{ cat "$tmp/settings"; cat <<'EOF'; } > "$tmp/fan.conf"
 tracelet fan from client {
   call fe {
     par {
@@ -106,6 +103,7 @@ nfail=0; nrows=0
 while IFS='|' read -r name shapes loads attrs sets vclaim bclaim; do
     [ -n "$name" ] || continue
     case $name in \#*) continue ;; esac
+    [ -n "$only" ] && case $name in *"$only"*) ;; *) continue ;; esac
     for shape in $shapes; do
     conf=$(conf_for "$shape" "$attrs")
     for load in $loads; do
