@@ -232,6 +232,19 @@ int bl_table_build_keyed(bl_table *t, const pb_trace_view *v, bl_key key,
             next[k] = BL_NONE;
             size_t j = pslot(&h, m->src, m->dst, cid, &found);
             pkey *e = &h.e[j];
+            /* On a connection, a waiting return that the caller received
+             * before it sent this call (both times on the caller's clock,
+             * so no skew can make that) cannot be its answer: it answers
+             * a call the capture lost.  Pairing it by order anyway shifts
+             * every later call of a persistent connection onto the return
+             * of the call before it; it is left out instead
+             * (lost_call_returns, counted with the unpaired returns). */
+            while (found && (cid >> 62) == 1 && e->rhead != BL_NONE &&
+                   v->msgs[e->rhead].recv_ts != PB_TS_NONE && m->ts != PB_TS_NONE &&
+                   v->msgs[e->rhead].recv_ts < m->ts) {
+                e->rhead = rnext[e->rhead];
+                t->lost_call_returns++;
+            }
             if (found && e->rhead != BL_NONE) {
                 /* its return came first */
                 uint32_t ri = e->rhead;
@@ -272,6 +285,16 @@ int bl_table_build_keyed(bl_table *t, const pb_trace_view *v, bl_key key,
                 continue;
             }
             uint32_t k = e->head;
+            if ((cid >> 62) == 1 && m->recv_ts != PB_TS_NONE &&
+                v->msgs[t->rpc[k].call].ts != PB_TS_NONE &&
+                m->recv_ts < v->msgs[t->rpc[k].call].ts) {
+                /* received by the caller before it sent the oldest open
+                 * call of the connection (the callee's clock ahead put it
+                 * after that call in the trace): it answers a lost call,
+                 * as above */
+                t->lost_call_returns++;
+                continue;
+            }
             e->head = next[k];
             set_return(&t->rpc[k], (uint32_t)i, m);
             if (e->head == BL_NONE && e->rhead == BL_NONE)
@@ -284,6 +307,7 @@ int bl_table_build_keyed(bl_table *t, const pb_trace_view *v, bl_key key,
         for (uint32_t ri = h.e[j].src != BL_NONE ? h.e[j].rhead : BL_NONE; ri != BL_NONE;
              ri = rnext[ri])
             t->unpaired_returns++;
+    t->unpaired_returns += t->lost_call_returns;
     free(h.e);
     h = (ptab){0};
     free(rnext);

@@ -62,6 +62,10 @@ typedef struct bl_table {
     size_t early_returns;    /* returns earlier in the trace than their call
                                 (clock skew), paired with the next call of
                                 their (caller, callee, callid) */
+    size_t lost_call_returns; /* returns on a connection received by the
+                                caller before it sent the next call there:
+                                their call was lost; left out, counted in
+                                unpaired_returns too */
     size_t multi_nodes;      /* nodes with endpoints and several callers */
     uint8_t *busy;           /* [nrpc] 1: the call was made while another
                                 call of its key was still open, or another

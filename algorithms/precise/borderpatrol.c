@@ -104,7 +104,9 @@ static uint32_t *ctx_slot(ctx_tab *t, uint64_t k)
 typedef struct bev {
     uint32_t node;
     pb_ns t;
-    uint32_t send; /* 0 receipt (first at equal times), 1 send */
+    uint32_t send; /* 0 receipt, 1 send */
+    uint32_t cls;  /* order at equal times: 0 a receipt (first), 1 a send
+                      or a receipt with no flight time (in row order) */
     uint32_t msg;
 } bev;
 
@@ -113,7 +115,7 @@ static int cmp_bev(const void *x, const void *y)
     const bev *p = x, *q = y;
     if (p->node != q->node) return p->node < q->node ? -1 : 1;
     if (p->t != q->t) return p->t < q->t ? -1 : 1;
-    if (p->send != q->send) return p->send < q->send ? -1 : 1;
+    if (p->cls != q->cls) return p->cls < q->cls ? -1 : 1;
     return p->msg < q->msg ? -1 : p->msg > q->msg;
 }
 
@@ -195,13 +197,22 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
             unpaired++;
             continue; /* answers no call: in no instance */
         }
-        ev[nev++] = (bev){m->src, m->ts, 1, (uint32_t)i};
+        ev[nev++] = (bev){m->src, m->ts, 1, 1, (uint32_t)i};
         pb_ns rt = m->recv_ts != PB_TS_NONE ? m->recv_ts : m->ts;
         if (rt < m->ts)
             late_receipts++;
         /* a return received by a user ends its request there */
-        if (m->type != PB_TYPE_RETURN || receives[m->dst])
-            ev[nev++] = (bev){m->dst, rt, 0, (uint32_t)i};
+        if (m->type != PB_TYPE_RETURN || receives[m->dst]) {
+            /* A message received at the instant it was sent (no flight
+             * time: a simulation without delays, or a coarse clock) ranks
+             * with the sends of that instant in row order: rows are in
+             * send order, causes first, so it is received before what it
+             * caused and after what was sent before it.  "Receipt first"
+             * put the returns of a fan-out, all at one instant, before
+             * the calls they answer: every request lost its calls. */
+            uint32_t cls = m->recv_ts != PB_TS_NONE && m->recv_ts == m->ts;
+            ev[nev++] = (bev){m->dst, rt, 0, cls, (uint32_t)i};
+        }
     }
     pb_sort(ev, nev, sizeof *ev, cmp_bev);
     for (size_t e = 0; e < nev; e++) {

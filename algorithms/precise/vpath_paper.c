@@ -195,6 +195,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
     uint32_t *parent = malloc(((size_t)n + 1) * sizeof *parent);
     uint8_t *rflag = calloc((size_t)n + 1, 1);   /* request (incoming RPC) flagged */
     uint8_t *cflag = calloc((size_t)n + 1, 1);   /* call flagged */
+    uint8_t *outside = calloc((size_t)n + 1, 1); /* call sent outside every interval */
     uint8_t *receives = calloc((size_t)t.nnodes + 1, 1);
     uint64_t *inst = malloc((v->n + 1) * sizeof *inst);
     uint32_t *cause = malloc((v->n + 1) * sizeof *cause);
@@ -204,7 +205,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
     uint32_t *ch_off = calloc((size_t)n + 2, sizeof *ch_off);
     ckey *ch = malloc(((size_t)n + 1) * sizeof *ch);
     rent *rh = malloc(((size_t)n + 1) * sizeof *rh);
-    if (!it || !heap || !sheap || !parent || !rflag || !cflag || !receives || !inst || !cause ||
+    if (!it || !heap || !sheap || !parent || !rflag || !cflag || !outside || !receives || !inst || !cause ||
         !mflag || !state || !walk || !ch_off || !ch || !rh) {
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
         goto out;
@@ -340,6 +341,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
             if (hn == 0) {
                 c.send_outside++;
                 cflag[e->rpc] = 1;
+                outside[e->rpc] = 1;
                 continue;
             }
             parent[e->rpc] = heap[0].rpc;
@@ -356,6 +358,50 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
             if (sheap[h].epoch < fs)
                 rflag[sheap[h].rpc] = 1;
         a = b;
+    }
+
+    /* 1b. A call sent outside every interval belongs to some request its
+     * node was serving then (it roots no user request: the node receives
+     * calls), and that request is missing it.  Its own thread cannot say
+     * which (a pool that hands a request's continuation to another worker
+     * after a return: the worker that continues may hold another
+     * request's interval, or none), so every request open at the node at
+     * that send is flagged; without this, a request whose call went to a
+     * worker serving another request was wrong with no flag.  Per node,
+     * intervals from receipt to reply, with the same epoch count as
+     * above. */
+    if (c.send_outside) {
+        size_t nj = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            const bl_rpc *r = &t.rpc[k];
+            if (r->ret != BL_NONE)
+                it[nj++] = (item){(uint64_t)r->dst << 32, r->in_start, r->in_end, k, 0};
+            if (outside[k])
+                it[nj++] = (item){(uint64_t)r->src << 32, r->out_start, 0, k, 2};
+        }
+        pb_sort(it, nj, sizeof *it, cmp_item);
+        uint64_t fo = 0;
+        for (size_t a = 0; a < nj;) {
+            size_t b = a, hn = 0;
+            while (b < nj && it[b].thread == it[a].thread)
+                b++;
+            for (size_t i = a; i < b; i++) {
+                const item *e = &it[i];
+                while (hn && heap[0].end < e->t) {
+                    if (heap[0].epoch < fo)
+                        rflag[heap[0].rpc] = 1;
+                    hpop(heap, &hn);
+                }
+                if (e->kind == 0)
+                    hpush(heap, &hn, (hent){e->end, e->t, e->rpc, fo});
+                else
+                    fo++;
+            }
+            for (size_t h = 0; h < hn; h++)
+                if (heap[h].epoch < fo)
+                    rflag[heap[h].rpc] = 1;
+            a = b;
+        }
     }
 
     /* 2. cut parent cycles (clock skew can make one) */
@@ -503,7 +549,8 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
     if (rc == PB_OK && c.send_outside)
         rc = pb_result_warn(res, "assumption violated %zu times: a thread sent a call "
                                  "while holding no request interval; each roots a "
-                                 "flagged instance of its own", c.send_outside);
+                                 "flagged instance of its own, and every request open at its "
+                                 "node then is flagged (it is one of theirs)", c.send_outside);
     if (rc == PB_OK && c.conn_busy)
         rc = pb_result_warn(res, "assumption violated %zu times: two calls outstanding "
                                  "on one connection (pipelined or multiplexed), where "
@@ -539,6 +586,7 @@ out:
     free(parent);
     free(rflag);
     free(cflag);
+    free(outside);
     free(receives);
     free(inst);
     free(cause);
