@@ -1,5 +1,5 @@
 # intact_spill.awk - does a lost message cost more than the requests it
-# touches?  (docs/joint/shapes.md, "Loss with call ids: crossed chains";
+# touches?  (docs/joint/loss.md, "Loss with call ids: crossed chains";
 # evaluation only: it reads the truth)
 #
 #   awk -f experiments/intact_spill.awk TRUTH LOSSY RESULT_NOLOSS RESULT_LOSS

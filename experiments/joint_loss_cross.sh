@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint_loss_cross.sh - does a lost message cost only the requests it
 # touches?  joint with call ids at 2 % sniffer loss, with and without the
-# crossing moves (-s uncross=0|1; docs/joint/shapes.md, "Loss with call ids:
+# crossing moves (-s uncross=0|1; docs/joint/loss.md, "Loss with call ids:
 # crossed chains"), on the real sets under DATA and on the synthetic
 # class (experiments/joint_loss_repeat.conf at instances 4 and 6).
 #

@@ -1,6 +1,6 @@
 # unp_merge.awk - is the second search of `unpaired=1|3` worth taking
 # where it changed something, request group by request group?
-# (docs/joint/shapes.md, "Which messages stay unpaired: the second search
+# (docs/joint/loss.md, "Which messages stay unpaired: the second search
 # taken piece by piece, measured"; evaluation only: it reads the truth)
 #
 #   awk -f experiments/unp_merge.awk TRUTH LOSSY RESULT_FIRST RESULT_SECOND

@@ -53,7 +53,7 @@ double joint_late_tie_weight(const joint *s, uint32_t p)
 }
 
 /*
- * Rows within a tick at a late service (late_rows; docs/joint/ticks.md,
+ * Rows within a tick at a late service (late_rows; docs/joint/ticks_rows.md,
  * "Late calls on rows in event order").  tie_rows (joint_rowtie.c) reads
  * the rows of a tick as the order of events on two sides: a request that
  * arrived in a later row than a call cannot be its parent (the calls'

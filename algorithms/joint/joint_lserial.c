@@ -1,7 +1,7 @@
 /*
  * joint_lserial.c - calls sent while another call of the same request is
  * still out, as a term of the model under loss with call ids
- * (loss_serial; docs/joint/shapes.md, "Loss with call ids: a request's
+ * (loss_serial; docs/joint/loss.md, "Loss with call ids: a request's
  * calls one at a time"; issue 28, "Robust to loss").
  *
  * The walk scores each output by its delay from its trigger (the latest
@@ -36,7 +36,7 @@
  * ascribed without regard to order, with a binomial z under -3; other
  * links (parallel fan-outs, asynchronous calls) are not priced.  3 prices
  * a serial link at the learned rate, 4 as if none of its outputs
- * overlapped (docs/joint/shapes.md, "Without loss").
+ * overlapped (docs/joint/loss.md, "Without loss").
  */
 #include "joint_int.h"
 
@@ -218,7 +218,7 @@ int joint_lser_fit(joint *s, const unsigned char *only)
  * could not reach.  Where the term's solution is bought against the
  * model (the retries' overlaps pushed apart) it is dropped.  Tried and
  * dropped: a copy of the trace inferred with and without the term
- * (as reunp=2), from either search's solution (docs/joint/shapes.md).
+ * (as reunp=2), from either search's solution (docs/joint/loss.md).
  * Only where the term could act: call ids on every pair, no half pair,
  * and the serial test calls some link of the solution serial. */
 

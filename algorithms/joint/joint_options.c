@@ -80,7 +80,7 @@ const pb_option joint_options[] = {
      "without call ids, under loss: the alignment's starting durations; 1 last in, first "
      "out's; 2 also first in, first out's, aligned and refitted the same way, kept when "
      "cheaper and spanning no more idle moments of the caller (a link shifted as a whole "
-     "by one lost call; docs/joint/shapes.md, \"A lost call in the middle of a link\")"},
+     "by one lost call; docs/joint/loss.md, \"A lost call in the middle of a link\")"},
     {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "0", 0, 3,
      "without call ids, on links that lost messages and are re-paired, choose which calls "
      "and returns stay unpaired after a first search: a min-cost pairing by the link's "
@@ -93,7 +93,7 @@ const pb_option joint_options[] = {
      "trace made from the first solution that loses messages afresh at the rate it "
      "shows, more requests come out exact only with the choice than only without by a "
      "sign test at 5 % (metadata unpaired_check=), 0 = the alignment's choice "
-     "(docs/joint/shapes.md, \"Which messages stay unpaired, checked\")"},
+     "(docs/joint/loss.md, \"Which messages stay unpaired, checked\")"},
     {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
      "when messages were lost (half pairs), after the search: for every request a half "
      "pair touches and every request competing with it for a call, try exchanging all "
@@ -107,7 +107,7 @@ const pb_option joint_options[] = {
      "when messages were lost (half pairs) and every pair was made by call id: the model "
      "learns per outgoing link how often a call is sent while an earlier call of its "
      "request has not returned, and scores each call by it (a lost return's chain not "
-     "stacked onto a neighbour that has a call out; docs/joint/shapes.md, \"Loss with "
+     "stacked onto a neighbour that has a call out; docs/joint/loss.md, \"Loss with "
      "call ids: a request's calls one at a time\"; metadata loss_serial=); nothing "
      "without loss; 2 = with call ids also without loss (measured only); 3 = as 1 under loss, "
      "and with call ids without loss on the links a test calls serial (overlapping calls "
@@ -139,7 +139,7 @@ const pb_option joint_options[] = {
      "more requests come out exact only with it than only without by a sign test at "
      "5 %, then the search runs once more with it (metadata reunp_check=); 1 = always; "
      "0 = off (the default: reunp=2 cost one held-out draw of a synthetic class); "
-     "nothing without loss (docs/joint/shapes.md, "
+     "nothing without loss (docs/joint/loss.md, "
      "\"Which calls keep no return\")"},
     {"callgraph", PB_OPT_STRING, offsetof(joint_params, callgraph), "", PB_OPT_NORANGE,
      "file of allowed calls, lines 'CALLER SERVICE CALLEE...'; empty = learn from the trace"},

@@ -1,6 +1,6 @@
 /*
  * joint_reunp.c - without call ids, under loss: the re-pairing of a link
- * also decides which of its calls stay without a return (docs/joint/shapes.md,
+ * also decides which of its calls stay without a return (docs/joint/loss.md,
  * "Which calls keep no return: decided by the re-pairing").
  *
  * The alignment (joint_align.c) decides how many calls of a link lost

@@ -1,6 +1,6 @@
 /*
  * joint_reunpck.c - which calls keep no return: reunp used where a copy of
- * the trace shows that it helps (`-s reunp=2`; docs/joint/shapes.md, "Which calls
+ * the trace shows that it helps (`-s reunp=2`; docs/joint/loss.md, "Which calls
  * keep no return: decided by the re-pairing", "... checked on a copy").
  *
  * reunp (joint_reunp.c) weighs, in the re-pairing, each call the

@@ -1,6 +1,6 @@
 /*
  * joint_rowcap.c - joint: the candidate cap (max_candidates) counted on
- * the candidates the rows leave (tie_rows_wide; docs/joint/ticks.md, "Rows
+ * the candidates the rows leave (tie_rows_wide; docs/joint/ticks_rows.md, "Rows
  * within a tick").
  *
  * max_candidates keeps the latest-started requests enclosing a call.  At a

@@ -1,7 +1,7 @@
 /*
  * joint_rowtie.c - joint: at whole-tick stamps, the order of the rows as
  * the order of events within a tick, where the trace shows it is
- * (tie_rows; docs/joint/ticks.md, "Rows within a tick").
+ * (tie_rows; docs/joint/ticks_rows.md, "Rows within a tick").
  *
  * At a coarse tick (infer's coarse_ties=1) a call stamped in the same tick
  * as a request's arrival, or returned in the same tick as its response,

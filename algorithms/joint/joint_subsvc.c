@@ -1,6 +1,6 @@
 /*
  * joint_subsvc.c - joint: the rows within a tick as the order of events,
- * decided per service (docs/joint/ticks.md, "Positions within a tick: per
+ * decided per service (docs/joint/ticks_rows.md, "Positions within a tick: per
  * service").
  *
  * joint_subtick.c checks the rows of every run of one ts against two

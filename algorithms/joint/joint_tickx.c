@@ -1,7 +1,7 @@
 /*
  * joint_tickx.c - joint at whole-tick stamps: a service that serves in
  * tick order keeps the order of its requests' calls (`tick_fifo`;
- * docs/joint/ticks.md, "A service in tick order: its calls in tick order").
+ * docs/joint/ticks_rows.md, "A service in tick order: its calls in tick order").
  *
  * At whole-tick stamps whose rows within a tick are not in event order
  * (subtick declines), the delay densities see ticks only, and the model

@@ -1,6 +1,6 @@
 /*
  * joint_unpaired.c - without call ids, under loss: which calls and returns
- * of a re-paired link stay unpaired (`unpaired`, default 0; docs/joint/shapes.md,
+ * of a re-paired link stay unpaired (`unpaired`, default 0; docs/joint/loss.md,
  * "Which messages stay unpaired").
  *
  * The in-order alignment (joint_align.c) decides which messages of a link
@@ -432,7 +432,7 @@ static int up_link(const joint *s, uint32_t l, double price, unsigned char *forc
         goto out;
     rec->changed = diff;
     /* the ids of the changed messages, for the metadata (a local second
-     * search, docs/joint/shapes.md "... the second search made local,
+     * search, docs/joint/loss.md "... the second search made local,
      * measured") */
     rec->moved = malloc(diff * sizeof *rec->moved);
     if (!rec->moved) {

@@ -1,6 +1,6 @@
 /*
  * joint_unpck.c - which messages stay unpaired, checked by the requests
- * they leave (`-s unpaired=3`; docs/joint/shapes.md, "Which messages stay
+ * they leave (`-s unpaired=3`; docs/joint/loss.md, "Which messages stay
  * unpaired, checked"; issue 28, "Robust to loss" without call ids).
  *
  * On a link that answers far out of arrival order the in-order alignment

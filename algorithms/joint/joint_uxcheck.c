@@ -1,6 +1,6 @@
 /*
  * joint_uxcheck.c - the search after each pass of uncross checked by a
- * held-out likelihood (docs/joint/shapes.md, "Loss with call ids: uncross's
+ * held-out likelihood (docs/joint/loss.md, "Loss with call ids: uncross's
  * search checked held out").
  *
  * After a pass of uncross (joint_uncross.c) that moved something, the

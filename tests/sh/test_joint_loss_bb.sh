@@ -1,5 +1,5 @@
 #!/bin/sh
-# experiments/joint_loss_cross.sh --blackbox (docs/joint/shapes.md, "Loss with
+# experiments/joint_loss_cross.sh --blackbox (docs/joint/loss.md, "Loss with
 # call ids: crossed chains", the black box's spill-over): the same loss
 # draws as with call ids, inferred as a black box.  On the synthetic class
 # only (--data an empty folder), sniffer seed 1: both tables have the two

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint under loss with call ids, repeated calls to one endpoint
-# (docs/joint/shapes.md, "Loss with call ids: crossed chains"): on
+# (docs/joint/loss.md, "Loss with call ids: crossed chains"): on
 # experiments/joint_loss_repeat.conf (an OnlineBoutique-like front end
 # that calls its endpoints several times in a row, many requests in
 # flight) at 2 % loss, the requests that lost nothing must stay about as

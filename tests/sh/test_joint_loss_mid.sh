@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint without call ids: a call lost in the middle of a link costs the
 # request it touches, not every later pairing on its link (issue 28,
-# "Robust to loss"; docs/joint/shapes.md, "A lost call in the middle of a
+# "Robust to loss"; docs/joint/loss.md, "A lost call in the middle of a
 # link").  By hand: 40 requests A>B>C (A the client, B the front end, C a
 # leaf), one every 1-3 ms (a golden-ratio sequence, so no two gaps alike),
 # B calls C 0.2 ms after a request arrives, C answers in 1-2 ms, B answers

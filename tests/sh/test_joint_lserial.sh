@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint under loss with call ids: a lost return in the middle of a link
-# costs only the request it touches (loss_serial; docs/joint/shapes.md,
+# costs only the request it touches (loss_serial; docs/joint/loss.md,
 # "Loss with call ids: a request's calls one at a time"; issue 28,
 # "Robust to loss").  On experiments/joint_loss_repeat.conf (4,000
 # messages, seed 1) one catalog return of the front end is dropped by hand

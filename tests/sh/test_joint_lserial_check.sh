@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint with call ids and no loss: the serial term decided per trace
-# (loss_serial=7; docs/joint/shapes.md, "Loss with call ids: a request's
+# (loss_serial=7; docs/joint/loss.md, "Loss with call ids: a request's
 # calls one at a time", "Decided per trace").  Where the serial test calls
 # a link serial the search runs again with the term (loss_serial=4, the
 # greedy's costs seeing it: loss_serial_greedy=2) and its solution is

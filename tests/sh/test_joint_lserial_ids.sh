@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint with call ids and no loss: a request's calls one at a time on the
-# links a test calls serial (loss_serial=4; docs/joint/shapes.md, "Loss
+# links a test calls serial (loss_serial=4; docs/joint/loss.md, "Loss
 # with call ids: a request's calls one at a time", "Without loss").  On
 # experiments/joint_loss_repeat.conf (12,000 messages, seed 1: the
 # development seed) the front end never has two calls of a request out at

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint -s reunp=1 (docs/joint/shapes.md, "Which calls keep no return"): without
+# joint -s reunp=1 (docs/joint/loss.md, "Which calls keep no return"): without
 # call ids, under loss, the re-pairing weighs which calls keep no return.
 # On experiments/joint_loss_order.conf (a front end answering far out of
 # arrival order) at instances=3, 6000 messages, 2 % sniffer loss (seed 1),

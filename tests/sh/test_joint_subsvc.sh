@@ -1,6 +1,6 @@
 #!/bin/sh
 # subtick decided per service (algorithms/joint/joint_subsvc.c,
-# docs/joint/ticks.md "Per service"): a capture merged from hosts whose
+# docs/joint/ticks_rows.md "Positions within a tick: per service"): a capture merged from hosts whose
 # rows keep the order of events and hosts whose rows do not.  The
 # social-network-like application of the application audit
 # (experiments/joint_apps_social.conf, maketrace seed 31, 1 s: not a seed

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A service in tick order at whole-tick stamps whose rows within a tick are
-# not in event order (docs/joint/ticks.md, "A service in tick order: its
+# not in event order (docs/joint/ticks_rows.md, "A service in tick order: its
 # calls in tick order"; tick_fifo, algorithms/joint/joint_tickx.c), on
 # experiments/joint_ticks.conf (a pool F of 3 workers calling E, then G,
 # which calls H; maketrace seed 41, never looked at while developing, 1 s),

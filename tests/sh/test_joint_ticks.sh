@@ -15,7 +15,7 @@
 # result is that of -s tie_test=0 byte for byte.  The tie test is checked
 # alone: joint runs with -s tie_rows=0 here (the rows within a tick, a later
 # rule, are tested in test_joint_rowtie.sh; on the 2-worker trace at 1 ms
-# with call ids they cost 0.8 points: docs/joint/ticks.md "Rows within a tick").
+# with call ids they cost 0.8 points: docs/joint/ticks_rows.md "Rows within a tick").
 # (-s subtick=off as well: the spreading of the rows over their ticks,
 # docs/joint/ticks.md "Positions within a tick", is tested in test_joint_subtick.sh.)
 set -u

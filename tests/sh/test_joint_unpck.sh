@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint -s unpaired=3 (docs/joint/shapes.md, "Which messages stay unpaired,
+# joint -s unpaired=3 (docs/joint/loss.md, "Which messages stay unpaired,
 # checked"; algorithms/joint/joint_unpck.c): without call ids, under loss,
 # on a link answering out of arrival order, the priced choice of which
 # calls and returns stay unpaired (count included) is searched again and

@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint -s unpaired=1 names the messages whose state (paired or left
 # unpaired) the priced choice changed: one metadata line per changed link,
-# `unpaired_moved=A>B ids=...` (docs/joint/shapes.md, "Which messages stay
+# `unpaired_moved=A>B ids=...` (docs/joint/loss.md, "Which messages stay
 # unpaired: the second search taken piece by piece, measured";
 # algorithms/joint/joint_unpaired.c).  These are what a second search must
 # re-solve; experiments/unp_merge.awk reads them.  On

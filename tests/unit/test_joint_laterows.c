@@ -1,5 +1,5 @@
 /* Rows within a tick at a late service (joint_latetie.c, late_rows;
- * docs/joint/ticks.md "Late calls on rows in event order"), by hand on a
+ * docs/joint/ticks_rows.md "Late calls on rows in event order"), by hand on a
  * joint state with three services: A (not late), F (passed the late-call
  * test, its orphans held: widen=orphans, no late link) and W (passed,
  * widens every call: excess >= 1/2).

@@ -1,5 +1,5 @@
 /* joint_reunp.c: without call ids, under loss, the re-pairing decides which
- * call keeps no return (docs/joint/shapes.md, "Which calls keep no return").
+ * call keeps no return (docs/joint/loss.md, "Which calls keep no return").
  *
  * A hand-worked link: a front end F serves 60 requests from X, one every
  * 1 ms.  Even requests make one call to a leaf C, odd ones four calls in a

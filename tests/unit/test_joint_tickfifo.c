@@ -1,5 +1,5 @@
 /* A service in tick order at whole-tick stamps (joint_tickx.c, tick_fifo;
- * docs/joint/ticks.md "A service in tick order: its calls in tick order"),
+ * docs/joint/ticks_rows.md "A service in tick order: its calls in tick order"),
  * by hand on a joint state with service F (node 1, called by the client,
  * node 0) calling E (node 2) once per request; ticks of 1 ms.
  *   - the test: F's requests q0..q3 arrive in ticks 0, 0, 1, 3 and are

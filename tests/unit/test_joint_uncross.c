@@ -1,4 +1,4 @@
-/* joint_uncross.c: a lost message's crossing undone (docs/joint/shapes.md, "Loss
+/* joint_uncross.c: a lost message's crossing undone (docs/joint/loss.md, "Loss
  * with call ids: crossed chains").  A hand-worked link with repeated
  * calls: a front end F serves 80 requests from X in pairs, A then B 30 us
  * later, every 10 ms; each request calls C four times in a row (each call

@@ -1,5 +1,5 @@
 /* joint_unpaired_link: which calls and returns of a link without call ids
- * stay unpaired when messages were lost (docs/joint/shapes.md, "Which messages
+ * stay unpaired when messages were lost (docs/joint/loss.md, "Which messages
  * stay unpaired").  A hand-worked link whose callee serves in parallel
  * (answers overtake each other) and lost one return: the in-order
  * alignment (the old choice, which the re-pairing never revisited) leaves

@@ -1,6 +1,6 @@
 /* joint_unpaired.c / joint_unpck.c: without call ids, under loss, on a
  * link answering out of arrival order, which calls AND returns stay
- * unpaired, count included (docs/joint/shapes.md, "Which messages stay
+ * unpaired, count included (docs/joint/loss.md, "Which messages stay
  * unpaired, checked by the likelihood").
  *
  * 1. The priced pairing's limit, worked by hand (flow_...): a link whose
