@@ -608,8 +608,9 @@ int joint_ff_walk(joint *s, uint32_t q)
                     if (s->t0obs && joint_tick0_count(s, q, a, bn) != PB_OK)
                         return PB_ENOMEM; /* as the walk counts them (joint_tick0.c) */
                 } else if (kind == 1) {
-                    s->pov[a] += (int)e[i].b;
-                    s->pse[a] += !e[i].b;
+                    /* overlaps, separate pairs (par_pairs, par_sweep) */
+                    s->pov[a] += e[i].b;
+                    s->pse[a] += e[i].x;
                 } else if (s->os_ein && a >= s->os_fbase) {
                     joint_os_replay(s, a); /* joint_oset.c */
                 } else if (s->lc_on && a >= s->lc_base) {

@@ -344,6 +344,9 @@ struct joint {
                                choice (selfcal_select, joint_select.c) */
     int scal_sel_real;      /* the self-calibration's copies that took it */
     int fflog;              /* fit_fast: the walk running is recorded (joint_ff_log) */
+    size_t par_sweeps, par_adds; /* requests whose parallel calls were counted by the
+                                    sweep; additions to the parallel counts (one per
+                                    pair in par_pairs, per link pair in par_sweep) */
     uint32_t keycap;        /* keys the per-key arrays hold room for */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
     int xfloor_on;          /* swap_floor: the re-split running is the top of an
@@ -1383,6 +1386,10 @@ void joint_ff_log(joint *s, uint32_t kind, uint32_t a, uint32_t b, double x);
  * of the same epoch and count of calls without comparing what it read:
  * the results must then differ */
 extern int joint_ff_test_stale;
+/* requests with at least this many calls count their parallel calls by a
+ * sweep (joint_model.c par_sweep: O(n log n)) instead of pair by pair
+ * (O(n^2)); the same counts.  A test hook: 0 sweeps every request */
+extern uint32_t joint_par_sweep_min;
 /* effort counters: requests replayed (or found unchanged) and walked by
  * the full refits, refits whose walks were all skipped */
 void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked, size_t *skipped);

@@ -304,6 +304,227 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
     return PB_OK;
 }
 
+/* the parallel-call counts' cell of (ein, c's link lc, o's link lo),
+ * created (zero) the first time; PB_OK or PB_ENOMEM */
+static int par_cell(joint *s, uint32_t ein, uint32_t lc, uint32_t lo, uint32_t *hp)
+{
+    uint64_t key = dkey(joint_kin(s, ein), 1 + lc, lo);
+    size_t pc = joint_dk_cell(s, ein, 1 + lc, lo);
+    uint32_t h = pc != SIZE_MAX ? s->dk_par[pc] : joint_hmap_get(&s->parmap, key);
+    if (h == NONE) {
+        if (s->npar == s->parcap) {
+            uint32_t nc = s->parcap ? 2 * s->parcap : 64;
+            double *a = realloc(s->pov, nc * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            s->pov = a;
+            a = realloc(s->pse, nc * sizeof *a);
+            if (!a)
+                return PB_ENOMEM;
+            s->pse = a;
+            unsigned char *f = realloc(s->pflag, nc);
+            if (!f)
+                return PB_ENOMEM;
+            s->pflag = f;
+            s->parcap = nc;
+        }
+        h = s->npar;
+        s->pov[h] = s->pse[h] = 0;
+        s->pflag[h] = 0;
+        int rc = joint_hmap_put(&s->parmap, key, h);
+        if (rc != PB_OK)
+            return rc;
+        if (pc != SIZE_MAX)
+            s->dk_par[pc] = h;
+        s->npar++;
+    }
+    *hp = h;
+    return PB_OK;
+}
+
+/* the parallel-call counts of one request, pair by pair (O(n^2)): for
+ * calls c before o in k (c sent strictly first, c's return known), c's
+ * return after o is sent counts as an overlap of (c's link, o's link),
+ * else as a separate pair.  PB_OK or PB_ENOMEM */
+static int par_pairs(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *o = &s->pr[k[i]];
+        if (o->call == NONE)
+            continue;
+        for (uint32_t j = 0; j < i; j++) { /* k is sorted by call time */
+            const jpair *c = &s->pr[k[j]];
+            if (c->ret == NONE || c->call == NONE || c->cs >= o->cs)
+                continue;
+            uint32_t h;
+            int rc = par_cell(s, ein, c->link, o->link, &h);
+            if (rc != PB_OK)
+                return rc;
+            int ov = c->rr > o->cs;
+            s->pov[h] += ov;
+            s->pse[h] += !ov;
+            s->par_adds++;
+            if (s->fflog)
+                joint_ff_log(s, 1, h, (uint32_t)ov, !ov);
+        }
+    }
+    return PB_OK;
+}
+
+uint32_t joint_par_sweep_min = 64;
+
+/* a min-heap of the returns of the calls sent so far that come after the
+ * last call sent: (return time, local link) */
+typedef struct {
+    pb_ns t;
+    uint32_t l;
+} par_ev;
+
+static void par_heap_push(par_ev *hp, uint32_t *nh, par_ev e)
+{
+    uint32_t i = (*nh)++;
+    while (i && hp[(i - 1) / 2].t > e.t) {
+        hp[i] = hp[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    hp[i] = e;
+}
+
+static par_ev par_heap_pop(par_ev *hp, uint32_t *nh)
+{
+    par_ev top = hp[0], e = hp[--*nh];
+    uint32_t i = 0, m = *nh;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= m)
+            break;
+        if (c + 1 < m && hp[c + 1].t < hp[c].t)
+            c++;
+        if (hp[c].t >= e.t)
+            break;
+        hp[i] = hp[c];
+        i = c;
+    }
+    if (m)
+        hp[i] = e;
+    return top;
+}
+
+/* par_pairs' counts in O(n log n + n L) time and O(n + L^2) memory, L the
+ * request's links: a sweep over the calls in k's order; before call o
+ * (sent at x) every call c sent before x is in (each link's count), and
+ * the heap holds the returns of those after x (each link's overlaps: a
+ * return at or before x leaves the heap for good, x only grows).  The
+ * counts are integers, so adding them per (c's link, o's link) instead of
+ * pair by pair gives the same doubles; cells are created in par_pairs'
+ * order (per o, c's links in the order of their first call) and each
+ * logged once (joint_ff_log: overlaps, separate pairs).  Returns 1 when
+ * it does not apply (k not sorted by call time, more than 256 links):
+ * par_pairs then counts; else PB_OK or PB_ENOMEM */
+static int par_sweep(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
+{
+    enum { LMAX = 256 };
+    pb_ns last = 0;
+    int any = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *o = &s->pr[k[i]];
+        if (o->call == NONE)
+            continue;
+        if (any && o->cs < last)
+            return 1; /* par_pairs' "c sent first" is not a prefix */
+        last = o->cs;
+        any = 1;
+    }
+    uint32_t lk[LMAX], nl = 0;
+    uint32_t *loc = malloc((size_t)n * sizeof *loc);
+    par_ev *hp = malloc((size_t)n * sizeof *hp);
+    if (!loc || !hp) {
+        free(loc);
+        free(hp);
+        return PB_ENOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *o = &s->pr[k[i]];
+        uint32_t j = 0;
+        while (j < nl && lk[j] != o->link)
+            j++;
+        if (j == nl) {
+            if (nl == LMAX) {
+                free(loc);
+                free(hp);
+                return 1;
+            }
+            lk[nl++] = o->link;
+        }
+        loc[i] = j;
+    }
+    /* per local link: calls in (ord: in the order of their first call),
+     * their returns after x; per (c's, o's) local link: the counts and
+     * the cell */
+    uint32_t in[LMAX] = {0}, act[LMAX] = {0}, ord[LMAX], nord = 0, nh = 0;
+    double *ov = calloc((size_t)nl * nl * 2, sizeof *ov);
+    uint32_t *cell = malloc((size_t)nl * nl * sizeof *cell);
+    uint32_t *touch = malloc((size_t)nl * nl * sizeof *touch), ntouch = 0;
+    int rc = ov && cell && touch ? PB_OK : PB_ENOMEM;
+    for (uint32_t i = 0, p = 0; i < n && rc == PB_OK; i++) {
+        const jpair *o = &s->pr[k[i]];
+        if (o->call == NONE)
+            continue;
+        const pb_ns x = o->cs;
+        for (; p < i; p++) { /* the calls sent before x (k sorted) */
+            const jpair *c = &s->pr[k[p]];
+            if (c->call == NONE)
+                continue;
+            if (c->cs >= x)
+                break;
+            if (c->ret == NONE)
+                continue;
+            uint32_t l = loc[p];
+            if (!in[l]++)
+                ord[nord++] = l;
+            if (c->rr > x) {
+                act[l]++;
+                par_heap_push(hp, &nh, (par_ev){c->rr, l});
+            }
+        }
+        while (nh && hp[0].t <= x)
+            act[par_heap_pop(hp, &nh).l]--;
+        for (uint32_t r = 0; r < nord && rc == PB_OK; r++) {
+            uint32_t l = ord[r];
+            size_t e = (size_t)l * nl + loc[i];
+            if (ov[2 * e] == 0 && ov[2 * e + 1] == 0) {
+                rc = par_cell(s, ein, lk[l], o->link, &cell[e]);
+                touch[ntouch++] = (uint32_t)e;
+            }
+            ov[2 * e] += act[l];
+            ov[2 * e + 1] += in[l] - act[l];
+        }
+    }
+    for (uint32_t r = 0; r < ntouch && rc == PB_OK; r++) {
+        size_t e = touch[r];
+        uint32_t h = cell[e];
+        s->pov[h] += ov[2 * e];
+        s->pse[h] += ov[2 * e + 1];
+        s->par_adds++;
+        /* the overlaps in parts that fit the record's 32 bits */
+        for (double v = ov[2 * e], se = ov[2 * e + 1]; s->fflog; se = 0) {
+            uint32_t part = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+            joint_ff_log(s, 1, h, part, se);
+            v -= part;
+            if (v == 0)
+                break;
+        }
+    }
+    if (rc == PB_OK)
+        s->par_sweeps++;
+    free(loc);
+    free(hp);
+    free(ov);
+    free(cell);
+    free(touch);
+    return rc;
+}
+
 /* what follows the steps of a walk (joint_req_walk): in mode 1 the
  * parallel-call statistics; the call counts and the durations of
  * consecutive calls (added to *sump in mode 0).  PB_OK or PB_ENOMEM */
@@ -318,54 +539,14 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
     uint32_t ein = qq->link, b = qq->callee;
     double sum = *sump;
     /* parallel calls: for every two calls c, o of the request, c sent
-     * first, does c's return come after o is sent (overlap)? */
+     * first, does c's return come after o is sent (overlap)?  Many calls
+     * sorted by call time: the same counts by a sweep (par_sweep) */
     if (mode == 1 && s->p.parallel < 1) {
-        for (uint32_t i = 0; i < n; i++) {
-            const jpair *o = &s->pr[k[i]];
-            if (o->call == NONE)
-                continue;
-            for (uint32_t j = 0; j < i; j++) { /* k is sorted by call time */
-                const jpair *c = &s->pr[k[j]];
-                if (c->ret == NONE || c->call == NONE || c->cs >= o->cs)
-                    continue;
-                uint64_t key = dkey(joint_kin(s, ein), 1 + c->link, o->link);
-                size_t pc = joint_dk_cell(s, ein, 1 + c->link, o->link);
-                uint32_t h = pc != SIZE_MAX ? s->dk_par[pc] : joint_hmap_get(&s->parmap, key);
-                if (h == NONE) {
-                    if (s->npar == s->parcap) {
-                        uint32_t nc = s->parcap ? 2 * s->parcap : 64;
-                        double *a = realloc(s->pov, nc * sizeof *a);
-                        if (!a)
-                            return PB_ENOMEM;
-                        s->pov = a;
-                        a = realloc(s->pse, nc * sizeof *a);
-                        if (!a)
-                            return PB_ENOMEM;
-                        s->pse = a;
-                        unsigned char *f = realloc(s->pflag, nc);
-                        if (!f)
-                            return PB_ENOMEM;
-                        s->pflag = f;
-                        s->parcap = nc;
-                    }
-                    h = s->npar;
-                    s->pov[h] = s->pse[h] = 0;
-                    s->pflag[h] = 0;
-                    int rc = joint_hmap_put(&s->parmap, key, h);
-                    if (rc != PB_OK)
-                        return rc;
-                    size_t cell = joint_dk_cell(s, ein, 1 + c->link, o->link);
-                    if (cell != SIZE_MAX)
-                        s->dk_par[cell] = h;
-                    s->npar++;
-                }
-                int ov = c->rr > o->cs;
-                s->pov[h] += ov;
-                s->pse[h] += !ov;
-                if (s->fflog)
-                    joint_ff_log(s, 1, h, (uint32_t)ov, 0);
-            }
-        }
+        int rc = n >= joint_par_sweep_min ? par_sweep(s, ein, k, n) : 1;
+        if (rc == 1)
+            rc = par_pairs(s, ein, k, n);
+        if (rc != PB_OK)
+            return rc;
     }
     /* call counts per outgoing link of this service */
     uint32_t no = s->out_off[b + 1] - s->out_off[b];

@@ -467,6 +467,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             pb_result_meta(res, "fit_walks_replayed=%zu fit_walks=%zu fit_unchanged=%zu "
                            "select_shared=%d", rw, ww, sk, s->select_shared);
         }
+        pb_result_meta(res, "parallel_sweeps=%zu parallel_adds=%zu", s->par_sweeps,
+                       s->par_adds); /* joint_model.c par_sweep */
         if (s->restart)
             pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "
                                 "log_likelihood_earliest=%.3f",

@@ -20,7 +20,7 @@
 "$B/skewer" -q --round 1ms "$tmp/ns.csv" > "$tmp/ms.csv" || fail "skewer 1ms"
 strip_callids "$tmp/us.csv" > "$tmp/usbb.csv"
 strip_callids "$tmp/ms.csv" > "$tmp/msbb.csv"
-body() { grep -v '^# \(params\|cpu_\|program\|fit_walks\|algo=\|fingerprint\)' "$1" | sed 's/ fit_fast=on$/ fit_fast=X/; s/ fit_fast=off$/ fit_fast=X/'; }
+body() { grep -v '^# \(params\|cpu_\|program\|fit_walks\|parallel_sweeps\|algo=\|fingerprint\)' "$1" | sed 's/ fit_fast=on$/ fit_fast=X/; s/ fit_fast=off$/ fit_fast=X/'; }
 for v in us usbb ms msbb; do
     o=
     case $v in ms*) o="-s tick_ivl=on" ;; esac
