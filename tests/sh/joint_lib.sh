@@ -14,12 +14,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 
 # strip_callids TRACE: the trace with its callid column emptied (a black
-# box) on stdout
-strip_callids() {
-    awk 'BEGIN { FS = OFS = "," } /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-         { if (c) $c = ""; print }' "$1"
-}
+# box) on stdout (experiments/trace_cols.sh's strip_ids, read below)
+strip_callids() { strip_ids "$1"; }
 
 # exact_acc: the exact_accuracy column of score's output read on stdin
 exact_acc() { awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}'; }

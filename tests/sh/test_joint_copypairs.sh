@@ -12,17 +12,10 @@
 #   every row's instance, rank and parent the same (only confidences
 #   move), while conf_sim_pairs=300, which sizes every copy, moves the
 #   busy test's counts (so the check above can fail).
-set -u
-B="$PB_BIN"
-for p in maketrace infer; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 "$B/maketrace" "$PB_ROOT/experiments/joint_event.conf" -s duration=2s > "$tmp/m.csv" ||
     fail "maketrace"
-awk 'BEGIN { FS = OFS = "," } /^#/ { print; next }
-     !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-     { if (c) $c = ""; print }' "$tmp/m.csv" > "$tmp/t.csv"
+strip_callids "$tmp/m.csv" > "$tmp/t.csv"
 run() { # name [options...]
     _n=$1; shift
     "$B/infer" --algo joint -q "$@" -o "$tmp/r.$_n" "$tmp/t.csv" 2> "$tmp/log" ||

@@ -10,17 +10,10 @@
 #   search ran fewer local-search passes (search_passes) than the default;
 # - with call ids no return is re-paired (no open-ended solve): 0 gives the
 #   default's output byte for byte but the params line.
-set -u
-B="$PB_BIN"
-for p in maketrace infer; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 "$B/maketrace" "$PB_ROOT/experiments/joint_event.conf" -s duration=2s > "$tmp/ids.csv" ||
     fail "maketrace"
-awk 'BEGIN { FS = OFS = "," } /^#/ { print; next }
-     !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
-     { if (c) $c = ""; print }' "$tmp/ids.csv" > "$tmp/bb.csv"
+strip_callids "$tmp/ids.csv" > "$tmp/bb.csv"
 run() { # name trace [options...]
     _n=$1; _t=$2; shift 2
     "$B/infer" --algo joint -q "$@" -o "$tmp/r.$_n" "$tmp/$_t.csv" 2> "$tmp/log" ||
