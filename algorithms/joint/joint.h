@@ -198,6 +198,9 @@ typedef struct joint_params {
     int conf_sim_loss;  /* [conf_sim_loss] the copy also loses halves at the rate of
                            loss the trace's imbalance shows but the solution did not
                            notice (joint_calibloss.c) */
+    int conf_anchor;    /* [conf_anchor] the copy counts a row right as the scorer does
+                           (its tree holds its request's anchor first), and a root that
+                           lost its call is not right by construction (joint_anchor.c) */
     int conf_copy_pairs; /* [conf_copy_pairs] the self-calibration's own copy at least
                             this many pairs; 0: conf_sim_pairs (default 0) */
     int conf_siblings;  /* [conf_siblings] confidence: a call no surer than the least

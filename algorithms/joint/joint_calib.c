@@ -307,6 +307,11 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             "copies=%d",
                             s->sloss_p, s->sloss_d2, s->sloss_known, s->sloss_dropped,
                             s->sloss_unexempt, s->sloss_sims);
+    /* conf_anchor (joint_anchor.c): said only where it changed a row */
+    if (rc == PB_OK && s->scal_done && (s->anch_turned || s->anch_roots))
+        rc = pb_result_meta(res, "conf_anchor=1 copy_rows_owner_wrong=%zu "
+                            "roots_without_call_not_by_construction=%zu",
+                            s->anch_turned, s->anch_roots);
     for (uint32_t l = 0; rc == PB_OK && s->conf_stat && l < s->nlinks; l++) {
         const double *st = s->conf_stat + 4 * (size_t)l;
         const double *sc = s->scal_stat ? s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l : NULL;

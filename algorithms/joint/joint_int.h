@@ -522,6 +522,8 @@ struct joint {
     size_t sloss_dropped;   /* conf_sim_loss: halves the copy lost beyond the known */
     size_t sloss_unexempt;  /* conf_sim_loss: half pairs not right by construction */
     int sloss_sims;         /* conf_sim_loss: copies pooled where it fired */
+    size_t anch_turned;     /* conf_anchor: copy rows the scorer's owner rule made wrong */
+    size_t anch_roots;      /* conf_anchor: real roots without their call not right by construction */
     int scal_done;
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
     size_t sib_exempt;      /* rows it left alone: right by construction */

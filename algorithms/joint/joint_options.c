@@ -170,6 +170,12 @@ const pb_option joint_options[] = {
      "the rate of loss the links' imbalance shows (sum D^2 / 2n) less the halves the "
      "solution knows are lost; 0: only the known halves (before; "
      "docs/joint/confidence.md, \"The copy loses what the search did not notice\")"},
+    {"conf_anchor", PB_OPT_BOOL, offsetof(joint_params, conf_anchor), "1", PB_OPT_NORANGE,
+     "self-calibration: a copy row is right only where the scorer counts it right too (its "
+     "tree's earliest request anchor is its request's: a root message, or the first "
+     "surviving one where the root was lost), and a root that lost its call is not right by "
+     "construction; 0: before (docs/joint/confidence.md, \"The copy scores a row as the "
+     "scorer does\")"},
     {"conf_sim_async", PB_OPT_BOOL, offsetof(joint_params, conf_sim_async), "1", PB_OPT_NORANGE,
      "self-calibration: a simulated response waits only for the returns its request's "
      "response waited for in the solution; a call whose return came after it (an "

@@ -294,6 +294,16 @@ int joint_sim_restore(const joint *s, void *r, const unsigned char *rest, pb_ns 
 int joint_sim_drop(const joint *s, void *r, const double *rate, const unsigned char *rest,
                    uint32_t p, int half);
 size_t joint_sim_outliving(const joint *s);
+/* joint_anchor.c (conf_anchor).  joint_anchor_ok clears ok2[p] (copy s2's
+ * npairs entries) where the scorer would count copy pair p wrong, taking
+ * s's solution as the copy's truth: its copy tree's owner (the true
+ * request with the earliest anchor in it; the anchor is the root pair
+ * where its call is present, else the pair with the earliest present
+ * message) is not its true request.  real_of[p]: the real pair copy pair p
+ * was made from (JOINT_NONE: none).  Adds the rows cleared to *turned.
+ * PB_OK or PB_ENOMEM. */
+int joint_anchor_ok(const joint *s, const joint *s2, const uint32_t *real_of, unsigned char *ok2,
+                    size_t *turned);
 /* The parameters a copy of s's trace (made from s's solution) is inferred
  * with: s's own, without confidence, with the real trace's per-service
  * signals (sel_from), its chosen order of answers, no parallel checks

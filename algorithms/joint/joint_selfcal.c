@@ -609,6 +609,11 @@ static int by_construction(const joint *s, uint32_t p, double share, int escapes
      * (joint_calibloss.c), not a construction */
     if (rest && rest[p])
         return 0;
+    /* conf_anchor: a root that lost its call is right for the scorer only
+     * where its request's first surviving message is in its tree, which
+     * the search decided (joint_anchor.c) */
+    if (s->p.conf_anchor && s->par[p] == NONE && s->pr[p].call == NONE)
+        return 0;
     /* a share of exactly 1 with several candidates is a rounding (every
      * alternative 37 nats or more worse), not a construction */
     if (s->par[p] != NONE && s->cand_off[p + 1] - s->cand_off[p] > 1)
@@ -956,6 +961,18 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             rc = and_down(s2, ok2);
         if (rc == PB_OK)
             rc = and_down(s2, ex2);
+        /* conf_anchor: and right for the scorer (joint_anchor.c) */
+        if (rc == PB_OK && s->p.conf_anchor) {
+            uint32_t *ro = malloc(((size_t)n2 + 1) * sizeof *ro);
+            for (uint32_t p = 0; ro && p < n2; p++) {
+                const jpair *a = &s2->pr[p];
+                uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
+                uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
+                ro[p] = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
+            }
+            rc = ro ? joint_anchor_ok(s, s2, ro, ok2, &s->anch_turned) : PB_ENOMEM;
+            free(ro);
+        }
     }
     /* the simulated rows: stated confidence and right or not, by link */
     uint32_t nl = s->nlinks;
@@ -1026,6 +1043,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     double *drop = rc == PB_OK ? malloc(((size_t)nl + 1) * sizeof *drop) : NULL;
     unsigned char *rest = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
     s->sloss_dropped = 0;
+    s->anch_turned = s->anch_roots = 0;
     if (rc == PB_OK && (!drop || !rest))
         rc = PB_ENOMEM;
     int lossy = rc == PB_OK ? joint_sim_loss_rates(s, drop, rest) : 0;
@@ -1069,9 +1087,12 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     unsigned char *exr = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
     if (rc == PB_OK && !exr)
         rc = PB_ENOMEM;
-    for (uint32_t p = 0; rc == PB_OK && p < n; p++)
+    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
         exr[p] = (unsigned char)by_construction(s, p, share[p], esc[s->pr[p].caller] > 0,
                                                 lossy > 0 ? rest : NULL);
+        /* conf_anchor: the roots it took out (metadata) */
+        s->anch_roots += s->p.conf_anchor && s->par[p] == NONE && s->pr[p].call == NONE;
+    }
     if (rc == PB_OK)
         rc = and_down(s, exr);
     /* kept for the siblings cap (joint_calib.c): a row right by
