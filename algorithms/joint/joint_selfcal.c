@@ -612,7 +612,8 @@ static int by_construction(const joint *s, uint32_t p, double share, int escapes
     /* conf_anchor: a root that lost its call is right for the scorer only
      * where its request's first surviving message is in its tree, which
      * the search decided (joint_anchor.c) */
-    if (s->p.conf_anchor && s->par[p] == NONE && s->pr[p].call == NONE)
+    if (s->p.conf_anchor && s->par[p] == NONE && s->pr[p].call == NONE &&
+        s->v.msgs[s->pr[p].ret].callid != PB_ID_NONE)
         return 0;
     /* a share of exactly 1 with several candidates is a rounding (every
      * alternative 37 nats or more worse), not a construction */
@@ -1091,7 +1092,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         exr[p] = (unsigned char)by_construction(s, p, share[p], esc[s->pr[p].caller] > 0,
                                                 lossy > 0 ? rest : NULL);
         /* conf_anchor: the roots it took out (metadata) */
-        s->anch_roots += s->p.conf_anchor && s->par[p] == NONE && s->pr[p].call == NONE;
+        s->anch_roots += s->p.conf_anchor && s->par[p] == NONE && s->pr[p].call == NONE &&
+                         s->v.msgs[s->pr[p].ret].callid != PB_ID_NONE;
     }
     if (rc == PB_OK)
         rc = and_down(s, exr);
