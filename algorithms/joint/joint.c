@@ -1041,7 +1041,15 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                                    : rc;
         }
         joint *drop = t;
-        if (joint_lser_choose(s, t, nser)) {
+        int take = s->p.loss_serial == 8 ? joint_lser_choose_x(s, t, nser)
+                                         : joint_lser_choose(s, t, nser);
+        if (take < 0) {
+            joint_close(t);
+            free(force);
+            joint_close(s);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        }
+        if (take) {
             drop = s;
             s = t;
         }
