@@ -291,6 +291,62 @@ static int lser_xll(joint *x, const unsigned char *half, unsigned char *only, do
     return rc;
 }
 
+/* the top-level request of pair q under par (q itself in a cycle) */
+static uint32_t lser_root(const uint32_t *par, uint32_t q, uint32_t n)
+{
+    uint32_t j = q, steps = 0;
+    while (par[j] != NONE && steps++ < n)
+        j = par[j];
+    return par[j] == NONE ? j : q;
+}
+
+static uint32_t lser_find(uint32_t *u, uint32_t x)
+{
+    while (u[x] != x) {
+        u[x] = u[u[x]];
+        x = u[x];
+    }
+    return x;
+}
+
+/* the units of the comparison: the requests of s's and t's solutions
+ * joined wherever a pair sits in one request of each (a call one search
+ * gave to a neighbour joins the two), so that a unit holds the same pairs
+ * under both solutions.  grp[q] the unit's ordinal (in pair order of its
+ * first pair), half[q] its parity: the two solutions are cross-fitted on
+ * the same halves, and no call that moved between them straddles two.
+ * Dealing s's top-level requests alone (as uncross_check) would put two
+ * neighbours that exchanged calls in opposite halves, so each half's
+ * gain would hold one side of every exchange. */
+static void lser_units(const joint *s, const joint *t, unsigned char *half, uint32_t *u,
+                       uint32_t *grp)
+{
+    uint32_t n = s->npairs;
+    for (uint32_t q = 0; q < n; q++)
+        u[q] = q;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t a = lser_find(u, q);
+        uint32_t b = lser_find(u, lser_root(s->par, q, n));
+        if (a != b)
+            u[a > b ? a : b] = a > b ? b : a;
+        a = lser_find(u, q);
+        b = lser_find(u, lser_root(t->par, q, n));
+        if (a != b)
+            u[a > b ? a : b] = a > b ? b : a;
+    }
+    uint32_t k = 0;
+    for (uint32_t q = 0; q < n; q++)
+        grp[q] = NONE;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t r = lser_find(u, q);
+        if (grp[r] == NONE)
+            grp[r] = k++;
+        grp[q] = grp[r];
+    }
+    for (uint32_t q = 0; q < n; q++)
+        half[q] = (unsigned char)(grp[q] & 1);
+}
+
 int joint_lser_choose_x(joint *s, joint *t, int nser)
 {
     uint32_t n = s->npairs;
@@ -302,7 +358,7 @@ int joint_lser_choose_x(joint *s, joint *t, int nser)
     double a[2] = {0, 0}, b[2] = {0, 0}, z = 0;
     int rc = half && only && tmp && grp && p0 && p1 && g && t->npairs == n ? PB_OK : PB_ENOMEM;
     if (rc == PB_OK) {
-        joint_ux_halves(s, s->par, half, tmp, grp);
+        lser_units(s, t, half, tmp, grp);
         rc = lser_xll(s, half, only, p0, a);
     }
     if (rc == PB_OK)
