@@ -44,30 +44,27 @@ echo "$m" | grep -q '^# loss_serial_check=crossfit .*chosen=with$' ||
 agrees "$m" || fail "the choice disagrees with its numbers: $m"
 awk -v a="$e1" -v b="$e8" 'BEGIN { exit !(b >= a + 0.03) }' ||
     fail "the check does not undo the stacked requests: $e1 -> $e8"
-# retried calls overlap: the term-free search is kept
+# term_free NAME TRACE: at 8 the check keeps the term-free search, the
+# assignment byte for byte loss_serial=1's
+term_free() {
+    run "$2" "$tmp/f1.csv" -s loss_serial=1
+    run "$2" "$tmp/f8.csv" -s loss_serial=8
+    m=$(meta "$tmp/f8.csv")
+    echo "$1: $m"
+    echo "$m" | grep -q 'chosen=without$' || fail "the check kept the term on $1: $m"
+    agrees "$m" || fail "the choice disagrees with its numbers: $m"
+    assign "$tmp/f1.csv" > "$tmp/a"
+    assign "$tmp/f8.csv" > "$tmp/b"
+    cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "$1: not the term-free assignment"; }
+}
+# retried calls overlap
 "$B/maketrace" "$PB_ROOT/experiments/joint_apps_retry.conf" -s seed=1 -s duration=2s \
     > "$tmp/w.csv" || fail "maketrace (retry)"
-run "$tmp/w.csv" "$tmp/w1.csv" -s loss_serial=1
-run "$tmp/w.csv" "$tmp/w8.csv" -s loss_serial=8
-m=$(meta "$tmp/w8.csv")
-echo "retry: $m"
-echo "$m" | grep -q 'chosen=without$' || fail "the check kept the term on retried calls: $m"
-agrees "$m" || fail "the choice disagrees with its numbers: $m"
-assign "$tmp/w1.csv" > "$tmp/a"
-assign "$tmp/w8.csv" > "$tmp/b"
-cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "not the term-free assignment"; }
+term_free retry "$tmp/w.csv"
 # bursty x2: likelier in sample by a few tens of nats of 1.7e5, not significantly held out
 "$B/maketrace" "$PB_ROOT/experiments/joint_apps_bursty.conf" -s seed=1 -s duration=2s \
     -s instances_scale=2 > "$tmp/u.csv" || fail "maketrace (bursty)"
-run "$tmp/u.csv" "$tmp/u1.csv" -s loss_serial=1
-run "$tmp/u.csv" "$tmp/u8.csv" -s loss_serial=8
-m=$(meta "$tmp/u8.csv")
-echo "bursty x2: $m"
-echo "$m" | grep -q 'chosen=without$' || fail "the check kept the term on bursty x2: $m"
-agrees "$m" || fail "the choice disagrees with its numbers: $m"
-assign "$tmp/u1.csv" > "$tmp/a"
-assign "$tmp/u8.csv" > "$tmp/b"
-cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "not the term-free assignment"; }
+term_free "bursty x2" "$tmp/u.csv"
 # invariance: shuffled rows (read back sorted)
 check_shuffled_same "$tmp/t6.csv" "$tmp/s8.csv" -s loss_serial=8
 exit 0
