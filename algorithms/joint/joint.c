@@ -1024,9 +1024,10 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                                    : rc;
         }
     }
-    /* loss_serial=7 (joint_lserial.c): with call ids and no loss, where
+    /* loss_serial=7|8 (joint_lserial.c): with call ids and no loss, where
      * the serial test calls a link serial, the same search again with the
-     * term (4); kept when the model without the term finds it likelier */
+     * term (4); kept when the model without the term finds it likelier
+     * (7: in sample by 10 nats; 8, the default: cross-fitted) */
     int nser = joint_lser_wanted(s);
     if (nser != 0) {
         joint_params pr = s->p;

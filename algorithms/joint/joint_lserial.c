@@ -37,6 +37,12 @@
  * links (parallel fan-outs, asynchronous calls) are not priced.  3 prices
  * a serial link at the learned rate, 4 as if none of its outputs
  * overlapped (docs/joint/loss.md, "Without loss").
+ *
+ * loss_serial=7|8 (joint_lser_wanted, joint_lser_choose[_x]): the term
+ * only guides a second search, whose solution is kept when the model
+ * without the term prefers it: 7 in sample by 10 nats, 8 (the default)
+ * cross-fitted over two halves of units of requests, on both halves and
+ * by a paired z over the units (docs/joint/loss.md, "Decided per trace").
  */
 #include "joint_int.h"
 
