@@ -1024,9 +1024,10 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                                    : rc;
         }
     }
-    /* loss_serial=7 (joint_lserial.c): with call ids and no loss, where
+    /* loss_serial=7|8 (joint_lserial.c): with call ids and no loss, where
      * the serial test calls a link serial, the same search again with the
-     * term (4); kept when the model without the term finds it likelier */
+     * term (4); kept when the model without the term finds it likelier
+     * (7: in sample by 10 nats; 8, the default: cross-fitted) */
     int nser = joint_lser_wanted(s);
     if (nser != 0) {
         joint_params pr = s->p;
@@ -1041,7 +1042,15 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                                    : rc;
         }
         joint *drop = t;
-        if (joint_lser_choose(s, t, nser)) {
+        int take = s->p.loss_serial == 8 ? joint_lser_choose_x(s, t, nser)
+                                         : joint_lser_choose(s, t, nser);
+        if (take < 0) {
+            joint_close(t);
+            free(force);
+            joint_close(s);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        }
+        if (take) {
             drop = s;
             s = t;
         }

@@ -581,6 +581,9 @@ struct joint {
     int lser_ck;
     size_t lser_ck_links;
     double lser_ck_ll[2];
+    /* loss_serial=8: the check cross-fitted; the gain per half, the z */
+    int lser_ck_x;
+    double lser_ck_h[2], lser_ck_z;
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
      * undone; the cross-fitted log-likelihoods before and after, summed */
     size_t uxc_kept, uxc_undone;

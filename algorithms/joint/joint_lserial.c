@@ -37,6 +37,12 @@
  * links (parallel fan-outs, asynchronous calls) are not priced.  3 prices
  * a serial link at the learned rate, 4 as if none of its outputs
  * overlapped (docs/joint/loss.md, "Without loss").
+ *
+ * loss_serial=7|8 (joint_lser_wanted, joint_lser_choose[_x]): the term
+ * only guides a second search, whose solution is kept when the model
+ * without the term prefers it: 7 in sample by 10 nats, 8 (the default)
+ * cross-fitted over two halves of units of requests, on both halves and
+ * by a paired z over the units (docs/joint/loss.md, "Decided per trace").
  */
 #include "joint_int.h"
 
@@ -53,7 +59,7 @@
  * kept */
 static int lser_mode(const joint *s)
 {
-    return s->p.loss_serial == 7 ? 1 : s->p.loss_serial;
+    return s->p.loss_serial >= 7 ? 1 : s->p.loss_serial;
 }
 
 static int lser_applies(const joint *s)
@@ -224,7 +230,7 @@ int joint_lser_fit(joint *s, const unsigned char *only)
 
 int joint_lser_wanted(const joint *s)
 {
-    if (s->p.loss_serial != 7 || s->halves_call + s->halves_ret || joint_any_free(s))
+    if ((s->p.loss_serial != 7 && s->p.loss_serial != 8) || s->halves_call + s->halves_ret || joint_any_free(s))
         return 0;
     double *k = calloc((size_t)2 * s->nlinks + 2, sizeof *k);
     double *p0 = calloc((size_t)s->nlinks + 1, sizeof *p0);
@@ -264,6 +270,143 @@ int joint_lser_choose(joint *s, joint *t, int nser)
     k->lser_ck_links = (size_t)nser;
     k->lser_ck_ll[0] = l0;
     k->lser_ck_ll[1] = l1;
+    return take;
+}
+
+/* loss_serial=8: the one-sided 95 % point of the normal, for the paired
+ * z of the per-request cross-fitted gains (a named level, not a margin in
+ * nats: it does not grow or shrink with the trace) */
+#define JOINT_LSER_XZ 1.6449
+
+/* the cross-fitted log-likelihood of x's solution without the term, per
+ * pair into per[] and per half into h2[2]; x refitted to all after */
+static int lser_xll(joint *x, const unsigned char *half, unsigned char *only, double *per,
+                    double h2[2])
+{
+    int on = x->lser_on;
+    x->lser_on = 0;
+    double tot = 0;
+    int rc = joint_ux_heldout(x, half, only, &tot, per);
+    x->lser_on = on;
+    if (rc == PB_OK)
+        rc = joint_fit(x, NULL);
+    h2[0] = h2[1] = 0;
+    if (rc == PB_OK)
+        for (uint32_t q = 0; q < x->npairs; q++)
+            h2[half[q]] += per[q];
+    return rc;
+}
+
+/* the top-level request of pair q under par (q itself in a cycle) */
+static uint32_t lser_root(const uint32_t *par, uint32_t q, uint32_t n)
+{
+    uint32_t j = q, steps = 0;
+    while (par[j] != NONE && steps++ < n)
+        j = par[j];
+    return par[j] == NONE ? j : q;
+}
+
+static uint32_t lser_find(uint32_t *u, uint32_t x)
+{
+    while (u[x] != x) {
+        u[x] = u[u[x]];
+        x = u[x];
+    }
+    return x;
+}
+
+/* the units of the comparison: the requests of s's and t's solutions
+ * joined wherever a pair sits in one request of each (a call one search
+ * gave to a neighbour joins the two), so that a unit holds the same pairs
+ * under both solutions.  grp[q] the unit's ordinal (in pair order of its
+ * first pair), half[q] its parity: the two solutions are cross-fitted on
+ * the same halves, and no call that moved between them straddles two.
+ * Dealing s's top-level requests alone (as uncross_check) would put two
+ * neighbours that exchanged calls in opposite halves, so each half's
+ * gain would hold one side of every exchange. */
+static void lser_units(const joint *s, const joint *t, unsigned char *half, uint32_t *u,
+                       uint32_t *grp)
+{
+    uint32_t n = s->npairs;
+    for (uint32_t q = 0; q < n; q++)
+        u[q] = q;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t a = lser_find(u, q);
+        uint32_t b = lser_find(u, lser_root(s->par, q, n));
+        if (a != b)
+            u[a > b ? a : b] = a > b ? b : a;
+        a = lser_find(u, q);
+        b = lser_find(u, lser_root(t->par, q, n));
+        if (a != b)
+            u[a > b ? a : b] = a > b ? b : a;
+    }
+    uint32_t k = 0;
+    for (uint32_t q = 0; q < n; q++)
+        grp[q] = NONE;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t r = lser_find(u, q);
+        if (grp[r] == NONE)
+            grp[r] = k++;
+        grp[q] = grp[r];
+    }
+    for (uint32_t q = 0; q < n; q++)
+        half[q] = (unsigned char)(grp[q] & 1);
+}
+
+int joint_lser_choose_x(joint *s, joint *t, int nser)
+{
+    uint32_t n = s->npairs;
+    unsigned char *half = malloc((size_t)n + 1), *only = malloc((size_t)n + 1);
+    uint32_t *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
+    uint32_t *grp = malloc(((size_t)n + 1) * sizeof *grp);
+    double *p0 = malloc(((size_t)n + 1) * sizeof *p0), *p1 = malloc(((size_t)n + 1) * sizeof *p1);
+    double *g = calloc((size_t)n + 1, sizeof *g);
+    double a[2] = {0, 0}, b[2] = {0, 0}, z = 0;
+    int rc = half && only && tmp && grp && p0 && p1 && g && t->npairs == n ? PB_OK : PB_ENOMEM;
+    if (rc == PB_OK) {
+        lser_units(s, t, half, tmp, grp);
+        rc = lser_xll(s, half, only, p0, a);
+    }
+    if (rc == PB_OK)
+        rc = lser_xll(t, half, only, p1, b);
+    uint32_t ng = 0;
+    if (rc == PB_OK) {
+        /* paired over s's top-level requests: each one's pairs' gain */
+        for (uint32_t q = 0; q < n; q++) {
+            uint32_t r = grp[q] == NONE ? 0 : grp[q];
+            g[r] += p1[q] - p0[q];
+            if (r + 1 > ng)
+                ng = r + 1;
+        }
+        double sum = 0, ss = 0;
+        for (uint32_t r = 0; r < ng; r++) {
+            sum += g[r];
+            ss += g[r] * g[r];
+        }
+        double var = ng > 1 ? (ss - sum * sum / ng) / (ng - 1) : 0;
+        z = var > 0 ? sum / sqrt(var * ng) : 0;
+    }
+    int take = rc == PB_OK && b[0] > a[0] && b[1] > a[1] && z > JOINT_LSER_XZ;
+    free(half);
+    free(only);
+    free(tmp);
+    free(grp);
+    free(p0);
+    free(p1);
+    free(g);
+    if (rc != PB_OK)
+        return -1;
+    joint *k = take ? t : s;
+    if (take)
+        joint_reunp_adopt(t, s);
+    k->lser_ck = take ? 2 : 1;
+    k->lser_ck_x = 1;
+    k->lser_ck_links = (size_t)nser;
+    k->lser_ck_ll[0] = a[0] + a[1];
+    k->lser_ck_ll[1] = b[0] + b[1];
+    k->lser_ck_h[0] = b[0] - a[0];
+    k->lser_ck_h[1] = b[1] - a[1];
+    k->lser_ck_z = z;
     return take;
 }
 
@@ -319,7 +462,14 @@ double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q)
 int joint_lser_meta(const joint *s, pb_result *res)
 {
     if (s->lser_ck) { /* loss_serial=7: the check (before the term's own line) */
-        int rc = pb_result_meta(res, "loss_serial_check=loglik serial_links=%zu "
+        int rc = s->lser_ck_x
+            ? pb_result_meta(res, "loss_serial_check=crossfit serial_links=%zu "
+                             "heldout_without=%.3f heldout_with=%.3f gain_half0=%.3f "
+                             "gain_half1=%.3f z=%.3f z_min=%.4f chosen=%s", s->lser_ck_links,
+                             s->lser_ck_ll[0], s->lser_ck_ll[1], s->lser_ck_h[0],
+                             s->lser_ck_h[1], s->lser_ck_z, JOINT_LSER_XZ,
+                             s->lser_ck == 2 ? "with" : "without")
+            : pb_result_meta(res, "loss_serial_check=loglik serial_links=%zu "
                                 "ll_without=%.3f ll_with=%.3f chosen=%s", s->lser_ck_links,
                                 s->lser_ck_ll[0], s->lser_ck_ll[1],
                                 s->lser_ck == 2 ? "with" : "without");

@@ -858,6 +858,14 @@ void joint_lser_free(joint *s);
  * check (nser, both likelihoods) for its metadata */
 int joint_lser_wanted(const joint *s);
 int joint_lser_choose(joint *s, joint *t, int nser);
+/* joint_lserial.c, loss_serial=8: as joint_lser_choose, but s's and t's
+ * solutions (both without the term) compared cross-fitted (joint_ux_*:
+ * halves by s's top-level requests; each half scored under the model
+ * fitted to the other half of the same solution); t kept when it is
+ * likelier on both halves and the paired z over s's top-level requests
+ * of the per-request gains exceeds JOINT_LSER_XZ.  Both end refitted to
+ * their whole solution.  1 t kept, 0 s kept, -1 out of memory */
+int joint_lser_choose_x(joint *s, joint *t, int nser);
 /* joint_lserial.c, loss_serial_greedy: the term's change (as a cost, in
  * nats) when call p joins request q's calls, for the greedy round; 0
  * unless the term is on and the option set */
@@ -869,6 +877,19 @@ double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q);
  * JOINT_RESTART_MARGIN, else before[] set again; ends with the model
  * refitted to the solution kept.  PB_OK or PB_ENOMEM */
 int joint_uxcheck(joint *s, const uint32_t *before);
+/* joint_uxcheck.c, the cross-fitting shared with loss_serial=8.
+ * joint_ux_halves: half[q] (0/1) of every pair by its top-level request
+ * under par (alternately in the roots' pair order; a cycle is half 0);
+ * tmp (room for npairs) is scratch; grp (NULL: not wanted) gets each
+ * pair's top-level request's ordinal (JOINT_NONE in a cycle).
+ * joint_ux_heldout: each half's pairs scored (joint_req_ll) under the
+ * model fitted to the other half of s's current solution, summed into
+ * *ll, each pair's value into per[q] when per is not NULL; only (room for
+ * npairs) is scratch; leaves s fitted to half 0.  PB_OK or PB_ENOMEM */
+void joint_ux_halves(const joint *s, const uint32_t *par, unsigned char *half, uint32_t *tmp,
+                     uint32_t *grp);
+int joint_ux_heldout(joint *s, const unsigned char *half, unsigned char *only, double *ll,
+                     double *per);
 
 /* joint_resolve.c (resolve_local).  joint_resolve_begin: before a pass of
  * exchanges of returns in the search's outer loop, start recording which

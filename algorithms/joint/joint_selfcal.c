@@ -1201,8 +1201,8 @@ void joint_copy_params(const joint *s, joint_params *p2)
     /* ... and tie_sets only where it refuted the real trace's start
      * (joint_tieset.c) */
     p2->tie_sets = s->tset_refuted ? s->p.tie_sets : 0;
-    /* ... and loss_serial as its check chose (loss_serial=7,
+    /* ... and loss_serial as its check chose (loss_serial=7|8,
      * joint_lserial.c: the kept search's value is 4 when it took the term) */
-    if (p2->loss_serial == 7)
+    if (p2->loss_serial >= 7)
         p2->loss_serial = 1;
 }

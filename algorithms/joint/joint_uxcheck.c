@@ -32,9 +32,8 @@
 
 #define NONE JOINT_NONE
 
-/* half of every pair by its top-level request under par (alternately in
- * pair order of the roots; a cycle counts as half 0) */
-static void ux_halves(const joint *s, const uint32_t *par, unsigned char *half, uint32_t *tmp)
+void joint_ux_halves(const joint *s, const uint32_t *par, unsigned char *half, uint32_t *tmp,
+                     uint32_t *grp)
 {
     uint32_t n = s->npairs, roots = 0;
     for (uint32_t q = 0; q < n; q++)
@@ -44,11 +43,13 @@ static void ux_halves(const joint *s, const uint32_t *par, unsigned char *half, 
         while (par[j] != NONE && steps++ < n)
             j = par[j];
         half[q] = tmp[j] == NONE ? 0 : (unsigned char)(tmp[j] & 1);
+        if (grp)
+            grp[q] = tmp[j];
     }
 }
 
-/* the cross-fitted log-likelihood of the current solution into *ll */
-static int ux_heldout(joint *s, const unsigned char *half, unsigned char *only, double *ll)
+int joint_ux_heldout(joint *s, const unsigned char *half, unsigned char *only, double *ll,
+                     double *per)
 {
     double t = 0;
     for (int h = 0; h < 2; h++) {
@@ -58,8 +59,12 @@ static int ux_heldout(joint *s, const unsigned char *half, unsigned char *only, 
         if (rc != PB_OK)
             return rc;
         for (uint32_t q = 0; q < s->npairs; q++)
-            if (half[q] == h)
-                t += joint_req_ll(s, q);
+            if (half[q] == h) {
+                double v = joint_req_ll(s, q);
+                t += v;
+                if (per)
+                    per[q] = v;
+            }
     }
     *ll = t;
     return PB_OK;
@@ -91,13 +96,13 @@ int joint_uxcheck(joint *s, const uint32_t *before)
     if (rc == PB_OK) {
         for (uint32_t p = 0; p < n; p++)
             after[p] = s->par[p];
-        ux_halves(s, before, half, tmp);
-        rc = ux_heldout(s, half, only, &l1);
+        joint_ux_halves(s, before, half, tmp, NULL);
+        rc = joint_ux_heldout(s, half, only, &l1, NULL);
     }
     if (rc == PB_OK)
         rc = ux_set_all(s, before);
     if (rc == PB_OK)
-        rc = ux_heldout(s, half, only, &l0);
+        rc = joint_ux_heldout(s, half, only, &l0, NULL);
     int keep = rc == PB_OK && l1 > l0 + JOINT_RESTART_MARGIN;
     if (rc == PB_OK && keep)
         rc = ux_set_all(s, after);
