@@ -40,7 +40,7 @@
  *
  * loss_serial=7|8 (joint_lser_wanted, joint_lser_choose[_x]): the term
  * only guides a second search, whose solution is kept when the model
- * without the term prefers it: 7 in sample by 10 nats, 8 (the default)
+ * without the term prefers it: 7 in sample by 10 nats, 8 (cross-fitted; not the default: its CPU)
  * cross-fitted over two halves of units of requests, on both halves and
  * by a paired z over the units (docs/joint/loss.md, "Decided per trace").
  */

@@ -7,7 +7,7 @@
 # pooling them would lose; (3) shuffled rows (read back with --sort),
 # stripped truth columns and renamed nodes change neither the choice nor
 # the result.
-# Run at loss_serial=1: the serial term's check (default 8) helps keyed
+# Run at loss_serial=1: the serial term's check (loss_serial=8, not the default) helps keyed
 # callers on the alike trace (0.553 -> 0.594, pooled 0.599 either way),
 # which is not what this test is about.
 set -u

@@ -12,7 +12,7 @@
 # (-s subtick=off throughout: the whole-tick machinery tested here is what runs where
 # the rows within a tick are not taken as the order of events, docs/joint/ticks.md
 # "Positions within a tick"; with the default the rows of these traces are.)
-# (-s loss_serial=1 throughout: the serial term's check, default 8, keeps the term's
+# (-s loss_serial=1 throughout: the serial term's check at loss_serial=8 (not the default) keeps the term's
 # search at tick_ivl=off (0.572 -> 0.597; auto 0.610 either way), which narrows the
 # margin tested here.)
 . "$PB_ROOT/tests/sh/joint_lib.sh"

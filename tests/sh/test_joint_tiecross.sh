@@ -14,7 +14,7 @@
 # (-s subtick=off throughout: the whole-tick machinery tested here is what runs where
 # the rows within a tick are not taken as the order of events, docs/joint/ticks.md
 # "Positions within a tick"; with the default the rows of these traces are.)
-# (-s loss_serial=1 throughout: the serial term's check, default 8, keeps the term's
+# (-s loss_serial=1 throughout: the serial term's check at loss_serial=8 (not the default) keeps the term's
 # search on this trace at subtick=off (z 8.5; exact 0.336 -> 0.318; at the defaults 1 ms
 # is unchanged, ns 0.811 -> 0.829): not what is tested here.)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
