@@ -20,6 +20,20 @@ strip_callids() { strip_ids "$1"; }
 # exact_acc: the exact_accuracy column of score's output read on stdin
 exact_acc() { awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i} NR==2{print $(c["exact_accuracy"])}'; }
 
+# run_nocal TRACE OUT [OPTIONS...]: joint without the self-calibration copy
+# (the tests of the search's choices need no confidence), OUT written
+run_nocal() {
+    _t=$1; _o=$2; shift 2
+    "$B/infer" --algo joint -s conf_selfcal=0 "$@" -o "$_o" "$_t" 2> "$tmp/log" ||
+        fail "infer $*: $(tail -2 "$tmp/log")"
+}
+
+# exact_of TRUTH RESULT: score's exact accuracy of RESULT against TRUTH
+exact_of() { "$B/score" --truth "$1" "$2" 2> /dev/null | exact_acc; }
+
+# assignment_of RESULT: the assignment table of a result file
+assignment_of() { awk '/^# table=assignment/ { on = 1 } on' "$1"; }
+
 # joint_vs_best TABLE: per row of an audit table (the columns config, seed,
 # variant, mode, method, accuracy), sorted, the line "config,seed,variant,
 # mode,joint's accuracy,the best other method's"

@@ -15,13 +15,9 @@
 # Shuffled rows give the same result.  Fails on a tree without
 # loss_serial=7 (the value is out of range there).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
-run() { # trace out [options]: joint with call ids
-    t=$1; o=$2; shift 2
-    "$B/infer" --algo joint -s conf_selfcal=0 "$@" -o "$o" "$t" 2> "$tmp/log" ||
-        fail "infer $*: $(tail -2 "$tmp/log")"
-}
-exact() { "$B/score" --truth "$1" "$2" 2> /dev/null | exact_acc; }
-assign() { awk '/^# table=assignment/ { on = 1 } on' "$1"; }
+run() { run_nocal "$@"; }       # trace out [options]: joint with call ids
+exact() { exact_of "$@"; }
+assign() { assignment_of "$@"; }
 "$B/maketrace" "$PB_ROOT/experiments/joint_loss_repeat.conf" -D messages=12000 -D duration=0 \
     -D instances=6 > "$tmp/t6.csv" || fail "maketrace (instances=6)"
 run "$tmp/t6.csv" "$tmp/s1.csv" -s loss_serial=1

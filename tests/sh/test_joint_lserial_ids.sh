@@ -13,12 +13,8 @@
 # nodes the same accuracy.  Fails on a tree without loss_serial=4 (the
 # value is out of range there).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
-run() { # trace out [options]: joint with call ids
-    t=$1; o=$2; shift 2
-    "$B/infer" --algo joint -s conf_selfcal=0 "$@" -o "$o" "$t" 2> "$tmp/log" ||
-        fail "infer $*: $(tail -2 "$tmp/log")"
-}
-exact() { "$B/score" --truth "$1" "$2" 2> /dev/null | exact_acc; }
+run() { run_nocal "$@"; }       # trace out [options]: joint with call ids
+exact() { exact_of "$@"; }
 parents() { awk -F, '/^# table=assignment/ { on = 1 } on && !/^#/ { print $1, $2, $3, $4 }' "$1"; }
 "$B/maketrace" "$PB_ROOT/experiments/joint_loss_repeat.conf" -D messages=12000 -D duration=0 \
     > "$tmp/t.csv" || fail "maketrace"

@@ -17,13 +17,9 @@
 # numbers.  Shuffled rows give the same result.  Fails on a tree without
 # loss_serial=8 (the value is out of range there).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
-run() { # trace out [options]: joint with call ids
-    t=$1; o=$2; shift 2
-    "$B/infer" --algo joint -s conf_selfcal=0 "$@" -o "$o" "$t" 2> "$tmp/log" ||
-        fail "infer $*: $(tail -2 "$tmp/log")"
-}
-exact() { "$B/score" --truth "$1" "$2" 2> /dev/null | exact_acc; }
-assign() { awk '/^# table=assignment/ { on = 1 } on' "$1"; }
+run() { run_nocal "$@"; }       # trace out [options]: joint with call ids
+exact() { exact_of "$@"; }
+assign() { assignment_of "$@"; }
 meta() { grep '^# loss_serial_check=' "$1"; }
 # the choice as its own numbers say: with iff both halves gain and z > z_min
 agrees() {
