@@ -19,14 +19,7 @@ F="$PB_ROOT/data/nezha/onlineboutique/rca_2022-08-22_06_35.csv.gz"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
-keep_cols() { # the columns experiments/joint_calib.sh keeps
-    awk 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause", K, " ")
-                 for (i in K) ok[K[i]] = 1 }
-         /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) if ($i in ok) keep[++nk] = i; h = 1 }
-         { line = ""; for (j = 1; j <= nk; j++) line = line (j > 1 ? OFS : "") $keep[j]
-           print line }' "$1"
-}
+. "$PB_ROOT/experiments/trace_cols.sh"   # keep_cols, strip_ids: as experiments/joint_calib.sh makes its traces
 assign() { awk -F, '/^#/ { next } /^id,instance,rank,parent/ { t = 1; next }
                     t { print $1 "," $2 "," $3 "," $4 }' "$1"; }
 "$B/importtrace" -q --callid "$F" > "$tmp/raw.csv" 2> "$tmp/log" || fail "importtrace: $(cat "$tmp/log")"

@@ -19,24 +19,14 @@ F="$PB_ROOT/data/deathstarbench-hotel/hotel_load100.tar.xz"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
-keep_cols() { # the columns experiments/joint_calib.sh keeps, call ids emptied ($2 = bb)
-    awk -v bb="$2" 'BEGIN { FS = OFS = ","; split("id ts recv_ts src dst type callid path cause", K, " ")
-                 for (i in K) ok[K[i]] = 1 }
-         /^#/ { print; next }
-         !h { for (i = 1; i <= NF; i++) { if ($i in ok) keep[++nk] = i; if ($i == "callid") ci = i }
-              h = 1; print_hdr = 1 }
-         { line = ""; for (j = 1; j <= nk; j++) {
-               v = $keep[j]; if (bb && keep[j] == ci && !print_hdr) v = ""
-               line = line (j > 1 ? OFS : "") v }
-           print_hdr = 0; print line }' "$1"
-}
+. "$PB_ROOT/experiments/trace_cols.sh"   # keep_cols, strip_ids: as experiments/joint_calib.sh makes its traces
 assign() { awk -F, '/^#/ { next } /^id,instance,rank,parent/ { t = 1; next }
                     t { print $1 "," $2 "," $3 "," $4 }' "$1"; }
 "$B/importtrace" -q --callid "$F" > "$tmp/raw.csv" 2> "$tmp/log" || fail "importtrace: $(cat "$tmp/log")"
-keep_cols "$tmp/raw.csv" 0 > "$tmp/ids.csv"
+keep_cols "$tmp/raw.csv" > "$tmp/ids.csv"
 "$B/sniffer" -q -p 0.02 --seed 1 "$tmp/ids.csv" > "$tmp/lossy.csv" || fail "sniffer"
-keep_cols "$tmp/lossy.csv" 1 > "$tmp/bb.csv"
-keep_cols "$tmp/ids.csv" 1 > "$tmp/bb.orig.csv"
+strip_ids "$tmp/lossy.csv" > "$tmp/bb.csv"
+strip_ids "$tmp/ids.csv" > "$tmp/bb.orig.csv"
 "$B/infer" --algo joint -q ${PB_TEST_INFER:-} -o "$tmp/r" "$tmp/bb.csv" 2> "$tmp/log" ||
     fail "infer: $(cat "$tmp/log")"
 "$B/score" --truth "$tmp/bb.orig.csv" --kept "$tmp/bb.csv" --reliability "$tmp/rel" "$tmp/r" \
