@@ -8,7 +8,8 @@
 #   sh experiments/unp_piece.sh [--out DIR] [--data DIR] < LIST
 #
 # LIST: one draw a line, `NAME order MAKETRACE_SEED INSTANCES LOSS SNIFFER_SEED`
-# (experiments/joint_loss_order.conf, 6000 messages) or `NAME real FILE
+# (experiments/joint_loss_order.conf, 6000 messages; `repeat` instead of
+# `order`: joint_loss_repeat.conf, 12000 messages) or `NAME real FILE
 # SNIFFER_SEED` (FILE under --data, default ../shared/data, imported with
 # call ids, 2 % loss); the callid column is emptied before infer.  Writes
 # DIR/NAME.{t,p,u0,u1}.csv and appends to DIR/piece.txt one line per rule
@@ -40,12 +41,15 @@ while read -r name kind a b c d; do
     n=$OUT/$name
     [ -f "$n.u1.csv" ] && continue
     case "$kind" in
-    order) "$PB_BIN/maketrace" "$ROOT/experiments/joint_loss_order.conf" --seed "$a" \
-               -D instances="$b" -D messages=6000 -D duration=0 > "$n.t.csv" || die "$name: maketrace"
+    order|repeat)
+           conf=joint_loss_order.conf msgs=6000
+           [ "$kind" = repeat ] && conf=joint_loss_repeat.conf msgs=12000
+           "$PB_BIN/maketrace" "$ROOT/experiments/$conf" --seed "$a" \
+               -D instances="$b" -D messages=$msgs -D duration=0 > "$n.t.csv" || die "$name: maketrace"
            "$PB_BIN/sniffer" -q -p "$c" --seed "$d" "$n.t.csv" > "$n.p.csv" || die "$name: sniffer" ;;
     real)  "$PB_BIN/importtrace" -q --callid "$DATA/$a" > "$n.t.csv" || die "$name: importtrace"
            "$PB_BIN/sniffer" -q -p 0.02 --seed "$b" "$n.t.csv" > "$n.p.csv" || die "$name: sniffer" ;;
-    *) die "$name: kind '$kind' is not order or real" ;;
+    *) die "$name: kind '$kind' is not order, repeat or real" ;;
     esac
     strip "$n.p.csv" > "$n.pb.csv"
     for u in 0 1; do
