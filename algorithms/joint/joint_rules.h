@@ -300,10 +300,23 @@ size_t joint_sim_outliving(const joint *s);
  * request with the earliest anchor in it; the anchor is the root pair
  * where its call is present, else the pair with the earliest present
  * message) is not its true request.  real_of[p]: the real pair copy pair p
- * was made from (JOINT_NONE: none).  Adds the rows cleared to *turned.
+ * was made from (JOINT_NONE: none).  owner_only (conf_sim_loss_ids where
+ * the copy loses halves with ids): ok2[p] of a row with a call id is the
+ * owner rule alone, as the scorer counts it (a row under a wrong parent
+ * of its own request is right; after a lost call its children can only
+ * go to another pair).  Adds the rows changed to *turned.
  * PB_OK or PB_ENOMEM. */
 int joint_anchor_ok(const joint *s, const joint *s2, const uint32_t *real_of, unsigned char *ok2,
-                    size_t *turned);
+                    int owner_only, size_t *turned);
+/* joint_anchor_trees (conf_sim_loss_ids with conf_anchor): where some
+ * request of s lost its root call (a root pair with a call id and no
+ * call), clears ex[p] (npairs entries: right by construction, before
+ * and_down) of every root with a call id whose tree holds a row that is
+ * not: a request that lost its root call is anchored by its first
+ * surviving message, which the search may have put in a neighbour's tree
+ * (then that neighbour's rows are wrong for the scorer).  Adds the roots
+ * cleared to *turned.  PB_OK or PB_ENOMEM. */
+int joint_anchor_trees(const joint *s, unsigned char *ex, size_t *turned);
 /* The parameters a copy of s's trace (made from s's solution) is inferred
  * with: s's own, without confidence, with the real trace's per-service
  * signals (sel_from), its chosen order of answers, no parallel checks
