@@ -280,7 +280,11 @@ int joint_sim_waits(const joint *s, uint32_t q, uint32_t c);
  * from its ends) and rest[p] (npairs entries): bit 1 for the half pairs
  * away from the ends (the copy makes their lost half again), bit 4 for
  * the other half pairs of those links where some rate is above 0; a pair
- * with either bit is not right by construction; sets s->sloss_*.  Returns 1 when some rate is above 0, 0 when none (or
+ * with either bit is not right by construction; with conf_sim_loss_ids
+ * also rate[l] of the links with call ids (their own pooled rate) and bit
+ * 2 for their lost returns away from the ends (made whole in the copy,
+ * still right by construction where they were); sets s->sloss_*.
+ * Returns 1 when some rate is above 0, 0 when none (or
  * conf_sim_loss=0), -1 when out of memory.  joint_sim_restore fills, per
  * pair, the copy's network delays of its call (nc) and return (nr) and
  * its arrival when it is a root (arr): the solution's, but for a pair
