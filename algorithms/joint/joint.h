@@ -198,6 +198,10 @@ typedef struct joint_params {
     int conf_sim_loss;  /* [conf_sim_loss] the copy also loses halves at the rate of
                            loss the trace's imbalance shows but the solution did not
                            notice (joint_calibloss.c) */
+    int conf_sim_loss_ids; /* [conf_sim_loss_ids] with call ids too: the copy loses halves
+                              at the rate the ids show lost, and a root whose tree holds
+                              a doubted row is not right by construction where a request
+                              lost its root call (joint_calibloss.c, joint_anchor.c) */
     int conf_anchor;    /* [conf_anchor] the copy counts a row right as the scorer does
                            (its tree holds its request's anchor first), and a root that
                            lost its call is not right by construction (joint_anchor.c) */

@@ -64,7 +64,7 @@ static int has_id(const joint *s2, uint32_t p)
 }
 
 int joint_anchor_ok(const joint *s, const joint *s2, const uint32_t *real_of, unsigned char *ok2,
-                    size_t *turned)
+                    int owner_only, size_t *turned)
 {
     uint32_t n = s->npairs, n2 = s2->npairs;
     uint32_t *rr = malloc(((size_t)n + 1) * sizeof *rr);
@@ -108,17 +108,48 @@ int joint_anchor_ok(const joint *s, const joint *s2, const uint32_t *real_of, un
     size_t k = 0;
     for (uint32_t p = 0; p < n2; p++) {
         uint32_t i = real_of[p];
-        if (i == JOINT_NONE || !ok2[p] || !has_id(s2, p))
+        if (i == JOINT_NONE || (!ok2[p] && !owner_only) || !has_id(s2, p))
             continue;
-        if (own[root_of(s2, p, cr)] != root_of(s, i, rr)) {
-            ok2[p] = 0;
-            k++;
-        }
+        unsigned char o = own[root_of(s2, p, cr)] == root_of(s, i, rr);
+        k += o != ok2[p];
+        ok2[p] = o;
     }
     *turned += k;
     free(rr);
     free(cr);
     free(anc);
     free(own);
+    return PB_OK;
+}
+
+int joint_anchor_trees(const joint *s, unsigned char *ex, size_t *turned)
+{
+    uint32_t n = s->npairs;
+    if (!s->p.conf_sim_loss_ids || !s->p.conf_anchor)
+        return PB_OK;
+    /* only where a request lost its root call: elsewhere every anchor is
+     * a root, which heads its own tree */
+    int lost_root = 0;
+    for (uint32_t p = 0; p < n && !lost_root; p++)
+        lost_root = s->par[p] == JOINT_NONE && s->pr[p].call == JOINT_NONE && has_id(s, p);
+    if (!lost_root)
+        return PB_OK;
+    uint32_t *r = malloc(((size_t)n + 1) * sizeof *r);
+    if (!r)
+        return PB_ENOMEM;
+    for (uint32_t p = 0; p < n; p++)
+        r[p] = JOINT_NONE;
+    size_t k = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        if (ex[p])
+            continue;
+        uint32_t t = root_of(s, p, r);
+        if (t != p && ex[t] && has_id(s, t)) {
+            ex[t] = 0;
+            k++;
+        }
+    }
+    *turned += k;
+    free(r);
     return PB_OK;
 }

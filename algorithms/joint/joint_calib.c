@@ -307,6 +307,11 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             "copies=%d",
                             s->sloss_p, s->sloss_d2, s->sloss_known, s->sloss_dropped,
                             s->sloss_unexempt, s->sloss_sims);
+    /* conf_sim_loss_ids (joint_calibloss.c, joint_anchor.c): where it fired */
+    if (rc == PB_OK && s->scal_done && (s->sloss_pid > 0 || s->sloss_trees))
+        rc = pb_result_meta(res, "conf_sim_loss_ids=1 loss_rate_ids=%.5f lost_halves_ids=%.0f "
+                            "copy_dropped=%zu roots_tree_doubted=%zu",
+                            s->sloss_pid, s->sloss_known_id, s->sloss_dropped, s->sloss_trees);
     /* conf_anchor (joint_anchor.c): said only where it changed a row */
     if (rc == PB_OK && s->scal_done && (s->anch_turned || s->anch_roots))
         rc = pb_result_meta(res, "conf_anchor=1 copy_rows_owner_wrong=%zu "

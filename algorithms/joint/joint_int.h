@@ -524,6 +524,8 @@ struct joint {
     int sloss_sims;         /* conf_sim_loss: copies pooled where it fired */
     size_t anch_turned;     /* conf_anchor: copy rows the scorer's owner rule made wrong */
     size_t anch_roots;      /* conf_anchor: real roots without their call not right by construction */
+    double sloss_pid, sloss_known_id; /* conf_sim_loss_ids: rate per half, lost halves, on id links */
+    size_t sloss_trees;     /* conf_sim_loss_ids: real roots a doubted row of their tree unexempted */
     int scal_done;
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
     size_t sib_exempt;      /* rows it left alone: right by construction */

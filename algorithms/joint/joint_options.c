@@ -175,6 +175,13 @@ const pb_option joint_options[] = {
      "the rate of loss the links' imbalance shows (sum D^2 / 2n) less the halves the "
      "solution knows are lost; 0: only the known halves (before; "
      "docs/joint/confidence.md, \"The copy loses what the search did not notice\")"},
+    {"conf_sim_loss_ids", PB_OPT_BOOL, offsetof(joint_params, conf_sim_loss_ids), "1",
+     PB_OPT_NORANGE,
+     "self-calibration, links with call ids: the copy also loses halves at the rate the ids "
+     "show lost away from the trace's ends (made again where the trace lost them, then "
+     "dropped at random), and where a request lost its root call a root is right by "
+     "construction only where every row of its tree is; 0: before (docs/joint/confidence.md, "
+     "\"The copy loses halves with call ids too\")"},
     {"conf_anchor", PB_OPT_BOOL, offsetof(joint_params, conf_anchor), "1", PB_OPT_NORANGE,
      "self-calibration: a copy row is right only where the scorer counts it right too (its "
      "tree's earliest request anchor is its request's: a root message, or the first "

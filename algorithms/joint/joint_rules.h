@@ -280,7 +280,11 @@ int joint_sim_waits(const joint *s, uint32_t q, uint32_t c);
  * from its ends) and rest[p] (npairs entries): bit 1 for the half pairs
  * away from the ends (the copy makes their lost half again), bit 4 for
  * the other half pairs of those links where some rate is above 0; a pair
- * with either bit is not right by construction; sets s->sloss_*.  Returns 1 when some rate is above 0, 0 when none (or
+ * with either bit is not right by construction; with conf_sim_loss_ids
+ * also rate[l] of the links with call ids (their own pooled rate) and bit
+ * 2 for their lost returns away from the ends (made whole in the copy,
+ * still right by construction where they were); sets s->sloss_*.
+ * Returns 1 when some rate is above 0, 0 when none (or
  * conf_sim_loss=0), -1 when out of memory.  joint_sim_restore fills, per
  * pair, the copy's network delays of its call (nc) and return (nr) and
  * its arrival when it is a root (arr): the solution's, but for a pair
@@ -300,10 +304,23 @@ size_t joint_sim_outliving(const joint *s);
  * request with the earliest anchor in it; the anchor is the root pair
  * where its call is present, else the pair with the earliest present
  * message) is not its true request.  real_of[p]: the real pair copy pair p
- * was made from (JOINT_NONE: none).  Adds the rows cleared to *turned.
+ * was made from (JOINT_NONE: none).  owner_only (conf_sim_loss_ids where
+ * the copy loses halves with ids): ok2[p] of a row with a call id is the
+ * owner rule alone, as the scorer counts it (a row under a wrong parent
+ * of its own request is right; after a lost call its children can only
+ * go to another pair).  Adds the rows changed to *turned.
  * PB_OK or PB_ENOMEM. */
 int joint_anchor_ok(const joint *s, const joint *s2, const uint32_t *real_of, unsigned char *ok2,
-                    size_t *turned);
+                    int owner_only, size_t *turned);
+/* joint_anchor_trees (conf_sim_loss_ids with conf_anchor): where some
+ * request of s lost its root call (a root pair with a call id and no
+ * call), clears ex[p] (npairs entries: right by construction, before
+ * and_down) of every root with a call id whose tree holds a row that is
+ * not: a request that lost its root call is anchored by its first
+ * surviving message, which the search may have put in a neighbour's tree
+ * (then that neighbour's rows are wrong for the scorer).  Adds the roots
+ * cleared to *turned.  PB_OK or PB_ENOMEM. */
+int joint_anchor_trees(const joint *s, unsigned char *ex, size_t *turned);
 /* The parameters a copy of s's trace (made from s's solution) is inferred
  * with: s's own, without confidence, with the real trace's per-service
  * signals (sel_from), its chosen order of answers, no parallel checks
