@@ -418,11 +418,15 @@ const pb_option joint_options[] = {
      "on the links of those services, kept when more than half of the pairs it assigns "
      "otherwise than the free one are at them (joint_partial.c; metadata busy_partial= "
      "where it runs)"},
-    {"busy_partial_vote", PB_OPT_INT, offsetof(joint_params, busy_partial_vote), "2", 0, 2,
+    {"busy_partial_vote", PB_OPT_INT, offsetof(joint_params, busy_partial_vote), "4", 0, 4,
      "busy_partial's vote, a one-sided sign test: 0 = per changed end of a pair (at 5 %), "
      "1 = per request (a request of the free solution whose changed ends lie mostly at the "
      "serialising services votes for the third search, every other changed request against "
-     "it; at 5 %), 2 = either of the two, each at 2.5 % (joint_partial.c)"},
+     "it; at 5 %), 2 = either of the two, each at 2.5 % (joint_partial.c), 3 = the third "
+     "search kept unless either count is significantly below half (each at 2.5 %: the "
+     "burden turned round; metadata vote=against), 4 = as 2, and where neither count passes, "
+     "kept when more than half of the changed requests lie mostly at those services (metadata "
+     "vote=majority)"},
     {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "

@@ -161,6 +161,19 @@ int joint_partial_vote(const joint *a, const joint *c, const double *pst, double
         if (a->p.busy_partial_vote == 1)
             return sum[2] > 0 && joint_reunp_signtest(br, cr);
         size_t be = (size_t)sum[1], ce = (size_t)(sum[0] - sum[1]);
+        if (a->p.busy_partial_vote == 3)
+            /* the busy test has shown the held services serialise (z
+             * below -3.29): the third search, which holds the order only
+             * there, stands unless either count shows its changes lie
+             * mostly elsewhere by the same sign test (the same two
+             * counts at the same levels, the burden turned round:
+             * docs/joint/search.md, "The vote turned round") */
+            return sum[2] > 0 && !(cr > br && joint_tieorph_p(cr, br) < JOINT_REUNP_ALPHA / 2) &&
+                   !(ce > be && joint_tieorph_p(ce, be) < JOINT_REUNP_ALPHA / 2);
+        /* 4: as 2, and where neither count passes, the majority of the
+         * changed requests (each one vote, ties to the free search) */
+        if (a->p.busy_partial_vote == 4 && br > cr)
+            return 1;
         return (br > cr && joint_tieorph_p(br, cr) < JOINT_REUNP_ALPHA / 2) ||
                (be > ce && joint_tieorph_p(be, ce) < JOINT_REUNP_ALPHA / 2);
     }
@@ -188,7 +201,10 @@ int joint_partial_meta(const joint *s, pb_result *res)
                                        "mostly_at_serialising=%.0f vote=%s chosen=%s",
                                   held ? held : "", s->part_sum[1], s->part_sum[2],
                                   s->part_sum[4], s->part_sum[5],
-                                  s->p.busy_partial_vote == 1 ? "requests" : "either",
+                                  s->p.busy_partial_vote == 1   ? "requests"
+                                  : s->p.busy_partial_vote == 3 ? "against"
+                                  : s->p.busy_partial_vote == 4 ? "majority"
+                                                                : "either",
                                   s->part_sum[3] > 0 ? "partial" : "free")
                  : pb_result_meta(res, "busy_partial=on held_services=%s changed_pairs=%.0f "
                                        "at_serialising=%.0f chosen=%s",

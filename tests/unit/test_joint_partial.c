@@ -151,6 +151,32 @@ TEST(partial_vote_by_hand)
     pb_strtab_close(st);
 }
 
+/* Twelve requests of the free solution s[0], each a root pair F -> L
+ * (pair 2r) and its call L -> D (pair 2r + 1); in s[1] requests r < nl
+ * changed at L (pair 2r's return, at its callee L; pair 2r + 1's parent,
+ * at its caller L, and return, at its callee D: 2 ends at L, 1
+ * elsewhere), requests nl <= r < nl + na changed elsewhere (pair 2r's
+ * parent, at F; pair 2r + 1's return, at D), the rest the same. */
+static void twelve(pb_strtab *st, uint32_t nl, uint32_t na, joint *s[2])
+{
+    for (int k = 0; k < 2; k++) {
+        s[k] = calloc(1, sizeof *s[k]);
+        s[k]->v.nodes = st;
+        s[k]->nnodes = NN;
+        s[k]->npairs = 24;
+        s[k]->pr = calloc(24, sizeof *s[k]->pr);
+        s[k]->par = calloc(24, sizeof *s[k]->par);
+        for (uint32_t r = 0; r < 12; r++) {
+            uint32_t p = 2 * r, q = 2 * r + 1;
+            int at_l = k == 1 && r < nl, away = k == 1 && r >= nl && r < nl + na;
+            s[k]->pr[p] = (jpair){0, 0, 0, 0, 4 * r, 4 * r + 1 + 100 * at_l, F, L, 0};
+            s[k]->pr[q] = (jpair){0, 0, 0, 0, 4 * r + 2, 4 * r + 3 + 100 * (at_l || away), L, D, 1};
+            s[k]->par[p] = away ? q : JOINT_NONE;
+            s[k]->par[q] = at_l ? (p + 2) % 24 : p;
+        }
+    }
+}
+
 /* The vote per request (busy_partial_vote=1), by hand.  Twelve requests
  * of the free solution a, each a root pair F -> L (pair 2r) and its call
  * L -> D (pair 2r + 1); only L serialising.  In c, requests 0-9 changed at
@@ -170,22 +196,7 @@ TEST(partial_vote_per_request_by_hand)
     double pst[JOINT_PICK_NSTAT * (NN + 1)] = {0};
     pst[JOINT_PICK_NSTAT * L + 6] = 1;
     joint *s[2];
-    for (int k = 0; k < 2; k++) {
-        s[k] = calloc(1, sizeof *s[k]);
-        s[k]->v.nodes = st;
-        s[k]->nnodes = NN;
-        s[k]->npairs = 24;
-        s[k]->pr = calloc(24, sizeof *s[k]->pr);
-        s[k]->par = calloc(24, sizeof *s[k]->par);
-        for (uint32_t r = 0; r < 12; r++) {
-            uint32_t p = 2 * r, q = 2 * r + 1;
-            int at_l = k == 1 && r < 10, away = k == 1 && r >= 10;
-            s[k]->pr[p] = (jpair){0, 0, 0, 0, 4 * r, 4 * r + 1 + 100 * at_l, F, L, 0};
-            s[k]->pr[q] = (jpair){0, 0, 0, 0, 4 * r + 2, 4 * r + 3 + 100 * (at_l || away), L, D, 1};
-            s[k]->par[p] = away ? q : JOINT_NONE;
-            s[k]->par[q] = at_l ? (p + 2) % 24 : p;
-        }
-    }
+    twelve(st, 10, 2, s);
     double sum[4];
     s[0]->p.busy_partial_vote = 0;
     CHECK_INT(joint_partial_vote(s[0], s[1], pst, sum), 0);
@@ -217,10 +228,57 @@ TEST(partial_vote_per_request_by_hand)
     pb_strtab_close(st);
 }
 
+/* The vote turned round (busy_partial_vote=3) and the majority of the
+ * changed requests (=4, the default), by hand, on twelve's requests (only
+ * L serialising), where the vote of =2 (either count for the third
+ * search by the sign test at 2.5 %) keeps the free search every time:
+ * - 4 requests changed at L, none elsewhere (seda x1 1 us seed 31: 4 of
+ *   4): requests P = 1/16, ends 8 of 12, P = 0.19: =3 keeps the third
+ *   search (nothing significantly against it), =4 too (4 of 4).
+ * - 2 at L, 4 elsewhere: requests 2 of 6, ends 4 of 14 (P(Bin(14, 1/2)
+ *   <= 4) = 0.09): =3 keeps it (against, not significantly), =4 not.
+ * - 1 at L, 3 elsewhere (as the models audit's pool x1 ns seed 1, 0 of
+ *   4 requests and 10 of 28 ends: every count against, none
+ *   significantly): requests 1 of 4, P(Bin(4, 1/2) <= 1) = 5/16, ends 2
+ *   of 11, P = 67 / 2048 = 0.033: =3 keeps it (on pool it lost 2
+ *   requests so), =4 not.
+ * - 1 at L, 11 elsewhere (heavytail x2 ns: 195 of 2,517 requests):
+ *   P(Bin(12, 1/2) <= 1) = 13 / 4096: neither.
+ * - nothing changed: neither.
+ * Fails on the old tree (busy_partial_vote stopped at 2; there the vote
+ * of =2 is returned: 0 on every case). */
+TEST(partial_vote_turned_round_by_hand)
+{
+    pb_strtab *st;
+    names(&st);
+    double pst[JOINT_PICK_NSTAT * (NN + 1)] = {0};
+    pst[JOINT_PICK_NSTAT * L + 6] = 1;
+    /* at L, elsewhere, the vote of =3, of =4 */
+    const uint32_t cases[4][4] = {{4, 0, 1, 1}, {2, 4, 1, 0}, {1, 3, 1, 0}, {1, 11, 0, 0}};
+    for (int i = 0; i < 4; i++) {
+        joint *s[2];
+        twelve(st, cases[i][0], cases[i][1], s);
+        double sum[4];
+        for (int v = 2; v <= 4; v++) {
+            s[0]->p.busy_partial_vote = v;
+            CHECK_INT(joint_partial_vote(s[0], s[1], pst, sum), v == 2 ? 0 : (int)cases[i][v - 1]);
+            CHECK_NEAR(sum[2], cases[i][0] + cases[i][1], 0);
+            CHECK_NEAR(sum[3], cases[i][0], 0);
+            CHECK_NEAR(sum[0], 3 * cases[i][0] + 2 * cases[i][1], 0);
+            CHECK_NEAR(sum[1], 2 * cases[i][0], 0);
+            CHECK_INT(joint_partial_vote(s[0], s[0], pst, sum), 0); /* nothing changed */
+        }
+        for (int k = 0; k < 2; k++)
+            drop(s[k]);
+    }
+    pb_strtab_close(st);
+}
+
 int main(void)
 {
     RUN(partial_names_and_links_by_hand);
     RUN(partial_vote_by_hand);
     RUN(partial_vote_per_request_by_hand);
+    RUN(partial_vote_turned_round_by_hand);
     return pbtest_exit();
 }
