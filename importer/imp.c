@@ -299,9 +299,7 @@ imp_span *imp_new_span(imp_importer *im)
     return s;
 }
 
-/* A JSON number of microseconds that is a whole number.  Returns 1 and
- * *out, or 0. */
-static int json_us(const json_t *v, int64_t *out)
+int imp_json_us(const json_t *v, int64_t *out)
 {
     if (json_is_integer(v)) {
         *out = (int64_t)json_integer_value(v);
@@ -380,7 +378,7 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
     } else {
         int64_t start, dur = 0;
         const char *tskey = keys[f].start;
-        if (!r->start || !json_us(r->start, &start))
+        if (!r->start || !imp_json_us(r->start, &start))
             return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                             "%s: expected \"%s\" as a whole number of "
                             "microseconds",
@@ -399,7 +397,7 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
                                 : "");
         if (!r->duration || json_is_null(r->duration)) {
             imp_count_at(im, IMP_C_MISSING_DURATION, fname, where);
-        } else if (!json_us(r->duration, &dur)) {
+        } else if (!imp_json_us(r->duration, &dur)) {
             return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                             "%s: expected \"duration\" as a whole number of "
                             "microseconds",

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Hostile input, sixth round (issue 28, h141): inputs of real shape from
+# runtimes nobody here had fed in, and bad inputs of the other programs.
+# One block per class, each able to fail on the tree before it.
+set -u
+for p in importtrace score; do
+    [ -x "$PB_BIN/$p" ] || exit 77
+done
+B="$PB_BIN"
+D="$PB_ROOT/tests/data/importtrace"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$tmp" || exit 1
+
+# --- 1. Zipkin v1 (/api/v1/traces: Finagle, older Brave and Sleuth): no
+# localEndpoint; a span's sides are its annotations cs/cr (client) and
+# sr/ss (server), each with an endpoint; "sa"/"ca" name the other end, "lc"
+# a local span's service.  zipkin_v1.json is zipkin.json written so (one v1
+# span per RPC side, and b2 one span with all four annotations: the shared
+# client/server pair): the same trace, byte for byte.  Before: refused
+# ("expected a localEndpoint object").
+"$B/importtrace" -q -o v2.tr "$D/zipkin.json" || fail "zipkin.json"
+"$B/importtrace" -q -o v1.tr "$D/zipkin_v1.json" || fail "zipkin_v1.json refused"
+cmp -s v2.tr v1.tr || { diff v2.tr v1.tr; fail "Zipkin v1: not the trace of its v2 form"; }
+"$B/importtrace" -q --format zipkin "$D/zipkin_v1.json" | cmp -s - v1.tr ||
+    fail "--format zipkin: Zipkin v1 not the same"
+# one side only: the span's duration when the closing annotation is
+# missing, the callee from "sa"; a local span's service from "lc"
+ann() { printf '{"value":"%s","timestamp":%s,"endpoint":{"serviceName":"%s"}}' "$@"; }
+printf '[{"traceId":"t","id":"1","timestamp":5,"duration":7,"annotations":[%s],"binaryAnnotations":[{"key":"sa","value":true,"endpoint":{"serviceName":"db"}}]},
+ {"traceId":"u","id":"2","timestamp":10,"duration":4,"binaryAnnotations":[{"key":"lc","value":"cache","endpoint":{"serviceName":"web"}}]}]\n' \
+    "$(ann cs 5 api)" > side.json
+printf '[{"traceId":"t","id":"1","timestamp":5,"duration":7,"kind":"CLIENT","localEndpoint":{"serviceName":"api"},"remoteEndpoint":{"serviceName":"db"}},
+ {"traceId":"u","id":"2","timestamp":10,"duration":4,"localEndpoint":{"serviceName":"web"}}]\n' > side2.json
+"$B/importtrace" -q -o side.tr side.json || fail "side.json"
+"$B/importtrace" -q -o side2.tr side2.json || fail "side2.json"
+cmp -s side.tr side2.tr || { diff side2.tr side.tr; fail "one-sided / local v1 spans: not their v2 form"; }
+# bad v1 spans: refused, naming the file, the span and what was expected
+bad() { # json text
+    printf '%s\n' "$2" > bad.json
+    "$B/importtrace" -q -o bad.tr bad.json 2> bad.err && fail "$1: accepted"
+    grep -q "bad.json:1:[0-9]*: \[0\]: .*$3" bad.err || { cat bad.err; fail "$1: not located / not said"; }
+}
+bad "no endpoint" '[{"traceId":"t","id":"1","annotations":[{"value":"cs","timestamp":5}]}]' \
+    'expected the endpoint of annotation "cs" with a "serviceName" (Zipkin v1)'
+bad "no service anywhere" '[{"traceId":"t","id":"1","annotations":[]}]' \
+    'or annotations whose endpoint has a "serviceName" (Zipkin v1)'
+bad "annotations not a list" '[{"traceId":"t","id":"1","annotations":{}}]' \
+    'expected "annotations" as an array'
+bad "annotation not an object" '[{"traceId":"t","id":"1","annotations":[1]}]' \
+    'annotations\[0\]: expected an object with "value" and "timestamp"'
+bad "end not a number" "[{\"traceId\":\"t\",\"id\":\"1\",\"annotations\":[$(ann cs 5 a),$(ann cr '"x"' a)]}]" \
+    'expected the annotations. "timestamp" as a whole number of microseconds'
+bad "end far past" "[{\"traceId\":\"t\",\"id\":\"1\",\"annotations\":[$(ann cs 1 a),$(ann cr 9223372036854775807 a)]}]" \
+    'past the largest timestamp'
+bad "difference overflows" "[{\"traceId\":\"t\",\"id\":\"1\",\"annotations\":[$(ann cs -9223372036854775807 a),$(ann cr 9 a)]}]" \
+    'out of range'
+
+# --- 2. score --query cut short: the place named is right after the last
+# word, on the query's own line (before: "--query:2:1", a line that is not
+# there, from the newline the list reader appends).
+"$B/importtrace" -q -o q.tr "$D/zipkin.json" || fail "q.tr"
+"$B/score" --truth q.tr --query 'From x In Recv[host=db' q.tr > /dev/null 2> q.err &&
+    fail "--query cut short: accepted"
+grep -q '^score: --query:1:23: expected ",", got the end of the query' q.err ||
+    { cat q.err; fail "--query cut short: wrong place"; }
+printf 'From x In Recv Select Count\n\n# two\nFrom y In\n\n' > q.txt
+"$B/score" --truth q.tr --query q.txt q.tr > /dev/null 2> q.err && fail "q.txt: accepted"
+grep -q '^score: q.txt:4:10: expected a tracepoint' q.err ||
+    { cat q.err; fail "q.txt cut short: wrong place"; }
+exit 0
