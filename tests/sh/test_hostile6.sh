@@ -3,7 +3,7 @@
 # runtimes nobody here had fed in, and bad inputs of the other programs.
 # One block per class, each able to fail on the tree before it.
 set -u
-for p in importtrace score; do
+for p in importtrace score compare; do
     [ -x "$PB_BIN/$p" ] || exit 77
 done
 B="$PB_BIN"
@@ -69,4 +69,29 @@ printf 'From x In Recv Select Count\n\n# two\nFrom y In\n\n' > q.txt
 "$B/score" --truth q.tr --query q.txt q.tr > /dev/null 2> q.err && fail "q.txt: accepted"
 grep -q '^score: q.txt:4:10: expected a tracepoint' q.err ||
     { cat q.err; fail "q.txt cut short: wrong place"; }
+# --- 3. compare's inputs.  (a) Two points whose names agree in their first
+# 1,023 bytes are two rows (the row key was the names cut at 1,023 bytes:
+# "seed 1 a second time" on the second point).  (b) Finite values whose
+# differences overflow a double are refused, naming the row (before: a NaN
+# mean and "changed within tolerance", exit 0).  (c) Seeds paired by name
+# in any order (a look-up now, not a scan of the side's seeds: reading
+# and pairing were quadratic in the seeds of one point).
+P=$(awk 'BEGIN { while (n++ < 1100) printf "p" }')
+{
+    echo point,metric,seed,value
+    echo "${P}A,m,1,1"; echo "${P}A,m,2,2"
+    echo "${P}B,m,1,10"; echo "${P}B,m,2,20"
+} > la.csv
+"$B/compare" -q --csv lc.csv la.csv la.csv > /dev/null 2> lc.err || { cat lc.err; fail "long point names: refused"; }
+[ "$(grep -c "^${P}[AB],.*,m,none,2,\(1.5,1.5\|15,15\)," lc.csv)" = 2 ] ||
+    { cut -c1090-1200 lc.csv; fail "long point names: not two rows of their own"; }
+printf 'point,metric,seed,value\np,m,1,1e308\np,m,2,-1e308\n' > oa.csv
+printf 'point,metric,seed,value\np,m,1,-1e308\np,m,2,1e308\n' > ob.csv
+"$B/compare" -q oa.csv ob.csv > /dev/null 2> o.err; rc=$?
+[ "$rc" = 4 ] || fail "overflowing differences: exit $rc, not 4"
+grep -q '^compare: point p metric m: .*overflow a double' o.err || { cat o.err; fail "overflow: not said"; }
+awk 'BEGIN { print "point,metric,seed,value"; for (i = 0; i < 3000; i++) printf "p,m,s%d,%d\n", i, i % 7 }' > sa.csv
+awk 'BEGIN { print "point,metric,seed,value"; for (i = 2999; i >= 0; i--) printf "p,m,s%d,%d\n", i, i % 7 + (i == 5) }' > sb.csv
+"$B/compare" -q --csv sc.csv sa.csv sb.csv > /dev/null || true
+grep -q '^p,,,m,none,3000,.*,1,0,2999,' sc.csv || { cat sc.csv; fail "3000 seeds in reverse order: not paired (1 up, 2999 equal)"; }
 exit 0
