@@ -94,4 +94,18 @@ awk 'BEGIN { print "point,metric,seed,value"; for (i = 0; i < 3000; i++) printf 
 awk 'BEGIN { print "point,metric,seed,value"; for (i = 2999; i >= 0; i--) printf "p,m,s%d,%d\n", i, i % 7 + (i == 5) }' > sb.csv
 "$B/compare" -q --csv sc.csv sa.csv sb.csv > /dev/null || true
 grep -q '^p,,,m,none,3000,.*,1,0,2999,' sc.csv || { cat sc.csv; fail "3000 seeds in reverse order: not paired (1 up, 2999 equal)"; }
+# --- 4. a number option that underflows (1e-400, the denormal 4.9e-324)
+# is a finite number rounded toward 0, not "expected a finite number";
+# -0 reads as 0; 1e400 stays refused.
+if [ -x "$B/infer" ]; then
+    "$B/infer" -q --parse-only --algo nesting -s min_confidence=4.9e-324 q.tr 2> u.err ||
+        { cat u.err; fail "min_confidence=4.9e-324 refused"; }
+    "$B/infer" -q --algo nesting -s min_confidence=-1e-400 -o u.res q.tr 2> u.err ||
+        { cat u.err; fail "min_confidence=-1e-400 refused"; }
+    grep -q ' min_confidence=0$' u.res || grep -q ' min_confidence=0 ' u.res ||
+        fail "min_confidence=-1e-400: not 0 in the parameters: $(grep -o 'min_confidence=[^ ]*' u.res)"
+    "$B/infer" -q --parse-only --algo nesting -s min_confidence=1e400 q.tr 2> u.err &&
+        fail "min_confidence=1e400 accepted"
+    grep -q 'expected a finite number, got "1e400"' u.err || { cat u.err; fail "1e400: not said"; }
+fi
 exit 0
