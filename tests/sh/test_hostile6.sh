@@ -108,4 +108,35 @@ if [ -x "$B/infer" ]; then
         fail "min_confidence=1e400 accepted"
     grep -q 'expected a finite number, got "1e400"' u.err || { cat u.err; fail "1e400: not said"; }
 fi
+# --- 5. a root span whose parent is the invalid (all-zero) span id, as
+# some exporters write it instead of leaving the field empty: in hex
+# ("0000000000000000") or in base64, protobuf's generic JSON mapping of
+# bytes ("AAAAAAAAAAA=", OTLP/JSON from Tempo-like APIs).  It is a root:
+# the same trace as with an empty parent.  Before: missing_parent, and the
+# request labelled TRACE:SPAN (a trace with two such roots was split).
+otlp() { # trace root-id root-parent child-id
+    printf '{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"web"}}]},"scopeSpans":[{"spans":[{"traceId":"%s","spanId":"%s","parentSpanId":"%s","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"1651733829634968350","endTimeUnixNano":"1651733829783441370"},{"traceId":"%s","spanId":"%s","parentSpanId":"%s","kind":"SPAN_KIND_CLIENT","startTimeUnixNano":"1651733829644968350","endTimeUnixNano":"1651733829683441370","attributes":[{"key":"peer.service","value":{"stringValue":"db"}}]}]}]}]}\n' \
+        "$1" "$2" "$3" "$1" "$4" "$2"
+}
+T=CwRiw0aY/5DbxmhwztZ3Ww==
+otlp $T JdNs9MF0KeQ= '' JdNs9MF0KeR= > b64e.json
+otlp $T JdNs9MF0KeQ= AAAAAAAAAAA= JdNs9MF0KeR= > b64z.json
+T=0b0462c34698ff90dbc66870ced6775b
+otlp $T 25d36cf4c17429e4 '' 25d36cf4c17429e5 > hexe.json
+otlp $T 25d36cf4c17429e4 0000000000000000 25d36cf4c17429e5 > hexz.json
+printf '[{"traceId":"aaaa","id":"a1","parentId":"%s","kind":"SERVER","timestamp":1000,"duration":100,"localEndpoint":{"serviceName":"web"}}]\n' 0000000000000000 > zipz.json
+printf '[{"traceId":"aaaa","id":"a1","kind":"SERVER","timestamp":1000,"duration":100,"localEndpoint":{"serviceName":"web"}}]\n' > zipe.json
+for c in b64 hex zip; do
+    "$B/importtrace" -q -o "${c}e.tr" "${c}e.json" || fail "${c}e.json"
+    "$B/importtrace" -q -o "${c}z.tr" "${c}z.json" || fail "${c}z.json"
+    cmp -s "${c}e.tr" "${c}z.tr" ||
+        { diff "${c}e.tr" "${c}z.tr"; fail "$c: an all-zero parent id is not a root"; }
+done
+grep -q ' missing_parent=0 ' b64z.tr || fail "b64z: missing_parent counted"
+# a span that is really named so is still a parent (the rule applies only
+# to an id no span of the trace has)
+printf '[{"traceId":"aaaa","id":"AAAAAAAAAAA=","kind":"SERVER","timestamp":1000,"duration":100,"localEndpoint":{"serviceName":"web"}},
+ {"traceId":"aaaa","id":"b","parentId":"AAAAAAAAAAA=","kind":"CLIENT","timestamp":1010,"duration":10,"localEndpoint":{"serviceName":"web"},"remoteEndpoint":{"serviceName":"db"}}]\n' > named.json
+"$B/importtrace" -q -o named.tr named.json || fail "named.json"
+grep -q '^2,.*,web,db,call,aaaa,1$' named.tr || { cat named.tr; fail "a span named AAAAAAAAAAA= is not its child's parent"; }
 exit 0
