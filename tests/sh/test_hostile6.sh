@@ -139,4 +139,21 @@ printf '[{"traceId":"aaaa","id":"AAAAAAAAAAA=","kind":"SERVER","timestamp":1000,
  {"traceId":"aaaa","id":"b","parentId":"AAAAAAAAAAA=","kind":"CLIENT","timestamp":1010,"duration":10,"localEndpoint":{"serviceName":"web"},"remoteEndpoint":{"serviceName":"db"}}]\n' > named.json
 "$B/importtrace" -q -o named.tr named.json || fail "named.json"
 grep -q '^2,.*,web,db,call,aaaa,1$' named.tr || { cat named.tr; fail "a span named AAAAAAAAAAA= is not its child's parent"; }
+# --- 6. Jaeger's query answers as a user saves them.  (a) Jaeger v2's
+# api_v3 over HTTP: chunks {"result": {"resourceSpans": [...]}}, one per
+# line: OTLP inside (before: refused as no known document).  (b) An answer
+# that failed ({"data": null, "errors": [...]} of /api/traces, {"error":
+# {...}} of api_v3): the error names the query's own error (before:
+# '"data": expected an array of traces', or no known document).
+sed 's/^{"resourceSpans"/{"result":{"resourceSpans"/; s/}$/}}/' hexz.json > v3.json
+grep -q '^{"result":{"resourceSpans":.*]}}$' v3.json || fail "v3.json not made"
+"$B/importtrace" -q -o v3.tr v3.json || fail "api_v3 chunk refused"
+cmp -s v3.tr hexz.tr || { diff hexz.tr v3.tr; fail "api_v3 chunk: not the trace of its OTLP"; }
+printf '{"data":null,"total":0,"limit":0,"offset":0,"errors":[{"code":500,"msg":"query timeout"}]}\n' > qerr.json
+"$B/importtrace" -q -o qerr.tr qerr.json 2> qerr.err && fail "failed answer accepted"
+grep -q 'qerr.json:1:1: the document is a query answer that failed (error 500: query timeout)' qerr.err ||
+    { cat qerr.err; fail "failed /api/traces answer: not said"; }
+printf '{"error":{"grpcCode":5,"httpCode":404,"message":"trace not found","httpStatus":"Not Found"}}\n' > qerr3.json
+"$B/importtrace" -q -o qerr.tr qerr3.json 2> qerr.err && fail "failed api_v3 answer accepted"
+grep -q 'failed (error 404: trace not found)' qerr.err || { cat qerr.err; fail "failed api_v3 answer: not said"; }
 exit 0
