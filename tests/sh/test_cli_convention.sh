@@ -48,7 +48,7 @@ done
 # the shared flags of every program (issue 27): -q, -o, -s and --version in
 # every program but pbcapture (which runs a command and sets no parameter;
 # compare joined in h141); --seed where the program draws (maketrace,
-# skewer, sniffer)
+# skewer, sniffer; compare's bootstrap)
 for p in infer maketrace skewer sniffer score importtrace compare; do
     for f in '-q --quiet' '-o --output FILE' '-s --set NAME=VALUE' '- --version'; do
         grep -q "^flag $f\$" "$tmp/$p.list" || fail "$p has no $f"
@@ -57,7 +57,7 @@ for p in infer maketrace skewer sniffer score importtrace compare; do
     grep -Eq "^$p \(pathbench\) [0-9]+\.[0-9]+\.[0-9]+( \(git [0-9a-f]+(-dirty)?\))?\$" "$tmp/v" ||
         fail "$p --version: $(cat "$tmp/v")"
 done
-for p in maketrace skewer sniffer; do
+for p in maketrace skewer sniffer compare; do
     grep -q '^flag - --seed ' "$tmp/$p.list" || fail "$p draws but has no --seed"
 done
 # one version everywhere
