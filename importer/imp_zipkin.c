@@ -37,6 +37,22 @@ static const char *v1_binary(json_t *js, const char *key)
     return NULL;
 }
 
+/* A span slot at Zipkin position [a][b] (a = IMP_NONE: [b]), its place in
+ * where (for messages); NULL when out of memory. */
+static imp_span *zipkin_slot(imp_importer *im, uint32_t file, uint32_t a,
+                             uint32_t b, char *where, size_t n)
+{
+    imp_span *s = imp_new_span(im);
+    if (!s)
+        return NULL;
+    s->file = file;
+    s->src = IMP_SRC_ZIPKIN;
+    s->pos_a = a;
+    s->pos_b = b;
+    imp_span_where(s, where, n);
+    return s;
+}
+
 /* Store one side as a span: service, peer, kind, start = the opening
  * annotation's timestamp (ts0 without one: a local span), end = the
  * closing one's; without it the span's duration dur0 (passed only for a
@@ -45,15 +61,10 @@ static int v1_store(imp_importer *im, uint32_t file, uint32_t a, uint32_t b,
                     imp_raw_span r, json_t *open, json_t *close,
                     json_t *ts0, json_t *dur0, pb_error *err)
 {
-    imp_span *s = imp_new_span(im);
+    char where[96];
+    imp_span *s = zipkin_slot(im, file, a, b, where, sizeof where);
     if (!s)
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    s->file = file;
-    s->src = IMP_SRC_ZIPKIN;
-    s->pos_a = a;
-    s->pos_b = b;
-    char where[96];
-    imp_span_where(s, where, sizeof where);
     r.start = open ? json_object_get(open, "timestamp") : ts0;
     r.duration = dur0;
     json_t *d = NULL;
@@ -138,52 +149,39 @@ static int v1_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
         r.untagged = 1;
         return v1_store(im, file, a, b, r, NULL, NULL, ts0, dur0, err);
     }
-    int rc = PB_OK;
-    if (cl.open) {
-        imp_raw_span c = r;
-        c.service = v1_service(cl.open);
-        c.peer = sv.open ? v1_service(sv.open) : v1_binary(js, "sa");
-        if (!c.peer)
-            c.peer = v1_binary(js, "ma");
-        c.kind = IMP_K_CLIENT;
-        c.untagged = 0;
-        if (!c.service || !*c.service)
+    /* the client side first, then the server side: a shared pair */
+    const v1_side *side[2] = {&cl, &sv}, *other[2] = {&sv, &cl};
+    for (int k = 0; k < 2; k++) {
+        if (!side[k]->open)
+            continue;
+        imp_raw_span x = r;
+        x.service = v1_service(side[k]->open);
+        x.peer = other[k]->open ? v1_service(other[k]->open)
+                                : v1_binary(js, k ? "ca" : "sa");
+        if (!x.peer && !k)
+            x.peer = v1_binary(js, "ma");
+        x.kind = k ? IMP_K_SERVER : IMP_K_CLIENT;
+        x.untagged = 0;
+        if (!x.service || !*x.service)
             return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                             "%s: expected the endpoint of annotation \"%s\" "
                             "with a \"serviceName\" (Zipkin v1)",
-                            where, imp_json_str(cl.open, "value"));
-        rc = v1_store(im, file, a, b, c, cl.open, cl.close, NULL,
-                      sv.open ? NULL : dur0, err);
+                            where, imp_json_str(side[k]->open, "value"));
+        int rc = v1_store(im, file, a, b, x, side[k]->open, side[k]->close,
+                          NULL, other[k]->open ? NULL : dur0, err);
+        if (rc != PB_OK)
+            return rc;
     }
-    if (rc == PB_OK && sv.open) {
-        imp_raw_span sp = r;
-        sp.service = v1_service(sv.open);
-        sp.peer = cl.open ? v1_service(cl.open) : v1_binary(js, "ca");
-        sp.kind = IMP_K_SERVER;
-        sp.untagged = 0;
-        if (!sp.service || !*sp.service)
-            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
-                            "%s: expected the endpoint of annotation \"%s\" "
-                            "with a \"serviceName\" (Zipkin v1)",
-                            where, imp_json_str(sv.open, "value"));
-        rc = v1_store(im, file, a, b, sp, sv.open, sv.close, NULL,
-                      cl.open ? NULL : dur0, err);
-    }
-    return rc;
+    return PB_OK;
 }
 
 int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
                     uint32_t b, pb_error *err)
 {
-    imp_span *s = imp_new_span(im);
+    char where[96];
+    imp_span *s = zipkin_slot(im, file, a, b, where, sizeof where);
     if (!s)
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    s->file = file;
-    s->src = IMP_SRC_ZIPKIN;
-    s->pos_a = a;
-    s->pos_b = b;
-    char where[96];
-    imp_span_where(s, where, sizeof where);
     const char *fname = im->files[file];
     if (!json_is_object(js))
         return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
