@@ -178,6 +178,7 @@ void imp_close(imp_importer *im)
     pb_strbuf_free(&im->podtext);
     pb_strbuf_free(&im->unit_warn);
     pb_strbuf_free(&im->unit_meta);
+    pb_strbuf_free(&im->answer_warn);
     free(im);
 }
 
@@ -186,6 +187,8 @@ const imp_stats *imp_get_stats(const imp_importer *im)
     /* the sources text may have moved since the last call */
     imp_importer *w = (imp_importer *)im;
     w->st.sources = im->sources.len ? pb_strbuf_str(&im->sources) : NULL;
+    w->st.answer_warning =
+        im->answer_warn.len ? pb_strbuf_str(&im->answer_warn) : NULL;
     /* pod names -> services, one line per service, services in order of
      * their node index, pods in order first seen */
     pb_strbuf_reset(&w->podtext);

@@ -106,6 +106,7 @@ struct imp_importer {
     int64_t csv_unit;        /* ns per unit of the start column */
     const char *csv_start_col; /* its header name (not owned) */
     pb_strbuf unit_warn;     /* stats.time_unit_warning */
+    pb_strbuf answer_warn;   /* stats.answer_warning */
     pb_strbuf unit_meta;     /* " time_unit_suspect=..." for the metadata */
 };
 

@@ -247,6 +247,25 @@ static int scan_object(scan *s)
             break;
         }
     }
+    json_t *errs = json_object_get(rest, "errors");
+    if (rc == PB_OK && streamed && json_array_size(errs) > 0 &&
+        !im->answer_warn.len) {
+        /* a partial answer: its traces are read, and what is missing is
+         * said (not an error: the traces there are whole); the first such
+         * document only */
+        json_t *e = json_array_get(errs, 0);
+        const char *msg = imp_json_str(e, "msg");
+        if (pb_strbuf_printf(&im->answer_warn,
+                             "%s: the query answer holds %zu errors beside "
+                             "its traces (first: %lld: %s): traces the query "
+                             "could not fetch are missing",
+                             fname,
+                             json_array_size(errs),
+                             (long long)json_integer_value(
+                                 json_object_get(e, "code")),
+                             msg ? msg : "no message") != PB_OK)
+            rc = imp_fail(im, s->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     if (rc == PB_OK && !streamed) {
         if (f == IMP_FORMAT_ZIPKIN) {
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0, "%s", want_zipkin);

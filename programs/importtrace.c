@@ -373,6 +373,9 @@ int main(int argc, char **argv)
     if (imp_get_stats(im)->time_unit_warning)
         fprintf(stderr, "%s: warning: %s\n", prog,
                 imp_get_stats(im)->time_unit_warning);
+    if (imp_get_stats(im)->answer_warning)
+        fprintf(stderr, "%s: warning: %s\n", prog,
+                imp_get_stats(im)->answer_warning);
     if (!quiet) {
         pb_strbuf s = {0};
         const imp_stats *st = imp_get_stats(im);

@@ -156,4 +156,13 @@ grep -q 'qerr.json:1:1: the document is a query answer that failed (error 500: q
 printf '{"error":{"grpcCode":5,"httpCode":404,"message":"trace not found","httpStatus":"Not Found"}}\n' > qerr3.json
 "$B/importtrace" -q -o qerr.tr qerr3.json 2> qerr.err && fail "failed api_v3 answer accepted"
 grep -q 'failed (error 404: trace not found)' qerr.err || { cat qerr.err; fail "failed api_v3 answer: not said"; }
+# (c) a partial answer (traces and "errors" beside them): the traces are
+# read, and what is missing is said, even with -q (before: silently)
+"$B/importtrace" -q -o two.tr "$D/two.json" || fail "two.json"
+sed 's/^{/{"errors":[{"code":404,"msg":"trace not found: t9"}],/' "$D/two.json" > part.json
+grep -q '^{"errors":\[{"code":404' part.json || fail "part.json not made"
+"$B/importtrace" -q -o part.tr part.json 2> part.err || { cat part.err; fail "partial answer refused"; }
+cmp -s two.tr part.tr || fail "partial answer: not the traces it holds"
+grep -q '^importtrace: warning: .*part.json: the query answer holds 1 errors beside its traces (first: 404: trace not found: t9)' part.err ||
+    { cat part.err; fail "partial answer: the missing traces not said"; }
 exit 0
