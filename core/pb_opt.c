@@ -2,6 +2,7 @@
 #include "pb_time.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -100,6 +101,10 @@ static int set_value(const pb_option *o, void *params, const char *value,
     case PB_OPT_DOUBLE: {
         errno = 0;
         double v = strtod(value, &end);
+        /* underflow (1e-400, a denormal 4.9e-324) is a finite number
+         * strtod rounds toward 0, not an error; overflow is */
+        if (errno == ERANGE && fabs(v) <= DBL_MIN)
+            errno = 0;
         if (!*value || *end || errno || !isfinite(v))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: expected a finite number, got \"%s\"",
@@ -108,7 +113,7 @@ static int set_value(const pb_option *o, void *params, const char *value,
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: %s is out of range; expected %s",
                                 o->name, value, range_text(o, rb, sizeof rb));
-        *(double *)field = v;
+        *(double *)field = v == 0 ? 0.0 : v; /* -0 (and -1e-400) is 0 */
         return PB_OK;
     }
     case PB_OPT_DURATION: {

@@ -178,6 +178,7 @@ void imp_close(imp_importer *im)
     pb_strbuf_free(&im->podtext);
     pb_strbuf_free(&im->unit_warn);
     pb_strbuf_free(&im->unit_meta);
+    pb_strbuf_free(&im->answer_warn);
     free(im);
 }
 
@@ -186,6 +187,8 @@ const imp_stats *imp_get_stats(const imp_importer *im)
     /* the sources text may have moved since the last call */
     imp_importer *w = (imp_importer *)im;
     w->st.sources = im->sources.len ? pb_strbuf_str(&im->sources) : NULL;
+    w->st.answer_warning =
+        im->answer_warn.len ? pb_strbuf_str(&im->answer_warn) : NULL;
     /* pod names -> services, one line per service, services in order of
      * their node index, pods in order first seen */
     pb_strbuf_reset(&w->podtext);
@@ -299,9 +302,7 @@ imp_span *imp_new_span(imp_importer *im)
     return s;
 }
 
-/* A JSON number of microseconds that is a whole number.  Returns 1 and
- * *out, or 0. */
-static int json_us(const json_t *v, int64_t *out)
+int imp_json_us(const json_t *v, int64_t *out)
 {
     if (json_is_integer(v)) {
         *out = (int64_t)json_integer_value(v);
@@ -380,7 +381,7 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
     } else {
         int64_t start, dur = 0;
         const char *tskey = keys[f].start;
-        if (!r->start || !json_us(r->start, &start))
+        if (!r->start || !imp_json_us(r->start, &start))
             return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                             "%s: expected \"%s\" as a whole number of "
                             "microseconds",
@@ -399,7 +400,7 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
                                 : "");
         if (!r->duration || json_is_null(r->duration)) {
             imp_count_at(im, IMP_C_MISSING_DURATION, fname, where);
-        } else if (!json_us(r->duration, &dur)) {
+        } else if (!imp_json_us(r->duration, &dur)) {
             return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                             "%s: expected \"duration\" as a whole number of "
                             "microseconds",

@@ -134,6 +134,11 @@ typedef struct imp_stats {
      * format names (docs/importer.md, "Time units"), else NULL; owned by
      * the importer */
     const char *time_unit_warning;
+    /* Jaeger query answers that hold traces and "errors" beside them (a
+     * partial answer: the traces the query could not fetch are missing):
+     * one warning (no newline) on the first such document, else NULL;
+     * owned by the importer */
+    const char *answer_warning;
 } imp_stats;
 
 typedef struct imp_importer imp_importer;

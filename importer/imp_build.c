@@ -173,6 +173,23 @@ static size_t group_end(const builder *b, size_t g)
     return e;
 }
 
+/* 1 for the invalid span id of W3C trace context and OpenTelemetry, all
+ * zero bytes: in hex ("0000000000000000") or in base64, which protobuf's
+ * generic JSON mapping writes for bytes ("AAAAAAAAAAA=").  Some exporters
+ * write it as a root span's parent instead of leaving the field empty. */
+static int null_id(const char *id)
+{
+    if (!id || !*id)
+        return 0;
+    size_t n = strlen(id), i = 0;
+    if (strspn(id, "0") == n)
+        return 1;
+    while (i < n && id[i] == 'A')
+        i++;
+    size_t pad = n - i;
+    return i >= 2 && pad <= 2 && strspn(id + i, "=") == pad && n % 4 == 0;
+}
+
 /* Parents: the span a reference names (its server span if the id is a
  * shared client/server pair, else the first with that id); a server span
  * sharing its id with a client span is that client's child. */
@@ -212,6 +229,12 @@ static void resolve_parents(builder *b)
         if (s->psid == IMP_NONE)
             continue;
         uint32_t g = find_group(b, s->trace, s->psid);
+        if (g == IMP_NONE && null_id(pb_strtab_str(im->sids, s->psid))) {
+            /* the invalid (all-zero) span id names no parent: a root, as
+             * if the field were empty (exporters write it so) */
+            b->sp[i].has_ref = 0;
+            continue;
+        }
         if (g == IMP_NONE) {
             imp_count_span(im, IMP_C_MISSING_PARENT, s);
             continue;

@@ -106,6 +106,7 @@ struct imp_importer {
     int64_t csv_unit;        /* ns per unit of the start column */
     const char *csv_start_col; /* its header name (not owned) */
     pb_strbuf unit_warn;     /* stats.time_unit_warning */
+    pb_strbuf answer_warn;   /* stats.answer_warning */
     pb_strbuf unit_meta;     /* " time_unit_suspect=..." for the metadata */
 };
 
@@ -176,6 +177,10 @@ int imp_kind_of(const char *k);
 
 /* Register an input name; *idx its index.  Returns PB_OK / PB_ENOMEM. */
 int imp_add_file_name(imp_importer *im, const char *name, uint32_t *idx);
+
+/* A JSON number of microseconds that is a whole number (an integer, or a
+ * real without a fraction within +-9e18).  Returns 1 and *out, or 0. */
+int imp_json_us(const json_t *v, int64_t *out);
 
 /* The string value of obj[key], or NULL. */
 const char *imp_json_str(const json_t *obj, const char *key);

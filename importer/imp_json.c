@@ -148,12 +148,14 @@ static int stream_array(scan *s, int kind)
 static const char *const want_any =
     "expected a Jaeger document (an object with \"data\", the query API's "
     "list of traces, or a trace with \"spans\"), an OTLP document (an "
-    "object with \"resourceSpans\") or a Zipkin v2 array of spans";
+    "object with \"resourceSpans\", or Jaeger api_v3's {\"result\": "
+    "{\"resourceSpans\": ...}}) or a Zipkin array of spans (v2 or v1)";
 static const char *const want_jaeger =
     "expected a Jaeger document: an object with \"data\" (the query API's "
     "list of traces) or a trace with \"spans\"";
 static const char *const want_zipkin =
-    "expected a Zipkin v2 document: an array of spans (or of arrays of spans)";
+    "expected a Zipkin v2 document: an array of spans (or of arrays of "
+    "spans; v1 spans too)";
 static const char *const want_otlp =
     "expected an OTLP document: an object with \"resourceSpans\"";
 
@@ -168,10 +170,19 @@ static const char *want(imp_format f)
                                     : want_any;
 }
 
+/* The resourceSpans of a Jaeger api_v3 chunk {"result": {"resourceSpans":
+ * [...]}}, or NULL. */
+static json_t *v3_result(json_t *doc)
+{
+    json_t *rs = json_object_get(json_object_get(doc, "result"), "resourceSpans");
+    return json_is_array(rs) ? rs : NULL;
+}
+
 /* The object at s->pos: "data" and "resourceSpans" arrays streamed, every
  * other key kept; a document that streamed nothing is handled whole. */
 static int scan_object(scan *s)
 {
+    json_t *rs;
     imp_importer *im = s->im;
     imp_format f = im->opts.format;
     const char *fname = im->files[s->file];
@@ -236,6 +247,25 @@ static int scan_object(scan *s)
             break;
         }
     }
+    json_t *errs = json_object_get(rest, "errors");
+    if (rc == PB_OK && streamed && json_array_size(errs) > 0 &&
+        !im->answer_warn.len) {
+        /* a partial answer: its traces are read, and what is missing is
+         * said (not an error: the traces there are whole); the first such
+         * document only */
+        json_t *e = json_array_get(errs, 0);
+        const char *msg = imp_json_str(e, "msg");
+        if (pb_strbuf_printf(&im->answer_warn,
+                             "%s: the query answer holds %zu errors beside "
+                             "its traces (first: %lld: %s): traces the query "
+                             "could not fetch are missing",
+                             fname,
+                             json_array_size(errs),
+                             (long long)json_integer_value(
+                                 json_object_get(e, "code")),
+                             msg ? msg : "no message") != PB_OK)
+            rc = imp_fail(im, s->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     if (rc == PB_OK && !streamed) {
         if (f == IMP_FORMAT_ZIPKIN) {
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0, "%s", want_zipkin);
@@ -250,6 +280,31 @@ static int scan_object(scan *s)
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
                           "expected a syscall capture: an object with \"spans\", an "
                           "array of {\"req\": ..., \"resp\": ...}");
+        } else if (f != IMP_FORMAT_JAEGER && (rs = v3_result(rest)) != NULL) {
+            /* Jaeger v2's api_v3 over HTTP (grpc-gateway): each chunk
+             * {"result": {"resourceSpans": [...]}}, one per line */
+            im->formats_seen |= 4u;
+            for (size_t i = 0; rc == PB_OK && i < json_array_size(rs); i++)
+                rc = imp_otlp_resource(im, json_array_get(rs, i), s->file,
+                                       (uint32_t)i, s->err);
+        } else if (json_array_size(json_object_get(rest, "errors")) > 0 ||
+                   json_is_object(json_object_get(rest, "error"))) {
+            /* a query answer that failed, saved as a file: say why */
+            json_t *e = json_array_get(json_object_get(rest, "errors"), 0);
+            if (!e)
+                e = json_object_get(rest, "error");
+            const char *msg = imp_json_str(e, "msg");
+            if (!msg)
+                msg = imp_json_str(e, "message");
+            json_t *code = json_object_get(e, "code");
+            if (!code)
+                code = json_object_get(e, "httpCode");
+            rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
+                          "the document is a query answer that failed (error "
+                          "%lld: %s), not traces; expected a successful answer "
+                          "holding traces",
+                          (long long)json_integer_value(code),
+                          msg ? msg : "no message");
         } else if (json_object_get(rest, "data") && f != IMP_FORMAT_OTLP) {
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
                           "\"data\": expected an array of traces");

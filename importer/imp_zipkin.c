@@ -1,24 +1,187 @@
 /*
- * imp_zipkin.c - one Zipkin v2 span (an element of a span list, or of one
- * trace's list in the /api/v2/traces answer).
+ * imp_zipkin.c - one Zipkin span (an element of a span list, or of one
+ * trace's list in the /api/v2/traces or /api/v1/traces answer): v2, or v1
+ * (no localEndpoint; its sides in annotations, as Zipkin's own
+ * V1SpanConverter reads them).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "imp_int.h"
 
-int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
-                    uint32_t b, pb_error *err)
+/* One side of a Zipkin v1 span: the annotation that opens it (cs, sr, ms,
+ * mr) and the one that closes it (cr, ss), each with an endpoint. */
+typedef struct {
+    json_t *open, *close; /* annotation objects, or NULL */
+} v1_side;
+
+static const char *v1_service(const json_t *ann)
+{
+    return imp_json_str(json_object_get(ann, "endpoint"), "serviceName");
+}
+
+/* The serviceName of the binary annotation KEY's endpoint ("ca", "sa",
+ * "ma": the other end's address; "lc": a local span's), or NULL. */
+static const char *v1_binary(json_t *js, const char *key)
+{
+    json_t *ba = json_object_get(js, "binaryAnnotations");
+    size_t i;
+    json_t *e;
+    json_array_foreach(ba, i, e)
+    {
+        const char *k = imp_json_str(e, "key");
+        if (k && !strcmp(k, key))
+            return v1_service(e);
+    }
+    return NULL;
+}
+
+/* A span slot at Zipkin position [a][b] (a = IMP_NONE: [b]), its place in
+ * where (for messages); NULL when out of memory. */
+static imp_span *zipkin_slot(imp_importer *im, uint32_t file, uint32_t a,
+                             uint32_t b, char *where, size_t n)
 {
     imp_span *s = imp_new_span(im);
     if (!s)
-        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        return NULL;
     s->file = file;
     s->src = IMP_SRC_ZIPKIN;
     s->pos_a = a;
     s->pos_b = b;
+    imp_span_where(s, where, n);
+    return s;
+}
+
+/* Store one side as a span: service, peer, kind, start = the opening
+ * annotation's timestamp (ts0 without one: a local span), end = the
+ * closing one's; without it the span's duration dur0 (passed only for a
+ * span with one side), else missing (counted). */
+static int v1_store(imp_importer *im, uint32_t file, uint32_t a, uint32_t b,
+                    imp_raw_span r, json_t *open, json_t *close,
+                    json_t *ts0, json_t *dur0, pb_error *err)
+{
     char where[96];
-    imp_span_where(s, where, sizeof where);
+    imp_span *s = zipkin_slot(im, file, a, b, where, sizeof where);
+    if (!s)
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    r.start = open ? json_object_get(open, "timestamp") : ts0;
+    r.duration = dur0;
+    json_t *d = NULL;
+    if (open && close) {
+        int64_t t0, t1;
+        if (!imp_json_us(r.start, &t0) ||
+            !imp_json_us(json_object_get(close, "timestamp"), &t1))
+            return imp_fail(im, err, PB_EPARSE, im->files[file], 0, 0,
+                            "%s: expected the annotations' \"timestamp\" as "
+                            "a whole number of microseconds (Zipkin v1)",
+                            where);
+        /* t1 - t0 must fit; the start is checked against the trace's
+         * range by imp_store_span, the end through start + duration */
+        if ((t1 > 0 && t0 < t1 - INT64_MAX) || (t1 < 0 && t0 > t1 - INT64_MIN))
+            return imp_fail(im, err, PB_ERANGE, im->files[file], 0, 0,
+                            "%s: annotation timestamps %lld and %lld are out "
+                            "of range; expected microseconds since the epoch",
+                            where, (long long)t0, (long long)t1);
+        d = json_integer(t1 - t0);
+        if (!d)
+            return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        r.duration = d;
+    }
+    int rc = imp_store_span(im, s, &r, err);
+    json_decref(d);
+    return rc;
+}
+
+/* A Zipkin v1 span: a client side (cs .. cr, or ms), a server side
+ * (sr .. ss, or mr), both (one RPC: a shared client/server pair, the
+ * server the client's child), or neither (a local span: the service of
+ * the "lc" binary annotation, else of any annotation's endpoint). */
+static int v1_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
+                   uint32_t b, imp_raw_span r, const char *where,
+                   pb_error *err)
+{
+    const char *fname = im->files[file];
+    v1_side cl = {0}, sv = {0};
+    json_t *anns = json_object_get(js, "annotations");
+    if (anns && !json_is_array(anns) && !json_is_null(anns))
+        return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                        "%s: expected \"annotations\" as an array (Zipkin v1)",
+                        where);
+    const char *any = NULL;
+    size_t i;
+    json_t *e;
+    json_array_foreach(anns, i, e)
+    {
+        const char *v = imp_json_str(e, "value");
+        if (!json_is_object(e) || !v)
+            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                            "%s: annotations[%zu]: expected an object with "
+                            "\"value\" and \"timestamp\" (Zipkin v1)",
+                            where, i);
+        json_t **slot = !strcmp(v, "cs") || !strcmp(v, "ms") ? &cl.open
+                        : !strcmp(v, "cr")                  ? &cl.close
+                        : !strcmp(v, "sr") || !strcmp(v, "mr") ? &sv.open
+                        : !strcmp(v, "ss")                  ? &sv.close
+                                                            : NULL;
+        if (slot && !*slot)
+            *slot = e;
+        if (!any)
+            any = v1_service(e);
+    }
+    json_t *ts0 = json_object_get(js, "timestamp");
+    json_t *dur0 = json_object_get(js, "duration");
+    if (!cl.open && !sv.open) {
+        /* a local span, or one whose opening annotation was not kept */
+        json_t *op = cl.close ? cl.close : sv.close;
+        r.service = v1_binary(js, "lc");
+        if (!r.service)
+            r.service = op ? v1_service(op) : any;
+        if (!r.service)
+            r.service = v1_binary(js, "sa");
+        if (!r.service || !*r.service)
+            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                            "%s: expected a \"localEndpoint\" object with "
+                            "\"serviceName\" (Zipkin v2), or annotations "
+                            "whose endpoint has a \"serviceName\" (Zipkin v1)",
+                            where);
+        r.kind = IMP_K_INTERNAL;
+        r.untagged = 1;
+        return v1_store(im, file, a, b, r, NULL, NULL, ts0, dur0, err);
+    }
+    /* the client side first, then the server side: a shared pair */
+    const v1_side *side[2] = {&cl, &sv}, *other[2] = {&sv, &cl};
+    for (int k = 0; k < 2; k++) {
+        if (!side[k]->open)
+            continue;
+        imp_raw_span x = r;
+        x.service = v1_service(side[k]->open);
+        x.peer = other[k]->open ? v1_service(other[k]->open)
+                                : v1_binary(js, k ? "ca" : "sa");
+        if (!x.peer && !k)
+            x.peer = v1_binary(js, "ma");
+        x.kind = k ? IMP_K_SERVER : IMP_K_CLIENT;
+        x.untagged = 0;
+        if (!x.service || !*x.service)
+            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                            "%s: expected the endpoint of annotation \"%s\" "
+                            "with a \"serviceName\" (Zipkin v1)",
+                            where, imp_json_str(side[k]->open, "value"));
+        int rc = v1_store(im, file, a, b, x, side[k]->open, side[k]->close,
+                          NULL, other[k]->open ? NULL : dur0, err);
+        if (rc != PB_OK)
+            return rc;
+    }
+    return PB_OK;
+}
+
+int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
+                    uint32_t b, pb_error *err)
+{
+    char where[96];
+    imp_span *s = zipkin_slot(im, file, a, b, where, sizeof where);
+    if (!s)
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     const char *fname = im->files[file];
     if (!json_is_object(js))
         return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
@@ -34,6 +197,11 @@ int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
                         "root span)", where);
     r.parent_id = imp_json_str(js, "parentId");
     json_t *le = json_object_get(js, "localEndpoint");
+    if (!le && (json_object_get(js, "annotations") ||
+                json_object_get(js, "binaryAnnotations"))) {
+        /* Zipkin v1 (the slot is not committed: v1_span takes it again) */
+        return v1_span(im, js, file, a, b, r, where, err);
+    }
     if (!json_is_object(le))
         return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                     "%s: expected a \"localEndpoint\" object with "

@@ -123,6 +123,10 @@ static void next(parser *p)
     p->tpos = p->pos;
     char c = s[p->pos];
     if (!c) {
+        /* the end is where the text ends, not past the newline the query
+         * list appends (else "--query:2:1" for a one-line query) */
+        while (p->tpos > 0 && isspace((unsigned char)s[p->tpos - 1]))
+            p->tpos--;
         p->kind = T_END;
         p->tlen = 0;
         return;

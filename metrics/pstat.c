@@ -62,6 +62,15 @@ int pstat_paired_t(const double *a, const double *b, size_t n, double level,
     mean_sd(b, n, &out->mean_b, &out->sd_b);
     mean_sd(d, n, &out->mean, &out->sd);
     free(d);
+    /* finite values whose differences or sums overflow a double (near
+     * 1e308) gave a NaN mean and a verdict on it ("changed within
+     * tolerance"); they are refused like a non-finite value */
+    if (!isfinite(out->mean) || !isfinite(out->sd) || !isfinite(out->mean_a) ||
+        !isfinite(out->sd_a) || !isfinite(out->mean_b) || !isfinite(out->sd_b))
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "the means, differences or spreads of %zu pairs "
+                            "overflow a double; expected values far below "
+                            "1e308 in magnitude", n);
     if (n < 2) {
         out->tq = NAN;
         out->lo = out->hi = out->mean;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pb_files.h"
+#include "pb_mem.h"
 #include "pb_strtab.h"
 
 typedef struct side_vals {
@@ -29,7 +30,13 @@ typedef struct row_int {
 
 struct pstat_table {
     pb_strtab *names; /* every string */
-    pb_strtab *keys;  /* "point\x1fmetric" -> row index */
+    pb_strtab *keys;  /* "POINT_ID:METRIC_ID" (ids in names) -> row index */
+    /* "ROW:SIDE:SEED_ID" -> index k, seedpos[k] the value's place in its
+     * side: one look-up per value where a scan of the side's seeds made
+     * reading and pairing quadratic in the seeds of one point */
+    pb_strtab *seeds;
+    uint32_t *seedpos;
+    size_t seedcap;
     row_int *ri;
     pstat_row *rows;
     size_t n, cap;
@@ -52,7 +59,8 @@ int pstat_table_init(pstat_table **out)
     pstat_table *t = calloc(1, sizeof *t);
     if (!t)
         return PB_ENOMEM;
-    if (pb_strtab_init(&t->names) != PB_OK || pb_strtab_init(&t->keys) != PB_OK) {
+    if (pb_strtab_init(&t->names) != PB_OK || pb_strtab_init(&t->keys) != PB_OK ||
+        pb_strtab_init(&t->seeds) != PB_OK) {
         pstat_table_close(t);
         return PB_ENOMEM;
     }
@@ -78,6 +86,8 @@ void pstat_table_close(pstat_table *t)
     free(t->rows);
     pb_strtab_close(t->names);
     pb_strtab_close(t->keys);
+    pb_strtab_close(t->seeds);
+    free(t->seedpos);
     free(t);
 }
 
@@ -91,10 +101,15 @@ const pstat_row *pstat_table_row(const pstat_table *t, size_t i)
 /* the row of (point, metric), made when new; -1 when out of memory */
 static long row_of(pstat_table *t, const char *point, const char *metric)
 {
-    char key[1024];
-    int k = snprintf(key, sizeof key, "%s\x1f%s", point, metric);
-    if (k < 0 || (size_t)k >= sizeof key)
-        k = (int)sizeof key - 1;
+    /* the key names the strings by their ids: a key of the names
+     * themselves was cut at 1,023 bytes, and two long point names that
+     * agree that far were one row */
+    uint32_t pid, mid;
+    if (pb_strtab_intern(t->names, point, strlen(point), &pid) != PB_OK ||
+        pb_strtab_intern(t->names, metric, strlen(metric), &mid) != PB_OK)
+        return -1;
+    char key[32];
+    int k = snprintf(key, sizeof key, "%u:%u", (unsigned)pid, (unsigned)mid);
     uint32_t idx;
     if (pb_strtab_find(t->keys, key, (size_t)k, &idx))
         return (long)idx;
@@ -111,11 +126,16 @@ static long row_of(pstat_table *t, const char *point, const char *metric)
     row_int *r = &t->ri[t->n];
     memset(r, 0, sizeof *r);
     r->x = NAN;
-    if (pb_strtab_intern(t->names, point, strlen(point), &r->point) != PB_OK ||
-        pb_strtab_intern(t->names, metric, strlen(metric), &r->metric) != PB_OK)
-        return -1;
+    r->point = pid;
+    r->metric = mid;
     t->n++;
     return (long)idx;
+}
+
+/* The key of (row, side, seed) in t->seeds; returns its length. */
+static int seed_key(char *buf, size_t n, long row, int side, uint32_t seed)
+{
+    return snprintf(buf, n, "%ld:%d:%u", row, side, (unsigned)seed);
 }
 
 static int side_add(side_vals *s, uint32_t seed, double v)
@@ -278,14 +298,23 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
             break;
         }
         side_vals *s = &ri->s[side ? 1 : 0];
-        for (size_t i = 0; i < s->n; i++)
-            if (s->seed[i] == seed) {
-                rc = pb_error_set(err, PB_EDUP, path, lineno, fc[col[C_SEED]],
-                                  "point %s metric %s seed %s a second time; "
-                                  "expected one value per seed", v[C_POINT],
-                                  v[C_METRIC], v[C_SEED]);
-                goto done;
-            }
+        char sk[48];
+        int skl = seed_key(sk, sizeof sk, r, side ? 1 : 0, seed);
+        uint32_t ski;
+        if (pb_strtab_find(t->seeds, sk, (size_t)skl, &ski)) {
+            rc = pb_error_set(err, PB_EDUP, path, lineno, fc[col[C_SEED]],
+                              "point %s metric %s seed %s a second time; "
+                              "expected one value per seed", v[C_POINT],
+                              v[C_METRIC], v[C_SEED]);
+            goto done;
+        }
+        if (pb_strtab_intern(t->seeds, sk, (size_t)skl, &ski) != PB_OK ||
+            pb_grow(&t->seedpos, sizeof *t->seedpos, &t->seedcap, (size_t)ski + 1,
+                    64) != PB_OK) {
+            rc = pb_error_set(err, PB_ENOMEM, path, lineno, 0, "out of memory");
+            break;
+        }
+        t->seedpos[ski] = (uint32_t)s->n;
         if (side_add(s, seed, val) != PB_OK) {
             rc = pb_error_set(err, PB_ENOMEM, path, lineno, 0, "out of memory");
             break;
@@ -351,10 +380,12 @@ int pstat_table_compute(pstat_table *t, const pstat_opts *o, pb_error *err)
         /* pairs in side A's seed order */
         for (size_t j = 0; j < ri->s[0].n; j++) {
             double va = ri->s[0].val[j];
-            size_t k;
-            for (k = 0; k < ri->s[1].n && ri->s[1].seed[k] != ri->s[0].seed[j]; k++)
-                ;
-            double vb = k < ri->s[1].n ? ri->s[1].val[k] : NAN;
+            char sk[48];
+            int skl = seed_key(sk, sizeof sk, (long)i, 1, ri->s[0].seed[j]);
+            uint32_t ski;
+            double vb = pb_strtab_find(t->seeds, sk, (size_t)skl, &ski)
+                            ? ri->s[1].val[t->seedpos[ski]]
+                            : NAN;
             if (!isnan(va) && !isnan(vb)) {
                 a[n] = va;
                 b[n++] = vb;
@@ -364,8 +395,14 @@ int pstat_table_compute(pstat_table *t, const pstat_opts *o, pb_error *err)
         if (n == 0)
             continue;
         rc = pstat_paired_t(a, b, n, o->level, o->power, &r->p, err);
-        if (rc != PB_OK)
+        if (rc != PB_OK) {
+            /* say which row: the statistics know only the numbers */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            rc = pb_error_set(err, rc, NULL, 0, 0, "point %s metric %s: %s",
+                              r->point, r->metric, msg);
             break;
+        }
         if (pstat_is_resource(r->metric))
             r->tol = o->res_rel * fabs(r->p.mean_a);
         else

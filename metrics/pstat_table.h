@@ -15,7 +15,11 @@
  *   series, x optional  a curve and its abscissa (the HTML page draws
  *                     each series' means against x for both sides)
  * Other columns are ignored.  A (point, metric, seed) twice in one file is
- * an error (file and line given).
+ * an error (file and line given).  Names of any length are told apart
+ * (points are keyed by their interned ids).  Values whose means,
+ * differences or spreads overflow a double (near 1e308) are an error
+ * naming the point and metric, never a NaN verdict.  Cost: linear in the
+ * rows (a seed is found by look-up, not by a scan of its side).
  *
  * Tolerance of a row (what change is too small to report):
  *   resource metrics (name ending in "_s" or "_kb": CPU seconds, peak

@@ -49,7 +49,7 @@ static const pb_option compare_options[] = {
      "intervals miss by chance; they are still printed)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
 
-enum { O_SET = 1, O_OUTPUT, O_CSV, O_HTML, O_LABELS, O_TITLE, O_CHANGES, O_QUIET };
+enum { O_SET = 1, O_OUTPUT, O_CSV, O_HTML, O_LABELS, O_TITLE, O_CHANGES, O_QUIET, O_SEED };
 static const pb_cli_opt cli_opts[] = {
     {O_SET, 's', "set", "NAME=VALUE", "set a parameter (below; repeatable)"},
     {O_OUTPUT, 'o', "output", "FILE", "the readable table (default stdout)"},
@@ -61,6 +61,8 @@ static const pb_cli_opt cli_opts[] = {
     {O_CHANGES, 0, "changes", NULL, "list in the table only the rows whose verdict is\n"
                                     "not \"no detectable change\""},
     {O_QUIET, 'q', "quiet", NULL, "no summary line on stderr"},
+    /* the convention's --seed where a program draws (the bootstrap) */
+    {O_SEED, 0, "seed", "N", "the same as --set seed=N (the bootstrap's)"},
     {0, 0, NULL, NULL, NULL}};
 
 static void usage(FILE *fp, const pb_cli *cli)
@@ -465,6 +467,7 @@ int main(int argc, char **argv)
         case O_TITLE: title = optarg; break;
         case O_CHANGES: changes = 1; break;
         case O_QUIET: quiet = 1; break;
+        case O_SEED: if (!pb_cli_set_param(prog, compare_options, &par, "seed", optarg, "--seed")) FAIL(2); break;
         case O_LABELS: {
             const char *comma = strchr(optarg, ',');
             if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ',')) {

@@ -1,6 +1,6 @@
 /*
- * importtrace - Jaeger, Zipkin v2, OpenTelemetry (OTLP/JSON) traces or span
- * tables (CSV) to a message trace with truth.
+ * importtrace - Jaeger, Zipkin (v2 or v1), OpenTelemetry (OTLP/JSON)
+ * traces or span tables (CSV) to a message trace with truth.
  *
  *   importtrace [--format jaeger|zipkin|otlp|ebpf|csv|auto] [--csv-map MAP]
  *               [--callid] [--attr] [--thread[=MODE]] [-o FILE] PATH...
@@ -68,11 +68,12 @@ static void usage(FILE *fp, const pb_cli *cli)
 {
     fprintf(fp,
             "usage: %s [options] PATH...\n"
-            "Turn Jaeger (query API JSON), Zipkin v2, OpenTelemetry (OTLP/JSON) traces\n"
-            "or span tables (CSV, e.g. Nezha's) into one message trace with truth:\n"
-            "every RPC a call and a return, nodes named by service, all requests\n"
-            "interleaved by time.  PATH is a JSON or CSV file (plain, .gz, .xz, .zst\n"
-            "or .bz2; JSON: one document or one per line), a tar archive of them\n"
+            "Turn Jaeger (query API JSON), Zipkin (v2 or v1), OpenTelemetry\n"
+            "(OTLP/JSON) traces or span tables (CSV, e.g. Nezha's) into one\n"
+            "message trace with truth: every RPC a call and a return, nodes\n"
+            "named by service, all requests interleaved by time.\n"
+            "PATH is a JSON or CSV file (plain, .gz, .xz, .zst or .bz2;\n"
+            "JSON: one document or one per line), a tar archive of them\n"
             "(.tar, .tar.gz, .tar.xz, ..., .zip), a folder (walked recursively, names in\n"
             "byte order at every level) or \"-\" for stdin.\n\n",
             prog);
@@ -372,6 +373,9 @@ int main(int argc, char **argv)
     if (imp_get_stats(im)->time_unit_warning)
         fprintf(stderr, "%s: warning: %s\n", prog,
                 imp_get_stats(im)->time_unit_warning);
+    if (imp_get_stats(im)->answer_warning)
+        fprintf(stderr, "%s: warning: %s\n", prog,
+                imp_get_stats(im)->answer_warning);
     if (!quiet) {
         pb_strbuf s = {0};
         const imp_stats *st = imp_get_stats(im);

@@ -46,8 +46,10 @@ for p in $(awk '$2 == "param" { print $1 }' "$tmp/all" | sort -u); do
 done
 
 # the shared flags of every program (issue 27): -q, -o, -s and --version in
-# all six; --seed where the program draws (maketrace, skewer, sniffer)
-for p in infer maketrace skewer sniffer score importtrace; do
+# every program but pbcapture (which runs a command and sets no parameter;
+# compare joined in h141); --seed where the program draws (maketrace,
+# skewer, sniffer; compare's bootstrap)
+for p in infer maketrace skewer sniffer score importtrace compare; do
     for f in '-q --quiet' '-o --output FILE' '-s --set NAME=VALUE' '- --version'; do
         grep -q "^flag $f\$" "$tmp/$p.list" || fail "$p has no $f"
     done
@@ -55,11 +57,11 @@ for p in infer maketrace skewer sniffer score importtrace; do
     grep -Eq "^$p \(pathbench\) [0-9]+\.[0-9]+\.[0-9]+( \(git [0-9a-f]+(-dirty)?\))?\$" "$tmp/v" ||
         fail "$p --version: $(cat "$tmp/v")"
 done
-for p in maketrace skewer sniffer; do
+for p in maketrace skewer sniffer compare; do
     grep -q '^flag - --seed ' "$tmp/$p.list" || fail "$p draws but has no --seed"
 done
 # one version everywhere
-[ "$(for p in infer maketrace skewer sniffer score importtrace; do "$B/$p" --version | cut -d' ' -f3-; done | sort -u | wc -l)" -eq 1 ] ||
+[ "$(for p in infer maketrace skewer sniffer score importtrace compare pbcapture; do "$B/$p" --version | cut -d' ' -f3-; done | sort -u | wc -l)" -eq 1 ] ||
     fail "the programs print different versions"
 
 # one meaning per parameter name across algorithms and programs: a name with two types
@@ -97,7 +99,7 @@ for cmd in "infer --bogus" "infer -a nesting -s" "infer -a nesting -s nosuch=1 $
     [ $rc -eq 2 ] || fail "$cmd: exit $rc, expected 2 (bad usage): $(cat "$tmp/err")"
     [ -s "$tmp/err" ] || fail "$cmd: exit 2 without a message"
 done
-for p in infer maketrace skewer sniffer score importtrace; do
+for p in infer maketrace skewer sniffer score importtrace compare; do
     "$B/$p" --help >/dev/null || fail "$p --help exit $?"
 done
 # a duration without its unit is refused with the units named

@@ -436,6 +436,32 @@ TEST(bad_queries_name_the_column)
     bad("From x In Recv Join y In FirstN(Send) On y -> x Select Count", 37, "\",\"");
 }
 
+/* A query cut short names the place right after its last word, also
+ * through the list reader (which appends a newline to each query): before,
+ * a one-line --query said "--query:2:1", a line that is not there. */
+TEST(bad_query_end_is_after_the_text)
+{
+    static const struct { const char *text; long line, col; } c[] = {
+        {"From x In", 1, 10},
+        {"From x In Recv[host=DB  ", 1, 23},
+        {"From x In\nRecv Select\n\n", 2, 12},
+        {"From x In Recv Select Count\n\n# c\nFrom y In\n\n", 4, 10},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        pq_query **qs = NULL;
+        size_t n = 0;
+        pb_error err;
+        int rc = pq_parse_list(c[i].text, "q", &qs, &n, &err);
+        if (rc != PB_EPARSE)
+            PBT_FAIL("%zu: parsed", i);
+        else if (err.line != c[i].line || err.column != c[i].col ||
+                 !strstr(err.msg, "the end of the query"))
+            PBT_FAIL("%zu: got %ld:%ld: %s; want %ld:%ld", i, err.line,
+                     err.column, err.msg, c[i].line, c[i].col);
+        pq_list_close(qs, n);
+    }
+}
+
 TEST(query_lists)
 {
     pq_query **qs;
@@ -479,6 +505,7 @@ int main(void)
     RUN(serial_chains_and_rewrites);
     RUN(partial_aggregation_combines);
     RUN(bad_queries_name_the_column);
+    RUN(bad_query_end_is_after_the_text);
     RUN(query_lists);
     RUN(join_work_is_bounded);
     return pbtest_exit();
