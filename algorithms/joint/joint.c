@@ -1295,6 +1295,7 @@ void joint_close(joint *s)
             joint_wrec_free(&s->wr[i]);
     free(s->wr);
     joint_resplit_free(s);
+    joint_xwalk_free(s); /* joint_xwalk.c */
     joint_ff_free(s);
     joint_greedy_free(s);
     joint_lsmemo_free(s);

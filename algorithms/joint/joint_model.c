@@ -892,9 +892,13 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * remaining steps are the same terms (wsync; exact: those terms added one
  * by one, else the record's sum of them); *sump: the sum after the steps,
  * *hit: stopped early.  PB_OK or PB_ENOMEM */
+/* same_ids (joint_xwalk.c): the middles are the same calls whose returns
+ * were exchanged, so a return's (time, pair) key differs between the
+ * record and now; the stop then also waits for every trigger to be
+ * later in time than the middles' latest return (di NONE: no tie passes) */
 static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                          const joint_wrec *ref, uint32_t j0, uint32_t cs, int exact,
-                         double *sump, int *hit)
+                         int same_ids, double *sump, int *hit)
 {
     *sump = 0;
     *hit = 0;
@@ -918,6 +922,8 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
             }
         }
     }
+    if (same_ids && sy.anyd)
+        sy.di = NONE;
     uint32_t i0 = j0;
     while (i0 > 0 && ref->mx[i0] >= lo)
         i0--;
@@ -985,7 +991,7 @@ int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t
 {
     double sum = 0;
     *est = 0;
-    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 0, &sum, synced);
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 0, 0, &sum, synced);
     if (rc != PB_OK)
         return rc;
     walk_rest_est(s, q, k, n, ref, j0, cs, &sum);
@@ -1010,9 +1016,16 @@ int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         j0++;
     while (cs < n - j0 && cs < ref->n - j0 && k[n - 1 - cs] == ref->k[ref->n - 1 - cs])
         cs++;
+    return joint_req_walk_synced_at(s, q, k, n, ref, j0, cs, 0, ll, synced);
+}
+
+int joint_req_walk_synced_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                             const joint_wrec *ref, uint32_t j0, uint32_t cs, int same_ids,
+                             double *ll, int *synced)
+{
     double sum = 0;
     *ll = 0;
-    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, &sum, synced);
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, same_ids, &sum, synced);
     if (rc == PB_OK)
         rc = walk_rest(s, q, k, n, 0, &sum, NULL, ref, j0, cs);
     if (rc == PB_OK)
