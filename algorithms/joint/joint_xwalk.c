@@ -94,6 +94,28 @@ static void swap_ret(joint *s, uint32_t a, uint32_t b)
     y->rr = rr;
 }
 
+/* the position of call p in the list k[0..n) (a request's calls, sorted
+ * by (time sent, pair): joint.c kv_insert), or NONE */
+static uint32_t kid_pos(const joint *s, const uint32_t *k, uint32_t n, uint32_t p)
+{
+    const pb_ns t = s->pr[p].cs;
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2;
+        pb_ns tm = s->pr[k[m]].cs;
+        if (tm < t || (tm == t && k[m] < p))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (lo < n && k[lo] == p)
+        return lo;
+    for (uint32_t i = 0; i < n; i++) /* not in that order: found by a scan */
+        if (k[i] == p)
+            return i;
+    return NONE;
+}
+
 int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done)
 {
     *done = 0;
@@ -136,13 +158,7 @@ int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, in
     }
     /* the middles: the calls from the first of a, b to the last (the same
      * calls in the record and now; only a's and b's returns differ) */
-    uint32_t ia = NONE, ib = NONE;
-    for (uint32_t i = 0; i < n && (ia == NONE || ib == NONE); i++) {
-        if (k[i] == a)
-            ia = i;
-        else if (k[i] == b)
-            ib = i;
-    }
+    uint32_t ia = kid_pos(s, k, n, a), ib = kid_pos(s, k, n, b);
     if (ia == NONE || ib == NONE) { /* cannot happen: both are q's calls */
         *done = 0;
         x->used--;
