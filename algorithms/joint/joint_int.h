@@ -1047,6 +1047,8 @@ int joint_req_walk_synced_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n
  * caller walks q afresh.  The caller drops the record (joint_xwalk_drop)
  * whenever q changes otherwise.  PB_OK or PB_ENOMEM */
 int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done);
+/* joint_repair.c: exchange the returns of calls a and b (ret, rs, rr) */
+void joint_swap_ret(joint *s, uint32_t a, uint32_t b);
 /* drop the record if it is of one of q[0..n) (q NULL: in any case) */
 void joint_xwalk_drop(joint *s, const uint32_t *q, uint32_t n);
 /* free the record (joint_close) */

@@ -16,7 +16,7 @@
 /* ------------------------------------------------------------------ */
 /* 6. without call ids: which return answers which call */
 
-static void swap_ret(joint *s, uint32_t a, uint32_t b)
+void joint_swap_ret(joint *s, uint32_t a, uint32_t b)
 {
     jpair *x = &s->pr[a], *y = &s->pr[b];
     uint32_t r = x->ret;
@@ -358,7 +358,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     for (uint32_t D = 1; D <= n && rc == PB_OK; D++) {
         if (s->rord) /* the order of answers (pair_order) */
             xsum += joint_rord_swap_delta(s, X[D - 1], Y[D - 1], NULL);
-        swap_ret(s, X[D - 1], Y[D - 1]);
+        joint_swap_ret(s, X[D - 1], Y[D - 1]);
         nsw = D;
         if (!well_formed(s, X[D - 1]) || !well_formed(s, Y[D - 1]))
             break;
@@ -399,7 +399,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         }
     }
     for (uint32_t L = nsw; L-- > 0;)
-        swap_ret(s, X[L], Y[L]);
+        joint_swap_ret(s, X[L], Y[L]);
     if (gain) { /* evaluate only (joint_pair_shares) */
         *gain = best;
         return rc;
@@ -407,7 +407,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     if (rc != PB_OK || !bestD)
         return rc;
     for (uint32_t L = 0; L < bestD; L++)
-        swap_ret(s, X[L], Y[L]);
+        joint_swap_ret(s, X[L], Y[L]);
     for (uint32_t L = 0; L <= bestD && rc == PB_OK; L++) {
         if (level_value(s, X[L], Y[L], &lv[L], &rc) == -INFINITY && rc == PB_OK)
             rc = PB_ERANGE; /* cannot happen: it was feasible a moment ago */

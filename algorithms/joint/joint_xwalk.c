@@ -81,19 +81,6 @@ static inline int inside_rr(const joint *s, uint32_t k, pb_ns rr, uint32_t q)
     return s->pr[k].cs + s->p.slack >= s->pr[q].cr && rr <= s->pr[q].rs + s->p.slack;
 }
 
-static void swap_ret(joint *s, uint32_t a, uint32_t b)
-{
-    jpair *x = &s->pr[a], *y = &s->pr[b];
-    uint32_t r = x->ret;
-    pb_ns rs = x->rs, rr = x->rr;
-    x->ret = y->ret;
-    x->rs = y->rs;
-    x->rr = y->rr;
-    y->ret = r;
-    y->rs = rs;
-    y->rr = rr;
-}
-
 /* the position of call p in the list k[0..n) (a request's calls, sorted
  * by (time sent, pair): joint.c kv_insert), or NONE */
 static uint32_t kid_pos(const joint *s, const uint32_t *k, uint32_t n, uint32_t p)
@@ -135,14 +122,14 @@ int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, in
     int rc;
     if (x->q != q) {
         /* record q as it stands: a's and b's returns back for the walk */
-        swap_ret(s, a, b);
+        joint_swap_ret(s, a, b);
         double v = 0;
         x->rec.valid = 0;
         rc = joint_req_walk_resume(s, q, k, n, NULL, &x->rec, &v);
         x->nout = 0;
         for (uint32_t i = 0; i < n; i++)
             x->nout += !inside_rr(s, k[i], s->pr[k[i]].rr, q);
-        swap_ret(s, a, b);
+        joint_swap_ret(s, a, b);
         if (rc != PB_OK)
             return rc;
         x->q = q;
