@@ -1031,12 +1031,13 @@ int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                           const joint_wrec *ref, double *ll, int *synced);
 /* joint_req_walk_synced with the record's list agreeing with k on its
  * first j0 and last cs calls given; same_ids: the two lists are the same
- * calls and only returns of calls in between were exchanged
- * (joint_xwalk.c).  The same number as joint_req_walk.  PB_OK or
- * PB_ENOMEM */
+ * calls and only the returns of k[j0] and k[n - 1 - cs] were exchanged
+ * (joint_xwalk.c); rbuf (same_ids only, or NULL): a copy of ref->r,
+ * used to walk and left as it was.  The same number as joint_req_walk.
+ * PB_OK or PB_ENOMEM */
 int joint_req_walk_synced_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                              const joint_wrec *ref, uint32_t j0, uint32_t cs, int same_ids,
-                             double *ll, int *synced);
+                             uint32_t *rbuf, double *ll, int *synced);
 /* joint_xwalk.c: request q's log-likelihood (joint_req_ll, the same
  * number; -INFINITY when one of its calls is outside its interval, as
  * joint_repair.c's level_value) with the returns of its calls a and b

@@ -899,12 +899,13 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * *hit: stopped early.  PB_OK or PB_ENOMEM */
 /* the returns of the record ref's list with the returns of its calls u
  * and v exchanged since (nothing else changed), sorted as walk_returns
- * sorts them, into r (room for ref->nr): the record's order but in the
- * run of returns received from the earlier of the two times to the later
- * (the only ones whose order can change), re-sorted there.  1, or 0 when
- * u or v has no return (the caller merges the lists) */
+ * sorts them, into r (room for ref->nr; copied from ref->r unless
+ * in_place: r holds ref->r already): the record's order but in the run
+ * [*p1, *p2) of returns received from the earlier of the two times to the
+ * later (the only ones whose order can change), re-sorted there.  1, or 0
+ * when u or v has no return (the caller merges the lists) */
 static int swapped_returns(const joint *s, const joint_wrec *ref, uint32_t u, uint32_t v,
-                           uint32_t *r)
+                           uint32_t *r, int in_place, uint32_t *p1p, uint32_t *p2p)
 {
     const jpair *pu = &s->pr[u], *pv = &s->pr[v];
     if (pu->ret == NONE || pv->ret == NONE)
@@ -932,7 +933,10 @@ static int swapped_returns(const joint *s, const joint_wrec *ref, uint32_t u, ui
     }
 #undef OLD_RR
     uint32_t p2 = lo;
-    memcpy(r, o, (size_t)nr * sizeof *r);
+    if (!in_place)
+        memcpy(r, o, (size_t)nr * sizeof *r);
+    *p1p = p1;
+    *p2p = p2;
     /* the run [p1, p2) holds the same returns now: sorted again by
      * (time received, pair), insertion (it is short: the returns between
      * two overlapping calls' returns) */
@@ -950,10 +954,12 @@ static int swapped_returns(const joint *s, const joint_wrec *ref, uint32_t u, ui
 /* same_ids (joint_xwalk.c): the middles are the same calls whose returns
  * were exchanged, so a return's (time, pair) key differs between the
  * record and now; the stop then also waits for every trigger to be
- * later in time than the middles' latest return (di NONE: no tie passes) */
+ * later in time than the middles' latest return (di NONE: no tie passes).
+ * rbuf (with same_ids, or NULL): a copy of ref->r the returns are put in
+ * order in (and put back after the walk), not copied for each walk */
 static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                          const joint_wrec *ref, uint32_t j0, uint32_t cs, int exact,
-                         int same_ids, double *sump, int *hit)
+                         int same_ids, uint32_t *rbuf, double *sump, int *hit)
 {
     *sump = 0;
     *hit = 0;
@@ -989,8 +995,15 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
     if (scratch_reserve(s, n) != PB_OK)
         return PB_ENOMEM;
     uint32_t *r = s->scratch, nr = 0, na = 0, *add = r + n - (n - cs - j0);
-    if (same_ids && swapped_returns(s, ref, k[j0], k[n - 1 - cs], r)) {
+    uint32_t *rw = s->scratch, p1 = 0, p2 = 0; /* the list walked; rbuf's run */
+    int put_back = 0;
+    if (same_ids && swapped_returns(s, ref, k[j0], k[n - 1 - cs], rbuf ? rbuf : r, rbuf != NULL,
+                                    &p1, &p2)) {
         nr = ref->nr;
+        if (rbuf) {
+            rw = rbuf;
+            put_back = 1;
+        }
         goto walk;
     }
     const uint32_t ep = ++s->epoch;
@@ -1034,10 +1047,12 @@ walk:;
                      ? NULL
                      : &sy;
     if (i0 > 0)
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
+        rc = walk_steps(s, q, k, n, rw, nr, 0, i0, ref->sum[i0], ref->rp[i0],
                         ref->mx[i0], NULL, 0, syp, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, 0, syp, &sum);
+        rc = walk_steps(s, q, k, n, rw, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, 0, syp, &sum);
+    if (put_back && p2 > p1) /* rbuf is ref->r again */
+        memcpy(rbuf + p1, ref->r + p1, (size_t)(p2 - p1) * sizeof *rbuf);
     if (rc != PB_OK)
         return rc;
     *sump = sum;
@@ -1051,7 +1066,7 @@ int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t
 {
     double sum = 0;
     *est = 0;
-    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 0, 0, &sum, synced);
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 0, 0, NULL, &sum, synced);
     if (rc != PB_OK)
         return rc;
     walk_rest_est(s, q, k, n, ref, j0, cs, &sum);
@@ -1076,16 +1091,16 @@ int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         j0++;
     while (cs < n - j0 && cs < ref->n - j0 && k[n - 1 - cs] == ref->k[ref->n - 1 - cs])
         cs++;
-    return joint_req_walk_synced_at(s, q, k, n, ref, j0, cs, 0, ll, synced);
+    return joint_req_walk_synced_at(s, q, k, n, ref, j0, cs, 0, NULL, ll, synced);
 }
 
 int joint_req_walk_synced_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                              const joint_wrec *ref, uint32_t j0, uint32_t cs, int same_ids,
-                             double *ll, int *synced)
+                             uint32_t *rbuf, double *ll, int *synced)
 {
     double sum = 0;
     *ll = 0;
-    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, same_ids, &sum, synced);
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, same_ids, rbuf, &sum, synced);
     if (rc == PB_OK)
         rc = walk_rest(s, q, k, n, 0, &sum, NULL, ref, j0, cs, same_ids);
     if (rc == PB_OK)

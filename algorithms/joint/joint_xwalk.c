@@ -42,6 +42,8 @@ uint32_t joint_xwalk_min = 64;
 
 struct joint_xwalk {
     joint_wrec rec;  /* q's walk in its current state, with the terms */
+    uint32_t *r, rcap; /* a copy of rec.r each exchange's walk sorts in
+                          place and puts back (not copied for each) */
     uint32_t q;      /* NONE: no record */
     uint32_t nout;   /* q's calls outside q's interval (level_value's test) */
     size_t used;     /* exchanges scored from a record */
@@ -66,6 +68,7 @@ void joint_xwalk_free(joint *s)
     if (!s->xwalk)
         return;
     joint_wrec_free(&s->xwalk->rec);
+    free(s->xwalk->r);
     free(s->xwalk);
     s->xwalk = NULL;
 }
@@ -130,8 +133,17 @@ int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, in
         for (uint32_t i = 0; i < n; i++)
             x->nout += !inside_rr(s, k[i], s->pr[k[i]].rr, q);
         joint_swap_ret(s, a, b);
+        if (rc == PB_OK && x->rec.nr > x->rcap) {
+            uint32_t *nb = realloc(x->r, (size_t)x->rec.nr * sizeof *nb);
+            if (!nb)
+                rc = PB_ENOMEM;
+            else
+                x->r = nb, x->rcap = x->rec.nr;
+        }
         if (rc != PB_OK)
             return rc;
+        if (x->rec.nr)
+            memcpy(x->r, x->rec.r, (size_t)x->rec.nr * sizeof *x->r);
         x->q = q;
     }
     /* level_value's test (every call inside q): only a's and b's changed */
@@ -153,5 +165,5 @@ int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, in
     }
     uint32_t j0 = ia < ib ? ia : ib, cs = n - 1 - (ia < ib ? ib : ia);
     int hit = 0;
-    return joint_req_walk_synced_at(s, q, k, n, &x->rec, j0, cs, 1, ll, &hit);
+    return joint_req_walk_synced_at(s, q, k, n, &x->rec, j0, cs, 1, x->r, ll, &hit);
 }
