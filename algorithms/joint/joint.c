@@ -421,6 +421,18 @@ static int start_assign(joint *s)
     int rc = PB_OK;
     if (s->start_rank)
         rc = rank_start(s);
+    /* each request's calls of one link counted once and then kept up
+     * (only this loop gives it calls here): a request with thousands of
+     * calls was counted again for each (O(n^2)); the same counts.
+     * cl[q]: the link counted (NONE: none), cc[q] its count */
+    uint32_t *cl = rc == PB_OK ? malloc(((size_t)n + 1) * 2 * sizeof *cl) : NULL, *cc = NULL;
+    if (rc == PB_OK && !cl)
+        rc = PB_ENOMEM;
+    if (cl) {
+        cc = cl + n + 1;
+        for (uint32_t q = 0; q <= n; q++)
+            cl[q] = NONE;
+    }
     for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
         if (s->par[p] != NONE)
             continue;
@@ -428,8 +440,14 @@ static int start_assign(joint *s)
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
             uint32_t q = s->cand[j], c = 0;
             const kvec *k = &s->kids[q];
-            for (uint32_t i = 0; i < k->n && !s->start_earliest; i++)
-                c += s->pr[k->a[i]].link == l;
+            if (!s->start_earliest && cl[q] == l) {
+                c = cc[q];
+            } else if (!s->start_earliest) {
+                for (uint32_t i = 0; i < k->n; i++)
+                    c += s->pr[k->a[i]].link == l;
+                cl[q] = l;
+                cc[q] = c;
+            }
             if (best == NONE || c < bc ||
                 (c == bc && (s->pr[q].cr < s->pr[best].cr ||
                              (s->pr[q].cr == s->pr[best].cr && q < best)))) {
@@ -437,9 +455,13 @@ static int start_assign(joint *s)
                 bc = c;
             }
         }
-        if (best != NONE)
+        if (best != NONE) {
             rc = joint_set_parent(s, p, best);
+            if (cl[best] == l)
+                cc[best]++;
+        }
     }
+    free(cl);
     return rc;
 }
 
@@ -1295,6 +1317,7 @@ void joint_close(joint *s)
             joint_wrec_free(&s->wr[i]);
     free(s->wr);
     joint_resplit_free(s);
+    joint_xwalk_free(s); /* joint_xwalk.c */
     joint_ff_free(s);
     joint_greedy_free(s);
     joint_lsmemo_free(s);

@@ -353,6 +353,8 @@ struct joint {
                                exchange, only values above xfloor matter
                                (joint_xfloor.c) */
     double xfloor;
+    struct joint_xwalk *xwalk; /* the top of an exchange walked from a record
+                                  (joint_xwalk.c), or NULL */
     double *xmemo;          /* swap_memo: requests' own log-likelihoods within one
                                pass of exchanges (NaN: not yet; joint_xfloor.c) */
     int bnb_no_order;       /* the branch and bound scores without the order term (the
@@ -1029,6 +1031,35 @@ int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t
  * *synced: the walk stopped early.  PB_OK or PB_ENOMEM */
 int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                           const joint_wrec *ref, double *ll, int *synced);
+/* joint_req_walk_synced with the record's list agreeing with k on its
+ * first j0 and last cs calls given; same_ids: the two lists are the same
+ * calls and only the returns of k[j0] and k[n - 1 - cs] were exchanged
+ * (joint_xwalk.c); rbuf (same_ids only, or NULL): a copy of ref->r,
+ * used to walk and left as it was.  The same number as joint_req_walk.
+ * PB_OK or PB_ENOMEM */
+int joint_req_walk_synced_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                             const joint_wrec *ref, uint32_t j0, uint32_t cs, int same_ids,
+                             uint32_t *rbuf, double *ll, int *synced);
+/* joint_xwalk.c: request q's log-likelihood (joint_req_ll, the same
+ * number; -INFINITY when one of its calls is outside its interval, as
+ * joint_repair.c's level_value) with the returns of its calls a and b
+ * exchanged (already, in s->pr) and nothing else changed since q's record
+ * was made, walked from that record (made here, from q as it stood before
+ * the exchange, when there is none for q).  *done 0: not done (q has
+ * fewer than joint_xwalk_min calls, or a, b are not both q's calls): the
+ * caller walks q afresh.  The caller drops the record (joint_xwalk_drop)
+ * whenever q changes otherwise.  PB_OK or PB_ENOMEM */
+int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done);
+/* joint_repair.c: exchange the returns of calls a and b (ret, rs, rr) */
+void joint_swap_ret(joint *s, uint32_t a, uint32_t b);
+/* drop the record if it is of one of q[0..n) (q NULL: in any case) */
+void joint_xwalk_drop(joint *s, const uint32_t *q, uint32_t n);
+/* free the record (joint_close) */
+void joint_xwalk_free(joint *s);
+/* exchanges scored from a record (metadata swap_top_resumed) */
+size_t joint_xwalk_used(const joint *s);
+/* the least calls a request needs for its record (64; a test hook) */
+extern uint32_t joint_xwalk_min;
 /* test hook (joint_model.c): 1, joint_req_walk_synced skips the record's
  * last step term; 2, the durations term's last (joint_corr_ll_sync): a
  * wrong shortcut on purpose; 0 otherwise */

@@ -531,9 +531,11 @@ static int par_sweep(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
 /* sref (conf_sync, mode 0, rec NULL): the durations term from that record,
  * whose list agrees with k on its first j0 and last cs calls
  * (joint_corr_ll_sync: the same number) */
+/* same_list (joint_xwalk.c): k is sref's list (the same calls, only
+ * returns exchanged), so the calls per outgoing link are sref's counts */
 static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
                      double *sump, joint_wrec *rec, const joint_wrec *sref, uint32_t j0,
-                     uint32_t cs)
+                     uint32_t cs, int same_list)
 {
     const jpair *qq = &s->pr[q];
     uint32_t ein = qq->link, b = qq->callee;
@@ -564,11 +566,14 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
     double ct = 0;
     if (no) {
         uint32_t *c = s->ccount;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t l = s->pr[k[i]].link;
-            if (s->link_src[l] == b)
-                c[s->link_local[l]]++;
-        }
+        if (same_list && sref->ncnt == no)
+            memcpy(c, sref->cnt, (size_t)no * sizeof *c);
+        else
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t l = s->pr[k[i]].link;
+                if (s->link_src[l] == b)
+                    c[s->link_local[l]]++;
+            }
         size_t base = s->cnt_off[ein];
         /* the set of calls as one signature (joint_oset.c): replaces the
          * per-link terms */
@@ -707,7 +712,7 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
         rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, 0, NULL,
                         &sum);
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, mode, &sum, NULL, NULL, 0, 0);
+        rc = walk_rest(s, q, k, n, mode, &sum, NULL, NULL, 0, 0, 0);
     if (rc == PB_OK && ll)
         *ll = sum;
     return rc;
@@ -840,7 +845,7 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         out->smi[i] = mi;
     }
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, &sum, out, NULL, 0, 0);
+        rc = walk_rest(s, q, k, n, 0, &sum, out, NULL, 0, 0, 0);
     if (rc != PB_OK)
         return rc;
     if (n) /* a request with no calls may come with k == NULL */
@@ -892,9 +897,69 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * remaining steps are the same terms (wsync; exact: those terms added one
  * by one, else the record's sum of them); *sump: the sum after the steps,
  * *hit: stopped early.  PB_OK or PB_ENOMEM */
+/* the returns of the record ref's list with the returns of its calls u
+ * and v exchanged since (nothing else changed), sorted as walk_returns
+ * sorts them, into r (room for ref->nr; copied from ref->r unless
+ * in_place: r holds ref->r already): the record's order but in the run
+ * [*p1, *p2) of returns received from the earlier of the two times to the
+ * later (the only ones whose order can change), re-sorted there.  1, or 0
+ * when u or v has no return (the caller merges the lists) */
+static int swapped_returns(const joint *s, const joint_wrec *ref, uint32_t u, uint32_t v,
+                           uint32_t *r, int in_place, uint32_t *p1p, uint32_t *p2p)
+{
+    const jpair *pu = &s->pr[u], *pv = &s->pr[v];
+    if (pu->ret == NONE || pv->ret == NONE)
+        return 0;
+    pb_ns t1 = pu->rr < pv->rr ? pu->rr : pv->rr, t2 = pu->rr < pv->rr ? pv->rr : pu->rr;
+    const uint32_t *o = ref->r, nr = ref->nr;
+    /* the record's time of a return: u's and v's are each other's now */
+#define OLD_RR(x) ((x) == u ? pv->rr : (x) == v ? pu->rr : s->pr[x].rr)
+    uint32_t lo = 0, hi = nr; /* first received at t1 or later */
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2;
+        if (OLD_RR(o[m]) < t1)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    uint32_t p1 = lo;
+    hi = nr; /* first received after t2 */
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2;
+        if (OLD_RR(o[m]) <= t2)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+#undef OLD_RR
+    uint32_t p2 = lo;
+    if (!in_place)
+        memcpy(r, o, (size_t)nr * sizeof *r);
+    *p1p = p1;
+    *p2p = p2;
+    /* the run [p1, p2) holds the same returns now: sorted again by
+     * (time received, pair), insertion (it is short: the returns between
+     * two overlapping calls' returns) */
+    for (uint32_t i = p1 + 1; i < p2; i++) {
+        uint32_t x = r[i], j = i;
+        while (j > p1 && tkey_gt(s->pr[r[j - 1]].rr, r[j - 1], s->pr[x].rr, x)) {
+            r[j] = r[j - 1];
+            j--;
+        }
+        r[j] = x;
+    }
+    return 1;
+}
+
+/* same_ids (joint_xwalk.c): the middles are the same calls whose returns
+ * were exchanged, so a return's (time, pair) key differs between the
+ * record and now; the stop then also waits for every trigger to be
+ * later in time than the middles' latest return (di NONE: no tie passes).
+ * rbuf (with same_ids, or NULL): a copy of ref->r the returns are put in
+ * order in (and put back after the walk), not copied for each walk */
 static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                          const joint_wrec *ref, uint32_t j0, uint32_t cs, int exact,
-                         double *sump, int *hit)
+                         int same_ids, uint32_t *rbuf, double *sump, int *hit)
 {
     *sump = 0;
     *hit = 0;
@@ -918,6 +983,8 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
             }
         }
     }
+    if (same_ids && sy.anyd)
+        sy.di = NONE;
     uint32_t i0 = j0;
     while (i0 > 0 && ref->mx[i0] >= lo)
         i0--;
@@ -928,6 +995,17 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
     if (scratch_reserve(s, n) != PB_OK)
         return PB_ENOMEM;
     uint32_t *r = s->scratch, nr = 0, na = 0, *add = r + n - (n - cs - j0);
+    uint32_t *rw = s->scratch, p1 = 0, p2 = 0; /* the list walked; rbuf's run */
+    int put_back = 0;
+    if (same_ids && swapped_returns(s, ref, k[j0], k[n - 1 - cs], rbuf ? rbuf : r, rbuf != NULL,
+                                    &p1, &p2)) {
+        nr = ref->nr;
+        if (rbuf) {
+            rw = rbuf;
+            put_back = 1;
+        }
+        goto walk;
+    }
     const uint32_t ep = ++s->epoch;
     for (uint32_t i = j0; i < ref->n - cs; i++)
         s->stamp[ref->k[i]] = ep;
@@ -957,6 +1035,7 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
     while (a < na)
         r[nr++] = add[a++];
     s->epoch++; /* no stamp holds the current epoch (match_link) */
+walk:;
     int rc = PB_OK;
     double sum = 0;
     /* a late call's send as a trigger (joint_lateattach.c): a step that
@@ -968,10 +1047,12 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
                      ? NULL
                      : &sy;
     if (i0 > 0)
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
+        rc = walk_steps(s, q, k, n, rw, nr, 0, i0, ref->sum[i0], ref->rp[i0],
                         ref->mx[i0], NULL, 0, syp, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, 0, syp, &sum);
+        rc = walk_steps(s, q, k, n, rw, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, 0, syp, &sum);
+    if (put_back && p2 > p1) /* rbuf is ref->r again */
+        memcpy(rbuf + p1, ref->r + p1, (size_t)(p2 - p1) * sizeof *rbuf);
     if (rc != PB_OK)
         return rc;
     *sump = sum;
@@ -985,7 +1066,7 @@ int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t
 {
     double sum = 0;
     *est = 0;
-    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 0, &sum, synced);
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 0, 0, NULL, &sum, synced);
     if (rc != PB_OK)
         return rc;
     walk_rest_est(s, q, k, n, ref, j0, cs, &sum);
@@ -1010,11 +1091,18 @@ int joint_req_walk_synced(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
         j0++;
     while (cs < n - j0 && cs < ref->n - j0 && k[n - 1 - cs] == ref->k[ref->n - 1 - cs])
         cs++;
+    return joint_req_walk_synced_at(s, q, k, n, ref, j0, cs, 0, NULL, ll, synced);
+}
+
+int joint_req_walk_synced_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
+                             const joint_wrec *ref, uint32_t j0, uint32_t cs, int same_ids,
+                             uint32_t *rbuf, double *ll, int *synced)
+{
     double sum = 0;
     *ll = 0;
-    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, &sum, synced);
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, same_ids, rbuf, &sum, synced);
     if (rc == PB_OK)
-        rc = walk_rest(s, q, k, n, 0, &sum, NULL, ref, j0, cs);
+        rc = walk_rest(s, q, k, n, 0, &sum, NULL, ref, j0, cs, same_ids);
     if (rc == PB_OK)
         *ll = sum;
     return rc;

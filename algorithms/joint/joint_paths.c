@@ -469,6 +469,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         }
         pb_result_meta(res, "parallel_sweeps=%zu parallel_adds=%zu", s->par_sweeps,
                        s->par_adds); /* joint_model.c par_sweep */
+        if (joint_xwalk_used(s)) /* joint_xwalk.c: a line only where it fired */
+            pb_result_meta(res, "swap_top_resumed=%zu", joint_xwalk_used(s));
         if (s->restart)
             pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "
                                 "log_likelihood_earliest=%.3f",

@@ -16,7 +16,7 @@
 /* ------------------------------------------------------------------ */
 /* 6. without call ids: which return answers which call */
 
-static void swap_ret(joint *s, uint32_t a, uint32_t b)
+void joint_swap_ret(joint *s, uint32_t a, uint32_t b)
 {
     jpair *x = &s->pr[a], *y = &s->pr[b];
     uint32_t r = x->ret;
@@ -245,6 +245,29 @@ static double level_value(joint *s, uint32_t x, uint32_t y, xlevel *L, int *rc)
                       &L->mask);
 }
 
+/* level_value at the top of an exchange (depth D, the levels below
+ * exchanged): when the top is one request whose two calls X[D - 1],
+ * Y[D - 1] had their returns exchanged, within a pass where nothing else
+ * changes between exchanges (swap_memo's pass, or conf_pair_memo's
+ * scoring), walked from the request's record (joint_xwalk.c: the same
+ * number, a fan-out's thousands of calls not walked again each time) */
+static double top_value(joint *s, const uint32_t *X, const uint32_t *Y, uint32_t D, xlevel *L,
+                        int *rc)
+{
+    if (D > 0 && X[D] != NONE && X[D] == Y[D] && (s->xmemo || s->ps_memo) &&
+        !joint_psmemo_test_wrong) {
+        double v = 0;
+        int done = 0;
+        if ((*rc = joint_xwalk_top(s, X[D], X[D - 1], Y[D - 1], &v, &done)) != PB_OK)
+            return -INFINITY;
+        if (done) {
+            L->m = L->na = L->nb = 0; /* as level_value leaves a single request */
+            return v;
+        }
+    }
+    return level_value(s, X[D], Y[D], L, rc);
+}
+
 /* what level_value counts without scoring (swap_floor: an exchange
  * whose last depth cannot gain still counts the re-split it would have
  * capped, resplit_capped) */
@@ -335,7 +358,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     for (uint32_t D = 1; D <= n && rc == PB_OK; D++) {
         if (s->rord) /* the order of answers (pair_order) */
             xsum += joint_rord_swap_delta(s, X[D - 1], Y[D - 1], NULL);
-        swap_ret(s, X[D - 1], Y[D - 1]);
+        joint_swap_ret(s, X[D - 1], Y[D - 1]);
         nsw = D;
         if (!well_formed(s, X[D - 1]) || !well_formed(s, Y[D - 1]))
             break;
@@ -349,7 +372,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
                          (X[D] == NONE || Y[D] == NONE || X[D] == Y[D]);
         double top = 0;
         if (last) {
-            top = level_value(s, X[D], Y[D], &lv[D], &rc);
+            top = top_value(s, X, Y, D, &lv[D], &rc);
             if (rc == PB_OK && top == -INFINITY)
                 level_count(s, X[D - 1], Y[D - 1], &lv[D - 1], &rc);
             if (rc != PB_OK || top == -INFINITY)
@@ -364,7 +387,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         if (!last) {
             if (!gain)
                 joint_xfloor_set(s, best, xsum, before[D], margin);
-            top = level_value(s, X[D], Y[D], &lv[D], &rc);
+            top = top_value(s, X, Y, D, &lv[D], &rc);
             s->xfloor_on = 0;
         }
         double g = xsum + top - before[D];
@@ -376,7 +399,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         }
     }
     for (uint32_t L = nsw; L-- > 0;)
-        swap_ret(s, X[L], Y[L]);
+        joint_swap_ret(s, X[L], Y[L]);
     if (gain) { /* evaluate only (joint_pair_shares) */
         *gain = best;
         return rc;
@@ -384,7 +407,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     if (rc != PB_OK || !bestD)
         return rc;
     for (uint32_t L = 0; L < bestD; L++)
-        swap_ret(s, X[L], Y[L]);
+        joint_swap_ret(s, X[L], Y[L]);
     for (uint32_t L = 0; L <= bestD && rc == PB_OK; L++) {
         if (level_value(s, X[L], Y[L], &lv[L], &rc) == -INFINITY && rc == PB_OK)
             rc = PB_ERANGE; /* cannot happen: it was feasible a moment ago */
@@ -398,6 +421,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     uint32_t touched[2 * XMAX + 4];
     uint32_t nt = joint_xchg_touched(s, X, Y, bestD, touched);
     joint_xmemo_drop(s, touched, nt);      /* swap_memo: requests changed */
+    joint_xwalk_drop(s, touched, nt);      /* and their records (joint_xwalk.c) */
     joint_resolve_swapped(s, touched, nt); /* resolve_local (joint_resolve.c) */
     (*swaps)++;
     return rc;
@@ -413,6 +437,7 @@ int joint_swap_pass(joint *s, size_t *swaps)
     int rc = s->rord ? joint_rord_fit(s) : PB_OK;
     if (rc == PB_OK)
         rc = joint_xmemo_begin(s); /* swap_memo (joint_xfloor.c) */
+    joint_xwalk_drop(s, NULL, 0);  /* a record lives within one pass */
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
         uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
         for (uint32_t i = b0; i < b1 && rc == PB_OK; i++) {
@@ -430,6 +455,7 @@ int joint_swap_pass(joint *s, size_t *swaps)
         }
     }
     joint_xmemo_end(s);
+    joint_xwalk_drop(s, NULL, 0);
     for (int L = 0; L <= XMAX; L++)
         free(lv[L].set);
     return rc;
@@ -449,6 +475,7 @@ int joint_pair_shares(joint *s, double *share)
             s->ps_memo[q] = NAN;
     }
     size_t none = 0;
+    joint_xwalk_drop(s, NULL, 0); /* a record lives within this scoring */
     for (uint32_t p = 0; p < s->npairs; p++)
         share[p] = 0; /* sum of exp(gain) first */
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
@@ -477,6 +504,7 @@ int joint_pair_shares(joint *s, double *share)
         free(lv[L].set);
     free(s->ps_memo);
     s->ps_memo = NULL;
+    joint_xwalk_drop(s, NULL, 0);
     return rc;
 }
 

@@ -76,6 +76,41 @@ for mn in construct_2022-08-23_17_00 rca_2022-08-22_07_11; do
             "<= 0.4 s" "$per s, $2 MB" "" "$(verdict "$per" '<=' 0.4)"
     done
 done
+# One request making many calls of one service (a fan-out), as a black
+# box: wide(w) of tests/sh/test_joint_widefan.sh (Jaeger JSON, importtrace
+# without call ids).  Issue 28 asks n log n in messages; main before
+# joint_xwalk.c walked the whole request for every exchange tried
+# (w = 20,000: 22.3 s).  PB_BENCH_QUICK=1: w = 5,000.
+w=20000
+[ "${PB_BENCH_QUICK:-0}" = 1 ] && w=5000
+wt="$dir/wide-$w.bb.csv"
+if [ ! -s "$wt" ]; then
+    awk -v n=$w 'function sp(i, st, d, p, k, par) {
+            printf "%s{\"traceID\":\"t1\",\"spanID\":\"%x\",\"startTime\":%d,\"duration\":%d,", (i > 1 ? "," : ""), i, st, d
+            printf "\"processID\":\"%s\",\"tags\":[{\"key\":\"span.kind\",\"type\":\"string\",\"value\":\"%s\"}]", p, k
+            if (par) printf ",\"references\":[{\"refType\":\"CHILD_OF\",\"traceID\":\"t1\",\"spanID\":\"%x\"}]", par
+            printf "}"
+        }
+        BEGIN {
+            printf "{\"data\":[{\"traceID\":\"t1\",\"spans\":["
+            sp(1, 1000000, 30 * n + 100, "p1", "server", 0)
+            for (j = 0; j < n; j++) {
+                st = 1000010 + 30 * j; d = j % 3 ? 20 : 75
+                sp(2 + 2 * j, st, d, "p1", "client", 1)
+                sp(3 + 2 * j, st + 2, d - 4, "p2", "server", 2 + 2 * j)
+            }
+            printf "],\"processes\":{\"p1\":{\"serviceName\":\"a\"},\"p2\":{\"serviceName\":\"b\"}}}]}\n"
+        }' > "$dir/wide.json" && "$PB_BIN/importtrace" -q -o "$wt" "$dir/wide.json" ||
+        echo "bench_joint: wide fan-out trace failed"
+    rm -f "$dir/wide.json"
+fi
+if [ -s "$wt" ]; then
+    m=$(grep -vc '^#' "$wt"); m=$((m - 1))
+    set -- $(cost joint "$wt")
+    printf '| wide fan-out, one request of %s calls (black box) | %s | joint | %s | %s | n log n in messages |\n' "$w" "$m" "$1" "$2"
+    speed_row 8jointwide "joint, one request of $w calls (wide fan-out, black box), whole run" \
+        "n log n in messages" "$1 s, $2 MB" "" "-"
+fi
 f="$dir/mt-$n.csv"
 [ -s "$f" ] || "$PB_BIN/maketrace" "$R/maketrace/configs/multitier.conf" -D messages=$n -D duration=0 -o "$f" ||
     { echo "bench_joint: maketrace failed"; exit 0; }

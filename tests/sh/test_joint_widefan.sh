@@ -47,4 +47,11 @@ for m in ids bb; do
     # a refit adds one count per pair of links (one here), not per pair of calls
     [ "$ad" -le 1000 ] || fail "$m: $ad additions to the parallel counts: $line"
 done
+# as a black box, the exchanges of the calls' returns score the wide
+# request from its record (joint_xwalk.c: not walked afresh for each of
+# the ~2000 exchanges tried); on main, no such line
+line=$(grep '^# swap_top_resumed=' bb.out) || fail "bb: no swap_top_resumed metadata"
+xr=$(echo "$line" | sed 's/.*swap_top_resumed=\([0-9]*\).*/\1/')
+[ "$xr" -ge 1000 ] || fail "bb: only $xr exchanges scored from the record: $line"
+grep -q '^# swap_top_resumed=' ids.out && fail "ids: exchanges with call ids: $(grep swap_top ids.out)"
 exit 0
