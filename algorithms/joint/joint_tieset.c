@@ -55,6 +55,24 @@
  * against the tie test's bar: it fired on dispatch and event x1 at 1 ms with
  * ids, where the start is right, and missed dispatch x2 (docs/joint/ticks.md).
  * Metadata (tie_sets=2): ... p= moved= level= crossed= kept=.
+ *
+ * tie_sets=3 (the default): =2 judged the start before tie_cross mended it
+ * (dispatch x1 seed 11, 1 ms, ids: the search put back, 31.4 % against
+ * tie_cross's 33.6).  Here the tie test, where it would keep the start,
+ * saves the search whole (parents and pairing of returns,
+ * joint_tieset_defer) and lets the start be made again and mended; then
+ * (joint_tieset_after) the same sign test at =2's level, against the start
+ * as tie_cross left it.  When it refutes, the search is not put back whole:
+ * the calls where the two solutions differ fall into components closed
+ * under both (a call with its parent in each, a pair with the pair holding
+ * its return in the other), each free to take either solution without
+ * touching another; a component takes the search's parents and returns
+ * where its own requests come onto their set in the search more often than
+ * they leave it (o > r within it), else it stays as tie_cross left it (the
+ * tie test's verdict).  The set test refutes the start as a whole; it does
+ * not say every move of the search is right, and the moves that bring no
+ * request onto its set are the tie test's to judge.  Metadata:
+ * tie_sets=on after=tie_cross ... moved= left= level= components= taken=.
  */
 #include "joint_int.h"
 #include <stdio.h>
