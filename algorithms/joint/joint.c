@@ -654,6 +654,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = quant_start_again(s);
     if (rc == PB_OK && s->quant_state == 3)
         rc = joint_tiecross_apply(s); /* tie_cross (joint_tiecross.c) */
+    if (rc == PB_OK && s->tset_spar)
+        rc = joint_tieset_after(s); /* tie_sets=3 (joint_tieset.c) */
     if (rc == PB_OK && s->late_hold) {
         rc = joint_la_attach(s); /* the held orphans placed (joint_lateattach.c) */
         if (rc == PB_OK)
@@ -1345,6 +1347,8 @@ void joint_close(joint *s)
     free(s->qpar);
     free(s->qret);
     free(s->qcross);
+    free(s->tset_spar);
+    free(s->tset_sret);
     free(s->fifo_stat);
     free(s->fifo_svc);
     free(s->late_gap);

@@ -251,9 +251,10 @@ typedef struct joint_params {
     int tie_sets;       /* [tie_sets] the tie test keeps the search when the start
                            puts significantly more requests off their endpoint's modal
                            set of calls than the search (sign test; joint_tieset.c);
-                           2: and the sets' likelihood makes up the search's shortfall
-                           against the tie test's bar, 0 */
-    double tie_sets_p;  /* [tie_sets_p] tie_sets=2: the sign test's level, 0.05 */
+                           2: at the level tie_sets_p / the tie test's moves; 3: =2's
+                           level, decided after tie_cross, the search put back on the
+                           components where it brings more requests onto their set, 3 */
+    double tie_sets_p;  /* [tie_sets_p] tie_sets=2|3: the sign test's level, 0.05 */
     int tie_orphans_rows; /* [tie_orphans_rows] on rows spread by subtick (found in the
                            order of events), tie_orphans refutes the start by its sign test
                            alone, without the likelihood condition (joint_roworph.c), 1 */

@@ -305,6 +305,13 @@ struct joint {
     double tset_p;          /* the sign test's one-sided probability */
     size_t tset_cross;      /* tie_sets=2: the start's calls given the search's parent
                                as tie_cross would (moved across a tick) */
+    uint32_t *tset_spar;    /* tie_sets=3: the search's parents while the start is made
+                               again and tie_cross runs, or NULL (joint_tieset.c) */
+    void *tset_sret;        /* ... and its returns (joint_quant.c's form), or NULL */
+    size_t tset_left;       /* tie_sets=3: calls whose parent still differs after tie_cross */
+    int tset_after;         /* tie_sets=3: the test ran after tie_cross */
+    size_t tset_comps, tset_taken; /* tie_sets=3: components where the two differ; of them
+                               given the search's parents */
     struct joint_subtick *subtick; /* joint_subtick.c: the row-order check at coarse
                                stamps (owned; NULL where it did not run) */
     double bg;              /* log density of the background (per decade) */

@@ -456,7 +456,7 @@ const pb_option joint_options[] = {
      "two (one-sided binomial at one half below 0.05, more of them without one in the "
      "start) keeps the search when it is likelier than the start (joint_tieorph.c; "
      "metadata tie_orphans=)"},
-    {"tie_sets", PB_OPT_INT, offsetof(joint_params, tie_sets), "0", 0, 2,
+    {"tie_sets", PB_OPT_INT, offsetof(joint_params, tie_sets), "3", 0, 3,
      "the tie test does not keep a start that breaks the set of calls requests make: "
      "per incoming endpoint the modal set (counts per outgoing link) both solutions "
      "agree on, a sign test over the requests on it in one solution only (one-sided "
@@ -465,9 +465,14 @@ const pb_option joint_options[] = {
      "is right to keep (joint_ticks 2 workers at 1 ms with ids 88.2 -> 72.8; "
      "docs/joint/ticks.md).  2: weighed against the moves: p below tie_sets_p divided by "
      "the tie test's moved calls (Bonferroni over the moves), the requests a call moved "
-     "across a tick touches left to tie_cross (metadata level=, crossed=)"},
+     "across a tick touches left to tie_cross (metadata level=, crossed=).  3 (default): "
+     "=2's level, decided after tie_cross against the start as tie_cross left it (the "
+     "search saved whole, returns included); when refuted, the search's parents and "
+     "returns are put back on each component of the calls where the two differ whose "
+     "requests it brings onto their set more often than it takes them off, the rest "
+     "stays (metadata after=tie_cross left= components= taken=)"},
     {"tie_sets_p", PB_OPT_DOUBLE, offsetof(joint_params, tie_sets_p), "0.05", 0, 1,
-     "tie_sets=2: the family level of the one-sided sign test over requests, shared "
+     "tie_sets=2|3: the family level of the one-sided sign test over requests, shared "
      "among the moves the tie test weighed"},
     {"tie_orphans_rows", PB_OPT_BOOL, offsetof(joint_params, tie_orphans_rows), "1",
      PB_OPT_NORANGE,

@@ -32,13 +32,35 @@ typedef struct qret {
     uint32_t ret;
 } qret;
 
+void *joint_quant_returns_alloc(uint32_t n)
+{
+    return malloc(((size_t)n + 1) * sizeof(qret));
+}
+
+void joint_quant_copy_returns(const joint *s, void *out)
+{
+    qret *r = out;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        r[p] = (qret){s->pr[p].rs, s->pr[p].rr, s->pr[p].ret};
+}
+
+void joint_quant_pick_return(void *out, uint32_t p, const void *from)
+{
+    ((qret *)out)[p] = ((const qret *)from)[p];
+}
+
+uint32_t joint_quant_return_of(const void *saved, uint32_t p)
+{
+    return ((const qret *)saved)[p].ret;
+}
+
 int joint_quant_snapshot(joint *s)
 {
     if (!s->quant_on || s->qpar)
         return PB_OK;
     uint32_t n = s->npairs;
     s->qpar = malloc(((size_t)n + 1) * sizeof *s->qpar);
-    s->qret = malloc(((size_t)n + 1) * sizeof(qret));
+    s->qret = joint_quant_returns_alloc(n);
     if (!s->qpar || !s->qret) {
         free(s->qpar);
         free(s->qret);
@@ -47,9 +69,7 @@ int joint_quant_snapshot(joint *s)
         return PB_ENOMEM;
     }
     memcpy(s->qpar, s->par, (size_t)n * sizeof *s->qpar);
-    qret *r = s->qret;
-    for (uint32_t p = 0; p < n; p++)
-        r[p] = (qret){s->pr[p].rs, s->pr[p].rr, s->pr[p].ret};
+    joint_quant_copy_returns(s, s->qret);
     s->quant_ll_set = 0; /* joint_quant_fitted, at the search's first fit */
     return PB_OK;
 }
@@ -62,13 +82,10 @@ void joint_quant_fitted(joint *s)
     s->quant_ll_set = 1;
 }
 
-/* put the start's returns back (and the candidates they give), every
- * parent cleared: the caller makes the start again (joint.c).  PB_OK or
- * PB_ENOMEM */
-static int restore_returns(joint *s)
+int joint_quant_put_returns(joint *s, const void *saved)
 {
     uint32_t n = s->npairs;
-    const qret *r = s->qret;
+    const qret *r = saved;
     int rc = PB_OK;
     for (uint32_t p = 0; p < n && rc == PB_OK; p++)
         if (s->par[p] != NONE)
@@ -119,6 +136,8 @@ static int tieset(joint *s)
 {
     if (!s->p.tie_sets)
         return 0;
+    if (s->p.tie_sets == 3) /* decided after tie_cross (joint_tieset_after) */
+        return joint_tieset_defer(s) != PB_OK ? -1 : 0;
     uint32_t n = s->npairs;
     const qret *r = s->qret;
     unsigned char *lost = malloc((size_t)n + 1);
@@ -186,7 +205,7 @@ int joint_quant_decide(joint *s)
         s->quant_state = 3;
         rc = joint_tiecross_save(s); /* tie_cross (joint_tiecross.c) */
         if (rc == PB_OK)
-            rc = restore_returns(s);
+            rc = joint_quant_put_returns(s, s->qret);
     }
     free(s->qpar);
     free(s->qret);

@@ -502,6 +502,22 @@ size_t joint_tiecross_mark(const uint32_t *start, const uint32_t *now, const pb_
                            uint32_t n, pb_ns tick, uint32_t *out);
 int joint_tiecross_apply(joint *s);
 int joint_tiecross_meta(const joint *s, pb_result *res);
+/* joint_tiecross.c: the model refitted after parents changed (joint_fit, the order
+ * terms, the response order where on), as the start made again is; PB_OK or
+ * PB_ENOMEM.  Also tie_sets=3's, when it puts the search back (joint_tieset.c). */
+int joint_refit_moved(joint *s);
+/* joint_quant.c: a copy of every pair's return (message, stamps), the form the tie
+ * test saves the start's in.  joint_quant_returns_alloc: room for n pairs (malloc;
+ * the caller frees), NULL when out of memory; joint_quant_copy_returns: the current
+ * returns into it; joint_quant_return_of: pair p's return message (NONE: lost);
+ * joint_quant_pick_return: pair p's entry of from into out;
+ * joint_quant_put_returns: those returns put back, every parent cleared first, and
+ * the candidates found again where a return moved; PB_OK or PB_ENOMEM. */
+void *joint_quant_returns_alloc(uint32_t n);
+void joint_quant_copy_returns(const joint *s, void *out);
+uint32_t joint_quant_return_of(const void *saved, uint32_t p);
+void joint_quant_pick_return(void *out, uint32_t p, const void *from);
+int joint_quant_put_returns(joint *s, const void *saved);
 /* joint_tieorph.c (tie_orphans): when the tie test would keep the start, a sign test
  * over the calls that have a parent in only one of start and search; below
  * JOINT_TIEORPH_P (one-sided, more calls without a parent in the start) the start is
@@ -557,6 +573,16 @@ int joint_tieset_count(const joint *s, const uint32_t *start, const uint32_t *no
  * weighed, moved = its count of calls whose parent differs), else 0. */
 int joint_tieset_weighs(size_t start_off, size_t search_off, double level, size_t moved);
 int joint_tieset_decide(joint *s, const unsigned char *start_lost);
+/* tie_sets=3: the set test decided after tie_cross.  joint_tieset_defer (in the tie
+ * test, where it would keep the start): the search saved whole, its parents and its
+ * pairing of returns (owned by s until joint_tieset_after or joint_close); PB_OK or
+ * PB_ENOMEM.  joint_tieset_after (joint.c, after tie_cross): the sign test of
+ * joint_tieset_count with the start as tie_cross left it against the saved search,
+ * at tie_sets_p / the tie test's moved calls (joint_tieset_weighs); when it refutes,
+ * the search is put back (returns, candidates, parents, refit) and the tie test's
+ * verdict becomes "search"; the saved copy freed either way.  PB_OK or PB_ENOMEM. */
+int joint_tieset_defer(joint *s);
+int joint_tieset_after(joint *s);
 int joint_tieset_meta(const joint *s, pb_result *res);
 int joint_roworph_applies(const joint *s);
 int joint_roworph_refutes(int applies, size_t start_only, size_t search_only, double ll_start,

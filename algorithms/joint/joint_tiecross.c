@@ -64,7 +64,7 @@ int joint_tiecross_save(joint *s)
 }
 
 /* refit after parents changed (as quant_start_again in joint.c) */
-static int refit(joint *s)
+int joint_refit_moved(joint *s)
 {
     int rc = joint_fit(s, NULL);
     if (rc == PB_OK)
@@ -103,7 +103,7 @@ int joint_tiecross_apply(joint *s)
     s->cross_put = put;
     s->cross_done = 1;
     if (rc == PB_OK && put) {
-        rc = refit(s);
+        rc = joint_refit_moved(s);
         if (rc == PB_OK)
             s->cross_ll[1] = joint_loglik(s);
         /* likelier than the start by more than the second start's margin, or the
@@ -113,7 +113,7 @@ int joint_tiecross_apply(joint *s)
                 if (s->par[p] != back[p])
                     rc = joint_set_parent(s, p, back[p]);
             if (rc == PB_OK)
-                rc = refit(s);
+                rc = joint_refit_moved(s);
             s->cross_kept = 0;
         } else {
             s->cross_kept = 1;
