@@ -14,7 +14,8 @@
 #    are taken, every piece line names its first message and LLR, a taken
 #    piece has LLR > 1.9207 and <= 10 % of the messages, and the output's
 #    assignment is the first search's (unpaired=0) as said;
-#  - shuffled rows (re-sorted): the same pieces, sizes, LLRs and choices.
+#  - shuffled rows (re-sorted), renamed nodes: the same pieces, sizes, LLRs
+#    and choices.
 # Fails on the old tree (unp_pieces is no option).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 [ -x "$B/sniffer" ] || exit 77
@@ -58,4 +59,9 @@ shuffle_rows 7 "$tmp/pb.csv" "$tmp/x.csv"
     2> /dev/null || fail "infer shuffled"
 grep '^# unp_piece' "$tmp/up.csv" > "$tmp/a"; grep '^# unp_piece' "$tmp/x.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -4; fail "shuffled rows changed the pieces"; }
-echo "pieces $np, taken $tk of $nm messages; shuffled rows: same pieces"
+sed -e '/^#/!s/\bfrontend\b/zz_front/g; /^#/!s/\bleaf\b/aa_leaf/g' "$tmp/pb.csv" > "$tmp/r.csv"
+cmp -s "$tmp/pb.csv" "$tmp/r.csv" && fail "renaming changed nothing"
+run "$tmp/r.res" "$tmp/r.csv" -s unpaired=1 -s unp_pieces=1
+grep '^# unp_piece' "$tmp/r.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -4; fail "renamed nodes changed the pieces"; }
+echo "pieces $np, taken $tk of $nm messages; shuffled rows, renamed nodes: same pieces"
