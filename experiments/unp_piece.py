@@ -29,6 +29,7 @@ when L - G > 2 sqrt(L + G) (the sign test on the discordant requests at
 about 2.3 %, one-sided).
 """
 import math
+import os
 import sys
 from statistics import NormalDist
 
@@ -248,6 +249,17 @@ def main():
     # the pieces that hold one (unp_merge.awk's local)
     gm = {grp[m] for m in moved}
     rules.append(("llm_local", {g for g in small if g in gm and g in zs and zs[g][2] > 1.9207}))
+    # the choice made inside joint (-s unpaired=1 -s unp_pieces=1): its
+    # metadata names each taken piece by its first message (env UNP_JOINT)
+    if os.environ.get("UNP_JOINT"):
+        tk = set()
+        with open(os.environ["UNP_JOINT"]) as f:
+            for line in f:
+                if line.startswith("# unp_piece=") and line.rstrip().endswith("taken=1"):
+                    m = line.split(" first=", 1)[1].split()[0]
+                    if m in grp and grp[m] in differ:
+                        tk.add(grp[m])
+        rules.append(("joint", tk))
     for name, take in rules:
         e = exact_set(labels(take))
         lost, gained = len(e0 - e), len(e - e0)

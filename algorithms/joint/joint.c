@@ -973,7 +973,7 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
         /* unpaired=3: the first search is kept beside the second for
          * joint_init's check (joint_unpck.c; not here, so the check's
          * copy, which runs this function, cannot reach it again) */
-        if (params->unpaired == 3)
+        if (params->unpaired == 3 || (params->unp_pieces && params->unpaired == 1))
             t->unp_first = s;
         else
             joint_close(s);
@@ -1008,7 +1008,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         joint *f = s->unp_first;
         s->unp_first = NULL;
         int take = 0;
-        rc = joint_unpck_take(f, s, &take);
+        rc = s->p.unp_pieces && s->p.unpaired == 1 ? joint_unpp_take(f, s, &take) : joint_unpck_take(f, s, &take);
         if (rc != PB_OK) {
             free(force);
             joint_close(f);
@@ -1302,6 +1302,9 @@ void joint_close(joint *s)
                  s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,
                  s->conf_stat, s->scal_stat, s->conf_exempt};
     joint_unpaired_free(s->unp_rec, s->nunp_rec);
+    joint_unpp_free(s);
+    if (s->unp_first) /* a copy's first search kept for a check it never runs */
+        joint_close(s->unp_first);
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);

@@ -65,6 +65,8 @@ typedef struct joint_params {
                            unpaired by a min-cost pairing priced by the loss rate
                            (joint_unpaired.c); 1 links out of order, 2 every one,
                            3 as 1, checked (joint_unpck.c), 0 */
+    int unp_pieces;     /* [unp_pieces] with unpaired=1: the second search decided
+                           piece by piece (joint_unppiece.c), 0 off */
     int uncross;        /* [uncross] under loss, exchange the tails or heads of two
                            competing requests a half pair touches when that makes
                            them likelier (joint_uncross.c), 1 */

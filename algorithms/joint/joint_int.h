@@ -113,6 +113,9 @@ typedef struct joint_align_rec {
 #define JOINT_REUNP_SEED 2000  /* reunp=2: its copy uses conf_seed + this */
 #define JOINT_REUNP_ALPHA 0.05 /* reunp=2: the sign test's level */
 #define JOINT_UNPCK_SEED 3000  /* unpaired=3: its copy uses conf_seed + this */
+#define JOINT_UNPP_LLR 1.9207   /* unp_pieces: nats a piece's second partition must win by
+                                  (chi-square(1) 95 % / 2) */
+#define JOINT_UNPP_SMALL 0.1   /* unp_pieces: largest piece taken, share of the messages */
 #define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
@@ -608,6 +611,15 @@ struct joint {
     struct joint *unp_first; /* unpaired=3: the first search, kept beside the second
                                until joint_init's check (joint_unpck.c) */
     int unpck;              /* unpaired=3 (joint_unpck.c): 0 not run, 1 without, 2 with */
+    /* unp_pieces (joint_unppiece.c): ran; pieces, taken, messages; per
+     * piece (output solution only) its LLR, size and whether taken */
+    int unpp_on;
+    uint32_t unpp_n, unpp_taken;
+    size_t unpp_msgs;
+    double *unpp_llr;
+    uint32_t *unpp_size;
+    unsigned char *unpp_tk;
+    uint64_t *unpp_first;   /* per piece: the id of its first message */
     int unpck_copy;         /* unpaired=3: 0 the copy did not run (the likelihood said
                                no), 1 it ran */
     size_t unpck_changed;   /* unpaired=3: the copy's links whose choice changed */

@@ -94,6 +94,14 @@ const pb_option joint_options[] = {
      "shows, more requests come out exact only with the choice than only without by a "
      "sign test at 5 % (metadata unpaired_check=), 0 = the alignment's choice "
      "(docs/joint/loss.md, \"Which messages stay unpaired, checked\")"},
+    {"unp_pieces", PB_OPT_INT, offsetof(joint_params, unp_pieces), "0", 0, 1,
+     "with unpaired=1, when the second search ran: both searches kept; the messages whose "
+     "requests differ between them fall into pieces, each scored in both under the model "
+     "refitted outside every piece (plus the loss-rate price per unpaired message), the "
+     "second's taken when its log-likelihood ratio > 1.9207 nats and the piece holds <= 10 % "
+     "of the messages (metadata unp_pieces=, unp_piece=).  The partial merge is not built: "
+     "the second search is output when every piece is taken, else the first.  ~3x CPU "
+     "(docs/joint/loss.md, \"pieces decided by a held-out likelihood\")"},
     {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
      "when messages were lost (half pairs), after the search: for every request a half "
      "pair touches and every request competing with it for a call, try exchanging all "

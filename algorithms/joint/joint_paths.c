@@ -193,6 +193,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->reunp_capped);
         joint_reunp_meta(s, res);
         joint_unpck_meta(s, res);
+        joint_unpp_meta(s, res);
         pb_result_meta(res, "align_links=%zu align_unpaired=%zu", s->align.links,
                        s->align.skipped);
         /* align_starts=2: the links the second start decided */

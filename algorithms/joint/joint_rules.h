@@ -1069,6 +1069,19 @@ void joint_unpck_revert(joint *f, joint *t);
 /* the unpaired=3 line of the metadata (nothing when the check did not
  * run).  PB_OK or PB_ENOMEM */
 int joint_unpck_meta(const joint *s, pb_result *res);
+
+/* joint_unppiece.c (unp_pieces=1 with unpaired=1): the first search f and
+ * the second s; pieces (message groups closed under both solutions'
+ * requests whose partitions differ) scored under a model refitted outside
+ * every piece; a piece taken when its LLR > JOINT_UNPP_LLR and it holds at
+ * most JOINT_UNPP_SMALL of the messages.  *take_second = 1 when every
+ * piece is taken (the partial merge is not built).  Both refitted to their
+ * whole solution on return; the piece arrays owned by the one to output.
+ * PB_OK or PB_ENOMEM.  joint_unpp_free: the arrays; joint_unpp_meta: the
+ * metadata lines (unp_pieces=, unp_piece=) */
+int joint_unpp_take(joint *f, joint *s, int *take_second);
+void joint_unpp_free(joint *s);
+int joint_unpp_meta(const joint *s, pb_result *res);
 /* joint_reunpck.c: the reunp=2 line of the metadata (nothing when the
  * check did not run).  PB_OK or PB_ENOMEM */
 int joint_reunp_meta(const joint *s, pb_result *res);
