@@ -23,6 +23,7 @@
 
 #define PB_MSORT_RUN 8     /* insertion-sorted run length */
 #define PB_MSORT_STACK 2048 /* bytes of scratch on the stack; malloc beyond */
+#define PB_MSORT_MAX_BYTES ((size_t)1 << 20) /* pb_sort leaves larger arrays to qsort */
 
 /* merge the sorted runs a[0..n1) and a[n1..n1+n2) (elements of `size`
  * bytes) into out, the left run first on ties */
