@@ -856,7 +856,7 @@ void joint_lser_free(joint *s);
  * model without the term by more than JOINT_RESTART_MARGIN nats (then t
  * takes s's records of the choices before); the one kept records the
  * check (nser, both likelihoods) for its metadata */
-int joint_lser_wanted(const joint *s);
+int joint_lser_wanted(joint *s);
 int joint_lser_choose(joint *s, joint *t, int nser);
 /* joint_lserial.c, loss_serial=8: as joint_lser_choose, but s's and t's
  * solutions (both without the term) compared cross-fitted (joint_ux_*:
