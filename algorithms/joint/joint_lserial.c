@@ -358,6 +358,24 @@ static double lser_loglik(joint *s)
     return v;
 }
 
+/* where the term prices links a test calls serial without loss (3, 4: the
+ * second search of 7|8) it only guides the search; a choice between two
+ * whole solutions inside that search (the tie test's start against the
+ * search, tie_cross's restored moves) is the model's without it.  With the
+ * term in, the rank start -- which stacks calls where ties hide the order
+ * -- pays the term for every stack, and the tie test's per-move gain
+ * crossed its level on that alone (test_joint_tiecross's dispatch trace at
+ * 1 ms, subtick=off: 1.91 nats per move term-free, 2.70 with the term;
+ * the term's search then kept the search, within-tick moves the tie test
+ * exists to refuse, and the cross-fitted check, which cannot refute them
+ * either, took it: exact 0.336 -> 0.318) */
+double joint_lser_choice_ll(joint *s)
+{
+    if (s->lser_on && lser_mode(s) >= 3 && !(s->halves_call + s->halves_ret))
+        return lser_loglik(s);
+    return joint_loglik(s);
+}
+
 int joint_lser_choose(joint *s, joint *t, int nser)
 {
     double l0 = lser_loglik(s), l1 = lser_loglik(t);
