@@ -40,9 +40,11 @@
  *
  * loss_serial=7|8 (joint_lser_wanted, joint_lser_choose[_x]): the term
  * only guides a second search, whose solution is kept when the model
- * without the term prefers it: 7 in sample by 10 nats, 8 (cross-fitted; not the default: its CPU)
+ * without the term prefers it: 7 in sample by 10 nats, 8 (the default)
  * cross-fitted over two halves of units of requests, on both halves and
- * by a paired z over the units (docs/joint/loss.md, "Decided per trace").
+ * by a paired z over the units or a sign test over the walks that changed
+ * (docs/joint/loss.md, "Decided per trace"); 8 runs the second search
+ * only where the gate passes (lser_gate: "The second search gated").
  */
 #include "joint_int.h"
 
