@@ -75,7 +75,11 @@ typedef struct joint_params {
                            sent while an earlier call of its request is out
                            (joint_lserial.c), 1; 3, 4: also with call ids
                            without loss on links a test calls serial; 7:
-                           4's search kept where the model prefers it */
+                           4's search kept where the model prefers it; 8
+                           (default): cross-fitted, gated */
+    double loss_serial_gate; /* [loss_serial_gate] loss_serial=8: the second search
+                           only where at least this share of the requests holds
+                           a stacked call on a serial link (joint_lserial.c), 0.1 */
     int loss_serial_greedy; /* [loss_serial_greedy] the greedy round's costs
                            include loss_serial's term (joint_lserial.c): 1
                            always, 2 only without loss (default) */

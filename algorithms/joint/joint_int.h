@@ -598,6 +598,14 @@ struct joint {
     /* loss_serial=8: the check cross-fitted; the gain per half, the z */
     int lser_ck_x;
     double lser_ck_h[2], lser_ck_z;
+    /* loss_serial=8's gate (joint_lser_wanted): 0 not decided, 1 the second
+     * search ran, 2 skipped; requests holding a stacked call on a serial
+     * link, requests with a call on one; the sign test over changed walks
+     * (walks, of them likelier under the term's solution, its z) */
+    int lser_gate;
+    size_t lser_g_stacked, lser_g_req;
+    size_t lser_ck_walks, lser_ck_wgain;
+    double lser_ck_sz;
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
      * undone; the cross-fitted log-likelihoods before and after, summed */
     size_t uxc_kept, uxc_undone;

@@ -40,9 +40,11 @@
  *
  * loss_serial=7|8 (joint_lser_wanted, joint_lser_choose[_x]): the term
  * only guides a second search, whose solution is kept when the model
- * without the term prefers it: 7 in sample by 10 nats, 8 (cross-fitted; not the default: its CPU)
+ * without the term prefers it: 7 in sample by 10 nats, 8 (the default)
  * cross-fitted over two halves of units of requests, on both halves and
- * by a paired z over the units (docs/joint/loss.md, "Decided per trace").
+ * by a paired z over the units or a sign test over the walks that changed
+ * (docs/joint/loss.md, "Decided per trace"); 8 runs the second search
+ * only where the gate passes (lser_gate: "The second search gated").
  */
 #include "joint_int.h"
 
@@ -228,10 +230,19 @@ int joint_lser_fit(joint *s, const unsigned char *only)
  * Only where the term could act: call ids on every pair, no half pair,
  * and the serial test calls some link of the solution serial. */
 
-int joint_lser_wanted(const joint *s)
+/* the top-level request of pair q under par (q itself in a cycle) */
+static uint32_t lser_root(const uint32_t *par, uint32_t q, uint32_t n)
 {
-    if ((s->p.loss_serial != 7 && s->p.loss_serial != 8) || s->halves_call + s->halves_ret || joint_any_free(s))
-        return 0;
+    uint32_t j = q, steps = 0;
+    while (par[j] != NONE && steps++ < n)
+        j = par[j];
+    return par[j] == NONE ? j : q;
+}
+
+/* the serial links of s's solution (the test of loss_serial=3|4): ser[l]
+ * 1 when serial; the number of them, or -1 without memory */
+static int lser_serial_links(const joint *s, unsigned char *ser)
+{
     double *k = calloc((size_t)2 * s->nlinks + 2, sizeof *k);
     double *p0 = calloc((size_t)s->nlinks + 1, sizeof *p0);
     int n = 0;
@@ -239,13 +250,103 @@ int joint_lser_wanted(const joint *s)
         lser_count(s, NULL, 1, k, p0);
         for (uint32_t l = 0; l < s->nlinks; l++) {
             int tested = 0;
-            n += lser_is_serial(k, p0, l, &tested);
+            ser[l] = (unsigned char)lser_is_serial(k, p0, l, &tested);
+            n += ser[l];
         }
     } else {
-        n = -1; /* no memory: the caller says so */
+        n = -1;
     }
     free(k);
     free(p0);
+    return n;
+}
+
+/* the stacks of s's solution: st[o] = 1 for each output o on a serial
+ * link (ser) sent while an earlier call of its request (return known) is
+ * out -- what the term prices and the term-free search left.  *nout: the
+ * outputs on serial links with an earlier call (the test's n) */
+static size_t lser_stacks(const joint *s, const unsigned char *ser, unsigned char *st,
+                          size_t *nout)
+{
+    size_t k = 0, n = 0;
+    memset(st, 0, (size_t)s->npairs + 1);
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        const uint32_t *a = s->kids[q].a;
+        uint32_t na = s->kids[q].n;
+        pb_ns mr = INT64_MIN;
+        for (uint32_t i = 0; i < na; i++) {
+            const jpair *o = &s->pr[a[i]];
+            if (o->call == NONE)
+                continue;
+            if (mr != INT64_MIN && ser[o->link]) {
+                n++;
+                if (mr > o->cs) {
+                    st[a[i]] = 1;
+                    k++;
+                }
+            }
+            if (o->ret != NONE && o->rr > mr)
+                mr = o->rr;
+        }
+    }
+    *nout = n;
+    return k;
+}
+
+/* loss_serial=8's gate: the share of s's top-level requests with a call
+ * on a serial link that hold a stacked call there (sent while an earlier
+ * call of the request is out).  The term prices only those stacks, and
+ * only the stacks' requests can gain from it on principle: a request with
+ * none in either solution has the same term under both, so where its
+ * calls move, the term changed the search's path, not the objective
+ * (h122's heavytail; test_joint_tiecross's dispatch trace at 1 ms with
+ * subtick=off: 32 of 503 requests stacked, yet 114 units differ, 87 of
+ * them without a stack, and the term-free model, flattened by the ties,
+ * prefers them: likelier and wrong).  So the second search runs only
+ * where at least loss_serial_gate of the requests hold a stack.  Records
+ * the counts in s; 1 when it passes, 0 not, -1 without memory */
+static int lser_gate(joint *s, const unsigned char *ser)
+{
+    uint32_t n = s->npairs;
+    unsigned char *st = malloc((size_t)n + 1), *rq = calloc((size_t)n + 1, 1);
+    if (!st || !rq) {
+        free(st);
+        free(rq);
+        return -1;
+    }
+    size_t nout = 0;
+    lser_stacks(s, ser, st, &nout);
+    for (uint32_t q = 0; q < n; q++) {
+        if (s->par[q] == NONE || !ser[s->pr[q].link])
+            continue;
+        uint32_t r = lser_root(s->par, q, n);
+        rq[r] |= (unsigned char)(1 | (st[q] ? 2 : 0));
+    }
+    size_t req = 0, stk = 0;
+    for (uint32_t q = 0; q < n; q++) {
+        req += rq[q] != 0;
+        stk += (rq[q] & 2) != 0;
+    }
+    free(st);
+    free(rq);
+    s->lser_g_req = req;
+    s->lser_g_stacked = stk;
+    int pass = req > 0 && (double)stk >= s->p.loss_serial_gate * (double)req;
+    s->lser_gate = pass ? 1 : 2;
+    return pass;
+}
+
+int joint_lser_wanted(joint *s)
+{
+    if ((s->p.loss_serial != 7 && s->p.loss_serial != 8) || s->halves_call + s->halves_ret || joint_any_free(s))
+        return 0;
+    unsigned char *ser = calloc((size_t)s->nlinks + 1, 1);
+    int n = ser ? lser_serial_links(s, ser) : -1;
+    if (n > 0 && s->p.loss_serial == 8) {
+        int g = lser_gate(s, ser);
+        n = g < 0 ? -1 : g ? n : 0;
+    }
+    free(ser);
     return n;
 }
 
@@ -257,6 +358,24 @@ static double lser_loglik(joint *s)
     double v = joint_loglik(s);
     s->lser_on = on;
     return v;
+}
+
+/* where the term prices links a test calls serial without loss (3, 4: the
+ * second search of 7|8) it only guides the search; a choice between two
+ * whole solutions inside that search (the tie test's start against the
+ * search, tie_cross's restored moves) is the model's without it.  With the
+ * term in, the rank start -- which stacks calls where ties hide the order
+ * -- pays the term for every stack, and the tie test's per-move gain
+ * crossed its level on that alone (test_joint_tiecross's dispatch trace at
+ * 1 ms, subtick=off: 1.91 nats per move term-free, 2.70 with the term;
+ * the term's search then kept the search, within-tick moves the tie test
+ * exists to refuse, and the cross-fitted check, which cannot refute them
+ * either, took it: exact 0.336 -> 0.318) */
+double joint_lser_choice_ll(joint *s)
+{
+    if (s->lser_on && lser_mode(s) >= 3 && !(s->halves_call + s->halves_ret))
+        return lser_loglik(s);
+    return joint_loglik(s);
 }
 
 int joint_lser_choose(joint *s, joint *t, int nser)
@@ -295,15 +414,6 @@ static int lser_xll(joint *x, const unsigned char *half, unsigned char *only, do
         for (uint32_t q = 0; q < x->npairs; q++)
             h2[half[q]] += per[q];
     return rc;
-}
-
-/* the top-level request of pair q under par (q itself in a cycle) */
-static uint32_t lser_root(const uint32_t *par, uint32_t q, uint32_t n)
-{
-    uint32_t j = q, steps = 0;
-    while (par[j] != NONE && steps++ < n)
-        j = par[j];
-    return par[j] == NONE ? j : q;
 }
 
 static uint32_t lser_find(uint32_t *u, uint32_t x)
@@ -361,7 +471,8 @@ int joint_lser_choose_x(joint *s, joint *t, int nser)
     uint32_t *grp = malloc(((size_t)n + 1) * sizeof *grp);
     double *p0 = malloc(((size_t)n + 1) * sizeof *p0), *p1 = malloc(((size_t)n + 1) * sizeof *p1);
     double *g = calloc((size_t)n + 1, sizeof *g);
-    double a[2] = {0, 0}, b[2] = {0, 0}, z = 0;
+    double a[2] = {0, 0}, b[2] = {0, 0}, z = 0, sz = 0;
+    size_t nw = 0, nwg = 0;
     int rc = half && only && tmp && grp && p0 && p1 && g && t->npairs == n ? PB_OK : PB_ENOMEM;
     if (rc == PB_OK) {
         lser_units(s, t, half, tmp, grp);
@@ -385,8 +496,27 @@ int joint_lser_choose_x(joint *s, joint *t, int nser)
         }
         double var = ng > 1 ? (ss - sum * sum / ng) / (ng - 1) : 0;
         z = var > 0 ? sum / sqrt(var * ng) : 0;
+        /* the sign test over the walks that changed (a pair whose calls
+         * differ between the two solutions): the units' z is diluted where
+         * one giant unit holds the whole gain (pool x2 ns: one unit of 170
+         * differs, +13,249 nats, z 1.01), so the units are split at the
+         * moved calls -- each changed walk an item, gained or not, one-sided
+         * at the same level (normal approximation, continuity corrected).
+         * A move takes a call from one walk to another, so where the model
+         * is indifferent the two sides gain and lose alike */
+        for (uint32_t q = 0; q < n; q++) {
+            int same = s->kids[q].n == t->kids[q].n;
+            for (uint32_t i = 0; same && i < s->kids[q].n; i++)
+                same = s->kids[q].a[i] == t->kids[q].a[i];
+            if (!same) {
+                nw++;
+                nwg += p1[q] > p0[q];
+            }
+        }
+        sz = nw ? (2.0 * (double)nwg - (double)nw - 1) / sqrt((double)nw) : 0;
     }
-    int take = rc == PB_OK && b[0] > a[0] && b[1] > a[1] && z > JOINT_LSER_XZ;
+    int take = rc == PB_OK && b[0] > a[0] && b[1] > a[1] &&
+               (z > JOINT_LSER_XZ || sz > JOINT_LSER_XZ);
     free(half);
     free(only);
     free(tmp);
@@ -407,6 +537,12 @@ int joint_lser_choose_x(joint *s, joint *t, int nser)
     k->lser_ck_h[0] = b[0] - a[0];
     k->lser_ck_h[1] = b[1] - a[1];
     k->lser_ck_z = z;
+    k->lser_ck_walks = nw;
+    k->lser_ck_wgain = nwg;
+    k->lser_ck_sz = sz;
+    k->lser_gate = s->lser_gate;
+    k->lser_g_req = s->lser_g_req;
+    k->lser_g_stacked = s->lser_g_stacked;
     return take;
 }
 
@@ -461,13 +597,24 @@ double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q)
 
 int joint_lser_meta(const joint *s, pb_result *res)
 {
+    if (s->lser_gate) { /* loss_serial=8: why the second search ran or not */
+        int rc = pb_result_meta(res, "loss_serial_gate=%s share=%.4f level=%.4f "
+                                "stacked_requests=%zu requests=%zu",
+                                s->lser_gate == 1 ? "ran" : "skipped",
+                                s->lser_g_req ? (double)s->lser_g_stacked / (double)s->lser_g_req : 0,
+                                s->p.loss_serial_gate, s->lser_g_stacked, s->lser_g_req);
+        if (rc != PB_OK)
+            return rc;
+    }
     if (s->lser_ck) { /* loss_serial=7: the check (before the term's own line) */
         int rc = s->lser_ck_x
             ? pb_result_meta(res, "loss_serial_check=crossfit serial_links=%zu "
                              "heldout_without=%.3f heldout_with=%.3f gain_half0=%.3f "
-                             "gain_half1=%.3f z=%.3f z_min=%.4f chosen=%s", s->lser_ck_links,
+                             "gain_half1=%.3f z=%.3f walks_changed=%zu walks_gained=%zu "
+                             "sign_z=%.3f z_min=%.4f chosen=%s", s->lser_ck_links,
                              s->lser_ck_ll[0], s->lser_ck_ll[1], s->lser_ck_h[0],
-                             s->lser_ck_h[1], s->lser_ck_z, JOINT_LSER_XZ,
+                             s->lser_ck_h[1], s->lser_ck_z, s->lser_ck_walks,
+                             s->lser_ck_wgain, s->lser_ck_sz, JOINT_LSER_XZ,
                              s->lser_ck == 2 ? "with" : "without")
             : pb_result_meta(res, "loss_serial_check=loglik serial_links=%zu "
                                 "ll_without=%.3f ll_with=%.3f chosen=%s", s->lser_ck_links,

@@ -111,7 +111,7 @@ const pb_option joint_options[] = {
     {"uncross_min", PB_OPT_DOUBLE, offsetof(joint_params, uncross_min), "1.9207", 0, 1e6,
      "nats a move of uncross must gain to be kept (default: half the 95 % point of "
      "chi-square with one degree of freedom, as if the move were a likelihood-ratio test)"},
-    {"loss_serial", PB_OPT_INT, offsetof(joint_params, loss_serial), "1", 0, 8,
+    {"loss_serial", PB_OPT_INT, offsetof(joint_params, loss_serial), "8", 0, 8,
      "when messages were lost (half pairs) and every pair was made by call id: the model "
      "learns per outgoing link how often a call is sent while an earlier call of its "
      "request has not returned, and scores each call by it (a lost return's chain not "
@@ -125,12 +125,19 @@ const pb_option joint_options[] = {
      "a link of the solution serial, the search again at 4, kept when the model without "
      "the term finds its solution likelier by 10 nats (two searches; metadata "
      "loss_serial_check=; measured, not the default: async and bursty rows fell); "
-     "8 = as 7, the two solutions compared cross-fitted (each half of the requests under "
-     "the model fitted to the other half; the term's kept when likelier on both halves "
-     "and the paired z over its units > 1.645; metadata loss_serial_check=crossfit; no audit "
-     "row falls, but a second search with call ids wherever a link tests serial (OnlineBoutique "
-     "07:11 with ids about 2x the CPU): not the default); 1 = the term under loss only (the "
-     "default); 0 = off"},
+     "8 (the default) = as 7, but the second search only where the gate passes "
+     "(loss_serial_gate), and the two solutions compared cross-fitted (each half of the "
+     "requests under the model fitted to the other half; the term's kept when likelier on "
+     "both halves and either the paired z over its units or the sign test over the walks "
+     "that changed > 1.645; metadata loss_serial_gate=, loss_serial_check=crossfit); "
+     "1 = the term under loss only; 0 = off"},
+    {"loss_serial_gate", PB_OPT_DOUBLE, offsetof(joint_params, loss_serial_gate), "0.1", 0, 1,
+     "loss_serial=8: the second search (with the term) runs only where at least this share "
+     "of the requests with a call on a serial link hold a stacked call there (sent while "
+     "an earlier call of the request is out) in the term-free solution: below it the term "
+     "has little to undo and its search mostly changes requests it does not price "
+     "(docs/joint/loss.md, \"The second search gated\"; metadata loss_serial_gate=ran|"
+     "skipped share= level=); 0 = wherever a link tests serial"},
     {"loss_serial_greedy", PB_OPT_INT, offsetof(joint_params, loss_serial_greedy), "2", 0, 2,
      "where loss_serial's term is on, the greedy round's cost of a call in a request "
      "includes the term's change (its own overlap and the one its return makes for the "

@@ -78,7 +78,7 @@ void joint_quant_fitted(joint *s)
 {
     if (!s->qpar || s->quant_ll_set)
         return;
-    s->quant_ll[0] = joint_loglik(s);
+    s->quant_ll[0] = joint_lser_choice_ll(s); /* the model without a guiding term */
     s->quant_ll_set = 1;
 }
 
@@ -177,7 +177,7 @@ int joint_quant_decide(joint *s)
     free(arr);
     int rc = PB_OK;
     /* the search's, fitted last by the search itself (joint.c) */
-    s->quant_ll[1] = joint_loglik(s);
+    s->quant_ll[1] = joint_lser_choice_ll(s);
     if (!s->quant_ll_set)
         s->quant_ll[0] = s->quant_ll[1]; /* no search ran: nothing moved */
     s->quant_state = 2;

@@ -899,7 +899,12 @@ void joint_lser_free(joint *s);
  * model without the term by more than JOINT_RESTART_MARGIN nats (then t
  * takes s's records of the choices before); the one kept records the
  * check (nser, both likelihoods) for its metadata */
-int joint_lser_wanted(const joint *s);
+int joint_lser_wanted(joint *s);
+/* joint_lserial.c: joint_loglik for a choice between two whole solutions
+ * (the tie test, tie_cross): without the serial term where it only guides
+ * the search (loss_serial=3|4 without loss, the second search of 7|8),
+ * else joint_loglik itself */
+double joint_lser_choice_ll(joint *s);
 int joint_lser_choose(joint *s, joint *t, int nser);
 /* joint_lserial.c, loss_serial=8: as joint_lser_choose, but s's and t's
  * solutions (both without the term) compared cross-fitted (joint_ux_*:

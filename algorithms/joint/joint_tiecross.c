@@ -84,7 +84,7 @@ int joint_tiecross_apply(joint *s)
     uint32_t *back = malloc(((size_t)n + 1) * sizeof *back);
     if (!back)
         rc = PB_ENOMEM;
-    s->cross_ll[0] = joint_loglik(s); /* the start made again, refitted */
+    s->cross_ll[0] = joint_lser_choice_ll(s); /* the start made again, refitted */
     s->cross_ll[1] = s->cross_ll[0];
     for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
         uint32_t b = s->qcross[p];
@@ -105,7 +105,7 @@ int joint_tiecross_apply(joint *s)
     if (rc == PB_OK && put) {
         rc = joint_refit_moved(s);
         if (rc == PB_OK)
-            s->cross_ll[1] = joint_loglik(s);
+            s->cross_ll[1] = joint_lser_choice_ll(s);
         /* likelier than the start by more than the second start's margin, or the
          * start stays */
         if (rc == PB_OK && !joint_tiecross_keep(put, s->cross_ll[0], s->cross_ll[1])) {

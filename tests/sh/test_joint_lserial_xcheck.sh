@@ -21,10 +21,12 @@ run() { run_nocal "$@"; }       # trace out [options]: joint with call ids
 exact() { exact_of "$@"; }
 assign() { assignment_of "$@"; }
 meta() { grep '^# loss_serial_check=' "$1"; }
-# the choice as its own numbers say: with iff both halves gain and z > z_min
+# the choice as its own numbers say: with iff both halves gain and the units'
+# z or the changed walks' sign z > z_min
 agrees() {
     echo "$1" | awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-        w = v["gain_half0"] > 0 && v["gain_half1"] > 0 && v["z"] > v["z_min"]
+        w = v["gain_half0"] > 0 && v["gain_half1"] > 0 &&
+            (v["z"] > v["z_min"] || v["sign_z"] > v["z_min"])
         exit !((w && v["chosen"] == "with") || (!w && v["chosen"] == "without")) }'
 }
 "$B/maketrace" "$PB_ROOT/experiments/joint_loss_repeat.conf" -D seed=1 \
@@ -41,10 +43,11 @@ agrees "$m" || fail "the choice disagrees with its numbers: $m"
 awk -v a="$e1" -v b="$e8" 'BEGIN { exit !(b >= a + 0.03) }' ||
     fail "the check does not undo the stacked requests: $e1 -> $e8"
 # term_free NAME TRACE: at 8 the check keeps the term-free search, the
-# assignment byte for byte loss_serial=1's
+# assignment byte for byte loss_serial=1's (the gate at 0: the check itself
+# is tested here, the gate in test_joint_lserial_gate.sh)
 term_free() {
     run "$2" "$tmp/f1.csv" -s loss_serial=1
-    run "$2" "$tmp/f8.csv" -s loss_serial=8
+    run "$2" "$tmp/f8.csv" -s loss_serial=8 -s loss_serial_gate=0
     m=$(meta "$tmp/f8.csv")
     echo "$1: $m"
     echo "$m" | grep -q 'chosen=without$' || fail "the check kept the term on $1: $m"

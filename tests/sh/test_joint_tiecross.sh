@@ -14,15 +14,15 @@
 # (-s subtick=off throughout: the whole-tick machinery tested here is what runs where
 # the rows within a tick are not taken as the order of events, docs/joint/ticks.md
 # "Positions within a tick"; with the default the rows of these traces are.)
-# (-s loss_serial=1 throughout: the serial term's check at loss_serial=8 (not the default) keeps the term's
-# search on this trace at subtick=off (z 8.5; exact 0.336 -> 0.318; at the defaults 1 ms
-# is unchanged, ns 0.811 -> 0.829): not what is tested here.)
+# (loss_serial at its default, 8: its gate skips the second search here (6 % of the
+# requests stacked), and with the gate at 0 the term's search no longer keeps the
+# search over the start: test_joint_lserial_gate.sh.)
 # (-s tie_sets=0 throughout: tie_sets=3, the default, decides the set test after
 # tie_cross and puts back the search's components the sets favour (dispatch here:
-# 38.8 %, test_joint_tieset.sh); what is tested here is tie_cross alone.)
+# 38.8 %, test_joint_tieset3.sh); what is tested here is tie_cross alone.)
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 acc() { # trace tie_cross -> exact accuracy; the result in $tmp/r.$2
-    "$B/infer" --algo joint -s loss_serial=1 -s subtick=off -s tie_sets=0 -s tie_cross="$2" -o "$tmp/r.$2" "$1" 2> "$tmp/log" ||
+    "$B/infer" --algo joint -s subtick=off -s tie_sets=0 -s tie_cross="$2" -o "$tmp/r.$2" "$1" 2> "$tmp/log" ||
         fail "infer $1 tie_cross=$2: $(tail -1 "$tmp/log")"
     "$B/score" --truth "$1" "$tmp/r.$2" |
         exact_acc
