@@ -1285,10 +1285,10 @@ static int order_auto(joint *s)
     return rc;
 }
 
-void joint_close(joint *s)
+/* Frees one solution; the first search a copy kept (unp_first) is freed by
+ * joint_close's loop, so no call here reaches itself (test_no_recursion). */
+static void close_one(joint *s)
 {
-    if (!s)
-        return;
     joint_subtick_free(s->subtick);
     free(s->tickx);
     if (s->kids)
@@ -1303,8 +1303,6 @@ void joint_close(joint *s)
                  s->conf_stat, s->scal_stat, s->conf_exempt};
     joint_unpaired_free(s->unp_rec, s->nunp_rec);
     joint_unpp_free(s);
-    if (s->unp_first) /* a copy's first search kept for a check it never runs */
-        joint_close(s->unp_first);
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(f[i]);
     hmap_free(&s->linkmap);
@@ -1387,6 +1385,18 @@ void joint_close(joint *s)
     free(s->la_timer);
     joint_lt_free(s);
     free(s);
+}
+
+void joint_close(joint *s)
+{
+    /* a copy's first search kept for a check it never runs (unp_first):
+     * a chain freed in a loop, not by recursion */
+    while (s) {
+        joint *next = s->unp_first;
+        s->unp_first = NULL;
+        close_one(s);
+        s = next;
+    }
 }
 
 uint32_t joint_npairs(const joint *s) { return s->npairs; }
