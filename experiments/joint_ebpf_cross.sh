@@ -17,8 +17,7 @@ B=${PB_BIN:-$R/bin}
 DATA=${1:-$R/../shared/data}
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 . "$R/experiments/trace_cols.sh"
-"$B/importtrace" -q "$DATA/deeptrace-ebpf/rps100-spans.json.gz" > "$W/raw.csv"
-keep_cols "$W/raw.csv" > "$W/bb.csv"
+ebpf_trace "$DATA" "$W"
 for a in joint fcfs; do
     "$B/infer" --algo $a -o "$W/$a.csv" "$W/bb.csv" 2> /dev/null
     awk -F, -f "$R/experiments/joint_perreq.awk" "$W/bb.csv" "$W/$a.csv" | sort > "$W/$a.req"

@@ -17,8 +17,7 @@ B=${PB_BIN:-$R/bin}
 DATA=${1:-$R/../shared/data}
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 . "$R/experiments/trace_cols.sh"
-"$B/importtrace" -q "$DATA/deeptrace-ebpf/rps100-spans.json.gz" > "$W/raw.csv"
-keep_cols "$W/raw.csv" > "$W/bb.csv"
+ebpf_trace "$DATA" "$W"
 # per call: callee, thread, read, answer (truth), id
 awk -F, '/^#/ || $1 == "id" { next }
     $6 == "call" { rd[$1] = $3; th[$1] = $9; dst[$1] = $5 }

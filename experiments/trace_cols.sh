@@ -1,6 +1,6 @@
-# experiments/trace_cols.sh - the two trace edits the audits share
+# experiments/trace_cols.sh - the trace edits the audits share
 # (sourced, POSIX sh; by experiments/lib.sh, joint_systems.sh,
-# joint_stress.sh, joint_calib.sh and tests/sh/joint_lib.sh).
+# joint_stress.sh, joint_calib.sh, joint_ebpf_*.sh and tests/sh/joint_lib.sh).
 
 # keep_cols TRACE: the columns a tracer that names the receiving thread
 # records (sthread and conn dropped), to stdout
@@ -17,4 +17,12 @@ strip_ids() {
     awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
         !h { for (i = 1; i <= NF; i++) if ($i == "callid") c = i; h = 1; print; next }
         { if (c) $c = ""; print }' "$1"
+}
+
+# ebpf_trace DATA_DIR WORK_DIR: the eBPF capture imported to WORK_DIR/raw.csv
+# and its audited columns to WORK_DIR/bb.csv (joint_ebpf_cross.sh,
+# joint_ebpf_threads.sh)
+ebpf_trace() {
+    "$B/importtrace" -q "$1/deeptrace-ebpf/rps100-spans.json.gz" > "$2/raw.csv" &&
+        keep_cols "$2/raw.csv" > "$2/bb.csv"
 }

@@ -85,22 +85,7 @@ w=20000
 [ "${PB_BENCH_QUICK:-0}" = 1 ] && w=5000
 wt="$dir/wide-$w.bb.csv"
 if [ ! -s "$wt" ]; then
-    awk -v n=$w 'function sp(i, st, d, p, k, par) {
-            printf "%s{\"traceID\":\"t1\",\"spanID\":\"%x\",\"startTime\":%d,\"duration\":%d,", (i > 1 ? "," : ""), i, st, d
-            printf "\"processID\":\"%s\",\"tags\":[{\"key\":\"span.kind\",\"type\":\"string\",\"value\":\"%s\"}]", p, k
-            if (par) printf ",\"references\":[{\"refType\":\"CHILD_OF\",\"traceID\":\"t1\",\"spanID\":\"%x\"}]", par
-            printf "}"
-        }
-        BEGIN {
-            printf "{\"data\":[{\"traceID\":\"t1\",\"spans\":["
-            sp(1, 1000000, 30 * n + 100, "p1", "server", 0)
-            for (j = 0; j < n; j++) {
-                st = 1000010 + 30 * j; d = j % 3 ? 20 : 75
-                sp(2 + 2 * j, st, d, "p1", "client", 1)
-                sp(3 + 2 * j, st + 2, d - 4, "p2", "server", 2 + 2 * j)
-            }
-            printf "],\"processes\":{\"p1\":{\"serviceName\":\"a\"},\"p2\":{\"serviceName\":\"b\"}}}]}\n"
-        }' > "$dir/wide.json" && "$PB_BIN/importtrace" -q -o "$wt" "$dir/wide.json" ||
+    awk -v n=$w -f "$R/experiments/wide_fanout.awk" > "$dir/wide.json" && "$PB_BIN/importtrace" -q -o "$wt" "$dir/wide.json" ||
         echo "bench_joint: wide fan-out trace failed"
     rm -f "$dir/wide.json"
 fi

@@ -18,22 +18,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 cd "$tmp" || exit 1
 
 n=3000
-awk -v n=$n 'function sp(i, st, d, p, k, par) {
-        printf "%s{\"traceID\":\"t1\",\"spanID\":\"%x\",\"startTime\":%d,\"duration\":%d,", (i > 1 ? "," : ""), i, st, d
-        printf "\"processID\":\"%s\",\"tags\":[{\"key\":\"span.kind\",\"type\":\"string\",\"value\":\"%s\"}]", p, k
-        if (par) printf ",\"references\":[{\"refType\":\"CHILD_OF\",\"traceID\":\"t1\",\"spanID\":\"%x\"}]", par
-        printf "}"
-    }
-    BEGIN {
-        printf "{\"data\":[{\"traceID\":\"t1\",\"spans\":["
-        sp(1, 1000000, 30 * n + 100, "p1", "server", 0)
-        for (j = 0; j < n; j++) {
-            st = 1000010 + 30 * j; d = j % 3 ? 20 : 75
-            sp(2 + 2 * j, st, d, "p1", "client", 1)
-            sp(3 + 2 * j, st + 2, d - 4, "p2", "server", 2 + 2 * j)
-        }
-        printf "],\"processes\":{\"p1\":{\"serviceName\":\"a\"},\"p2\":{\"serviceName\":\"b\"}}}]}\n"
-    }' > wide.json
+awk -v n=$n -f "$PB_ROOT/experiments/wide_fanout.awk" > wide.json
 "$B/importtrace" -q --callid -o ids.tr wide.json || fail "importtrace --callid"
 "$B/importtrace" -q -o bb.tr wide.json || fail "importtrace"
 for m in ids bb; do
