@@ -313,6 +313,7 @@ struct joint {
     void *tset_sret;        /* ... and its returns (joint_quant.c's form), or NULL */
     size_t tset_left;       /* tie_sets=3: calls whose parent still differs after tie_cross */
     int tset_after;         /* tie_sets=3: the test ran after tie_cross */
+    size_t tset_missed; /* tie_sets=3: calls put back without their parent (warned) */
     size_t tset_comps, tset_taken; /* tie_sets=3: components where the two differ; of them
                                given the search's parents */
     struct joint_subtick *subtick; /* joint_subtick.c: the row-order check at coarse

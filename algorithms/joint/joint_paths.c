@@ -273,6 +273,19 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            "%zu requests enclosing one call), none in the last; raise the "
                            "cap with -s max_candidates=N",
                            s->capped_ever, s->p.max_cand, s->capped_ever_max);
+        /* rules that left a call where the search had it, said once with the
+         * result (the library never prints) */
+        if (s->tickx_kept)
+            pb_result_warn(res, "tick_fifo: %u calls kept their request: the tick "
+                           "order's request neither a candidate nor enclosing them "
+                           "at the tick", s->tickx_kept);
+        if (s->tset_missed)
+            pb_result_warn(res, "tie_sets=3: %zu calls put back without their "
+                           "parent (no longer a candidate)", s->tset_missed);
+        if (s->unpp_on && s->unpp_taken && s->unpp_taken < s->unpp_n)
+            pb_result_warn(res, "unp_pieces: %u of %u pieces taken, but the partial "
+                           "merge is not built: the first search is output",
+                           s->unpp_taken, s->unpp_n);
         pb_result_meta(res, "nested_pairs=%zu", s->nested);
         pb_result_meta(res, "ambiguous_pairs=%zu", s->ambiguous);
         pb_result_meta(res, "mean_parallelism=%.3f",

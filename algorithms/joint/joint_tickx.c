@@ -218,10 +218,6 @@ int joint_tickx_order(joint *s)
     }
     free(e);
     free(c);
-    if (s->tickx_kept)
-        fprintf(stderr, "infer: joint: tick_fifo: %u calls kept their request: the tick "
-                        "order's request neither a candidate nor enclosing them at the "
-                        "tick\n", s->tickx_kept);
     return rc;
 }
 

@@ -428,9 +428,7 @@ static int put_search_back(joint *s, const unsigned char *flag)
         else
             missed++;
     }
-    if (missed)
-        fprintf(stderr, "joint: tie_sets=3: %zu calls put back without their parent "
-                        "(no longer a candidate)\n", missed);
+    s->tset_missed = missed; /* warned with the result (joint_paths.c) */
     if (rc == PB_OK)
         rc = joint_refit_moved(s);
 out:

@@ -224,9 +224,6 @@ int joint_unpp_take(joint *f, joint *s, int *take_second)
     }
     free(la);
     *take_second = np > 0 && ntk == np;
-    if (ntk && ntk < np)
-        fprintf(stderr, "joint: unp_pieces: %u of %u pieces taken, but the partial merge "
-                        "is not built: the first search is output\n", ntk, np);
     joint *o[2] = {f, s};
     for (int i = 0; i < 2; i++) {
         joint_unpp_free(o[i]);
