@@ -4,6 +4,7 @@
  *   score --truth TRACE [options] [RESULT]
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,8 +280,8 @@ int main(int argc, char **argv)
         case O_QUERY: query_arg = optarg; break;
         case O_MIN:
             if (!parse_size(optarg, &v)) {
-                fprintf(stderr, "%s: --min-instances: \"%s\" is not a count; "
-                                "expected an integer >= 0\n", prog, optarg);
+                fprintf(stderr, "%s: --min-instances: \"%s\"; expected an integer "
+                                "from 0 to %llu\n", prog, optarg, ULLONG_MAX);
                 pb_cli_free(&cli);
                 return 2;
             }

@@ -165,4 +165,9 @@ grep -q '^{"errors":\[{"code":404' part.json || fail "part.json not made"
 cmp -s two.tr part.tr || fail "partial answer: not the traces it holds"
 grep -q '^importtrace: warning: .*part.json: the query answer holds 1 errors beside its traces (first: 404: trace not found: t9)' part.err ||
     { cat part.err; fail "partial answer: the missing traces not said"; }
+# (d) a count past the largest score can hold is said as such (before: "is
+# not a count", which it is)
+"$B/score" -m 99999999999999999999 x y 2> big.err && fail "score -m 1e20 accepted"
+grep -q 'score: --min-instances: "99999999999999999999"; expected an integer from 0 to 18446744073709551615' big.err ||
+    { cat big.err; fail "score -m 1e20: not said as too large"; }
 exit 0
