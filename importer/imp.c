@@ -104,6 +104,9 @@ static const struct {
                       "service, kind, operation and times as one read "
                       "before: one trace in two files or overlapping "
                       "exports): the copy dropped"},
+    {"no_timestamp", "Zipkin spans without \"timestamp\" (incomplete "
+                     "spans, which Zipkin allows): not read, so their "
+                     "children count as missing_parent; said even with -q"},
 };
 
 const char *imp_counter_name(int c)

@@ -114,6 +114,7 @@ typedef enum imp_counter {
     IMP_C_KIND_TWO_SERVICES,
     IMP_C_KIND_OTHER,
     IMP_C_REPEATED_SPAN,
+    IMP_C_NO_TIMESTAMP,
     IMP_NCOUNTERS
 } imp_counter;
 

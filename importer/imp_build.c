@@ -1007,6 +1007,14 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
         return imp_events_finish(im, out, err);
     }
     im->finished = 1;
+    if (!im->nspans && im->st.count[IMP_C_NO_TIMESTAMP])
+        return pb_error_set(err, PB_EPARSE, im->nfiles ? im->files[0] : NULL,
+                            0, 0, "the input holds no span with a start time: "
+                            "%zu Zipkin spans without \"timestamp\" (first: "
+                            "%s), none with one",
+                            im->st.count[IMP_C_NO_TIMESTAMP],
+                            im->st.first[IMP_C_NO_TIMESTAMP]
+                                ? im->st.first[IMP_C_NO_TIMESTAMP] : "?");
     if (!im->nspans)
         return pb_error_set(err, PB_EPARSE, im->nfiles ? im->files[0] : NULL,
                             0, 0, "%s", im->formats_seen == 16u

@@ -38,9 +38,60 @@ static const char *attr_str(const json_t *attrs, const char *key)
     return NULL;
 }
 
+/* The value of one base64 digit, or -1. */
+static int b64_digit(char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    return c == '+' || c == '-' ? 62 : c == '/' || c == '_' ? 63 : -1;
+}
+
+/* An id in base64 -- protobuf's generic JSON mapping of bytes, which
+ * grpc-gateway answers (Jaeger 1.x's api_v3) and protojson dumps of OTLP
+ * write instead of OTLP/JSON's hex -- written into buf as lower-case hex.
+ * Only the exact shapes of a 16-byte trace id ("...==", 24 characters) and
+ * an 8-byte span id ("...=", 12 characters) are taken: hex never holds
+ * '=', so no hex id is read so.  Returns 1 when decoded. */
+static int b64_hex(const char *id, size_t l, char *buf, size_t n)
+{
+    size_t bytes = l == 24 && !strcmp(id + 22, "==") ? 16
+                   : l == 12 && id[11] == '=' && id[10] != '=' ? 8 : 0;
+    if (!bytes || 2 * bytes >= n)
+        return 0;
+    static const char hex[] = "0123456789abcdef";
+    unsigned acc = 0;
+    int bits = 0;
+    size_t w = 0;
+    for (size_t i = 0; i < l && id[i] != '='; i++) {
+        int d = b64_digit(id[i]);
+        if (d < 0)
+            return 0;
+        acc = (acc << 6 | (unsigned)d) & 0xffffu;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            unsigned byte = (acc >> bits) & 0xffu;
+            if (w + 2 >= n)
+                return 0;
+            buf[w++] = hex[byte >> 4];
+            buf[w++] = hex[byte & 15];
+        }
+    }
+    if (w != 2 * bytes || (acc & ((1u << bits) - 1)))
+        return 0; /* not the canonical encoding of that many bytes */
+    buf[w] = 0;
+    return 1;
+}
+
 /* Lower-case hex ids; 32-digit trace ids with a zero high half shortened to
- * 16 digits.  Ids that are not hex, or too long for buf, are left as they
- * are.  Returns the id to use (buf or id). */
+ * 16 digits; a trace or span id in base64 (b64_hex) turned into that hex
+ * first, so a trace keeps the label its hex export gives it.  Ids that are
+ * neither, or too long for buf, are left as they are.  Returns the id to
+ * use (buf or id). */
 static const char *norm_id(const char *id, char *buf, size_t n, int trace)
 {
     if (!id)
@@ -48,6 +99,11 @@ static const char *norm_id(const char *id, char *buf, size_t n, int trace)
     size_t l = strlen(id);
     if (!l || l >= n)
         return id;
+    if (b64_hex(id, l, buf, n)) {
+        if (trace && !strncmp(buf, "0000000000000000", 16))
+            memmove(buf, buf + 16, 17);
+        return buf;
+    }
     for (size_t i = 0; i < l; i++) {
         if (!isxdigit((unsigned char)id[i]))
             return id;

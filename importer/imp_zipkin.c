@@ -53,6 +53,25 @@ static imp_span *zipkin_slot(imp_importer *im, uint32_t file, uint32_t a,
     return s;
 }
 
+/* A span that Zipkin calls incomplete: no "timestamp" (absent or null;
+ * Zipkin v2 allows it, e.g. a span flushed or reported before it started),
+ * its ids and service given.  Such a span has no place in time: it is not
+ * read, and counted with its file and position (no_timestamp, said even
+ * with -q), rather than failing the whole import or being dropped in
+ * silence.  Its children then count as missing_parent.  Returns 1 when
+ * the span was skipped so, 0 when it is to be stored (a span with a bad
+ * id or service goes on to imp_store_span, which refuses it). */
+static int skip_no_timestamp(imp_importer *im, const imp_raw_span *r,
+                             const char *fname, const char *where)
+{
+    if ((r->start && !json_is_null(r->start)) || !r->trace_id ||
+        !*r->trace_id || !r->span_id || !*r->span_id || !r->service ||
+        !*r->service)
+        return 0;
+    imp_count_at(im, IMP_C_NO_TIMESTAMP, fname, where);
+    return 1;
+}
+
 /* Store one side as a span: service, peer, kind, start = the opening
  * annotation's timestamp (ts0 without one: a local span), end = the
  * closing one's; without it the span's duration dur0 (passed only for a
@@ -67,6 +86,8 @@ static int v1_store(imp_importer *im, uint32_t file, uint32_t a, uint32_t b,
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     r.start = open ? json_object_get(open, "timestamp") : ts0;
     r.duration = dur0;
+    if (!open && skip_no_timestamp(im, &r, im->files[file], where))
+        return PB_OK;
     json_t *d = NULL;
     if (open && close) {
         int64_t t0, t1;
@@ -214,5 +235,7 @@ int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
     r.untagged = kind == NULL;
     r.start = json_object_get(js, "timestamp");
     r.duration = json_object_get(js, "duration");
+    if (skip_no_timestamp(im, &r, fname, where))
+        return PB_OK;
     return imp_store_span(im, s, &r, err);
 }

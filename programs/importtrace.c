@@ -376,6 +376,14 @@ int main(int argc, char **argv)
     if (imp_get_stats(im)->answer_warning)
         fprintf(stderr, "%s: warning: %s\n", prog,
                 imp_get_stats(im)->answer_warning);
+    /* spans not read are data lost: said even with --quiet */
+    if (quiet && imp_get_stats(im)->count[IMP_C_NO_TIMESTAMP])
+        fprintf(stderr, "%s: warning: %zu %s: %s (first: %s)\n", prog,
+                imp_get_stats(im)->count[IMP_C_NO_TIMESTAMP],
+                imp_counter_name(IMP_C_NO_TIMESTAMP),
+                imp_counter_help(IMP_C_NO_TIMESTAMP),
+                imp_get_stats(im)->first[IMP_C_NO_TIMESTAMP]
+                    ? imp_get_stats(im)->first[IMP_C_NO_TIMESTAMP] : "?");
     if (!quiet) {
         pb_strbuf s = {0};
         const imp_stats *st = imp_get_stats(im);

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Hostile input, seventh round (issue 28, h150): traces of real shape from
+# other runtimes and exporters, and edge inputs of the other programs.
+# One block per class, each able to fail on the tree before it.
+set -u
+for p in importtrace score compare infer; do
+    [ -x "$PB_BIN/$p" ] || exit 77
+done
+B="$PB_BIN"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$tmp" || exit 1
+
+# --- 1. A Zipkin v2 span without "timestamp" (an incomplete span, which
+# Zipkin allows: absent or null).  It has no place in time: not read,
+# counted no_timestamp with the file and its position, said on stderr even
+# with -q; the rest of the file is imported (the server half of the shared
+# pair still makes the RPC a -> b).  Before: the whole import failed.
+printf '[{"traceId":"t","id":"1","kind":"SERVER","timestamp":10,"duration":100,"localEndpoint":{"serviceName":"a"}},
+{"traceId":"t","id":"2","parentId":"1","kind":"CLIENT","duration":5,"localEndpoint":{"serviceName":"a"},"remoteEndpoint":{"serviceName":"b"}},
+{"traceId":"t","id":"2","parentId":"1","kind":"SERVER","timestamp":21,"duration":3,"localEndpoint":{"serviceName":"b"},"shared":true},
+{"traceId":"t","id":"3","parentId":"1","kind":"CLIENT","timestamp":null,"localEndpoint":{"serviceName":"a"}}]\n' > nots.json
+"$B/importtrace" -q -o nots.tr nots.json 2> nots.err || { cat nots.err; fail "span without timestamp: whole import refused"; }
+grep -q '^importtrace: warning: 2 no_timestamp: .*(first: nots.json: \[1\])' nots.err ||
+    { cat nots.err; fail "spans without timestamp: not said with -q (count, file, position)"; }
+grep -q 'no_timestamp=2' nots.tr || fail "no_timestamp: not in the metadata"
+grep -q '^2,0.000021000,0.000021000,a,b,call,t,1$' nots.tr ||
+    { cat nots.tr; fail "shared span's server half: not the RPC a -> b"; }
+# v1: a local span with neither cs nor sr and no timestamp, the same
+printf '[{"traceId":"u","id":"9","timestamp":4,"duration":2,"binaryAnnotations":[{"key":"lc","value":"x","endpoint":{"serviceName":"w"}}]},
+{"traceId":"u","id":"8","parentId":"9","binaryAnnotations":[{"key":"lc","value":"x","endpoint":{"serviceName":"w"}}]}]\n' > nots1.json
+"$B/importtrace" -q -o nots1.tr nots1.json 2> nots1.err || { cat nots1.err; fail "v1 span without timestamp refused"; }
+grep -q 'no_timestamp: .*(first: nots1.json: \[1\])' nots1.err || { cat nots1.err; fail "v1: not said"; }
+# every span without one: refused, saying why (not "no spans")
+printf '[{"traceId":"t","id":"1","localEndpoint":{"serviceName":"a"}}]\n' > none.json
+"$B/importtrace" -q -o none.tr none.json 2> none.err && fail "no span with a start time: accepted"
+grep -q 'no span with a start time: 1 Zipkin spans without "timestamp" (first: none.json: \[0\])' none.err ||
+    { cat none.err; fail "no span with a start time: not said"; }
+# still refused: a timestamp that is there but not a number, or no id
+printf '[{"traceId":"t","id":"1","timestamp":"5","localEndpoint":{"serviceName":"a"}}]\n' > strts.json
+"$B/importtrace" -q -o x.tr strts.json 2> /dev/null && fail "string timestamp: accepted"
+printf '[{"traceId":"t","localEndpoint":{"serviceName":"a"}}]\n' > noid.json
+"$B/importtrace" -q -o x.tr noid.json 2> noid.err && fail "span without id and timestamp: accepted"
+grep -q 'expected a non-empty string "id"' noid.err || { cat noid.err; fail "no id: not said"; }
+
+# --- 2. OTLP with ids in base64 (protobuf's generic JSON mapping of bytes:
+# grpc-gateway answers such as Jaeger 1.x's api_v3, protojson dumps) is the
+# trace of its hex form, path labels included, so a trace exported both
+# ways, or split across a hex and a base64 file, is one request.  Before:
+# labels "W47/95gD...==", and the halves were two traces.
+otlp() { # trace-id span1 span2 parent-of-2
+    printf '{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"fe"}}]},"scopeSpans":[{"spans":[
+{"traceId":"%s","spanId":"%s","parentSpanId":"","kind":2,"startTimeUnixNano":"1544712660000000000","endTimeUnixNano":"1544712661000000000"},
+{"traceId":"%s","spanId":"%s","parentSpanId":"%s","kind":"SPAN_KIND_CLIENT","startTimeUnixNano":"1544712660100000000","endTimeUnixNano":"1544712660200000000","attributes":[{"key":"peer.service","value":{"stringValue":"be"}},{"key":"n","value":{"intValue":"7"}}]}]}]}]}\n' \
+        "$1" "$2" "$1" "$3" "$4"
+}
+otlp 5b8efff798038103d269b633813fc60c eee19b7ec3c1b174 eee19b7ec3c1b175 eee19b7ec3c1b174 > hex.json
+otlp W47/95gDgQPSabYzgT/GDA== 7uGbfsPBsXQ= 7uGbfsPBsXU= 7uGbfsPBsXQ= > b64.json
+"$B/importtrace" -q -o hex.tr hex.json || fail "hex OTLP"
+"$B/importtrace" -q -o b64.tr b64.json || fail "base64 OTLP"
+cmp -s hex.tr b64.tr || { diff hex.tr b64.tr; fail "base64 ids: not the trace of their hex form"; }
+# a 64-bit trace id in 16 bytes (zero high half) is shortened as in hex
+otlp AAAAAAAAAABbjv/3mAOBAw== 7uGbfsPBsXQ= 7uGbfsPBsXU= 7uGbfsPBsXQ= > b64s.json
+"$B/importtrace" -q -o b64s.tr b64s.json || fail "base64 short trace id"
+grep -q ',5b8efff798038103,$' b64s.tr || { cat b64s.tr; fail "base64 64-bit trace id: not 5b8efff798038103"; }
+# not base64 of 8/16 bytes (wrong length, non-canonical last digit): kept
+otlp 'not-hex-at-all' 7uGbfsPBsXR= 7uGbfsPBsXS= 7uGbfsPBsXR= > odd.json
+"$B/importtrace" -q -o odd.tr odd.json 2> /dev/null || fail "odd ids refused"
+grep -q ',not-hex-at-all,' odd.tr || { cat odd.tr; fail "odd trace id: changed"; }
+
+exit 0
