@@ -77,7 +77,8 @@ static void usage(FILE *fp, const pb_cli *cli)
             "tolerance, or one seed only; \"WORSE than 0\" when the interval is\n"
             "wholly on the bad side: a detected change whose size the seeds cannot\n"
             "yet place against the tolerance), CHANGED (a metric without\n"
-            "direction), MISSING (a value on one side only).\n"
+            "direction), MISSING (a value on one side only; a metric with no\n"
+            "value on either side is \"not measured\" and sets no exit status).\n"
             "Input columns: point,metric,seed,value[,better,series,x]; better is\n"
             "higher, lower or none.  Exit status: 0 nothing beyond tolerance,\n"
             "1 a WORSE, undecided-WORSE-than-0 or MISSING row, 3 a BETTER, CHANGED\n"
@@ -95,8 +96,20 @@ static const char *dir_word(pstat_dir d)
     return d == PSTAT_HIGHER ? "higher" : d == PSTAT_LOWER ? "lower" : "none";
 }
 
+/* A row with no value on either side (every one empty, nan or -): the
+ * metric is not measured there, by either build -- nothing is missing and
+ * nothing changed (before: MISSING and exit 1, so a file compared with
+ * itself failed whenever it held a metric left unmeasured, as score's
+ * tw_accuracy or latency columns often are). */
+static int unmeasured(const pstat_row *r)
+{
+    return r->p.n == 0 && r->na == 0 && r->nb == 0;
+}
+
 static const char *verdict_text(const pstat_row *r)
 {
+    if (unmeasured(r))
+        return "not measured on either side";
     if (r->p.n == 0)
         return "MISSING";
     if (r->verdict == PSTAT_UNDECIDED && r->p.n < 2)
@@ -110,6 +123,8 @@ static const char *verdict_text(const pstat_row *r)
 
 static const char *verdict_word(const pstat_row *r)
 {
+    if (unmeasured(r))
+        return "unmeasured";
     if (r->p.n == 0)
         return "missing";
     if (r->verdict == PSTAT_UNDECIDED && pstat_side(&r->p, r->dir))
@@ -134,14 +149,14 @@ static void write_table(FILE *fp, const pstat_table *t, int changes, double leve
     const char *last = NULL;
     for (size_t i = 0; i < pstat_table_nrows(t); i++) {
         const pstat_row *r = pstat_table_row(t, i);
-        if (changes && r->p.n > 0 && r->verdict == PSTAT_SAME)
+        if (changes && ((r->p.n > 0 && r->verdict == PSTAT_SAME) || unmeasured(r)))
             continue;
         const char *pt = (last && !strcmp(last, r->point)) ? "" : r->point;
         last = r->point; /* the rows printed: --changes skips some */
         if (r->p.n == 0) {
             fprintf(fp, "%-*s %-*s %3d %10s %10s %10s  %-23s %8s %9s %9s  %s (A %zu, B %zu seeds)\n",
                     (int)wp, pt, (int)wm, r->metric, 0, "-", "-", "-", "-", "-", "-", "-",
-                    "MISSING", r->na, r->nb);
+                    verdict_text(r), r->na, r->nb);
             continue;
         }
         char iv[64], sg[32];
@@ -193,6 +208,8 @@ static void html_text(FILE *fp, const char *s)
 
 static const char *verdict_colour(const pstat_row *r)
 {
+    if (unmeasured(r))
+        return "#ffffff";
     if (r->p.n == 0)
         return "#f4a6a6";
     switch (r->verdict) {
@@ -517,13 +534,17 @@ int main(int argc, char **argv)
         pb_error_print(stderr, prog, &err);
         FAIL(4);
     }
-    size_t cnt[PSTAT_CHANGED + 1] = {0}, missing = 0, uworse = 0, ubetter = 0,
+    size_t cnt[PSTAT_CHANGED + 1] = {0}, missing = 0, nomeas = 0, uworse = 0, ubetter = 0,
            n = pstat_table_nrows(t);
     /* what sets the exit status: (resource rows only with res_exit) */
     size_t gate_worse = 0, gate_better = 0;
     for (size_t i = 0; i < n; i++) {
         const pstat_row *r = pstat_table_row(t, i);
         int gate = par.res_exit || !pstat_is_resource(r->metric);
+        if (unmeasured(r)) {
+            nomeas++;
+            continue;
+        }
         if (r->p.n == 0) {
             missing++;
             gate_worse += (size_t)gate;
@@ -548,6 +569,9 @@ int main(int argc, char **argv)
              "detectable change, %zu missing",
              prog, n, la, lb, cnt[PSTAT_WORSE], cnt[PSTAT_BETTER], cnt[PSTAT_CHANGED],
              cnt[PSTAT_UNDECIDED], uworse, ubetter, cnt[PSTAT_WITHIN], cnt[PSTAT_SAME], missing);
+    if (nomeas) /* said only when there are some: the line others grep stays */
+        snprintf(summary + strlen(summary), sizeof summary - strlen(summary),
+                 ", %zu not measured on either side", nomeas);
     write_table(pb_out_fp(out), t, changes, par.level);
     fprintf(pb_out_fp(out), "%s\n", summary);
     if (csv)

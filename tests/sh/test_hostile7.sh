@@ -69,4 +69,38 @@ otlp 'not-hex-at-all' 7uGbfsPBsXR= 7uGbfsPBsXS= 7uGbfsPBsXR= > odd.json
 "$B/importtrace" -q -o odd.tr odd.json 2> /dev/null || fail "odd ids refused"
 grep -q ',not-hex-at-all,' odd.tr || { cat odd.tr; fail "odd trace id: changed"; }
 
+# --- 3. compare at its edges.  (a) Two builds whose values differ by
+# rounding only (0.30000000000000004 against 0.3 on every seed: another
+# summation order): no detectable change, exit 0 (before: a constant
+# difference of 5.6e-17 with zero spread, an interval clear of 0, WORSE,
+# exit 1); a real constant difference with zero spread stays WORSE.
+# (b) A metric no seed measures on either side (empty / nan / -): "not
+# measured on either side", exit 0, so a file compared with itself passes
+# (before: MISSING, exit 1).  (c) One run: undecided (one seed), exit 0.
+row() { printf 'point,metric,seed,value,better\n'; for s in 1 2 3; do printf 'p,exact,%s,%s,higher\n' "$s" "$1"; done; }
+row 0.30000000000000004 > r1.csv
+row 0.3 > r2.csv
+row 0.2 > r3.csv
+"$B/compare" -q r1.csv r2.csv > r.out; rc=$?
+[ "$rc" = 0 ] || { cat r.out; fail "a difference of one rounding: exit $rc, not 0"; }
+grep -q 'no detectable change' r.out || { cat r.out; fail "rounding: not 'no detectable change'"; }
+grep -q ' 0/0/3 ' r.out || { cat r.out; fail "rounding: the sign count is not 0/0/3"; }
+"$B/compare" -q r2.csv r3.csv > r.out; rc=$?
+[ "$rc" = 1 ] && grep -q 'WORSE' r.out || { cat r.out; fail "a real constant drop: exit $rc, not WORSE"; }
+{ row 0.5; printf 'p,tw,1,,higher\np,tw,2,nan,higher\np,tw,3,-,higher\n'; } > m.csv
+"$B/compare" -q m.csv m.csv > m.out; rc=$?
+[ "$rc" = 0 ] || { cat m.out; fail "a file against itself with an unmeasured metric: exit $rc, not 0"; }
+grep -q '^ *tw .*not measured on either side' m.out || { cat m.out; fail "unmeasured: not said"; }
+grep -q '0 missing, 1 not measured on either side$' m.out || { cat m.out; fail "unmeasured: not in the summary"; }
+"$B/compare" -q --changes m.csv m.csv | grep -q 'not measured on either side (A' && fail "--changes lists an unmeasured row"
+"$B/compare" -q --csv m2.csv m.csv m.csv > /dev/null || fail "unmeasured: --csv exit"
+grep -q ',unmeasured$' m2.csv || { cat m2.csv; fail "unmeasured: not in the CSV"; }
+# measured on one side only: still MISSING, exit 1
+{ row 0.5; printf 'p,tw,1,0.4,higher\n'; } > m3.csv
+"$B/compare" -q m.csv m3.csv > m3.out; rc=$?
+[ "$rc" = 1 ] && grep -q 'MISSING (A 0, B 1 seeds)' m3.out || { cat m3.out; fail "one side only: exit $rc, not MISSING"; }
+printf 'point,metric,seed,value,better\np,exact,1,0.5,higher\n' > one.csv
+"$B/compare" -q one.csv r3.csv > one.out; rc=$?
+[ "$rc" = 0 ] && grep -q 'undecided (one seed)' one.out || { cat one.out; fail "one run: exit $rc"; }
+
 exit 0
