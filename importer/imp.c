@@ -105,8 +105,14 @@ static const struct {
                       "before: one trace in two files or overlapping "
                       "exports): the copy dropped"},
     {"no_timestamp", "Zipkin spans without \"timestamp\" (incomplete "
-                     "spans, which Zipkin allows): not read, so their "
-                     "children count as missing_parent; said even with -q"},
+                     "spans, which Zipkin allows) and no fragment of the "
+                     "same id, service and kind that has one: not read, so "
+                     "their children count as missing_parent; said even "
+                     "with -q"},
+    {"zipkin_fragment", "Zipkin span fragments without \"timestamp\" merged "
+                        "into the span of the same trace, id, service and "
+                        "kind that has one (as Zipkin's UI merges them): "
+                        "their duration fills a missing one"},
 };
 
 const char *imp_counter_name(int c)
@@ -376,6 +382,7 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
         end_ns = r->end_ns;
         if (!r->has_end) {
             imp_count_at(im, IMP_C_MISSING_DURATION, fname, where);
+            s->no_dur = 1;
             end_ns = start_ns;
         } else if (end_ns < start_ns) {
             imp_count_at(im, IMP_C_NEGATIVE_DURATION, fname, where);
@@ -403,6 +410,7 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
                                 : "");
         if (!r->duration || json_is_null(r->duration)) {
             imp_count_at(im, IMP_C_MISSING_DURATION, fname, where);
+            s->no_dur = 1;
         } else if (!imp_json_us(r->duration, &dur)) {
             return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                             "%s: expected \"duration\" as a whole number of "

@@ -115,6 +115,7 @@ typedef enum imp_counter {
     IMP_C_KIND_OTHER,
     IMP_C_REPEATED_SPAN,
     IMP_C_NO_TIMESTAMP,
+    IMP_C_ZIPKIN_FRAGMENT,
     IMP_NCOUNTERS
 } imp_counter;
 

@@ -146,6 +146,102 @@ static void drop_copies(imp_importer *im, uint32_t *order)
     im->nspans = w;
 }
 
+/* Fragments by trace, span id, service; timed spans before fragments;
+ * then input order. */
+static int cmp_frag(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const imp_span *s = &g_sp[x], *t = &g_sp[y];
+    if (s->trace != t->trace)
+        return s->trace < t->trace ? -1 : 1;
+    if (s->sid != t->sid)
+        return s->sid < t->sid ? -1 : 1;
+    if (s->svc != t->svc)
+        return s->svc < t->svc ? -1 : 1;
+    if (s->no_start != t->no_start)
+        return s->no_start < t->no_start ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Zipkin fragments without timestamp (imp_zipkin.c store_fragment): each
+ * is merged into the timed span of its trace, id and service -- of its
+ * kind, else the first when one of the two has none -- whose missing
+ * duration its own
+ * fills (zipkin_fragment), as Zipkin's UI merges the parts of one span;
+ * one without such a span is dropped and counted no_timestamp (with the
+ * first one's place in input order).  One sort: O(n log n).  Returns
+ * PB_OK or PB_ENOMEM. */
+static int merge_fragments(imp_importer *im)
+{
+    size_t n = im->nspans, nfrag = 0, filled = 0;
+    imp_span *sp = im->spans;
+    for (size_t i = 0; i < n; i++)
+        nfrag += sp[i].no_start;
+    if (!nfrag)
+        return PB_OK;
+    uint32_t *order = malloc(n * sizeof *order);
+    uint8_t *fate = calloc(n, 1); /* 1 merged, 2 not read */
+    if (!order || !fate) {
+        free(order);
+        free(fate);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)i;
+    g_sp = sp;
+    pb_sort(order, n, sizeof *order, cmp_frag);
+    for (size_t g = 0; g < n;) {
+        size_t e = g + 1;
+        const imp_span *h = &sp[order[g]];
+        while (e < n && sp[order[e]].trace == h->trace &&
+               sp[order[e]].sid == h->sid && sp[order[e]].svc == h->svc)
+            e++;
+        for (size_t k = g; k < e; k++) {
+            imp_span *f = &sp[order[k]];
+            if (!f->no_start)
+                continue;
+            imp_span *t = NULL; /* the timed span it belongs to */
+            for (size_t j = g; j < e && !sp[order[j]].no_start; j++) {
+                imp_span *c = &sp[order[j]];
+                if (c->kind == f->kind && c->untagged == f->untagged) {
+                    t = c; /* the same kind: the best partner */
+                    break;
+                }
+                if (!t && (c->untagged || f->untagged))
+                    t = c; /* one says no kind: the first timed one */
+            }
+            fate[order[k]] = t ? 1 : 2;
+            if (t && t->no_dur && !f->no_dur &&
+                f->end <= PB_TS_MAX - t->start) {
+                t->end = t->start + f->end;
+                t->no_dur = 0;
+                filled++;
+            }
+        }
+        g = e;
+    }
+    if (filled) { /* recounted in input order: the first one named right */
+        im->st.count[IMP_C_MISSING_DURATION] = 0;
+        free(im->st.first[IMP_C_MISSING_DURATION]);
+        im->st.first[IMP_C_MISSING_DURATION] = NULL;
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (fate[i])
+            imp_count_span(im, fate[i] == 1 ? IMP_C_ZIPKIN_FRAGMENT
+                                            : IMP_C_NO_TIMESTAMP, &sp[i]);
+        else if (filled && sp[i].no_dur)
+            imp_count_span(im, IMP_C_MISSING_DURATION, &sp[i]);
+        if (!fate[i])
+            sp[w++] = sp[i];
+    }
+    im->st.count[IMP_C_SPANS] -= n - w;
+    im->nspans = w;
+    free(order);
+    free(fate);
+    return PB_OK;
+}
+
 /* First position in byid of (trace, sid), or IMP_NONE. */
 static uint32_t find_group(const builder *b, uint32_t trace, uint32_t sid)
 {
@@ -1007,6 +1103,8 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
         return imp_events_finish(im, out, err);
     }
     im->finished = 1;
+    if (merge_fragments(im) != PB_OK)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     if (!im->nspans && im->st.count[IMP_C_NO_TIMESTAMP])
         return pb_error_set(err, PB_EPARSE, im->nfiles ? im->files[0] : NULL,
                             0, 0, "the input holds no span with a start time: "

@@ -46,6 +46,9 @@ typedef struct imp_span {
     uint8_t src;     /* IMP_SRC_*: the format, for messages */
     uint8_t has_ref; /* named a parent (even if it is missing) */
     uint8_t untagged; /* no kind given at all */
+    uint8_t no_dur;  /* no duration given (end = start; missing_duration) */
+    uint8_t no_start; /* a Zipkin fragment without timestamp: start 0, end
+                       * its duration (imp_merge_fragments) */
     pb_ns start, end;
 } imp_span;
 

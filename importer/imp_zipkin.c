@@ -54,22 +54,41 @@ static imp_span *zipkin_slot(imp_importer *im, uint32_t file, uint32_t a,
 }
 
 /* A span that Zipkin calls incomplete: no "timestamp" (absent or null;
- * Zipkin v2 allows it, e.g. a span flushed or reported before it started),
- * its ids and service given.  Such a span has no place in time: it is not
- * read, and counted with its file and position (no_timestamp, said even
- * with -q), rather than failing the whole import or being dropped in
- * silence.  Its children then count as missing_parent.  Returns 1 when
- * the span was skipped so, 0 when it is to be stored (a span with a bad
- * id or service goes on to imp_store_span, which refuses it). */
-static int skip_no_timestamp(imp_importer *im, const imp_raw_span *r,
-                             const char *fname, const char *where)
+ * Zipkin v2 allows it: a span reported in two parts, its start by one
+ * report and its end by another, or flushed before it started).  It is
+ * stored as a fragment (no_start: start 0, end its duration) that
+ * imp_merge_fragments joins to the span of the same trace, id, service
+ * and kind that has a timestamp, as Zipkin's UI merges such parts; one
+ * with no such partner has no place in time and is not read, counted
+ * with its file and position (no_timestamp, said even with -q) -- never
+ * the whole import refused, nor a span dropped in silence.  r->start must
+ * be absent or null; a bad id, service or duration is refused as for any
+ * span. */
+static int store_fragment(imp_importer *im, imp_span *s, imp_raw_span r,
+                          pb_error *err)
 {
-    if ((r->start && !json_is_null(r->start)) || !r->trace_id ||
-        !*r->trace_id || !r->span_id || !*r->span_id || !r->service ||
-        !*r->service)
-        return 0;
-    imp_count_at(im, IMP_C_NO_TIMESTAMP, fname, where);
-    return 1;
+    json_t *zero = json_integer(0), *dur = NULL;
+    if (!zero)
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    int has_dur = r.duration && !json_is_null(r.duration);
+    if (!has_dur)
+        r.duration = dur = json_integer(0);
+    r.start = zero;
+    int rc = r.duration ? imp_store_span(im, s, &r, err)
+                        : imp_fail(im, err, PB_ENOMEM, NULL, 0, 0,
+                                   "out of memory");
+    json_decref(zero);
+    json_decref(dur);
+    if (rc == PB_OK) {
+        s->no_start = 1;
+        s->no_dur = !has_dur;
+    }
+    return rc;
+}
+
+static int no_timestamp(const json_t *start)
+{
+    return !start || json_is_null(start);
 }
 
 /* Store one side as a span: service, peer, kind, start = the opening
@@ -86,8 +105,8 @@ static int v1_store(imp_importer *im, uint32_t file, uint32_t a, uint32_t b,
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     r.start = open ? json_object_get(open, "timestamp") : ts0;
     r.duration = dur0;
-    if (!open && skip_no_timestamp(im, &r, im->files[file], where))
-        return PB_OK;
+    if (!open && no_timestamp(r.start))
+        return store_fragment(im, s, r, err);
     json_t *d = NULL;
     if (open && close) {
         int64_t t0, t1;
@@ -235,7 +254,7 @@ int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
     r.untagged = kind == NULL;
     r.start = json_object_get(js, "timestamp");
     r.duration = json_object_get(js, "duration");
-    if (skip_no_timestamp(im, &r, fname, where))
-        return PB_OK;
+    if (no_timestamp(r.start))
+        return store_fragment(im, s, r, err);
     return imp_store_span(im, s, &r, err);
 }

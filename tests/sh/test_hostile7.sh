@@ -27,6 +27,26 @@ grep -q '^importtrace: warning: 2 no_timestamp: .*(first: nots.json: \[1\])' not
 grep -q 'no_timestamp=2' nots.tr || fail "no_timestamp: not in the metadata"
 grep -q '^2,0.000021000,0.000021000,a,b,call,t,1$' nots.tr ||
     { cat nots.tr; fail "shared span's server half: not the RPC a -> b"; }
+# a span reported in two parts (its start in one, its duration in a
+# fragment without timestamp): merged as Zipkin's UI merges them, the
+# fragment's duration filling the missing one (zipkin_fragment), in any
+# order; missing_duration counts only the span still without one
+printf '[{"traceId":"t","id":"1","kind":"SERVER","timestamp":10,"localEndpoint":{"serviceName":"a"}},
+{"traceId":"t","id":"4","parentId":"1","kind":"CLIENT","timestamp":30,"localEndpoint":{"serviceName":"a"},"remoteEndpoint":{"serviceName":"c"}},
+{"traceId":"t","id":"2","parentId":"1","kind":"CLIENT","timestamp":20,"localEndpoint":{"serviceName":"a"},"remoteEndpoint":{"serviceName":"b"}},
+{"traceId":"t","id":"1","kind":"SERVER","duration":100,"localEndpoint":{"serviceName":"a"}},
+{"traceId":"t","id":"2","parentId":"1","duration":5,"localEndpoint":{"serviceName":"a"}}]
+' > frag.json
+"$B/importtrace" -o frag.tr frag.json 2> frag.err || { cat frag.err; fail "fragments refused"; }
+grep -q '^importtrace: 2 zipkin_fragment: .*(first: frag.json: \[3\])' frag.err || { cat frag.err; fail "fragments: not said"; }
+grep -q '^importtrace: 1 missing_duration: .*(first: frag.json: \[1\])' frag.err || { cat frag.err; fail "fragments: missing_duration not recounted"; }
+grep -q 'no_timestamp=0 zipkin_fragment=2' frag.tr || fail "fragments: not in the metadata"
+grep -q ',a,client,return,t,' frag.tr && grep -q '^[0-9]*,0.000110000,0.000110000,a,client,return,t,' frag.tr ||
+    { cat frag.tr; fail "fragment: the root's duration (100 us) not merged"; }
+grep -q '^[0-9]*,0.000025000,0.000025000,b,a,return,t,' frag.tr ||
+    { cat frag.tr; fail "fragment without kind: the call's duration (5 us) not merged"; }
+python3 -c 'import json,sys; d=json.load(open("frag.json")); json.dump(d[::-1], sys.stdout)' > frag2.json 2> /dev/null &&
+    { "$B/importtrace" -q -o frag2.tr frag2.json && cmp -s frag.tr frag2.tr || fail "fragments: order matters"; }
 # v1: a local span with neither cs nor sr and no timestamp, the same
 printf '[{"traceId":"u","id":"9","timestamp":4,"duration":2,"binaryAnnotations":[{"key":"lc","value":"x","endpoint":{"serviceName":"w"}}]},
 {"traceId":"u","id":"8","parentId":"9","binaryAnnotations":[{"key":"lc","value":"x","endpoint":{"serviceName":"w"}}]}]\n' > nots1.json
