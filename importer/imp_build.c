@@ -269,6 +269,21 @@ static size_t group_end(const builder *b, size_t g)
     return e;
 }
 
+/* 1 when the group at g has exactly two spans (a shared client/server
+ * pair can only be that), looking at three at most: resolve_parents asks
+ * it per span, and a full group_end there was quadratic in the spans
+ * that share one id (40,000 duplicates of one id: 10 s to import, 0.65 s
+ * for 10,000). */
+static int group_is_pair(const builder *b, size_t g)
+{
+    const imp_span *h = &b->sp[b->byid[g]];
+    size_t e = g + 1;
+    while (e < b->n && e < g + 3 && b->sp[b->byid[e]].trace == h->trace &&
+           b->sp[b->byid[e]].sid == h->sid)
+        e++;
+    return e - g == 2;
+}
+
 /* 1 for the invalid span id of W3C trace context and OpenTelemetry, all
  * zero bytes: in hex ("0000000000000000") or in base64, which protobuf's
  * generic JSON mapping writes for bytes ("AAAAAAAAAAA=").  Some exporters
@@ -313,8 +328,7 @@ static void resolve_parents(builder *b)
         b->parent[i] = IMP_NONE;
         if (s->kind == IMP_K_SERVER) {
             uint32_t g = find_group(b, s->trace, s->sid);
-            size_t e = group_end(b, g);
-            if (e - g == 2) {
+            if (group_is_pair(b, g)) {
                 uint32_t o = b->byid[g] == i ? b->byid[g + 1] : b->byid[g];
                 if (b->sp[o].kind == IMP_K_CLIENT) {
                     b->parent[i] = o;
@@ -335,9 +349,8 @@ static void resolve_parents(builder *b)
             imp_count_span(im, IMP_C_MISSING_PARENT, s);
             continue;
         }
-        size_t e = group_end(b, g);
         uint32_t p = b->byid[g];
-        if (e - g == 2 && b->sp[b->byid[g + 1]].kind == IMP_K_SERVER &&
+        if (group_is_pair(b, g) && b->sp[b->byid[g + 1]].kind == IMP_K_SERVER &&
             b->sp[p].kind == IMP_K_CLIENT)
             p = b->byid[g + 1];
         b->parent[i] = p;
