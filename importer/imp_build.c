@@ -152,14 +152,14 @@ static int cmp_frag(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     const imp_span *s = &g_sp[x], *t = &g_sp[y];
-    if (s->trace != t->trace)
-        return s->trace < t->trace ? -1 : 1;
-    if (s->sid != t->sid)
-        return s->sid < t->sid ? -1 : 1;
-    if (s->svc != t->svc)
-        return s->svc < t->svc ? -1 : 1;
-    if (s->no_start != t->no_start)
-        return s->no_start < t->no_start ? -1 : 1;
+#define PB_CMP_FIELD(f)                                                     \
+    if (s->f != t->f)                                                       \
+        return s->f < t->f ? -1 : 1;
+    PB_CMP_FIELD(trace)
+    PB_CMP_FIELD(sid)
+    PB_CMP_FIELD(svc)
+    PB_CMP_FIELD(no_start)
+#undef PB_CMP_FIELD
     return x < y ? -1 : x > y;
 }
 
