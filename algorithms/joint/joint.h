@@ -208,6 +208,10 @@ typedef struct joint_params {
                               at the rate the ids show lost, and a root whose tree holds
                               a doubted row is not right by construction where a request
                               lost its root call (joint_calibloss.c, joint_anchor.c) */
+    int conf_sim_loss_calls; /* [conf_sim_loss_calls] with conf_sim_loss_ids: a lost call
+                                made whole in the copy too (the copy loses calls at
+                                the trace's rate), rows near it left out of the fit
+                                (joint_calibloss.c) */
     int conf_anchor;    /* [conf_anchor] the copy counts a row right as the scorer does
                            (its tree holds its request's anchor first), and a root that
                            lost its call is not right by construction (joint_anchor.c) */

@@ -310,8 +310,14 @@ int joint_calib_meta(const joint *s, pb_result *res)
     /* conf_sim_loss_ids (joint_calibloss.c, joint_anchor.c): where it fired */
     if (rc == PB_OK && s->scal_done && (s->sloss_pid > 0 || s->sloss_trees))
         rc = pb_result_meta(res, "conf_sim_loss_ids=1 loss_rate_ids=%.5f lost_halves_ids=%.0f "
-                            "copy_dropped=%zu roots_tree_doubted=%zu",
-                            s->sloss_pid, s->sloss_known_id, s->sloss_dropped, s->sloss_trees);
+                            "copy_dropped=%zu roots_tree_doubted=%zu call_rate_ids=%.5f "
+                            "copy_loss_rate_ids=%.5f copy_call_rate_ids=%.5f "
+                            "conf_sim_loss_calls=%d rows_left_out=%zu",
+                            s->sloss_pid, s->sloss_known_id, s->sloss_dropped, s->sloss_trees,
+                            s->sloss_nid > 0 ? s->sloss_lc_id / s->sloss_nid : 0,
+                            s->sloss_copy[2] > 0 ? s->sloss_copy[0] / (2 * s->sloss_copy[2]) : 0,
+                            s->sloss_copy[2] > 0 ? s->sloss_copy[1] / s->sloss_copy[2] : 0,
+                            s->p.conf_sim_loss_calls, s->sloss_zone);
     /* conf_anchor (joint_anchor.c): said only where it changed a row */
     if (rc == PB_OK && s->scal_done && (s->anch_turned || s->anch_roots))
         rc = pb_result_meta(res, "conf_anchor=1 copy_rows_owner_wrong=%zu "

@@ -43,6 +43,16 @@
  * solution's placement of its orphans is the copy's truth).  The halves
  * with ids stay right by construction where they were (bit 2 of rest:
  * made whole only).
+ *
+ * conf_sim_loss_calls (off by default; docs/joint/confidence.md, "The
+ * copy's rate of lost calls"): a copy that keeps the trace's lost calls
+ * and drops more at p loses calls at about 2 p (measured: the metadata's
+ * copy_call_rate_ids against call_rate_ids, the same estimator run on
+ * each copy).  With it a lost call with ids is made whole too (rest bits
+ * 2 | 8), so the copy's drops are its only lost calls, and the copy rows
+ * whose truth is the solution's guess about that call's orphans are left
+ * out of the fit (joint_sim_orphan_zone).  It matches the rate; it did
+ * not win held out (the copy's draw on a small set moves more).
  */
 #include "joint_int.h"
 
@@ -62,6 +72,8 @@ int joint_sim_loss_rates(joint *s, double *rate, unsigned char *rest)
     s->sloss_unexempt = 0;
     s->sloss_pid = 0;
     s->sloss_known_id = 0;
+    s->sloss_lc_id = 0;
+    s->sloss_nid = 0;
     if (!s->p.conf_sim_loss || !n || !nl)
         return 0;
     double *cnt = calloc(4 * (size_t)nl + 1, sizeof *cnt); /* n, call-only, ret-only, bb */
@@ -108,7 +120,11 @@ int joint_sim_loss_rates(joint *s, double *rate, unsigned char *rest)
             rest[p] = c[3] ? 1 : 2;
         } else if (a->call == JOINT_NONE && a->ret != JOINT_NONE && a->rr >= t0 + dur[a->link]) {
             c[2]++;
-            rest[p] = c[3] ? 1 : 0;
+            /* conf_sim_loss_calls: with ids made whole too (bit 8: a lost
+             * call; the copy's rows near it are left out of the fit,
+             * joint_sim_orphan_zone), so the copy's own drops are its
+             * only lost calls, at the trace's rate */
+            rest[p] = c[3] ? 1 : s->p.conf_sim_loss_calls ? 2 | 8 : 0;
         }
     }
     size_t unex = 0; /* the half pairs not right by construction (bits 1, 4) */
@@ -118,6 +134,7 @@ int joint_sim_loss_rates(joint *s, double *rate, unsigned char *rest)
         if (!c[3]) {
             known_id += c[1] + c[2];
             tot_id += c[0];
+            s->sloss_lc_id += c[2];
             continue;
         }
         d2 += (c[1] - c[2]) * (c[1] - c[2]);
@@ -154,6 +171,7 @@ int joint_sim_loss_rates(joint *s, double *rate, unsigned char *rest)
     s->sloss_known = known;
     s->sloss_pid = pid;
     s->sloss_known_id = known_id;
+    s->sloss_nid = tot_id;
     free(cnt);
     free(dur);
     return ph > 0 || pid > 0;
@@ -226,4 +244,73 @@ int joint_sim_drop(const joint *s, void *r, const double *rate, const unsigned c
     if (mi != JOINT_NONE && s->v.msgs[mi].callid != PB_ID_NONE && !s->p.conf_sim_loss_ids)
         return 0;
     return gsl_rng_uniform((gsl_rng *)r) < rate[a->link];
+}
+
+int joint_sim_orphan_zone(const joint *s, const joint *s2, const uint32_t *real_of,
+                          const unsigned char *rest, unsigned char *zone, size_t *nzone)
+{
+    uint32_t n = s->npairs, n2 = s2->npairs, k = 0;
+    for (uint32_t p = 0; p < n2; p++)
+        zone[p] = 0;
+    uint32_t *inv = malloc(((size_t)n + 1) * sizeof *inv), *lost = NULL, *st = NULL;
+    unsigned char *zr = calloc((size_t)n + 1, 1);
+    if (!inv || !zr) {
+        free(inv);
+        free(zr);
+        return PB_ENOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        inv[i] = JOINT_NONE;
+    for (uint32_t p = 0; p < n2; p++)
+        if (real_of[p] < n)
+            inv[real_of[p]] = p;
+    for (uint32_t i = 0; i < n; i++)
+        k += (rest[i] & 8) && inv[i] != JOINT_NONE;
+    lost = malloc(((size_t)k + 1) * sizeof *lost);
+    st = malloc(((size_t)n + 1) * sizeof *st);
+    int rc = lost && st ? PB_OK : PB_ENOMEM;
+    k = 0;
+    for (uint32_t i = 0; rc == PB_OK && i < n; i++)
+        if ((rest[i] & 8) && inv[i] != JOINT_NONE)
+            lost[k++] = i;
+    /* the rows whose parent in the copy's truth (the solution's) is a pair
+     * into the lost call's service and which the copy sends within the
+     * made-again call's interval there: where the trace lost that call the
+     * solution had to put them somewhere, so their truth is its guess; the
+     * same rows whatever the copy's search does with them */
+    uint32_t ns = 0;
+    for (uint32_t p = 0; rc == PB_OK && k && p < n2; p++) {
+        uint32_t i = real_of[p];
+        if (i >= n || s->par[i] == JOINT_NONE || zr[i])
+            continue;
+        uint32_t svc = s->pr[s->par[i]].callee;
+        pb_ns t = s2->pr[p].cs;
+        for (uint32_t j = 0; j < k; j++) {
+            const jpair *b = &s2->pr[inv[lost[j]]];
+            if (s->pr[lost[j]].callee == svc && t >= b->cr && t <= b->rs) {
+                zr[i] = 1;
+                st[ns++] = i;
+                break;
+            }
+        }
+    }
+    /* and their subtrees (the solution's: the copy's truth) */
+    while (ns) {
+        const kvec *kv = &s->kids[st[--ns]];
+        for (uint32_t a = 0; a < kv->n; a++)
+            if (!zr[kv->a[a]]) {
+                zr[kv->a[a]] = 1;
+                st[ns++] = kv->a[a];
+            }
+    }
+    for (uint32_t p = 0; rc == PB_OK && p < n2; p++)
+        if (real_of[p] < n && zr[real_of[p]]) {
+            zone[p] = 1;
+            ++*nzone;
+        }
+    free(inv);
+    free(zr);
+    free(lost);
+    free(st);
+    return rc;
 }

@@ -539,6 +539,9 @@ struct joint {
     size_t anch_roots;      /* conf_anchor: real roots without their call not right by construction */
     double sloss_pid, sloss_known_id; /* conf_sim_loss_ids: rate per half, lost halves, on id links */
     size_t sloss_trees;     /* conf_sim_loss_ids: real roots a doubted row of their tree unexempted */
+    double sloss_lc_id, sloss_nid; /* conf_sim_loss_ids: lost calls (of sloss_known_id), pairs, id links */
+    double sloss_copy[3];   /* the copies' own estimates summed: lost halves, lost calls, pairs */
+    size_t sloss_zone;      /* conf_sim_loss_calls: copy rows left out of the fit */
     int scal_done;
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
     size_t sib_exempt;      /* rows it left alone: right by construction */

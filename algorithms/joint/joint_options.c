@@ -197,6 +197,13 @@ const pb_option joint_options[] = {
      "dropped at random), and where a request lost its root call a root is right by "
      "construction only where every row of its tree is; 0: before (docs/joint/confidence.md, "
      "\"The copy loses halves with call ids too\")"},
+    {"conf_sim_loss_calls", PB_OPT_BOOL, offsetof(joint_params, conf_sim_loss_calls), "0",
+     PB_OPT_NORANGE,
+     "self-calibration with conf_sim_loss_ids: a call the trace lost is made whole in the "
+     "copy too, so the copy loses calls at the trace's rate (0: it keeps them lost and "
+     "loses more, about twice the rate), and the copy's rows whose truth is the solution's "
+     "guess (sent at the lost call's service within its interval, and their subtrees) are "
+     "left out of the fit (docs/joint/confidence.md, \"The copy's rate of lost calls\")"},
     {"conf_anchor", PB_OPT_BOOL, offsetof(joint_params, conf_anchor), "1", PB_OPT_NORANGE,
      "self-calibration: a copy row is right only where the scorer counts it right too (its "
      "tree's earliest request anchor is its request's: a root message, or the first "

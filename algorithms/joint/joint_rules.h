@@ -283,7 +283,11 @@ int joint_sim_waits(const joint *s, uint32_t q, uint32_t c);
  * with either bit is not right by construction; with conf_sim_loss_ids
  * also rate[l] of the links with call ids (their own pooled rate) and bit
  * 2 for their lost returns away from the ends (made whole in the copy,
- * still right by construction where they were); sets s->sloss_*.
+ * still right by construction where they were), and with
+ * conf_sim_loss_calls bits 2 | 8 for their lost calls away from the ends
+ * (made whole in the copy too; bit 8 marks them for
+ * joint_sim_orphan_zone); sets s->sloss_* (sloss_lc_id, sloss_nid: the
+ * lost calls and pairs on links with ids).
  * Returns 1 when some rate is above 0, 0 when none (or
  * conf_sim_loss=0), -1 when out of memory.  joint_sim_restore fills, per
  * pair, the copy's network delays of its call (nc) and return (nr) and
@@ -298,6 +302,16 @@ int joint_sim_restore(const joint *s, void *r, const unsigned char *rest, pb_ns 
 int joint_sim_drop(const joint *s, void *r, const double *rate, const unsigned char *rest,
                    uint32_t p, int half);
 size_t joint_sim_outliving(const joint *s);
+/* joint_sim_orphan_zone (conf_sim_loss_calls): zone[p] (copy s2's npairs
+ * entries) 1 for the copy rows whose truth is the solution's guess after
+ * a call the trace lost (rest bit 8, made whole in the copy): rows whose
+ * true parent is a pair into that call's service and which the copy
+ * sends within the made-again call's interval there, and their true
+ * subtrees; 0 elsewhere.  real_of[p]: the real pair copy pair p was made
+ * from (>= s->npairs: none).  Adds the rows marked to *nzone.  PB_OK or
+ * PB_ENOMEM. */
+int joint_sim_orphan_zone(const joint *s, const joint *s2, const uint32_t *real_of,
+                          const unsigned char *rest, unsigned char *zone, size_t *nzone);
 /* joint_anchor.c (conf_anchor).  joint_anchor_ok clears ok2[p] (copy s2's
  * npairs entries) where the scorer would count copy pair p wrong, taking
  * s's solution as the copy's truth: its copy tree's owner (the true

@@ -932,6 +932,10 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         if (!rt2 || !rest2 || joint_sim_loss_rates(s2, rt2, rest2) < 0)
             rc = PB_ENOMEM;
         free(rt2);
+        /* the copy's own loss, by the same estimator (metadata) */
+        s->sloss_copy[0] += s2->sloss_known_id;
+        s->sloss_copy[1] += s2->sloss_lc_id;
+        s->sloss_copy[2] += s2->sloss_nid;
     }
     if (rc == PB_OK) {
         cf2 = malloc(((size_t)n2 + 1) * sizeof *cf2);
@@ -989,6 +993,25 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         lk2 = malloc(((size_t)n2 + 1) * sizeof *lk2);
         if (!lk2)
             rc = PB_ENOMEM;
+    }
+    /* conf_sim_loss_calls: the rows near a call the trace lost, left out
+     * of the fit and of the cap's test as the rows right by construction
+     * are (joint_calibloss.c) */
+    if (rc == PB_OK && rest && s->p.conf_sim_loss_calls && s->sloss_lc_id > 0) {
+        uint32_t *ro = malloc(((size_t)n2 + 1) * sizeof *ro);
+        unsigned char *zone = malloc((size_t)n2 + 1);
+        for (uint32_t p = 0; ro && p < n2; p++) {
+            const jpair *a = &s2->pr[p];
+            uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
+            uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
+            ro[p] = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
+        }
+        rc = ro && zone ? joint_sim_orphan_zone(s, s2, ro, rest, zone, &s->sloss_zone)
+                        : PB_ENOMEM;
+        for (uint32_t p = 0; rc == PB_OK && p < n2; p++)
+            ex2[p] |= zone[p];
+        free(ro);
+        free(zone);
     }
     for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
         const jpair *a = &s2->pr[p];
@@ -1051,6 +1074,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     double *drop = rc == PB_OK ? malloc(((size_t)nl + 1) * sizeof *drop) : NULL;
     unsigned char *rest = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
     s->sloss_dropped = 0;
+    s->sloss_copy[0] = s->sloss_copy[1] = s->sloss_copy[2] = 0;
+    s->sloss_zone = 0;
     s->anch_turned = s->anch_roots = 0;
     if (rc == PB_OK && (!drop || !rest))
         rc = PB_ENOMEM;
