@@ -489,6 +489,12 @@ const pb_option joint_options[] = {
     {"tie_sets_p", PB_OPT_DOUBLE, offsetof(joint_params, tie_sets_p), "0.05", 0, 1,
      "tie_sets=2|3: the family level of the one-sided sign test over requests, shared "
      "among the moves the tie test weighed"},
+    {"tie_sets_ll", PB_OPT_BOOL, offsetof(joint_params, tie_sets_ll), "0", PB_OPT_NORANGE,
+     "tie_sets=3: a component the set count gives to the search takes it only where the "
+     "search is also likelier on its requests by the tie test's bar (tie_sets_ll_bar x "
+     "1.92 nats per moved call; joint_tieset.c; metadata ll_dropped=)"},
+    {"tie_sets_ll_bar", PB_OPT_DOUBLE, offsetof(joint_params, tie_sets_ll_bar), "1", -100, 100,
+     "tie_sets_ll: the bar per moved call in units of the tie test's 1.92 nats"},
     {"tie_orphans_rows", PB_OPT_BOOL, offsetof(joint_params, tie_orphans_rows), "1",
      PB_OPT_NORANGE,
      "on rows spread by subtick (its check found them in the order of events), "

@@ -79,6 +79,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pb_sort.h"
+#include <math.h>
 
 #define NONE JOINT_NONE
 
@@ -371,20 +372,71 @@ static int components(const joint *s, uint32_t *up)
     return PB_OK;
 }
 
+/* every pair to the search's parent and return where its component's take[]
+ * is set, else to the start's (spar0 and cret: the start as tie_cross left
+ * it).  A parent no longer a candidate (none expected: the candidates are
+ * those of the returns put back) is left without and counted in *missed */
+static int apply_mix(joint *s, uint32_t *up, const unsigned char *take, const uint32_t *spar0,
+                     const void *cret, void *mret, size_t *missed)
+{
+    uint32_t n = s->npairs;
+    for (uint32_t p = 0; p < n; p++)
+        joint_quant_pick_return(mret, p, take[uf_find(up, p)] ? s->tset_sret : cret);
+    int rc = joint_quant_put_returns(s, mret);
+    *missed = 0;
+    for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
+        uint32_t b = take[uf_find(up, p)] ? s->tset_spar[p] : spar0[p];
+        if (b == NONE)
+            continue;
+        uint32_t j = s->cand_off[p];
+        while (j < s->cand_off[p + 1] && s->cand[j] != b)
+            j++;
+        if (j < s->cand_off[p + 1])
+            rc = joint_set_parent(s, p, b);
+        else
+            (*missed)++;
+    }
+    return rc;
+}
+
+/* tie_sets_ll: per component root, the log-likelihood of the requests it
+ * holds under the present assignment and model (joint_req_ll of each member
+ * and of each member's parent outside it: a return put back changes its
+ * caller's request too), added into ll[] */
+static void comp_ll(joint *s, uint32_t *up, const unsigned char *diff, double *ll)
+{
+    uint32_t n = s->npairs;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t c = uf_find(up, q);
+        if (!diff[c])
+            continue;
+        double l = joint_req_ll(s, q);
+        uint32_t a = s->par[q];
+        if (a != NONE && uf_find(up, a) != c)
+            l += joint_req_ll(s, a);
+        if (l > -INFINITY)
+            ll[c] += l;
+    }
+}
+
 /* the search's parents and returns put back on the components whose requests
  * it brings onto their set more often than it takes them off (o > r, flag[] of
- * count_sets); the rest as tie_cross left them; the model refitted.  A parent
- * no longer a candidate (none expected: the candidates are those of the
- * returns put back) is left without, and said */
+ * count_sets); with tie_sets_ll, only where the search is also likelier on the
+ * component by the tie test's bar per moved call (the component's own test:
+ * the set evidence refutes the start as a whole, the moves are still each the
+ * tie test's to weigh); the rest as tie_cross left them; the model refitted */
 static int put_search_back(joint *s, const unsigned char *flag)
 {
     uint32_t n = s->npairs;
     uint32_t *up = malloc(((size_t)n + 1) * sizeof *up);
     long *bal = calloc((size_t)n + 1, sizeof *bal);
-    uint32_t *mpar = malloc(((size_t)n + 1) * sizeof *mpar);
+    uint32_t *spar0 = malloc(((size_t)n + 1) * sizeof *spar0);
+    size_t *mv = calloc((size_t)n + 1, sizeof *mv);
+    unsigned char *take = calloc((size_t)n + 1, 1), *diff = calloc((size_t)n + 1, 1);
+    double *ll0 = NULL, *ll1 = NULL;
     void *mret = joint_quant_returns_alloc(n), *cret = joint_quant_returns_alloc(n);
     int rc = PB_ENOMEM;
-    if (!up || !bal || !mpar || !mret || !cret)
+    if (!up || !bal || !spar0 || !mv || !take || !diff || !mret || !cret)
         goto out;
     rc = components(s, up);
     if (rc != PB_OK)
@@ -395,46 +447,62 @@ static int put_search_back(joint *s, const unsigned char *flag)
         else if (flag[q] == 2) /* on in the start only */
             bal[uf_find(up, q)]--;
     joint_quant_copy_returns(s, cret);
-    s->tset_comps = s->tset_taken = 0;
-    /* a component where the two differ, counted at its first such pair (mpar as
-     * the mark, overwritten below) */
-    for (uint32_t p = 0; p < n; p++)
-        mpar[p] = 0;
+    memcpy(spar0, s->par, (size_t)n * sizeof *spar0);
+    s->tset_comps = s->tset_taken = s->tset_ll_dropped = 0;
     for (uint32_t p = 0; p < n; p++) {
         uint32_t c = uf_find(up, p);
-        if (!mpar[c] && (s->par[p] != s->tset_spar[p] ||
-                         s->pr[p].ret != joint_quant_return_of(s->tset_sret, p))) {
-            mpar[c] = 1;
-            s->tset_comps++;
-            s->tset_taken += bal[c] > 0;
+        int pd = s->par[p] != s->tset_spar[p];
+        if (pd || s->pr[p].ret != joint_quant_return_of(s->tset_sret, p)) {
+            if (!diff[c]) {
+                s->tset_comps++;
+                take[c] = bal[c] > 0;
+            }
+            diff[c] = 1;
         }
+        mv[c] += (size_t)pd;
     }
-    for (uint32_t p = 0; p < n; p++) {
-        int take = bal[uf_find(up, p)] > 0;
-        mpar[p] = take ? s->tset_spar[p] : s->par[p];
-        joint_quant_pick_return(mret, p, take ? s->tset_sret : cret);
-    }
-    rc = joint_quant_put_returns(s, mret);
     size_t missed = 0;
-    for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
-        uint32_t b = mpar[p];
-        if (b == NONE)
-            continue;
-        uint32_t j = s->cand_off[p];
-        while (j < s->cand_off[p + 1] && s->cand[j] != b)
-            j++;
-        if (j < s->cand_off[p + 1])
-            rc = joint_set_parent(s, p, b);
-        else
-            missed++;
+    if (s->p.tie_sets_ll) {
+        /* each component's likelihood in the start and with every component
+         * the search's (the components touch no common pair; a parent outside
+         * its component is the only term another component can move) */
+        ll0 = calloc((size_t)n + 1, sizeof *ll0);
+        ll1 = calloc((size_t)n + 1, sizeof *ll1);
+        unsigned char *all = malloc((size_t)n + 1);
+        rc = PB_ENOMEM;
+        if (!ll0 || !ll1 || !all) {
+            free(all);
+            goto out;
+        }
+        comp_ll(s, up, diff, ll0);
+        memset(all, 1, (size_t)n + 1);
+        rc = apply_mix(s, up, all, spar0, cret, mret, &missed);
+        free(all);
+        if (rc != PB_OK)
+            goto out;
+        comp_ll(s, up, diff, ll1);
+        for (uint32_t c = 0; c < n; c++)
+            if (take[c] && diff[c] &&
+                !(ll1[c] - ll0[c] >= JOINT_QUANT_GAIN * (double)mv[c] * s->p.tie_sets_ll_bar)) {
+                take[c] = 0;
+                s->tset_ll_dropped++;
+            }
     }
+    for (uint32_t c = 0; c < n; c++)
+        s->tset_taken += diff[c] && take[c];
+    rc = apply_mix(s, up, take, spar0, cret, mret, &missed);
     s->tset_missed = missed; /* warned with the result (joint_paths.c) */
     if (rc == PB_OK)
         rc = joint_refit_moved(s);
 out:
     free(up);
     free(bal);
-    free(mpar);
+    free(spar0);
+    free(mv);
+    free(take);
+    free(diff);
+    free(ll0);
+    free(ll1);
     free(mret);
     free(cret);
     return rc;
@@ -489,15 +557,19 @@ int joint_tieset_meta(const joint *s, pb_result *res)
                               s->tset_eps, s->tset_reqs, s->tset_start_off,
                               s->tset_search_off, s->tset_p,
                               s->tset_refuted ? "search" : "start");
+    char ll_note[64] = "";
+    if (s->p.tie_sets_ll && s->tset_refuted) /* what the components' own likelihood dropped */
+        snprintf(ll_note, sizeof ll_note, " ll=on ll_bar=%g ll_dropped=%zu",
+                 s->p.tie_sets_ll_bar, s->tset_ll_dropped);
     if (s->tset_after) /* tie_sets=3: against the start as tie_cross left it */
         return pb_result_meta(res, "tie_sets=on after=tie_cross endpoints=%zu requests=%zu "
                               "start_off=%zu search_off=%zu p=%.3g moved=%zu left=%zu "
-                              "level=%.3g components=%zu taken=%zu kept=%s",
+                              "level=%.3g components=%zu taken=%zu%s kept=%s",
                               s->tset_eps, s->tset_reqs, s->tset_start_off,
                               s->tset_search_off, s->tset_p, s->quant_changed, s->tset_left,
                               s->p.tie_sets_p /
                                   (double)(s->quant_changed ? s->quant_changed : 1),
-                              s->tset_comps, s->tset_taken,
+                              s->tset_comps, s->tset_taken, ll_note,
                               s->tset_refuted ? "search" : "start");
     return pb_result_meta(res, "tie_sets=on endpoints=%zu requests=%zu start_off=%zu "
                           "search_off=%zu p=%.3g moved=%zu level=%.3g crossed=%zu kept=%s",
