@@ -73,6 +73,18 @@
  * not say every move of the search is right, and the moves that bring no
  * request onto its set are the tie test's to judge.  Metadata:
  * tie_sets=on after=tie_cross ... moved= left= level= components= taken=.
+ *
+ * tie_sets_split (h149): each pair is two nodes of the components, as a
+ * call (its parent, its return) and as a request (the calls it holds, where
+ * its set is counted), joined only where its return differs.  One node per
+ * pair joined the requests the search moves whole one level up (each keeps
+ * its set: no count speaks for the move, and on dispatch x2 most are
+ * wrong) with the moves among their calls' calls that bring requests onto
+ * their set; split, the first stay as tie_cross left them.  Metadata
+ * split=on.  tie_sets_ll (off): a component also needs the search to be
+ * likelier on its requests (tie_sets_ll_bar x 1.92 nats per moved call):
+ * it finds the components that cost links but drops those that win
+ * requests (docs/joint/ticks.md).  Metadata ll=on ll_bar= ll_dropped=.
  */
 #include "joint_int.h"
 #include <stdio.h>
