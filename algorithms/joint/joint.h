@@ -266,7 +266,7 @@ typedef struct joint_params {
                            moved call (joint_tieset.c), 0 */
     int tie_sets_split; /* [tie_sets_split] tie_sets=3: a pair as a call and as a
                            request are two nodes of the components, joined only where
-                           its return differs (joint_tieset.c), 0 */
+                           its return differs (joint_tieset.c), 1 */
     double tie_sets_ll_bar; /* [tie_sets_ll_bar] that bar in units of the tie test's
                            1.92 nats per moved call, 0 */
     int tie_orphans_rows; /* [tie_orphans_rows] on rows spread by subtick (found in the
