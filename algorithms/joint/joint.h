@@ -265,6 +265,14 @@ typedef struct joint_params {
                            level, decided after tie_cross, the search put back on the
                            components where it brings more requests onto their set, 3 */
     double tie_sets_p;  /* [tie_sets_p] tie_sets=2|3: the sign test's level, 0.05 */
+    int tie_sets_ll;    /* [tie_sets_ll] tie_sets=3: a component takes the search only
+                           where it is also likelier there by the tie test's bar per
+                           moved call (joint_tieset.c), 0 */
+    int tie_sets_split; /* [tie_sets_split] tie_sets=3: a pair as a call and as a
+                           request are two nodes of the components, joined only where
+                           its return differs (joint_tieset.c), 1 */
+    double tie_sets_ll_bar; /* [tie_sets_ll_bar] that bar in units of the tie test's
+                           1.92 nats per moved call, 0 */
     int tie_orphans_rows; /* [tie_orphans_rows] on rows spread by subtick (found in the
                            order of events), tie_orphans refutes the start by its sign test
                            alone, without the likelihood condition (joint_roworph.c), 1 */

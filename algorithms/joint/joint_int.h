@@ -316,6 +316,8 @@ struct joint {
     size_t tset_missed; /* tie_sets=3: calls put back without their parent (warned) */
     size_t tset_comps, tset_taken; /* tie_sets=3: components where the two differ; of them
                                given the search's parents */
+    size_t tset_ll_dropped; /* tie_sets_ll: components the set count took, dropped
+                               by their own likelihood (joint_tieset.c) */
     struct joint_subtick *subtick; /* joint_subtick.c: the row-order check at coarse
                                stamps (owned; NULL where it did not run) */
     double bg;              /* log density of the background (per decade) */

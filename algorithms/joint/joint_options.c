@@ -496,6 +496,25 @@ const pb_option joint_options[] = {
     {"tie_sets_p", PB_OPT_DOUBLE, offsetof(joint_params, tie_sets_p), "0.05", 0, 1,
      "tie_sets=2|3: the family level of the one-sided sign test over requests, shared "
      "among the moves the tie test weighed"},
+    {"tie_sets_ll", PB_OPT_BOOL, offsetof(joint_params, tie_sets_ll), "0", PB_OPT_NORANGE,
+     "tie_sets=3: a component the set count gives to the search takes it only where the "
+     "search is also likelier on its requests (by tie_sets_ll_bar x 1.92 nats per moved "
+     "call; joint_tieset.c; metadata ll_dropped=).  Off: at 1 ms on dispatch x2 as a "
+     "black box it puts the link accuracy above tie_sets=0's but loses exact requests "
+     "tie_sets=3 wins (docs/joint/ticks.md)"},
+    {"tie_sets_split", PB_OPT_BOOL, offsetof(joint_params, tie_sets_split), "1",
+     PB_OPT_NORANGE,
+     "tie_sets=3: the components a pair joins as a call (its parent, its return) and "
+     "as a request (its calls) are apart unless its return differs between the two "
+     "solutions: a request moved whole above (its set unchanged, so no count speaks "
+     "for the move) no longer rides with the moves among its calls' calls that bring "
+     "requests onto their set (joint_tieset.c; metadata split=on; on by default: held-out "
+     "dispatch x2 black box at 1 and 10 ms 33.7 -> 83.6 exact points summed over four "
+     "rows, links +7 to +10; docs/joint/ticks.md)"},
+    {"tie_sets_ll_bar", PB_OPT_DOUBLE, offsetof(joint_params, tie_sets_ll_bar), "0", -100, 100,
+     "tie_sets_ll: the bar per moved call in units of the tie test's 1.92 nats (0: the "
+     "search at least as likely on the component; 1: the tie test's own bar; "
+     "docs/joint/ticks.md)"},
     {"tie_orphans_rows", PB_OPT_BOOL, offsetof(joint_params, tie_orphans_rows), "1",
      PB_OPT_NORANGE,
      "on rows spread by subtick (its check found them in the order of events), "

@@ -73,12 +73,25 @@
  * not say every move of the search is right, and the moves that bring no
  * request onto its set are the tie test's to judge.  Metadata:
  * tie_sets=on after=tie_cross ... moved= left= level= components= taken=.
+ *
+ * tie_sets_split (h149): each pair is two nodes of the components, as a
+ * call (its parent, its return) and as a request (the calls it holds, where
+ * its set is counted), joined only where its return differs.  One node per
+ * pair joined the requests the search moves whole one level up (each keeps
+ * its set: no count speaks for the move, and on dispatch x2 most are
+ * wrong) with the moves among their calls' calls that bring requests onto
+ * their set; split, the first stay as tie_cross left them.  Metadata
+ * split=on.  tie_sets_ll (off): a component also needs the search to be
+ * likelier on its requests (tie_sets_ll_bar x 1.92 nats per moved call):
+ * it finds the components that cost links but drops those that win
+ * requests (docs/joint/ticks.md).  Metadata ll=on ll_bar= ll_dropped=.
  */
 #include "joint_int.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pb_sort.h"
+#include <math.h>
 
 #define NONE JOINT_NONE
 
@@ -327,8 +340,13 @@ static void uf_join(uint32_t *up, uint32_t a, uint32_t b)
  * solutions (a call joined to its parent in each; a pair joined to the pair
  * holding its return message in the other): each component can take either
  * solution's parents and returns without touching another.  up[] the
- * union-find (n entries); PB_OK or PB_ENOMEM */
-static int components(const joint *s, uint32_t *up)
+ * union-find over 2n nodes: node p is pair p as a call (its parent, its
+ * return), node po + p pair p as a request (the calls it holds); po = 0
+ * (tie_sets_split off: one node per pair, as h135 built it) or n
+ * (tie_sets_split: the two roles joined only where the pair's return
+ * differs, so that a request moved whole above does not carry the moves
+ * among its calls' own calls with it).  PB_OK or PB_ENOMEM */
+static int components(const joint *s, uint32_t *up, uint32_t po)
 {
     uint32_t n = s->npairs;
     const uint32_t *spar = s->tset_spar;
@@ -342,8 +360,9 @@ static int components(const joint *s, uint32_t *up)
     }
     for (uint32_t m = 0; m < nm; m++)
         own[0][m] = own[1][m] = NONE;
+    for (uint32_t x = 0; x < 2 * n; x++)
+        up[x] = x;
     for (uint32_t p = 0; p < n; p++) {
-        up[p] = p;
         uint32_t r0 = s->pr[p].ret, r1 = joint_quant_return_of(s->tset_sret, p);
         if (r0 != NONE)
             own[0][r0] = p;
@@ -354,12 +373,14 @@ static int components(const joint *s, uint32_t *up)
         uint32_t a = s->par[p], b = spar[p];
         if (a != b) {
             if (a != NONE)
-                uf_join(up, p, a);
+                uf_join(up, p, po + a);
             if (b != NONE)
-                uf_join(up, p, b);
+                uf_join(up, p, po + b);
         }
         uint32_t r0 = s->pr[p].ret, r1 = joint_quant_return_of(s->tset_sret, p);
         if (r0 != r1) {
+            /* a return moved changes the pair's extent: both its roles */
+            uf_join(up, p, po + p);
             if (r0 != NONE && own[1][r0] != NONE)
                 uf_join(up, p, own[1][r0]);
             if (r1 != NONE && own[0][r1] != NONE)
@@ -371,53 +392,20 @@ static int components(const joint *s, uint32_t *up)
     return PB_OK;
 }
 
-/* the search's parents and returns put back on the components whose requests
- * it brings onto their set more often than it takes them off (o > r, flag[] of
- * count_sets); the rest as tie_cross left them; the model refitted.  A parent
- * no longer a candidate (none expected: the candidates are those of the
- * returns put back) is left without, and said */
-static int put_search_back(joint *s, const unsigned char *flag)
+/* every pair to the search's parent and return where its component's take[]
+ * is set, else to the start's (spar0 and cret: the start as tie_cross left
+ * it).  A parent no longer a candidate (none expected: the candidates are
+ * those of the returns put back) is left without and counted in *missed */
+static int apply_mix(joint *s, uint32_t *up, const unsigned char *take, const uint32_t *spar0,
+                     const void *cret, void *mret, size_t *missed)
 {
     uint32_t n = s->npairs;
-    uint32_t *up = malloc(((size_t)n + 1) * sizeof *up);
-    long *bal = calloc((size_t)n + 1, sizeof *bal);
-    uint32_t *mpar = malloc(((size_t)n + 1) * sizeof *mpar);
-    void *mret = joint_quant_returns_alloc(n), *cret = joint_quant_returns_alloc(n);
-    int rc = PB_ENOMEM;
-    if (!up || !bal || !mpar || !mret || !cret)
-        goto out;
-    rc = components(s, up);
-    if (rc != PB_OK)
-        goto out;
-    for (uint32_t q = 0; q < n; q++)
-        if (flag[q] == 3) /* on in the search only */
-            bal[uf_find(up, q)]++;
-        else if (flag[q] == 2) /* on in the start only */
-            bal[uf_find(up, q)]--;
-    joint_quant_copy_returns(s, cret);
-    s->tset_comps = s->tset_taken = 0;
-    /* a component where the two differ, counted at its first such pair (mpar as
-     * the mark, overwritten below) */
     for (uint32_t p = 0; p < n; p++)
-        mpar[p] = 0;
-    for (uint32_t p = 0; p < n; p++) {
-        uint32_t c = uf_find(up, p);
-        if (!mpar[c] && (s->par[p] != s->tset_spar[p] ||
-                         s->pr[p].ret != joint_quant_return_of(s->tset_sret, p))) {
-            mpar[c] = 1;
-            s->tset_comps++;
-            s->tset_taken += bal[c] > 0;
-        }
-    }
-    for (uint32_t p = 0; p < n; p++) {
-        int take = bal[uf_find(up, p)] > 0;
-        mpar[p] = take ? s->tset_spar[p] : s->par[p];
-        joint_quant_pick_return(mret, p, take ? s->tset_sret : cret);
-    }
-    rc = joint_quant_put_returns(s, mret);
-    size_t missed = 0;
+        joint_quant_pick_return(mret, p, take[uf_find(up, p)] ? s->tset_sret : cret);
+    int rc = joint_quant_put_returns(s, mret);
+    *missed = 0;
     for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
-        uint32_t b = mpar[p];
+        uint32_t b = take[uf_find(up, p)] ? s->tset_spar[p] : spar0[p];
         if (b == NONE)
             continue;
         uint32_t j = s->cand_off[p];
@@ -426,15 +414,117 @@ static int put_search_back(joint *s, const unsigned char *flag)
         if (j < s->cand_off[p + 1])
             rc = joint_set_parent(s, p, b);
         else
-            missed++;
+            (*missed)++;
     }
+    return rc;
+}
+
+/* tie_sets_ll: per component root, the log-likelihood of the requests it
+ * holds under the present assignment and model (joint_req_ll of each member
+ * and of each member's parent outside it: a return put back changes its
+ * caller's request too), added into ll[] */
+static void comp_ll(joint *s, uint32_t *up, uint32_t po, const unsigned char *diff, double *ll)
+{
+    uint32_t n = s->npairs;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t c = uf_find(up, po + q);
+        if (!diff[c])
+            continue;
+        double l = joint_req_ll(s, q);
+        uint32_t a = s->par[q];
+        if (a != NONE && uf_find(up, po + a) != c)
+            l += joint_req_ll(s, a);
+        if (l > -INFINITY)
+            ll[c] += l;
+    }
+}
+
+/* the search's parents and returns put back on the components whose requests
+ * it brings onto their set more often than it takes them off (o > r, flag[] of
+ * count_sets); with tie_sets_ll, only where the search is also likelier on the
+ * component by the tie test's bar per moved call (the component's own test:
+ * the set evidence refutes the start as a whole, the moves are still each the
+ * tie test's to weigh); the rest as tie_cross left them; the model refitted */
+static int put_search_back(joint *s, const unsigned char *flag)
+{
+    uint32_t n = s->npairs, po = s->p.tie_sets_split ? n : 0;
+    size_t nn = 2 * (size_t)n + 1; /* union-find nodes: components() */
+    uint32_t *up = malloc(nn * sizeof *up);
+    long *bal = calloc(nn, sizeof *bal);
+    uint32_t *spar0 = malloc(((size_t)n + 1) * sizeof *spar0);
+    size_t *mv = calloc(nn, sizeof *mv);
+    unsigned char *take = calloc(nn, 1), *diff = calloc(nn, 1);
+    double *ll0 = NULL, *ll1 = NULL;
+    void *mret = joint_quant_returns_alloc(n), *cret = joint_quant_returns_alloc(n);
+    int rc = PB_ENOMEM;
+    if (!up || !bal || !spar0 || !mv || !take || !diff || !mret || !cret)
+        goto out;
+    rc = components(s, up, po);
+    if (rc != PB_OK)
+        goto out;
+    /* a request's set is its calls': counted at its node as a request */
+    for (uint32_t q = 0; q < n; q++)
+        if (flag[q] == 3) /* on in the search only */
+            bal[uf_find(up, po + q)]++;
+        else if (flag[q] == 2) /* on in the start only */
+            bal[uf_find(up, po + q)]--;
+    joint_quant_copy_returns(s, cret);
+    memcpy(spar0, s->par, (size_t)n * sizeof *spar0);
+    s->tset_comps = s->tset_taken = s->tset_ll_dropped = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t c = uf_find(up, p);
+        int pd = s->par[p] != s->tset_spar[p];
+        if (pd || s->pr[p].ret != joint_quant_return_of(s->tset_sret, p)) {
+            if (!diff[c]) {
+                s->tset_comps++;
+                take[c] = bal[c] > 0;
+            }
+            diff[c] = 1;
+        }
+        mv[c] += (size_t)pd;
+    }
+    size_t missed = 0;
+    if (s->p.tie_sets_ll) {
+        /* each component's likelihood in the start and with every component
+         * the search's (the components touch no common pair; a parent outside
+         * its component is the only term another component can move) */
+        ll0 = calloc(nn, sizeof *ll0);
+        ll1 = calloc(nn, sizeof *ll1);
+        unsigned char *all = malloc(nn);
+        rc = PB_ENOMEM;
+        if (!ll0 || !ll1 || !all) {
+            free(all);
+            goto out;
+        }
+        comp_ll(s, up, po, diff, ll0);
+        memset(all, 1, nn);
+        rc = apply_mix(s, up, all, spar0, cret, mret, &missed);
+        free(all);
+        if (rc != PB_OK)
+            goto out;
+        comp_ll(s, up, po, diff, ll1);
+        for (size_t c = 0; c < nn; c++)
+            if (take[c] && diff[c] &&
+                !(ll1[c] - ll0[c] >= JOINT_QUANT_GAIN * (double)mv[c] * s->p.tie_sets_ll_bar)) {
+                take[c] = 0;
+                s->tset_ll_dropped++;
+            }
+    }
+    for (size_t c = 0; c < nn; c++)
+        s->tset_taken += diff[c] && take[c];
+    rc = apply_mix(s, up, take, spar0, cret, mret, &missed);
     s->tset_missed = missed; /* warned with the result (joint_paths.c) */
     if (rc == PB_OK)
         rc = joint_refit_moved(s);
 out:
     free(up);
     free(bal);
-    free(mpar);
+    free(spar0);
+    free(mv);
+    free(take);
+    free(diff);
+    free(ll0);
+    free(ll1);
     free(mret);
     free(cret);
     return rc;
@@ -489,15 +579,21 @@ int joint_tieset_meta(const joint *s, pb_result *res)
                               s->tset_eps, s->tset_reqs, s->tset_start_off,
                               s->tset_search_off, s->tset_p,
                               s->tset_refuted ? "search" : "start");
+    char ll_note[96] = "";
+    if (s->tset_refuted) /* how the components were made and what their likelihood dropped */
+        snprintf(ll_note, sizeof ll_note, "%s", s->p.tie_sets_split ? " split=on" : "");
+    if (s->p.tie_sets_ll && s->tset_refuted)
+        snprintf(ll_note + strlen(ll_note), sizeof ll_note - strlen(ll_note),
+                 " ll=on ll_bar=%g ll_dropped=%zu", s->p.tie_sets_ll_bar, s->tset_ll_dropped);
     if (s->tset_after) /* tie_sets=3: against the start as tie_cross left it */
         return pb_result_meta(res, "tie_sets=on after=tie_cross endpoints=%zu requests=%zu "
                               "start_off=%zu search_off=%zu p=%.3g moved=%zu left=%zu "
-                              "level=%.3g components=%zu taken=%zu kept=%s",
+                              "level=%.3g components=%zu taken=%zu%s kept=%s",
                               s->tset_eps, s->tset_reqs, s->tset_start_off,
                               s->tset_search_off, s->tset_p, s->quant_changed, s->tset_left,
                               s->p.tie_sets_p /
                                   (double)(s->quant_changed ? s->quant_changed : 1),
-                              s->tset_comps, s->tset_taken,
+                              s->tset_comps, s->tset_taken, ll_note,
                               s->tset_refuted ? "search" : "start");
     return pb_result_meta(res, "tie_sets=on endpoints=%zu requests=%zu start_off=%zu "
                           "search_off=%zu p=%.3g moved=%zu level=%.3g crossed=%zu kept=%s",
