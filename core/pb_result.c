@@ -332,9 +332,9 @@ static char *put_assign(char *buf, const pb_result *r, const pb_assign *a,
     return p;
 }
 
-/* Rows are gathered in ob and written a block at a time: one fwrite a
+/* Rows are gathered in ob and written 8 KiB at a time: one fwrite a
  * row (its lock and bookkeeping) was a third of the table's writing. */
-enum { ROWBUF = 32768, ROWMAX = 128 /* the longest row put_assign makes */ };
+enum { ROWBUF = 8192, ROWMAX = 128 /* the longest row put_assign makes */ };
 typedef struct rowbuf {
     FILE *fp;
     size_t n;
