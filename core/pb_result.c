@@ -287,10 +287,10 @@ static char *put_u64(char *p, uint64_t v)
 /* One assignment row: id,instance,rank[,parent][,confidence]; an
  * abstention has empty instance, rank and parent.  Built in a buffer
  * (printf would be most of the writing time of a large table). */
-static void put_assign(FILE *fp, const pb_result *r, const pb_assign *a,
-                       uint64_t parent, double conf)
+static char *put_assign(char *buf, const pb_result *r, const pb_assign *a,
+                        uint64_t parent, double conf)
 {
-    char buf[128], *p = put_u64(buf, a->id);
+    char *p = put_u64(buf, a->id);
     *p++ = ',';
     if (a->instance != PB_ABSTAIN) {
         const pb_pattern *e = pb_pattab_by_index(r->patterns, a->pattern);
@@ -329,7 +329,26 @@ static void put_assign(FILE *fp, const pb_result *r, const pb_assign *a,
         }
     }
     *p++ = '\n';
-    fwrite(buf, 1, (size_t)(p - buf), fp);
+    return p;
+}
+
+/* Rows are gathered in ob and written 8 KiB at a time: one fwrite a
+ * row (its lock and bookkeeping) was a third of the table's writing. */
+enum { ROWBUF = 8192, ROWMAX = 128 /* the longest row put_assign makes */ };
+typedef struct rowbuf {
+    FILE *fp;
+    size_t n;
+    char b[ROWBUF];
+} rowbuf;
+
+static void row_put(rowbuf *ob, const pb_result *r, const pb_assign *a,
+                    uint64_t parent, double conf)
+{
+    if (ob->n + ROWMAX > ROWBUF) {
+        fwrite(ob->b, 1, ob->n, ob->fp);
+        ob->n = 0;
+    }
+    ob->n = (size_t)(put_assign(ob->b + ob->n, r, a, parent, conf) - ob->b);
 }
 
 int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
@@ -375,6 +394,9 @@ int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
         nwritten = r->nassign;
         fprintf(fp, "# table=assignment\nid,instance,rank%s%s\n",
                 r->has_parent ? ",parent" : "", r->has_conf ? ",confidence" : "");
+        rowbuf ob;
+        ob.fp = fp;
+        ob.n = 0;
         if (r->assign_spool) {
             /* spooled rows, read back in chunks */
             spool_row buf[2048];
@@ -385,16 +407,19 @@ int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
             while (left && (k = fread(buf, sizeof *buf, left < 2048 ? left : 2048,
                                       r->assign_spool)) > 0) {
                 for (size_t i = 0; i < k; i++)
-                    put_assign(fp, r, &buf[i].a, buf[i].parent, buf[i].conf);
+                    row_put(&ob, r, &buf[i].a, buf[i].parent, buf[i].conf);
                 left -= k;
             }
-            if (left)
+            if (left) {
+                fwrite(ob.b, 1, ob.n, fp);
                 return pb_error_set(err, PB_EIO, NULL, 0, 0,
                                     "the spooled assignment table is %zu rows short", left);
+            }
         }
         for (size_t i = 0; !r->assign_spool && i < r->nassign; i++)
-            put_assign(fp, r, &r->assign[i], r->parent ? r->parent[i] : PB_NO_PARENT,
-                       r->conf ? r->conf[i] : NAN);
+            row_put(&ob, r, &r->assign[i], r->parent ? r->parent[i] : PB_NO_PARENT,
+                    r->conf ? r->conf[i] : NAN);
+        fwrite(ob.b, 1, ob.n, fp);
     }
     fprintf(fp, "# end patterns=%zu assignments=%zu\n", n, nwritten);
     if (fflush(fp) != 0 || ferror(fp))

@@ -244,6 +244,10 @@ struct pb_reader {
     size_t fbuf_len, fbuf_cap;
     size_t foff[MAX_COLUMNS], flen[MAX_COLUMNS];
     int fpos[MAX_COLUMNS];  /* 0-based position of each stored field */
+    /* fdirect: this row's fields are fptr[j] (into the line itself, a
+     * plain data line: split_plain_line), not fbuf + foff[j] */
+    const char *fptr[MAX_COLUMNS];
+    int fdirect;
     int nfields;            /* fields stored (ignored columns are not) */
     int nfields_all;        /* fields on the row */
 
@@ -561,7 +565,7 @@ static void data_row(pb_reader *r, long line)
     t.cause = PB_ID_NONE;
     long id_col = 0, ts_col = 0, cause_col = 0;
     for (int j = 0; j < r->nfields; j++) {
-        const char *f = r->fbuf + r->foff[j];
+        const char *f = r->fdirect ? r->fptr[j] : r->fbuf + r->foff[j];
         size_t l = r->flen[j];
         int i = r->fpos[j];
         long col = i + 1;
@@ -713,6 +717,24 @@ static void csv_field_cb(void *s, size_t len, void *data)
     r->nfields++;
 }
 
+/* csv_field_cb for a field of a plain data line (the header read): the
+ * same checks, the field left where it is in the line (data_row reads
+ * every field by its length, none needs a terminating NUL) */
+static inline void plain_field(pb_reader *r, const char *s, size_t len)
+{
+    int pos = r->nfields_all++;
+    if (pos >= r->ncols || !r->colbit[pos])
+        return;
+    if (r->nfields >= MAX_COLUMNS) {
+        r->too_many_fields = 1;
+        return;
+    }
+    r->fptr[r->nfields] = s;
+    r->flen[r->nfields] = len;
+    r->fpos[r->nfields] = pos;
+    r->nfields++;
+}
+
 static void csv_row_cb(int c, void *data)
 {
     (void)c;
@@ -748,6 +770,10 @@ static int split_plain_line(pb_reader *r, const char *s, size_t len)
     if (len == 0)
         return PB_OK; /* libcsv skips blank rows too */
     size_t start = 0;
+    /* a data line's fields stay in the line (plain_field): no copy; the
+     * header goes through csv_field_cb (header_row reads NUL-ended names) */
+    int direct = r->header_done;
+    r->fdirect = direct;
     for (;;) {
         const char *comma = memchr(s + start, ',', len - start);
         size_t end = comma ? (size_t)(comma - s) : len;
@@ -756,12 +782,16 @@ static int split_plain_line(pb_reader *r, const char *s, size_t len)
             a++;
         while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'))
             b--;
-        csv_field_cb((void *)(s + a), b - a, r);
+        if (direct)
+            plain_field(r, s + a, b - a);
+        else
+            csv_field_cb((void *)(s + a), b - a, r);
         if (!comma)
             break;
         start = end + 1;
     }
     csv_row_cb('\n', r);
+    r->fdirect = 0;
     return r->failed ? r->saved.code : PB_OK;
 }
 

@@ -255,6 +255,41 @@ TEST(quoted_newline_and_spaces)
     fclose(in);
 }
 
+TEST(plain_rows_read_in_place)
+{
+    /* plain data lines are parsed where they lie in the line (no copy of
+     * their fields): each field by its own length, names and errors show
+     * that field alone, an ignored column and spaces are skipped, and a
+     * quoted row between plain ones still goes through libcsv */
+    const char *text = "id,ts,src,zz,dst\n"
+                       "1,0.25,AB,ignored,C \n"
+                       "2,0.5,\"Q,R\",x,C\n"
+                       "3, 0.75 ,C,y,AB\n"
+                       "4,0.8x,A,z,B\n";
+    FILE *in = mem(text);
+    pb_reader_opts o;
+    pb_reader_opts_default(&o);
+    o.ignore_unknown_columns = 1;
+    pb_reader *r;
+    pb_error err;
+    CHECK_INT(pb_reader_open_fp(&r, in, "p", NULL, &o, &err), PB_OK);
+    const pb_strtab *nodes = pb_reader_names(r)->nodes;
+    pb_msg m;
+    CHECK_INT(pb_reader_next(r, &m, NULL, &err), 1);
+    CHECK_INT(m.ts, 250000000);
+    CHECK_STR(pb_strtab_str(nodes, m.src), "AB");
+    CHECK_STR(pb_strtab_str(nodes, m.dst), "C");
+    CHECK_INT(pb_reader_next(r, &m, NULL, &err), 1);
+    CHECK_STR(pb_strtab_str(nodes, m.src), "Q,R");
+    CHECK_INT(pb_reader_next(r, &m, NULL, &err), 1);
+    CHECK_INT(m.ts, 750000000);
+    CHECK_STR(pb_strtab_str(nodes, m.dst), "AB");
+    CHECK(pb_reader_next(r, &m, NULL, &err) < 0);
+    CHECK(strstr(err.msg, "got \"0.8x\"") != NULL);
+    pb_reader_close(r);
+    fclose(in);
+}
+
 TEST(unordered_ids_and_causes)
 {
     const char *text = "id,ts,src,dst,path,cause\n"
@@ -282,6 +317,7 @@ int main(void)
 {
     RUN(quoted_newline_and_spaces);
     RUN(unordered_ids_and_causes);
+    RUN(plain_rows_read_in_place);
     RUN(seconds_parse_and_format);
     RUN(duration_format_round_trip);
     RUN(number_shortest_form);
