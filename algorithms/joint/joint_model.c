@@ -969,7 +969,7 @@ static int swapped_returns(const joint *s, const joint_wrec *ref, uint32_t u, ui
  * before any return comes back: the walk was O(calls) per exchange, now
  * O(log calls) to find the response step.  Without a return on u or v
  * (the caller merges the lists instead): i0. */
-static uint32_t xresume_at(const joint *s, const joint_wrec *ref, uint32_t u, uint32_t v,
+static uint32_t xresume_at(joint *s, const joint_wrec *ref, uint32_t u, uint32_t v,
                            uint32_t n, uint32_t i0)
 {
     const jpair *pu = &s->pr[u], *pv = &s->pr[v];
@@ -986,6 +986,7 @@ static uint32_t xresume_at(const joint *s, const joint_wrec *ref, uint32_t u, ui
         else
             hi = m - 1;
     }
+    s->xresumed += lo > i0;
     return lo;
 }
 
