@@ -42,7 +42,7 @@ for sh in $SHAPES; do
             if [ -x /usr/bin/time ]; then
                 /usr/bin/time -f "%U %M" -o "$W/time" "$PB_BIN/infer" --algo joint -q "$@" \
                     -o "$W/r.csv" "$W/t.csv" 2> "$W/log" || { cat "$W/log" >&2; exit 1; }
-                set -- "$@"; read -r u k < "$W/time"
+                read -r u k < "$W/time"
             else
                 "$PB_BIN/infer" --algo joint -q "$@" -o "$W/r.csv" "$W/t.csv" 2> "$W/log" || exit 1
                 u=$(sed -n 's/^# cpu_read_s=.* cpu_infer_s=\([0-9.e+-]*\).*/\1/p' "$W/r.csv"); k=
