@@ -349,6 +349,9 @@ typedef struct joint_params {
     int repair_open_passes; /* [repair_open_passes] the most local-search passes
                            in the open-ended solve of each re-pairing round
                            (joint_repair.c); -1: min(passes, 2), as always, -1 */
+    int swap_resume;    /* [swap_resume] an exchange of returns walked from a record
+                           resumes at the first step that could take either return
+                           (same results, faster; joint_model.c xresume_at), 1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

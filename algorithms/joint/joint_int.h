@@ -368,6 +368,8 @@ struct joint {
     double xfloor;
     struct joint_xwalk *xwalk; /* the top of an exchange walked from a record
                                   (joint_xwalk.c), or NULL */
+    size_t xresumed;        /* swap_resume: exchanges whose walk resumed later than
+                               the first middle step (joint_model.c xresume_at) */
     double *xmemo;          /* swap_memo: requests' own log-likelihoods within one
                                pass of exchanges (NaN: not yet; joint_xfloor.c) */
     int bnb_no_order;       /* the branch and bound scores without the order term (the
@@ -1093,6 +1095,10 @@ void joint_xwalk_free(joint *s);
 size_t joint_xwalk_used(const joint *s);
 /* the least calls a request needs for its record (64; a test hook) */
 extern uint32_t joint_xwalk_min;
+/* swap_resume (joint_model.c xresume_at): how many exchanges walked from a
+ * record resumed later than at their first middle step (a count for the
+ * tests; results are the same) */
+size_t joint_xwalk_resumed(const joint *s);
 /* test hook (joint_model.c): 1, joint_req_walk_synced skips the record's
  * last step term; 2, the durations term's last (joint_corr_ll_sync): a
  * wrong shortcut on purpose; 0 otherwise */

@@ -951,6 +951,45 @@ static int swapped_returns(const joint *s, const joint_wrec *ref, uint32_t u, ui
     return 1;
 }
 
+/* same_ids (joint_xwalk.c, swap_resume): where the walk of the record's
+ * list with the returns of its calls u and v exchanged must resume.  Only
+ * u's and v's returns differ (the same calls, the same set of times), and
+ * both are received at t1, the earlier of their times, or later.  A step
+ * before which every output was sent before t1 (the record's mx[i] < t1;
+ * its own time is mx[i + 1]) has taken only returns received before t1:
+ * the record's first returns, the same calls at the same times, so every
+ * such step is the record's step, term for term (its output is the same
+ * call of the same list).  The walk resumes at the last step i with
+ * mx[i] < t1 (mx does not decrease: a binary search), from the record's
+ * state there (sum, rp, mx: the same terms added in the same order, so
+ * the same sum bit for bit); the returns it has taken, rp[i] of them, all
+ * precede t1, inside the run swapped_returns leaves in the record's order.
+ * i0: where the caller resumes (at the first middle step or before);
+ * returns the later of the two.  In a deep request every call is sent
+ * before any return comes back: the walk was O(calls) per exchange, now
+ * O(log calls) to find the response step.  Without a return on u or v
+ * (the caller merges the lists instead): i0. */
+static uint32_t xresume_at(joint *s, const joint_wrec *ref, uint32_t u, uint32_t v,
+                           uint32_t n, uint32_t i0)
+{
+    const jpair *pu = &s->pr[u], *pv = &s->pr[v];
+    if (!s->p.swap_resume || pu->ret == NONE || pv->ret == NONE || ref->n != n)
+        return i0;
+    const pb_ns t1 = pu->rr < pv->rr ? pu->rr : pv->rr;
+    if (ref->mx[i0] >= t1)
+        return i0;
+    uint32_t lo = i0, hi = n; /* mx[lo] < t1 */
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo + 1) / 2;
+        if (ref->mx[m] < t1)
+            lo = m;
+        else
+            hi = m - 1;
+    }
+    s->xresumed += lo > i0;
+    return lo;
+}
+
 /* same_ids (joint_xwalk.c): the middles are the same calls whose returns
  * were exchanged, so a return's (time, pair) key differs between the
  * record and now; the stop then also waits for every trigger to be
@@ -988,6 +1027,8 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
     uint32_t i0 = j0;
     while (i0 > 0 && ref->mx[i0] >= lo)
         i0--;
+    if (same_ids)
+        i0 = xresume_at(s, ref, k[j0], k[n - 1 - cs], n, i0);
     /* the returns: the record's without those of its middle (marked in
      * s->stamp with an epoch of their own), merged with those of the new
      * middle, sorted as walk_returns sorts them (by time received, then

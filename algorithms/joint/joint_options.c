@@ -633,4 +633,10 @@ const pb_option joint_options[] = {
      "open, the model frozen); its greedy rounds and every other solve as always.  -1: "
      "at most 2 (min(passes, 2)), as always.  Speed; changes results (docs/joint/speed.md "
      "\"Speed, seventeenth wave\"; metadata repair_open_passes=)"},
+    {"swap_resume", PB_OPT_BOOL, offsetof(joint_params, swap_resume), "1", PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, an exchange of two returns scored "
+     "from a request's record (a request of 64 calls or more) resumes the walk at the "
+     "first step that could have taken either return, not at the first call between the "
+     "two (a deep request: every call sent before any return); 0 resumes as before "
+     "(docs/joint/speed.md, \"Speed, nineteenth wave\")"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

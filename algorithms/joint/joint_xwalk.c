@@ -78,6 +78,11 @@ size_t joint_xwalk_used(const joint *s)
     return s->xwalk ? s->xwalk->used : 0;
 }
 
+size_t joint_xwalk_resumed(const joint *s)
+{
+    return s->xresumed;
+}
+
 /* a call's return inside request q's interval (joint_repair.c's inside) */
 static inline int inside_rr(const joint *s, uint32_t k, pb_ns rr, uint32_t q)
 {
