@@ -98,6 +98,20 @@ int joint_unpm_build(joint **out, const pb_trace_view *v, joint *f, joint *s, pb
     f->unpp_size = NULL;
     f->unpp_tk = NULL;
     f->unpp_first = NULL;
+    /* the free / held choice and the busy test were the second search's
+     * (its parameters are the merge's): their record goes with the merge,
+     * as joint_bbserial_pick carries it (per-link statistics are not: the
+     * merged links may be numbered otherwise) */
+    mg->pord_chosen = s->pord_chosen;
+    mg->pwin = s->pwin;
+    for (int i = 0; i < 4; i++)
+        mg->pord_ll[i] = s->pord_ll[i];
+    mg->pick_stat = s->pick_stat;
+    s->pick_stat = NULL;
+    for (int i = 0; i < 4; i++)
+        mg->pick_sum[i] = s->pick_sum[i];
+    for (int i = 0; i < 6; i++)
+        mg->part_sum[i] = s->part_sum[i];
     mg->unp_rec = s->unp_rec;
     mg->nunp_rec = s->nunp_rec;
     mg->unp_changed = s->unp_changed;
