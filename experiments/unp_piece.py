@@ -267,6 +267,26 @@ def main():
         print("rule=%s intact=%d exact=%d lost=%d gained=%d fall=%d pieces_taken=%d of=%d msgs_taken=%.3f"
               % (name, len(intact), len(e), lost, gained, int(fall), len(take), len(differ),
                  sum(size[g] for g in take) / len(ids)))
+    # the merged output itself (env UNP_MERGED: infer's result with
+    # -s unpaired=1 -s unp_pieces=1, scored as it is, not re-assembled)
+    if os.environ.get("UNP_MERGED"):
+        M = {r["id"]: r["instance"] for r in table(os.environ["UNP_MERGED"], True)}
+        e = exact_set({m: "M:" + M.get(m, "") for m in ids})
+        lost, gained = len(e0 - e), len(e - e0)
+        fall = lost - gained > 2 * math.sqrt(lost + gained) if lost + gained else False
+        # the same partition of the messages as the first result outside
+        # the pieces joint took and the second inside (UNP_JOINT's)
+        same = -1
+        if os.environ.get("UNP_JOINT"):
+            lab = labels(tk)
+            fw, bw = {}, {}
+            same = 1
+            for m in ids:
+                a, b = lab[m], "M:" + M.get(m, "")
+                if fw.setdefault(a, b) != b or bw.setdefault(b, a) != a:
+                    same = 0
+        print("rule=merged intact=%d exact=%d lost=%d gained=%d fall=%d same_partition=%d"
+              % (len(intact), len(e), lost, gained, int(fall), same))
 
 
 if __name__ == "__main__":

@@ -484,9 +484,22 @@ static int quant_start_again(joint *s)
 
 /* joint_init for one search: pord 1 holds the order of answers (the
  * re-pairing and the exchanges score it, joint_order.c) */
+static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, int pord, joint_selshare *share,
+                      const unsigned char *force, const uint32_t *mate, const uint32_t *gpar);
+
 static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
                     pb_error *err, int pord, joint_selshare *share,
                     const unsigned char *force)
+{
+    return init_one_g(out, v, params, err, pord, share, force, NULL, NULL);
+}
+
+/* init_one; with mate and gpar (unp_pieces' merge, joint_unpmerge.c) the
+ * pairs and parents given: the set-up, then no search, one refit */
+static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, int pord, joint_selshare *share,
+                      const unsigned char *force, const uint32_t *mate, const uint32_t *gpar)
 {
     *out = NULL;
     if (!(v->columns & PB_COL_TYPE))
@@ -513,6 +526,8 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
     s->pord_hold = pord;
     s->selshare = share;
     s->force_unp = force;
+    s->unpm_mate = mate;
+    s->unpm_par = gpar;
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
     if (s->nb < 2)
@@ -632,6 +647,17 @@ static int init_one(joint **out, const pb_trace_view *v, const joint_params *par
         rc = joint_select(s);
     if (rc == PB_OK)
         rc = joint_os_select(s); /* the set of calls per endpoint (joint_oset.c) */
+    if (rc == PB_OK && gpar) { /* unp_pieces' merge: no search (joint_unpmerge.c) */
+        rc = joint_unpm_finish(s);
+        s->unpm_mate = s->unpm_par = NULL;
+        s->force_unp = NULL;
+        if (rc != PB_OK) {
+            joint_close(s);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        *out = s;
+        return PB_OK;
+    }
     if (rc == PB_OK)
         rc = joint_quant_snapshot(s); /* the tie test (joint_quant.c) */
     if (rc == PB_OK)
@@ -935,6 +961,13 @@ int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params 
     return init_choose(out, v, params, err, NULL, NULL);
 }
 
+/* joint_unpmerge.c's way in: the set-up with the pairs and parents given */
+int joint_search_given(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, int pord, const uint32_t *mate, const uint32_t *gpar)
+{
+    return init_one_g(out, v, params, err, pord, NULL, NULL, mate, gpar);
+}
+
 /* The search (init_search); then, without call ids and under loss, which
  * messages stay unpaired (joint_unpaired.c): when the min-cost pairing
  * leaves other messages of some link unpaired, the search runs again with
@@ -1008,14 +1041,21 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         joint *f = s->unp_first;
         s->unp_first = NULL;
         int take = 0;
+        joint *mg = NULL; /* unp_pieces' merged solution (joint_unpmerge.c) */
         rc = s->p.unp_pieces && s->p.unpaired == 1 ? joint_unpp_take(f, s, &take) : joint_unpck_take(f, s, &take);
+        if (rc == PB_OK && s->p.unp_pieces && s->p.unpaired == 1 && !take)
+            rc = joint_unpm_build(&mg, v, f, s, err);
         if (rc != PB_OK) {
             free(force);
             joint_close(f);
             joint_close(s);
-            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+            return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory") : rc;
         }
-        if (take) {
+        if (mg) {
+            joint_close(f);
+            joint_close(s);
+            s = mg;
+        } else if (take) {
             joint_close(f);
         } else {
             joint_unpck_revert(f, s);

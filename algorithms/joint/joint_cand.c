@@ -160,6 +160,8 @@ static void sort_pairs(uint64_t *pairs, size_t np, size_t nmsg)
     free(used);
 }
 
+static int set_pairs(joint *s, uint64_t *pairs, size_t np);
+
 int joint_find_pairs(joint *s)
 {
     const pb_msg *m = s->v.msgs;
@@ -172,6 +174,20 @@ int joint_find_pairs(joint *s)
             s->returns++;
         else
             s->others++;
+    }
+    if (s->unpm_mate) { /* unp_pieces' merge: the pairs given (joint_unpmerge.c) */
+        uint64_t *gp = malloc((s->calls + s->returns + 1) * sizeof *gp);
+        if (!gp)
+            return PB_ENOMEM;
+        size_t ng = 0;
+        for (size_t i = 0; i < s->v.n; i++) {
+            uint32_t r = s->unpm_mate[i];
+            if (m[i].type == PB_TYPE_CALL && r != NONE) {
+                s->pair_of_msg[i] = s->pair_of_msg[r] = 0;
+                gp[ng++] = ((uint64_t)i << 32) | r;
+            }
+        }
+        return set_pairs(s, gp, ng);
     }
     pkey *k = malloc((s->calls + s->returns + 1) * sizeof *k);
     if (!k)
@@ -340,6 +356,16 @@ int joint_find_pairs(joint *s)
     free(early);
     free(k);
     free(queue);
+    return set_pairs(s, pairs, np);
+}
+
+/* The pair table from pairs[0..np) (call << 32 | return, full pairs, their
+ * messages' pair_of_msg set to 0): the other calls and returns kept as
+ * half pairs (halves), sorted, s->pr, pair_of_msg, free_ret and the
+ * counts set; pairs freed.  PB_OK or PB_ENOMEM */
+static int set_pairs(joint *s, uint64_t *pairs, size_t np)
+{
+    const pb_msg *m = s->v.msgs;
     size_t full = np;
     /* a call whose return was lost, or a return whose call was lost, is
      * kept as a half pair: its known end stands for both */

@@ -116,6 +116,7 @@ typedef struct joint_align_rec {
 #define JOINT_UNPP_LLR 1.9207   /* unp_pieces: nats a piece's second partition must win by
                                   (chi-square(1) 95 % / 2) */
 #define JOINT_UNPP_SMALL 0.1   /* unp_pieces: largest piece taken, share of the messages */
+#define JOINT_UNPM_SKIP (JOINT_NONE - 1) /* unp_pieces' merge: no parent given here */
 #define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
@@ -636,6 +637,19 @@ struct joint {
     uint32_t *unpp_size;
     unsigned char *unpp_tk;
     uint64_t *unpp_first;   /* per piece: the id of its first message */
+    unsigned char *unpp_sec; /* per message: in a taken piece, when some pieces but
+                                not all are taken (the merge's input), or NULL */
+    /* unp_pieces' merge (joint_unpmerge.c): while the merged solution is
+     * set up, per message its mate (JOINT_NONE: none) and, for the first
+     * message of a pair (its call, else its return), the first message of
+     * its parent pair (JOINT_NONE: a root; JOINT_UNPM_SKIP: not a first
+     * message); NULL otherwise.  unpm_on: this is the merged solution;
+     * unpm_pairs: its pairs from the first search, from the second;
+     * unpm_addcand: given parents added as candidates (no candidate of the
+     * merged set-up) */
+    const uint32_t *unpm_mate, *unpm_par;
+    int unpm_on;
+    size_t unpm_pairs[2], unpm_addcand;
     int unpck_copy;         /* unpaired=3: 0 the copy did not run (the likelihood said
                                no), 1 it ran */
     size_t unpck_changed;   /* unpaired=3: the copy's links whose choice changed */

@@ -99,9 +99,10 @@ const pb_option joint_options[] = {
      "requests differ between them fall into pieces, each scored in both under the model "
      "refitted outside every piece (plus the loss-rate price per unpaired message), the "
      "second's taken when its log-likelihood ratio > 1.9207 nats and the piece holds <= 10 % "
-     "of the messages (metadata unp_pieces=, unp_piece=).  The partial merge is not built: "
-     "the second search is output when every piece is taken, else the first.  ~3x CPU "
-     "(docs/joint/loss.md, \"pieces decided by a held-out likelihood\")"},
+     "of the messages (metadata unp_pieces=, unp_piece=).  Output: the second search when "
+     "every piece is taken, the first when none, else the merge: the first's pairs and "
+     "parents outside the taken pieces, the second's inside, one refit, no search (metadata "
+     "unp_merge=).  ~3x CPU (docs/joint/loss.md, \"pieces decided by a held-out likelihood\")"},
     {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
      "when messages were lost (half pairs), after the search: for every request a half "
      "pair touches and every request competing with it for a call, try exchanging all "

@@ -282,10 +282,13 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         if (s->tset_missed)
             pb_result_warn(res, "tie_sets=3: %zu calls put back without their "
                            "parent (no longer a candidate)", s->tset_missed);
-        if (s->unpp_on && s->unpp_taken && s->unpp_taken < s->unpp_n)
-            pb_result_warn(res, "unp_pieces: %u of %u pieces taken, but the partial "
-                           "merge is not built: the first search is output",
+        if (s->unpm_on < 0)
+            pb_result_warn(res, "unp_pieces: %u of %u pieces taken, but a pair crossed a "
+                           "piece's border: no merge, the first search is output",
                            s->unpp_taken, s->unpp_n);
+        if (s->unpm_addcand)
+            pb_result_warn(res, "unp_pieces: the merge kept %zu parents the merged set-up "
+                           "did not find as candidates", s->unpm_addcand);
         pb_result_meta(res, "nested_pairs=%zu", s->nested);
         pb_result_meta(res, "ambiguous_pairs=%zu", s->ambiguous);
         pb_result_meta(res, "mean_parallelism=%.3f",

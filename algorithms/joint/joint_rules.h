@@ -1101,6 +1101,24 @@ int joint_unpck_meta(const joint *s, pb_result *res);
 int joint_unpp_take(joint *f, joint *s, int *take_second);
 void joint_unpp_free(joint *s);
 int joint_unpp_meta(const joint *s, pb_result *res);
+/* joint_unpmerge.c (unp_pieces' merge).  joint_unpm_build: when
+ * joint_unpp_take took some pieces but not all (f->unpp_sec set), *out the
+ * merged solution (new, the caller's to close; f and s stay the caller's:
+ * the piece record moves from f, the unpaired step's from s): f's pairs
+ * and parents outside the taken pieces, s's inside, set up with s's
+ * parameters and refitted once, no search; *out NULL otherwise (or when a
+ * pair crossed a piece border: f->unpm_on = -1, the first search stays).
+ * PB_OK, PB_ENOMEM or the set-up's error (err filled).
+ * joint_unpm_finish (init_one with the pairs and parents given): the
+ * parents set (added as candidates where missing), one refit; PB_OK or
+ * PB_ENOMEM.  joint_unpm_meta: the unp_merge= line (nothing when no merge
+ * was tried).  joint_search_given (joint.c): the set-up with mate and
+ * gpar given (joint_int.h, unpm_mate) */
+int joint_unpm_build(joint **out, const pb_trace_view *v, joint *f, joint *s, pb_error *err);
+int joint_unpm_finish(joint *s);
+int joint_unpm_meta(const joint *s, pb_result *res);
+int joint_search_given(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, int pord, const uint32_t *mate, const uint32_t *gpar);
 /* joint_reunpck.c: the reunp=2 line of the metadata (nothing when the
  * check did not run).  PB_OK or PB_ENOMEM */
 int joint_reunp_meta(const joint *s, pb_result *res);

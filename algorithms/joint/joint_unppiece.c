@@ -18,10 +18,10 @@
  * at most JOINT_UNPP_SMALL of the messages (a giant piece leaves nothing
  * to fit on).
  *
- * NOT DONE: the merged solution (pairs set directly message by message).
- * Until it exists the output is the second search when every piece is
- * taken, else the first search (stderr says so when some but not all
- * pieces are taken); metadata unp_pieces= lists every piece, its size,
+ * The output: the second search when every piece is taken, the first
+ * when none is, else the merged solution (joint_unpmerge.c: the first
+ * search's pairs and parents outside the taken pieces, the second's
+ * inside, one refit); metadata unp_pieces= lists every piece, its size,
  * its LLR and whether it was taken.
  */
 #include "joint_int.h"
@@ -234,6 +234,18 @@ int joint_unpp_take(joint *f, joint *s, int *take_second)
     }
     /* the piece arrays go with the solution that is output */
     joint *keep = *take_second ? s : f;
+    /* some pieces taken, not all: which messages the merge takes from the
+     * second search (joint_unpmerge.c) */
+    if (ntk > 0 && ntk < np) {
+        keep->unpp_sec = malloc(n ? n : 1);
+        if (!keep->unpp_sec) {
+            free(lb), free(sz), free(tk), free(fid);
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        for (size_t m = 0; m < n; m++)
+            keep->unpp_sec[m] = pc[m] != JOINT_NONE && tk[pc[m]];
+    }
     keep->unpp_llr = lb;
     keep->unpp_size = sz;
     keep->unpp_tk = tk;
@@ -254,6 +266,8 @@ void joint_unpp_free(joint *s)
     free(s->unpp_size);
     free(s->unpp_tk);
     free(s->unpp_first);
+    free(s->unpp_sec);
+    s->unpp_sec = NULL;
     s->unpp_first = NULL;
     s->unpp_llr = NULL;
     s->unpp_size = NULL;
@@ -264,9 +278,12 @@ int joint_unpp_meta(const joint *s, pb_result *res)
 {
     if (!s->unpp_on)
         return PB_OK;
-    int rc = pb_result_meta(res, "unp_pieces=%u taken=%u of_msgs=%zu output=%s merge=not_built",
+    int rc = pb_result_meta(res, "unp_pieces=%u taken=%u of_msgs=%zu output=%s",
                             s->unpp_n, s->unpp_taken, s->unpp_msgs,
-                            s->unpp_n && s->unpp_taken == s->unpp_n ? "second" : "first");
+                            s->unpm_on > 0 ? "merged"
+                            : s->unpp_n && s->unpp_taken == s->unpp_n ? "second" : "first");
+    if (rc == PB_OK)
+        rc = joint_unpm_meta(s, res);
     for (uint32_t k = 0; rc == PB_OK && s->unpp_llr && k < s->unpp_n; k++)
         rc = pb_result_meta(res, "unp_piece=%u first=%llu msgs=%u llr=%.3f taken=%d", k,
                             (unsigned long long)s->unpp_first[k], s->unpp_size[k],

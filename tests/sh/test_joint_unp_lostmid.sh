@@ -1,0 +1,97 @@
+#!/bin/sh
+# joint without call ids, -s unpaired=1 -s unp_pieces=1 (docs/joint/loss.md,
+# "The merge"): three calls lost in the middle of a link cost the requests
+# they touch and no other.  By hand: 120 requests A>B>C (A the client, B
+# the front end, C a leaf), one every 1-3 ms (a golden-ratio sequence),
+# B calls C 0.2 ms after a request arrives, C answers in 1-5 ms (another
+# golden-ratio sequence), B answers 0.2 ms later: two or three requests in
+# flight at B, answered out of arrival order.  The calls A>B of requests
+# 31, 60 and 90 are lost (rows removed), call ids emptied.  The default
+# (the first search) pairs the returns left over in order and loses 5
+# intact requests that were exact without loss (30, 59, 61, 62, 64 when
+# written); the rule leaves the right returns unpaired, its pieces are
+# taken, and every intact request exact without loss stays exact (84 of
+# 117).  Invariances with the rule on: shuffled rows (read back sorted)
+# give the same result; renamed nodes the same accuracy.  Then the merge by
+# hand (below).
+. "$PB_ROOT/tests/sh/joint_lib.sh"
+SP="$PB_ROOT/experiments/intact_spill.awk"
+# make_trace SPAN: the 120 requests, C answering in 1 ms + SPAN x (0..1)
+make_trace() {
+awk -v span="$1" 'BEGIN {
+    OFS = ","; print "id,ts,recv_ts,src,dst,type,callid,path,cause"
+    n = 0; t = 0.001
+    for (k = 0; k < 120; k++) {
+        g = 0.41421356 * k - int(0.41421356 * k)
+        if (k) t += 0.001 + 0.002 * g
+        u = 0.618034 * k - int(0.618034 * k)
+        d = 0.001 + span * u
+        ev[n++] = sprintf("%.9f,A,B,call,%d,%d", t, 2 * k + 1, k + 1)
+        ev[n++] = sprintf("%.9f,B,C,call,%d,%d", t + 0.0002, 2 * k + 2, k + 1)
+        ev[n++] = sprintf("%.9f,C,B,return,%d,%d", t + 0.0002 + d, 2 * k + 2, k + 1)
+        ev[n++] = sprintf("%.9f,B,A,return,%d,%d", t + 0.0004 + d, 2 * k + 1, k + 1)
+    }
+    for (i = 1; i < n; i++) {
+        x = ev[i]; j = i - 1
+        while (j >= 0 && (ev[j] + 0) > (x + 0)) { ev[j + 1] = ev[j]; j-- }
+        ev[j + 1] = x
+    }
+    for (i = 0; i < n; i++) { split(ev[i], a, ","); print i, a[1], a[1], a[2], a[3], a[4], a[5], a[6], "" }
+}'
+}
+make_trace 0.004 > "$tmp/t.csv" || fail "the hand-made trace"
+awk -F, 'NR == 1 || !($4 == "A" && $6 == "call" && ($8 == 31 || $8 == 60 || $8 == 90))' \
+    "$tmp/t.csv" > "$tmp/p.csv"
+[ "$(wc -l < "$tmp/p.csv")" -eq 478 ] || fail "the three calls not removed"
+strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
+strip_callids "$tmp/p.csv" > "$tmp/pb.csv"
+R="-s unpaired=1 -s unp_pieces=1"
+"$B/infer" --algo joint -q -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
+"$B/infer" --algo joint -q -o "$tmp/d.res" "$tmp/pb.csv" 2> /dev/null || fail "infer default"
+"$B/infer" --algo joint -q $R -o "$tmp/u.res" "$tmp/pb.csv" 2> /dev/null || fail "infer $R"
+d=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n.res" "$tmp/d.res")
+u=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n.res" "$tmp/u.res")
+echo "default:     $d"
+echo "unp_pieces:  $u"
+case "$u" in "intact=117 exact_noloss=84 exact_loss=84 still=84 lost=0 "*) ;;
+    *) fail "the lost calls cost other requests with the rule: $u" ;; esac
+dl=$(echo "$d" | sed 's/.* lost=\([0-9]*\).*/\1/')
+[ "$dl" -ge 3 ] || fail "the default lost only $dl: the case does not shift the link"
+grep -q '^# unp_pieces=[1-9][0-9]* taken=[1-9]' "$tmp/u.res" || fail "no piece taken"
+shuffle_rows 7 "$tmp/pb.csv" "$tmp/x.csv"
+"$B/infer" --algo joint -q --sort $R -o "$tmp/x.res" "$tmp/x.csv" 2> /dev/null || fail "infer shuffled"
+assignment_of "$tmp/u.res" > "$tmp/a"; assignment_of "$tmp/x.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "shuffled rows changed the result"
+sed -e '/^#/!s/\bB\b/zz_front/g; /^#/!s/\bC\b/aa_c/g' "$tmp/pb.csv" > "$tmp/r.csv"
+cmp -s "$tmp/pb.csv" "$tmp/r.csv" && fail "renaming changed nothing"
+"$B/infer" --algo joint -q $R -o "$tmp/r.res" "$tmp/r.csv" 2> /dev/null || fail "infer renamed"
+[ "$(exact_of "$tmp/r.csv" "$tmp/r.res")" = "$(exact_of "$tmp/pb.csv" "$tmp/u.res")" ] ||
+    fail "renaming nodes changed the accuracy"
+# The merge by hand: C answering in 1-9 ms (four or five in flight), the
+# calls A>B of requests 31 and 90 lost.  The second search differs from
+# the first in 4 pieces; 2 are likelier in the second (taken), 2 in the
+# first: the output is the merge, and its partition of the messages into
+# requests is the first search's outside the taken pieces and the
+# second's inside (experiments/unp_piece.py, same_partition=1).  Fails on
+# main c59919f (output=first there).
+make_trace 0.008 > "$tmp/t8.csv" || fail "the 8 ms trace"
+awk -F, 'NR == 1 || !($4 == "A" && $6 == "call" && ($8 == 31 || $8 == 90))' \
+    "$tmp/t8.csv" > "$tmp/p8.csv"
+strip_callids "$tmp/p8.csv" > "$tmp/pb8.csv"
+for u in 0 1; do
+    "$B/infer" --algo joint -q -s unpaired=$u -o "$tmp/u$u.res" "$tmp/pb8.csv" 2> /dev/null ||
+        fail "infer unpaired=$u"
+done
+"$B/infer" --algo joint -q $R -o "$tmp/m.res" "$tmp/pb8.csv" 2> /dev/null || fail "infer $R (8 ms)"
+grep -q '^# unp_pieces=4 taken=2 of_msgs=478 output=merged$' "$tmp/m.res" ||
+    fail "not 2 of 4 pieces taken and merged: $(grep '^# unp_pieces=' "$tmp/m.res")"
+m=$(UNP_MERGED="$tmp/m.res" UNP_JOINT="$tmp/m.res" python3 "$PB_ROOT/experiments/unp_piece.py" \
+    "$tmp/t8.csv" "$tmp/p8.csv" "$tmp/u0.res" "$tmp/u1.res" | grep '^rule=merged ') || fail "unp_piece.py"
+echo "merge by hand: $m"
+echo "$m" | grep -q ' same_partition=1' ||
+    fail "the merge is not the first search outside the taken pieces and the second inside"
+shuffle_rows 3 "$tmp/pb8.csv" "$tmp/x8.csv"
+"$B/infer" --algo joint -q --sort $R -o "$tmp/x8.res" "$tmp/x8.csv" 2> /dev/null || fail "infer shuffled (8 ms)"
+assignment_of "$tmp/m.res" > "$tmp/a"; assignment_of "$tmp/x8.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "shuffled rows changed the merge"
+exit 0
