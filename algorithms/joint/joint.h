@@ -237,6 +237,9 @@ typedef struct joint_params {
                            most of what the two searches assign differently, 1 */
     int busy_more;      /* [busy_more] busy test: more copies where the verdict depends
                            on the first copies' spread (joint_busymore.c), 1 */
+    int busy_skip_same; /* [busy_skip_same] busy test: no copies where the free and
+                           held solutions assign every pair alike (speed; the
+                           verdict is free either way), 1 */
     int busy_space;     /* [busy_space] busy test: a service also serialises when its
                            sends are spaced far more than the copies' (joint_space.c), 1 */
     int busy_partial;   /* [busy_partial] busy test: where it keeps the free search, a

@@ -429,6 +429,12 @@ const pb_option joint_options[] = {
      "-3.29 with the first copies, below it were their share exact), draw more copies "
      "until they hold 3 times the service's calls (at most 12; joint_busymore.c; "
      "metadata busy_copies=)"},
+    {"busy_skip_same", PB_OPT_BOOL, offsetof(joint_params, busy_skip_same), "1",
+     PB_OPT_NORANGE,
+     "busy test: where the free and the held search assign every pair alike, draw no "
+     "copies (the verdict is the free search's whatever they show; speed, the same "
+     "assignment; metadata busy_copies=0 skipped=same_solutions, no busy_service= "
+     "lines); 0: copies drawn as before"},
     {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
      "busy test, where it and the likelihood keep the free search: a service also "
      "serialises when fewer of the gaps between its consecutive sends (calls it makes, "

@@ -236,9 +236,19 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
      * below a tick, and the copies' whole-tick draws bias it */
     if (rc == PB_OK && a->p.busy_space && !a->coarse)
         rc = joint_space_of(a, NULL, serves, sw, sp, sp + nn);
+    /* busy_skip_same: where the two solutions assign every pair alike the
+     * verdict is "free" whatever the copies say (held needs a changed pair,
+     * busy_space and busy_partial a changed pair at the service), so the
+     * copies are not drawn (exact: only the busy_service lines go) */
+    int same = a->p.busy_skip_same && a->npairs == b->npairs;
+    for (uint32_t p = 0; same && p < a->npairs; p++)
+        same = a->par[p] == b->par[p] && a->pr[p].call == b->pr[p].call &&
+               a->pr[p].ret == b->pr[p].ret;
+    if (same)
+        sum[2] = -1; /* copies skipped: joint_pick_meta says so */
     /* what independent delays predict: copies of the free solution (more
      * where a verdict depends on their own spread: joint_busymore.c) */
-    for (int r = 0; rc == PB_OK && r < JOINT_PICK_MAXSIMS; r++) {
+    for (int r = 0; rc == PB_OK && !same && r < JOINT_PICK_MAXSIMS; r++) {
         if (r >= JOINT_PICK_SIMS) {
             int more = 0;
             for (uint32_t v = 0; a->p.busy_more && v < nn && !more; v++) {
@@ -329,6 +339,8 @@ int joint_pick_meta(const joint *s, pb_result *res)
     char more[96] = "";
     if (s->pick_sum[3] > 0) /* only then: other outputs as before, byte for byte */
         snprintf(more, sizeof more, " busy_copies=%.0f", JOINT_PICK_SIMS + s->pick_sum[3]);
+    else if (s->pick_sum[3] < 0) /* busy_skip_same: no copy drawn */
+        snprintf(more, sizeof more, " busy_copies=0 skipped=same_solutions");
     int spaced = 0; /* services found serialising by busy_space alone */
     for (uint32_t v = 0; v < s->nnodes; v++)
         spaced += s->pick_stat[JOINT_PICK_NSTAT * (size_t)v + 6] == 2;
