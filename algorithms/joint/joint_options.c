@@ -138,6 +138,12 @@ const pb_option joint_options[] = {
      "has little to undo and its search mostly changes requests it does not price "
      "(docs/joint/loss.md, \"The second search gated\"; metadata loss_serial_gate=ran|"
      "skipped share= level=); 0 = wherever a link tests serial"},
+    {"loss_serial_win", PB_OPT_INT, offsetof(joint_params, loss_serial_win), "1", 0, 2,
+     "loss_serial=8: the second search starts from the first solution and re-splits only "
+     "the window of the stacked calls (1: each stacked call's parent and its candidate "
+     "parents; 2: also the candidates of those parents' other calls), with the term, "
+     "checked as before (docs/joint/loss.md, \"The second search windowed\"; metadata "
+     "loss_serial_window=); 0 = the whole second search from scratch"},
     {"loss_serial_greedy", PB_OPT_INT, offsetof(joint_params, loss_serial_greedy), "2", 0, 2,
      "where loss_serial's term is on, the greedy round's cost of a call in a request "
      "includes the term's change (its own overlap and the one its return makes for the "
