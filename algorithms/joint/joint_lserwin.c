@@ -31,6 +31,15 @@
 
 #define NONE JOINT_NONE
 
+/* the window's rounds and passes: up to this many times the search's own
+ * (iters, passes), each stopping when nothing changes.  Starting from a
+ * solution fitted without the term, the greedy rounds with the term keep
+ * moving calls for longer than a search from the rank start: at 1x
+ * (4 rounds, 4 passes) every development trace that ran hit both caps and
+ * pool x2 ns lost 13-19 requests against the whole second search; at 4x
+ * none lost (docs/joint/loss.md, "The second search windowed") */
+#define JOINT_LSW_MULT 4
+
 /* the window: w[q] |= 1 for each stacked call's parent and candidate
  * parents (st: joint_lser_stacks).  The number of requests in it */
 static size_t lsw_window(const joint *s, const unsigned char *st, unsigned char *w)
@@ -88,7 +97,8 @@ static int lsw_search(joint *s, const unsigned char *ser, unsigned char *w,
     size_t m0 = s->moves;
     int rc = PB_OK, changed = 1;
     s->lsw_only = mv;
-    for (int it = 0; rc == PB_OK && it < s->p.iters && changed; it++) {
+    const int mult = JOINT_LSW_MULT;
+    for (int it = 0; rc == PB_OK && it < mult * s->p.iters && changed; it++) {
         if (it > 0 && s->p.loss_serial_win >= 2) {
             /* 2: the window grows with the search: the stacks of the
              * current solution, the requests the round before changed */
@@ -128,7 +138,7 @@ static int lsw_search(joint *s, const unsigned char *ser, unsigned char *w,
             if (par0[p] != NONE)
                 s->dirty[par0[p]] = 1;
         }
-    for (int it = 0; rc == PB_OK && it < s->p.passes; it++) {
+    for (int it = 0; rc == PB_OK && it < JOINT_LSW_MULT * s->p.passes; it++) {
         changed = 0;
         rc = joint_fit(s, NULL);
         if (rc == PB_OK)
