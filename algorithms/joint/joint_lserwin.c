@@ -12,13 +12,18 @@
  * whole second search cost OnlineBoutique 03:53 with call ids +58 %
  * instructions for a solution it did not keep.
  *
- * With loss_serial_win (1, 2) the second search starts from the first
- * solution instead and re-splits (joint_local_search, exact re-splits of
- * the calls two requests share, each pass only where a request changed
- * the pass before) only the window: 1 = each stacked call's parent and
- * its candidate parents; 2 = also the candidates of every call of those
- * parents.  The term prices the search as in the whole second search
- * (loss_serial=4: a serial link's stack as if none of its calls
+ * With loss_serial_win (1, the default; 2) the second search starts from
+ * the first solution instead, with the term on (loss_serial=4: a serial
+ * link's stack priced as if none of its calls overlapped), and searches
+ * only the window: the requests that hold a stacked call and the
+ * candidate parents of each stacked call.  Greedy rounds move only the
+ * calls whose parent or a candidate is in the window (the others fixed),
+ * then passes of exact re-splits of the pairs of requests with one in the
+ * window or changed by the rounds, each round and pass after a refit, up
+ * to loss_serial_win_mult times the search's own iters and passes.  2:
+ * the window grows after each round (the current stacks, the requests the
+ * round changed; measured, no gain).  The term prices the search as in
+ * the whole second search (a serial link's stack as if none of its calls
  * overlapped); the check is the same (joint_lser_choose_w: the two
  * solutions cross-fitted without the term, both halves and the units' z
  * or the sign test over the changed walks).  Not kept: the first solution
@@ -30,15 +35,6 @@
 #include <string.h>
 
 #define NONE JOINT_NONE
-
-/* the window's rounds and passes: up to this many times the search's own
- * (iters, passes), each stopping when nothing changes.  Starting from a
- * solution fitted without the term, the greedy rounds with the term keep
- * moving calls for longer than a search from the rank start: at 1x
- * (4 rounds, 4 passes) every development trace that ran hit both caps and
- * pool x2 ns lost 13-19 requests against the whole second search; at 4x
- * none lost (docs/joint/loss.md, "The second search windowed") */
-#define JOINT_LSW_MULT 4
 
 /* the window: w[q] |= 1 for each stacked call's parent and candidate
  * parents (st: joint_lser_stacks).  The number of requests in it */
@@ -97,7 +93,7 @@ static int lsw_search(joint *s, const unsigned char *ser, unsigned char *w,
     size_t m0 = s->moves;
     int rc = PB_OK, changed = 1;
     s->lsw_only = mv;
-    const int mult = JOINT_LSW_MULT;
+    const int mult = s->p.loss_serial_win_mult;
     for (int it = 0; rc == PB_OK && it < mult * s->p.iters && changed; it++) {
         if (it > 0 && s->p.loss_serial_win >= 2) {
             /* 2: the window grows with the search: the stacks of the
@@ -138,7 +134,7 @@ static int lsw_search(joint *s, const unsigned char *ser, unsigned char *w,
             if (par0[p] != NONE)
                 s->dirty[par0[p]] = 1;
         }
-    for (int it = 0; rc == PB_OK && it < JOINT_LSW_MULT * s->p.passes; it++) {
+    for (int it = 0; rc == PB_OK && it < mult * s->p.passes; it++) {
         changed = 0;
         rc = joint_fit(s, NULL);
         if (rc == PB_OK)
