@@ -675,9 +675,9 @@ int joint_lser_meta(const joint *s, pb_result *res)
     }
     if (s->lsw_on) { /* loss_serial_win (joint_lserwin.c): the window searched */
         int rc = pb_result_meta(res, "loss_serial_window=%d window_requests=%zu "
-                                "window_calls=%zu moves=%zu rounds=%d passes=%d",
+                                "window_calls=%zu moves=%zu rounds=%d cycle_at=%d passes=%d",
                                 s->p.loss_serial_win, s->lsw_win, s->lsw_calls, s->lsw_moves,
-                                s->lsw_rounds, s->lsw_passes);
+                                s->lsw_rounds, s->lsw_cycle, s->lsw_passes);
         if (rc != PB_OK)
             return rc;
     }

@@ -82,10 +82,12 @@ static int lsw_search(joint *s, const unsigned char *ser, unsigned char *w,
     uint32_t n = s->npairs;
     unsigned char *mv = calloc((size_t)n + 1, 1), *st = malloc((size_t)n + 1);
     uint32_t *prev = malloc(((size_t)n + 1) * sizeof *prev);
-    if (!mv || !st || !prev) {
+    uint32_t *prev2 = malloc(((size_t)n + 1) * sizeof *prev2);
+    if (!mv || !st || !prev || !prev2) {
         free(mv);
         free(st);
         free(prev);
+        free(prev2);
         return PB_ENOMEM;
     }
     s->p.loss_serial = 4;
@@ -110,6 +112,8 @@ static int lsw_search(joint *s, const unsigned char *ser, unsigned char *w,
             s->lsw_win = lsw_window(s, st, w);
         }
         s->lsw_calls = lsw_movable(s, w, mv);
+        if (it > 0)
+            memcpy(prev2, prev, (size_t)n * sizeof *prev2);
         memcpy(prev, s->par, (size_t)n * sizeof *prev);
         changed = 0;
         rc = joint_fit(s, NULL); /* joint_lser_fit: the term's rates, on */
@@ -117,11 +121,26 @@ static int lsw_search(joint *s, const unsigned char *ser, unsigned char *w,
             rc = joint_match_round(s, &changed);
         s->lsw_rounds++;
         s->lsw_moves += (size_t)changed;
+        /* a round that put back what the round before moved (the greedy
+         * rounds' two-cycle: each call's best candidate depends on where
+         * its neighbours sit, and both move): the rounds left would only
+         * alternate the two solutions (each round is a function of the
+         * solution: refit, then each call to its best candidate), so the
+         * one the last round would leave is taken now -- the same
+         * solution as running them all, without their cost */
+        if (it > 0 && changed && s->p.loss_serial_win == 1 &&
+            !memcmp(prev2, s->par, (size_t)n * sizeof *prev2)) {
+            s->lsw_cycle = it + 1;
+            if ((mult * s->p.iters - 1 - it) % 2)
+                rc = joint_ux_set_all(s, prev);
+            break;
+        }
     }
     s->lsw_only = NULL;
     free(mv);
     free(st);
     free(prev);
+    free(prev2);
     /* re-splits: pairs of requests with one in the window or changed by
      * the rounds (pass_id 1, dirty 1) */
     s->pass_id = 1;
