@@ -1093,6 +1093,16 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
      * term (4); kept when the model without the term finds it likelier
      * (7: in sample by 10 nats; 8, the default: cross-fitted) */
     int nser = joint_lser_wanted(s);
+    if (nser > 0 && s->p.loss_serial == 8 && s->p.loss_serial_win) {
+        /* loss_serial_win: from the first solution, the window only (joint_lserwin.c) */
+        rc = joint_lserwin_run(s, nser);
+        if (rc != PB_OK) {
+            free(force);
+            joint_close(s);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        nser = 0;
+    }
     if (nser != 0) {
         joint_params pr = s->p;
         pr.loss_serial = 4;

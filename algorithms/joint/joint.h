@@ -80,6 +80,11 @@ typedef struct joint_params {
     double loss_serial_gate; /* [loss_serial_gate] loss_serial=8: the second search
                            only where at least this share of the requests holds
                            a stacked call on a serial link (joint_lserial.c), 0.1 */
+    int loss_serial_win; /* [loss_serial_win] loss_serial=8's second search from
+                           the first solution, re-splitting only the stacked
+                           calls' window (joint_lserwin.c) */
+    int loss_serial_win_mult; /* [loss_serial_win_mult] the window's rounds and
+                           passes, times iters and passes (joint_lserwin.c) */
     int loss_serial_greedy; /* [loss_serial_greedy] the greedy round's costs
                            include loss_serial's term (joint_lserial.c): 1
                            always, 2 only without loss (default) */

@@ -615,6 +615,11 @@ struct joint {
     size_t lser_g_stacked, lser_g_req;
     size_t lser_ck_walks, lser_ck_wgain;
     double lser_ck_sz;
+    /* loss_serial_win (joint_lserwin.c): the second search windowed; its
+     * requests, moves, passes */
+    int lsw_on, lsw_passes, lsw_rounds, lsw_cycle;
+    size_t lsw_win, lsw_moves, lsw_calls;
+    unsigned char *lsw_only; /* the calls the greedy rounds may move, or NULL */
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
      * undone; the cross-fitted log-likelihoods before and after, summed */
     size_t uxc_kept, uxc_undone;

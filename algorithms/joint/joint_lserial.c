@@ -241,7 +241,7 @@ static uint32_t lser_root(const uint32_t *par, uint32_t q, uint32_t n)
 
 /* the serial links of s's solution (the test of loss_serial=3|4): ser[l]
  * 1 when serial; the number of them, or -1 without memory */
-static int lser_serial_links(const joint *s, unsigned char *ser)
+int joint_lser_serial_links(const joint *s, unsigned char *ser)
 {
     double *k = calloc((size_t)2 * s->nlinks + 2, sizeof *k);
     double *p0 = calloc((size_t)s->nlinks + 1, sizeof *p0);
@@ -265,8 +265,8 @@ static int lser_serial_links(const joint *s, unsigned char *ser)
  * link (ser) sent while an earlier call of its request (return known) is
  * out -- what the term prices and the term-free search left.  *nout: the
  * outputs on serial links with an earlier call (the test's n) */
-static size_t lser_stacks(const joint *s, const unsigned char *ser, unsigned char *st,
-                          size_t *nout)
+size_t joint_lser_stacks(const joint *s, const unsigned char *ser, unsigned char *st,
+                         size_t *nout)
 {
     size_t k = 0, n = 0;
     memset(st, 0, (size_t)s->npairs + 1);
@@ -315,7 +315,7 @@ static int lser_gate(joint *s, const unsigned char *ser)
         return -1;
     }
     size_t nout = 0;
-    lser_stacks(s, ser, st, &nout);
+    joint_lser_stacks(s, ser, st, &nout);
     for (uint32_t q = 0; q < n; q++) {
         if (s->par[q] == NONE || !ser[s->pr[q].link])
             continue;
@@ -341,7 +341,7 @@ int joint_lser_wanted(joint *s)
     if ((s->p.loss_serial != 7 && s->p.loss_serial != 8) || s->halves_call + s->halves_ret || joint_any_free(s))
         return 0;
     unsigned char *ser = calloc((size_t)s->nlinks + 1, 1);
-    int n = ser ? lser_serial_links(s, ser) : -1;
+    int n = ser ? joint_lser_serial_links(s, ser) : -1;
     if (n > 0 && s->p.loss_serial == 8) {
         int g = lser_gate(s, ser);
         n = g < 0 ? -1 : g ? n : 0;
@@ -434,19 +434,18 @@ static uint32_t lser_find(uint32_t *u, uint32_t x)
  * Dealing s's top-level requests alone (as uncross_check) would put two
  * neighbours that exchanged calls in opposite halves, so each half's
  * gain would hold one side of every exchange. */
-static void lser_units(const joint *s, const joint *t, unsigned char *half, uint32_t *u,
-                       uint32_t *grp)
+static void lser_units(uint32_t n, const uint32_t *par0, const uint32_t *par1,
+                       unsigned char *half, uint32_t *u, uint32_t *grp)
 {
-    uint32_t n = s->npairs;
     for (uint32_t q = 0; q < n; q++)
         u[q] = q;
     for (uint32_t q = 0; q < n; q++) {
         uint32_t a = lser_find(u, q);
-        uint32_t b = lser_find(u, lser_root(s->par, q, n));
+        uint32_t b = lser_find(u, lser_root(par0, q, n));
         if (a != b)
             u[a > b ? a : b] = a > b ? b : a;
         a = lser_find(u, q);
-        b = lser_find(u, lser_root(t->par, q, n));
+        b = lser_find(u, lser_root(par1, q, n));
         if (a != b)
             u[a > b ? a : b] = a > b ? b : a;
     }
@@ -463,39 +462,59 @@ static void lser_units(const joint *s, const joint *t, unsigned char *half, uint
         half[q] = (unsigned char)(grp[q] & 1);
 }
 
-int joint_lser_choose_x(joint *s, joint *t, int nser)
+/* the outcome of the cross-fitted comparison: per half the held-out
+ * log-likelihoods of the first (a) and second (b) solution, the units'
+ * paired z, the changed walks, those the second made likelier, the sign z */
+typedef struct {
+    double a[2], b[2], z, sz;
+    size_t nw, nwg;
+} lser_xres;
+
+/* the cross-fitted comparison of two solutions: par0 (x0's, term-free)
+ * and par1 (x1's, the term's search).  x0 == x1 (loss_serial_win: one
+ * solution searched in place): x holds par1 on entry and par0 on return,
+ * each scored under its own term setting (x->lser_on as on entry for
+ * par1, off for par0, as the two searches of the whole second search
+ * were) and refitted after.  PB_OK or PB_ENOMEM */
+static int lser_xcmp(joint *x0, joint *x1, const uint32_t *par0, const uint32_t *par1,
+                     lser_xres *r)
 {
-    uint32_t n = s->npairs;
+    uint32_t n = x0->npairs;
     unsigned char *half = malloc((size_t)n + 1), *only = malloc((size_t)n + 1);
     uint32_t *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
     uint32_t *grp = malloc(((size_t)n + 1) * sizeof *grp);
     double *p0 = malloc(((size_t)n + 1) * sizeof *p0), *p1 = malloc(((size_t)n + 1) * sizeof *p1);
     double *g = calloc((size_t)n + 1, sizeof *g);
-    double a[2] = {0, 0}, b[2] = {0, 0}, z = 0, sz = 0;
-    size_t nw = 0, nwg = 0;
-    int rc = half && only && tmp && grp && p0 && p1 && g && t->npairs == n ? PB_OK : PB_ENOMEM;
+    unsigned char *chg = calloc((size_t)n + 1, 1);
+    memset(r, 0, sizeof *r);
+    int rc = half && only && tmp && grp && p0 && p1 && g && chg && x1->npairs == n ? PB_OK
+                                                                                  : PB_ENOMEM;
     if (rc == PB_OK) {
-        lser_units(s, t, half, tmp, grp);
-        rc = lser_xll(s, half, only, p0, a);
+        lser_units(n, par0, par1, half, tmp, grp);
+        rc = lser_xll(x1, half, only, p1, r->b);
+    }
+    if (rc == PB_OK && x0 == x1) {
+        x0->lser_on = 0;
+        rc = joint_ux_set_all(x0, par0);
     }
     if (rc == PB_OK)
-        rc = lser_xll(t, half, only, p1, b);
+        rc = lser_xll(x0, half, only, p0, r->a);
     uint32_t ng = 0;
     if (rc == PB_OK) {
-        /* paired over s's top-level requests: each one's pairs' gain */
+        /* paired over the units: each one's pairs' gain */
         for (uint32_t q = 0; q < n; q++) {
-            uint32_t r = grp[q] == NONE ? 0 : grp[q];
-            g[r] += p1[q] - p0[q];
-            if (r + 1 > ng)
-                ng = r + 1;
+            uint32_t u = grp[q] == NONE ? 0 : grp[q];
+            g[u] += p1[q] - p0[q];
+            if (u + 1 > ng)
+                ng = u + 1;
         }
         double sum = 0, ss = 0;
-        for (uint32_t r = 0; r < ng; r++) {
-            sum += g[r];
-            ss += g[r] * g[r];
+        for (uint32_t u = 0; u < ng; u++) {
+            sum += g[u];
+            ss += g[u] * g[u];
         }
         double var = ng > 1 ? (ss - sum * sum / ng) / (ng - 1) : 0;
-        z = var > 0 ? sum / sqrt(var * ng) : 0;
+        r->z = var > 0 ? sum / sqrt(var * ng) : 0;
         /* the sign test over the walks that changed (a pair whose calls
          * differ between the two solutions): the units' z is diluted where
          * one giant unit holds the whole gain (pool x2 ns: one unit of 170
@@ -503,20 +522,23 @@ int joint_lser_choose_x(joint *s, joint *t, int nser)
          * moved calls -- each changed walk an item, gained or not, one-sided
          * at the same level (normal approximation, continuity corrected).
          * A move takes a call from one walk to another, so where the model
-         * is indifferent the two sides gain and lose alike */
-        for (uint32_t q = 0; q < n; q++) {
-            int same = s->kids[q].n == t->kids[q].n;
-            for (uint32_t i = 0; same && i < s->kids[q].n; i++)
-                same = s->kids[q].a[i] == t->kids[q].a[i];
-            if (!same) {
-                nw++;
-                nwg += p1[q] > p0[q];
+         * is indifferent the two sides gain and lose alike.  A walk
+         * changed where a call's parent differs (the calls of a walk are
+         * kept sorted, so equal sets are equal walks) */
+        for (uint32_t p = 0; p < n; p++)
+            if (par0[p] != par1[p]) {
+                if (par0[p] != NONE)
+                    chg[par0[p]] = 1;
+                if (par1[p] != NONE)
+                    chg[par1[p]] = 1;
             }
-        }
-        sz = nw ? (2.0 * (double)nwg - (double)nw - 1) / sqrt((double)nw) : 0;
+        for (uint32_t q = 0; q < n; q++)
+            if (chg[q]) {
+                r->nw++;
+                r->nwg += p1[q] > p0[q];
+            }
+        r->sz = r->nw ? (2.0 * (double)r->nwg - (double)r->nw - 1) / sqrt((double)r->nw) : 0;
     }
-    int take = rc == PB_OK && b[0] > a[0] && b[1] > a[1] &&
-               (z > JOINT_LSER_XZ || sz > JOINT_LSER_XZ);
     free(half);
     free(only);
     free(tmp);
@@ -524,25 +546,70 @@ int joint_lser_choose_x(joint *s, joint *t, int nser)
     free(p0);
     free(p1);
     free(g);
-    if (rc != PB_OK)
-        return -1;
-    joint *k = take ? t : s;
-    if (take)
-        joint_reunp_adopt(t, s);
+    free(chg);
+    return rc;
+}
+
+/* the kept solution k records the check (and the gate, from s) */
+static void lser_xrecord(joint *k, const joint *s, const lser_xres *r, int take, int nser)
+{
     k->lser_ck = take ? 2 : 1;
     k->lser_ck_x = 1;
     k->lser_ck_links = (size_t)nser;
-    k->lser_ck_ll[0] = a[0] + a[1];
-    k->lser_ck_ll[1] = b[0] + b[1];
-    k->lser_ck_h[0] = b[0] - a[0];
-    k->lser_ck_h[1] = b[1] - a[1];
-    k->lser_ck_z = z;
-    k->lser_ck_walks = nw;
-    k->lser_ck_wgain = nwg;
-    k->lser_ck_sz = sz;
+    k->lser_ck_ll[0] = r->a[0] + r->a[1];
+    k->lser_ck_ll[1] = r->b[0] + r->b[1];
+    k->lser_ck_h[0] = r->b[0] - r->a[0];
+    k->lser_ck_h[1] = r->b[1] - r->a[1];
+    k->lser_ck_z = r->z;
+    k->lser_ck_walks = r->nw;
+    k->lser_ck_wgain = r->nwg;
+    k->lser_ck_sz = r->sz;
     k->lser_gate = s->lser_gate;
     k->lser_g_req = s->lser_g_req;
     k->lser_g_stacked = s->lser_g_stacked;
+}
+
+/* the rule: likelier on both halves, and the units' z or the sign z past
+ * the one-sided 5 % point */
+static int lser_xtake(const lser_xres *r)
+{
+    return r->b[0] > r->a[0] && r->b[1] > r->a[1] &&
+           (r->z > JOINT_LSER_XZ || r->sz > JOINT_LSER_XZ);
+}
+
+int joint_lser_choose_x(joint *s, joint *t, int nser)
+{
+    lser_xres r;
+    if (lser_xcmp(s, t, s->par, t->par, &r) != PB_OK)
+        return -1;
+    int take = lser_xtake(&r);
+    joint *k = take ? t : s;
+    if (take)
+        joint_reunp_adopt(t, s);
+    lser_xrecord(k, s, &r, take, nser);
+    return take;
+}
+
+int joint_lser_choose_w(joint *s, const uint32_t *par0, int nser)
+{
+    uint32_t n = s->npairs;
+    uint32_t *par1 = malloc(((size_t)n + 1) * sizeof *par1);
+    if (!par1)
+        return -1;
+    memcpy(par1, s->par, (size_t)n * sizeof *par1);
+    int on = s->lser_on;
+    lser_xres r;
+    int rc = lser_xcmp(s, s, par0, par1, &r), take = rc == PB_OK && lser_xtake(&r);
+    if (rc == PB_OK && take) { /* the term's solution back, refitted with the term */
+        s->lser_on = on;
+        rc = joint_ux_set_all(s, par1);
+        if (rc == PB_OK)
+            rc = joint_fit(s, NULL);
+    }
+    free(par1);
+    if (rc != PB_OK)
+        return -1;
+    lser_xrecord(s, s, &r, take, nser);
     return take;
 }
 
@@ -603,6 +670,14 @@ int joint_lser_meta(const joint *s, pb_result *res)
                                 s->lser_gate == 1 ? "ran" : "skipped",
                                 s->lser_g_req ? (double)s->lser_g_stacked / (double)s->lser_g_req : 0,
                                 s->p.loss_serial_gate, s->lser_g_stacked, s->lser_g_req);
+        if (rc != PB_OK)
+            return rc;
+    }
+    if (s->lsw_on) { /* loss_serial_win (joint_lserwin.c): the window searched */
+        int rc = pb_result_meta(res, "loss_serial_window=%d window_requests=%zu "
+                                "window_calls=%zu moves=%zu rounds=%d cycle_at=%d passes=%d",
+                                s->p.loss_serial_win, s->lsw_win, s->lsw_calls, s->lsw_moves,
+                                s->lsw_rounds, s->lsw_cycle, s->lsw_passes);
         if (rc != PB_OK)
             return rc;
     }

@@ -139,6 +139,19 @@ const pb_option joint_options[] = {
      "has little to undo and its search mostly changes requests it does not price "
      "(docs/joint/loss.md, \"The second search gated\"; metadata loss_serial_gate=ran|"
      "skipped share= level=); 0 = wherever a link tests serial"},
+    {"loss_serial_win", PB_OPT_INT, offsetof(joint_params, loss_serial_win), "1", 0, 2,
+     "loss_serial=8: the second search starts from the first solution and re-splits only "
+     "the window of the stacked calls (1: each stacked call's parent and its candidate "
+     "parents, the greedy rounds moving only the calls with a parent or candidate in it, "
+     "then the re-splits of its requests; 2: the window grows after each round with the "
+     "current stacks and the requests the round changed), with the term, "
+     "checked as before (docs/joint/loss.md, \"The second search windowed\"; metadata "
+     "loss_serial_window=); 0 = the whole second search from scratch"},
+    {"loss_serial_win_mult", PB_OPT_INT, offsetof(joint_params, loss_serial_win_mult), "4", 1, 64,
+     "loss_serial_win: the window's greedy rounds and re-split passes, up to this many "
+     "times iters and passes (each stopping when nothing changes; from a solution fitted "
+     "without the term the rounds keep moving calls longer than from the rank start: at 1 "
+     "pool x2 ns lost 13-19 requests against the whole second search)"},
     {"loss_serial_greedy", PB_OPT_INT, offsetof(joint_params, loss_serial_greedy), "2", 0, 2,
      "where loss_serial's term is on, the greedy round's cost of a call in a request "
      "includes the term's change (its own overlap and the one its return makes for the "

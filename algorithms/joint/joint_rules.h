@@ -928,6 +928,25 @@ int joint_lser_choose(joint *s, joint *t, int nser);
  * of the per-request gains exceeds JOINT_LSER_XZ.  Both end refitted to
  * their whole solution.  1 t kept, 0 s kept, -1 out of memory */
 int joint_lser_choose_x(joint *s, joint *t, int nser);
+/* joint_lserial.c, loss_serial_win: as joint_lser_choose_x, one solution
+ * searched in place: s holds the term's solution (term on), par0 the
+ * first (term-free) one.  Kept: s holds the term's solution refitted with
+ * the term; not: par0, refitted without it (the caller drops the term).
+ * Both record the check in s.  1 kept, 0 not, -1 out of memory.
+ * joint_lser_serial_links: ser[l] = 1 for the links of s's solution the
+ * serial test calls serial; their number, -1 out of memory.
+ * joint_lser_stacks: st[p] = 1 for each call on a serial link sent while
+ * an earlier call of its request is out; their number (*nout: the calls
+ * on serial links with an earlier call) */
+int joint_lser_choose_w(joint *s, const uint32_t *par0, int nser);
+int joint_lser_serial_links(const joint *s, unsigned char *ser);
+size_t joint_lser_stacks(const joint *s, const unsigned char *ser, unsigned char *st,
+                         size_t *nout);
+/* joint_lserwin.c, loss_serial_win: loss_serial=8's second search from
+ * s's solution, re-splitting only the window of the stacked calls with
+ * the term on, then joint_lser_choose_w; s ends with the solution kept
+ * (metadata loss_serial_window=).  PB_OK or PB_ENOMEM */
+int joint_lserwin_run(joint *s, int nser);
 /* joint_lserial.c, loss_serial_greedy: the term's change (as a cost, in
  * nats) when call p joins request q's calls, for the greedy round; 0
  * unless the term is on and the option set */
@@ -939,6 +958,9 @@ double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q);
  * JOINT_RESTART_MARGIN, else before[] set again; ends with the model
  * refitted to the solution kept.  PB_OK or PB_ENOMEM */
 int joint_uxcheck(joint *s, const uint32_t *before);
+/* joint_uxcheck.c: s's solution set to par (a parent per pair; only the
+ * calls whose parent differs move).  PB_OK or PB_ENOMEM */
+int joint_ux_set_all(joint *s, const uint32_t *par);
 /* joint_uxcheck.c, the cross-fitting shared with loss_serial=8.
  * joint_ux_halves: half[q] (0/1) of every pair by its top-level request
  * under par (alternately in the roots' pair order; a cycle is half 0);

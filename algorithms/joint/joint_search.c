@@ -251,6 +251,8 @@ static int greedy_round(joint *s, int *changed)
         uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
         if (c1 - c0 < 2)
             continue;
+        if (s->lsw_only && !s->lsw_only[p])
+            continue; /* loss_serial_win: outside the window (joint_lserwin.c) */
         if (joint_greedy_unchanged(s, p))
             continue; /* it would choose as it did (joint_greedy.c) */
         uint32_t l = s->pr[p].link, best = NONE;

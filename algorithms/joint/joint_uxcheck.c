@@ -70,8 +70,9 @@ int joint_ux_heldout(joint *s, const unsigned char *half, unsigned char *only, d
     return PB_OK;
 }
 
-/* the solution par set (only the calls whose parent differs move) */
-static int ux_set_all(joint *s, const uint32_t *par)
+/* the solution par set (only the calls whose parent differs move); also
+ * loss_serial_win's check (joint_lserial.c) */
+int joint_ux_set_all(joint *s, const uint32_t *par)
 {
     int rc = PB_OK;
     for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++)
@@ -100,12 +101,12 @@ int joint_uxcheck(joint *s, const uint32_t *before)
         rc = joint_ux_heldout(s, half, only, &l1, NULL);
     }
     if (rc == PB_OK)
-        rc = ux_set_all(s, before);
+        rc = joint_ux_set_all(s, before);
     if (rc == PB_OK)
         rc = joint_ux_heldout(s, half, only, &l0, NULL);
     int keep = rc == PB_OK && l1 > l0 + JOINT_RESTART_MARGIN;
     if (rc == PB_OK && keep)
-        rc = ux_set_all(s, after);
+        rc = joint_ux_set_all(s, after);
     if (rc == PB_OK)
         rc = joint_fit(s, NULL);
     if (rc == PB_OK) {

@@ -18,9 +18,18 @@
 #    subtick=off (test_joint_tiecross's trace) with the gate at 0: the term
 #    no longer tips the term's search's tie test (it kept the search there,
 #    and the check took it: 0.336 -> 0.318); the check keeps the term-free
-#    solution, exact equal to loss_serial=1's.
+#    solution, exact equal to loss_serial=1's (the whole second search,
+#    loss_serial_win=0; windowed, which runs no tie test, it keeps its
+#    search there: 0.388 -> 0.390, checked never below loss_serial=1).
+# 4. The second search windowed (loss_serial_win=1, the default: from the
+#    first solution, the stacked calls' window only; docs/joint/loss.md,
+#    "The second search windowed"): on pool x2 (2.) it keeps what the whole
+#    second search (loss_serial_win=0) kept, at least as many requests
+#    exact, with a loss_serial_window= line; where the gate skips (async,
+#    1.) the output is loss_serial_win=0's byte for byte (but the params
+#    and cpu lines).
 # Shuffled rows give the same result (pool).  Fails on a tree without
-# loss_serial_gate (unknown option).
+# loss_serial_gate or loss_serial_win (unknown option).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 gate() { grep '^# loss_serial_gate=' "$1"; }
 check() { grep '^# loss_serial_check=' "$1"; }
@@ -55,16 +64,38 @@ echo "$m" | awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv
 awk -v a="$e1" -v b="$e8" 'BEGIN { exit !(a < 0.5 && b >= 0.9) }' ||
     fail "pool x2: the term's search not kept: $e1 -> $e8"
 check_shuffled_same "$tmp/p.csv" "$tmp/p8.csv"
+# 4. windowed (the default) against the whole second search
+grep -q '^# loss_serial_window=1 window_requests=[0-9]' "$tmp/p8.csv" ||
+    fail "pool x2: no loss_serial_window line"
+run_nocal "$tmp/p.csv" "$tmp/pw0.csv" -s loss_serial_win=0
+grep -q '^# loss_serial_window=' "$tmp/pw0.csv" && fail "loss_serial_win=0: a window line"
+m0=$(check "$tmp/pw0.csv")
+e0=$(exact_of "$tmp/p.csv" "$tmp/pw0.csv")
+echo "pool x2: whole second search exact $e0, windowed $e8"
+echo "$m0" | grep -q 'chosen=with$' || fail "pool x2: the whole second search not kept: $m0"
+echo "$m" | grep -q 'chosen=with$' || fail "pool x2: the windowed one not kept: $m"
+awk -v a="$e0" -v b="$e8" 'BEGIN { exit !(b >= a) }' ||
+    fail "pool x2: windowed $e8 below the whole second search's $e0"
+run_nocal "$tmp/a.csv" "$tmp/aw0.csv" -s loss_serial_win=0
+grep -v '^# params:\|^# cpu_' "$tmp/a8.csv" > "$tmp/x8"
+grep -v '^# params:\|^# cpu_' "$tmp/aw0.csv" > "$tmp/xw0"
+cmp -s "$tmp/x8" "$tmp/xw0" || fail "async x1 (gate skipped): windowed output differs from loss_serial_win=0's"
 # 3. the tie test's choice without the guiding term
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_dispatch.conf" -s seed=11 -s duration=1s \
     > "$tmp/d.csv" 2> "$tmp/log" || fail "maketrace (dispatch)"
 "$B/skewer" -q --round 1ms "$tmp/d.csv" > "$tmp/dm.csv" || fail "skewer 1ms"
 run_nocal "$tmp/dm.csv" "$tmp/d1.csv" -s subtick=off -s loss_serial=1
-run_nocal "$tmp/dm.csv" "$tmp/d8.csv" -s subtick=off -s loss_serial_gate=0
+run_nocal "$tmp/dm.csv" "$tmp/d8.csv" -s subtick=off -s loss_serial_gate=0 -s loss_serial_win=0
 e1=$(exact_of "$tmp/dm.csv" "$tmp/d1.csv")
 e8=$(exact_of "$tmp/dm.csv" "$tmp/d8.csv")
 m=$(check "$tmp/d8.csv")
 echo "dispatch s11 1 ms subtick=off, gate 0: exact loss_serial=1 $e1, 8 $e8; $m"
 echo "$m" | grep -q 'chosen=without$' || fail "the term's search was kept: $m"
 [ "$e1" = "$e8" ] || fail "dispatch: $e1 -> $e8"
+# the windowed search (no tie test inside it) may keep its search there:
+# never below loss_serial=1
+run_nocal "$tmp/dm.csv" "$tmp/dw.csv" -s subtick=off -s loss_serial_gate=0
+ew=$(exact_of "$tmp/dm.csv" "$tmp/dw.csv")
+echo "dispatch s11 1 ms subtick=off, gate 0, windowed: exact $ew; $(check "$tmp/dw.csv")"
+awk -v a="$e1" -v b="$ew" 'BEGIN { exit !(b >= a) }' || fail "dispatch windowed: $e1 -> $ew"
 exit 0

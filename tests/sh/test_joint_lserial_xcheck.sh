@@ -44,10 +44,12 @@ awk -v a="$e1" -v b="$e8" 'BEGIN { exit !(b >= a + 0.03) }' ||
     fail "the check does not undo the stacked requests: $e1 -> $e8"
 # term_free NAME TRACE: at 8 the check keeps the term-free search, the
 # assignment byte for byte loss_serial=1's (the gate at 0: the check itself
-# is tested here, the gate in test_joint_lserial_gate.sh)
+# is tested here, the gate in test_joint_lserial_gate.sh; the whole second
+# search, loss_serial_win=0: the windowed one keeps its search on bursty x2
+# at gate 0, z 1.75, +33 requests exact, docs/joint/loss.md)
 term_free() {
     run "$2" "$tmp/f1.csv" -s loss_serial=1
-    run "$2" "$tmp/f8.csv" -s loss_serial=8 -s loss_serial_gate=0
+    run "$2" "$tmp/f8.csv" -s loss_serial=8 -s loss_serial_gate=0 -s loss_serial_win=0
     m=$(meta "$tmp/f8.csv")
     echo "$1: $m"
     echo "$m" | grep -q 'chosen=without$' || fail "the check kept the term on $1: $m"
