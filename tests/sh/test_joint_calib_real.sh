@@ -13,7 +13,10 @@
 # On all three the siblings cap stays on, decided from the trace
 # (conf_sib_learn: the real rows doubt more than the self-calibration's
 # copy; docs/joint/confidence.md, "The siblings cap, decided per trace"): 07:11 is not
-# calibrated without it (89.66 % at 0.9).
+# calibrated without it (89.66 % at 0.9).  The reason the copy gives may be
+# real_doubts_more or copy_cannot_vouch (03:53 since loss_serial_win: the
+# real rows' doubt now agrees with the copy's, z -1.10, but the copy cannot
+# vouch for every level); either keeps the cap on.
 # Skipped when data/ does not hold the minutes.
 set -u
 : "${PB_BIN:?}" "${PB_ROOT:?}"
@@ -42,7 +45,7 @@ for m in construct_2022-08-23_17_00 rca_2022-08-22_07_11 rca_2022-08-22_03_53; d
     echo "$m (conf_low:rows_at_or_above:fraction_right:calibrated): $r"
     awk -F, 'NR > 1 && $9 == "0" { f = 1 } END { exit f }' "$tmp/$m.rel" ||
         fail "$m: not calibrated: $r"
-    grep -q 'siblings_strength=1 siblings_reason=real_doubts_more' "$tmp/$m.r" ||
+    grep -q 'siblings_strength=1 siblings_reason=' "$tmp/$m.r" ||
         fail "$m: the siblings cap not kept: $(grep -o 'siblings_strength=.*siblings_doubt_z=[-0-9.]*' "$tmp/$m.r")"
     awk -F, 'NR > 1 && $1 == 0.99 && $7 > 0 { f = 1 } END { exit !f }' "$tmp/$m.rel" ||
         fail "$m: no row stated at 0.99 or more"
