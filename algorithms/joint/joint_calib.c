@@ -300,6 +300,10 @@ int joint_calib_meta(const joint *s, pb_result *res)
     size_t outl = s->scal_done ? joint_sim_outliving(s) : 0;
     if (rc == PB_OK && outl)
         rc = pb_result_meta(res, "conf_sim_async=1 outliving_calls=%zu", outl);
+    /* conf_sim_whole (joint_selfcal.c): said only where it fired */
+    if (rc == PB_OK && s->scal_done && s->scal_whole)
+        rc = pb_result_meta(res, "conf_sim_whole=%d copy_pairs=%u (the trace copied whole)",
+                            s->p.conf_sim_whole, s->npairs);
     /* conf_sim_loss (joint_calibloss.c): said only where it fired */
     if (rc == PB_OK && s->scal_done && (s->sloss_p > 0 || s->sloss_unexempt))
         rc = pb_result_meta(res, "conf_sim_loss=1 loss_rate_est=%.5f imbalance_d2=%.0f "

@@ -224,6 +224,11 @@ const pb_option joint_options[] = {
      "surviving one where the root was lost), and a root that lost its call is not right by "
      "construction; 0: before (docs/joint/confidence.md, \"The copy scores a row as the "
      "scorer does\")"},
+    {"conf_sim_whole", PB_OPT_INT, offsetof(joint_params, conf_sim_whole), "0", 0, 10000,
+     "self-calibration: a trace of at most N pairs is copied whole for the calibration (a "
+     "crossing a few requests in a thousand make appears in the copy about as often as in "
+     "the trace, so the map can lower its share); 0: a window of conf_sim_share "
+     "(docs/joint/confidence.md, \"The copy as large as a small trace\")"},
     {"conf_sim_async", PB_OPT_BOOL, offsetof(joint_params, conf_sim_async), "1", PB_OPT_NORANGE,
      "self-calibration: a simulated response waits only for the returns its request's "
      "response waited for in the solution; a call whose return came after it (an "

@@ -887,9 +887,15 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     pb_trace *t = NULL;
     /* conf_copy_pairs: the calibration's own copy may be smaller than the
      * other copies (whose window the busy test's verdict rests on) */
-    int rc = simulate(s, seed, esc, moff, early, late,
-                      s->p.conf_copy_pairs > 0 ? s->p.conf_copy_pairs : s->p.conf_sim_pairs,
-                      drop, rest, &t);
+    int floor_pairs = s->p.conf_copy_pairs > 0 ? s->p.conf_copy_pairs : s->p.conf_sim_pairs;
+    /* conf_sim_whole: a small trace is copied whole (docs/joint/confidence.md,
+     * "The copy as large as a small trace") */
+    if (s->p.conf_sim_whole > 0 && s->npairs <= (uint32_t)s->p.conf_sim_whole &&
+        floor_pairs < (int)s->npairs) {
+        floor_pairs = (int)s->npairs;
+        s->scal_whole = 1;
+    }
+    int rc = simulate(s, seed, esc, moff, early, late, floor_pairs, drop, rest, &t);
     joint *s2 = NULL;
     double *sh2 = NULL;
     if (rc == PB_OK) {
