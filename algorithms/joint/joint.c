@@ -1145,7 +1145,7 @@ static int solve(joint *s)
         if (rc != PB_OK || outer == s->p.swap_rounds)
             break;
         size_t sw = 0;
-        rc = joint_fit(s, NULL);
+        rc = joint_refit(s); /* refit_skip_same (joint_search.c) */
         if (rc == PB_OK)
             rc = joint_resolve_begin(s); /* resolve_local (joint_resolve.c) */
         if (rc == PB_OK)
