@@ -1383,9 +1383,9 @@ int joint_solve_rounds(joint *s, int refit, int passes);
 /* joint_fit(s, NULL), left out (refit_skip_same, its fit_gen moved on)
  * where the last step was a joint_solve_rounds that ended with a refit and
  * a round or pass that moved nothing, and the refit would take its
- * unchanged path (joint_ff_unchanged): the model is that refit's.  To be
- * called right after joint_solve_rounds (or within it); clears
- * rounds_fresh.  PB_OK or PB_ENOMEM */
+ * unchanged path (joint_ff_unchanged): the model is that refit's.  Called
+ * after joint_solve_rounds with only read-only steps between (any
+ * joint_fit clears rounds_fresh, and so does this).  PB_OK or PB_ENOMEM */
 int joint_refit(joint *s);
 
 /* joint_corr.c.  The log-likelihood term of the durations of the
