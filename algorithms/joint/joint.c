@@ -669,7 +669,7 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
     if (rc == PB_OK)
         rc = joint_uncross(s); /* crossings at a loss (joint_uncross.c) */
     if (rc == PB_OK)
-        rc = joint_fit(s, NULL);
+        rc = joint_refit(s); /* refit_skip_same (joint_search.c) */
     if (rc == PB_OK)
         rc = joint_fit_order(s);
     if (rc == PB_OK && s->order_mode == 2)
@@ -1145,7 +1145,7 @@ static int solve(joint *s)
         if (rc != PB_OK || outer == s->p.swap_rounds)
             break;
         size_t sw = 0;
-        rc = joint_fit(s, NULL);
+        rc = joint_refit(s); /* refit_skip_same (joint_search.c) */
         if (rc == PB_OK)
             rc = joint_resolve_begin(s); /* resolve_local (joint_resolve.c) */
         if (rc == PB_OK)
@@ -1153,6 +1153,8 @@ static int solve(joint *s)
         s->ret_swaps += sw;
         if (rc == PB_OK && sw == 0) {
             joint_resolve_end(s);
+            /* joint_refit: refitted above, the pass exchanged nothing */
+            s->rounds_fresh = 1;
             break;
         }
         if (rc == PB_OK)
@@ -1331,7 +1333,7 @@ static int order_auto(joint *s)
     s->order_active = 1;
     rc = joint_solve_rounds(s, 1, s->p.passes);
     if (rc == PB_OK)
-        rc = joint_fit(s, NULL);
+        rc = joint_refit(s); /* refit_skip_same (joint_search.c) */
     return rc;
 }
 

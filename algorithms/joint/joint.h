@@ -247,6 +247,10 @@ typedef struct joint_params {
     int busy_skip_same; /* [busy_skip_same] busy test: no copies where the free and
                            held solutions assign every pair alike (speed; the
                            verdict is free either way), 1 */
+    int refit_skip_same; /* [refit_skip_same] a refit of an assignment the model was
+                            just refitted on, the search having moved nothing, left
+                            out (joint_refit, joint_search.c; speed, the same
+                            numbers), 1 */
     int busy_space;     /* [busy_space] busy test: a service also serialises when its
                            sends are spaced far more than the copies' (joint_space.c), 1 */
     int busy_partial;   /* [busy_partial] busy test: where it keeps the free search, a

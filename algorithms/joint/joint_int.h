@@ -349,6 +349,9 @@ struct joint {
                                (joint_search.c), or NULL */
     struct joint_bnb *bnb;  /* re-split by branch and bound (joint_bnb.c), or NULL */
     uint32_t fit_gen;       /* joint_fit's count (joint_bnb.c's cache is per fit) */
+    int rounds_fresh;       /* joint_refit: the model is a refit of the present
+                               assignment (the last joint_solve_rounds) */
+    size_t refits_skipped;  /* joint_refit: refits left out (refit_skip_same) */
     struct joint_ff *ff;    /* fit_fast: the refit's fixed costs (joint_fitfast.c), or NULL */
     struct joint_selshare *selshare; /* select_share: joint_select's choice shared by the
                                         two searches (joint_fitfast.c; joint_init owns
@@ -1378,6 +1381,13 @@ int joint_local_search(joint *s, int *changed);
  * model refitted before each when refit is set (else kept frozen).
  * PB_OK or PB_ENOMEM */
 int joint_solve_rounds(joint *s, int refit, int passes);
+/* joint_fit(s, NULL), left out (refit_skip_same, its fit_gen moved on)
+ * where the last step was a joint_solve_rounds that ended with a refit and
+ * a round or pass that moved nothing, and the refit would take its
+ * unchanged path (joint_ff_unchanged): the model is that refit's.  Called
+ * after joint_solve_rounds with only read-only steps between (any
+ * joint_fit clears rounds_fresh, and so does this).  PB_OK or PB_ENOMEM */
+int joint_refit(joint *s);
 
 /* joint_corr.c.  The log-likelihood term of the durations of the
  * consecutive whole calls k[0..n) (sorted by call time) of a request on

@@ -1334,6 +1334,7 @@ int joint_fit(joint *s, const unsigned char *only)
     /* fit_fast: a request that reads what it read at the last refit adds
      * what it added then (joint_fitfast.c) */
     const int ffw = s->p.fit_fast && !only;
+    s->rounds_fresh = 0; /* joint_refit (joint_search.c): a fit since the search */
     if (joint_lser_fit(s, only) != PB_OK) /* loss_serial (joint_lserial.c) */
         return PB_ENOMEM;
     if (s->p.fit_fast && joint_ff_fit_start(s, only) != PB_OK)

@@ -453,6 +453,11 @@ const pb_option joint_options[] = {
      "copies (the verdict is the free search's whatever they show; speed, the same "
      "assignment; metadata busy_copies=0 skipped=same_solutions, no busy_service= "
      "lines); 0: copies drawn as before"},
+    {"refit_skip_same", PB_OPT_BOOL, offsetof(joint_params, refit_skip_same), "1",
+     PB_OPT_NORANGE,
+     "leave out a refit of the assignment the model was just refitted on when the search "
+     "between moved nothing and the refit would replay every request (joint_search.c "
+     "joint_refit; speed, the same model and output); 0: every refit run"},
     {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
      "busy test, where it and the likelihood keep the free search: a service also "
      "serialises when fewer of the gaps between its consecutive sends (calls it makes, "

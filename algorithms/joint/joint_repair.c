@@ -880,7 +880,7 @@ int joint_repair_rounds(joint *s)
         size_t moved = 0;
         rc = solve(s, 1);
         if (rc == PB_OK)
-            rc = joint_fit(s, NULL);
+            rc = joint_refit(s); /* joint_search.c: refit_skip_same */
         if (rc == PB_OK)
             rc = loose_ends(s);
         if (rc == PB_OK)

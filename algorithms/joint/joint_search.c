@@ -810,9 +810,35 @@ int joint_local_search(joint *s, int *changed)
     return rc;
 }
 
+/* refit_skip_same: s->rounds_fresh says the model is a refit
+ * (joint_fit(s, NULL)) of the present assignment, followed only by search
+ * steps that moved nothing: a greedy round or a re-split pass with no
+ * change reads the model and writes no part of it (its caches are keyed
+ * by fit_gen).  A refit then would find every request reading what it
+ * read at the last full refit (joint_ff_unchanged, the same test joint_fit
+ * makes first) and take its unchanged path: the durations' sums made again
+ * by the same additions in the same order, and fit_tail's terms (order
+ * rates, call counts, late counts, sets of calls) from the same inputs --
+ * the numbers already held.  So it is left out but for its fit_gen (the
+ * caches keyed by it are recomputed as after a refit: the same values).
+ * Where the test fails (a parallel flag changed at the last refit, so the
+ * next refit can differ; a pair moved), the refit runs. */
+int joint_refit(joint *s)
+{
+    int fresh = s->rounds_fresh;
+    s->rounds_fresh = 0;
+    if (fresh && s->p.refit_skip_same && s->p.fit_fast && joint_ff_unchanged(s)) {
+        s->fit_gen++;
+        s->refits_skipped++;
+        return PB_OK;
+    }
+    return joint_fit(s, NULL);
+}
+
 int joint_solve_rounds(joint *s, int refit, int passes)
 {
     int rc = PB_OK, changed = 1;
+    s->rounds_fresh = 0;
     joint_greedy_solve_start(s); /* greedy_cut (joint_greedy.c) */
     /* resolve_local=2 (joint_resolve.c): after a pass of exchanges the
      * greedy rounds are left out, the search resumes from the solution */
@@ -820,11 +846,13 @@ int joint_solve_rounds(joint *s, int refit, int passes)
     for (int it = 0; rc == PB_OK && it < iters && changed; it++) {
         changed = 0;
         if (refit)
-            rc = joint_fit(s, NULL);
+            rc = joint_refit(s);
         if (rc == PB_OK && refit)
             joint_quant_fitted(s); /* the tie test's start (joint_quant.c) */
         if (rc == PB_OK)
             rc = joint_match_round(s, &changed);
+        /* joint_refit: a round that moved nothing after a refit */
+        s->rounds_fresh = refit && !changed;
         s->rounds++;
         s->changes += (size_t)changed;
     }
@@ -832,12 +860,15 @@ int joint_solve_rounds(joint *s, int refit, int passes)
     for (int it = 0; rc == PB_OK && it < passes; it++) {
         changed = 0;
         if (refit)
-            rc = joint_fit(s, NULL);
+            rc = joint_refit(s);
         if (rc == PB_OK)
             rc = joint_local_search(s, &changed);
+        s->rounds_fresh = refit && !changed;
         s->lpasses++;
         if (!changed)
             break;
     }
+    if (rc != PB_OK)
+        s->rounds_fresh = 0;
     return rc;
 }
