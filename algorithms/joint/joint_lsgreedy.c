@@ -25,7 +25,9 @@
  * than their bounds both are computed by joint_lser_greedy and compared as
  * before.  So the candidate chosen is the one the scan chooses, always
  * (ties to the first, as before).  Requests are kept in JOINT_GS_SLOTS
- * slots (q mod it), as greedy_sorted's.
+ * slots (q mod it), as greedy_sorted's; requests of fewer than
+ * JOINT_LSG_MIN calls keep the scan (cheaper there); where the term is off
+ * greedy_round does not come here (the scan's 0).
  */
 #include "joint_int.h"
 
@@ -84,13 +86,11 @@ void joint_lsg_touch(joint *s, uint32_t q)
         g->e[q % JOINT_GS_SLOTS].round = 0;
 }
 
-/* the entry of request q for this round, made if need be; NULL when memory
- * ran out (then the scan decides) */
-static struct lsg_ent *entry(joint *s, struct joint_lsg *g, uint32_t q)
+/* q's entry made for this round in slot x; NULL when memory ran out (then
+ * the scan decides).  Out of line: the cost's path stays small */
+static __attribute__((noinline)) struct lsg_ent *make(joint *s, struct joint_lsg *g,
+                                                      struct lsg_ent *x, uint32_t q)
 {
-    struct lsg_ent *x = &g->e[q % JOINT_GS_SLOTS];
-    if (x->round == g->round && x->q == q)
-        return x;
     x->round = 0;
     const kvec *k = &s->kids[q];
     if (k->n + 1 > x->cap) {
@@ -155,8 +155,8 @@ static double lsg_fast(joint *s, uint32_t p, uint32_t q, double *err)
     if (pp->call == NONE)
         return 0; /* the scan's own 0 */
     *err = -1;
-    struct lsg_ent *x = entry(s, g, q);
-    if (!x)
+    struct lsg_ent *x = &g->e[q % JOINT_GS_SLOTS];
+    if (!(x->round == g->round && x->q == q) && !(x = make(s, g, x, q)))
         return 0;
     const pb_ns pcs = pp->cs, prr = pp->ret != NONE ? pp->rr : INT64_MIN;
     /* p goes before the first call sent after it: lo */
@@ -207,6 +207,16 @@ static double lsg_fast(joint *s, uint32_t p, uint32_t q, double *err)
 
 int joint_lsg_offer(joint *s, uint32_t p, uint32_t q, double t, joint_lsg_best *b)
 {
+    if (b->be == 0 && (!s->lsg || !s->lsg->round || s->kids[q].n < JOINT_LSG_MIN)) {
+        /* the scan, against an exact best: the comparison as it was */
+        const double v = t + joint_lser_greedy(s, p, q);
+        if (!(v < b->bc))
+            return 0;
+        b->bc = v;
+        b->bt = t;
+        b->bq = q;
+        return 1;
+    }
     double e, d = lsg_fast(s, p, q, &e);
     if (e < 0) {
         d = joint_lser_greedy(s, p, q);

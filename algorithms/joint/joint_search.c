@@ -248,6 +248,7 @@ static int greedy_round(joint *s, int *changed)
         (rc = joint_tcache_round_start(s)) != PB_OK || /* greedy_tcache (joint_tcache.c) */
         (rc = joint_lsg_round_start(s)) != PB_OK)     /* loss_serial_greedy (joint_lsgreedy.c) */
         return rc;
+    const int lsg_on = joint_lser_greedy_on(s); /* else its cost is 0 (joint_lserial.c) */
     for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
         uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
         if (c1 - c0 < 2)
@@ -265,8 +266,15 @@ static int greedy_round(joint *s, int *changed)
                 /* the same number in one pass (joint_greedy.c), the
                  * trigger kept across refits (joint_tcache.c), the
                  * serial term's part kept per round (joint_lsgreedy.c) */
-                if (joint_lsg_offer(s, p, q, joint_tcache_cost(s, p, j), &lb))
+                const double t = joint_tcache_cost(s, p, j);
+                if (!lsg_on) { /* t + 0: the same comparison */
+                    if (t < bc) {
+                        bc = t;
+                        best = q;
+                    }
+                } else if (joint_lsg_offer(s, p, q, t, &lb)) {
                     best = q;
+                }
                 continue;
             }
             const kvec *k = &s->kids[q];
