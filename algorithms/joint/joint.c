@@ -1379,6 +1379,7 @@ static void close_one(joint *s)
     joint_wcache_free(s);
     joint_vcache_free(s);
     joint_gsort_free(s);
+    joint_lsg_free(s); /* joint_lsgreedy.c */
     joint_tcache_free(s);
     hmap_free(&s->corrmap);
     free(s->cst);

@@ -402,6 +402,8 @@ struct joint {
                                     (joint_tcache.c) */
     struct joint_gsort *gs; /* greedy_sorted: large requests' returns sorted, per greedy
                                round (joint_gsort.c), or NULL */
+    struct joint_lsg *lsg;  /* loss_serial_greedy's cost: candidates' calls per greedy
+                               round (joint_lsgreedy.c), or NULL */
     size_t greedy_skipped;  /* greedy_cut: calls left as they were (frozen model) */
     size_t tcache_hits;     /* greedy_tcache: slots whose trigger was kept */
     uint32_t *rsbuf, rscap, *dirty, pass_id;

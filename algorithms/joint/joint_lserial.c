@@ -620,6 +620,13 @@ double joint_lser_ll(const joint *s, const uint32_t *k, uint32_t n)
     return v;
 }
 
+int joint_lser_greedy_on(const joint *s)
+{
+    /* 2: only where the serial test prices links (without loss) */
+    return s->lser_on && s->p.loss_serial_greedy &&
+           !(s->p.loss_serial_greedy == 2 && (lser_mode(s) < 3 || s->halves_call + s->halves_ret));
+}
+
 double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q)
 {
     /* the term of q's calls with call p among them, less without it (as
@@ -627,10 +634,7 @@ double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q)
      * sent after it), as a cost: p's own overlap and the overlaps p's
      * return makes for q's later calls */
     const jpair *pp = &s->pr[p];
-    if (!s->lser_on || !s->p.loss_serial_greedy || pp->call == NONE)
-        return 0;
-    /* 2: only where the serial test prices links (without loss) */
-    if (s->p.loss_serial_greedy == 2 && (lser_mode(s) < 3 || s->halves_call + s->halves_ret))
+    if (!joint_lser_greedy_on(s) || pp->call == NONE)
         return 0;
     const kvec *k = &s->kids[q];
     const double *lp = s->lser_lp;

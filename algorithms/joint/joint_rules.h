@@ -951,6 +951,28 @@ int joint_lserwin_run(joint *s, int nser);
  * nats) when call p joins request q's calls, for the greedy round; 0
  * unless the term is on and the option set */
 double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q);
+/* joint_lserial.c: 1 when joint_lser_greedy can be non-zero (the term on,
+ * the option set and, at 2, the serial test pricing links), else 0 */
+int joint_lser_greedy_on(const joint *s);
+/* joint_lsgreedy.c: the same cost from each candidate's calls kept per
+ * greedy round (speed only, the same choice).  joint_lsg_round_start /
+ * _end bracket a greedy round (PB_OK or PB_ENOMEM; nothing kept is used
+ * outside one); joint_lsg_touch(s, q): q's calls changed
+ * (joint_set_parent in the round); joint_lsg_offer: candidate q of call p
+ * at trigger-and-count cost t against the best so far *b (start
+ * JOINT_LSG_BEST0): 1 and *b updated when t + joint_lser_greedy(s, p, q)
+ * < b's cost, exactly as that comparison decides (close costs are
+ * computed by joint_lser_greedy); joint_lsg_free frees s->lsg */
+typedef struct joint_lsg_best {
+    double bc, bt, be; /* cost, its trigger part, a bound on its error (0: exact) */
+    uint32_t bq;       /* the candidate, or JOINT_NONE */
+} joint_lsg_best;
+#define JOINT_LSG_BEST0 {INFINITY, 0, 0, JOINT_NONE}
+int joint_lsg_round_start(joint *s);
+void joint_lsg_round_end(joint *s);
+void joint_lsg_touch(joint *s, uint32_t q);
+int joint_lsg_offer(joint *s, uint32_t p, uint32_t q, double t, joint_lsg_best *b);
+void joint_lsg_free(joint *s);
 /* joint_uxcheck.c.  The current solution (after the search that follows
  * a pass of uncross) against before[] (a parent per pair: the solution the
  * search started from) by a cross-fitted likelihood over two halves of the

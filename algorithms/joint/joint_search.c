@@ -245,8 +245,10 @@ static int greedy_round(joint *s, int *changed)
     joint_greedy_prep(s); /* greedy_cut (joint_greedy.c) */
     if ((rc = joint_greedy_round_start(s)) != PB_OK ||
         (rc = joint_gsort_round_start(s)) != PB_OK || /* greedy_sorted (joint_gsort.c) */
-        (rc = joint_tcache_round_start(s)) != PB_OK)  /* greedy_tcache (joint_tcache.c) */
+        (rc = joint_tcache_round_start(s)) != PB_OK || /* greedy_tcache (joint_tcache.c) */
+        (rc = joint_lsg_round_start(s)) != PB_OK)     /* loss_serial_greedy (joint_lsgreedy.c) */
         return rc;
+    const int lsg_on = joint_lser_greedy_on(s); /* else its cost is 0 (joint_lserial.c) */
     for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
         uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
         if (c1 - c0 < 2)
@@ -257,14 +259,20 @@ static int greedy_round(joint *s, int *changed)
             continue; /* it would choose as it did (joint_greedy.c) */
         uint32_t l = s->pr[p].link, best = NONE;
         double bc = INFINITY;
+        joint_lsg_best lb = JOINT_LSG_BEST0;
         for (uint32_t j = c0; j < c1; j++) {
             uint32_t q = s->cand[j];
             if (s->p.greedy_cut) {
                 /* the same number in one pass (joint_greedy.c), the
-                 * trigger kept across refits (joint_tcache.c) */
-                double v = joint_tcache_cost(s, p, j) + joint_lser_greedy(s, p, q);
-                if (v < bc) {
-                    bc = v;
+                 * trigger kept across refits (joint_tcache.c), the
+                 * serial term's part kept per round (joint_lsgreedy.c) */
+                const double t = joint_tcache_cost(s, p, j);
+                if (!lsg_on) { /* t + 0: the same comparison */
+                    if (t < bc) {
+                        bc = t;
+                        best = q;
+                    }
+                } else if (joint_lsg_offer(s, p, q, t, &lb)) {
                     best = q;
                 }
                 continue;
@@ -287,10 +295,13 @@ static int greedy_round(joint *s, int *changed)
         if (best != NONE && best != s->par[p]) {
             (*changed)++;
             joint_greedy_moved(s, s->par[p], best);
+            joint_lsg_touch(s, s->par[p]);
+            joint_lsg_touch(s, best);
             rc = joint_set_parent(s, p, best);
         }
     }
     joint_gsort_round_end(s);
+    joint_lsg_round_end(s);
     return rc;
 }
 
