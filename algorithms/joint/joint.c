@@ -473,13 +473,7 @@ static int quant_start_again(joint *s)
 {
     memset(s->dirty, 0, ((size_t)s->npairs + 1) * sizeof *s->dirty);
     int rc = start_assign(s);
-    if (rc == PB_OK)
-        rc = joint_fit(s, NULL);
-    if (rc == PB_OK)
-        rc = joint_fit_order(s);
-    if (rc == PB_OK && s->rord)
-        rc = joint_rord_fit(s);
-    return rc;
+    return rc == PB_OK ? joint_refit_moved(s) : rc;
 }
 
 /* joint_init for one search: pord 1 holds the order of answers (the

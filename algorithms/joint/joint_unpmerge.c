@@ -196,13 +196,7 @@ int joint_unpm_finish(joint *s)
         if (want[p] != JOINT_NONE)
             rc = joint_set_parent(s, p, want[p]);
     free(want);
-    if (rc == PB_OK)
-        rc = joint_fit(s, NULL);
-    if (rc == PB_OK)
-        rc = joint_fit_order(s);
-    if (rc == PB_OK && s->rord)
-        rc = joint_rord_fit(s);
-    return rc;
+    return rc == PB_OK ? joint_refit_moved(s) : rc; /* joint_tiecross.c */
 }
 
 int joint_unpm_meta(const joint *s, pb_result *res)
