@@ -203,6 +203,9 @@ typedef struct joint_params {
     double conf_sim_share; /* [conf_sim_share] share of the trace's pairs the
                               self-calibration simulates (a window of its time), 0.25 */
     int conf_sim_pairs; /* [conf_sim_pairs] ... but at least this many, 2000 */
+    int conf_sim_block; /* [conf_sim_block] the calibration copy draws the delays of a key
+                           correlated in time (lag-1 rank test) in blocks of N outputs
+                           (0: independent draws; joint_simblock.c), 0 */
     int conf_sim_whole; /* [conf_sim_whole] the calibration's copy is the whole trace when
                            the trace holds at most this many pairs (0: a window), 0 */
     int conf_sim_async; /* [conf_sim_async] the copy's response waits only for the

@@ -304,6 +304,12 @@ int joint_calib_meta(const joint *s, pb_result *res)
     if (rc == PB_OK && s->scal_done && s->scal_whole)
         rc = pb_result_meta(res, "conf_sim_whole=%d copy_pairs=%u (the trace copied whole)",
                             s->p.conf_sim_whole, s->npairs);
+    /* conf_sim_block (joint_simblock.c): said wherever it was asked for */
+    if (rc == PB_OK && s->scal_done && s->p.conf_sim_block > 0)
+        rc = pb_result_meta(res, "conf_sim_block=%d keys_tested=%zu keys_correlated=%zu "
+                            "block_draws=%zu (lag-1 rank autocorrelation rho sqrt(n) >= 3)",
+                            s->p.conf_sim_block, s->sblk_keys[0], s->sblk_keys[1],
+                            s->sblk_keys[2]);
     /* conf_sim_loss (joint_calibloss.c): said only where it fired */
     if (rc == PB_OK && s->scal_done && (s->sloss_p > 0 || s->sloss_unexempt))
         rc = pb_result_meta(res, "conf_sim_loss=1 loss_rate_est=%.5f imbalance_d2=%.0f "

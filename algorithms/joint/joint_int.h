@@ -554,6 +554,7 @@ struct joint {
     size_t sloss_zone;      /* conf_sim_loss_calls: copy rows left out of the fit */
     int scal_done;
     int scal_whole; /* conf_sim_whole: the calibration's copy was the whole trace */
+    size_t sblk_keys[3];    /* conf_sim_block: keys tested, passed, outputs drawn in blocks */
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
     size_t sib_exempt;      /* rows it left alone: right by construction */
     double sib_strength;    /* the cap's strength used, 0 or 1 (joint_sibstr.c) */

@@ -224,6 +224,12 @@ const pb_option joint_options[] = {
      "surviving one where the root was lost), and a root that lost its call is not right by "
      "construction; 0: before (docs/joint/confidence.md, \"The copy scores a row as the "
      "scorer does\")"},
+    {"conf_sim_block", PB_OPT_INT, offsetof(joint_params, conf_sim_block), "0", 0, 100000,
+     "self-calibration: the copy draws the delays of a key (incoming endpoint, trigger, "
+     "output) whose delays the trace shows correlated in time (lag-1 rank autocorrelation, "
+     "rho sqrt(n) >= 3) in blocks of N consecutive outputs taken from a random place of the "
+     "trace, so a stall meets other arrivals in the copy; 0: every delay drawn independently "
+     "(docs/joint/confidence.md, \"The copy keeps delays correlated in time\")"},
     {"conf_sim_whole", PB_OPT_INT, offsetof(joint_params, conf_sim_whole), "0", 0, 10000,
      "self-calibration: a trace of at most N pairs is copied whole for the calibration (a "
      "crossing a few requests in a thousand make appears in the copy about as often as in "

@@ -1189,4 +1189,34 @@ int joint_tickx_order(joint *s);
 int joint_tickx_service(joint *s, uint32_t a);
 double joint_tickx_test(const joint *s, uint32_t a, double *n, double *k);
 
+/* joint_simblock.c (conf_sim_block): the calibration copy's delays drawn in
+ * blocks of time for the keys whose delays the trace shows correlated in
+ * time.  A joint_simblk holds, per key, the solution's delays in the time
+ * order of their outputs, whether the key passed the test, and per output
+ * (owner 2 c for call c, 2 q + 1 for q's response) its key and rank. */
+typedef struct joint_simblk {
+    uint32_t nk, K, seed;
+    uint32_t *off;          /* per key: its delays are dl[off[k] .. off[k + 1]) */
+    pb_ns *dl;              /* delays, per key in time order */
+    unsigned char *on;      /* per key: 1 when drawn in blocks */
+    uint32_t *rank, *key;   /* per owner: its rank in its key, its key (NONE) */
+    size_t keys_tested, keys_on, draws;
+} joint_simblk;
+/* joint_simblk_build: b filled from the n collected outputs (key ki[i],
+ * delay dv[i], output time tv[i], owner own[i]) of s's solution; K outputs
+ * a block, seed the copy's.  b owns its arrays (joint_simblk_free).  PB_OK
+ * or PB_ENOMEM (b then empty) */
+int joint_simblk_build(joint_simblk *b, const joint *s, uint32_t nk, size_t n,
+                       const uint32_t *ki, const pb_ns *dv, const pb_ns *tv,
+                       const uint32_t *own, uint32_t K, uint32_t seed);
+/* joint_simblk_draw: 1 and *d the block draw for the output `owner` under
+ * key `key` when that key passed the test and is the owner's collected
+ * key; 0 otherwise (the caller draws as before).  b may be NULL */
+int joint_simblk_draw(joint_simblk *b, uint32_t owner, uint32_t key, pb_ns *d);
+void joint_simblk_free(joint_simblk *b);
+/* joint_simblk_rho: the lag-1 rank autocorrelation of d[0..n) (ties:
+ * mean ranks); scratch of n (pb_ns, uint32_t) pairs and r of n doubles,
+ * the caller's.  0 when n < 3 or the ranks do not vary */
+double joint_simblk_rho(const pb_ns *d, uint32_t n, void *scratch, double *r);
+
 #endif

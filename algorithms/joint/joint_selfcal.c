@@ -80,7 +80,9 @@ typedef struct sim {
     const double *esc;      /* per service: its calls' rate of escapes (orphans / calls) */
     const uint32_t *moff;   /* per service: its orphans' misses in early[], late[] */
     const pb_ns *early, *late;
+    uint32_t blkseed;       /* conf_sim_block: the copy's seed */
     size_t escaped;
+    joint_simblk *blk;      /* conf_sim_block: block draws (joint_simblock.c), NULL: off */
 } sim;
 
 /* the trigger of q's response as the model scores it: the latest return
@@ -116,8 +118,8 @@ static int collect_delays(sim *x)
 {
     joint *s = x->s;
     size_t n = 0, cap = 0;
-    uint32_t *ki = NULL;
-    pb_ns *dv = NULL;
+    uint32_t *ki = NULL, *own = NULL;
+    pb_ns *dv = NULL, *tv = NULL;
     int rc = PB_OK;
     for (uint32_t q = 0; q < s->npairs && rc == PB_OK; q++) {
         if (s->pr[q].call == NONE)
@@ -157,12 +159,25 @@ static int collect_delays(sim *x)
                 pb_ns *b = a ? realloc(dv, nc * sizeof *b) : NULL;
                 if (b)
                     dv = b;
+                if (b && x->blk) { /* conf_sim_block: times and owners too */
+                    pb_ns *tt = realloc(tv, nc * sizeof *tt);
+                    if (tt)
+                        tv = tt;
+                    uint32_t *oo = tt ? realloc(own, nc * sizeof *oo) : NULL;
+                    if (oo)
+                        own = oo;
+                    b = oo ? b : NULL;
+                }
                 if (!a || !b)
                     rc = PB_ENOMEM;
                 else
                     cap = nc;
             }
             if (rc == PB_OK) {
+                if (x->blk) {
+                    tv[n] = t;
+                    own[n] = c != NONE ? 2 * c : 2 * q + 1;
+                }
                 ki[n] = id;
                 dv[n++] = d;
             }
@@ -182,18 +197,30 @@ static int collect_delays(sim *x)
         for (size_t i = 0; i < n; i++)
             x->dl[x->off[ki[i] + 1]++] = dv[i];
     }
+    if (rc == PB_OK && x->blk) {
+        rc = joint_simblk_build(x->blk, s, (uint32_t)nk, n, ki, dv, tv, own,
+                                (uint32_t)s->p.conf_sim_block, x->blkseed);
+        if (rc != PB_OK)
+            x->blk = NULL;
+    }
     free(ki);
     free(dv);
+    free(tv);
+    free(own);
     return rc;
 }
 
 /* a delay for (ein, trigger, output) drawn from the solution's; `real`
- * when the key has none */
-static pb_ns draw(sim *x, uint32_t ein, uint32_t tg, uint32_t outl, pb_ns real)
+ * when the key has none; owner: 2 c for call c, 2 q + 1 for q's response
+ * (conf_sim_block: a key correlated in time is drawn in blocks) */
+static pb_ns draw(sim *x, uint32_t ein, uint32_t tg, uint32_t outl, pb_ns real, uint32_t owner)
 {
     uint32_t i = joint_hmap_get(&x->map, skey(x->s, ein, tg, outl));
     if (i == NONE || x->off[i + 1] == x->off[i])
         return real < 0 ? 0 : real;
+    pb_ns bd;
+    if (x->blk && joint_simblk_draw(x->blk, owner, i, &bd))
+        return bd;
     unsigned long n = x->off[i + 1] - x->off[i];
     return x->dl[x->off[i] + gsl_rng_uniform_int(x->r, n)];
 }
@@ -261,7 +288,7 @@ static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
                 tg = NONE;
             pb_ns base = tg == NONE ? a : x->rr[tg];
             pb_ns real = s->pr[c].cs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
-            pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real);
+            pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real, 2 * c);
             x->cs[c] = t < a ? a : t;
             if (early > 0)
                 x->cs[c] = a - early;
@@ -276,7 +303,7 @@ static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
             tg = NONE;
         pb_ns base = tg == NONE ? a : x->rr[tg];
         pb_ns real = s->pr[q].rs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
-        pb_ns t = base + draw(x, ein, tg, s->nlinks, real);
+        pb_ns t = base + draw(x, ein, tg, s->nlinks, real, 2 * q + 1);
         x->rs[q] = t < f->last ? f->last : t;
         for (uint32_t i = 0; i < k->n; i++) {
             uint32_t c = k->a[i];
@@ -477,8 +504,10 @@ static int orphan_misses(const joint *s, double *esc, uint32_t **moff, pb_ns **e
 
 static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
                     const pb_ns *early, const pb_ns *late, int floor_pairs, const double *drop,
-                    const unsigned char *rest, pb_trace **out)
+                    const unsigned char *rest, int block, pb_trace **out)
 {
+    joint_simblk blk;
+    memset(&blk, 0, sizeof blk);
     *out = NULL;
     uint32_t n = s->npairs, maxk = 1;
     for (uint32_t q = 0; q < n; q++)
@@ -499,6 +528,10 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
     x.moff = moff;
     x.early = early;
     x.late = late;
+    /* conf_sim_block: only the calibration's own copy (block), so the
+     * copies that decide rules are the ones before */
+    x.blk = block && s->p.conf_sim_block > 0 ? &blk : NULL;
+    x.blkseed = seed;
     int rc = trig && trig2 && rtrig && tmp && tb && x.vis && x.lt && x.r ? PB_OK : PB_ENOMEM;
     pb_trace *t = NULL;
     if (rc == PB_OK) {
@@ -587,6 +620,12 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
     free(x.vis);
     free(x.lt);
     s->scal_escaped = x.escaped;
+    if (x.blk) {
+        s->sblk_keys[0] = blk.keys_tested;
+        s->sblk_keys[1] = blk.keys_on;
+        s->sblk_keys[2] += blk.draws;
+        joint_simblk_free(&blk);
+    }
     free(x.off);
     free(x.dl);
     free(x.map.k);
@@ -895,7 +934,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         floor_pairs = (int)s->npairs;
         s->scal_whole = 1;
     }
-    int rc = simulate(s, seed, esc, moff, early, late, floor_pairs, drop, rest, &t);
+    int rc = simulate(s, seed, esc, moff, early, late, floor_pairs, drop, rest, 1, &t);
     joint *s2 = NULL;
     double *sh2 = NULL;
     if (rc == PB_OK) {
@@ -1214,7 +1253,7 @@ int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out)
     pb_ns *early = NULL, *late = NULL;
     int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
     if (rc == PB_OK)
-        rc = simulate(s, seed, esc, moff, early, late, s->p.conf_sim_pairs, NULL, NULL, out);
+        rc = simulate(s, seed, esc, moff, early, late, s->p.conf_sim_pairs, NULL, NULL, 0, out);
     free(esc);
     free(moff);
     free(early);
