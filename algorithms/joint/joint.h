@@ -206,6 +206,8 @@ typedef struct joint_params {
     int conf_sim_block; /* [conf_sim_block] the calibration copy draws the delays of a key
                            correlated in time (lag-1 rank test) in blocks of N outputs
                            (0: independent draws; joint_simblock.c), 0 */
+    int conf_sim_block_pool; /* [conf_sim_block_pool] 1: the block copy is one more copy,
+                                pooled with the independent ones, 0 */
     int conf_sim_whole; /* [conf_sim_whole] the calibration's copy is the whole trace when
                            the trace holds at most this many pairs (0: a window), 0 */
     int conf_sim_async; /* [conf_sim_async] the copy's response waits only for the

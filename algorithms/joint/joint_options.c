@@ -230,6 +230,9 @@ const pb_option joint_options[] = {
      "rho sqrt(n) >= 3) in blocks of N consecutive outputs taken from a random place of the "
      "trace, so a stall meets other arrivals in the copy; 0: every delay drawn independently "
      "(docs/joint/confidence.md, \"The copy keeps delays correlated in time\")"},
+    {"conf_sim_block_pool", PB_OPT_INT, offsetof(joint_params, conf_sim_block_pool), "0", 0, 1,
+     "self-calibration with conf_sim_block=N: 1 makes the block copy one copy more, pooled "
+     "with the conf_sims independent ones (one more inference); 0: it replaces them"},
     {"conf_sim_whole", PB_OPT_INT, offsetof(joint_params, conf_sim_whole), "0", 0, 10000,
      "self-calibration: a trace of at most N pairs is copied whole for the calibration (a "
      "crossing a few requests in a thousand make appears in the copy about as often as in "

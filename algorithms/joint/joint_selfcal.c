@@ -921,7 +921,7 @@ static int copy_cap_test(joint *s, joint *s2, const double *cf2, const unsigned 
 static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
                       const pb_ns *early, const pb_ns *late, const double *drop,
                       const unsigned char *rest, int (*shares)(joint *, double *), spt **pts,
-                      uint32_t *np, size_t *cap)
+                      uint32_t *np, size_t *cap, int block)
 {
     pb_trace *t = NULL;
     /* conf_copy_pairs: the calibration's own copy may be smaller than the
@@ -934,7 +934,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         floor_pairs = (int)s->npairs;
         s->scal_whole = 1;
     }
-    int rc = simulate(s, seed, esc, moff, early, late, floor_pairs, drop, rest, 1, &t);
+    int rc = simulate(s, seed, esc, moff, early, late, floor_pairs, drop, rest, block, &t);
     joint *s2 = NULL;
     double *sh2 = NULL;
     if (rc == PB_OK) {
@@ -1147,10 +1147,14 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     if (lossy > 0 && nsims < 2 && s->sloss_known_id >= JOINT_SELFCAL_LOSS2)
         nsims = 2;
     s->sloss_sims = lossy > 0 ? nsims : 0;
-    for (int r = 0; rc == PB_OK && r < nsims; r++)
+    /* conf_sim_block_pool: one copy more, its delays drawn in blocks
+     * (joint_simblock.c), pooled with the independent ones */
+    int pool = s->p.conf_sim_block > 0 && s->p.conf_sim_block_pool;
+    s->sblk_keys[2] = 0;
+    for (int r = 0; rc == PB_OK && r < nsims + pool; r++)
         rc = sim_points(s, (uint32_t)s->p.conf_seed + (uint32_t)r, esc, moff, early, late,
                         lossy > 0 ? drop : NULL, lossy > 0 ? rest : NULL, shares, &pts, &np,
-                        &cap);
+                        &cap, !pool || r == nsims);
     free(drop);
     free(moff);
     free(early);
