@@ -112,6 +112,19 @@ static uint64_t skey(const joint *s, uint32_t ein, uint32_t tg, uint32_t outl)
     return dkey(ein, tg == NONE ? 0 : 1 + s->pr[tg].link, outl);
 }
 
+/* *a (uint32_t) and *b (pb_ns) grown to nc entries; -1 when out of
+ * memory (each array still valid, the caller's to free) */
+static int grow2(void **a, void **b, size_t nc)
+{
+    uint32_t *x = realloc(*a, nc * sizeof *x);
+    if (x)
+        *a = x;
+    pb_ns *y = x ? realloc(*b, nc * sizeof *y) : NULL;
+    if (y)
+        *b = y;
+    return x && y ? 0 : -1;
+}
+
 /* the solution's delays per key (x->map, x->off, x->dl).  PB_OK or
  * PB_ENOMEM */
 static int collect_delays(sim *x)
@@ -153,22 +166,9 @@ static int collect_delays(sim *x)
             }
             if (rc == PB_OK && n == cap) {
                 size_t nc = cap ? 2 * cap : 1024;
-                uint32_t *a = realloc(ki, nc * sizeof *a);
-                if (a)
-                    ki = a;
-                pb_ns *b = a ? realloc(dv, nc * sizeof *b) : NULL;
-                if (b)
-                    dv = b;
-                if (b && x->blk) { /* conf_sim_block: times and owners too */
-                    pb_ns *tt = realloc(tv, nc * sizeof *tt);
-                    if (tt)
-                        tv = tt;
-                    uint32_t *oo = tt ? realloc(own, nc * sizeof *oo) : NULL;
-                    if (oo)
-                        own = oo;
-                    b = oo ? b : NULL;
-                }
-                if (!a || !b)
+                /* conf_sim_block: the outputs' times and owners too */
+                if (grow2((void **)&ki, (void **)&dv, nc) ||
+                    (x->blk && grow2((void **)&own, (void **)&tv, nc)))
                     rc = PB_ENOMEM;
                 else
                     cap = nc;
