@@ -1163,6 +1163,21 @@ int joint_unpm_finish(joint *s);
 int joint_unpm_meta(const joint *s, pb_result *res);
 int joint_search_given(joint **out, const pb_trace_view *v, const joint_params *params,
                        pb_error *err, int pord, const uint32_t *mate, const uint32_t *gpar);
+/* joint_unpwin.c (unp_win=1).  joint_unpw_second: the second search of
+ * unpaired=1 on a window around the messages whose state force changed
+ * (f: the first search, the caller's); *out the second solution on the
+ * whole trace (new, the caller's to close): f's pairs and parents outside
+ * the window, the window's own search's inside, set up with f's
+ * parameters and refitted once; the whole second search when the window
+ * holds over JOINT_UNPW_MAX of the messages.  PB_OK, PB_ENOMEM or the
+ * search's error (err filled).  joint_unpw_meta: the unp_win= line
+ * (nothing when it did not run).  joint_search_forced (joint.c): the
+ * search (pair_order's choice) with the forced messages */
+int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                      joint *f, const unsigned char *force, pb_error *err);
+int joint_unpw_meta(const joint *s, pb_result *res);
+int joint_search_forced(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err, const unsigned char *force);
 /* joint_reunpck.c: the reunp=2 line of the metadata (nothing when the
  * check did not run).  PB_OK or PB_ENOMEM */
 int joint_reunp_meta(const joint *s, pb_result *res);
