@@ -113,6 +113,9 @@ const pb_option joint_options[] = {
      "whole trace's model as with unp_win=0.  A window over half the messages runs the "
      "whole second search (metadata unp_win=; docs/joint/loss.md, \"The second search on "
      "a window\")"},
+    {"unp_win_pad", PB_OPT_DOUBLE, offsetof(joint_params, unp_win_pad), "1", 0, 100,
+     "unp_win's window: each seed request's span widened by this many times its length on "
+     "each side before the window is closed under the first search's requests"},
     {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
      "when messages were lost (half pairs), after the search: for every request a half "
      "pair touches and every request competing with it for a call, try exchanging all "

@@ -62,6 +62,7 @@ static int uw_cmp(const void *x, const void *y)
 static int uw_window(const joint *f, const unsigned char *force, unsigned char *in,
                      size_t *nseed, size_t *nwin)
 {
+    const double pad = f->p.unp_win_pad;
     size_t n = f->v.n;
     const pb_msg *m = f->v.msgs;
     uint32_t np = f->npairs;
@@ -102,7 +103,7 @@ static int uw_window(const joint *f, const unsigned char *force, unsigned char *
     size_t k = 0;
     for (uint32_t r = 0; rc == PB_OK && r < np; r++)
         if (seed[r]) {
-            pb_ns len = hi[r] - lo[r];
+            pb_ns len = (pb_ns)(pad * (double)(hi[r] - lo[r]));
             iv[k].a = lo[r] - len;
             iv[k].b = hi[r] + len;
             k++;
