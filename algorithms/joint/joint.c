@@ -962,6 +962,13 @@ int joint_search_given(joint **out, const pb_trace_view *v, const joint_params *
     return init_one_g(out, v, params, err, pord, NULL, NULL, mate, gpar);
 }
 
+/* joint_unpwin.c's way in: the search with the forced messages */
+int joint_search_forced(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err, const unsigned char *force)
+{
+    return init_search(out, v, params, err, force, NULL);
+}
+
 /* The search (init_search); then, without call ids and under loss, which
  * messages stay unpaired (joint_unpaired.c): when the min-cost pairing
  * leaves other messages of some link unpaired, the search runs again with
@@ -990,7 +997,10 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     }
     if (force) {
         joint *t = NULL;
-        rc = init_search(&t, v, params, err, force, &pw);
+        if (params->unp_win && params->unp_pieces && params->unpaired == 1)
+            rc = joint_unpw_second(&t, v, params, s, force, err); /* joint_unpwin.c */
+        else
+            rc = init_search(&t, v, params, err, force, &pw);
         if (rc != PB_OK) {
             free(force);
             joint_unpaired_free(recs, nrecs);
@@ -1045,6 +1055,13 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
             joint_close(s);
             return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory") : rc;
         }
+        /* unp_win's record (joint_unpwin.c) goes with the output */
+        joint *o = mg ? mg : take ? s : f;
+        o->unpw_on = s->unpw_on;
+        o->unpw_seeds = s->unpw_seeds;
+        o->unpw_msgs = s->unpw_msgs;
+        o->unpw_pairs[0] = s->unpw_pairs[0];
+        o->unpw_pairs[1] = s->unpw_pairs[1];
         if (mg) {
             joint_close(f);
             joint_close(s);

@@ -67,6 +67,12 @@ typedef struct joint_params {
                            3 as 1, checked (joint_unpck.c), 0 */
     int unp_pieces;     /* [unp_pieces] with unpaired=1: the second search decided
                            piece by piece (joint_unppiece.c), 0 off */
+    int unp_win;        /* [unp_win] with unp_pieces: the second search on a window
+                           around the changed messages (joint_unpwin.c), 0 off */
+    int unp_flow;       /* [unp_flow] unpaired's min-cost pairing: 0 out-of-kilter,
+                           1 successive shortest paths (joint_unpflow.c), 0 */
+    double unp_win_pad; /* [unp_win_pad] the window: a seed request's span widened
+                           by this times its length on each side, 1 */
     int uncross;        /* [uncross] under loss, exchange the tails or heads of two
                            competing requests a half pair touches when that makes
                            them likelier (joint_uncross.c), 1 */

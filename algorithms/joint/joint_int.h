@@ -117,6 +117,8 @@ typedef struct joint_align_rec {
                                   (chi-square(1) 95 % / 2) */
 #define JOINT_UNPP_SMALL 0.1   /* unp_pieces: largest piece taken, share of the messages */
 #define JOINT_UNPM_SKIP (JOINT_NONE - 1) /* unp_pieces' merge: no parent given here */
+#define JOINT_UNPW_MAX 0.5     /* unp_win: a window holding more of the messages runs the
+                                  whole second search (joint_unpwin.c) */
 #define JOINT_UNCROSS_ROUNDS 3  /* uncross: passes (each followed by the search) at most */
 #define JOINT_RESTART_ONE 0.5  /* a ranked link is refuted when fewer of its service's requests
                                   make exactly one call of it */
@@ -662,6 +664,12 @@ struct joint {
     const uint32_t *unpm_mate, *unpm_par;
     int unpm_on;
     size_t unpm_pairs[2], unpm_addcand;
+    /* unp_win (joint_unpwin.c): 1 the second search ran on a window, 2 on
+     * the whole trace (window too large); seeds (requests holding a changed
+     * message), the window's messages, the second solution's pairs from
+     * the first search and from the window's search */
+    int unpw_on;
+    size_t unpw_seeds, unpw_msgs, unpw_pairs[2];
     int unpck_copy;         /* unpaired=3: 0 the copy did not run (the likelihood said
                                no), 1 it ran */
     size_t unpck_changed;   /* unpaired=3: the copy's links whose choice changed */

@@ -103,6 +103,24 @@ const pb_option joint_options[] = {
      "every piece is taken, the first when none, else the merge: the first's pairs and "
      "parents outside the taken pieces, the second's inside, one refit, no search (metadata "
      "unp_merge=).  ~3x CPU (docs/joint/loss.md, \"pieces decided by a held-out likelihood\")"},
+    {"unp_win", PB_OPT_INT, offsetof(joint_params, unp_win), "0", 0, 1,
+     "with unpaired=1 and unp_pieces=1: the second search runs on a window of the trace "
+     "only -- the first search's requests holding a message whose paired state the choice "
+     "changed, every message sent within such a request's span widened by its length on "
+     "each side, closed under the first search's requests -- searched as a trace of its "
+     "own; its pairs and parents with the first search's outside make the second solution "
+     "(set up on the whole trace, refitted once), whose pieces are then scored under the "
+     "whole trace's model as with unp_win=0.  A window over half the messages runs the "
+     "whole second search (metadata unp_win=; docs/joint/loss.md, \"The second search on "
+     "a window\")"},
+    {"unp_win_pad", PB_OPT_DOUBLE, offsetof(joint_params, unp_win_pad), "1", 0, 100,
+     "unp_win's window: each seed request's span widened by this many times its length on "
+     "each side before the window is closed under the first search's requests"},
+    {"unp_flow", PB_OPT_INT, offsetof(joint_params, unp_flow), "0", 0, 1,
+     "unpaired's min-cost pairing of a link: 0 = GLPK's out-of-kilter, 1 = successive "
+     "shortest paths (joint_unpflow.c: the same least cost in far fewer instructions; "
+     "where two pairings tie it may pick the other; docs/joint/loss.md, \"The second "
+     "search on a window\")"},
     {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
      "when messages were lost (half pairs), after the search: for every request a half "
      "pair touches and every request competing with it for a call, try exchanging all "

@@ -879,6 +879,18 @@ int joint_repair_rounds(joint *s);
 int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
                         const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
                         unsigned char *un_r, double *before, double *after);
+/* the same with the flow's solver: 0 GLPK's out-of-kilter
+ * (joint_unpaired_link's), 1 successive shortest paths (unp_flow=1,
+ * joint_unpflow.c).  joint_unpflow_solve: one piece's least-cost pairing,
+ * calls 0..ncc, returns 0..nrc, arcs (ai[k], bj[k]) at v[k] units, skip
+ * units per message left unpaired; unc / unr: 1 per message left
+ * unpaired; the least cost added to *sol.  PB_OK or PB_ENOMEM */
+int joint_unpflow_solve(const uint32_t *ai, const uint32_t *bj, const double *v, size_t na,
+                        uint32_t ncc, uint32_t nrc, double skip, unsigned char *unc,
+                        unsigned char *unr, double *sol);
+int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
+                          const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
+                          unsigned char *un_r, double *before, double *after, int solver);
 int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
                           size_t *nrecs, size_t *changed);
 /* joint_unpaired.c: frees recs[0..n) (their moved ids) and recs; NULL is
@@ -1163,6 +1175,21 @@ int joint_unpm_finish(joint *s);
 int joint_unpm_meta(const joint *s, pb_result *res);
 int joint_search_given(joint **out, const pb_trace_view *v, const joint_params *params,
                        pb_error *err, int pord, const uint32_t *mate, const uint32_t *gpar);
+/* joint_unpwin.c (unp_win=1).  joint_unpw_second: the second search of
+ * unpaired=1 on a window around the messages whose state force changed
+ * (f: the first search, the caller's); *out the second solution on the
+ * whole trace (new, the caller's to close): f's pairs and parents outside
+ * the window, the window's own search's inside, set up with f's
+ * parameters and refitted once; the whole second search when the window
+ * holds over JOINT_UNPW_MAX of the messages.  PB_OK, PB_ENOMEM or the
+ * search's error (err filled).  joint_unpw_meta: the unp_win= line
+ * (nothing when it did not run).  joint_search_forced (joint.c): the
+ * search (pair_order's choice) with the forced messages */
+int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                      joint *f, const unsigned char *force, pb_error *err);
+int joint_unpw_meta(const joint *s, pb_result *res);
+int joint_search_forced(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err, const unsigned char *force);
 /* joint_reunpck.c: the reunp=2 line of the metadata (nothing when the
  * check did not run).  PB_OK or PB_ENOMEM */
 int joint_reunp_meta(const joint *s, pb_result *res);

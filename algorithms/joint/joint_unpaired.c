@@ -115,6 +115,34 @@ static uint32_t up_find(uint32_t *par, uint32_t x)
     return x;
 }
 
+/* up_solve by joint_unpflow.c's successive shortest paths */
+static int up_solve_ssp(const up_a *A, size_t na, const uint32_t *ci, uint32_t ncc,
+                        const uint32_t *rj, uint32_t nrc, const uint32_t *loc, uint32_t nc,
+                        double skip, unsigned char *un_c, unsigned char *un_r, double *sol)
+{
+    uint32_t *ia = malloc((na + 1) * sizeof *ia), *jb = malloc((na + 1) * sizeof *jb);
+    double *v = malloc((na + 1) * sizeof *v);
+    unsigned char *uc = malloc((size_t)ncc + 1), *ur = malloc((size_t)nrc + 1);
+    int rc = ia && jb && v && uc && ur ? PB_OK : PB_ENOMEM;
+    for (size_t k = 0; rc == PB_OK && k < na; k++) {
+        ia[k] = loc[A[k].i];
+        jb[k] = loc[nc + A[k].j];
+        v[k] = A[k].v;
+    }
+    if (rc == PB_OK)
+        rc = joint_unpflow_solve(ia, jb, v, na, ncc, nrc, skip, uc, ur, sol);
+    for (uint32_t a = 0; rc == PB_OK && a < ncc; a++)
+        un_c[ci[a]] = uc[a];
+    for (uint32_t b = 0; rc == PB_OK && b < nrc; b++)
+        un_r[rj[b]] = ur[b];
+    free(ia);
+    free(jb);
+    free(v);
+    free(uc);
+    free(ur);
+    return rc;
+}
+
 /* the least-cost pairing of one component: its calls ci[0..ncc), its
  * returns rj[0..nrc) (link indices), its arcs A[0..na) (link indices;
  * loc maps a call i to its local vertex i + 1 and a return j to ncc + its
@@ -122,8 +150,11 @@ static uint32_t up_find(uint32_t *par, uint32_t x)
  * PB_ENOMEM or PB_ERANGE */
 static int up_solve(const up_a *A, size_t na, const uint32_t *ci, uint32_t ncc,
                     const uint32_t *rj, uint32_t nrc, const uint32_t *loc, uint32_t nc,
-                    double skip, unsigned char *un_c, unsigned char *un_r, double *sol)
+                    double skip, unsigned char *un_c, unsigned char *un_r, double *sol,
+                    int solver)
 {
+    if (solver == 1) /* unp_flow=1: successive shortest paths (joint_unpflow.c) */
+        return up_solve_ssp(A, na, ci, ncc, rj, nrc, loc, nc, skip, un_c, un_r, sol);
     glp_graph *G = glp_create_graph(sizeof(up_vdata), sizeof(up_adata));
     if (!G)
         return PB_ENOMEM;
@@ -174,6 +205,14 @@ static int up_solve(const up_a *A, size_t na, const uint32_t *ci, uint32_t ncc,
 int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
                         const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
                         unsigned char *un_r, double *before, double *after)
+{
+    return joint_unpaired_link_s(ct, nc, rt, nr, cur, early, price, un_c, un_r, before, after,
+                                 0);
+}
+
+int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
+                          const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
+                          unsigned char *un_r, double *before, double *after, int solver)
 {
     double h[JOINT_ALIGN_NB], cost[JOINT_ALIGN_NB];
     memset(h, 0, sizeof h);
@@ -306,7 +345,7 @@ int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t 
             mem[m0 + ncc + a] -= nc;
         }
         rc = up_solve(AS + astart, aend - astart, mem + m0, ncc, mem + m0 + ncc, nrc, loc, nc,
-                      skip, un_c, un_r, &sol);
+                      skip, un_c, un_r, &sol, solver);
         astart = aend;
     }
     free(ends);
@@ -404,8 +443,8 @@ static int up_link(const joint *s, uint32_t l, double price, unsigned char *forc
     if (rec->in_order && (s->p.unpaired == 1 || s->p.unpaired == 3))
         goto out;
     double before = 0, after = 0;
-    rc = joint_unpaired_link(ct, nc, rt, nr, cur, s->p.early, price, uc, ur, &before,
-                             &after);
+    rc = joint_unpaired_link_s(ct, nc, rt, nr, cur, s->p.early, price, uc, ur, &before,
+                               &after, s->p.unp_flow);
     rec->cost_before = before;
     rec->cost_after = after;
     if (rc == PB_ERANGE) {

@@ -284,6 +284,8 @@ int joint_unpp_meta(const joint *s, pb_result *res)
                             : s->unpp_n && s->unpp_taken == s->unpp_n ? "second" : "first");
     if (rc == PB_OK)
         rc = joint_unpm_meta(s, res);
+    if (rc == PB_OK)
+        rc = joint_unpw_meta(s, res); /* joint_unpwin.c */
     for (uint32_t k = 0; rc == PB_OK && s->unpp_llr && k < s->unpp_n; k++)
         rc = pb_result_meta(res, "unp_piece=%u first=%llu msgs=%u llr=%.3f taken=%d", k,
                             (unsigned long long)s->unpp_first[k], s->unpp_size[k],

@@ -224,6 +224,22 @@ TEST(least_cost_as_every_pairing)
         double want = bf_min(ct, nc, rt, nr, cur, MS(10), cost, skip, 0, 0);
         CHECK(fabs(after * 1000.0 - want) < 1e-6);
         CHECK(after <= before + 1e-9);
+        /* unp_flow=1's successive shortest paths (joint_unpflow.c): the
+         * same least cost, as many calls as returns paired */
+        unsigned char uc1[BF_N], ur1[BF_N];
+        double b1 = 0, a1 = 0;
+        CHECK_INT(joint_unpaired_link_s(ct, nc, rt, nr, cur, MS(10), price, uc1, ur1, &b1, &a1,
+                                        1),
+                  PB_OK);
+        CHECK(fabs(a1 * 1000.0 - want) < 1e-6);
+        {
+            size_t p1c = 0, p1r = 0;
+            for (uint32_t i = 0; i < nc; i++)
+                p1c += !uc1[i];
+            for (uint32_t j = 0; j < nr; j++)
+                p1r += !ur1[j];
+            CHECK_INT((int)p1c, (int)p1r);
+        }
         size_t nuc = 0, nur = 0;
         for (uint32_t i = 0; i < nc; i++)
             nuc += uc[i];
@@ -235,8 +251,46 @@ TEST(least_cost_as_every_pairing)
     CHECK(pieces > 0);
 }
 
+/* unp_flow=1 against GLPK's out-of-kilter on long links (no brute force
+ * there): the same least cost on every one; the priced choice of the
+ * hand-made link (lost return) the same */
+static void ssp_same_least_cost_as_okalg(void)
+{
+    enum { N = 400 };
+    static pb_ns ct[N], rt[N];
+    static uint32_t cur[N];
+    static unsigned char u0c[N], u0r[N], u1c[N], u1r[N];
+    for (int round = 0; round < 12; round++) {
+        uint32_t nc = 150 + 20 * (uint32_t)round, nr = 0;
+        for (uint32_t i = 0; i < nc; i++) {
+            ct[i] = MS(1.0 * i);
+            double g = 0.618034 * (i + 7 * round) - floor(0.618034 * (i + 7 * round));
+            double d = 0.5 + (round % 3 + 1) * 4.0 * g; /* overtaking */
+            if ((i * 7 + (uint32_t)round) % 23 != 5) /* returns lost */
+                rt[nr++] = ct[i] + MS(d);
+        }
+        for (uint32_t j = 1; j < nr; j++)
+            for (uint32_t k = j; k > 0 && rt[k] < rt[k - 1]; k--) {
+                pb_ns t = rt[k];
+                rt[k] = rt[k - 1];
+                rt[k - 1] = t;
+            }
+        for (uint32_t j = 0; j < nr; j++)
+            cur[j] = j < nc && ct[j] <= rt[j] ? j : JOINT_NONE;
+        double price = round % 2 ? 2.0 : 4.0, b0 = 0, a0 = 0, b1 = 0, a1 = 0;
+        CHECK_INT(joint_unpaired_link_s(ct, nc, rt, nr, cur, MS(10), price, u0c, u0r, &b0, &a0, 0),
+                  PB_OK);
+        CHECK_INT(joint_unpaired_link_s(ct, nc, rt, nr, cur, MS(10), price, u1c, u1r, &b1, &a1, 1),
+                  PB_OK);
+        CHECK(fabs(a0 - a1) < 1e-9);
+        CHECK(fabs(b0 - b1) < 1e-9);
+        CHECK(a1 < b1); /* the case is not trivial: the pairing moved */
+    }
+}
+
 int main(void)
 {
+    RUN(ssp_same_least_cost_as_okalg);
     RUN(lost_return_priced_pairing_leaves_the_right_call);
     RUN(no_loss_pairs_everything);
     RUN(least_cost_as_every_pairing);

@@ -1,0 +1,276 @@
+/*
+ * joint_unpwin.c - unpaired=1's second search on a window of the trace
+ * (`-s unp_win=1` with `unpaired=1 unp_pieces=1`; docs/joint/loss.md,
+ * "The second search on a window").
+ *
+ * unp_pieces (joint_unppiece.c) compares the first search with a second
+ * one run on the whole trace with the forced messages (joint_unpaired.c's
+ * choice) and keeps, piece by piece, the second's partition where the
+ * whole trace's model, refitted outside the pieces, finds it likelier.
+ * The second search over the whole trace is most of the rule's cost
+ * (h143: ~4x the first search), yet what it changes is near the messages
+ * whose state the choice changed.
+ *
+ * Here the second search runs on a sub-trace only: the top-level requests
+ * (of the first search) holding a changed message are the seeds; every
+ * message sent within a seed's span widened by that span's length on
+ * each side is in the window, and the window is closed under the first
+ * search's requests (a request with one message in it comes in whole), so
+ * no pair and no parent of the first search crosses its border.  The
+ * sub-trace is searched as a trace of its own (init_search with the
+ * forced messages restricted to it); its pairs and parents, with the first
+ * search's outside the window, make the second solution, set up on the
+ * whole trace with the pairs and parents given (joint_search_given, as
+ * the merge) and refitted once.  The pieces are then scored as before,
+ * under the whole trace's model (joint_unpp_take): the sub-search's own
+ * model, fitted on fewer messages, only proposes.  A window holding more
+ * than JOINT_UNPW_MAX of the messages runs the whole second search
+ * instead (loss everywhere: no saving, the same result as unp_win=0).
+ */
+#include "joint_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t root_of(const joint *s, uint32_t q)
+{
+    for (uint32_t k = 0; k <= s->npairs; k++) {
+        uint32_t p = s->par[q];
+        if (p == JOINT_NONE)
+            return q;
+        q = p;
+    }
+    return JOINT_NONE;
+}
+
+static uint32_t first_msg(const joint *o, uint32_t q)
+{
+    return o->pr[q].call != JOINT_NONE ? o->pr[q].call : o->pr[q].ret;
+}
+
+typedef struct uw_ivl {
+    pb_ns a, b;
+} uw_ivl;
+
+static int uw_cmp(const void *x, const void *y)
+{
+    const uw_ivl *p = x, *q = y;
+    return p->a < q->a ? -1 : p->a > q->a;
+}
+
+/* the window into in[] (per message 1: in it); the seeds' count into
+ * *nseed.  0 when no message changed state (nothing to search) */
+static int uw_window(const joint *f, const unsigned char *force, unsigned char *in,
+                     size_t *nseed, size_t *nwin)
+{
+    const double pad = f->p.unp_win_pad;
+    size_t n = f->v.n;
+    const pb_msg *m = f->v.msgs;
+    uint32_t np = f->npairs;
+    uint32_t *root = malloc((n + 1) * sizeof *root);
+    pb_ns *lo = malloc(((size_t)np + 1) * sizeof *lo), *hi = malloc(((size_t)np + 1) * sizeof *hi);
+    unsigned char *seed = calloc((size_t)np + 1, 1), *rin = calloc((size_t)np + 1, 1);
+    uw_ivl *iv = NULL;
+    int rc = root && lo && hi && seed && rin ? PB_OK : PB_ENOMEM;
+    *nseed = *nwin = 0;
+    for (uint32_t q = 0; rc == PB_OK && q < np; q++) {
+        lo[q] = PB_TS_NONE;
+        hi[q] = PB_TS_NONE;
+    }
+    size_t ns = 0;
+    for (size_t i = 0; rc == PB_OK && i < n; i++) {
+        uint32_t q = f->pair_of_msg[i];
+        root[i] = q == JOINT_NONE ? JOINT_NONE : root_of(f, q);
+        uint32_t r = root[i];
+        if (r == JOINT_NONE)
+            continue;
+        if (lo[r] == PB_TS_NONE || m[i].ts < lo[r])
+            lo[r] = m[i].ts;
+        if (hi[r] == PB_TS_NONE || m[i].ts > hi[r])
+            hi[r] = m[i].ts;
+        /* changed: left unpaired now and paired by the first search, or
+         * paired now and left unpaired by it */
+        int half = f->pr[q].call == JOINT_NONE || f->pr[q].ret == JOINT_NONE;
+        if ((force[i] == 1 && !half) || (force[i] == 2 && half)) {
+            ns += !seed[r];
+            seed[r] = 1;
+        }
+    }
+    if (rc == PB_OK && ns) {
+        iv = malloc(ns * sizeof *iv);
+        if (!iv)
+            rc = PB_ENOMEM;
+    }
+    size_t k = 0;
+    for (uint32_t r = 0; rc == PB_OK && r < np; r++)
+        if (seed[r]) {
+            pb_ns len = (pb_ns)(pad * (double)(hi[r] - lo[r]));
+            iv[k].a = lo[r] - len;
+            iv[k].b = hi[r] + len;
+            k++;
+        }
+    if (rc == PB_OK && k) {
+        qsort(iv, k, sizeof *iv, uw_cmp);
+        size_t j = 0; /* merged, disjoint, in order */
+        for (size_t t = 1; t < k; t++) {
+            if (iv[t].a <= iv[j].b) {
+                if (iv[t].b > iv[j].b)
+                    iv[j].b = iv[t].b;
+            } else
+                iv[++j] = iv[t];
+        }
+        k = j + 1;
+        /* messages in a window; their requests come in whole */
+        for (size_t i = 0; i < n; i++) {
+            size_t a = 0, b = k; /* the last interval starting at or before ts */
+            while (b - a > 1) {
+                size_t c = (a + b) / 2;
+                if (iv[c].a <= m[i].ts)
+                    a = c;
+                else
+                    b = c;
+            }
+            in[i] = iv[a].a <= m[i].ts && m[i].ts <= iv[a].b;
+            if (in[i] && root[i] != JOINT_NONE)
+                rin[root[i]] = 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (root[i] != JOINT_NONE && rin[root[i]])
+                in[i] = 1;
+            *nwin += in[i];
+        }
+    }
+    *nseed = ns;
+    free(root);
+    free(lo);
+    free(hi);
+    free(seed);
+    free(rin);
+    free(iv);
+    return rc;
+}
+
+/* the sub-search's pairs and parents (sub: message of the sub-trace ->
+ * message of the trace) and the first search's outside the window into
+ * mate / gpar (joint_unpmerge.c's encoding) */
+static void uw_given(const joint *f, const joint *t, const unsigned char *in,
+                     const uint32_t *sub, uint32_t *mate, uint32_t *gpar, size_t *from)
+{
+    size_t n = f->v.n;
+    for (size_t i = 0; i < n; i++) {
+        mate[i] = JOINT_NONE;
+        gpar[i] = JOINT_UNPM_SKIP;
+    }
+    for (uint32_t q = 0; q < f->npairs; q++) {
+        uint32_t c = f->pr[q].call, r = f->pr[q].ret, m = first_msg(f, q);
+        if (m == JOINT_NONE || in[m])
+            continue; /* the window's requests are closed: c, r and the parent are in */
+        if (c != JOINT_NONE && r != JOINT_NONE) {
+            mate[c] = r;
+            mate[r] = c;
+        }
+        gpar[m] = f->par[q] == JOINT_NONE ? JOINT_NONE : first_msg(f, f->par[q]);
+        from[0]++;
+    }
+    for (uint32_t q = 0; q < t->npairs; q++) {
+        uint32_t c = t->pr[q].call, r = t->pr[q].ret, m = first_msg(t, q);
+        if (m == JOINT_NONE)
+            continue;
+        if (c != JOINT_NONE && r != JOINT_NONE) {
+            mate[sub[c]] = sub[r];
+            mate[sub[r]] = sub[c];
+        }
+        gpar[sub[m]] = t->par[q] == JOINT_NONE ? JOINT_NONE : sub[first_msg(t, t->par[q])];
+        from[1]++;
+    }
+}
+
+int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                      joint *f, const unsigned char *force, pb_error *err)
+{
+    *out = NULL;
+    size_t n = v->n, nseed = 0, nwin = 0;
+    unsigned char *in = calloc(n + 1, 1);
+    if (!in)
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+    int rc = uw_window(f, force, in, &nseed, &nwin);
+    if (rc != PB_OK || !nseed || (double)nwin > JOINT_UNPW_MAX * (double)n) {
+        free(in);
+        if (rc != PB_OK)
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        /* the whole second search (the window would save little) */
+        rc = joint_search_forced(out, v, params, err, force);
+        if (rc == PB_OK) {
+            (*out)->unpw_on = 2;
+            (*out)->unpw_seeds = nseed;
+            (*out)->unpw_msgs = nwin;
+        }
+        return rc;
+    }
+    pb_msg *sm = malloc(nwin * sizeof *sm);
+    uint32_t *sub = malloc(nwin * sizeof *sub);
+    unsigned char *sf = malloc(nwin);
+    uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
+    if (!sm || !sub || !sf || !mate || !gpar) {
+        rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        goto out;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (in[i]) {
+            sm[k] = v->msgs[i];
+            sf[k] = force[i];
+            sub[k++] = (uint32_t)i;
+        }
+    pb_trace_view sv = *v;
+    sv.msgs = sm;
+    sv.n = nwin;
+    joint *t = NULL;
+    rc = joint_search_forced(&t, &sv, params, err, sf);
+    if (rc != PB_OK)
+        goto out;
+    size_t from[2] = {0, 0};
+    uw_given(f, t, in, sub, mate, gpar, from);
+    joint_close(t);
+    joint *s2 = NULL;
+    rc = joint_search_given(&s2, v, &f->p, err, f->pord_hold, mate, gpar);
+    if (rc != PB_OK)
+        goto out;
+    /* the first search's choices (free / held, busy test) stand for the
+     * trace: the sub-search's were made on the window only */
+    s2->pord_chosen = f->pord_chosen;
+    s2->pwin = f->pwin;
+    for (int i = 0; i < 4; i++) {
+        s2->pord_ll[i] = f->pord_ll[i];
+        s2->pick_sum[i] = f->pick_sum[i];
+    }
+    for (int i = 0; i < 6; i++)
+        s2->part_sum[i] = f->part_sum[i];
+    s2->unpw_on = 1;
+    s2->unpw_seeds = nseed;
+    s2->unpw_msgs = nwin;
+    s2->unpw_pairs[0] = from[0];
+    s2->unpw_pairs[1] = from[1];
+    *out = s2;
+out:
+    free(in);
+    free(sm);
+    free(sub);
+    free(sf);
+    free(mate);
+    free(gpar);
+    return rc;
+}
+
+int joint_unpw_meta(const joint *s, pb_result *res)
+{
+    if (!s->unpw_on)
+        return PB_OK;
+    if (s->unpw_on == 2)
+        return pb_result_meta(res, "unp_win=whole seeds=%zu window_msgs=%zu of_msgs=%zu "
+                                   "reason=%s", s->unpw_seeds, s->unpw_msgs, s->v.n,
+                              s->unpw_seeds ? "window_over_max" : "no_changed_message");
+    return pb_result_meta(res, "unp_win=window seeds=%zu window_msgs=%zu of_msgs=%zu "
+                               "pairs_first=%zu pairs_window=%zu",
+                          s->unpw_seeds, s->unpw_msgs, s->v.n, s->unpw_pairs[0],
+                          s->unpw_pairs[1]);
+}
