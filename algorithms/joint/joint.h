@@ -143,7 +143,8 @@ typedef struct joint_params {
     int greedy_tcache;  /* [greedy_tcache] the greedy round keeps each candidate slot's
                            trigger search across the refits of one search while the
                            request is unchanged (same results, faster; with
-                           greedy_cut), 1 */
+                           greedy_cut); 2: only up to JOINT_TCACHE_AUTO_SLOTS
+                           candidate slots (memory), 2 */
     int greedy_sorted;  /* [greedy_sorted] the greedy round's cost of a call in a request
                            of many calls from its returns sorted once per round
                            (same results, faster; with greedy_cut), 1 */
@@ -261,6 +262,10 @@ typedef struct joint_params {
     int refit_skip_same; /* [refit_skip_same] a refit of an assignment the model was
                             just refitted on, the search having moved nothing, left
                             out (joint_refit, joint_search.c; speed, the same
+                            numbers), 1 */
+    int repair_inf_skip; /* [repair_inf_skip] the re-pairing's exchange passes: an
+                            exchange whose later call cannot take the earlier return
+                            is not scored further (joint_rinf.c; speed, the same
                             numbers), 1 */
     int busy_space;     /* [busy_space] busy test: a service also serialises when its
                            sends are spaced far more than the copies' (joint_space.c), 1 */

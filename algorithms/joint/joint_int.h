@@ -354,6 +354,7 @@ struct joint {
     int rounds_fresh;       /* joint_refit: the model is a refit of the present
                                assignment (the last joint_solve_rounds) */
     size_t refits_skipped;  /* joint_refit: refits left out (refit_skip_same) */
+    size_t rinf_skipped;    /* re-pairing exchanges rejected unscored (repair_inf_skip) */
     struct joint_ff *ff;    /* fit_fast: the refit's fixed costs (joint_fitfast.c), or NULL */
     struct joint_selshare *selshare; /* select_share: joint_select's choice shared by the
                                         two searches (joint_fitfast.c; joint_init owns
@@ -1392,6 +1393,20 @@ int joint_local_search(joint *s, int *changed);
  * model refitted before each when refit is set (else kept frozen).
  * PB_OK or PB_ENOMEM */
 int joint_solve_rounds(joint *s, int refit, int passes);
+/* joint_rinf.c (repair_inf_skip): the re-pairing's exchange of returns k1
+ * (of call c1) and k2 (of c2, the later call of the two), its cost alt =
+ * cost(c1, k2) + cost(c2, k1) as repair_pairs adds them, with the first
+ * term left out where the second is infinite (the sum is then infinite
+ * or NaN, and the exchange rejected either way); rsv / rrv are the
+ * link's return times (sent, received).  Reads, never writes, the state */
+double joint_rinf_alt(joint *s, uint32_t c1, uint32_t c2, uint32_t k1, uint32_t k2,
+                      const pb_ns *rsv, const pb_ns *rrv);
+/* 1 when the exchange with cost alt (joint_rinf_alt) is rejected without
+ * the order-of-answers term (repair_inf_skip; counted in rinf_skipped) */
+int joint_rinf_reject(joint *s, double alt);
+/* test hook: > 0 also rejects exchanges whose second cost is above this
+ * many nats (an inexact cut, to show the unit test catches one); 0 */
+extern double joint_rinf_test_inexact;
 /* joint_fit(s, NULL), left out (refit_skip_same, its fit_gen moved on)
  * where the last step was a joint_solve_rounds that ended with a refit and
  * a round or pass that moved nothing, and the refit would take its

@@ -95,6 +95,11 @@ static int lsw_search(joint *s, const unsigned char *ser, unsigned char *w,
     size_t m0 = s->moves;
     int rc = PB_OK, changed = 1;
     s->lsw_only = mv;
+    /* the rounds below are a search of their own for the greedy rounds'
+     * caches: the kid lists and return times changed since the last
+     * joint_solve_rounds (re-splits, exchanges), which greedy_tcache's
+     * slots do not see (joint_tcache.c) */
+    joint_greedy_solve_start(s);
     const int mult = s->p.loss_serial_win_mult;
     for (int it = 0; rc == PB_OK && it < mult * s->p.iters && changed; it++) {
         if (it > 0 && s->p.loss_serial_win >= 2) {

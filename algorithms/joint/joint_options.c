@@ -359,14 +359,14 @@ const pb_option joint_options[] = {
      "of a call in a request of 10 calls or more by a search of the request's returns "
      "sorted once per round, and its count from the request's calls per link "
      "(joint_gsort.c); 0 scans the request's calls"},
-    {"greedy_tcache", PB_OPT_BOOL, offsetof(joint_params, greedy_tcache), "0",
-     PB_OPT_NORANGE,
+    {"greedy_tcache", PB_OPT_INT, offsetof(joint_params, greedy_tcache), "2", 0, 2,
      "speed only, the same results: with greedy_cut, the greedy round keeps the trigger "
      "and count of a call in each candidate request across the refits of one search and "
      "scans again only the requests whose calls changed since, or when the parallel "
-     "flags changed (joint_tcache.c); 0 scans every candidate in every round.  Off by "
-     "default: 1-2 % fewer instructions on OnlineBoutique, but 15 % more peak memory on "
-     "the 2 M-message row (450 -> 517 MB; docs/joint/speed.md)"},
+     "flags changed (joint_tcache.c); 0 scans every candidate in every round; 1 keeps "
+     "them always (24 bytes a candidate slot: 450 -> 517 MB peak on the 2 M-message "
+     "row); 2 keeps them where the trace has at most 2^20 candidate slots (24 MB; "
+     "OnlineBoutique 14 K, the 2 M row about 2.8 M: docs/joint/speed.md, twentieth wave)"},
     {"bnb_step_keys", PB_OPT_BOOL, offsetof(joint_params, bnb_step_keys), "1",
      PB_OPT_NORANGE,
      "speed only, the same results: the bounded re-split (resplit_bound) bounds each "
@@ -485,6 +485,12 @@ const pb_option joint_options[] = {
      "leave out a refit of the assignment the model was just refitted on when the search "
      "between moved nothing and the refit would replay every request (joint_search.c "
      "joint_refit; speed, the same model and output); 0: every refit run"},
+    {"repair_inf_skip", PB_OPT_BOOL, offsetof(joint_params, repair_inf_skip), "1",
+     PB_OPT_NORANGE,
+     "re-pairing without call ids, its exchange passes: where the later call cannot take "
+     "the earlier call's return (infinite cost), the exchange is rejected without the "
+     "earlier call's cost and the order-of-answers term (joint_rinf.c; speed, the same "
+     "pairs and output); 0: every exchange scored in full"},
     {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
      "busy test, where it and the likelihood keep the free search: a service also "
      "serialises when fewer of the gaps between its consecutive sends (calls it makes, "

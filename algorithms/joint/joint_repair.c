@@ -782,10 +782,11 @@ static int repair_pairs(joint *s, size_t *moved)
                     double cur = xc.cur[i] + xc.cur[j];
                     double alt;
                     if (!joint_xcost_get(&xc, i, j, &alt)) {
-                        alt = joint_response_cost(s, c1, rsv[k2], rrv[k2]) +
-                              joint_response_cost(s, c2, rsv[k1], rrv[k1]);
+                        alt = joint_rinf_alt(s, c1, c2, k1, k2, rsv, rrv);
                         joint_xcost_put(&xc, i, j, alt);
                     }
+                    if (joint_rinf_reject(s, alt))
+                        continue; /* repair_inf_skip (joint_rinf.c) */
                     if (rst && !joint_ordbound_swap_skip(s, c1, c2, alt, cur))
                         alt -= joint_rord_swap_delta(s, c1, c2, rst);
                     if (alt < cur - 1e-9) {

@@ -28,6 +28,21 @@
 
 int joint_tcache_test_stale = 0;
 
+/* greedy_tcache=2 keeps the slots up to this many candidate slots (24
+ * bytes each: 24 MB), so that the 2 M-message row's peak (about 2.8 M
+ * slots) stays as it was */
+#define JOINT_TCACHE_AUTO_SLOTS ((size_t)1 << 20)
+
+/* the trigger parts are kept in this search (greedy_tcache 1, or 2 and
+ * few enough slots; the candidates, so ncand, are fixed within a
+ * joint_solve_rounds, and a new one voids every kept slot) */
+static int tcache_on(const joint *s)
+{
+    return s->p.greedy_cut &&
+           (s->p.greedy_tcache == 1 ||
+            (s->p.greedy_tcache == 2 && s->ncand <= JOINT_TCACHE_AUTO_SLOTS));
+}
+
 struct joint_tcache {
     uint64_t *at;         /* per slot: tick + 1 of the computation (0: none) */
     pb_ns *tt;
@@ -57,7 +72,7 @@ static int same_inputs(const joint *s, const struct joint_tcache *c)
 
 int joint_tcache_round_start(joint *s)
 {
-    if (!s->p.greedy_tcache || !s->p.greedy_cut)
+    if (!tcache_on(s))
         return PB_OK;
     struct joint_tcache *c = s->tcache;
     if (!c) {
@@ -125,8 +140,7 @@ double joint_tcache_cost(joint *s, uint32_t p, uint32_t j)
 {
     const uint32_t q = s->cand[j];
     struct joint_tcache *c = s->tcache;
-    if (!c || !c->qchg || !s->p.greedy_tcache || !s->p.greedy_cut ||
-        joint_greedy_test_shift != 0)
+    if (!c || !c->qchg || !tcache_on(s) || joint_greedy_test_shift != 0)
         return joint_greedy_cost(s, p, q);
     const uint64_t at = c->at[j];
     /* kept: computed after this search's void and after q's last change

@@ -7,7 +7,7 @@
  * and 1 give every parent, every pairing and the log-likelihood bit for
  * bit, and the kept parts are used.  The comparison can fail: when the
  * kept parts are used whatever changed since (joint_tcache_test_stale),
- * searches differ. */
+ * searches differ.  The default (2) keeps them on such small traces. */
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint_int.h"
@@ -66,9 +66,37 @@ TEST(kept_triggers_used_after_changes_give_other_searches)
     CHECK(bad > 0);
 }
 
+/* the default, greedy_tcache=2, keeps the triggers where the trace has
+ * few candidate slots (here a few hundred), as 1 does: the same searches,
+ * slots used */
+TEST(the_default_keeps_triggers_on_small_traces)
+{
+    joint_params p[2];
+    joint_test_params_two(p, 0, NULL);
+    CHECK_INT(p[0].greedy_tcache, 2);
+    p[1].greedy_tcache = 1;
+    pb_trace *t = case_trace(1, 0);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    joint *s[2];
+    int llsame = 0;
+    long d = joint_test_compare_two(t, p, s, &llsame);
+    CHECK_INT((int)d, 0);
+    if (d >= 0) {
+        CHECK(llsame);
+        CHECK(s[0]->tcache_hits > 0);
+        CHECK(s[0]->tcache_hits == s[1]->tcache_hits);
+        joint_test_close_two(s);
+    }
+    pb_trace_close(t);
+    joint_test_tick = 0;
+}
+
 int main(void)
 {
     RUN(kept_triggers_give_the_same_searches);
     RUN(kept_triggers_used_after_changes_give_other_searches);
+    RUN(the_default_keeps_triggers_on_small_traces);
     return pbtest_exit();
 }
