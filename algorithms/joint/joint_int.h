@@ -365,6 +365,8 @@ struct joint {
                                     sweep; additions to the parallel counts (one per
                                     pair in par_pairs, per link pair in par_sweep) */
     uint32_t keycap;        /* keys the per-key arrays hold room for */
+    uint32_t keyroom_set;   /* key_room: the room given at the search's start (0: none;
+                               joint_keyroom.c) */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
     int xfloor_on;          /* swap_floor: the re-split running is the top of an
                                exchange, only values above xfloor matter
@@ -1508,6 +1510,21 @@ void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked, size_t *s
 typedef struct joint_selshare joint_selshare;
 joint_selshare *joint_selshare_new(void);
 void joint_selshare_free(joint_selshare *c);
+/* key_room (joint_keyroom.c): the per-key room the first search ended
+ * with, kept for the later ones (NULL-safe: 0, nothing kept) */
+uint32_t joint_selshare_keyroom(const joint_selshare *c);
+void joint_selshare_set_keyroom(joint_selshare *c, uint32_t room);
+/* joint_keyroom.c (key_room): the per-key arrays (and joint_fit's raw
+ * copies) given room for cap keys at once, under fit_fast, when cap is
+ * more than they hold; capacities only.  PB_OK or PB_ENOMEM */
+int joint_keyroom_reserve(joint *s, uint32_t cap);
+/* the room a new search starts with: the real trace's search's for the
+ * self-calibration's copy (p.sel_from), else what share keeps (0: none) */
+uint32_t joint_keyroom_hint(const joint *s, const joint_selshare *share);
+/* test hook (tests/unit/test_joint_keyroom.c): nonzero fills the room
+ * joint_keyroom_reserve gives with 0xff bytes (NaN doubles), so that a
+ * row read before it is written shows */
+extern int joint_keyroom_test_poison;
 /* At joint_select's start: h gets the fingerprint of its input (0 when
  * s->selshare is NULL or select_share off); when the holder has a choice
  * of the same fingerprint, s->sel, s->cnt_flat and s->corr_svc get copies

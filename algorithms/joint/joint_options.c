@@ -458,6 +458,10 @@ const pb_option joint_options[] = {
      "leave out a refit of the assignment the model was just refitted on when the search "
      "between moved nothing and the refit would replay every request (joint_search.c "
      "joint_refit; speed, the same model and output); 0: every refit run"},
+    {"key_room", PB_OPT_BOOL, offsetof(joint_params, key_room), "1", PB_OPT_NORANGE,
+     "the held search and the self-calibration's copy start with the per-key room (rows "
+     "of the delay histograms and densities) the free search ended with, instead of "
+     "growing it by doubling (joint_keyroom.c; speed, the same output); 0: grown from one"},
     {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
      "busy test, where it and the likelihood keep the free search: a service also "
      "serialises when fewer of the gaps between its consecutive sends (calls it makes, "
