@@ -608,8 +608,8 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
     s->pair_of_msg = malloc((v->n + 1) * sizeof *s->pair_of_msg);
     if (!s->pair_of_msg)
         rc = PB_ENOMEM;
-    if (rc == PB_OK)
-        rc = joint_find_pairs(s);
+    if (rc == PB_OK) /* pairs_share: or the first search's (joint_pshare.c) */
+        rc = joint_pshare_find(s, share);
     if (rc == PB_OK)
         rc = joint_find_links(s);
     if (rc == PB_OK) /* key_room: the per-key arrays' room at once (joint_keyroom.c) */
