@@ -859,6 +859,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         keep->part_sum[5] = csum[3];
     }
     keep->pord_chosen = keep == b || keep == c ? 2 : 1;
+    keep->pairs_shared = b->pairs_shared; /* pairs_share: the run's (joint_pshare.c) */
     if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
         keep->pwin = pwd;
         if (params->pair_window_check && pwd.window_kind)

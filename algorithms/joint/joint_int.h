@@ -368,7 +368,8 @@ struct joint {
     uint32_t keyroom_set;   /* key_room: the room given at the search's start (0: none;
                                joint_keyroom.c) */
     int pairs_shared;       /* pairs_share: the pairing taken from the first search
-                               (joint_pshare.c) */
+                               (joint_pshare.c; on the kept solution of
+                               pair_order=auto: the held search's) */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
     int xfloor_on;          /* swap_floor: the re-split running is the top of an
                                exchange, only values above xfloor matter
@@ -1534,6 +1535,9 @@ int joint_pshare_find(joint *s, joint_selshare *share);
 void joint_pshare_free(joint_pshare *c);
 /* share's slot for it (NULL when share is NULL) */
 joint_pshare **joint_selshare_pairs(joint_selshare *c);
+/* test hook (tests/unit/test_joint_keyroom.c): nonzero exchanges two
+ * free returns of one link in a pairing taken, as a wrong copy would */
+extern int joint_pshare_test_fault;
 /* test hook (tests/unit/test_joint_keyroom.c): nonzero fills the room
  * joint_keyroom_reserve gives with 0xff bytes (NaN doubles), so that a
  * row read before it is written shows */

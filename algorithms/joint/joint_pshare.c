@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int joint_pshare_test_fault = 0;
+
 struct joint_pshare {
     /* the input it was made from */
     const pb_msg *msgs;
@@ -140,6 +142,26 @@ static int take(joint *s, const joint_pshare *c)
     s->halves_ret = c->halves_ret;
     s->align = c->align_st;
     s->pairs_shared = 1;
+    if (joint_pshare_test_fault) {
+        /* the test's fault: the first two free returns of one link
+         * exchanged, as a stale or wrong copy would */
+        for (uint32_t p = 0; p < s->npairs; p++)
+            for (uint32_t q = p + 1; s->free_ret[p] && q < s->npairs; q++)
+                if (s->free_ret[q] && s->pr[q].caller == s->pr[p].caller &&
+                    s->pr[q].callee == s->pr[p].callee) {
+                    uint32_t r = s->pr[p].ret;
+                    pb_ns rs = s->pr[p].rs, rr = s->pr[p].rr;
+                    s->pr[p].ret = s->pr[q].ret;
+                    s->pr[p].rs = s->pr[q].rs;
+                    s->pr[p].rr = s->pr[q].rr;
+                    s->pr[q].ret = r;
+                    s->pr[q].rs = rs;
+                    s->pr[q].rr = rr;
+                    s->pair_of_msg[s->pr[p].ret] = p;
+                    s->pair_of_msg[s->pr[q].ret] = q;
+                    return PB_OK;
+                }
+    }
     return PB_OK;
 }
 
