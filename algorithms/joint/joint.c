@@ -608,10 +608,12 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
     s->pair_of_msg = malloc((v->n + 1) * sizeof *s->pair_of_msg);
     if (!s->pair_of_msg)
         rc = PB_ENOMEM;
-    if (rc == PB_OK)
-        rc = joint_find_pairs(s);
+    if (rc == PB_OK) /* pairs_share: or the first search's (joint_pshare.c) */
+        rc = joint_pshare_find(s, share);
     if (rc == PB_OK)
         rc = joint_find_links(s);
+    if (rc == PB_OK) /* key_room: the per-key arrays' room at once (joint_keyroom.c) */
+        rc = joint_keyroom_reserve(s, joint_keyroom_hint(s, share));
     if (rc == PB_OK && s->p.callgraph && *s->p.callgraph) {
         rc = read_callgraph(s, err);
         if (rc != PB_OK) {
@@ -727,6 +729,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
      * NULL (out of memory): each fits its own */
     joint_selshare *share = mode == 2 && params->select_share ? joint_selshare_new() : NULL;
     int rc = init_one(&a, v, params, err, 0, share, force);
+    if (rc == PB_OK)
+        joint_selshare_set_keyroom(share, a->keycap); /* key_room (joint_keyroom.c) */
     if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
         joint_selshare_free(share);
         if (a)
@@ -855,6 +859,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         keep->part_sum[5] = csum[3];
     }
     keep->pord_chosen = keep == b || keep == c ? 2 : 1;
+    keep->pairs_shared = b->pairs_shared; /* pairs_share: the run's (joint_pshare.c) */
     if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
         keep->pwin = pwd;
         if (params->pair_window_check && pwd.window_kind)

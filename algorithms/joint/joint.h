@@ -267,6 +267,12 @@ typedef struct joint_params {
                             exchange whose later call cannot take the earlier return
                             is not scored further (joint_rinf.c; speed, the same
                             numbers), 1 */
+    int key_room;       /* [key_room] a later search of the run (the held search, the
+                           self-calibration's copy) starts with the per-key room the
+                           first ended with (joint_keyroom.c; speed, the same numbers), 1 */
+    int pairs_share;    /* [pairs_share] without call ids the held search takes the free
+                           search's first pairing of calls and returns instead of
+                           pairing again (joint_pshare.c; speed, the same numbers), 1 */
     int busy_space;     /* [busy_space] busy test: a service also serialises when its
                            sends are spaced far more than the copies' (joint_space.c), 1 */
     int busy_partial;   /* [busy_partial] busy test: where it keeps the free search, a

@@ -271,7 +271,25 @@ struct joint_selshare {
     size_t sel_size;
     unsigned char *cnt_flat, *corr_svc, *dens, *cnts; /* nn + 1 each */
     size_t hits;              /* times it was taken */
+    uint32_t keyroom;         /* key_room: the first search's per-key room (joint_keyroom.c) */
+    joint_pshare *pairs;      /* pairs_share: the first search's pairing (joint_pshare.c) */
 };
+
+joint_pshare **joint_selshare_pairs(joint_selshare *c)
+{
+    return c ? &c->pairs : NULL;
+}
+
+uint32_t joint_selshare_keyroom(const joint_selshare *c)
+{
+    return c ? c->keyroom : 0;
+}
+
+void joint_selshare_set_keyroom(joint_selshare *c, uint32_t room)
+{
+    if (c)
+        c->keyroom = room;
+}
 
 joint_selshare *joint_selshare_new(void)
 {
@@ -282,6 +300,7 @@ void joint_selshare_free(joint_selshare *c)
 {
     if (!c)
         return;
+    joint_pshare_free(c->pairs);
     free(c->sel);
     free(c->cnt_flat);
     free(c->corr_svc);

@@ -368,6 +368,11 @@ struct joint {
                                     sweep; additions to the parallel counts (one per
                                     pair in par_pairs, per link pair in par_sweep) */
     uint32_t keycap;        /* keys the per-key arrays hold room for */
+    uint32_t keyroom_set;   /* key_room: the room given at the search's start (0: none;
+                               joint_keyroom.c) */
+    int pairs_shared;       /* pairs_share: the pairing taken from the first search
+                               (joint_pshare.c; on the kept solution of
+                               pair_order=auto: the held search's) */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
     int xfloor_on;          /* swap_floor: the re-split running is the top of an
                                exchange, only values above xfloor matter
@@ -1532,6 +1537,35 @@ void joint_ff_counts(const joint *s, size_t *replayed, size_t *walked, size_t *s
 typedef struct joint_selshare joint_selshare;
 joint_selshare *joint_selshare_new(void);
 void joint_selshare_free(joint_selshare *c);
+/* key_room (joint_keyroom.c): the per-key room the first search ended
+ * with, kept for the later ones (NULL-safe: 0, nothing kept) */
+uint32_t joint_selshare_keyroom(const joint_selshare *c);
+void joint_selshare_set_keyroom(joint_selshare *c, uint32_t room);
+/* joint_keyroom.c (key_room): the per-key arrays (and joint_fit's raw
+ * copies) given room for cap keys at once, under fit_fast, when cap is
+ * more than they hold; capacities only.  PB_OK or PB_ENOMEM */
+int joint_keyroom_reserve(joint *s, uint32_t cap);
+/* the room a new search starts with: the real trace's search's for the
+ * self-calibration's copy (p.sel_from), else what share keeps (0: none) */
+uint32_t joint_keyroom_hint(const joint *s, const joint_selshare *share);
+/* joint_pshare.c (pairs_share): joint_find_pairs' result kept by the
+ * first search without call ids for a later one of the same trace view
+ * and options.  joint_pshare_find: in place of joint_find_pairs(s)
+ * (s->pair_of_msg allocated), taking or leaving the pairing in share's
+ * slot (share NULL or the option off: joint_find_pairs alone).  PB_OK,
+ * PB_ENOMEM or joint_find_pairs' error.  free: NULL-safe */
+typedef struct joint_pshare joint_pshare;
+int joint_pshare_find(joint *s, joint_selshare *share);
+void joint_pshare_free(joint_pshare *c);
+/* share's slot for it (NULL when share is NULL) */
+joint_pshare **joint_selshare_pairs(joint_selshare *c);
+/* test hook (tests/unit/test_joint_keyroom.c): nonzero exchanges two
+ * free returns of one link in a pairing taken, as a wrong copy would */
+extern int joint_pshare_test_fault;
+/* test hook (tests/unit/test_joint_keyroom.c): nonzero fills the room
+ * joint_keyroom_reserve gives with 0xff bytes (NaN doubles), so that a
+ * row read before it is written shows */
+extern int joint_keyroom_test_poison;
 /* At joint_select's start: h gets the fingerprint of its input (0 when
  * s->selshare is NULL or select_share off); when the holder has a choice
  * of the same fingerprint, s->sel, s->cnt_flat and s->corr_svc get copies

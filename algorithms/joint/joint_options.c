@@ -491,6 +491,14 @@ const pb_option joint_options[] = {
      "the earlier call's return (infinite cost), the exchange is rejected without the "
      "earlier call's cost and the order-of-answers term (joint_rinf.c; speed, the same "
      "pairs and output); 0: every exchange scored in full"},
+    {"key_room", PB_OPT_BOOL, offsetof(joint_params, key_room), "1", PB_OPT_NORANGE,
+     "the held search and the self-calibration's copy start with the per-key room (rows "
+     "of the delay histograms and densities) the free search ended with, instead of "
+     "growing it by doubling (joint_keyroom.c; speed, the same output); 0: grown from one"},
+    {"pairs_share", PB_OPT_BOOL, offsetof(joint_params, pairs_share), "1", PB_OPT_NORANGE,
+     "without call ids the held search takes the free search's first pairing of calls and "
+     "returns (the alignment, joint_find_pairs) instead of making it again "
+     "(joint_pshare.c; speed, the same output); 0: each search pairs"},
     {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
      "busy test, where it and the likelihood keep the free search: a service also "
      "serialises when fewer of the gaps between its consecutive sends (calls it makes, "
