@@ -388,6 +388,9 @@ typedef struct joint_params {
     int swap_resume;    /* [swap_resume] an exchange of returns walked from a record
                            resumes at the first step that could take either return
                            (same results, faster; joint_model.c xresume_at), 1 */
+    int cand_sweep;     /* [cand_sweep] a call's candidate parents from a max-tree
+                           over its service's requests when many are open (same
+                           results, faster; joint_csweep.c), 1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -607,9 +607,11 @@ int joint_find_candidates(joint *s)
     uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
     uint32_t *start = malloc(((size_t)n + 1) * sizeof *start);
     uint32_t *cnt = malloc(((size_t)n + 1) * sizeof *cnt);
+    uint32_t *cpos = malloc(((size_t)n + 1) * sizeof *cpos); /* cand_sweep's answers */
+    joint_ctree ct = {0};
     uint32_t *crank = NULL; /* each call's rank among its caller's (tie_rows_wide) */
     int rc = PB_OK;
-    if (!in_off || !out_off || !in || !out || !open || !start || !cnt) {
+    if (!in_off || !out_off || !in || !out || !open || !start || !cnt || !cpos) {
         rc = PB_ENOMEM;
         goto done;
     }
@@ -682,23 +684,52 @@ int joint_find_candidates(joint *s)
         /* the send side (joint_latesend.c) */
         const pb_ns ls = lg >= 0 && s->late_sgap ? s->late_sgap[a] : lg;
         const int lall = lg >= 0 && s->late_stat[JOINT_LATE_NSTAT * (size_t)a + 7] > 0;
+        /* cand_sweep (joint_csweep.c): the tree once the list is long;
+         * since: calls served by it since the list was last compacted */
+        int tree = 0;
+        uint32_t since = 0;
         for (uint32_t o = out_off[a]; o < out_off[a + 1] && rc == PB_OK; o++) {
             uint32_t p = out[o];
             const jpair *pp = &s->pr[p];
-            while (ip < i1 && in[ip].t - w <= pp->cs)
+            while (ip < i1 && in[ip].t - w <= pp->cs) {
+                if (tree)
+                    joint_csweep_set(&ct, ip - i0, req_end(s, in[ip].p));
                 open[nopen++] = in[ip++].p;
+            }
             uint32_t keep = 0;
             start[p] = (uint32_t)s->ncand;
-            for (uint32_t j = 0; j < nopen; j++) {
-                uint32_t q = open[j];
-                pb_ns qe = req_end(s, q);
-                if (qe + w + lw < pp->cs)
-                    continue; /* over before this call: never again */
-                open[keep++] = q;
-                if (q != p && qe + w >= pp->rr)
-                    rc = add_cand(s, q);
+            if (s->p.cand_sweep && lg < 0 && nopen > joint_csweep_min) {
+                if (!tree) { /* every request begun so far, dropped or not */
+                    if ((rc = joint_csweep_init(&ct, i1 - i0)) != PB_OK)
+                        break;
+                    for (uint32_t i = i0; i < ip; i++)
+                        joint_csweep_set(&ct, i - i0, req_end(s, in[i].p));
+                    tree = 1;
+                }
+                uint32_t nq = joint_csweep_query(&ct, w, lw, pp->cs, pp->rr, cpos);
+                for (uint32_t j = 0; j < nq && rc == PB_OK; j++)
+                    if (in[i0 + cpos[j]].p != p)
+                        rc = add_cand(s, in[i0 + cpos[j]].p);
+                s->csweep_calls++;
+                if (++since >= nopen / 4) { /* the scan's drops, amortised */
+                    for (uint32_t j = 0; j < nopen; j++)
+                        if (!(req_end(s, open[j]) + w + lw < pp->cs))
+                            open[keep++] = open[j];
+                    nopen = keep;
+                    since = 0;
+                }
+            } else {
+                for (uint32_t j = 0; j < nopen; j++) {
+                    uint32_t q = open[j];
+                    pb_ns qe = req_end(s, q);
+                    if (qe + w + lw < pp->cs)
+                        continue; /* over before this call: never again */
+                    open[keep++] = q;
+                    if (q != p && qe + w >= pp->rr)
+                        rc = add_cand(s, q);
+                }
+                nopen = keep;
             }
-            nopen = keep;
             if (lg >= 0 && pp->call != NONE) {
                 /* a service whose calls outlive their requests: every
                  * request the call was sent in, or sent at most the
@@ -774,5 +805,7 @@ done:
     free(open);
     free(start);
     free(cnt);
+    free(cpos);
+    joint_csweep_free(&ct);
     return rc;
 }

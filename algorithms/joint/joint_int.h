@@ -178,6 +178,7 @@ struct joint {
     uint32_t *cand_off, *cand;
     size_t ncand, candcap;
     size_t capped_calls; /* calls whose candidates max_candidates cut */
+    size_t csweep_calls; /* cand_sweep: calls whose candidates the tree found */
     /* -s callgraph=: names that are no node of the trace (the first one
      * and its line), lines whose CALLER SERVICE is no link of it */
     size_t cg_unknown, cg_nolink, cg_allowed;
@@ -1588,6 +1589,30 @@ double joint_select_heldout(const joint *s, uint32_t b);
 void joint_select_meta(const joint *s, pb_result *res);
 /* free the selection's state (joint_close) */
 void joint_select_free(joint *s);
+
+/* cand_sweep (joint_csweep.c): a max-tree over a service's requests in
+ * the order they began, keyed by their ends, for joint_find_candidates */
+typedef struct joint_ctree {
+    pb_ns *mx;   /* 2 size entries: mx[1] the root, leaves from mx[size] */
+    size_t cap;  /* entries allocated */
+    uint32_t size;
+} joint_ctree;
+/* make t empty for n positions (every end absent); PB_OK or PB_ENOMEM */
+int joint_csweep_init(joint_ctree *t, uint32_t n);
+/* position pos (< the n of init) holds a request ending at end */
+void joint_csweep_set(joint_ctree *t, uint32_t pos, pb_ns end);
+/* the positions whose end e passes joint_find_candidates' two tests at a
+ * call sent at cs and answered at rr (not e + w + lw < cs, and e + w >=
+ * rr), in increasing order, into out (room for every position); returns
+ * how many */
+uint32_t joint_csweep_query(const joint_ctree *t, pb_ns w, pb_ns lw, pb_ns cs, pb_ns rr,
+                            uint32_t *out);
+void joint_csweep_free(joint_ctree *t);
+/* the scan's list length above which a call's candidates come from the
+ * tree (tests set it to 0 to use the tree everywhere) */
+extern uint32_t joint_csweep_min;
+/* tests only: the tree's second test one tick short (must be caught) */
+extern int joint_csweep_test_wrong;
 
 /* the rules' functions (joint_fifo.c to joint_unpck.c) */
 #include "joint_rules.h"

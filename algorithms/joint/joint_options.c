@@ -710,4 +710,10 @@ const pb_option joint_options[] = {
      "first step that could have taken either return, not at the first call between the "
      "two (a deep request: every call sent before any return); 0 resumes as before "
      "(docs/joint/speed.md, \"Speed, nineteenth wave\")"},
+    {"cand_sweep", PB_OPT_BOOL, offsetof(joint_params, cand_sweep), "1", PB_OPT_NORANGE,
+     "speed only, the same results: a call's candidate parents (the requests of its "
+     "caller that enclose it) read from a max-tree over the requests by their ends when "
+     "more than 64 are open, instead of a scan of every open request (one very deep "
+     "request: quadratic in its depth); 0 scans as before (docs/joint/speed.md, \"Speed, "
+     "twentieth wave\")"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -9,7 +9,9 @@
 # must be the one the walk from the first middle call gives
 # (-s swap_resume=0), every line but the parameters and the CPU, and the
 # record must have been used.  Also the tree (leaf calls at every level)
-# and, with call ids, the chain.  On main there is no swap_resume option.
+# and, with call ids, the chain.  The chain black box also with
+# -s cand_sweep=0 (the candidates by the scan instead of the tree): the
+# same output.  On main there is no swap_resume or cand_sweep option.
 set -u
 for p in importtrace infer; do
     [ -x "$PB_BIN/$p" ] || exit 77
@@ -40,6 +42,14 @@ for case in chain:800:bb tree:1200:bb chain:800:ids; do
         # the root's N/8 calls: exchanges scored from its record
         xr=$(sed -n 's/^# swap_top_resumed=\([0-9]*\).*/\1/p' new.out)
         [ "${xr:-0}" -ge 1000 ] || fail "chain bb: only ${xr:-0} exchanges scored from the record"
+        # cand_sweep (joint_csweep.c): the candidates from the tree, the
+        # same as the scan's (every call of the chain sees its service's
+        # earlier requests open)
+        "$B/infer" --algo joint -s cand_sweep=0 -o scan.out t.tr 2> scan.err ||
+            fail "$sh $m: infer -s cand_sweep=0: $(tail -1 scan.err)"
+        strip scan.out > c
+        cmp -s a c || fail "$sh $m: output differs with cand_sweep=0: $(diff a c | head -5)"
+        cmp -s new.err scan.err || fail "$sh $m: warnings differ with cand_sweep=0"
     fi
 done
 exit 0
