@@ -661,6 +661,8 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
     if (rc == PB_OK && s->p.restart && s->start_rank && rank_refuted(s))
         rc = second_start(s);
     if (rc == PB_OK)
+        rc = joint_recur_run(s); /* recur_pool (joint_recur.c) */
+    if (rc == PB_OK)
         rc = joint_uncross(s); /* crossings at a loss (joint_uncross.c) */
     if (rc == PB_OK)
         rc = joint_refit(s); /* refit_skip_same (joint_search.c) */
@@ -1243,6 +1245,23 @@ static int second_start(joint *s)
     s->start_earliest = 0;
     free(keep);
     return rc;
+}
+
+int joint_solve_fresh(joint *s)
+{
+    int rc = PB_OK;
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++)
+        if (s->par[p] != NONE)
+            rc = joint_set_parent(s, p, NONE);
+    memset(s->dirty, 0, ((size_t)s->npairs + 1) * sizeof *s->dirty);
+    if (rc == PB_OK)
+        rc = start_assign(s);
+    return rc == PB_OK ? solve(s) : rc;
+}
+
+int joint_solve_more(joint *s)
+{
+    return solve(s);
 }
 
 /* order=auto, before the search: the response-order test per service

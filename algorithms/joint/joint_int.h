@@ -433,6 +433,12 @@ struct joint {
     int start_earliest;     /* start=earliest */
     unsigned char *rank_link; /* per link: the rank start ranked its calls */
     int restart;            /* 0 not tried, 1 tried and rejected, 2 kept */
+    /* recur_pool (joint_recur.c): services with a link to themselves,
+     * of them left keyed; 0 not tried, 1 tried and rejected, 2 kept; the
+     * keyed log-likelihoods of the first and the second solutions */
+    uint32_t recur_svcs, recur_keyed;
+    int recur_state;
+    double recur_ll[2];
     double ll_first, ll_second; /* log-likelihoods of the two solutions */
     unsigned char *free_ret; /* pair made without a call id: its return may move */
     double *tickx;          /* tick_fifo: per node p-value, in question, overtaken, used
@@ -1443,6 +1449,14 @@ extern int joint_select_test_flip;
  * beyond doubt; sets s->kein, s->cnt_flat, s->corr_svc.  Runs before the
  * search.  PB_OK or PB_ENOMEM */
 int joint_select(joint *s);
+/* joint_select.c, for recur_pool (joint_recur.c): 1 when service b has
+ * several callers and callers=auto (or keyed) left its densities and
+ * counts keyed by caller, else 0 */
+int joint_select_keyed(const joint *s, uint32_t b);
+/* joint_select.c: the services with on[b] set pooled over their callers
+ * (pooled 1) or keyed again (0), the others as chosen; the model is reset
+ * (the caller fits it again).  PB_OK or PB_ENOMEM */
+int joint_select_pool(joint *s, const unsigned char *on, int pooled);
 /* end of joint_fit: the count term of services whose counts are flat
  * scores 0 */
 void joint_select_fit_hook(joint *s);
