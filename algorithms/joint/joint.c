@@ -437,6 +437,18 @@ static int start_assign(joint *s)
         if (s->par[p] != NONE)
             continue;
         uint32_t best = NONE, bc = UINT32_MAX, l = s->pr[p].link;
+        if (s->start_inner && s->start_inner[s->link_src[l]]) {
+            /* recur_inner (joint_recur.c): the innermost open visit */
+            for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+                uint32_t q = s->cand[j];
+                if (best == NONE || s->pr[q].cr > s->pr[best].cr ||
+                    (s->pr[q].cr == s->pr[best].cr && q > best))
+                    best = q;
+            }
+            if (best != NONE)
+                rc = joint_set_parent(s, p, best);
+            continue;
+        }
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
             uint32_t q = s->cand[j], c = 0;
             const kvec *k = &s->kids[q];
@@ -661,7 +673,7 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
     if (rc == PB_OK && s->p.restart && s->start_rank && rank_refuted(s))
         rc = second_start(s);
     if (rc == PB_OK)
-        rc = joint_recur_run(s); /* recur_pool (joint_recur.c) */
+        rc = joint_recur_run(s); /* recur_inner (joint_recur.c) */
     if (rc == PB_OK)
         rc = joint_uncross(s); /* crossings at a loss (joint_uncross.c) */
     if (rc == PB_OK)

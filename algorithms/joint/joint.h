@@ -366,9 +366,9 @@ typedef struct joint_params {
     int swap_resume;    /* [swap_resume] an exchange of returns walked from a record
                            resumes at the first step that could take either return
                            (same results, faster; joint_model.c xresume_at), 1 */
-    int recur_pool;     /* [recur_pool] a service that calls itself, left keyed by
-                           caller: a second search with its callers pooled, kept when
-                           the keyed model rates it higher (joint_recur.c), 1 */
+    int recur_inner;    /* [recur_inner] a service that calls itself: a second search
+                           from its calls on their innermost open visits, kept when
+                           likelier (joint_recur.c), 1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

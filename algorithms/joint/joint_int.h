@@ -431,12 +431,14 @@ struct joint {
     int use_flow;
     int start_rank;         /* start=rank */
     int start_earliest;     /* start=earliest */
+    const unsigned char *start_inner; /* recur_inner's second start: per service, its calls go
+                                         to the open candidate that arrived last (joint_recur.c) */
     unsigned char *rank_link; /* per link: the rank start ranked its calls */
     int restart;            /* 0 not tried, 1 tried and rejected, 2 kept */
-    /* recur_pool (joint_recur.c): services with a link to themselves,
-     * of them left keyed; 0 not tried, 1 tried and rejected, 2 kept; the
-     * keyed log-likelihoods of the first and the second solutions */
-    uint32_t recur_svcs, recur_keyed;
+    /* recur_inner (joint_recur.c): services with a link to themselves;
+     * 0 not tried, 1 tried and rejected, 2 kept; the log-likelihoods of
+     * the first and the second solutions */
+    uint32_t recur_svcs;
     int recur_state;
     double recur_ll[2];
     double ll_first, ll_second; /* log-likelihoods of the two solutions */
@@ -1449,14 +1451,6 @@ extern int joint_select_test_flip;
  * beyond doubt; sets s->kein, s->cnt_flat, s->corr_svc.  Runs before the
  * search.  PB_OK or PB_ENOMEM */
 int joint_select(joint *s);
-/* joint_select.c, for recur_pool (joint_recur.c): 1 when service b has
- * several callers and callers=auto (or keyed) left its densities and
- * counts keyed by caller, else 0 */
-int joint_select_keyed(const joint *s, uint32_t b);
-/* joint_select.c: the services with on[b] set pooled over their callers
- * (pooled 1) or keyed again (0), the others as chosen; the model is reset
- * (the caller fits it again).  PB_OK or PB_ENOMEM */
-int joint_select_pool(joint *s, const unsigned char *on, int pooled);
 /* end of joint_fit: the count term of services whose counts are flat
  * scores 0 */
 void joint_select_fit_hook(joint *s);

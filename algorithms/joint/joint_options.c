@@ -669,13 +669,13 @@ const pb_option joint_options[] = {
      "first step that could have taken either return, not at the first call between the "
      "two (a deep request: every call sent before any return); 0 resumes as before "
      "(docs/joint/speed.md, \"Speed, nineteenth wave\")"},
-    {"recur_pool", PB_OPT_BOOL, offsetof(joint_params, recur_pool), "1", PB_OPT_NORANGE,
-     "a service that calls itself (a link from it to itself: recursion) whose delay "
-     "densities and counts callers=auto left keyed by caller: after the search, solve "
-     "again from the start with that service's callers pooled (every level of the "
-     "recursion one model), continue with the keyed model from there, and keep that "
-     "solution when the keyed model's log-likelihood is higher by 10 nats (the keyed "
-     "search alone can lock into a basin where every level's calls sit on the outermost "
-     "visit); 0 off.  Metadata recur_pool= where such a service exists "
-     "(docs/joint/shapes.md \"Unseen execution models\")"},
+    {"recur_inner", PB_OPT_BOOL, offsetof(joint_params, recur_inner), "1", PB_OPT_NORANGE,
+     "a service that calls itself (a link from it to itself: recursion): after the search, "
+     "solve again from a first assignment that puts each of its calls on the innermost "
+     "open visit (the latest-arrived candidate: a visit waiting for its nested call sends "
+     "nothing), every other call as start= does, and keep that solution when its "
+     "log-likelihood is higher by 10 nats (from the usual starts every level's calls can "
+     "lock onto the outermost visit, which contains them all); 0 off.  Metadata "
+     "recur_inner= where such a service exists (docs/joint/shapes.md \"Unseen execution "
+     "models\")"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1,34 +1,34 @@
 /*
- * joint_recur.c - joint: a service that calls itself (recursion), keyed
- * by caller, searched a second time with its callers pooled (recur_pool;
- * docs/joint/shapes.md "Unseen execution models"; issue 28).
+ * joint_recur.c - joint: a service that calls itself (recursion), searched
+ * a second time from its calls on their innermost open visits
+ * (recur_inner; docs/joint/shapes.md "Unseen execution models"; issue 28).
  *
- * Why.  A service S with a link S -> S has two callers at least (its
- * outside caller and itself), so callers=auto may key its delay densities
- * and call counts by caller: the outermost visit (called from outside) and
- * the inner ones (called by S) are separate models.  The choice is made
- * on the first assignment, before the search, and the first assignment of
- * a recursive request puts every call that is made once per request (the
- * deepest level's lookup, say) on the outermost visit: it is a candidate
- * (every inner visit lies inside it), it is the earliest open one, and the
- * rank start's counts match (one such call per outside request).  Keyed,
- * the models then learn "the outermost visit makes that call, the inner
- * ones never do", and every single move back is scored as a count never
- * seen: a self-consistent basin (maketrace experiments/
- * joint_models_recur.conf, with call ids: 30.5 % exact from every start,
- * 97.4 % with the levels renamed as three services).
+ * Why.  Where a service S calls S, every call S sends during a nested
+ * visit has the outer visits as candidates too (each contains the nested
+ * one), and the starts joint has put such calls on the outermost visit:
+ * start=earliest by definition (the earliest open candidate), start=rank
+ * when the call is made once per outside request (the deepest level's
+ * lookup: its i-th call goes to the i-th outer visit), start=local as
+ * often.  The model refitted from that start learns "the outermost visit
+ * makes that call, the inner ones never do" (keyed by caller, the outer
+ * and the inner visits are separate models), and every move back is a
+ * count never seen: a self-consistent basin.  maketrace
+ * experiments/joint_models_recur.conf with call ids: 30.5 % exact from
+ * every start, 97.4 % with the levels renamed as three services.
  *
- * The rule.  Where such a service is left keyed, solve again from the
- * start with its callers pooled (every level of the recursion one model:
- * a visit that calls S again rarely makes the deepest call too), then put
- * the keyed model back, refit it on that solution and go on searching
- * from there; keep the second solution when its keyed log-likelihood
- * beats the first's by JOINT_RESTART_MARGIN nats (both under the model
- * the rest of the run uses, so the criterion is the search's own), else
- * put the first back.  The trace decides: whether a service calls itself,
- * how callers=auto keyed it, and which solution is likelier.  Nothing
- * runs, and the output is byte for byte as before, where no service has a
- * link to itself.
+ * The rule.  Where the trace holds a link from a service to itself, solve
+ * again from a first assignment that puts each call that service sends on
+ * its innermost open visit (the latest-arrived candidate: a synchronous
+ * visit waiting for its nested call sends nothing meanwhile), every other
+ * call as start= does; keep the second solution when its log-likelihood
+ * (under its own refit, as second_start compares) beats the first's by
+ * JOINT_RESTART_MARGIN nats, else put the first back.  The trace decides
+ * where it runs (a self link) and which solution is kept.  Nothing runs,
+ * and the output is byte for byte as before, where no service has a link
+ * to itself.  Tried and left out: the second search with the service's
+ * callers pooled instead (every level one model; 30.5 -> 93.2 % on the
+ * config above, but no gain where the outer visit's own calls differ from
+ * the inner's, recur3 in the docs).
  */
 #include "joint_int.h"
 #include <stdlib.h>
@@ -39,7 +39,7 @@
 int joint_recur_run(joint *s)
 {
     uint32_t n = s->npairs, nn = s->nnodes;
-    s->recur_svcs = s->recur_keyed = 0;
+    s->recur_svcs = 0;
     s->recur_state = 0;
     s->recur_ll[0] = s->recur_ll[1] = 0;
     unsigned char *on = NULL;
@@ -49,16 +49,10 @@ int joint_recur_run(joint *s)
             continue;
         if (!on && !(on = calloc((size_t)nn + 1, 1)))
             return PB_ENOMEM;
-        if (on[b])
-            continue;
+        s->recur_svcs += !on[b];
         on[b] = 1;
-        s->recur_svcs++;
-        if (joint_select_keyed(s, b))
-            s->recur_keyed++;
-        else
-            on[b] = 0;
     }
-    if (!on || !s->p.recur_pool || !s->recur_keyed) {
+    if (!on || !s->p.recur_inner) {
         free(on);
         return PB_OK;
     }
@@ -67,21 +61,15 @@ int joint_recur_run(joint *s)
     if (rc == PB_OK) {
         s->recur_ll[0] = joint_loglik(s);
         memcpy(keep, s->par, (size_t)n * sizeof *keep);
-        rc = joint_select_pool(s, on, 1);
     }
-    if (rc == PB_OK)
-        rc = joint_fit(s, NULL);
-    s->rounds_fresh = 0;
+    int sr = s->start_rank, se = s->start_earliest;
+    s->start_inner = on;
+    s->start_rank = s->start_earliest = 0;
     if (rc == PB_OK)
         rc = joint_solve_fresh(s);
-    /* the keyed model back, fitted to the pooled search's solution */
-    if (rc == PB_OK)
-        rc = joint_select_pool(s, on, 0);
-    if (rc == PB_OK)
-        rc = joint_fit(s, NULL);
-    s->rounds_fresh = 0;
-    if (rc == PB_OK)
-        rc = joint_solve_more(s);
+    s->start_inner = NULL;
+    s->start_rank = sr;
+    s->start_earliest = se;
     if (rc == PB_OK)
         rc = joint_fit(s, NULL);
     if (rc == PB_OK) {

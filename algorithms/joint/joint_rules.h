@@ -1189,11 +1189,11 @@ int joint_tickx_order(joint *s);
 int joint_tickx_service(joint *s, uint32_t a);
 double joint_tickx_test(const joint *s, uint32_t a, double *n, double *k);
 
-/* joint_recur.c, recur_pool: after the search, where a service calls
- * itself and is keyed by caller, a second search with its callers pooled,
- * continued keyed, kept when the keyed log-likelihood is higher by
- * JOINT_RESTART_MARGIN; s ends with the solution kept and the keyed
- * model fitted to it.  PB_OK or PB_ENOMEM */
+/* joint_recur.c, recur_inner: after the search, where a service calls
+ * itself, a second search whose first assignment puts each of its calls
+ * on the innermost open visit, kept when its log-likelihood is higher by
+ * JOINT_RESTART_MARGIN; s ends with the solution kept and the model
+ * fitted to it.  PB_OK or PB_ENOMEM */
 int joint_recur_run(joint *s);
 /* joint.c: every parent cleared, the first assignment made again and the
  * search run (as second_start does); joint_solve_more: the search run from

@@ -537,36 +537,6 @@ done:
     return rc;
 }
 
-int joint_select_keyed(const joint *s, uint32_t b)
-{
-    return s->sel && b < s->nnodes && s->sel[b].callers > 1 && !s->allowed &&
-           !s->sel[b].pooled && !s->sel[b].cpooled;
-}
-
-int joint_select_pool(joint *s, const unsigned char *on, int pooled)
-{
-    uint32_t nn = s->nnodes;
-    unsigned char *dp = calloc((size_t)nn + 1, 1), *cp = calloc((size_t)nn + 1, 1);
-    int rc = dp && cp ? PB_OK : PB_ENOMEM;
-    for (uint32_t b = 0; rc == PB_OK && b < nn; b++) {
-        if (on[b])
-            s->sel[b].pooled = s->sel[b].cpooled = (unsigned char)(pooled != 0);
-        dp[b] = s->sel[b].pooled;
-        cp[b] = s->sel[b].cpooled;
-    }
-    if (rc == PB_OK)
-        rc = set_pool(s, dp, cp);
-    if (rc == PB_OK) {
-        /* the keys change layout: every density and count learned again
-         * (the next joint_fit) */
-        model_reset(s);
-        s->fit_gen++;
-    }
-    free(dp);
-    free(cp);
-    return rc;
-}
-
 double joint_select_heldout(const joint *s, uint32_t b)
 {
     return s->sel && b < s->nnodes ? s->sel[b].n : 0;
