@@ -366,6 +366,8 @@ typedef struct joint_params {
     int swap_resume;    /* [swap_resume] an exchange of returns walked from a record
                            resumes at the first step that could take either return
                            (same results, faster; joint_model.c xresume_at), 1 */
+    int late_chance;    /* [late_chance] a late link's orphan share corrected for the
+                           requests that enclose its calls by chance (joint_lchance.c), 0 */
     int recur_inner;    /* [recur_inner] a service that calls itself: a second search
                            from its calls on their innermost open visits, kept when
                            likelier (joint_recur.c), 1 */

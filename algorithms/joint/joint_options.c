@@ -669,6 +669,13 @@ const pb_option joint_options[] = {
      "first step that could have taken either return, not at the first call between the "
      "two (a deep request: every call sent before any return); 0 resumes as before "
      "(docs/joint/speed.md, \"Speed, nineteenth wave\")"},
+    {"late_chance", PB_OPT_BOOL, offsetof(joint_params, late_chance), "0", PB_OPT_NORANGE,
+     "with late_split, at a service that passes the late-call test: a link's share of "
+     "orphan calls (which widens every call of the link at 1/2) divided by the chance that "
+     "no request of the service encloses an interval of its calls' lengths placed at "
+     "random in the trace (measured at 16 positions per call), where that is larger: under "
+     "load a call that outlives its request is mostly enclosed by another one and is no "
+     "orphan (joint_lchance.c; metadata late_chance_links=)"},
     {"recur_inner", PB_OPT_BOOL, offsetof(joint_params, recur_inner), "1", PB_OPT_NORANGE,
      "a service that calls itself (a link from it to itself: recursion): after the search, "
      "solve again from a first assignment that puts each of its calls on the innermost "

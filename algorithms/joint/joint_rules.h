@@ -1201,4 +1201,12 @@ int joint_recur_run(joint *s);
 int joint_solve_fresh(joint *s);
 int joint_solve_more(joint *s);
 
+/* joint_lchance.c, late_chance: after the late-call test, per link of a
+ * late service, its orphan share (late_lshare, lcalls[l] its calls)
+ * divided by the chance that no request of its sender encloses an
+ * interval of its calls' lengths placed at random, where that is larger
+ * (s->lch_links: the links it lifted to 1/2 or more).  PB_OK or
+ * PB_ENOMEM */
+int joint_late_chance(joint *s, const uint32_t *lcalls);
+
 #endif
