@@ -22,40 +22,5 @@
 # Environment: as joint_models.sh (PB_BIN, PB_OUT, PB_MODELS_ALGOS,
 # PB_MODELS_DURATION).  Writes $PB_OUT/joint_models2.csv and
 # $PB_OUT/joint_models2.md ("LOSS" as in joint_models.sh).
-set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-. "$ROOT/experiments/cost.sh"
-: "${PB_BIN:=$ROOT/bin}"
-: "${PB_OUT:=$ROOT/out}"
-: "${PB_MODELS_DURATION:=2s}"
-FIG=joint_models2
-. "$ROOT/experiments/lib.sh"
-AUDIT=joint_models2
-CONFIGS="recur hedge eloop keepalive"
-audit_args "$@"
-audit_setup
-if [ -n "${PB_MODELS_ALGOS:-}" ]; then
-    ALGOS=$PB_MODELS_ALGOS
-else
-    ALGOS=$(audit_algos)
-fi
-if [ "$QUICK" = 1 ]; then
-    : "${SEEDS:=1}"; VARIANTS="x1:ns x1:1us x1:1ms x2:ns"
-else
-    : "${SEEDS:=1 2 3}"; VARIANTS="x1:ns x1:1us x1:1ms x1:skew x2:ns x2:1us x2:1ms"
-fi
-CSV="$PB_OUT/joint_models2.csv"
-CSVTMP="$CSV.tmp"
-CONFPREFIX=joint_models_
-DURATION=$PB_MODELS_DURATION
-echo "config,seed,variant,mode,algo,exact_accuracy,set_accuracy,requests,cpu_s,cpu_s_per_1000" > "$CSVTMP"
-audit_loop
-mv "$CSVTMP" "$CSV"
-audit_report "$CSV" "Joint against the best other method on unseen execution models (recursion, hedging, event loops, keep-alive)" \
-"$PB_MODELS_DURATION of trace per
-config and seed; x1 = the config's load, x2 = twice; stamps ns as generated, 1us / 1ms
-rounded down, skew = per-host offsets uniform in +-0.1 ms).  LOSS: joint below the
-best other by more than 0.5 points and more than 2 requests.  Written by
-experiments/joint_models2.sh." > "$PB_OUT/joint_models2.md"
-echo "joint_models2: wrote $PB_OUT/joint_models2.md" >&2
-pb_cost_report joint_models2
+# (the code is joint_models.sh's, with PB_MODELS_SET=2)
+PB_MODELS_SET=2 exec sh "$(dirname "$0")/joint_models.sh" "$@"
