@@ -680,7 +680,7 @@ const pb_option joint_options[] = {
      "a service that calls itself (a link from it to itself: recursion): after the search, "
      "solve again from a first assignment that puts each of its calls on the innermost "
      "open visit (the latest-arrived candidate: a visit waiting for its nested call sends "
-     "nothing), every other call as start= does, and keep that solution when its "
+     "nothing), every other call as start=local does, and keep that solution when its "
      "log-likelihood is higher by 10 nats (from the usual starts every level's calls can "
      "lock onto the outermost visit, which contains them all); 0 off.  Metadata "
      "recur_inner= where such a service exists (docs/joint/shapes.md \"Unseen execution "

@@ -20,7 +20,7 @@
  * again from a first assignment that puts each call that service sends on
  * its innermost open visit (the latest-arrived candidate: a synchronous
  * visit waiting for its nested call sends nothing meanwhile), every other
- * call as start= does; keep the second solution when its log-likelihood
+ * call as start=local does; keep the second solution when its log-likelihood
  * (under its own refit, as second_start compares) beats the first's by
  * JOINT_RESTART_MARGIN nats, else put the first back.  The trace decides
  * where it runs (a self link) and which solution is kept.  Nothing runs,
