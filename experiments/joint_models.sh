@@ -35,6 +35,9 @@
 # by more than 0.5 points and more than 2 requests is marked "LOSS".
 # Deterministic (apart from the CPU column); prints what its own run took
 # (experiments/cost.sh).
+# PB_MODELS_SET=2 (experiments/joint_models2.sh): the second audit's
+# configs (recur hedge eloop keepalive), seeds 1 2 3, written to
+# joint_models2.{csv,md}; the default set is the 140 rows above.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/experiments/cost.sh"
@@ -42,9 +45,15 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_OUT:=$ROOT/out}"
 : "${PB_MODELS_DURATION:=2s}"
 FIG=joint_models
+SEEDS2="1 2"
+TITLE="held-out execution and connection models"
+if [ "${PB_MODELS_SET:-1}" = 2 ]; then
+    FIG=joint_models2 SEEDS2="1 2 3" TITLE="unseen execution models (recursion, hedging, event loops, keep-alive)"
+fi
 . "$ROOT/experiments/lib.sh"
-AUDIT=joint_models
+AUDIT=$FIG
 CONFIGS="pool dispatch event seda mixed"
+[ "$FIG" = joint_models ] || CONFIGS="recur hedge eloop keepalive"
 audit_args "$@"
 audit_setup
 if [ -n "${PB_MODELS_ALGOS:-}" ]; then
@@ -55,20 +64,20 @@ fi
 if [ "$QUICK" = 1 ]; then
     : "${SEEDS:=1}"; VARIANTS="x1:ns x1:1us x1:1ms x2:ns"
 else
-    : "${SEEDS:=1 2}"; VARIANTS="x1:ns x1:1us x1:1ms x1:skew x2:ns x2:1us x2:1ms"
+    : "${SEEDS:=$SEEDS2}"; VARIANTS="x1:ns x1:1us x1:1ms x1:skew x2:ns x2:1us x2:1ms"
 fi
-CSV="$PB_OUT/joint_models.csv"
+CSV="$PB_OUT/$FIG.csv"
 CSVTMP="$CSV.tmp"
 CONFPREFIX=joint_models_
 DURATION=$PB_MODELS_DURATION
 echo "config,seed,variant,mode,algo,exact_accuracy,set_accuracy,requests,cpu_s,cpu_s_per_1000" > "$CSVTMP"
 audit_loop
 mv "$CSVTMP" "$CSV"
-audit_report "$CSV" "Joint against the best other method on held-out execution and connection models" \
+audit_report "$CSV" "Joint against the best other method on $TITLE" \
 "$PB_MODELS_DURATION of trace per
 config and seed; x1 = the config's load, x2 = twice; stamps ns as generated, 1us / 1ms
 rounded down, skew = per-host offsets uniform in +-0.1 ms).  LOSS: joint below the
 best other by more than 0.5 points and more than 2 requests.  Written by
-experiments/joint_models.sh." > "$PB_OUT/joint_models.md"
-echo "joint_models: wrote $PB_OUT/joint_models.md" >&2
-pb_cost_report joint_models
+experiments/$FIG.sh." > "$PB_OUT/$FIG.md"
+echo "$FIG: wrote $PB_OUT/$FIG.md" >&2
+pb_cost_report "$FIG"

@@ -437,6 +437,18 @@ static int start_assign(joint *s)
         if (s->par[p] != NONE)
             continue;
         uint32_t best = NONE, bc = UINT32_MAX, l = s->pr[p].link;
+        if (s->start_inner && s->start_inner[s->link_src[l]]) {
+            /* recur_inner (joint_recur.c): the innermost open visit */
+            for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
+                uint32_t q = s->cand[j];
+                if (best == NONE || s->pr[q].cr > s->pr[best].cr ||
+                    (s->pr[q].cr == s->pr[best].cr && q > best))
+                    best = q;
+            }
+            if (best != NONE)
+                rc = joint_set_parent(s, p, best);
+            continue;
+        }
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
             uint32_t q = s->cand[j], c = 0;
             const kvec *k = &s->kids[q];
@@ -662,6 +674,8 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
         rc = solve(s);
     if (rc == PB_OK && s->p.restart && s->start_rank && rank_refuted(s))
         rc = second_start(s);
+    if (rc == PB_OK)
+        rc = joint_recur_run(s); /* recur_inner (joint_recur.c) */
     if (rc == PB_OK)
         rc = joint_uncross(s); /* crossings at a loss (joint_uncross.c) */
     if (rc == PB_OK)
@@ -1265,6 +1279,23 @@ static int second_start(joint *s)
     s->start_earliest = 0;
     free(keep);
     return rc;
+}
+
+int joint_solve_fresh(joint *s)
+{
+    int rc = PB_OK;
+    for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++)
+        if (s->par[p] != NONE)
+            rc = joint_set_parent(s, p, NONE);
+    memset(s->dirty, 0, ((size_t)s->npairs + 1) * sizeof *s->dirty);
+    if (rc == PB_OK)
+        rc = start_assign(s);
+    return rc == PB_OK ? solve(s) : rc;
+}
+
+int joint_solve_more(joint *s)
+{
+    return solve(s);
 }
 
 /* order=auto, before the search: the response-order test per service

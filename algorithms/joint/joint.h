@@ -391,6 +391,11 @@ typedef struct joint_params {
     int cand_sweep;     /* [cand_sweep] a call's candidate parents from a max-tree
                            over its service's requests when many are open (same
                            results, faster; joint_csweep.c), 1 */
+    int late_chance;    /* [late_chance] a late link's orphan share corrected for the
+                           requests that enclose its calls by chance (joint_lchance.c), 0 */
+    int recur_inner;    /* [recur_inner] a service that calls itself: a second search
+                           from its calls on their innermost open visits, kept when
+                           likelier (joint_recur.c), 1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -440,8 +440,17 @@ struct joint {
     int use_flow;
     int start_rank;         /* start=rank */
     int start_earliest;     /* start=earliest */
+    const unsigned char *start_inner; /* recur_inner's second start: per service, its calls go
+                                         to the open candidate that arrived last (joint_recur.c) */
     unsigned char *rank_link; /* per link: the rank start ranked its calls */
     int restart;            /* 0 not tried, 1 tried and rejected, 2 kept */
+    /* recur_inner (joint_recur.c): services with a link to themselves;
+     * 0 not tried, 1 tried and rejected, 2 kept; the log-likelihoods of
+     * the first and the second solutions */
+    uint32_t recur_svcs;
+    uint32_t lch_links; /* late_chance (joint_lchance.c): links whose corrected share reached 1/2 */
+    int recur_state;
+    double recur_ll[2];
     double ll_first, ll_second; /* log-likelihoods of the two solutions */
     unsigned char *free_ret; /* pair made without a call id: its return may move */
     double *tickx;          /* tick_fifo: per node p-value, in question, overtaken, used

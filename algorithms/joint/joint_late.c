@@ -423,6 +423,8 @@ int joint_late_test(joint *s)
         s->late_gap = NULL;
         s->late_sgap = NULL;
         s->late_lshare = NULL;
+    } else if (lcalls) {
+        rc = joint_late_chance(s, lcalls); /* late_chance (joint_lchance.c) */
     }
 done:
     free(lcalls);

@@ -716,4 +716,20 @@ const pb_option joint_options[] = {
      "more than 64 are open, instead of a scan of every open request (one very deep "
      "request: quadratic in its depth); 0 scans as before (docs/joint/speed.md, \"Speed, "
      "twentieth wave\")"},
+    {"late_chance", PB_OPT_BOOL, offsetof(joint_params, late_chance), "0", PB_OPT_NORANGE,
+     "with late_split, at a service that passes the late-call test: a link's share of "
+     "orphan calls (which widens every call of the link at 1/2) divided by the chance that "
+     "no request of the service encloses an interval of its calls' lengths placed at "
+     "random in the trace (measured at 16 positions per call), where that is larger: under "
+     "load a call that outlives its request is mostly enclosed by another one and is no "
+     "orphan (joint_lchance.c; metadata late_chance_links=)"},
+    {"recur_inner", PB_OPT_BOOL, offsetof(joint_params, recur_inner), "1", PB_OPT_NORANGE,
+     "a service that calls itself (a link from it to itself: recursion): after the search, "
+     "solve again from a first assignment that puts each of its calls on the innermost "
+     "open visit (the latest-arrived candidate: a visit waiting for its nested call sends "
+     "nothing), every other call as start=local does, and keep that solution when its "
+     "log-likelihood is higher by 10 nats (from the usual starts every level's calls can "
+     "lock onto the outermost visit, which contains them all); 0 off.  Metadata "
+     "recur_inner= where such a service exists (docs/joint/shapes.md \"Unseen execution "
+     "models\")"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -494,6 +494,15 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->restart == 2 ? "kept" : "rejected", s->ll_first, s->ll_second);
         else
             pb_result_meta(res, "second_start=none");
+        if (s->p.late_chance && s->late_lshare) /* late_chance (joint_lchance.c) */
+            pb_result_meta(res, "late_chance_links=%u", s->lch_links);
+        if (s->recur_svcs) /* recur_inner (joint_recur.c): only where a service calls itself */
+            pb_result_meta(res, "recur_inner=%s services=%u log_likelihood_first=%.3f "
+                                "log_likelihood_inner=%.3f",
+                           s->recur_state == 2   ? "kept"
+                           : s->recur_state == 1 ? "rejected"
+                                                 : "off",
+                           s->recur_svcs, s->recur_ll[0], s->recur_ll[1]);
         rc = pb_result_meta(res, "patterns=%zu", pb_pattab_count(res->patterns));
     }
     size_t fifo = 0;

@@ -1245,5 +1245,24 @@ void joint_simblk_free(joint_simblk *b);
  * mean ranks); scratch of n (pb_ns, uint32_t) pairs and r of n doubles,
  * the caller's.  0 when n < 3 or the ranks do not vary */
 double joint_simblk_rho(const pb_ns *d, uint32_t n, void *scratch, double *r);
+/* joint_recur.c, recur_inner: after the search, where a service calls
+ * itself, a second search whose first assignment puts each of its calls
+ * on the innermost open visit, kept when its log-likelihood is higher by
+ * JOINT_RESTART_MARGIN; s ends with the solution kept and the model
+ * fitted to it.  PB_OK or PB_ENOMEM */
+int joint_recur_run(joint *s);
+/* joint.c: every parent cleared, the first assignment made again and the
+ * search run (as second_start does); joint_solve_more: the search run from
+ * the current assignment.  PB_OK or PB_ENOMEM */
+int joint_solve_fresh(joint *s);
+int joint_solve_more(joint *s);
+
+/* joint_lchance.c, late_chance: after the late-call test, per link of a
+ * late service, its orphan share (late_lshare, lcalls[l] its calls)
+ * divided by the chance that no request of its sender encloses an
+ * interval of its calls' lengths placed at random, where that is larger
+ * (s->lch_links: the links it lifted to 1/2 or more).  PB_OK or
+ * PB_ENOMEM */
+int joint_late_chance(joint *s, const uint32_t *lcalls);
 
 #endif
