@@ -180,7 +180,15 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             (rc = ep_text(c, v6, da, dport, &dst)) != PB_OK)
             break;
         flow *f = find_flow(fl, &flix, src, dst);
-        if (!f || (syn && !ack)) {
+        /* a SYN+ACK answering a new SYN on a reused 4-tuple: this side
+         * moves to the client's new connection too (before, it stayed on
+         * the old one, and every answer of the new one was lost) */
+        int reopened = 0;
+        if (f && syn && ack) {
+            const flow *back = find_flow(fl, &flix, dst, src);
+            reopened = back && back->conn != f->conn;
+        }
+        if (!f || (syn && !ack) || reopened) {
             /* a new connection (SYN) or one already open when the capture
              * began: who serves is who got the SYN, else the lower port */
             uint32_t client, server;
