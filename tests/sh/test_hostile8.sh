@@ -136,4 +136,19 @@ grep -q 'expected a branch weight (a number from 0 to 1e15)' ch.err || { cat ch.
 printf 'tracelet a from client { call x:1e300|y:1e300 }\n' > nd.conf
 "$B/maketrace" --parse-only nd.conf 2> nd.err && fail "node weight 1e300: accepted"
 grep -q 'expected a number from 0 to 1e15 as the weight of node x' nd.err || { cat nd.err; fail "node weight: not said"; }
+# --- 7. Archives: a zip member whose header announces more than the cap is
+# refused naming the zip header (before: "its tar header announces" for a
+# zip).  No ratio limit: the cap is on the decompressed size of one
+# document (--max-document, 1 GiB by default), whatever the ratio, so a
+# bomb costs at most the cap (docs/importer.md).
+if command -v python3 > /dev/null 2>&1; then
+    python3 -c "
+import zipfile
+with zipfile.ZipFile('small.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('a.json', '{\"data\":[' + ' ' * 4000 + ']}')
+" || fail "small.zip not written"
+    "$B/importtrace" --max-document 1K -q -o z.tr small.zip 2> z.err && fail "zip over the cap: accepted"
+    grep -q '^importtrace: small.zip:a.json: its zip header announces more than 1024 bytes' z.err ||
+        { cat z.err; fail "zip over the cap: not named as zip"; }
+fi
 echo "hostile8: ok"
