@@ -50,12 +50,21 @@ void pb_cli_version(FILE *fp, const char *prog)
 int pb_cli_answer(int c, const pb_cli *cli, const pb_option *const *params,
                   void (*usage)(FILE *fp, const pb_cli *cli))
 {
+    errno = 0;
     switch (c) {
-    case PB_CLI_HELP: usage(stdout, cli); return 1;
-    case PB_CLI_VERSION: pb_cli_version(stdout, cli->prog); return 1;
-    case PB_CLI_LIST: pb_cli_list(stdout, cli, params); return 1;
+    case PB_CLI_HELP: usage(stdout, cli); break;
+    case PB_CLI_VERSION: pb_cli_version(stdout, cli->prog); break;
+    case PB_CLI_LIST: pb_cli_list(stdout, cli, params); break;
     default: return 0;
     }
+    /* a full disk or a closed stdout: said, and the exit status says so
+     * (the answer was not given), as for every other output */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno ? errno : EIO;
+        fprintf(stderr, "%s: (stdout): write error: %s\n", cli->prog, strerror(e));
+        return 2;
+    }
+    return 1;
 }
 
 static int check_entry(const pb_cli_opt *o, pb_error *err)

@@ -99,8 +99,11 @@ void pb_cli_version(FILE *fp, const char *prog);
 /* The flags every program answers alike: for c = PB_CLI_HELP calls
  * usage(stdout, cli), for PB_CLI_VERSION prints the version line, for
  * PB_CLI_LIST the --list-options listing with params (as pb_cli_list).
- * Returns 1 when c was one of them (the program then frees what it holds
- * and exits 0), 0 for any other c (nothing printed). */
+ * Returns 0 for any other c (nothing printed); when c was one of them,
+ * 1 + the exit status: 1 when the answer reached stdout (the program then
+ * frees what it holds and exits 0), 2 when writing it failed (a full disk,
+ * a closed stdout: "PROG: (stdout): write error: REASON" was printed on
+ * stderr; the program exits 1). */
 int pb_cli_answer(int c, const pb_cli *cli, const pb_option *const *params,
                   void (*usage)(FILE *fp, const pb_cli *cli));
 

@@ -173,8 +173,15 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
 {
     const size_t max = max_doc(im);
     memset(d, 0, sizeof *d);
-    if (hint > 0 && (uint64_t)hint > max)
-        return too_big(im, name, "its tar header announces", err);
+    if (hint > 0 && (uint64_t)hint > max) {
+        /* named by the archive's own format (a zip said "tar header") */
+        int fmt = archive_format(a) & ARCHIVE_FORMAT_BASE_MASK;
+        return too_big(im, name,
+                       fmt == ARCHIVE_FORMAT_ZIP   ? "its zip header announces"
+                       : fmt == ARCHIVE_FORMAT_TAR ? "its tar header announces"
+                                                   : "its archive header announces",
+                       err);
+    }
     size_t cap = 1u << 16, n = 0, total = 0;
     if (hint > 0 && (size_t)hint + 1 < (1u << 20) && (size_t)hint + 1 > cap)
         cap = (size_t)hint + 1;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "pb_hash.h"
 #include "pb_strbuf.h"
 #include "pb_sort.h"
 
@@ -36,6 +37,8 @@ void cap_free(cap *c)
     free(c->bytes);
     free(c->conns);
     free(c->lives);
+    cap_idx_free(&c->conn_idx);
+    cap_idx_free(&c->life_idx);
     free(c->proc_name);
     for (size_t i = 0; i < c->nnotes; i++)
         free(c->notes[i]);
@@ -47,24 +50,104 @@ int cap_ep(cap *c, const char *s, size_t n, uint32_t *out)
     return pb_strtab_intern(c->eps, s, n, out);
 }
 
-/* the connection instance of (client, server) and role's lifetime number */
+uint64_t cap_hash3(uint32_t a, uint32_t b, uint32_t c3)
+{
+    return pb_mix64(((uint64_t)a << 32 | b) ^ pb_mix64((uint64_t)c3 + 1));
+}
+
+uint32_t cap_idx_find(const cap_idx *m, uint64_t h,
+                      int (*eq)(const void *ctx, uint32_t i), const void *ctx)
+{
+    if (!m->cap)
+        return 0;
+    for (size_t k = (size_t)h & (m->cap - 1); m->slot[k]; k = (k + 1) & (m->cap - 1))
+        if (m->hash[k] == h && eq(ctx, m->slot[k] - 1))
+            return m->slot[k];
+    return 0;
+}
+
+static void idx_place(cap_idx *m, uint64_t h, uint32_t slotval)
+{
+    size_t k = (size_t)h & (m->cap - 1);
+    while (m->slot[k])
+        k = (k + 1) & (m->cap - 1);
+    m->slot[k] = slotval;
+    m->hash[k] = h;
+}
+
+int cap_idx_add(cap_idx *m, uint64_t h, uint32_t i)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        cap_idx g = {0};
+        g.cap = m->cap ? 2 * m->cap : 64;
+        g.slot = calloc(g.cap, sizeof *g.slot);
+        g.hash = malloc(g.cap * sizeof *g.hash);
+        if (!g.slot || !g.hash) {
+            free(g.slot);
+            free(g.hash);
+            return PB_ENOMEM;
+        }
+        for (size_t k = 0; k < m->cap; k++)
+            if (m->slot[k])
+                idx_place(&g, m->hash[k], m->slot[k]);
+        g.n = m->n;
+        cap_idx_free(m);
+        *m = g;
+    }
+    idx_place(m, h, i + 1);
+    m->n++;
+    return PB_OK;
+}
+
+void cap_idx_free(cap_idx *m)
+{
+    free(m->slot);
+    free(m->hash);
+    memset(m, 0, sizeof *m);
+}
+
+/* a look-up key of cap_conn: the array and the fields compared */
+typedef struct conn_key {
+    const cap *c;
+    uint32_t client, server, third;
+} conn_key;
+
+static int life_eq(const void *ctx, uint32_t i)
+{
+    const conn_key *k = ctx;
+    const cap_life *l = &k->c->lives[i];
+    return l->client == k->client && l->server == k->server && l->role == (int)k->third;
+}
+
+static int conn_eq(const void *ctx, uint32_t i)
+{
+    const conn_key *k = ctx;
+    const cap_conn_t *x = &k->c->conns[i];
+    return x->client == k->client && x->server == k->server && x->inst == k->third;
+}
+
+/* the connection instance of (client, server) and role's lifetime number
+ * (each key is unique in its array: found through the indexes) */
 int cap_conn(cap *c, uint32_t client, uint32_t server, int role, int start,
              uint32_t *out)
 {
     /* lifetimes per (client, server, role): the k-th lifetime seen from a
      * role is instance k of the connection */
-    cap_life *lf = NULL;
-    for (size_t i = c->nlives; i-- > 0;)
-        if (c->lives[i].client == client && c->lives[i].server == server &&
-            c->lives[i].role == role) {
-            lf = &c->lives[i];
-            break;
-        }
+    conn_key key = {c, client, server, (uint32_t)role};
+    uint64_t h = cap_hash3(client, server, (uint32_t)role);
+    uint32_t at = cap_idx_find(&c->life_idx, h, life_eq, &key);
+    cap_life *lf = at ? &c->lives[at - 1] : NULL;
     if (!lf) {
-        cap_life *nl = realloc(c->lives, (c->nlives + 1) * sizeof *nl);
-        if (!nl)
+        if (c->nlives == c->livecap) {
+            size_t nc = c->livecap ? 2 * c->livecap : 64;
+            cap_life *nl = realloc(c->lives, nc * sizeof *nl);
+            if (!nl)
+                return PB_ENOMEM;
+            c->lives = nl;
+            c->livecap = nc;
+        }
+        if (cap_idx_add(&c->life_idx, h, (uint32_t)c->nlives) != PB_OK)
             return PB_ENOMEM;
-        c->lives = nl;
         lf = &c->lives[c->nlives++];
         lf->client = client;
         lf->server = server;
@@ -75,17 +158,24 @@ int cap_conn(cap *c, uint32_t client, uint32_t server, int role, int start,
     if (start)
         lf->count++;
     uint32_t inst = lf->count;
-    for (size_t i = c->nconns; i-- > 0;)
-        if (c->conns[i].client == client && c->conns[i].server == server &&
-            c->conns[i].inst == inst) {
-            *out = (uint32_t)i;
-            return PB_OK;
-        }
-    cap_conn_t *nc = realloc(c->conns, (c->nconns + 1) * sizeof *nc);
-    if (!nc)
+    key.third = inst;
+    h = cap_hash3(client, server, inst);
+    at = cap_idx_find(&c->conn_idx, h, conn_eq, &key);
+    if (at) {
+        *out = at - 1;
+        return PB_OK;
+    }
+    if (c->nconns == c->conncap) {
+        size_t nc = c->conncap ? 2 * c->conncap : 64;
+        cap_conn_t *ncs = realloc(c->conns, nc * sizeof *ncs);
+        if (!ncs)
+            return PB_ENOMEM;
+        c->conns = ncs;
+        c->conncap = nc;
+    }
+    if (cap_idx_add(&c->conn_idx, h, (uint32_t)c->nconns) != PB_OK)
         return PB_ENOMEM;
-    c->conns = nc;
-    memset(&c->conns[c->nconns], 0, sizeof *nc);
+    memset(&c->conns[c->nconns], 0, sizeof *c->conns);
     c->conns[c->nconns].client = client;
     c->conns[c->nconns].server = server;
     c->conns[c->nconns].inst = inst;

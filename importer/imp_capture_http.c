@@ -928,14 +928,20 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
     }
     if (!t->n) {
         pb_trace_close(t);
+        /* a packet file that ended in an error is the likelier reason:
+         * say it here, since the warning that says it elsewhere goes with
+         * a trace, and there is none */
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "no request with a %s header was found (%llu HTTP requests, "
-                            "%llu streams not HTTP, %llu HTTP/2 streams malformed); expected "
-                            "requests carrying it (--request-header names another)",
+                            "%llu streams not HTTP, %llu HTTP/2 streams malformed%s%s); "
+                            "expected requests carrying it (--request-header names "
+                            "another)",
                             c->opts->header ? c->opts->header : "traceparent",
                             (unsigned long long)c->st.requests,
                             (unsigned long long)c->st.non_http,
-                            (unsigned long long)c->st.malformed);
+                            (unsigned long long)c->st.malformed,
+                            c->pcap_error ? "; the packet capture ends in an error: " : "",
+                            c->pcap_error ? c->pcap_msg : "");
     }
     /* time order (ties by id: the order of pairing), ids 1.. in it */
     if (pb_trace_sort(t) != PB_OK) {

@@ -90,6 +90,28 @@ typedef struct cap_ev {
 enum { CAP_OP_ACCEPT, CAP_OP_CONNECT, CAP_OP_SEND, CAP_OP_RECV, CAP_OP_EOF,
        CAP_OP_CLOSE, CAP_OP_DUP };
 
+/* A hash index over the records of an array: slot holds index + 1 (0 =
+ * empty), hash the record's hash; the caller compares the records (every
+ * key is unique in its array), so a look-up costs O(1), not a scan of
+ * every connection so far (a capture of 10^5 short connections). */
+typedef struct cap_idx {
+    uint32_t *slot;
+    uint64_t *hash;
+    size_t cap, n;
+} cap_idx;
+
+/* The first index i+1 stored under hash h for which eq(ctx, i) holds, or
+ * 0.  Pure. */
+uint32_t cap_idx_find(const cap_idx *m, uint64_t h,
+                      int (*eq)(const void *ctx, uint32_t i), const void *ctx);
+/* Store index i under hash h (the table grows at half full).  Returns
+ * PB_OK or PB_ENOMEM (the index is then unchanged). */
+int cap_idx_add(cap_idx *m, uint64_t h, uint32_t i);
+/* Free the table.  NULL-safe fields. */
+void cap_idx_free(cap_idx *m);
+/* The hash of three 32-bit words (pb_mix64). */
+uint64_t cap_hash3(uint32_t a, uint32_t b, uint32_t c3);
+
 typedef struct cap {
     const imp_capture_opts *opts;
     cap_ev *evs;
@@ -103,9 +125,10 @@ typedef struct cap {
     unsigned char *bytes;
     size_t nbytes, bytecap;
     cap_conn_t *conns;
-    size_t nconns;
+    size_t nconns, conncap;
     cap_life *lives;
-    size_t nlives;
+    size_t nlives, livecap;
+    cap_idx conn_idx, life_idx; /* (client, server, inst / role) */
     imp_capture_stats st;
     int pcap_error;           /* the packet file ended in an error (cut) */
     const char *cur_path;     /* the capture being read, NULL: several */

@@ -27,12 +27,25 @@ typedef struct flow {
     uint32_t next;
 } flow;
 
-static flow *find_flow(flow *f, size_t n, uint32_t src, uint32_t dst)
+/* one (src, dst) direction has one record (a new SYN reuses it): found
+ * through a hash index, not a scan of every flow so far, which made a
+ * capture of many short connections quadratic */
+typedef struct flow_key {
+    const flow *f;
+    uint32_t src, dst;
+} flow_key;
+
+static int flow_eq(const void *ctx, uint32_t i)
 {
-    for (size_t i = n; i-- > 0;)
-        if (f[i].src == src && f[i].dst == dst)
-            return &f[i];
-    return NULL;
+    const flow_key *k = ctx;
+    return k->f[i].src == k->src && k->f[i].dst == k->dst;
+}
+
+static flow *find_flow(flow *f, const cap_idx *ix, uint32_t src, uint32_t dst)
+{
+    flow_key k = {f, src, dst};
+    uint32_t at = cap_idx_find(ix, cap_hash3(src, dst, 0), flow_eq, &k);
+    return at ? &f[at - 1] : NULL;
 }
 
 static int ep_text(cap *c, int v6, const unsigned char *addr, unsigned port, uint32_t *out)
@@ -70,6 +83,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
     }
     flow *fl = NULL;
     size_t nfl = 0, flcap = 0;
+    cap_idx flix = {0};
     struct pcap_pkthdr *h;
     const u_char *d;
     int r, rc = PB_OK;
@@ -165,8 +179,16 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         if ((rc = ep_text(c, v6, sa, sport, &src)) != PB_OK ||
             (rc = ep_text(c, v6, da, dport, &dst)) != PB_OK)
             break;
-        flow *f = find_flow(fl, nfl, src, dst);
-        if (!f || (syn && !ack)) {
+        flow *f = find_flow(fl, &flix, src, dst);
+        /* a SYN+ACK answering a new SYN on a reused 4-tuple: this side
+         * moves to the client's new connection too (before, it stayed on
+         * the old one, and every answer of the new one was lost) */
+        int reopened = 0;
+        if (f && syn && ack) {
+            const flow *back = find_flow(fl, &flix, dst, src);
+            reopened = back && back->conn != f->conn;
+        }
+        if (!f || (syn && !ack) || reopened) {
             /* a new connection (SYN) or one already open when the capture
              * began: who serves is who got the SYN, else the lower port */
             uint32_t client, server;
@@ -182,7 +204,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 client = sport > dport ? src : dst;
                 server = sport > dport ? dst : src;
             }
-            flow *rev = find_flow(fl, nfl, dst, src);
+            flow *rev = find_flow(fl, &flix, dst, src);
             uint32_t conn;
             if (rev && !(syn && !ack)) {
                 conn = rev->conn;
@@ -200,6 +222,9 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                     }
                     fl = nf;
                 }
+                if ((rc = cap_idx_add(&flix, cap_hash3(src, dst, 0),
+                                      (uint32_t)nfl)) != PB_OK)
+                    break;
                 f = &fl[nfl++];
             }
             f->src = src;
@@ -277,6 +302,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                  pcap_geterr(p));
     }
     free(fl);
+    cap_idx_free(&flix);
     pcap_close(p);
     if (rc == PB_ENOMEM)
         pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");

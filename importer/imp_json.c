@@ -71,12 +71,20 @@ static void skip_ws(scan *s)
 static int parse_value(scan *s, json_t **out)
 {
     json_error_t je;
+    /* a key given twice in one object: jansson would keep the last value
+     * and drop the first without a word (a second "spans" array loses the
+     * first one's spans), so it is refused where it stands */
     json_t *v = json_loadb(s->buf + s->pos, s->len - s->pos,
-                           JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &je);
+                           JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL |
+                               JSON_REJECT_DUPLICATES, &je);
     if (!v) {
         size_t off = s->pos + (je.position > 0 ? (size_t)je.position - 1 : 0);
         long line, col;
         line_col(s, off, &line, &col);
+        if (json_error_code(&je) == json_error_duplicate_key)
+            return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line,
+                            col, "%s; expected each key once in an object (the "
+                            "first value would be lost)", je.text);
         return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line,
                         col, "%s; expected valid JSON", je.text);
     }
@@ -201,6 +209,7 @@ static int scan_object(scan *s)
                 break;
             }
             json_t *k = NULL;
+            size_t kat = s->pos;
             if ((rc = parse_value(s, &k)) != PB_OK)
                 break;
             skip_ws(s);
@@ -223,6 +232,14 @@ static int scan_object(scan *s)
                 im->formats_seen |= 4u;
                 streamed = 1;
                 rc = stream_array(s, EL_OTLP);
+            } else if (json_object_get(rest, key)) {
+                /* as parse_value: a key twice would drop its first value */
+                long line, col;
+                line_col(s, kat, &line, &col);
+                rc = imp_fail(im, s->err, PB_EPARSE, fname, line, col,
+                              "duplicate object key \"%s\"; expected each key "
+                              "once in an object (the first value would be "
+                              "lost)", key);
             } else {
                 json_t *v = NULL;
                 rc = parse_value(s, &v);

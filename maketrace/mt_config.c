@@ -236,7 +236,7 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
                 free(w);
                 if (wk->kind == T_EOF)
                     return PERR(p, wk, "expected \"}\" to close the \"{\" of line %ld", open->line);
-                return PERR(p, wk, "expected a branch weight (a non-negative number) "
+                return PERR(p, wk, "expected a branch weight (a number from 0 to 1e15) "
                             "followed by \"{\" inside choose, got %s", mt_tok_desc(wk, b, sizeof b));
             }
             next(p);
@@ -733,7 +733,7 @@ static int apply_tracelet_field(parser *p, mt_tracelet *tr, const char *field,
     if (!strcmp(field, "weight")) {
         if (mt_parse_weight(v, &tr->weight) != PB_OK)
             return pb_error_set(p->err, PB_EPARSE, file, line, col,
-                                "tracelet %s: expected weight=W with W a non-negative number, got \"%s\"",
+                                "tracelet %s: expected weight=W with W a number from 0 to 1e15, got \"%s\"",
                                 tr->name, v);
     } else if (!strcmp(field, "instances")) {
         if (mt_parse_count(v, &tr->instances) != PB_OK)

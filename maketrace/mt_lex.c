@@ -376,7 +376,10 @@ int mt_parse_weight(const char *v, double *w)
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (!*v || *end || errno || !isfinite(x) || x < 0)
+    /* weights are relative and summed: a cap keeps any sum of them
+     * finite (three weights of 1e308 summed to inf, and every draw then
+     * took the last one) */
+    if (!*v || *end || errno || !isfinite(x) || x < 0 || x > MT_WEIGHT_MAX)
         return PB_EINVAL;
     *w = x;
     return PB_OK;
@@ -436,7 +439,7 @@ int mt_parse_nodes(parser *p, const tok *k, const char *v, mt_nodes *out,
             memcpy(wb, colon + 1, lw);
             wb[lw] = '\0';
             if (mt_parse_weight(wb, &w) != PB_OK)
-                return PERR(p, k, "expected a non-negative number as the weight of "
+                return PERR(p, k, "expected a number from 0 to 1e15 as the weight of "
                             "node %.*s, got \"%s\"", (int)ln, q, wb);
         }
         uint32_t idx;

@@ -109,6 +109,10 @@ mt_def *mt_find_def(parser *p, const char *name);
  * (parse_delay, parse_range: why gets what was expected). */
 int mt_parse_delay(const char *v, mt_delay *d, char *why, size_t nwhy);
 int mt_parse_range(const char *v, pb_ns *lo, pb_ns *hi, char *why, size_t nwhy);
+/* A weight: a finite number from 0 to MT_WEIGHT_MAX (relative; summed
+ * with the others of its choice, so the cap keeps every sum finite).
+ * Returns PB_OK or PB_EINVAL. */
+#define MT_WEIGHT_MAX 1e15
 int mt_parse_weight(const char *v, double *w);
 int mt_parse_count(const char *v, int *n);
 

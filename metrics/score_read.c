@@ -678,12 +678,18 @@ int score_result_read_fp(FILE *fp, const char *name, score_result **out,
     {
         static const char magic[] = "# pathbench-result 1";
         char head[sizeof magic + 3];
+        errno = 0;
         size_t got = fread(head, 1, sizeof magic - 1, fp), skip = 0;
         if (got >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3)) {
             skip = 3;
             got += fread(head + got, 1, 3, fp);
         }
-        if (got == 0 && !ferror(fp))
+        if (ferror(fp))
+            /* not readable at all (a closed stdin, a folder, an I/O
+             * error): that, not "not a result file" */
+            rc = pb_error_set(err, PB_EIO, name, 0, 0, "read error: %s",
+                              strerror(errno ? errno : EIO));
+        else if (got == 0)
             rc = pb_error_set(err, PB_EPARSE, name, 0, 0, "empty file; expected a "
                               "result file starting with \"# pathbench-result 1\"");
         else if (got - skip < sizeof magic - 1 || memcmp(head + skip, magic, sizeof magic - 1))

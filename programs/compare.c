@@ -473,8 +473,9 @@ int main(int argc, char **argv)
     const char *optarg;
     const pb_option *const tabs[2] = {compare_options, NULL};
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
-        if (pb_cli_answer(c, &cli, tabs, usage))
-            FAIL(0);
+        int answered = pb_cli_answer(c, &cli, tabs, usage);
+        if (answered)
+            FAIL(answered - 1);
 
         switch (c) {
         case O_SET: if (!pb_cli_set_kv(prog, compare_options, &par, optarg)) FAIL(2); break;

@@ -171,8 +171,9 @@ int main(int argc, char **argv)
     const char *optarg;
     const pb_option *const tabs[2] = {import_params, NULL};
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
-        if (pb_cli_answer(c, &cli, tabs, usage))
-            { pb_cli_free(&cli); return 0; }
+        int answered = pb_cli_answer(c, &cli, tabs, usage);
+        if (answered)
+            { pb_cli_free(&cli); return answered - 1; }
 
         int on = 1; /* -s callid=no */
         if (c == O_SET) {

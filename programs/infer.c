@@ -244,10 +244,11 @@ int main(int argc, char **argv)
     const pb_option *tabs[32];
     algo_tables(tabs, 32);
     while ((c = pb_cli_next(&cli, &arg, &err)) != PB_CLI_END) {
-        if (pb_cli_answer(c, &cli, tabs, usage)) {
+        int answered = pb_cli_answer(c, &cli, tabs, usage);
+        if (answered) {
             pb_cli_free(&cli);
             free(sets);
-            return 0;
+            return answered - 1;
         }
         switch (c) {
         case O_ALGO: algo_name = arg; break;

@@ -115,8 +115,9 @@ int main(int argc, char **argv)
     const char *arg;
     const pb_option *const tabs[2] = {mt_options, NULL};
     while ((c = pb_cli_next(&cli, &arg, &err)) != PB_CLI_END) {
-        if (pb_cli_answer(c, &cli, tabs, usage))
-            BAIL(0);
+        int answered = pb_cli_answer(c, &cli, tabs, usage);
+        if (answered)
+            BAIL(answered - 1);
 
         switch (c) {
         case O_SET:

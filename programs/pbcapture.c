@@ -121,8 +121,9 @@ int main(int argc, char **argv)
     int c;
     const char *arg;
     while ((c = pb_cli_next(&cli, &arg, &err)) != PB_CLI_END) {
-        if (pb_cli_answer(c, &cli, NULL, usage))
-            { pb_cli_free(&cli); return 0; }
+        int answered = pb_cli_answer(c, &cli, NULL, usage);
+        if (answered)
+            { pb_cli_free(&cli); return answered - 1; }
 
         switch (c) {
         case O_OUTPUT: dir = arg; break;

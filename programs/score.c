@@ -264,8 +264,9 @@ int main(int argc, char **argv)
     unsigned long long v;
     const pb_option *const tabs[2] = {score_params, NULL};
     while ((c = pb_cli_next(&cli, &optarg_, &err)) != PB_CLI_END) {
-        if (pb_cli_answer(c, &cli, tabs, usage))
-            { pb_cli_free(&cli); return 0; }
+        int answered = pb_cli_answer(c, &cli, tabs, usage);
+        if (answered)
+            { pb_cli_free(&cli); return answered - 1; }
 
         const char *optarg = optarg_;
         if (c == O_SET &&

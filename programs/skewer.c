@@ -158,8 +158,9 @@ int main(int argc, char **argv)
     const char *optarg;
     const pb_option *const tabs[2] = {skewer_options, NULL};
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
-        if (pb_cli_answer(c, &cli, tabs, usage))
-            FAIL(0);
+        int answered = pb_cli_answer(c, &cli, tabs, usage);
+        if (answered)
+            FAIL(answered - 1);
 
         switch (c) {
         case O_NODE:

@@ -142,8 +142,9 @@ int main(int argc, char **argv)
     const char *optarg;
     const pb_option *const tabs[2] = {sniff_options, NULL};
     while ((c = pb_cli_next(&cli, &optarg, &err)) != PB_CLI_END) {
-        if (pb_cli_answer(c, &cli, tabs, usage))
-            FAIL(0);
+        int answered = pb_cli_answer(c, &cli, tabs, usage);
+        if (answered)
+            FAIL(answered - 1);
 
         switch (c) {
         case O_SET: ok = pb_cli_set_kv(prog, sniff_options, &global, optarg); break;

@@ -848,7 +848,7 @@ static const bad bads[] = {
      "expected \"}\" to close the \"{\" of line 3"},
     {"messages = 5\ntracelet t from A {\n  jump B\n}\n", NULL, 3, "unknown statement \"jump\""},
     {"messages = 5\ntracelet t from A {\n  call\n}\n", NULL, 3, "expected a node"},
-    {"messages = 5\ntracelet t from A {\n  call B:x\n}\n", NULL, 3, "expected a non-negative number as the weight"},
+    {"messages = 5\ntracelet t from A {\n  call B:x\n}\n", NULL, 3, "expected a number from 0 to 1e15 as the weight"},
     {"messages = 5\ntracelet t from A {\n  call |B\n}\n", NULL, 3, "expected a node name"},
     {"messages = 5\ntracelet t from A {\n  call B:0|C:0\n}\n", NULL, 3, "expected at least one positive weight"},
     {"messages = 5\ntracelet t from A {\n  call B foo=1\n}\n", NULL, 3, "unknown attribute \"foo=1\""},
