@@ -150,10 +150,17 @@ typedef struct joint_pwin {
     double d;            /* the window's log-likelihood held minus free (nats) */
 } joint_pwin;
 
+/* Field order (h157): the walks' fields first (cs, rr, call, ret, link:
+ * bytes 0-27), so that with the 56-byte stride a pair's hot fields lie in
+ * one cache line for 5 of the 8 offsets a pair can start at (2 of 8 in the
+ * old order cs, cr, rs, rr, call, ret, caller, callee, link, whose hot
+ * fields spanned bytes 0-51).  Same size; initialise by field name. */
 typedef struct jpair {
-    pb_ns cs, cr, rs, rr;
+    pb_ns cs, rr;
     uint32_t call, ret;     /* message indices */
-    uint32_t caller, callee, link;
+    uint32_t link, caller;
+    pb_ns cr, rs;
+    uint32_t callee;
 } jpair;
 
 typedef struct kvec {
@@ -809,11 +816,20 @@ static inline uint32_t dbin_ln(const joint *s, pb_ns d, double ld)
 /* A direct-mapped cache of log(delay) and the delay's bin (speed only: the
  * same numbers as computing them): the walks of one request score the same
  * delays again and again. */
+/* One entry per slot, 32 bytes in a 64-byte-aligned block (aligned_alloc):
+ * a look-up touches one cache line (h157; the three arrays d[], ld[],
+ * bin[] it had touched three, and the cache, 160-256 KB, does not stay in
+ * L1). */
 #define JOINT_LOGC_BITS 13
+typedef struct joint_logc_ent {
+    pb_ns d;                /* the delay, INT64_MIN: empty */
+    double ld;              /* log(max(d, dmin)) */
+    uint32_t bin, pad_;     /* its density bin; pad to 32 bytes */
+    uint64_t pad2_;
+} joint_logc_ent;
+_Static_assert(sizeof(joint_logc_ent) == 32, "joint_logc_ent: 32 bytes, two to a cache line");
 typedef struct joint_logc {
-    pb_ns d[1u << JOINT_LOGC_BITS];
-    double ld[1u << JOINT_LOGC_BITS];
-    uint32_t bin[1u << JOINT_LOGC_BITS];
+    joint_logc_ent e[1u << JOINT_LOGC_BITS];
 } joint_logc;
 
 /* log density of delay d (ns) for density key k (JOINT_NONE: background) */
@@ -822,14 +838,15 @@ static inline __attribute__((always_inline)) double logf_of(const joint *s, uint
     joint_logc *c = s->logc;
     if (c) {
         uint32_t h = (uint32_t)(((uint64_t)d * 0x9E3779B97F4A7C15ull) >> (64 - JOINT_LOGC_BITS));
-        if (c->d[h] != d) {
-            c->d[h] = d;
-            c->ld[h] = log((double)d < s->dmin ? s->dmin : (double)d);
-            c->bin[h] = dbin_ln(s, d, c->ld[h]);
+        joint_logc_ent *e = &c->e[h];
+        if (e->d != d) {
+            e->d = d;
+            e->ld = log((double)d < s->dmin ? s->dmin : (double)d);
+            e->bin = dbin_ln(s, d, e->ld);
         }
         if (k == JOINT_NONE)
-            return s->bg - c->ld[h];
-        return s->logf[(size_t)k * s->nb + c->bin[h]] - c->ld[h];
+            return s->bg - e->ld;
+        return s->logf[(size_t)k * s->nb + e->bin] - e->ld;
     }
     double ld = log((double)d < s->dmin ? s->dmin : (double)d);
     if (k == JOINT_NONE)
