@@ -490,13 +490,15 @@ int joint_find_links(joint *s)
     s->ibin = s->p.bin > 0 ? 1.0 / s->p.bin : 0;
     /* logf_of's cache, every entry the delay INT64_MIN with its own values
      * (without the cache logf_of computes directly) */
-    /* one cache line holds two whole entries (joint_logc_ent) */
-    s->logc = aligned_alloc(64, sizeof *s->logc);
+    s->logc = malloc(sizeof *s->logc);
     if (s->logc) {
         double ld0 = log(s->dmin);
         uint32_t b0 = dbin(s, INT64_MIN);
-        for (size_t i = 0; i < (1u << JOINT_LOGC_BITS); i++)
-            s->logc->e[i] = (joint_logc_ent){.d = INT64_MIN, .ld = ld0, .bin = b0};
+        for (size_t i = 0; i < (1u << JOINT_LOGC_BITS); i++) {
+            s->logc->d[i] = INT64_MIN;
+            s->logc->ld[i] = ld0;
+            s->logc->bin[i] = b0;
+        }
     }
     /* direct tables of the density and parallel-call keys (joint_dk_cell):
      * (1 + outgoing links of the callee)^2 cells per in link, while they

@@ -816,20 +816,11 @@ static inline uint32_t dbin_ln(const joint *s, pb_ns d, double ld)
 /* A direct-mapped cache of log(delay) and the delay's bin (speed only: the
  * same numbers as computing them): the walks of one request score the same
  * delays again and again. */
-/* One entry per slot, 32 bytes in a 64-byte-aligned block (aligned_alloc):
- * a look-up touches one cache line (h157; the three arrays d[], ld[],
- * bin[] it had touched three, and the cache, 160-256 KB, does not stay in
- * L1). */
 #define JOINT_LOGC_BITS 13
-typedef struct joint_logc_ent {
-    pb_ns d;                /* the delay, INT64_MIN: empty */
-    double ld;              /* log(max(d, dmin)) */
-    uint32_t bin, pad_;     /* its density bin; pad to 32 bytes */
-    uint64_t pad2_;
-} joint_logc_ent;
-_Static_assert(sizeof(joint_logc_ent) == 32, "joint_logc_ent: 32 bytes, two to a cache line");
 typedef struct joint_logc {
-    joint_logc_ent e[1u << JOINT_LOGC_BITS];
+    pb_ns d[1u << JOINT_LOGC_BITS];
+    double ld[1u << JOINT_LOGC_BITS];
+    uint32_t bin[1u << JOINT_LOGC_BITS];
 } joint_logc;
 
 /* log density of delay d (ns) for density key k (JOINT_NONE: background) */
@@ -838,15 +829,14 @@ static inline __attribute__((always_inline)) double logf_of(const joint *s, uint
     joint_logc *c = s->logc;
     if (c) {
         uint32_t h = (uint32_t)(((uint64_t)d * 0x9E3779B97F4A7C15ull) >> (64 - JOINT_LOGC_BITS));
-        joint_logc_ent *e = &c->e[h];
-        if (e->d != d) {
-            e->d = d;
-            e->ld = log((double)d < s->dmin ? s->dmin : (double)d);
-            e->bin = dbin_ln(s, d, e->ld);
+        if (c->d[h] != d) {
+            c->d[h] = d;
+            c->ld[h] = log((double)d < s->dmin ? s->dmin : (double)d);
+            c->bin[h] = dbin_ln(s, d, c->ld[h]);
         }
         if (k == JOINT_NONE)
-            return s->bg - e->ld;
-        return s->logf[(size_t)k * s->nb + e->bin] - e->ld;
+            return s->bg - c->ld[h];
+        return s->logf[(size_t)k * s->nb + c->bin[h]] - c->ld[h];
     }
     double ld = log((double)d < s->dmin ? s->dmin : (double)d);
     if (k == JOINT_NONE)
