@@ -55,7 +55,8 @@ static joint *hand(pb_strtab *st, const uint32_t *par, const uint32_t *ret)
         s->link_dst[l] = ld[l];
     }
     for (int p = 0; p < 6; p++) {
-        s->pr[p] = (jpair){0, 0, 0, 0, (uint32_t)(2 * p), ret[p], caller[p], callee[p], link[p]};
+        s->pr[p] = (jpair){.call = (uint32_t)(2 * p), .ret = ret[p], .caller = caller[p],
+                            .callee = callee[p], .link = link[p]};
         s->par[p] = par[p];
     }
     return s;
@@ -169,8 +170,11 @@ static void twelve(pb_strtab *st, uint32_t nl, uint32_t na, joint *s[2])
         for (uint32_t r = 0; r < 12; r++) {
             uint32_t p = 2 * r, q = 2 * r + 1;
             int at_l = k == 1 && r < nl, away = k == 1 && r >= nl && r < nl + na;
-            s[k]->pr[p] = (jpair){0, 0, 0, 0, 4 * r, 4 * r + 1 + 100 * at_l, F, L, 0};
-            s[k]->pr[q] = (jpair){0, 0, 0, 0, 4 * r + 2, 4 * r + 3 + 100 * (at_l || away), L, D, 1};
+            s[k]->pr[p] = (jpair){.call = 4 * r, .ret = 4 * r + 1 + 100 * at_l,
+                                  .caller = F, .callee = L, .link = 0};
+            s[k]->pr[q] = (jpair){.call = 4 * r + 2,
+                                  .ret = 4 * r + 3 + 100 * (at_l || away),
+                                  .caller = L, .callee = D, .link = 1};
             s[k]->par[p] = away ? q : JOINT_NONE;
             s[k]->par[q] = at_l ? (p + 2) % 24 : p;
         }

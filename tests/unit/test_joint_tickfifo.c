@@ -40,14 +40,16 @@ static void setup(void)
     /* F's requests: (arrival tick, answer tick) */
     const int arr[4] = {0, 0, 1, 3}, ans[4] = {1, 2, 2, 3};
     for (int q = 0; q < 4; q++)
-        pr[q] = (jpair){arr[q] * MS, arr[q] * MS + 10, ans[q] * MS + 500, ans[q] * MS + 510,
-                        (uint32_t)(2 * q), (uint32_t)(2 * q + 1), 0, 1, 0};
+        pr[q] = (jpair){.cs = arr[q] * MS, .cr = arr[q] * MS + 10, .rs = ans[q] * MS + 500,
+                        .rr = ans[q] * MS + 510, .call = (uint32_t)(2 * q),
+                        .ret = (uint32_t)(2 * q + 1), .caller = 0, .callee = 1, .link = 0};
     /* E's calls: (send tick, return tick) */
     const int snd[4] = {0, 1, 1, 3}, ret[4] = {1, 1, 2, 3};
     for (int i = 0; i < 4; i++)
-        pr[4 + i] = (jpair){snd[i] * MS + 100, snd[i] * MS + 110, ret[i] * MS + 200,
-                            ret[i] * MS + 210, (uint32_t)(8 + 2 * i), (uint32_t)(9 + 2 * i), 1,
-                            2, 1};
+        pr[4 + i] = (jpair){.cs = snd[i] * MS + 100, .cr = snd[i] * MS + 110,
+                            .rs = ret[i] * MS + 200, .rr = ret[i] * MS + 210,
+                            .call = (uint32_t)(8 + 2 * i), .ret = (uint32_t)(9 + 2 * i),
+                            .caller = 1, .callee = 2, .link = 1};
     /* every call's candidates: the four requests (none cut) */
     for (int p = 0; p <= 8; p++)
         cand_off[p] = p < 4 ? 0 : (uint32_t)(4 * (p - 4));
