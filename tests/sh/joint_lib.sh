@@ -138,3 +138,32 @@ shuffle_services() {
 
 # keep_cols TRACE, strip_ids TRACE: as the audits make their traces
 . "$PB_ROOT/experiments/trace_cols.sh"
+
+# abc_trace N SPAN PERIODIC: N requests A>B>C by hand (A the client, B the
+# front end, C a leaf), a request every 1-3 ms (a golden-ratio sequence, so
+# no two gaps alike; PERIODIC=1: every 2 ms exactly), B calls C 0.2 ms
+# after a request arrives, C answers in 1 ms + SPAN x (0..1) (another
+# golden-ratio sequence), B answers 0.2 ms later; rows in time order, call
+# ids and path (the request, 1..N) filled.  Used by the lost-call tests.
+abc_trace() {
+awk -v nreq="$1" -v span="$2" -v per="$3" 'BEGIN {
+    OFS = ","; print "id,ts,recv_ts,src,dst,type,callid,path,cause"
+    n = 0; t = 0.001
+    for (k = 0; k < nreq; k++) {
+        g = 0.41421356 * k - int(0.41421356 * k)
+        if (k) t += per ? 0.002 : 0.001 + 0.002 * g
+        u = 0.618034 * k - int(0.618034 * k)
+        d = 0.001 + span * u
+        ev[n++] = sprintf("%.9f,A,B,call,%d,%d", t, 2 * k + 1, k + 1)
+        ev[n++] = sprintf("%.9f,B,C,call,%d,%d", t + 0.0002, 2 * k + 2, k + 1)
+        ev[n++] = sprintf("%.9f,C,B,return,%d,%d", t + 0.0002 + d, 2 * k + 2, k + 1)
+        ev[n++] = sprintf("%.9f,B,A,return,%d,%d", t + 0.0004 + d, 2 * k + 1, k + 1)
+    }
+    for (i = 1; i < n; i++) {
+        x = ev[i]; j = i - 1
+        while (j >= 0 && (ev[j] + 0) > (x + 0)) { ev[j + 1] = ev[j]; j-- }
+        ev[j + 1] = x
+    }
+    for (i = 0; i < n; i++) { split(ev[i], a, ","); print i, a[1], a[1], a[2], a[3], a[4], a[5], a[6], "" }
+}'
+}

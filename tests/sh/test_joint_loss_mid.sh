@@ -23,28 +23,7 @@ SP="$PB_ROOT/experiments/intact_spill.awk"
 exact() { "$B/score" --truth "$1" "$2" | exact_acc; }
 body() { grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$1"; }
 # make_trace PERIODIC: the 40 requests (PERIODIC=1: one every 2 ms)
-make_trace() {
-awk -v per="$1" 'BEGIN {
-    OFS = ","; print "id,ts,recv_ts,src,dst,type,callid,path,cause"
-    n = 0; t = 0.001
-    for (k = 0; k < 40; k++) {
-        g = 0.41421356 * k - int(0.41421356 * k)
-        if (k) t += per ? 0.002 : 0.001 + 0.002 * g
-        u = 0.618034 * k - int(0.618034 * k)
-        d = 0.001 + 0.001 * u
-        ev[n++] = sprintf("%.9f,A,B,call,%d,%d", t, 2 * k + 1, k + 1)
-        ev[n++] = sprintf("%.9f,B,C,call,%d,%d", t + 0.0002, 2 * k + 2, k + 1)
-        ev[n++] = sprintf("%.9f,C,B,return,%d,%d", t + 0.0002 + d, 2 * k + 2, k + 1)
-        ev[n++] = sprintf("%.9f,B,A,return,%d,%d", t + 0.0004 + d, 2 * k + 1, k + 1)
-    }
-    for (i = 1; i < n; i++) {
-        x = ev[i]; j = i - 1
-        while (j >= 0 && (ev[j] + 0) > (x + 0)) { ev[j + 1] = ev[j]; j-- }
-        ev[j + 1] = x
-    }
-    for (i = 0; i < n; i++) { split(ev[i], a, ","); print i, a[1], a[1], a[2], a[3], a[4], a[5], a[6], "" }
-}'
-}
+make_trace() { abc_trace 40 0.001 "$1"; }
 make_trace 0 > "$tmp/t.csv" || fail "the hand-made trace"
 awk -F, 'NR == 1 || !($4 == "A" && $8 == 21 && $6 == "call")' "$tmp/t.csv" > "$tmp/p.csv"
 [ "$(wc -l < "$tmp/p.csv")" -eq 160 ] || fail "request 21's call not removed"

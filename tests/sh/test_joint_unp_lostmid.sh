@@ -17,28 +17,7 @@
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 SP="$PB_ROOT/experiments/intact_spill.awk"
 # make_trace SPAN: the 120 requests, C answering in 1 ms + SPAN x (0..1)
-make_trace() {
-awk -v span="$1" 'BEGIN {
-    OFS = ","; print "id,ts,recv_ts,src,dst,type,callid,path,cause"
-    n = 0; t = 0.001
-    for (k = 0; k < 120; k++) {
-        g = 0.41421356 * k - int(0.41421356 * k)
-        if (k) t += 0.001 + 0.002 * g
-        u = 0.618034 * k - int(0.618034 * k)
-        d = 0.001 + span * u
-        ev[n++] = sprintf("%.9f,A,B,call,%d,%d", t, 2 * k + 1, k + 1)
-        ev[n++] = sprintf("%.9f,B,C,call,%d,%d", t + 0.0002, 2 * k + 2, k + 1)
-        ev[n++] = sprintf("%.9f,C,B,return,%d,%d", t + 0.0002 + d, 2 * k + 2, k + 1)
-        ev[n++] = sprintf("%.9f,B,A,return,%d,%d", t + 0.0004 + d, 2 * k + 1, k + 1)
-    }
-    for (i = 1; i < n; i++) {
-        x = ev[i]; j = i - 1
-        while (j >= 0 && (ev[j] + 0) > (x + 0)) { ev[j + 1] = ev[j]; j-- }
-        ev[j + 1] = x
-    }
-    for (i = 0; i < n; i++) { split(ev[i], a, ","); print i, a[1], a[1], a[2], a[3], a[4], a[5], a[6], "" }
-}'
-}
+make_trace() { abc_trace 120 "$1" 0; }
 make_trace 0.004 > "$tmp/t.csv" || fail "the hand-made trace"
 awk -F, 'NR == 1 || !($4 == "A" && $6 == "call" && ($8 == 31 || $8 == 60 || $8 == 90))' \
     "$tmp/t.csv" > "$tmp/p.csv"
