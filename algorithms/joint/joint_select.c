@@ -168,7 +168,9 @@ static int set_pool(joint *s, const unsigned char *dens, const unsigned char *cn
         if (rep[s->link_dst[e]] == NONE)
             rep[s->link_dst[e]] = e;
     if (any && !s->kein) {
-        s->kein = malloc(((size_t)nl + 1) * sizeof *s->kein);
+        /* calloc: kein[nl] is never set, but greedy_tcache compares the
+         * whole array (joint_tcache.c same_inputs) */
+        s->kein = calloc((size_t)nl + 1, sizeof *s->kein);
         s->pool_nq = calloc((size_t)nl + 1, sizeof *s->pool_nq);
         if (!s->kein || !s->pool_nq) {
             free(rep);
