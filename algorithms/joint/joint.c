@@ -743,6 +743,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
      * NULL (out of memory): each fits its own */
     joint_selshare *share = mode == 2 && params->select_share ? joint_selshare_new() : NULL;
     int rc = init_one(&a, v, params, err, 0, share, force);
+    if (rc == PB_OK) /* pairs_share: its caches for the next (joint_bufshare.c) */
+        joint_bufshare_park(a);
     if (rc == PB_OK)
         joint_selshare_set_keyroom(share, a->keycap); /* key_room (joint_keyroom.c) */
     if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
@@ -788,8 +790,10 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         free_end = joint_serial_flags(a);
         if (rc == PB_OK && take < 0)
             rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
-        if (w)
+        if (w) {
+            joint_bufshare_park(w); /* pairs_share: for the held search */
             w->selshare = NULL;
+        }
         if (rc != PB_OK) {
             joint_close(w);
             a->selshare = NULL;
@@ -1434,6 +1438,7 @@ static void close_one(joint *s)
     free(s->sure);
     free(s->cdur);
     free(s->cdir);
+    free(s->cdir_spare);
     free(s->cldur);
     free(s->rsbuf);
     free(s->qend);

@@ -272,7 +272,10 @@ typedef struct joint_params {
                            first ended with (joint_keyroom.c; speed, the same numbers), 1 */
     int pairs_share;    /* [pairs_share] without call ids the held search takes the free
                            search's first pairing of calls and returns instead of
-                           pairing again (joint_pshare.c; speed, the same numbers), 1 */
+                           pairing again (joint_pshare.c), and its caches
+                           (joint_bufshare.c); the second corr set-up reuses the
+                           first's cleared table (joint_corr.c); speed, the same
+                           numbers, 1 */
     int busy_space;     /* [busy_space] busy test: a service also serialises when its
                            sends are spaced far more than the copies' (joint_space.c), 1 */
     int busy_partial;   /* [busy_partial] busy test: where it keeps the free search, a

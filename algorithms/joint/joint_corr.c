@@ -328,7 +328,15 @@ int joint_corr_init(joint *s)
     for (uint32_t p = 0; p < s->npairs; p++)
         s->cdur[p] = INT64_MIN;
     size_t nl = s->nlinks;
-    if (nl * nl * nl <= CORR_DIRECT_MAX) {
+    if (nl * nl * nl <= CORR_DIRECT_MAX && s->cdir_spare && !s->cdir) {
+        /* pairs_share: the table the search's last drop cleared (every
+         * cell NONE, the same links) instead of a new fill of nl^3 cells */
+        s->cdir = s->cdir_spare;
+        s->cdir_spare = NULL;
+        if (joint_bufshare_test_on)
+            joint_bufshare_test_cdir++;
+    } else if (nl * nl * nl <= CORR_DIRECT_MAX) {
+        free(s->cdir);
         s->cdir = malloc((nl * nl * nl + 1) * sizeof *s->cdir);
         if (!s->cdir) {
             free(e);
@@ -367,6 +375,35 @@ int joint_corr_init(joint *s)
     }
     free(e);
     return PB_OK;
+}
+
+int joint_corr_test_fault = 0;
+
+void joint_corr_drop_dir(joint *s)
+{
+    if (!s->cdir)
+        return;
+    if (!s->p.pairs_share || s->cdir_spare) {
+        free(s->cdir);
+        s->cdir = NULL;
+        return;
+    }
+    /* the only cells ever set are the keys of corrmap (joint_corr_add,
+     * joint_corr_force write both): clear those.  The test's fault
+     * "clears" them to 0 (the first key's index), as a wrong clearing
+     * would */
+    size_t nl = s->nlinks;
+    const uint32_t none = joint_corr_test_fault ? 0 : NONE;
+    for (size_t i = 0; i < s->corrmap.cap; i++) {
+        if (s->corrmap.v[i] == NONE)
+            continue;
+        uint64_t k = s->corrmap.k[i];
+        size_t ein = (size_t)(k >> 42), l1 = (size_t)((k >> 21) & 0x1FFFFF),
+               l2 = (size_t)(k & 0x1FFFFF);
+        s->cdir[(ein * nl + l1) * nl + l2] = none;
+    }
+    s->cdir_spare = s->cdir;
+    s->cdir = NULL;
 }
 
 void joint_corr_reset(joint *s)

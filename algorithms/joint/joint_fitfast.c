@@ -273,7 +273,13 @@ struct joint_selshare {
     size_t hits;              /* times it was taken */
     uint32_t keyroom;         /* key_room: the first search's per-key room (joint_keyroom.c) */
     joint_pshare *pairs;      /* pairs_share: the first search's pairing (joint_pshare.c) */
+    joint *park;              /* pairs_share: its caches (joint_bufshare.c), or NULL */
 };
+
+joint **joint_selshare_park(joint_selshare *c)
+{
+    return c ? &c->park : NULL;
+}
 
 joint_pshare **joint_selshare_pairs(joint_selshare *c)
 {
@@ -301,6 +307,7 @@ void joint_selshare_free(joint_selshare *c)
     if (!c)
         return;
     joint_pshare_free(c->pairs);
+    joint_bufshare_release(c->park);
     free(c->sel);
     free(c->cnt_flat);
     free(c->corr_svc);

@@ -59,6 +59,8 @@ int joint_gsort_round_start(joint *s)
 {
     if (!s->p.greedy_sorted || !s->p.greedy_cut)
         return PB_OK;
+    if (!s->gs)
+        joint_bufshare_take(s); /* pairs_share: the free search's (joint_bufshare.c) */
     if (!s->gs && !(s->gs = calloc(1, sizeof *s->gs)))
         return PB_ENOMEM;
     struct joint_gsort *g = s->gs;

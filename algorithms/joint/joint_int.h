@@ -538,6 +538,8 @@ struct joint {
     int corr_on;            /* score correlated durations of consecutive calls */
     hmap corrmap;           /* (in link, call link, next call link) -> index */
     uint32_t ncorr, *cdir;  /* cdir: direct key table (links^3), or NULL */
+    uint32_t *cdir_spare;   /* pairs_share: a dropped cdir, every cell NONE again,
+                               for the search's next joint_corr_init (joint_corr.c) */
     int corr_any;           /* some fitted correlation is not zero */
     unsigned char *sure;    /* per pair: paired beyond doubt (joint_corr.c) */
     pb_ns *cdur;            /* per pair: duration whose log10 is in cldur */
@@ -1304,6 +1306,29 @@ void joint_vcache_end(joint *s);
 int joint_vcache_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, double *ll);
 /* joint_vcache.c: free s->vc (NULL-safe) */
 void joint_vcache_free(joint *s);
+/* joint_corr.c (pairs_share): s->cdir given back with only its set cells
+ * cleared, kept in s->cdir_spare for the next joint_corr_init of s (the
+ * same links, so the same size); with pairs_share=0 freed.  s->cdir NULL
+ * after */
+void joint_corr_drop_dir(joint *s);
+/* joint_corr.c: 0; a unit test sets it (a drop clears the set cells to 0,
+ * not NONE, as a wrong clearing would) */
+extern int joint_corr_test_fault;
+/* joint_bufshare.c (pairs_share): s's vcache, wcache and gsort (what the
+ * holder of s->selshare lacks) moved there when s's search is done; NULL
+ * selshare or pairs_share=0: nothing */
+void joint_bufshare_park(joint *s);
+/* joint_bufshare.c: the caches s lacks taken from its selshare's holder
+ * (each cache's begin calls it before allocating its own) */
+void joint_bufshare_take(joint *s);
+/* joint_bufshare.c: the holder h's caches and h freed (NULL-safe) */
+void joint_bufshare_release(joint *h);
+/* joint_bufshare.c: 0; a unit test sets _on, then counts caches taken
+ * and cleared cdir tables reused (joint_corr.c) */
+extern int joint_bufshare_test_on;
+extern long joint_bufshare_test_taken, joint_bufshare_test_cdir;
+/* joint_fitfast.c: the caches' holder slot of c (NULL when c is NULL) */
+joint **joint_selshare_park(struct joint_selshare *c);
 /* joint_vcache.c: 0; a unit test sets them (off: no value kept; stale:
  * the values of one local search kept into the next, on purpose) */
 extern int joint_vcache_test_off, joint_vcache_test_stale;

@@ -498,7 +498,10 @@ const pb_option joint_options[] = {
     {"pairs_share", PB_OPT_BOOL, offsetof(joint_params, pairs_share), "1", PB_OPT_NORANGE,
      "without call ids the held search takes the free search's first pairing of calls and "
      "returns (the alignment, joint_find_pairs) instead of making it again "
-     "(joint_pshare.c; speed, the same output); 0: each search pairs"},
+     "(joint_pshare.c; speed, the same output), and its local-search and greedy caches "
+     "(joint_bufshare.c), and each search's second duration-term set-up reuses the "
+     "first's direct table with only its set cells cleared (joint_corr.c); 0: each "
+     "search pairs and allocates its own"},
     {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
      "busy test, where it and the likelihood keep the free search: a service also "
      "serialises when fewer of the gaps between its consecutive sends (calls it makes, "

@@ -228,7 +228,7 @@ static void corr_drop(joint *s)
     free(s->sure);
     free(s->cdur);
     free(s->cldur);
-    free(s->cdir);
+    joint_corr_drop_dir(s); /* pairs_share: kept for the next (joint_corr.c) */
     free(s->cst);
     free(s->cpar);
     free(s->corrmap.k);

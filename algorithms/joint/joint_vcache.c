@@ -43,6 +43,8 @@ int joint_vcache_begin(joint *s)
 {
     if (joint_vcache_test_off)
         return PB_OK;
+    if (!s->vc)
+        joint_bufshare_take(s); /* pairs_share: the free search's (joint_bufshare.c) */
     if (!s->vc && !(s->vc = calloc(1, sizeof *s->vc)))
         return PB_ENOMEM;
     /* the test's stale cache: one local search's values kept in the next

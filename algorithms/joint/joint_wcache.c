@@ -48,6 +48,8 @@ int joint_wcache_begin(joint *s)
 {
     if (!s->p.resplit_wcache)
         return PB_OK;
+    if (!s->wc)
+        joint_bufshare_take(s); /* pairs_share: the free search's (joint_bufshare.c) */
     if (!s->wc && !(s->wc = calloc(1, sizeof *s->wc)))
         return PB_ENOMEM;
     /* the test's stale cache: one local search's records kept in the next

@@ -125,9 +125,87 @@ TEST(pairing_taken_changes_nothing)
     CHECK(bad_fault > 0);
 }
 
+/* pairs_share's later parts (joint_bufshare.c, h165): the held search
+ * takes the free search's local-search and greedy caches, and a search's
+ * second duration-term set-up takes its first's direct table with only
+ * its set cells cleared.  The same results as pairs_share=0 (above); here:
+ * they fire (caches taken, tables reused, none with the option off), and
+ * a table whose set cells are "cleared" to 0 (the test's fault: a wrong
+ * clearing value) is seen. */
+TEST(caches_and_table_shared)
+{
+    int taken, taken_off;
+    joint_bufshare_test_on = 1;
+    joint_bufshare_test_taken = joint_bufshare_test_cdir = 0;
+    int bad = pairs_cases(&taken, &taken_off);
+    long got = joint_bufshare_test_taken, cdir = joint_bufshare_test_cdir;
+    printf("# 8 black-box cases: %d differ, %ld caches taken, %ld tables reused\n", bad, got,
+           cdir);
+    CHECK_INT(bad, 0);
+    CHECK(got >= 8);
+    CHECK(cdir >= 8);
+    /* with the option off nothing is taken */
+    pb_trace *t = joint_test_case_trace(4099, 1, 0, 40);
+    CHECK(t != NULL);
+    if (t) {
+        pb_trace_view v = pb_trace_view_of(t);
+        joint_params p = defaults();
+        p.callids = 0;
+        p.pairs_share = 0;
+        joint_bufshare_test_taken = joint_bufshare_test_cdir = 0;
+        joint *s = joint_test_init(&v, p);
+        CHECK(s != NULL);
+        CHECK(joint_bufshare_test_taken == 0 && joint_bufshare_test_cdir == 0);
+        joint_close(s);
+        pb_trace_close(t);
+    }
+    joint_test_tick = 0;
+    joint_bufshare_test_on = 0;
+    /* the exactness rests on a dropped table being all NONE again: a
+     * finished search's table (its keys set) dropped and read cell by
+     * cell; the test's fault (set cells "cleared" to 0) shows */
+    for (int fault = 0; fault < 2; fault++) {
+        long dirty = 0, keys = 0;
+        joint_corr_test_fault = fault;
+        for (int seed = 1; seed <= 8; seed++) {
+            pb_trace *u = joint_test_case_trace((unsigned long)(4099 * seed), seed, 0, 40);
+            CHECK(u != NULL);
+            if (!u)
+                continue;
+            pb_trace_view v = pb_trace_view_of(u);
+            joint_params p = defaults();
+            p.callids = 0;
+            joint *s = joint_test_init(&v, p);
+            CHECK(s != NULL);
+            if (s && s->cdir) {
+                size_t nl = s->nlinks;
+                keys += s->ncorr;
+                free(s->cdir_spare);
+                s->cdir_spare = NULL;
+                joint_corr_drop_dir(s);
+                CHECK(s->cdir == NULL && s->cdir_spare != NULL);
+                for (size_t i = 0; s->cdir_spare && i < nl * nl * nl; i++)
+                    dirty += s->cdir_spare[i] != JOINT_NONE;
+            }
+            joint_close(s);
+            pb_trace_close(u);
+            joint_test_tick = 0;
+        }
+        printf("# %s: %ld keys set, %ld cells not NONE after the drop\n",
+               fault ? "cleared to 0 (fault)" : "cleared", keys, dirty);
+        CHECK(keys > 0);
+        if (fault)
+            CHECK(dirty > 0);
+        else
+            CHECK_INT((int)dirty, 0);
+    }
+    joint_corr_test_fault = 0;
+}
+
 int main(void)
 {
     RUN(room_given_changes_nothing);
     RUN(pairing_taken_changes_nothing);
+    RUN(caches_and_table_shared);
     return pbtest_exit();
 }
