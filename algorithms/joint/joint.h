@@ -394,6 +394,9 @@ typedef struct joint_params {
     int cand_sweep;     /* [cand_sweep] a call's candidate parents from a max-tree
                            over its service's requests when many are open (same
                            results, faster; joint_csweep.c), 1 */
+    int cand_group;     /* [cand_group] calls of one caller with the same send and
+                           return receipt cut from one shared candidate list (same
+                           results, faster; joint_cgroup.c), 1 */
     int late_chance;    /* [late_chance] a late link's orphan share corrected for the
                            requests that enclose its calls by chance (joint_lchance.c), 0 */
     int recur_inner;    /* [recur_inner] a service that calls itself: a second search

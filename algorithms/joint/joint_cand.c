@@ -609,6 +609,8 @@ int joint_find_candidates(joint *s)
     uint32_t *cnt = malloc(((size_t)n + 1) * sizeof *cnt);
     uint32_t *cpos = malloc(((size_t)n + 1) * sizeof *cpos); /* cand_sweep's answers */
     joint_ctree ct = {0};
+    joint_cgroup cg = {0}; /* cand_group (joint_cgroup.c) */
+    uint64_t tgen = 0;     /* the tree's changes */
     uint32_t *crank = NULL; /* each call's rank among its caller's (tie_rows_wide) */
     int rc = PB_OK;
     if (!in_off || !out_off || !in || !out || !open || !start || !cnt || !cpos) {
@@ -688,16 +690,20 @@ int joint_find_candidates(joint *s)
          * since: calls served by it since the list was last compacted */
         int tree = 0;
         uint32_t since = 0;
+        joint_cgroup_reset(&cg);
         for (uint32_t o = out_off[a]; o < out_off[a + 1] && rc == PB_OK; o++) {
             uint32_t p = out[o];
             const jpair *pp = &s->pr[p];
             while (ip < i1 && in[ip].t - w <= pp->cs) {
-                if (tree)
+                if (tree) {
                     joint_csweep_set(&ct, ip - i0, req_end(s, in[ip].p));
+                    tgen++;
+                }
                 open[nopen++] = in[ip++].p;
             }
             uint32_t keep = 0;
             start[p] = (uint32_t)s->ncand;
+            int grouped = 0; /* cand_group: cut from the group's list */
             if (s->p.cand_sweep && lg < 0 && nopen > joint_csweep_min) {
                 if (!tree) { /* every request begun so far, dropped or not */
                     if ((rc = joint_csweep_init(&ct, i1 - i0)) != PB_OK)
@@ -705,11 +711,39 @@ int joint_find_candidates(joint *s)
                     for (uint32_t i = i0; i < ip; i++)
                         joint_csweep_set(&ct, i - i0, req_end(s, in[i].p));
                     tree = 1;
+                    tgen++;
                 }
-                uint32_t nq = joint_csweep_query(&ct, w, lw, pp->cs, pp->rr, cpos);
-                for (uint32_t j = 0; j < nq && rc == PB_OK; j++)
-                    if (in[i0 + cpos[j]].p != p)
-                        rc = add_cand(s, in[i0 + cpos[j]].p);
+                /* a call of a service calling itself may be a candidate of
+                 * the calls before it: never grouped */
+                if (s->p.cand_group && s->p.cand_ends && pp->callee != a &&
+                    joint_cgroup_hit(&cg, a, pp->cs, pp->rr, tgen, kpre)) {
+                    /* the same list as the group's first call: cut it */
+                    if (pb_grow(&s->cand, sizeof *s->cand, &s->candcap, s->ncand + kpre, 4096) !=
+                            PB_OK ||
+                        (rc = joint_cgroup_cut(s, &cg, o - out_off[a], s->cand + s->ncand)) !=
+                            PB_OK) {
+                        rc = rc != PB_OK ? rc : PB_ENOMEM;
+                        break;
+                    }
+                    s->ncand += kpre;
+                    grouped = 1;
+                    s->cgroup_calls++;
+                } else {
+                    uint32_t nq = joint_csweep_query(&ct, w, lw, pp->cs, pp->rr, cpos);
+                    int self = 0;
+                    for (uint32_t j = 0; j < nq && rc == PB_OK; j++) {
+                        if (in[i0 + cpos[j]].p != p)
+                            rc = add_cand(s, in[i0 + cpos[j]].p);
+                        else
+                            self = 1;
+                    }
+                    joint_cgroup_reset(&cg);
+                    /* a list worth keeping: cut, no call its own candidate */
+                    if (rc == PB_OK && s->p.cand_group && s->p.cand_ends && !self && pp->callee != a &&
+                        s->ncand - start[p] > kpre && kpre > 0)
+                        rc = joint_cgroup_keep(&cg, s->cand + start[p], s->ncand - start[p], a,
+                                               pp->cs, pp->rr, tgen, kpre);
+                }
                 s->csweep_calls++;
                 if (++since >= nopen / 4) { /* the scan's drops, amortised */
                     for (uint32_t j = 0; j < nopen; j++)
@@ -744,10 +778,15 @@ int joint_find_candidates(joint *s)
                         rc = add_cand(s, open[j]);
                 s->late_cands += s->ncand - start[p] > strict;
             }
-            size_t got = s->ncand - start[p];
+            size_t got = grouped ? cg.n : s->ncand - start[p];
             if (crank)
                 crank[p] = o - out_off[a];
-            if (got > kpre) {
+            if (grouped) {
+                if (kpre == kmax)
+                    s->capped_calls++;
+                if (got > s->capped_max)
+                    s->capped_max = got;
+            } else if (got > kpre) {
                 rc = joint_cand_cap(s, s->cand + start[p], got, kpre, o - out_off[a]);
                 if (rc != PB_OK)
                     break;
@@ -807,5 +846,6 @@ done:
     free(cnt);
     free(cpos);
     joint_csweep_free(&ct);
+    joint_cgroup_free(&cg);
     return rc;
 }

@@ -186,6 +186,7 @@ struct joint {
     size_t ncand, candcap;
     size_t capped_calls; /* calls whose candidates max_candidates cut */
     size_t csweep_calls; /* cand_sweep: calls whose candidates the tree found */
+    size_t cgroup_calls; /* cand_group: calls cut from their group's list */
     /* -s callgraph=: names that are no node of the trace (the first one
      * and its line), lines whose CALLER SERVICE is no link of it */
     size_t cg_unknown, cg_nolink, cg_allowed;
@@ -1654,6 +1655,38 @@ void joint_csweep_free(joint_ctree *t);
 extern uint32_t joint_csweep_min;
 /* tests only: the tree's second test one tick short (must be caught) */
 extern int joint_csweep_test_wrong;
+
+/* cand_group (joint_cgroup.c): calls of one caller in a row with the same
+ * send and return receipt share their candidate list while the tree is
+ * unchanged; the list is kept once and cut per call (the cut of
+ * joint_cand_ends, the same result) */
+typedef struct joint_cgroup {
+    uint32_t *list;      /* the group's candidates in the order of open */
+    size_t n, cap;
+    uint32_t *ord, *inv; /* positions by (end, position); inv: position -> index */
+    pb_ns *oe;           /* the ends in that order */
+    size_t ocap;
+    size_t lo, hi;       /* the latest-started half's tie group at its boundary */
+    size_t kmax;
+    uint32_t a;
+    pb_ns cs, rr;
+    uint64_t gen;        /* the tree's changes when the list was kept */
+    int valid, prepped;
+} joint_cgroup;
+/* forget the group (its memory kept) */
+void joint_cgroup_reset(joint_cgroup *g);
+void joint_cgroup_free(joint_cgroup *g);
+/* keep c[0..got) (got > kmax) as the group of caller a's calls sent at cs,
+ * answered at rr, with the tree at change count gen; PB_OK or PB_ENOMEM */
+int joint_cgroup_keep(joint_cgroup *g, const uint32_t *c, size_t got, uint32_t a, pb_ns cs,
+                      pb_ns rr, uint64_t gen, size_t kmax);
+/* 1 when a call (a, cs, rr) at tree change count gen has the group's list */
+int joint_cgroup_hit(const joint_cgroup *g, uint32_t a, pb_ns cs, pb_ns rr, uint64_t gen,
+                     size_t kmax);
+/* the group's list cut to its kmax for a call of rank rot, into out (room
+ * for kmax): what joint_cand_ends gives on the full list; PB_OK or
+ * PB_ENOMEM */
+int joint_cgroup_cut(const joint *s, joint_cgroup *g, size_t rot, uint32_t *out);
 
 /* the rules' functions (joint_fifo.c to joint_unpck.c) */
 #include "joint_rules.h"

@@ -719,6 +719,12 @@ const pb_option joint_options[] = {
      "more than 64 are open, instead of a scan of every open request (one very deep "
      "request: quadratic in its depth); 0 scans as before (docs/joint/speed.md, \"Speed, "
      "twentieth wave\")"},
+    {"cand_group", PB_OPT_BOOL, offsetof(joint_params, cand_group), "1", PB_OPT_NORANGE,
+     "speed only, the same results: with cand_sweep and cand_ends, calls of one caller in "
+     "a row with the same send and return receipt (N requests sharing one tick) share "
+     "their candidate list, kept once and cut to max_candidates for each call in "
+     "O(k log k), not built in full for every call (quadratic in N); 0 builds each as "
+     "before (docs/joint/speed.md, \"Speed, twentieth wave (h163)\")"},
     {"late_chance", PB_OPT_BOOL, offsetof(joint_params, late_chance), "0", PB_OPT_NORANGE,
      "with late_split, at a service that passes the late-call test: a link's share of "
      "orphan calls (which widens every call of the link at 1/2) divided by the chance that "

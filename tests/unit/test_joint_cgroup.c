@@ -1,0 +1,131 @@
+/* joint's shared candidate lists (`cand_group`, joint_cgroup.c;
+ * docs/joint/speed.md "Speed, twentieth wave (h163)") against every list
+ * built in full and cut (cand_group=0), on random bare pairs whose calls
+ * share their send and return stamps (a few ticks only): the same
+ * candidates in the same order for every call, with max_candidates small
+ * (the cut's windows over tie groups at both ends), the tree everywhere
+ * or past 16, with and without slack, with ends opened.  The group's
+ * counter must fire (calls that share a tick are there). */
+#include "pbtest.h"
+#include "joint_test.h"
+#include "joint_int.h"
+
+#include <stdlib.h>
+
+#define NP 500
+
+static joint *tick_pairs(gsl_rng *r, uint32_t nn, int opened, unsigned ticks)
+{
+    joint *s = calloc(1, sizeof *s);
+    jpair *pr = calloc(NP, sizeof *pr);
+    pb_ns *qe = opened ? calloc(NP, sizeof *qe) : NULL;
+    if (!s || !pr || (opened && !qe)) {
+        free(s);
+        free(pr);
+        free(qe);
+        return NULL;
+    }
+    s->p = defaults();
+    s->pr = pr;
+    s->npairs = NP;
+    s->nnodes = nn;
+    s->qend = qe;
+    for (uint32_t i = 0; i < NP; i++) {
+        jpair *x = &pr[i];
+        x->call = x->ret = i;
+        x->caller = (uint32_t)gsl_rng_uniform_int(r, nn);
+        x->callee = (uint32_t)gsl_rng_uniform_int(r, nn);
+        x->link = x->caller * nn + x->callee;
+        /* whole ticks of 1 ms from a short range: sends and returns tie */
+        x->cs = (pb_ns)gsl_rng_uniform_int(r, ticks) * 1000000;
+        x->cr = x->cs;
+        x->rs = x->cr + (pb_ns)gsl_rng_uniform_int(r, 1 + ticks / 2) * 1000000;
+        x->rr = x->rs + (pb_ns)gsl_rng_uniform_int(r, 2) * 1000000;
+        if (qe)
+            qe[i] = x->rs + (gsl_rng_uniform(r) < 0.3 ? 1000000 : 0);
+    }
+    return s;
+}
+
+static uint32_t *cands(joint *s, size_t *len)
+{
+    if (joint_find_candidates(s) != PB_OK)
+        return NULL;
+    *len = s->npairs + 1 + s->cand_off[s->npairs];
+    uint32_t *v = malloc(*len * sizeof *v);
+    if (!v)
+        return NULL;
+    memcpy(v, s->cand_off, (s->npairs + 1) * sizeof *v);
+    memcpy(v + s->npairs + 1, s->cand, s->cand_off[s->npairs] * sizeof *v);
+    return v;
+}
+
+static void drop(joint *s)
+{
+    if (!s)
+        return;
+    free(s->pr);
+    free(s->qend);
+    free(s->cand);
+    free(s->cand_off);
+    free(s);
+}
+
+static int one_case(unsigned long seed, pb_ns slack, int opened, uint32_t min, int kmax,
+                    size_t *diff, size_t *grouped, size_t *capped)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r)
+        return 0;
+    gsl_rng_set(r, seed);
+    joint *s = tick_pairs(r, 1 + (uint32_t)(seed % 3), opened, 3 + (unsigned)(seed % 5) * 4);
+    gsl_rng_free(r);
+    if (!s)
+        return 0;
+    s->p.slack = slack;
+    s->p.max_cand = kmax;
+    uint32_t save = joint_csweep_min;
+    joint_csweep_min = min;
+    size_t la = 0, lb = 0;
+    s->p.cand_group = 0;
+    uint32_t *a = cands(s, &la);
+    s->p.cand_group = 1;
+    s->cgroup_calls = 0;
+    uint32_t *b = cands(s, &lb);
+    joint_csweep_min = save;
+    *grouped += s->cgroup_calls;
+    *capped += s->capped_calls;
+    int ok = a && b;
+    if (ok && (la != lb || memcmp(a, b, la * sizeof *a)))
+        (*diff)++;
+    free(a);
+    free(b);
+    drop(s);
+    return ok;
+}
+
+TEST(shared_lists_cut_as_the_full_lists)
+{
+    size_t diff = 0, grouped = 0, capped = 0, cases = 0;
+    static const int ks[] = {1, 2, 3, 5, 8, 32};
+    for (unsigned long seed = 1; seed <= 12; seed++)
+        for (int opened = 0; opened < 2; opened++)
+            for (pb_ns slack = 0; slack <= 1000000; slack += 1000000)
+                for (uint32_t min = 0; min <= 16; min += 16)
+                    for (size_t k = 0; k < sizeof ks / sizeof *ks; k++) {
+                        CHECK(one_case(seed, slack, opened, min, ks[k], &diff, &grouped,
+                                       &capped));
+                        cases++;
+                    }
+    CHECK_INT(diff, 0);
+    CHECK(grouped > 1000); /* the group's counter fired */
+    CHECK(capped > grouped);
+    printf("# cand_group: %zu cases, %zu calls cut from a group, %zu capped, %zu differ\n",
+           cases, grouped, capped, diff);
+}
+
+int main(void)
+{
+    RUN(shared_lists_cut_as_the_full_lists);
+    return pbtest_exit();
+}
