@@ -893,6 +893,10 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
                           unsigned char *un_r, double *before, double *after, int solver);
 int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
                           size_t *nrecs, size_t *changed);
+/* joint_unppiece.c: the top-level request (root pair) of pair q under
+ * s's parents; JOINT_NONE in a cycle (more steps than npairs).  Used by
+ * the pieces and by unp_win's window (joint_unpwin.c) */
+uint32_t joint_unp_root(const joint *s, uint32_t q);
 /* joint_unpaired.c: frees recs[0..n) (their moved ids) and recs; NULL is
  * fine */
 void joint_unpaired_free(joint_unp_rec *recs, size_t n);

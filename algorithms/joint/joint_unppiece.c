@@ -30,9 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* top-level request (root pair) of pair q under s's parents, JOINT_NONE
- * in a cycle (steps past npairs) */
-static uint32_t up_root(const joint *s, uint32_t q)
+uint32_t joint_unp_root(const joint *s, uint32_t q)
 {
     for (uint32_t k = 0; k <= s->npairs; k++) {
         uint32_t p = s->par[q];
@@ -73,7 +71,7 @@ static int half_pair(const joint *s, uint32_t q)
 static uint32_t msg_root(const joint *s, uint32_t m)
 {
     uint32_t q = s->pair_of_msg[m];
-    return q == JOINT_NONE ? JOINT_NONE : up_root(s, q);
+    return q == JOINT_NONE ? JOINT_NONE : joint_unp_root(s, q);
 }
 
 /* the requests of s wholly outside every piece into only[]; the share of

@@ -31,17 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t root_of(const joint *s, uint32_t q)
-{
-    for (uint32_t k = 0; k <= s->npairs; k++) {
-        uint32_t p = s->par[q];
-        if (p == JOINT_NONE)
-            return q;
-        q = p;
-    }
-    return JOINT_NONE;
-}
-
 static uint32_t first_msg(const joint *o, uint32_t q)
 {
     return o->pr[q].call != JOINT_NONE ? o->pr[q].call : o->pr[q].ret;
@@ -79,7 +68,7 @@ static int uw_window(const joint *f, const unsigned char *force, unsigned char *
     size_t ns = 0;
     for (size_t i = 0; rc == PB_OK && i < n; i++) {
         uint32_t q = f->pair_of_msg[i];
-        root[i] = q == JOINT_NONE ? JOINT_NONE : root_of(f, q);
+        root[i] = q == JOINT_NONE ? JOINT_NONE : joint_unp_root(f, q);
         uint32_t r = root[i];
         if (r == JOINT_NONE)
             continue;
