@@ -27,6 +27,7 @@
  * passes the copy is the one before, byte for byte.
  */
 #include "joint_int.h"
+#include "pb_sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -83,7 +84,7 @@ double joint_simblk_rho(const pb_ns *d, uint32_t n, void *scratch, double *r)
         return 0.0;
     for (uint32_t i = 0; i < n; i++)
         v[i] = (vr){d[i], i};
-    qsort(v, n, sizeof *v, cmp_vr);
+    pb_sort(v, n, sizeof *v, cmp_vr);
     for (uint32_t i = 0; i < n;) {
         uint32_t j = i;
         while (j + 1 < n && v[j + 1].d == v[i].d)
@@ -133,7 +134,7 @@ int joint_simblk_build(joint_simblk *b, const joint *s, uint32_t nk, size_t n,
             b->rank[i] = b->key[i] = NONE;
         for (size_t i = 0; i < n; i++)
             e[i] = (tsort){tv[i], dv[i], own[i], ki[i]};
-        qsort(e, n, sizeof *e, cmp_kt);
+        pb_sort(e, n, sizeof *e, cmp_kt);
         for (size_t i = 0; i < n; i++) {
             b->off[e[i].k + 1]++;
             b->dl[i] = e[i].d;

@@ -28,6 +28,7 @@
  * instead (loss everywhere: no saving, the same result as unp_win=0).
  */
 #include "joint_int.h"
+#include "pb_sort.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,7 +99,7 @@ static int uw_window(const joint *f, const unsigned char *force, unsigned char *
             k++;
         }
     if (rc == PB_OK && k) {
-        qsort(iv, k, sizeof *iv, uw_cmp);
+        pb_sort(iv, k, sizeof *iv, uw_cmp);
         size_t j = 0; /* merged, disjoint, in order */
         for (size_t t = 1; t < k; t++) {
             if (iv[t].a <= iv[j].b) {
