@@ -8,7 +8,7 @@
  * counter must fire (calls that share a tick are there). */
 #include "pbtest.h"
 #include "joint_test.h"
-#include "joint_int.h"
+#include "joint_cands_test.h"
 
 #include <stdlib.h>
 
@@ -47,30 +47,6 @@ static joint *tick_pairs(gsl_rng *r, uint32_t nn, int opened, unsigned ticks)
     return s;
 }
 
-static uint32_t *cands(joint *s, size_t *len)
-{
-    if (joint_find_candidates(s) != PB_OK)
-        return NULL;
-    *len = s->npairs + 1 + s->cand_off[s->npairs];
-    uint32_t *v = malloc(*len * sizeof *v);
-    if (!v)
-        return NULL;
-    memcpy(v, s->cand_off, (s->npairs + 1) * sizeof *v);
-    memcpy(v + s->npairs + 1, s->cand, s->cand_off[s->npairs] * sizeof *v);
-    return v;
-}
-
-static void drop(joint *s)
-{
-    if (!s)
-        return;
-    free(s->pr);
-    free(s->qend);
-    free(s->cand);
-    free(s->cand_off);
-    free(s);
-}
-
 static int one_case(unsigned long seed, pb_ns slack, int opened, uint32_t min, int kmax,
                     size_t *diff, size_t *grouped, size_t *capped)
 {
@@ -88,10 +64,10 @@ static int one_case(unsigned long seed, pb_ns slack, int opened, uint32_t min, i
     joint_csweep_min = min;
     size_t la = 0, lb = 0;
     s->p.cand_group = 0;
-    uint32_t *a = cands(s, &la);
+    uint32_t *a = joint_test_cands(s, &la);
     s->p.cand_group = 1;
     s->cgroup_calls = 0;
-    uint32_t *b = cands(s, &lb);
+    uint32_t *b = joint_test_cands(s, &lb);
     joint_csweep_min = save;
     *grouped += s->cgroup_calls;
     *capped += s->capped_calls;
@@ -100,7 +76,7 @@ static int one_case(unsigned long seed, pb_ns slack, int opened, uint32_t min, i
         (*diff)++;
     free(a);
     free(b);
-    drop(s);
+    joint_test_drop_bare(s);
     return ok;
 }
 

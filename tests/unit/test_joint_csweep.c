@@ -13,7 +13,7 @@
  * cap's windows). */
 #include "pbtest.h"
 #include "joint_test.h"
-#include "joint_int.h"
+#include "joint_cands_test.h"
 
 #include <stdlib.h>
 
@@ -54,31 +54,6 @@ static joint *random_pairs(gsl_rng *r, uint32_t nn, int opened)
     return s;
 }
 
-/* the candidates of every pair: offsets then lists */
-static uint32_t *cands(joint *s, size_t *len)
-{
-    if (joint_find_candidates(s) != PB_OK)
-        return NULL;
-    *len = s->npairs + 1 + s->cand_off[s->npairs];
-    uint32_t *v = malloc(*len * sizeof *v);
-    if (!v)
-        return NULL;
-    memcpy(v, s->cand_off, (s->npairs + 1) * sizeof *v);
-    memcpy(v + s->npairs + 1, s->cand, s->cand_off[s->npairs] * sizeof *v);
-    return v;
-}
-
-static void drop(joint *s)
-{
-    if (!s)
-        return;
-    free(s->pr);
-    free(s->qend);
-    free(s->cand);
-    free(s->cand_off);
-    free(s);
-}
-
 /* same lists from the scan and the tree (min: joint_csweep_min); counts
  * the cases whose lists differ into *diff, the calls the tree served into
  * *tree, capped calls into *capped */
@@ -96,12 +71,12 @@ static int one_case(unsigned long seed, pb_ns slack, int opened, uint32_t min, s
     s->p.slack = slack;
     size_t la = 0, lb = 0;
     s->p.cand_sweep = 0;
-    uint32_t *a = cands(s, &la);
+    uint32_t *a = joint_test_cands(s, &la);
     s->p.cand_sweep = 1;
     uint32_t save = joint_csweep_min;
     joint_csweep_min = min;
     s->csweep_calls = 0;
-    uint32_t *b = cands(s, &lb);
+    uint32_t *b = joint_test_cands(s, &lb);
     joint_csweep_min = save;
     *tree += s->csweep_calls;
     *capped += s->capped_calls;
@@ -110,7 +85,7 @@ static int one_case(unsigned long seed, pb_ns slack, int opened, uint32_t min, s
         (*diff)++;
     free(a);
     free(b);
-    drop(s);
+    joint_test_drop_bare(s);
     return ok;
 }
 
