@@ -817,10 +817,11 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         joint_close(a);
         return rc;
     }
-    double la = 0, lb = 0, l0a = joint_loglik(a), l0b = joint_loglik(b);
-    rc = joint_order_score(a, &la);
-    if (rc == PB_OK)
-        rc = joint_order_score(b, &lb);
+    /* each one's log-likelihood, then with the order terms (ll_share:
+     * from the same sums, joint_llshare.c) */
+    double l0[2] = {0, 0}, lo[2] = {0, 0};
+    rc = joint_llshare_scores(a, b, l0, lo);
+    double la = lo[0], lb = lo[1], l0a = l0[0], l0b = l0[1];
     if (rc != PB_OK) {
         joint_close(w);
         joint_close(a);

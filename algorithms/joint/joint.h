@@ -276,6 +276,9 @@ typedef struct joint_params {
                            (joint_bufshare.c); the second corr set-up reuses the
                            first's cleared table (joint_corr.c); speed, the same
                            numbers, 1 */
+    int ll_share;       /* [ll_share] without call ids the two searches' scores with the
+                           order terms start from their log-likelihoods just computed
+                           (joint_llshare.c; speed, the same numbers), 1 */
     int busy_space;     /* [busy_space] busy test: a service also serialises when its
                            sends are spaced far more than the copies' (joint_space.c), 1 */
     int busy_partial;   /* [busy_partial] busy test: where it keeps the free search, a

@@ -1609,6 +1609,14 @@ extern int joint_pshare_test_fault;
  * joint_keyroom_reserve gives with 0xff bytes (NaN doubles), so that a
  * row read before it is written shows */
 extern int joint_keyroom_test_poison;
+/* ll_share (joint_llshare.c): l0[0], l0[1] = joint_loglik of a (the free
+ * search) and b (the held one); lo[0], lo[1] their joint_order_score, each
+ * from the l0 just computed (ll_share 1) or computed again (0): the same
+ * bits.  PB_OK or PB_ENOMEM */
+int joint_llshare_scores(joint *a, joint *b, double l0[2], double lo[2]);
+/* test hook (tests/unit/test_joint_llshare.c): nonzero scores a from b's
+ * log-likelihood, as a value taken from the wrong search would */
+extern int joint_llshare_test_wrong;
 /* At joint_select's start: h gets the fingerprint of its input (0 when
  * s->selshare is NULL or select_share off); when the holder has a choice
  * of the same fingerprint, s->sel, s->cnt_flat and s->corr_svc get copies

@@ -502,6 +502,11 @@ const pb_option joint_options[] = {
      "(joint_bufshare.c), and each search's second duration-term set-up reuses the "
      "first's direct table with only its set cells cleared (joint_corr.c); 0: each "
      "search pairs and allocates its own"},
+    {"ll_share", PB_OPT_BOOL, offsetof(joint_params, ll_share), "1", PB_OPT_NORANGE,
+     "without call ids the free and held searches' scores with the order terms "
+     "(joint_order_score) start from the log-likelihoods the choice between them just "
+     "computed instead of walking every request again (joint_llshare.c; speed, the same "
+     "output); 0: computed again"},
     {"busy_space", PB_OPT_BOOL, offsetof(joint_params, busy_space), "1", PB_OPT_NORANGE,
      "busy test, where it and the likelihood keep the free search: a service also "
      "serialises when fewer of the gaps between its consecutive sends (calls it makes, "

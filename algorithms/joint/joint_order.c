@@ -292,7 +292,11 @@ static double bern(double n, double k)
 
 int joint_order_score(joint *s, double *ll)
 {
-    double v = joint_loglik(s);
+    return joint_order_score_at(s, joint_loglik(s), ll);
+}
+
+int joint_order_score_at(joint *s, double v, double *ll)
+{
     for (uint32_t l = 0; l < s->nlinks; l++)
         v += bern(s->ord_n[l], s->ord_k[l]);
     /* the answers: a free search has no state for them; make it, score,

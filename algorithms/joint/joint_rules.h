@@ -840,6 +840,10 @@ int joint_any_free(const joint *s);
  * with its rate (k + 1) / (n + 2) fitted on this solution; keeps the
  * answers' statistics per link (pord_stat).  PB_OK or PB_ENOMEM */
 int joint_order_score(joint *s, double *ll);
+/* joint_order_score with v = joint_loglik(s) already computed on s as it
+ * stands (ll_share, joint_llshare.c): the same *ll bits.  PB_OK or
+ * PB_ENOMEM */
+int joint_order_score_at(joint *s, double v, double *ll);
 
 /* joint_repair.c.  share[0..npairs): for each pair made without a call
  * id, 1 / (1 + sum over the exchanges of its return with an overlapping
