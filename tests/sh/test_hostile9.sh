@@ -144,3 +144,30 @@ PY
     cmp -s big.rows snap.rows || { diff big.rows snap.rows; fail "snaplen cut: rows changed"; }
     grep -q '^# capture: snaplen ' snap.tr || fail "snaplen cut: not in the metadata"
 fi
+
+# --- 5. Archives cut short.  (a) A tar cut exactly at a member boundary
+# (no end marker: two zero blocks) read the members before the cut and
+# said nothing: the rest lost.  Now refused, naming the last member read.
+# A complete tar (GNU, ustar, pax) reads as before.  (b) A cut .xz or zip
+# member said only libarchive's words ("Lzma library error:  No progress
+# is possible", "ZIP decompression failed (-5)"); now also what happened.
+S1='{"traceID":"t1","spanID":"1","operationName":"x","references":[],"startTime":1000,"duration":100,"processID":"p1"}'
+printf '{"data":[{"traceID":"t1","spans":[%s],"processes":{"p1":{"serviceName":"a"}}}]}\n' "$S1" > m1.json
+sed 's/t1/t2/g' m1.json > m2.json
+for fmt in gnu ustar pax; do
+    tar --format=$fmt -cf whole.tar m1.json m2.json 2> /dev/null || continue
+    "$B/importtrace" -q -o whole.tr whole.tar 2> whole.err || { cat whole.err; fail "complete $fmt tar refused"; }
+    grep -q ' traces=2 ' whole.tr || fail "complete $fmt tar: not two traces"
+    # the first member's header(s) and data: cut where the second begins
+    n=$(tar --format=$fmt -b 1 -cf - m1.json 2> /dev/null | wc -c) # no record padding
+    head -c $((n - 1024)) whole.tar > cut.tar
+    "$B/importtrace" -q -o cut.tr cut.tar 2> cut.err && fail "$fmt tar cut at a member boundary: accepted"
+    grep -q '^importtrace: cut.tar: the tar archive ends after the member "m1.json" without its end marker' cut.err ||
+        { cat cut.err; fail "$fmt tar cut at a member boundary: not said"; }
+done
+if command -v xz > /dev/null 2>&1; then
+    xz -c m1.json > m1.json.xz
+    head -c $(($(wc -c < m1.json.xz) - 8)) m1.json.xz > cut.json.xz
+    "$B/importtrace" -q -o x.tr cut.json.xz 2> x.err && fail "cut .xz accepted"
+    grep -q 'the xz data ends before its end marker or is damaged' x.err || { cat x.err; fail "cut .xz: not said plainly"; }
+fi
