@@ -171,3 +171,20 @@ if command -v xz > /dev/null 2>&1; then
     "$B/importtrace" -q -o x.tr cut.json.xz 2> x.err && fail "cut .xz accepted"
     grep -q 'the xz data ends before its end marker or is damaged' x.err || { cat x.err; fail "cut .xz: not said plainly"; }
 fi
+
+# --- 6. A number in hex: every trace field refuses "0x10" ("expected a
+# finite decimal number"), but a numeric option read it as 16 (strtod):
+# `sniffer --rate 0x10`, `infer -s bw_min=0x1`, maketrace settings,
+# `score --tolerance 0x10`.  Now refused alike (pb_opt_decimal); decimal
+# forms (.5, +2, 1e-3) read as before.
+printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,0.1,0.1,client,a,call,r1,\n2,0.2,0.2,a,client,return,r1,1\n' > h.tr
+"$B/sniffer" --rate 0x10 -o /dev/null h.tr 2> h.err && fail "sniffer --rate 0x10 accepted"
+grep -q 'option rate: expected a finite number written in decimal' h.err || { cat h.err; fail "sniffer 0x10: not said"; }
+"$B/infer" --algo joint -s bw_min=0x1 --parse-only -o /dev/null h.tr 2> h.err && fail "infer bw_min=0x1 accepted"
+grep -q 'option bw_min: expected a finite number written in decimal' h.err || { cat h.err; fail "infer 0x1: not said"; }
+"$B/maketrace" -s instances_scale=0x2 --parse-only "$R/maketrace/configs/tiny.conf" 2> h.err && fail "maketrace 0x2 accepted"
+"$B/infer" --algo nesting -q -o r.res h.tr || fail "nesting on h.tr"
+"$B/score" --truth h.tr -t 0x10 r.res > /dev/null 2> h.err && fail "score --tolerance 0x10 accepted"
+"$B/score" --truth h.tr -t 2,5.5,1e1 r.res > /dev/null || fail "score --tolerance 2,5.5,1e1 refused"
+"$B/infer" --algo joint -s bw_min=1e-3 -s parallel=.5 -s alpha=+2 --parse-only -o /dev/null h.tr 2> /dev/null ||
+    fail "decimal option values refused"
