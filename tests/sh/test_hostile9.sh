@@ -188,3 +188,18 @@ grep -q 'option bw_min: expected a finite number written in decimal' h.err || { 
 "$B/score" --truth h.tr -t 2,5.5,1e1 r.res > /dev/null || fail "score --tolerance 2,5.5,1e1 refused"
 "$B/infer" --algo joint -s bw_min=1e-3 -s parallel=.5 -s alpha=+2 --parse-only -o /dev/null h.tr 2> /dev/null ||
     fail "decimal option values refused"
+
+# --- 7. A parameter given twice inside one sniffer box kept the last
+# (`--sniffer 'a;rate=5;rate=6'`), where a maketrace config and a skewer
+# spec refuse a key given twice: now refused alike, naming both.  infer's
+# write error now names its output, as every other program's does.
+"$B/sniffer" --sniffer 'a;rate=5;rate=6' -o /dev/null h.tr 2> sn.err && fail "sniffer box: rate twice accepted"
+grep -q "^sniffer: --sniffer a: rate given twice (rate=5, then rate=6); expected each parameter once" sn.err ||
+    { cat sn.err; fail "sniffer box: rate twice not said"; }
+"$B/sniffer" -q --sniffer 'client,a;rate=5;queue=6' -o /dev/null h.tr || fail "sniffer box: two names refused"
+if [ -w /dev/full ]; then
+    "$B/infer" --algo nesting -q -o /dev/full h.tr 2> wf.err && fail "infer -o /dev/full: exit 0"
+    grep -q '^infer: /dev/full: write error: ' wf.err || { cat wf.err; fail "infer: write error does not name its output"; }
+    "$B/infer" --algo nesting -q h.tr > /dev/full 2> wf.err && fail "infer > /dev/full: exit 0"
+    grep -q '^infer: (stdout): write error: ' wf.err || { cat wf.err; fail "infer: write error does not name stdout"; }
+fi
