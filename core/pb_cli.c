@@ -36,6 +36,10 @@ static const struct {
     {'v', "verbose"},       /* all with optional statistics */
 };
 
+/* Flags that collect one value per use (pb_cli_next's twice_check leaves
+ * them alone; --set and --define are checked per NAME). */
+static const char *const repeatable[] = {"name", "node", "port", "sniffer"};
+
 static const pb_cli_opt builtin[] = {
     {PB_CLI_HELP, 'h', "help", NULL, "this help"},
     {PB_CLI_VERSION, 0, "version", NULL, "print the version (and git commit) and exit"},
@@ -159,6 +163,102 @@ static const pb_cli_opt *entry_of(const pb_cli *cli, int c)
     return NULL;
 }
 
+/* One value given on the command line: its NAME ('_'-joined, the
+ * parameter's spelling) and the flag as typed, both owned. */
+typedef struct {
+    char *name;
+    char *value;
+    char *typed;
+} seen_val;
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+/* Note on stderr when NAME (flag o with argument a) was given before
+ * with another value; remember it.  A failed allocation only skips the
+ * check (the value itself is used as ever). */
+static void twice_check(pb_cli *cli, const pb_cli_opt *o, const char *a)
+{
+    if (!o->arg || !a)
+        return;
+    for (size_t i = 0; i < sizeof repeatable / sizeof *repeatable; i++)
+        if (!strcmp(o->name, repeatable[i]))
+            return;
+    const char *value = a, *nm = o->name;
+    size_t nl = strlen(o->name);
+    int kv = !strcmp(o->name, "set") || !strcmp(o->name, "define");
+    if (kv) {
+        const char *eq = strchr(a, '=');
+        if (eq) {
+            nm = a;
+            nl = (size_t)(eq - a);
+            value = eq + 1;
+        } else {
+            nm = "seed"; /* "-s N": the old spelling of --seed N */
+            nl = 4;
+        }
+    }
+    char *name = dup_n(nm, nl);
+    if (!name)
+        return;
+    for (char *c = name; *c; c++)
+        if (*c == '-')
+            *c = '_';
+    size_t tl = strlen(o->name) + strlen(a) + 8;
+    char *typed = malloc(tl);
+    if (!typed) {
+        free(name);
+        return;
+    }
+    if (kv)
+        snprintf(typed, tl, "-%c %s", o->short_name ? o->short_name : 's', a);
+    else
+        snprintf(typed, tl, "--%s %s", o->name, a);
+    seen_val *sv = cli->seen;
+    for (size_t i = 0; i < cli->nseen; i++)
+        if (!strcmp(sv[i].name, name)) {
+            if (strcmp(sv[i].value, value))
+                fprintf(stderr, "%s: warning: %s given twice (%s, then %s); the last "
+                        "one is used\n", cli->prog, name, sv[i].typed, typed);
+            free(sv[i].value);
+            free(sv[i].typed);
+            sv[i].value = dup_n(value, strlen(value));
+            sv[i].typed = typed;
+            free(name);
+            if (!sv[i].value)
+                sv[i].value = dup_n("", 0);
+            return;
+        }
+    if (cli->nseen == cli->capseen) {
+        size_t nc = cli->capseen ? 2 * cli->capseen : 8;
+        seen_val *g = realloc(cli->seen, nc * sizeof *g);
+        if (!g) {
+            free(name);
+            free(typed);
+            return;
+        }
+        cli->seen = g;
+        cli->capseen = nc;
+        sv = g;
+    }
+    sv[cli->nseen].name = name;
+    sv[cli->nseen].value = dup_n(value, strlen(value));
+    sv[cli->nseen].typed = typed;
+    if (!sv[cli->nseen].value) {
+        free(name);
+        free(typed);
+        return;
+    }
+    cli->nseen++;
+}
+
 int pb_cli_next(pb_cli *cli, const char **arg, pb_error *err)
 {
     *arg = NULL;
@@ -190,6 +290,7 @@ int pb_cli_next(pb_cli *cli, const char **arg, pb_error *err)
                      "option --%s needs a file name, got an empty one", o->name);
         return PB_CLI_BAD;
     }
+    twice_check(cli, o, optarg);
     *arg = optarg;
     return o->id;
 }
@@ -288,6 +389,15 @@ void pb_cli_free(pb_cli *cli)
         return;
     free(cli->longopts);
     cli->longopts = NULL;
+    seen_val *sv = cli->seen;
+    for (size_t i = 0; i < cli->nseen; i++) {
+        free(sv[i].name);
+        free(sv[i].value);
+        free(sv[i].typed);
+    }
+    free(cli->seen);
+    cli->seen = NULL;
+    cli->nseen = cli->capseen = 0;
 }
 
 const char *pb_cli_kv_split(const char *kv, char *name, size_t n)

@@ -57,6 +57,8 @@ typedef struct pb_cli {
     char **argv;
     char shorts[3 * PB_CLI_MAXOPTS + 4];
     void *longopts; /* struct option[], owned */
+    void *seen;     /* values given so far (pb_cli.c: twice_check), owned */
+    size_t nseen, capseen;
 } pb_cli;
 
 /* Prepare parsing argv with the flags of table.  Returns PB_OK, PB_EINVAL
@@ -69,7 +71,16 @@ int pb_cli_init(pb_cli *cli, const char *prog, const pb_cli_opt *table,
 
 /* The next flag: its id (and *arg its argument, or NULL), or one of the
  * PB_CLI_* values above (PB_CLI_BAD fills err with the bad flag and what
- * was expected). */
+ * was expected).
+ * A value given twice (README, "An option given twice"): the last one is
+ * used, as in every GNU program, but never silently: when a flag that
+ * takes a value, or one NAME of `-s NAME=VALUE` / `-D`, is given again
+ * with another value, "PROG: warning: NAME given twice (FIRST, then
+ * SECOND); the last one is used" is printed on stderr.  A flag and the
+ * parameter it stands for are one name (--seed 1 -s seed=2 is NAME seed
+ * twice).  Repeatable flags (--set/--define of different NAMEs, --name,
+ * --node, --port, --sniffer) collect; a flag without a value given twice
+ * is the same as once. */
 int pb_cli_next(pb_cli *cli, const char **arg, pb_error *err);
 
 /* Index of the first operand once pb_cli_next returned PB_CLI_END. */

@@ -66,6 +66,31 @@ const char *pb_opt_type_name(pb_opt_type t)
     }
 }
 
+int pb_opt_decimal(const char *s, size_t n)
+{
+    size_t i = 0, digits = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        i++;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+        digits++;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        size_t ed = 0;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            ed++;
+        if (!ed)
+            return 0;
+    }
+    return i == n;
+}
+
 static int out_of_range(const pb_option *o, double v)
 {
     return o->min <= o->max && (v < o->min || v > o->max);
@@ -105,10 +130,16 @@ static int set_value(const pb_option *o, void *params, const char *value,
          * strtod rounds toward 0, not an error; overflow is */
         if (errno == ERANGE && fabs(v) <= DBL_MIN)
             errno = 0;
+        /* decimal only: strtod also reads hex ("0x10" = 16), which no
+         * trace field takes (pb_opt_decimal) */
         if (!*value || *end || errno || !isfinite(v))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: expected a finite number, got \"%s\"",
                                 o->name, value);
+        if (!pb_opt_decimal(value, strlen(value)))
+            return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                "option %s: expected a finite number written in "
+                                "decimal (as in a trace), got \"%s\"", o->name, value);
         if (out_of_range(o, v))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: %s is out of range; expected %s",

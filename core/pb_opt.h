@@ -80,4 +80,11 @@ void pb_opt_help(FILE *fp, const pb_option *table, const char *indent);
 /* Append "name=value name=value ..." with the current values to out. */
 int pb_opt_describe(const pb_option *table, const void *params, pb_strbuf *out);
 
+/* 1 when s[0..n) is a number written in decimal, as every number of
+ * pathbench is read (trace fields, options): digits with an optional sign,
+ * point and exponent ("12", "-0.5", "1e-3"); 0 for what strtod would
+ * also take -- hex ("0x10"), "inf", "nan", leading blanks -- so that one
+ * text means one number in every program. */
+int pb_opt_decimal(const char *s, size_t n);
+
 #endif

@@ -24,6 +24,9 @@
 # --quick: seed 1 only, variants x1 ns and x1 1ms.
 # --keep DIR: write every variant trace (with call ids and truth) to DIR.
 #
+# PB_INFER_ARGS: infer options for joint only, e.g. "-s conf_sims=2"
+# (experiments/infer_args.sh: checked before the run; recorded in the CSV's
+# last column, infer_args, and in the .md).
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out),
 # PB_APPS_ALGOS (the methods; default joint and every call-view baseline
 # infer knows), PB_APPS_DURATION (default 2s).
@@ -56,7 +59,7 @@ CSV="$PB_OUT/joint_apps.csv"
 CSVTMP="$CSV.tmp"
 CONFPREFIX=joint_apps_
 DURATION=$PB_APPS_DURATION
-echo "config,seed,variant,mode,algo,exact_accuracy,set_accuracy,requests,cpu_s,cpu_s_per_1000" > "$CSVTMP"
+echo "config,seed,variant,mode,algo,exact_accuracy,set_accuracy,requests,cpu_s,cpu_s_per_1000,infer_args" > "$CSVTMP"
 audit_loop
 mv "$CSVTMP" "$CSV"
 audit_report "$CSV" "Joint against the best other method on held-out application shapes" \

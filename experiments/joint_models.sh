@@ -25,6 +25,9 @@
 # --quick: seed 1 only, variants x1 ns, 1us, 1ms and x2 ns.
 # --keep DIR: write every variant trace (with call ids and truth) to DIR.
 #
+# PB_INFER_ARGS: infer options for joint only, e.g. "-s conf_sims=2"
+# (experiments/infer_args.sh: checked before the run; recorded in the CSV's
+# last column, infer_args, and in the .md).
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out),
 # PB_MODELS_ALGOS (the methods; default joint and every call-view
 # baseline infer knows), PB_MODELS_DURATION (default 2s).
@@ -70,7 +73,7 @@ CSV="$PB_OUT/$FIG.csv"
 CSVTMP="$CSV.tmp"
 CONFPREFIX=joint_models_
 DURATION=$PB_MODELS_DURATION
-echo "config,seed,variant,mode,algo,exact_accuracy,set_accuracy,requests,cpu_s,cpu_s_per_1000" > "$CSVTMP"
+echo "config,seed,variant,mode,algo,exact_accuracy,set_accuracy,requests,cpu_s,cpu_s_per_1000,infer_args" > "$CSVTMP"
 audit_loop
 mv "$CSVTMP" "$CSV"
 audit_report "$CSV" "Joint against the best other method on $TITLE" \

@@ -42,6 +42,9 @@
 # as generated and stamped in whole milliseconds, and (full run) the
 # hotel-like config (24,000 messages) at 2 % loss with sniffer seeds 1-3.
 #
+# PB_INFER_ARGS: infer options for joint only, e.g. "-s conf_sims=2"
+# (experiments/infer_args.sh: checked before the run; recorded in the CSV's
+# last column, infer_args, and in the .md).
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out),
 # PB_IMPORT (the importtrace to use, default $PB_BIN/importtrace),
 # PB_STRESS_ALGOS (the methods, default joint and every call-view
@@ -67,7 +70,7 @@ while [ $# -gt 0 ]; do
            PB_OUT=$2; shift ;;
     --data) [ $# -ge 2 ] || { echo "joint_stress: --data needs a directory" >&2; exit 2; }
            DATA=$2; shift ;;
-    -h|--help) sed -n '2,50p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "joint_stress: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
@@ -78,6 +81,8 @@ for p in maketrace skewer sniffer importtrace infer score; do
 done
 : "${PB_IMPORT:=$PB_BIN/importtrace}"
 [ -x "$PB_IMPORT" ] || die "$PB_IMPORT missing"
+. "$ROOT/experiments/infer_args.sh"
+infer_args_check joint_stress
 mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
 [ -z "$KEEP" ] || mkdir -p "$KEEP" || die "cannot create $KEEP"
 W=$(mktemp -d) || die "mktemp failed"
@@ -93,7 +98,7 @@ else
     done
 fi
 CSV="$PB_OUT/joint_stress.csv"
-echo "set,variant,mode,algo,exact_accuracy,set_accuracy,tw_accuracy,requests,cpu_s,cpu_s_per_1000" > "$CSV.tmp"
+echo "set,variant,mode,algo,exact_accuracy,set_accuracy,tw_accuracy,requests,cpu_s,cpu_s_per_1000,infer_args" > "$CSV.tmp"
 : > "$W/skipped"
 : > "$W/invariance"
 
@@ -105,19 +110,21 @@ run_set() {
     if [ -n "$KEPT_FROM" ]; then set -- "$1" "$2" "$3" "$4" --truth "$KEPT_FROM" --kept "$3"
     else set -- "$1" "$2" "$3" "$4" --truth "$3"; fi
     for a in $ALGOS; do
-        "$PB_BIN/infer" --algo "$a" $IFLAG -o "$W/r.csv" "$3" 2> "$W/log" ||
+        # shellcheck disable=SC2046
+        "$PB_BIN/infer" --algo "$a" $IFLAG $(infer_args "$a") -o "$W/r.csv" "$3" 2> "$W/log" ||
             { echo "$1 $2 $4 $a: infer failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
         [ "$a" = joint ] && cp "$W/r.csv" "$W/joint.$4.res"
         "$PB_BIN/score" $IFLAG "$5" "$6" ${7:+"$7"} ${8:+"$8"} "$W/r.csv" > "$W/s.csv" 2> "$W/log" ||
             { echo "$1 $2 $4 $a: score failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
         cpu=$(sed -n 's/^# cpu_read_s=\([0-9.e+-]*\) cpu_infer_s=\([0-9.e+-]*\).*/\1 \2/p' "$W/r.csv" |
               awk '{ printf "%.3f", $1 + $2 }')
-        awk -F, -v set="$1" -v v="$2" -v m="$4" -v a="$a" -v cpu="$cpu" '
+        ia='""'; [ "$a" = joint ] && ia=$INFER_ARGS_CSV
+        awk -F, -v set="$1" -v v="$2" -v m="$4" -v a="$a" -v cpu="$cpu" -v ia="$ia" '
             NR==1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
             NR==2 { n = $col["true_instances"]
-                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f\n", set, v, m, a, $col["exact_accuracy"],
+                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s\n", set, v, m, a, $col["exact_accuracy"],
                         $col["set_accuracy"], $col["tw_accuracy"], n, cpu,
-                        (n > 0 ? 1000 * cpu / n : 0) }' "$W/s.csv" >> "$CSV.tmp"
+                        (n > 0 ? 1000 * cpu / n : 0), ia }' "$W/s.csv" >> "$CSV.tmp"
     done
 }
 IFLAG=; KEPT_FROM=
@@ -342,6 +349,7 @@ END {
         print line
     }
 }' "$CSV" > "$PB_OUT/joint_stress.md"
+[ -z "$INFER_ARGS_MD" ] || { echo ""; echo "$INFER_ARGS_MD"; } >> "$PB_OUT/joint_stress.md"
 if [ -s "$W/skipped" ]; then
     { echo ""; echo "Skipped:"; echo ""; sed 's/^/- /' "$W/skipped"; } >> "$PB_OUT/joint_stress.md"
 fi

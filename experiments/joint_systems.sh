@@ -21,6 +21,9 @@
 # (the oracle emulation: one thread per span, the truth's own identity),
 # shown in italics for reference and never counted as a row's best.
 #
+# PB_INFER_ARGS: infer options for joint only, e.g. "-s conf_sims=2"
+# (experiments/infer_args.sh: checked before the run; recorded in the CSV's
+# last column, infer_args, and in the .md).
 # Environment: PB_BIN (default <repo>/bin), PB_OUT (default <repo>/out),
 # PB_IMPORT (the importtrace to use, default $PB_BIN/importtrace).  The
 # observed columns of a capture (sthread, conn, attr, size) are left out:
@@ -38,7 +41,7 @@ while [ $# -gt 0 ]; do
            PB_OUT=$2; shift ;;
     --data) [ $# -ge 2 ] || { echo "joint_systems: --data needs a directory" >&2; exit 2; }
            DATA=$2; shift ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "joint_systems: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
@@ -49,6 +52,8 @@ for p in maketrace skewer importtrace infer score; do
 done
 : "${PB_IMPORT:=$PB_BIN/importtrace}"
 [ -x "$PB_IMPORT" ] || die "$PB_IMPORT missing"
+. "$ROOT/experiments/infer_args.sh"
+infer_args_check joint_systems
 mkdir -p "$PB_OUT" || die "cannot create $PB_OUT"
 W=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$W"' EXIT
@@ -58,7 +63,7 @@ for a in fcfs arrival vpath wap5tw; do
 done
 case " $ALGOS " in *" vpath "*) ALGOS="$ALGOS vpath_oracle" ;; esac
 CSV="$PB_OUT/joint_systems.csv"
-echo "set,mode,algo,exact_accuracy,set_accuracy,tw_accuracy,requests,cpu_s,cpu_s_per_1000" > "$CSV.tmp"
+echo "set,mode,algo,exact_accuracy,set_accuracy,tw_accuracy,requests,cpu_s,cpu_s_per_1000,infer_args" > "$CSV.tmp"
 : > "$W/skipped"
 
 # run every method on trace $2 (set $1, mode $3)
@@ -69,18 +74,20 @@ run_set() {
             [ -f "$2.thr" ] || continue
             t=$2.thr
         fi
-        "$PB_BIN/infer" --algo "${a%_oracle}" -o "$W/r.csv" "$t" 2> "$W/log" ||
+        # shellcheck disable=SC2046
+        "$PB_BIN/infer" --algo "${a%_oracle}" $(infer_args "$a") -o "$W/r.csv" "$t" 2> "$W/log" ||
             { echo "$1 $3 $a: infer failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
         "$PB_BIN/score" --truth "$t" "$W/r.csv" > "$W/s.csv" 2> "$W/log" ||
             { echo "$1 $3 $a: score failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
         cpu=$(sed -n 's/^# cpu_read_s=\([0-9.e+-]*\) cpu_infer_s=\([0-9.e+-]*\).*/\1 \2/p' "$W/r.csv" |
               awk '{ printf "%.3f", $1 + $2 }')
-        awk -F, -v set="$1" -v m="$3" -v a="$a" -v cpu="$cpu" '
+        ia='""'; [ "$a" = joint ] && ia=$INFER_ARGS_CSV
+        awk -F, -v set="$1" -v m="$3" -v a="$a" -v cpu="$cpu" -v ia="$ia" '
             NR==1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
             NR==2 { n = $col["true_instances"]
-                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f\n", set, m, a, $col["exact_accuracy"],
+                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s\n", set, m, a, $col["exact_accuracy"],
                         $col["set_accuracy"], $col["tw_accuracy"], n, cpu,
-                        (n > 0 ? 1000 * cpu / n : 0) }' "$W/s.csv" >> "$CSV.tmp"
+                        (n > 0 ? 1000 * cpu / n : 0), ia }' "$W/s.csv" >> "$CSV.tmp"
     done
 }
 
@@ -153,6 +160,7 @@ END {
         print line
     }
 }' "$CSV" > "$PB_OUT/joint_systems.md"
+[ -z "$INFER_ARGS_MD" ] || { echo ""; echo "$INFER_ARGS_MD"; } >> "$PB_OUT/joint_systems.md"
 if [ -s "$W/skipped" ]; then
     { echo ""; echo "Skipped:"; echo ""; sed 's/^/- /' "$W/skipped"; } >> "$PB_OUT/joint_systems.md"
 fi

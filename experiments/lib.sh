@@ -662,6 +662,8 @@ audit_args() {
 # audit_setup: the programs an audit runs are there; PB_OUT and KEEP
 # made; W a scratch folder removed at exit
 audit_setup() {
+    . "$EXP/infer_args.sh"
+    infer_args_check "$AUDIT"
     for _p in maketrace skewer infer score; do
         [ -x "$PB_BIN/$_p" ] || die "$PB_BIN/$_p missing (run make)"
     done
@@ -686,17 +688,19 @@ audit_algos() {
 # (a failure is a line of W/skipped)
 audit_run_set() {
     for _a in $ALGOS; do
-        "$PB_BIN/infer" --algo "$_a" -o "$W/r.csv" "$4" 2> "$W/log" ||
+        # shellcheck disable=SC2046
+        "$PB_BIN/infer" --algo "$_a" $(infer_args "$_a") -o "$W/r.csv" "$4" 2> "$W/log" ||
             { echo "$1 $2 $3 $5 $_a: infer failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
         "$PB_BIN/score" --truth "$4" "$W/r.csv" > "$W/s.csv" 2> "$W/log" ||
             { echo "$1 $2 $3 $5 $_a: score failed: $(tail -1 "$W/log")" >> "$W/skipped"; continue; }
         _cpu=$(sed -n 's/^# cpu_read_s=\([0-9.e+-]*\) cpu_infer_s=\([0-9.e+-]*\).*/\1 \2/p' "$W/r.csv" |
               awk '{ printf "%.3f", $1 + $2 }')
-        awk -F, -v c="$1" -v s="$2" -v v="$3" -v m="$5" -v a="$_a" -v cpu="$_cpu" '
+        _ia='""'; [ "$_a" = joint ] && _ia=$INFER_ARGS_CSV
+        awk -F, -v c="$1" -v s="$2" -v v="$3" -v m="$5" -v a="$_a" -v cpu="$_cpu" -v ia="$_ia" '
             NR==1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
             NR==2 { n = $col["true_instances"]
-                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f\n", c, s, v, m, a, $col["exact_accuracy"],
-                        $col["set_accuracy"], n, cpu, (n > 0 ? 1000 * cpu / n : 0) }' "$W/s.csv" >> "$CSVTMP"
+                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s\n", c, s, v, m, a, $col["exact_accuracy"],
+                        $col["set_accuracy"], n, cpu, (n > 0 ? 1000 * cpu / n : 0), ia }' "$W/s.csv" >> "$CSVTMP"
     done
 }
 
@@ -745,13 +749,14 @@ audit_loop() {
 # sentence(s) after "(exact accuracy, percent; margin in points and in
 # requests; " up to "LOSS:", lines separated by "\n".
 audit_report() {
-    awk -F, -v algos="$ALGOS" -v title="$2" -v legend="$3" '
+    awk -F, -v algos="$ALGOS" -v title="$2" -v legend="$3" -v iargs="${INFER_ARGS_MD:-}" '
 NR==1 { next }
 { k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4; if (!(k in seen)) { seen[k] = 1; ord[++n] = k }
   ex[k SUBSEP $5] = $6; st[k SUBSEP $5] = $7; cpu[k SUBSEP $5] = $10; req[k] = $8 }
 END {
     na = split(algos, A, " ")
     print title
+    if (iargs != "") { print ""; print iargs; print "" }
     printf "(exact accuracy, percent; margin in points and in requests; %s\n", legend
     print ""
     print "| config | seed | variant | mode | requests | joint | best other | margin | requests | joint CPU s/1000 |"

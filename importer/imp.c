@@ -6,6 +6,7 @@
  * docs/importer.md; each rule that fires bumps a counter so nothing is
  * changed or dropped silently.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -149,6 +150,7 @@ int imp_init(imp_importer **out, const imp_opts *opts, pb_error *err)
         }
     }
     if (pb_trace_new(&im->trace) != PB_OK || pb_strtab_init(&im->sids) != PB_OK ||
+        pb_strtab_init(&im->rawids) != PB_OK ||
         pb_strtab_init(&im->traceids) != PB_OK ||
         pb_strtab_intern(im->trace->names->nodes, "client", 6, &im->node_client) !=
             PB_OK) {
@@ -168,6 +170,9 @@ void imp_close(imp_importer *im)
         return;
     pb_trace_close(im->trace);
     pb_strtab_close(im->sids);
+    pb_strtab_close(im->rawids);
+    free(im->tshow);
+    free(im->sshow);
     pb_strtab_close(im->traceids);
     for (size_t i = 0; i < im->nfiles; i++)
         free(im->files[i]);
@@ -307,8 +312,48 @@ imp_span *imp_new_span(imp_importer *im)
         return NULL;
     imp_span *s = &im->spans[im->nspans];
     memset(s, 0, sizeof *s);
-    s->psid = s->peer = s->pos_a = s->pos_c = IMP_NONE;
+    s->psid = s->peer = s->pos_a = s->pos_c = s->rawsid = IMP_NONE;
     return s;
+}
+
+/* The spelling a label shows of a hex id (as OTLP ids always were): lower
+ * case, a 32-digit trace id with a zero high half cut to its last 16
+ * digits, leading zeros otherwise as written.  Not hex: id itself. */
+static const char *hex_show(const char *id, char *buf, size_t n, int trace)
+{
+    size_t l = id ? strlen(id) : 0;
+    if (!l || l > 32 || n < 33)
+        return id;
+    for (size_t i = 0; i < l; i++) {
+        if (!isxdigit((unsigned char)id[i]))
+            return id;
+        buf[i] = (char)tolower((unsigned char)id[i]);
+    }
+    buf[l] = 0;
+    if (trace && l == 32 && !strncmp(buf, "0000000000000000", 16))
+        memmove(buf, buf + 16, 17);
+    return buf;
+}
+
+const char *imp_hex_id(const char *id, char *buf, size_t n, int trace)
+{
+    if (!id || n < 33)
+        return id;
+    size_t l = strlen(id);
+    if (!l || l > 32)
+        return id;
+    for (size_t i = 0; i < l; i++)
+        if (!isxdigit((unsigned char)id[i]))
+            return id;
+    size_t w = l <= 16 ? 16 : trace ? 32 : l; /* a long span id: not padded */
+    size_t pad = w - l;
+    memset(buf, '0', pad);
+    for (size_t i = 0; i < l; i++)
+        buf[pad + i] = (char)tolower((unsigned char)id[i]);
+    buf[w] = 0;
+    if (trace && w == 32 && !strncmp(buf, "0000000000000000", 16))
+        memmove(buf, buf + 16, 17);
+    return buf;
 }
 
 int imp_json_us(const json_t *v, int64_t *out)
@@ -353,6 +398,33 @@ static const struct {
      "startTimeUnixNano"},
     {"trace id column", "span id column", "service column", "start column"},
 };
+
+const char *imp_id_show(const imp_importer *im, int trace, uint32_t i)
+{
+    const pb_strtab *t = trace ? im->traceids : im->sids;
+    const uint32_t *show = trace ? im->tshow : im->sshow;
+    return show && show[i] != IMP_NONE ? pb_strtab_str(im->rawids, show[i])
+                                       : pb_strtab_str(t, i);
+}
+
+/* Intern the canonical id canon in t (*idx); a new id remembers raw, its
+ * spelling as first read, in *show (imp_id_show). */
+static int intern_id(imp_importer *im, pb_strtab *t, uint32_t **show, size_t *cap,
+                     const char *canon, const char *raw, uint32_t *idx)
+{
+    uint32_t before = pb_strtab_count(t);
+    if (pb_strtab_intern(t, canon, strlen(canon), idx) != PB_OK)
+        return PB_ENOMEM;
+    if (*idx != before)
+        return PB_OK;
+    if (pb_grow(show, sizeof **show, cap, (size_t)*idx + 1, 1024) != PB_OK)
+        return PB_ENOMEM;
+    (*show)[*idx] = IMP_NONE;
+    if (strcmp(canon, raw) &&
+        pb_strtab_intern(im->rawids, raw, strlen(raw), &(*show)[*idx]) != PB_OK)
+        return PB_ENOMEM;
+    return PB_OK;
+}
 
 /* Check and store one span.  s is the slot from imp_new_span with its
  * place already set (used in messages). */
@@ -430,13 +502,32 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
         end_ns = (start + dur) * 1000;
     }
     pb_names *names = im->trace->names;
-    if (pb_strtab_intern(im->traceids, r->trace_id, strlen(r->trace_id),
-                         &s->trace) != PB_OK ||
-        pb_strtab_intern(im->sids, r->span_id, strlen(r->span_id), &s->sid) !=
-            PB_OK ||
+    /* hex ids in one spelling (imp_hex_id); the span id as written is
+     * kept when it differs, so that two spans whose different ids become
+     * one are refused at imp_finish, not merged (imp_build.c) */
+    char tb[40], sb[40], pb[40], tw[40], sw[40], pw[40];
+    const char *raw_sid = r->span_id, *raw_tid = r->trace_id, *raw_pid = r->parent_id;
+    imp_raw_span nr = *r;
+    if (s->src != IMP_SRC_CSV) {
+        raw_tid = hex_show(r->trace_id, tw, sizeof tw, 1);
+        raw_pid = hex_show(r->parent_id, pw, sizeof pw, 0);
+        nr.trace_id = imp_hex_id(r->trace_id, tb, sizeof tb, 1);
+        nr.span_id = imp_hex_id(r->span_id, sb, sizeof sb, 0);
+        if (r->parent_id && *r->parent_id)
+            nr.parent_id = imp_hex_id(r->parent_id, pb, sizeof pb, 0);
+        r = &nr;
+        if (strcmp(raw_sid, r->span_id) &&
+            pb_strtab_intern(im->rawids, raw_sid, strlen(raw_sid), &s->rawsid) != PB_OK)
+            return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+        raw_sid = hex_show(raw_sid, sw, sizeof sw, 0);
+    }
+    if (intern_id(im, im->traceids, &im->tshow, &im->captshow, r->trace_id, raw_tid,
+                  &s->trace) != PB_OK ||
+        intern_id(im, im->sids, &im->sshow, &im->capsshow, r->span_id, raw_sid,
+                  &s->sid) != PB_OK ||
         (r->parent_id && *r->parent_id &&
-         pb_strtab_intern(im->sids, r->parent_id, strlen(r->parent_id),
-                          &s->psid) != PB_OK) ||
+         intern_id(im, im->sids, &im->sshow, &im->capsshow, r->parent_id, raw_pid,
+                   &s->psid) != PB_OK) ||
         pb_strtab_intern(names->nodes, r->service, strlen(r->service),
                          &s->svc) != PB_OK ||
         (r->peer && *r->peer &&

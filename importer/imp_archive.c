@@ -82,6 +82,34 @@ static const char *why(struct archive *a, const char *dflt)
     const char *w = archive_error_string(a);
     if (!w || !*w || !strcmp(w, "error") || !strcmp(w, "Error"))
         return dflt;
+    /* libarchive's words for a cut or damaged compressed stream name the
+     * library, not what happened ("Lzma library error:  No progress is
+     * possible" for an .xz cut short): said in plain words after them */
+    static const struct {
+        const char *has, *means;
+    } plain[] = {
+        {"No progress is possible", "the xz data ends before its end marker or is "
+                                    "damaged (a truncated or corrupt file?); expected "
+                                    "a complete .xz file"},
+        {"Lzma library error", "the xz/lzma data is damaged (a corrupt or truncated "
+                               "file?); expected a complete .xz file"},
+        {"ZIP decompression failed", "a zip member's compressed data is damaged or cut "
+                                     "short (a truncated file?); expected a complete "
+                                     "zip archive"},
+        {"bzip2", "the bzip2 data is damaged or cut short (a truncated file?); "
+                  "expected a complete .bz2 file"},
+        {"Damaged", "the archive or its compression is damaged or cut short (a "
+                    "truncated file?)"},
+    };
+    static _Thread_local char buf[512];
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+        if (strstr(w, plain[i].has)) {
+            size_t l = strlen(w);
+            while (l && (w[l - 1] == ' ' || w[l - 1] == '.'))
+                l--;
+            snprintf(buf, sizeof buf, "%.*s: %s", (int)(l > 200 ? 200 : l), w, plain[i].means);
+            return buf;
+        }
     return w;
 }
 
@@ -388,8 +416,20 @@ static int read_tar(imp_importer *im, struct archive *a,
     size_t n = 0, cap = 0;
     int rc = PB_OK, r = ARCHIVE_OK;
     pb_strbuf full = {0};
+    /* where the last member's data ends (where it starts + the data in
+     * 512-byte blocks): a tar ends with two zero blocks
+     * after it; without them the archive was cut at a member boundary,
+     * and reading on would silently lose the members after the cut */
+    int64_t last_end = -1;
+    char last_name[256] = "";
     for (; r == ARCHIVE_OK || r == ARCHIVE_WARN; r = archive_read_next_header(a, &e)) {
         const char *path = archive_entry_pathname(e);
+        /* the stream read so far ends where this member's data starts
+         * (after its header and any pax / GNU long-name headers) */
+        int64_t ds = archive_filter_bytes(a, 0), sz = archive_entry_size(e);
+        if (ds >= 0 && sz >= 0)
+            last_end = ds + (sz + 511) / 512 * 512;
+        snprintf(last_name, sizeof last_name, "%s", path ? path : "?");
         const char *hard = archive_entry_hardlink(e);
         pb_strbuf_reset(&full);
         if (pb_strbuf_printf(&full, "%s:%s", display, path ? path : "?") != PB_OK) {
@@ -455,6 +495,14 @@ static int read_tar(imp_importer *im, struct archive *a,
     if (rc == PB_OK && r != ARCHIVE_EOF)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
                       why(a, "a damaged or truncated archive"));
+    if (rc == PB_OK && r == ARCHIVE_EOF && last_end >= 0 &&
+        (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
+        archive_filter_bytes(a, 0) < last_end + 1024)
+        rc = imp_fail(im, err, PB_EPARSE, display, 0, 0,
+                      "the tar archive ends after the member \"%s\" without its "
+                      "end marker (two 512-byte zero blocks): cut short at a member "
+                      "boundary, so members after it may be lost; expected a "
+                      "complete archive", last_name);
     if (rc == PB_OK && !n)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0,
                       "archive holds no JSON or CSV files; expected members "

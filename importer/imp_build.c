@@ -65,7 +65,7 @@ static int cmp_bystart(const void *a, const void *b)
 
 /* Requests in order of their root span's start, then trace id (text), then
  * input order: the output does not depend on the order of the files. */
-static const pb_strtab *g_tids;
+static const imp_importer *g_tids;
 
 static int cmp_root(const void *a, const void *b)
 {
@@ -74,8 +74,8 @@ static int cmp_root(const void *a, const void *b)
     if (s->start != t->start)
         return s->start < t->start ? -1 : 1;
     if (s->trace != t->trace) {
-        int c = strcmp(pb_strtab_str(g_tids, s->trace),
-                       pb_strtab_str(g_tids, t->trace));
+        int c = strcmp(imp_id_show(g_tids, 1, s->trace),
+                       imp_id_show(g_tids, 1, t->trace));
         if (c)
             return c;
     }
@@ -301,6 +301,44 @@ static int null_id(const char *id)
     return i >= 2 && pad <= 2 && strspn(id + i, "=") == pad && n % 4 == 0;
 }
 
+/* Two spans whose span ids were written differently but are one hex
+ * number (imp_hex_id: "ABC" and "0abc") in one trace, and are neither
+ * copies (drop_copies merged those: the same span from two exporters) nor
+ * a shared client/server pair: refused, naming both, rather than merged
+ * into one id.  Groups of byid are (trace, sid) runs. */
+static int check_respelled(builder *b, pb_error *err)
+{
+    imp_importer *im = b->im;
+    for (size_t g = 0; g < b->n;) {
+        size_t e = group_end(b, g);
+        const imp_span *h = &b->sp[b->byid[g]];
+        for (size_t k = g + 1; k < e; k++) {
+            const imp_span *t = &b->sp[b->byid[k]];
+            if (t->rawsid == h->rawsid)
+                continue;
+            if (e - g == 2 && ((h->kind == IMP_K_CLIENT && t->kind == IMP_K_SERVER) ||
+                               (h->kind == IMP_K_SERVER && t->kind == IMP_K_CLIENT)))
+                continue;
+            char w1[96], w2[96];
+            imp_span_where(h, w1, sizeof w1);
+            imp_span_where(t, w2, sizeof w2);
+            const char *sid = pb_strtab_str(im->sids, h->sid); /* canonical */
+            const char *r1 = h->rawsid == IMP_NONE ? sid : pb_strtab_str(im->rawids, h->rawsid);
+            const char *r2 = t->rawsid == IMP_NONE ? sid : pb_strtab_str(im->rawids, t->rawsid);
+            return pb_error_set(err, PB_EPARSE, im->files[t->file], 0, 0,
+                                "%s: span id \"%s\" is the hex number of span id "
+                                "\"%s\" (%s%s%s) in trace %s, but the two spans "
+                                "differ; expected one id per span (hex ids are "
+                                "read without case or leading zeros)",
+                                w2, r2, r1, h->file != t->file ? im->files[h->file] : "",
+                                h->file != t->file ? ": " : "", w1,
+                                imp_id_show(im, 1, h->trace));
+        }
+        g = e;
+    }
+    return PB_OK;
+}
+
 /* Parents: the span a reference names (its server span if the id is a
  * shared client/server pair, else the first with that id); a server span
  * sharing its id with a client span is that client's child. */
@@ -469,9 +507,9 @@ static int label_of(builder *b, uint32_t trace, uint32_t sid, uint64_t *out)
 {
     imp_importer *im = b->im;
     pb_strbuf s = {0};
-    int rc = pb_strbuf_puts(&s, pb_strtab_str(im->traceids, trace));
+    int rc = pb_strbuf_puts(&s, imp_id_show(im, 1, trace));
     if (rc == PB_OK && sid != IMP_NONE)
-        rc = pb_strbuf_printf(&s, ":%s", pb_strtab_str(im->sids, sid));
+        rc = pb_strbuf_printf(&s, ":%s", imp_id_show(im, 0, sid));
     if (rc == PB_OK)
         rc = pb_label_parse(im->trace->names, pb_strbuf_str(&s), s.len, out);
     pb_strbuf_free(&s);
@@ -498,7 +536,7 @@ static int make_rpcs(builder *b, uint32_t *pre)
         if (b->parent[i] == IMP_NONE)
             roots[nroots++] = (uint32_t)i;
     g_sp = sp;
-    g_tids = im->traceids;
+    g_tids = im;
     pb_sort(roots, nroots, sizeof *roots, cmp_root);
     for (size_t k = 0; k < nroots; k++) {
         uint32_t x = roots[k];
@@ -1158,6 +1196,10 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     g_sp = b.sp;
     pb_sort(b.byid, n, sizeof *b.byid, cmp_byid);
     im->st.count[IMP_C_TRACES] = pb_strtab_count(im->traceids);
+    if (check_respelled(&b, err) != PB_OK) {
+        rc = -1;
+        goto out;
+    }
     resolve_parents(&b);
     if ((rc = break_cycles(&b)) != PB_OK || (rc = build_children(&b)) != PB_OK ||
         (kind_rule(&b), (rc = make_rpcs(&b, pre)) != PB_OK))
@@ -1190,6 +1232,8 @@ out:
     free(b.in_rpc);
     free(b.path);
     free(b.rpcs);
+    if (rc == -1)
+        return err->code; /* err filled */
     if (rc != PB_OK)
         return pb_error_set(err, rc, NULL, 0, 0, "%s", pb_strerror(rc));
     return PB_OK;

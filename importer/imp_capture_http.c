@@ -1027,6 +1027,19 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         pb_trace_close(t);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
+    if (c->snap_cut) { /* only when met: other imports stay as they were */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: snaplen %s: %llu of %llu packets were longer than "
+                              "the snapshot length and were cut (first: packet %ld); %llu "
+                              "bytes of payload were not captured (message sizes and times "
+                              "kept from the IP lengths; a message whose headers were cut is "
+                              "left out: streams whose headers were not captured, cut inside "
+                              "a message); capture again with a larger -s (tcpdump -s 0)",
+                         c->snap_msg, (unsigned long long)c->snap_cut,
+                         (unsigned long long)c->snap_pkts, c->snap_first,
+                         (unsigned long long)c->snap_lost);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->pcap_error) {
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: cut-short %s", c->pcap_msg);

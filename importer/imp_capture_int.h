@@ -136,6 +136,11 @@ typedef struct cap {
     size_t nnotes;
     uint64_t notes_all;
     char pcap_msg[400];
+    /* packets the capture's snapshot length cut (caplen < len): a meta
+     * line "capture: snaplen ..." says how many and what was lost */
+    uint64_t snap_cut, snap_pkts, snap_lost;
+    long snap_first;
+    char snap_msg[400];
 } cap;
 
 int cap_init(cap *c);

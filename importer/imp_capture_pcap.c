@@ -91,6 +91,18 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
     while (rc == PB_OK && (r = pcap_next_ex(p, &h, &d)) == 1) {
         pkt++;
         c->st.events++;
+        c->snap_pkts++;
+        if (h->caplen < h->len) {
+            /* cut by the snapshot length: the lost bytes are a gap of the
+             * stream (sizes and times still come from the IP lengths);
+             * said on stderr, with the number (cap_snap_meta) */
+            if (!c->snap_cut++) {
+                c->snap_first = pkt;
+                snprintf(c->snap_msg, sizeof c->snap_msg, "%s (snapshot length %d bytes)",
+                         path, pcap_snapshot(p));
+            }
+            c->snap_lost += h->len - h->caplen;
+        }
         size_t caplen = h->caplen, off = 0;
         int ethertype = -1;
         switch (dlt) {

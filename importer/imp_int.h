@@ -49,6 +49,9 @@ typedef struct imp_span {
     uint8_t no_dur;  /* no duration given (end = start; missing_duration) */
     uint8_t no_start; /* a Zipkin fragment without timestamp: start 0, end
                        * its duration (imp_merge_fragments) */
+    uint32_t rawsid; /* the span id as written when that was not its
+                      * canonical hex spelling (imp_hex_id), index in
+                      * im->rawids; IMP_NONE when written canonically */
     pb_ns start, end;
 } imp_span;
 
@@ -84,6 +87,12 @@ struct imp_importer {
                               eBPF capture, 16 span CSV */
     pb_trace *trace;       /* the output; nodes and labels intern here */
     pb_strtab *sids, *traceids;
+    pb_strtab *rawids; /* ids as written, when not canonical (imp_hex_id) */
+    /* per traceids / sids index: the first spelling read of that id in
+     * rawids, IMP_NONE when it was the canonical one; labels print it, so
+     * an id written one way throughout keeps its label */
+    uint32_t *tshow, *sshow;
+    size_t captshow, capsshow;
     char **files;
     size_t nfiles, capfiles;
     imp_span *spans;
@@ -152,6 +161,20 @@ typedef struct imp_raw_span {
     int ns, has_end;
     int64_t start_ns, end_ns;
 } imp_raw_span;
+
+/* The canonical spelling of a hex trace or span id (Jaeger, Zipkin, OTLP:
+ * the same id from two exporters gets one label): lower case; a span id
+ * and a trace id of up to 16 digits padded with leading zeros to 16, a
+ * trace id of 17-32 digits to 32, and a 32-digit trace id whose first 16
+ * digits are 0 shortened to its last 16 (as Jaeger prints a 64-bit trace
+ * id).  "ABC" and "0000000000000abc" are one id.  An id that is not hex,
+ * is longer than 32 digits or does not fit buf (n >= 33 needed) is left
+ * as it is.  Returns buf or id. */
+const char *imp_hex_id(const char *id, char *buf, size_t n, int trace);
+
+/* The id of traceids index i (trace != 0) or sids index i as first
+ * written (labels, messages, the order of requests). */
+const char *imp_id_show(const imp_importer *im, int trace, uint32_t i);
 
 /* Mark the importer failed and fill err.  Returns code. */
 int imp_fail(imp_importer *im, pb_error *err, int code, const char *file,

@@ -87,32 +87,19 @@ static int b64_hex(const char *id, size_t l, char *buf, size_t n)
     return 1;
 }
 
-/* Lower-case hex ids; 32-digit trace ids with a zero high half shortened to
- * 16 digits; a trace or span id in base64 (b64_hex) turned into that hex
- * first, so a trace keeps the label its hex export gives it.  Ids that are
- * neither, or too long for buf, are left as they are.  Returns the id to
- * use (buf or id). */
+/* A trace or span id in base64 (b64_hex) turned into hex, so a trace
+ * keeps the label its hex export gives it; imp_store_span then writes
+ * every hex id in one spelling (imp_hex_id: lower case, padded, a zero
+ * high half of a trace id dropped).  Returns the id to use (buf or id). */
 static const char *norm_id(const char *id, char *buf, size_t n, int trace)
 {
+    (void)trace;
     if (!id)
         return NULL;
     size_t l = strlen(id);
     if (!l || l >= n)
         return id;
-    if (b64_hex(id, l, buf, n)) {
-        if (trace && !strncmp(buf, "0000000000000000", 16))
-            memmove(buf, buf + 16, 17);
-        return buf;
-    }
-    for (size_t i = 0; i < l; i++) {
-        if (!isxdigit((unsigned char)id[i]))
-            return id;
-        buf[i] = (char)tolower((unsigned char)id[i]);
-    }
-    buf[l] = 0;
-    if (trace && l == 32 && !strncmp(buf, "0000000000000000", 16))
-        memmove(buf, buf + 16, 17);
-    return buf;
+    return b64_hex(id, l, buf, n) ? buf : id;
 }
 
 static int kind_of_otlp(const json_t *k, int *kind, int *untagged)

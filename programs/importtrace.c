@@ -105,6 +105,10 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
         pb_out_abort(out);
         return 1;
     }
+    /* a cut that changed what was read is said even with -q */
+    for (size_t i = 0; i < t->nmeta; i++)
+        if (!strncmp(t->meta[i], "capture: snaplen ", 17))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 17);
     if (!quiet) {
         fprintf(stderr, "%s: %s capture: %llu events, %llu connections, %llu requests "
                         "paired with %llu responses (%llu pairs); %zu messages written\n",

@@ -510,6 +510,9 @@ write:;
         pb_result_meta(&res, "trace: %s", winfo.meta[i]);
     rc = pb_result_write(pb_out_fp(outs[0]), &res, head, 5, !no_assign, &err);
     if (rc != PB_OK) {
+        /* name the output, as every other program's write error does */
+        if (!err.file[0])
+            snprintf(err.file, sizeof err.file, "%s", pb_out_name(outs[0]));
         pb_error_print(stderr, prog, &err);
         FAIL(1);
     }

@@ -22,7 +22,7 @@ enum { O_SET = 1, O_DEFINE, O_SEED, O_OUTPUT, O_PARSE, O_STATS, O_QUIET };
 static const pb_cli_opt cli_opts[] = {
     {O_SET, 's', "set", "NAME=VALUE",
      "override a setting, a let variable, or TRACELET.weight /\n"
-     ".instances / .think (repeatable; the last of a name wins)"},
+     ".instances / .think (repeatable; the last of a name wins: a warning)"},
     {O_DEFINE, 'D', "define", "NAME=VALUE", "old spelling of --set"},
     {O_SEED, 0, "seed", "SEED", "the same as --set seed=SEED"},
     {O_OUTPUT, 'o', "output", "FILE", "write the trace here (default stdout)"},

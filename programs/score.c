@@ -117,7 +117,8 @@ static int parse_tols(const char *s, score_opts *o)
         errno = 0;
         double v = strtod(s, &end);
         /* !(v >= 0 && v <= 100): also NaN, which no comparison holds */
-        if (errno || end == s || !(v >= 0 && v <= 100) || (*end && *end != ','))
+        if (errno || end == s || !(v >= 0 && v <= 100) || (*end && *end != ',') ||
+            !pb_opt_decimal(s, (size_t)(end - s)))
             return 0;
         o->tol[o->ntol++] = v;
         s = *end ? end + 1 : end;

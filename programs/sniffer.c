@@ -70,6 +70,8 @@ static int parse_sniffer(char *text, const sniff_params *global, sniff_params *p
     if (semi)
         *semi = '\0';
     *nodes = text;
+    const char *seen[64]; /* the NAME=VALUE pairs read so far */
+    size_t nseen = 0;
     while (semi) {
         char *kv = semi + 1;
         semi = strchr(kv, ';');
@@ -77,6 +79,24 @@ static int parse_sniffer(char *text, const sniff_params *global, sniff_params *p
             *semi = '\0';
         if (!*kv)
             continue;
+        /* a box says each parameter once, as a config file does (maketrace,
+         * skewer --spec): a second NAME is an error naming both, not the
+         * last one silently */
+        size_t nl = strcspn(kv, "=");
+        for (size_t i = 0; i < nseen; i++) {
+            size_t ol = strcspn(seen[i], "=");
+            int same = ol == nl;
+            for (size_t c = 0; same && c < nl; c++)
+                same = (seen[i][c] == '-' ? '_' : seen[i][c]) == (kv[c] == '-' ? '_' : kv[c]);
+            if (same) {
+                fprintf(stderr, "%s: --sniffer %s: %.*s given twice (%s, then %s); "
+                                "expected each parameter once in a box\n",
+                        prog, *nodes, (int)nl, kv, seen[i], kv);
+                return 0;
+            }
+        }
+        if (nseen < sizeof seen / sizeof *seen)
+            seen[nseen++] = kv;
         pb_error err;
         if (pb_opt_set_kv(sniff_options, p, kv, &err) != PB_OK) {
             fprintf(stderr, "%s: --sniffer %s: %s\n", prog, *nodes, err.msg);
