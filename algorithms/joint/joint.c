@@ -1317,7 +1317,9 @@ static int order_service_test(joint *s)
 {
     uint32_t nn = s->nnodes;
     s->ord_on = calloc((size_t)s->nlinks + 1, 1);
-    s->ord_p = malloc(((size_t)s->nlinks + 1) * 3 * sizeof *s->ord_p);
+    /* zeroed: the metadata reads it where order_auto never ran (unp_pieces'
+     * merge, joint_search_given) */
+    s->ord_p = calloc(((size_t)s->nlinks + 1) * 3, sizeof *s->ord_p);
     s->svc_ord = calloc(((size_t)nn + 1) * 3, sizeof *s->svc_ord);
     insort *rq = malloc(((size_t)s->npairs + 1) * sizeof *rq);
     uint32_t *off = calloc((size_t)nn + 2, sizeof *off), *fill = calloc((size_t)nn + 1, sizeof *fill);

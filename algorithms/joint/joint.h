@@ -70,7 +70,10 @@ typedef struct joint_params {
     int unp_win;        /* [unp_win] with unp_pieces: the second search on a window
                            around the changed messages (joint_unpwin.c), 0 off */
     int unp_flow;       /* [unp_flow] unpaired's min-cost pairing: 0 out-of-kilter,
-                           1 successive shortest paths (joint_unpflow.c), 0 */
+                           1 successive shortest paths (joint_unpflow.c), 2 the
+                           same on a zone around the unpaired messages, 0 */
+    int unp_flow_hops;  /* [unp_flow_hops] unp_flow=2: the zone paired again, this
+                           many steps of the arc graph from the unpaired messages, 4 */
     double unp_win_pad; /* [unp_win_pad] the window: a seed request's span widened
                            by this times its length on each side, 1 */
     int uncross;        /* [uncross] under loss, exchange the tails or heads of two

@@ -116,11 +116,16 @@ const pb_option joint_options[] = {
     {"unp_win_pad", PB_OPT_DOUBLE, offsetof(joint_params, unp_win_pad), "1", 0, 100,
      "unp_win's window: each seed request's span widened by this many times its length on "
      "each side before the window is closed under the first search's requests"},
-    {"unp_flow", PB_OPT_INT, offsetof(joint_params, unp_flow), "0", 0, 1,
+    {"unp_flow", PB_OPT_INT, offsetof(joint_params, unp_flow), "0", 0, 2,
      "unpaired's min-cost pairing of a link: 0 = GLPK's out-of-kilter, 1 = successive "
      "shortest paths (joint_unpflow.c: the same least cost in far fewer instructions; "
      "where two pairings tie it may pick the other; docs/joint/loss.md, \"The second "
-     "search on a window\")"},
+     "search on a window\"); 2 = the same from the first search's pairs: only the "
+     "messages within unp_flow_hops steps of its unpaired ones are paired again, its "
+     "other pairs stay (docs/joint/loss.md, \"The flow from the first search's pairs\")"},
+    {"unp_flow_hops", PB_OPT_INT, offsetof(joint_params, unp_flow_hops), "4", 1, 1000000,
+     "unp_flow=2: the zone paired again, in steps of the flow's graph (a call and a return "
+     "it may pair with) from the first search's unpaired messages"},
     {"uncross", PB_OPT_BOOL, offsetof(joint_params, uncross), "1", PB_OPT_NORANGE,
      "when messages were lost (half pairs), after the search: for every request a half "
      "pair touches and every request competing with it for a call, try exchanging all "

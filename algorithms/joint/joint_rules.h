@@ -885,7 +885,10 @@ int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t 
                         unsigned char *un_r, double *before, double *after);
 /* the same with the flow's solver: 0 GLPK's out-of-kilter
  * (joint_unpaired_link's), 1 successive shortest paths (unp_flow=1,
- * joint_unpflow.c).  joint_unpflow_solve: one piece's least-cost pairing,
+ * joint_unpflow.c); zone > 0 (unp_flow=2): only the messages within
+ * zone steps of the arc graph from the current pairing's unpaired ones
+ * are paired again, the current pairs outside stay (*after counts them).
+ * joint_unpflow_solve: one piece's least-cost pairing,
  * calls 0..ncc, returns 0..nrc, arcs (ai[k], bj[k]) at v[k] units, skip
  * units per message left unpaired; unc / unr: 1 per message left
  * unpaired; the least cost added to *sol.  PB_OK or PB_ENOMEM */
@@ -894,7 +897,8 @@ int joint_unpflow_solve(const uint32_t *ai, const uint32_t *bj, const double *v,
                         unsigned char *unr, double *sol);
 int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
                           const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
-                          unsigned char *un_r, double *before, double *after, int solver);
+                          unsigned char *un_r, double *before, double *after, int solver,
+                          int zone);
 int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
                           size_t *nrecs, size_t *changed);
 /* joint_unppiece.c: the top-level request (root pair) of pair q under

@@ -202,17 +202,94 @@ static int up_solve(const up_a *A, size_t na, const uint32_t *ci, uint32_t ncc,
     return PB_OK;
 }
 
+/* unp_flow=2's zone (docs/joint/loss.md, "The flow from the first
+ * search's pairs"): the messages within `hops` steps of the arc graph
+ * (a call and a return joined by an arc A) from the current pairing's
+ * unpaired messages, closed under the current pairs.  Outside it the
+ * first search's pairs stay: a lost message changes the least-cost
+ * pairing near it, and a pair far from every unpaired message is the
+ * current one in most least-cost pairings.  A current pair dearer than
+ * two unpaired messages seeds the zone too (no least-cost pairing holds
+ * it).  in[v] (calls 0..nc, returns
+ * nc..): 1 in the zone.  PB_OK or PB_ENOMEM */
+static int up_zone(const up_a *A, size_t na, uint32_t nc, uint32_t nr, const uint32_t *cur,
+                   double skip, int hops, unsigned char *in)
+{
+    uint32_t nv = nc + nr;
+    uint32_t *off = calloc((size_t)nv + 2, sizeof *off), *adj = malloc((2 * na + 1) * sizeof *adj);
+    uint32_t *q = malloc(((size_t)nv + 1) * sizeof *q), *mate = malloc(((size_t)nv + 1) * sizeof *mate);
+    int *dep = malloc(((size_t)nv + 1) * sizeof *dep);
+    if (!off || !adj || !q || !mate || !dep) {
+        free(off), free(adj), free(q), free(mate), free(dep);
+        return PB_ENOMEM;
+    }
+    for (size_t k = 0; k < na; k++) {
+        off[A[k].i + 2]++;
+        off[nc + A[k].j + 2]++;
+    }
+    for (uint32_t v = 0; v < nv; v++)
+        off[v + 2] += off[v + 1];
+    for (size_t k = 0; k < na; k++) {
+        adj[off[A[k].i + 1]++] = nc + A[k].j;
+        adj[off[nc + A[k].j + 1]++] = A[k].i;
+    }
+    /* off[v]..off[v + 1]: v's neighbours */
+    for (uint32_t v = 0; v < nv; v++) {
+        mate[v] = NONE;
+        dep[v] = -1;
+        in[v] = 0;
+    }
+    for (uint32_t j = 0; j < nr; j++)
+        if (cur[j] != NONE) {
+            mate[nc + j] = cur[j];
+            mate[cur[j]] = nc + j;
+        }
+    size_t h = 0, t = 0;
+    for (uint32_t v = 0; v < nv; v++)
+        if (mate[v] == NONE) {
+            dep[v] = 0;
+            q[t++] = v;
+        }
+    /* a current pair dearer than leaving both unpaired is in no
+     * least-cost pairing: it seeds the zone as an unpaired message does */
+    for (size_t k = 0; k < na; k++)
+        if (A[k].v > 2 * skip && cur[A[k].j] == A[k].i && dep[A[k].i] < 0) {
+            dep[A[k].i] = dep[nc + A[k].j] = 0;
+            q[t++] = A[k].i;
+            q[t++] = nc + A[k].j;
+        }
+    while (h < t) {
+        uint32_t v = q[h++];
+        in[v] = 1;
+        if (dep[v] >= hops)
+            continue;
+        for (uint32_t e = off[v]; e < off[v + 1]; e++) {
+            uint32_t w = adj[e];
+            if (dep[w] < 0) {
+                dep[w] = dep[v] + 1;
+                q[t++] = w;
+            }
+        }
+    }
+    for (uint32_t v = 0; v < nv; v++) /* closed under the current pairs */
+        if (in[v] && mate[v] != NONE)
+            in[mate[v]] = 1;
+    free(off), free(adj), free(q), free(mate), free(dep);
+    return PB_OK;
+}
+
 int joint_unpaired_link(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
                         const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
                         unsigned char *un_r, double *before, double *after)
 {
     return joint_unpaired_link_s(ct, nc, rt, nr, cur, early, price, un_c, un_r, before, after,
-                                 0);
+                                 0, 0);
 }
 
 int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
                           const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
-                          unsigned char *un_r, double *before, double *after, int solver)
+                          unsigned char *un_r, double *before, double *after, int solver,
+                          int zone)
 {
     double h[JOINT_ALIGN_NB], cost[JOINT_ALIGN_NB];
     memset(h, 0, sizeof h);
@@ -242,6 +319,7 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
     uint32_t *mem = malloc(((size_t)nv + 1) * sizeof *mem);
     uint32_t *aoff = malloc(((size_t)nv + 2) * sizeof *aoff);
     up_a *AS = malloc(((size_t)nr * (K + 1) + 1) * sizeof *AS);
+    unsigned char *inz = NULL; /* unp_flow=2's zone */
     int rc = PB_OK;
     if (!A || !par || !loc || !cnt || !mem || !aoff || !AS) {
         rc = PB_ENOMEM;
@@ -275,6 +353,27 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
     }
     b += skip * (double)(nc + nr - 2 * paired0);
     *before = *after = b / UP_SCALE;
+    /* unp_flow=2: only the zone around the unpaired messages is paired
+     * again; the current pairs outside it stay, at their cost */
+    double sol = 0;
+    if (zone > 0) {
+        inz = malloc((size_t)nv + 1);
+        if (!inz || up_zone(A, na, nc, nr, cur, skip, zone, inz) != PB_OK) {
+            free(inz);
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        size_t w = 0;
+        for (size_t k = 0; k < na; k++)
+            if (inz[A[k].i] && inz[nc + A[k].j])
+                A[w++] = A[k];
+        na = w;
+        for (uint32_t j = 0; j < nr; j++)
+            if (!inz[nc + j] && cur[j] != NONE) {
+                pb_ns d = rt[j] - ct[cur[j]];
+                sol += up_units(cost[joint_align_bin(d < 1 ? 1 : d)]);
+            }
+    }
     for (size_t k = 0; k < na; k++) {
         uint32_t x = up_find(par, A[k].i), y = up_find(par, nc + A[k].j);
         if (x != y)
@@ -311,7 +410,6 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
     }
     /* ac[r] is now the end of r's arcs; their start is the previous
      * root's end (roots in order) */
-    double sol = 0;
     size_t astart = 0;
     uint32_t *ends = malloc(((size_t)nv + 1) * sizeof *ends);
     if (!ends) {
@@ -322,6 +420,13 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
     for (uint32_t r = 0; r < nv && rc == PB_OK; r++) {
         if (par[r] != r)
             continue;
+        if (inz && !inz[r]) { /* outside the zone: its current pair stays */
+            if (r < nc)
+                un_c[r] = 0;
+            else
+                un_r[r - nc] = 0;
+            continue;
+        }
         uint32_t m0 = aoff[r], m1 = cnt[r];
         size_t aend = ends[r];
         uint32_t ncc = 0;
@@ -345,13 +450,14 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
             mem[m0 + ncc + a] -= nc;
         }
         rc = up_solve(AS + astart, aend - astart, mem + m0, ncc, mem + m0 + ncc, nrc, loc, nc,
-                      skip, un_c, un_r, &sol, solver);
+                      skip, un_c, un_r, &sol, solver > 1 ? 1 : solver);
         astart = aend;
     }
     free(ends);
     if (rc == PB_OK)
         *after = sol / UP_SCALE;
 out:
+    free(inz);
     free(A);
     free(AS);
     free(par);
@@ -444,7 +550,7 @@ static int up_link(const joint *s, uint32_t l, double price, unsigned char *forc
         goto out;
     double before = 0, after = 0;
     rc = joint_unpaired_link_s(ct, nc, rt, nr, cur, s->p.early, price, uc, ur, &before,
-                               &after, s->p.unp_flow);
+                               &after, s->p.unp_flow, s->p.unp_flow == 2 ? s->p.unp_flow_hops : 0);
     rec->cost_before = before;
     rec->cost_after = after;
     if (rc == PB_ERANGE) {

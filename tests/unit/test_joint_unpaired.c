@@ -229,7 +229,7 @@ TEST(least_cost_as_every_pairing)
         unsigned char uc1[BF_N], ur1[BF_N];
         double b1 = 0, a1 = 0;
         CHECK_INT(joint_unpaired_link_s(ct, nc, rt, nr, cur, MS(10), price, uc1, ur1, &b1, &a1,
-                                        1),
+                                        1, 0),
                   PB_OK);
         CHECK(fabs(a1 * 1000.0 - want) < 1e-6);
         {
@@ -278,13 +278,29 @@ static void ssp_same_least_cost_as_okalg(void)
         for (uint32_t j = 0; j < nr; j++)
             cur[j] = j < nc && ct[j] <= rt[j] ? j : JOINT_NONE;
         double price = round % 2 ? 2.0 : 4.0, b0 = 0, a0 = 0, b1 = 0, a1 = 0;
-        CHECK_INT(joint_unpaired_link_s(ct, nc, rt, nr, cur, MS(10), price, u0c, u0r, &b0, &a0, 0),
+        CHECK_INT(joint_unpaired_link_s(ct, nc, rt, nr, cur, MS(10), price, u0c, u0r, &b0, &a0, 0, 0),
                   PB_OK);
-        CHECK_INT(joint_unpaired_link_s(ct, nc, rt, nr, cur, MS(10), price, u1c, u1r, &b1, &a1, 1),
+        CHECK_INT(joint_unpaired_link_s(ct, nc, rt, nr, cur, MS(10), price, u1c, u1r, &b1, &a1, 1, 0),
                   PB_OK);
         CHECK(fabs(a0 - a1) < 1e-9);
         CHECK(fabs(b0 - b1) < 1e-9);
         CHECK(a1 < b1); /* the case is not trivial: the pairing moved */
+        /* unp_flow=2's zone: the least cost with the pairs outside it
+         * fixed lies between the whole link's and the current pairing's;
+         * a zone of one step is a pairing of its own (not the current);
+         * a message outside the zone keeps its current state */
+        static unsigned char uzc[N], uzr[N];
+        for (int hops = 1; hops <= 64; hops *= 8) {
+            double bz = 0, az = 0;
+            CHECK_INT(joint_unpaired_link_s(ct, nc, rt, nr, cur, MS(10), price, uzc, uzr, &bz,
+                                            &az, 2, hops),
+                      PB_OK);
+            CHECK(fabs(bz - b1) < 1e-9);
+            CHECK(az >= a1 - 1e-9);
+            CHECK(az <= bz + 1e-9);
+            if (hops == 1)
+                CHECK(az < bz);
+        }
     }
 }
 
