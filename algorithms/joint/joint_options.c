@@ -741,7 +741,7 @@ const pb_option joint_options[] = {
      "lock onto the outermost visit, which contains them all); 0 off.  Metadata "
      "recur_inner= where such a service exists (docs/joint/shapes.md \"Unseen execution "
      "models\")"},
-    {"ls_dirty_solve", PB_OPT_BOOL, offsetof(joint_params, ls_dirty_solve), "1",
+    {"ls_dirty_solve", PB_OPT_BOOL, offsetof(joint_params, ls_dirty_solve), "0",
      PB_OPT_NORANGE,
      "changes results (a budget): the local search's second and later re-split passes of "
      "a solve visit only pairs with a request a pass of this same solve changed; 0 (as "
