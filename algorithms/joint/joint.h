@@ -404,7 +404,7 @@ typedef struct joint_params {
                            likelier (joint_recur.c), 1 */
     int ls_dirty_solve; /* [ls_dirty_solve] a local search's later passes visit only
                            pairs with a request changed in this solve's passes
-                           (joint_lsdirty.c), 0 */
+                           (1) or this and the one before (2) (joint_lsdirty.c), 0 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

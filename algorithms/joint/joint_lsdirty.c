@@ -18,6 +18,7 @@
  */
 #include "joint_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int joint_lsdirty_test_every_pass = 0;
@@ -31,8 +32,35 @@ void joint_lsdirty_solve_start(joint *s)
 {
     if (!s->p.ls_dirty_solve || !s->dirty)
         return;
-    clear_marks(s);
     s->lsd_cleared++;
+    if (s->p.ls_dirty_solve == 1) {
+        clear_marks(s);
+        return;
+    }
+    /* 2: a mark older than the solve before goes; one of the solve before
+     * becomes old (no room: as 1) */
+    size_t n = (size_t)s->npairs + 1;
+    if (!s->lsd_old && !(s->lsd_old = calloc(n, 1))) {
+        clear_marks(s);
+        return;
+    }
+    for (size_t q = 0; q < n; q++) {
+        if (s->lsd_old[q])
+            s->dirty[q] = 0;
+        s->lsd_old[q] = s->dirty[q] != 0;
+    }
+}
+
+void joint_lsdirty_marked(joint *s, uint32_t q1, uint32_t q2)
+{
+    if (s->lsd_old)
+        s->lsd_old[q1] = s->lsd_old[q2] = 0;
+}
+
+void joint_lsdirty_free(joint *s)
+{
+    free(s->lsd_old);
+    s->lsd_old = NULL;
 }
 
 void joint_lsdirty_pass_start(joint *s)
@@ -46,6 +74,6 @@ int joint_lsdirty_meta(const joint *s, pb_result *res)
 {
     if (!s->p.ls_dirty_solve)
         return PB_OK; /* off: no line (main's output) */
-    return pb_result_meta(res, "ls_dirty_solve=1 solves=%zu later_pass_pairs=%zu",
-                          s->lsd_cleared, s->ls_later);
+    return pb_result_meta(res, "ls_dirty_solve=%d solves=%zu later_pass_pairs=%zu",
+                          s->p.ls_dirty_solve, s->lsd_cleared, s->ls_later);
 }

@@ -777,6 +777,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         }
     }
     s->dirty[q1] = s->dirty[q2] = s->pass_id + 1;
+    joint_lsdirty_marked(s, q1, q2); /* ls_dirty_solve=2 (joint_lsdirty.c) */
     return 1;
 }
 

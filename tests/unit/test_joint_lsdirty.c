@@ -29,7 +29,7 @@ static pb_trace *bb_trace(int seed, int held)
 }
 
 typedef struct {
-    int ids;
+    int ids, level; /* ls_dirty_solve compared with 0 */
     size_t later_off, later_on, cleared;
     double worst; /* least (ll on - ll off) / pairs over the cases */
     double dsum;  /* sum of (ll on - ll off) */
@@ -43,7 +43,7 @@ static long compare_onoff(pb_trace *t, int seed, int held, int *llsame, void *ct
     joint_params p[2];
     joint_test_params_two(p, st->ids, st->ids ? NULL : held ? "on" : "off");
     p[0].ls_dirty_solve = 0;
-    p[1].ls_dirty_solve = 1;
+    p[1].ls_dirty_solve = st->level;
     joint *s[2];
     long diff = joint_test_compare_two(t, p, s, llsame);
     if (diff < 0)
@@ -67,15 +67,15 @@ static long compare_onoff(pb_trace *t, int seed, int held, int *llsame, void *ct
     return 0; /* counted here, not as a differing case */
 }
 
-static void onoff(int ids)
+static size_t onoff(int ids, int level)
 {
-    lsdstat st = {ids, 0, 0, 0, INFINITY, 0, 0, 0};
+    lsdstat st = {ids, level, 0, 0, 0, INFINITY, 0, 0, 0};
     const joint_test_cases c = {4, {"free", "held"}, ids ? ids_trace : bb_trace, compare_onoff};
     CHECK_INT(joint_test_differing(&c, &st, 0), 0);
     double mean = st.dsum / (double)st.npairs;
-    printf("# %s: later-pass pairs %zu -> %zu, %zu solves cleared; %d of 8 cases the same; "
+    printf("# ls_dirty_solve=%d, %s: later-pass pairs %zu -> %zu, %zu solves cleared; %d of 8 cases the same; "
            "log-likelihood change %.4f nats per pair over the cases, worst case %.4f\n",
-           ids ? "call ids" : "black box", st.later_off, st.later_on, st.cleared, st.nsame,
+           level, ids ? "call ids" : "black box", st.later_off, st.later_on, st.cleared, st.nsame,
            mean, st.worst);
     CHECK(st.cleared > 0);
     /* with call ids these cases run one solve with passes per search
@@ -89,16 +89,20 @@ static void onoff(int ids)
      * hundredth of a nat per pair below the full passes, no case a tenth */
     CHECK(mean > -0.01);
     CHECK(st.worst > -0.1);
+    return st.later_on;
 }
 
 TEST(call_ids_fewer_later_pairs_same_likelihood)
 {
-    onoff(1);
+    onoff(1, 1);
+    onoff(1, 2);
 }
 
+/* level 2 keeps the solve before's marks too: between 1 and 0 */
 TEST(black_box_fewer_later_pairs_same_likelihood)
 {
-    onoff(0);
+    size_t one = onoff(0, 1), two = onoff(0, 2);
+    CHECK(one < two);
 }
 
 /* ls_dirty_solve=1 against itself with the marks cleared at every pass */
