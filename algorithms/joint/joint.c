@@ -1486,6 +1486,7 @@ static void close_one(joint *s)
     free(s->t0c);
     joint_tickivl_free(s);
     free(s->dirty);
+    joint_lsdirty_free(s); /* ls_dirty_solve=2 (joint_lsdirty.c) */
     free(s->rl_chg);
     joint_select_free(s);
     joint_lc_free(s);

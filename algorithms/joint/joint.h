@@ -408,6 +408,9 @@ typedef struct joint_params {
     int recur_inner;    /* [recur_inner] a service that calls itself: a second search
                            from its calls on their innermost open visits, kept when
                            likelier (joint_recur.c), 1 */
+    int ls_dirty_solve; /* [ls_dirty_solve] a local search's later passes visit only
+                           pairs with a request changed in this solve's passes
+                           (1) or this and the one before (2) (joint_lsdirty.c), 0 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

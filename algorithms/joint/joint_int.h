@@ -653,6 +653,10 @@ struct joint {
     /* loss_serial_win (joint_lserwin.c): the second search windowed; its
      * requests, moves, passes */
     int lsw_on, lsw_passes, lsw_rounds, lsw_cycle;
+    size_t lsd_cleared;     /* ls_dirty_solve: solves whose stale marks were cleared */
+    size_t ls_later;        /* pairs visited by the re-split passes after the first */
+    unsigned char *lsd_old; /* ls_dirty_solve=2: per request, its mark is older than the
+                               solve before (cleared at the next solve start) */
     size_t lsw_win, lsw_moves, lsw_calls;
     unsigned char *lsw_only; /* the calls the greedy rounds may move, or NULL */
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
@@ -1242,6 +1246,22 @@ void joint_greedy_evaluated(joint *s, uint32_t p);
 void joint_greedy_moved(joint *s, uint32_t from, uint32_t to);
 /* joint_greedy.c: free s->gfrz (NULL-safe) */
 void joint_greedy_free(joint *s);
+/* joint_lsdirty.c (ls_dirty_solve): a solve's re-split passes start
+ * (the marks of earlier solves' passes cleared when the option is on) */
+void joint_lsdirty_solve_start(joint *s);
+/* joint_lsdirty.c: a re-split pass of joint_solve_rounds starts (the
+ * test's deliberately wrong variant clears the marks here too) */
+void joint_lsdirty_pass_start(joint *s);
+/* joint_lsdirty.c: the metadata line (none with the option off); PB_OK or
+ * pb_result_meta's error */
+int joint_lsdirty_meta(const joint *s, pb_result *res);
+/* joint_lsdirty.c: a kept re-split marked requests q1 and q2 */
+void joint_lsdirty_marked(joint *s, uint32_t q1, uint32_t q2);
+/* joint_lsdirty.c: free s->lsd_old (NULL-safe) */
+void joint_lsdirty_free(joint *s);
+/* joint_lsdirty.c, for tests only: also clear the marks at every later
+ * pass (the later passes then visit nothing) */
+extern int joint_lsdirty_test_every_pass;
 /* joint_lsmemo.c (resplit_memo): a local search starts (earlier estimates
  * void); PB_ENOMEM or PB_OK */
 int joint_lsmemo_begin(joint *s);

@@ -751,4 +751,11 @@ const pb_option joint_options[] = {
      "lock onto the outermost visit, which contains them all); 0 off.  Metadata "
      "recur_inner= where such a service exists (docs/joint/shapes.md \"Unseen execution "
      "models\")"},
+    {"ls_dirty_solve", PB_OPT_INT, offsetof(joint_params, ls_dirty_solve), "0", 0, 2,
+     "changes results (a budget): the local search's second and later re-split passes of "
+     "a solve visit only pairs with a request a pass of this same solve changed (1), or of "
+     "this solve or the one before (2); 0 (as before) also visits pairs whose request any "
+     "earlier solve's passes changed (their marks are never cleared), most of them "
+     "unchanged since (joint_lsdirty.c; docs/joint/speed.md, \"Speed, twenty-first wave "
+     "(h166)\")"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -376,6 +376,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_lc_meta(s, res); /* joint_latecount.c */
         joint_os_meta(s, res); /* out_sets (joint_oset.c) */
         joint_resolve_meta(s, res); /* resolve_local (joint_resolve.c) */
+        joint_lsdirty_meta(s, res); /* ls_dirty_solve (joint_lsdirty.c) */
         if (s->rop_solves) /* repair_open_passes (joint_repair.c) */
             pb_result_meta(res, "repair_open_passes=%d open_solves_capped=%zu",
                            s->p.repair_open_passes, s->rop_solves);

@@ -777,6 +777,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         }
     }
     s->dirty[q1] = s->dirty[q2] = s->pass_id + 1;
+    joint_lsdirty_marked(s, q1, q2); /* ls_dirty_solve=2 (joint_lsdirty.c) */
     return 1;
 }
 
@@ -809,6 +810,7 @@ int joint_local_search(joint *s, int *changed)
                 continue;
             if ((rc = joint_hmap_put(&s->seen, key, 1)) != PB_OK)
                 break;
+            s->ls_later += s->pass_id > 0;
             if (resplit(s, q1, q2, &rc))
                 (*changed)++;
         }
@@ -868,10 +870,12 @@ int joint_solve_rounds(joint *s, int refit, int passes)
         s->changes += (size_t)changed;
     }
     s->pass_id = 0;
+    joint_lsdirty_solve_start(s); /* ls_dirty_solve (joint_lsdirty.c) */
     for (int it = 0; rc == PB_OK && it < passes; it++) {
         changed = 0;
         if (refit)
             rc = joint_refit(s);
+        joint_lsdirty_pass_start(s);
         if (rc == PB_OK)
             rc = joint_local_search(s, &changed);
         s->rounds_fresh = refit && !changed;
