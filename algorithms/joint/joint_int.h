@@ -1656,6 +1656,14 @@ extern uint32_t joint_csweep_min;
 /* tests only: the tree's second test one tick short (must be caught) */
 extern int joint_csweep_test_wrong;
 
+/* repair_pick (joint_rpick.c): repair_pairs' greedy for one link, the
+ * calls C[0..nc) by arrival, the returns' send / receipt times rsv, rrv in
+ * order sent: to[call] = the return's index, the very same picks as the
+ * scan of every open call (ans: pair_order's answered flags, or NULL).
+ * PB_OK or PB_ENOMEM (nothing of s written) */
+int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
+                       const pb_ns *rrv, uint32_t *to, unsigned char *ans);
+
 /* cand_group (joint_cgroup.c): calls of one caller in a row with the same
  * send and return receipt share their candidate list while the tree is
  * unchanged; the list is kept once and cut per call (the cut of
