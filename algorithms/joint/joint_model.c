@@ -966,34 +966,31 @@ static void ties_move(uint32_t *r, uint32_t a, uint32_t b, uint32_t *mn, uint32_
         *mn = a < b ? a : b;
 }
 
+/* the first position in r[p1, p2) (sorted by the record's keys: u's and
+ * v's times exchanged) whose record key is (kr, ki) or later */
+static uint32_t ties_old_at(const joint *s, const uint32_t *r, uint32_t p1, uint32_t p2,
+                            uint32_t u, uint32_t v, pb_ns kr, uint32_t ki)
+{
+    const jpair *pu = &s->pr[u], *pv = &s->pr[v];
+    uint32_t lo = p1, hi = p2;
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2, x = r[m];
+        pb_ns xr = x == u ? pv->rr : x == v ? pu->rr : s->pr[x].rr;
+        if (tkey_gt(kr, ki, xr, x))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
 static int ties_resort(const joint *s, uint32_t *r, uint32_t p1, uint32_t p2, uint32_t u,
                        uint32_t v, uint32_t *p1p, uint32_t *p2p)
 {
     const jpair *pu = &s->pr[u], *pv = &s->pr[v];
     /* where the record put them: u by (pv->rr, u), v by (pu->rr, v) */
-    uint32_t au = p1, av = p1;
-    {
-        uint32_t lo = p1, hi = p2;
-        while (lo < hi) {
-            uint32_t m = lo + (hi - lo) / 2, x = r[m];
-            pb_ns xr = x == u ? pv->rr : x == v ? pu->rr : s->pr[x].rr;
-            if (tkey_gt(pv->rr, u, xr, x))
-                lo = m + 1;
-            else
-                hi = m;
-        }
-        au = lo;
-        lo = p1, hi = p2;
-        while (lo < hi) {
-            uint32_t m = lo + (hi - lo) / 2, x = r[m];
-            pb_ns xr = x == u ? pv->rr : x == v ? pu->rr : s->pr[x].rr;
-            if (tkey_gt(pu->rr, v, xr, x))
-                lo = m + 1;
-            else
-                hi = m;
-        }
-        av = lo;
-    }
+    uint32_t au = ties_old_at(s, r, p1, p2, u, v, pv->rr, u);
+    uint32_t av = ties_old_at(s, r, p1, p2, u, v, pu->rr, v);
     if (au >= p2 || av >= p2 || r[au] != u || r[av] != v)
         return 0;
     uint32_t mn = UINT32_MAX, mx = 0;
