@@ -1014,6 +1014,12 @@ static int ties_resort(const joint *s, uint32_t *r, uint32_t p1, uint32_t p2, ui
     return 1;
 }
 
+int joint_ties_resort_test(const joint *s, uint32_t *r, uint32_t p1, uint32_t p2, uint32_t u,
+                           uint32_t v, uint32_t *p1p, uint32_t *p2p)
+{
+    return ties_resort(s, r, p1, p2, u, v, p1p, p2p);
+}
+
 /* the returns of the record ref's list with the returns of its calls u
  * and v exchanged since (nothing else changed), sorted as walk_returns
  * sorts them, into r (room for ref->nr; copied from ref->r unless
