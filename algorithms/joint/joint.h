@@ -403,6 +403,13 @@ typedef struct joint_params {
     int cand_group;     /* [cand_group] calls of one caller with the same send and
                            return receipt cut from one shared candidate list (same
                            results, faster; joint_cgroup.c), 1 */
+    int swap_ties;      /* [swap_ties] an exchange's walk moves only the two exchanged
+                           returns in the record's sorted list and takes a long run
+                           of returns by a binary search (same results, faster;
+                           joint_model.c ties_resort), 1 */
+    int repair_pick;    /* [repair_pick] the re-pairing's greedy scores only the open
+                           calls that can take the return (same results, faster;
+                           joint_rpick.c), 1 */
     int late_chance;    /* [late_chance] a late link's orphan share corrected for the
                            requests that enclose its calls by chance (joint_lchance.c), 0 */
     int recur_inner;    /* [recur_inner] a service that calls itself: a second search

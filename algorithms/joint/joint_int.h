@@ -1684,6 +1684,21 @@ extern uint32_t joint_csweep_min;
 /* tests only: the tree's second test one tick short (must be caught) */
 extern int joint_csweep_test_wrong;
 
+/* tests only (joint_model.c, swap_ties): the run r[p1, p2), sorted by
+ * (rr, pair) with u's and v's rr exchanged, sorted by the current keys by
+ * moving only u and v; *p1p, *p2p the positions touched.  1, or 0 (u or v
+ * not where the old keys place them; r may be partly moved) */
+int joint_ties_resort_test(const joint *s, uint32_t *r, uint32_t p1, uint32_t p2, uint32_t u,
+                           uint32_t v, uint32_t *p1p, uint32_t *p2p);
+
+/* repair_pick (joint_rpick.c): repair_pairs' greedy for one link, the
+ * calls C[0..nc) by arrival, the returns' send / receipt times rsv, rrv in
+ * order sent: to[call] = the return's index, the very same picks as the
+ * scan of every open call (ans: pair_order's answered flags, or NULL).
+ * PB_OK or PB_ENOMEM (nothing of s written) */
+int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
+                       const pb_ns *rrv, uint32_t *to, unsigned char *ans);
+
 /* cand_group (joint_cgroup.c): calls of one caller in a row with the same
  * send and return receipt share their candidate list while the tree is
  * unchanged; the list is kept once and cut per call (the cut of

@@ -151,6 +151,22 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         uint32_t self = i < n ? k[i] : NONE;
         if (t > mx)
             mx = t;
+        if (sy && s->p.swap_ties && nr - rp > 16 && s->pr[r[rp + 16]].rr <= t) {
+            /* swap_ties: a long run of returns taken at once (an exchange
+             * resumed at the response of a request with N calls) by a
+             * binary search; the same two latest as the loop below */
+            uint32_t lo = rp + 17, hi = nr;
+            while (lo < hi) {
+                uint32_t m = lo + (hi - lo) / 2;
+                if (s->pr[r[m]].rr <= t)
+                    lo = m + 1;
+                else
+                    hi = m;
+            }
+            prev = r[lo - 2];
+            last = r[lo - 1];
+            rp = lo;
+        }
         while (rp < nr && s->pr[r[rp]].rr <= t) {
             prev = last;
             last = r[rp++];
@@ -897,6 +913,113 @@ int joint_req_walk_estimate(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
  * remaining steps are the same terms (wsync; exact: those terms added one
  * by one, else the record's sum of them); *sump: the sum after the steps,
  * *hit: stopped early.  PB_OK or PB_ENOMEM */
+/* swap_ties: the run r[p1, p2) sorted by the record's keys (u's and v's
+ * times exchanged since) sorted again by the current keys, moving only u
+ * and v.  The keys (time received, pair) are a strict order, so the
+ * sorted run is unique: the insertion sort's result, in O(log run + the
+ * distance each moves) instead of O(run) (N returns at one stamp: the run
+ * is all of them, and the two do not move).  Step one moves u to its
+ * place among the others with v at its old key (that array is sorted by
+ * those keys), step two moves v among the rest (now sorted).  *p1p, *p2p:
+ * the positions touched (the caller puts them back); 0 when u or v is not
+ * where the record's keys place it (the caller sorts the run) */
+/* the place of (kr, ki) in r[p1, p2) without its element at position a
+ * (the one being moved): the real index it goes before, with r[a] still
+ * in; keys are the current ones but v's the old one (u's current time)
+ * when `old` */
+static uint32_t ties_find(const joint *s, const uint32_t *r, uint32_t p1, uint32_t p2, uint32_t a,
+                          pb_ns kr, uint32_t ki, uint32_t v, pb_ns vold, int old)
+{
+    uint32_t lo = 0, hi = p2 - p1 - 1; /* positions without a */
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2, ri = p1 + m, x;
+        if (ri >= a)
+            ri++;
+        x = r[ri];
+        pb_ns xr = x == v && old ? vold : s->pr[x].rr;
+        if (tkey_gt(kr, ki, xr, x))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    uint32_t b = p1 + lo;
+    return b >= a ? b + 1 : b;
+}
+
+/* move r[a] to be just before position b (b counted with r[a] still in:
+ * b in [p1, p2], b != a, a + 1) */
+static void ties_move(uint32_t *r, uint32_t a, uint32_t b, uint32_t *mn, uint32_t *mx)
+{
+    uint32_t x = r[a];
+    if (b > a) {
+        memmove(r + a, r + a + 1, (size_t)(b - 1 - a) * sizeof *r);
+        r[b - 1] = x;
+        if (b > *mx)
+            *mx = b;
+    } else {
+        memmove(r + b + 1, r + b, (size_t)(a - b) * sizeof *r);
+        r[b] = x;
+        if (a + 1 > *mx)
+            *mx = a + 1;
+    }
+    if ((a < b ? a : b) < *mn)
+        *mn = a < b ? a : b;
+}
+
+/* the first position in r[p1, p2) (sorted by the record's keys: u's and
+ * v's times exchanged) whose record key is (kr, ki) or later */
+static uint32_t ties_old_at(const joint *s, const uint32_t *r, uint32_t p1, uint32_t p2,
+                            uint32_t u, uint32_t v, pb_ns kr, uint32_t ki)
+{
+    const jpair *pu = &s->pr[u], *pv = &s->pr[v];
+    uint32_t lo = p1, hi = p2;
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2, x = r[m];
+        pb_ns xr = x == u ? pv->rr : x == v ? pu->rr : s->pr[x].rr;
+        if (tkey_gt(kr, ki, xr, x))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
+static int ties_resort(const joint *s, uint32_t *r, uint32_t p1, uint32_t p2, uint32_t u,
+                       uint32_t v, uint32_t *p1p, uint32_t *p2p)
+{
+    const jpair *pu = &s->pr[u], *pv = &s->pr[v];
+    /* where the record put them: u by (pv->rr, u), v by (pu->rr, v) */
+    uint32_t au = ties_old_at(s, r, p1, p2, u, v, pv->rr, u);
+    uint32_t av = ties_old_at(s, r, p1, p2, u, v, pu->rr, v);
+    if (au >= p2 || av >= p2 || r[au] != u || r[av] != v)
+        return 0;
+    uint32_t mn = UINT32_MAX, mx = 0;
+    /* step one: u by its current key among the others (v at its old key) */
+    uint32_t b = ties_find(s, r, p1, p2, au, pu->rr, u, v, pu->rr, 1);
+    if (b != au && b != au + 1) {
+        ties_move(r, au, b, &mn, &mx);
+        if (au < av && av < b) /* v shifted by u's move */
+            av--;
+        else if (b <= av && av < au)
+            av++;
+    }
+    if (r[av] != v)
+        return 0; /* cannot happen */
+    /* step two: v by its current key among the rest (all current) */
+    b = ties_find(s, r, p1, p2, av, pv->rr, v, v, 0, 0);
+    if (b != av && b != av + 1)
+        ties_move(r, av, b, &mn, &mx);
+    *p1p = mn == UINT32_MAX ? p1 : mn;
+    *p2p = mn == UINT32_MAX ? p1 : mx;
+    return 1;
+}
+
+int joint_ties_resort_test(const joint *s, uint32_t *r, uint32_t p1, uint32_t p2, uint32_t u,
+                           uint32_t v, uint32_t *p1p, uint32_t *p2p)
+{
+    return ties_resort(s, r, p1, p2, u, v, p1p, p2p);
+}
+
 /* the returns of the record ref's list with the returns of its calls u
  * and v exchanged since (nothing else changed), sorted as walk_returns
  * sorts them, into r (room for ref->nr; copied from ref->r unless
@@ -935,6 +1058,8 @@ static int swapped_returns(const joint *s, const joint_wrec *ref, uint32_t u, ui
     uint32_t p2 = lo;
     if (!in_place)
         memcpy(r, o, (size_t)nr * sizeof *r);
+    if (s->p.swap_ties && p2 - p1 > 8 && ties_resort(s, r, p1, p2, u, v, p1p, p2p))
+        return 1; /* swap_ties: only u and v moved */
     *p1p = p1;
     *p2p = p2;
     /* the run [p1, p2) holds the same returns now: sorted again by

@@ -735,6 +735,20 @@ const pb_option joint_options[] = {
      "their candidate list, kept once and cut to max_candidates for each call in "
      "O(k log k), not built in full for every call (quadratic in N); 0 builds each as "
      "before (docs/joint/speed.md, \"Speed, twentieth wave (h163)\")"},
+    {"swap_ties", PB_OPT_BOOL, offsetof(joint_params, swap_ties), "1", PB_OPT_NORANGE,
+     "speed only, the same results: an exchange of two returns walked from a record moves "
+     "only those two in the record's sorted returns (binary searches) and takes a long run "
+     "of returns at one step by a binary search, instead of re-sorting and stepping over "
+     "every return between their times (one request with N calls whose returns share one "
+     "stamp: quadratic in N); 0 as before (docs/joint/speed.md, \"Speed, twenty-first "
+     "wave (h168)\")"},
+    {"repair_pick", PB_OPT_BOOL, offsetof(joint_params, repair_pick), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the re-pairing's greedy (each return to the open call "
+     "whose last chance it is, else the least response cost) keeps the open calls in heaps "
+     "by their last chance and by the time from which their cost can be finite, and scores "
+     "only the latter, instead of every open call of the link for every return (one very "
+     "deep request: quadratic in its depth); 0 as before (docs/joint/speed.md, \"Speed, "
+     "twenty-first wave (h168)\")"},
     {"late_chance", PB_OPT_BOOL, offsetof(joint_params, late_chance), "0", PB_OPT_NORANGE,
      "with late_split, at a service that passes the late-call test: a link's share of "
      "orphan calls (which widens every call of the link at 1/2) divided by the chance that "

@@ -728,7 +728,12 @@ static int repair_pairs(joint *s, size_t *moved)
                 goto done;
         }
         uint32_t ci = 0, nopen = 0;
-        for (uint32_t k = 0; k < nc; k++) {
+        if (s->p.repair_pick) { /* the same picks, by heaps (joint_rpick.c) */
+            rc = joint_rpick_greedy(s, C, nc, rsv, rrv, to, ans);
+            if (rc != PB_OK)
+                goto done;
+        }
+        for (uint32_t k = 0; k < nc && !s->p.repair_pick; k++) {
             pb_ns t = rsv[k];
             while (ci < nc && C[ci].t <= t)
                 open[nopen++] = C[ci++].p;
