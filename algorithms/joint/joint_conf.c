@@ -541,8 +541,6 @@ int joint_call_shares(joint *s, double *share)
     memset(w, 0, sizeof *w);
     if (rc == PB_OK)
         rc = cwalk_init(s, w, rll);
-    if (rc == PB_OK) /* conf_ll_keep: the output's log-likelihood (joint_llkeep.c) */
-        rc = joint_llkeep_put(s, rll);
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
         uint32_t q0 = s->par[p];
         share[p] = 0;
@@ -640,6 +638,10 @@ int joint_call_shares(joint *s, double *share)
     free(ps);
     cwalk_free(w);
     free(buf);
+    /* conf_ll_keep: every request's own walk, kept for the output's
+     * log-likelihood (joint_llkeep.c takes rll over: no copy) */
+    if (rc == PB_OK)
+        rc = joint_llkeep_take(s, &rll);
     free(rll);
     free(trig);
     free(trig2);

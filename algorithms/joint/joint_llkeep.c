@@ -63,21 +63,18 @@ static uint64_t assign_hash(const joint *s)
     return h;
 }
 
-int joint_llkeep_put(joint *s, const double *rll)
+int joint_llkeep_take(joint *s, double **rll)
 {
     if (!s->p.conf_ll_keep)
         return PB_OK;
     struct joint_llkeep *k = s->llk;
     if (!k && !(k = s->llk = calloc(1, sizeof *k)))
         return PB_ENOMEM;
-    if (k->n != s->npairs || !k->rll) {
-        free(k->rll);
-        k->n = 0;
-        if (!(k->rll = malloc(((size_t)s->npairs + 1) * sizeof *k->rll)))
-            return PB_ENOMEM;
-        k->n = s->npairs;
-    }
-    memcpy(k->rll, rll, (size_t)s->npairs * sizeof *rll);
+    /* the array itself, not a copy: no more memory at the confidence's peak */
+    free(k->rll);
+    k->rll = *rll;
+    *rll = NULL;
+    k->n = s->npairs;
     k->gen = s->fit_gen;
     k->hash = assign_hash(s);
     return PB_OK;

@@ -33,6 +33,14 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
+/* a case's state and trace closed */
+static void done(joint *s, pb_trace *t)
+{
+    joint_close(s);
+    pb_trace_close(t);
+    joint_test_tick = 0;
+}
+
 /* one case: 0 when kept == fresh right after the confidence and after a
  * half refit (*hits += sums taken from the kept values); 1 when they
  * differ; -1 on failure */
@@ -66,9 +74,7 @@ static int ll_case(int seed, int ids, int *hits)
     }
     free(c);
     free(half);
-    joint_close(s);
-    pb_trace_close(t);
-    joint_test_tick = 0;
+    done(s, t);
     return bad;
 }
 
@@ -126,9 +132,7 @@ static long wide_case(int seed, int ids)
     }
     free(a);
     free(b);
-    joint_close(s);
-    pb_trace_close(t);
-    joint_test_tick = 0;
+    done(s, t);
     return d;
 }
 
