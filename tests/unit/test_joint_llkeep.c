@@ -41,18 +41,27 @@ static void done(joint *s, pb_trace *t)
     joint_test_tick = 0;
 }
 
+/* case seed's trace (*tp; NULL when out of memory) solved with the
+ * defaults and callids = ids: the state, or NULL */
+static joint *solved(int seed, int ids, pb_trace **tp)
+{
+    if (!(*tp = case_trace(seed, ids)))
+        return NULL;
+    pb_trace_view v = pb_trace_view_of(*tp);
+    joint_params p = defaults();
+    p.callids = ids;
+    return joint_test_init(&v, p);
+}
+
 /* one case: 0 when kept == fresh right after the confidence and after a
  * half refit (*hits += sums taken from the kept values); 1 when they
  * differ; -1 on failure */
 static int ll_case(int seed, int ids, int *hits)
 {
-    pb_trace *t = case_trace(seed, ids);
+    pb_trace *t = NULL;
+    joint *s = solved(seed, ids, &t);
     if (!t)
         return -1;
-    pb_trace_view v = pb_trace_view_of(t);
-    joint_params p = defaults();
-    p.callids = ids;
-    joint *s = joint_test_init(&v, p);
     int bad = -1;
     uint32_t n = s ? joint_npairs(s) : 0;
     double *c = malloc(((size_t)n + 1) * sizeof *c);
@@ -110,13 +119,10 @@ TEST(kept_loglik_without_its_check_differs)
  * bits differ (-1 on failure) */
 static long wide_case(int seed, int ids)
 {
-    pb_trace *t = case_trace(seed + 20, ids);
+    pb_trace *t = NULL;
+    joint *s = solved(seed + 20, ids, &t);
     if (!t)
         return -1;
-    pb_trace_view v = pb_trace_view_of(t);
-    joint_params p = defaults();
-    p.callids = ids;
-    joint *s = joint_test_init(&v, p);
     long d = -1;
     uint32_t n = s ? joint_npairs(s) : 0;
     double *a = malloc(((size_t)n + 1) * sizeof *a), *b = malloc(((size_t)n + 1) * sizeof *b);
