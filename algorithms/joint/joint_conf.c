@@ -638,10 +638,10 @@ int joint_call_shares(joint *s, double *share)
     free(ps);
     cwalk_free(w);
     free(buf);
-    /* conf_ll_keep: every request's own walk, kept for the output's
-     * log-likelihood (joint_llkeep.c takes rll over: no copy) */
+    /* conf_ll_keep: every request's own walk summed for the output's
+     * log-likelihood (joint_llkeep.c) */
     if (rc == PB_OK)
-        rc = joint_llkeep_take(s, &rll);
+        rc = joint_llkeep_take(s, rll);
     free(rll);
     free(trig);
     free(trig2);

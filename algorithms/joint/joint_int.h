@@ -1699,10 +1699,9 @@ int joint_cgroup_cut(const joint *s, joint_cgroup *g, size_t rot, uint32_t *out)
  * mode 0's values), kept with the fit count and a hash of the assignment
  * and pairs; joint_llkeep_loglik is joint_loglik, summing the kept values
  * in the same order when nothing changed since (the very same number),
- * else walking.  take: the array *rll (npairs + 1 doubles, malloc'd) is
- * kept and *rll set to NULL (left to the caller when the option is off);
- * PB_OK or PB_ENOMEM (nothing kept then); free: NULL-safe. */
-int joint_llkeep_take(joint *s, double **rll);
+ * else walking.  take: their sum kept (rll stays the caller's); PB_OK
+ * or PB_ENOMEM (nothing kept then); free: NULL-safe. */
+int joint_llkeep_take(joint *s, const double *rll);
 double joint_llkeep_loglik(joint *s);
 void joint_llkeep_free(joint *s);
 extern int joint_llkeep_hits; /* tests: joint_llkeep_loglik's sums taken from the kept
