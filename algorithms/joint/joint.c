@@ -1396,6 +1396,7 @@ static int order_auto(joint *s)
 static void close_one(joint *s)
 {
     joint_subtick_free(s->subtick);
+    joint_llkeep_free(s); /* conf_ll_keep */
     free(s->tickx);
     if (s->kids)
         for (uint32_t q = 0; q < s->npairs; q++)

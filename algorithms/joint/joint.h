@@ -412,6 +412,12 @@ typedef struct joint_params {
                            joint_rpick.c), 1 */
     int late_chance;    /* [late_chance] a late link's orphan share corrected for the
                            requests that enclose its calls by chance (joint_lchance.c), 0 */
+    int conf_wide_skip; /* [conf_wide_skip] confidence: a call's wide chain is walked
+                           without it only when it holds more calls than its strict
+                           chain (same results, faster; joint_conf.c), 1 */
+    int conf_ll_keep;   /* [conf_ll_keep] the output's log-likelihood sums the requests'
+                           walks the confidence made, when the model and assignment are
+                           the same (same results, faster; joint_llkeep.c), 1 */
     int recur_inner;    /* [recur_inner] a service that calls itself: a second search
                            from its calls on their innermost open visits, kept when
                            likelier (joint_recur.c), 1 */

@@ -419,19 +419,22 @@ static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint3
     return PB_OK;
 }
 
+int joint_conf_test_wide_wrong = 0;
+
 /* the chain of p in q0 (trig2: wide, or NULL) into c0, marked with a new
  * stamp (*sp), and the log-likelihood of q0 without it (*l0c; l0w when
- * the chain is p alone) */
+ * the chain is p alone, or when it holds no more than `upto` calls: its
+ * caller scores no alternative of it then, conf_wide_skip) */
 static int chain_setup(joint *s, uint32_t p, uint32_t q0, const uint32_t *trig,
                        const uint32_t *trig2, uint32_t *mark, uint32_t *stamp, uint32_t *sp,
-                       uint32_t *c0, uint32_t *n0, double l0w, double *l0c, uint32_t *x0,
-                       cwalk *w)
+                       uint32_t *c0, uint32_t *n0, uint32_t upto, double l0w, double *l0c,
+                       uint32_t *x0, cwalk *w)
 {
     const kvec *k0 = &s->kids[q0];
     *sp = ++*stamp;
     *n0 = chain_of(s, k0->a, k0->n, p, trig, trig2, mark, *sp, c0);
     *l0c = l0w;
-    if (*n0 > 1) {
+    if (*n0 > 1 && *n0 > upto) {
         uint32_t a = merge_list(s, k0->a, k0->n, mark, *sp, NULL, 0, x0);
         return cwalk_ll(s, w, q0, x0, a, l0c);
     }
@@ -555,7 +558,7 @@ int joint_call_shares(joint *s, double *share)
         /* p's chain in q0 (strict triggers), and q0 without it */
         uint32_t sp = 0, n0 = 0;
         double l0c = l0w;
-        if ((rc = chain_setup(s, p, q0, trig, NULL, mark, &stamp, &sp, c0, &n0, l0w, &l0c,
+        if ((rc = chain_setup(s, p, q0, trig, NULL, mark, &stamp, &sp, c0, &n0, 0, l0w, &l0c,
                               x0, w)) != PB_OK)
             break;
         double sum = 1.0; /* the current state, then each alternative */
@@ -595,10 +598,15 @@ int joint_call_shares(joint *s, double *share)
                                 &stamp, with, x0, x1, c1, &csum, &xc, w);
         }
         /* the wide chain (near-tied runner-up triggers too), when it holds
-         * more calls */
+         * more calls (it holds the strict one: with no more calls it is the
+         * strict one, whose alternatives are counted, and q0 without it is
+         * not walked with conf_wide_skip) */
         uint32_t nwide = 0;
-        if (rc == PB_OK && (rc = chain_setup(s, p, q0, trig, trig2, mark, &stamp, &sp, c0,
-                                             &nwide, l0w, &l0c, x0, w)) != PB_OK)
+        if (rc == PB_OK &&
+            (rc = chain_setup(s, p, q0, trig, trig2, mark, &stamp, &sp, c0, &nwide,
+                              !s->p.conf_wide_skip ? 0
+                              : joint_conf_test_wide_wrong ? UINT32_MAX : n0,
+                              l0w, &l0c, x0, w)) != PB_OK)
             break;
         for (uint32_t j = s->cand_off[p]; nwide > n0 && j < s->cand_off[p + 1] && rc == PB_OK;
              j++) {
@@ -630,6 +638,10 @@ int joint_call_shares(joint *s, double *share)
     free(ps);
     cwalk_free(w);
     free(buf);
+    /* conf_ll_keep: every request's own walk summed for the output's
+     * log-likelihood (joint_llkeep.c) */
+    if (rc == PB_OK)
+        rc = joint_llkeep_take(s, rll);
     free(rll);
     free(trig);
     free(trig2);

@@ -413,6 +413,9 @@ struct joint {
     size_t vc_hits;         /* joint_vcache.c: walks' values taken from it */
     size_t csync_walks, csync_hits; /* conf_sync: the shares' synced walks, and
                                        those that stopped early (joint_conf.c) */
+    struct joint_llkeep *llk; /* conf_ll_keep: the confidence's walk of each request,
+                                 kept for the output's log-likelihood (joint_llkeep.c),
+                                 or NULL */
     double *ps_memo;        /* conf_pair_memo: each request's walk kept while
                                joint_pair_shares runs (NaN: not yet), else NULL */
     struct joint_tcache *tcache; /* greedy_tcache: trigger parts per candidate slot
@@ -1733,5 +1736,22 @@ int joint_cgroup_cut(const joint *s, joint_cgroup *g, size_t rot, uint32_t *out)
 
 /* the rules' functions (joint_fifo.c to joint_unpck.c) */
 #include "joint_rules.h"
+
+/* conf_ll_keep (joint_llkeep.c; speed only, the same results): the
+ * confidence's own walk of every request, rll[0..npairs) (joint_req_walk
+ * mode 0's values), kept with the fit count and a hash of the assignment
+ * and pairs; joint_llkeep_loglik is joint_loglik, summing the kept values
+ * in the same order when nothing changed since (the very same number),
+ * else walking.  take: their sum kept (rll stays the caller's); PB_OK
+ * or PB_ENOMEM (nothing kept then); free: NULL-safe. */
+int joint_llkeep_take(joint *s, const double *rll);
+double joint_llkeep_loglik(joint *s);
+void joint_llkeep_free(joint *s);
+extern int joint_llkeep_hits; /* tests: joint_llkeep_loglik's sums taken from the kept
+                                 values */
+extern int joint_llkeep_test_nocheck; /* tests: the kept values taken without the check
+                                         (wrong on purpose) */
+extern int joint_conf_test_wide_wrong; /* tests: conf_wide_skip never walks the wide
+                                          chain (wrong on purpose) */
 
 #endif

@@ -398,6 +398,16 @@ const pb_option joint_options[] = {
      "speed only, the same results: without call ids the confidence's pairing share walks "
      "each request as it stands once and keeps the value, not once per exchange of returns "
      "it scores (nothing changes between them; joint_repair.c); 0 walks it every time"},
+    {"conf_wide_skip", PB_OPT_BOOL, offsetof(joint_params, conf_wide_skip), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: the confidence walks a call's request without the "
+     "call's wide chain (near-tied runner-up triggers too) only when that chain holds more "
+     "calls than the strict one (its alternatives are scored only then; joint_conf.c); 0 "
+     "walks it every time"},
+    {"conf_ll_keep", PB_OPT_BOOL, offsetof(joint_params, conf_ll_keep), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the log-likelihood in the output's metadata sums each "
+     "request's own walk as the confidence made it, when no refit and no change of the "
+     "assignment or pairs came between (joint_llkeep.c); 0 walks every request again"},
     {"parallel_check", PB_OPT_BOOL, offsetof(joint_params, parallel_check), "1",
      PB_OPT_NORANGE,
      "with call ids, when the search learned parallel calls (option parallel), search "

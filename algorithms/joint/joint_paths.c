@@ -466,7 +466,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         pb_result_meta(res, "search_swaps=%zu", s->swaps);
         pb_result_meta(res, "return_swaps=%zu", s->ret_swaps);
         pb_result_meta(res, "returns_repaired=%zu", s->repaired);
-        pb_result_meta(res, "log_likelihood=%.6f", joint_loglik(s));
+        pb_result_meta(res, "log_likelihood=%.6f", joint_llkeep_loglik(s)); /* joint_llkeep.c */
         pb_result_meta(res, "cycles_broken=%zu", cut);
         pb_result_meta(res, "paths=%zu", roots);
         pb_result_meta(res, "resplit_capped=%zu", s->resplit_capped);
