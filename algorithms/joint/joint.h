@@ -398,7 +398,8 @@ typedef struct joint_params {
                            return receipt cut from one shared candidate list (same
                            results, faster; joint_cgroup.c), 1 */
     int late_chance;    /* [late_chance] a late link's orphan share corrected for the
-                           requests that enclose its calls by chance (joint_lchance.c), 0 */
+                           requests that enclose its calls by chance (joint_lchance.c):
+                           2 each orphan by its own chance, 1 the link's calls', 0 off; 2 */
     int recur_inner;    /* [recur_inner] a service that calls itself: a second search
                            from its calls on their innermost open visits, kept when
                            likelier (joint_recur.c), 1 */
