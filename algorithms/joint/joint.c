@@ -1465,6 +1465,7 @@ static void close_one(joint *s)
     free(s->late_sgap);
     free(s->late_lshare);
     free(s->late_stat);
+    free(s->lch_stat); /* late_chance (joint_lchance.c) */
     free(s->ord_first);
     free(s->ord_st1);
     free(s->ord_st2);

@@ -411,7 +411,8 @@ typedef struct joint_params {
                            calls that can take the return (same results, faster;
                            joint_rpick.c), 1 */
     int late_chance;    /* [late_chance] a late link's orphan share corrected for the
-                           requests that enclose its calls by chance (joint_lchance.c), 0 */
+                           requests that enclose its calls by chance (joint_lchance.c):
+                           2 each orphan by its own chance, 1 the link's calls', 0 off; 2 */
     int conf_wide_skip; /* [conf_wide_skip] confidence: a call's wide chain is walked
                            without it only when it holds more calls than its strict
                            chain (same results, faster; joint_conf.c), 1 */

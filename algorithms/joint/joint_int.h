@@ -90,6 +90,7 @@ typedef struct joint_align_rec {
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
 #define JOINT_LATE_NSTAT 11    /* late calls: statistics per service */
+#define JOINT_LCH_NSTAT 3      /* late_chance=2: statistics per link (joint_lchance.c) */
 #define JOINT_LA_ROUNDS 8      /* late calls: at most this many rounds placing the held
                                   orphans, until none moves (joint_lateattach.c) */
 #define JOINT_LC_C 3           /* late calls: calls of a link per request counted up to this
@@ -460,6 +461,9 @@ struct joint {
      * the first and the second solutions */
     uint32_t recur_svcs;
     uint32_t lch_links; /* late_chance (joint_lchance.c): links whose corrected share reached 1/2 */
+    double *lch_stat;   /* late_chance=2: per link JOINT_LCH_NSTAT values (orphan weight, their
+                           mean chance of enclosure, estimated late share; weight < 0: not
+                           judged), NULL when it did not run (joint_lchance.c) */
     int recur_state;
     double recur_ll[2];
     double ll_first, ll_second; /* log-likelihoods of the two solutions */

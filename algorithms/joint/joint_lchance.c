@@ -16,27 +16,40 @@
  * 29 % of them are orphans, joint with call ids 14.8 % exact (late_split=0
  * 77.8 %).
  *
- * The rule.  The orphan share a link would show if a fraction f of its
- * calls outlived their requests is f (1 - c), c the chance that some
- * request of the sender encloses an interval of the call's length placed
- * at random; so f = share / (1 - c).  c is measured on the trace: each of
- * the link's calls' [send, return] lengths placed at JOINT_LCH_POS fixed
- * positions spread over the trace (a low-discrepancy sequence:
- * deterministic), enclosed when a request of the sender started at or
- * before it and ended at or after its end.  The corrected share replaces
- * late_lshare where it is larger (only for links with at least
- * JOINT_LCH_MIN orphans and c below JOINT_LCH_CMAX, beyond which the
- * share says too little).  Nothing changes where no service passes the
- * late-call test.
+ * The rule (late_chance=2, the default).  Each orphan is judged by its
+ * own enclosure: were a call of its length placed at random on the
+ * trace, some request of the sender would enclose it with chance c (its
+ * [send, return] length at JOINT_LCH_OPOS positions of a low-discrepancy
+ * sequence: deterministic; enclosed when a request of the sender started
+ * at or before it and ended at or after its end).  A call that outlives
+ * its request becomes an orphan with chance 1 - c, so each orphan stands
+ * for 1 / (1 - c) late calls (a Horvitz-Thompson estimate; at coarse
+ * stamps an orphan counts by its tie weight, joint_latetie.c) and the
+ * link's late share is their sum over its calls.  It replaces late_lshare
+ * where larger (links with at least JOINT_LCH_MIN orphans; c capped at
+ * JOINT_LCH_CMAX, so the share is a lower bound where the sender is
+ * almost always busy).  On `hedge` s1 the `log` orphans' own c is 0.84,
+ * share 0.17 -> 1: widened whole.
+ *
+ * Why not the link's calls' c (late_chance=1, the rule first built):
+ * experiments/joint_apps_retry.conf x2, the frontend busy 99.8 %: its
+ * orphans are timed-out `pay` attempts, long calls that a request
+ * rarely encloses (own c 0.21), while the link's calls are mostly short
+ * ones that one nearly always does (c 0.86); dividing the orphan share
+ * by 1 - 0.86 took fe>pay from 0.08 to 0.59 and widened all of it (6-15
+ * points lost with call ids).  The own-c estimate is 0.10 there.
+ * Nothing changes where no service passes the late-call test.
  */
 #include "joint_int.h"
 #include "pb_sort.h"
 #include <stdlib.h>
 
 #define NONE JOINT_NONE
-#define JOINT_LCH_POS 16     /* positions per call */
+#define JOINT_LCH_POS 16     /* positions per call (late_chance=1) */
+#define JOINT_LCH_OPOS 64    /* positions per orphan (late_chance=2) */
 #define JOINT_LCH_MIN 5      /* orphans a link needs for its share to be corrected */
-#define JOINT_LCH_CMAX 0.95  /* chance of enclosure beyond which nothing is corrected */
+#define JOINT_LCH_CMAX 0.95  /* chance of enclosure beyond which nothing is corrected (1),
+                                the cap of an orphan's own chance (2) */
 
 typedef struct {
     pb_ns st, en;
@@ -46,6 +59,15 @@ static int cmp_iv(const void *x, const void *y)
 {
     const lch_iv *a = x, *b = y;
     return a->st < b->st ? -1 : a->st > b->st ? 1 : a->en < b->en ? -1 : a->en > b->en;
+}
+
+/* the j-th of a call's positions: the golden-ratio sequence over the
+ * time line [t0, t0 + span], started at its send cs */
+static pb_ns lch_pos(pb_ns t0, double span, pb_ns cs, int j)
+{
+    double u = (double)(cs - t0) / span + 0.6180339887498949 * j;
+    u -= (double)(long long)u;
+    return t0 + (pb_ns)(u * span);
 }
 
 /* is [t0, t1] enclosed by one of the n intervals iv (sorted by start,
@@ -66,6 +88,8 @@ static int enclosed(const lch_iv *iv, const pb_ns *mx, uint32_t n, pb_ns t0, pb_
 int joint_late_chance(joint *s, const uint32_t *lcalls)
 {
     s->lch_links = 0;
+    free(s->lch_stat);
+    s->lch_stat = NULL;
     if (!s->p.late_chance || !s->late_lshare)
         return PB_OK;
     uint32_t n = s->npairs, nn = s->nnodes, nl = s->nlinks;
@@ -111,13 +135,19 @@ int joint_late_chance(joint *s, const uint32_t *lcalls)
     double span = (double)(t1 - t0);
     /* the links whose share is corrected, then their calls in one pass */
     double *tried = calloc((size_t)nl + 1, sizeof *tried), *hit = calloc((size_t)nl + 1, sizeof *hit);
+    double *cown = calloc((size_t)nl + 1, sizeof *cown);
     unsigned char *on = calloc((size_t)nl + 1, 1);
-    int rc = tried && hit && on ? PB_OK : PB_ENOMEM;
+    const int own = s->p.late_chance == 2;
+    if (own)
+        s->lch_stat = malloc(JOINT_LCH_NSTAT * ((size_t)nl + 1) * sizeof *s->lch_stat);
+    int rc = tried && hit && on && cown && (!own || s->lch_stat) ? PB_OK : PB_ENOMEM;
     for (uint32_t l = 0; rc == PB_OK && l < nl; l++) {
         uint32_t a = s->link_src[l];
         double share = s->late_lshare[l];
         on[l] = s->late_gap && s->late_gap[a] >= 0 && lcalls[l] &&
                 share * lcalls[l] >= JOINT_LCH_MIN && share < 0.5;
+        if (own)
+            s->lch_stat[JOINT_LCH_NSTAT * (size_t)l] = -1;
     }
     for (uint32_t q = 0; rc == PB_OK && q < n; q++) {
         const jpair *x = &s->pr[q];
@@ -125,11 +155,24 @@ int joint_late_chance(joint *s, const uint32_t *lcalls)
         if (!on[l] || x->call == NONE || x->ret == NONE)
             continue;
         pb_ns d = x->rr - x->cs;
+        if (own) {
+            /* late_chance=2: only the orphans, each weighted by the
+             * inverse of its own chance of being missed */
+            double wq = joint_late_tie_weight(s, q); /* joint_latetie.c */
+            if (!(wq > 0))
+                continue;
+            double h = 0;
+            for (int j = 1; j <= JOINT_LCH_OPOS; j++)
+                h += enclosed(iv + off[a], mx + off[a], off[a + 1] - off[a],
+                              lch_pos(t0, span, x->cs, j), lch_pos(t0, span, x->cs, j) + d);
+            double c = h / JOINT_LCH_OPOS;
+            hit[l] += wq / (1 - (c < JOINT_LCH_CMAX ? c : JOINT_LCH_CMAX));
+            tried[l] += wq;
+            cown[l] += wq * c;
+            continue;
+        }
         for (int j = 1; j <= JOINT_LCH_POS; j++) {
-            /* the golden-ratio sequence, started at the call */
-            double u = (double)(x->cs - t0) / span + 0.6180339887498949 * j;
-            u -= (double)(long long)u;
-            pb_ns p0 = t0 + (pb_ns)(u * span);
+            pb_ns p0 = lch_pos(t0, span, x->cs, j);
             hit[l] += enclosed(iv + off[a], mx + off[a], off[a + 1] - off[a], p0, p0 + d);
             tried[l]++;
         }
@@ -137,10 +180,22 @@ int joint_late_chance(joint *s, const uint32_t *lcalls)
     for (uint32_t l = 0; rc == PB_OK && l < nl; l++) {
         if (!on[l] || tried[l] <= 0)
             continue;
-        double c = hit[l] / tried[l], share = s->late_lshare[l];
-        if (c >= JOINT_LCH_CMAX)
-            continue;
-        double f = share / (1 - c);
+        double share = s->late_lshare[l], f;
+        if (own) {
+            /* hit: the orphans' weights summed (Horvitz-Thompson), the
+             * estimated number of the link's calls that outlive their
+             * request */
+            f = hit[l] / lcalls[l];
+            double *st = s->lch_stat + JOINT_LCH_NSTAT * (size_t)l;
+            st[0] = tried[l];
+            st[1] = cown[l] / tried[l];
+            st[2] = f > 1 ? 1 : f;
+        } else {
+            double c = hit[l] / tried[l];
+            if (c >= JOINT_LCH_CMAX)
+                continue;
+            f = share / (1 - c);
+        }
         if (f > share) {
             s->late_lshare[l] = f > 1 ? 1 : f;
             s->lch_links += f >= 0.5;
@@ -148,6 +203,7 @@ int joint_late_chance(joint *s, const uint32_t *lcalls)
     }
     free(tried);
     free(hit);
+    free(cown);
     free(on);
     if (rc != PB_OK) {
         free(off);

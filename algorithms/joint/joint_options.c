@@ -759,13 +759,18 @@ const pb_option joint_options[] = {
      "only the latter, instead of every open call of the link for every return (one very "
      "deep request: quadratic in its depth); 0 as before (docs/joint/speed.md, \"Speed, "
      "twenty-first wave (h168)\")"},
-    {"late_chance", PB_OPT_BOOL, offsetof(joint_params, late_chance), "0", PB_OPT_NORANGE,
-     "with late_split, at a service that passes the late-call test: a link's share of "
-     "orphan calls (which widens every call of the link at 1/2) divided by the chance that "
-     "no request of the service encloses an interval of its calls' lengths placed at "
-     "random in the trace (measured at 16 positions per call), where that is larger: under "
-     "load a call that outlives its request is mostly enclosed by another one and is no "
-     "orphan (joint_lchance.c; metadata late_chance_links=)"},
+    {"late_chance", PB_OPT_INT, offsetof(joint_params, late_chance), "2", 0, 2,
+     "with late_split, at a service that passes the late-call test, a link whose orphan "
+     "share is under 1/2 (at 1/2 every call of the link is widened): 2 estimates the "
+     "share of its calls that outlive their request from the orphans alone, each orphan "
+     "counted 1 / (1 - c), c its own chance of being enclosed by some request of the "
+     "service were it placed at random (its length at 64 positions over the trace, c "
+     "capped at 0.95): under load a late call is mostly enclosed by another request and "
+     "is no orphan, and the orphans that are left stand for it (a fire-and-forget call); "
+     "long late calls (timed-out attempts) are rarely enclosed and count about once; 1 "
+     "the share divided by 1 - c of all the link's calls' lengths (wrong where the late "
+     "calls are longer than the rest: retries); 0 off (joint_lchance.c; metadata "
+     "late_chance_links=, late_chance_link=; docs/joint/shapes.md)"},
     {"recur_inner", PB_OPT_BOOL, offsetof(joint_params, recur_inner), "1", PB_OPT_NORANGE,
      "a service that calls itself (a link from it to itself: recursion): after the search, "
      "solve again from a first assignment that puts each of its calls on the innermost "

@@ -497,6 +497,17 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             pb_result_meta(res, "second_start=none");
         if (s->p.late_chance && s->late_lshare) /* late_chance (joint_lchance.c) */
             pb_result_meta(res, "late_chance_links=%u", s->lch_links);
+        for (uint32_t l = 0; s->lch_stat && s->late_lshare && l < s->nlinks; l++) {
+            /* late_chance=2: each link judged, its orphans' weight, their
+             * own chance of enclosure and the late share they estimate */
+            const double *st = s->lch_stat + JOINT_LCH_NSTAT * (size_t)l;
+            if (st[0] >= 0)
+                pb_result_meta(res, "late_chance_link=%s>%s orphans=%.1f orphan_enclosure=%.4f "
+                                    "late_share=%.4f widen=%s",
+                               pb_strtab_str(s->v.nodes, s->link_src[l]),
+                               pb_strtab_str(s->v.nodes, s->link_dst[l]), st[0], st[1], st[2],
+                               st[2] >= 0.5 ? "all" : "orphans");
+        }
         if (s->recur_svcs) /* recur_inner (joint_recur.c): only where a service calls itself */
             pb_result_meta(res, "recur_inner=%s services=%u log_likelihood_first=%.3f "
                                 "log_likelihood_inner=%.3f",

@@ -1271,10 +1271,12 @@ int joint_solve_more(joint *s);
 
 /* joint_lchance.c, late_chance: after the late-call test, per link of a
  * late service, its orphan share (late_lshare, lcalls[l] its calls)
- * divided by the chance that no request of its sender encloses an
- * interval of its calls' lengths placed at random, where that is larger
- * (s->lch_links: the links it lifted to 1/2 or more).  PB_OK or
- * PB_ENOMEM */
+ * replaced, where larger, by an estimate of the share of its calls that
+ * outlive their request: late_chance=2 each orphan weighted by 1 / (1 -
+ * its own chance of being enclosed by a request of the sender were it
+ * placed at random; s->lch_stat, owned by s), =1 the share divided by
+ * that chance's complement for the link's calls (s->lch_links: the
+ * links it lifted to 1/2 or more).  PB_OK or PB_ENOMEM */
 int joint_late_chance(joint *s, const uint32_t *lcalls);
 
 #endif

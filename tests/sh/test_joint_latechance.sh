@@ -36,4 +36,26 @@ grep -q '^# late_chance_links=0$' "$tmp/a1.res" || fail "async: a link lifted"
 body "$tmp/a0.res" > "$tmp/x"
 body "$tmp/a1.res" > "$tmp/y"
 cmp -s "$tmp/x" "$tmp/y" || { diff "$tmp/x" "$tmp/y" | head -5; fail "async: output changed"; }
+# - joint_apps_retry.conf x2, 1 s, seed 1 (the frontend busy ~99.8 %, its
+#   late `pay` calls timed-out attempts, long and rarely enclosed):
+#   late_chance=1 widens fe>pay whole (the link's short calls' chance of
+#   enclosure); late_chance=2 (the default: each orphan's own chance) keeps
+#   it to its orphans and gives late_chance=0's output but the late_chance
+#   lines.  Fails with the first rule as the default.
+"$B/maketrace" "$R/experiments/joint_apps_retry.conf" -s duration=1s -s instances_scale=2 \
+    > "$tmp/r.csv" || fail "maketrace retry"
+run_nocal "$tmp/r.csv" "$tmp/r0.res" -s late_chance=0
+run_nocal "$tmp/r.csv" "$tmp/r1.res" -s late_chance=1
+run_nocal "$tmp/r.csv" "$tmp/rd.res"
+grep -q '^# late_link=fe>pay .*widen=all' "$tmp/r1.res" || fail "retry: late_chance=1 no longer widens fe>pay"
+grep -q '^# late_link=fe>pay' "$tmp/rd.res" && fail "retry: the default widened fe>pay whole"
+grep -q '^# late_chance_link=fe>pay orphans=.* widen=orphans$' "$tmp/rd.res" ||
+    fail "retry: no late_chance_link line for fe>pay"
+body "$tmp/r0.res" | grep -v '^# late_chance_link=' > "$tmp/x"
+body "$tmp/rd.res" | grep -v '^# late_chance_link=' > "$tmp/y"
+cmp -s "$tmp/x" "$tmp/y" || { diff "$tmp/x" "$tmp/y" | head -5; fail "retry: output changed"; }
+run_nocal "$tmp/m.csv" "$tmp/hd.res"
+ed=$(exact_of "$tmp/m.csv" "$tmp/hd.res")
+echo "# hedge ids default $ed; retry x2 fe>pay kept to its orphans"
+awk -v a="$ed" 'BEGIN { exit !(a >= 0.80) }' || fail "hedge: default $ed (want >= 0.80)"
 echo "PASS"

@@ -12,6 +12,12 @@
 # (read back with --sort) change nothing at 1 ms.
 # (-s subtick=off throughout: late_tie_share is what runs where the rows are not
 # spread over their ticks, docs/joint/ticks.md "Positions within a tick".)
+# (1) runs with -s late_chance=0: late_chance (joint_lchance.c, on by
+# default) lifts the logger link on its own (its orphans' chance of
+# enclosure), so without it pinned late_tie_share=0 reaches the default's
+# assignment too and the rule's own gain cannot be seen; the default
+# (both rules) must then be at least the late_chance=0 result, and is
+# what (3) shuffles.
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 R="$PB_ROOT"
 exact() { "$B/score" --truth "$1" "$2" | exact_acc; }
@@ -24,15 +30,20 @@ strip_callids "$tmp/ms.csv" > "$tmp/bb.csv"
 
 # (1) 1 ms, both modes
 for mode in ms bb; do
-    "$B/infer" --algo joint -s subtick=off -q -s late_tie_share=0 -o "$tmp/$mode.0.res" "$tmp/$mode.csv" \
-        2> /dev/null || fail "infer $mode late_tie_share=0"
-    "$B/infer" --algo joint -s subtick=off -q -o "$tmp/$mode.1.res" "$tmp/$mode.csv" 2> /dev/null ||
-        fail "infer $mode"
+    "$B/infer" --algo joint -s subtick=off -q -s late_chance=0 -s late_tie_share=0 -o "$tmp/$mode.0.res" \
+        "$tmp/$mode.csv" 2> /dev/null || fail "infer $mode late_tie_share=0"
+    "$B/infer" --algo joint -s subtick=off -q -s late_chance=0 -o "$tmp/$mode.1.res" "$tmp/$mode.csv" \
+        2> /dev/null || fail "infer $mode"
+    "$B/infer" --algo joint -s subtick=off -q -o "$tmp/$mode.d.res" "$tmp/$mode.csv" 2> /dev/null ||
+        fail "infer $mode default"
     e0=$(exact "$tmp/ms.csv" "$tmp/$mode.0.res")
     e1=$(exact "$tmp/ms.csv" "$tmp/$mode.1.res")
-    echo "async x2 1 ms seed 9 ($mode): late_tie_share=0 $e0, default $e1"
+    ed=$(exact "$tmp/ms.csv" "$tmp/$mode.d.res")
+    echo "async x2 1 ms seed 9 ($mode, late_chance=0): late_tie_share=0 $e0, late_tie_share=1 $e1; default $ed"
     awk -v a="$e1" -v b="$e0" 'BEGIN { exit !(a >= b + 0.05) }' ||
-        fail "$mode: default $e1, expected at least 5 points above late_tie_share=0 ($e0)"
+        fail "$mode: late_tie_share=1 $e1, expected at least 5 points above late_tie_share=0 ($e0)"
+    awk -v a="$ed" -v b="$e1" 'BEGIN { exit !(a >= b) }' ||
+        fail "$mode: default $ed below late_chance=0 ($e1)"
     grep -q '^# late_tie_share=on tied_calls=[1-9][0-9]* ' "$tmp/$mode.1.res" ||
         fail "$mode: no late_tie_share line"
     grep -q '^# late_tie_share=' "$tmp/$mode.0.res" && fail "$mode: late_tie_share line when off"
@@ -54,10 +65,10 @@ grep -q '^# late_tie_share=' "$tmp/n1.res" && fail "ns stamps: a late_tie_share 
 # (3) shuffled rows at 1 ms
 shuffle_rows 9 "$tmp/ms.csv" "$tmp/s.csv"
 "$B/infer" --algo joint -s subtick=off -q --sort -o "$tmp/s.res" "$tmp/s.csv" 2> /dev/null || fail "infer shuffled"
-grep '^# late_' "$tmp/ms.1.res" > "$tmp/a.late"
+grep '^# late_' "$tmp/ms.d.res" > "$tmp/a.late"
 grep '^# late_' "$tmp/s.res" > "$tmp/s.late"
 cmp -s "$tmp/a.late" "$tmp/s.late" || { diff "$tmp/a.late" "$tmp/s.late" | head; fail "shuffled rows changed the late-call lines"; }
 es=$(exact "$tmp/ms.csv" "$tmp/s.res")
-e1=$(exact "$tmp/ms.csv" "$tmp/ms.1.res")
+e1=$(exact "$tmp/ms.csv" "$tmp/ms.d.res")
 [ "$es" = "$e1" ] || fail "shuffled rows: $es against $e1"
 exit 0
