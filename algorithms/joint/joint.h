@@ -402,6 +402,8 @@ typedef struct joint_params {
     int recur_inner;    /* [recur_inner] a service that calls itself: a second search
                            from its calls on their innermost open visits, kept when
                            likelier (joint_recur.c), 1 */
+    int recur_cycle;    /* [recur_cycle] recur_inner also for services re-entered through
+                           a cycle of two or more services (joint_rcycle.c) */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

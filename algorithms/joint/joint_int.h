@@ -456,6 +456,7 @@ struct joint {
      * 0 not tried, 1 tried and rejected, 2 kept; the log-likelihoods of
      * the first and the second solutions */
     uint32_t recur_svcs;
+    uint32_t recur_cyc; /* recur_cycle (joint_rcycle.c): services marked through a cycle */
     uint32_t lch_links; /* late_chance (joint_lchance.c): links whose corrected share reached 1/2 */
     int recur_state;
     double recur_ll[2];

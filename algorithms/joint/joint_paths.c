@@ -496,7 +496,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             pb_result_meta(res, "second_start=none");
         if (s->p.late_chance && s->late_lshare) /* late_chance (joint_lchance.c) */
             pb_result_meta(res, "late_chance_links=%u", s->lch_links);
-        if (s->recur_svcs) /* recur_inner (joint_recur.c): only where a service calls itself */
+        if (s->recur_cyc) /* recur_cycle (joint_rcycle.c): only where a cycle exists */
+            pb_result_meta(res, "recur_cycle=%u", s->recur_cyc);
+        if (s->recur_svcs || s->recur_cyc) /* recur_inner (joint_recur.c): only where a service calls itself */
             pb_result_meta(res, "recur_inner=%s services=%u log_likelihood_first=%.3f "
                                 "log_likelihood_inner=%.3f",
                            s->recur_state == 2   ? "kept"
