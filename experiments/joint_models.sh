@@ -41,6 +41,8 @@
 # PB_MODELS_SET=2 (experiments/joint_models2.sh): the second audit's
 # configs (recur hedge eloop keepalive), seeds 1 2 3, written to
 # joint_models2.{csv,md}; the default set is the 140 rows above.
+# PB_MODELS_SET=3 (experiments/joint_models3.sh): the third audit's
+# configs (mesh shard backoff steal), seeds 1 2 3, joint_models3.{csv,md}.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/experiments/cost.sh"
@@ -52,11 +54,14 @@ SEEDS2="1 2"
 TITLE="held-out execution and connection models"
 if [ "${PB_MODELS_SET:-1}" = 2 ]; then
     FIG=joint_models2 SEEDS2="1 2 3" TITLE="unseen execution models (recursion, hedging, event loops, keep-alive)"
+elif [ "${PB_MODELS_SET:-1}" = 3 ]; then
+    FIG=joint_models3 SEEDS2="1 2 3" TITLE="unseen execution models, third round (service mesh, sharded cache, backoff, work stealing)"
 fi
 . "$ROOT/experiments/lib.sh"
 AUDIT=$FIG
 CONFIGS="pool dispatch event seda mixed"
-[ "$FIG" = joint_models ] || CONFIGS="recur hedge eloop keepalive"
+[ "$FIG" = joint_models2 ] && CONFIGS="recur hedge eloop keepalive"
+[ "$FIG" = joint_models3 ] && CONFIGS="mesh shard backoff steal"
 audit_args "$@"
 audit_setup
 if [ -n "${PB_MODELS_ALGOS:-}" ]; then

@@ -425,6 +425,8 @@ typedef struct joint_params {
     int ls_dirty_solve; /* [ls_dirty_solve] a local search's later passes visit only
                            pairs with a request changed in this solve's passes
                            (1) or this and the one before (2) (joint_lsdirty.c), 0 */
+    int recur_cycle;    /* [recur_cycle] recur_inner also for services re-entered through
+                           a cycle of two or more services (joint_rcycle.c) */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -460,6 +460,7 @@ struct joint {
      * 0 not tried, 1 tried and rejected, 2 kept; the log-likelihoods of
      * the first and the second solutions */
     uint32_t recur_svcs;
+    uint32_t recur_cyc; /* recur_cycle (joint_rcycle.c): services marked through a cycle */
     uint32_t lch_links; /* late_chance (joint_lchance.c): links whose corrected share reached 1/2 */
     double *lch_stat;   /* late_chance=2: per link JOINT_LCH_NSTAT values (orphan weight, their
                            mean chance of enclosure, estimated late share; weight < 0: not

@@ -787,4 +787,11 @@ const pb_option joint_options[] = {
      "earlier solve's passes changed (their marks are never cleared), most of them "
      "unchanged since (joint_lsdirty.c; docs/joint/speed.md, \"Speed, twenty-first wave "
      "(h166)\")"},
+    {"recur_cycle", PB_OPT_BOOL, offsetof(joint_params, recur_cycle), "1", PB_OPT_NORANGE,
+     "with recur_inner: a service re-entered through a cycle of links over two or more "
+     "services (A -> B -> A: a sidecar proxy that forwards a request into its application "
+     "and carries the application's calls out) gets recur_inner's second search as a service "
+     "calling itself does, kept only when its log-likelihood is higher by 10 nats; 0 off.  "
+     "Metadata recur_cycle= (services marked) where such a cycle exists "
+     "(joint_rcycle.c; docs/joint/shapes.md \"Unseen execution models, third round\")"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -508,7 +508,9 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                                pb_strtab_str(s->v.nodes, s->link_dst[l]), st[0], st[1], st[2],
                                st[2] >= 0.5 ? "all" : "orphans");
         }
-        if (s->recur_svcs) /* recur_inner (joint_recur.c): only where a service calls itself */
+        if (s->recur_cyc) /* recur_cycle (joint_rcycle.c): only where a cycle exists */
+            pb_result_meta(res, "recur_cycle=%u", s->recur_cyc);
+        if (s->recur_svcs || s->recur_cyc) /* recur_inner (joint_recur.c): only where a service calls itself */
             pb_result_meta(res, "recur_inner=%s services=%u log_likelihood_first=%.3f "
                                 "log_likelihood_inner=%.3f",
                            s->recur_state == 2   ? "kept"

@@ -52,6 +52,24 @@ int joint_recur_run(joint *s)
         s->recur_svcs += !on[b];
         on[b] = 1;
     }
+    s->recur_cyc = 0;
+    if (s->p.recur_cycle) { /* recur_cycle (joint_rcycle.c): re-entered through a cycle */
+        int err = PB_OK;
+        unsigned char *c = on ? on : calloc((size_t)nn + 1, 1);
+        if (!c)
+            return PB_ENOMEM;
+        s->recur_cyc = joint_rcycle_mark(s, c, &err);
+        if (err != PB_OK || (!on && !s->recur_cyc)) {
+            if (c != on)
+                free(c);
+            if (err != PB_OK) {
+                free(on);
+                return err;
+            }
+        } else {
+            on = c;
+        }
+    }
     if (!on || !s->p.recur_inner) {
         free(on);
         return PB_OK;

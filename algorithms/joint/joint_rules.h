@@ -1263,6 +1263,13 @@ double joint_simblk_rho(const pb_ns *d, uint32_t n, void *scratch, double *r);
  * JOINT_RESTART_MARGIN; s ends with the solution kept and the model
  * fitted to it.  PB_OK or PB_ENOMEM */
 int joint_recur_run(joint *s);
+/* joint_rcycle.c, recur_cycle: sets on[a] for every service a (not already
+ * set, no self link needed) with a link a -> b from which a is reachable
+ * again over the links: a service re-entered through a cycle of two or
+ * more services (a sidecar proxy and its application).  on has nnodes + 1
+ * entries, the caller's.  Returns how many it set; *err PB_OK or
+ * PB_ENOMEM (then nothing is to be trusted) */
+uint32_t joint_rcycle_mark(const joint *s, unsigned char *on, int *err);
 /* joint.c: every parent cleared, the first assignment made again and the
  * search run (as second_start does); joint_solve_more: the search run from
  * the current assignment.  PB_OK or PB_ENOMEM */
