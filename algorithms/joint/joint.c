@@ -165,102 +165,6 @@ int joint_set_parent(joint *s, uint32_t p, uint32_t q)
 }
 
 /* ------------------------------------------------------------------ */
-/* call graph file: lines "CALLER SERVICE CALLEE..." */
-
-/* A name of the call-graph file: its node, or NONE (counted, the first
- * one kept for the warning). */
-static uint32_t cg_node(joint *s, const char *name, long ln)
-{
-    uint32_t a;
-    if (pb_strtab_find(s->v.nodes, name, strlen(name), &a))
-        return a;
-    if (!s->cg_unknown++) {
-        snprintf(s->cg_first, sizeof s->cg_first, "%s", name);
-        s->cg_first_line = ln;
-    }
-    return NONE;
-}
-
-#define CG_LINE_MAX (1 << 20)
-
-static int read_callgraph(joint *s, pb_error *err)
-{
-    const char *path = s->p.callgraph;
-    FILE *f = pb_files_open(path, err);
-    if (!f)
-        return err->code;
-    size_t ncells = s->cnt_off[s->nlinks] / (JOINT_KMAX + 1);
-    s->allowed = calloc(ncells + 1, 1);
-    if (!s->allowed) {
-        if (f != stdin)
-            fclose(f);
-        return PB_ENOMEM;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    long ln = 0;
-    int rc = PB_OK;
-    s->cg_unknown = s->cg_nolink = s->cg_allowed = 0;
-    while (rc == PB_OK && (len = getline(&line, &cap, f)) >= 0) {
-        ln++;
-        if (len > CG_LINE_MAX || memchr(line, '\0', (size_t)len)) {
-            rc = pb_error_set(err, PB_EPARSE, path, ln, 0,
-                              "%s; expected lines 'CALLER SERVICE CALLEE...' "
-                              "of text", len > CG_LINE_MAX ? "a line longer "
-                              "than 1 MiB" : "a NUL byte (a binary file?)");
-            break;
-        }
-        char *h = strchr(line, '#');
-        if (h)
-            *h = 0;
-        char *save = NULL;
-        char *t0 = strtok_r(line, " \t\r\n", &save);
-        if (!t0)
-            continue;
-        char *t1 = strtok_r(NULL, " \t\r\n", &save);
-        if (!t1) {
-            rc = pb_error_set(err, PB_EPARSE, path, ln, 1,
-                              "one name \"%s\"; expected a line 'CALLER SERVICE "
-                              "CALLEE...' (at least caller and service)", t0);
-            break;
-        }
-        uint32_t a = cg_node(s, t0, ln), b = cg_node(s, t1, ln);
-        uint32_t e = a == NONE || b == NONE
-                         ? NONE
-                         : joint_hmap_get(&s->linkmap, ((uint64_t)a << 32) | b);
-        if (a != NONE && b != NONE && e == NONE)
-            s->cg_nolink++;
-        /* every callee is looked at (and an unknown one counted), however
-         * many a line names */
-        for (char *t = strtok_r(NULL, " \t\r\n", &save); t;
-             t = strtok_r(NULL, " \t\r\n", &save)) {
-            uint32_t c = cg_node(s, t, ln);
-            if (c == NONE || e == NONE)
-                continue;
-            uint32_t l = joint_hmap_get(&s->linkmap, ((uint64_t)b << 32) | c);
-            if (l == NONE)
-                continue;
-            s->allowed[s->cnt_off[e] / (JOINT_KMAX + 1) + s->link_local[l]] = 1;
-            s->cg_allowed++;
-        }
-    }
-    if (rc == PB_OK && ferror(f))
-        rc = pb_error_set(err, PB_EIO, path, ln, 0, "read error");
-    if (rc == PB_OK && !s->cg_allowed)
-        rc = pb_error_set(err, PB_EINVAL, path, 0, 0,
-                          "allows no call of the trace (%zu names that are no "
-                          "node of it%s%s%s); expected lines 'CALLER SERVICE "
-                          "CALLEE...' naming the trace's services",
-                          s->cg_unknown, s->cg_unknown ? ", the first \"" : "",
-                          s->cg_unknown ? s->cg_first : "", s->cg_unknown ? "\"" : "");
-    free(line);
-    if (f != stdin)
-        fclose(f);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ */
 
 /* the rank start: per service, its requests in arrival order (its own
  * clock); per outgoing endpoint that the service calls about once per
@@ -627,7 +531,7 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
     if (rc == PB_OK) /* key_room: the per-key arrays' room at once (joint_keyroom.c) */
         rc = joint_keyroom_reserve(s, joint_keyroom_hint(s, share));
     if (rc == PB_OK && s->p.callgraph && *s->p.callgraph) {
-        rc = read_callgraph(s, err);
+        rc = joint_read_callgraph(s, err);
         if (rc != PB_OK) {
             joint_close(s);
             return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "out of memory") : rc;

@@ -1263,6 +1263,11 @@ double joint_simblk_rho(const pb_ns *d, uint32_t n, void *scratch, double *r);
  * JOINT_RESTART_MARGIN; s ends with the solution kept and the model
  * fitted to it.  PB_OK or PB_ENOMEM */
 int joint_recur_run(joint *s);
+/* joint_callgraph.c: reads the call-graph file s->p.callgraph (lines
+ * "CALLER SERVICE CALLEE...") into the links joint may use; names not in
+ * the trace are counted for one warning.  PB_OK, or an error with *err
+ * set (the file, its line) */
+int joint_read_callgraph(joint *s, pb_error *err);
 /* joint_rcycle.c, recur_cycle: sets on[a] for every service a (not already
  * set, no self link needed) with a link a -> b from which a is reachable
  * again over the links: a service re-entered through a cycle of two or
