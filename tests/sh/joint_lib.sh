@@ -167,3 +167,49 @@ awk -v nreq="$1" -v span="$2" -v per="$3" 'BEGIN {
     for (i = 0; i < n; i++) { split(ev[i], a, ","); print i, a[1], a[1], a[2], a[3], a[4], a[5], a[6], "" }
 }'
 }
+
+# A rule that runs a second search (recur_inner, recur_cycle): CONF's
+# trace at 0.5 s, with call ids and as a black box, the default against
+# OPT=0.  Leaves $tmp/{m.csv,i1.res,i0.res,bb.csv,b1.res,b0.res} and
+# sets e1 e0 (ids) and b1 b0 (black box) for the caller's own checks;
+# checks: ids OPT=0 <= OFF_MAX and default >= ON_MIN; the black box
+# default kept (a `recur_inner=kept` line) and BB_GAIN above OPT=0;
+# shuffled rows the same assignment; the service NAME renamed the same
+# accuracy.
+second_search_check() { # CONF OPT NAME OFF_MAX ON_MIN BB_GAIN
+    "$B/maketrace" "$1" -s duration=0.5s > "$tmp/m.csv" || fail "maketrace $1"
+    run_nocal "$tmp/m.csv" "$tmp/i1.res"
+    run_nocal "$tmp/m.csv" "$tmp/i0.res" -s "$2=0"
+    e1=$(exact_of "$tmp/m.csv" "$tmp/i1.res")
+    e0=$(exact_of "$tmp/m.csv" "$tmp/i0.res")
+    echo "# ids: $2=0 $e0, default $e1"
+    awk -v a="$e0" -v b="$e1" -v x="$4" -v y="$5" 'BEGIN { exit !(a <= x && b >= y) }' ||
+        fail "ids: $2=0 $e0 (want <= $4), default $e1 (want >= $5)"
+    check_shuffled_same "$tmp/m.csv" "$tmp/i1.res"
+    sed -e "/^#/!s/\\b$3\\b/aa_$3/g" "$tmp/m.csv" > "$tmp/rn.csv"
+    cmp -s "$tmp/m.csv" "$tmp/rn.csv" && fail "renaming $3 changed nothing"
+    run_nocal "$tmp/rn.csv" "$tmp/rn.res"
+    [ "$(exact_of "$tmp/rn.csv" "$tmp/rn.res")" = "$e1" ] || fail "renaming $3 changed the accuracy"
+    strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
+    run_nocal "$tmp/bb.csv" "$tmp/b1.res"
+    run_nocal "$tmp/bb.csv" "$tmp/b0.res" -s "$2=0"
+    b1=$(exact_of "$tmp/m.csv" "$tmp/b1.res")
+    b0=$(exact_of "$tmp/m.csv" "$tmp/b0.res")
+    echo "# black box: $2=0 $b0, default $b1"
+    grep -q '^# recur_inner=kept ' "$tmp/b1.res" || fail "black box: not kept"
+    awk -v a="$b0" -v b="$b1" -v g="$6" 'BEGIN { exit !(b >= a + g) }' ||
+        fail "black box: $2=0 $b0, default $b1 (want $6 more)"
+}
+
+# The same rule on a trace where it cannot fire (CONF2 made by the
+# caller): no line matching RE, and the output OPT=0's byte for byte but
+# the params line.
+second_search_silent() { # CONF2 OPT RE
+    "$B/maketrace" "$1" -s duration=0.5s > "$tmp/n.csv" || fail "maketrace $1"
+    run_nocal "$tmp/n.csv" "$tmp/n1.res"
+    run_nocal "$tmp/n.csv" "$tmp/n0.res" -s "$2=0"
+    ! grep -q "$3" "$tmp/n1.res" || fail "a recur line where $2 cannot fire"
+    grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$tmp/n1.res" > "$tmp/a"
+    grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$tmp/n0.res" > "$tmp/b"
+    cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "$2 cannot fire: output changed"; }
+}
