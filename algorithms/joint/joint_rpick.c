@@ -413,18 +413,16 @@ static int rb_best(rbk *b, joint *s, const insort *C, pb_ns t, pb_ns rr, double 
             uint32_t plo = dhi < 0 ? g0 : rb_after(b, g0, phi, t - dhi);
             if (phi <= plo)
                 continue;
-            if (b->mut) { /* the oldest first: wrong, for the tests */
+            if (b->mut) { /* the bin's oldest call alone: wrong, for the tests */
                 for (uint32_t p = plo; p < phi; p++) {
                     if (fw_sum(b, p) == (p ? fw_sum(b, p - 1) : 0))
                         continue;
                     uint32_t i = b->gp[p], c = C[i].p;
-                    double cost = joint_response_cost(s, c, t, rr);
-                    if (rb_far(cost, u, *best))
-                        break;
-                    double v = cost;
+                    double v = joint_response_cost(s, c, t, rr);
                     if (ans)
                         v -= joint_rord_pick(s, c, t, ans);
                     rb_take_min(v, i, best, pick);
+                    break;
                 }
                 continue;
             }
