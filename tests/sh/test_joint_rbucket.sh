@@ -16,27 +16,9 @@
 # its latest first) must change the output on each input: the inputs do
 # reach the buckets and the check can fail.
 # On main there is no repair_bucket option: infer refuses it.
-set -u
-for p in infer; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 cd "$tmp" || exit 1
 strip() { grep -v '^# \(params\|cpu_read_s\|program\)' "$1"; }
-
-overlap() { # N
-    awk -v N="$1" 'BEGIN {
-        print "id,ts,recv_ts,src,dst,type,path,cause"; id = 0
-        for (i = 0; i < N; i++) {
-            t = 0.001 * (2 * i); printf "%d,%.3f,%.3f,client,a,call,r%d,\n", ++id, t, t, i; c[i] = id
-            t += 0.0005; printf "%d,%.3f,%.3f,a,b,call,r%d,%d\n", ++id, t, t, i, c[i]; d[i] = id }
-        for (i = N - 1; i >= 0; i--) {
-            t = 0.001 * (2 * N + 2 * (N - 1 - i)); printf "%d,%.3f,%.3f,b,a,return,r%d,%d\n", ++id, t, t, i, d[i]
-            t += 0.0005; printf "%d,%.3f,%.3f,a,client,return,r%d,%d\n", ++id, t, t, i, c[i] } }'
-}
 
 ties() { # N seed
     awk -v N="$1" -v seed="$2" 'BEGIN {
@@ -61,7 +43,7 @@ ties() { # N seed
 for case in overlap:300 ties:400:1 ties:400:2; do
     sh=${case%%:*}; rest=${case#*:}
     case $sh in
-    overlap) overlap "$rest" > t.tr ;;
+    overlap) joint_overlap_trace "$rest" > t.tr ;;
     ties) ties "${rest%%:*}" "${rest#*:}" > t.tr ;;
     esac
     "$B/infer" --algo joint -s repair_bucket=0 -o ref.out t.tr 2> ref.err ||
