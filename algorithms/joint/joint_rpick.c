@@ -458,12 +458,13 @@ int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
     hent *hs = bk ? malloc(((size_t)nc + 1) * sizeof *hs) : NULL;
     hent *hc = bk ? malloc(((size_t)nc + 1) * sizeof *hc) : NULL;
     pb_ns *sm = bk ? malloc(((size_t)nc + 1) * sizeof *sm) : NULL;
+    unsigned char *gone = bk ? calloc((size_t)nc + 1, 1) : NULL; /* in the buckets */
     rbk b;
     memset(&b, 0, sizeof b);
     double u = 0;
-    uint32_t ns = 0, nhc = 0;
+    uint32_t ns = 0, nhc = 0, ndead = 0;
     int rc = PB_OK;
-    if (!hq || !hd || !he || !el || !E || !taken || (bk && (!hs || !hc || !sm))) {
+    if (!hq || !hd || !he || !el || !E || !taken || (bk && (!hs || !hc || !sm || !gone))) {
         rc = PB_ENOMEM;
         goto done;
     }
@@ -520,10 +521,20 @@ int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
             hent x = hpop(hc, &nhc);
             if (taken[x.i])
                 continue;
-            uint32_t at = lower(el, nel, x.i);
-            memmove(el + at, el + at + 1, (size_t)(nel - at - 1) * sizeof *el);
-            nel--;
+            /* left in el, skipped, and dropped in one sweep once half of
+             * el (taking the oldest first one by one moved all of el
+             * each time: quadratic) */
+            gone[x.i] = 1;
+            ndead++;
             rb_put(&b, x.i);
+        }
+        if (bk && ndead * 2 > nel) {
+            uint32_t m = 0;
+            for (uint32_t j = 0; j < nel; j++)
+                if (!gone[el[j]])
+                    el[m++] = el[j];
+            nel = m;
+            ndead = 0;
         }
         while (nd && taken[hd[0].i])
             (void)hpop(hd, &nd);
@@ -533,6 +544,8 @@ int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
         } else {
             double best = INFINITY;
             for (uint32_t j = 0; j < nel; j++) {
+                if (bk && gone[el[j]])
+                    continue;
                 uint32_t c = C[el[j]].p;
                 double v = joint_response_cost(s, c, t, rrv[k]);
                 if (ans)
@@ -562,6 +575,7 @@ int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
         if (at < nel && el[at] == pick) {
             memmove(el + at, el + at + 1, (size_t)(nel - at - 1) * sizeof *el);
             nel--;
+            ndead -= bk && gone[pick];
         }
     }
 done:
@@ -574,6 +588,7 @@ done:
     free(hs);
     free(hc);
     free(sm);
+    free(gone);
     rb_free(&b);
     return rc;
 }
