@@ -410,6 +410,10 @@ typedef struct joint_params {
     int repair_pick;    /* [repair_pick] the re-pairing's greedy scores only the open
                            calls that can take the return (same results, faster;
                            joint_rpick.c), 1 */
+    int repair_bucket;  /* [repair_bucket] repair_pick's stable open calls by density
+                           bin, the best of a bin at its latest start (same
+                           results, faster; joint_rpick.c): 0 off, 1 from 32 such
+                           calls, 2 always, 3 a wrong head (tests only); 1 */
     int late_chance;    /* [late_chance] a late link's orphan share corrected for the
                            requests that enclose its calls by chance (joint_lchance.c):
                            2 each orphan by its own chance, 1 the link's calls', 0 off; 2 */

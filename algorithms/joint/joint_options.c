@@ -759,6 +759,14 @@ const pb_option joint_options[] = {
      "only the latter, instead of every open call of the link for every return (one very "
      "deep request: quadratic in its depth); 0 as before (docs/joint/speed.md, \"Speed, "
      "twenty-first wave (h168)\")"},
+    {"repair_bucket", PB_OPT_INT, offsetof(joint_params, repair_bucket), "1", 0, 3,
+     "speed only, the same results: with repair_pick, the open calls whose response cost "
+     "is a density of the time since their start alone are kept by density bin, ordered by "
+     "start; a return scores the latest start of each bin in increasing lower bound and "
+     "stops when the bound is above the best (N overlapping requests all open at once: "
+     "quadratic in N without it); 0 as before, 2 always (tests), 3 a deliberately wrong "
+     "bucket head (tests: must differ) (docs/joint/speed.md, \"Speed, twenty-second wave "
+     "(h178)\")"},
     {"late_chance", PB_OPT_INT, offsetof(joint_params, late_chance), "2", 0, 2,
      "with late_split, at a service that passes the late-call test, a link whose orphan "
      "share is under 1/2 (at 1/2 every call of the link is widened): 2 estimates the "

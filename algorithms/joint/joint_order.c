@@ -218,6 +218,19 @@ int joint_rord_link_min(const joint *s, uint32_t a, uint32_t b, double *lo)
     return 1;
 }
 
+double joint_rord_pick_max(const joint *s, uint32_t l)
+{
+    const joint_rord *o = s->rord;
+    if (!o || !o->on[l])
+        return 0;
+    double m = 0;
+    if (o->linv[l] > m)
+        m = o->linv[l];
+    if (o->lkeep[l] > m)
+        m = o->lkeep[l];
+    return m + m;
+}
+
 double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered)
 {
     const joint_rord *o = s->rord;

@@ -778,6 +778,9 @@ extern int joint_ordbound_test_noswap;
 /* re-pairing's greedy: the order term of giving call c the return sent at
  * t, its link's movable neighbours answered[] or not yet */
 double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char *answered);
+/* repair_bucket (joint_rpick.c): an upper bound of joint_rord_pick on link
+ * l whatever the call, t and answered flags (0 when the term is off) */
+double joint_rord_pick_max(const joint *s, uint32_t l);
 /* the whole order term of the current pairs */
 double joint_rord_ll(const joint *s);
 /* link l's answers when the solution was scored (joint_order_score), else

@@ -213,3 +213,18 @@ second_search_silent() { # CONF2 OPT RE
     grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$tmp/n0.res" > "$tmp/b"
     cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "$2 cannot fire: output changed"; }
 }
+
+# joint_overlap_trace N: N overlapping requests client -> a, each with one
+# call a -> b, all open at once, first in last out (a black box: the
+# re-pairing's greedy sees N open calls a link; test_joint_onestamp.sh,
+# test_joint_rbucket.sh) on stdout
+joint_overlap_trace() {
+    awk -v N="$1" 'BEGIN {
+        print "id,ts,recv_ts,src,dst,type,path,cause"; id = 0
+        for (i = 0; i < N; i++) {
+            t = 0.001 * (2 * i); printf "%d,%.3f,%.3f,client,a,call,r%d,\n", ++id, t, t, i; c[i] = id
+            t += 0.0005; printf "%d,%.3f,%.3f,a,b,call,r%d,%d\n", ++id, t, t, i, c[i]; d[i] = id }
+        for (i = N - 1; i >= 0; i--) {
+            t = 0.001 * (2 * N + 2 * (N - 1 - i)); printf "%d,%.3f,%.3f,b,a,return,r%d,%d\n", ++id, t, t, i, d[i]
+            t += 0.0005; printf "%d,%.3f,%.3f,a,client,return,r%d,%d\n", ++id, t, t, i, c[i] } }'
+}

@@ -13,14 +13,8 @@
 #    swap_ties on the exchanges of the root's calls;
 #  - N overlapping requests, each with one call, all open at once.
 # On main there is no swap_ties or repair_pick option: infer refuses them.
-set -u
-for p in importtrace infer; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh" # B, tmp, fail, joint_overlap_trace
+[ -x "$B/importtrace" ] || exit 77
 cd "$tmp" || exit 1
 strip() { grep -v '^# \(params\|cpu_read_s\|program\)' "$1"; }
 
@@ -41,22 +35,12 @@ par() { # N spread seed
 }
 # N requests client->a, each calling b once, all open at once (the calls
 # 1 ms apart, the returns in the reverse order)
-overlap() { # N
-    awk -v N="$1" 'BEGIN {
-        print "id,ts,recv_ts,src,dst,type,path,cause"; id = 0
-        for (i = 0; i < N; i++) {
-            t = 0.001 * (2 * i); printf "%d,%.3f,%.3f,client,a,call,r%d,\n", ++id, t, t, i; c[i] = id
-            t += 0.0005; printf "%d,%.3f,%.3f,a,b,call,r%d,%d\n", ++id, t, t, i, c[i]; d[i] = id }
-        for (i = N - 1; i >= 0; i--) {
-            t = 0.001 * (2 * N + 2 * (N - 1 - i)); printf "%d,%.3f,%.3f,b,a,return,r%d,%d\n", ++id, t, t, i, d[i]
-            t += 0.0005; printf "%d,%.3f,%.3f,a,client,return,r%d,%d\n", ++id, t, t, i, c[i] } }'
-}
 
 for case in par:300:0 par:300:3 par:200:7 chain:800 tree:1200 overlap:300; do
     sh=${case%%:*}; rest=${case#*:}
     case $sh in
     par) par "${rest%%:*}" "${rest#*:}" 7 > t.tr ;;
-    overlap) overlap "$rest" > t.tr ;;
+    overlap) joint_overlap_trace "$rest" > t.tr ;;
     *) awk -v N="$rest" -v SHAPE="$sh" -f "$PB_ROOT/experiments/joint_deep.awk" > t.json
        "$B/importtrace" -q -o t.tr t.json || fail "$case: importtrace" ;;
     esac
