@@ -212,6 +212,10 @@ static void idwin_free(idwin *s)
 
 #define MAX_COLUMNS 64
 #define READ_CHUNK (1u << 20)
+/* The longest line read: a row is a few hundred bytes (names, an attr);
+ * past this without a line break the input is not a trace (a binary file,
+ * an endless stream), refused before it costs its size in memory */
+#define PB_LINE_MAX ((size_t)64 << 20)
 
 struct pb_reader {
     FILE *fp;
@@ -308,7 +312,17 @@ static int reader_getline(pb_reader *r, char **s, size_t *len, size_t *len_nl)
         char *start = r->buf ? r->buf + r->buf_pos : NULL; /* no buffer before the first read */
         size_t avail = r->buf_len - r->buf_pos;
         char *nl = avail ? memchr(start, '\n', avail) : NULL;
-        if (nl || (r->eof && avail)) {
+        /* a NUL before the line's end is an error whatever follows: said
+         * now, not after reading on (/dev/zero is one endless line) */
+        int nul_now = !nl && !r->eof && avail && memchr(start, '\0', avail);
+        if (!nl && !r->eof && !nul_now && avail > PB_LINE_MAX)
+            return reader_fail(r, PB_EPARSE, r->line + 1, 0,
+                               "a line longer than %u MiB without a line break; "
+                               "expected a text trace, one row per line (%s)",
+                               (unsigned)(PB_LINE_MAX >> 20),
+                               r->line == 0 ? pb_text_hint(start, avail)
+                                            : "a binary or corrupt file?");
+        if (nl || (r->eof && avail) || nul_now) {
             *s = start;
             *len = nl ? (size_t)(nl - start) : avail;
             *len_nl = nl ? *len + 1 : avail;
