@@ -5,6 +5,7 @@
 #include "pstat_table.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "pb_files.h"
 #include "pb_mem.h"
+#include "pb_opt.h"
 #include "pb_strtab.h"
 
 typedef struct side_vals {
@@ -268,10 +270,15 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
             char *end;
             errno = 0;
             val = strtod(vs, &end);
-            if (end == vs || *end || errno || !isfinite(val)) {
+            /* underflow (1e-320) is a number strtod rounds toward 0;
+             * hex ("0x10") is read by no trace or option reader */
+            if (errno == ERANGE && fabs(val) <= DBL_MIN)
+                errno = 0;
+            if (end == vs || *end || errno || !isfinite(val) ||
+                !pb_opt_decimal(vs, strlen(vs))) {
                 rc = pb_error_set(err, PB_EPARSE, path, lineno, fc[col[C_VALUE]],
-                                  "value '%s'; expected a finite number (or empty, "
-                                  "nan, - when not measured)", vs);
+                                  "value '%s'; expected a finite number written in decimal (or "
+                                  "empty, nan, - when not measured)", vs);
                 break;
             }
         }
@@ -286,7 +293,8 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
         if (*v[C_X]) {
             char *end;
             x = strtod(v[C_X], &end);
-            if (end == v[C_X] || *end) {
+            if (end == v[C_X] || *end || !isfinite(x) ||
+                !pb_opt_decimal(v[C_X], strlen(v[C_X]))) {
                 rc = pb_error_set(err, PB_EPARSE, path, lineno, fc[col[C_X]],
                                   "x '%s'; expected a number", v[C_X]);
                 break;

@@ -138,4 +138,27 @@ grep -q "a carriage return inside the line (at character 38): line breaks writte
     { cat s.err; fail "CR line ends not named"; }
 tr -d '\r' < h.tr | sed 's/$/\r/' > s.tr
 "$B/infer" --algo fcfs -q -o /dev/null s.tr || fail "CRLF refused"
+
+# --- 7. compare's tables read a value in hex ("0x10" = 16), which no trace
+# field nor option takes since round 9, and refused an underflowing one
+# (1e-320, a number strtod rounds toward 0) as "not a finite number".  Now
+# decimal only, an underflow read as the number it is; score's result
+# fields (confidence, score) decimal only alike.
+printf 'point,metric,seed,value\np,acc,1,%s\np,acc,2,1\n' 0x10 > ca.csv
+printf 'point,metric,seed,value\np,acc,1,1\np,acc,2,2\n' > cb.csv
+"$B/compare" ca.csv cb.csv > /dev/null 2> c.err; [ $? = 4 ] || { cat c.err; fail "compare: a value in hex accepted"; }
+grep -q "^compare: ca.csv:2:9: value '0x10'; expected a finite number written in decimal" c.err || { cat c.err; fail "compare hex: not said"; }
+printf 'point,metric,seed,value\np,acc,1,%s\np,acc,2,1\n' 1e-320 > ca.csv
+"$B/compare" ca.csv cb.csv > /dev/null 2> c.err
+[ $? = 4 ] && { cat c.err; fail "compare: an underflowing value refused"; }
+
+# --- 8. pbcapture -o naming an existing file (not a folder) ran the command
+# and exited 0: mkdir's EEXIST was taken as "the folder is there", and the
+# event files went nowhere.  Now refused before the command runs.
+if [ -x "$B/pbcapture" ]; then
+    cp h.tr keep.tr
+    "$B/pbcapture" -o h.tr -- true 2> p.err && fail "pbcapture -o FILE accepted"
+    grep -q '^pbcapture: -o h.tr: not a folder' p.err || { cat p.err; fail "pbcapture -o FILE: not said"; }
+    cmp -s h.tr keep.tr || fail "pbcapture -o FILE: the file changed"
+fi
 echo "hostile round 10: ok"
