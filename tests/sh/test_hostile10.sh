@@ -161,4 +161,12 @@ if [ -x "$B/pbcapture" ]; then
     grep -q '^pbcapture: -o h.tr: not a folder' p.err || { cat p.err; fail "pbcapture -o FILE: not said"; }
     cmp -s h.tr keep.tr || fail "pbcapture -o FILE: the file changed"
 fi
+
+# --- 9. A Zipkin duration past 64 bits (18446744073709551615, valid JSON)
+# was said as "too big integer ...; expected valid JSON".  Now the range
+# that is expected is named.
+printf '[{"traceId":"a1","id":"1","name":"op","timestamp":1000,"duration":18446744073709551615,"kind":"SERVER","localEndpoint":{"serviceName":"fe"}}]\n' > big.json
+"$B/importtrace" -q -o /dev/null big.json 2> b.err && fail "a 64-bit overflow accepted"
+grep -q '^importtrace: big.json:1:[0-9]*: too big integer .*; expected integers from -9223372036854775808 to 9223372036854775807' b.err ||
+    { cat b.err; fail "a 64-bit overflow: not said"; }
 echo "hostile round 10: ok"
