@@ -211,6 +211,15 @@ static void twice_check(pb_cli *cli, const pb_cli_opt *o, const char *a)
     for (char *c = name; *c; c++)
         if (*c == '-')
             *c = '_';
+    /* an old name and the name it stands for are one name */
+    for (const pb_option *al = cli->names; al && al->name; al++)
+        if (al->type == PB_OPT_ALIAS && al->def && !strcmp(al->name, name)) {
+            char *cn = dup_n(al->def, strlen(al->def));
+            free(name);
+            if (!(name = cn))
+                return;
+            break;
+        }
     size_t tl = strlen(o->name) + strlen(a) + 8;
     char *typed = malloc(tl);
     if (!typed) {
@@ -293,6 +302,39 @@ int pb_cli_next(pb_cli *cli, const char **arg, pb_error *err)
     twice_check(cli, o, optarg);
     *arg = optarg;
     return o->id;
+}
+
+/* NAME of "NAME=VALUE" is `name` ('-' read as '_'); its value then */
+static const char *kv_named(const char *kv, const char *name)
+{
+    const char *k = kv;
+    for (; *name && *k && *k != '='; k++, name++)
+        if (*k != *name && !(*k == '-' && *name == '_'))
+            return NULL;
+    return !*name && *k == '=' ? k + 1 : NULL;
+}
+
+void pb_cli_sets_twice(const char *prog, const pb_option *table,
+                       const char *const *sets, size_t nsets)
+{
+    for (const pb_option *al = table; al && al->name; al++) {
+        if (al->type != PB_OPT_ALIAS || !al->def)
+            continue;
+        const char *pv = NULL, *pkv = NULL;
+        int pold = 0;
+        for (size_t i = 0; i < nsets; i++) {
+            const char *v = kv_named(sets[i], al->name);
+            int old = v != NULL;
+            if (!v && !(v = kv_named(sets[i], al->def)))
+                continue;
+            if (pv && old != pold && strcmp(pv, v))
+                fprintf(stderr, "%s: warning: %s given twice (-s %s, then -s %s); "
+                        "the last one is used\n", prog, al->def, pkv, sets[i]);
+            pv = v;
+            pkv = sets[i];
+            pold = old;
+        }
+    }
 }
 
 int pb_cli_optind(const pb_cli *cli)

@@ -58,6 +58,10 @@ typedef struct pb_cli {
     char shorts[3 * PB_CLI_MAXOPTS + 4];
     void *longopts; /* struct option[], owned */
     void *seen;     /* values given so far (pb_cli.c: twice_check), owned */
+    const pb_option *names; /* NULL, or a table whose PB_OPT_ALIAS rows make
+                               two names one for the twice-given warning
+                               (score: --seed is --ci-seed); set after
+                               pb_cli_init, not owned */
     size_t nseen, capseen;
 } pb_cli;
 
@@ -82,6 +86,16 @@ int pb_cli_init(pb_cli *cli, const char *prog, const pb_cli_opt *table,
  * --node, --port, --sniffer) collect; a flag without a value given twice
  * is the same as once. */
 int pb_cli_next(pb_cli *cli, const char **arg, pb_error *err);
+
+/* The twice-given warning of pb_cli_next for `-s NAME=VALUE` values kept
+ * for a table known only after parsing (infer: the algorithm's): a
+ * parameter given under an old name (a PB_OPT_ALIAS row of table) and
+ * under the name it stands for, with another value, prints "PROG: warning:
+ * NAME given twice (-s OLD=A, then -s NAME=B); the last one is used" (the
+ * same spelling twice was said by pb_cli_next).  sets[0..nsets) in
+ * command-line order; nothing is changed.  O(nsets x alias rows). */
+void pb_cli_sets_twice(const char *prog, const pb_option *table,
+                       const char *const *sets, size_t nsets);
 
 /* Index of the first operand once pb_cli_next returned PB_CLI_END. */
 int pb_cli_optind(const pb_cli *cli);

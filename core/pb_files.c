@@ -147,6 +147,41 @@ FILE *pb_files_open(const char *path, pb_error *err)
     return fp;
 }
 
+int pb_files_getline(FILE *fp, char **buf, size_t *cap, size_t max, size_t *len)
+{
+    size_t n = 0;
+    *len = 0;
+    for (;;) {
+        if (n + 2 > *cap) {
+            size_t nc = *cap ? 2 * *cap : 256;
+            char *nb = realloc(*buf, nc);
+            if (!nb)
+                return PB_ENOMEM;
+            *buf = nb;
+            *cap = nc;
+        }
+        if (n >= max) {
+            (*buf)[n] = '\0';
+            *len = n;
+            return PB_ERANGE;
+        }
+        int c = getc(fp);
+        if (c == EOF) {
+            (*buf)[n] = '\0';
+            *len = n;
+            if (ferror(fp))
+                return PB_EIO;
+            return n > 0;
+        }
+        (*buf)[n++] = (char)c;
+        if (c == '\n' || c == '\0') {
+            (*buf)[n] = '\0';
+            *len = n;
+            return 1;
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* outputs */
 

@@ -45,6 +45,17 @@ FILE *pb_files_open(const char *path, pb_error *err);
  * err set as pb_files_open does. */
 int pb_files_open_fd(const char *path, pb_error *err);
 
+/* Read one line of a small text input (a clock spec, a table, a config)
+ * into *buf (the caller's, grown with realloc, freed by the caller; *cap
+ * its size): the bytes up to and including '\n', then a terminating NUL;
+ * *len their count.  Reading stops early at a NUL byte (kept, the last of
+ * the *len bytes: the caller names its place) so that endless binary
+ * input (/dev/zero) is refused at once, not after filling memory.
+ * Returns 1 for a line, 0 at the end of input, PB_ERANGE for a line
+ * longer than max bytes without a '\n' (*len = max), PB_EIO on a read
+ * error (errno says why), PB_ENOMEM. */
+int pb_files_getline(FILE *fp, char **buf, size_t *cap, size_t max, size_t *len);
+
 /* Parse a size in bytes: digits with an optional K, M, G or T (powers of
  * 1024) and an optional B ("1G", "512M", "100000").  At least 1.  Returns
  * PB_OK with *out, or PB_EPARSE. */

@@ -212,6 +212,10 @@ static void idwin_free(idwin *s)
 
 #define MAX_COLUMNS 64
 #define READ_CHUNK (1u << 20)
+/* The longest line read: a row is a few hundred bytes (names, an attr);
+ * past this without a line break the input is not a trace (a binary file,
+ * an endless stream), refused before it costs its size in memory */
+#define PB_LINE_MAX ((size_t)64 << 20)
 
 struct pb_reader {
     FILE *fp;
@@ -308,7 +312,17 @@ static int reader_getline(pb_reader *r, char **s, size_t *len, size_t *len_nl)
         char *start = r->buf ? r->buf + r->buf_pos : NULL; /* no buffer before the first read */
         size_t avail = r->buf_len - r->buf_pos;
         char *nl = avail ? memchr(start, '\n', avail) : NULL;
-        if (nl || (r->eof && avail)) {
+        /* a NUL before the line's end is an error whatever follows: said
+         * now, not after reading on (/dev/zero is one endless line) */
+        int nul_now = !nl && !r->eof && avail && memchr(start, '\0', avail);
+        if (!nl && !r->eof && !nul_now && avail > PB_LINE_MAX)
+            return reader_fail(r, PB_EPARSE, r->line + 1, 0,
+                               "a line longer than %u MiB without a line break; "
+                               "expected a text trace, one row per line (%s)",
+                               (unsigned)(PB_LINE_MAX >> 20),
+                               r->line == 0 ? pb_text_hint(start, avail)
+                                            : "a binary or corrupt file?");
+        if (nl || (r->eof && avail) || nul_now) {
             *s = start;
             *len = nl ? (size_t)(nl - start) : avail;
             *len_nl = nl ? *len + 1 : avail;
@@ -899,6 +913,44 @@ static int is_blank(const char *s, size_t len)
     return 1;
 }
 
+/* The first line of a trace written in another CSV dialect, said as such
+ * rather than as the error it leads to later (a header of one field read
+ * as the Project 5 format, "unknown column \"cause1\""): line breaks
+ * that are a CR alone (classic Mac OS), or a header whose first name is a
+ * column name followed by ';', a tab or '|' where a comma belongs. */
+static int header_dialect(pb_reader *r, const char *s, size_t len, pb_format fmt)
+{
+    const char *cr = memchr(s, '\r', len);
+    if (cr && cr + 1 < s + len && !memchr(s, '"', len))
+        return reader_fail(r, PB_EPARSE, r->line, 0,
+                           "a carriage return inside the line (at character %zu): "
+                           "line breaks written as CR alone (classic Mac OS)?; "
+                           "expected LF or CRLF line ends (tr '\\r' '\\n' converts)",
+                           (size_t)(cr - s) + 1);
+    if (fmt != PB_FORMAT_P5 || p5_is_row(s, len))
+        return PB_OK;
+    static const char seps[] = ";\t|";
+    for (const char *sep = seps; *sep; sep++) {
+        const char *e = memchr(s, *sep, len);
+        if (e && column_bit(s, (size_t)(e - s))) {
+            const char *name = *sep == '\t' ? "tabs" : *sep == ';' ? "';'" : "'|'";
+            char shown[64];
+            size_t l = len;
+            while (l && s[l - 1] == '\r')
+                l--;
+            show_field(shown, sizeof shown, s, l);
+            for (char *c = shown; *c; c++)
+                if (*c == '\t')
+                    *c = ' ';
+            return reader_fail(r, PB_EPARSE, r->line, (long)(e - s) + 1,
+                               "a header whose names are separated by %s (\"%s\"); "
+                               "expected comma-separated columns (id,ts,src,dst,...)",
+                               name, shown);
+        }
+    }
+    return PB_OK;
+}
+
 /* Read metadata lines and the header (or sniff the P5 format). */
 static int reader_start(pb_reader *r)
 {
@@ -928,6 +980,8 @@ static int reader_start(pb_reader *r)
         pb_format fmt = r->opts.format;
         if (fmt == PB_FORMAT_AUTO)
             fmt = memchr(s, ',', len) ? PB_FORMAT_CSV : PB_FORMAT_P5;
+        if (header_dialect(r, s, len, fmt) != PB_OK)
+            return r->saved.code;
         r->format = fmt;
         if (fmt == PB_FORMAT_CSV) {
             if (csv_init(&r->csv, CSV_STRICT | CSV_STRICT_FINI) != 0)

@@ -11,6 +11,7 @@
 #include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,9 +407,104 @@ static int unpack_member(imp_importer *im, member *m, const char *full,
     return rc;
 }
 
+/* A zip's end-of-central-directory record (22 bytes) and its comment
+ * (at most 65535) end the file: the bytes a source keeps */
+#define ZIP_TAIL (22 + 65535)
+
+/* A file's bytes for libarchive, through the gzip check on their way; its
+ * last ZIP_TAIL bytes kept (a ring: tail_at is where the next byte goes)
+ * so that a zip cut inside its central directory is seen (zip_complete). */
+typedef struct source {
+    int fd;
+    imp_gzcheck *gz;
+    uint64_t total;          /* bytes read so far */
+    size_t tail_at;
+    unsigned char tail[ZIP_TAIL];
+    char buf[1 << 16];
+} source;
+
+static la_ssize_t source_read(struct archive *a, void *data, const void **out)
+{
+    source *s = data;
+    *out = s->buf;
+    for (;;) {
+        ssize_t n = read(s->fd, s->buf, sizeof s->buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            if (a)
+                archive_set_error(a, errno, "read error: %s", strerror(errno));
+            return -1;
+        }
+        if ((n > 0 && imp_gzcheck_feed(s->gz, s->buf, (size_t)n) != 0) ||
+            (n == 0 && imp_gzcheck_end(s->gz) != 0)) {
+            if (a)
+                archive_set_error(a, EILSEQ, "%s",
+                                  imp_gzcheck_why(s->gz));
+            return -1;
+        }
+        /* one copy of each byte into the ring (the last ZIP_TAIL only) */
+        size_t k = (size_t)n > ZIP_TAIL ? ZIP_TAIL : (size_t)n;
+        const unsigned char *from = (const unsigned char *)s->buf + (size_t)n - k;
+        size_t first = ZIP_TAIL - s->tail_at < k ? ZIP_TAIL - s->tail_at : k;
+        memcpy(s->tail + s->tail_at, from, first);
+        memcpy(s->tail, from + first, k - first);
+        s->tail_at = (s->tail_at + k) % ZIP_TAIL;
+        s->total += (uint64_t)n;
+        return n;
+    }
+}
+
+static unsigned le16(const unsigned char *p) { return p[0] | (unsigned)p[1] << 8; }
+static uint32_t le32(const unsigned char *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Once libarchive's streaming zip reader said "end" (it stops at the
+ * central directory, the list of members after the last one): read the
+ * rest of the file and look for the end-of-central-directory record that
+ * ends every zip.  Without it the file was cut inside its central
+ * directory (or later), which the reader never sees.  A record is taken
+ * when the central directory it names ends where it starts, or when its
+ * comment ends the file.  Returns 1 when found, 0 when not, -1 on a read
+ * error.  Only for a zip read as it is (a compressed zip's tail is not
+ * the zip's). */
+static int zip_complete(source *s)
+{
+    const void *out;
+    la_ssize_t n;
+    while ((n = source_read(NULL, s, &out)) > 0)
+        ;
+    if (n < 0)
+        return -1;
+    size_t len = s->total < ZIP_TAIL ? (size_t)s->total : ZIP_TAIL;
+    unsigned char *t = malloc(len ? len : 1);
+    if (!t)
+        return -1;
+    /* the ring in order: its oldest byte is at tail_at once it is full */
+    size_t start = s->total < ZIP_TAIL ? 0 : s->tail_at;
+    if (!start)
+        memcpy(t, s->tail, len);
+    else {
+        memcpy(t, s->tail + start, ZIP_TAIL - start);
+        memcpy(t + (ZIP_TAIL - start), s->tail, start);
+    }
+    int found = 0;
+    for (size_t p = len >= 22 ? len - 22 + 1 : 0; p-- > 0 && !found;) {
+        if (memcmp(t + p, "PK\x05\x06", 4))
+            continue;
+        uint64_t at = s->total - (len - p); /* the record's place in the file */
+        uint32_t cd_size = le32(t + p + 12), cd_off = le32(t + p + 16);
+        found = (uint64_t)cd_off + cd_size == at || p + 22 + le16(t + p + 20) == len;
+    }
+    free(t);
+    return found;
+}
+
 /* The JSON members of a tar archive, in path order.  A hard link is read
  * as the member it links to, as the unpacked folder would be. */
-static int read_tar(imp_importer *im, struct archive *a,
+static int read_tar(imp_importer *im, struct archive *a, source *src,
                     struct archive_entry *e, const char *display, tally *t,
                     pb_error *err)
 {
@@ -503,6 +599,21 @@ static int read_tar(imp_importer *im, struct archive *a,
                       "end marker (two 512-byte zero blocks): cut short at a member "
                       "boundary, so members after it may be lost; expected a "
                       "complete archive", last_name);
+    /* a zip cut inside its central directory (after its last member):
+     * libarchive's streaming reader stops where that directory starts */
+    int zc;
+    if (rc == PB_OK && r == ARCHIVE_EOF && src &&
+        (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
+        archive_filter_count(a) == 1 && (zc = zip_complete(src)) != 1)
+        rc = zc < 0 ? imp_fail(im, err, PB_EIO, display, 0, 0,
+                               "cannot read the rest of the zip archive: %s",
+                               strerror(errno ? errno : EIO))
+                    : imp_fail(im, err, PB_EPARSE, display, 0, 0,
+                               "the zip archive ends without its end-of-central-"
+                               "directory record (read up to the member \"%s\"): "
+                               "cut short inside or after its list of members, so "
+                               "members may be lost; expected a complete archive",
+                               last_name);
     if (rc == PB_OK && !n)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0,
                       "archive holds no JSON or CSV files; expected members "
@@ -527,34 +638,6 @@ static int read_tar(imp_importer *im, struct archive *a,
     return rc;
 }
 
-/* A file's bytes for libarchive, through the gzip check on their way. */
-typedef struct source {
-    int fd;
-    imp_gzcheck *gz;
-    char buf[1 << 16];
-} source;
-
-static la_ssize_t source_read(struct archive *a, void *data, const void **out)
-{
-    source *s = data;
-    *out = s->buf;
-    for (;;) {
-        ssize_t n = read(s->fd, s->buf, sizeof s->buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            archive_set_error(a, errno, "read error: %s", strerror(errno));
-            return -1;
-        }
-        if ((n > 0 && imp_gzcheck_feed(s->gz, s->buf, (size_t)n) != 0) ||
-            (n == 0 && imp_gzcheck_end(s->gz) != 0)) {
-            archive_set_error(a, EILSEQ, "%s",
-                              imp_gzcheck_why(s->gz));
-            return -1;
-        }
-        return n;
-    }
-}
 
 /* One file (or stdin for "-"): JSON, compressed JSON or a tar archive. */
 static int read_file(imp_importer *im, const char *path, tally *t,
@@ -580,6 +663,8 @@ static int read_file(imp_importer *im, const char *path, tally *t,
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
     src->fd = fd;
+    src->total = 0;
+    src->tail_at = 0;
     int r = archive_read_open(a, src, NULL, source_read, NULL);
     if (r != ARCHIVE_OK) {
         const char *w = archive_error_string(a);
@@ -627,7 +712,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
             t->files++;
         }
     } else {
-        rc = read_tar(im, a, e, display, t, err);
+        rc = read_tar(im, a, src, e, display, t, err);
     }
     archive_read_free(a);
     imp_gzcheck_free(src->gz);

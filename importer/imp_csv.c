@@ -395,6 +395,17 @@ static void header(rd *r)
                                           : im->csv->col[F_START];
     for (int f = 0; f < NFIELDS; f++) {
         r->idx[f] = r->map->col[f] ? find_col(r, r->map->col[f]) : -1;
+        /* a name the map reads given twice: which one holds the field is
+         * a guess (the first was taken without a word) */
+        for (size_t j = r->idx[f] >= 0 ? (size_t)r->idx[f] + 1 : r->ncols;
+             j < r->ncols; j++)
+            if (!strcmp(r->hdr[j], r->map->col[f])) {
+                fail(r, PB_EPARSE, (long)j + 1,
+                     "header field %zu: column \"%s\" (for %s) appears twice "
+                     "(fields %d and %zu); expected each column the map reads "
+                     "once", j + 1, r->hdr[j], field_key[f], r->idx[f] + 1, j + 1);
+                return;
+            }
         int needed = f == F_TRACE || f == F_SPAN || f == F_PARENT ||
                      f == F_SERVICE || f == F_START;
         if (r->map->col[f] && r->idx[f] < 0 &&
@@ -465,11 +476,30 @@ static int service_of(rd *r, const char *pod, const char **svc, size_t *len)
     return PB_OK;
 }
 
+/* A record whose quoted field holds line breaks and whose count of
+ * fields is wrong: most likely a quote left open, which swallowed the
+ * lines after it; said, naming the field and the lines it ran over. */
+static void quote_hint(const rd *r, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (r->line <= r->rec_line)
+        return;
+    for (size_t i = 0; i < r->nf; i++)
+        if (strchr(fld(r, i), '\n')) {
+            snprintf(buf, n, " (field %zu, quoted, runs from line %ld over "
+                     "line breaks to line %ld: a quote left open?)", i + 1,
+                     r->rec_line, r->line);
+            return;
+        }
+}
+
 static void data_row(rd *r)
 {
     if (r->nf != r->ncols) {
-        fail(r, PB_EPARSE, 0, "%zu fields; expected %zu as in the header",
-             r->nf, r->ncols);
+        char hint[160];
+        quote_hint(r, hint, sizeof hint);
+        fail(r, PB_EPARSE, 0, "%zu fields; expected %zu as in the header%s",
+             r->nf, r->ncols, hint);
         return;
     }
     imp_importer *im = r->im;
@@ -585,10 +615,20 @@ int imp_csv_buffer(imp_importer *im, const char *data, size_t len,
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
         pos = 3;
     const char *nul = memchr(data, '\0', len);
-    if (nul)
-        return imp_fail(im, err, PB_EPARSE, im->files[file], 0, 0,
-                        "a NUL byte at offset %zu; expected CSV text",
+    if (nul) {
+        /* its line and column, as every other error names them */
+        long ln = r.line + 1;
+        const char *bol = data;
+        for (const char *c = data; c < nul; c++)
+            if (*c == '\n') {
+                ln++;
+                bol = c + 1;
+            }
+        return imp_fail(im, err, PB_EPARSE, im->files[file], ln,
+                        (long)(nul - bol) + 1,
+                        "a NUL byte (at byte offset %zu); expected CSV text",
                         (size_t)(nul - data));
+    }
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) != 0)
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");

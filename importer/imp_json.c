@@ -85,6 +85,13 @@ static int parse_value(scan *s, json_t **out)
             return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line,
                             col, "%s; expected each key once in an object (the "
                             "first value would be lost)", je.text);
+        /* valid JSON whose integer does not fit jansson's 64 bits (a
+         * duration of 18446744073709551615): not a syntax error */
+        if (json_error_code(&je) == json_error_numeric_overflow)
+            return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line,
+                            col, "%s; expected integers from -9223372036854775808 "
+                            "to 9223372036854775807 (a time or id past 64 bits)",
+                            je.text);
         return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line,
                         col, "%s; expected valid JSON", je.text);
     }

@@ -1084,6 +1084,9 @@ fail:
     return rc;
 }
 
+/* The largest config read: the shipped ones are a few KiB */
+#define MT_CONFIG_MAX (64 << 20)
+
 int mt_config_load(const char *path, const char *const *defs, size_t ndefs,
                    mt_config **out, pb_error *err)
 {
@@ -1101,11 +1104,35 @@ int mt_config_load(const char *path, const char *const *defs, size_t ndefs,
     char buf[8192];
     size_t n;
     int rc = PB_OK;
-    while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+    while ((n = fread(buf, 1, sizeof buf, fp)) > 0) {
         if (pb_strbuf_append(&b, buf, n) != PB_OK) {
             rc = pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
             break;
         }
+        /* a NUL byte or a config past MT_CONFIG_MAX: said now (with its
+         * place, as the parser would), not after reading an endless
+         * input (/dev/zero) into memory */
+        const char *z = memchr(buf, '\0', n);
+        if (z) {
+            size_t at = b.len - n + (size_t)(z - buf);
+            long ln = 1, col = 1;
+            for (size_t i = 0; i < at; i++, col++)
+                if (b.s[i] == '\n') {
+                    ln++;
+                    col = 0;
+                }
+            rc = pb_error_set(err, PB_EPARSE, path, ln, col,
+                              "a NUL byte; expected text (%s)", pb_text_hint(b.s, b.len));
+            break;
+        }
+        if (b.len > MT_CONFIG_MAX) {
+            rc = pb_error_set(err, PB_EPARSE, path, 0, 0,
+                              "a config longer than %d MiB; expected a text config "
+                              "(a binary file or an endless stream?)",
+                              MT_CONFIG_MAX >> 20);
+            break;
+        }
+    }
     if (rc == PB_OK && ferror(fp))
         rc = pb_error_set(err, PB_EIO, path, 0, 0, "cannot read config: %s", strerror(errno));
     if (fp != stdin)

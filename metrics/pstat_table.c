@@ -5,6 +5,7 @@
 #include "pstat_table.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "pb_files.h"
 #include "pb_mem.h"
+#include "pb_opt.h"
 #include "pb_strtab.h"
 
 typedef struct side_vals {
@@ -197,8 +199,23 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
     long fc[MAXF];
     for (int i = 0; i < C_N; i++)
         col[i] = -1;
-    while ((len = getline(&line, &cap, fp)) >= 0) {
+    size_t ul;
+    int got;
+    /* a line at most 1 MiB and a NUL byte said where it is: a binary
+     * file or /dev/zero is refused at once (getline's ENOMEM looked like
+     * the end of the file: "no header line") */
+    while ((got = pb_files_getline(fp, &line, &cap, (size_t)1 << 20, &ul)) == 1 ||
+           got == PB_ERANGE) {
         lineno++;
+        len = (ssize_t)ul;
+        const char *z = memchr(line, '\0', ul);
+        if (got == PB_ERANGE || z) {
+            rc = pb_error_set(err, PB_EPARSE, path, lineno,
+                              z ? (long)(z - line) + 1 : 0, "%s; expected text "
+                              "point,metric,seed,value (a binary file?)",
+                              z ? "a NUL byte" : "a line longer than 1 MiB");
+            break;
+        }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (line[0] == '#' || len == 0)
@@ -253,10 +270,15 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
             char *end;
             errno = 0;
             val = strtod(vs, &end);
-            if (end == vs || *end || errno || !isfinite(val)) {
+            /* underflow (1e-320) is a number strtod rounds toward 0;
+             * hex ("0x10") is read by no trace or option reader */
+            if (errno == ERANGE && fabs(val) <= DBL_MIN)
+                errno = 0;
+            if (end == vs || *end || errno || !isfinite(val) ||
+                !pb_opt_decimal(vs, strlen(vs))) {
                 rc = pb_error_set(err, PB_EPARSE, path, lineno, fc[col[C_VALUE]],
-                                  "value '%s'; expected a finite number (or empty, "
-                                  "nan, - when not measured)", vs);
+                                  "value '%s'; expected a finite number written in decimal (or "
+                                  "empty, nan, - when not measured)", vs);
                 break;
             }
         }
@@ -271,7 +293,8 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
         if (*v[C_X]) {
             char *end;
             x = strtod(v[C_X], &end);
-            if (end == v[C_X] || *end) {
+            if (end == v[C_X] || *end || !isfinite(x) ||
+                !pb_opt_decimal(v[C_X], strlen(v[C_X]))) {
                 rc = pb_error_set(err, PB_EPARSE, path, lineno, fc[col[C_X]],
                                   "x '%s'; expected a number", v[C_X]);
                 break;
@@ -320,7 +343,9 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
             break;
         }
     }
-    if (rc == PB_OK && ferror(fp))
+    if (rc == PB_OK && got == PB_ENOMEM)
+        rc = pb_error_set(err, PB_ENOMEM, path, lineno, 0, "out of memory");
+    if (rc == PB_OK && (got == PB_EIO || ferror(fp)))
         rc = pb_error_set(err, PB_EIO, path, lineno, 0, "read error: %s",
                           strerror(errno));
     if (rc == PB_OK && !have_header)

@@ -1,4 +1,5 @@
 /* Reading result files (format: pb_result.h). */
+#include "pb_opt.h"
 #include "pb_files.h"
 #include "score.h"
 
@@ -139,8 +140,8 @@ static int parse_num(const char *s, size_t len, double *out)
     double v = strtod(buf, &end);
     /* ERANGE on underflow is fine: a subnormal (or zero) is still a
      * number; overflow gives HUGE_VAL, caught by isfinite */
-    if (end == buf || *end || !isfinite(v))
-        return 0;
+    if (end == buf || *end || !isfinite(v) || !pb_opt_decimal(buf, len))
+        return 0; /* hex ("0x1") too: no reader takes it */
     *out = v;
     return 1;
 }

@@ -367,6 +367,8 @@ int main(int argc, char **argv)
                             "the old name is read until the next release\n",
                     prog, sets[i], algo->name, name, o->name);
     }
+    /* an old name and its new one, both given: one name given twice */
+    pb_cli_sets_twice(prog, algo->options, sets, nsets);
     pb_rank_by rb = PB_RANK_COUNT;
     if (rank_by && pb_rank_by_parse(rank_by, &rb) != PB_OK) {
         fprintf(stderr, "%s: --rank-by: unknown key \"%s\"; expected count, "

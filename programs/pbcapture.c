@@ -197,6 +197,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: -o %s: %s\n", prog, dir, strerror(errno));
         return 1;
     }
+    /* mkdir's EEXIST also means "a file of that name": the event files
+     * would then go nowhere, and the capture be lost without a word */
+    struct stat dst;
+    if (stat(absdir, &dst) != 0 || !S_ISDIR(dst.st_mode)) {
+        fprintf(stderr, "%s: -o %s: not a folder (a file of that name exists); "
+                        "expected a folder for the event files\n", prog, dir);
+        return 1;
+    }
+    if (access(absdir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "%s: -o %s: cannot write there (%s); expected a folder "
+                        "the command may write its event files to\n", prog, dir,
+                strerror(errno));
+        return 1;
+    }
     char exe[PATH_MAX];
     if (!resolve(argv[optind], exe, sizeof exe)) {
         fprintf(stderr, "%s: %s: no such program\n", prog, argv[optind]);

@@ -38,6 +38,10 @@ static const pb_option score_params[] = {
     {"ci_reps", PB_OPT_INT, 0, "2000", PB_OPT_NORANGE, "--ci-reps"},
     {"seed", PB_OPT_INT, 0, "1", PB_OPT_NORANGE, "--seed (= --ci-seed)"},
     {NULL, 0, 0, NULL, PB_OPT_NORANGE, NULL}};
+/* --seed is --ci-seed: one name for the twice-given warning (pb_cli) */
+static const pb_option score_names[] = {
+    {"seed", PB_OPT_ALIAS, 0, "ci_seed", PB_OPT_NORANGE, NULL},
+    {NULL, 0, 0, NULL, PB_OPT_NORANGE, NULL}};
 static const pb_cli_opt cli_opts[] = {
     {O_TRUTH, 'T', "truth", "TRACE", "the trace with truth columns (required)"},
     {O_KEPT, 0, "kept", "TRACE", "the lossy copy of the truth trace the result\n"
@@ -260,6 +264,7 @@ int main(int argc, char **argv)
         pb_error_print(stderr, prog, &err);
         return 2;
     }
+    cli.names = score_names;
     int c;
     const char *optarg_;
     unsigned long long v;

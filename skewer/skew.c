@@ -296,13 +296,22 @@ int skew_spec_load(skew_spec *s, const char *path, pb_error *err)
     if (!fp)
         return err->code;
     char *buf = NULL;
-    size_t cap = 0;
-    ssize_t got;
+    size_t cap = 0, l;
+    int got;
     long line = 0;
     int rc = PB_OK;
-    while ((got = getline(&buf, &cap, fp)) >= 0) {
+    /* a line at most 1 MiB, a NUL said at once: /dev/zero or a binary
+     * file is refused, not read into memory (getline's ENOMEM looked
+     * like the end of the file: an empty spec, silently) */
+    while ((got = pb_files_getline(fp, &buf, &cap, (size_t)1 << 20, &l)) == 1 ||
+           got == PB_ERANGE) {
         line++;
-        size_t l = (size_t)got;
+        if (got == PB_ERANGE) {
+            rc = pb_error_set(err, PB_EPARSE, path, line, 0,
+                              "a line longer than 1 MiB; expected text "
+                              "NODE=OFFSET[,DRIFT] (a binary file?)");
+            break;
+        }
         const char *nul = memchr(buf, '\0', l);
         if (nul) {
             rc = pb_error_set(err, PB_EPARSE, path, line, (long)(nul - buf) + 1,
@@ -323,7 +332,9 @@ int skew_spec_load(skew_spec *s, const char *path, pb_error *err)
         if (rc != PB_OK)
             break;
     }
-    if (rc == PB_OK && ferror(fp))
+    if (rc == PB_OK && got == PB_ENOMEM)
+        rc = pb_error_set(err, PB_ENOMEM, path, line, 0, "out of memory");
+    if (rc == PB_OK && (got == PB_EIO || ferror(fp)))
         rc = pb_error_set(err, PB_EIO, path, line, 0, "read error: %s",
                           strerror(errno));
     free(buf);

@@ -46,6 +46,7 @@
 #include "pb_tmp.h"
 
 #include <math.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -780,18 +781,24 @@ int nesting_window_stream(const char *path, const pb_reader_opts *ropts,
         return pb_error_set(err, rc, NULL, 0, 0, "out of memory");
     int is_stdin = !path || !strcmp(path, "-");
     src.name = is_stdin ? "<stdin>" : path;
-    if (is_stdin) {
+    if (!is_stdin && !(src.fp = pb_files_open(path, err)))
+        rc = err->code;
+    /* a named input that cannot be read twice (a FIFO, <(...), a
+     * character device) is spooled as stdin is, not refused at the
+     * second pass ("cannot rewind") */
+    int once = is_stdin || (src.fp && lseek(fileno(src.fp), 0, SEEK_CUR) < 0);
+    if (rc == PB_OK && once) {
         /* read once: pass 1 spools the parsed messages (64 bytes each) to
          * an unlinked file in TMPDIR, which pass 2 reads back */
-        src.fp = stdin;
+        if (is_stdin)
+            src.fp = stdin;
         if (!(src.spool = pb_tmpfile("window")))
             rc = pb_error_set(err, PB_EIO, NULL, 0, 0,
                               "nesting: window=...: cannot create a temporary file "
-                              "in TMPDIR for the second pass over stdin");
+                              "in TMPDIR for the second pass over %s",
+                              is_stdin ? "stdin" : src.name);
         else
             setvbuf(src.spool, NULL, _IOFBF, 1 << 20);
-    } else if (!(src.fp = pb_files_open(path, err))) {
-        rc = err->code;
     }
     if (rc == PB_OK && (rc = pb_reader_open_fp(&src.r, src.fp, src.name, src.names,
                                                &src.ropts, err)) == PB_OK) {
