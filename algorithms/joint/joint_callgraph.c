@@ -5,6 +5,7 @@
  */
 #include "joint_int.h"
 #include "pb_files.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,18 +44,29 @@ int joint_read_callgraph(joint *s, pb_error *err)
         return PB_ENOMEM;
     }
     char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    size_t cap = 0, len = 0;
     long ln = 0;
-    int rc = PB_OK;
+    int rc = PB_OK, got;
     s->cg_unknown = s->cg_nolink = s->cg_allowed = 0;
-    while (rc == PB_OK && (len = getline(&line, &cap, f)) >= 0) {
+    /* a bounded reader: endless or binary input (/dev/zero) is refused at
+     * its first NUL or past 1 MiB, never read into memory whole */
+    while (rc == PB_OK &&
+           (got = pb_files_getline(f, &line, &cap, CG_LINE_MAX, &len)) != 0) {
         ln++;
-        if (len > CG_LINE_MAX || memchr(line, '\0', (size_t)len)) {
-            rc = pb_error_set(err, PB_EPARSE, path, ln, 0,
+        if (got == PB_EIO || got == PB_ENOMEM) {
+            rc = got == PB_EIO
+                     ? pb_error_set(err, PB_EIO, path, ln, 0,
+                                    "cannot read: %s", strerror(errno))
+                     : PB_ENOMEM;
+            break;
+        }
+        const char *nul = got == 1 ? memchr(line, '\0', len) : NULL;
+        if (got == PB_ERANGE || nul) {
+            rc = pb_error_set(err, PB_EPARSE, path, ln,
+                              nul ? (int)(nul - line) + 1 : 0,
                               "%s; expected lines 'CALLER SERVICE CALLEE...' "
-                              "of text", len > CG_LINE_MAX ? "a line longer "
-                              "than 1 MiB" : "a NUL byte (a binary file?)");
+                              "of text", nul ? "a NUL byte (a binary file?)"
+                                             : "a line longer than 1 MiB");
             break;
         }
         char *h = strchr(line, '#');

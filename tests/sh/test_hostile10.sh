@@ -88,6 +88,12 @@ grep -q 'a line longer than 1 MiB' z.err || { cat z.err; fail "skewer spec: long
 grep -q '^compare: /dev/zero:1:1: a NUL byte' z.err || { cat z.err; fail "compare /dev/zero: not said"; }
 ( lim; exec timeout 120 "$B/maketrace" -o /dev/null /dev/zero ) 2> z.err && fail "maketrace /dev/zero: exit 0"
 grep -q '^maketrace: /dev/zero:1:1: a NUL byte' z.err || { cat z.err; fail "maketrace /dev/zero: not said"; }
+# joint's call graph (-s callgraph=FILE) was read by getline whole: the
+# same reader's bound now (the lead, from this round's finding)
+( lim; exec timeout 120 "$B/infer" --algo joint -q -s callgraph=/dev/zero -o /dev/null h.tr ) 2> z.err && fail "joint callgraph=/dev/zero: exit 0"
+grep -q '^infer: /dev/zero:1:1: a NUL byte' z.err || { cat z.err; fail "joint callgraph=/dev/zero: not said"; }
+( lim; head -c 3000000 /dev/zero | tr '\0' x > cgl.txt; exec timeout 120 "$B/infer" --algo joint -q -s callgraph=cgl.txt -o /dev/null h.tr ) 2> z.err && fail "joint callgraph long line: exit 0"
+grep -q '^infer: cgl.txt:1: a line longer than 1 MiB' z.err || { cat z.err; fail "joint callgraph long line: not said"; }
 
 # --- 4. Span tables.  (a) A column the map reads named twice in the header
 # took the first without a word; now refused, naming both fields.  (b) A NUL
