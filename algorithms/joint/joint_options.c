@@ -802,4 +802,10 @@ const pb_option joint_options[] = {
      "calling itself does, kept only when its log-likelihood is higher by 10 nats; 0 off.  "
      "Metadata recur_cycle= (services marked) where such a cycle exists "
      "(joint_rcycle.c; docs/joint/shapes.md \"Unseen execution models, third round\")"},
+    {"busy_reentry", PB_OPT_BOOL, offsetof(joint_params, busy_reentry), "1", PB_OPT_NORANGE,
+     "busy test: a service its own requests re-enter (a link to itself, or a cycle of links "
+     "through it: a sidecar proxy and its application) is never found serialising (nor by "
+     "busy_space): it cannot keep its requests in order, the outer visit waits on the inner "
+     "one; its changed pairs do not vote for the held search (joint_reentry.c; metadata "
+     "busy_service= ... reentered=yes where it withdrew a verdict); 0: tested as any other"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -283,6 +283,10 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             sum[0]++;
         }
     }
+    /* busy_reentry (joint_reentry.c): services their own requests re-enter */
+    unsigned char *re = NULL;
+    if (rc == PB_OK && a->p.busy_reentry)
+        re = joint_reentry_marks(a, &rc);
     for (uint32_t v = 0; rc == PB_OK && v < nn; v++) {
         double *x = st + JOINT_PICK_NSTAT * (size_t)v;
         x[4] = joint_pick_z(x[0], x[1], x[2], x[3]);
@@ -292,6 +296,10 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         for (int k = 0; k < 4; k++)
             x[7 + k] = sp[k * (size_t)nn + v];
         x[11] = joint_pick_z(x[7], x[8], x[9], x[10]);
+        if (re && re[v] && (x[6] || x[11] < -JOINT_SPACE_Z)) { /* cannot keep its order */
+            x[6] = 0;
+            x[12] = 1;
+        }
         if (x[6])
             sum[1] += x[5];
     }
@@ -305,7 +313,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         double more = 0;
         for (uint32_t v = 0; !*held && !lik_held && a->p.busy_space && v < nn; v++) {
             const double *x = st + JOINT_PICK_NSTAT * (size_t)v;
-            if (serves[v] && !x[6] && x[11] < -JOINT_SPACE_Z)
+            if (serves[v] && !x[6] && !x[12] && x[11] < -JOINT_SPACE_Z)
                 more += x[5];
         }
         if (more > 0 && 2 * (sum[1] + more) > sum[0]) {
@@ -313,7 +321,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             sum[1] += more;
             for (uint32_t v = 0; v < nn; v++) {
                 double *x = st + JOINT_PICK_NSTAT * (size_t)v;
-                if (serves[v] && !x[6] && x[11] < -JOINT_SPACE_Z)
+                if (serves[v] && !x[6] && !x[12] && x[11] < -JOINT_SPACE_Z)
                     x[6] = 2; /* serialising by the spacing of its sends */
             }
         }
@@ -326,6 +334,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     free(tn);
     free(tb);
     free(serves);
+    free(re);
     free(win);
     free(sw);
     free(sp);
@@ -366,9 +375,10 @@ int joint_pick_meta(const joint *s, pb_result *res)
         if (x[0] <= 0 || x[2] <= 0)
             continue;
         rc = pb_result_meta(res, "busy_service=%s calls=%.0f busy=%.0f copy_calls=%.0f "
-                                 "copy_busy=%.0f z=%.2f serialising=%s changed_pairs=%.0f",
+                                 "copy_busy=%.0f z=%.2f serialising=%s changed_pairs=%.0f%s",
                             pb_strtab_str(s->v.nodes, v), x[0], x[1], x[2], x[3], x[4],
-                            x[6] > 0 ? "yes" : "no", x[5]);
+                            x[6] > 0 ? "yes" : "no", x[5],
+                            x[12] > 0 ? " reentered=yes" : "");
     }
     return rc;
 }

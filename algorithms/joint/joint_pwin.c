@@ -143,7 +143,8 @@ void joint_pwin_judge(const joint *wk, joint_pwin *w)
         double sum0 = wk->pick_sum[0], sum1 = wk->pick_sum[1];
         for (uint32_t v = 0; v < wk->nnodes; v++) {
             const double *x = wk->pick_stat + JOINT_PICK_NSTAT * (size_t)v;
-            if (x[6] > 0 || x[5] <= 0) /* serialising already, or decides nothing */
+            if (x[6] > 0 || x[5] <= 0 || x[12] > 0) /* serialising already, decides
+                                                       nothing, or re-entered (busy_reentry) */
                 continue;
             int few = x[0] < JOINT_PICK_MIN && x[0] * f >= JOINT_PICK_MIN;
             if (x[4] * rf < -JOINT_PICK_Z || (few && x[0] > 0)) {

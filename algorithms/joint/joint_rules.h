@@ -1278,6 +1278,12 @@ int joint_read_callgraph(joint *s, pb_error *err);
  * entries, the caller's.  Returns how many it set; *err PB_OK or
  * PB_ENOMEM (then nothing is to be trusted) */
 uint32_t joint_rcycle_mark(const joint *s, unsigned char *on, int *err);
+/* joint_reentry.c, busy_reentry: per service (nnodes + 1 entries, the
+ * caller frees them) 1 where its own requests re-enter it: a link to
+ * itself or a cycle of links through it (joint_rcycle_mark).  NULL when
+ * there is none, or with *err PB_ENOMEM when out of memory; *err PB_OK
+ * otherwise */
+unsigned char *joint_reentry_marks(const joint *s, int *err);
 /* joint.c: every parent cleared, the first assignment made again and the
  * search run (as second_start does); joint_solve_more: the search run from
  * the current assignment.  PB_OK or PB_ENOMEM */
