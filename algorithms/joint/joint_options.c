@@ -103,7 +103,7 @@ const pb_option joint_options[] = {
      "every piece is taken, the first when none, else the merge: the first's pairs and "
      "parents outside the taken pieces, the second's inside, one refit, no search (metadata "
      "unp_merge=).  ~3x CPU (docs/joint/loss.md, \"pieces decided by a held-out likelihood\")"},
-    {"unp_win", PB_OPT_INT, offsetof(joint_params, unp_win), "0", 0, 1,
+    {"unp_win", PB_OPT_INT, offsetof(joint_params, unp_win), "0", 0, 2,
      "with unpaired=1 and unp_pieces=1: the second search runs on a window of the trace "
      "only -- the first search's requests holding a message whose paired state the choice "
      "changed, every message sent within such a request's span widened by its length on "
@@ -112,10 +112,18 @@ const pb_option joint_options[] = {
      "(set up on the whole trace, refitted once), whose pieces are then scored under the "
      "whole trace's model as with unp_win=0.  A window over half the messages runs the "
      "whole second search (metadata unp_win=; docs/joint/loss.md, \"The second search on "
-     "a window\")"},
+     "a window\").  2 = the window by candidate requests: only the seed requests and the "
+     "requests of the first search's pairs, on a changed message's link, whose call-to-return "
+     "interval holds its stamp (no time padding; unp_win_pad unused; docs/joint/shapes.md, "
+     "\"Loss without call ids, twenty-second wave\")"},
     {"unp_win_pad", PB_OPT_DOUBLE, offsetof(joint_params, unp_win_pad), "1", 0, 100,
      "unp_win's window: each seed request's span widened by this many times its length on "
      "each side before the window is closed under the first search's requests"},
+    {"unp_cand_pad", PB_OPT_DOUBLE, offsetof(joint_params, unp_cand_pad), "0.5", 0, 100,
+     "unp_win=2's window by candidate requests: a changed message's request span widened by "
+     "this many times its length on each side; the first search's pairs of the message's "
+     "link overlapping it bring their requests in (0.5: the hand-made lost-call test needs "
+     "it, 0 loses 2 of its requests)"},
     {"unp_flow", PB_OPT_INT, offsetof(joint_params, unp_flow), "0", 0, 2,
      "unpaired's min-cost pairing of a link: 0 = GLPK's out-of-kilter, 1 = successive "
      "shortest paths (joint_unpflow.c: the same least cost in far fewer instructions; "
