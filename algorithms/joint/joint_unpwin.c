@@ -304,7 +304,13 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     sv.msgs = sm;
     sv.n = nwin;
     joint *t = NULL;
-    rc = joint_search_forced(&t, &sv, params, err, sf);
+    /* unp_win=2: the window searched with the first search's free / held
+     * choice (pair_order=auto would run both searches on the window, and
+     * the choice is the first search's anyway, below) */
+    joint_params pp = *params;
+    if (params->unp_win == 2 && f->pord_chosen)
+        pp.pair_order = f->pord_chosen == 2 ? "on" : "off";
+    rc = joint_search_forced(&t, &sv, &pp, err, sf);
     if (rc != PB_OK)
         goto out;
     size_t from[2] = {0, 0};
