@@ -78,6 +78,8 @@ typedef struct joint_params {
                            by this times its length on each side, 1 */
     double unp_cand_pad; /* [unp_cand_pad] unp_win=2: the seed span widened by this
                             many times its length (joint_unpwin.c) */
+    int unp_win_one;    /* [unp_win_one] unp_win: the window searched with the first
+                           search's free / held choice only (joint_unpwin.c) */
     int uncross;        /* [uncross] under loss, exchange the tails or heads of two
                            competing requests a half pair touches when that makes
                            them likelier (joint_uncross.c), 1 */

@@ -304,11 +304,13 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     sv.msgs = sm;
     sv.n = nwin;
     joint *t = NULL;
-    /* unp_win=2: the window searched with the first search's free / held
-     * choice (pair_order=auto would run both searches on the window, and
-     * the choice is the first search's anyway, below) */
+    /* unp_win_one=1: the window searched with the first search's free /
+     * held choice only (pair_order=auto runs both searches on the window).
+     * Off: the window's own choice differs on 14 of 30 held-out draws and
+     * loses 56 intact requests there (docs/joint/shapes.md, "Loss without
+     * call ids, twenty-second wave") */
     joint_params pp = *params;
-    if (params->unp_win == 2 && f->pord_chosen)
+    if (params->unp_win_one && f->pord_chosen)
         pp.pair_order = f->pord_chosen == 2 ? "on" : "off";
     rc = joint_search_forced(&t, &sv, &pp, err, sf);
     if (rc != PB_OK)
