@@ -15,12 +15,7 @@
 # before unp_win=2 (out of range).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 SP="$PB_ROOT/experiments/intact_spill.awk"
-abc_trace 120 0.004 0 > "$tmp/t.csv" || fail "the hand-made trace"
-awk -F, 'NR == 1 || !($4 == "A" && $6 == "call" && ($8 == 31 || $8 == 60 || $8 == 90))' \
-    "$tmp/t.csv" > "$tmp/p.csv"
-[ "$(wc -l < "$tmp/p.csv")" -eq 478 ] || fail "the three calls not removed"
-strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
-strip_callids "$tmp/p.csv" > "$tmp/pb.csv"
+lostmid_trace 0.004
 R="-s unpaired=1 -s unp_pieces=1 -s unp_flow=2"
 "$B/infer" --algo joint -q -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
 "$B/infer" --algo joint -q -s unpaired=0 -o "$tmp/d.res" "$tmp/pb.csv" 2> /dev/null || fail "infer unpaired=0"
