@@ -357,7 +357,9 @@ int joint_unpw_meta(const joint *s, pb_result *res)
                                    "reason=%s", s->unpw_seeds, s->unpw_msgs, s->v.n,
                               s->unpw_seeds ? "window_over_max" : "no_changed_message");
     return pb_result_meta(res, "unp_win=window seeds=%zu window_msgs=%zu of_msgs=%zu "
-                               "pairs_first=%zu pairs_window=%zu",
+                               "pairs_first=%zu pairs_window=%zu%s%s",
                           s->unpw_seeds, s->unpw_msgs, s->v.n, s->unpw_pairs[0],
-                          s->unpw_pairs[1]);
+                          s->unpw_pairs[1],
+                          s->p.unp_win == 2 ? " by=candidate_requests" : "",
+                          s->p.unp_win_one ? " search=first_choice" : "");
 }
