@@ -76,6 +76,10 @@ typedef struct joint_params {
                            many steps of the arc graph from the unpaired messages, 4 */
     double unp_win_pad; /* [unp_win_pad] the window: a seed request's span widened
                            by this times its length on each side, 1 */
+    double unp_cand_pad; /* [unp_cand_pad] unp_win=2: the seed span widened by this
+                            many times its length (joint_unpwin.c) */
+    int unp_win_one;    /* [unp_win_one] unp_win: the window searched with the first
+                           search's free / held choice only (joint_unpwin.c) */
     int uncross;        /* [uncross] under loss, exchange the tails or heads of two
                            competing requests a half pair touches when that makes
                            them likelier (joint_uncross.c), 1 */

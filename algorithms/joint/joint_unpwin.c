@@ -47,6 +47,87 @@ static int uw_cmp(const void *x, const void *y)
     return p->a < q->a ? -1 : p->a > q->a;
 }
 
+typedef struct uw_pt {
+    pb_ns a, b;   /* the seed request's span (first search) */
+    pb_ns bmax;   /* the largest b of the entries up to here */
+} uw_pt;
+
+static int uw_pt_cmp(const void *x, const void *y)
+{
+    const uw_pt *p = x, *q = y;
+    return p->a < q->a ? -1 : p->a > q->a;
+}
+
+/* unp_win=2: the requests a changed message can touch (the window by
+ * candidate requests).  A changed message (left unpaired now and paired by
+ * the first search, or the reverse) moves the pairs that could trade
+ * partners or parents with its request: the first search's pairs whose
+ * interval (call to return) overlaps the span of the changed message's
+ * request (lo[], hi[] per root pair) widened by unp_cand_pad times its
+ * length on each side.  Their top-level requests and the seeds' (seed[],
+ * per root pair) are marked in rin[].  Pairs of the message's own link
+ * only were tried: on the hand-made lost-call test the children's link
+ * is needed (2 requests lost without it).  O(n log n).  PB_OK or
+ * PB_ENOMEM */
+static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *root,
+                    const pb_ns *lo, const pb_ns *hi, const unsigned char *seed,
+                    unsigned char *rin)
+{
+    size_t n = f->v.n, k = 0;
+    const pb_msg *m = f->v.msgs;
+    for (size_t i = 0; i < n; i++)
+        k += force[i] != 0 && f->pair_of_msg[i] != JOINT_NONE;
+    uw_pt *pt = malloc((k + 1) * sizeof *pt);
+    if (!pt)
+        return PB_ENOMEM;
+    k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t q = f->pair_of_msg[i];
+        if (q == JOINT_NONE || !force[i] || root[i] == JOINT_NONE)
+            continue;
+        int half = f->pr[q].call == JOINT_NONE || f->pr[q].ret == JOINT_NONE;
+        if ((force[i] == 1 && !half) || (force[i] == 2 && half))
+            {
+            pb_ns a = lo[root[i]], b = hi[root[i]];
+            pb_ns len = (pb_ns)(f->p.unp_cand_pad * (double)(b - a));
+            pt[k++] = (uw_pt){a - len, b + len, 0};
+        }
+    }
+    pb_sort(pt, k, sizeof *pt, uw_pt_cmp);
+    for (size_t j = 0; j < k; j++)
+        pt[j].bmax = j > 0 && pt[j - 1].bmax > pt[j].b ? pt[j - 1].bmax : pt[j].b;
+    for (uint32_t q = 0; q < f->npairs; q++) {
+        if (seed[q])
+            rin[q] = 1;
+        uint32_t c = f->pr[q].call, r = f->pr[q].ret;
+        if (c == JOINT_NONE && r == JOINT_NONE)
+            continue;
+        pb_ns a = c != JOINT_NONE ? m[c].ts : m[r].ts, b = r != JOINT_NONE ? m[r].ts : m[c].ts;
+        if (b < a) {
+            pb_ns x = a;
+            a = b;
+            b = x;
+        }
+        /* the last span starting at or before b; some span up to it ends
+         * at or after a */
+        size_t x0 = 0, x1 = k;
+        while (x0 < x1) {
+            size_t mid = (x0 + x1) / 2;
+            if (pt[mid].a <= b)
+                x0 = mid + 1;
+            else
+                x1 = mid;
+        }
+        if (x0 > 0 && pt[x0 - 1].bmax >= a) {
+            uint32_t rq = joint_unp_root(f, q);
+            if (rq != JOINT_NONE)
+                rin[rq] = 1;
+        }
+    }
+    free(pt);
+    return PB_OK;
+}
+
 /* the window into in[] (per message 1: in it); the seeds' count into
  * *nseed.  0 when no message changed state (nothing to search) */
 static int uw_window(const joint *f, const unsigned char *force, unsigned char *in,
@@ -85,13 +166,21 @@ static int uw_window(const joint *f, const unsigned char *force, unsigned char *
             seed[r] = 1;
         }
     }
-    if (rc == PB_OK && ns) {
+    if (rc == PB_OK && ns && f->p.unp_win == 2) {
+        /* unp_win=2: the window by candidate requests, no time padding */
+        rc = uw_cross(f, force, root, lo, hi, seed, rin);
+        for (size_t i = 0; rc == PB_OK && i < n; i++) {
+            in[i] = root[i] != JOINT_NONE && rin[root[i]];
+            *nwin += in[i];
+        }
+        ns = rc == PB_OK ? ns : 0;
+    } else if (rc == PB_OK && ns) {
         iv = malloc(ns * sizeof *iv);
         if (!iv)
             rc = PB_ENOMEM;
     }
     size_t k = 0;
-    for (uint32_t r = 0; rc == PB_OK && r < np; r++)
+    for (uint32_t r = 0; rc == PB_OK && iv && r < np; r++)
         if (seed[r]) {
             pb_ns len = (pb_ns)(pad * (double)(hi[r] - lo[r]));
             iv[k].a = lo[r] - len;
@@ -215,7 +304,15 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     sv.msgs = sm;
     sv.n = nwin;
     joint *t = NULL;
-    rc = joint_search_forced(&t, &sv, params, err, sf);
+    /* unp_win_one=1: the window searched with the first search's free /
+     * held choice only (pair_order=auto runs both searches on the window).
+     * Off: the window's own choice differs on 14 of 30 held-out draws and
+     * loses 56 intact requests there (docs/joint/shapes.md, "Loss without
+     * call ids, twenty-second wave") */
+    joint_params pp = *params;
+    if (params->unp_win_one && f->pord_chosen)
+        pp.pair_order = f->pord_chosen == 2 ? "on" : "off";
+    rc = joint_search_forced(&t, &sv, &pp, err, sf);
     if (rc != PB_OK)
         goto out;
     size_t from[2] = {0, 0};
@@ -260,7 +357,9 @@ int joint_unpw_meta(const joint *s, pb_result *res)
                                    "reason=%s", s->unpw_seeds, s->unpw_msgs, s->v.n,
                               s->unpw_seeds ? "window_over_max" : "no_changed_message");
     return pb_result_meta(res, "unp_win=window seeds=%zu window_msgs=%zu of_msgs=%zu "
-                               "pairs_first=%zu pairs_window=%zu",
+                               "pairs_first=%zu pairs_window=%zu%s%s",
                           s->unpw_seeds, s->unpw_msgs, s->v.n, s->unpw_pairs[0],
-                          s->unpw_pairs[1]);
+                          s->unpw_pairs[1],
+                          s->p.unp_win == 2 ? " by=candidate_requests" : "",
+                          s->p.unp_win_one ? " search=first_choice" : "");
 }

@@ -228,3 +228,16 @@ joint_overlap_trace() {
             t = 0.001 * (2 * N + 2 * (N - 1 - i)); printf "%d,%.3f,%.3f,b,a,return,r%d,%d\n", ++id, t, t, i, d[i]
             t += 0.0005; printf "%d,%.3f,%.3f,a,client,return,r%d,%d\n", ++id, t, t, i, c[i] } }'
 }
+
+# lostmid_trace SPAN: test_joint_unp_lostmid.sh's hand-made trace into
+# $tmp: t.csv (120 requests A>B>C, C answering in 1 ms + SPAN x (0..1)),
+# p.csv (the calls A>B of requests 31, 60 and 90 removed), tb.csv / pb.csv
+# (both with call ids emptied)
+lostmid_trace() {
+    abc_trace 120 "$1" 0 > "$tmp/t.csv" || fail "the hand-made trace"
+    awk -F, 'NR == 1 || !($4 == "A" && $6 == "call" && ($8 == 31 || $8 == 60 || $8 == 90))' \
+        "$tmp/t.csv" > "$tmp/p.csv"
+    [ "$(wc -l < "$tmp/p.csv")" -eq 478 ] || fail "the three calls not removed"
+    strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
+    strip_callids "$tmp/p.csv" > "$tmp/pb.csv"
+}

@@ -18,12 +18,7 @@
 SP="$PB_ROOT/experiments/intact_spill.awk"
 # make_trace SPAN: the 120 requests, C answering in 1 ms + SPAN x (0..1)
 make_trace() { abc_trace 120 "$1" 0; }
-make_trace 0.004 > "$tmp/t.csv" || fail "the hand-made trace"
-awk -F, 'NR == 1 || !($4 == "A" && $6 == "call" && ($8 == 31 || $8 == 60 || $8 == 90))' \
-    "$tmp/t.csv" > "$tmp/p.csv"
-[ "$(wc -l < "$tmp/p.csv")" -eq 478 ] || fail "the three calls not removed"
-strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
-strip_callids "$tmp/p.csv" > "$tmp/pb.csv"
+lostmid_trace 0.004
 R="-s unpaired=1 -s unp_pieces=1"
 "$B/infer" --algo joint -q -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
 "$B/infer" --algo joint -q -o "$tmp/d.res" "$tmp/pb.csv" 2> /dev/null || fail "infer default"
