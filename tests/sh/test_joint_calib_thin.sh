@@ -17,42 +17,12 @@
 # Fails on main (no option) and with PB_TEST_INFER="-s conf_sims_auto=0".
 set -u
 : "${PB_BIN:?}" "${PB_ROOT:?}"
-B="$PB_BIN"
-for p in maketrace infer score skewer importtrace; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-. "$PB_ROOT/experiments/trace_cols.sh"
+. "$PB_ROOT/tests/sh/joint_lib.sh"
+[ -x "$B/importtrace" ] || exit 77
 assign() { awk -F, '/^#/ { next } /^id,instance,rank,parent/ { t = 1; next }
                     t { print $1 "," $2 "," $3 "," $4 }' "$1"; }
 conf() { awk -F, '/^#/ { next } /^id,instance,rank,parent/ { t = 1; next }
                   t { print $1 "," $5 }' "$1"; }
-# bins of reliability table $1 at 0.5 or more over-confident at 5 %: on
-# rows, and on requests ($2 requests; rows per request m, n = rows / m)
-over() {
-    awk -F, -v req="$2" '
-    function lower_tail(k, n, p,    i, l, m, s, t) {
-        if (p <= 0) return 1
-        l = n * log(1 - p); m = l; s = 1
-        for (i = 0; i < k; i++) {
-            l += log(n - i) - log(i + 1) + log(p) - log(1 - p)
-            if (l > m) { s = (m - l > -700 ? s * exp(m - l) : 0) + 1; m = l }
-            else if (l - m > -700) s += exp(l - m)
-        }
-        t = m + log(s)
-        return t > 0 ? 1 : (t < -700 ? 0 : exp(t))
-    }
-    NR == 1 { next }
-    NR == 2 { m = $7 / req; if (m < 1) m = 1 }
-    $3 > 0 && $1 >= 0.5 {
-        n = int($3 / m + 0.5); if (n < 1) n = 1
-        k = int(n * $5 / $3 + 0.5)
-        pr = lower_tail(k, n, $1); pw = lower_tail($5, $3, $1)
-        printf "bin [%s, %s): %d rows, %.1f %% right, p requests %.4f, p rows %.4f\n", $1, $2, $3, 100 * $6, pr, pw
-        if (pr < 0.05 || (rows && pw < 0.05)) bad = 1
-    }
-    END { exit bad }' rows="$3" "$1"
-}
 reqs() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["true_instances"] }' "$1"; }
 
 "$B/maketrace" "$PB_ROOT/experiments/joint_calib_thin.conf" > "$tmp/t.csv" 2> "$tmp/log" ||
@@ -63,7 +33,7 @@ strip_ids "$tmp/r.csv" > "$tmp/bb.csv"
 "$B/infer" --algo joint -q -s conf_sims_auto=1 ${PB_TEST_INFER:-} -o "$tmp/a" "$tmp/bb.csv" \
     2> "$tmp/log" || fail "infer: $(cat "$tmp/log")"
 "$B/score" --truth "$tmp/bb.csv" --reliability "$tmp/rel" "$tmp/a" > "$tmp/row" || fail "score"
-over "$tmp/rel" "$(reqs "$tmp/row")" 1 || fail "a bin over-confident (one-sided binomial test at 5 %)"
+calib_over "$tmp/rel" "$(reqs "$tmp/row")" 1 || fail "a bin over-confident (one-sided binomial test at 5 %)"
 grep -q '^# conf_sims_auto=1 copies=2 rows=[0-9]* thin_rows=[0-9]* thin_share=0\.0[5-9]' "$tmp/a" ||
     fail "no second copy said: $(grep '^# conf_sims_auto' "$tmp/a")"
 "$B/infer" --algo joint -q -s conf_sims_auto=0 -o "$tmp/b" "$tmp/bb.csv" 2> "$tmp/log" ||
@@ -87,6 +57,6 @@ if [ -f "$H" ]; then
     "$B/infer" --algo joint -q -s conf_sims_auto=1 ${PB_TEST_INFER:-} -o "$tmp/h" "$tmp/hbb.csv" \
         2> "$tmp/log" || fail "infer hotel: $(cat "$tmp/log")"
     "$B/score" --truth "$tmp/hbb.csv" --reliability "$tmp/hrel" "$tmp/h" > "$tmp/hrow" || fail "score hotel"
-    over "$tmp/hrel" "$(reqs "$tmp/hrow")" 0 || fail "hotel load 25 at 10 ms: a bin over-confident (requests)"
+    calib_over "$tmp/hrel" "$(reqs "$tmp/hrow")" 0 || fail "hotel load 25 at 10 ms: a bin over-confident (requests)"
 fi
 echo "PASS test_joint_calib_thin"
