@@ -224,6 +224,11 @@ typedef struct joint_params {
                                 pooled with the independent ones, 0 */
     int conf_sim_whole; /* [conf_sim_whole] the calibration's copy is the whole trace when
                            the trace holds at most this many pairs (0: a window), 0 */
+    int conf_sims_auto; /* [conf_sims_auto] one copy more where the first copy has too
+                           few rows at the levels the real rows are stated at
+                           (joint_selfcal.c, "Calibration, twenty-second wave"), 0 */
+    double conf_sims_thin; /* [conf_sims_thin] ... the share of the real rows so stated
+                              from which the second copy is made, 0.05 */
     int conf_sim_async; /* [conf_sim_async] the copy's response waits only for the
                            returns the solution's response waited for (calls that
                            outlive their parent stay so; joint_calibasync.c), 1 */

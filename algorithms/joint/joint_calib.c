@@ -300,6 +300,17 @@ int joint_calib_meta(const joint *s, pb_result *res)
     size_t outl = s->scal_done ? joint_sim_outliving(s) : 0;
     if (rc == PB_OK && outl)
         rc = pb_result_meta(res, "conf_sim_async=1 outliving_calls=%zu", outl);
+    /* conf_sims_auto (joint_selfcal.c): said wherever asked for */
+    if (rc == PB_OK && s->scal_done && s->p.conf_sims_auto)
+        rc = pb_result_meta(res, "conf_sims_auto=1 copies=%d rows=%.0f thin_rows=%.0f "
+                            "thin_share=%.4f conf_sims_thin=%g (%s)",
+                            s->scal_auto, s->scal_thin[0], s->scal_thin[1],
+                            s->scal_thin[0] > 0 ? s->scal_thin[1] / s->scal_thin[0] : 0.0,
+                            s->p.conf_sims_thin,
+                            s->scal_thin[0] <= 0 ? "not tested: copies fixed or no row"
+                            : s->scal_auto > 1 ? "the first copy cannot test the real rows' "
+                                                 "levels: a second copy"
+                                               : "the first copy tests the real rows' levels");
     /* conf_sim_whole (joint_selfcal.c): said only where it fired */
     if (rc == PB_OK && s->scal_done && s->scal_whole)
         rc = pb_result_meta(res, "conf_sim_whole=%d copy_pairs=%u (the trace copied whole)",

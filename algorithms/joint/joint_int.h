@@ -591,6 +591,9 @@ struct joint {
     size_t sloss_zone;      /* conf_sim_loss_calls: copy rows left out of the fit */
     int scal_done;
     int scal_whole; /* conf_sim_whole: the calibration's copy was the whole trace */
+    double scal_thin[2];    /* conf_sims_auto: real rows judged, rows in a doubted band
+                               the first copy has too few rows to test */
+    int scal_auto;          /* conf_sims_auto: copies pooled after the test (1 or 2) */
     size_t sblk_keys[3];    /* conf_sim_block: keys tested, passed, outputs drawn in blocks */
     size_t sib_lowered;     /* rows conf_siblings lowered (joint_calib.c) */
     size_t sib_exempt;      /* rows it left alone: right by construction */

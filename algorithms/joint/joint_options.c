@@ -269,6 +269,17 @@ const pb_option joint_options[] = {
     {"conf_sim_block_pool", PB_OPT_INT, offsetof(joint_params, conf_sim_block_pool), "0", 0, 1,
      "self-calibration with conf_sim_block=N: 1 makes the block copy one copy more, pooled "
      "with the conf_sims independent ones (one more inference); 0: it replaces them"},
+    {"conf_sims_auto", PB_OPT_INT, offsetof(joint_params, conf_sims_auto), "0", 0, 1,
+     "self-calibration with conf_sims=1: where the first copy holds fewer than 30 rows (of the "
+     "map a real row takes: its link's or all links') in the band of stated confidence "
+     "([0.5, 0.8), [0.8, 0.9), [0.9, 0.95), [0.95, 0.99)) of conf_sims_thin of the real rows "
+     "or more, the map there is pooled from other levels and a second copy is pooled (one "
+     "more inference there only; docs/joint/confidence.md, \"Calibration, twenty-second "
+     "wave\")"},
+    {"conf_sims_thin", PB_OPT_DOUBLE, offsetof(joint_params, conf_sims_thin), "0.05", 0, 2,
+     "conf_sims_auto: the share of the real rows (not right by construction) in bands the "
+     "first copy cannot test from which a second copy is pooled (above 1: never, measured "
+     "only)"},
     {"conf_sim_whole", PB_OPT_INT, offsetof(joint_params, conf_sim_whole), "0", 0, 10000,
      "self-calibration: a trace of at most N pairs is copied whole for the calibration (a "
      "crossing a few requests in a thousand make appears in the copy about as often as in "

@@ -64,6 +64,7 @@
 #define JOINT_SELFCAL_MIN 100  /* rows a link needs for a map of its own */
 #define JOINT_SELFCAL_NEAR 32  /* requests on each side an orphan's miss is measured against */
 #define JOINT_SELFCAL_PAIRS 10000 /* pairs simulated at most (a window of the trace) */
+#define JOINT_SELFCAL_THIN 30  /* conf_sims_auto: copy rows a band of stated confidence needs */
 #define JOINT_SELFCAL_LOSS2 10 /* conf_sim_loss: lost halves from which two copies are pooled */
 
 typedef struct sim {
@@ -915,6 +916,62 @@ static int copy_cap_test(joint *s, joint *s2, const double *cf2, const unsigned 
     return rc;
 }
 
+/* conf_sims_auto: the band of stated confidence c ([0.5, 0.8), [0.8,
+ * 0.9), [0.9, 0.95), [0.95, 0.99): 0..3), -1 outside them */
+static int band_of(double c)
+{
+    return c < 0.5 || c >= 0.99 ? -1 : c < 0.8 ? 0 : c < 0.9 ? 1 : c < 0.95 ? 2 : 3;
+}
+
+/* conf_sims_auto (docs/joint/confidence.md, "Calibration, twenty-second
+ * wave"): can the copy's rows pts[0..np) test the levels the real rows
+ * are stated at?  A real row not right by construction (exr) stated in a
+ * doubted band (band_of) takes the map of its link where the link has
+ * JOINT_SELFCAL_MIN copy rows, else the map of all links; where that
+ * class holds fewer than JOINT_SELFCAL_THIN copy rows in the row's band
+ * the map's value there is pooled from other levels (pool-adjacent-
+ * violators joins a handful of rows to the block above), so the copy's
+ * draw, not the trace, decides the row's confidence: the row is thin.
+ * s->scal_thin: real rows judged, thin rows.  PB_OK or PB_ENOMEM */
+static int sims_thin(joint *s, const spt *pts, uint32_t np, const double *conf,
+                     const unsigned char *exr)
+{
+    uint32_t n = s->npairs, nl = s->nlinks;
+    uint32_t *cnt = calloc(4 * ((size_t)nl + 1), sizeof *cnt);
+    uint32_t *lrows = calloc((size_t)nl + 1, sizeof *lrows);
+    if (!cnt || !lrows) {
+        free(cnt);
+        free(lrows);
+        return PB_ENOMEM;
+    }
+    for (uint32_t i = 0; i < np; i++) {
+        int b = band_of(pts[i].c);
+        lrows[pts[i].cls]++;
+        if (b >= 0) {
+            cnt[4 * (size_t)pts[i].cls + (size_t)b]++;
+            cnt[4 * (size_t)nl + (size_t)b]++;
+        }
+    }
+    double rows = 0, thin = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        if (exr[p])
+            continue;
+        rows++;
+        int b = band_of(conf[p]);
+        if (b < 0)
+            continue;
+        uint32_t l = s->pr[p].link;
+        if (lrows[l] < JOINT_SELFCAL_MIN)
+            l = nl;
+        thin += cnt[4 * (size_t)l + (size_t)b] < JOINT_SELFCAL_THIN;
+    }
+    s->scal_thin[0] = rows;
+    s->scal_thin[1] = thin;
+    free(cnt);
+    free(lrows);
+    return PB_OK;
+}
+
 /* one simulation (seed): its rows' stated confidences and whether each
  * is right appended to *pts (*np of *cap), its statistics added to
  * s->scal_stat.  PB_OK or PB_ENOMEM */
@@ -1155,22 +1212,6 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         rc = sim_points(s, (uint32_t)s->p.conf_seed + (uint32_t)r, esc, moff, early, late,
                         lossy > 0 ? drop : NULL, lossy > 0 ? rest : NULL, shares, &pts, &np,
                         &cap, !pool || r == nsims);
-    free(drop);
-    free(moff);
-    free(early);
-    free(late);
-    double *lo = NULL, *val = NULL, *w = NULL, *kk = NULL;
-    uint32_t *cls_off = NULL;
-    if (rc == PB_OK) {
-        lo = malloc(2 * ((size_t)np + 1) * sizeof *lo);
-        val = malloc(2 * ((size_t)np + 1) * sizeof *val);
-        w = malloc(((size_t)np + 1) * sizeof *w);
-        kk = malloc(((size_t)np + 1) * sizeof *kk);
-        cls_off = malloc(2 * ((size_t)nl + 2) * sizeof *cls_off);
-        rc = lo && val && w && kk && cls_off ? PB_OK : PB_ENOMEM;
-    }
-    if (rc == PB_OK)
-        fit_maps(pts, np, nl, lo, val, w, kk, cls_off, &rc);
     /* the real rows exempt where every pair up to the root is */
     unsigned char *exr = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
     if (rc == PB_OK && !exr)
@@ -1204,6 +1245,36 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             st[6] += 1 - conf[p];
         }
     }
+    /* conf_sims_auto: one copy more where the first one cannot test the
+     * levels the real rows are stated at (sims_thin) */
+    s->scal_auto = nsims + pool;
+    s->scal_thin[0] = s->scal_thin[1] = 0;
+    if (rc == PB_OK && s->p.conf_sims_auto && nsims == 1 && !pool) {
+        rc = sims_thin(s, pts, np, conf, exr);
+        if (rc == PB_OK && s->scal_thin[0] > 0 &&
+            s->scal_thin[1] >= s->p.conf_sims_thin * s->scal_thin[0]) {
+            rc = sim_points(s, (uint32_t)s->p.conf_seed + 1, esc, moff, early, late,
+                            lossy > 0 ? drop : NULL, lossy > 0 ? rest : NULL, shares, &pts, &np,
+                            &cap, 1);
+            s->scal_auto = 2;
+        }
+    }
+    free(drop);
+    free(moff);
+    free(early);
+    free(late);
+    double *lo = NULL, *val = NULL, *w = NULL, *kk = NULL;
+    uint32_t *cls_off = NULL;
+    if (rc == PB_OK) {
+        lo = malloc(2 * ((size_t)np + 1) * sizeof *lo);
+        val = malloc(2 * ((size_t)np + 1) * sizeof *val);
+        w = malloc(((size_t)np + 1) * sizeof *w);
+        kk = malloc(((size_t)np + 1) * sizeof *kk);
+        cls_off = malloc(2 * ((size_t)nl + 2) * sizeof *cls_off);
+        rc = lo && val && w && kk && cls_off ? PB_OK : PB_ENOMEM;
+    }
+    if (rc == PB_OK)
+        fit_maps(pts, np, nl, lo, val, w, kk, cls_off, &rc);
     if (rc == PB_OK)
         joint_sibstr_real(s, conf, exr);
     for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {

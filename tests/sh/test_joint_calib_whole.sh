@@ -19,9 +19,7 @@ B="$PB_BIN"
 for p in importtrace infer score skewer; do [ -x "$B/$p" ] || exit 77; done
 H="$PB_ROOT/data/deathstarbench-hotel/hotel_load25.tar.xz"
 [ -f "$H" ] || exit 77
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 . "$PB_ROOT/experiments/trace_cols.sh"
 assign() { awk -F, '/^#/ { next } /^id,instance,rank,parent/ { t = 1; next }
                     t { print $1 "," $2 "," $3 "," $4 }' "$1"; }
@@ -33,29 +31,7 @@ strip_ids "$tmp/r10.csv" > "$tmp/bb.csv"
 "$B/infer" --algo joint -q -s conf_sim_whole=10000 ${PB_TEST_INFER:-} -o "$tmp/r" "$tmp/bb.csv" \
     2> "$tmp/log" || fail "infer: $(cat "$tmp/log")"
 "$B/score" --truth "$tmp/bb.csv" --reliability "$tmp/rel" "$tmp/r" > "$tmp/row" || fail "score"
-awk -F, '
-    # P(X <= k) for X ~ Binomial(n, p), in log space (as joint_calib.sh)
-    function lower_tail(k, n, p,    i, l, m, s, t) {
-        if (p <= 0) return 1
-        l = n * log(1 - p); m = l; s = 1
-        for (i = 0; i < k; i++) {
-            l += log(n - i) - log(i + 1) + log(p) - log(1 - p)
-            if (l > m) { s = (m - l > -700 ? s * exp(m - l) : 0) + 1; m = l }
-            else if (l - m > -700) s += exp(l - m)
-        }
-        t = m + log(s)
-        return t > 0 ? 1 : (t < -700 ? 0 : exp(t))
-    }
-    NR == 1 { next }
-    NR == 2 { m = $7 / 1000 }
-    $3 > 0 && $1 > 0 {
-        n = int($3 / m + 0.5); if (n < 1) n = 1
-        k = int(n * $5 / $3 + 0.5)
-        pv = lower_tail(k, n, $1)
-        printf "bin [%s, %s): %d rows, %.1f %% right, p = %.4f\n", $1, $2, $3, 100 * $6, pv
-        if (pv < 0.05) bad = 1
-    }
-    END { exit bad }' "$tmp/rel" || fail "a bin over-confident (request-level test at 5 %)"
+calib_over "$tmp/rel" 1000 0 || fail "a bin over-confident (request-level test at 5 %)"
 grep -q '^# conf_sim_whole=10000 copy_pairs=6000 ' "$tmp/r" ||
     fail "no conf_sim_whole metadata line: $(grep '^# conf_sim' "$tmp/r")"
 "$B/infer" --algo joint -q -s conf_sim_whole=0 -o "$tmp/r0" "$tmp/bb.csv" 2> "$tmp/log" ||
