@@ -432,6 +432,9 @@ typedef struct joint_params {
     int conf_ll_keep;   /* [conf_ll_keep] the output's log-likelihood sums the requests'
                            walks the confidence made, when the model and assignment are
                            the same (same results, faster; joint_llkeep.c), 1 */
+    int walk_lean;      /* [walk_lean] a walk's steps without the checks of the rules
+                           that cannot fire on it (same results, faster;
+                           joint_model.c walk_is_lean), 1 */
     int recur_inner;    /* [recur_inner] a service that calls itself: a second search
                            from its calls on their innermost open visits, kept when
                            likelier (joint_recur.c), 1 */

@@ -450,6 +450,7 @@ struct joint {
     uint32_t npar, parcap;
     double *pov, *pse;
     unsigned char *pflag;
+    uint32_t npflag;        /* how many pflag are set (joint_fit; walk_lean) */
     int use_flow;
     int start_rank;         /* start=rank */
     int start_earliest;     /* start=earliest */
@@ -1179,6 +1180,9 @@ size_t joint_xwalk_resumed(const joint *s);
  * last step term; 2, the durations term's last (joint_corr_ll_sync): a
  * wrong shortcut on purpose; 0 otherwise */
 extern int joint_sync_test_drop;
+/* walk_lean test hook (joint_model.c walk_is_lean): 1 takes the lean steps
+ * whatever the state (a wrong selection), 0 the state's choice */
+extern int joint_walk_test_force;
 /* may a split whose estimate (joint_req_walk_estimate, summed) is est be
  * left out when only a value above bound matters?  Counts it
  * (joint_search.c) */

@@ -94,10 +94,38 @@ static inline int tkey_gt(pb_ns ar, uint32_t ai, pb_ns br, uint32_t bi)
     return ar > br || (ar == br && ai > bi);
 }
 
+/* walk_lean: whether the walk of request q may drop the checks of the
+ * rules that cannot fire on it (walk_steps' lean): no learned parallel
+ * calls (npflag: no return is skipped as a sibling's, so the trigger is the
+ * latest other return, as without them), no late call's send as a trigger
+ * of q's service (la_timer), no late response's own trigger there
+ * (late_gap), no open-ended requests of re-pairing (qend), and the direct
+ * key tables built (dk_off).  Read at every walk, not cached: the fit
+ * learns parallel calls and the rules set their arrays as the run goes
+ * on, so the choice always follows the state the walk reads.  Test hook:
+ * joint_walk_test_force 1 takes the lean steps whatever the state (a
+ * wrong selection the tests must catch), 0 the state's choice */
+int joint_walk_test_force = 0;
+
+static inline int walk_is_lean(const joint *s, uint32_t q)
+{
+    if (!s->p.walk_lean)
+        return 0;
+    if (joint_walk_test_force == 1)
+        return s->dk_off != NULL;
+    const uint32_t b = s->pr[q].callee;
+    return !s->npflag && !s->qend && s->dk_off && (!s->la_timer || !s->la_timer[b]) &&
+           (!s->late_gap || s->late_gap[b] < 0);
+}
+
 static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
                       uint32_t nr, int mode, uint32_t i0, double sum, uint32_t rp, pb_ns mx,
-                      joint_wrec *rec, const int terms, wsync *sy, double *sump)
+                      joint_wrec *rec, const int terms, wsync *sy, const int lean,
+                      double *sump)
 {
+    /* lean (a constant at every call, walk_lean): the rules whose checks
+     * it drops cannot fire on this walk (walk_is_lean), so the steps are
+     * the very same terms without those checks */
     /* terms (a constant at every call: no cost to the walks without it):
      * rec->term[] is filled (conf_sync) */
     const jpair *qq = &s->pr[q];
@@ -111,11 +139,12 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
     /* latest two returns taken */
     uint32_t last = rp >= 1 ? r[rp - 1] : NONE, prev = rp >= 2 ? r[rp - 2] : NONE;
     /* open-ended (re-pairing): the response is not known yet */
-    int open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == NONE;
+    int open_end = lean ? qq->ret == NONE
+                        : (s->qend && joint_ret_movable(s, q)) || qq->ret == NONE;
     /* the direct key table of this request's link (joint_dk_cell, its
      * terms computed once): cells base + tl * no1 + ol */
     const uint32_t nout = s->out_off[b + 1] - s->out_off[b], no1 = nout + 1;
-    const size_t dbase = s->dk_off ? s->dk_off[ein] : 0;
+    const size_t dbase = lean || s->dk_off ? s->dk_off[ein] : 0;
     for (uint32_t i = i0; i <= n; i++) {
         if (rec) {
             rec->sum[i] = sum;
@@ -174,10 +203,10 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         }
         uint32_t outl0 = i < n ? s->pr[k[i]].link : s->nlinks;
         /* the output's column in the direct tables, or NONE */
-        uint32_t ol = !s->dk_off ? NONE : outl0 == s->nlinks ? nout
+        uint32_t ol = !lean && !s->dk_off ? NONE : outl0 == s->nlinks ? nout
                       : s->link_src[outl0] == b ? s->link_local[outl0] : NONE;
         uint32_t tg = last == self ? prev : last;
-        if (s->npar && i < n) {
+        if (!lean && s->npar && i < n) {
             /* the latest earlier return that is no parallel sibling
              * (joint_par_skip, its cell computed here when it has one) */
             tg = NONE;
@@ -198,8 +227,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 }
             }
         }
-        const int timer = s->la_timer && s->la_timer[b] && !open_end;
-        if (i == n && (t < mx || (s->late_gap && s->late_gap[b] >= 0 && !timer)))
+        const int timer = !lean && s->la_timer && s->la_timer[b] && !open_end;
+        if (i == n && (t < mx || (!lean && s->late_gap && s->late_gap[b] >= 0 && !timer)))
             tg = joint_late_resp_trigger(s, b, r, nr, t); /* joint_late.c */
         pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
@@ -226,7 +255,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             d = 0; /* a response stamped before its trigger (joint_late.c) */
         uint32_t di;
         size_t cell = SIZE_MAX;
-        if (s->dk_off) {
+        if (lean || s->dk_off) {
             /* a late call's send (trig > nlinks: joint_lateattach.c) has no cell */
             uint32_t tl = trig == 0 ? 0 : trig > s->nlinks ? NONE : s->link_src[trig - 1] == b
                                               ? 1 + s->link_local[trig - 1] : NONE;
@@ -726,8 +755,10 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     double sum = 0;
     int rc = walk_returns(s, k, n, NULL, 0, 0, &nr);
     if (rc == PB_OK)
-        rc = walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN, NULL, 0, NULL,
-                        &sum);
+        rc = walk_is_lean(s, q) ? walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN,
+                                          NULL, 0, NULL, 1, &sum)
+                             : walk_steps(s, q, k, n, s->scratch, nr, mode, 0, 0.0, 0, INT64_MIN,
+                                          NULL, 0, NULL, 0, &sum);
     if (rc == PB_OK)
         rc = walk_rest(s, q, k, n, mode, &sum, NULL, NULL, 0, 0, 0);
     if (rc == PB_OK && ll)
@@ -842,13 +873,17 @@ int joint_req_walk_resume(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
     if (rc != PB_OK)
         return rc;
     double sum = 0;
+    /* the record's state before step i0 (none before step 0) */
+    const double s0 = i0 > 0 ? ref->sum[i0] : 0.0;
+    const uint32_t rp0 = i0 > 0 ? ref->rp[i0] : 0;
+    const pb_ns mx0 = i0 > 0 ? ref->mx[i0] : INT64_MIN;
     if (out->want_term) /* conf_sync: every step's term (i0 is 0) */
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, 1, NULL, &sum);
-    else if (i0 > 0)
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, ref->sum[i0], ref->rp[i0],
-                        ref->mx[i0], out, 0, NULL, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, 1, NULL, 0,
+                        &sum);
+    else if (walk_is_lean(s, q))
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, s0, rp0, mx0, out, 0, NULL, 1, &sum);
     else
-        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, 0, 0.0, 0, INT64_MIN, out, 0, NULL, &sum);
+        rc = walk_steps(s, q, k, n, s->scratch, nr, 0, i0, s0, rp0, mx0, out, 0, NULL, 0, &sum);
     out->end = sum;
     /* the least trigger from each step on (joint_req_walk_estimate) */
     pb_ns mr = INT64_MAX;
@@ -1213,11 +1248,14 @@ walk:;
     wsync *syp = joint_la_timer_may(s, q, k + j0, n - cs - j0, ref->k + j0, ref->n - cs - j0)
                      ? NULL
                      : &sy;
-    if (i0 > 0)
-        rc = walk_steps(s, q, k, n, rw, nr, 0, i0, ref->sum[i0], ref->rp[i0],
-                        ref->mx[i0], NULL, 0, syp, &sum);
+    /* the record's state before step i0 (none before step 0) */
+    const double s0 = i0 > 0 ? ref->sum[i0] : 0.0;
+    const uint32_t rp0 = i0 > 0 ? ref->rp[i0] : 0;
+    const pb_ns mx0 = i0 > 0 ? ref->mx[i0] : INT64_MIN;
+    if (walk_is_lean(s, q))
+        rc = walk_steps(s, q, k, n, rw, nr, 0, i0, s0, rp0, mx0, NULL, 0, syp, 1, &sum);
     else
-        rc = walk_steps(s, q, k, n, rw, nr, 0, 0, 0.0, 0, INT64_MIN, NULL, 0, syp, &sum);
+        rc = walk_steps(s, q, k, n, rw, nr, 0, i0, s0, rp0, mx0, NULL, 0, syp, 0, &sum);
     if (put_back && p2 > p1) /* rbuf is ref->r again */
         memcpy(rbuf + p1, ref->r + p1, (size_t)(p2 - p1) * sizeof *rbuf);
     if (rc != PB_OK)

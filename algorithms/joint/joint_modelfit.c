@@ -237,6 +237,7 @@ int joint_fit(joint *s, const unsigned char *only)
      * before it in more than a fraction `parallel` of the requests making
      * both, if at least a tenth of the requests of its link (and 5) make
      * both: a rare combination is a wrong assignment, not a structure */
+    uint32_t npf = 0;
     for (size_t i = 0; i < s->parmap.cap; i++) {
         uint32_t h = s->parmap.v[i];
         if (h == NONE)
@@ -246,7 +247,9 @@ int joint_fit(joint *s, const unsigned char *only)
                             : s->bylink_off[ein + 1] - s->bylink_off[ein];
         double tot = s->pov[h] + s->pse[h];
         s->pflag[h] = tot >= 5 && tot >= 0.1 * nq && s->pov[h] > s->p.parallel * tot;
+        npf += s->pflag[h];
     }
+    s->npflag = npf; /* walk_lean (joint_model.c) */
     if (joint_bbserial_note(s) != PB_OK)
         return PB_ENOMEM;
     if (s->p.fit_fast)

@@ -432,6 +432,11 @@ const pb_option joint_options[] = {
      "speed only, the same results: the log-likelihood in the output's metadata sums each "
      "request's own walk as the confidence made it, when no refit and no change of the "
      "assignment or pairs came between (joint_llkeep.c); 0 walks every request again"},
+    {"walk_lean", PB_OPT_BOOL, offsetof(joint_params, walk_lean), "1", PB_OPT_NORANGE,
+     "speed only, the same results: a request's walk takes a second compiled copy of its "
+     "steps without the checks of the rules that cannot fire on it (no parallel-call cells, "
+     "no late-call timer, no late-response gap, no open-ended requests; chosen at each walk "
+     "from the run's state; joint_model.c walk_is_lean); 0 always the full steps"},
     {"parallel_check", PB_OPT_BOOL, offsetof(joint_params, parallel_check), "1",
      PB_OPT_NORANGE,
      "with call ids, when the search learned parallel calls (option parallel), search "

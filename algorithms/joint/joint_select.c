@@ -258,6 +258,7 @@ static void model_reset(joint *s)
     memset(&s->parmap, 0, sizeof s->parmap);
     s->nkeys = 0;
     s->npar = 0;
+    s->npflag = 0; /* no cell, no learned parallel calls (walk_lean) */
     s->npever = 0; /* parallel_check_bb: the entries are made again */
     s->hraw_valid = 0;
     if (s->dk_off) {
