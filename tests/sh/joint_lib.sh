@@ -272,3 +272,22 @@ lostmid_trace() {
     strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
     strip_callids "$tmp/p.csv" > "$tmp/pb.csv"
 }
+
+# toss_trace: print the hand-made trace of two requests through a front
+# service B calling D, with truth (test_joint_ebpf_toss.sh and
+# test_joint_parjoin_toss.sh describe what each counts on it): B's calls
+# 3 and 4 to D sent 3 us apart and read by D the other way round, D
+# answering in send order, B answering the client out of order.
+toss_trace() {
+    cat <<'CSV'
+id,ts,recv_ts,src,dst,type,callid,path,cause
+1,1.000000,1.000010,client,B,call,,p1,
+2,1.000005,1.000015,client,B,call,,p2,
+3,1.000100,1.000130,B,D,call,,p1,1
+4,1.000103,1.000110,B,D,call,,p2,2
+5,1.000300,1.000310,D,B,return,,p1,3
+6,1.000400,1.000410,D,B,return,,p2,4
+7,1.000500,,B,client,return,,p2,6
+8,1.000600,,B,client,return,,p1,5
+CSV
+}

@@ -14,17 +14,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 P="python3 $PB_ROOT/experiments/joint_ebpf_toss.py"
-cat > "$tmp/t.csv" <<'CSV'
-id,ts,recv_ts,src,dst,type,callid,path,cause
-1,1.000000,1.000010,client,B,call,,p1,
-2,1.000005,1.000015,client,B,call,,p2,
-3,1.000100,1.000130,B,D,call,,p1,1
-4,1.000103,1.000110,B,D,call,,p2,2
-5,1.000300,1.000310,D,B,return,,p1,3
-6,1.000400,1.000410,D,B,return,,p2,4
-7,1.000500,,B,client,return,,p2,6
-8,1.000600,,B,client,return,,p1,5
-CSV
+. "$PB_ROOT/tests/sh/joint_lib.sh"
+toss_trace > "$tmp/t.csv"
 cat > "$tmp/r.csv" <<'CSV'
 # pathbench-result 1
 id,instance,rank,parent,confidence
