@@ -794,4 +794,13 @@ const pb_option joint_options[] = {
      "calling itself does, kept only when its log-likelihood is higher by 10 nats; 0 off.  "
      "Metadata recur_cycle= (services marked) where such a cycle exists "
      "(joint_rcycle.c; docs/joint/shapes.md \"Unseen execution models, third round\")"},
+    {"ls_open_fresh", PB_OPT_BOOL, offsetof(joint_params, ls_open_fresh), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: in a solve that refits nothing between its re-split "
+     "passes (the re-pairing rounds' open-ended solve), a later pass visits a pair only "
+     "when one of its requests was changed by this solve's passes; a request marked by an "
+     "earlier solve only was re-split against each partner in this solve's first pass under "
+     "the same model and is unchanged since, so its pairs would keep their split.  The "
+     "marks are restored after the solve, so later solves see main's; 0 visits them again "
+     "(joint_lsdirty.c; docs/joint/speed.md, \"Speed, twenty-second wave (h179)\")"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
