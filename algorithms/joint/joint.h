@@ -445,6 +445,9 @@ typedef struct joint_params {
                            a cycle of two or more services (joint_rcycle.c) */
     int busy_reentry;   /* [busy_reentry] the busy test never finds a service its own
                            requests re-enter serialising (joint_reentry.c) */
+    int ls_open_fresh;  /* [ls_open_fresh] a solve without refits: its later re-split
+                           passes follow this solve's marks only (same results;
+                           joint_lsdirty.c), 1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -670,6 +670,10 @@ struct joint {
     size_t ls_later;        /* pairs visited by the re-split passes after the first */
     unsigned char *lsd_old; /* ls_dirty_solve=2: per request, its mark is older than the
                                solve before (cleared at the next solve start) */
+    unsigned char *lso_mark; /* ls_open_fresh: per request, changed by the passes of
+                                the solve without refits that is running, or NULL */
+    int lso_now;             /* ls_open_fresh: such a solve's passes are running */
+    size_t lso_skipped;      /* ls_open_fresh: re-splits left out */
     size_t lsw_win, lsw_moves, lsw_calls;
     unsigned char *lsw_only; /* the calls the greedy rounds may move, or NULL */
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
@@ -1273,8 +1277,23 @@ void joint_lsdirty_pass_start(joint *s);
 int joint_lsdirty_meta(const joint *s, pb_result *res);
 /* joint_lsdirty.c: a kept re-split marked requests q1 and q2 */
 void joint_lsdirty_marked(joint *s, uint32_t q1, uint32_t q2);
-/* joint_lsdirty.c: free s->lsd_old (NULL-safe) */
+/* joint_lsdirty.c: free s->lsd_old and s->lso_mark (NULL-safe) */
 void joint_lsdirty_free(joint *s);
+/* joint_lsdirty.c (ls_open_fresh): the re-split passes of a solve start;
+ * refit: the solve refits between them.  Without refits (and the option
+ * on) the requests its passes change are recorded.  PB_OK, or PB_ENOMEM */
+int joint_lsopen_begin(joint *s, int refit);
+/* joint_lsdirty.c (ls_open_fresh): 1 when a later pass of a solve without
+ * refits may leave out the re-split of q1 and q2 (neither changed by this
+ * solve's passes: the first pass found their split under the same model),
+ * else 0 */
+int joint_lsopen_skip(joint *s, uint32_t q1, uint32_t q2);
+/* joint_lsdirty.c (ls_open_fresh): the solve's passes ended */
+void joint_lsopen_end(joint *s);
+/* joint_lsdirty.c, for tests only: ls_open_fresh's skips in solves that
+ * refit between their passes too (wrong: there the refit can change a
+ * split) */
+extern int joint_lsopen_test_refit;
 /* joint_lsdirty.c, for tests only: also clear the marks at every later
  * pass (the later passes then visit nothing) */
 extern int joint_lsdirty_test_every_pass;

@@ -53,6 +53,8 @@ void joint_lsdirty_solve_start(joint *s)
 
 void joint_lsdirty_marked(joint *s, uint32_t q1, uint32_t q2)
 {
+    if (s->lso_now) /* ls_open_fresh: changed by this solve's passes */
+        s->lso_mark[q1] = s->lso_mark[q2] = 1;
     if (s->lsd_old)
         s->lsd_old[q1] = s->lsd_old[q2] = 0;
 }
@@ -61,6 +63,59 @@ void joint_lsdirty_free(joint *s)
 {
     free(s->lsd_old);
     s->lsd_old = NULL;
+    free(s->lso_mark);
+    s->lso_mark = NULL;
+}
+
+/* ls_open_fresh (default 1, the same results; "Speed, twenty-second wave
+ * (h179)").  A solve that does not refit between its re-split passes (the
+ * re-pairing rounds' open-ended solve, joint_repair.c) holds one model
+ * from its first pass to its last.  Its first pass re-splits every pair of
+ * requests that share a possible call; a request no pass of this solve has
+ * changed was re-split there against each of its partners and is the same
+ * since, under the same model, so a later pass that visits it with a
+ * partner also unchanged re-splits the same two requests under the same
+ * densities again and finds what the first pass found: no gain.  Main
+ * visits such pairs whenever a request carries an earlier solve's mark
+ * (never cleared, h166).  Here a later pass of such a solve still takes
+ * the pair where main would (so it is marked seen in that pass at the
+ * same place: a pair is visited once per pass, at its first occurrence)
+ * but leaves out the re-split when neither request was changed by this
+ * solve's passes.  The marks themselves are main's, so every later solve
+ * reads what it would.  A solve that refits keeps its visits: there the
+ * refit can change a split (ls_dirty_solve's budget).  The premise, a
+ * re-split's outcome depends on its two requests and the model alone, is
+ * checked by tests/unit/test_joint_lsdirty.c and by the real sets'
+ * outputs against the option off. */
+int joint_lsopen_test_refit = 0;
+
+int joint_lsopen_begin(joint *s, int refit)
+{
+    s->lso_now = 0;
+    /* the test's deliberately wrong variant: solves that refit too */
+    if ((refit && !joint_lsopen_test_refit) || !s->p.ls_open_fresh || !s->dirty)
+        return PB_OK;
+    size_t n = (size_t)s->npairs + 1;
+    free(s->lso_mark); /* sized for this solve's requests */
+    if (!(s->lso_mark = calloc(n, 1)))
+        return PB_ENOMEM;
+    s->lso_now = 1;
+    return PB_OK;
+}
+
+int joint_lsopen_skip(joint *s, uint32_t q1, uint32_t q2)
+{
+    if (!s->lso_now || s->pass_id == 0 || s->rl_only || s->lso_mark[q1] || s->lso_mark[q2])
+        return 0;
+    s->lso_skipped++;
+    return 1;
+}
+
+void joint_lsopen_end(joint *s)
+{
+    s->lso_now = 0;
+    free(s->lso_mark);
+    s->lso_mark = NULL;
 }
 
 void joint_lsdirty_pass_start(joint *s)
@@ -72,6 +127,14 @@ void joint_lsdirty_pass_start(joint *s)
 
 int joint_lsdirty_meta(const joint *s, pb_result *res)
 {
+    /* ls_open_fresh: the kept search's re-splits left out (a line only
+     * where some were: the output is otherwise main's) */
+    if (s->lso_skipped) {
+        int rc = pb_result_meta(res, "ls_open_fresh=%d resplits_left_out=%zu",
+                                s->p.ls_open_fresh, s->lso_skipped);
+        if (rc != PB_OK)
+            return rc;
+    }
     if (!s->p.ls_dirty_solve)
         return PB_OK; /* off: no line (main's output) */
     return pb_result_meta(res, "ls_dirty_solve=%d solves=%zu later_pass_pairs=%zu",

@@ -837,4 +837,13 @@ const pb_option joint_options[] = {
      "busy_space): it cannot keep its requests in order, the outer visit waits on the inner "
      "one; its changed pairs do not vote for the held search (joint_reentry.c; metadata "
      "busy_service= ... reentered=yes where it withdrew a verdict); 0: tested as any other"},
+    {"ls_open_fresh", PB_OPT_BOOL, offsetof(joint_params, ls_open_fresh), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: in a solve that refits nothing between its re-split "
+     "passes (the re-pairing rounds' open-ended solve), a later pass visits a pair only "
+     "when one of its requests was changed by this solve's passes; a request marked by an "
+     "earlier solve only was re-split against each partner in this solve's first pass under "
+     "the same model and is unchanged since, so its pairs would keep their split.  The "
+     "marks are restored after the solve, so later solves see main's; 0 visits them again "
+     "(joint_lsdirty.c; docs/joint/speed.md, \"Speed, twenty-second wave (h179)\")"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -810,6 +810,8 @@ int joint_local_search(joint *s, int *changed)
                 continue;
             if ((rc = joint_hmap_put(&s->seen, key, 1)) != PB_OK)
                 break;
+            if (joint_lsopen_skip(s, q1, q2))
+                continue; /* ls_open_fresh (joint_lsdirty.c): seen, as main */
             s->ls_later += s->pass_id > 0;
             if (resplit(s, q1, q2, &rc))
                 (*changed)++;
@@ -871,6 +873,8 @@ int joint_solve_rounds(joint *s, int refit, int passes)
     }
     s->pass_id = 0;
     joint_lsdirty_solve_start(s); /* ls_dirty_solve (joint_lsdirty.c) */
+    if (rc == PB_OK) /* ls_open_fresh (joint_lsdirty.c) */
+        rc = joint_lsopen_begin(s, refit);
     for (int it = 0; rc == PB_OK && it < passes; it++) {
         changed = 0;
         if (refit)
@@ -883,6 +887,7 @@ int joint_solve_rounds(joint *s, int refit, int passes)
         if (!changed)
             break;
     }
+    joint_lsopen_end(s);
     if (rc != PB_OK)
         s->rounds_fresh = 0;
     return rc;
