@@ -286,9 +286,10 @@ const pb_option joint_options[] = {
      "the trace, so the map can lower its share); 0: a window of conf_sim_share "
      "(docs/joint/confidence.md, \"The copy as large as a small trace\")"},
     {"conf_sim_late", PB_OPT_BOOL, offsetof(joint_params, conf_sim_late), "0", PB_OPT_NORANGE,
-     "self-calibration: the copy takes the real trace's late-call decision (which services "
-     "send calls that outlive their request, which links are widened and how much, after "
-     "late_chance) instead of testing its own window; 0: the copy's own test "
+     "self-calibration: where the real trace widened a link whole (calls that outlive their "
+     "request; late_chance), the copy takes the real trace's late-call decision (late "
+     "services, their gaps, every link's widened share) instead of testing its own window; "
+     "0: the copy's own test "
      "(docs/joint/confidence.md, \"Calibration of late calls, twenty-second wave (h186)\")"},
     {"conf_sim_async", PB_OPT_BOOL, offsetof(joint_params, conf_sim_async), "1", PB_OPT_NORANGE,
      "self-calibration: a simulated response waits only for the returns its request's "

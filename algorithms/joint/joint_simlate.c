@@ -14,7 +14,8 @@
  * inference, one without the widened candidates that make the real
  * rows' errors: three bins 0.8-0.99 stated, 75-83 % right.
  *
- * The rule.  In the copy (p.sel_from set) the late decision is the real
+ * The rule.  In the copy (p.sel_from set), where the real trace widened
+ * a link whole (late_lshare >= 1/2), the late decision is the real
  * trace's, matched by service and link name: a service late in the real
  * trace is late in the copy with the real gaps; a link's widened share is
  * the real one (after late_chance).  A service or link the real trace
@@ -46,6 +47,17 @@ int joint_sim_late_take(joint *s, int *any)
 {
     const joint *r = s->p.sel_from;
     if (!r || !s->p.conf_sim_late || !s->late_gap || !s->late_sgap)
+        return 0;
+    /* only where the real trace widened a late service's link whole
+     * (late_lshare >= 1/2; a root link's calls are all orphans, not late;
+     * as late_chance does on hedge): elsewhere the copy's own window test
+     * stands, since late_trust reads the copy to undo late placements in the
+     * real trace (joint_latetrust.c) and a changed copy moved one placement
+     * (apps_retry s13 with call ids, fe>pay widened by orphans only) */
+    int whole = 0;
+    for (uint32_t k = 0; r->late_lshare && r->late_gap && k < r->nlinks; k++)
+        whole |= r->late_gap[r->link_src[k]] >= 0 && r->late_lshare[k] >= 0.5;
+    if (!whole)
         return 0;
     uint32_t nn = s->nnodes;
     *any = 0;
