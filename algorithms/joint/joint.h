@@ -229,6 +229,9 @@ typedef struct joint_params {
                            (joint_selfcal.c, "Calibration, twenty-second wave"), 0 */
     double conf_sims_thin; /* [conf_sims_thin] ... the share of the real rows so stated
                               from which the second copy is made, 0.05 */
+    int conf_sim_late;  /* [conf_sim_late] where the real trace widened a link whole,
+                           the copy takes its late-call decision (late services,
+                           widened links; joint_simlate.c), 0 */
     int conf_sim_async; /* [conf_sim_async] the copy's response waits only for the
                            returns the solution's response waited for (calls that
                            outlive their parent stay so; joint_calibasync.c), 1 */

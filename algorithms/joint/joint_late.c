@@ -415,6 +415,8 @@ int joint_late_test(joint *s)
             any = 1;
         }
     }
+    /* conf_sim_late: the copy takes the real trace's verdict (joint_simlate.c) */
+    int taken = joint_sim_late_take(s, &any);
     if (!any) {
         /* nothing widened: the candidates stay as they are */
         free(s->late_gap);
@@ -423,7 +425,7 @@ int joint_late_test(joint *s)
         s->late_gap = NULL;
         s->late_sgap = NULL;
         s->late_lshare = NULL;
-    } else if (lcalls) {
+    } else if (lcalls && !taken) {
         rc = joint_late_chance(s, lcalls); /* late_chance (joint_lchance.c) */
     }
 done:

@@ -1300,4 +1300,9 @@ int joint_solve_more(joint *s);
  * links it lifted to 1/2 or more).  PB_OK or PB_ENOMEM */
 int joint_late_chance(joint *s, const uint32_t *lcalls);
 
+/* conf_sim_late (joint_simlate.c): in the self-calibration's copy, the
+ * real trace's late-call decision replaces the copy's own.  1: taken
+ * (*any: a service is late), 0: not applicable */
+int joint_sim_late_take(joint *s, int *any);
+
 #endif
