@@ -34,14 +34,14 @@ exact_of() { "$B/score" --truth "$1" "$2" 2> /dev/null | exact_acc; }
 # assignment_of RESULT: the assignment table of a result file
 assignment_of() { awk '/^# table=assignment/ { on = 1 } on' "$1"; }
 
-# calib_over REL REQUESTS ROWS: print every bin of score's reliability
-# table REL from 0.5 up with a one-sided binomial test at 5 % of "at least
+# calib_over REL REQUESTS ROWS [LOW]: print every bin of score's
+# reliability table REL from LOW (default 0.5; 0: every bin above 0) up with a one-sided binomial test at 5 % of "at least
 # c right" (c the bin's lower edge), on requests (rows per request m = all
 # rows / REQUESTS, n = rows / m, k = n x share right, as
 # experiments/joint_calib.sh) and, when ROWS is 1, on rows too; exits 1
 # when a bin fails it
 calib_over() {
-    awk -F, -v req="$2" -v rows="$3" '
+    awk -F, -v req="$2" -v rows="$3" -v low="${4:-0.5}" '
     function lower_tail(k, n, p,    i, l, m, s, t) {
         if (p <= 0) return 1
         l = n * log(1 - p); m = l; s = 1
@@ -55,7 +55,7 @@ calib_over() {
     }
     NR == 1 { next }
     NR == 2 { m = $7 / req; if (m < 1) m = 1 }
-    $3 > 0 && $1 >= 0.5 {
+    $3 > 0 && $1 > 0 && $1 >= low + 0 {
         n = int($3 / m + 0.5); if (n < 1) n = 1
         k = int(n * $5 / $3 + 0.5)
         pr = lower_tail(k, n, $1); pw = lower_tail($5, $3, $1)

@@ -17,13 +17,8 @@
 # bin of the stall trace is over-confident by the request-level one-sided
 # binomial test at 5 % of experiments/joint_calib.sh.  Fails on main (no
 # option).
-set -u
 : "${PB_BIN:?}" "${PB_ROOT:?}"
-B="$PB_BIN"
-for p in maketrace infer score; do [ -x "$B/$p" ] || exit 77; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
+. "$PB_ROOT/tests/sh/joint_lib.sh"
 # the black box with a real set's columns: id ts recv_ts src dst type
 # callid (emptied) path cause
 bbcols() {
@@ -69,27 +64,6 @@ cmp -s "$tmp/b1" "$tmp/b0" || fail "slow trace: output differs from conf_sim_blo
 run "$tmp/stp" "$tmp/stbb.csv" -s conf_sim_block=16 -s conf_sim_block_pool=1
 "$B/score" --truth "$tmp/stbb.csv" --reliability "$tmp/rel" "$tmp/stp" > "$tmp/row" || fail "score"
 req=$(awk -F, 'NR == 2 { print $7 }' "$tmp/row")
-awk -F, -v req="$req" '
-    # P(X <= k) for X ~ Binomial(n, p), in log space (as joint_calib.sh)
-    function lower_tail(k, n, p,    i, l, m, s, t) {
-        if (p <= 0) return 1
-        l = n * log(1 - p); m = l; s = 1
-        for (i = 0; i < k; i++) {
-            l += log(n - i) - log(i + 1) + log(p) - log(1 - p)
-            if (l > m) { s = (m - l > -700 ? s * exp(m - l) : 0) + 1; m = l }
-            else if (l - m > -700) s += exp(l - m)
-        }
-        t = m + log(s)
-        return t > 0 ? 1 : (t < -700 ? 0 : exp(t))
-    }
-    NR == 1 { next }
-    NR == 2 { m = $7 / req }
-    $3 > 0 && $1 > 0 {
-        n = int($3 / m + 0.5); if (n < 1) n = 1
-        k = int(n * $5 / $3 + 0.5)
-        pv = lower_tail(k, n, $1)
-        printf "bin [%s, %s): %d rows, %.1f %% right, p = %.4f\n", $1, $2, $3, 100 * $6, pv
-        if (pv < 0.05) bad = 1
-    }
-    END { exit bad }' "$tmp/rel" || fail "a bin over-confident with the block copy pooled"
+# every bin above 0, on requests (calib_over, joint_lib.sh)
+calib_over "$tmp/rel" "$req" 0 0 || fail "a bin over-confident with the block copy pooled"
 echo "PASS test_joint_calib_block"
