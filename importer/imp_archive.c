@@ -411,15 +411,36 @@ static int unpack_member(imp_importer *im, member *m, const char *full,
  * (at most 65535) end the file: the bytes a source keeps */
 #define ZIP_TAIL (22 + 65535)
 
-/* A file's bytes for libarchive, through the gzip check on their way; its
- * last ZIP_TAIL bytes kept (a ring: tail_at is where the next byte goes)
- * so that a zip cut inside its central directory is seen (zip_complete). */
+/* The last ZIP_TAIL bytes of a stream (a ring: at is where the next byte
+ * goes), so that a zip cut inside its central directory is seen
+ * (zip_complete). */
+typedef struct tail_ring {
+    uint64_t total; /* bytes seen so far */
+    size_t at;
+    unsigned char b[ZIP_TAIL];
+} tail_ring;
+
+/* Keep p[0..n) in the ring: one copy of each byte (the last ZIP_TAIL only). */
+static void ring_add(void *ctx, const unsigned char *p, size_t n)
+{
+    tail_ring *r = ctx;
+    size_t k = n > ZIP_TAIL ? ZIP_TAIL : n;
+    const unsigned char *from = p + n - k;
+    size_t first = ZIP_TAIL - r->at < k ? ZIP_TAIL - r->at : k;
+    memcpy(r->b + r->at, from, first);
+    memcpy(r->b, from + first, k - first);
+    r->at = (r->at + k) % ZIP_TAIL;
+    r->total += (uint64_t)n;
+}
+
+/* A file's bytes for libarchive, through the gzip check on their way; the
+ * last ZIP_TAIL bytes of the file kept (raw) and, for a .gz, the last
+ * ZIP_TAIL bytes once decompressed (plain, from the gzip check's inflate):
+ * a zip's end record is looked for in the one that holds the zip. */
 typedef struct source {
     int fd;
     imp_gzcheck *gz;
-    uint64_t total;          /* bytes read so far */
-    size_t tail_at;
-    unsigned char tail[ZIP_TAIL];
+    tail_ring raw, plain;
     char buf[1 << 16];
 } source;
 
@@ -443,14 +464,7 @@ static la_ssize_t source_read(struct archive *a, void *data, const void **out)
                                   imp_gzcheck_why(s->gz));
             return -1;
         }
-        /* one copy of each byte into the ring (the last ZIP_TAIL only) */
-        size_t k = (size_t)n > ZIP_TAIL ? ZIP_TAIL : (size_t)n;
-        const unsigned char *from = (const unsigned char *)s->buf + (size_t)n - k;
-        size_t first = ZIP_TAIL - s->tail_at < k ? ZIP_TAIL - s->tail_at : k;
-        memcpy(s->tail + s->tail_at, from, first);
-        memcpy(s->tail, from + first, k - first);
-        s->tail_at = (s->tail_at + k) % ZIP_TAIL;
-        s->total += (uint64_t)n;
+        ring_add(&s->raw, (const unsigned char *)s->buf, (size_t)n);
         return n;
     }
 }
@@ -461,45 +475,99 @@ static uint32_t le32(const unsigned char *p)
     return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Once libarchive's streaming zip reader said "end" (it stops at the
- * central directory, the list of members after the last one): read the
- * rest of the file and look for the end-of-central-directory record that
- * ends every zip.  Without it the file was cut inside its central
- * directory (or later), which the reader never sees.  A record is taken
- * when the central directory it names ends where it starts, or when its
- * comment ends the file.  Returns 1 when found, 0 when not, -1 on a read
- * error.  Only for a zip read as it is (a compressed zip's tail is not
- * the zip's). */
-static int zip_complete(source *s)
+/* Whether the stream whose tail r holds ends with a zip's
+ * end-of-central-directory record: taken when the central directory it
+ * names ends where it starts, or when its comment ends the stream.
+ * Returns 1 when found, 0 when not, -1 out of memory. */
+static int ring_has_eocd(const tail_ring *r)
 {
-    const void *out;
-    la_ssize_t n;
-    while ((n = source_read(NULL, s, &out)) > 0)
-        ;
-    if (n < 0)
-        return -1;
-    size_t len = s->total < ZIP_TAIL ? (size_t)s->total : ZIP_TAIL;
+    size_t len = r->total < ZIP_TAIL ? (size_t)r->total : ZIP_TAIL;
     unsigned char *t = malloc(len ? len : 1);
     if (!t)
         return -1;
-    /* the ring in order: its oldest byte is at tail_at once it is full */
-    size_t start = s->total < ZIP_TAIL ? 0 : s->tail_at;
+    /* the ring in order: its oldest byte is at `at` once it is full */
+    size_t start = r->total < ZIP_TAIL ? 0 : r->at;
     if (!start)
-        memcpy(t, s->tail, len);
+        memcpy(t, r->b, len);
     else {
-        memcpy(t, s->tail + start, ZIP_TAIL - start);
-        memcpy(t + (ZIP_TAIL - start), s->tail, start);
+        memcpy(t, r->b + start, ZIP_TAIL - start);
+        memcpy(t + (ZIP_TAIL - start), r->b, start);
     }
     int found = 0;
     for (size_t p = len >= 22 ? len - 22 + 1 : 0; p-- > 0 && !found;) {
         if (memcmp(t + p, "PK\x05\x06", 4))
             continue;
-        uint64_t at = s->total - (len - p); /* the record's place in the file */
+        uint64_t at = r->total - (len - p); /* the record's place in the stream */
         uint32_t cd_size = le32(t + p + 12), cd_off = le32(t + p + 16);
         found = (uint64_t)cd_off + cd_size == at || p + 22 + le16(t + p + 20) == len;
     }
     free(t);
     return found;
+}
+
+/* A compressed zip other than a single .gz (xz, zstd, bzip2, a .gz of a
+ * .gz): decompressed a second time from the file's start by a raw reader,
+ * its tail kept.  Returns 1/0 as ring_has_eocd, -1 on a read error (errno
+ * set), -2 when the input cannot be read again (a pipe). */
+static int zip_tail_again(source *s, tail_ring *r)
+{
+    if (lseek(s->fd, 0, SEEK_SET) != 0)
+        return -2;
+    struct archive *b = archive_read_new();
+    if (!b)
+        return -1;
+    archive_read_support_filter_all(b);
+    archive_read_support_format_raw(b);
+    struct archive_entry *e;
+    int rc = -1;
+    memset(r, 0, sizeof *r);
+    if (archive_read_open_fd(b, s->fd, 1 << 16) == ARCHIVE_OK &&
+        archive_read_next_header(b, &e) == ARCHIVE_OK) {
+        const void *blk;
+        size_t n;
+        la_int64_t off;
+        int x;
+        while ((x = archive_read_data_block(b, &blk, &n, &off)) == ARCHIVE_OK)
+            ring_add(r, blk, n);
+        if (x == ARCHIVE_EOF)
+            rc = ring_has_eocd(r);
+    }
+    if (rc < 0 && !errno)
+        errno = archive_errno(b) > 0 ? archive_errno(b) : EIO;
+    archive_read_free(b);
+    return rc;
+}
+
+/* Once libarchive's streaming zip reader said "end" (it stops at the
+ * central directory, the list of members after the last one): read the
+ * rest of the file and look for the end-of-central-directory record that
+ * ends every zip.  Without it the file was cut inside its central
+ * directory (or later), which the reader never sees.  Looked for in the
+ * file's own tail (a zip as it is), in its decompressed tail (a zip inside
+ * one .gz, from the gzip check), or in a second decompression (other
+ * compressions; a pipe cannot be read twice: -2).  Returns 1 when found,
+ * 0 when not, -1 on a read error. */
+static int zip_complete(source *s, struct archive *a)
+{
+    const void *out;
+    la_ssize_t n;
+    errno = 0;
+    while ((n = source_read(NULL, s, &out)) > 0)
+        ;
+    if (n < 0)
+        return -1;
+    int nf = archive_filter_count(a);
+    if (nf == 1)
+        return ring_has_eocd(&s->raw);
+    if (nf == 2 && archive_filter_code(a, 0) == ARCHIVE_FILTER_GZIP &&
+        !imp_gzcheck_tap_lost(s->gz))
+        return ring_has_eocd(&s->plain);
+    tail_ring *r = malloc(sizeof *r);
+    if (!r)
+        return -1;
+    int rc = zip_tail_again(s, r);
+    free(r);
+    return rc;
 }
 
 /* The JSON members of a tar archive, in path order.  A hard link is read
@@ -604,8 +672,15 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
     int zc;
     if (rc == PB_OK && r == ARCHIVE_EOF && src &&
         (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
-        archive_filter_count(a) == 1 && (zc = zip_complete(src)) != 1)
-        rc = zc < 0 ? imp_fail(im, err, PB_EIO, display, 0, 0,
+        (zc = zip_complete(src, a)) != 1)
+        rc = zc == -2 ? imp_fail(im, err, PB_EINVAL, display, 0, 0,
+                                 "a zip archive inside %s compression read from "
+                                 "a pipe: its end-of-central-directory record "
+                                 "(whether members were cut off) cannot be "
+                                 "checked without reading it twice; expected "
+                                 "it as a file, or a .zip or .zip.gz",
+                                 archive_filter_name(a, 0))
+           : zc < 0 ? imp_fail(im, err, PB_EIO, display, 0, 0,
                                "cannot read the rest of the zip archive: %s",
                                strerror(errno ? errno : EIO))
                     : imp_fail(im, err, PB_EPARSE, display, 0, 0,
@@ -663,8 +738,9 @@ static int read_file(imp_importer *im, const char *path, tally *t,
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
     src->fd = fd;
-    src->total = 0;
-    src->tail_at = 0;
+    src->raw.total = src->plain.total = 0;
+    src->raw.at = src->plain.at = 0;
+    imp_gzcheck_tap(src->gz, ring_add, &src->plain);
     int r = archive_read_open(a, src, NULL, source_read, NULL);
     if (r != ARCHIVE_OK) {
         const char *w = archive_error_string(a);

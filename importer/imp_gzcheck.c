@@ -25,6 +25,9 @@ struct imp_gzcheck {
     size_t nhead;
     z_stream z;
     char why[128];
+    void (*tap)(void *ctx, const unsigned char *p, size_t n);
+    void *tap_ctx;
+    int tap_lost; /* inflate stopped other than for damage */
 };
 
 imp_gzcheck *imp_gzcheck_new(void)
@@ -41,12 +44,28 @@ void imp_gzcheck_free(imp_gzcheck *g)
     free(g);
 }
 
+void imp_gzcheck_tap(imp_gzcheck *g,
+                     void (*tap)(void *ctx, const unsigned char *p, size_t n),
+                     void *ctx)
+{
+    if (g) {
+        g->tap = tap;
+        g->tap_ctx = ctx;
+    }
+}
+
+int imp_gzcheck_tap_lost(const imp_gzcheck *g)
+{
+    return g && g->tap_lost ? -1 : 0;
+}
+
 const char *imp_gzcheck_why(const imp_gzcheck *g)
 {
     return g && g->state == GZ_BAD ? g->why : NULL;
 }
 
-/* Inflate p[0..n) of the current member, output thrown away. */
+/* Inflate p[0..n) of the current member, output thrown away (after the
+ * tap, if any, has seen it). */
 static int inflate_some(imp_gzcheck *g, const unsigned char *p, size_t n)
 {
     unsigned char out[16384];
@@ -56,6 +75,8 @@ static int inflate_some(imp_gzcheck *g, const unsigned char *p, size_t n)
         g->z.next_out = out;
         g->z.avail_out = sizeof out;
         int r = inflate(&g->z, Z_NO_FLUSH);
+        if (g->tap && (r == Z_OK || r == Z_STREAM_END) && g->z.avail_out < sizeof out)
+            g->tap(g->tap_ctx, out, sizeof out - g->z.avail_out);
         if (r == Z_STREAM_END) {
             g->state = GZ_BETWEEN;
             if (g->z.avail_in > 0) {
@@ -76,6 +97,7 @@ static int inflate_some(imp_gzcheck *g, const unsigned char *p, size_t n)
             return -1;
         } else if (r != Z_OK) {
             g->state = GZ_DONE; /* out of memory: not checked */
+            g->tap_lost = 1;
             break;
         }
     }

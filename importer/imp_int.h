@@ -250,6 +250,14 @@ int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n);
 int imp_gzcheck_end(imp_gzcheck *g);
 /* What was wrong (after -1), else NULL. */
 const char *imp_gzcheck_why(const imp_gzcheck *g);
+/* Hand every decompressed byte to tap(ctx, bytes, n) as well (a zip inside
+ * a .gz is checked for its end record from them).  Returns -1 when some
+ * bytes could not be decompressed other than for damage (out of memory),
+ * so the tap did not see them all; else 0. */
+void imp_gzcheck_tap(imp_gzcheck *g,
+                     void (*tap)(void *ctx, const unsigned char *p, size_t n),
+                     void *ctx);
+int imp_gzcheck_tap_lost(const imp_gzcheck *g);
 void imp_gzcheck_free(imp_gzcheck *g); /* NULL-safe */
 
 /* Parse one document buffer already registered as file `file`. */
