@@ -14,6 +14,7 @@
  * mr) and the one that closes it (cr, ss), each with an endpoint. */
 typedef struct {
     json_t *open, *close; /* annotation objects, or NULL */
+    size_t open_i, close_i; /* their places in "annotations" */
 } v1_side;
 
 static const char *v1_service(const json_t *ann)
@@ -159,15 +160,36 @@ static int v1_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
                             "%s: annotations[%zu]: expected an object with "
                             "\"value\" and \"timestamp\" (Zipkin v1)",
                             where, i);
-        json_t **slot = !strcmp(v, "cs") || !strcmp(v, "ms") ? &cl.open
-                        : !strcmp(v, "cr")                  ? &cl.close
-                        : !strcmp(v, "sr") || !strcmp(v, "mr") ? &sv.open
-                        : !strcmp(v, "ss")                  ? &sv.close
-                                                            : NULL;
-        if (slot && !*slot)
+        int open = !strcmp(v, "cs") || !strcmp(v, "ms") ||
+                   !strcmp(v, "sr") || !strcmp(v, "mr");
+        v1_side *side = !strcmp(v, "cs") || !strcmp(v, "ms") ||
+                                !strcmp(v, "cr") ? &cl
+                        : open || !strcmp(v, "ss") ? &sv
+                                                   : NULL;
+        json_t **slot = side ? (open ? &side->open : &side->close) : NULL;
+        if (slot && !*slot) {
             *slot = e;
+            *(open ? &side->open_i : &side->close_i) = i;
+        }
         if (!any)
             any = v1_service(e);
+        /* one side of an RPC is one process: an end of it on another
+         * endpoint than the side's first annotation (ss of a server whose
+         * sr is on another service; a second sr elsewhere) would lend its
+         * time to the wrong service.  Zipkin's converter splits such a
+         * span; a side with one end only would be guessed, so refused. */
+        json_t *first = side ? (side->open ? side->open : side->close) : NULL;
+        const char *s0 = first ? v1_service(first) : NULL, *s1 = v1_service(e);
+        if (first && first != e && s0 && s1 && strcmp(s0, s1))
+            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                            "%s: annotations[%zu] \"%s\" on endpoint \"%s\", "
+                            "but annotations[%zu] \"%s\" of the same side on "
+                            "\"%s\"; expected the %s side's annotations on "
+                            "one endpoint (Zipkin v1)",
+                            where, i, v, s1,
+                            side->open ? side->open_i : side->close_i,
+                            imp_json_str(first, "value"), s0,
+                            side == &cl ? "client" : "server");
     }
     json_t *ts0 = json_object_get(js, "timestamp");
     json_t *dur0 = json_object_get(js, "duration");
