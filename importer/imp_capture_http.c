@@ -933,7 +933,7 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
          * a trace, and there is none */
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "no request with a %s header was found (%llu HTTP requests, "
-                            "%llu streams not HTTP, %llu HTTP/2 streams malformed%s%s); "
+                            "%llu streams not HTTP, %llu HTTP/2 streams malformed%s%s%s%s); "
                             "expected requests carrying it (--request-header names "
                             "another)",
                             c->opts->header ? c->opts->header : "traceparent",
@@ -941,7 +941,10 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                             (unsigned long long)c->st.non_http,
                             (unsigned long long)c->st.malformed,
                             c->pcap_error ? "; the packet capture ends in an error: " : "",
-                            c->pcap_error ? c->pcap_msg : "");
+                            c->pcap_error ? c->pcap_msg : "",
+                            c->frag4 || c->frag6 ? "; fragments of TCP packets could not "
+                                                   "be put back together: first in " : "",
+                            c->frag4 || c->frag6 ? c->frag_msg : "");
     }
     /* time order (ties by id: the order of pairing), ids 1.. in it */
     if (pb_trace_sort(t) != PB_OK) {
@@ -1038,6 +1041,19 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          c->snap_msg, (unsigned long long)c->snap_cut,
                          (unsigned long long)c->snap_pkts, c->snap_first,
                          (unsigned long long)c->snap_lost);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->frag4 || c->frag6) { /* only when met: other imports stay as they were */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: fragments %s: %llu IPv4 and %llu IPv6 fragments of "
+                              "TCP packets could not be put back together (first: packet "
+                              "%ld; a fragment cut by the snapshot length, a datagram whose "
+                              "parts did not all come, IPv6 fragments); their bytes are gaps "
+                              "of their streams (a message cut by one is left out); %llu "
+                              "IPv4 datagrams were put back together",
+                         c->frag_msg, (unsigned long long)c->frag4,
+                         (unsigned long long)c->frag6, c->frag_first,
+                         (unsigned long long)c->frag_joined);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
     if (c->pcap_error) {

@@ -57,6 +57,22 @@ static int ep_text(cap *c, int v6, const unsigned char *addr, unsigned port, uin
     return cap_ep(c, buf, (size_t)l, out);
 }
 
+/* n TCP fragments not read (v6: IPv6), the first in packet pkt of path:
+ * counted, the first one's place kept for the meta line. */
+static void frag_seen(cap *c, const char *path, long pkt, int v6, unsigned n)
+{
+    if (!c->frag4 && !c->frag6) {
+        c->frag_first = pkt;
+        snprintf(c->frag_msg, sizeof c->frag_msg, "%s", path);
+    } else if (!strcmp(c->frag_msg, path) && pkt < c->frag_first) {
+        c->frag_first = pkt;
+    }
+    if (v6)
+        c->frag6 += n;
+    else
+        c->frag4 += n;
+}
+
 int cap_read_pcap(cap *c, const char *path, pb_error *err)
 {
     char eb[PCAP_ERRBUF_SIZE];
@@ -84,6 +100,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
     flow *fl = NULL;
     size_t nfl = 0, flcap = 0;
     cap_idx flix = {0};
+    cap_frags *frags = NULL;
     struct pcap_pkthdr *h;
     const u_char *d;
     int r, rc = PB_OK;
@@ -155,15 +172,48 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             v6 = 0;
             iphl = (size_t)(ip[0] & 15) * 4;
             iplen = (size_t)(ip[2] << 8 | ip[3]);
-            if (ip[9] != 6 || iphl < 20 || (ip[6] & 0x3f) || ip[7])
-                continue; /* not TCP, or a fragment */
+            if (ip[9] != 6 || iphl < 20)
+                continue; /* not TCP */
+            if ((ip[6] & 0x3f) || ip[7]) {
+                /* a fragment (more fragments, or an offset): put back
+                 * together with its datagram's other parts, read once
+                 * whole (at the time its last part came); what cannot be
+                 * is counted and said, its bytes a gap of their stream */
+                if (!frags && !(frags = cap_frags_new())) {
+                    rc = PB_ENOMEM;
+                    break;
+                }
+                unsigned lost;
+                long lost_pkt;
+                size_t dl;
+                const u_char *whole = cap_frags_add(frags, ip, left, pkt, &dl, &lost, &lost_pkt);
+                if (lost)
+                    frag_seen(c, path, lost_pkt, 0, lost);
+                if (!whole)
+                    continue;
+                c->frag_joined++;
+                ip = whole;
+                left = iplen = dl;
+            }
             sa = ip + 12;
             da = ip + 16;
         } else if (ethertype == 0x86dd && left >= 40 && (ip[0] >> 4) == 6) {
             v6 = 1;
             iphl = 40;
             iplen = 40 + (size_t)(ip[4] << 8 | ip[5]);
-            if (ip[6] != 6)
+            /* extension headers before TCP: hop-by-hop (0), routing (43)
+             * and destination options (60) skipped by their length; a
+             * fragment header (44) counted as an IPv4 fragment is */
+            unsigned nh = ip[6];
+            while ((nh == 0 || nh == 43 || nh == 60) && left >= iphl + 8) {
+                nh = ip[iphl];
+                iphl += ((size_t)ip[iphl + 1] + 1) * 8;
+            }
+            if (nh == 44 && left >= iphl + 8 && ip[iphl] == 6) {
+                frag_seen(c, path, pkt, 1, 1);
+                continue;
+            }
+            if (nh != 6 || iphl > left)
                 continue;
             sa = ip + 8;
             da = ip + 24;
@@ -313,6 +363,10 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         snprintf(c->pcap_msg, sizeof c->pcap_msg, "%s: after packet %ld: %s", path, pkt,
                  pcap_geterr(p));
     }
+    long ffirst = 0;
+    unsigned fleft = cap_frags_free(frags, &ffirst);
+    if (fleft)
+        frag_seen(c, path, ffirst, 0, fleft);
     free(fl);
     cap_idx_free(&flix);
     pcap_close(p);

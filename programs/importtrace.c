@@ -107,8 +107,10 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
     }
     /* a cut that changed what was read is said even with -q */
     for (size_t i = 0; i < t->nmeta; i++)
-        if (!strncmp(t->meta[i], "capture: snaplen ", 17))
-            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 17);
+        if (!strncmp(t->meta[i], "capture: snaplen ", 17) ||
+            !strncmp(t->meta[i], "capture: fragments ", 19))
+            fprintf(stderr, "%s: warning: %s\n", prog,
+                    t->meta[i] + (t->meta[i][9] == 's' ? 17 : 19));
     if (!quiet) {
         fprintf(stderr, "%s: %s capture: %llu events, %llu connections, %llu requests "
                         "paired with %llu responses (%llu pairs); %zu messages written\n",
