@@ -25,7 +25,10 @@ typedef struct scan {
     uint32_t file;
     pb_error *err;
     long line0, col0; /* white space dropped before buf[0] */
+    size_t nul_at;    /* the first \u0000 escape parsed since reset, or NO_NUL */
 } scan;
+
+#define NO_NUL ((size_t)-1)
 
 static void line_col(const scan *s, size_t off, long *line, long *col)
 {
@@ -95,9 +98,113 @@ static int parse_value(scan *s, json_t **out)
         return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line,
                         col, "%s; expected valid JSON", je.text);
     }
+    size_t from = s->pos;
     s->pos += je.position > 0 ? (size_t)je.position : 0;
+    /* a NUL escape (\u0000, allowed for eBPF payloads): its place kept,
+     * so that an id or name holding one is found (nul_check); one scan
+     * of the text, found only where written */
+    for (const char *p = s->buf + from, *e = s->buf + s->pos;
+         s->nul_at == NO_NUL && (p = memchr(p, '\\', (size_t)(e - p))) != NULL;) {
+        size_t k = 1;
+        while (p + k < e && p[k] == '\\')
+            k++;
+        if (k % 2 && e - (p + k - 1) >= 6 && !memcmp(p + k - 1, "\\u0000", 6))
+            s->nul_at = (size_t)(p + k - 1 - s->buf);
+        p += k;
+    }
     *out = v;
     return PB_OK;
+}
+
+/* Whether a string under key (of an object obj) is an id or a name the
+ * span readers use: ids (keys ending in "id"), service and operation
+ * names, kinds, reference types, tag and attribute keys, the values of
+ * the tags read (span.kind, service.name, peer.service, Zipkin v1's
+ * lc/ca/sa/ma) and Zipkin v1 annotations' values (cs, sr, ...). */
+static int used_key(const json_t *obj, const char *key)
+{
+    static const char *const names[] = {"serviceName", "operationName", "name",
+                                        "kind", "refType", "key"};
+    size_t n = strlen(key);
+    if (n >= 2 && (key[n - 2] == 'i' || key[n - 2] == 'I') &&
+        (key[n - 1] == 'd' || key[n - 1] == 'D'))
+        return 1;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(key, names[i]))
+            return 1;
+    if (!strcmp(key, "value") && json_object_get(obj, "endpoint"))
+        return 1;
+    return 0;
+}
+
+static int tag_read(const char *k)
+{
+    static const char *const tags[] = {"span.kind", "service.name", "peer.service",
+                                       "lc", "ca", "sa", "ma"};
+    for (size_t i = 0; k && i < sizeof tags / sizeof *tags; i++)
+        if (!strcmp(k, tags[i]))
+            return 1;
+    return 0;
+}
+
+/* The first string in v (reached under key; all: every string counts, as
+ * inside a tag that is read) that holds a NUL character and is an id or a
+ * name; its key (or "value") in *key, NULL when none. */
+static const json_t *nul_find(const json_t *v, const json_t *obj, const char *key,
+                              int all, const char **where)
+{
+    if (json_is_string(v)) {
+        if (strlen(json_string_value(v)) != json_string_length(v) &&
+            (all || (obj && used_key(obj, key)))) {
+            *where = key ? key : "value";
+            return v;
+        }
+        return NULL;
+    }
+    const json_t *hit = NULL;
+    if (json_is_object(v)) {
+        int tag = tag_read(json_string_value(json_object_get(v, "key")));
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x)
+        {
+            if ((hit = nul_find(x, v, k, all || (tag && strcmp(k, "key")), where)))
+                return hit;
+        }
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x)
+        {
+            if ((hit = nul_find(x, NULL, key, all, where)))
+                return hit;
+        }
+    }
+    return NULL;
+}
+
+/* A span element e after a \u0000 escape was parsed: an id or a name
+ * holding a NUL character would be cut there by every reader (C strings):
+ * two ids equal before it merged, the rest of a name lost.  Refused at the
+ * first escape's line and column.  Payloads (eBPF captures) are not
+ * checked here. */
+static int nul_check(scan *s, const json_t *e)
+{
+    size_t at = s->nul_at;
+    s->nul_at = NO_NUL;
+    if (at == NO_NUL)
+        return PB_OK;
+    const char *key = NULL;
+    const json_t *hit = nul_find(e, NULL, NULL, 0, &key);
+    if (!hit)
+        return PB_OK;
+    long line, col;
+    line_col(s, at, &line, &col);
+    return imp_fail(s->im, s->err, PB_EPARSE, s->im->files[s->file], line, col,
+                    "\"%s\" holds a NUL character (\\u0000) after \"%.40s\"; "
+                    "expected ids and names without NUL characters (cut there, "
+                    "two ids alike before it would be one)",
+                    key, json_string_value(hit));
 }
 
 static int element(scan *s, int kind, json_t *e, size_t idx)
@@ -134,10 +241,13 @@ static int stream_array(scan *s, int kind)
                             0, 0, "more than %u array elements", IMP_NONE - 1);
         json_t *e = NULL;
         size_t at = s->pos;
+        s->nul_at = NO_NUL;
         int rc = parse_value(s, &e);
         if (rc != PB_OK)
             return rc;
-        rc = element(s, kind, e, idx);
+        rc = nul_check(s, e);
+        if (rc == PB_OK)
+            rc = element(s, kind, e, idx);
         json_decref(e);
         if (rc != PB_OK) {
             /* a span's error names its element; the line where the
@@ -308,6 +418,7 @@ static int scan_object(scan *s)
             /* Jaeger v2's api_v3 over HTTP (grpc-gateway): each chunk
              * {"result": {"resourceSpans": [...]}}, one per line */
             im->formats_seen |= 4u;
+            rc = nul_check(s, rs);
             for (size_t i = 0; rc == PB_OK && i < json_array_size(rs); i++)
                 rc = imp_otlp_resource(im, json_array_get(rs, i), s->file,
                                        (uint32_t)i, s->err);
@@ -362,7 +473,7 @@ int imp_parse_buffer_at(imp_importer *im, const char *data, size_t len,
           (im->files[file] && strstr(im->files[file], ".csv") &&
            imp_csv_text(data, len)))))
         return imp_csv_buffer(im, data, len, file, line0, err);
-    scan s = {im, data, len, 0, file, err, line0, col0};
+    scan s = {im, data, len, 0, file, err, line0, col0, NO_NUL};
     im->st.count[IMP_C_FILES]++;
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
         s.pos = 3; /* a UTF-8 byte-order mark */
