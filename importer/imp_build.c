@@ -1205,6 +1205,23 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
         (kind_rule(&b), (rc = make_rpcs(&b, pre)) != PB_OK))
         goto out;
     im->st.count[IMP_C_RPCS] = b.nrpc;
+    /* a service named "client" that RPCs enter: the trace's node "client"
+     * is where requests come from (the spontaneous sender), so its calls
+     * would be read as new requests and a request entering it as a cycle */
+    for (size_t i = 0; i < b.nrpc; i++)
+        if (b.rpcs[i].dst == im->node_client) {
+            char w[96];
+            const imp_span *x = &b.sp[b.rpcs[i].callee_ctx];
+            imp_span_where(x, w, sizeof w);
+            pb_error_set(err, PB_EPARSE, im->files[x->file], 0, 0,
+                         "%s: a span of service \"client\" entered by an RPC; "
+                         "\"client\" is the node requests come from (the "
+                         "spontaneous sender), so the service's calls would be "
+                         "read as new requests; expected another service name",
+                         w);
+            rc = -1;
+            goto out;
+        }
     if ((rc = imp_check_units(im)) != PB_OK)
         goto out;
     rc = PB_ENOMEM;
