@@ -10,6 +10,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -493,6 +494,21 @@ static int parse_time_field(pb_reader *r, const char *s, size_t len, long line,
                            "field %ld (%s): timestamp \"%s\" is out of range; "
                            "expected decimal seconds below 9.2e9",
                            col, what, shown);
+    /* a number with an exponent (1e-05: what pandas and printf's %g
+     * write for small values) is not read: said as such, with the way
+     * to write it */
+    if (len < 64 && (memchr(s, 'e', len) || memchr(s, 'E', len))) {
+        char tmp[64], *end;
+        memcpy(tmp, s, len);
+        tmp[len] = 0;
+        double v = strtod(tmp, &end);
+        if (end == tmp + len && len && isfinite(v))
+            return reader_fail(r, PB_EPARSE, line, col,
+                               "field %ld (%s): \"%s\" has an exponent, which "
+                               "trace files do not use; expected decimal seconds "
+                               "([-]D[.D], such as %.9f; pandas: "
+                               "float_format=\"%%.9f\")", col, what, shown, v);
+    }
     return reader_fail(r, PB_EPARSE, line, col,
                        "field %ld (%s): expected a finite decimal number of "
                        "seconds, got \"%s\"", col, what, shown);
