@@ -12,6 +12,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$tmp" || exit 1
 printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,0.1,0.1,client,a,call,r1,\n2,0.2,0.2,a,client,return,r1,1\n' > h.tr
+# a Jaeger trace a -> a -> SVC; blocks 4 and 5 fill SID, SVC and LOG
+J='{"data":[{"traceID":"t1","spans":[{"traceID":"t1","spanID":"1","operationName":"x","references":[],"startTime":1000,"duration":100,"processID":"p1","tags":[{"key":"span.kind","value":"server"}],"logs":[{"timestamp":1001,"fields":[{"key":"msg","value":"LOG"}]}]},{"traceID":"t1","spanID":"2","operationName":"y","references":[{"refType":"CHILD_OF","traceID":"t1","spanID":"1"}],"startTime":1010,"duration":50,"processID":"p2","tags":[{"key":"span.kind","value":"client"}]},{"traceID":"t1","spanID":"SID","operationName":"y","references":[{"refType":"CHILD_OF","traceID":"t1","spanID":"2"}],"startTime":1020,"duration":30,"processID":"p3","tags":[{"key":"span.kind","value":"server"}]}],"processes":{"p1":{"serviceName":"a"},"p2":{"serviceName":"a"},"p3":{"serviceName":"SVC"}}}]}'
 
 # --- 1. A zip inside a compression (.zip.gz, .zip.xz, ...) cut inside its
 # central directory read every member without a word: round 10's check of
@@ -132,5 +134,45 @@ PY
         { cat f.err; fail "a lost fragment: not said"; }
     grep -q '^# capture: fragments f3.pcap: ' f3.tr || fail "a lost fragment: not in the metadata"
 fi
+
+# --- 4. An id or a name holding a NUL character (\u0000, which the JSON
+# reader allows for eBPF payloads) was cut there without a word: two span
+# ids alike before it became one span, a service "b\u0000c" became "b".
+# Now refused where the escape stands, naming the key; a NUL inside a
+# string no reader uses as an id or a name (a log field) reads as before.
+echo "$J" | sed 's/SID/3/; s/SVC/b/; s/LOG/a\\u0000b/' > n0.json
+"$B/importtrace" -q -o n.tr n0.json 2> n.err || { cat n.err; fail "a NUL in a log field: refused"; }
+grep -q ' rpcs=2 ' n.tr || fail "a NUL in a log field: not two RPCs"
+echo "$J" | sed 's/SID/3/; s/SVC/b\\u0000c/; s/LOG/x/' > n1.json
+"$B/importtrace" -q -o n.tr n1.json 2> n.err && fail "a NUL in a service name: accepted"
+grep -q '^importtrace: n1.json:1:[0-9]*: "serviceName" holds a NUL character (\\u0000) after "b"; expected ids and names without NUL characters' n.err ||
+    { cat n.err; fail "a NUL in a service name: not said"; }
+echo "$J" | sed 's/SID/3\\u0000x/; s/SVC/b/; s/LOG/x/' > n2.json
+"$B/importtrace" -q -o n.tr n2.json 2> n.err && fail "a NUL in a span id: accepted"
+grep -q '"spanID" holds a NUL character' n.err || { cat n.err; fail "a NUL in a span id: not said"; }
+printf '[{"traceId":"a1","id":"1","name":"op","timestamp":1000,"duration":5,"kind":"SERVER","localEndpoint":{"serviceName":"fe\\u0000x"}}]\n' > n3.json
+"$B/importtrace" -q -o n.tr n3.json 2> n.err && fail "Zipkin: a NUL in a service name: accepted"
+grep -q '^importtrace: n3.json:1:[0-9]*: "serviceName" holds a NUL character' n.err || { cat n.err; fail "Zipkin NUL: not said"; }
+
+# --- 5. A service named "client" that RPCs enter was merged with node
+# "client", where the importer makes requests come from: its calls read as
+# new requests, a request entering it as a cycle (infer: "parent cycles
+# cut").  Now refused naming the span; a client-kind root of a service
+# "client" (the spontaneous sender itself) reads as before.
+echo "$J" | sed 's/SID/3/; s/SVC/client/; s/LOG/x/' > c1.json
+"$B/importtrace" -q -o c.tr c1.json 2> c.err && fail "a service client entered by an RPC: accepted"
+grep -q '^importtrace: c1.json: data\[0\].spans\[2\]: a span of service "client" entered by an RPC; "client" is the node requests come from' c.err ||
+    { cat c.err; fail "a service client: not said"; }
+printf '[{"traceId":"a1","id":"1","name":"op","timestamp":1000,"duration":50,"kind":"CLIENT","localEndpoint":{"serviceName":"client"}},{"traceId":"a1","id":"1","name":"op","timestamp":1010,"duration":30,"kind":"SERVER","localEndpoint":{"serviceName":"fe"}}]\n' > c2.json
+"$B/importtrace" -q -o c.tr c2.json 2> c.err || { cat c.err; fail "a client-kind root of service client: refused"; }
+grep -q '^1,0.001000000,0.001010000,client,fe,call,a1,$' c.tr || { cat c.tr; fail "a client-kind root of service client: rows"; }
+
+# --- 6. A time written with an exponent (1e-05: pandas and %g write small
+# values so) was refused as "expected a finite decimal number", which it
+# is; now the message says it is the exponent, and how to write the value.
+printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,1e-05,0.1,client,a,call,r1,\n2,0.2,0.2,a,client,return,r1,1\n' > e.tr
+"$B/infer" --algo fcfs -q -o /dev/null e.tr 2> e.err && fail "an exponent: accepted"
+grep -q '^infer: e.tr:2:2: field 2 (ts): "1e-05" has an exponent, which trace files do not use; expected decimal seconds (\[-\]D\[.D\], such as 0.000010000' e.err ||
+    { cat e.err; fail "an exponent: not said"; }
 
 echo "hostile round 11: ok"
