@@ -191,6 +191,7 @@ void imp_close(imp_importer *im)
     free(im->pod_svc);
     pb_strbuf_free(&im->podtext);
     pb_strbuf_free(&im->unit_warn);
+    pb_strbuf_free(&im->client_warn);
     pb_strbuf_free(&im->unit_meta);
     pb_strbuf_free(&im->answer_warn);
     free(im);

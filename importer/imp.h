@@ -141,6 +141,10 @@ typedef struct imp_stats {
      * one warning (no newline) on the first such document, else NULL;
      * owned by the importer */
     const char *answer_warning;
+    /* after imp_finish: one warning (no newline) when a service named
+     * "client" is entered by an RPC and the node requests come from was
+     * renamed (docs/importer.md), else NULL; owned by the importer */
+    const char *client_warning;
 } imp_stats;
 
 typedef struct imp_importer imp_importer;

@@ -1139,6 +1139,43 @@ static int write_meta(imp_importer *im)
     return rc;
 }
 
+/* The node requests come from renamed (see imp_finish): RPCs from outside
+ * (no caller span) that came from node "client" now come from a fresh node;
+ * the first RPC into the service "client" is rpc index `first`, named in
+ * the warning.  Returns PB_OK or PB_ENOMEM. */
+static int rename_outside(imp_importer *im, builder *b, size_t first)
+{
+    char name[40];
+    uint32_t id, outside;
+    for (unsigned k = 1;; k++) {
+        snprintf(name, sizeof name, k == 1 ? "client.outside" : "client.outside%u",
+                 k);
+        if (!pb_strtab_find(im->trace->names->nodes, name, strlen(name), &id))
+            break; /* ends: the table holds finitely many names */
+    }
+    if (pb_strtab_intern(im->trace->names->nodes, name, strlen(name), &outside) !=
+        PB_OK)
+        return PB_ENOMEM;
+    size_t moved = 0;
+    for (size_t i = 0; i < b->nrpc; i++)
+        if (b->rpcs[i].caller_ctx == IMP_NONE && b->rpcs[i].src == im->node_client) {
+            b->rpcs[i].src = outside;
+            moved++;
+        }
+    char w[96];
+    imp_span_where(&b->sp[b->rpcs[first].callee_ctx], w, sizeof w);
+    if (pb_strbuf_printf(&im->client_warn,
+                         "%s: %s: a span of service \"client\" entered by an RPC; "
+                         "\"client\" is also the node requests come from, so "
+                         "requests now come from node \"%s\" (%zu RPCs) and "
+                         "\"client\" is the service",
+                         im->files[b->sp[b->rpcs[first].callee_ctx].file], w,
+                         name, moved) != PB_OK)
+        return PB_ENOMEM;
+    im->st.client_warning = pb_strbuf_str(&im->client_warn);
+    return PB_OK;
+}
+
 int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
 {
     *out = NULL;
@@ -1205,22 +1242,18 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
         (kind_rule(&b), (rc = make_rpcs(&b, pre)) != PB_OK))
         goto out;
     im->st.count[IMP_C_RPCS] = b.nrpc;
-    /* a service named "client" that RPCs enter: the trace's node "client"
-     * is where requests come from (the spontaneous sender), so its calls
-     * would be read as new requests and a request entering it as a cycle */
+    /* a service named "client" that RPCs enter: "client" is also the name
+     * of the node requests come from (the spontaneous sender); one node for
+     * both would read the service's calls as new requests and a request
+     * entering it as a cycle, so the outside node takes another name (the
+     * first of client.outside, client.outside2, ... no service holds) and
+     * importtrace says so */
     for (size_t i = 0; i < b.nrpc; i++)
         if (b.rpcs[i].dst == im->node_client) {
-            char w[96];
-            const imp_span *x = &b.sp[b.rpcs[i].callee_ctx];
-            imp_span_where(x, w, sizeof w);
-            pb_error_set(err, PB_EPARSE, im->files[x->file], 0, 0,
-                         "%s: a span of service \"client\" entered by an RPC; "
-                         "\"client\" is the node requests come from (the "
-                         "spontaneous sender), so the service's calls would be "
-                         "read as new requests; expected another service name",
-                         w);
-            rc = -1;
-            goto out;
+            rc = rename_outside(im, &b, i);
+            if (rc != PB_OK)
+                goto out;
+            break;
         }
     if ((rc = imp_check_units(im)) != PB_OK)
         goto out;

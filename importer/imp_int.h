@@ -119,6 +119,7 @@ struct imp_importer {
     const char *csv_start_col; /* its header name (not owned) */
     pb_strbuf unit_warn;     /* stats.time_unit_warning */
     pb_strbuf answer_warn;   /* stats.answer_warning */
+    pb_strbuf client_warn;   /* stats.client_warning */
     pb_strbuf unit_meta;     /* " time_unit_suspect=..." for the metadata */
 };
 

@@ -383,6 +383,9 @@ int main(int argc, char **argv)
     if (imp_get_stats(im)->answer_warning)
         fprintf(stderr, "%s: warning: %s\n", prog,
                 imp_get_stats(im)->answer_warning);
+    if (imp_get_stats(im)->client_warning)
+        fprintf(stderr, "%s: warning: %s\n", prog,
+                imp_get_stats(im)->client_warning);
     /* spans not read are data lost: said even with --quiet */
     if (quiet && imp_get_stats(im)->count[IMP_C_NO_TIMESTAMP])
         fprintf(stderr, "%s: warning: %zu %s: %s (first: %s)\n", prog,

@@ -157,12 +157,22 @@ grep -q '^importtrace: n3.json:1:[0-9]*: "serviceName" holds a NUL character' n.
 # --- 5. A service named "client" that RPCs enter was merged with node
 # "client", where the importer makes requests come from: its calls read as
 # new requests, a request entering it as a cycle (infer: "parent cycles
-# cut").  Now refused naming the span; a client-kind root of a service
+# cut").  Now the node requests come from is renamed (client.outside, or
+# client.outside2 if a service holds that name too), said on stderr even
+# with -q, and the service keeps its name; a client-kind root of a service
 # "client" (the spontaneous sender itself) reads as before.
 echo "$J" | sed 's/SID/3/; s/SVC/client/; s/LOG/x/' > c1.json
-"$B/importtrace" -q -o c.tr c1.json 2> c.err && fail "a service client entered by an RPC: accepted"
-grep -q '^importtrace: c1.json: data\[0\].spans\[2\]: a span of service "client" entered by an RPC; "client" is the node requests come from' c.err ||
+"$B/importtrace" -q -o c.tr c1.json 2> c.err || { cat c.err; fail "a service client entered by an RPC: refused"; }
+grep -q '^importtrace: warning: c1.json: data\[0\].spans\[2\]: a span of service "client" entered by an RPC; "client" is also the node requests come from, so requests now come from node "client.outside" (1 RPCs)' c.err ||
     { cat c.err; fail "a service client: not said"; }
+grep -q ',client.outside,a,call,' c.tr || { cat c.tr; fail "a service client: request not from client.outside"; }
+grep -q ',a,client,call,' c.tr && grep -q ',client,a,return,' c.tr || { cat c.tr; fail "a service client: its RPC lost"; }
+"$B/infer" --algo nesting c.tr 2> c.ierr > /dev/null || { cat c.ierr; fail "a service client: infer refused"; }
+grep -q 'cycle' c.ierr && { cat c.ierr; fail "a service client: read as a cycle"; }
+echo "$J" | sed 's/SID/3/; s/SVC/client/; s/LOG/x/; s/"serviceName":"a"/"serviceName":"client.outside"/g' > c3.json
+"$B/importtrace" -q -o c.tr c3.json 2> c.err || { cat c.err; fail "client and client.outside services: refused"; }
+grep -q 'node "client.outside2"' c.err && grep -q ',client.outside2,client.outside,call,' c.tr ||
+    { cat c.err c.tr; fail "client and client.outside services: outside node not client.outside2"; }
 printf '[{"traceId":"a1","id":"1","name":"op","timestamp":1000,"duration":50,"kind":"CLIENT","localEndpoint":{"serviceName":"client"}},{"traceId":"a1","id":"1","name":"op","timestamp":1010,"duration":30,"kind":"SERVER","localEndpoint":{"serviceName":"fe"}}]\n' > c2.json
 "$B/importtrace" -q -o c.tr c2.json 2> c.err || { cat c.err; fail "a client-kind root of service client: refused"; }
 grep -q '^1,0.001000000,0.001010000,client,fe,call,a1,$' c.tr || { cat c.tr; fail "a client-kind root of service client: rows"; }
