@@ -742,12 +742,16 @@ static inline __attribute__((always_inline)) void walk_rest_est(joint *s, uint32
     *sump = sum;
 }
 
-/* The events of request q with the kids in k[0..n) (sorted by call time):
- * for every output, its trigger and delay.  mode 0: return the
- * log-likelihood; mode 1: add every output to the density histograms
- * (creating keys) and the call counts to the count table. */
-int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
-                   double *ll)
+/* joint_req_walk's body for one mode: mode is a constant at both calls
+ * (walk_mode, h189), so each copy is compiled without the other mode's
+ * branches and terms: the search's likelihood walks (mode 0) carry no
+ * learning code, the refit's walks (mode 1: joint_fit, fit_fast's
+ * joint_ff_walk, every request at every refit of a trace too large for
+ * fit_fast's records, such as the 2 M message row) no scoring code.  The
+ * same statements in the same order: the same numbers */
+static inline __attribute__((always_inline)) int req_walk_mode(joint *s, uint32_t q,
+                                                               const uint32_t *k, uint32_t n,
+                                                               const int mode, double *ll)
 {
     if (ll)
         *ll = 0;
@@ -764,6 +768,17 @@ int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode
     if (rc == PB_OK && ll)
         *ll = sum;
     return rc;
+}
+
+/* The events of request q with the kids in k[0..n) (sorted by call time):
+ * for every output, its trigger and delay.  mode 0: return the
+ * log-likelihood; mode 1: add every output to the density histograms
+ * (creating keys) and the call counts to the count table (every caller
+ * passes 0 or 1; any other value is taken as 1, as the steps did). */
+int joint_req_walk(joint *s, uint32_t q, const uint32_t *k, uint32_t n, int mode,
+                   double *ll)
+{
+    return mode == 0 ? req_walk_mode(s, q, k, n, 0, ll) : req_walk_mode(s, q, k, n, 1, ll);
 }
 
 int joint_wrec_room(joint_wrec *w, uint32_t n)
