@@ -1355,11 +1355,11 @@ int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out)
 struct joint_simset {
     sim x;
     double *esc;
-    uint32_t *moff, *trig, *trig2, *rtrig, *tmp;
-    pb_ns *early, *late, *tb, *arr;
+    uint32_t *moff, *trig, *tmp; /* trig: trig, trig2, rtrig (3 (n + 1)) */
+    pb_ns *early, *late, *tb;    /* tb: simulate's 7 (n + 1), then the solution's
+                                    stamps (4 (n + 1)) each draw starts from */
     unsigned char *pick;
     sframe *st;
-    pb_ns *cs0;             /* the solution's stamps (4 (n + 1)): each draw starts from them */
 };
 
 void joint_simset_free(joint_simset *z)
@@ -1371,13 +1371,10 @@ void joint_simset_free(joint_simset *z)
     free(z->early);
     free(z->late);
     free(z->trig);
-    free(z->trig2);
-    free(z->rtrig);
     free(z->tmp);
     free(z->tb);
     free(z->pick);
     free(z->st);
-    free(z->cs0);
     free(z->x.vis);
     free(z->x.lt);
     free(z->x.off);
@@ -1396,6 +1393,7 @@ int joint_simset_new(joint *s, joint_simset **out)
     if (!z)
         return PB_ENOMEM;
     uint32_t n = s->npairs, maxk = 1;
+    size_t n1 = (size_t)n + 1;
     for (uint32_t q = 0; q < n; q++)
         if (s->kids[q].n + 1 > maxk)
             maxk = s->kids[q].n + 1;
@@ -1403,33 +1401,28 @@ int joint_simset_new(joint *s, joint_simset **out)
     x->s = s;
     z->esc = malloc(((size_t)s->nnodes + 1) * sizeof *z->esc);
     int rc = z->esc ? orphan_misses(s, z->esc, &z->moff, &z->early, &z->late) : PB_ENOMEM;
-    z->trig = malloc(((size_t)n + 1) * sizeof *z->trig);
-    z->trig2 = malloc(((size_t)n + 1) * sizeof *z->trig2);
-    z->rtrig = malloc(((size_t)n + 1) * sizeof *z->rtrig);
+    z->trig = malloc(3 * n1 * sizeof *z->trig);
     z->tmp = malloc((size_t)maxk * sizeof *z->tmp);
-    z->tb = malloc(7 * ((size_t)n + 1) * sizeof *z->tb);
-    z->cs0 = malloc(4 * ((size_t)n + 1) * sizeof *z->cs0);
-    z->st = malloc(((size_t)n + 1) * sizeof *z->st);
-    x->vis = malloc((size_t)n + 1);
-    x->lt = malloc(((size_t)n + 1) * sizeof *x->lt);
+    z->tb = malloc(11 * n1 * sizeof *z->tb);
+    z->st = malloc(n1 * sizeof *z->st);
+    x->vis = malloc(n1);
+    x->lt = malloc(n1 * sizeof *x->lt);
     x->r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (rc == PB_OK && !(z->trig && z->trig2 && z->rtrig && z->tmp && z->tb && z->cs0 &&
-                         z->st && x->vis && x->lt && x->r))
+    if (rc == PB_OK && !(z->trig && z->tmp && z->tb && z->st && x->vis && x->lt && x->r))
         rc = PB_ENOMEM;
     if (rc == PB_OK) {
         x->esc = z->esc;
         x->moff = z->moff;
         x->early = z->early;
         x->late = z->late;
-        rc = sim_prepare(x, z->trig, z->trig2, z->rtrig, z->tmp, z->tb);
+        rc = sim_prepare(x, z->trig, z->trig + n1, z->trig + 2 * n1, z->tmp, z->tb);
     }
-    z->arr = z->tb ? z->tb + 6 * ((size_t)n + 1) : NULL;
     if (rc == PB_OK)
-        rc = joint_sim_restore(s, NULL, NULL, x->nc, x->nr, z->arr);
+        rc = joint_sim_restore(s, NULL, NULL, x->nc, x->nr, z->tb + 6 * n1);
     if (rc == PB_OK)
         z->pick = pick_roots(s, s->p.conf_sim_pairs, &rc);
     if (rc == PB_OK)
-        memcpy(z->cs0, z->tb, 4 * ((size_t)n + 1) * sizeof *z->cs0);
+        memcpy(z->tb + 7 * n1, z->tb, 4 * n1 * sizeof *z->tb);
     if (rc != PB_OK) {
         joint_simset_free(z);
         return rc;
@@ -1446,13 +1439,13 @@ int joint_simset_draw(joint_simset *z, uint32_t seed, pb_ns *cr, pb_ns *cs, pb_n
     /* as simulate with no loss and no blocks: the same draws in the same
      * order from the same seed */
     gsl_rng_set(x->r, seed);
-    memcpy(z->tb, z->cs0, 4 * ((size_t)n + 1) * sizeof *z->tb);
+    memcpy(z->tb, z->tb + 7 * ((size_t)n + 1), 4 * ((size_t)n + 1) * sizeof *z->tb);
     memset(x->vis, 0, (size_t)n + 1);
     memset(x->lt, 0, ((size_t)n + 1) * sizeof *x->lt);
     x->escaped = 0;
     for (uint32_t q = 0; q < n; q++)
         if (z->pick[q] && !x->vis[q])
-            sim_tree(x, z->st, q, z->arr[q]);
+            sim_tree(x, z->st, q, z->tb[6 * ((size_t)n + 1) + q]);
     /* the stamps the copy's trace would hold (simulate's output) */
     const pb_msg *m = s->v.msgs;
     for (uint32_t p = 0; p < n; p++) {
