@@ -12,7 +12,10 @@
 #   nanosecond stamps: the spacing test reads the copies' sends too);
 # - shape-serial (1 s, black box: the searches differ, copies drawn);
 # - shape-serial stamped in whole milliseconds (skewer --round 1ms, busy_skip_same=0; the
-#   copies' stamps cut to the tick, no spacing test).
+#   copies' stamps cut to the tick, no spacing test);
+# - experiments/joint_slow.conf seed 2 (black box): the spacing test decides
+#   there, so its busy_spacing= line (the copies' gaps counted from their
+#   sends) is compared too.
 # A wrong copy (2: the receive of every second call lost) must change the busy
 # test's copy counts (the check can fail), and shuffled rows give the same
 # output.  Fails on a tree without the option (infer rejects it).
@@ -32,7 +35,9 @@ strip_callids "$tmp/m.csv" > "$tmp/h.csv"
 strip_callids "$tmp/m.csv" > "$tmp/s.csv"
 "$B/skewer" --round 1ms "$tmp/m.csv" > "$tmp/r.csv" || fail "skewer"
 strip_callids "$tmp/r.csv" > "$tmp/sr.csv"
-for c in h:busy_skip_same=0 s:busy_skip_same=1 sr:busy_skip_same=0; do
+"$B/maketrace" "$R/experiments/joint_slow.conf" -D seed=2 > "$tmp/m.csv" || fail "maketrace joint_slow"
+strip_callids "$tmp/m.csv" > "$tmp/w.csv"
+for c in h:busy_skip_same=0 s:busy_skip_same=1 sr:busy_skip_same=0 w:busy_skip_same=1; do
     n=${c%%:*}; o=${c#*:}
     run "${n}1" "$tmp/$n.csv" -s "$o"
     run "${n}0" "$tmp/$n.csv" -s "$o" -s busy_copy_lean=0
@@ -47,6 +52,7 @@ for c in h:busy_skip_same=0 s:busy_skip_same=1 sr:busy_skip_same=0; do
     grep '^# busy_service=' "$tmp/${n}0.res" > "$tmp/b"
     cmp -s "$tmp/a" "$tmp/b" && fail "$n: a wrong copy gives the same copy counts: the check cannot fail"
 done
+grep -q '^# busy_spacing=B .* copy_gaps=[1-9]' "$tmp/w1.res" || fail "joint_slow: the spacing test did not decide"
 shuffle_rows 7 "$tmp/s.csv" "$tmp/x.csv"
 "$B/infer" --algo joint -q --sort -o "$tmp/x.res" "$tmp/x.csv" 2> /dev/null || fail "infer shuffled"
 body "$tmp/s1.res" > "$tmp/a"
