@@ -274,6 +274,9 @@ typedef struct joint_params {
     int busy_skip_same; /* [busy_skip_same] busy test: no copies where the free and
                            held solutions assign every pair alike (speed; the
                            verdict is free either way), 1 */
+    int busy_copy_lean; /* [busy_copy_lean] busy test: its copies drawn from one
+                           set-up and read as stamps, not traces (speed; the
+                           same draws), 1; 2 a wrong copy (tests) */
     int refit_skip_same; /* [refit_skip_same] a refit of an assignment the model was
                             just refitted on, the search having moved nothing, left
                             out (joint_refit, joint_search.c; speed, the same

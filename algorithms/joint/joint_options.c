@@ -530,6 +530,13 @@ const pb_option joint_options[] = {
      "copies (the verdict is the free search's whatever they show; speed, the same "
      "assignment; metadata busy_copies=0 skipped=same_solutions, no busy_service= "
      "lines); 0: copies drawn as before"},
+    {"busy_copy_lean", PB_OPT_INT, offsetof(joint_params, busy_copy_lean), "1", 0, 2,
+     "busy test: its copies of the free solution share one set-up (the orphans' misses, "
+     "triggers, delays per key and window, which depend on the solution alone) and are "
+     "read as stamps instead of being made into traces (speed; the same draws, the same "
+     "output); 0: each copy made as a trace (before); 2: a wrong copy, the receive of every "
+     "second call lost (tests only; docs/joint/speed.md, \"The busy test's copies from one "
+     "set-up\")"},
     {"refit_skip_same", PB_OPT_BOOL, offsetof(joint_params, refit_skip_same), "1",
      PB_OPT_NORANGE,
      "leave out a refit of the assignment the model was just refitted on when the search "

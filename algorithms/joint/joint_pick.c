@@ -165,8 +165,8 @@ static int windows(const joint *s, pb_ns *win)
 
 /* busy landings per link of s's trace (its whole pairs), or of the copy t
  * made from s (t non-NULL: pair p's call and return have ids 2p+1, 2p+2) */
-static int busy_of(const joint *s, const pb_trace *t, const pb_ns *win, double *calls,
-                   double *busy)
+static int busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, const pb_ns *srs,
+                   const pb_ns *win, double *calls, double *busy)
 {
     uint32_t np = s->npairs;
     uint32_t *lk = malloc(((size_t)np + 1) * sizeof *lk);
@@ -174,8 +174,8 @@ static int busy_of(const joint *s, const pb_trace *t, const pb_ns *win, double *
     int rc = lk && cr && rs ? PB_OK : PB_ENOMEM;
     for (uint32_t p = 0; rc == PB_OK && p < np; p++) {
         lk[p] = s->pr[p].link;
-        cr[p] = !t && s->pr[p].call != NONE ? s->pr[p].cr : PB_TS_NONE;
-        rs[p] = !t && s->pr[p].ret != NONE ? s->pr[p].rs : PB_TS_NONE;
+        cr[p] = scr ? scr[p] : !t && s->pr[p].call != NONE ? s->pr[p].cr : PB_TS_NONE;
+        rs[p] = srs ? srs[p] : !t && s->pr[p].ret != NONE ? s->pr[p].rs : PB_TS_NONE;
     }
     if (rc == PB_OK && t) {
         pb_trace_view v = pb_trace_view_of(t);
@@ -224,7 +224,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     if (rc == PB_OK)
         rc = windows(a, win);
     if (rc == PB_OK)
-        rc = busy_of(a, NULL, win, rn, rb);
+        rc = busy_of(a, NULL, NULL, NULL, win, rn, rb);
     for (uint32_t l = 0; rc == PB_OK && l < nl; l++) {
         double *x = st + JOINT_PICK_NSTAT * (size_t)a->link_src[l];
         x[0] += rn[l];
@@ -248,6 +248,17 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         sum[2] = -1; /* copies skipped: joint_pick_meta says so */
     /* what independent delays predict: copies of the free solution (more
      * where a verdict depends on their own spread: joint_busymore.c) */
+    /* busy_copy_lean: the copies from one set-up, as stamps (joint_selfcal.c) */
+    joint_simset *zs = NULL;
+    pb_ns *ccr = NULL, *ccs = NULL, *crs = NULL;
+    if (rc == PB_OK && !same && a->p.busy_copy_lean) {
+        rc = joint_simset_new(a, &zs);
+        ccr = malloc(3 * ((size_t)a->npairs + 1) * sizeof *ccr);
+        ccs = ccr ? ccr + a->npairs + 1 : NULL;
+        crs = ccr ? ccr + 2 * ((size_t)a->npairs + 1) : NULL;
+        if (rc == PB_OK && !ccr)
+            rc = PB_ENOMEM;
+    }
     for (int r = 0; rc == PB_OK && !same && r < JOINT_PICK_MAXSIMS; r++) {
         if (r >= JOINT_PICK_SIMS) {
             int more = 0;
@@ -260,11 +271,21 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             sum[2]++;
         }
         pb_trace *t = NULL;
-        rc = joint_selfcal_copy(a, (uint32_t)a->p.conf_seed + JOINT_PICK_SEED + (uint32_t)r, &t);
-        if (rc == PB_OK)
-            rc = busy_of(a, t, win, tn, tb);
-        if (rc == PB_OK && a->p.busy_space && !a->coarse)
-            rc = joint_space_of(a, t, serves, sw, sp + 2 * (size_t)nn, sp + 3 * (size_t)nn);
+        uint32_t seed = (uint32_t)a->p.conf_seed + JOINT_PICK_SEED + (uint32_t)r;
+        if (zs) {
+            rc = joint_simset_draw(zs, seed, ccr, ccs, crs);
+            if (rc == PB_OK)
+                rc = busy_of(a, NULL, ccr, crs, win, tn, tb);
+            if (rc == PB_OK && a->p.busy_space && !a->coarse)
+                rc = joint_space_of_stamps(a, ccs, crs, serves, sw, sp + 2 * (size_t)nn,
+                                           sp + 3 * (size_t)nn);
+        } else {
+            rc = joint_selfcal_copy(a, seed, &t);
+            if (rc == PB_OK)
+                rc = busy_of(a, t, NULL, NULL, win, tn, tb);
+            if (rc == PB_OK && a->p.busy_space && !a->coarse)
+                rc = joint_space_of(a, t, serves, sw, sp + 2 * (size_t)nn, sp + 3 * (size_t)nn);
+        }
         pb_trace_close(t);
         for (uint32_t l = 0; rc == PB_OK && l < nl; l++) {
             double *x = st + JOINT_PICK_NSTAT * (size_t)a->link_src[l];
@@ -272,6 +293,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             x[3] += tb[l];
         }
     }
+    joint_simset_free(zs);
+    free(ccr);
     /* the pairs the two solutions assign differently, by service */
     for (uint32_t p = 0; rc == PB_OK && p < a->npairs && p < b->npairs; p++) {
         if (a->par[p] != b->par[p] || a->pr[p].call != b->pr[p].call) {

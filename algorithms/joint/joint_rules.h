@@ -264,6 +264,20 @@ int joint_conf_product(const joint *s, const double *share, double *conf);
  * drawn with seed), into *out (the caller closes it).  PB_OK or
  * PB_ENOMEM */
 int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out);
+/* busy_copy_lean (joint_selfcal.c): copies of s's solution as
+ * joint_selfcal_copy draws them, sharing one set-up (orphans' misses,
+ * triggers, delays per key, the window's roots).  joint_simset_new: the
+ * set-up into *out (freed by joint_simset_free; s must not change while it
+ * lives).  joint_simset_draw: the copy drawn with seed, given as the stamps
+ * its trace would hold, per pair p (n + 1 entries each, PB_TS_NONE where
+ * the pair or that half is not in the copy): cr[p] the call's receive
+ * (its send where the trace's call has no receive stamp), cs[p] the call's
+ * send, rs[p] the return's send; sets s->scal_escaped as the copy would.
+ * Both PB_OK or PB_ENOMEM */
+typedef struct joint_simset joint_simset;
+int joint_simset_new(joint *s, joint_simset **out);
+int joint_simset_draw(joint_simset *z, uint32_t seed, pb_ns *cr, pb_ns *cs, pb_ns *rs);
+void joint_simset_free(joint_simset *z);
 
 /* joint_calibasync.c (conf_sim_async): joint_sim_waits: 1 when the
  * self-calibration's copy sends request q's response no earlier than the
@@ -413,6 +427,11 @@ int joint_space_count(size_t m, const uint32_t *v, const pb_ns *t, const unsigne
  * PB_OK or PB_ENOMEM */
 int joint_space_of(const joint *s, const pb_trace *t, const unsigned char *serves, pb_ns *w,
                    double *gaps, double *shortg);
+/* joint_space_of over a copy given as stamps (busy_copy_lean,
+ * joint_simset_draw): pair p's call sent at cs[p] and its return at rs[p]
+ * (PB_TS_NONE: not in the copy).  PB_OK or PB_ENOMEM */
+int joint_space_of_stamps(const joint *s, const pb_ns *cs, const pb_ns *rs,
+                          const unsigned char *serves, pb_ns *w, double *gaps, double *shortg);
 
 /* joint_tick0.c: at whole-tick stamps (s->tick > 20 ns, s->p.tick0) a
  * delay stamped zero ticks scores the fitted mass below one tick per tick

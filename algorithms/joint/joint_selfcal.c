@@ -503,6 +503,36 @@ static int orphan_misses(const joint *s, double *esc, uint32_t **moff, pb_ns **e
     return rc;
 }
 
+/* the set-up of a copy of x->s's solution (x->s and x->blk set): the
+ * triggers (trig, trig2, rtrig; tmp: room for a request's calls), the
+ * stamps x->cs .. x->rr (the solution's) and x->nc, x->nr in tb (7 (n + 1)
+ * entries), the delays per key (collect_delays).  No draw.  PB_OK or
+ * PB_ENOMEM */
+static int sim_prepare(sim *x, uint32_t *trig, uint32_t *trig2, uint32_t *rtrig, uint32_t *tmp,
+                       pb_ns *tb)
+{
+    joint *s = x->s;
+    uint32_t n = s->npairs;
+    joint_conf_triggers(s, trig, trig2, tmp);
+    for (uint32_t q = 0; q < n; q++)
+        rtrig[q] = resp_trigger(s, q);
+    x->trig = trig;
+    x->rtrig = rtrig;
+    x->cs = tb;
+    x->cr = tb + n + 1;
+    x->rs = tb + 2 * ((size_t)n + 1);
+    x->rr = tb + 3 * ((size_t)n + 1);
+    x->nc = tb + 4 * ((size_t)n + 1);
+    x->nr = tb + 5 * ((size_t)n + 1);
+    for (uint32_t p = 0; p < n; p++) {
+        x->cs[p] = s->pr[p].cs;
+        x->cr[p] = s->pr[p].cr;
+        x->rs[p] = s->pr[p].rs;
+        x->rr[p] = s->pr[p].rr;
+    }
+    return collect_delays(x);
+}
+
 static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
                     const pb_ns *early, const pb_ns *late, int floor_pairs, const double *drop,
                     const unsigned char *rest, int block, pb_trace **out)
@@ -537,24 +567,7 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
     pb_trace *t = NULL;
     if (rc == PB_OK) {
         gsl_rng_set(x.r, seed);
-        joint_conf_triggers(s, trig, trig2, tmp);
-        for (uint32_t q = 0; q < n; q++)
-            rtrig[q] = resp_trigger(s, q);
-        x.trig = trig;
-        x.rtrig = rtrig;
-        x.cs = tb;
-        x.cr = tb + n + 1;
-        x.rs = tb + 2 * ((size_t)n + 1);
-        x.rr = tb + 3 * ((size_t)n + 1);
-        x.nc = tb + 4 * ((size_t)n + 1);
-        x.nr = tb + 5 * ((size_t)n + 1);
-        for (uint32_t p = 0; p < n; p++) {
-            x.cs[p] = s->pr[p].cs;
-            x.cr[p] = s->pr[p].cr;
-            x.rs[p] = s->pr[p].rs;
-            x.rr[p] = s->pr[p].rr;
-        }
-        rc = collect_delays(&x);
+        rc = sim_prepare(&x, trig, trig2, rtrig, tmp, tb);
     }
     /* conf_sim_loss (joint_calibloss.c): the lost halves made again, and
      * the halves the copy loses, from a generator of their own */
@@ -1334,6 +1347,125 @@ int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out)
     free(early);
     free(late);
     return rc;
+}
+
+/* busy_copy_lean: the busy test's copies of one solution share their
+ * set-up (what simulate computes before its first draw depends on the
+ * solution alone) and are read as stamps, not made into traces */
+struct joint_simset {
+    sim x;
+    double *esc;
+    uint32_t *moff, *trig, *tmp; /* trig: trig, trig2, rtrig (3 (n + 1)) */
+    pb_ns *early, *late, *tb;    /* tb: simulate's 7 (n + 1), then the solution's
+                                    stamps (4 (n + 1)) each draw starts from */
+    unsigned char *pick;
+    sframe *st;
+};
+
+void joint_simset_free(joint_simset *z)
+{
+    if (!z)
+        return;
+    free(z->esc);
+    free(z->moff);
+    free(z->early);
+    free(z->late);
+    free(z->trig);
+    free(z->tmp);
+    free(z->tb);
+    free(z->pick);
+    free(z->st);
+    free(z->x.vis);
+    free(z->x.lt);
+    free(z->x.off);
+    free(z->x.dl);
+    free(z->x.map.k);
+    free(z->x.map.v);
+    if (z->x.r)
+        gsl_rng_free(z->x.r);
+    free(z);
+}
+
+int joint_simset_new(joint *s, joint_simset **out)
+{
+    *out = NULL;
+    joint_simset *z = calloc(1, sizeof *z);
+    if (!z)
+        return PB_ENOMEM;
+    uint32_t n = s->npairs, maxk = 1;
+    size_t n1 = (size_t)n + 1;
+    for (uint32_t q = 0; q < n; q++)
+        if (s->kids[q].n + 1 > maxk)
+            maxk = s->kids[q].n + 1;
+    sim *x = &z->x;
+    x->s = s;
+    z->esc = malloc(((size_t)s->nnodes + 1) * sizeof *z->esc);
+    int rc = z->esc ? orphan_misses(s, z->esc, &z->moff, &z->early, &z->late) : PB_ENOMEM;
+    z->trig = malloc(3 * n1 * sizeof *z->trig);
+    z->tmp = malloc((size_t)maxk * sizeof *z->tmp);
+    z->tb = malloc(11 * n1 * sizeof *z->tb);
+    z->st = malloc(n1 * sizeof *z->st);
+    x->vis = malloc(n1);
+    x->lt = malloc(n1 * sizeof *x->lt);
+    x->r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (rc == PB_OK && !(z->trig && z->tmp && z->tb && z->st && x->vis && x->lt && x->r))
+        rc = PB_ENOMEM;
+    if (rc == PB_OK) {
+        x->esc = z->esc;
+        x->moff = z->moff;
+        x->early = z->early;
+        x->late = z->late;
+        rc = sim_prepare(x, z->trig, z->trig + n1, z->trig + 2 * n1, z->tmp, z->tb);
+    }
+    if (rc == PB_OK)
+        rc = joint_sim_restore(s, NULL, NULL, x->nc, x->nr, z->tb + 6 * n1);
+    if (rc == PB_OK)
+        z->pick = pick_roots(s, s->p.conf_sim_pairs, &rc);
+    if (rc == PB_OK)
+        memcpy(z->tb + 7 * n1, z->tb, 4 * n1 * sizeof *z->tb);
+    if (rc != PB_OK) {
+        joint_simset_free(z);
+        return rc;
+    }
+    *out = z;
+    return PB_OK;
+}
+
+int joint_simset_draw(joint_simset *z, uint32_t seed, pb_ns *cr, pb_ns *cs, pb_ns *rs)
+{
+    sim *x = &z->x;
+    joint *s = x->s;
+    uint32_t n = s->npairs;
+    /* as simulate with no loss and no blocks: the same draws in the same
+     * order from the same seed */
+    gsl_rng_set(x->r, seed);
+    memcpy(z->tb, z->tb + 7 * ((size_t)n + 1), 4 * ((size_t)n + 1) * sizeof *z->tb);
+    memset(x->vis, 0, (size_t)n + 1);
+    memset(x->lt, 0, ((size_t)n + 1) * sizeof *x->lt);
+    x->escaped = 0;
+    for (uint32_t q = 0; q < n; q++)
+        if (z->pick[q] && !x->vis[q])
+            sim_tree(x, z->st, q, z->tb[6 * ((size_t)n + 1) + q]);
+    /* the stamps the copy's trace would hold (simulate's output) */
+    const pb_msg *m = s->v.msgs;
+    for (uint32_t p = 0; p < n; p++) {
+        const jpair *a = &s->pr[p];
+        cr[p] = cs[p] = rs[p] = PB_TS_NONE;
+        if (x->vis[p] != 2)
+            continue;
+        if (a->call != NONE) {
+            cs[p] = cut(x->cs[p], s->tick);
+            cr[p] = m[a->call].recv_ts == PB_TS_NONE ? cs[p] : cut(x->cr[p], s->tick);
+        }
+        if (a->ret != NONE)
+            rs[p] = cut(x->rs[p], s->tick);
+    }
+    s->scal_escaped = x->escaped;
+    /* busy_copy_lean=2 (tests only): a wrong copy, the receive of every
+     * second call lost, so the test sees the option matter */
+    for (uint32_t p = 1; s->p.busy_copy_lean == 2 && p < n; p += 2)
+        cr[p] = PB_TS_NONE;
+    return PB_OK;
 }
 
 void joint_copy_params(const joint *s, joint_params *p2)

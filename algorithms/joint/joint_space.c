@@ -122,24 +122,48 @@ int joint_space_count(size_t m, const uint32_t *v, const pb_ns *t, const unsigne
     return PB_OK;
 }
 
+/* joint_space_of's count from the sends e[0..m) (sorted here, freed) */
+static int space_count(jsend *e, size_t m, int set_w, const unsigned char *serves, pb_ns *w,
+                       double *gaps, double *shortg)
+{
+    uint32_t *v = malloc((m + 1) * sizeof *v);
+    pb_ns *ts = malloc((m + 1) * sizeof *ts);
+    int rc = v && ts ? PB_OK : PB_ENOMEM;
+    for (size_t i = 0; rc == PB_OK && i < m; i++) {
+        v[i] = e[i].v;
+        ts[i] = e[i].t;
+    }
+    if (rc == PB_OK)
+        rc = joint_space_count(m, v, ts, serves, w, set_w, gaps, shortg);
+    free(e);
+    free(v);
+    free(ts);
+    return rc;
+}
+
 int joint_space_of(const joint *s, const pb_trace *t, const unsigned char *serves, pb_ns *w,
                    double *gaps, double *shortg)
 {
     jsend *e = NULL;
     size_t m = 0;
     int rc = sends_of(s, t, &e, &m);
-    uint32_t *v = rc == PB_OK ? malloc((m + 1) * sizeof *v) : NULL;
-    pb_ns *ts = rc == PB_OK ? malloc((m + 1) * sizeof *ts) : NULL;
-    if (rc == PB_OK && (!v || !ts))
-        rc = PB_ENOMEM;
-    for (size_t i = 0; rc == PB_OK && i < m; i++) {
-        v[i] = e[i].v;
-        ts[i] = e[i].t;
+    return rc == PB_OK ? space_count(e, m, !t, serves, w, gaps, shortg) : rc;
+}
+
+int joint_space_of_stamps(const joint *s, const pb_ns *cs, const pb_ns *rs,
+                          const unsigned char *serves, pb_ns *w, double *gaps, double *shortg)
+{
+    uint32_t np = s->npairs;
+    jsend *e = malloc((2 * (size_t)np + 1) * sizeof *e);
+    if (!e)
+        return PB_ENOMEM;
+    size_t m = 0;
+    for (uint32_t p = 0; p < np; p++) {
+        if (cs[p] != PB_TS_NONE)
+            e[m++] = (jsend){s->pr[p].caller, cs[p]};
+        if (rs[p] != PB_TS_NONE)
+            e[m++] = (jsend){s->pr[p].callee, rs[p]};
     }
-    if (rc == PB_OK)
-        rc = joint_space_count(m, v, ts, serves, w, !t, gaps, shortg);
-    free(e);
-    free(v);
-    free(ts);
-    return rc;
+    pb_sort(e, m, sizeof *e, cmp_send);
+    return space_count(e, m, 0, serves, w, gaps, shortg);
 }
