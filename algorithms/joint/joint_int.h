@@ -391,8 +391,6 @@ struct joint {
     double xfloor;
     struct joint_xwalk *xwalk; /* the top of an exchange walked from a record
                                   (joint_xwalk.c), or NULL */
-    size_t xtop_bounded;    /* swap_top_bound: exchanges turned down on the bound */
-    size_t xtop_exact;      /* ... and bounded, then walked exactly (joint_xwalk.c) */
     size_t xresumed;        /* swap_resume: exchanges whose walk resumed later than
                                the first middle step (joint_model.c xresume_at) */
     double *xmemo;          /* swap_memo: requests' own log-likelihoods within one
@@ -1168,30 +1166,23 @@ int joint_req_walk_synced_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n
  * caller walks q afresh.  The caller drops the record (joint_xwalk_drop)
  * whenever q changes otherwise.  PB_OK or PB_ENOMEM */
 int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done);
-/* swap_top_bound (joint_xwalk.c): joint_xwalk_top's value or an upper
- * bound of it (*approx 1: the record's tail of terms bounded in O(1)
- * instead of added one by one; never -INFINITY then).  A caller that only
- * asks whether the value exceeds a threshold rejects on the bound and
- * calls joint_xwalk_top_again for the exact value otherwise.  PB_OK or
- * PB_ENOMEM */
-int joint_xwalk_top_hi(joint *s, uint32_t q, uint32_t a, uint32_t b, double *hi, int *done,
-                       int *approx);
-/* joint_xwalk_top for an exchange joint_xwalk_top_hi just bounded: the
- * exact value, with the counts (swap_top_resumed) as they were, so that
- * the metadata is as without the bound.  PB_OK or PB_ENOMEM */
-int joint_xwalk_top_again(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done);
-/* swap_top_bound: an upper bound *hi of the sequential sum s0 + term[j] +
- * ... + term[e - 1] (the record's terms added in order, as the exact
- * walk does) from the record's partial sums and absp, the prefix sums of
- * |term| (absp[z] = |term[0]| + ... + |term[z - 1]|, absp[rf->n + 1] the
- * whole).  Returns 0 (no bound: the caller adds the terms) when a value
- * is not finite */
-int joint_xwalk_tail_hi(const joint_wrec *rf, const double *absp, uint32_t j, uint32_t e,
-                        double s0, double *hi);
-/* joint_req_walk_synced_at (same_ids) bounded: see joint_model.c */
-int joint_req_walk_synced_hi(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
-                             const joint_wrec *ref, uint32_t j0, uint32_t cs, uint32_t *rbuf,
-                             const double *absp, double *hi, int *approx);
+/* swap_tail_tree (joint_xtail.c): the sequential sum s0 + term[j] + ...
+ * + term[e - 1] of record rf's terms (each added to the running sum in
+ * order, rounded to nearest, as the walk adds them), bit for bit; from
+ * rf's trees in O(log n) a change of binade once rf has added XT_WARM of
+ * its lengths one by one (before: one by one).  x NULL: one by one */
+typedef struct joint_xtail joint_xtail;
+double joint_xtail_sum(joint_xtail *x, const joint_wrec *rf, uint32_t j, uint32_t e, double s0);
+/* a tail summer with no trees (NULL: no memory) */
+joint_xtail *joint_xtail_new(void);
+/* drop its trees (the record changed) */
+void joint_xtail_reset(joint_xtail *x);
+/* free it (NULL-safe) */
+void joint_xtail_free(joint_xtail *x);
+/* tail sums made from trees (metadata swap_tail_tree) */
+size_t joint_xtail_used(const joint_xtail *x);
+/* the xwalk record's tail summer (joint_xwalk.c; NULL when none) */
+joint_xtail *joint_xwalk_tail(joint *s);
 /* joint_repair.c: exchange the returns of calls a and b (ret, rs, rr) */
 void joint_swap_ret(joint *s, uint32_t a, uint32_t b);
 /* drop the record if it is of one of q[0..n) (q NULL: in any case) */

@@ -252,17 +252,13 @@ static double level_value(joint *s, uint32_t x, uint32_t y, xlevel *L, int *rc)
  * scoring), walked from the request's record (joint_xwalk.c: the same
  * number, a fan-out's thousands of calls not walked again each time) */
 static double top_value(joint *s, const uint32_t *X, const uint32_t *Y, uint32_t D, xlevel *L,
-                        int *rc, int *approx)
+                        int *rc)
 {
-    if (approx)
-        *approx = 0;
     if (D > 0 && X[D] != NONE && X[D] == Y[D] && (s->xmemo || s->ps_memo) &&
         !joint_psmemo_test_wrong) {
         double v = 0;
         int done = 0;
-        /* approx (swap_top_bound): an upper bound will do (*approx set) */
-        if ((*rc = approx ? joint_xwalk_top_hi(s, X[D], X[D - 1], Y[D - 1], &v, &done, approx)
-                          : joint_xwalk_top(s, X[D], X[D - 1], Y[D - 1], &v, &done)) != PB_OK)
+        if ((*rc = joint_xwalk_top(s, X[D], X[D - 1], Y[D - 1], &v, &done)) != PB_OK)
             return -INFINITY;
         if (done) {
             L->m = L->na = L->nb = 0; /* as level_value leaves a single request */
@@ -375,17 +371,8 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         const int last = !gain && s->p.swap_floor && D == n &&
                          (X[D] == NONE || Y[D] == NONE || X[D] == Y[D]);
         double top = 0;
-        /* swap_top_bound (joint_xwalk.c): at the last depth, when the
-         * exchanged calls have no calls of their own (their re-split
-         * reads no floor: split_lists leaves no shared call to prune),
-         * the top may be an upper bound: the exchange is turned down on
-         * it when even that cannot gain (each of g's operations is
-         * monotone), else the top is walked exactly below */
-        int top_hi = 0;
-        const int bound_ok = last && s->p.swap_top_bound && s->kids[X[D - 1]].n == 0 &&
-                             s->kids[Y[D - 1]].n == 0;
         if (last) {
-            top = top_value(s, X, Y, D, &lv[D], &rc, bound_ok ? &top_hi : NULL);
+            top = top_value(s, X, Y, D, &lv[D], &rc);
             if (rc == PB_OK && top == -INFINITY)
                 level_count(s, X[D - 1], Y[D - 1], &lv[D - 1], &rc);
             if (rc != PB_OK || top == -INFINITY)
@@ -400,23 +387,12 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         if (!last) {
             if (!gain)
                 joint_xfloor_set(s, best, xsum, before[D], margin);
-            top = top_value(s, X, Y, D, &lv[D], &rc, NULL);
+            top = top_value(s, X, Y, D, &lv[D], &rc);
             s->xfloor_on = 0;
         }
         double g = xsum + top - before[D];
         if (D > 1)
             g -= XMARGIN;
-        if (top_hi && g > best) { /* the bound could gain: the exact top */
-            int done = 0;
-            rc = joint_xwalk_top_again(s, X[D], X[D - 1], Y[D - 1], &top, &done);
-            if (rc != PB_OK)
-                break;
-            g = xsum + top - before[D];
-            if (D > 1)
-                g -= XMARGIN;
-        } else if (top_hi) {
-            s->xtop_bounded++;
-        }
         if (g > best) {
             best = g;
             bestD = D;

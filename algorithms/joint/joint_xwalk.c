@@ -46,8 +46,7 @@ struct joint_xwalk {
                           place and puts back (not copied for each) */
     uint32_t q;      /* NONE: no record */
     uint32_t nout;   /* q's calls outside q's interval (level_value's test) */
-    double *absp;    /* swap_top_bound: prefix sums of |rec.term| (rec.n + 2) */
-    uint32_t abscap;
+    joint_xtail *tail; /* swap_tail_tree: rec's trees (joint_xtail.c) */
     size_t used;     /* exchanges scored from a record */
 };
 
@@ -71,7 +70,7 @@ void joint_xwalk_free(joint *s)
         return;
     joint_wrec_free(&s->xwalk->rec);
     free(s->xwalk->r);
-    free(s->xwalk->absp);
+    joint_xtail_free(s->xwalk->tail);
     free(s->xwalk);
     s->xwalk = NULL;
 }
@@ -79,6 +78,11 @@ void joint_xwalk_free(joint *s)
 size_t joint_xwalk_used(const joint *s)
 {
     return s->xwalk ? s->xwalk->used : 0;
+}
+
+joint_xtail *joint_xwalk_tail(joint *s)
+{
+    return s->xwalk ? s->xwalk->tail : NULL;
 }
 
 size_t joint_xwalk_resumed(const joint *s)
@@ -114,13 +118,9 @@ static uint32_t kid_pos(const joint *s, const uint32_t *k, uint32_t n, uint32_t 
     return NONE;
 }
 
-/* joint_xwalk_top (absp_on 0) and joint_xwalk_top_hi (absp_on 1: the
- * record's tail bounded, *approx set when it was) */
-static int xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done,
-                     int absp_on, int *approx)
+int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done)
 {
     *done = 0;
-    *approx = 0;
     *ll = 0;
     if (q == NONE || a == b || s->par[a] != q || s->par[b] != q ||
         s->kids[q].n < joint_xwalk_min)
@@ -131,6 +131,12 @@ static int xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, i
             return PB_ENOMEM;
         s->xwalk->q = NONE;
         s->xwalk->rec.want_term = 1;
+        s->xwalk->tail = joint_xtail_new();
+        if (!s->xwalk->tail) {
+            free(s->xwalk);
+            s->xwalk = NULL;
+            return PB_ENOMEM;
+        }
     }
     struct joint_xwalk *x = s->xwalk;
     const uint32_t *k = s->kids[q].a, n = s->kids[q].n;
@@ -156,17 +162,7 @@ static int xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, i
             return rc;
         if (x->rec.nr)
             memcpy(x->r, x->rec.r, (size_t)x->rec.nr * sizeof *x->r);
-        /* swap_top_bound: |term|'s prefix sums, once a record */
-        if (x->rec.n + 2 > x->abscap) {
-            double *nb = realloc(x->absp, ((size_t)x->rec.n + 2) * sizeof *nb);
-            if (!nb)
-                return PB_ENOMEM;
-            x->absp = nb;
-            x->abscap = x->rec.n + 2;
-        }
-        x->absp[0] = 0;
-        for (uint32_t z = 0; z <= x->rec.n; z++)
-            x->absp[z + 1] = x->absp[z] + fabs(x->rec.term[z]);
+        joint_xtail_reset(x->tail); /* a new record: its own trees */
         x->q = q;
     }
     /* level_value's test (every call inside q): only a's and b's changed */
@@ -188,60 +184,5 @@ static int xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, i
     }
     uint32_t j0 = ia < ib ? ia : ib, cs = n - 1 - (ia < ib ? ib : ia);
     int hit = 0;
-    if (absp_on)
-        return joint_req_walk_synced_hi(s, q, k, n, &x->rec, j0, cs, x->r, x->absp, ll, approx);
     return joint_req_walk_synced_at(s, q, k, n, &x->rec, j0, cs, 1, x->r, ll, &hit);
-}
-
-int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done)
-{
-    int ap = 0;
-    return xwalk_top(s, q, a, b, ll, done, 0, &ap);
-}
-
-int joint_xwalk_top_hi(joint *s, uint32_t q, uint32_t a, uint32_t b, double *hi, int *done,
-                       int *approx)
-{
-    return xwalk_top(s, q, a, b, hi, done, 1, approx);
-}
-
-int joint_xwalk_top_again(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done)
-{
-    /* the second walk of one exchange: counted once, as without the bound */
-    size_t used = s->xwalk ? s->xwalk->used : 0, res = s->xresumed;
-    int rc = joint_xwalk_top(s, q, a, b, ll, done);
-    if (s->xwalk)
-        s->xwalk->used = used;
-    s->xresumed = res;
-    s->xtop_exact++;
-    return rc;
-}
-
-/* Why *hi >= the sequential sum S = fl(..fl(s0 + t_j) .. + t_{e-1}):
- * with u = 2^-53, m = e - j, A = sum |t_z| over the tail, every rounding
- * of S's m additions is at most u times a partial sum of magnitude at
- * most (|s0| + A)(1 + m u), so |S - (s0 + T)| <= m u (|s0| + A)(1 + m u)
- * (T the exact sum of the terms).  The record's partial sums R (rf->sum,
- * R_e = rf->end) are the same additions from R_j (walk_steps adds each
- * step's one term tv to the sum and records it), so |R_e - R_j - T| <=
- * m u (|R_j| + A)(1 + m u); D = fl(R_e - R_j) and X = fl(s0 + D) add one
- * rounding each (<= u (|R_e| + |R_j|), <= u (|s0| + |R_e| + |R_j|)(1 + u)).
- * Together |X - S| <= (m + 3) u (|s0| + |R_j| + |R_e| + 2 A) for m u <
- * 1e-3; twice that is added (covering A's own rounding in the prefix sums,
- * bounded below by 4 (n + 2) u absp[n + 1], and the final addition's) */
-int joint_xwalk_tail_hi(const joint_wrec *rf, const double *absp, uint32_t j, uint32_t e,
-                        double s0, double *hi)
-{
-    const double u = 0x1p-53;
-    if (e <= j || e != rf->n + 1) /* nothing to bound (or a test hook's end) */
-        return 0;
-    const double rj = rf->sum[j], re = rf->end, whole = absp[rf->n + 1];
-    const double m = (double)(e - j);
-    const double A = (absp[e] - absp[j]) + 4.0 * ((double)rf->n + 2) * u * whole;
-    const double err = 2.0 * (m + 3) * u * (fabs(s0) + fabs(rj) + fabs(re) + 2 * A);
-    const double x = s0 + (re - rj);
-    if (!isfinite(x) || !isfinite(err) || !isfinite(whole) || m * u >= 1e-3)
-        return 0;
-    *hi = x + err;
-    return 1;
 }
