@@ -1179,7 +1179,7 @@ joint_xtail *joint_xtail_new(void);
 void joint_xtail_reset(joint_xtail *x);
 /* free it (NULL-safe) */
 void joint_xtail_free(joint_xtail *x);
-/* tail sums made from trees (metadata swap_tail_tree) */
+/* tail sums made from trees (metadata swap_tail_sums) */
 size_t joint_xtail_used(const joint_xtail *x);
 /* the xwalk record's tail summer (joint_xwalk.c; NULL when none) */
 joint_xtail *joint_xwalk_tail(joint *s);
