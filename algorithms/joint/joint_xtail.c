@@ -26,9 +26,11 @@
  * search goes on in the new binade.  A sum that changes binade more than
  * XT_HOPS times is added one by one from there.
  *
- * A record's trees are built only once the terms it has added one by
- * one exceed XT_WARM record lengths (the plain additions are cheaper for
- * the few exchanges most requests see); they are dropped with the record.
+ * A tail shorter than XT_SHORT terms is added one by one (a descent of a
+ * tree a binade costs more); a record's trees are built only once its
+ * longer tails added one by one exceed XT_WARM record lengths (the plain
+ * additions are cheaper for the few exchanges most requests see); they
+ * are dropped with the record.
  */
 #include "joint_int.h"
 
@@ -41,6 +43,7 @@
 #define XT_TREES 48               /* binades kept a record (never replaced) */
 #define XT_HOPS 64
 #define XT_WARM 4
+#define XT_SHORT 256 /* shorter tails one by one: a descent a binade costs more */
 
 typedef struct xtree {
     int E;             /* the binade (frexp's exponent); INT32_MIN: none */
@@ -244,10 +247,10 @@ double joint_xtail_sum(joint_xtail *x, const joint_wrec *rf, uint32_t j, uint32_
         x->rf = rf;
         x->m = rf->n + 1;
     }
-    if (!x || e > x->m || x->plain < (size_t)XT_WARM * x->m) {
+    if (!x || e > x->m || e - j < XT_SHORT || x->plain < (size_t)XT_WARM * x->m) {
         for (; z < e; z++)
             S += rf->term[z];
-        if (x)
+        if (x && e - j >= XT_SHORT)
             x->plain += e - j;
         return S;
     }
