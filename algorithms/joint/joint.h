@@ -412,6 +412,9 @@ typedef struct joint_params {
     int swap_resume;    /* [swap_resume] an exchange of returns walked from a record
                            resumes at the first step that could take either return
                            (same results, faster; joint_model.c xresume_at), 1 */
+    int swap_tail_tree; /* [swap_tail_tree] an exchange walked from a record adds the
+                           record's remaining terms from per-binade trees in O(log n),
+                           bit for bit (joint_xtail.c), 1 */
     int cand_sweep;     /* [cand_sweep] a call's candidate parents from a max-tree
                            over its service's requests when many are open (same
                            results, faster; joint_csweep.c), 1 */

@@ -1166,6 +1166,23 @@ int joint_req_walk_synced_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n
  * caller walks q afresh.  The caller drops the record (joint_xwalk_drop)
  * whenever q changes otherwise.  PB_OK or PB_ENOMEM */
 int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, int *done);
+/* swap_tail_tree (joint_xtail.c): the sequential sum s0 + term[j] + ...
+ * + term[e - 1] of record rf's terms (each added to the running sum in
+ * order, rounded to nearest, as the walk adds them), bit for bit; from
+ * rf's trees in O(log n) a change of binade once rf has added XT_WARM of
+ * its lengths one by one (before: one by one).  x NULL: one by one */
+typedef struct joint_xtail joint_xtail;
+double joint_xtail_sum(joint_xtail *x, const joint_wrec *rf, uint32_t j, uint32_t e, double s0);
+/* a tail summer with no trees (NULL: no memory) */
+joint_xtail *joint_xtail_new(void);
+/* drop its trees (the record changed) */
+void joint_xtail_reset(joint_xtail *x);
+/* free it (NULL-safe) */
+void joint_xtail_free(joint_xtail *x);
+/* tail sums made from trees (metadata swap_tail_sums) */
+size_t joint_xtail_used(const joint_xtail *x);
+/* the xwalk record's tail summer (joint_xwalk.c; NULL when none) */
+joint_xtail *joint_xwalk_tail(joint *s);
 /* joint_repair.c: exchange the returns of calls a and b (ret, rs, rr) */
 void joint_swap_ret(joint *s, uint32_t a, uint32_t b);
 /* drop the record if it is of one of q[0..n) (q NULL: in any case) */

@@ -85,6 +85,8 @@ typedef struct wsync {
     pb_ns dr;
     int anyd, hit;
     int exact;              /* conf_sync: add the record's terms one by one */
+    joint_xtail *tail;      /* swap_tail_tree (joint_xtail.c): with exact, that same
+                               sum from the record's trees (NULL: one by one) */
 } wsync;
 
 int joint_sync_test_drop = 0;
@@ -169,8 +171,11 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                 if (sy->exact) {
                     /* the same terms in the same order: the same sum */
                     uint32_t e = rf->n + 1 - (joint_sync_test_drop == 1);
-                    for (uint32_t z = j; z < e; z++)
-                        sum += rf->term[z];
+                    if (sy->tail) /* the same sum, bit for bit (joint_xtail.c) */
+                        sum = joint_xtail_sum(sy->tail, rf, j, e, sum);
+                    else
+                        for (uint32_t z = j; z < e; z++)
+                            sum += rf->term[z];
                 } else {
                     sum += rf->end - rf->sum[j];
                 }
@@ -1174,14 +1179,15 @@ static uint32_t xresume_at(joint *s, const joint_wrec *ref, uint32_t u, uint32_t
  * order in (and put back after the walk), not copied for each walk */
 static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_t q, const uint32_t *k, uint32_t n,
                          const joint_wrec *ref, uint32_t j0, uint32_t cs, int exact,
-                         int same_ids, uint32_t *rbuf, double *sump, int *hit)
+                         int same_ids, uint32_t *rbuf, joint_xtail *tail, double *sump,
+                         int *hit)
 {
     *sump = 0;
     *hit = 0;
     /* the middles' returns: the earliest (where the walk must resume) and
      * the latest (which every later trigger must follow) */
     pb_ns lo = INT64_MAX;
-    wsync sy = {ref, n - cs, 0, INT64_MIN, 0, 0, exact};
+    wsync sy = {ref, n - cs, 0, INT64_MIN, 0, 0, exact, tail};
     for (int side = 0; side < 2; side++) {
         const uint32_t *a = side ? ref->k : k;
         uint32_t e = side ? ref->n - cs : n - cs;
@@ -1286,7 +1292,7 @@ int joint_req_walk_estimate_at(joint *s, uint32_t q, const uint32_t *k, uint32_t
 {
     double sum = 0;
     *est = 0;
-    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 0, 0, NULL, &sum, synced);
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 0, 0, NULL, NULL, &sum, synced);
     if (rc != PB_OK)
         return rc;
     walk_rest_est(s, q, k, n, ref, j0, cs, &sum);
@@ -1320,7 +1326,9 @@ int joint_req_walk_synced_at(joint *s, uint32_t q, const uint32_t *k, uint32_t n
 {
     double sum = 0;
     *ll = 0;
-    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, same_ids, rbuf, &sum, synced);
+    int rc = walk_from_ref(s, q, k, n, ref, j0, cs, 1, same_ids, rbuf,
+                           same_ids && s->p.swap_tail_tree && s->xwalk ? joint_xwalk_tail(s) : NULL,
+                           &sum, synced);
     if (rc == PB_OK)
         rc = walk_rest(s, q, k, n, 0, &sum, NULL, ref, j0, cs, same_ids);
     if (rc == PB_OK)

@@ -775,6 +775,14 @@ const pb_option joint_options[] = {
      "first step that could have taken either return, not at the first call between the "
      "two (a deep request: every call sent before any return); 0 resumes as before "
      "(docs/joint/speed.md, \"Speed, nineteenth wave\")"},
+    {"swap_tail_tree", PB_OPT_BOOL, offsetof(joint_params, swap_tail_tree), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: without call ids, an exchange of two returns scored "
+     "from a request's record adds the record's remaining terms (one a call after the "
+     "two) as a sum of integers of the binade's spacing, from a tree over the record, "
+     "in O(log n), bit for bit the same double as adding them one by one; 0 adds them one "
+     "by one (O(n) an exchange: one request with thousands of calls; docs/joint/speed.md, "
+     "\"Wide requests: the exchange's tail\")"},
     {"cand_sweep", PB_OPT_BOOL, offsetof(joint_params, cand_sweep), "1", PB_OPT_NORANGE,
      "speed only, the same results: a call's candidate parents (the requests of its "
      "caller that enclose it) read from a max-tree over the requests by their ends when "

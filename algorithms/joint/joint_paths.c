@@ -489,6 +489,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                        s->par_adds); /* joint_model.c par_sweep */
         if (joint_xwalk_used(s)) /* joint_xwalk.c: a line only where it fired */
             pb_result_meta(res, "swap_top_resumed=%zu", joint_xwalk_used(s));
+        if (joint_xtail_used(joint_xwalk_tail(s))) /* joint_xtail.c: only where it fired */
+            pb_result_meta(res, "swap_tail_sums=%zu", joint_xtail_used(joint_xwalk_tail(s)));
         if (s->restart)
             pb_result_meta(res, "second_start=%s log_likelihood_rank=%.3f "
                                 "log_likelihood_earliest=%.3f",

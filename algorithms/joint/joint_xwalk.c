@@ -46,6 +46,7 @@ struct joint_xwalk {
                           place and puts back (not copied for each) */
     uint32_t q;      /* NONE: no record */
     uint32_t nout;   /* q's calls outside q's interval (level_value's test) */
+    joint_xtail *tail; /* swap_tail_tree: rec's trees (joint_xtail.c) */
     size_t used;     /* exchanges scored from a record */
 };
 
@@ -69,6 +70,7 @@ void joint_xwalk_free(joint *s)
         return;
     joint_wrec_free(&s->xwalk->rec);
     free(s->xwalk->r);
+    joint_xtail_free(s->xwalk->tail);
     free(s->xwalk);
     s->xwalk = NULL;
 }
@@ -76,6 +78,11 @@ void joint_xwalk_free(joint *s)
 size_t joint_xwalk_used(const joint *s)
 {
     return s->xwalk ? s->xwalk->used : 0;
+}
+
+joint_xtail *joint_xwalk_tail(joint *s)
+{
+    return s->xwalk ? s->xwalk->tail : NULL;
 }
 
 size_t joint_xwalk_resumed(const joint *s)
@@ -124,6 +131,12 @@ int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, in
             return PB_ENOMEM;
         s->xwalk->q = NONE;
         s->xwalk->rec.want_term = 1;
+        s->xwalk->tail = joint_xtail_new();
+        if (!s->xwalk->tail) {
+            free(s->xwalk);
+            s->xwalk = NULL;
+            return PB_ENOMEM;
+        }
     }
     struct joint_xwalk *x = s->xwalk;
     const uint32_t *k = s->kids[q].a, n = s->kids[q].n;
@@ -149,6 +162,7 @@ int joint_xwalk_top(joint *s, uint32_t q, uint32_t a, uint32_t b, double *ll, in
             return rc;
         if (x->rec.nr)
             memcpy(x->r, x->rec.r, (size_t)x->rec.nr * sizeof *x->r);
+        joint_xtail_reset(x->tail); /* a new record: its own trees */
         x->q = q;
     }
     /* level_value's test (every call inside q): only a's and b's changed */

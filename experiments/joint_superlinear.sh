@@ -1,0 +1,66 @@
+#!/bin/sh
+# joint_superlinear.sh - the black-box inputs that grew faster than n log n
+# (docs/joint/speed.md "Wide requests: the exchange's tail"):
+#   wide     one request calling one service N times, ~5 calls open at once
+#            (experiments/joint_wide1.awk)
+#   deep     one request of N nested spans over 8 services
+#            (experiments/joint_deep.awk SHAPE=chain, imported)
+#   overlap  N requests, each with one call, all open at once, first in
+#            last out (joint_overlap_trace of tests/sh/joint_lib.sh)
+#
+#   sh experiments/joint_superlinear.sh [--classes "wide deep overlap"]
+#        [--sizes "1000 2000 4000 8000"] [--callgrind] [-- INFER_ARGS...]
+#
+# One CSV row per class and size: user CPU s of infer --algo joint (from
+# /usr/bin/time when there), instructions (with --callgrind: valgrind
+# --tool=callgrind, slow) and the metadata counts swap_top_resumed /
+# swap_tail_sums.  INFER_ARGS go to every run (e.g. -s swap_tail_tree=0).
+# Environment: PB_BIN (default <repo>/bin).  Deterministic but the CPU.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+: "${PB_BIN:=$ROOT/bin}"
+CLASSES="wide deep overlap"
+SIZES="1000 2000 4000 8000"
+CG=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --classes) CLASSES=$2; shift ;;
+    --sizes) SIZES=$2; shift ;;
+    --callgrind) CG=1 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --) shift; break ;;
+    *) echo "joint_superlinear: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+PB_ROOT=$ROOT
+export PB_ROOT
+. "$ROOT/tests/sh/joint_lib.sh" # tmp (removed on exit), joint_overlap_trace
+echo "class,n,user_s,instructions,swap_top_resumed,swap_tail_sums"
+for c in $CLASSES; do
+    for n in $SIZES; do
+        case "$c" in
+        wide) awk -v N="$n" -f "$ROOT/experiments/joint_wide1.awk" > "$tmp/t.csv" ;;
+        deep) awk -v N="$n" -v SHAPE=chain -f "$ROOT/experiments/joint_deep.awk" > "$tmp/t.json" &&
+                  "$PB_BIN/importtrace" -q "$tmp/t.json" -o "$tmp/t.csv" || exit 1 ;;
+        overlap) joint_overlap_trace "$n" > "$tmp/t.csv" ;;
+        *) echo "joint_superlinear: unknown class '$c'" >&2; exit 2 ;;
+        esac
+        u=; ins=
+        if [ -x /usr/bin/time ]; then
+            /usr/bin/time -f "%U" -o "$tmp/time" "$PB_BIN/infer" --algo joint -q "$@" \
+                -o "$tmp/r.csv" "$tmp/t.csv" 2> "$tmp/log" || { cat "$tmp/log" >&2; exit 1; }
+            u=$(tail -1 "$tmp/time")
+        else
+            "$PB_BIN/infer" --algo joint -q "$@" -o "$tmp/r.csv" "$tmp/t.csv" 2> "$tmp/log" || exit 1
+        fi
+        if [ "$CG" = 1 ]; then
+            valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$PB_BIN/infer" --algo joint -q \
+                "$@" -o /dev/null "$tmp/t.csv" 2> "$tmp/vg" || { cat "$tmp/vg" >&2; exit 1; }
+            ins=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$tmp/vg" | tr -d ,)
+        fi
+        x=$(sed -n 's/^# swap_top_resumed=\([0-9]*\).*/\1/p' "$tmp/r.csv")
+        y=$(sed -n 's/^# swap_tail_sums=\([0-9]*\).*/\1/p' "$tmp/r.csv")
+        echo "$c,$n,$u,$ins,${x:-0},${y:-0}"
+    done
+done
