@@ -312,6 +312,11 @@ int joint_calib_meta(const joint *s, pb_result *res)
                                         "widened links"
                                       : "no more orphans than half pairs: loss may explain "
                                         "them, the copy tests its own window");
+    /* conf_late_construct (joint_calibconstr.c): said where it holds */
+    size_t nlc = s->scal_done ? joint_late_construct_count(s) : 0;
+    if (rc == PB_OK && nlc)
+        rc = pb_result_meta(res, "conf_late_construct=1 services=%zu (their calls can outlive "
+                            "their request: no row of theirs right by construction)", nlc);
     /* conf_sims_auto (joint_selfcal.c): said wherever asked for */
     if (rc == PB_OK && s->scal_done && s->p.conf_sims_auto)
         rc = pb_result_meta(res, "conf_sims_auto=1 copies=%d rows=%.0f thin_rows=%.0f "

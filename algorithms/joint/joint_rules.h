@@ -1313,4 +1313,11 @@ int joint_sim_late_take(joint *s, int *any);
 int joint_sim_late_applies(const joint *r, size_t *nlate, size_t *nwhole, double *orphans,
                            size_t *halves);
 
+/* conf_late_construct (joint_calibconstr.c): 1 when service a's late-call
+ * test passed and the option is on (its calls can outlive their request,
+ * so none of its rows is right by construction), else 0 */
+int joint_late_construct(const joint *s, uint32_t a);
+/* conf_late_construct: how many services joint_late_construct holds for */
+size_t joint_late_construct_count(const joint *s);
+
 #endif

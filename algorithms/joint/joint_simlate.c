@@ -21,7 +21,10 @@
  * the real one (after late_chance).  A service or link the real trace
  * does not have keeps none.  The copy's own test still runs (its
  * verdict replaced, with the real service's statistics row).  Confidence only: the real trace's search is
- * not touched.
+ * not touched.  Not where the late services' orphans are no more than the
+ * trace's half pairs (conf_sim_late_halves; joint_sim_late_applies).
+ * On by default since h191 (docs/joint/confidence.md, "conf_sim_late by
+ * default").
  */
 #include "joint_int.h"
 #include "joint_rules.h"
