@@ -288,8 +288,8 @@ const pb_option joint_options[] = {
     {"conf_sim_late", PB_OPT_BOOL, offsetof(joint_params, conf_sim_late), "1", PB_OPT_NORANGE,
      "self-calibration: where the real trace widened a link whole (calls that outlive their "
      "request; late_chance), the copy takes the real trace's late-call decision (late "
-     "services, their gaps, every link's widened share) instead of testing its own window; "
-     "0: the copy's own test "
+     "services, their gaps, every link's widened share) instead of testing its own window "
+     "(not where loss may explain the orphans: conf_sim_late_halves); 0: the copy's own test "
      "(docs/joint/confidence.md, \"Calibration of late calls, twenty-second wave (h186)\")"},
     {"conf_late_construct", PB_OPT_BOOL, offsetof(joint_params, conf_late_construct), "0",
      PB_OPT_NORANGE,
