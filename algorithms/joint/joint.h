@@ -231,7 +231,11 @@ typedef struct joint_params {
                               from which the second copy is made, 0.05 */
     int conf_sim_late;  /* [conf_sim_late] where the real trace widened a link whole,
                            the copy takes its late-call decision (late services,
-                           widened links; joint_simlate.c), 0 */
+                           widened links; joint_simlate.c), 1 */
+    int conf_late_construct; /* [conf_late_construct] a late service's rows are not right
+                                by construction (joint_calibconstr.c), 0 */
+    int conf_sim_late_halves; /* [conf_sim_late_halves] ... not where the late
+                                 services' orphans are no more than the half pairs, 1 */
     int conf_sim_async; /* [conf_sim_async] the copy's response waits only for the
                            returns the solution's response waited for (calls that
                            outlive their parent stay so; joint_calibasync.c), 1 */

@@ -301,17 +301,22 @@ int joint_calib_meta(const joint *s, pb_result *res)
     if (rc == PB_OK && outl)
         rc = pb_result_meta(res, "conf_sim_async=1 outliving_calls=%zu", outl);
     /* conf_sim_late (joint_simlate.c): said where the real trace has a late service */
-    size_t nlate = 0, nwhole = 0;
-    for (uint32_t a = 0; s->scal_done && s->p.conf_sim_late && s->late_gap && a < s->nnodes; a++)
-        nlate += s->late_gap[a] >= 0;
-    for (uint32_t l = 0; nlate && s->late_lshare && l < s->nlinks; l++)
-        nwhole += s->late_gap[s->link_src[l]] >= 0 && s->late_lshare[l] >= 0.5;
-    if (!nwhole)
-        nlate = 0;
-    if (rc == PB_OK && nlate)
-        rc = pb_result_meta(res, "conf_sim_late=1 late_services=%zu links_widened_whole=%zu (the "
-                            "copy takes the real trace's late-call decision and widened links)",
-                            nlate, nwhole);
+    size_t nlate = 0, nwhole = 0, nhalf = 0;
+    double norph = 0;
+    int took = s->scal_done && s->p.conf_sim_late
+        ? joint_sim_late_applies(s, &nlate, &nwhole, &norph, &nhalf) : 0;
+    if (rc == PB_OK && took)
+        rc = pb_result_meta(res, "conf_sim_late=1 late_services=%zu links_widened_whole=%zu "
+                            "orphan_calls=%.0f half_pairs=%zu (%s)", nlate, nwhole, norph, nhalf,
+                            took == 1 ? "the copy takes the real trace's late-call decision and "
+                                        "widened links"
+                                      : "no more orphans than half pairs: loss may explain "
+                                        "them, the copy tests its own window");
+    /* conf_late_construct (joint_calibconstr.c): said where it holds */
+    size_t nlc = s->scal_done ? joint_late_construct_count(s) : 0;
+    if (rc == PB_OK && nlc)
+        rc = pb_result_meta(res, "conf_late_construct=1 services=%zu (their calls can outlive "
+                            "their request: no row of theirs right by construction)", nlc);
     /* conf_sims_auto (joint_selfcal.c): said wherever asked for */
     if (rc == PB_OK && s->scal_done && s->p.conf_sims_auto)
         rc = pb_result_meta(res, "conf_sims_auto=1 copies=%d rows=%.0f thin_rows=%.0f "

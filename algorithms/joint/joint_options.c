@@ -285,12 +285,25 @@ const pb_option joint_options[] = {
      "crossing a few requests in a thousand make appears in the copy about as often as in "
      "the trace, so the map can lower its share); 0: a window of conf_sim_share "
      "(docs/joint/confidence.md, \"The copy as large as a small trace\")"},
-    {"conf_sim_late", PB_OPT_BOOL, offsetof(joint_params, conf_sim_late), "0", PB_OPT_NORANGE,
+    {"conf_sim_late", PB_OPT_BOOL, offsetof(joint_params, conf_sim_late), "1", PB_OPT_NORANGE,
      "self-calibration: where the real trace widened a link whole (calls that outlive their "
      "request; late_chance), the copy takes the real trace's late-call decision (late "
-     "services, their gaps, every link's widened share) instead of testing its own window; "
-     "0: the copy's own test "
+     "services, their gaps, every link's widened share) instead of testing its own window "
+     "(not where loss may explain the orphans: conf_sim_late_halves); 0: the copy's own test "
      "(docs/joint/confidence.md, \"Calibration of late calls, twenty-second wave (h186)\")"},
+    {"conf_late_construct", PB_OPT_BOOL, offsetof(joint_params, conf_late_construct), "0",
+     PB_OPT_NORANGE,
+     "self-calibration: a service whose late-call test passed (its calls can outlive their "
+     "request) has no row right by construction: its rows of share 1 with one candidate go "
+     "through the copy's map; 0: only services with orphans in the solution "
+     "(docs/joint/confidence.md, \"Rows right by construction and calls that outlive their "
+     "request (h191)\")"},
+    {"conf_sim_late_halves", PB_OPT_BOOL, offsetof(joint_params, conf_sim_late_halves), "1",
+     PB_OPT_NORANGE,
+     "conf_sim_late: not where the late services' orphan calls are no more than the trace's "
+     "half pairs (calls or returns without their other half: loss may explain every orphan, "
+     "and the copy loses messages itself); 0: wherever a link was widened whole "
+     "(docs/joint/confidence.md, \"conf_sim_late by default\")"},
     {"conf_sim_async", PB_OPT_BOOL, offsetof(joint_params, conf_sim_async), "1", PB_OPT_NORANGE,
      "self-calibration: a simulated response waits only for the returns its request's "
      "response waited for in the solution; a call whose return came after it (an "

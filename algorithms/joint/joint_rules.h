@@ -1324,4 +1324,19 @@ int joint_late_chance(joint *s, const uint32_t *lcalls);
  * (*any: a service is late), 0: not applicable */
 int joint_sim_late_take(joint *s, int *any);
 
+/* conf_sim_late (joint_simlate.c): whether the real trace r calls for it:
+ * 1 yes, 2 declined (the late services' orphans no more than r's half
+ * pairs, conf_sim_late_halves), 0 no link widened whole.  The optional
+ * outputs (NULL: not wanted): late services with a link widened whole,
+ * those links, their orphan calls, r's half pairs */
+int joint_sim_late_applies(const joint *r, size_t *nlate, size_t *nwhole, double *orphans,
+                           size_t *halves);
+
+/* conf_late_construct (joint_calibconstr.c): 1 when service a's late-call
+ * test passed and the option is on (its calls can outlive their request,
+ * so none of its rows is right by construction), else 0 */
+int joint_late_construct(const joint *s, uint32_t a);
+/* conf_late_construct: how many services joint_late_construct holds for */
+size_t joint_late_construct_count(const joint *s);
+
 #endif

@@ -649,6 +649,16 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
     return rc;
 }
 
+/* do service a's calls leave their request's interval?  Its orphans in
+ * the solution (esc), or (conf_late_construct) the late-call test passed
+ * for it: late_attach may have placed every orphan, leaving none, while
+ * a call a neighbour's request encloses may still be one that outlived
+ * its own (joint_calibconstr.c) */
+static int escapes_of(const joint *s, uint32_t a, const double *esc)
+{
+    return esc[a] > 0 || joint_late_construct(s, a);
+}
+
 /* is pair p's share of 1 right by construction in a simulation?  (its
  * pair and its parent's were made by call id, and nothing was doubted:
  * then the simulated parent is the only candidate, and so the truth) */
@@ -1065,8 +1075,8 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
             uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
             uint32_t i = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
-            ex2[p] = (unsigned char)by_construction(s2, p, sh2[p], esc[s->pr[i].caller] > 0,
-                                                    rest2);
+            ex2[p] = (unsigned char)by_construction(s2, p, sh2[p],
+                                                    escapes_of(s, s->pr[i].caller, esc), rest2);
             int ok = ic == PB_ID_NONE || ir == PB_ID_NONE || (ic - 1) / 2 == (ir - 1) / 2;
             if (q2 == NONE) {
                 ok = ok && s->par[i] == NONE;
@@ -1230,7 +1240,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     if (rc == PB_OK && !exr)
         rc = PB_ENOMEM;
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
-        exr[p] = (unsigned char)by_construction(s, p, share[p], esc[s->pr[p].caller] > 0,
+        exr[p] = (unsigned char)by_construction(s, p, share[p],
+                                                escapes_of(s, s->pr[p].caller, esc),
                                                 lossy > 0 ? rest : NULL);
         /* conf_anchor: the roots it took out (metadata) */
         s->anch_roots += s->p.conf_anchor && s->par[p] == NONE && s->pr[p].call == NONE &&
