@@ -202,6 +202,15 @@ static int up_solve(const up_a *A, size_t na, const uint32_t *ci, uint32_t ncc,
     return PB_OK;
 }
 
+/* the places within span of place x among n into the difference array d */
+static void span_mark(int32_t *d, uint32_t x, uint32_t span, uint32_t n)
+{
+    uint32_t a = x > span ? x - span : 0;
+    uint32_t b = x < n && span < n - x - 1 ? x + span + 1 : n;
+    d[a]++;
+    d[b]--;
+}
+
 /* unp_flow_span: the zone kept only on the time spans around its seeds
  * (dep[v] == 0: the unpaired messages and the pairs dearer than two
  * unpaired ones): a call within `span` calls of a seed's place in the
@@ -227,25 +236,16 @@ static int up_span(uint32_t nc, uint32_t nr, const pb_ns *ct, const pb_ns *rt, c
             j++;
         if (dep[i] != 0)
             continue;
-        uint32_t a = i > (uint32_t)span ? i - (uint32_t)span : 0;
-        uint32_t b = i + (uint32_t)span + 1 < nc ? i + (uint32_t)span + 1 : nc;
-        dc[a]++, dc[b]--;
-        a = j > (uint32_t)span ? j - (uint32_t)span : 0;
-        b = j + (uint32_t)span + 1 < nr ? j + (uint32_t)span + 1 : nr;
-        dr[a]++, dr[b]--;
+        span_mark(dc, i, (uint32_t)span, nc);
+        span_mark(dr, j, (uint32_t)span, nr);
     }
     for (uint32_t j = 0, i = 0; j < nr; j++) { /* return j: place j; i calls up to it */
         while (i < nc && ct[i] <= rt[j])
             i++;
         if (dep[nc + j] != 0)
             continue;
-        uint32_t a = j > (uint32_t)span ? j - (uint32_t)span : 0;
-        uint32_t b = j + (uint32_t)span + 1 < nr ? j + (uint32_t)span + 1 : nr;
-        dr[a]++, dr[b]--;
-        a = i > (uint32_t)span ? i - (uint32_t)span : 0;
-        b = i + (uint32_t)span + 1 < nc ? i + (uint32_t)span + 1 : nc;
-        if (a < b)
-            dc[a]++, dc[b]--;
+        span_mark(dr, j, (uint32_t)span, nr);
+        span_mark(dc, i, (uint32_t)span, nc);
     }
     int32_t run = 0;
     for (uint32_t i = 0; i < nc; i++) {
