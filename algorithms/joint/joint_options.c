@@ -143,7 +143,8 @@ const pb_option joint_options[] = {
      "with unpaired=1 unp_pieces=1 unp_flow=2: in the self-calibration copy only the "
      "messages made from requests of the real trace's taken pieces seed the unpaired "
      "step's zone (none when it took none); the copy keeps its first search's pairs "
-     "elsewhere, as the real output did.  0 = every unpaired message of the copy "
+     "elsewhere, as the real output did (hotel 100 at 2 %: 4.89 -> 4.55 G instructions; "
+     "parents unchanged, confidences a little lower).  0 = every unpaired message of the copy "
      "(docs/joint/loss.md, \"The flow on the spans\")"},
     {"unp_flow_span", PB_OPT_INT, offsetof(joint_params, unp_flow_span), "8", 0, 1000000,
      "unp_flow=2: the zone also cut to the time spans around the unpaired messages -- a call "
