@@ -74,6 +74,10 @@ typedef struct joint_params {
                            same on a zone around the unpaired messages, 0 */
     int unp_flow_hops;  /* [unp_flow_hops] unp_flow=2: the zone paired again, this
                            many steps of the arc graph from the unpaired messages, 4 */
+    int unp_copy_taken; /* [unp_copy_taken] the self-calibration copy: only messages
+                           of the real trace's taken pieces seed the flow, 1 */
+    int unp_flow_span;  /* [unp_flow_span] unp_flow=2: the zone cut to this many calls /
+                           returns of its seeds in time order (joint_unpaired.c), 8 */
     double unp_win_pad; /* [unp_win_pad] the window: a seed request's span widened
                            by this times its length on each side, 1 */
     double unp_cand_pad; /* [unp_cand_pad] unp_win=2: the seed span widened by this

@@ -698,6 +698,8 @@ struct joint {
     uint32_t *unpp_size;
     unsigned char *unpp_tk;
     uint64_t *unpp_first;   /* per piece: the id of its first message */
+    unsigned char *unpp_tmsg; /* unp_copy_taken: per message, 1 when in a taken piece
+                                 (NULL: none taken); held by the output solution */
     unsigned char *unpp_sec; /* per message: in a taken piece, when some pieces but
                                 not all are taken (the merge's input), or NULL */
     /* unp_pieces' merge (joint_unpmerge.c): while the merged solution is

@@ -921,6 +921,15 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
                           const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
                           unsigned char *un_r, double *before, double *after, int solver,
                           int zone);
+/* joint_unpaired_link_s with unp_flow_span's cut of the zone (span > 0: the
+ * zone kept within span calls / returns of its seeds; 0 = the zone
+ * whole) and, with seedok (calls 0..nc, returns nc..; NULL = all), only
+ * the unpaired messages it marks seeding the zone (unp_copy_taken: the
+ * others keep their state).  PB_OK, PB_ENOMEM or PB_ERANGE */
+int joint_unpaired_link_z(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
+                          const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
+                          unsigned char *un_r, double *before, double *after, int solver,
+                          int zone, int span, const unsigned char *seedok);
 int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec **recs,
                           size_t *nrecs, size_t *changed);
 /* joint_unppiece.c: the top-level request (root pair) of pair q under

@@ -202,6 +202,67 @@ static int up_solve(const up_a *A, size_t na, const uint32_t *ci, uint32_t ncc,
     return PB_OK;
 }
 
+/* the places within span of place x among n into the difference array d */
+static void span_mark(int32_t *d, uint32_t x, uint32_t span, uint32_t n)
+{
+    uint32_t a = x > span ? x - span : 0;
+    uint32_t b = x < n && span < n - x - 1 ? x + span + 1 : n;
+    d[a]++;
+    d[b]--;
+}
+
+/* unp_flow_span: the zone kept only on the time spans around its seeds
+ * (dep[v] == 0: the unpaired messages and the pairs dearer than two
+ * unpaired ones): a call within `span` calls of a seed's place in the
+ * link's calls (a return's place: the calls sent up to it), a return
+ * within `span` returns of a seed's place in the returns (a call's
+ * place: the returns received before it).  On a busy link the arc
+ * graph's steps reach the whole link within unp_flow_hops (hotel 100:
+ * 959 of 979 calls in one piece) and the flow's cost grows as the square
+ * of its piece; a lost message moves the least-cost pairing near it in
+ * time.  in[] is cut in place (before the closure under the current
+ * pairs).  PB_OK or PB_ENOMEM */
+static int up_span(uint32_t nc, uint32_t nr, const pb_ns *ct, const pb_ns *rt, const int *dep,
+                   int span, unsigned char *in)
+{
+    int32_t *dc = calloc((size_t)nc + 2, sizeof *dc), *dr = calloc((size_t)nr + 2, sizeof *dr);
+    if (!dc || !dr) {
+        free(dc), free(dr);
+        return PB_ENOMEM;
+    }
+    /* difference arrays over the calls' and the returns' places */
+    for (uint32_t i = 0, j = 0; i < nc; i++) { /* call i: place i; j returns before it */
+        while (j < nr && rt[j] < ct[i])
+            j++;
+        if (dep[i] != 0)
+            continue;
+        span_mark(dc, i, (uint32_t)span, nc);
+        span_mark(dr, j, (uint32_t)span, nr);
+    }
+    for (uint32_t j = 0, i = 0; j < nr; j++) { /* return j: place j; i calls up to it */
+        while (i < nc && ct[i] <= rt[j])
+            i++;
+        if (dep[nc + j] != 0)
+            continue;
+        span_mark(dr, j, (uint32_t)span, nr);
+        span_mark(dc, i, (uint32_t)span, nc);
+    }
+    int32_t run = 0;
+    for (uint32_t i = 0; i < nc; i++) {
+        run += dc[i];
+        if (run <= 0)
+            in[i] = 0;
+    }
+    run = 0;
+    for (uint32_t j = 0; j < nr; j++) {
+        run += dr[j];
+        if (run <= 0)
+            in[nc + j] = 0;
+    }
+    free(dc), free(dr);
+    return PB_OK;
+}
+
 /* unp_flow=2's zone (docs/joint/loss.md, "The flow from the first
  * search's pairs"): the messages within `hops` steps of the arc graph
  * (a call and a return joined by an arc A) from the current pairing's
@@ -213,7 +274,8 @@ static int up_solve(const up_a *A, size_t na, const uint32_t *ci, uint32_t ncc,
  * it).  in[v] (calls 0..nc, returns
  * nc..): 1 in the zone.  PB_OK or PB_ENOMEM */
 static int up_zone(const up_a *A, size_t na, uint32_t nc, uint32_t nr, const uint32_t *cur,
-                   double skip, int hops, unsigned char *in)
+                   double skip, int hops, unsigned char *in, const pb_ns *ct, const pb_ns *rt,
+                   int span, const unsigned char *ok)
 {
     uint32_t nv = nc + nr;
     uint32_t *off = calloc((size_t)nv + 2, sizeof *off), *adj = malloc((2 * na + 1) * sizeof *adj);
@@ -246,14 +308,15 @@ static int up_zone(const up_a *A, size_t na, uint32_t nc, uint32_t nr, const uin
         }
     size_t h = 0, t = 0;
     for (uint32_t v = 0; v < nv; v++)
-        if (mate[v] == NONE) {
+        if (mate[v] == NONE && (!ok || ok[v])) {
             dep[v] = 0;
             q[t++] = v;
         }
     /* a current pair dearer than leaving both unpaired is in no
      * least-cost pairing: it seeds the zone as an unpaired message does */
     for (size_t k = 0; k < na; k++)
-        if (A[k].v > 2 * skip && cur[A[k].j] == A[k].i && dep[A[k].i] < 0) {
+        if (A[k].v > 2 * skip && cur[A[k].j] == A[k].i && dep[A[k].i] < 0 &&
+            (!ok || ok[A[k].i] || ok[nc + A[k].j])) {
             dep[A[k].i] = dep[nc + A[k].j] = 0;
             q[t++] = A[k].i;
             q[t++] = nc + A[k].j;
@@ -270,6 +333,10 @@ static int up_zone(const up_a *A, size_t na, uint32_t nc, uint32_t nr, const uin
                 q[t++] = w;
             }
         }
+    }
+    if (span > 0 && up_span(nc, nr, ct, rt, dep, span, in) != PB_OK) {
+        free(off), free(adj), free(q), free(mate), free(dep);
+        return PB_ENOMEM;
     }
     for (uint32_t v = 0; v < nv; v++) /* closed under the current pairs */
         if (in[v] && mate[v] != NONE)
@@ -290,6 +357,15 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
                           const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
                           unsigned char *un_r, double *before, double *after, int solver,
                           int zone)
+{
+    return joint_unpaired_link_z(ct, nc, rt, nr, cur, early, price, un_c, un_r, before, after,
+                                 solver, zone, 0, NULL);
+}
+
+int joint_unpaired_link_z(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_t nr,
+                          const uint32_t *cur, pb_ns early, double price, unsigned char *un_c,
+                          unsigned char *un_r, double *before, double *after, int solver,
+                          int zone, int span, const unsigned char *seedok)
 {
     double h[JOINT_ALIGN_NB], cost[JOINT_ALIGN_NB];
     memset(h, 0, sizeof h);
@@ -320,6 +396,7 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
     uint32_t *aoff = malloc(((size_t)nv + 2) * sizeof *aoff);
     up_a *AS = malloc(((size_t)nr * (K + 1) + 1) * sizeof *AS);
     unsigned char *inz = NULL; /* unp_flow=2's zone */
+    unsigned char *cpaired = NULL; /* with the zone: per call, paired now */
     int rc = PB_OK;
     if (!A || !par || !loc || !cnt || !mem || !aoff || !AS) {
         rc = PB_ENOMEM;
@@ -358,7 +435,7 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
     double sol = 0;
     if (zone > 0) {
         inz = malloc((size_t)nv + 1);
-        if (!inz || up_zone(A, na, nc, nr, cur, skip, zone, inz) != PB_OK) {
+        if (!inz || up_zone(A, na, nc, nr, cur, skip, zone, inz, ct, rt, span, seedok) != PB_OK) {
             free(inz);
             rc = PB_ENOMEM;
             goto out;
@@ -373,6 +450,22 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
                 pb_ns d = rt[j] - ct[cur[j]];
                 sol += up_units(cost[joint_align_bin(d < 1 ? 1 : d)]);
             }
+        /* a message left unpaired outside the zone (only where seedok
+         * kept it out) stays unpaired, at its price */
+        cpaired = calloc((size_t)nc + 1, 1); /* calls paired now */
+        if (!cpaired) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        for (uint32_t j = 0; j < nr; j++)
+            if (cur[j] != NONE)
+                cpaired[cur[j]] = 1;
+        for (uint32_t i = 0; i < nc; i++)
+            if (!inz[i] && !cpaired[i])
+                sol += skip;
+        for (uint32_t j = 0; j < nr; j++)
+            if (!inz[nc + j] && cur[j] == NONE)
+                sol += skip;
     }
     for (size_t k = 0; k < na; k++) {
         uint32_t x = up_find(par, A[k].i), y = up_find(par, nc + A[k].j);
@@ -420,11 +513,11 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
     for (uint32_t r = 0; r < nv && rc == PB_OK; r++) {
         if (par[r] != r)
             continue;
-        if (inz && !inz[r]) { /* outside the zone: its current pair stays */
+        if (inz && !inz[r]) { /* outside the zone: its current pair (or none) stays */
             if (r < nc)
-                un_c[r] = 0;
+                un_c[r] = cpaired && !cpaired[r];
             else
-                un_r[r - nc] = 0;
+                un_r[r - nc] = cur[r - nc] == NONE;
             continue;
         }
         uint32_t m0 = aoff[r], m1 = cnt[r];
@@ -458,6 +551,7 @@ int joint_unpaired_link_s(const pb_ns *ct, uint32_t nc, const pb_ns *rt, uint32_
         *after = sol / UP_SCALE;
 out:
     free(inz);
+    free(cpaired);
     free(A);
     free(AS);
     free(par);
@@ -466,6 +560,32 @@ out:
     free(mem);
     free(aoff);
     return rc;
+}
+
+/* unp_copy_taken: in the self-calibration's copy (p.sel_from: the real
+ * trace's output solution) of a trace whose rule ran with its pieces
+ * (unpaired=1 unp_pieces=1 unp_flow=2), only the copy's messages made
+ * from a pair of the real output with a message in a taken piece
+ * (joint_unppiece.c's unpp_tmsg; the copy's message ids are 2p + 1 and
+ * 2p + 2 for the real pair p, joint_selfcal.c's simulate) seed the flow's
+ * zone; elsewhere the copy keeps its first search's pairs, as the real
+ * output did.  The copy re-ran the whole rule (h182: +0.35 G of hotel
+ * 100's 5.99 G instructions).  1: the gate applies to s */
+static int up_gated(const joint *s)
+{
+    return s->p.sel_from && s->p.unp_copy_taken && s->p.unpaired == 1 && s->p.unp_pieces &&
+           s->p.unp_flow == 2;
+}
+
+/* the copy's message msg may seed the zone (up_gated) */
+static unsigned char up_seed_ok(const joint *s, uint32_t msg)
+{
+    const joint *r = s->p.sel_from;
+    uint64_t id = s->v.msgs[msg].id;
+    if (!r->unpp_tmsg || id == 0 || (id - 1) / 2 >= r->npairs)
+        return 0;
+    const jpair *q = &r->pr[(id - 1) / 2];
+    return (q->call != NONE && r->unpp_tmsg[q->call]) || (q->ret != NONE && r->unpp_tmsg[q->ret]);
 }
 
 /* one link of the search: the min-cost pairing of its messages; marks
@@ -549,8 +669,27 @@ static int up_link(const joint *s, uint32_t l, double price, unsigned char *forc
     if (rec->in_order && (s->p.unpaired == 1 || s->p.unpaired == 3))
         goto out;
     double before = 0, after = 0;
-    rc = joint_unpaired_link_s(ct, nc, rt, nr, cur, s->p.early, price, uc, ur, &before,
-                               &after, s->p.unp_flow, s->p.unp_flow == 2 ? s->p.unp_flow_hops : 0);
+    unsigned char *ok = NULL; /* unp_copy_taken: the messages that may seed the zone */
+    if (up_gated(s)) {
+        ok = malloc((size_t)nc + nr + 1);
+        if (!ok) {
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        size_t nok = 0;
+        for (uint32_t i = 0; i < nc; i++)
+            nok += ok[i] = up_seed_ok(s, C[i].msg);
+        for (uint32_t j = 0; j < nr; j++)
+            nok += ok[nc + j] = up_seed_ok(s, R[j].msg);
+        if (!nok) { /* nothing of the real trace's taken pieces here */
+            free(ok);
+            goto out;
+        }
+    }
+    rc = joint_unpaired_link_z(ct, nc, rt, nr, cur, s->p.early, price, uc, ur, &before,
+                               &after, s->p.unp_flow, s->p.unp_flow == 2 ? s->p.unp_flow_hops : 0,
+                               s->p.unp_flow == 2 ? s->p.unp_flow_span : 0, ok);
+    free(ok);
     rec->cost_before = before;
     rec->cost_after = after;
     if (rc == PB_ERANGE) {

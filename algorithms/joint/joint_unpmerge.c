@@ -94,6 +94,8 @@ int joint_unpm_build(joint **out, const pb_trace_view *v, joint *f, joint *s, pb
     mg->unpp_size = f->unpp_size;
     mg->unpp_tk = f->unpp_tk;
     mg->unpp_first = f->unpp_first;
+    mg->unpp_tmsg = f->unpp_tmsg;
+    f->unpp_tmsg = NULL;
     f->unpp_llr = NULL;
     f->unpp_size = NULL;
     f->unpp_tk = NULL;

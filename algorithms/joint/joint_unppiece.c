@@ -244,6 +244,18 @@ int joint_unpp_take(joint *f, joint *s, int *take_second)
         for (size_t m = 0; m < n; m++)
             keep->unpp_sec[m] = pc[m] != JOINT_NONE && tk[pc[m]];
     }
+    /* unp_copy_taken: the messages of the taken pieces, for the
+     * self-calibration copy's unpaired step (joint_unpaired.c) */
+    if (ntk > 0) {
+        keep->unpp_tmsg = malloc(n ? n : 1);
+        if (!keep->unpp_tmsg) {
+            free(lb), free(sz), free(tk), free(fid);
+            rc = PB_ENOMEM;
+            goto out;
+        }
+        for (size_t m = 0; m < n; m++)
+            keep->unpp_tmsg[m] = pc[m] != JOINT_NONE && tk[pc[m]];
+    }
     keep->unpp_llr = lb;
     keep->unpp_size = sz;
     keep->unpp_tk = tk;
@@ -260,6 +272,8 @@ out:
 
 void joint_unpp_free(joint *s)
 {
+    free(s->unpp_tmsg);
+    s->unpp_tmsg = NULL;
     free(s->unpp_llr);
     free(s->unpp_size);
     free(s->unpp_tk);
