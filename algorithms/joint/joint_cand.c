@@ -835,6 +835,8 @@ int joint_find_candidates(joint *s)
     rc = joint_rowtie_apply(s); /* tie_rows (joint_rowtie.c) */
     if (rc == PB_OK && crank)
         rc = joint_rowcap_apply(s, crank, kmax); /* joint_rowcap.c */
+    if (rc == PB_OK)
+        rc = joint_thread_apply(s); /* thread_bound (joint_thread.c) */
 done:
     free(crank);
     free(in_off);
