@@ -593,6 +593,20 @@ int joint_cand_cap(joint *s, uint32_t *c, size_t got, size_t kmax, size_t rank)
     return PB_OK;
 }
 
+void joint_cand_recount(joint *s)
+{
+    uint32_t n = s->npairs;
+    size_t amb = 0, nest = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t got = s->cand_off[p + 1] - s->cand_off[p];
+        amb += got > 1;
+        nest += got > 0;
+    }
+    s->ncand = s->cand_off[n];
+    s->ambiguous = amb;
+    s->nested = nest;
+}
+
 int joint_find_candidates(joint *s)
 {
     uint32_t n = s->npairs, nn = s->nnodes;

@@ -619,6 +619,9 @@ int joint_rowtie_meta(const joint *s, pb_result *res);
  * latest-started, ties at the edge in a window turned by the call's rank
  * among its caller's calls.  PB_OK or PB_ENOMEM */
 int joint_cand_cap(joint *s, uint32_t *c, size_t got, size_t kmax, size_t rank);
+/* joint_cand.c: after a rule compacted the candidate lists in place (cand_off[npairs]
+ * set): ncand, ambiguous and nested counted again */
+void joint_cand_recount(joint *s);
 /* joint_rowcap.c (tie_rows_wide): how many candidates a call collects before
  * the rows judge them (kmax unless tie_rows may run); joint_rowcap_apply: after
  * the rows, each list cut to kmax (crank: each call's rank for

@@ -79,7 +79,23 @@ void joint_thread_free(joint *s)
     s->thr = NULL;
 }
 
-/* the test, on the pairs as they are: fills t per service */
+/* a visit's start or an answer's receipt at service a (pair p) */
+typedef struct tev {
+    uint32_t a, p;
+    pb_ns t;
+} tev;
+
+static int cmp_tev(const void *x, const void *y)
+{
+    const tev *u = x, *v = y;
+    if (u->a != v->a)
+        return u->a < v->a ? -1 : 1;
+    if (u->t != v->t)
+        return u->t < v->t ? -1 : 1;
+    return u->p < v->p ? -1 : u->p > v->p;
+}
+
+/* the test, on the pairs as they are: fills t per service not yet bound */
 static int thread_test(joint *s, struct joint_thr *t)
 {
     uint32_t n = s->npairs, nn = s->nnodes;
@@ -91,56 +107,38 @@ static int thread_test(joint *s, struct joint_thr *t)
         t->done = 1; /* no thread column (or every field empty) */
         return PB_OK;
     }
-    uint32_t *in_off = calloc((size_t)nn + 2, sizeof *in_off);
-    uint32_t *out_off = calloc((size_t)nn + 2, sizeof *out_off);
-    insort *in = malloc(((size_t)n + 1) * sizeof *in);
-    insort *out = malloc(((size_t)n + 1) * sizeof *out);
+    /* visits (by service served, start) and answers (by service called
+     * from, receipt), each on a known thread */
+    tev *in = malloc(((size_t)n + 1) * sizeof *in);
+    tev *out = malloc(((size_t)n + 1) * sizeof *out);
     uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
     double *freq = calloc((size_t)hmax + 1, sizeof *freq);
     size_t *seen = calloc((size_t)hmax + 1, sizeof *seen); /* stamp: the answer's number */
     int rc = PB_OK;
-    if (!in_off || !out_off || !in || !out || !open || !freq || !seen) {
+    if (!in || !out || !open || !freq || !seen) {
         rc = PB_ENOMEM;
         goto done;
     }
+    uint32_t ni = 0, no = 0;
     for (uint32_t p = 0; p < n; p++) {
         const jpair *x = &s->pr[p];
         if (thr_of(s, x->call))
-            in_off[x->callee + 1]++;
+            in[ni++] = (tev){x->callee, p, req_start(s, p)};
         if (thr_of(s, x->ret))
-            out_off[x->caller + 1]++;
+            out[no++] = (tev){x->caller, p, x->rr};
     }
-    for (uint32_t a = 0; a < nn; a++) {
-        in_off[a + 1] += in_off[a];
-        out_off[a + 1] += out_off[a];
-    }
-    {
-        uint32_t *fi = calloc((size_t)nn + 1, sizeof *fi), *fo = calloc((size_t)nn + 1, sizeof *fo);
-        if (!fi || !fo) {
-            free(fi);
-            free(fo);
-            rc = PB_ENOMEM;
-            goto done;
-        }
-        for (uint32_t p = 0; p < n; p++) {
-            const jpair *x = &s->pr[p];
-            if (thr_of(s, x->call))
-                in[in_off[x->callee] + fi[x->callee]++] = (insort){req_start(s, p), p};
-            if (thr_of(s, x->ret))
-                out[out_off[x->caller] + fo[x->caller]++] = (insort){x->rr, p};
-        }
-        free(fi);
-        free(fo);
-    }
+    pb_sort(in, ni, sizeof *in, cmp_tev);
+    pb_sort(out, no, sizeof *out, cmp_tev);
     size_t stamp = 0;
-    for (uint32_t a = 0; a < nn; a++) {
-        uint32_t i0 = in_off[a], i1 = in_off[a + 1], o0 = out_off[a], o1 = out_off[a + 1];
+    for (uint32_t a = 0, i0 = 0, i1 = 0, o0 = 0, o1 = 0; a < nn; a++, i0 = i1, o0 = o1) {
+        while (i1 < ni && in[i1].a == a)
+            i1++;
+        while (o1 < no && out[o1].a == a)
+            o1++;
         if (t->bound[a] || i1 - i0 < 2 || o1 - o0 < JOINT_THR_MIN)
             continue; /* a bound service keeps the statistics that bound it */
         t->n[a] = t->miss[a] = 0;
         t->expect[a] = 0;
-        pb_sort(in + i0, i1 - i0, sizeof *in, joint_cmp_insort);
-        pb_sort(out + o0, o1 - o0, sizeof *out, joint_cmp_insort);
         for (uint32_t i = i0; i < i1; i++)
             freq[thr_of(s, s->pr[in[i].p].call)] += 1.0 / (double)(i1 - i0);
         uint32_t ip = i0, nopen = 0;
@@ -178,8 +176,6 @@ static int thread_test(joint *s, struct joint_thr *t)
         t->any |= t->bound[a];
     }
 done:
-    free(in_off);
-    free(out_off);
     free(in);
     free(out);
     free(open);
@@ -218,7 +214,6 @@ int joint_thread_apply(joint *s)
     if (!t->any)
         return PB_OK;
     uint32_t n = s->npairs, w = 0;
-    size_t amb = 0, nest = 0;
     t->dropped = t->kept_all = 0;
     for (uint32_t p = 0; p < n; p++) {
         const jpair *x = &s->pr[p];
@@ -243,14 +238,9 @@ int joint_thread_apply(joint *s)
             }
             t->dropped += (j1 - j0) - keep;
         }
-        uint32_t got = w - s->cand_off[p];
-        amb += got > 1;
-        nest += got > 0;
     }
     s->cand_off[n] = w;
-    s->ncand = w;
-    s->ambiguous = amb;
-    s->nested = nest;
+    joint_cand_recount(s);
     if (t->kept_all > t->kept_ever)
         t->kept_ever = t->kept_all;
     return PB_OK;
