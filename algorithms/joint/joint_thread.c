@@ -66,6 +66,13 @@ static inline uint32_t thr_of(const joint *s, uint32_t msg)
     return msg == JOINT_NONE ? 0 : s->v.msgs[msg].thread;
 }
 
+/* may pair p take part?  thread_bound=2: only a pair made by call id (its
+ * return cannot move, its visit's interval is the trace's) */
+static inline int by_id(const joint *s, uint32_t p)
+{
+    return s->p.thread_bound != 2 || !s->free_ret || !s->free_ret[p];
+}
+
 void joint_thread_free(joint *s)
 {
     struct joint_thr *t = s->thr;
@@ -122,6 +129,8 @@ static int thread_test(joint *s, struct joint_thr *t)
     uint32_t ni = 0, no = 0;
     for (uint32_t p = 0; p < n; p++) {
         const jpair *x = &s->pr[p];
+        if (!by_id(s, p))
+            continue; /* thread_bound=2: pairs made by call id only */
         if (thr_of(s, x->call))
             in[ni++] = (tev){x->callee, p, req_start(s, p)};
         if (thr_of(s, x->ret))
@@ -219,11 +228,11 @@ int joint_thread_apply(joint *s)
         const jpair *x = &s->pr[p];
         uint32_t j0 = s->cand_off[p], j1 = s->cand_off[p + 1];
         s->cand_off[p] = w;
-        const uint32_t h = t->bound[x->caller] ? thr_of(s, x->ret) : 0;
+        const uint32_t h = t->bound[x->caller] && by_id(s, p) ? thr_of(s, x->ret) : 0;
         uint32_t keep = 0;
         if (h)
             for (uint32_t j = j0; j < j1; j++) {
-                uint32_t u = thr_of(s, s->pr[s->cand[j]].call);
+                uint32_t q = s->cand[j], u = by_id(s, q) ? thr_of(s, s->pr[q].call) : 0;
                 keep += !u || u == h;
             }
         if (!h || !keep || keep == j1 - j0) {
@@ -232,7 +241,7 @@ int joint_thread_apply(joint *s)
             t->kept_all += h && j1 > j0 && !keep;
         } else {
             for (uint32_t j = j0; j < j1; j++) {
-                uint32_t u = thr_of(s, s->pr[s->cand[j]].call);
+                uint32_t q = s->cand[j], u = by_id(s, q) ? thr_of(s, s->pr[q].call) : 0;
                 if (!u || u == h)
                     s->cand[w++] = s->cand[j];
             }
