@@ -12,6 +12,8 @@
 # - the thread column scrambled among each service's rows (threads that
 #   say nothing): no service bound, the output thread_bound=0's byte for
 #   byte but the params line and the thread_service= lines;
+# - thread_bound=2 (call ids only): thread_bound=1's assignment with call
+#   ids, thread_bound=0's output as a black box;
 # - shuffled rows give the same assignment; fe renamed (node and thread
 #   labels) and the truth columns stripped give the same assignment.
 # Fails on a tree without the option (infer rejects it).
@@ -61,6 +63,19 @@ grep -q '^# thread_service=fe .* bound=no$' "$tmp/s1.res" || fail "scrambled: fe
 grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=\|^# thread_service=' "$tmp/s1.res" > "$tmp/a"
 grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$tmp/s0.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "no service bound: output changed"; }
+# thread_bound=2 (pairs made by call id only): with call ids the same
+# assignment as thread_bound=1; as a black box nothing counted, the
+# output thread_bound=0's but the params line
+run_nocal "$tmp/m.csv" "$tmp/t2.res" -s thread_bound=2
+assignment_of "$tmp/t1.res" > "$tmp/a"
+assignment_of "$tmp/t2.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "thread_bound=2 with call ids: not thread_bound=1's assignment"
+strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
+run_nocal "$tmp/bb.csv" "$tmp/b2.res" -s thread_bound=2
+run_nocal "$tmp/bb.csv" "$tmp/b0.res" -s thread_bound=0
+grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$tmp/b2.res" > "$tmp/a"
+grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$tmp/b0.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "thread_bound=2 as a black box: output changed"; }
 # invariances of the bound run
 check_shuffled_same "$tmp/m.csv" "$tmp/t1.res" -s thread_bound=1
 sed -e '/^#/!s/\bfe\b/zz_fe/g' "$tmp/m.csv" > "$tmp/rn.csv"
