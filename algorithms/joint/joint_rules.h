@@ -1309,8 +1309,8 @@ int joint_late_chance(joint *s, const uint32_t *lcalls);
 int joint_sim_late_take(joint *s, int *any);
 
 /* joint_thread.c, thread_bound: after the candidates are found (every pass), at a
- * service whose visits the test found bound to a thread (decided once, on the
- * first pairing: answers received on no open visit's thread, against chance),
+ * service whose visits the test found bound to a thread (on this or an earlier
+ * pass's pairing: answers received on no open visit's thread, against chance),
  * a call keeps the candidate visits on its answer's thread (all where none is).
  * PB_OK or PB_ENOMEM.  joint_thread_meta: the metadata lines (and the warning);
  * joint_thread_free: s->thr released (NULL-safe). */
