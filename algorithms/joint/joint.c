@@ -1320,6 +1320,7 @@ static void close_one(joint *s)
     hmap_free(&s->keymap);
     hmap_free(&s->parmap);
     free(s->rowtie_st);
+    joint_thread_free(s);
     free(s->pov);
     joint_lser_free(s);
     free(s->pse);

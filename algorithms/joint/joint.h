@@ -462,6 +462,12 @@ typedef struct joint_params {
                            a cycle of two or more services (joint_rcycle.c) */
     int busy_reentry;   /* [busy_reentry] the busy test never finds a service its own
                            requests re-enter serialising (joint_reentry.c) */
+    int thread_bound;   /* [thread_bound] visits bound to a thread (2: pairs made by call
+                           id only): a call keeps the
+                           candidates on its answer's thread at a service the test
+                           finds bound (joint_thread.c) */
+    double thread_ratio; /* [thread_ratio] bound: misses at most this share of chance's */
+    double thread_expect; /* [thread_expect] bound: chance's misses at least this many */
     int ls_open_fresh;  /* [ls_open_fresh] a solve without refits: its later re-split
                            passes follow this solve's marks only (same results;
                            joint_lsdirty.c), 1 */

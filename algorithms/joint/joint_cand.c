@@ -593,6 +593,20 @@ int joint_cand_cap(joint *s, uint32_t *c, size_t got, size_t kmax, size_t rank)
     return PB_OK;
 }
 
+void joint_cand_recount(joint *s)
+{
+    uint32_t n = s->npairs;
+    size_t amb = 0, nest = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t got = s->cand_off[p + 1] - s->cand_off[p];
+        amb += got > 1;
+        nest += got > 0;
+    }
+    s->ncand = s->cand_off[n];
+    s->ambiguous = amb;
+    s->nested = nest;
+}
+
 int joint_find_candidates(joint *s)
 {
     uint32_t n = s->npairs, nn = s->nnodes;
@@ -835,6 +849,8 @@ int joint_find_candidates(joint *s)
     rc = joint_rowtie_apply(s); /* tie_rows (joint_rowtie.c) */
     if (rc == PB_OK && crank)
         rc = joint_rowcap_apply(s, crank, kmax); /* joint_rowcap.c */
+    if (rc == PB_OK)
+        rc = joint_thread_apply(s); /* thread_bound (joint_thread.c) */
 done:
     free(crank);
     free(in_off);

@@ -312,6 +312,7 @@ struct joint {
     int cross_kept;         /* the search's moves across a tick were kept */
     double cross_ll[2];     /* log-likelihoods of the start and with those moves, refitted */
     joint_rowtie_stat *rowtie_st; /* joint_rowtie.c: per service, or NULL (not run) */
+    struct joint_thr *thr;  /* thread_bound (joint_thread.c): the per-service test, or NULL */
     size_t rowtie_dropped;  /* candidates the rows put out */
     int orph_on, orph_refuted; /* joint_tieorph.c: the sign test ran; it refuted the start */
     size_t orph_start_only, orph_search_only; /* calls with a parent in one solution only */

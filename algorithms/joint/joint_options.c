@@ -893,4 +893,21 @@ const pb_option joint_options[] = {
      "the same model and is unchanged since, so its pairs would keep their split.  The "
      "marks are restored after the solve, so later solves see main's; 0 visits them again "
      "(joint_lsdirty.c; docs/joint/speed.md, \"Speed, twenty-second wave (h179)\")"},
+    {"thread_bound", PB_OPT_INT, offsetof(joint_params, thread_bound), "2", 0, 2,
+     "with a thread column (the thread that received each message): per service, the "
+     "answers to its calls received on no thread of its visits open at the time are "
+     "counted against what threads drawn by chance give; where they are at most "
+     "thread_ratio of chance's (and chance gives thread_expect or more), the service's "
+     "visits are bound to a thread and a call keeps only the candidate visits on its "
+     "answer's thread (all where none is; said on stderr).  Metadata thread_service=, "
+     "thread_bound= (joint_thread.c; docs/joint/shapes.md \"Visits bound to a thread "
+     "(h187)\").  2 (default): test and filter on the pairs made by call id only (a black box "
+     "is untouched); 1: also on pairs made without call ids (off: pool black-box rows fell); "
+     "0 off"},
+    {"thread_ratio", PB_OPT_DOUBLE, offsetof(joint_params, thread_ratio), "0.1", 0, 1,
+     "thread_bound: a service is bound when its answers' misses are at most this share of "
+     "the misses chance gives"},
+    {"thread_expect", PB_OPT_DOUBLE, offsetof(joint_params, thread_expect), "10", 0, 1e9,
+     "thread_bound: the least misses chance must give for a service to be tested (fewer: "
+     "its threads could not tell its visits apart)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -441,6 +441,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_tieset_meta(s, res); /* tie_sets (joint_tieset.c) */
         joint_subtick_meta(s, res); /* the rows within a tick (joint_subtick.c) */
         joint_rowtie_meta(s, res); /* tie_rows (joint_rowtie.c) */
+        joint_thread_meta(s, res); /* thread_bound (joint_thread.c) */
         joint_tickx_meta(s, res); /* tick_fifo (joint_tickx.c) */
         joint_tick0_meta(s, res); /* zero-tick delays (joint_tick0.c) */
         joint_tickivl_meta(s, res); /* whole-tick intervals (joint_tickivl.c) */

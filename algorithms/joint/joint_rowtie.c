@@ -125,7 +125,6 @@ int joint_rowtie_apply(joint *s)
         return PB_OK;
     /* drop the candidates the rows put out, in place */
     uint32_t w = 0;
-    size_t amb = 0, nest = 0;
     for (uint32_t p = 0; p < n; p++) {
         const jpair *x = &s->pr[p];
         uint32_t j0 = s->cand_off[p], j1 = s->cand_off[p + 1];
@@ -144,14 +143,9 @@ int joint_rowtie_apply(joint *s)
                     s->cand[w++] = s->cand[j];
             s->rowtie_dropped += (j1 - j0) - keep;
         }
-        uint32_t got = w - s->cand_off[p];
-        amb += got > 1;
-        nest += got > 0;
     }
     s->cand_off[n] = w;
-    s->ncand = w;
-    s->ambiguous = amb;
-    s->nested = nest;
+    joint_cand_recount(s);
     return PB_OK;
 }
 

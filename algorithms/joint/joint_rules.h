@@ -638,6 +638,9 @@ int joint_rowtie_meta(const joint *s, pb_result *res);
  * latest-started, ties at the edge in a window turned by the call's rank
  * among its caller's calls.  PB_OK or PB_ENOMEM */
 int joint_cand_cap(joint *s, uint32_t *c, size_t got, size_t kmax, size_t rank);
+/* joint_cand.c: after a rule compacted the candidate lists in place (cand_off[npairs]
+ * set): ncand, ambiguous and nested counted again */
+void joint_cand_recount(joint *s);
 /* joint_rowcap.c (tie_rows_wide): how many candidates a call collects before
  * the rows judge them (kmax unless tie_rows may run); joint_rowcap_apply: after
  * the rows, each list cut to kmax (crank: each call's rank for
@@ -1347,5 +1350,14 @@ int joint_sim_late_applies(const joint *r, size_t *nlate, size_t *nwhole, double
 int joint_late_construct(const joint *s, uint32_t a);
 /* conf_late_construct: how many services joint_late_construct holds for */
 size_t joint_late_construct_count(const joint *s);
+/* joint_thread.c, thread_bound: after the candidates are found (every pass), at a
+ * service whose visits the test found bound to a thread (on this or an earlier
+ * pass's pairing: answers received on no open visit's thread, against chance),
+ * a call keeps the candidate visits on its answer's thread (all where none is).
+ * PB_OK or PB_ENOMEM.  joint_thread_meta: the metadata lines (and the warning);
+ * joint_thread_free: s->thr released (NULL-safe). */
+int joint_thread_apply(joint *s);
+int joint_thread_meta(const joint *s, pb_result *res);
+void joint_thread_free(joint *s);
 
 #endif

@@ -1,0 +1,288 @@
+/*
+ * joint_thread.c - the receiving-thread column as evidence: visits bound to
+ * a thread (thread_bound; docs/joint/shapes.md "Visits bound to a thread
+ * (h187)"; issue 28).
+ *
+ * Why.  A tracer that names the thread receiving each message (the `thread`
+ * column: maketrace's, the eBPF capture's) says, for a service S, which of
+ * S's threads received each request into S and which received each answer
+ * to S's own calls.  In a pool of blocking workers a visit runs on one
+ * worker from its request to its response, and the answer to a call goes
+ * back to the worker that sent it: among S's visits open when the answer
+ * arrives, the one it belongs to runs on that thread.  On
+ * experiments/joint_models_mesh.conf at twice its load (fe = four workers)
+ * the black box put fe's calls on another request's fe visit; the thread
+ * names the right one.  Where threads move (goroutines over OS threads, an
+ * event loop of several threads) an answer arrives on any thread, and the
+ * column says nothing: vpath reading the eBPF capture's threads gets 0.3 %.
+ *
+ * The test (per service, pairing-free in the answers: only the answers'
+ * threads and the service's visits as currently paired; tested again at
+ * every pass that makes the candidates, a service once bound staying
+ * bound).  For each answer r to
+ * one of S's calls, received at t on thread h: it is a *miss* when no visit
+ * of S open at t (request received <= t <= response sent, S's clock) runs
+ * on h.  By chance -- threads drawn independently of the visits, with the
+ * frequencies S's visits have -- the answer misses with probability 1 -
+ * (sum of the frequencies of the distinct threads of the open visits).  S's
+ * visits are bound to a thread when the misses are at most thread_ratio
+ * (0.1) of what chance gives, and chance gives at least thread_expect (10)
+ * of them (so one thread, or few threads busy at once, never pass: the
+ * column could not tell visits apart there anyway).  Answers with more than
+ * JOINT_THR_OPEN visits open are not counted (cost).
+ *
+ * Which pairs.  thread_bound=2 (the default) counts and filters only pairs
+ * made by call id (the answer's pair and the visit's interval are the
+ * trace's): with call ids no audit row fell (models3's 84 ids rows: 54
+ * up).  thread_bound=1 also uses pairs made without call ids, where they
+ * are the search's guess: the mesh's black box gains (x2 53 -> 76 %), but
+ * a pool at twice its load falls (up to 14 of 797 requests), so it is off.
+ *
+ * The rule.  At a bound service, a call whose answer was received on a
+ * known thread keeps only the candidate visits on that thread (a visit
+ * whose request was lost, or of unknown thread, stays); when none is on
+ * it, every candidate stays (counted, said on stderr).  The candidates are
+ * made again after every re-pairing of answers, so without call ids the
+ * filter follows the pairing.  Metadata: thread_service= per tested
+ * service (answers, misses, chance's, bound yes/no), thread_bound= the
+ * candidates dropped and the calls left as they were.  A trace without the
+ * column (or a service not bound) is untouched.
+ */
+#include "joint_int.h"
+#include "pb_sort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define JOINT_THR_OPEN 256 /* answers with more visits open are not counted */
+#define JOINT_THR_MIN 20   /* answers a service needs to be tested */
+
+struct joint_thr {
+    uint32_t nn;
+    size_t *n;        /* per service: answers counted */
+    size_t *miss;     /* of them, on no open visit's thread */
+    double *expect;   /* misses chance gives */
+    unsigned char *bound;
+    int any;          /* some service bound */
+    int done;         /* no service left to test (no thread column, or every one bound) */
+    size_t dropped;   /* candidates the threads put out (the last pass) */
+    size_t kept_all;  /* calls with no candidate on their thread (the last pass) */
+    size_t kept_ever; /* the most such calls over the passes */
+};
+
+static inline uint32_t thr_of(const joint *s, uint32_t msg)
+{
+    return msg == JOINT_NONE ? 0 : s->v.msgs[msg].thread;
+}
+
+/* may pair p take part?  thread_bound=2: only a pair made by call id (its
+ * return cannot move, its visit's interval is the trace's) */
+static inline int by_id(const joint *s, uint32_t p)
+{
+    return s->p.thread_bound != 2 || !s->free_ret || !s->free_ret[p];
+}
+
+void joint_thread_free(joint *s)
+{
+    struct joint_thr *t = s->thr;
+    if (!t)
+        return;
+    free(t->n);
+    free(t->miss);
+    free(t->expect);
+    free(t->bound);
+    free(t);
+    s->thr = NULL;
+}
+
+/* a visit's start or an answer's receipt at service a (pair p) */
+typedef struct tev {
+    uint32_t a, p;
+    pb_ns t;
+} tev;
+
+static int cmp_tev(const void *x, const void *y)
+{
+    const tev *u = x, *v = y;
+    if (u->a != v->a)
+        return u->a < v->a ? -1 : 1;
+    if (u->t != v->t)
+        return u->t < v->t ? -1 : 1;
+    return u->p < v->p ? -1 : u->p > v->p;
+}
+
+/* the test, on the pairs as they are: fills t per service not yet bound */
+static int thread_test(joint *s, struct joint_thr *t)
+{
+    uint32_t n = s->npairs, nn = s->nnodes;
+    uint32_t hmax = 0;
+    for (size_t i = 0; i < s->v.n; i++)
+        if (s->v.msgs[i].thread > hmax)
+            hmax = s->v.msgs[i].thread;
+    if (hmax == 0) {
+        t->done = 1; /* no thread column (or every field empty) */
+        return PB_OK;
+    }
+    /* visits (by service served, start) and answers (by service called
+     * from, receipt), each on a known thread */
+    tev *in = malloc(((size_t)n + 1) * sizeof *in);
+    tev *out = malloc(((size_t)n + 1) * sizeof *out);
+    uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
+    double *freq = calloc((size_t)hmax + 1, sizeof *freq);
+    size_t *seen = calloc((size_t)hmax + 1, sizeof *seen); /* stamp: the answer's number */
+    int rc = PB_OK;
+    if (!in || !out || !open || !freq || !seen) {
+        rc = PB_ENOMEM;
+        goto done;
+    }
+    uint32_t ni = 0, no = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        const jpair *x = &s->pr[p];
+        if (!by_id(s, p))
+            continue; /* thread_bound=2: pairs made by call id only */
+        if (thr_of(s, x->call))
+            in[ni++] = (tev){x->callee, p, req_start(s, p)};
+        if (thr_of(s, x->ret))
+            out[no++] = (tev){x->caller, p, x->rr};
+    }
+    pb_sort(in, ni, sizeof *in, cmp_tev);
+    pb_sort(out, no, sizeof *out, cmp_tev);
+    size_t stamp = 0;
+    for (uint32_t a = 0, i0 = 0, i1 = 0, o0 = 0, o1 = 0; a < nn; a++, i0 = i1, o0 = o1) {
+        while (i1 < ni && in[i1].a == a)
+            i1++;
+        while (o1 < no && out[o1].a == a)
+            o1++;
+        if (t->bound[a] || i1 - i0 < 2 || o1 - o0 < JOINT_THR_MIN)
+            continue; /* a bound service keeps the statistics that bound it */
+        t->n[a] = t->miss[a] = 0;
+        t->expect[a] = 0;
+        for (uint32_t i = i0; i < i1; i++)
+            freq[thr_of(s, s->pr[in[i].p].call)] += 1.0 / (double)(i1 - i0);
+        uint32_t ip = i0, nopen = 0;
+        for (uint32_t o = o0; o < o1; o++) {
+            const pb_ns tr = out[o].t;
+            const uint32_t h = thr_of(s, s->pr[out[o].p].ret);
+            while (ip < i1 && in[ip].t <= tr)
+                open[nopen++] = in[ip++].p;
+            uint32_t keep = 0;
+            for (uint32_t j = 0; j < nopen; j++)
+                if (req_end(s, open[j]) >= tr)
+                    open[keep++] = open[j];
+            nopen = keep;
+            if (nopen == 0 || nopen > JOINT_THR_OPEN)
+                continue;
+            stamp++;
+            int hit = 0;
+            double chance = 0;
+            for (uint32_t j = 0; j < nopen; j++) {
+                uint32_t u = thr_of(s, s->pr[open[j]].call);
+                hit |= u == h;
+                if (seen[u] != stamp) {
+                    seen[u] = stamp;
+                    chance += freq[u];
+                }
+            }
+            t->n[a]++;
+            t->miss[a] += !hit;
+            t->expect[a] += chance < 1 ? 1 - chance : 0;
+        }
+        for (uint32_t i = i0; i < i1; i++)
+            freq[thr_of(s, s->pr[in[i].p].call)] = 0;
+        t->bound[a] = t->n[a] >= JOINT_THR_MIN && t->expect[a] >= s->p.thread_expect &&
+                      (double)t->miss[a] <= s->p.thread_ratio * t->expect[a];
+        t->any |= t->bound[a];
+    }
+done:
+    free(in);
+    free(out);
+    free(open);
+    free(freq);
+    free(seen);
+    return rc;
+}
+
+int joint_thread_apply(joint *s)
+{
+    if (!s->p.thread_bound || !s->cand_off || !(s->v.columns & PB_COL_THREAD))
+        return PB_OK;
+    struct joint_thr *t = s->thr;
+    if (!t) {
+        uint32_t nn = s->nnodes;
+        t = s->thr = calloc(1, sizeof *t);
+        if (!t)
+            return PB_ENOMEM;
+        t->nn = nn;
+        t->n = calloc((size_t)nn + 1, sizeof *t->n);
+        t->miss = calloc((size_t)nn + 1, sizeof *t->miss);
+        t->expect = calloc((size_t)nn + 1, sizeof *t->expect);
+        t->bound = calloc((size_t)nn + 1, 1);
+        if (!t->n || !t->miss || !t->expect || !t->bound)
+            return PB_ENOMEM;
+    }
+    /* tested again on every pass's pairing (without call ids the first,
+     * first in first out, can put a bound service's answers outside their
+     * visits: mesh x2 fe 1,702 misses against chance's 1,196, after the
+     * search 263 against 522); a service once bound stays bound */
+    if (!t->done) {
+        int rc = thread_test(s, t);
+        if (rc != PB_OK)
+            return rc;
+    }
+    if (!t->any)
+        return PB_OK;
+    uint32_t n = s->npairs, w = 0;
+    t->dropped = t->kept_all = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        const jpair *x = &s->pr[p];
+        uint32_t j0 = s->cand_off[p], j1 = s->cand_off[p + 1];
+        s->cand_off[p] = w;
+        const uint32_t h = t->bound[x->caller] && by_id(s, p) ? thr_of(s, x->ret) : 0;
+        uint32_t keep = 0;
+        if (h)
+            for (uint32_t j = j0; j < j1; j++) {
+                uint32_t q = s->cand[j], u = by_id(s, q) ? thr_of(s, s->pr[q].call) : 0;
+                keep += !u || u == h;
+            }
+        if (!h || !keep || keep == j1 - j0) {
+            memmove(s->cand + w, s->cand + j0, (size_t)(j1 - j0) * sizeof *s->cand);
+            w += j1 - j0;
+            t->kept_all += h && j1 > j0 && !keep;
+        } else {
+            for (uint32_t j = j0; j < j1; j++) {
+                uint32_t q = s->cand[j], u = by_id(s, q) ? thr_of(s, s->pr[q].call) : 0;
+                if (!u || u == h)
+                    s->cand[w++] = s->cand[j];
+            }
+            t->dropped += (j1 - j0) - keep;
+        }
+    }
+    s->cand_off[n] = w;
+    joint_cand_recount(s);
+    if (t->kept_all > t->kept_ever)
+        t->kept_ever = t->kept_all;
+    return PB_OK;
+}
+
+int joint_thread_meta(const joint *s, pb_result *res)
+{
+    const struct joint_thr *t = s->thr;
+    if (!t)
+        return PB_OK;
+    int rc = PB_OK;
+    for (uint32_t a = 0; a < t->nn && rc == PB_OK; a++)
+        if (t->n[a] >= JOINT_THR_MIN)
+            rc = pb_result_meta(res, "thread_service=%s answers=%zu misses=%zu "
+                                "chance_misses=%.1f bound=%s",
+                                pb_strtab_str(s->v.nodes, a), t->n[a], t->miss[a], t->expect[a],
+                                t->bound[a] ? "yes" : "no");
+    if (rc == PB_OK && t->any) {
+        rc = pb_result_meta(res, "thread_bound=on candidates_dropped=%zu kept_all=%zu",
+                            t->dropped, t->kept_all);
+        if (rc == PB_OK && t->kept_ever)
+            pb_result_warn(res, "up to %zu calls of services bound to a thread had no candidate "
+                           "visit on their answer's thread; every candidate kept "
+                           "(thread_bound)", t->kept_ever);
+    }
+    return rc;
+}
