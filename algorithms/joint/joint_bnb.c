@@ -496,10 +496,12 @@ static inline double count_max(const joint *s, const struct joint_bnb *B, int si
  * scored last (rmask, its records r0, r1) is shared call a: for d = a + 1
  * .. m, an upper bound of every split whose first d calls go as mask says
  * (the later ones free).  Returns the least such d whose bound is below
- * bsf (its subtree holds no split that can be chosen), or 0 */
+ * bsf (its subtree holds no split that can be chosen), or 0; *vb the
+ * bound found below bsf (ls_margin, joint_lsmargin.c) */
 static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q2,
                           const uint32_t *set, uint32_t m, uint32_t mask, uint32_t a,
-                          uint32_t rmask, const joint_wrec *r0, const joint_wrec *r1, double bsf)
+                          uint32_t rmask, const joint_wrec *r0, const joint_wrec *r1, double bsf,
+                          double *vb)
 {
     /* the least return of a call that may differ from the reference */
     pb_ns lo = INT64_MAX;
@@ -577,8 +579,10 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
             cmx[side][x] = w;
         }
         double v = base + sh + ct + joint_bnb_test_bias;
-        if (v + JOINT_PRUNE_TOL * (1.0 + fabs(v) + fabs(bsf)) <= bsf)
+        if (v + JOINT_PRUNE_TOL * (1.0 + fabs(v) + fabs(bsf)) <= bsf) {
+            *vb = v;
             return d + 1;
+        }
     }
     return 0;
 }
@@ -677,9 +681,12 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
             continue;
         }
         uint32_t t0 = (uint32_t)__builtin_ctz(mask ^ rmask);
+        double vb = -INFINITY;
         uint32_t d = first_cut(s, B, q1, q2, set, m, mask, t0, rmask, &B->w[0][ref],
-                               &B->w[1][ref], bsf);
+                               &B->w[1][ref], bsf, &vb);
         if (d) {
+            if (vb > s->lsmg_alt) /* ls_margin: what the subtree may reach */
+                s->lsmg_alt = vb;
             /* the leaves of this subtree from y on: none can be chosen */
             uint32_t end = (y | ((1u << (m - d)) - 1u)) + 1u;
             s->bnb_cut += end - y;

@@ -852,4 +852,11 @@ const pb_option joint_options[] = {
      "the same model and is unchanged since, so its pairs would keep their split.  The "
      "marks are restored after the solve, so later solves see main's; 0 visits them again "
      "(joint_lsdirty.c; docs/joint/speed.md, \"Speed, twenty-second wave (h179)\")"},
+    {"ls_margin", PB_OPT_DOUBLE, offsetof(joint_params, ls_margin), "0", 0, 1e9,
+     "speed, changes results where it fires: a re-split of two requests that kept their "
+     "split, every other split it looked at at least this many nats less likely, is not "
+     "made again in the same search and kind of solve while the two requests (their calls, "
+     "times, returns, shared calls) stay as they were, though the model is refitted "
+     "between; metadata ls_margin= resplits_left_out= (joint_lsmargin.c; docs/joint/speed.md, "
+     "\"Speed, twenty-third wave (h194)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
