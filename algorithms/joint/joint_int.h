@@ -385,6 +385,7 @@ struct joint {
                                (joint_pshare.c; on the kept solution of
                                pair_order=auto: the held search's) */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
+    size_t bnb_rows_kept;       /* bnb_row_keep: bound rows kept across refits */
     int xfloor_on;          /* swap_floor: the re-split running is the top of an
                                exchange, only values above xfloor matter
                                (joint_xfloor.c) */
@@ -1442,6 +1443,8 @@ extern int joint_lsmemo_test_stale;
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;
+/* joint_bnb.c, for tests only: bnb_row_keep never keeps a row */
+extern int joint_bnb_test_rowkeep;
 /* swap_floor (joint_xfloor.c): the value the top re-split of an exchange
  * tried at depth D must exceed to matter (best gain so far, the top's
  * value before, the exchanged levels' change xsum, the depth's margin),

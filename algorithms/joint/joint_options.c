@@ -852,6 +852,13 @@ const pb_option joint_options[] = {
      "the same model and is unchanged since, so its pairs would keep their split.  The "
      "marks are restored after the solve, so later solves see main's; 0 visits them again "
      "(joint_lsdirty.c; docs/joint/speed.md, \"Speed, twenty-second wave (h179)\")"},
+    {"bnb_row_keep", PB_OPT_BOOL, offsetof(joint_params, bnb_row_keep), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the re-split's branch and bound keeps, per density key, "
+     "the log-density row its bound row (the largest log-density from each bin up) was made "
+     "from; after a refit a key whose row is bit for bit the same keeps its bound row instead "
+     "of making it again (fit_fast refits only the keys whose delays changed); metadata "
+     "bnb_rows_kept= (joint_bnb.c; docs/joint/speed.md, \"Speed, twenty-third wave "
+     "(h194)\"); 0: every row made again after a refit"},
     {"ls_margin", PB_OPT_DOUBLE, offsetof(joint_params, ls_margin), "0", 0, 1e9,
      "speed, changes results where it fires: a re-split of two requests that kept their "
      "split, every other split it looked at at least this many nats less likely, is not "
