@@ -518,8 +518,8 @@ static inline double count_max(const joint *s, const struct joint_bnb *B, int si
  * scored last (rmask, its records r0, r1) is shared call a: for d = a + 1
  * .. m, an upper bound of every split whose first d calls go as mask says
  * (the later ones free).  Returns the least such d whose bound is below
- * bsf (its subtree holds no split that can be chosen), or 0; *vb the
- * bound found below bsf (ls_margin, joint_lsmargin.c) */
+ * bsf (its subtree holds no split that can be chosen), or 0; *vb (vb not
+ * NULL) the bound found below bsf (ls_margin, joint_lsmargin.c) */
 static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q2,
                           const uint32_t *set, uint32_t m, uint32_t mask, uint32_t a,
                           uint32_t rmask, const joint_wrec *r0, const joint_wrec *r1, double bsf,
@@ -602,7 +602,8 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
         }
         double v = base + sh + ct + joint_bnb_test_bias;
         if (v + JOINT_PRUNE_TOL * (1.0 + fabs(v) + fabs(bsf)) <= bsf) {
-            *vb = v;
+            if (vb)
+                *vb = v;
             return d + 1;
         }
     }
@@ -711,6 +712,7 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
         bsf = s->xfloor;
     uint32_t rmask = cur;
     const uint32_t nall = 1u << m;
+    const int margin = s->p.ls_margin > 0; /* ls_margin: the cut bounds wanted */
     for (uint32_t y = 0; y < nall;) {
         uint32_t mask = rev_bits(y, m);
         if (mask == cur) {
@@ -720,7 +722,7 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
         uint32_t t0 = (uint32_t)__builtin_ctz(mask ^ rmask);
         double vb = -INFINITY;
         uint32_t d = first_cut(s, B, q1, q2, set, m, mask, t0, rmask, &B->w[0][ref],
-                               &B->w[1][ref], bsf, &vb);
+                               &B->w[1][ref], bsf, margin ? &vb : NULL);
         if (d) {
             if (vb > s->lsmg_alt) /* ls_margin: what the subtree may reach */
                 s->lsmg_alt = vb;
