@@ -471,6 +471,12 @@ typedef struct joint_params {
     int ls_open_fresh;  /* [ls_open_fresh] a solve without refits: its later re-split
                            passes follow this solve's marks only (same results;
                            joint_lsdirty.c), 1 */
+    int bnb_row_keep;   /* [bnb_row_keep] the branch and bound's per-key bound row kept
+                           across a refit that left the key's density row the same
+                           (joint_bnb.c; speed only), 1 */
+    double ls_margin;   /* [ls_margin] a re-split whose kept split won by at least this
+                           many nats is left out while its two requests stay the same
+                           (joint_lsmargin.c), 0: off */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -62,6 +62,10 @@ struct joint_bnb {
      * (each bin's Jacobian at its lower edge); gen[k]: the fit it is of */
     double *sm;
     uint32_t *gen, kcap;
+    /* bnb_row_keep: the logf row each sm row was made from (lfc[k * nb ..])
+     * and the edges' epoch it was made with (lfep[k]; 0: none kept) */
+    double *lfc;
+    uint32_t *lfep, leep;
     /* the bound of each call per side, indexed by pair (only the calls of
      * the two requests are written) */
     double *ubp[2];
@@ -100,6 +104,7 @@ struct joint_bnb {
 };
 
 double joint_bnb_test_bias = 0;
+int joint_bnb_test_rowkeep = 0;
 int joint_bnb_test_keys = 0, joint_bnb_test_masks = 0;
 
 void joint_bnb_free(joint *s)
@@ -109,6 +114,8 @@ void joint_bnb_free(joint *s)
         return;
     free(B->sm);
     free(B->gen);
+    free(B->lfc);
+    free(B->lfep);
     free(B->ubp[0]);
     free(B->ubp[1]);
     free(B->cntf[0]);
@@ -154,10 +161,21 @@ static const double *key_row(joint *s, struct joint_bnb *B, uint32_t k)
                     B->lenb = nb;
                     B->ledmin = s->dmin;
                     B->lebin = s->p.bin;
+                    B->leep++; /* bnb_row_keep: rows made with older edges are not kept */
                 }
             }
             if (B->lenb == nb && B->ledmin == s->dmin && B->lebin == s->p.bin)
                 le = B->ledge;
+        }
+        /* bnb_row_keep (speed only, the same rows): a refit recomputes the
+         * densities of the keys whose delays changed; a row made from the
+         * very same logf row with the same edges is the same row */
+        double *keep = le && B->lfc ? B->lfc + (size_t)k * nb : NULL;
+        if (keep && B->lfep[k] == B->leep && B->leep != 0 &&
+            memcmp(keep, lf, (size_t)nb * sizeof *lf) == 0 && !joint_bnb_test_rowkeep) {
+            B->gen[k] = s->fit_gen + 1;
+            s->bnb_rows_kept++;
+            return row;
         }
         double mx = -INFINITY;
         for (uint32_t b = nb; b-- > 0;) {
@@ -165,6 +183,10 @@ static const double *key_row(joint *s, struct joint_bnb *B, uint32_t k)
             if (v > mx)
                 mx = v;
             row[b] = mx;
+        }
+        if (keep) {
+            memcpy(keep, lf, (size_t)nb * sizeof *lf);
+            B->lfep[k] = B->leep;
         }
         B->gen[k] = s->fit_gen + 1;
     }
@@ -496,10 +518,12 @@ static inline double count_max(const joint *s, const struct joint_bnb *B, int si
  * scored last (rmask, its records r0, r1) is shared call a: for d = a + 1
  * .. m, an upper bound of every split whose first d calls go as mask says
  * (the later ones free).  Returns the least such d whose bound is below
- * bsf (its subtree holds no split that can be chosen), or 0 */
+ * bsf (its subtree holds no split that can be chosen), or 0; *vb (vb not
+ * NULL) the bound found below bsf (ls_margin, joint_lsmargin.c) */
 static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q2,
                           const uint32_t *set, uint32_t m, uint32_t mask, uint32_t a,
-                          uint32_t rmask, const joint_wrec *r0, const joint_wrec *r1, double bsf)
+                          uint32_t rmask, const joint_wrec *r0, const joint_wrec *r1, double bsf,
+                          double *vb)
 {
     /* the least return of a call that may differ from the reference */
     pb_ns lo = INT64_MAX;
@@ -577,8 +601,11 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
             cmx[side][x] = w;
         }
         double v = base + sh + ct + joint_bnb_test_bias;
-        if (v + JOINT_PRUNE_TOL * (1.0 + fabs(v) + fabs(bsf)) <= bsf)
+        if (v + JOINT_PRUNE_TOL * (1.0 + fabs(v) + fabs(bsf)) <= bsf) {
+            if (vb)
+                *vb = v;
             return d + 1;
+        }
     }
     return 0;
 }
@@ -633,6 +660,21 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
             return PB_ENOMEM;
         memset(g + B->kcap, 0, (size_t)(nc - B->kcap) * sizeof *g);
         B->gen = g;
+        if (s->p.bnb_row_keep) { /* bnb_row_keep: none kept when there is no room */
+            const int had = B->lfc != NULL;
+            double *c = realloc(B->lfc, (size_t)nc * s->nb * sizeof *c);
+            uint32_t *e = c ? realloc(B->lfep, (size_t)nc * sizeof *e) : NULL;
+            if (e) {
+                /* a new block holds no kept row: every epoch cleared */
+                size_t from = had ? B->kcap : 0;
+                memset(e + from, 0, (size_t)(nc - from) * sizeof *e);
+                B->lfc = c;
+                B->lfep = e;
+            } else {
+                free(c ? c : B->lfc);
+                B->lfc = NULL;
+            }
+        }
         B->kcap = nc;
     }
     if (s->npairs > B->npcap) {
@@ -670,6 +712,7 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
         bsf = s->xfloor;
     uint32_t rmask = cur;
     const uint32_t nall = 1u << m;
+    const int margin = s->p.ls_margin > 0; /* ls_margin: the cut bounds wanted */
     for (uint32_t y = 0; y < nall;) {
         uint32_t mask = rev_bits(y, m);
         if (mask == cur) {
@@ -677,9 +720,12 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
             continue;
         }
         uint32_t t0 = (uint32_t)__builtin_ctz(mask ^ rmask);
+        double vb = -INFINITY;
         uint32_t d = first_cut(s, B, q1, q2, set, m, mask, t0, rmask, &B->w[0][ref],
-                               &B->w[1][ref], bsf);
+                               &B->w[1][ref], bsf, margin ? &vb : NULL);
         if (d) {
+            if (vb > s->lsmg_alt) /* ls_margin: what the subtree may reach */
+                s->lsmg_alt = vb;
             /* the leaves of this subtree from y on: none can be chosen */
             uint32_t end = (y | ((1u << (m - d)) - 1u)) + 1u;
             s->bnb_cut += end - y;

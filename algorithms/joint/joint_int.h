@@ -386,6 +386,7 @@ struct joint {
                                (joint_pshare.c; on the kept solution of
                                pair_order=auto: the held search's) */
     size_t bnb_scored, bnb_cut; /* splits the branch and bound scored / left out */
+    size_t bnb_rows_kept;       /* bnb_row_keep: bound rows kept across refits */
     int xfloor_on;          /* swap_floor: the re-split running is the top of an
                                exchange, only values above xfloor matter
                                (joint_xfloor.c) */
@@ -675,6 +676,13 @@ struct joint {
                                 the solve without refits that is running, or NULL */
     int lso_now;             /* ls_open_fresh: such a solve's passes are running */
     size_t lso_skipped;      /* ls_open_fresh: re-splits left out */
+    struct joint_lsmg *lsmg; /* ls_margin (joint_lsmargin.c): per pair, the last kept
+                                split's margin and fingerprint, or NULL */
+    uint32_t lsmg_kind;      /* ls_margin: the kind of solve running (1 refits, 2 not) */
+    size_t lsmg_skipped;     /* ls_margin: re-splits left out */
+    double lsmg_alt;         /* ls_margin: the branch and bound's largest bound or value
+                                of a split other than the current one */
+    size_t lsmg_flips;       /* ls_margin, tests: re-splits it would leave out that moved */
     size_t lsw_win, lsw_moves, lsw_calls;
     unsigned char *lsw_only; /* the calls the greedy rounds may move, or NULL */
     /* uncross_check (joint_uxcheck.c): searches after a pass kept and
@@ -1299,6 +1307,25 @@ int joint_lsdirty_meta(const joint *s, pb_result *res);
 void joint_lsdirty_marked(joint *s, uint32_t q1, uint32_t q2);
 /* joint_lsdirty.c: free s->lsd_old and s->lso_mark (NULL-safe) */
 void joint_lsdirty_free(joint *s);
+/* joint_lsmargin.c (ls_margin): a fingerprint of what the re-split of q1 and
+ * q2 reads of the two requests (their pairs, ends, calls, shared set) */
+uint64_t joint_lsmg_fp(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *set,
+                       uint32_t m, uint32_t cur, const uint32_t *f1, uint32_t n1,
+                       const uint32_t *f2, uint32_t n2);
+/* joint_lsmargin.c (ls_margin): 1 when the re-split of q1 and q2 may be left
+ * out (same fingerprint and kind of solve as a recorded kept split whose
+ * margin is at least ls_margin), else 0 */
+int joint_lsmg_skip(joint *s, uint32_t q1, uint32_t q2, uint64_t fp);
+/* joint_lsmargin.c (ls_margin): record a kept split's margin (nats) for the
+ * pair; PB_OK or PB_ENOMEM */
+int joint_lsmg_note(joint *s, uint32_t q1, uint32_t q2, uint64_t fp, double margin);
+/* joint_lsmargin.c, for tests only: the re-splits ls_margin would leave out
+ * are made anyway and those that move a call counted (lsmg_flips) */
+extern int joint_lsmg_test_verify;
+/* joint_lsmargin.c: free s->lsmg (NULL-safe) */
+void joint_lsmg_free(joint *s);
+/* joint_lsmargin.c: the metadata line (only with the option on) */
+int joint_lsmg_meta(const joint *s, pb_result *res);
 /* joint_lsdirty.c (ls_open_fresh): the re-split passes of a solve start;
  * refit: the solve refits between them.  Without refits (and the option
  * on) the requests its passes change are recorded.  PB_OK, or PB_ENOMEM */
@@ -1436,6 +1463,8 @@ extern int joint_lsmemo_test_stale;
 /* added to every bound (joint_bnb.c): 0; a unit test lowers it to show
  * that a bound below the true values changes results (test hook only) */
 extern double joint_bnb_test_bias;
+/* joint_bnb.c, for tests only: bnb_row_keep never keeps a row */
+extern int joint_bnb_test_rowkeep;
 /* swap_floor (joint_xfloor.c): the value the top re-split of an exchange
  * tried at depth D must exceed to matter (best gain so far, the top's
  * value before, the exchanged levels' change xsum, the depth's margin),

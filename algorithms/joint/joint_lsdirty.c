@@ -65,6 +65,7 @@ void joint_lsdirty_free(joint *s)
     s->lsd_old = NULL;
     free(s->lso_mark);
     s->lso_mark = NULL;
+    joint_lsmg_free(s); /* ls_margin (joint_lsmargin.c) */
 }
 
 /* ls_open_fresh (default 1, the same results; "Speed, twenty-second wave
@@ -135,6 +136,13 @@ int joint_lsdirty_meta(const joint *s, pb_result *res)
         if (rc != PB_OK)
             return rc;
     }
+    int rc0 = joint_lsmg_meta(s, res); /* ls_margin (joint_lsmargin.c) */
+    /* bnb_row_keep (joint_bnb.c): a line only where some row was kept */
+    if (rc0 == PB_OK && s->bnb_rows_kept)
+        rc0 = pb_result_meta(res, "bnb_row_keep=%d rows_kept=%zu", s->p.bnb_row_keep,
+                             s->bnb_rows_kept);
+    if (rc0 != PB_OK)
+        return rc0;
     if (!s->p.ls_dirty_solve)
         return PB_OK; /* off: no line (main's output) */
     return pb_result_meta(res, "ls_dirty_solve=%d solves=%zu later_pass_pairs=%zu",

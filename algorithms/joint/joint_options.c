@@ -910,4 +910,18 @@ const pb_option joint_options[] = {
     {"thread_expect", PB_OPT_DOUBLE, offsetof(joint_params, thread_expect), "10", 0, 1e9,
      "thread_bound: the least misses chance must give for a service to be tested (fewer: "
      "its threads could not tell its visits apart)"},
+    {"bnb_row_keep", PB_OPT_BOOL, offsetof(joint_params, bnb_row_keep), "1", PB_OPT_NORANGE,
+     "speed only, the same results: the re-split's branch and bound keeps, per density key, "
+     "the log-density row its bound row (the largest log-density from each bin up) was made "
+     "from; after a refit a key whose row is bit for bit the same keeps its bound row instead "
+     "of making it again (fit_fast refits only the keys whose delays changed); metadata "
+     "bnb_rows_kept= (joint_bnb.c; docs/joint/speed.md, \"Speed, twenty-third wave "
+     "(h194)\"); 0: every row made again after a refit"},
+    {"ls_margin", PB_OPT_DOUBLE, offsetof(joint_params, ls_margin), "0", 0, 1e9,
+     "speed, changes results where it fires: a re-split of two requests that kept their "
+     "split, every other split it looked at at least this many nats less likely, is not "
+     "made again in the same search and kind of solve while the two requests (their calls, "
+     "times, returns, shared calls) stay as they were, though the model is refitted "
+     "between; metadata ls_margin= resplits_left_out= (joint_lsmargin.c; docs/joint/speed.md, "
+     "\"Speed, twenty-third wave (h194)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

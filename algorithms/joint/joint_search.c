@@ -656,6 +656,21 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     s->resplit_capped += capped;
     if (m == 0)
         return 0;
+    /* ls_margin (joint_lsmargin.c): left out when it kept this very split by
+     * a wide margin before; alt: the largest value, estimate or bound of
+     * another split looked at (the margin is the kept split's less it) */
+    const int mg_on = s->p.ls_margin > 0 && !s->xfloor_on;
+    uint64_t fp = 0;
+    int mg_verify = 0;
+    double alt = -INFINITY, vcur = -INFINITY;
+    if (mg_on) {
+        fp = joint_lsmg_fp(s, q1, q2, set, m, cur, f1, n1, f2, n2);
+        if (joint_lsmg_skip(s, q1, q2, fp)) {
+            if (!joint_lsmg_test_verify)
+                return 0;
+            mg_verify = 1; /* the test's check: made anyway, a change counted */
+        }
+    }
     double best = -INFINITY;
     uint32_t bm = cur;
     /* no reference yet: the model or the times may have changed since */
@@ -676,9 +691,12 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         double val[1u << JOINT_RESPLIT_MAX], bsf = -INFINITY;
         /* by branch and bound when it can (joint_bnb.c: the same choice) */
         const int bnb = joint_bnb_usable(s, q1, q2, f1, n1, f2, n2, set, m);
+        s->lsmg_alt = -INFINITY;
         if (bnb && (*rcp = joint_bnb_resplit(s, q1, q2, f1, n1, f2, n2, set, m, cur, val)) !=
                        PB_OK)
             return 0;
+        if (bnb)
+            alt = s->lsmg_alt;
         if (prune && !bnb) {
             val[cur] = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
             if (*rcp != PB_OK)
@@ -696,6 +714,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                     return 0;
                 if (joint_prunable(s, e, bsf)) {
                     val[mask] = -INFINITY;
+                    if (e > alt)
+                        alt = e;
                     continue;
                 }
             }
@@ -708,8 +728,12 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         }
         for (uint32_t mask = 0; mask < (1u << m); mask++) {
             double v = val[mask];
-            if (mask == cur)
+            if (mask != cur && v > alt)
+                alt = v;
+            if (mask == cur) {
+                vcur = v;
                 v += 1e-9; /* keep the current split on ties */
+            }
             if (v > best) {
                 best = v;
                 bm = mask;
@@ -718,6 +742,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     } else {
         s->resplit_local++;
         best = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
+        vcur = best;
         keep_split(s);
         for (int sweep = 0; sweep < 4 && *rcp == PB_OK; sweep++) {
             int better = 0;
@@ -725,12 +750,17 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                 uint32_t mask = bm ^ (1u << t);
                 /* resplit_memo: a move out of a request of the current split */
                 int ms = bm == cur && s->p.resplit_memo ? (int)((cur >> t) & 1u) : -1;
-                if (prune &&
-                    (joint_prunable(s, split_est_m(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1,
-                                                   e2, rcp, ms, set[t], best + 1e-9),
-                              best + 1e-9) || *rcp != PB_OK))
-                    continue;
+                if (prune) {
+                    double e = split_est_m(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp,
+                                           ms, set[t], best + 1e-9);
+                    if (e > alt)
+                        alt = e;
+                    if (joint_prunable(s, e, best + 1e-9) || *rcp != PB_OK)
+                        continue;
+                }
                 double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
+                if (v > alt)
+                    alt = v;
                 if (v > best + 1e-9) {
                     best = v;
                     bm = mask;
@@ -748,12 +778,17 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                     if (((bm >> t) & 1u) == ((bm >> u) & 1u))
                         continue;
                     uint32_t mask = bm ^ (1u << t) ^ (1u << u);
-                    if (prune &&
-                        (joint_prunable(s, split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2,
-                                               rcp, best + 1e-9),
-                                  best + 1e-9) || *rcp != PB_OK))
-                        continue;
+                    if (prune) {
+                        double e = split_est(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2,
+                                             rcp, best + 1e-9);
+                        if (e > alt)
+                            alt = e;
+                        if (joint_prunable(s, e, best + 1e-9) || *rcp != PB_OK)
+                            continue;
+                    }
                     double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, mask, e1, e2, rcp);
+                    if (v > alt)
+                        alt = v;
                     if (v > best + 1e-9) {
                         best = v;
                         bm = mask;
@@ -767,8 +802,13 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         if (*rcp != PB_OK)
             return 0;
     }
-    if (bm == cur)
+    if (bm == cur) {
+        /* ls_margin: the kept split's margin */
+        if (mg_on && !mg_verify && *rcp == PB_OK)
+            *rcp = joint_lsmg_note(s, q1, q2, fp, vcur - alt);
         return 0;
+    }
+    s->lsmg_flips += mg_verify;
     for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
         uint32_t to = (bm >> t) & 1u ? q2 : q1;
         if (s->par[set[t]] != to) {
@@ -872,6 +912,7 @@ int joint_solve_rounds(joint *s, int refit, int passes)
         s->changes += (size_t)changed;
     }
     s->pass_id = 0;
+    s->lsmg_kind = refit ? 1 : 2; /* ls_margin (joint_lsmargin.c) */
     joint_lsdirty_solve_start(s); /* ls_dirty_solve (joint_lsdirty.c) */
     if (rc == PB_OK) /* ls_open_fresh (joint_lsdirty.c) */
         rc = joint_lsopen_begin(s, refit);
@@ -888,6 +929,7 @@ int joint_solve_rounds(joint *s, int refit, int passes)
             break;
     }
     joint_lsopen_end(s);
+    s->lsmg_kind = 0;
     if (rc != PB_OK)
         s->rounds_fresh = 0;
     return rc;
