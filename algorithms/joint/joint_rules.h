@@ -760,6 +760,34 @@ uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, dou
 /* the map's value at stated share c: the last block whose least stated
  * share is at most c (the first block below them all; 1 without blocks) */
 double joint_pav_at(const double *lo, const double *val, uint32_t b, double c);
+/* joint_pav.c (split from joint_selfcal.c): the maps' pieces the copy's
+ * self-calibration shares.  JOINT_SELFCAL_MIN: the rows a link needs for a
+ * map of its own. */
+#define JOINT_SELFCAL_MIN 100
+/* one point of the fit: a stated share, its class (link), whether right */
+typedef struct joint_spt {
+    double c;
+    uint32_t cls;
+    unsigned char ok;
+} joint_spt;
+/* pb_sort order of joint_spt: by class, then stated share, then ok */
+int joint_spt_cmp(const void *a, const void *b);
+/* pool-adjacent-violators over p[0..n) (sorted by joint_spt_cmp, one
+ * class): the blocks into lo/val (room for n + 1), w and k scratch (n + 1);
+ * returns the number of blocks */
+uint32_t joint_pav_fit(const joint_spt *p, uint32_t n, double *lo, double *val, double *w,
+                       double *k);
+/* value at c of the b blocks lo/val (joint_pav_at without the empty case) */
+double joint_map_at(const double *lo, const double *val, uint32_t b, double c);
+/* v[p] = v[p] && v[parent of p] down every request tree.  PB_OK or
+ * PB_ENOMEM */
+int joint_and_down(const joint *s, unsigned char *v);
+/* the self-calibration's maps of pts[0..np) (sorted here): all links
+ * together (class nl) and each link with JOINT_SELFCAL_MIN rows or more;
+ * cls_off[2 l], [2 l + 1] link l's blocks in lo/val.  *rc = PB_ENOMEM when
+ * out of memory (else unchanged) */
+void joint_fit_maps(joint_spt *pts, uint32_t np, uint32_t nl, double *lo, double *val,
+                    double *w, double *kk, uint32_t *cls_off, int *rc);
 /* joint_order.c (docs/joint/search.md, "Order of answers, without call ids").
  * Each link's whole pairs in arrival order on the callee's clock (calls'
  * arrivals never move).  PB_OK or PB_ENOMEM */

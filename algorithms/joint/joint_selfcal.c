@@ -61,7 +61,6 @@
 #include "pb_sort.h"
 
 #define NONE JOINT_NONE
-#define JOINT_SELFCAL_MIN 100  /* rows a link needs for a map of its own */
 #define JOINT_SELFCAL_NEAR 32  /* requests on each side an orphan's miss is measured against */
 #define JOINT_SELFCAL_PAIRS 10000 /* pairs simulated at most (a window of the trace) */
 #define JOINT_SELFCAL_THIN 30  /* conf_sims_auto: copy rows a band of stated confidence needs */
@@ -685,192 +684,6 @@ static int by_construction(const joint *s, uint32_t p, double share, int escapes
     return s->par[p] == NONE || !s->free_ret[s->par[p]];
 }
 
-/* one point of the fit: a stated share and whether it was right */
-typedef struct spt {
-    double c;
-    uint32_t cls;
-    unsigned char ok;
-} spt;
-
-static int cmp_spt(const void *a, const void *b)
-{
-    const spt *x = a, *y = b;
-    if (x->cls != y->cls)
-        return x->cls < y->cls ? -1 : 1;
-    return x->c < y->c ? -1 : x->c > y->c ? 1 : (int)x->ok - (int)y->ok;
-}
-
-/* pool-adjacent-violators over p[0..n) (sorted by stated share): blocks
- * (least stated share, value) into lo[], val[]; returns how many.  A
- * block's value is (right + 1) / (rows + 2), made monotone downwards. */
-static uint32_t pav(const spt *p, uint32_t n, double *lo, double *val, double *w, double *k)
-{
-    uint32_t b = 0;
-    for (uint32_t i = 0; i < n;) {
-        /* the rows of one stated share start one block */
-        uint32_t j = i;
-        lo[b] = p[i].c;
-        w[b] = k[b] = 0;
-        for (; j < n && p[j].c == p[i].c; j++) {
-            w[b]++;
-            k[b] += p[j].ok;
-        }
-        b++;
-        i = j;
-        while (b > 1 && k[b - 2] / w[b - 2] >= k[b - 1] / w[b - 1]) {
-            /* the later block is no better: pool */
-            k[b - 2] += k[b - 1];
-            w[b - 2] += w[b - 1];
-            b--;
-        }
-    }
-    /* the top block must hold a wrong row (when any block does): the
-     * simulation's errors just below it are pooled into it, because where
-     * in the top shares a simulation puts its errors does not carry over
-     * to the real trace (docs/joint/confidence.md, "Allowances for model error") */
-    while (b > 1 && k[b - 1] >= w[b - 1]) {
-        k[b - 2] += k[b - 1];
-        w[b - 2] += w[b - 1];
-        b--;
-    }
-    for (uint32_t j = 0; j < b; j++)
-        val[j] = (k[j] + 1) / (w[j] + 2);
-    for (uint32_t j = b; j-- > 1;)
-        if (val[j - 1] > val[j])
-            val[j - 1] = val[j];
-    return b;
-}
-
-/* the map's value at stated share c (blocks lo[0..b) ascending) */
-static double map_at(const double *lo, const double *val, uint32_t b, double c)
-{
-    uint32_t a = 0, z = b;
-    while (z - a > 1) { /* the last block with lo <= c */
-        uint32_t mid = (a + z) / 2;
-        if (lo[mid] <= c)
-            a = mid;
-        else
-            z = mid;
-    }
-    return val[a];
-}
-
-uint32_t joint_pav_map(const double *c, const unsigned char *ok, uint32_t n, double *lo,
-                       double *val)
-{
-    spt *p = malloc(((size_t)n + 1) * sizeof *p);
-    double *w = malloc(((size_t)n + 1) * sizeof *w), *k = malloc(((size_t)n + 1) * sizeof *k);
-    uint32_t b = 0;
-    if (p && w && k) {
-        for (uint32_t i = 0; i < n; i++)
-            p[i] = (spt){c[i], 0, ok[i]};
-        pb_sort(p, n, sizeof *p, cmp_spt);
-        b = pav(p, n, lo, val, w, k);
-    }
-    free(p);
-    free(w);
-    free(k);
-    return b;
-}
-
-double joint_pav_at(const double *lo, const double *val, uint32_t b, double c)
-{
-    return b ? map_at(lo, val, b, c) : 1.0;
-}
-
-/* One walk from every root down serves both folds below: with conf,
- * conf[p] = the product of share[] from p's root down to p; with v (conf
- * NULL), v[p] = v[p] && v[parent of p].  A cycle stops the walk up.
- * PB_OK or PB_ENOMEM */
-static int walk_down(const joint *s, const double *share, double *conf, unsigned char *v)
-{
-    uint32_t n = s->npairs;
-    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
-    unsigned char *done = calloc((size_t)n + 1, 1);
-    if (!stack || !done) {
-        free(stack);
-        free(done);
-        return PB_ENOMEM;
-    }
-    for (uint32_t q = 0; q < n; q++) {
-        uint32_t m = 0, j = q;
-        while (j != NONE && !done[j]) {
-            stack[m++] = j;
-            done[j] = 1;
-            j = s->par[j];
-        }
-        if (conf) {
-            double up = j == NONE ? 1.0 : conf[j];
-            while (m) {
-                j = stack[--m];
-                conf[j] = up = up * share[j];
-            }
-        } else {
-            unsigned char up = j == NONE ? 1 : v[j];
-            while (m) {
-                j = stack[--m];
-                v[j] = up = up && v[j];
-            }
-        }
-    }
-    free(stack);
-    free(done);
-    return PB_OK;
-}
-
-/* conf[p]: the product of share[] from p's root down to p.  PB_OK or
- * PB_ENOMEM */
-int joint_conf_product(const joint *s, const double *share, double *conf)
-{
-    return walk_down(s, share, conf, NULL);
-}
-
-/* v[p] = v[p] && v[parent of p], from the root down.  PB_OK or PB_ENOMEM */
-static int and_down(const joint *s, unsigned char *v)
-{
-    return walk_down(s, NULL, NULL, v);
-}
-
-/* the self-calibration's maps of the rows pts[0..np) (sorted here): all
- * links together (class nl) and each link with at least
- * JOINT_SELFCAL_MIN rows; cls_off[2 l], [2 l + 1]: the blocks of link l
- * in lo/val, or none (equal).  lo, val: room for 2 np + 2 blocks; w, kk:
- * np + 1; cls_off: 2 nl + 4.  *rc: PB_ENOMEM when out of memory */
-static void fit_maps(spt *pts, uint32_t np, uint32_t nl, double *lo, double *val, double *w,
-                     double *kk, uint32_t *cls_off, int *rc)
-{
-    /* all links together first (class nl), then each link with enough
-     * rows; cls_off[2 l], [2 l + 1]: its blocks in lo/val, or none */
-    pb_sort(pts, np, sizeof *pts, cmp_spt);
-    spt *all = malloc(((size_t)np + 1) * sizeof *all);
-    if (!all) {
-        *rc = PB_ENOMEM;
-    } else {
-        memcpy(all, pts, np * sizeof *all);
-        for (uint32_t i = 0; i < np; i++)
-            all[i].cls = 0;
-        pb_sort(all, np, sizeof *all, cmp_spt);
-        uint32_t nb = pav(all, np, lo, val, w, kk), used = nb;
-        for (uint32_t l = 0; l <= nl; l++)
-            cls_off[2 * l] = cls_off[2 * l + 1] = 0;
-        cls_off[2 * nl] = 0;
-        cls_off[2 * nl + 1] = nb;
-        free(all);
-        for (uint32_t i = 0; i < np;) {
-            uint32_t j = i;
-            while (j < np && pts[j].cls == pts[i].cls)
-                j++;
-            if (j - i >= JOINT_SELFCAL_MIN) {
-                uint32_t b = pav(pts + i, j - i, lo + used, val + used, w, kk);
-                cls_off[2 * pts[i].cls] = used;
-                cls_off[2 * pts[i].cls + 1] = used + b;
-                used += b;
-            }
-            i = j;
-        }
-    }
-}
-
 /* conf_sib_learn on one copy s2 (stated confidences cf2, right rows
  * ok2, rows right by construction ex2, each row's link lk2): the copy's
  * request trees dealt into two halves (every other root, in pair order),
@@ -883,7 +696,7 @@ static int copy_cap_test(joint *s, joint *s2, const double *cf2, const unsigned 
                          const unsigned char *ex2, const uint32_t *lk2)
 {
     uint32_t n2 = s2->npairs, nl = s->nlinks;
-    spt *q = malloc(((size_t)n2 + 1) * sizeof *q);
+    joint_spt *q = malloc(((size_t)n2 + 1) * sizeof *q);
     double *lo = malloc(2 * ((size_t)n2 + 1) * sizeof *lo);
     double *val = malloc(2 * ((size_t)n2 + 1) * sizeof *val);
     double *w = malloc(((size_t)n2 + 1) * sizeof *w), *kk = malloc(((size_t)n2 + 1) * sizeof *kk);
@@ -906,10 +719,10 @@ static int copy_cap_test(joint *s, joint *s2, const double *cf2, const unsigned 
         uint32_t nq = 0;
         for (uint32_t p = 0; p < n2; p++)
             if (!ex2[p] && half[p] == h)
-                q[nq++] = (spt){cf2[p], lk2[p], ok2[p]};
+                q[nq++] = (joint_spt){cf2[p], lk2[p], ok2[p]};
         if (!nq)
             continue;
-        fit_maps(q, nq, nl, lo, val, w, kk, cls_off, &rc);
+        joint_fit_maps(q, nq, nl, lo, val, w, kk, cls_off, &rc);
         for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
             if (ex2[p] || half[p] == h)
                 continue;
@@ -918,7 +731,7 @@ static int copy_cap_test(joint *s, joint *s2, const double *cf2, const unsigned 
                 a = cls_off[2 * nl];
                 z = cls_off[2 * nl + 1];
             }
-            double v = map_at(lo + a, val + a, z - a, cf2[p]);
+            double v = joint_map_at(lo + a, val + a, z - a, cf2[p]);
             if (s->p.conf_order)
                 v = joint_conf_order(v, cf2[p]);
             if (v < m2[p])
@@ -956,7 +769,7 @@ static int band_of(double c)
  * violators joins a handful of rows to the block above), so the copy's
  * draw, not the trace, decides the row's confidence: the row is thin.
  * s->scal_thin: real rows judged, thin rows.  PB_OK or PB_ENOMEM */
-static int sims_thin(joint *s, const spt *pts, uint32_t np, const double *conf,
+static int sims_thin(joint *s, const joint_spt *pts, uint32_t np, const double *conf,
                      const unsigned char *exr)
 {
     uint32_t n = s->npairs, nl = s->nlinks;
@@ -1000,7 +813,7 @@ static int sims_thin(joint *s, const spt *pts, uint32_t np, const double *conf,
  * s->scal_stat.  PB_OK or PB_ENOMEM */
 static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
                       const pb_ns *early, const pb_ns *late, const double *drop,
-                      const unsigned char *rest, int (*shares)(joint *, double *), spt **pts,
+                      const unsigned char *rest, int (*shares)(joint *, double *), joint_spt **pts,
                       uint32_t *np, size_t *cap, int block)
 {
     pb_trace *t = NULL;
@@ -1032,7 +845,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     }
     if (rc == PB_OK && *np + (size_t)s2->npairs + 1 > *cap) {
         size_t nc = *np + (size_t)s2->npairs + 1;
-        spt *g = realloc(*pts, nc * sizeof *g);
+        joint_spt *g = realloc(*pts, nc * sizeof *g);
         if (g) {
             *pts = g;
             *cap = nc;
@@ -1088,14 +901,14 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             ok2[p] = (unsigned char)ok;
         }
         if (rc == PB_OK)
-            rc = and_down(s2, ok2);
+            rc = joint_and_down(s2, ok2);
         /* conf_sim_loss_ids: a root whose tree holds a doubted row
          * (joint_anchor.c) */
         size_t tt2 = 0;
         if (rc == PB_OK)
             rc = joint_anchor_trees(s2, ex2, &tt2);
         if (rc == PB_OK)
-            rc = and_down(s2, ex2);
+            rc = joint_and_down(s2, ex2);
         /* conf_anchor: and right for the scorer (joint_anchor.c) */
         if (rc == PB_OK && s->p.conf_anchor) {
             uint32_t *ro = malloc(((size_t)n2 + 1) * sizeof *ro);
@@ -1153,7 +966,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             st[1] += ok;
             st[4] += 1 - stated;
         }
-        (*pts)[(*np)++] = (spt){stated, s->pr[i].link, (unsigned char)ok};
+        (*pts)[(*np)++] = (joint_spt){stated, s->pr[i].link, (unsigned char)ok};
         if (lk2)
             lk2[p] = s->pr[i].link;
     }
@@ -1192,7 +1005,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     uint32_t *moff = NULL;
     pb_ns *early = NULL, *late = NULL;
     int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
-    spt *pts = NULL;
+    joint_spt *pts = NULL;
     uint32_t np = 0, nl = s->nlinks;
     size_t cap = 0;
     /* conf_sim_loss: the loss the solution did not notice (joint_calibloss.c) */
@@ -1251,7 +1064,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     if (rc == PB_OK)
         rc = joint_anchor_trees(s, exr, &s->sloss_trees);
     if (rc == PB_OK)
-        rc = and_down(s, exr);
+        rc = joint_and_down(s, exr);
     /* kept for the siblings cap (joint_calib.c): a row right by
      * construction is not lowered there either */
     free(s->conf_exempt);
@@ -1298,7 +1111,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         rc = lo && val && w && kk && cls_off ? PB_OK : PB_ENOMEM;
     }
     if (rc == PB_OK)
-        fit_maps(pts, np, nl, lo, val, w, kk, cls_off, &rc);
+        joint_fit_maps(pts, np, nl, lo, val, w, kk, cls_off, &rc);
     if (rc == PB_OK)
         joint_sibstr_real(s, conf, exr);
     for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {
@@ -1319,7 +1132,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             st[3] = 1; /* a map of its own */
             r = st[7];
         }
-        double e = (1 - map_at(lo + a, val + a, z - a, conf[p])) * r;
+        double e = (1 - joint_map_at(lo + a, val + a, z - a, conf[p])) * r;
         double v = e < 1 ? 1 - e : 0;
         if (s->p.conf_order)
             v = joint_conf_order(v, conf[p]);
