@@ -8,7 +8,7 @@
 # the effort counters, and the floor left splits out (more splits left
 # out by the bound; the tree before has no swap_floor option: fails).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
-body() { grep -v '^# \(params\|cpu_\|program\|resplit_estimated=\|resplit_bound_scored=\)' "$1"; }
+body() { grep -v '^# \(params\|cpu_\|program\|resplit_estimated=\|resplit_bound_scored=\|bnb_row_keep=\)' "$1"; }
 leftout() { sed -n 's/^# resplit_bound_scored=[0-9]* resplit_bound_cut=\([0-9]*\).*/\1/p' "$1"; }
 for c in media parjoin; do
     "$B/maketrace" "$PB_ROOT/experiments/joint_apps_$c.conf" -s seed=5 -s duration=0.4s \
