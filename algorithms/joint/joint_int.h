@@ -732,6 +732,8 @@ struct joint {
                                no), 1 it ran */
     size_t unpck_changed;   /* unpaired=3: the copy's links whose choice changed */
     size_t unpck_cnt[2];    /* unpaired=3: copy's requests exact only with / only without */
+    struct joint_rpinc *rpi; /* repair_incr (joint_rpinc.c): within the re-pairing rounds */
+    size_t rpi_skipped, rpi_flips; /* repair_incr: re-splits left out; (tests) that moved */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

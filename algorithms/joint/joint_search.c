@@ -852,9 +852,13 @@ int joint_local_search(joint *s, int *changed)
                 break;
             if (joint_lsopen_skip(s, q1, q2))
                 continue; /* ls_open_fresh (joint_lsdirty.c): seen, as main */
+            if (joint_rpinc_skip(s, q1, q2))
+                continue; /* repair_incr (joint_rpinc.c): seen, unchanged */
             s->ls_later += s->pass_id > 0;
-            if (resplit(s, q1, q2, &rc))
+            if (resplit(s, q1, q2, &rc)) {
                 (*changed)++;
+                joint_rpinc_moved(s); /* tests: one it would have left out */
+            }
         }
     }
     joint_wcache_end(s);
@@ -916,6 +920,8 @@ int joint_solve_rounds(joint *s, int refit, int passes)
     joint_lsdirty_solve_start(s); /* ls_dirty_solve (joint_lsdirty.c) */
     if (rc == PB_OK) /* ls_open_fresh (joint_lsdirty.c) */
         rc = joint_lsopen_begin(s, refit);
+    if (rc == PB_OK) /* repair_incr (joint_rpinc.c) */
+        rc = joint_rpinc_begin(s, refit);
     for (int it = 0; rc == PB_OK && it < passes; it++) {
         changed = 0;
         if (refit)
@@ -929,6 +935,9 @@ int joint_solve_rounds(joint *s, int refit, int passes)
             break;
     }
     joint_lsopen_end(s);
+    joint_rpinc_end(s);
+    if (rc == PB_OK) /* repair_incr: the state this solve ended with */
+        rc = joint_rpinc_after(s, refit);
     s->lsmg_kind = 0;
     if (rc != PB_OK)
         s->rounds_fresh = 0;
