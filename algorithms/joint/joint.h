@@ -481,6 +481,8 @@ typedef struct joint_params {
                            its solves' first pass only pairs of requests changed since
                            the round before (joint_rpinc.c): 0 off, 1 the open-ended
                            solve, 2 both solves */
+    int greedy_damp;    /* [greedy_damp] a greedy round does not move a call back to
+                           the request it had two rounds before (joint_rpdamp.c), 0 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -932,4 +932,9 @@ const pb_option joint_options[] = {
      "refitted between the rounds.  1: the open-ended solve only; 2: the refitting solve "
      "too; 0 (default): off.  Metadata repair_incr= resplits_left_out= (joint_rpinc.c; "
      "docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\")"},
+    {"greedy_damp", PB_OPT_BOOL, offsetof(joint_params, greedy_damp), "0", PB_OPT_NORANGE,
+     "changes results: within one solve, a greedy round does not move a call back to the "
+     "request it had two rounds before (the rounds cycle: a call's cost leaves out its "
+     "siblings'); metadata greedy_damp= moves_refused= (joint_rpdamp.c; "
+     "docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1409,4 +1409,12 @@ void joint_rpinc_end(joint *s);
 int joint_rpinc_meta(const joint *s, pb_result *res);
 extern int joint_rpinc_test_check; /* tests: re-split anyway (rpi_flips counts moves) */
 
+/* joint_rpdamp.c, greedy_damp: round: as greedy round it of a solve starts
+ * (PB_OK or PB_ENOMEM); veto: 1 when call p's move to best puts it back
+ * where it was two rounds before; free: NULL-safe; meta: the line. */
+int joint_gdamp_round(joint *s, int it);
+int joint_gdamp_veto(joint *s, uint32_t p, uint32_t best);
+void joint_gdamp_free(joint *s);
+int joint_gdamp_meta(const joint *s, pb_result *res);
+
 #endif

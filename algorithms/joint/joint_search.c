@@ -292,7 +292,7 @@ static int greedy_round(joint *s, int *changed)
             }
         }
         joint_greedy_evaluated(s, p);
-        if (best != NONE && best != s->par[p]) {
+        if (best != NONE && best != s->par[p] && !joint_gdamp_veto(s, p, best)) {
             (*changed)++;
             joint_greedy_moved(s, s->par[p], best);
             joint_lsg_touch(s, s->par[p]);
@@ -908,6 +908,8 @@ int joint_solve_rounds(joint *s, int refit, int passes)
             rc = joint_refit(s);
         if (rc == PB_OK && refit)
             joint_quant_fitted(s); /* the tie test's start (joint_quant.c) */
+        if (rc == PB_OK)
+            rc = joint_gdamp_round(s, it); /* greedy_damp (joint_rpdamp.c) */
         if (rc == PB_OK)
             rc = joint_match_round(s, &changed);
         /* joint_refit: a round that moved nothing after a refit */
