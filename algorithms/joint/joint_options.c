@@ -932,9 +932,12 @@ const pb_option joint_options[] = {
      "refitted between the rounds.  1: the open-ended solve only; 2: the refitting solve "
      "too; 0 (default): off.  Metadata repair_incr= resplits_left_out= (joint_rpinc.c; "
      "docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\")"},
-    {"greedy_damp", PB_OPT_BOOL, offsetof(joint_params, greedy_damp), "0", PB_OPT_NORANGE,
-     "changes results: within one solve, a greedy round does not move a call back to the "
+    {"greedy_damp", PB_OPT_INT, offsetof(joint_params, greedy_damp), "0", 0, 2,
+     "changes results: 1, within one solve, a greedy round does not move a call back to the "
      "request it had two rounds before (the rounds cycle: a call's cost leaves out its "
-     "siblings'); metadata greedy_damp= moves_refused= (joint_rpdamp.c; "
-     "docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\"); 0: off"},
+     "siblings'); 2, a solve's greedy rounds stop after a round (the second or later) at "
+     "least half of whose moves put a call back where it was two rounds before; metadata "
+     "greedy_damp= moves_refused= (1: moves refused; 2: solves whose rounds stopped) "
+     "(joint_rpdamp.c; docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\"); "
+     "0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -45,10 +45,29 @@ int joint_gdamp_round(joint *s, int it)
 
 int joint_gdamp_veto(joint *s, uint32_t p, uint32_t best)
 {
-    if (!s->p.greedy_damp || s->gd_it < 1 || !s->gd_prev[1])
+    if (s->p.greedy_damp != 1 || s->gd_it < 1 || !s->gd_prev[1])
         return 0;
     /* back to where it was two rounds before, having moved since */
     if (best != s->gd_prev[1][p] || s->gd_prev[0][p] == best || s->par[p] == best)
+        return 0;
+    s->gd_vetoed++;
+    return 1;
+}
+
+/* greedy_damp=2: after greedy round it (>= 1), 1 when at least half its
+ * moves put a call back where it was two rounds before (the solve's
+ * rounds then stop) */
+int joint_gdamp_stop(joint *s, int it)
+{
+    if (s->p.greedy_damp != 2 || it < 1 || !s->gd_prev[1])
+        return 0;
+    size_t moved = 0, back = 0;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        if (s->par[p] != s->gd_prev[0][p]) {
+            moved++;
+            back += s->par[p] == s->gd_prev[1][p];
+        }
+    if (!moved || 2 * back < moved)
         return 0;
     s->gd_vetoed++;
     return 1;

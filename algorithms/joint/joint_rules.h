@@ -1414,6 +1414,7 @@ extern int joint_rpinc_test_check; /* tests: re-split anyway (rpi_flips counts m
  * where it was two rounds before; free: NULL-safe; meta: the line. */
 int joint_gdamp_round(joint *s, int it);
 int joint_gdamp_veto(joint *s, uint32_t p, uint32_t best);
+int joint_gdamp_stop(joint *s, int it);
 void joint_gdamp_free(joint *s);
 int joint_gdamp_meta(const joint *s, pb_result *res);
 

@@ -916,6 +916,8 @@ int joint_solve_rounds(joint *s, int refit, int passes)
         s->rounds_fresh = refit && !changed;
         s->rounds++;
         s->changes += (size_t)changed;
+        if (rc == PB_OK && joint_gdamp_stop(s, it))
+            break; /* greedy_damp=2 (joint_rpdamp.c): the rounds cycle */
     }
     s->pass_id = 0;
     s->lsmg_kind = refit ? 1 : 2; /* ls_margin (joint_lsmargin.c) */
