@@ -480,7 +480,8 @@ typedef struct joint_params {
     int repair_incr;    /* [repair_incr] a re-pairing round after the first re-splits in
                            its solves' first pass only pairs of requests changed since
                            the round before (joint_rpinc.c): 0 off, 1 the open-ended
-                           solve, 2 both solves */
+                           solve, 2 both solves, 3 every solve, 4 the open-ended
+                           solve against the refitting one before it */
     int greedy_damp;    /* [greedy_damp] a greedy round does not move a call back to
                            the request it had two rounds before (joint_rpdamp.c), 0 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some

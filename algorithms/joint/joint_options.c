@@ -930,7 +930,8 @@ const pb_option joint_options[] = {
      "the solve of the same kind in the round before (a return, open end, call, call's "
      "return or candidates moved); the later passes as always.  Not exact: the model is "
      "refitted between the rounds.  1: the open-ended solve only; 2: the refitting solve "
-     "too; 0 (default): off.  Metadata repair_incr= resplits_left_out= (joint_rpinc.c; "
+     "too; 3: every solve of the search against the one of its kind before; 4: the "
+     "open-ended solve against the refitting solve just before it; 0 (default): off.  Metadata repair_incr= resplits_left_out= (joint_rpinc.c; "
      "docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\")"},
     {"greedy_damp", PB_OPT_INT, offsetof(joint_params, greedy_damp), "0", 0, 2,
      "changes results: 1, within one solve, a greedy round does not move a call back to the "
