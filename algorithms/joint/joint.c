@@ -1301,6 +1301,8 @@ static void close_one(joint *s)
 {
     joint_subtick_free(s->subtick);
     joint_llkeep_free(s); /* conf_ll_keep */
+    joint_rpinc_free(s); /* repair_incr (joint_rpinc.c) */
+    joint_gdamp_free(s); /* greedy_damp (joint_rpdamp.c) */
     free(s->tickx);
     if (s->kids)
         for (uint32_t q = 0; q < s->npairs; q++)

@@ -477,6 +477,13 @@ typedef struct joint_params {
     double ls_margin;   /* [ls_margin] a re-split whose kept split won by at least this
                            many nats is left out while its two requests stay the same
                            (joint_lsmargin.c), 0: off */
+    int repair_incr;    /* [repair_incr] a re-pairing round after the first re-splits in
+                           its solves' first pass only pairs of requests changed since
+                           the round before (joint_rpinc.c): 0 off, 1 the open-ended
+                           solve, 2 both solves, 3 every solve, 4 the open-ended
+                           solve against the refitting one before it */
+    int greedy_damp;    /* [greedy_damp] a greedy round does not move a call back to
+                           the request it had two rounds before (joint_rpdamp.c), 0 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

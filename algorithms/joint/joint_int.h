@@ -732,6 +732,11 @@ struct joint {
                                no), 1 it ran */
     size_t unpck_changed;   /* unpaired=3: the copy's links whose choice changed */
     size_t unpck_cnt[2];    /* unpaired=3: copy's requests exact only with / only without */
+    struct joint_rpinc *rpi; /* repair_incr (joint_rpinc.c): within the re-pairing rounds */
+    size_t rpi_skipped, rpi_flips; /* repair_incr: re-splits left out; (tests) that moved */
+    uint32_t *gd_prev[2];   /* greedy_damp (joint_rpdamp.c): parents one, two rounds back */
+    size_t gd_n, gd_vetoed; /* greedy_damp: their room; moves refused */
+    int gd_it;              /* greedy_damp: the solve's greedy round running */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

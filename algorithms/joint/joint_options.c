@@ -924,4 +924,21 @@ const pb_option joint_options[] = {
      "times, returns, shared calls) stay as they were, though the model is refitted "
      "between; metadata ls_margin= resplits_left_out= (joint_lsmargin.c; docs/joint/speed.md, "
      "\"Speed, twenty-third wave (h194)\"); 0: off"},
+    {"repair_incr", PB_OPT_INT, offsetof(joint_params, repair_incr), "0", 0, 4,
+     "speed, changes results where it fires: a re-pairing round after the first re-splits, "
+     "in its solves' first local-search pass, only the pairs of requests that changed since "
+     "the solve of the same kind in the round before (a return, open end, call, call's "
+     "return or candidates moved); the later passes as always.  Not exact: the model is "
+     "refitted between the rounds.  1: the open-ended solve only; 2: the refitting solve "
+     "too; 3: every solve of the search against the one of its kind before; 4: the "
+     "open-ended solve against the refitting solve just before it; 0 (default): off.  Metadata repair_incr= resplits_left_out= (joint_rpinc.c; "
+     "docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\")"},
+    {"greedy_damp", PB_OPT_INT, offsetof(joint_params, greedy_damp), "0", 0, 2,
+     "changes results: 1, within one solve, a greedy round does not move a call back to the "
+     "request it had two rounds before (the rounds cycle: a call's cost leaves out its "
+     "siblings'); 2, a solve's greedy rounds stop after a round (the second or later) at "
+     "least half of whose moves put a call back where it was two rounds before; metadata "
+     "greedy_damp= moves_refused= (1: moves refused; 2: solves whose rounds stopped) "
+     "(joint_rpdamp.c; docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\"); "
+     "0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

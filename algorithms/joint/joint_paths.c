@@ -377,6 +377,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_os_meta(s, res); /* out_sets (joint_oset.c) */
         joint_resolve_meta(s, res); /* resolve_local (joint_resolve.c) */
         joint_lsdirty_meta(s, res); /* ls_dirty_solve (joint_lsdirty.c) */
+        joint_rpinc_meta(s, res); /* repair_incr (joint_rpinc.c) */
+        joint_gdamp_meta(s, res); /* greedy_damp (joint_rpdamp.c) */
         if (s->rop_solves) /* repair_open_passes (joint_repair.c) */
             pb_result_meta(res, "repair_open_passes=%d open_solves_capped=%zu",
                            s->p.repair_open_passes, s->rop_solves);

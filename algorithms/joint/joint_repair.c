@@ -854,6 +854,7 @@ done:
  * each (not while requests are open-ended: their responses are unknown) */
 static int solve(joint *s, int refit)
 {
+    joint_rpinc_kind(s, !refit); /* repair_incr (joint_rpinc.c) */
     int passes = refit || s->p.passes < 2 ? s->p.passes : 2;
     /* repair_open_passes (speed, off): the open-ended solve with fewer
      * local-search passes; its greedy rounds and every other solve as
@@ -862,7 +863,9 @@ static int solve(joint *s, int refit)
         passes = s->p.repair_open_passes;
         s->rop_solves++;
     }
-    return joint_solve_rounds(s, refit, passes);
+    int rc = joint_solve_rounds(s, refit, passes);
+    joint_rpinc_kind(s, -1);
+    return rc;
 }
 
 /* the re-pairing rounds (`repair`), each: solve, fit, open the ends,
@@ -881,7 +884,7 @@ int joint_repair_rounds(joint *s)
         return PB_ENOMEM;
     if (!nfree || s->p.repair <= 0)
         return PB_OK;
-    int rc = PB_OK;
+    int rc = joint_rpinc_start(s); /* repair_incr (joint_rpinc.c) */
     for (int r = 0; rc == PB_OK && r < s->p.repair; r++) {
         size_t moved = 0;
         rc = solve(s, 1);
@@ -905,5 +908,6 @@ int joint_repair_rounds(joint *s)
         if (!moved)
             break;
     }
+    joint_rpinc_rounds_end(s); /* repair_incr 1-2: its state dropped */
     return rc;
 }

@@ -1388,4 +1388,34 @@ int joint_thread_apply(joint *s);
 int joint_thread_meta(const joint *s, pb_result *res);
 void joint_thread_free(joint *s);
 
+/* joint_rpinc.c, repair_incr: a re-pairing round after the first re-splits
+ * in its solves' first pass only pairs of requests changed since the round
+ * before's solve of the same kind (refitting 0, open-ended 1).  start: set
+ * up (PB_OK or PB_ENOMEM; nothing when off); free: NULL-safe; kind: the
+ * solve about to run (-1 outside); snap: keep the state it ended with;
+ * begin: as its passes start, the marks; skip: 1 to leave out the first
+ * pass's re-split of q1 and q2; moved (tests): the re-split it would have
+ * left out moved a call; end: the passes are over; meta: the line. */
+typedef struct joint_rpinc joint_rpinc;
+int joint_rpinc_start(joint *s);
+void joint_rpinc_free(joint *s);
+void joint_rpinc_kind(joint *s, int kind);
+int joint_rpinc_after(joint *s, int refit);
+void joint_rpinc_rounds_end(joint *s);
+int joint_rpinc_begin(joint *s, int refit);
+int joint_rpinc_skip(joint *s, uint32_t q1, uint32_t q2);
+void joint_rpinc_moved(joint *s);
+void joint_rpinc_end(joint *s);
+int joint_rpinc_meta(const joint *s, pb_result *res);
+extern int joint_rpinc_test_check; /* tests: re-split anyway (rpi_flips counts moves) */
+
+/* joint_rpdamp.c, greedy_damp: round: as greedy round it of a solve starts
+ * (PB_OK or PB_ENOMEM); veto: 1 when call p's move to best puts it back
+ * where it was two rounds before; free: NULL-safe; meta: the line. */
+int joint_gdamp_round(joint *s, int it);
+int joint_gdamp_veto(joint *s, uint32_t p, uint32_t best);
+int joint_gdamp_stop(joint *s, int it);
+void joint_gdamp_free(joint *s);
+int joint_gdamp_meta(const joint *s, pb_result *res);
+
 #endif

@@ -292,7 +292,7 @@ static int greedy_round(joint *s, int *changed)
             }
         }
         joint_greedy_evaluated(s, p);
-        if (best != NONE && best != s->par[p]) {
+        if (best != NONE && best != s->par[p] && !joint_gdamp_veto(s, p, best)) {
             (*changed)++;
             joint_greedy_moved(s, s->par[p], best);
             joint_lsg_touch(s, s->par[p]);
@@ -852,9 +852,13 @@ int joint_local_search(joint *s, int *changed)
                 break;
             if (joint_lsopen_skip(s, q1, q2))
                 continue; /* ls_open_fresh (joint_lsdirty.c): seen, as main */
+            if (joint_rpinc_skip(s, q1, q2))
+                continue; /* repair_incr (joint_rpinc.c): seen, unchanged */
             s->ls_later += s->pass_id > 0;
-            if (resplit(s, q1, q2, &rc))
+            if (resplit(s, q1, q2, &rc)) {
                 (*changed)++;
+                joint_rpinc_moved(s); /* tests: one it would have left out */
+            }
         }
     }
     joint_wcache_end(s);
@@ -905,17 +909,23 @@ int joint_solve_rounds(joint *s, int refit, int passes)
         if (rc == PB_OK && refit)
             joint_quant_fitted(s); /* the tie test's start (joint_quant.c) */
         if (rc == PB_OK)
+            rc = joint_gdamp_round(s, it); /* greedy_damp (joint_rpdamp.c) */
+        if (rc == PB_OK)
             rc = joint_match_round(s, &changed);
         /* joint_refit: a round that moved nothing after a refit */
         s->rounds_fresh = refit && !changed;
         s->rounds++;
         s->changes += (size_t)changed;
+        if (rc == PB_OK && joint_gdamp_stop(s, it))
+            break; /* greedy_damp=2 (joint_rpdamp.c): the rounds cycle */
     }
     s->pass_id = 0;
     s->lsmg_kind = refit ? 1 : 2; /* ls_margin (joint_lsmargin.c) */
     joint_lsdirty_solve_start(s); /* ls_dirty_solve (joint_lsdirty.c) */
     if (rc == PB_OK) /* ls_open_fresh (joint_lsdirty.c) */
         rc = joint_lsopen_begin(s, refit);
+    if (rc == PB_OK) /* repair_incr (joint_rpinc.c) */
+        rc = joint_rpinc_begin(s, refit);
     for (int it = 0; rc == PB_OK && it < passes; it++) {
         changed = 0;
         if (refit)
@@ -929,6 +939,9 @@ int joint_solve_rounds(joint *s, int refit, int passes)
             break;
     }
     joint_lsopen_end(s);
+    joint_rpinc_end(s);
+    if (rc == PB_OK) /* repair_incr: the state this solve ended with */
+        rc = joint_rpinc_after(s, refit);
     s->lsmg_kind = 0;
     if (rc != PB_OK)
         s->rounds_fresh = 0;

@@ -1,0 +1,90 @@
+/*
+ * joint_rpdamp.c - greedy_damp (speed, changes results; off): within one
+ * solve's greedy rounds, a call does not move back to the request it had
+ * two rounds before (docs/joint/speed_late.md, "Speed, twenty-fourth wave
+ * (h197)").
+ *
+ * The greedy rounds move each call to its cheapest candidate, the others
+ * fixed; a call's cost leaves out what its move does to its siblings'
+ * (their triggers), so the rounds cycle: on OnlineBoutique 17:00 as a
+ * black box half to four fifths of a later round's moves put a call back
+ * where it was two rounds before, and every solve runs all its rounds.
+ * Each cycling call marks both requests changed, so the re-splits after
+ * find every large request changed.  Here such a move back is refused
+ * (the call stays); other moves as always.
+ */
+#include "joint_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* as greedy round `it` of a solve starts: the parents two rounds back
+ * (gd_prev[1]) and one round back (gd_prev[0]) */
+int joint_gdamp_round(joint *s, int it)
+{
+    if (!s->p.greedy_damp)
+        return PB_OK;
+    size_t n = (size_t)s->npairs + 1;
+    if (s->gd_n < n) {
+        free(s->gd_prev[0]);
+        free(s->gd_prev[1]);
+        s->gd_prev[0] = malloc(n * sizeof *s->gd_prev[0]);
+        s->gd_prev[1] = malloc(n * sizeof *s->gd_prev[1]);
+        s->gd_n = n;
+        if (!s->gd_prev[0] || !s->gd_prev[1]) {
+            joint_gdamp_free(s);
+            return PB_ENOMEM;
+        }
+    }
+    uint32_t *t = s->gd_prev[1];
+    s->gd_prev[1] = s->gd_prev[0];
+    s->gd_prev[0] = t;
+    memcpy(s->gd_prev[0], s->par, (size_t)s->npairs * sizeof *s->par);
+    s->gd_it = it;
+    return PB_OK;
+}
+
+int joint_gdamp_veto(joint *s, uint32_t p, uint32_t best)
+{
+    if (s->p.greedy_damp != 1 || s->gd_it < 1 || !s->gd_prev[1])
+        return 0;
+    /* back to where it was two rounds before, having moved since */
+    if (best != s->gd_prev[1][p] || s->gd_prev[0][p] == best || s->par[p] == best)
+        return 0;
+    s->gd_vetoed++;
+    return 1;
+}
+
+/* greedy_damp=2: after greedy round it (>= 1), 1 when at least half its
+ * moves put a call back where it was two rounds before (the solve's
+ * rounds then stop) */
+int joint_gdamp_stop(joint *s, int it)
+{
+    if (s->p.greedy_damp != 2 || it < 1 || !s->gd_prev[1])
+        return 0;
+    size_t moved = 0, back = 0;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        if (s->par[p] != s->gd_prev[0][p]) {
+            moved++;
+            back += s->par[p] == s->gd_prev[1][p];
+        }
+    if (!moved || 2 * back < moved)
+        return 0;
+    s->gd_vetoed++;
+    return 1;
+}
+
+void joint_gdamp_free(joint *s)
+{
+    free(s->gd_prev[0]);
+    free(s->gd_prev[1]);
+    s->gd_prev[0] = s->gd_prev[1] = NULL;
+    s->gd_n = 0;
+}
+
+int joint_gdamp_meta(const joint *s, pb_result *res)
+{
+    if (!s->p.greedy_damp)
+        return PB_OK;
+    return pb_result_meta(res, "greedy_damp=%d moves_refused=%zu", s->p.greedy_damp,
+                          s->gd_vetoed);
+}
