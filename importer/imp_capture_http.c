@@ -1047,10 +1047,10 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: fragments %s: %llu IPv4 and %llu IPv6 fragments of "
                               "TCP packets could not be put back together (first: packet "
-                              "%ld; a fragment cut by the snapshot length, a datagram whose "
-                              "parts did not all come, IPv6 fragments); their bytes are gaps "
+                              "%ld; a fragment cut by the snapshot length or invalid, a "
+                              "datagram whose parts did not all come); their bytes are gaps "
                               "of their streams (a message cut by one is left out); %llu "
-                              "IPv4 datagrams were put back together",
+                              "IPv4 and IPv6 datagrams were put back together",
                          c->frag_msg, (unsigned long long)c->frag4,
                          (unsigned long long)c->frag6, c->frag_first,
                          (unsigned long long)c->frag_joined);

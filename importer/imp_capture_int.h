@@ -141,16 +141,16 @@ typedef struct cap {
     uint64_t snap_cut, snap_pkts, snap_lost;
     long snap_first;
     char snap_msg[400];
-    /* TCP packets not read: IPv4 fragments that could not be put back
-     * together, IPv6 fragments (not reassembled); their bytes become gaps
-     * of their streams.  A meta line "capture: fragments ..." says how
-     * many (said even with -q); frag_joined: IPv4 datagrams put together */
+    /* TCP packets not read: IPv4 and IPv6 fragments that could not be put
+     * back together; their bytes become gaps of their streams.  A meta
+     * line "capture: fragments ..." says how many (said even with -q);
+     * frag_joined: datagrams put together */
     uint64_t frag4, frag6, frag_joined;
     long frag_first;
     char frag_msg[400];
 } cap;
 
-/* IPv4 fragments put back together (imp_capture_frag.c). */
+/* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */
 typedef struct cap_frags cap_frags;
 cap_frags *cap_frags_new(void); /* NULL when out of memory */
 /* Add the fragment ip[0..left) (an IPv4 header with MF set or an offset),
@@ -158,12 +158,23 @@ cap_frags *cap_frags_new(void); /* NULL when out of memory */
  * payload, *len bytes, owned by f, valid until the next call) once its
  * last part came, else NULL.  *lost: fragments given up by this call
  * (this one cut or invalid, or an older datagram's when too many wait),
- * *lost_pkt the packet the first of them came in. */
+ * *lost_pkt the packet the first of them came in, *lost_v6 whether they
+ * were IPv6 fragments. */
 const unsigned char *cap_frags_add(cap_frags *f, const unsigned char *ip, size_t left,
-                                   long pkt, size_t *len, unsigned *lost, long *lost_pkt);
-/* Free (NULL-safe); returns the fragments of datagrams still incomplete
- * (lost), *first the packet the earliest of them came in (when any). */
-unsigned cap_frags_free(cap_frags *f, long *first);
+                                   long pkt, size_t *len, unsigned *lost, long *lost_pkt,
+                                   int *lost_v6);
+/* The same for an IPv6 packet ip[0..left) whose fragment header starts at
+ * byte fh (after the fixed header and any extension headers before it);
+ * the whole datagram returned is a 40-byte IPv6 header whose next header
+ * is the fragment header's (the extension headers before it dropped)
+ * followed by the payload put back together. */
+const unsigned char *cap_frags_add6(cap_frags *f, const unsigned char *ip, size_t left,
+                                    size_t fh, long pkt, size_t *len, unsigned *lost,
+                                    long *lost_pkt, int *lost_v6);
+/* Free (NULL-safe); returns the IPv4 fragments of datagrams still
+ * incomplete (lost), *left6 the IPv6 ones, *first the packet the earliest
+ * of them came in (when any). */
+unsigned cap_frags_free(cap_frags *f, long *first, unsigned *left6);
 
 int cap_init(cap *c);
 void cap_free(cap *c);

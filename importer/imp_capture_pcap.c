@@ -2,7 +2,8 @@
  * imp_capture_pcap.c - packet captures (Project 5's way, seed 000, 6):
  * pcap and pcapng through libpcap, nanosecond stamps where the file has
  * them; link types Ethernet, BSD loopback (NULL, LOOP), Linux cooked (SLL,
- * SLL2) and raw IP; IPv4 and IPv6 (without extension headers) carrying
+ * SLL2) and raw IP; IPv4 and IPv6 (hop-by-hop, routing and destination
+ * options headers skipped; fragments of both put back together) carrying
  * TCP.  Each TCP direction is put back in order by sequence number from
  * its SYN (or its first segment): a retransmitted or overlapping part is
  * dropped; a gap (a packet the capture lost) becomes bytes that were moved
@@ -185,10 +186,12 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 }
                 unsigned lost;
                 long lost_pkt;
+                int lost_v6;
                 size_t dl;
-                const u_char *whole = cap_frags_add(frags, ip, left, pkt, &dl, &lost, &lost_pkt);
+                const u_char *whole = cap_frags_add(frags, ip, left, pkt, &dl, &lost, &lost_pkt,
+                                                    &lost_v6);
                 if (lost)
-                    frag_seen(c, path, lost_pkt, 0, lost);
+                    frag_seen(c, path, lost_pkt, lost_v6, lost);
                 if (!whole)
                     continue;
                 c->frag_joined++;
@@ -203,15 +206,34 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             iplen = 40 + (size_t)(ip[4] << 8 | ip[5]);
             /* extension headers before TCP: hop-by-hop (0), routing (43)
              * and destination options (60) skipped by their length; a
-             * fragment header (44) counted as an IPv4 fragment is */
+             * fragment header (44) of a TCP packet: put back together with
+             * its datagram's other parts as IPv4 fragments are (RFC 8200
+             * 4.5), read once whole; what cannot be is counted and said */
             unsigned nh = ip[6];
             while ((nh == 0 || nh == 43 || nh == 60) && left >= iphl + 8) {
                 nh = ip[iphl];
                 iphl += ((size_t)ip[iphl + 1] + 1) * 8;
             }
             if (nh == 44 && left >= iphl + 8 && ip[iphl] == 6) {
-                frag_seen(c, path, pkt, 1, 1);
-                continue;
+                if (!frags && !(frags = cap_frags_new())) {
+                    rc = PB_ENOMEM;
+                    break;
+                }
+                unsigned lost;
+                long lost_pkt;
+                int lost_v6;
+                size_t dl;
+                const u_char *whole = cap_frags_add6(frags, ip, left, iphl, pkt, &dl, &lost,
+                                                     &lost_pkt, &lost_v6);
+                if (lost)
+                    frag_seen(c, path, lost_pkt, lost_v6, lost);
+                if (!whole)
+                    continue;
+                c->frag_joined++;
+                ip = whole;
+                left = iplen = dl;
+                iphl = 40;
+                nh = ip[6];
             }
             if (nh != 6 || iphl > left)
                 continue;
@@ -364,9 +386,11 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                  pcap_geterr(p));
     }
     long ffirst = 0;
-    unsigned fleft = cap_frags_free(frags, &ffirst);
+    unsigned fleft6 = 0, fleft = cap_frags_free(frags, &ffirst, &fleft6);
     if (fleft)
         frag_seen(c, path, ffirst, 0, fleft);
+    if (fleft6)
+        frag_seen(c, path, ffirst, 1, fleft6);
     free(fl);
     cap_idx_free(&flix);
     pcap_close(p);
