@@ -75,4 +75,22 @@ PY
     grep -q '^# capture: fragments g3.pcap: ' g3.tr || fail "a lost IPv6 fragment: not in the metadata"
 fi
 
+# --- 2. A NUL byte in a JSON text was placed where jansson stopped: a
+# byte before it inside a string, near the next '}' after a number (which
+# jansson reads past: "[1<NUL>]" is [1] to it), "near end of file" always.
+# Now refused at the NUL byte's own line and column, in a plain, a gzip
+# and a piped file alike.
+printf '[{"traceId":"a1","id":"1","name":"op","timestamp":1000\0,"duration":5,"kind":"SERVER","localEndpoint":{"serviceName":"fe"}}]\n' > z1.json
+printf '[{"traceId":"a1","id":"1","name":"op",\n  "timestamp":1000,"duration":5,"kind":"SE\0RVER","localEndpoint":{"serviceName":"fe"}}]\n' > z2.json
+printf '{"traceId":"a1"}\n\n  {"b":tr\0ue}\n' > z3.json
+gzip -c z1.json > z1.json.gz
+for f in z1.json:1:55 z2.json:2:43 z3.json:3:10 z1.json.gz:1:55; do
+    n=${f%%:*}
+    "$B/importtrace" -q -o z.tr $n 2> z.err && fail "$n: a NUL byte accepted"
+    grep -q "^importtrace: $f: a NUL byte; expected JSON text (a NUL character inside a string is written \\\\u0000)" z.err ||
+        { cat z.err; fail "$n: a NUL byte not placed at $f"; }
+done
+"$B/importtrace" -q -o z.tr - < z1.json.gz 2> z.err && fail "a NUL byte on a pipe: accepted"
+grep -q '^importtrace: (stdin):1:55: a NUL byte' z.err || { cat z.err; fail "a NUL byte on a pipe: not placed"; }
+
 echo "hostile round 12: ok"
