@@ -176,6 +176,23 @@ const unsigned char *cap_frags_add6(cap_frags *f, const unsigned char *ip, size_
  * of them came in (when any). */
 unsigned cap_frags_free(cap_frags *f, long *first, unsigned *left6);
 
+/* pcapng files whose interfaces have different link types, which libpcap
+ * refuses (imp_capture_pcapng.c).  cap_ng_mixed: whether the pcapng file
+ * fp (seekable; left where it was) describes interfaces of two link types
+ * (*first, *other); 0 for anything else (pcap, one link type, a pipe).
+ * cap_ng_next: the next packet as pcap_next_ex gives one (ts in
+ * nanoseconds in tv_usec), its link type and interface; 1 a packet, 0 the
+ * end, -1 an error (cap_ng_error). */
+#include <pcap/pcap.h>
+typedef struct cap_ng cap_ng;
+int cap_ng_mixed(FILE *fp, int *first, int *other);
+cap_ng *cap_ng_open(FILE *fp); /* NULL when out of memory; fp not owned */
+int cap_ng_next(cap_ng *g, struct pcap_pkthdr *h, const unsigned char **data, int *dlt,
+                size_t *iface);
+const char *cap_ng_error(const cap_ng *g);
+int cap_ng_snaplen(const cap_ng *g, size_t iface);
+void cap_ng_close(cap_ng *g);
+
 int cap_init(cap *c);
 void cap_free(cap *c);
 int cap_ep(cap *c, const char *s, size_t n, uint32_t *out);

@@ -74,6 +74,16 @@ static void frag_seen(cap *c, const char *path, long pkt, int v6, unsigned n)
         c->frag4 += n;
 }
 
+static int dlt_known(int dlt)
+{
+    return dlt == DLT_EN10MB || dlt == DLT_NULL || dlt == DLT_LOOP || dlt == DLT_RAW ||
+           dlt == DLT_LINUX_SLL || dlt == 276 /* LINUX_SLL2 */ || dlt == 228 /* IPV4 */ ||
+           dlt == 229 /* IPV6 */;
+}
+
+/* the latest time a packet may have: the trace's nanoseconds end past it */
+#define PCAP_MAX_SEC 9200000000LL
+
 int cap_read_pcap(cap *c, const char *path, pb_error *err)
 {
     char eb[PCAP_ERRBUF_SIZE];
@@ -81,33 +91,82 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
     FILE *fp = pb_files_open(path, err);
     if (!fp)
         return err->code;
-    pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
-    if (!p) {
-        if (fp != stdin)
+    /* a pcapng file whose interfaces have two link types: libpcap refuses
+     * it at the second interface (before, every packet after that was
+     * lost, said only as "the capture ends in an error"); read by
+     * imp_capture_pcapng.c, each packet by its interface's link type */
+    int ng_first = 0, ng_other = 0;
+    cap_ng *ng = NULL;
+    pcap_t *p = NULL;
+    int dlt;
+    if (fp != stdin && cap_ng_mixed(fp, &ng_first, &ng_other)) {
+        if (!(ng = cap_ng_open(fp))) {
             fclose(fp);
-        return pb_error_set(err, PB_EPARSE, path, 0, 0, "not a packet capture libpcap can "
-                            "read: %s", eb);
+            return pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+        }
+        dlt = !dlt_known(ng_first) ? ng_first : ng_other;
+    } else {
+        p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
+        if (!p) {
+            if (fp != stdin)
+                fclose(fp);
+            return pb_error_set(err, PB_EPARSE, path, 0, 0, "not a packet capture libpcap "
+                                "can read: %s", eb);
+        }
+        dlt = pcap_datalink(p);
     }
-    int dlt = pcap_datalink(p);
-    if (dlt != DLT_EN10MB && dlt != DLT_NULL && dlt != DLT_LOOP && dlt != DLT_RAW &&
-        dlt != DLT_LINUX_SLL && dlt != 276 /* LINUX_SLL2 */ && dlt != 228 /* IPV4 */ &&
-        dlt != 229 /* IPV6 */) {
+    if (!dlt_known(dlt)) {
         const char *nm = pcap_datalink_val_to_name(dlt);
-        pcap_close(p);
+        if (p)
+            pcap_close(p);
+        else {
+            cap_ng_close(ng);
+            fclose(fp);
+        }
         return pb_error_set(err, PB_EPARSE, path, 0, 0,
-                            "link type %d (%s); expected Ethernet, loopback, Linux "
-                            "cooked or raw IP", dlt, nm ? nm : "unknown");
+                            "link type %d (%s)%s; expected Ethernet, loopback, Linux "
+                            "cooked or raw IP", dlt, nm ? nm : "unknown",
+                            ng ? " of an interface of a pcapng file" : "");
     }
     flow *fl = NULL;
     size_t nfl = 0, flcap = 0;
     cap_idx flix = {0};
     cap_frags *frags = NULL;
-    struct pcap_pkthdr *h;
+    struct pcap_pkthdr *h, ngh;
     const u_char *d;
     int r, rc = PB_OK;
     long pkt = 0;
-    while (rc == PB_OK && (r = pcap_next_ex(p, &h, &d)) == 1) {
+    size_t ngif = 0;
+    while (rc == PB_OK) {
+        if (ng) {
+            r = cap_ng_next(ng, &ngh, &d, &dlt, &ngif);
+            r = r == 1 ? 1 : r == 0 ? PCAP_ERROR_BREAK : PCAP_ERROR;
+            h = &ngh;
+            if (r == 1 && !dlt_known(dlt)) {
+                const char *nm = pcap_datalink_val_to_name(dlt);
+                rc = pb_error_set(err, PB_EPARSE, path, 0, 0,
+                                  "packet %ld: link type %d (%s) of interface %zu of a "
+                                  "pcapng file; expected Ethernet, loopback, Linux cooked "
+                                  "or raw IP", pkt + 1, dlt, nm ? nm : "unknown", ngif);
+                break;
+            }
+        } else {
+            r = pcap_next_ex(p, &h, &d);
+        }
+        if (r != 1)
+            break;
         pkt++;
+        /* a time past what the trace holds (a pcapng time stamp, its
+         * resolution or offset wrong): before, the nanoseconds overflowed
+         * (undefined behaviour; a negative time written) */
+        if (h->ts.tv_sec < 0 || (long long)h->ts.tv_sec > PCAP_MAX_SEC) {
+            rc = pb_error_set(err, PB_ERANGE, path, 0, 0,
+                              "packet %ld: time stamp %lld s is out of range; expected "
+                              "seconds from 0 to %lld (a pcapng time stamp, if_tsresol or "
+                              "if_tsoffset wrong?)", pkt, (long long)h->ts.tv_sec,
+                              (long long)PCAP_MAX_SEC);
+            break;
+        }
         c->st.events++;
         c->snap_pkts++;
         if (h->caplen < h->len) {
@@ -117,7 +176,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             if (!c->snap_cut++) {
                 c->snap_first = pkt;
                 snprintf(c->snap_msg, sizeof c->snap_msg, "%s (snapshot length %d bytes)",
-                         path, pcap_snapshot(p));
+                         path, p ? pcap_snapshot(p) : cap_ng_snaplen(ng, ngif));
             }
             c->snap_lost += h->len - h->caplen;
         }
@@ -383,7 +442,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         /* a capture cut short (tcpdump killed): keep what was read, say so */
         c->pcap_error = 1;
         snprintf(c->pcap_msg, sizeof c->pcap_msg, "%s: after packet %ld: %s", path, pkt,
-                 pcap_geterr(p));
+                 p ? pcap_geterr(p) : cap_ng_error(ng));
     }
     long ffirst = 0;
     unsigned fleft6 = 0, fleft = cap_frags_free(frags, &ffirst, &fleft6);
@@ -393,7 +452,12 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         frag_seen(c, path, ffirst, 1, fleft6);
     free(fl);
     cap_idx_free(&flix);
-    pcap_close(p);
+    if (p) {
+        pcap_close(p);
+    } else {
+        cap_ng_close(ng);
+        fclose(fp);
+    }
     if (rc == PB_ENOMEM)
         pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
     return rc;
