@@ -188,7 +188,12 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 continue;
             ethertype = d[12] << 8 | d[13];
             off = 14;
-            while (ethertype == 0x8100 && caplen >= off + 4) { /* VLAN */
+            /* VLAN tags: 802.1Q (0x8100), and the outer tags of 802.1ad
+             * (0x88a8, and the 0x9100 of older switches) that carriers and
+             * cloud fabrics stack in front of it (before, such packets
+             * were skipped: a capture on a trunk port lost them) */
+            while ((ethertype == 0x8100 || ethertype == 0x88a8 || ethertype == 0x9100) &&
+                   caplen >= off + 4) {
                 ethertype = d[off + 2] << 8 | d[off + 3];
                 off += 4;
             }
