@@ -148,6 +148,11 @@ typedef struct cap {
     uint64_t frag4, frag6, frag_joined;
     long frag_first;
     char frag_msg[400];
+    /* HTTP/1 headers longer than HDR_MAX (imp_capture_http.c): their
+     * connections left out; a meta line "capture: headers ..." (said even
+     * with -q) */
+    uint64_t hdr_over;
+    pb_ns hdr_over_first;
 } cap;
 
 /* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */

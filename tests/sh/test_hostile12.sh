@@ -267,4 +267,32 @@ printf "$HN\nt1,s1,,fe-1-2,op,5000,6000,1000\nt1,s2,s1,cache-1-2,q,5100,5900,800
 grep -q '^importtrace: warning: 2 duplicate_span: spans repeating a (trace, span id) already seen .* (first: d2.csv: line 2)' d.err ||
     { cat d.err; fail "colliding span ids with -q: not said"; }
 
+# --- 8. An HTTP/1 request whose header runs past 64 KiB (a long cookie or
+# token) left its whole connection out as "a stream not HTTP", said with
+# -q not at all, and without -q only as that count.  Now a note names the
+# connection and how the header began, and a count is said even with -q;
+# the other connection reads as before.
+if command -v python3 > /dev/null 2>&1; then
+    cat > big.py <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from mkpcap import Writer, conn, req, ok
+w = Writer(sys.argv[2])
+big = req("/a")[:-2] + b"X-Pad: " + b"a" * 70000 + b"\r\n\r\n"
+conn(w, "10.0.0.1", 40001, "10.0.0.2", 80, [(1, req("/b")), (0, ok(b"x"))])
+conn(w, "10.0.0.1", 40002, "10.0.0.2", 80, [(1, big[i:i + 1400]) for i in range(0, len(big), 1400)] + [(0, ok(b"y"))])
+w.close()
+PY
+    python3 big.py "$R/tests/data/capture" big.pcap || fail "big.pcap not written"
+    "$B/importtrace" -q -o big.tr big.pcap 2> big.err || { cat big.err; fail "big.pcap refused"; }
+    grep -q '^importtrace: warning: 1 HTTP/1 headers longer than 64 KiB (first at [0-9.]* s): their connections are left out' big.err ||
+        { cat big.err; fail "a header over 64 KiB with -q: not said"; }
+    grep -q '^# capture: note big.pcap: connection 10.0.0.1:40002>10.0.0.2:80: an HTTP/1 header longer than 64 KiB (starting "GET /a HTTP/1.1"): this connection is left out' big.tr ||
+        { grep '^#' big.tr; fail "a header over 64 KiB: no note"; }
+    [ "$(grep -c ',call,' big.tr)" = 1 ] || { cat big.tr; fail "big.pcap: the other connection's call lost"; }
+    "$B/importtrace" -o big.tr big.pcap 2> big.err || { cat big.err; fail "big.pcap refused (not quiet)"; }
+    grep -q 'warning: big.pcap: connection 10.0.0.1:40002>10.0.0.2:80: an HTTP/1 header longer than 64 KiB' big.err ||
+        { cat big.err; fail "a header over 64 KiB: note not said"; }
+fi
+
 echo "hostile round 12: ok"
