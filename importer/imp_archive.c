@@ -452,6 +452,8 @@ typedef struct source {
     int spool_errno;
     unsigned char head[2]; /* a gzip's first two decompressed bytes */
     size_t nhead;
+    unsigned char magic[6]; /* the first raw bytes, until there are 6 */
+    size_t nmagic;
     char buf[1 << 16];
 } source;
 
@@ -465,15 +467,13 @@ static void plain_tap(void *ctx, const unsigned char *p, size_t n)
     ring_add(&s->plain, p, n);
 }
 
-/* Whether a stream starting with p[0..n) is in a compression other than
+/* Whether a stream starting with p[0..6) is in a compression other than
  * gzip that libarchive reads (xz, lzma, zstd, bzip2, lz4, lzip, compress),
- * or a gzip inside a gzip (s: its first decompressed bytes): those are
- * decompressed a second time to check a zip inside.  A stream shorter than
- * a magic number counts (a copy of a few bytes costs nothing). */
-static int other_compression(const source *s, const unsigned char *p, size_t n)
+ * or a gzip inside a gzip (s: its first decompressed bytes; not known
+ * yet counts): those are decompressed a second time to check a zip
+ * inside. */
+static int other_compression(const source *s, const unsigned char *p)
 {
-    if (n < 6)
-        return 1;
     if (p[0] == 0x1F && p[1] == 0x8B)
         return s->nhead < 2 || (s->head[0] == 0x1F && s->head[1] == 0x8B);
     return !memcmp(p, "\xFD" "7zXZ\0", 6) || !memcmp(p, "\x28\xB5\x2F\xFD", 4) ||
@@ -489,8 +489,13 @@ static void spool_add(source *s, const unsigned char *p, size_t n)
 {
     if (!s->unseekable || s->spool_errno || !n)
         return;
-    if (!s->raw.total) {
-        if (!other_compression(s, p, n)) {
+    if (!s->spool) { /* undecided: the first 6 bytes decide */
+        size_t k = 6 - s->nmagic < n ? 6 - s->nmagic : n;
+        memcpy(s->magic + s->nmagic, p, k);
+        s->nmagic += k;
+        if (s->nmagic < 6)
+            return; /* every byte so far is in magic */
+        if (!other_compression(s, s->magic)) {
             s->unseekable = 0; /* gzip or plain: checked without a copy */
             return;
         }
@@ -499,6 +504,14 @@ static void spool_add(source *s, const unsigned char *p, size_t n)
             s->spool_errno = errno ? errno : EIO;
             return;
         }
+        if (fwrite(s->magic, 1, 6, s->spool) != 6) {
+            s->spool_errno = errno ? errno : EIO;
+            fclose(s->spool);
+            s->spool = NULL;
+            return;
+        }
+        p += k;
+        n -= k;
     }
     if (s->spool && fwrite(p, 1, n, s->spool) != n) {
         s->spool_errno = errno ? errno : EIO;
@@ -816,7 +829,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     src->unseekable = lseek(fd, 0, SEEK_CUR) < 0;
     src->raw.total = src->plain.total = 0;
     src->raw.at = src->plain.at = 0;
-    src->nhead = 0;
+    src->nhead = src->nmagic = 0;
     imp_gzcheck_tap(src->gz, plain_tap, src);
     int r = archive_read_open(a, src, NULL, source_read, NULL);
     if (r != ARCHIVE_OK) {
