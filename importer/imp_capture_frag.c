@@ -145,6 +145,15 @@ static const unsigned char *frag_put(cap_frags *f, int v6, const unsigned char *
     }
     if (!g->hlen || !g->total || g->have < g->total)
         return NULL;
+    if (!v6 && g->hlen + g->total > 65535) {
+        /* the first part's header longer than the last part's bound
+         * assumed: a datagram no length field can hold, given up */
+        *lost = g->nfrags;
+        *lost_pkt = g->pkt;
+        *lost_v6 = 0;
+        g->used = 0;
+        return NULL;
+    }
     /* whole: the first fragment's header, its length and flags made those
      * of an unfragmented datagram */
     memcpy(f->out, g->hdr, g->hlen);
