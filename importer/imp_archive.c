@@ -22,6 +22,7 @@
 #include "pb_files.h"
 #include "pb_mem.h"
 #include "pb_sort.h"
+#include "pb_tmp.h"
 
 /* Folders nested deeper than this are refused (a symlink loop, or a path
  * no file system holds). */
@@ -441,8 +442,83 @@ typedef struct source {
     int fd;
     imp_gzcheck *gz;
     tail_ring raw, plain;
+    /* input that cannot be read twice (a pipe) in a compression other
+     * than gzip (xz, zstd, bzip2, ...): its raw bytes are kept in an
+     * anonymous file of $TMPDIR as they are read, so that a zip inside
+     * can be decompressed a second time and its end record checked
+     * (zip_tail_again); spool_errno: why no copy could be kept */
+    int unseekable;
+    FILE *spool;
+    int spool_errno;
+    unsigned char head[2]; /* a gzip's first two decompressed bytes */
+    size_t nhead;
+    unsigned char magic[6]; /* the first raw bytes, until there are 6 */
+    size_t nmagic;
     char buf[1 << 16];
 } source;
+
+/* The gzip check's decompressed bytes: the tail kept (plain), the first
+ * two too (a gzip inside the gzip is decompressed a second time) */
+static void plain_tap(void *ctx, const unsigned char *p, size_t n)
+{
+    source *s = ctx;
+    for (size_t i = 0; i < n && s->nhead < 2; i++)
+        s->head[s->nhead++] = p[i];
+    ring_add(&s->plain, p, n);
+}
+
+/* Whether a stream starting with p[0..6) is in a compression other than
+ * gzip that libarchive reads (xz, lzma, zstd, bzip2, lz4, lzip, compress),
+ * or a gzip inside a gzip (s: its first decompressed bytes; not known
+ * yet counts): those are decompressed a second time to check a zip
+ * inside. */
+static int other_compression(const source *s, const unsigned char *p)
+{
+    if (p[0] == 0x1F && p[1] == 0x8B)
+        return s->nhead < 2 || (s->head[0] == 0x1F && s->head[1] == 0x8B);
+    return !memcmp(p, "\xFD" "7zXZ\0", 6) || !memcmp(p, "\x28\xB5\x2F\xFD", 4) ||
+           !memcmp(p, "BZh", 3) || !memcmp(p, "\x04\x22\x4D\x18", 4) ||
+           !memcmp(p, "LZIP", 4) || !memcmp(p, "\x1F\x9D", 2) ||
+           !memcmp(p, "\x5D\0\0", 3);
+}
+
+/* The raw bytes p[0..n) read from an input that cannot be read twice:
+ * kept (see source) when it is in another compression than gzip.  A copy
+ * that cannot be written is dropped; the zip check then says why. */
+static void spool_add(source *s, const unsigned char *p, size_t n)
+{
+    if (!s->unseekable || s->spool_errno || !n)
+        return;
+    if (!s->spool) { /* undecided: the first 6 bytes decide */
+        size_t k = 6 - s->nmagic < n ? 6 - s->nmagic : n;
+        memcpy(s->magic + s->nmagic, p, k);
+        s->nmagic += k;
+        if (s->nmagic < 6)
+            return; /* every byte so far is in magic */
+        if (!other_compression(s, s->magic)) {
+            s->unseekable = 0; /* gzip or plain: checked without a copy */
+            return;
+        }
+        errno = 0;
+        if (!(s->spool = pb_tmpfile("zipcheck"))) {
+            s->spool_errno = errno ? errno : EIO;
+            return;
+        }
+        if (fwrite(s->magic, 1, 6, s->spool) != 6) {
+            s->spool_errno = errno ? errno : EIO;
+            fclose(s->spool);
+            s->spool = NULL;
+            return;
+        }
+        p += k;
+        n -= k;
+    }
+    if (s->spool && fwrite(p, 1, n, s->spool) != n) {
+        s->spool_errno = errno ? errno : EIO;
+        fclose(s->spool);
+        s->spool = NULL;
+    }
+}
 
 static la_ssize_t source_read(struct archive *a, void *data, const void **out)
 {
@@ -464,6 +540,7 @@ static la_ssize_t source_read(struct archive *a, void *data, const void **out)
                                   imp_gzcheck_why(s->gz));
             return -1;
         }
+        spool_add(s, (const unsigned char *)s->buf, (size_t)n);
         ring_add(&s->raw, (const unsigned char *)s->buf, (size_t)n);
         return n;
     }
@@ -507,12 +584,17 @@ static int ring_has_eocd(const tail_ring *r)
 
 /* A compressed zip other than a single .gz (xz, zstd, bzip2, a .gz of a
  * .gz): decompressed a second time from the file's start by a raw reader,
- * its tail kept.  Returns 1/0 as ring_has_eocd, -1 on a read error (errno
- * set), -2 when the input cannot be read again (a pipe). */
+ * its tail kept; from a pipe, from the copy kept as it was read (source).
+ * Returns 1/0 as ring_has_eocd, -1 on a read error (errno set), -2 when
+ * the input cannot be read again (a pipe without a copy). */
 static int zip_tail_again(source *s, tail_ring *r)
 {
-    if (lseek(s->fd, 0, SEEK_SET) != 0)
-        return -2;
+    int fd = s->fd;
+    if (lseek(fd, 0, SEEK_SET) != 0) {
+        if (!s->spool || fflush(s->spool) != 0 ||
+            lseek(fd = fileno(s->spool), 0, SEEK_SET) != 0)
+            return -2;
+    }
     struct archive *b = archive_read_new();
     if (!b)
         return -1;
@@ -521,7 +603,7 @@ static int zip_tail_again(source *s, tail_ring *r)
     struct archive_entry *e;
     int rc = -1;
     memset(r, 0, sizeof *r);
-    if (archive_read_open_fd(b, s->fd, 1 << 16) == ARCHIVE_OK &&
+    if (archive_read_open_fd(b, fd, 1 << 16) == ARCHIVE_OK &&
         archive_read_next_header(b, &e) == ARCHIVE_OK) {
         const void *blk;
         size_t n;
@@ -677,9 +759,13 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
                                  "a zip archive inside %s compression read from "
                                  "a pipe: its end-of-central-directory record "
                                  "(whether members were cut off) cannot be "
-                                 "checked without reading it twice; expected "
+                                 "checked without reading it twice%s%s%s; expected "
                                  "it as a file, or a .zip or .zip.gz",
-                                 archive_filter_name(a, 0))
+                                 archive_filter_name(a, 0),
+                                 src->spool_errno ? " (no copy could be kept in "
+                                                    "$TMPDIR: " : "",
+                                 src->spool_errno ? strerror(src->spool_errno) : "",
+                                 src->spool_errno ? ")" : "")
            : zc < 0 ? imp_fail(im, err, PB_EIO, display, 0, 0,
                                "cannot read the rest of the zip archive: %s",
                                strerror(errno ? errno : EIO))
@@ -738,9 +824,13 @@ static int read_file(imp_importer *im, const char *path, tally *t,
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
     src->fd = fd;
+    src->spool = NULL;
+    src->spool_errno = 0;
+    src->unseekable = lseek(fd, 0, SEEK_CUR) < 0;
     src->raw.total = src->plain.total = 0;
     src->raw.at = src->plain.at = 0;
-    imp_gzcheck_tap(src->gz, ring_add, &src->plain);
+    src->nhead = src->nmagic = 0;
+    imp_gzcheck_tap(src->gz, plain_tap, src);
     int r = archive_read_open(a, src, NULL, source_read, NULL);
     if (r != ARCHIVE_OK) {
         const char *w = archive_error_string(a);
@@ -757,6 +847,8 @@ static int read_file(imp_importer *im, const char *path, tally *t,
                               : why(a, "not a readable file"));
         archive_read_free(a);
         imp_gzcheck_free(src->gz);
+        if (src->spool)
+            fclose(src->spool);
         free(src);
         if (!is_stdin)
             close(fd);
@@ -792,6 +884,8 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     }
     archive_read_free(a);
     imp_gzcheck_free(src->gz);
+    if (src->spool)
+        fclose(src->spool);
     free(src);
     if (!is_stdin)
         close(fd);

@@ -1147,6 +1147,14 @@ static int rename_outside(imp_importer *im, builder *b, size_t first)
 {
     char name[40];
     uint32_t id, outside;
+    /* no request from outside at all (every root a client-kind span, as
+     * the exporter writes a renamed outside node's): nothing to rename.
+     * Before, a node client.outside2 was made for none, and said */
+    size_t from_outside = 0;
+    for (size_t i = 0; i < b->nrpc && !from_outside; i++)
+        from_outside = b->rpcs[i].caller_ctx == IMP_NONE && b->rpcs[i].src == im->node_client;
+    if (!from_outside)
+        return PB_OK;
     for (unsigned k = 1;; k++) {
         snprintf(name, sizeof name, k == 1 ? "client.outside" : "client.outside%u",
                  k);

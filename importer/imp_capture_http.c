@@ -231,6 +231,25 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
             /* append up to the end of the header */
             size_t take = n;
             if (f->hlen + take > HDR_MAX) {
+                /* a header that began like HTTP (a space in its first 16
+                 * bytes) but runs past HDR_MAX: left out with its
+                 * connection as a stream not HTTP, and said (a note naming
+                 * the connection, a count said even with -q); before,
+                 * only counted as "not HTTP" */
+                const unsigned char *h0 = f->hlen ? (const unsigned char *)f->hdr : p;
+                size_t h0n = f->hlen ? f->hlen : n;
+                if (h0n >= 8 && memchr(h0, ' ', h0n < 16 ? h0n : 16)) {
+                    size_t l = 0;
+                    while (l < 60 && l < h0n && h0[l] >= 0x20 && h0[l] < 0x7f)
+                        l++;
+                    if (!b->c->hdr_over++)
+                        b->c->hdr_over_first = s->ts;
+                    if (cap_note(b->c, s->conn, "an HTTP/1 header longer than %d KiB "
+                                 "(starting \"%.*s\"): this connection is left out "
+                                 "(counted as a stream not HTTP)", HDR_MAX / 1024,
+                                 (int)l, (const char *)h0) != PB_OK)
+                        return PB_ENOMEM;
+                }
                 b->c->st.non_http++;
                 f->state = 6;
                 return PB_OK;
@@ -1043,14 +1062,24 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          (unsigned long long)c->snap_lost);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->hdr_over) { /* only when met: other imports stay as they were */
+        pb_strbuf_reset(&mb);
+        char at[PB_SECONDS_BUF];
+        pb_seconds_format(c->hdr_over_first, at);
+        pb_strbuf_printf(&mb, "capture: headers: %llu HTTP/1 headers longer than %d KiB "
+                              "(first at %s s): their connections are left out "
+                              "(counted as streams not HTTP; the notes name them)",
+                         (unsigned long long)c->hdr_over, HDR_MAX / 1024, at);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->frag4 || c->frag6) { /* only when met: other imports stay as they were */
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: fragments %s: %llu IPv4 and %llu IPv6 fragments of "
                               "TCP packets could not be put back together (first: packet "
-                              "%ld; a fragment cut by the snapshot length, a datagram whose "
-                              "parts did not all come, IPv6 fragments); their bytes are gaps "
+                              "%ld; a fragment cut by the snapshot length or invalid, a "
+                              "datagram whose parts did not all come); their bytes are gaps "
                               "of their streams (a message cut by one is left out); %llu "
-                              "IPv4 datagrams were put back together",
+                              "IPv4 and IPv6 datagrams were put back together",
                          c->frag_msg, (unsigned long long)c->frag4,
                          (unsigned long long)c->frag6, c->frag_first,
                          (unsigned long long)c->frag_joined);

@@ -141,16 +141,21 @@ typedef struct cap {
     uint64_t snap_cut, snap_pkts, snap_lost;
     long snap_first;
     char snap_msg[400];
-    /* TCP packets not read: IPv4 fragments that could not be put back
-     * together, IPv6 fragments (not reassembled); their bytes become gaps
-     * of their streams.  A meta line "capture: fragments ..." says how
-     * many (said even with -q); frag_joined: IPv4 datagrams put together */
+    /* TCP packets not read: IPv4 and IPv6 fragments that could not be put
+     * back together; their bytes become gaps of their streams.  A meta
+     * line "capture: fragments ..." says how many (said even with -q);
+     * frag_joined: datagrams put together */
     uint64_t frag4, frag6, frag_joined;
     long frag_first;
     char frag_msg[400];
+    /* HTTP/1 headers longer than HDR_MAX (imp_capture_http.c): their
+     * connections left out; a meta line "capture: headers ..." (said even
+     * with -q) */
+    uint64_t hdr_over;
+    pb_ns hdr_over_first;
 } cap;
 
-/* IPv4 fragments put back together (imp_capture_frag.c). */
+/* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */
 typedef struct cap_frags cap_frags;
 cap_frags *cap_frags_new(void); /* NULL when out of memory */
 /* Add the fragment ip[0..left) (an IPv4 header with MF set or an offset),
@@ -158,12 +163,40 @@ cap_frags *cap_frags_new(void); /* NULL when out of memory */
  * payload, *len bytes, owned by f, valid until the next call) once its
  * last part came, else NULL.  *lost: fragments given up by this call
  * (this one cut or invalid, or an older datagram's when too many wait),
- * *lost_pkt the packet the first of them came in. */
+ * *lost_pkt the packet the first of them came in, *lost_v6 whether they
+ * were IPv6 fragments. */
 const unsigned char *cap_frags_add(cap_frags *f, const unsigned char *ip, size_t left,
-                                   long pkt, size_t *len, unsigned *lost, long *lost_pkt);
-/* Free (NULL-safe); returns the fragments of datagrams still incomplete
- * (lost), *first the packet the earliest of them came in (when any). */
-unsigned cap_frags_free(cap_frags *f, long *first);
+                                   long pkt, size_t *len, unsigned *lost, long *lost_pkt,
+                                   int *lost_v6);
+/* The same for an IPv6 packet ip[0..left) whose fragment header starts at
+ * byte fh (after the fixed header and any extension headers before it);
+ * the whole datagram returned is a 40-byte IPv6 header whose next header
+ * is the fragment header's (the extension headers before it dropped)
+ * followed by the payload put back together. */
+const unsigned char *cap_frags_add6(cap_frags *f, const unsigned char *ip, size_t left,
+                                    size_t fh, long pkt, size_t *len, unsigned *lost,
+                                    long *lost_pkt, int *lost_v6);
+/* Free (NULL-safe); returns the IPv4 fragments of datagrams still
+ * incomplete (lost), *left6 the IPv6 ones, *first the packet the earliest
+ * of them came in (when any). */
+unsigned cap_frags_free(cap_frags *f, long *first, unsigned *left6);
+
+/* pcapng files whose interfaces have different link types, which libpcap
+ * refuses (imp_capture_pcapng.c).  cap_ng_mixed: whether the pcapng file
+ * fp (seekable; left where it was) describes interfaces of two link types
+ * (*first, *other); 0 for anything else (pcap, one link type, a pipe).
+ * cap_ng_next: the next packet as pcap_next_ex gives one (ts in
+ * nanoseconds in tv_usec), its link type and interface; 1 a packet, 0 the
+ * end, -1 an error (cap_ng_error). */
+#include <pcap/pcap.h>
+typedef struct cap_ng cap_ng;
+int cap_ng_mixed(FILE *fp, int *first, int *other);
+cap_ng *cap_ng_open(FILE *fp); /* NULL when out of memory; fp not owned */
+int cap_ng_next(cap_ng *g, struct pcap_pkthdr *h, const unsigned char **data, int *dlt,
+                size_t *iface);
+const char *cap_ng_error(const cap_ng *g);
+int cap_ng_snaplen(const cap_ng *g, size_t iface);
+void cap_ng_close(cap_ng *g);
 
 int cap_init(cap *c);
 void cap_free(cap *c);

@@ -2,7 +2,8 @@
  * imp_capture_pcap.c - packet captures (Project 5's way, seed 000, 6):
  * pcap and pcapng through libpcap, nanosecond stamps where the file has
  * them; link types Ethernet, BSD loopback (NULL, LOOP), Linux cooked (SLL,
- * SLL2) and raw IP; IPv4 and IPv6 (without extension headers) carrying
+ * SLL2) and raw IP; IPv4 and IPv6 (hop-by-hop, routing and destination
+ * options headers skipped; fragments of both put back together) carrying
  * TCP.  Each TCP direction is put back in order by sequence number from
  * its SYN (or its first segment): a retransmitted or overlapping part is
  * dropped; a gap (a packet the capture lost) becomes bytes that were moved
@@ -73,6 +74,16 @@ static void frag_seen(cap *c, const char *path, long pkt, int v6, unsigned n)
         c->frag4 += n;
 }
 
+static int dlt_known(int dlt)
+{
+    return dlt == DLT_EN10MB || dlt == DLT_NULL || dlt == DLT_LOOP || dlt == DLT_RAW ||
+           dlt == DLT_LINUX_SLL || dlt == 276 /* LINUX_SLL2 */ || dlt == 228 /* IPV4 */ ||
+           dlt == 229 /* IPV6 */;
+}
+
+/* the latest time a packet may have: the trace's nanoseconds end past it */
+#define PCAP_MAX_SEC 9200000000LL
+
 int cap_read_pcap(cap *c, const char *path, pb_error *err)
 {
     char eb[PCAP_ERRBUF_SIZE];
@@ -80,33 +91,82 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
     FILE *fp = pb_files_open(path, err);
     if (!fp)
         return err->code;
-    pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
-    if (!p) {
-        if (fp != stdin)
+    /* a pcapng file whose interfaces have two link types: libpcap refuses
+     * it at the second interface (before, every packet after that was
+     * lost, said only as "the capture ends in an error"); read by
+     * imp_capture_pcapng.c, each packet by its interface's link type */
+    int ng_first = 0, ng_other = 0;
+    cap_ng *ng = NULL;
+    pcap_t *p = NULL;
+    int dlt;
+    if (fp != stdin && cap_ng_mixed(fp, &ng_first, &ng_other)) {
+        if (!(ng = cap_ng_open(fp))) {
             fclose(fp);
-        return pb_error_set(err, PB_EPARSE, path, 0, 0, "not a packet capture libpcap can "
-                            "read: %s", eb);
+            return pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+        }
+        dlt = !dlt_known(ng_first) ? ng_first : ng_other;
+    } else {
+        p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
+        if (!p) {
+            if (fp != stdin)
+                fclose(fp);
+            return pb_error_set(err, PB_EPARSE, path, 0, 0, "not a packet capture libpcap "
+                                "can read: %s", eb);
+        }
+        dlt = pcap_datalink(p);
     }
-    int dlt = pcap_datalink(p);
-    if (dlt != DLT_EN10MB && dlt != DLT_NULL && dlt != DLT_LOOP && dlt != DLT_RAW &&
-        dlt != DLT_LINUX_SLL && dlt != 276 /* LINUX_SLL2 */ && dlt != 228 /* IPV4 */ &&
-        dlt != 229 /* IPV6 */) {
+    if (!dlt_known(dlt)) {
         const char *nm = pcap_datalink_val_to_name(dlt);
-        pcap_close(p);
+        if (p)
+            pcap_close(p);
+        else {
+            cap_ng_close(ng);
+            fclose(fp);
+        }
         return pb_error_set(err, PB_EPARSE, path, 0, 0,
-                            "link type %d (%s); expected Ethernet, loopback, Linux "
-                            "cooked or raw IP", dlt, nm ? nm : "unknown");
+                            "link type %d (%s)%s; expected Ethernet, loopback, Linux "
+                            "cooked or raw IP", dlt, nm ? nm : "unknown",
+                            ng ? " of an interface of a pcapng file" : "");
     }
     flow *fl = NULL;
     size_t nfl = 0, flcap = 0;
     cap_idx flix = {0};
     cap_frags *frags = NULL;
-    struct pcap_pkthdr *h;
+    struct pcap_pkthdr *h, ngh;
     const u_char *d;
     int r, rc = PB_OK;
     long pkt = 0;
-    while (rc == PB_OK && (r = pcap_next_ex(p, &h, &d)) == 1) {
+    size_t ngif = 0;
+    while (rc == PB_OK) {
+        if (ng) {
+            r = cap_ng_next(ng, &ngh, &d, &dlt, &ngif);
+            r = r == 1 ? 1 : r == 0 ? PCAP_ERROR_BREAK : PCAP_ERROR;
+            h = &ngh;
+            if (r == 1 && !dlt_known(dlt)) {
+                const char *nm = pcap_datalink_val_to_name(dlt);
+                rc = pb_error_set(err, PB_EPARSE, path, 0, 0,
+                                  "packet %ld: link type %d (%s) of interface %zu of a "
+                                  "pcapng file; expected Ethernet, loopback, Linux cooked "
+                                  "or raw IP", pkt + 1, dlt, nm ? nm : "unknown", ngif);
+                break;
+            }
+        } else {
+            r = pcap_next_ex(p, &h, &d);
+        }
+        if (r != 1)
+            break;
         pkt++;
+        /* a time past what the trace holds (a pcapng time stamp, its
+         * resolution or offset wrong): before, the nanoseconds overflowed
+         * (undefined behaviour; a negative time written) */
+        if (h->ts.tv_sec < 0 || (long long)h->ts.tv_sec > PCAP_MAX_SEC) {
+            rc = pb_error_set(err, PB_ERANGE, path, 0, 0,
+                              "packet %ld: time stamp %lld s is out of range; expected "
+                              "seconds from 0 to %lld (a pcapng time stamp, if_tsresol or "
+                              "if_tsoffset wrong?)", pkt, (long long)h->ts.tv_sec,
+                              (long long)PCAP_MAX_SEC);
+            break;
+        }
         c->st.events++;
         c->snap_pkts++;
         if (h->caplen < h->len) {
@@ -116,7 +176,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             if (!c->snap_cut++) {
                 c->snap_first = pkt;
                 snprintf(c->snap_msg, sizeof c->snap_msg, "%s (snapshot length %d bytes)",
-                         path, pcap_snapshot(p));
+                         path, p ? pcap_snapshot(p) : cap_ng_snaplen(ng, ngif));
             }
             c->snap_lost += h->len - h->caplen;
         }
@@ -128,7 +188,12 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 continue;
             ethertype = d[12] << 8 | d[13];
             off = 14;
-            while (ethertype == 0x8100 && caplen >= off + 4) { /* VLAN */
+            /* VLAN tags: 802.1Q (0x8100), and the outer tags of 802.1ad
+             * (0x88a8, and the 0x9100 of older switches) that carriers and
+             * cloud fabrics stack in front of it (before, such packets
+             * were skipped: a capture on a trunk port lost them) */
+            while ((ethertype == 0x8100 || ethertype == 0x88a8 || ethertype == 0x9100) &&
+                   caplen >= off + 4) {
                 ethertype = d[off + 2] << 8 | d[off + 3];
                 off += 4;
             }
@@ -185,10 +250,12 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 }
                 unsigned lost;
                 long lost_pkt;
+                int lost_v6;
                 size_t dl;
-                const u_char *whole = cap_frags_add(frags, ip, left, pkt, &dl, &lost, &lost_pkt);
+                const u_char *whole = cap_frags_add(frags, ip, left, pkt, &dl, &lost, &lost_pkt,
+                                                    &lost_v6);
                 if (lost)
-                    frag_seen(c, path, lost_pkt, 0, lost);
+                    frag_seen(c, path, lost_pkt, lost_v6, lost);
                 if (!whole)
                     continue;
                 c->frag_joined++;
@@ -203,15 +270,34 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             iplen = 40 + (size_t)(ip[4] << 8 | ip[5]);
             /* extension headers before TCP: hop-by-hop (0), routing (43)
              * and destination options (60) skipped by their length; a
-             * fragment header (44) counted as an IPv4 fragment is */
+             * fragment header (44) of a TCP packet: put back together with
+             * its datagram's other parts as IPv4 fragments are (RFC 8200
+             * 4.5), read once whole; what cannot be is counted and said */
             unsigned nh = ip[6];
             while ((nh == 0 || nh == 43 || nh == 60) && left >= iphl + 8) {
                 nh = ip[iphl];
                 iphl += ((size_t)ip[iphl + 1] + 1) * 8;
             }
             if (nh == 44 && left >= iphl + 8 && ip[iphl] == 6) {
-                frag_seen(c, path, pkt, 1, 1);
-                continue;
+                if (!frags && !(frags = cap_frags_new())) {
+                    rc = PB_ENOMEM;
+                    break;
+                }
+                unsigned lost;
+                long lost_pkt;
+                int lost_v6;
+                size_t dl;
+                const u_char *whole = cap_frags_add6(frags, ip, left, iphl, pkt, &dl, &lost,
+                                                     &lost_pkt, &lost_v6);
+                if (lost)
+                    frag_seen(c, path, lost_pkt, lost_v6, lost);
+                if (!whole)
+                    continue;
+                c->frag_joined++;
+                ip = whole;
+                left = iplen = dl;
+                iphl = 40;
+                nh = ip[6];
             }
             if (nh != 6 || iphl > left)
                 continue;
@@ -361,15 +447,22 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         /* a capture cut short (tcpdump killed): keep what was read, say so */
         c->pcap_error = 1;
         snprintf(c->pcap_msg, sizeof c->pcap_msg, "%s: after packet %ld: %s", path, pkt,
-                 pcap_geterr(p));
+                 p ? pcap_geterr(p) : cap_ng_error(ng));
     }
     long ffirst = 0;
-    unsigned fleft = cap_frags_free(frags, &ffirst);
+    unsigned fleft6 = 0, fleft = cap_frags_free(frags, &ffirst, &fleft6);
     if (fleft)
         frag_seen(c, path, ffirst, 0, fleft);
+    if (fleft6)
+        frag_seen(c, path, ffirst, 1, fleft6);
     free(fl);
     cap_idx_free(&flix);
-    pcap_close(p);
+    if (p) {
+        pcap_close(p);
+    } else {
+        cap_ng_close(ng);
+        fclose(fp);
+    }
     if (rc == PB_ENOMEM)
         pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
     return rc;

@@ -419,6 +419,46 @@ static int cmp_range(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The node requests come from (written as server spans alone, what the
+ * importer makes of a server root span): "client", unless a call (or a
+ * one-way message) enters
+ * it (then "client" is a service, and the importer named the outside the
+ * first of client.outside, client.outside2, ... no service held: that
+ * one, the first of them that is a node no call enters); NO when none,
+ * NO - 1 when out of memory.  Before, the node "client" was the outside
+ * even when it was a service: its root RPCs lost their client spans and
+ * read back as requests from outside. */
+static uint32_t outside_node(const pb_trace *t)
+{
+    uint32_t client = NO;
+    if (!pb_strtab_find(t->names->nodes, "client", 6, &client))
+        return NO;
+    size_t nn = pb_strtab_count(t->names->nodes);
+    uint8_t *entered = calloc(nn ? nn : 1, 1);
+    if (!entered)
+        return NO - 1;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->msgs[i].type != PB_TYPE_RETURN && t->msgs[i].dst < nn)
+            entered[t->msgs[i].dst] = 1;
+    uint32_t out = client;
+    if (entered[client]) {
+        out = NO;
+        char name[40];
+        for (unsigned k = 1; k <= nn + 1; k++) {
+            uint32_t id;
+            snprintf(name, sizeof name, k == 1 ? "client.outside" : "client.outside%u", k);
+            if (!pb_strtab_find(t->names->nodes, name, strlen(name), &id))
+                break; /* the importer took the first name no node held */
+            if (!entered[id]) {
+                out = id;
+                break;
+            }
+        }
+    }
+    free(entered);
+    return out;
+}
+
 int imp_export_jaeger(FILE *fp, const pb_trace *t, const pb_result *res,
                       imp_export_stats *st_out, pb_error *err)
 {
@@ -483,8 +523,11 @@ int imp_export_jaeger(FILE *fp, const pb_trace *t, const pb_result *res,
     }
     g_ents = e;
     pb_sort(rg, nin, sizeof *rg, cmp_range);
-    uint32_t client_node = NO;
-    pb_strtab_find(t->names->nodes, "client", 6, &client_node);
+    uint32_t client_node = outside_node(t);
+    if (client_node == NO - 1) {
+        rc = PB_ENOMEM;
+        goto out;
+    }
     st.unassigned = n > na ? n - na : 0;
     fputs("{\"data\":[", fp);
     rc = PB_OK;

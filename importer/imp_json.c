@@ -477,6 +477,18 @@ int imp_parse_buffer_at(imp_importer *im, const char *data, size_t len,
     im->st.count[IMP_C_FILES]++;
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
         s.pos = 3; /* a UTF-8 byte-order mark */
+    /* a NUL byte is never JSON (inside a string it is written \u0000):
+     * refused at its own line and column.  jansson reports one a byte or
+     * more away ("near end of file"), and after a number, true, false or
+     * null it skips it and reads on ([1<NUL>] read as [1]) */
+    const char *z = s.pos < len ? memchr(data + s.pos, 0, len - s.pos) : NULL;
+    if (z) {
+        long zl, zc;
+        line_col(&s, (size_t)(z - data), &zl, &zc);
+        return imp_fail(im, err, PB_EPARSE, im->files[file], zl, zc,
+                        "a NUL byte; expected JSON text (a NUL character inside a "
+                        "string is written \\u0000)");
+    }
     size_t ndocs = 0;
     for (;;) {
         skip_ws(&s);

@@ -58,11 +58,9 @@ PY
     gzip -c w.zip.gz > w.zip.gz.gz; gzip -c cutcd.zip.gz > cutcd.zip.gz.gz
     "$B/importtrace" -q -o z.tr w.zip.gz.gz 2> z.err || { cat z.err; fail "w.zip.gz.gz refused"; }
     "$B/importtrace" -q -o z.tr cutcd.zip.gz.gz 2> z.err && fail "cutcd.zip.gz.gz accepted"
-    if command -v xz > /dev/null 2>&1; then
-        cat w.zip.xz | "$B/importtrace" -q -o z.tr - 2> z.err && fail "w.zip.xz on a pipe: accepted unchecked"
-        grep -q '^importtrace: (stdin): a zip archive inside xz compression read from a pipe: its end-of-central-directory record .* cannot be checked' z.err ||
-            { cat z.err; fail "w.zip.xz on a pipe: not said"; }
-    fi
+    # a zip inside xz (zstd, bzip2, gzip in gzip) from a pipe: refused as
+    # uncheckable here; since test_hostile12.sh block 4 read from a copy
+    # kept as it is read, and checked (that block tests it)
 fi
 
 # --- 2. A Zipkin v1 span whose server side has "sr" on one endpoint and
