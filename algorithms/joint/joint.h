@@ -477,6 +477,11 @@ typedef struct joint_params {
     double ls_margin;   /* [ls_margin] a re-split whose kept split won by at least this
                            many nats is left out while its two requests stay the same
                            (joint_lsmargin.c), 0: off */
+    double thread_soft; /* [thread_soft] the receiving thread as a likelihood term on pairs
+                           made without call ids: at a service whose answers miss their
+                           visit's thread at a fitted rate m <= this, a call whose answer
+                           came on another thread than its parent visit's costs
+                           log(m / (m + (1 - m) / f)) (joint_thread.c), 0: off */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no
