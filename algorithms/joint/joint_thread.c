@@ -316,8 +316,6 @@ static void soft_terms(const joint *s, struct joint_thr *t)
     for (uint32_t a = 0; a < t->nn; a++) {
         double m = t->m[a];
         t->son[a] = m <= s->p.thread_soft;
-        if (getenv("PB_THR_MFLOOR") && m < atof(getenv("PB_THR_MFLOOR")))
-            m = atof(getenv("PB_THR_MFLOOR"));
         t->soft_any |= t->son[a];
         if (!t->son[a])
             continue;
