@@ -1391,5 +1391,9 @@ void joint_thread_free(joint *s);
  * k[0..n) (<= 0; 0 when off or nothing is known), added by the likelihood
  * walk (joint_model.c walk_rest, walk_rest_est) */
 double joint_thread_ll(const joint *s, uint32_t q, const uint32_t *k, uint32_t n);
+/* thread_soft: call p's own term under request q (the sum joint_thread_ll
+ * makes is the sum of these over the kids); joint_bnb.c adds it to each
+ * call's bound (exact per call, <= 0: the bounds stay admissible) */
+double joint_thread_kid(const joint *s, uint32_t q, uint32_t p);
 
 #endif

@@ -324,6 +324,11 @@ static void soft_terms(const joint *s, struct joint_thr *t)
     }
 }
 
+double joint_thread_kid(const joint *s, uint32_t q, uint32_t p)
+{
+    return joint_thread_ll(s, q, &p, 1);
+}
+
 double joint_thread_ll(const joint *s, uint32_t q, const uint32_t *k, uint32_t n)
 {
     const struct joint_thr *t = s->thr;
