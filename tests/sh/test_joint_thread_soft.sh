@@ -13,6 +13,8 @@
 #   byte but the params line and the thread_service= lines;
 # - with call ids (every pair made by call id: the filter's, thread_bound=2)
 #   thread_soft=0's assignment;
+# - every split scored (resplit_bound=0) gives the same assignment (the
+#   branch and bound's bound of the term is admissible);
 # - shuffled rows give the same assignment; search renamed (node and
 #   thread labels) and the truth columns stripped give the same assignment.
 # Fails on a tree without the option (infer rejects it).
@@ -64,6 +66,12 @@ run_nocal "$tmp/m.csv" "$tmp/i1.res" -s thread_soft=0.5
 assignment_of "$tmp/i0.res" > "$tmp/a"
 assignment_of "$tmp/i1.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "thread_soft with call ids: the assignment changed"
+# the branch and bound's bounds with the term (joint_bnb.c) admissible:
+# every split scored (resplit_bound=0) gives the same assignment
+run_nocal "$tmp/bb.csv" "$tmp/nb.res" -s thread_soft=0.5 -s resplit_bound=0
+assignment_of "$tmp/t1.res" > "$tmp/a"
+assignment_of "$tmp/nb.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "resplit_bound=0 changed the assignment"
 # invariances of the weighed run
 check_shuffled_same "$tmp/bb.csv" "$tmp/t1.res" -s thread_soft=0.5
 sed -e '/^#/!s/\bsearch\b/zz_search/g' "$tmp/bb.csv" > "$tmp/rn.csv"
