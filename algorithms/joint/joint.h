@@ -484,6 +484,11 @@ typedef struct joint_params {
                            solve against the refitting one before it */
     int greedy_damp;    /* [greedy_damp] a greedy round does not move a call back to
                            the request it had two rounds before (joint_rpdamp.c), 0 */
+    double thread_soft; /* [thread_soft] the receiving thread as a likelihood term on pairs
+                           made without call ids: at a service whose answers miss their
+                           visit's thread at a fitted rate m <= this, a call whose answer
+                           came on another thread than its parent visit's costs
+                           log(m / (m + (1 - m) / f)) (joint_thread.c), 0: off */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

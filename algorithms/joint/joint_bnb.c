@@ -422,6 +422,9 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
                 }
             ub[u[i]] += mx;
         }
+    if (s->p.thread_soft > 0 && s->thr) /* thread_soft: each call's exact term (joint_thread.c) */
+        for (uint32_t i = 0; i < nu; i++)
+            ub[u[i]] += joint_thread_kid(s, q, u[i]);
     for (uint32_t t = 0; t < m; t++)
         B->ubs[side][t] = ub[set[t]];
     const jpair *qq = &s->pr[q];

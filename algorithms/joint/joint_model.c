@@ -660,6 +660,8 @@ static inline __attribute__((always_inline)) int walk_rest(joint *s, uint32_t q,
         return PB_ENOMEM;
     if (s->lser_on && mode == 0) /* loss_serial (joint_lserial.c; learned in joint_fit) */
         sum += joint_lser_ll(s, k, n);
+    if (s->p.thread_soft > 0 && s->thr && mode == 0) /* thread_soft (joint_thread.c) */
+        sum += joint_thread_ll(s, q, k, n);
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
         if (mode == 0)
             sum += rec    ? joint_corr_ll_rec(s, ein, k, n, rec->cp,
@@ -742,6 +744,8 @@ static inline __attribute__((always_inline)) void walk_rest_est(joint *s, uint32
         (void)joint_lc_walk(s, q, k, n, 0, &sum);
     if (s->lser_on) /* in full: O(n) (joint_lserial.c) */
         sum += joint_lser_ll(s, k, n);
+    if (s->p.thread_soft > 0 && s->thr) /* thread_soft: in full, O(n) (joint_thread.c) */
+        sum += joint_thread_ll(s, q, k, n);
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b]))
         sum += joint_corr_ll_est(s, ein, k, n, j0, cs, ref->n, ref->cp);
     *sump = sum;

@@ -941,4 +941,12 @@ const pb_option joint_options[] = {
      "greedy_damp= moves_refused= (1: moves refused; 2: solves whose rounds stopped) "
      "(joint_rpdamp.c; docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\"); "
      "0: off"},
+    {"thread_soft", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft), "0", 0, 1,
+     "changes results where it fires: the receiving thread as a likelihood term instead of a "
+     "filter on pairs made without call ids: per service the thread test's misses over "
+     "chance's (the smallest over the passes) is the rate m at which an answer leaves its "
+     "visit's thread; where m is at most this, a call whose answer came on another thread "
+     "than its parent visit's (of frequency f among the service's visits) costs "
+     "log(m / (m + (1 - m) / f)); metadata thread_soft= per such service (joint_thread.c; "
+     "docs/joint/shapes.md \"The receiving thread as a likelihood term (h200)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

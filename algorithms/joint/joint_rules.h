@@ -1387,6 +1387,14 @@ size_t joint_late_construct_count(const joint *s);
 int joint_thread_apply(joint *s);
 int joint_thread_meta(const joint *s, pb_result *res);
 void joint_thread_free(joint *s);
+/* joint_thread.c, thread_soft: the thread term of request q with the kids
+ * k[0..n) (<= 0; 0 when off or nothing is known), added by the likelihood
+ * walk (joint_model.c walk_rest, walk_rest_est) */
+double joint_thread_ll(const joint *s, uint32_t q, const uint32_t *k, uint32_t n);
+/* thread_soft: call p's own term under request q (the sum joint_thread_ll
+ * makes is the sum of these over the kids); joint_bnb.c adds it to each
+ * call's bound (exact per call, <= 0: the bounds stay admissible) */
+double joint_thread_kid(const joint *s, uint32_t q, uint32_t p);
 
 /* joint_rpinc.c, repair_incr: a re-pairing round after the first re-splits
  * in its solves' first pass only pairs of requests changed since the round

@@ -51,6 +51,7 @@
 #include "joint_int.h"
 #include "pb_sort.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,15 @@ struct joint_thr {
     size_t dropped;   /* candidates the threads put out (the last pass) */
     size_t kept_all;  /* calls with no candidate on their thread (the last pass) */
     size_t kept_ever; /* the most such calls over the passes */
+    /* thread_soft: per service the rate (misses over chance's, the least
+     * over the passes; 2: none yet) and whether the term is on; per
+     * service its visits' threads (fth[fo[a]..fo[a+1]), sorted) with each
+     * one's mismatch term (ftm, for the service's rate) */
+    double *m;
+    unsigned char *son;
+    int soft_any;
+    uint32_t *fo, *fth;
+    double *ff, *ftm;
 };
 
 static inline uint32_t thr_of(const joint *s, uint32_t msg)
@@ -82,6 +92,18 @@ static inline int by_id(const joint *s, uint32_t p)
     return s->p.thread_bound != 2 || !s->free_ret || !s->free_ret[p];
 }
 
+/* pair p made by call id (its return cannot move) */
+static inline int made_by_id(const joint *s, uint32_t p)
+{
+    return !s->free_ret || !s->free_ret[p];
+}
+
+/* may pair p take part in the test?  thread_soft counts every pair */
+static inline int in_test(const joint *s, uint32_t p)
+{
+    return s->p.thread_soft > 0 || by_id(s, p);
+}
+
 void joint_thread_free(joint *s)
 {
     struct joint_thr *t = s->thr;
@@ -91,6 +113,12 @@ void joint_thread_free(joint *s)
     free(t->miss);
     free(t->expect);
     free(t->bound);
+    free(t->m);
+    free(t->son);
+    free(t->fo);
+    free(t->fth);
+    free(t->ff);
+    free(t->ftm);
     free(t);
     s->thr = NULL;
 }
@@ -138,7 +166,7 @@ static int thread_test(joint *s, struct joint_thr *t)
     uint32_t ni = 0, no = 0;
     for (uint32_t p = 0; p < n; p++) {
         const jpair *x = &s->pr[p];
-        if (!by_id(s, p))
+        if (!in_test(s, p))
             continue; /* thread_bound=2: pairs made by call id only */
         if (thr_of(s, x->call))
             in[ni++] = (tev){x->callee, p, req_start(s, p)};
@@ -192,6 +220,15 @@ static int thread_test(joint *s, struct joint_thr *t)
         t->bound[a] = t->n[a] >= JOINT_THR_MIN && t->expect[a] >= s->p.thread_expect &&
                       (double)t->miss[a] <= s->p.thread_ratio * t->expect[a];
         t->any |= t->bound[a];
+        if (t->m && t->n[a] >= JOINT_THR_MIN && t->expect[a] >= s->p.thread_expect) {
+            /* thread_soft: an answer leaves its visit's thread at rate m,
+             * then lands on a thread drawn as chance draws (missing every
+             * open visit with chance's probability): misses ~ m x chance's
+             * (half a miss where none was seen) */
+            double m = ((double)t->miss[a] > 0.5 ? (double)t->miss[a] : 0.5) / t->expect[a];
+            if (m < t->m[a])
+                t->m[a] = m;
+        }
     }
 done:
     free(in);
@@ -202,9 +239,130 @@ done:
     return rc;
 }
 
+/* thread_soft: per service its visits' threads and their frequencies
+ * (the requests into it: the same whatever the pairing) */
+typedef struct athr {
+    uint32_t a, h;
+} athr;
+
+static int cmp_athr(const void *x, const void *y)
+{
+    const athr *u = x, *v = y;
+    if (u->a != v->a)
+        return u->a < v->a ? -1 : 1;
+    return u->h < v->h ? -1 : u->h > v->h;
+}
+
+static int soft_init(const joint *s, struct joint_thr *t)
+{
+    uint32_t n = s->npairs, nn = t->nn, k = 0;
+    t->m = malloc(((size_t)nn + 1) * sizeof *t->m);
+    t->son = calloc((size_t)nn + 1, 1);
+    t->fo = calloc((size_t)nn + 2, sizeof *t->fo);
+    athr *v = malloc(((size_t)n + 1) * sizeof *v);
+    if (!t->m || !t->son || !t->fo || !v) {
+        free(v);
+        return PB_ENOMEM;
+    }
+    for (uint32_t a = 0; a <= nn; a++)
+        t->m[a] = 2;
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t h = thr_of(s, s->pr[p].call);
+        if (h && s->pr[p].callee < nn)
+            v[k++] = (athr){s->pr[p].callee, h};
+    }
+    pb_sort(v, k, sizeof *v, cmp_athr);
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < k; i++)
+        d += i == 0 || cmp_athr(&v[i - 1], &v[i]) != 0;
+    t->fth = malloc(((size_t)d + 1) * sizeof *t->fth);
+    t->ff = malloc(((size_t)d + 1) * sizeof *t->ff);
+    t->ftm = calloc((size_t)d + 1, sizeof *t->ftm);
+    if (!t->fth || !t->ff || !t->ftm) {
+        free(v);
+        return PB_ENOMEM;
+    }
+    uint32_t *cnt = t->fo + 1; /* per service its visits, first */
+    for (uint32_t i = 0; i < k; i++)
+        cnt[v[i].a]++;
+    d = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        if (i == 0 || cmp_athr(&v[i - 1], &v[i]) != 0) {
+            t->fth[d] = v[i].h;
+            t->ff[d++] = 0;
+        }
+        t->ff[d - 1] += 1.0 / (double)cnt[v[i].a];
+    }
+    /* fo: offsets of each service's distinct threads */
+    for (uint32_t a = 0; a <= nn; a++)
+        t->fo[a] = 0;
+    for (uint32_t i = 0, j = 0; i < k; i++)
+        if (i == 0 || cmp_athr(&v[i - 1], &v[i]) != 0)
+            t->fo[v[i].a + 1]++, j++;
+    for (uint32_t a = 0; a < nn + 1; a++)
+        t->fo[a + 1] += t->fo[a];
+    free(v);
+    return PB_OK;
+}
+
+/* thread_soft: the services whose rate is at most thread_soft, and each
+ * of their threads' mismatch term, log(m / (m + (1 - m) / f)): the
+ * answer's thread h under its parent's thread u, against a parent on h,
+ * when an answer stays on its visit's thread with probability 1 - m and
+ * else is drawn with the visits' frequencies f */
+static void soft_terms(const joint *s, struct joint_thr *t)
+{
+    t->soft_any = 0;
+    for (uint32_t a = 0; a < t->nn; a++) {
+        double m = t->m[a];
+        t->son[a] = m <= s->p.thread_soft;
+        t->soft_any |= t->son[a];
+        if (!t->son[a])
+            continue;
+        for (uint32_t j = t->fo[a]; j < t->fo[a + 1]; j++)
+            t->ftm[j] = log(m) - log(m + (1 - m) / t->ff[j]);
+    }
+}
+
+double joint_thread_kid(const joint *s, uint32_t q, uint32_t p)
+{
+    return joint_thread_ll(s, q, &p, 1);
+}
+
+double joint_thread_ll(const joint *s, uint32_t q, const uint32_t *k, uint32_t n)
+{
+    const struct joint_thr *t = s->thr;
+    if (!t || !t->soft_any)
+        return 0;
+    const jpair *x = &s->pr[q];
+    const uint32_t b = x->callee, u = thr_of(s, x->call);
+    if (!u || b >= t->nn || !t->son[b])
+        return 0;
+    const int qid = made_by_id(s, q);
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const jpair *c = &s->pr[k[i]];
+        const uint32_t h = thr_of(s, c->ret);
+        if (!h || h == u || c->caller != b || (qid && made_by_id(s, k[i])))
+            continue; /* nothing known, on its thread, or left to the filter */
+        uint32_t lo = t->fo[b], hi = t->fo[b + 1];
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (t->fth[mid] < h)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < t->fo[b + 1] && t->fth[lo] == h)
+            sum += t->ftm[lo]; /* a thread no visit ran on: no parent could match */
+    }
+    return sum;
+}
+
 int joint_thread_apply(joint *s)
 {
-    if (!s->p.thread_bound || !s->cand_off || !(s->v.columns & PB_COL_THREAD))
+    if ((!s->p.thread_bound && !(s->p.thread_soft > 0)) || !s->cand_off ||
+        !(s->v.columns & PB_COL_THREAD))
         return PB_OK;
     struct joint_thr *t = s->thr;
     if (!t) {
@@ -219,6 +377,11 @@ int joint_thread_apply(joint *s)
         t->bound = calloc((size_t)nn + 1, 1);
         if (!t->n || !t->miss || !t->expect || !t->bound)
             return PB_ENOMEM;
+        if (s->p.thread_soft > 0) {
+            int rc = soft_init(s, t);
+            if (rc != PB_OK)
+                return rc;
+        }
     }
     /* tested again on every pass's pairing (without call ids the first,
      * first in first out, can put a bound service's answers outside their
@@ -228,8 +391,10 @@ int joint_thread_apply(joint *s)
         int rc = thread_test(s, t);
         if (rc != PB_OK)
             return rc;
+        if (t->m)
+            soft_terms(s, t);
     }
-    if (!t->any)
+    if (!t->any || !s->p.thread_bound)
         return PB_OK;
     uint32_t n = s->npairs, w = 0;
     t->dropped = t->kept_all = 0;
@@ -276,7 +441,11 @@ int joint_thread_meta(const joint *s, pb_result *res)
                                 "chance_misses=%.1f bound=%s",
                                 pb_strtab_str(s->v.nodes, a), t->n[a], t->miss[a], t->expect[a],
                                 t->bound[a] ? "yes" : "no");
-    if (rc == PB_OK && t->any) {
+    for (uint32_t a = 0; t->m && a < t->nn && rc == PB_OK; a++)
+        if (t->son[a])
+            rc = pb_result_meta(res, "thread_soft=%s miss_rate=%.4f threads=%u",
+                                pb_strtab_str(s->v.nodes, a), t->m[a], t->fo[a + 1] - t->fo[a]);
+    if (rc == PB_OK && t->any && s->p.thread_bound) {
         rc = pb_result_meta(res, "thread_bound=on candidates_dropped=%zu kept_all=%zu",
                             t->dropped, t->kept_all);
         if (rc == PB_OK && t->kept_ever)
