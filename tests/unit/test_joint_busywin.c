@@ -101,8 +101,41 @@ TEST(busywin_beyond_the_cap)
     CHECK_INT(differ, 0);
 }
 
+/* a call open all along and short calls one after another under it:
+ * every short call finds one open, and the least since the window's start
+ * is 0 (before the long call) only more than JOINT_PICK_SCAN events back,
+ * so the scan's cap decides whether it lands busy (it does not); without
+ * the cap all 3,000 would */
+TEST(busywin_cap_decides)
+{
+    const uint32_t np = 3001;
+    uint32_t *lk = calloc(np, sizeof *lk);
+    pb_ns *cr = malloc(np * sizeof *cr), *rs = malloc(np * sizeof *rs);
+    double c1, b1, c2, b2;
+    CHECK(lk && cr && rs);
+    cr[0] = 0;
+    rs[0] = 100000;
+    for (uint32_t p = 1; p < np; p++) {
+        cr[p] = 10 * (pb_ns)p;
+        rs[p] = cr[p] + 2;
+    }
+    pb_ns win = 1000000;
+    joint_pick_test_scan = 0;
+    CHECK_INT(joint_pick_busy(1, lk, cr, rs, np, &win, &c1, &b1), PB_OK);
+    joint_pick_test_scan = 1;
+    CHECK_INT(joint_pick_busy(1, lk, cr, rs, np, &win, &c2, &b2), PB_OK);
+    joint_pick_test_scan = 0;
+    CHECK_NEAR(c1, c2, 0);
+    CHECK_NEAR(b1, b2, 0);
+    CHECK(b1 < 3000);
+    free(lk);
+    free(cr);
+    free(rs);
+}
+
 int main(void)
 {
+    RUN(busywin_cap_decides);
     RUN(busywin_queue_equals_scan);
     RUN(busywin_beyond_the_cap);
     return pbtest_exit();
