@@ -11,8 +11,8 @@
 #   sh experiments/joint_superlinear.sh [--classes "wide deep overlap"]
 #        [--sizes "1000 2000 4000 8000"] [--callgrind] [-- INFER_ARGS...]
 #
-# One CSV row per class and size: user CPU s of infer --algo joint (from
-# /usr/bin/time when there), instructions (with --callgrind: valgrind
+# One CSV row per class and size: user CPU s and peak RSS (kB) of infer
+# --algo joint (from /usr/bin/time when there), instructions (with --callgrind: valgrind
 # --tool=callgrind, slow) and the metadata counts swap_top_resumed /
 # swap_tail_sums.  INFER_ARGS go to every run (e.g. -s swap_tail_tree=0).
 # Environment: PB_BIN (default <repo>/bin).  Deterministic but the CPU.
@@ -36,7 +36,7 @@ done
 PB_ROOT=$ROOT
 export PB_ROOT
 . "$ROOT/tests/sh/joint_lib.sh" # tmp (removed on exit), joint_overlap_trace
-echo "class,n,user_s,instructions,swap_top_resumed,swap_tail_sums"
+echo "class,n,user_s,instructions,swap_top_resumed,swap_tail_sums,max_rss_kb"
 for c in $CLASSES; do
     for n in $SIZES; do
         case "$c" in
@@ -46,11 +46,12 @@ for c in $CLASSES; do
         overlap) joint_overlap_trace "$n" > "$tmp/t.csv" ;;
         *) echo "joint_superlinear: unknown class '$c'" >&2; exit 2 ;;
         esac
-        u=; ins=
+        u=; ins=; rss=
         if [ -x /usr/bin/time ]; then
-            /usr/bin/time -f "%U" -o "$tmp/time" "$PB_BIN/infer" --algo joint -q "$@" \
+            /usr/bin/time -f "%U %M" -o "$tmp/time" "$PB_BIN/infer" --algo joint -q "$@" \
                 -o "$tmp/r.csv" "$tmp/t.csv" 2> "$tmp/log" || { cat "$tmp/log" >&2; exit 1; }
-            u=$(tail -1 "$tmp/time")
+            u=$(tail -1 "$tmp/time" | cut -d' ' -f1)
+            rss=$(tail -1 "$tmp/time" | cut -d' ' -f2)
         else
             "$PB_BIN/infer" --algo joint -q "$@" -o "$tmp/r.csv" "$tmp/t.csv" 2> "$tmp/log" || exit 1
         fi
@@ -61,6 +62,6 @@ for c in $CLASSES; do
         fi
         x=$(sed -n 's/^# swap_top_resumed=\([0-9]*\).*/\1/p' "$tmp/r.csv")
         y=$(sed -n 's/^# swap_tail_sums=\([0-9]*\).*/\1/p' "$tmp/r.csv")
-        echo "$c,$n,$u,$ins,${x:-0},${y:-0}"
+        echo "$c,$n,$u,$ins,${x:-0},${y:-0},$rss"
     done
 done
