@@ -7,6 +7,10 @@
 #            (experiments/joint_deep.awk SHAPE=chain, imported)
 #   overlap  N requests, each with one call, all open at once, first in
 #            last out (joint_overlap_trace of tests/sh/joint_lib.sh)
+#   overlap_blocks  the same in blocks of B = 1000 requests one after
+#            another (N / B blocks): as many requests open at once at every
+#            N, so a doubling doubles the work of a linear method (the
+#            overlap input's delays and open calls grow with N too)
 #
 #   sh experiments/joint_superlinear.sh [--classes "wide deep overlap"]
 #        [--sizes "1000 2000 4000 8000"] [--callgrind] [-- INFER_ARGS...]
@@ -44,6 +48,16 @@ for c in $CLASSES; do
         deep) awk -v N="$n" -v SHAPE=chain -f "$ROOT/experiments/joint_deep.awk" > "$tmp/t.json" &&
                   "$PB_BIN/importtrace" -q "$tmp/t.json" -o "$tmp/t.csv" || exit 1 ;;
         overlap) joint_overlap_trace "$n" > "$tmp/t.csv" ;;
+        overlap_blocks) awk -v N="$n" -v B=1000 'BEGIN {
+            print "id,ts,recv_ts,src,dst,type,path,cause"; id = 0
+            for (k = 0; k * B < N; k++) {
+                o = k * 5 * B * 0.001; m = N - k * B < B ? N - k * B : B
+                for (i = 0; i < m; i++) {
+                    t = o + 0.001 * (2 * i); printf "%d,%.3f,%.3f,client,a,call,r%d_%d,\n", ++id, t, t, k, i; c[i] = id
+                    t += 0.0005; printf "%d,%.3f,%.3f,a,b,call,r%d_%d,%d\n", ++id, t, t, k, i, c[i]; d[i] = id }
+                for (i = m - 1; i >= 0; i--) {
+                    t = o + 0.001 * (2 * m + 2 * (m - 1 - i)); printf "%d,%.3f,%.3f,b,a,return,r%d_%d,%d\n", ++id, t, t, k, i, d[i]
+                    t += 0.0005; printf "%d,%.3f,%.3f,a,client,return,r%d_%d,%d\n", ++id, t, t, k, i, c[i] } } }' > "$tmp/t.csv" ;;
         *) echo "joint_superlinear: unknown class '$c'" >&2; exit 2 ;;
         esac
         u=; ins=; rss=
