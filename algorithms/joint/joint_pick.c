@@ -72,11 +72,15 @@ int joint_pick_busy(uint32_t nl, const uint32_t *lk, const pb_ns *cr, const pb_n
 {
     bev *e = malloc((2 * (size_t)np + 1) * sizeof *e);
     long *val = malloc((2 * (size_t)np + 2) * sizeof *val);
-    if (!e || !val) {
+    /* the window's least open count by a monotone queue (joint_busywin.c) */
+    uint32_t *dq = win && !joint_pick_test_scan ? malloc((2 * (size_t)np + 2) * sizeof *dq) : NULL;
+    if (!e || !val || (win && !joint_pick_test_scan && !dq)) {
         free(e);
         free(val);
+        free(dq);
         return PB_ENOMEM;
     }
+    uint32_t dh = 0, dt = 0, lo = 0; /* the queue dq[dh..dt), the window's first event */
     uint32_t m = 0;
     for (uint32_t p = 0; p < np; p++)
         if (cr[p] != PB_TS_NONE && rs[p] != PB_TS_NONE && lk[p] < nl) {
@@ -92,6 +96,13 @@ int joint_pick_busy(uint32_t nl, const uint32_t *lk, const pb_ns *cr, const pb_n
         if (i == 0 || e[i].l != e[i - 1].l) {
             first = i;
             val[i] = 0;
+            dh = dt = 0;
+            lo = i;
+        }
+        if (dq) { /* val[i] enters the queue (its values increase from the head) */
+            while (dt > dh && val[dq[dt - 1]] >= val[i])
+                dt--;
+            dq[dt++] = i;
         }
         long after = e[i].up ? val[i] + 1 : (val[i] > 0 ? val[i] - 1 : 0);
         val[i + 1] = after;
@@ -102,7 +113,10 @@ int joint_pick_busy(uint32_t nl, const uint32_t *lk, const pb_ns *cr, const pb_n
         /* the least open count since win[l] before (0 before the link's
          * first message): a call open all that time is not counted */
         long least = val[i];
-        if (win) {
+        if (dq) {
+            least = joint_busywin_least(e[i].t, win[l], i, first, &lo, &e[0].t, sizeof *e, val, dq,
+                                        &dh, dt);
+        } else if (win) {
             uint32_t j = i, steps = 0;
             for (; j > first && steps < JOINT_PICK_SCAN; j--, steps++) {
                 if (val[j] < least)
@@ -119,6 +133,7 @@ int joint_pick_busy(uint32_t nl, const uint32_t *lk, const pb_ns *cr, const pb_n
     }
     free(e);
     free(val);
+    free(dq);
     return PB_OK;
 }
 

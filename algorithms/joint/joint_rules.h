@@ -1426,4 +1426,12 @@ int joint_gdamp_stop(joint *s, int it);
 void joint_gdamp_free(joint *s);
 int joint_gdamp_meta(const joint *s, pb_result *res);
 
+
+/* joint_busywin.c: the busy test's window least by a monotone queue (the
+ * scan's window exactly); joint_pick_test_scan = 1 scans back as before */
+extern int joint_pick_test_scan;
+long joint_busywin_least(pb_ns t, pb_ns w, uint32_t i, uint32_t first, uint32_t *lo,
+                         const pb_ns *t0, size_t stride, const long *val, const uint32_t *dq,
+                         uint32_t *dh, uint32_t dt);
+
 #endif
