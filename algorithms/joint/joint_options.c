@@ -924,4 +924,22 @@ const pb_option joint_options[] = {
      "times, returns, shared calls) stay as they were, though the model is refitted "
      "between; metadata ls_margin= resplits_left_out= (joint_lsmargin.c; docs/joint/speed.md, "
      "\"Speed, twenty-third wave (h194)\"); 0: off"},
+    {"conf_copy_repair", PB_OPT_INT, offsetof(joint_params, conf_copy_repair), "-1", -1, 100,
+     "the self-calibration's own copy only (the confidence's calibration; the output's paths "
+     "are the same): its search makes at most this many re-pairing rounds (without call "
+     "ids); -1: as the real search (repair) (joint_simfast.c; docs/joint/confidence_late.md)"},
+    {"conf_copy_swaps", PB_OPT_INT, offsetof(joint_params, conf_copy_swaps), "-1", -1, 100,
+     "the self-calibration's own copy only: its search makes at most this many rounds of "
+     "exchanging returns; -1: as the real search (swap_rounds) (joint_simfast.c)"},
+    {"conf_copy_passes", PB_OPT_INT, offsetof(joint_params, conf_copy_passes), "-1", -1, 1000,
+     "the self-calibration's own copy only: its search's re-split passes at most this many; "
+     "-1: as the real search (passes) (joint_simfast.c)"},
+    {"conf_copy_start", PB_OPT_BOOL, offsetof(joint_params, conf_copy_start), "0",
+     PB_OPT_NORANGE,
+     "the self-calibration's own copy only: its search starts as the real search's kept "
+     "solution did (restart: with call ids, where the rank start was refuted, a second "
+     "search from start=earliest; the copy runs start=earliest only where the real trace "
+     "kept that search, else the rank start alone) instead of running the restart test and "
+     "its second search again; the output's paths are the same, confidences may change "
+     "(joint_simfast.c; docs/joint/confidence_late.md); 0: the copy's own test"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

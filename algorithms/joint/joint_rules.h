@@ -1388,4 +1388,9 @@ int joint_thread_apply(joint *s);
 int joint_thread_meta(const joint *s, pb_result *res);
 void joint_thread_free(joint *s);
 
+/* joint_simfast.c, conf_copy_repair / conf_copy_swaps / conf_copy_passes: the
+ * self-calibration's own copy's search parameters p2 (joint_copy_params' already)
+ * made cheaper as the options ask; the real search's s is read only */
+void joint_simfast_params(const joint *s, joint_params *p2);
+
 #endif

@@ -834,6 +834,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         pb_trace_view v2 = pb_trace_view_of(t);
         joint_params p2;
         joint_copy_params(s, &p2);
+        joint_simfast_params(s, &p2); /* conf_copy_repair .. (joint_simfast.c) */
         pb_error err;
         rc = joint_init(&s2, &v2, &p2, &err);
         if (rc != PB_OK && rc != PB_ENOMEM)

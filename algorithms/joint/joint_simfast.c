@@ -1,0 +1,34 @@
+/*
+ * joint_simfast.c - joint: the self-calibration's copy searched more
+ * cheaply (docs/joint/confidence_late.md, "The copy's search made
+ * cheaper (h196)").
+ *
+ * The self-calibration (joint_selfcal.c) makes the trace again from the
+ * solution with a known truth and runs the same search on it, to learn how
+ * often each stated confidence is right.  That search is a second
+ * inference on its window (10-39 % of a run on the real sets).  These
+ * options bound its rounds: conf_copy_repair (the re-pairing rounds
+ * without call ids), conf_copy_swaps (the rounds exchanging returns),
+ * conf_copy_passes (the re-split passes).  Only the copy's search reads
+ * them, so the output's paths are the same; its confidences may change.
+ */
+#include "joint_int.h"
+
+void joint_simfast_params(const joint *s, joint_params *p2)
+{
+    const joint_params *p = &s->p;
+    if (p->conf_copy_repair >= 0 && p2->repair > p->conf_copy_repair)
+        p2->repair = p->conf_copy_repair;
+    if (p->conf_copy_swaps >= 0 && p2->swap_rounds > p->conf_copy_swaps)
+        p2->swap_rounds = p->conf_copy_swaps;
+    if (p->conf_copy_passes >= 0 && p2->passes > p->conf_copy_passes)
+        p2->passes = p->conf_copy_passes;
+    /* conf_copy_start: the start the real search kept (s->restart: 0 the
+     * rank start not refuted, 1 the second start tried and rejected, 2
+     * kept), as joint_copy_params takes pair_order's choice */
+    if (p->conf_copy_start && p2->restart) {
+        p2->restart = 0;
+        if (s->restart == 2)
+            p2->start = "earliest";
+    }
+}
