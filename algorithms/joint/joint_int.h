@@ -732,6 +732,10 @@ struct joint {
                                no), 1 it ran */
     size_t unpck_changed;   /* unpaired=3: the copy's links whose choice changed */
     size_t unpck_cnt[2];    /* unpaired=3: copy's requests exact only with / only without */
+    int sfast_start;        /* conf_copy_start (joint_simfast.c): 0 the copy ran its own
+                               restart test, 1 the rank start alone, 2 start=earliest alone */
+    int sfast_restart;      /* the calibration copy's own restart outcome (joint.c's
+                               s->restart of the copy: 0 not tried, 1 rejected, 2 kept) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

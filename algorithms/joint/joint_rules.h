@@ -1391,6 +1391,9 @@ void joint_thread_free(joint *s);
 /* joint_simfast.c, conf_copy_repair / conf_copy_swaps / conf_copy_passes: the
  * self-calibration's own copy's search parameters p2 (joint_copy_params' already)
  * made cheaper as the options ask; the real search's s is read only */
-void joint_simfast_params(const joint *s, joint_params *p2);
+void joint_simfast_params(joint *s, joint_params *p2);
+/* joint_simfast.c: the metadata line (only where an option fired).  PB_OK or
+ * PB_ENOMEM */
+int joint_simfast_meta(const joint *s, pb_result *res);
 
 #endif

@@ -839,6 +839,8 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         rc = joint_init(&s2, &v2, &p2, &err);
         if (rc != PB_OK && rc != PB_ENOMEM)
             rc = PB_ENOMEM; /* cannot fail on a trace it made; say so as memory */
+        if (rc == PB_OK)
+            s->sfast_restart = s2->restart; /* conf_copy_start (joint_simfast.c) */
     }
     if (rc == PB_OK) {
         sh2 = malloc(((size_t)s2->npairs + 1) * sizeof *sh2);

@@ -14,7 +14,9 @@
  */
 #include "joint_int.h"
 
-void joint_simfast_params(const joint *s, joint_params *p2)
+#include <string.h>
+
+void joint_simfast_params(joint *s, joint_params *p2)
 {
     const joint_params *p = &s->p;
     if (p->conf_copy_repair >= 0 && p2->repair > p->conf_copy_repair)
@@ -26,9 +28,38 @@ void joint_simfast_params(const joint *s, joint_params *p2)
     /* conf_copy_start: the start the real search kept (s->restart: 0 the
      * rank start not refuted, 1 the second start tried and rejected, 2
      * kept), as joint_copy_params takes pair_order's choice */
-    if (p->conf_copy_start && p2->restart) {
+    s->sfast_start = 0;
+    if (p->conf_copy_start && p2->restart && (!p2->start || !strcmp(p2->start, "rank"))) {
         p2->restart = 0;
-        if (s->restart == 2)
+        s->sfast_start = 1;
+        if (s->restart == 2) {
             p2->start = "earliest";
+            s->sfast_start = 2;
+        }
     }
+}
+
+int joint_simfast_meta(const joint *s, pb_result *res)
+{
+    const joint_params *p = &s->p;
+    int rc = PB_OK;
+    if (!s->scal_done)
+        return PB_OK;
+    /* said where the real search tried a second start (with
+     * conf_copy_start=0 too: what the copy's own test did) */
+    if (s->restart)
+        rc = pb_result_meta(res, "conf_copy_start=%d copy_start=%s real_second_start=%s "
+                            "copy_second_start=%s",
+                            p->conf_copy_start,
+                            s->sfast_start == 2 ? "earliest" : s->sfast_start ? "rank" : "own_test",
+                            s->restart == 2 ? "kept" : "rejected",
+                            s->sfast_restart == 2   ? "kept"
+                            : s->sfast_restart == 1 ? "rejected"
+                                                    : "none");
+    if (rc == PB_OK && (p->conf_copy_repair >= 0 || p->conf_copy_swaps >= 0 ||
+                        p->conf_copy_passes >= 0))
+        rc = pb_result_meta(res, "conf_copy_repair=%d conf_copy_swaps=%d conf_copy_passes=%d "
+                            "(the calibration copy's search bounded)",
+                            p->conf_copy_repair, p->conf_copy_swaps, p->conf_copy_passes);
+    return rc;
 }
