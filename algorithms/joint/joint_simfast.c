@@ -6,11 +6,24 @@
  * The self-calibration (joint_selfcal.c) makes the trace again from the
  * solution with a known truth and runs the same search on it, to learn how
  * often each stated confidence is right.  That search is a second
- * inference on its window (10-39 % of a run on the real sets).  These
- * options bound its rounds: conf_copy_repair (the re-pairing rounds
- * without call ids), conf_copy_swaps (the rounds exchanging returns),
- * conf_copy_passes (the re-split passes).  Only the copy's search reads
- * them, so the output's paths are the same; its confidences may change.
+ * inference on its window (10-39 % of a run on the real sets).
+ *
+ *   - conf_copy_start (default 1): the copy searches once.  With call ids
+ *     the real search may solve a second time from start=earliest when
+ *     its solution refutes the rank start (restart, joint.c); the copy
+ *     ran that test and second search again.  Now it starts as the real
+ *     search kept (rank, or earliest where the second start was kept)
+ *     with restart off, as joint_copy_params takes the other choices of
+ *     the real search (pair_order, parallel, reunp, unpaired ...).  On
+ *     every real set the copy's own test had chosen the same: the same
+ *     confidences, 7-8 % fewer instructions on TrainTicket with call ids.
+ *   - conf_copy_repair, conf_copy_swaps, conf_copy_passes (default -1,
+ *     off): bounds on the copy's re-pairing rounds, exchange rounds and
+ *     re-split passes.  Measured: a copy that pairs worse than the real
+ *     search lowers the maps (coverage lost on the eBPF capture), so off.
+ *
+ * Only the copy's search reads them, so the output's paths are the same;
+ * its confidences may change.
  */
 #include "joint_int.h"
 
