@@ -489,6 +489,17 @@ typedef struct joint_params {
                            visit's thread at a fitted rate m <= this, a call whose answer
                            came on another thread than its parent visit's costs
                            log(m / (m + (1 - m) / f)) (joint_thread.c), 0: off */
+    int conf_copy_repair; /* [conf_copy_repair] the self-calibration's copy: its search's
+                           re-pairing rounds at most this many (joint_simfast.c); -1:
+                           repair's (default -1) */
+    int conf_copy_swaps; /* [conf_copy_swaps] the copy: its exchange rounds at most this
+                           many; -1: swap_rounds's (default -1) */
+    int conf_copy_passes; /* [conf_copy_passes] the copy: its re-split passes at most this
+                           many; -1: passes's (default -1) */
+    int conf_copy_start; /* [conf_copy_start] the copy starts its search as the real search
+                           kept (restart's second start: rank, or earliest where the
+                           real trace kept it) and runs no second start of its own
+                           (joint_simfast.c), 1; 0: the copy's own restart test */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

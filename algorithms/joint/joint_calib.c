@@ -356,6 +356,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             s->sloss_copy[2] > 0 ? s->sloss_copy[0] / (2 * s->sloss_copy[2]) : 0,
                             s->sloss_copy[2] > 0 ? s->sloss_copy[1] / s->sloss_copy[2] : 0,
                             s->p.conf_sim_loss_calls, s->sloss_zone);
+    if (rc == PB_OK) /* conf_copy_start, conf_copy_repair .. (joint_simfast.c) */
+        rc = joint_simfast_meta(s, res);
     /* conf_anchor (joint_anchor.c): said only where it changed a row */
     if (rc == PB_OK && s->scal_done && (s->anch_turned || s->anch_roots))
         rc = pb_result_meta(res, "conf_anchor=1 copy_rows_owner_wrong=%zu "

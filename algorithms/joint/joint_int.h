@@ -737,6 +737,10 @@ struct joint {
     uint32_t *gd_prev[2];   /* greedy_damp (joint_rpdamp.c): parents one, two rounds back */
     size_t gd_n, gd_vetoed; /* greedy_damp: their room; moves refused */
     int gd_it;              /* greedy_damp: the solve's greedy round running */
+    int sfast_start;        /* conf_copy_start (joint_simfast.c): 0 the copy ran its own
+                               restart test, 1 the rank start alone, 2 start=earliest alone */
+    int sfast_restart;      /* the calibration copy's own restart outcome (joint.c's
+                               s->restart of the copy: 0 not tried, 1 rejected, 2 kept) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

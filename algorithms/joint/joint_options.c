@@ -949,4 +949,23 @@ const pb_option joint_options[] = {
      "than its parent visit's (of frequency f among the service's visits) costs "
      "log(m / (m + (1 - m) / f)); metadata thread_soft= per such service (joint_thread.c; "
      "docs/joint/shapes.md \"The receiving thread as a likelihood term (h200)\"); 0: off"},
+    {"conf_copy_repair", PB_OPT_INT, offsetof(joint_params, conf_copy_repair), "-1", -1, 100,
+     "the self-calibration's own copy only (the confidence's calibration; the output's paths "
+     "are the same): its search makes at most this many re-pairing rounds (without call "
+     "ids); -1: as the real search (repair) (joint_simfast.c; docs/joint/confidence_late.md)"},
+    {"conf_copy_swaps", PB_OPT_INT, offsetof(joint_params, conf_copy_swaps), "-1", -1, 100,
+     "the self-calibration's own copy only: its search makes at most this many rounds of "
+     "exchanging returns; -1: as the real search (swap_rounds) (joint_simfast.c)"},
+    {"conf_copy_passes", PB_OPT_INT, offsetof(joint_params, conf_copy_passes), "-1", -1, 1000,
+     "the self-calibration's own copy only: its search's re-split passes at most this many; "
+     "-1: as the real search (passes) (joint_simfast.c)"},
+    {"conf_copy_start", PB_OPT_BOOL, offsetof(joint_params, conf_copy_start), "1",
+     PB_OPT_NORANGE,
+     "the self-calibration's own copy only: its search starts as the real search's kept "
+     "solution did (restart: with call ids, where the rank start was refuted, a second "
+     "search from start=earliest; the copy runs start=earliest only where the real trace "
+     "kept that search, else the rank start alone) instead of running the restart test and "
+     "its second search again; the output's paths are the same, confidences may change "
+     "(joint_simfast.c; docs/joint/confidence_late.md); 0: the copy's own test and second "
+     "search"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1434,4 +1434,12 @@ long joint_busywin_least(pb_ns t, pb_ns w, uint32_t i, uint32_t first, uint32_t 
                          const pb_ns *t0, size_t stride, const long *val, const uint32_t *dq,
                          uint32_t *dh, uint32_t dt);
 
+/* joint_simfast.c, conf_copy_repair / conf_copy_swaps / conf_copy_passes: the
+ * self-calibration's own copy's search parameters p2 (joint_copy_params' already)
+ * made cheaper as the options ask; the real search's s is read only */
+void joint_simfast_params(joint *s, joint_params *p2);
+/* joint_simfast.c: the metadata line (only where an option fired).  PB_OK or
+ * PB_ENOMEM */
+int joint_simfast_meta(const joint *s, pb_result *res);
+
 #endif

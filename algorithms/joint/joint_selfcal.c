@@ -532,6 +532,35 @@ static int sim_prepare(sim *x, uint32_t *trig, uint32_t *trig2, uint32_t *rtrig,
     return collect_delays(x);
 }
 
+/* pb_trace_add for the copy, its nodes named by the real trace's node
+ * indexes: each name interned once, on first use (nmap: real node -> the
+ * copy's, NONE until then), so the copy's nodes are numbered in the order
+ * pb_trace_add would number them and the trace is the same byte for
+ * byte.  PB_OK or PB_ENOMEM */
+static int sim_add(pb_trace *t, const joint *s, uint32_t *nmap, uint64_t id, pb_ns ts,
+                   pb_ns recv_ts, uint32_t src, uint32_t dst, pb_msg_type type, uint64_t callid)
+{
+    uint32_t nd[2] = {src, dst};
+    for (int i = 0; i < 2; i++)
+        if (nmap[nd[i]] == NONE) {
+            const char *nm = pb_strtab_str(s->v.nodes, nd[i]);
+            if (pb_strtab_intern(t->names->nodes, nm, strlen(nm), &nmap[nd[i]]) != PB_OK)
+                return PB_ENOMEM;
+        }
+    pb_msg m;
+    memset(&m, 0, sizeof m);
+    m.id = id;
+    m.ts = ts;
+    m.recv_ts = recv_ts;
+    m.callid = callid;
+    m.type = (uint8_t)type;
+    m.size = PB_SIZE_NONE;
+    m.src = nmap[src];
+    m.dst = nmap[dst];
+    pb_truth tr = {PB_ID_NONE, PB_ID_NONE};
+    return pb_trace_append(t, &m, &tr);
+}
+
 static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
                     const pb_ns *early, const pb_ns *late, int floor_pairs, const double *drop,
                     const unsigned char *rest, int block, pb_trace **out)
@@ -590,12 +619,16 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
     if (rc == PB_OK)
         rc = pb_trace_new(&t);
     const pb_msg *m = s->v.msgs;
+    uint32_t *nmap = rc == PB_OK ? malloc(((size_t)s->nnodes + 1) * sizeof *nmap) : NULL;
+    if (rc == PB_OK && !nmap)
+        rc = PB_ENOMEM;
+    for (uint32_t a = 0; rc == PB_OK && a <= s->nnodes; a++)
+        nmap[a] = NONE;
     for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
         if (x.vis[p] != 2)
             continue; /* outside the window (or in a cycle) */
         const jpair *a = &s->pr[p];
-        const char *src = pb_strtab_str(s->v.nodes, a->caller);
-        const char *dst = pb_strtab_str(s->v.nodes, a->callee);
+        uint32_t src = a->caller, dst = a->callee;
         int dc = lr ? joint_sim_drop(s, lr, drop, rest, p, 0) : 0;
         int dr = lr ? joint_sim_drop(s, lr, drop, rest, p, 1) : 0;
         s->sloss_dropped += (size_t)(dc + dr);
@@ -603,18 +636,17 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
         int rs_ = drop && (rest[p] & 3);
         uint32_t mc = a->call != NONE ? a->call : a->ret, mr = a->ret != NONE ? a->ret : a->call;
         if ((a->call != NONE || rs_) && !dc)
-            rc = pb_trace_add(t, 2 * (uint64_t)p + 1, cut(x.cs[p], s->tick),
-                              m[mc].recv_ts == PB_TS_NONE ? PB_TS_NONE : cut(x.cr[p], s->tick),
-                              src, dst, PB_TYPE_CALL,
-                              m[mc].callid == PB_ID_NONE ? PB_ID_NONE : (uint64_t)p + 1,
-                              PB_ID_NONE, PB_ID_NONE);
+            rc = sim_add(t, s, nmap, 2 * (uint64_t)p + 1, cut(x.cs[p], s->tick),
+                         m[mc].recv_ts == PB_TS_NONE ? PB_TS_NONE : cut(x.cr[p], s->tick), src,
+                         dst, PB_TYPE_CALL,
+                         m[mc].callid == PB_ID_NONE ? PB_ID_NONE : (uint64_t)p + 1);
         if (rc == PB_OK && (a->ret != NONE || rs_) && !dr)
-            rc = pb_trace_add(t, 2 * (uint64_t)p + 2, cut(x.rs[p], s->tick),
-                              m[mr].recv_ts == PB_TS_NONE ? PB_TS_NONE : cut(x.rr[p], s->tick),
-                              dst, src, PB_TYPE_RETURN,
-                              m[mr].callid == PB_ID_NONE ? PB_ID_NONE : (uint64_t)p + 1,
-                              PB_ID_NONE, PB_ID_NONE);
+            rc = sim_add(t, s, nmap, 2 * (uint64_t)p + 2, cut(x.rs[p], s->tick),
+                         m[mr].recv_ts == PB_TS_NONE ? PB_TS_NONE : cut(x.rr[p], s->tick), dst,
+                         src, PB_TYPE_RETURN,
+                         m[mr].callid == PB_ID_NONE ? PB_ID_NONE : (uint64_t)p + 1);
     }
+    free(nmap);
     if (rc == PB_OK)
         rc = pb_trace_sort(t);
     if (rc == PB_OK) {
@@ -834,10 +866,13 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         pb_trace_view v2 = pb_trace_view_of(t);
         joint_params p2;
         joint_copy_params(s, &p2);
+        joint_simfast_params(s, &p2); /* conf_copy_repair .. (joint_simfast.c) */
         pb_error err;
         rc = joint_init(&s2, &v2, &p2, &err);
         if (rc != PB_OK && rc != PB_ENOMEM)
             rc = PB_ENOMEM; /* cannot fail on a trace it made; say so as memory */
+        if (rc == PB_OK)
+            s->sfast_restart = s2->restart; /* conf_copy_start (joint_simfast.c) */
     }
     if (rc == PB_OK) {
         sh2 = malloc(((size_t)s2->npairs + 1) * sizeof *sh2);
