@@ -477,6 +477,10 @@ typedef struct joint_params {
     double ls_margin;   /* [ls_margin] a re-split whose kept split won by at least this
                            many nats is left out while its two requests stay the same
                            (joint_lsmargin.c), 0: off */
+    int conf_late_hidden; /* [conf_late_hidden] exempt calls of a late link that another
+                             request of the sender, open at their send and ended before
+                             their return, could have left behind are stated at most
+                             1 - (hidden + 1) / (such calls + 2) (joint_cfhidden.c), 1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -924,4 +924,14 @@ const pb_option joint_options[] = {
      "times, returns, shared calls) stay as they were, though the model is refitted "
      "between; metadata ls_margin= resplits_left_out= (joint_lsmargin.c; docs/joint/speed.md, "
      "\"Speed, twenty-third wave (h194)\"); 0: off"},
+    {"conf_late_hidden", PB_OPT_BOOL, offsetof(joint_params, conf_late_hidden), "1",
+     PB_OPT_NORANGE,
+     "confidences only: on a link whose sender passed the late-call test and whose orphans "
+     "late_chance=2 judged (not widened whole), a row right by construction that a request "
+     "of the sender other than its parent, open at its send and ended before its return, "
+     "could have left behind (a call outliving its request, enclosed by another) is stated "
+     "at most 1 - (H + 1) / (N + 2), H the link's late calls the orphans stand for less the "
+     "orphans, N such rows; the rows below it at most its own.  Metadata "
+     "conf_late_hidden_link=, conf_late_hidden= (joint_cfhidden.c; docs/joint/confidence.md "
+     "\"Outliving calls hidden in a neighbour request (h201)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

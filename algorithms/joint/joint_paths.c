@@ -156,6 +156,8 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             memcpy(conf, s->lt_conf, ((size_t)s->npairs + 1) * sizeof *conf);
         else if (rc == PB_OK)
             rc = joint_confidence(s, conf);
+        if (rc == PB_OK) /* conf_late_hidden (joint_cfhidden.c) */
+            rc = joint_cf_hidden(s, conf, res);
         if (rc == PB_OK) {
             res->min_confidence = s->p.min_confidence;
             rc = cvp_assign_links(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst, pmsg,

@@ -1388,4 +1388,12 @@ int joint_thread_apply(joint *s);
 int joint_thread_meta(const joint *s, pb_result *res);
 void joint_thread_free(joint *s);
 
+/* conf_late_hidden (joint_cfhidden.c): on the confidences the result carries
+ * (after joint_confidence; late_trust never reads them), the rows right by
+ * construction on a late link that a request of the sender other than their
+ * parent could have left behind, stated at most 1 - (H + 1) / (N + 2), and
+ * the rows below them at most their parent's; metadata into res (may be NULL).
+ * PB_OK or PB_ENOMEM */
+int joint_cf_hidden(const joint *s, double *conf, pb_result *res);
+
 #endif
