@@ -481,6 +481,10 @@ typedef struct joint_params {
                              request of the sender, open at their send and ended before
                              their return, could have left behind are stated at most
                              1 - (hidden + 1) / (such calls + 2) (joint_cfhidden.c), 1 */
+    int conf_copy_tick; /* [conf_copy_tick] where the trace's rows were spread over coarse
+                           ticks (subtick), the calibration's copy is cut to that tick in
+                           the order of its events and spread the same way
+                           (joint_cftick.c), 1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

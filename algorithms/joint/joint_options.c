@@ -934,4 +934,11 @@ const pb_option joint_options[] = {
      "orphans, N such rows; the rows below it at most its own.  Metadata "
      "conf_late_hidden_link=, conf_late_hidden= (joint_cfhidden.c; docs/joint/confidence.md "
      "\"Outliving calls hidden in a neighbour request (h201)\"); 0: off"},
+    {"conf_copy_tick", PB_OPT_BOOL, offsetof(joint_params, conf_copy_tick), "1", PB_OPT_NORANGE,
+     "confidences only: where subtick spread the trace's rows over their coarse ticks, the "
+     "self-calibration's copy is cut to the same tick, its tied rows kept in the order of "
+     "its events, and spread by the same test before its inference (else the copy is made "
+     "at the spread stamps' resolution, exact, and is easier than the trace); "
+     "(joint_cftick.c; docs/joint/confidence.md \"The copy at the trace's own tick, spread "
+     "as the trace was (h201)\"); 0: the copy at the spread stamps' tick"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1396,4 +1396,12 @@ void joint_thread_free(joint *s);
  * PB_OK or PB_ENOMEM */
 int joint_cf_hidden(const joint *s, double *conf, pb_result *res);
 
+/* conf_copy_tick (joint_cftick.c): the self-calibration's copy t inferred (*s2,
+ * options p2, which it may change): where the real trace s was spread over its
+ * ticks, t is cut to that tick in the order of its events and spread as joint_run
+ * spreads (*spread: the spread rows, freed by the caller after joint_close(*s2));
+ * else joint_init on t as it is.  joint_init's return code */
+int joint_cf_copy_init(const joint *s, pb_trace *t, joint_params *p2, joint **s2,
+                       pb_msg **spread, pb_error *err);
+
 #endif
