@@ -492,6 +492,9 @@ typedef struct joint_params {
                            JOINT_SUBTICK_MIN forward contradictions, beyond
                            subtick_share of the backward ones); tick_fifo runs only
                            then (joint_tickx.c) */
+    int cft_copies, cft_spread; /* not options: conf_copy_tick's copies cut to the
+                           trace's tick, and those its subtick test spread
+                           (joint_cftick.c; metadata) */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */

@@ -87,7 +87,7 @@ static int cut_trace(pb_trace *t, pb_ns tick)
     return PB_OK;
 }
 
-int joint_cf_copy_init(const joint *s, pb_trace *t, joint_params *p2, joint **s2,
+int joint_cf_copy_init(joint *s, pb_trace *t, joint_params *p2, joint **s2,
                        pb_msg **spread, pb_error *err)
 {
     *spread = NULL;
@@ -114,6 +114,8 @@ int joint_cf_copy_init(const joint *s, pb_trace *t, joint_params *p2, joint **s2
         *spread = NULL;
         return rc;
     }
+    s->p.cft_copies++;
+    s->p.cft_spread += *spread != NULL;
     if (*spread) {
         v2.msgs = *spread;
         p2->subtick_tick = st->tick;

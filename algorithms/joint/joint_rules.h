@@ -1400,8 +1400,9 @@ int joint_cf_hidden(const joint *s, double *conf, pb_result *res);
  * options p2, which it may change): where the real trace s was spread over its
  * ticks, t is cut to that tick in the order of its events and spread as joint_run
  * spreads (*spread: the spread rows, freed by the caller after joint_close(*s2));
- * else joint_init on t as it is.  joint_init's return code */
-int joint_cf_copy_init(const joint *s, pb_trace *t, joint_params *p2, joint **s2,
+ * else joint_init on t as it is.  Counts its copies in s->p.cft_copies and
+ * cft_spread (metadata).  joint_init's return code */
+int joint_cf_copy_init(joint *s, pb_trace *t, joint_params *p2, joint **s2,
                        pb_msg **spread, pb_error *err);
 
 #endif
