@@ -495,6 +495,9 @@ typedef struct joint_params {
     int cft_copies, cft_spread; /* not options: conf_copy_tick's copies cut to the
                            trace's tick, and those its subtick test spread
                            (joint_cftick.c; metadata) */
+    int cft_final;      /* not an option: 1 while the confidences the result carries
+                           are computed (joint_cf_final_conf): only their copy is
+                           cut to the trace's tick, never late_trust's */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */

@@ -20,9 +20,13 @@
  * tied rows kept in the order of its exact times (the order of events, as
  * the real trace's rows were shown), then spread by the same test as the
  * real trace (joint_subtick_prepare, as joint_run does) before its
- * inference.  Only the calibration's copy: the copies that decide rules
- * (busy test, reunp, pick) are untouched, so every instance and parent is
- * unchanged; confidences only.
+ * inference.  Only the copy of the confidences the result carries: the
+ * copies that decide rules (busy test, reunp, pick) are untouched, and so
+ * is the copy late_trust reads to undo late placements (with it,
+ * joint_apps_retry.conf seed 3 at 1 ms with call ids moved one request);
+ * where late_trust computed the confidences and the rule applies, they are
+ * computed again for the result (joint_cf_final_conf).  So every instance
+ * and parent is unchanged; confidences only.
  */
 #include "joint_int.h"
 #include "joint_rules.h"
@@ -93,7 +97,7 @@ int joint_cf_copy_init(joint *s, pb_trace *t, joint_params *p2, joint **s2,
     *spread = NULL;
     pb_ns tick = s->p.subtick_tick;
     pb_trace_view v2;
-    if (!s->p.conf_copy_tick || tick <= 1) {
+    if (!s->p.conf_copy_tick || tick <= 1 || !s->p.cft_final) {
         v2 = pb_trace_view_of(t);
         return joint_init(s2, &v2, p2, err);
     }
@@ -135,4 +139,18 @@ int joint_cf_copy_init(joint *s, pb_trace *t, joint_params *p2, joint **s2,
     }
     (*s2)->subtick = st;
     return PB_OK;
+}
+
+int joint_cf_final_conf(joint *s, double *conf)
+{
+    /* late_trust's confidences (the same solution) serve where this rule
+     * would not change them */
+    if (s->lt_conf && !(s->p.conf_copy_tick && s->p.subtick_tick > 1 && s->p.conf_selfcal)) {
+        memcpy(conf, s->lt_conf, ((size_t)s->npairs + 1) * sizeof *conf);
+        return PB_OK;
+    }
+    s->p.cft_final = 1;
+    int rc = joint_confidence(s, conf);
+    s->p.cft_final = 0;
+    return rc;
 }

@@ -1405,4 +1405,9 @@ int joint_cf_hidden(const joint *s, double *conf, pb_result *res);
 int joint_cf_copy_init(joint *s, pb_trace *t, joint_params *p2, joint **s2,
                        pb_msg **spread, pb_error *err);
 
+/* conf_copy_tick: the confidences the result carries into conf (npairs + 1):
+ * late_trust's where it computed them and conf_copy_tick would not apply, else
+ * joint_confidence with the copy cut to the trace's tick.  PB_OK or PB_ENOMEM */
+int joint_cf_final_conf(joint *s, double *conf);
+
 #endif
