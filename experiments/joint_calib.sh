@@ -101,31 +101,15 @@ CURVE=$PB_OUT/joint_calib_curve.md
 } > "$CURVE.tmp"
 
 # every bin of reliability table $3 (set $1, mode $2; $4 requests), with
-# the test
+# the test (experiments/calib_bins.awk)
 bins_of() {
-    awk -F, -v set="$1" -v mode="$2" -v req="$4" '
-        # P(X <= k) for X ~ Binomial(n, p), summed in log space
-        function lower_tail(k, n, p,    i, l, m, s, t) {
-            if (p <= 0) return 1
-            l = n * log(1 - p); m = l; s = 1
-            for (i = 0; i < k; i++) {
-                l += log(n - i) - log(i + 1) + log(p) - log(1 - p)
-                if (l > m) { s = (m - l > -700 ? s * exp(m - l) : 0) + 1; m = l }
-                else if (l - m > -700) s += exp(l - m)
-            }
-            t = m + log(s)
-            return t > 0 ? 1 : (t < -700 ? 0 : exp(t))
-        }
-        FNR == 1 { next }
-        FNR == 2 { m = (req > 0 && $7 > req) ? $7 / req : 1 }
-        $3 > 0 {
-            n = int($3 / m + 0.5); if (n < 1) n = 1
-            k = int(n * $5 / $3 + 0.5)
-            pv = lower_tail(k, n, $1)
-            fl = pv < 0.05 ? "**OVER**" : lower_tail($5, $3, $1) < 0.05 ? "(rows)" : ($6 > $2 && $2 < 1 ? "under" : "")
-            printf "| %s | %s | [%s, %s) | %d | %.4f | %.2f | %s | %s |\n", set, mode, $1, $2, $3, $4,
-                100 * $6, (pv < 1e-4 ? sprintf("%.1e", pv) : sprintf("%.4f", pv)), fl
-        }' "$3"
+    awk -F, -v req="$4" -f "$ROOT/experiments/calib_bins.awk" "$3" |
+    awk -F, -v set="$1" -v mode="$2" '{
+        pv = $7 + 0
+        fl = pv < 0.05 ? "**OVER**" : $8 + 0 < 0.05 ? "(rows)" : ($6 > $2 && $2 < 1 ? "under" : "")
+        printf "| %s | %s | [%s, %s) | %d | %.4f | %.2f | %s | %s |\n", set, mode, $1, $2, $3, $4,
+            100 * $6, (pv < 1e-4 ? sprintf("%.1e", pv) : sprintf("%.4f", pv)), fl
+    }'
 }
 
 # the point of the precision-coverage curve at min_confidence 0.5, 0.8,

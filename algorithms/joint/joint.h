@@ -500,6 +500,14 @@ typedef struct joint_params {
                            kept (restart's second start: rank, or earliest where the
                            real trace kept it) and runs no second start of its own
                            (joint_simfast.c), 1; 0: the copy's own restart test */
+    int conf_late_hidden; /* [conf_late_hidden] exempt calls of a late link that another
+                             request of the sender, open at their send and ended before
+                             their return, could have left behind are stated at most
+                             1 - (hidden + 1) / (such calls + 2) (joint_cfhidden.c), 1 */
+    int conf_copy_tick; /* [conf_copy_tick] where the trace's rows were spread over coarse
+                           ticks (subtick), the calibration's copy is cut to that tick in
+                           the order of its events and spread the same way
+                           (joint_cftick.c), 1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no
@@ -507,6 +515,12 @@ typedef struct joint_params {
                            JOINT_SUBTICK_MIN forward contradictions, beyond
                            subtick_share of the backward ones); tick_fifo runs only
                            then (joint_tickx.c) */
+    int cft_copies, cft_spread; /* not options: conf_copy_tick's copies cut to the
+                           trace's tick, and those its subtick test spread
+                           (joint_cftick.c; metadata) */
+    int cft_final;      /* not an option: 1 while the confidences the result carries
+                           are computed (joint_cf_final_conf): only their copy is
+                           cut to the trace's tick, never late_trust's */
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */

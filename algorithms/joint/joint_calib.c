@@ -261,6 +261,7 @@ int joint_confidence(joint *s, double *conf)
         rc = raw_shares(s, share);
     if (rc == PB_OK)
         rc = joint_conf_product(s, share, conf);
+    s->p.cft_copies = s->p.cft_spread = 0; /* conf_copy_tick's counts (joint_cftick.c) */
     if (rc == PB_OK && s->p.conf_selfcal)
         rc = joint_selfcal(s, share, conf, raw_shares);
     if (rc == PB_OK && s->p.conf_siblings)
@@ -317,6 +318,12 @@ int joint_calib_meta(const joint *s, pb_result *res)
     if (rc == PB_OK && nlc)
         rc = pb_result_meta(res, "conf_late_construct=1 services=%zu (their calls can outlive "
                             "their request: no row of theirs right by construction)", nlc);
+    /* conf_copy_tick (joint_cftick.c): said where the trace was spread */
+    if (rc == PB_OK && s->scal_done && s->p.cft_copies)
+        rc = pb_result_meta(res, "conf_copy_tick=1 tick_ns=%lld copies=%d copies_spread=%d "
+                            "(the calibration's copy cut to the trace's tick in event order, "
+                            "spread as the trace was)",
+                            (long long)s->p.subtick_tick, s->p.cft_copies, s->p.cft_spread);
     /* conf_sims_auto (joint_selfcal.c): said wherever asked for */
     if (rc == PB_OK && s->scal_done && s->p.conf_sims_auto)
         rc = pb_result_meta(res, "conf_sims_auto=1 copies=%d rows=%.0f thin_rows=%.0f "

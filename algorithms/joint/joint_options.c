@@ -968,4 +968,21 @@ const pb_option joint_options[] = {
      "its second search again; the output's paths are the same, confidences may change "
      "(joint_simfast.c; docs/joint/confidence_late.md); 0: the copy's own test and second "
      "search"},
+    {"conf_late_hidden", PB_OPT_BOOL, offsetof(joint_params, conf_late_hidden), "1",
+     PB_OPT_NORANGE,
+     "confidences only: on a link whose sender passed the late-call test and whose orphans "
+     "late_chance=2 judged (not widened whole), a row right by construction that a request "
+     "of the sender other than its parent, open at its send and ended before its return, "
+     "could have left behind (a call outliving its request, enclosed by another) is stated "
+     "at most 1 - (H + 1) / (N + 2), H the link's late calls the orphans stand for less the "
+     "orphans, N such rows; the rows below it at most its own.  Metadata "
+     "conf_late_hidden_link=, conf_late_hidden= (joint_cfhidden.c; docs/joint/confidence.md "
+     "\"Outliving calls hidden in a neighbour request (h201)\"); 0: off"},
+    {"conf_copy_tick", PB_OPT_BOOL, offsetof(joint_params, conf_copy_tick), "1", PB_OPT_NORANGE,
+     "confidences only: where subtick spread the trace's rows over their coarse ticks, the "
+     "self-calibration's copy is cut to the same tick, its tied rows kept in the order of "
+     "its events, and spread by the same test before its inference (else the copy is made "
+     "at the spread stamps' resolution, exact, and is easier than the trace); "
+     "(joint_cftick.c; docs/joint/confidence.md \"The copy at the trace's own tick, spread "
+     "as the trace was (h201)\"); 0: the copy at the spread stamps' tick"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

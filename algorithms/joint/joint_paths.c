@@ -152,10 +152,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         }
         if (rc == PB_OK)
             rc = cvp_causes(s->v.msgs, s->v.n, s->npairs, call, ret, s->par, pmsg);
-        if (rc == PB_OK && s->lt_conf) /* computed for late_trust, the same solution */
-            memcpy(conf, s->lt_conf, ((size_t)s->npairs + 1) * sizeof *conf);
-        else if (rc == PB_OK)
-            rc = joint_confidence(s, conf);
+        if (rc == PB_OK) /* late_trust's where it computed them (joint_cftick.c) */
+            rc = joint_cf_final_conf(s, conf);
+        if (rc == PB_OK) /* conf_late_hidden (joint_cfhidden.c) */
+            rc = joint_cf_hidden(s, conf, res);
         if (rc == PB_OK) {
             res->min_confidence = s->p.min_confidence;
             rc = cvp_assign_links(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst, pmsg,

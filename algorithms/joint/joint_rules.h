@@ -1442,4 +1442,26 @@ void joint_simfast_params(joint *s, joint_params *p2);
  * PB_ENOMEM */
 int joint_simfast_meta(const joint *s, pb_result *res);
 
+/* conf_late_hidden (joint_cfhidden.c): on the confidences the result carries
+ * (after joint_confidence; late_trust never reads them), the rows right by
+ * construction on a late link that a request of the sender other than their
+ * parent could have left behind, stated at most 1 - (H + 1) / (N + 2), and
+ * the rows below them at most their parent's; metadata into res (may be NULL).
+ * PB_OK or PB_ENOMEM */
+int joint_cf_hidden(const joint *s, double *conf, pb_result *res);
+
+/* conf_copy_tick (joint_cftick.c): the self-calibration's copy t inferred (*s2,
+ * options p2, which it may change): where the real trace s was spread over its
+ * ticks, t is cut to that tick in the order of its events and spread as joint_run
+ * spreads (*spread: the spread rows, freed by the caller after joint_close(*s2));
+ * else joint_init on t as it is.  Counts its copies in s->p.cft_copies and
+ * cft_spread (metadata).  joint_init's return code */
+int joint_cf_copy_init(joint *s, pb_trace *t, joint_params *p2, joint **s2,
+                       pb_msg **spread, pb_error *err);
+
+/* conf_copy_tick: the confidences the result carries into conf (npairs + 1):
+ * late_trust's where it computed them and conf_copy_tick would not apply, else
+ * joint_confidence with the copy cut to the trace's tick.  PB_OK or PB_ENOMEM */
+int joint_cf_final_conf(joint *s, double *conf);
+
 #endif

@@ -862,13 +862,13 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     int rc = simulate(s, seed, esc, moff, early, late, floor_pairs, drop, rest, block, &t);
     joint *s2 = NULL;
     double *sh2 = NULL;
+    pb_msg *spc = NULL; /* conf_copy_tick: the copy's spread rows (joint_cftick.c) */
     if (rc == PB_OK) {
-        pb_trace_view v2 = pb_trace_view_of(t);
         joint_params p2;
         joint_copy_params(s, &p2);
         joint_simfast_params(s, &p2); /* conf_copy_repair .. (joint_simfast.c) */
         pb_error err;
-        rc = joint_init(&s2, &v2, &p2, &err);
+        rc = joint_cf_copy_init(s, t, &p2, &s2, &spc, &err); /* conf_copy_tick (joint_cftick.c) */
         if (rc != PB_OK && rc != PB_ENOMEM)
             rc = PB_ENOMEM; /* cannot fail on a trace it made; say so as memory */
         if (rc == PB_OK)
@@ -1016,6 +1016,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     free(rest2);
     free(sh2);
     joint_close(s2);
+    free(spc);
     pb_trace_close(t);
     return rc;
 }

@@ -38,31 +38,17 @@ assignment_of() { awk '/^# table=assignment/ { on = 1 } on' "$1"; }
 # reliability table REL from LOW (default 0.5; 0: every bin above 0) up with a one-sided binomial test at 5 % of "at least
 # c right" (c the bin's lower edge), on requests (rows per request m = all
 # rows / REQUESTS, n = rows / m, k = n x share right, as
-# experiments/joint_calib.sh) and, when ROWS is 1, on rows too; exits 1
-# when a bin fails it
+# experiments/joint_calib.sh; the test is experiments/calib_bins.awk, shared
+# with it) and, when ROWS is 1, on rows too; exits 1 when a bin fails it
 calib_over() {
-    awk -F, -v req="$2" -v rows="$3" -v low="${4:-0.5}" '
-    function lower_tail(k, n, p,    i, l, m, s, t) {
-        if (p <= 0) return 1
-        l = n * log(1 - p); m = l; s = 1
-        for (i = 0; i < k; i++) {
-            l += log(n - i) - log(i + 1) + log(p) - log(1 - p)
-            if (l > m) { s = (m - l > -700 ? s * exp(m - l) : 0) + 1; m = l }
-            else if (l - m > -700) s += exp(l - m)
-        }
-        t = m + log(s)
-        return t > 0 ? 1 : (t < -700 ? 0 : exp(t))
+    [ -r "$1" ] || { echo "calib_over: cannot read $1"; return 2; }
+    awk -F, -v req="$2" -v low="${4:-0.5}" -f "$PB_ROOT/experiments/calib_bins.awk" "$1" |
+    awk -F, -v rows="$3" '
+    $1 > 0 {
+        printf "bin [%s, %s): %d rows, %.1f %% right, p requests %.4f, p rows %.4f\n", $1, $2, $3, 100 * $6, $7, $8
+        if ($7 + 0 < 0.05 || (rows && $8 + 0 < 0.05)) bad = 1
     }
-    NR == 1 { next }
-    NR == 2 { m = $7 / req; if (m < 1) m = 1 }
-    $3 > 0 && $1 > 0 && $1 >= low + 0 {
-        n = int($3 / m + 0.5); if (n < 1) n = 1
-        k = int(n * $5 / $3 + 0.5)
-        pr = lower_tail(k, n, $1); pw = lower_tail($5, $3, $1)
-        printf "bin [%s, %s): %d rows, %.1f %% right, p requests %.4f, p rows %.4f\n", $1, $2, $3, 100 * $6, pr, pw
-        if (pr < 0.05 || (rows && pw < 0.05)) bad = 1
-    }
-    END { exit bad }' "$1"
+    END { exit bad }'
 }
 
 # joint_vs_best TABLE: per row of an audit table (the columns config, seed,
