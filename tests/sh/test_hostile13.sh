@@ -32,4 +32,29 @@ done
 sed 's/1000000000s,0s/10000000s,0s/' long.conf > ok.conf
 "$B/maketrace" -q -s messages=200 -o ok.tr ok.conf 2> ok.err || { cat ok.err; fail "long but valid delays refused"; }
 
+# --- 2. score --query: message ids were compared and grouped as doubles,
+# exact only up to 2^53: on a trace whose ids pass it (a trace's id column
+# holds any 64-bit number), "x.id = N" matched the neighbouring id too and
+# "GroupBy x.id" merged pairs of requests' messages into one group.  Now
+# ids and whole-number literals compare exactly and group by their digits.
+if command -v awk > /dev/null 2>&1; then
+    printf 'messages = 60\ntracelet a from client { call b { call c } }\n' > s.conf
+    "$B/maketrace" -q -o small.tr s.conf || fail "maketrace s.conf"
+    # ids 2^53 + id (ids here are below 100; awk's numbers are doubles, so
+    # the sum is written as text: 90071992547 then 40992 + id)
+    awk -F, 'BEGIN { OFS = "," }
+        function big(v) { return sprintf("90071992547%05d", 40992 + v) }
+        /^#/ || /^id,/ { print; next }
+        { $1 = big($1); if ($9 != "") $9 = big($9); print }' small.tr > big.tr
+    grep -q '^9007199254740993,' big.tr || { head -5 big.tr; fail "big.tr not written"; }
+    "$B/infer" -q --algo fcfs -o big.res big.tr 2> inf.err || { cat inf.err; fail "infer big.tr"; }
+    "$B/score" -T big.tr --query 'From x In Send Where x.id = 9007199254740993 Select Count' big.res > q1.csv 2> q.err ||
+        { cat q.err; fail "id query refused"; }
+    tail -1 q1.csv | grep -q ',parent,1,1,' || { cat q1.csv; fail "x.id = 2^53+1 matched another id too"; }
+    n=$(grep -vc '^#\|^id,' big.tr)
+    "$B/score" -T big.tr --query 'From x In Event GroupBy x.id Select Count' big.res > q2.csv 2> q.err ||
+        { cat q.err; fail "GroupBy id refused"; }
+    tail -1 q2.csv | grep -q ",parent,$((2 * n)),$((2 * n)),$n,$n," || { cat q2.csv; fail "GroupBy x.id merged ids past 2^53 ($n messages)"; }
+fi
+
 echo "ok"
