@@ -74,4 +74,31 @@ grep -q '^skewer: warning: 5 more nodes of the clock spec do not appear in the t
 grep -q '^sniffer: warning: 5 more nodes of --sniffer do not appear in the trace (15 in all' u.err ||
     { cat u.err; fail "sniffer: the rest not counted"; }
 
+# --- 4. compare's points files: a header naming a column twice (the first
+# was used, silently), a row with more fields than the header (the extra
+# dropped), and one metric said 'higher' on one row and 'lower' on another
+# (in one file or across A and B: the verdict followed the last row read).
+# Each refused at its file, line and column, saying what was expected.
+printf 'point,metric,seed,value\np,m,1,0.5\np,m,2,0.6\n' > A.csv
+printf 'point,metric,seed,value,value\np,m,1,1,2\n' > B1.csv
+printf 'point,metric,seed,value\np,m,1,0.5,0.9\n' > B2.csv
+printf 'point,metric,seed,value,better\np,m,1,0.5,higher\np,m,2,0.6,lower\n' > B3.csv
+printf 'point,metric,seed,value,better\np,m,1,0.5,higher\np,m,2,0.6,higher\n' > A4.csv
+printf 'point,metric,seed,value,better\np,m,1,0.5,lower\n' > B4.csv
+"$B/compare" -q A.csv B1.csv > c.out 2> c.err; [ $? -eq 4 ] || { cat c.err; fail "a column twice: not refused"; }
+grep -q "^compare: B1.csv:1:25: column 'value' twice (fields 4 and 5); expected each column once" c.err ||
+    { cat c.err; fail "a column twice: not said"; }
+"$B/compare" -q A.csv B2.csv > c.out 2> c.err; [ $? -eq 4 ] || { cat c.err; fail "a field past the header: not refused"; }
+grep -q "^compare: B2.csv:2:11: 5 fields; expected 4 as in the header" c.err ||
+    { cat c.err; fail "a field past the header: not said"; }
+"$B/compare" -q A.csv B3.csv > c.out 2> c.err; [ $? -eq 4 ] || { cat c.err; fail "two directions in a file: not refused"; }
+grep -q "^compare: B3.csv:3:11: point p metric m: better 'lower' where side B line 2 said 'higher'" c.err ||
+    { cat c.err; fail "two directions in a file: not said"; }
+"$B/compare" -q A4.csv B4.csv > c.out 2> c.err; [ $? -eq 4 ] || { cat c.err; fail "two directions across A and B: not refused"; }
+grep -q "^compare: B4.csv:2:11: point p metric m: better 'lower' where side A line 2 said 'higher'" c.err ||
+    { cat c.err; fail "two directions across A and B: not said"; }
+# 'none' or an empty better names no direction: no conflict
+printf 'point,metric,seed,value,better\np,m,1,0.5,\np,m,2,0.6,none\n' > B5.csv
+"$B/compare" -q A4.csv B5.csv > c.out 2> c.err; [ $? -ne 4 ] || { cat c.err; fail "an empty better refused"; }
+
 echo "ok"
