@@ -101,4 +101,34 @@ grep -q "^compare: B4.csv:2:11: point p metric m: better 'lower' where side A li
 printf 'point,metric,seed,value,better\np,m,1,0.5,\np,m,2,0.6,none\n' > B5.csv
 "$B/compare" -q A4.csv B5.csv > c.out 2> c.err; [ $? -ne 4 ] || { cat c.err; fail "an empty better refused"; }
 
+# --- 5. experiments/regress.sh options: --seeds abc was taken (awk then
+# compared seeds as text: every baseline seed kept), --seeds 0 made every
+# row MISSING, --tol-sd nan was refused by compare only after every point
+# had run, and an option without its value died with the shell's
+# "parameter not set".  Each now refused at once, naming the option and
+# what it expects (--current: nothing is run here).
+RS="$PB_ROOT/experiments/regress.sh"
+if [ -f "$RS" ] && [ -f "$PB_ROOT/experiments/baseline.dat" ]; then
+    grep -v '^#' "$PB_ROOT/experiments/baseline.dat" > "$tmp/cur.csv"
+    for bad in "--seeds abc|--seeds abc: expected a whole number of seeds from 1 to 1000" \
+               "--seeds 0|--seeds 0: expected a whole number of seeds from 1 to 1000" \
+               "--tol-sd nan|--tol-sd nan: expected a number of standard deviations >= 0" \
+               "--baseline|--baseline: expected a file after it" \
+               "--seeds|--seeds: expected a whole number of seeds from 1 to 1000 after it"; do
+        args=${bad%%|*} want=${bad#*|}
+        # shellcheck disable=SC2086
+        PB_BIN="$B" sh "$RS" --current "$tmp/cur.csv" $args > r.out 2> r.err
+        rc=$?
+        [ $rc -eq 2 ] || { cat r.out r.err; fail "regress $args: exit $rc, expected 2"; }
+        grep -qF "regress: $want" r.err || { cat r.err; fail "regress $args: not said"; }
+        grep -q 'regress: baseline' r.out && fail "regress $args: compared before refusing"
+    done
+    # a relative --current (and --baseline) is the caller's file, not the
+    # checkout's (was "no file cur.csv")
+    cp "$PB_ROOT/experiments/baseline.dat" base.dat
+    PB_BIN="$B" sh "$RS" --current cur.csv --baseline base.dat > r.out 2> r.err ||
+        { cat r.out r.err; fail "regress: a relative --current or --baseline not found"; }
+    grep -q 'regress: no metric moved beyond its tolerance' r.out || { cat r.out; fail "regress: relative files: no verdict"; }
+fi
+
 echo "ok"
