@@ -131,4 +131,13 @@ if [ -f "$RS" ] && [ -f "$PB_ROOT/experiments/baseline.dat" ]; then
     grep -q 'regress: no metric moved beyond its tolerance' r.out || { cat r.out; fail "regress: relative files: no verdict"; }
 fi
 
+# --- 6. maketrace: a choose weight from a variable whose value is no
+# weight (-s NAME=-1, or let x = nan) was refused naming only "$name" at the
+# config's line: the config looked fine and the value was not shown.  Now
+# the value is said too.
+printf 'messages = 20\nlet w = 1\ntracelet a from client { choose { $w { call b } } }\n' > w.conf
+"$B/maketrace" -q -s w=-1 -o w.tr w.conf 2> w.err && fail "a weight of -1 from -s: accepted"
+grep -q '^maketrace: w.conf:3:35: expected a branch weight .* got "\$w", whose value is "-1"' w.err ||
+    { cat w.err; fail "a bad weight from -s: its value not said"; }
+
 echo "ok"
