@@ -1165,6 +1165,7 @@ void mt_config_close(mt_config *c)
     free(c->links);
     free(c->labels);
     free(c->vars);
+    pb_strtab_close(c->varidx);
     free(c->defs);
     free(c->file);
     free(c);
