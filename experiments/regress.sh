@@ -36,6 +36,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PB_ROOT=$ROOT
 PAIRS_PROG=regress
 . "$ROOT/experiments/pairs.sh"
+CALLER_PWD=$(pwd)
 cd "$ROOT" || exit 2
 : "${PB_BIN:=$ROOT/bin}"
 case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
@@ -43,7 +44,21 @@ case "$PB_BIN" in /*) ;; *) PB_BIN="$ROOT/$PB_BIN" ;; esac
 export PB_DATA
 base="$ROOT/experiments/baseline.dat" update=0 seeds="" extra="" tolsd=0.1 wrap="" save="" given="" all=0
 cases="$ROOT/experiments/regress_scorer.csv"
+# an option that takes a value refused without one (was the shell's
+# "parameter not set", naming no option)
+needv() { [ $# -ge 4 ] || pairs_die "$1: expected $2 after it (try --help)"; }
 while [ $# -gt 0 ]; do
+    case "$1" in
+    --baseline|--seeds|--algos|--tol-sd|--wrap|--save|--current|--scorer-cases)
+        case "$1" in
+        --seeds) what="a whole number of seeds from 1 to 1000" ;;
+        --tol-sd) what="a number of standard deviations >= 0" ;;
+        --algos) what="a list of algorithm items" ;;
+        --wrap) what="a command" ;;
+        *) what="a file" ;;
+        esac
+        needv "$1" "$what" "$@" ;;
+    esac
     case "$1" in
     --update) update=1 ;;
     --baseline) base=$2; shift ;;
@@ -61,6 +76,24 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+# file names given relative to where regress was started, not to the
+# checkout it moves into (was "no file cur.csv" for --current cur.csv)
+for v in base save given cases; do
+    eval "f=\$$v"
+    case "$f" in ''|/*) ;; *) eval "$v=\$CALLER_PWD/\$f" ;; esac
+done
+# values checked before any run: a bad one was found by compare only after
+# every point had run (--tol-sd nan), or not at all (--seeds abc kept every
+# baseline seed, --seeds 0 made every row MISSING)
+if [ -n "$seeds" ]; then
+    case "$seeds" in
+    ''|0*|*[!0-9]*) pairs_die "--seeds $seeds: expected a whole number of seeds from 1 to 1000" ;;
+    esac
+    [ ${#seeds} -le 4 ] && [ "$seeds" -le 1000 ] ||
+        pairs_die "--seeds $seeds: expected a whole number of seeds from 1 to 1000"
+fi
+printf '%s\n' "$tolsd" | grep -Eq '^([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$' ||
+    pairs_die "--tol-sd $tolsd: expected a number of standard deviations >= 0 (such as 0.1)"
 for p in maketrace infer score skewer sniffer importtrace compare; do
     [ -x "$PB_BIN/$p" ] || pairs_die "$PB_BIN/$p missing (run make)"
 done

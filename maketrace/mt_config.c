@@ -236,6 +236,12 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
                 free(w);
                 if (wk->kind == T_EOF)
                     return PERR(p, wk, "expected \"}\" to close the \"{\" of line %ld", open->line);
+                if (wv && wk->len && memchr(wk->s, '$', wk->len))
+                    /* a variable's value (a let line or -s NAME=VALUE) is
+                     * what is wrong: say it (was only "$name") */
+                    return PERR(p, wk, "expected a branch weight (a number from 0 to 1e15) "
+                                "followed by \"{\" inside choose, got %s, whose value is \"%s\"",
+                                mt_tok_desc(wk, b, sizeof b), wv);
                 return PERR(p, wk, "expected a branch weight (a number from 0 to 1e15) "
                             "followed by \"{\" inside choose, got %s", mt_tok_desc(wk, b, sizeof b));
             }
@@ -1159,6 +1165,7 @@ void mt_config_close(mt_config *c)
     free(c->links);
     free(c->labels);
     free(c->vars);
+    pb_strtab_close(c->varidx);
     free(c->defs);
     free(c->file);
     free(c);

@@ -489,6 +489,10 @@ static int gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth);
 int mt_gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth)
 {
     int r = gen_next(g, msg, truth);
+    /* a time that reached the saturation point is not a time: refuse the
+     * trace rather than write rows that all share one clamped stamp */
+    if (r == 1 && (msg->ts >= MT_TIME_MAX || msg->recv_ts >= MT_TIME_MAX))
+        return PB_ERANGE;
     if (r == 1 && g->cfg->nlabels &&
         mt_label_apply(g->cfg, g->label_rng, g->names, msg) != PB_OK)
         return PB_ENOMEM;
@@ -621,6 +625,14 @@ int mt_generate(const mt_config *cfg, const char *config_name, pb_writer *w,
             mt_gen_close(g);
             return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
         }
+    }
+    if (r == PB_ERANGE) {
+        mt_gen_close(g);
+        return pb_error_set(err, r, cfg->file, 0, 0,
+                            "a message's time reaches %.0fs (the most a generated time can be: "
+                            "delays, waits and think times add up past it); expected delays "
+                            "that keep every path below it (or a duration limit)",
+                            pb_ns_to_sec(MT_TIME_MAX));
     }
     if (r < 0) {
         mt_gen_close(g);

@@ -126,6 +126,8 @@ struct mt_config {
     size_t ntr, trcap;
     mt_var *vars;
     size_t nvars, varcap;
+    pb_strtab *varidx;    /* var name -> its index in vars (a look-up per
+                           * $name was a scan: quadratic in the lets) */
     char **defs;          /* the -D strings, for the metadata */
     size_t ndefs;
     pb_ns pool_think_lo, pool_think_hi;

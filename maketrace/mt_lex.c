@@ -212,9 +212,9 @@ int mt_lex(parser *p, const char *text, size_t len)
 
 static const mt_var *mt_find_var(const mt_config *c, const char *s, size_t n)
 {
-    for (size_t i = 0; i < c->nvars; i++)
-        if (strlen(c->vars[i].name) == n && !memcmp(c->vars[i].name, s, n))
-            return &c->vars[i];
+    uint32_t i;
+    if (c->varidx && pb_strtab_find(c->varidx, s, n, &i) && i < c->nvars)
+        return &c->vars[i];
     return NULL;
 }
 
@@ -627,6 +627,10 @@ int mt_parse_let(parser *p)
         c->vars = nv;
         c->varcap = cap;
     }
+    uint32_t vi;
+    if ((!c->varidx && pb_strtab_init(&c->varidx) != PB_OK) ||
+        pb_strtab_intern(c->varidx, name, nl, &vi) != PB_OK || vi != c->nvars)
+        return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
     c->vars[c->nvars].name = name;
     c->vars[c->nvars].value = value;
     c->nvars++;

@@ -12,7 +12,9 @@
  */
 #include "pq_int.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +67,8 @@ typedef struct val {
     int is_num;
     double num;
     const char *str;
+    int is_int; /* a whole number held exactly in u (ids; digit literals) */
+    uint64_t u;
 } val;
 
 static val ev_value(const ctx *x, size_t e, int field)
@@ -72,7 +76,7 @@ static val ev_value(const ctx *x, size_t e, int field)
     const pb_trace *t = x->t;
     const pb_msg *m = &t->msgs[e / 2];
     int recv = (int)(e % 2);
-    val v = {0, NAN, ""};
+    val v = {0, NAN, "", 0, 0};
     const char *s;
     switch (field) {
     case PQ_F_HOST:
@@ -107,6 +111,8 @@ static val ev_value(const ctx *x, size_t e, int field)
     case PQ_F_ID:
         v.is_num = 1;
         v.num = (double)m->id;
+        v.is_int = 1; /* a double holds ids exactly only up to 2^53 */
+        v.u = m->id;
         break;
     default:
         break;
@@ -132,6 +138,15 @@ static int test(val a, int op, val b, int prefix)
     if (a.is_num || b.is_num) {
         if (!a.is_num || !b.is_num || isnan(a.num) || isnan(b.num))
             return 0;
+        if (a.is_int && b.is_int)
+            return cmp_op(op, (a.u > b.u) - (a.u < b.u));
+        if (a.is_int || b.is_int) {
+            /* an id against a fraction or a number past 2^64: compared in
+             * long double, which holds every uint64 on x86-64 */
+            long double la = a.is_int ? (long double)a.u : (long double)a.num;
+            long double lb = b.is_int ? (long double)b.u : (long double)b.num;
+            return cmp_op(op, (la > lb) - (la < lb));
+        }
         return cmp_op(op, (a.num > b.num) - (a.num < b.num));
     }
     if (prefix && (op == PQ_EQ || op == PQ_NE)) {
@@ -144,7 +159,7 @@ static int test(val a, int op, val b, int prefix)
 
 static val lit_value(const pq_operand *o)
 {
-    val v = {o->is_num, o->num, o->str ? o->str : ""};
+    val v = {o->is_num, o->num, o->str ? o->str : "", o->is_int, o->u};
     return v;
 }
 
@@ -193,7 +208,11 @@ static int where_ok(const ctx *x)
 static void key_append(ctx *x, val v)
 {
     char nb[PB_NUM_BUF];
-    const char *s = v.is_num ? (isnan(v.num) ? "" : pb_num_format(v.num, nb)) : v.str;
+    char ub[24];
+    if (v.is_int)
+        snprintf(ub, sizeof ub, "%" PRIu64, v.u); /* exact: ids past 2^53 stay apart */
+    const char *s = v.is_int ? ub
+                             : v.is_num ? (isnan(v.num) ? "" : pb_num_format(v.num, nb)) : v.str;
     if (x->kb.len && pb_strbuf_putc(&x->kb, '\x1f') != PB_OK)
         x->oom = 1;
     if (pb_strbuf_puts(&x->kb, s) != PB_OK)

@@ -30,6 +30,8 @@ typedef struct pq_operand {
     double num;
     char *str;
     int prefix;     /* text literal ended in '*': prefix match (= and !=) */
+    int is_int;     /* literal: a whole number written in digits that fits u */
+    uint64_t u;     /* its exact value (ids above 2^53 compare exactly) */
 } pq_operand;
 
 /* lhs op rhs; in a source filter lhs is a field of the event itself

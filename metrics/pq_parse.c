@@ -322,6 +322,14 @@ static int parse_literal(parser *p, pq_operand *o)
         memcpy(buf, p->s + p->tpos, l);
         buf[l] = 0;
         o->num = strtod(buf, NULL);
+        if (l == p->tlen && strspn(buf, "0123456789") == l) {
+            errno = 0;
+            unsigned long long u = strtoull(buf, NULL, 10);
+            if (!errno) {
+                o->is_int = 1;
+                o->u = (uint64_t)u;
+            }
+        }
     } else if (p->kind == T_STR || (p->kind == T_WORD && !reserved(p))) {
         o->str = tok_dup(p);
         if (!o->str) {

@@ -27,6 +27,8 @@ typedef struct row_int {
     uint32_t point, metric, series;
     double x;
     pstat_dir dir;
+    int dir_side;  /* where dir was first said: side and line */
+    long dir_line;
     side_vals s[2];
 } row_int;
 
@@ -194,7 +196,7 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
     size_t cap = 0;
     ssize_t len;
     long lineno = 0;
-    int col[C_N], have_header = 0, rc = PB_OK;
+    int col[C_N], have_header = 0, hdr_nf = 0, rc = PB_OK;
     char *f[MAXF];
     long fc[MAXF];
     for (int i = 0; i < C_N; i++)
@@ -235,8 +237,17 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
         if (!have_header) {
             for (int i = 0; i < nf; i++)
                 for (int c = 0; c < C_N; c++)
-                    if (!strcmp(f[i], col_names[c]) && col[c] < 0)
+                    if (!strcmp(f[i], col_names[c])) {
+                        if (col[c] >= 0) {
+                            /* which of the two was meant is not ours to guess */
+                            rc = pb_error_set(err, PB_EPARSE, path, lineno, fc[i],
+                                              "column '%s' twice (fields %d and %d); "
+                                              "expected each column once",
+                                              col_names[c], col[c] + 1, i + 1);
+                            goto done;
+                        }
                         col[c] = i;
+                    }
             for (int c = 0; c <= C_VALUE; c++)
                 if (col[c] < 0) {
                     rc = pb_error_set(err, PB_EPARSE, path, lineno, 1,
@@ -246,7 +257,15 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
                     goto done;
                 }
             have_header = 1;
+            hdr_nf = nf;
             continue;
+        }
+        if (nf > hdr_nf) {
+            /* a field past the header's is a value no column names: a comma
+             * inside a name, or a row of another file (was dropped) */
+            rc = pb_error_set(err, PB_EPARSE, path, lineno, fc[hdr_nf],
+                              "%d fields; expected %d as in the header", nf, hdr_nf);
+            break;
         }
         const char *v[C_N];
         for (int c = 0; c < C_N; c++) {
@@ -306,8 +325,21 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
             break;
         }
         row_int *ri = &t->ri[r];
-        if (dir != PSTAT_NONE)
+        if (dir != PSTAT_NONE && ri->dir != PSTAT_NONE && dir != ri->dir) {
+            /* one metric, two directions: the verdict would follow the last
+             * row read (was silent) */
+            rc = pb_error_set(err, PB_EPARSE, path, lineno, fc[col[C_BETTER]],
+                              "point %s metric %s: better '%s' where side %c line %ld said "
+                              "'%s'; expected one direction per metric",
+                              v[C_POINT], v[C_METRIC], v[C_BETTER], ri->dir_side ? 'B' : 'A',
+                              ri->dir_line, ri->dir == PSTAT_HIGHER ? "higher" : "lower");
+            break;
+        }
+        if (dir != PSTAT_NONE && ri->dir == PSTAT_NONE) {
             ri->dir = dir;
+            ri->dir_side = side ? 1 : 0;
+            ri->dir_line = lineno;
+        }
         if (*v[C_SERIES] &&
             pb_strtab_intern(t->names, v[C_SERIES], strlen(v[C_SERIES]), &ri->series) != PB_OK) {
             rc = pb_error_set(err, PB_ENOMEM, path, lineno, 0, "out of memory");

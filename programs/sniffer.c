@@ -337,9 +337,17 @@ int main(int argc, char **argv)
             FAIL(1);
         }
     }
-    for (size_t i = 0; (name = sniff_unseen(model, i)) != NULL; i++)
-        fprintf(stderr, "%s: warning: node \"%s\" of --sniffer does not appear "
-                        "in the trace\n", prog, name);
+    {
+        /* one walk (linear); the first 10 by name, the rest counted */
+        size_t ub = 0, uj = 0, nu = 0;
+        while ((name = sniff_unseen_next(model, &ub, &uj)) != NULL)
+            if (nu++ < 10)
+                fprintf(stderr, "%s: warning: node \"%s\" of --sniffer does not appear "
+                                "in the trace\n", prog, name);
+        if (nu > 10)
+            fprintf(stderr, "%s: warning: %zu more nodes of --sniffer do not appear in the "
+                            "trace (%zu in all; the first 10 named above)\n", prog, nu - 10, nu);
+    }
     if (!quiet) {
         if (target >= 0)
             fprintf(stderr, "%s: capture rate %.6g messages/s gives drop rate "

@@ -819,6 +819,17 @@ const char *skew_stream_unseen(const skew_stream *s, size_t i)
     return NULL;
 }
 
+const char *skew_stream_unseen_next(const skew_stream *s, size_t *pos)
+{
+    for (size_t k = *pos; k < s->spec->n; k++)
+        if (!s->named_seen[k]) {
+            *pos = k + 1;
+            return pb_strtab_str(s->spec->index, (uint32_t)k);
+        }
+    *pos = s->spec->n;
+    return NULL;
+}
+
 static int drain(skew_stream *s, pb_writer *w, const char *src, pb_error *err)
 {
     pb_msg m;

@@ -181,6 +181,12 @@ void skew_stream_stats(const skew_stream *s, skew_stats *out);
  * skew_stream_finish. */
 const char *skew_stream_unseen(const skew_stream *s, size_t i);
 
+/* The same as a walk: the next named node no pushed message used, from
+ * spec position *pos on (start at 0); *pos moves past it.  NULL at the end.
+ * A whole walk is linear in the spec (skew_stream_unseen(s, i) for i = 0,
+ * 1, ... is quadratic). */
+const char *skew_stream_unseen_next(const skew_stream *s, size_t *pos);
+
 /* Free.  NULL-safe. */
 void skew_stream_close(skew_stream *s);
 

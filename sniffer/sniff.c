@@ -346,6 +346,17 @@ const char *sniff_unseen(const sniff_model *m, size_t i)
     return NULL;
 }
 
+const char *sniff_unseen_next(const sniff_model *m, size_t *box, size_t *j)
+{
+    for (; *box < m->n; (*box)++, *j = 0)
+        while (*j < m->s[*box].nlisted) {
+            uint32_t idx = m->s[*box].listed[(*j)++];
+            if (!(idx < m->nnode_seen && m->node_seen[idx]))
+                return pb_strtab_str(m->names->nodes, idx);
+        }
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* spool */
 

@@ -98,6 +98,11 @@ double sniff_drop_rate(const sniff_stats *s);
  * NULL past the last. */
 const char *sniff_unseen(const sniff_model *m, size_t i);
 
+/* The same as a walk: the next such node from position (*box, *j) on
+ * (start at 0, 0), which moves past it; NULL at the end.  A whole walk is
+ * linear in the lists (sniff_unseen(m, i) for i = 0, 1, ... is quadratic). */
+const char *sniff_unseen_next(const sniff_model *m, size_t *box, size_t *j);
+
 /* ------------------------------------------------------------------ */
 /* Spool: the trace kept on disk (an unlinked temporary file in $TMPDIR or
  * /tmp), so that the statistics can go in the metadata before the first
