@@ -1388,4 +1388,9 @@ int joint_thread_apply(joint *s);
 int joint_thread_meta(const joint *s, pb_result *res);
 void joint_thread_free(joint *s);
 
+/* joint_unpmerge.c (h199): the first search f's alignment records moved to
+ * the output o when o was set up from given pairs (the merge, a windowed
+ * second search); metadata only */
+void joint_unpm_align_carry(joint *o, joint *f);
+
 #endif
