@@ -990,6 +990,8 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         o->unpw_msgs = s->unpw_msgs;
         o->unpw_pairs[0] = s->unpw_pairs[0];
         o->unpw_pairs[1] = s->unpw_pairs[1];
+        if (mg || (take && s->unpw_on == 1))
+            joint_unpm_align_carry(o, f); /* h199: align_link lines (joint_unpmerge.c) */
         if (mg) {
             joint_close(f);
             joint_close(s);

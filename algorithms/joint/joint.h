@@ -64,14 +64,14 @@ typedef struct joint_params {
                            messages and answer out of order, choose the messages left
                            unpaired by a min-cost pairing priced by the loss rate
                            (joint_unpaired.c); 1 links out of order, 2 every one,
-                           3 as 1, checked (joint_unpck.c), 0 */
+                           3 as 1, checked (joint_unpck.c), 0 off; 1 (h199) */
     int unp_pieces;     /* [unp_pieces] with unpaired=1: the second search decided
-                           piece by piece (joint_unppiece.c), 0 off */
+                           piece by piece (joint_unppiece.c), 0 off; 1 */
     int unp_win;        /* [unp_win] with unp_pieces: the second search on a window
-                           around the changed messages (joint_unpwin.c), 0 off */
+                           around the changed messages (joint_unpwin.c), 0 off; 2 */
     int unp_flow;       /* [unp_flow] unpaired's min-cost pairing: 0 out-of-kilter,
                            1 successive shortest paths (joint_unpflow.c), 2 the
-                           same on a zone around the unpaired messages, 0 */
+                           same on a zone around the unpaired messages; 2 */
     int unp_flow_hops;  /* [unp_flow_hops] unp_flow=2: the zone paired again, this
                            many steps of the arc graph from the unpaired messages, 4 */
     int unp_copy_taken; /* [unp_copy_taken] the self-calibration copy: only messages

@@ -81,7 +81,7 @@ const pb_option joint_options[] = {
      "out's; 2 also first in, first out's, aligned and refitted the same way, kept when "
      "cheaper and spanning no more idle moments of the caller (a link shifted as a whole "
      "by one lost call; docs/joint/loss.md, \"A lost call in the middle of a link\")"},
-    {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "0", 0, 3,
+    {"unpaired", PB_OPT_INT, offsetof(joint_params, unpaired), "1", 0, 3,
      "without call ids, on links that lost messages and are re-paired, choose which calls "
      "and returns stay unpaired after a first search: a min-cost pairing by the link's "
      "re-paired durations, each unpaired message at -log(q / (1 - q)) nats (q: the share "
@@ -94,7 +94,7 @@ const pb_option joint_options[] = {
      "shows, more requests come out exact only with the choice than only without by a "
      "sign test at 5 % (metadata unpaired_check=), 0 = the alignment's choice "
      "(docs/joint/loss.md, \"Which messages stay unpaired, checked\")"},
-    {"unp_pieces", PB_OPT_INT, offsetof(joint_params, unp_pieces), "0", 0, 1,
+    {"unp_pieces", PB_OPT_INT, offsetof(joint_params, unp_pieces), "1", 0, 1,
      "with unpaired=1, when the second search ran: both searches kept; the messages whose "
      "requests differ between them fall into pieces, each scored in both under the model "
      "refitted outside every piece (plus the loss-rate price per unpaired message), the "
@@ -103,7 +103,7 @@ const pb_option joint_options[] = {
      "every piece is taken, the first when none, else the merge: the first's pairs and "
      "parents outside the taken pieces, the second's inside, one refit, no search (metadata "
      "unp_merge=).  ~3x CPU (docs/joint/loss.md, \"pieces decided by a held-out likelihood\")"},
-    {"unp_win", PB_OPT_INT, offsetof(joint_params, unp_win), "0", 0, 2,
+    {"unp_win", PB_OPT_INT, offsetof(joint_params, unp_win), "2", 0, 2,
      "with unpaired=1 and unp_pieces=1: the second search runs on a window of the trace "
      "only -- the first search's requests holding a message whose paired state the choice "
      "changed, every message sent within such a request's span widened by its length on "
@@ -129,7 +129,7 @@ const pb_option joint_options[] = {
      "with unp_win: the window searched with the first search's free / held choice only "
      "(one search, not both): hotel 100 at 2 % 1.70x -> 1.47x instructions with unp_win=2, "
      "but 56 fewer intact requests exact over 30 held-out draws; 0 = the window's own choice"},
-    {"unp_flow", PB_OPT_INT, offsetof(joint_params, unp_flow), "0", 0, 2,
+    {"unp_flow", PB_OPT_INT, offsetof(joint_params, unp_flow), "2", 0, 2,
      "unpaired's min-cost pairing of a link: 0 = GLPK's out-of-kilter, 1 = successive "
      "shortest paths (joint_unpflow.c: the same least cost in far fewer instructions; "
      "where two pairings tie it may pick the other; docs/joint/loss.md, \"The second "

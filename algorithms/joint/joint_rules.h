@@ -1464,4 +1464,9 @@ int joint_cf_copy_init(joint *s, pb_trace *t, joint_params *p2, joint **s2,
  * joint_confidence with the copy cut to the trace's tick.  PB_OK or PB_ENOMEM */
 int joint_cf_final_conf(joint *s, double *conf);
 
+/* joint_unpmerge.c (h199): the first search f's alignment records moved to
+ * the output o when o was set up from given pairs (the merge, a windowed
+ * second search); metadata only */
+void joint_unpm_align_carry(joint *o, joint *f);
+
 #endif

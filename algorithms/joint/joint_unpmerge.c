@@ -210,3 +210,21 @@ int joint_unpm_meta(const joint *s, pb_result *res)
     return pb_result_meta(res, "unp_merge=built pairs_first=%zu pairs_second=%zu added_candidates=%zu",
                           s->unpm_pairs[0], s->unpm_pairs[1], s->unpm_addcand);
 }
+
+/* h199: an output set up from given pairs -- the merge, or a windowed
+ * second search (unp_win=1|2, not whole) -- ran no alignment of its own,
+ * so its metadata had no align_link lines (align_links=0); its pairs
+ * outside the taken pieces are the first search's, whose alignment
+ * records (the nesting test's links and counts) go with it.  Metadata
+ * only: nothing reads them after the set-up (docs/joint/loss_late.md). */
+void joint_unpm_align_carry(joint *o, joint *f)
+{
+    if (!o || !f || o == f)
+        return;
+    free(o->align_rec);
+    o->align = f->align;
+    o->align_rec = f->align_rec;
+    o->nalign_rec = f->nalign_rec;
+    f->align_rec = NULL;
+    f->nalign_rec = 0;
+}

@@ -6,31 +6,38 @@
 # B calls C 0.2 ms after a request arrives, C answers in 1-5 ms (another
 # golden-ratio sequence), B answers 0.2 ms later: two or three requests in
 # flight at B, answered out of arrival order.  The calls A>B of requests
-# 31, 60 and 90 are lost (rows removed), call ids emptied.  The default
-# (the first search) pairs the returns left over in order and loses 5
-# intact requests that were exact without loss (30, 59, 61, 62, 64 when
-# written); the rule leaves the right returns unpaired, its pieces are
-# taken, and every intact request exact without loss stays exact (84 of
-# 117).  Invariances with the rule on: shuffled rows (read back sorted)
-# give the same result; renamed nodes the same accuracy.  Then the merge by
-# hand (below).
+# 31, 60 and 90 are lost (rows removed), call ids emptied.  The first
+# search (-s unpaired=0, the default before h199) pairs the returns left
+# over in order and loses 5 intact requests that were exact without loss
+# (30, 59, 61, 62, 64 when written); the rule leaves the right returns
+# unpaired, its pieces are taken, and every intact request exact without
+# loss stays exact (84 of 117).  The default since h199 (unpaired=1
+# unp_pieces=1 unp_win=2 unp_flow=2) does the same: 84 of 84, lost 0
+# (fails on main before h199, where the default loses 5).  Invariances
+# with the rule on: shuffled rows (read back sorted) give the same result;
+# renamed nodes the same accuracy.  Then the merge by hand (below).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 SP="$PB_ROOT/experiments/intact_spill.awk"
 # make_trace SPAN: the 120 requests, C answering in 1 ms + SPAN x (0..1)
 make_trace() { abc_trace 120 "$1" 0; }
 lostmid_trace 0.004
-R="-s unpaired=1 -s unp_pieces=1"
+R="-s unpaired=1 -s unp_pieces=1 -s unp_win=0 -s unp_flow=0"
 "$B/infer" --algo joint -q -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
-"$B/infer" --algo joint -q -o "$tmp/d.res" "$tmp/pb.csv" 2> /dev/null || fail "infer default"
+"$B/infer" --algo joint -q -s unpaired=0 -o "$tmp/d.res" "$tmp/pb.csv" 2> /dev/null || fail "infer unpaired=0"
+"$B/infer" --algo joint -q -o "$tmp/df.res" "$tmp/pb.csv" 2> /dev/null || fail "infer default"
 "$B/infer" --algo joint -q $R -o "$tmp/u.res" "$tmp/pb.csv" 2> /dev/null || fail "infer $R"
 d=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n.res" "$tmp/d.res")
 u=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n.res" "$tmp/u.res")
-echo "default:     $d"
+df=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n.res" "$tmp/df.res")
+echo "unpaired=0:  $d"
+echo "default:     $df"
+case "$df" in "intact=117 exact_noloss=84 exact_loss=84 still=84 lost=0 "*) ;;
+    *) fail "the lost calls cost other requests at the default: $df" ;; esac
 echo "unp_pieces:  $u"
 case "$u" in "intact=117 exact_noloss=84 exact_loss=84 still=84 lost=0 "*) ;;
     *) fail "the lost calls cost other requests with the rule: $u" ;; esac
 dl=$(echo "$d" | sed 's/.* lost=\([0-9]*\).*/\1/')
-[ "$dl" -ge 3 ] || fail "the default lost only $dl: the case does not shift the link"
+[ "$dl" -ge 3 ] || fail "unpaired=0 lost only $dl: the case does not shift the link"
 grep -q '^# unp_pieces=[1-9][0-9]* taken=[1-9]' "$tmp/u.res" || fail "no piece taken"
 shuffle_rows 7 "$tmp/pb.csv" "$tmp/x.csv"
 "$B/infer" --algo joint -q --sort $R -o "$tmp/x.res" "$tmp/x.csv" 2> /dev/null || fail "infer shuffled"
@@ -53,7 +60,8 @@ awk -F, 'NR == 1 || !($4 == "A" && $6 == "call" && ($8 == 31 || $8 == 90))' \
     "$tmp/t8.csv" > "$tmp/p8.csv"
 strip_callids "$tmp/p8.csv" > "$tmp/pb8.csv"
 for u in 0 1; do
-    "$B/infer" --algo joint -q -s unpaired=$u -o "$tmp/u$u.res" "$tmp/pb8.csv" 2> /dev/null ||
+    "$B/infer" --algo joint -q -s unpaired=$u -s unp_pieces=0 -s unp_win=0 -s unp_flow=0 \
+        -o "$tmp/u$u.res" "$tmp/pb8.csv" 2> /dev/null ||
         fail "infer unpaired=$u"
 done
 "$B/infer" --algo joint -q $R -o "$tmp/m.res" "$tmp/pb8.csv" 2> /dev/null || fail "infer $R (8 ms)"
@@ -74,7 +82,7 @@ cmp -s "$tmp/a" "$tmp/b" || fail "shuffled rows changed the merge"
 # trace -- and every intact request exact without loss stays exact, as
 # with the whole second search; shuffled rows and renamed nodes the same.
 # Fails before unp_win (an unknown option).
-W="$R -s unp_win=1 -s unp_flow=1"
+W="-s unpaired=1 -s unp_pieces=1 -s unp_win=1 -s unp_flow=1"
 "$B/infer" --algo joint -q $W -o "$tmp/w.res" "$tmp/pb.csv" 2> /dev/null || fail "infer $W"
 w=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n.res" "$tmp/w.res")
 echo "unp_win:     $w"

@@ -11,7 +11,9 @@
 # exact more often than with unpaired=0 (176 -> 192 of 771 when written; evaluation
 # only, experiments/intact_spill.awk).  Without loss nothing runs: the
 # output is byte-identical to unpaired=0's.  Fails on the old tree
-# (unpaired=3 out of range).
+# (unpaired=3 out of range).  Run as built: every other unpaired option
+# at 0 (-s unp_pieces=0 -s unp_win=0 -s unp_flow=0; the defaults since h199
+# are unpaired=1's window and zone, which unpaired=3 would also use).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 [ -x "$B/sniffer" ] || exit 77
 C="$PB_ROOT/experiments/joint_loss_order.conf"
@@ -19,11 +21,12 @@ SP="$PB_ROOT/experiments/intact_spill.awk"
 MSEED=41
 INST=8
 LOSS=0.02
+U0="-s unp_pieces=0 -s unp_win=0 -s unp_flow=0"
 "$B/maketrace" "$C" --seed "$MSEED" -D instances=$INST -D messages=6000 -D duration=0 \
     > "$tmp/t.csv" || fail "maketrace"
 strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
 for u in 0 3; do
-    "$B/infer" --algo joint -s unpaired=$u -o "$tmp/r$u.csv" "$tmp/tb.csv" 2> "$tmp/log" ||
+    "$B/infer" --algo joint -s unpaired=$u $U0 -o "$tmp/r$u.csv" "$tmp/tb.csv" 2> "$tmp/log" ||
         fail "infer -s unpaired=$u without loss: $(tail -1 "$tmp/log")"
 done
 grep -q "unpaired=3" "$tmp/r3.csv" || fail "unpaired=3 not in the params line"
@@ -34,7 +37,7 @@ grep -q "unpaired_check" "$tmp/r3.csv" && fail "without loss the check ran"
 "$B/sniffer" -q -p "$LOSS" --seed 7 "$tmp/t.csv" > "$tmp/p.csv" || fail "sniffer"
 strip_callids "$tmp/p.csv" > "$tmp/pb.csv"
 for u in 0 3; do
-    "$B/infer" --algo joint -s unpaired=$u -o "$tmp/u$u.csv" "$tmp/pb.csv" 2> "$tmp/log" ||
+    "$B/infer" --algo joint -s unpaired=$u $U0 -o "$tmp/u$u.csv" "$tmp/pb.csv" 2> "$tmp/log" ||
         fail "infer -s unpaired=$u under loss: $(tail -1 "$tmp/log")"
 done
 ck=$(sed -n 's/^# unpaired_check=//p' "$tmp/u3.csv")

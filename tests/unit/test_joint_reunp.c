@@ -54,10 +54,14 @@ static pb_trace *make(int lose)
     return joint_test_xfc_trace(nreq, NULL, answer_lost, call_of, ret_of);
 }
 
+/* reunp against the first search (unpaired=0: the default before h199;
+ * since then unpaired=1 decides the unpaired messages itself, see
+ * default_unpaired_gets_the_lost_return below) */
 static joint *solve(const pb_trace_view *v, int reunp)
 {
     joint_params p = defaults();
     p.reunp = reunp;
+    p.unpaired = 0;
     p.conf_selfcal = 0;
     return joint_test_init(v, p);
 }
@@ -110,6 +114,43 @@ TEST(lost_return_in_a_link_out_of_arrival_order)
     joint_close(s0);
     joint_close(s1);
     pb_trace_close(t);
+}
+
+/* h199: the defaults (unpaired=1 unp_pieces=1 unp_win=2 unp_flow=2, reunp
+ * off) leave LOSTR's call without a return and pair every other X>F call
+ * right, as reunp does above; without the loss the pairs are unpaired=0's.
+ * Fails on main before h199 (default unpaired=0: the shift). */
+TEST(default_unpaired_gets_the_lost_return)
+{
+    joint_params p = defaults();
+    p.conf_selfcal = 0;
+    pb_trace *t = make(1);
+    CHECK(t != NULL);
+    if (t) {
+        pb_trace_view v = pb_trace_view_of(t);
+        joint *d = joint_test_init(&v, p);
+        CHECK(d != NULL);
+        if (d) {
+            int h, w = wrong_pairs(d, &v, &h);
+            printf("# defaults: %d X>F pairs wrong, request %d without a return\n", w, h);
+            CHECK_INT(h, LOSTR);
+            CHECK_INT(w, 0);
+        }
+        joint_close(d);
+        pb_trace_close(t);
+    }
+    pb_trace *u = make(0);
+    CHECK(u != NULL);
+    if (u) {
+        pb_trace_view vu = pb_trace_view_of(u);
+        joint *du = joint_test_init(&vu, p), *z = solve(&vu, 0);
+        CHECK(du != NULL && z != NULL);
+        if (du && z)
+            CHECK_INT(joint_test_pairs_differ(du, z), 0);
+        joint_close(du);
+        joint_close(z);
+        pb_trace_close(u);
+    }
 }
 
 TEST(without_loss_nothing_changes)
@@ -212,6 +253,7 @@ TEST(sign_test_by_hand)
 int main(void)
 {
     RUN(lost_return_in_a_link_out_of_arrival_order);
+    RUN(default_unpaired_gets_the_lost_return);
     RUN(without_loss_nothing_changes);
     RUN(checked_on_a_copy_uses_it_here);
     RUN(sign_test_by_hand);
