@@ -31,6 +31,7 @@
 
 int joint_rpick_test_noclass = 0;
 unsigned long joint_rpick_test_scored = 0;
+double joint_rpick_test_slack = 0;
 
 int joint_rpk_init(const joint *s, const insort *C, uint32_t nc, rpk *k)
 {
@@ -48,7 +49,7 @@ int joint_rpk_init(const joint *s, const insort *C, uint32_t nc, rpk *k)
     k->pv[2] = -k->pv[2];
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++)
-            k->lbq[3 * a + b] = k->pv[a] + k->pv[b];
+            k->lbq[3 * a + b] = k->pv[a] + k->pv[b] + joint_rpick_test_slack;
     return 1;
 }
 

@@ -1455,5 +1455,6 @@ unsigned joint_rpk_class(const joint *s, const rpk *k, uint32_t c, pb_ns t,
                          const unsigned char *ans, pb_ns *next);
 extern int joint_rpick_test_noclass;          /* tests: 1 scans without the classes */
 extern unsigned long joint_rpick_test_scored; /* tests: bucket calls scored */
+extern double joint_rpick_test_slack; /* tests: nats added to every class bound (wrong) */
 
 #endif
