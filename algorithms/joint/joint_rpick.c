@@ -152,7 +152,6 @@ typedef struct rbk {
      * present calls also by class, a Fenwick tree each */
     int ncls;               /* 0: off (one class, fw) */
     uint32_t *cf[RPK_NCLS], ccount[RPK_NCLS];
-    uint32_t *gcc;          /* present calls by group and class (ng x RPK_NCLS) */
     unsigned char *cls;     /* by C index: its class while present */
     double lbq[RPK_NCLS];   /* each class's lower bound of the order term's cost */
 } rbk;
@@ -271,7 +270,6 @@ static void rb_free(rbk *b)
     for (int q = 0; q < RPK_NCLS; q++)
         free(b->cf[q]);
     free(b->cls);
-    free(b->gcc);
 }
 
 /* the groups by key for the calls C[0..nc) of link l with their E */
@@ -343,8 +341,7 @@ static int rb_classes(rbk *b, const rpk *k)
         b->lbq[q] = k->lbq[q];
     }
     b->cls = calloc((size_t)b->n + 1, 1);
-    b->gcc = calloc(((size_t)b->ng + 1) * RPK_NCLS, sizeof *b->gcc);
-    return b->cls && b->gcc ? PB_OK : PB_ENOMEM;
+    return b->cls ? PB_OK : PB_ENOMEM;
 }
 
 /* present call i into class q (with the classes on) */
@@ -355,7 +352,6 @@ static void rb_put(rbk *b, uint32_t i, unsigned q)
         b->cls[i] = (unsigned char)q;
         fwt_add(b->cf[q], b->n, b->posof[i], 1);
         b->ccount[q]++;
-        b->gcc[(size_t)b->gof[i] * RPK_NCLS + q]++;
     }
     b->slpos[i] = b->nsl;
     b->sl[b->nsl++] = i;
@@ -369,11 +365,9 @@ static void rb_reclass(rbk *b, uint32_t i, unsigned q)
         return;
     fwt_add(b->cf[o], b->n, b->posof[i], -1);
     b->ccount[o]--;
-    b->gcc[(size_t)b->gof[i] * RPK_NCLS + o]--;
     b->cls[i] = (unsigned char)q;
     fwt_add(b->cf[q], b->n, b->posof[i], 1);
     b->ccount[q]++;
-    b->gcc[(size_t)b->gof[i] * RPK_NCLS + q]++;
 }
 
 static void rb_take(rbk *b, uint32_t i)
@@ -383,7 +377,6 @@ static void rb_take(rbk *b, uint32_t i)
         unsigned o = b->cls[i];
         fwt_add(b->cf[o], b->n, b->posof[i], -1);
         b->ccount[o]--;
-        b->gcc[(size_t)b->gof[i] * RPK_NCLS + o]--;
     }
     uint32_t at = b->slpos[i], last = b->sl[--b->nsl];
     b->sl[at] = last;
@@ -470,22 +463,10 @@ static int rb_best(rbk *b, joint *s, const insort *C, pb_ns t, pb_ns rr, double 
         uint32_t nbk = key == NONE ? 1 : s->nb;
         if (key != NONE && !b->bdone[g] && rb_bins(b, s, g) != PB_OK)
             return PB_ENOMEM;
-        /* with the classes: the group's least class bound present (the
-         * bins come by bound: every later bin is far too) */
-        const uint32_t *gc = b->ncls ? &b->gcc[(size_t)g * RPK_NCLS] : NULL;
-        double glb = 0;
-        if (gc) {
-            glb = INFINITY;
-            for (int q = 0; q < b->ncls; q++)
-                if (gc[q] && b->lbq[q] < glb)
-                    glb = b->lbq[q];
-            if (glb == INFINITY)
-                continue; /* no present call in the group */
-        }
         for (uint32_t r = 0; r < nbk; r++) {
             uint32_t bin = key == NONE ? 0 : b->bord[(size_t)g * s->nb + r];
             double bound = key == NONE ? -INFINITY : b->bsb[(size_t)g * s->nb + r];
-            if (rb_far(bound, u, *best) || (gc && rb_far(bound, -glb, *best)))
+            if (rb_far(bound, u, *best))
                 break;
             /* d = t - E in [lo edge, hi edge) */
             pb_ns dlo = key == NONE ? 0 : b->edge[bin];
@@ -511,7 +492,7 @@ static int rb_best(rbk *b, joint *s, const insort *C, pb_ns t, pb_ns rr, double 
                 for (int q = 0; q < b->ncls; q++) {
                     const uint32_t *cf = b->cf[q];
                     double lb = b->lbq[q];
-                    if (!gc[q] || rb_far(bound, -lb, *best))
+                    if (!b->ccount[q] || rb_far(bound, -lb, *best))
                         continue;
                     for (uint32_t p = fwt_pred(cf, b->n, b->top, phi - 1); p != NONE && p >= plo;
                          p = p ? fwt_pred(cf, b->n, b->top, p - 1) : NONE) {
