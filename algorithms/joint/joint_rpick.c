@@ -117,7 +117,10 @@ static uint32_t lower(const uint32_t *a, uint32_t n, uint32_t x)
  * Ties: the least value, then the first call in call order -- what the
  * scan's strict < keeps.  Bins are dbin's (nondecreasing in d); their
  * integer edges are found with dbin itself.  Below RB_MIN stable calls
- * they are scored one by one (the structure costs more than it saves). */
+ * they are scored one by one (the structure costs more than it saves).
+ * With the order term on, a bin is scanned class by class (joint_rpk.c:
+ * a lower bound of each call's order-term cost), each class stopping at
+ * cost + its bound above the best. */
 #define RB_MIN 32
 
 typedef struct rbent {
