@@ -254,6 +254,23 @@ double joint_rord_pick(const joint *s, uint32_t c, pb_ns t, const unsigned char 
     return v;
 }
 
+/* joint_rpick.c's class bound: call c's neighbours in its link's arrival
+ * order (NONE: none) and the link's log rho, log (1 - rho); 0 (and
+ * nothing set) when joint_rord_pick is 0 for c whatever t and answered */
+int joint_rord_pick_parts(const joint *s, uint32_t c, uint32_t *pred, uint32_t *succ,
+                          double *linv, double *lkeep)
+{
+    const joint_rord *o = s->rord;
+    uint32_t l = s->pr[c].link;
+    if (!o || !o->on[l] || o->pos[c] == NONE)
+        return 0;
+    *pred = nb_pred(s, c);
+    *succ = nb_succ(s, c);
+    *linv = o->linv[l];
+    *lkeep = o->lkeep[l];
+    return 1;
+}
+
 double joint_rord_ll(const joint *s)
 {
     const joint_rord *o = s->rord;

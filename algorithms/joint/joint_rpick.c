@@ -117,7 +117,10 @@ static uint32_t lower(const uint32_t *a, uint32_t n, uint32_t x)
  * Ties: the least value, then the first call in call order -- what the
  * scan's strict < keeps.  Bins are dbin's (nondecreasing in d); their
  * integer edges are found with dbin itself.  Below RB_MIN stable calls
- * they are scored one by one (the structure costs more than it saves). */
+ * they are scored one by one (the structure costs more than it saves).
+ * With the order term on, a bin is scanned class by class (joint_rpk.c:
+ * a lower bound of each call's order-term cost), each class stopping at
+ * cost + its bound above the best. */
 #define RB_MIN 32
 
 typedef struct rbent {
@@ -148,35 +151,56 @@ typedef struct rbk {
     pb_ns *edge;            /* least d of each bin, nb + 1 (lazily) */
     uint32_t *sl, *slpos, nsl; /* present stable calls, unordered */
     int mut;                /* repair_bucket=3: the tests' wrong bucket head */
+    /* the order term's class bound (joint_rpk.c): when on, the
+     * present calls also by class, a Fenwick tree each */
+    int ncls;               /* 0: off (one class, fw) */
+    uint32_t *cf[RPK_NCLS], ccount[RPK_NCLS];
+    unsigned char *cls;     /* by C index: its class while present */
+    double lbq[RPK_NCLS];   /* each class's lower bound of the order term's cost */
 } rbk;
 
-static void fw_add(rbk *b, uint32_t pos, int d)
+static void fwt_add(uint32_t *fw, uint32_t n, uint32_t pos, int d)
 {
-    for (uint32_t x = pos + 1; x <= b->n; x += x & (0u - x))
-        b->fw[x] += (uint32_t)d;
+    for (uint32_t x = pos + 1; x <= n; x += x & (0u - x))
+        fw[x] += (uint32_t)d;
 }
 
-static uint32_t fw_sum(const rbk *b, uint32_t pos) /* present in [0, pos] */
+static uint32_t fwt_sum(const uint32_t *fw, uint32_t pos) /* present in [0, pos] */
 {
     uint32_t v = 0;
     for (uint32_t x = pos + 1; x > 0; x -= x & (0u - x))
-        v += b->fw[x];
+        v += fw[x];
     return v;
 }
 
 /* the highest present position <= pos, or NONE */
-static uint32_t fw_pred(const rbk *b, uint32_t pos)
+static uint32_t fwt_pred(const uint32_t *fw, uint32_t n, uint32_t top, uint32_t pos)
 {
-    uint32_t k = fw_sum(b, pos);
+    uint32_t k = fwt_sum(fw, pos);
     if (!k)
         return NONE;
     uint32_t at = 0;
-    for (uint32_t st = b->top; st; st >>= 1)
-        if (at + st <= b->n && b->fw[at + st] < k) {
+    for (uint32_t st = top; st; st >>= 1)
+        if (at + st <= n && fw[at + st] < k) {
             at += st;
-            k -= b->fw[at];
+            k -= fw[at];
         }
     return at; /* 1-based at + 1, less one */
+}
+
+static void fw_add(rbk *b, uint32_t pos, int d)
+{
+    fwt_add(b->fw, b->n, pos, d);
+}
+
+static uint32_t fw_sum(const rbk *b, uint32_t pos)
+{
+    return fwt_sum(b->fw, pos);
+}
+
+static uint32_t fw_pred(const rbk *b, uint32_t pos)
+{
+    return fwt_pred(b->fw, b->n, b->top, pos);
 }
 
 /* the least integer d >= 0 with dbin(d) >= bin (dbin nondecreasing) */
@@ -246,6 +270,9 @@ static void rb_free(rbk *b)
     free(b->edge);
     free(b->sl);
     free(b->slpos);
+    for (int q = 0; q < RPK_NCLS; q++)
+        free(b->cf[q]);
+    free(b->cls);
 }
 
 /* the groups by key for the calls C[0..nc) of link l with their E */
@@ -306,16 +333,54 @@ static int rb_init(rbk *b, joint *s, const insort *C, uint32_t nc, const pb_ns *
     return PB_OK;
 }
 
-static void rb_put(rbk *b, uint32_t i)
+/* the classes on: a tree each (PB_ENOMEM) */
+static int rb_classes(rbk *b, const rpk *k)
+{
+    b->ncls = RPK_NCLS;
+    for (int q = 0; q < RPK_NCLS; q++) {
+        b->cf[q] = calloc((size_t)b->n + 2, sizeof *b->cf[q]);
+        if (!b->cf[q])
+            return PB_ENOMEM;
+        b->lbq[q] = k->lbq[q];
+    }
+    b->cls = calloc((size_t)b->n + 1, 1);
+    return b->cls ? PB_OK : PB_ENOMEM;
+}
+
+/* present call i into class q (with the classes on) */
+static void rb_put(rbk *b, uint32_t i, unsigned q)
 {
     fw_add(b, b->posof[i], 1);
+    if (b->ncls) {
+        b->cls[i] = (unsigned char)q;
+        fwt_add(b->cf[q], b->n, b->posof[i], 1);
+        b->ccount[q]++;
+    }
     b->slpos[i] = b->nsl;
     b->sl[b->nsl++] = i;
+}
+
+/* present call i moved to class q */
+static void rb_reclass(rbk *b, uint32_t i, unsigned q)
+{
+    unsigned o = b->cls[i];
+    if (o == q)
+        return;
+    fwt_add(b->cf[o], b->n, b->posof[i], -1);
+    b->ccount[o]--;
+    b->cls[i] = (unsigned char)q;
+    fwt_add(b->cf[q], b->n, b->posof[i], 1);
+    b->ccount[q]++;
 }
 
 static void rb_take(rbk *b, uint32_t i)
 {
     fw_add(b, b->posof[i], -1);
+    if (b->ncls) {
+        unsigned o = b->cls[i];
+        fwt_add(b->cf[o], b->n, b->posof[i], -1);
+        b->ccount[o]--;
+    }
     uint32_t at = b->slpos[i], last = b->sl[--b->nsl];
     b->sl[at] = last;
     b->slpos[last] = at;
@@ -426,10 +491,29 @@ static int rb_best(rbk *b, joint *s, const insort *C, pb_ns t, pb_ns rr, double 
                 }
                 continue;
             }
+            if (b->ncls) { /* class by class: the bin's rest costs more */
+                for (int q = 0; q < b->ncls; q++) {
+                    const uint32_t *cf = b->cf[q];
+                    double lb = b->lbq[q];
+                    if (!b->ccount[q] || rb_far(bound, -lb, *best))
+                        continue;
+                    for (uint32_t p = fwt_pred(cf, b->n, b->top, phi - 1); p != NONE && p >= plo;
+                         p = p ? fwt_pred(cf, b->n, b->top, p - 1) : NONE) {
+                        uint32_t i = b->gp[p], c = C[i].p;
+                        double cost = joint_response_cost(s, c, t, rr);
+                        joint_rpick_test_scored++;
+                        if (rb_far(cost, -lb, *best))
+                            break;
+                        rb_take_min(cost - joint_rord_pick(s, c, t, ans), i, best, pick);
+                    }
+                }
+                continue;
+            }
             for (uint32_t p = fw_pred(b, phi - 1); p != NONE && p >= plo;
                  p = p ? fw_pred(b, p - 1) : NONE) {
                 uint32_t i = b->gp[p], c = C[i].p;
                 double cost = joint_response_cost(s, c, t, rr);
+                joint_rpick_test_scored++;
                 if (rb_far(cost, u, *best))
                     break; /* the rest of the bin costs more */
                 double v = cost;
@@ -440,6 +524,57 @@ static int rb_best(rbk *b, joint *s, const insort *C, pb_ns t, pb_ns rr, double 
         }
     }
     return PB_OK;
+}
+
+static int hent_cmp(const void *x, const void *y)
+{
+    const hent *a = x, *b = y;
+    return hless(a, b) ? -1 : hless(b, a);
+}
+
+/* the C index of pair p (pmap: (pair, index) by pair), or NONE */
+static uint32_t pmap_find(const hent *m, uint32_t n, uint32_t p)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m[mid].key < (pb_ns)p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && m[lo].key == (pb_ns)p ? m[lo].i : NONE;
+}
+
+/* the classes' breakpoints: nx by C index, a heap of (next, index) */
+typedef struct rkh {
+    hent *h;
+    pb_ns *nx;
+    uint32_t n, cap;
+    int fail;
+} rkh;
+
+/* call i's class at t; a new next breakpoint into the heap */
+static unsigned rk_class(const joint *s, const rpk *k, const insort *C, uint32_t i, pb_ns t,
+                         const unsigned char *ans, rkh *r)
+{
+    pb_ns next;
+    unsigned q = joint_rpk_class(s, k, C[i].p, t, ans, &next);
+    if (next != r->nx[i] && next != INT64_MAX) {
+        if (r->n == r->cap) {
+            uint32_t cap = r->cap * 2 + 16;
+            hent *h = realloc(r->h, (size_t)cap * sizeof *h);
+            if (!h) {
+                r->fail = 1;
+                return q;
+            }
+            r->h = h;
+            r->cap = cap;
+        }
+        hpush(r->h, &r->n, (hent){next, i});
+    }
+    r->nx[i] = next;
+    return q;
 }
 
 int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
@@ -461,6 +596,12 @@ int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
     unsigned char *gone = bk ? calloc((size_t)nc + 1, 1) : NULL; /* in the buckets */
     rbk b;
     memset(&b, 0, sizeof b);
+    /* the order term's classes (joint_rpk.c): C index by pair, the
+     * calls' next breakpoints and a heap of them */
+    rpk kq;
+    kq.on = 0;
+    hent *pmap = NULL;
+    rkh rh = {NULL, NULL, 0, 0, 0};
     double u = 0;
     uint32_t ns = 0, nhc = 0, ndead = 0;
     int rc = PB_OK;
@@ -486,6 +627,19 @@ int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
             sm[k] = k + 1 < nc && sm[k + 1] < rrv[k] ? sm[k + 1] : rrv[k];
         if (ans)
             u = joint_rord_pick_max(s, s->pr[C[0].p].link);
+        if (ans && nc >= 2 && joint_rpk_init(s, C, nc, &kq)) {
+            pmap = malloc(((size_t)nc + 1) * sizeof *pmap);
+            rh.nx = malloc(((size_t)nc + 1) * sizeof *rh.nx);
+            if (!pmap || !rh.nx || (rc = rb_classes(&b, &kq)) != PB_OK) {
+                rc = PB_ENOMEM;
+                goto done;
+            }
+            for (uint32_t i = 0; i < nc; i++) {
+                pmap[i] = (hent){(pb_ns)C[i].p, i};
+                rh.nx[i] = INT64_MAX;
+            }
+            pb_sort(pmap, nc, sizeof *pmap, hent_cmp);
+        }
     }
     uint32_t nq = 0, nd = 0, ne = 0, nel = 0, ci = 0, nopen = 0, first = 0;
     for (uint32_t k = 0; k < nc; k++) {
@@ -526,7 +680,21 @@ int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
              * each time: quadratic) */
             gone[x.i] = 1;
             ndead++;
-            rb_put(&b, x.i);
+            rb_put(&b, x.i, b.ncls ? rk_class(s, &kq, C, x.i, t, ans, &rh) : 0);
+            if (rh.fail) {
+                rc = PB_ENOMEM;
+                goto done;
+            }
+        }
+        while (b.ncls && rh.n && rh.h[0].key <= t) { /* a class may rise */
+            hent x = hpop(rh.h, &rh.n);
+            if (b.slpos[x.i] == NONE || rh.nx[x.i] != x.key)
+                continue;
+            rb_reclass(&b, x.i, rk_class(s, &kq, C, x.i, t, ans, &rh));
+            if (rh.fail) {
+                rc = PB_ENOMEM;
+                goto done;
+            }
         }
         if (bk && ndead * 2 > nel) {
             uint32_t m = 0;
@@ -571,6 +739,21 @@ int joint_rpick_greedy(joint *s, const insort *C, uint32_t nc, const pb_ns *rsv,
         nopen--;
         if (bk && b.slpos[pick] != NONE)
             rb_take(&b, pick);
+        if (b.ncls) { /* its neighbours' penalties may fall: class them again */
+            uint32_t nbr[2];
+            double li, lk;
+            if (joint_rord_pick_parts(s, c, &nbr[0], &nbr[1], &li, &lk))
+                for (int j = 0; j < 2; j++) {
+                    uint32_t i = nbr[j] == NONE ? NONE : pmap_find(pmap, nc, nbr[j]);
+                    if (i == NONE || b.slpos[i] == NONE)
+                        continue;
+                    rb_reclass(&b, i, rk_class(s, &kq, C, i, t, ans, &rh));
+                    if (rh.fail) {
+                        rc = PB_ENOMEM;
+                        goto done;
+                    }
+                }
+        }
         uint32_t at = lower(el, nel, pick);
         if (at < nel && el[at] == pick) {
             memmove(el + at, el + at + 1, (size_t)(nel - at - 1) * sizeof *el);
@@ -589,6 +772,9 @@ done:
     free(hc);
     free(sm);
     free(gone);
+    free(pmap);
+    free(rh.h);
+    free(rh.nx);
     rb_free(&b);
     return rc;
 }

@@ -1468,5 +1468,27 @@ int joint_cf_final_conf(joint *s, double *conf);
  * the output o when o was set up from given pairs (the merge, a windowed
  * second search); metadata only */
 void joint_unpm_align_carry(joint *o, joint *f);
+/* joint_rpick.c (repair_pick_class): joint_rord_pick's pieces for call c
+ * (joint_order.c): its neighbours (NONE: none), log rho, log (1 - rho);
+ * 0 when the term is 0 for c whatever t and answered */
+int joint_rord_pick_parts(const joint *s, uint32_t c, uint32_t *pred, uint32_t *succ,
+                          double *linv, double *lkeep);
+/* joint_rpk.c: the re-pairing greedy's order-term bound by class.  pv:
+ * the penalties 0, -log rho, -log (1 - rho); lbq[3 a + b] = pv[a] + pv[b] */
+#define RPK_NCLS 9
+typedef struct rpk {
+    int on;
+    double pv[3], lbq[RPK_NCLS];
+} rpk;
+/* on (1) when some call of C[0..nc) has the order term */
+int joint_rpk_init(const joint *s, const insort *C, uint32_t nc, rpk *k);
+/* call c's class at return time t: its bound holds at every t' >= t
+ * until a neighbour of c is answered; *next: from then it may rise
+ * (INT64_MAX: never) */
+unsigned joint_rpk_class(const joint *s, const rpk *k, uint32_t c, pb_ns t,
+                         const unsigned char *ans, pb_ns *next);
+extern int joint_rpick_test_noclass;          /* tests: 1 scans without the classes */
+extern unsigned long joint_rpick_test_scored; /* tests: bucket calls scored */
+extern double joint_rpick_test_slack; /* tests: nats added to every class bound (wrong) */
 
 #endif
