@@ -490,7 +490,7 @@ typedef struct joint_params {
     double held_skip;   /* [held_skip] without call ids and pair_order=auto: the held
                            search is not run when the free solution leaves at most this
                            many consecutive pairs of calls in question (both open at
-                           once on a link) and no service serialises (joint_heldskip.c);
+                           once on a link) no learned parallel call and no service serialises (joint_heldskip.c);
                            0: off */
 } joint_params;
 

@@ -732,8 +732,9 @@ struct joint {
                                no), 1 it ran */
     size_t unpck_changed;   /* unpaired=3: the copy's links whose choice changed */
     size_t unpck_cnt[2];    /* unpaired=3: copy's requests exact only with / only without */
-    double hskip[4];        /* held_skip (joint_heldskip.c): decided, in question,
-                               serialising services (-1 untested), skipped */
+    double hskip[5];        /* held_skip (joint_heldskip.c): decided, in question,
+                               serialising services (-1 untested), skipped, learned
+                               parallel calls */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

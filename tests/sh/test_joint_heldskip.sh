@@ -33,7 +33,7 @@ run h0 "$tmp/h.csv" -s held_skip=0
 run h5 "$tmp/h.csv" -s held_skip=500
 run h1 "$tmp/h.csv" -s held_skip=100
 ! grep -q '^# held_skip=' "$tmp/h0.res" || fail "held_skip=0 wrote a held_skip line"
-grep -q '^# held_skip=skipped in_question=174 limit=500 serialising=no$' "$tmp/h5.res" ||
+grep -q '^# held_skip=skipped in_question=174 limit=500 learned_parallel=0 serialising=no$' "$tmp/h5.res" ||
     fail "hotel-like 500: not skipped: $(grep '^# held_skip=' "$tmp/h5.res")"
 grep -q '^# pair_order=auto chosen=free held_search=skipped log_likelihood_free=' "$tmp/h5.res" ||
     fail "hotel-like 500: no pair_order line"
@@ -44,7 +44,7 @@ rows "$tmp/h0.res" > "$tmp/a"
 rows "$tmp/h5.res" > "$tmp/b"
 [ -s "$tmp/a" ] || fail "no rows"
 cmp -s "$tmp/a" "$tmp/b" || fail "hotel-like: the skip changed the rows"
-grep -q '^# held_skip=ran in_question=174 limit=100 serialising=untested$' "$tmp/h1.res" ||
+grep -q '^# held_skip=ran in_question=174 limit=100 learned_parallel=0 serialising=untested$' "$tmp/h1.res" ||
     fail "hotel-like 100: $(grep '^# held_skip=' "$tmp/h1.res")"
 noskip "$tmp/h0.res" > "$tmp/a"
 noskip "$tmp/h1.res" > "$tmp/b"
@@ -66,7 +66,7 @@ cmp -s "$tmp/a" "$tmp/b" || fail "call ids: output changed"
 strip_callids "$tmp/m.csv" > "$tmp/s.csv"
 run s0 "$tmp/s.csv" -s held_skip=0
 run s9 "$tmp/s.csv" -s held_skip=1e9
-grep -q '^# held_skip=ran in_question=[0-9]* limit=1e+09 serialising=yes$' "$tmp/s9.res" ||
+grep -q '^# held_skip=ran in_question=[0-9]* limit=1e+09 learned_parallel=[0-9]* serialising=yes$' "$tmp/s9.res" ||
     fail "shape-serial: $(grep '^# held_skip=' "$tmp/s9.res")"
 grep -q '^# pair_order=auto chosen=held ' "$tmp/s9.res" || fail "shape-serial: held not kept"
 noskip "$tmp/s0.res" > "$tmp/a"
