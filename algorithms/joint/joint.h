@@ -491,7 +491,7 @@ typedef struct joint_params {
                            search is not run when the free solution leaves at most this
                            many consecutive pairs of calls in question (both open at
                            once on a link) no learned parallel call and no service serialises (joint_heldskip.c);
-                           0: off */
+                           default 64, 0: off */
 } joint_params;
 
 /* The option table over joint_params. */

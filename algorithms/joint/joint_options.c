@@ -924,11 +924,11 @@ const pb_option joint_options[] = {
      "times, returns, shared calls) stay as they were, though the model is refitted "
      "between; metadata ls_margin= resplits_left_out= (joint_lsmargin.c; docs/joint/speed.md, "
      "\"Speed, twenty-third wave (h194)\"); 0: off"},
-    {"held_skip", PB_OPT_DOUBLE, offsetof(joint_params, held_skip), "0", 0, 1e12,
+    {"held_skip", PB_OPT_DOUBLE, offsetof(joint_params, held_skip), "64", 0, 1e12,
      "speed, without call ids and pair_order=auto: the held search is not run (the free "
      "search kept) when the free solution leaves at most this many consecutive pairs of "
      "calls in question on all links together (both open at once at the callee), learned "
      "no parallel call, and the busy test finds no service serialising on the free "
      "solution's copies; metadata held_skip=skipped|ran in_question= (joint_heldskip.c; docs/joint/speed.md, \"Speed, "
-     "twenty-fourth wave (h195)\"); 0: off"},
+     "twenty-fourth wave (h195)\"); default 64; 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
