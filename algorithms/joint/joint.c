@@ -685,7 +685,10 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
      * them first; w is used as the held search, or kept as its check */
     joint *w = NULL;
     uint32_t declined = 0, free_ever = 0, free_end = 0;
-    if (joint_bbserial_early(a)) {
+    /* held_skip (joint_heldskip.c): 1 never where the early run is due (a
+     * parallel call learned and dropped) */
+    int hs = joint_heldskip_decide(a);
+    if (hs != 1 && joint_bbserial_early(a)) {
         joint_params pw = ph;
         pw.parallel = 1;
         rc = init_one(&w, v, &pw, err, 1, share, force);
@@ -710,7 +713,6 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
             w = NULL;
         }
     }
-    int hs = !w && !b ? joint_heldskip_decide(a) : 0; /* held_skip (joint_heldskip.c) */
     if (hs < 0 || hs > 1)
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     if (!b && rc == PB_OK && hs != 1)
