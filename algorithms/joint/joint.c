@@ -685,7 +685,10 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
      * them first; w is used as the held search, or kept as its check */
     joint *w = NULL;
     uint32_t declined = 0, free_ever = 0, free_end = 0;
-    if (joint_bbserial_early(a)) {
+    /* held_skip (joint_heldskip.c): 1 never where the early run is due (a
+     * parallel call learned and dropped) */
+    int hs = joint_heldskip_decide(a);
+    if (hs != 1 && joint_bbserial_early(a)) {
         joint_params pw = ph;
         pw.parallel = 1;
         rc = init_one(&w, v, &pw, err, 1, share, force);
@@ -710,7 +713,9 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
             w = NULL;
         }
     }
-    if (!b)
+    if (hs < 0 || hs > 1)
+        rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+    if (!b && rc == PB_OK && hs != 1)
         rc = init_one(&b, v, &ph, err, 1, share, force);
     a->selshare = NULL;
     if (b)
@@ -724,7 +729,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     /* each one's log-likelihood, then with the order terms (ll_share:
      * from the same sums, joint_llshare.c) */
     double l0[2] = {0, 0}, lo[2] = {0, 0};
-    rc = joint_llshare_scores(a, b, l0, lo);
+    rc = b ? joint_llshare_scores(a, b, l0, lo) : joint_heldskip_scores(a, l0, lo);
     double la = lo[0], lb = lo[1], l0a = l0[0], l0b = l0[1];
     if (rc != PB_OK) {
         joint_close(w);
@@ -740,7 +745,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     /* the busy test (joint_pick.c): a model check that needs no pairing */
     double *pst = NULL, psum[3] = {0, 0, 0};
     int pick_held = keep == b; /* in: the likelihood's choice (busy_space) */
-    if (params->busy_test) {
+    if (params->busy_test && b) {
         rc = joint_pick(a, b, &pst, psum, &pick_held);
         if (rc != PB_OK) {
             joint_close(w);
@@ -757,7 +762,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     joint *c = NULL;
     joint_params pc = ph;
     double csum[4] = {0, 0, 0, 0};
-    char *hold = keep == a && params->busy_test && params->busy_partial
+    char *hold = keep == a && params->busy_test && params->busy_partial && b
                      ? joint_partial_names(a, pst)
                      : NULL;
     if (hold) {
@@ -782,7 +787,9 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         keep->part_sum[5] = csum[3];
     }
     keep->pord_chosen = keep == b || keep == c ? 2 : 1;
-    keep->pairs_shared = b->pairs_shared; /* pairs_share: the run's (joint_pshare.c) */
+    joint_heldskip_carry(keep, a); /* held_skip's record (joint_heldskip.c) */
+    if (b)
+        keep->pairs_shared = b->pairs_shared; /* pairs_share: the run's (joint_pshare.c) */
     if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
         keep->pwin = pwd;
         if (params->pair_window_check && pwd.window_kind)
@@ -826,6 +833,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
             joint_close(w);
             return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
         }
+        if (k2 == w)
+            joint_heldskip_carry(w, keep);
         joint_close(k2 == w ? keep : w);
         keep = k2;
         w = NULL;

@@ -524,6 +524,11 @@ typedef struct joint_params {
     const struct joint *sel_from; /* not an option: set only on the self-calibration's
                            copy (the real trace's search, whose joint_select choice the
                            copy takes when selfcal_select is on); NULL otherwise */
+    double held_skip;   /* [held_skip] without call ids and pair_order=auto: the held
+                           search is not run when the free solution leaves at most this
+                           many consecutive pairs of calls in question (both open at
+                           once on a link) no learned parallel call and no service serialises (joint_heldskip.c);
+                           default 64, 0: off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -741,6 +741,9 @@ struct joint {
                                restart test, 1 the rank start alone, 2 start=earliest alone */
     int sfast_restart;      /* the calibration copy's own restart outcome (joint.c's
                                s->restart of the copy: 0 not tried, 1 rejected, 2 kept) */
+    double hskip[5];        /* held_skip (joint_heldskip.c): decided, in question,
+                               serialising services (-1 untested), skipped, learned
+                               parallel calls */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -985,4 +985,11 @@ const pb_option joint_options[] = {
      "at the spread stamps' resolution, exact, and is easier than the trace); "
      "(joint_cftick.c; docs/joint/confidence.md \"The copy at the trace's own tick, spread "
      "as the trace was (h201)\"); 0: the copy at the spread stamps' tick"},
+    {"held_skip", PB_OPT_DOUBLE, offsetof(joint_params, held_skip), "64", 0, 1e12,
+     "speed, without call ids and pair_order=auto: the held search is not run (the free "
+     "search kept) when the free solution leaves at most this many consecutive pairs of "
+     "calls in question on all links together (both open at once at the callee), learned "
+     "no parallel call, and the busy test finds no service serialising on the free "
+     "solution's copies; metadata held_skip=skipped|ran in_question= (joint_heldskip.c; docs/joint/speed.md, \"Speed, "
+     "twenty-fourth wave (h195)\"); default 64; 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

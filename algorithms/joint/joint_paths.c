@@ -416,7 +416,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->pord_chosen == 2 ? "held" : "free",
                            s->pord_ll[s->pord_chosen == 2], s->pord_chosen == 2 ? "held" : "free",
                            s->pord_ll[2 + (s->pord_chosen == 2)]);
-        else if (s->pord_chosen)
+        else if (s->pord_chosen && !joint_heldskip_meta(s, res)) /* joint_heldskip.c */
             pb_result_meta(res, "pair_order=auto chosen=%s log_likelihood_free=%.3f "
                            "log_likelihood_held=%.3f with_order_free=%.3f with_order_held=%.3f",
                            s->pord_chosen == 2 ? "held" : "free", s->pord_ll[0], s->pord_ll[1],

@@ -1491,4 +1491,15 @@ extern int joint_rpick_test_noclass;          /* tests: 1 scans without the clas
 extern unsigned long joint_rpick_test_scored; /* tests: bucket calls scored */
 extern double joint_rpick_test_slack; /* tests: nats added to every class bound (wrong) */
 
+/* joint_heldskip.c, held_skip: before the held search (init_choose), whether
+ * the free search a decides the choice alone: 1 skip the held search, 0 run
+ * it, PB_ENOMEM.  joint_heldskip_scores: the free search's scores when
+ * skipped (l0[1], lo[1] NAN); joint_heldskip_carry: the decision's record
+ * copied to the search kept instead; joint_heldskip_meta: its lines, 1 when
+ * they replace the pair_order line */
+int joint_heldskip_decide(joint *a);
+int joint_heldskip_scores(joint *a, double l0[2], double lo[2]);
+void joint_heldskip_carry(joint *to, const joint *from);
+int joint_heldskip_meta(const joint *s, pb_result *res);
+
 #endif

@@ -74,6 +74,7 @@ static int pairs_cases(int *taken, int *taken_off)
         joint_test_params_two(p, 0, NULL);
         p[0].pairs_share = 0;
         p[1].pairs_share = 1;
+        p[0].held_skip = p[1].held_skip = 0; /* the held search runs (joint_heldskip.c) */
         joint *s[2];
         int llsame = 0;
         long d = joint_test_compare_two(t, p, s, &llsame);
