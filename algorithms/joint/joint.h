@@ -489,6 +489,8 @@ typedef struct joint_params {
                            visit's thread at a fitted rate m <= this, a call whose answer
                            came on another thread than its parent visit's costs
                            log(m / (m + (1 - m) / f)) (joint_thread.c), 0: off */
+    double thread_soft_floor; /* [thread_soft_floor] thread_soft's term uses max(m, this):
+                           the most a thread mismatch can cost (joint_thread.c), 0 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -949,4 +949,8 @@ const pb_option joint_options[] = {
      "than its parent visit's (of frequency f among the service's visits) costs "
      "log(m / (m + (1 - m) / f)); metadata thread_soft= per such service (joint_thread.c; "
      "docs/joint/shapes.md \"The receiving thread as a likelihood term (h200)\"); 0: off"},
+    {"thread_soft_floor", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft_floor), "0", 0, 1,
+     "changes results where thread_soft fires: the term's rate is max(m, this), capping what "
+     "one thread mismatch costs at log(F / (F + (1 - F) / f)) (joint_thread.c; docs/joint/"
+     "shapes.md \"thread_soft's term capped (h204)\"); 0: the fitted m as is"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
