@@ -508,6 +508,8 @@ typedef struct joint_params {
                            ticks (subtick), the calibration's copy is cut to that tick in
                            the order of its events and spread the same way
                            (joint_cftick.c), 1 */
+    double thread_soft_floor; /* [thread_soft_floor] thread_soft's term uses max(m, this):
+                           the most a thread mismatch can cost (joint_thread.c), 0 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -992,4 +992,8 @@ const pb_option joint_options[] = {
      "no parallel call, and the busy test finds no service serialising on the free "
      "solution's copies; metadata held_skip=skipped|ran in_question= (joint_heldskip.c; docs/joint/speed.md, \"Speed, "
      "twenty-fourth wave (h195)\"); default 64; 0: off"},
+    {"thread_soft_floor", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft_floor), "0", 0, 1,
+     "changes results where thread_soft fires: the term's rate is max(m, this), capping what "
+     "one thread mismatch costs at log(F / (F + (1 - F) / f)) (joint_thread.c; docs/joint/"
+     "shapes.md \"thread_soft's term capped (h204)\"); 0: the fitted m as is"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

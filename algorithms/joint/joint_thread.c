@@ -319,6 +319,8 @@ static void soft_terms(const joint *s, struct joint_thr *t)
         t->soft_any |= t->son[a];
         if (!t->son[a])
             continue;
+        if (m < s->p.thread_soft_floor)
+            m = s->p.thread_soft_floor; /* thread_soft_floor: a cap on the term (h204) */
         for (uint32_t j = t->fo[a]; j < t->fo[a + 1]; j++)
             t->ftm[j] = log(m) - log(m + (1 - m) / t->ff[j]);
     }

@@ -13,6 +13,7 @@
 #   byte but the params line and the thread_service= lines;
 # - with call ids (every pair made by call id: the filter's, thread_bound=2)
 #   thread_soft=0's assignment;
+# - thread_soft_floor=1 (every mismatch costs 0): thread_soft=0's assignment;
 # - every split scored (resplit_bound=0) gives the same assignment (the
 #   branch and bound's bound of the term is admissible);
 # - shuffled rows give the same assignment; search renamed (node and
@@ -72,6 +73,13 @@ run_nocal "$tmp/bb.csv" "$tmp/nb.res" -s thread_soft=0.5 -s resplit_bound=0
 assignment_of "$tmp/t1.res" > "$tmp/a"
 assignment_of "$tmp/nb.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "resplit_bound=0 changed the assignment"
+# thread_soft_floor (h204): a floor of 1 makes every mismatch cost 0:
+# thread_soft=0's assignment, search still named weighed
+run_nocal "$tmp/bb.csv" "$tmp/f1.res" -s thread_soft=0.5 -s thread_soft_floor=1
+grep -q '^# thread_soft=search ' "$tmp/f1.res" || fail "thread_soft_floor=1: search not weighed"
+assignment_of "$tmp/t0.res" > "$tmp/a"
+assignment_of "$tmp/f1.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "thread_soft_floor=1: not thread_soft=0's assignment"
 # invariances of the weighed run
 check_shuffled_same "$tmp/bb.csv" "$tmp/t1.res" -s thread_soft=0.5
 sed -e '/^#/!s/\bsearch\b/zz_search/g' "$tmp/bb.csv" > "$tmp/rn.csv"
