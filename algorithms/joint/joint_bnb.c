@@ -55,6 +55,8 @@
  * as before (the same bounds; the sorting and the keys' table cost about
  * what they save there) */
 #define JOINT_BNB_KEYS_MIN 10
+/* the count table's row width (rs_count_table) */
+#define JOINT_BNB_CW (JOINT_RESPLIT_MAX + 1)
 
 /* the per-key bound cache and the re-split's scratch */
 struct joint_bnb {
@@ -97,6 +99,13 @@ struct joint_bnb {
      * (bit t: lk[side][t] == tl[side][x]) */
     uint32_t lmask[2][JOINT_RESPLIT_MAX];
     const double *lrow[2][JOINT_RESPLIT_MAX]; /* and its row of count log-probabilities */
+    /* rs_count_table (speed only): count_max of every count range the
+     * re-split can ask of side's touched link x, made once per re-split
+     * by count_max's own loop: cmt[side][x][(lo - c0) * JOINT_BNB_CW + hi - c0]
+     * for c0 = the fixed calls' count <= lo <= hi <= c0 + the shared calls
+     * on it */
+    double cmt[2][JOINT_RESPLIT_MAX][(JOINT_RESPLIT_MAX + 1) * (JOINT_RESPLIT_MAX + 1)];
+    uint32_t cm0[2][JOINT_RESPLIT_MAX];
     /* bnb_step_keys: ln_edge of every bin, for lenb bins of width lebin
      * above ledmin */
     double *ledge, ledmin, lebin;
@@ -341,6 +350,23 @@ int joint_bnb_usable(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *f
     return 1;
 }
 
+/* the largest count term of side's touched link x when its count is lo
+ * plus up to fr free calls */
+static inline double count_max(const joint *s, const struct joint_bnb *B, int side, uint32_t q,
+                               uint32_t x, uint32_t lo, uint32_t fr)
+{
+    /* bnb_count_masks: the row found once per re-split (prep_side) */
+    const double *lp = s->p.bnb_count_masks ? B->lrow[side][x]
+                                            : s->cntlp + s->cnt_off[s->pr[q].link] +
+                                                  (size_t)B->tl[side][x] * (JOINT_KMAX + 1);
+    double mx = -INFINITY;
+    for (uint32_t c = lo; c <= lo + fr; c++) {
+        double w = lp[c > JOINT_KMAX ? JOINT_KMAX : c];
+        mx = w > mx ? w : mx;
+    }
+    return mx;
+}
+
 /* the bounds of one side (q, its fixed calls f[0..nf)) */
 static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const uint32_t *f,
                      uint32_t nf, const uint32_t *set, uint32_t m)
@@ -497,24 +523,27 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
             B->lk[side][t] = NONE;
         B->cconst[side] = s->os_bound[qq->link];
     }
+    /* rs_count_table: first_cut asks count_max(lo, fr) with lo >= the
+     * fixed count c0 and lo + fr <= c0 + the link's shared calls; each
+     * range's value by count_max's own loop (c from lo up, the same
+     * comparisons in the same order: the same double) */
+    for (uint32_t x = 0; x < B->ntl[side]; x++) {
+        const uint32_t c0 = cf[B->tl[side][x]], ns = joint_bits32(B->lmask[side][x]);
+        B->cm0[side][x] = c0;
+        for (uint32_t lo = 0; lo <= ns; lo++)
+            for (uint32_t hi = lo; hi <= ns; hi++)
+                B->cmt[side][x][lo * JOINT_BNB_CW + hi] =
+                    count_max(s, B, side, q, x, c0 + lo, hi - lo);
+    }
     return PB_OK;
 }
 
-/* the largest count term of side's touched link x when its count is lo
- * plus up to fr free calls */
-static inline double count_max(const joint *s, const struct joint_bnb *B, int side, uint32_t q,
-                               uint32_t x, uint32_t lo, uint32_t fr)
+/* count_max(lo, fr) from the re-split's table (rs_count_table) */
+static inline double count_tab(const struct joint_bnb *B, int side, uint32_t x, uint32_t lo,
+                               uint32_t fr)
 {
-    /* bnb_count_masks: the row found once per re-split (prep_side) */
-    const double *lp = s->p.bnb_count_masks ? B->lrow[side][x]
-                                            : s->cntlp + s->cnt_off[s->pr[q].link] +
-                                                  (size_t)B->tl[side][x] * (JOINT_KMAX + 1);
-    double mx = -INFINITY;
-    for (uint32_t c = lo; c <= lo + fr; c++) {
-        double w = lp[c > JOINT_KMAX ? JOINT_KMAX : c];
-        mx = w > mx ? w : mx;
-    }
-    return mx;
+    const uint32_t a = lo - B->cm0[side][x];
+    return B->cmt[side][x][a * JOINT_BNB_CW + a + fr];
 }
 
 /* The subtrees around split mask, whose first difference from the split
@@ -538,7 +567,6 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
     double cmx[2][JOINT_RESPLIT_MAX];
     for (int side = 0; side < 2; side++) {
         const joint_wrec *r = side ? r1 : r0;
-        uint32_t q = side ? q2 : q1;
         /* the reference's list before set[a]: its exact steps while no
          * return of a call that may differ was received */
         uint32_t P = B->fb[side][a];
@@ -577,7 +605,7 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
             }
             clo[side][x] = l0;
             cfr[side][x] = fr;
-            cmx[side][x] = count_max(s, B, side, q, x, l0, fr);
+            cmx[side][x] = count_tab(B, side, x, l0, fr);
         }
     }
     double sh = 0, ct = 0;
@@ -599,7 +627,7 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
             cfr[side][x]--;
             if (b == (uint32_t)side)
                 clo[side][x]++;
-            double w = count_max(s, B, side, side ? q2 : q1, x, clo[side][x], cfr[side][x]);
+            double w = count_tab(B, side, x, clo[side][x], cfr[side][x]);
             ct += w - cmx[side][x];
             cmx[side][x] = w;
         }

@@ -1234,8 +1234,13 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
         goto walk;
     }
     const uint32_t ep = ++s->epoch;
-    for (uint32_t i = j0; i < ref->n - cs; i++)
+    /* nrem: the record's middle returns, every one after its first i1
+     * returns (each received at lo or later, those by mx[i0] < lo) */
+    uint32_t nrem = 0;
+    for (uint32_t i = j0; i < ref->n - cs; i++) {
         s->stamp[ref->k[i]] = ep;
+        nrem += s->pr[ref->k[i]].ret != NONE;
+    }
     /* the new middle's returns, sorted, at the end of the scratch (the
      * merge writes at most n - (its size) before them) */
     for (uint32_t i = j0; i < n - cs; i++) {
@@ -1251,13 +1256,23 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
     uint32_t i1 = i0 > 0 ? ref->rp[i0] : 0, a = 0;
     memcpy(r, ref->r, (size_t)i1 * sizeof *r);
     nr = i1;
-    for (uint32_t i = i1; i < ref->nr; i++) {
+    uint32_t i = i1;
+    /* rs_merge_tail (speed only): once every new return is placed and
+     * every middle one passed, the rest is the record's, copied whole (the
+     * loop would copy it element by element: the same list) */
+    for (; i < ref->nr && (a < na || nrem > 0); i++) {
         uint32_t x = ref->r[i];
-        if (s->stamp[x] == ep)
+        if (s->stamp[x] == ep) {
+            nrem--;
             continue;
+        }
         while (a < na && tkey_gt(s->pr[x].rr, x, s->pr[add[a]].rr, add[a]))
             r[nr++] = add[a++];
         r[nr++] = x;
+    }
+    if (i < ref->nr) {
+        memcpy(r + nr, ref->r + i, (size_t)(ref->nr - i) * sizeof *r);
+        nr += ref->nr - i;
     }
     while (a < na)
         r[nr++] = add[a++];
