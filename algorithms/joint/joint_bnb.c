@@ -42,6 +42,7 @@
  * counts), or the bound is no longer admissible and the choice changes.
  */
 #include "joint_int.h"
+#include "joint_rsbits.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,7 @@
 #define JOINT_BNB_KEYS_MIN 10
 /* the count table's row width (rs_count_table) */
 #define JOINT_BNB_CW (JOINT_RESPLIT_MAX + 1)
+_Static_assert(JOINT_RESPLIT_MAX <= 8, "joint_bnb.c counts mask bits by an 8-bit table");
 
 /* the per-key bound cache and the re-split's scratch */
 struct joint_bnb {
@@ -590,9 +592,10 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
             uint32_t j = B->tl[side][x], l0 = B->cntf[side][j], fr = 0;
             if (s->p.bnb_count_masks) {
                 const uint32_t lm = B->lmask[side][x];
-                fr = joint_bits32(lm & ~below);
+                /* the masks hold at most JOINT_RESPLIT_MAX (8) bits: by table */
+                fr = joint_rs_bits8(lm & ~below);
                 if (!joint_bnb_test_masks) /* test hook: the placed calls not counted */
-                    l0 += joint_bits32(lm & below & placed);
+                    l0 += joint_rs_bits8(lm & below & placed);
             } else {
                 for (uint32_t t = 0; t < m; t++) {
                     if (B->lk[side][t] != j)

@@ -596,6 +596,26 @@ static void keep_split(joint *s)
     s->wref = 2 - s->wref;
 }
 
+/* rs_next_link (speed only): nx[t] the next u > t whose shared call
+ * set[u] is of set[t]'s link, m if none (m <= JOINT_RESPLIT_LOCAL): by the
+ * last place of each link seen, from the end */
+static void joint_rs_next_link(const joint *s, const uint32_t *set, uint32_t m, uint32_t *nx)
+{
+    uint32_t lk[JOINT_RESPLIT_LOCAL], at[JOINT_RESPLIT_LOCAL], nl = 0;
+    for (uint32_t t = m; t-- > 0;) {
+        const uint32_t l = s->pr[set[t]].link;
+        uint32_t x = 0;
+        while (x < nl && lk[x] != l)
+            x++;
+        if (x == nl) {
+            lk[nl] = l;
+            at[nl++] = m;
+        }
+        nx[t] = at[x];
+        at[x] = t;
+    }
+}
+
 /* Re-split the calls q1 and q2 compete for: every split of the first
  * JOINT_RESPLIT_MAX shared calls when the two requests are small (2^8
  * splits of at most JOINT_RESPLIT_BUDGET / 256 calls together: every
@@ -741,6 +761,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         }
     } else {
         s->resplit_local++;
+        uint32_t nx[JOINT_RESPLIT_LOCAL]; /* rs_next_link (exchanges) */
         best = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
         vcur = best;
         keep_split(s);
@@ -769,11 +790,13 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                 }
             }
             /* exchanges: two calls of one endpoint (the counts stay), the
-             * later among the next three shared calls of that endpoint */
+             * later among the next three shared calls of that endpoint
+             * (rs_next_link: along nx, the next shared call of the same
+             * endpoint: the same calls in the same order as the scan) */
+            if (sweep == 0)
+                joint_rs_next_link(s, set, m, nx);
             for (uint32_t t = 0; t < m && *rcp == PB_OK; t++)
-                for (uint32_t u = t + 1, seen = 0; u < m && seen < 3 && *rcp == PB_OK; u++) {
-                    if (s->pr[set[u]].link != s->pr[set[t]].link)
-                        continue;
+                for (uint32_t u = nx[t], seen = 0; u < m && seen < 3 && *rcp == PB_OK; u = nx[u]) {
                     seen++;
                     if (((bm >> t) & 1u) == ((bm >> u) & 1u))
                         continue;
