@@ -91,6 +91,7 @@ struct joint_bnb {
     /* records: the reference and the walk being scored */
     joint_wrec w[2][2];
     uint32_t *lst[2], lcap;
+    uint32_t *lwh; /* rs_prep_whole: the latest whole fixed call of each prefix */
     uint32_t *trig, tcap;
     /* bnb_step_keys: per side being prepared, the possible calls' return
      * times sorted (rt[0..nrt)), and per distinct output link seen
@@ -137,6 +138,7 @@ void joint_bnb_free(joint *s)
     free(B->lst[0]);
     free(B->lst[1]);
     free(B->trig);
+    free(B->lwh);
     free(B->rt);
     free(B->ool);
     free(B->okey);
@@ -429,19 +431,27 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
      * it, at most the largest over the possible calls before it (or 0) */
     const jpair *qc = &s->pr[q];
     B->corr[side] = s->corr_on && (!s->corr_svc || s->corr_svc[qc->callee]) && s->corr_any;
-    if (B->corr[side])
-        for (uint32_t i = 0; i < nu; i++) {
+    if (B->corr[side]) {
+        /* rs_prep_whole (speed only): f is in call order (joint_bnb_usable),
+         * so the fixed calls before u[i] are f's first ones, i of them for
+         * a fixed call, those before the shared call for a shared one
+         * (counted by a merge: set is in call order too); lw[p] is the
+         * latest whole one of f[0..p), the scan's fl */
+        uint32_t *lw = B->lwh;
+        lw[0] = NONE;
+        for (uint32_t j = 0; j < nf; j++)
+            lw[j + 1] = s->pr[f[j]].call != NONE && s->pr[f[j]].ret != NONE ? f[j] : lw[j];
+        for (uint32_t i = 0, fp = 0; i < nu; i++) {
             const jpair *c = &s->pr[u[i]];
+            if (i >= nf)
+                while (fp < nf && by_call(s, f[fp], u[i]))
+                    fp++;
             if (c->call == NONE || c->ret == NONE)
                 continue; /* no term */
             /* the call before it: the latest whole fixed call before it
              * (always in the list; none: maybe no call before, 0), or a
              * shared call between the two */
-            uint32_t fl = NONE;
-            for (uint32_t j = 0; j < nf; j++)
-                if (j != i && by_call(s, f[j], u[i]) && s->pr[f[j]].call != NONE &&
-                    s->pr[f[j]].ret != NONE)
-                    fl = f[j];
+            const uint32_t fl = lw[i < nf ? i : fp];
             double mx = fl == NONE ? 0 : joint_corr_term(s, qc->link, fl, u[i]);
             for (uint32_t j = nf; j < nu; j++)
                 if (j != i && by_call(s, u[j], u[i]) && (fl == NONE || by_call(s, fl, u[j]))) {
@@ -450,6 +460,7 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
                 }
             ub[u[i]] += mx;
         }
+    }
     if (s->p.thread_soft > 0 && s->thr) /* thread_soft: each call's exact term (joint_thread.c) */
         for (uint32_t i = 0; i < nu; i++)
             ub[u[i]] += joint_thread_kid(s, q, u[i]);
@@ -723,7 +734,8 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
     uint32_t need = (n1 > n2 ? n1 : n2) + m + 2;
     if (need > B->lcap) {
         if (grow_u32(&B->lst[0], need) != PB_OK || grow_u32(&B->lst[1], need) != PB_OK ||
-            grow_u32(&B->trig, need) != PB_OK || grow_u32(&B->ool, need + 1) != PB_OK)
+            grow_u32(&B->trig, need) != PB_OK || grow_u32(&B->ool, need + 1) != PB_OK ||
+            grow_u32(&B->lwh, need) != PB_OK)
             return PB_ENOMEM;
         pb_ns *rt = realloc(B->rt, (size_t)need * sizeof *rt);
         if (!rt)
@@ -737,6 +749,10 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
         return rc;
     for (int i = 0; i < 2; i++)
         B->w[i][0].valid = B->w[i][1].valid = 0;
+    /* rs_cut_fill (speed only): every split -INFINITY first, so a cut
+     * subtree is passed over whole (the values it would write) */
+    for (uint32_t x = 0; x < (1u << m); x++)
+        val[x] = -INFINITY;
     /* the current split first: the best so far, with its tie bonus */
     int ref = 0;
     if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, cur, -1, &val[cur])) != PB_OK)
@@ -763,11 +779,7 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
             /* the leaves of this subtree from y on: none can be chosen */
             uint32_t end = (y | ((1u << (m - d)) - 1u)) + 1u;
             s->bnb_cut += end - y;
-            for (; y < end; y++) {
-                uint32_t x = rev_bits(y, m);
-                if (x != cur)
-                    val[x] = -INFINITY;
-            }
+            y = end; /* each val[x] (x != cur) -INFINITY already */
             continue;
         }
         if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, mask, ref, &val[mask])) != PB_OK)
