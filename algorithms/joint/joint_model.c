@@ -1285,7 +1285,10 @@ walk:;
      * until after the record's last such step; from there the two walks
      * take the same late sends unless a call of the middles outlives q:
      * then no stop */
-    wsync *syp = joint_la_timer_may(s, q, k + j0, n - cs - j0, ref->k + j0, ref->n - cs - j0)
+    /* (no late-call timers at all: joint_la_timer_may's own first test,
+     * without the call) */
+    wsync *syp = s->la_timer && joint_la_timer_may(s, q, k + j0, n - cs - j0, ref->k + j0,
+                                                   ref->n - cs - j0)
                      ? NULL
                      : &sy;
     /* the record's state before step i0 (none before step 0) */
