@@ -42,7 +42,7 @@
  * counts), or the bound is no longer admissible and the choice changes.
  */
 #include "joint_int.h"
-#include "joint_rsbits.h"
+#include "joint_rs.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,7 @@
  * (docs/joint/model.md, "The model").
  */
 #include "joint_int.h"
+#include "joint_rs.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
 #include "joint_smooth.h"
@@ -118,6 +119,11 @@ static inline int walk_is_lean(const joint *s, uint32_t q)
     const uint32_t b = s->pr[q].callee;
     return !s->npflag && !s->qend && s->dk_off && (!s->la_timer || !s->la_timer[b]) &&
            (!s->late_gap || s->late_gap[b] < 0);
+}
+
+int joint_walk_lean(const joint *s, uint32_t q)
+{
+    return walk_is_lean(s, q);
 }
 
 static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
