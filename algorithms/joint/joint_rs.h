@@ -35,6 +35,7 @@ int joint_rsb_add(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec *
 void joint_rsb_free(struct joint_rsb *R);
 extern int joint_rsb_test_off, joint_rsb_test_check;
 extern size_t joint_rsb_test_bad, joint_rsb_test_used, joint_rsb_test_skipped;
+extern double joint_rsb_test_bias;
 
 /* joint_model.c: walk_is_lean's answer for request q (the walk takes the
  * lean steps) */
