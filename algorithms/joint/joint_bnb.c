@@ -42,6 +42,7 @@
  * counts), or the bound is no longer admissible and the choice changes.
  */
 #include "joint_int.h"
+#include "joint_rs.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,9 @@
  * as before (the same bounds; the sorting and the keys' table cost about
  * what they save there) */
 #define JOINT_BNB_KEYS_MIN 10
+/* the count table's row width (rs_count_table) */
+#define JOINT_BNB_CW (JOINT_RESPLIT_MAX + 1)
+_Static_assert(JOINT_RESPLIT_MAX <= 8, "joint_bnb.c counts mask bits by an 8-bit table");
 
 /* the per-key bound cache and the re-split's scratch */
 struct joint_bnb {
@@ -87,6 +91,7 @@ struct joint_bnb {
     /* records: the reference and the walk being scored */
     joint_wrec w[2][2];
     uint32_t *lst[2], lcap;
+    uint32_t *lwh; /* rs_prep_whole: the latest whole fixed call of each prefix */
     uint32_t *trig, tcap;
     /* bnb_step_keys: per side being prepared, the possible calls' return
      * times sorted (rt[0..nrt)), and per distinct output link seen
@@ -97,6 +102,13 @@ struct joint_bnb {
      * (bit t: lk[side][t] == tl[side][x]) */
     uint32_t lmask[2][JOINT_RESPLIT_MAX];
     const double *lrow[2][JOINT_RESPLIT_MAX]; /* and its row of count log-probabilities */
+    /* rs_count_table (speed only): count_max of every count range the
+     * re-split can ask of side's touched link x, made once per re-split
+     * by count_max's own loop: cmt[side][x][(lo - c0) * JOINT_BNB_CW + hi - c0]
+     * for c0 = the fixed calls' count <= lo <= hi <= c0 + the shared calls
+     * on it */
+    double cmt[2][JOINT_RESPLIT_MAX][(JOINT_RESPLIT_MAX + 1) * (JOINT_RESPLIT_MAX + 1)];
+    uint32_t cm0[2][JOINT_RESPLIT_MAX];
     /* bnb_step_keys: ln_edge of every bin, for lenb bins of width lebin
      * above ledmin */
     double *ledge, ledmin, lebin;
@@ -126,6 +138,7 @@ void joint_bnb_free(joint *s)
     free(B->lst[0]);
     free(B->lst[1]);
     free(B->trig);
+    free(B->lwh);
     free(B->rt);
     free(B->ool);
     free(B->okey);
@@ -341,6 +354,23 @@ int joint_bnb_usable(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *f
     return 1;
 }
 
+/* the largest count term of side's touched link x when its count is lo
+ * plus up to fr free calls */
+static inline double count_max(const joint *s, const struct joint_bnb *B, int side, uint32_t q,
+                               uint32_t x, uint32_t lo, uint32_t fr)
+{
+    /* bnb_count_masks: the row found once per re-split (prep_side) */
+    const double *lp = s->p.bnb_count_masks ? B->lrow[side][x]
+                                            : s->cntlp + s->cnt_off[s->pr[q].link] +
+                                                  (size_t)B->tl[side][x] * (JOINT_KMAX + 1);
+    double mx = -INFINITY;
+    for (uint32_t c = lo; c <= lo + fr; c++) {
+        double w = lp[c > JOINT_KMAX ? JOINT_KMAX : c];
+        mx = w > mx ? w : mx;
+    }
+    return mx;
+}
+
 /* the bounds of one side (q, its fixed calls f[0..nf)) */
 static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const uint32_t *f,
                      uint32_t nf, const uint32_t *set, uint32_t m)
@@ -401,19 +431,27 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
      * it, at most the largest over the possible calls before it (or 0) */
     const jpair *qc = &s->pr[q];
     B->corr[side] = s->corr_on && (!s->corr_svc || s->corr_svc[qc->callee]) && s->corr_any;
-    if (B->corr[side])
-        for (uint32_t i = 0; i < nu; i++) {
+    if (B->corr[side]) {
+        /* rs_prep_whole (speed only): f is in call order (joint_bnb_usable),
+         * so the fixed calls before u[i] are f's first ones, i of them for
+         * a fixed call, those before the shared call for a shared one
+         * (counted by a merge: set is in call order too); lw[p] is the
+         * latest whole one of f[0..p), the scan's fl */
+        uint32_t *lw = B->lwh;
+        lw[0] = NONE;
+        for (uint32_t j = 0; j < nf; j++)
+            lw[j + 1] = s->pr[f[j]].call != NONE && s->pr[f[j]].ret != NONE ? f[j] : lw[j];
+        for (uint32_t i = 0, fp = 0; i < nu; i++) {
             const jpair *c = &s->pr[u[i]];
+            if (i >= nf)
+                while (fp < nf && by_call(s, f[fp], u[i]))
+                    fp++;
             if (c->call == NONE || c->ret == NONE)
                 continue; /* no term */
             /* the call before it: the latest whole fixed call before it
              * (always in the list; none: maybe no call before, 0), or a
              * shared call between the two */
-            uint32_t fl = NONE;
-            for (uint32_t j = 0; j < nf; j++)
-                if (j != i && by_call(s, f[j], u[i]) && s->pr[f[j]].call != NONE &&
-                    s->pr[f[j]].ret != NONE)
-                    fl = f[j];
+            const uint32_t fl = lw[i < nf ? i : fp];
             double mx = fl == NONE ? 0 : joint_corr_term(s, qc->link, fl, u[i]);
             for (uint32_t j = nf; j < nu; j++)
                 if (j != i && by_call(s, u[j], u[i]) && (fl == NONE || by_call(s, fl, u[j]))) {
@@ -422,6 +460,7 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
                 }
             ub[u[i]] += mx;
         }
+    }
     if (s->p.thread_soft > 0 && s->thr) /* thread_soft: each call's exact term (joint_thread.c) */
         for (uint32_t i = 0; i < nu; i++)
             ub[u[i]] += joint_thread_kid(s, q, u[i]);
@@ -497,24 +536,27 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
             B->lk[side][t] = NONE;
         B->cconst[side] = s->os_bound[qq->link];
     }
+    /* rs_count_table: first_cut asks count_max(lo, fr) with lo >= the
+     * fixed count c0 and lo + fr <= c0 + the link's shared calls; each
+     * range's value by count_max's own loop (c from lo up, the same
+     * comparisons in the same order: the same double) */
+    for (uint32_t x = 0; x < B->ntl[side]; x++) {
+        const uint32_t c0 = cf[B->tl[side][x]], ns = joint_bits32(B->lmask[side][x]);
+        B->cm0[side][x] = c0;
+        for (uint32_t lo = 0; lo <= ns; lo++)
+            for (uint32_t hi = lo; hi <= ns; hi++)
+                B->cmt[side][x][lo * JOINT_BNB_CW + hi] =
+                    count_max(s, B, side, q, x, c0 + lo, hi - lo);
+    }
     return PB_OK;
 }
 
-/* the largest count term of side's touched link x when its count is lo
- * plus up to fr free calls */
-static inline double count_max(const joint *s, const struct joint_bnb *B, int side, uint32_t q,
-                               uint32_t x, uint32_t lo, uint32_t fr)
+/* count_max(lo, fr) from the re-split's table (rs_count_table) */
+static inline double count_tab(const struct joint_bnb *B, int side, uint32_t x, uint32_t lo,
+                               uint32_t fr)
 {
-    /* bnb_count_masks: the row found once per re-split (prep_side) */
-    const double *lp = s->p.bnb_count_masks ? B->lrow[side][x]
-                                            : s->cntlp + s->cnt_off[s->pr[q].link] +
-                                                  (size_t)B->tl[side][x] * (JOINT_KMAX + 1);
-    double mx = -INFINITY;
-    for (uint32_t c = lo; c <= lo + fr; c++) {
-        double w = lp[c > JOINT_KMAX ? JOINT_KMAX : c];
-        mx = w > mx ? w : mx;
-    }
-    return mx;
+    const uint32_t a = lo - B->cm0[side][x];
+    return B->cmt[side][x][a * JOINT_BNB_CW + a + fr];
 }
 
 /* The subtrees around split mask, whose first difference from the split
@@ -538,7 +580,6 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
     double cmx[2][JOINT_RESPLIT_MAX];
     for (int side = 0; side < 2; side++) {
         const joint_wrec *r = side ? r1 : r0;
-        uint32_t q = side ? q2 : q1;
         /* the reference's list before set[a]: its exact steps while no
          * return of a call that may differ was received */
         uint32_t P = B->fb[side][a];
@@ -562,9 +603,10 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
             uint32_t j = B->tl[side][x], l0 = B->cntf[side][j], fr = 0;
             if (s->p.bnb_count_masks) {
                 const uint32_t lm = B->lmask[side][x];
-                fr = joint_bits32(lm & ~below);
+                /* the masks hold at most JOINT_RESPLIT_MAX (8) bits: by table */
+                fr = joint_rs_bits8(lm & ~below);
                 if (!joint_bnb_test_masks) /* test hook: the placed calls not counted */
-                    l0 += joint_bits32(lm & below & placed);
+                    l0 += joint_rs_bits8(lm & below & placed);
             } else {
                 for (uint32_t t = 0; t < m; t++) {
                     if (B->lk[side][t] != j)
@@ -577,7 +619,7 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
             }
             clo[side][x] = l0;
             cfr[side][x] = fr;
-            cmx[side][x] = count_max(s, B, side, q, x, l0, fr);
+            cmx[side][x] = count_tab(B, side, x, l0, fr);
         }
     }
     double sh = 0, ct = 0;
@@ -599,7 +641,7 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
             cfr[side][x]--;
             if (b == (uint32_t)side)
                 clo[side][x]++;
-            double w = count_max(s, B, side, side ? q2 : q1, x, clo[side][x], cfr[side][x]);
+            double w = count_tab(B, side, x, clo[side][x], cfr[side][x]);
             ct += w - cmx[side][x];
             cmx[side][x] = w;
         }
@@ -692,7 +734,8 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
     uint32_t need = (n1 > n2 ? n1 : n2) + m + 2;
     if (need > B->lcap) {
         if (grow_u32(&B->lst[0], need) != PB_OK || grow_u32(&B->lst[1], need) != PB_OK ||
-            grow_u32(&B->trig, need) != PB_OK || grow_u32(&B->ool, need + 1) != PB_OK)
+            grow_u32(&B->trig, need) != PB_OK || grow_u32(&B->ool, need + 1) != PB_OK ||
+            grow_u32(&B->lwh, need) != PB_OK)
             return PB_ENOMEM;
         pb_ns *rt = realloc(B->rt, (size_t)need * sizeof *rt);
         if (!rt)
@@ -706,6 +749,10 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
         return rc;
     for (int i = 0; i < 2; i++)
         B->w[i][0].valid = B->w[i][1].valid = 0;
+    /* rs_cut_fill (speed only): every split -INFINITY first, so a cut
+     * subtree is passed over whole (the values it would write) */
+    for (uint32_t x = 0; x < (1u << m); x++)
+        val[x] = -INFINITY;
     /* the current split first: the best so far, with its tie bonus */
     int ref = 0;
     if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, cur, -1, &val[cur])) != PB_OK)
@@ -732,11 +779,7 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
             /* the leaves of this subtree from y on: none can be chosen */
             uint32_t end = (y | ((1u << (m - d)) - 1u)) + 1u;
             s->bnb_cut += end - y;
-            for (; y < end; y++) {
-                uint32_t x = rev_bits(y, m);
-                if (x != cur)
-                    val[x] = -INFINITY;
-            }
+            y = end; /* each val[x] (x != cur) -INFINITY already */
             continue;
         }
         if ((rc = score(s, B, q1, q2, f1, n1, f2, n2, set, m, mask, ref, &val[mask])) != PB_OK)

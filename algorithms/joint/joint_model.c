@@ -5,6 +5,7 @@
  * (docs/joint/model.md, "The model").
  */
 #include "joint_int.h"
+#include "joint_rs.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
 #include "joint_smooth.h"
@@ -118,6 +119,11 @@ static inline int walk_is_lean(const joint *s, uint32_t q)
     const uint32_t b = s->pr[q].callee;
     return !s->npflag && !s->qend && s->dk_off && (!s->la_timer || !s->la_timer[b]) &&
            (!s->late_gap || s->late_gap[b] < 0);
+}
+
+int joint_walk_lean(const joint *s, uint32_t q)
+{
+    return walk_is_lean(s, q);
 }
 
 static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q, const uint32_t *k, uint32_t n, const uint32_t *r,
@@ -1234,8 +1240,13 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
         goto walk;
     }
     const uint32_t ep = ++s->epoch;
-    for (uint32_t i = j0; i < ref->n - cs; i++)
+    /* nrem: the record's middle returns, every one after its first i1
+     * returns (each received at lo or later, those by mx[i0] < lo) */
+    uint32_t nrem = 0;
+    for (uint32_t i = j0; i < ref->n - cs; i++) {
         s->stamp[ref->k[i]] = ep;
+        nrem += s->pr[ref->k[i]].ret != NONE;
+    }
     /* the new middle's returns, sorted, at the end of the scratch (the
      * merge writes at most n - (its size) before them) */
     for (uint32_t i = j0; i < n - cs; i++) {
@@ -1251,13 +1262,23 @@ static inline __attribute__((always_inline)) int walk_from_ref(joint *s, uint32_
     uint32_t i1 = i0 > 0 ? ref->rp[i0] : 0, a = 0;
     memcpy(r, ref->r, (size_t)i1 * sizeof *r);
     nr = i1;
-    for (uint32_t i = i1; i < ref->nr; i++) {
+    uint32_t i = i1;
+    /* rs_merge_tail (speed only): once every new return is placed and
+     * every middle one passed, the rest is the record's, copied whole (the
+     * loop would copy it element by element: the same list) */
+    for (; i < ref->nr && (a < na || nrem > 0); i++) {
         uint32_t x = ref->r[i];
-        if (s->stamp[x] == ep)
+        if (s->stamp[x] == ep) {
+            nrem--;
             continue;
+        }
         while (a < na && tkey_gt(s->pr[x].rr, x, s->pr[add[a]].rr, add[a]))
             r[nr++] = add[a++];
         r[nr++] = x;
+    }
+    if (i < ref->nr) {
+        memcpy(r + nr, ref->r + i, (size_t)(ref->nr - i) * sizeof *r);
+        nr += ref->nr - i;
     }
     while (a < na)
         r[nr++] = add[a++];
@@ -1270,7 +1291,10 @@ walk:;
      * until after the record's last such step; from there the two walks
      * take the same late sends unless a call of the middles outlives q:
      * then no stop */
-    wsync *syp = joint_la_timer_may(s, q, k + j0, n - cs - j0, ref->k + j0, ref->n - cs - j0)
+    /* (no late-call timers at all: joint_la_timer_may's own first test,
+     * without the call) */
+    wsync *syp = s->la_timer && joint_la_timer_may(s, q, k + j0, n - cs - j0, ref->k + j0,
+                                                   ref->n - cs - j0)
                      ? NULL
                      : &sy;
     /* the record's state before step i0 (none before step 0) */

@@ -4,6 +4,7 @@
  * share (docs/joint/search.md, "The search", steps 2-3).
  */
 #include "joint_int.h"
+#include "joint_rs.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
 #include <glpk.h>
@@ -361,6 +362,7 @@ struct rsmerge {
      * fixed calls before each place (fcnt, half + 1 each) and in all */
     uint32_t pos[2][JOINT_RESPLIT_LOCAL], *fcnt, nfix[2], m;
     int ok;
+    struct joint_rsb *rsb; /* rs_bound's cache (joint_rsbound.c) */
 };
 typedef struct rsmerge rsmerge;
 
@@ -459,8 +461,10 @@ static uint32_t rsmerge_pick_hint(const rsmerge *M, uint32_t mask, uint32_t rmas
 
 void joint_resplit_free(joint *s)
 {
-    if (s->rsm)
+    if (s->rsm) {
         free(s->rsm->all);
+        joint_rsb_free(s->rsm->rsb);
+    }
     free(s->rsm);
     s->rsm = NULL;
     joint_bnb_free(s);
@@ -529,12 +533,72 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
     const joint_wrec *ref = s->wr + s->wref;
     if (!ref[0].valid || !ref[1].valid || ref[0].q != q1 || ref[1].q != q2)
         return INFINITY;
-    const rsmerge *M = s->rsm;
+    rsmerge *M = s->rsm;
     double l1 = 0, l2 = 0;
+    /* rs_bound (joint_rsbound.c): a single move out of side ms from the
+     * record's split, the side gaining mp bounded from its record first */
+    const int g = ms >= 0 ? 1 - ms : -1;
+    int bnd = g >= 0 && M->ok && ref[g].has_mask && !(s->p.ls_margin > 0) &&
+              joint_prune_test_bias == 0 && joint_ordbound_test_slack == 0;
+    if (bnd) {
+        uint32_t t = 0;
+        while (t < m && set[t] != mp)
+            t++;
+        bnd = t < m && (ref[g].mask ^ mask) == (1u << t) && ((mask >> t) & 1u) == (uint32_t)g;
+    }
     if (M->ok && ref[0].has_mask && ref[1].has_mask && ref[0].mask == ref[1].mask &&
         ref[0].mask != mask) {
         /* the lists from the record's, their common ends counted */
         uint32_t p1, c1, p2, c2;
+        if (bnd) {
+            /* the side left by mp first, as below; then the bound */
+            double ub = 0, lm = 0;
+            uint32_t *em = ms == 0 ? e1 : e2, pm, cm;
+            uint32_t am = rsmerge_pick_hint(M, mask, ref[ms].mask, (uint32_t)ms, &ref[ms], em, &pm, &cm);
+            if ((*rcp = side_est(s, ms == 0 ? q1 : q2, em, am, &ref[ms], 1, pm, cm, 1, mp, &lm)) !=
+                PB_OK)
+                return INFINITY;
+            if (joint_rsb_add(s, &M->rsb, g ? q2 : q1, &ref[g], mp, &ub)) {
+                double u = lm + ub;
+                if (joint_rsb_test_check) { /* tests: the estimate it bounds */
+                    double lg = 0;
+                    uint32_t *eg = g ? e2 : e1, pg, cg;
+                    uint32_t ag = rsmerge_pick_hint(M, mask, ref[g].mask, (uint32_t)g, &ref[g],
+                                                    eg, &pg, &cg);
+                    if ((*rcp = side_est(s, g ? q2 : q1, eg, ag, &ref[g], 1, pg, cg, 0, mp,
+                                         &lg)) != PB_OK)
+                        return INFINITY;
+                    joint_rsb_test_bad += lg > ub;
+                }
+                if (u + 2 * JOINT_PRUNE_TOL * (1.0 + fabs(u) + fabs(bound)) <= bound) {
+                    /* counted as the estimate: it would be left out, the
+                     * order term too (joint_rsbound.c) */
+                    s->est_evals++;
+                    joint_rsb_test_skipped++;
+                    if (s->order_active)
+                        (void)joint_ordbound_est_skip(s, u, bound);
+                    return u;
+                }
+            }
+            if (ms == 0)
+                l1 = lm;
+            else
+                l2 = lm;
+            uint32_t *eg = g ? e2 : e1, pg, cg;
+            uint32_t ag = rsmerge_pick_hint(M, mask, ref[g].mask, (uint32_t)g, &ref[g], eg, &pg, &cg);
+            if ((*rcp = side_est(s, g ? q2 : q1, eg, ag, &ref[g], 1, pg, cg, 0, mp, g ? &l2 : &l1)) !=
+                PB_OK)
+                return INFINITY;
+            s->est_evals++;
+            double v = l1 + l2;
+            if (s->order_active && joint_ordbound_est_skip(s, v, bound))
+                return v - joint_ordbound_est_shift();
+            if (s->order_active) {
+                uint32_t a = ms == 0 ? am : ag, b = ms == 0 ? ag : am;
+                v += joint_order_ll(s, q1, e1, a, q2, e2, b);
+            }
+            return v;
+        }
         uint32_t a = rsmerge_pick_hint(M, mask, ref[0].mask, 0, &ref[0], e1, &p1, &c1);
         uint32_t b = rsmerge_pick_hint(M, mask, ref[1].mask, 1, &ref[1], e2, &p2, &c2);
         if ((*rcp = side_est(s, q1, e1, a, &ref[0], 1, p1, c1, ms == 0, mp, &l1)) != PB_OK ||
@@ -594,6 +658,26 @@ int joint_prunable(joint *s, double est, double bound)
 static void keep_split(joint *s)
 {
     s->wref = 2 - s->wref;
+}
+
+/* rs_next_link (speed only): nx[t] the next u > t whose shared call
+ * set[u] is of set[t]'s link, m if none (m <= JOINT_RESPLIT_LOCAL): by the
+ * last place of each link seen, from the end */
+static void joint_rs_next_link(const joint *s, const uint32_t *set, uint32_t m, uint32_t *nx)
+{
+    uint32_t lk[JOINT_RESPLIT_LOCAL], at[JOINT_RESPLIT_LOCAL], nl = 0;
+    for (uint32_t t = m; t-- > 0;) {
+        const uint32_t l = s->pr[set[t]].link;
+        uint32_t x = 0;
+        while (x < nl && lk[x] != l)
+            x++;
+        if (x == nl) {
+            lk[nl] = l;
+            at[nl++] = m;
+        }
+        nx[t] = at[x];
+        at[x] = t;
+    }
 }
 
 /* Re-split the calls q1 and q2 compete for: every split of the first
@@ -741,6 +825,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         }
     } else {
         s->resplit_local++;
+        uint32_t nx[JOINT_RESPLIT_LOCAL]; /* rs_next_link (exchanges) */
         best = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
         vcur = best;
         keep_split(s);
@@ -769,11 +854,13 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                 }
             }
             /* exchanges: two calls of one endpoint (the counts stay), the
-             * later among the next three shared calls of that endpoint */
+             * later among the next three shared calls of that endpoint
+             * (rs_next_link: along nx, the next shared call of the same
+             * endpoint: the same calls in the same order as the scan) */
+            if (sweep == 0)
+                joint_rs_next_link(s, set, m, nx);
             for (uint32_t t = 0; t < m && *rcp == PB_OK; t++)
-                for (uint32_t u = t + 1, seen = 0; u < m && seen < 3 && *rcp == PB_OK; u++) {
-                    if (s->pr[set[u]].link != s->pr[set[t]].link)
-                        continue;
+                for (uint32_t u = nx[t], seen = 0; u < m && seen < 3 && *rcp == PB_OK; u = nx[u]) {
                     seen++;
                     if (((bm >> t) & 1u) == ((bm >> u) & 1u))
                         continue;

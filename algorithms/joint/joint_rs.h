@@ -1,0 +1,44 @@
+/*
+ * joint_rs.h - joint: the re-split's speed helpers (speed only, the same
+ * results): the set bits of a mask of at most 8 bits by table (the same
+ * count as joint_bits32: joint_bnb.c's masks of at most JOINT_RESPLIT_MAX
+ * shared calls), and the single move's bound (joint_rsbound.c).  Included
+ * after joint_int.h.
+ */
+#ifndef JOINT_RS_H
+#define JOINT_RS_H
+
+#include <stdint.h>
+
+#define JOINT_RS_B2(n) n, n + 1, n + 1, n + 2
+#define JOINT_RS_B4(n) JOINT_RS_B2(n), JOINT_RS_B2(n + 1), JOINT_RS_B2(n + 1), JOINT_RS_B2(n + 2)
+#define JOINT_RS_B6(n) JOINT_RS_B4(n), JOINT_RS_B4(n + 1), JOINT_RS_B4(n + 1), JOINT_RS_B4(n + 2)
+static const unsigned char joint_rs_pop8[256] = {JOINT_RS_B6(0), JOINT_RS_B6(1), JOINT_RS_B6(1),
+                                                 JOINT_RS_B6(2)};
+#undef JOINT_RS_B6
+#undef JOINT_RS_B4
+#undef JOINT_RS_B2
+
+/* set bits of x, x < 256 */
+static inline uint32_t joint_rs_bits8(uint32_t x)
+{
+    return joint_rs_pop8[x & 0xffu];
+}
+
+/* joint_rsbound.c (speed only): an upper bound of the estimate of
+ * request q's list in the record ref (of q, valid) with call c added (c
+ * not in it): 1 and *ub, or 0 (no bound: estimate it).  *R the bound's
+ * per-key cache (made at the first use; joint_rsb_free frees it) */
+struct joint_rsb;
+int joint_rsb_add(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec *ref, uint32_t c,
+                  double *ub);
+void joint_rsb_free(struct joint_rsb *R);
+extern int joint_rsb_test_off, joint_rsb_test_check;
+extern size_t joint_rsb_test_bad, joint_rsb_test_used, joint_rsb_test_skipped;
+extern double joint_rsb_test_bias;
+
+/* joint_model.c: walk_is_lean's answer for request q (the walk takes the
+ * lean steps) */
+int joint_walk_lean(const joint *s, uint32_t q);
+
+#endif
