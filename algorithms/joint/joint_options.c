@@ -1004,10 +1004,11 @@ const pb_option joint_options[] = {
      "the queue empties (metadata unp_win= ... cut=link_busy_period; joint_unpbusy.c; "
      "docs/joint/loss_late.md \"The window cut where the link's queue empties (h211)\"); "
      "0: the request's span as is"},
-    {"unp_whole_one", PB_OPT_INT, offsetof(joint_params, unp_whole_one), "0", 0, 1,
+    {"unp_whole_one", PB_OPT_INT, offsetof(joint_params, unp_whole_one), "0", 0, 2,
      "speed, under loss without call ids: when unpaired=1's second search runs on the whole "
      "trace (unp_win's window over half the messages), it runs the first search's free / "
      "held choice only instead of both searches and the choice again (metadata unp_win=whole "
      "... search=first_choice; joint_unpone.c; docs/joint/loss_late.md \"The whole second "
-     "search with the first search's choice (h211)\"); 0: both searches"},
+     "search with the first search's choice (h211)\"); 2: only where the first search kept the "
+     "held search; 0: both searches"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
