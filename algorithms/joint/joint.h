@@ -531,6 +531,11 @@ typedef struct joint_params {
                            many consecutive pairs of calls in question (both open at
                            once on a link) no learned parallel call and no service serialises (joint_heldskip.c);
                            default 64, 0: off */
+    int unp_busy;       /* [unp_busy] unp_win=2: a changed message's seed span cut to
+                           its link's busy period in the first search (joint_unpbusy.c), 0 */
+    int unp_whole_one;  /* [unp_whole_one] unpaired=1's whole second search runs the first
+                           search's free / held choice only (joint_unpone.c); 2: only
+                           where the first kept the held search; 0 */
 } joint_params;
 
 /* The option table over joint_params. */

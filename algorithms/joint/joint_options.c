@@ -996,4 +996,19 @@ const pb_option joint_options[] = {
      "changes results where thread_soft fires: the term's rate is max(m, this), capping what "
      "one thread mismatch costs at log(F / (F + (1 - F) / f)) (joint_thread.c; docs/joint/"
      "shapes.md \"thread_soft's term capped (h204)\"); 0: the fitted m as is"},
+    {"unp_busy", PB_OPT_INT, offsetof(joint_params, unp_busy), "0", 0, 1,
+     "speed, changes results under loss without call ids: unp_win=2's window seeded by a "
+     "changed message's request is cut to its link's busy period in the first search (from "
+     "the last instant before it to the first after it where every call of the link the "
+     "first search paired is answered): a lost message moves its link's pairs only until "
+     "the queue empties (metadata unp_win= ... cut=link_busy_period; joint_unpbusy.c; "
+     "docs/joint/loss_late.md \"The window cut where the link's queue empties (h211)\"); "
+     "0: the request's span as is"},
+    {"unp_whole_one", PB_OPT_INT, offsetof(joint_params, unp_whole_one), "0", 0, 2,
+     "speed, under loss without call ids: when unpaired=1's second search runs on the whole "
+     "trace (unp_win's window over half the messages), it runs the first search's free / "
+     "held choice only instead of both searches and the choice again (metadata unp_win=whole "
+     "... search=first_choice; joint_unpone.c; docs/joint/loss_late.md \"The whole second "
+     "search with the first search's choice (h211)\"); 2: only where the first search kept the "
+     "held search; 0: both searches"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

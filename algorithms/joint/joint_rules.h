@@ -755,4 +755,20 @@ int joint_heldskip_scores(joint *a, double l0[2], double lo[2]);
 void joint_heldskip_carry(joint *to, const joint *from);
 int joint_heldskip_meta(const joint *s, pb_result *res);
 
+/* joint_unpbusy.c, unp_busy: unp_win=2's seed spans cut to the busy period
+ * of the changed message's link in the first search (the connected part of
+ * the union of its pairs' intervals holding time t).  joint_unpb_build:
+ * PB_OK or PB_ENOMEM; joint_unpb_cut narrows [*a, *b] (which holds t) */
+typedef struct joint_unpb joint_unpb;
+int joint_unpb_build(const joint *f, joint_unpb **out);
+void joint_unpb_cut(const joint_unpb *u, uint32_t link, pb_ns t, pb_ns *a, pb_ns *b);
+void joint_unpb_free(joint_unpb *u);
+
+/* joint_unpone.c, unp_whole_one: the whole second search of unpaired=1
+ * with the first search f's free / held choice (joint_pwin_one), or as
+ * before (joint_search_forced) where f made no such choice or kept
+ * busy_partial's third search; *one: 1 when the choice was taken */
+int joint_unpo_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                      const joint *f, const unsigned char *force, pb_error *err, int *one);
+
 #endif

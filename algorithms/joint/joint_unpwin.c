@@ -78,8 +78,11 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
     for (size_t i = 0; i < n; i++)
         k += force[i] != 0 && f->pair_of_msg[i] != JOINT_NONE;
     uw_pt *pt = malloc((k + 1) * sizeof *pt);
-    if (!pt)
+    joint_unpb *ub = NULL; /* unp_busy: the links' busy periods (joint_unpbusy.c) */
+    if (!pt || (f->p.unp_busy && joint_unpb_build(f, &ub) != PB_OK)) {
+        free(pt);
         return PB_ENOMEM;
+    }
     k = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t q = f->pair_of_msg[i];
@@ -90,7 +93,10 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
             {
             pb_ns a = lo[root[i]], b = hi[root[i]];
             pb_ns len = (pb_ns)(f->p.unp_cand_pad * (double)(b - a));
-            pt[k++] = (uw_pt){a - len, b + len, 0};
+            pt[k] = (uw_pt){a - len, b + len, 0};
+            if (ub)
+                joint_unpb_cut(ub, f->pr[q].link, m[i].ts, &pt[k].a, &pt[k].b);
+            k++;
         }
     }
     pb_sort(pt, k, sizeof *pt, uw_pt_cmp);
@@ -125,6 +131,7 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
         }
     }
     free(pt);
+    joint_unpb_free(ub);
     return PB_OK;
 }
 
@@ -276,10 +283,14 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
         free(in);
         if (rc != PB_OK)
             return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
-        /* the whole second search (the window would save little) */
-        rc = joint_search_forced(out, v, params, err, force);
+        /* the whole second search (the window would save little);
+         * unp_whole_one: the first search's free / held choice only
+         * (joint_unpone.c) */
+        int one = 0;
+        rc = params->unp_whole_one ? joint_unpo_second(out, v, params, f, force, err, &one)
+                                   : joint_search_forced(out, v, params, err, force);
         if (rc == PB_OK) {
-            (*out)->unpw_on = 2;
+            (*out)->unpw_on = one ? 3 : 2;
             (*out)->unpw_seeds = nseed;
             (*out)->unpw_msgs = nwin;
         }
@@ -352,14 +363,16 @@ int joint_unpw_meta(const joint *s, pb_result *res)
 {
     if (!s->unpw_on)
         return PB_OK;
-    if (s->unpw_on == 2)
+    if (s->unpw_on >= 2)
         return pb_result_meta(res, "unp_win=whole seeds=%zu window_msgs=%zu of_msgs=%zu "
-                                   "reason=%s", s->unpw_seeds, s->unpw_msgs, s->v.n,
-                              s->unpw_seeds ? "window_over_max" : "no_changed_message");
+                                   "reason=%s%s", s->unpw_seeds, s->unpw_msgs, s->v.n,
+                              s->unpw_seeds ? "window_over_max" : "no_changed_message",
+                              s->unpw_on == 3 ? " search=first_choice" : "");
     return pb_result_meta(res, "unp_win=window seeds=%zu window_msgs=%zu of_msgs=%zu "
-                               "pairs_first=%zu pairs_window=%zu%s%s",
+                               "pairs_first=%zu pairs_window=%zu%s%s%s",
                           s->unpw_seeds, s->unpw_msgs, s->v.n, s->unpw_pairs[0],
                           s->unpw_pairs[1],
                           s->p.unp_win == 2 ? " by=candidate_requests" : "",
+                          s->p.unp_win == 2 && s->p.unp_busy ? " cut=link_busy_period" : "",
                           s->p.unp_win_one ? " search=first_choice" : "");
 }
