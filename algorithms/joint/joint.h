@@ -531,6 +531,12 @@ typedef struct joint_params {
                            many consecutive pairs of calls in question (both open at
                            once on a link) no learned parallel call and no service serialises (joint_heldskip.c);
                            default 64, 0: off */
+    int conf_copy_shuffle; /* [conf_copy_shuffle] the calibration's copy of the result's
+                           confidences deals the calls of each link's overlapping requests
+                           again among them, so its truth doubts the solution's split of
+                           an overlap (joint_cfshuf.c), 1 */
+    int cfs_copies;     /* not options: conf_copy_shuffle's copies, their overlap */
+    double cfs_clusters, cfs_moved; /* clusters, requests given another's calls (metadata) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -262,6 +262,8 @@ int joint_confidence(joint *s, double *conf)
     if (rc == PB_OK)
         rc = joint_conf_product(s, share, conf);
     s->p.cft_copies = s->p.cft_spread = 0; /* conf_copy_tick's counts (joint_cftick.c) */
+    s->p.cfs_copies = 0; /* conf_copy_shuffle's (joint_cfshuf.c) */
+    s->p.cfs_clusters = s->p.cfs_moved = 0;
     if (rc == PB_OK && s->p.conf_selfcal)
         rc = joint_selfcal(s, share, conf, raw_shares);
     if (rc == PB_OK && s->p.conf_siblings)
@@ -324,6 +326,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             "(the calibration's copy cut to the trace's tick in event order, "
                             "spread as the trace was)",
                             (long long)s->p.subtick_tick, s->p.cft_copies, s->p.cft_spread);
+    if (rc == PB_OK && s->scal_done) /* conf_copy_shuffle (joint_cfshuf.c) */
+        rc = joint_cf_shuffle_meta(s, res);
     /* conf_sims_auto (joint_selfcal.c): said wherever asked for */
     if (rc == PB_OK && s->scal_done && s->p.conf_sims_auto)
         rc = pb_result_meta(res, "conf_sims_auto=1 copies=%d rows=%.0f thin_rows=%.0f "

@@ -996,4 +996,13 @@ const pb_option joint_options[] = {
      "changes results where thread_soft fires: the term's rate is max(m, this), capping what "
      "one thread mismatch costs at log(F / (F + (1 - F) / f)) (joint_thread.c; docs/joint/"
      "shapes.md \"thread_soft's term capped (h204)\"); 0: the fitted m as is"},
+    {"conf_copy_shuffle", PB_OPT_BOOL, offsetof(joint_params, conf_copy_shuffle), "1",
+     PB_OPT_NORANGE,
+     "confidences only: in the self-calibration's copy of the confidences the result carries, "
+     "each link's requests that overlap (arriving before the latest response of those before "
+     "them) have their calls dealt again among them at random (seeded by conf_seed), so the "
+     "copy's truth is not the solution's own split of an overlap, which the search finds "
+     "again too easily; metadata conf_copy_shuffle= (joint_cfshuf.c; "
+     "docs/joint/confidence_late.md \"The copy's truth shuffled among overlapping requests "
+     "(h212)\"); 0: the copy's requests make the solution's calls"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

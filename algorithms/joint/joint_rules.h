@@ -1502,4 +1502,12 @@ int joint_heldskip_scores(joint *a, double l0[2], double lo[2]);
 void joint_heldskip_carry(joint *to, const joint *from);
 int joint_heldskip_meta(const joint *s, pb_result *res);
 
+/* joint_cfshuf.c, conf_copy_shuffle: perm[q] (the request whose calls q
+ * makes in the calibration's copy) dealt within each link's overlap
+ * clusters, cpar[c] the copy's truth parent of pair c (both room for
+ * npairs); counts into s->p.cfs_*.  PB_OK or PB_ENOMEM.
+ * joint_cf_shuffle_meta: its metadata line where it is on */
+int joint_cf_shuffle(joint *s, uint32_t seed, uint32_t *perm, uint32_t *cpar);
+int joint_cf_shuffle_meta(const joint *s, pb_result *res);
+
 #endif
