@@ -537,6 +537,11 @@ typedef struct joint_params {
                            an overlap (joint_cfshuf.c), 1 */
     int cfs_copies;     /* not options: conf_copy_shuffle's copies, their overlap */
     double cfs_clusters, cfs_moved; /* clusters, requests given another's calls (metadata) */
+    int conf_thin_own;  /* [conf_thin_own] a link with too few copy rows for a map of its
+                           own: its rows stated at most the map of its own few rows
+                           (Laplace-smoothed blocks) as well as the all-links map
+                           (joint_cfthin.c), 1 */
+    int cfn_links, cfn_lowered; /* not options: links conf_thin_own fitted, rows it lowered */
 } joint_params;
 
 /* The option table over joint_params. */

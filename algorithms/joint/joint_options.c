@@ -1005,4 +1005,11 @@ const pb_option joint_options[] = {
      "again too easily; metadata conf_copy_shuffle= (joint_cfshuf.c; "
      "docs/joint/confidence_late.md \"The copy's truth shuffled among overlapping requests "
      "(h212)\"); 0: the copy's requests make the solution's calls"},
+    {"conf_thin_own", PB_OPT_BOOL, offsetof(joint_params, conf_thin_own), "1",
+     PB_OPT_NORANGE,
+     "confidences only: a link with too few self-calibration copy rows for a map of its own "
+     "(fewer than 100, so the all-links map) is stated at most the map of its own few copy "
+     "rows too (pool-adjacent-violators, blocks (right + 1) / (rows + 2)); metadata "
+     "conf_thin_own= (joint_cfthin.c; docs/joint/confidence_late.md); 0: the all-links map "
+     "alone"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1510,4 +1510,18 @@ int joint_heldskip_meta(const joint *s, pb_result *res);
 int joint_cf_shuffle(joint *s, uint32_t seed, uint32_t *perm, uint32_t *cpar);
 int joint_cf_shuffle_meta(const joint *s, pb_result *res);
 
+/* joint_cfthin.c, conf_thin_own: the maps of the links without one of
+ * their own (cls_off as joint_fit_maps; pts sorted by it), fitted on
+ * their few copy rows; joint_cfthin_at: link l's at stated c (1: none,
+ * or off).  PB_OK or PB_ENOMEM */
+typedef struct joint_cfthin {
+    int on;
+    double *lo, *val;
+    uint32_t *off;
+} joint_cfthin;
+int joint_cfthin_fit(joint *s, const joint_spt *pts, uint32_t np, uint32_t nl,
+                     const uint32_t *cls_off, joint_cfthin *t);
+double joint_cfthin_at(const joint_cfthin *t, uint32_t l, double c);
+void joint_cfthin_free(joint_cfthin *t);
+
 #endif

@@ -1177,6 +1177,12 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         double r = ((st[6] + 1) / (st[5] + 1)) / ((st[4] + 1) / (st[0] + 1));
         st[7] = r > 1 ? r : 1;
     }
+    /* conf_thin_own: a thin link's own map too (joint_cfthin.c) */
+    joint_cfthin thin;
+    memset(&thin, 0, sizeof thin);
+    s->p.cfn_lowered = 0;
+    if (rc == PB_OK)
+        rc = joint_cfthin_fit(s, pts, np, nl, cls_off, &thin);
     for (uint32_t p = 0; rc == PB_OK && np && p < n; p++) {
         if (exr[p])
             continue;
@@ -1191,6 +1197,11 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             r = st[7];
         }
         double e = (1 - joint_map_at(lo + a, val + a, z - a, conf[p])) * r;
+        double eo = (1 - joint_cfthin_at(&thin, l, conf[p])) * r; /* conf_thin_own */
+        if (eo > e) {
+            e = eo;
+            s->p.cfn_lowered++;
+        }
         double v = e < 1 ? 1 - e : 0;
         if (s->p.conf_order)
             v = joint_conf_order(v, conf[p]);
@@ -1203,6 +1214,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         s->scal_sim = (double)np;
         s->scal_done = 1;
     }
+    joint_cfthin_free(&thin);
     free(lo);
     free(val);
     free(w);
