@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's conf_copy_shuffle and conf_thin_own (default 1; docs/joint/
+# joint's conf_copy_shuffle and conf_thin_own (default 0, run on here; docs/joint/
 # confidence_late.md, "The copy's truth shuffled among overlapping requests
 # (h212)"; algorithms/joint/joint_cfshuf.c, joint_cfthin.c).
 # experiments/joint_apps_shortlong.conf, 2 s, rounded to 1 ms, with call ids:
@@ -7,14 +7,15 @@
 #   the overlapping long requests, which its search finds again, and
 #   [0.8, 0.9) is over-confident on requests (230 rows, 60.9 % right;
 #   asserted, so the case cannot vanish).  With the default no bin is
-#   over-confident on requests or rows, the metadata says the copy's calls
+#   over-confident on requests or rows with both on, the metadata says the copy's calls
 #   were dealt among overlapping requests, and the assignment is the off
 #   run's byte for byte (confidence only).
 #   seed 1: with conf_thin_own=0 the thin links api>agg and agg>db take the
 #   all-links map and [0.99, 0.999) is over-confident on requests (28 rows,
-#   85.7 % right; asserted); with the default no bin is.
+#   85.7 % right; asserted); with both on no bin is.
 # Fails on a tree without the options (infer rejects them) and with
-# PB_TEST_INFER="-s conf_copy_shuffle=0 -s conf_thin_own=0".
+# PB_TEST_INFER="-s conf_copy_shuffle=0 -s conf_thin_own=0" (given after
+# the options the test turns on).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 assign() { awk -F, '/^#/ { next } /^id,instance,rank,parent/ { t = 1; next }
                     t { print $1 "," $2 "," $3 "," $4 }' "$1"; }
@@ -36,7 +37,7 @@ calib_over "$tmp/off3.rel" "$(reqs "$tmp/off3.row")" 0 > "$tmp/o" &&
     fail "seed 3, both off: no bin over-confident any more (the case is gone): $(cat "$tmp/o")"
 grep -q '^# conf_copy_shuffle=1' "$tmp/off3" && fail "conf_copy_shuffle=0 still said"
 # shellcheck disable=SC2086
-run def3 "$tmp/s3.csv" ${PB_TEST_INFER:-}
+run def3 "$tmp/s3.csv" -s conf_copy_shuffle=1 -s conf_thin_own=1 ${PB_TEST_INFER:-}
 calib_over "$tmp/def3.rel" "$(reqs "$tmp/def3.row")" 1 > "$tmp/o" ||
     fail "seed 3: a bin over-confident (requests or rows): $(cat "$tmp/o")"
 grep -q '^# conf_copy_shuffle=1 copies=1 overlap_clusters=[1-9][0-9]* requests_dealt_other_calls=[1-9]' "$tmp/def3" ||
@@ -46,11 +47,11 @@ assign "$tmp/off3" > "$tmp/b1"
 cmp -s "$tmp/a1" "$tmp/b1" || fail "seed 3: the assignment differs from the off run's"
 
 make_trace 1 "$tmp/s1.csv"
-run off1 "$tmp/s1.csv" -s conf_thin_own=0
+run off1 "$tmp/s1.csv" -s conf_copy_shuffle=1 -s conf_thin_own=0
 calib_over "$tmp/off1.rel" "$(reqs "$tmp/off1.row")" 0 > "$tmp/o" &&
     fail "seed 1, conf_thin_own=0: no bin over-confident any more (the case is gone): $(cat "$tmp/o")"
 # shellcheck disable=SC2086
-run def1 "$tmp/s1.csv" ${PB_TEST_INFER:-}
+run def1 "$tmp/s1.csv" -s conf_copy_shuffle=1 -s conf_thin_own=1 ${PB_TEST_INFER:-}
 calib_over "$tmp/def1.rel" "$(reqs "$tmp/def1.row")" 1 > "$tmp/o" ||
     fail "seed 1: a bin over-confident (requests or rows): $(cat "$tmp/o")"
 grep -q '^# conf_thin_own=1 thin_links=2 rows_lowered=[1-9]' "$tmp/def1" ||
