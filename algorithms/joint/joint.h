@@ -536,6 +536,17 @@ typedef struct joint_params {
     int unp_whole_one;  /* [unp_whole_one] unpaired=1's whole second search runs the first
                            search's free / held choice only (joint_unpone.c); 2: only
                            where the first kept the held search; 0 */
+    int conf_copy_shuffle; /* [conf_copy_shuffle] the calibration's copy of the result's
+                           confidences deals the calls of each link's overlapping requests
+                           again among them, so its truth doubts the solution's split of
+                           an overlap (joint_cfshuf.c), 0 */
+    int cfs_copies;     /* not options: conf_copy_shuffle's copies, their overlap */
+    double cfs_clusters, cfs_moved; /* clusters, requests given another's calls (metadata) */
+    int conf_thin_own;  /* [conf_thin_own] a link with too few copy rows for a map of its
+                           own: its rows stated at most the map of its own few rows
+                           (Laplace-smoothed blocks) as well as the all-links map
+                           (joint_cfthin.c), 0 */
+    int cfn_links, cfn_lowered; /* not options: links conf_thin_own fitted, rows it lowered */
 } joint_params;
 
 /* The option table over joint_params. */

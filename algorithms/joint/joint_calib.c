@@ -224,6 +224,13 @@ int joint_sibling_cap(joint *s, double *conf)
         if (s->par[j] != NONE && !(s->conf_exempt && s->conf_exempt[j]))
             joint_sibstr_levels(own + j, NULL, NULL, 1, s->sib_rrows, NULL);
     double lam = joint_sibling_strength(s);
+    /* conf_copy_shuffle (joint_cfshuf.c): a copy whose requests were
+     * dealt other requests' calls cannot show that the real trace's
+     * requests need no cap (its trees are not the solution's): kept */
+    if (lam < 1 && s->p.cft_final && s->p.cfs_moved > 0) {
+        lam = 1;
+        s->sib_reason = "copy_shuffled";
+    }
     s->sib_strength = lam;
     for (uint32_t j = 0; rc == PB_OK && lam < 1 && j < n; j++)
         if (done[j]) {
@@ -262,6 +269,8 @@ int joint_confidence(joint *s, double *conf)
     if (rc == PB_OK)
         rc = joint_conf_product(s, share, conf);
     s->p.cft_copies = s->p.cft_spread = 0; /* conf_copy_tick's counts (joint_cftick.c) */
+    s->p.cfs_copies = 0; /* conf_copy_shuffle's (joint_cfshuf.c) */
+    s->p.cfs_clusters = s->p.cfs_moved = 0;
     if (rc == PB_OK && s->p.conf_selfcal)
         rc = joint_selfcal(s, share, conf, raw_shares);
     if (rc == PB_OK && s->p.conf_siblings)
@@ -324,6 +333,13 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             "(the calibration's copy cut to the trace's tick in event order, "
                             "spread as the trace was)",
                             (long long)s->p.subtick_tick, s->p.cft_copies, s->p.cft_spread);
+    if (rc == PB_OK && s->scal_done) /* conf_copy_shuffle (joint_cfshuf.c) */
+        rc = joint_cf_shuffle_meta(s, res);
+    if (rc == PB_OK && s->scal_done && s->p.conf_thin_own && s->p.cfn_links)
+        rc = pb_result_meta(res, "conf_thin_own=1 thin_links=%d rows_lowered=%d (links without "
+                            "a map of their own: stated at most their own few copy rows' map "
+                            "too)",
+                            s->p.cfn_links, s->p.cfn_lowered);
     /* conf_sims_auto (joint_selfcal.c): said wherever asked for */
     if (rc == PB_OK && s->scal_done && s->p.conf_sims_auto)
         rc = pb_result_meta(res, "conf_sims_auto=1 copies=%d rows=%.0f thin_rows=%.0f "

@@ -145,7 +145,9 @@ int joint_cf_final_conf(joint *s, double *conf)
 {
     /* late_trust's confidences (the same solution) serve where this rule
      * would not change them */
-    if (s->lt_conf && !(s->p.conf_copy_tick && s->p.subtick_tick > 1 && s->p.conf_selfcal)) {
+    if (s->lt_conf && !(s->p.conf_copy_tick && s->p.subtick_tick > 1 && s->p.conf_selfcal) &&
+        !((s->p.conf_copy_shuffle || s->p.conf_thin_own) && s->p.conf_selfcal)) {
+        /* conf_copy_shuffle, conf_thin_ratio: joint_cfshuf.c, joint_cfthin.c */
         memcpy(conf, s->lt_conf, ((size_t)s->npairs + 1) * sizeof *conf);
         return PB_OK;
     }

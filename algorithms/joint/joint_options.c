@@ -1011,4 +1011,21 @@ const pb_option joint_options[] = {
      "... search=first_choice; joint_unpone.c; docs/joint/loss_late.md \"The whole second "
      "search with the first search's choice (h211)\"); 2: only where the first search kept the "
      "held search; 0: both searches"},
+    {"conf_copy_shuffle", PB_OPT_BOOL, offsetof(joint_params, conf_copy_shuffle), "0",
+     PB_OPT_NORANGE,
+     "confidences only: in the self-calibration's copy of the confidences the result carries, "
+     "each link's requests that overlap (arriving before the latest response of those before "
+     "them) have their calls dealt again among them at random (seeded by conf_seed), so the "
+     "copy's truth is not the solution's own split of an overlap, which the search finds "
+     "again too easily; metadata conf_copy_shuffle= (joint_cfshuf.c; "
+     "docs/joint/confidence_late.md \"The copy's truth shuffled among overlapping requests "
+     "(h212)\"); default 0 (OnlineBoutique 17:00 with call ids over-confident with it): the "
+     "copy's requests make the solution's calls"},
+    {"conf_thin_own", PB_OPT_BOOL, offsetof(joint_params, conf_thin_own), "0",
+     PB_OPT_NORANGE,
+     "confidences only: a link with too few self-calibration copy rows for a map of its own "
+     "(fewer than 100, so the all-links map) is stated at most the map of its own few copy "
+     "rows too (pool-adjacent-violators, blocks (right + 1) / (rows + 2)); metadata "
+     "conf_thin_own= (joint_cfthin.c; docs/joint/confidence_late.md); default 0: the "
+     "all-links map alone"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -770,5 +770,26 @@ void joint_unpb_free(joint_unpb *u);
  * busy_partial's third search; *one: 1 when the choice was taken */
 int joint_unpo_second(joint **out, const pb_trace_view *v, const joint_params *params,
                       const joint *f, const unsigned char *force, pb_error *err, int *one);
+/* joint_cfshuf.c, conf_copy_shuffle: perm[q] (the request whose calls q
+ * makes in the calibration's copy) dealt within each link's overlap
+ * clusters, cpar[c] the copy's truth parent of pair c (both room for
+ * npairs); counts into s->p.cfs_*.  PB_OK or PB_ENOMEM.
+ * joint_cf_shuffle_meta: its metadata line where it is on */
+int joint_cf_shuffle(joint *s, uint32_t seed, uint32_t *perm, uint32_t *cpar);
+int joint_cf_shuffle_meta(const joint *s, pb_result *res);
+
+/* joint_cfthin.c, conf_thin_own: the maps of the links without one of
+ * their own (cls_off as joint_fit_maps; pts sorted by it), fitted on
+ * their few copy rows; joint_cfthin_at: link l's at stated c (1: none,
+ * or off).  PB_OK or PB_ENOMEM */
+typedef struct joint_cfthin {
+    int on;
+    double *lo, *val;
+    uint32_t *off;
+} joint_cfthin;
+int joint_cfthin_fit(joint *s, const joint_spt *pts, uint32_t np, uint32_t nl,
+                     const uint32_t *cls_off, joint_cfthin *t);
+double joint_cfthin_at(const joint_cfthin *t, uint32_t l, double c);
+void joint_cfthin_free(joint_cfthin *t);
 
 #endif

@@ -83,7 +83,9 @@ typedef struct sim {
     uint32_t blkseed;       /* conf_sim_block: the copy's seed */
     size_t escaped;
     joint_simblk *blk;      /* conf_sim_block: block draws (joint_simblock.c), NULL: off */
+    const uint32_t *perm;   /* conf_copy_shuffle: q makes perm[q]'s calls (joint_cfshuf.c); NULL: its own */
 } sim;
+#define KQ(x, q) ((x)->perm ? (x)->perm[q] : (q))
 
 /* the trigger of q's response as the model scores it: the latest return
  * of its calls received by its response and not before its arrival, not of
@@ -236,7 +238,7 @@ typedef struct sframe {
 /* start request q arriving at arr on its service's clock (pushed on st) */
 static void sim_enter(sim *x, sframe *st, uint32_t *top, uint32_t q, pb_ns arr)
 {
-    const kvec *k = &x->s->kids[q];
+    const kvec *k = &x->s->kids[KQ(x, q)];
     x->vis[q] = 1;
     x->cr[q] = arr;
     for (uint32_t i = 0; i < k->n; i++)
@@ -254,14 +256,14 @@ static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
     sim_enter(x, st, &top, root, arr);
     while (top) {
         sframe *f = &st[top - 1];
-        uint32_t q = f->q;
-        const kvec *k = &s->kids[q];
+        uint32_t q = f->q, kq = KQ(x, q); /* kq: whose calls q makes */
+        const kvec *k = &s->kids[kq];
         uint32_t ein = s->pr[q].link;
         pb_ns a = x->cr[q];
         if (f->below) { /* call i's request is done: its return */
             uint32_t c = k->a[f->i];
             x->rr[c] = x->rs[c] + x->nr[c];
-            if (x->rr[c] > f->last && !x->lt[c] && joint_sim_waits(s, q, c))
+            if (x->rr[c] > f->last && !x->lt[c] && joint_sim_waits(s, kq, c))
                 f->last = x->rr[c]; /* conf_sim_async: joint_calibasync.c */
             f->below = 0;
             f->i++;
@@ -287,7 +289,7 @@ static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
             if (tg != NONE && x->vis[tg] != 2)
                 tg = NONE;
             pb_ns base = tg == NONE ? a : x->rr[tg];
-            pb_ns real = s->pr[c].cs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+            pb_ns real = s->pr[c].cs - (tg == NONE ? s->pr[kq].cr : s->pr[tg].rr);
             pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real, 2 * c);
             x->cs[c] = t < a ? a : t;
             if (early > 0)
@@ -298,11 +300,11 @@ static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
         }
         /* every call made: the response */
         x->vis[q] = 2;
-        uint32_t tg = x->rtrig[q];
+        uint32_t tg = x->rtrig[kq];
         if (tg != NONE && x->vis[tg] != 2)
             tg = NONE;
         pb_ns base = tg == NONE ? a : x->rr[tg];
-        pb_ns real = s->pr[q].rs - (tg == NONE ? s->pr[q].cr : s->pr[tg].rr);
+        pb_ns real = s->pr[kq].rs - (tg == NONE ? s->pr[kq].cr : s->pr[tg].rr);
         pb_ns t = base + draw(x, ein, tg, s->nlinks, real, 2 * q + 1);
         x->rs[q] = t < f->last ? f->last : t;
         for (uint32_t i = 0; i < k->n; i++) {
@@ -563,7 +565,7 @@ static int sim_add(pb_trace *t, const joint *s, uint32_t *nmap, uint64_t id, pb_
 
 static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
                     const pb_ns *early, const pb_ns *late, int floor_pairs, const double *drop,
-                    const unsigned char *rest, int block, pb_trace **out)
+                    const unsigned char *rest, int block, uint32_t *cpar, pb_trace **out)
 {
     joint_simblk blk;
     memset(&blk, 0, sizeof blk);
@@ -611,9 +613,15 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
     sframe *st = rc == PB_OK ? malloc(((size_t)n + 1) * sizeof *st) : NULL;
     if (rc == PB_OK && !st)
         rc = PB_ENOMEM;
+    /* conf_copy_shuffle (joint_cfshuf.c): cpar, the copy's truth */
+    uint32_t *perm = rc == PB_OK && cpar ? malloc(((size_t)n + 1) * sizeof *perm) : NULL;
+    if (rc == PB_OK && cpar)
+        rc = perm ? joint_cf_shuffle(s, seed, perm, cpar) : PB_ENOMEM;
+    x.perm = perm;
     for (uint32_t q = 0; rc == PB_OK && q < n; q++)
         if (pick[q] && !x.vis[q])
             sim_tree(&x, st, q, arr[q]);
+    free(perm);
     free(st);
     free(pick);
     if (rc == PB_OK)
@@ -859,7 +867,15 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         floor_pairs = (int)s->npairs;
         s->scal_whole = 1;
     }
-    int rc = simulate(s, seed, esc, moff, early, late, floor_pairs, drop, rest, block, &t);
+    /* conf_copy_shuffle: only the copy of the confidences the result
+     * carries (joint_cfshuf.c); cpar its truth */
+    uint32_t *cpar = s->p.conf_copy_shuffle && s->p.cft_final
+                         ? malloc(((size_t)s->npairs + 1) * sizeof *cpar)
+                         : NULL;
+    int rc = s->p.conf_copy_shuffle && s->p.cft_final && !cpar ? PB_ENOMEM : PB_OK;
+    if (rc == PB_OK)
+        rc = simulate(s, seed, esc, moff, early, late, floor_pairs, drop, rest, block, cpar, &t);
+    const uint32_t *tpar = cpar ? cpar : s->par; /* the copy's truth parents */
     joint *s2 = NULL;
     double *sh2 = NULL;
     pb_msg *spc = NULL; /* conf_copy_tick: the copy's spread rows (joint_cftick.c) */
@@ -927,11 +943,11 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
                                                     escapes_of(s, s->pr[i].caller, esc), rest2);
             int ok = ic == PB_ID_NONE || ir == PB_ID_NONE || (ic - 1) / 2 == (ir - 1) / 2;
             if (q2 == NONE) {
-                ok = ok && s->par[i] == NONE;
+                ok = ok && tpar[i] == NONE;
             } else {
                 const jpair *b = &s2->pr[q2];
                 uint64_t jc = b->call != NONE ? s2->v.msgs[b->call].id : s2->v.msgs[b->ret].id;
-                ok = ok && s->par[i] == (uint32_t)((jc - 1) / 2);
+                ok = ok && tpar[i] == (uint32_t)((jc - 1) / 2);
             }
             ok2[p] = (unsigned char)ok;
         }
@@ -953,9 +969,14 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
                 uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
                 ro[p] = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
             }
+            /* the copy's true requests are cpar's trees (conf_copy_shuffle):
+             * joint_anchor_ok reads them from s->par, restored at once */
+            uint32_t *spar = s->par;
+            s->par = (uint32_t *)tpar;
             rc = ro ? joint_anchor_ok(s, s2, ro, ok2, s->p.conf_sim_loss_ids && s->sloss_pid > 0,
                                       &s->anch_turned)
                     : PB_ENOMEM;
+            s->par = spar;
             free(ro);
         }
     }
@@ -1017,6 +1038,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     free(sh2);
     joint_close(s2);
     free(spc);
+    free(cpar);
     pb_trace_close(t);
     return rc;
 }
@@ -1155,6 +1177,12 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         double r = ((st[6] + 1) / (st[5] + 1)) / ((st[4] + 1) / (st[0] + 1));
         st[7] = r > 1 ? r : 1;
     }
+    /* conf_thin_own: a thin link's own map too (joint_cfthin.c) */
+    joint_cfthin thin;
+    memset(&thin, 0, sizeof thin);
+    s->p.cfn_lowered = 0;
+    if (rc == PB_OK)
+        rc = joint_cfthin_fit(s, pts, np, nl, cls_off, &thin);
     for (uint32_t p = 0; rc == PB_OK && np && p < n; p++) {
         if (exr[p])
             continue;
@@ -1169,6 +1197,11 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             r = st[7];
         }
         double e = (1 - joint_map_at(lo + a, val + a, z - a, conf[p])) * r;
+        double eo = (1 - joint_cfthin_at(&thin, l, conf[p])) * r; /* conf_thin_own */
+        if (eo > e) {
+            e = eo;
+            s->p.cfn_lowered++;
+        }
         double v = e < 1 ? 1 - e : 0;
         if (s->p.conf_order)
             v = joint_conf_order(v, conf[p]);
@@ -1181,6 +1214,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         s->scal_sim = (double)np;
         s->scal_done = 1;
     }
+    joint_cfthin_free(&thin);
     free(lo);
     free(val);
     free(w);
@@ -1201,7 +1235,7 @@ int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out)
     pb_ns *early = NULL, *late = NULL;
     int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
     if (rc == PB_OK)
-        rc = simulate(s, seed, esc, moff, early, late, s->p.conf_sim_pairs, NULL, NULL, 0, out);
+        rc = simulate(s, seed, esc, moff, early, late, s->p.conf_sim_pairs, NULL, NULL, 0, NULL, out);
     free(esc);
     free(moff);
     free(early);

@@ -23,7 +23,9 @@ reqs() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print 
     2> "$tmp/log" || fail "maketrace: $(cat "$tmp/log")"
 keep_cols "$tmp/t.csv" > "$tmp/k.csv"
 "$B/skewer" -q --round 1ms "$tmp/k.csv" > "$tmp/r.csv" || fail "skewer"
-"$B/infer" --algo joint -q -s conf_copy_tick=0 -o "$tmp/b" "$tmp/r.csv" 2> "$tmp/log" ||
+# conf_copy_shuffle=0 in the baseline: the copy that shuffles overlapping
+# requests' calls (joint_cfshuf.c) calibrates this case by itself
+"$B/infer" --algo joint -q -s conf_copy_tick=0 -s conf_copy_shuffle=0 -o "$tmp/b" "$tmp/r.csv" 2> "$tmp/log" ||
     fail "infer conf_copy_tick=0: $(cat "$tmp/log")"
 "$B/score" --truth "$tmp/r.csv" --reliability "$tmp/brel" "$tmp/b" > "$tmp/brow" || fail "score"
 calib_over "$tmp/brel" "$(reqs "$tmp/brow")" 0 > "$tmp/bo" &&
