@@ -744,6 +744,7 @@ struct joint {
     double hskip[5];        /* held_skip (joint_heldskip.c): decided, in question,
                                serialising services (-1 untested), skipped, learned
                                parallel calls */
+    struct joint_rpchk *gchk; /* greedy_check (joint_rpchk.c): walks kept in a round */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

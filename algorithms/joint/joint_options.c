@@ -996,4 +996,10 @@ const pb_option joint_options[] = {
      "changes results where thread_soft fires: the term's rate is max(m, this), capping what "
      "one thread mismatch costs at log(F / (F + (1 - F) / f)) (joint_thread.c; docs/joint/"
      "shapes.md \"thread_soft's term capped (h204)\"); 0: the fitted m as is"},
+    {"greedy_check", PB_OPT_INT, offsetof(joint_params, greedy_check), "0", 0, 1,
+     "changes results: a greedy round moves a call to its cheapest candidate only when the "
+     "move raises the likelihood of the two requests it changes (both walked as they are and "
+     "with the call moved, under the round's model), so the rounds of a solve without refits "
+     "cannot cycle; metadata greedy_check= moves_tried= moves_refused= (joint_rpchk.c; "
+     "docs/joint/speed_late.md, \"Re-pairing rounds that settle (h207)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -45,6 +45,8 @@ int joint_gdamp_round(joint *s, int it)
 
 int joint_gdamp_veto(joint *s, uint32_t p, uint32_t best)
 {
+    if (s->p.greedy_check && joint_gchk_veto(s, p, best))
+        return 1; /* greedy_check (joint_rpchk.c) */
     if (s->p.greedy_damp != 1 || s->gd_it < 1 || !s->gd_prev[1])
         return 0;
     /* back to where it was two rounds before, having moved since */
@@ -75,6 +77,7 @@ int joint_gdamp_stop(joint *s, int it)
 
 void joint_gdamp_free(joint *s)
 {
+    joint_gchk_free(s); /* greedy_check (joint_rpchk.c) */
     free(s->gd_prev[0]);
     free(s->gd_prev[1]);
     s->gd_prev[0] = s->gd_prev[1] = NULL;
@@ -83,6 +86,9 @@ void joint_gdamp_free(joint *s)
 
 int joint_gdamp_meta(const joint *s, pb_result *res)
 {
+    int rc = joint_gchk_meta(s, res); /* greedy_check (joint_rpchk.c) */
+    if (rc != PB_OK)
+        return rc;
     if (!s->p.greedy_damp)
         return PB_OK;
     return pb_result_meta(res, "greedy_damp=%d moves_refused=%zu", s->p.greedy_damp,

@@ -1502,4 +1502,12 @@ int joint_heldskip_scores(joint *a, double l0[2], double lo[2]);
 void joint_heldskip_carry(joint *to, const joint *from);
 int joint_heldskip_meta(const joint *s, pb_result *res);
 
+/* joint_rpchk.c, greedy_check: veto: 1 when moving call p to best does
+ * not raise its two requests' walks (the move refused), 0 to make it (or
+ * out of memory: as without the rule); free: NULL-safe; meta: its line
+ * when on */
+int joint_gchk_veto(joint *s, uint32_t p, uint32_t best);
+void joint_gchk_free(joint *s);
+int joint_gchk_meta(const joint *s, pb_result *res);
+
 #endif
