@@ -745,6 +745,7 @@ struct joint {
                                serialising services (-1 untested), skipped, learned
                                parallel calls */
     struct joint_rpchk *gchk; /* greedy_check (joint_rpchk.c): walks kept in a round */
+    struct joint_rpcyc *gcyc; /* greedy_cycle (joint_rpcyc.c): the rounds' parents */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1002,4 +1002,10 @@ const pb_option joint_options[] = {
      "with the call moved, under the round's model), so the rounds of a solve without refits "
      "cannot cycle; metadata greedy_check= moves_tried= moves_refused= (joint_rpchk.c; "
      "docs/joint/speed_late.md, \"Re-pairing rounds that settle (h207)\"); 0: off"},
+    {"greedy_cycle", PB_OPT_BOOL, offsetof(joint_params, greedy_cycle), "1", PB_OPT_NORANGE,
+     "speed only, the same solution: when a solve's greedy round puts every call back on the "
+     "request it had two rounds before (each round is a function of the assignment), the "
+     "rounds left are not run and the solution they would leave is set; metadata "
+     "greedy_cycle= solves_cut= rounds_left_out= where it cut (joint_rpcyc.c; "
+     "docs/joint/speed_late.md, \"Re-pairing rounds that settle (h207)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -21,8 +21,9 @@
  * (gd_prev[1]) and one round back (gd_prev[0]) */
 int joint_gdamp_round(joint *s, int it)
 {
-    if (!s->p.greedy_damp)
-        return PB_OK;
+    int rc = joint_gcyc_round(s, it); /* greedy_cycle (joint_rpcyc.c) */
+    if (rc != PB_OK || !s->p.greedy_damp)
+        return rc;
     size_t n = (size_t)s->npairs + 1;
     if (s->gd_n < n) {
         free(s->gd_prev[0]);
@@ -61,6 +62,9 @@ int joint_gdamp_veto(joint *s, uint32_t p, uint32_t best)
  * rounds then stop) */
 int joint_gdamp_stop(joint *s, int it)
 {
+    int rc = PB_OK; /* greedy_cycle (joint_rpcyc.c; its moves cannot fail) */
+    if (joint_gcyc_stop(s, it, &rc))
+        return 1;
     if (s->p.greedy_damp != 2 || it < 1 || !s->gd_prev[1])
         return 0;
     size_t moved = 0, back = 0;
@@ -77,6 +81,7 @@ int joint_gdamp_stop(joint *s, int it)
 
 void joint_gdamp_free(joint *s)
 {
+    joint_gcyc_free(s); /* greedy_cycle (joint_rpcyc.c) */
     joint_gchk_free(s); /* greedy_check (joint_rpchk.c) */
     free(s->gd_prev[0]);
     free(s->gd_prev[1]);
@@ -87,6 +92,8 @@ void joint_gdamp_free(joint *s)
 int joint_gdamp_meta(const joint *s, pb_result *res)
 {
     int rc = joint_gchk_meta(s, res); /* greedy_check (joint_rpchk.c) */
+    if (rc == PB_OK)
+        rc = joint_gcyc_meta(s, res); /* greedy_cycle (joint_rpcyc.c) */
     if (rc != PB_OK)
         return rc;
     if (!s->p.greedy_damp)

@@ -1509,5 +1509,14 @@ int joint_heldskip_meta(const joint *s, pb_result *res);
 int joint_gchk_veto(joint *s, uint32_t p, uint32_t best);
 void joint_gchk_free(joint *s);
 int joint_gchk_meta(const joint *s, pb_result *res);
+/* joint_rpcyc.c, greedy_cycle: round: as greedy round it of a solve
+ * starts (PB_OK or PB_ENOMEM); stop: after round it, 1 when the parents
+ * are those of two rounds before and rounds are left (the solution they
+ * would leave set, *rc its PB_OK), else 0; free: NULL-safe; meta: its
+ * line when it cut a solve */
+int joint_gcyc_round(joint *s, int it);
+int joint_gcyc_stop(joint *s, int it, int *rc);
+void joint_gcyc_free(joint *s);
+int joint_gcyc_meta(const joint *s, pb_result *res);
 
 #endif
