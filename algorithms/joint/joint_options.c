@@ -933,12 +933,15 @@ const pb_option joint_options[] = {
      "too; 3: every solve of the search against the one of its kind before; 4: the "
      "open-ended solve against the refitting solve just before it; 0 (default): off.  Metadata repair_incr= resplits_left_out= (joint_rpinc.c; "
      "docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\")"},
-    {"greedy_damp", PB_OPT_INT, offsetof(joint_params, greedy_damp), "0", 0, 2,
+    {"greedy_damp", PB_OPT_INT, offsetof(joint_params, greedy_damp), "0", 0, 4,
      "changes results: 1, within one solve, a greedy round does not move a call back to the "
      "request it had two rounds before (the rounds cycle: a call's cost leaves out its "
      "siblings'); 2, a solve's greedy rounds stop after a round (the second or later) at "
      "least half of whose moves put a call back where it was two rounds before; metadata "
-     "greedy_damp= moves_refused= (1: moves refused; 2: solves whose rounds stopped) "
+     "greedy_damp= moves_refused= (1: moves refused; 2-4: solves whose rounds stopped); "
+     "3, a solve's greedy rounds stop after a round that did not raise the likelihood "
+     "(joint_loglik before and after it, under its model); 4, as 3 and the solution before "
+     "that round set again "
      "(joint_rpdamp.c; docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\"); "
      "0: off"},
     {"thread_soft", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft), "0", 0, 1,

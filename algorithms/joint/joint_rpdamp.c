@@ -41,6 +41,8 @@ int joint_gdamp_round(joint *s, int it)
     s->gd_prev[0] = t;
     memcpy(s->gd_prev[0], s->par, (size_t)s->npairs * sizeof *s->par);
     s->gd_it = it;
+    if (s->p.greedy_damp >= 3) /* the round's likelihood before it, its model */
+        s->gd_ll = joint_loglik(s);
     return PB_OK;
 }
 
@@ -65,6 +67,27 @@ int joint_gdamp_stop(joint *s, int it)
     int rc = PB_OK; /* greedy_cycle (joint_rpcyc.c; its moves cannot fail) */
     if (joint_gcyc_stop(s, it, &rc))
         return 1;
+    if (s->p.greedy_damp >= 3 && s->gd_prev[0]) {
+        /* 3: the rounds stop after a round that did not raise the
+         * likelihood under its model; 4: and the solution before it is
+         * set again (out of every request first, then in: no list grows
+         * past a length it held, so nothing allocates) */
+        if (joint_loglik(s) > s->gd_ll + 1e-9)
+            return 0;
+        s->gd_vetoed++;
+        if (s->p.greedy_damp == 4) {
+            const uint32_t *a = s->gd_prev[0];
+            for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++)
+                if (s->par[p] != a[p]) {
+                    joint_greedy_moved(s, s->par[p], a[p]);
+                    rc = joint_set_parent(s, p, JOINT_NONE);
+                }
+            for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++)
+                if (s->par[p] != a[p])
+                    rc = joint_set_parent(s, p, a[p]);
+        }
+        return 1;
+    }
     if (s->p.greedy_damp != 2 || it < 1 || !s->gd_prev[1])
         return 0;
     size_t moved = 0, back = 0;
