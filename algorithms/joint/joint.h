@@ -510,6 +510,11 @@ typedef struct joint_params {
                            (joint_cftick.c), 1 */
     double thread_soft_floor; /* [thread_soft_floor] thread_soft's term uses max(m, this):
                            the most a thread mismatch can cost (joint_thread.c), 0 */
+    int greedy_check;   /* [greedy_check] a greedy move is made only when it raises the
+                           likelihood of the two requests it changes (joint_rpchk.c), 0 */
+    int greedy_cycle;   /* [greedy_cycle] a solve's greedy rounds back where they were two
+                           rounds before stop on the solution the rest would leave
+                           (joint_rpcyc.c; speed only), 1 */
     int subtick_partial; /* not an option: 1 when joint_run spread the rows of some
                            services only (joint_subsvc.c) */
     int subtick_declined; /* not an option: 1 when joint_run's subtick test spread no

@@ -744,6 +744,9 @@ struct joint {
     double hskip[5];        /* held_skip (joint_heldskip.c): decided, in question,
                                serialising services (-1 untested), skipped, learned
                                parallel calls */
+    struct joint_rpchk *gchk; /* greedy_check (joint_rpchk.c): walks kept in a round */
+    struct joint_rpcyc *gcyc; /* greedy_cycle (joint_rpcyc.c): the rounds' parents */
+    double gd_ll;           /* greedy_damp 3-4: the likelihood as the round began */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

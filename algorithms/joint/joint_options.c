@@ -933,12 +933,15 @@ const pb_option joint_options[] = {
      "too; 3: every solve of the search against the one of its kind before; 4: the "
      "open-ended solve against the refitting solve just before it; 0 (default): off.  Metadata repair_incr= resplits_left_out= (joint_rpinc.c; "
      "docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\")"},
-    {"greedy_damp", PB_OPT_INT, offsetof(joint_params, greedy_damp), "0", 0, 2,
+    {"greedy_damp", PB_OPT_INT, offsetof(joint_params, greedy_damp), "0", 0, 4,
      "changes results: 1, within one solve, a greedy round does not move a call back to the "
      "request it had two rounds before (the rounds cycle: a call's cost leaves out its "
      "siblings'); 2, a solve's greedy rounds stop after a round (the second or later) at "
      "least half of whose moves put a call back where it was two rounds before; metadata "
-     "greedy_damp= moves_refused= (1: moves refused; 2: solves whose rounds stopped) "
+     "greedy_damp= moves_refused= (1: moves refused; 2-4: solves whose rounds stopped); "
+     "3, a solve's greedy rounds stop after a round that did not raise the likelihood "
+     "(joint_loglik before and after it, under its model); 4, as 3 and the solution before "
+     "that round set again "
      "(joint_rpdamp.c; docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\"); "
      "0: off"},
     {"thread_soft", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft), "0", 0, 1,
@@ -1028,4 +1031,16 @@ const pb_option joint_options[] = {
      "rows too (pool-adjacent-violators, blocks (right + 1) / (rows + 2)); metadata "
      "conf_thin_own= (joint_cfthin.c; docs/joint/confidence_late.md); default 0: the "
      "all-links map alone"},
+    {"greedy_check", PB_OPT_INT, offsetof(joint_params, greedy_check), "0", 0, 1,
+     "changes results: a greedy round moves a call to its cheapest candidate only when the "
+     "move raises the likelihood of the two requests it changes (both walked as they are and "
+     "with the call moved, under the round's model), so the rounds of a solve without refits "
+     "cannot cycle; metadata greedy_check= moves_tried= moves_refused= (joint_rpchk.c; "
+     "docs/joint/speed_late.md, \"Re-pairing rounds that settle (h207)\"); 0: off"},
+    {"greedy_cycle", PB_OPT_BOOL, offsetof(joint_params, greedy_cycle), "1", PB_OPT_NORANGE,
+     "speed only, the same solution: when a solve's greedy round puts every call back on the "
+     "request it had two rounds before (each round is a function of the assignment), the "
+     "rounds left are not run and the solution they would leave is set; metadata "
+     "greedy_cycle= solves_cut= rounds_left_out= where it cut (joint_rpcyc.c; "
+     "docs/joint/speed_late.md, \"Re-pairing rounds that settle (h207)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -21,8 +21,9 @@
  * (gd_prev[1]) and one round back (gd_prev[0]) */
 int joint_gdamp_round(joint *s, int it)
 {
-    if (!s->p.greedy_damp)
-        return PB_OK;
+    int rc = joint_gcyc_round(s, it); /* greedy_cycle (joint_rpcyc.c) */
+    if (rc != PB_OK || !s->p.greedy_damp)
+        return rc;
     size_t n = (size_t)s->npairs + 1;
     if (s->gd_n < n) {
         free(s->gd_prev[0]);
@@ -40,11 +41,15 @@ int joint_gdamp_round(joint *s, int it)
     s->gd_prev[0] = t;
     memcpy(s->gd_prev[0], s->par, (size_t)s->npairs * sizeof *s->par);
     s->gd_it = it;
+    if (s->p.greedy_damp >= 3) /* the round's likelihood before it, its model */
+        s->gd_ll = joint_loglik(s);
     return PB_OK;
 }
 
 int joint_gdamp_veto(joint *s, uint32_t p, uint32_t best)
 {
+    if (s->p.greedy_check && joint_gchk_veto(s, p, best))
+        return 1; /* greedy_check (joint_rpchk.c) */
     if (s->p.greedy_damp != 1 || s->gd_it < 1 || !s->gd_prev[1])
         return 0;
     /* back to where it was two rounds before, having moved since */
@@ -59,6 +64,30 @@ int joint_gdamp_veto(joint *s, uint32_t p, uint32_t best)
  * rounds then stop) */
 int joint_gdamp_stop(joint *s, int it)
 {
+    int rc = PB_OK; /* greedy_cycle (joint_rpcyc.c; its moves cannot fail) */
+    if (joint_gcyc_stop(s, it, &rc))
+        return 1;
+    if (s->p.greedy_damp >= 3 && s->gd_prev[0]) {
+        /* 3: the rounds stop after a round that did not raise the
+         * likelihood under its model; 4: and the solution before it is
+         * set again (out of every request first, then in: no list grows
+         * past a length it held, so nothing allocates) */
+        if (joint_loglik(s) > s->gd_ll + 1e-9)
+            return 0;
+        s->gd_vetoed++;
+        if (s->p.greedy_damp == 4) {
+            const uint32_t *a = s->gd_prev[0];
+            for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++)
+                if (s->par[p] != a[p]) {
+                    joint_greedy_moved(s, s->par[p], a[p]);
+                    rc = joint_set_parent(s, p, JOINT_NONE);
+                }
+            for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++)
+                if (s->par[p] != a[p])
+                    rc = joint_set_parent(s, p, a[p]);
+        }
+        return 1;
+    }
     if (s->p.greedy_damp != 2 || it < 1 || !s->gd_prev[1])
         return 0;
     size_t moved = 0, back = 0;
@@ -75,6 +104,8 @@ int joint_gdamp_stop(joint *s, int it)
 
 void joint_gdamp_free(joint *s)
 {
+    joint_gcyc_free(s); /* greedy_cycle (joint_rpcyc.c) */
+    joint_gchk_free(s); /* greedy_check (joint_rpchk.c) */
     free(s->gd_prev[0]);
     free(s->gd_prev[1]);
     s->gd_prev[0] = s->gd_prev[1] = NULL;
@@ -83,6 +114,11 @@ void joint_gdamp_free(joint *s)
 
 int joint_gdamp_meta(const joint *s, pb_result *res)
 {
+    int rc = joint_gchk_meta(s, res); /* greedy_check (joint_rpchk.c) */
+    if (rc == PB_OK)
+        rc = joint_gcyc_meta(s, res); /* greedy_cycle (joint_rpcyc.c) */
+    if (rc != PB_OK)
+        return rc;
     if (!s->p.greedy_damp)
         return PB_OK;
     return pb_result_meta(res, "greedy_damp=%d moves_refused=%zu", s->p.greedy_damp,

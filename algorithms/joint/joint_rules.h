@@ -791,5 +791,21 @@ int joint_cfthin_fit(joint *s, const joint_spt *pts, uint32_t np, uint32_t nl,
                      const uint32_t *cls_off, joint_cfthin *t);
 double joint_cfthin_at(const joint_cfthin *t, uint32_t l, double c);
 void joint_cfthin_free(joint_cfthin *t);
+/* joint_rpchk.c, greedy_check: veto: 1 when moving call p to best does
+ * not raise its two requests' walks (the move refused), 0 to make it (or
+ * out of memory: as without the rule); free: NULL-safe; meta: its line
+ * when on */
+int joint_gchk_veto(joint *s, uint32_t p, uint32_t best);
+void joint_gchk_free(joint *s);
+int joint_gchk_meta(const joint *s, pb_result *res);
+/* joint_rpcyc.c, greedy_cycle: round: as greedy round it of a solve
+ * starts (PB_OK or PB_ENOMEM); stop: after round it, 1 when the parents
+ * are those of two rounds before and rounds are left (the solution they
+ * would leave set, *rc its PB_OK), else 0; free: NULL-safe; meta: its
+ * line when it cut a solve */
+int joint_gcyc_round(joint *s, int it);
+int joint_gcyc_stop(joint *s, int it, int *rc);
+void joint_gcyc_free(joint *s);
+int joint_gcyc_meta(const joint *s, pb_result *res);
 
 #endif
