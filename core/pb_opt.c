@@ -91,6 +91,32 @@ int pb_opt_decimal(const char *s, size_t n)
     return i == n;
 }
 
+int pb_number_parse(const char *s, size_t n, double *out)
+{
+    char small[128];
+    if (!s || !n || !pb_opt_decimal(s, n))
+        return PB_EINVAL;
+    char *buf = n < sizeof small ? small : malloc(n + 1);
+    if (!buf)
+        return PB_ENOMEM;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    int whole = !*end, e = errno;
+    if (buf != small)
+        free(buf);
+    errno = e;
+    if (!whole)
+        return PB_EINVAL;
+    /* underflow is a finite number rounded toward 0; overflow is not */
+    if ((errno == ERANGE && fabs(v) > DBL_MIN) || !isfinite(v))
+        return PB_ERANGE;
+    *out = v == 0 ? 0.0 : v; /* -0 (and -1e-400) is 0 */
+    return PB_OK;
+}
+
 static int out_of_range(const pb_option *o, double v)
 {
     return o->min <= o->max && (v < o->min || v > o->max);

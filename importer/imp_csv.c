@@ -95,6 +95,26 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
         }
         size_t kl = (size_t)(eq - p), vl = l - kl - 1;
         const char *v = eq + 1;
+        /* a key given twice: the last was kept without a word (a map
+         * edited by hand, "service=svc,...,service=pod"); the same value
+         * again says nothing, as a flag given twice does (pb_cli) */
+        const char *q = spec;
+        while (q < p) {
+            size_t ql = strcspn(q, ",");
+            const char *qe = memchr(q, '=', ql);
+            if (qe && (size_t)(qe - q) == kl && !memcmp(q, p, kl) &&
+                (ql != l || memcmp(q, p, l)))
+                break;
+            q += ql + (q[ql] == ',');
+        }
+        if (q < p) {
+            size_t ql = strcspn(q, ",");
+            rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                              "--csv-map: %.*s given twice (%.*s, then %.*s); "
+                              "expected each key once",
+                              (int)kl, p, (int)ql, q, (int)l, p);
+            break;
+        }
         int f, done = 0;
         for (f = 0; f < NFIELDS; f++)
             if (strlen(field_key[f]) == kl && !memcmp(p, field_key[f], kl)) {
@@ -164,6 +184,24 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
                               "duration",
                               miss);
     }
+    /* one column for two ids (span=parent: every span its own parent) or
+     * two times (start=end: every span 0 long) reads as a trace of
+     * nonsense without a word: refused */
+    static const int distinct[][3] = {{F_TRACE, F_SPAN, F_PARENT},
+                                      {F_START, F_END, F_DURATION}};
+    for (int g = 0; rc == PB_OK && g < 2; g++)
+        for (int a = 0; rc == PB_OK && a < 3; a++)
+            for (int b = a + 1; rc == PB_OK && b < 3; b++) {
+                const char *ca = m->col[distinct[g][a]], *cb = m->col[distinct[g][b]];
+                if (ca && cb && !strcmp(ca, cb))
+                    rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                      "--csv-map: %s=%s and %s=%s name one column; "
+                                      "expected a column of its own for each of "
+                                      "%s", field_key[distinct[g][a]], ca,
+                                      field_key[distinct[g][b]], cb,
+                                      g ? "start, end and duration"
+                                        : "trace, span and parent");
+            }
     if (rc != PB_OK) {
         imp_csv_map_free(m);
         return rc;

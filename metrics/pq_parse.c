@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "pb_files.h"
+#include "pb_opt.h"
 #include "pb_strbuf.h"
 
 const char *const pq_field_names[PQ_NFIELDS] = {
@@ -171,17 +172,14 @@ static void next(parser *p)
         i++;
     p->tlen = i - p->pos;
     p->pos = i;
-    char *end;
     char buf[64];
     size_t l = p->tlen < sizeof buf - 1 ? p->tlen : sizeof buf - 1;
     memcpy(buf, s + p->tpos, l);
     buf[l] = 0;
-    errno = 0;
-    double v = strtod(buf, &end);
-    p->kind = (l == p->tlen && *end == 0 && l && isfinite(v) && !errno &&
-               !isalpha((unsigned char)buf[0]))
-                  ? T_NUM
-                  : T_WORD;
+    /* a number as every program reads one (pb_number_parse): decimal
+     * (strtod alone took "0x2" as 2), an underflow (1e-400) is 0 */
+    double v;
+    p->kind = (l == p->tlen && pb_number_parse(buf, l, &v) == PB_OK) ? T_NUM : T_WORD;
 }
 
 static int is_word(const parser *p, const char *kw)
@@ -321,7 +319,8 @@ static int parse_literal(parser *p, pq_operand *o)
         size_t l = p->tlen < 63 ? p->tlen : 63;
         memcpy(buf, p->s + p->tpos, l);
         buf[l] = 0;
-        o->num = strtod(buf, NULL);
+        if (pb_number_parse(buf, l, &o->num) != PB_OK)
+            o->num = 0; /* not reached: the lexer checked it */
         if (l == p->tlen && strspn(buf, "0123456789") == l) {
             errno = 0;
             unsigned long long u = strtoull(buf, NULL, 10);
@@ -356,7 +355,7 @@ static int check_kinds(parser *p, size_t pos, const pq_cond *c, int lfield)
     if (!lit)
         return 1;
     if (pq_field_is_num(lfield) && !lit->is_num) {
-        fail_at(p, pos, "field %s is a number; expected a number, got \"%s\"",
+        fail_at(p, pos, "field %s is a number; expected a number written in decimal, got \"%s\"",
                 pq_field_names[lfield], lit->str);
         return 0;
     }

@@ -295,6 +295,18 @@ int main(int argc, char **argv)
                 pb_cli_free(&cli);
                 return 2;
             }
+            /* an address named twice: the first name won without a word
+             * (imp_capture_http.c takes the first match) */
+            for (size_t k = 0; k < nnames; k++) {
+                size_t kl = (size_t)(strchr(optarg, '=') - optarg);
+                if (!strncmp(names[k], optarg, kl + 1) && strcmp(names[k], optarg)) {
+                    fprintf(stderr, "%s: --name: %.*s given twice (--name %s, then "
+                                    "--name %s); expected one name for each address\n",
+                            prog, (int)kl, optarg, names[k], optarg);
+                    pb_cli_free(&cli);
+                    return 2;
+                }
+            }
             names[nnames++] = optarg;
             break;
         case O_PORT: {
