@@ -25,6 +25,12 @@ static const char *const field_key[NFIELDS] = {
     "trace", "span", "parent", "service", "operation", "start", "end",
     "duration", "kind"};
 
+/* every key of --csv-map: the fields, then the settings */
+#define NKEYS (NFIELDS + 4)
+static const char *const map_key[NKEYS] = {
+    "trace", "span", "parent", "service", "operation", "start", "end",
+    "duration", "kind", "unit", "duration_unit", "root", "pods"};
+
 /* Nezha's layout (its public data, ESEC/FSE 2023) */
 static const char *const nezha_col[NFIELDS] = {
     "TraceID", "SpanID", "ParentID", "PodName", "OperationName",
@@ -84,6 +90,8 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
     m->dunit = 0; /* = unit unless given */
     int rc = PB_OK;
     const char *p = spec;
+    const char *first[NKEYS] = {0};
+    size_t firstl[NKEYS] = {0};
     while (rc == PB_OK && *p) {
         size_t l = strcspn(p, ",");
         const char *eq = memchr(p, '=', l);
@@ -97,23 +105,24 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
         const char *v = eq + 1;
         /* a key given twice: the last was kept without a word (a map
          * edited by hand, "service=svc,...,service=pod"); the same value
-         * again says nothing, as a flag given twice does (pb_cli) */
-        const char *q = spec;
-        while (q < p) {
-            size_t ql = strcspn(q, ",");
-            const char *qe = memchr(q, '=', ql);
-            if (qe && (size_t)(qe - q) == kl && !memcmp(q, p, kl) &&
-                (ql != l || memcmp(q, p, l)))
-                break;
-            q += ql + (q[ql] == ',');
-        }
-        if (q < p) {
-            size_t ql = strcspn(q, ",");
+         * again says nothing, as a flag given twice does (pb_cli).  One
+         * look a key (its first item kept), so a map of many repeats
+         * stays linear. */
+        int key = -1;
+        for (int k = 0; k < NKEYS && key < 0; k++)
+            if (strlen(map_key[k]) == kl && !memcmp(p, map_key[k], kl))
+                key = k;
+        if (key >= 0 && first[key] &&
+            (firstl[key] != l || memcmp(first[key], p, l))) {
             rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                               "--csv-map: %.*s given twice (%.*s, then %.*s); "
                               "expected each key once",
-                              (int)kl, p, (int)ql, q, (int)l, p);
+                              (int)kl, p, (int)firstl[key], first[key], (int)l, p);
             break;
+        }
+        if (key >= 0 && !first[key]) {
+            first[key] = p;
+            firstl[key] = l;
         }
         int f, done = 0;
         for (f = 0; f < NFIELDS; f++)
