@@ -1,0 +1,99 @@
+#!/bin/sh
+# Hostile input, round 14 (issue 28, h213): the numbers and the compound
+# option values programs read on their own, beside the shared readers.
+# One block per class, each able to fail on the tree before it.
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace score infer maketrace sniffer
+
+printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,0.1,0.1,client,a,call,r1,\n2,0.15,0.15,a,b,call,r1,1\n3,0.18,0.18,b,a,return,r1,2\n4,0.2,0.2,a,client,return,r1,3\n' > h.tr
+"$B/infer" --algo nesting -q -o h.res h.tr 2> /dev/null || fail "infer on h.tr"
+
+# --- 1. Numbers read outside the option table.  Every option of the
+# table, trace field and compare value is decimal, an underflow (1e-400)
+# the number rounded toward 0; but the numbers programs read themselves
+# went straight to strtod: hex was taken (maketrace weight=0x10 was 16,
+# handoff=0x0.8 and sniffer --target-drop 0x0.8 were 0.5, a query literal
+# 0x2 was 2), so were leading blanks (--target-drop " 0.5"), and an
+# underflow was refused (score -t 1e-400, weight=1e-400, handoff=1e-400,
+# a query literal 1e-400 "expected a number").  Now one rule
+# (pb_number_parse) for all of them.
+"$B/score" -T h.tr -t 0x2 h.res > /dev/null 2> n.err && fail "score -t 0x2: accepted"
+grep -q '^score: --tolerance: "0x2"; expected' n.err || { cat n.err; fail "score -t 0x2: not said"; }
+"$B/score" -T h.tr -t 1e-400 h.res > n.out 2> n.err || { cat n.err; fail "score -t 1e-400 (an underflow, 0) refused"; }
+"$B/score" -T h.tr -t 0 h.res > n0.out 2> /dev/null || fail "score -t 0"
+cmp -s n.out n0.out || fail "score -t 1e-400 is not -t 0"
+"$B/score" -T h.tr -t 2,1e-400 h.res > /dev/null 2> n.err || { cat n.err; fail "score -t 2,1e-400 refused"; }
+for v in 0x0.8 ' 0.5' 0.5x; do
+    "$B/sniffer" -q --target-drop "$v" -o /dev/null h.tr 2> n.err && fail "sniffer --target-drop '$v': accepted"
+    grep -q '^sniffer: --target-drop .*: expected a drop rate in \[0, 1\]' n.err ||
+        { cat n.err; fail "sniffer --target-drop '$v': not said"; }
+done
+"$B/sniffer" -q --target-drop 1e-400 -o /dev/null h.tr 2> n.err || { cat n.err; fail "sniffer --target-drop 1e-400 refused"; }
+wconf() {
+    printf 'seed = 7\nmessages = 20\nservice B workers=2 model=pool handoff=%s\ntracelet rpc from A weight=%s {\n  call B\n}\ntracelet r2 from A weight=1 {\n  call C\n}\n' "$1" "$2" > w.conf
+}
+wconf 0 0x10
+"$B/maketrace" --parse-only w.conf 2> n.err && fail "maketrace weight=0x10: accepted"
+grep -q '^maketrace: w.conf:4:21: tracelet rpc: expected weight=W .* got "0x10"' n.err ||
+    { cat n.err; fail "maketrace weight=0x10: not said"; }
+wconf 0 1
+"$B/maketrace" --parse-only -s rpc.weight=0x10 w.conf 2> n.err && fail "maketrace -s rpc.weight=0x10: accepted"
+grep -q '0x10' n.err || { cat n.err; fail "maketrace -s rpc.weight=0x10: not said"; }
+wconf 0x0.8 1
+"$B/maketrace" --parse-only w.conf 2> n.err && fail "maketrace handoff=0x0.8: accepted"
+grep -q '^maketrace: w.conf:3:.*expected handoff=P .* got "0x0.8"' n.err ||
+    { cat n.err; fail "maketrace handoff=0x0.8: not said"; }
+wconf 1e-400 1e-400
+"$B/maketrace" -q --parse-only w.conf 2> n.err || { cat n.err; fail "maketrace: weight and handoff 1e-400 (underflows, 0) refused"; }
+"$B/maketrace" -q -o w1.tr w.conf 2> /dev/null || fail "maketrace 1e-400"
+wconf 0 0
+"$B/maketrace" -q -o w0.tr w.conf 2> /dev/null || fail "maketrace 0"
+cmp -s w0.tr w1.tr || fail "maketrace: weight and handoff 1e-400 are not 0"
+"$B/score" -T h.tr --query 'From x In Send Where x.id = 0x2 Select Count' h.res > /dev/null 2> n.err &&
+    fail "query literal 0x2: accepted"
+grep -q 'expected a number written in decimal, got "0x2"' n.err || { cat n.err; fail "query literal 0x2: not said"; }
+"$B/score" -T h.tr --query 'From x In Send Where x.id > 1e-400 Select Count' h.res > q1.csv 2> n.err ||
+    { cat n.err; fail "query literal 1e-400 refused"; }
+"$B/score" -T h.tr --query 'From x In Send Where x.id > 0 Select Count' h.res > q0.csv 2> /dev/null || fail "query > 0"
+[ "$(cut -d, -f4- q1.csv)" = "$(cut -d, -f4- q0.csv)" ] || { cat q1.csv q0.csv; fail "query literal 1e-400 is not 0"; }
+
+# --- 2. A key given twice inside one compound value.  --csv-map
+# "service=svc,...,service=pod" (or unit=us,...,unit=s) kept the last
+# without a word, where a flag given twice is said and a sniffer box or
+# skewer spec refuses its key twice; one column named for two ids
+# (span=X,parent=X: every span its own parent) or two times (start=X,end=X:
+# every span 0 long) read as a trace of nonsense; importtrace --name A=x
+# --name A=y kept the first name without a word.  Each now refused, naming
+# both; the same value twice says nothing.
+cat > s.csv <<'EOF'
+trace,span,parent,svc,ts,dur,kind
+t1,a,,web,1000,50,server
+t1,b,a,web,1010,20,client
+t1,c,b,api,1012,10,server
+EOF
+M=trace=trace,span=span,parent=parent,service=svc,start=ts,duration=dur,kind=kind,unit=us
+"$B/importtrace" -q --csv-map "$M" -o s0.tr s.csv || fail "the span table"
+"$B/importtrace" -q --csv-map "$M,service=trace" s.csv > /dev/null 2> k.err && fail "--csv-map service twice: accepted"
+grep -q '^importtrace: --csv-map: service given twice (service=svc, then service=trace); expected each key once' k.err ||
+    { cat k.err; fail "--csv-map service twice: not said"; }
+"$B/importtrace" -q --csv-map "$M,unit=s" s.csv > /dev/null 2> k.err && fail "--csv-map unit twice: accepted"
+grep -q '^importtrace: --csv-map: unit given twice (unit=us, then unit=s)' k.err ||
+    { cat k.err; fail "--csv-map unit twice: not said"; }
+"$B/importtrace" -q --csv-map "$M,root=0,root=" s.csv > /dev/null 2> k.err && fail "--csv-map root twice: accepted"
+grep -q 'root given twice' k.err || { cat k.err; fail "--csv-map root twice: not said"; }
+"$B/importtrace" -q --csv-map "$M,unit=us,service=svc" -o s1.tr s.csv 2> k.err || { cat k.err; fail "--csv-map: one value twice refused"; }
+cmp -s s0.tr s1.tr || fail "--csv-map: one value twice changed the trace"
+"$B/importtrace" -q --csv-map "trace=trace,span=span,parent=span,service=svc,start=ts,duration=dur,unit=us" s.csv > /dev/null 2> k.err &&
+    fail "--csv-map span and parent one column: accepted"
+grep -q '^importtrace: --csv-map: span=span and parent=span name one column' k.err ||
+    { cat k.err; fail "--csv-map span and parent one column: not said"; }
+"$B/importtrace" -q --csv-map "$M,end=ts" s.csv > /dev/null 2> k.err && fail "--csv-map start and end one column: accepted"
+grep -q '^importtrace: --csv-map: start=ts and end=ts name one column' k.err ||
+    { cat k.err; fail "--csv-map start and end one column: not said"; }
+"$B/importtrace" -q --name 10.0.0.1=a --name 10.0.0.1=b x.pcap > /dev/null 2> k.err && fail "--name twice: accepted"
+grep -q '^importtrace: --name: 10.0.0.1 given twice (--name 10.0.0.1=a, then --name 10.0.0.1=b)' k.err ||
+    { cat k.err; fail "--name twice: not said"; }
+"$B/importtrace" -q --name 10.0.0.1=a --name 10.0.0.1=a --name 10.0.0.11=c x.pcap > /dev/null 2> k.err
+grep -q 'given twice' k.err && { cat k.err; fail "--name: one name twice, or two addresses, said"; }
+
+echo "ok"
