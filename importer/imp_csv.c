@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "imp_int.h"
+#include "pb_opt.h"
 #include "pb_mem.h"
 
 enum { F_TRACE, F_SPAN, F_PARENT, F_SERVICE, F_OPERATION, F_START, F_END,
@@ -321,6 +322,20 @@ static int parse_time(const char *s, int64_t unit, int64_t *out)
     return 1;
 }
 
+/* Why a time field is no time, for the message: an exponent (what a
+ * float column becomes in pandas' to_csv or printf's %g: "1.6611429e+18"
+ * has lost the nanoseconds past its 8th digit) is named as such, as the
+ * message trace reader names it; else nothing. */
+static const char *time_why(const char *v)
+{
+    if ((strchr(v, 'e') || strchr(v, 'E')) && pb_opt_decimal(v, strlen(v)))
+        return " (it has an exponent, as a float column is written by pandas or "
+               "%g, which span tables do not use: write the column in decimal "
+               "digits, e.g. pandas float_format=\"%.9f\", or .astype(\"int64\") "
+               "for whole numbers)";
+    return "";
+}
+
 /* ------------------------------------------------------------------ */
 /* reading */
 
@@ -588,12 +603,13 @@ static void data_row(rd *r)
     if (k <= 0) {
         fail(r, k < 0 ? PB_ERANGE : PB_EPARSE, r->idx[F_START] + 1,
              "field %d (%s): \"%s\": expected a non-negative decimal number "
-             "of %s%s",
+             "of %s%s%s",
              r->idx[F_START] + 1, r->map->col[F_START],
              fld(r, (size_t)r->idx[F_START]),
              r->map->unit == 1 ? "ns" : r->map->unit == 1000 ? "us"
              : r->map->unit == 1000000 ? "ms" : "s",
-             k < 0 ? " that fits in 64-bit nanoseconds" : "");
+             k < 0 ? " that fits in 64-bit nanoseconds" : "",
+             time_why(fld(r, (size_t)r->idx[F_START])));
         free(svcbuf);
         return;
     }
@@ -611,14 +627,22 @@ static void data_row(rd *r)
     int64_t unit = col == F_END ? r->map->unit : r->map->dunit;
     if (!*v) {
         raw.has_end = 0; /* counted as missing_duration */
+    } else if (col == F_DURATION && v[0] == '-' && parse_time(v + 1, unit, &t) == 1) {
+        /* a negative duration: counted (negative_duration) and the span
+         * taken as 0 long, as an end before the start is here and a
+         * negative "duration" in Jaeger, Zipkin and OTLP is (it stopped
+         * the import at this row) */
+        raw.has_end = 1;
+        raw.end_ns = raw.start_ns - t;
     } else if ((k = parse_time(v, unit, &t)) <= 0 ||
                (col == F_DURATION && t > INT64_MAX - raw.start_ns)) {
         fail(r, k < 0 || k == 1 ? PB_ERANGE : PB_EPARSE, r->idx[col] + 1,
              "field %d (%s): \"%s\": expected a non-negative decimal number "
-             "of %s that fits in 64-bit nanoseconds",
+             "of %s that fits in 64-bit nanoseconds%s",
              r->idx[col] + 1, r->map->col[col], v,
              unit == 1 ? "ns" : unit == 1000 ? "us" : unit == 1000000 ? "ms"
-                                                                        : "s");
+                                                                        : "s",
+             time_why(v));
         free(svcbuf);
         return;
     } else {

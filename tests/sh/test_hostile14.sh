@@ -96,4 +96,37 @@ grep -q '^importtrace: --name: 10.0.0.1 given twice (--name 10.0.0.1=a, then --n
 "$B/importtrace" -q --name 10.0.0.1=a --name 10.0.0.1=a --name 10.0.0.11=c x.pcap > /dev/null 2> k.err
 grep -q 'given twice' k.err && { cat k.err; fail "--name: one name twice, or two addresses, said"; }
 
+# --- 3. Span tables: a negative Duration ("-10": a clock stepped back
+# between the span's two stamps) stopped the whole import at its row,
+# where an end before the start in the same table, and a negative
+# "duration" in Jaeger, Zipkin or OTLP, is counted (negative_duration)
+# and the span taken as 0 long.  Now counted alike.  And a time written
+# with an exponent (a float column as pandas' to_csv or %g write it:
+# "1.6611429e+18" has lost its last digits) was refused as not a decimal
+# number, which it is: the message now says it is the exponent and how
+# to write the column, as the message trace reader says.
+sed 's/^t1,c,b,api,1012,10,server$/t1,c,b,api,1012,-10,server/' s.csv > neg.csv
+grep -q ',-10,' neg.csv || fail "neg.csv not made"
+"$B/importtrace" --csv-map "$M" -o neg.tr neg.csv 2> d.err || { cat d.err; fail "a negative duration: refused"; }
+grep -q 'negative_duration=1 ' neg.tr || { grep '^# importtrace' neg.tr; fail "a negative duration: not counted"; }
+grep -q 'negative_duration: negative durations: taken as 0 (first: neg.csv: line 4)' d.err ||
+    { cat d.err; fail "a negative duration: not said"; }
+sed 's/^t1,c,b,api,1012,10,server$/t1,c,b,api,1012,0,server/' s.csv > zero.csv
+"$B/importtrace" -q --csv-map "$M" -o zero.tr zero.csv || fail "a zero duration"
+[ "$(grep -v '^#' neg.tr)" = "$(grep -v '^#' zero.tr)" ] || fail "a negative duration: not taken as 0"
+printf 'trace,span,parent,svc,ts,end,kind\nt1,a,,web,1000,1050,server\nt1,b,a,web,1010,1030,client\nt1,c,b,api,1012,1005,server\n' > back.csv
+"$B/importtrace" -q --csv-map "trace=trace,span=span,parent=parent,service=svc,start=ts,end=end,kind=kind,unit=us" -o back.tr back.csv ||
+    fail "an end before the start"
+grep -q 'negative_duration=1 ' back.tr || fail "an end before the start: not counted"
+for v in 1.012e3 1e1; do
+    sed "s/^t1,c,b,api,1012,10,server\$/t1,c,b,api,1012,$v,server/" s.csv > ex.csv
+    "$B/importtrace" -q --csv-map "$M" ex.csv > /dev/null 2> d.err && fail "duration $v: accepted"
+    grep -q "^importtrace: ex.csv:4:6: field 6 (dur): \"$v\": expected .* (it has an exponent, as a float column is written by pandas" d.err ||
+        { cat d.err; fail "duration $v: the exponent not said"; }
+done
+sed 's/^t1,c,b,api,1012,10,server$/t1,c,b,api,1.012e3,10,server/' s.csv > ex.csv
+"$B/importtrace" -q --csv-map "$M" ex.csv > /dev/null 2> d.err && fail "start 1.012e3: accepted"
+grep -q '^importtrace: ex.csv:4:5: field 5 (ts): "1.012e3": expected .* (it has an exponent' d.err ||
+    { cat d.err; fail "start 1.012e3: the exponent not said"; }
+
 echo "ok"
