@@ -43,6 +43,14 @@ const pb_option *pb_opt_find_old(const pb_option *table, const char *name)
 static char *range_text(const pb_option *o, char *buf, size_t n)
 {
     char a[PB_DURATION_BUF], b[PB_DURATION_BUF];
+    /* an option without a range (min > max) is bounded by its type only:
+     * its range said as "[1s..0s]" was no range at all (skewer --ref) */
+    if (o->min > o->max) {
+        snprintf(buf, n, "%s", o->type == PB_OPT_DURATION
+                                   ? "[-9223372035.999999999s..9223372035.999999999s]"
+                                   : "a finite number");
+        return buf;
+    }
     if (o->type == PB_OPT_DURATION) {
         pb_duration_format(pb_sec_to_ns(o->min), a);
         pb_duration_format(pb_sec_to_ns(o->max), b);

@@ -3,7 +3,7 @@
 # option values programs read on their own, beside the shared readers.
 # One block per class, each able to fail on the tree before it.
 . "$PB_ROOT/tests/sh/lib_scaffold.sh"
-scaffold importtrace score infer maketrace sniffer
+scaffold importtrace score infer maketrace sniffer skewer
 
 printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,0.1,0.1,client,a,call,r1,\n2,0.15,0.15,a,b,call,r1,1\n3,0.18,0.18,b,a,return,r1,2\n4,0.2,0.2,a,client,return,r1,3\n' > h.tr
 "$B/infer" --algo nesting -q -o h.res h.tr 2> /dev/null || fail "infer on h.tr"
@@ -128,5 +128,17 @@ sed 's/^t1,c,b,api,1012,10,server$/t1,c,b,api,1.012e3,10,server/' s.csv > ex.csv
 "$B/importtrace" -q --csv-map "$M" ex.csv > /dev/null 2> d.err && fail "start 1.012e3: accepted"
 grep -q '^importtrace: ex.csv:4:5: field 5 (ts): "1.012e3": expected .* (it has an exponent' d.err ||
     { cat d.err; fail "start 1.012e3: the exponent not said"; }
+
+# --- 4. A duration option without a range of its own (skewer --ref: any
+# time) given past what 64-bit nanoseconds hold was refused as "out of
+# range; expected [1s..0s]", a range nothing is in.  Now the range said is
+# the type's.
+printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,0.1,0.1,client,a,call,r1,\n2,0.2,0.2,a,client,return,r1,1\n' > r.tr
+for v in 99999999999s -9223372036s; do
+    "$B/skewer" -q --ref "$v" -n 'a=+1ms' r.tr > /dev/null 2> d.err && fail "skewer --ref $v: accepted"
+    grep -q "^skewer: --ref $v: option ref: $v is out of range; expected \[-9223372035.999999999s..9223372035.999999999s\]" d.err ||
+        { cat d.err; fail "skewer --ref $v: the range not said"; }
+done
+"$B/skewer" -q --ref 9223372035.999999999s -n 'a=+1ms' r.tr > /dev/null 2> d.err || { cat d.err; fail "skewer --ref at the largest: refused"; }
 
 echo "ok"
