@@ -493,7 +493,17 @@ int main(int argc, char **argv)
                         optarg);
                 FAIL(2);
             }
-            snprintf(la, sizeof la, "%.*s", (int)(comma - optarg), optarg);
+            /* two sides of one name are told apart nowhere (the table, the
+             * HTML legend); a name past the buffer was cut without a word */
+            size_t al = (size_t)(comma - optarg), bl = strlen(comma + 1);
+            if ((al == bl && !memcmp(optarg, comma + 1, al)) || al >= sizeof la ||
+                bl >= sizeof lb) {
+                fprintf(stderr, "%s: --labels %s: expected two different names A,B of at "
+                                "most %zu bytes each (try --help)\n", prog, optarg,
+                        sizeof la - 1);
+                FAIL(2);
+            }
+            snprintf(la, sizeof la, "%.*s", (int)al, optarg);
             snprintf(lb, sizeof lb, "%s", comma + 1);
             break;
         }

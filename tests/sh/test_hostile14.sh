@@ -3,7 +3,7 @@
 # option values programs read on their own, beside the shared readers.
 # One block per class, each able to fail on the tree before it.
 . "$PB_ROOT/tests/sh/lib_scaffold.sh"
-scaffold importtrace score infer maketrace sniffer skewer
+scaffold importtrace score infer maketrace sniffer skewer compare
 
 printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,0.1,0.1,client,a,call,r1,\n2,0.15,0.15,a,b,call,r1,1\n3,0.18,0.18,b,a,return,r1,2\n4,0.2,0.2,a,client,return,r1,3\n' > h.tr
 "$B/infer" --algo nesting -q -o h.res h.tr 2> /dev/null || fail "infer on h.tr"
@@ -63,7 +63,8 @@ grep -q 'expected a number written in decimal, got "0x2"' n.err || { cat n.err; 
 # skewer spec refuses its key twice; one column named for two ids
 # (span=X,parent=X: every span its own parent) or two times (start=X,end=X:
 # every span 0 long) read as a trace of nonsense; importtrace --name A=x
-# --name A=y kept the first name without a word.  Each now refused, naming
+# --name A=y kept the first name without a word; compare --labels A,A
+# named both sides alike.  Each now refused, naming
 # both; the same value twice says nothing.
 cat > s.csv <<'EOF'
 trace,span,parent,svc,ts,dur,kind
@@ -95,6 +96,15 @@ grep -q '^importtrace: --name: 10.0.0.1 given twice (--name 10.0.0.1=a, then --n
     { cat k.err; fail "--name twice: not said"; }
 "$B/importtrace" -q --name 10.0.0.1=a --name 10.0.0.1=a --name 10.0.0.11=c x.pcap > /dev/null 2> k.err
 grep -q 'given twice' k.err && { cat k.err; fail "--name: one name twice, or two addresses, said"; }
+# compare --labels A,A named both sides alike (nothing told them apart in
+# the table or the HTML legend), and a label past 127 bytes was cut
+printf 'point,metric,seed,value\np,m,1,1\np,m,2,2\n' > c.csv
+"$B/compare" -q --labels A,A c.csv c.csv > /dev/null 2> k.err && fail "compare --labels A,A: accepted"
+grep -q '^compare: --labels A,A: expected two different names' k.err || { cat k.err; fail "compare --labels A,A: not said"; }
+long=$(printf '%0200d' 0)
+"$B/compare" -q --labels "$long,B" c.csv c.csv > /dev/null 2> k.err && fail "compare: a 200-byte label accepted (cut)"
+grep -q 'at most 127 bytes' k.err || { cat k.err; fail "compare: a long label not said"; }
+"$B/compare" -q --labels old,new c.csv c.csv > /dev/null 2> k.err || { cat k.err; fail "compare --labels old,new refused"; }
 
 # --- 3. Span tables: a negative Duration ("-10": a clock stepped back
 # between the span's two stamps) stopped the whole import at its row,
