@@ -931,8 +931,17 @@ int pq_parse_file(const char *path, pq_query ***out, size_t *n, pb_error *err)
     size_t got;
     int rc = PB_OK;
     while ((got = fread(buf, 1, sizeof buf, fp)) > 0) {
-        if (memchr(buf, 0, got)) {
-            rc = pb_error_set(err, PB_EPARSE, name, 0, 0,
+        const char *nul = memchr(buf, 0, got);
+        if (nul) {
+            /* named by its line and column, as every reader names one */
+            long ln = 1, col = 1;
+            for (size_t i = 0; i < b.len; i++, col++)
+                if (b.s[i] == '\n')
+                    ln++, col = 0;
+            for (const char *q = buf; q < nul; q++, col++)
+                if (*q == '\n')
+                    ln++, col = 0;
+            rc = pb_error_set(err, PB_EPARSE, name, ln, col,
                               "a NUL byte; expected query text");
             break;
         }
@@ -950,8 +959,11 @@ int pq_parse_file(const char *path, pq_query ***out, size_t *n, pb_error *err)
         rc = pb_error_set(err, PB_EIO, name, 0, 0, "read error: %s", strerror(errno));
     if (!is_stdin)
         fclose(fp);
+    /* a UTF-8 byte-order mark (Notepad, PowerShell): skipped, as every
+     * reader skips it (it was read as part of "From") */
+    size_t bom = b.len >= 3 && !memcmp(b.s, "\xEF\xBB\xBF", 3) ? 3 : 0;
     if (rc == PB_OK)
-        rc = pq_parse_list(b.len ? pb_strbuf_str(&b) : "", name, out, n, err);
+        rc = pq_parse_list(b.len ? pb_strbuf_str(&b) + bom : "", name, out, n, err);
     pb_strbuf_free(&b);
     return rc;
 }
