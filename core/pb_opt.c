@@ -125,6 +125,17 @@ int pb_number_parse(const char *s, size_t n, double *out)
     return PB_OK;
 }
 
+int pb_opt_integer(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    if (!(*s >= '0' && *s <= '9'))
+        return 0;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    return !*s;
+}
+
 static int out_of_range(const pb_option *o, double v)
 {
     return o->min <= o->max && (v < o->min || v > o->max);
@@ -146,7 +157,7 @@ static int set_value(const pb_option *o, void *params, const char *value,
                                 o->name, value, o->min <= o->max
                                 ? range_text(o, rb, sizeof rb)
                                 : "a 32-bit integer");
-        if (!*value || *end || errno)
+        if (!*value || *end || errno || !pb_opt_integer(value))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: expected an integer, got \"%s\"",
                                 o->name, value);

@@ -98,4 +98,9 @@ int pb_opt_decimal(const char *s, size_t n);
  * literals), so that "0x10" is never 16 in one and refused in another. */
 int pb_number_parse(const char *s, size_t n, double *out);
 
+/* 1 when s is an integer as every program reads one: decimal digits with
+ * an optional sign, nothing before or after (strtol alone also took
+ * " 5", leading blanks, where a number option refuses them). */
+int pb_opt_integer(const char *s);
+
 #endif

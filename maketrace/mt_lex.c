@@ -390,7 +390,7 @@ int mt_parse_count(const char *v, int *n)
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || x < 1 || x > 1000000)
+    if (!*v || *end || errno || !pb_opt_integer(v) || x < 1 || x > 1000000)
         return PB_EINVAL;
     *n = (int)x;
     return PB_OK;

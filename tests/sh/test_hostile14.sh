@@ -56,6 +56,21 @@ grep -q 'expected a number written in decimal, got "0x2"' n.err || { cat n.err; 
     { cat n.err; fail "query literal 1e-400 refused"; }
 "$B/score" -T h.tr --query 'From x In Send Where x.id > 0 Select Count' h.res > q0.csv 2> /dev/null || fail "query > 0"
 [ "$(cut -d, -f4- q1.csv)" = "$(cut -d, -f4- q0.csv)" ] || { cat q1.csv q0.csv; fail "query literal 1e-400 is not 0"; }
+# integers alike: strtol skips leading blanks, so " 5" was 5 as an integer
+# option (sniffer -s queue, maketrace -s instances, importtrace --seed and
+# --port, pbcapture --payload) where "5 " and " 0.5" as a number are
+# refused.  Now digits with a sign only, everywhere (pb_opt_integer).
+"$B/sniffer" -q -s 'queue= 5' -o /dev/null h.tr 2> n.err && fail "sniffer -s 'queue= 5': accepted"
+grep -q 'option queue: expected an integer, got " 5"' n.err || { cat n.err; fail "sniffer -s 'queue= 5': not said"; }
+"$B/sniffer" -q -s 'queue=+5' -o /dev/null h.tr 2> n.err || { cat n.err; fail "sniffer -s queue=+5 refused"; }
+"$B/maketrace" -q --parse-only -s 'instances= 3' "$R/maketrace/configs/tiny.conf" 2> n.err &&
+    fail "maketrace -s 'instances= 3': accepted"
+grep -q 'expected an integer, got " 3"' n.err || { cat n.err; fail "maketrace -s 'instances= 3': not said"; }
+"$B/importtrace" -q --seed ' 5' --csv-map trace=a,span=b,parent=c,service=d,start=e,end=f x.csv 2> n.err &&
+    fail "importtrace --seed ' 5': accepted"
+grep -q '^importtrace: --seed: " 5"; expected' n.err || { cat n.err; fail "importtrace --seed ' 5': not said"; }
+"$B/importtrace" -q --port ' 80' x.pcap 2> n.err && fail "importtrace --port ' 80': accepted"
+grep -q '^importtrace: --port: " 80"; expected' n.err || { cat n.err; fail "importtrace --port ' 80': not said"; }
 
 # --- 2. A key given twice inside one compound value.  --csv-map
 # "service=svc,...,service=pod" (or unit=us,...,unit=s) kept the last
