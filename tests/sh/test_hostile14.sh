@@ -157,7 +157,7 @@ grep -q '^importtrace: ex.csv:4:5: field 5 (ts): "1.012e3": expected .* (it has 
 # --- 4. A duration option without a range of its own (skewer --ref: any
 # time) given past what 64-bit nanoseconds hold was refused as "out of
 # range; expected [1s..0s]", a range nothing is in.  Now the range said is
-# the type's.
+# the type's.  A duration with an exponent is named as such.
 printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,0.1,0.1,client,a,call,r1,\n2,0.2,0.2,a,client,return,r1,1\n' > r.tr
 for v in 99999999999s -9223372036s; do
     "$B/skewer" -q --ref "$v" -n 'a=+1ms' r.tr > /dev/null 2> d.err && fail "skewer --ref $v: accepted"
@@ -165,6 +165,16 @@ for v in 99999999999s -9223372036s; do
         { cat d.err; fail "skewer --ref $v: the range not said"; }
 done
 "$B/skewer" -q --ref 9223372035.999999999s -n 'a=+1ms' r.tr > /dev/null 2> d.err || { cat d.err; fail "skewer --ref at the largest: refused"; }
+# and a duration option written with an exponent (1e3ms, 2.5e-6s: what %g
+# writes) was refused as no duration; now the exponent is named, as the
+# trace reader names it
+for v in 1e3ms 2.5e-6s; do
+    "$B/infer" --algo nesting -q -s "hist_lowest=$v" --parse-only r.tr 2> d.err && fail "hist_lowest=$v: accepted"
+    grep -q "option hist_lowest: expected a duration .* got \"$v\" (it has an exponent" d.err ||
+        { cat d.err; fail "hist_lowest=$v: the exponent not said"; }
+done
+"$B/infer" --algo nesting -q -s hist_lowest=5 --parse-only r.tr 2> d.err && fail "hist_lowest=5: accepted"
+grep -q 'exponent' d.err && { cat d.err; fail "hist_lowest=5: an exponent said"; }
 
 # --- 5. A UTF-8 byte-order mark (Notepad, PowerShell's Out-File) at the
 # start of a file read line by line or whole: the trace, result, config
