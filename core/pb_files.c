@@ -174,6 +174,11 @@ int pb_files_getline(FILE *fp, char **buf, size_t *cap, size_t max, size_t *len)
             return n > 0;
         }
         (*buf)[n++] = (char)c;
+        /* a UTF-8 byte-order mark (Notepad, PowerShell) before a line:
+         * dropped, as the trace, result and config readers drop it, so
+         * that no reader takes it for part of the first word */
+        if (n == 3 && !memcmp(*buf, "\xEF\xBB\xBF", 3))
+            n = 0;
         if (c == '\n' || c == '\0') {
             (*buf)[n] = '\0';
             *len = n;

@@ -50,8 +50,9 @@ int pb_files_open_fd(const char *path, pb_error *err);
  * its size): the bytes up to and including '\n', then a terminating NUL;
  * *len their count.  Reading stops early at a NUL byte (kept, the last of
  * the *len bytes: the caller names its place) so that endless binary
- * input (/dev/zero) is refused at once, not after filling memory.
- * Returns 1 for a line, 0 at the end of input, PB_ERANGE for a line
+ * input (/dev/zero) is refused at once, not after filling memory.  A
+ * UTF-8 byte-order mark before a line is dropped (columns count from
+ * after it).  Returns 1 for a line, 0 at the end of input, PB_ERANGE for a line
  * longer than max bytes without a '\n' (*len = max), PB_EIO on a read
  * error (errno says why), PB_ENOMEM. */
 int pb_files_getline(FILE *fp, char **buf, size_t *cap, size_t max, size_t *len);

@@ -43,6 +43,14 @@ const pb_option *pb_opt_find_old(const pb_option *table, const char *name)
 static char *range_text(const pb_option *o, char *buf, size_t n)
 {
     char a[PB_DURATION_BUF], b[PB_DURATION_BUF];
+    /* an option without a range (min > max) is bounded by its type only:
+     * its range said as "[1s..0s]" was no range at all (skewer --ref) */
+    if (o->min > o->max) {
+        snprintf(buf, n, "%s", o->type == PB_OPT_DURATION
+                                   ? "[-9223372035.999999999s..9223372035.999999999s]"
+                                   : "a finite number");
+        return buf;
+    }
     if (o->type == PB_OPT_DURATION) {
         pb_duration_format(pb_sec_to_ns(o->min), a);
         pb_duration_format(pb_sec_to_ns(o->max), b);
@@ -91,6 +99,43 @@ int pb_opt_decimal(const char *s, size_t n)
     return i == n;
 }
 
+int pb_number_parse(const char *s, size_t n, double *out)
+{
+    char small[128];
+    if (!s || !n || !pb_opt_decimal(s, n))
+        return PB_EINVAL;
+    char *buf = n < sizeof small ? small : malloc(n + 1);
+    if (!buf)
+        return PB_ENOMEM;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    int whole = !*end, e = errno;
+    if (buf != small)
+        free(buf);
+    errno = e;
+    if (!whole)
+        return PB_EINVAL;
+    /* underflow is a finite number rounded toward 0; overflow is not */
+    if ((errno == ERANGE && fabs(v) > DBL_MIN) || !isfinite(v))
+        return PB_ERANGE;
+    *out = v == 0 ? 0.0 : v; /* -0 (and -1e-400) is 0 */
+    return PB_OK;
+}
+
+int pb_opt_integer(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    if (!(*s >= '0' && *s <= '9'))
+        return 0;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    return !*s;
+}
+
 static int out_of_range(const pb_option *o, double v)
 {
     return o->min <= o->max && (v < o->min || v > o->max);
@@ -112,7 +157,7 @@ static int set_value(const pb_option *o, void *params, const char *value,
                                 o->name, value, o->min <= o->max
                                 ? range_text(o, rb, sizeof rb)
                                 : "a 32-bit integer");
-        if (!*value || *end || errno)
+        if (!*value || *end || errno || !pb_opt_integer(value))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: expected an integer, got \"%s\"",
                                 o->name, value);
@@ -156,11 +201,24 @@ static int set_value(const pb_option *o, void *params, const char *value,
                                 "duration is whole nanoseconds: below 1ns it "
                                 "would round to 0)", o->name, value,
                                 range_text(o, rb, sizeof rb));
-        if (prc != PB_OK)
+        if (prc != PB_OK) {
+            /* a number with an exponent before the unit (1e3ms, 2.5e-6s:
+             * what %g writes) is said as such, as the trace reader says it */
+            size_t nl = strlen(value);
+            while (nl > 0 && ((value[nl - 1] >= 'a' && value[nl - 1] <= 'z') ||
+                              (value[nl - 1] >= 'A' && value[nl - 1] <= 'Z')))
+                nl--;
+            int expo = nl < strlen(value) && pb_opt_decimal(value, nl) &&
+                       (memchr(value, 'e', nl) || memchr(value, 'E', nl));
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: expected a duration with a unit (%s) "
-                                "such as 30ms or 2s, got \"%s\"", o->name,
-                                PB_DURATION_UNITS, value);
+                                "such as 30ms or 2s, got \"%s\"%s", o->name,
+                                PB_DURATION_UNITS, value,
+                                expo ? " (it has an exponent, which durations are "
+                                       "written without: digits and a point, with "
+                                       "the unit that fits, e.g. 1000ms for 1e3ms)"
+                                     : "");
+        }
         /* the range in whole nanoseconds, as range_text shows it: a
          * double comparison would refuse the documented maximum */
         if (o->min <= o->max && (v < pb_sec_to_ns(o->min) || v > pb_sec_to_ns(o->max)))

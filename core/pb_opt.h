@@ -87,4 +87,20 @@ int pb_opt_describe(const pb_option *table, const void *params, pb_strbuf *out);
  * text means one number in every program. */
 int pb_opt_decimal(const char *s, size_t n);
 
+/* The number s[0..n) as every program reads a number outside a trace:
+ * PB_OK and *out when it is finite and written in decimal
+ * (pb_opt_decimal); an underflow (1e-400, a denormal) is the number
+ * strtod rounds it to, toward 0, and -0 is 0.  PB_ERANGE when it is
+ * decimal but past the largest double (1e400); PB_EINVAL for anything
+ * else (empty, hex, inf, nan, blanks, text after it).  One rule for the
+ * option table's numbers and for the numbers programs read on their own
+ * (score's tolerances, sniffer --target-drop, maketrace weights, query
+ * literals), so that "0x10" is never 16 in one and refused in another. */
+int pb_number_parse(const char *s, size_t n, double *out);
+
+/* 1 when s is an integer as every program reads one: decimal digits with
+ * an optional sign, nothing before or after (strtol alone also took
+ * " 5", leading blanks, where a number option refuses them). */
+int pb_opt_integer(const char *s);
+
 #endif

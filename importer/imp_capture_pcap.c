@@ -74,6 +74,33 @@ static void frag_seen(cap *c, const char *path, long pkt, int v6, unsigned n)
         c->frag4 += n;
 }
 
+/* A fragment of packet pkt (ip[0..left); fh the offset of an IPv6
+ * fragment header, 0 for IPv4) given to the table *frags (made at the
+ * first fragment): the whole datagram (*dl bytes) once its last part
+ * came, else NULL; fragments given up on the way are counted
+ * (frag_seen).  *rc = PB_ENOMEM when the table cannot be made.  The one
+ * set-up of IPv4 and IPv6 fragments. */
+static const u_char *frag_join(cap *c, const char *path, cap_frags **frags,
+                               const u_char *ip, size_t left, size_t fh, long pkt,
+                               size_t *dl, int *rc)
+{
+    if (!*frags && !(*frags = cap_frags_new())) {
+        *rc = PB_ENOMEM;
+        return NULL;
+    }
+    unsigned lost;
+    long lost_pkt;
+    int lost_v6;
+    const u_char *whole =
+        fh ? cap_frags_add6(*frags, ip, left, fh, pkt, dl, &lost, &lost_pkt, &lost_v6)
+           : cap_frags_add(*frags, ip, left, pkt, dl, &lost, &lost_pkt, &lost_v6);
+    if (lost)
+        frag_seen(c, path, lost_pkt, lost_v6, lost);
+    if (whole)
+        c->frag_joined++;
+    return whole;
+}
+
 static int dlt_known(int dlt)
 {
     return dlt == DLT_EN10MB || dlt == DLT_NULL || dlt == DLT_LOOP || dlt == DLT_RAW ||
@@ -244,21 +271,12 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                  * together with its datagram's other parts, read once
                  * whole (at the time its last part came); what cannot be
                  * is counted and said, its bytes a gap of their stream */
-                if (!frags && !(frags = cap_frags_new())) {
-                    rc = PB_ENOMEM;
-                    break;
-                }
-                unsigned lost;
-                long lost_pkt;
-                int lost_v6;
                 size_t dl;
-                const u_char *whole = cap_frags_add(frags, ip, left, pkt, &dl, &lost, &lost_pkt,
-                                                    &lost_v6);
-                if (lost)
-                    frag_seen(c, path, lost_pkt, lost_v6, lost);
+                const u_char *whole = frag_join(c, path, &frags, ip, left, 0, pkt, &dl, &rc);
+                if (rc != PB_OK)
+                    break;
                 if (!whole)
                     continue;
-                c->frag_joined++;
                 ip = whole;
                 left = iplen = dl;
             }
@@ -279,21 +297,12 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 iphl += ((size_t)ip[iphl + 1] + 1) * 8;
             }
             if (nh == 44 && left >= iphl + 8 && ip[iphl] == 6) {
-                if (!frags && !(frags = cap_frags_new())) {
-                    rc = PB_ENOMEM;
-                    break;
-                }
-                unsigned lost;
-                long lost_pkt;
-                int lost_v6;
                 size_t dl;
-                const u_char *whole = cap_frags_add6(frags, ip, left, iphl, pkt, &dl, &lost,
-                                                     &lost_pkt, &lost_v6);
-                if (lost)
-                    frag_seen(c, path, lost_pkt, lost_v6, lost);
+                const u_char *whole = frag_join(c, path, &frags, ip, left, iphl, pkt, &dl, &rc);
+                if (rc != PB_OK)
+                    break;
                 if (!whole)
                     continue;
-                c->frag_joined++;
                 ip = whole;
                 left = iplen = dl;
                 iphl = 40;

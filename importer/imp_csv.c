@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "imp_int.h"
+#include "pb_opt.h"
 #include "pb_mem.h"
 
 enum { F_TRACE, F_SPAN, F_PARENT, F_SERVICE, F_OPERATION, F_START, F_END,
@@ -24,6 +25,12 @@ enum { F_TRACE, F_SPAN, F_PARENT, F_SERVICE, F_OPERATION, F_START, F_END,
 static const char *const field_key[NFIELDS] = {
     "trace", "span", "parent", "service", "operation", "start", "end",
     "duration", "kind"};
+
+/* every key of --csv-map: the fields, then the settings */
+#define NKEYS (NFIELDS + 4)
+static const char *const map_key[NKEYS] = {
+    "trace", "span", "parent", "service", "operation", "start", "end",
+    "duration", "kind", "unit", "duration_unit", "root", "pods"};
 
 /* Nezha's layout (its public data, ESEC/FSE 2023) */
 static const char *const nezha_col[NFIELDS] = {
@@ -84,6 +91,8 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
     m->dunit = 0; /* = unit unless given */
     int rc = PB_OK;
     const char *p = spec;
+    const char *first[NKEYS] = {0};
+    size_t firstl[NKEYS] = {0};
     while (rc == PB_OK && *p) {
         size_t l = strcspn(p, ",");
         const char *eq = memchr(p, '=', l);
@@ -95,6 +104,27 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
         }
         size_t kl = (size_t)(eq - p), vl = l - kl - 1;
         const char *v = eq + 1;
+        /* a key given twice: the last was kept without a word (a map
+         * edited by hand, "service=svc,...,service=pod"); the same value
+         * again says nothing, as a flag given twice does (pb_cli).  One
+         * look a key (its first item kept), so a map of many repeats
+         * stays linear. */
+        int key = -1;
+        for (int k = 0; k < NKEYS && key < 0; k++)
+            if (strlen(map_key[k]) == kl && !memcmp(p, map_key[k], kl))
+                key = k;
+        if (key >= 0 && first[key] &&
+            (firstl[key] != l || memcmp(first[key], p, l))) {
+            rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                              "--csv-map: %.*s given twice (%.*s, then %.*s); "
+                              "expected each key once",
+                              (int)kl, p, (int)firstl[key], first[key], (int)l, p);
+            break;
+        }
+        if (key >= 0 && !first[key]) {
+            first[key] = p;
+            firstl[key] = l;
+        }
         int f, done = 0;
         for (f = 0; f < NFIELDS; f++)
             if (strlen(field_key[f]) == kl && !memcmp(p, field_key[f], kl)) {
@@ -164,6 +194,24 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
                               "duration",
                               miss);
     }
+    /* one column for two ids (span=parent: every span its own parent) or
+     * two times (start=end: every span 0 long) reads as a trace of
+     * nonsense without a word: refused */
+    static const int distinct[][3] = {{F_TRACE, F_SPAN, F_PARENT},
+                                      {F_START, F_END, F_DURATION}};
+    for (int g = 0; rc == PB_OK && g < 2; g++)
+        for (int a = 0; rc == PB_OK && a < 3; a++)
+            for (int b = a + 1; rc == PB_OK && b < 3; b++) {
+                const char *ca = m->col[distinct[g][a]], *cb = m->col[distinct[g][b]];
+                if (ca && cb && !strcmp(ca, cb))
+                    rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                                      "--csv-map: %s=%s and %s=%s name one column; "
+                                      "expected a column of its own for each of "
+                                      "%s", field_key[distinct[g][a]], ca,
+                                      field_key[distinct[g][b]], cb,
+                                      g ? "start, end and duration"
+                                        : "trace, span and parent");
+            }
     if (rc != PB_OK) {
         imp_csv_map_free(m);
         return rc;
@@ -272,6 +320,20 @@ static int parse_time(const char *s, int64_t unit, int64_t *out)
         return -1;
     *out = ip * unit + frac;
     return 1;
+}
+
+/* Why a time field is no time, for the message: an exponent (what a
+ * float column becomes in pandas' to_csv or printf's %g: "1.6611429e+18"
+ * has lost the nanoseconds past its 8th digit) is named as such, as the
+ * message trace reader names it; else nothing. */
+static const char *time_why(const char *v)
+{
+    if ((strchr(v, 'e') || strchr(v, 'E')) && pb_opt_decimal(v, strlen(v)))
+        return " (it has an exponent, as a float column is written by pandas or "
+               "%g, which span tables do not use: write the column in decimal "
+               "digits, e.g. pandas float_format=\"%.9f\", or .astype(\"int64\") "
+               "for whole numbers)";
+    return "";
 }
 
 /* ------------------------------------------------------------------ */
@@ -541,12 +603,13 @@ static void data_row(rd *r)
     if (k <= 0) {
         fail(r, k < 0 ? PB_ERANGE : PB_EPARSE, r->idx[F_START] + 1,
              "field %d (%s): \"%s\": expected a non-negative decimal number "
-             "of %s%s",
+             "of %s%s%s",
              r->idx[F_START] + 1, r->map->col[F_START],
              fld(r, (size_t)r->idx[F_START]),
              r->map->unit == 1 ? "ns" : r->map->unit == 1000 ? "us"
              : r->map->unit == 1000000 ? "ms" : "s",
-             k < 0 ? " that fits in 64-bit nanoseconds" : "");
+             k < 0 ? " that fits in 64-bit nanoseconds" : "",
+             time_why(fld(r, (size_t)r->idx[F_START])));
         free(svcbuf);
         return;
     }
@@ -564,14 +627,22 @@ static void data_row(rd *r)
     int64_t unit = col == F_END ? r->map->unit : r->map->dunit;
     if (!*v) {
         raw.has_end = 0; /* counted as missing_duration */
+    } else if (col == F_DURATION && v[0] == '-' && parse_time(v + 1, unit, &t) == 1) {
+        /* a negative duration: counted (negative_duration) and the span
+         * taken as 0 long, as an end before the start is here and a
+         * negative "duration" in Jaeger, Zipkin and OTLP is (it stopped
+         * the import at this row) */
+        raw.has_end = 1;
+        raw.end_ns = raw.start_ns - t;
     } else if ((k = parse_time(v, unit, &t)) <= 0 ||
                (col == F_DURATION && t > INT64_MAX - raw.start_ns)) {
         fail(r, k < 0 || k == 1 ? PB_ERANGE : PB_EPARSE, r->idx[col] + 1,
              "field %d (%s): \"%s\": expected a non-negative decimal number "
-             "of %s that fits in 64-bit nanoseconds",
+             "of %s that fits in 64-bit nanoseconds%s",
              r->idx[col] + 1, r->map->col[col], v,
              unit == 1 ? "ns" : unit == 1000 ? "us" : unit == 1000000 ? "ms"
-                                                                        : "s");
+                                                                        : "s",
+             time_why(v));
         free(svcbuf);
         return;
     } else {

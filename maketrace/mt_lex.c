@@ -5,6 +5,7 @@
  * The statements and tracelets are parsed in mt_config.c.
  */
 #include "mt_parse.h"
+#include "pb_opt.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -373,13 +374,12 @@ int mt_parse_range(const char *v, pb_ns *lo, pb_ns *hi, char *why, size_t nwhy)
 
 int mt_parse_weight(const char *v, double *w)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
+    double x;
     /* weights are relative and summed: a cap keeps any sum of them
      * finite (three weights of 1e308 summed to inf, and every draw then
-     * took the last one) */
-    if (!*v || *end || errno || !isfinite(x) || x < 0 || x > MT_WEIGHT_MAX)
+     * took the last one); decimal only, an underflow is 0, as every
+     * number (pb_number_parse: strtod alone took weight=0x10 as 16) */
+    if (pb_number_parse(v, strlen(v), &x) != PB_OK || x < 0 || x > MT_WEIGHT_MAX)
         return PB_EINVAL;
     *w = x;
     return PB_OK;
@@ -390,7 +390,7 @@ int mt_parse_count(const char *v, int *n)
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || x < 1 || x > 1000000)
+    if (!*v || *end || errno || !pb_opt_integer(v) || x < 1 || x > 1000000)
         return PB_EINVAL;
     *n = (int)x;
     return PB_OK;

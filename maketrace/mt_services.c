@@ -7,6 +7,7 @@
  */
 #include "mt_label.h"
 #include "pb_files.h"
+#include "pb_opt.h"
 #include "mt_parse.h"
 
 #include <ctype.h>
@@ -83,7 +84,6 @@ const char *const mt_conn_names[] = {"", "new", "pool", "pipelined", "multiplexe
 static int service_attr(mt_service *sv, const char *name, const char *v, char *why, size_t nwhy)
 {
     double d;
-    char *end;
     if (!strcmp(name, "workers")) {
         if (mt_parse_count(v, &sv->workers) != PB_OK)
             goto count;
@@ -102,9 +102,8 @@ static int service_attr(mt_service *sv, const char *name, const char *v, char *w
         if (mt_parse_count(v, &sv->stages) != PB_OK || sv->stages > 1000)
             goto count;
     } else if (!strcmp(name, "handoff")) {
-        errno = 0;
-        d = strtod(v, &end);
-        if (end == v || *end || errno || !(d >= 0 && d <= 1)) {
+        /* decimal only, an underflow is 0 (pb_number_parse) */
+        if (pb_number_parse(v, strlen(v), &d) != PB_OK || !(d >= 0 && d <= 1)) {
             snprintf(why, nwhy, "handoff=P with P a probability in 0..1, got \"%s\"", v);
             return PB_EINVAL;
         }
@@ -115,9 +114,8 @@ static int service_attr(mt_service *sv, const char *name, const char *v, char *w
             return PB_EINVAL;
         }
     } else if (!strcmp(name, "slow")) {
-        errno = 0;
-        d = strtod(v, &end);
-        if (end == v || *end || errno || !(d >= 0 && d <= 3)) {
+        /* decimal only, an underflow is 0 (pb_number_parse) */
+        if (pb_number_parse(v, strlen(v), &d) != PB_OK || !(d >= 0 && d <= 3)) {
             snprintf(why, nwhy, "slow=S with S the SD of the log slowdown in 0..3, got \"%s\"",
                      v);
             return PB_EINVAL;

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "pb_files.h"
+#include "pb_opt.h"
 #include "pb_strbuf.h"
 
 const char *const pq_field_names[PQ_NFIELDS] = {
@@ -171,17 +172,14 @@ static void next(parser *p)
         i++;
     p->tlen = i - p->pos;
     p->pos = i;
-    char *end;
     char buf[64];
     size_t l = p->tlen < sizeof buf - 1 ? p->tlen : sizeof buf - 1;
     memcpy(buf, s + p->tpos, l);
     buf[l] = 0;
-    errno = 0;
-    double v = strtod(buf, &end);
-    p->kind = (l == p->tlen && *end == 0 && l && isfinite(v) && !errno &&
-               !isalpha((unsigned char)buf[0]))
-                  ? T_NUM
-                  : T_WORD;
+    /* a number as every program reads one (pb_number_parse): decimal
+     * (strtod alone took "0x2" as 2), an underflow (1e-400) is 0 */
+    double v;
+    p->kind = (l == p->tlen && pb_number_parse(buf, l, &v) == PB_OK) ? T_NUM : T_WORD;
 }
 
 static int is_word(const parser *p, const char *kw)
@@ -321,7 +319,8 @@ static int parse_literal(parser *p, pq_operand *o)
         size_t l = p->tlen < 63 ? p->tlen : 63;
         memcpy(buf, p->s + p->tpos, l);
         buf[l] = 0;
-        o->num = strtod(buf, NULL);
+        if (pb_number_parse(buf, l, &o->num) != PB_OK)
+            o->num = 0; /* not reached: the lexer checked it */
         if (l == p->tlen && strspn(buf, "0123456789") == l) {
             errno = 0;
             unsigned long long u = strtoull(buf, NULL, 10);
@@ -356,7 +355,7 @@ static int check_kinds(parser *p, size_t pos, const pq_cond *c, int lfield)
     if (!lit)
         return 1;
     if (pq_field_is_num(lfield) && !lit->is_num) {
-        fail_at(p, pos, "field %s is a number; expected a number, got \"%s\"",
+        fail_at(p, pos, "field %s is a number; expected a number written in decimal, got \"%s\"",
                 pq_field_names[lfield], lit->str);
         return 0;
     }
@@ -932,8 +931,17 @@ int pq_parse_file(const char *path, pq_query ***out, size_t *n, pb_error *err)
     size_t got;
     int rc = PB_OK;
     while ((got = fread(buf, 1, sizeof buf, fp)) > 0) {
-        if (memchr(buf, 0, got)) {
-            rc = pb_error_set(err, PB_EPARSE, name, 0, 0,
+        const char *nul = memchr(buf, 0, got);
+        if (nul) {
+            /* named by its line and column, as every reader names one */
+            long ln = 1, col = 1;
+            for (size_t i = 0; i < b.len; i++, col++)
+                if (b.s[i] == '\n')
+                    ln++, col = 0;
+            for (const char *q = buf; q < nul; q++, col++)
+                if (*q == '\n')
+                    ln++, col = 0;
+            rc = pb_error_set(err, PB_EPARSE, name, ln, col,
                               "a NUL byte; expected query text");
             break;
         }
@@ -951,8 +959,11 @@ int pq_parse_file(const char *path, pq_query ***out, size_t *n, pb_error *err)
         rc = pb_error_set(err, PB_EIO, name, 0, 0, "read error: %s", strerror(errno));
     if (!is_stdin)
         fclose(fp);
+    /* a UTF-8 byte-order mark (Notepad, PowerShell): skipped, as every
+     * reader skips it (it was read as part of "From") */
+    size_t bom = b.len >= 3 && !memcmp(b.s, "\xEF\xBB\xBF", 3) ? 3 : 0;
     if (rc == PB_OK)
-        rc = pq_parse_list(b.len ? pb_strbuf_str(&b) : "", name, out, n, err);
+        rc = pq_parse_list(b.len ? pb_strbuf_str(&b) + bom : "", name, out, n, err);
     pb_strbuf_free(&b);
     return rc;
 }

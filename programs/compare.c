@@ -458,7 +458,9 @@ int main(int argc, char **argv)
     pstat_table *t = NULL;
     pb_out *out = NULL, *csv = NULL, *html = NULL;
     const char *out_path = NULL, *csv_path = NULL, *html_path = NULL, *title = NULL;
-    char la[128] = "A", lb[128] = "B";
+    const char *la = "A", *lb = "B";
+    char *labels = NULL; /* --labels' two names, whole (a 128-byte copy cut
+                          * a long one without a word) */
     int changes = 0, quiet = 0;
 
     if (pb_opt_defaults(compare_options, &par, &err) != PB_OK) {
@@ -493,8 +495,14 @@ int main(int argc, char **argv)
                         optarg);
                 FAIL(2);
             }
-            snprintf(la, sizeof la, "%.*s", (int)(comma - optarg), optarg);
-            snprintf(lb, sizeof lb, "%s", comma + 1);
+            free(labels);
+            if (!(labels = strdup(optarg))) {
+                fprintf(stderr, "%s: out of memory\n", prog);
+                FAIL(1);
+            }
+            labels[comma - optarg] = '\0';
+            la = labels;
+            lb = labels + (comma - optarg) + 1;
             break;
         }
         default: FAIL(pb_cli_usage_error(prog, &err));
@@ -601,6 +609,7 @@ int main(int argc, char **argv)
     else if (gate_better)
         status = 3;
 done:
+    free(labels);
     pb_out_abort(out);
     pb_out_abort(csv);
     pb_out_abort(html);

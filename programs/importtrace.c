@@ -237,6 +237,7 @@ int main(int argc, char **argv)
             else if (!strcmp(optarg, "loop"))
                 opts.thread = IMP_THREAD_LOOP;
             else if (!strncmp(optarg, "random:", 7) &&
+                     pb_opt_integer(optarg + 7) && optarg[7] != '-' &&
                      (t = strtoul(optarg + 7, &end, 10)) >= 1 && t <= 1000000 && !*end) {
                 opts.thread = IMP_THREAD_RANDOM;
                 opts.threads = (unsigned)t;
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
             errno = 0;
             opts.seed = strtoul(optarg, &end, 10);
             /* too large was read as ULONG_MAX, a seed nobody asked for */
-            if (!*optarg || *end || optarg[0] == '-' || errno == ERANGE ||
+            if (!pb_opt_integer(optarg) || *end || optarg[0] == '-' || errno == ERANGE ||
                 opts.seed > 2147483647UL) {
                 fprintf(stderr, "%s: --seed: \"%s\"; expected a non-negative integer "
                                 "up to 2147483647\n",
@@ -295,12 +296,24 @@ int main(int argc, char **argv)
                 pb_cli_free(&cli);
                 return 2;
             }
+            /* an address named twice: the first name won without a word
+             * (imp_capture_http.c takes the first match) */
+            for (size_t k = 0; k < nnames; k++) {
+                size_t kl = (size_t)(strchr(optarg, '=') - optarg);
+                if (!strncmp(names[k], optarg, kl + 1) && strcmp(names[k], optarg)) {
+                    fprintf(stderr, "%s: --name: %.*s given twice (--name %s, then "
+                                    "--name %s); expected one name for each address\n",
+                            prog, (int)kl, optarg, names[k], optarg);
+                    pb_cli_free(&cli);
+                    return 2;
+                }
+            }
             names[nnames++] = optarg;
             break;
         case O_PORT: {
             char *end;
             long v = strtol(optarg, &end, 10);
-            if (*end || end == optarg || v < 1 || v > 65535 || nports == MAX_PORTS) {
+            if (*end || !pb_opt_integer(optarg) || v < 1 || v > 65535 || nports == MAX_PORTS) {
                 fprintf(stderr, "%s: --port: \"%s\"; expected a port from 1 to 65535 "
                                 "(at most %d)\n", prog, optarg, MAX_PORTS);
                 pb_cli_free(&cli);

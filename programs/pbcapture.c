@@ -147,7 +147,7 @@ int main(int argc, char **argv)
         char *end;
         errno = 0;
         long v = strtol(payload, &end, 10);
-        if (errno || *end || end == payload || v < 0 || v > 65536) {
+        if (errno || *end || !pb_opt_integer(payload) || v < 0 || v > 65536) {
             fprintf(stderr, "%s: --payload: \"%s\"; expected bytes from 0 to 65536\n",
                     prog, payload);
             return 2;

@@ -117,12 +117,11 @@ static int parse_tols(const char *s, score_opts *o)
     while (*s) {
         if (o->ntol == SCORE_MAX_TOL)
             return 0;
-        char *end;
-        errno = 0;
-        double v = strtod(s, &end);
-        /* !(v >= 0 && v <= 100): also NaN, which no comparison holds */
-        if (errno || end == s || !(v >= 0 && v <= 100) || (*end && *end != ',') ||
-            !pb_opt_decimal(s, (size_t)(end - s)))
+        const char *end = s + strcspn(s, ",");
+        double v;
+        /* one rule for numbers (pb_number_parse): decimal, an underflow
+         * (1e-400) is 0 */
+        if (pb_number_parse(s, (size_t)(end - s), &v) != PB_OK || !(v >= 0 && v <= 100))
             return 0;
         o->tol[o->ntol++] = v;
         s = *end ? end + 1 : end;

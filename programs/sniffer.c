@@ -193,9 +193,10 @@ int main(int argc, char **argv)
         FAIL(2);
     }
     if (target_text) {
-        char *end;
-        target = strtod(target_text, &end);
-        if (!*target_text || *end || !(target >= 0 && target <= 1)) {
+        /* decimal only, as every number (pb_number_parse): strtod
+         * alone took "0x0.8" as 0.5 and " 0.5" */
+        if (pb_number_parse(target_text, strlen(target_text), &target) != PB_OK ||
+            !(target >= 0 && target <= 1)) {
             fprintf(stderr, "%s: --target-drop %s: expected a drop rate in "
                             "[0, 1] (0.01 = 1%%)\n", prog, target_text);
             FAIL(2);

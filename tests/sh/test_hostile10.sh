@@ -2,15 +2,8 @@
 # Hostile input, tenth round (issue 28, h184): the leftovers of round 9 and
 # inputs nobody had tried.  One block per class, each able to fail on the
 # tree before it.
-set -u
-for p in importtrace score compare infer maketrace skewer sniffer; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"; R="$PB_ROOT"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace score compare infer maketrace skewer sniffer
 printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,0.1,0.1,client,a,call,r1,\n2,0.2,0.2,a,client,return,r1,1\n' > h.tr
 
 # --- 1. A parameter under its old name and its new one, with two values,

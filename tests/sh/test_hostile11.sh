@@ -2,15 +2,8 @@
 # Hostile input, eleventh round (issue 28, h193): the leftovers of round 10
 # and inputs nobody had tried.  One block per class, each able to fail on
 # the tree before it.
-set -u
-for p in importtrace score compare infer maketrace skewer sniffer; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"; R="$PB_ROOT"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace score compare infer maketrace skewer sniffer
 printf 'id,ts,recv_ts,src,dst,type,path,cause\n1,0.1,0.1,client,a,call,r1,\n2,0.2,0.2,a,client,return,r1,1\n' > h.tr
 # a Jaeger trace a -> a -> SVC; blocks 4 and 5 fill SID, SVC and LOG
 J='{"data":[{"traceID":"t1","spans":[{"traceID":"t1","spanID":"1","operationName":"x","references":[],"startTime":1000,"duration":100,"processID":"p1","tags":[{"key":"span.kind","value":"server"}],"logs":[{"timestamp":1001,"fields":[{"key":"msg","value":"LOG"}]}]},{"traceID":"t1","spanID":"2","operationName":"y","references":[{"refType":"CHILD_OF","traceID":"t1","spanID":"1"}],"startTime":1010,"duration":50,"processID":"p2","tags":[{"key":"span.kind","value":"client"}]},{"traceID":"t1","spanID":"SID","operationName":"y","references":[{"refType":"CHILD_OF","traceID":"t1","spanID":"2"}],"startTime":1020,"duration":30,"processID":"p3","tags":[{"key":"span.kind","value":"server"}]}],"processes":{"p1":{"serviceName":"a"},"p2":{"serviceName":"a"},"p3":{"serviceName":"SVC"}}}]}'

@@ -2,15 +2,8 @@
 # Hostile input, twelfth round (issue 28, h202): the leftovers of round 11
 # and inputs nobody had tried.  One block per class, each able to fail on
 # the tree before it.
-set -u
-for p in importtrace score compare infer maketrace skewer sniffer; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"; R="$PB_ROOT"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace score compare infer maketrace skewer sniffer
 
 # --- 1. IPv6 fragments in a packet capture were counted and skipped (round
 # 11 put IPv4 ones back together only): a response the sender split became

@@ -3,15 +3,8 @@
 # other than the readers (score, compare, maketrace configs, skewer and
 # sniffer specs, every program's options).  One block per class, each able
 # to fail on the tree before it.
-set -u
-for p in score maketrace skewer sniffer infer compare; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold score maketrace skewer sniffer infer compare
 
 # --- 1. maketrace: delays that add up past the largest time a generated
 # trace can hold (2^61 ns, about 73 years) saturated there silently: with a

@@ -2,15 +2,8 @@
 # Hostile input, second round (issue 29), end to end.  One block per class
 # of the issue; each block tries several cases of its class, not one
 # example.
-set -u
-for p in maketrace skewer sniffer infer score importtrace; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold maketrace skewer sniffer infer score importtrace
 # expect_err NAME SUBSTRING CMD...: CMD exits 1 or 2 and says SUBSTRING
 expect_err() {
     name=$1 want=$2

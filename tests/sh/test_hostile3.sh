@@ -2,15 +2,8 @@
 # Hostile input, third round (issue 28's generalisation audit): names
 # and values from inputs nobody here has seen.  One block per class; each
 # tries several cases of it.
-set -u
-for p in infer score importtrace; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold infer score importtrace
 
 # --- 1. names with line breaks, quotes, commas and non-ASCII survive a
 # round trip: every metadata line that carries a name stays one line

@@ -3,16 +3,9 @@
 # importer variants as other exporters, minutes and runtimes write them,
 # and every program's files and options.  One block per class; each
 # tries several cases of it, against hand-made expectations.
-set -u
-for p in importtrace maketrace infer score skewer sniffer compare; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"
 D="$(cd "$(dirname "$0")/../data" && pwd)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace maketrace infer score skewer sniffer compare
 rows() { grep -v '^#' "$1"; }
 
 # expect_err NAME SUBSTRING CMD...: CMD exits 1 or 2 and says SUBSTRING

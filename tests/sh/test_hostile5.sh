@@ -2,15 +2,8 @@
 # Hostile input, fifth round (issue 28, h128): inputs a new user meets
 # that nobody here had seen -- other exporters' span tables, adversarial
 # shapes.  One block per class, each able to fail on the tree before it.
-set -u
-for p in importtrace infer score; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace infer score
 rows() { grep -v '^#' "$1"; }
 
 # --- 1. a span table whose end field is empty but whose duration is there

@@ -2,16 +2,9 @@
 # Hostile input, sixth round (issue 28, h141): inputs of real shape from
 # runtimes nobody here had fed in, and bad inputs of the other programs.
 # One block per class, each able to fail on the tree before it.
-set -u
-for p in importtrace score compare; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"
 D="$PB_ROOT/tests/data/importtrace"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace score compare
 
 # --- 1. Zipkin v1 (/api/v1/traces: Finagle, older Brave and Sleuth): no
 # localEndpoint; a span's sides are its annotations cs/cr (client) and

@@ -2,15 +2,8 @@
 # Hostile input, seventh round (issue 28, h150): traces of real shape from
 # other runtimes and exporters, and edge inputs of the other programs.
 # One block per class, each able to fail on the tree before it.
-set -u
-for p in importtrace score compare infer; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace score compare infer
 
 # --- 1. A Zipkin v2 span without "timestamp" (an incomplete span, which
 # Zipkin allows: absent or null).  It has no place in time: not read,

@@ -3,15 +3,8 @@
 # covered by rounds 1-7.  One block per class, each able to fail on the
 # tree before it (block 2's second half guards a speed fix: tests never
 # time; it checks the output the faster index must keep).
-set -u
-for p in importtrace score compare infer maketrace skewer sniffer pbcapture; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"; R="$PB_ROOT"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace score compare infer maketrace skewer sniffer pbcapture
 
 # --- 1. A JSON key given twice in one object.  jansson keeps the last value
 # and drops the first without a word: a second "spans" array lost the first

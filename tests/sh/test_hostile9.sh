@@ -2,15 +2,8 @@
 # Hostile input, ninth round (issue 28, h173): the leftovers of round 8 and
 # inputs nobody had tried.  One block per class, each able to fail on the
 # tree before it.
-set -u
-for p in importtrace score compare infer maketrace skewer sniffer pbcapture; do
-    [ -x "$PB_BIN/$p" ] || exit 77
-done
-B="$PB_BIN"; R="$PB_ROOT"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace score compare infer maketrace skewer sniffer pbcapture
 
 # --- 1. An option given twice kept the last value without a word, in every
 # program.  Now the one convention of core/pb_cli.c (README): the last one

@@ -3,6 +3,9 @@
 #include "pbtest.h"
 #include "pb_cli.h"
 #include "pb_time.h"
+#include "pb_opt.h"
+#include "pb_files.h"
+#include "pb_error.h"
 
 #include <fcntl.h>
 #include <stddef.h>
@@ -265,6 +268,55 @@ TEST(set_param_and_kv)
     CHECK(strncmp(msg, "prog: --seed x7: ", 17) == 0);
 }
 
+/* pb_number_parse: one rule for every number read outside the option
+ * table (hostile round 14) */
+TEST(number_parse)
+{
+    double v = -1;
+    CHECK_INT(pb_number_parse("12", 2, &v), PB_OK);
+    CHECK(v == 12);
+    CHECK_INT(pb_number_parse("-0.5e1", 6, &v), PB_OK);
+    CHECK(v == -5);
+    CHECK_INT(pb_number_parse("2,3", 1, &v), PB_OK); /* a prefix of a list */
+    CHECK(v == 2);
+    CHECK_INT(pb_number_parse("1e-400", 6, &v), PB_OK); /* underflow: 0 */
+    CHECK(v == 0 && !signbit(v));
+    CHECK_INT(pb_number_parse("-0", 2, &v), PB_OK);
+    CHECK(v == 0 && !signbit(v));
+    CHECK_INT(pb_number_parse("1e400", 5, &v), PB_ERANGE);
+    const char *bad[] = {"", "0x10", " 1", "1 ", "inf", "nan", "1e", ".", "+", "1,"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        CHECK_INT(pb_number_parse(bad[i], strlen(bad[i]), &v), PB_EINVAL);
+    /* longer than any buffer: still read */
+    char big[400];
+    memset(big, '0', sizeof big - 2);
+    big[sizeof big - 2] = '7';
+    big[sizeof big - 1] = 0;
+    CHECK_INT(pb_number_parse(big, strlen(big), &v), PB_OK);
+    CHECK(v == 7);
+}
+
+/* pb_files_getline drops a UTF-8 byte-order mark before a line */
+TEST(getline_bom)
+{
+    char text[] = "\xEF\xBB\xBF" "a b\nc\n" "\xEF\xBB\xBF" "\n";
+    FILE *fp = fmemopen(text, sizeof text - 1, "r");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    CHECK_INT(pb_files_getline(fp, &buf, &cap, 1 << 20, &len), 1);
+    CHECK(len == 4 && !strcmp(buf, "a b\n"));
+    CHECK_INT(pb_files_getline(fp, &buf, &cap, 1 << 20, &len), 1);
+    CHECK(len == 2 && !strcmp(buf, "c\n"));
+    CHECK_INT(pb_files_getline(fp, &buf, &cap, 1 << 20, &len), 1);
+    CHECK(len == 1 && !strcmp(buf, "\n"));
+    CHECK_INT(pb_files_getline(fp, &buf, &cap, 1 << 20, &len), 0);
+    free(buf);
+    fclose(fp);
+}
+
 int main(void)
 {
     RUN(cli_registry_enforced);
@@ -273,5 +325,7 @@ int main(void)
     RUN(out_never_harms_an_input);
     RUN(kv_split);
     RUN(set_param_and_kv);
+    RUN(number_parse);
+    RUN(getline_bom);
     return pbtest_exit();
 }
