@@ -531,6 +531,14 @@ typedef struct joint_params {
                            many consecutive pairs of calls in question (both open at
                            once on a link) no learned parallel call and no service serialises (joint_heldskip.c);
                            default 64, 0: off */
+    double held_local;  /* [held_local] without call ids and pair_order=auto: the held
+                           search runs on the requests around the consecutive pairs of
+                           calls in question only (the free search's pairs elsewhere) when
+                           they hold at most this share of the messages (joint_heldlocal.c);
+                           default 0: off */
+    double held_local_pad; /* [held_local_pad] held_local's window widened by the requests
+                           overlapping a seed request's span padded by this many times its
+                           length on each side; default 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -743,7 +743,8 @@ struct joint {
                                s->restart of the copy: 0 not tried, 1 rejected, 2 kept) */
     double hskip[5];        /* held_skip (joint_heldskip.c): decided, in question,
                                serialising services (-1 untested), skipped, learned
-                               parallel calls */
+                               parallel calls */    double hloc[7];         /* held_local (joint_heldlocal.c): 0 off, 1 window, 2 whole;
+                               seeds, window messages, pairs free / window, reason, in question */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

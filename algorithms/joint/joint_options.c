@@ -996,4 +996,15 @@ const pb_option joint_options[] = {
      "changes results where thread_soft fires: the term's rate is max(m, this), capping what "
      "one thread mismatch costs at log(F / (F + (1 - F) / f)) (joint_thread.c; docs/joint/"
      "shapes.md \"thread_soft's term capped (h204)\"); 0: the fitted m as is"},
+    {"held_local", PB_OPT_DOUBLE, offsetof(joint_params, held_local), "0", 0, 1,
+     "speed, changes results, without call ids and pair_order=auto: the held search runs "
+     "only on the free search's top-level requests holding a consecutive pair of calls in "
+     "question (both open at once at the callee), the free search's pairs and parents kept "
+     "elsewhere, and the merged solution competes as the held search did, when that window "
+     "holds at most this share of the messages; metadata held_local=window|whole "
+     "(joint_heldlocal.c; docs/joint/speed_late.md \"The held search on a window (h206)\"); "
+     "0: off (the whole held search)"},
+    {"held_local_pad", PB_OPT_DOUBLE, offsetof(joint_params, held_local_pad), "0", 0, 1e6,
+     "held_local: the window widened by the requests whose pairs overlap a seed request's "
+     "span padded by this many times its length on each side; 0: the seed requests only"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

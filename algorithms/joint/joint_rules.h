@@ -1502,4 +1502,14 @@ int joint_heldskip_scores(joint *a, double l0[2], double lo[2]);
 void joint_heldskip_carry(joint *to, const joint *from);
 int joint_heldskip_meta(const joint *s, pb_result *res);
 
+/* joint_heldlocal.c, held_local: the held search on the window around the
+ * pairs in question of the free search a, merged with a's pairs elsewhere
+ * into *out (NULL: not run, init_choose runs the whole held search); the
+ * record in a->hloc.  joint_heldlocal_carry: the record to the search kept;
+ * joint_heldlocal_meta: its line */
+int joint_heldlocal_run(joint **out, joint *a, const pb_trace_view *v, const joint_params *ph,
+                        pb_error *err, const unsigned char *force);
+void joint_heldlocal_carry(joint *to, const joint *from);
+int joint_heldlocal_meta(const joint *s, pb_result *res);
+
 #endif
