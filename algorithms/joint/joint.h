@@ -539,6 +539,9 @@ typedef struct joint_params {
     double held_local_pad; /* [held_local_pad] held_local's window widened by the requests
                            overlapping a seed request's span padded by this many times its
                            length on each side; default 0 */
+    int held_local_seed; /* [held_local_seed] held_local's seeds: 1 the requests of every
+                           consecutive pair in question, 2 of the overtaken ones only;
+                           default 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -90,7 +90,7 @@ static int hl_seeds(const joint *f, const uint32_t *root, unsigned char *seed, s
             pb_sort(e, m, sizeof *e, hl_cmp);
         for (uint32_t i = 1; i < m; i++) {
             const jpair *x = &f->pr[e[i - 1].p], *y = &f->pr[e[i].p];
-            if (y->rs < x->rs || y->cr < x->rs) {
+            if (y->rs < x->rs || (f->p.held_local_seed != 2 && y->cr < x->rs)) {
                 uint32_t rx = root[e[i - 1].p], ry = root[e[i].p];
                 if (rx != JOINT_NONE)
                     seed[rx] = 1;

@@ -1007,4 +1007,7 @@ const pb_option joint_options[] = {
     {"held_local_pad", PB_OPT_DOUBLE, offsetof(joint_params, held_local_pad), "0", 0, 1e6,
      "held_local: the window widened by the requests whose pairs overlap a seed request's "
      "span padded by this many times its length on each side; 0: the seed requests only"},
+    {"held_local_seed", PB_OPT_INT, offsetof(joint_params, held_local_seed), "1", 1, 2,
+     "held_local's seeds: 1 the requests holding a call of any consecutive pair in question, "
+     "2 of an overtaken pair only (the later call answered first)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
