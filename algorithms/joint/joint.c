@@ -715,6 +715,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     }
     if (hs < 0 || hs > 1)
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+    if (!b && rc == PB_OK && hs != 1) /* held_local (joint_heldlocal.c) */
+        rc = joint_heldlocal_run(&b, a, v, &ph, err, force);
     if (!b && rc == PB_OK && hs != 1)
         rc = init_one(&b, v, &ph, err, 1, share, force);
     a->selshare = NULL;
@@ -788,6 +790,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     }
     keep->pord_chosen = keep == b || keep == c ? 2 : 1;
     joint_heldskip_carry(keep, a); /* held_skip's record (joint_heldskip.c) */
+    joint_heldlocal_carry(keep, a); /* held_local's record (joint_heldlocal.c) */
     if (b)
         keep->pairs_shared = b->pairs_shared; /* pairs_share: the run's (joint_pshare.c) */
     if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
@@ -835,6 +838,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         }
         if (k2 == w)
             joint_heldskip_carry(w, keep);
+        if (k2 == w)
+            joint_heldlocal_carry(w, keep);
         joint_close(k2 == w ? keep : w);
         keep = k2;
         w = NULL;

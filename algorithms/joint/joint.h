@@ -552,6 +552,17 @@ typedef struct joint_params {
                            (Laplace-smoothed blocks) as well as the all-links map
                            (joint_cfthin.c), 0 */
     int cfn_links, cfn_lowered; /* not options: links conf_thin_own fitted, rows it lowered */
+    double held_local;  /* [held_local] without call ids and pair_order=auto: the held
+                           search runs on the requests around the consecutive pairs of
+                           calls in question only (the free search's pairs elsewhere) when
+                           they hold at most this share of the messages (joint_heldlocal.c);
+                           default 0: off */
+    double held_local_pad; /* [held_local_pad] held_local's window widened by the requests
+                           overlapping a seed request's span padded by this many times its
+                           length on each side; default 0 */
+    int held_local_seed; /* [held_local_seed] held_local's seeds: 1 the requests of every
+                           consecutive pair in question, 2 of the overtaken ones only;
+                           default 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1043,4 +1043,18 @@ const pb_option joint_options[] = {
      "rounds left are not run and the solution they would leave is set; metadata "
      "greedy_cycle= solves_cut= rounds_left_out= where it cut (joint_rpcyc.c; "
      "docs/joint/speed_late.md, \"Re-pairing rounds that settle (h207)\"); 0: off"},
+    {"held_local", PB_OPT_DOUBLE, offsetof(joint_params, held_local), "0", 0, 1,
+     "speed, changes results, without call ids and pair_order=auto: the held search runs "
+     "only on the free search's top-level requests holding a consecutive pair of calls in "
+     "question (both open at once at the callee), the free search's pairs and parents kept "
+     "elsewhere, and the merged solution competes as the held search did, when that window "
+     "holds at most this share of the messages; metadata held_local=window|whole "
+     "(joint_heldlocal.c; docs/joint/speed_late.md \"The held search on a window (h206)\"); "
+     "0: off (the whole held search)"},
+    {"held_local_pad", PB_OPT_DOUBLE, offsetof(joint_params, held_local_pad), "0", 0, 1e6,
+     "held_local: the window widened by the requests whose pairs overlap a seed request's "
+     "span padded by this many times its length on each side; 0: the seed requests only"},
+    {"held_local_seed", PB_OPT_INT, offsetof(joint_params, held_local_seed), "1", 1, 2,
+     "held_local's seeds: 1 the requests holding a call of any consecutive pair in question, "
+     "2 of an overtaken pair only (the later call answered first)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

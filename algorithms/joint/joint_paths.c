@@ -421,6 +421,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            "log_likelihood_held=%.3f with_order_free=%.3f with_order_held=%.3f",
                            s->pord_chosen == 2 ? "held" : "free", s->pord_ll[0], s->pord_ll[1],
                            s->pord_ll[2], s->pord_ll[3]);
+        joint_heldlocal_meta(s, res); /* joint_heldlocal.c */
         for (uint32_t l = 0; (s->rord || s->pord_stat) && l < s->nlinks; l++) {
             double n, k;
             int on;

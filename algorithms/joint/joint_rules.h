@@ -807,5 +807,14 @@ int joint_gcyc_round(joint *s, int it);
 int joint_gcyc_stop(joint *s, int it, int *rc);
 void joint_gcyc_free(joint *s);
 int joint_gcyc_meta(const joint *s, pb_result *res);
+/* joint_heldlocal.c, held_local: the held search on the window around the
+ * pairs in question of the free search a, merged with a's pairs elsewhere
+ * into *out (NULL: not run, init_choose runs the whole held search); the
+ * record in a->hloc.  joint_heldlocal_carry: the record to the search kept;
+ * joint_heldlocal_meta: its line */
+int joint_heldlocal_run(joint **out, joint *a, const pb_trace_view *v, const joint_params *ph,
+                        pb_error *err, const unsigned char *force);
+void joint_heldlocal_carry(joint *to, const joint *from);
+int joint_heldlocal_meta(const joint *s, pb_result *res);
 
 #endif
