@@ -531,6 +531,10 @@ typedef struct joint_params {
                            many consecutive pairs of calls in question (both open at
                            once on a link) no learned parallel call and no service serialises (joint_heldskip.c);
                            default 64, 0: off */
+    int thread_soft_pick; /* [thread_soft_pick] where thread_soft weighs a service, the
+                           free and the held searches are compared (pair_order=auto) by
+                           their log-likelihoods without the thread term: the term
+                           steers each search, not the choice (joint_thrpick.c), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

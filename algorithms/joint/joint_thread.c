@@ -76,6 +76,7 @@ struct joint_thr {
     double *m;
     unsigned char *son;
     int soft_any;
+    int muted;        /* thread_soft_pick: the term left out of the walks (joint_thrpick.c) */
     uint32_t *fo, *fth;
     double *ff, *ftm;
 };
@@ -334,7 +335,7 @@ double joint_thread_kid(const joint *s, uint32_t q, uint32_t p)
 double joint_thread_ll(const joint *s, uint32_t q, const uint32_t *k, uint32_t n)
 {
     const struct joint_thr *t = s->thr;
-    if (!t || !t->soft_any)
+    if (!t || !t->soft_any || t->muted)
         return 0;
     const jpair *x = &s->pr[q];
     const uint32_t b = x->callee, u = thr_of(s, x->call);
@@ -431,12 +432,21 @@ int joint_thread_apply(joint *s)
     return PB_OK;
 }
 
+int joint_thread_mute(joint *s, int mute)
+{
+    struct joint_thr *t = s->thr;
+    if (!t)
+        return 0;
+    t->muted = mute;
+    return t->soft_any;
+}
+
 int joint_thread_meta(const joint *s, pb_result *res)
 {
     const struct joint_thr *t = s->thr;
-    if (!t)
-        return PB_OK;
-    int rc = PB_OK;
+    int rc = joint_thrpick_meta(s, res); /* thread_soft_pick (joint_thrpick.c) */
+    if (!t || rc != PB_OK)
+        return rc;
     for (uint32_t a = 0; a < t->nn && rc == PB_OK; a++)
         if (t->n[a] >= JOINT_THR_MIN)
             rc = pb_result_meta(res, "thread_service=%s answers=%zu misses=%zu "
