@@ -996,7 +996,7 @@ const pb_option joint_options[] = {
      "changes results where thread_soft fires: the term's rate is max(m, this), capping what "
      "one thread mismatch costs at log(F / (F + (1 - F) / f)) (joint_thread.c; docs/joint/"
      "shapes.md \"thread_soft's term capped (h204)\"); 0: the fitted m as is"},
-    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "1", 0, 2,
+    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "1", 0, 3,
      "changes results where thread_soft weighs a service, without call ids and "
      "pair_order=auto: the free and the held searches are compared by their "
      "log-likelihoods without the thread term (the term steers each search, never which "

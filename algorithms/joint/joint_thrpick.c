@@ -49,7 +49,7 @@ int joint_thrpick_scores(joint *a, joint *b, double l0[2])
 
 int joint_thrpick_wanted(const joint_params *p)
 {
-    return p->thread_soft_pick == 2 && p->thread_soft > 0;
+    return p->thread_soft_pick >= 2 && p->thread_soft > 0;
 }
 
 int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *params,
@@ -78,9 +78,11 @@ int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *
         return rc;
     }
     double lt = joint_loglik(t);
-    /* the term's solution kept unless the model without the term finds
-     * the other likelier by more than JOINT_RESTART_MARGIN */
-    int with = !(lt > ls + JOINT_RESTART_MARGIN);
+    /* 2: the term's solution kept unless the model without the term
+     * finds the other likelier by more than JOINT_RESTART_MARGIN; 3: kept
+     * only when it is likelier by more than that */
+    int with = params->thread_soft_pick == 2 ? !(lt > ls + JOINT_RESTART_MARGIN)
+                                             : ls > lt + JOINT_RESTART_MARGIN;
     joint *keep = with ? s : t;
     if (!with)
         memcpy(keep->thrpick, s->thrpick, 3 * sizeof *keep->thrpick);
