@@ -535,6 +535,8 @@ typedef struct joint_params {
                            free and the held searches are compared (pair_order=auto) by
                            their log-likelihoods without the thread term: the term
                            steers each search, not the choice (joint_thrpick.c), 1 */
+    double thread_soft_cap; /* [thread_soft_cap] thread_soft: a mismatch costs at most this
+                           times the service's median delay margin (joint_thread.c), 0: off */
 } joint_params;
 
 /* The option table over joint_params. */

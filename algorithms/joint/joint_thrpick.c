@@ -28,8 +28,8 @@
 int joint_thrpick_scores(joint *a, joint *b, double l0[2])
 {
     a->thrpick[0] = 0;
-    if (!a->p.thread_soft_pick || !(a->p.thread_soft > 0))
-        return PB_OK;
+    if (a->p.thread_soft_pick <= 0 || !(a->p.thread_soft > 0))
+        return PB_OK; /* off, or thread_soft_pick=4's search without the term (muted) */
     int on = joint_thread_mute(a, 1);
     if (b)
         on |= joint_thread_mute(b, 1);
@@ -71,22 +71,37 @@ int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *
         return PB_OK;
     }
     joint_params p0 = p1;
-    p0.thread_soft = 0;
+    if (params->thread_soft_pick == 4)
+        p0.thread_soft_pick = -1; /* the term fitted but left out of every walk */
+    else
+        p0.thread_soft = 0;
     rc = joint_init(&t, v, &p0, err);
     if (rc != PB_OK) {
         joint_close(s);
         return rc;
     }
     double lt = joint_loglik(t);
-    /* 2: the term's solution kept unless the model without the term
-     * finds the other likelier by more than JOINT_RESTART_MARGIN; 3: kept
-     * only when it is likelier by more than that */
-    int with = params->thread_soft_pick == 2 ? !(lt > ls + JOINT_RESTART_MARGIN)
+    int with;
+    if (params->thread_soft_pick == 4) {
+        /* both under the whole model, the term with each one's own fitted
+         * rates: the term's solution kept unless the other is likelier by
+         * more than JOINT_RESTART_MARGIN */
+        joint_thread_mute(t, 0);
+        ls = joint_loglik(s);
+        lt = joint_loglik(t);
+        t->p.thread_soft_pick = params->thread_soft_pick;
+        with = !(lt > ls + JOINT_RESTART_MARGIN);
+    } else {
+        /* 2: the term's solution kept unless the model without the term
+         * finds the other likelier by more than JOINT_RESTART_MARGIN; 3:
+         * kept only when it is likelier by more than that */
+        with = params->thread_soft_pick == 2 ? !(lt > ls + JOINT_RESTART_MARGIN)
                                              : ls > lt + JOINT_RESTART_MARGIN;
+    }
     joint *keep = with ? s : t;
     if (!with)
         memcpy(keep->thrpick, s->thrpick, 3 * sizeof *keep->thrpick);
-    keep->thrpick[3] = 1;
+    keep->thrpick[3] = params->thread_soft_pick;
     keep->thrpick[4] = ls;
     keep->thrpick[5] = lt;
     keep->thrpick[6] = with;
@@ -103,9 +118,9 @@ int joint_thrpick_meta(const joint *s, pb_result *res)
                             "held_ll_with_term=%.1f",
                             s->thrpick[1], s->thrpick[2]);
     if (rc == PB_OK && s->thrpick[3])
-        rc = pb_result_meta(res, "thread_soft_check=on ll_with_term_search=%.1f "
+        rc = pb_result_meta(res, "thread_soft_check=%s ll_with_term_search=%.1f "
                             "ll_without_term_search=%.1f kept=%s",
-                            s->thrpick[4], s->thrpick[5],
+                            s->thrpick[3] == 4 ? "whole_model" : "without_term", s->thrpick[4], s->thrpick[5],
                             s->thrpick[6] ? "with_term" : "without_term");
     return rc;
 }
