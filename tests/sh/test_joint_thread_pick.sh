@@ -41,7 +41,7 @@ grep -q '^# thread_soft=search ' "$tmp/t1.res" || fail "search not weighed"
 grep -q '^# thread_soft_pick=on ' "$tmp/t1.res" || fail "pick=1: no thread_soft_pick= line"
 ! grep -q '^# thread_soft_check=' "$tmp/t1.res" || fail "pick=1: a thread_soft_check= line"
 # the check's line: ll with the term's search, without, kept
-chk() { sed -n 's/^# thread_soft_check=on ll_with_term_search=\([-0-9.]*\) ll_without_term_search=\([-0-9.]*\) kept=\([a-z_]*\)$/\1 \2 \3/p' "$1"; }
+chk() { sed -n 's/^# thread_soft_check=[a-z_]* ll_with_term_search=\([-0-9.]*\) ll_without_term_search=\([-0-9.]*\) kept=\([a-z_]*\)$/\1 \2 \3/p' "$1"; }
 set -- $(chk "$tmp/t3.res")
 [ $# = 3 ] || fail "pick=3: no thread_soft_check= line"
 want=$(awk -v a="$1" -v b="$2" 'BEGIN { print (a > b + 10) ? "with_term" : "without_term" }')
