@@ -11,7 +11,10 @@
 #   PB_BASE_BIN=DIR sh experiments/joint_thread.sh [SEED...]   (default 11 12 13)
 #
 # PB_BIN: this tree's programs (default <repo>/bin); PB_BASE_BIN: the
-# binary to compare against (default PB_BIN: then thread_bound=0 vs 1).
+# binary to compare against (default PB_BIN: then thread_bound=0 vs 1);
+# PB_SOFT_ARGS: more infer options for the soft column (e.g. "-s
+# thread_soft_pick=3", docs/joint/shapes.md "thread_soft's term out of the
+# choice of search (h209)"; default none).
 # CSV on stdout: seed,variant,mode,base,thread,bound,soft,weighed.  2 s of trace each.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +41,7 @@ for s in "$@"; do
                 [ "$PB_BASE_BIN" = "$PB_BIN" ] || base=conf_seed=1
                 "$PB_BASE_BIN/infer" --algo joint -s "$base" "$f" > "$W/o.res" 2> /dev/null
                 "$PB_BIN/infer" --algo joint -s thread_bound=1 "$f" > "$W/n.res" 2> /dev/null
-                "$PB_BIN/infer" --algo joint -s thread_soft=0.5 "$f" > "$W/s.res" 2> /dev/null
+                "$PB_BIN/infer" --algo joint -s thread_soft=0.5 ${PB_SOFT_ARGS:-} "$f" > "$W/s.res" 2> /dev/null
                 b=$(sed -n 's/^# thread_service=\([^ ]*\) .*bound=yes$/\1/p' "$W/n.res" | tr '\n' ' ')
                 w=$(sed -n 's/^# thread_soft=\([^ ]*\) .*/\1/p' "$W/s.res" | tr '\n' ' ')
                 echo "$s,x$x:$v,$m,$(acc "$W/$v.csv" "$W/o.res"),$(acc "$W/$v.csv" "$W/n.res"),${b% },$(acc "$W/$v.csv" "$W/s.res"),${w% }"

@@ -732,6 +732,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
      * from the same sums, joint_llshare.c) */
     double l0[2] = {0, 0}, lo[2] = {0, 0};
     rc = b ? joint_llshare_scores(a, b, l0, lo) : joint_heldskip_scores(a, l0, lo);
+    if (rc == PB_OK)
+        rc = joint_thrpick_scores(a, b, l0); /* thread_soft_pick (joint_thrpick.c) */
     double la = lo[0], lb = lo[1], l0a = l0[0], l0b = l0[1];
     if (rc != PB_OK) {
         joint_close(w);
@@ -802,6 +804,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     keep->pord_ll[1] = l0b;
     keep->pord_ll[2] = la;
     keep->pord_ll[3] = lb;
+    if (keep != a) /* thread_soft_pick's record (joint_thrpick.c) */
+        memcpy(keep->thrpick, a->thrpick, sizeof keep->thrpick);
     keep->pick_stat = pst;
     keep->pick_sum[0] = psum[0];
     keep->pick_sum[1] = psum[1];
@@ -976,6 +980,8 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
 int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                pb_error *err)
 {
+    if (joint_thrpick_wanted(params)) /* thread_soft_pick=2 (joint_thrpick.c) */
+        return joint_thrpick_init(out, v, params, err);
     joint *s = NULL;
     unsigned char *force = NULL;
     int rc = joint_init_search(&s, v, params, err, &force);

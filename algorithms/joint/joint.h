@@ -563,6 +563,12 @@ typedef struct joint_params {
     int held_local_seed; /* [held_local_seed] held_local's seeds: 1 the requests of every
                            consecutive pair in question, 2 of the overtaken ones only;
                            default 1 */
+    int thread_soft_pick; /* [thread_soft_pick] where thread_soft weighs a service, the
+                           free and the held searches are compared (pair_order=auto) by
+                           their log-likelihoods without the thread term: the term
+                           steers each search, not the choice (joint_thrpick.c), 1 */
+    double thread_soft_cap; /* [thread_soft_cap] thread_soft: a mismatch costs at most this
+                           times the service's median delay margin (joint_thread.c), 0: off */
 } joint_params;
 
 /* The option table over joint_params. */

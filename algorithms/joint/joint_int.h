@@ -523,6 +523,11 @@ struct joint {
                                the third search kept (1), requests changed, of
                                them mostly at serialising services
                                (joint_partial.c) */
+    double thrpick[7];      /* thread_soft_pick (joint_thrpick.c): 1 when the choice of
+                               search was made without the thread term, then the free and
+                               held ll with it; 1 when the search without the term ran
+                               beside, the two solutions' ll without the term (with,
+                               without), 1 when the one with the term was kept */
     double pick_sum[4];     /* busy test: pairs assigned differently, of them at
                                serialising services, held chosen by it (1), copies
                                drawn (0: JOINT_PICK_SIMS) */

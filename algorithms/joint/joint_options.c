@@ -1057,4 +1057,16 @@ const pb_option joint_options[] = {
     {"held_local_seed", PB_OPT_INT, offsetof(joint_params, held_local_seed), "1", 1, 2,
      "held_local's seeds: 1 the requests holding a call of any consecutive pair in question, "
      "2 of an overtaken pair only (the later call answered first)"},
+    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "1", 0, 4,
+     "changes results where thread_soft weighs a service, without call ids and "
+     "pair_order=auto: the free and the held searches are compared by their "
+     "log-likelihoods without the thread term (the term steers each search, never which "
+     "one is kept); metadata thread_soft_pick= (joint_thrpick.c; docs/joint/shapes.md "
+     "\"thread_soft's term out of the choice of search (h209)\"); 0: with the term"},
+    {"thread_soft_cap", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft_cap), "0", 0, 1e6,
+     "changes results where thread_soft weighs a service: one thread mismatch costs at most "
+     "this times the service's median delay margin (its calls' second best candidate "
+     "parent's greedy cost less the best's, under the current fit); metadata cap= on "
+     "thread_soft= (joint_thread.c; docs/joint/shapes.md \"thread_soft's term out of the "
+     "choice of search (h209)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

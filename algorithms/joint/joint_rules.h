@@ -816,5 +816,20 @@ int joint_heldlocal_run(joint **out, joint *a, const pb_trace_view *v, const joi
                         pb_error *err, const unsigned char *force);
 void joint_heldlocal_carry(joint *to, const joint *from);
 int joint_heldlocal_meta(const joint *s, pb_result *res);
+/* joint_thread.c: thread_soft's term muted (1) or back (0) in every
+ * likelihood walk of s; returns 1 when the term weighs some service */
+int joint_thread_mute(joint *s, int mute);
+
+/* joint_thrpick.c, thread_soft_pick: the two searches' log-likelihoods l0
+ * (free, held; b may be NULL) recomputed without the thread term where
+ * it weighs a service (the record kept for the metadata); PB_OK */
+int joint_thrpick_scores(joint *a, joint *b, double l0[2]);
+int joint_thrpick_meta(const joint *s, pb_result *res);
+/* thread_soft_pick=2: joint_init run with the term and, where it weighs
+ * some service, again without it; the solution likelier under the model
+ * without the term kept (joint_thrpick.c) */
+int joint_thrpick_wanted(const joint_params *p);
+int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err);
 
 #endif

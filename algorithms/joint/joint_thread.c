@@ -76,8 +76,10 @@ struct joint_thr {
     double *m;
     unsigned char *son;
     int soft_any;
+    int muted;        /* thread_soft_pick: the term left out of the walks (joint_thrpick.c) */
     uint32_t *fo, *fth;
     double *ff, *ftm;
+    double *cap;      /* thread_soft_cap: per service the cap on a mismatch's cost (0: none) */
 };
 
 static inline uint32_t thr_of(const joint *s, uint32_t msg)
@@ -119,6 +121,7 @@ void joint_thread_free(joint *s)
     free(t->fth);
     free(t->ff);
     free(t->ftm);
+    free(t->cap);
     free(t);
     s->thr = NULL;
 }
@@ -258,9 +261,10 @@ static int soft_init(const joint *s, struct joint_thr *t)
     uint32_t n = s->npairs, nn = t->nn, k = 0;
     t->m = malloc(((size_t)nn + 1) * sizeof *t->m);
     t->son = calloc((size_t)nn + 1, 1);
+    t->cap = calloc((size_t)nn + 1, sizeof *t->cap);
     t->fo = calloc((size_t)nn + 2, sizeof *t->fo);
     athr *v = malloc(((size_t)n + 1) * sizeof *v);
-    if (!t->m || !t->son || !t->fo || !v) {
+    if (!t->m || !t->son || !t->fo || !t->cap || !v) {
         free(v);
         return PB_ENOMEM;
     }
@@ -310,6 +314,88 @@ static int soft_init(const joint *s, struct joint_thr *t)
  * answer's thread h under its parent's thread u, against a parent on h,
  * when an answer stays on its visit's thread with probability 1 - m and
  * else is drawn with the visits' frequencies f */
+static int cmp_dbl(const void *x, const void *y)
+{
+    double u = *(const double *)x, v = *(const double *)y;
+    return u < v ? -1 : u > v;
+}
+
+/* thread_soft_cap (h209): per weighed service b, the delay model's median
+ * margin over b's calls made without call ids that have two candidate
+ * parents or more: the greedy cost (joint_greedy_cost, the call's delay and
+ * count terms under the current fit) of its second best candidate less its
+ * best's.  cap[b] = that median (0: none measured, no cap).  PB_OK or
+ * PB_ENOMEM */
+static int soft_caps(const joint *s, const struct joint_thr *t, double *cap)
+{
+    uint32_t n = s->npairs, nn = t->nn;
+    size_t *cnt = calloc((size_t)nn + 2, sizeof *cnt);
+    double *mg = malloc(((size_t)n + 1) * sizeof *mg);
+    uint32_t *svc = malloc(((size_t)n + 1) * sizeof *svc);
+    if (!cnt || !mg || !svc) {
+        free(cnt);
+        free(mg);
+        free(svc);
+        return PB_ENOMEM;
+    }
+    size_t k = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t b = s->pr[p].caller, j0 = s->cand_off[p], j1 = s->cand_off[p + 1];
+        if (b >= nn || !t->son[b] || j1 - j0 < 2 || made_by_id(s, p))
+            continue;
+        double c1 = INFINITY, c2 = INFINITY;
+        for (uint32_t j = j0; j < j1; j++) {
+            double c = joint_greedy_cost(s, p, s->cand[j]);
+            if (c < c1) {
+                c2 = c1;
+                c1 = c;
+            } else if (c < c2) {
+                c2 = c;
+            }
+        }
+        if (isfinite(c2 - c1)) {
+            mg[k] = c2 - c1;
+            svc[k++] = b;
+        }
+    }
+    /* grouped by service: counting sort */
+    for (size_t i = 0; i < k; i++)
+        cnt[svc[i] + 1]++;
+    for (uint32_t a = 0; a < nn; a++)
+        cnt[a + 1] += cnt[a];
+    double *by = malloc((k + 1) * sizeof *by);
+    if (!by) {
+        free(cnt);
+        free(mg);
+        free(svc);
+        return PB_ENOMEM;
+    }
+    size_t *fill = calloc((size_t)nn + 1, sizeof *fill);
+    if (!fill) {
+        free(by);
+        free(cnt);
+        free(mg);
+        free(svc);
+        return PB_ENOMEM;
+    }
+    for (size_t i = 0; i < k; i++)
+        by[cnt[svc[i]] + fill[svc[i]]++] = mg[i];
+    for (uint32_t a = 0; a < nn; a++) {
+        size_t m = cnt[a + 1] - cnt[a];
+        cap[a] = 0;
+        if (m == 0)
+            continue;
+        qsort(by + cnt[a], m, sizeof *by, cmp_dbl);
+        cap[a] = by[cnt[a] + m / 2];
+    }
+    free(fill);
+    free(by);
+    free(cnt);
+    free(mg);
+    free(svc);
+    return PB_OK;
+}
+
 static void soft_terms(const joint *s, struct joint_thr *t)
 {
     t->soft_any = 0;
@@ -324,6 +410,24 @@ static void soft_terms(const joint *s, struct joint_thr *t)
         for (uint32_t j = t->fo[a]; j < t->fo[a + 1]; j++)
             t->ftm[j] = log(m) - log(m + (1 - m) / t->ff[j]);
     }
+    if (t->soft_any && s->p.thread_soft_cap > 0) {
+        /* before the first fit (no kid lists, no densities) the delays
+         * decide nothing yet: the term waits (every mismatch 0) */
+        const int fitted = s->kids && s->fit_gen > 0;
+        double *cap = calloc((size_t)t->nn + 1, sizeof *cap);
+        if (cap && !fitted)
+            for (uint32_t a = 0; a < t->nn; a++)
+                for (uint32_t j = t->fo[a]; t->son[a] && j < t->fo[a + 1]; j++)
+                    t->ftm[j] = 0;
+        if (cap && fitted && soft_caps(s, t, cap) == PB_OK) /* out of memory: uncapped */
+            for (uint32_t a = 0; a < t->nn; a++) {
+                t->cap[a] = cap[a] * s->p.thread_soft_cap;
+                for (uint32_t j = t->fo[a]; t->son[a] && cap[a] > 0 && j < t->fo[a + 1]; j++)
+                    if (t->ftm[j] < -t->cap[a])
+                        t->ftm[j] = -t->cap[a];
+            }
+        free(cap);
+    }
 }
 
 double joint_thread_kid(const joint *s, uint32_t q, uint32_t p)
@@ -334,7 +438,7 @@ double joint_thread_kid(const joint *s, uint32_t q, uint32_t p)
 double joint_thread_ll(const joint *s, uint32_t q, const uint32_t *k, uint32_t n)
 {
     const struct joint_thr *t = s->thr;
-    if (!t || !t->soft_any)
+    if (!t || !t->soft_any || t->muted)
         return 0;
     const jpair *x = &s->pr[q];
     const uint32_t b = x->callee, u = thr_of(s, x->call);
@@ -373,6 +477,7 @@ int joint_thread_apply(joint *s)
         if (!t)
             return PB_ENOMEM;
         t->nn = nn;
+        t->muted = s->p.thread_soft_pick < 0; /* thread_soft_pick=4's search without the term */
         t->n = calloc((size_t)nn + 1, sizeof *t->n);
         t->miss = calloc((size_t)nn + 1, sizeof *t->miss);
         t->expect = calloc((size_t)nn + 1, sizeof *t->expect);
@@ -431,12 +536,21 @@ int joint_thread_apply(joint *s)
     return PB_OK;
 }
 
+int joint_thread_mute(joint *s, int mute)
+{
+    struct joint_thr *t = s->thr;
+    if (!t)
+        return 0;
+    t->muted = mute;
+    return t->soft_any;
+}
+
 int joint_thread_meta(const joint *s, pb_result *res)
 {
     const struct joint_thr *t = s->thr;
-    if (!t)
-        return PB_OK;
-    int rc = PB_OK;
+    int rc = joint_thrpick_meta(s, res); /* thread_soft_pick (joint_thrpick.c) */
+    if (!t || rc != PB_OK)
+        return rc;
     for (uint32_t a = 0; a < t->nn && rc == PB_OK; a++)
         if (t->n[a] >= JOINT_THR_MIN)
             rc = pb_result_meta(res, "thread_service=%s answers=%zu misses=%zu "
@@ -445,8 +559,13 @@ int joint_thread_meta(const joint *s, pb_result *res)
                                 t->bound[a] ? "yes" : "no");
     for (uint32_t a = 0; t->m && a < t->nn && rc == PB_OK; a++)
         if (t->son[a])
-            rc = pb_result_meta(res, "thread_soft=%s miss_rate=%.4f threads=%u",
-                                pb_strtab_str(s->v.nodes, a), t->m[a], t->fo[a + 1] - t->fo[a]);
+            rc = t->cap[a] > 0
+                     ? pb_result_meta(res, "thread_soft=%s miss_rate=%.4f threads=%u cap=%.3f",
+                                      pb_strtab_str(s->v.nodes, a), t->m[a],
+                                      t->fo[a + 1] - t->fo[a], t->cap[a])
+                     : pb_result_meta(res, "thread_soft=%s miss_rate=%.4f threads=%u",
+                                      pb_strtab_str(s->v.nodes, a), t->m[a],
+                                      t->fo[a + 1] - t->fo[a]);
     if (rc == PB_OK && t->any && s->p.thread_bound) {
         rc = pb_result_meta(res, "thread_bound=on candidates_dropped=%zu kept_all=%zu",
                             t->dropped, t->kept_all);
