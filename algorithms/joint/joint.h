@@ -531,6 +531,11 @@ typedef struct joint_params {
                            many consecutive pairs of calls in question (both open at
                            once on a link) no learned parallel call and no service serialises (joint_heldskip.c);
                            default 64, 0: off */
+    int order_cross;    /* [order_cross] without call ids, the order of answers' term
+                           (pair_order): two consecutive calls of a link read by the
+                           callee in the other order from the one the caller sent them
+                           in (a crossing) are not in question (joint_tieorder.c);
+                           default 0 */
 } joint_params;
 
 /* The option table over joint_params. */

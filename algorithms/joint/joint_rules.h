@@ -1502,4 +1502,9 @@ int joint_heldskip_scores(joint *a, double l0[2], double lo[2]);
 void joint_heldskip_carry(joint *to, const joint *from);
 int joint_heldskip_meta(const joint *s, pb_result *res);
 
+/* joint_tieorder.c, order_cross: 1 when consecutive calls x (read first by
+ * the callee) and y of one link crossed (y sent first) and the option is
+ * on: the pair is not in question for the order of answers' term */
+int joint_tieorder_crossed(const joint *s, uint32_t x, uint32_t y);
+
 #endif
