@@ -536,6 +536,8 @@ typedef struct joint_params {
                            callee in the other order from the one the caller sent them
                            in (a crossing) are not in question (joint_tieorder.c);
                            default 0 */
+    double ocx[4];      /* not options: order_cross's crossings, exchanges tried, kept,
+                           nats gained (joint_tieorder.c; metadata) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -10,14 +10,156 @@
  * before x, the callee read x before y -- have no first arrival: the
  * caller's order and the callee's disagree, so either answer order
  * overtakes one of them.  With order_cross on such a pair is not in
- * question: neither pairing of their answers pays the term, and the
- * durations and the rest of the model decide.  The test compares stamps
- * of one clock each (the two sends on the caller's, the two reads on the
- * callee's).
+ * question: neither pairing of their answers pays the term.  The test
+ * compares stamps of one clock each (the two sends on the caller's, the
+ * two reads on the callee's).
+ *
+ * Freed of the term, the other pairing of a crossing may be the likelier
+ * (the callee's durations against the caller's order of service), but
+ * the search cannot reach it: the two answers exchanged put each call in
+ * the other request's time, and only every call of the two requests
+ * exchanged with them keeps both requests whole -- a move of many calls
+ * at once that neither the return exchanges nor the re-split make.  So,
+ * after the search (where the order of answers is scored: the held
+ * search), for every crossing of two calls with movable answers and
+ * different parents, that move: the answers exchanged and the two
+ * parents' calls exchanged (each only to a candidate parent), scored by
+ * the whole model with the order terms under its own refit
+ * (joint_order_score_at) against the solution before, kept when likelier
+ * by more than uncross_min nats; else undone.
  */
 #include "joint_int.h"
+#include <stdlib.h>
+#include "pb_sort.h"
+
+#define NONE JOINT_NONE
 
 int joint_tieorder_crossed(const joint *s, uint32_t x, uint32_t y)
 {
     return s->p.order_cross && s->pr[y].cs < s->pr[x].cs;
+}
+
+static int cmp_cr(const void *a, const void *b)
+{
+    const insort *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/* the whole model with the order terms, under the current fit */
+static int score(joint *s, double *v)
+{
+    double *keep = s->pord_stat;
+    int had = keep != NULL;
+    int rc = joint_order_score_at(s, joint_lser_choice_ll(s), v);
+    if (!had) {
+        free(s->pord_stat);
+        s->pord_stat = NULL;
+    }
+    return rc;
+}
+
+/* a's and b's answers exchanged and their parents' calls exchanged; 0 when
+ * some call would leave its candidates or a pair its time */
+static int movable(const joint *s, uint32_t a, uint32_t b)
+{
+    uint32_t pa = s->par[a], pb = s->par[b];
+    if (pa == NONE || pb == NONE || pa == pb || !joint_ret_movable(s, a) ||
+        !joint_ret_movable(s, b) || s->kids[a].n || s->kids[b].n)
+        return 0;
+    const jpair *x = &s->pr[a], *y = &s->pr[b];
+    if (y->rs < x->cr || x->rs < y->cr || y->rr < x->cs || x->rr < y->cs)
+        return 0;
+    for (uint32_t i = 0; i < s->kids[pa].n; i++)
+        if (!joint_has_cand(s, s->kids[pa].a[i], pb))
+            return 0;
+    for (uint32_t i = 0; i < s->kids[pb].n; i++)
+        if (!joint_has_cand(s, s->kids[pb].a[i], pa))
+            return 0;
+    return 1;
+}
+
+/* exchange the answers of a and b, and the calls of pa and pb.  PB_OK or
+ * PB_ENOMEM */
+static int apply(joint *s, uint32_t a, uint32_t b, uint32_t pa, uint32_t pb, uint32_t *buf)
+{
+    joint_swap_ret(s, a, b);
+    s->pair_of_msg[s->pr[a].ret] = a;
+    s->pair_of_msg[s->pr[b].ret] = b;
+    uint32_t na = s->kids[pa].n, nb = s->kids[pb].n;
+    for (uint32_t i = 0; i < na; i++)
+        buf[i] = s->kids[pa].a[i];
+    for (uint32_t i = 0; i < nb; i++)
+        buf[na + i] = s->kids[pb].a[i];
+    int rc = PB_OK;
+    for (uint32_t i = 0; i < na + nb && rc == PB_OK; i++)
+        rc = joint_set_parent(s, buf[i], i < na ? pb : pa);
+    return rc;
+}
+
+int joint_tieorder_run(joint *s)
+{
+    if (!s->p.order_cross || !s->rord || !s->kids)
+        return PB_OK;
+    uint32_t n = s->npairs;
+    insort *e = malloc(((size_t)n + 1) * sizeof *e);
+    uint32_t *buf = malloc(((size_t)n + 1) * sizeof *buf);
+    int rc = e && buf ? PB_OK : PB_ENOMEM;
+    double cur = 0;
+    int have = 0;
+    for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
+        uint32_t m = 0;
+        for (uint32_t i = s->bylink_off[l]; i < s->bylink_off[l + 1]; i++) {
+            uint32_t p = s->bylink[i];
+            if (s->pr[p].call != NONE && s->pr[p].ret != NONE)
+                e[m++] = (insort){s->pr[p].cr, p};
+        }
+        if (m > 1)
+            pb_sort(e, m, sizeof *e, cmp_cr);
+        for (uint32_t i = 1; i < m && rc == PB_OK; i++) {
+            uint32_t a = e[i - 1].p, b = e[i].p;
+            if (!joint_tieorder_crossed(s, a, b))
+                continue;
+            s->p.ocx[0]++;
+            if (!movable(s, a, b))
+                continue;
+            if (!have) {
+                rc = score(s, &cur);
+                have = 1;
+                if (rc != PB_OK)
+                    break;
+            }
+            uint32_t pa = s->par[a], pb = s->par[b];
+            s->p.ocx[1]++;
+            rc = apply(s, a, b, pa, pb, buf);
+            double v = 0;
+            if (rc == PB_OK)
+                rc = joint_refit_moved(s);
+            if (rc == PB_OK)
+                rc = score(s, &v);
+            if (rc != PB_OK)
+                break;
+            if (v > cur + s->p.uncross_min) {
+                s->p.ocx[2]++;
+                s->p.ocx[3] += v - cur;
+                cur = v;
+                continue;
+            }
+            rc = apply(s, a, b, pb, pa, buf); /* undone: pa holds pb's calls now */
+            if (rc == PB_OK)
+                rc = joint_refit_moved(s);
+        }
+    }
+    free(e);
+    free(buf);
+    return rc;
+}
+
+int joint_tieorder_meta(const joint *s, pb_result *res)
+{
+    if (!s->p.order_cross)
+        return PB_OK;
+    return pb_result_meta(res, "order_cross=on crossings=%.0f exchanges_tried=%.0f kept=%.0f "
+                          "gain=%.3f", s->p.ocx[0], s->p.ocx[1], s->p.ocx[2], s->p.ocx[3]);
 }
