@@ -538,6 +538,8 @@ typedef struct joint_params {
                            default 0 */
     double ocx[4];      /* not options: order_cross's crossings, exchanges tried, kept,
                            nats gained (joint_tieorder.c; metadata) */
+    int ocx_on;         /* not an option: 1 while order_cross's step scores (the
+                           crossed pairs out of question only then) */
 } joint_params;
 
 /* The option table over joint_params. */
