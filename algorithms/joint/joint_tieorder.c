@@ -25,14 +25,19 @@
  * exchanged with them keeps both requests whole -- a move of many calls
  * at once that neither the return exchanges nor the re-split make.  So,
  * after the search (where the order of answers is scored: the held
- * search), for every crossing of two calls with movable answers and
- * different parents, that move: the answers exchanged and the two
- * parents' calls exchanged (each only to a candidate parent), scored by
- * the whole model with the order terms under its own refit
- * (joint_order_score_at) against the solution before, kept when likelier
- * by more than uncross_min nats; else undone.
+ * search), for every crossing of two calls with movable answers, two
+ * moves: the answers exchanged alone (the requests keep their calls: the
+ * search had kept the caller in order and paired the callee by its
+ * reads), and, when the two calls have different parents, the answers
+ * exchanged with the two parents' calls exchanged too (each only to a
+ * candidate parent: the search had paired by the reads and swapped the
+ * caller's calls to keep its answers in order).  Each is scored by the
+ * whole model with the order terms under its own refit
+ * (joint_order_score_at); the likelier is kept when it beats the
+ * solution before by more than uncross_min nats; else both are undone.
  */
 #include "joint_int.h"
+#include <math.h>
 #include <stdlib.h>
 #include "pb_sort.h"
 
@@ -64,33 +69,39 @@ static int score(joint *s, double *v)
     return rc;
 }
 
-/* a's and b's answers exchanged and their parents' calls exchanged; 0 when
- * some call would leave its candidates or a pair its time */
-static int movable(const joint *s, uint32_t a, uint32_t b)
+/* whether the move at crossing (a, b) is possible: answers movable, a
+ * parent each; *kids: also the two parents' calls exchanged (different
+ * parents, each call a candidate of the other) */
+static int movable(const joint *s, uint32_t a, uint32_t b, int *kids)
 {
     uint32_t pa = s->par[a], pb = s->par[b];
-    if (pa == NONE || pb == NONE || pa == pb || !joint_ret_movable(s, a) ||
-        !joint_ret_movable(s, b) || s->kids[a].n || s->kids[b].n)
+    *kids = 0;
+    if (pa == NONE || pb == NONE || !joint_ret_movable(s, a) || !joint_ret_movable(s, b) ||
+        s->kids[a].n || s->kids[b].n)
         return 0;
     const jpair *x = &s->pr[a], *y = &s->pr[b];
     if (y->rs < x->cr || x->rs < y->cr || y->rr < x->cs || x->rr < y->cs)
         return 0;
-    for (uint32_t i = 0; i < s->kids[pa].n; i++)
-        if (!joint_has_cand(s, s->kids[pa].a[i], pb))
-            return 0;
-    for (uint32_t i = 0; i < s->kids[pb].n; i++)
-        if (!joint_has_cand(s, s->kids[pb].a[i], pa))
-            return 0;
+    if (pa == pb)
+        return 1;
+    *kids = 1;
+    for (uint32_t i = 0; i < s->kids[pa].n && *kids; i++)
+        *kids = joint_has_cand(s, s->kids[pa].a[i], pb);
+    for (uint32_t i = 0; i < s->kids[pb].n && *kids; i++)
+        *kids = joint_has_cand(s, s->kids[pb].a[i], pa);
     return 1;
 }
 
-/* exchange the answers of a and b, and the calls of pa and pb.  PB_OK or
- * PB_ENOMEM */
-static int apply(joint *s, uint32_t a, uint32_t b, uint32_t pa, uint32_t pb, uint32_t *buf)
+static void swap_answers(joint *s, uint32_t a, uint32_t b)
 {
     joint_swap_ret(s, a, b);
     s->pair_of_msg[s->pr[a].ret] = a;
     s->pair_of_msg[s->pr[b].ret] = b;
+}
+
+/* the calls of pa and pb exchanged.  PB_OK or PB_ENOMEM */
+static int swap_kids(joint *s, uint32_t pa, uint32_t pb, uint32_t *buf)
+{
     uint32_t na = s->kids[pa].n, nb = s->kids[pb].n;
     for (uint32_t i = 0; i < na; i++)
         buf[i] = s->kids[pa].a[i];
@@ -100,6 +111,13 @@ static int apply(joint *s, uint32_t a, uint32_t b, uint32_t pa, uint32_t pb, uin
     for (uint32_t i = 0; i < na + nb && rc == PB_OK; i++)
         rc = joint_set_parent(s, buf[i], i < na ? pb : pa);
     return rc;
+}
+
+/* refit and score */
+static int rescore(joint *s, double *v)
+{
+    int rc = joint_refit_moved(s);
+    return rc == PB_OK ? score(s, v) : rc;
 }
 
 int joint_tieorder_run(joint *s)
@@ -124,10 +142,11 @@ int joint_tieorder_run(joint *s)
             pb_sort(e, m, sizeof *e, cmp_cr);
         for (uint32_t i = 1; i < m && rc == PB_OK; i++) {
             uint32_t a = e[i - 1].p, b = e[i].p;
+            int kids = 0;
             if (!joint_tieorder_crossed(s, a, b))
                 continue;
             s->p.ocx[0]++;
-            if (!movable(s, a, b))
+            if (!movable(s, a, b, &kids))
                 continue;
             if (!have) {
                 rc = score(s, &cur);
@@ -137,21 +156,31 @@ int joint_tieorder_run(joint *s)
             }
             uint32_t pa = s->par[a], pb = s->par[b];
             s->p.ocx[1]++;
-            rc = apply(s, a, b, pa, pb, buf);
-            double v = 0;
-            if (rc == PB_OK)
-                rc = joint_refit_moved(s);
-            if (rc == PB_OK)
-                rc = score(s, &v);
+            /* the other pairing alone, then with the parents' calls exchanged */
+            double v1 = -INFINITY, v2 = -INFINITY;
+            swap_answers(s, a, b);
+            rc = rescore(s, &v1);
+            if (rc == PB_OK && kids) {
+                rc = swap_kids(s, pa, pb, buf);
+                if (rc == PB_OK)
+                    rc = rescore(s, &v2);
+            }
             if (rc != PB_OK)
                 break;
-            if (v > cur + s->p.uncross_min) {
+            double best = v1 > v2 ? v1 : v2;
+            if (best > cur + s->p.uncross_min) {
+                if (v1 >= v2 && kids) /* the first: the parents' calls back */
+                    rc = swap_kids(s, pa, pb, buf);
+                if (rc == PB_OK && v1 >= v2 && kids)
+                    rc = joint_refit_moved(s);
                 s->p.ocx[2]++;
-                s->p.ocx[3] += v - cur;
-                cur = v;
+                s->p.ocx[3] += best - cur;
+                cur = best;
                 continue;
             }
-            rc = apply(s, a, b, pb, pa, buf); /* undone: pa holds pb's calls now */
+            if (kids) /* undone */
+                rc = swap_kids(s, pa, pb, buf);
+            swap_answers(s, a, b);
             if (rc == PB_OK)
                 rc = joint_refit_moved(s);
         }
