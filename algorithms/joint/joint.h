@@ -531,11 +531,13 @@ typedef struct joint_params {
                            many consecutive pairs of calls in question (both open at
                            once on a link) no learned parallel call and no service serialises (joint_heldskip.c);
                            default 64, 0: off */
-    int order_cross;    /* [order_cross] without call ids, the order of answers' term
-                           (pair_order): two consecutive calls of a link read by the
-                           callee in the other order from the one the caller sent them
-                           in (a crossing) are not in question (joint_tieorder.c);
-                           default 0 */
+    int order_cross;    /* [order_cross] without call ids, where the order of answers is
+                           scored (pair_order, the held search): after the search each
+                           crossing of a link (two consecutive calls by the callee's reads
+                           sent by the caller in the other order) gets its other pairing
+                           tried, alone or with the two parents' calls exchanged, scored
+                           with that pair out of the term's question; kept above
+                           uncross_min nats (joint_tieorder.c); default 0 */
     double ocx[4];      /* not options: order_cross's crossings, exchanges tried, kept,
                            nats gained (joint_tieorder.c; metadata) */
     int ocx_on;         /* not an option: 1 while order_cross's step scores (the
