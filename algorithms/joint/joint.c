@@ -583,6 +583,8 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
     if (rc == PB_OK)
         rc = joint_uncross(s); /* crossings at a loss (joint_uncross.c) */
     if (rc == PB_OK)
+        rc = joint_tieorder_run(s); /* order_cross (joint_tieorder.c) */
+    if (rc == PB_OK)
         rc = joint_refit(s); /* refit_skip_same (joint_search.c) */
     if (rc == PB_OK)
         rc = joint_fit_order(s);

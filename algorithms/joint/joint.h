@@ -569,6 +569,17 @@ typedef struct joint_params {
                            steers each search, not the choice (joint_thrpick.c), 1 */
     double thread_soft_cap; /* [thread_soft_cap] thread_soft: a mismatch costs at most this
                            times the service's median delay margin (joint_thread.c), 0: off */
+    int order_cross;    /* [order_cross] without call ids, where the order of answers is
+                           scored (pair_order, the held search): after the search each
+                           crossing of a link (two consecutive calls by the callee's reads
+                           sent by the caller in the other order) gets its other pairing
+                           tried, alone or with the two parents' calls exchanged, scored
+                           with that pair out of the term's question; kept above
+                           uncross_min nats (joint_tieorder.c); default 0 */
+    double ocx[4];      /* not options: order_cross's crossings, exchanges tried, kept,
+                           nats gained (joint_tieorder.c; metadata) */
+    int ocx_on;         /* not an option: 1 while order_cross's step scores (the
+                           crossed pairs out of question only then) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -123,6 +123,8 @@ int joint_rord_fit(joint *s)
             movable |= joint_ret_movable(s, o->list[b0 + i]);
         for (uint32_t i = 1; i < m; i++) {
             const jpair *x = &s->pr[o->list[b0 + i - 1]], *y = &s->pr[o->list[b0 + i]];
+            if (joint_tieorder_crossed(s, o->list[b0 + i - 1], o->list[b0 + i]))
+                continue; /* order_cross: not in question */
             if (y->rs < x->rs) {
                 n++;
                 k++;
@@ -145,14 +147,19 @@ static inline uint32_t nb_pred(const joint *s, uint32_t p)
 {
     const joint_rord *o = s->rord;
     uint32_t i = o->pos[p], l = s->pr[p].link;
-    return i == NONE || i == s->bylink_off[l] ? NONE : o->list[i - 1];
+    if (i == NONE || i == s->bylink_off[l] || joint_tieorder_crossed(s, o->list[i - 1], p))
+        return NONE; /* order_cross (joint_tieorder.c) */
+    return o->list[i - 1];
 }
 
 static inline uint32_t nb_succ(const joint *s, uint32_t p)
 {
     const joint_rord *o = s->rord;
     uint32_t i = o->pos[p], l = s->pr[p].link;
-    return i == NONE || i + 1 >= s->bylink_off[l] + o->len[l] ? NONE : o->list[i + 1];
+    if (i == NONE || i + 1 >= s->bylink_off[l] + o->len[l] ||
+        joint_tieorder_crossed(s, p, o->list[i + 1]))
+        return NONE; /* order_cross (joint_tieorder.c) */
+    return o->list[i + 1];
 }
 
 /* sums of the terms of the consecutive pairs (x, y) touching a or b (each
@@ -283,7 +290,8 @@ double joint_rord_ll(const joint *s)
         uint32_t b0 = s->bylink_off[l];
         for (uint32_t i = 1; i < o->len[l]; i++) {
             const jpair *x = &s->pr[o->list[b0 + i - 1]], *y = &s->pr[o->list[b0 + i]];
-            v += term(o, l, y, x->rs, y->rs);
+            if (!joint_tieorder_crossed(s, o->list[b0 + i - 1], o->list[b0 + i]))
+                v += term(o, l, y, x->rs, y->rs); /* order_cross (joint_tieorder.c) */
         }
     }
     return v;

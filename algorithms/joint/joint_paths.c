@@ -289,6 +289,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         if (s->unpm_addcand)
             pb_result_warn(res, "unp_pieces: the merge kept %zu parents the merged set-up "
                            "did not find as candidates", s->unpm_addcand);
+        joint_tieorder_meta(s, res); /* order_cross (joint_tieorder.c) */
         pb_result_meta(res, "nested_pairs=%zu", s->nested);
         pb_result_meta(res, "ambiguous_pairs=%zu", s->ambiguous);
         pb_result_meta(res, "mean_parallelism=%.3f",

@@ -831,5 +831,15 @@ int joint_thrpick_meta(const joint *s, pb_result *res);
 int joint_thrpick_wanted(const joint_params *p);
 int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *params,
                        pb_error *err);
+/* joint_tieorder.c, order_cross: 1 when consecutive calls x (read first by
+ * the callee) and y of one link crossed (y sent first) and the option is
+ * on: the pair is not in question for the order of answers' term */
+int joint_tieorder_crossed(const joint *s, uint32_t x, uint32_t y);
+/* joint_tieorder.c, order_cross: after the search, each crossing's other
+ * pairing with the two parents' calls exchanged, kept when the whole model
+ * with the order terms gains more than uncross_min nats (PB_OK or
+ * PB_ENOMEM); its metadata line */
+int joint_tieorder_run(joint *s);
+int joint_tieorder_meta(const joint *s, pb_result *res);
 
 #endif
