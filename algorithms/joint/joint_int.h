@@ -752,7 +752,7 @@ struct joint {
     struct joint_rpchk *gchk; /* greedy_check (joint_rpchk.c): walks kept in a round */
     struct joint_rpcyc *gcyc; /* greedy_cycle (joint_rpcyc.c): the rounds' parents */
     double gd_ll;           /* greedy_damp 3-4: the likelihood as the round began */
-                               parallel calls */    double hloc[7];         /* held_local (joint_heldlocal.c): 0 off, 1 window, 2 whole;
+    double hloc[7];         /* held_local (joint_heldlocal.c): 0 off, 1 window, 2 whole;
                                seeds, window messages, pairs free / window, reason, in question */
 };
 
