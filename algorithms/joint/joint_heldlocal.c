@@ -42,11 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t hl_first(const joint *o, uint32_t q)
-{
-    return o->pr[q].call != JOINT_NONE ? o->pr[q].call : o->pr[q].ret;
-}
-
 typedef struct hl_ent {
     pb_ns t;
     uint32_t p;
@@ -197,41 +192,6 @@ static int hl_window(const joint *f, unsigned char *in, size_t *nseed, size_t *n
     return rc;
 }
 
-/* the window's pairs and parents (sub: message of the window -> message of
- * the trace) and the free search's outside it into mate / gpar
- * (joint_unpmerge.c's encoding) */
-static void hl_given(const joint *f, const joint *t, const unsigned char *in,
-                     const uint32_t *sub, uint32_t *mate, uint32_t *gpar, size_t *from)
-{
-    size_t n = f->v.n;
-    for (size_t i = 0; i < n; i++) {
-        mate[i] = JOINT_NONE;
-        gpar[i] = JOINT_UNPM_SKIP;
-    }
-    for (uint32_t q = 0; q < f->npairs; q++) {
-        uint32_t c = f->pr[q].call, r = f->pr[q].ret, m = hl_first(f, q);
-        if (m == JOINT_NONE || in[m])
-            continue;
-        if (c != JOINT_NONE && r != JOINT_NONE) {
-            mate[c] = r;
-            mate[r] = c;
-        }
-        gpar[m] = f->par[q] == JOINT_NONE ? JOINT_NONE : hl_first(f, f->par[q]);
-        from[0]++;
-    }
-    for (uint32_t q = 0; q < t->npairs; q++) {
-        uint32_t c = t->pr[q].call, r = t->pr[q].ret, m = hl_first(t, q);
-        if (m == JOINT_NONE)
-            continue;
-        if (c != JOINT_NONE && r != JOINT_NONE) {
-            mate[sub[c]] = sub[r];
-            mate[sub[r]] = sub[c];
-        }
-        gpar[sub[m]] = t->par[q] == JOINT_NONE ? JOINT_NONE : sub[hl_first(t, t->par[q])];
-        from[1]++;
-    }
-}
-
 /* the nesting test's records (metadata) copied from the free search */
 static void hl_align_copy(joint *o, const joint *f)
 {
@@ -293,7 +253,7 @@ int joint_heldlocal_run(joint **out, joint *a, const pb_trace_view *v, const joi
     if (rc != PB_OK)
         goto done;
     size_t from[2] = {0, 0};
-    hl_given(a, t, in, sub, mate, gpar, from);
+    joint_unpw_given(a, t, in, sub, mate, gpar, from);
     joint_close(t);
     rc = joint_search_given(&b, v, ph, err, 1, mate, gpar);
     if (rc == PB_OK)

@@ -842,4 +842,12 @@ int joint_tieorder_crossed(const joint *s, uint32_t x, uint32_t y);
 int joint_tieorder_run(joint *s);
 int joint_tieorder_meta(const joint *s, pb_result *res);
 
+/* joint_unpwin.c.  A window's search t (sub: message of t's trace ->
+ * message of f's) merged with f's pairs and parents outside the window
+ * in[] into mate / gpar (joint_unpmerge.c's encoding, room for f->v.n
+ * each); from[0] += f's pairs kept, from[1] += t's.  Shared by unp_win's
+ * window and held_local's (joint_heldlocal.c).  Never fails. */
+void joint_unpw_given(const joint *f, const joint *t, const unsigned char *in,
+                      const uint32_t *sub, uint32_t *mate, uint32_t *gpar, size_t *from);
+
 #endif

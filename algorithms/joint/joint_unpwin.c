@@ -238,8 +238,8 @@ static int uw_window(const joint *f, const unsigned char *force, unsigned char *
 /* the sub-search's pairs and parents (sub: message of the sub-trace ->
  * message of the trace) and the first search's outside the window into
  * mate / gpar (joint_unpmerge.c's encoding) */
-static void uw_given(const joint *f, const joint *t, const unsigned char *in,
-                     const uint32_t *sub, uint32_t *mate, uint32_t *gpar, size_t *from)
+void joint_unpw_given(const joint *f, const joint *t, const unsigned char *in,
+                      const uint32_t *sub, uint32_t *mate, uint32_t *gpar, size_t *from)
 {
     size_t n = f->v.n;
     for (size_t i = 0; i < n; i++) {
@@ -327,7 +327,7 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     if (rc != PB_OK)
         goto out;
     size_t from[2] = {0, 0};
-    uw_given(f, t, in, sub, mate, gpar, from);
+    joint_unpw_given(f, t, in, sub, mate, gpar, from);
     joint_close(t);
     joint *s2 = NULL;
     rc = joint_search_given(&s2, v, &f->p, err, f->pord_hold, mate, gpar);
