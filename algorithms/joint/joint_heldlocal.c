@@ -125,12 +125,8 @@ static int hl_widen(const joint *f, const uint32_t *root, const pb_ns *lo, const
         uint32_t c = f->pr[q].call, r = f->pr[q].ret;
         if (root[q] == JOINT_NONE || (c == JOINT_NONE && r == JOINT_NONE))
             continue;
-        pb_ns a = c != JOINT_NONE ? m[c].ts : m[r].ts, b = r != JOINT_NONE ? m[r].ts : m[c].ts;
-        if (b < a) {
-            pb_ns x = a;
-            a = b;
-            b = x;
-        }
+        pb_ns a, b;
+        joint_pair_span(m, c, r, &a, &b);
         size_t x0 = 0, x1 = k; /* the last span starting at or before b */
         while (x0 < x1) {
             size_t mid = (x0 + x1) / 2;

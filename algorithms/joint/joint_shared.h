@@ -43,6 +43,17 @@ void joint_xcost_free(joint_xcost *x);
  * kept exchanges, on purpose) */
 extern int joint_xcost_test_stale;
 
+/* The time span [*a, *b] of a pair whose call c and return r are messages
+ * of m (either may be JOINT_NONE, not both): the earlier stamp first
+ * (stamps may be out of order under skew).  Shared by the windows of
+ * unp_win, unp_busy and held_local. */
+static inline void joint_pair_span(const pb_msg *m, uint32_t c, uint32_t r, pb_ns *a, pb_ns *b)
+{
+    pb_ns x = c != JOINT_NONE ? m[c].ts : m[r].ts, y = r != JOINT_NONE ? m[r].ts : m[c].ts;
+    *a = x < y ? x : y;
+    *b = x < y ? y : x;
+}
+
 /* Is request q among call p's candidate parents?  O(candidates of p).
  * Returns 1 or 0. */
 static inline int joint_has_cand(const joint *s, uint32_t p, uint32_t q)

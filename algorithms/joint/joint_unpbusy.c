@@ -63,12 +63,8 @@ int joint_unpb_build(const joint *f, joint_unpb **out)
         uint32_t c = f->pr[q].call, r = f->pr[q].ret;
         if (c == JOINT_NONE && r == JOINT_NONE)
             continue;
-        pb_ns a = c != JOINT_NONE ? m[c].ts : m[r].ts, b = r != JOINT_NONE ? m[r].ts : m[c].ts;
-        if (b < a) {
-            pb_ns x = a;
-            a = b;
-            b = x;
-        }
+        pb_ns a, b;
+        joint_pair_span(m, c, r, &a, &b);
         iv[k++] = (ub_ivl){f->pr[q].link, a, b};
     }
     pb_sort(iv, k, sizeof *iv, ub_cmp);

@@ -108,12 +108,8 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
         uint32_t c = f->pr[q].call, r = f->pr[q].ret;
         if (c == JOINT_NONE && r == JOINT_NONE)
             continue;
-        pb_ns a = c != JOINT_NONE ? m[c].ts : m[r].ts, b = r != JOINT_NONE ? m[r].ts : m[c].ts;
-        if (b < a) {
-            pb_ns x = a;
-            a = b;
-            b = x;
-        }
+        pb_ns a, b;
+        joint_pair_span(m, c, r, &a, &b);
         /* the last span starting at or before b; some span up to it ends
          * at or after a */
         size_t x0 = 0, x1 = k;
