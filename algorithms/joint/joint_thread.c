@@ -385,7 +385,7 @@ static int soft_caps(const joint *s, const struct joint_thr *t, double *cap)
         cap[a] = 0;
         if (m == 0)
             continue;
-        qsort(by + cnt[a], m, sizeof *by, cmp_dbl);
+        pb_sort(by + cnt[a], m, sizeof *by, cmp_dbl);
         cap[a] = by[cnt[a] + m / 2];
     }
     free(fill);

@@ -30,6 +30,8 @@ maketrace/mt_config.c:join_check        the parsed tree: at most 200 deep
 maketrace/mt_services.c:hold_walk       the parsed tree: at most 200 deep
 maketrace/mt_sim.c:run                  one level per nested par: at most 200 deep
 metrics/pq_eval.c:join                  one level per query variable: at most PQ_MAXVARS (8)
+joint_init                              thread_soft_pick>=2 runs joint_init twice with thread_soft_pick=1, which does not recurse: depth 2
+joint_thrpick_init                      as joint_init: depth 2
 '
 algodirs=$(sed -n 's/^ALGODIRS *:= *//p' Makefile)
 dirs=$(sed -n 's/^LIBDIRS *:= *//p' Makefile | sed "s#\$(ALGODIRS)#$algodirs#")
