@@ -396,20 +396,23 @@ static int quant_start_again(joint *s)
  * re-pairing and the exchanges score it, joint_order.c) */
 static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *params,
                       pb_error *err, int pord, joint_selshare *share,
-                      const unsigned char *force, const uint32_t *mate, const uint32_t *gpar);
+                      const unsigned char *force, const uint32_t *mate, const uint32_t *gpar,
+                      int warm);
 
 static int init_one(joint **out, const pb_trace_view *v, const joint_params *params,
                     pb_error *err, int pord, joint_selshare *share,
                     const unsigned char *force)
 {
-    return init_one_g(out, v, params, err, pord, share, force, NULL, NULL);
+    return init_one_g(out, v, params, err, pord, share, force, NULL, NULL, 0);
 }
 
 /* init_one; with mate and gpar (unp_pieces' merge, joint_unpmerge.c) the
- * pairs and parents given: the set-up, then no search, one refit */
+ * pairs and parents given: the set-up, then no search, one refit; warm
+ * (held_warm, joint_heldwarm.c): the search from them */
 static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *params,
                       pb_error *err, int pord, joint_selshare *share,
-                      const unsigned char *force, const uint32_t *mate, const uint32_t *gpar)
+                      const unsigned char *force, const uint32_t *mate, const uint32_t *gpar,
+                      int warm)
 {
     *out = NULL;
     if (!(v->columns & PB_COL_TYPE))
@@ -437,7 +440,8 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
     s->selshare = share;
     s->force_unp = force;
     s->unpm_mate = mate;
-    s->unpm_par = gpar;
+    s->unpm_par = warm ? NULL : gpar;
+    s->hwarm_par = warm ? gpar : NULL; /* held_warm (joint_heldwarm.c) */
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
     if (s->nb < 2)
@@ -549,6 +553,8 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
         rc = joint_lc_setup(s); /* how many calls outlive their request (joint_latecount.c) */
     if (rc == PB_OK)
         rc = init_state(s);
+    if (rc == PB_OK && s->hwarm_par) /* held_warm: the free parents (joint_heldwarm.c) */
+        rc = joint_heldwarm_apply(s);
     if (rc == PB_OK)
         rc = joint_tick0_learn(s); /* zero-tick delays (joint_tick0.c) */
     if (rc == PB_OK && s->order_mode == 2)
@@ -559,7 +565,7 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
         rc = joint_select(s);
     if (rc == PB_OK)
         rc = joint_os_select(s); /* the set of calls per endpoint (joint_oset.c) */
-    if (rc == PB_OK && gpar) { /* unp_pieces' merge: no search (joint_unpmerge.c) */
+    if (rc == PB_OK && gpar && !warm) { /* unp_pieces' merge: no search (joint_unpmerge.c) */
         rc = joint_unpm_finish(s);
         s->unpm_mate = s->unpm_par = NULL;
         s->force_unp = NULL;
@@ -617,6 +623,8 @@ static int init_one_g(joint **out, const pb_trace_view *v, const joint_params *p
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     }
     s->force_unp = NULL;
+    if (warm) /* held_warm: given for the set-up only */
+        s->unpm_mate = s->hwarm_par = NULL;
     *out = s;
     return PB_OK;
 }
@@ -719,6 +727,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     if (!b && rc == PB_OK && hs != 1) /* held_local (joint_heldlocal.c) */
         rc = joint_heldlocal_run(&b, a, v, &ph, err, force);
+    if (!b && rc == PB_OK && hs != 1) /* held_warm (joint_heldwarm.c) */
+        rc = joint_heldwarm_run(&b, a, v, &ph, err, force, share);
     if (!b && rc == PB_OK && hs != 1)
         rc = init_one(&b, v, &ph, err, 1, share, force);
     a->selshare = NULL;
@@ -795,6 +805,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     keep->pord_chosen = keep == b || keep == c ? 2 : 1;
     joint_heldskip_carry(keep, a); /* held_skip's record (joint_heldskip.c) */
     joint_heldlocal_carry(keep, a); /* held_local's record (joint_heldlocal.c) */
+    joint_heldwarm_carry(keep, a); /* held_warm's record (joint_heldwarm.c) */
     if (b)
         keep->pairs_shared = b->pairs_shared; /* pairs_share: the run's (joint_pshare.c) */
     if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
@@ -846,6 +857,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
             joint_heldskip_carry(w, keep);
         if (k2 == w)
             joint_heldlocal_carry(w, keep);
+        if (k2 == w)
+            joint_heldwarm_carry(w, keep);
         joint_close(k2 == w ? keep : w);
         keep = k2;
         w = NULL;
@@ -907,7 +920,16 @@ int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params 
 int joint_search_given(joint **out, const pb_trace_view *v, const joint_params *params,
                        pb_error *err, int pord, const uint32_t *mate, const uint32_t *gpar)
 {
-    return init_one_g(out, v, params, err, pord, NULL, NULL, mate, gpar);
+    return init_one_g(out, v, params, err, pord, NULL, NULL, mate, gpar, 0);
+}
+
+/* joint_heldwarm.c's way in: the held search from the pairs and parents
+ * given */
+int joint_search_warm(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, joint_selshare *share, const uint32_t *mate,
+                      const uint32_t *gpar)
+{
+    return init_one_g(out, v, params, err, 1, share, NULL, mate, gpar, 1);
 }
 
 /* joint_unpwin.c's way in: the search with the forced messages */

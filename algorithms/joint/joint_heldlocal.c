@@ -284,6 +284,8 @@ void joint_heldlocal_carry(joint *to, const joint *from)
 
 int joint_heldlocal_meta(const joint *s, pb_result *res)
 {
+    if (joint_heldwarm_meta(s, res) != PB_OK) /* held_warm (joint_heldwarm.c) */
+        return PB_ENOMEM;
     if (!s->hloc[0])
         return PB_OK;
     if (s->hloc[0] == 1)

@@ -754,6 +754,10 @@ struct joint {
     double gd_ll;           /* greedy_damp 3-4: the likelihood as the round began */
     double hloc[7];         /* held_local (joint_heldlocal.c): 0 off, 1 window, 2 whole;
                                seeds, window messages, pairs free / window, reason, in question */
+    const uint32_t *hwarm_par; /* held_warm (joint_heldwarm.c): the parents given (per
+                               message, as unpm_par), only during the set-up */
+    double hwarm[5];        /* held_warm: 0 off, 1 warm, 2 whole; pairs given, parents given,
+                               parents set, reason */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1078,4 +1078,14 @@ const pb_option joint_options[] = {
      "more than uncross_min nats; metadata order_cross=on crossings= exchanges_tried= kept= "
      "gain= (joint_tieorder.c; docs/joint/loss_late.md \"The eBPF capture: crossed calls and "
      "the order of answers (h210)\"); 0: off"},
+    {"held_warm", PB_OPT_INT, offsetof(joint_params, held_warm), "0", 0, 1,
+     "speed, changes results, without call ids and pair_order=auto: the held search (holding "
+     "the order of answers) starts from the free search's pairs and parents instead of the "
+     "first-come start, then runs its own rounds under its own model; metadata held_warm= "
+     "(joint_heldwarm.c; docs/joint/speed_late.md \"The held search from the free solution "
+     "(h219)\"); 0: off (the held search from scratch)"},
+    {"held_warm_repair", PB_OPT_INT, offsetof(joint_params, held_warm_repair), "-1", -1, 100,
+     "held_warm: the warm held search's re-pairing rounds (repair); -1: repair's"},
+    {"held_warm_swaps", PB_OPT_INT, offsetof(joint_params, held_warm_swaps), "-1", -1, 100,
+     "held_warm: the warm held search's swap_rounds; -1: swap_rounds'"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -850,4 +850,17 @@ int joint_tieorder_meta(const joint *s, pb_result *res);
 void joint_unpw_given(const joint *f, const joint *t, const unsigned char *in,
                       const uint32_t *sub, uint32_t *mate, uint32_t *gpar, size_t *from);
 
+/* joint_heldwarm.c, held_warm: the held search started from the free
+ * search a's pairs and parents (*out NULL: not run, the caller runs the
+ * whole held search); apply: the given parents set after the start
+ * (joint.c's set-up); carry, meta: its record and metadata line */
+int joint_heldwarm_run(joint **out, joint *a, const pb_trace_view *v, const joint_params *ph,
+                       pb_error *err, const unsigned char *force, joint_selshare *share);
+int joint_heldwarm_apply(joint *s);
+void joint_heldwarm_carry(joint *to, const joint *from);
+int joint_heldwarm_meta(const joint *s, pb_result *res);
+int joint_search_warm(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, joint_selshare *share, const uint32_t *mate,
+                      const uint32_t *gpar);
+
 #endif
