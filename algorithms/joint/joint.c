@@ -729,8 +729,13 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         rc = joint_heldlocal_run(&b, a, v, &ph, err, force);
     if (!b && rc == PB_OK && hs != 1) /* held_warm (joint_heldwarm.c) */
         rc = joint_heldwarm_run(&b, a, v, &ph, err, force, share);
-    if (!b && rc == PB_OK && hs != 1)
-        rc = init_one(&b, v, &ph, err, 1, share, force);
+    if (!b && rc == PB_OK && hs != 1) {
+        joint_params phs = ph; /* held_repair, held_swaps (joint_heldwarm.c) */
+        joint_heldwarm_rounds(&phs, params);
+        rc = init_one(&b, v, &phs, err, 1, share, force);
+        if (rc == PB_OK) /* the caller's options (metadata) */
+            joint_heldwarm_rounds_back(b, params);
+    }
     a->selshare = NULL;
     if (b)
         b->selshare = NULL;

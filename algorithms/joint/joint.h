@@ -583,10 +583,10 @@ typedef struct joint_params {
     int held_warm;      /* [held_warm] without call ids and pair_order=auto: the held
                            search starts from the free search's pairs and parents, not
                            from the first-come start (joint_heldwarm.c); default 0 */
-    int held_warm_repair; /* [held_warm_repair] held_warm: the warm held search's
-                           re-pairing rounds; -1: repair's; default -1 */
-    int held_warm_swaps; /* [held_warm_swaps] held_warm: the warm held search's
-                           swap_rounds; -1: swap_rounds'; default -1 */
+    int held_repair;    /* [held_repair] the held search's re-pairing rounds (from
+                           scratch or held_warm's); -1: repair's; default -1 */
+    int held_swaps;     /* [held_swaps] the held search's swap_rounds; -1: swap_rounds';
+                           default -1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -18,8 +18,8 @@
  * stay free to be re-paired) and, after the first-come start, every call
  * whose free parent is one of its candidates is given that parent; then
  * the held search runs as always from there (its own model, its own
- * re-pairing rounds -- held_warm_repair of them -- and swap rounds --
- * held_warm_swaps).  Not exact: the search is a local one, and it ends
+ * re-pairing rounds -- held_repair of them -- and swap rounds --
+ * held_swaps).  Not exact: the search is a local one, and it ends
  * where its start leads it.  Not run (the whole held search runs) with
  * forced messages.  Metadata: held_warm=warm pairs_given= parents_given=
  * parents_set= repair= swap_rounds=.
@@ -72,25 +72,34 @@ int joint_heldwarm_run(joint **out, joint *a, const pb_trace_view *v, const join
         ng += gpar[m] != JOINT_NONE;
     }
     joint_params pw = *ph;
-    if (a->p.held_warm_repair >= 0)
-        pw.repair = a->p.held_warm_repair;
-    if (a->p.held_warm_swaps >= 0)
-        pw.swap_rounds = a->p.held_warm_swaps;
+    joint_heldwarm_rounds(&pw, ph);
     joint *b = NULL;
     int rc = joint_search_warm(&b, v, &pw, err, share, mate, gpar);
     free(mate);
     free(gpar);
     if (rc != PB_OK)
         return rc;
-    /* the held search's own options as the caller gave them (metadata) */
-    b->p.repair = ph->repair;
-    b->p.swap_rounds = ph->swap_rounds;
+    joint_heldwarm_rounds_back(b, ph);
     a->hwarm[0] = 1;
     a->hwarm[1] = (double)np;
     a->hwarm[2] = (double)ng;
     a->hwarm[3] = b->hwarm[3];
     *out = b;
     return PB_OK;
+}
+
+void joint_heldwarm_rounds(joint_params *pw, const joint_params *p)
+{
+    if (p->held_repair >= 0)
+        pw->repair = p->held_repair;
+    if (p->held_swaps >= 0)
+        pw->swap_rounds = p->held_swaps;
+}
+
+void joint_heldwarm_rounds_back(joint *b, const joint_params *p)
+{
+    b->p.repair = p->repair;
+    b->p.swap_rounds = p->swap_rounds;
 }
 
 /* after the start (joint.c's set-up): every call whose given parent is a
@@ -137,8 +146,8 @@ int joint_heldwarm_meta(const joint *s, pb_result *res)
         return pb_result_meta(res, "held_warm=warm pairs_given=%.0f parents_given=%.0f "
                                    "parents_set=%.0f repair=%d swap_rounds=%d",
                               s->hwarm[1], s->hwarm[2], s->hwarm[3],
-                              s->p.held_warm_repair >= 0 ? s->p.held_warm_repair : s->p.repair,
-                              s->p.held_warm_swaps >= 0 ? s->p.held_warm_swaps
+                              s->p.held_repair >= 0 ? s->p.held_repair : s->p.repair,
+                              s->p.held_swaps >= 0 ? s->p.held_swaps
                                                         : s->p.swap_rounds);
     return pb_result_meta(res, "held_warm=whole reason=%s",
                           s->hwarm[4] == 1 ? "forced_messages" : "not_run");

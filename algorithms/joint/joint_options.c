@@ -1084,8 +1084,10 @@ const pb_option joint_options[] = {
      "first-come start, then runs its own rounds under its own model; metadata held_warm= "
      "(joint_heldwarm.c; docs/joint/speed_late.md \"The held search from the free solution "
      "(h219)\"); 0: off (the held search from scratch)"},
-    {"held_warm_repair", PB_OPT_INT, offsetof(joint_params, held_warm_repair), "-1", -1, 100,
-     "held_warm: the warm held search's re-pairing rounds (repair); -1: repair's"},
-    {"held_warm_swaps", PB_OPT_INT, offsetof(joint_params, held_warm_swaps), "-1", -1, 100,
-     "held_warm: the warm held search's swap_rounds; -1: swap_rounds'"},
+    {"held_repair", PB_OPT_INT, offsetof(joint_params, held_repair), "-1", -1, 100,
+     "speed, changes results, without call ids and pair_order=auto: the held search's "
+     "re-pairing rounds (repair), from scratch or held_warm's; -1: repair's"},
+    {"held_swaps", PB_OPT_INT, offsetof(joint_params, held_swaps), "-1", -1, 100,
+     "speed, changes results, without call ids and pair_order=auto: the held search's "
+     "swap_rounds, from scratch or held_warm's; -1: swap_rounds'"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -857,6 +857,10 @@ void joint_unpw_given(const joint *f, const joint *t, const unsigned char *in,
 int joint_heldwarm_run(joint **out, joint *a, const pb_trace_view *v, const joint_params *ph,
                        pb_error *err, const unsigned char *force, joint_selshare *share);
 int joint_heldwarm_apply(joint *s);
+/* held_repair, held_swaps: the held search's rounds into pw (from p);
+ * back: b's options as p gave them (metadata) */
+void joint_heldwarm_rounds(joint_params *pw, const joint_params *p);
+void joint_heldwarm_rounds_back(joint *b, const joint_params *p);
 void joint_heldwarm_carry(joint *to, const joint *from);
 int joint_heldwarm_meta(const joint *s, pb_result *res);
 int joint_search_warm(joint **out, const pb_trace_view *v, const joint_params *params,

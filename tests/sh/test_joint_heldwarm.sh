@@ -8,7 +8,7 @@
 #   held_skip=0 so that the held search runs): held_warm=1 gives the 786
 #   pairs and 655 parents, sets all 655; the held search ends on the free
 #   solution (the same likelihood), the free search is kept and every row
-#   is held_warm=0's; held_warm_repair=0 held_warm_swaps=0 says so on its
+#   is held_warm=0's; held_repair=0 held_swaps=0 says so on its
 #   line, the same rows;
 # - held_warm=0 writes no held_warm line;
 # - with call ids nothing changes (no held search, no held_warm line);
@@ -28,7 +28,7 @@ run() { # name trace [options...]
 strip_callids "$tmp/ids.csv" > "$tmp/h.csv"
 run h0 "$tmp/h.csv" -s held_warm=0
 run h1 "$tmp/h.csv" -s held_warm=1
-run h2 "$tmp/h.csv" -s held_warm=1 -s held_warm_repair=0 -s held_warm_swaps=0
+run h2 "$tmp/h.csv" -s held_warm=1 -s held_repair=0 -s held_swaps=0
 ! grep -q '^# held_warm=' "$tmp/h0.res" || fail "held_warm=0 wrote a held_warm line"
 grep -q '^# held_warm=warm pairs_given=786 parents_given=655 parents_set=655 repair=2 swap_rounds=2$' "$tmp/h1.res" ||
     fail "hotel-like 1: $(grep '^# held_warm=' "$tmp/h1.res")"
