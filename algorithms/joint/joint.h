@@ -570,7 +570,9 @@ typedef struct joint_params {
                            steers each search, not the choice (joint_thrpick.c); 2-4
                            the whole inference again without the term, 3 (default,
                            h217) keeping the term's solution only when the model without
-                           the term finds it likelier by more than 10 nats */
+                           the term finds it likelier by more than 10 nats; 5 the
+                           inference muted, then one search with the term from its pairs
+                           (joint_thrwarm.c) */
     double thread_soft_cap; /* [thread_soft_cap] thread_soft: a mismatch costs at most this
                            times the service's median delay margin (joint_thread.c), 0: off */
     int order_cross;    /* [order_cross] without call ids, where the order of answers is

@@ -850,4 +850,10 @@ int joint_tieorder_meta(const joint *s, pb_result *res);
 void joint_unpw_given(const joint *f, const joint *t, const unsigned char *in,
                       const uint32_t *sub, uint32_t *mate, uint32_t *gpar, size_t *from);
 
+/* joint_thrwarm.c, thread_soft_pick=5 (h217): the inference with the
+ * term muted; where it weighs a service, one more search with the term
+ * from that solution's pairs, kept.  PB_OK or the set-up's error */
+int joint_thrwarm_init(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err);
+
 #endif
