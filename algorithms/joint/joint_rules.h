@@ -855,5 +855,7 @@ void joint_unpw_given(const joint *f, const joint *t, const unsigned char *in,
  * from that solution's pairs, kept.  PB_OK or the set-up's error */
 int joint_thrwarm_init(joint **out, const pb_trace_view *v, const joint_params *params,
                        pb_error *err);
+/* joint_thread.c: some pair made without a call id (thread_soft_pick=5) */
+int joint_thread_free_any(const joint *s);
 
 #endif

@@ -15,7 +15,8 @@
  * out of every walk (thread_soft_pick=-1's mute: the search without the
  * term, and the thread test that says which services the term weighs).
  * Where it weighs none (every trace without a thread column, and the
- * eBPF capture) that solution is the output: one inference, nothing
+ * eBPF capture), or every pair was made by call id (the term is 0 on
+ * such pairs), that solution is the output: one inference, nothing
  * else.  Where it weighs some, one more search runs with the term on,
  * started from the first one's pairs (joint_search_given with the pairs
  * given, the parents free; the same order model and parameters the first
@@ -37,7 +38,9 @@ int joint_thrwarm_init(joint **out, const pb_trace_view *v, const joint_params *
     int rc = joint_init(&t, v, &p0, err);
     if (rc != PB_OK)
         return rc;
-    if (!joint_thread_mute(t, 1)) { /* no service weighed: the output as is */
+    if (!joint_thread_mute(t, 1) || !joint_thread_free_any(t)) {
+        /* no service weighed, or every pair made by call id (the term 0
+         * on every pair): the output as is */
         *out = t;
         return PB_OK;
     }
