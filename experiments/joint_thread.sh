@@ -11,7 +11,9 @@
 #   PB_BASE_BIN=DIR sh experiments/joint_thread.sh [SEED...]   (default 11 12 13)
 #
 # PB_BIN: this tree's programs (default <repo>/bin); PB_BASE_BIN: the
-# binary to compare against (default PB_BIN: then thread_bound=0 vs 1);
+# binary to compare against (default PB_BIN: then thread_bound=0 vs 1,
+# both with thread_soft=0, the default since h217 being 0.5; the thread
+# column always pins thread_soft=0: h187's filter alone);
 # PB_SOFT_ARGS: more infer options for the soft column (e.g. "-s
 # thread_soft_pick=3", docs/joint/shapes.md "thread_soft's term out of the
 # choice of search (h209)"; default none).
@@ -37,10 +39,11 @@ for s in "$@"; do
             strip_ids "$W/$v.csv" > "$W/$v.bb.csv"
             for m in ids blackbox; do
                 f=$W/$v.csv; [ $m = blackbox ] && f=$W/$v.bb.csv
-                base=thread_bound=0
-                [ "$PB_BASE_BIN" = "$PB_BIN" ] || base=conf_seed=1
-                "$PB_BASE_BIN/infer" --algo joint -s "$base" "$f" > "$W/o.res" 2> /dev/null
-                "$PB_BIN/infer" --algo joint -s thread_bound=1 "$f" > "$W/n.res" 2> /dev/null
+                base="-s thread_bound=0 -s thread_soft=0"
+                [ "$PB_BASE_BIN" = "$PB_BIN" ] || base="-s conf_seed=1"
+                # shellcheck disable=SC2086
+                "$PB_BASE_BIN/infer" --algo joint $base "$f" > "$W/o.res" 2> /dev/null
+                "$PB_BIN/infer" --algo joint -s thread_bound=1 -s thread_soft=0 "$f" > "$W/n.res" 2> /dev/null
                 "$PB_BIN/infer" --algo joint -s thread_soft=0.5 ${PB_SOFT_ARGS:-} "$f" > "$W/s.res" 2> /dev/null
                 b=$(sed -n 's/^# thread_service=\([^ ]*\) .*bound=yes$/\1/p' "$W/n.res" | tr '\n' ' ')
                 w=$(sed -n 's/^# thread_soft=\([^ ]*\) .*/\1/p' "$W/s.res" | tr '\n' ' ')

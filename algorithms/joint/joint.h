@@ -488,7 +488,8 @@ typedef struct joint_params {
                            made without call ids: at a service whose answers miss their
                            visit's thread at a fitted rate m <= this, a call whose answer
                            came on another thread than its parent visit's costs
-                           log(m / (m + (1 - m) / f)) (joint_thread.c), 0: off */
+                           log(m / (m + (1 - m) / f)) (joint_thread.c), default 0.5
+                           (h217; 0: off) */
     int conf_copy_repair; /* [conf_copy_repair] the self-calibration's copy: its search's
                            re-pairing rounds at most this many (joint_simfast.c); -1:
                            repair's (default -1) */
@@ -566,7 +567,12 @@ typedef struct joint_params {
     int thread_soft_pick; /* [thread_soft_pick] where thread_soft weighs a service, the
                            free and the held searches are compared (pair_order=auto) by
                            their log-likelihoods without the thread term: the term
-                           steers each search, not the choice (joint_thrpick.c), 1 */
+                           steers each search, not the choice (joint_thrpick.c); 2-4
+                           the whole inference again without the term, 3 (default,
+                           h217) keeping the term's solution only when the model without
+                           the term finds it likelier by more than 10 nats; 5 the
+                           inference muted, then one search with the term from its pairs
+                           (joint_thrwarm.c) */
     double thread_soft_cap; /* [thread_soft_cap] thread_soft: a mismatch costs at most this
                            times the service's median delay margin (joint_thread.c), 0: off */
     int order_cross;    /* [order_cross] without call ids, where the order of answers is

@@ -944,14 +944,15 @@ const pb_option joint_options[] = {
      "that round set again "
      "(joint_rpdamp.c; docs/joint/speed_late.md, \"Speed, twenty-fourth wave (h197)\"); "
      "0: off"},
-    {"thread_soft", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft), "0", 0, 1,
+    {"thread_soft", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft), "0.5", 0, 1,
      "changes results where it fires: the receiving thread as a likelihood term instead of a "
      "filter on pairs made without call ids: per service the thread test's misses over "
      "chance's (the smallest over the passes) is the rate m at which an answer leaves its "
      "visit's thread; where m is at most this, a call whose answer came on another thread "
      "than its parent visit's (of frequency f among the service's visits) costs "
      "log(m / (m + (1 - m) / f)); metadata thread_soft= per such service (joint_thread.c; "
-     "docs/joint/shapes.md \"The receiving thread as a likelihood term (h200)\"); 0: off"},
+     "docs/joint/shapes.md \"The receiving thread as a likelihood term (h200)\"; default 0.5 "
+     "with thread_soft_pick=3 since h217); 0: off"},
     {"conf_copy_repair", PB_OPT_INT, offsetof(joint_params, conf_copy_repair), "-1", -1, 100,
      "the self-calibration's own copy only (the confidence's calibration; the output's paths "
      "are the same): its search makes at most this many re-pairing rounds (without call "
@@ -1057,12 +1058,19 @@ const pb_option joint_options[] = {
     {"held_local_seed", PB_OPT_INT, offsetof(joint_params, held_local_seed), "1", 1, 2,
      "held_local's seeds: 1 the requests holding a call of any consecutive pair in question, "
      "2 of an overtaken pair only (the later call answered first)"},
-    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "1", 0, 4,
-     "changes results where thread_soft weighs a service, without call ids and "
-     "pair_order=auto: the free and the held searches are compared by their "
-     "log-likelihoods without the thread term (the term steers each search, never which "
-     "one is kept); metadata thread_soft_pick= (joint_thrpick.c; docs/joint/shapes.md "
-     "\"thread_soft's term out of the choice of search (h209)\"); 0: with the term"},
+    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "3", 0, 5,
+     "changes results where thread_soft weighs a service, without call ids: 5 the whole "
+     "inference runs with the term muted and, where it weighs a service, one more search "
+     "with the term starts from that solution's pairs and is kept (metadata "
+     "thread_soft_check=warm_start; joint_thrwarm.c); 3 the whole "
+     "inference runs again without the term and the term's solution is kept only when the "
+     "model without the term finds it likelier by more than 10 nats (metadata "
+     "thread_soft_check=; no second run where no service is weighed); 2 the term's kept "
+     "unless the model without the term finds the other likelier by more than 10 nats; 4 both "
+     "judged by the whole model, term included; 1 one run, the free and held searches "
+     "(pair_order=auto) compared without the term (metadata thread_soft_pick=); 0: one run, "
+     "with the term (joint_thrpick.c; docs/joint/shapes.md \"thread_soft's term out of the "
+     "choice of search (h209)\" and \"(h217)\")"},
     {"thread_soft_cap", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft_cap), "0", 0, 1e6,
      "changes results where thread_soft weighs a service: one thread mismatch costs at most "
      "this times the service's median delay margin (its calls' second best candidate "

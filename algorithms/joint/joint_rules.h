@@ -866,5 +866,12 @@ int joint_heldwarm_meta(const joint *s, pb_result *res);
 int joint_search_warm(joint **out, const pb_trace_view *v, const joint_params *params,
                       pb_error *err, joint_selshare *share, const uint32_t *mate,
                       const uint32_t *gpar);
+/* joint_thrwarm.c, thread_soft_pick=5 (h217): the inference with the
+ * term muted; where it weighs a service, one more search with the term
+ * from that solution's pairs, kept.  PB_OK or the set-up's error */
+int joint_thrwarm_init(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err);
+/* joint_thread.c: some pair made without a call id (thread_soft_pick=5) */
+int joint_thread_free_any(const joint *s);
 
 #endif

@@ -576,3 +576,13 @@ int joint_thread_meta(const joint *s, pb_result *res)
     }
     return rc;
 }
+
+/* thread_soft_pick=5 (joint_thrwarm.c, h217): some pair made without a
+ * call id (else the term is 0 on every pair: nothing to search again) */
+int joint_thread_free_any(const joint *s)
+{
+    for (uint32_t p = 0; s->free_ret && p < s->npairs; p++)
+        if (s->free_ret[p])
+            return 1;
+    return 0;
+}

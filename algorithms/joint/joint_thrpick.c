@@ -55,6 +55,8 @@ int joint_thrpick_wanted(const joint_params *p)
 int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *params,
                        pb_error *err)
 {
+    if (params->thread_soft_pick == 5)
+        return joint_thrwarm_init(out, v, params, err); /* joint_thrwarm.c (h217) */
     joint_params p1 = *params;
     p1.thread_soft_pick = 1; /* the inner runs: the choice of search without the term */
     joint *s = NULL, *t = NULL;
@@ -120,7 +122,8 @@ int joint_thrpick_meta(const joint *s, pb_result *res)
     if (rc == PB_OK && s->thrpick[3])
         rc = pb_result_meta(res, "thread_soft_check=%s ll_with_term_search=%.1f "
                             "ll_without_term_search=%.1f kept=%s",
-                            s->thrpick[3] == 4 ? "whole_model" : "without_term", s->thrpick[4], s->thrpick[5],
+                            s->thrpick[3] == 5 ? "warm_start" : s->thrpick[3] == 4 ? "whole_model" : "without_term",
+                            s->thrpick[4], s->thrpick[5],
                             s->thrpick[6] ? "with_term" : "without_term");
     return rc;
 }

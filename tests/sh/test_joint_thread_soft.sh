@@ -13,7 +13,8 @@
 #   byte but the params line and the thread_service= lines;
 # - with call ids (every pair made by call id: the filter's, thread_bound=2)
 #   thread_soft=0's assignment;
-# - thread_soft_floor=1 (every mismatch costs 0): thread_soft=0's assignment;
+# - thread_soft_floor=1 (every mismatch costs 0; thread_soft_pick=1):
+#   thread_soft=0's assignment;
 # - every split scored (resplit_bound=0) gives the same assignment (the
 #   branch and bound's bound of the term is admissible);
 # - shuffled rows give the same assignment; search renamed (node and
@@ -75,7 +76,9 @@ assignment_of "$tmp/nb.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "resplit_bound=0 changed the assignment"
 # thread_soft_floor (h204): a floor of 1 makes every mismatch cost 0:
 # thread_soft=0's assignment, search still named weighed
-run_nocal "$tmp/bb.csv" "$tmp/f1.res" -s thread_soft=0.5 -s thread_soft_floor=1
+# (thread_soft_pick=1: under the default 3 the equal solutions would keep the
+# search without the term, which names no service)
+run_nocal "$tmp/bb.csv" "$tmp/f1.res" -s thread_soft=0.5 -s thread_soft_floor=1 -s thread_soft_pick=1
 grep -q '^# thread_soft=search ' "$tmp/f1.res" || fail "thread_soft_floor=1: search not weighed"
 assignment_of "$tmp/t0.res" > "$tmp/a"
 assignment_of "$tmp/f1.res" > "$tmp/b"

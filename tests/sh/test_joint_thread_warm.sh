@@ -1,0 +1,67 @@
+#!/bin/sh
+# joint's thread_soft_pick=5 (docs/joint/shapes.md "The receiving thread's
+# term searched from the solution without it (h217)";
+# algorithms/joint/joint_thrwarm.c): the inference runs with the thread term
+# muted; where the term weighs a service, one more search with the term
+# starts from that solution's pairs and is kept.  The mesh of
+# experiments/joint_models_mesh.conf at twice its load (0.3 s, seed 1),
+# stamps rounded to 1 ms, as a black box: fe and cart are pools of blocking
+# workers (an answer returns to the worker that sent the call).
+# - a thread_soft_check=warm_start line, kept=with_term, cart weighed;
+#   at least 4 points more exact than thread_soft=0, and not below
+#   thread_soft_pick=3;
+# - the thread column scrambled among each service's rows (threads that
+#   say nothing): no service weighed, no second search (no
+#   thread_soft_check= line), thread_soft=0's assignment;
+# - with call ids (every pair made by call id): thread_soft=0's assignment;
+# - shuffled rows give the same assignment.
+# Fails on a tree without thread_soft_pick=5 (infer rejects the value).
+. "$PB_ROOT/tests/sh/joint_lib.sh"
+R=$PB_ROOT
+"$B/maketrace" "$R/experiments/joint_models_mesh.conf" -s duration=0.3s -s instances_scale=2 \
+    > "$tmp/raw.csv" || fail "maketrace"
+keep_cols "$tmp/raw.csv" > "$tmp/k.csv"
+"$B/skewer" -q --round 1ms "$tmp/k.csv" > "$tmp/m.csv" || fail "skewer"
+strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
+run_nocal "$tmp/bb.csv" "$tmp/t0.res" -s thread_soft=0
+run_nocal "$tmp/bb.csv" "$tmp/t3.res" -s thread_soft=0.5 -s thread_soft_pick=3
+run_nocal "$tmp/bb.csv" "$tmp/t5.res" -s thread_soft=0.5 -s thread_soft_pick=5
+e0=$(exact_of "$tmp/m.csv" "$tmp/t0.res")
+e3=$(exact_of "$tmp/m.csv" "$tmp/t3.res")
+e5=$(exact_of "$tmp/m.csv" "$tmp/t5.res")
+echo "# mesh x2 1 ms, black box: thread_soft=0 $e0, pick=3 $e3, pick=5 $e5"
+grep -q '^# thread_soft_check=warm_start ll_with_term_search=[-0-9.]* ll_without_term_search=[-0-9.]* kept=with_term$' \
+    "$tmp/t5.res" || fail "pick=5: no warm_start line: $(grep '^# thread_soft' "$tmp/t5.res")"
+grep -q '^# thread_soft=cart ' "$tmp/t5.res" || fail "pick=5: cart not weighed"
+awk -v a="$e0" -v b="$e5" 'BEGIN { exit !(b >= a + 0.04) }' ||
+    fail "thread_soft=0 $e0, pick=5 $e5 (want 4 points more)"
+awk -v a="$e3" -v b="$e5" 'BEGIN { exit !(b >= a) }' || fail "pick=5 $e5 below pick=3 $e3"
+# threads that say nothing (each service's labels dealt out again)
+awk 'BEGIN { FS = OFS = ","; srand(5) }
+     /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+     { d = $c["dst"]; n[d]++; v[d, n[d]] = $c["thread"] }
+     END { for (d in n) { for (i = n[d]; i > 1; i--) { j = int(rand() * i) + 1
+                          t = v[d, i]; v[d, i] = v[d, j]; v[d, j] = t }
+                          for (i = 1; i <= n[d]; i++) print d, i, v[d, i] } }' "$tmp/bb.csv" |
+    sort -t, -k1,1 -k2,2n > "$tmp/deal"
+awk 'BEGIN { FS = OFS = "," }
+     NR == FNR { th[$1, $2] = $3; next }
+     /^#/ { print; next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
+     { d = $c["dst"]; k[d]++; $c["thread"] = th[d, k[d]]; print }' "$tmp/deal" "$tmp/bb.csv" \
+    > "$tmp/s.csv"
+cmp -s "$tmp/bb.csv" "$tmp/s.csv" && fail "scrambling the threads changed nothing"
+run_nocal "$tmp/s.csv" "$tmp/s0.res" -s thread_soft=0
+run_nocal "$tmp/s.csv" "$tmp/s5.res" -s thread_soft=0.5 -s thread_soft_pick=5
+! grep -q '^# thread_soft_check=\|^# thread_soft=' "$tmp/s5.res" ||
+    fail "scrambled threads: $(grep '^# thread_soft' "$tmp/s5.res")"
+assignment_of "$tmp/s0.res" > "$tmp/a"
+assignment_of "$tmp/s5.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "scrambled threads, pick=5: not thread_soft=0's assignment"
+# with call ids every pair is made by call id: the term never applies
+run_nocal "$tmp/m.csv" "$tmp/i0.res" -s thread_soft=0
+run_nocal "$tmp/m.csv" "$tmp/i5.res" -s thread_soft=0.5 -s thread_soft_pick=5
+assignment_of "$tmp/i0.res" > "$tmp/a"
+assignment_of "$tmp/i5.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "pick=5 with call ids: the assignment changed"
+check_shuffled_same "$tmp/bb.csv" "$tmp/t5.res" -s thread_soft=0.5 -s thread_soft_pick=5
+echo "PASS"
