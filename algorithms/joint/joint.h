@@ -580,6 +580,10 @@ typedef struct joint_params {
                            nats gained (joint_tieorder.c; metadata) */
     int ocx_on;         /* not an option: 1 while order_cross's step scores (the
                            crossed pairs out of question only then) */
+    int rs_memo;        /* [rs_memo] speed only: a re-split whose inputs and model (per
+                           link, hashed once a pass) are those of the same pair's last
+                           re-split, which kept its split, is left out and its counters
+                           added as recorded (joint_rsmemo.c); default 1 */
 } joint_params;
 
 /* The option table over joint_params. */

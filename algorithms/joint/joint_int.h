@@ -754,6 +754,8 @@ struct joint {
     double gd_ll;           /* greedy_damp 3-4: the likelihood as the round began */
     double hloc[7];         /* held_local (joint_heldlocal.c): 0 off, 1 window, 2 whole;
                                seeds, window messages, pairs free / window, reason, in question */
+    struct joint_rsm *rsmm; /* rs_memo (joint_rsmemo.c): kept re-splits by pair, or NULL */
+    size_t rsm_skipped;     /* rs_memo: re-splits left out */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
