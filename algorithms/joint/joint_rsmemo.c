@@ -25,9 +25,9 @@
  * more than that: late counts, the set of calls, loss_serial, thread_soft,
  * late-call timers, no direct key tables, ls_margin, swap_floor, or the
  * test hooks that move estimates.  The work counters that depend on the
- * caches other re-splits leave (resplit_memo_hits, resplit_wcache_hits)
- * are replayed as recorded, so they may differ from a run without the
- * rule; every other line is the same.
+ * caches other re-splits leave (resplit_memo_hits, resplit_wcache_hits,
+ * bnb_row_keep's rows_kept) are replayed as recorded, so they may differ
+ * from a run without the rule; every other line is the same.
  */
 #include "joint_int.h"
 #include "joint_rules.h"
@@ -40,20 +40,29 @@
 enum { RSM_NCNT = 10 };
 
 struct rsm_ent {
-    uint64_t fp, mh;
+    uint64_t fp, v1, v2;
     size_t d[RSM_NCNT];
 };
 
+typedef struct rsm_buf {
+    unsigned char *b;
+    size_t n, cap;
+} rsm_buf;
+
 struct joint_rsm {
-    hmap idx; /* ordered pair key -> entry */
+    hmap idx[2]; /* ordered pair key -> entry, without / with open ends
+                    (s->qend: the re-pairing's open-ended solves) */
     struct rsm_ent *e;
     uint32_t n, cap;
-    uint64_t *lh;     /* per link: the model hash of this pass */
-    uint64_t *lstamp; /* per link: the pass it was made in */
+    /* per link: the model's bytes as last seen (snap), their version (a
+     * count of changes: never reused), the local search it was checked
+     * in and the one it last changed in */
+    rsm_buf *snap, tmp;
+    uint64_t *ver, *lstamp, *chg, *pchg; /* pchg: the change before */
     uint32_t nl;
-    uint64_t glob, gstamp;
     /* the re-split running: its entry's place and the counters before */
-    uint64_t cur_fp, cur_mh, cur_key;
+    uint64_t cur_fp, cur_v1, cur_v2, cur_key;
+    int cur_q;
     size_t before[RSM_NCNT];
     int armed;
 };
@@ -64,33 +73,14 @@ static inline uint64_t mix(uint64_t h, uint64_t x)
     return h ^ (h >> 29);
 }
 
-static uint64_t mix_bytes(uint64_t h, const void *p, size_t n)
+/* a call of the two requests (as ls_margin's fingerprint): its index fixes
+ * its link, its send and its receipt; what the re-pairing may change is
+ * its return (which, when sent and received) */
+static uint64_t mix_pair(uint64_t h, uint32_t p, const jpair *x)
 {
-    const unsigned char *c = p;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x;
-        memcpy(&x, c + i, 8);
-        h = mix(h, x);
-    }
-    uint64_t x = 0;
-    if (i < n) {
-        memcpy(&x, c + i, n - i);
-        h = mix(h, x ^ 0xa5a5u);
-    }
-    return h;
-}
-
-/* a pair's every field (not its bytes: no padding read) */
-static uint64_t mix_pair(uint64_t h, const jpair *x)
-{
-    h = mix(h, (uint64_t)x->cs);
-    h = mix(h, (uint64_t)x->rr);
-    h = mix(h, ((uint64_t)x->call << 32) | x->ret);
-    h = mix(h, ((uint64_t)x->link << 32) | x->caller);
-    h = mix(h, (uint64_t)x->cr);
+    h = mix(h, ((uint64_t)p << 32) | x->ret);
     h = mix(h, (uint64_t)x->rs);
-    return mix(h, x->callee);
+    return mix(h, (uint64_t)x->rr);
 }
 
 static size_t *cnt_field(joint *s, int i)
@@ -122,48 +112,65 @@ int joint_rsmemo_test_off = 0;
 int joint_rsmemo_test_verify = 0;
 size_t joint_rsmemo_test_bad = 0;
 
-/* the run-wide values a walk reads.  Not the count of keys or of
- * parallel-call keys: a walk of a request reads its keys and parallel
- * flags through its link's direct tables only (every output and trigger
- * is a call of the request's own service, or its response), and
- * link_hash covers every cell of them (a key or flag made since changes
- * its cell) */
-static uint64_t glob_hash(const joint *s)
+/* a growable byte buffer (rsm_buf) */
+static int put(rsm_buf *w, const void *p, size_t n)
 {
-    uint64_t h = 0x51ed27u;
-    h = mix_bytes(h, &s->bg, sizeof s->bg);
-    h = mix(h, s->npflag);
-    h = mix(h, s->qend != NULL);
-    h = mix(h, (uint64_t)s->order_active);
-    h = mix(h, (uint64_t)s->corr_on);
-    h = mix(h, (uint64_t)s->corr_any);
-    h = mix(h, s->nlinks);
-    return h;
+    if (w->n + n > w->cap) {
+        size_t nc = w->cap ? w->cap : 4096;
+        while (nc < w->n + n)
+            nc *= 2;
+        unsigned char *a = realloc(w->b, nc);
+        if (!a)
+            return PB_ENOMEM;
+        w->b = a;
+        w->cap = nc;
+    }
+    memcpy(w->b + w->n, p, n);
+    w->n += n;
+    return PB_OK;
 }
 
-/* the model one request of link e reads */
-static uint64_t link_hash(const joint *s, uint32_t e)
+static int put32(rsm_buf *w, uint32_t x)
+{
+    return put(w, &x, sizeof x);
+}
+
+/* the model one request of link e reads, as bytes into w (the run-wide
+ * values first).  Not the count of keys or of parallel-call keys: a walk
+ * of a request reads its keys and parallel flags through its link's
+ * direct tables only (every output and trigger is a call of the request's
+ * own service, or its response), and every cell of them is here (a key
+ * or flag made since changes its cell) */
+static int link_bytes(const joint *s, uint32_t e, rsm_buf *w)
 {
     const uint32_t b = s->link_dst[e], no = s->out_off[b + 1] - s->out_off[b], no1 = no + 1;
     const uint32_t ek = joint_kin(s, e);
-    uint64_t h = mix(0x7f4a7c15u, ((uint64_t)e << 32) | ek);
+    int rc = PB_OK;
+    w->n = 0;
+    rc |= put(w, &s->bg, sizeof s->bg);
+    rc |= put32(w, s->npflag);
+    rc |= put32(w, (uint32_t)s->order_active);
+    rc |= put32(w, (uint32_t)s->corr_on);
+    rc |= put32(w, (uint32_t)s->corr_any);
+    rc |= put32(w, ek);
     const size_t base = s->dk_off[ek];
     for (size_t c = 0; c < (size_t)no1 * no1; c++) {
         const uint32_t di = s->dk_key[base + c], hp = s->dk_par[base + c];
-        h = mix(h, ((uint64_t)di << 32) | hp);
+        rc |= put32(w, di);
+        rc |= put32(w, hp);
         if (di != NONE) {
-            h = mix_bytes(h, s->logf + (size_t)di * s->nb, s->nb * sizeof *s->logf);
-            h = mix_bytes(h, &s->kmean[di], sizeof *s->kmean);
+            rc |= put(w, s->logf + (size_t)di * s->nb, s->nb * sizeof *s->logf);
+            rc |= put(w, &s->kmean[di], sizeof *s->kmean);
         }
         if (hp != NONE)
-            h = mix(h, s->pflag[hp]);
+            rc |= put(w, &s->pflag[hp], sizeof *s->pflag);
     }
-    h = mix(h, s->cnt_off[e]);
-    h = mix_bytes(h, s->cntlp + s->cnt_off[e], (size_t)no * (JOINT_KMAX + 1) * sizeof *s->cntlp);
+    rc |= put32(w, s->cnt_off[e]);
+    rc |= put(w, s->cntlp + s->cnt_off[e], (size_t)no * (JOINT_KMAX + 1) * sizeof *s->cntlp);
     if (s->late_gap)
-        h = mix(h, (uint64_t)s->late_gap[b]);
+        rc |= put(w, &s->late_gap[b], sizeof *s->late_gap);
     if (s->corr_svc)
-        h = mix(h, s->corr_svc[b]);
+        rc |= put(w, &s->corr_svc[b], sizeof *s->corr_svc);
     if (s->corr_on) {
         /* the durations term of (e, l1, l2), l1 and l2 outgoing links of b */
         for (uint32_t x = 0; x < no; x++)
@@ -172,22 +179,22 @@ static uint64_t link_hash(const joint *s, uint32_t e)
                                l2 = s->out_links[s->out_off[b] + y];
                 uint32_t c = s->cdir ? s->cdir[((size_t)e * s->nlinks + l1) * s->nlinks + l2]
                                      : joint_hmap_get(&s->corrmap, dkey(e, l1, l2));
-                h = mix(h, c);
+                rc |= put32(w, c);
                 if (c != NONE)
-                    h = mix_bytes(h, s->cpar + (size_t)c * 7, 7 * sizeof *s->cpar);
+                    rc |= put(w, s->cpar + (size_t)c * 7, 7 * sizeof *s->cpar);
             }
     }
     if (s->order_active) {
         for (uint32_t x = 0; x < no; x++) {
             const uint32_t l = s->out_links[s->out_off[b] + x];
-            h = mix(h, s->ord_on ? s->ord_on[l] : 2);
+            rc |= put32(w, s->ord_on ? s->ord_on[l] : 2);
             if (s->ord_keep)
-                h = mix_bytes(h, &s->ord_keep[l], sizeof *s->ord_keep);
+                rc |= put(w, &s->ord_keep[l], sizeof *s->ord_keep);
             if (s->ord_inv)
-                h = mix_bytes(h, &s->ord_inv[l], sizeof *s->ord_inv);
+                rc |= put(w, &s->ord_inv[l], sizeof *s->ord_inv);
         }
     }
-    return h;
+    return rc ? PB_ENOMEM : PB_OK;
 }
 
 static int rsm_alloc(joint *s)
@@ -195,27 +202,38 @@ static int rsm_alloc(joint *s)
     struct joint_rsm *m = calloc(1, sizeof *m);
     if (!m)
         return PB_ENOMEM;
+    size_t n = (size_t)s->nlinks + 1;
     m->nl = s->nlinks;
-    m->lh = calloc((size_t)m->nl + 1, sizeof *m->lh);
-    m->lstamp = calloc((size_t)m->nl + 1, sizeof *m->lstamp);
-    if (!m->lh || !m->lstamp) {
-        free(m->lh);
-        free(m->lstamp);
-        free(m);
-        return PB_ENOMEM;
-    }
+    m->snap = calloc(n, sizeof *m->snap);
+    m->ver = calloc(n, sizeof *m->ver);
+    m->lstamp = calloc(n, sizeof *m->lstamp);
+    m->chg = calloc(n, sizeof *m->chg);
+    m->pchg = calloc(n, sizeof *m->pchg);
     s->rsmm = m;
-    return PB_OK;
+    return m->snap && m->ver && m->lstamp && m->chg && m->pchg ? PB_OK : PB_ENOMEM;
 }
 
-static uint64_t model_of(joint *s, struct joint_rsm *m, uint32_t e)
+/* link e's model version in this local search (s->lsm_ls: the model is
+ * fixed within one), its bytes compared in full with the last seen */
+static int model_of(joint *s, struct joint_rsm *m, uint32_t e, uint64_t *v)
 {
-    /* s->lsm_ls: the local search running (one model for the pass) */
     if (m->lstamp[e] != s->lsm_ls) {
-        m->lh[e] = link_hash(s, e);
+        int rc = link_bytes(s, e, &m->tmp);
+        if (rc != PB_OK)
+            return rc;
+        rsm_buf *o = &m->snap[e];
+        if (!m->ver[e] || o->n != m->tmp.n || memcmp(o->b, m->tmp.b, o->n)) {
+            rsm_buf t = *o;
+            *o = m->tmp;
+            m->tmp = t;
+            m->ver[e]++;
+            m->pchg[e] = m->chg[e];
+            m->chg[e] = s->lsm_ls;
+        }
         m->lstamp[e] = s->lsm_ls;
     }
-    return m->lh[e];
+    *v = m->ver[e];
+    return PB_OK;
 }
 
 static uint64_t inputs_of(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *set,
@@ -225,7 +243,7 @@ static uint64_t inputs_of(const joint *s, uint32_t q1, uint32_t q2, const uint32
     uint64_t h = 0x2545f491u;
     const uint32_t qs[2] = {q1, q2};
     for (int i = 0; i < 2; i++) {
-        h = mix_pair(h, &s->pr[qs[i]]);
+        h = mix_pair(h, qs[i], &s->pr[qs[i]]);
         if (s->qend)
             h = mix(h, (uint64_t)s->qend[qs[i]]);
     }
@@ -235,8 +253,7 @@ static uint64_t inputs_of(const joint *s, uint32_t q1, uint32_t q2, const uint32
     for (int t = 0; t < 3; t++) {
         h = mix(h, ns[t]);
         for (uint32_t i = 0; i < ns[t]; i++) {
-            h = mix(h, ls[t][i]);
-            h = mix_pair(h, &s->pr[ls[t][i]]);
+            h = mix_pair(h, ls[t][i], &s->pr[ls[t][i]]);
             if (s->corr_on && s->sure)
                 h = mix(h, s->sure[ls[t][i]]);
             if (s->corr_on && s->cdur)
@@ -259,29 +276,31 @@ int joint_rsmemo_skip(joint *s, uint32_t q1, uint32_t q2, const uint32_t *set, u
     struct joint_rsm *M = s->rsmm;
     if (M->nl != s->nlinks)
         return 0;
-    if (M->gstamp != s->lsm_ls) {
-        M->glob = glob_hash(s);
-        M->gstamp = s->lsm_ls;
-    }
-    uint64_t mh = mix(mix(M->glob, model_of(s, M, s->pr[q1].link)), model_of(s, M, s->pr[q2].link));
-    uint64_t fp = inputs_of(s, q1, q2, set, m, cur, f1, n1, f2, n2);
-    uint64_t key = ((uint64_t)q1 << 32) | q2;
-    uint32_t i = joint_hmap_get(&M->idx, key);
-    if (i != NONE && M->e[i].fp == fp && M->e[i].mh == mh) {
+    uint64_t v1, v2;
+    const uint32_t e1 = s->pr[q1].link, e2 = s->pr[q2].link;
+    if ((*rcp = model_of(s, M, e1, &v1)) != PB_OK || (*rcp = model_of(s, M, e2, &v2)) != PB_OK)
+        return 0;
+    const uint64_t key = ((uint64_t)q1 << 32) | q2;
+    const int qe = s->qend != NULL;
+    const uint32_t i = joint_hmap_get(&M->idx[qe], key);
+    const int may_hit = i != NONE && M->e[i].v1 == v1 && M->e[i].v2 == v2;
+    const uint64_t fp = inputs_of(s, q1, q2, set, m, cur, f1, n1, f2, n2);
+    if (may_hit && M->e[i].fp == fp) {
+        s->rsm_skipped++;
         if (!joint_rsmemo_test_verify) {
             for (int c = 0; c < RSM_NCNT; c++)
                 *cnt_field(s, c) += M->e[i].d[c];
-            s->rsm_skipped++;
             return 1;
         }
-        s->rsm_skipped++;
         M->armed = 2; /* tests: made anyway, a move counted as wrong */
     } else {
         M->armed = 1;
     }
     M->cur_fp = fp;
-    M->cur_mh = mh;
+    M->cur_v1 = v1;
+    M->cur_v2 = v2;
     M->cur_key = key;
+    M->cur_q = qe;
     for (int c = 0; c < RSM_NCNT; c++)
         M->before[c] = *cnt_field(s, c);
     return 0;
@@ -298,12 +317,10 @@ int joint_rsmemo_done(joint *s, int kept)
         joint_rsmemo_test_bad += !kept;
         return PB_OK;
     }
-    uint32_t i = joint_hmap_get(&M->idx, M->cur_key);
-    if (!kept) {
-        if (i != NONE)
-            M->e[i].fp = M->e[i].mh = 0; /* void */
+    if (!kept) /* the entry (if any) is another input's: still right */
         return PB_OK;
-    }
+    hmap *idx = &M->idx[M->cur_q];
+    uint32_t i = joint_hmap_get(idx, M->cur_key);
     if (i == NONE) {
         if (M->n == M->cap) {
             uint32_t nc = M->cap ? 2 * M->cap : 256;
@@ -314,14 +331,15 @@ int joint_rsmemo_done(joint *s, int kept)
             M->cap = nc;
         }
         i = M->n++;
-        int rc = joint_hmap_put(&M->idx, M->cur_key, i);
+        int rc = joint_hmap_put(idx, M->cur_key, i);
         if (rc != PB_OK) {
             M->n--;
             return rc;
         }
     }
     M->e[i].fp = M->cur_fp;
-    M->e[i].mh = M->cur_mh;
+    M->e[i].v1 = M->cur_v1;
+    M->e[i].v2 = M->cur_v2;
     for (int c = 0; c < RSM_NCNT; c++)
         M->e[i].d[c] = *cnt_field(s, c) - M->before[c];
     return PB_OK;
@@ -332,11 +350,20 @@ void joint_rsmemo_free(joint *s)
     struct joint_rsm *M = s->rsmm;
     if (!M)
         return;
-    free(M->idx.k);
-    free(M->idx.v);
+    for (int t = 0; t < 2; t++) {
+        free(M->idx[t].k);
+        free(M->idx[t].v);
+    }
     free(M->e);
-    free(M->lh);
+    if (M->snap)
+        for (uint32_t e = 0; e <= M->nl; e++)
+            free(M->snap[e].b);
+    free(M->snap);
+    free(M->tmp.b);
+    free(M->ver);
     free(M->lstamp);
+    free(M->chg);
+    free(M->pchg);
     free(M);
     s->rsmm = NULL;
 }

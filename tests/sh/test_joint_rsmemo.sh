@@ -4,14 +4,15 @@
 # link) are those of the same pair's last re-split, which kept its split,
 # is left out.  Speed only: on shapes where it fires, as black boxes and
 # with call ids, the output is rs_memo=0's but the parameters, the CPU,
-# the new metadata line and the two work counters that depend on the
-# caches other re-splits leave (resplit_memo_hits, resplit_wcache_hits);
+# the new metadata line and the three work counters that depend on the
+# caches other re-splits leave (resplit_memo_hits, resplit_wcache_hits,
+# bnb_row_keep's rows_kept);
 # the warnings (with their counts) are the same; shuffled rows give the
 # same assignment.  On main there is no rs_memo option: infer refuses it.
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 cd "$tmp" || exit 1
 R=$PB_ROOT
-F='^# \(params\|program\|cpu\|rs_memo=\|resplit_memo_hits\|resplit_wcache_hits\)'
+F='^# \(params\|program\|cpu\|rs_memo=\|resplit_memo_hits\|resplit_wcache_hits\|bnb_row_keep=\)'
 
 for c in shape-retry shape-fanin hotel; do
     "$B/maketrace" "$R/maketrace/configs/$c.conf" -D duration=2s > ids.csv || fail "maketrace $c"
