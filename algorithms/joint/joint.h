@@ -583,7 +583,7 @@ typedef struct joint_params {
     int rs_memo;        /* [rs_memo] speed only: a re-split whose inputs and model (per
                            link, hashed once a pass) are those of the same pair's last
                            re-split, which kept its split, is left out and its counters
-                           added as recorded (joint_rsmemo.c); default 1 */
+                           added as recorded (joint_rsmemo.c); default 0 (does not pay) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1,7 +1,8 @@
 /*
  * joint_rsmemo.c - joint: a re-split whose inputs and whose model are
  * those of the same pair's last re-split, which kept its split, is not
- * made again (`rs_memo`; speed only, the same choices; issue 28, "Speed,
+ * made again (`rs_memo`; speed only, the same choices; off by default: on
+ * OnlineBoutique it costs more than it saves; issue 28, "Speed,
  * twenty-sixth wave (h218)" in docs/joint/speed_late.md).
  *
  * A re-split of requests q1, q2 (joint_search.c, resplit) is a function of
@@ -79,8 +80,8 @@ static inline uint64_t mix(uint64_t h, uint64_t x)
 static uint64_t mix_pair(uint64_t h, uint32_t p, const jpair *x)
 {
     h = mix(h, ((uint64_t)p << 32) | x->ret);
-    h = mix(h, (uint64_t)x->rs);
-    return mix(h, (uint64_t)x->rr);
+    /* the return's two times in one word (a 64-bit fingerprint either way) */
+    return mix(h, (uint64_t)x->rr ^ (((uint64_t)x->rs << 32) | ((uint64_t)x->rs >> 32)));
 }
 
 static size_t *cnt_field(joint *s, int i)
