@@ -77,14 +77,14 @@ static inline uint64_t mix(uint64_t h, uint64_t x)
 /* a call of the two requests (as ls_margin's fingerprint): its index fixes
  * its link, its send and its receipt; what the re-pairing may change is
  * its return (which, when sent and received) */
-static uint64_t mix_pair(uint64_t h, uint32_t p, const jpair *x)
+static inline uint64_t mix_pair(uint64_t h, uint32_t p, const jpair *x, uint32_t sure)
 {
-    h = mix(h, ((uint64_t)p << 32) | x->ret);
+    h = mix(h, ((uint64_t)p << 33) | ((uint64_t)sure << 32) | x->ret);
     /* the return's two times in one word (a 64-bit fingerprint either way) */
     return mix(h, (uint64_t)x->rr ^ (((uint64_t)x->rs << 32) | ((uint64_t)x->rs >> 32)));
 }
 
-static size_t *cnt_field(joint *s, int i)
+static inline __attribute__((always_inline)) size_t *cnt_field(joint *s, int i)
 {
     switch (i) {
     case 0: return &s->est_evals;
@@ -244,21 +244,22 @@ static uint64_t inputs_of(const joint *s, uint32_t q1, uint32_t q2, const uint32
     uint64_t h = 0x2545f491u;
     const uint32_t qs[2] = {q1, q2};
     for (int i = 0; i < 2; i++) {
-        h = mix_pair(h, qs[i], &s->pr[qs[i]]);
+        h = mix_pair(h, qs[i], &s->pr[qs[i]], 0);
         if (s->qend)
             h = mix(h, (uint64_t)s->qend[qs[i]]);
     }
     h = mix(h, ((uint64_t)m << 32) | cur);
+    const unsigned char *sure = s->corr_on ? s->sure : NULL;
     const uint32_t *ls[3] = {set, f1, f2};
     const uint32_t ns[3] = {m, n1, n2};
     for (int t = 0; t < 3; t++) {
         h = mix(h, ns[t]);
         for (uint32_t i = 0; i < ns[t]; i++) {
-            h = mix_pair(h, ls[t][i], &s->pr[ls[t][i]]);
-            if (s->corr_on && s->sure)
-                h = mix(h, s->sure[ls[t][i]]);
-            if (s->corr_on && s->cdur)
-                h = mix(h, (uint64_t)s->cdur[ls[t][i]]);
+            /* with the durations term, whether the call is paired beyond
+             * doubt (set as a search starts); its duration is the
+             * pair's times' (joint_corr.c's cdur is a cache of it) */
+            const uint32_t p = ls[t][i];
+            h = mix_pair(h, p, &s->pr[p], sure ? sure[p] : 0);
         }
     }
     return h;
