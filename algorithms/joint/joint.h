@@ -593,6 +593,10 @@ typedef struct joint_params {
                            scratch or held_warm's); -1: repair's; default -1 */
     int held_swaps;     /* [held_swaps] the held search's swap_rounds; -1: swap_rounds';
                            default -1 */
+    int rs_memo;        /* [rs_memo] speed only: a re-split whose inputs and model (per
+                           link, hashed once a pass) are those of the same pair's last
+                           re-split, which kept its split, is left out and its counters
+                           added as recorded (joint_rsmemo.c); default 0 (does not pay) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -758,6 +758,8 @@ struct joint {
                                message, as unpm_par), only during the set-up */
     double hwarm[5];        /* held_warm: 0 off, 1 warm, 2 whole; pairs given, parents given,
                                parents set, reason */
+    struct joint_rsm *rsmm; /* rs_memo (joint_rsmemo.c): kept re-splits by pair, or NULL */
+    size_t rsm_skipped;     /* rs_memo: re-splits left out */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

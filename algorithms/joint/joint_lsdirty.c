@@ -137,6 +137,8 @@ int joint_lsdirty_meta(const joint *s, pb_result *res)
             return rc;
     }
     int rc0 = joint_lsmg_meta(s, res); /* ls_margin (joint_lsmargin.c) */
+    if (rc0 == PB_OK)
+        rc0 = joint_rsmemo_meta(s, res); /* rs_memo (joint_rsmemo.c) */
     /* bnb_row_keep (joint_bnb.c): a line only where some row was kept */
     if (rc0 == PB_OK && s->bnb_rows_kept)
         rc0 = pb_result_meta(res, "bnb_row_keep=%d rows_kept=%zu", s->p.bnb_row_keep,

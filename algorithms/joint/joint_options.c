@@ -1098,4 +1098,12 @@ const pb_option joint_options[] = {
     {"held_swaps", PB_OPT_INT, offsetof(joint_params, held_swaps), "-1", -1, 100,
      "speed, changes results, without call ids and pair_order=auto: the held search's "
      "swap_rounds, from scratch or held_warm's; -1: swap_rounds'"},
+    {"rs_memo", PB_OPT_BOOL, offsetof(joint_params, rs_memo), "0", PB_OPT_NORANGE,
+     "speed only, the same choices: a re-split of two requests whose calls, times and "
+     "shared calls and whose model (each incoming link's densities, counts, durations and "
+     "order terms, compared by a hash made once a pass) are those of the same pair's last "
+     "re-split, which kept its split, is left out and its work counters added as recorded; "
+     "metadata rs_memo=1 resplits_left_out= where it did (joint_rsmemo.c; "
+     "docs/joint/speed_late.md \"Speed, twenty-sixth wave (h218)\"; off by default: on "
+     "OnlineBoutique it costs more than it saves); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

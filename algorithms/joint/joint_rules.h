@@ -873,5 +873,21 @@ int joint_thrwarm_init(joint **out, const pb_trace_view *v, const joint_params *
                        pb_error *err);
 /* joint_thread.c: some pair made without a call id (thread_soft_pick=5) */
 int joint_thread_free_any(const joint *s);
+/* joint_rsmemo.c, rs_memo: 1 when the re-split of q1, q2 with these lists
+ * is that of the pair's last one under the same model, which kept its
+ * split (its counters added); else 0 (and *rcp PB_ENOMEM on no room).
+ * joint_rsmemo_done(s, kept) after every re-split it did not leave out
+ * (PB_OK or PB_ENOMEM); _free at the end; _meta its line.  Tests: _off
+ * (the rule never fires), _verify (made anyway; _bad counts those that
+ * moved a call) */
+int joint_rsmemo_skip(joint *s, uint32_t q1, uint32_t q2, const uint32_t *set, uint32_t m,
+                      uint32_t cur, const uint32_t *f1, uint32_t n1, const uint32_t *f2,
+                      uint32_t n2, int *rcp);
+int joint_rsmemo_done(joint *s, int kept);
+void joint_rsmemo_free(joint *s);
+int joint_rsmemo_meta(const joint *s, pb_result *res);
+extern int joint_rsmemo_test_off;
+extern int joint_rsmemo_test_verify;
+extern size_t joint_rsmemo_test_bad;
 
 #endif

@@ -467,6 +467,7 @@ void joint_resplit_free(joint *s)
     }
     free(s->rsm);
     s->rsm = NULL;
+    joint_rsmemo_free(s); /* rs_memo (joint_rsmemo.c) */
     joint_bnb_free(s);
 }
 
@@ -755,6 +756,10 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             mg_verify = 1; /* the test's check: made anyway, a change counted */
         }
     }
+    /* rs_memo (joint_rsmemo.c): the pair's last re-split, the same inputs
+     * and model, kept its split */
+    if (joint_rsmemo_skip(s, q1, q2, set, m, cur, f1, n1, f2, n2, rcp) || *rcp != PB_OK)
+        return 0;
     double best = -INFINITY;
     uint32_t bm = cur;
     /* no reference yet: the model or the times may have changed since */
@@ -893,9 +898,13 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         /* ls_margin: the kept split's margin */
         if (mg_on && !mg_verify && *rcp == PB_OK)
             *rcp = joint_lsmg_note(s, q1, q2, fp, vcur - alt);
+        if (*rcp == PB_OK)
+            *rcp = joint_rsmemo_done(s, 1); /* rs_memo: kept */
         return 0;
     }
     s->lsmg_flips += mg_verify;
+    if (*rcp == PB_OK)
+        *rcp = joint_rsmemo_done(s, 0); /* rs_memo: moved */
     for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
         uint32_t to = (bm >> t) & 1u ? q2 : q1;
         if (s->par[set[t]] != to) {
