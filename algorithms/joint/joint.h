@@ -580,6 +580,10 @@ typedef struct joint_params {
                            nats gained (joint_tieorder.c; metadata) */
     int ocx_on;         /* not an option: 1 while order_cross's step scores (the
                            crossed pairs out of question only then) */
+    int order_cross_alone; /* [order_cross_alone] order_cross: 1 also tries a crossing's
+                           answers exchanged alone (the callee's two durations decide);
+                           0 only the answers with the two parents' calls exchanged
+                           (joint_tieorder.c); default 1 */
 } joint_params;
 
 /* The option table over joint_params. */
