@@ -1069,7 +1069,7 @@ const pb_option joint_options[] = {
      "parent's greedy cost less the best's, under the current fit); metadata cap= on "
      "thread_soft= (joint_thread.c; docs/joint/shapes.md \"thread_soft's term out of the "
      "choice of search (h209)\"); 0: off"},
-    {"order_cross", PB_OPT_BOOL, offsetof(joint_params, order_cross), "0", PB_OPT_NORANGE,
+    {"order_cross", PB_OPT_BOOL, offsetof(joint_params, order_cross), "1", PB_OPT_NORANGE,
      "changes results without call ids where a link's calls cross (two consecutive calls by "
      "the callee's reads that the caller sent in the other order) and the order of answers "
      "is scored (the held search): after the search, each crossing's other pairing (alone, "
@@ -1078,7 +1078,7 @@ const pb_option joint_options[] = {
      "more than uncross_min nats; metadata order_cross=on crossings= exchanges_tried= kept= "
      "gain= (joint_tieorder.c; docs/joint/loss_late.md \"The eBPF capture: crossed calls and "
      "the order of answers (h210)\"); 0: off"},
-    {"order_cross_alone", PB_OPT_BOOL, offsetof(joint_params, order_cross_alone), "1",
+    {"order_cross_alone", PB_OPT_BOOL, offsetof(joint_params, order_cross_alone), "0",
      PB_OPT_NORANGE,
      "changes results where order_cross applies: 1 tries each crossing's answers exchanged "
      "alone as well as with the two parents' calls exchanged; 0: only the latter (a move of "
