@@ -575,8 +575,7 @@ typedef struct joint_params {
                            sent by the caller in the other order) gets its other pairing
                            tried, alone or with the two parents' calls exchanged, scored
                            with that pair out of the term's question; kept above
-                           uncross_min nats (joint_tieorder.c); default 1 (h220; 0
-                           before, h210) */
+                           uncross_min nats (joint_tieorder.c); default 0 */
     double ocx[4];      /* not options: order_cross's crossings, exchanges tried, kept,
                            nats gained (joint_tieorder.c; metadata) */
     int ocx_on;         /* not an option: 1 while order_cross's step scores (the
@@ -584,7 +583,7 @@ typedef struct joint_params {
     int order_cross_alone; /* [order_cross_alone] order_cross: 1 also tries a crossing's
                            answers exchanged alone (the callee's two durations decide);
                            0 only the answers with the two parents' calls exchanged
-                           (joint_tieorder.c); default 0 (h220; 1 was h210's rule) */
+                           (joint_tieorder.c); default 0 (h220; 1 is h210's rule) */
 } joint_params;
 
 /* The option table over joint_params. */

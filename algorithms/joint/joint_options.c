@@ -1069,7 +1069,7 @@ const pb_option joint_options[] = {
      "parent's greedy cost less the best's, under the current fit); metadata cap= on "
      "thread_soft= (joint_thread.c; docs/joint/shapes.md \"thread_soft's term out of the "
      "choice of search (h209)\"); 0: off"},
-    {"order_cross", PB_OPT_BOOL, offsetof(joint_params, order_cross), "1", PB_OPT_NORANGE,
+    {"order_cross", PB_OPT_BOOL, offsetof(joint_params, order_cross), "0", PB_OPT_NORANGE,
      "changes results without call ids where a link's calls cross (two consecutive calls by "
      "the callee's reads that the caller sent in the other order) and the order of answers "
      "is scored (the held search): after the search, each crossing's other pairing (alone, "
