@@ -597,6 +597,10 @@ typedef struct joint_params {
                            link, hashed once a pass) are those of the same pair's last
                            re-split, which kept its split, is left out and its counters
                            added as recorded (joint_rsmemo.c); default 0 (does not pay) */
+    int order_cross_alone; /* [order_cross_alone] order_cross: 1 also tries a crossing's
+                           answers exchanged alone (the callee's two durations decide);
+                           0 only the answers with the two parents' calls exchanged
+                           (joint_tieorder.c); default 0 (h220; 1 is h210's rule) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1106,4 +1106,11 @@ const pb_option joint_options[] = {
      "metadata rs_memo=1 resplits_left_out= where it did (joint_rsmemo.c; "
      "docs/joint/speed_late.md \"Speed, twenty-sixth wave (h218)\"; off by default: on "
      "OnlineBoutique it costs more than it saves); 0: off"},
+    {"order_cross_alone", PB_OPT_BOOL, offsetof(joint_params, order_cross_alone), "0",
+     PB_OPT_NORANGE,
+     "changes results where order_cross applies: 1 tries each crossing's answers exchanged "
+     "alone as well as with the two parents' calls exchanged; 0: only the latter (a move of "
+     "whole requests; the answers alone are decided by the callee's two durations and the "
+     "order terms, which stamp jitter turns; metadata alone= on order_cross= "
+     "(joint_tieorder.c; docs/joint/loss_late.md \"order_cross under jitter (h220)\")"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

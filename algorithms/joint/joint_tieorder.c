@@ -148,6 +148,8 @@ int joint_tieorder_run(joint *s)
             s->p.ocx[0]++;
             if (!movable(s, a, b, &kids))
                 continue;
+            if (!kids && !s->p.order_cross_alone)
+                continue; /* order_cross_alone=0: whole requests only */
             if (!have) {
                 rc = score(s, &cur);
                 have = 1;
@@ -167,6 +169,8 @@ int joint_tieorder_run(joint *s)
             }
             if (rc != PB_OK)
                 break;
+            if (!s->p.order_cross_alone)
+                v1 = -INFINITY; /* order_cross_alone=0 */
             double best = v1 > v2 ? v1 : v2;
             if (best > cur + s->p.uncross_min) {
                 if (v1 >= v2 && kids) /* the first: the parents' calls back */
@@ -198,5 +202,6 @@ int joint_tieorder_meta(const joint *s, pb_result *res)
     if (!s->p.order_cross)
         return PB_OK;
     return pb_result_meta(res, "order_cross=on crossings=%.0f exchanges_tried=%.0f kept=%.0f "
-                          "gain=%.3f", s->p.ocx[0], s->p.ocx[1], s->p.ocx[2], s->p.ocx[3]);
+                          "gain=%.3f alone=%d", s->p.ocx[0], s->p.ocx[1], s->p.ocx[2], s->p.ocx[3],
+                          s->p.order_cross_alone);
 }

@@ -67,8 +67,8 @@ nexact() { "$B/score" --truth "$1" "$2" 2> /dev/null |
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 2 { print $(c["instances_exact"]) }'; }
 gen 1 > "$tmp/t.csv"
 [ "$(grep -c . "$tmp/t.csv")" = 1441 ] || fail "the trace has $(grep -c . "$tmp/t.csv") lines, not 1441"
-run_nocal "$tmp/t.csv" "$tmp/off.res"
-run_nocal "$tmp/t.csv" "$tmp/on.res" -s order_cross=1
+run_nocal "$tmp/t.csv" "$tmp/off.res" -s order_cross=0
+run_nocal "$tmp/t.csv" "$tmp/on.res" -s order_cross=1 -s order_cross_alone=1
 grep -q '^# order_cross=' "$tmp/off.res" && fail "order_cross metadata with the option off"
 [ "$(nexact "$tmp/t.csv" "$tmp/off.res")" = 230 ] ||
     fail "off: $(nexact "$tmp/t.csv" "$tmp/off.res") exact, expected 230 (the crossing paired by D's reads)"
@@ -84,18 +84,18 @@ join "$tmp/pair" "$tmp/asg" | awk '{ k = $2 " " $3; if (!(k in s)) { s[k] = 1; n
     fail "the crossed pair is not two whole requests: $(join "$tmp/pair" "$tmp/asg" | tr '\n' ' ')"
 # stripped truth, renamed nodes: the same assignment
 cut -d, -f1-7 "$tmp/t.csv" > "$tmp/s.csv"
-run_nocal "$tmp/s.csv" "$tmp/s.res" -s order_cross=1
+run_nocal "$tmp/s.csv" "$tmp/s.res" -s order_cross=1 -s order_cross_alone=1
 cmp -s "$tmp/asg" "$(assignment_of "$tmp/s.res" | awk -F, '$1 ~ /^[0-9]+$/ { print $1, $2 }' | sort > "$tmp/sa"; echo "$tmp/sa")" ||
     fail "stripping the truth changed the result"
 sed -e '/^#/!s/,B,/,zz_front,/g; /^#/!s/,D,/,aa_d,/g' "$tmp/t.csv" > "$tmp/r.csv"
 cmp -s "$tmp/t.csv" "$tmp/r.csv" && fail "renaming changed nothing"
-run_nocal "$tmp/r.csv" "$tmp/r.res" -s order_cross=1
+run_nocal "$tmp/r.csv" "$tmp/r.res" -s order_cross=1 -s order_cross_alone=1
 [ "$(nexact "$tmp/r.csv" "$tmp/r.res")" = 232 ] || fail "renamed nodes: $(nexact "$tmp/r.csv" "$tmp/r.res") exact"
 # without the crossing (the pair's D reads in send order) nothing is tried
 # and the assignment is the option's off
 gen 0 > "$tmp/u.csv"
-run_nocal "$tmp/u.csv" "$tmp/uoff.res"
-run_nocal "$tmp/u.csv" "$tmp/uon.res" -s order_cross=1
+run_nocal "$tmp/u.csv" "$tmp/uoff.res" -s order_cross=0
+run_nocal "$tmp/u.csv" "$tmp/uon.res" -s order_cross=1 -s order_cross_alone=1
 grep -q '^# order_cross=on crossings=0 exchanges_tried=0 kept=0 ' "$tmp/uon.res" ||
     fail "no crossing: $(grep '^# order_cross=' "$tmp/uon.res")"
 cmp -s "$(assignment_of "$tmp/uoff.res" > "$tmp/ua"; echo "$tmp/ua")" \
