@@ -580,6 +580,9 @@ typedef struct joint_params {
                            nats gained (joint_tieorder.c; metadata) */
     int ocx_on;         /* not an option: 1 while order_cross's step scores (the
                            crossed pairs out of question only then) */
+    double unp_win_max; /* [unp_win_max] unp_win: the largest window searched as a window,
+                           share of the messages; a larger one runs the whole second
+                           search (joint_unpwin.c); default 0.5 */
 } joint_params;
 
 /* The option table over joint_params. */
