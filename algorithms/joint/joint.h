@@ -601,6 +601,9 @@ typedef struct joint_params {
                            answers exchanged alone (the callee's two durations decide);
                            0 only the answers with the two parents' calls exchanged
                            (joint_tieorder.c); default 0 (h220; 1 is h210's rule) */
+    double unp_win_max; /* [unp_win_max] unp_win: the largest window searched as a window,
+                           share of the messages; a larger one runs the whole second
+                           search (joint_unpwin.c); default 0.5 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1008,13 +1008,14 @@ const pb_option joint_options[] = {
      "the queue empties (metadata unp_win= ... cut=link_busy_period; joint_unpbusy.c; "
      "docs/joint/loss_late.md \"The window cut where the link's queue empties (h211)\"); "
      "0: the request's span as is"},
-    {"unp_whole_one", PB_OPT_INT, offsetof(joint_params, unp_whole_one), "0", 0, 2,
+    {"unp_whole_one", PB_OPT_INT, offsetof(joint_params, unp_whole_one), "0", 0, 3,
      "speed, under loss without call ids: when unpaired=1's second search runs on the whole "
      "trace (unp_win's window over half the messages), it runs the first search's free / "
      "held choice only instead of both searches and the choice again (metadata unp_win=whole "
      "... search=first_choice; joint_unpone.c; docs/joint/loss_late.md \"The whole second "
      "search with the first search's choice (h211)\"); 2: only where the first search kept the "
-     "held search; 0: both searches"},
+     "held search; 3: the choice the first search did not keep (search=other_choice; "
+     "docs/joint/loss_late.md, h222); 0: both searches"},
     {"conf_copy_shuffle", PB_OPT_BOOL, offsetof(joint_params, conf_copy_shuffle), "0",
      PB_OPT_NORANGE,
      "confidences only: in the self-calibration's copy of the confidences the result carries, "
@@ -1113,4 +1114,10 @@ const pb_option joint_options[] = {
      "whole requests; the answers alone are decided by the callee's two durations and the "
      "order terms, which stamp jitter turns; metadata alone= on order_cross= "
      "(joint_tieorder.c; docs/joint/loss_late.md \"order_cross under jitter (h220)\")"},
+    {"unp_win_max", PB_OPT_DOUBLE, offsetof(joint_params, unp_win_max), "0.5", 0, 1,
+     "changes results under loss without call ids when set above 0.5: with unp_win, the "
+     "largest window (share of the messages) searched as a window; a larger one runs the "
+     "whole second search (metadata unp_win=whole reason=window_over_max) (joint_unpwin.c; "
+     "docs/joint/loss_late.md \"The loss rule's cost: the window at any size (h222)\"); "
+     "default 0.5"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -22,6 +22,12 @@
  * second kept the held one on OnlineBoutique 03:53 at 2 and 5 % loss
  * (sniffer seed 1), so both run there.  The choice's
  * record (metadata pair_order=, pick=, held_skip=) is the first search's.
+ * unp_whole_one=3 (h222): the choice the first search did NOT keep (free
+ * where it kept held, held where it kept free), so that the pieces compare
+ * the two kinds of search: the second search's own choice went that way on
+ * OnlineBoutique 03:53 at 2 and 5 % (first free, second held) and on
+ * hotel 100 seed 2 at 5 % (first held, second free), where the first
+ * choice lost requests.
  */
 #include "joint_int.h"
 #include <string.h>
@@ -37,6 +43,8 @@ int joint_unpo_second(joint **out, const pb_trace_view *v, const joint_params *p
         return joint_search_forced(out, v, params, err, force);
     joint_pwin pw = f->pwin;
     pw.decision = f->pord_chosen == 2 ? (f->ser_bb == 3 ? 3 : 2) : 1;
+    if (params->unp_whole_one == 3) /* the other choice (h222) */
+        pw.decision = f->pord_chosen == 2 ? 1 : 2;
     joint_params ph = *params;
     ph.order = "on";
     int rc = joint_pwin_one(out, v, params, &ph, &pw, err, force);
@@ -51,6 +59,6 @@ int joint_unpo_second(joint **out, const pb_trace_view *v, const joint_params *p
     for (int i = 0; i < 6; i++)
         s->part_sum[i] = f->part_sum[i];
     joint_heldskip_carry(s, f);
-    *one = 1;
+    *one = params->unp_whole_one == 3 ? 2 : 1;
     return PB_OK;
 }

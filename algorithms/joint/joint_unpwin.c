@@ -24,7 +24,7 @@
  * the merge) and refitted once.  The pieces are then scored as before,
  * under the whole trace's model (joint_unpp_take): the sub-search's own
  * model, fitted on fewer messages, only proposes.  A window holding more
- * than JOINT_UNPW_MAX of the messages runs the whole second search
+ * than unp_win_max (default 0.5) of the messages runs the whole second search
  * instead (loss everywhere: no saving, the same result as unp_win=0).
  */
 #include "joint_int.h"
@@ -275,7 +275,7 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     if (!in)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     int rc = uw_window(f, force, in, &nseed, &nwin);
-    if (rc != PB_OK || !nseed || (double)nwin > JOINT_UNPW_MAX * (double)n) {
+    if (rc != PB_OK || !nseed || (double)nwin > params->unp_win_max * (double)n) {
         free(in);
         if (rc != PB_OK)
             return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
@@ -286,7 +286,7 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
         rc = params->unp_whole_one ? joint_unpo_second(out, v, params, f, force, err, &one)
                                    : joint_search_forced(out, v, params, err, force);
         if (rc == PB_OK) {
-            (*out)->unpw_on = one ? 3 : 2;
+            (*out)->unpw_on = one == 2 ? 4 : one ? 3 : 2;
             (*out)->unpw_seeds = nseed;
             (*out)->unpw_msgs = nwin;
         }
@@ -363,7 +363,8 @@ int joint_unpw_meta(const joint *s, pb_result *res)
         return pb_result_meta(res, "unp_win=whole seeds=%zu window_msgs=%zu of_msgs=%zu "
                                    "reason=%s%s", s->unpw_seeds, s->unpw_msgs, s->v.n,
                               s->unpw_seeds ? "window_over_max" : "no_changed_message",
-                              s->unpw_on == 3 ? " search=first_choice" : "");
+                              s->unpw_on == 3 ? " search=first_choice"
+                              : s->unpw_on == 4 ? " search=other_choice" : "");
     return pb_result_meta(res, "unp_win=window seeds=%zu window_msgs=%zu of_msgs=%zu "
                                "pairs_first=%zu pairs_window=%zu%s%s%s",
                           s->unpw_seeds, s->unpw_msgs, s->v.n, s->unpw_pairs[0],
