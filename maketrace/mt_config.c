@@ -289,7 +289,8 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
         if ((rc = mt_expand(p, dk, &dv)) != PB_OK)
             return rc;
         if (pb_duration_parse(dv, &op->wait) != PB_OK || op->wait < 0)
-            return PERR(p, dk, "expected a non-negative duration such as 200ms after wait, got \"%s\"", dv);
+            return PERR(p, dk, "expected a non-negative duration such as 200ms after wait, got \"%s\"%s", dv,
+                        pb_duration_hint(dv));
         if (is_word(peek(p), "at")) {
             next(p);
             tok *nk = peek(p);

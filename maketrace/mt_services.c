@@ -110,7 +110,8 @@ static int service_attr(mt_service *sv, const char *name, const char *v, char *w
         sv->handoff = d;
     } else if (!strcmp(name, "read_cost")) {
         if (pb_duration_parse(v, &sv->read_cost) != PB_OK || sv->read_cost < 0) {
-            snprintf(why, nwhy, "read_cost=DURATION (e.g. 50us), got \"%s\"", v);
+            snprintf(why, nwhy, "read_cost=DURATION (e.g. 50us), got \"%s\"%s", v,
+                     pb_duration_hint(v));
             return PB_EINVAL;
         }
     } else if (!strcmp(name, "slow")) {
