@@ -8,6 +8,7 @@
  * without a kind get one in imp_build.c (the kind rule of docs/importer.md).
  */
 #include <csv.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -484,6 +485,47 @@ static void header(rd *r)
                               "column; expected one of them");
 }
 
+/* A row with both an end and a duration (Nezha's layout; a map naming
+ * end= and duration=): the end is read, and the duration beside it must
+ * say the same length -- within one unit of the duration column, as a
+ * duration truncated or rounded to whole microseconds does -- else the
+ * row contradicts itself and which column is right is a guess (the end
+ * won without a word).  A duration that is no number is refused as when
+ * it is read.  PB_OK or r->rc. */
+static int end_vs_duration(rd *r, int64_t start, int64_t end)
+{
+    int ci = r->idx[F_DURATION];
+    if (ci < 0)
+        return PB_OK;
+    const char *v = fld(r, (size_t)ci);
+    if (!*v)
+        return PB_OK;
+    int64_t unit = r->map->dunit, du;
+    const char *un = unit == 1 ? "ns" : unit == 1000 ? "us" : unit == 1000000 ? "ms" : "s";
+    int neg = v[0] == '-';
+    int k = parse_time(v + neg, unit, &du);
+    if (k <= 0)
+        return fail(r, k < 0 ? PB_ERANGE : PB_EPARSE, ci + 1,
+                    "field %d (%s): \"%s\": expected a decimal number of %s "
+                    "that fits in 64-bit nanoseconds%s",
+                    ci + 1, r->map->col[F_DURATION], v, un, time_why(v));
+    if (neg)
+        du = -du;
+    int64_t len = end - start; /* both in [0, INT64_MAX]: no overflow */
+    /* far apart in doubles (a cushion over their rounding), else exact:
+     * close values subtract without overflow */
+    int off = fabs((double)len - (double)du) > 2.0 * (double)unit + 1e6 ||
+              len - du <= -unit || len - du >= unit;
+    if (off)
+        return fail(r, PB_EPARSE, ci + 1,
+                    "field %d (%s): duration \"%s\" %s disagrees with the end "
+                    "(%s): end - start is %lld ns; expected the two to agree "
+                    "within 1%s, or a map naming only one of end= and duration=",
+                    ci + 1, r->map->col[F_DURATION], v, un,
+                    r->map->col[F_END], (long long)len, un);
+    return PB_OK;
+}
+
 /* OTLP kind names and numbers too: SPAN_KIND_SERVER, 2. */
 static int kind_text(const char *k, int *untagged)
 {
@@ -648,6 +690,10 @@ static void data_row(rd *r)
     } else {
         raw.has_end = 1;
         raw.end_ns = col == F_END ? t : raw.start_ns + t;
+        if (col == F_END && end_vs_duration(r, raw.start_ns, t) != PB_OK) {
+            free(svcbuf);
+            return;
+        }
     }
     r->rc = imp_store_span(im, s, &raw, r->err);
     free(svcbuf);
