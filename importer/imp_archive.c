@@ -78,9 +78,18 @@ static struct archive *new_reader(void)
     return a;
 }
 
+/* The gzip check of the file being read (read_file), or NULL: when it
+ * found the damage, libarchive's gzip reader, whose input then stops,
+ * says "truncated gzip input" over it -- a CRC or a flipped byte named
+ * as a cut file; why() says the check's words instead. */
+static _Thread_local const imp_gzcheck *cur_gz;
+
 /* Why libarchive failed, never its bare "error". */
 static const char *why(struct archive *a, const char *dflt)
 {
+    const char *g = imp_gzcheck_why(cur_gz);
+    if (g)
+        return g;
     const char *w = archive_error_string(a);
     if (!w || !*w || !strcmp(w, "error") || !strcmp(w, "Error"))
         return dflt;
@@ -831,6 +840,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     src->raw.at = src->plain.at = 0;
     src->nhead = src->nmagic = 0;
     imp_gzcheck_tap(src->gz, plain_tap, src);
+    cur_gz = src->gz;
     int r = archive_read_open(a, src, NULL, source_read, NULL);
     if (r != ARCHIVE_OK) {
         const char *w = archive_error_string(a);
@@ -846,6 +856,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
                               ? strerror(e)
                               : why(a, "not a readable file"));
         archive_read_free(a);
+        cur_gz = NULL;
         imp_gzcheck_free(src->gz);
         if (src->spool)
             fclose(src->spool);
@@ -883,6 +894,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
         rc = read_tar(im, a, src, e, display, t, err);
     }
     archive_read_free(a);
+    cur_gz = NULL;
     imp_gzcheck_free(src->gz);
     if (src->spool)
         fclose(src->spool);
