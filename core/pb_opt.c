@@ -136,6 +136,19 @@ int pb_opt_integer(const char *s)
     return !*s;
 }
 
+const char *pb_integer_hint(const char *s)
+{
+    if (!s || pb_opt_integer(s))
+        return "";
+    size_t n = strlen(s);
+    if (!pb_opt_decimal(s, n))
+        return "";
+    if (memchr(s, 'e', n) || memchr(s, 'E', n))
+        return " (it has an exponent, which integers are written without: "
+               "digits only, e.g. 1000000 for 1e6)";
+    return " (it has a fraction; expected a whole number, digits only)";
+}
+
 static int out_of_range(const pb_option *o, double v)
 {
     return o->min <= o->max && (v < o->min || v > o->max);
@@ -159,8 +172,8 @@ static int set_value(const pb_option *o, void *params, const char *value,
                                 : "a 32-bit integer");
         if (!*value || *end || errno || !pb_opt_integer(value))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                "option %s: expected an integer, got \"%s\"",
-                                o->name, value);
+                                "option %s: expected an integer, got \"%s\"%s",
+                                o->name, value, pb_integer_hint(value));
         if (out_of_range(o, (double)v))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: %ld is out of range; expected %s",

@@ -745,8 +745,8 @@ static int apply_tracelet_field(parser *p, mt_tracelet *tr, const char *field,
     } else if (!strcmp(field, "instances")) {
         if (mt_parse_count(v, &tr->instances) != PB_OK)
             return pb_error_set(p->err, PB_EPARSE, file, line, col,
-                                "tracelet %s: expected instances=N with N an integer in 1..1000000, got \"%s\"",
-                                tr->name, v);
+                                "tracelet %s: expected instances=N with N an integer in 1..1000000, got \"%s\"%s",
+                                tr->name, v, pb_integer_hint(v));
     } else if (!strcmp(field, "think")) {
         if (mt_parse_range(v, &tr->think_lo, &tr->think_hi, why, sizeof why) != PB_OK)
             return pb_error_set(p->err, PB_EPARSE, file, line, col, "tracelet %s: think: %s",

@@ -287,7 +287,8 @@ int main(int argc, char **argv)
         case O_MIN:
             if (!parse_size(optarg, &v)) {
                 fprintf(stderr, "%s: --min-instances: \"%s\"; expected an integer "
-                                "from 0 to %llu\n", prog, optarg, ULLONG_MAX);
+                                "from 0 to %llu%s\n", prog, optarg, ULLONG_MAX,
+                        pb_integer_hint(optarg));
                 pb_cli_free(&cli);
                 return 2;
             }
@@ -295,8 +296,8 @@ int main(int argc, char **argv)
             break;
         case O_TOPN:
             if (!parse_size(optarg, &v) || v == 0) {
-                fprintf(stderr, "%s: --topn: \"%s\"; expected an integer >= 1\n",
-                        prog, optarg);
+                fprintf(stderr, "%s: --topn: \"%s\"; expected an integer >= 1%s\n",
+                        prog, optarg, pb_integer_hint(optarg));
                 pb_cli_free(&cli);
                 return 2;
             }
@@ -305,7 +306,7 @@ int main(int argc, char **argv)
         case O_TOP:
             if (!parse_size(optarg, &v)) {
                 fprintf(stderr, "%s: --top: \"%s\"; expected an integer >= 0 "
-                                "(0 = all)\n", prog, optarg);
+                                "(0 = all)%s\n", prog, optarg, pb_integer_hint(optarg));
                 pb_cli_free(&cli);
                 return 2;
             }
@@ -350,8 +351,8 @@ int main(int argc, char **argv)
         case O_CISEED:
         case O_SEED:
             if (!parse_size(optarg, &v)) {
-                fprintf(stderr, "%s: --ci-seed: \"%s\"; expected an integer >= 0\n",
-                        prog, optarg);
+                fprintf(stderr, "%s: --ci-seed: \"%s\"; expected an integer >= 0%s\n",
+                        prog, optarg, pb_integer_hint(optarg));
                 pb_cli_free(&cli);
                 return 2;
             }
@@ -360,7 +361,7 @@ int main(int argc, char **argv)
         case O_CIREPS:
             if (!parse_size(optarg, &v) || v > 10000000) {
                 fprintf(stderr, "%s: --ci-reps: \"%s\"; expected an integer from "
-                                "0 to 10000000\n", prog, optarg);
+                                "0 to 10000000%s\n", prog, optarg, pb_integer_hint(optarg));
                 pb_cli_free(&cli);
                 return 2;
             }
