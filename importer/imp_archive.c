@@ -83,6 +83,9 @@ static struct archive *new_reader(void)
  * says "truncated gzip input" over it -- a CRC or a flipped byte named
  * as a cut file; why() says the check's words instead. */
 static _Thread_local const imp_gzcheck *cur_gz;
+/* The first raw bytes of that file (source_read), for why(). */
+static _Thread_local unsigned char cur_first[6];
+static _Thread_local size_t cur_nfirst;
 
 /* Why libarchive failed, never its bare "error". */
 static const char *why(struct archive *a, const char *dflt)
@@ -93,6 +96,22 @@ static const char *why(struct archive *a, const char *dflt)
     const char *w = archive_error_string(a);
     if (!w || !*w || !strcmp(w, "error") || !strcmp(w, "Error"))
         return dflt;
+    /* lzma's old format ("lzma alone", .lzma) has no magic number:
+     * libarchive takes any file whose first 13 bytes could be its header
+     * for one -- a pcap or JSON file whose first bytes were zeroed (a
+     * capture cut by a crash) -- and then says "the xz/lzma data is
+     * damaged"; a file that does not start as xz does is said to be that
+     * guess */
+    if (strstr(w, "Lzma") && cur_nfirst >= 6 && memcmp(cur_first, "\xFD" "7zXZ\0", 6)) {
+        static _Thread_local char lz[512];
+        snprintf(lz, sizeof lz, "its first bytes were taken for the header of "
+                 "lzma data (the old .lzma format, which has no magic number) "
+                 "and it does not decompress (%.80s): a damaged or truncated .lzma "
+                 "file, or "
+                 "a file whose first bytes are damaged; expected JSON, CSV, a "
+                 "packet capture, or one of them compressed or archived", w);
+        return lz;
+    }
     /* libarchive's words for a cut or damaged compressed stream name the
      * library, not what happened ("Lzma library error:  No progress is
      * possible" for an .xz cut short): said in plain words after them */
@@ -549,6 +568,8 @@ static la_ssize_t source_read(struct archive *a, void *data, const void **out)
                                   imp_gzcheck_why(s->gz));
             return -1;
         }
+        for (ssize_t i = 0; i < n && cur_nfirst < sizeof cur_first; i++)
+            cur_first[cur_nfirst++] = (unsigned char)s->buf[i];
         spool_add(s, (const unsigned char *)s->buf, (size_t)n);
         ring_add(&s->raw, (const unsigned char *)s->buf, (size_t)n);
         return n;
@@ -841,6 +862,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     src->nhead = src->nmagic = 0;
     imp_gzcheck_tap(src->gz, plain_tap, src);
     cur_gz = src->gz;
+    cur_nfirst = 0;
     int r = archive_read_open(a, src, NULL, source_read, NULL);
     if (r != ARCHIVE_OK) {
         const char *w = archive_error_string(a);

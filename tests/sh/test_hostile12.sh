@@ -256,9 +256,8 @@ fi
 # only as a count in the metadata.  Now said on stderr even with -q,
 # naming the first such span; a file read with no collision says nothing.
 HN='TraceID,SpanID,ParentID,PodName,OperationName,StartTimeUnixNano,EndTimeUnixNano,Duration'
-# (Duration in whole microseconds, as Nezha's: 1000 ns is 1, 800 ns 0)
-printf "$HN\nt1,s1,,fe-1-2,op,1000,2000,1\nt1,s2,s1,db-1-2,q,1100,1900,0\n" > d1.csv
-printf "$HN\nt1,s1,,fe-1-2,op,5000,6000,1\nt1,s2,s1,cache-1-2,q,5100,5900,0\n" > d2.csv
+printf "$HN\nt1,s1,,fe-1-2,op,1000,2000,1000\nt1,s2,s1,db-1-2,q,1100,1900,800\n" > d1.csv
+printf "$HN\nt1,s1,,fe-1-2,op,5000,6000,1000\nt1,s2,s1,cache-1-2,q,5100,5900,800\n" > d2.csv
 "$B/importtrace" -q -o d.tr d1.csv 2> d.err || { cat d.err; fail "d1.csv refused"; }
 [ -s d.err ] && { cat d.err; fail "d1.csv alone: a warning"; }
 "$B/importtrace" -q -o d.tr d1.csv d2.csv 2> d.err || { cat d.err; fail "d1.csv d2.csv refused"; }
