@@ -182,4 +182,16 @@ if command -v xz > /dev/null 2>&1; then
     "$B/importtrace" -q --csv-map "$GM" gxh.csv.xz > /dev/null 2> g.err && fail "a cut .xz: accepted"
     grep -q 'lzma data (the old' g.err && { cat g.err; fail "a cut .xz said as an lzma guess"; }
 fi
+
+# --- 5. An error message made from its own error: score --query on a
+# result whose parent links form a cycle (1's parent 2, 2's parent 1)
+# said only "score: cy.res: invalid argument" -- the message re-set with
+# the file, "%s", err->msg, was formatted while it was written
+# (pb_error_vset now formats aside, for every such caller).
+sed 's/^1,1,1,,1$/1,1,1,2,1/' h.res > cy.res
+grep -q '^1,1,1,2,1$' cy.res || fail "cy.res not made"
+"$B/score" -T h.tr --query 'From db In Recv[type=call] Join c In Send[type=call] On c -> db Select Count' cy.res > /dev/null 2> q.err &&
+    fail "a result with a parent cycle: accepted"
+grep -q '^score: cy.res: parent links form a cycle through message 1; expected' q.err ||
+    { cat q.err; fail "a result with a parent cycle: not said"; }
 exit 0
