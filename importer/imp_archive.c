@@ -830,6 +830,20 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
 }
 
 
+/* The end of read_file, whichever way it ends: the reader, the gzip check,
+ * the spool and the file (not stdin) closed. */
+static void source_close(struct archive *a, source *src, int fd, int is_stdin)
+{
+    archive_read_free(a);
+    cur_gz = NULL;
+    imp_gzcheck_free(src->gz);
+    if (src->spool)
+        fclose(src->spool);
+    free(src);
+    if (!is_stdin)
+        close(fd);
+}
+
 /* One file (or stdin for "-"): JSON, compressed JSON or a tar archive. */
 static int read_file(imp_importer *im, const char *path, tally *t,
                      pb_error *err)
@@ -877,14 +891,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
                           e > 0 && e != EILSEQ && e != EINVAL
                               ? strerror(e)
                               : why(a, "not a readable file"));
-        archive_read_free(a);
-        cur_gz = NULL;
-        imp_gzcheck_free(src->gz);
-        if (src->spool)
-            fclose(src->spool);
-        free(src);
-        if (!is_stdin)
-            close(fd);
+        source_close(a, src, fd, is_stdin);
         return rc;
     }
     struct archive_entry *e = NULL;
@@ -915,14 +922,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     } else {
         rc = read_tar(im, a, src, e, display, t, err);
     }
-    archive_read_free(a);
-    cur_gz = NULL;
-    imp_gzcheck_free(src->gz);
-    if (src->spool)
-        fclose(src->spool);
-    free(src);
-    if (!is_stdin)
-        close(fd);
+    source_close(a, src, fd, is_stdin);
     return rc;
 }
 

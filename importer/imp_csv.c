@@ -222,7 +222,9 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
     return PB_OK;
 }
 
-int imp_csv_sniff(const char *data, size_t len)
+/* Where a document's text starts, past a UTF-8 byte-order mark and
+ * blanks; len when there is none. */
+static size_t text_start(const char *data, size_t len)
 {
     size_t i = 0;
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
@@ -230,9 +232,14 @@ int imp_csv_sniff(const char *data, size_t len)
     while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
                        data[i] == '\n'))
         i++;
-    if (i >= len || data[i] == '{' || data[i] == '[')
+    return i;
+}
+
+int imp_csv_sniff(const char *data, size_t len)
+{
+    if (!imp_csv_text(data, len))
         return 0;
-    for (; i < len && data[i] != '\n'; i++)
+    for (size_t i = text_start(data, len); i < len && data[i] != '\n'; i++)
         if (data[i] == ',')
             return 1;
     return 0;
@@ -240,12 +247,7 @@ int imp_csv_sniff(const char *data, size_t len)
 
 int imp_csv_text(const char *data, size_t len)
 {
-    size_t i = 0;
-    if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
-        i = 3;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
-                       data[i] == '\n'))
-        i++;
+    size_t i = text_start(data, len);
     return i < len && data[i] != '{' && data[i] != '[';
 }
 
