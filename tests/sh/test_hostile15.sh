@@ -139,6 +139,7 @@ cmp -s e0.tr e5.tr || fail "an empty duration beside an end changed the trace"
 # --- 4. Damage a gzip member's check finds (a flipped byte, a CRC or
 # length that does not match) was reported in libarchive's words for a
 # cut file, "truncated gzip input"; the check's own words name it.
+# Trailing garbage and a file libarchive guesses is lzma, likewise.
 # random trace ids, so that the gzip data pass libarchive's first read
 # (64 KiB): a small file's damage was said at open, in the check's words
 awk 'BEGIN { srand(5); print "trace,span,parent,svc,ts,dur,kind"
@@ -164,6 +165,19 @@ grep -q 'gl.csv.gz: cannot read: gzip data do not pass their integrity check (in
 head -c $((sz - 4)) g.csv.gz > gt.csv.gz
 "$B/importtrace" -q --csv-map "$GM" gt.csv.gz > /dev/null 2> g.err && fail "a cut .csv.gz: accepted"
 grep -q 'gt.csv.gz: cannot read: .*truncated' g.err || { cat g.err; fail "a cut .csv.gz: not said as cut"; }
+# bytes after the gzip data that are not gzip (a second file appended, a
+# damaged member header) were ignored without a word (gzip(1) warns
+# "trailing garbage ignored"): now refused; zero bytes (padding) pass
+{ cat g.csv.gz; printf 'x,y\n'; } > gg.csv.gz
+"$B/importtrace" -q --csv-map "$GM" gg.csv.gz > /dev/null 2> g.err && fail "trailing garbage after the gzip data: accepted"
+grep -q '^importtrace: gg.csv.gz: cannot read: the gzip data are followed by bytes that are not gzip' g.err ||
+    { cat g.err; fail "trailing garbage after the gzip data: not said"; }
+{ cat g.csv.gz; head -c 700 /dev/zero; } > gp.csv.gz
+"$B/importtrace" -q --csv-map "$GM" -o gp.tr gp.csv.gz 2> g.err || { cat g.err; fail "zero padding after the gzip data refused"; }
+cmp -s g0.tr gp.tr || fail "zero padding after the gzip data changed the trace"
+{ cat g.csv.gz; cat g.csv.gz; } > g2.csv.gz
+"$B/importtrace" -q --csv-map "$GM" g2.csv.gz > /dev/null 2> g.err
+grep -q 'not gzip' g.err && { cat g.err; fail "two gzip members said as garbage"; }
 # the old lzma format has no magic number: libarchive takes a file whose
 # first bytes could be its header for one (a JSON or capture file whose
 # first bytes were zeroed) and said "the xz/lzma data is damaged ...
