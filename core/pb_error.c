@@ -72,10 +72,14 @@ int pb_error_vset(pb_error *err, int code, const char *file, long line,
     if (!err)
         return code;
     err->code = code;
-    if (file) {
+    /* the file and the message may be the error's own (a caller adding
+     * its file to a message set without one: "%s", err->msg): formatted
+     * aside first, never read while written (the message came out empty,
+     * "invalid argument") */
+    if (file && file != err->file) {
         strncpy(err->file, file, sizeof err->file - 1);
         err->file[sizeof err->file - 1] = '\0';
-    } else {
+    } else if (!file) {
         err->file[0] = '\0';
     }
     err->line = line;
@@ -83,14 +87,16 @@ int pb_error_vset(pb_error *err, int code, const char *file, long line,
     if (fmt) {
         va_list ap2;
         va_copy(ap2, ap);
-        int need = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        char msg[sizeof err->msg];
+        int need = vsnprintf(msg, sizeof msg, fmt, ap);
         char *full;
         if (need >= PB_ERROR_QUOTE_FROM && (full = malloc((size_t)need + 1))) {
             vsnprintf(full, (size_t)need + 1, fmt, ap2);
-            shorten_quotes(full, err->msg, sizeof err->msg);
+            shorten_quotes(full, msg, sizeof msg);
             free(full);
         }
         va_end(ap2);
+        memcpy(err->msg, msg, sizeof msg);
     } else {
         snprintf(err->msg, sizeof err->msg, "%s", pb_strerror(code));
     }

@@ -136,6 +136,19 @@ int pb_opt_integer(const char *s)
     return !*s;
 }
 
+const char *pb_integer_hint(const char *s)
+{
+    if (!s || pb_opt_integer(s))
+        return "";
+    size_t n = strlen(s);
+    if (!pb_opt_decimal(s, n))
+        return "";
+    if (memchr(s, 'e', n) || memchr(s, 'E', n))
+        return " (it has an exponent, which integers are written without: "
+               "digits only, e.g. 1000000 for 1e6)";
+    return " (it has a fraction; expected a whole number, digits only)";
+}
+
 static int out_of_range(const pb_option *o, double v)
 {
     return o->min <= o->max && (v < o->min || v > o->max);
@@ -159,8 +172,8 @@ static int set_value(const pb_option *o, void *params, const char *value,
                                 : "a 32-bit integer");
         if (!*value || *end || errno || !pb_opt_integer(value))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                "option %s: expected an integer, got \"%s\"",
-                                o->name, value);
+                                "option %s: expected an integer, got \"%s\"%s",
+                                o->name, value, pb_integer_hint(value));
         if (out_of_range(o, (double)v))
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: %ld is out of range; expected %s",
@@ -195,30 +208,18 @@ static int set_value(const pb_option *o, void *params, const char *value,
     case PB_OPT_DURATION: {
         pb_ns v;
         int prc = pb_duration_parse(value, &v);
+        /* why it was refused, as every duration reader says it
+         * (pb_duration_hint: an exponent, no unit, under 1 ns, too large) */
         if (prc == PB_ERANGE)
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                                "option %s: %s is out of range; expected %s (a "
-                                "duration is whole nanoseconds: below 1ns it "
-                                "would round to 0)", o->name, value,
-                                range_text(o, rb, sizeof rb));
-        if (prc != PB_OK) {
-            /* a number with an exponent before the unit (1e3ms, 2.5e-6s:
-             * what %g writes) is said as such, as the trace reader says it */
-            size_t nl = strlen(value);
-            while (nl > 0 && ((value[nl - 1] >= 'a' && value[nl - 1] <= 'z') ||
-                              (value[nl - 1] >= 'A' && value[nl - 1] <= 'Z')))
-                nl--;
-            int expo = nl < strlen(value) && pb_opt_decimal(value, nl) &&
-                       (memchr(value, 'e', nl) || memchr(value, 'E', nl));
+                                "option %s: %s is out of range; expected %s%s",
+                                o->name, value, range_text(o, rb, sizeof rb),
+                                pb_duration_hint(value));
+        if (prc != PB_OK)
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option %s: expected a duration with a unit (%s) "
                                 "such as 30ms or 2s, got \"%s\"%s", o->name,
-                                PB_DURATION_UNITS, value,
-                                expo ? " (it has an exponent, which durations are "
-                                       "written without: digits and a point, with "
-                                       "the unit that fits, e.g. 1000ms for 1e3ms)"
-                                     : "");
-        }
+                                PB_DURATION_UNITS, value, pb_duration_hint(value));
         /* the range in whole nanoseconds, as range_text shows it: a
          * double comparison would refuse the documented maximum */
         if (o->min <= o->max && (v < pb_sec_to_ns(o->min) || v > pb_sec_to_ns(o->max)))

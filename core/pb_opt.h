@@ -103,4 +103,12 @@ int pb_number_parse(const char *s, size_t n, double *out);
  * " 5", leading blanks, where a number option refuses them). */
 int pb_opt_integer(const char *s);
 
+/* Why s is no integer, for the end of a message: "" when it is one or
+ * when nothing more is to be said; else a note that starts with a blank
+ * -- a number with an exponent (1e6: what %g and JSON writers give) or a
+ * fraction (2.0, 1.5).  One note for the option table's integers and the
+ * integers programs read on their own (score's, importtrace's and
+ * pbcapture's flags, maketrace counts). */
+const char *pb_integer_hint(const char *s);
+
 #endif

@@ -147,6 +147,51 @@ int pb_duration_parse(const char *s, pb_ns *out)
     return PB_OK;
 }
 
+const char *pb_duration_hint(const char *s)
+{
+    pb_ns v;
+    if (!s)
+        return "";
+    int rc = pb_duration_parse(s, &v);
+    if (rc == PB_OK)
+        return "";
+    size_t len = strlen(s), nl = len;
+    while (nl > 0 && ((s[nl - 1] >= 'a' && s[nl - 1] <= 'z') ||
+                      (s[nl - 1] >= 'A' && s[nl - 1] <= 'Z')))
+        nl--;
+    /* the number before the unit: sign, digits, point, an exponent */
+    size_t i = 0, digits = 0, edigits = 0;
+    int expo = 0;
+    if (i < nl && (s[i] == '+' || s[i] == '-'))
+        i++;
+    for (; i < nl && s[i] >= '0' && s[i] <= '9'; i++)
+        digits++;
+    if (i < nl && s[i] == '.')
+        for (i++; i < nl && s[i] >= '0' && s[i] <= '9'; i++)
+            digits++;
+    if (digits && i < nl && (s[i] == 'e' || s[i] == 'E')) {
+        expo = 1;
+        i++;
+        if (i < nl && (s[i] == '+' || s[i] == '-'))
+            i++;
+        for (; i < nl && s[i] >= '0' && s[i] <= '9'; i++)
+            edigits++;
+    }
+    if (expo && edigits && i == nl)
+        return " (it has an exponent, which durations are written without: "
+               "digits and a point, with the unit that fits, e.g. 1000ms for 1e3ms)";
+    if (rc == PB_ERANGE) {
+        /* which end: past the top has a nonzero whole part, under 1 ns none */
+        for (size_t k = 0; k < nl && s[k] != '.'; k++)
+            if (s[k] >= '1' && s[k] <= '9')
+                return " (past the largest duration, about 292 years)";
+        return " (a duration is whole nanoseconds: below 1ns it would round to 0)";
+    }
+    if (digits && i == nl && nl == len)
+        return " (a number needs a unit: " PB_DURATION_UNITS "; only 0 goes without)";
+    return "";
+}
+
 char *pb_duration_format(pb_ns t, char *buf)
 {
     static const struct {

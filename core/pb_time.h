@@ -47,6 +47,16 @@ int pb_seconds_format(pb_ns t, char *buf);
  * PB_ERANGE. */
 int pb_duration_parse(const char *s, pb_ns *out);
 
+/* Why pb_duration_parse refused s, for the end of a message: "" when it
+ * reads; else a parenthesised note that starts with a blank -- the number
+ * has an exponent (1e3ms, 2.5e-6s: what %g writes; durations are digits
+ * and a point), has no unit (30: seconds or milliseconds?), rounds to
+ * 0 ns or is past 64-bit nanoseconds -- or "" when none of these fits.
+ * One note for every place a duration is read (the option table,
+ * maketrace configs, skewer specs, infer's flags), so that no message
+ * refuses 1e3ms without naming the exponent.  A static string. */
+const char *pb_duration_hint(const char *s);
+
 /* Write t in its shortest exact unit form into buf (at least
  * PB_DURATION_BUF bytes): "30ms", "1.5s", "250us", "7ns", "-2s", "0s";
  * pb_duration_parse reads it back to the same nanosecond.  Returns buf. */

@@ -357,20 +357,47 @@ const char *imp_hex_id(const char *id, char *buf, size_t n, int trace)
     return buf;
 }
 
+int imp_json_whole(const json_t *v, int reals, int64_t lo, int64_t hi, int64_t *out)
+{
+    int64_t x;
+    if (json_is_integer(v)) {
+        x = (int64_t)json_integer_value(v);
+    } else if (json_is_real(v)) {
+        double d = json_real_value(v);
+        if (!reals || !isfinite(d) || d != floor(d) || d > 9.0e18 || d < -9.0e18)
+            return 0;
+        x = (int64_t)d;
+    } else {
+        /* protobuf's JSON mapping writes a 64-bit integer as a string of
+         * decimal digits ("timestamp": "1000"): read alike, digits and an
+         * optional '-' only (no blanks, '+', exponent or hex) */
+        const char *p = json_string_value(v);
+        if (!p)
+            return 0;
+        int neg = *p == '-';
+        p += neg;
+        if (!*p)
+            return 0;
+        uint64_t u = 0, top = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+        for (; *p; p++) {
+            if (*p < '0' || *p > '9')
+                return 0;
+            unsigned d = (unsigned)(*p - '0');
+            if (u > (top - d) / 10)
+                return 0;
+            u = u * 10 + d;
+        }
+        x = neg ? (u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u) : (int64_t)u;
+    }
+    if (x < lo || x > hi)
+        return 0;
+    *out = x;
+    return 1;
+}
+
 int imp_json_us(const json_t *v, int64_t *out)
 {
-    if (json_is_integer(v)) {
-        *out = (int64_t)json_integer_value(v);
-        return 1;
-    }
-    if (json_is_real(v)) {
-        double d = json_real_value(v);
-        if (!isfinite(d) || d != floor(d) || d > 9.0e18 || d < -9.0e18)
-            return 0;
-        *out = (int64_t)d;
-        return 1;
-    }
-    return 0;
+    return imp_json_whole(v, 1, INT64_MIN, INT64_MAX, out);
 }
 
 const char *imp_json_str(const json_t *obj, const char *key)

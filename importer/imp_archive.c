@@ -78,12 +78,40 @@ static struct archive *new_reader(void)
     return a;
 }
 
+/* The gzip check of the file being read (read_file), or NULL: when it
+ * found the damage, libarchive's gzip reader, whose input then stops,
+ * says "truncated gzip input" over it -- a CRC or a flipped byte named
+ * as a cut file; why() says the check's words instead. */
+static _Thread_local const imp_gzcheck *cur_gz;
+/* The first raw bytes of that file (source_read), for why(). */
+static _Thread_local unsigned char cur_first[6];
+static _Thread_local size_t cur_nfirst;
+
 /* Why libarchive failed, never its bare "error". */
 static const char *why(struct archive *a, const char *dflt)
 {
+    const char *g = imp_gzcheck_why(cur_gz);
+    if (g)
+        return g;
     const char *w = archive_error_string(a);
     if (!w || !*w || !strcmp(w, "error") || !strcmp(w, "Error"))
         return dflt;
+    /* lzma's old format ("lzma alone", .lzma) has no magic number:
+     * libarchive takes any file whose first 13 bytes could be its header
+     * for one -- a pcap or JSON file whose first bytes were zeroed (a
+     * capture cut by a crash) -- and then says "the xz/lzma data is
+     * damaged"; a file that does not start as xz does is said to be that
+     * guess */
+    if (strstr(w, "Lzma") && cur_nfirst >= 6 && memcmp(cur_first, "\xFD" "7zXZ\0", 6)) {
+        static _Thread_local char lz[512];
+        snprintf(lz, sizeof lz, "its first bytes were taken for the header of "
+                 "lzma data (the old .lzma format, which has no magic number) "
+                 "and it does not decompress (%.80s): a damaged or truncated .lzma "
+                 "file, or "
+                 "a file whose first bytes are damaged; expected JSON, CSV, a "
+                 "packet capture, or one of them compressed or archived", w);
+        return lz;
+    }
     /* libarchive's words for a cut or damaged compressed stream name the
      * library, not what happened ("Lzma library error:  No progress is
      * possible" for an .xz cut short): said in plain words after them */
@@ -540,6 +568,8 @@ static la_ssize_t source_read(struct archive *a, void *data, const void **out)
                                   imp_gzcheck_why(s->gz));
             return -1;
         }
+        for (ssize_t i = 0; i < n && cur_nfirst < sizeof cur_first; i++)
+            cur_first[cur_nfirst++] = (unsigned char)s->buf[i];
         spool_add(s, (const unsigned char *)s->buf, (size_t)n);
         ring_add(&s->raw, (const unsigned char *)s->buf, (size_t)n);
         return n;
@@ -800,6 +830,20 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
 }
 
 
+/* The end of read_file, whichever way it ends: the reader, the gzip check,
+ * the spool and the file (not stdin) closed. */
+static void source_close(struct archive *a, source *src, int fd, int is_stdin)
+{
+    archive_read_free(a);
+    cur_gz = NULL;
+    imp_gzcheck_free(src->gz);
+    if (src->spool)
+        fclose(src->spool);
+    free(src);
+    if (!is_stdin)
+        close(fd);
+}
+
 /* One file (or stdin for "-"): JSON, compressed JSON or a tar archive. */
 static int read_file(imp_importer *im, const char *path, tally *t,
                      pb_error *err)
@@ -831,6 +875,8 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     src->raw.at = src->plain.at = 0;
     src->nhead = src->nmagic = 0;
     imp_gzcheck_tap(src->gz, plain_tap, src);
+    cur_gz = src->gz;
+    cur_nfirst = 0;
     int r = archive_read_open(a, src, NULL, source_read, NULL);
     if (r != ARCHIVE_OK) {
         const char *w = archive_error_string(a);
@@ -845,13 +891,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
                           e > 0 && e != EILSEQ && e != EINVAL
                               ? strerror(e)
                               : why(a, "not a readable file"));
-        archive_read_free(a);
-        imp_gzcheck_free(src->gz);
-        if (src->spool)
-            fclose(src->spool);
-        free(src);
-        if (!is_stdin)
-            close(fd);
+        source_close(a, src, fd, is_stdin);
         return rc;
     }
     struct archive_entry *e = NULL;
@@ -882,13 +922,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     } else {
         rc = read_tar(im, a, src, e, display, t, err);
     }
-    archive_read_free(a);
-    imp_gzcheck_free(src->gz);
-    if (src->spool)
-        fclose(src->spool);
-    free(src);
-    if (!is_stdin)
-        close(fd);
+    source_close(a, src, fd, is_stdin);
     return rc;
 }
 

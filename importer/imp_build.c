@@ -85,13 +85,14 @@ static int cmp_root(const void *a, const void *b)
 /* Every recorded field of a span, then input position: exact copies of a
  * span (the same trace read from two files, overlapping exports) become
  * neighbours, the first read first. */
-static int cmp_copy(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    const imp_span *s = &g_sp[x], *t = &g_sp[y];
 #define PB_CMP_FIELD(f)                                                     \
     if (s->f != t->f)                                                       \
         return s->f < t->f ? -1 : 1;
+
+/* The recorded fields of two spans compared, in one list for the sort
+ * and the test of a copy (two lists could drift apart). */
+static int cmp_fields(const imp_span *s, const imp_span *t)
+{
     PB_CMP_FIELD(trace)
     PB_CMP_FIELD(sid)
     PB_CMP_FIELD(psid)
@@ -103,16 +104,21 @@ static int cmp_copy(const void *a, const void *b)
     PB_CMP_FIELD(has_ref)
     PB_CMP_FIELD(start)
     PB_CMP_FIELD(end)
-#undef PB_CMP_FIELD
+    return 0;
+}
+
+static int cmp_copy(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int c = cmp_fields(&g_sp[x], &g_sp[y]);
+    if (c)
+        return c;
     return x < y ? -1 : x > y;
 }
 
 static int same_span(const imp_span *s, const imp_span *t)
 {
-    return s->trace == t->trace && s->sid == t->sid && s->psid == t->psid &&
-           s->svc == t->svc && s->peer == t->peer && s->op == t->op &&
-           s->kind == t->kind && s->untagged == t->untagged &&
-           s->has_ref == t->has_ref && s->start == t->start && s->end == t->end;
+    return cmp_fields(s, t) == 0;
 }
 
 /* Drop the exact copies of a span read before (counter repeated_span):
@@ -152,14 +158,10 @@ static int cmp_frag(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     const imp_span *s = &g_sp[x], *t = &g_sp[y];
-#define PB_CMP_FIELD(f)                                                     \
-    if (s->f != t->f)                                                       \
-        return s->f < t->f ? -1 : 1;
     PB_CMP_FIELD(trace)
     PB_CMP_FIELD(sid)
     PB_CMP_FIELD(svc)
     PB_CMP_FIELD(no_start)
-#undef PB_CMP_FIELD
     return x < y ? -1 : x > y;
 }
 

@@ -28,6 +28,20 @@ typedef struct flow {
     uint32_t next;
 } flow;
 
+/* A segment flow f's packet at ts makes on the wire: data or its end. */
+static cap_seg wire_seg(const flow *f, pb_ns ts, int kind)
+{
+    cap_seg s;
+    memset(&s, 0, sizeof s);
+    s.ts = ts;
+    s.conn = f->conn;
+    s.dir = (uint8_t)f->dir;
+    s.view = CAP_WIRE;
+    s.kind = (uint8_t)kind;
+    s.tidnum = -1;
+    return s;
+}
+
 /* one (src, dst) direction has one record (a new SYN reuses it): found
  * through a hash index, not a scan of every flow so far, which made a
  * capture of many short connections quadratic */
@@ -411,14 +425,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             } else if (delta > 0) {
                 gap = (size_t)delta;              /* lost from the capture */
             }
-            cap_seg s;
-            memset(&s, 0, sizeof s);
-            s.ts = ts;
-            s.conn = f->conn;
-            s.dir = (uint8_t)f->dir;
-            s.view = CAP_WIRE;
-            s.kind = CAP_DATA;
-            s.tidnum = -1;
+            cap_seg s = wire_seg(f, ts, CAP_DATA);
             if (gap) {
                 s.bytes = gap;
                 s.plen = 0;
@@ -435,14 +442,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 f->next = seq + (uint32_t)wire;
         }
         if (fin || rst) {
-            cap_seg s;
-            memset(&s, 0, sizeof s);
-            s.ts = ts;
-            s.conn = f->conn;
-            s.dir = (uint8_t)f->dir;
-            s.view = CAP_WIRE;
-            s.kind = CAP_END;
-            s.tidnum = -1;
+            cap_seg s = wire_seg(f, ts, CAP_END);
             if ((rc = cap_add_seg(c, &s, (const unsigned char *)"")) != PB_OK)
                 break;
             if (rst) {

@@ -222,7 +222,9 @@ int imp_csv_map_parse(const char *spec, struct imp_csv_map **out,
     return PB_OK;
 }
 
-int imp_csv_sniff(const char *data, size_t len)
+/* Where a document's text starts, past a UTF-8 byte-order mark and
+ * blanks; len when there is none. */
+static size_t text_start(const char *data, size_t len)
 {
     size_t i = 0;
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
@@ -230,9 +232,14 @@ int imp_csv_sniff(const char *data, size_t len)
     while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
                        data[i] == '\n'))
         i++;
-    if (i >= len || data[i] == '{' || data[i] == '[')
+    return i;
+}
+
+int imp_csv_sniff(const char *data, size_t len)
+{
+    if (!imp_csv_text(data, len))
         return 0;
-    for (; i < len && data[i] != '\n'; i++)
+    for (size_t i = text_start(data, len); i < len && data[i] != '\n'; i++)
         if (data[i] == ',')
             return 1;
     return 0;
@@ -240,12 +247,7 @@ int imp_csv_sniff(const char *data, size_t len)
 
 int imp_csv_text(const char *data, size_t len)
 {
-    size_t i = 0;
-    if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
-        i = 3;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
-                       data[i] == '\n'))
-        i++;
+    size_t i = text_start(data, len);
     return i < len && data[i] != '{' && data[i] != '[';
 }
 
@@ -484,6 +486,35 @@ static void header(rd *r)
                               "column; expected one of them");
 }
 
+/* A row with both an end and a duration (Nezha's layout; a map naming
+ * end= and duration=): the end is read, and the duration beside it must
+ * still be a number (it was never looked at: "ten" passed).  Whether the
+ * two say the same length is not checked: a file whose times are in
+ * another unit than the map says (which imp_check_units finds and says
+ * after the rows are read) has its durations right and its ends wrong,
+ * and hand-made tables often write Duration in the times' unit.  PB_OK
+ * or r->rc. */
+static int end_vs_duration(rd *r)
+{
+    int ci = r->idx[F_DURATION];
+    if (ci < 0)
+        return PB_OK;
+    const char *v = fld(r, (size_t)ci);
+    if (!*v)
+        return PB_OK;
+    int64_t unit = r->map->dunit, du;
+    int k = parse_time(v + (v[0] == '-'), unit, &du);
+    if (k <= 0)
+        return fail(r, k < 0 ? PB_ERANGE : PB_EPARSE, ci + 1,
+                    "field %d (%s): \"%s\": expected a decimal number of %s "
+                    "that fits in 64-bit nanoseconds, or empty (the end beside "
+                    "it is read; the duration too must be a number)%s",
+                    ci + 1, r->map->col[F_DURATION], v,
+                    unit == 1 ? "ns" : unit == 1000 ? "us" : unit == 1000000 ? "ms" : "s",
+                    time_why(v));
+    return PB_OK;
+}
+
 /* OTLP kind names and numbers too: SPAN_KIND_SERVER, 2. */
 static int kind_text(const char *k, int *untagged)
 {
@@ -648,6 +679,10 @@ static void data_row(rd *r)
     } else {
         raw.has_end = 1;
         raw.end_ns = col == F_END ? t : raw.start_ns + t;
+        if (col == F_END && end_vs_duration(r) != PB_OK) {
+            free(svcbuf);
+            return;
+        }
     }
     r->rc = imp_store_span(im, s, &raw, r->err);
     free(svcbuf);

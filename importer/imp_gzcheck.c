@@ -16,7 +16,9 @@
 
 #include "imp_int.h"
 
-enum { GZ_UNKNOWN, GZ_IN_MEMBER, GZ_BETWEEN, GZ_NOT_GZIP, GZ_DONE, GZ_BAD };
+/* GZ_TRAIL: after the last member, bytes that start no member: zero
+ * bytes (padding to a block) are taken; any other byte is damage. */
+enum { GZ_UNKNOWN, GZ_IN_MEMBER, GZ_BETWEEN, GZ_NOT_GZIP, GZ_DONE, GZ_BAD, GZ_TRAIL };
 
 struct imp_gzcheck {
     int state;
@@ -24,7 +26,7 @@ struct imp_gzcheck {
     unsigned char head[2];
     size_t nhead;
     z_stream z;
-    char why[128];
+    char why[256];
     void (*tap)(void *ctx, const unsigned char *p, size_t n);
     void *tap_ctx;
     int tap_lost; /* inflate stopped other than for damage */
@@ -64,6 +66,24 @@ const char *imp_gzcheck_why(const imp_gzcheck *g)
     return g && g->state == GZ_BAD ? g->why : NULL;
 }
 
+/* Bytes after the last member: zeros (padding, as gzip(1) takes them)
+ * pass; anything else was ignored without a word (gzip(1) warns
+ * "trailing garbage ignored" and exits 2): a second file appended, or a
+ * damaged member header, whose bytes would be lost.  Now refused. */
+static int trail(imp_gzcheck *g, const unsigned char *p, size_t n)
+{
+    g->state = GZ_TRAIL;
+    for (size_t i = 0; i < n; i++)
+        if (p[i]) {
+            g->state = GZ_BAD;
+            snprintf(g->why, sizeof g->why, "the gzip data are followed by bytes "
+                     "that are not gzip (trailing garbage: two files joined, or a "
+                     "damaged member header?); expected the file to end with them");
+            return -1;
+        }
+    return 0;
+}
+
 /* Inflate p[0..n) of the current member, output thrown away (after the
  * tap, if any, has seen it). */
 static int inflate_some(imp_gzcheck *g, const unsigned char *p, size_t n)
@@ -80,12 +100,9 @@ static int inflate_some(imp_gzcheck *g, const unsigned char *p, size_t n)
         if (r == Z_STREAM_END) {
             g->state = GZ_BETWEEN;
             if (g->z.avail_in > 0) {
-                /* another member follows, or trailing bytes (ignored, as
-                 * gzip and libarchive do) */
-                if (g->z.next_in[0] != 0x1f) {
-                    g->state = GZ_DONE;
-                    break;
-                }
+                /* another member follows, or trailing bytes (trail) */
+                if (g->z.next_in[0] != 0x1f)
+                    return trail(g, g->z.next_in, g->z.avail_in);
                 inflateReset(&g->z);
                 g->state = GZ_IN_MEMBER;
             }
@@ -124,6 +141,8 @@ int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n)
         return 0;
     if (g->state == GZ_BAD)
         return -1;
+    if (g->state == GZ_TRAIL)
+        return trail(g, p, n);
     if (g->state == GZ_UNKNOWN) {
         while (g->nhead < 2 && n) {
             g->head[g->nhead++] = *p++;
@@ -146,10 +165,8 @@ int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n)
             return -1;
     }
     if (g->state == GZ_BETWEEN) {
-        if (p[0] != 0x1f) {
-            g->state = GZ_DONE;
-            return 0;
-        }
+        if (p[0] != 0x1f)
+            return trail(g, p, n);
         inflateReset(&g->z);
         g->state = GZ_IN_MEMBER;
     }

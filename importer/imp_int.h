@@ -205,8 +205,17 @@ int imp_kind_of(const char *k);
 /* Register an input name; *idx its index.  Returns PB_OK / PB_ENOMEM. */
 int imp_add_file_name(imp_importer *im, const char *name, uint32_t *idx);
 
-/* A JSON number of microseconds that is a whole number (an integer, or a
- * real without a fraction within +-9e18).  Returns 1 and *out, or 0. */
+/* A whole number as JSON exporters write one: an integer, a real without
+ * a fraction within +-9e18 (when reals is 1), or a string of decimal
+ * digits with an optional '-' (protobuf's JSON mapping writes int64 and
+ * fixed64 fields as strings: Zipkin's "timestamp": "1000", OTLP's
+ * "startTimeUnixNano").  Returns 1 and *out when it is within [lo, hi],
+ * else 0.  One reader for every JSON time, so that a form one format
+ * takes is never refused by another. */
+int imp_json_whole(const json_t *v, int reals, int64_t lo, int64_t hi, int64_t *out);
+
+/* A JSON number of microseconds (Jaeger, Zipkin): imp_json_whole with
+ * reals and the whole int64 range.  Returns 1 and *out, or 0. */
 int imp_json_us(const json_t *v, int64_t *out);
 
 /* The string value of obj[key], or NULL. */

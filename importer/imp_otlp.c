@@ -133,24 +133,7 @@ static int kind_of_otlp(const json_t *k, int *kind, int *untagged)
 /* Nanoseconds as a string of digits or a non-negative integer. */
 static int ns_of(const json_t *v, int64_t *out)
 {
-    if (json_is_integer(v)) {
-        *out = (int64_t)json_integer_value(v);
-        return *out >= 0 && *out <= PB_TS_MAX;
-    }
-    const char *s = json_string_value(v);
-    if (!s || !*s)
-        return 0;
-    int64_t x = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p < '0' || *p > '9')
-            return 0;
-        int d = *p - '0';
-        if (x > (PB_TS_MAX - d) / 10)
-            return 0;
-        x = x * 10 + d;
-    }
-    *out = x;
-    return 1;
+    return imp_json_whole(v, 0, 0, PB_TS_MAX, out);
 }
 
 int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,

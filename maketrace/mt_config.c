@@ -289,7 +289,8 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
         if ((rc = mt_expand(p, dk, &dv)) != PB_OK)
             return rc;
         if (pb_duration_parse(dv, &op->wait) != PB_OK || op->wait < 0)
-            return PERR(p, dk, "expected a non-negative duration such as 200ms after wait, got \"%s\"", dv);
+            return PERR(p, dk, "expected a non-negative duration such as 200ms after wait, got \"%s\"%s", dv,
+                        pb_duration_hint(dv));
         if (is_word(peek(p), "at")) {
             next(p);
             tok *nk = peek(p);
@@ -744,8 +745,8 @@ static int apply_tracelet_field(parser *p, mt_tracelet *tr, const char *field,
     } else if (!strcmp(field, "instances")) {
         if (mt_parse_count(v, &tr->instances) != PB_OK)
             return pb_error_set(p->err, PB_EPARSE, file, line, col,
-                                "tracelet %s: expected instances=N with N an integer in 1..1000000, got \"%s\"",
-                                tr->name, v);
+                                "tracelet %s: expected instances=N with N an integer in 1..1000000, got \"%s\"%s",
+                                tr->name, v, pb_integer_hint(v));
     } else if (!strcmp(field, "think")) {
         if (mt_parse_range(v, &tr->think_lo, &tr->think_hi, why, sizeof why) != PB_OK)
             return pb_error_set(p->err, PB_EPARSE, file, line, col, "tracelet %s: think: %s",

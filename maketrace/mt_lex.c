@@ -325,13 +325,15 @@ int mt_parse_delay(const char *v, mt_delay *d, char *why, size_t nwhy)
     a[la] = '\0';
     pb_ns m, s = 0;
     if (pb_duration_parse(a, &m) != PB_OK || m < 0) {
-        snprintf(why, nwhy, "expected a non-negative mean delay such as 50ms, got \"%s\"", a);
+        snprintf(why, nwhy, "expected a non-negative mean delay such as 50ms, got \"%s\"%s", a,
+                 pb_duration_hint(a));
         return PB_EINVAL;
     }
     if (comma) {
         strcpy(b, comma + 1);
         if (pb_duration_parse(b, &s) != PB_OK || s < 0) {
-            snprintf(why, nwhy, "expected a non-negative standard deviation such as 5ms after \",\", got \"%s\"", b);
+            snprintf(why, nwhy, "expected a non-negative standard deviation such as 5ms after \",\", got \"%s\"%s",
+                     b, pb_duration_hint(b));
             return PB_EINVAL;
         }
     }
@@ -355,12 +357,14 @@ int mt_parse_range(const char *v, pb_ns *lo, pb_ns *hi, char *why, size_t nwhy)
     a[la] = '\0';
     pb_ns l, h;
     if (pb_duration_parse(a, &l) != PB_OK || l < 0) {
-        snprintf(why, nwhy, "expected a non-negative duration before \"..\", got \"%s\"", a);
+        snprintf(why, nwhy, "expected a non-negative duration before \"..\", got \"%s\"%s", a,
+                 pb_duration_hint(a));
         return PB_EINVAL;
     }
     h = l;
     if (dots && (pb_duration_parse(dots + 2, &h) != PB_OK || h < 0)) {
-        snprintf(why, nwhy, "expected a non-negative duration after \"..\", got \"%s\"", dots + 2);
+        snprintf(why, nwhy, "expected a non-negative duration after \"..\", got \"%s\"%s",
+                 dots + 2, pb_duration_hint(dots + 2));
         return PB_EINVAL;
     }
     if (h < l) {

@@ -110,7 +110,8 @@ static int service_attr(mt_service *sv, const char *name, const char *v, char *w
         sv->handoff = d;
     } else if (!strcmp(name, "read_cost")) {
         if (pb_duration_parse(v, &sv->read_cost) != PB_OK || sv->read_cost < 0) {
-            snprintf(why, nwhy, "read_cost=DURATION (e.g. 50us), got \"%s\"", v);
+            snprintf(why, nwhy, "read_cost=DURATION (e.g. 50us), got \"%s\"%s", v,
+                     pb_duration_hint(v));
             return PB_EINVAL;
         }
     } else if (!strcmp(name, "slow")) {
@@ -128,7 +129,8 @@ static int service_attr(mt_service *sv, const char *name, const char *v, char *w
     }
     return PB_OK;
 count:
-    snprintf(why, nwhy, "%s=K with K an integer in 1..1000000, got \"%s\"", name, v);
+    snprintf(why, nwhy, "%s=K with K an integer in 1..1000000, got \"%s\"%s", name, v,
+             pb_integer_hint(v));
     return PB_EINVAL;
 }
 
@@ -236,7 +238,7 @@ int mt_cfg_parse_link(parser *p)
         } else if (!strncmp(av, "conns=", 6)) {
             if (mt_parse_count(av + 6, &lk.conns) != PB_OK)
                 return PERR(p, a, "link: expected conns=K with K an integer in 1..1000000, "
-                            "got \"%s\"", av);
+                            "got \"%s\"%s", av, pb_integer_hint(av + 6));
         } else {
             return PERR(p, a, "link: unknown attribute \"%s\"; expected conn=MODEL or conns=K",
                         av);

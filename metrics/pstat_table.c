@@ -277,6 +277,16 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
             }
             v[c] = col[c] >= 0 ? f[col[c]] : "";
         }
+        if (nf < hdr_nf) {
+            /* fewer: a row cut short (a file truncated mid-line, a lost
+             * comma) reads its fields into the wrong columns or none; was
+             * taken when every column compare reads was still there;
+             * a read column missing is named above */
+            rc = pb_error_set(err, PB_EPARSE, path, lineno, (long)len + 1,
+                              "%d fields; expected %d as in the header (a row "
+                              "cut short?)", nf, hdr_nf);
+            break;
+        }
         if (!*v[C_POINT] || !*v[C_METRIC] || !*v[C_SEED]) {
             int c = !*v[C_POINT] ? C_POINT : !*v[C_METRIC] ? C_METRIC : C_SEED;
             rc = pb_error_set(err, PB_EPARSE, path, lineno, fc[col[c]],

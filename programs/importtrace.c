@@ -258,8 +258,8 @@ int main(int argc, char **argv)
             if (!pb_opt_integer(optarg) || *end || optarg[0] == '-' || errno == ERANGE ||
                 opts.seed > 2147483647UL) {
                 fprintf(stderr, "%s: --seed: \"%s\"; expected a non-negative integer "
-                                "up to 2147483647\n",
-                        prog, optarg);
+                                "up to 2147483647%s\n",
+                        prog, optarg, pb_integer_hint(optarg));
                 pb_cli_free(&cli);
                 return 2;
             }
@@ -315,7 +315,8 @@ int main(int argc, char **argv)
             long v = strtol(optarg, &end, 10);
             if (*end || !pb_opt_integer(optarg) || v < 1 || v > 65535 || nports == MAX_PORTS) {
                 fprintf(stderr, "%s: --port: \"%s\"; expected a port from 1 to 65535 "
-                                "(at most %d)\n", prog, optarg, MAX_PORTS);
+                                "(at most %d)%s\n", prog, optarg, MAX_PORTS,
+                        pb_integer_hint(optarg));
                 pb_cli_free(&cli);
                 return 2;
             }

@@ -267,8 +267,8 @@ int main(int argc, char **argv)
         case O_EXEC_TIME:
             if (pb_duration_parse(arg, &exec_lim.timeout) != PB_OK || exec_lim.timeout < 0) {
                 fprintf(stderr, "%s: --exec-timeout %s: expected a duration with a "
-                                "unit (%s), 0 for none (try %s --help)\n",
-                        prog, arg, PB_DURATION_UNITS, prog);
+                                "unit (%s), 0 for none%s (try %s --help)\n",
+                        prog, arg, PB_DURATION_UNITS, pb_duration_hint(arg), prog);
                 pb_cli_free(&cli);
                 free(sets);
                 return 2;

@@ -148,8 +148,8 @@ int main(int argc, char **argv)
         errno = 0;
         long v = strtol(payload, &end, 10);
         if (errno || *end || !pb_opt_integer(payload) || v < 0 || v > 65536) {
-            fprintf(stderr, "%s: --payload: \"%s\"; expected bytes from 0 to 65536\n",
-                    prog, payload);
+            fprintf(stderr, "%s: --payload: \"%s\"; expected bytes from 0 to 65536%s\n",
+                    prog, payload, pb_integer_hint(payload));
             return 2;
         }
     }

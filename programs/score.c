@@ -111,6 +111,20 @@ static int parse_size(const char *s, unsigned long long *out)
     return !errno && !*end;
 }
 
+/* An integer flag in [lo, hi]: 1 and *v, or 0 after saying it was
+ * expected to be `expect` (and why it is not an integer:
+ * pb_integer_hint). */
+static int size_flag(const char *flag, const char *arg, unsigned long long lo,
+                     unsigned long long hi, const char *expect,
+                     unsigned long long *v)
+{
+    if (parse_size(arg, v) && *v >= lo && *v <= hi)
+        return 1;
+    fprintf(stderr, "%s: %s: \"%s\"; expected %s%s\n", prog, flag, arg, expect,
+            pb_integer_hint(arg));
+    return 0;
+}
+
 static int parse_tols(const char *s, score_opts *o)
 {
     o->ntol = 0;
@@ -285,27 +299,22 @@ int main(int argc, char **argv)
         case O_KEPT: kept_path = optarg; break;
         case O_QUERY: query_arg = optarg; break;
         case O_MIN:
-            if (!parse_size(optarg, &v)) {
-                fprintf(stderr, "%s: --min-instances: \"%s\"; expected an integer "
-                                "from 0 to %llu\n", prog, optarg, ULLONG_MAX);
+            if (!size_flag("--min-instances", optarg, 0, ULLONG_MAX,
+                           "an integer from 0 to 18446744073709551615", &v)) {
                 pb_cli_free(&cli);
                 return 2;
             }
             so.min_instances = v;
             break;
         case O_TOPN:
-            if (!parse_size(optarg, &v) || v == 0) {
-                fprintf(stderr, "%s: --topn: \"%s\"; expected an integer >= 1\n",
-                        prog, optarg);
+            if (!size_flag("--topn", optarg, 1, ULLONG_MAX, "an integer >= 1", &v)) {
                 pb_cli_free(&cli);
                 return 2;
             }
             so.topn = (size_t)v;
             break;
         case O_TOP:
-            if (!parse_size(optarg, &v)) {
-                fprintf(stderr, "%s: --top: \"%s\"; expected an integer >= 0 "
-                                "(0 = all)\n", prog, optarg);
+            if (!size_flag("--top", optarg, 0, ULLONG_MAX, "an integer >= 0 (0 = all)", &v)) {
                 pb_cli_free(&cli);
                 return 2;
             }
@@ -349,18 +358,15 @@ int main(int argc, char **argv)
         case O_RELIAB: rel_path = optarg; break;
         case O_CISEED:
         case O_SEED:
-            if (!parse_size(optarg, &v)) {
-                fprintf(stderr, "%s: --ci-seed: \"%s\"; expected an integer >= 0\n",
-                        prog, optarg);
+            if (!size_flag("--ci-seed", optarg, 0, ULLONG_MAX, "an integer >= 0", &v)) {
                 pb_cli_free(&cli);
                 return 2;
             }
             so.ci_seed = v;
             break;
         case O_CIREPS:
-            if (!parse_size(optarg, &v) || v > 10000000) {
-                fprintf(stderr, "%s: --ci-reps: \"%s\"; expected an integer from "
-                                "0 to 10000000\n", prog, optarg);
+            if (!size_flag("--ci-reps", optarg, 0, 10000000,
+                           "an integer from 0 to 10000000", &v)) {
                 pb_cli_free(&cli);
                 return 2;
             }

@@ -247,8 +247,9 @@ int skew_spec_add(skew_spec *s, const char *text, const char *where, long line,
         return pb_error_set(err, PB_EPARSE, where, line, 0,
                             "\"%s\": offset \"%s\" %s; expected a signed duration "
                             "with a unit (" PB_DURATION_UNITS ") such as +30ms, "
-                            "-1.5ms, 250us or 0", text, otext,
-                            rc == PB_ERANGE ? "is out of range" : "is malformed");
+                            "-1.5ms, 250us or 0%s", text, otext,
+                            rc == PB_ERANGE ? "is out of range" : "is malformed",
+                            pb_duration_hint(otext));
     if (comma) {
         const char *db = comma + 1, *de = comma + 1 + strlen(comma + 1);
         trim(&db, &de);
@@ -365,11 +366,11 @@ static int parse_dist(skew_dist *d, const char *text, int is_drift,
                       : pb_duration_parse(colon + 1, &d->param);
     if (rc != PB_OK || d->param < 0)
         return pb_error_set(err, PB_EPARSE, argname, 0, 0,
-                            "\"%s\": parameter \"%s\" is %s; expected %s, >= 0",
+                            "\"%s\": parameter \"%s\" is %s; expected %s, >= 0%s",
                             text, colon + 1,
                             rc == PB_ERANGE ? "out of range"
                                             : rc == PB_OK ? "negative" : "malformed",
-                            what);
+                            what, is_drift ? "" : pb_duration_hint(colon + 1));
     free(d->text);
     d->text = strdup(text);
     if (!d->text)

@@ -111,7 +111,7 @@ static int parse_params(cv_ctx *c, const conv_params *p, int64_t *user_L,
     } else if (pb_duration_parse(p->v, &c->v) != PB_OK || c->v < 0) {
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "option v: expected \"auto\", \"spike\" or a duration >= 0 such as "
-                            "10ms, got \"%s\"", p->v);
+                            "10ms, got \"%s\"%s", p->v, pb_duration_hint(p->v));
     }
     *user_L = -1;
     *full = 0;
@@ -123,7 +123,8 @@ static int parse_params(cv_ctx *c, const conv_params *p, int64_t *user_L,
         if (pb_duration_parse(p->lag_bound, &d) != PB_OK || d <= 0)
             return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                                 "option lag_bound: expected \"auto\", \"full\" or a "
-                                "positive duration such as 2s, got \"%s\"", p->lag_bound);
+                                "positive duration such as 2s, got \"%s\"%s", p->lag_bound,
+                                pb_duration_hint(p->lag_bound));
         *user_L = (d + c->mu - 1) / c->mu;
     }
     if (p->match && strcmp(p->match, "auto") && strcmp(p->match, "spike") &&

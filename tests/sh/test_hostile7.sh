@@ -51,7 +51,9 @@ printf '[{"traceId":"t","id":"1","localEndpoint":{"serviceName":"a"}}]\n' > none
 grep -q 'no span with a start time: 1 Zipkin spans without "timestamp" (first: none.json: \[0\])' none.err ||
     { cat none.err; fail "no span with a start time: not said"; }
 # still refused: a timestamp that is there but not a number, or no id
-printf '[{"traceId":"t","id":"1","timestamp":"5","localEndpoint":{"serviceName":"a"}}]\n' > strts.json
+# (a string of digits is one since round 15: protobuf's JSON mapping
+# writes int64 so; test_hostile15)
+printf '[{"traceId":"t","id":"1","timestamp":"5s","localEndpoint":{"serviceName":"a"}}]\n' > strts.json
 "$B/importtrace" -q -o x.tr strts.json 2> /dev/null && fail "string timestamp: accepted"
 printf '[{"traceId":"t","localEndpoint":{"serviceName":"a"}}]\n' > noid.json
 "$B/importtrace" -q -o x.tr noid.json 2> noid.err && fail "span without id and timestamp: accepted"

@@ -77,7 +77,7 @@ bad missing_process 'data[0].spans[0]: names process "p9", which is not in data[
  '{"data":[{"traceID":"t","processes":{"p1":{"serviceName":"a"}},"spans":[{"spanID":"s","startTime":1,"duration":1,"processID":"p9"}]}]}'
 bad not_jaeger 'expected a Jaeger document' '{"foo": 1}'
 bad start_string 'data[0].spans[0]: expected "startTime" as a whole number of microseconds' \
- '{"data":[{"traceID":"t","processes":{"p1":{"serviceName":"a"}},"spans":[{"spanID":"s","startTime":"1","duration":1,"processID":"p1"}]}]}'
+ '{"data":[{"traceID":"t","processes":{"p1":{"serviceName":"a"}},"spans":[{"spanID":"s","startTime":"2019-01-01T00:00:00Z","duration":1,"processID":"p1"}]}]}'
 bad start_negative 'out of range' \
  '{"data":[{"traceID":"t","processes":{"p1":{"serviceName":"a"}},"spans":[{"spanID":"s","startTime":-1,"duration":1,"processID":"p1"}]}]}'
 bad no_spans 'no spans' '{"data":[]}'
