@@ -580,6 +580,13 @@ typedef struct joint_params {
                            nats gained (joint_tieorder.c; metadata) */
     int ocx_on;         /* not an option: 1 while order_cross's step scores (the
                            crossed pairs out of question only then) */
+    int conf_ratio_copy; /* [conf_ratio_copy] with conf_copy_shuffle, the doubt ratio's copy
+                           side: 1 a second copy made without the shuffle, 2 the shuffled
+                           copy's rows the deal left alone, 0 the shuffled copy's rows
+                           (joint_cfratio.c), 0 */
+    double *cfr_stat;   /* not options: conf_ratio_copy's copy rows and doubt per link and */
+    double cfr_rows, cfr_ratio; /* all links; rows, the all-links ratio (metadata) */
+    int cfr_plain, cfr_used; /* 1 while its plain copy runs; 1 once it served */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1078,4 +1078,11 @@ const pb_option joint_options[] = {
      "more than uncross_min nats; metadata order_cross=on crossings= exchanges_tried= kept= "
      "gain= (joint_tieorder.c; docs/joint/loss_late.md \"The eBPF capture: crossed calls and "
      "the order of answers (h210)\"); 0: off"},
+    {"conf_ratio_copy", PB_OPT_INT, offsetof(joint_params, conf_ratio_copy), "0", 0, 2,
+     "confidences only, with conf_copy_shuffle: the self-calibration's doubt ratio (the real "
+     "rows' mean doubt over the copy rows') takes its copy side from 1: a second copy made "
+     "without the shuffle (one more inference of the copy), 2: the shuffled copy's rows whose "
+     "truth parent the deal left alone; the map still from the shuffled copy; metadata "
+     "conf_ratio_copy= (joint_cfratio.c; docs/joint/confidence_late.md \"The doubt ratio "
+     "beside a shuffled copy (h221)\"); 0: the shuffled copy's rows"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
