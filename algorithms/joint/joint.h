@@ -587,6 +587,9 @@ typedef struct joint_params {
     double *cfr_stat;   /* not options: conf_ratio_copy's copy rows and doubt per link and */
     double cfr_rows, cfr_ratio; /* all links; rows, the all-links ratio (metadata) */
     int cfr_plain, cfr_used; /* 1 while its plain copy runs; 1 once it served */
+    double conf_ratio_share; /* [conf_ratio_share] conf_ratio_copy=1: the plain copy's window
+                           is this share of the shuffled copy's (conf_sim_share and its
+                           floor of pairs scaled), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1085,4 +1085,8 @@ const pb_option joint_options[] = {
      "truth parent the deal left alone; the map still from the shuffled copy; metadata "
      "conf_ratio_copy= (joint_cfratio.c; docs/joint/confidence_late.md \"The doubt ratio "
      "beside a shuffled copy (h221)\"); 0: the shuffled copy's rows"},
+    {"conf_ratio_share", PB_OPT_DOUBLE, offsetof(joint_params, conf_ratio_share), "1", 0.05, 1,
+     "speed, confidences only: conf_ratio_copy=1's plain copy made of a window this share of "
+     "the shuffled copy's (conf_sim_share and the copy's floor of pairs scaled by it); "
+     "default 1: the same window"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1129,9 +1129,19 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             memcpy(sl, s->sloss_copy, sizeof sl);
             s->p.cfr_plain = 1;
             s->p.conf_copy_shuffle = 0;
+            /* conf_ratio_share: a smaller window for this copy */
+            double ssh = s->p.conf_sim_share;
+            int scp = s->p.conf_copy_pairs, ssp = s->p.conf_sim_pairs;
+            s->p.conf_sim_share *= s->p.conf_ratio_share;
+            s->p.conf_copy_pairs =
+                (int)((scp > 0 ? scp : ssp) * s->p.conf_ratio_share + 0.5);
+            if (s->p.conf_copy_pairs < 1)
+                s->p.conf_copy_pairs = 1;
             rc = sim_points(s, (uint32_t)s->p.conf_seed, esc, moff, early, late,
                             lossy > 0 ? drop : NULL, lossy > 0 ? rest : NULL, shares, &pp, &npp,
                             &capp, !pool);
+            s->p.conf_sim_share = ssh;
+            s->p.conf_copy_pairs = scp;
             s->p.conf_copy_shuffle = 1;
             s->p.cfr_plain = 0;
             if (rc == PB_OK)
