@@ -23,7 +23,9 @@
  *   1: the copy side of the ratio (its rows and their summed doubt, per
  *      link and for all links) comes from a second copy made as without
  *      the shuffle (same seed); its rows feed no map and no siblings-cap
- *      test.  One more inference of the copy's window.
+ *      test.  One more inference of the copy's window (conf_ratio_share:
+ *      a smaller window), skipped where the deal moved no request (the
+ *      shuffled copy is then a plain one).
  *   2: no second copy: the copy side of the ratio is the shuffled copy's
  *      rows whose truth parent the deal left alone (cpar == par: a
  *      request overlapping none of its link, or dealt its own calls).
@@ -48,7 +50,8 @@ int joint_cfr_begin(joint *s)
 
 int joint_cfr_plain_wanted(const joint *s)
 {
-    return s->p.cfr_stat && s->p.conf_ratio_copy == 1;
+    /* a deal that moved no request made a plain copy already */
+    return s->p.cfr_stat && s->p.conf_ratio_copy == 1 && s->p.cfs_moved > 0;
 }
 
 void joint_cfr_row(joint *s, uint32_t link, double stated, int unmoved)
@@ -79,7 +82,7 @@ void joint_cfr_take_plain(joint *s, const double *before, size_t nstat)
 
 void joint_cfr_copy_side(const joint *s, uint32_t l, double *rows, double *doubt)
 {
-    if (!s->p.cfr_stat)
+    if (!s->p.cfr_stat || (s->p.conf_ratio_copy == 1 && !(s->p.cfs_moved > 0)))
         return;
     *rows = s->p.cfr_stat[2 * (size_t)l];
     *doubt = s->p.cfr_stat[2 * (size_t)l + 1];
@@ -88,7 +91,7 @@ void joint_cfr_copy_side(const joint *s, uint32_t l, double *rows, double *doubt
 void joint_cfr_end(joint *s)
 {
     if (s->p.cfr_stat)
-        s->p.cfr_used = 1;
+        s->p.cfr_used = s->p.conf_ratio_copy == 1 && !(s->p.cfs_moved > 0) ? 2 : 1;
     free(s->p.cfr_stat);
     s->p.cfr_stat = NULL;
 }
@@ -102,7 +105,8 @@ int joint_cfr_meta(const joint *s, pb_result *res)
                           "conf_ratio_copy=%d copy_rows=%.0f ratio_all_links=%.3g (the doubt "
                           "ratio's copy side: %s)",
                           s->p.conf_ratio_copy, s->p.cfr_rows, s->p.cfr_ratio,
-                          s->p.conf_ratio_copy == 1 ? "a copy made without the shuffle"
-                                                    : "the shuffled copy's rows the deal left "
-                                                      "alone");
+                          s->p.cfr_used == 2 ? "the deal moved no request: the shuffled copy's"
+                          : s->p.conf_ratio_copy == 1 ? "a copy made without the shuffle"
+                                                      : "the shuffled copy's rows the deal left "
+                                                        "alone");
 }
