@@ -604,6 +604,16 @@ typedef struct joint_params {
     double unp_win_max; /* [unp_win_max] unp_win: the largest window searched as a window,
                            share of the messages; a larger one runs the whole second
                            search (joint_unpwin.c); default 0.5 */
+    int conf_ratio_copy; /* [conf_ratio_copy] with conf_copy_shuffle, the doubt ratio's copy
+                           side: 1 a second copy made without the shuffle, 2 the shuffled
+                           copy's rows the deal left alone, 0 the shuffled copy's rows
+                           (joint_cfratio.c), 0 */
+    double *cfr_stat;   /* not options: conf_ratio_copy's copy rows and doubt per link and */
+    double cfr_rows, cfr_ratio; /* all links; rows, the all-links ratio (metadata) */
+    int cfr_plain, cfr_used; /* 1 while its plain copy runs; 1 once it served */
+    double conf_ratio_share; /* [conf_ratio_share] conf_ratio_copy=1: the plain copy's window
+                           is this share of the shuffled copy's (conf_sim_share and its
+                           floor of pairs scaled), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -271,6 +271,8 @@ int joint_confidence(joint *s, double *conf)
     s->p.cft_copies = s->p.cft_spread = 0; /* conf_copy_tick's counts (joint_cftick.c) */
     s->p.cfs_copies = 0; /* conf_copy_shuffle's (joint_cfshuf.c) */
     s->p.cfs_clusters = s->p.cfs_moved = 0;
+    s->p.cfr_used = 0; /* conf_ratio_copy's (joint_cfratio.c) */
+    s->p.cfr_rows = s->p.cfr_ratio = 0;
     if (rc == PB_OK && s->p.conf_selfcal)
         rc = joint_selfcal(s, share, conf, raw_shares);
     if (rc == PB_OK && s->p.conf_siblings)
@@ -335,6 +337,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             (long long)s->p.subtick_tick, s->p.cft_copies, s->p.cft_spread);
     if (rc == PB_OK && s->scal_done) /* conf_copy_shuffle (joint_cfshuf.c) */
         rc = joint_cf_shuffle_meta(s, res);
+    if (rc == PB_OK && s->scal_done) /* conf_ratio_copy (joint_cfratio.c) */
+        rc = joint_cfr_meta(s, res);
     if (rc == PB_OK && s->scal_done && s->p.conf_thin_own && s->p.cfn_links)
         rc = pb_result_meta(res, "conf_thin_own=1 thin_links=%d rows_lowered=%d (links without "
                             "a map of their own: stated at most their own few copy rows' map "

@@ -1120,4 +1120,15 @@ const pb_option joint_options[] = {
      "whole second search (metadata unp_win=whole reason=window_over_max) (joint_unpwin.c; "
      "docs/joint/loss_late.md \"The loss rule's cost: the window at any size (h222)\"); "
      "default 0.5"},
+    {"conf_ratio_copy", PB_OPT_INT, offsetof(joint_params, conf_ratio_copy), "0", 0, 2,
+     "confidences only, with conf_copy_shuffle: the self-calibration's doubt ratio (the real "
+     "rows' mean doubt over the copy rows') takes its copy side from 1: a second copy made "
+     "without the shuffle (one more inference of the copy), 2: the shuffled copy's rows whose "
+     "truth parent the deal left alone; the map still from the shuffled copy; metadata "
+     "conf_ratio_copy= (joint_cfratio.c; docs/joint/confidence_late.md \"The doubt ratio "
+     "beside a shuffled copy (h221)\"); 0: the shuffled copy's rows"},
+    {"conf_ratio_share", PB_OPT_DOUBLE, offsetof(joint_params, conf_ratio_share), "1", 0.05, 1,
+     "speed, confidences only: conf_ratio_copy=1's plain copy made of a window this share of "
+     "the shuffled copy's (conf_sim_share and the copy's floor of pairs scaled by it); "
+     "default 1: the same window"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

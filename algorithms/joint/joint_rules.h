@@ -889,5 +889,19 @@ int joint_rsmemo_meta(const joint *s, pb_result *res);
 extern int joint_rsmemo_test_off;
 extern int joint_rsmemo_test_verify;
 extern size_t joint_rsmemo_test_bad;
+/* joint_cfratio.c, conf_ratio_copy: the doubt ratio's copy side where the
+ * result's confidences use a shuffled copy.  begin: set up (PB_OK or
+ * PB_ENOMEM); plain_wanted: 1 when a copy without the shuffle is to be
+ * made; row: a shuffled copy's row (mode 2); take_plain: the plain copy's
+ * rows taken out of scal_stat (restored to before, nstat per link);
+ * copy_side: link l's copy rows and summed doubt (unchanged when off);
+ * end: freed; meta: its line */
+int joint_cfr_begin(joint *s);
+int joint_cfr_plain_wanted(const joint *s);
+void joint_cfr_row(joint *s, uint32_t link, double stated, int unmoved);
+void joint_cfr_take_plain(joint *s, const double *before, size_t nstat);
+void joint_cfr_copy_side(const joint *s, uint32_t l, double *rows, double *doubt);
+void joint_cfr_end(joint *s);
+int joint_cfr_meta(const joint *s, pb_result *res);
 
 #endif

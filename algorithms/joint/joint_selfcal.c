@@ -983,7 +983,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     /* the simulated rows: stated confidence and right or not, by link */
     uint32_t nl = s->nlinks;
     uint32_t *lk2 = NULL;
-    if (rc == PB_OK && s->p.conf_siblings && s->p.conf_sib_learn) {
+    if (rc == PB_OK && s->p.conf_siblings && s->p.conf_sib_learn && !s->p.cfr_plain) {
         lk2 = malloc(((size_t)n2 + 1) * sizeof *lk2);
         if (!lk2)
             rc = PB_ENOMEM;
@@ -1023,6 +1023,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             st[4] += 1 - stated;
         }
         (*pts)[(*np)++] = (joint_spt){stated, s->pr[i].link, (unsigned char)ok};
+        joint_cfr_row(s, s->pr[i].link, stated, tpar[i] == s->par[i]); /* conf_ratio_copy=2 */
         if (lk2)
             lk2[p] = s->pr[i].link;
     }
@@ -1059,6 +1060,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     memset(s->sib_cright, 0, sizeof s->sib_cright);
     if (!n)
         return PB_OK;
+    if (joint_cfr_begin(s) != PB_OK) /* conf_ratio_copy (joint_cfratio.c) */
+        return PB_ENOMEM;
     double *esc = malloc(((size_t)s->nnodes + 1) * sizeof *esc);
     uint32_t *moff = NULL;
     pb_ns *early = NULL, *late = NULL;
@@ -1106,6 +1109,56 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         rc = sim_points(s, (uint32_t)s->p.conf_seed + (uint32_t)r, esc, moff, early, late,
                         lossy > 0 ? drop : NULL, lossy > 0 ? rest : NULL, shares, &pts, &np,
                         &cap, !pool || r == nsims);
+    /* conf_ratio_copy=1 (joint_cfratio.c): a copy without the shuffle for
+     * the doubt ratio's copy side only (no map, no cap test, its counters
+     * out of the metadata) */
+    if (rc == PB_OK && joint_cfr_plain_wanted(s)) {
+        size_t ns = JOINT_SCAL_NSTAT * ((size_t)nl + 1);
+        double *before = malloc(ns * sizeof *before);
+        joint_spt *pp = NULL;
+        uint32_t npp = 0;
+        size_t capp = 0;
+        rc = before ? PB_OK : PB_ENOMEM;
+        if (rc == PB_OK) {
+            memcpy(before, s->scal_stat, ns * sizeof *before);
+            int sf = s->sfast_restart, sr = s->scal_sel_real, ct = s->p.cft_copies,
+                cs = s->p.cft_spread;
+            size_t se = s->scal_escaped, at = s->anch_turned, sz = s->sloss_zone, sk[3];
+            double sl[3];
+            memcpy(sk, s->sblk_keys, sizeof sk);
+            memcpy(sl, s->sloss_copy, sizeof sl);
+            s->p.cfr_plain = 1;
+            s->p.conf_copy_shuffle = 0;
+            /* conf_ratio_share: a smaller window for this copy */
+            double ssh = s->p.conf_sim_share;
+            int scp = s->p.conf_copy_pairs, ssp = s->p.conf_sim_pairs;
+            s->p.conf_sim_share *= s->p.conf_ratio_share;
+            s->p.conf_copy_pairs =
+                (int)((scp > 0 ? scp : ssp) * s->p.conf_ratio_share + 0.5);
+            if (s->p.conf_copy_pairs < 1)
+                s->p.conf_copy_pairs = 1;
+            rc = sim_points(s, (uint32_t)s->p.conf_seed, esc, moff, early, late,
+                            lossy > 0 ? drop : NULL, lossy > 0 ? rest : NULL, shares, &pp, &npp,
+                            &capp, !pool);
+            s->p.conf_sim_share = ssh;
+            s->p.conf_copy_pairs = scp;
+            s->p.conf_copy_shuffle = 1;
+            s->p.cfr_plain = 0;
+            if (rc == PB_OK)
+                joint_cfr_take_plain(s, before, JOINT_SCAL_NSTAT);
+            s->sfast_restart = sf;
+            s->scal_sel_real = sr;
+            s->p.cft_copies = ct;
+            s->p.cft_spread = cs;
+            s->scal_escaped = se;
+            s->anch_turned = at;
+            s->sloss_zone = sz;
+            memcpy(s->sblk_keys, sk, sizeof sk);
+            memcpy(s->sloss_copy, sl, sizeof sl);
+        }
+        free(before);
+        free(pp);
+    }
     /* the real rows exempt where every pair up to the root is */
     unsigned char *exr = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
     if (rc == PB_OK && !exr)
@@ -1174,8 +1227,12 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         joint_sibstr_real(s, conf, exr);
     for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {
         double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l;
-        double r = ((st[6] + 1) / (st[5] + 1)) / ((st[4] + 1) / (st[0] + 1));
+        double crows = st[0], cdoubt = st[4];
+        joint_cfr_copy_side(s, l, &crows, &cdoubt); /* conf_ratio_copy (joint_cfratio.c) */
+        double r = ((st[6] + 1) / (st[5] + 1)) / ((cdoubt + 1) / (crows + 1));
         st[7] = r > 1 ? r : 1;
+        if (l == nl && s->p.cfr_stat)
+            s->p.cfr_ratio = st[7];
     }
     /* conf_thin_own: a thin link's own map too (joint_cfthin.c) */
     joint_cfthin thin;
@@ -1215,6 +1272,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         s->scal_done = 1;
     }
     joint_cfthin_free(&thin);
+    joint_cfr_end(s);
     free(lo);
     free(val);
     free(w);
