@@ -890,4 +890,7 @@ extern int joint_rsmemo_test_off;
 extern int joint_rsmemo_test_verify;
 extern size_t joint_rsmemo_test_bad;
 
+/* thread_soft: may the term weigh visit q's walk (joint_thread.c; h225) */
+int joint_thread_weighs(const joint *s, uint32_t q);
+
 #endif
