@@ -205,8 +205,8 @@ int joint_rsb_add(joint *s, struct joint_rsb **Rp, uint32_t q, const joint_wrec 
     const jpair *qq = &s->pr[q], *pc = &s->pr[c];
     const uint32_t b = qq->callee, ein = qq->link;
     if (!s->dk_off || (s->la_timer && s->la_timer[b]) || s->lser_on || s->lc_on ||
-        (s->p.thread_soft > 0 && s->thr) || (s->os_ein && s->os_ein[ein]) || !ref->valid ||
-        ref->q != q || ref->ncnt == 0)
+        (s->p.thread_soft > 0 && s->thr && joint_thread_weighs(s, q)) ||
+        (s->os_ein && s->os_ein[ein]) || !ref->valid || ref->q != q || ref->ncnt == 0)
         return 0;
     const uint32_t lc = pc->link;
     if (s->link_src[lc] != b)

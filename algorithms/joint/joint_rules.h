@@ -904,4 +904,7 @@ void joint_cfr_copy_side(const joint *s, uint32_t l, double *rows, double *doubt
 void joint_cfr_end(joint *s);
 int joint_cfr_meta(const joint *s, pb_result *res);
 
+/* thread_soft: may the term weigh visit q's walk (joint_thread.c; h225) */
+int joint_thread_weighs(const joint *s, uint32_t q);
+
 #endif

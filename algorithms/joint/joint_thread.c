@@ -586,3 +586,14 @@ int joint_thread_free_any(const joint *s)
             return 1;
     return 0;
 }
+
+/* thread_soft: can the term weigh visit q's walk at all (else
+ * joint_thread_ll is 0 for q whatever its calls; joint_rsbound.c, h225) */
+int joint_thread_weighs(const joint *s, uint32_t q)
+{
+    const struct joint_thr *t = s->thr;
+    if (!t || !t->soft_any || t->muted)
+        return 0;
+    const jpair *x = &s->pr[q];
+    return thr_of(s, x->call) != 0 && x->callee < t->nn && t->son[x->callee];
+}
