@@ -277,3 +277,21 @@ id,ts,recv_ts,src,dst,type,callid,path,cause
 8,1.000600,,B,client,return,,p1,5
 CSV
 }
+
+# scramble_threads IN OUT: IN with each service's thread labels (the
+# thread column of the rows it receives, dst) dealt out again at random
+# among its rows (awk's srand(5)): threads that say nothing about visits
+scramble_threads() {
+    awk 'BEGIN { FS = OFS = ","; srand(5) }
+         /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+         { d = $c["dst"]; n[d]++; v[d, n[d]] = $c["thread"] }
+         END { for (d in n) { for (i = n[d]; i > 1; i--) { j = int(rand() * i) + 1
+                              t = v[d, i]; v[d, i] = v[d, j]; v[d, j] = t }
+                              for (i = 1; i <= n[d]; i++) print d, i, v[d, i] } }' "$1" |
+        sort -t, -k1,1 -k2,2n > "$tmp/deal"
+    awk 'BEGIN { FS = OFS = "," }
+         NR == FNR { th[$1, $2] = $3; next }
+         /^#/ { print; next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
+         { d = $c["dst"]; k[d]++; $c["thread"] = th[d, k[d]]; print }' "$tmp/deal" "$1" \
+        > "$2"
+}

@@ -44,18 +44,7 @@ awk -v a="$e0" -v b="$e1" 'BEGIN { exit !(a <= 0.85 && b >= a + 0.10) }' ||
     fail "thread_bound=0 $e0 (want <= 0.85), thread_bound=1 $e1 (want 10 points more)"
 # threads that say nothing: each service's thread labels dealt out again
 # at random among its rows (awk's srand(5)): the test must reject them all
-awk 'BEGIN { FS = OFS = ","; srand(5) }
-     /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-     { d = $c["dst"]; n[d]++; v[d, n[d]] = $c["thread"] }
-     END { for (d in n) { for (i = n[d]; i > 1; i--) { j = int(rand() * i) + 1
-                          t = v[d, i]; v[d, i] = v[d, j]; v[d, j] = t }
-                          for (i = 1; i <= n[d]; i++) print d, i, v[d, i] } }' "$tmp/m.csv" |
-    sort -t, -k1,1 -k2,2n > "$tmp/deal"
-awk 'BEGIN { FS = OFS = "," }
-     NR == FNR { th[$1, $2] = $3; next }
-     /^#/ { print; next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
-     { d = $c["dst"]; k[d]++; $c["thread"] = th[d, k[d]]; print }' "$tmp/deal" "$tmp/m.csv" \
-    > "$tmp/s.csv"
+scramble_threads "$tmp/m.csv" "$tmp/s.csv"
 cmp -s "$tmp/m.csv" "$tmp/s.csv" && fail "scrambling the threads changed nothing"
 run_nocal "$tmp/s.csv" "$tmp/s0.res" -s thread_soft=0 -s thread_bound=0
 run_nocal "$tmp/s.csv" "$tmp/s1.res" -s thread_soft=0 -s thread_bound=1

@@ -60,18 +60,7 @@ if [ "$3" = with_term ]; then assignment_of "$tmp/t1.res" > "$tmp/a"; else assig
 cmp -s "$tmp/a" "$tmp/b" || fail "pick=2 kept=$3: not that search's assignment"
 # threads that say nothing (each service's labels dealt out again): no
 # service weighed, no second search, thread_soft=0's assignment
-awk 'BEGIN { FS = OFS = ","; srand(5) }
-     /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-     { d = $c["dst"]; n[d]++; v[d, n[d]] = $c["thread"] }
-     END { for (d in n) { for (i = n[d]; i > 1; i--) { j = int(rand() * i) + 1
-                          t = v[d, i]; v[d, i] = v[d, j]; v[d, j] = t }
-                          for (i = 1; i <= n[d]; i++) print d, i, v[d, i] } }' "$tmp/bb.csv" |
-    sort -t, -k1,1 -k2,2n > "$tmp/deal"
-awk 'BEGIN { FS = OFS = "," }
-     NR == FNR { th[$1, $2] = $3; next }
-     /^#/ { print; next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
-     { d = $c["dst"]; k[d]++; $c["thread"] = th[d, k[d]]; print }' "$tmp/deal" "$tmp/bb.csv" \
-    > "$tmp/s.csv"
+scramble_threads "$tmp/bb.csv" "$tmp/s.csv"
 run_nocal "$tmp/s.csv" "$tmp/s0.res" -s thread_soft=0
 run_nocal "$tmp/s.csv" "$tmp/s3.res" -s thread_soft=0.5 -s thread_soft_pick=3
 ! grep -q '^# thread_soft_check=\|^# thread_soft=' "$tmp/s3.res" ||

@@ -37,18 +37,7 @@ awk -v a="$e0" -v b="$e5" 'BEGIN { exit !(b >= a + 0.04) }' ||
     fail "thread_soft=0 $e0, pick=5 $e5 (want 4 points more)"
 awk -v a="$e3" -v b="$e5" 'BEGIN { exit !(b >= a) }' || fail "pick=5 $e5 below pick=3 $e3"
 # threads that say nothing (each service's labels dealt out again)
-awk 'BEGIN { FS = OFS = ","; srand(5) }
-     /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-     { d = $c["dst"]; n[d]++; v[d, n[d]] = $c["thread"] }
-     END { for (d in n) { for (i = n[d]; i > 1; i--) { j = int(rand() * i) + 1
-                          t = v[d, i]; v[d, i] = v[d, j]; v[d, j] = t }
-                          for (i = 1; i <= n[d]; i++) print d, i, v[d, i] } }' "$tmp/bb.csv" |
-    sort -t, -k1,1 -k2,2n > "$tmp/deal"
-awk 'BEGIN { FS = OFS = "," }
-     NR == FNR { th[$1, $2] = $3; next }
-     /^#/ { print; next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
-     { d = $c["dst"]; k[d]++; $c["thread"] = th[d, k[d]]; print }' "$tmp/deal" "$tmp/bb.csv" \
-    > "$tmp/s.csv"
+scramble_threads "$tmp/bb.csv" "$tmp/s.csv"
 cmp -s "$tmp/bb.csv" "$tmp/s.csv" && fail "scrambling the threads changed nothing"
 run_nocal "$tmp/s.csv" "$tmp/s0.res" -s thread_soft=0
 run_nocal "$tmp/s.csv" "$tmp/s5.res" -s thread_soft=0.5 -s thread_soft_pick=5
