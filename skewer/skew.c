@@ -1035,6 +1035,23 @@ static int cmp_cand(const void *a, const void *b)
     return strcmp(((const nb_cand *)a)->name, ((const nb_cand *)b)->name);
 }
 
+static uint32_t slot_src(const pair_slot *p)
+{
+    return (uint32_t)((p->key - 1) >> 32);
+}
+
+static uint32_t slot_dst(const pair_slot *p)
+{
+    return (uint32_t)(p->key - 1);
+}
+
+static int cmp_slot_key(const void *a, const void *b)
+{
+    uint64_t x = (*(const pair_slot *const *)a)->key,
+             y = (*(const pair_slot *const *)b)->key;
+    return (x > y) - (x < y);
+}
+
 int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
                         pb_error *err)
 {
@@ -1080,18 +1097,44 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
      * writes spans seen from one side only) */
     size_t blind_pairs = 0;
     pb_strbuf blind = {0}, body = {0};
-    for (uint32_t u = 0; u < nn && u < e->nnodes; u++)
-        for (uint32_t v = u + 1; v < nn && v < e->nnodes; v++) {
-            const pair_slot *uv = pair_get(e, u, v), *vu = pair_get(e, v, u);
-            if (uv && vu && uv->differ + vu->differ == 0) {
-                blind_pairs++;
-                rc |= pb_strbuf_printf(&blind,
-                                       "# pair %s<>%s: no clock information: all %llu "
-                                       "messages have ts == recv_ts\n",
-                                       pb_strtab_str(nodes, u), pb_strtab_str(nodes, v),
-                                       (unsigned long long)(uv->count + vu->count));
-            }
+    /* the pairs with messages, sorted by (src, dst), and where each src's
+     * run starts: both loops below visit only pairs that exist, so the cost is
+     * O(P log P) in the P node pairs with messages, not O(nodes^2) */
+    const pair_slot **ps = malloc((e->count ? e->count : 1) * sizeof *ps);
+    size_t *start = malloc(((size_t)nn + 1) * sizeof *start);
+    if (!ps || !start) {
+        free(ps);
+        free(start);
+        free(off);
+        free(done);
+        free(queue);
+        free(cand);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    size_t np = 0;
+    for (size_t i = 0; i < e->cap; i++)
+        if (e->slots[i].key)
+            ps[np++] = &e->slots[i];
+    pb_sort(ps, np, sizeof *ps, cmp_slot_key);
+    for (size_t k = 0, u = 0; u <= nn; u++) {
+        while (k < np && slot_src(ps[k]) < u)
+            k++;
+        start[u] = k;
+    }
+    for (size_t k = 0; k < np; k++) {
+        uint32_t u = slot_src(ps[k]), v = slot_dst(ps[k]);
+        if (u >= nn || v >= nn || v <= u)
+            continue;
+        const pair_slot *uv = ps[k], *vu = pair_get(e, v, u);
+        if (vu && uv->differ + vu->differ == 0) {
+            blind_pairs++;
+            rc |= pb_strbuf_printf(&blind,
+                                   "# pair %s<>%s: no clock information: all %llu "
+                                   "messages have ts == recv_ts\n",
+                                   pb_strtab_str(nodes, u), pb_strtab_str(nodes, v),
+                                   (unsigned long long)(uv->count + vu->count));
         }
+    }
     rc |= pb_strbuf_printf(out,
                            "# skewer --estimate: clock offsets relative to %s, "
                            "from the minimum one-way delay in each direction of "
@@ -1105,9 +1148,10 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
     while (qh < qt) {
         uint32_t u = queue[qh++];
         size_t nc = 0;
-        for (uint32_t v = 0; v < nn; v++) {
+        for (size_t k = start[u]; k < start[u + 1]; k++) {
+            uint32_t v = slot_dst(ps[k]);
             pb_ns d;
-            if (!done[v] && v != u && skew_estimate_pair(e, u, v, &d))
+            if (v < nn && !done[v] && v != u && skew_estimate_pair(e, u, v, &d))
                 cand[nc++] = (nb_cand){v, pb_strtab_str(nodes, v)};
         }
         pb_sort(cand, nc, sizeof *cand, cmp_cand);
@@ -1143,6 +1187,8 @@ int skew_estimate_write(skew_estimate *e, const char *ref_node, pb_strbuf *out,
     rc |= pb_strbuf_puts(out, pb_strbuf_str(&blind));
     pb_strbuf_free(&body);
     pb_strbuf_free(&blind);
+    free(ps);
+    free(start);
     pb_strbuf names = {0};
     for (uint32_t v = 0; v < nn; v++)
         if (!done[v]) {

@@ -23,6 +23,7 @@
 #include "conv_int.h"
 #include "conv_mu.h"
 #include "pb_tick.h"
+#include "pb_sort.h"
 
 /* ------------------------------------------------------------------ */
 /* Lag bound */
@@ -197,6 +198,16 @@ static void sort_by_ts(size_t *ix, size_t *tmp, size_t n, const pb_msg *m)
     while (j < n)
         tmp[k++] = ix[j++];
     memcpy(ix, tmp, n * sizeof *ix);
+}
+
+typedef struct root_name {
+    const char *name;
+    uint32_t node;
+} root_name;
+
+static int cmp_root_name(const void *a, const void *b)
+{
+    return strcmp(((const root_name *)a)->name, ((const root_name *)b)->name);
 }
 
 static int convolution_run(const pb_trace_view *tv, const void *params,
@@ -404,13 +415,21 @@ static int convolution_run(const pb_trace_view *tv, const void *params,
         }
         if (!rc && nr == 0 && best != UINT32_MAX)
             rl[nr++] = best;
-        for (uint32_t a = 1; a < nr; a++)
-            for (uint32_t b = a; b > 0 && strcmp(node_name(&c, rl[b - 1]),
-                                                 node_name(&c, rl[b])) > 0; b--) {
-                uint32_t t = rl[b];
-                rl[b] = rl[b - 1];
-                rl[b - 1] = t;
-            }
+        /* name order by a sort, not insertion (quadratic when every
+         * client of many is a root); node names are distinct, so the order
+         * is the same */
+        root_name *rn = nr ? malloc(nr * sizeof *rn) : NULL;
+        if (nr && !rn) {
+            free(rl);
+            rc = oom(&c);
+            goto done;
+        }
+        for (uint32_t a = 0; a < nr; a++)
+            rn[a] = (root_name){node_name(&c, rl[a]), rl[a]};
+        pb_sort(rn, nr, sizeof *rn, cmp_root_name);
+        for (uint32_t a = 0; a < nr; a++)
+            rl[a] = rn[a].node;
+        free(rn);
         for (uint32_t a = 0; a < nr && !rc; a++) {
             pb_strbuf_printf(&roots, "%s%s", a ? "," : "", node_name(&c, rl[a]));
             rc = conv_find_paths_from_root(&c, rl[a]);

@@ -111,5 +111,36 @@ if [ -x "${PB_BENCHBIN:-}/bench_convolution" ]; then
 else
     echo "(bench_convolution binary not built: run through make bench)"
 fi
+
+# many nodes that share nothing: n/2 call/return pairs, each between its own
+# two nodes (n$i -> m$i).  Both costs must grow linearly (n log n) in
+# messages: skewer --estimate once looked at every node pair per node
+# (quadratic in nodes), convolution put its roots in name order by
+# insertion (quadratic in roots).  Times double with n when linear.
+echo
+echo "Disjoint node pairs: skewer --estimate and convolution, time over n (should double with n)"
+printf '%-34s %9s %8s %8s\n' what messages cpu_s max_MB
+pairs_row() { # WHAT N COMMAND...
+    what=$1 n=$2
+    shift 2
+    if [ -n "$timer" ]; then
+        $timer -f '%U %S %M' -o "$D/pairs_time" "$@" > /dev/null 2>&1 || { printf '%-34s failed\n' "$what"; return; }
+        awk -v w="$what" -v n="$n" '{ printf "%-34s %9d %8.2f %8.0f\n", w, n, $1 + $2, $3 / 1024 }' "$D/pairs_time"
+    else
+        "$@" > /dev/null 2>&1 || printf '%-34s failed\n' "$what"
+    fi
+}
+if [ "$quick" = 1 ]; then sizes="20000 40000 80000"; else sizes="50000 100000 200000 400000"; fi
+for n in $sizes; do
+    awk -v n="$n" 'BEGIN { print "id,ts,recv_ts,src,dst,type,callid"
+        for (i = 0; i < n / 2; i++) {
+            t = 1 + i * 2e-6
+            printf "%d,%.9f,%.9f,n%d,m%d,call,%d\n", 2 * i, t, t + 3e-7, i, i, i
+            printf "%d,%.9f,%.9f,m%d,n%d,return,%d\n", 2 * i + 1, t + 1e-6, t + 1.5e-6, i, i, i } }' > "$D/pairs_$n.csv"
+    [ -x "$B/skewer" ] && pairs_row "skewer --estimate, pairs" "$n" "$B/skewer" --estimate "$D/pairs_$n.csv"
+    pairs_row "convolution, pairs" "$n" "$B/infer" --algo convolution "$D/pairs_$n.csv"
+    rm -f "$D/pairs_$n.csv"
+done
+rm -f "$D/pairs_time"
 rm -f "$D/conv_result.csv" "$D/conv_rss" "$D/conv_err"
 exit 0
