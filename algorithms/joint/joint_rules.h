@@ -890,4 +890,9 @@ extern int joint_rsmemo_test_off;
 extern int joint_rsmemo_test_verify;
 extern size_t joint_rsmemo_test_bad;
 
+/* joint_memraw.c: joint_fit's raw-histogram memo, each key's filled bins only */
+int joint_mr_begin(joint *s);
+const double *joint_mr_row(const joint *s, uint32_t k);
+double *joint_mr_put(joint *s, uint32_t k, size_t n);
+
 #endif
