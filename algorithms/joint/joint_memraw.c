@@ -112,3 +112,8 @@ double *joint_mr_put(joint *s, uint32_t k, size_t n)
     }
     return s->hraw + get(s->hraw, HDR + 2 * (size_t)k);
 }
+
+size_t joint_mr_used(const joint *s)
+{
+    return s->hraw ? get(s->hraw, 1) : 0;
+}

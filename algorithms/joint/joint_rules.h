@@ -894,5 +894,6 @@ extern size_t joint_rsmemo_test_bad;
 int joint_mr_begin(joint *s);
 const double *joint_mr_row(const joint *s, uint32_t k);
 double *joint_mr_put(joint *s, uint32_t k, size_t n);
+size_t joint_mr_used(const joint *s); /* doubles the memo holds (tests) */
 
 #endif
