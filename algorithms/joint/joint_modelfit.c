@@ -270,10 +270,7 @@ int joint_fit(joint *s, const unsigned char *only)
      * its density (the same inputs give the same smoothing): most keys
      * between two refits of a search that moved a few calls */
     if (s->nkeys > s->hraw_cap) {
-        double *a = realloc(s->hraw, (size_t)s->nkeys * (nb + 3) * sizeof *a);
-        uint32_t *lo = a ? realloc(s->rlo, (size_t)s->nkeys * sizeof *lo) : NULL;
-        if (a)
-            s->hraw = a;
+        uint32_t *lo = realloc(s->rlo, (size_t)s->nkeys * sizeof *lo);
         if (lo)
             s->rlo = lo;
         uint32_t *hi = lo ? realloc(s->rhi, (size_t)s->nkeys * sizeof *hi) : NULL;
@@ -285,7 +282,8 @@ int joint_fit(joint *s, const unsigned char *only)
         s->rhi = hi;
         s->hraw_cap = s->nkeys;
     }
-    if (s->p.fit_fast && joint_ff_begin(s) != PB_OK) {
+    /* the memo's rows, each key's filled bins only (joint_memraw.c) */
+    if (joint_mr_begin(s) != PB_OK || (s->p.fit_fast && joint_ff_begin(s) != PB_OK)) {
         joint_smooth_close(sm);
         free(y);
         return PB_ENOMEM;
@@ -293,24 +291,27 @@ int joint_fit(joint *s, const unsigned char *only)
     for (uint32_t k = 0; k < s->nkeys; k++) {
         const double *h = s->hist + (size_t)k * nb;
         double *lf = s->logf + (size_t)k * nb;
-        double *raw = s->hraw + (size_t)k * (nb + 3);
         /* both are zero outside their filled ranges: the same ranges and
-         * the same counts in them are the same histograms */
+         * the same counts in them are the same histograms (the memo's
+         * row: the three sums, then the counts of bins rlo..rhi) */
         const uint32_t lo = s->hlo[k], hi = s->hhi[k];
         const size_t w = lo <= hi ? (size_t)(hi - lo + 1) : 0;
-        if (k < s->hraw_valid && s->rlo[k] == lo && s->rhi[k] == hi &&
-            (!w || !memcmp(raw + lo, h + lo, w * sizeof *h)) &&
-            !memcmp(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw))
+        const double *old = k < s->hraw_valid ? joint_mr_row(s, k) : NULL;
+        if (old && s->rlo[k] == lo && s->rhi[k] == hi &&
+            (!w || !memcmp(old + 3, h + lo, w * sizeof *h)) &&
+            !memcmp(old, s->kstat + 3 * (size_t)k, 3 * sizeof *old))
             continue;
-        if (k >= s->hraw_valid)
-            memset(raw, 0, nb * sizeof *raw);
-        else if (s->rlo[k] <= s->rhi[k])
-            memset(raw + s->rlo[k], 0, (size_t)(s->rhi[k] - s->rlo[k] + 1) * sizeof *raw);
+        double *raw = joint_mr_put(s, k, 3 + w);
+        if (!raw) {
+            joint_smooth_close(sm);
+            free(y);
+            return PB_ENOMEM;
+        }
         if (w)
-            memcpy(raw + lo, h + lo, w * sizeof *h);
+            memcpy(raw + 3, h + lo, w * sizeof *h);
         s->rlo[k] = lo;
         s->rhi[k] = hi;
-        memcpy(raw + nb, s->kstat + 3 * (size_t)k, 3 * sizeof *raw);
+        memcpy(raw, s->kstat + 3 * (size_t)k, 3 * sizeof *raw);
         if (s->p.fit_fast) { /* joint_fitfast.c: the same numbers */
             int rc = joint_ff_density(s, k, sm, y);
             if (rc != PB_OK) {

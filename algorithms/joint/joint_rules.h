@@ -907,4 +907,10 @@ int joint_cfr_meta(const joint *s, pb_result *res);
 /* thread_soft: may the term weigh visit q's walk (joint_thread.c; h225) */
 int joint_thread_weighs(const joint *s, uint32_t q);
 
+/* joint_memraw.c: joint_fit's raw-histogram memo, each key's filled bins only */
+int joint_mr_begin(joint *s);
+const double *joint_mr_row(const joint *s, uint32_t k);
+double *joint_mr_put(joint *s, uint32_t k, size_t n);
+size_t joint_mr_used(const joint *s); /* doubles the memo holds (tests) */
+
 #endif
