@@ -339,7 +339,7 @@ struct joint {
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
     double *hist, *logf, *kstat;
-    double *hraw;           /* per key: the raw histogram and sums of the last fit */
+    double *hraw;           /* the last fit's raw counts and sums: joint_memraw.c's pool */
     uint32_t hraw_cap, hraw_valid;
     uint32_t *hlo, *hhi;    /* per key: hist's filled bins lie in [hlo, hhi] (empty when
                                hlo > hhi); hist is zero elsewhere (speed only) */
