@@ -295,3 +295,19 @@ scramble_threads() {
          { d = $c["dst"]; k[d]++; $c["thread"] = th[d, k[d]]; print }' "$tmp/deal" "$1" \
         > "$2"
 }
+
+# unp_wide_window_trace: the loss rule's trace whose window is over half
+# the messages (test_joint_unp_wholeone.sh, _wholeother.sh): 160 requests
+# A>B>C, the calls A>B of every request = 2 mod 7 and the answers C>B = 4
+# mod 7 lost; writes $tmp/t.csv (whole), p.csv (lossy), tb.csv / pb.csv
+# (call ids emptied) and joint's default results n.res (tb) and d.res (pb)
+unp_wide_window_trace() {
+    abc_trace 160 0.002 0 > "$tmp/t.csv" || fail "the hand-made trace"
+    awk -F, 'NR == 1 || !(($4 == "A" && $6 == "call" && ($8 % 7 == 2)) ||
+                          ($4 == "C" && $6 == "return" && ($8 % 7 == 4)))' "$tmp/t.csv" > "$tmp/p.csv"
+    [ "$(wc -l < "$tmp/p.csv")" -eq 595 ] || fail "the messages not removed: $(wc -l < "$tmp/p.csv")"
+    strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
+    strip_callids "$tmp/p.csv" > "$tmp/pb.csv"
+    "$B/infer" --algo joint -q -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
+    "$B/infer" --algo joint -q -o "$tmp/d.res" "$tmp/pb.csv" 2> /dev/null || fail "infer default"
+}

@@ -17,14 +17,7 @@
 # Fails before unp_whole_one (unknown option).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 SP="$PB_ROOT/experiments/intact_spill.awk"
-abc_trace 160 0.002 0 > "$tmp/t.csv" || fail "the hand-made trace"
-awk -F, 'NR == 1 || !(($4 == "A" && $6 == "call" && ($8 % 7 == 2)) ||
-                      ($4 == "C" && $6 == "return" && ($8 % 7 == 4)))' "$tmp/t.csv" > "$tmp/p.csv"
-[ "$(wc -l < "$tmp/p.csv")" -eq 595 ] || fail "the messages not removed: $(wc -l < "$tmp/p.csv")"
-strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
-strip_callids "$tmp/p.csv" > "$tmp/pb.csv"
-"$B/infer" --algo joint -q -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
-"$B/infer" --algo joint -q -o "$tmp/d.res" "$tmp/pb.csv" 2> /dev/null || fail "infer default"
+unp_wide_window_trace
 "$B/infer" --algo joint -q -s unp_whole_one=2 -o "$tmp/w.res" "$tmp/pb.csv" 2> /dev/null ||
     fail "infer unp_whole_one=2"
 "$B/infer" --algo joint -q -s unp_whole_one=1 -o "$tmp/w1.res" "$tmp/pb.csv" 2> /dev/null ||
