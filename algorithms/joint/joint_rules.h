@@ -374,7 +374,7 @@ int joint_pwin_meta(const joint *s, pb_result *res);
  * search's error (err filled).  joint_pwin_one: the search pw->decision
  * chose, alone on v (params the free search's, ph the held one's), then
  * parallel_check_bb as after two searches; *out the kept search.  PB_OK or
- * the search's error.  joint_search_one / joint_search_choose (joint.c):
+ * the search's error.  joint_search_one / joint_search_choose (joint_choose.c):
  * one search (pord: holding the order of answers), or pair_order's whole
  * choice; PB_OK or the search's error. */
 int joint_pwin_window(const pb_trace_view *v, const joint_params *params, joint_pwin *pw,
@@ -386,6 +386,18 @@ int joint_search_one(joint **out, const pb_trace_view *v, const joint_params *pa
                      pb_error *err, int pord, const unsigned char *force);
 int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params *params,
                         pb_error *err);
+/* joint_init_one_g (joint.c): one search's set-up and search (pord 1 holds
+ * the order of answers; share: joint_select's choice shared with the other
+ * search, or NULL; force: messages forced unpaired, or NULL); with mate and
+ * gpar the pairs and parents given (then no search, one refit), warm: the
+ * search from them.  *out owned by the caller (joint_close).  PB_OK or the
+ * error (err filled).  joint_init_one: the same without mate, gpar, warm. */
+int joint_init_one_g(joint **out, const pb_trace_view *v, const joint_params *params,
+                     pb_error *err, int pord, joint_selshare *share,
+                     const unsigned char *force, const uint32_t *mate, const uint32_t *gpar,
+                     int warm);
+int joint_init_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                   pb_error *err, int pord, joint_selshare *share, const unsigned char *force);
 /* tests only: 1 makes joint_resolve_swapped forget the requests an
  * exchange changed, 2 every change (joint_resolve_touch too): the faults
  * its test must catch */

@@ -1,0 +1,393 @@
+/*
+ * joint_choose.c - which searches run (docs/joint.md): without call ids and
+ * pair_order=auto, the free search and the held one and the likelier kept
+ * (init_choose); pair_window's choice on a window (init_search); the ways in
+ * of the other files (joint_search_one, _choose, _given, _warm, _forced);
+ * and, under loss, the second search with the messages left unpaired
+ * (joint_init_search).  One search's set-up is joint.c's joint_init_one_g.
+ */
+#include "pb_files.h"
+#include "joint.h"
+#include "pb_mem.h"
+#include "joint_int.h"
+#include "pb_algo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE JOINT_NONE
+
+/* Without call ids and pair_order=auto, two searches: free (the order of
+ * answers and calls not scored) and holding that order (pair_order and
+ * service_order on); the solution kept is the likelier under the model
+ * (joint_loglik, each under its own refit), by more than
+ * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
+ * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
+static int init_choose(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force, const joint_pwin *pwin)
+{
+    const char *m = params->pair_order;
+    int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
+    *out = NULL;
+    if (mode < 0)
+        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                            "option pair_order: \"%s\"; expected auto, on or off", m);
+    joint_params ph = *params;
+    ph.order = "on";
+    if (mode == 1)
+        return joint_init_one(out, v, &ph, err, 1, NULL, force);
+    joint_pwin pwd; /* pair_window's fallback or check: its record */
+    memset(&pwd, 0, sizeof pwd);
+    if (pwin)
+        pwd = *pwin;
+    joint *a = NULL, *b = NULL;
+    /* joint_select's choice shared by the two searches (joint_fitfast.c);
+     * NULL (out of memory): each fits its own */
+    joint_selshare *share = mode == 2 && params->select_share ? joint_selshare_new() : NULL;
+    int rc = joint_init_one(&a, v, params, err, 0, share, force);
+    if (rc == PB_OK) /* pairs_share: its caches for the next (joint_bufshare.c) */
+        joint_bufshare_park(a);
+    if (rc == PB_OK)
+        joint_selshare_set_keyroom(share, a->keycap); /* key_room (joint_keyroom.c) */
+    if (rc != PB_OK || mode == 0 || !joint_any_free(a)) {
+        joint_selshare_free(share);
+        if (a)
+            a->selshare = NULL;
+        /* with call ids: learned parallel calls checked by a search
+         * without them (joint_serial.c) */
+        if (rc == PB_OK && params->parallel_check && params->parallel < 1 &&
+            !joint_any_free(a) && joint_serial_flags(a) > 0) {
+            joint_params pp = *params;
+            pp.parallel = 1;
+            joint *w = NULL;
+            rc = joint_init_one(&w, v, &pp, err, 0, NULL, force);
+            if (rc != PB_OK) {
+                joint_close(a);
+                return rc;
+            }
+            joint *keep = NULL;
+            rc = joint_serial_pick(a, w, &keep);
+            if (rc != PB_OK) {
+                joint_close(a);
+                joint_close(w);
+                return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+            }
+            joint_close(keep == w ? a : w);
+            a = keep;
+        }
+        *out = a;
+        return rc;
+    }
+    /* parallel_check_bb decided early (joint_bbserial.c): the free search
+     * dropped a learned parallel call, so the held search runs without
+     * them first; w is used as the held search, or kept as its check */
+    joint *w = NULL;
+    uint32_t declined = 0, free_ever = 0, free_end = 0;
+    /* held_skip (joint_heldskip.c): 1 never where the early run is due (a
+     * parallel call learned and dropped) */
+    int hs = joint_heldskip_decide(a);
+    if (hs != 1 && joint_bbserial_early(a)) {
+        joint_params pw = ph;
+        pw.parallel = 1;
+        rc = joint_init_one(&w, v, &pw, err, 1, share, force);
+        int take = rc == PB_OK ? joint_bbserial_early_take(a, w, &declined) : 0;
+        free_ever = joint_bbserial_ever(a);
+        free_end = joint_serial_flags(a);
+        if (rc == PB_OK && take < 0)
+            rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        if (w) {
+            joint_bufshare_park(w); /* pairs_share: for the held search */
+            w->selshare = NULL;
+        }
+        if (rc != PB_OK) {
+            joint_close(w);
+            a->selshare = NULL;
+            joint_selshare_free(share);
+            joint_close(a);
+            return rc;
+        }
+        if (take) {
+            b = w;
+            w = NULL;
+        }
+    }
+    if (hs < 0 || hs > 1)
+        rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+    if (!b && rc == PB_OK && hs != 1) /* held_local (joint_heldlocal.c) */
+        rc = joint_heldlocal_run(&b, a, v, &ph, err, force);
+    if (!b && rc == PB_OK && hs != 1) /* held_warm (joint_heldwarm.c) */
+        rc = joint_heldwarm_run(&b, a, v, &ph, err, force, share);
+    if (!b && rc == PB_OK && hs != 1) {
+        joint_params phs = ph; /* held_repair, held_swaps (joint_heldwarm.c) */
+        joint_heldwarm_rounds(&phs, params);
+        rc = joint_init_one(&b, v, &phs, err, 1, share, force);
+        if (rc == PB_OK) /* the caller's options (metadata) */
+            joint_heldwarm_rounds_back(b, params);
+    }
+    a->selshare = NULL;
+    if (b)
+        b->selshare = NULL;
+    joint_selshare_free(share);
+    if (rc != PB_OK) {
+        joint_close(w);
+        joint_close(a);
+        return rc;
+    }
+    /* each one's log-likelihood, then with the order terms (ll_share:
+     * from the same sums, joint_llshare.c) */
+    double l0[2] = {0, 0}, lo[2] = {0, 0};
+    rc = b ? joint_llshare_scores(a, b, l0, lo) : joint_heldskip_scores(a, l0, lo);
+    if (rc == PB_OK)
+        rc = joint_thrpick_scores(a, b, l0); /* thread_soft_pick (joint_thrpick.c) */
+    double la = lo[0], lb = lo[1], l0a = l0[0], l0b = l0[1];
+    if (rc != PB_OK) {
+        joint_close(w);
+        joint_close(a);
+        joint_close(b);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    /* chosen by the model as it stands (delays, counts, durations), each
+     * solution under its own refit; the order terms' scores are reported
+     * only: they prefer the held search even where services overtake
+     * (docs/joint.md) */
+    joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
+    /* the busy test (joint_pick.c): a model check that needs no pairing */
+    double *pst = NULL, psum[3] = {0, 0, 0};
+    int pick_held = keep == b; /* in: the likelihood's choice (busy_space) */
+    if (params->busy_test && b) {
+        rc = joint_pick(a, b, &pst, psum, &pick_held);
+        if (rc != PB_OK) {
+            joint_close(w);
+            joint_close(a);
+            joint_close(b);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        if (pick_held)
+            keep = b;
+    }
+    /* busy_partial (joint_partial.c): where the free search is kept and
+     * services found serialising are where the two differ, a third search
+     * holding the order only on their links, kept by the busy test's vote */
+    joint *c = NULL;
+    joint_params pc = ph;
+    double csum[4] = {0, 0, 0, 0};
+    char *hold = keep == a && params->busy_test && params->busy_partial && b
+                     ? joint_partial_names(a, pst)
+                     : NULL;
+    if (hold) {
+        pc.hold_svc = hold;
+        rc = joint_init_one(&c, v, &pc, err, 1, NULL, force);
+        free(hold);
+        if (rc != PB_OK) {
+            free(pst);
+            joint_close(w);
+            joint_close(a);
+            joint_close(b);
+            return rc;
+        }
+        pc.hold_svc = c->p.hold_svc; /* c's own copy, for the checks below */
+        if (joint_partial_vote(a, c, pst, csum))
+            keep = c;
+        keep->part_sum[0] = 1;
+        keep->part_sum[1] = csum[0];
+        keep->part_sum[2] = csum[1];
+        keep->part_sum[3] = keep == c;
+        keep->part_sum[4] = csum[2];
+        keep->part_sum[5] = csum[3];
+    }
+    keep->pord_chosen = keep == b || keep == c ? 2 : 1;
+    joint_heldskip_carry(keep, a); /* held_skip's record (joint_heldskip.c) */
+    joint_heldlocal_carry(keep, a); /* held_local's record (joint_heldlocal.c) */
+    joint_heldwarm_carry(keep, a); /* held_warm's record (joint_heldwarm.c) */
+    if (b)
+        keep->pairs_shared = b->pairs_shared; /* pairs_share: the run's (joint_pshare.c) */
+    if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
+        keep->pwin = pwd;
+        if (params->pair_window_check && pwd.window_kind)
+            keep->pwin.full_kind = keep == a ? 1 : keep->ser_bb == 3 ? 3 : 2;
+    }
+    keep->pord_ll[0] = l0a;
+    keep->pord_ll[1] = l0b;
+    keep->pord_ll[2] = la;
+    keep->pord_ll[3] = lb;
+    if (keep != a) /* thread_soft_pick's record (joint_thrpick.c) */
+        memcpy(keep->thrpick, a->thrpick, sizeof keep->thrpick);
+    keep->pick_stat = pst;
+    keep->pick_sum[0] = psum[0];
+    keep->pick_sum[1] = psum[1];
+    keep->pick_sum[2] = pick_held;
+    keep->pick_sum[3] = psum[2];
+    if (keep == c) {
+        joint_close(a);
+        joint_close(b);
+    } else {
+        joint_close(c);
+        joint_close(keep == b ? a : b);
+    }
+    if (keep != b) { /* the early run checks the held search only */
+        joint_close(w);
+        w = NULL;
+    }
+    /* learned parallel calls checked by the same search without them
+     * (joint_bbserial.c); the held one by the early run when there is one */
+    if (joint_bbserial_wanted(keep)) {
+        joint_params pp = keep == b ? ph : keep == c ? pc : *params;
+        pp.parallel = 1;
+        joint *k2 = NULL;
+        if (!w)
+            rc = joint_init_one(&w, v, &pp, err, keep == b || keep == c, NULL, force);
+        if (rc != PB_OK) {
+            joint_close(keep);
+            return rc;
+        }
+        rc = joint_bbserial_pick(keep, w, &k2);
+        if (rc != PB_OK) {
+            joint_close(keep);
+            joint_close(w);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        if (k2 == w)
+            joint_heldskip_carry(w, keep);
+        if (k2 == w)
+            joint_heldlocal_carry(w, keep);
+        if (k2 == w)
+            joint_heldwarm_carry(w, keep);
+        joint_close(k2 == w ? keep : w);
+        keep = k2;
+        w = NULL;
+    }
+    joint_close(w); /* an early run the held search did not need */
+    if (declined) {
+        keep->ser_declined = declined;
+        keep->ser_free[0] = free_ever;
+        keep->ser_free[1] = free_end;
+    }
+    *out = keep;
+    return PB_OK;
+}
+
+/* pair_window (joint_pwin.c): the choice on a window of the trace, then
+ * the chosen search alone when the window's verdict is firm, else
+ * init_choose; pwin in: the first search's window (the unpaired re-run
+ * reuses it) */
+static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, const unsigned char *force, joint_pwin *pwin)
+{
+    const char *m = params->pair_order;
+    joint_pwin pwd;
+    memset(&pwd, 0, sizeof pwd);
+    *out = NULL;
+    if ((!m || !strcmp(m, "auto")) && params->pair_window > 0) {
+        if (pwin && pwin->on) {
+            pwd = *pwin;
+        } else {
+            int rw = joint_pwin_window(v, params, &pwd, err);
+            if (rw != PB_OK)
+                return rw;
+            if (pwin)
+                *pwin = pwd;
+        }
+        joint_params ph = *params;
+        ph.order = "on";
+        if (pwd.decision && !params->pair_window_check)
+            return joint_pwin_one(out, v, params, &ph, &pwd, err, force);
+    }
+    return init_choose(out, v, params, err, force, &pwd);
+}
+
+/* joint_pwin.c's way into the searches: one search (pord: holding the
+ * order of answers), or pair_order's whole choice without pair_window */
+int joint_search_one(joint **out, const pb_trace_view *v, const joint_params *params,
+                     pb_error *err, int pord, const unsigned char *force)
+{
+    return joint_init_one(out, v, params, err, pord, NULL, force);
+}
+
+int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err)
+{
+    return init_choose(out, v, params, err, NULL, NULL);
+}
+
+/* joint_unpmerge.c's way in: the set-up with the pairs and parents given */
+int joint_search_given(joint **out, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, int pord, const uint32_t *mate, const uint32_t *gpar)
+{
+    return joint_init_one_g(out, v, params, err, pord, NULL, NULL, mate, gpar, 0);
+}
+
+/* joint_heldwarm.c's way in: the held search from the pairs and parents
+ * given */
+int joint_search_warm(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, joint_selshare *share, const uint32_t *mate,
+                      const uint32_t *gpar)
+{
+    return joint_init_one_g(out, v, params, err, 1, share, NULL, mate, gpar, 1);
+}
+
+/* joint_unpwin.c's way in: the search with the forced messages */
+int joint_search_forced(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err, const unsigned char *force)
+{
+    return init_search(out, v, params, err, force, NULL);
+}
+
+/* The search (init_search); then, without call ids and under loss, which
+ * messages stay unpaired (joint_unpaired.c): when the min-cost pairing
+ * leaves other messages of some link unpaired, the search runs again with
+ * those, and its result is kept. */
+int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *params,
+                      pb_error *err, unsigned char **force_out)
+{
+    joint *s = NULL;
+    *out = NULL;
+    if (force_out)
+        *force_out = NULL;
+    joint_pwin pw;
+    memset(&pw, 0, sizeof pw);
+    int rc = init_search(&s, v, params, err, NULL, &pw);
+    if (rc != PB_OK)
+        return rc;
+    unsigned char *force = NULL;
+    joint_unp_rec *recs = NULL;
+    size_t nrecs = 0, changed = 0;
+    rc = joint_unpaired_choose(s, &force, &recs, &nrecs, &changed);
+    if (rc != PB_OK) {
+        free(force);
+        joint_unpaired_free(recs, nrecs);
+        joint_close(s);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    if (force) {
+        joint *t = NULL;
+        if (params->unp_win && params->unp_pieces && params->unpaired == 1)
+            rc = joint_unpw_second(&t, v, params, s, force, err); /* joint_unpwin.c */
+        else
+            rc = init_search(&t, v, params, err, force, &pw);
+        if (rc != PB_OK) {
+            free(force);
+            joint_unpaired_free(recs, nrecs);
+            joint_close(s);
+            return rc;
+        }
+        /* unpaired=3: the first search is kept beside the second for
+         * joint_init's check (joint_unpck.c; not here, so the check's
+         * copy, which runs this function, cannot reach it again) */
+        if (params->unpaired == 3 || (params->unp_pieces && params->unpaired == 1))
+            t->unp_first = s;
+        else
+            joint_close(s);
+        s = t;
+        s->unp_rerun = 1;
+    }
+    s->unp_rec = recs;
+    s->nunp_rec = nrecs;
+    s->unp_changed = changed;
+    if (force_out)
+        *force_out = force;
+    else
+        free(force);
+    *out = s;
+    return PB_OK;
+}
