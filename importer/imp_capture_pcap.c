@@ -208,6 +208,17 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                               (long long)PCAP_MAX_SEC);
             break;
         }
+        /* the sub-second field at or past one second (libpcap hands it on
+         * as read, scaled to nanoseconds): before, the packet's time moved
+         * by whole seconds without a word and the streams were garbled */
+        if (h->ts.tv_usec < 0 || (long long)h->ts.tv_usec >= 1000000000LL) {
+            rc = pb_error_set(err, PB_ERANGE, path, 0, 0,
+                              "packet %ld: the sub-second part of its time stamp is "
+                              "%lld ns; expected under one second (a microsecond field "
+                              "above 999999, or a nanosecond one above 999999999)",
+                              pkt, (long long)h->ts.tv_usec);
+            break;
+        }
         c->st.events++;
         c->snap_pkts++;
         if (h->caplen < h->len) {

@@ -76,6 +76,11 @@ void pq_list_close(pq_query **qs, size_t n);
 typedef struct pq_causal {
     const uint64_t *request;
     const int64_t *parent;
+    /* optional, for error messages: the file the parent links were read
+     * from and, per message, the line of its row there (0: none); both
+     * may be NULL */
+    const char *file;
+    const long *line;
 } pq_causal;
 
 /* A grouped answer: ngroups rows of nkeys key texts and nvals values. */

@@ -451,8 +451,9 @@ static int latencies(ctx *x)
 }
 
 /* parent links must be a forest: find a cycle in O(n) */
-static int check_forest(const pb_trace *t, const int64_t *parent, pb_error *err)
+static int check_forest(const pb_trace *t, const pq_causal *c, pb_error *err)
 {
+    const int64_t *parent = c->parent;
     unsigned char *st = calloc(t->n ? t->n : 1, 1); /* 0 new, 1 on path, 2 done */
     if (!st)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
@@ -462,7 +463,7 @@ static int check_forest(const pb_trace *t, const int64_t *parent, pb_error *err)
         while (a >= 0 && st[a] == 0) {
             st[a] = 1;
             if (parent[a] >= (int64_t)t->n) {
-                rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+                rc = pb_error_set(err, PB_EINVAL, c->file, c->line ? c->line[a] : 0, 0,
                                   "message %llu: parent index out of range",
                                   (unsigned long long)t->msgs[a].id);
                 break;
@@ -470,7 +471,7 @@ static int check_forest(const pb_trace *t, const int64_t *parent, pb_error *err)
             a = parent[a];
         }
         if (rc == PB_OK && a >= 0 && st[a] == 1)
-            rc = pb_error_set(err, PB_EINVAL, NULL, 0, 0,
+            rc = pb_error_set(err, PB_EINVAL, c->file, c->line ? c->line[a] : 0, 0,
                               "parent links form a cycle through message %llu; "
                               "expected each message's parent to precede it",
                               (unsigned long long)t->msgs[a].id);
@@ -631,7 +632,7 @@ int pq_eval_max(const pq_query *q, const pb_trace *t, const pq_causal *c,
     x.t = t;
     x.c = c;
     int rc = PB_OK;
-    if (c->parent && (rc = check_forest(t, c->parent, err)) != PB_OK)
+    if (c->parent && (rc = check_forest(t, c, err)) != PB_OK)
         return rc;
     if ((rc = latencies(&x)) != PB_OK || (rc = pb_strtab_init(&x.keys)) != PB_OK)
         goto done;

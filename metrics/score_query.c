@@ -105,9 +105,11 @@ int score_query_run(score_query_truth *s, pq_query *const *qs, size_t nq,
     size_t n = t->n ? t->n : 1;
     uint64_t *req = malloc(n * sizeof *req);
     int64_t *par = r->has_parent ? malloc(n * sizeof *par) : NULL;
-    if (!req || (r->has_parent && !par)) {
+    long *line = r->has_parent ? calloc(n, sizeof *line) : NULL;
+    if (!req || (r->has_parent && (!par || !line))) {
         free(req);
         free(par);
+        free(line);
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     }
     for (size_t i = 0; i < t->n; i++) {
@@ -137,10 +139,11 @@ int score_query_run(score_query_truth *s, pq_query *const *qs, size_t nq,
                 break;
             }
             par[i] = (int64_t)k;
+            line[i] = r->assign[a].line;
         }
     }
-    pq_causal rc_res = {req, par};
-    pq_causal rc_truth = {s->req, par ? s->par : NULL};
+    pq_causal rc_res = {req, par, r->file, line};
+    pq_causal rc_truth = {s->req, par ? s->par : NULL, NULL, NULL};
     for (size_t q = 0; q < nq && rc == PB_OK; q++) {
         pq_answer **tcache = par ? &s->hb[q] : &s->approx[q];
         if (!*tcache && (rc = pq_eval(qs[q], t, &rc_truth, tcache, err)) != PB_OK)
@@ -159,6 +162,7 @@ int score_query_run(score_query_truth *s, pq_query *const *qs, size_t nq,
     }
     free(req);
     free(par);
+    free(line);
     return rc;
 }
 

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (void)pq_text(qs[i]);
             (void)pq_name(qs[i]);
             for (int hb = 0; hb < 2; hb++) {
-                pq_causal c = {req, hb ? par : NULL};
+                pq_causal c = {req, hb ? par : NULL, NULL, NULL};
                 pq_answer *a = NULL;
                 if (pq_eval_max(qs[i], t, &c, 100000, &a, &err) == PB_OK) {
                     pq_diff d;
@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 pq_answer_close(a);
             }
             if (pq_push_selection(qs[i]) == PB_OK) {
-                pq_causal c = {req, par};
+                pq_causal c = {req, par, NULL, NULL};
                 pq_answer *a = NULL;
                 pq_eval_max(qs[i], t, &c, 100000, &a, &err);
                 pq_answer_close(a);

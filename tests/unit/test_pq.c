@@ -65,7 +65,7 @@ static pq_answer *eval(const char *text, fixture *f, int with_parent)
         printf("parse error: %s:%ld:%ld: %s\n", err.file, err.line, err.column, err.msg);
         return NULL;
     }
-    pq_causal c = {f->req, with_parent ? f->par : NULL};
+    pq_causal c = {f->req, with_parent ? f->par : NULL, NULL, NULL};
     pq_answer *a = NULL;
     if (pq_eval(q, f->t, &c, &a, &err) != PB_OK)
         printf("eval error: %s\n", err.msg);
@@ -268,7 +268,7 @@ TEST(serial_chains_and_rewrites)
             pb_error err;
             CHECK_INT(pq_parse(queries[qi], "q", 1, &q, &err), PB_OK);
             CHECK_INT(pq_push_selection(q), PB_OK);
-            pq_causal c = {f.req, f.par};
+            pq_causal c = {f.req, f.par, NULL, NULL};
             pq_answer *p = NULL;
             CHECK_INT(pq_eval(q, t, &c, &p, &err), PB_OK);
             CHECK(p && p->ngroups == a->ngroups);
@@ -298,7 +298,7 @@ TEST(join_work_is_bounded)
     pq_query *q;
     pb_error err;
     CHECK_INT(pq_parse(text, "q", 1, &q, &err), PB_OK);
-    pq_causal c = {f.req, f.par};
+    pq_causal c = {f.req, f.par, NULL, NULL};
     pq_answer *a = NULL, *b = NULL;
     CHECK_INT(pq_eval(q, f.t, &c, &a, &err), PB_OK);
     CHECK_INT(pq_eval_max(q, f.t, &c, 1000, &b, &err), PB_ERANGE);

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Hostile input, round 16 (issue 28, the 27th wave): the gaps round 15
+# left.  One block per class, each able to fail on the tree before it.
+. "$PB_ROOT/tests/sh/lib_scaffold.sh"
+scaffold importtrace
+
+# --- 1. A packet capture whose time stamp's sub-second field is one second
+# or more (a microsecond field above 999999, a nanosecond one above
+# 999999999): libpcap hands it on, and the packet's time moved by whole
+# seconds without a word -- a request garbled, or refused for a reason that
+# was not the cause.  Now refused, naming the packet; every packet of the
+# capture is tried in turn, in both stamp resolutions.
+if command -v python3 > /dev/null 2>&1; then
+    cat > us.py <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+from mkpcap import *
+class Odd(Writer):
+    def __init__(self, path, nano, bad, at):
+        self.f = open(path, "wb")
+        self.f.write(struct.pack("<IHHiIII", 0xa1b23c4d if nano else 0xa1b2c3d4,
+                                 2, 4, 0, 0, 65535, 1))
+        self.t = 1000.0; self.n = 0; self.nano = nano; self.bad = bad; self.at = at
+    def put(self, data, dt=0.001):
+        self.t += dt; self.n += 1
+        sec = int(self.t)
+        sub = int(round((self.t - sec) * (1e9 if self.nano else 1e6)))
+        if self.n == self.at:
+            sub = self.bad
+        self.f.write(struct.pack("<IIII", sec, sub, len(data), len(data)) + data)
+w = Odd(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+A, B = "10.0.0.1", "10.0.0.2"
+conn(w, A, 40001, B, 80, [(1, req("/a")), (0, ok(b"x" * 300))])
+w.close()
+PY
+    D="$R/tests/data/capture"
+    for nano in 0 1; do
+        [ $nano = 1 ] && top=999999999 || top=999999
+        python3 us.py "$D" ok.pcap $nano 0 0 || fail "ok.pcap not written"
+        "$B/importtrace" -q -o ok.tr ok.pcap 2> ok.err || { cat ok.err; fail "nano=$nano: a sound capture refused"; }
+        grep -q '^2,1000.005000000,' ok.tr || { cat ok.tr; fail "nano=$nano: the answer's time"; }
+        k=1
+        while [ $k -le 6 ]; do
+            python3 us.py "$D" bad.pcap $nano $((top + 1)) $k || fail "bad.pcap not written"
+            "$B/importtrace" -q -o bad.tr bad.pcap 2> bad.err &&
+                fail "nano=$nano: packet $k's sub-second field $((top + 1)): accepted"
+            grep -q "^importtrace: bad.pcap: packet $k: the sub-second part of its time stamp is [0-9]* ns; expected under one second" bad.err ||
+                { cat bad.err; fail "nano=$nano packet $k: not said"; }
+            k=$((k + 1))
+        done
+    done
+fi
+exit 0
