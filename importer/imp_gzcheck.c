@@ -30,6 +30,8 @@ struct imp_gzcheck {
     void (*tap)(void *ctx, const unsigned char *p, size_t n);
     void *tap_ctx;
     int tap_lost; /* inflate stopped other than for damage */
+    uint64_t fed;                    /* bytes fed before the current chunk */
+    const unsigned char *chunk;      /* the current chunk's first byte */
 };
 
 imp_gzcheck *imp_gzcheck_new(void)
@@ -76,9 +78,13 @@ static int trail(imp_gzcheck *g, const unsigned char *p, size_t n)
     for (size_t i = 0; i < n; i++)
         if (p[i]) {
             g->state = GZ_BAD;
-            snprintf(g->why, sizeof g->why, "the gzip data are followed by bytes "
-                     "that are not gzip (trailing garbage: two files joined, or a "
-                     "damaged member header?); expected the file to end with them");
+            /* where, in the compressed file's bytes (from 0): the one
+             * place a binary file can be pointed at */
+            snprintf(g->why, sizeof g->why, "the gzip data are followed, at byte "
+                     "%llu of the file, by bytes that are not gzip (trailing "
+                     "garbage: two files joined, or a damaged member header?); "
+                     "expected the file to end where the gzip data end",
+                     (unsigned long long)(g->fed + (uint64_t)(p + i - g->chunk)));
             return -1;
         }
     return 0;
@@ -134,10 +140,21 @@ int imp_gzcheck_end(imp_gzcheck *g)
     return 0;
 }
 
+static int feed_chunk(imp_gzcheck *g, const unsigned char *p, size_t n);
+
 int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n)
 {
-    const unsigned char *p = data;
-    if (!g || !n || g->state == GZ_NOT_GZIP || g->state == GZ_DONE)
+    if (!g)
+        return 0;
+    g->chunk = data;
+    int rc = feed_chunk(g, data, n);
+    g->fed += n;
+    return rc;
+}
+
+static int feed_chunk(imp_gzcheck *g, const unsigned char *p, size_t n)
+{
+    if (!n || g->state == GZ_NOT_GZIP || g->state == GZ_DONE)
         return 0;
     if (g->state == GZ_BAD)
         return -1;

@@ -170,7 +170,7 @@ grep -q 'gt.csv.gz: cannot read: .*truncated' g.err || { cat g.err; fail "a cut 
 # "trailing garbage ignored"): now refused; zero bytes (padding) pass
 { cat g.csv.gz; printf 'x,y\n'; } > gg.csv.gz
 "$B/importtrace" -q --csv-map "$GM" gg.csv.gz > /dev/null 2> g.err && fail "trailing garbage after the gzip data: accepted"
-grep -q '^importtrace: gg.csv.gz: cannot read: the gzip data are followed by bytes that are not gzip' g.err ||
+grep -q "^importtrace: gg.csv.gz: cannot read: the gzip data are followed, at byte $sz of the file, by bytes that are not gzip" g.err ||
     { cat g.err; fail "trailing garbage after the gzip data: not said"; }
 { cat g.csv.gz; head -c 700 /dev/zero; } > gp.csv.gz
 "$B/importtrace" -q --csv-map "$GM" -o gp.tr gp.csv.gz 2> g.err || { cat g.err; fail "zero padding after the gzip data refused"; }
