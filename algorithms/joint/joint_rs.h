@@ -49,11 +49,6 @@ int joint_rsb_colmax(joint *s, struct joint_rsb **R, uint32_t q, uint32_t ol, do
  * re-split: 1 and *ub, or 0 (no bound: estimate it) */
 int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec *ref, uint32_t co,
                    uint32_t ci, double *ub);
-/* joint_rsx.c: the time of the second return after call x's (by (time,
- * pair)) among the record's sorted returns, co (NONE: none) not counted;
- * INT64_MAX when there is none, INT64_MIN when x is NONE.  In a lean walk
- * x (in the list or put in) triggers no step sent at or after it */
-pb_ns joint_rsx_after2(const joint *s, const joint_wrec *ref, uint32_t x, uint32_t co);
 extern int joint_rsx_test_off, joint_rsx_test_check;
 extern size_t joint_rsx_test_bad, joint_rsx_test_used, joint_rsx_test_skipped;
 extern double joint_rsx_test_bias, joint_rsx_test_gap;

@@ -299,15 +299,8 @@ int joint_rsb_add(joint *s, struct joint_rsb **Rp, uint32_t q, const joint_wrec 
             else
                 hi = md;
         }
-        /* a lean walk (joint_walk_lean: a step's trigger is the latest
-         * or the one before of the returns received by its time): once two
-         * returns later than c's are received, c triggers nothing more, and
-         * the steps from there on are the same terms (joint_rsx.c) */
-        const pb_ns stop = joint_walk_lean(s, q) ? joint_rsx_after2(s, ref, c, NONE) : INT64_MAX;
         for (uint32_t i = lo; i <= n; i++) {
-            if (i < n && s->pr[ref->k[i]].cs >= stop)
-                i = n; /* (the list is in call order) */
-            if (i == n && (open_end || late || qq->rs >= stop))
+            if (i == n && (open_end || late))
                 break; /* (the late response bounded above) */
             uint32_t ol;
             if (i < n) {

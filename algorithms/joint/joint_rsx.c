@@ -126,37 +126,6 @@ static uint32_t rsx_place(const joint *s, const joint_wrec *ref, uint32_t c)
     return lo;
 }
 
-/* the time of the second return after call x's (by (time, pair)) in the
- * record's sorted returns, co not counted; INT64_MAX when none (INT64_MIN: x
- * is NONE) */
-pb_ns joint_rsx_after2(const joint *s, const joint_wrec *ref, uint32_t x, uint32_t co)
-{
-    if (x == NONE)
-        return INT64_MIN;
-    const jpair *px = &s->pr[x];
-    uint32_t lo = 0, hi = ref->nr;
-    while (lo < hi) {
-        uint32_t md = lo + (hi - lo) / 2, y = ref->r[md];
-        if (!rsx_tkey_gt(s->pr[y].rr, y, px->rr, x))
-            lo = md + 1;
-        else
-            hi = md;
-    }
-    uint32_t seen = 0;
-    for (uint32_t j = lo; j < ref->nr; j++)
-        if (ref->r[j] != co && ++seen == 2)
-            return s->pr[ref->r[j]].rr;
-    return INT64_MAX;
-}
-
-/* the time from which neither co nor ci may be a step's trigger */
-static pb_ns rsx_stop(const joint *s, const joint_wrec *ref, uint32_t xo, uint32_t xi,
-                      uint32_t co)
-{
-    pb_ns a = joint_rsx_after2(s, ref, xo, co), b = joint_rsx_after2(s, ref, xi, co);
-    return a > b ? a : b;
-}
-
 static inline int rsx_whole(const joint *s, uint32_t c)
 {
     return s->pr[c].call != NONE && s->pr[c].ret != NONE;
@@ -214,15 +183,8 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
             else
                 hi = md;
         }
-        /* a step's trigger is the latest or the one before of the returns
-         * received by its time (its own is skipped): once two returns other
-         * than co later than co (than ci) are received, co (ci) triggers
-         * nothing more, so the scan stops there */
-        const pb_ns stop = rsx_stop(s, ref, ro ? co : NONE, ri ? ci : NONE, co);
         for (uint32_t i = lo; i <= n; i++) {
-            if (i < n && s->pr[ref->k[i]].cs >= stop)
-                i = n; /* (the calls are in call order) */
-            if (i == n && (open_end || late || qq->rs >= stop))
+            if (i == n && (open_end || late))
                 break;
             pb_ns t;
             uint32_t ol, self;
