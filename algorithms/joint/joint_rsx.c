@@ -30,7 +30,8 @@
  *    then at most the largest term of its column (joint_rsb_colmax);
  *  - the counts: co and ci of one link, the same counts;
  *  - the durations term: co taken out from between the whole calls on
- *    either side, ci put in between its neighbours (joint_corr_term).
+ *    either side, ci put in between its neighbours (joint_corr_term; a
+ *    term the record has, from its partial sums).
  * The order of first calls (added to the pair's value) is at most 0 (as
  * joint_rsbound.c).  The estimate is the walk's value up to the rounding
  * of two sums; the bound gets 1e-9 of the magnitudes for that and its own
@@ -223,30 +224,34 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
         v += w;
         mag += fabs(w);
     }
-    /* the durations term */
+    /* the durations term: a whole call's term in the record (with the whole
+     * call before it) is the difference of the record's partial sums */
     if (s->corr_on && (!s->corr_svc || s->corr_svc[b])) {
-        v += ref->cp[n];
-        mag += fabs(ref->cp[n]);
+        const double *cp = ref->cp;
+        v += cp[n];
+        mag += fabs(cp[n]);
+        uint32_t px = NONE, xi = NONE; /* co's whole neighbours (x's place) */
+        double t0 = 0;
         if (rsx_whole(s, co)) {
-            uint32_t p = NONE, x = NONE;
             for (uint32_t i = jo; i-- > 0;)
                 if (rsx_whole(s, ref->k[i])) {
-                    p = ref->k[i];
+                    px = ref->k[i];
                     break;
                 }
             for (uint32_t i = jo + 1; i < n; i++)
                 if (rsx_whole(s, ref->k[i])) {
-                    x = ref->k[i];
+                    xi = i;
                     break;
                 }
-            double t1 = p != NONE ? joint_corr_term(s, ein, p, co) : 0;
-            double t2 = x != NONE ? joint_corr_term(s, ein, co, x) : 0;
-            double t0 = p != NONE && x != NONE ? joint_corr_term(s, ein, p, x) : 0;
+            double t1 = px != NONE ? cp[jo + 1] - cp[jo] : 0;
+            double t2 = xi != NONE ? cp[xi + 1] - cp[xi] : 0;
+            t0 = px != NONE && xi != NONE ? joint_corr_term(s, ein, px, ref->k[xi]) : 0;
             v += t0 - t1 - t2;
-            mag += fabs(t1) + fabs(t2) + fabs(t0);
+            mag += fabs(t1) + fabs(t2) + fabs(t0) + fabs(cp[jo]) + fabs(cp[jo + 1]) +
+                   (xi != NONE ? fabs(cp[xi]) + fabs(cp[xi + 1]) : 0);
         }
         if (rsx_whole(s, ci)) {
-            uint32_t at = rsx_place(s, ref, ci), p = NONE, x = NONE;
+            uint32_t at = rsx_place(s, ref, ci), p = NONE, x = NONE, xj = NONE;
             for (uint32_t i = at; i-- > 0;)
                 if (ref->k[i] != co && rsx_whole(s, ref->k[i])) {
                     p = ref->k[i];
@@ -255,13 +260,24 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
             for (uint32_t i = at; i < n; i++)
                 if (ref->k[i] != co && rsx_whole(s, ref->k[i])) {
                     x = ref->k[i];
+                    xj = i;
                     break;
                 }
             double t1 = p != NONE ? joint_corr_term(s, ein, p, ci) : 0;
             double t2 = x != NONE ? joint_corr_term(s, ein, ci, x) : 0;
-            double t0 = p != NONE && x != NONE ? joint_corr_term(s, ein, p, x) : 0;
-            v += t1 + t2 - t0;
-            mag += fabs(t1) + fabs(t2) + fabs(t0);
+            double tpx = 0;
+            if (p != NONE && x != NONE) {
+                /* p, x neighbours in the list without co: x's term in the
+                 * record, or (co whole between them) the one found above */
+                if (rsx_whole(s, co) && p == px && xj == xi) {
+                    tpx = t0;
+                } else {
+                    tpx = cp[xj + 1] - cp[xj];
+                    mag += fabs(cp[xj]) + fabs(cp[xj + 1]);
+                }
+            }
+            v += t1 + t2 - tpx;
+            mag += fabs(t1) + fabs(t2) + fabs(tpx);
         }
     }
     if (isnan(v))
