@@ -37,6 +37,22 @@ extern int joint_rsb_test_off, joint_rsb_test_check;
 extern size_t joint_rsb_test_bad, joint_rsb_test_used, joint_rsb_test_skipped;
 extern double joint_rsb_test_bias;
 
+/* joint_rsbound.c: the largest term of the column of output ol (local
+ * index; nout: the response) of request q's direct table at any trigger
+ * and delay (the keys' means too when q's call was lost): 1 and *w, or 0
+ * (none: no room, or a NaN).  Needs s->dk_off */
+int joint_rsb_colmax(joint *s, struct joint_rsb **R, uint32_t q, uint32_t ol, double *w);
+
+/* joint_rsx.c (speed only): an upper bound of the estimate of request q's
+ * list in the record ref (of q, valid) with call co (in it) taken out and
+ * call ci (not in it, of co's link) put in, for an exchange of the
+ * re-split: 1 and *ub, or 0 (no bound: estimate it) */
+int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec *ref, uint32_t co,
+                   uint32_t ci, double *ub);
+extern int joint_rsx_test_off, joint_rsx_test_check;
+extern size_t joint_rsx_test_bad, joint_rsx_test_used, joint_rsx_test_skipped;
+extern double joint_rsx_test_bias, joint_rsx_test_gap;
+
 /* joint_model.c: walk_is_lean's answer for request q (the walk takes the
  * lean steps) */
 int joint_walk_lean(const joint *s, uint32_t q);

@@ -197,6 +197,40 @@ static inline int rsb_tkey_gt(pb_ns ar, uint32_t ai, pb_ns br, uint32_t bi)
     return ar > br || (ar == br && ai > bi);
 }
 
+/* the cache made (at the first use) and fresh for the fit's least delay;
+ * NULL: no room */
+static struct joint_rsb *rsb_ready(joint *s, struct joint_rsb **Rp)
+{
+    if (!*Rp && !(*Rp = calloc(1, sizeof **Rp)))
+        return NULL;
+    struct joint_rsb *R = *Rp;
+    if (R->dmin != s->dmin || R->le0 == 0) {
+        R->dmin = s->dmin;
+        R->le0 = rsb_ln_edge(s, 0);
+        R->lenb = 0; /* the edges again */
+        for (uint32_t h = 0; h < RSB_COLS; h++)
+            R->colg[h] = 0;
+        for (uint32_t k = 0; k < R->cap; k++)
+            R->kgen[k] = 0;
+    }
+    return R;
+}
+
+int joint_rsb_colmax(joint *s, struct joint_rsb **Rp, uint32_t q, uint32_t ol, double *w)
+{
+    struct joint_rsb *R = rsb_ready(s, Rp);
+    if (!R)
+        return 0;
+    const jpair *qq = &s->pr[q];
+    const uint32_t b = qq->callee, nout = s->out_off[b + 1] - s->out_off[b];
+    const size_t dbase = s->dk_off[joint_kin(s, qq->link)];
+    double v = rsb_col_max(s, R, dbase, nout, nout + 1, ol, qq->call == NONE);
+    if (isnan(v))
+        return 0;
+    *w = v;
+    return 1;
+}
+
 int joint_rsb_add(joint *s, struct joint_rsb **Rp, uint32_t q, const joint_wrec *ref,
                   uint32_t c, double *ub)
 {

@@ -523,6 +523,63 @@ static int side_est(joint *s, uint32_t q, const uint32_t *e, uint32_t n, const j
     return rc;
 }
 
+/* rs_xbound (joint_rsx.c): an exchange of two calls from the record's
+ * split (mask differs from it in one call out of each side) bounded from
+ * both sides' records: PB_OK and *u when the exchange is left out (it
+ * would be: counted as its estimate), 1 when it is to be estimated, or an
+ * error */
+static int rsx_bound(joint *s, uint32_t q1, uint32_t q2, const uint32_t *set, uint32_t m,
+                     uint32_t mask, uint32_t *e1, uint32_t *e2, double bound, double *u)
+{
+    const joint_wrec *ref = s->wr + s->wref;
+    rsmerge *M = s->rsm;
+    const uint32_t d = ref[0].mask ^ mask, to2 = d & mask, to1 = d & ~mask;
+    if (!to2 || !to1 || (to2 & (to2 - 1)) || (to1 & (to1 - 1)))
+        return 1;
+    uint32_t t = 0, v = 0;
+    while (t < m && !((to2 >> t) & 1u))
+        t++;
+    while (v < m && !((to1 >> v) & 1u))
+        v++;
+    if (t >= m || v >= m)
+        return 1;
+    /* set[t] leaves q1 for q2, set[v] leaves q2 for q1 */
+    double u1 = 0, u2 = 0;
+    if (!joint_rsx_swap(s, &M->rsb, q1, &ref[0], set[t], set[v], &u1) ||
+        !joint_rsx_swap(s, &M->rsb, q2, &ref[1], set[v], set[t], &u2))
+        return 1;
+    joint_rsx_test_used++;
+    const double w = u1 + u2;
+    if (joint_rsx_test_check) { /* tests: the estimates it bounds */
+        double l1 = 0, l2 = 0;
+        uint32_t p1, c1, p2, c2;
+        uint32_t a = rsmerge_pick_hint(M, mask, ref[0].mask, 0, &ref[0], e1, &p1, &c1);
+        uint32_t b = rsmerge_pick_hint(M, mask, ref[1].mask, 1, &ref[1], e2, &p2, &c2);
+        int rc = side_est(s, q1, e1, a, &ref[0], 1, p1, c1, 0, 0, &l1);
+        if (rc == PB_OK)
+            rc = side_est(s, q2, e2, b, &ref[1], 1, p2, c2, 0, 0, &l2);
+        if (rc != PB_OK)
+            return rc;
+        joint_rsx_test_bad += l1 > u1 || l2 > u2;
+        double g1 = u1 - l1, g2 = u2 - l2;
+        if (g1 > joint_rsx_test_gap && ref[0].mx[ref[0].n] <= s->pr[q1].rs)
+            joint_rsx_test_gap = g1;
+        if (g2 > joint_rsx_test_gap && ref[1].mx[ref[1].n] <= s->pr[q2].rs)
+            joint_rsx_test_gap = g2;
+    }
+    if (w + 2 * JOINT_PRUNE_TOL * (1.0 + fabs(w) + fabs(bound)) <= bound) {
+        /* counted as the estimate: it would be left out, the order term
+         * too (joint_rsx.c) */
+        s->est_evals++;
+        joint_rsx_test_skipped++;
+        if (s->order_active)
+            (void)joint_ordbound_est_skip(s, w, bound);
+        *u = w;
+        return PB_OK;
+    }
+    return 1;
+}
+
 /* split_est with `resplit_memo` (joint_lsmemo.c): ms 0 or 1 when the split
  * is a single move of call mp out of q1 (0) or q2 (1) from the current
  * split, the reference being the current split; -1 otherwise */
@@ -547,6 +604,11 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
             t++;
         bnd = t < m && (ref[g].mask ^ mask) == (1u << t) && ((mask >> t) & 1u) == (uint32_t)g;
     }
+    if (ms < 0 && M->ok && ref[0].has_mask && ref[1].has_mask && ref[0].mask == ref[1].mask &&
+        !(s->p.ls_margin > 0) && joint_prune_test_bias == 0 && joint_ordbound_test_slack == 0 &&
+        (*rcp = rsx_bound(s, q1, q2, set, m, mask, e1, e2, bound, &l1)) != 1)
+        return *rcp == PB_OK ? l1 : INFINITY; /* rs_xbound (joint_rsx.c): left out */
+    *rcp = PB_OK;
     if (M->ok && ref[0].has_mask && ref[1].has_mask && ref[0].mask == ref[1].mask &&
         ref[0].mask != mask) {
         /* the lists from the record's, their common ends counted */

@@ -1,0 +1,174 @@
+/* joint's local search with exchanges bounded before they are walked
+ * (joint_rsx.c, docs/joint/speed_late.md "Exchanges bounded from the
+ * record"): on random traces (a service B with two callers, requests
+ * making 1 to 14 calls of C and D, some in parallel, some returns lost;
+ * black box and with call ids; nanoseconds and whole milliseconds; the
+ * free and the held search) whole searches without the bound and with it
+ * give every parent, every pairing, the log-likelihood bit for bit and the
+ * same counts of estimates and of splits left out; every bound made is at
+ * least the estimates it stands for (both made as well:
+ * joint_rsx_test_check), and where no late response is bounded the bound
+ * is the estimate up to rounding (it is exact there); many exchanges are
+ * left out by it.  The comparison can fail: with every bound 30 nats too
+ * low on purpose (joint_rsx_test_bias) bounds fall below their estimates
+ * and results differ; with the durations term forced on (rho 0.6) a
+ * wrong durations part is caught too. */
+#include "pbtest.h"
+#include "joint_test.h"
+#include "joint_int.h"
+#include "joint_rs.h"
+
+#include <stdlib.h>
+
+#define US 1000LL
+
+static pb_trace *case_trace(int seed, int held)
+{
+    return joint_test_seeded_trace((unsigned long)(900 * seed + held),
+                                   seed % 3 == 0 ? 1000 * US : 0, seed == 4, 50, 1500, 14);
+}
+
+typedef struct {
+    size_t skipped, used, bad;
+    int counts_differ;
+} ctx_t;
+
+/* solve without the bound, then with it; returns how many pairs differ
+ * (-1: failure) */
+static long compare(pb_trace *t, int seed, int held, int *llsame, void *vc)
+{
+    ctx_t *c = vc;
+    joint_params p[2];
+    joint_test_params_two(p, seed == 4, held ? "on" : "off");
+    pb_trace_view v = pb_trace_view_of(t);
+    joint *s[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        joint_rsx_test_off = i == 0;
+        size_t sk = joint_rsx_test_skipped, us = joint_rsx_test_used, bd = joint_rsx_test_bad;
+        s[i] = joint_test_init(&v, p[i]);
+        joint_rsx_test_off = 0;
+        if (!s[i]) {
+            joint_close(s[0]);
+            return -1;
+        }
+        if (i == 1) {
+            c->skipped += joint_rsx_test_skipped - sk;
+            c->used += joint_rsx_test_used - us;
+            c->bad += joint_rsx_test_bad - bd;
+        }
+    }
+    *llsame = joint_test_ll_same(s[0], s[1]);
+    long diff = joint_test_pairs_differ(s[0], s[1]);
+    if (s[0]->est_evals != s[1]->est_evals || s[0]->est_pruned != s[1]->est_pruned ||
+        s[0]->ordb_est != s[1]->ordb_est)
+        c->counts_differ++;
+    joint_close(s[0]);
+    joint_close(s[1]);
+    return diff;
+}
+
+static const joint_test_cases cases = {4, {"free", "held"}, case_trace, compare};
+
+TEST(bounded_exchanges_choose_the_same)
+{
+    ctx_t c = {0, 0, 0, 0};
+    joint_rsx_test_check = 1;
+    joint_rsx_test_gap = 0;
+    int bad = joint_test_differing(&cases, &c, 0);
+    joint_rsx_test_check = 0;
+    CHECK_INT(bad, 0);
+    CHECK_INT(c.counts_differ, 0);
+    printf("# %zu bounds made, %zu exchanges left out by them, %zu below their estimate, "
+           "largest excess without a late response %.3g nats\n", c.used, c.skipped, c.bad,
+           joint_rsx_test_gap);
+    CHECK(c.bad == 0);
+    CHECK(c.used > 100);
+    CHECK(c.skipped > c.used / 4);
+    CHECK(joint_rsx_test_gap < 1e-6);
+}
+
+/* from one solved state with the durations term forced on (rho 0.6 for
+ * every two consecutive calls, as test_joint_bnb): one more pass of the
+ * local search without the bound and with it (the durations part of the
+ * bound: the random traces above learn no correlation) */
+static long compare_forced(pb_trace *t, int seed, int held, int *llsame, void *vc)
+{
+    ctx_t *c = vc;
+    joint_params p[2];
+    joint_test_params_two(p, seed == 4, held ? "on" : "off");
+    joint *s[2];
+    if (joint_test_solve_two(t, p, s))
+        return -1;
+    long diff = 0;
+    for (int i = 0; i < 2; i++) {
+        if (joint_corr_force(s[i], 0.6) != PB_OK)
+            diff = -1;
+        free(s[i]->corr_svc);
+        s[i]->corr_svc = NULL;
+        s[i]->pass_id = 0; /* every pair of requests re-split */
+    }
+    if (!s[0]->corr_any)
+        diff = -1;
+    for (int i = 0; i < 2 && diff == 0; i++) {
+        int changed = 0;
+        joint_rsx_test_off = i == 0;
+        size_t sk = joint_rsx_test_skipped, us = joint_rsx_test_used, bd = joint_rsx_test_bad;
+        if (joint_local_search(s[i], &changed) != PB_OK)
+            diff = -1;
+        joint_rsx_test_off = 0;
+        if (i == 1) {
+            c->skipped += joint_rsx_test_skipped - sk;
+            c->used += joint_rsx_test_used - us;
+            c->bad += joint_rsx_test_bad - bd;
+        }
+    }
+    if (diff == 0)
+        diff = joint_test_pairs_differ(s[0], s[1]);
+    if (s[0]->est_evals != s[1]->est_evals || s[0]->est_pruned != s[1]->est_pruned)
+        c->counts_differ++;
+    *llsame = 1;
+    joint_close(s[0]);
+    joint_close(s[1]);
+    return diff;
+}
+
+static const joint_test_cases forced_cases = {4, {"free", "held"}, case_trace, compare_forced};
+
+TEST(bounded_exchanges_with_the_durations_term)
+{
+    ctx_t c = {0, 0, 0, 0};
+    joint_rsx_test_check = 1;
+    joint_rsx_test_gap = 0;
+    int bad = joint_test_differing(&forced_cases, &c, 0);
+    joint_rsx_test_check = 0;
+    CHECK_INT(bad, 0);
+    CHECK_INT(c.counts_differ, 0);
+    printf("# durations term forced: %zu bounds made, %zu exchanges left out, %zu below their "
+           "estimate, largest excess without a late response %.3g nats\n", c.used, c.skipped,
+           c.bad, joint_rsx_test_gap);
+    CHECK(c.bad == 0);
+    CHECK(c.used > 100);
+    CHECK(joint_rsx_test_gap < 1e-6);
+}
+
+TEST(exchange_bounds_too_low_change_results)
+{
+    ctx_t c = {0, 0, 0, 0};
+    joint_rsx_test_bias = -30;
+    joint_rsx_test_check = 1;
+    int bad = joint_test_differing(&cases, &c, 1);
+    joint_rsx_test_check = 0;
+    joint_rsx_test_bias = 0;
+    printf("# with bounds 30 nats too low: %d of 8 cases differ, %zu bounds below their "
+           "estimate\n", bad, c.bad);
+    CHECK(bad > 0);
+    CHECK(c.bad > 0);
+}
+
+int main(void)
+{
+    RUN(bounded_exchanges_choose_the_same);
+    RUN(bounded_exchanges_with_the_durations_term);
+    RUN(exchange_bounds_too_low_change_results);
+    return pbtest_exit();
+}
