@@ -251,7 +251,9 @@ static double level_value(joint *s, uint32_t x, uint32_t y, xlevel *L, int *rc)
 static double level_kept(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky,
                          uint32_t own, xlevel *L, int *rc)
 {
-    if (!s->xm || x == NONE || y == NONE || x == y)
+    /* kx NONE: the exchanged level of depth 1, keyed by the exchange's own
+     * two calls, tried once a pass: never asked for again, not kept */
+    if (!s->xm_on || x == NONE || y == NONE || x == y || kx == NONE)
         return level_value(s, x, y, L, rc);
     double v;
     if (joint_xm_get(s, x, y, kx, ky, own, &v)) {

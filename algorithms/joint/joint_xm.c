@@ -52,7 +52,8 @@
 
 typedef struct xm_ent {
     uint32_t x, y, kx, ky;
-    uint32_t own, flip; /* own: 0 / 1, 2 + that when used; flip: best_split's wref changed */
+    uint32_t own, flip; /* own: 0 / 1; flip: best_split's wref changed */
+    uint32_t ep;        /* the table's epoch when kept (else an empty slot) */
     uint64_t tick;      /* when kept */
     double v, f;        /* value, the floor it was found under (-INFINITY: none) */
     uint32_t d[JOINT_XM_NCOUNT];
@@ -60,7 +61,7 @@ typedef struct xm_ent {
 
 struct joint_xm {
     xm_ent *t[2]; /* current, before */
-    uint32_t cap[2], n[2];
+    uint32_t cap[2], n[2], ep[2], epoch; /* slots, entries, epochs (entries of another: empty) */
     uint64_t tick, *qt; /* the applies so far; per request the tick of its last change */
     uint32_t nq;
     size_t hits, puts;
@@ -102,32 +103,53 @@ static void add_counts(joint *s, const uint32_t *d)
 int joint_xm_test_nokid = 0; /* tests: the key without the exchanged calls (wrong) */
 size_t joint_xm_test_hits = 0; /* tests: values taken from the tables, all runs */
 
+static int qroom(struct joint_xm *m, uint32_t n)
+{
+    if (n <= m->nq)
+        return PB_OK;
+    uint64_t *q = realloc(m->qt, ((size_t)n + 1) * sizeof *q);
+    if (!q)
+        return PB_ENOMEM;
+    memset(q + m->nq, 0, ((size_t)n + 1 - m->nq) * sizeof *q);
+    m->qt = q;
+    m->nq = n;
+    return PB_OK;
+}
+
+/* a pass begins: the tables kept from the last (their entries dropped by
+ * new epochs; no clearing) */
 int joint_xm_begin(joint *s)
 {
-    joint_xm_end(s);
+    s->xm_on = 0;
     if (!s->p.swap_level_memo)
         return PB_OK;
-    struct joint_xm *m = calloc(1, sizeof *m);
-    if (!m)
-        return PB_ENOMEM;
-    m->nq = s->npairs;
-    m->cap[0] = m->cap[1] = 256;
-    m->t[0] = calloc(m->cap[0], sizeof *m->t[0]);
-    m->t[1] = calloc(m->cap[1], sizeof *m->t[1]);
-    m->qt = calloc((size_t)m->nq + 1, sizeof *m->qt);
-    m->tick = 1;
-    s->xm = m;
-    if (!m->t[0] || !m->t[1] || !m->qt) {
-        joint_xm_end(s);
-        return PB_ENOMEM;
+    struct joint_xm *m = s->xm;
+    if (!m) {
+        if (!(m = calloc(1, sizeof *m)))
+            return PB_ENOMEM;
+        s->xm = m;
+        m->cap[0] = m->cap[1] = 1024;
+        m->t[0] = calloc(m->cap[0], sizeof *m->t[0]);
+        m->t[1] = calloc(m->cap[1], sizeof *m->t[1]);
+        if (!m->t[0] || !m->t[1]) {
+            joint_xm_free(s);
+            return PB_ENOMEM;
+        }
     }
+    if (qroom(m, s->npairs) != PB_OK)
+        return PB_ENOMEM;
+    m->ep[0] = ++m->epoch;
+    m->ep[1] = ++m->epoch;
+    m->n[0] = m->n[1] = 0;
+    m->tick++; /* requests stamped before: older than every entry to come */
+    s->xm_on = 1;
     return PB_OK;
 }
 
 void joint_xm_touched(joint *s, const uint32_t *q, uint32_t n)
 {
     struct joint_xm *m = s->xm;
-    if (!m)
+    if (!s->xm_on)
         return;
     m->tick++;
     for (uint32_t i = 0; i < n; i++)
@@ -137,10 +159,19 @@ void joint_xm_touched(joint *s, const uint32_t *q, uint32_t n)
 
 void joint_xm_end(joint *s)
 {
+    if (s->xm_on)
+        s->xm_hits += s->xm->hits;
+    if (s->xm)
+        s->xm->hits = 0;
+    s->xm_on = 0;
+}
+
+void joint_xm_free(joint *s)
+{
     struct joint_xm *m = s->xm;
+    s->xm_on = 0;
     if (!m)
         return;
-    s->xm_hits += m->hits;
     free(m->t[0]);
     free(m->t[1]);
     free(m->qt);
@@ -159,14 +190,14 @@ static uint32_t hash5(uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uint32_t
     return (uint32_t)h;
 }
 
-static xm_ent *find(xm_ent *t, uint32_t cap, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky,
-                    uint32_t own)
+static xm_ent *find(xm_ent *t, uint32_t cap, uint32_t ep, uint32_t x, uint32_t y, uint32_t kx,
+                    uint32_t ky, uint32_t own)
 {
     uint32_t i = hash5(x, y, kx, ky, own) & (cap - 1);
     for (;;) {
         xm_ent *e = &t[i];
-        if (!e->own ||
-            (e->x == x && e->y == y && e->kx == kx && e->ky == ky && e->own == own + 2))
+        if (e->ep != ep ||
+            (e->x == x && e->y == y && e->kx == kx && e->ky == ky && e->own == own))
             return e;
         i = (i + 1) & (cap - 1);
     }
@@ -185,16 +216,16 @@ int joint_xm_get(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uin
                  double *v)
 {
     struct joint_xm *m = s->xm;
-    if (!m)
+    if (!s->xm_on)
         return 0;
     if (joint_xm_test_nokid)
         kx = ky = NONE;
     const xm_ent *e = NULL;
     for (int k = 0; k < 2 && !e; k++) {
-        const xm_ent *c = find(m->t[k], m->cap[k], x, y, kx, ky, own);
-        if (c->own && fresh(m, c))
+        const xm_ent *c = find(m->t[k], m->cap[k], m->ep[k], x, y, kx, ky, own);
+        if (c->ep == m->ep[k] && fresh(m, c))
             e = c;
-        else if (c->own)
+        else if (c->ep == m->ep[k])
             break; /* the newer is stale: so is the older */
     }
     if (!e)
@@ -227,22 +258,24 @@ static int room(struct joint_xm *m)
         m->t[0] = nt;
         m->cap[0] = oc * 2;
         for (uint32_t i = 0; i < oc; i++)
-            if (ot[i].own)
-                *find(nt, m->cap[0], ot[i].x, ot[i].y, ot[i].kx, ot[i].ky, ot[i].own - 2) =
-                    ot[i];
+            if (ot[i].ep == m->ep[0])
+                *find(nt, m->cap[0], m->ep[0], ot[i].x, ot[i].y, ot[i].kx, ot[i].ky,
+                      ot[i].own) = ot[i];
         free(ot);
         return PB_OK;
     }
-    /* full: the current table becomes the one before, the one before is emptied */
+    /* full: the current table becomes the one before, the one before is
+     * emptied (a new epoch) and current */
     xm_ent *t = m->t[1];
     uint32_t c = m->cap[1];
     m->t[1] = m->t[0];
     m->cap[1] = m->cap[0];
     m->n[1] = m->n[0];
-    memset(t, 0, (size_t)c * sizeof *t);
+    m->ep[1] = m->ep[0];
     m->t[0] = t;
     m->cap[0] = c;
     m->n[0] = 0;
+    m->ep[0] = ++m->epoch;
     return room(m);
 }
 
@@ -250,20 +283,21 @@ int joint_xm_put(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uin
                  double v, const size_t *before, int flip)
 {
     struct joint_xm *m = s->xm;
-    if (!m)
+    if (!s->xm_on)
         return PB_OK;
     if (joint_xm_test_nokid)
         kx = ky = NONE;
     if (room(m) != PB_OK)
         return PB_ENOMEM;
-    xm_ent *e = find(m->t[0], m->cap[0], x, y, kx, ky, own);
-    if (!e->own)
+    xm_ent *e = find(m->t[0], m->cap[0], m->ep[0], x, y, kx, ky, own);
+    if (e->ep != m->ep[0])
         m->n[0]++;
+    e->ep = m->ep[0];
     e->x = x;
     e->y = y;
     e->kx = kx;
     e->ky = ky;
-    e->own = own + 2;
+    e->own = own;
     e->tick = m->tick;
     e->v = v;
     e->f = s->xfloor_on ? s->xfloor : -INFINITY;
