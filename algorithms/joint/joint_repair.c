@@ -252,8 +252,9 @@ static double level_kept(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t
                          uint32_t own, xlevel *L, int *rc)
 {
     /* kx NONE: the exchanged level of depth 1, keyed by the exchange's own
-     * two calls, tried once a pass: never asked for again, not kept */
-    if (!s->xm_on || x == NONE || y == NONE || x == y || kx == NONE)
+     * two calls, tried once a pass: never asked for again, not kept; nor
+     * a level no other exchange can reach (keep 0, try_exchange) */
+    if (x == NONE || y == NONE || x == y)
         return level_value(s, x, y, L, rc);
     double v;
     if (joint_xm_get(s, x, y, kx, ky, own, &v)) {
@@ -269,6 +270,16 @@ static double level_kept(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t
     return v;
 }
 
+/* level_kept where the level may be kept, else level_value (inline: the
+ * test costs nothing where the memo is off or cannot serve) */
+static inline double level_maybe(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky,
+                                 uint32_t own, int keep, xlevel *L, int *rc)
+{
+    if (keep && kx != NONE && s->xm_on && x != NONE && y != NONE && x != y)
+        return level_kept(s, x, y, kx, ky, own, L, rc);
+    return level_value(s, x, y, L, rc);
+}
+
 /* level_value at the top of an exchange (depth D, the levels below
  * exchanged): when the top is one request whose two calls X[D - 1],
  * Y[D - 1] had their returns exchanged, within a pass where nothing else
@@ -276,7 +287,7 @@ static double level_kept(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t
  * scoring), walked from the request's record (joint_xwalk.c: the same
  * number, a fan-out's thousands of calls not walked again each time) */
 static double top_value(joint *s, const uint32_t *X, const uint32_t *Y, uint32_t D, xlevel *L,
-                        int *rc)
+                        int below, int *rc)
 {
     if (D > 0 && X[D] != NONE && X[D] == Y[D] && (s->xmemo || s->ps_memo) &&
         !joint_psmemo_test_wrong) {
@@ -289,8 +300,8 @@ static double top_value(joint *s, const uint32_t *X, const uint32_t *Y, uint32_t
             return v;
         }
     }
-    return D > 0 ? level_kept(s, X[D], Y[D], X[D - 1], Y[D - 1], 0, L, rc)
-                 : level_value(s, X[D], Y[D], L, rc);
+    return level_maybe(s, X[D], Y[D], D > 0 ? X[D - 1] : NONE, D > 0 ? Y[D - 1] : NONE, 0,
+                       below || D >= 2, L, rc);
 }
 
 /* what level_value counts without scoring (swap_floor: an exchange
@@ -372,6 +383,12 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     if (n == 0)
         return PB_OK;
     int rc = PB_OK;
+    /* swap_level_memo (joint_xm.c): a level of this exchange is asked for
+     * by another only along the same path: an exchange below (a and b
+     * both make calls) or one above (the exchange of X[j], Y[j], j >= 1:
+     * its exchanged levels from depth 3 on, its tops from depth 2 on
+     * here); else it is not kept (the same on both sides of a sharing) */
+    const int below = s->xm_on && s->kids[a].n > 0 && s->kids[b].n > 0;
     double before[XMAX + 1];
     for (uint32_t L = 0; L <= n; L++)
         before[L] = gain ? ll_of(s, X[L], Y[L]) : ll_memo(s, X[L], Y[L]);
@@ -397,15 +414,15 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
                          (X[D] == NONE || Y[D] == NONE || X[D] == Y[D]);
         double top = 0;
         if (last) {
-            top = top_value(s, X, Y, D, &lv[D], &rc);
+            top = top_value(s, X, Y, D, &lv[D], below, &rc);
             if (rc == PB_OK && top == -INFINITY)
                 level_count(s, X[D - 1], Y[D - 1], &lv[D - 1], &rc);
             if (rc != PB_OK || top == -INFINITY)
                 break; /* no gain at this depth, and it is the last */
             joint_xfloor_set(s, best, xsum + top, before[D - 1] + before[D], margin);
         }
-        double xv = level_kept(s, X[D - 1], Y[D - 1], D > 1 ? X[D - 2] : NONE,
-                               D > 1 ? Y[D - 2] : NONE, 1, &lv[D - 1], &rc);
+        double xv = level_maybe(s, X[D - 1], Y[D - 1], D > 1 ? X[D - 2] : NONE,
+                                D > 1 ? Y[D - 2] : NONE, 1, below || D >= 3, &lv[D - 1], &rc);
         s->xfloor_on = 0;
         if (rc != PB_OK || xv == -INFINITY)
             break; /* and so every deeper exchange */
@@ -413,7 +430,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         if (!last) {
             if (!gain)
                 joint_xfloor_set(s, best, xsum, before[D], margin);
-            top = top_value(s, X, Y, D, &lv[D], &rc);
+            top = top_value(s, X, Y, D, &lv[D], below, &rc);
             s->xfloor_on = 0;
         }
         double g = xsum + top - before[D];

@@ -941,7 +941,8 @@ int joint_xm_get(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uin
                  double *v);
 int joint_xm_put(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uint32_t own,
                  double v, const size_t *before, int flip);
-extern int joint_xm_test_nokid; /* tests: the key without the exchanged calls (wrong) */
+extern int joint_xm_test_nokid; /* tests: 1 the key without the exchanged calls, 2 without
+                                   own (wrong on purpose) */
 extern size_t joint_xm_test_hits; /* tests: values taken from the tables, all runs */
 
 #endif

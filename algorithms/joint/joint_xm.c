@@ -100,7 +100,8 @@ static void add_counts(joint *s, const uint32_t *d)
     s->bnb_cut += d[9];
 }
 
-int joint_xm_test_nokid = 0; /* tests: the key without the exchanged calls (wrong) */
+int joint_xm_test_nokid = 0; /* tests: 1 the key without the exchanged calls, 2 without
+                               own (wrong on purpose) */
 size_t joint_xm_test_hits = 0; /* tests: values taken from the tables, all runs */
 
 static int qroom(struct joint_xm *m, uint32_t n)
@@ -218,8 +219,10 @@ int joint_xm_get(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uin
     struct joint_xm *m = s->xm;
     if (!s->xm_on)
         return 0;
-    if (joint_xm_test_nokid)
+    if (joint_xm_test_nokid & 1)
         kx = ky = NONE;
+    if (joint_xm_test_nokid & 2)
+        own = 0;
     const xm_ent *e = NULL;
     for (int k = 0; k < 2 && !e; k++) {
         const xm_ent *c = find(m->t[k], m->cap[k], m->ep[k], x, y, kx, ky, own);
@@ -285,8 +288,10 @@ int joint_xm_put(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uin
     struct joint_xm *m = s->xm;
     if (!s->xm_on)
         return PB_OK;
-    if (joint_xm_test_nokid)
+    if (joint_xm_test_nokid & 1)
         kx = ky = NONE;
+    if (joint_xm_test_nokid & 2)
+        own = 0;
     if (room(m) != PB_OK)
         return PB_ENOMEM;
     xm_ent *e = find(m->t[0], m->cap[0], m->ep[0], x, y, kx, ky, own);
