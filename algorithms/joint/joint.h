@@ -617,7 +617,8 @@ typedef struct joint_params {
     int swap_level_memo; /* [swap_level_memo] speed only: an exchange's level values
                            (two requests, own returns exchanged or not, which calls'
                            returns exchanged) kept within a pass of exchanges and the
-                           pair shares' scoring (joint_xm.c), 1 */
+                           pair shares' scoring (joint_xm.c); 1 under the same floor only,
+                           2 under any floor that cannot change the choice, 0 off; 1 */
 } joint_params;
 
 /* The option table over joint_params. */
