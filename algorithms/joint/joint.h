@@ -614,6 +614,11 @@ typedef struct joint_params {
     double conf_ratio_share; /* [conf_ratio_share] conf_ratio_copy=1: the plain copy's window
                            is this share of the shuffled copy's (conf_sim_share and its
                            floor of pairs scaled), 1 */
+    int swap_level_memo; /* [swap_level_memo] speed only: an exchange's level values
+                           (two requests, own returns exchanged or not, which calls'
+                           returns exchanged) kept within a pass of exchanges and the
+                           pair shares' scoring (joint_xm.c); 1 under the same floor only,
+                           2 under any floor that cannot change the choice, 0 off; 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -760,6 +760,9 @@ struct joint {
                                parents set, reason */
     struct joint_rsm *rsmm; /* rs_memo (joint_rsmemo.c): kept re-splits by pair, or NULL */
     size_t rsm_skipped;     /* rs_memo: re-splits left out */
+    struct joint_xm *xm;    /* swap_level_memo (joint_xm.c): level values kept, or NULL */
+    size_t xm_hits;         /* swap_level_memo: level values taken from it */
+    int xm_on;              /* swap_level_memo: within a pass or a scoring (xm kept) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

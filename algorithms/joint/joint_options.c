@@ -1131,4 +1131,12 @@ const pb_option joint_options[] = {
      "speed, confidences only: conf_ratio_copy=1's plain copy made of a window this share of "
      "the shuffled copy's (conf_sim_share and the copy's floor of pairs scaled by it); "
      "default 1: the same window"},
+    {"swap_level_memo", PB_OPT_INT, offsetof(joint_params, swap_level_memo), "1", 0, 2,
+     "speed only: without call ids, within one pass of exchanges of returns (step 5) and "
+     "the pair shares' scoring, the re-split of two requests at a level of an exchange is "
+     "kept by the two requests, whether their returns are exchanged and which of their "
+     "calls' are, where another exchange can ask for it (joint_xm.c; a deep request's "
+     "levels scored once instead of up to 4 times); 1 taken under the same floor only "
+     "(every output line the same), 2 under any floor that cannot change the choice "
+     "(the same choices; the branch and bound's counters may differ), 0 off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

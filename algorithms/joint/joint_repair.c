@@ -245,6 +245,41 @@ static double level_value(joint *s, uint32_t x, uint32_t y, xlevel *L, int *rc)
                       &L->mask);
 }
 
+/* level_value through swap_level_memo's table (joint_xm.c): keyed by the
+ * two requests, whether their own returns are exchanged (own) and which
+ * two of their calls have theirs exchanged (kx, ky; NONE: none) */
+static double level_kept(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky,
+                         uint32_t own, xlevel *L, int *rc)
+{
+    /* kx NONE: the exchanged level of depth 1, keyed by the exchange's own
+     * two calls, tried once a pass: never asked for again, not kept; nor
+     * a level no other exchange can reach (keep 0, try_exchange) */
+    if (x == NONE || y == NONE || x == y)
+        return level_value(s, x, y, L, rc);
+    double v;
+    if (joint_xm_get(s, x, y, kx, ky, own, &v)) {
+        L->m = L->na = L->nb = 0; /* nothing reads the split of a scoring */
+        return v;
+    }
+    size_t c[JOINT_XM_NCOUNT];
+    joint_xm_counts(s, c);
+    const int w = s->wref;
+    v = level_value(s, x, y, L, rc);
+    if (*rc == PB_OK)
+        *rc = joint_xm_put(s, x, y, kx, ky, own, v, c, s->wref != w);
+    return v;
+}
+
+/* level_kept where the level may be kept, else level_value (inline: the
+ * test costs nothing where the memo is off or cannot serve) */
+static inline double level_maybe(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky,
+                                 uint32_t own, int keep, xlevel *L, int *rc)
+{
+    if (keep && kx != NONE && s->xm_on && x != NONE && y != NONE && x != y)
+        return level_kept(s, x, y, kx, ky, own, L, rc);
+    return level_value(s, x, y, L, rc);
+}
+
 /* level_value at the top of an exchange (depth D, the levels below
  * exchanged): when the top is one request whose two calls X[D - 1],
  * Y[D - 1] had their returns exchanged, within a pass where nothing else
@@ -252,7 +287,7 @@ static double level_value(joint *s, uint32_t x, uint32_t y, xlevel *L, int *rc)
  * scoring), walked from the request's record (joint_xwalk.c: the same
  * number, a fan-out's thousands of calls not walked again each time) */
 static double top_value(joint *s, const uint32_t *X, const uint32_t *Y, uint32_t D, xlevel *L,
-                        int *rc)
+                        int below, int *rc)
 {
     if (D > 0 && X[D] != NONE && X[D] == Y[D] && (s->xmemo || s->ps_memo) &&
         !joint_psmemo_test_wrong) {
@@ -265,7 +300,8 @@ static double top_value(joint *s, const uint32_t *X, const uint32_t *Y, uint32_t
             return v;
         }
     }
-    return level_value(s, X[D], Y[D], L, rc);
+    return level_maybe(s, X[D], Y[D], D > 0 ? X[D - 1] : NONE, D > 0 ? Y[D - 1] : NONE, 0,
+                       below || D >= 2, L, rc);
 }
 
 /* what level_value counts without scoring (swap_floor: an exchange
@@ -347,6 +383,12 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     if (n == 0)
         return PB_OK;
     int rc = PB_OK;
+    /* swap_level_memo (joint_xm.c): a level of this exchange is asked for
+     * by another only along the same path: an exchange below (a and b
+     * both make calls) or one above (the exchange of X[j], Y[j], j >= 1:
+     * its exchanged levels from depth 3 on, its tops from depth 2 on
+     * here); else it is not kept (the same on both sides of a sharing) */
+    const int below = s->xm_on && s->kids[a].n > 0 && s->kids[b].n > 0;
     double before[XMAX + 1];
     for (uint32_t L = 0; L <= n; L++)
         before[L] = gain ? ll_of(s, X[L], Y[L]) : ll_memo(s, X[L], Y[L]);
@@ -372,14 +414,15 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
                          (X[D] == NONE || Y[D] == NONE || X[D] == Y[D]);
         double top = 0;
         if (last) {
-            top = top_value(s, X, Y, D, &lv[D], &rc);
+            top = top_value(s, X, Y, D, &lv[D], below, &rc);
             if (rc == PB_OK && top == -INFINITY)
                 level_count(s, X[D - 1], Y[D - 1], &lv[D - 1], &rc);
             if (rc != PB_OK || top == -INFINITY)
                 break; /* no gain at this depth, and it is the last */
             joint_xfloor_set(s, best, xsum + top, before[D - 1] + before[D], margin);
         }
-        double xv = level_value(s, X[D - 1], Y[D - 1], &lv[D - 1], &rc);
+        double xv = level_maybe(s, X[D - 1], Y[D - 1], D > 1 ? X[D - 2] : NONE,
+                                D > 1 ? Y[D - 2] : NONE, 1, below || D >= 3, &lv[D - 1], &rc);
         s->xfloor_on = 0;
         if (rc != PB_OK || xv == -INFINITY)
             break; /* and so every deeper exchange */
@@ -387,7 +430,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
         if (!last) {
             if (!gain)
                 joint_xfloor_set(s, best, xsum, before[D], margin);
-            top = top_value(s, X, Y, D, &lv[D], &rc);
+            top = top_value(s, X, Y, D, &lv[D], below, &rc);
             s->xfloor_on = 0;
         }
         double g = xsum + top - before[D];
@@ -423,6 +466,7 @@ static int try_exchange(joint *s, uint32_t a, uint32_t b, xlevel *lv, size_t *sw
     joint_xmemo_drop(s, touched, nt);      /* swap_memo: requests changed */
     joint_xwalk_drop(s, touched, nt);      /* and their records (joint_xwalk.c) */
     joint_resolve_swapped(s, touched, nt); /* resolve_local (joint_resolve.c) */
+    joint_xm_touched(s, touched, nt);      /* swap_level_memo: their levels dropped */
     (*swaps)++;
     return rc;
 }
@@ -437,6 +481,8 @@ int joint_swap_pass(joint *s, size_t *swaps)
     int rc = s->rord ? joint_rord_fit(s) : PB_OK;
     if (rc == PB_OK)
         rc = joint_xmemo_begin(s); /* swap_memo (joint_xfloor.c) */
+    if (rc == PB_OK)
+        rc = joint_xm_begin(s); /* swap_level_memo (joint_xm.c) */
     joint_xwalk_drop(s, NULL, 0);  /* a record lives within one pass */
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
         uint32_t b0 = s->bylink_off[l], b1 = s->bylink_off[l + 1];
@@ -455,6 +501,7 @@ int joint_swap_pass(joint *s, size_t *swaps)
         }
     }
     joint_xmemo_end(s);
+    joint_xm_end(s);
     joint_xwalk_drop(s, NULL, 0);
     for (int L = 0; L <= XMAX; L++)
         free(lv[L].set);
@@ -476,6 +523,11 @@ int joint_pair_shares(joint *s, double *share)
     }
     size_t none = 0;
     joint_xwalk_drop(s, NULL, 0); /* a record lives within this scoring */
+    if ((rc = joint_xm_begin(s)) != PB_OK) { /* swap_level_memo (joint_xm.c) */
+        free(s->ps_memo);
+        s->ps_memo = NULL;
+        return rc;
+    }
     for (uint32_t p = 0; p < s->npairs; p++)
         share[p] = 0; /* sum of exp(gain) first */
     for (uint32_t l = 0; l < s->nlinks && rc == PB_OK; l++) {
@@ -504,6 +556,7 @@ int joint_pair_shares(joint *s, double *share)
         free(lv[L].set);
     free(s->ps_memo);
     s->ps_memo = NULL;
+    joint_xm_end(s);
     joint_xwalk_drop(s, NULL, 0);
     return rc;
 }

@@ -925,4 +925,24 @@ const double *joint_mr_row(const joint *s, uint32_t k);
 double *joint_mr_put(joint *s, uint32_t k, size_t n);
 size_t joint_mr_used(const joint *s); /* doubles the memo holds (tests) */
 
+/* swap_level_memo (joint_xm.c): the exchanges' level values kept within a
+ * pass of exchanges or a scoring of pair shares; begin (off: nothing),
+ * touched: the requests an applied exchange changed, end (the tables kept
+ * for the next pass, their entries dropped); get: 1 and *v when kept (the
+ * counters the first scoring moved added again), put: kept with the
+ * counters moved since `before` (joint_xm_counts) */
+#define JOINT_XM_NCOUNT 10
+int joint_xm_begin(joint *s);
+void joint_xm_touched(joint *s, const uint32_t *q, uint32_t n);
+void joint_xm_end(joint *s);
+void joint_xm_free(joint *s); /* the tables, kept from pass to pass (joint_xwalk_free) */
+void joint_xm_counts(const joint *s, size_t *c);
+int joint_xm_get(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uint32_t own,
+                 double *v);
+int joint_xm_put(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uint32_t own,
+                 double v, const size_t *before, int flip);
+extern int joint_xm_test_nokid; /* tests: 1 the key without the exchanged calls, 2 without
+                                   own (wrong on purpose) */
+extern size_t joint_xm_test_hits; /* tests: values taken from the tables, all runs */
+
 #endif

@@ -66,6 +66,7 @@ void joint_xwalk_drop(joint *s, const uint32_t *q, uint32_t n)
 
 void joint_xwalk_free(joint *s)
 {
+    joint_xm_free(s); /* swap_level_memo's tables (joint_xm.c) */
     if (!s->xwalk)
         return;
     joint_wrec_free(&s->xwalk->rec);
