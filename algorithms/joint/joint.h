@@ -614,6 +614,13 @@ typedef struct joint_params {
     double conf_ratio_share; /* [conf_ratio_share] conf_ratio_copy=1: the plain copy's window
                            is this share of the shuffled copy's (conf_sim_share and its
                            floor of pairs scaled), 1 */
+    double order_jitter; /* [order_jitter] order_cross's step: two answers of a link sent
+                           within this many times the link's fitted stamp jitter (the
+                           larger median absolute deviation of its call and return
+                           delays) are a near-tie, neither overtake nor kept
+                           (joint_ordjit.c); 0: off; default 0 */
+    double ojt_ties;    /* not an option: order_jitter's near-ties at the step's last
+                           scoring (metadata) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -925,4 +925,15 @@ const double *joint_mr_row(const joint *s, uint32_t k);
 double *joint_mr_put(joint *s, uint32_t k, size_t n);
 size_t joint_mr_used(const joint *s); /* doubles the memo holds (tests) */
 
+/* joint_ordjit.c, order_jitter: the stamp jitter of a link's m whole pairs
+ * (the larger median absolute deviation of their call and return delays;
+ * buf: m scratch stamps); joint_ordjit_tie: 1 when answers sent at rx and
+ * ry are a near-tie under jitter j (order_cross's step only) */
+pb_ns joint_ordjit_link(const joint *s, const uint32_t *pairs, uint32_t m, pb_ns *buf);
+int joint_ordjit_tie(const joint *s, pb_ns j, pb_ns rx, pb_ns ry);
+int joint_ordjit_first(const joint *s, const pb_ns *jit, double k, double *n, double *kk,
+                       double *ties);
+/* joint_order.c: order_jitter's near-ties counted at the last fit (metadata) */
+double joint_rord_near_ties(const joint *s);
+
 #endif
