@@ -18,7 +18,6 @@
 #include "joint_int.h"
 #include <math.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 #include "pb_sort.h"
 
@@ -135,9 +134,6 @@ int joint_rord_fit(joint *s)
         uint32_t b0 = s->bylink_off[l], m = o->len[l];
         double n = 0, k = 0;
         o->jit[l] = jb ? joint_ordjit_link(s, o->list + b0, m, jb) : 0;
-        if (jb && getenv("H230DBG") && getenv("H230J"))
-            fprintf(stderr, "H230J l=%u m=%u jit=%lld\n", l, m, (long long)o->jit[l]);
-        int movable = 0;
         for (uint32_t i = 0; i < m; i++)
             movable |= joint_ret_movable(s, o->list[b0 + i]);
         for (uint32_t i = 1; i < m; i++) {

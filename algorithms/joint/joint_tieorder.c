@@ -39,7 +39,6 @@
 #include "joint_int.h"
 #include <math.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include "pb_sort.h"
 
 #define NONE JOINT_NONE
@@ -115,20 +114,9 @@ static int swap_kids(joint *s, uint32_t pa, uint32_t pb, uint32_t *buf)
 }
 
 /* refit and score */
-static double h230_ll0;
 static int rescore(joint *s, double *v)
 {
     int rc = joint_refit_moved(s);
-    if (getenv("H230DBG") && rc == PB_OK) {
-        double o1 = 0, tot = 0;
-        for (uint32_t l = 0; l < s->nlinks; l++) {
-            double n = s->ord_n[l], k = s->ord_k[l];
-            if (n > 0) { double r = (k + 1) / (n + 2); o1 += k * log(r) + (n - k) * log1p(-r); }
-            fprintf(stderr, "H230O l=%u ordn=%.0f ordk=%.0f\n", l, n, k);
-        }
-        joint_order_score_at(s, 0.0, &tot);
-        fprintf(stderr, "H230LL %.3f d=%.3f first=%.3f answers=%.3f\n", joint_lser_choice_ll(s), joint_lser_choice_ll(s) - h230_ll0, o1, tot - o1);
-    }
     return rc == PB_OK ? score(s, v) : rc;
 }
 
@@ -163,7 +151,6 @@ int joint_tieorder_run(joint *s)
             if (!kids && !s->p.order_cross_alone)
                 continue; /* order_cross_alone=0: whole requests only */
             if (!have) {
-                h230_ll0 = joint_lser_choice_ll(s);
                 rc = score(s, &cur);
                 have = 1;
                 if (rc != PB_OK)
@@ -173,12 +160,6 @@ int joint_tieorder_run(joint *s)
             s->p.ocx[1]++;
             /* the other pairing alone, then with the parents' calls exchanged */
             double v1 = -INFINITY, v2 = -INFINITY;
-            if (getenv("H230DBG"))
-                for (uint32_t j = (i >= 3 ? i - 3 : 0); j < m && j <= i + 2; j++) {
-                    const jpair *q = &s->pr[e[j].p];
-                    fprintf(stderr, "H230N a=%u p=%u par=%u cs=%lld cr=%lld rs=%lld rr=%lld\n", a, e[j].p,
-                            s->par[e[j].p], (long long)q->cs, (long long)q->cr, (long long)q->rs, (long long)q->rr);
-                }
             swap_answers(s, a, b);
             rc = rescore(s, &v1);
             if (rc == PB_OK && kids) {
@@ -191,10 +172,6 @@ int joint_tieorder_run(joint *s)
             if (!s->p.order_cross_alone)
                 v1 = -INFINITY; /* order_cross_alone=0 */
             double best = v1 > v2 ? v1 : v2;
-            if (getenv("H230DBG"))
-                fprintf(stderr, "H230 l=%u a=%u b=%u rs_gap=%lld cs_gap=%lld cr_gap=%lld v1=%.3f v2=%.3f\n", l, a, b,
-                        (long long)(s->pr[b].rs - s->pr[a].rs), (long long)(s->pr[a].cs - s->pr[b].cs),
-                        (long long)(s->pr[b].cr - s->pr[a].cr), v1 - cur, v2 - cur);
             if (best > cur + s->p.uncross_min) {
                 if (v1 >= v2 && kids) /* the first: the parents' calls back */
                     rc = swap_kids(s, pa, pb, buf);
