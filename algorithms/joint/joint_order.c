@@ -134,6 +134,7 @@ int joint_rord_fit(joint *s)
         uint32_t b0 = s->bylink_off[l], m = o->len[l];
         double n = 0, k = 0;
         o->jit[l] = jb ? joint_ordjit_link(s, o->list + b0, m, jb) : 0;
+        int movable = 0;
         for (uint32_t i = 0; i < m; i++)
             movable |= joint_ret_movable(s, o->list[b0 + i]);
         for (uint32_t i = 1; i < m; i++) {
