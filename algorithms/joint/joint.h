@@ -619,6 +619,13 @@ typedef struct joint_params {
                            returns exchanged) kept within a pass of exchanges and the
                            pair shares' scoring (joint_xm.c); 1 under the same floor only,
                            2 under any floor that cannot change the choice, 0 off; 1 */
+    double order_jitter; /* [order_jitter] order_cross's step: two answers of a link sent
+                           within this many times the link's fitted stamp jitter (the
+                           larger median absolute deviation of its call and return
+                           delays) are a near-tie, neither overtake nor kept
+                           (joint_ordjit.c); 0: off; default 0 */
+    double ojt_ties;    /* not an option: order_jitter's near-ties at the step's last
+                           scoring (metadata) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1139,4 +1139,11 @@ const pb_option joint_options[] = {
      "levels scored once instead of up to 4 times); 1 taken under the same floor only "
      "(every output line the same), 2 under any floor that cannot change the choice "
      "(the same choices; the branch and bound's counters may differ), 0 off"},
+    {"order_jitter", PB_OPT_DOUBLE, offsetof(joint_params, order_jitter), "0", 0, 1000,
+     "changes results where order_cross applies: in its step's scoring two consecutive "
+     "answers of a link sent closer than this many times the link's fitted stamp jitter (the "
+     "larger median absolute deviation of its call and its return delays, learned from the "
+     "solution) are a near-tie, charged neither as an overtake nor as kept; metadata jitter= "
+     "near_ties= on order_cross= (joint_ordjit.c; docs/joint/loss_late.md \"Near-ties in the "
+     "order of answers (h230)\"); 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -31,6 +31,9 @@ struct joint_rord {
     double *linv, *lkeep; /* per link: log rho, log (1 - rho); 0 when off */
     double *n, *k;  /* per link: consecutive pairs in question and overtaken, last fit */
     unsigned char *on; /* per link: the term is scored */
+    pb_ns *jit;     /* per link: order_jitter's stamp jitter (joint_ordjit.c), last fit */
+    double jk;      /* order_jitter while order_cross's step scores, else 0 */
+    double ties;    /* near-ties left out at the last fit */
 };
 
 static int cmp_cr(const void *x, const void *y)
@@ -54,6 +57,7 @@ void joint_rord_free(joint *s)
     free(o->n);
     free(o->k);
     free(o->on);
+    free(o->jit);
     free(o);
     s->rord = NULL;
 }
@@ -73,9 +77,10 @@ int joint_rord_init(joint *s)
     o->n = calloc((size_t)nl + 1, sizeof *o->n);
     o->k = calloc((size_t)nl + 1, sizeof *o->k);
     o->on = calloc((size_t)nl + 1, 1);
+    o->jit = calloc((size_t)nl + 1, sizeof *o->jit);
     insort *e = malloc(((size_t)n + 1) * sizeof *e);
     if (!o->pos || !o->list || !o->len || !o->linv || !o->lkeep || !o->n || !o->k || !o->on ||
-        !e) {
+        !o->jit || !e) {
         free(e);
         joint_rord_free(s);
         return PB_ENOMEM;
@@ -105,6 +110,11 @@ int joint_rord_init(joint *s)
  * and ry */
 static inline double term(const joint_rord *o, uint32_t l, const jpair *y, pb_ns rx, pb_ns ry)
 {
+    if (o->jk > 0) { /* order_jitter: a near-tie is worth nothing (joint_ordjit.c) */
+        pb_ns d = rx < ry ? ry - rx : rx - ry;
+        if ((double)d <= o->jk * (double)o->jit[l])
+            return 0.0;
+    }
     if (ry < rx)
         return o->linv[l];
     return y->cr < rx ? o->lkeep[l] : 0.0;
@@ -115,9 +125,15 @@ int joint_rord_fit(joint *s)
     joint_rord *o = s->rord;
     if (!o)
         return PB_OK;
+    pb_ns *jb = NULL;
+    o->jk = s->p.ocx_on && s->p.order_jitter > 0 ? s->p.order_jitter : 0;
+    o->ties = 0;
+    if (o->jk > 0 && !(jb = malloc(((size_t)s->npairs + 1) * sizeof *jb)))
+        return PB_ENOMEM;
     for (uint32_t l = 0; l < s->nlinks; l++) {
         uint32_t b0 = s->bylink_off[l], m = o->len[l];
         double n = 0, k = 0;
+        o->jit[l] = jb ? joint_ordjit_link(s, o->list + b0, m, jb) : 0;
         int movable = 0;
         for (uint32_t i = 0; i < m; i++)
             movable |= joint_ret_movable(s, o->list[b0 + i]);
@@ -125,6 +141,10 @@ int joint_rord_fit(joint *s)
             const jpair *x = &s->pr[o->list[b0 + i - 1]], *y = &s->pr[o->list[b0 + i]];
             if (joint_tieorder_crossed(s, o->list[b0 + i - 1], o->list[b0 + i]))
                 continue; /* order_cross: not in question */
+            if (jb && joint_ordjit_tie(s, o->jit[l], x->rs, y->rs)) {
+                o->ties++;
+                continue; /* order_jitter: a near-tie */
+            }
             if (y->rs < x->rs) {
                 n++;
                 k++;
@@ -139,7 +159,13 @@ int joint_rord_fit(joint *s)
         o->linv[l] = o->on[l] ? log(rho) : 0.0;
         o->lkeep[l] = o->on[l] ? log1p(-rho) : 0.0;
     }
+    free(jb);
     return PB_OK;
+}
+
+double joint_rord_near_ties(const joint *s)
+{
+    return s->rord ? s->rord->ties : 0;
 }
 
 /* the pair's neighbours in its link's arrival order (NONE: none) */
@@ -333,8 +359,31 @@ int joint_order_score(joint *s, double *ll)
     return joint_order_score_at(s, joint_loglik(s), ll);
 }
 
+/* order_jitter while order_cross's step scores: the first calls' term
+ * counted with near-ties left out (joint_ordjit.c); 1 when done */
+static int first_jit(joint *s, double *v)
+{
+    joint_rord *o = s->rord;
+    if (!o || o->jk <= 0)
+        return 0;
+    double *n = malloc(((size_t)s->nlinks + 1) * 2 * sizeof *n);
+    if (!n)
+        return 0; /* the plain term (no memory for the recount) */
+    double ties = 0;
+    if (joint_ordjit_first(s, o->jit, o->jk, n, n + s->nlinks, &ties) != PB_OK) {
+        free(n);
+        return 0;
+    }
+    for (uint32_t l = 0; l < s->nlinks; l++)
+        *v += bern(n[l], n[s->nlinks + l]);
+    o->ties += ties;
+    free(n);
+    return 1;
+}
+
 int joint_order_score_at(joint *s, double v, double *ll)
 {
+    double v0 = v;
     for (uint32_t l = 0; l < s->nlinks; l++)
         v += bern(s->ord_n[l], s->ord_k[l]);
     /* the answers: a free search has no state for them; make it, score,
@@ -350,6 +399,8 @@ int joint_order_score_at(joint *s, double v, double *ll)
             joint_rord_free(s);
         return PB_ENOMEM;
     }
+    if (first_jit(s, &v0)) /* order_jitter (joint_ordjit.c) */
+        v = v0;
     const joint_rord *o = s->rord;
     for (uint32_t l = 0; l < s->nlinks; l++) {
         s->pord_stat[3 * (size_t)l] = o->n[l];

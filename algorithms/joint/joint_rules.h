@@ -944,5 +944,15 @@ int joint_xm_put(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uin
 extern int joint_xm_test_nokid; /* tests: 1 the key without the exchanged calls, 2 without
                                    own (wrong on purpose) */
 extern size_t joint_xm_test_hits; /* tests: values taken from the tables, all runs */
+/* joint_ordjit.c, order_jitter: the stamp jitter of a link's m whole pairs
+ * (the larger median absolute deviation of their call and return delays;
+ * buf: m scratch stamps); joint_ordjit_tie: 1 when answers sent at rx and
+ * ry are a near-tie under jitter j (order_cross's step only) */
+pb_ns joint_ordjit_link(const joint *s, const uint32_t *pairs, uint32_t m, pb_ns *buf);
+int joint_ordjit_tie(const joint *s, pb_ns j, pb_ns rx, pb_ns ry);
+int joint_ordjit_first(const joint *s, const pb_ns *jit, double k, double *n, double *kk,
+                       double *ties);
+/* joint_order.c: order_jitter's near-ties counted at the last fit (metadata) */
+double joint_rord_near_ties(const joint *s);
 
 #endif

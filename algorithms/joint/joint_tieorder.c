@@ -191,6 +191,7 @@ int joint_tieorder_run(joint *s)
     }
     free(e);
     free(buf);
+    s->p.ojt_ties = joint_rord_near_ties(s); /* order_jitter (joint_ordjit.c) */
     s->p.ocx_on = 0; /* the search's term again: every pair by the callee's reads */
     if (rc == PB_OK && have)
         rc = joint_rord_fit(s);
@@ -202,6 +203,7 @@ int joint_tieorder_meta(const joint *s, pb_result *res)
     if (!s->p.order_cross)
         return PB_OK;
     return pb_result_meta(res, "order_cross=on crossings=%.0f exchanges_tried=%.0f kept=%.0f "
-                          "gain=%.3f alone=%d", s->p.ocx[0], s->p.ocx[1], s->p.ocx[2], s->p.ocx[3],
-                          s->p.order_cross_alone);
+                          "gain=%.3f alone=%d jitter=%g near_ties=%.0f", s->p.ocx[0], s->p.ocx[1],
+                          s->p.ocx[2], s->p.ocx[3], s->p.order_cross_alone, s->p.order_jitter,
+                          s->p.ojt_ties);
 }
