@@ -614,6 +614,13 @@ typedef struct joint_params {
     double conf_ratio_share; /* [conf_ratio_share] conf_ratio_copy=1: the plain copy's window
                            is this share of the shuffled copy's (conf_sim_share and its
                            floor of pairs scaled), 1 */
+    int sv_lazy;        /* [sv_lazy] without call ids and pair_order=auto: the free search
+                           paused after its main solve's first refit, the held search run,
+                           and the free search's swap rounds left out when the held one
+                           wins by more than the margin plus sv_lazy_k times its own gain
+                           over those rounds (1); 2 pauses and always resumes (a check:
+                           the same output); 0 */
+    double sv_lazy_k;   /* [sv_lazy_k] sv_lazy's factor on the held search's gain, 2 */
 } joint_params;
 
 /* The option table over joint_params. */

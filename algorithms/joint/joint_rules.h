@@ -925,4 +925,14 @@ const double *joint_mr_row(const joint *s, uint32_t k);
 double *joint_mr_put(joint *s, uint32_t k, size_t n);
 size_t joint_mr_used(const joint *s); /* doubles the memo holds (tests) */
 
+
+/* sv_lazy (joint_sv.c): the free search paused, the held one run, the free
+ * one resumed only when the held one's lead is within reach */
+int joint_sv_mark(joint *s);
+int joint_sv_resume(joint *s); /* joint.c */
+int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                  const joint_params *params, pb_error *err, const unsigned char *force,
+                  joint_selshare *share, joint **bout, int *early);
+int joint_sv_meta(const joint *s, pb_result *res);
+
 #endif

@@ -1,0 +1,136 @@
+/*
+ * joint_sv.c - sv_lazy: fewer solves without call ids (docs/joint/speed_late.md,
+ * "Fewer solves: the free search paused (h229)").
+ *
+ * With pair_order=auto a black box runs two searches, the free one and the
+ * held one, and keeps the likelier (init_choose, joint_choose.c).  Each
+ * search's main solve runs up to swap_rounds + 1 solves with a pass of
+ * return exchanges between them.  Here the free search pauses after its
+ * first main solve and refit (its log-likelihood noted, free_mid), the held
+ * search runs in full, noting its own log-likelihood at the same point
+ * (held_mid) and at its end (held_end).  The held search's gain over its
+ * swap rounds, g = max(0, held_end - held_mid), measures on this trace what
+ * those rounds are worth; when held_end - free_mid > JOINT_RESTART_MARGIN +
+ * sv_lazy_k * g, the held solution is kept and the free search's swap
+ * rounds are never run.  Otherwise the free search resumes where it paused
+ * (joint.c's joint_sv_resume: the same steps as a search that never
+ * paused) and the choice is made as before.  Both log-likelihoods are
+ * compared plainly and with the thread term muted (as joint_thrpick.c
+ * compares them); the early keep needs both.
+ *
+ * A bet: the free search's swap rounds could gain more than sv_lazy_k
+ * times what the held search's gained.  Where it holds, the output is
+ * main's but for the metadata of the free search (its log-likelihood, the
+ * busy test's counts on its copies, held_skip's count).  sv_lazy=2 pauses
+ * and always resumes: a check that resuming is exact.
+ */
+#include "joint.h"
+#include "pb_mem.h"
+#include "joint_int.h"
+#include "pb_algo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* plain, and with the thread term muted where thread_soft_pick would */
+static void sv_ll(joint *s, double out[2])
+{
+    out[0] = joint_loglik(s);
+    out[1] = out[0];
+    if (s->p.thread_soft_pick > 0 && s->p.thread_soft > 0) {
+        if (joint_thread_mute(s, 1))
+            out[1] = joint_loglik(s);
+        joint_thread_mute(s, 0);
+    }
+}
+
+/* At the main solve's first refit (joint.c's solve_from, sv_mark set):
+ * the held search notes its log-likelihood; the free search of
+ * init_choose (sv_lazy raised by 10 there) also pauses */
+int joint_sv_mark(joint *s)
+{
+    if (s->p.sv_lazy >= 10) {
+        s->p.sv_lazy -= 10;
+        sv_ll(s, s->sv_ll_mid);
+        s->sv_paused = 1;
+    } else if (s->pord_hold) {
+        sv_ll(s, s->sv_ll_mid);
+    }
+    return PB_OK;
+}
+
+/* init_choose's free search a, paused or not: when paused, the held search
+ * made here (*bout) and kept at once (*early = 1) when its lead is out of
+ * the free search's reach; else a resumed (then *bout is the held search
+ * init_choose would make, or NULL when a's held_skip or early parallel
+ * run, decided on the paused a, ask for the order of init_choose) */
+int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                  const joint_params *params, pb_error *err, const unsigned char *force,
+                  joint_selshare *share, joint **bout, int *early)
+{
+    *bout = NULL;
+    *early = 0;
+    if (!a->sv_paused)
+        return PB_OK;
+    a->sv_rec[4] = a->sv_ll_mid[0];
+    int hs = joint_heldskip_decide(a);
+    int held_other = params->held_local > 0 || params->held_warm || params->held_repair >= 0 ||
+                     params->held_swaps >= 0;
+    if (hs != 0 || held_other || joint_bbserial_early(a)) {
+        a->sv_rec[0] = 3;
+        a->sv_rec[1] = hs != 0 ? 1 : held_other ? 2 : 3;
+        a->hskip[0] = 0; /* decided again on the whole free search */
+        int rc = joint_sv_resume(a);
+        return rc == PB_OK ? PB_OK : pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    joint_params phs = *ph; /* as init_choose makes the held search */
+    joint_heldwarm_rounds(&phs, params);
+    joint *b = NULL;
+    int rc = joint_init_one(&b, v, &phs, err, 1, share, force);
+    if (rc != PB_OK)
+        return rc;
+    joint_heldwarm_rounds_back(b, params);
+    double le[2];
+    sv_ll(b, le);
+    double g0 = le[0] - b->sv_ll_mid[0], g1 = le[1] - b->sv_ll_mid[1];
+    double lead0 = le[0] - a->sv_ll_mid[0], lead1 = le[1] - a->sv_ll_mid[1];
+    double k = params->sv_lazy_k;
+    int take = params->sv_lazy == 1 &&
+               lead0 > JOINT_RESTART_MARGIN + k * (g0 > 0 ? g0 : 0) &&
+               lead1 > JOINT_RESTART_MARGIN + k * (g1 > 0 ? g1 : 0);
+    a->sv_rec[2] = lead0;
+    a->sv_rec[3] = g0;
+    a->sv_rec[5] = le[0];
+    a->sv_rec[6] = b->sv_ll_mid[0];
+    *bout = b;
+    if (take) {
+        a->sv_rec[0] = 1;
+        *early = 1;
+        return PB_OK;
+    }
+    a->sv_rec[0] = 2;
+    a->hskip[0] = 0;
+    rc = joint_sv_resume(a);
+    if (rc != PB_OK) {
+        joint_close(b);
+        *bout = NULL;
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    return PB_OK;
+}
+
+int joint_sv_meta(const joint *s, pb_result *res)
+{
+    if (!s->p.sv_lazy || !s->sv_rec[0])
+        return PB_OK;
+    static const char *st[] = {"", "held_kept_early", "free_resumed", "free_resumed_at_once"};
+    static const char *why[] = {"", "held_skip", "held_options", "early_parallel_run"};
+    int k = (int)s->sv_rec[0];
+    if (k == 3)
+        return pb_result_meta(res, "sv_lazy=%s reason=%s", st[3],
+                              why[(int)s->sv_rec[1] >= 1 && (int)s->sv_rec[1] <= 3 ? (int)s->sv_rec[1] : 0]);
+    return pb_result_meta(res, "sv_lazy=%s lead=%.3f held_gain=%.3f k=%g free_mid=%.3f held_mid=%.3f "
+                               "held_end=%.3f",
+                          st[k >= 1 && k <= 2 ? k : 0], s->sv_rec[2], s->sv_rec[3], s->p.sv_lazy_k,
+                          s->sv_rec[4], s->sv_rec[6], s->sv_rec[5]);
+}
