@@ -1,0 +1,68 @@
+#!/bin/sh
+# joint's sv_lazy (joint_sv.c; docs/joint/speed_late.md, "Fewer solves:
+# the free search paused (h229)"): without call ids and pair_order=auto,
+# the free search pauses after its main solve's first refit, the held
+# search runs in full, and the held solution is kept at once when its lead
+# over the paused free one passes 10 nats plus sv_lazy_k times the held
+# search's own gain over its swap rounds; else the free search resumes.
+# - joint_models_dispatch (experiments/, 1 s, black box, no self-
+#   calibration): the held search leads the paused free one by 16.967
+#   nats, its own swap rounds gained 9.124: at sv_lazy_k=2 the free search
+#   resumes (it gains 46.6 more and is kept): the output is sv_lazy=0's
+#   but the sv_lazy line, and sv_lazy=2's (pause, always resume) too;
+# - at sv_lazy_k=0 the bound is gone and the held solution is kept early
+#   (the bet lost: the class the bound is for): its rows are the held
+#   search's own (pair_order=on), the free log-likelihood the paused one;
+# - sv_lazy=0 writes no line; with call ids nothing changes;
+# - shuffled rows give the same output.
+# Fails on a tree without the option (infer rejects it).
+. "$PB_ROOT/tests/sh/joint_lib.sh"
+R=$PB_ROOT
+body() { grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$1"; }
+nosv() { body "$1" | grep -v '^# sv_lazy='; }
+rows() { grep -v '^#' "$1"; }
+run() { # name trace [options...]
+    _n=$1; _t=$2; shift 2
+    "$B/infer" --algo joint -q -s conf_selfcal=0 "$@" -o "$tmp/$_n.res" "$_t" 2> "$tmp/$_n.err" ||
+        fail "infer $_n: $(cat "$tmp/$_n.err")"
+}
+"$B/maketrace" "$R/experiments/joint_models_dispatch.conf" -D duration=1s > "$tmp/ids.csv" ||
+    fail "maketrace dispatch"
+strip_callids "$tmp/ids.csv" > "$tmp/b.csv"
+run s0 "$tmp/b.csv"
+run s1 "$tmp/b.csv" -s sv_lazy=1
+run s2 "$tmp/b.csv" -s sv_lazy=2
+run k0 "$tmp/b.csv" -s sv_lazy=1 -s sv_lazy_k=0
+run on "$tmp/b.csv" -s pair_order=on
+! grep -q '^# sv_lazy=' "$tmp/s0.res" || fail "sv_lazy=0 wrote a line"
+grep -q '^# sv_lazy=free_resumed lead=16.967 held_gain=9.124 k=2 free_mid=-91860.944 held_mid=-91853.100 held_end=-91843.977$' "$tmp/s1.res" ||
+    fail "dispatch k=2: $(grep '^# sv_lazy=' "$tmp/s1.res")"
+grep -q '^# sv_lazy=held_kept_early lead=16.967 held_gain=9.124 k=0 ' "$tmp/k0.res" ||
+    fail "dispatch k=0: $(grep '^# sv_lazy=' "$tmp/k0.res")"
+grep -q '^# pair_order=auto chosen=free log_likelihood_free=-91814.363 ' "$tmp/s1.res" ||
+    fail "dispatch k=2 choice: $(grep '^# pair_order=auto' "$tmp/s1.res")"
+grep -q '^# pair_order=auto chosen=held log_likelihood_free=-91860.944 log_likelihood_held=-91843.977 ' "$tmp/k0.res" ||
+    fail "dispatch k=0 choice: $(grep '^# pair_order=auto' "$tmp/k0.res")"
+nosv "$tmp/s0.res" > "$tmp/a"
+[ -s "$tmp/a" ] || fail "no output"
+for k in s1 s2; do
+    nosv "$tmp/$k.res" > "$tmp/b"
+    cmp -s "$tmp/a" "$tmp/b" || fail "dispatch $k: the output changed"
+    cmp -s "$tmp/s0.err" "$tmp/$k.err" || fail "dispatch $k: stderr changed"
+done
+rows "$tmp/on.res" > "$tmp/a"
+rows "$tmp/k0.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "dispatch k=0: the rows are not the held search's"
+shuffle_rows 7 "$tmp/b.csv" "$tmp/x.csv"
+"$B/infer" --algo joint -q --sort -s conf_selfcal=0 -s sv_lazy=1 -o "$tmp/x.res" "$tmp/x.csv" 2> /dev/null ||
+    fail "infer shuffled"
+body "$tmp/s1.res" > "$tmp/a"
+body "$tmp/x.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "shuffled rows changed the result"
+run i0 "$tmp/ids.csv"
+run i1 "$tmp/ids.csv" -s sv_lazy=1
+! grep -q '^# sv_lazy=' "$tmp/i1.res" || fail "call ids: a sv_lazy line"
+body "$tmp/i0.res" > "$tmp/a"
+body "$tmp/i1.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "call ids: output changed"
+echo "PASS"
