@@ -102,7 +102,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         joint_close(a);
         return rc;
     }
-    if (sv_early) {
+    if (sv_early) { /* 1: the held search kept early; 2: the free one, the held one paused */
         b = bsv;
         bsv = NULL;
     }
@@ -164,6 +164,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     /* each one's log-likelihood, then with the order terms (ll_share:
      * from the same sums, joint_llshare.c) */
     double l0[2] = {0, 0}, lo[2] = {0, 0};
+sv_again: /* sv_lazy=3: the paused held search resumed, the choice made again */
     rc = b ? joint_llshare_scores(a, b, l0, lo) : joint_heldskip_scores(a, l0, lo);
     if (rc == PB_OK)
         rc = joint_thrpick_scores(a, b, l0); /* thread_soft_pick (joint_thrpick.c) */
@@ -202,6 +203,19 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     char *hold = keep == a && params->busy_test && params->busy_partial && b
                      ? joint_partial_names(a, pst)
                      : NULL;
+    int svw = joint_sv_held_wanted(b, keep == b || hold); /* sv_lazy=3 (joint_sv.c) */
+    if (svw) {
+        free(hold);
+        free(pst);
+        if (svw < 0) {
+            joint_close(w);
+            joint_close(a);
+            joint_close(b);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        }
+        a->sv_rec[0] = 5;
+        goto sv_again;
+    }
     if (hold) {
         pc.hold_svc = hold;
         rc = joint_init_one(&c, v, &pc, err, 1, NULL, force);

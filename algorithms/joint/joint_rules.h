@@ -934,5 +934,6 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
                   const joint_params *params, pb_error *err, const unsigned char *force,
                   joint_selshare *share, joint **bout, int *early);
 int joint_sv_meta(const joint *s, pb_result *res);
+int joint_sv_held_wanted(joint *b, int wanted);
 
 #endif

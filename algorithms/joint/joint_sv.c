@@ -45,16 +45,18 @@ static void sv_ll(joint *s, double out[2])
 }
 
 /* At the main solve's first refit (joint.c's solve_from, sv_mark set):
- * the held search notes its log-likelihood; the free search of
- * init_choose (sv_lazy raised by 10 there) also pauses */
+ * the free search of init_choose (sv_lazy raised by 10 there) and, with
+ * sv_lazy=2|3, the held one made here pause (their log-likelihoods taken
+ * in joint_sv_held, where they are needed); sv_lazy=1's held search (raised
+ * by 20) notes its log-likelihood and runs on */
 int joint_sv_mark(joint *s)
 {
-    if (s->p.sv_lazy >= 10) {
+    if (s->p.sv_lazy >= 20) {
+        s->p.sv_lazy -= 20;
+        sv_ll(s, s->sv_ll_mid);
+    } else if (s->p.sv_lazy >= 10) {
         s->p.sv_lazy -= 10;
-        sv_ll(s, s->sv_ll_mid);
         s->sv_paused = 1;
-    } else if (s->pord_hold) {
-        sv_ll(s, s->sv_ll_mid);
     }
     return PB_OK;
 }
@@ -72,7 +74,6 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     *early = 0;
     if (!a->sv_paused)
         return PB_OK;
-    a->sv_rec[4] = a->sv_ll_mid[0];
     int hs = joint_heldskip_decide(a);
     int held_other = params->held_local > 0 || params->held_warm || params->held_repair >= 0 ||
                      params->held_swaps >= 0;
@@ -83,19 +84,67 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         int rc = joint_sv_resume(a);
         return rc == PB_OK ? PB_OK : pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
+    sv_ll(a, a->sv_ll_mid); /* a as it paused */
+    a->sv_rec[4] = a->sv_ll_mid[0];
     joint_params phs = *ph; /* as init_choose makes the held search */
     joint_heldwarm_rounds(&phs, params);
+    phs.sv_lazy += params->sv_lazy >= 2 ? 10 : 20; /* 2|3: the held search pauses too */
     joint *b = NULL;
     int rc = joint_init_one(&b, v, &phs, err, 1, share, force);
     if (rc != PB_OK)
         return rc;
+    if (b->p.sv_lazy >= 10)
+        b->p.sv_lazy -= b->p.sv_lazy >= 20 ? 20 : 10; /* it never reached the mark */
+    if (b->sv_paused)
+        sv_ll(b, b->sv_ll_mid);
     joint_heldwarm_rounds_back(b, params);
+    b->p.sv_lazy = params->sv_lazy;
+    double k = params->sv_lazy_k;
+    if (b->sv_paused && params->sv_lazy == 3 && a->sv_ll_mid[0] >= b->sv_ll_mid[0]) {
+        /* the free search leads at the pause: it runs on, and the held
+         * one stays paused when the free one's lead is out of reach */
+        double fm[2] = {a->sv_ll_mid[0], a->sv_ll_mid[1]}, fe[2];
+        rc = joint_sv_resume(a);
+        if (rc != PB_OK) {
+            joint_close(b);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        sv_ll(a, fe);
+        double g0 = fe[0] - fm[0], g1 = fe[1] - fm[1];
+        double lead0 = fe[0] - b->sv_ll_mid[0], lead1 = fe[1] - b->sv_ll_mid[1];
+        a->sv_rec[2] = lead0;
+        a->sv_rec[3] = g0;
+        a->sv_rec[5] = fe[0];
+        a->sv_rec[6] = b->sv_ll_mid[0];
+        a->sv_rec[7] = 1; /* the free search led */
+        int hs2 = joint_heldskip_decide(a);
+        if (hs2 == 0 && !joint_bbserial_early(a) &&
+            lead0 > JOINT_RESTART_MARGIN + k * (g0 > 0 ? g0 : 0) &&
+            lead1 > JOINT_RESTART_MARGIN + k * (g1 > 0 ? g1 : 0)) {
+            a->sv_rec[0] = 4;
+            *bout = b;
+            *early = 2;
+            return PB_OK;
+        }
+        a->hskip[0] = 0;
+        a->sv_rec[0] = 2;
+        rc = joint_sv_resume(b);
+        if (rc != PB_OK) {
+            joint_close(b);
+            return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        }
+        *bout = b;
+        return PB_OK;
+    }
+    if (b->sv_paused && (rc = joint_sv_resume(b)) != PB_OK) {
+        joint_close(b);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
     double le[2];
     sv_ll(b, le);
     double g0 = le[0] - b->sv_ll_mid[0], g1 = le[1] - b->sv_ll_mid[1];
     double lead0 = le[0] - a->sv_ll_mid[0], lead1 = le[1] - a->sv_ll_mid[1];
-    double k = params->sv_lazy_k;
-    int take = params->sv_lazy == 1 &&
+    int take = (params->sv_lazy == 1 || params->sv_lazy == 3) &&
                lead0 > JOINT_RESTART_MARGIN + k * (g0 > 0 ? g0 : 0) &&
                lead1 > JOINT_RESTART_MARGIN + k * (g1 > 0 ? g1 : 0);
     a->sv_rec[2] = lead0;
@@ -119,18 +168,35 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     return PB_OK;
 }
 
+/* sv_lazy=3, the free search kept early: the held search still paused
+ * when the busy test (or busy_partial's names) would take it further:
+ * resumed, and init_choose chooses again.  1 resumed, 0 not, < 0 error */
+int joint_sv_held_wanted(joint *b, int wanted)
+{
+    if (!b || !b->sv_paused || !wanted)
+        return 0;
+    int rc = joint_sv_resume(b);
+    return rc == PB_OK ? 1 : -1;
+}
+
 int joint_sv_meta(const joint *s, pb_result *res)
 {
     if (!s->p.sv_lazy || !s->sv_rec[0])
         return PB_OK;
-    static const char *st[] = {"", "held_kept_early", "free_resumed", "free_resumed_at_once"};
+    static const char *st[] = {"", "held_kept_early", "free_resumed", "free_resumed_at_once",
+                               "free_kept_early", "free_kept_held_resumed"};
     static const char *why[] = {"", "held_skip", "held_options", "early_parallel_run"};
     int k = (int)s->sv_rec[0];
     if (k == 3)
         return pb_result_meta(res, "sv_lazy=%s reason=%s", st[3],
                               why[(int)s->sv_rec[1] >= 1 && (int)s->sv_rec[1] <= 3 ? (int)s->sv_rec[1] : 0]);
+    if (s->sv_rec[7]) /* the free search led at the pause */
+        return pb_result_meta(res, "sv_lazy=%s lead=%.3f free_gain=%.3f k=%g free_end=%.3f "
+                                   "held_mid=%.3f",
+                              st[k >= 1 && k <= 5 ? k : 0], s->sv_rec[2], s->sv_rec[3],
+                              s->p.sv_lazy_k, s->sv_rec[5], s->sv_rec[6]);
     return pb_result_meta(res, "sv_lazy=%s lead=%.3f held_gain=%.3f k=%g free_mid=%.3f held_mid=%.3f "
                                "held_end=%.3f",
-                          st[k >= 1 && k <= 2 ? k : 0], s->sv_rec[2], s->sv_rec[3], s->p.sv_lazy_k,
+                          st[k >= 1 && k <= 5 ? k : 0], s->sv_rec[2], s->sv_rec[3], s->p.sv_lazy_k,
                           s->sv_rec[4], s->sv_rec[6], s->sv_rec[5]);
 }
