@@ -5,24 +5,34 @@
  * With pair_order=auto a black box runs two searches, the free one and the
  * held one, and keeps the likelier (init_choose, joint_choose.c).  Each
  * search's main solve runs up to swap_rounds + 1 solves with a pass of
- * return exchanges between them.  Here the free search pauses after its
- * first main solve and refit (its log-likelihood noted, free_mid), the held
- * search runs in full, noting its own log-likelihood at the same point
- * (held_mid) and at its end (held_end).  The held search's gain over its
- * swap rounds, g = max(0, held_end - held_mid), measures on this trace what
- * those rounds are worth; when held_end - free_mid > JOINT_RESTART_MARGIN +
- * sv_lazy_k * g, the held solution is kept and the free search's swap
- * rounds are never run.  Otherwise the free search resumes where it paused
- * (joint.c's joint_sv_resume: the same steps as a search that never
- * paused) and the choice is made as before.  Both log-likelihoods are
- * compared plainly and with the thread term muted (as joint_thrpick.c
- * compares them); the early keep needs both.
+ * return exchanges between them (the swap rounds).  Here the free search
+ * is refitted and its log-likelihood noted before its main solve
+ * (free_pre), and it pauses after the main solve's first solve and refit
+ * (free_mid).  The held search then runs in full, its log-likelihood noted
+ * at the same point (held_mid) and at its end (held_end).  What the free
+ * search's swap rounds could still gain is bounded from this trace by
+ * g = max(0, held_end - held_mid, free_mid - free_pre): the held search's
+ * gain over its own swap rounds, and the free search's over its first main
+ * solve.  When held_end - free_mid > JOINT_RESTART_MARGIN + sv_lazy_k * g,
+ * the held solution is kept and the free search's swap rounds never run.
+ * Otherwise the free search resumes where it paused (joint.c's
+ * joint_sv_resume: the same steps as a search that never paused) and the
+ * choice is made as before.
  *
- * A bet: the free search's swap rounds could gain more than sv_lazy_k
- * times what the held search's gained.  Where it holds, the output is
- * main's but for the metadata of the free search (its log-likelihood, the
- * busy test's counts on its copies, held_skip's count).  sv_lazy=2 pauses
- * and always resumes: a check that resuming is exact.
+ * sv_lazy=3 also the other way round: the held search pauses at the same
+ * point; where the free one leads there, the free one runs on and the held
+ * one stays paused when free_end - held_mid > JOINT_RESTART_MARGIN +
+ * sv_lazy_k * max(0, free_end - free_mid); it is resumed (and the choice
+ * made again) when the busy test would keep it, or busy_partial would
+ * look at it.
+ *
+ * Log-likelihoods are compared plainly and with the thread term muted (as
+ * joint_thrpick.c compares them); an early keep needs both.  A bet: a
+ * search's swap rounds may gain more than the bound.  Where it holds, the
+ * rows are main's; the metadata of the search left paused (its
+ * log-likelihood, the busy test's counts, held_skip's count) is its
+ * paused state's.  sv_lazy=2 pauses both and always resumes: a check that
+ * resuming is exact (the same output on the 20 real inputs).
  */
 #include "joint.h"
 #include "pb_mem.h"
@@ -42,6 +52,17 @@ static void sv_ll(joint *s, double out[2])
             out[1] = joint_loglik(s);
         joint_thread_mute(s, 0);
     }
+}
+
+/* Before the free search's main solve (init_choose's, sv_lazy raised by
+ * 10): refitted (the solve's first refit then finds the model as it is)
+ * and its log-likelihood noted */
+int joint_sv_pre(joint *s)
+{
+    int rc = joint_refit(s);
+    if (rc == PB_OK)
+        sv_ll(s, s->sv_ll_pre);
+    return rc;
 }
 
 /* At the main solve's first refit (joint.c's solve_from, sv_mark set):
@@ -86,6 +107,7 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     }
     sv_ll(a, a->sv_ll_mid); /* a as it paused */
     a->sv_rec[4] = a->sv_ll_mid[0];
+    a->sv_rec[8] = a->sv_ll_pre[0];
     joint_params phs = *ph; /* as init_choose makes the held search */
     joint_heldwarm_rounds(&phs, params);
     phs.sv_lazy += params->sv_lazy >= 2 ? 10 : 20; /* 2|3: the held search pauses too */
@@ -144,6 +166,11 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     sv_ll(b, le);
     double g0 = le[0] - b->sv_ll_mid[0], g1 = le[1] - b->sv_ll_mid[1];
     double lead0 = le[0] - a->sv_ll_mid[0], lead1 = le[1] - a->sv_ll_mid[1];
+    /* the free search's own gain over its first main solve: its swap
+     * rounds may gain as much again, whatever the held one's gained */
+    double m0 = a->sv_ll_mid[0] - a->sv_ll_pre[0], m1 = a->sv_ll_mid[1] - a->sv_ll_pre[1];
+    g0 = g0 > m0 ? g0 : m0;
+    g1 = g1 > m1 ? g1 : m1;
     int take = (params->sv_lazy == 1 || params->sv_lazy == 3) &&
                lead0 > JOINT_RESTART_MARGIN + k * (g0 > 0 ? g0 : 0) &&
                lead1 > JOINT_RESTART_MARGIN + k * (g1 > 0 ? g1 : 0);
@@ -191,12 +218,13 @@ int joint_sv_meta(const joint *s, pb_result *res)
         return pb_result_meta(res, "sv_lazy=%s reason=%s", st[3],
                               why[(int)s->sv_rec[1] >= 1 && (int)s->sv_rec[1] <= 3 ? (int)s->sv_rec[1] : 0]);
     if (s->sv_rec[7]) /* the free search led at the pause */
-        return pb_result_meta(res, "sv_lazy=%s lead=%.3f free_gain=%.3f k=%g free_end=%.3f "
-                                   "held_mid=%.3f",
+        return pb_result_meta(res, "sv_lazy=%s lead=%.3f gain=%.3f k=%g free_pre=%.3f free_mid=%.3f "
+                                   "free_end=%.3f held_mid=%.3f",
                               st[k >= 1 && k <= 5 ? k : 0], s->sv_rec[2], s->sv_rec[3],
-                              s->p.sv_lazy_k, s->sv_rec[5], s->sv_rec[6]);
-    return pb_result_meta(res, "sv_lazy=%s lead=%.3f held_gain=%.3f k=%g free_mid=%.3f held_mid=%.3f "
-                               "held_end=%.3f",
+                              s->p.sv_lazy_k, s->sv_rec[8], s->sv_rec[4], s->sv_rec[5],
+                              s->sv_rec[6]);
+    return pb_result_meta(res, "sv_lazy=%s lead=%.3f gain=%.3f k=%g free_pre=%.3f free_mid=%.3f "
+                               "held_mid=%.3f held_end=%.3f",
                           st[k >= 1 && k <= 5 ? k : 0], s->sv_rec[2], s->sv_rec[3], s->p.sv_lazy_k,
-                          s->sv_rec[4], s->sv_rec[6], s->sv_rec[5]);
+                          s->sv_rec[8], s->sv_rec[4], s->sv_rec[6], s->sv_rec[5]);
 }
