@@ -56,7 +56,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         a = NULL;
         rc = pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
-    if (rc == PB_OK && !a->sv_paused) /* pairs_share: its caches for the next (joint_bufshare.c) */
+    int a_paused = rc == PB_OK && a->sv_paused;
+    if (rc == PB_OK && !a_paused) /* pairs_share: its caches for the next (joint_bufshare.c) */
         joint_bufshare_park(a);
     if (rc == PB_OK)
         joint_selshare_set_keyroom(share, a->keycap); /* key_room (joint_keyroom.c) */
@@ -102,6 +103,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         joint_close(a);
         return rc;
     }
+    if (a_paused && !a->sv_paused && !sv_early && !bsv)
+        joint_bufshare_park(a); /* resumed at once: its caches for the next, as without the pause */
     if (sv_early) { /* 1: the held search kept early; 2: the free one, the held one paused */
         b = bsv;
         bsv = NULL;

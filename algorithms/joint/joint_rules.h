@@ -936,5 +936,6 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
 int joint_sv_meta(const joint *s, pb_result *res);
 int joint_sv_held_wanted(joint *b, int wanted);
 int joint_sv_pre(joint *s);
+int joint_heldskip_maybe(joint *a); /* joint_heldskip.c */
 
 #endif

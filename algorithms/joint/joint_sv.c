@@ -95,14 +95,13 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     *early = 0;
     if (!a->sv_paused)
         return PB_OK;
-    int hs = joint_heldskip_decide(a);
+    int hs = joint_heldskip_maybe(a); /* decided on the whole free search, as before */
     int held_other = params->held_local > 0 || params->held_warm || params->held_repair >= 0 ||
                      params->held_swaps >= 0;
     if (hs != 0 || held_other || joint_bbserial_early(a)) {
         a->sv_rec[0] = 3;
         a->sv_rec[1] = hs != 0 ? 1 : held_other ? 2 : 3;
-        a->hskip[0] = 0; /* decided again on the whole free search */
-        int rc = joint_sv_resume(a);
+        int rc = hs < 0 ? PB_ENOMEM : joint_sv_resume(a);
         return rc == PB_OK ? PB_OK : pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
     sv_ll(a, a->sv_ll_mid); /* a as it paused */
@@ -139,18 +138,18 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         a->sv_rec[5] = fe[0];
         a->sv_rec[6] = b->sv_ll_mid[0];
         a->sv_rec[7] = 1; /* the free search led */
-        int hs2 = joint_heldskip_decide(a);
+        int hs2 = joint_heldskip_maybe(a);
         if (hs2 == 0 && !joint_bbserial_early(a) &&
             lead0 > JOINT_RESTART_MARGIN + k * (g0 > 0 ? g0 : 0) &&
             lead1 > JOINT_RESTART_MARGIN + k * (g1 > 0 ? g1 : 0)) {
             a->sv_rec[0] = 4;
+            joint_heldskip_decide(a); /* its record (the count over the limit: no copies) */
             *bout = b;
             *early = 2;
             return PB_OK;
         }
-        a->hskip[0] = 0;
         a->sv_rec[0] = 2;
-        rc = joint_sv_resume(b);
+        rc = hs2 < 0 ? PB_ENOMEM : joint_sv_resume(b);
         if (rc != PB_OK) {
             joint_close(b);
             return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
@@ -181,11 +180,11 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     *bout = b;
     if (take) {
         a->sv_rec[0] = 1;
+        joint_heldskip_decide(a); /* its record, on the paused free search */
         *early = 1;
         return PB_OK;
     }
     a->sv_rec[0] = 2;
-    a->hskip[0] = 0;
     rc = joint_sv_resume(a);
     if (rc != PB_OK) {
         joint_close(b);
