@@ -1,6 +1,6 @@
 /*
  * joint_sv.c - sv_lazy: fewer solves without call ids (docs/joint/speed_late.md,
- * "Fewer solves: the free search paused (h229)").
+ * "Fewer solves: a search paused (h229)").
  *
  * With pair_order=auto a black box runs two searches, the free one and the
  * held one, and keeps the likelier (init_choose, joint_choose.c).  Each

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's sv_lazy (joint_sv.c; docs/joint/speed_late.md, "Fewer solves:
-# the free search paused (h229)"): without call ids and pair_order=auto,
+# a search paused (h229)"): without call ids and pair_order=auto,
 # the free search pauses after its main solve's first refit, the held
 # search runs in full, and the held solution is kept at once when its lead
 # over the paused free one passes 10 nats plus sv_lazy_k times the larger
@@ -13,7 +13,7 @@
 #   nats; the free search's first main solve gained 43.603: at sv_lazy_k=2
 #   the free search resumes (it gains 46.6 more and is kept): the output is
 #   sv_lazy=0's but the sv_lazy line and the extra refit's two work
-#   counters, and sv_lazy=2's (pause, always resume) too;
+#   counters, and sv_lazy=2's (pause, always resume) and the default (3) too;
 # - at sv_lazy_k=0 the bound is gone and the held solution is kept early
 #   (the bet lost: the class the bound is for): its rows are the held
 #   search's own (pair_order=on), the free log-likelihood the paused one;
@@ -36,11 +36,12 @@ run() { # name trace [options...]
 "$B/maketrace" "$R/experiments/joint_models_dispatch.conf" -D duration=1s > "$tmp/ids.csv" ||
     fail "maketrace dispatch"
 strip_callids "$tmp/ids.csv" > "$tmp/b.csv"
-run s0 "$tmp/b.csv"
+run s0 "$tmp/b.csv" -s sv_lazy=0
 run s1 "$tmp/b.csv" -s sv_lazy=1
+run d3 "$tmp/b.csv"
 run s2 "$tmp/b.csv" -s sv_lazy=2
 run k0 "$tmp/b.csv" -s sv_lazy=1 -s sv_lazy_k=0
-run on "$tmp/b.csv" -s pair_order=on
+run on "$tmp/b.csv" -s pair_order=on -s sv_lazy=0
 ! grep -q '^# sv_lazy=' "$tmp/s0.res" || fail "sv_lazy=0 wrote a line"
 grep -q '^# sv_lazy=free_resumed lead=16.967 gain=43.603 k=2 free_pre=-91904.546 free_mid=-91860.944 held_mid=-91853.100 held_end=-91843.977$' "$tmp/s1.res" ||
     fail "dispatch k=2: $(grep '^# sv_lazy=' "$tmp/s1.res")"
@@ -52,7 +53,7 @@ grep -q '^# pair_order=auto chosen=held log_likelihood_free=-91860.944 log_likel
     fail "dispatch k=0 choice: $(grep '^# pair_order=auto' "$tmp/k0.res")"
 nosv "$tmp/s0.res" > "$tmp/a"
 [ -s "$tmp/a" ] || fail "no output"
-for k in s1 s2; do
+for k in s1 s2 d3; do
     nosv "$tmp/$k.res" > "$tmp/b"
     cmp -s "$tmp/a" "$tmp/b" || fail "dispatch $k: the output changed"
     cmp -s "$tmp/s0.err" "$tmp/$k.err" || fail "dispatch $k: stderr changed"
@@ -63,7 +64,7 @@ cmp -s "$tmp/a" "$tmp/b" || fail "dispatch k=0: the rows are not the held search
 "$B/maketrace" "$R/experiments/joint_apps_wide.conf" -D duration=1s > "$tmp/wi.csv" ||
     fail "maketrace wide"
 strip_callids "$tmp/wi.csv" > "$tmp/w.csv"
-run w0 "$tmp/w.csv"
+run w0 "$tmp/w.csv" -s sv_lazy=0
 run w3 "$tmp/w.csv" -s sv_lazy=3
 grep -q '^# sv_lazy=free_kept_early lead=84.929 gain=15.550 k=2 free_pre=-106375.630 free_mid=-106375.630 free_end=-106360.080 held_mid=-106445.010$' "$tmp/w3.res" ||
     fail "wide 3: $(grep '^# sv_lazy=' "$tmp/w3.res")"
@@ -77,7 +78,7 @@ shuffle_rows 7 "$tmp/b.csv" "$tmp/x.csv"
 body "$tmp/s1.res" > "$tmp/a"
 body "$tmp/x.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "shuffled rows changed the result"
-run i0 "$tmp/ids.csv"
+run i0 "$tmp/ids.csv" -s sv_lazy=0
 run i1 "$tmp/ids.csv" -s sv_lazy=1
 ! grep -q '^# sv_lazy=' "$tmp/i1.res" || fail "call ids: a sv_lazy line"
 body "$tmp/i0.res" > "$tmp/a"
