@@ -576,8 +576,6 @@ int joint_init_one_g(joint **out, const pb_trace_view *v, const joint_params *pa
     if (rc == PB_OK)
         rc = joint_repair_rounds(s);
     if (rc == PB_OK) {
-        if (s->p.sv_lazy >= 10 && s->p.sv_lazy < 20 && joint_any_free(s)) /* sv_lazy (joint_sv.c) */
-            rc = joint_sv_pre(s);
         s->sv_mark = s->p.sv_lazy > 0; /* sv_lazy: the main solve may pause (joint_sv.c) */
         rc = rc == PB_OK ? solve(s) : rc;
         s->sv_mark = 0;

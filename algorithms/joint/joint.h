@@ -620,7 +620,7 @@ typedef struct joint_params {
                            lead is out of their reach (1); 3 also the other way round (the
                            held search paused, left so when the free one's lead is out of
                            reach); 2 both pause and always resume (a check: the same
-                           output); 0 off; default 3 */
+                           output); 0 off (the default) */
     double sv_lazy_k;   /* [sv_lazy_k] sv_lazy's factor on the gain a lead must exceed, 2 */
 } joint_params;
 

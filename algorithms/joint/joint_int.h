@@ -762,7 +762,8 @@ struct joint {
     size_t rsm_skipped;     /* rs_memo: re-splits left out */
     int sv_mark, sv_paused; /* sv_lazy (joint_sv.c): the main solve's mark; paused */
     double sv_ll_mid[2];    /* sv_lazy: log-likelihood at the mark (plain, thread term muted) */
-    double sv_ll_pre[2];    /* sv_lazy: the free search's, before its main solve */
+    double sv_ll_pre[2];    /* sv_lazy: the free search's at its main solve's first refit */
+    int sv_pre_done;        /* sv_lazy: sv_ll_pre taken */
     double sv_rec[10];      /* sv_lazy's record: 0 state (0 none, 1 early, 2 resumed,
                                3 resumed at once), 1 reason, 2 lead, 3 gain, 4 free mid,
                                5 held end, 6 held mid */

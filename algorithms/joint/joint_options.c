@@ -1131,17 +1131,17 @@ const pb_option joint_options[] = {
      "speed, confidences only: conf_ratio_copy=1's plain copy made of a window this share of "
      "the shuffled copy's (conf_sim_share and the copy's floor of pairs scaled by it); "
      "default 1: the same window"},
-    {"sv_lazy", PB_OPT_INT, offsetof(joint_params, sv_lazy), "3", 0, 3,
+    {"sv_lazy", PB_OPT_INT, offsetof(joint_params, sv_lazy), "0", 0, 3,
      "speed, changes results where a bet fails, without call ids and pair_order=auto: the free "
      "search pauses after its main solve's first solve and refit, the held search runs, and the "
      "held solution is kept without the free search's swap rounds when it leads the paused free "
      "one by more than 10 nats plus sv_lazy_k times the larger of the held search's gain over "
      "its swap rounds and the free search's over its first main solve (else the free search "
-     "resumes where it paused and the choice is made as before); 3 (the default): also the "
+     "resumes where it paused and the choice is made as before); 3: also the "
      "other way round, the held search paused at the same point and left so where the free one "
      "leads it by more than 10 nats plus sv_lazy_k times the free search's gain over its swap "
      "rounds (resumed where the busy test would keep it); 1: the first way only; 2: both pause "
-     "and always resume (a check: the same output); 0: off; metadata sv_lazy= (joint_sv.c; "
+     "and always resume (a check: the same output); 0 (the default): off; metadata sv_lazy= (joint_sv.c; "
      "docs/joint/speed_late.md \"Fewer solves: a search paused (h229)\")"},
     {"sv_lazy_k", PB_OPT_DOUBLE, offsetof(joint_params, sv_lazy_k), "2", 0, 1000,
      "sv_lazy: the factor on the gain (what a search's swap rounds may still bring, learned "

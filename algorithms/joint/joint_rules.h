@@ -935,7 +935,7 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
                   joint_selshare *share, joint **bout, int *early);
 int joint_sv_meta(const joint *s, pb_result *res);
 int joint_sv_held_wanted(joint *b, int wanted);
-int joint_sv_pre(joint *s);
+void joint_sv_first(joint *s);
 int joint_heldskip_maybe(joint *a); /* joint_heldskip.c */
 
 #endif

@@ -54,15 +54,15 @@ static void sv_ll(joint *s, double out[2])
     }
 }
 
-/* Before the free search's main solve (init_choose's, sv_lazy raised by
- * 10): refitted (the solve's first refit then finds the model as it is)
- * and its log-likelihood noted */
-int joint_sv_pre(joint *s)
+/* The free search's main solve (init_choose's, sv_lazy raised by 10), its
+ * first refit made (joint_search.c's joint_solve_rounds): its
+ * log-likelihood noted once, before the solve moves anything */
+void joint_sv_first(joint *s)
 {
-    int rc = joint_refit(s);
-    if (rc == PB_OK)
+    if (s->p.sv_lazy >= 10 && s->p.sv_lazy < 20 && !s->sv_pre_done) {
         sv_ll(s, s->sv_ll_pre);
-    return rc;
+        s->sv_pre_done = 1;
+    }
 }
 
 /* At the main solve's first refit (joint.c's solve_from, sv_mark set):
