@@ -232,6 +232,8 @@ static int order_auto(joint *s);
 static int order_service_test(joint *s);
 static int rank_refuted(joint *s);
 static int second_start(joint *s);
+static int solve_from(joint *s, int resumed);
+static int finish_one(joint *s);
 
 static int init_state(joint *s)
 {
@@ -573,8 +575,36 @@ int joint_init_one_g(joint **out, const pb_trace_view *v, const joint_params *pa
         rc = joint_quant_snapshot(s); /* the tie test (joint_quant.c) */
     if (rc == PB_OK)
         rc = joint_repair_rounds(s);
-    if (rc == PB_OK)
-        rc = solve(s);
+    if (rc == PB_OK) {
+        s->sv_mark = s->p.sv_lazy > 0; /* sv_lazy: the main solve may pause (joint_sv.c) */
+        rc = rc == PB_OK ? solve(s) : rc;
+        s->sv_mark = 0;
+    }
+    if (rc == PB_OK && s->sv_paused) { /* sv_lazy: the rest when resumed */
+        *out = s;
+        return PB_OK;
+    }
+    rc = rc == PB_OK ? finish_one(s) : rc;
+    if (rc != PB_OK) {
+        joint_close(s);
+        if (rc == PB_ERANGE)
+            return pb_error_set(err, rc, NULL, 0, 0,
+                                "joint: too many links or candidates for 32-bit indices");
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    s->force_unp = NULL;
+    if (warm) /* held_warm: given for the set-up only */
+        s->unpm_mate = s->hwarm_par = NULL;
+    *out = s;
+    return PB_OK;
+}
+
+/* The search after its main solve: the second start, the later rules,
+ * the last refits (joint_init_one_g's tail; sv_lazy resumes a paused
+ * search here, joint_sv.c).  PB_OK, PB_ENOMEM or PB_ERANGE */
+static int finish_one(joint *s)
+{
+    int rc = PB_OK;
     if (rc == PB_OK && s->p.restart && s->start_rank && rank_refuted(s))
         rc = second_start(s);
     if (rc == PB_OK)
@@ -604,22 +634,20 @@ int joint_init_one_g(joint **out, const pb_trace_view *v, const joint_params *pa
         if (rc == PB_OK)
             rc = joint_fit_order(s);
     }
-    if (rc != PB_OK) {
-        joint_close(s);
-        if (rc == PB_ERANGE)
-            return pb_error_set(err, rc, NULL, 0, 0,
-                                "joint: too many links or candidates for 32-bit indices");
-        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
-    }
-    if (joint_tickx_apply(s) != PB_OK) { /* tick_fifo (joint_tickx.c) */
-        joint_close(s);
-        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
-    }
+    if (rc == PB_OK && joint_tickx_apply(s) != PB_OK) /* tick_fifo (joint_tickx.c) */
+        rc = PB_ENOMEM;
+    return rc;
+}
+
+/* sv_lazy (joint_sv.c): a search paused after its main solve's first
+ * refit, run on to its end as it would have run at once */
+int joint_sv_resume(joint *s)
+{
+    s->sv_paused = 0;
+    int rc = solve_from(s, 1);
+    rc = rc == PB_OK ? finish_one(s) : rc;
     s->force_unp = NULL;
-    if (warm) /* held_warm: given for the set-up only */
-        s->unpm_mate = s->hwarm_par = NULL;
-    *out = s;
-    return PB_OK;
+    return rc;
 }
 
 /* joint_init_search; then, with reunp=2 under loss, reunp checked on a
@@ -748,13 +776,27 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
  * PB_ENOMEM */
 static int solve(joint *s)
 {
+    return solve_from(s, 0);
+}
+
+/* solve; resumed (sv_lazy, joint_sv.c): from the first swap pass, the
+ * first solve and refit made before the pause */
+static int solve_from(joint *s, int resumed)
+{
     int rc = PB_OK;
     for (int outer = 0; rc == PB_OK && outer <= s->p.swap_rounds; outer++) {
-        rc = joint_solve_rounds(s, 1, s->p.passes);
-        if (rc != PB_OK || outer == s->p.swap_rounds)
-            break;
         size_t sw = 0;
-        rc = joint_refit(s); /* refit_skip_same (joint_search.c) */
+        if (!resumed || outer) {
+            rc = joint_solve_rounds(s, 1, s->p.passes);
+            if (rc != PB_OK || outer == s->p.swap_rounds)
+                break;
+            rc = joint_refit(s); /* refit_skip_same (joint_search.c) */
+            if (rc == PB_OK && outer == 0 && s->sv_mark) {
+                rc = joint_sv_mark(s); /* sv_lazy: the free search may pause here */
+                if (rc != PB_OK || s->sv_paused)
+                    return rc;
+            }
+        }
         if (rc == PB_OK)
             rc = joint_resolve_begin(s); /* resolve_local (joint_resolve.c) */
         if (rc == PB_OK)

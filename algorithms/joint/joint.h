@@ -626,6 +626,14 @@ typedef struct joint_params {
                            (joint_ordjit.c); 0: off; default 0 */
     double ojt_ties;    /* not an option: order_jitter's near-ties at the step's last
                            scoring (metadata) */
+    int sv_lazy;        /* [sv_lazy] without call ids and pair_order=auto: the free search
+                           paused after its main solve's first refit, the held search run,
+                           and the free search's swap rounds left out when the held one's
+                           lead is out of their reach (1); 3 also the other way round (the
+                           held search paused, left so when the free one's lead is out of
+                           reach); 2 both pause and always resume (a check: the same
+                           output); 0 off (the default) */
+    double sv_lazy_k;   /* [sv_lazy_k] sv_lazy's factor on the gain a lead must exceed, 2 */
 } joint_params;
 
 /* The option table over joint_params. */

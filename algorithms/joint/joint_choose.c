@@ -45,8 +45,19 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     /* joint_select's choice shared by the two searches (joint_fitfast.c);
      * NULL (out of memory): each fits its own */
     joint_selshare *share = mode == 2 && params->select_share ? joint_selshare_new() : NULL;
-    int rc = joint_init_one(&a, v, params, err, 0, share, force);
-    if (rc == PB_OK) /* pairs_share: its caches for the next (joint_bufshare.c) */
+    joint_params pa = *params; /* sv_lazy: the free search may pause (joint_sv.c) */
+    if (mode == 2 && params->sv_lazy > 0)
+        pa.sv_lazy += 10;
+    int rc = joint_init_one(&a, v, &pa, err, 0, share, force);
+    if (rc == PB_OK && a->p.sv_lazy >= 10)
+        a->p.sv_lazy -= 10; /* it never paused */
+    if (rc == PB_OK && a->sv_paused && !joint_any_free(a) && (rc = joint_sv_resume(a)) != PB_OK) {
+        joint_close(a);
+        a = NULL;
+        rc = pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    int a_paused = rc == PB_OK && a->sv_paused;
+    if (rc == PB_OK && !a_paused) /* pairs_share: its caches for the next (joint_bufshare.c) */
         joint_bufshare_park(a);
     if (rc == PB_OK)
         joint_selshare_set_keyroom(share, a->keycap); /* key_room (joint_keyroom.c) */
@@ -82,12 +93,26 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     /* parallel_check_bb decided early (joint_bbserial.c): the free search
      * dropped a learned parallel call, so the held search runs without
      * them first; w is used as the held search, or kept as its check */
-    joint *w = NULL;
+    joint *w = NULL, *bsv = NULL;
     uint32_t declined = 0, free_ever = 0, free_end = 0;
+    int sv_early = 0; /* sv_lazy: the held search made beside the paused free one */
+    rc = joint_sv_held(a, v, &ph, params, err, force, share, &bsv, &sv_early);
+    if (rc != PB_OK) {
+        a->selshare = NULL;
+        joint_selshare_free(share);
+        joint_close(a);
+        return rc;
+    }
+    if (a_paused && !a->sv_paused && !sv_early && !bsv)
+        joint_bufshare_park(a); /* resumed at once: its caches for the next, as without the pause */
+    if (sv_early) { /* 1: the held search kept early; 2: the free one, the held one paused */
+        b = bsv;
+        bsv = NULL;
+    }
     /* held_skip (joint_heldskip.c): 1 never where the early run is due (a
      * parallel call learned and dropped) */
-    int hs = joint_heldskip_decide(a);
-    if (hs != 1 && joint_bbserial_early(a)) {
+    int hs = b ? 0 : joint_heldskip_decide(a);
+    if (!b && hs != 1 && joint_bbserial_early(a)) {
         joint_params pw = ph;
         pw.parallel = 1;
         rc = joint_init_one(&w, v, &pw, err, 1, share, force);
@@ -118,6 +143,10 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         rc = joint_heldlocal_run(&b, a, v, &ph, err, force);
     if (!b && rc == PB_OK && hs != 1) /* held_warm (joint_heldwarm.c) */
         rc = joint_heldwarm_run(&b, a, v, &ph, err, force, share);
+    if (!b && rc == PB_OK && hs != 1 && bsv) { /* sv_lazy's: the same search */
+        b = bsv;
+        bsv = NULL;
+    }
     if (!b && rc == PB_OK && hs != 1) {
         joint_params phs = ph; /* held_repair, held_swaps (joint_heldwarm.c) */
         joint_heldwarm_rounds(&phs, params);
@@ -125,6 +154,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
         if (rc == PB_OK) /* the caller's options (metadata) */
             joint_heldwarm_rounds_back(b, params);
     }
+    joint_close(bsv); /* sv_lazy's held search, not wanted by the whole free one */
     a->selshare = NULL;
     if (b)
         b->selshare = NULL;
@@ -137,6 +167,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     /* each one's log-likelihood, then with the order terms (ll_share:
      * from the same sums, joint_llshare.c) */
     double l0[2] = {0, 0}, lo[2] = {0, 0};
+sv_again: /* sv_lazy=3: the paused held search resumed, the choice made again */
     rc = b ? joint_llshare_scores(a, b, l0, lo) : joint_heldskip_scores(a, l0, lo);
     if (rc == PB_OK)
         rc = joint_thrpick_scores(a, b, l0); /* thread_soft_pick (joint_thrpick.c) */
@@ -175,6 +206,19 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     char *hold = keep == a && params->busy_test && params->busy_partial && b
                      ? joint_partial_names(a, pst)
                      : NULL;
+    int svw = joint_sv_held_wanted(b, keep == b || hold); /* sv_lazy=3 (joint_sv.c) */
+    if (svw) {
+        free(hold);
+        free(pst);
+        if (svw < 0) {
+            joint_close(w);
+            joint_close(a);
+            joint_close(b);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        }
+        a->sv_rec[0] = 5;
+        goto sv_again;
+    }
     if (hold) {
         pc.hold_svc = hold;
         rc = joint_init_one(&c, v, &pc, err, 1, NULL, force);
@@ -200,6 +244,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     joint_heldskip_carry(keep, a); /* held_skip's record (joint_heldskip.c) */
     joint_heldlocal_carry(keep, a); /* held_local's record (joint_heldlocal.c) */
     joint_heldwarm_carry(keep, a); /* held_warm's record (joint_heldwarm.c) */
+    if (keep != a) /* sv_lazy's record (joint_sv.c) */
+        memcpy(keep->sv_rec, a->sv_rec, sizeof keep->sv_rec);
     if (b)
         keep->pairs_shared = b->pairs_shared; /* pairs_share: the run's (joint_pshare.c) */
     if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
@@ -253,6 +299,8 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
             joint_heldlocal_carry(w, keep);
         if (k2 == w)
             joint_heldwarm_carry(w, keep);
+        if (k2 == w) /* sv_lazy's record (joint_sv.c) */
+            memcpy(w->sv_rec, keep->sv_rec, sizeof w->sv_rec);
         joint_close(k2 == w ? keep : w);
         keep = k2;
         w = NULL;

@@ -106,6 +106,19 @@ int joint_heldskip_decide(joint *a)
     return 1;
 }
 
+/* sv_lazy (joint_sv.c): could joint_heldskip_decide skip the held search
+ * on a as it stands (the count and the learned parallel calls only, not the
+ * busy test's copies)?  1 yes, 0 no, < 0 out of memory */
+int joint_heldskip_maybe(joint *a)
+{
+    if (a->p.held_skip <= 0)
+        return 0;
+    double q = in_question(a);
+    if (q < 0)
+        return PB_ENOMEM;
+    return q <= a->p.held_skip && (double)joint_serial_flags(a) + joint_bbserial_ever(a) <= 0;
+}
+
 void joint_heldskip_carry(joint *to, const joint *from)
 {
     for (int i = 0; i < 5; i++)

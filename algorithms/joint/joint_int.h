@@ -763,6 +763,13 @@ struct joint {
     struct joint_xm *xm;    /* swap_level_memo (joint_xm.c): level values kept, or NULL */
     size_t xm_hits;         /* swap_level_memo: level values taken from it */
     int xm_on;              /* swap_level_memo: within a pass or a scoring (xm kept) */
+    int sv_mark, sv_paused; /* sv_lazy (joint_sv.c): the main solve's mark; paused */
+    double sv_ll_mid[2];    /* sv_lazy: log-likelihood at the mark (plain, thread term muted) */
+    double sv_ll_pre[2];    /* sv_lazy: the free search's at its main solve's first refit */
+    int sv_pre_done;        /* sv_lazy: sv_ll_pre taken */
+    double sv_rec[10];      /* sv_lazy's record: 0 state (0 none, 1 early, 2 resumed,
+                               3 resumed at once), 1 reason, 2 lead, 3 gain, 4 free mid,
+                               5 held end, 6 held mid */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1146,4 +1146,20 @@ const pb_option joint_options[] = {
      "solution) are a near-tie, charged neither as an overtake nor as kept; metadata jitter= "
      "near_ties= on order_cross= (joint_ordjit.c; docs/joint/loss_late.md \"Near-ties in the "
      "order of answers (h230)\"); 0: off"},
+    {"sv_lazy", PB_OPT_INT, offsetof(joint_params, sv_lazy), "0", 0, 3,
+     "speed, changes results where a bet fails, without call ids and pair_order=auto: the free "
+     "search pauses after its main solve's first solve and refit, the held search runs, and the "
+     "held solution is kept without the free search's swap rounds when it leads the paused free "
+     "one by more than 10 nats plus sv_lazy_k times the larger of the held search's gain over "
+     "its swap rounds and the free search's over its first main solve (else the free search "
+     "resumes where it paused and the choice is made as before); 3: also the "
+     "other way round, the held search paused at the same point and left so where the free one "
+     "leads it by more than 10 nats plus sv_lazy_k times the free search's gain over its swap "
+     "rounds (resumed where the busy test would keep it); 1: the first way only; 2: both pause "
+     "and always resume (a check: the same output); 0 (the default): off; metadata sv_lazy= (joint_sv.c; "
+     "docs/joint/speed_late.md \"Fewer solves: a search paused (h229)\")"},
+    {"sv_lazy_k", PB_OPT_DOUBLE, offsetof(joint_params, sv_lazy_k), "2", 0, 1000,
+     "sv_lazy: the factor on the gain (what a search's swap rounds may still bring, learned "
+     "from the trace) that a lead must exceed, plus 10 nats, for the search behind to stay "
+     "paused; default 2"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -955,4 +955,16 @@ int joint_ordjit_first(const joint *s, const pb_ns *jit, double k, double *n, do
 /* joint_order.c: order_jitter's near-ties counted at the last fit (metadata) */
 double joint_rord_near_ties(const joint *s);
 
+/* sv_lazy (joint_sv.c): the free search paused, the held one run, the free
+ * one resumed only when the held one's lead is within reach */
+int joint_sv_mark(joint *s);
+int joint_sv_resume(joint *s); /* joint.c */
+int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                  const joint_params *params, pb_error *err, const unsigned char *force,
+                  joint_selshare *share, joint **bout, int *early);
+int joint_sv_meta(const joint *s, pb_result *res);
+int joint_sv_held_wanted(joint *b, int wanted);
+void joint_sv_first(joint *s);
+int joint_heldskip_maybe(joint *a); /* joint_heldskip.c */
+
 #endif

@@ -1064,6 +1064,8 @@ int joint_solve_rounds(joint *s, int refit, int passes)
         changed = 0;
         if (refit)
             rc = joint_refit(s);
+        if (rc == PB_OK && refit && s->sv_mark)
+            joint_sv_first(s); /* sv_lazy (joint_sv.c) */
         if (rc == PB_OK && refit)
             joint_quant_fitted(s); /* the tie test's start (joint_quant.c) */
         if (rc == PB_OK)
