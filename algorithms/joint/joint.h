@@ -614,6 +614,11 @@ typedef struct joint_params {
     double conf_ratio_share; /* [conf_ratio_share] conf_ratio_copy=1: the plain copy's window
                            is this share of the shuffled copy's (conf_sim_share and its
                            floor of pairs scaled), 1 */
+    int conf_ratio_min; /* [conf_ratio_min] with conf_copy_shuffle and conf_ratio_copy=1:
+                           1 a row's confidence the lower of the shuffled and the plain
+                           copy's maps, 2 the doubt ratio the larger of the two copies',
+                           0 off (joint_cfmin.c), 0 */
+    size_t cfm_lowered; /* not an option: rows (mode 1) or links (mode 2) it lowered */
 } joint_params;
 
 /* The option table over joint_params. */
