@@ -634,6 +634,11 @@ typedef struct joint_params {
                            reach); 2 both pause and always resume (a check: the same
                            output); 0 off (the default) */
     double sv_lazy_k;   /* [sv_lazy_k] sv_lazy's factor on the gain a lead must exceed, 2 */
+    int conf_ratio_min; /* [conf_ratio_min] with conf_copy_shuffle and conf_ratio_copy=1:
+                           1 a row's confidence the lower of the shuffled and the plain
+                           copy's maps, 2 the doubt ratio the larger of the two copies',
+                           0 off (joint_cfmin.c), 0 */
+    size_t cfm_lowered; /* not an option: rows (mode 1) or links (mode 2) it lowered */
 } joint_params;
 
 /* The option table over joint_params. */

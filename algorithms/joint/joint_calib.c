@@ -339,6 +339,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
         rc = joint_cf_shuffle_meta(s, res);
     if (rc == PB_OK && s->scal_done) /* conf_ratio_copy (joint_cfratio.c) */
         rc = joint_cfr_meta(s, res);
+    if (rc == PB_OK)
+        rc = joint_cfmin_meta(s, res); /* conf_ratio_min (joint_cfmin.c) */
     if (rc == PB_OK && s->scal_done && s->p.conf_thin_own && s->p.cfn_links)
         rc = pb_result_meta(res, "conf_thin_own=1 thin_links=%d rows_lowered=%d (links without "
                             "a map of their own: stated at most their own few copy rows' map "

@@ -1162,4 +1162,9 @@ const pb_option joint_options[] = {
      "sv_lazy: the factor on the gain (what a search's swap rounds may still bring, learned "
      "from the trace) that a lead must exceed, plus 10 nats, for the search behind to stay "
      "paused; default 2"},
+    {"conf_ratio_min", PB_OPT_INT, offsetof(joint_params, conf_ratio_min), "0", 0, 2,
+     "confidences only, with conf_copy_shuffle=1 and conf_ratio_copy=1: 1 a row's confidence "
+     "is the lower of the shuffled copy's map and the plain copy's map (each errs where the "
+     "other does not), 2 the doubt ratio is the larger of the plain and the shuffled copy's; "
+     "metadata conf_ratio_min= (joint_cfmin.c; docs/joint/confidence_late.md); default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -966,5 +966,24 @@ int joint_sv_meta(const joint *s, pb_result *res);
 int joint_sv_held_wanted(joint *b, int wanted);
 void joint_sv_first(joint *s);
 int joint_heldskip_maybe(joint *a); /* joint_heldskip.c */
+/* joint_cfmin.c, conf_ratio_min: the confidence as the lower of the
+ * shuffled and the plain copy's maps (1), or the larger of the two doubt
+ * ratios (2).  keep: 1 when the plain copy's rows are to be kept; fit:
+ * its maps (PB_OK or PB_ENOMEM; nothing when off); at: link l's plain
+ * map at c (1 when off); ratio: the ratio r or, mode 2, the larger of r
+ * and the shuffled copy's (st: the link's scal_stat counters) */
+typedef struct joint_cfmin {
+    int on;
+    uint32_t nl;
+    double *lo, *val;
+    uint32_t *off;
+} joint_cfmin;
+void joint_cfmin_init(joint_cfmin *m);
+int joint_cfmin_keep(const joint *s);
+int joint_cfmin_fit(const joint *s, joint_spt *pts, uint32_t np, joint_cfmin *m);
+double joint_cfmin_at(const joint_cfmin *m, uint32_t l, double c);
+double joint_cfmin_ratio(const joint *s, double r, const double *st);
+void joint_cfmin_free(joint_cfmin *m);
+int joint_cfmin_meta(const joint *s, pb_result *res);
 
 #endif

@@ -1069,6 +1069,9 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     joint_spt *pts = NULL;
     uint32_t np = 0, nl = s->nlinks;
     size_t cap = 0;
+    joint_cfmin cfm; /* conf_ratio_min (joint_cfmin.c) */
+    joint_cfmin_init(&cfm);
+    s->p.cfm_lowered = 0;
     /* conf_sim_loss: the loss the solution did not notice (joint_calibloss.c) */
     double *drop = rc == PB_OK ? malloc(((size_t)nl + 1) * sizeof *drop) : NULL;
     unsigned char *rest = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
@@ -1146,6 +1149,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             s->p.cfr_plain = 0;
             if (rc == PB_OK)
                 joint_cfr_take_plain(s, before, JOINT_SCAL_NSTAT);
+            if (rc == PB_OK)
+                rc = joint_cfmin_fit(s, pp, npp, &cfm); /* conf_ratio_min=1 */
             s->sfast_restart = sf;
             s->scal_sel_real = sr;
             s->p.cft_copies = ct;
@@ -1230,6 +1235,9 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         double crows = st[0], cdoubt = st[4];
         joint_cfr_copy_side(s, l, &crows, &cdoubt); /* conf_ratio_copy (joint_cfratio.c) */
         double r = ((st[6] + 1) / (st[5] + 1)) / ((cdoubt + 1) / (crows + 1));
+        double r2 = joint_cfmin_ratio(s, r, st); /* conf_ratio_min=2 */
+        s->p.cfm_lowered += r2 > r && r2 > 1;
+        r = r2;
         st[7] = r > 1 ? r : 1;
         if (l == nl && s->p.cfr_stat)
             s->p.cfr_ratio = st[7];
@@ -1259,6 +1267,11 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             e = eo;
             s->p.cfn_lowered++;
         }
+        double em = (1 - joint_cfmin_at(&cfm, l, conf[p])) * r; /* conf_ratio_min=1 */
+        if (em > e) {
+            e = em;
+            s->p.cfm_lowered++;
+        }
         double v = e < 1 ? 1 - e : 0;
         if (s->p.conf_order)
             v = joint_conf_order(v, conf[p]);
@@ -1272,6 +1285,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         s->scal_done = 1;
     }
     joint_cfthin_free(&thin);
+    joint_cfmin_free(&cfm);
     joint_cfr_end(s);
     free(lo);
     free(val);
