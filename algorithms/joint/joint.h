@@ -614,6 +614,9 @@ typedef struct joint_params {
     double conf_ratio_share; /* [conf_ratio_share] conf_ratio_copy=1: the plain copy's window
                            is this share of the shuffled copy's (conf_sim_share and its
                            floor of pairs scaled), 1 */
+    int unp_predict;    /* [unp_predict] unpaired=1: 1 measures a predictor of the second
+                           search's free / held choice (joint_unplp.c; metadata only), 0 */
+    double unp_pred_rec[6]; /* not an option: unp_predict's record (metadata) */
 } joint_params;
 
 /* The option table over joint_params. */

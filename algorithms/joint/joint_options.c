@@ -1131,4 +1131,10 @@ const pb_option joint_options[] = {
      "speed, confidences only: conf_ratio_copy=1's plain copy made of a window this share of "
      "the shuffled copy's (conf_sim_share and the copy's floor of pairs scaled by it); "
      "default 1: the same window"},
+    {"unp_predict", PB_OPT_BOOL, offsetof(joint_params, unp_predict), "0", PB_OPT_NORANGE,
+     "measurement, metadata only (costs one search more under loss without call ids): with "
+     "unpaired=1, the first search's free and held solutions re-scored with the forced "
+     "messages' pairs changed in place, beside the second search's choice; metadata "
+     "unp_predict= (joint_unplp.c; docs/joint/loss_late.md \"A predictor of the second "
+     "search's free / held choice (h231)\"); default 0"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
