@@ -639,6 +639,9 @@ typedef struct joint_params {
                            copy's maps, 2 the doubt ratio the larger of the two copies',
                            0 off (joint_cfmin.c), 0 */
     size_t cfm_lowered; /* not an option: rows (mode 1) or links (mode 2) it lowered */
+    int unp_predict;    /* [unp_predict] unpaired=1: 1 measures a predictor of the second
+                           search's free / held choice (joint_unplp.c; metadata only), 0 */
+    double unp_pred_rec[6]; /* not an option: unp_predict's record (metadata) */
 } joint_params;
 
 /* The option table over joint_params. */

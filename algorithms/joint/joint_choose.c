@@ -409,10 +409,14 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     }
     if (force) {
         joint *t = NULL;
-        if (params->unp_win && params->unp_pieces && params->unpaired == 1)
+        double lp[6] = {0, 0, 0, 0, 0, 0}; /* unp_predict: a measurement (joint_unplp.c) */
+        rc = joint_unplp_predict(s, v, params, force, err, lp);
+        if (rc == PB_OK && params->unp_win && params->unp_pieces && params->unpaired == 1)
             rc = joint_unpw_second(&t, v, params, s, force, err); /* joint_unpwin.c */
         else
             rc = init_search(&t, v, params, err, force, &pw);
+        if (rc == PB_OK && lp[0] != 0) /* unp_predict: the second search's choice */
+            joint_unplp_second(s, t, lp);
         if (rc != PB_OK) {
             free(force);
             joint_unpaired_free(recs, nrecs);

@@ -1167,4 +1167,10 @@ const pb_option joint_options[] = {
      "is the lower of the shuffled copy's map and the plain copy's map (each errs where the "
      "other does not), 2 the doubt ratio is the larger of the plain and the shuffled copy's; "
      "metadata conf_ratio_min= (joint_cfmin.c; docs/joint/confidence_late.md); default 0: off"},
+    {"unp_predict", PB_OPT_BOOL, offsetof(joint_params, unp_predict), "0", PB_OPT_NORANGE,
+     "measurement, metadata only (costs one search more under loss without call ids): with "
+     "unpaired=1, the first search's free and held solutions re-scored with the forced "
+     "messages' pairs changed in place, beside the second search's choice; metadata "
+     "unp_predict= (joint_unplp.c; docs/joint/loss_late.md \"A predictor of the second "
+     "search's free / held choice (h231)\"); default 0"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

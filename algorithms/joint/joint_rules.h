@@ -985,5 +985,15 @@ double joint_cfmin_at(const joint_cfmin *m, uint32_t l, double c);
 double joint_cfmin_ratio(const joint *s, double r, const double *st);
 void joint_cfmin_free(joint_cfmin *m);
 int joint_cfmin_meta(const joint *s, pb_result *res);
+/* unp_predict (joint_unplp.c): the first search s's two solutions re-scored
+ * with force's pairs changed in place into rec (rec[0] 1 when measured;
+ * rec[1] the first search's held - free log-likelihood, rec[2] the
+ * re-scored one, rec[3] its pord_chosen).  PB_OK or the search's error.
+ * joint_unplp_meta: the unp_predict= line */
+int joint_unplp_predict(const joint *s, const pb_trace_view *v, const joint_params *params,
+                        const unsigned char *force, pb_error *err, double rec[6]);
+int joint_unplp_meta(const joint *s, pb_result *res);
+/* rec with the second search t's choice into both searches' record */
+void joint_unplp_second(joint *s, joint *t, double rec[6]);
 
 #endif
