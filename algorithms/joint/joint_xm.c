@@ -249,37 +249,39 @@ int joint_xm_get(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uin
     return 1;
 }
 
+/* at most two rounds: after the swap the current table is empty */
 static int room(struct joint_xm *m)
 {
-    if (2 * (m->n[0] + 1) <= m->cap[0])
-        return PB_OK;
-    if (m->cap[0] < JOINT_XM_SLOTS) { /* grow the current table */
-        uint32_t oc = m->cap[0];
-        xm_ent *ot = m->t[0], *nt = calloc((size_t)oc * 2, sizeof *nt);
-        if (!nt)
-            return PB_ENOMEM;
-        m->t[0] = nt;
-        m->cap[0] = oc * 2;
-        for (uint32_t i = 0; i < oc; i++)
-            if (ot[i].ep == m->ep[0])
-                *find(nt, m->cap[0], m->ep[0], ot[i].x, ot[i].y, ot[i].kx, ot[i].ky,
-                      ot[i].own) = ot[i];
-        free(ot);
-        return PB_OK;
+    for (;;) {
+        if (2 * (m->n[0] + 1) <= m->cap[0])
+            return PB_OK;
+        if (m->cap[0] < JOINT_XM_SLOTS) { /* grow the current table */
+            uint32_t oc = m->cap[0];
+            xm_ent *ot = m->t[0], *nt = calloc((size_t)oc * 2, sizeof *nt);
+            if (!nt)
+                return PB_ENOMEM;
+            m->t[0] = nt;
+            m->cap[0] = oc * 2;
+            for (uint32_t i = 0; i < oc; i++)
+                if (ot[i].ep == m->ep[0])
+                    *find(nt, m->cap[0], m->ep[0], ot[i].x, ot[i].y, ot[i].kx, ot[i].ky,
+                          ot[i].own) = ot[i];
+            free(ot);
+            return PB_OK;
+        }
+        /* full: the current table becomes the one before, the one before is
+         * emptied (a new epoch) and current */
+        xm_ent *t = m->t[1];
+        uint32_t c = m->cap[1];
+        m->t[1] = m->t[0];
+        m->cap[1] = m->cap[0];
+        m->n[1] = m->n[0];
+        m->ep[1] = m->ep[0];
+        m->t[0] = t;
+        m->cap[0] = c;
+        m->n[0] = 0;
+        m->ep[0] = ++m->epoch;
     }
-    /* full: the current table becomes the one before, the one before is
-     * emptied (a new epoch) and current */
-    xm_ent *t = m->t[1];
-    uint32_t c = m->cap[1];
-    m->t[1] = m->t[0];
-    m->cap[1] = m->cap[0];
-    m->n[1] = m->n[0];
-    m->ep[1] = m->ep[0];
-    m->t[0] = t;
-    m->cap[0] = c;
-    m->n[0] = 0;
-    m->ep[0] = ++m->epoch;
-    return room(m);
 }
 
 int joint_xm_put(joint *s, uint32_t x, uint32_t y, uint32_t kx, uint32_t ky, uint32_t own,
