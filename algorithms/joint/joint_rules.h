@@ -925,4 +925,13 @@ const double *joint_mr_row(const joint *s, uint32_t k);
 double *joint_mr_put(joint *s, uint32_t k, size_t n);
 size_t joint_mr_used(const joint *s); /* doubles the memo holds (tests) */
 
+/* joint_thrtest.c, thread_soft_pick=6 (h233): keep the term's solution s
+ * (1) or the other t by the thread test's counts in each against the
+ * delays' log-likelihoods ls, lt; joint_thread.c: the counts (answers,
+ * misses, chance's) over the services w weighs, on s's pairing, and the
+ * record the metadata prints */
+int joint_thrtest_pick(joint *s, joint *t, double ls, double lt);
+int joint_thread_count(joint *s, const joint *w, double out[3]);
+void joint_thread_rt(joint *s, const double rt[5]);
+
 #endif
