@@ -1059,8 +1059,11 @@ const pb_option joint_options[] = {
     {"held_local_seed", PB_OPT_INT, offsetof(joint_params, held_local_seed), "1", 1, 2,
      "held_local's seeds: 1 the requests holding a call of any consecutive pair in question, "
      "2 of an overtaken pair only (the later call answered first)"},
-    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "3", 0, 5,
-     "changes results where thread_soft weighs a service, without call ids: 5 the whole "
+    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "3", 0, 6,
+     "changes results where thread_soft weighs a service, without call ids: 6 as 3, the term's "
+     "solution kept when the thread test's misses in the two solutions (binomial "
+     "log-likelihood ratio) outweigh the delays' log-likelihood ratio by 10 nats (metadata "
+     "thread_soft_rate_test=; joint_thrtest.c, h233); 5 the whole "
      "inference runs with the term muted and, where it weighs a service, one more search "
      "with the term starts from that solution's pairs and is kept (metadata "
      "thread_soft_check=warm_start; joint_thrwarm.c); 3 the whole "

@@ -995,5 +995,13 @@ int joint_unplp_predict(const joint *s, const pb_trace_view *v, const joint_para
 int joint_unplp_meta(const joint *s, pb_result *res);
 /* rec with the second search t's choice into both searches' record */
 void joint_unplp_second(joint *s, joint *t, double rec[6]);
+/* joint_thrtest.c, thread_soft_pick=6 (h233): keep the term's solution s
+ * (1) or the other t by the thread test's counts in each against the
+ * delays' log-likelihoods ls, lt; joint_thread.c: the counts (answers,
+ * misses, chance's) over the services w weighs, on s's pairing, and the
+ * record the metadata prints */
+int joint_thrtest_pick(joint *s, joint *t, double ls, double lt);
+int joint_thread_count(joint *s, const joint *w, double out[3]);
+void joint_thread_rt(joint *s, const double rt[5]);
 
 #endif

@@ -80,6 +80,7 @@ struct joint_thr {
     uint32_t *fo, *fth;
     double *ff, *ftm;
     double *cap;      /* thread_soft_cap: per service the cap on a mismatch's cost (0: none) */
+    double rt[5];     /* thread_soft_pick=6 (joint_thrtest.c): set, misses and chance's here and in the other solution */
 };
 
 static inline uint32_t thr_of(const joint *s, uint32_t msg)
@@ -549,6 +550,10 @@ int joint_thread_meta(const joint *s, pb_result *res)
 {
     const struct joint_thr *t = s->thr;
     int rc = joint_thrpick_meta(s, res); /* thread_soft_pick (joint_thrpick.c) */
+    if (rc == PB_OK && t && t->rt[0] > 0) /* thread_soft_pick=6 (joint_thrtest.c) */
+        rc = pb_result_meta(res, "thread_soft_rate_test=%s misses_with_term=%.0f chance_with_term=%.1f "
+                            "misses_without_term=%.0f chance_without_term=%.1f",
+                            t->rt[0] > 1 ? "with_term" : "without_term", t->rt[1], t->rt[2], t->rt[3], t->rt[4]);
     if (!t || rc != PB_OK)
         return rc;
     for (uint32_t a = 0; a < t->nn && rc == PB_OK; a++)
@@ -596,4 +601,60 @@ int joint_thread_weighs(const joint *s, uint32_t q)
         return 0;
     const jpair *x = &s->pr[q];
     return thr_of(s, x->call) != 0 && x->callee < t->nn && t->son[x->callee];
+}
+
+/* thread_soft_pick=6 (joint_thrtest.c, h233): the answers counted, their
+ * misses and chance's misses, summed over the services the term weighs
+ * (as weighed by w's fit: w may be s), counted again on s's current
+ * pairing; s's test state is left as it was.  0 where nothing is weighed. */
+int joint_thread_count(joint *s, const joint *w, double out[3])
+{
+    out[0] = out[1] = out[2] = 0;
+    struct joint_thr *t = s->thr;
+    const struct joint_thr *tw = w->thr;
+    if (!t || !tw || !tw->son || !tw->soft_any || t->nn != tw->nn || !t->m)
+        return PB_OK;
+    const size_t nn = (size_t)t->nn + 1;
+    size_t *n0 = malloc(nn * sizeof *n0), *k0 = malloc(nn * sizeof *k0);
+    double *e0 = malloc(nn * sizeof *e0), *m0 = malloc(nn * sizeof *m0);
+    unsigned char *b0 = malloc(nn);
+    int rc = PB_ENOMEM;
+    if (n0 && k0 && e0 && m0 && b0) {
+        memcpy(n0, t->n, nn * sizeof *n0);
+        memcpy(k0, t->miss, nn * sizeof *k0);
+        memcpy(e0, t->expect, nn * sizeof *e0);
+        memcpy(m0, t->m, nn * sizeof *m0);
+        memcpy(b0, t->bound, nn);
+        const int any = t->any, done = t->done;
+        memset(t->bound, 0, nn);
+        for (uint32_t a = 0; a < t->nn; a++)
+            t->n[a] = t->miss[a] = 0, t->expect[a] = 0;
+        rc = thread_test(s, t);
+        for (uint32_t a = 0; rc == PB_OK && a < t->nn; a++)
+            if (tw->son[a]) {
+                out[0] += (double)t->n[a];
+                out[1] += (double)t->miss[a];
+                out[2] += t->expect[a];
+            }
+        memcpy(t->n, n0, nn * sizeof *n0);
+        memcpy(t->miss, k0, nn * sizeof *k0);
+        memcpy(t->expect, e0, nn * sizeof *e0);
+        memcpy(t->m, m0, nn * sizeof *m0);
+        memcpy(t->bound, b0, nn);
+        t->any = any;
+        t->done = done;
+    }
+    free(n0);
+    free(k0);
+    free(e0);
+    free(m0);
+    free(b0);
+    return rc;
+}
+
+/* thread_soft_pick=6: the record joint_thread_meta prints */
+void joint_thread_rt(joint *s, const double rt[5])
+{
+    if (s->thr)
+        memcpy(s->thr->rt, rt, sizeof s->thr->rt);
 }

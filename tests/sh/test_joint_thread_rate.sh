@@ -1,0 +1,53 @@
+#!/bin/sh
+# joint's thread_soft_pick=6 (docs/joint/shapes_late.md "The receiving
+# thread's term kept by a test of the thread itself (h233)";
+# algorithms/joint/joint_thrtest.c): the inference runs with the term and
+# without it; the term's solution is kept when the thread test's misses in
+# the two solutions (a binomial log-likelihood ratio) outweigh the delays'.
+# The mesh of experiments/joint_models_mesh.conf at twice its load (0.3 s,
+# seed 1), stamps rounded to 1 ms, as a black box (fe and cart: pools of
+# blocking workers).
+# - a thread_soft_rate_test=with_term line, with fewer misses with the
+#   term than without; the assignment is the term's search's
+#   (thread_soft_pick=1's) and at least as exact as thread_soft=0's;
+# - threads scrambled among each service's rows: no line, thread_soft=0's
+#   assignment;
+# - with call ids: thread_soft=0's assignment;
+# - shuffled rows give the same assignment.
+# Fails on a tree without thread_soft_pick=6 (infer rejects the value).
+. "$PB_ROOT/tests/sh/joint_lib.sh"
+R=$PB_ROOT
+"$B/maketrace" "$R/experiments/joint_models_mesh.conf" -s duration=0.3s -s instances_scale=2 \
+    > "$tmp/raw.csv" || fail "maketrace"
+keep_cols "$tmp/raw.csv" > "$tmp/k.csv"
+"$B/skewer" -q --round 1ms "$tmp/k.csv" > "$tmp/m.csv" || fail "skewer"
+strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
+run_nocal "$tmp/bb.csv" "$tmp/t0.res" -s thread_soft=0
+run_nocal "$tmp/bb.csv" "$tmp/t1.res" -s thread_soft=0.5 -s thread_soft_pick=1
+run_nocal "$tmp/bb.csv" "$tmp/t6.res" -s thread_soft=0.5 -s thread_soft_pick=6
+e0=$(exact_of "$tmp/m.csv" "$tmp/t0.res")
+e6=$(exact_of "$tmp/m.csv" "$tmp/t6.res")
+echo "# mesh x2 1 ms, black box: thread_soft=0 $e0, pick=6 $e6"
+line=$(grep '^# thread_soft_rate_test=' "$tmp/t6.res") || fail "pick=6: no rate test line"
+echo "$line" | awk '{ split($2, a, "="); split($3, k1, "="); split($5, k0, "=");
+    exit !(a[2] == "with_term" && k1[2] + 0 < k0[2] + 0) }' || fail "pick=6: $line"
+assignment_of "$tmp/t1.res" > "$tmp/a"
+assignment_of "$tmp/t6.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "pick=6 kept the term: not pick=1's assignment"
+awk -v a="$e0" -v b="$e6" 'BEGIN { exit !(b >= a) }' || fail "pick=6 $e6 below thread_soft=0 $e0"
+scramble_threads "$tmp/bb.csv" "$tmp/s.csv"
+cmp -s "$tmp/bb.csv" "$tmp/s.csv" && fail "scrambling the threads changed nothing"
+run_nocal "$tmp/s.csv" "$tmp/s0.res" -s thread_soft=0
+run_nocal "$tmp/s.csv" "$tmp/s6.res" -s thread_soft=0.5 -s thread_soft_pick=6
+! grep -q '^# thread_soft_rate_test=\|^# thread_soft=' "$tmp/s6.res" ||
+    fail "scrambled threads: $(grep '^# thread_soft' "$tmp/s6.res")"
+assignment_of "$tmp/s0.res" > "$tmp/a"
+assignment_of "$tmp/s6.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "scrambled threads, pick=6: not thread_soft=0's assignment"
+run_nocal "$tmp/m.csv" "$tmp/i0.res" -s thread_soft=0
+run_nocal "$tmp/m.csv" "$tmp/i6.res" -s thread_soft=0.5 -s thread_soft_pick=6
+assignment_of "$tmp/i0.res" > "$tmp/a"
+assignment_of "$tmp/i6.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "pick=6 with call ids: the assignment changed"
+check_shuffled_same "$tmp/bb.csv" "$tmp/t6.res" -s thread_soft=0.5 -s thread_soft_pick=6
+echo "PASS"
