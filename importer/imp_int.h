@@ -260,6 +260,8 @@ int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n);
 int imp_gzcheck_end(imp_gzcheck *g);
 /* What was wrong (after -1), else NULL. */
 const char *imp_gzcheck_why(const imp_gzcheck *g);
+/* 1 when the data started as gzip (the check is running or has run). */
+int imp_gzcheck_seen(const imp_gzcheck *g);
 /* Hand every decompressed byte to tap(ctx, bytes, n) as well (a zip inside
  * a .gz is checked for its end record from them).  Returns -1 when some
  * bytes could not be decompressed other than for damage (out of memory),

@@ -73,4 +73,42 @@ for r in range(5000):
         { cat g.err; fail "trailing garbage after padding: its offset ($((sz + 700))) not said"; }
     [ -e bg.out ] && fail "trailing garbage: output written"
 fi
+# --- 3. Bytes that are not gzip far after a .gz file's data (past a read-
+# ahead's worth of zero padding), or after a .tar.gz's end marker: the
+# reader stopped at the data's end (a tar's end marker) and never looked at
+# them -- a second file joined on was dropped without a word.  Now the rest
+# of the file is read through the gzip check; a tar.gz's message names its
+# last member.  Zero padding alone still passes, from a file or a pipe.
+if command -v gzip > /dev/null 2>&1 && command -v python3 > /dev/null 2>&1; then
+    python3 -c '
+print("TraceID,SpanID,ParentID,PodName,OperationName,StartTimeUnixNano,EndTimeUnixNano,Duration")
+for r in range(2000):
+    t = 1000000000000 + r * 1000000
+    print("t%d,s%d,,frontend-1,GET /a,%d,%d,%d" % (r, r, t, t + 500000, 500))
+    print("t%d,c%d,s%d,cart-1,Get,%d,%d,%d" % (r, r, r, t + 100000, t + 300000, 200))
+' > m1.csv
+    sed 's/^t/u/; 1s/^u/T/' m1.csv > m2.csv
+    tar cf m.tar m1.csv m2.csv && gzip -9 -c m.tar > m.tar.gz
+    gzip -9 -c m1.csv > m1.csv.gz
+    for z in 100000 1000000; do
+        for f in m.tar.gz m1.csv.gz; do
+            sz=$(wc -c < $f)
+            { cat $f; head -c $z /dev/zero; } > pad.$f
+            "$B/importtrace" -q -o pad.out pad.$f 2> pad.err || { cat pad.err; fail "$f + $z zero bytes: refused"; }
+            "$B/importtrace" -q -o pipe.out - < pad.$f 2> pad.err || { cat pad.err; fail "$f + $z zero bytes from a pipe: refused"; }
+            cmp -s pad.out pipe.out || fail "$f + $z zero bytes: a pipe reads otherwise"
+            { cat $f; head -c $z /dev/zero; printf 'PK'; } > tg.$f
+            "$B/importtrace" -q -o tg.out tg.$f 2> tg.err && fail "$f: bytes after $z zero bytes: accepted"
+            [ -e tg.out ] && fail "$f: bytes after $z zero bytes: output written"
+            grep -q "^importtrace: tg.$f: .*the gzip data are followed, at byte $((sz + z)) of the file, by bytes that are not gzip" tg.err ||
+                { cat tg.err; fail "$f: bytes after $z zero bytes: not said at byte $((sz + z))"; }
+            case $f in *.tar.gz)
+                grep -q "after the tar archive's end (its last member \"m2.csv\")" tg.err ||
+                    { cat tg.err; fail "$f: the last member not named"; } ;;
+            esac
+            cat tg.$f | "$B/importtrace" -q -o tg.out - 2> tg.err && fail "$f from a pipe: bytes after $z zero bytes: accepted"
+            grep -q "at byte $((sz + z)) of the file" tg.err || { cat tg.err; fail "$f from a pipe: not said"; }
+        done
+    done
+fi
 exit 0
