@@ -201,6 +201,8 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
 
 /* IMP_K_* of a kind string ("client", "SERVER", ...); NULL = internal. */
 int imp_kind_of(const char *k);
+/* 1 when k (NULL: none) is a span kind name imp_kind_of knows. */
+int imp_kind_known(const char *k);
 
 /* Register an input name; *idx its index.  Returns PB_OK / PB_ENOMEM. */
 int imp_add_file_name(imp_importer *im, const char *name, uint32_t *idx);

@@ -111,4 +111,41 @@ for r in range(2000):
         done
     done
 fi
+# --- 4. A span kind that is no kind: a typo ("SERVR"), another word, a
+# number or object where Zipkin writes a name, a Jaeger span.kind tag whose
+# value is not a string.  Each was taken as a local span without a word:
+# its RPC lost or taken from the wrong side.  Refused at every reader of a
+# kind name (Zipkin, Jaeger, span CSV; OTLP already refused), naming the
+# span and the names expected; the names of any case, SPAN_KIND_ forms,
+# internal and unspecified still read.
+D="$R/tests/data/importtrace"
+for bad in '"SERVR"' '"rpc"' '3' '{"a": 1}' '["SERVER"]' '""'; do
+    sed "0,/\"kind\": \"SERVER\"/s//\"kind\": $bad/" "$D/zipkin.json" > k.json
+    cmp -s k.json "$D/zipkin.json" && fail "zipkin kind $bad: not substituted"
+    "$B/importtrace" -q -o k.out k.json 2> k.err && fail "zipkin kind $bad: accepted"
+    grep -q '^importtrace: k.json:[0-9]*:[0-9]*: \[0\]: "kind" .*expected CLIENT, SERVER, PRODUCER or CONSUMER' k.err ||
+        { cat k.err; fail "zipkin kind $bad: not said"; }
+done
+for good in '"server"' '"Server"' '"SPAN_KIND_SERVER"' '"CONSUMER"' 'null'; do
+    sed "0,/\"kind\": \"SERVER\"/s//\"kind\": $good/" "$D/zipkin.json" > k.json
+    "$B/importtrace" -q -o k.out k.json 2> k.err || { cat k.err; fail "zipkin kind $good: refused"; }
+done
+for bad in '"servr"' '2' 'true'; do
+    sed "0,/\"value\": \"server\"/s//\"value\": $bad/" "$D/two.json" > k.json
+    cmp -s k.json "$D/two.json" && fail "jaeger kind $bad: not substituted"
+    "$B/importtrace" -q -o k.out k.json 2> k.err && fail "jaeger span.kind $bad: accepted"
+    grep -q '^importtrace: k.json:[0-9]*:[0-9]*: data\[0\].spans\[0\]: tag "span.kind" .*expected client, server' k.err ||
+        { cat k.err; fail "jaeger span.kind $bad: not said"; }
+done
+M=trace=trace,span=span,parent=parent,service=svc,start=ts,end=end,kind=kind,unit=us
+for kd in servr rpc 7 SPAN_KIND_SERVR; do
+    printf 'trace,span,parent,svc,ts,end,kind\nt1,a,,web,1000,1050,server\nt1,b,a,web,1010,1030,client\nt1,c,b,api,1012,1025,%s\n' $kd > k.csv
+    "$B/importtrace" -q --csv-map "$M" -o k.out k.csv 2> k.err && fail "csv kind $kd: accepted"
+    grep -q "^importtrace: k.csv:4:7: field 7 (kind): \"$kd\": expected a span kind" k.err ||
+        { cat k.err; fail "csv kind $kd: not said at 4:7"; }
+done
+for kd in server SERVER SPAN_KIND_SERVER 2 internal unspecified ''; do
+    printf 'trace,span,parent,svc,ts,end,kind\nt1,a,,web,1000,1050,server\nt1,b,a,web,1010,1030,client\nt1,c,b,api,1012,1025,%s\n' "$kd" > k.csv
+    "$B/importtrace" -q --csv-map "$M" -o k.out k.csv 2> k.err || { cat k.err; fail "csv kind '$kd': refused"; }
+done
 exit 0
