@@ -148,4 +148,25 @@ for kd in server SERVER SPAN_KIND_SERVER 2 internal unspecified ''; do
     printf 'trace,span,parent,svc,ts,end,kind\nt1,a,,web,1000,1050,server\nt1,b,a,web,1010,1030,client\nt1,c,b,api,1012,1025,%s\n' "$kd" > k.csv
     "$B/importtrace" -q --csv-map "$M" -o k.out k.csv 2> k.err || { cat k.err; fail "csv kind '$kd': refused"; }
 done
+# --- 5. A result whose parent links loop (0's parent 5, 5's 3, 3's 0):
+# only score --query looked (pq_eval); plain score, --text and every other
+# report scored it link by link without a word.  Now the result reader
+# refuses it for every use, at the line of a message on the loop; links
+# that cross instances (linking writes them) still read.
+grep -v '^#' "$R/tests/data/maketrace/tiny.golden.csv" > cyc.tr
+"$B/infer" --algo fcfs -o cyc0.res cyc.tr 2> /dev/null || fail "fcfs on the tiny trace"
+grep -q '^0,0,3,$' cyc0.res && grep -q '^5,0,3,3$' cyc0.res && grep -q '^3,0,3,0$' cyc0.res ||
+    { cat cyc0.res; fail "the tiny result's rows are not as expected"; }
+"$B/score" -T cyc.tr cyc0.res > /dev/null 2> s.err || { cat s.err; fail "a sound result refused"; }
+sed 's/^0,0,3,$/0,0,3,5/' cyc0.res > cyc.res
+for how in "" "--text"; do
+    "$B/score" -T cyc.tr $how cyc.res > /dev/null 2> s.err && fail "score $how: a parent cycle accepted"
+    msg=$(sed -n 's/^score: cyc.res:\([0-9]*\): parent links form a cycle through message \([0-9]*\); expected.*/\1 \2/p' s.err)
+    [ -n "$msg" ] || { cat s.err; fail "score $how: the cycle not said with its line"; }
+    set -- $msg
+    case $2 in 0|3|5) ;; *) fail "score $how: message $2 is not on the cycle" ;; esac
+    sed -n "$1p" cyc.res | grep -q "^$2," || fail "score $how: line $1 is not message $2's row"
+done
+"$B/infer" --algo linking -o lk.res cyc.tr 2> /dev/null || fail "linking on the tiny trace"
+"$B/score" -T cyc.tr lk.res > /dev/null 2> s.err || { cat s.err; fail "linking's result (links across instances) refused"; }
 exit 0
