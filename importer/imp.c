@@ -405,6 +405,24 @@ const char *imp_json_str(const json_t *obj, const char *key)
     return json_string_value(json_object_get(obj, key));
 }
 
+/* A span kind a format may write: OpenTelemetry's and Zipkin's names
+ * (any case, with or without SPAN_KIND_), or none.  Anything else -- a
+ * typo ("SERVR"), another vocabulary -- was taken as a local span without
+ * a word, and its RPC lost or mis-sided. */
+int imp_kind_known(const char *k)
+{
+    static const char *const names[] = {"client", "server", "producer",
+                                        "consumer", "internal", "unspecified"};
+    if (!k)
+        return 1;
+    if (!strncasecmp(k, "SPAN_KIND_", 10))
+        k += 10;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcasecmp(k, names[i]))
+            return 1;
+    return 0;
+}
+
 int imp_kind_of(const char *k)
 {
     if (!k)

@@ -682,6 +682,35 @@ static int zip_complete(source *s, struct archive *a)
     return rc;
 }
 
+/* The rest of a gzip file, read through the gzip check once the reader is
+ * done with it.  libarchive stops reading at a tar archive's end marker,
+ * and a plain .gz a read-ahead past its data's end: bytes after that (a
+ * second file joined on after long zero padding) were never looked at and
+ * were passed without a word.  last: the archive's last member, or NULL
+ * for a plain file.  Linear in the bytes left. */
+static int drain_gz(imp_importer *im, source *s, const char *display,
+                    const char *last, pb_error *err)
+{
+    if (!imp_gzcheck_seen(s->gz))
+        return PB_OK;
+    const void *out;
+    la_ssize_t n;
+    errno = 0;
+    while ((n = source_read(NULL, s, &out)) > 0)
+        ;
+    if (n == 0)
+        return PB_OK;
+    const char *w = imp_gzcheck_why(s->gz);
+    if (!w)
+        return imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
+                        strerror(errno ? errno : EIO));
+    if (last)
+        return imp_fail(im, err, PB_EPARSE, display, 0, 0,
+                        "after the tar archive's end (its last member \"%s\"): %s",
+                        last, w);
+    return imp_fail(im, err, PB_EPARSE, display, 0, 0, "%s", w);
+}
+
 /* The JSON members of a tar archive, in path order.  A hard link is read
  * as the member it links to, as the unpacked folder would be. */
 static int read_tar(imp_importer *im, struct archive *a, source *src,
@@ -805,6 +834,8 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
                                "cut short inside or after its list of members, so "
                                "members may be lost; expected a complete archive",
                                last_name);
+    if (rc == PB_OK && r == ARCHIVE_EOF && src)
+        rc = drain_gz(im, src, display, last_name, err);
     if (rc == PB_OK && !n)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0,
                       "archive holds no JSON or CSV files; expected members "
@@ -914,7 +945,9 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     } else if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
         doc d;
         rc = read_entry(im, a, display, 0, 1, &d, err);
-        if (rc == PB_OK) {
+        if (rc == PB_OK && (rc = drain_gz(im, src, display, NULL, err)) != PB_OK)
+            free(d.buf);
+        else if (rc == PB_OK) {
             rc = parse_named(im, display, &d, err);
             free(d.buf);
             t->files++;

@@ -617,8 +617,19 @@ static void data_row(rd *r)
                         : NULL;
     raw.kind = IMP_K_INTERNAL;
     raw.untagged = 1;
-    if (r->idx[F_KIND] >= 0)
-        raw.kind = kind_text(fld(r, (size_t)r->idx[F_KIND]), &raw.untagged);
+    if (r->idx[F_KIND] >= 0) {
+        const char *kt = fld(r, (size_t)r->idx[F_KIND]);
+        const char *kn = !strncasecmp(kt, "SPAN_KIND_", 10) ? kt + 10 : kt;
+        if (*kn && !(kn[0] >= '0' && kn[0] <= '5' && !kn[1]) && !imp_kind_known(kt)) {
+            fail(r, PB_EPARSE, r->idx[F_KIND] + 1,
+                        "field %d (%s): \"%s\": expected a span kind: client, "
+                        "server, producer, consumer, internal (SPAN_KIND_ names "
+                        "and the numbers 0 to 5 too), or empty",
+                        (int)r->idx[F_KIND] + 1, r->map->col[F_KIND], kt);
+            return;
+        }
+        raw.kind = kind_text(kt, &raw.untagged);
+    }
     const char *svc;
     size_t sl;
     char *svcbuf = NULL;

@@ -63,6 +63,12 @@ int imp_gzcheck_tap_lost(const imp_gzcheck *g)
     return g && g->tap_lost ? -1 : 0;
 }
 
+int imp_gzcheck_seen(const imp_gzcheck *g)
+{
+    return g && (g->state == GZ_IN_MEMBER || g->state == GZ_BETWEEN ||
+                 g->state == GZ_TRAIL || g->state == GZ_BAD);
+}
+
 const char *imp_gzcheck_why(const imp_gzcheck *g)
 {
     return g && g->state == GZ_BAD ? g->why : NULL;

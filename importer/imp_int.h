@@ -201,6 +201,8 @@ int imp_store_span(imp_importer *im, imp_span *s, const imp_raw_span *r,
 
 /* IMP_K_* of a kind string ("client", "SERVER", ...); NULL = internal. */
 int imp_kind_of(const char *k);
+/* 1 when k (NULL: none) is a span kind name imp_kind_of knows. */
+int imp_kind_known(const char *k);
 
 /* Register an input name; *idx its index.  Returns PB_OK / PB_ENOMEM. */
 int imp_add_file_name(imp_importer *im, const char *name, uint32_t *idx);
@@ -260,6 +262,8 @@ int imp_gzcheck_feed(imp_gzcheck *g, const void *data, size_t n);
 int imp_gzcheck_end(imp_gzcheck *g);
 /* What was wrong (after -1), else NULL. */
 const char *imp_gzcheck_why(const imp_gzcheck *g);
+/* 1 when the data started as gzip (the check is running or has run). */
+int imp_gzcheck_seen(const imp_gzcheck *g);
 /* Hand every decompressed byte to tap(ctx, bytes, n) as well (a zip inside
  * a .gz is checked for its end record from them).  Returns -1 when some
  * bytes could not be decompressed other than for damage (out of memory),

@@ -152,8 +152,16 @@ int imp_jaeger_trace(imp_importer *im, json_t *t, uint32_t file,
             const char *key = imp_json_str(tag, "key");
             if (!key)
                 continue;
-            if (!strcmp(key, "span.kind"))
+            if (!strcmp(key, "span.kind")) {
                 kind = imp_json_str(tag, "value");
+                if (!kind || !imp_kind_known(kind))
+                    return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                                    "%s: tag \"span.kind\" %s%s%s: expected "
+                                    "client, server, producer or consumer, or "
+                                    "no such tag for a local span",
+                                    where, kind ? "\"" : "",
+                                    kind ? kind : "not a string", kind ? "\"" : "");
+            }
             else if (!strcmp(key, "peer.service"))
                 r.peer = imp_json_str(tag, "value");
         }

@@ -272,6 +272,13 @@ int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
     r.service = imp_json_str(le, "serviceName");
     r.peer = imp_json_str(json_object_get(js, "remoteEndpoint"), "serviceName");
     const char *kind = imp_json_str(js, "kind");
+    json_t *kv = json_object_get(js, "kind");
+    if ((kv && !json_is_null(kv) && !kind) || !imp_kind_known(kind))
+        return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                        "%s: \"kind\" %s%s%s: expected CLIENT, SERVER, PRODUCER "
+                        "or CONSUMER, or no \"kind\" for a local span",
+                        where, kind ? "\"" : "", kind ? kind : "not a string",
+                        kind ? "\"" : "");
     r.kind = imp_kind_of(kind);
     r.untagged = kind == NULL;
     r.start = json_object_get(js, "timestamp");

@@ -456,6 +456,63 @@ static int check_assign(reader *rd)
                 break;
             }
     }
+    /* parent links (v sorted by id, no id twice) form no cycle: checked by
+     * score --query only, so plain score scored a result whose links loop
+     * (no message of the loop has a first cause) link by link without a
+     * word.  A link may cross instances (linking's do).  O(n log n). */
+    size_t *pi = NULL;
+    unsigned char *st = NULL;
+    if (rc == PB_OK && res->has_parent && n &&
+        (!(pi = malloc(n * sizeof *pi)) || !(st = calloc(n, 1))))
+        rc = pb_error_set(rd->err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    if (rc == PB_OK && pi) {
+        for (size_t i = 0; i < n && rc == PB_OK; i++) {
+            const score_assign *a = &res->assign[i];
+            pi[i] = SIZE_MAX;
+            if (a->parent == PB_NO_PARENT)
+                continue;
+            size_t lo = 0, hi = n + na;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (v[mid].id < a->parent)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == n + na || v[lo].id != a->parent)
+                continue; /* not in the result: the truth check says */
+            if (v[lo].instance == UINT64_MAX)
+                continue; /* an abstention: ends the chain */
+            /* the parent's row in res->assign (by instance, then id) */
+            size_t l2 = 0, h2 = n;
+            while (l2 < h2) {
+                size_t mid = l2 + (h2 - l2) / 2;
+                const score_assign *b = &res->assign[mid];
+                if (b->instance < v[lo].instance ||
+                    (b->instance == v[lo].instance && b->id < a->parent))
+                    l2 = mid + 1;
+                else
+                    h2 = mid;
+            }
+            pi[i] = l2;
+        }
+        for (size_t i = 0; i < n && rc == PB_OK; i++) {
+            size_t x = i;
+            while (x != SIZE_MAX && st[x] == 0) {
+                st[x] = 1;
+                x = pi[x];
+            }
+            if (x != SIZE_MAX && st[x] == 1)
+                rc = pb_error_set(rd->err, PB_EPARSE, rd->file, res->assign[x].line, 0,
+                                  "parent links form a cycle through message %llu; "
+                                  "expected each message's parent to precede it",
+                                  (unsigned long long)res->assign[x].id);
+            for (size_t y = i; y != SIZE_MAX && st[y] == 1; y = pi[y])
+                st[y] = 2;
+        }
+    }
+    free(pi);
+    free(st);
     free(ninst);
     free(v);
     return rc;
