@@ -297,6 +297,69 @@ static inline long joint_test_compare_two(pb_trace *t, const joint_params p[2], 
     return joint_test_pairs_differ(s[0], s[1]);
 }
 
+/* An exact bound under test (its lane's joint_XXX_test_off and counters
+ * skipped / used / bad): what the runs with the bound on added to the
+ * counters, and how many cases' work counters differed */
+typedef struct joint_test_bound {
+    int *off;
+    const size_t *c_skipped, *c_used, *c_bad;
+    size_t skipped, used, bad;
+    int counts_differ;
+} joint_test_bound;
+
+/* around one run: the bound off (on = 0) or on; the counters' growth
+ * while on is added to b (snap: the caller's 3 counters' values) */
+static inline void joint_test_bound_begin(joint_test_bound *b, int on, size_t snap[3])
+{
+    *b->off = !on;
+    snap[0] = *b->c_skipped;
+    snap[1] = *b->c_used;
+    snap[2] = *b->c_bad;
+}
+
+static inline void joint_test_bound_end(joint_test_bound *b, int on, const size_t snap[3])
+{
+    *b->off = 0;
+    if (on) {
+        b->skipped += *b->c_skipped - snap[0];
+        b->used += *b->c_used - snap[1];
+        b->bad += *b->c_bad - snap[2];
+    }
+}
+
+#ifdef JOINT_INT_H /* reads the work counters: for tests that include it */
+/* t solved without the bound, then with it (joint_test_params_two(ids,
+ * po)); *llsame as joint_test_compare_two's; b->counts_differ bumped when
+ * the estimate counters differ.  Returns how many pairs differ, -1 when a
+ * solve fails */
+static inline long joint_test_bound_compare(pb_trace *t, int ids, const char *po, int *llsame,
+                                            joint_test_bound *b)
+{
+    joint_params p[2];
+    joint_test_params_two(p, ids, po);
+    pb_trace_view v = pb_trace_view_of(t);
+    joint *s[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        size_t snap[3];
+        joint_test_bound_begin(b, i == 1, snap);
+        s[i] = joint_test_init(&v, p[i]);
+        joint_test_bound_end(b, i == 1, snap);
+        if (!s[i]) {
+            joint_close(s[0]);
+            return -1;
+        }
+    }
+    *llsame = joint_test_ll_same(s[0], s[1]);
+    long diff = joint_test_pairs_differ(s[0], s[1]);
+    if (s[0]->est_evals != s[1]->est_evals || s[0]->est_pruned != s[1]->est_pruned ||
+        s[0]->ordb_est != s[1]->ordb_est)
+        b->counts_differ++;
+    joint_close(s[0]);
+    joint_close(s[1]);
+    return diff;
+}
+#endif
+
 static inline void joint_test_close_two(joint *s[2])
 {
     joint_close(s[0]);

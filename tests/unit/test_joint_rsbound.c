@@ -11,8 +11,8 @@
  * every bound 30 nats too low on purpose (joint_rsb_test_bias) bounds fall
  * below their estimates and results differ. */
 #include "pbtest.h"
+#include "joint_int.h" /* before joint_test.h: its bound helpers read the counters */
 #include "joint_test.h"
-#include "joint_int.h"
 #include "joint_rs.h"
 
 #include <stdlib.h>
@@ -25,43 +25,15 @@ static pb_trace *case_trace(int seed, int held)
                                    seed % 3 == 0 ? 1000 * US : 0, seed == 4, 50, 1500, 14);
 }
 
-typedef struct {
-    size_t skipped, used, bad;
-    int counts_differ;
-} ctx_t;
+/* the bound under test: joint_rsb_test_* */
+#define BOUND_OF() {&joint_rsb_test_off, &joint_rsb_test_skipped, &joint_rsb_test_used, \
+                        &joint_rsb_test_bad, 0, 0, 0, 0}
 
 /* solve without the bound, then with it; returns how many pairs differ
  * (-1: failure) */
 static long compare(pb_trace *t, int seed, int held, int *llsame, void *vc)
 {
-    ctx_t *c = vc;
-    joint_params p[2];
-    joint_test_params_two(p, seed == 4, held ? "on" : "off");
-    pb_trace_view v = pb_trace_view_of(t);
-    joint *s[2] = {NULL, NULL};
-    for (int i = 0; i < 2; i++) {
-        joint_rsb_test_off = i == 0;
-        size_t sk = joint_rsb_test_skipped, us = joint_rsb_test_used, bd = joint_rsb_test_bad;
-        s[i] = joint_test_init(&v, p[i]);
-        joint_rsb_test_off = 0;
-        if (!s[i]) {
-            joint_close(s[0]);
-            return -1;
-        }
-        if (i == 1) {
-            c->skipped += joint_rsb_test_skipped - sk;
-            c->used += joint_rsb_test_used - us;
-            c->bad += joint_rsb_test_bad - bd;
-        }
-    }
-    *llsame = joint_test_ll_same(s[0], s[1]);
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    if (s[0]->est_evals != s[1]->est_evals || s[0]->est_pruned != s[1]->est_pruned ||
-        s[0]->ordb_est != s[1]->ordb_est)
-        c->counts_differ++;
-    joint_close(s[0]);
-    joint_close(s[1]);
-    return diff;
+    return joint_test_bound_compare(t, seed == 4, held ? "on" : "off", llsame, vc);
 }
 
 static const joint_test_cases cases = {4, {"free", "held"}, case_trace, compare};
@@ -85,7 +57,7 @@ static const joint_test_cases thr_cases = {4, {"free", "held"}, thread_trace, co
 
 TEST(bounded_moves_choose_the_same)
 {
-    ctx_t c = {0, 0, 0, 0};
+    joint_test_bound c = BOUND_OF();
     joint_rsb_test_check = 1;
     int bad = joint_test_differing(&cases, &c, 0);
     joint_rsb_test_check = 0;
@@ -100,7 +72,7 @@ TEST(bounded_moves_choose_the_same)
 
 TEST(bounded_with_an_unweighed_thread_column)
 {
-    ctx_t c = {0, 0, 0, 0};
+    joint_test_bound c = BOUND_OF();
     joint_rsb_test_check = 1;
     int bad = joint_test_differing(&thr_cases, &c, 0);
     joint_rsb_test_check = 0;
@@ -115,7 +87,7 @@ TEST(bounded_with_an_unweighed_thread_column)
 
 TEST(bounds_too_low_change_results)
 {
-    ctx_t c = {0, 0, 0, 0};
+    joint_test_bound c = BOUND_OF();
     joint_rsb_test_bias = -30;
     joint_rsb_test_check = 1;
     int bad = joint_test_differing(&cases, &c, 1);

@@ -14,8 +14,8 @@
  * and results differ; with the durations term forced on (rho 0.6) a
  * wrong durations part is caught too. */
 #include "pbtest.h"
+#include "joint_int.h" /* before joint_test.h: its bound helpers read the counters */
 #include "joint_test.h"
-#include "joint_int.h"
 #include "joint_rs.h"
 
 #include <stdlib.h>
@@ -28,50 +28,22 @@ static pb_trace *case_trace(int seed, int held)
                                    seed % 3 == 0 ? 1000 * US : 0, seed == 4, 50, 1500, 14);
 }
 
-typedef struct {
-    size_t skipped, used, bad;
-    int counts_differ;
-} ctx_t;
+/* the bound under test: joint_rsx_test_* */
+#define BOUND_OF() {&joint_rsx_test_off, &joint_rsx_test_skipped, &joint_rsx_test_used, \
+                        &joint_rsx_test_bad, 0, 0, 0, 0}
 
 /* solve without the bound, then with it; returns how many pairs differ
  * (-1: failure) */
 static long compare(pb_trace *t, int seed, int held, int *llsame, void *vc)
 {
-    ctx_t *c = vc;
-    joint_params p[2];
-    joint_test_params_two(p, seed == 4, held ? "on" : "off");
-    pb_trace_view v = pb_trace_view_of(t);
-    joint *s[2] = {NULL, NULL};
-    for (int i = 0; i < 2; i++) {
-        joint_rsx_test_off = i == 0;
-        size_t sk = joint_rsx_test_skipped, us = joint_rsx_test_used, bd = joint_rsx_test_bad;
-        s[i] = joint_test_init(&v, p[i]);
-        joint_rsx_test_off = 0;
-        if (!s[i]) {
-            joint_close(s[0]);
-            return -1;
-        }
-        if (i == 1) {
-            c->skipped += joint_rsx_test_skipped - sk;
-            c->used += joint_rsx_test_used - us;
-            c->bad += joint_rsx_test_bad - bd;
-        }
-    }
-    *llsame = joint_test_ll_same(s[0], s[1]);
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    if (s[0]->est_evals != s[1]->est_evals || s[0]->est_pruned != s[1]->est_pruned ||
-        s[0]->ordb_est != s[1]->ordb_est)
-        c->counts_differ++;
-    joint_close(s[0]);
-    joint_close(s[1]);
-    return diff;
+    return joint_test_bound_compare(t, seed == 4, held ? "on" : "off", llsame, vc);
 }
 
 static const joint_test_cases cases = {4, {"free", "held"}, case_trace, compare};
 
 TEST(bounded_exchanges_choose_the_same)
 {
-    ctx_t c = {0, 0, 0, 0};
+    joint_test_bound c = BOUND_OF();
     joint_rsx_test_check = 1;
     joint_rsx_test_gap = 0;
     int bad = joint_test_differing(&cases, &c, 0);
@@ -93,7 +65,7 @@ TEST(bounded_exchanges_choose_the_same)
  * bound: the random traces above learn no correlation) */
 static long compare_forced(pb_trace *t, int seed, int held, int *llsame, void *vc)
 {
-    ctx_t *c = vc;
+    joint_test_bound *c = vc;
     joint_params p[2];
     joint_test_params_two(p, seed == 4, held ? "on" : "off");
     joint *s[2];
@@ -111,16 +83,11 @@ static long compare_forced(pb_trace *t, int seed, int held, int *llsame, void *v
         diff = -1;
     for (int i = 0; i < 2 && diff == 0; i++) {
         int changed = 0;
-        joint_rsx_test_off = i == 0;
-        size_t sk = joint_rsx_test_skipped, us = joint_rsx_test_used, bd = joint_rsx_test_bad;
+        size_t snap[3];
+        joint_test_bound_begin(c, i == 1, snap);
         if (joint_local_search(s[i], &changed) != PB_OK)
             diff = -1;
-        joint_rsx_test_off = 0;
-        if (i == 1) {
-            c->skipped += joint_rsx_test_skipped - sk;
-            c->used += joint_rsx_test_used - us;
-            c->bad += joint_rsx_test_bad - bd;
-        }
+        joint_test_bound_end(c, i == 1, snap);
     }
     if (diff == 0)
         diff = joint_test_pairs_differ(s[0], s[1]);
@@ -136,7 +103,7 @@ static const joint_test_cases forced_cases = {4, {"free", "held"}, case_trace, c
 
 TEST(bounded_exchanges_with_the_durations_term)
 {
-    ctx_t c = {0, 0, 0, 0};
+    joint_test_bound c = BOUND_OF();
     joint_rsx_test_check = 1;
     joint_rsx_test_gap = 0;
     int bad = joint_test_differing(&forced_cases, &c, 0);
@@ -153,7 +120,7 @@ TEST(bounded_exchanges_with_the_durations_term)
 
 TEST(exchange_bounds_too_low_change_results)
 {
-    ctx_t c = {0, 0, 0, 0};
+    joint_test_bound c = BOUND_OF();
     joint_rsx_test_bias = -30;
     joint_rsx_test_check = 1;
     int bad = joint_test_differing(&cases, &c, 1);
