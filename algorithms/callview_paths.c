@@ -156,6 +156,7 @@ int cvp_assign_links(const cvp_ctx *x, pb_result *res, const pb_msg *msgs,
 typedef struct cvp_back {
     pb_ns t;
     uint32_t row;
+    uint32_t pair; /* the child pair the message belongs to */
 } cvp_back;
 
 static int cmp_back(const void *a, const void *b)
@@ -182,11 +183,13 @@ int cvp_causes(const pb_msg *msgs, size_t n, uint32_t npairs,
     uint32_t *kids = malloc(((size_t)npairs + 1) * sizeof *kids);
     cvp_back *bk = malloc(((size_t)npairs + 1) * sizeof *bk);
     cvp_back *ck = malloc(((size_t)npairs + 1) * sizeof *ck);
-    if (!off || !kids || !bk || !ck) {
+    uint32_t *rank = malloc(((size_t)npairs + 1) * sizeof *rank); /* a child call's place */
+    if (!off || !kids || !bk || !ck || !rank) {
         free(off);
         free(kids);
         free(bk);
         free(ck);
+        free(rank);
         return PB_ENOMEM;
     }
     for (uint32_t q = 0; q < npairs; q++)
@@ -206,21 +209,30 @@ int cvp_causes(const pb_msg *msgs, size_t n, uint32_t npairs,
             uint32_t c = call[kids[j]], rt = ret[kids[j]];
             if (rt != CVP_NONE) {
                 const pb_msg *r = &msgs[rt];
-                bk[nb++] = (cvp_back){r->recv_ts != PB_TS_NONE ? r->recv_ts : r->ts, rt};
+                bk[nb++] = (cvp_back){r->recv_ts != PB_TS_NONE ? r->recv_ts : r->ts, rt, kids[j]};
             }
             if (c != CVP_NONE)
-                ck[nc++] = (cvp_back){msgs[c].ts, c};
+                ck[nc++] = (cvp_back){msgs[c].ts, c, kids[j]};
         }
         if (nb > 1)
             pb_sort(bk, nb, sizeof *bk, cmp_back);
         if (nc > 1)
             pb_sort(ck, nc, sizeof *ck, cmp_back);
-        /* each child's call: the latest return back before it */
+        for (uint32_t j = 0; j < nc; j++)
+            rank[ck[j].pair] = j;
+        /* each child's call: the latest return back before it, of a call
+         * made before it (stamps rounded or skewed can put a call's own
+         * return, or a later call's, "back" first: taken, the links made a
+         * cycle -- a call caused by its own return).  The walk back passes
+         * only such returns, each once per call after it that it ties */
         uint32_t m = 0;
         for (uint32_t j = 0; j < nc; j++) {
             while (m < nb && back_before(&bk[m], ck[j].t, ck[j].row))
                 m++;
-            out_parent[ck[j].row] = m ? bk[m - 1].row : call[p];
+            uint32_t b = m;
+            while (b > 0 && call[bk[b - 1].pair] != CVP_NONE && rank[bk[b - 1].pair] >= j)
+                b--;
+            out_parent[ck[j].row] = b ? bk[b - 1].row : call[p];
         }
         /* p's return: the latest child return back before it was sent */
         if (ret[p] == CVP_NONE)
@@ -235,6 +247,7 @@ int cvp_causes(const pb_msg *msgs, size_t n, uint32_t npairs,
     free(kids);
     free(bk);
     free(ck);
+    free(rank);
     return PB_OK;
 }
 

@@ -57,8 +57,10 @@ int cvp_assign_links(const cvp_ctx *x, pb_result *res, const pb_msg *msgs,
  * defines it (the message whose receipt by the sender triggered it, the
  * latest where several came back): the call of pair c is caused by the
  * latest return of a sibling (a child of c's parent pair) received before
- * it was sent (rtime(k), row(k)) < (ts(call c), row(call c)), else by its
- * parent's call (none for a root pair); the return of c by the latest
+ * it was sent (rtime(k), row(k)) < (ts(call c), row(call c)) whose call
+ * was made before c's (so a return stamped back before its own call, or a
+ * later sibling's, is never a cause: no cycle), else by its parent's call
+ * (none for a root pair); the return of c by the latest
  * return of c's children received before it was sent, else by c's own
  * call.  rtime is a return's recv_ts, or its ts when unknown (a call or
  * return CVP_NONE: a half pair, that message lost; joint keeps them).  npairs
