@@ -581,7 +581,7 @@ typedef struct joint_params {
                            sent by the caller in the other order) gets its other pairing
                            tried, alone or with the two parents' calls exchanged, scored
                            with that pair out of the term's question; kept above
-                           uncross_min nats (joint_tieorder.c); default 0 */
+                           uncross_min nats (joint_tieorder.c); default 1 */
     double ocx[4];      /* not options: order_cross's crossings, exchanges tried, kept,
                            nats gained (joint_tieorder.c; metadata) */
     int ocx_on;         /* not an option: 1 while order_cross's step scores (the
@@ -632,7 +632,7 @@ typedef struct joint_params {
                            lead is out of their reach (1); 3 also the other way round (the
                            held search paused, left so when the free one's lead is out of
                            reach); 2 both pause and always resume (a check: the same
-                           output); 0 off (the default) */
+                           output); 3 the default (28th wave), 0 off */
     double sv_lazy_k;   /* [sv_lazy_k] sv_lazy's factor on the gain a lead must exceed, 2 */
     int conf_ratio_min; /* [conf_ratio_min] with conf_copy_shuffle and conf_ratio_copy=1:
                            1 a row's confidence the lower of the shuffled and the plain

@@ -1081,7 +1081,7 @@ const pb_option joint_options[] = {
      "parent's greedy cost less the best's, under the current fit); metadata cap= on "
      "thread_soft= (joint_thread.c; docs/joint/shapes.md \"thread_soft's term out of the "
      "choice of search (h209)\"); 0: off"},
-    {"order_cross", PB_OPT_BOOL, offsetof(joint_params, order_cross), "0", PB_OPT_NORANGE,
+    {"order_cross", PB_OPT_BOOL, offsetof(joint_params, order_cross), "1", PB_OPT_NORANGE,
      "changes results without call ids where a link's calls cross (two consecutive calls by "
      "the callee's reads that the caller sent in the other order) and the order of answers "
      "is scored (the held search): after the search, each crossing's other pairing (alone, "
@@ -1089,7 +1089,8 @@ const pb_option joint_options[] = {
      "out of the order term's question (neither order is first in) and kept when likelier by "
      "more than uncross_min nats; metadata order_cross=on crossings= exchanges_tried= kept= "
      "gain= (joint_tieorder.c; docs/joint/loss_late.md \"The eBPF capture: crossed calls and "
-     "the order of answers (h210)\"); 0: off"},
+     "the order of answers (h210)\"); 1 (the default since the 28th wave: h220's whole-request "
+     "moves, order_cross_alone=0; no audit row down, eBPF black box 212 -> 214): on; 0: off"},
     {"held_warm", PB_OPT_INT, offsetof(joint_params, held_warm), "0", 0, 1,
      "speed, changes results, without call ids and pair_order=auto: the held search (holding "
      "the order of answers) starts from the free search's pairs and parents instead of the "
@@ -1149,7 +1150,7 @@ const pb_option joint_options[] = {
      "solution) are a near-tie, charged neither as an overtake nor as kept; metadata jitter= "
      "near_ties= on order_cross= (joint_ordjit.c; docs/joint/loss_late.md \"Near-ties in the "
      "order of answers (h230)\"); 0: off"},
-    {"sv_lazy", PB_OPT_INT, offsetof(joint_params, sv_lazy), "0", 0, 3,
+    {"sv_lazy", PB_OPT_INT, offsetof(joint_params, sv_lazy), "3", 0, 3,
      "speed, changes results where a bet fails, without call ids and pair_order=auto: the free "
      "search pauses after its main solve's first solve and refit, the held search runs, and the "
      "held solution is kept without the free search's swap rounds when it leads the paused free "
@@ -1159,7 +1160,8 @@ const pb_option joint_options[] = {
      "other way round, the held search paused at the same point and left so where the free one "
      "leads it by more than 10 nats plus sv_lazy_k times the free search's gain over its swap "
      "rounds (resumed where the busy test would keep it); 1: the first way only; 2: both pause "
-     "and always resume (a check: the same output); 0 (the default): off; metadata sv_lazy= (joint_sv.c; "
+     "and always resume (a check: the same output); 3 (the default since the 28th wave): both "
+     "ways; 0: off; metadata sv_lazy= (joint_sv.c; "
      "docs/joint/speed_late.md \"Fewer solves: a search paused (h229)\")"},
     {"sv_lazy_k", PB_OPT_DOUBLE, offsetof(joint_params, sv_lazy_k), "2", 0, 1000,
      "sv_lazy: the factor on the gain (what a search's swap rounds may still bring, learned "
