@@ -245,18 +245,9 @@ int joint_rsb_add(joint *s, struct joint_rsb **Rp, uint32_t q, const joint_wrec 
     const uint32_t lc = pc->link;
     if (s->link_src[lc] != b)
         return 0;
-    if (!*Rp && !(*Rp = calloc(1, sizeof **Rp)))
+    struct joint_rsb *R = rsb_ready(s, Rp);
+    if (!R)
         return 0; /* no room: estimated as before */
-    struct joint_rsb *R = *Rp;
-    if (R->dmin != s->dmin || R->le0 == 0) {
-        R->dmin = s->dmin;
-        R->le0 = rsb_ln_edge(s, 0);
-        R->lenb = 0; /* the edges again */
-        for (uint32_t h = 0; h < RSB_COLS; h++)
-            R->colg[h] = 0;
-        for (uint32_t k = 0; k < R->cap; k++)
-            R->kgen[k] = 0;
-    }
     const uint32_t nout = s->out_off[b + 1] - s->out_off[b], no1 = nout + 1;
     if (ref->ncnt != nout)
         return 0;

@@ -311,3 +311,27 @@ unp_wide_window_trace() {
     "$B/infer" --algo joint -q -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
     "$B/infer" --algo joint -q -o "$tmp/d.res" "$tmp/pb.csv" 2> /dev/null || fail "infer default"
 }
+
+# thread_pick_neutral PICK LINES RES: where the threads say nothing the
+# receiving thread's term with thread_soft_pick=PICK changes nothing
+# (test_joint_thread_warm.sh, _rate.sh): on $tmp/bb.csv with each service's
+# thread labels dealt out again, no line matching the grep pattern LINES
+# and thread_soft=0's assignment; with call ids ($tmp/m.csv) the assignment
+# of thread_soft=0; shuffled rows of $tmp/bb.csv give RES's assignment
+thread_pick_neutral() {
+    scramble_threads "$tmp/bb.csv" "$tmp/s.csv"
+    cmp -s "$tmp/bb.csv" "$tmp/s.csv" && fail "scrambling the threads changed nothing"
+    run_nocal "$tmp/s.csv" "$tmp/s0.res" -s thread_soft=0
+    run_nocal "$tmp/s.csv" "$tmp/sp.res" -s thread_soft=0.5 -s thread_soft_pick="$1"
+    ! grep -q "$2" "$tmp/sp.res" || fail "scrambled threads: $(grep '^# thread_soft' "$tmp/sp.res")"
+    assignment_of "$tmp/s0.res" > "$tmp/a"
+    assignment_of "$tmp/sp.res" > "$tmp/b"
+    cmp -s "$tmp/a" "$tmp/b" || fail "scrambled threads, pick=$1: not thread_soft=0's assignment"
+    # with call ids every pair is made by call id: the term never applies
+    run_nocal "$tmp/m.csv" "$tmp/i0.res" -s thread_soft=0
+    run_nocal "$tmp/m.csv" "$tmp/ip.res" -s thread_soft=0.5 -s thread_soft_pick="$1"
+    assignment_of "$tmp/i0.res" > "$tmp/a"
+    assignment_of "$tmp/ip.res" > "$tmp/b"
+    cmp -s "$tmp/a" "$tmp/b" || fail "pick=$1 with call ids: the assignment changed"
+    check_shuffled_same "$tmp/bb.csv" "$3" -s thread_soft=0.5 -s thread_soft_pick="$1"
+}

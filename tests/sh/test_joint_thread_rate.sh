@@ -35,19 +35,5 @@ assignment_of "$tmp/t1.res" > "$tmp/a"
 assignment_of "$tmp/t6.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "pick=6 kept the term: not pick=1's assignment"
 awk -v a="$e0" -v b="$e6" 'BEGIN { exit !(b >= a) }' || fail "pick=6 $e6 below thread_soft=0 $e0"
-scramble_threads "$tmp/bb.csv" "$tmp/s.csv"
-cmp -s "$tmp/bb.csv" "$tmp/s.csv" && fail "scrambling the threads changed nothing"
-run_nocal "$tmp/s.csv" "$tmp/s0.res" -s thread_soft=0
-run_nocal "$tmp/s.csv" "$tmp/s6.res" -s thread_soft=0.5 -s thread_soft_pick=6
-! grep -q '^# thread_soft_rate_test=\|^# thread_soft=' "$tmp/s6.res" ||
-    fail "scrambled threads: $(grep '^# thread_soft' "$tmp/s6.res")"
-assignment_of "$tmp/s0.res" > "$tmp/a"
-assignment_of "$tmp/s6.res" > "$tmp/b"
-cmp -s "$tmp/a" "$tmp/b" || fail "scrambled threads, pick=6: not thread_soft=0's assignment"
-run_nocal "$tmp/m.csv" "$tmp/i0.res" -s thread_soft=0
-run_nocal "$tmp/m.csv" "$tmp/i6.res" -s thread_soft=0.5 -s thread_soft_pick=6
-assignment_of "$tmp/i0.res" > "$tmp/a"
-assignment_of "$tmp/i6.res" > "$tmp/b"
-cmp -s "$tmp/a" "$tmp/b" || fail "pick=6 with call ids: the assignment changed"
-check_shuffled_same "$tmp/bb.csv" "$tmp/t6.res" -s thread_soft=0.5 -s thread_soft_pick=6
+thread_pick_neutral 6 '^# thread_soft_rate_test=\|^# thread_soft=' "$tmp/t6.res"
 echo "PASS"
