@@ -141,9 +141,12 @@ done
 "$B/maketrace" "$R/maketrace/configs/multitier.conf" -D duration=2s -D instances_scale=4 \
     > "$tmp/ids.csv" || fail "maketrace multitier"
 strip_callids "$tmp/ids.csv" > "$tmp/m.csv"
-"$B/infer" --algo joint -q -s parallel_check_bb_early=0 -o "$tmp/m0.res" "$tmp/m.csv" 2> /dev/null ||
+# sv_lazy=0 in both: the early run resumes a paused search at once, the
+# late decision may leave it paused (test_joint_sv); this compares the two
+# decisions of parallel_check_bb alone
+"$B/infer" --algo joint -q -s sv_lazy=0 -s parallel_check_bb_early=0 -o "$tmp/m0.res" "$tmp/m.csv" 2> /dev/null ||
     fail "infer multitier parallel_check_bb_early=0"
-"$B/infer" --algo joint -q -o "$tmp/m1.res" "$tmp/m.csv" 2> /dev/null || fail "infer multitier"
+"$B/infer" --algo joint -q -s sv_lazy=0 -o "$tmp/m1.res" "$tmp/m.csv" 2> /dev/null || fail "infer multitier"
 grep -q '^# parallel_check_bb_early=declined .*shown_held_without=[1-9]' "$tmp/m1.res" ||
     fail "multitier: the early decision not declined"
 grep -q '^# pair_order=auto ' "$tmp/m1.res" || fail "multitier: no pair_order line"
