@@ -335,3 +335,14 @@ thread_pick_neutral() {
     cmp -s "$tmp/a" "$tmp/b" || fail "pick=$1 with call ids: the assignment changed"
     check_shuffled_same "$tmp/bb.csv" "$3" -s thread_soft=0.5 -s thread_soft_pick="$1"
 }
+
+# mesh_1ms_trace: the mesh model (experiments/joint_models_mesh.conf) x2 for
+# 0.3 s, stamps rounded to 1 ms: $tmp/m.csv with call ids, $tmp/bb.csv
+# without (test_joint_thread_warm.sh, _rate.sh)
+mesh_1ms_trace() {
+    "$B/maketrace" "$R/experiments/joint_models_mesh.conf" -s duration=0.3s -s instances_scale=2 \
+        > "$tmp/raw.csv" || fail "maketrace"
+    keep_cols "$tmp/raw.csv" > "$tmp/k.csv"
+    "$B/skewer" -q --round 1ms "$tmp/k.csv" > "$tmp/m.csv" || fail "skewer"
+    strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
+}

@@ -17,11 +17,7 @@
 # Fails on a tree without thread_soft_pick=6 (infer rejects the value).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 R=$PB_ROOT
-"$B/maketrace" "$R/experiments/joint_models_mesh.conf" -s duration=0.3s -s instances_scale=2 \
-    > "$tmp/raw.csv" || fail "maketrace"
-keep_cols "$tmp/raw.csv" > "$tmp/k.csv"
-"$B/skewer" -q --round 1ms "$tmp/k.csv" > "$tmp/m.csv" || fail "skewer"
-strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
+mesh_1ms_trace
 run_nocal "$tmp/bb.csv" "$tmp/t0.res" -s thread_soft=0
 run_nocal "$tmp/bb.csv" "$tmp/t1.res" -s thread_soft=0.5 -s thread_soft_pick=1
 run_nocal "$tmp/bb.csv" "$tmp/t6.res" -s thread_soft=0.5 -s thread_soft_pick=6

@@ -149,6 +149,26 @@ static inline void msg_rounded(pb_trace *t, pb_ns ts, const char *src, const cha
 
 /* pairs of a and b (two solutions of one trace) that differ in parent or
  * in return; npairs + 1 when they pair the messages differently */
+/* four A -> B calls at 0, 100, 200, 300 us answered at 1000, 1050, 1300,
+ * 1310 us, no call ids, rows in time order (test_joint_order,
+ * test_joint_order_jitter); NULL when out of memory */
+static inline pb_trace *joint_test_four_calls(void)
+{
+    pb_trace *t;
+    if (pb_trace_new(&t) != PB_OK)
+        return NULL;
+    next_id = 1;
+    const pb_ns c[4] = {0, 100, 200, 300}, r[4] = {1000, 1050, 1300, 1310};
+    int i = 0, j = 0;
+    while (i < 4 || j < 4) { /* rows in time order */
+        if (i < 4 && c[i] * 1000LL <= r[j] * 1000LL)
+            msg(t, c[i++] * 1000LL, "A", "B", PB_TYPE_CALL, PB_ID_NONE);
+        else
+            msg(t, r[j++] * 1000LL, "B", "A", PB_TYPE_RETURN, PB_ID_NONE);
+    }
+    return t;
+}
+
 static inline long joint_test_pairs_differ(joint *a, joint *b)
 {
     if (joint_npairs(a) != joint_npairs(b))

@@ -18,26 +18,9 @@
 
 #define US 1000LL
 
-static pb_trace *four_calls(void)
-{
-    pb_trace *t;
-    if (pb_trace_new(&t) != PB_OK)
-        return NULL;
-    next_id = 1;
-    const pb_ns c[4] = {0, 100, 200, 300}, r[4] = {1000, 1050, 1300, 1310};
-    int i = 0, j = 0;
-    while (i < 4 || j < 4) { /* rows in time order */
-        if (i < 4 && c[i] * US <= r[j] * US)
-            msg(t, c[i++] * US, "A", "B", PB_TYPE_CALL, PB_ID_NONE);
-        else
-            msg(t, r[j++] * US, "B", "A", PB_TYPE_RETURN, PB_ID_NONE);
-    }
-    return t;
-}
-
 TEST(order_of_answers_by_hand)
 {
-    pb_trace *t = four_calls();
+    pb_trace *t = joint_test_four_calls();
     CHECK(t != NULL);
     if (!t)
         return;
