@@ -83,6 +83,10 @@ static struct archive *new_reader(void)
  * says "truncated gzip input" over it -- a CRC or a flipped byte named
  * as a cut file; why() says the check's words instead. */
 static _Thread_local const imp_gzcheck *cur_gz;
+/* The file being read (read_file), for read_fail; NULL while a member is
+ * decompressed from memory (unpack_member). */
+static _Thread_local struct source *cur_src;
+static _Thread_local const char *cur_display;
 /* The first raw bytes of that file (source_read), for why(). */
 static _Thread_local unsigned char cur_first[6];
 static _Thread_local size_t cur_nfirst;
@@ -170,6 +174,9 @@ static int too_big(imp_importer *im, const char *name, const char *how,
                     how, cap, cap);
 }
 
+static int read_fail(imp_importer *im, struct archive *a, const char *name,
+                     const char *dflt, pb_error *err);
+
 /* A document read into memory: leading white space counted, not kept. */
 typedef struct doc {
     char *buf;
@@ -178,6 +185,20 @@ typedef struct doc {
 } doc;
 
 static int ws_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* What a packet capture starting with p[0..4) is (its magic number, either
+ * byte order), else NULL. */
+static const char *capture_magic(const char *b)
+{
+    const unsigned char *p = (const unsigned char *)b;
+    if (!memcmp(p, "\xd4\xc3\xb2\xa1", 4) || !memcmp(p, "\xa1\xb2\xc3\xd4", 4))
+        return "pcap, microsecond stamps";
+    if (!memcmp(p, "\x4d\x3c\xb2\xa1", 4) || !memcmp(p, "\xa1\xb2\x3c\x4d", 4))
+        return "pcap, nanosecond stamps";
+    if (!memcmp(p, "\x0a\x0d\x0d\x0a", 4))
+        return "pcapng";
+    return NULL;
+}
 
 /* How much of a text document is looked at for a CSV header's first line
  * before it is refused (a header is far shorter). */
@@ -266,9 +287,8 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
             break;
         if (r < 0) {
             free(b);
-            return imp_fail(im, err, PB_EIO, name, 0, 0, "cannot read: %s",
-                            why(a, "corrupt data (a damaged or truncated "
-                                   "file?)"));
+            return read_fail(im, a, name, "corrupt data (a damaged or "
+                                          "truncated file?)", err);
         }
         total += (size_t)r;
         if (total > max) {
@@ -293,6 +313,29 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
             continue;
         }
         size_t i = n, end = n + (size_t)r;
+        const char *pcap = total == (size_t)r && end >= 4 ? capture_magic(b) : NULL;
+        if (pcap) {
+            /* a packet capture met where a document was expected: from
+             * stdin, compressed, or in an archive (the capture reader
+             * takes a plain file by name) -- said as what it is, by its
+             * magic number, never by the file's name */
+            int nf = archive_filter_count(a);
+            int fmt = archive_format(a) & ARCHIVE_FORMAT_BASE_MASK;
+            char how[96] = "";
+            if (nf > 1)
+                snprintf(how, sizeof how, " compressed with %s", archive_filter_name(a, 0));
+            if (fmt == ARCHIVE_FORMAT_TAR || fmt == ARCHIVE_FORMAT_ZIP)
+                snprintf(how + strlen(how), sizeof how - strlen(how),
+                         " in a%s archive", fmt == ARCHIVE_FORMAT_ZIP ? " zip" : " tar");
+            free(b);
+            return imp_fail(im, err, PB_EPARSE, name, 1, 1,
+                            "found a packet capture (%s)%s; importtrace reads "
+                            "packet captures only as uncompressed files named "
+                            "on its command line (not from standard input, "
+                            "compressed or archived): expected a JSON document "
+                            "or a span CSV here, or the capture decompressed "
+                            "first (e.g. gunzip -k) and named", pcap, how);
+        }
         if (total == (size_t)r && end >= 3 && !memcmp(b, "\xEF\xBB\xBF", 3)) {
             i = 3; /* a UTF-8 byte-order mark */
             d->col0 += 3;
@@ -426,7 +469,10 @@ static int unpack_member(imp_importer *im, member *m, const char *full,
                       why(a, "not in a known compression format"));
     } else {
         doc d;
+        struct source *outer = cur_src;
+        cur_src = NULL; /* a failure here is this member's, not the file's */
         rc = read_entry(im, a, full, 0, 1, &d, err);
+        cur_src = outer;
         if (rc == PB_OK) {
             free(m->d.buf);
             m->d = d;
@@ -482,6 +528,11 @@ typedef struct source {
     size_t nhead;
     unsigned char magic[6]; /* the first raw bytes, until there are 6 */
     size_t nmagic;
+    /* the gzip check met bytes that are not gzip after the gzip data: the
+     * reader was handed the data up to them, then an end (cut), so that
+     * where the read-ahead falls (inside a member, after the archive)
+     * never changes what is read or said; drain_gz says it */
+    int cut;
     char buf[1 << 16];
 } source;
 
@@ -552,6 +603,8 @@ static la_ssize_t source_read(struct archive *a, void *data, const void **out)
 {
     source *s = data;
     *out = s->buf;
+    if (s->cut)
+        return 0;
     for (;;) {
         ssize_t n = read(s->fd, s->buf, sizeof s->buf);
         if (n < 0 && errno == EINTR)
@@ -561,8 +614,15 @@ static la_ssize_t source_read(struct archive *a, void *data, const void **out)
                 archive_set_error(a, errno, "read error: %s", strerror(errno));
             return -1;
         }
-        if ((n > 0 && imp_gzcheck_feed(s->gz, s->buf, (size_t)n) != 0) ||
-            (n == 0 && imp_gzcheck_end(s->gz) != 0)) {
+        int64_t at;
+        if (n > 0 && imp_gzcheck_feed(s->gz, s->buf, (size_t)n) != 0 &&
+            (at = imp_gzcheck_trail_at(s->gz)) >= (int64_t)s->raw.total &&
+            at <= (int64_t)(s->raw.total + (uint64_t)n)) {
+            /* trailing bytes: the gzip data before them are read on */
+            s->cut = 1;
+            n = (ssize_t)(at - (int64_t)s->raw.total);
+        } else if ((n > 0 && imp_gzcheck_why(s->gz)) ||
+                   (n == 0 && imp_gzcheck_end(s->gz) != 0)) {
             if (a)
                 archive_set_error(a, EILSEQ, "%s",
                                   imp_gzcheck_why(s->gz));
@@ -698,17 +758,40 @@ static int drain_gz(imp_importer *im, source *s, const char *display,
     errno = 0;
     while ((n = source_read(NULL, s, &out)) > 0)
         ;
-    if (n == 0)
-        return PB_OK;
     const char *w = imp_gzcheck_why(s->gz);
+    if (!w && n == 0)
+        return PB_OK;
     if (!w)
         return imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
                         strerror(errno ? errno : EIO));
     if (last)
         return imp_fail(im, err, PB_EPARSE, display, 0, 0,
-                        "after the tar archive's end (its last member \"%s\"): %s",
-                        last, w);
-    return imp_fail(im, err, PB_EPARSE, display, 0, 0, "%s", w);
+                        "cannot read: after the tar archive's end (its last "
+                        "member \"%s\"): %s", last, w);
+    return imp_fail(im, err, PB_EPARSE, display, 0, 0, "cannot read: %s", w);
+}
+
+
+/* libarchive failed reading name (the file, or a member of it).  When the
+ * file is gzip, the rest of it is read through the gzip check first: the
+ * check can find the damage only at the gzip member's end (its CRC), after
+ * the tar reader has choked on the damaged data ("Damaged tar archive"),
+ * and the read-ahead decides which member is being read when it does.  So
+ * damage the check finds is said of the file, with its byte offset --
+ * the same wherever the reads fall; else libarchive's words (why). */
+static int read_fail(imp_importer *im, struct archive *a, const char *name,
+                     const char *dflt, pb_error *err)
+{
+    source *s = cur_src;
+    if (s && imp_gzcheck_seen(s->gz) && !imp_gzcheck_why(s->gz)) {
+        const void *out;
+        while (source_read(NULL, s, &out) > 0)
+            ;
+    }
+    const char *g = s ? imp_gzcheck_why(s->gz) : NULL;
+    if (g)
+        return imp_fail(im, err, PB_EIO, cur_display, 0, 0, "cannot read: %s", g);
+    return imp_fail(im, err, PB_EIO, name, 0, 0, "cannot read: %s", why(a, dflt));
 }
 
 /* The JSON members of a tar archive, in path order.  A hard link is read
@@ -798,8 +881,7 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
             break;
     }
     if (rc == PB_OK && r != ARCHIVE_EOF)
-        rc = imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
-                      why(a, "a damaged or truncated archive"));
+        rc = read_fail(im, a, display, "a damaged or truncated archive", err);
     if (rc == PB_OK && r == ARCHIVE_EOF && last_end >= 0 &&
         (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
         archive_filter_bytes(a, 0) < last_end + 1024)
@@ -867,6 +949,7 @@ static void source_close(struct archive *a, source *src, int fd, int is_stdin)
 {
     archive_read_free(a);
     cur_gz = NULL;
+    cur_src = NULL;
     imp_gzcheck_free(src->gz);
     if (src->spool)
         fclose(src->spool);
@@ -905,15 +988,22 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     src->raw.total = src->plain.total = 0;
     src->raw.at = src->plain.at = 0;
     src->nhead = src->nmagic = 0;
+    src->cut = 0;
     imp_gzcheck_tap(src->gz, plain_tap, src);
     cur_gz = src->gz;
+    cur_src = src;
+    cur_display = display;
     cur_nfirst = 0;
     int r = archive_read_open(a, src, NULL, source_read, NULL);
     if (r != ARCHIVE_OK) {
         const char *w = archive_error_string(a);
         int e = archive_errno(a), rc;
-        if (w && (strstr(w, "Empty input") ||
-                  strstr(w, "Unrecognized archive format")))
+        if (imp_gzcheck_why(src->gz))
+            /* damage the gzip check found in the first read: said as
+             * when it is found later ("cannot read"), wherever reads fall */
+            rc = read_fail(im, a, display, "", err);
+        else if (w && (strstr(w, "Empty input") ||
+                       strstr(w, "Unrecognized archive format")))
             /* the raw format takes any byte, so only an empty stream is
              * refused: an empty document */
             rc = parse_named(im, display, &empty, err);
@@ -939,9 +1029,8 @@ static int read_file(imp_importer *im, const char *path, tally *t,
         rc = parse_named(im, display, &empty, err);
         t->files++;
     } else if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-        rc = imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
-                      why(a, "a damaged file, or not in a known compression "
-                             "or archive format"));
+        rc = read_fail(im, a, display, "a damaged file, or not in a known "
+                                       "compression or archive format", err);
     } else if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
         doc d;
         rc = read_entry(im, a, display, 0, 1, &d, err);

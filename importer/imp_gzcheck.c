@@ -32,11 +32,20 @@ struct imp_gzcheck {
     int tap_lost; /* inflate stopped other than for damage */
     uint64_t fed;                    /* bytes fed before the current chunk */
     const unsigned char *chunk;      /* the current chunk's first byte */
+    int64_t trail_at;                /* the first trailing byte not gzip, or -1 */
 };
 
 imp_gzcheck *imp_gzcheck_new(void)
 {
-    return calloc(1, sizeof(imp_gzcheck));
+    imp_gzcheck *g = calloc(1, sizeof(imp_gzcheck));
+    if (g)
+        g->trail_at = -1;
+    return g;
+}
+
+int64_t imp_gzcheck_trail_at(const imp_gzcheck *g)
+{
+    return g && g->state == GZ_BAD ? g->trail_at : -1;
 }
 
 void imp_gzcheck_free(imp_gzcheck *g)
@@ -84,6 +93,7 @@ static int trail(imp_gzcheck *g, const unsigned char *p, size_t n)
     for (size_t i = 0; i < n; i++)
         if (p[i]) {
             g->state = GZ_BAD;
+            g->trail_at = (int64_t)(g->fed + (uint64_t)(p + i - g->chunk));
             /* where, in the compressed file's bytes (from 0): the one
              * place a binary file can be pointed at */
             snprintf(g->why, sizeof g->why, "the gzip data are followed, at byte "
@@ -97,8 +107,9 @@ static int trail(imp_gzcheck *g, const unsigned char *p, size_t n)
 }
 
 /* Inflate p[0..n) of the current member, output thrown away (after the
- * tap, if any, has seen it). */
-static int inflate_some(imp_gzcheck *g, const unsigned char *p, size_t n)
+ * tap, if any, has seen it).  base: p[0]'s place in the file's bytes. */
+static int inflate_some(imp_gzcheck *g, const unsigned char *p, size_t n,
+                        uint64_t base)
 {
     unsigned char out[16384];
     g->z.next_in = (unsigned char *)(uintptr_t)p;
@@ -120,9 +131,13 @@ static int inflate_some(imp_gzcheck *g, const unsigned char *p, size_t n)
             }
         } else if (r == Z_DATA_ERROR || r == Z_NEED_DICT) {
             g->state = GZ_BAD;
+            /* where zlib stopped, in the file's bytes: the same wherever
+             * the reads fall (a file, a pipe), so the message is too */
             snprintf(g->why, sizeof g->why, "gzip data do not pass their "
-                     "integrity check (%s): the file is damaged",
-                     g->z.msg ? g->z.msg : "corrupt data");
+                     "integrity check (%s): the file is damaged (found at "
+                     "byte %llu of the file)",
+                     g->z.msg ? g->z.msg : "corrupt data",
+                     (unsigned long long)(base + (uint64_t)(g->z.next_in - p)));
             return -1;
         } else if (r != Z_OK) {
             g->state = GZ_DONE; /* out of memory: not checked */
@@ -184,7 +199,7 @@ static int feed_chunk(imp_gzcheck *g, const unsigned char *p, size_t n)
         }
         g->z_ready = 1;
         g->state = GZ_IN_MEMBER;
-        if (inflate_some(g, g->head, 2) != 0)
+        if (inflate_some(g, g->head, 2, 0) != 0)
             return -1;
     }
     if (g->state == GZ_BETWEEN) {
@@ -193,5 +208,5 @@ static int feed_chunk(imp_gzcheck *g, const unsigned char *p, size_t n)
         inflateReset(&g->z);
         g->state = GZ_IN_MEMBER;
     }
-    return inflate_some(g, p, n);
+    return inflate_some(g, p, n, g->fed + (uint64_t)(p - g->chunk));
 }

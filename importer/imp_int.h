@@ -264,6 +264,10 @@ int imp_gzcheck_end(imp_gzcheck *g);
 const char *imp_gzcheck_why(const imp_gzcheck *g);
 /* 1 when the data started as gzip (the check is running or has run). */
 int imp_gzcheck_seen(const imp_gzcheck *g);
+/* When the check failed on bytes after the gzip data (trailing garbage):
+ * the file offset of the first such byte, else -1.  The bytes before it
+ * are whole gzip data (and zero padding), which a reader may still take. */
+int64_t imp_gzcheck_trail_at(const imp_gzcheck *g);
 /* Hand every decompressed byte to tap(ctx, bytes, n) as well (a zip inside
  * a .gz is checked for its end record from them).  Returns -1 when some
  * bytes could not be decompressed other than for damage (out of memory),
