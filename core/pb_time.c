@@ -49,6 +49,18 @@ int pb_seconds_parse(const char *s, size_t len, pb_ns *out)
     return PB_OK;
 }
 
+int pb_seconds_past_ns(const char *s, size_t len)
+{
+    const char *dot = memchr(s, '.', len);
+    if (!dot)
+        return 0;
+    size_t i = (size_t)(dot - s) + 1, nd = 0;
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+        if (++nd > 9 && s[i] != '0')
+            return 1;
+    return 0;
+}
+
 int pb_seconds_format(pb_ns t, char *buf)
 {
     char tmp[PB_SECONDS_BUF];

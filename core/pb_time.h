@@ -27,6 +27,10 @@ typedef int64_t pb_ns;
  * "inf", "nan" and exponents); PB_ERANGE if it does not fit in int64 ns. */
 int pb_seconds_parse(const char *s, size_t len, pb_ns *out);
 
+/* Whether decimal seconds s[0..len) have a digit past the ninth decimal
+ * that is not 0 (a precision pb_seconds_parse rounds away): 1, else 0. */
+int pb_seconds_past_ns(const char *s, size_t len);
+
 /* Write t as decimal seconds with exactly nine decimals ("12.000000500",
  * "-0.030000000") into buf (at least PB_SECONDS_BUF bytes).  Returns the
  * number of characters written, not counting the NUL. */

@@ -485,10 +485,21 @@ static int parse_time_field(pb_reader *r, const char *s, size_t len, long line,
                             long col, const char *what, pb_ns *out)
 {
     int rc = pb_seconds_parse(s, len, out);
-    if (rc == PB_OK)
+    if (rc == PB_OK && !pb_seconds_past_ns(s, len))
         return PB_OK;
     char shown[64];
     show_field(shown, sizeof shown, s, len);
+    if (rc == PB_OK)
+        /* rounded to the nanosecond without a word before: a time written
+         * from a float (0.30000000000000004) or with more precision than a
+         * trace holds; refused, so that no order or gap changes silently */
+        return reader_fail(r, PB_EPARSE, line, col,
+                           "field %ld (%s): timestamp \"%s\" has digits past "
+                           "the nanosecond (a tenth decimal or later that is not "
+                           "0), which would be rounded away; expected decimal "
+                           "seconds with at most nine decimals (printf "
+                           "\"%%.9f\"; pandas: float_format=\"%%.9f\")",
+                           col, what, shown);
     if (rc == PB_ERANGE)
         return reader_fail(r, PB_EPARSE, line, col,
                            "field %ld (%s): timestamp \"%s\" is out of range; "

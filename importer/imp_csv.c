@@ -290,11 +290,14 @@ static size_t pod_service(const char *s, size_t n)
 /* ------------------------------------------------------------------ */
 /* times */
 
-/* A non-negative decimal number of `unit` nanoseconds, exactly (digits
- * beyond a nanosecond are dropped).  Returns 1 and *out, 0 when it is not
- * such a number, -1 when it does not fit. */
+/* A non-negative decimal number of `unit` nanoseconds, exactly.  Returns
+ * 1 and *out, 0 when it is not such a number, -1 when it does not fit, -2
+ * (and *out, the digits past a nanosecond dropped) when it has digits past
+ * a nanosecond that are not 0: they were dropped without a word (a time in
+ * ns with decimals, "1000.5", read as 1000), now refused (past_ns). */
 static int parse_time(const char *s, int64_t unit, int64_t *out)
 {
+    int lost = 0;
     const char *p = s;
     int64_t ip = 0;
     if (!(*p >= '0' && *p <= '9'))
@@ -313,6 +316,8 @@ static int parse_time(const char *s, int64_t unit, int64_t *out)
             if (scale >= 10) {
                 scale /= 10;
                 frac += (*p - '0') * scale;
+            } else if (*p != '0') {
+                lost = 1;
             }
         }
     }
@@ -321,7 +326,21 @@ static int parse_time(const char *s, int64_t unit, int64_t *out)
     if (ip > (INT64_MAX - frac) / unit)
         return -1;
     *out = ip * unit + frac;
-    return 1;
+    return lost ? -2 : 1;
+}
+
+/* The decimals a time in `unit` nanoseconds holds to the nanosecond. */
+static int unit_decimals(int64_t unit)
+{
+    int d = 0;
+    for (; unit > 1; unit /= 10)
+        d++;
+    return d;
+}
+
+static const char *unit_name(int64_t unit)
+{
+    return unit == 1 ? "ns" : unit == 1000 ? "us" : unit == 1000000 ? "ms" : "s";
 }
 
 /* Why a time field is no time, for the message: an exponent (what a
@@ -394,6 +413,19 @@ static int fail(rd *r, int code, long col, const char *fmt, ...)
     r->rc = imp_fail(r->im, r->err, code, r->im->files[r->file], r->rec_line,
                      col, "%s", msg);
     return r->rc;
+}
+
+/* A time with digits past the nanosecond that are not 0 (parse_time's
+ * -2): refused, at its line and column, with the decimals its unit takes. */
+static int past_ns(rd *r, int f, const char *v, int64_t unit)
+{
+    int d = unit_decimals(unit);
+    return fail(r, PB_EPARSE, r->idx[f] + 1,
+                "field %d (%s): \"%s\": digits past the nanosecond, which "
+                "would be lost; expected a decimal number of %s with at most "
+                "%d decimal%s (times are read to the nanosecond)",
+                r->idx[f] + 1, r->map->col[f], v, unit_name(unit), d,
+                d == 1 ? "" : "s");
 }
 
 static int find_col(const rd *r, const char *name)
@@ -504,6 +536,8 @@ static int end_vs_duration(rd *r)
         return PB_OK;
     int64_t unit = r->map->dunit, du;
     int k = parse_time(v + (v[0] == '-'), unit, &du);
+    if (k == -2)
+        return PB_OK; /* checked as a number only: the end is read */
     if (k <= 0)
         return fail(r, k < 0 ? PB_ERANGE : PB_EPARSE, ci + 1,
                     "field %d (%s): \"%s\": expected a decimal number of %s "
@@ -642,6 +676,11 @@ static void data_row(rd *r)
     raw.ns = 1;
     int64_t t;
     int k = parse_time(fld(r, (size_t)r->idx[F_START]), r->map->unit, &t);
+    if (k == -2) {
+        past_ns(r, F_START, fld(r, (size_t)r->idx[F_START]), r->map->unit);
+        free(svcbuf);
+        return;
+    }
     if (k <= 0) {
         fail(r, k < 0 ? PB_ERANGE : PB_EPARSE, r->idx[F_START] + 1,
              "field %d (%s): \"%s\": expected a non-negative decimal number "
@@ -669,6 +708,10 @@ static void data_row(rd *r)
     int64_t unit = col == F_END ? r->map->unit : r->map->dunit;
     if (!*v) {
         raw.has_end = 0; /* counted as missing_duration */
+    } else if ((k = parse_time(v + (col == F_DURATION && v[0] == '-'), unit, &t)) == -2) {
+        past_ns(r, col, v, unit);
+        free(svcbuf);
+        return;
     } else if (col == F_DURATION && v[0] == '-' && parse_time(v + 1, unit, &t) == 1) {
         /* a negative duration: counted (negative_duration) and the span
          * taken as 0 long, as an end before the start is here and a
