@@ -140,9 +140,13 @@ int pb_duration_parse(const char *s, pb_ns *out)
             return PB_ERANGE;
         v *= mul;
     }
+    /* digits past the nanosecond ("1.5ns", "0.0000000015s"): rounded
+     * without a word before; refused below, once 0 is ruled out */
+    int lost = pb_seconds_past_ns(s, num);
     if (div != 1) {
         /* round half away from zero */
         pb_ns q = v / div, r = v % div;
+        lost |= r != 0;
         if (r * 2 >= div)
             q++;
         else if (r * 2 <= -div)
@@ -155,6 +159,8 @@ int pb_duration_parse(const char *s, pb_ns *out)
         for (size_t i = 0; i < num; i++)
             if (s[i] >= '1' && s[i] <= '9')
                 return PB_ERANGE;
+    if (lost)
+        return PB_EPARSE;
     *out = v;
     return PB_OK;
 }
@@ -192,6 +198,18 @@ const char *pb_duration_hint(const char *s)
     if (expo && edigits && i == nl)
         return " (it has an exponent, which durations are written without: "
                "digits and a point, with the unit that fits, e.g. 1000ms for 1e3ms)";
+    if (rc == PB_EPARSE && digits && !expo && i == nl && nl < len) {
+        /* a number and a unit, refused: a unit not known, or digits past
+         * the nanosecond (pb_duration_parse) */
+        pb_ns w;
+        const char *u = s + nl;
+        if ((!strcmp(u, "s") || !strcmp(u, "ms") || !strcmp(u, "us") ||
+             !strcmp(u, "ns") || !strcmp(u, "m") || !strcmp(u, "min") ||
+             !strcmp(u, "h")) &&
+            pb_seconds_parse(s, nl, &w) == PB_OK)
+            return " (a duration is whole nanoseconds: it has digits past "
+                   "the nanosecond, which would be rounded away)";
+    }
     if (rc == PB_ERANGE) {
         /* which end: past the top has a nonzero whole part, under 1 ns none */
         for (size_t k = 0; k < nl && s[k] != '.'; k++)
