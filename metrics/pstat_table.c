@@ -293,6 +293,28 @@ int pstat_table_read(pstat_table *t, int side, const char *path, pb_error *err)
                               "empty '%s'; expected a name", col_names[c]);
             break;
         }
+        /* a blank at either end of a name was kept as part of it: seed
+         * " 1" and seed "1" were two seeds, their values left unpaired
+         * without a word (a point or metric: two rows, each MISSING) */
+        {
+            static const int named[] = {C_POINT, C_METRIC, C_SEED, C_SERIES};
+            int bad = -1;
+            for (size_t k = 0; k < sizeof named / sizeof *named && bad < 0; k++) {
+                const char *nv = v[named[k]];
+                size_t nl = strlen(nv);
+                if (nl && (nv[0] == ' ' || nv[0] == '\t' || nv[nl - 1] == ' ' ||
+                           nv[nl - 1] == '\t'))
+                    bad = named[k];
+            }
+            if (bad >= 0) {
+                rc = pb_error_set(err, PB_EPARSE, path, lineno, fc[col[bad]],
+                                  "%s '%s' has a blank at its start or end; expected "
+                                  "the name without it (a blank is part of a name: "
+                                  "' 1' and '1' are two seeds, whose values would "
+                                  "go unpaired)", col_names[bad], v[bad]);
+                break;
+            }
+        }
         double val = NAN;
         const char *vs = v[C_VALUE];
         if (*vs && strcmp(vs, "-") && strcmp(vs, "nan") && strcmp(vs, "NaN")) {
