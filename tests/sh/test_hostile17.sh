@@ -2,7 +2,7 @@
 # Hostile input, round 17 (issue 28, the 28th wave): the gaps round 16
 # left.  One block per class, each able to fail on the tree before it.
 . "$PB_ROOT/tests/sh/lib_scaffold.sh"
-scaffold importtrace infer maketrace
+scaffold importtrace infer maketrace compare
 
 # --- 1. Damage in a .tar.gz (a flipped byte in its deflate data, bytes
 # joined on after it) was said as the reads happened to fall: "Damaged tar
@@ -133,4 +133,21 @@ done
 for d in 2ns 0.000000002s 1.000001ms 1.5us 0.5min; do
     "$B/maketrace" --parse-only -s net_delay=$d w.conf 2> w.err || { cat w.err; fail "-s net_delay=$d: refused"; }
 done
+# --- 4. compare's names (point, metric, seed, series) kept a blank at
+# either end as part of the name: seed " 1" on one side and "1" on the
+# other were two seeds, each value left unpaired and the verdict drawn
+# from the rest, exit 0, without a word.  Refused at the field's line and
+# column; the names written without blanks still pair.
+printf 'point,metric,seed,value,better,series\np,exact,1,0.5,higher,s\np,exact,2,0.6,higher,s\n' > A.csv
+for row in 'p,exact, 1,0.7,higher,s:9' 'p,exact,1 ,0.7,higher,s:9' 'p ,exact,1,0.7,higher,s:1' 'p,	exact,1,0.7,higher,s:3' 'p,exact,1,0.7,higher, s:22'; do
+    col=${row##*:}; r=${row%:*}
+    printf 'point,metric,seed,value,better,series\n%s\np,exact,2,0.6,higher,s\n' "$r" > Bx.csv
+    "$B/compare" A.csv Bx.csv > c.out 2> c.err && fail "compare '$r': accepted"
+    grep -q "^compare: Bx.csv:2:$col: [a-z]* '.*' has a blank at its start or end; expected the name without it" c.err ||
+        { cat c.err; fail "compare '$r': not said at 2:$col"; }
+done
+printf 'point,metric,seed,value,better,series\np,exact,1,0.7,higher,s\np,exact,2,0.6,higher,s\n' > Bx.csv
+"$B/compare" A.csv Bx.csv > c.out 2> c.err; rc=$?
+[ $rc = 2 ] || [ $rc = 4 ] && { cat c.err; fail "compare of sound sides: exit $rc"; }
+grep -q 'unpaired' c.out && { cat c.out; fail "sound sides: seeds unpaired"; }
 exit 0
