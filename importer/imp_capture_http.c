@@ -1062,6 +1062,16 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          (unsigned long long)c->snap_lost);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->subns_cut) { /* only when met: other imports stay as they were */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: subns %s: %llu of %llu packets were stamped "
+                              "finer than a nanosecond, and the part below it was cut "
+                              "(first: packet %ld): trace times are whole nanoseconds, so "
+                              "packets within one nanosecond keep their capture order",
+                         c->subns_msg, (unsigned long long)c->subns_cut,
+                         (unsigned long long)c->snap_pkts, c->subns_first);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->hdr_over) { /* only when met: other imports stay as they were */
         pb_strbuf_reset(&mb);
         char at[PB_SECONDS_BUF];

@@ -141,6 +141,12 @@ typedef struct cap {
     uint64_t snap_cut, snap_pkts, snap_lost;
     long snap_first;
     char snap_msg[400];
+    /* pcapng packets stamped finer than a nanosecond (if_tsresol below
+     * 1 ns, or in base 2): their part below 1 ns was cut; a meta line
+     * "capture: subns ..." says how many */
+    uint64_t subns_cut;
+    long subns_first;
+    char subns_msg[400];
     /* TCP packets not read: IPv4 and IPv6 fragments that could not be put
      * back together; their bytes become gaps of their streams.  A meta
      * line "capture: fragments ..." says how many (said even with -q);
@@ -190,11 +196,17 @@ unsigned cap_frags_free(cap_frags *f, long *first, unsigned *left6);
  * end, -1 an error (cap_ng_error). */
 #include <pcap/pcap.h>
 typedef struct cap_ng cap_ng;
+/* (also 1 when an interface stamps finer than a nanosecond: libpcap
+ * would cut those stamps without a word; *other = *first when one link
+ * type) */
 int cap_ng_mixed(FILE *fp, int *first, int *other);
 cap_ng *cap_ng_open(FILE *fp); /* NULL when out of memory; fp not owned */
 int cap_ng_next(cap_ng *g, struct pcap_pkthdr *h, const unsigned char **data, int *dlt,
                 size_t *iface);
 const char *cap_ng_error(const cap_ng *g);
+/* Whether the last packet cap_ng_next gave had a time stamp part below a
+ * nanosecond (cut away): 1 and *units (its interface's units a second). */
+int cap_ng_subns(const cap_ng *g, size_t iface, uint64_t *units);
 int cap_ng_snaplen(const cap_ng *g, size_t iface);
 void cap_ng_close(cap_ng *g);
 

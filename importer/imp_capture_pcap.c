@@ -197,6 +197,12 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         if (r != 1)
             break;
         pkt++;
+        uint64_t units;
+        if (ng && cap_ng_subns(ng, ngif, &units) && !c->subns_cut++) {
+            c->subns_first = pkt;
+            snprintf(c->subns_msg, sizeof c->subns_msg, "%s (interface %zu: %llu "
+                     "units a second)", path, ngif, (unsigned long long)units);
+        }
         /* a time past what the trace holds (a pcapng time stamp, its
          * resolution or offset wrong): before, the nanoseconds overflowed
          * (undefined behaviour; a negative time written) */

@@ -35,6 +35,7 @@ struct cap_ng {
     size_t bufcap;
     long block;      /* blocks read, for the error */
     char err[200];
+    int subns;       /* the last packet's stamp had a part below 1 ns */
 };
 
 static uint32_t u32(const cap_ng *g, const unsigned char *p)
@@ -178,6 +179,32 @@ static int add_if(cap_ng *g, const unsigned char *p, size_t n)
     return 0;
 }
 
+/* Whether an interface description's body b[0..n) (after the block's
+ * type and length) has an if_tsresol finer than a nanosecond: units a
+ * second that 1e9 is not a multiple of (10^-10 s and finer; 2^-10 s and
+ * finer in base 2).  libpcap cuts such stamps to the nanosecond without a
+ * word; imp_capture_pcapng.c's reader says so (cap_ng_subns). */
+static int idb_fine(const unsigned char *b, size_t n, int swap)
+{
+    for (size_t o = 8; o + 4 <= n;) {
+        uint16_t code, ol;
+        memcpy(&code, b + o, 2);
+        memcpy(&ol, b + o + 2, 2);
+        if (swap) {
+            code = __builtin_bswap16(code);
+            ol = __builtin_bswap16(ol);
+        }
+        if (!code || o + 4 + ol > n)
+            break;
+        if (code == 9 && ol >= 1) {
+            unsigned v = b[o + 4], e = v & 0x7f;
+            return e > 9;
+        }
+        o += 4 + (ol + 3u) / 4 * 4;
+    }
+    return 0;
+}
+
 int cap_ng_mixed(FILE *fp, int *first, int *other)
 {
     unsigned char m[4];
@@ -191,9 +218,9 @@ int cap_ng_mixed(FILE *fp, int *first, int *other)
     /* the link types of every interface description: blocks' headers
      * read, other blocks' bodies skipped by a seek (no second read of the
      * packets); a malformed file stops the look (libpcap then says) */
-    int mixed = 0, any = 0, swap = 0;
-    unsigned char h[12];
-    while (!mixed && fread(h, 1, 12, fp) == 12) {
+    int mixed = 0, any = 0, swap = 0, fine = 0;
+    unsigned char h[12], *body = NULL;
+    while (!(mixed && fine) && fread(h, 1, 12, fp) == 12) {
         uint32_t t, len, bom;
         memcpy(&t, h, 4);
         if (t == 0x0A0D0D0A) {
@@ -216,17 +243,28 @@ int cap_ng_mixed(FILE *fp, int *first, int *other)
             if (dl == 101)
                 dl = DLT_RAW;
             if (!any++)
-                *first = dl;
-            else if (dl != *first) {
+                *first = *other = dl;
+            else if (dl != *first && !mixed) {
                 *other = dl;
                 mixed = 1;
+            }
+            /* its options, for the time resolution: read, not skipped */
+            unsigned char *nb = fine ? NULL : realloc(body, len - 8);
+            if (nb) {
+                body = nb;
+                memcpy(body, h + 8, 4);
+                if (fread(body + 4, 1, len - 12, fp) != len - 12)
+                    break;
+                fine = idb_fine(body, len - 12, swap);
+                continue;
             }
         }
         if (fseek(fp, (long)len - 12, SEEK_CUR) != 0)
             break;
     }
+    free(body);
     fseek(fp, at, SEEK_SET);
-    return mixed;
+    return mixed || fine;
 }
 
 cap_ng *cap_ng_open(FILE *fp)
@@ -244,6 +282,14 @@ void cap_ng_close(cap_ng *g)
     free(g->buf);
     free(g->ifs);
     free(g);
+}
+
+int cap_ng_subns(const cap_ng *g, size_t iface, uint64_t *units)
+{
+    if (!g->subns)
+        return 0;
+    *units = iface < g->nifs ? g->ifs[iface].units : 0;
+    return 1;
 }
 
 const char *cap_ng_error(const cap_ng *g)
@@ -310,12 +356,12 @@ int cap_ng_next(cap_ng *g, struct pcap_pkthdr *h, const unsigned char **data, in
         }
         const ng_if *f = &g->ifs[ifc];
         uint64_t sec = timed ? ts / f->units : 0, frac = timed ? ts % f->units : 0;
-        /* the fraction in nanoseconds without overflow: units <= 2^63 */
-        uint64_t ns = f->units <= 1000000000ull
-                          ? frac * (1000000000ull / f->units)
-                          : (uint64_t)((long double)frac * 1e9L / (long double)f->units);
-        if (f->units <= 1000000000ull && 1000000000ull % f->units)
-            ns = (uint64_t)((long double)frac * 1e9L / (long double)f->units);
+        /* the fraction in nanoseconds, exactly (frac < units <= 2^63: the
+         * product fits in 128 bits); a part below 1 ns (a resolution finer
+         * than 1 ns, or a base-2 one) is cut, and said (cap_ng_subns) */
+        unsigned __int128 fx = (unsigned __int128)frac * 1000000000u;
+        uint64_t ns = (uint64_t)(fx / f->units);
+        g->subns = timed && fx % f->units != 0;
         h->ts.tv_sec = (time_t)((int64_t)sec + f->offset);
         h->ts.tv_usec = (suseconds_t)ns; /* nanoseconds, as libpcap's NANO precision */
         h->caplen = caplen;
