@@ -484,8 +484,9 @@ static int parse_u64(const char *s, size_t len, uint64_t *out)
 static int parse_time_field(pb_reader *r, const char *s, size_t len, long line,
                             long col, const char *what, pb_ns *out)
 {
-    int rc = pb_seconds_parse(s, len, out);
-    if (rc == PB_OK && !pb_seconds_past_ns(s, len))
+    int lost = 0;
+    int rc = pb_seconds_parse_lost(s, len, out, &lost);
+    if (rc == PB_OK && !lost)
         return PB_OK;
     char shown[64];
     show_field(shown, sizeof shown, s, len);
