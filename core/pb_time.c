@@ -7,13 +7,7 @@
 
 int pb_seconds_parse(const char *s, size_t len, pb_ns *out)
 {
-    return pb_seconds_parse_lost(s, len, out, NULL);
-}
-
-int pb_seconds_parse_lost(const char *s, size_t len, pb_ns *out, int *lost)
-{
     size_t i = 0;
-    int cut = 0;
     int neg = 0;
     if (len == 0)
         return PB_EPARSE;
@@ -40,8 +34,6 @@ int pb_seconds_parse_lost(const char *s, size_t len, pb_ns *out, int *lost)
                 frac = frac * 10 + (uint64_t)(s[i] - '0');
             else if (nfrac == 9)
                 round_up = s[i] >= '5';
-            if (nfrac >= 9)
-                cut |= s[i] != '0';
             nfrac++;
             i++;
         }
@@ -54,8 +46,6 @@ int pb_seconds_parse_lost(const char *s, size_t len, pb_ns *out, int *lost)
         return PB_ERANGE;
     int64_t v = (int64_t)whole * PB_NS_PER_SEC + (int64_t)frac + round_up;
     *out = neg ? -v : v;
-    if (lost)
-        *lost = cut;
     return PB_OK;
 }
 

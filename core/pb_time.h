@@ -26,9 +26,6 @@ typedef int64_t pb_ns;
  * Returns PB_OK; PB_EPARSE if the text is not such a number (including
  * "inf", "nan" and exponents); PB_ERANGE if it does not fit in int64 ns. */
 int pb_seconds_parse(const char *s, size_t len, pb_ns *out);
-/* The same; *lost (when not NULL, on PB_OK) is 1 when a digit past the
- * ninth decimal is not 0 (a precision the rounding took away), else 0. */
-int pb_seconds_parse_lost(const char *s, size_t len, pb_ns *out, int *lost);
 
 /* Whether decimal seconds s[0..len) have a digit past the ninth decimal
  * that is not 0 (a precision pb_seconds_parse rounds away): 1, else 0. */
