@@ -354,6 +354,18 @@ int pb_trace_add_meta(pb_trace *t, const char *line)
     return pb_trace_meta_add_line(&t->meta, &t->nmeta, line);
 }
 
+size_t pb_rounded_print(FILE *fp, const char *prog, const char *file, size_t n,
+                        long line, long col)
+{
+    if (n)
+        fprintf(fp, "%s: %s:%ld:%ld: note: %zu time%s had digits past the "
+                "nanosecond and %s read rounded to the nearest nanosecond (the "
+                "first here; a trace holds whole nanoseconds)\n", prog,
+                !file || !strcmp(file, "-") ? "(stdin)" : file, line, col, n,
+                n == 1 ? "" : "s", n == 1 ? "was" : "were");
+    return n;
+}
+
 int pb_trace_load(const char *path, const pb_reader_opts *opts, int with_truth,
                   pb_trace **out, pb_error *err)
 {
@@ -398,6 +410,7 @@ int pb_trace_load(const char *path, const pb_reader_opts *opts, int with_truth,
             goto fail;
         }
     }
+    t->nrounded = pb_reader_rounded(r, &t->rounded_line, &t->rounded_col);
     pb_reader_close(r);
     r = NULL;
     trace_shrink(t);

@@ -186,6 +186,20 @@ long pb_reader_line(const pb_reader *r);
 /* Number of messages returned so far. */
 size_t pb_reader_count(const pb_reader *r);
 
+/* How many times read so far had digits past the nanosecond (a tenth
+ * decimal or later that is not 0) and were read rounded to the nearest
+ * nanosecond; *line and *col (either may be NULL) get the first one's
+ * place, 0 when there is none.  The library does not print: a program
+ * says it (pb_rounded_note). */
+size_t pb_reader_rounded(const pb_reader *r, long *line, long *col);
+
+/* For programs, as pb_error_print: when n > 0 times of `file` ("-" or
+ * NULL: stdin) were read rounded to the nanosecond, the first at line:col,
+ * print "prog: file:line:col: note: ..." on fp (a program says it even
+ * when quiet: the rounding changed what it read).  Returns n. */
+size_t pb_rounded_print(FILE *fp, const char *prog, const char *file, size_t n,
+                        long line, long col);
+
 /* Free the reader (and its names bundle if it owns it).  NULL-safe. */
 void pb_reader_close(pb_reader *r);
 
@@ -227,6 +241,8 @@ typedef struct pb_trace {
     char **meta;        /* metadata lines, owned */
     size_t nmeta;
     char *source;       /* file name it came from */
+    size_t nrounded;    /* times read rounded to the ns (pb_reader_rounded) */
+    long rounded_line, rounded_col; /* the first of them */
 } pb_trace;
 
 /* What an algorithm may see: no truth. */

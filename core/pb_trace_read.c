@@ -262,6 +262,11 @@ struct pb_reader {
     long *qline;
     size_t qhead, qcount, qcap;
 
+    /* times with digits past the nanosecond, read rounded to it: how
+     * many, and the first one's line and column (pb_reader_rounded) */
+    size_t nrounded;
+    long rounded_line, rounded_col;
+
     /* P5 format: a data line read while sniffing the format */
     char *pending;
     size_t pending_len;
@@ -497,19 +502,19 @@ static int parse_time_field(pb_reader *r, const char *s, size_t len, long line,
         if (k < len || !pb_seconds_past_ns(s, len))
             return PB_OK;
     }
+    if (rc == PB_OK) {
+        /* more precision than a trace holds (DESIGN.md: files keep at
+         * least the nanosecond; a time written from a float,
+         * 0.30000000000000004): read rounded to the nanosecond, counted,
+         * and said by the program with the first one's place */
+        if (!r->nrounded++) {
+            r->rounded_line = line;
+            r->rounded_col = col;
+        }
+        return PB_OK;
+    }
     char shown[64];
     show_field(shown, sizeof shown, s, len);
-    if (rc == PB_OK)
-        /* rounded to the nanosecond without a word before: a time written
-         * from a float (0.30000000000000004) or with more precision than a
-         * trace holds; refused, so that no order or gap changes silently */
-        return reader_fail(r, PB_EPARSE, line, col,
-                           "field %ld (%s): timestamp \"%s\" has digits past "
-                           "the nanosecond (a tenth decimal or later that is not "
-                           "0), which would be rounded away; expected decimal "
-                           "seconds with at most nine decimals (printf "
-                           "\"%%.9f\"; pandas: float_format=\"%%.9f\")",
-                           col, what, shown);
     if (rc == PB_ERANGE)
         return reader_fail(r, PB_EPARSE, line, col,
                            "field %ld (%s): timestamp \"%s\" is out of range; "
@@ -1192,6 +1197,14 @@ pb_names *pb_reader_names(pb_reader *r) { return r->names; }
 long pb_reader_line(const pb_reader *r) { return r->last_line; }
 const char *pb_reader_name(const pb_reader *r) { return r->name; }
 size_t pb_reader_count(const pb_reader *r) { return r->count; }
+size_t pb_reader_rounded(const pb_reader *r, long *line, long *col)
+{
+    if (line)
+        *line = r->nrounded ? r->rounded_line : 0;
+    if (col)
+        *col = r->nrounded ? r->rounded_col : 0;
+    return r->nrounded;
+}
 
 void pb_reader_close(pb_reader *r)
 {

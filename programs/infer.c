@@ -111,6 +111,7 @@ static int run_exec(const char *command, const char *trace_path,
         pb_out_abort(o);
         return 1;
     }
+    pb_rounded_print(stderr, prog, trace_path, trace->nrounded, trace->rounded_line, trace->rounded_col);
     pb_exec_run run;
     int rc = pb_exec_start(command, trace, sets, nsets, lim, &run, &err);
     const char *et = run.err_text ? run.err_text : "";
@@ -426,6 +427,7 @@ int main(int argc, char **argv)
         pb_error_print(stderr, prog, &err);
         FAIL(1);
     }
+    pb_rounded_print(stderr, prog, trace_path, trace->nrounded, trace->rounded_line, trace->rounded_col);
     t1 = cpu_now();
     if (parse_only) {
         if (!quiet)

@@ -205,6 +205,8 @@ static int run_queries(const char *query_arg, const char *truth_path,
                      "the unperturbed trace with truth columns (path, cause)");
         status = 1;
     }
+    if (trace)
+        pb_rounded_print(stderr, prog, truth_path, trace->nrounded, trace->rounded_line, trace->rounded_col);
     if (!status && !text && !no_header)
         score_query_write_header(fo);
     for (int k = 0; k < nres && !status; k++) {
@@ -486,6 +488,7 @@ int main(int argc, char **argv)
         pb_out_abort(rel);
         return 1;
     }
+    pb_rounded_print(stderr, prog, truth_path, trace->nrounded, trace->rounded_line, trace->rounded_col);
     if (!(trace->columns & PB_COL_PATH)) {
         fprintf(stderr, "%s: %s: no path column; expected the unperturbed trace "
                         "with truth columns (path, cause)\n", prog, truth_path);
@@ -505,6 +508,8 @@ int main(int argc, char **argv)
     if (rc == PB_OK && kept_path) {
         /* the lossy copy: no truth needed (its causes may name lost messages) */
         rc = pb_trace_load(kept_path, &ropts, 0, &kept, &err);
+        if (rc == PB_OK)
+            pb_rounded_print(stderr, prog, kept_path, kept->nrounded, kept->rounded_line, kept->rounded_col);
         pb_fingerprint kf;
         if (rc == PB_OK && res->has_fp &&
             pb_fingerprint_of(kept->msgs, kept->n, kept->names->nodes, &kf) == PB_OK &&

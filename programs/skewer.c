@@ -335,6 +335,11 @@ done:
     pb_strbuf_free(&sb);
     skew_stream_close(s);
     skew_estimate_close(e);
+    if (r) {
+        long rl, rc0;
+        size_t nr = pb_reader_rounded(r, &rl, &rc0);
+        pb_rounded_print(stderr, prog, pb_reader_name(r), nr, rl, rc0);
+    }
     pb_reader_close(r);
     skew_spec_close(spec);
     return status;

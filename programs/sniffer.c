@@ -367,6 +367,11 @@ done:
     pb_cli_free(&cli);
     pb_strbuf_free(&line);
     sniff_spool_close(spool);
+    if (r) {
+        long rl, rc0;
+        size_t nr = pb_reader_rounded(r, &rl, &rc0);
+        pb_rounded_print(stderr, prog, pb_reader_name(r), nr, rl, rc0);
+    }
     pb_reader_close(r);
     sniff_close(model);
     pb_names_close(names);
