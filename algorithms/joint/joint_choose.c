@@ -411,10 +411,14 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
         joint *t = NULL;
         double lp[6] = {0, 0, 0, 0, 0, 0}; /* unp_predict: a measurement (joint_unplp.c) */
         rc = joint_unplp_predict(s, v, params, force, err, lp);
+        joint_params p2; /* unp_pcheck: the first search's verdict (joint_unpinh.c) */
+        joint_unpinh_params(s, params, &p2);
         if (rc == PB_OK && params->unp_win && params->unp_pieces && params->unpaired == 1)
-            rc = joint_unpw_second(&t, v, params, s, force, err); /* joint_unpwin.c */
+            rc = joint_unpw_second(&t, v, &p2, s, force, err); /* joint_unpwin.c */
         else
-            rc = init_search(&t, v, params, err, force, &pw);
+            rc = init_search(&t, v, &p2, err, force, &pw);
+        if (rc == PB_OK)
+            joint_unpinh_after(t, params, &p2);
         if (rc == PB_OK && lp[0] != 0) /* unp_predict: the second search's choice */
             joint_unplp_second(s, t, lp);
         if (rc != PB_OK) {
