@@ -1010,4 +1010,8 @@ int joint_unpinh_params(const joint *s, const joint_params *params, joint_params
 void joint_unpinh_after(joint *t, const joint_params *params, const joint_params *p2);
 int joint_unpinh_meta(const joint *s, pb_result *res);
 
+/* joint_pshare.c (h241): a holder with share's pairing only (moved), for
+ * parallel_check_bb's gate search; NULL when there is none */
+joint_selshare *joint_pshare_hand(joint_selshare *share);
+
 #endif
