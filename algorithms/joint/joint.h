@@ -642,6 +642,10 @@ typedef struct joint_params {
     int unp_predict;    /* [unp_predict] unpaired=1: 1 measures a predictor of the second
                            search's free / held choice (joint_unplp.c; metadata only), 0 */
     double unp_pred_rec[6]; /* not an option: unp_predict's record (metadata) */
+    int unp_pcheck;     /* [unp_pcheck] unpaired=1: 1 the second search takes the first
+                           search's verdict on its learned parallel calls, no
+                           parallel_check_bb of its own (joint_unpinh.c), 0 */
+    int unp_pcheck_rec; /* not an option: unp_pcheck's record (1 learned, 2 without) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -24,6 +24,7 @@
  * counts the returns for which it does not).  Cost O(returns x window).
  */
 #include "joint_align.h"
+#include "joint_albin.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,12 +41,31 @@
 #define AL_REFITS 1     /* refits of the histogram from the alignment (more did not help) */
 #define AL_NONE 0xFFFFu
 
+/* floor(log10(d) / AL_BW), clipped to the bins, by the table of the
+ * bins' least durations (joint_albin.h: the same bins as log10's, without
+ * a log10 per cell) */
 static int al_bin(pb_ns d)
 {
-    double x = log10(d < 1 ? 1.0 : (double)d) / AL_BW;
-    if (!(x > 0))
-        return 0;
-    return x >= AL_NB - 1 ? AL_NB - 1 : (int)x;
+    int lo = 0, hi = AL_NB - 1; /* the bin: the largest b with edge(b) <= d */
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (JOINT_ALBIN_EDGE[mid - 1] <= d)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* al_bin(d) from b, a bin near it (the next cell's: the walk moves a bin
+ * or two at a time) */
+static inline int al_bin_near(pb_ns d, int b)
+{
+    while (b + 1 < AL_NB && JOINT_ALBIN_EDGE[b] <= d)
+        b++;
+    while (b > 0 && JOINT_ALBIN_EDGE[b - 1] > d)
+        b--;
+    return b;
 }
 
 /* cost[b] = -log p(bin b) from the counts h (Gaussian smoothing of 1.5
@@ -125,14 +145,17 @@ static double al_run(al_state *a, const double *cost)
         double run = HUGE_VAL;
         size_t runarg = lo;
         uint16_t *ch = a->choice + j * (K + 1);
+        int bin = -1; /* the last cell's bin (al_bin_near) */
         for (size_t i = lo; i <= hi; i++) {
             double pfi = i == lo ? best : (i <= pfhi ? a->pv[i - plo] : HUGE_VAL);
             double sk = pfi + AL_SKIP;
             double mt = HUGE_VAL;
-            if (i > lo && run < HUGE_VAL)
-                mt = run + AL_SKIP * (double)(i - 1) +
-                     cost[al_bin(a->rt[j] - a->ct[i - 1])] +
+            if (i > lo && run < HUGE_VAL) {
+                pb_ns d = a->rt[j] - a->ct[i - 1];
+                bin = bin < 0 ? al_bin(d) : al_bin_near(d, bin);
+                mt = run + AL_SKIP * (double)(i - 1) + cost[bin] +
                      (al_cross(a, i - 1, j) ? a->pen : 0);
+            }
             if (mt <= sk) {
                 a->nv[i - lo] = mt;
                 ch[i - lo] = (uint16_t)(runarg - lo);

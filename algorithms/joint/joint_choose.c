@@ -24,8 +24,23 @@
  * (joint_loglik, each under its own refit), by more than
  * JOINT_RESTART_MARGIN nats (ties keep the free one); the scores with the
  * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
+static int init_choose_g(joint **out, const pb_trace_view *v, const joint_params *params,
+                         pb_error *err, const unsigned char *force, const joint_pwin *pwin,
+                         joint_selshare **gshare);
+
+/* init_choose_g, and the gate's holder freed (joint_pshare_hand) */
 static int init_choose(joint **out, const pb_trace_view *v, const joint_params *params,
                        pb_error *err, const unsigned char *force, const joint_pwin *pwin)
+{
+    joint_selshare *g = NULL;
+    int rc = init_choose_g(out, v, params, err, force, pwin, &g);
+    joint_selshare_free(g);
+    return rc;
+}
+
+static int init_choose_g(joint **out, const pb_trace_view *v, const joint_params *params,
+                         pb_error *err, const unsigned char *force, const joint_pwin *pwin,
+                         joint_selshare **gshare)
 {
     const char *m = params->pair_order;
     int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
@@ -158,6 +173,7 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
     a->selshare = NULL;
     if (b)
         b->selshare = NULL;
+    *gshare = joint_pshare_hand(share); /* the gate's pairing (joint_pshare.c) */
     joint_selshare_free(share);
     if (rc != PB_OK) {
         joint_close(w);
@@ -281,8 +297,11 @@ sv_again: /* sv_lazy=3: the paused held search resumed, the choice made again */
         joint_params pp = keep == b ? ph : keep == c ? pc : *params;
         pp.parallel = 1;
         joint *k2 = NULL;
-        if (!w)
-            rc = joint_init_one(&w, v, &pp, err, keep == b || keep == c, NULL, force);
+        if (!w) {
+            rc = joint_init_one(&w, v, &pp, err, keep == b || keep == c, *gshare, force);
+            if (w)
+                w->selshare = NULL;
+        }
         if (rc != PB_OK) {
             joint_close(keep);
             return rc;
@@ -411,10 +430,14 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
         joint *t = NULL;
         double lp[6] = {0, 0, 0, 0, 0, 0}; /* unp_predict: a measurement (joint_unplp.c) */
         rc = joint_unplp_predict(s, v, params, force, err, lp);
+        joint_params p2; /* unp_pcheck: the first search's verdict (joint_unpinh.c) */
+        joint_unpinh_params(s, params, &p2);
         if (rc == PB_OK && params->unp_win && params->unp_pieces && params->unpaired == 1)
-            rc = joint_unpw_second(&t, v, params, s, force, err); /* joint_unpwin.c */
+            rc = joint_unpw_second(&t, v, &p2, s, force, err); /* joint_unpwin.c */
         else
-            rc = init_search(&t, v, params, err, force, &pw);
+            rc = init_search(&t, v, &p2, err, force, &pw);
+        if (rc == PB_OK)
+            joint_unpinh_after(t, params, &p2);
         if (rc == PB_OK && lp[0] != 0) /* unp_predict: the second search's choice */
             joint_unplp_second(s, t, lp);
         if (rc != PB_OK) {

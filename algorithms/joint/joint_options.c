@@ -1178,4 +1178,10 @@ const pb_option joint_options[] = {
      "messages' pairs changed in place, beside the second search's choice; metadata "
      "unp_predict= (joint_unplp.c; docs/joint/loss_late.md \"A predictor of the second "
      "search's free / held choice (h231)\"); default 0"},
+    {"unp_pcheck", PB_OPT_BOOL, offsetof(joint_params, unp_pcheck), "0", PB_OPT_NORANGE,
+     "unpaired=1 without call ids: 1 the second search (with the forced messages) runs no "
+     "parallel_check_bb of its own and takes the first search's verdict (parallel=1 where the "
+     "first kept a search without learned parallel calls, else its calls learned and kept); "
+     "metadata unp_pcheck= (joint_unpinh.c; docs/joint/loss_late.md \"The loss rule's cost: "
+     "where a lossy input pays (h241)\"); default 0"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -180,3 +180,26 @@ int joint_pshare_find(joint *s, joint_selshare *share)
         *slot = save(s); /* NULL (no memory): the next search pairs again */
     return PB_OK;
 }
+
+/* The gate's pairing (h241; docs/joint/loss_late.md "The loss rule's
+ * cost: where a lossy input pays"): parallel_check_bb's search again
+ * without learned parallel calls (joint_choose.c, after the free / held
+ * choice) ran with no holder and paired the trace again -- the same
+ * messages, options and forced marks as the first search (same_input
+ * still checks), so the same pairs.  A new holder takes the first
+ * search's pairing from share (moved, not copied) and nothing else: no
+ * select choice, no caches, no key room (as without a holder), so the
+ * gate's search is the one it was, bit for bit.  NULL where share holds
+ * no pairing or no memory (the gate pairs again, as before). */
+joint_selshare *joint_pshare_hand(joint_selshare *share)
+{
+    joint_pshare **from = joint_selshare_pairs(share);
+    if (!from || !*from)
+        return NULL;
+    joint_selshare *g = joint_selshare_new();
+    if (!g)
+        return NULL;
+    *joint_selshare_pairs(g) = *from;
+    *from = NULL;
+    return g;
+}

@@ -1004,4 +1004,14 @@ int joint_thrtest_pick(joint *s, joint *t, double ls, double lt);
 int joint_thread_count(joint *s, const joint *w, double out[3]);
 void joint_thread_rt(joint *s, const double rt[5]);
 
+/* joint_unpinh.c, unp_pcheck (h241): the second search's options from the
+ * first search s's parallel_check_bb verdict (1 changed), restored after */
+int joint_unpinh_params(const joint *s, const joint_params *params, joint_params *p2);
+void joint_unpinh_after(joint *t, const joint_params *params, const joint_params *p2);
+int joint_unpinh_meta(const joint *s, pb_result *res);
+
+/* joint_pshare.c (h241): a holder with share's pairing only (moved), for
+ * parallel_check_bb's gate search; NULL when there is none */
+joint_selshare *joint_pshare_hand(joint_selshare *share);
+
 #endif
