@@ -645,7 +645,8 @@ typedef struct joint_params {
     int conf_copy_stage; /* [conf_copy_stage] speed, confidences only: 1 the calibration's
                            copy first at conf_copy_stage_share of its pairs, kept where every
                            real row's reliability bin is settled, else the default copy;
-                           2 a check (always the default after the stage); 0 off
+                           2 a check (always the default after the stage); 3 a
+                           measurement (the default copy's own noise); 0 off
                            (joint_scopy.c), 0 */
     double conf_copy_stage_share; /* [conf_copy_stage_share] the stage's share of the
                            default copy's pairs, 0.25 */
@@ -655,7 +656,8 @@ typedef struct joint_params {
     int scp_state, scp_result; /* not options: conf_copy_stage's stage (1 during it), its
                            outcome (1 kept, 2 the default after it) */
     const double *scp_c0;  /* not an option: the rows' confidences before the calibration */
-    double scp_pairs[2], scp_rows[2]; /* not options: full / stage pairs; rows, unsettled */
+    double scp_pairs[2], scp_rows[3]; /* not options: full / stage pairs; rows, unsettled
+                           (bins, levels) */
 } joint_params;
 
 /* The option table over joint_params. */

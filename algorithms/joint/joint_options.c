@@ -1178,13 +1178,15 @@ const pb_option joint_options[] = {
      "messages' pairs changed in place, beside the second search's choice; metadata "
      "unp_predict= (joint_unplp.c; docs/joint/loss_late.md \"A predictor of the second "
      "search's free / held choice (h231)\"); default 0"},
-    {"conf_copy_stage", PB_OPT_INT, offsetof(joint_params, conf_copy_stage), "0", 0, 2,
+    {"conf_copy_stage", PB_OPT_INT, offsetof(joint_params, conf_copy_stage), "0", 0, 3,
      "speed, confidences only: 1 the self-calibration's copy is first made of "
      "conf_copy_stage_share of the pairs the default copy holds; its confidences are kept "
      "where no real row's reliability bin (edges 0.5, 0.8, 0.9, 0.95, 0.99, 0.999) could move "
      "with the full copy (each map block's value moved by conf_copy_stage_z standard errors), "
      "else the default copy runs (the default's confidences); 2 a check: the stage, then "
-     "always the default; metadata conf_copy_stage= (joint_scopy.c; docs/joint/speed_w29.md "
+     "always the default; 3 a measurement, metadata only: the default copy's rows whose bin a "
+     "move of their map block by conf_copy_stage_z of its own standard errors changes; "
+     "metadata conf_copy_stage= (joint_scopy.c; docs/joint/speed_w29.md "
      "\"The calibration copy made small first (h238)\"); default 0: off"},
     {"conf_copy_stage_share", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_stage_share),
      "0.25", 0.01, 1,

@@ -34,6 +34,9 @@
  * (cft_final) is staged; late_trust's and the busy test's copies are
  * the default's.  conf_copy_stage=2 (a check): the stage always runs and
  * the default always follows (the default's output but this line).
+ * conf_copy_stage=3 (a measurement): no stage; the same check on the
+ * default copy with its own standard error (how many real rows' bins the
+ * default copy's noise leaves open); the default's output but this line.
  */
 #include "joint_int.h"
 
@@ -42,12 +45,15 @@
 #include <string.h>
 #include "pb_sort.h"
 
-/* the reliability bins' edges (experiments/joint_calib.sh) */
-static int bin_of(double c)
+/* the reliability bins (experiments/joint_calib.sh: edges 0.5, 0.8, 0.9,
+ * 0.95, 0.99, 0.999), or with lv the levels its tables report (0.5, 0.9,
+ * 0.99) */
+static int bin_of(double c, int lv)
 {
-    static const double e[] = {0.5, 0.8, 0.9, 0.95, 0.99, 0.999};
-    int b = 0;
-    while (b < 6 && c >= e[b])
+    static const double e6[] = {0.5, 0.8, 0.9, 0.95, 0.99, 0.999}, e3[] = {0.5, 0.9, 0.99};
+    const double *e = lv ? e3 : e6;
+    int ne = lv ? 3 : 6, b = 0;
+    while (b < ne && c >= e[b])
         b++;
     return b;
 }
@@ -107,12 +113,13 @@ static void bounds(const joint *s, const sc_map *m, double c, double *lo, double
     }
     uint32_t i = block_of(m, c);
     double v = m->val[i], n = m->w[i];
-    double h = s->p.conf_copy_stage_z * sqrt(v * (1 - v) / (n + 2)) *
-               sqrt(1 - s->p.conf_copy_stage_share);
+    /* stage 1: the difference between the stage's estimate and the full
+     * copy's; 3: the default copy's own standard error */
+    double f = s->p.scp_state == 1 ? s->p.conf_copy_stage_share : 1;
+    double h = s->p.conf_copy_stage_z * sqrt(v * (1 - v) / (n + 2)) * sqrt(f < 1 ? 1 - f : 1);
     /* a block of n rows all right reads (n + 1) / (n + 2): what the full
      * copy's larger block would read is in reach too */
-    double f = s->p.conf_copy_stage_share > 0 ? s->p.conf_copy_stage_share : 1;
-    double k = v * (n + 2) - 1, nf = n / f;
+    double k = v * (n + 2) - 1, nf = n / (f > 0 ? f : 1);
     if (k < 0)
         k = 0;
     double vf = ((n > 0 ? k / n : v) * nf + 1) / (nf + 2);
@@ -160,40 +167,41 @@ void joint_scopy_check(joint *s, const joint_spt *pts, uint32_t np, const unsign
     }
     for (uint32_t l = 0; *rc == PB_OK && l < nl; l++)
         *rc = fit_class(q + off[l], off[l + 1] - off[l], &m[l], kk);
-    double rows = 0, unset = 0;
+    double rows = 0, unset = 0, unset3 = 0;
     const double *sa = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)nl;
     for (uint32_t x = 0; *rc == PB_OK && x < n; x++) {
         if (exr[x])
             continue;
         rows++;
         uint32_t l = s->pr[x].link, nr = off[l + 1] - off[l];
-        double c = c0[x], lo, hi, r;
+        double c = c0[x], lo, hi, r, rlo, rhi;
         if (nr >= JOINT_SELFCAL_MIN) { /* a map of its own */
             r = s->scal_stat[JOINT_SCAL_NSTAT * (size_t)l + 7];
             bounds(s, &m[l], c, &lo, &hi);
+            rlo = rhi = r;
         } else {
             r = sa[7];
             bounds(s, &m[nl], c, &lo, &hi);
-            /* the full copy would give it a map of its own */
-            if (nr > 0 && (double)nr >= p->conf_copy_stage_share * JOINT_SELFCAL_MIN) {
-                double l2, h2;
+            rlo = rhi = r;
+            /* the full copy would give it a map of its own (stage 1) */
+            if (p->scp_state == 1 && nr > 0 &&
+                (double)nr >= p->conf_copy_stage_share * JOINT_SELFCAL_MIN) {
+                double l2, h2, r2 = s->scal_stat[JOINT_SCAL_NSTAT * (size_t)l + 7];
                 bounds(s, &m[l], c, &l2, &h2);
-                if (l2 < lo)
-                    lo = l2;
-                if (h2 > hi)
-                    hi = h2;
-                double r2 = s->scal_stat[JOINT_SCAL_NSTAT * (size_t)l + 7];
-                if (bin_of(final_conf(s, lo, c, r2 > r ? r2 : r)) !=
-                    bin_of(final_conf(s, hi, c, r2 < r ? r2 : r))) {
-                    unset++;
-                    continue;
-                }
+                lo = l2 < lo ? l2 : lo;
+                hi = h2 > hi ? h2 : hi;
+                rlo = r2 < r ? r2 : r;
+                rhi = r2 > r ? r2 : r;
             }
         }
-        unset += bin_of(final_conf(s, lo, c, r)) != bin_of(final_conf(s, hi, c, r));
+        /* the lowest confidence: the lowest value with the larger ratio */
+        double flo = final_conf(s, lo, c, rhi), fhi = final_conf(s, hi, c, rlo);
+        unset += bin_of(flo, 0) != bin_of(fhi, 0);
+        unset3 += bin_of(flo, 1) != bin_of(fhi, 1);
     }
     p->scp_rows[0] = rows;
     p->scp_rows[1] = unset;
+    p->scp_rows[2] = unset3;
     for (uint32_t l = 0; m && l <= nl; l++) {
         free(m[l].lo);
         free(m[l].val);
@@ -214,8 +222,23 @@ int joint_scopy_selfcal(joint *s, const double *share, double *conf,
     p->scp_result = 0;
     p->scp_pairs[0] = p->scp_pairs[1] = 0;
     p->scp_rows[0] = p->scp_rows[1] = 0;
+    p->scp_rows[2] = 0;
     if (!p->conf_copy_stage || !p->cft_final || !s->npairs)
         return joint_selfcal(s, share, conf, shares);
+    if (p->conf_copy_stage == 3) { /* the default copy's own noise, measured */
+        double *c3 = malloc(((size_t)s->npairs + 1) * sizeof *c3);
+        if (!c3)
+            return PB_ENOMEM;
+        memcpy(c3, conf, ((size_t)s->npairs + 1) * sizeof *c3);
+        p->scp_c0 = c3;
+        p->scp_state = 3;
+        int rc3 = joint_selfcal(s, share, conf, shares);
+        p->scp_state = 0;
+        p->scp_c0 = NULL;
+        p->scp_result = 3;
+        free(c3);
+        return rc3;
+    }
     size_t n1 = (size_t)s->npairs + 1;
     double *c0 = malloc(n1 * sizeof *c0);
     if (!c0)
@@ -248,10 +271,18 @@ int joint_scopy_meta(const joint *s, pb_result *res)
     const joint_params *p = &s->p;
     if (!p->conf_copy_stage || !p->scp_result)
         return PB_OK;
+    if (p->scp_result == 3)
+        return pb_result_meta(res, "conf_copy_stage=3 rows=%.0f rows_unsettled=%.0f "
+                              "rows_unsettled_levels=%.0f z=%g (measurement: the default "
+                              "copy's rows whose reliability bin, or level 0.5 / 0.9 / 0.99, "
+                              "a move of their map block by z standard errors changes)",
+                              p->scp_rows[0], p->scp_rows[1], p->scp_rows[2],
+                              p->conf_copy_stage_z);
     return pb_result_meta(res, "conf_copy_stage=%d stage_share=%g stage_pairs=%.0f "
-                          "full_pairs=%.0f rows=%.0f rows_unsettled=%.0f kept=%s",
+                          "full_pairs=%.0f rows=%.0f rows_unsettled=%.0f "
+                          "rows_unsettled_levels=%.0f kept=%s",
                           p->conf_copy_stage, p->conf_copy_stage_share, p->scp_pairs[1],
-                          p->scp_pairs[0], p->scp_rows[0], p->scp_rows[1],
+                          p->scp_pairs[0], p->scp_rows[0], p->scp_rows[1], p->scp_rows[2],
                           p->scp_result == 1 ? "stage (every real row's bin settled)"
                                              : "default copy (a row's bin not settled)");
 }

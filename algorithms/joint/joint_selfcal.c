@@ -1281,7 +1281,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             st[2]++;
         }
     }
-    if (rc == PB_OK && s->p.scp_state == 1) /* conf_copy_stage (joint_scopy.c) */
+    if (rc == PB_OK && s->p.scp_state) /* conf_copy_stage (joint_scopy.c) */
         joint_scopy_check(s, pts, np, exr, &rc);
     if (rc == PB_OK) {
         s->scal_sim = (double)np;
