@@ -34,6 +34,10 @@
  * (cft_final) is staged; late_trust's and the busy test's copies are
  * the default's.  conf_copy_stage=2 (a check): the stage always runs and
  * the default always follows (the default's output but this line).
+ * conf_copy_share (0: conf_sim_share): the result's calibration copy
+ * holds this share of the pairs (at least its floor, conf_copy_pairs or
+ * conf_sim_pairs; never more than conf_sim_share gives), the busy test's
+ * and late_trust's copies as before.
  * conf_copy_stage=3 (a measurement): no stage; the same check on the
  * default copy with its own standard error (how many real rows' bins the
  * default copy's noise leaves open); the default's output but this line.
@@ -58,9 +62,18 @@ static int bin_of(double c, int lv)
     return b;
 }
 
-size_t joint_scopy_budget(joint *s, size_t budget, size_t total)
+size_t joint_scopy_budget(joint *s, size_t budget, size_t total, int floor_pairs)
 {
     joint_params *p = &s->p;
+    /* conf_copy_share: the result's calibration copy a smaller share of the
+     * pairs (at least its floor; the budget only lowered) */
+    if (p->scp_cal && p->conf_copy_share > 0) {
+        double want = p->conf_copy_share * (double)total;
+        if (want < (double)floor_pairs)
+            want = (double)floor_pairs;
+        if (want < (double)budget)
+            budget = (size_t)want;
+    }
     if (p->scp_state != 1)
         return budget;
     size_t full = total < budget ? total : budget;
@@ -223,8 +236,13 @@ int joint_scopy_selfcal(joint *s, const double *share, double *conf,
     p->scp_pairs[0] = p->scp_pairs[1] = 0;
     p->scp_rows[0] = p->scp_rows[1] = 0;
     p->scp_rows[2] = 0;
-    if (!p->conf_copy_stage || !p->cft_final || !s->npairs)
-        return joint_selfcal(s, share, conf, shares);
+    if (!p->conf_copy_stage || !p->cft_final || !s->npairs) {
+        p->scp_cal = p->cft_final; /* conf_copy_share: the result's calibration only */
+        int rc0 = joint_selfcal(s, share, conf, shares);
+        p->scp_cal = 0;
+        return rc0;
+    }
+    p->scp_cal = 1;
     if (p->conf_copy_stage == 3) { /* the default copy's own noise, measured */
         double *c3 = malloc(((size_t)s->npairs + 1) * sizeof *c3);
         if (!c3)
@@ -236,6 +254,7 @@ int joint_scopy_selfcal(joint *s, const double *share, double *conf,
         p->scp_state = 0;
         p->scp_c0 = NULL;
         p->scp_result = 3;
+        p->scp_cal = 0;
         free(c3);
         return rc3;
     }
@@ -262,6 +281,7 @@ int joint_scopy_selfcal(joint *s, const double *share, double *conf,
         rc = joint_selfcal(s, share, conf, shares);
     }
     p->scp_result = keep ? 1 : 2;
+    p->scp_cal = 0;
     free(c0);
     return rc;
 }
