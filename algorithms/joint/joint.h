@@ -657,8 +657,8 @@ typedef struct joint_params {
                            outcome (1 kept, 2 the default after it) */
     const double *scp_c0;  /* not an option: the rows' confidences before the calibration */
     double conf_copy_share; /* [conf_copy_share] confidences only: the share of the pairs
-                           the result's calibration copy holds (at least its floor; lowers
-                           only), 0: conf_sim_share (joint_scopy.c), 0 */
+                           the result's calibration copy holds, its floor scaled alike
+                           (lowers only), 0: conf_sim_share (joint_scopy.c), 0 */
     int scp_cal;           /* not an option: 1 during the result's calibration */
     double scp_pairs[2], scp_rows[3]; /* not options: full / stage pairs; rows, unsettled
                            (bins, levels) */

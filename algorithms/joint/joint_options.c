@@ -1198,8 +1198,9 @@ const pb_option joint_options[] = {
      1, "conf_copy_stage: the share of real rows whose bin may stay unsettled; default 0"},
     {"conf_copy_share", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_share), "0", 0, 1,
      "speed, confidences only: the share of the pairs the self-calibration's copy of the "
-     "result holds (at least conf_copy_pairs, or conf_sim_pairs; it only lowers "
-     "conf_sim_share's window), the busy test's and late_trust's copies as before; 0: "
+     "result holds, its floor (conf_copy_pairs, or conf_sim_pairs) scaled by "
+     "conf_copy_share / conf_sim_share (0.125: half the default copy); it only lowers the "
+     "window; the busy test's and late_trust's copies as before; 0: "
      "conf_sim_share (joint_scopy.c; docs/joint/speed_w29.md \"The calibration copy made "
      "small first (h238)\"); default 0"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

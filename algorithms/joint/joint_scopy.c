@@ -35,9 +35,9 @@
  * the default's.  conf_copy_stage=2 (a check): the stage always runs and
  * the default always follows (the default's output but this line).
  * conf_copy_share (0: conf_sim_share): the result's calibration copy
- * holds this share of the pairs (at least its floor, conf_copy_pairs or
- * conf_sim_pairs; never more than conf_sim_share gives), the busy test's
- * and late_trust's copies as before.
+ * holds this share of the pairs, its floor (conf_copy_pairs or
+ * conf_sim_pairs) scaled by conf_copy_share / conf_sim_share; never more
+ * than the default; the busy test's and late_trust's copies as before.
  * conf_copy_stage=3 (a measurement): no stage; the same check on the
  * default copy with its own standard error (how many real rows' bins the
  * default copy's noise leaves open); the default's output but this line.
@@ -66,11 +66,15 @@ size_t joint_scopy_budget(joint *s, size_t budget, size_t total, int floor_pairs
 {
     joint_params *p = &s->p;
     /* conf_copy_share: the result's calibration copy a smaller share of the
-     * pairs (at least its floor; the budget only lowered) */
+     * pairs, its floor scaled alike (conf_copy_share / conf_sim_share of
+     * it); the budget only lowered.  conf_copy_pairs, which every
+     * calibration's copy reads (late_trust's too), is left alone */
     if (p->scp_cal && p->conf_copy_share > 0) {
         double want = p->conf_copy_share * (double)total;
-        if (want < (double)floor_pairs)
-            want = (double)floor_pairs;
+        double fl = (double)floor_pairs * p->conf_copy_share /
+                    (p->conf_sim_share > 0 ? p->conf_sim_share : 1);
+        if (want < fl)
+            want = fl;
         if (want < (double)budget)
             budget = (size_t)want;
     }
