@@ -646,6 +646,26 @@ typedef struct joint_params {
                            search's verdict on its learned parallel calls, no
                            parallel_check_bb of its own (joint_unpinh.c), 0 */
     int unp_pcheck_rec; /* not an option: unp_pcheck's record (1 learned, 2 without) */
+    int conf_copy_stage; /* [conf_copy_stage] speed, confidences only: 1 the calibration's
+                           copy first at conf_copy_stage_share of its pairs, kept where every
+                           real row's reliability bin is settled, else the default copy;
+                           2 a check (always the default after the stage); 3 a
+                           measurement (the default copy's own noise); 0 off
+                           (joint_scopy.c), 0 */
+    double conf_copy_stage_share; /* [conf_copy_stage_share] the stage's share of the
+                           default copy's pairs, 0.25 */
+    double conf_copy_stage_z; /* [conf_copy_stage_z] standard errors a map block may move, 2 */
+    double conf_copy_stage_tol; /* [conf_copy_stage_tol] share of real rows allowed
+                           unsettled, 0 */
+    int scp_state, scp_result; /* not options: conf_copy_stage's stage (1 during it), its
+                           outcome (1 kept, 2 the default after it) */
+    const double *scp_c0;  /* not an option: the rows' confidences before the calibration */
+    double conf_copy_share; /* [conf_copy_share] confidences only: the share of the pairs
+                           the result's calibration copy holds, its floor scaled alike
+                           (lowers only), 0: conf_sim_share (joint_scopy.c), 0 */
+    int scp_cal;           /* not an option: 1 during the result's calibration */
+    double scp_pairs[2], scp_rows[3]; /* not options: full / stage pairs; rows, unsettled
+                           (bins, levels) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -274,7 +274,7 @@ int joint_confidence(joint *s, double *conf)
     s->p.cfr_used = 0; /* conf_ratio_copy's (joint_cfratio.c) */
     s->p.cfr_rows = s->p.cfr_ratio = 0;
     if (rc == PB_OK && s->p.conf_selfcal)
-        rc = joint_selfcal(s, share, conf, raw_shares);
+        rc = joint_scopy_selfcal(s, share, conf, raw_shares); /* conf_copy_stage (joint_scopy.c) */
     if (rc == PB_OK && s->p.conf_siblings)
         rc = joint_sibling_cap(s, conf);
     free(share);
@@ -387,6 +387,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
                             s->p.conf_sim_loss_calls, s->sloss_zone);
     if (rc == PB_OK) /* conf_copy_start, conf_copy_repair .. (joint_simfast.c) */
         rc = joint_simfast_meta(s, res);
+    if (rc == PB_OK) /* conf_copy_stage (joint_scopy.c) */
+        rc = joint_scopy_meta(s, res);
     /* conf_anchor (joint_anchor.c): said only where it changed a row */
     if (rc == PB_OK && s->scal_done && (s->anch_turned || s->anch_roots))
         rc = pb_result_meta(res, "conf_anchor=1 copy_rows_owner_wrong=%zu "

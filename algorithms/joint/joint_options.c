@@ -1184,4 +1184,29 @@ const pb_option joint_options[] = {
      "first kept a search without learned parallel calls, else its calls learned and kept); "
      "metadata unp_pcheck= (joint_unpinh.c; docs/joint/loss_late.md \"The loss rule's cost: "
      "where a lossy input pays (h241)\"); default 0"},
+    {"conf_copy_stage", PB_OPT_INT, offsetof(joint_params, conf_copy_stage), "0", 0, 3,
+     "speed, confidences only: 1 the self-calibration's copy is first made of "
+     "conf_copy_stage_share of the pairs the default copy holds; its confidences are kept "
+     "where no real row's reliability bin (edges 0.5, 0.8, 0.9, 0.95, 0.99, 0.999) could move "
+     "with the full copy (each map block's value moved by conf_copy_stage_z standard errors), "
+     "else the default copy runs (the default's confidences); 2 a check: the stage, then "
+     "always the default; 3 a measurement, metadata only: the default copy's rows whose bin a "
+     "move of their map block by conf_copy_stage_z of its own standard errors changes; "
+     "metadata conf_copy_stage= (joint_scopy.c; docs/joint/speed_w29.md "
+     "\"The calibration copy made small first (h238)\"); default 0: off"},
+    {"conf_copy_stage_share", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_stage_share),
+     "0.25", 0.01, 1,
+     "conf_copy_stage: the stage copy's pairs as a share of the default copy's; default 0.25"},
+    {"conf_copy_stage_z", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_stage_z), "2", 0, 10,
+     "conf_copy_stage: standard errors a map block's value may move with the full copy; "
+     "default 2"},
+    {"conf_copy_stage_tol", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_stage_tol), "0", 0,
+     1, "conf_copy_stage: the share of real rows whose bin may stay unsettled; default 0"},
+    {"conf_copy_share", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_share), "0", 0, 1,
+     "speed, confidences only: the share of the pairs the self-calibration's copy of the "
+     "result holds, its floor (conf_copy_pairs, or conf_sim_pairs) scaled by "
+     "conf_copy_share / conf_sim_share (0.125: half the default copy); it only lowers the "
+     "window; the busy test's and late_trust's copies as before; 0: "
+     "conf_sim_share (joint_scopy.c; docs/joint/speed_w29.md \"The calibration copy made "
+     "small first (h238)\"); default 0"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1013,5 +1013,17 @@ int joint_unpinh_meta(const joint *s, pb_result *res);
 /* joint_pshare.c (h241): a holder with share's pairing only (moved), for
  * parallel_check_bb's gate search; NULL when there is none */
 joint_selshare *joint_pshare_hand(joint_selshare *share);
+/* joint_scopy.c, conf_copy_stage (h238): the calibration's copy made
+ * small first.  joint_scopy_selfcal: joint_selfcal staged (the hook in
+ * joint_confidence); joint_scopy_budget: the stage's window and
+ * conf_copy_share's (pick_roots' hook; budget unchanged outside them); joint_scopy_check: whether
+ * every real row's bin is settled (after the real rows are mapped; *rc
+ * PB_ENOMEM when out of memory); joint_scopy_meta: its line */
+int joint_scopy_selfcal(joint *s, const double *share, double *conf,
+                        int (*shares)(joint *, double *));
+size_t joint_scopy_budget(joint *s, size_t budget, size_t total, int floor_pairs);
+void joint_scopy_check(joint *s, const joint_spt *pts, uint32_t np, const unsigned char *exr,
+                       int *rc);
+int joint_scopy_meta(const joint *s, pb_result *res);
 
 #endif

@@ -365,6 +365,7 @@ static unsigned char *pick_roots(const joint *s, int floor_pairs, int *rc)
         want = (double)floor_pairs;
     if (want < (double)budget)
         budget = (size_t)want;
+    budget = joint_scopy_budget((joint *)s, budget, total, floor_pairs); /* conf_copy_share, _stage (joint_scopy.c) */
     if (total <= budget) {
         for (uint32_t i = 0; i < nr; i++)
             pick[r[i].p] = 1;
@@ -1280,6 +1281,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             st[2]++;
         }
     }
+    if (rc == PB_OK && s->p.scp_state) /* conf_copy_stage (joint_scopy.c) */
+        joint_scopy_check(s, pts, np, exr, &rc);
     if (rc == PB_OK) {
         s->scal_sim = (double)np;
         s->scal_done = 1;
@@ -1438,6 +1441,7 @@ void joint_copy_params(const joint *s, joint_params *p2)
 {
     *p2 = s->p;
     p2->conf_selfcal = 0;
+    p2->scp_state = p2->scp_cal = 0; /* conf_copy_share, _stage: the real trace's calibration only */
     p2->min_confidence = 0;
     /* the real trace's per-service signal choice (selfcal_select) */
     p2->sel_from = s;
