@@ -642,6 +642,13 @@ typedef struct joint_params {
     int unp_predict;    /* [unp_predict] unpaired=1: 1 measures a predictor of the second
                            search's free / held choice (joint_unplp.c; metadata only), 0 */
     double unp_pred_rec[6]; /* not an option: unp_predict's record (metadata) */
+    int conf_alike;     /* [conf_alike] a call whose own delay and count fit another
+                           candidate about as well as its request is stated at most the
+                           copy's share of such calls right (joint_cfalike.c), 0 */
+    double conf_alike_tie; /* [conf_alike_tie] conf_alike: nats within which the other
+                              candidate fits as well, 1 */
+    size_t cfa_real, cfa_capped; /* not options: conf_alike's real alike rows, rows capped */
+    double cfa_copy[2]; /* not an option: conf_alike's copy alike rows, right */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1004,4 +1004,16 @@ int joint_thrtest_pick(joint *s, joint *t, double ls, double lt);
 int joint_thread_count(joint *s, const joint *w, double out[3]);
 void joint_thread_rt(joint *s, const double rt[5]);
 
+/* joint_cfalike.c, conf_alike: flags: per pair of s, alike (its cheapest
+ * other candidate within conf_alike_tie nats, or holding an alike call of
+ * its link), into s->cfa_flag (joint_call_shares' end); row: copy s2's
+ * row p2 (link l, right or not) counted into s; apply: real alike rows
+ * capped at the copy's share right, down their trees; meta: metadata;
+ * free: NULL-safe. */
+int joint_cfa_flags(joint *s);
+void joint_cfa_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok);
+int joint_cfa_apply(joint *s, double *conf);
+int joint_cfa_meta(const joint *s, pb_result *res);
+void joint_cfa_free(joint *s);
+
 #endif
