@@ -19,10 +19,11 @@
  * requests' fe>receipt rows stated 0.9939 and wrong; the receipt's own
  * delay 0.32 nats better in its wrong request than in its right one).
  *
- * The class.  Call p in request q0 is alike when its cheapest other
- * candidate q' (joint_greedy_cost: p's own delay from its trigger in the
- * request and the count of its link there, under the current model) costs
- * less than conf_alike_tie nats more than q0; and, to a fixed point, when
+ * The class.  Call p in request q0 is alike when the other candidate q'
+ * its own delay fits best (the log density of the delay from its trigger
+ * there, as the greedy step scores it, counts left out: those are the
+ * rest of the request, which the share weighs) fits it less than
+ * conf_alike_tie nats worse than q0; and, to a fixed point, when
  * q' holds a call of p's link that is alike (the next call of a shifted
  * series: its right request is taken by an alike call).  The same test
  * on the self-calibration's copy (joint_call_shares runs there too); the
@@ -51,6 +52,24 @@ void joint_cfa_free(joint *s)
     s->cfa_stat = NULL;
 }
 
+/* the log density of call p's own delay were it in request q: from its
+ * trigger there (joint_greedy_trig: the latest return of q's calls before
+ * it, else q's arrival), as joint_greedy_tail scores it without the count
+ * term; 0 for a call without its call message */
+static double own_fit(const joint *s, uint32_t p, uint32_t q)
+{
+    const jpair *pp = &s->pr[p], *qq = &s->pr[q];
+    if (pp->call == NONE)
+        return 0;
+    pb_ns tt;
+    uint32_t trig, cnt;
+    joint_greedy_trig(s, p, q, &tt, &trig, &cnt);
+    uint32_t di = joint_key_get(s, qq->link, trig, pp->link);
+    if (qq->call == NONE && trig == 0)
+        return di == NONE ? s->bg - log(1e6) : s->kmean[di];
+    return logf_of(s, di, pp->cs - tt);
+}
+
 int joint_cfa_flags(joint *s)
 {
     uint32_t n = s->npairs;
@@ -70,12 +89,12 @@ int joint_cfa_flags(joint *s)
         alt[p] = NONE;
         if (q0 == NONE || s->cand_off[p + 1] - s->cand_off[p] < 2)
             continue;
-        double c0 = joint_greedy_cost(s, p, q0), best = INFINITY;
+        double c0 = -own_fit(s, p, q0), best = INFINITY;
         for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++) {
             uint32_t q = s->cand[j];
             if (q == q0)
                 continue;
-            double c = joint_greedy_cost(s, p, q);
+            double c = -own_fit(s, p, q);
             if (c < best) {
                 best = c;
                 alt[p] = q;
