@@ -644,7 +644,8 @@ typedef struct joint_params {
     double unp_pred_rec[6]; /* not an option: unp_predict's record (metadata) */
     int conf_alike;     /* [conf_alike] a call whose own delay and count fit another
                            candidate about as well as its request is stated at most the
-                           copy's share of such calls right (joint_cfalike.c), 0 */
+                           copy's share of such calls right; 2 the map of the copy's alike rows
+                           (joint_cfalike.c), 0 */
     double conf_alike_tie; /* [conf_alike_tie] conf_alike: nats within which the other
                               candidate fits as well, 1 */
     size_t cfa_real, cfa_capped; /* not options: conf_alike's real alike rows, rows capped */

@@ -41,6 +41,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb_sort.h"
+
 #define NONE JOINT_NONE
 #define JOINT_CFA_MIN 30 /* alike copy rows a link needs for a cap of its own */
 
@@ -48,8 +50,11 @@ void joint_cfa_free(joint *s)
 {
     free(s->cfa_flag);
     free(s->cfa_stat);
+    free(s->cfa_pts);
     s->cfa_flag = NULL;
     s->cfa_stat = NULL;
+    s->cfa_pts = NULL;
+    s->cfa_np = s->cfa_cap = 0;
 }
 
 /* the log density of call p's own delay were it in request q: from its
@@ -123,7 +128,7 @@ int joint_cfa_flags(joint *s)
     return PB_OK;
 }
 
-void joint_cfa_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok)
+void joint_cfa_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok, double c)
 {
     if (!s->p.conf_alike || s->p.cfr_plain || !s2->cfa_flag || !s2->cfa_flag[p2])
         return;
@@ -136,6 +141,17 @@ void joint_cfa_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok)
         double *st = s->cfa_stat + 2 * (size_t)(z ? s->nlinks : l);
         st[0]++;
         st[1] += ok != 0;
+    }
+    if (s->p.conf_alike == 2) { /* the class's map: every alike copy row */
+        if (s->cfa_np == s->cfa_cap) {
+            uint32_t nc = s->cfa_cap ? 2 * s->cfa_cap : 256;
+            joint_spt *a = realloc(s->cfa_pts, (size_t)nc * sizeof *a);
+            if (!a)
+                return;
+            s->cfa_pts = a;
+            s->cfa_cap = nc;
+        }
+        s->cfa_pts[s->cfa_np++] = (joint_spt){c, 0, (unsigned char)(ok != 0)};
     }
 }
 
@@ -157,6 +173,26 @@ int joint_cfa_apply(joint *s, double *conf)
     unsigned char *mk = calloc((size_t)n + 1, 1);
     if (!mk)
         return PB_ENOMEM;
+    /* conf_alike=2: the map of the alike copy rows (one class) */
+    uint32_t nb = 0, m = s->cfa_np;
+    double *lo = NULL, *val = NULL;
+    if (s->p.conf_alike == 2 && m) {
+        lo = malloc(((size_t)m + 1) * sizeof *lo);
+        val = malloc(((size_t)m + 1) * sizeof *val);
+        double *w = malloc(((size_t)m + 1) * sizeof *w), *k = malloc(((size_t)m + 1) * sizeof *k);
+        if (!lo || !val || !w || !k) {
+            free(lo);
+            free(val);
+            free(w);
+            free(k);
+            free(mk);
+            return PB_ENOMEM;
+        }
+        pb_sort(s->cfa_pts, m, sizeof *s->cfa_pts, joint_spt_cmp);
+        nb = joint_pav_fit(s->cfa_pts, m, lo, val, w, k);
+        free(w);
+        free(k);
+    }
     for (uint32_t p = 0; p < n; p++) {
         if (!s->cfa_flag[p] || s->par[p] == NONE || (s->conf_exempt && s->conf_exempt[p]))
             continue;
@@ -167,6 +203,8 @@ int joint_cfa_apply(joint *s, double *conf)
         if (st[0] < JOINT_CFA_MIN)
             st = all;
         double cap = (st[1] + 1) / (st[0] + 2);
+        if (s->p.conf_alike == 2)
+            cap = nb ? joint_map_at(lo, val, nb, conf[p]) : 1;
         if (conf[p] > cap) {
             conf[p] = cap;
             mk[p] = 1;
@@ -186,8 +224,13 @@ int joint_cfa_apply(joint *s, double *conf)
             }
         }
     free(mk);
+    free(lo);
+    free(val);
     free(s->cfa_stat);
     s->cfa_stat = NULL;
+    free(s->cfa_pts);
+    s->cfa_pts = NULL;
+    s->cfa_np = s->cfa_cap = 0;
     return PB_OK;
 }
 
@@ -195,10 +238,10 @@ int joint_cfa_meta(const joint *s, pb_result *res)
 {
     if (!s->p.conf_alike || !s->scal_done)
         return PB_OK;
-    return pb_result_meta(res, "conf_alike=1 tie=%g real_alike=%zu copy_alike=%.0f "
+    return pb_result_meta(res, "conf_alike=%d tie=%g real_alike=%zu copy_alike=%.0f "
                           "copy_alike_right=%.0f rows_capped=%zu (calls that fit another "
                           "request as well as their own: stated at most the copy's share of "
                           "such calls right)",
-                          s->p.conf_alike_tie, s->p.cfa_real, s->p.cfa_copy[0],
+                          s->p.conf_alike, s->p.conf_alike_tie, s->p.cfa_real, s->p.cfa_copy[0],
                           s->p.cfa_copy[1], s->p.cfa_capped);
 }

@@ -773,6 +773,8 @@ struct joint {
     unsigned char *cfa_flag; /* conf_alike (joint_cfalike.c): per pair, alike, or NULL */
     double *cfa_stat;       /* conf_alike: the copy's alike rows and right, per link and
                                all links (2 each), or NULL */
+    struct joint_spt *cfa_pts; /* conf_alike=2: the copy's alike rows (stated, right) */
+    uint32_t cfa_np, cfa_cap;
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1178,11 +1178,12 @@ const pb_option joint_options[] = {
      "messages' pairs changed in place, beside the second search's choice; metadata "
      "unp_predict= (joint_unplp.c; docs/joint/loss_late.md \"A predictor of the second "
      "search's free / held choice (h231)\"); default 0"},
-    {"conf_alike", PB_OPT_BOOL, offsetof(joint_params, conf_alike), "0", PB_OPT_NORANGE,
+    {"conf_alike", PB_OPT_INT, offsetof(joint_params, conf_alike), "0", 0, 2,
      "confidences only: a call whose own delay and count fit another candidate request about "
      "as well as its own (within conf_alike_tie nats), or whose best other request holds such "
      "a call of its link, is stated at most the share of such calls the self-calibration's "
-     "copy got right; metadata conf_alike= (joint_cfalike.c; docs/joint/confidence_late.md); "
+     "copy got right (1), or at most the map of those copy rows from stated share to share "
+     "right (2); metadata conf_alike= (joint_cfalike.c; docs/joint/confidence_late.md); "
      "default 0: off"},
     {"conf_alike_tie", PB_OPT_DOUBLE, offsetof(joint_params, conf_alike_tie), "1", 0, 100,
      "conf_alike: the nats within which another candidate fits a call as well as its own "

@@ -1011,7 +1011,7 @@ void joint_thread_rt(joint *s, const double rt[5]);
  * capped at the copy's share right, down their trees; meta: metadata;
  * free: NULL-safe. */
 int joint_cfa_flags(joint *s);
-void joint_cfa_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok);
+void joint_cfa_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok, double c);
 int joint_cfa_apply(joint *s, double *conf);
 int joint_cfa_meta(const joint *s, pb_result *res);
 void joint_cfa_free(joint *s);
