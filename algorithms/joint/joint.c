@@ -1015,6 +1015,7 @@ static void close_one(joint *s)
     joint_llkeep_free(s); /* conf_ll_keep */
     joint_rpinc_free(s); /* repair_incr (joint_rpinc.c) */
     joint_gdamp_free(s); /* greedy_damp (joint_rpdamp.c) */
+    joint_cfa_free(s); /* conf_alike (joint_cfalike.c) */
     free(s->tickx);
     if (s->kids)
         for (uint32_t q = 0; q < s->npairs; q++)

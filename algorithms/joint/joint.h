@@ -666,6 +666,14 @@ typedef struct joint_params {
     int scp_cal;           /* not an option: 1 during the result's calibration */
     double scp_pairs[2], scp_rows[3]; /* not options: full / stage pairs; rows, unsettled
                            (bins, levels) */
+    int conf_alike;     /* [conf_alike] a call whose own delay and count fit another
+                           candidate about as well as its request is stated at most the
+                           copy's share of such calls right; 2 the map of the copy's alike rows
+                           (joint_cfalike.c), 0 */
+    double conf_alike_tie; /* [conf_alike_tie] conf_alike: nats within which the other
+                              candidate fits as well, 1 */
+    size_t cfa_real, cfa_capped; /* not options: conf_alike's real alike rows, rows capped */
+    double cfa_copy[2]; /* not an option: conf_alike's copy alike rows, right */
 } joint_params;
 
 /* The option table over joint_params. */

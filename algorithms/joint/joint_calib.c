@@ -275,6 +275,8 @@ int joint_confidence(joint *s, double *conf)
     s->p.cfr_rows = s->p.cfr_ratio = 0;
     if (rc == PB_OK && s->p.conf_selfcal)
         rc = joint_scopy_selfcal(s, share, conf, raw_shares); /* conf_copy_stage (joint_scopy.c) */
+    if (rc == PB_OK)
+        rc = joint_cfa_apply(s, conf); /* conf_alike (joint_cfalike.c) */
     if (rc == PB_OK && s->p.conf_siblings)
         rc = joint_sibling_cap(s, conf);
     free(share);
@@ -341,6 +343,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
         rc = joint_cfr_meta(s, res);
     if (rc == PB_OK)
         rc = joint_cfmin_meta(s, res); /* conf_ratio_min (joint_cfmin.c) */
+    if (rc == PB_OK)
+        rc = joint_cfa_meta(s, res); /* conf_alike (joint_cfalike.c) */
     if (rc == PB_OK && s->scal_done && s->p.conf_thin_own && s->p.cfn_links)
         rc = pb_result_meta(res, "conf_thin_own=1 thin_links=%d rows_lowered=%d (links without "
                             "a map of their own: stated at most their own few copy rows' map "

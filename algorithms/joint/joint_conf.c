@@ -627,6 +627,8 @@ int joint_call_shares(joint *s, double *share)
         share[p] = s->par[p] == NONE ? 1.0 : 1.0 / (1.0 + share[p] + chainw[p]);
     if (rc == PB_OK)
         rc = orphan_shares(s, share);
+    if (rc == PB_OK)
+        rc = joint_cfa_flags(s); /* conf_alike (joint_cfalike.c) */
     /* without call ids, how sure the pairing of its call and return is */
     double *ps = rc == PB_OK ? malloc(((size_t)n + 1) * sizeof *ps) : NULL;
     if (rc == PB_OK && !ps)

@@ -770,6 +770,11 @@ struct joint {
     double sv_rec[10];      /* sv_lazy's record: 0 state (0 none, 1 early, 2 resumed,
                                3 resumed at once), 1 reason, 2 lead, 3 gain, 4 free mid,
                                5 held end, 6 held mid */
+    unsigned char *cfa_flag; /* conf_alike (joint_cfalike.c): per pair, alike, or NULL */
+    double *cfa_stat;       /* conf_alike: the copy's alike rows and right, per link and
+                               all links (2 each), or NULL */
+    struct joint_spt *cfa_pts; /* conf_alike=2: the copy's alike rows (stated, right) */
+    uint32_t cfa_np, cfa_cap;
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1209,4 +1209,14 @@ const pb_option joint_options[] = {
      "window; the busy test's and late_trust's copies as before; 0: "
      "conf_sim_share (joint_scopy.c; docs/joint/speed_w29.md \"The calibration copy made "
      "small first (h238)\"); default 0"},
+    {"conf_alike", PB_OPT_INT, offsetof(joint_params, conf_alike), "0", 0, 2,
+     "confidences only: a call whose own delay and count fit another candidate request about "
+     "as well as its own (within conf_alike_tie nats), or whose best other request holds such "
+     "a call of its link, is stated at most the share of such calls the self-calibration's "
+     "copy got right (1), or at most the map of those copy rows from stated share to share "
+     "right (2); metadata conf_alike= (joint_cfalike.c; docs/joint/confidence_late.md); "
+     "default 0: off"},
+    {"conf_alike_tie", PB_OPT_DOUBLE, offsetof(joint_params, conf_alike_tie), "1", 0, 100,
+     "conf_alike: the nats within which another candidate fits a call as well as its own "
+     "request; default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1025,5 +1025,16 @@ size_t joint_scopy_budget(joint *s, size_t budget, size_t total, int floor_pairs
 void joint_scopy_check(joint *s, const joint_spt *pts, uint32_t np, const unsigned char *exr,
                        int *rc);
 int joint_scopy_meta(const joint *s, pb_result *res);
+/* joint_cfalike.c, conf_alike: flags: per pair of s, alike (its cheapest
+ * other candidate within conf_alike_tie nats, or holding an alike call of
+ * its link), into s->cfa_flag (joint_call_shares' end); row: copy s2's
+ * row p2 (link l, right or not) counted into s; apply: real alike rows
+ * capped at the copy's share right, down their trees; meta: metadata;
+ * free: NULL-safe. */
+int joint_cfa_flags(joint *s);
+void joint_cfa_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok, double c);
+int joint_cfa_apply(joint *s, double *conf);
+int joint_cfa_meta(const joint *s, pb_result *res);
+void joint_cfa_free(joint *s);
 
 #endif

@@ -1025,6 +1025,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         }
         (*pts)[(*np)++] = (joint_spt){stated, s->pr[i].link, (unsigned char)ok};
         joint_cfr_row(s, s->pr[i].link, stated, tpar[i] == s->par[i]); /* conf_ratio_copy=2 */
+        joint_cfa_row(s, s2, p, s->pr[i].link, ok, stated); /* conf_alike (joint_cfalike.c) */
         if (lk2)
             lk2[p] = s->pr[i].link;
     }
