@@ -53,6 +53,16 @@ extern int joint_rsx_test_off, joint_rsx_test_check;
 extern size_t joint_rsx_test_bad, joint_rsx_test_used, joint_rsx_test_skipped;
 extern double joint_rsx_test_bias, joint_rsx_test_gap;
 
+/* joint_rsx.c (rsx_stop, speed only): 1 when no step of the record ref
+ * from step i to the end (the response: n) has co's return (ro: co
+ * returns, at ror) as its trigger nor a trigger ci's return (ri: at rir)
+ * is later than (so none of those steps' triggers changes in the
+ * exchange), from the least trigger from step i on */
+int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_t co, int ri,
+                   pb_ns rir, uint32_t ci);
+extern int joint_rsx_test_nostop;
+extern size_t joint_rsx_test_stops;
+
 /* joint_model.c: walk_is_lean's answer for request q (the walk takes the
  * lean steps) */
 int joint_walk_lean(const joint *s, uint32_t q);
