@@ -60,7 +60,7 @@ extern double joint_rsx_test_bias, joint_rsx_test_gap;
  * exchange), from the least trigger from step i on */
 int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_t co, int ri,
                    pb_ns rir, uint32_t ci);
-extern int joint_rsx_test_nostop;
+extern int joint_rsx_test_nostop, joint_rsx_test_stopwrong;
 extern size_t joint_rsx_test_stops;
 
 /* joint_model.c: walk_is_lean's answer for request q (the walk takes the

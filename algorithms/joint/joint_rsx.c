@@ -60,6 +60,7 @@ static inline int rsx_tkey_gt(pb_ns ar, uint32_t ai, pb_ns br, uint32_t bi)
 
 int joint_rsx_test_nostop = 0; /* tests: 1 every step from the first scanned (rsx_stop off) */
 size_t joint_rsx_test_stops = 0; /* tests: scans ended early by rsx_stop */
+int joint_rsx_test_stopwrong = 0; /* tests: 1 the stop blind to ci (wrong, on purpose) */
 
 /* rsx_stop: does no step from i to the end have the trigger co (ro: co
  * returns at ror) or one ci's return (ri: at rir) is later than?  The
@@ -73,7 +74,7 @@ int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_
         return 0;
     if (ro && !rsx_tkey_gt(ref->smr[i], ref->smi[i], ror, co))
         return 0;
-    if (ri && rsx_tkey_gt(rir, ci, ref->smr[i], ref->smi[i]))
+    if (ri && !joint_rsx_test_stopwrong && rsx_tkey_gt(rir, ci, ref->smr[i], ref->smi[i]))
         return 0;
     joint_rsx_test_stops++;
     return 1;
