@@ -246,7 +246,9 @@ static double step_bound_at(joint *s, uint32_t q, struct joint_bnb *B, const uin
         pb_ns dl = t - mt;
         double x = (double)dl < s->dmin ? s->dmin : (double)dl;
         double lx = log(x);
-        uint32_t b0 = dbin(s, dl < 0 ? 0 : dl);
+        /* bnb_bin_ln (speed only): the bin from lx without a second
+         * logarithm (dbin_ln: the same bin as dbin, always) */
+        uint32_t b0 = dbin_ln(s, dl < 0 ? 0 : dl, lx);
         double bg = s->bg - lx; /* the background */
         v = bg > v ? bg : v;
         for (uint32_t j = 0; j < nt; j++) {
