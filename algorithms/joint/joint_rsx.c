@@ -209,9 +209,19 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
         for (uint32_t i = lo; i <= n; i++) {
             /* rsx_stop (speed only): no step from i on has co as its
              * trigger, nor one earlier than ci's return (the least
-             * trigger from i on, the record's smr/smi): none changes */
-            if (joint_rsx_stop(ref, i, ro, po->rr, co, ri, pi->rr, ci))
+             * trigger from i on, the record's smr/smi): none changes,
+             * their terms are the record's */
+            if (joint_rsx_stop(ref, i, ro, po->rr, co, ri, pi->rr, ci)) {
+                /* the steps left keep their terms; a call of another
+                 * service among them still refuses the bound, as the
+                 * scan did (the same bounds made) */
+                for (uint32_t j = i; j < n; j++) {
+                    const jpair *px = &s->pr[ref->k[j]];
+                    if (ref->k[j] != co && px->call != NONE && s->link_src[px->link] != b)
+                        return 0;
+                }
                 break;
+            }
             if (i == n && (open_end || late))
                 break;
             pb_ns t;
