@@ -155,7 +155,7 @@ static inline int rsx_whole(const joint *s, uint32_t c)
 }
 
 int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec *ref, uint32_t co,
-                   uint32_t ci, double *ub)
+                   uint32_t ci, int pure, double *ub)
 {
     if (joint_rsx_test_off || joint_walk_test_force != 0)
         return 0;
@@ -214,8 +214,9 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
             if (joint_rsx_stop(ref, i, ro, po->rr, co, ri, pi->rr, ci)) {
                 /* the steps left keep their terms; a call of another
                  * service among them still refuses the bound, as the
-                 * scan did (the same bounds made) */
-                for (uint32_t j = i; j < n; j++) {
+                 * scan did (the same bounds made; pure: the list has
+                 * none) */
+                for (uint32_t j = i; !pure && j < n; j++) {
                     const jpair *px = &s->pr[ref->k[j]];
                     if (ref->k[j] != co && px->call != NONE && s->link_src[px->link] != b)
                         return 0;
