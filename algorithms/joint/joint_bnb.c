@@ -113,6 +113,9 @@ struct joint_bnb {
      * above ledmin */
     double *ledge, ledmin, lebin;
     uint32_t lenb;
+    /* bnb_cut_pre (speed only): the least return of set[a..m) per a (INT64_MAX:
+     * none), made once per re-split */
+    pb_ns rlo[JOINT_RESPLIT_MAX + 1];
 };
 
 double joint_bnb_test_bias = 0;
@@ -243,7 +246,9 @@ static double step_bound_at(joint *s, uint32_t q, struct joint_bnb *B, const uin
         pb_ns dl = t - mt;
         double x = (double)dl < s->dmin ? s->dmin : (double)dl;
         double lx = log(x);
-        uint32_t b0 = dbin(s, dl < 0 ? 0 : dl);
+        /* bnb_bin_ln (speed only): the bin from lx without a second
+         * logarithm (dbin_ln: the same bin as dbin, always) */
+        uint32_t b0 = dbin_ln(s, dl < 0 ? 0 : dl, lx);
         double bg = s->bg - lx; /* the background */
         v = bg > v ? bg : v;
         for (uint32_t j = 0; j < nt; j++) {
@@ -570,11 +575,9 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
                           uint32_t rmask, const joint_wrec *r0, const joint_wrec *r1, double bsf,
                           double *vb)
 {
-    /* the least return of a call that may differ from the reference */
-    pb_ns lo = INT64_MAX;
-    for (uint32_t t = a; t < m; t++)
-        if (s->pr[set[t]].ret != NONE && s->pr[set[t]].rr < lo)
-            lo = s->pr[set[t]].rr;
+    /* the least return of a call that may differ from the reference
+     * (bnb_cut_pre: the suffix's, made once per re-split) */
+    const pb_ns lo = B->rlo[a];
     double base = 0;
     uint32_t clo[2][JOINT_RESPLIT_MAX], cfr[2][JOINT_RESPLIT_MAX];
     double cmx[2][JOINT_RESPLIT_MAX];
@@ -582,9 +585,10 @@ static uint32_t first_cut(joint *s, struct joint_bnb *B, uint32_t q1, uint32_t q
         const joint_wrec *r = side ? r1 : r0;
         /* the reference's list before set[a]: its exact steps while no
          * return of a call that may differ was received */
-        uint32_t P = B->fb[side][a];
-        for (uint32_t t = 0; t < a; t++)
-            P += ((rmask >> t) & 1u) == (uint32_t)side;
+        /* bnb_cut_pre: the reference's shared calls below a on this side,
+         * counted by table (at most JOINT_RESPLIT_MAX bits) */
+        const uint32_t rb = joint_rs_bits8(rmask & ((1u << a) - 1u));
+        uint32_t P = B->fb[side][a] + (side ? rb : a - rb);
         uint32_t i0 = P;
         while (i0 > 0 && r->mx[i0] >= lo)
             i0--;
@@ -749,6 +753,12 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
         return rc;
     for (int i = 0; i < 2; i++)
         B->w[i][0].valid = B->w[i][1].valid = 0;
+    /* bnb_cut_pre: first_cut's least return of set[a..m), every a */
+    B->rlo[m] = INT64_MAX;
+    for (uint32_t t = m; t-- > 0;) {
+        const jpair *x = &s->pr[set[t]];
+        B->rlo[t] = x->ret != NONE && x->rr < B->rlo[t + 1] ? x->rr : B->rlo[t + 1];
+    }
     /* rs_cut_fill (speed only): every split -INFINITY first, so a cut
      * subtree is passed over whole (the values it would write) */
     for (uint32_t x = 0; x < (1u << m); x++)

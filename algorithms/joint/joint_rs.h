@@ -46,12 +46,23 @@ int joint_rsb_colmax(joint *s, struct joint_rsb **R, uint32_t q, uint32_t ol, do
 /* joint_rsx.c (speed only): an upper bound of the estimate of request q's
  * list in the record ref (of q, valid) with call co (in it) taken out and
  * call ci (not in it, of co's link) put in, for an exchange of the
- * re-split: 1 and *ub, or 0 (no bound: estimate it) */
+ * re-split: 1 and *ub, or 0 (no bound: estimate it).  pure: no call of
+ * the list with an output is of another service than q's (rsx_stop) */
 int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec *ref, uint32_t co,
-                   uint32_t ci, double *ub);
+                   uint32_t ci, int pure, double *ub);
 extern int joint_rsx_test_off, joint_rsx_test_check;
 extern size_t joint_rsx_test_bad, joint_rsx_test_used, joint_rsx_test_skipped;
 extern double joint_rsx_test_bias, joint_rsx_test_gap;
+
+/* joint_rsx.c (rsx_stop, speed only): 1 when no step of the record ref
+ * from step i to the end (the response: n) has co's return (ro: co
+ * returns, at ror) as its trigger nor a trigger ci's return (ri: at rir)
+ * is later than (so none of those steps' triggers changes in the
+ * exchange), from the least trigger from step i on */
+int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_t co, int ri,
+                   pb_ns rir, uint32_t ci);
+extern int joint_rsx_test_nostop, joint_rsx_test_stopwrong;
+extern size_t joint_rsx_test_stops;
 
 /* joint_model.c: walk_is_lean's answer for request q (the walk takes the
  * lean steps) */

@@ -58,6 +58,28 @@ static inline int rsx_tkey_gt(pb_ns ar, uint32_t ai, pb_ns br, uint32_t bi)
     return ar > br || (ar == br && ai > bi);
 }
 
+int joint_rsx_test_nostop = 0; /* tests: 1 every step from the first scanned (rsx_stop off) */
+size_t joint_rsx_test_stops = 0; /* tests: scans ended early by rsx_stop */
+int joint_rsx_test_stopwrong = 0; /* tests: 1 the stop blind to ci (wrong, on purpose) */
+
+/* rsx_stop: does no step from i to the end have the trigger co (ro: co
+ * returns at ror) or one ci's return (ri: at rir) is later than?  The
+ * least trigger from step i on is (smr[i], smi[i]) (joint_model.c): when
+ * it is above co's, no later trigger is co's; when ci's is not above it,
+ * ci's is above none.  Steps past it keep their trigger and their term */
+int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_t co, int ri,
+                   pb_ns rir, uint32_t ci)
+{
+    if (joint_rsx_test_nostop)
+        return 0;
+    if (ro && !rsx_tkey_gt(ref->smr[i], ref->smi[i], ror, co))
+        return 0;
+    if (ri && !joint_rsx_test_stopwrong && rsx_tkey_gt(rir, ci, ref->smr[i], ref->smi[i]))
+        return 0;
+    joint_rsx_test_stops++;
+    return 1;
+}
+
 /* the exact term of a step with output time t, output column ol, own call
  * self (NONE: the response) in q's list with co out and ci in; 0 and the
  * term, or 1 (a trigger of another service: no bound) */
@@ -133,7 +155,7 @@ static inline int rsx_whole(const joint *s, uint32_t c)
 }
 
 int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec *ref, uint32_t co,
-                   uint32_t ci, double *ub)
+                   uint32_t ci, int pure, double *ub)
 {
     if (joint_rsx_test_off || joint_walk_test_force != 0)
         return 0;
@@ -185,6 +207,22 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
                 hi = md;
         }
         for (uint32_t i = lo; i <= n; i++) {
+            /* rsx_stop (speed only): no step from i on has co as its
+             * trigger, nor one earlier than ci's return (the least
+             * trigger from i on, the record's smr/smi): none changes,
+             * their terms are the record's */
+            if (joint_rsx_stop(ref, i, ro, po->rr, co, ri, pi->rr, ci)) {
+                /* the steps left keep their terms; a call of another
+                 * service among them still refuses the bound, as the
+                 * scan did (the same bounds made; pure: the list has
+                 * none) */
+                for (uint32_t j = i; !pure && j < n; j++) {
+                    const jpair *px = &s->pr[ref->k[j]];
+                    if (ref->k[j] != co && px->call != NONE && s->link_src[px->link] != b)
+                        return 0;
+                }
+                break;
+            }
             if (i == n && (open_end || late))
                 break;
             pb_ns t;

@@ -363,6 +363,10 @@ struct rsmerge {
     uint32_t pos[2][JOINT_RESPLIT_LOCAL], *fcnt, nfix[2], m;
     int ok;
     struct joint_rsb *rsb; /* rs_bound's cache (joint_rsbound.c) */
+    /* rsx_stop (joint_rsx.c): per side, no call of its merged list with an
+     * output is of another service than its request's (b: that service) */
+    int pure[2]; /* -1: not found yet */
+    uint32_t svc[2];
 };
 typedef struct rsmerge rsmerge;
 
@@ -372,7 +376,8 @@ static int by_call(const joint *s, uint32_t a, uint32_t b)
 }
 
 static int rsmerge_prep(joint *s, rsmerge *M, const uint32_t *f1, uint32_t n1,
-                        const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m)
+                        const uint32_t *f2, uint32_t n2, const uint32_t *set, uint32_t m,
+                        const uint32_t b[2])
 {
     M->ok = 0;
     for (uint32_t t = 1; t < m; t++)
@@ -398,6 +403,8 @@ static int rsmerge_prep(joint *s, rsmerge *M, const uint32_t *f1, uint32_t n1,
         uint32_t n = joint_resplit_list(s, side ? f2 : f1, side ? n2 : n1, set, m,
                                         side ? all_mask : 0, side, o);
         uint32_t *fc = M->fcnt + side * (half + 1), nf = 0;
+        M->pure[side] = -1; /* found at rsx_bound's first use (rsmerge_pure) */
+        M->svc[side] = b[side];
         for (uint32_t i = 0, j = 0; i < n; i++) {
             fc[i] = nf;
             if (j < m && o[i] == set[j]) {
@@ -523,6 +530,23 @@ static int side_est(joint *s, uint32_t q, const uint32_t *e, uint32_t n, const j
     return rc;
 }
 
+/* rsx_stop: the side's pure flag, found once per re-split */
+static int rsmerge_pure(const joint *s, rsmerge *M, uint32_t side)
+{
+    if (M->pure[side] < 0) {
+        const uint32_t *o = M->all + side * M->half;
+        M->pure[side] = 1;
+        for (uint32_t i = 0; i < M->n[side]; i++) {
+            const jpair *x = &s->pr[o[i]];
+            if (x->call != NONE && s->link_src[x->link] != M->svc[side]) {
+                M->pure[side] = 0;
+                break;
+            }
+        }
+    }
+    return M->pure[side];
+}
+
 /* rs_xbound (joint_rsx.c): an exchange of two calls from the record's
  * split (mask differs from it in one call out of each side) bounded from
  * both sides' records: PB_OK and *u when the exchange is left out (it
@@ -545,8 +569,8 @@ static int rsx_bound(joint *s, uint32_t q1, uint32_t q2, const uint32_t *set, ui
         return 1;
     /* set[t] leaves q1 for q2, set[v] leaves q2 for q1 */
     double u1 = 0, u2 = 0;
-    if (!joint_rsx_swap(s, &M->rsb, q1, &ref[0], set[t], set[v], &u1) ||
-        !joint_rsx_swap(s, &M->rsb, q2, &ref[1], set[v], set[t], &u2))
+    if (!joint_rsx_swap(s, &M->rsb, q1, &ref[0], set[t], set[v], rsmerge_pure(s, M, 0), &u1) ||
+        !joint_rsx_swap(s, &M->rsb, q2, &ref[1], set[v], set[t], rsmerge_pure(s, M, 1), &u2))
         return 1;
     joint_rsx_test_used++;
     const double w = u1 + u2;
@@ -830,7 +854,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                       ((size_t)(k1->n + k2->n) << m) >= JOINT_PRUNE_MIN;
     s->wresume = k1->n + k2->n >= JOINT_RESUME_MIN || prune;
     s->rsm->ok = 0; /* small requests: merged for each split, as cheap */
-    if (s->wresume && (*rcp = rsmerge_prep(s, s->rsm, f1, n1, f2, n2, set, m)) != PB_OK)
+    const uint32_t svc[2] = {s->pr[q1].callee, s->pr[q2].callee};
+    if (s->wresume && (*rcp = rsmerge_prep(s, s->rsm, f1, n1, f2, n2, set, m, svc)) != PB_OK)
         return 0;
     if (!local) {
         /* every split scored first, in the order of joint_gray_mask (each

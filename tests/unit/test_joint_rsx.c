@@ -132,10 +132,62 @@ TEST(exchange_bounds_too_low_change_results)
     CHECK(c.bad > 0);
 }
 
+/* rsx_stop (joint_rsx.c): the bound's scan of the steps ends where the
+ * record's least trigger from a step on shows that no later step's
+ * trigger changes.  With and without the stop: the same bounds made, the
+ * same exchanges left out, the same results; with check, none below its
+ * estimate and within rounding of it.  A stop blind to ci's return (wrong,
+ * on purpose) leaves out steps ci triggers: bounds fall below their
+ * estimates or away from them, and it is caught. */
+static void stop_run(joint_test_bound *c, int nostop, int wrong, int *bad)
+{
+    joint_rsx_test_nostop = nostop;
+    joint_rsx_test_stopwrong = wrong;
+    joint_rsx_test_check = 1;
+    joint_rsx_test_gap = 0;
+    *bad = joint_test_differing(&cases, c, wrong);
+    joint_rsx_test_check = 0;
+    joint_rsx_test_nostop = 0;
+    joint_rsx_test_stopwrong = 0;
+}
+
+TEST(exchange_scan_stops_change_nothing)
+{
+    joint_test_bound a = BOUND_OF(), b = BOUND_OF();
+    int bad_a = 0, bad_b = 0;
+    stop_run(&a, 1, 0, &bad_a);
+    const double gap_a = joint_rsx_test_gap;
+    joint_rsx_test_stops = 0;
+    stop_run(&b, 0, 0, &bad_b);
+    const double gap_b = joint_rsx_test_gap;
+    printf("# without the stop: %zu bounds, %zu left out, gap %.3g; with it: %zu bounds, %zu "
+           "left out, gap %.3g, %zu scans stopped early\n", a.used, a.skipped, gap_a, b.used,
+           b.skipped, gap_b, joint_rsx_test_stops);
+    CHECK_INT(bad_a, 0);
+    CHECK_INT(bad_b, 0);
+    CHECK(a.bad == 0 && b.bad == 0);
+    CHECK(a.used == b.used);
+    CHECK(a.skipped == b.skipped);
+    CHECK(gap_b < 1e-6);
+    CHECK(joint_rsx_test_stops > 100);
+}
+
+TEST(a_wrong_scan_stop_is_caught)
+{
+    joint_test_bound c = BOUND_OF();
+    int bad = 0;
+    stop_run(&c, 0, 1, &bad);
+    printf("# stop blind to ci: %zu bounds below their estimate, largest excess %.3g nats, %d "
+           "of 8 cases differ\n", c.bad, joint_rsx_test_gap, bad);
+    CHECK(c.bad > 0 || joint_rsx_test_gap > 1e-6);
+}
+
 int main(void)
 {
     RUN(bounded_exchanges_choose_the_same);
     RUN(bounded_exchanges_with_the_durations_term);
     RUN(exchange_bounds_too_low_change_results);
+    RUN(exchange_scan_stops_change_nothing);
+    RUN(a_wrong_scan_stop_is_caught);
     return pbtest_exit();
 }
