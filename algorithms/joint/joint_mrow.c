@@ -127,10 +127,13 @@ static void drop(joint *s, int w, uint32_t k)
 
 void joint_mrow_newkey(joint *s, uint32_t k)
 {
-    drop(s, 0, k);
-    s->hrow[k].c = 0.0;
-    drop(s, 1, k);
-    s->lrow[k].c = s->bg;
+    /* a key made again after joint_select's model reset keeps its rooms
+     * (the refit rewrites the density row before any read; the counts'
+     * room is cleared): the rows are not laid out twice */
+    joint_mrow *r = &s->hrow[k];
+    if (r->n)
+        memset(s->hist + r->bz + r->lo, 0, (size_t)r->n * sizeof *s->hist);
+    r->c = 0.0;
 }
 
 int joint_mrow_failed(const joint *s)
@@ -202,7 +205,7 @@ void joint_mrow_hclear(joint *s)
             memset(s->hist + r->bz + s->hlo[k], 0,
                    (size_t)(s->hhi[k] - s->hlo[k] + 1) * sizeof *s->hist);
     }
-    if (!m || m->used[0] <= 2 * m->live[0] + s->nb + 4096)
+    if (!m || m->used[0] <= m->live[0] + m->live[0] / 2 + s->nb + 4096)
         return;
     /* afresh: the rooms of the keys in use, every cell 0 */
     size_t live = 0;
@@ -311,6 +314,19 @@ int joint_lf_put(joint *s, uint32_t k, uint32_t a, uint32_t b, double c)
     return PB_OK;
 }
 
+int joint_lf_put_range(joint *s, uint32_t k, uint32_t a, uint32_t b, double c)
+{
+    const double *buf = s->mpool->lfb;
+    while (a <= b && memcmp(&buf[a], &c, sizeof c) == 0)
+        a++;
+    while (b > a && memcmp(&buf[b], &c, sizeof c) == 0)
+        b--;
+    if (a > b)
+        return joint_lf_put(s, k, 1, 0, c);
+    /* the trimmed ends hold c in the scratch already (lz: its fill) */
+    return joint_lf_put(s, k, a, b, c);
+}
+
 int joint_lf_put_trim(joint *s, uint32_t k, double c)
 {
     struct joint_mpool *m = s->mpool;
@@ -330,7 +346,7 @@ int joint_lf_put_trim(joint *s, uint32_t k, double c)
 int joint_mrow_lcompact(joint *s)
 {
     struct joint_mpool *m = s->mpool;
-    if (!m || m->used[1] <= 2 * m->live[1] + s->nb + 4096)
+    if (!m || m->used[1] <= m->live[1] + m->live[1] / 2 + s->nb + 4096)
         return PB_OK;
     size_t live = 0;
     for (uint32_t k = 0; k < s->nkeys; k++)
@@ -361,4 +377,53 @@ int joint_mrow_lcompact(joint *s)
 size_t joint_mrow_cells(const joint *s, int which)
 {
     return s->mpool ? s->mpool->used[which ? 1 : 0] : 0;
+}
+
+void joint_mrow_lf_rows(const joint *s, double *out)
+{
+    for (uint32_t k = 0; k < s->nkeys; k++)
+        for (uint32_t b = 0; b < s->nb; b++)
+            out[(size_t)k * s->nb + b] = joint_lf_at(s, k, b);
+}
+
+long joint_mrow_lf_diff(const joint *s, uint32_t k0, uint32_t k1, const double *rows)
+{
+    long d = 0;
+    for (uint32_t k = k0; k < k1; k++)
+        for (uint32_t b = 0; b < s->nb; b++) {
+            double v = joint_lf_at(s, k, b);
+            d += memcmp(&v, &rows[(size_t)(k - k0) * s->nb + b], sizeof v) != 0;
+        }
+    return d;
+}
+
+int joint_mrow_lf_same(const joint *a, const joint *b)
+{
+    if (a->nkeys != b->nkeys || a->nb != b->nb)
+        return 0;
+    for (uint32_t k = 0; k < a->nkeys; k++)
+        for (uint32_t i = 0; i < a->nb; i++) {
+            double x = joint_lf_at(a, k, i), y = joint_lf_at(b, k, i);
+            if (memcmp(&x, &y, sizeof x))
+                return 0;
+        }
+    return 1;
+}
+
+double *joint_lf_cell(joint *s, uint32_t k, uint32_t b)
+{
+    const joint_mrow *r = &s->lrow[k];
+    return b - r->lo < r->n ? s->logf + r->bz + b : NULL;
+}
+
+void joint_mrow_test_drop(joint *s)
+{
+    if (!s->mpool)
+        return;
+    for (uint32_t k = 0; k < s->mpool->kcap; k++) {
+        const double c = s->lrow[k].c;
+        /* the counts kept: only logf's rooms go (hist's hold counts) */
+        drop(s, 1, k);
+        s->lrow[k].c = c;
+    }
 }

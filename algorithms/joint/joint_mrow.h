@@ -52,7 +52,8 @@ const double *joint_lf_dense(const joint *s, uint32_t k);
 /* the per-key rows' room to cap keys (joint_model.c's growth, key_room).
  * PB_OK or PB_ENOMEM */
 int joint_mrow_keys(joint *s, uint32_t cap);
-/* a new key k: no delay, its density row unset (the refit sets it) */
+/* a new key k: no count (its room, if any, cleared); its density row as
+ * it was (the refit that made the key sets it before any read) */
 void joint_mrow_newkey(joint *s, uint32_t k);
 /* hist's row of key k grown to hold bins [a, b] (a <= b < nb), its
  * counts kept; returns pool + bz (cells a..b writable until the next
@@ -85,6 +86,9 @@ void joint_mrow_hdense_done(joint *s, uint32_t k);
  * key k's row (c outside), then puts lz back there.  PB_OK or PB_ENOMEM */
 double *joint_mrow_lfbuf(joint *s, double lz);
 int joint_lf_put(joint *s, uint32_t k, uint32_t a, uint32_t b, double c);
+/* joint_lf_put of [a, b] less its ends equal (bit for bit) to c: the
+ * same bins read (c must be the scratch's fill, lz) */
+int joint_lf_put_range(joint *s, uint32_t k, uint32_t a, uint32_t b, double c);
 /* the same, the row trimmed of its leading and trailing bins equal (bit
  * for bit) to c, every bin of the scratch put back to lz */
 int joint_lf_put_trim(joint *s, uint32_t k, double c);
@@ -93,6 +97,16 @@ int joint_lf_put_trim(joint *s, uint32_t k, double c);
 int joint_mrow_lcompact(joint *s);
 /* cells the two pools hold (tests, stderr-free) */
 size_t joint_mrow_cells(const joint *s, int which);
+/* tests: every key's logf row, densely (out: nkeys x nb); the bins of
+ * keys [k0, k1) that differ (bit for bit) from rows (dense, from key
+ * k0); bin b's cell of key k's logf row when the room holds it, else
+ * NULL; the rooms of every row dropped (each is laid out again by the
+ * next refit or count) */
+void joint_mrow_lf_rows(const joint *s, double *out);
+long joint_mrow_lf_diff(const joint *s, uint32_t k0, uint32_t k1, const double *rows);
+int joint_mrow_lf_same(const joint *a, const joint *b);
+double *joint_lf_cell(joint *s, uint32_t k, uint32_t b);
+void joint_mrow_test_drop(joint *s);
 /* test hook: nonzero makes joint_lf_at's constant wrong outside a row's
  * room (lz read as lz + 1): results must then differ */
 extern int joint_mrow_test_wrongc;
