@@ -38,7 +38,9 @@ int joint_mrow_test_wrongc = 0;
 struct joint_mpool {
     size_t used[2], cap[2], live[2]; /* per pool (0 hist, 1 logf): cells in use
                                         (the nb first unused), room, rooms' cells */
-    uint32_t kcap;                   /* keys hrow / lrow hold */
+    uint32_t kcap;                   /* keys hrow / lrow hold room for */
+    uint32_t kinit;                  /* rows [0, kinit) set (the others never
+                                        touched: a reservation stays virtual) */
     int failed;                      /* a hist growth failed (ENOMEM) */
     double lz;                       /* lfb's fill */
     int lz_set;
@@ -108,10 +110,6 @@ int joint_mrow_keys(joint *s, uint32_t cap)
     if (!l)
         return PB_ENOMEM;
     s->lrow = l;
-    for (uint32_t k = m->kcap; k < cap; k++) {
-        h[k] = (joint_mrow){0, 0, 0, 0.0};
-        l[k] = (joint_mrow){0, 0, 0, s->bg};
-    }
     m->kcap = cap;
     return PB_OK;
 }
@@ -130,6 +128,11 @@ void joint_mrow_newkey(joint *s, uint32_t k)
     /* a key made again after joint_select's model reset keeps its rooms
      * (the refit rewrites the density row before any read; the counts'
      * room is cleared): the rows are not laid out twice */
+    struct joint_mpool *m = s->mpool;
+    for (; m->kinit <= k; m->kinit++) { /* keys are made in order */
+        s->hrow[m->kinit] = (joint_mrow){0, 0, 0, 0.0};
+        s->lrow[m->kinit] = (joint_mrow){0, 0, 0, s->bg};
+    }
     joint_mrow *r = &s->hrow[k];
     if (r->n)
         memset(s->hist + r->bz + r->lo, 0, (size_t)r->n * sizeof *s->hist);
@@ -215,7 +218,7 @@ void joint_mrow_hclear(joint *s)
     if (!q)
         return; /* the old pool stays as it is (cleared) */
     size_t at = s->nb;
-    for (uint32_t k = 0; k < m->kcap; k++) {
+    for (uint32_t k = 0; k < m->kinit; k++) {
         joint_mrow *r = &s->hrow[k];
         if (k >= s->nkeys || !r->n) {
             r->n = 0;
@@ -356,7 +359,7 @@ int joint_mrow_lcompact(joint *s)
     if (!q)
         return PB_OK; /* the old pool stays (it holds the same rows) */
     size_t at = s->nb;
-    for (uint32_t k = 0; k < m->kcap; k++) {
+    for (uint32_t k = 0; k < m->kinit; k++) {
         joint_mrow *r = &s->lrow[k];
         if (k >= s->nkeys || !r->n) {
             r->n = 0;
@@ -420,7 +423,7 @@ void joint_mrow_test_drop(joint *s)
 {
     if (!s->mpool)
         return;
-    for (uint32_t k = 0; k < s->mpool->kcap; k++) {
+    for (uint32_t k = 0; k < s->mpool->kinit; k++) {
         const double c = s->lrow[k].c;
         /* the counts kept: only logf's rooms go (hist's hold counts) */
         drop(s, 1, k);
