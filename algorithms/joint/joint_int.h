@@ -338,13 +338,14 @@ struct joint {
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
-    double *hist, *logf, *kstat;
+    double *hist, *logf, *kstat; /* hist, logf: pools of rows by range (joint_mrow.h) */
     double *hraw;           /* the last fit's raw counts and sums: joint_memraw.c's pool */
     uint32_t hraw_cap, hraw_valid;
     uint32_t *hlo, *hhi;    /* per key: hist's filled bins lie in [hlo, hhi] (empty when
                                hlo > hhi); hist is zero elsewhere (speed only) */
     uint32_t *rlo, *rhi;    /* per key: the same of hraw's histogram */
-    struct joint_mrow *hrow, *lrow; /* per key: hist's and logf's rows in those pools (joint_mrow.h) */
+    struct joint_mrow *hrow, *lrow; /* per key: hist's and logf's rows in those
+                               pools (joint_mrow.h) */
     struct joint_mpool *mpool; /* the two pools' bookkeeping and scratch (joint_mrow.c) */
     uint32_t *cnt_off;      /* per in link: offset into cnt (cells x KMAX+1) */
     double *cnt, *cntlp;

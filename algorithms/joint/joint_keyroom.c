@@ -5,7 +5,8 @@
  * wave (h156)").
  *
  * The model's per-key arrays (joint_model.c: the histogram and density
- * rows, nb doubles each, the means, sums and ranges) grow by doubling as
+ * rows' index -- the rows themselves are pools that grow with what the
+ * keys hold, joint_mrow.c -- the means, sums and ranges) grow by doubling as
  * the first refits meet new keys (delays keyed by incoming link, trigger
  * and outgoing link).  Every search of a run is a new joint, so each
  * grows them from one row: about ten doublings, each copying every row
