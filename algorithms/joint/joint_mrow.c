@@ -36,12 +36,13 @@
 int joint_mrow_test_wrongc = 0;
 
 struct joint_mpool {
+    int failed;                      /* a hist growth failed (ENOMEM): first, read
+                                        by joint_mrow_failed (joint_mrow.h) */
     size_t used[2], cap[2], live[2]; /* per pool (0 hist, 1 logf): cells in use
                                         (the nb first unused), room, rooms' cells */
     uint32_t kcap;                   /* keys hrow / lrow hold room for */
     uint32_t kinit;                  /* rows [0, kinit) set (the others never
                                         touched: a reservation stays virtual) */
-    int failed;                      /* a hist growth failed (ENOMEM) */
     double lz;                       /* lfb's fill */
     int lz_set;
     double *dense, *hd, *lfb, *dummy; /* nb doubles each, after the struct */
@@ -139,10 +140,6 @@ void joint_mrow_newkey(joint *s, uint32_t k)
     r->c = 0.0;
 }
 
-int joint_mrow_failed(const joint *s)
-{
-    return s->mpool && s->mpool->failed;
-}
 
 void joint_mrow_hgrow(joint *s, uint32_t k, uint32_t a, uint32_t b)
 {

@@ -61,7 +61,10 @@ void joint_mrow_newkey(joint *s, uint32_t k);
  * nonzero (the caller returns PB_ENOMEM) */
 double *joint_hist_span(joint *s, uint32_t k, uint32_t a, uint32_t b);
 void joint_mrow_hgrow(joint *s, uint32_t k, uint32_t a, uint32_t b); /* the slow path */
-int joint_mrow_failed(const joint *s);
+static inline int joint_mrow_failed(const joint *s)
+{
+    return s->mpool && *(const int *)(const void *)s->mpool; /* its first field */
+}
 
 /* bin b of key k's hist, to add to */
 static inline __attribute__((always_inline)) double *joint_hist_cell(joint *s, uint32_t k,
