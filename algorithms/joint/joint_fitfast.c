@@ -160,7 +160,7 @@ static int ff_reach(joint *s, uint32_t k, uint32_t a, uint32_t b)
     joint_ff *f = s->ff;
     f->flo[k] = a;
     f->fhi[k] = b;
-    return a > b ? joint_lf_put(s, k, a, b, f->lz) : joint_lf_put_range(s, k, a, b, f->lz);
+    return joint_lf_put(s, k, a, b, f->lz);
 }
 
 static int ff_body(joint *s, uint32_t k, const double *h, double *lf, uint32_t lo, uint32_t hi,

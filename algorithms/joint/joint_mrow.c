@@ -314,19 +314,6 @@ int joint_lf_put(joint *s, uint32_t k, uint32_t a, uint32_t b, double c)
     return PB_OK;
 }
 
-int joint_lf_put_range(joint *s, uint32_t k, uint32_t a, uint32_t b, double c)
-{
-    const double *buf = s->mpool->lfb;
-    while (a <= b && memcmp(&buf[a], &c, sizeof c) == 0)
-        a++;
-    while (b > a && memcmp(&buf[b], &c, sizeof c) == 0)
-        b--;
-    if (a > b)
-        return joint_lf_put(s, k, 1, 0, c);
-    /* the trimmed ends hold c in the scratch already (lz: its fill) */
-    return joint_lf_put(s, k, a, b, c);
-}
-
 int joint_lf_put_trim(joint *s, uint32_t k, double c)
 {
     struct joint_mpool *m = s->mpool;

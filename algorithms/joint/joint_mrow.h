@@ -89,9 +89,6 @@ void joint_mrow_hdense_done(joint *s, uint32_t k);
  * key k's row (c outside), then puts lz back there.  PB_OK or PB_ENOMEM */
 double *joint_mrow_lfbuf(joint *s, double lz);
 int joint_lf_put(joint *s, uint32_t k, uint32_t a, uint32_t b, double c);
-/* joint_lf_put of [a, b] less its ends equal (bit for bit) to c: the
- * same bins read (c must be the scratch's fill, lz) */
-int joint_lf_put_range(joint *s, uint32_t k, uint32_t a, uint32_t b, double c);
 /* the same, the row trimmed of its leading and trailing bins equal (bit
  * for bit) to c, every bin of the scratch put back to lz */
 int joint_lf_put_trim(joint *s, uint32_t k, double c);
