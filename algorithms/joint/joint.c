@@ -1023,6 +1023,7 @@ static void close_one(joint *s)
     void *f[] = {s->pr, s->pair_of_msg, s->cand_off, s->cand, s->par, s->kids,
                  s->link_src, s->link_dst, s->out_off, s->out_links, s->link_local,
                  s->cnt_off, s->cnt, s->cntlp, s->allowed, s->hist, s->logf, s->kstat,
+                 s->hrow, s->lrow, s->mpool, /* joint_mrow.c */
                  s->scratch, s->edit, s->ccount, s->stamp, s->loc, s->loc2, s->rqlist,
                  s->uf, s->comp_cnt, s->comp_ord, s->cbuf, s->rbuf, s->chbuf,
                  s->bylink, s->bylink_off, s->rank_link, s->dk_off, s->dk_key, s->dk_par, s->logc,

@@ -163,7 +163,7 @@ static const double *key_row(joint *s, struct joint_bnb *B, uint32_t k)
     const uint32_t nb = s->nb;
     if (B->gen[k] != s->fit_gen + 1) {
         double *row = B->sm + (size_t)k * nb;
-        const double *lf = s->logf + (size_t)k * nb;
+        const double *lf = joint_lf_dense(s, k);
         /* bnb_step_keys: the edges computed once for these bins (the same
          * numbers: they read only dmin, the bin width and b) */
         const double *le = NULL;
@@ -214,10 +214,9 @@ static const double *key_row(joint *s, struct joint_bnb *B, uint32_t k)
 static inline double key_max(joint *s, struct joint_bnb *B, uint32_t k, double lx, uint32_t b0)
 {
     const double *row = key_row(s, B, k);
-    const double *lf = s->logf + (size_t)k * s->nb;
-    double v = lf[b0] - lx;
-    if (b0 > 0 && lf[b0 - 1] - lx > v)
-        v = lf[b0 - 1] - lx; /* a bin edge rounded either way */
+    double v = joint_lf_at(s, k, b0) - lx;
+    if (b0 > 0 && joint_lf_at(s, k, b0 - 1) - lx > v)
+        v = joint_lf_at(s, k, b0 - 1) - lx; /* a bin edge rounded either way */
     if (b0 + 1 < s->nb && row[b0 + 1] > v)
         v = row[b0 + 1];
     return v;

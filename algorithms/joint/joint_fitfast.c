@@ -153,26 +153,18 @@ int joint_ff_begin(joint *s)
     return PB_OK;
 }
 
-/* row k: lz on the bins it last reached outside [a, b] (a > b: every
- * bin it reached); it now reaches [a, b] */
-static void ff_reach(joint *s, uint32_t k, uint32_t a, uint32_t b)
+/* row k now reaches [a, b] (a > b: no bin): lz elsewhere (joint_mrow.c
+ * stores the row so, from the scratch row the density was written to) */
+static int ff_reach(joint *s, uint32_t k, uint32_t a, uint32_t b)
 {
     joint_ff *f = s->ff;
-    double *lf = s->logf + (size_t)k * s->nb;
-    const uint32_t lo = f->flo[k], hi = f->fhi[k];
-    if (lo <= hi) {
-        /* [lo, hi] less [a, b]: below a, above b (all of it when a > b) */
-        uint32_t e1 = a > b ? hi : (a == 0 ? 0 : a - 1 < hi ? a - 1 : hi);
-        if (a > b || a > lo)
-            for (uint32_t i = lo; i <= e1; i++)
-                lf[i] = f->lz;
-        if (a <= b && b < hi)
-            for (uint32_t i = b + 1 > lo ? b + 1 : lo; i <= hi; i++)
-                lf[i] = f->lz;
-    }
     f->flo[k] = a;
     f->fhi[k] = b;
+    return joint_lf_put(s, k, a, b, f->lz);
 }
+
+static int ff_body(joint *s, uint32_t k, const double *h, double *lf, uint32_t lo, uint32_t hi,
+                   size_t w, double beta, double n, joint_smooth *sm, double *y);
 
 int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm_fit, double *y)
 {
@@ -180,20 +172,31 @@ int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm_fit, double *y)
     joint_smooth *sm = f->sm; /* the refit's own (sm_fit) would forget its kernels */
     (void)sm_fit;
     const uint32_t nb = s->nb;
-    const double *h = s->hist + (size_t)k * nb;
-    double *lf = s->logf + (size_t)k * nb;
+    /* the key's rows dense (joint_mrow.c): hist's a copy (zero outside
+     * its filled bins), logf's a scratch holding lz */
     const uint32_t lo = s->hlo[k], hi = s->hhi[k];
     const size_t w = lo <= hi ? (size_t)(hi - lo + 1) : 0;
     const double beta = s->p.floor;
     double n = s->kstat[3 * k];
     if (n <= 0) {
-        for (uint32_t b = 0; b < nb; b++)
-            lf[b] = s->bg;
         s->kmean[k] = s->bg - log(1e6);
         f->flo[k] = 0;
         f->fhi[k] = nb - 1;
-        return PB_OK;
+        return joint_lf_put(s, k, 1, 0, s->bg); /* bg at every bin */
     }
+    const double *h = joint_mrow_hdense(s, k);
+    double *lf = joint_mrow_lfbuf(s, f->lz);
+    int rc = ff_body(s, k, h, lf, lo, hi, w, beta, n, sm, y);
+    joint_mrow_hdense_done(s, k);
+    return rc;
+}
+
+/* joint_ff_density's key of delays: h its dense counts, lf the scratch */
+static int ff_body(joint *s, uint32_t k, const double *h, double *lf, uint32_t lo, uint32_t hi,
+                   size_t w, double beta, double n, joint_smooth *sm, double *y)
+{
+    joint_ff *f = s->ff;
+    const uint32_t nb = s->nb;
     double mean = s->kstat[3 * k + 1] / n;
     double bwb = joint_key_bandwidth(s, k, n);
     const double *hv = h;
@@ -236,17 +239,15 @@ int joint_ff_density(joint *s, uint32_t k, joint_smooth *sm_fit, double *y)
         s1 = n1;
     }
     if (s0 > s1) {
-        ff_reach(s, k, 1, 0);
         s->kmean[k] = f->z[nb] - mean * M_LN10;
-        return PB_OK;
+        return ff_reach(s, k, 1, 0);
     }
-    ff_reach(s, k, (uint32_t)s0, (uint32_t)s1);
     double em = joint_density_bins(s, hv, tot, beta, nb, pz, lz, s0, s1, lf, f->z[s0]);
     for (size_t b = s1 + 1; b < nb; b++)
         em += pz * lz;
     joint_tick0_fix(s, k, hv, tot, lf, &em, s0, s1); /* whole ticks (joint_tick0.c) */
     s->kmean[k] = em - mean * M_LN10;
-    return PB_OK;
+    return ff_reach(s, k, (uint32_t)s0, (uint32_t)s1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -611,7 +612,6 @@ int joint_ff_walk(joint *s, uint32_t q)
             /* jpair q, n jpairs (56 bytes each: 8-aligned), then the ffents */
             const ffent *e = (const ffent *)(const void *)(r->buf + sizeof *qq +
                                                            (size_t)n * sizeof(jpair));
-            const uint32_t nb = s->nb;
             for (uint32_t i = 0; i < r->nent; i++) {
                 const uint32_t kind = e[i].kind_a >> 30, a = e[i].kind_a & 0x3fffffffu;
                 if (kind == 0 || kind == 3) {
@@ -622,12 +622,14 @@ int joint_ff_walk(joint *s, uint32_t q)
                     if (kind == 3) {
                         joint_tickivl_add(s, a, e[i].b);
                     } else {
-                        s->hist[(size_t)a * nb + bn] += 1.0;
+                        *joint_hist_cell(s, a, bn) += 1.0;
                         if (bn < s->hlo[a])
                             s->hlo[a] = bn;
                         if (bn > s->hhi[a])
                             s->hhi[a] = bn;
                     }
+                    if (joint_mrow_failed(s))
+                        return PB_ENOMEM; /* a row's growth (joint_mrow.c) */
                     s->kstat[3 * a] += 1;
                     s->kstat[3 * a + 1] += x;
                     s->kstat[3 * a + 2] += x * x;

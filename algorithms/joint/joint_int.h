@@ -338,12 +338,15 @@ struct joint {
     double bg;              /* log density of the background (per decade) */
     hmap keymap;            /* (in link, trigger, out) -> density */
     uint32_t nkeys;
-    double *hist, *logf, *kstat;
+    double *hist, *logf, *kstat; /* hist, logf: pools of rows by range (joint_mrow.h) */
     double *hraw;           /* the last fit's raw counts and sums: joint_memraw.c's pool */
     uint32_t hraw_cap, hraw_valid;
     uint32_t *hlo, *hhi;    /* per key: hist's filled bins lie in [hlo, hhi] (empty when
                                hlo > hhi); hist is zero elsewhere (speed only) */
     uint32_t *rlo, *rhi;    /* per key: the same of hraw's histogram */
+    struct joint_mrow *hrow, *lrow; /* per key: hist's and logf's rows in those
+                               pools (joint_mrow.h) */
+    struct joint_mpool *mpool; /* the two pools' bookkeeping and scratch (joint_mrow.c) */
     uint32_t *cnt_off;      /* per in link: offset into cnt (cells x KMAX+1) */
     double *cnt, *cntlp;
     unsigned char *allowed; /* call graph: per (in link, out link) cell, or NULL */
@@ -779,6 +782,7 @@ struct joint {
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
  * joint_search.c, joint_repair.c, joint_paths.c): joint_shared.h */
+#include "joint_mrow.h" /* hist and logf by range: their accessors */
 #include "joint_shared.h"
 
 /* the rules' functions (joint_fifo.c to joint_unpck.c) */

@@ -5,7 +5,8 @@
  * wave (h156)").
  *
  * The model's per-key arrays (joint_model.c: the histogram and density
- * rows, nb doubles each, the means, sums and ranges) grow by doubling as
+ * rows' index -- the rows themselves are pools that grow with what the
+ * keys hold, joint_mrow.c -- the means, sums and ranges) grow by doubling as
  * the first refits meet new keys (delays keyed by incoming link, trigger
  * and outgoing link).  Every search of a run is a new joint, so each
  * grows them from one row: about ten doublings, each copying every row
@@ -59,15 +60,12 @@ int joint_keyroom_reserve(joint *s, uint32_t cap)
 {
     if (!s->p.key_room || !s->p.fit_fast || cap <= s->keycap || cap > UINT32_MAX / 4)
         return PB_OK;
-    const size_t nb = s->nb, c = cap;
-    void *h = s->hist, *lf = s->logf, *km = s->kmean, *st = s->kstat, *lo = s->hlo,
-         *hi = s->hhi;
-    /* the same six arrays and sizes as joint_req_walk's growth */
-    int rc = grow(&h, c * nb, sizeof *s->hist);
-    s->hist = h;
-    if (rc == PB_OK)
-        rc = grow(&lf, c * nb, sizeof *s->logf);
-    s->logf = lf;
+    const size_t c = cap;
+    void *km = s->kmean, *st = s->kstat, *lo = s->hlo, *hi = s->hhi;
+    /* the same arrays and sizes as joint_req_walk's growth (hist and
+     * logf: their rows' index, joint_mrow.c; the pools grow with what
+     * the rows hold) */
+    int rc = joint_mrow_keys(s, cap);
     if (rc == PB_OK)
         rc = grow(&km, c, sizeof *s->kmean);
     s->kmean = km;
@@ -83,28 +81,23 @@ int joint_keyroom_reserve(joint *s, uint32_t cap)
     if (rc != PB_OK)
         return rc; /* the arrays grown so far hold what they held */
     const size_t k0 = s->keycap;
-    poison(s->hist, k0 * nb, c * nb, sizeof *s->hist);
-    poison(s->logf, k0 * nb, c * nb, sizeof *s->logf);
     poison(s->kmean, k0, c, sizeof *s->kmean);
     poison(s->kstat, 3 * k0, 3 * c, sizeof *s->kstat);
     poison(s->hlo, k0, c, sizeof *s->hlo);
     poison(s->hhi, k0, c, sizeof *s->hhi);
     s->keycap = cap;
     s->keyroom_set = cap;
-    /* joint_fit's raw copies (their rows past hraw_valid are cleared
-     * before use) */
+    /* joint_fit's raw copies' ranges (their rows past hraw_valid are
+     * cleared before use; the rows themselves: joint_memraw.c's pool,
+     * laid out at the first fit) */
     if (cap > s->hraw_cap) {
-        void *r = s->hraw, *rl = s->rlo, *rh = s->rhi;
-        rc = grow(&r, c * (nb + 3), sizeof *s->hraw);
-        s->hraw = r;
-        if (rc == PB_OK)
-            rc = grow(&rl, c, sizeof *s->rlo);
+        void *rl = s->rlo, *rh = s->rhi;
+        rc = grow(&rl, c, sizeof *s->rlo);
         s->rlo = rl;
         if (rc == PB_OK)
             rc = grow(&rh, c, sizeof *s->rhi);
         s->rhi = rh;
         if (rc == PB_OK) {
-            poison(s->hraw, (size_t)s->hraw_cap * (nb + 3), c * (nb + 3), sizeof *s->hraw);
             poison(s->rlo, s->hraw_cap, c, sizeof *s->rlo);
             poison(s->rhi, s->hraw_cap, c, sizeof *s->rhi);
             s->hraw_cap = cap;

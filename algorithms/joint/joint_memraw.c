@@ -25,8 +25,8 @@
  *
  * Why exact: the memo compared raw[lo..hi] and the sums, with raw zero
  * outside [rlo, rhi] and lo == rlo, hi == rhi required first: the same
- * comparison on the same numbers.  Nothing else reads hraw (key_room may
- * reserve it at a new joint's start: the pool is laid out afresh then).
+ * comparison on the same numbers.  Nothing else reads hraw (key_room no
+ * longer reserves it: h243).
  */
 #include "joint_int.h"
 #include <stdlib.h>

@@ -292,15 +292,10 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                  * keep their room when the model is reset (joint_select),
                  * and grow only beyond it (keycap) */
                 if (s->p.fit_fast ? di >= s->keycap : (di & (di - 1)) == 0) {
-                    size_t cap = di ? 2 * (size_t)di : 1, nc = cap * s->nb;
-                    double *h = realloc(s->hist, nc * sizeof *h);
-                    if (!h)
+                    size_t cap = di ? 2 * (size_t)di : 1;
+                    /* hist and logf: rows by range (joint_mrow.c) */
+                    if (joint_mrow_keys(s, (uint32_t)cap) != PB_OK)
                         return PB_ENOMEM;
-                    s->hist = h;
-                    double *lf = realloc(s->logf, nc * sizeof *lf);
-                    if (!lf)
-                        return PB_ENOMEM;
-                    s->logf = lf;
                     double *km = realloc(s->kmean, cap * sizeof *km);
                     if (!km)
                         return PB_ENOMEM;
@@ -319,7 +314,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
                     s->hhi = hi;
                     s->keycap = (uint32_t)cap;
                 }
-                memset(s->hist + (size_t)di * s->nb, 0, s->nb * sizeof *s->hist);
+                joint_mrow_newkey(s, di); /* no count, no density yet */
                 s->hlo[di] = s->nb;
                 s->hhi[di] = 0;
                 s->kmean[di] = s->bg - log(1e6);
@@ -342,12 +337,14 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             if (tj) {
                 joint_tickivl_add(s, di, tj);
             } else {
-                s->hist[(size_t)di * s->nb + bn] += 1.0;
+                *joint_hist_cell(s, di, bn) += 1.0;
                 if (bn < s->hlo[di])
                     s->hlo[di] = bn;
                 if (bn > s->hhi[di])
                     s->hhi[di] = bn;
             }
+            if (joint_mrow_failed(s))
+                return PB_ENOMEM; /* a row's growth (joint_mrow.c) */
             s->kstat[3 * di] += 1;
             s->kstat[3 * di + 1] += x;
             s->kstat[3 * di + 2] += x * x;

@@ -210,10 +210,8 @@ int joint_fit(joint *s, const unsigned char *only)
     }
     /* hist holds the last fit's raw counts (never the smoothed ones):
      * only their bins need clearing */
+    joint_mrow_hclear(s); /* each row's [hlo, hhi] (joint_mrow.c) */
     for (uint32_t k = 0; k < s->nkeys; k++) {
-        if (s->hlo[k] <= s->hhi[k])
-            memset(s->hist + (size_t)k * s->nb + s->hlo[k], 0,
-                   (size_t)(s->hhi[k] - s->hlo[k] + 1) * sizeof *s->hist);
         s->hlo[k] = s->nb;
         s->hhi[k] = 0;
         s->kstat[3 * k] = s->kstat[3 * k + 1] = s->kstat[3 * k + 2] = 0;
@@ -289,8 +287,8 @@ int joint_fit(joint *s, const unsigned char *only)
         return PB_ENOMEM;
     }
     for (uint32_t k = 0; k < s->nkeys; k++) {
-        const double *h = s->hist + (size_t)k * nb;
-        double *lf = s->logf + (size_t)k * nb;
+        /* h + b: bin b of the key's counts for b in [hlo, hhi] (joint_mrow.c) */
+        const double *h = s->hist ? s->hist + s->hrow[k].bz : NULL;
         /* both are zero outside their filled ranges: the same ranges and
          * the same counts in them are the same histograms (the memo's
          * row: the three sums, then the counts of bins rlo..rhi) */
@@ -323,11 +321,19 @@ int joint_fit(joint *s, const unsigned char *only)
         }
         double n = s->kstat[3 * k];
         if (n <= 0) {
-            for (uint32_t b = 0; b < nb; b++)
-                lf[b] = s->bg;
             s->kmean[k] = s->bg - log(1e6);
+            if (joint_lf_put(s, k, 1, 0, s->bg) != PB_OK) { /* bg at every bin */
+                joint_smooth_close(sm);
+                free(y);
+                return PB_ENOMEM;
+            }
             continue;
         }
+        /* dense rows (joint_mrow.c): the counts' copy, a scratch for the
+         * density (stored trimmed of its ends equal to lz) */
+        h = joint_mrow_hdense(s, k);
+        const double pz0 = (1 - beta) * 0.0 + beta / nb, lz0 = log(pz0 / s->p.bin);
+        double *lf = joint_mrow_lfbuf(s, lz0);
         double mean = s->kstat[3 * k + 1] / n;
         double bwb = joint_key_bandwidth(s, k, n);
         /* the density's histogram: the raw one, or its smoothing in y
@@ -342,6 +348,7 @@ int joint_fit(joint *s, const unsigned char *only)
                 K = 2 * (size_t)nb - 1;
             int rc = joint_smooth_gaussian(sm, (double)(K - 1) / (2 * bwb), K, h, y, nb);
             if (rc != PB_OK) {
+                joint_mrow_hdense_done(s, k);
                 joint_smooth_close(sm);
                 free(y);
                 return rc;
@@ -361,6 +368,17 @@ int joint_fit(joint *s, const unsigned char *only)
         double em = joint_density_bins(s, hv, tot, beta, nb, pz, lz, 0, nb - 1, lf, 0);
         joint_tick0_fix(s, k, hv, tot, lf, &em, 0, nb - 1); /* whole ticks (joint_tick0.c) */
         s->kmean[k] = em - mean * M_LN10;
+        joint_mrow_hdense_done(s, k);
+        if (joint_lf_put_trim(s, k, lz) != PB_OK) {
+            joint_smooth_close(sm);
+            free(y);
+            return PB_ENOMEM;
+        }
+    }
+    if (joint_mrow_lcompact(s) != PB_OK) { /* old rooms (joint_mrow.c) */
+        joint_smooth_close(sm);
+        free(y);
+        return PB_ENOMEM;
     }
     s->hraw_valid = s->nkeys;
     s->fit_gen++; /* the densities changed: joint_bnb.c's bounds are recomputed */

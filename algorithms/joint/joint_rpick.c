@@ -419,7 +419,7 @@ static int rb_bins(rbk *b, const joint *s, uint32_t g)
     uint32_t key = b->gkey[g];
     for (uint32_t k = 0; k < nb; k++) {
         double lo = (double)b->edge[k] < s->dmin ? s->dmin : (double)b->edge[k];
-        double v = log(lo) - s->logf[(size_t)key * nb + k];
+        double v = log(lo) - joint_lf_at(s, key, k);
         e[k] = (sbent){v == v ? v : -INFINITY, k}; /* NaN: never cut */
     }
     pb_sort(e, nb, sizeof *e, sbent_cmp);

@@ -138,7 +138,7 @@ static double rsb_key_max(joint *s, struct joint_rsb *R, uint32_t k)
             R->lenb = s->nb;
             R->lebin = s->p.bin;
         }
-        const double *lf = s->logf + (size_t)k * s->nb, *le = R->le;
+        const double *lf = joint_lf_dense(s, k), *le = R->le;
         double mx = -INFINITY;
         for (uint32_t b = 0; b < s->nb; b++) {
             double v = lf[b] - le[b];

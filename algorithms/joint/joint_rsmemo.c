@@ -160,7 +160,7 @@ static int link_bytes(const joint *s, uint32_t e, rsm_buf *w)
         rc |= put32(w, di);
         rc |= put32(w, hp);
         if (di != NONE) {
-            rc |= put(w, s->logf + (size_t)di * s->nb, s->nb * sizeof *s->logf);
+            rc |= put(w, joint_lf_dense(s, di), s->nb * sizeof *s->logf);
             rc |= put(w, &s->kmean[di], sizeof *s->kmean);
         }
         if (hp != NONE)

@@ -180,12 +180,12 @@ static inline __attribute__((always_inline)) double logf_of(const joint *s, uint
         }
         if (k == JOINT_NONE)
             return s->bg - c->ld[h];
-        return s->logf[(size_t)k * s->nb + c->bin[h]] - c->ld[h];
+        return joint_lf_at(s, k, c->bin[h]) - c->ld[h];
     }
     double ld = log((double)d < s->dmin ? s->dmin : (double)d);
     if (k == JOINT_NONE)
         return s->bg - ld;
-    return s->logf[(size_t)k * s->nb + dbin_ln(s, d, ld)] - ld;
+    return joint_lf_at(s, k, dbin_ln(s, d, ld)) - ld;
 }
 
 /* the earliest time request q may have begun on its own clock: its

@@ -264,7 +264,7 @@ int joint_tick0_meta(const joint *s, pb_result *res)
     uint32_t b0 = dbin(s, 0);
     double z = 0, n = 0, oz = 0, on = 0;
     for (uint32_t k = 0; k < s->nkeys; k++) {
-        z += s->hist[(size_t)k * s->nb + b0];
+        z += joint_hist_at(s, k, b0);
         n += s->kstat[3 * (size_t)k];
     }
     for (uint32_t k = 0; s->t0c && k < s->t0c_cap; k++) {

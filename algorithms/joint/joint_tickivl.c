@@ -151,7 +151,7 @@ void joint_tickivl_gate(joint *s)
 
 void joint_tickivl_add(joint *s, uint32_t di, uint32_t j)
 {
-    double *h = s->hist + (size_t)di * s->nb;
+    double *h = joint_hist_span(s, di, s->tis_b[s->tis_off[j]], s->tis_b[s->tis_off[j + 1] - 1]);
     const uint32_t e0 = s->tis_off[j], e1 = s->tis_off[j + 1];
     for (uint32_t e = e0; e < e1; e++)
         h[s->tis_b[e]] += s->tis_w[e];

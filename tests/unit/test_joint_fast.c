@@ -89,7 +89,7 @@ static long fit_mismatches(int ids, pb_ns round, int wrong, long *fits)
             bad = -1;
             break;
         }
-        memcpy(lf, s->logf, nl * sizeof *lf);
+        joint_mrow_lf_rows(s, lf);
         memcpy(km, s->kmean, (size_t)s->nkeys * sizeof *km);
         uint32_t nk = s->nkeys;
         int rc = full_fit(s, pf, np);
@@ -99,12 +99,12 @@ static long fit_mismatches(int ids, pb_ns round, int wrong, long *fits)
             break;
         }
         (*fits)++;
-        if (s->nkeys != nk || memcmp(lf, s->logf, nl * sizeof *lf) ||
+        if (s->nkeys != nk || joint_mrow_lf_diff(s, 0, nk, lf) ||
             memcmp(km, s->kmean, (size_t)nk * sizeof *km)) {
             if (!wrong && s->nkeys == nk)
                 for (uint32_t k = 0; k < nk; k++)
-                    if (memcmp(lf + (size_t)k * s->nb, s->logf + (size_t)k * s->nb,
-                               s->nb * sizeof *lf) || km[k] != s->kmean[k]) {
+                    if (joint_mrow_lf_diff(s, k, k + 1, lf + (size_t)k * s->nb) ||
+                        km[k] != s->kmean[k]) {
                         printf("# ids=%d round=%d: key %u of %u differs (n %g, kmean %.17g / %.17g)\n",
                                ids, round_, k, nk, s->kstat[3 * k], km[k], s->kmean[k]);
                         break;

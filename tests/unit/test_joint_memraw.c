@@ -19,8 +19,11 @@ static long memo_vs_fresh(joint *s, int fault)
     const size_t nb = s->nb, nk = s->nkeys;
     if (joint_fit(s, NULL) != PB_OK)
         return -1;
-    if (fault && nk)
-        s->logf[s->hlo[0] < nb ? s->hlo[0] : 0] += 1.0;
+    if (fault && nk) {
+        double *c = joint_lf_cell(s, 0, s->hlo[0] < nb ? s->hlo[0] : 0);
+        if (c)
+            *c += 1.0;
+    }
     if (joint_fit(s, NULL) != PB_OK)
         return -1;
     double *lf = malloc((nk * nb + 1) * sizeof *lf), *km = malloc((nk + 1) * sizeof *km);
@@ -29,14 +32,13 @@ static long memo_vs_fresh(joint *s, int fault)
         free(km);
         return -1;
     }
-    memcpy(lf, s->logf, nk * nb * sizeof *lf);
+    joint_mrow_lf_rows(s, lf);
     memcpy(km, s->kmean, nk * sizeof *km);
     s->hraw_valid = 0;
     long d = -1;
     if (joint_fit(s, NULL) == PB_OK) {
         d = 0;
-        for (size_t i = 0; i < nk * nb; i++)
-            d += memcmp(&lf[i], &s->logf[i], sizeof *lf) != 0;
+        d += joint_mrow_lf_diff(s, 0, (uint32_t)nk, lf);
         for (size_t i = 0; i < nk; i++)
             d += memcmp(&km[i], &s->kmean[i], sizeof *km) != 0;
     }

@@ -36,7 +36,7 @@ static long compare(pb_trace *t, size_t *swept)
     if (s[0]->nkeys != s[1]->nkeys)
         diff++;
     else if (s[0]->nkeys &&
-             (memcmp(s[0]->logf, s[1]->logf, (size_t)s[0]->nkeys * s[0]->nb * sizeof(double)) ||
+             (!joint_mrow_lf_same(s[0], s[1]) ||
               memcmp(s[0]->kmean, s[1]->kmean, (size_t)s[0]->nkeys * sizeof(double))))
         diff++;
     if (s[0]->npar != s[1]->npar)

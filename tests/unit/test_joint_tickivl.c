@@ -98,13 +98,16 @@ TEST(a_delay_spreads_over_its_interval)
     if (!s)
         return;
     CHECK(joint_tickivl_setup(s) == PB_OK);
-    double hist[110] = {0};
     uint32_t lo = 110, hi = 0;
-    s->hist = hist;
+    CHECK(joint_mrow_keys(s, 1) == PB_OK); /* key 0's row (joint_mrow.c) */
+    joint_mrow_newkey(s, 0);
     s->hlo = &lo;
     s->hhi = &hi;
     if (s->tiJ == 2) {
         joint_tickivl_add(s, 0, 1);
+        double hist[110];
+        for (uint32_t b = 0; b < 110; b++)
+            hist[b] = joint_hist_at(s, 0, b);
         CHECK(fabs(hist[23] - 0.255943) < 1e-6);
         CHECK(fabs(hist[24] - 0.325196) < 1e-6);
         CHECK(fabs(hist[25] - 0.409397) < 1e-6);
@@ -113,6 +116,10 @@ TEST(a_delay_spreads_over_its_interval)
         CHECK_INT((int)lo, 23);
         CHECK_INT((int)hi, 26);
     }
+    free(s->hist);
+    free(s->hrow);
+    free(s->lrow);
+    free(s->mpool);
     s->hist = NULL;
     s->hlo = s->hhi = NULL;
     joint_tickivl_free(s);
