@@ -642,6 +642,9 @@ typedef struct joint_params {
     int unp_predict;    /* [unp_predict] unpaired=1: 1 measures a predictor of the second
                            search's free / held choice (joint_unplp.c; metadata only), 0 */
     double unp_pred_rec[6]; /* not an option: unp_predict's record (metadata) */
+    int tcache_delay;   /* [tcache_delay] speed only: greedy_tcache also keeps per candidate
+                           slot the log of the call's delay from the trigger and its bin
+                           (joint_tcache.c; the same results); 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1178,4 +1178,9 @@ const pb_option joint_options[] = {
      "messages' pairs changed in place, beside the second search's choice; metadata "
      "unp_predict= (joint_unplp.c; docs/joint/loss_late.md \"A predictor of the second "
      "search's free / held choice (h231)\"); default 0"},
+    {"tcache_delay", PB_OPT_BOOL, offsetof(joint_params, tcache_delay), "1", PB_OPT_NORANGE,
+     "speed only, the same results: with greedy_tcache, a kept candidate slot also keeps the "
+     "log of the call's delay from the trigger and its bin, so that a greedy round after a "
+     "refit reads the density without a logarithm (joint_tcache.c; docs/joint/speed_w29.md "
+     "\"The greedy's kept slots (h240)\"); default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

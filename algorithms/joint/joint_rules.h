@@ -1004,4 +1004,8 @@ int joint_thrtest_pick(joint *s, joint *t, double ls, double lt);
 int joint_thread_count(joint *s, const joint *w, double out[3]);
 void joint_thread_rt(joint *s, const double rt[5]);
 
+/* joint_tcache.c, tcache_delay (h240): 0; a unit test sets it (a kept
+ * slot's delay read one bin off, on purpose) */
+extern int joint_tcache_test_delay;
+
 #endif
