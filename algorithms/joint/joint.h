@@ -645,6 +645,9 @@ typedef struct joint_params {
     int tcache_delay;   /* [tcache_delay] speed only: greedy_tcache also keeps per candidate
                            slot the log of the call's delay from the trigger and its bin
                            (joint_tcache.c; the same results); 1 */
+    int cand_fast;      /* [cand_fast] speed only: with cand_sweep and cand_ends, a call with
+                           more candidates than the cap takes the kept ones from the two
+                           ends directly (joint_cfast.c; the same candidates); 1 */
 } joint_params;
 
 /* The option table over joint_params. */
