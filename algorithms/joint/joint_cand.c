@@ -607,6 +607,20 @@ void joint_cand_recount(joint *s)
     s->nested = nest;
 }
 
+/* cand_fast: the service's structure made (its begun requests [0, ip)
+ * marked); PB_OK or PB_ENOMEM */
+static int cfast_ready(const joint *s, joint_cfast *cf, const insort *in, uint32_t n, uint32_t ip,
+                       int *ready)
+{
+    int rc = joint_cfast_init(s, cf, in, n);
+    if (rc != PB_OK)
+        return rc;
+    for (uint32_t i = 0; i < ip; i++)
+        joint_cfast_begin(cf, i);
+    *ready = 1;
+    return PB_OK;
+}
+
 int joint_find_candidates(joint *s)
 {
     uint32_t n = s->npairs, nn = s->nnodes;
@@ -705,6 +719,10 @@ int joint_find_candidates(joint *s)
          * since: calls served by it since the list was last compacted */
         int tree = 0;
         uint32_t since = 0;
+        /* cand_fast (joint_cfast.c): made for the service once a list was
+         * more than twice the cap long (the last call's list) */
+        int cf_ready = 0;
+        size_t last_got = 0;
         joint_cgroup_reset(&cg);
         for (uint32_t o = out_off[a]; o < out_off[a + 1] && rc == PB_OK; o++) {
             uint32_t p = out[o];
@@ -712,7 +730,7 @@ int joint_find_candidates(joint *s)
             while (ip < i1 && in[ip].t - w <= pp->cs) {
                 if (tree) {
                     joint_csweep_set(&ct, ip - i0, req_end(s, in[ip].p));
-                    if (s->p.cand_fast)
+                    if (cf_ready)
                         joint_cfast_begin(&cf, ip - i0);
                     tgen++;
                 }
@@ -729,12 +747,6 @@ int joint_find_candidates(joint *s)
                         break;
                     for (uint32_t i = i0; i < ip; i++)
                         joint_csweep_set(&ct, i - i0, req_end(s, in[i].p));
-                    if (s->p.cand_fast) { /* cand_fast (joint_cfast.c) */
-                        if ((rc = joint_cfast_init(s, &cf, in + i0, i1 - i0)) != PB_OK)
-                            break;
-                        for (uint32_t i = i0; i < ip; i++)
-                            joint_cfast_begin(&cf, i - i0);
-                    }
                     tree = 1;
                     tgen++;
                 }
@@ -754,6 +766,9 @@ int joint_find_candidates(joint *s)
                     grouped = 1;
                     s->cgroup_calls++;
                 } else if (s->p.cand_fast && s->p.cand_ends && kpre > 0 && pp->callee != a &&
+                           last_got > 2 * kpre &&
+                           (cf_ready || (rc = cfast_ready(s, &cf, in + i0, i1 - i0, ip - i0,
+                                                          &cf_ready)) == PB_OK) &&
                            !(o + 1 < out_off[a + 1] && s->pr[out[o + 1]].cs == pp->cs &&
                              s->pr[out[o + 1]].rr == pp->rr) &&
                            pb_grow(&s->cand, sizeof *s->cand, &s->candcap, s->ncand + kpre, 4096) ==
@@ -817,6 +832,7 @@ int joint_find_candidates(joint *s)
                 s->late_cands += s->ncand - start[p] > strict;
             }
             size_t got = grouped ? cg.n : fasted ? fgot : s->ncand - start[p];
+            last_got = got;
             if (crank)
                 crank[p] = o - out_off[a];
             if (grouped || fasted) {

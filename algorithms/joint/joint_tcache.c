@@ -163,7 +163,7 @@ int joint_tcache_round_start(joint *s)
 /* tcache_delay: the log ld of call p's delay from the trigger time tt
  * (clamped at dmin) and its bin, as logf_of finds them (through the same
  * cache when there is one, so that it holds what it held) */
-static void delay_parts(const joint *s, uint32_t p, pb_ns tt, double *ld, uint32_t *bin)
+static inline __attribute__((always_inline)) void delay_parts(const joint *s, uint32_t p, pb_ns tt, double *ld, uint32_t *bin)
 {
     const pb_ns d = s->pr[p].cs - tt;
     joint_logc *lc = s->logc;
@@ -184,7 +184,7 @@ static void delay_parts(const joint *s, uint32_t p, pb_ns tt, double *ld, uint32
 
 /* joint_greedy_tail with the delay's log and bin given (logf_of's
  * operations on them, in the same order: the same bits) */
-static inline double tail_kept(const joint *s, uint32_t p, uint32_t q, uint32_t di,
+static inline __attribute__((always_inline)) double tail_kept(const joint *s, uint32_t p, uint32_t q, uint32_t di,
                                uint32_t trig, uint32_t cnt, double ld, uint32_t bin)
 {
     const jpair *pp = &s->pr[p], *qq = &s->pr[q];
