@@ -674,6 +674,12 @@ typedef struct joint_params {
                               candidate fits as well, 1 */
     size_t cfa_real, cfa_capped; /* not options: conf_alike's real alike rows, rows capped */
     double cfa_copy[2]; /* not an option: conf_alike's copy alike rows, right */
+    int tcache_delay;   /* [tcache_delay] speed only: greedy_tcache also keeps per candidate
+                           slot the log of the call's delay from the trigger and its bin
+                           (joint_tcache.c; the same results); 1 */
+    int cand_fast;      /* [cand_fast] speed only: with cand_sweep and cand_ends, a call with
+                           more candidates than the cap takes the kept ones from the two
+                           ends directly (joint_cfast.c; the same candidates); 1 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -607,6 +607,20 @@ void joint_cand_recount(joint *s)
     s->nested = nest;
 }
 
+/* cand_fast: the service's structure made (its begun requests [0, ip)
+ * marked); PB_OK or PB_ENOMEM */
+static int cfast_ready(const joint *s, joint_cfast *cf, const insort *in, uint32_t n, uint32_t ip,
+                       int *ready)
+{
+    int rc = joint_cfast_init(s, cf, in, n);
+    if (rc != PB_OK)
+        return rc;
+    for (uint32_t i = 0; i < ip; i++)
+        joint_cfast_begin(cf, i);
+    *ready = 1;
+    return PB_OK;
+}
+
 int joint_find_candidates(joint *s)
 {
     uint32_t n = s->npairs, nn = s->nnodes;
@@ -624,6 +638,7 @@ int joint_find_candidates(joint *s)
     uint32_t *cpos = malloc(((size_t)n + 1) * sizeof *cpos); /* cand_sweep's answers */
     joint_ctree ct = {0};
     joint_cgroup cg = {0}; /* cand_group (joint_cgroup.c) */
+    joint_cfast cf = {0};  /* cand_fast (joint_cfast.c) */
     uint64_t tgen = 0;     /* the tree's changes */
     uint32_t *crank = NULL; /* each call's rank among its caller's (tie_rows_wide) */
     int rc = PB_OK;
@@ -704,6 +719,10 @@ int joint_find_candidates(joint *s)
          * since: calls served by it since the list was last compacted */
         int tree = 0;
         uint32_t since = 0;
+        /* cand_fast (joint_cfast.c): made for the service once a list was
+         * more than twice the cap long (the last call's list) */
+        int cf_ready = 0;
+        size_t last_got = 0;
         joint_cgroup_reset(&cg);
         for (uint32_t o = out_off[a]; o < out_off[a + 1] && rc == PB_OK; o++) {
             uint32_t p = out[o];
@@ -711,6 +730,8 @@ int joint_find_candidates(joint *s)
             while (ip < i1 && in[ip].t - w <= pp->cs) {
                 if (tree) {
                     joint_csweep_set(&ct, ip - i0, req_end(s, in[ip].p));
+                    if (cf_ready)
+                        joint_cfast_begin(&cf, ip - i0);
                     tgen++;
                 }
                 open[nopen++] = in[ip++].p;
@@ -718,6 +739,8 @@ int joint_find_candidates(joint *s)
             uint32_t keep = 0;
             start[p] = (uint32_t)s->ncand;
             int grouped = 0; /* cand_group: cut from the group's list */
+            int fasted = 0;  /* cand_fast: the kept ones taken directly */
+            size_t fgot = 0;
             if (s->p.cand_sweep && lg < 0 && nopen > joint_csweep_min) {
                 if (!tree) { /* every request begun so far, dropped or not */
                     if ((rc = joint_csweep_init(&ct, i1 - i0)) != PB_OK)
@@ -742,6 +765,22 @@ int joint_find_candidates(joint *s)
                     s->ncand += kpre;
                     grouped = 1;
                     s->cgroup_calls++;
+                } else if (s->p.cand_fast && s->p.cand_ends && kpre > 0 && pp->callee != a &&
+                           last_got > 2 * kpre &&
+                           (cf_ready || (rc = cfast_ready(s, &cf, in + i0, i1 - i0, ip - i0,
+                                                          &cf_ready)) == PB_OK) &&
+                           !(o + 1 < out_off[a + 1] && s->pr[out[o + 1]].cs == pp->cs &&
+                             s->pr[out[o + 1]].rr == pp->rr) &&
+                           pb_grow(&s->cand, sizeof *s->cand, &s->candcap, s->ncand + kpre, 4096) ==
+                               PB_OK &&
+                           joint_cfast_pick(s, &ct, &cf, w, lw, pp->cs, pp->rr, kpre, o - out_off[a],
+                                            cpos, &fgot)) {
+                    /* cand_fast: the cap's picks of a list too long, from its
+                     * two ends (the next call differs, so no group is lost) */
+                    for (size_t j = 0; j < kpre; j++)
+                        s->cand[s->ncand++] = in[i0 + cpos[j]].p;
+                    joint_cgroup_reset(&cg);
+                    fasted = 1;
                 } else {
                     uint32_t nq = joint_csweep_query(&ct, w, lw, pp->cs, pp->rr, cpos);
                     int self = 0;
@@ -792,10 +831,11 @@ int joint_find_candidates(joint *s)
                         rc = add_cand(s, open[j]);
                 s->late_cands += s->ncand - start[p] > strict;
             }
-            size_t got = grouped ? cg.n : s->ncand - start[p];
+            size_t got = grouped ? cg.n : fasted ? fgot : s->ncand - start[p];
+            last_got = got;
             if (crank)
                 crank[p] = o - out_off[a];
-            if (grouped) {
+            if (grouped || fasted) {
                 if (kpre == kmax)
                     s->capped_calls++;
                 if (got > s->capped_max)
@@ -863,5 +903,6 @@ done:
     free(cpos);
     joint_csweep_free(&ct);
     joint_cgroup_free(&cg);
+    joint_cfast_free(&cf);
     return rc;
 }

@@ -1219,4 +1219,16 @@ const pb_option joint_options[] = {
     {"conf_alike_tie", PB_OPT_DOUBLE, offsetof(joint_params, conf_alike_tie), "1", 0, 100,
      "conf_alike: the nats within which another candidate fits a call as well as its own "
      "request; default 1"},
+    {"tcache_delay", PB_OPT_BOOL, offsetof(joint_params, tcache_delay), "1", PB_OPT_NORANGE,
+     "speed only, the same results: with greedy_tcache, a kept candidate slot also keeps the "
+     "log of the call's delay from the trigger and its bin, so that a greedy round after a "
+     "refit reads the density without a logarithm (joint_tcache.c; docs/joint/speed_w29.md "
+     "\"The greedy's kept slots (h240)\"); default 1"},
+    {"cand_fast", PB_OPT_BOOL, offsetof(joint_params, cand_fast), "1", PB_OPT_NORANGE,
+     "speed only, the same candidates: with cand_sweep and cand_ends, a call with more "
+     "enclosing requests than the cap takes the latest-started and earliest-ending ones "
+     "directly (a walk of the max-tree from the right, a Fenwick tree by end) instead of "
+     "listing every one and cutting (linear in the open requests per call: quadratic where "
+     "all stay open) (joint_cfast.c; docs/joint/scale.md \"The overlap input's growth: the "
+     "candidate lists (h240)\"); default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

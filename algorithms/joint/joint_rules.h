@@ -1036,5 +1036,33 @@ void joint_cfa_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok, d
 int joint_cfa_apply(joint *s, double *conf);
 int joint_cfa_meta(const joint *s, pb_result *res);
 void joint_cfa_free(joint *s);
+/* joint_tcache.c, tcache_delay (h240): 0; a unit test sets it (a kept
+ * slot's delay read one bin off, on purpose) */
+extern int joint_tcache_test_delay;
+
+/* joint_cfast.c, cand_fast (h240): a service's requests (positions in
+ * the order they began: in[0..n)) sorted once by (end, position), a
+ * Fenwick tree of those begun; joint_cfast_pick: with the max-tree t of
+ * joint_csweep.c over the same positions, the list's length in *got and,
+ * when it is longer than kmax (returns 1), the positions joint_cand_ends
+ * keeps of the full list (rot: the call's rank) in the order of open in
+ * out[0..kmax); 0: the caller takes the list itself */
+typedef struct joint_cf_ent {
+    pb_ns e;
+    uint32_t pos;
+} joint_cf_ent;
+typedef struct joint_cfast {
+    joint_cf_ent *ord;
+    const insort *in;
+    uint32_t *rank, *fw, *mark, *tmp;
+    uint32_t n, lg, cap, stamp;
+} joint_cfast;
+int joint_cfast_init(const joint *s, joint_cfast *f, const insort *in, uint32_t n);
+void joint_cfast_begin(joint_cfast *f, uint32_t pos);
+int joint_cfast_pick(const joint *s, const joint_ctree *t, joint_cfast *f, pb_ns w, pb_ns lw,
+                     pb_ns cs, pb_ns rr, size_t kmax, size_t rot, uint32_t *out, size_t *got);
+void joint_cfast_free(joint_cfast *f);
+/* joint_cfast.c: 0; a unit test sets it (the end run's window one off) */
+extern int joint_cfast_test_wrong;
 
 #endif

@@ -47,6 +47,14 @@ struct joint_tcache {
     uint64_t *at;         /* per slot: tick + 1 of the computation (0: none) */
     pb_ns *tt;
     uint32_t *trig, *cnt;
+    /* tcache_delay: per slot the log of the clamped delay from the trigger
+     * (call p's send less tt) and its bin, as logf_of finds them; the
+     * delay is the slot's while the slot is kept, and what else they read
+     * (dmin, the bins) is checked below */
+    double *ld;
+    uint32_t *bin;
+    double dmin, ibin, pbin;
+    uint32_t nb;
     size_t cap;
     const uint64_t *qchg, *tick; /* joint_greedy_ticks, this round */
     uint64_t valid;       /* slots computed at or before it are void */
@@ -62,6 +70,8 @@ static int same_inputs(const joint *s, const struct joint_tcache *c)
 {
     if (c->mono != s->greedy_mono || c->npf != s->npar || c->has_kein != (s->kein != NULL))
         return 0;
+    if (c->dmin != s->dmin || c->ibin != s->ibin || c->pbin != s->p.bin || c->nb != s->nb)
+        return 0; /* tcache_delay: the bins changed */
     if (s->npar && memcmp(c->pf, s->pflag, s->npar) != 0)
         return 0;
     if (s->kein && (c->nkein != s->nlinks + 1 ||
@@ -103,6 +113,16 @@ int joint_tcache_round_start(joint *s)
         if (!k)
             return PB_ENOMEM;
         c->cnt = k;
+        if (s->p.tcache_delay) {
+            double *ld = realloc(c->ld, n * sizeof *ld);
+            if (!ld)
+                return PB_ENOMEM;
+            c->ld = ld;
+            uint32_t *b = realloc(c->bin, n * sizeof *b);
+            if (!b)
+                return PB_ENOMEM;
+            c->bin = b;
+        }
         memset(c->at + c->cap, 0, (n - c->cap) * sizeof *c->at);
         c->cap = n;
     }
@@ -112,6 +132,10 @@ int joint_tcache_round_start(joint *s)
     c->valid = now + 2; /* a slot computed at tick now or before */
     c->solves = solves;
     c->mono = s->greedy_mono;
+    c->dmin = s->dmin;
+    c->ibin = s->ibin;
+    c->pbin = s->p.bin;
+    c->nb = s->nb;
     if (s->npar > c->pfcap) {
         unsigned char *f = realloc(c->pf, s->npar);
         if (!f)
@@ -136,6 +160,50 @@ int joint_tcache_round_start(joint *s)
     return PB_OK;
 }
 
+/* tcache_delay: the log ld of call p's delay from the trigger time tt
+ * (clamped at dmin) and its bin, as logf_of finds them (through the same
+ * cache when there is one, so that it holds what it held) */
+static inline __attribute__((always_inline)) void delay_parts(const joint *s, uint32_t p, pb_ns tt, double *ld, uint32_t *bin)
+{
+    const pb_ns d = s->pr[p].cs - tt;
+    joint_logc *lc = s->logc;
+    if (lc) {
+        uint32_t h = (uint32_t)(((uint64_t)d * 0x9E3779B97F4A7C15ull) >> (64 - JOINT_LOGC_BITS));
+        if (lc->d[h] != d) {
+            lc->d[h] = d;
+            lc->ld[h] = log((double)d < s->dmin ? s->dmin : (double)d);
+            lc->bin[h] = dbin_ln(s, d, lc->ld[h]);
+        }
+        *ld = lc->ld[h];
+        *bin = lc->bin[h];
+        return;
+    }
+    *ld = log((double)d < s->dmin ? s->dmin : (double)d);
+    *bin = dbin_ln(s, d, *ld);
+}
+
+/* joint_greedy_tail with the delay's log and bin given (logf_of's
+ * operations on them, in the same order: the same bits) */
+static inline __attribute__((always_inline)) double tail_kept(const joint *s, uint32_t p, uint32_t q, uint32_t di,
+                               uint32_t trig, uint32_t cnt, double ld, uint32_t bin)
+{
+    const jpair *pp = &s->pr[p], *qq = &s->pr[q];
+    const uint32_t l = pp->link, ein = qq->link;
+    double ec = 0;
+    if (pp->call != JOINT_NONE) {
+        if (qq->call == JOINT_NONE && trig == 0)
+            ec = di == JOINT_NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
+        else
+            ec = -(di == JOINT_NONE ? s->bg - ld : s->logf[(size_t)di * s->nb + bin] - ld);
+    }
+    size_t base = s->cnt_off[ein] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
+    uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
+    return ec - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
+}
+
+/* 0; a unit test sets it: the kept delay parts are read off by one bin */
+int joint_tcache_test_delay = 0;
+
 double joint_tcache_cost(joint *s, uint32_t p, uint32_t j)
 {
     const uint32_t q = s->cand[j];
@@ -145,13 +213,29 @@ double joint_tcache_cost(joint *s, uint32_t p, uint32_t j)
     const uint64_t at = c->at[j];
     /* kept: computed after this search's void and after q's last change
      * (at is the tick of the computation + 2) */
-    if (at > c->valid && (joint_tcache_test_stale || at > c->qchg[q] + 1)) {
+    const int hit = at > c->valid && (joint_tcache_test_stale || at > c->qchg[q] + 1);
+    if (hit) {
         s->tcache_hits++;
-        return joint_greedy_tail(s, p, q, c->tt[j], c->trig[j], c->cnt[j]);
+    } else {
+        joint_greedy_trig(s, p, q, &c->tt[j], &c->trig[j], &c->cnt[j]);
+        c->at[j] = *c->tick + 2;
     }
-    joint_greedy_trig(s, p, q, &c->tt[j], &c->trig[j], &c->cnt[j]);
-    c->at[j] = *c->tick + 2;
-    return joint_greedy_tail(s, p, q, c->tt[j], c->trig[j], c->cnt[j]);
+    const jpair *pp = &s->pr[p];
+    const uint32_t l = pp->link, ein = s->pr[q].link;
+    const int kd = s->p.tcache_delay && c->ld;
+    if (!kd)
+        return joint_greedy_tail(s, p, q, c->tt[j], c->trig[j], c->cnt[j]);
+    const uint32_t di = pp->call != JOINT_NONE ? joint_key_get(s, ein, c->trig[j], l) : JOINT_NONE;
+    if (!hit) {
+        if (pp->call != JOINT_NONE && !(s->pr[q].call == JOINT_NONE && c->trig[j] == 0))
+            delay_parts(s, p, c->tt[j], &c->ld[j], &c->bin[j]);
+        else { /* no delay is read */
+            c->ld[j] = 0;
+            c->bin[j] = 0;
+        }
+    }
+    return tail_kept(s, p, q, di, c->trig[j], c->cnt[j], c->ld[j],
+                     c->bin[j] + (uint32_t)(hit && joint_tcache_test_delay && c->bin[j] + 1 < s->nb));
 }
 
 void joint_tcache_free(joint *s)
@@ -163,6 +247,8 @@ void joint_tcache_free(joint *s)
     free(c->tt);
     free(c->trig);
     free(c->cnt);
+    free(c->ld);
+    free(c->bin);
     free(c->pf);
     free(c->kein);
     free(c);
