@@ -194,7 +194,7 @@ static inline __attribute__((always_inline)) double tail_kept(const joint *s, ui
         if (qq->call == JOINT_NONE && trig == 0)
             ec = di == JOINT_NONE ? -(s->bg - log(1e6)) : -s->kmean[di];
         else
-            ec = -(di == JOINT_NONE ? s->bg - ld : s->logf[(size_t)di * s->nb + bin] - ld);
+            ec = -(di == JOINT_NONE ? s->bg - ld : joint_lf_at(s, di, bin) - ld);
     }
     size_t base = s->cnt_off[ein] + (size_t)s->link_local[l] * (JOINT_KMAX + 1);
     uint32_t c = cnt + 1 > JOINT_KMAX ? JOINT_KMAX : cnt + 1;
