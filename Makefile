@@ -178,6 +178,7 @@ asan:
 	echo "asan: took $$(( $$(date +%s) - t0 )) s wall (load average $$(cut -d' ' -f1 /proc/loadavg) at the end)"; exit $$rc
 
 bench: $(PROGS) $(BENCHES)
+	@echo "bench: programs built with OPT=\"$(OPT)\" ($$($(CC) --version | sed 1q)); the figures depend on it"
 	@PB_BIN=$(abspath $(BIN)) PB_BENCHBIN=$(abspath $(BUILD)/bench) sh tests/bench/run.sh
 
 # A single-node Slurm started in a scratch folder runs the quick sweep as a
