@@ -28,6 +28,7 @@ struct pb_writer {
 int pb_writer_open(pb_writer **out, FILE *fp, const char *display_name,
                    unsigned columns, const pb_names *names, pb_error *err)
 {
+    *out = NULL; /* defined on every path (the error paths too) */
     pb_writer *w = calloc(1, sizeof *w);
     if (!w)
         return pb_error_set(err, PB_ENOMEM, display_name, 0, 0, "out of memory");

@@ -311,6 +311,8 @@ int imp_capture_load(const char *const *paths, size_t n,
                      imp_capture_stats *st, pb_error *err)
 {
     *out = NULL;
+    if (st) /* defined on every path (the error paths too) */
+        memset(st, 0, sizeof *st);
     imp_capture_opts dflt = {"traceparent", NULL, NULL};
     if (!opts)
         opts = &dflt;

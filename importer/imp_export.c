@@ -464,6 +464,8 @@ int imp_export_jaeger(FILE *fp, const pb_trace *t, const pb_result *res,
 {
     imp_export_stats st;
     memset(&st, 0, sizeof st);
+    if (st_out) /* defined on every path (the error paths too) */
+        *st_out = st;
     if (!res->nassign)
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "the result ascribes no messages to instances "

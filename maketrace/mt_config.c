@@ -104,6 +104,7 @@ static int parse_block(parser *p, const tok *open, mt_op *op, int depth)
 
 static int expect_lbrace(parser *p, const char *what, tok **open)
 {
+    *open = NULL; /* defined on every path (the error path too) */
     tok *k = peek(p);
     if (k->kind != T_LBRACE) {
         char b[64];

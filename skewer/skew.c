@@ -568,6 +568,7 @@ int skew_stream_init(skew_stream **out, const skew_spec *spec, int deskew,
                      pb_names *names, size_t max_window, int allow_negative,
                      const char *source, pb_error *err)
 {
+    *out = NULL; /* defined on every path (the error paths too) */
     skew_stream *s = calloc(1, sizeof *s);
     if (!s)
         return pb_error_set(err, PB_ENOMEM, source, 0, 0, "out of memory");

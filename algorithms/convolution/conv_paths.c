@@ -435,6 +435,7 @@ done:
 static int add_vertex(cv_ctx *c, uint32_t parent, uint32_t node, uint64_t count,
                       cv_delay *delays, uint32_t ndelays, uint32_t *idx)
 {
+    *idx = PB_PTREE_NONE; /* defined on every path (the error path too) */
     if (pb_grow32(&c->vx, sizeof *c->vx, &c->vxcap, c->nvx + 1, 64) != PB_OK)
         return oom(c);
     uint32_t i = c->nvx++;

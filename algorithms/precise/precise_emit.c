@@ -9,6 +9,7 @@
 
 int pr_view_parse(const char *s, tv_view *out, pb_error *err)
 {
+    *out = TV_CALL; /* defined on every path (the error path too) */
     if (s && !strcmp(s, "call"))
         *out = TV_CALL;
     else if (s && !strcmp(s, "message"))
