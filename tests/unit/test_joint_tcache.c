@@ -7,7 +7,11 @@
  * and 1 give every parent, every pairing and the log-likelihood bit for
  * bit, and the kept parts are used.  The comparison can fail: when the
  * kept parts are used whatever changed since (joint_tcache_test_stale),
- * searches differ.  The default (2) keeps them on such small traces. */
+ * searches differ.  The default (2) keeps them on such small traces.
+ * The same for the delay's log and bin kept per slot (`tcache_delay`,
+ * docs/joint/speed_w29.md "The greedy's kept slots (h240)"): off and on
+ * (greedy_tcache=1) give the same searches and the kept slots are used;
+ * with a kept bin read one off (joint_tcache_test_delay) searches differ. */
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint_int.h"
@@ -17,21 +21,27 @@
 
 #define US 1000LL
 
-/* solve with greedy_tcache off and on; returns how many pairs differ (-1:
- * failure); *llsame: the same log-likelihood bits; the kept slots used
+/* 1: compare tcache_delay off and on (greedy_tcache=1) rather than
+ * greedy_tcache off and on */
+static int delay_mode;
+
+/* solve with greedy_tcache (or tcache_delay) off and on; returns how
+ * many pairs differ (-1: failure); *llsame: the same log-likelihood bits; the kept slots used
  * added to the joint_test_costs at cnt (ncost) */
 static long compare(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
 {
     joint_test_costs *c = cnt;
     joint_params p[2];
     joint_test_params_two(p, ids, NULL);
-    p[0].greedy_tcache = 0;
+    p[0].greedy_tcache = !!delay_mode;
     p[1].greedy_tcache = 1;
+    p[0].tcache_delay = !delay_mode;
+    p[1].tcache_delay = 1;
     joint *s[2];
     long diff = joint_test_compare_two(t, p, s, llsame);
     if (diff < 0)
         return -1;
-    if (s[0]->tcache_hits) /* off: nothing kept */
+    if (!delay_mode && s[0]->tcache_hits) /* off: nothing kept */
         diff = -1;
     c->ncost += s[1]->tcache_hits;
     joint_test_close_two(s);
@@ -93,10 +103,43 @@ TEST(the_default_keeps_triggers_on_small_traces)
     joint_test_tick = 0;
 }
 
+TEST(kept_delays_give_the_same_searches)
+{
+    joint_test_costs c = {0, 0};
+    delay_mode = 1;
+    CHECK_INT(joint_test_differing(&cases, &c, 0), 0);
+    delay_mode = 0;
+    printf("# %zu greedy costs from kept slots\n", c.ncost);
+    CHECK(c.ncost > 100);
+}
+
+TEST(kept_delays_read_one_bin_off_give_other_searches)
+{
+    joint_test_costs c = {0, 0};
+    delay_mode = 1;
+    joint_tcache_test_delay = 1;
+    int bad = joint_test_differing(&cases, &c, 1);
+    joint_tcache_test_delay = 0;
+    delay_mode = 0;
+    printf("# a kept bin read one off: %d of 8 searches differ\n", bad);
+    CHECK(bad > 0);
+}
+
+/* the default keeps the delays */
+TEST(the_default_keeps_delays)
+{
+    joint_params p[2];
+    joint_test_params_two(p, 0, NULL);
+    CHECK_INT(p[0].tcache_delay, 1);
+}
+
 int main(void)
 {
     RUN(kept_triggers_give_the_same_searches);
     RUN(kept_triggers_used_after_changes_give_other_searches);
     RUN(the_default_keeps_triggers_on_small_traces);
+    RUN(kept_delays_give_the_same_searches);
+    RUN(kept_delays_read_one_bin_off_give_other_searches);
+    RUN(the_default_keeps_delays);
     return pbtest_exit();
 }
