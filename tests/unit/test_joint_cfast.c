@@ -17,43 +17,20 @@
 
 #define NP 500
 
+/* nanoseconds: long requests, many open at once */
+static void ns_stamps(gsl_rng *r, jpair *x, void *arg)
+{
+    (void)arg;
+    x->cs = (pb_ns)gsl_rng_uniform_int(r, 1000000000);
+    x->cr = x->cs + (pb_ns)gsl_rng_uniform_int(r, 1000);
+    x->rs = x->cr + (pb_ns)gsl_rng_uniform_int(r, 600000000);
+    x->rr = x->rs + (pb_ns)gsl_rng_uniform_int(r, 1000);
+}
+
 static joint *rand_pairs(gsl_rng *r, uint32_t nn, int opened, unsigned ticks, int ns)
 {
-    joint *s = calloc(1, sizeof *s);
-    jpair *pr = calloc(NP, sizeof *pr);
-    pb_ns *qe = opened ? calloc(NP, sizeof *qe) : NULL;
-    if (!s || !pr || (opened && !qe)) {
-        free(s);
-        free(pr);
-        free(qe);
-        return NULL;
-    }
-    s->p = defaults();
-    s->pr = pr;
-    s->npairs = NP;
-    s->nnodes = nn;
-    s->qend = qe;
-    for (uint32_t i = 0; i < NP; i++) {
-        jpair *x = &pr[i];
-        x->call = x->ret = i;
-        x->caller = (uint32_t)gsl_rng_uniform_int(r, nn);
-        x->callee = (uint32_t)gsl_rng_uniform_int(r, nn);
-        x->link = x->caller * nn + x->callee;
-        if (ns) { /* nanoseconds: long requests, many open at once */
-            x->cs = (pb_ns)gsl_rng_uniform_int(r, 1000000000);
-            x->cr = x->cs + (pb_ns)gsl_rng_uniform_int(r, 1000);
-            x->rs = x->cr + (pb_ns)gsl_rng_uniform_int(r, 600000000);
-            x->rr = x->rs + (pb_ns)gsl_rng_uniform_int(r, 1000);
-        } else { /* whole ticks of 1 ms from a short range: ties */
-            x->cs = (pb_ns)gsl_rng_uniform_int(r, ticks) * 1000000;
-            x->cr = x->cs;
-            x->rs = x->cr + (pb_ns)gsl_rng_uniform_int(r, 1 + ticks / 2) * 1000000;
-            x->rr = x->rs + (pb_ns)gsl_rng_uniform_int(r, 2) * 1000000;
-        }
-        if (qe)
-            qe[i] = x->rs + (gsl_rng_uniform(r) < 0.3 ? 1000000 : 0);
-    }
-    return s;
+    return joint_test_bare_pairs(r, NP, nn, opened, 1000000,
+                                 ns ? ns_stamps : joint_test_tick_stamps, &ticks);
 }
 
 static int one_case(unsigned long seed, int ns, pb_ns slack, int opened, uint32_t min, int kmax,

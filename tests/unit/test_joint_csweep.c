@@ -19,39 +19,21 @@
 
 #define NP 600
 
+/* deep nesting half the time: a long request early */
+static void nest_stamps(gsl_rng *r, jpair *x, void *arg)
+{
+    (void)arg;
+    pb_ns len = gsl_rng_uniform(r) < 0.5 ? (pb_ns)gsl_rng_uniform_int(r, 3000)
+                                         : (pb_ns)gsl_rng_uniform_int(r, 60);
+    x->cs = (pb_ns)gsl_rng_uniform_int(r, 2000) * 1000;
+    x->cr = x->cs + (pb_ns)gsl_rng_uniform_int(r, 3) * 1000;
+    x->rs = x->cr + len * 1000;
+    x->rr = x->rs + (pb_ns)gsl_rng_uniform_int(r, 3) * 1000;
+}
+
 static joint *random_pairs(gsl_rng *r, uint32_t nn, int opened)
 {
-    joint *s = calloc(1, sizeof *s);
-    jpair *pr = calloc(NP, sizeof *pr);
-    pb_ns *qe = opened ? calloc(NP, sizeof *qe) : NULL;
-    if (!s || !pr || (opened && !qe)) {
-        free(s);
-        free(pr);
-        free(qe);
-        return NULL;
-    }
-    s->p = defaults();
-    s->pr = pr;
-    s->npairs = NP;
-    s->nnodes = nn;
-    s->qend = qe;
-    for (uint32_t i = 0; i < NP; i++) {
-        jpair *x = &pr[i];
-        x->call = x->ret = i;
-        x->caller = (uint32_t)gsl_rng_uniform_int(r, nn);
-        x->callee = (uint32_t)gsl_rng_uniform_int(r, nn);
-        x->link = x->caller * nn + x->callee;
-        /* deep nesting half the time: a long request early */
-        pb_ns len = gsl_rng_uniform(r) < 0.5 ? (pb_ns)gsl_rng_uniform_int(r, 3000)
-                                             : (pb_ns)gsl_rng_uniform_int(r, 60);
-        x->cs = (pb_ns)gsl_rng_uniform_int(r, 2000) * 1000;
-        x->cr = x->cs + (pb_ns)gsl_rng_uniform_int(r, 3) * 1000;
-        x->rs = x->cr + len * 1000;
-        x->rr = x->rs + (pb_ns)gsl_rng_uniform_int(r, 3) * 1000;
-        if (qe)
-            qe[i] = x->rs + (gsl_rng_uniform(r) < 0.3 ? 500000 : 0);
-    }
-    return s;
+    return joint_test_bare_pairs(r, NP, nn, opened, 500000, nest_stamps, NULL);
 }
 
 /* same lists from the scan and the tree (min: joint_csweep_min); counts
