@@ -346,3 +346,20 @@ mesh_1ms_trace() {
     "$B/skewer" -q --round 1ms "$tmp/k.csv" > "$tmp/m.csv" || fail "skewer"
     strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
 }
+
+# conf_run NAME [infer options...]: joint on $tmp/t.csv into $tmp/r.NAME;
+# $tmp/x.NAME its output without the cpu, params and program lines (and
+# lines matching $conf_run_drop when set), $tmp/b.NAME the busy test's
+# lines, $tmp/p.NAME the rows (id, instance, rank, parent) without the
+# confidence; prints the metadata's selfcal_rows (test_joint_copypairs.sh,
+# test_joint_scopy.sh)
+conf_run() {
+    _n=$1; shift
+    "$B/infer" --algo joint -q "$@" -o "$tmp/r.$_n" "$tmp/t.csv" 2> "$tmp/log" ||
+        fail "infer $_n: $(cat "$tmp/log")"
+    grep -v "^# cpu_\|^# params:\|^# program=${conf_run_drop:+\\|$conf_run_drop}" "$tmp/r.$_n" \
+        > "$tmp/x.$_n"
+    grep '^# busy_' "$tmp/r.$_n" > "$tmp/b.$_n"
+    sed -n '/^id,instance,rank,parent,confidence$/,$p' "$tmp/r.$_n" | cut -d, -f1-4 > "$tmp/p.$_n"
+    sed -n 's/.* selfcal_rows=\([0-9]*\).*/\1/p' "$tmp/r.$_n"
+}

@@ -16,16 +16,7 @@
 "$B/maketrace" "$PB_ROOT/experiments/joint_event.conf" -s duration=2s > "$tmp/m.csv" ||
     fail "maketrace"
 strip_callids "$tmp/m.csv" > "$tmp/t.csv"
-run() { # name [options...]
-    _n=$1; shift
-    "$B/infer" --algo joint -q "$@" -o "$tmp/r.$_n" "$tmp/t.csv" 2> "$tmp/log" ||
-        fail "infer $_n: $(cat "$tmp/log")"
-    grep -v '^# cpu_\|^# params:\|^# program=' "$tmp/r.$_n" > "$tmp/x.$_n"
-    grep '^# busy_' "$tmp/r.$_n" > "$tmp/b.$_n"
-    # the rows (id, instance, rank, parent) without the confidence
-    sed -n '/^id,instance,rank,parent,confidence$/,$p' "$tmp/r.$_n" | cut -d, -f1-4 > "$tmp/p.$_n"
-    sed -n 's/.* selfcal_rows=\([0-9]*\).*/\1/p' "$tmp/r.$_n"
-}
+run() { conf_run "$@"; }
 n0=$(run def)
 n1=$(run same -s conf_copy_pairs=2000)
 cmp -s "$tmp/x.def" "$tmp/x.same" || fail "conf_copy_pairs=2000 is not the default"
