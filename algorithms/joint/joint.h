@@ -642,6 +642,9 @@ typedef struct joint_params {
     int unp_predict;    /* [unp_predict] unpaired=1: 1 measures a predictor of the second
                            search's free / held choice (joint_unplp.c; metadata only), 0 */
     double unp_pred_rec[6]; /* not an option: unp_predict's record (metadata) */
+    double thread_soft_moves; /* [thread_soft_moves] thread_soft_pick=7: the term's solution,
+                           kept by the thread test alone, kept only when the calls it moves
+                           are at most this many times the misses it mends (joint_thrmove.c), 8 */
 } joint_params;
 
 /* The option table over joint_params. */

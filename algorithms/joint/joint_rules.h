@@ -1004,4 +1004,11 @@ int joint_thrtest_pick(joint *s, joint *t, double ls, double lt);
 int joint_thread_count(joint *s, const joint *w, double out[3]);
 void joint_thread_rt(joint *s, const double rt[5]);
 
+/* thread_soft_pick=7 (joint_thrmove.c, h245): pick=6's test, then S kept
+ * only when the calls it moves are at most thread_soft_moves times the
+ * misses it mends; _ok the bare comparison (1: keep); _meta its line */
+int joint_thrmove_pick(joint *s, joint *t, double ls, double lt);
+int joint_thrmove_ok(double moved, double mended, double ratio);
+int joint_thrmove_meta(const joint *s, pb_result *res);
+
 #endif
