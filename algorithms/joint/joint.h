@@ -644,7 +644,8 @@ typedef struct joint_params {
     double unp_pred_rec[6]; /* not an option: unp_predict's record (metadata) */
     double thread_soft_moves; /* [thread_soft_moves] thread_soft_pick=7: the term's solution,
                            kept by the thread test alone, kept only when the calls it moves
-                           are at most this many times the misses it mends (joint_thrmove.c), 8 */
+                           are at most this many times the misses it mends (joint_thrmove.c);
+                           0 (default): twice the mean calls in a weighed visit */
 } joint_params;
 
 /* The option table over joint_params. */

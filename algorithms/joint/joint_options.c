@@ -1181,9 +1181,10 @@ const pb_option joint_options[] = {
      "messages' pairs changed in place, beside the second search's choice; metadata "
      "unp_predict= (joint_unplp.c; docs/joint/loss_late.md \"A predictor of the second "
      "search's free / held choice (h231)\"); default 0"},
-    {"thread_soft_moves", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft_moves), "8", 0, 1e6,
+    {"thread_soft_moves", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft_moves), "0", 0, 1e6,
      "thread_soft_pick=7: the term's solution, kept by the thread test alone, is kept only "
      "when the calls whose parent differs from the other solution's are at most this many "
      "times the thread misses it mends (joint_thrmove.c; docs/joint/shapes_late.md \"The "
-     "term's moves against the misses it mends (h245)\"); default 8"},
+     "term's moves against the misses it mends (h245)\"); 0 (default): learned, twice the "
+     "mean number of calls in a visit the term weighs (its own and all below it)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

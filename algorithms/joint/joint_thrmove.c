@@ -16,9 +16,13 @@
  * The rule.  As pick=6, and where S is kept only by the thread test (the
  * model without the term does not find S likelier by more than
  * JOINT_RESTART_MARGIN), S is kept only when the calls whose parent
- * differs between S and T are at most thread_soft_moves times the misses
- * S mends (T's misses less S's).  The rest of the moves are the search's
- * noise, which the thread's evidence does not speak for.  Metadata
+ * differs between S and T are at most R times the misses S mends (T's
+ * misses less S's).  R (thread_soft_moves=0, the default) is learned from
+ * the trace: twice the mean number of calls in a visit the term weighs
+ * (the visit's own call and every call below it, in S), what a clean mend
+ * moves (two visits swapped with their calls); thread_soft_moves>0 gives
+ * R.  The rest of the moves are the search's noise, which the thread's
+ * evidence does not speak for.  Metadata
  * thread_soft_moves= with the counts.  O(n) more than pick=6.
  */
 #include "joint_int.h"
@@ -52,6 +56,27 @@ static double moved_calls(const joint *s, const joint *t)
     return m;
 }
 
+/* twice the mean number of calls in a visit the term weighs in s (its own
+ * call and every call below it): what a clean mend moves (two visits
+ * swapped with their calls); 0 where none is weighed */
+static double swap_size(const joint *s)
+{
+    double visits = 0, calls = 0;
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        if (s->pr[q].call == JOINT_NONE)
+            continue;
+        uint32_t a = q;
+        for (int d = 0; d < 64 && a != JOINT_NONE; d++) {
+            if (joint_thread_weighs(s, a)) {
+                calls++;
+                visits += a == q;
+            }
+            a = s->par ? s->par[a] : JOINT_NONE;
+        }
+    }
+    return visits > 0 ? 2 * calls / visits : 0;
+}
+
 int joint_thrmove_ok(double moved, double mended, double ratio)
 {
     return mended > 0 && moved >= 0 && moved <= ratio * mended;
@@ -66,10 +91,12 @@ int joint_thrmove_pick(joint *s, joint *t, double ls, double lt)
     if (joint_thread_count(s, s, cs) != PB_OK || joint_thread_count(t, s, ct) != PB_OK)
         return 0; /* out of memory: pick=3's answer (S not likelier by the margin) */
     double moved = moved_calls(s, t), mended = ct[1] - cs[1];
-    int ok = joint_thrmove_ok(moved, mended, s->p.thread_soft_moves);
+    double r = s->p.thread_soft_moves > 0 ? s->p.thread_soft_moves : swap_size(s);
+    int ok = joint_thrmove_ok(moved, mended, r);
     s->thrmove[0] = t->thrmove[0] = ok ? 2 : 1;
     s->thrmove[1] = t->thrmove[1] = moved;
     s->thrmove[2] = t->thrmove[2] = mended;
+    s->thrmove[3] = t->thrmove[3] = r;
     return ok;
 }
 
@@ -77,7 +104,8 @@ int joint_thrmove_meta(const joint *s, pb_result *res)
 {
     if (!(s->thrmove[0] > 0))
         return PB_OK;
-    return pb_result_meta(res, "thread_soft_moves=%g moved_calls=%.0f mended_misses=%.0f kept=%s",
-                          s->p.thread_soft_moves, s->thrmove[1], s->thrmove[2],
+    return pb_result_meta(res, "thread_soft_moves=%s ratio=%.2f moved_calls=%.0f mended_misses=%.0f "
+                          "kept=%s", s->p.thread_soft_moves > 0 ? "given" : "swap_size",
+                          s->thrmove[3], s->thrmove[1], s->thrmove[2],
                           s->thrmove[0] > 1 ? "with_term" : "without_term");
 }
