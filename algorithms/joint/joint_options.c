@@ -1059,7 +1059,7 @@ const pb_option joint_options[] = {
     {"held_local_seed", PB_OPT_INT, offsetof(joint_params, held_local_seed), "1", 1, 2,
      "held_local's seeds: 1 the requests holding a call of any consecutive pair in question, "
      "2 of an overtaken pair only (the later call answered first)"},
-    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "3", 0, 7,
+    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "7", 0, 7,
      "changes results where thread_soft weighs a service, without call ids: 7 as 6, and where "
      "the thread test alone keeps the term's solution, kept only when the calls it moves are at "
      "most thread_soft_moves times the misses it mends (metadata thread_soft_moves=; "
