@@ -568,11 +568,11 @@ typedef struct joint_params {
                            free and the held searches are compared (pair_order=auto) by
                            their log-likelihoods without the thread term: the term
                            steers each search, not the choice (joint_thrpick.c); 2-4
-                           the whole inference again without the term, 3 (default,
+                           the whole inference again without the term, 3 (default h217-h245,
                            h217) keeping the term's solution only when the model without
                            the term finds it likelier by more than 10 nats; 5 the
                            inference muted, then one search with the term from its pairs
-                           (joint_thrwarm.c) */
+                           (joint_thrwarm.c); 6 the thread test (joint_thrtest.c); 7 (default since h245) 6 checked against the calls moved (joint_thrmove.c) */
     double thread_soft_cap; /* [thread_soft_cap] thread_soft: a mismatch costs at most this
                            times the service's median delay margin (joint_thread.c), 0: off */
     int order_cross;    /* [order_cross] without call ids, where the order of answers is
