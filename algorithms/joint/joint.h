@@ -568,11 +568,11 @@ typedef struct joint_params {
                            free and the held searches are compared (pair_order=auto) by
                            their log-likelihoods without the thread term: the term
                            steers each search, not the choice (joint_thrpick.c); 2-4
-                           the whole inference again without the term, 3 (default,
+                           the whole inference again without the term, 3 (default h217-h245,
                            h217) keeping the term's solution only when the model without
                            the term finds it likelier by more than 10 nats; 5 the
                            inference muted, then one search with the term from its pairs
-                           (joint_thrwarm.c) */
+                           (joint_thrwarm.c); 6 the thread test (joint_thrtest.c); 7 (default since h245) 6 checked against the calls moved (joint_thrmove.c) */
     double thread_soft_cap; /* [thread_soft_cap] thread_soft: a mismatch costs at most this
                            times the service's median delay margin (joint_thread.c), 0: off */
     int order_cross;    /* [order_cross] without call ids, where the order of answers is
@@ -680,6 +680,10 @@ typedef struct joint_params {
     int cand_fast;      /* [cand_fast] speed only: with cand_sweep and cand_ends, a call with
                            more candidates than the cap takes the kept ones from the two
                            ends directly (joint_cfast.c; the same candidates); 1 */
+    double thread_soft_moves; /* [thread_soft_moves] thread_soft_pick=7: the term's solution,
+                           kept by the thread test alone, kept only when the calls it moves
+                           are at most this many times the misses it mends (joint_thrmove.c);
+                           0 (default): twice the mean calls in a weighed visit */
 } joint_params;
 
 /* The option table over joint_params. */

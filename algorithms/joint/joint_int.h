@@ -526,6 +526,8 @@ struct joint {
                                the third search kept (1), requests changed, of
                                them mostly at serialising services
                                (joint_partial.c) */
+    double thrmove[4];      /* thread_soft_pick=7 (joint_thrmove.c): 0 not run, 1 T kept,
+                               2 S kept; calls moved; misses mended; the ratio used */
     double thrpick[7];      /* thread_soft_pick (joint_thrpick.c): 1 when the choice of
                                search was made without the thread term, then the free and
                                held ll with it; 1 when the search without the term ran

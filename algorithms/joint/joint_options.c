@@ -1059,8 +1059,11 @@ const pb_option joint_options[] = {
     {"held_local_seed", PB_OPT_INT, offsetof(joint_params, held_local_seed), "1", 1, 2,
      "held_local's seeds: 1 the requests holding a call of any consecutive pair in question, "
      "2 of an overtaken pair only (the later call answered first)"},
-    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "3", 0, 6,
-     "changes results where thread_soft weighs a service, without call ids: 6 as 3, the term's "
+    {"thread_soft_pick", PB_OPT_INT, offsetof(joint_params, thread_soft_pick), "7", 0, 7,
+     "changes results where thread_soft weighs a service, without call ids: 7 as 6, and where "
+     "the thread test alone keeps the term's solution, kept only when the calls it moves are at "
+     "most thread_soft_moves times the misses it mends (metadata thread_soft_moves=; "
+     "joint_thrmove.c, h245); 6 as 3, the term's "
      "solution kept when the thread test's misses in the two solutions (binomial "
      "log-likelihood ratio) outweigh the delays' log-likelihood ratio by 10 nats (metadata "
      "thread_soft_rate_test=; joint_thrtest.c, h233); 5 the whole "
@@ -1231,4 +1234,10 @@ const pb_option joint_options[] = {
      "listing every one and cutting (linear in the open requests per call: quadratic where "
      "all stay open) (joint_cfast.c; docs/joint/scale.md \"The overlap input's growth: the "
      "candidate lists (h240)\"); default 1"},
+    {"thread_soft_moves", PB_OPT_DOUBLE, offsetof(joint_params, thread_soft_moves), "0", 0, 1e6,
+     "thread_soft_pick=7: the term's solution, kept by the thread test alone, is kept only "
+     "when the calls whose parent differs from the other solution's are at most this many "
+     "times the thread misses it mends (joint_thrmove.c; docs/joint/shapes_late.md \"The "
+     "term's moves against the misses it mends (h245)\"); 0 (default): learned, twice the "
+     "mean number of calls in a visit the term weighs (its own and all below it)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1064,5 +1064,11 @@ int joint_cfast_pick(const joint *s, const joint_ctree *t, joint_cfast *f, pb_ns
 void joint_cfast_free(joint_cfast *f);
 /* joint_cfast.c: 0; a unit test sets it (the end run's window one off) */
 extern int joint_cfast_test_wrong;
+/* thread_soft_pick=7 (joint_thrmove.c, h245): pick=6's test, then S kept
+ * only when the calls it moves are at most thread_soft_moves times the
+ * misses it mends; _ok the bare comparison (1: keep); _meta its line */
+int joint_thrmove_pick(joint *s, joint *t, double ls, double lt);
+int joint_thrmove_ok(double moved, double mended, double ratio);
+int joint_thrmove_meta(const joint *s, pb_result *res);
 
 #endif

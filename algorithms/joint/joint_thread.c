@@ -550,6 +550,8 @@ int joint_thread_meta(const joint *s, pb_result *res)
 {
     const struct joint_thr *t = s->thr;
     int rc = joint_thrpick_meta(s, res); /* thread_soft_pick (joint_thrpick.c) */
+    if (rc == PB_OK)
+        rc = joint_thrmove_meta(s, res); /* thread_soft_pick=7 (joint_thrmove.c) */
     if (rc == PB_OK && t && t->rt[0] > 0) /* thread_soft_pick=6 (joint_thrtest.c) */
         rc = pb_result_meta(res, "thread_soft_rate_test=%s misses_with_term=%.0f chance_with_term=%.1f "
                             "misses_without_term=%.0f chance_without_term=%.1f",

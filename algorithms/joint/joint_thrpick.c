@@ -73,7 +73,7 @@ int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *
         return PB_OK;
     }
     joint_params p0 = p1;
-    if (params->thread_soft_pick == 4 || params->thread_soft_pick == 6)
+    if (params->thread_soft_pick == 4 || params->thread_soft_pick >= 6)
         p0.thread_soft_pick = -1; /* the term fitted but left out of every walk */
     else
         p0.thread_soft = 0;
@@ -85,8 +85,9 @@ int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *
     joint_thread_mute(t, 1);
     double lt = joint_loglik(t);
     int with;
-    if (params->thread_soft_pick == 6) {
-        with = joint_thrtest_pick(s, t, ls, lt); /* joint_thrtest.c (h233) */
+    if (params->thread_soft_pick >= 6) {
+        with = params->thread_soft_pick == 7 ? joint_thrmove_pick(s, t, ls, lt) /* joint_thrmove.c (h245) */
+                                             : joint_thrtest_pick(s, t, ls, lt); /* joint_thrtest.c (h233) */
         t->p.thread_soft_pick = params->thread_soft_pick;
     } else if (params->thread_soft_pick == 4) {
         /* both under the whole model, the term with each one's own fitted
