@@ -555,7 +555,10 @@ int joint_thread_meta(const joint *s, pb_result *res)
     if (rc == PB_OK && t && t->rt[0] > 0) /* thread_soft_pick=6 (joint_thrtest.c) */
         rc = pb_result_meta(res, "thread_soft_rate_test=%s misses_with_term=%.0f chance_with_term=%.1f "
                             "misses_without_term=%.0f chance_without_term=%.1f",
-                            t->rt[0] > 1 ? "with_term" : "without_term", t->rt[1], t->rt[2], t->rt[3], t->rt[4]);
+                            t->rt[0] <= 1 ? "without_term"
+                            : s->thrmove[0] == 1 ? "with_term_overruled_by_moves" /* pick=7 */
+                                                 : "with_term",
+                            t->rt[1], t->rt[2], t->rt[3], t->rt[4]);
     if (!t || rc != PB_OK)
         return rc;
     for (uint32_t a = 0; a < t->nn && rc == PB_OK; a++)
