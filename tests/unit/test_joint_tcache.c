@@ -26,8 +26,8 @@
 static int delay_mode;
 
 /* solve with greedy_tcache (or tcache_delay) off and on; returns how
- * many pairs differ (-1: failure); *llsame: the same log-likelihood bits; the kept slots used
- * added to the joint_test_costs at cnt (ncost) */
+ * many pairs differ (-1: failure); *llsame: the same log-likelihood bits;
+ * the kept slots used added to the joint_test_costs at cnt (ncost) */
 static long compare(pb_trace *t, int seed, int ids, int *llsame, void *cnt)
 {
     joint_test_costs *c = cnt;
