@@ -34,12 +34,13 @@ LIBDIRS  := core maketrace skewer sniffer algorithms $(ALGODIRS) metrics importe
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \
             -Wno-unused-parameter
-# -O3 and link-time optimisation (joint's ~130 files call each other across
-# units): 6-10 % fewer instructions on the real sets, every output
-# bit-identical (docs/joint/speed_w29.md).  -std=c11 keeps floating-point
-# contraction off, and no flag here relaxes IEEE semantics.  OPT="-O2 -g"
-# is the old build.
-OPT      ?= -O3 -g -flto=auto
+# -O3: 3-5 % fewer instructions than -O2 on the real sets, every output
+# bit-identical (docs/joint/speed_w29.md); -std=c11 keeps floating-point
+# contraction off, and no flag here relaxes IEEE semantics.  Link-time
+# optimisation (OPT="-O3 -g -flto=auto") saves 6-10 %, also exact, but
+# more than doubles a clean build (the whole-program link of each
+# program), so it is opt-in; OPT="-O2 -g" is the old build.
+OPT      ?= -O3 -g
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(addprefix -I,$(LIBDIRS)) -I$(BUILD)/gen
 CFLAGS   ?=
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(EXTRA_CFLAGS)
