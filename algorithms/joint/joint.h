@@ -684,6 +684,11 @@ typedef struct joint_params {
                            kept by the thread test alone, kept only when the calls it moves
                            are at most this many times the misses it mends (joint_thrmove.c);
                            0 (default): twice the mean calls in a weighed visit */
+    int unp_alt;        /* [unp_alt] unpaired=1: 1 the first search's other free / held
+                           solution offered piece by piece before the second search, which
+                           runs on its window at any size; 2 also each changed message's
+                           window its link's median pair around it (joint_unpalt.c), 0 */
+    double unp_alt_rec[4]; /* not an option: unp_alt's record (on, pieces, taken, output) */
 } joint_params;
 
 /* The option table over joint_params. */

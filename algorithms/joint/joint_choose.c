@@ -26,21 +26,22 @@
  * order terms (joint_order_score) are reported beside.  With call ids (no free pair) one search, as before. */
 static int init_choose_g(joint **out, const pb_trace_view *v, const joint_params *params,
                          pb_error *err, const unsigned char *force, const joint_pwin *pwin,
-                         joint_selshare **gshare);
+                         joint_selshare **gshare, joint **other);
 
 /* init_choose_g, and the gate's holder freed (joint_pshare_hand) */
 static int init_choose(joint **out, const pb_trace_view *v, const joint_params *params,
-                       pb_error *err, const unsigned char *force, const joint_pwin *pwin)
+                       pb_error *err, const unsigned char *force, const joint_pwin *pwin,
+                       joint **other)
 {
     joint_selshare *g = NULL;
-    int rc = init_choose_g(out, v, params, err, force, pwin, &g);
+    int rc = init_choose_g(out, v, params, err, force, pwin, &g, other);
     joint_selshare_free(g);
     return rc;
 }
 
 static int init_choose_g(joint **out, const pb_trace_view *v, const joint_params *params,
                          pb_error *err, const unsigned char *force, const joint_pwin *pwin,
-                         joint_selshare **gshare)
+                         joint_selshare **gshare, joint **other)
 {
     const char *m = params->pair_order;
     int mode = !m || !strcmp(m, "auto") ? 2 : !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? 0 : -1;
@@ -285,7 +286,11 @@ sv_again: /* sv_lazy=3: the paused held search resumed, the choice made again */
         joint_close(b);
     } else {
         joint_close(c);
-        joint_close(keep == b ? a : b);
+        joint *oth = keep == b ? a : b; /* unp_alt: the other kept (joint_unpalt.c) */
+        if (other && oth && !oth->sv_paused)
+            *other = oth;
+        else
+            joint_close(oth);
     }
     if (keep != b) { /* the early run checks the held search only */
         joint_close(w);
@@ -339,7 +344,8 @@ sv_again: /* sv_lazy=3: the paused held search resumed, the choice made again */
  * init_choose; pwin in: the first search's window (the unpaired re-run
  * reuses it) */
 static int init_search(joint **out, const pb_trace_view *v, const joint_params *params,
-                       pb_error *err, const unsigned char *force, joint_pwin *pwin)
+                       pb_error *err, const unsigned char *force, joint_pwin *pwin,
+                       joint **other)
 {
     const char *m = params->pair_order;
     joint_pwin pwd;
@@ -360,7 +366,7 @@ static int init_search(joint **out, const pb_trace_view *v, const joint_params *
         if (pwd.decision && !params->pair_window_check)
             return joint_pwin_one(out, v, params, &ph, &pwd, err, force);
     }
-    return init_choose(out, v, params, err, force, &pwd);
+    return init_choose(out, v, params, err, force, &pwd, other);
 }
 
 /* joint_pwin.c's way into the searches: one search (pord: holding the
@@ -374,7 +380,7 @@ int joint_search_one(joint **out, const pb_trace_view *v, const joint_params *pa
 int joint_search_choose(joint **out, const pb_trace_view *v, const joint_params *params,
                         pb_error *err)
 {
-    return init_choose(out, v, params, err, NULL, NULL);
+    return init_choose(out, v, params, err, NULL, NULL, NULL);
 }
 
 /* joint_unpmerge.c's way in: the set-up with the pairs and parents given */
@@ -397,7 +403,7 @@ int joint_search_warm(joint **out, const pb_trace_view *v, const joint_params *p
 int joint_search_forced(joint **out, const pb_trace_view *v, const joint_params *params,
                         pb_error *err, const unsigned char *force)
 {
-    return init_search(out, v, params, err, force, NULL);
+    return init_search(out, v, params, err, force, NULL, NULL);
 }
 
 /* The search (init_search); then, without call ids and under loss, which
@@ -413,13 +419,21 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
         *force_out = NULL;
     joint_pwin pw;
     memset(&pw, 0, sizeof pw);
-    int rc = init_search(&s, v, params, err, NULL, &pw);
+    joint *alt = NULL; /* unp_alt: the other free / held solution (joint_unpalt.c) */
+    int rc = init_search(&s, v, params, err, NULL, &pw,
+                         params->unp_alt && params->unpaired == 1 ? &alt : NULL);
     if (rc != PB_OK)
         return rc;
     unsigned char *force = NULL;
     joint_unp_rec *recs = NULL;
     size_t nrecs = 0, changed = 0;
     rc = joint_unpaired_choose(s, &force, &recs, &nrecs, &changed);
+    double arec[4] = {0, 0, 0, 0};
+    if (rc == PB_OK && force && alt && params->unp_win && params->unp_pieces) {
+        rc = joint_unpa_first(&s, alt, v, err, arec); /* unp_alt (joint_unpalt.c) */
+        alt = NULL;
+    }
+    joint_close(alt);
     if (rc != PB_OK) {
         free(force);
         joint_unpaired_free(recs, nrecs);
@@ -435,9 +449,13 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
         if (rc == PB_OK && params->unp_win && params->unp_pieces && params->unpaired == 1)
             rc = joint_unpw_second(&t, v, &p2, s, force, err); /* joint_unpwin.c */
         else
-            rc = init_search(&t, v, &p2, err, force, &pw);
+            rc = init_search(&t, v, &p2, err, force, &pw, NULL);
         if (rc == PB_OK)
             joint_unpinh_after(t, params, &p2);
+        if (rc == PB_OK) { /* unp_alt's record (joint_unpalt.c) */
+            memcpy(t->p.unp_alt_rec, arec, sizeof arec);
+            memcpy(s->p.unp_alt_rec, arec, sizeof arec);
+        }
         if (rc == PB_OK && lp[0] != 0) /* unp_predict: the second search's choice */
             joint_unplp_second(s, t, lp);
         if (rc != PB_OK) {

@@ -1071,4 +1071,13 @@ int joint_thrmove_pick(joint *s, joint *t, double ls, double lt);
 int joint_thrmove_ok(double moved, double mended, double ratio);
 int joint_thrmove_meta(const joint *s, pb_result *res);
 
+/* unp_alt (joint_unpalt.c, h249): the first search s and its other free /
+ * held solution u compared piece by piece and merged into *sp (u and the
+ * one not output closed; rec: on, pieces, taken, output 1 first 2 other 3
+ * merged); link_spans: each link's median first-search pair into w[0..nlinks];
+ * meta: its line */
+int joint_unpa_first(joint **sp, joint *u, const pb_trace_view *v, pb_error *err, double rec[4]);
+int joint_unpa_link_spans(const joint *f, pb_ns *w);
+int joint_unpa_meta(const joint *s, pb_result *res);
+
 #endif

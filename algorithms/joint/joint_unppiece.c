@@ -302,6 +302,8 @@ int joint_unpp_meta(const joint *s, pb_result *res)
         rc = joint_unplp_meta(s, res); /* unp_predict (joint_unplp.c) */
     if (rc == PB_OK)
         rc = joint_unpinh_meta(s, res); /* unp_pcheck (joint_unpinh.c) */
+    if (rc == PB_OK)
+        rc = joint_unpa_meta(s, res); /* unp_alt (joint_unpalt.c) */
     for (uint32_t k = 0; rc == PB_OK && s->unpp_llr && k < s->unpp_n; k++)
         rc = pb_result_meta(res, "unp_piece=%u first=%llu msgs=%u llr=%.3f taken=%d", k,
                             (unsigned long long)s->unpp_first[k], s->unpp_size[k],

@@ -79,8 +79,19 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
         k += force[i] != 0 && f->pair_of_msg[i] != JOINT_NONE;
     uw_pt *pt = malloc((k + 1) * sizeof *pt);
     joint_unpb *ub = NULL; /* unp_busy: the links' busy periods (joint_unpbusy.c) */
-    if (!pt || (f->p.unp_busy && joint_unpb_build(f, &ub) != PB_OK)) {
+    /* unp_alt=2: each link's median pair (joint_unpalt.c) */
+    pb_ns *lw = f->p.unp_alt == 2 ? malloc(((size_t)f->nlinks + 1) * sizeof *lw) : NULL;
+    if (!pt || (f->p.unp_busy && joint_unpb_build(f, &ub) != PB_OK) ||
+        (f->p.unp_alt == 2 && !lw)) {
         free(pt);
+        free(lw);
+        joint_unpb_free(ub);
+        return PB_ENOMEM;
+    }
+    if (lw && joint_unpa_link_spans(f, lw) != PB_OK) {
+        free(pt);
+        free(lw);
+        joint_unpb_free(ub);
         return PB_ENOMEM;
     }
     k = 0;
@@ -94,6 +105,8 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
             pb_ns a = lo[root[i]], b = hi[root[i]];
             pb_ns len = (pb_ns)(f->p.unp_cand_pad * (double)(b - a));
             pt[k] = (uw_pt){a - len, b + len, 0};
+            if (lw && f->pr[q].link < f->nlinks) /* unp_alt=2: the link's window */
+                pt[k] = (uw_pt){m[i].ts - lw[f->pr[q].link], m[i].ts + lw[f->pr[q].link], 0};
             if (ub)
                 joint_unpb_cut(ub, f->pr[q].link, m[i].ts, &pt[k].a, &pt[k].b);
             k++;
@@ -127,6 +140,7 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
         }
     }
     free(pt);
+    free(lw);
     joint_unpb_free(ub);
     return PB_OK;
 }
@@ -275,7 +289,8 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     if (!in)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     int rc = uw_window(f, force, in, &nseed, &nwin);
-    if (rc != PB_OK || !nseed || (double)nwin > params->unp_win_max * (double)n) {
+    if (rc != PB_OK || !nseed ||
+        ((double)nwin > params->unp_win_max * (double)n && !params->unp_alt)) {
         free(in);
         if (rc != PB_OK)
             return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
