@@ -105,8 +105,15 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
             pb_ns a = lo[root[i]], b = hi[root[i]];
             pb_ns len = (pb_ns)(f->p.unp_cand_pad * (double)(b - a));
             pt[k] = (uw_pt){a - len, b + len, 0};
-            if (lw && f->pr[q].link < f->nlinks) /* unp_alt=2: the link's window */
+            if (lw && f->pr[q].link < f->nlinks) { /* unp_alt=2: the message's own
+                                                      pair widened by its link's median */
                 pt[k] = (uw_pt){m[i].ts - lw[f->pr[q].link], m[i].ts + lw[f->pr[q].link], 0};
+                uint32_t c = f->pr[q].call, r = f->pr[q].ret;
+                if (c != JOINT_NONE && m[c].ts - lw[f->pr[q].link] < pt[k].a)
+                    pt[k].a = m[c].ts - lw[f->pr[q].link];
+                if (r != JOINT_NONE && m[r].ts + lw[f->pr[q].link] > pt[k].b)
+                    pt[k].b = m[r].ts + lw[f->pr[q].link];
+            }
             if (ub)
                 joint_unpb_cut(ub, f->pr[q].link, m[i].ts, &pt[k].a, &pt[k].b);
             k++;
