@@ -687,7 +687,8 @@ typedef struct joint_params {
     int unp_alt;        /* [unp_alt] unpaired=1: 1 the first search's other free / held
                            solution offered piece by piece before the second search, which
                            runs on its window at any size; 2 also each changed message's
-                           window its link's median pair around it (joint_unpalt.c), 0 */
+                           window its own pair widened by its link's median pair; 3 that only where the
+                           default's window is over unp_win_max and 2's is not (joint_unpalt.c), 0 */
     double unp_alt_rec[4]; /* not an option: unp_alt's record (on, pieces, taken, output) */
 } joint_params;
 

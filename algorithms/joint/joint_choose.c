@@ -429,6 +429,19 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     size_t nrecs = 0, changed = 0;
     rc = joint_unpaired_choose(s, &force, &recs, &nrecs, &changed);
     double arec[4] = {0, 0, 0, 0};
+    joint_params p2; /* unp_pcheck: the first search's verdict (joint_unpinh.c) */
+    joint_unpinh_params(s, params, &p2);
+    /* unp_alt=3: the cut only where the default's window is over
+     * unp_win_max and the cut's is not; else the default's second search */
+    if (rc == PB_OK && force && params->unp_alt == 3) {
+        int g = joint_unpa_gate(s, force, params);
+        if (g != 1) {
+            p2.unp_alt = 0;
+            joint_close(alt);
+            alt = NULL;
+        }
+        rc = g < 0 ? PB_ENOMEM : PB_OK;
+    }
     if (rc == PB_OK && force && alt && params->unp_win && params->unp_pieces) {
         rc = joint_unpa_first(&s, alt, v, err, arec); /* unp_alt (joint_unpalt.c) */
         alt = NULL;
@@ -444,8 +457,6 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
         joint *t = NULL;
         double lp[6] = {0, 0, 0, 0, 0, 0}; /* unp_predict: a measurement (joint_unplp.c) */
         rc = joint_unplp_predict(s, v, params, force, err, lp);
-        joint_params p2; /* unp_pcheck: the first search's verdict (joint_unpinh.c) */
-        joint_unpinh_params(s, params, &p2);
         if (rc == PB_OK && params->unp_win && params->unp_pieces && params->unpaired == 1)
             rc = joint_unpw_second(&t, v, &p2, s, force, err); /* joint_unpwin.c */
         else

@@ -1240,11 +1240,11 @@ const pb_option joint_options[] = {
      "times the thread misses it mends (joint_thrmove.c; docs/joint/shapes_late.md \"The "
      "term's moves against the misses it mends (h245)\"); 0 (default): learned, twice the "
      "mean number of calls in a visit the term weighs (its own and all below it)"},
-    {"unp_alt", PB_OPT_INT, offsetof(joint_params, unp_alt), "0", 0, 2,
+    {"unp_alt", PB_OPT_INT, offsetof(joint_params, unp_alt), "0", 0, 3,
      "unpaired=1 without call ids: the first search's other free / held solution is kept and "
      "offered piece by piece (held-out likelihood, as unp_pieces) before the second search, "
      "which then runs on its window of candidate requests whatever its size instead of the "
      "whole trace; 2: besides, a changed message's window is its link's median pair either "
-     "side of it; metadata unp_alt= (joint_unpalt.c; docs/joint/loss_late.md \"The loss "
+     "side of it; 3: 2 only where the default's window is over unp_win_max and 2's is not; metadata unp_alt= (joint_unpalt.c; docs/joint/loss_late.md \"The loss "
      "rule's cost: the other choice's pieces (h249)\"); default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1079,5 +1079,10 @@ int joint_thrmove_meta(const joint *s, pb_result *res);
 int joint_unpa_first(joint **sp, joint *u, const pb_trace_view *v, pb_error *err, double rec[4]);
 int joint_unpa_link_spans(const joint *f, pb_ns *w);
 int joint_unpa_meta(const joint *s, pb_result *res);
+/* unp_alt=3: 1 when the default's window is over unp_win_max and the
+ * cut's is not, 0 else, -1 out of memory; joint_unpwin.c: a window's size
+ * (med: the cut's) */
+int joint_unpa_gate(const joint *s, const unsigned char *force, const joint_params *params);
+int joint_unpw_size(const joint *f, const unsigned char *force, int med, size_t *nwin);
 
 #endif

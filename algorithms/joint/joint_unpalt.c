@@ -22,7 +22,10 @@
  * window's size (no whole search), under the merged solution.
  *
  * unp_alt=1: that.  unp_alt=2: besides, each changed message's seed span
- * is its own link's median pair either side of it, not its request's.
+ * is its own first-search pair widened by its link's median pair either
+ * side, not its request's.  unp_alt=3: unp_alt=2 only where the default's
+ * window is over unp_win_max (the whole second search) and unp_alt=2's is
+ * not (joint_unpa_gate); elsewhere the default's second search.
  * Metadata: unp_alt=on pieces= taken= output=first|other|merged.
  */
 #include "joint_int.h"
@@ -135,6 +138,21 @@ int joint_unpa_link_spans(const joint *f, pb_ns *w)
     }
     free(d);
     return PB_OK;
+}
+
+/* unp_alt=3: 1 when the default's window holds over unp_win_max of the
+ * messages (the whole second search would run) and the cut's window at
+ * most that; 0 else; -1 out of memory */
+int joint_unpa_gate(const joint *s, const unsigned char *force, const joint_params *params)
+{
+    size_t n = s->v.n, w0 = 0, w1 = 0;
+    if (joint_unpw_size(s, force, 0, &w0) != PB_OK)
+        return -1;
+    if (!w0 || (double)w0 <= params->unp_win_max * (double)n)
+        return 0;
+    if (joint_unpw_size(s, force, 1, &w1) != PB_OK)
+        return -1;
+    return w1 && (double)w1 <= params->unp_win_max * (double)n;
 }
 
 int joint_unpa_meta(const joint *s, pb_result *res)

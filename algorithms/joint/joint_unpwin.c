@@ -71,7 +71,7 @@ static int uw_pt_cmp(const void *x, const void *y)
  * PB_ENOMEM */
 static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *root,
                     const pb_ns *lo, const pb_ns *hi, const unsigned char *seed,
-                    unsigned char *rin)
+                    unsigned char *rin, int med)
 {
     size_t n = f->v.n, k = 0;
     const pb_msg *m = f->v.msgs;
@@ -80,9 +80,8 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
     uw_pt *pt = malloc((k + 1) * sizeof *pt);
     joint_unpb *ub = NULL; /* unp_busy: the links' busy periods (joint_unpbusy.c) */
     /* unp_alt=2: each link's median pair (joint_unpalt.c) */
-    pb_ns *lw = f->p.unp_alt == 2 ? malloc(((size_t)f->nlinks + 1) * sizeof *lw) : NULL;
-    if (!pt || (f->p.unp_busy && joint_unpb_build(f, &ub) != PB_OK) ||
-        (f->p.unp_alt == 2 && !lw)) {
+    pb_ns *lw = med ? malloc(((size_t)f->nlinks + 1) * sizeof *lw) : NULL;
+    if (!pt || (f->p.unp_busy && joint_unpb_build(f, &ub) != PB_OK) || (med && !lw)) {
         free(pt);
         free(lw);
         joint_unpb_free(ub);
@@ -155,7 +154,7 @@ static int uw_cross(const joint *f, const unsigned char *force, const uint32_t *
 /* the window into in[] (per message 1: in it); the seeds' count into
  * *nseed.  0 when no message changed state (nothing to search) */
 static int uw_window(const joint *f, const unsigned char *force, unsigned char *in,
-                     size_t *nseed, size_t *nwin)
+                     size_t *nseed, size_t *nwin, int med)
 {
     const double pad = f->p.unp_win_pad;
     size_t n = f->v.n;
@@ -192,7 +191,7 @@ static int uw_window(const joint *f, const unsigned char *force, unsigned char *
     }
     if (rc == PB_OK && ns && f->p.unp_win == 2) {
         /* unp_win=2: the window by candidate requests, no time padding */
-        rc = uw_cross(f, force, root, lo, hi, seed, rin);
+        rc = uw_cross(f, force, root, lo, hi, seed, rin, med);
         for (size_t i = 0; rc == PB_OK && i < n; i++) {
             in[i] = root[i] != JOINT_NONE && rin[root[i]];
             *nwin += in[i];
@@ -295,7 +294,7 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     unsigned char *in = calloc(n + 1, 1);
     if (!in)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
-    int rc = uw_window(f, force, in, &nseed, &nwin);
+    int rc = uw_window(f, force, in, &nseed, &nwin, params->unp_alt >= 2);
     if (rc != PB_OK || !nseed ||
         ((double)nwin > params->unp_win_max * (double)n && !params->unp_alt)) {
         free(in);
@@ -374,6 +373,24 @@ out:
     free(sf);
     free(mate);
     free(gpar);
+    return rc;
+}
+
+/* unp_alt=3 (joint_unpalt.c): the window's size in messages, by
+ * candidate requests (med 0) or by each changed message's pair widened by
+ * its link's median (med 1); 0 when no message changed.  PB_OK or
+ * PB_ENOMEM */
+int joint_unpw_size(const joint *f, const unsigned char *force, int med, size_t *nwin)
+{
+    size_t nseed = 0;
+    unsigned char *in = calloc(f->v.n + 1, 1);
+    *nwin = 0;
+    if (!in)
+        return PB_ENOMEM;
+    int rc = uw_window(f, force, in, &nseed, nwin, med);
+    if (!nseed)
+        *nwin = 0;
+    free(in);
     return rc;
 }
 
