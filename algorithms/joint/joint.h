@@ -690,6 +690,8 @@ typedef struct joint_params {
                            window its own pair widened by its link's median pair; 3 that only where the
                            default's window is over unp_win_max and 2's is not (joint_unpalt.c), 0 */
     double unp_alt_rec[4]; /* not an option: unp_alt's record (on, pieces, taken, output) */
+    double unp_alt_max; /* [unp_alt_max] unp_alt=3: the cut's window's largest share of the
+                           messages, 0.3333 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1245,6 +1245,9 @@ const pb_option joint_options[] = {
      "offered piece by piece (held-out likelihood, as unp_pieces) before the second search, "
      "which then runs on its window of candidate requests whatever its size instead of the "
      "whole trace; 2: besides, a changed message's window is its link's median pair either "
-     "side of it; 3: 2 only where the default's window is over unp_win_max and 2's is not; metadata unp_alt= (joint_unpalt.c; docs/joint/loss_late.md \"The loss "
+     "side of it; 3: 2 only where the default's window is over unp_win_max and 2's holds at most unp_alt_max; metadata unp_alt= (joint_unpalt.c; docs/joint/loss_late.md \"The loss "
      "rule's cost: the other choice's pieces (h249)\"); default 0: off"},
+    {"unp_alt_max", PB_OPT_DOUBLE, offsetof(joint_params, unp_alt_max), "0.3333", 0, 1,
+     "unp_alt=3: the cut runs only where its window holds at most this share of the messages "
+     "(joint_unpalt.c); default 0.3333"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -24,8 +24,9 @@
  * unp_alt=1: that.  unp_alt=2: besides, each changed message's seed span
  * is its own first-search pair widened by its link's median pair either
  * side, not its request's.  unp_alt=3: unp_alt=2 only where the default's
- * window is over unp_win_max (the whole second search) and unp_alt=2's is
- * not (joint_unpa_gate); elsewhere the default's second search.
+ * window is over unp_win_max (the whole second search) and unp_alt=2's
+ * holds at most unp_alt_max (default 1/3) of the messages
+ * (joint_unpa_gate); elsewhere the default's second search.
  * Metadata: unp_alt=on pieces= taken= output=first|other|merged.
  */
 #include "joint_int.h"
@@ -142,7 +143,9 @@ int joint_unpa_link_spans(const joint *f, pb_ns *w)
 
 /* unp_alt=3: 1 when the default's window holds over unp_win_max of the
  * messages (the whole second search would run) and the cut's window at
- * most that; 0 else; -1 out of memory */
+ * most unp_alt_max of them (a window near half saves little: the
+ * sub-search and the whole trace's set-up with the pairs given cost about
+ * a whole search there); 0 else; -1 out of memory */
 int joint_unpa_gate(const joint *s, const unsigned char *force, const joint_params *params)
 {
     size_t n = s->v.n, w0 = 0, w1 = 0;
@@ -152,7 +155,7 @@ int joint_unpa_gate(const joint *s, const unsigned char *force, const joint_para
         return 0;
     if (joint_unpw_size(s, force, 1, &w1) != PB_OK)
         return -1;
-    return w1 && (double)w1 <= params->unp_win_max * (double)n;
+    return w1 && (double)w1 <= params->unp_alt_max * (double)n;
 }
 
 int joint_unpa_meta(const joint *s, pb_result *res)
