@@ -1071,4 +1071,10 @@ int joint_thrmove_pick(joint *s, joint *t, double ls, double lt);
 int joint_thrmove_ok(double moved, double mended, double ratio);
 int joint_thrmove_meta(const joint *s, pb_result *res);
 
+/* joint_shed.c (h250): the search's scratch that every later use empties
+ * first (the local search's table of pairs tried) freed before the output's
+ * confidence; joint_shed_last: the bytes the last call freed (tests) */
+void joint_shed_search(joint *s);
+extern size_t joint_shed_last;
+
 #endif
