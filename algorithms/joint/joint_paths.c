@@ -164,6 +164,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             rc = joint_cf_final_conf(s, conf);
         if (rc == PB_OK) /* conf_late_hidden (joint_cfhidden.c) */
             rc = joint_cf_hidden(s, conf, res);
+        joint_shed_memo(s); /* the fits are over (joint_shed.c) */
         if (rc == PB_OK) {
             res->min_confidence = s->p.min_confidence;
             rc = cvp_assign_links(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst, pmsg,

@@ -1076,5 +1076,7 @@ int joint_thrmove_meta(const joint *s, pb_result *res);
  * confidence; joint_shed_last: the bytes the last call freed (tests) */
 void joint_shed_search(joint *s);
 extern size_t joint_shed_last;
+/* joint_shed.c: joint_fit's memo (hraw) freed after the output's confidence */
+void joint_shed_memo(joint *s);
 
 #endif
