@@ -48,7 +48,8 @@ struct joint_sel {
     double n;          /* held-out requests */
     double g[5][2];    /* 0 pooled - keyed delays, 1 pooled - keyed counts, 2 counts
                           (chosen counts - flat), 3 durations (the term), 4 caller (0 + 1) */
-    double cf[2][2];   /* counts - flat, keyed [0] and pooled [1]: sum, sum of squares */
+    /* counts - flat, keyed and pooled: sum, sum of squares -- held apart
+     * while joint_select tests (cfa, 4 doubles a node), not kept (h250) */
     double x[3];       /* durations, exchange test: pairs, sum, sum of squares */
     unsigned char pooled, cpooled, counts, durations, tested;
 };
@@ -391,9 +392,10 @@ int joint_select(joint *s)
     double *dterm = calloc((size_t)n + 1, sizeof *dterm);
     uint32_t *cnt = calloc((size_t)s->nlinks + 1, sizeof *cnt);
     uint32_t *last = malloc(((size_t)s->nlinks + 1) * sizeof *last), *xbuf = NULL;
+    double *cfa = calloc(4 * ((size_t)nn + 1), sizeof *cfa); /* counts - flat per node */
     size_t xcap = 0;
     int rc = s->sel && s->cnt_flat && s->corr_svc && pool && only && fold && part && dterm && cnt &&
-                     last ? PB_OK : PB_ENOMEM;
+                     last && cfa ? PB_OK : PB_ENOMEM;
     if (rc != PB_OK)
         goto done;
     for (uint32_t e = 0; e < s->nlinks; e++)
@@ -482,8 +484,8 @@ int joint_select(joint *s)
         }
         for (int c = 0; c < 2; c++) {
             double w = pp[2 * c + 1] - flat;
-            x->cf[c][0] += w;
-            x->cf[c][1] += w * w;
+            cfa[4 * (size_t)b + 2 * c] += w;
+            cfa[4 * (size_t)b + 2 * c + 1] += w * w;
         }
     }
     for (uint32_t b = 0; b < nn; b++) {
@@ -497,10 +499,11 @@ int joint_select(joint *s)
             x->cpooled = x->pooled;
         }
         int c = x->cpooled;
-        x->g[2][0] = x->cf[c][0];
-        x->g[2][1] = x->cf[c][1];
+        const double *cf = cfa + 4 * (size_t)b + 2 * c;
+        x->g[2][0] = cf[0];
+        x->g[2][1] = cf[1];
         /* counts: flat only when flat is the better by the margin */
-        x->counts = !beyond(x->n, -x->cf[c][0], x->cf[c][1]);
+        x->counts = !beyond(x->n, -cf[0], cf[1]);
         /* durations: away from the default only by the margin */
         if (s->p.corr)
             x->durations = corr_default && !beyond(x->x[0], -x->x[1], x->x[2]);
@@ -537,6 +540,7 @@ done:
     free(cnt);
     free(last);
     free(xbuf);
+    free(cfa);
     return rc;
 }
 
