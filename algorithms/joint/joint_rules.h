@@ -1084,5 +1084,12 @@ int joint_unpa_meta(const joint *s, pb_result *res);
  * (med: the cut's) */
 int joint_unpa_gate(const joint *s, const unsigned char *force, const joint_params *params);
 int joint_unpw_size(const joint *f, const unsigned char *force, int med, size_t *nwin);
+/* joint_shed.c (h250): the search's scratch that every later use empties
+ * first (the local search's table of pairs tried) freed before the output's
+ * confidence; joint_shed_last: the bytes the last call freed (tests) */
+void joint_shed_search(joint *s);
+extern size_t joint_shed_last;
+/* joint_shed.c: joint_fit's memo (hraw) freed after the output's confidence */
+void joint_shed_memo(joint *s);
 
 #endif

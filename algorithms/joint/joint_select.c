@@ -46,9 +46,11 @@
 struct joint_sel {
     uint32_t callers;  /* incoming links */
     double n;          /* held-out requests */
-    double g[5][2];    /* 0 pooled - keyed delays, 1 pooled - keyed counts, 2 counts
+    double g[5];       /* sums: 0 pooled - keyed delays, 1 pooled - keyed counts, 2 counts
                           (chosen counts - flat), 3 durations (the term), 4 caller (0 + 1) */
-    double cf[2][2];   /* counts - flat, keyed [0] and pooled [1]: sum, sum of squares */
+    double g2q, g4q;   /* sums of squares of 2 and 4 (the others were never read: h250) */
+    /* counts - flat, keyed and pooled: sum, sum of squares -- held apart
+     * while joint_select tests (cfa, 4 doubles a node), not kept (h250) */
     double x[3];       /* durations, exchange test: pairs, sum, sum of squares */
     unsigned char pooled, cpooled, counts, durations, tested;
 };
@@ -391,9 +393,10 @@ int joint_select(joint *s)
     double *dterm = calloc((size_t)n + 1, sizeof *dterm);
     uint32_t *cnt = calloc((size_t)s->nlinks + 1, sizeof *cnt);
     uint32_t *last = malloc(((size_t)s->nlinks + 1) * sizeof *last), *xbuf = NULL;
+    double *cfa = calloc(4 * ((size_t)nn + 1), sizeof *cfa); /* counts - flat per node */
     size_t xcap = 0;
     int rc = s->sel && s->cnt_flat && s->corr_svc && pool && only && fold && part && dterm && cnt &&
-                     last ? PB_OK : PB_ENOMEM;
+                     last && cfa ? PB_OK : PB_ENOMEM;
     if (rc != PB_OK)
         goto done;
     for (uint32_t e = 0; e < s->nlinks; e++)
@@ -477,13 +480,14 @@ int joint_select(joint *s)
         double flat = -(double)no * log(JOINT_KMAX + 1.0);
         double v[5] = {pp[2] - pp[0], pp[3] - pp[1], 0, dterm[q], pp[2] - pp[0] + pp[3] - pp[1]};
         for (int i = 0; i < 5; i++) {
-            x->g[i][0] += v[i];
-            x->g[i][1] += v[i] * v[i];
+            x->g[i] += v[i];
+            if (i == 4)
+                x->g4q += v[i] * v[i];
         }
         for (int c = 0; c < 2; c++) {
             double w = pp[2 * c + 1] - flat;
-            x->cf[c][0] += w;
-            x->cf[c][1] += w * w;
+            cfa[4 * (size_t)b + 2 * c] += w;
+            cfa[4 * (size_t)b + 2 * c + 1] += w * w;
         }
     }
     for (uint32_t b = 0; b < nn; b++) {
@@ -493,14 +497,15 @@ int joint_select(joint *s)
          * together (chosen apart, keyed densities with pooled counts lost
          * 2.3 points on multitier) */
         if (pool[b]) {
-            x->pooled = mode == 1 || (mode == 2 && beyond(x->n, x->g[4][0], x->g[4][1]));
+            x->pooled = mode == 1 || (mode == 2 && beyond(x->n, x->g[4], x->g4q));
             x->cpooled = x->pooled;
         }
         int c = x->cpooled;
-        x->g[2][0] = x->cf[c][0];
-        x->g[2][1] = x->cf[c][1];
+        const double *cf = cfa + 4 * (size_t)b + 2 * c;
+        x->g[2] = cf[0];
+        x->g2q = cf[1];
         /* counts: flat only when flat is the better by the margin */
-        x->counts = !beyond(x->n, -x->cf[c][0], x->cf[c][1]);
+        x->counts = !beyond(x->n, -cf[0], cf[1]);
         /* durations: away from the default only by the margin */
         if (s->p.corr)
             x->durations = corr_default && !beyond(x->x[0], -x->x[1], x->x[2]);
@@ -537,6 +542,7 @@ done:
     free(cnt);
     free(last);
     free(xbuf);
+    free(cfa);
     return rc;
 }
 
@@ -594,8 +600,8 @@ void joint_select_meta(const joint *s, pb_result *res)
                        "se_durations_exchange=%.2f",
                        byname[i].name, x->callers, x->pooled ? "pooled" : "keyed",
                        x->counts ? "on" : "off", x->durations ? "on" : "off", x->n,
-                       x->g[4][0], se(x->n, x->g[4][0], x->g[4][1]), x->g[0][0], x->g[1][0],
-                       x->g[2][0], se(x->n, x->g[2][0], x->g[2][1]), x->g[3][0], x->x[0],
+                       x->g[4], se(x->n, x->g[4], x->g4q), x->g[0], x->g[1],
+                       x->g[2], se(x->n, x->g[2], x->g2q), x->g[3], x->x[0],
                        x->x[1], se(x->x[0], x->x[1], x->x[2]));
     }
     free(byname);
@@ -625,9 +631,9 @@ int joint_signals(const joint *s, const char *name, int out[4], double gain[4])
     out[1] = x->cpooled;
     out[2] = x->counts;
     out[3] = x->durations;
-    gain[0] = x->g[0][0];
-    gain[1] = x->g[1][0];
-    gain[2] = x->g[2][0];
+    gain[0] = x->g[0];
+    gain[1] = x->g[1];
+    gain[2] = x->g[2];
     gain[3] = x->x[1];
     return PB_OK;
 }
