@@ -684,6 +684,13 @@ typedef struct joint_params {
                            kept by the thread test alone, kept only when the calls it moves
                            are at most this many times the misses it mends (joint_thrmove.c);
                            0 (default): twice the mean calls in a weighed visit */
+    int conf_copy_warm; /* [conf_copy_warm] the self-calibration's copies searched from
+                           their own truth (joint_scwarm.c): 1 set up on the truth's pairs
+                           and parents, the search as always; 2 the same with no re-pairing
+                           and no swap rounds; confidences only; default 0: off */
+    const struct joint *scw_from; /* not an option: set only on a calibration copy under
+                           conf_copy_warm (the real trace's search, whose solution is
+                           the copy's truth); NULL otherwise */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -780,6 +780,8 @@ struct joint {
                                all links (2 each), or NULL */
     struct joint_spt *cfa_pts; /* conf_alike=2: the copy's alike rows (stated, right) */
     uint32_t cfa_np, cfa_cap;
+    uint32_t *scw_mate, *scw_par; /* conf_copy_warm (joint_scwarm.c): the copy's truth
+                               pairs and parents by message, or NULL */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

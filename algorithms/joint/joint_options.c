@@ -1240,4 +1240,10 @@ const pb_option joint_options[] = {
      "times the thread misses it mends (joint_thrmove.c; docs/joint/shapes_late.md \"The "
      "term's moves against the misses it mends (h245)\"); 0 (default): learned, twice the "
      "mean number of calls in a visit the term weighs (its own and all below it)"},
+    {"conf_copy_warm", PB_OPT_INT, offsetof(joint_params, conf_copy_warm), "0", 0, 2,
+     "the self-calibration's copies searched from their own truth: 1 the copy's search set up "
+     "on the pairs and parents it was made with (the solution), then run as always; 2 the same "
+     "with no re-pairing and no swap rounds (the local moves only); confidences only, never an "
+     "assignment (joint_scwarm.c; docs/joint/speed_w29.md \"The copy searched from its own "
+     "truth (h247)\"); default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

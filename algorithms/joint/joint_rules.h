@@ -1071,4 +1071,14 @@ int joint_thrmove_pick(joint *s, joint *t, double ls, double lt);
 int joint_thrmove_ok(double moved, double mended, double ratio);
 int joint_thrmove_meta(const joint *s, pb_result *res);
 
+/* conf_copy_warm (joint_scwarm.c, h247): the calibration copy's search
+ * from its own truth.  _params on the copy's options (sim_points);
+ * _given in the copy's set-up (joint_init_one_g): its pairs and parents
+ * from the real solution (p.scw_from), by message ids; _done after its
+ * search; _free in close_one.  PB_OK or PB_ENOMEM */
+void joint_scw_params(const joint *s, joint_params *p2);
+int joint_scw_given(joint *s);
+void joint_scw_done(joint *s);
+void joint_scw_free(joint *s);
+
 #endif

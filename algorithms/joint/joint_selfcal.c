@@ -884,6 +884,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         joint_params p2;
         joint_copy_params(s, &p2);
         joint_simfast_params(s, &p2); /* conf_copy_repair .. (joint_simfast.c) */
+        joint_scw_params(s, &p2); /* conf_copy_warm (joint_scwarm.c) */
         pb_error err;
         rc = joint_cf_copy_init(s, t, &p2, &s2, &spc, &err); /* conf_copy_tick (joint_cftick.c) */
         if (rc != PB_OK && rc != PB_ENOMEM)
