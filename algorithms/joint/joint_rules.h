@@ -1080,5 +1080,9 @@ void joint_scw_params(const joint *s, joint_params *p2);
 int joint_scw_given(joint *s);
 void joint_scw_done(joint *s);
 void joint_scw_free(joint *s);
+/* conf_copy_warm: a copy's record added to the real trace's (sim_points);
+ * its metadata line (from joint_scopy_meta) */
+void joint_scw_count(joint *s, const joint *s2);
+int joint_scw_meta(const joint *s, pb_result *res);
 
 #endif

@@ -99,6 +99,11 @@ int joint_scw_given(joint *s)
         }
     }
     free(idx);
+    s->scw_rec[0] = 1;
+    for (size_t i = 0; i < n; i++) {
+        s->scw_rec[1] += s->v.msgs[i].type == PB_TYPE_CALL && s->scw_mate[i] != NONE;
+        s->scw_rec[2] += s->scw_par[i] != NONE && s->scw_par[i] != JOINT_UNPM_SKIP;
+    }
     s->unpm_mate = s->scw_mate;
     s->hwarm_par = s->scw_par;
     return PB_OK;
@@ -120,4 +125,25 @@ void joint_scw_free(joint *s)
     free(s->scw_mate);
     free(s->scw_par);
     s->scw_mate = s->scw_par = NULL;
+}
+
+void joint_scw_count(joint *s, const joint *s2)
+{
+    if (!s2 || !s2->scw_rec[0])
+        return;
+    s->scw_rec[0]++;
+    s->scw_rec[1] += s2->scw_rec[1];
+    s->scw_rec[2] += s2->scw_rec[2];
+    s->scw_rec[3] += s2->hwarm[3]; /* set by joint_heldwarm_apply */
+}
+
+int joint_scw_meta(const joint *s, pb_result *res)
+{
+    if (s->p.conf_copy_warm <= 0)
+        return PB_OK;
+    return pb_result_meta(res, "conf_copy_warm=%d copies_warm=%.0f pairs_given=%.0f "
+                          "parents_given=%.0f parents_set=%.0f (the calibration copies' "
+                          "searches from their own truth)",
+                          s->p.conf_copy_warm, s->scw_rec[0], s->scw_rec[1], s->scw_rec[2],
+                          s->scw_rec[3]);
 }

@@ -891,6 +891,8 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             rc = PB_ENOMEM; /* cannot fail on a trace it made; say so as memory */
         if (rc == PB_OK)
             s->sfast_restart = s2->restart; /* conf_copy_start (joint_simfast.c) */
+        if (rc == PB_OK)
+            joint_scw_count(s, s2); /* conf_copy_warm (joint_scwarm.c) */
     }
     if (rc == PB_OK) {
         sh2 = malloc(((size_t)s2->npairs + 1) * sizeof *sh2);
