@@ -691,6 +691,9 @@ typedef struct joint_params {
     const struct joint *scw_from; /* not an option: set only on a calibration copy under
                            conf_copy_warm (the real trace's search, whose solution is
                            the copy's truth); NULL otherwise */
+    int lt_only;        /* not an option: 1 while late_trust computes its trust alone
+                           (joint_latetrust.c): joint_confidence runs the copies and
+                           their per-link counts only */
 } joint_params;
 
 /* The option table over joint_params. */

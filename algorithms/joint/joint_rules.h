@@ -1084,5 +1084,14 @@ void joint_scw_free(joint *s);
  * its metadata line (from joint_scopy_meta) */
 void joint_scw_count(joint *s, const joint *s2);
 int joint_scw_meta(const joint *s, pb_result *res);
+/* late_trust's trust alone (joint_latetrust.c, h247): where the result's
+ * confidences are computed again whatever late_trust decides, its pass
+ * runs the copies and their per-link counts only (joint_selfcal with
+ * share NULL, p.lt_only); _judged: a row whose link's trust it reads;
+ * _only_rows: every such row escapes (so none is exempt); else
+ * joint_selfcal returns JOINT_LT_FULL before any copy */
+#define JOINT_LT_FULL 1
+int joint_lt_judged(const joint *s, uint32_t p);
+int joint_lt_only_rows(const joint *s, const double *esc);
 
 #endif
