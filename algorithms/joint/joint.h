@@ -691,6 +691,10 @@ typedef struct joint_params {
     const struct joint *scw_from; /* not an option: set only on a calibration copy under
                            conf_copy_warm (the real trace's search, whose solution is
                            the copy's truth); NULL otherwise */
+    int lt_trust_alone; /* [lt_trust_alone] speed only, the same results: late_trust's pass
+                           computes its trust alone (the copies and their counts) where the
+                           result's confidences are computed again anyway
+                           (joint_latetrust.c); default 1 */
     int lt_only;        /* not an option: 1 while late_trust computes its trust alone
                            (joint_latetrust.c): joint_confidence runs the copies and
                            their per-link counts only */

@@ -92,7 +92,7 @@ int joint_lt_judged(const joint *s, uint32_t p)
 static int lt_only_wanted(const joint *s)
 {
     const joint_params *p = &s->p;
-    return p->conf_selfcal && !p->conf_sims_auto &&
+    return p->lt_trust_alone && p->conf_selfcal && !p->conf_sims_auto &&
            ((p->conf_copy_tick && p->subtick_tick > 1) || p->conf_copy_shuffle ||
             p->conf_thin_own);
 }
