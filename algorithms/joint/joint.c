@@ -523,6 +523,8 @@ int joint_init_one_g(joint **out, const pb_trace_view *v, const joint_params *pa
     s->pair_of_msg = malloc((v->n + 1) * sizeof *s->pair_of_msg);
     if (!s->pair_of_msg)
         rc = PB_ENOMEM;
+    if (rc == PB_OK) /* conf_copy_warm: a calibration copy's truth (joint_scwarm.c) */
+        rc = joint_scw_given(s);
     if (rc == PB_OK) /* pairs_share: or the first search's (joint_pshare.c) */
         rc = joint_pshare_find(s, share);
     if (rc == PB_OK)
@@ -595,6 +597,7 @@ int joint_init_one_g(joint **out, const pb_trace_view *v, const joint_params *pa
     s->force_unp = NULL;
     if (warm) /* held_warm: given for the set-up only */
         s->unpm_mate = s->hwarm_par = NULL;
+    joint_scw_done(s); /* conf_copy_warm: the same (joint_scwarm.c) */
     *out = s;
     return PB_OK;
 }
@@ -1016,6 +1019,7 @@ static void close_one(joint *s)
     joint_rpinc_free(s); /* repair_incr (joint_rpinc.c) */
     joint_gdamp_free(s); /* greedy_damp (joint_rpdamp.c) */
     joint_cfa_free(s); /* conf_alike (joint_cfalike.c) */
+    joint_scw_free(s); /* conf_copy_warm (joint_scwarm.c) */
     free(s->tickx);
     if (s->kids)
         for (uint32_t q = 0; q < s->npairs; q++)

@@ -692,6 +692,20 @@ typedef struct joint_params {
     double unp_alt_rec[4]; /* not an option: unp_alt's record (on, pieces, taken, output) */
     double unp_alt_max; /* [unp_alt_max] unp_alt=3: the cut's window's largest share of the
                            messages, 0.3333 */
+    int conf_copy_warm; /* [conf_copy_warm] the self-calibration's copies searched from
+                           their own truth (joint_scwarm.c): 1 set up on the truth's pairs
+                           and parents, the search as always; 2 the same with no re-pairing
+                           and no swap rounds; confidences only; default 0: off */
+    const struct joint *scw_from; /* not an option: set only on a calibration copy under
+                           conf_copy_warm (the real trace's search, whose solution is
+                           the copy's truth); NULL otherwise */
+    int lt_trust_alone; /* [lt_trust_alone] speed only, the same results: late_trust's pass
+                           computes its trust alone (the copies and their counts) where the
+                           result's confidences are computed again anyway
+                           (joint_latetrust.c); default 1 */
+    int lt_only;        /* not an option: 1 while late_trust computes its trust alone
+                           (joint_latetrust.c): joint_confidence runs the copies and
+                           their per-link counts only */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -261,6 +261,8 @@ int joint_sibling_cap(joint *s, double *conf)
 
 int joint_confidence(joint *s, double *conf)
 {
+    if (s->p.lt_only) /* late_trust's trust alone (joint_latetrust.c) */
+        return joint_selfcal(s, NULL, NULL, raw_shares);
     uint32_t n = s->npairs;
     double *share = malloc(((size_t)n + 1) * sizeof *share);
     int rc = share ? PB_OK : PB_ENOMEM;

@@ -780,6 +780,11 @@ struct joint {
                                all links (2 each), or NULL */
     struct joint_spt *cfa_pts; /* conf_alike=2: the copy's alike rows (stated, right) */
     uint32_t cfa_np, cfa_cap;
+    uint32_t *scw_mate, *scw_par; /* conf_copy_warm (joint_scwarm.c): the copy's truth
+                               pairs and parents by message, or NULL */
+    double scw_rec[4];      /* conf_copy_warm: on a copy 1 given, its pairs given, parents
+                               given, parents set; on the real trace their sums over its
+                               copies (metadata) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -79,6 +79,24 @@ int joint_lt_apply(joint *s)
     return rc;
 }
 
+int joint_lt_judged(const joint *s, uint32_t p)
+{
+    /* joint_lt_apply reads the trust of a placed row's link, joint_lt_meta
+     * of a row placed above 1/2 */
+    return s->la_post && !isnan(s->la_post[p]) && (s->par[p] != NONE || s->la_post[p] > 0.5);
+}
+
+/* the result's confidences computed again whatever this decides
+ * (joint_cf_final_conf's test), and nothing of the real rows changes the
+ * trust (conf_sims_auto: a copy more on their levels) */
+static int lt_only_wanted(const joint *s)
+{
+    const joint_params *p = &s->p;
+    return p->lt_trust_alone && p->conf_selfcal && !p->conf_sims_auto &&
+           ((p->conf_copy_tick && p->subtick_tick > 1) || p->conf_copy_shuffle ||
+            p->conf_thin_own);
+}
+
 int joint_lt_decide(joint *s)
 {
     s->lt_undone = s->lt_kept = 0;
@@ -97,13 +115,27 @@ int joint_lt_decide(joint *s)
     s->lt_trust = malloc(((size_t)s->nlinks + 1) * sizeof *s->lt_trust);
     if (!s->lt_conf || !s->lt_trust)
         return PB_ENOMEM;
+    /* the trust alone where the result's confidences are computed again
+     * anyway: the copies and their counts, not the real rows' shares */
+    int only = lt_only_wanted(s);
+    s->p.lt_only = only;
     int rc = joint_confidence(s, s->lt_conf);
+    s->p.lt_only = 0;
+    if (rc == JOINT_LT_FULL) {
+        only = 0;
+        rc = joint_confidence(s, s->lt_conf);
+    }
     if (rc != PB_OK)
         return rc;
     s->lt_done = 1;
     for (uint32_t l = 0; l < s->nlinks; l++)
         s->lt_trust[l] = joint_lt_trust(s, l);
-    return joint_lt_apply(s);
+    rc = joint_lt_apply(s);
+    if (only) { /* no confidences to keep: computed for the result */
+        free(s->lt_conf);
+        s->lt_conf = NULL;
+    }
+    return rc;
 }
 
 void joint_lt_meta(const joint *s, pb_result *res)

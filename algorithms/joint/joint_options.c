@@ -1250,4 +1250,18 @@ const pb_option joint_options[] = {
     {"unp_alt_max", PB_OPT_DOUBLE, offsetof(joint_params, unp_alt_max), "0.3333", 0, 1,
      "unp_alt=3: the cut runs only where its window holds at most this share of the messages "
      "(joint_unpalt.c); default 0.3333"},
+    {"conf_copy_warm", PB_OPT_INT, offsetof(joint_params, conf_copy_warm), "0", 0, 2,
+     "the self-calibration's copies searched from their own truth: 1 the copy's search set up "
+     "on the pairs and parents it was made with (the solution), then run as always; 2 the same "
+     "with no re-pairing and no swap rounds (the local moves only); confidences only, never an "
+     "assignment (joint_scwarm.c; docs/joint/speed_w29.md \"The copy searched from its own "
+     "truth (h247)\"); default 0: off"},
+    {"lt_trust_alone", PB_OPT_BOOL, offsetof(joint_params, lt_trust_alone), "1",
+     PB_OPT_NORANGE,
+     "speed only, the same results: where late_trust runs and the result's confidences are "
+     "computed again whatever it decides (the copy cut to the trace's tick, conf_copy_shuffle, "
+     "conf_thin_own), its pass runs the self-calibration's copies and their per-link counts "
+     "only, not the real rows' shares and maps; it falls back to the whole pass where a link "
+     "whose trust it reads might hold only rows right by construction (joint_latetrust.c; "
+     "docs/joint/speed_w29.md \"The calibration copy's consumers (h247)\"); default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

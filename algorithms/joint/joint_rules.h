@@ -1091,5 +1091,27 @@ void joint_shed_search(joint *s);
 extern size_t joint_shed_last;
 /* joint_shed.c: joint_fit's memo (hraw) freed after the output's confidence */
 void joint_shed_memo(joint *s);
+/* conf_copy_warm (joint_scwarm.c, h247): the calibration copy's search
+ * from its own truth.  _params on the copy's options (sim_points);
+ * _given in the copy's set-up (joint_init_one_g): its pairs and parents
+ * from the real solution (p.scw_from), by message ids; _done after its
+ * search; _free in close_one.  PB_OK or PB_ENOMEM */
+void joint_scw_params(const joint *s, joint_params *p2);
+int joint_scw_given(joint *s);
+void joint_scw_done(joint *s);
+void joint_scw_free(joint *s);
+/* conf_copy_warm: a copy's record added to the real trace's (sim_points);
+ * its metadata line (from joint_scopy_meta) */
+void joint_scw_count(joint *s, const joint *s2);
+int joint_scw_meta(const joint *s, pb_result *res);
+/* late_trust's trust alone (joint_latetrust.c, h247): where the result's
+ * confidences are computed again whatever late_trust decides, its pass
+ * runs the copies and their per-link counts only (joint_selfcal with
+ * share NULL, p.lt_only); _judged: a row whose link's trust it reads;
+ * _only_rows: every such row escapes (so none is exempt); else
+ * joint_selfcal returns JOINT_LT_FULL before any copy */
+#define JOINT_LT_FULL 1
+int joint_lt_judged(const joint *s, uint32_t p);
+int joint_lt_only_rows(const joint *s, const double *esc);
 
 #endif

@@ -884,12 +884,15 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         joint_params p2;
         joint_copy_params(s, &p2);
         joint_simfast_params(s, &p2); /* conf_copy_repair .. (joint_simfast.c) */
+        joint_scw_params(s, &p2); /* conf_copy_warm (joint_scwarm.c) */
         pb_error err;
         rc = joint_cf_copy_init(s, t, &p2, &s2, &spc, &err); /* conf_copy_tick (joint_cftick.c) */
         if (rc != PB_OK && rc != PB_ENOMEM)
             rc = PB_ENOMEM; /* cannot fail on a trace it made; say so as memory */
         if (rc == PB_OK)
             s->sfast_restart = s2->restart; /* conf_copy_start (joint_simfast.c) */
+        if (rc == PB_OK)
+            joint_scw_count(s, s2); /* conf_copy_warm (joint_scwarm.c) */
     }
     if (rc == PB_OK) {
         sh2 = malloc(((size_t)s2->npairs + 1) * sizeof *sh2);
@@ -1047,6 +1050,27 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
 }
 
 
+int joint_lt_only_rows(const joint *s, const double *esc)
+{
+    /* every link whose trust is read holds a real row that is not right
+     * by construction whatever its share (by_construction's own tests: an
+     * escape, a return paired freely, a parent among several candidates),
+     * so the link takes a map of its own wherever it has one */
+    uint32_t nl = s->nlinks;
+    unsigned char *k = calloc((size_t)nl + 1, 1);
+    if (!k)
+        return 0;
+    for (uint32_t p = 0; p < s->npairs; p++)
+        if (escapes_of(s, s->pr[p].caller, esc) || s->free_ret[p] ||
+            (s->par[p] != NONE && s->cand_off[p + 1] - s->cand_off[p] > 1))
+            k[s->pr[p].link] |= 1;
+    int ok = 1;
+    for (uint32_t p = 0; p < s->npairs && ok; p++)
+        ok = !joint_lt_judged(s, p) || k[s->pr[p].link];
+    free(k);
+    return ok;
+}
+
 int joint_selfcal(joint *s, const double *share, double *conf,
                   int (*shares)(joint *, double *))
 {
@@ -1068,6 +1092,16 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     uint32_t *moff = NULL;
     pb_ns *early = NULL, *late = NULL;
     int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
+    /* late_trust's trust alone (share NULL; joint_latetrust.c): only where
+     * every placement it judges is a row no construction exempts */
+    if (rc == PB_OK && !share && !joint_lt_only_rows(s, esc)) {
+        joint_cfr_end(s);
+        free(esc);
+        free(moff);
+        free(early);
+        free(late);
+        return JOINT_LT_FULL;
+    }
     joint_spt *pts = NULL;
     uint32_t np = 0, nl = s->nlinks;
     size_t cap = 0;
@@ -1167,10 +1201,10 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         free(pp);
     }
     /* the real rows exempt where every pair up to the root is */
-    unsigned char *exr = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
-    if (rc == PB_OK && !exr)
+    unsigned char *exr = rc == PB_OK && share ? malloc((size_t)n + 1) : NULL;
+    if (rc == PB_OK && share && !exr)
         rc = PB_ENOMEM;
-    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+    for (uint32_t p = 0; rc == PB_OK && share && p < n; p++) {
         exr[p] = (unsigned char)by_construction(s, p, share[p],
                                                 escapes_of(s, s->pr[p].caller, esc),
                                                 lossy > 0 ? rest : NULL);
@@ -1179,19 +1213,21 @@ int joint_selfcal(joint *s, const double *share, double *conf,
                          s->v.msgs[s->pr[p].ret].callid != PB_ID_NONE;
     }
     s->sloss_trees = 0;
-    if (rc == PB_OK)
+    if (rc == PB_OK && share)
         rc = joint_anchor_trees(s, exr, &s->sloss_trees);
-    if (rc == PB_OK)
+    if (rc == PB_OK && share)
         rc = joint_and_down(s, exr);
     /* kept for the siblings cap (joint_calib.c): a row right by
      * construction is not lowered there either */
-    free(s->conf_exempt);
-    s->conf_exempt = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
-    if (s->conf_exempt)
-        memcpy(s->conf_exempt, exr, (size_t)n);
+    if (share) {
+        free(s->conf_exempt);
+        s->conf_exempt = rc == PB_OK ? malloc((size_t)n + 1) : NULL;
+        if (s->conf_exempt)
+            memcpy(s->conf_exempt, exr, (size_t)n);
+    }
     /* the real trace's doubt against the simulation's, per link and for
      * all links: how much harder the real trace is than its simulation */
-    for (uint32_t p = 0; rc == PB_OK && p < n; p++) {
+    for (uint32_t p = 0; rc == PB_OK && share && p < n; p++) {
         if (exr[p])
             continue;
         for (int z = 0; z < 2; z++) {
@@ -1204,7 +1240,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
      * levels the real rows are stated at (sims_thin) */
     s->scal_auto = nsims + pool;
     s->scal_thin[0] = s->scal_thin[1] = 0;
-    if (rc == PB_OK && s->p.conf_sims_auto && nsims == 1 && !pool) {
+    if (rc == PB_OK && share && s->p.conf_sims_auto && nsims == 1 && !pool) {
         rc = sims_thin(s, pts, np, conf, exr);
         if (rc == PB_OK && s->scal_thin[0] > 0 &&
             s->scal_thin[1] >= s->p.conf_sims_thin * s->scal_thin[0]) {
@@ -1230,7 +1266,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     }
     if (rc == PB_OK)
         joint_fit_maps(pts, np, nl, lo, val, w, kk, cls_off, &rc);
-    if (rc == PB_OK)
+    if (rc == PB_OK && share)
         joint_sibstr_real(s, conf, exr);
     for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {
         double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l;
@@ -1250,7 +1286,12 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     s->p.cfn_lowered = 0;
     if (rc == PB_OK)
         rc = joint_cfthin_fit(s, pts, np, nl, cls_off, &thin);
-    for (uint32_t p = 0; rc == PB_OK && np && p < n; p++) {
+    /* late_trust's trust alone: a map of its own wherever the link has one
+     * (the rows it judges are not exempt: joint_lt_only_rows) */
+    for (uint32_t l = 0; rc == PB_OK && !share && np && l < nl; l++)
+        if (cls_off[2 * l + 1] != cls_off[2 * l])
+            s->scal_stat[JOINT_SCAL_NSTAT * (size_t)l + 3] = 1;
+    for (uint32_t p = 0; rc == PB_OK && share && np && p < n; p++) {
         if (exr[p])
             continue;
         uint32_t l = s->pr[p].link, a = cls_off[2 * l], z = cls_off[2 * l + 1];
@@ -1282,7 +1323,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             st[2]++;
         }
     }
-    if (rc == PB_OK && s->p.scp_state) /* conf_copy_stage (joint_scopy.c) */
+    if (rc == PB_OK && share && s->p.scp_state) /* conf_copy_stage (joint_scopy.c) */
         joint_scopy_check(s, pts, np, exr, &rc);
     if (rc == PB_OK) {
         s->scal_sim = (double)np;
