@@ -684,6 +684,17 @@ typedef struct joint_params {
                            kept by the thread test alone, kept only when the calls it moves
                            are at most this many times the misses it mends (joint_thrmove.c);
                            0 (default): twice the mean calls in a weighed visit */
+    int conf_series;    /* [conf_series] confidences only: a call's share also counts the moves
+                           of a series of calls of its link each shifted by one request
+                           (joint_cfseries.c), 0 */
+    int conf_series_len; /* [conf_series_len] conf_series: calls a series takes on each side
+                            of the call, 6 */
+    double conf_series_min; /* [conf_series_min] conf_series: only calls whose share is this
+                               or more are tried, 0.9 */
+    int conf_series_walks; /* [conf_series_walks] conf_series: request walks a call's series
+                              may take (speed; 0: no cap), 100 */
+    size_t cfs_tried, cfs_series, cfs_lowered; /* not options: conf_series' calls tried, with a
+                           series, whose share fell by more than 0.001 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1240,4 +1240,20 @@ const pb_option joint_options[] = {
      "times the thread misses it mends (joint_thrmove.c; docs/joint/shapes_late.md \"The "
      "term's moves against the misses it mends (h245)\"); 0 (default): learned, twice the "
      "mean number of calls in a visit the term weighs (its own and all below it)"},
+    {"conf_series", PB_OPT_INT, offsetof(joint_params, conf_series), "0", 0, 2,
+     "confidences only: a call's share of its candidates also counts the moves of a whole "
+     "series of calls of its link each shifted by one request (its request takes a call of "
+     "the link from a request that may hold it, and so on; the request it moves to gives one "
+     "on), so that a series put one request off is doubted (joint_cfseries.c; "
+     "docs/joint/confidence_late.md \"A series of calls shifted by one request (h248)\"); "
+     "default 0: off"},
+    {"conf_series_len", PB_OPT_INT, offsetof(joint_params, conf_series_len), "6", 1, 64,
+     "conf_series: the calls a series takes on each side of the call; default 6"},
+    {"conf_series_min", PB_OPT_DOUBLE, offsetof(joint_params, conf_series_min), "0.9", 0, 1,
+     "conf_series: only calls whose share without series is this or more are tried (speed: a "
+     "series only lowers a share); default 0.9"},
+    {"conf_series_walks", PB_OPT_INT, offsetof(joint_params, conf_series_walks), "100", 0,
+     1000000, "conf_series: the request walks one call's series may take, its candidates "
+     "tried best plain move first (speed: a series stops growing there); 0: no cap; default "
+     "100"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1071,4 +1071,20 @@ int joint_thrmove_pick(joint *s, joint *t, double ls, double lt);
 int joint_thrmove_ok(double moved, double mended, double ratio);
 int joint_thrmove_meta(const joint *s, pb_result *res);
 
+/* joint_cfseries.c, conf_series: a call's share also counts the moves of a
+ * series of calls of its link each shifted by one request.  init: the
+ * context (NULL when off; *rc PB_OK or PB_ENOMEM); shares: for every call
+ * whose share (1 / (1 + single[p] + chainw[p])) is conf_series_min or
+ * more, adds the series' alternatives to chainw[p]; ll walks request q
+ * with kids k[0..n) as joint_req_walk mode 0 (rll: every request's own);
+ * meta: the metadata line; free: NULL-safe. */
+typedef struct joint_cfs joint_cfs;
+typedef int (*joint_cfs_ll)(joint *s, void *ctx, uint32_t q, const uint32_t *k, uint32_t n,
+                            double *ll);
+joint_cfs *joint_cfs_init(joint *s, int *rc);
+int joint_cfs_shares(joint *s, joint_cfs *c, const double *rll, joint_cfs_ll ll, void *ctx,
+                     const double *single, double *chainw);
+int joint_cfs_meta(const joint *s, pb_result *res);
+void joint_cfs_free(joint_cfs *c);
+
 #endif
