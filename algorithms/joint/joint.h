@@ -693,7 +693,12 @@ typedef struct joint_params {
                                or more are tried, 0.9 */
     int conf_series_walks; /* [conf_series_walks] conf_series: request walks a call's series
                               may take (speed; 0: no cap), 100 */
-    size_t cfs_tried, cfs_series, cfs_lowered; /* not options: conf_series' calls tried, with a
+    size_t cfs_tried, cfs_series, cfs_lowered;
+    int conf_copy_se;   /* [conf_copy_se] confidences only: every row also stated at most the
+                           calibration map at a lower bound of its block's share right, the
+                           copy's own noise (joint_cfse.c), 0 */
+    double conf_copy_se_z; /* [conf_copy_se_z] conf_copy_se: standard errors below, 1 */
+    size_t cse_lowered; /* not an option: conf_copy_se's rows lowered */ /* not options: conf_series' calls tried, with a
                            series, whose share fell by more than 0.001 */
 } joint_params;
 

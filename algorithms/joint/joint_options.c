@@ -1256,4 +1256,13 @@ const pb_option joint_options[] = {
      1000000, "conf_series: the request walks one call's series may take, its candidates "
      "tried best plain move first (speed: a series stops growing there); 0: no cap; default "
      "100"},
+    {"conf_copy_se", PB_OPT_INT, offsetof(joint_params, conf_copy_se), "0", 0, 2,
+     "confidences only: every row is also stated at most the self-calibration map taken at "
+     "the Wilson lower bound (conf_copy_se_z standard errors) of each block's share right, "
+     "the copy's rows of one request counted as one sample, so that the copy's own draw "
+     "(conf_seed) cannot state a block higher than it shows (joint_cfse.c; "
+     "docs/joint/confidence_late.md \"The copy's own noise: a lower bound per block "
+     "(h248)\"); 2: every copy row its own sample; default 0: off"},
+    {"conf_copy_se_z", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_se_z), "1", 0, 10,
+     "conf_copy_se: the standard errors below each block's share right; default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1087,4 +1087,21 @@ int joint_cfs_shares(joint *s, joint_cfs *c, const double *rll, joint_cfs_ll ll,
 int joint_cfs_meta(const joint *s, pb_result *res);
 void joint_cfs_free(joint_cfs *c);
 
+/* joint_cfse.c, conf_copy_se: the self-calibration map at a lower bound of
+ * each block's share right (Wilson, conf_copy_se_z standard errors, a
+ * request's rows counted as one).  fit: from the copy rows pts[0..np) (nl
+ * links; sorted here), nothing when off; at: the bound's map of link l (or
+ * all links) at stated share v, 1 when off; meta: the metadata line; free:
+ * on a fitted or zeroed context. */
+typedef struct joint_cfse {
+    int on;
+    uint32_t nl;
+    double *lo, *val;
+    uint32_t *off;
+} joint_cfse;
+int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfse *c);
+double joint_cfse_at(const joint_cfse *c, uint32_t l, double v);
+int joint_cfse_meta(const joint *s, pb_result *res);
+void joint_cfse_free(joint_cfse *c);
+
 #endif

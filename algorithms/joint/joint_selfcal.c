@@ -1250,6 +1250,10 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     s->p.cfn_lowered = 0;
     if (rc == PB_OK)
         rc = joint_cfthin_fit(s, pts, np, nl, cls_off, &thin);
+    joint_cfse cse; /* conf_copy_se (joint_cfse.c) */
+    memset(&cse, 0, sizeof cse);
+    if (rc == PB_OK)
+        rc = joint_cfse_fit(s, pts, np, nl, &cse);
     for (uint32_t p = 0; rc == PB_OK && np && p < n; p++) {
         if (exr[p])
             continue;
@@ -1274,6 +1278,11 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             e = em;
             s->p.cfm_lowered++;
         }
+        double es = (1 - joint_cfse_at(&cse, l, conf[p])) * r; /* conf_copy_se */
+        if (es > e) {
+            e = es;
+            s->p.cse_lowered++;
+        }
         double v = e < 1 ? 1 - e : 0;
         if (s->p.conf_order)
             v = joint_conf_order(v, conf[p]);
@@ -1289,6 +1298,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         s->scal_done = 1;
     }
     joint_cfthin_free(&thin);
+    joint_cfse_free(&cse);
     joint_cfmin_free(&cfm);
     joint_cfr_end(s);
     free(lo);
