@@ -694,6 +694,8 @@ typedef struct joint_params {
     int conf_series_walks; /* [conf_series_walks] conf_series: request walks a call's series
                               may take (speed; 0: no cap), 100 */
     size_t cfs_tried, cfs_series, cfs_lowered;
+    int conf_series_cycle; /* [conf_series_cycle] conf_series: a series may also close on
+                              itself (a rotation of three requests or more), 0 */
     int conf_copy_se;   /* [conf_copy_se] confidences only: every row also stated at most the
                            calibration map at a lower bound of its block's share right, the
                            copy's own noise (joint_cfse.c), 0 */

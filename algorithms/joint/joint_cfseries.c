@@ -47,6 +47,7 @@ struct joint_cfs {
     joint_cfs_ll fn;         /* the walk */
     void *ctx;
     size_t walks;            /* walks for the current call */
+    double cyc;              /* conf_series_cycle: the rotations' e^d, this candidate */
 };
 
 /* request q with kids k[0..n) walked, counted against the call's budget */
@@ -165,8 +166,8 @@ static double sum_exp(const double *d, uint32_t n)
 }
 
 /* the forward side of p (link L) leaving q0: fwd[0..*nf) */
-static int forward(joint *s, joint_cfs *c, uint32_t p, uint32_t st, const double *rll,
-                   uint32_t *nf)
+static int forward(joint *s, joint_cfs *c, uint32_t p, uint32_t q, uint32_t st,
+                   const double *rll, uint32_t *nf)
 {
     uint32_t L = s->pr[p].link, R = s->par[p], y = p, len = (uint32_t)s->p.conf_series_len;
     int any = s->p.conf_series == 2;
@@ -184,7 +185,24 @@ static int forward(joint *s, joint_cfs *c, uint32_t p, uint32_t st, const double
         uint32_t bf = NONE;
         for (uint32_t i = c->inv_off[R]; i < c->inv_off[R + 1] && !spent(s, c); i++) {
             uint32_t f = c->inv[i], F = s->par[f];
-            if ((any ? 0 : s->pr[f].link != L) || F == NONE || F == R || c->mark[F] == st)
+            if ((any ? 0 : s->pr[f].link != L) || F == NONE || F == R)
+                continue;
+            if (F == q && k >= 2 && s->p.conf_series_cycle) {
+                /* the series closes on itself: q, which takes p, gives f
+                 * to R (a rotation; with k = 1 the exchange, counted) */
+                double a, b;
+                m = edit_list(s, kr->a, kr->n, y, f, c->la);
+                if ((rc = walk(s, c, R, c->la, m, &a)) != PB_OK)
+                    return rc;
+                const kvec *kq = &s->kids[q];
+                m = edit_list(s, kq->a, kq->n, f, p, c->lb);
+                if ((rc = walk(s, c, q, c->lb, m, &b)) != PB_OK)
+                    return rc;
+                double d = J + (a - rll[R]) + (b - rll[q]);
+                c->cyc += d > 700 ? INFINITY : exp(d);
+                continue;
+            }
+            if (c->mark[F] == st)
                 continue;
             /* R without y, with f; F without f */
             double a, b;
@@ -322,8 +340,10 @@ int joint_cfs_shares(joint *s, joint_cfs *c, const double *rll, joint_cfs_ll ll,
             /* the forward side keeps off q (the backward side starts there) */
             uint32_t st = ++c->stamp, nf = 0, nb = 0;
             c->mark[q] = st;
-            if ((rc = forward(s, c, p, st, rll, &nf)) != PB_OK)
+            c->cyc = 0;
+            if ((rc = forward(s, c, p, q, st, rll, &nf)) != PB_OK)
                 break;
+            add += c->cyc; /* conf_series_cycle */
             uint32_t sb = ++c->stamp;
             c->mark[q] = 0;
             if ((rc = backward(s, c, p, q, st, sb, rll, &nb)) != PB_OK)

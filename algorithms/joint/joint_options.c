@@ -1256,6 +1256,10 @@ const pb_option joint_options[] = {
      1000000, "conf_series: the request walks one call's series may take, its candidates "
      "tried best plain move first (speed: a series stops growing there); 0: no cap; default "
      "100"},
+    {"conf_series_cycle", PB_OPT_BOOL, offsetof(joint_params, conf_series_cycle), "0",
+     PB_OPT_NORANGE, "conf_series: a series may also close on itself (the request the call "
+     "moves to gives the last request a call: a rotation of three requests or more; two is "
+     "the exchange, counted already); default 0"},
     {"conf_copy_se", PB_OPT_INT, offsetof(joint_params, conf_copy_se), "0", 0, 2,
      "confidences only: every row is also stated at most the self-calibration map taken at "
      "the Wilson lower bound (conf_copy_se_z standard errors) of each block's share right, "
