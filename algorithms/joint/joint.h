@@ -706,6 +706,24 @@ typedef struct joint_params {
     int lt_only;        /* not an option: 1 while late_trust computes its trust alone
                            (joint_latetrust.c): joint_confidence runs the copies and
                            their per-link counts only */
+    int conf_series;    /* [conf_series] confidences only: a call's share also counts the moves
+                           of a series of calls of its link each shifted by one request
+                           (joint_cfseries.c), 0 */
+    int conf_series_len; /* [conf_series_len] conf_series: calls a series takes on each side
+                            of the call, 6 */
+    double conf_series_min; /* [conf_series_min] conf_series: only calls whose share is this
+                               or more are tried, 0.9 */
+    int conf_series_walks; /* [conf_series_walks] conf_series: request walks a call's series
+                              may take (speed; 0: no cap), 100 */
+    size_t cfs_tried, cfs_series, cfs_lowered;
+    int conf_series_cycle; /* [conf_series_cycle] conf_series: a series may also close on
+                              itself (a rotation of three requests or more), 0 */
+    int conf_copy_se;   /* [conf_copy_se] confidences only: every row also stated at most the
+                           calibration map at a lower bound of its block's share right, the
+                           copy's own noise (joint_cfse.c), 0 */
+    double conf_copy_se_z; /* [conf_copy_se_z] conf_copy_se: standard errors below, 1 */
+    size_t cse_lowered; /* not an option: conf_copy_se's rows lowered */ /* not options: conf_series' calls tried, with a
+                           series, whose share fell by more than 0.001 */
 } joint_params;
 
 /* The option table over joint_params. */

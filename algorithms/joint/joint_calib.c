@@ -347,6 +347,10 @@ int joint_calib_meta(const joint *s, pb_result *res)
         rc = joint_cfmin_meta(s, res); /* conf_ratio_min (joint_cfmin.c) */
     if (rc == PB_OK)
         rc = joint_cfa_meta(s, res); /* conf_alike (joint_cfalike.c) */
+    if (rc == PB_OK)
+        rc = joint_cfs_meta(s, res); /* conf_series (joint_cfseries.c) */
+    if (rc == PB_OK)
+        rc = joint_cfse_meta(s, res); /* conf_copy_se (joint_cfse.c) */
     if (rc == PB_OK && s->scal_done && s->p.conf_thin_own && s->p.cfn_links)
         rc = pb_result_meta(res, "conf_thin_own=1 thin_links=%d rows_lowered=%d (links without "
                             "a map of their own: stated at most their own few copy rows' map "

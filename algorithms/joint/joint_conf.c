@@ -419,6 +419,12 @@ static int chain_alts(joint *s, uint32_t p, uint32_t q0, uint32_t q, const uint3
     return PB_OK;
 }
 
+/* conf_series (joint_cfseries.c) walks requests as the alternatives here do */
+static int cfs_walk(joint *s, void *ctx, uint32_t q, const uint32_t *k, uint32_t n, double *ll)
+{
+    return cwalk_ll(s, ctx, q, k, n, ll);
+}
+
 int joint_conf_test_wide_wrong = 0;
 
 /* the chain of p in q0 (trig2: wide, or NULL) into c0, marked with a new
@@ -623,6 +629,12 @@ int joint_call_shares(joint *s, double *share)
      * triggers */
     if (rc == PB_OK)
         rc = sum_down(s, trig, trig2, chainw);
+    if (rc == PB_OK && s->p.conf_series) { /* conf_series (joint_cfseries.c) */
+        joint_cfs *cfs = joint_cfs_init(s, &rc);
+        if (rc == PB_OK)
+            rc = joint_cfs_shares(s, cfs, rll, cfs_walk, w, share, chainw);
+        joint_cfs_free(cfs);
+    }
     for (uint32_t p = 0; rc == PB_OK && p < n; p++)
         share[p] = s->par[p] == NONE ? 1.0 : 1.0 / (1.0 + share[p] + chainw[p]);
     if (rc == PB_OK)

@@ -1264,4 +1264,33 @@ const pb_option joint_options[] = {
      "only, not the real rows' shares and maps; it falls back to the whole pass where a link "
      "whose trust it reads might hold only rows right by construction (joint_latetrust.c; "
      "docs/joint/speed_w29.md \"The calibration copy's consumers (h247)\"); default 1"},
+    {"conf_series", PB_OPT_INT, offsetof(joint_params, conf_series), "0", 0, 2,
+     "confidences only: a call's share of its candidates also counts the moves of a whole "
+     "series of calls of its link each shifted by one request (its request takes a call of "
+     "the link from a request that may hold it, and so on; the request it moves to gives one "
+     "on), so that a series put one request off is doubted (joint_cfseries.c; "
+     "docs/joint/confidence_late.md \"A series of calls shifted by one request (h248)\"); "
+     "default 0: off"},
+    {"conf_series_len", PB_OPT_INT, offsetof(joint_params, conf_series_len), "6", 1, 64,
+     "conf_series: the calls a series takes on each side of the call; default 6"},
+    {"conf_series_min", PB_OPT_DOUBLE, offsetof(joint_params, conf_series_min), "0.9", 0, 1,
+     "conf_series: only calls whose share without series is this or more are tried (speed: a "
+     "series only lowers a share); default 0.9"},
+    {"conf_series_walks", PB_OPT_INT, offsetof(joint_params, conf_series_walks), "100", 0,
+     1000000, "conf_series: the request walks one call's series may take, its candidates "
+     "tried best plain move first (speed: a series stops growing there); 0: no cap; default "
+     "100"},
+    {"conf_series_cycle", PB_OPT_BOOL, offsetof(joint_params, conf_series_cycle), "0",
+     PB_OPT_NORANGE, "conf_series: a series may also close on itself (the request the call "
+     "moves to gives the last request a call: a rotation of three requests or more; two is "
+     "the exchange, counted already); default 0"},
+    {"conf_copy_se", PB_OPT_INT, offsetof(joint_params, conf_copy_se), "0", 0, 2,
+     "confidences only: every row is also stated at most the self-calibration map taken at "
+     "the Wilson lower bound (conf_copy_se_z standard errors) of each block's share right, "
+     "the copy's rows of one request counted as one sample, so that the copy's own draw "
+     "(conf_seed) cannot state a block higher than it shows (joint_cfse.c; "
+     "docs/joint/confidence_late.md \"The copy's own noise: a lower bound per block "
+     "(h248)\"); 2: every copy row its own sample; default 0: off"},
+    {"conf_copy_se_z", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_se_z), "1", 0, 10,
+     "conf_copy_se: the standard errors below each block's share right; default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1113,5 +1113,37 @@ int joint_scw_meta(const joint *s, pb_result *res);
 #define JOINT_LT_FULL 1
 int joint_lt_judged(const joint *s, uint32_t p);
 int joint_lt_only_rows(const joint *s, const double *esc);
+/* joint_cfseries.c, conf_series: a call's share also counts the moves of a
+ * series of calls of its link each shifted by one request.  init: the
+ * context (NULL when off; *rc PB_OK or PB_ENOMEM); shares: for every call
+ * whose share (1 / (1 + single[p] + chainw[p])) is conf_series_min or
+ * more, adds the series' alternatives to chainw[p]; ll walks request q
+ * with kids k[0..n) as joint_req_walk mode 0 (rll: every request's own);
+ * meta: the metadata line; free: NULL-safe. */
+typedef struct joint_cfs joint_cfs;
+typedef int (*joint_cfs_ll)(joint *s, void *ctx, uint32_t q, const uint32_t *k, uint32_t n,
+                            double *ll);
+joint_cfs *joint_cfs_init(joint *s, int *rc);
+int joint_cfs_shares(joint *s, joint_cfs *c, const double *rll, joint_cfs_ll ll, void *ctx,
+                     const double *single, double *chainw);
+int joint_cfs_meta(const joint *s, pb_result *res);
+void joint_cfs_free(joint_cfs *c);
+
+/* joint_cfse.c, conf_copy_se: the self-calibration map at a lower bound of
+ * each block's share right (Wilson, conf_copy_se_z standard errors, a
+ * request's rows counted as one).  fit: from the copy rows pts[0..np) (nl
+ * links; sorted here), nothing when off; at: the bound's map of link l (or
+ * all links) at stated share v, 1 when off; meta: the metadata line; free:
+ * on a fitted or zeroed context. */
+typedef struct joint_cfse {
+    int on;
+    uint32_t nl;
+    double *lo, *val;
+    uint32_t *off;
+} joint_cfse;
+int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfse *c);
+double joint_cfse_at(const joint_cfse *c, uint32_t l, double v);
+int joint_cfse_meta(const joint *s, pb_result *res);
+void joint_cfse_free(joint_cfse *c);
 
 #endif

@@ -1286,6 +1286,10 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     s->p.cfn_lowered = 0;
     if (rc == PB_OK)
         rc = joint_cfthin_fit(s, pts, np, nl, cls_off, &thin);
+    joint_cfse cse; /* conf_copy_se (joint_cfse.c) */
+    memset(&cse, 0, sizeof cse);
+    if (rc == PB_OK)
+        rc = joint_cfse_fit(s, pts, np, nl, &cse);
     /* late_trust's trust alone: a map of its own wherever the link has one
      * (the rows it judges are not exempt: joint_lt_only_rows) */
     for (uint32_t l = 0; rc == PB_OK && !share && np && l < nl; l++)
@@ -1315,6 +1319,11 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             e = em;
             s->p.cfm_lowered++;
         }
+        double es = (1 - joint_cfse_at(&cse, l, conf[p])) * r; /* conf_copy_se */
+        if (es > e) {
+            e = es;
+            s->p.cse_lowered++;
+        }
         double v = e < 1 ? 1 - e : 0;
         if (s->p.conf_order)
             v = joint_conf_order(v, conf[p]);
@@ -1330,6 +1339,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         s->scal_done = 1;
     }
     joint_cfthin_free(&thin);
+    joint_cfse_free(&cse);
     joint_cfmin_free(&cfm);
     joint_cfr_end(s);
     free(lo);
