@@ -23,7 +23,8 @@
 #   invalid   one key at a bad value (past its range, a fraction for an
 #             integer, a word for a number, no unit for a duration, an
 #             unknown word for a string, empty) among valid ones: infer
-#             must refuse it and name the key
+#             must refuse it, name the key and say what it expected, and
+#             so must infer --parse-only
 #   callgraph a call-graph file: the truth's, a part of it, names that are
 #             no node, one name a line, empty, missing
 # Traces: maketrace on every config given (default: every thread model
@@ -312,6 +313,9 @@ while IFS="$tab" read -r N KIND TR OPTS; do
         if [ $rc -eq 0 ]; then finding accepted "bad value of $bad accepted"; continue; fi
         grep -q "$bad" "$W/err" || { finding unclear "error names not $bad: $(tail -1 "$W/err")"; continue; }
         grep -q 'expected' "$W/err" || { finding unclear "error says not what was expected: $(tail -1 "$W/err")"; continue; }
+        # --parse-only checks the parameters: it must refuse the same value
+        "$B/infer" --algo joint -q --parse-only "$@" "$TF" > /dev/null 2> "$W/perr"
+        [ $? -ne 0 ] || { finding parse_only "--parse-only accepts the bad value of $bad that the run refuses: $(tail -1 "$W/err")"; continue; }
         nbad=$((nbad + 1)); echo "run $N $KIND refused as it should: $(tail -1 "$W/err" | cut -c1-160)"; continue
     fi
     if [ $rc -ne 0 ]; then
