@@ -1,0 +1,58 @@
+#!/bin/sh
+# joint's options fuzzed (tests/fuzz/joint_optfuzz.sh; docs/joint/search_late.md,
+# "Options fuzzed"): a short fixed-seed round on generated traces (thread
+# models and application shapes of experiments/) and a slice of the eBPF
+# capture (data/deeptrace-ebpf), both modes, with and without loss and
+# skew -- every run ends with a result score reads or an error naming the
+# option, none crashes, hangs or runs 50x the defaults' CPU, and every
+# third run is repeated and shuffled with the same paths -- then one block
+# per class the fuzzer found:
+#   A. a string option at a word no rule reads (matching, start,
+#      service_order, pair_order, callers, out_sets, tick_ivl, subtick)
+#      passed --parse-only ("parameters ok") and was refused only after the
+#      trace was read (exit 1), service_order's message naming "order";
+#      now refused before the trace, exit 2, naming the option as given.
+# Under the sanitizers (PB_SANITIZED=1, make asan) the round is shorter.
+. "$PB_ROOT/tests/sh/joint_lib.sh"
+for p in importtrace sniffer; do [ -x "$B/$p" ] || exit 77; done
+. "$PB_ROOT/experiments/trace_cols.sh"
+
+# A: every string option at a bad word, refused by --parse-only and by the
+# run before the trace is read, naming the option and its words
+"$B/maketrace" "$PB_ROOT/experiments/joint_models_pool.conf" -q -s messages=300 > "$tmp/t.csv" ||
+    fail "maketrace"
+for kv in matching=bogus start=Rank service_order=bogus pair_order=AUTO callers=bogus \
+          out_sets=yes tick_ivl=bogus subtick=bogus order=bogus; do
+    k=${kv%%=*}; [ "$k" = order ] && k=service_order
+    "$B/infer" --algo joint --parse-only -s "$kv" "$tmp/t.csv" > /dev/null 2> "$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "A: --parse-only -s $kv: exit $rc, expected 2 (a bad value): $(tail -1 "$tmp/err")"
+    grep -q "option $k: .*expected" "$tmp/err" || fail "A: -s $kv: the error names not $k and its words: $(tail -1 "$tmp/err")"
+    # the run: refused before the trace is read (a trace that is no file)
+    "$B/infer" --algo joint -s "$kv" -o "$tmp/o" "$tmp/nosuch.csv" > /dev/null 2> "$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "A: -s $kv on a missing trace: exit $rc, expected 2 before the trace: $(tail -1 "$tmp/err")"
+done
+# and every word each takes still runs
+for kv in matching=flow start=local start=earliest service_order=on service_order=0 pair_order=off \
+          callers=keyed callers=pooled out_sets=on tick_ivl=auto subtick=off; do
+    "$B/infer" --algo joint -q --parse-only -s "$kv" "$tmp/t.csv" 2> "$tmp/err" ||
+        fail "A: -s $kv refused: $(tail -1 "$tmp/err")"
+done
+
+# the fixed-seed round
+mkdir -p "$tmp/real"
+"$B/importtrace" -q "$PB_ROOT/data/deeptrace-ebpf/rps100-spans.json.gz" > "$tmp/raw.csv" || fail "importtrace"
+keep_cols "$tmp/raw.csv" > "$tmp/real/ebpf.ids.csv"
+strip_ids "$tmp/real/ebpf.ids.csv" > "$tmp/real/ebpf.bb.csv"
+runs=30
+[ "${PB_SANITIZED:-0}" = 1 ] && runs=8
+sh "$PB_ROOT/tests/fuzz/joint_optfuzz.sh" --seed 2053 --runs $runs --messages 300 --requests 100 \
+    --real "$tmp/real" --timeout 300 --configs "experiments/joint_models_pool.conf \
+    experiments/joint_models_event.conf experiments/joint_models_seda.conf \
+    experiments/joint_apps_retry.conf experiments/joint_apps_async.conf \
+    maketrace/configs/hotel-like.conf" > "$tmp/fuzz.log" 2>&1 ||
+    { grep -E 'FINDING|joint_optfuzz' "$tmp/fuzz.log" | head -20; fail "the fuzzer's round found something"; }
+grep -q ' 0 findings$' "$tmp/fuzz.log" || { tail -5 "$tmp/fuzz.log"; fail "the fuzzer's round did not end"; }
+tail -1 "$tmp/fuzz.log"
+echo ok
