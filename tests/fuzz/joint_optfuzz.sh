@@ -15,6 +15,7 @@
 #             flipped, strings at each allowed value)
 #   random    2-8 keys at random valid values (near the default, anywhere
 #             in the range, or at a bound)
+#   many      21-60 keys at random valid values at once
 #   interact  one key from each group that interacts: loss (unpaired,
 #             unp_*, align*, halves, repair, loss_*), threads (thread_*,
 #             busy_*), ticks (tick*, subtick*, tie_*), order
@@ -195,7 +196,7 @@ else
         split("loss threads ticks order conf", groups, " ")
         for (run = 1; run <= runs; run++) {
             r = rand()
-            kind = r < 0.25 ? "bound" : r < 0.5 ? "random" : r < 0.78 ? "interact" : r < 0.93 ? "invalid" : "callgraph"
+            kind = r < 0.2 ? "bound" : r < 0.4 ? "random" : r < 0.52 ? "many" : r < 0.78 ? "interact" : r < 0.93 ? "invalid" : "callgraph"
             if (only != "") kind = only
             tr = TR[pick(nt)]; var = modes[pick(2)]
             if (rand() < 0.4) var = var "l"
@@ -203,6 +204,7 @@ else
             if (tr ~ /^gen:/) tr = tr ":" (1 + (run % 3))
             opts = ""; delete used
             if (kind == "bound") { m = pick(3); for (j = 0; j < m; j++) { k = K[pick(n)]; if (k in used) continue; used[k]; opts = opts " -s " k "=" bound(k) } }
+            else if (kind == "many") { m = 20 + pick(40); for (j = 0; j < m; j++) { k = K[pick(n)]; if (k in used) continue; used[k]; opts = opts " -s " k "=" valid(k) } }
             else if (kind == "random") { m = 1 + pick(7); for (j = 0; j < m; j++) { k = K[pick(n)]; if (k in used) continue; used[k]; opts = opts " -s " k "=" valid(k) } }
             else if (kind == "interact") {
                 for (j = 1; j <= 5; j++) { g = groups[j]; if (!ng[g]) continue
@@ -286,7 +288,7 @@ while IFS="$tab" read -r N KIND TR OPTS; do
         timeout "$tmo" "$B/infer" --algo joint -q -o "$TF.def" "$TF" 2> "$W/err"
         rc=$?
         if [ $rc -ne 0 ]; then
-            OPTS="(defaults)"; finding defaults "exit $rc: $(tail -1 "$W/err")"; echo 0 > "$TF.defcpu"
+            finding defaults "the defaults: exit $rc: $(tail -1 "$W/err")"; echo 0 > "$TF.defcpu"
         else
             cpu_of "$TF.def" > "$TF.defcpu"
         fi
