@@ -12,6 +12,7 @@
 #      passed --parse-only ("parameters ok") and was refused only after the
 #      trace was read (exit 1), service_order's message naming "order";
 #      now refused before the trace, exit 2, naming the option as given.
+#      The audits' PB_INFER_ARGS check (--parse-only) let such a word through.
 # Under the sanitizers (PB_SANITIZED=1, make asan) the round is shorter.
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 for p in importtrace sniffer; do [ -x "$B/$p" ] || exit 77; done
@@ -33,6 +34,12 @@ for kv in matching=bogus start=Rank service_order=bogus pair_order=AUTO callers=
     rc=$?
     [ $rc -eq 2 ] || fail "A: -s $kv on a missing trace: exit $rc, expected 2 before the trace: $(tail -1 "$tmp/err")"
 done
+# the audits' check of PB_INFER_ARGS (experiments/infer_args.sh, --parse-only)
+# stops at such a word instead of letting every joint row fail
+. "$PB_ROOT/experiments/infer_args.sh"
+( PB_INFER_ARGS="-s pair_order=held"; infer_args_check optfuzz ) > /dev/null 2> "$tmp/err" &&
+    fail "A: PB_INFER_ARGS=\"-s pair_order=held\" passed the audits' check"
+grep -q 'option pair_order' "$tmp/err" || fail "A: the audits' check names not pair_order: $(tail -1 "$tmp/err")"
 # and every word each takes still runs
 for kv in matching=flow start=local start=earliest service_order=on service_order=0 pair_order=off \
           callers=keyed callers=pooled out_sets=on tick_ivl=auto subtick=off; do
