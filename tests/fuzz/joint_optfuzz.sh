@@ -27,7 +27,7 @@
 #             must refuse it, name the key and say what it expected, and
 #             so must infer --parse-only
 #   callgraph a call-graph file: the truth's, a part of it, names that are
-#             no node, one name a line, empty, missing
+#             no node, one name a line, empty, missing, stdin (empty)
 # Traces: maketrace on every config given (default: every thread model
 # and application shape of experiments/, joint_models_*.conf and
 # joint_apps_*.conf, and maketrace's hotel-like and multitier), cut to
@@ -213,7 +213,7 @@ else
                 m = pick(3) - 1; for (j = 0; j < m; j++) { k = K[pick(n)]; if (k in used) continue; used[k]; opts = opts " -s " k "=" valid(k) }
                 do k = K[pick(n)]; while ((k in used) || k == "callgraph")
                 opts = opts " -s " k "=" invalid(k) "#BAD:" k }
-            else { split("truth part unknown onename empty missing", cg, " "); opts = " -s callgraph=@" cg[pick(6)]
+            else { split("truth part unknown onename empty missing stdin", cg, " "); opts = " -s callgraph=@" cg[pick(7)]
                 if (rand() < 0.5) { k = K[pick(n)]; if (k != "callgraph") opts = opts " -s " k "=" valid(k) } }
             printf "%d\t%s\t%s:%s\t%s\n", run, kind, tr, var, substr(opts, 2)
         }
@@ -251,8 +251,8 @@ make_trace() {
         case "$var" in b*) strip_ids "$W/base.csv" > "$f" ;; *) cp "$W/base.csv" "$f" ;; esac
         # the call graph files of the callgraph runs
         awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-            { src[$c["id"]] = $c["src"]; dst[$c["id"]] = $c["dst"]
-              if ($c["type"] == "call" && $c["cause"] != "" && ($c["cause"] in src)) print src[$c["cause"]], $c["src"], $c["dst"] }' \
+            $c["type"] == "call" { p = $c["path"]; if ((p, $c["src"]) in caller) print caller[p, $c["src"]], $c["src"], $c["dst"]
+              if (!((p, $c["dst"]) in caller)) caller[p, $c["dst"]] = $c["src"] }' \
             "$f.truth" | sort -u > "$f.cg_truth"
         awk 'NR % 2' "$f.cg_truth" > "$f.cg_part"
         printf 'nosuchcaller nosuchservice nosuchcallee\n' > "$f.cg_unknown"
@@ -285,7 +285,7 @@ while IFS="$tab" read -r N KIND TR OPTS; do
     TF=$(make_trace "$TR") || continue
     # the default's CPU on this trace, once
     if [ ! -f "$TF.defcpu" ]; then
-        timeout "$tmo" "$B/infer" --algo joint -q -o "$TF.def" "$TF" 2> "$W/err"
+        timeout "$tmo" "$B/infer" --algo joint -q -o "$TF.def" "$TF" < /dev/null 2> "$W/err"
         rc=$?
         if [ $rc -ne 0 ]; then
             finding defaults "the defaults: exit $rc: $(tail -1 "$W/err")"; echo 0 > "$TF.defcpu"
@@ -300,12 +300,13 @@ while IFS="$tab" read -r N KIND TR OPTS; do
         esac
         case "$w" in
         callgraph=@missing) w="callgraph=$W/no/such/file" ;;
+        callgraph=@stdin) w="callgraph=-" ;;   # stdin: /dev/null here
         callgraph=@*) w="callgraph=$TF.cg_${w#callgraph=@}" ;;
         esac
         set -- "$@" "$w"
     done
     # empty values: the awk printed "key=" (a word of its own)
-    timeout "$tmo" "$B/infer" --algo joint -q "$@" -o "$W/o" "$TF" > /dev/null 2> "$W/err"
+    timeout "$tmo" "$B/infer" --algo joint -q "$@" -o "$W/o" "$TF" < /dev/null > /dev/null 2> "$W/err"
     rc=$?
     s=$(san "$W/err")
     if [ -n "$s" ]; then finding sanitizer "$s"; continue; fi
@@ -316,7 +317,7 @@ while IFS="$tab" read -r N KIND TR OPTS; do
         grep -q "$bad" "$W/err" || { finding unclear "error names not $bad: $(tail -1 "$W/err")"; continue; }
         grep -q 'expected' "$W/err" || { finding unclear "error says not what was expected: $(tail -1 "$W/err")"; continue; }
         # --parse-only checks the parameters: it must refuse the same value
-        "$B/infer" --algo joint -q --parse-only "$@" "$TF" > /dev/null 2> "$W/perr"
+        "$B/infer" --algo joint -q --parse-only "$@" "$TF" < /dev/null > /dev/null 2> "$W/perr"
         [ $? -ne 0 ] || { finding parse_only "--parse-only accepts the bad value of $bad that the run refuses: $(tail -1 "$W/err")"; continue; }
         nbad=$((nbad + 1)); echo "run $N $KIND refused as it should: $(tail -1 "$W/err" | cut -c1-160)"; continue
     fi
@@ -327,10 +328,7 @@ while IFS="$tab" read -r N KIND TR OPTS; do
             [ "$k" = callgraph ] && k=${w#callgraph=}
             grep -qF "$k" "$W/err" && named=$k; done
         if [ -z "$named" ]; then finding unclear "exit $rc naming no option given: $(tail -1 "$W/err")"; continue; fi
-        case "$KIND" in
-        callgraph) ;;
-        *) echo "REFUSED run $N ($KIND) $TR: $OPTS: $(tail -1 "$W/err" | cut -c1-200)" ;;
-        esac
+        echo "REFUSED run $N ($KIND) $TR: $OPTS: $(tail -1 "$W/err" | cut -c1-200)"
         nref=$((nref + 1)); continue
     fi
     "$B/score" --truth "$TF.truth" --kept "$TF" "$W/o" > "$W/sc" 2> "$W/scerr" ||
@@ -343,10 +341,10 @@ while IFS="$tab" read -r N KIND TR OPTS; do
     msg="run $N $KIND ok (cpu $c s, defaults $d s)"
     if [ $((N % every)) -eq 0 ]; then
         ncheck=$((ncheck + 1))
-        timeout "$tmo" "$B/infer" --algo joint -q "$@" -o "$W/o2" "$TF" 2> /dev/null
+        timeout "$tmo" "$B/infer" --algo joint -q "$@" -o "$W/o2" "$TF" < /dev/null 2> /dev/null
         grep -v '^# cpu_' "$W/o" > "$W/a"; grep -v '^# cpu_' "$W/o2" > "$W/b"
         cmp -s "$W/a" "$W/b" || { finding nondeterministic "the same run twice differs: $(diff "$W/a" "$W/b" | sed -n 2p | cut -c1-160)"; continue; }
-        timeout "$tmo" "$B/infer" --algo joint -q --sort "$@" -o "$W/o3" "$TF.shuf" 2> "$W/err3"
+        timeout "$tmo" "$B/infer" --algo joint -q --sort "$@" -o "$W/o3" "$TF.shuf" < /dev/null 2> "$W/err3"
         # the paths line for line; the metadata as a set (lines per node
         # follow the nodes' order of first appearance in the file)
         body "$W/o" | grep -v '^#' > "$W/a"; body "$W/o3" | grep -v '^#' > "$W/b"
