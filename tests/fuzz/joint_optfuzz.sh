@@ -36,7 +36,8 @@
 # first K distinct paths); each run takes one in a mode (call ids or a
 # black box), with or without loss (sniffer -p 0.05), with or without a
 # clock skew (skewer --random-offset normal:200us) or whole-ms stamps
-# (skewer --round 1ms).
+# (skewer --round 1ms), and one in ten cut to its first 2-9 rows (a stub:
+# calls without returns, a link of one pair).
 # Each run must end with a result that score reads (exit 0), or an error
 # that names an option it was given (for a valid set: a refusal, listed);
 # a crash, a sanitizer report (build with `make asan`'s flags and pass
@@ -201,6 +202,7 @@ else
             tr = TR[pick(nt)]; var = modes[pick(2)]
             if (rand() < 0.4) var = var "l"
             r = rand(); if (r < 0.25) var = var "s"; else if (r < 0.5) var = var "r"
+            if (rand() < 0.1) var = var "c" (2 + int(rand() * 8))
             if (tr ~ /^gen:/) tr = tr ":" (1 + (run % 3))
             opts = ""; delete used
             if (kind == "bound") { m = pick(3); for (j = 0; j < m; j++) { k = K[pick(n)]; if (k in used) continue; used[k]; opts = opts " -s " k "=" bound(k) } }
@@ -246,6 +248,10 @@ make_trace() {
         case "$var" in *s*) "$B/skewer" -q -n '*=+1ms' "$W/base.csv" | "$B/skewer" -q --random-offset normal:200us --seed 5 > "$W/s.csv" &&
             mv "$W/s.csv" "$W/base.csv" ;; esac
         case "$var" in *r*) "$B/skewer" -q --round 1ms "$W/base.csv" > "$W/s.csv" && mv "$W/s.csv" "$W/base.csv" ;; esac
+        # a stub: the first k data rows only (k = the digit after c)
+        case "$var" in *c[0-9]*) k=${var#*c}; k=${k%"${k#?}"}
+            awk -v k="$k" '/^#/ || !h { print; if (!/^#/) h = 1; next } n++ < k' "$W/base.csv" > "$W/c.csv" &&
+            mv "$W/c.csv" "$W/base.csv" ;; esac
         cp "$W/base.csv" "$f.truth"   # the truth before loss (score --kept)
         case "$var" in *l*) "$B/sniffer" -q -p 0.05 --seed 7 "$W/base.csv" > "$W/l.csv" && mv "$W/l.csv" "$W/base.csv" ;; esac
         case "$var" in b*) strip_ids "$W/base.csv" > "$f" ;; *) cp "$W/base.csv" "$f" ;; esac
