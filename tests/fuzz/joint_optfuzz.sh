@@ -281,7 +281,7 @@ finding() {   # CLASS DETAIL
     echo "FINDING $1: run $N ($KIND) trace $TR: $OPTS: $2"
     if [ -n "$out" ]; then
         d="$out/f$N"; mkdir -p "$d"
-        cp "$TF" "$d/trace.csv"; cp "$W/err" "$d/stderr" 2>/dev/null
+        cp "$TF" "$d/trace.csv"; cp "$TF.truth" "$d/truth.csv"; cp "$W/err" "$d/stderr" 2>/dev/null
         printf '%s\n' "$OPTS" > "$d/options"; echo "$1: $2" > "$d/class"
     fi
 }

@@ -13,6 +13,13 @@
 #      trace was read (exit 1), service_order's message naming "order";
 #      now refused before the trace, exit 2, naming the option as given.
 #      The audits' PB_INFER_ARGS check (--parse-only) let such a word through.
+#   B. a stub with no pair (calls without returns) under halves=0 or a
+#      calibration copy: greedy_cycle (joint_rpcyc.c) memcpy'd 0 bytes from
+#      NULL, undefined behaviour that stops the run under make asan (UBSan).
+#   C. the defaults (!) on a lossy black box at 1 ms whose calibration copy
+#      has a cycle of parents: the confidence product read an unset share
+#      (NaN), and the calibration map's fit ran past its arrays: SIGSEGV or
+#      abort, depending on the heap.
 # Under the sanitizers (PB_SANITIZED=1, make asan) the round is shorter.
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 for p in importtrace sniffer; do [ -x "$B/$p" ] || exit 77; done
@@ -46,6 +53,40 @@ for kv in matching=flow start=local start=earliest service_order=on service_orde
     "$B/infer" --algo joint -q --parse-only -s "$kv" "$tmp/t.csv" 2> "$tmp/err" ||
         fail "A: -s $kv refused: $(tail -1 "$tmp/err")"
 done
+
+# B: a stub with no pair (two calls, no return) under halves=0 (and a
+# calibration copy of it, conf_sims=16): greedy_cycle copied 0 bytes from a
+# NULL array (joint_rpcyc.c), undefined behaviour UBSan stops at (make asan;
+# a plain build ran on); both modes, and at every greedy_cycle setting
+awk '/^#/ || !h { print; if (!/^#/) h = 1; next } n++ < 2' "$tmp/t.csv" > "$tmp/stub.csv"
+strip_ids "$tmp/stub.csv" > "$tmp/stubb.csv"
+for t in stub stubb; do
+    for o in "-s halves=0" "-s conf_sims=16" "-s halves=0 -s greedy_cycle=0" "-s halves=0 -s iters=1"; do
+        # shellcheck disable=SC2086
+        "$B/infer" --algo joint -q $o -o "$tmp/o" "$tmp/$t.csv" 2> "$tmp/err" ||
+            fail "B: $o on a stub without returns ($t): $(grep -v warning "$tmp/err" | head -2)"
+        grep -q -E 'runtime error|Sanitizer' "$tmp/err" && fail "B: $o ($t): $(grep -m1 -E 'runtime error|Sanitizer' "$tmp/err")"
+        "$B/score" --truth "$tmp/stub.csv" "$tmp/o" > /dev/null 2> "$tmp/err" || fail "B: $o ($t): score: $(tail -1 "$tmp/err")"
+    done
+done
+
+# C: the defaults on a black box with loss and 1 ms stamps whose
+# calibration copy holds a cycle of parents: the confidence product
+# (joint_pav.c, walk_down) read a share not yet set, a NaN that sent the
+# map's fit (joint_pav_fit) past its arrays: a crash that came and went
+# with the heap (the output's path), so three paths, each must end, and
+# alike
+"$B/maketrace" "$PB_ROOT/experiments/joint_models_mesh.conf" -q -s seed=3 -s messages=1500 |
+    "$B/skewer" -q --round 1ms > "$tmp/cy0.csv" || fail "C: the trace"
+"$B/sniffer" -q -p 0.05 --seed 7 "$tmp/cy0.csv" > "$tmp/cy.csv" || fail "C: the loss"
+strip_ids "$tmp/cy.csv" > "$tmp/cyb.csv"
+for o in a bb cccccccccccccccccccccccccccccccc; do
+    "$B/infer" --algo joint -q -o "$tmp/$o.res" "$tmp/cyb.csv" 2> "$tmp/err" ||
+        fail "C: the defaults on a copy with a cycle of parents (-o $o.res): exit $?: $(grep -v warning "$tmp/err" | tail -1)"
+    grep -v -e '^# cpu_' -e '^# algo=' "$tmp/$o.res" > "$tmp/$o.body"
+    cmp -s "$tmp/a.body" "$tmp/$o.body" || fail "C: the output depends on the output's path ($o)"
+done
+"$B/score" --truth "$tmp/cy0.csv" --kept "$tmp/cyb.csv" "$tmp/a.res" > /dev/null 2> "$tmp/err" || fail "C: score: $(tail -1 "$tmp/err")"
 
 # the fixed-seed round
 mkdir -p "$tmp/real"
