@@ -12,6 +12,7 @@
 #endif
 
 #include "imp_export.h"
+#include "joint.h"
 #include "nesting.h"
 #include "pb_algo.h"
 #include "pb_cli.h"
@@ -370,6 +371,12 @@ int main(int argc, char **argv)
     }
     /* an old name and its new one, both given: one name given twice */
     pb_cli_sets_twice(prog, algo->options, sets, nsets);
+    /* joint's string options: a word no rule reads is refused before the
+     * trace is read (exit 2; --parse-only says it), as a bad number is */
+    if (algo == &pb_algo_joint && joint_params_check(params, &err) != PB_OK) {
+        pb_error_print(stderr, prog, &err);
+        FAIL(2);
+    }
     pb_rank_by rb = PB_RANK_COUNT;
     if (rank_by && pb_rank_by_parse(rank_by, &rb) != PB_OK) {
         fprintf(stderr, "%s: --rank-by: unknown key \"%s\"; expected count, "

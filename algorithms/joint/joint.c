@@ -1152,10 +1152,8 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
 {
     joint *s;
     const joint_params *p = params;
-    if (p->subtick && strcmp(p->subtick, "auto") && strcmp(p->subtick, "on") &&
-        strcmp(p->subtick, "off"))
-        return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
-                            "option subtick: \"%s\"; expected auto, on or off", p->subtick);
+    if (joint_params_check(p, err) != PB_OK) /* every string option's word (joint_optcheck.c) */
+        return PB_EINVAL;
     /* coarse stamps: the rows within a tick as the order of events
      * (joint_subtick.c) */
     joint_subtick *st = NULL;

@@ -784,4 +784,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err);
  * no such node */
 int joint_signals(const joint *s, const char *name, int out[4], double gain[4]);
 
+/* joint's string options (matching, start, service_order, pair_order,
+ * callers, out_sets, tick_ivl, subtick) checked against their words:
+ * PB_OK, or PB_EINVAL naming the option and the words it takes
+ * (joint_optcheck.c; infer calls it before reading the trace) */
+int joint_params_check(const joint_params *p, pb_error *err);
+
 #endif

@@ -31,7 +31,7 @@ uint32_t joint_pav_fit(const joint_spt *p, uint32_t n, double *lo, double *val, 
         uint32_t j = i;
         lo[b] = p[i].c;
         w[b] = k[b] = 0;
-        for (; j < n && p[j].c == p[i].c; j++) {
+        for (; j < n && (j == i || p[j].c == p[i].c); j++) { /* j == i: a NaN still moves on */
             w[b]++;
             k[b] += p[j].ok;
         }
@@ -119,17 +119,23 @@ static int walk_down(const joint *s, const double *share, double *conf, unsigned
             done[j] = 1;
             j = s->par[j];
         }
+        /* done 1: on this climb, 2: set.  A climb that meets itself is a
+         * cycle of parents (a copy's, uncut): entered as from a root, not
+         * from a value not yet set (found by tests/fuzz/joint_optfuzz.sh) */
+        const int cyc = j != NONE && done[j] == 1;
         if (conf) {
-            double up = j == NONE ? 1.0 : conf[j];
+            double up = j == NONE || cyc ? 1.0 : conf[j];
             while (m) {
                 j = stack[--m];
                 conf[j] = up = up * share[j];
+                done[j] = 2;
             }
         } else {
-            unsigned char up = j == NONE ? 1 : v[j];
+            unsigned char up = j == NONE || cyc ? 1 : v[j];
             while (m) {
                 j = stack[--m];
                 v[j] = up = up && v[j];
+                done[j] = 2;
             }
         }
     }

@@ -39,7 +39,7 @@ int joint_gcyc_round(joint *s, int it)
     struct joint_rpcyc *c = s->gcyc;
     if (!c && !(c = s->gcyc = calloc(1, sizeof *c)))
         return PB_ENOMEM;
-    if (c->n < s->npairs) {
+    if (c->n < s->npairs || !c->prev[0]) { /* no pairs: still arrays (memcpy of 0) */
         for (int i = 0; i < 2; i++) {
             uint32_t *a = realloc(c->prev[i], ((size_t)s->npairs + 1) * sizeof *a);
             if (!a)
