@@ -53,6 +53,8 @@ typedef struct mt_iline {
     mt_delay d;
     int32_t pair;         /* RETURN: index of the call line */
     long line;
+    uint32_t sslot, dslot;/* (label, src), (label, dst): index of the pair
+                             among the tracelet's (mt_tracelet.nslots) */
 } mt_iline;
 
 typedef struct mt_tracelet {
@@ -63,6 +65,7 @@ typedef struct mt_tracelet {
     int interleave;
     mt_iline *il;         /* interleave mode */
     uint32_t nil, nlabels;
+    uint32_t nslots;      /* distinct (label, node) pairs of the lines */
     double weight;
     int instances;        /* 0: member of the shared pool */
     int has_think;

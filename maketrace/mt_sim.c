@@ -622,14 +622,13 @@ static void path_free(mt_sim *s, spath *p)
 
 static void interleave(mt_sim *s, spath *p, const mt_tracelet *tr, pb_ns t)
 {
-    size_t nn = pb_strtab_count(s->cfg->nodes);
     int32_t *last = s->lastrecv;
-    for (size_t i = 0; i < (size_t)tr->nlabels * nn; i++)
+    for (size_t i = 0; i < tr->nslots; i++)
         last[i] = -1;
     for (uint32_t j = 0; j < tr->nil; j++) {
         const mt_iline *l = &tr->il[j];
         pb_ns ts = mt_tadd(t, mt_sample(s->rng, &l->d));
-        int32_t cause = last[l->label * nn + l->src];
+        int32_t cause = last[l->sslot];
         if (cause >= 0 && ts < p->buf[cause].recv)
             ts = p->buf[cause].recv;
         int32_t m = msg_new(s, p, ts, l->src, l->dst, l->type, l->label, cause, l->pair);
@@ -639,7 +638,7 @@ static void interleave(mt_sim *s, spath *p, const mt_tracelet *tr, pb_ns t)
         p->buf[m].sthr = p->buf[m].rthr = TH(TH_X, l->label, p->inst);
         /* the receive time is drawn here, so later lines can wait for it */
         p->buf[m].recv = mt_tadd(ts, mt_net(s->rng, &s->cfg->s));
-        last[l->label * nn + l->dst] = m;
+        last[l->dslot] = m;
         send_at(s, p, m, NULL, NULL, -1);
         t = ts;
     }
@@ -815,8 +814,8 @@ int mt_sim_init(mt_sim **out, const mt_config *c, gsl_rng *rng, const uint32_t *
     double tot = 0;
     for (size_t i = 0; i < c->ntr; i++) {
         const mt_tracelet *tr = &c->tr[i];
-        if (tr->interleave && (size_t)tr->nlabels * nn > maxil)
-            maxil = (size_t)tr->nlabels * nn;
+        if (tr->interleave && tr->nslots > maxil)
+            maxil = tr->nslots;
         if (tr->instances == 0 && tr->weight > 0 && s->pool) {
             tot += tr->weight;
             s->pool[s->npool] = (uint32_t)i;
