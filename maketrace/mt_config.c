@@ -1284,6 +1284,7 @@ void mt_config_close(mt_config *c)
     free(c->tr);
     free(c->svc);
     free(c->links);
+    mt_u64map_free(&c->linkmap);
     free(c->labels);
     free(c->vars);
     pb_strtab_close(c->varidx);
@@ -1352,10 +1353,10 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
                 rc = pb_strbuf_printf(out, " %s.stages=%d", nm, e->stages);
         }
         for (size_t i = 0; i < c->nlinks && rc == PB_OK; i++) {
-            size_t k = (size_t)c->links[i].src * n + c->links[i].dst;
+            int cnt, model = mt_conn_of(c, c->links[i].src, c->links[i].dst, &cnt);
             rc = pb_strbuf_printf(out, " link:%s>%s=%s/%d", pb_strtab_str(c->nodes, c->links[i].src),
                                   pb_strtab_str(c->nodes, c->links[i].dst),
-                                  mt_conn_names[c->conn_model[k]], c->conn_count[k]);
+                                  mt_conn_names[model], cnt);
         }
     }
     return rc;

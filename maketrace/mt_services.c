@@ -248,11 +248,16 @@ int mt_cfg_parse_link(parser *p)
     if (!lk.model)
         return PERR(p, kw, "link: expected conn=new, pool, pipelined or multiplexed");
     mt_config *c = p->c;
-    for (size_t i = 0; i < c->nlinks; i++)
-        if (c->links[i].src == lk.src && c->links[i].dst == lk.dst)
-            return PERR(p, kw, "link %s -> %s is declared twice (first at line %ld)",
-                        pb_strtab_str(c->nodes, lk.src), pb_strtab_str(c->nodes, lk.dst),
-                        c->links[i].line);
+    /* hashed: a scan of the links before was quadratic in link lines */
+    int added;
+    uint32_t li = mt_u64map_put(&c->linkmap, (uint64_t)lk.src << 32 | lk.dst,
+                                (uint32_t)c->nlinks, &added);
+    if (li == UINT32_MAX)
+        return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+    if (!added)
+        return PERR(p, kw, "link %s -> %s is declared twice (first at line %ld)",
+                    pb_strtab_str(c->nodes, lk.src), pb_strtab_str(c->nodes, lk.dst),
+                    c->links[li].line);
     if (c->nlinks == c->linkcap) {
         size_t cap = c->linkcap ? 2 * c->linkcap : 8;
         mt_link *nl = realloc(c->links, cap * sizeof *nl);
@@ -293,9 +298,7 @@ int mt_cfg_finish_models(parser *p)
     c->event_engine = 1;
     size_t n = pb_strtab_count(c->nodes);
     c->exec = mt_aalloc(c, (n ? n : 1) * sizeof *c->exec);
-    c->conn_model = mt_aalloc(c, ((n * n) > 0 ? n * n : 1) * sizeof *c->conn_model);
-    c->conn_count = mt_aalloc(c, ((n * n) > 0 ? n * n : 1) * sizeof *c->conn_count);
-    if (!c->exec || !c->conn_model || !c->conn_count)
+    if (!c->exec)
         return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
     for (size_t x = 0; x < n; x++) {
         mt_exec *e = &c->exec[x];
@@ -316,16 +319,10 @@ int mt_cfg_finish_models(parser *p)
                               "dispatcher's workers; expected threads=T for model=%s",
                               pb_strtab_str(c->nodes, (uint32_t)x), mt_exec_names[e->model]);
     }
-    for (size_t i = 0; i < n * n; i++) {
-        c->conn_model[i] = gconn ? gconn : MT_CONN_NEW;
-        c->conn_count[i] = st->conns;
-    }
-    for (size_t i = 0; i < c->nlinks; i++) {
-        size_t k = (size_t)c->links[i].src * n + c->links[i].dst;
-        c->conn_model[k] = c->links[i].model;
-        if (c->links[i].conns)
-            c->conn_count[k] = c->links[i].conns;
-    }
+    /* pairs without a link line: the settings (mt_conn_of; it was an
+     * n x n table: 8,000 nodes took 500 MB) */
+    c->conn_model_dflt = gconn ? gconn : MT_CONN_NEW;
+    c->conn_count_dflt = st->conns;
     return PB_OK;
 }
 
