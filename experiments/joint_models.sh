@@ -49,6 +49,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${PB_BIN:=$ROOT/bin}"
 : "${PB_OUT:=$ROOT/out}"
 : "${PB_MODELS_DURATION:=2s}"
+# any other value ran the first set under its name without a word
+case "${PB_MODELS_SET:-1}" in
+1|2|3) ;;
+*) echo "joint_models: PB_MODELS_SET '$PB_MODELS_SET': expected 1, 2 (joint_models2.sh) or 3 (joint_models3.sh)" >&2; exit 2 ;;
+esac
 FIG=joint_models
 SEEDS2="1 2"
 TITLE="held-out execution and connection models"

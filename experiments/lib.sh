@@ -19,6 +19,15 @@ PB_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 case "$PB_BIN" in /*) ;; *) PB_BIN="$PB_ROOT/$PB_BIN" ;; esac
 : "${PB_OUT:=$PB_ROOT/out/figures}"
 : "${PB_MODE:=full}"
+# PB_SEEDS (run_all.sh --seeds) was read by awk, which takes "abc", "0" and
+# "-1" for no seed: every figure listed no job and said nothing; "1e9" built
+# a list of a billion seeds.  Checked here, where every figure reads it.
+case "${PB_SEEDS:-}" in
+'') ;;
+*[!0-9]*|0*) echo "${FIG:-experiments}: PB_SEEDS '$PB_SEEDS': expected a whole number of seeds from 1 to 1000" >&2; exit 2 ;;
+*) [ "${#PB_SEEDS}" -le 4 ] && [ "$PB_SEEDS" -le 1000 ] ||
+       { echo "${FIG:-experiments}: PB_SEEDS '$PB_SEEDS': expected a whole number of seeds from 1 to 1000" >&2; exit 2; } ;;
+esac
 PB_CONF="$PB_ROOT/maketrace/configs"
 EXP="$PB_ROOT/experiments"
 OUT="$PB_OUT"

@@ -49,7 +49,10 @@ while [ $# -gt 0 ]; do
     -j*) jobs=${1#-j} ;;
     --out) [ $# -ge 2 ] || { echo "run_all: --out needs a directory" >&2; exit 2; }; out=$2; shift ;;
     --only) [ $# -ge 2 ] || { echo "run_all: --only needs a list" >&2; exit 2; }; only=$2; shift ;;
-    --seeds) [ $# -ge 2 ] || { echo "run_all: --seeds needs a number" >&2; exit 2; }; export PB_SEEDS=$2; shift ;;
+    --seeds) [ $# -ge 2 ] || { echo "run_all: --seeds needs a number" >&2; exit 2; }
+             case "$2" in ''|*[!0-9]*|0*) echo "run_all: --seeds '$2': expected a whole number of seeds from 1 to 1000" >&2; exit 2 ;; esac
+             [ "${#2}" -le 4 ] && [ "$2" -le 1000 ] || { echo "run_all: --seeds '$2': expected a whole number of seeds from 1 to 1000" >&2; exit 2; }
+             export PB_SEEDS=$2; shift ;;
     --algos) [ $# -ge 2 ] || { echo "run_all: --algos needs a list" >&2; exit 2; }; export PB_ALGOS=$2; shift ;;
     --algos=*) PB_ALGOS=${1#--algos=}; export PB_ALGOS ;;
     --list-jobs) list=pending ;;

@@ -8,6 +8,8 @@
 #include "mt_label.h"
 #include "pb_files.h"
 #include "mt_parse.h"
+#include "mt_u64map.h"
+#include "pb_strtab.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -314,6 +316,41 @@ static int parse_stmt(parser *p, mt_op **out, int depth)
 /* ------------------------------------------------------------------ */
 /* Interleavings: LABEL call|return|msg SRC -> DST [delay=MEAN,SD] */
 
+/* *a (of *cap bytes) holds at least n, new bytes 0 */
+static int grow_bytes(unsigned char **a, size_t *cap, size_t n)
+{
+    if (n <= *cap)
+        return PB_OK;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < n)
+        nc *= 2;
+    unsigned char *x = realloc(*a, nc);
+    if (!x)
+        return PB_ENOMEM;
+    memset(x + *cap, 0, nc - *cap);
+    *a = x;
+    *cap = nc;
+    return PB_OK;
+}
+
+/* *a (of *cap entries) holds at least n, new entries fill */
+static int grow_i32(int32_t **a, size_t *cap, size_t n, int32_t fill)
+{
+    if (n <= *cap)
+        return PB_OK;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < n)
+        nc *= 2;
+    int32_t *x = realloc(*a, nc * sizeof *x);
+    if (!x)
+        return PB_ENOMEM;
+    for (size_t i = *cap; i < nc; i++)
+        x[i] = fill;
+    *a = x;
+    *cap = nc;
+    return PB_OK;
+}
+
 static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
 {
     size_t cap = 16, n = 0;
@@ -322,8 +359,24 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
     uint32_t nlabels = 0;
     int rc = PB_OK;
     char b[64];
-    if (!il)
+    /* The checks were scans of the lines before (a return's pairing a scan
+     * in a scan: cubic, 8,000 lines took 10 s) and the engines' scratch was
+     * labels x nodes (10,000 one-line paths: 800 MB).  Now hashed: a slot
+     * per (label, node) the lines use, a stack of open calls per (label,
+     * caller, callee), each line looked up in O(1). */
+    pb_strtab *labtab = NULL;
+    mt_u64map slotmap = {0}, stackmap = {0};
+    unsigned char *rcvd = NULL;   /* per slot: the node received in the path */
+    int32_t *heads = NULL;        /* per stack: the latest open call, or -1 */
+    int32_t *below = NULL;        /* per line (a call): the open call under it */
+    unsigned char *paired = NULL; /* per line (a call): a return took it */
+    size_t rcap = 0, hcap = 0, lcap = 0, bcap = 0;
+    uint32_t nslots = 0, nstacks = 0;
+    if (!il || pb_strtab_init(&labtab) != PB_OK) {
+        free(il);
+        pb_strtab_close(labtab);
         return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+    }
     for (;;) {
         skip_nl(p);
         tok *k = peek(p);
@@ -397,9 +450,11 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
             goto out;
         }
         uint32_t li;
-        for (li = 0; li < nlabels; li++)
-            if (!strcmp(labels[li], lab))
-                break;
+        if (pb_strtab_intern(labtab, lab, strlen(lab), &li) != PB_OK) {
+            rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+            goto out;
+        }
+        int first = li == nlabels;
         if (li == nlabels) {
             char **nl = realloc(labels, (nlabels + 1) * sizeof *nl);
             if (!nl) {
@@ -426,14 +481,18 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
             }
         }
         /* Static checks: each path is one tree, calls pair with returns. */
-        int first = 1, received = 0;
-        for (size_t j = 0; j < n; j++) {
-            if (il[j].label != li)
-                continue;
-            first = 0;
-            if (il[j].dst == l->src)
-                received = 1;
+        int added;
+        if ((l->sslot = mt_u64map_put(&slotmap, (uint64_t)li << 32 | l->src, nslots, &added)) ==
+                UINT32_MAX ||
+            (nslots += added, (l->dslot = mt_u64map_put(&slotmap, (uint64_t)li << 32 | l->dst,
+                                                         nslots, &added)) == UINT32_MAX) ||
+            (nslots += added, grow_bytes(&rcvd, &rcap, nslots) != PB_OK) ||
+            grow_bytes(&paired, &lcap, n + 1) != PB_OK ||
+            grow_i32(&below, &bcap, n + 1, -1) != PB_OK) {
+            rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+            goto out;
         }
+        int received = rcvd[l->sslot];
         if (!first && !received) {
             rc = PERR(p, w[2], "node %s sends in path %s before receiving anything in it; "
                       "expected each path to have one first message, and later senders "
@@ -441,18 +500,14 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
             goto out;
         }
         if (l->type == PB_TYPE_RETURN) {
-            for (size_t j = n; j-- > 0;) {
-                if (il[j].label != li || il[j].type != PB_TYPE_CALL ||
-                    il[j].src != l->dst || il[j].dst != l->src)
-                    continue;
-                int taken = 0;
-                for (size_t q = j + 1; q < n; q++)
-                    if (il[q].pair == (int32_t)j)
-                        taken = 1;
-                if (!taken) {
-                    l->pair = (int32_t)j;
-                    break;
-                }
+            /* the latest unreturned call of the label in the other direction */
+            uint32_t cs = mt_u64map_get(&slotmap, (uint64_t)li << 32 | l->dst);
+            uint32_t st = cs == UINT32_MAX ? UINT32_MAX
+                                           : mt_u64map_get(&stackmap, (uint64_t)cs << 32 | l->src);
+            if (st != UINT32_MAX && heads[st] >= 0) {
+                l->pair = heads[st];
+                heads[st] = below[l->pair];
+                paired[l->pair] = 1;
             }
             if (l->pair < 0) {
                 rc = PERR(p, w[1], "return %s -> %s in path %s has no open call %s -> %s before it; "
@@ -460,6 +515,18 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
                 goto out;
             }
         }
+        if (l->type == PB_TYPE_CALL) {
+            uint32_t st = mt_u64map_put(&stackmap, (uint64_t)l->sslot << 32 | l->dst, nstacks, &added);
+            if (st == UINT32_MAX || grow_i32(&heads, &hcap, nstacks + added, -1) != PB_OK) {
+                rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+                goto out;
+            }
+            nstacks += added;
+            below[n] = heads[st];
+            heads[st] = (int32_t)n;
+        }
+        paired[n] = 0;
+        rcvd[l->dslot] = 1;
         n++;
         tok *e = peek(p);
         if (e->kind != T_NL && e->kind != T_RBRACE) {
@@ -470,11 +537,7 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
     for (size_t j = 0; j < n; j++) {
         if (il[j].type != PB_TYPE_CALL)
             continue;
-        int paired = 0;
-        for (size_t q = j + 1; q < n; q++)
-            if (il[q].pair == (int32_t)j)
-                paired = 1;
-        if (!paired) {
+        if (!paired[j]) {
             rc = mt_perr_at(p, il[j].line, 0, "call in path %s has no return; expected a "
                          "matching return line before the \"}\" of line %ld",
                          labels[il[j].label], open->line);
@@ -493,9 +556,17 @@ static int parse_interleave(parser *p, mt_tracelet *tr, const tok *open)
     memcpy(tr->il, il, n * sizeof *il);
     tr->nil = (uint32_t)n;
     tr->nlabels = nlabels;
+    tr->nslots = nslots;
 out:
     free(il);
     free(labels);
+    pb_strtab_close(labtab);
+    mt_u64map_free(&slotmap);
+    mt_u64map_free(&stackmap);
+    free(rcvd);
+    free(heads);
+    free(below);
+    free(paired);
     return rc;
 }
 
@@ -889,6 +960,29 @@ static int parse_tracelet(parser *p)
 
 /* ------------------------------------------------------------------ */
 
+#define MT_MAX_INSTANCES 1000000
+
+static int opt_index(const char *name)
+{
+    for (int j = 0; mt_options[j].name; j++)
+        if (!strcmp(mt_options[j].name, name))
+            return j;
+    return 0;
+}
+
+/* *n x scale, rounded, at least 1; past MT_MAX_INSTANCES an error at line
+ * (it was cut to the cap without a word) */
+static int scaled_instances(parser *p, int *n, double scale, long line, const char *what)
+{
+    double v = fmax(1.0, (double)llround(*n * scale));
+    if (v > MT_MAX_INSTANCES)
+        return mt_perr_at(p, line, 0, "%s: %d x instances_scale %g = %.0f; expected at most %d "
+                          "(every instance runs from the start and is held in memory)",
+                          what, *n, scale, v, MT_MAX_INSTANCES);
+    *n = (int)v;
+    return PB_OK;
+}
+
 static int finish(parser *p)
 {
     mt_config *c = p->c;
@@ -904,7 +998,16 @@ static int finish(parser *p)
     mt_parse_range(s->think, &c->pool_think_lo, &c->pool_think_hi, why, sizeof why);
     c->pool_think_lo = scale_ns(c->pool_think_lo, s->think_scale);
     c->pool_think_hi = scale_ns(c->pool_think_hi, s->think_scale);
-    s->instances = (int)fmin(1e6, fmax(1.0, (double)llround(s->instances * s->instances_scale)));
+    /* a scaled count past the cap was cut to it without a word, and the
+     * loops of all tracelets together had no cap (every loop is held in
+     * memory from the start: 200 tracelets of instances=1000000 took 12 GB
+     * and minutes before the first message) */
+    int rcs = scaled_instances(p, &s->instances, s->instances_scale,
+                               p->set_line && !(p->locked && p->locked[opt_index("instances")])
+                                   ? p->set_line[opt_index("instances")] : 0,
+                               "the shared pool's instances");
+    if (rcs != PB_OK)
+        return rcs;
     int netadv = s->net_delay > 0 || s->net_sd > 0;
     for (size_t i = 0; i < c->ntr; i++) {
         mt_tracelet *tr = &c->tr[i];
@@ -923,7 +1026,10 @@ static int finish(parser *p)
             fill_delays(tr->body, &dc, &dr, &dm, s, &adv);
         }
         if (tr->instances > 0) {
-            tr->instances = (int)fmin(1e6, fmax(1.0, (double)llround(tr->instances * s->instances_scale)));
+            char what[200];
+            snprintf(what, sizeof what, "tracelet %s's instances", tr->name);
+            if ((rcs = scaled_instances(p, &tr->instances, s->instances_scale, tr->line, what)) != PB_OK)
+                return rcs;
             if (!tr->has_think) {
                 tr->think_lo = c->pool_think_lo;
                 tr->think_hi = c->pool_think_hi;
@@ -952,6 +1058,19 @@ static int finish(parser *p)
     if (pool_n && !pool_w)
         return mt_perr_at(p, 0, 0, "every tracelet of the shared pool has weight 0; expected at "
                        "least one positive weight");
+    {
+        double total = pool_w ? (double)s->instances : 0;
+        for (size_t i = 0; i < c->ntr; i++) {
+            total += c->tr[i].instances;
+            if (total > MT_MAX_INSTANCES)
+                return mt_perr_at(p, c->tr[i].instances > 0 ? c->tr[i].line : 0, 0,
+                                  "the loops add up to more than %d instances (the shared "
+                                  "pool's %d and the tracelets' own instances=, after "
+                                  "instances_scale), past here; expected at most %d in all: "
+                                  "every instance runs from the start and is held in memory",
+                                  MT_MAX_INSTANCES, pool_w ? s->instances : 0, MT_MAX_INSTANCES);
+        }
+    }
     int rc0 = mt_cfg_finish_services(p);
     if (rc0 == PB_OK)
         rc0 = mt_cfg_finish_models(p);
@@ -1165,6 +1284,7 @@ void mt_config_close(mt_config *c)
     free(c->tr);
     free(c->svc);
     free(c->links);
+    mt_u64map_free(&c->linkmap);
     free(c->labels);
     free(c->vars);
     pb_strtab_close(c->varidx);
@@ -1233,10 +1353,10 @@ int mt_config_describe(const mt_config *c, pb_strbuf *out)
                 rc = pb_strbuf_printf(out, " %s.stages=%d", nm, e->stages);
         }
         for (size_t i = 0; i < c->nlinks && rc == PB_OK; i++) {
-            size_t k = (size_t)c->links[i].src * n + c->links[i].dst;
+            int cnt, model = mt_conn_of(c, c->links[i].src, c->links[i].dst, &cnt);
             rc = pb_strbuf_printf(out, " link:%s>%s=%s/%d", pb_strtab_str(c->nodes, c->links[i].src),
                                   pb_strtab_str(c->nodes, c->links[i].dst),
-                                  mt_conn_names[c->conn_model[k]], c->conn_count[k]);
+                                  mt_conn_names[model], cnt);
         }
     }
     return rc;

@@ -242,21 +242,20 @@ static void run(mt_gen *g, inst *in, const mt_op *op, uint32_t node, state *s)
 
 static void run_interleave(mt_gen *g, inst *in, const mt_tracelet *tr, pb_ns t)
 {
-    size_t nn = pb_strtab_count(g->cfg->nodes);
     int32_t *last = g->lastrecv;
-    for (size_t i = 0; i < (size_t)tr->nlabels * nn; i++)
+    for (size_t i = 0; i < tr->nslots; i++)
         last[i] = -1;
     for (uint32_t j = 0; j < tr->nil; j++) {
         const mt_iline *l = &tr->il[j];
         pb_ns ts = tadd(t, sample(g, &l->d));
-        int32_t cause = last[l->label * nn + l->src];
+        int32_t cause = last[l->sslot];
         /* never send before the cause has arrived */
         if (cause >= 0 && ts < in->buf[cause].recv)
             ts = in->buf[cause].recv;
         int32_t m = emit(g, in, ts, l->src, l->dst, l->type, l->label, cause, l->pair);
         if (m < 0)
             return;
-        last[l->label * nn + l->dst] = m;
+        last[l->dslot] = m;
         t = ts;
     }
 }
@@ -438,8 +437,8 @@ int mt_gen_init(mt_gen **out, const mt_config *c, pb_names *names, pb_error *err
     size_t maxil = 0;
     for (size_t i = 0; i < c->ntr; i++) {
         const mt_tracelet *tr = &c->tr[i];
-        if (tr->interleave && (size_t)tr->nlabels * nn > maxil)
-            maxil = (size_t)tr->nlabels * nn;
+        if (tr->interleave && tr->nslots > maxil)
+            maxil = tr->nslots;
         if (tr->instances == 0 && tr->weight > 0) {
             tot += tr->weight;
             g->pool[g->npool] = (uint32_t)i;

@@ -12,6 +12,7 @@
 
 #include "mt.h"
 #include "pb_strtab.h"
+#include "mt_u64map.h"
 
 /* A Gaussian delay; `set` is 0 while the statement gave none (the
  * call_delay / ret_delay / msg_delay setting fills it in at the end). */
@@ -53,6 +54,8 @@ typedef struct mt_iline {
     mt_delay d;
     int32_t pair;         /* RETURN: index of the call line */
     long line;
+    uint32_t sslot, dslot;/* (label, src), (label, dst): index of the pair
+                             among the tracelet's (mt_tracelet.nslots) */
 } mt_iline;
 
 typedef struct mt_tracelet {
@@ -63,6 +66,7 @@ typedef struct mt_tracelet {
     int interleave;
     mt_iline *il;         /* interleave mode */
     uint32_t nil, nlabels;
+    uint32_t nslots;      /* distinct (label, node) pairs of the lines */
     double weight;
     int instances;        /* 0: member of the shared pool */
     int has_think;
@@ -144,9 +148,11 @@ struct mt_config {
                              observed = 1): thread, sthread, conn are written */
     mt_exec *exec;        /* per config node (after finish; NULL unless
                              models) */
-    int *conn_model;      /* per (src, dst) pair of config nodes: MT_CONN_*
-                             (NULL unless models) */
-    int *conn_count;      /* per pair: connections of a persistent link */
+    int conn_model_dflt;  /* a pair without a link line: MT_CONN_* (0 unless
+                             models); see mt_conn_of */
+    int conn_count_dflt;
+    mt_u64map linkmap;    /* src << 32 | dst -> its link line (an n x n
+                             table before hostile round 18) */
     long async_line;      /* line of the first `call ... async` (0: none;
                              only the whole-path engine, mt_gen.c, has it) */
     int event_engine;     /* some service has workers or some call a join:
@@ -199,5 +205,18 @@ int mt_sim_next(mt_sim *s, pb_msg *msg, pb_truth *truth);
 
 /* Free.  NULL-safe. */
 void mt_sim_close(mt_sim *s);
+
+/* The connection model of calls src -> dst (MT_CONN_*; models only) and
+ * *count, its connections: the pair's link line, else the settings. */
+static inline int mt_conn_of(const mt_config *c, uint32_t src, uint32_t dst, int *count)
+{
+    uint32_t i = mt_u64map_get(&c->linkmap, (uint64_t)src << 32 | dst);
+    if (i == UINT32_MAX) {
+        *count = c->conn_count_dflt;
+        return c->conn_model_dflt;
+    }
+    *count = c->links[i].conns ? c->links[i].conns : c->conn_count_dflt;
+    return c->links[i].model;
+}
 
 #endif

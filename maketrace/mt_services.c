@@ -9,6 +9,7 @@
 #include "pb_files.h"
 #include "pb_opt.h"
 #include "mt_parse.h"
+#include "mt_u64map.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -247,11 +248,16 @@ int mt_cfg_parse_link(parser *p)
     if (!lk.model)
         return PERR(p, kw, "link: expected conn=new, pool, pipelined or multiplexed");
     mt_config *c = p->c;
-    for (size_t i = 0; i < c->nlinks; i++)
-        if (c->links[i].src == lk.src && c->links[i].dst == lk.dst)
-            return PERR(p, kw, "link %s -> %s is declared twice (first at line %ld)",
-                        pb_strtab_str(c->nodes, lk.src), pb_strtab_str(c->nodes, lk.dst),
-                        c->links[i].line);
+    /* hashed: a scan of the links before was quadratic in link lines */
+    int added;
+    uint32_t li = mt_u64map_put(&c->linkmap, (uint64_t)lk.src << 32 | lk.dst,
+                                (uint32_t)c->nlinks, &added);
+    if (li == UINT32_MAX)
+        return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+    if (!added)
+        return PERR(p, kw, "link %s -> %s is declared twice (first at line %ld)",
+                    pb_strtab_str(c->nodes, lk.src), pb_strtab_str(c->nodes, lk.dst),
+                    c->links[li].line);
     if (c->nlinks == c->linkcap) {
         size_t cap = c->linkcap ? 2 * c->linkcap : 8;
         mt_link *nl = realloc(c->links, cap * sizeof *nl);
@@ -292,9 +298,7 @@ int mt_cfg_finish_models(parser *p)
     c->event_engine = 1;
     size_t n = pb_strtab_count(c->nodes);
     c->exec = mt_aalloc(c, (n ? n : 1) * sizeof *c->exec);
-    c->conn_model = mt_aalloc(c, ((n * n) > 0 ? n * n : 1) * sizeof *c->conn_model);
-    c->conn_count = mt_aalloc(c, ((n * n) > 0 ? n * n : 1) * sizeof *c->conn_count);
-    if (!c->exec || !c->conn_model || !c->conn_count)
+    if (!c->exec)
         return pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
     for (size_t x = 0; x < n; x++) {
         mt_exec *e = &c->exec[x];
@@ -315,76 +319,166 @@ int mt_cfg_finish_models(parser *p)
                               "dispatcher's workers; expected threads=T for model=%s",
                               pb_strtab_str(c->nodes, (uint32_t)x), mt_exec_names[e->model]);
     }
-    for (size_t i = 0; i < n * n; i++) {
-        c->conn_model[i] = gconn ? gconn : MT_CONN_NEW;
-        c->conn_count[i] = st->conns;
-    }
-    for (size_t i = 0; i < c->nlinks; i++) {
-        size_t k = (size_t)c->links[i].src * n + c->links[i].dst;
-        c->conn_model[k] = c->links[i].model;
-        if (c->links[i].conns)
-            c->conn_count[k] = c->links[i].conns;
-    }
+    /* pairs without a link line: the settings (mt_conn_of; it was an
+     * n x n table: 8,000 nodes took 500 MB) */
+    c->conn_model_dflt = gconn ? gconn : MT_CONN_NEW;
+    c->conn_count_dflt = st->conns;
     return PB_OK;
 }
 
 int mt_config_observed(const mt_config *c) { return c->models; }
 
+/* The walk of the worker-cycle check (hostile round 18): the held set had
+ * a copy of the block walked per bounded callee of a node choice, so
+ * nested choices walked it 2^depth times (28 nested "call A|B" took 3.4 s,
+ * 40 hours), and the edges were an n x n matrix searched once per service
+ * (cubic in the config's nodes).  Now a choice's block is walked once
+ * holding every bounded callee of the choice (the edges from each held
+ * node do not depend on the others held, so the edge set is the union of
+ * the per-callee walks, the same), the edges are a hashed list, and the
+ * cycles are Tarjan's strongly connected components: linear. */
+typedef struct hwalk {
+    const mt_config *c;
+    uint32_t *held, nheld;
+    unsigned char *inheld;  /* per node: in held */
+    mt_u64map edges;        /* u << 32 | v -> edge index */
+    uint64_t *ev;
+    size_t ne, ecap;
+    int oom;
+} hwalk;
+
+static void add_edge(hwalk *w, uint32_t u, uint32_t v)
+{
+    int added;
+    uint64_t key = (uint64_t)u << 32 | v;
+    if (mt_u64map_put(&w->edges, key, (uint32_t)w->ne, &added) == UINT32_MAX) {
+        w->oom = 1;
+        return;
+    }
+    if (!added)
+        return;
+    if (w->ne == w->ecap) {
+        size_t nc = w->ecap ? 2 * w->ecap : 64;
+        uint64_t *x = realloc(w->ev, nc * sizeof *x);
+        if (!x) {
+            w->oom = 1;
+            return;
+        }
+        w->ev = x;
+        w->ecap = nc;
+    }
+    w->ev[w->ne++] = key;
+}
+
 /* Walk a tracelet's calls holding the bounded services whose worker the
  * path holds (a worker is held from the start of a call's block until its
- * return is sent); record held -> called edges in adj (n x n). */
-static void hold_walk(const mt_config *c, const mt_op *op, uint32_t *held, uint32_t nheld,
-                      unsigned char *adj, size_t n)
+ * return is sent); record held -> called edges. */
+static void hold_walk(hwalk *w, const mt_op *op)
 {
+    const mt_config *c = w->c;
     uint32_t pushed = 0;
-    if (op->kind == MT_OP_CALL)
+    if (op->kind == MT_OP_CALL) {
         for (uint32_t k = 0; k < op->to.n; k++) {
             uint32_t y = op->to.node[k];
             if (!c->workers[y])
                 continue;
-            for (uint32_t h = 0; h < nheld; h++)
-                adj[(size_t)held[h] * n + y] = 1;
-            if (op->to.n == 1) {
-                held[nheld + pushed] = y;
-                pushed = 1;
-            }
+            for (uint32_t h = 0; h < w->nheld; h++)
+                add_edge(w, w->held[h], y);
         }
-    if (op->kind == MT_OP_CALL && op->to.n > 1) {
-        /* a node choice: walk the block once per bounded callee */
         for (uint32_t k = 0; k < op->to.n; k++) {
             uint32_t y = op->to.node[k];
-            uint32_t nh = nheld;
-            if (c->workers[y])
-                held[nh++] = y;
-            for (uint32_t i = 0; i < op->nkids; i++)
-                hold_walk(c, op->kids[i], held, nh, adj, n);
+            if (c->workers[y] && !w->inheld[y]) {
+                w->inheld[y] = 1;
+                w->held[w->nheld++] = y;
+                pushed++;
+            }
         }
-        return;
     }
-    for (uint32_t i = 0; i < op->nkids; i++)
-        hold_walk(c, op->kids[i], held, nheld + pushed, adj, n);
+    for (uint32_t i = 0; i < op->nkids && !w->oom; i++)
+        hold_walk(w, op->kids[i]);
+    while (pushed--)
+        w->inheld[w->held[--w->nheld]] = 0;
 }
 
-/* 1 if node x reaches itself through adj (n x n); mark: scratch of n. */
-static int on_cycle(const unsigned char *adj, size_t n, size_t x, unsigned char *mark,
-                    uint32_t *stack)
+/* oncyc[x] = 1 when node x reaches itself through the edges (Tarjan's
+ * components, iterative).  PB_OK or PB_ENOMEM. */
+static int cycle_nodes(const hwalk *w, size_t n, unsigned char *oncyc)
 {
-    memset(mark, 0, n);
-    size_t top = 0;
-    stack[top++] = (uint32_t)x;
-    while (top) {
-        size_t u = stack[--top];
-        for (size_t v = 0; v < n; v++)
-            if (adj[u * n + v]) {
-                if (v == x)
-                    return 1;
-                if (!mark[v]) {
-                    mark[v] = 1;
-                    stack[top++] = (uint32_t)v;
-                }
-            }
+    size_t *off = calloc(n + 1, sizeof *off);
+    uint32_t *adj = malloc((w->ne ? w->ne : 1) * sizeof *adj);
+    uint32_t *idx = malloc((n ? n : 1) * sizeof *idx), *low = malloc((n ? n : 1) * sizeof *low);
+    uint32_t *stk = malloc((n ? n : 1) * sizeof *stk), *cs = malloc((n ? n : 1) * sizeof *cs);
+    size_t *it = malloc((n ? n : 1) * sizeof *it);
+    unsigned char *on = calloc(n ? n : 1, 1);
+    int rc = PB_OK;
+    if (!off || !adj || !idx || !low || !stk || !cs || !it || !on) {
+        rc = PB_ENOMEM;
+        goto out;
     }
-    return 0;
+    for (size_t e = 0; e < w->ne; e++)
+        off[(w->ev[e] >> 32) + 1]++;
+    for (size_t x = 0; x < n; x++)
+        off[x + 1] += off[x];
+    for (size_t x = 0; x < n; x++)
+        it[x] = off[x];
+    for (size_t e = 0; e < w->ne; e++)
+        adj[it[w->ev[e] >> 32]++] = (uint32_t)w->ev[e];
+    for (size_t x = 0; x < n; x++) {
+        idx[x] = UINT32_MAX;
+        oncyc[x] = 0;
+    }
+    for (size_t e = 0; e < w->ne; e++)
+        if ((w->ev[e] >> 32) == (uint32_t)w->ev[e])
+            oncyc[w->ev[e] >> 32] = 1; /* a self loop */
+    uint32_t counter = 0;
+    size_t sp = 0, cp = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (idx[r] != UINT32_MAX || off[r] == off[r + 1])
+            continue;
+        cs[cp++] = (uint32_t)r;
+        idx[r] = low[r] = counter++;
+        it[r] = off[r];
+        stk[sp++] = (uint32_t)r;
+        on[r] = 1;
+        while (cp) {
+            uint32_t u = cs[cp - 1];
+            if (it[u] < off[u + 1]) {
+                uint32_t v = adj[it[u]++];
+                if (idx[v] == UINT32_MAX) {
+                    idx[v] = low[v] = counter++;
+                    it[v] = off[v];
+                    stk[sp++] = v;
+                    on[v] = 1;
+                    cs[cp++] = v;
+                } else if (on[v] && idx[v] < low[u]) {
+                    low[u] = idx[v];
+                }
+                continue;
+            }
+            cp--;
+            if (cp && low[u] < low[cs[cp - 1]])
+                low[cs[cp - 1]] = low[u];
+            if (low[u] == idx[u]) {
+                size_t top = sp;
+                do
+                    on[stk[--sp]] = 0;
+                while (stk[sp] != u);
+                if (top - sp > 1)
+                    for (size_t q = sp; q < top; q++)
+                        oncyc[stk[q]] = 1;
+            }
+        }
+    }
+out:
+    free(off);
+    free(adj);
+    free(idx);
+    free(low);
+    free(stk);
+    free(cs);
+    free(it);
+    free(on);
+    return rc;
 }
 
 /* The per-node worker table, and the check that no path can wait for a
@@ -397,11 +491,13 @@ int mt_cfg_finish_services(parser *p)
     c->event_engine = 1;
     size_t n = pb_strtab_count(c->nodes);
     c->workers = mt_aalloc(c, n * sizeof *c->workers);
-    unsigned char *adj = calloc(n * n + n, 1);
-    uint32_t *held = malloc((201 + n) * sizeof *held);
-    uint32_t *stack = malloc((n * n + 1) * sizeof *stack);
+    hwalk w = {0};
+    w.c = c;
+    unsigned char *oncyc = NULL;
+    w.held = malloc((n + 1) * sizeof *w.held);
+    w.inheld = calloc(n + 1, 1);
     int rc = PB_OK;
-    if (!c->workers || !adj || !held || !stack) {
+    if (!c->workers || !w.held || !w.inheld) {
         rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
         goto out;
     }
@@ -427,12 +523,16 @@ int mt_cfg_finish_services(parser *p)
         bounded |= c->svc[i].workers > 0;
     if (!bounded)
         goto out; /* only models: no queue for a worker */
-    for (size_t i = 0; i < c->ntr; i++)
+    for (size_t i = 0; i < c->ntr && !w.oom; i++)
         if (!c->tr[i].interleave)
-            hold_walk(c, c->tr[i].body, held, 0, adj, n);
+            hold_walk(&w, c->tr[i].body);
+    if (w.oom || !(oncyc = malloc(n ? n : 1)) || cycle_nodes(&w, n, oncyc) != PB_OK) {
+        rc = pb_error_set(p->err, PB_ENOMEM, p->file, 0, 0, "out of memory");
+        goto out;
+    }
     for (size_t i = 0; i < c->nsvc; i++) {
         uint32_t x = c->svc[i].node;
-        if (on_cycle(adj, n, x, adj + n * n, stack)) {
+        if (oncyc[x]) {
             rc = mt_perr_at(p, c->svc[i].line, c->svc[i].col,
                             "service %s (workers=%d): a path holding one of its workers can "
                             "call it again, directly or through other services with workers, "
@@ -443,9 +543,11 @@ int mt_cfg_finish_services(parser *p)
         }
     }
 out:
-    free(adj);
-    free(held);
-    free(stack);
+    free(w.held);
+    free(w.inheld);
+    free(w.ev);
+    mt_u64map_free(&w.edges);
+    free(oncyc);
     return rc;
 }
 

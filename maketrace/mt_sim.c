@@ -620,16 +620,46 @@ static void path_free(mt_sim *s, spath *p)
     free(p);
 }
 
+/* The state of the calls src -> dst (models), made at the pair's first
+ * call; NULL (s->oom set) when out of memory. */
+lstate *mts_ls(mt_sim *s, uint32_t src, uint32_t dst)
+{
+    int added;
+    uint32_t i = mt_u64map_put(&s->lsmap, (uint64_t)src << 32 | dst, (uint32_t)s->nls, &added);
+    if (i == UINT32_MAX) {
+        s->oom = 1;
+        return NULL;
+    }
+    if (!added)
+        return s->lsv[i];
+    if (s->nls == s->lscap) {
+        size_t nc = s->lscap ? 2 * s->lscap : 16;
+        lstate **x = realloc(s->lsv, nc * sizeof *x);
+        if (!x) {
+            s->oom = 1;
+            return NULL;
+        }
+        s->lsv = x;
+        s->lscap = nc;
+    }
+    lstate *l = calloc(1, sizeof *l);
+    if (!l) {
+        s->oom = 1;
+        return NULL;
+    }
+    s->lsv[s->nls++] = l;
+    return l;
+}
+
 static void interleave(mt_sim *s, spath *p, const mt_tracelet *tr, pb_ns t)
 {
-    size_t nn = pb_strtab_count(s->cfg->nodes);
     int32_t *last = s->lastrecv;
-    for (size_t i = 0; i < (size_t)tr->nlabels * nn; i++)
+    for (size_t i = 0; i < tr->nslots; i++)
         last[i] = -1;
     for (uint32_t j = 0; j < tr->nil; j++) {
         const mt_iline *l = &tr->il[j];
         pb_ns ts = mt_tadd(t, mt_sample(s->rng, &l->d));
-        int32_t cause = last[l->label * nn + l->src];
+        int32_t cause = last[l->sslot];
         if (cause >= 0 && ts < p->buf[cause].recv)
             ts = p->buf[cause].recv;
         int32_t m = msg_new(s, p, ts, l->src, l->dst, l->type, l->label, cause, l->pair);
@@ -639,7 +669,7 @@ static void interleave(mt_sim *s, spath *p, const mt_tracelet *tr, pb_ns t)
         p->buf[m].sthr = p->buf[m].rthr = TH(TH_X, l->label, p->inst);
         /* the receive time is drawn here, so later lines can wait for it */
         p->buf[m].recv = mt_tadd(ts, mt_net(s->rng, &s->cfg->s));
-        last[l->label * nn + l->dst] = m;
+        last[l->dslot] = m;
         send_at(s, p, m, NULL, NULL, -1);
         t = ts;
     }
@@ -815,8 +845,8 @@ int mt_sim_init(mt_sim **out, const mt_config *c, gsl_rng *rng, const uint32_t *
     double tot = 0;
     for (size_t i = 0; i < c->ntr; i++) {
         const mt_tracelet *tr = &c->tr[i];
-        if (tr->interleave && (size_t)tr->nlabels * nn > maxil)
-            maxil = (size_t)tr->nlabels * nn;
+        if (tr->interleave && tr->nslots > maxil)
+            maxil = tr->nslots;
         if (tr->instances == 0 && tr->weight > 0 && s->pool) {
             tot += tr->weight;
             s->pool[s->npool] = (uint32_t)i;
@@ -827,8 +857,7 @@ int mt_sim_init(mt_sim **out, const mt_config *c, gsl_rng *rng, const uint32_t *
     int bad = 0;
     if (c->models) {
         s->ns = calloc(nn ? nn : 1, sizeof *s->ns);
-        s->ls = calloc(nn > 0 ? nn * nn : 1, sizeof *s->ls);
-        bad = !s->ns || !s->ls;
+        bad = !s->ns;
         for (size_t x = 0; x < nn && !bad; x++) {
             const mt_exec *e = &c->exec[x];
             if (e->model == MT_EXEC_EVENT)
@@ -950,18 +979,19 @@ void mt_sim_close(mt_sim *s)
                 free(n->backlog[k].v);
             free(n->backlog);
         }
-    if (s->ls)
-        for (size_t i = 0; i < nn * nn; i++) {
-            lstate *l = &s->ls[i];
-            free(l->ids.h);
-            free(l->wait);
-            if (l->c)
-                for (int k = 0; k < s->cfg->conn_count[i]; k++)
-                    free(l->c[k].v);
-            free(l->c);
-        }
+    for (size_t i = 0; i < s->nls; i++) {
+        lstate *l = s->lsv[i];
+        free(l->ids.h);
+        free(l->wait);
+        if (l->c)
+            for (int k = 0; k < l->nc; k++)
+                free(l->c[k].v);
+        free(l->c);
+        free(l);
+    }
+    free(s->lsv);
+    mt_u64map_free(&s->lsmap);
     free(s->ns);
-    free(s->ls);
     free(s->wq);
     free(s->heap);
     free(s->out);

@@ -130,11 +130,12 @@ static int conn_open(mt_sim *s, const ev *e)
 {
     spath *p = e->path;
     smsg *m = &p->buf[e->msg];
-    size_t nn = pb_strtab_count(s->cfg->nodes);
-    size_t k = (size_t)m->src * nn + m->dst;
-    lstate *l = &s->ls[k];
-    int model = m->type == PB_TYPE_MSG ? MT_CONN_NEW : s->cfg->conn_model[k];
-    int cnt = s->cfg->conn_count[k];
+    lstate *l = mts_ls(s, m->src, m->dst);
+    if (!l)
+        return 0;
+    int cnt, model = mt_conn_of(s->cfg, m->src, m->dst, &cnt);
+    if (m->type == PB_TYPE_MSG)
+        model = MT_CONN_NEW;
     if (model == MT_CONN_NEW) {
         m->conn = ++l->next;
         return 1;
@@ -153,6 +154,7 @@ static int conn_open(mt_sim *s, const ev *e)
         s->oom = 1;
         return 0;
     }
+    l->nc = cnt;
     int best = 0;
     for (int i = 1; i < cnt; i++)
         if (l->c[i].n < l->c[best].n)
@@ -180,17 +182,18 @@ static int conn_reply(mt_sim *s, const ev *e)
     spath *p = e->path;
     smsg *m = &p->buf[e->msg];
     const smsg *c = &p->buf[m->pair];
-    size_t nn = pb_strtab_count(s->cfg->nodes);
-    size_t k = (size_t)c->src * nn + c->dst;
-    int model = s->cfg->conn_model[k];
+    int cnt, model = mt_conn_of(s->cfg, c->src, c->dst, &cnt);
     m->conn = c->conn;
+    if (model != MT_CONN_MUX && model != MT_CONN_PIPELINED)
+        return 1;
+    lstate *l = mts_ls(s, c->src, c->dst);
+    if (!l)
+        return 1;
     if (model == MT_CONN_MUX) {
-        s->ls[k].c[c->conn - 1].n--;
+        l->c[c->conn - 1].n--;
         return 1;
     }
-    if (model != MT_CONN_PIPELINED)
-        return 1;
-    cstate *q = &s->ls[k].c[c->conn - 1];
+    cstate *q = &l->c[c->conn - 1];
     for (size_t i = 0; i < q->n; i++) {
         pend *pe = &q->v[(q->h + i) % q->cap];
         if (pe->path == p && pe->call == m->pair) {
@@ -211,11 +214,13 @@ static void conn_reply_sent(mt_sim *s, const ev *e)
     spath *p = e->path;
     const smsg *m = &p->buf[e->msg];
     const smsg *c = &p->buf[m->pair];
-    size_t nn = pb_strtab_count(s->cfg->nodes);
-    size_t k = (size_t)c->src * nn + c->dst;
-    if (s->cfg->conn_model[k] != MT_CONN_PIPELINED)
+    int cnt;
+    if (mt_conn_of(s->cfg, c->src, c->dst, &cnt) != MT_CONN_PIPELINED)
         return;
-    cstate *q = &s->ls[k].c[c->conn - 1];
+    lstate *l = mts_ls(s, c->src, c->dst);
+    if (!l)
+        return;
+    cstate *q = &l->c[c->conn - 1];
     if (!q->n || q->v[q->h].path != p || q->v[q->h].call != m->pair)
         return;
     q->h = (q->h + 1) % q->cap;
@@ -332,10 +337,10 @@ static void model_return(mt_sim *s, const ev *e, frame *f)
     spath *p = e->path;
     smsg *m = &p->buf[e->msg];
     const smsg *c = &p->buf[m->pair];
-    size_t nn = pb_strtab_count(s->cfg->nodes);
-    size_t k = (size_t)c->src * nn + c->dst;
-    lstate *l = &s->ls[k];
-    if (s->cfg->conn_model[k] == MT_CONN_POOL) {
+    int cnt;
+    lstate *l;
+    if (mt_conn_of(s->cfg, c->src, c->dst, &cnt) == MT_CONN_POOL &&
+        (l = mts_ls(s, c->src, c->dst)) != NULL) {
         mts_id_give(s, &l->ids, c->conn - 1);
         if (l->wn) {
             ev w = l->wait[l->wh];
