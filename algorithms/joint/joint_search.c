@@ -645,7 +645,8 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
             if ((*rcp = side_est(s, ms == 0 ? q1 : q2, em, am, &ref[ms], 1, pm, cm, 1, mp, &lm)) !=
                 PB_OK)
                 return INFINITY;
-            if (joint_rsb_add(s, &M->rsb, g ? q2 : q1, &ref[g], mp, &ub)) {
+            if (joint_rsb_add(s, &M->rsb, g ? q2 : q1, &ref[g], mp, rsmerge_pure(s, M, (uint32_t)g),
+                              &ub)) {
                 double u = lm + ub;
                 if (joint_rsb_test_check) { /* tests: the estimate it bounds */
                     double lg = 0;

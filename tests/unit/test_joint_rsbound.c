@@ -99,10 +99,64 @@ TEST(bounds_too_low_change_results)
     CHECK(c.bad > 0);
 }
 
+/* rsb_stop (joint_rsbound.c): the bound's scan of the steps c may trigger
+ * ends where the record's least trigger from a step on is above c's
+ * return (no later step can take c as its trigger).  With and without the
+ * stop: the same bounds made, to the bit (their sum), the same moves left
+ * out, the same results, none below its estimate.  A stop that reads only
+ * the step's own trigger (wrong, on purpose: a later step may still take
+ * c) makes other bounds, and it is caught. */
+static void stop_run(joint_test_bound *c, int nostop, int wrong, int *bad, double *sum)
+{
+    joint_rsb_test_nostop = nostop;
+    joint_rsb_test_stopwrong = wrong;
+    joint_rsb_test_check = 1;
+    joint_rsb_test_sum = 0;
+    *bad = joint_test_differing(&cases, c, wrong);
+    *sum = joint_rsb_test_sum;
+    joint_rsb_test_check = 0;
+    joint_rsb_test_nostop = 0;
+    joint_rsb_test_stopwrong = 0;
+}
+
+TEST(move_scan_stops_change_nothing)
+{
+    joint_test_bound a = BOUND_OF(), b = BOUND_OF();
+    int bad_a = 0, bad_b = 0;
+    double sum_a = 0, sum_b = 0;
+    stop_run(&a, 1, 0, &bad_a, &sum_a);
+    joint_rsb_test_stops = 0;
+    stop_run(&b, 0, 0, &bad_b, &sum_b);
+    printf("# without the stop: %zu bounds, %zu left out, sum %.17g; with it: %zu bounds, %zu "
+           "left out, sum %.17g, %zu scans stopped early\n", a.used, a.skipped, sum_a, b.used,
+           b.skipped, sum_b, joint_rsb_test_stops);
+    CHECK_INT(bad_a, 0);
+    CHECK_INT(bad_b, 0);
+    CHECK(a.bad == 0 && b.bad == 0);
+    CHECK(a.used == b.used);
+    CHECK(a.skipped == b.skipped);
+    CHECK(sum_a == sum_b);
+    CHECK(joint_rsb_test_stops > 100);
+}
+
+TEST(a_wrong_move_scan_stop_is_caught)
+{
+    joint_test_bound a = BOUND_OF(), c = BOUND_OF();
+    int bad_a = 0, bad = 0;
+    double sum_a = 0, sum = 0;
+    stop_run(&a, 1, 0, &bad_a, &sum_a);
+    stop_run(&c, 0, 1, &bad, &sum);
+    printf("# stop at the step's own trigger: %zu bounds below their estimate, sum %.17g "
+           "against %.17g, %d of 8 cases differ\n", c.bad, sum, sum_a, bad);
+    CHECK(c.bad > 0 || sum != sum_a);
+}
+
 int main(void)
 {
     RUN(bounded_moves_choose_the_same);
     RUN(bounded_with_an_unweighed_thread_column);
     RUN(bounds_too_low_change_results);
+    RUN(move_scan_stops_change_nothing);
+    RUN(a_wrong_move_scan_stop_is_caught);
     return pbtest_exit();
 }
