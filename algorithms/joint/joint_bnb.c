@@ -116,9 +116,6 @@ struct joint_bnb {
     /* bnb_cut_pre (speed only): the least return of set[a..m) per a (INT64_MAX:
      * none), made once per re-split */
     pb_ns rlo[JOINT_RESPLIT_MAX + 1];
-    /* bnb_step_memo (joint_bsmemo.c): step bounds kept per model, and the
-     * table this re-split reads (NULL: none) */
-    struct joint_bsm *bsm, *bsm_now;
 };
 
 double joint_bnb_test_bias = 0;
@@ -149,7 +146,6 @@ void joint_bnb_free(joint *s)
     free(B->ool);
     free(B->okey);
     free(B->ledge);
-    joint_bsm_free(B->bsm);
     free(B);
     s->bnb = NULL;
 }
@@ -323,27 +319,8 @@ static double step_bound_fast(joint *s, struct joint_bnb *B, uint32_t q, uint32_
         for (uint32_t j = 0; j < nt; j++)
             B->okey[(size_t)o * nt + j] = joint_key_get(s, qq->link, B->trig[j], outl);
         B->ool[B->nool++] = outl;
-        if (B->bsm_now && joint_bsm_row(B->bsm_now, o, B->okey + (size_t)o * nt, nt) != PB_OK)
-            B->bsm_now = NULL; /* no room: computed, as without it */
     }
-    const uint32_t *keys = B->okey + (size_t)o * nt;
-    /* bnb_step_memo (joint_bsmemo.c): with an arrival (have, no keys'
-     * means read) the value reads only the keys, the least delay and the
-     * model: kept per model */
-    if (B->bsm_now && !noarr) {
-        double v;
-        if (joint_bsm_get(B->bsm_now, o, keys, nt, t - mt, &v)) {
-            if (joint_bsm_test_check) { /* tests: the bound it stands for */
-                double w = step_bound_at(s, q, B, keys, nt, outl, t, mt, have);
-                joint_bsm_test_bad += memcmp(&w, &v, sizeof v) != 0;
-            }
-            return v;
-        }
-        v = step_bound_at(s, q, B, keys, nt, outl, t, mt, have);
-        joint_bsm_put(B->bsm_now, o, keys, nt, t - mt, v);
-        return v;
-    }
-    return step_bound_at(s, q, B, keys, nt, outl, t, mt, have);
+    return step_bound_at(s, q, B, B->okey + (size_t)o * nt, nt, outl, t, mt, have);
 }
 
 static int grow_u32(uint32_t **a, uint32_t n)
@@ -770,7 +747,6 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
         B->lcap = need;
     }
     int rc;
-    B->bsm_now = joint_bsm_begin(s, &B->bsm); /* bnb_step_memo (joint_bsmemo.c) */
     if ((rc = prep_side(s, B, 0, q1, f1, n1, set, m)) != PB_OK ||
         (rc = prep_side(s, B, 1, q2, f2, n2, set, m)) != PB_OK)
         return rc;

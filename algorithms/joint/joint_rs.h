@@ -70,22 +70,6 @@ int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_
 extern int joint_rsx_test_nostop, joint_rsx_test_stopwrong;
 extern size_t joint_rsx_test_stops;
 
-/* joint_bsmemo.c (bnb_step_memo, speed only): joint_bnb.c's step bounds
- * of a request whose call was seen kept per model by (the row of trigger
- * keys, the least delay).  _begin once per bounded re-split (NULL: not
- * kept), _row the hash of output o's row of keys (PB_OK or PB_ENOMEM),
- * _get 1 and *v when kept, _put keeps it */
-struct joint_bsm;
-struct joint_bsm *joint_bsm_begin(joint *s, struct joint_bsm **M);
-int joint_bsm_row(struct joint_bsm *M, uint32_t o, const uint32_t *keys, uint32_t nt);
-int joint_bsm_get(struct joint_bsm *M, uint32_t o, const uint32_t *keys, uint32_t nt, pb_ns dl,
-                  double *v);
-void joint_bsm_put(struct joint_bsm *M, uint32_t o, const uint32_t *keys, uint32_t nt, pb_ns dl,
-                   double v);
-void joint_bsm_free(struct joint_bsm *M);
-extern int joint_bsm_test_off, joint_bsm_test_check, joint_bsm_test_wrong;
-extern size_t joint_bsm_test_hits, joint_bsm_test_bad;
-
 /* joint_model.c: walk_is_lean's answer for request q (the walk takes the
  * lean steps) */
 int joint_walk_lean(const joint *s, uint32_t q);
