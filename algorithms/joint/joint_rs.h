@@ -70,11 +70,6 @@ int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_
 extern int joint_rsx_test_nostop, joint_rsx_test_stopwrong;
 extern size_t joint_rsx_test_stops;
 
-/* joint_search.c (rs_cand_mask, speed only): 1 the re-split's shared
- * calls found by scanning every candidate list (no per-call bits); 2 the
- * bits one off (tests: wrong on purpose) */
-extern int joint_rs_test_nomask;
-
 /* joint_model.c: walk_is_lean's answer for request q (the walk takes the
  * lean steps) */
 int joint_walk_lean(const joint *s, uint32_t q);

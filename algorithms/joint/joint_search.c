@@ -367,26 +367,7 @@ struct rsmerge {
      * output is of another service than its request's (b: that service) */
     int pure[2]; /* -1: not found yet */
     uint32_t svc[2];
-    /* rs_cand_mask (speed only): within a local search, per call, bit
-     * (q mod 64) set for each candidate request q (the lists do not change
-     * there); a clear bit: q is not a candidate, no scan of the list */
-    uint64_t *cm;
-    uint32_t *cme, cmcap, cmep; /* cm[p] made in local search cme[p] (cmep: this one) */
-    int cm_on;
 };
-
-/* rs_cand_mask: call p's bits, made at its first use in this local search */
-static inline uint64_t rs_cand_bits(const joint *s, struct rsmerge *M, uint32_t p)
-{
-    if (M->cme[p] != M->cmep) {
-        uint64_t b = 0;
-        for (uint32_t j = s->cand_off[p]; j < s->cand_off[p + 1]; j++)
-            b |= 1ull << ((s->cand[j] + (joint_rs_test_nomask == 2)) & 63u);
-        M->cm[p] = b;
-        M->cme[p] = M->cmep;
-    }
-    return M->cm[p];
-}
 typedef struct rsmerge rsmerge;
 
 static int by_call(const joint *s, uint32_t a, uint32_t b)
@@ -489,8 +470,6 @@ void joint_resplit_free(joint *s)
 {
     if (s->rsm) {
         free(s->rsm->all);
-        free(s->rsm->cm);
-        free(s->rsm->cme);
         joint_rsb_free(s->rsm->rsb);
     }
     free(s->rsm);
@@ -845,9 +824,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
                                                   k1->a[i] < k2->a[j])));
         uint32_t p = from1 ? k1->a[i++] : k2->a[j++];
         uint32_t other = from1 ? q2 : q1;
-        rsmerge *CM = s->rsm;
-        int shared = (!CM->cm_on || ((rs_cand_bits(s, CM, p) >> (other & 63u)) & 1u)) &&
-                     joint_has_cand(s, p, other);
+        int shared = joint_has_cand(s, p, other);
         if (shared && m >= mmax)
             capped = 1;
         if (m < mmax && shared) {
@@ -1040,9 +1017,6 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     return 1;
 }
 
-/* tests: 1 rs_cand_mask off (every list scanned); 2 each bit one off (wrong) */
-int joint_rs_test_nomask = 0;
-
 int joint_local_search(joint *s, int *changed)
 {
     int rc = joint_lsmemo_begin(s); /* resplit_memo (joint_lsmemo.c) */
@@ -1056,32 +1030,6 @@ int joint_local_search(joint *s, int *changed)
     if (s->seen.cap)
         for (size_t t = 0; t < s->seen.cap; t++)
             s->seen.v[t] = NONE;
-    /* rs_cand_mask: each call's candidates as bits, for this local search */
-    if (!s->rsm && !(s->rsm = calloc(1, sizeof *s->rsm)))
-        return PB_ENOMEM;
-    rsmerge *CM = s->rsm;
-    CM->cm_on = 0;
-    if (joint_rs_test_nomask != 1 && s->npairs > 0) {
-        if (s->npairs > CM->cmcap) {
-            uint64_t *a = realloc(CM->cm, (size_t)s->npairs * sizeof *a);
-            if (a)
-                CM->cm = a;
-            uint32_t *e = a ? realloc(CM->cme, (size_t)s->npairs * sizeof *e) : NULL;
-            if (e) {
-                /* the new calls' bits not made in any local search */
-                memset(e + CM->cmcap, 0, (size_t)(s->npairs - CM->cmcap) * sizeof *e);
-                CM->cme = e;
-                CM->cmcap = s->npairs;
-            }
-        }
-        if (s->npairs <= CM->cmcap) {
-            if (++CM->cmep == 0) { /* wrapped: every call's bits void */
-                memset(CM->cme, 0, (size_t)CM->cmcap * sizeof *CM->cme);
-                CM->cmep = 1;
-            }
-            CM->cm_on = 1;
-        }
-    }
     for (uint32_t p = 0; p < s->npairs && rc == PB_OK; p++) {
         if (s->cand_off[p + 1] - s->cand_off[p] < 2)
             continue;
@@ -1109,7 +1057,6 @@ int joint_local_search(joint *s, int *changed)
             }
         }
     }
-    CM->cm_on = 0;
     joint_wcache_end(s);
     joint_vcache_end(s);
     if (s->pass_id == 0)

@@ -151,61 +151,6 @@ TEST(a_wrong_move_scan_stop_is_caught)
     CHECK(c.bad > 0 || sum != sum_a);
 }
 
-/* rs_cand_mask (joint_search.c): within a local search each call's
- * candidate requests as bits (request mod 64), so that the re-split finds
- * its shared calls without scanning a list whose bit is clear.  With and
- * without it: every parent, pairing, log-likelihood and estimate counter
- * the same.  With the bits one off (wrong, on purpose) shared calls are
- * missed and results differ. */
-static size_t no_cnt[3];
-#define MASK_OF() {&joint_rs_test_nomask, &no_cnt[0], &no_cnt[1], &no_cnt[2], 0, 0, 0, 0}
-
-TEST(candidate_bits_change_nothing)
-{
-    joint_test_bound c = MASK_OF();
-    int bad = joint_test_differing(&cases, &c, 0);
-    printf("# candidate bits: %d of 8 cases differ, %d with other counters\n", bad,
-           c.counts_differ);
-    CHECK_INT(bad, 0);
-    CHECK_INT(c.counts_differ, 0);
-}
-
-/* the off run with the bits one off: joint_test_bound_compare's "off"
- * side is the wrong one here */
-static long compare_wrong(pb_trace *t, int seed, int held, int *llsame, void *vc)
-{
-    joint_params p;
-    joint_params q[2];
-    joint_test_params_two(q, seed == 4, held ? "on" : "off");
-    p = q[0];
-    pb_trace_view v = pb_trace_view_of(t);
-    joint *s[2] = {NULL, NULL};
-    for (int i = 0; i < 2; i++) {
-        joint_rs_test_nomask = i == 0 ? 1 : 2;
-        s[i] = joint_test_init(&v, p);
-        joint_rs_test_nomask = 0;
-        if (!s[i]) {
-            joint_close(s[0]);
-            return -1;
-        }
-    }
-    (void)vc;
-    *llsame = joint_test_ll_same(s[0], s[1]);
-    long diff = joint_test_pairs_differ(s[0], s[1]);
-    joint_close(s[0]);
-    joint_close(s[1]);
-    return diff;
-}
-
-static const joint_test_cases wrong_cases = {4, {"free", "held"}, case_trace, compare_wrong};
-
-TEST(candidate_bits_made_wrong_change_results)
-{
-    int bad = joint_test_differing(&wrong_cases, NULL, 1);
-    printf("# candidate bits one off: %d of 8 cases differ\n", bad);
-    CHECK(bad > 0);
-}
-
 int main(void)
 {
     RUN(bounded_moves_choose_the_same);
@@ -213,7 +158,5 @@ int main(void)
     RUN(bounds_too_low_change_results);
     RUN(move_scan_stops_change_nothing);
     RUN(a_wrong_move_scan_stop_is_caught);
-    RUN(candidate_bits_change_nothing);
-    RUN(candidate_bits_made_wrong_change_results);
     return pbtest_exit();
 }
