@@ -70,6 +70,11 @@ int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_
 extern int joint_rsx_test_nostop, joint_rsx_test_stopwrong;
 extern size_t joint_rsx_test_stops;
 
+/* joint_search.c (rs_lazy_list, speed only): 1 the single move's leaving
+ * side's list made before its kept estimate is looked up, and the moved
+ * call found by a scan (tests: the way before) */
+extern int joint_rs_test_eager;
+
 /* joint_model.c: walk_is_lean's answer for request q (the walk takes the
  * lean steps) */
 int joint_walk_lean(const joint *s, uint32_t q);

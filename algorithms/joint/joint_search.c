@@ -604,6 +604,10 @@ static int rsx_bound(joint *s, uint32_t q1, uint32_t q2, const uint32_t *set, ui
     return 1;
 }
 
+/* tests: 1 the single move's leaving side's list made first, its place
+ * found by a scan (as before rs_lazy_list) */
+int joint_rs_test_eager = 0;
+
 /* split_est with `resplit_memo` (joint_lsmemo.c): ms 0 or 1 when the split
  * is a single move of call mp out of q1 (0) or q2 (1) from the current
  * split, the reference being the current split; -1 otherwise */
@@ -622,7 +626,12 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
     const int g = ms >= 0 ? 1 - ms : -1;
     int bnd = g >= 0 && M->ok && ref[g].has_mask && !(s->p.ls_margin > 0) &&
               joint_prune_test_bias == 0 && joint_ordbound_test_slack == 0;
-    if (bnd) {
+    if (bnd && joint_rs_test_eager) { /* tests: as before rs_lazy_list */
+        uint32_t t = 0;
+        while (t < m && set[t] != mp)
+            t++;
+        bnd = t < m && (ref[g].mask ^ mask) == (1u << t) && ((mask >> t) & 1u) == (uint32_t)g;
+    } else if (bnd) {
         /* mp's place from the one bit the masks differ in (the shared
          * calls are distinct: the same test as finding mp in set) */
         const uint32_t d = ref[g].mask ^ mask;
@@ -647,7 +656,12 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
              * when its estimate is not kept (resplit_memo) or the order
              * term reads it below; side_est's memo steps, in its order */
             int em_made = 0;
-            if (!joint_lsmemo_get(s, qm, mp, &lm)) {
+            if (joint_rs_test_eager) { /* tests: as before rs_lazy_list */
+                am = rsmerge_pick_hint(M, mask, ref[ms].mask, (uint32_t)ms, &ref[ms], em, &pm, &cm);
+                em_made = 1;
+                if ((*rcp = side_est(s, qm, em, am, &ref[ms], 1, pm, cm, 1, mp, &lm)) != PB_OK)
+                    return INFINITY;
+            } else if (!joint_lsmemo_get(s, qm, mp, &lm)) {
                 am = rsmerge_pick_hint(M, mask, ref[ms].mask, (uint32_t)ms, &ref[ms], em, &pm, &cm);
                 em_made = 1;
                 if ((*rcp = side_est(s, qm, em, am, &ref[ms], 1, pm, cm, 0, mp, &lm)) != PB_OK ||
