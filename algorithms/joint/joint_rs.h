@@ -31,11 +31,17 @@ static inline uint32_t joint_rs_bits8(uint32_t x)
  * per-key cache (made at the first use; joint_rsb_free frees it) */
 struct joint_rsb;
 int joint_rsb_add(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec *ref, uint32_t c,
-                  double *ub);
+                  int pure, double *ub);
 void joint_rsb_free(struct joint_rsb *R);
 extern int joint_rsb_test_off, joint_rsb_test_check;
 extern size_t joint_rsb_test_bad, joint_rsb_test_used, joint_rsb_test_skipped;
 extern double joint_rsb_test_bias;
+/* rsb_stop (joint_rsbound.c): the scan of the steps c may trigger ends
+ * where the record's least trigger from there on is above c's return
+ * (joint_rsb_test_nostop: 1 every step scanned; stops counted) */
+extern int joint_rsb_test_nostop, joint_rsb_test_stopwrong;
+extern size_t joint_rsb_test_stops;
+extern double joint_rsb_test_sum;
 
 /* joint_rsbound.c: the largest term of the column of output ol (local
  * index; nout: the response) of request q's direct table at any trigger
@@ -63,6 +69,11 @@ int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_
                    pb_ns rir, uint32_t ci);
 extern int joint_rsx_test_nostop, joint_rsx_test_stopwrong;
 extern size_t joint_rsx_test_stops;
+
+/* joint_search.c (rs_lazy_list, speed only): 1 the single move's leaving
+ * side's list made before its kept estimate is looked up, and the moved
+ * call found by a scan (tests: the way before) */
+extern int joint_rs_test_eager;
 
 /* joint_model.c: walk_is_lean's answer for request q (the walk takes the
  * lean steps) */

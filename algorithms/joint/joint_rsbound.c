@@ -231,8 +231,13 @@ int joint_rsb_colmax(joint *s, struct joint_rsb **Rp, uint32_t q, uint32_t ol, d
     return 1;
 }
 
+int joint_rsb_test_nostop = 0;     /* tests: 1 every step from c's return scanned (rsb_stop off) */
+size_t joint_rsb_test_stops = 0;   /* tests: scans ended early by rsb_stop */
+int joint_rsb_test_stopwrong = 0;  /* tests: 1 the stop reads the step's own trigger (wrong) */
+double joint_rsb_test_sum = 0;     /* tests: the sum of every bound made */
+
 int joint_rsb_add(joint *s, struct joint_rsb **Rp, uint32_t q, const joint_wrec *ref,
-                  uint32_t c, double *ub)
+                  uint32_t c, int pure, double *ub)
 {
     if (joint_rsb_test_off || joint_walk_test_force != 0)
         return 0;
@@ -291,6 +296,22 @@ int joint_rsb_add(joint *s, struct joint_rsb **Rp, uint32_t q, const joint_wrec 
                 hi = md;
         }
         for (uint32_t i = lo; i <= n; i++) {
+            /* rsb_stop (speed only): no step from i on has a trigger
+             * below c's return (the record's least trigger from i on,
+             * smr/smi): every one of them keeps its trigger and term.
+             * A call of another service among them still refuses the
+             * bound, as the scan did (pure: the list has none) */
+            if (!joint_rsb_test_nostop &&
+                (joint_rsb_test_stopwrong ? rsb_tkey_gt(ref->tkr[i], ref->tki[i], pc->rr, c)
+                                          : rsb_tkey_gt(ref->smr[i], ref->smi[i], pc->rr, c))) {
+                joint_rsb_test_stops++;
+                for (uint32_t j = i; pure <= 0 && j < n; j++) {
+                    const jpair *x = &s->pr[ref->k[j]];
+                    if (x->call != NONE && x->cs >= pc->rr && s->link_src[x->link] != b)
+                        return 0;
+                }
+                break;
+            }
             if (i == n && (open_end || late))
                 break; /* (the late response bounded above) */
             uint32_t ol;
@@ -365,5 +386,6 @@ int joint_rsb_add(joint *s, struct joint_rsb **Rp, uint32_t q, const joint_wrec 
         return 0;
     *ub = v + 1e-9 * mag + joint_rsb_test_bias;
     joint_rsb_test_used++;
+    joint_rsb_test_sum += *ub;
     return 1;
 }

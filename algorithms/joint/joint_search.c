@@ -604,6 +604,10 @@ static int rsx_bound(joint *s, uint32_t q1, uint32_t q2, const uint32_t *set, ui
     return 1;
 }
 
+/* tests: 1 the single move's leaving side's list made first, its place
+ * found by a scan (as before rs_lazy_list) */
+int joint_rs_test_eager = 0;
+
 /* split_est with `resplit_memo` (joint_lsmemo.c): ms 0 or 1 when the split
  * is a single move of call mp out of q1 (0) or q2 (1) from the current
  * split, the reference being the current split; -1 otherwise */
@@ -622,11 +626,17 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
     const int g = ms >= 0 ? 1 - ms : -1;
     int bnd = g >= 0 && M->ok && ref[g].has_mask && !(s->p.ls_margin > 0) &&
               joint_prune_test_bias == 0 && joint_ordbound_test_slack == 0;
-    if (bnd) {
+    if (bnd && joint_rs_test_eager) { /* tests: as before rs_lazy_list */
         uint32_t t = 0;
         while (t < m && set[t] != mp)
             t++;
         bnd = t < m && (ref[g].mask ^ mask) == (1u << t) && ((mask >> t) & 1u) == (uint32_t)g;
+    } else if (bnd) {
+        /* mp's place from the one bit the masks differ in (the shared
+         * calls are distinct: the same test as finding mp in set) */
+        const uint32_t d = ref[g].mask ^ mask;
+        const uint32_t t = d ? (uint32_t)__builtin_ctz(d) : m;
+        bnd = t < m && set[t] == mp && d == (1u << t) && ((mask >> t) & 1u) == (uint32_t)g;
     }
     if (ms < 0 && M->ok && ref[0].has_mask && ref[1].has_mask && ref[0].mask == ref[1].mask &&
         !(s->p.ls_margin > 0) && joint_prune_test_bias == 0 && joint_ordbound_test_slack == 0 &&
@@ -640,12 +650,26 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
         if (bnd) {
             /* the side left by mp first, as below; then the bound */
             double ub = 0, lm = 0;
-            uint32_t *em = ms == 0 ? e1 : e2, pm, cm;
-            uint32_t am = rsmerge_pick_hint(M, mask, ref[ms].mask, (uint32_t)ms, &ref[ms], em, &pm, &cm);
-            if ((*rcp = side_est(s, ms == 0 ? q1 : q2, em, am, &ref[ms], 1, pm, cm, 1, mp, &lm)) !=
-                PB_OK)
-                return INFINITY;
-            if (joint_rsb_add(s, &M->rsb, g ? q2 : q1, &ref[g], mp, &ub)) {
+            uint32_t *em = ms == 0 ? e1 : e2, pm = 0, cm = 0, am = 0;
+            const uint32_t qm = ms == 0 ? q1 : q2;
+            /* rs_lazy_list (speed only): the side's list is made only
+             * when its estimate is not kept (resplit_memo) or the order
+             * term reads it below; side_est's memo steps, in its order */
+            int em_made = 0;
+            if (joint_rs_test_eager) { /* tests: as before rs_lazy_list */
+                am = rsmerge_pick_hint(M, mask, ref[ms].mask, (uint32_t)ms, &ref[ms], em, &pm, &cm);
+                em_made = 1;
+                if ((*rcp = side_est(s, qm, em, am, &ref[ms], 1, pm, cm, 1, mp, &lm)) != PB_OK)
+                    return INFINITY;
+            } else if (!joint_lsmemo_get(s, qm, mp, &lm)) {
+                am = rsmerge_pick_hint(M, mask, ref[ms].mask, (uint32_t)ms, &ref[ms], em, &pm, &cm);
+                em_made = 1;
+                if ((*rcp = side_est(s, qm, em, am, &ref[ms], 1, pm, cm, 0, mp, &lm)) != PB_OK ||
+                    (*rcp = joint_lsmemo_put(s, qm, mp, lm)) != PB_OK)
+                    return INFINITY;
+            }
+            if (joint_rsb_add(s, &M->rsb, g ? q2 : q1, &ref[g], mp, rsmerge_pure(s, M, (uint32_t)g),
+                              &ub)) {
                 double u = lm + ub;
                 if (joint_rsb_test_check) { /* tests: the estimate it bounds */
                     double lg = 0;
@@ -681,6 +705,9 @@ static double split_est_m(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1
             if (s->order_active && joint_ordbound_est_skip(s, v, bound))
                 return v - joint_ordbound_est_shift();
             if (s->order_active) {
+                if (!em_made)
+                    am = rsmerge_pick_hint(M, mask, ref[ms].mask, (uint32_t)ms, &ref[ms], em, &pm,
+                                           &cm);
                 uint32_t a = ms == 0 ? am : ag, b = ms == 0 ? ag : am;
                 v += joint_order_ll(s, q1, e1, a, q2, e2, b);
             }

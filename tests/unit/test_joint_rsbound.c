@@ -99,10 +99,87 @@ TEST(bounds_too_low_change_results)
     CHECK(c.bad > 0);
 }
 
+/* rsb_stop (joint_rsbound.c): the bound's scan of the steps c may trigger
+ * ends where the record's least trigger from a step on is above c's
+ * return (no later step can take c as its trigger).  With and without the
+ * stop: the same bounds made, to the bit (their sum), the same moves left
+ * out, the same results, none below its estimate.  A stop that reads only
+ * the step's own trigger (wrong, on purpose: a later step may still take
+ * c) makes other bounds, and it is caught. */
+static void stop_run(joint_test_bound *c, int nostop, int wrong, int *bad, double *sum)
+{
+    joint_rsb_test_nostop = nostop;
+    joint_rsb_test_stopwrong = wrong;
+    joint_rsb_test_check = 1;
+    joint_rsb_test_sum = 0;
+    *bad = joint_test_differing(&cases, c, wrong);
+    *sum = joint_rsb_test_sum;
+    joint_rsb_test_check = 0;
+    joint_rsb_test_nostop = 0;
+    joint_rsb_test_stopwrong = 0;
+}
+
+TEST(move_scan_stops_change_nothing)
+{
+    joint_test_bound a = BOUND_OF(), b = BOUND_OF();
+    int bad_a = 0, bad_b = 0;
+    double sum_a = 0, sum_b = 0;
+    stop_run(&a, 1, 0, &bad_a, &sum_a);
+    joint_rsb_test_stops = 0;
+    stop_run(&b, 0, 0, &bad_b, &sum_b);
+    printf("# without the stop: %zu bounds, %zu left out, sum %.17g; with it: %zu bounds, %zu "
+           "left out, sum %.17g, %zu scans stopped early\n", a.used, a.skipped, sum_a, b.used,
+           b.skipped, sum_b, joint_rsb_test_stops);
+    CHECK_INT(bad_a, 0);
+    CHECK_INT(bad_b, 0);
+    CHECK(a.bad == 0 && b.bad == 0);
+    CHECK(a.used == b.used);
+    CHECK(a.skipped == b.skipped);
+    CHECK(sum_a == sum_b);
+    CHECK(joint_rsb_test_stops > 100);
+}
+
+TEST(a_wrong_move_scan_stop_is_caught)
+{
+    joint_test_bound a = BOUND_OF(), c = BOUND_OF();
+    int bad_a = 0, bad = 0;
+    double sum_a = 0, sum = 0;
+    stop_run(&a, 1, 0, &bad_a, &sum_a);
+    stop_run(&c, 0, 1, &bad, &sum);
+    printf("# stop at the step's own trigger: %zu bounds below their estimate, sum %.17g "
+           "against %.17g, %d of 8 cases differ\n", c.bad, sum, sum_a, bad);
+    CHECK(c.bad > 0 || sum != sum_a);
+}
+
+/* rs_lazy_list (joint_search.c): the single move's leaving side's list
+ * made only when its kept estimate (resplit_memo) is missing or the order
+ * term reads it, and the moved call's place from the masks.  Made the
+ * way before (joint_rs_test_eager) and this way: every parent, pairing,
+ * log-likelihood and estimate counter the same, the same bounds made and
+ * the same moves left out (none below its estimate). */
+static size_t lz_cnt[3];
+#define EAGER_OF() {&joint_rs_test_eager, &lz_cnt[0], &lz_cnt[1], &lz_cnt[2], 0, 0, 0, 0}
+
+TEST(lazy_lists_change_nothing)
+{
+    joint_test_bound c = EAGER_OF();
+    joint_rsb_test_used = 0;
+    joint_rsb_test_stops = 0;
+    int bad = joint_test_differing(&cases, &c, 0);
+    printf("# lists made first against lazily: %d of 8 cases differ, %d with other counters "
+           "(%zu bounds made in both)\n", bad, c.counts_differ, joint_rsb_test_used);
+    CHECK_INT(bad, 0);
+    CHECK_INT(c.counts_differ, 0);
+    CHECK(joint_rsb_test_used > 100);
+}
+
 int main(void)
 {
     RUN(bounded_moves_choose_the_same);
     RUN(bounded_with_an_unweighed_thread_column);
     RUN(bounds_too_low_change_results);
+    RUN(move_scan_stops_change_nothing);
+    RUN(a_wrong_move_scan_stop_is_caught);
+    RUN(lazy_lists_change_nothing);
     return pbtest_exit();
 }
