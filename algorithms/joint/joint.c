@@ -1157,10 +1157,20 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
     /* coarse stamps: the rows within a tick as the order of events
      * (joint_subtick.c) */
     joint_subtick *st = NULL;
-    pb_msg *spread = NULL;
-    int rc = joint_subtick_prepare(trace, p, &st, &spread);
-    if (rc != PB_OK)
+    pb_msg *spread = NULL, *canon = NULL;
+    pb_strtab *cnodes = NULL; /* nodes numbered by first appearance (joint_canon.c) */
+    pb_trace_view cv;
+    int rc = joint_canon_prepare(trace, &cv, &canon, &cnodes);
+    if (rc == PB_OK) {
+        trace = &cv;
+        rc = joint_subtick_prepare(trace, p, &st, &spread);
+    }
+    if (rc != PB_OK) {
+        free(canon);
+        if (cnodes)
+            pb_strtab_close(cnodes);
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
     pb_trace_view sv = *trace;
     if (spread)
         sv.msgs = spread;
@@ -1176,15 +1186,16 @@ static int joint_run(const pb_trace_view *trace, const void *params, pb_result *
     ps.subtick_declined = st && !spread && st->fwd >= JOINT_SUBTICK_MIN &&
                           (double)st->fwd > p->subtick_share * (double)st->bwd;
     rc = joint_init(&s, &sv, &ps, err);
-    if (rc != PB_OK) {
+    if (rc == PB_OK) {
+        s->subtick = st;
+        rc = joint_paths(s, res, err);
+        joint_close(s);
+    } else
         joint_subtick_free(st);
-        free(spread);
-        return rc;
-    }
-    s->subtick = st;
-    rc = joint_paths(s, res, err);
-    joint_close(s);
     free(spread);
+    free(canon);
+    if (cnodes)
+        pb_strtab_close(cnodes);
     return rc;
 }
 

@@ -1146,4 +1146,11 @@ double joint_cfse_at(const joint_cfse *c, uint32_t l, double v);
 int joint_cfse_meta(const joint *s, pb_result *res);
 void joint_cfse_free(joint_cfse *c);
 
+/* joint_canon.c: nodes and labels numbered by first appearance in the
+ * messages (shuffled rows read with --sort give the same numbering); *out
+ * is v, or a copy in *msgs and *nodes (the caller frees them, NULL when v
+ * was already in that numbering) */
+int joint_canon_prepare(const pb_trace_view *v, pb_trace_view *out, pb_msg **msgs,
+                        pb_strtab **nodes);
+
 #endif
