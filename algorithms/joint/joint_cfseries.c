@@ -62,32 +62,6 @@ static int spent(const joint *s, const joint_cfs *c)
     return s->p.conf_series_walks > 0 && c->walks >= (size_t)s->p.conf_series_walks;
 }
 
-static int before(const joint *s, uint32_t x, uint32_t y)
-{
-    return s->pr[x].cs < s->pr[y].cs || (s->pr[x].cs == s->pr[y].cs && x < y);
-}
-
-/* o = k[0..n) without `out` (NONE: none) and with `in` (NONE: none), by
- * call time; returns the length */
-static uint32_t edit_list(const joint *s, const uint32_t *k, uint32_t n, uint32_t out,
-                          uint32_t in, uint32_t *o)
-{
-    uint32_t m = 0;
-    int placed = in == NONE;
-    for (uint32_t i = 0; i < n; i++) {
-        if (k[i] == out)
-            continue;
-        if (!placed && before(s, in, k[i])) {
-            o[m++] = in;
-            placed = 1;
-        }
-        o[m++] = k[i];
-    }
-    if (!placed)
-        o[m++] = in;
-    return m;
-}
-
 void joint_cfs_free(joint_cfs *c)
 {
     if (!c)
@@ -173,7 +147,7 @@ static int forward(joint *s, joint_cfs *c, uint32_t p, uint32_t q, uint32_t st,
     int any = s->p.conf_series == 2;
     double J = 0, v;
     const kvec *kr = &s->kids[R];
-    uint32_t m = edit_list(s, kr->a, kr->n, p, NONE, c->la);
+    uint32_t m = joint_conf_edit_list(s, kr->a, kr->n, p, NONE, c->la);
     int rc = walk(s, c, R, c->la, m, &v);
     if (rc != PB_OK)
         return rc;
@@ -191,11 +165,11 @@ static int forward(joint *s, joint_cfs *c, uint32_t p, uint32_t q, uint32_t st,
                 /* the series closes on itself: q, which takes p, gives f
                  * to R (a rotation; with k = 1 the exchange, counted) */
                 double a, b;
-                m = edit_list(s, kr->a, kr->n, y, f, c->la);
+                m = joint_conf_edit_list(s, kr->a, kr->n, y, f, c->la);
                 if ((rc = walk(s, c, R, c->la, m, &a)) != PB_OK)
                     return rc;
                 const kvec *kq = &s->kids[q];
-                m = edit_list(s, kq->a, kq->n, f, p, c->lb);
+                m = joint_conf_edit_list(s, kq->a, kq->n, f, p, c->lb);
                 if ((rc = walk(s, c, q, c->lb, m, &b)) != PB_OK)
                     return rc;
                 double d = J + (a - rll[R]) + (b - rll[q]);
@@ -206,11 +180,11 @@ static int forward(joint *s, joint_cfs *c, uint32_t p, uint32_t q, uint32_t st,
                 continue;
             /* R without y, with f; F without f */
             double a, b;
-            m = edit_list(s, kr->a, kr->n, y, f, c->la);
+            m = joint_conf_edit_list(s, kr->a, kr->n, y, f, c->la);
             if ((rc = walk(s, c, R, c->la, m, &a)) != PB_OK)
                 return rc;
             const kvec *kf = &s->kids[F];
-            m = edit_list(s, kf->a, kf->n, f, NONE, c->lb);
+            m = joint_conf_edit_list(s, kf->a, kf->n, f, NONE, c->lb);
             if ((rc = walk(s, c, F, c->lb, m, &b)) != PB_OK)
                 return rc;
             if (a - rll[R] + b - rll[F] > best) {
@@ -243,7 +217,7 @@ static int backward(joint *s, joint_cfs *c, uint32_t p, uint32_t q, uint32_t st,
     int any = s->p.conf_series == 2;
     double I = 0, v;
     const kvec *kb = &s->kids[B];
-    uint32_t m = edit_list(s, kb->a, kb->n, NONE, p, c->la);
+    uint32_t m = joint_conf_edit_list(s, kb->a, kb->n, NONE, p, c->la);
     int rc = walk(s, c, B, c->la, m, &v);
     if (rc != PB_OK)
         return rc;
@@ -259,7 +233,7 @@ static int backward(joint *s, joint_cfs *c, uint32_t p, uint32_t q, uint32_t st,
                 continue;
             /* B with x, without b */
             double a;
-            m = edit_list(s, kb->a, kb->n, b, x, c->la);
+            m = joint_conf_edit_list(s, kb->a, kb->n, b, x, c->la);
             if ((rc = walk(s, c, B, c->la, m, &a)) != PB_OK)
                 return rc;
             for (uint32_t t = s->cand_off[b]; t < s->cand_off[b + 1] && !spent(s, c); t++) {
@@ -268,7 +242,7 @@ static int backward(joint *s, joint_cfs *c, uint32_t p, uint32_t q, uint32_t st,
                     continue;
                 const kvec *kt = &s->kids[T];
                 double w;
-                m = edit_list(s, kt->a, kt->n, NONE, b, c->lb);
+                m = joint_conf_edit_list(s, kt->a, kt->n, NONE, b, c->lb);
                 if ((rc = walk(s, c, T, c->lb, m, &w)) != PB_OK)
                     return rc;
                 if (a - rll[B] + w - rll[T] > best) {
@@ -320,7 +294,7 @@ int joint_cfs_shares(joint *s, joint_cfs *c, const double *rll, joint_cfs_ll ll,
             if (q == q0)
                 continue;
             const kvec *kq = &s->kids[q];
-            uint32_t m = edit_list(s, kq->a, kq->n, NONE, p, c->la);
+            uint32_t m = joint_conf_edit_list(s, kq->a, kq->n, NONE, p, c->la);
             double v = 0;
             rc = walk(s, c, q, c->la, m, &v);
             uint32_t i = nq++;

@@ -41,12 +41,14 @@ static int before(const joint *s, uint32_t x, uint32_t y)
     return s->pr[x].cs < s->pr[y].cs || (s->pr[x].cs == s->pr[y].cs && x < y);
 }
 
-/* the calls k[0..n) (by call time) with `out` replaced by `in`, by call
- * time, into o; returns how many */
-static uint32_t swap_list(const joint *s, const uint32_t *k, uint32_t n, uint32_t out,
-                          uint32_t in, uint32_t *o)
+/* o = k[0..n) (by call time) without `out` (JOINT_NONE: none) and with
+ * `in` (JOINT_NONE: none), by call time; returns the length (joint_rules.h;
+ * the confidence's swaps and conf_series' shifted runs share it) */
+uint32_t joint_conf_edit_list(const joint *s, const uint32_t *k, uint32_t n, uint32_t out,
+                              uint32_t in, uint32_t *o)
 {
-    uint32_t m = 0, placed = 0;
+    uint32_t m = 0;
+    int placed = in == NONE;
     for (uint32_t i = 0; i < n; i++) {
         if (k[i] == out)
             continue;
@@ -588,8 +590,8 @@ int joint_call_shares(joint *s, double *share)
                     continue;
                 double v;
                 if (!xc_get(&xc, 0, p, r, &v)) {
-                    uint32_t a = swap_list(s, k0->a, k0->n, p, r, x0);
-                    uint32_t b = swap_list(s, k->a, k->n, r, p, x1);
+                    uint32_t a = joint_conf_edit_list(s, k0->a, k0->n, p, r, x0);
+                    uint32_t b = joint_conf_edit_list(s, k->a, k->n, r, p, x1);
                     if ((rc = cwalk_ll(s, w, q0, x0, a, &la)) != PB_OK ||
                         (rc = cwalk_ll(s, w, q, x1, b, &lb)) != PB_OK)
                         break;

@@ -1153,4 +1153,9 @@ void joint_cfse_free(joint_cfse *c);
 int joint_canon_prepare(const pb_trace_view *v, pb_trace_view *out, pb_msg **msgs,
                         pb_strtab **nodes);
 
+/* joint_conf.c: k[0..n) (by call time) without `out` and with `in`
+ * (JOINT_NONE: none of either), by call time, into o; returns the length */
+uint32_t joint_conf_edit_list(const joint *s, const uint32_t *k, uint32_t n, uint32_t out,
+                              uint32_t in, uint32_t *o);
+
 #endif
