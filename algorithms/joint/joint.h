@@ -692,6 +692,10 @@ typedef struct joint_params {
     double unp_alt_rec[4]; /* not an option: unp_alt's record (on, pieces, taken, output) */
     double unp_alt_max; /* [unp_alt_max] unp_alt=3: the cut's window's largest share of the
                            messages, 0.3333 */
+    int busy_links;     /* [busy_links] busy test: 1 a service found serialising keeps the
+                           verdict only when each of its links (20+ calls) lands busy less
+                           than the copies predict; 2 (a measurement) only when it does
+                           against copies of the held solution too (joint_busyheld.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

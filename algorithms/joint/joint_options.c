@@ -1250,4 +1250,12 @@ const pb_option joint_options[] = {
     {"unp_alt_max", PB_OPT_DOUBLE, offsetof(joint_params, unp_alt_max), "0.3333", 0, 1,
      "unp_alt=3: the cut runs only where its window holds at most this share of the messages "
      "(joint_unpalt.c); default 0.3333"},
+    {"busy_links", PB_OPT_INT, offsetof(joint_params, busy_links), "0", 0, 2,
+     "busy test: 1: a service found serialising keeps the verdict only when each of its "
+     "outgoing links with at least 20 calls lands busy less often than the copies predict "
+     "(a deficit on one link alone is that callee's misfit: a heavy-tailed callee, not a "
+     "service that keeps its requests in order); 2 (a measurement, not a rule): only when "
+     "the landings fall short of copies of the held solution too (joint_busyheld.c; "
+     "docs/joint/shapes_late.md \"The busy test at a many-worker service with heavy-tailed "
+     "delays (h254)\"); default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

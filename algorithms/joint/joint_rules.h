@@ -1085,4 +1085,12 @@ int joint_unpa_meta(const joint *s, pb_result *res);
 int joint_unpa_gate(const joint *s, const unsigned char *force, const joint_params *params);
 int joint_unpw_size(const joint *f, const unsigned char *force, int med, size_t *nwin);
 
+/* joint_busyheld.c, busy_links: the busy test's services found
+ * serialising (st[.. + 6] == 1) re-tested link by link against
+ * JOINT_PICK_SIMS copies of a (=1), or as a whole against copies of the
+ * held solution b (=2); those not short withdrawn (sum[1] less their
+ * changed pairs).  PB_OK or PB_ENOMEM */
+int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
+                   const unsigned char *serves, double *st, double *sum);
+
 #endif
