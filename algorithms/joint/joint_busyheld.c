@@ -37,6 +37,11 @@
  * line says serialising=no and gives as calls, busy, copy_calls,
  * copy_busy and z those of the link that withdrew it and its z against R
  * (=1), or the service's against the held copies (=2).
+ *
+ * Off by default: at a bounded thread pool that the held search suits
+ * (models pool s1 x2 1 ms) one of the service's links also lands busy as
+ * the copies predict, and withdrawing the verdict costs 14 requests; the
+ * audits (docs/joint/shapes_late.md) show 8 model rows down.
  */
 #include "joint_int.h"
 
