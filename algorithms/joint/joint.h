@@ -724,6 +724,10 @@ typedef struct joint_params {
     double conf_copy_se_z; /* [conf_copy_se_z] conf_copy_se: standard errors below, 1 */
     size_t cse_lowered; /* not an option: conf_copy_se's rows lowered */ /* not options: conf_series' calls tried, with a
                            series, whose share fell by more than 0.001 */
+    int busy_links;     /* [busy_links] busy test: 1 a service found serialising keeps the
+                           verdict only when each of its links (20+ calls) lands busy less
+                           than the copies predict; 2 (a measurement) only when it does
+                           against copies of the held solution too (joint_busyheld.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1293,4 +1293,12 @@ const pb_option joint_options[] = {
      "(h248)\"); 2: every copy row its own sample; default 0: off"},
     {"conf_copy_se_z", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_se_z), "1", 0, 10,
      "conf_copy_se: the standard errors below each block's share right; default 1"},
+    {"busy_links", PB_OPT_INT, offsetof(joint_params, busy_links), "0", 0, 2,
+     "busy test: 1: a service found serialising keeps the verdict only when each of its "
+     "outgoing links with at least 20 calls lands busy less often than the copies predict "
+     "(a deficit on one link alone is that callee's misfit: a heavy-tailed callee, not a "
+     "service that keeps its requests in order); 2 (a measurement, not a rule): only when "
+     "the landings fall short of copies of the held solution too (joint_busyheld.c; "
+     "docs/joint/shapes_late.md \"The busy test at a many-worker service with heavy-tailed "
+     "delays (h254)\"); default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -341,6 +341,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         if (x[6])
             sum[1] += x[5];
     }
+    if (rc == PB_OK && a->p.busy_links) /* joint_busyheld.c: every link short */
+        rc = joint_busyheld(a, b, win, serves, st, sum);
     if (rc == PB_OK) {
         *held = sum[0] > 0 && 2 * sum[1] > sum[0];
         /* busy_space (joint_space.c): where the busy test and the likelihood

@@ -1158,4 +1158,12 @@ int joint_canon_prepare(const pb_trace_view *v, pb_trace_view *out, pb_msg **msg
 uint32_t joint_conf_edit_list(const joint *s, const uint32_t *k, uint32_t n, uint32_t out,
                               uint32_t in, uint32_t *o);
 
+/* joint_busyheld.c, busy_links: the busy test's services found
+ * serialising (st[.. + 6] == 1) re-tested link by link against
+ * JOINT_PICK_SIMS copies of a (=1), or as a whole against copies of the
+ * held solution b (=2); those not short withdrawn (sum[1] less their
+ * changed pairs).  PB_OK or PB_ENOMEM */
+int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
+                   const unsigned char *serves, double *st, double *sum);
+
 #endif
