@@ -52,41 +52,6 @@
  * predicts above this z (two-sided 0.05) */
 #define JOINT_BLINK_Z 1.96
 
-/* busy landings per link of s's trace (t NULL) or of its copy t (pair p:
- * ids 2p+1, 2p+2), as joint_pick.c's busy_of */
-static int busy_links_of(const joint *s, const pb_trace *t, const pb_ns *win, double *calls,
-                         double *busy)
-{
-    uint32_t np = s->npairs;
-    uint32_t *lk = malloc(((size_t)np + 1) * sizeof *lk);
-    pb_ns *cr = malloc(((size_t)np + 1) * sizeof *cr), *rs = malloc(((size_t)np + 1) * sizeof *rs);
-    int rc = lk && cr && rs ? PB_OK : PB_ENOMEM;
-    for (uint32_t p = 0; rc == PB_OK && p < np; p++) {
-        lk[p] = s->pr[p].link;
-        cr[p] = !t && s->pr[p].call != JOINT_NONE ? s->pr[p].cr : PB_TS_NONE;
-        rs[p] = !t && s->pr[p].ret != JOINT_NONE ? s->pr[p].rs : PB_TS_NONE;
-    }
-    if (rc == PB_OK && t) {
-        pb_trace_view v = pb_trace_view_of(t);
-        for (size_t i = 0; i < v.n; i++) {
-            uint64_t id = v.msgs[i].id;
-            if (id == 0 || (id - 1) / 2 >= np)
-                continue;
-            uint32_t p = (uint32_t)((id - 1) / 2);
-            if (id % 2)
-                cr[p] = v.msgs[i].recv_ts != PB_TS_NONE ? v.msgs[i].recv_ts : v.msgs[i].ts;
-            else
-                rs[p] = v.msgs[i].ts;
-        }
-    }
-    if (rc == PB_OK)
-        rc = joint_pick_busy(s->nlinks, lk, cr, rs, np, win, calls, busy);
-    free(lk);
-    free(cr);
-    free(rs);
-    return rc;
-}
-
 int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
                    const unsigned char *serves, double *st, double *sum)
 {
@@ -107,13 +72,13 @@ int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
     double *rb = rn ? rn + nl + 1 : NULL, *cn = rn ? rn + 2 * ((size_t)nl + 1) : NULL;
     double *cb = rn ? rn + 3 * ((size_t)nl + 1) : NULL, *tb = tn ? tn + nl + 1 : NULL;
     if (rc == PB_OK)
-        rc = busy_links_of(a, NULL, win, rn, rb);
+        rc = joint_pick_busy_of(a, NULL, NULL, NULL, win, rn, rb);
     for (int r = 0; rc == PB_OK && r < JOINT_PICK_SIMS; r++) {
         pb_trace *t = NULL;
         rc = joint_selfcal_copy((joint *)c, (uint32_t)a->p.conf_seed + JOINT_PICK_SEED + (uint32_t)r,
                                 &t);
         if (rc == PB_OK)
-            rc = busy_links_of(c, t, win, tn, tb);
+            rc = joint_pick_busy_of(c, t, NULL, NULL, win, tn, tb);
         pb_trace_close(t);
         for (uint32_t l = 0; rc == PB_OK && l < nl; l++) {
             cn[l] += tn[l];

@@ -179,8 +179,9 @@ static int windows(const joint *s, pb_ns *win)
 }
 
 /* busy landings per link of s's trace (its whole pairs), or of the copy t
- * made from s (t non-NULL: pair p's call and return have ids 2p+1, 2p+2) */
-static int busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, const pb_ns *srs,
+ * made from s (t non-NULL: pair p's call and return have ids 2p+1, 2p+2);
+ * joint_rules.h */
+int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, const pb_ns *srs,
                    const pb_ns *win, double *calls, double *busy)
 {
     uint32_t np = s->npairs;
@@ -239,7 +240,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     if (rc == PB_OK)
         rc = windows(a, win);
     if (rc == PB_OK)
-        rc = busy_of(a, NULL, NULL, NULL, win, rn, rb);
+        rc = joint_pick_busy_of(a, NULL, NULL, NULL, win, rn, rb);
     for (uint32_t l = 0; rc == PB_OK && l < nl; l++) {
         double *x = st + JOINT_PICK_NSTAT * (size_t)a->link_src[l];
         x[0] += rn[l];
@@ -290,14 +291,14 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         if (zs) {
             rc = joint_simset_draw(zs, seed, ccr, ccs, crs);
             if (rc == PB_OK)
-                rc = busy_of(a, NULL, ccr, crs, win, tn, tb);
+                rc = joint_pick_busy_of(a, NULL, ccr, crs, win, tn, tb);
             if (rc == PB_OK && a->p.busy_space && !a->coarse)
                 rc = joint_space_of_stamps(a, ccs, crs, serves, sw, sp + 2 * (size_t)nn,
                                            sp + 3 * (size_t)nn);
         } else {
             rc = joint_selfcal_copy(a, seed, &t);
             if (rc == PB_OK)
-                rc = busy_of(a, t, NULL, NULL, win, tn, tb);
+                rc = joint_pick_busy_of(a, t, NULL, NULL, win, tn, tb);
             if (rc == PB_OK && a->p.busy_space && !a->coarse)
                 rc = joint_space_of(a, t, serves, sw, sp + 2 * (size_t)nn, sp + 3 * (size_t)nn);
         }

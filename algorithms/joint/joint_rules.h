@@ -1166,4 +1166,10 @@ uint32_t joint_conf_edit_list(const joint *s, const uint32_t *k, uint32_t n, uin
 int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
                    const unsigned char *serves, double *st, double *sum);
 
+/* joint_pick.c: busy landings per link (calls[l], busy[l]) of s's pairs,
+ * of the stamps scr/srs where given, or of the copy t made from s (pair
+ * p's call and return have ids 2p+1, 2p+2); PB_OK or PB_ENOMEM */
+int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, const pb_ns *srs,
+                       const pb_ns *win, double *calls, double *busy);
+
 #endif
