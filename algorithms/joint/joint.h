@@ -728,6 +728,13 @@ typedef struct joint_params {
                            verdict only when each of its links (20+ calls) lands busy less
                            than the copies predict; 2 (a measurement) only when it does
                            against copies of the held solution too (joint_busyheld.c), 0 */
+    double conf_copy_warm_min; /* [conf_copy_warm_min] conf_copy_warm: only the copy rows whose
+                           real row's share (before calibration) is this or more are given
+                           their true parent; the others start as the copy's own start puts
+                           them, and no pairs are given (the copy pairs as always);
+                           joint_scwarm.c; default 0: every row and pair given */
+    const double *scw_share; /* not an option: the real rows' shares while the
+                           calibration copies run (joint_selfcal), else NULL */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1301,4 +1301,10 @@ const pb_option joint_options[] = {
      "the landings fall short of copies of the held solution too (joint_busyheld.c; "
      "docs/joint/shapes_late.md \"The busy test at a many-worker service with heavy-tailed "
      "delays (h254)\"); default 0: off"},
+    {"conf_copy_warm_min", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_warm_min), "0", 0, 1,
+     "conf_copy_warm: only the copy's rows whose real row was stated this share or more "
+     "(before calibration) start at their true parent; the rest, and every pair, start as "
+     "the copy's own search puts them, so that the copy still makes the real search's "
+     "errors there (joint_scwarm.c; docs/joint/confidence_late.md \"The copy warm only where "
+     "the search was sure (h258)\"); default 0: every row and pair given"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -34,7 +34,12 @@
 void joint_scw_params(const joint *s, joint_params *p2)
 {
     p2->scw_from = NULL;
+    p2->scw_share = NULL;
     if (s->p.conf_copy_warm <= 0 || (s->p.conf_copy_shuffle && s->p.cft_final))
+        return;
+    /* conf_copy_warm_min: without the real rows' shares (late_trust's
+     * trust alone) nothing is given, and the copy searches as always */
+    if (s->p.conf_copy_warm_min > 0 && !s->p.scw_share)
         return;
     p2->scw_from = s;
     if (s->p.conf_copy_warm == 2) {
@@ -79,12 +84,19 @@ int joint_scw_given(joint *s)
         }
         idx[id] = (uint32_t)i;
     }
+    /* conf_copy_warm_min: only where the real search was sure (its
+     * row's share before calibration); no pairs given then, so the copy
+     * pairs as the real search did, first come (joint_find_pairs) */
+    double wmin = r->p.conf_copy_warm_min;
+    const double *rsh = wmin > 0 ? r->p.scw_share : NULL;
     for (uint32_t p = 0; p < r->npairs; p++) {
         uint32_t c = by_id(idx, nid, 2 * (uint64_t)p + 1), t = by_id(idx, nid, 2 * (uint64_t)p + 2);
         uint32_t m = c != NONE ? c : t;
         if (m == NONE)
             continue;
-        if (c != NONE && t != NONE && s->v.msgs[c].type == PB_TYPE_CALL &&
+        if (wmin > 0 && (!rsh || !(rsh[p] >= wmin)))
+            continue;
+        if (wmin <= 0 && c != NONE && t != NONE && s->v.msgs[c].type == PB_TYPE_CALL &&
             s->v.msgs[t].type == PB_TYPE_RETURN) {
             s->scw_mate[c] = t;
             s->scw_mate[t] = c;
@@ -104,7 +116,8 @@ int joint_scw_given(joint *s)
         s->scw_rec[1] += s->v.msgs[i].type == PB_TYPE_CALL && s->scw_mate[i] != NONE;
         s->scw_rec[2] += s->scw_par[i] != NONE && s->scw_par[i] != JOINT_UNPM_SKIP;
     }
-    s->unpm_mate = s->scw_mate;
+    if (wmin <= 0)
+        s->unpm_mate = s->scw_mate;
     s->hwarm_par = s->scw_par;
     return PB_OK;
 }
@@ -141,9 +154,9 @@ int joint_scw_meta(const joint *s, pb_result *res)
 {
     if (s->p.conf_copy_warm <= 0)
         return PB_OK;
-    return pb_result_meta(res, "conf_copy_warm=%d copies_warm=%.0f pairs_given=%.0f "
-                          "parents_given=%.0f parents_set=%.0f (the calibration copies' "
-                          "searches from their own truth)",
-                          s->p.conf_copy_warm, s->scw_rec[0], s->scw_rec[1], s->scw_rec[2],
-                          s->scw_rec[3]);
+    return pb_result_meta(res, "conf_copy_warm=%d conf_copy_warm_min=%g copies_warm=%.0f "
+                          "pairs_given=%.0f parents_given=%.0f parents_set=%.0f (the "
+                          "calibration copies' searches from their own truth)",
+                          s->p.conf_copy_warm, s->p.conf_copy_warm_min, s->scw_rec[0],
+                          s->scw_rec[1], s->scw_rec[2], s->scw_rec[3]);
 }

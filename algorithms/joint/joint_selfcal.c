@@ -1144,6 +1144,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
      * (joint_simblock.c), pooled with the independent ones */
     int pool = s->p.conf_sim_block > 0 && s->p.conf_sim_block_pool;
     s->sblk_keys[2] = 0;
+    s->p.scw_share = share; /* conf_copy_warm_min (joint_scwarm.c) */
     for (int r = 0; rc == PB_OK && r < nsims + pool; r++)
         rc = sim_points(s, (uint32_t)s->p.conf_seed + (uint32_t)r, esc, moff, early, late,
                         lossy > 0 ? drop : NULL, lossy > 0 ? rest : NULL, shares, &pts, &np,
@@ -1200,6 +1201,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         free(before);
         free(pp);
     }
+    s->p.scw_share = NULL;
     /* the real rows exempt where every pair up to the root is */
     unsigned char *exr = rc == PB_OK && share ? malloc((size_t)n + 1) : NULL;
     if (rc == PB_OK && share && !exr)
