@@ -1307,4 +1307,9 @@ const pb_option joint_options[] = {
      "the copy's own search puts them, so that the copy still makes the real search's "
      "errors there (joint_scwarm.c; docs/joint/confidence_late.md \"The copy warm only where "
      "the search was sure (h258)\"); default 0: every row and pair given"},
+    {"conf_copy_warm_free", PB_OPT_BOOL, offsetof(joint_params, conf_copy_warm_free), "0",
+     PB_OPT_NORANGE, "conf_copy_warm: only the copy's rows whose real pair was paired freely "
+     "(a half without a call id) are given their parent; where no pair was, the copy searches "
+     "as at conf_copy_warm=0 (with call ids its search has no re-pairing or swap rounds to "
+     "save) (joint_scwarm.c); default 0: every row"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -41,6 +41,14 @@ void joint_scw_params(const joint *s, joint_params *p2)
      * trust alone) nothing is given, and the copy searches as always */
     if (s->p.conf_copy_warm_min > 0 && !s->p.scw_share)
         return;
+    /* conf_copy_warm_free: nothing to give where every pair has its ids */
+    if (s->p.conf_copy_warm_free) {
+        uint32_t nf = 0;
+        for (uint32_t p = 0; p < s->npairs && !nf; p++)
+            nf = s->free_ret && s->free_ret[p];
+        if (!nf)
+            return;
+    }
     p2->scw_from = s;
     if (s->p.conf_copy_warm == 2) {
         p2->repair = 0;
@@ -96,7 +104,9 @@ int joint_scw_given(joint *s)
             continue;
         if (wmin > 0 && (!rsh || !(rsh[p] >= wmin)))
             continue;
-        if (wmin <= 0 && c != NONE && t != NONE && s->v.msgs[c].type == PB_TYPE_CALL &&
+        if (r->p.conf_copy_warm_free && !(r->free_ret && r->free_ret[p]))
+            continue;
+        if (wmin <= 0 && !r->p.conf_copy_warm_free && c != NONE && t != NONE && s->v.msgs[c].type == PB_TYPE_CALL &&
             s->v.msgs[t].type == PB_TYPE_RETURN) {
             s->scw_mate[c] = t;
             s->scw_mate[t] = c;
@@ -116,7 +126,7 @@ int joint_scw_given(joint *s)
         s->scw_rec[1] += s->v.msgs[i].type == PB_TYPE_CALL && s->scw_mate[i] != NONE;
         s->scw_rec[2] += s->scw_par[i] != NONE && s->scw_par[i] != JOINT_UNPM_SKIP;
     }
-    if (wmin <= 0)
+    if (wmin <= 0 && !r->p.conf_copy_warm_free)
         s->unpm_mate = s->scw_mate;
     s->hwarm_par = s->scw_par;
     return PB_OK;
@@ -154,9 +164,10 @@ int joint_scw_meta(const joint *s, pb_result *res)
 {
     if (s->p.conf_copy_warm <= 0)
         return PB_OK;
-    return pb_result_meta(res, "conf_copy_warm=%d conf_copy_warm_min=%g copies_warm=%.0f "
+    return pb_result_meta(res, "conf_copy_warm=%d conf_copy_warm_min=%g conf_copy_warm_free=%d copies_warm=%.0f "
                           "pairs_given=%.0f parents_given=%.0f parents_set=%.0f (the "
                           "calibration copies' searches from their own truth)",
-                          s->p.conf_copy_warm, s->p.conf_copy_warm_min, s->scw_rec[0],
+                          s->p.conf_copy_warm, s->p.conf_copy_warm_min, s->p.conf_copy_warm_free,
+                          s->scw_rec[0],
                           s->scw_rec[1], s->scw_rec[2], s->scw_rec[3]);
 }
