@@ -735,7 +735,7 @@ typedef struct joint_params {
                            joint_scwarm.c; default 0: every row and pair given */
     int conf_copy_warm_free; /* [conf_copy_warm_free] conf_copy_warm: only the copy rows whose
                            real pair was paired freely (no call id on a half) are given their
-                           parent (with call ids the copy's search has no rounds to save);
+                           parent, and no pair is given (with call ids the copy's search has no rounds to save);
                            with no such row the copy runs as at conf_copy_warm=0
                            (joint_scwarm.c); default 0: every row */
     const double *scw_share; /* not an option: the real rows' shares while the

@@ -1309,7 +1309,7 @@ const pb_option joint_options[] = {
      "the search was sure (h258)\"); default 0: every row and pair given"},
     {"conf_copy_warm_free", PB_OPT_BOOL, offsetof(joint_params, conf_copy_warm_free), "0",
      PB_OPT_NORANGE, "conf_copy_warm: only the copy's rows whose real pair was paired freely "
-     "(a half without a call id) are given their parent; where no pair was, the copy searches "
+     "(a half without a call id) are given their parent, and no pair is given; where no pair was, the copy searches "
      "as at conf_copy_warm=0 (with call ids its search has no re-pairing or swap rounds to "
      "save) (joint_scwarm.c); default 0: every row"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -21,6 +21,15 @@
  * pairing, a greedy first solve) that the real search had to undo; what
  * it keeps is where the model itself prefers another answer.  So it is
  * expected to be right more often than the real trace: kinder maps.
+ * conf_copy_warm_min / conf_copy_warm_free (h258; docs/joint/confidence_late.md,
+ * "The copy warm only where the search was sure (h258)"): only the rows
+ * whose real row's share before calibration (p.scw_share, handed over by
+ * joint_selfcal) is at least the minimum, and / or whose real pair was
+ * paired freely, are given their parent; no pair is given then, so the
+ * copy pairs first come as the real search did and makes its errors on
+ * the rows the real search was unsure of.  Measured, left off: at
+ * conf_copy_warm=2 calibrated on the real sets (seeds 1-2) but far
+ * under-confident (its first-come pairing left unrepaired).
  * Never under conf_copy_shuffle's copy (its truth is another), never with
  * forced unpaired messages (their pairs are the search's choice).
  * Confidences only: every assignment of the output is the real search's.
