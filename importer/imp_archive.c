@@ -22,6 +22,7 @@
 #include "pb_files.h"
 #include "pb_mem.h"
 #include "pb_sort.h"
+#include "pb_strtab.h"
 #include "pb_tmp.h"
 
 /* Folders nested deeper than this are refused (a symlink loop, or a path
@@ -431,9 +432,19 @@ static int cmp_path(const char *a, const char *b)
     }
 }
 
+/* A member held until the members are in folder order.  A hard link
+ * shares the data of the member it links to (own: the index, in reading
+ * order, of the member that owns the buffer; the buffer is freed when the
+ * last member sharing it is parsed): before, each link held a copy, so
+ * an archive of one large member and many links took links x its size
+ * (and found its target by a scan of every member before it: quadratic).
+ * nested: the member is an archive itself, read where its name falls, as
+ * the unpacked folder's walk reads it. */
 typedef struct member {
     char *name;
     doc d;
+    size_t own;
+    int nested;
 } member;
 
 static int cmp_member(const void *x, const void *y)
@@ -794,15 +805,133 @@ static int read_fail(imp_importer *im, struct archive *a, const char *name,
     return imp_fail(im, err, PB_EIO, name, 0, 0, "cannot read: %s", why(a, dflt));
 }
 
+/* Archives inside an archive are read (as the unpacked folder's walk
+ * reads them) down to this depth; deeper is refused (an archive that
+ * holds itself, a zip quine, would never end). */
+#define NEST_MAX 8
+
+static int read_opened(imp_importer *im, struct archive *a, source *src,
+                       const unsigned char *mem, size_t memlen,
+                       const char *display, int depth, tally *t, pb_error *err);
+
+/* Whether the zip in mem[0..len) (compressed when a has more than one
+ * filter: decompressed a second time, from memory) ends with its
+ * end-of-central-directory record: 1 / 0 as ring_has_eocd, -1 out of
+ * memory or unreadable. */
+static int zip_complete_mem(struct archive *a, const unsigned char *mem, size_t len)
+{
+    tail_ring *r = calloc(1, sizeof *r);
+    if (!r)
+        return -1;
+    int rc = -1;
+    if (archive_filter_count(a) == 1) {
+        ring_add(r, mem, len);
+        rc = ring_has_eocd(r);
+    } else {
+        struct archive *b = archive_read_new();
+        struct archive_entry *e;
+        if (b) {
+            archive_read_support_filter_all(b);
+            archive_read_support_format_raw(b);
+            if (archive_read_open_memory(b, mem, len) == ARCHIVE_OK &&
+                archive_read_next_header(b, &e) == ARCHIVE_OK) {
+                const void *blk;
+                size_t n;
+                la_int64_t off;
+                int x;
+                while ((x = archive_read_data_block(b, &blk, &n, &off)) == ARCHIVE_OK)
+                    ring_add(r, blk, n);
+                if (x == ARCHIVE_EOF)
+                    rc = ring_has_eocd(r);
+            }
+            archive_read_free(b);
+        }
+    }
+    free(r);
+    if (rc < 0)
+        errno = EIO;
+    return rc;
+}
+
+/* A member that is an archive (or a compressed file named as one), full
+ * its name in messages: read from memory as read_file reads a file, its
+ * members where its name falls in the outer archive's order. */
+static int read_nested(imp_importer *im, const member *m, const char *full,
+                       int depth, tally *t, pb_error *err)
+{
+    if (depth >= NEST_MAX)
+        return imp_fail(im, err, PB_ERANGE, full, 0, 0,
+                        "archives nested more than %d deep (an archive that "
+                        "holds itself?); expected at most %d archives one "
+                        "inside another", NEST_MAX, NEST_MAX);
+    imp_gzcheck *gz = imp_gzcheck_new();
+    if (!gz)
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    if (imp_gzcheck_feed(gz, m->d.buf, m->d.len) != 0 || imp_gzcheck_end(gz) != 0) {
+        int rc = imp_fail(im, err, PB_EIO, full, 0, 0, "cannot read: %s",
+                          imp_gzcheck_why(gz));
+        imp_gzcheck_free(gz);
+        return rc;
+    }
+    imp_gzcheck_free(gz);
+    struct archive *a = new_reader();
+    if (!a)
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    /* a failure here is this member's, not the outer file's */
+    struct source *outer = cur_src;
+    const imp_gzcheck *outer_gz = cur_gz;
+    const char *outer_display = cur_display;
+    unsigned char outer_first[sizeof cur_first];
+    size_t outer_nfirst = cur_nfirst;
+    memcpy(outer_first, cur_first, sizeof cur_first);
+    cur_src = NULL;
+    cur_gz = NULL;
+    cur_display = full;
+    cur_nfirst = m->d.len < sizeof cur_first ? m->d.len : sizeof cur_first;
+    if (cur_nfirst)
+        memcpy(cur_first, m->d.buf, cur_nfirst);
+    int rc;
+    if (!m->d.len) {
+        /* an empty file named as an archive: an empty document, as the
+         * folder's walk reads it */
+        static const doc empty = {NULL, 0, 0, 0};
+        rc = parse_named(im, full, &empty, err);
+        t->files++;
+    } else if (archive_read_open_memory(a, m->d.buf, m->d.len) != ARCHIVE_OK) {
+        rc = imp_fail(im, err, PB_EIO, full, 0, 0, "cannot open: %s",
+                      why(a, "not a readable file"));
+    } else {
+        rc = read_opened(im, a, NULL, (const unsigned char *)m->d.buf, m->d.len,
+                         full, depth + 1, t, err);
+    }
+    archive_read_free(a);
+    cur_src = outer;
+    cur_gz = outer_gz;
+    cur_display = outer_display;
+    cur_nfirst = outer_nfirst;
+    memcpy(cur_first, outer_first, sizeof cur_first);
+    return rc;
+}
+
 /* The JSON members of a tar archive, in path order.  A hard link is read
- * as the member it links to, as the unpacked folder would be. */
+ * as the member it links to, as the unpacked folder would be; a member
+ * that is an archive is read where its name falls (depth: how many
+ * archives this one is in).  src: the file being read, or NULL for an
+ * archive in memory (mem[0..memlen): a member of another). */
 static int read_tar(imp_importer *im, struct archive *a, source *src,
-                    struct archive_entry *e, const char *display, tally *t,
-                    pb_error *err)
+                    const unsigned char *mem, size_t memlen,
+                    struct archive_entry *e, const char *display, int depth,
+                    tally *t, pb_error *err)
 {
     member *ms = NULL;
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, rcap = 0;
+    size_t *refs = NULL;     /* per member in reading order: members sharing its buffer */
+    size_t *first_of = NULL; /* per distinct member name: its first member */
+    size_t nfirst = 0, fcap = 0;
+    pb_strtab *names = NULL;
     int rc = PB_OK, r = ARCHIVE_OK;
+    if (pb_strtab_init(&names) != PB_OK)
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     pb_strbuf full = {0};
     /* where the last member's data ends (where it starts + the data in
      * 512-byte blocks): a tar ends with two zero blocks
@@ -826,28 +955,36 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
         }
         if (archive_entry_filetype(e) == AE_IFDIR)
             continue;
-        if (!path || !json_name(path) ||
+        int nested = path && !json_name(path) && archive_name(path);
+        if (!path || (!json_name(path) && !nested) ||
             (!hard && archive_entry_filetype(e) != AE_IFREG)) {
             imp_count_at(im, IMP_C_SKIPPED_FILES, pb_strbuf_str(&full), NULL);
             continue;
         }
-        if (pb_grow(&ms, sizeof *ms, &cap, n + 1, 64) != PB_OK) {
+        if (pb_grow(&ms, sizeof *ms, &cap, n + 1, 64) != PB_OK ||
+            pb_grow(&refs, sizeof *refs, &rcap, n + 1, 64) != PB_OK) {
             rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             break;
         }
         member *m = &ms[n];
         memset(m, 0, sizeof *m);
+        m->own = n;
+        m->nested = nested;
+        refs[n] = 0;
         m->name = strdup(path);
-        if (!m->name) {
+        uint32_t ni = 0;
+        if (!m->name || pb_strtab_intern(names, path, strlen(path), &ni) != PB_OK ||
+            (ni == nfirst &&
+             pb_grow(&first_of, sizeof *first_of, &fcap, nfirst + 1, 64) != PB_OK)) {
+            free(m->name);
             rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             break;
         }
+        int new_name = ni == nfirst;
         if (hard) {
-            /* the data is the earlier member's */
-            size_t k = 0;
-            while (k < n && strcmp(ms[k].name, hard))
-                k++;
-            if (k == n) {
+            /* the data is the earlier member's, shared, not copied */
+            uint32_t hi;
+            if (!pb_strtab_find(names, hard, strlen(hard), &hi) || hi >= nfirst) {
                 rc = imp_fail(im, err, PB_EPARSE, pb_strbuf_str(&full), 0, 0,
                               "a hard link to \"%s\", which is not a JSON "
                               "member read before it; expected a link to "
@@ -855,15 +992,13 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
                 free(m->name);
                 break;
             }
-            m->d = ms[k].d;
-            m->d.buf = malloc(ms[k].d.len ? ms[k].d.len : 1);
-            if (!m->d.buf) {
-                free(m->name);
-                rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-                break;
-            }
-            if (ms[k].d.len)
-                memcpy(m->d.buf, ms[k].d.buf, ms[k].d.len);
+            const member *k = &ms[first_of[hi]];
+            m->d = k->d;
+            m->own = k->own;
+            m->nested = k->nested;
+            refs[m->own]++;
+            if (new_name)
+                first_of[nfirst++] = n;
             n++;
             continue;
         }
@@ -876,8 +1011,12 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
             free(m->name);
             break;
         }
+        refs[n] = 1;
+        if (new_name)
+            first_of[nfirst++] = n;
         n++;
-        if (!plain && (rc = unpack_member(im, m, pb_strbuf_str(&full), err)) != PB_OK)
+        if (!plain && !nested &&
+            (rc = unpack_member(im, m, pb_strbuf_str(&full), err)) != PB_OK)
             break;
     }
     if (rc == PB_OK && r != ARCHIVE_EOF)
@@ -893,9 +1032,9 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
     /* a zip cut inside its central directory (after its last member):
      * libarchive's streaming reader stops where that directory starts */
     int zc;
-    if (rc == PB_OK && r == ARCHIVE_EOF && src &&
+    if (rc == PB_OK && r == ARCHIVE_EOF && (src || mem) &&
         (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
-        (zc = zip_complete(src, a)) != 1)
+        (zc = src ? zip_complete(src, a) : zip_complete_mem(a, mem, memlen)) != 1)
         rc = zc == -2 ? imp_fail(im, err, PB_EINVAL, display, 0, 0,
                                  "a zip archive inside %s compression read from "
                                  "a pipe: its end-of-central-directory record "
@@ -929,16 +1068,65 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
             pb_strbuf_reset(&full);
             if (pb_strbuf_printf(&full, "%s:%s", display, ms[i].name) != PB_OK)
                 rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-            else
+            else if (ms[i].nested)
+                rc = read_nested(im, &ms[i], pb_strbuf_str(&full), depth, t, err);
+            else {
                 rc = parse_named(im, pb_strbuf_str(&full), &ms[i].d, err);
-            t->files++;
+                t->files++;
+            }
         }
         free(ms[i].name);
-        free(ms[i].d.buf); /* each member's text is freed once parsed */
+        /* each buffer is freed once the last member sharing it is parsed */
+        if (refs[ms[i].own]-- == 1)
+            free(ms[i].d.buf);
     }
     free(ms);
+    free(refs);
+    free(first_of);
+    pb_strtab_close(names);
     pb_strbuf_free(&full);
     t->archives++;
+    return rc;
+}
+
+/* An archive reader opened on a file (src) or on memory (mem[0..memlen),
+ * an archive inside an archive): its first entry decides what it is --
+ * plain or compressed JSON (the raw format), a tar or zip archive, or
+ * nothing. */
+static int read_opened(imp_importer *im, struct archive *a, source *src,
+                       const unsigned char *mem, size_t memlen,
+                       const char *display, int depth, tally *t, pb_error *err)
+{
+    static const doc empty = {NULL, 0, 0, 0};
+    struct archive_entry *e = NULL;
+    int r = archive_read_next_header(a, &e);
+    int rc;
+    if (r == ARCHIVE_EOF && archive_filter_bytes(a, -1) > 0) {
+        /* bytes, but no member: a tar end marker (NUL bytes) */
+        rc = imp_fail(im, err, PB_EPARSE, display, 1, 1,
+                      "found only NUL bytes (read as %s: an empty archive); "
+                      "expected a JSON document or a tar archive of them",
+                      archive_format_name(a) ? archive_format_name(a) : "tar");
+    } else if (r == ARCHIVE_EOF) {
+        /* nothing at all: an empty document */
+        rc = parse_named(im, display, &empty, err);
+        t->files++;
+    } else if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+        rc = read_fail(im, a, display, "a damaged file, or not in a known "
+                                       "compression or archive format", err);
+    } else if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
+        doc d;
+        rc = read_entry(im, a, display, 0, 1, &d, err);
+        if (rc == PB_OK && src && (rc = drain_gz(im, src, display, NULL, err)) != PB_OK)
+            free(d.buf);
+        else if (rc == PB_OK) {
+            rc = parse_named(im, display, &d, err);
+            free(d.buf);
+            t->files++;
+        }
+    } else {
+        rc = read_tar(im, a, src, mem, memlen, e, display, depth, t, err);
+    }
     return rc;
 }
 
@@ -1015,35 +1203,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
         source_close(a, src, fd, is_stdin);
         return rc;
     }
-    struct archive_entry *e = NULL;
-    r = archive_read_next_header(a, &e);
-    int rc;
-    if (r == ARCHIVE_EOF && archive_filter_bytes(a, -1) > 0) {
-        /* bytes, but no member: a tar end marker (NUL bytes) */
-        rc = imp_fail(im, err, PB_EPARSE, display, 1, 1,
-                      "found only NUL bytes (read as %s: an empty archive); "
-                      "expected a JSON document or a tar archive of them",
-                      archive_format_name(a) ? archive_format_name(a) : "tar");
-    } else if (r == ARCHIVE_EOF) {
-        /* nothing at all: an empty document */
-        rc = parse_named(im, display, &empty, err);
-        t->files++;
-    } else if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-        rc = read_fail(im, a, display, "a damaged file, or not in a known "
-                                       "compression or archive format", err);
-    } else if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
-        doc d;
-        rc = read_entry(im, a, display, 0, 1, &d, err);
-        if (rc == PB_OK && (rc = drain_gz(im, src, display, NULL, err)) != PB_OK)
-            free(d.buf);
-        else if (rc == PB_OK) {
-            rc = parse_named(im, display, &d, err);
-            free(d.buf);
-            t->files++;
-        }
-    } else {
-        rc = read_tar(im, a, src, e, display, t, err);
-    }
+    int rc = read_opened(im, a, src, NULL, 0, display, 0, t, err);
     source_close(a, src, fd, is_stdin);
     return rc;
 }
