@@ -59,4 +59,40 @@ grep -v '^#' hl.tr > hl.rows
 grep -v '^#' one.tr > one.rows
 cmp -s hl.rows one.rows || fail "200 hard links: not the requests of the one document"
 grep -q "files=201 .*repeated_span=2400 " hl.tr || fail "200 hard links: not read as 201 files"
+# --- 3. importtrace: a packet capture's stamps.  (a) Packets stamped
+# before the packet before them (a clock stepped back; captures merged out
+# of time order) were read without a word, so a response came out stamped
+# 100 s before its request; now counted and said (even with -q) in a
+# "capture: backward" line.  (b) A pcap file's seconds are unsigned 32
+# bits (to 2106), but libpcap hands them on signed: every capture made
+# after January 2038 was refused as "time stamp -2084967296 s out of
+# range"; now read as the format defines them.
+if command -v python3 >/dev/null 2>&1; then
+cat > mk.py <<'PY'
+import socket, struct, sys
+def tcp(src, dst, sp, dp, seq, flags, payload=b''):
+    t = struct.pack('!HHIIBBHHH', sp, dp, seq, 0, 5 << 4, flags, 65535, 0, 0)
+    ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 40 + len(payload), 0, 0, 64, 6, 0,
+                     socket.inet_aton(src), socket.inet_aton(dst))
+    return b'\0' * 12 + b'\x08\x00' + ip + t + payload
+req = (b'GET / HTTP/1.1\r\nHost: x\r\ntraceparent: '
+       b'00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\r\n\r\n')
+res = b'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'
+P = [tcp('10.0.0.1', '10.0.0.2', 40000, 80, 1, 2), tcp('10.0.0.2', '10.0.0.1', 80, 40000, 100, 0x12),
+     tcp('10.0.0.1', '10.0.0.2', 40000, 80, 2, 0x18, req), tcp('10.0.0.2', '10.0.0.1', 80, 40000, 101, 0x18, res)]
+for name, t0, step in (('back.pcap', 2000, -100), ('y2040.pcap', 2210000000, 1)):
+    with open(name, 'wb') as f:
+        f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for i, p in enumerate(P):
+            f.write(struct.pack('<IIII', t0 + step * i, 0, len(p), len(p)) + p)
+PY
+python3 mk.py || fail "the captures not made"
+"$B/importtrace" -q -o back.tr back.pcap 2> back.err || { cat back.err; fail "a capture stamped backwards: refused"; }
+grep -q "^importtrace: warning: back.pcap: 3 of 4 packets were stamped before the packet before them (first: packet 2; 100.000000000 s back at most) and 1 responses before their requests" back.err ||
+    { cat back.err; fail "a capture stamped backwards: not said"; }
+grep -q "^# capture: backward back.pcap: 3 of 4 packets" back.tr || fail "a capture stamped backwards: not in the metadata"
+"$B/importtrace" -q -o y.tr y2040.pcap 2> y.err || { cat y.err; fail "a capture of 2040: refused"; }
+grep -q "^1,2210000002.000000000,,10.0.0.1,10.0.0.2,call," y.tr || { cat y.tr; fail "a capture of 2040: not stamped in 2040"; }
+[ -s y.err ] && { cat y.err; fail "a capture in order: warned"; }
+fi
 exit 0
