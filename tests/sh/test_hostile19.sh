@@ -95,4 +95,27 @@ grep -q "^# capture: backward back.pcap: 3 of 4 packets" back.tr || fail "a capt
 grep -q "^1,2210000002.000000000,,10.0.0.1,10.0.0.2,call," y.tr || { cat y.tr; fail "a capture of 2040: not stamped in 2040"; }
 [ -s y.err ] && { cat y.err; fail "a capture in order: warned"; }
 fi
+# --- 4. The audits' method lists (PB_MODELS_ALGOS, PB_STRESS_ALGOS,
+# PB_APPS_ALGOS) were not checked: a misspelt method ran the whole audit,
+# every row of it failing into the report's "Skipped" list, and exited 0
+# without a word.  And with joint alone (how the audits are run for a
+# merge) the report set joint against -100 % ("best other -100.0, margin
+# +198.10") and counted every row as at or above the best other.
+if [ -x "$B/infer" ] && [ -x "$B/maketrace" ] && [ -x "$B/score" ] && [ -x "$B/skewer" ]; then
+PB_MODELS_DURATION=0.1s PB_MODELS_ALGOS="jiont fcfs" PB_OUT=$PWD/au sh "$R/experiments/joint_models.sh" --quick --configs pool > au.out 2> au.err
+rc=$?
+[ $rc -eq 2 ] || { cat au.err; fail "PB_MODELS_ALGOS=\"jiont fcfs\": exit $rc, expected 2"; }
+grep -q "^joint_models: PB_MODELS_ALGOS item 'jiont': not a method infer knows; expected some of: .* joint " au.err ||
+    { cat au.err; fail "PB_MODELS_ALGOS=\"jiont fcfs\": not said"; }
+[ -e au/joint_models.csv ] && fail "PB_MODELS_ALGOS=\"jiont fcfs\": the audit ran"
+PB_STRESS_ALGOS="fcsf" PB_OUT=$PWD/au sh "$R/experiments/joint_stress.sh" --quick > au.out 2> au.err
+[ $? -eq 2 ] && grep -q "^joint_stress: PB_STRESS_ALGOS item 'fcsf'" au.err || { cat au.err; fail "PB_STRESS_ALGOS=fcsf: not said"; }
+PB_APPS_ALGOS="fcsf" PB_OUT=$PWD/au sh "$R/experiments/joint_apps.sh" --quick > au.out 2> au.err
+[ $? -eq 2 ] && grep -q "^joint_apps: PB_APPS_ALGOS item 'fcsf'" au.err || { cat au.err; fail "PB_APPS_ALGOS=fcsf: not said"; }
+PB_MODELS_DURATION=0.1s PB_MODELS_ALGOS=joint PB_OUT=$PWD/au sh "$R/experiments/joint_models.sh" --quick --configs pool > au.out 2> au.err ||
+    { cat au.err; fail "PB_MODELS_ALGOS=joint: failed"; }
+grep -q -- "-100.0" au/joint_models.md && fail "joint alone: set against -100 %"
+grep -q "^Rows: 8; none has joint and another method: no margin" au/joint_models.md ||
+    { grep "^Rows" au/joint_models.md; fail "joint alone: the rows counted as at or above the best other"; }
+fi
 exit 0
