@@ -815,6 +815,30 @@ static int read_fail(imp_importer *im, struct archive *a, const char *name,
     return imp_fail(im, err, PB_EIO, name, 0, 0, "cannot read: %s", why(a, dflt));
 }
 
+/* DISPLAY:PATH, a member's name in messages, into b (reset first): a
+ * control byte of PATH (a newline, an escape) as \xHH, so that a name in
+ * an archive can neither split an error's line nor drive the terminal.
+ * Returns as pb_strbuf. */
+static int member_label(pb_strbuf *b, const char *display, const char *path)
+{
+    pb_strbuf_reset(b);
+    int rc = pb_strbuf_printf(b, "%s:", display);
+    for (const unsigned char *p = (const unsigned char *)path; rc == PB_OK && *p; p++)
+        rc = *p < 0x20 || *p == 0x7f ? pb_strbuf_printf(b, "\\x%02x", *p)
+                                     : pb_strbuf_putc(b, (char)*p);
+    return rc;
+}
+
+/* The same for a name alone, into buf[len] (cut to fit). */
+static void plain_name(char *buf, size_t len, const char *path)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)path; *p && k + 5 < len; p++)
+        k += (size_t)(*p < 0x20 || *p == 0x7f ? snprintf(buf + k, len - k, "\\x%02x", *p)
+                                               : snprintf(buf + k, len - k, "%c", *p));
+    buf[k < len ? k : len - 1] = 0;
+}
+
 /* Archives inside an archive are read (as the unpacked folder's walk
  * reads them) down to this depth; deeper is refused (an archive that
  * holds itself, a zip quine, would never end). */
@@ -956,10 +980,9 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
         int64_t ds = archive_filter_bytes(a, 0), sz = archive_entry_size(e);
         if (ds >= 0 && sz >= 0)
             last_end = ds + (sz + 511) / 512 * 512;
-        snprintf(last_name, sizeof last_name, "%s", path ? path : "?");
+        plain_name(last_name, sizeof last_name, path ? path : "?");
         const char *hard = archive_entry_hardlink(e);
-        pb_strbuf_reset(&full);
-        if (pb_strbuf_printf(&full, "%s:%s", display, path ? path : "?") != PB_OK) {
+        if (member_label(&full, display, path ? path : "?") != PB_OK) {
             rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             break;
         }
@@ -995,10 +1018,12 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
             /* the data is the earlier member's, shared, not copied */
             uint32_t hi;
             if (!pb_strtab_find(names, hard, strlen(hard), &hi) || hi >= nfirst) {
+                char hn[256];
+                plain_name(hn, sizeof hn, hard);
                 rc = imp_fail(im, err, PB_EPARSE, pb_strbuf_str(&full), 0, 0,
                               "a hard link to \"%s\", which is not a JSON "
                               "member read before it; expected a link to "
-                              "an earlier *.json or *.jsonl member", hard);
+                              "an earlier *.json or *.jsonl member", hn);
                 free(m->name);
                 break;
             }
@@ -1075,8 +1100,7 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
         pb_sort(ms, n, sizeof *ms, cmp_member);
     for (size_t i = 0; i < n; i++) {
         if (rc == PB_OK) {
-            pb_strbuf_reset(&full);
-            if (pb_strbuf_printf(&full, "%s:%s", display, ms[i].name) != PB_OK)
+            if (member_label(&full, display, ms[i].name) != PB_OK)
                 rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             else if (ms[i].nested)
                 rc = read_nested(im, &ms[i], pb_strbuf_str(&full), depth, t, err);

@@ -141,4 +141,20 @@ python3 mkmany.py || fail "many.tar.gz not made"
 ( lim; exec "$B/importtrace" -q -o many.tr many.tar.gz ) 2> many.err || { cat many.err; fail "40,000 small members: not read"; }
 grep -q "files=40000 traces=40000 " many.tr || fail "40,000 small members: not 40,000 files and traces"
 fi
+# --- 6. importtrace: a member's name with control bytes.  Names come
+# from the archive and went into messages as they were: a newline split an
+# error over two lines, an escape byte drove the terminal.  Now \xHH.
+if command -v python3 >/dev/null 2>&1; then
+python3 -c '
+import io, tarfile
+with tarfile.open("esc.tar", "w") as t:
+    d = b"{\"data\": 5}"
+    ti = tarfile.TarInfo("a\x1b[31mred\n.json")
+    ti.size = len(d)
+    t.addfile(ti, io.BytesIO(d))
+' || fail "esc.tar not made"
+"$B/importtrace" -q -o x.tr esc.tar 2> esc.err && fail "a bad member: accepted"
+[ "$(wc -l < esc.err)" -eq 1 ] || { cat esc.err; fail "a name with a newline: the error not on one line"; }
+grep -q '^importtrace: esc.tar:a\\x1b\[31mred\\x0a\.json:1:1: ' esc.err || { cat esc.err; fail "a name with control bytes: not \\xHH"; }
+fi
 exit 0
