@@ -667,8 +667,14 @@ static uint32_t le32(const unsigned char *p)
  * end-of-central-directory record: taken when the central directory it
  * names ends where it starts, or when its comment ends the stream.
  * Returns 1 when found, 0 when not, -1 out of memory. */
+/* The member count the last record ring_has_eocd found gives (its
+ * "total entries"), or -1 (none found, or 0xFFFF: a zip64 archive, whose
+ * count is in another record). */
+static _Thread_local long eocd_entries = -1;
+
 static int ring_has_eocd(const tail_ring *r)
 {
+    eocd_entries = -1;
     size_t len = r->total < ZIP_TAIL ? (size_t)r->total : ZIP_TAIL;
     unsigned char *t = malloc(len ? len : 1);
     if (!t)
@@ -688,6 +694,8 @@ static int ring_has_eocd(const tail_ring *r)
         uint64_t at = r->total - (len - p); /* the record's place in the stream */
         uint32_t cd_size = le32(t + p + 12), cd_off = le32(t + p + 16);
         found = (uint64_t)cd_off + cd_size == at || p + 22 + le16(t + p + 20) == len;
+        if (found && le16(t + p + 10) != 0xFFFF)
+            eocd_entries = (long)le16(t + p + 10);
     }
     free(t);
     return found;
@@ -972,9 +980,11 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
      * after it; without them the archive was cut at a member boundary,
      * and reading on would silently lose the members after the cut */
     int64_t last_end = -1;
+    long nentries = 0; /* every entry met, for a zip's count (below) */
     char last_name[256] = "";
     for (; r == ARCHIVE_OK || r == ARCHIVE_WARN; r = archive_read_next_header(a, &e)) {
         const char *path = archive_entry_pathname(e);
+        nentries++;
         /* the stream read so far ends where this member's data starts
          * (after its header and any pax / GNU long-name headers) */
         int64_t ds = archive_filter_bytes(a, 0), sz = archive_entry_size(e);
@@ -1090,6 +1100,22 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
                                "cut short inside or after its list of members, so "
                                "members may be lost; expected a complete archive",
                                last_name);
+    /* the members a zip's streaming reader meets are its local headers;
+     * the central directory is what unzip lists: a member deleted or
+     * replaced by rewriting only the directory (its old data left in
+     * place), or data that is not a member, makes them differ, and the
+     * members read would not be the archive's */
+    if (rc == PB_OK && r == ARCHIVE_EOF && (src || mem) &&
+        (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
+        eocd_entries >= 0 && eocd_entries != nentries)
+        rc = imp_fail(im, err, PB_EPARSE, display, 0, 0,
+                      "the zip archive's central directory lists %ld member%s, but "
+                      "%ld member%s were found in its data (members deleted or "
+                      "replaced without the archive being rewritten?); expected "
+                      "an archive whose members are the ones it lists (e.g. "
+                      "rewritten by zip -FF, or unpacked and packed again)",
+                      eocd_entries, eocd_entries == 1 ? "" : "s", nentries,
+                      nentries == 1 ? "" : "s");
     if (rc == PB_OK && r == ARCHIVE_EOF && src)
         rc = drain_gz(im, src, display, last_name, err);
     if (rc == PB_OK && !n)
