@@ -225,6 +225,17 @@ static int not_csv_header(imp_importer *im, const char *name, const char *line,
                  (unsigned char)line[ctl], line[0]);
         return 1;
     }
+    if (len >= 12 && !memcmp(line, "# generator=", 12)) {
+        /* a pathbench message trace's first line (importtrace's own
+         * output, piped back or left in the folder it read) */
+        imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1,
+                 "a pathbench message trace (the output of importtrace, "
+                 "maketrace or sniffer: \"%.40s\"), not a span table; "
+                 "expected spans (a trace is read by infer and score as it "
+                 "is; an output written into the folder being imported is "
+                 "read back by the next import)", line);
+        return 1;
+    }
     if (memchr(line, ',', len))
         return 0;
     size_t show = len;

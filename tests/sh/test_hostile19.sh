@@ -184,4 +184,20 @@ grep -q "^importtrace: stale.zip: the zip archive's central directory lists 1 me
     { cat stale.err; fail "a zip listing 1 of its 2 members: not said"; }
 "$B/importtrace" -q -o x.tr whole.zip || fail "the whole zip: refused"
 fi
+# --- 8. importtrace: its own output read back.  An output written into
+# the folder being imported (importtrace -o dir/out.csv dir) is read by the
+# next import as a span CSV, and a trace piped back in was "found '#' ...
+# expected a JSON document", a trace without its comment lines "a CSV
+# header that is not Nezha's span layout": said now as what it is.
+mkdir -p od
+cp "$D/two.json" od/
+"$B/importtrace" -q -o od/out.csv od || fail "the folder od: not read"
+"$B/importtrace" -q -o od2.csv od 2> od.err && fail "a folder holding a trace: accepted"
+grep -q "^importtrace: od/out.csv:1: a pathbench message trace (the output of importtrace, maketrace or sniffer" od.err ||
+    { cat od.err; fail "a trace in the folder read: not said as one"; }
+"$B/importtrace" -q - < od/out.csv > x.tr 2> pipe.err && fail "a trace on stdin: accepted"
+grep -q "^importtrace: (stdin):1:1: a pathbench message trace" pipe.err || { cat pipe.err; fail "a trace on stdin: not said as one"; }
+grep -v '^#' od/out.csv > bare.csv
+"$B/importtrace" -q bare.csv > x.tr 2> bare.err && fail "a bare trace: accepted"
+grep -q "^importtrace: bare.csv:1: a pathbench message trace" bare.err || { cat bare.err; fail "a bare trace: not said as one"; }
 exit 0
