@@ -46,3 +46,25 @@ infer_args() {
     [ "$1" = joint ] && printf '%s' "${PB_INFER_ARGS:-}"
     return 0
 }
+
+# algos_check PREFIX VAR: every word of ALGOS (from the environment
+# variable VAR, e.g. PB_MODELS_ALGOS) is a method infer lists in its --help
+# ("NAME (... view)") or exec:COMMAND, else stop with "PREFIX: VAR ..."
+# (exit 2) before any work.  A misspelt method ("jiont fcfs") ran the
+# whole audit, each of its rows failing into the report's "Skipped" list,
+# and exited 0 saying nothing; blanks alone ran nothing.
+algos_check() {
+    _known=$("$PB_BIN/infer" --help 2>&1 | sed -n 's/^\([a-z0-9_]*\) ([a-z]* view).*/\1/p' | tr '\n' ' ')
+    if [ -z "$(printf '%s' "$ALGOS" | tr -d ' \t')" ]; then
+        echo "$1: $2 '$ALGOS': no method; expected some of: $_known(or exec:COMMAND)" >&2
+        exit 2
+    fi
+    for _a in $ALGOS; do
+        case "$_a" in exec:?*) continue ;; esac
+        case " $_known" in
+        *" $_a "*) ;;
+        *) echo "$1: $2 item '$_a': not a method infer knows; expected some of: $_known(or exec:COMMAND)" >&2
+           exit 2 ;;
+        esac
+    done
+}

@@ -50,6 +50,7 @@ CONFIGS="retry cache async parjoin deep wide endpoints heavytail bursty shortlon
 audit_args "$@"
 audit_setup
 ALGOS=${PB_APPS_ALGOS:-$(audit_algos)}
+[ -z "${PB_APPS_ALGOS:-}" ] || algos_check joint_apps PB_APPS_ALGOS
 if [ "$QUICK" = 1 ]; then
     : "${SEEDS:=1}"; VARIANTS="x1:ns x1:1ms"
 else

@@ -71,6 +71,7 @@ audit_args "$@"
 audit_setup
 if [ -n "${PB_MODELS_ALGOS:-}" ]; then
     ALGOS=$PB_MODELS_ALGOS
+    algos_check "$FIG" PB_MODELS_ALGOS
 else
     ALGOS=$(audit_algos)
 fi

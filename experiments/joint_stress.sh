@@ -91,6 +91,7 @@ ED="$ROOT/experiments/stress_edit.awk"
 TAB=$(printf '\t')
 if [ -n "${PB_STRESS_ALGOS:-}" ]; then
     ALGOS=$PB_STRESS_ALGOS
+    algos_check joint_stress PB_STRESS_ALGOS
 else
     ALGOS="joint nesting"
     for a in fcfs arrival vpath wap5tw; do

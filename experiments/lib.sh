@@ -770,14 +770,19 @@ END {
     print ""
     print "| config | seed | variant | mode | requests | joint | best other | margin | requests | joint CPU s/1000 |"
     print "|---|---:|---|---|---:|---:|---|---:|---:|---:|"
-    nl = 0; nb = 0; worst = 1e9
+    nl = 0; nb = 0; nm = 0; worst = 1e9
     for (j = 1; j <= n; j++) {
         split(ord[j], P, SUBSEP); best = -1; bn = ""
         for (i = 1; i <= na; i++) if (A[i] != "joint" && (ord[j] SUBSEP A[i]) in ex && ex[ord[j] SUBSEP A[i]] + 0 > best) { best = ex[ord[j] SUBSEP A[i]] + 0; bn = A[i] }
         for (i = 1; i <= na; i++) if (A[i] != "joint" && (ord[j] SUBSEP A[i]) in ex && ex[ord[j] SUBSEP A[i]] + 0 == best && A[i] != bn) bn = bn "=" A[i]
         jk = ord[j] SUBSEP "joint"
+        # no other method on the row (PB_MODELS_ALGOS=joint): no margin (it
+        # was joint against -100 %, "+198 points", counted as at or above)
+        bt = best < 0 ? "-" : sprintf("%.1f", 100 * best); if (best < 0) bn = "(none)"
         if (!(jk in ex)) { jt = "-"; d = "-"; dr = "-"; jc = "-" }
+        else if (best < 0) { jt = sprintf("%.1f", 100 * ex[jk]); d = "-"; dr = "-"; jc = sprintf("%.2f", cpu[jk]) }
         else {
+            nm++
             dd = ex[jk] - best; nr = dd * req[ord[j]]
             jt = sprintf("%.1f", 100 * ex[jk]); d = sprintf("%+.2f", 100 * dd); dr = sprintf("%+.0f", nr)
             jc = sprintf("%.2f", cpu[jk])
@@ -785,10 +790,11 @@ END {
             else if (dd >= 0) nb++
             if (100 * dd < worst) worst = 100 * dd
         }
-        printf "| %s | %s | %s | %s | %d | %s | %s %.1f | %s | %s | %s |\n", P[1], P[2], P[3], P[4], req[ord[j]], jt, bn, 100 * best, d, dr, jc
+        printf "| %s | %s | %s | %s | %d | %s | %s %s | %s | %s | %s |\n", P[1], P[2], P[3], P[4], req[ord[j]], jt, bn, bt, d, dr, jc
     }
     print ""
-    printf "Rows: %d; joint at or above the best other on %d; LOSS rows: %d; smallest margin %+.2f points.\n", n, nb, nl, worst
+    if (nm) printf "Rows: %d; joint at or above the best other on %d of the %d with joint and another method; LOSS rows: %d; smallest margin %+.2f points.\n", n, nb, nm, nl, worst
+    else printf "Rows: %d; none has joint and another method: no margin (LOSS rows: 0).\n", n
     print ""
     print "Every method: exact / set accuracy (percent) and CPU s per 1000 requests (reading included)."
     print ""

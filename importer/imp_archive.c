@@ -22,6 +22,7 @@
 #include "pb_files.h"
 #include "pb_mem.h"
 #include "pb_sort.h"
+#include "pb_strtab.h"
 #include "pb_tmp.h"
 
 /* Folders nested deeper than this are refused (a symlink loop, or a path
@@ -224,6 +225,17 @@ static int not_csv_header(imp_importer *im, const char *name, const char *line,
                  (unsigned char)line[ctl], line[0]);
         return 1;
     }
+    if (len >= 12 && !memcmp(line, "# generator=", 12)) {
+        /* a pathbench message trace's first line (importtrace's own
+         * output, piped back or left in the folder it read) */
+        imp_fail(im, err, PB_EPARSE, name, d->line0 + 1, d->col0 + 1,
+                 "a pathbench message trace (the output of importtrace, "
+                 "maketrace or sniffer: \"%.40s\"), not a span table; "
+                 "expected spans (a trace is read by infer and score as it "
+                 "is; an output written into the folder being imported is "
+                 "read back by the next import)", line);
+        return 1;
+    }
     if (memchr(line, ',', len))
         return 0;
     size_t show = len;
@@ -261,8 +273,10 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
                                                    : "its archive header announces",
                        err);
     }
+    /* the size a header announces (under 1 MiB) is the buffer's size,
+     * smaller or larger than the 64 KiB taken when it is not known */
     size_t cap = 1u << 16, n = 0, total = 0;
-    if (hint > 0 && (size_t)hint + 1 < (1u << 20) && (size_t)hint + 1 > cap)
+    if (hint > 0 && (size_t)hint + 1 < (1u << 20))
         cap = (size_t)hint + 1;
     int lead = json, pending = 0;
     char *b = malloc(cap);
@@ -397,6 +411,14 @@ static int read_entry(imp_importer *im, struct archive *a, const char *name,
         free(b);
         return err->code;
     }
+    /* held until the members are in folder order: no more than the data
+     * (100,000 members of 230 bytes each held 64 KiB: 6.5 GB of address
+     * space, 500 MB resident, for 23 MB of JSON) */
+    if (cap > n + 1) {
+        char *nb = realloc(b, n + 1);
+        if (nb)
+            b = nb;
+    }
     d->buf = b;
     d->len = n;
     return PB_OK;
@@ -431,9 +453,19 @@ static int cmp_path(const char *a, const char *b)
     }
 }
 
+/* A member held until the members are in folder order.  A hard link
+ * shares the data of the member it links to (own: the index, in reading
+ * order, of the member that owns the buffer; the buffer is freed when the
+ * last member sharing it is parsed): before, each link held a copy, so
+ * an archive of one large member and many links took links x its size
+ * (and found its target by a scan of every member before it: quadratic).
+ * nested: the member is an archive itself, read where its name falls, as
+ * the unpacked folder's walk reads it. */
 typedef struct member {
     char *name;
     doc d;
+    size_t own;
+    int nested;
 } member;
 
 static int cmp_member(const void *x, const void *y)
@@ -646,8 +678,14 @@ static uint32_t le32(const unsigned char *p)
  * end-of-central-directory record: taken when the central directory it
  * names ends where it starts, or when its comment ends the stream.
  * Returns 1 when found, 0 when not, -1 out of memory. */
+/* The member count the last record ring_has_eocd found gives (its
+ * "total entries"), or -1 (none found, or 0xFFFF: a zip64 archive, whose
+ * count is in another record). */
+static _Thread_local long eocd_entries = -1;
+
 static int ring_has_eocd(const tail_ring *r)
 {
+    eocd_entries = -1;
     size_t len = r->total < ZIP_TAIL ? (size_t)r->total : ZIP_TAIL;
     unsigned char *t = malloc(len ? len : 1);
     if (!t)
@@ -667,6 +705,8 @@ static int ring_has_eocd(const tail_ring *r)
         uint64_t at = r->total - (len - p); /* the record's place in the stream */
         uint32_t cd_size = le32(t + p + 12), cd_off = le32(t + p + 16);
         found = (uint64_t)cd_off + cd_size == at || p + 22 + le16(t + p + 20) == len;
+        if (found && le16(t + p + 10) != 0xFFFF)
+            eocd_entries = (long)le16(t + p + 10);
     }
     free(t);
     return found;
@@ -794,76 +834,227 @@ static int read_fail(imp_importer *im, struct archive *a, const char *name,
     return imp_fail(im, err, PB_EIO, name, 0, 0, "cannot read: %s", why(a, dflt));
 }
 
+/* DISPLAY:PATH, a member's name in messages, into b (reset first): a
+ * control byte of PATH (a newline, an escape) as \xHH, so that a name in
+ * an archive can neither split an error's line nor drive the terminal.
+ * Returns as pb_strbuf. */
+static int member_label(pb_strbuf *b, const char *display, const char *path)
+{
+    pb_strbuf_reset(b);
+    int rc = pb_strbuf_printf(b, "%s:", display);
+    for (const unsigned char *p = (const unsigned char *)path; rc == PB_OK && *p; p++)
+        rc = *p < 0x20 || *p == 0x7f ? pb_strbuf_printf(b, "\\x%02x", *p)
+                                     : pb_strbuf_putc(b, (char)*p);
+    return rc;
+}
+
+/* The same for a name alone, into buf[len] (cut to fit). */
+static void plain_name(char *buf, size_t len, const char *path)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)path; *p && k + 5 < len; p++)
+        k += (size_t)(*p < 0x20 || *p == 0x7f ? snprintf(buf + k, len - k, "\\x%02x", *p)
+                                               : snprintf(buf + k, len - k, "%c", *p));
+    buf[k < len ? k : len - 1] = 0;
+}
+
+/* Archives inside an archive are read (as the unpacked folder's walk
+ * reads them) down to this depth; deeper is refused (an archive that
+ * holds itself, a zip quine, would never end). */
+#define NEST_MAX 8
+
+static int read_opened(imp_importer *im, struct archive *a, source *src,
+                       const unsigned char *mem, size_t memlen,
+                       const char *display, int depth, tally *t, pb_error *err);
+
+/* Whether the zip in mem[0..len) (compressed when a has more than one
+ * filter: decompressed a second time, from memory) ends with its
+ * end-of-central-directory record: 1 / 0 as ring_has_eocd, -1 out of
+ * memory or unreadable. */
+static int zip_complete_mem(struct archive *a, const unsigned char *mem, size_t len)
+{
+    tail_ring *r = calloc(1, sizeof *r);
+    if (!r)
+        return -1;
+    int rc = -1;
+    if (archive_filter_count(a) == 1) {
+        ring_add(r, mem, len);
+        rc = ring_has_eocd(r);
+    } else {
+        struct archive *b = archive_read_new();
+        struct archive_entry *e;
+        if (b) {
+            archive_read_support_filter_all(b);
+            archive_read_support_format_raw(b);
+            if (archive_read_open_memory(b, mem, len) == ARCHIVE_OK &&
+                archive_read_next_header(b, &e) == ARCHIVE_OK) {
+                const void *blk;
+                size_t n;
+                la_int64_t off;
+                int x;
+                while ((x = archive_read_data_block(b, &blk, &n, &off)) == ARCHIVE_OK)
+                    ring_add(r, blk, n);
+                if (x == ARCHIVE_EOF)
+                    rc = ring_has_eocd(r);
+            }
+            archive_read_free(b);
+        }
+    }
+    free(r);
+    if (rc < 0)
+        errno = EIO;
+    return rc;
+}
+
+/* A member that is an archive (or a compressed file named as one), full
+ * its name in messages: read from memory as read_file reads a file, its
+ * members where its name falls in the outer archive's order. */
+static int read_nested(imp_importer *im, const member *m, const char *full,
+                       int depth, tally *t, pb_error *err)
+{
+    if (depth >= NEST_MAX)
+        return imp_fail(im, err, PB_ERANGE, full, 0, 0,
+                        "archives nested more than %d deep (an archive that "
+                        "holds itself?); expected at most %d archives one "
+                        "inside another", NEST_MAX, NEST_MAX);
+    imp_gzcheck *gz = imp_gzcheck_new();
+    if (!gz)
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    if (imp_gzcheck_feed(gz, m->d.buf, m->d.len) != 0 || imp_gzcheck_end(gz) != 0) {
+        int rc = imp_fail(im, err, PB_EIO, full, 0, 0, "cannot read: %s",
+                          imp_gzcheck_why(gz));
+        imp_gzcheck_free(gz);
+        return rc;
+    }
+    imp_gzcheck_free(gz);
+    struct archive *a = new_reader();
+    if (!a)
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    /* a failure here is this member's, not the outer file's */
+    struct source *outer = cur_src;
+    const imp_gzcheck *outer_gz = cur_gz;
+    const char *outer_display = cur_display;
+    unsigned char outer_first[sizeof cur_first];
+    size_t outer_nfirst = cur_nfirst;
+    memcpy(outer_first, cur_first, sizeof cur_first);
+    cur_src = NULL;
+    cur_gz = NULL;
+    cur_display = full;
+    cur_nfirst = m->d.len < sizeof cur_first ? m->d.len : sizeof cur_first;
+    if (cur_nfirst)
+        memcpy(cur_first, m->d.buf, cur_nfirst);
+    int rc;
+    if (!m->d.len) {
+        /* an empty file named as an archive: an empty document, as the
+         * folder's walk reads it */
+        static const doc empty = {NULL, 0, 0, 0};
+        rc = parse_named(im, full, &empty, err);
+        t->files++;
+    } else if (archive_read_open_memory(a, m->d.buf, m->d.len) != ARCHIVE_OK) {
+        rc = imp_fail(im, err, PB_EIO, full, 0, 0, "cannot open: %s",
+                      why(a, "not a readable file"));
+    } else {
+        rc = read_opened(im, a, NULL, (const unsigned char *)m->d.buf, m->d.len,
+                         full, depth + 1, t, err);
+    }
+    archive_read_free(a);
+    cur_src = outer;
+    cur_gz = outer_gz;
+    cur_display = outer_display;
+    cur_nfirst = outer_nfirst;
+    memcpy(cur_first, outer_first, sizeof cur_first);
+    return rc;
+}
+
 /* The JSON members of a tar archive, in path order.  A hard link is read
- * as the member it links to, as the unpacked folder would be. */
+ * as the member it links to, as the unpacked folder would be; a member
+ * that is an archive is read where its name falls (depth: how many
+ * archives this one is in).  src: the file being read, or NULL for an
+ * archive in memory (mem[0..memlen): a member of another). */
 static int read_tar(imp_importer *im, struct archive *a, source *src,
-                    struct archive_entry *e, const char *display, tally *t,
-                    pb_error *err)
+                    const unsigned char *mem, size_t memlen,
+                    struct archive_entry *e, const char *display, int depth,
+                    tally *t, pb_error *err)
 {
     member *ms = NULL;
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, rcap = 0;
+    size_t *refs = NULL;     /* per member in reading order: members sharing its buffer */
+    size_t *first_of = NULL; /* per distinct member name: its first member */
+    size_t nfirst = 0, fcap = 0;
+    pb_strtab *names = NULL;
     int rc = PB_OK, r = ARCHIVE_OK;
+    if (pb_strtab_init(&names) != PB_OK)
+        return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
     pb_strbuf full = {0};
     /* where the last member's data ends (where it starts + the data in
      * 512-byte blocks): a tar ends with two zero blocks
      * after it; without them the archive was cut at a member boundary,
      * and reading on would silently lose the members after the cut */
     int64_t last_end = -1;
+    long nentries = 0; /* every entry met, for a zip's count (below) */
     char last_name[256] = "";
     for (; r == ARCHIVE_OK || r == ARCHIVE_WARN; r = archive_read_next_header(a, &e)) {
         const char *path = archive_entry_pathname(e);
+        nentries++;
         /* the stream read so far ends where this member's data starts
          * (after its header and any pax / GNU long-name headers) */
         int64_t ds = archive_filter_bytes(a, 0), sz = archive_entry_size(e);
         if (ds >= 0 && sz >= 0)
             last_end = ds + (sz + 511) / 512 * 512;
-        snprintf(last_name, sizeof last_name, "%s", path ? path : "?");
+        plain_name(last_name, sizeof last_name, path ? path : "?");
         const char *hard = archive_entry_hardlink(e);
-        pb_strbuf_reset(&full);
-        if (pb_strbuf_printf(&full, "%s:%s", display, path ? path : "?") != PB_OK) {
+        if (member_label(&full, display, path ? path : "?") != PB_OK) {
             rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             break;
         }
         if (archive_entry_filetype(e) == AE_IFDIR)
             continue;
-        if (!path || !json_name(path) ||
+        int nested = path && !json_name(path) && archive_name(path);
+        if (!path || (!json_name(path) && !nested) ||
             (!hard && archive_entry_filetype(e) != AE_IFREG)) {
             imp_count_at(im, IMP_C_SKIPPED_FILES, pb_strbuf_str(&full), NULL);
             continue;
         }
-        if (pb_grow(&ms, sizeof *ms, &cap, n + 1, 64) != PB_OK) {
+        if (pb_grow(&ms, sizeof *ms, &cap, n + 1, 64) != PB_OK ||
+            pb_grow(&refs, sizeof *refs, &rcap, n + 1, 64) != PB_OK) {
             rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             break;
         }
         member *m = &ms[n];
         memset(m, 0, sizeof *m);
+        m->own = n;
+        m->nested = nested;
+        refs[n] = 0;
         m->name = strdup(path);
-        if (!m->name) {
+        uint32_t ni = 0;
+        if (!m->name || pb_strtab_intern(names, path, strlen(path), &ni) != PB_OK ||
+            (ni == nfirst &&
+             pb_grow(&first_of, sizeof *first_of, &fcap, nfirst + 1, 64) != PB_OK)) {
+            free(m->name);
             rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             break;
         }
+        int new_name = ni == nfirst;
         if (hard) {
-            /* the data is the earlier member's */
-            size_t k = 0;
-            while (k < n && strcmp(ms[k].name, hard))
-                k++;
-            if (k == n) {
+            /* the data is the earlier member's, shared, not copied */
+            uint32_t hi;
+            if (!pb_strtab_find(names, hard, strlen(hard), &hi) || hi >= nfirst) {
+                char hn[256];
+                plain_name(hn, sizeof hn, hard);
                 rc = imp_fail(im, err, PB_EPARSE, pb_strbuf_str(&full), 0, 0,
                               "a hard link to \"%s\", which is not a JSON "
                               "member read before it; expected a link to "
-                              "an earlier *.json or *.jsonl member", hard);
+                              "an earlier *.json or *.jsonl member", hn);
                 free(m->name);
                 break;
             }
-            m->d = ms[k].d;
-            m->d.buf = malloc(ms[k].d.len ? ms[k].d.len : 1);
-            if (!m->d.buf) {
-                free(m->name);
-                rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-                break;
-            }
-            if (ms[k].d.len)
-                memcpy(m->d.buf, ms[k].d.buf, ms[k].d.len);
+            const member *k = &ms[first_of[hi]];
+            m->d = k->d;
+            m->own = k->own;
+            m->nested = k->nested;
+            refs[m->own]++;
+            if (new_name)
+                first_of[nfirst++] = n;
             n++;
             continue;
         }
@@ -876,8 +1067,12 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
             free(m->name);
             break;
         }
+        refs[n] = 1;
+        if (new_name)
+            first_of[nfirst++] = n;
         n++;
-        if (!plain && (rc = unpack_member(im, m, pb_strbuf_str(&full), err)) != PB_OK)
+        if (!plain && !nested &&
+            (rc = unpack_member(im, m, pb_strbuf_str(&full), err)) != PB_OK)
             break;
     }
     if (rc == PB_OK && r != ARCHIVE_EOF)
@@ -893,9 +1088,9 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
     /* a zip cut inside its central directory (after its last member):
      * libarchive's streaming reader stops where that directory starts */
     int zc;
-    if (rc == PB_OK && r == ARCHIVE_EOF && src &&
+    if (rc == PB_OK && r == ARCHIVE_EOF && (src || mem) &&
         (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
-        (zc = zip_complete(src, a)) != 1)
+        (zc = src ? zip_complete(src, a) : zip_complete_mem(a, mem, memlen)) != 1)
         rc = zc == -2 ? imp_fail(im, err, PB_EINVAL, display, 0, 0,
                                  "a zip archive inside %s compression read from "
                                  "a pipe: its end-of-central-directory record "
@@ -916,6 +1111,22 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
                                "cut short inside or after its list of members, so "
                                "members may be lost; expected a complete archive",
                                last_name);
+    /* the members a zip's streaming reader meets are its local headers;
+     * the central directory is what unzip lists: a member deleted or
+     * replaced by rewriting only the directory (its old data left in
+     * place), or data that is not a member, makes them differ, and the
+     * members read would not be the archive's */
+    if (rc == PB_OK && r == ARCHIVE_EOF && (src || mem) &&
+        (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP &&
+        eocd_entries >= 0 && eocd_entries != nentries)
+        rc = imp_fail(im, err, PB_EPARSE, display, 0, 0,
+                      "the zip archive's central directory lists %ld member%s, but "
+                      "%ld member%s were found in its data (members deleted or "
+                      "replaced without the archive being rewritten?); expected "
+                      "an archive whose members are the ones it lists (e.g. "
+                      "rewritten by zip -FF, or unpacked and packed again)",
+                      eocd_entries, eocd_entries == 1 ? "" : "s", nentries,
+                      nentries == 1 ? "" : "s");
     if (rc == PB_OK && r == ARCHIVE_EOF && src)
         rc = drain_gz(im, src, display, last_name, err);
     if (rc == PB_OK && !n)
@@ -926,19 +1137,67 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
         pb_sort(ms, n, sizeof *ms, cmp_member);
     for (size_t i = 0; i < n; i++) {
         if (rc == PB_OK) {
-            pb_strbuf_reset(&full);
-            if (pb_strbuf_printf(&full, "%s:%s", display, ms[i].name) != PB_OK)
+            if (member_label(&full, display, ms[i].name) != PB_OK)
                 rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-            else
+            else if (ms[i].nested)
+                rc = read_nested(im, &ms[i], pb_strbuf_str(&full), depth, t, err);
+            else {
                 rc = parse_named(im, pb_strbuf_str(&full), &ms[i].d, err);
-            t->files++;
+                t->files++;
+            }
         }
         free(ms[i].name);
-        free(ms[i].d.buf); /* each member's text is freed once parsed */
+        /* each buffer is freed once the last member sharing it is parsed */
+        if (refs[ms[i].own]-- == 1)
+            free(ms[i].d.buf);
     }
     free(ms);
+    free(refs);
+    free(first_of);
+    pb_strtab_close(names);
     pb_strbuf_free(&full);
     t->archives++;
+    return rc;
+}
+
+/* An archive reader opened on a file (src) or on memory (mem[0..memlen),
+ * an archive inside an archive): its first entry decides what it is --
+ * plain or compressed JSON (the raw format), a tar or zip archive, or
+ * nothing. */
+static int read_opened(imp_importer *im, struct archive *a, source *src,
+                       const unsigned char *mem, size_t memlen,
+                       const char *display, int depth, tally *t, pb_error *err)
+{
+    static const doc empty = {NULL, 0, 0, 0};
+    struct archive_entry *e = NULL;
+    int r = archive_read_next_header(a, &e);
+    int rc;
+    if (r == ARCHIVE_EOF && archive_filter_bytes(a, -1) > 0) {
+        /* bytes, but no member: a tar end marker (NUL bytes) */
+        rc = imp_fail(im, err, PB_EPARSE, display, 1, 1,
+                      "found only NUL bytes (read as %s: an empty archive); "
+                      "expected a JSON document or a tar archive of them",
+                      archive_format_name(a) ? archive_format_name(a) : "tar");
+    } else if (r == ARCHIVE_EOF) {
+        /* nothing at all: an empty document */
+        rc = parse_named(im, display, &empty, err);
+        t->files++;
+    } else if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+        rc = read_fail(im, a, display, "a damaged file, or not in a known "
+                                       "compression or archive format", err);
+    } else if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
+        doc d;
+        rc = read_entry(im, a, display, 0, 1, &d, err);
+        if (rc == PB_OK && src && (rc = drain_gz(im, src, display, NULL, err)) != PB_OK)
+            free(d.buf);
+        else if (rc == PB_OK) {
+            rc = parse_named(im, display, &d, err);
+            free(d.buf);
+            t->files++;
+        }
+    } else {
+        rc = read_tar(im, a, src, mem, memlen, e, display, depth, t, err);
+    }
     return rc;
 }
 
@@ -1015,35 +1274,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
         source_close(a, src, fd, is_stdin);
         return rc;
     }
-    struct archive_entry *e = NULL;
-    r = archive_read_next_header(a, &e);
-    int rc;
-    if (r == ARCHIVE_EOF && archive_filter_bytes(a, -1) > 0) {
-        /* bytes, but no member: a tar end marker (NUL bytes) */
-        rc = imp_fail(im, err, PB_EPARSE, display, 1, 1,
-                      "found only NUL bytes (read as %s: an empty archive); "
-                      "expected a JSON document or a tar archive of them",
-                      archive_format_name(a) ? archive_format_name(a) : "tar");
-    } else if (r == ARCHIVE_EOF) {
-        /* nothing at all: an empty document */
-        rc = parse_named(im, display, &empty, err);
-        t->files++;
-    } else if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-        rc = read_fail(im, a, display, "a damaged file, or not in a known "
-                                       "compression or archive format", err);
-    } else if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
-        doc d;
-        rc = read_entry(im, a, display, 0, 1, &d, err);
-        if (rc == PB_OK && (rc = drain_gz(im, src, display, NULL, err)) != PB_OK)
-            free(d.buf);
-        else if (rc == PB_OK) {
-            rc = parse_named(im, display, &d, err);
-            free(d.buf);
-            t->files++;
-        }
-    } else {
-        rc = read_tar(im, a, src, e, display, t, err);
-    }
+    int rc = read_opened(im, a, src, NULL, 0, display, 0, t, err);
     source_close(a, src, fd, is_stdin);
     return rc;
 }

@@ -893,6 +893,7 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 c->st.no_request_id++;
                 continue;
             }
+            pb_ns call_ts = 0;
             for (int w = 0; w < 2 && rc == PB_OK; w++) {
                 const lmsg *x = w ? s : q;
                 const hmsg *h = w ? sh : qh;
@@ -923,6 +924,12 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 } else if (x->snd && !x->wire) {
                     c->st.one_sided++;
                 }
+                /* one clock (a packet capture): a response stamped
+                 * before its request cannot be; counted and said */
+                if (!w)
+                    call_ts = m.ts;
+                else if (c->st.pcap && m.ts < call_ts)
+                    c->back_pairs++;
                 char cid[340];
                 int cl2 = snprintf(cid, sizeof cid, "%.300s/%zu", lbuf,
                                    qh->sid ? (size_t)qh->sid : k + 1);
@@ -1093,6 +1100,22 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          c->frag_msg, (unsigned long long)c->frag4,
                          (unsigned long long)c->frag6, c->frag_first,
                          (unsigned long long)c->frag_joined);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->back_pkts || c->back_pairs) { /* only when met */
+        pb_strbuf_reset(&mb);
+        char by[PB_SECONDS_BUF];
+        pb_seconds_format(c->back_max, by);
+        pb_strbuf_printf(&mb, "capture: backward %s: %llu of %llu packets were stamped "
+                              "before the packet before them (first: packet %ld; %s s "
+                              "back at most) and %llu responses before their requests: "
+                              "the capture's clock stepped back or files were merged out "
+                              "of time order; messages keep their stamps (sort the capture "
+                              "by time, e.g. reordercap, or capture again)",
+                         c->back_pkts ? c->back_msg : "(packets in order)",
+                         (unsigned long long)c->back_pkts,
+                         (unsigned long long)c->snap_pkts, c->back_first, by,
+                         (unsigned long long)c->back_pairs);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
     if (c->pcap_error) {

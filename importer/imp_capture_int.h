@@ -159,6 +159,17 @@ typedef struct cap {
      * with -q) */
     uint64_t hdr_over;
     pb_ns hdr_over_first;
+    /* packet captures (one clock): packets stamped before the packet
+     * before them in their file (back_pkts; back_max the largest step
+     * back, back_first the first such packet, back_msg its file) and
+     * pairs whose response is stamped before its request (back_pairs):
+     * a clock stepped back, or files merged out of time order; messages
+     * keep their stamps, and a meta line "capture: backward ..." (said
+     * even with -q) says how many */
+    uint64_t back_pkts, back_pairs;
+    pb_ns back_max;
+    long back_first;
+    char back_msg[400];
 } cap;
 
 /* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */

@@ -14,6 +14,7 @@
 
 #include <arpa/inet.h>
 #include <pcap/pcap.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,6 +178,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
     const u_char *d;
     int r, rc = PB_OK;
     long pkt = 0;
+    pb_ns last_ts = 0;
     size_t ngif = 0;
     while (rc == PB_OK) {
         if (ng) {
@@ -203,14 +205,21 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             snprintf(c->subns_msg, sizeof c->subns_msg, "%s (interface %zu: %llu "
                      "units a second)", path, ngif, (unsigned long long)units);
         }
+        /* a pcap file's seconds are an unsigned 32-bit field (stamps to
+         * 2106), which libpcap hands on as a signed one: a capture made
+         * after January 2038 read as before 1970 (refused as "out of
+         * range"); read as the format defines it */
+        long long sec = (long long)h->ts.tv_sec;
+        if (p && pcap_major_version(p) == 2 && sec < 0 && sec >= INT32_MIN)
+            sec += 4294967296LL;
         /* a time past what the trace holds (a pcapng time stamp, its
          * resolution or offset wrong): before, the nanoseconds overflowed
          * (undefined behaviour; a negative time written) */
-        if (h->ts.tv_sec < 0 || (long long)h->ts.tv_sec > PCAP_MAX_SEC) {
+        if (sec < 0 || sec > PCAP_MAX_SEC) {
             rc = pb_error_set(err, PB_ERANGE, path, 0, 0,
                               "packet %ld: time stamp %lld s is out of range; expected "
                               "seconds from 0 to %lld (a pcapng time stamp, if_tsresol or "
-                              "if_tsoffset wrong?)", pkt, (long long)h->ts.tv_sec,
+                              "if_tsoffset wrong?)", pkt, sec,
                               (long long)PCAP_MAX_SEC);
             break;
         }
@@ -227,6 +236,18 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         }
         c->st.events++;
         c->snap_pkts++;
+        /* one clock: a stamp before the one before it is a clock that
+         * stepped back or a merge out of order (said: capture: backward) */
+        pb_ns ts = (pb_ns)sec * 1000000000LL + (pb_ns)h->ts.tv_usec;
+        if (pkt > 1 && ts < last_ts) {
+            if (!c->back_pkts++) {
+                c->back_first = pkt;
+                snprintf(c->back_msg, sizeof c->back_msg, "%s", path);
+            }
+            if (last_ts - ts > c->back_max)
+                c->back_max = last_ts - ts;
+        }
+        last_ts = ts;
         if (h->caplen < h->len) {
             /* cut by the snapshot length: the lost bytes are a gap of the
              * stream (sizes and times still come from the IP lengths);
@@ -421,7 +442,6 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             f->dir = c->conns[conn].client == src ? CAP_C2S : CAP_S2C;
             f->have_seq = 0;
         }
-        pb_ns ts = (pb_ns)h->ts.tv_sec * 1000000000LL + (pb_ns)h->ts.tv_usec;
         if (syn) {
             f->next = seq + 1;
             f->have_seq = 1;

@@ -462,6 +462,20 @@ static void header(rd *r)
             ok = 0;
         if (!ok) {
             const char *h = r->nf == 1 ? fld(r, 0) : "";
+            /* a pathbench message trace (importtrace's own output, left in
+             * the folder it read, or a trace given to the wrong program):
+             * said as what it is, not as a span table of other columns */
+            if (!strncmp(r->nf ? fld(r, 0) : "", "# generator=", 12) ||
+                (find_col(r, "id") >= 0 && find_col(r, "ts") >= 0 &&
+                 find_col(r, "src") >= 0 && find_col(r, "type") >= 0)) {
+                fail(r, PB_EPARSE, 0,
+                     "a pathbench message trace (the output of importtrace, "
+                     "maketrace or sniffer: \"%.40s\"), not a span table; "
+                     "expected spans (a trace is read by infer and score as it "
+                     "is; an output written into the folder being imported is "
+                     "read back by the next import)", fld(r, 0));
+                return;
+            }
             fail(r, PB_EPARSE, 0,
                  "a CSV header that is not Nezha's span layout "
                  "(TraceID,SpanID,ParentID,PodName,OperationName,"

@@ -113,6 +113,8 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
                     t->meta[i] + (t->meta[i][9] == 's' ? 17 : 19));
         else if (!strncmp(t->meta[i], "capture: subns ", 15))
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 15);
+        else if (!strncmp(t->meta[i], "capture: backward ", 18))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 18);
         else if (!strncmp(t->meta[i], "capture: headers: ", 18) && quiet)
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 18);
     if (!quiet) {
