@@ -728,6 +728,9 @@ typedef struct joint_params {
                            verdict only when each of its links (20+ calls) lands busy less
                            than the copies predict; 2 (a measurement) only when it does
                            against copies of the held solution too (joint_busyheld.c), 0 */
+    int unp_copy;       /* [unp_copy] in a copy (p.sel_from), the loss rule's second search:
+                           1 on its window at any size, 2 on unp_alt=2's local window, 3 none
+                           (joint_unpcopy.c), 0: as in the real trace */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1172,4 +1172,8 @@ int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
 int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, const pb_ns *srs,
                        const pb_ns *win, double *calls, double *busy);
 
+/* joint_unpcopy.c, unp_copy: its value where p is a copy's (p->sel_from)
+ * running unpaired=1, else 0 */
+int joint_unpc_mode(const joint_params *p);
+
 #endif
