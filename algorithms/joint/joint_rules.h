@@ -1176,4 +1176,10 @@ int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, cons
  * running unpaired=1, else 0 */
 int joint_unpc_mode(const joint_params *p);
 
+/* joint_unpcopy.c, unp_copy: the lossy copy s2 of s (NULL: none) counted in
+ * s->unpc_rec (a hook in joint_selfcal.c's sim_points); the metadata line
+ * where unp_copy is set */
+void joint_unpc_count(joint *s, const joint *s2);
+int joint_unpc_meta(const joint *s, pb_result *res);
+
 #endif

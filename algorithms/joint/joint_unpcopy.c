@@ -21,10 +21,33 @@
  * unpaired=0, after unpaired's choice, whose record stays).  Confidences
  * only: the real trace's search is untouched, so the assignment rows are
  * the same (checked with cmp); the copy's rows, and so the map, move.
+ * Metadata (where unp_copy is set): unp_copy=N copies= changed= window=
+ * whole= (the self-calibration's copies; those whose unpaired choice
+ * changed messages; whose second search ran on a window; on the whole
+ * copy).  One hook in joint_selfcal.c (sim_points: joint_unpc_count).
  */
 #include "joint_int.h"
 
 int joint_unpc_mode(const joint_params *p)
 {
     return p->sel_from && p->unpaired == 1 ? p->unp_copy : 0;
+}
+
+void joint_unpc_count(joint *s, const joint *s2)
+{
+    if (!s2 || s->p.cfr_plain)
+        return; /* not a lossy copy, or conf_ratio_copy's plain one (its counters left out) */
+    s->unpc_rec[0]++;
+    s->unpc_rec[1] += s2->unp_changed > 0;
+    s->unpc_rec[2] += s2->unpw_on == 1;
+    s->unpc_rec[3] += s2->unpw_on >= 2;
+}
+
+int joint_unpc_meta(const joint *s, pb_result *res)
+{
+    if (!s->p.unp_copy)
+        return PB_OK;
+    return pb_result_meta(res, "unp_copy=%d copies=%zu changed=%zu window=%zu whole=%zu",
+                          s->p.unp_copy, s->unpc_rec[0], s->unpc_rec[1], s->unpc_rec[2],
+                          s->unpc_rec[3]);
 }
