@@ -787,7 +787,8 @@ struct joint {
                                copies (metadata) */
     size_t unpc_rec[4];     /* unp_copy (joint_unpcopy.c), on the real trace: its copies,
                                those whose unpaired choice changed messages, whose second
-                               search ran on a window, on the whole copy (metadata) */
+                               search ran on a window, whose window was over unp_win_max
+                               (metadata) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

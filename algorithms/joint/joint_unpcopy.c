@@ -22,9 +22,10 @@
  * only: the real trace's search is untouched, so the assignment rows are
  * the same (checked with cmp); the copy's rows, and so the map, move.
  * Metadata (where unp_copy is set): unp_copy=N copies= changed= window=
- * whole= (the self-calibration's copies; those whose unpaired choice
- * changed messages; whose second search ran on a window; on the whole
- * copy).  One hook in joint_selfcal.c (sim_points: joint_unpc_count).
+ * over_max= (the self-calibration's lossy copies; those whose unpaired
+ * choice changed messages; whose second search ran on a window; whose
+ * window held over unp_win_max of the copy's messages, where the default
+ * searches the whole copy).  One hook in joint_selfcal.c (sim_points: joint_unpc_count).
  */
 #include "joint_int.h"
 
@@ -40,14 +41,15 @@ void joint_unpc_count(joint *s, const joint *s2)
     s->unpc_rec[0]++;
     s->unpc_rec[1] += s2->unp_changed > 0;
     s->unpc_rec[2] += s2->unpw_on == 1;
-    s->unpc_rec[3] += s2->unpw_on >= 2;
+    s->unpc_rec[3] += s2->unpw_on >= 2 ||
+                      (s2->unpw_on == 1 && (double)s2->unpw_msgs > s2->p.unp_win_max * (double)s2->v.n);
 }
 
 int joint_unpc_meta(const joint *s, pb_result *res)
 {
     if (!s->p.unp_copy)
         return PB_OK;
-    return pb_result_meta(res, "unp_copy=%d copies=%zu changed=%zu window=%zu whole=%zu",
+    return pb_result_meta(res, "unp_copy=%d copies=%zu changed=%zu window=%zu over_max=%zu",
                           s->p.unp_copy, s->unpc_rec[0], s->unpc_rec[1], s->unpc_rec[2],
                           s->unpc_rec[3]);
 }
