@@ -740,6 +740,9 @@ typedef struct joint_params {
                            (joint_scwarm.c); default 0: every row */
     const double *scw_share; /* not an option: the real rows' shares while the
                            calibration copies run (joint_selfcal), else NULL */
+    int unp_copy;       /* [unp_copy] in a copy (p.sel_from), the loss rule's second search:
+                           1 on its window at any size, 2 on unp_alt=2's local window, 3 none
+                           (joint_unpcopy.c), 0: as in the real trace */
 } joint_params;
 
 /* The option table over joint_params. */

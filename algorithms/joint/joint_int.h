@@ -785,6 +785,10 @@ struct joint {
     double scw_rec[4];      /* conf_copy_warm: on a copy 1 given, its pairs given, parents
                                given, parents set; on the real trace their sums over its
                                copies (metadata) */
+    size_t unpc_rec[4];     /* unp_copy (joint_unpcopy.c), on the real trace: its copies,
+                               those whose unpaired choice changed messages, whose second
+                               search ran on a window, whose window was over unp_win_max
+                               (metadata) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1312,4 +1312,11 @@ const pb_option joint_options[] = {
      "(a half without a call id) are given their parent, and no pair is given; where no pair was, the copy searches "
      "as at conf_copy_warm=0 (with call ids its search has no re-pairing or swap rounds to "
      "save) (joint_scwarm.c); default 0: every row"},
+    {"unp_copy", PB_OPT_INT, offsetof(joint_params, unp_copy), "0", 0, 3,
+     "confidences only: in a copy of the trace (the self-calibration's, reunp's check), the "
+     "loss rule's second search runs 1: on its window at any size (never the whole copy), "
+     "2: on unp_alt=2's local window (a changed message's own pair widened by its link's "
+     "median pair), 3: not at all (the copy keeps its first search); the real trace's search "
+     "is untouched (joint_unpcopy.c; docs/joint/loss_late.md \"The loss rule's cost: the "
+     "copies' second search (h259)\"); default 0: as in the real trace"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1172,4 +1172,14 @@ int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
 int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, const pb_ns *srs,
                        const pb_ns *win, double *calls, double *busy);
 
+/* joint_unpcopy.c, unp_copy: its value where p is a copy's (p->sel_from)
+ * running unpaired=1, else 0 */
+int joint_unpc_mode(const joint_params *p);
+
+/* joint_unpcopy.c, unp_copy: the lossy copy s2 of s (NULL: none) counted in
+ * s->unpc_rec (a hook in joint_selfcal.c's sim_points); the metadata line
+ * where unp_copy is set */
+void joint_unpc_count(joint *s, const joint *s2);
+int joint_unpc_meta(const joint *s, pb_result *res);
+
 #endif

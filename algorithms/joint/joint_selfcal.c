@@ -893,6 +893,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
             s->sfast_restart = s2->restart; /* conf_copy_start (joint_simfast.c) */
         if (rc == PB_OK)
             joint_scw_count(s, s2); /* conf_copy_warm (joint_scwarm.c) */
+        joint_unpc_count(s, rc == PB_OK && rest ? s2 : NULL); /* unp_copy (joint_unpcopy.c) */
     }
     if (rc == PB_OK) {
         sh2 = malloc(((size_t)s2->npairs + 1) * sizeof *sh2);

@@ -799,7 +799,7 @@ int joint_unpaired_choose(const joint *s, unsigned char **force, joint_unp_rec *
     }
     *recs = r;
     *nrecs = nr;
-    if (*changed)
+    if (*changed && joint_unpc_mode(&s->p) != 3) /* unp_copy=3: none in a copy (joint_unpcopy.c) */
         *force = f;
     else
         free(f);

@@ -288,6 +288,8 @@ void joint_unpp_free(joint *s)
 
 int joint_unpp_meta(const joint *s, pb_result *res)
 {
+    if (joint_unpc_meta(s, res) != PB_OK) /* unp_copy (joint_unpcopy.c) */
+        return PB_ENOMEM;
     if (!s->unpp_on)
         return PB_OK;
     int rc = pb_result_meta(res, "unp_pieces=%u taken=%u of_msgs=%zu output=%s",

@@ -294,9 +294,10 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     unsigned char *in = calloc(n + 1, 1);
     if (!in)
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
-    int rc = uw_window(f, force, in, &nseed, &nwin, params->unp_alt >= 2);
+    int cm = joint_unpc_mode(params); /* unp_copy: in a copy (joint_unpcopy.c) */
+    int rc = uw_window(f, force, in, &nseed, &nwin, params->unp_alt >= 2 || cm == 2);
     if (rc != PB_OK || !nseed ||
-        ((double)nwin > params->unp_win_max * (double)n && !params->unp_alt)) {
+        ((double)nwin > params->unp_win_max * (double)n && !params->unp_alt && !cm)) {
         free(in);
         if (rc != PB_OK)
             return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");

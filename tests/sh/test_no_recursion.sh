@@ -19,6 +19,9 @@ algorithms/convolution/conv_paths.c:process_node   paths stop at CONV_HARD_DEPTH
 algorithms/convolution/convolution.c:sort_by_ts     merge sort: depth log2(messages)
 algorithms/linking/linking.c:explore            one level per try-both decision: at most k <= 24
 importer/imp_archive.c:walk_dir         folders nested at most MAX_DEPTH deep (an error past it)
+importer/imp_archive.c:read_nested      archives inside archives at most NEST_MAX (8) deep (refused past it)
+importer/imp_archive.c:read_opened      as read_nested
+importer/imp_archive.c:read_tar         as read_nested
 importer/imp_json.c:nul_find         one level per JSON nesting of a span element that jansson parsed: at most its JSON_PARSER_MAX_DEPTH (2048; deeper is a parse error)
 maketrace/mt_config.c:parse_stmt        tracelet blocks nest at most 200 deep (parse_stmt checks)
 maketrace/mt_config.c:parse_block       as parse_stmt
