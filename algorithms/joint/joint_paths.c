@@ -120,6 +120,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
     cvp_ctx x;
     memset(&x, 0, sizeof x);
     int rc = PB_OK;
+    /* the metadata text (a line per service and link: 110 MB at 200 k
+     * pairs) to a temporary file, not beside the state (core's
+     * pb_result_spool_meta; without one it stays in memory: the same file) */
+    (void)pb_result_spool_meta(res);
     /* late_trust: held orphans' placements kept only where trusted
      * (joint_latetrust.c); before the paths, which it may change */
     if (joint_lt_decide(s) != PB_OK)
