@@ -1172,4 +1172,11 @@ int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
 int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, const pb_ns *srs,
                        const pb_ns *win, double *calls, double *busy);
 
+/* joint_select.c (h262): joint_select's table (s->sel) is read-only once
+ * made; a holder (select_share's, joint_fitfast.c) takes the same table
+ * (joint_sel_hold returns it, counted) and lets it go with
+ * joint_sel_release (the last one frees it).  NULL-safe. */
+struct joint_sel *joint_sel_hold(struct joint_sel *t);
+void joint_sel_release(struct joint_sel *t);
+
 #endif
