@@ -1178,5 +1178,10 @@ int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, cons
  * joint_sel_release (the last one frees it).  NULL-safe. */
 struct joint_sel *joint_sel_hold(struct joint_sel *t);
 void joint_sel_release(struct joint_sel *t);
+/* the bytes s's table holds (its entries and index; 0 without one), its
+ * entries (*entries: the services with callers) and holders (*holders:
+ * the searches and select_share's holder sharing it); a debug count for
+ * tests/unit/test_joint_selshape.c */
+size_t joint_select_bytes(const joint *s, uint32_t *entries, uint32_t *holders);
 
 #endif

@@ -116,6 +116,16 @@ struct joint_sel *joint_sel_hold(struct joint_sel *t)
     return t;
 }
 
+size_t joint_select_bytes(const joint *s, uint32_t *entries, uint32_t *holders)
+{
+    const struct joint_sel *t = s->sel;
+    *entries = t ? t->nc : 0;
+    *holders = t ? t->refs : 0;
+    return t ? sizeof *t + ((size_t)t->nc + 1) * sizeof(struct sel_one) +
+                   ((size_t)t->nn + 1) * sizeof *t->at
+             : 0;
+}
+
 void joint_sel_release(struct joint_sel *t)
 {
     if (!t || --t->refs)
