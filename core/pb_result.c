@@ -424,9 +424,10 @@ int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
         char buf[8192];
         size_t k, left = r->meta_spooled;
         int start = 1;
-        if (fflush(r->meta_spool) != 0 || fseek(r->meta_spool, 0, SEEK_SET) != 0)
+        if (fflush(r->meta_spool) != 0 || ferror(r->meta_spool) ||
+            fseek(r->meta_spool, 0, SEEK_SET) != 0) /* a line that failed to go out */
             return pb_error_set(err, PB_EIO, NULL, 0, 0,
-                                "reading back the spooled metadata failed");
+                                "writing or reading back the spooled metadata failed");
         while (left && (k = fread(buf, 1, left < sizeof buf ? left : sizeof buf,
                                   r->meta_spool)) > 0) {
             for (size_t i = 0; i < k;) {
