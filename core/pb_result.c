@@ -29,6 +29,8 @@ void pb_result_free(pb_result *r)
     free(r->conf);
     if (r->assign_spool)
         fclose(r->assign_spool);
+    if (r->meta_spool)
+        fclose(r->meta_spool);
     pb_strbuf_free(&r->meta);
     pb_strbuf_free(&r->dot);
     pb_strbuf_free(&r->report);
@@ -39,6 +41,52 @@ int pb_result_spool_assign(pb_result *r)
 {
     if (!r->assign_spool && !(r->assign_spool = pb_tmpfile("assign")))
         return PB_EIO;
+    return PB_OK;
+}
+
+/* Append to w the lines of text[0..n) that begin with "warning: " (a line
+ * begins at text's start or after a '\n'), joined by '\n' as meta joins
+ * its lines. */
+static int keep_warnings(pb_strbuf *w, const char *text, size_t n)
+{
+    static const char tag[] = "warning: ";
+    const size_t tl = sizeof tag - 1;
+    int rc = PB_OK;
+    for (size_t i = 0; i < n && rc == PB_OK;) {
+        const char *nl = memchr(text + i, '\n', n - i);
+        size_t l = nl ? (size_t)(nl - (text + i)) : n - i;
+        if (l >= tl && !memcmp(text + i, tag, tl)) {
+            if (w->len)
+                rc = pb_strbuf_putc(w, '\n');
+            if (rc == PB_OK)
+                rc = pb_strbuf_append(w, text + i, l);
+        }
+        i += l + 1;
+    }
+    return rc;
+}
+
+int pb_result_spool_meta(pb_result *r)
+{
+    if (r->meta_spool)
+        return PB_OK;
+    FILE *f = pb_tmpfile("meta");
+    if (!f)
+        return PB_EIO;
+    if (r->meta.len && fwrite(r->meta.s, 1, r->meta.len, f) != r->meta.len) {
+        fclose(f);
+        return PB_EIO;
+    }
+    pb_strbuf w = {0};
+    if (keep_warnings(&w, pb_strbuf_str(&r->meta), r->meta.len) != PB_OK) {
+        pb_strbuf_free(&w);
+        fclose(f);
+        return PB_ENOMEM;
+    }
+    r->meta_spooled = r->meta.len;
+    pb_strbuf_free(&r->meta);
+    r->meta = w;
+    r->meta_spool = f;
     return PB_OK;
 }
 
@@ -168,10 +216,22 @@ int pb_result_meta(pb_result *r, const char *fmt, ...)
         va_end(ap);
     }
     int rc = PB_OK;
-    if (r->meta.len)
-        rc = pb_strbuf_putc(&r->meta, '\n');
-    if (rc == PB_OK)
-        rc = pb_strbuf_puts(&r->meta, line);
+    if (r->meta_spool) {
+        /* the bytes meta would get, to the file; its warnings kept */
+        size_t l = strlen(line), sep = r->meta_spooled ? 1 : 0;
+        if ((sep && fputc('\n', r->meta_spool) == EOF) ||
+            fwrite(line, 1, l, r->meta_spool) != l)
+            rc = PB_EIO;
+        else
+            r->meta_spooled += sep + l;
+        if (rc == PB_OK)
+            rc = keep_warnings(&r->meta, line, l);
+    } else {
+        if (r->meta.len)
+            rc = pb_strbuf_putc(&r->meta, '\n');
+        if (rc == PB_OK)
+            rc = pb_strbuf_puts(&r->meta, line);
+    }
     if (line != buf)
         free(line);
     return rc;
@@ -358,7 +418,35 @@ int pb_result_write(FILE *fp, pb_result *r, const char *const *head,
     fprintf(fp, "# pathbench-result 1\n");
     for (size_t i = 0; i < nhead; i++)
         fprintf(fp, "# %s\n", head[i]);
-    if (r->meta.len) {
+    if (r->meta_spool) {
+        /* the spooled text, each line as below: "# " before it, '\n' after
+         * (a last line without '\n' gets one, an empty last one nothing) */
+        char buf[8192];
+        size_t k, left = r->meta_spooled;
+        int start = 1;
+        if (fflush(r->meta_spool) != 0 || ferror(r->meta_spool) ||
+            fseek(r->meta_spool, 0, SEEK_SET) != 0) /* a line that failed to go out */
+            return pb_error_set(err, PB_EIO, NULL, 0, 0,
+                                "writing or reading back the spooled metadata failed");
+        while (left && (k = fread(buf, 1, left < sizeof buf ? left : sizeof buf,
+                                  r->meta_spool)) > 0) {
+            for (size_t i = 0; i < k;) {
+                if (start)
+                    fputs("# ", fp);
+                const char *nl = memchr(buf + i, '\n', k - i);
+                size_t l = nl ? (size_t)(nl - (buf + i)) + 1 : k - i;
+                fwrite(buf + i, 1, l, fp);
+                start = nl != NULL;
+                i += l;
+            }
+            left -= k;
+        }
+        if (!start)
+            fputc('\n', fp);
+        if (left)
+            return pb_error_set(err, PB_EIO, NULL, 0, 0,
+                                "the spooled metadata is %zu bytes short", left);
+    } else if (r->meta.len) {
         const char *s = pb_strbuf_str(&r->meta);
         while (*s) {
             const char *nl = strchr(s, '\n');

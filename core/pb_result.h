@@ -71,7 +71,8 @@ typedef struct pb_result {
     pb_rank_by rank_by;  /* how the writer ranks patterns */
     pb_assign *assign;   /* owned; may be empty */
     size_t nassign, assign_cap;
-    pb_strbuf meta;      /* extra metadata, "key=value" lines joined by '\n' */
+    pb_strbuf meta;      /* extra metadata, "key=value" lines joined by '\n'
+                            (with meta_spool: only the "warning: " lines) */
     pb_strbuf dot;       /* optional Graphviz text */
     pb_strbuf report;    /* optional human-readable text (e.g. Figure 9) */
     int skip_assign;     /* set by the caller when the assignment table will
@@ -95,6 +96,11 @@ typedef struct pb_result {
                               confidence is below it into an abstention
                               (the algorithm's -s min_confidence) */
     size_t nabstain;     /* abstentions among the nassign rows */
+    FILE *meta_spool;    /* owned, or NULL: with pb_result_spool_meta the
+                            metadata text goes to this temporary file (the
+                            bytes `meta` would hold, in the order added)
+                            and `meta` keeps only its "warning: " lines */
+    size_t meta_spooled; /* bytes written to meta_spool */
 } pb_result;
 
 /* Initialize an empty result (allocates the pattern table).  Returns PB_OK
@@ -106,6 +112,17 @@ int pb_result_init(pb_result *r, const char *algo, const char *view);
  * (sliding-window nesting).  pb_result_write reads it back.  Returns PB_OK
  * or PB_EIO (no temporary file). */
 int pb_result_spool_assign(pb_result *r);
+
+/* Keep the metadata text in a temporary file from now on (the lines
+ * already added move there first): an algorithm whose metadata grows with
+ * the trace (a line per service or link) then does not hold it in memory
+ * beside its own state.  pb_result_write copies it back, the same lines in
+ * the same order.  From then on r->meta holds only the metadata's lines
+ * that begin with "warning: " (pb_result_warn's, for the caller to show),
+ * joined by '\n' as before.  Calling it again does nothing.  Returns PB_OK,
+ * or PB_EIO (no temporary file: the text stays in memory, nothing else
+ * changes) or PB_ENOMEM. */
+int pb_result_spool_meta(pb_result *r);
 
 /* Free everything the result owns.  NULL-safe; safe after a failed init. */
 void pb_result_free(pb_result *r);
@@ -136,7 +153,8 @@ int pb_result_assign_link(pb_result *r, uint64_t msg_id, uint64_t instance,
  * [0, 1]). */
 int pb_result_abstain(pb_result *r, uint64_t msg_id, double confidence);
 
-/* Append one "key=value" metadata line (printf-style). */
+/* Append one "key=value" metadata line (printf-style).  Returns PB_OK,
+ * PB_ENOMEM, or PB_EIO (writing the spool of pb_result_spool_meta). */
 int pb_result_meta(pb_result *r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

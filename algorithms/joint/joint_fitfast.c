@@ -268,7 +268,8 @@ struct joint_selshare {
     int set;                  /* a choice is held */
     uint64_t fp[2];           /* its fingerprint */
     uint32_t nn, fits;        /* services; joint_fit calls it made */
-    void *sel;                /* nn + 1 entries of sel_size bytes */
+    struct joint_sel *sel;    /* the chosen table, held (joint_sel_hold: one table,
+                                 not a copy; entries of sel_size bytes) */
     size_t sel_size;
     unsigned char *cnt_flat, *corr_svc, *dens, *cnts; /* nn + 1 each */
     size_t hits;              /* times it was taken */
@@ -309,7 +310,7 @@ void joint_selshare_free(joint_selshare *c)
         return;
     joint_pshare_free(c->pairs);
     joint_bufshare_release(c->park);
-    free(c->sel);
+    joint_sel_release(c->sel);
     free(c->cnt_flat);
     free(c->corr_svc);
     free(c->dens);
@@ -372,22 +373,19 @@ int joint_selshare_take(joint *s, size_t sel_size, uint64_t h[2], unsigned char 
     if (h[0] != c->fp[0] || h[1] != c->fp[1])
         return 0;
     size_t nn = (size_t)s->nnodes + 1;
-    void *sel = malloc(nn * sel_size);
     unsigned char *cf = malloc(nn), *cs = malloc(nn), *d = malloc(nn), *p = malloc(nn);
-    if (!sel || !cf || !cs || !d || !p) {
-        free(sel);
+    if (!cf || !cs || !d || !p) {
         free(cf);
         free(cs);
         free(d);
         free(p);
         return -1;
     }
-    memcpy(sel, c->sel, nn * sel_size);
     memcpy(cf, c->cnt_flat, nn);
     memcpy(cs, c->corr_svc, nn);
     memcpy(d, c->dens, nn);
     memcpy(p, c->cnts, nn);
-    s->sel = sel;
+    s->sel = joint_sel_hold(c->sel); /* read-only once made: shared */
     s->cnt_flat = cf;
     s->corr_svc = cs;
     *dens = d;
@@ -404,14 +402,13 @@ int joint_selshare_put(joint *s, size_t sel_size, const uint64_t h[2],
     if (!c || c->set || !s->p.select_share)
         return PB_OK;
     size_t nn = (size_t)s->nnodes + 1;
-    c->sel = malloc(nn * sel_size);
     c->cnt_flat = malloc(nn);
     c->corr_svc = malloc(nn);
     c->dens = malloc(nn);
     c->cnts = malloc(nn);
-    if (!c->sel || !c->cnt_flat || !c->corr_svc || !c->dens || !c->cnts)
+    if (!s->sel || !c->cnt_flat || !c->corr_svc || !c->dens || !c->cnts)
         return PB_OK; /* nothing held: the second search fits again */
-    memcpy(c->sel, s->sel, nn * sel_size);
+    c->sel = joint_sel_hold(s->sel); /* read-only from here on: shared */
     memcpy(c->cnt_flat, s->cnt_flat, nn);
     memcpy(c->corr_svc, s->corr_svc, nn);
     memcpy(c->dens, dens, nn);

@@ -120,6 +120,10 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
     cvp_ctx x;
     memset(&x, 0, sizeof x);
     int rc = PB_OK;
+    /* the metadata text (a line per service and link: 110 MB at 200 k
+     * pairs) to a temporary file, not beside the state (core's
+     * pb_result_spool_meta; without one it stays in memory: the same file) */
+    (void)pb_result_spool_meta(res);
     /* late_trust: held orphans' placements kept only where trusted
      * (joint_latetrust.c); before the paths, which it may change */
     if (joint_lt_decide(s) != PB_OK)
@@ -144,11 +148,23 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         /* the search's scratch let go before the confidence, and the
          * causes' call and return rows freed before it (joint_shed.c) */
         joint_shed_search(s);
-        uint32_t *pmsg = malloc((s->v.n ? s->v.n : 1) * sizeof *pmsg);
-        uint32_t *call = malloc(((size_t)s->npairs + 1) * sizeof *call);
-        uint32_t *ret = malloc(((size_t)s->npairs + 1) * sizeof *ret);
-        double *conf = NULL;
-        rc = pmsg && call && ret ? PB_OK : PB_ENOMEM;
+        uint32_t *pmsg = NULL, *call = NULL, *ret = NULL;
+        double *conf = malloc(((size_t)s->npairs + 1) * sizeof *conf);
+        rc = conf ? PB_OK : PB_ENOMEM;
+        if (rc == PB_OK) /* late_trust's where it computed them (joint_cftick.c) */
+            rc = joint_cf_final_conf(s, conf);
+        if (rc == PB_OK) /* conf_late_hidden (joint_cfhidden.c) */
+            rc = joint_cf_hidden(s, conf, res);
+        joint_shed_memo(s); /* the fits are over (joint_shed.c) */
+        /* each message's cause, after the confidence (the peak of the 2 M
+         * row: a row a message less there, h262); the confidence reads
+         * the pairs and parents, never changes them */
+        if (rc == PB_OK) {
+            pmsg = malloc((s->v.n ? s->v.n : 1) * sizeof *pmsg);
+            call = malloc(((size_t)s->npairs + 1) * sizeof *call);
+            ret = malloc(((size_t)s->npairs + 1) * sizeof *ret);
+            rc = pmsg && call && ret ? PB_OK : PB_ENOMEM;
+        }
         for (uint32_t q = 0; rc == PB_OK && q < s->npairs; q++) {
             call[q] = s->pr[q].call == NONE ? CVP_NONE : s->pr[q].call;
             ret[q] = s->pr[q].ret == NONE ? CVP_NONE : s->pr[q].ret;
@@ -158,13 +174,6 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         free(call);
         free(ret);
         call = ret = NULL;
-        if (rc == PB_OK && !(conf = malloc(((size_t)s->npairs + 1) * sizeof *conf)))
-            rc = PB_ENOMEM;
-        if (rc == PB_OK) /* late_trust's where it computed them (joint_cftick.c) */
-            rc = joint_cf_final_conf(s, conf);
-        if (rc == PB_OK) /* conf_late_hidden (joint_cfhidden.c) */
-            rc = joint_cf_hidden(s, conf, res);
-        joint_shed_memo(s); /* the fits are over (joint_shed.c) */
         if (rc == PB_OK) {
             res->min_confidence = s->p.min_confidence;
             rc = cvp_assign_links(&x, res, s->v.msgs, s->v.n, s->pair_of_msg, inst, pmsg,

@@ -1181,5 +1181,16 @@ int joint_unpc_mode(const joint_params *p);
  * where unp_copy is set */
 void joint_unpc_count(joint *s, const joint *s2);
 int joint_unpc_meta(const joint *s, pb_result *res);
+/* joint_select.c (h262): joint_select's table (s->sel) is read-only once
+ * made; a holder (select_share's, joint_fitfast.c) takes the same table
+ * (joint_sel_hold returns it, counted) and lets it go with
+ * joint_sel_release (the last one frees it).  NULL-safe. */
+struct joint_sel *joint_sel_hold(struct joint_sel *t);
+void joint_sel_release(struct joint_sel *t);
+/* the bytes s's table holds (its entries and index; 0 without one), its
+ * entries (*entries: the services with callers) and holders (*holders:
+ * the searches and select_share's holder sharing it); a debug count for
+ * tests/unit/test_joint_selshape.c */
+size_t joint_select_bytes(const joint *s, uint32_t *entries, uint32_t *holders);
 
 #endif

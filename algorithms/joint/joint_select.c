@@ -43,7 +43,7 @@
 #define NONE JOINT_NONE
 
 /* per service: held-out sums (n, sum, sum of squares) of each gain */
-struct joint_sel {
+struct sel_one {
     uint32_t callers;  /* incoming links */
     double n;          /* held-out requests */
     double g[5];       /* sums: 0 pooled - keyed delays, 1 pooled - keyed counts, 2 counts
@@ -54,6 +54,85 @@ struct joint_sel {
     double x[3];       /* durations, exchange test: pairs, sum, sum of squares */
     unsigned char pooled, cpooled, counts, durations, tested;
 };
+
+/* The table (s->sel): an entry for each service with callers only -- no
+ * other is read (the metadata lists those, a request's callee has one),
+ * and on a trace of many nodes most may have none (h262: 104 bytes for
+ * every node were 42 MB at 200 k pairs).  A service without callers keeps
+ * the defaults (caller keyed, counts and durations as s->cnt_flat and
+ * s->corr_svc say).  Read-only once joint_select has made it, so the
+ * searches sharing a choice (select_share, joint_fitfast.c) hold the one
+ * table, counted, not copies of it. */
+struct joint_sel {
+    uint32_t refs;     /* holders (joint_sel_hold / joint_sel_release) */
+    uint32_t nn, nc;   /* services, entries */
+    uint32_t *at;      /* nn + 1: service b's entry, or NONE */
+    struct sel_one one[]; /* nc + 1 */
+};
+
+/* an empty table for s's services: the entries of those with callers,
+ * their callers counted; NULL out of memory */
+static struct joint_sel *sel_make(const joint *s)
+{
+    uint32_t nn = s->nnodes, nc = 0;
+    uint32_t *at = calloc((size_t)nn + 1, sizeof *at);
+    if (!at)
+        return NULL;
+    for (uint32_t e = 0; e < s->nlinks; e++)
+        at[s->link_dst[e]]++;
+    for (uint32_t b = 0; b < nn; b++)
+        nc += at[b] > 0;
+    struct joint_sel *t = calloc(1, sizeof *t + ((size_t)nc + 1) * sizeof(struct sel_one));
+    if (!t) {
+        free(at);
+        return NULL;
+    }
+    t->refs = 1;
+    t->nn = nn;
+    t->nc = nc;
+    t->at = at;
+    nc = 0;
+    for (uint32_t b = 0; b < nn; b++) {
+        if (at[b]) {
+            t->one[nc].callers = at[b];
+            at[b] = nc++;
+        } else
+            at[b] = NONE;
+    }
+    at[nn] = NONE;
+    return t;
+}
+
+/* service b's entry, NULL when it has none (no callers) */
+static inline struct sel_one *sel_of(const struct joint_sel *t, uint32_t b)
+{
+    return t && b < t->nn && t->at[b] != NONE ? (struct sel_one *)&t->one[t->at[b]] : NULL;
+}
+
+struct joint_sel *joint_sel_hold(struct joint_sel *t)
+{
+    if (t)
+        t->refs++;
+    return t;
+}
+
+size_t joint_select_bytes(const joint *s, uint32_t *entries, uint32_t *holders)
+{
+    const struct joint_sel *t = s->sel;
+    *entries = t ? t->nc : 0;
+    *holders = t ? t->refs : 0;
+    return t ? sizeof *t + ((size_t)t->nc + 1) * sizeof(struct sel_one) +
+                   ((size_t)t->nn + 1) * sizeof *t->at
+             : 0;
+}
+
+void joint_sel_release(struct joint_sel *t)
+{
+    if (!t || --t->refs)
+        return;
+    free(t->at);
+    free(t);
+}
 
 /* sort the calls k[0..n) by call time (insertion sort: n is small) */
 static void sort_calls(const joint *s, uint32_t *k, uint32_t n)
@@ -306,22 +385,22 @@ static int take_real(joint *s, int *rc)
     for (uint32_t p = 0; p < n; p++)
         nfree += s->free_ret[p];
     int corr_default = nfree && s->p.corr;
-    s->sel = calloc((size_t)nn + 1, sizeof *s->sel);
+    s->sel = sel_make(s);
     s->cnt_flat = calloc((size_t)nn + 1, 1);
     s->corr_svc = calloc((size_t)nn + 1, 1);
     unsigned char *dp = calloc((size_t)nn + 1, 1), *cp = calloc((size_t)nn + 1, 1);
     *rc = s->sel && s->cnt_flat && s->corr_svc && dp && cp ? PB_OK : PB_ENOMEM;
-    for (uint32_t e = 0; *rc == PB_OK && e < s->nlinks; e++)
-        s->sel[s->link_dst[e]].callers++;
     for (uint32_t b = 0; *rc == PB_OK && b < nn; b++) {
-        struct joint_sel *x = &s->sel[b];
+        struct sel_one none = {0}, *x = sel_of(s->sel, b);
+        if (!x) /* no callers: the same choices, not kept */
+            x = &none;
         x->counts = 1;
         x->durations = (unsigned char)corr_default;
         const char *nm = pb_strtab_str(s->v.nodes, b);
         uint32_t rb;
+        const struct sel_one *y = NULL;
         if (nm && pb_strtab_find(r->v.nodes, nm, strlen(nm), &rb) && rb < r->nnodes &&
-            r->sel[rb].tested) {
-            const struct joint_sel *y = &r->sel[rb];
+            (y = sel_of(r->sel, rb)) && y->tested) {
             int pool = x->callers > 1 && !s->allowed;
             x->pooled = (unsigned char)(pool && y->pooled);
             x->cpooled = (unsigned char)(pool && y->cpooled);
@@ -360,7 +439,7 @@ int joint_select(joint *s)
     }
     {
         unsigned char *sd = NULL, *sc = NULL;
-        int hit = joint_selshare_take(s, sizeof *s->sel, fp, &sd, &sc, &sfits);
+        int hit = joint_selshare_take(s, sizeof(struct sel_one), fp, &sd, &sc, &sfits);
         if (hit < 0)
             return PB_ENOMEM;
         if (hit) {
@@ -383,7 +462,7 @@ int joint_select(joint *s)
     for (uint32_t p = 0; p < n; p++)
         nfree += s->free_ret[p];
     int corr_default = nfree && s->p.corr;
-    s->sel = calloc((size_t)nn + 1, sizeof *s->sel);
+    s->sel = sel_make(s);
     s->cnt_flat = calloc((size_t)nn + 1, 1);
     s->corr_svc = calloc((size_t)nn + 1, 1);
     unsigned char *pool = calloc((size_t)nn + 1, 1), *only = malloc((size_t)n + 1);
@@ -399,15 +478,16 @@ int joint_select(joint *s)
                      last && cfa ? PB_OK : PB_ENOMEM;
     if (rc != PB_OK)
         goto done;
-    for (uint32_t e = 0; e < s->nlinks; e++)
-        s->sel[s->link_dst[e]].callers++;
     for (uint32_t b = 0; b < nn; b++) {
-        s->sel[b].counts = 1;
-        s->sel[b].durations = (unsigned char)corr_default;
+        struct sel_one *x = sel_of(s->sel, b);
+        if (x) {
+            x->counts = 1;
+            x->durations = (unsigned char)corr_default;
+        }
         s->corr_svc[b] = (unsigned char)corr_default;
         /* pooling needs the direct key tables' layout per service alike:
          * always; the call graph's allowed cells are per caller: keyed */
-        pool[b] = s->sel[b].callers > 1 && !s->allowed;
+        pool[b] = x && x->callers > 1 && !s->allowed;
     }
     /* the requests paired beyond doubt (by call id, or without call ids
      * alone on their link while they lasted: joint_corr_init's rule),
@@ -421,7 +501,7 @@ int joint_select(joint *s)
         /* alternate per incoming link: each caller's requests fall in
          * both folds whatever the order in which the callers take turns */
         fold[q] = (unsigned char)(cnt[s->pr[q].link]++ & 1);
-        s->sel[s->pr[q].callee].n++;
+        sel_of(s->sel, s->pr[q].callee)->n++; /* a callee: it has callers */
     }
     /* two fits per fold: every service keyed, every service of several
      * callers pooled; the duration term fitted in both (from the fold's
@@ -450,7 +530,7 @@ int joint_select(joint *s)
                     if (last[e] != NONE)
                         rc = exchange_gain(s, last[e], q, &xbuf, &xcap, &gx, &ok);
                     if (ok) {
-                        double *xs = s->sel[s->pr[q].callee].x;
+                        double *xs = sel_of(s->sel, s->pr[q].callee)->x;
                         xs[0]++;
                         xs[1] += gx;
                         xs[2] += gx * gx;
@@ -474,7 +554,7 @@ int joint_select(joint *s)
     for (uint32_t q = 0; q < n; q++) {
         if (fold[q] == 2)
             continue;
-        struct joint_sel *x = &s->sel[s->pr[q].callee];
+        struct sel_one *x = sel_of(s->sel, s->pr[q].callee);
         uint32_t b = s->pr[q].callee, no = s->out_off[b + 1] - s->out_off[b];
         const double *pp = part + 4 * (size_t)q;
         double flat = -(double)no * log(JOINT_KMAX + 1.0);
@@ -491,7 +571,13 @@ int joint_select(joint *s)
         }
     }
     for (uint32_t b = 0; b < nn; b++) {
-        struct joint_sel *x = &s->sel[b];
+        /* no callers: the defaults, through the same tests, not kept */
+        struct sel_one none = {0}, *x = sel_of(s->sel, b);
+        if (!x) {
+            x = &none;
+            x->counts = 1;
+            x->durations = (unsigned char)corr_default;
+        }
         x->tested = x->n > 0;
         /* one choice for the key family: the densities and the counts
          * together (chosen apart, keyed densities with pooled counts lost
@@ -521,12 +607,13 @@ int joint_select(joint *s)
             goto done;
         }
         for (uint32_t b = 0; b < nn; b++) {
-            dp[b] = s->sel[b].pooled;
-            cp[b] = s->sel[b].cpooled;
+            const struct sel_one *x = sel_of(s->sel, b);
+            dp[b] = x ? x->pooled : 0;
+            cp[b] = x ? x->cpooled : 0;
         }
         rc = set_pool(s, dp, cp);
         if (rc == PB_OK)
-            rc = joint_selshare_put(s, sizeof *s->sel, fp, dp, cp, s->fit_gen - gen0);
+            rc = joint_selshare_put(s, sizeof(struct sel_one), fp, dp, cp, s->fit_gen - gen0);
         free(dp);
         free(cp);
     }
@@ -548,7 +635,8 @@ done:
 
 double joint_select_heldout(const joint *s, uint32_t b)
 {
-    return s->sel && b < s->nnodes ? s->sel[b].n : 0;
+    const struct sel_one *x = sel_of(s->sel, b);
+    return x ? x->n : 0;
 }
 
 void joint_select_fit_hook(joint *s)
@@ -589,8 +677,8 @@ void joint_select_meta(const joint *s, pb_result *res)
     pb_sort(byname, s->nnodes, sizeof *byname, cmp_named);
     for (uint32_t i = 0; i < s->nnodes; i++) {
         uint32_t b = byname[i].node;
-        const struct joint_sel *x = &s->sel[b];
-        if (!x->callers)
+        const struct sel_one *x = sel_of(s->sel, b);
+        if (!x || !x->callers)
             continue;
         pb_result_meta(res, "signal_service=%s callers=%u caller=%s counts=%s durations=%s "
                        "heldout_requests=%.0f heldout_nats_caller=%.2f se_caller=%.2f "
@@ -612,7 +700,7 @@ void joint_select_free(joint *s)
     free(s->kein);
     free(s->cnt_off0);
     free(s->pool_nq);
-    free(s->sel);
+    joint_sel_release(s->sel);
     free(s->cnt_flat);
     free(s->corr_svc);
     s->kein = s->cnt_off0 = NULL;
@@ -626,7 +714,14 @@ int joint_signals(const joint *s, const char *name, int out[4], double gain[4])
     uint32_t b;
     if (!s->sel || !pb_strtab_find(s->v.nodes, name, strlen(name), &b) || b >= s->nnodes)
         return PB_EINVAL;
-    const struct joint_sel *x = &s->sel[b];
+    const struct sel_one *x = sel_of(s->sel, b);
+    if (!x) { /* no callers: the defaults its choices keep */
+        out[0] = out[1] = 0;
+        out[2] = s->cnt_flat ? !s->cnt_flat[b] : 1;
+        out[3] = s->corr_svc ? s->corr_svc[b] : 0;
+        gain[0] = gain[1] = gain[2] = gain[3] = 0;
+        return PB_OK;
+    }
     out[0] = x->pooled;
     out[1] = x->cpooled;
     out[2] = x->counts;

@@ -1007,8 +1007,9 @@ int joint_llshare_scores(joint *a, joint *b, double l0[2], double lo[2]);
 extern int joint_llshare_test_wrong;
 /* At joint_select's start: h gets the fingerprint of its input (0 when
  * s->selshare is NULL or select_share off); when the holder has a choice
- * of the same fingerprint, s->sel, s->cnt_flat and s->corr_svc get copies
- * (sel_size bytes a service), *dens and *cnts the pooled services
+ * of the same fingerprint, s->sel gets the holder's table (held, shared
+ * read-only: joint_sel_hold; entries of sel_size bytes), s->cnt_flat and
+ * s->corr_svc get copies, *dens and *cnts the pooled services
  * (malloc'd, the caller frees them), *fits the joint_fit calls it took:
  * returns 1; 0 when not; -1 out of memory (nothing set). */
 int joint_selshare_take(joint *s, size_t sel_size, uint64_t h[2], unsigned char **dens,

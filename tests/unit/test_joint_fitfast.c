@@ -176,27 +176,25 @@ TEST(select_share_only_for_the_same_input)
         /* an empty holder gives nothing */
         CHECK_INT(joint_selshare_take(s[0], sizeof(int), h, &d, &k, &fits), 0);
         unsigned char *dens = calloc(s[0]->nnodes + 1, 1), *cnts = calloc(s[0]->nnodes + 1, 1);
-        void *sel0 = s[0]->sel;
-        s[0]->sel = calloc(s[0]->nnodes + 1, sizeof(int));
+        /* the holder keeps s[0]'s own table, counted (h262: not a copy) */
         CHECK(joint_selshare_put(s[0], sizeof(int), h, dens, cnts, 4) == PB_OK);
-        free(s[0]->sel);
-        s[0]->sel = sel0;
         s[0]->selshare = NULL;
         /* the other trace: not taken */
         s[2]->selshare = c;
         CHECK_INT(joint_selshare_take(s[2], sizeof(int), h, &d, &k, &fits), 0);
         s[2]->selshare = NULL;
         /* the same trace solved again: taken (its signals replaced by the
-         * holder's copies) */
+         * holder's: copies of the flags, the one table) */
         s[1]->selshare = c;
-        void *sel1 = s[1]->sel;
+        struct joint_sel *sel1 = s[1]->sel;
         unsigned char *cf1 = s[1]->cnt_flat, *cs1 = s[1]->corr_svc;
         int got = joint_selshare_take(s[1], sizeof(int), h, &d, &k, &fits);
         s[1]->selshare = NULL;
         CHECK_INT(got, 1);
         CHECK_INT((int)fits, 4);
         if (got == 1) {
-            free(s[1]->sel);
+            CHECK(s[1]->sel == s[0]->sel);
+            joint_sel_release(s[1]->sel);
             free(s[1]->cnt_flat);
             free(s[1]->corr_svc);
         }
