@@ -149,6 +149,30 @@ static uint32_t rsx_place(const joint *s, const joint_wrec *ref, uint32_t c)
     return lo;
 }
 
+/* rsx_open: q's walk takes the same steps as the lean walk (the bound's
+ * terms) though the walk is not lean only because re-pairing left some
+ * requests open-ended (qend): q's own return cannot move (joint_ret_movable),
+ * so its response is scored as the lean walk scores it, and every other
+ * rule walk_lean drops is off for q's service (joint_model.c's
+ * walk_is_lean, whose other tests these are).  Test hook: 1 the bound
+ * refuses such requests, as before */
+int joint_rsx_test_noopen = 0;
+size_t joint_rsx_test_open = 0; /* tests: bounds made for such requests */
+
+static int rsx_walk_ok(const joint *s, uint32_t q)
+{
+    if (joint_walk_lean(s, q))
+        return 1;
+    if (joint_rsx_test_noopen || !s->p.walk_lean || !s->qend || s->npflag || !s->dk_off)
+        return 0;
+    const uint32_t b = s->pr[q].callee;
+    if ((s->la_timer && s->la_timer[b]) || (s->late_gap && s->late_gap[b] >= 0) ||
+        joint_ret_movable(s, q))
+        return 0;
+    joint_rsx_test_open++;
+    return 1;
+}
+
 static inline int rsx_whole(const joint *s, uint32_t c)
 {
     return s->pr[c].call != NONE && s->pr[c].ret != NONE;
@@ -161,7 +185,7 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
         return 0;
     const jpair *qq = &s->pr[q], *po = &s->pr[co], *pi = &s->pr[ci];
     const uint32_t b = qq->callee, ein = qq->link;
-    if (!s->dk_off || !joint_walk_lean(s, q) || s->lser_on || s->lc_on ||
+    if (!s->dk_off || !rsx_walk_ok(s, q) || s->lser_on || s->lc_on ||
         (s->p.thread_soft > 0 && s->thr && joint_thread_weighs(s, q)) ||
         (s->os_ein && s->os_ein[ein]) || !ref->valid || ref->q != q || ref->ncnt == 0 ||
         po->link != pi->link || s->link_src[po->link] != b)
@@ -174,7 +198,8 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
     if (jo >= n || ref->k[jo] != co)
         return 0;
     const size_t dbase = s->dk_off[joint_kin(s, ein)];
-    const int open_end = qq->ret == NONE; /* (lean: no open-ended re-pairing) */
+    /* (lean, or q's return cannot move: rsx_walk_ok) */
+    const int open_end = qq->ret == NONE;
     double v = ref->end + ref->ct, mag = 1.0 + fabs(ref->end) + fabs(ref->ct);
     /* co's own step out */
     {
