@@ -149,15 +149,16 @@ static uint32_t rsx_place(const joint *s, const joint_wrec *ref, uint32_t c)
     return lo;
 }
 
-/* rsx_open: q's walk takes the same steps as the lean walk (the bound's
- * terms) though the walk is not lean only because re-pairing left some
- * requests open-ended (qend): q's own return cannot move (joint_ret_movable),
- * so its response is scored as the lean walk scores it, and every other
- * rule walk_lean drops is off for q's service (joint_model.c's
- * walk_is_lean, whose other tests these are).  Test hook: 1 the bound
- * refuses such requests, as before */
+/* rsx_open: q's walk takes the lean walk's steps (the bound's terms)
+ * though it is not lean only because re-pairing leaves requests
+ * open-ended (qend): every other rule walk_lean drops is off for q's
+ * service (joint_model.c's walk_is_lean, whose other tests these are), and
+ * the walk's one test of qend is whether q's response is open-ended (its
+ * return may move: joint_ret_movable), which the bound reads the same way
+ * (open_end below, as joint_rsbound.c's).  Test hook: 1 the bound refuses
+ * such requests, as before */
 int joint_rsx_test_noopen = 0;
-size_t joint_rsx_test_open = 0; /* tests: bounds made for such requests */
+size_t joint_rsx_test_open = 0; /* tests: the bound's look-ups for such requests */
 
 static int rsx_walk_ok(const joint *s, uint32_t q)
 {
@@ -166,8 +167,7 @@ static int rsx_walk_ok(const joint *s, uint32_t q)
     if (joint_rsx_test_noopen || !s->p.walk_lean || !s->qend || s->npflag || !s->dk_off)
         return 0;
     const uint32_t b = s->pr[q].callee;
-    if ((s->la_timer && s->la_timer[b]) || (s->late_gap && s->late_gap[b] >= 0) ||
-        joint_ret_movable(s, q))
+    if ((s->la_timer && s->la_timer[b]) || (s->late_gap && s->late_gap[b] >= 0))
         return 0;
     joint_rsx_test_open++;
     return 1;
@@ -198,8 +198,8 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
     if (jo >= n || ref->k[jo] != co)
         return 0;
     const size_t dbase = s->dk_off[joint_kin(s, ein)];
-    /* (lean, or q's return cannot move: rsx_walk_ok) */
-    const int open_end = qq->ret == NONE;
+    /* the walk's (lean: qend NULL; rsx_open: q's return may move) */
+    const int open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == NONE;
     double v = ref->end + ref->ct, mag = 1.0 + fabs(ref->end) + fabs(ref->ct);
     /* co's own step out */
     {
