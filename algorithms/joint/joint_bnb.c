@@ -479,8 +479,7 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
     /* below JOINT_BNB_KEYS_MIN possible calls the scans cost no more
      * (instructions on hotel load 100, whose requests' calls each go to
      * another link) */
-    /* (bnb_env: every side, the envelopes' look-up being per output row) */
-    const int fast = s->p.bnb_step_keys && (nu >= JOINT_BNB_KEYS_MIN || !joint_bnb_test_noenv);
+    const int fast = s->p.bnb_step_keys && nu >= JOINT_BNB_KEYS_MIN;
     if (fast) {
         /* bnb_step_keys: the return times sorted, no output's keys yet */
         size_t need = (size_t)(nu + 1) * nt;
