@@ -159,7 +159,10 @@ static uint32_t rsx_place(const joint *s, const joint_wrec *ref, uint32_t c)
  * such requests, as before */
 int joint_rsx_test_noopen = 0;
 size_t joint_rsx_test_open = 0; /* tests: the bound's look-ups for such requests */
+double joint_rsx_test_openbias = 0; /* tests: nats added to those requests' bounds (negative: wrong) */
+size_t joint_rsx_test_openmade = 0; /* tests: bounds made for them */
 
+/* 1 (lean), 2 (rsx_open) or 0 (no bound) */
 static int rsx_walk_ok(const joint *s, uint32_t q)
 {
     if (joint_walk_lean(s, q))
@@ -170,7 +173,7 @@ static int rsx_walk_ok(const joint *s, uint32_t q)
     if ((s->la_timer && s->la_timer[b]) || (s->late_gap && s->late_gap[b] >= 0))
         return 0;
     joint_rsx_test_open++;
-    return 1;
+    return 2;
 }
 
 static inline int rsx_whole(const joint *s, uint32_t c)
@@ -185,7 +188,8 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
         return 0;
     const jpair *qq = &s->pr[q], *po = &s->pr[co], *pi = &s->pr[ci];
     const uint32_t b = qq->callee, ein = qq->link;
-    if (!s->dk_off || !rsx_walk_ok(s, q) || s->lser_on || s->lc_on ||
+    const int how = s->dk_off ? rsx_walk_ok(s, q) : 0;
+    if (!how || s->lser_on || s->lc_on ||
         (s->p.thread_soft > 0 && s->thr && joint_thread_weighs(s, q)) ||
         (s->os_ein && s->os_ein[ein]) || !ref->valid || ref->q != q || ref->ncnt == 0 ||
         po->link != pi->link || s->link_src[po->link] != b)
@@ -346,5 +350,9 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
     if (isnan(v))
         return 0;
     *ub = v + 1e-9 * mag + joint_rsx_test_bias;
+    if (how == 2) { /* tests: rsx_open's bounds */
+        joint_rsx_test_openmade++;
+        *ub += joint_rsx_test_openbias;
+    }
     return 1;
 }
