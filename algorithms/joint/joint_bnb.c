@@ -128,6 +128,9 @@ int joint_bnb_test_rowkeep = 0;
 int joint_bnb_test_keys = 0, joint_bnb_test_masks = 0;
 int joint_bnb_test_noenv = 0;     /* tests: 1 every step bound by its keys' loop (no bnb_env) */
 size_t joint_bnb_test_envhits = 0; /* tests: step bounds read from an envelope */
+int joint_bnb_test_envcheck = 0;   /* tests: 1 the keys' loop made as well, compared */
+size_t joint_bnb_test_envbad = 0;  /* tests: envelope bounds not the loop's bits */
+int joint_bnb_test_envwrong = 0;   /* tests: 1 the bin below left out of T (wrong) */
 
 void joint_bnb_free(joint *s)
 {
@@ -252,7 +255,7 @@ static int env_fill(joint *s, struct joint_bnb *B, joint_benv *e, uint32_t b0)
         if (isnan(a))
             return e->bad = 1, 0;
         T = a > T ? a : T;
-        if (b0 > 0) {
+        if (b0 > 0 && !joint_bnb_test_envwrong) {
             a = joint_lf_at(s, k, b0 - 1);
             if (isnan(a))
                 return e->bad = 1, 0;
@@ -296,10 +299,21 @@ static double step_bound_at(joint *s, uint32_t q, struct joint_bnb *B, const uin
          * this fit, where the loop would make them) */
         if (env && (env->st[b0] == env->ep || env_fill(s, B, env, b0))) {
             joint_bnb_test_envhits++;
-            double w = env->T[b0] - lx;
+            double w = env->T[b0] - lx, v0 = v;
             v = w > v ? w : v;
             w = env->R[b0];
-            return w > v ? w : v;
+            v = w > v ? w : v;
+            if (joint_bnb_test_envcheck) { /* tests: the loop's value */
+                for (uint32_t j = 0; j < nt; j++) {
+                    uint32_t k = keys[j];
+                    if (k == NONE)
+                        continue;
+                    double u = key_max(s, B, k, lx, b0);
+                    v0 = u > v0 ? u : v0;
+                }
+                joint_bnb_test_envbad += memcmp(&v, &v0, sizeof v) != 0;
+            }
+            return v;
         }
         for (uint32_t j = 0; j < nt; j++) {
             uint32_t k = keys ? keys[j] : joint_key_get(s, qq->link, B->trig[j], outl);
