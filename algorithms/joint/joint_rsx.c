@@ -81,8 +81,6 @@ int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_
 }
 
 int joint_rsx_test_nopar = 0; /* tests: 1 no bound where parallel calls are learned (as before) */
-int joint_rsx_test_parwrong = 0; /* tests: 1 their siblings' returns not passed over (wrong) */
-size_t joint_rsx_test_parmade = 0; /* tests: bounds made where parallel calls are learned */
 
 /* the exact term of a step with output time t, output column ol, own call
  * self (NONE: the response) in q's list with co out and ci in; 0 and the
@@ -107,7 +105,7 @@ static int rsx_term(const joint *s, uint32_t q, const joint_wrec *ref, pb_ns t, 
     /* rsx_par: with learned parallel calls a call's step (not the
      * response) passes over the returns of its parallel siblings, as the
      * walk does (the cell's pflag; a return of another service: no bound) */
-    const int par = s->npar && self != NONE && !joint_rsx_test_parwrong;
+    const int par = s->npar && self != NONE && !joint_rsx_test_nopar;
     uint32_t tg = NONE;
     for (uint32_t j = lo; j-- > 0;) {
         const uint32_t x = ref->r[j];
@@ -379,7 +377,6 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
     *ub = v + 1e-9 * mag + joint_rsx_test_bias;
     if (how == 2) { /* tests: rsx_open's bounds */
         joint_rsx_test_openmade++;
-        joint_rsx_test_parmade += s->npflag > 0;
         *ub += joint_rsx_test_openbias;
     }
     return 1;
