@@ -80,8 +80,6 @@ int joint_rsx_stop(const joint_wrec *ref, uint32_t i, int ro, pb_ns ror, uint32_
     return 1;
 }
 
-int joint_rsx_test_nopar = 0; /* tests: 1 no bound where parallel calls are learned (as before) */
-
 /* the exact term of a step with output time t, output column ol, own call
  * self (NONE: the response) in q's list with co out and ci in; 0 and the
  * term, or 1 (a trigger of another service: no bound) */
@@ -102,35 +100,16 @@ static int rsx_term(const joint *s, uint32_t q, const joint_wrec *ref, pb_ns t, 
         else
             hi = md;
     }
-    /* rsx_par: with learned parallel calls a call's step (not the
-     * response) passes over the returns of its parallel siblings, as the
-     * walk does (the cell's pflag; a return of another service: no bound) */
-    const int par = s->npar && self != NONE && !joint_rsx_test_nopar;
     uint32_t tg = NONE;
-    for (uint32_t j = lo; j-- > 0;) {
-        const uint32_t x = ref->r[j];
-        if (x == co || x == self)
-            continue;
-        if (par) {
-            const uint32_t L = s->pr[x].link;
-            if (s->link_src[L] != b)
-                return 1;
-            const uint32_t h = s->dk_par[dbase + (size_t)(1 + s->link_local[L]) * no1 + ol];
-            if (h != NONE && s->pflag[h])
-                continue;
+    for (uint32_t j = lo; j-- > 0;)
+        if (ref->r[j] != co && ref->r[j] != self) {
+            tg = ref->r[j];
+            break;
         }
-        tg = x;
-        break;
-    }
     const jpair *pi = &s->pr[ci];
     if (pi->ret != NONE && ci != self && pi->rr <= t &&
-        (tg == NONE || rsx_tkey_gt(pi->rr, ci, s->pr[tg].rr, tg))) {
-        uint32_t h = NONE;
-        if (par) /* (ci is a call of q's service: joint_rsx_swap's test) */
-            h = s->dk_par[dbase + (size_t)(1 + s->link_local[pi->link]) * no1 + ol];
-        if (h == NONE || !s->pflag[h])
-            tg = ci;
-    }
+        (tg == NONE || rsx_tkey_gt(pi->rr, ci, s->pr[tg].rr, tg)))
+        tg = ci;
     pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
     if (tg != NONE && tt < arr)
         tt = arr, tg = NONE;
@@ -171,16 +150,13 @@ static uint32_t rsx_place(const joint *s, const joint_wrec *ref, uint32_t c)
 }
 
 /* rsx_open: q's walk takes the lean walk's steps (the bound's terms)
- * though it is not lean, when only two rules keep it from being lean:
- * re-pairing leaves requests open-ended (qend; the walk's one test of it
- * is whether q's response is open-ended, its return movable:
- * joint_ret_movable, read here the same way, open_end below, as
- * joint_rsbound.c's) and learned parallel calls (npflag; a call's step
- * passes over its parallel siblings' returns, as rsx_term does: rsx_par).
- * Every other rule walk_lean drops is off for q's service (joint_model.c's
- * walk_is_lean, whose other tests these are).  Test hooks: noopen 1 the
- * bound refuses every request whose walk is not lean, as before; nopar 1
- * those with learned parallel calls */
+ * though it is not lean only because re-pairing leaves requests
+ * open-ended (qend): every other rule walk_lean drops is off for q's
+ * service (joint_model.c's walk_is_lean, whose other tests these are), and
+ * the walk's one test of qend is whether q's response is open-ended (its
+ * return may move: joint_ret_movable), which the bound reads the same way
+ * (open_end below, as joint_rsbound.c's).  Test hook: 1 the bound refuses
+ * such requests, as before */
 int joint_rsx_test_noopen = 0;
 size_t joint_rsx_test_open = 0; /* tests: the bound's look-ups for such requests */
 double joint_rsx_test_openbias = 0; /* tests: nats added to those requests' bounds (negative: wrong) */
@@ -191,8 +167,7 @@ static int rsx_walk_ok(const joint *s, uint32_t q)
 {
     if (joint_walk_lean(s, q))
         return 1;
-    if (joint_rsx_test_noopen || !s->p.walk_lean || !s->dk_off ||
-        (s->npflag && joint_rsx_test_nopar))
+    if (joint_rsx_test_noopen || !s->p.walk_lean || !s->qend || s->npflag || !s->dk_off)
         return 0;
     const uint32_t b = s->pr[q].callee;
     if ((s->la_timer && s->la_timer[b]) || (s->late_gap && s->late_gap[b] >= 0))
