@@ -116,11 +116,21 @@ struct joint_bnb {
     /* bnb_cut_pre (speed only): the least return of set[a..m) per a (INT64_MAX:
      * none), made once per re-split */
     pb_ns rlo[JOINT_RESPLIT_MAX + 1];
+    /* bnb_env (joint_bnbenv.c): the key lists' envelopes; per output row o
+     * of okey its list's (oenv[o], valid while its stamp is oenvep[o]) */
+    struct joint_benvtab *env;
+    joint_benv **oenv;
+    uint32_t *oenvep, oecap;
 };
 
 double joint_bnb_test_bias = 0;
 int joint_bnb_test_rowkeep = 0;
 int joint_bnb_test_keys = 0, joint_bnb_test_masks = 0;
+int joint_bnb_test_noenv = 0;     /* tests: 1 every step bound by its keys' loop (no bnb_env) */
+size_t joint_bnb_test_envhits = 0; /* tests: step bounds read from an envelope */
+int joint_bnb_test_envcheck = 0;   /* tests: 1 the keys' loop made as well, compared */
+size_t joint_bnb_test_envbad = 0;  /* tests: envelope bounds not the loop's bits */
+int joint_bnb_test_envwrong = 0;   /* tests: 1 the bin below left out of T (wrong) */
 
 void joint_bnb_free(joint *s)
 {
@@ -146,6 +156,9 @@ void joint_bnb_free(joint *s)
     free(B->ool);
     free(B->okey);
     free(B->ledge);
+    joint_benv_free(B->env);
+    free(B->oenv);
+    free(B->oenvep);
     free(B);
     s->bnb = NULL;
 }
@@ -158,7 +171,9 @@ static double ln_edge(const joint *s, uint32_t b)
 }
 
 /* key k's row of the cache, computed for this fit if it is not */
-static const double *key_row(joint *s, struct joint_bnb *B, uint32_t k)
+static inline __attribute__((always_inline)) const double *key_row(joint *s,
+                                                                    struct joint_bnb *B,
+                                                                    uint32_t k)
 {
     const uint32_t nb = s->nb;
     if (B->gen[k] != s->fit_gen + 1) {
@@ -227,8 +242,37 @@ static inline double key_max(joint *s, struct joint_bnb *B, uint32_t k, double l
  * there is a trigger: the arrival or a return received by t, any return
  * for the response); keys[0..nt): the density key of each trigger in
  * B->trig[0..nt) */
+/* bnb_env: bin b0 of envelope e made from its keys' rows (each key's
+ * row made first, as key_max does): 1, or 0 when some log density is NaN
+ * (the loop's comparisons then pass over that key: e is not used) */
+static int env_fill(joint *s, struct joint_bnb *B, joint_benv *e, uint32_t b0)
+{
+    double T = -INFINITY, R = -INFINITY;
+    for (uint32_t j = 0; j < e->nk; j++) {
+        const uint32_t k = e->keys[j];
+        const double *row = key_row(s, B, k);
+        double a = joint_lf_at(s, k, b0);
+        if (isnan(a))
+            return e->bad = 1, 0;
+        T = a > T ? a : T;
+        if (b0 > 0 && !joint_bnb_test_envwrong) {
+            a = joint_lf_at(s, k, b0 - 1);
+            if (isnan(a))
+                return e->bad = 1, 0;
+            T = a > T ? a : T;
+        }
+        if (b0 + 1 < s->nb)
+            R = row[b0 + 1] > R ? row[b0 + 1] : R;
+    }
+    e->T[b0] = T;
+    e->R[b0] = R;
+    e->st[b0] = e->ep;
+    return 1;
+}
+
 static double step_bound_at(joint *s, uint32_t q, struct joint_bnb *B, const uint32_t *keys,
-                            uint32_t nt, uint32_t outl, pb_ns t, pb_ns mt, int have)
+                            uint32_t nt, uint32_t outl, pb_ns t, pb_ns mt, int have,
+                            joint_benv *env)
 {
     const jpair *qq = &s->pr[q];
     double v = -INFINITY;
@@ -250,6 +294,27 @@ static double step_bound_at(joint *s, uint32_t q, struct joint_bnb *B, const uin
         uint32_t b0 = dbin_ln(s, dl < 0 ? 0 : dl, lx);
         double bg = s->bg - lx; /* the background */
         v = bg > v ? bg : v;
+        /* bnb_env: every key's key_max at once (joint_bnbenv.c: the same
+         * largest value; the rows made on the envelope's first use in
+         * this fit, where the loop would make them) */
+        if (env && (env->st[b0] == env->ep || env_fill(s, B, env, b0))) {
+            joint_bnb_test_envhits++;
+            double w = env->T[b0] - lx, v0 = v;
+            v = w > v ? w : v;
+            w = env->R[b0];
+            v = w > v ? w : v;
+            if (joint_bnb_test_envcheck) { /* tests: the loop's value */
+                for (uint32_t j = 0; j < nt; j++) {
+                    uint32_t k = keys[j];
+                    if (k == NONE)
+                        continue;
+                    double u = key_max(s, B, k, lx, b0);
+                    v0 = u > v0 ? u : v0;
+                }
+                joint_bnb_test_envbad += memcmp(&v, &v0, sizeof v) != 0;
+            }
+            return v;
+        }
         for (uint32_t j = 0; j < nt; j++) {
             uint32_t k = keys ? keys[j] : joint_key_get(s, qq->link, B->trig[j], outl);
             if (k == NONE)
@@ -281,7 +346,7 @@ static double step_bound(joint *s, struct joint_bnb *B, uint32_t q, const uint32
             mt = x->rr;
         have = 1;
     }
-    return step_bound_at(s, q, B, NULL, nt, outl, t, mt, have);
+    return step_bound_at(s, q, B, NULL, nt, outl, t, mt, have, NULL);
 }
 
 /* bnb_step_keys: step_bound's value from the side's sorted return times
@@ -319,8 +384,37 @@ static double step_bound_fast(joint *s, struct joint_bnb *B, uint32_t q, uint32_
         for (uint32_t j = 0; j < nt; j++)
             B->okey[(size_t)o * nt + j] = joint_key_get(s, qq->link, B->trig[j], outl);
         B->ool[B->nool++] = outl;
+        if (B->oenv) {
+            B->oenv[o] = NULL;
+            B->oenvep[o] = 0; /* not looked up yet */
+        }
     }
-    return step_bound_at(s, q, B, B->okey + (size_t)o * nt, nt, outl, t, mt, have);
+    /* bnb_env: the row's keys' envelope (its keys but NONE, in order),
+     * looked up at the row's first step with a trigger */
+    joint_benv *e = NULL;
+    if (B->oenv && have) {
+        if (B->oenvep[o] == 0) {
+            B->oenvep[o] = UINT32_MAX; /* none */
+            uint32_t kk[JOINT_BENV_KMAX], nk = 0;
+            for (uint32_t j = 0; j < nt && nk <= JOINT_BENV_KMAX; j++) {
+                const uint32_t k = B->okey[(size_t)o * nt + j];
+                if (k != NONE && nk < JOINT_BENV_KMAX)
+                    kk[nk] = k;
+                nk += k != NONE;
+            }
+            joint_benv *f = joint_bnb_test_noenv
+                                ? NULL
+                                : joint_benv_get(&B->env, kk, nk, s->fit_gen + 1, s->nb);
+            if (f) {
+                B->oenv[o] = f;
+                B->oenvep[o] = f->ep;
+            }
+        }
+        e = B->oenv[o];
+        if (e && (e->ep != B->oenvep[o] || e->gen != s->fit_gen + 1 || e->bad))
+            e = B->oenv[o] = NULL; /* its slot taken by another list since */
+    }
+    return step_bound_at(s, q, B, B->okey + (size_t)o * nt, nt, outl, t, mt, have, e);
 }
 
 static int grow_u32(uint32_t **a, uint32_t n)
@@ -409,6 +503,21 @@ static int prep_side(joint *s, struct joint_bnb *B, int side, uint32_t q, const 
                 return PB_ENOMEM;
             B->okey = a;
             B->okcap = need;
+        }
+        /* bnb_env: an envelope per output row (none when there is no room) */
+        if (nu + 1 > B->oecap) {
+            joint_benv **oe = realloc(B->oenv, (size_t)(nu + 1) * sizeof *oe);
+            if (oe)
+                B->oenv = oe;
+            uint32_t *op = oe ? realloc(B->oenvep, (size_t)(nu + 1) * sizeof *op) : NULL;
+            if (op) {
+                B->oenvep = op;
+                B->oecap = nu + 1;
+            } else {
+                free(B->oenv);
+                B->oenv = NULL;
+                B->oecap = 0;
+            }
         }
         B->nrt = 0;
         B->nool = 0;

@@ -149,6 +149,33 @@ static uint32_t rsx_place(const joint *s, const joint_wrec *ref, uint32_t c)
     return lo;
 }
 
+/* rsx_open: q's walk takes the lean walk's steps (the bound's terms)
+ * though it is not lean only because re-pairing leaves requests
+ * open-ended (qend): every other rule walk_lean drops is off for q's
+ * service (joint_model.c's walk_is_lean, whose other tests these are), and
+ * the walk's one test of qend is whether q's response is open-ended (its
+ * return may move: joint_ret_movable), which the bound reads the same way
+ * (open_end below, as joint_rsbound.c's).  Test hook: 1 the bound refuses
+ * such requests, as before */
+int joint_rsx_test_noopen = 0;
+size_t joint_rsx_test_open = 0; /* tests: the bound's look-ups for such requests */
+double joint_rsx_test_openbias = 0; /* tests: nats added to those requests' bounds (negative: wrong) */
+size_t joint_rsx_test_openmade = 0; /* tests: bounds made for them */
+
+/* 1 (lean), 2 (rsx_open) or 0 (no bound) */
+static int rsx_walk_ok(const joint *s, uint32_t q)
+{
+    if (joint_walk_lean(s, q))
+        return 1;
+    if (joint_rsx_test_noopen || !s->p.walk_lean || !s->qend || s->npflag || !s->dk_off)
+        return 0;
+    const uint32_t b = s->pr[q].callee;
+    if ((s->la_timer && s->la_timer[b]) || (s->late_gap && s->late_gap[b] >= 0))
+        return 0;
+    joint_rsx_test_open++;
+    return 2;
+}
+
 static inline int rsx_whole(const joint *s, uint32_t c)
 {
     return s->pr[c].call != NONE && s->pr[c].ret != NONE;
@@ -161,7 +188,8 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
         return 0;
     const jpair *qq = &s->pr[q], *po = &s->pr[co], *pi = &s->pr[ci];
     const uint32_t b = qq->callee, ein = qq->link;
-    if (!s->dk_off || !joint_walk_lean(s, q) || s->lser_on || s->lc_on ||
+    const int how = s->dk_off ? rsx_walk_ok(s, q) : 0;
+    if (!how || s->lser_on || s->lc_on ||
         (s->p.thread_soft > 0 && s->thr && joint_thread_weighs(s, q)) ||
         (s->os_ein && s->os_ein[ein]) || !ref->valid || ref->q != q || ref->ncnt == 0 ||
         po->link != pi->link || s->link_src[po->link] != b)
@@ -174,7 +202,8 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
     if (jo >= n || ref->k[jo] != co)
         return 0;
     const size_t dbase = s->dk_off[joint_kin(s, ein)];
-    const int open_end = qq->ret == NONE; /* (lean: no open-ended re-pairing) */
+    /* the walk's (lean: qend NULL; rsx_open: q's return may move) */
+    const int open_end = (s->qend && joint_ret_movable(s, q)) || qq->ret == NONE;
     double v = ref->end + ref->ct, mag = 1.0 + fabs(ref->end) + fabs(ref->ct);
     /* co's own step out */
     {
@@ -321,5 +350,9 @@ int joint_rsx_swap(joint *s, struct joint_rsb **R, uint32_t q, const joint_wrec 
     if (isnan(v))
         return 0;
     *ub = v + 1e-9 * mag + joint_rsx_test_bias;
+    if (how == 2) { /* tests: rsx_open's bounds */
+        joint_rsx_test_openmade++;
+        *ub += joint_rsx_test_openbias;
+    }
     return 1;
 }

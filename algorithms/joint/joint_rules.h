@@ -1192,5 +1192,22 @@ void joint_sel_release(struct joint_sel *t);
  * the searches and select_share's holder sharing it); a debug count for
  * tests/unit/test_joint_selshape.c */
 size_t joint_select_bytes(const joint *s, uint32_t *entries, uint32_t *holders);
+/* joint_bnbenv.c, bnb_env: per density key list and bin, the branch and
+ * bound's step bound parts (T: the largest log density of the bin or the
+ * one below, R: the largest term from the next bin up; joint_bnb.c fills
+ * bin b when st[b] != ep); valid for one fit (gen) and bin count */
+#define JOINT_BENV_KMAX 32
+typedef struct joint_benv {
+    uint32_t gen, nb, nk, bad, ep;
+    uint32_t keys[JOINT_BENV_KMAX];
+    uint32_t *st;
+    double *T, *R;
+} joint_benv;
+struct joint_benvtab;
+/* the list keys[0..nk) of fit gen with nb bins (found, or a slot made
+ * anew), or NULL (too many keys, no room, or a NaN seen: bad) */
+joint_benv *joint_benv_get(struct joint_benvtab **t, const uint32_t *keys, uint32_t nk,
+                           uint32_t gen, uint32_t nb);
+void joint_benv_free(struct joint_benvtab *t);
 
 #endif

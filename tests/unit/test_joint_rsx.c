@@ -182,6 +182,58 @@ TEST(a_wrong_scan_stop_is_caught)
     CHECK(c.bad > 0 || joint_rsx_test_gap > 1e-6);
 }
 
+/* rsx_open (joint_rsx.c): the bound is made for a request whose walk is
+ * not lean only because re-pairing leaves requests open-ended (qend),
+ * reading its open end as the walk does.  Without it (those requests
+ * estimated, as before) and with it: the same results and counts; with
+ * check, no bound below its estimate and none away from it but by
+ * rounding, and many such bounds made.  With those requests' bounds 30
+ * nats too low (wrong, on purpose) bounds fall below their estimates and
+ * it is caught. */
+extern int joint_rsx_test_noopen;
+extern size_t joint_rsx_test_open, joint_rsx_test_openmade;
+extern double joint_rsx_test_openbias;
+
+static void open_run(joint_test_bound *c, double bias, int *bad)
+{
+    joint_rsx_test_openbias = bias;
+    joint_rsx_test_check = 1;
+    joint_rsx_test_gap = 0;
+    joint_rsx_test_open = joint_rsx_test_openmade = 0;
+    *bad = joint_test_differing(&cases, c, bias != 0);
+    joint_rsx_test_check = 0;
+    joint_rsx_test_openbias = 0;
+}
+
+#define OPEN_OF() {&joint_rsx_test_noopen, &joint_rsx_test_skipped, &joint_rsx_test_used, \
+                       &joint_rsx_test_bad, 0, 0, 0, 0}
+
+TEST(open_ended_requests_bounded_change_nothing)
+{
+    joint_test_bound c = OPEN_OF();
+    int bad = 0;
+    open_run(&c, 0, &bad);
+    printf("# rsx_open: %zu look-ups, %zu bounds of open-ended re-pairing's requests; in "
+           "all %zu bounds, %zu exchanges left out, %zu below their estimate, gap %.3g\n",
+           joint_rsx_test_open, joint_rsx_test_openmade, c.used, c.skipped, c.bad,
+           joint_rsx_test_gap);
+    CHECK_INT(bad, 0);
+    CHECK_INT(c.counts_differ, 0);
+    CHECK(c.bad == 0);
+    CHECK(joint_rsx_test_openmade > 100);
+    CHECK(joint_rsx_test_gap < 1e-6);
+}
+
+TEST(a_wrong_open_ended_bound_is_caught)
+{
+    joint_test_bound c = OPEN_OF();
+    int bad = 0;
+    open_run(&c, -30, &bad);
+    printf("# open-ended requests' bounds 30 nats too low: %zu bounds below their estimate, "
+           "%d of 8 cases differ\n", c.bad, bad);
+    CHECK(c.bad > 0);
+}
+
 int main(void)
 {
     RUN(bounded_exchanges_choose_the_same);
@@ -189,5 +241,7 @@ int main(void)
     RUN(exchange_bounds_too_low_change_results);
     RUN(exchange_scan_stops_change_nothing);
     RUN(a_wrong_scan_stop_is_caught);
+    RUN(open_ended_requests_bounded_change_nothing);
+    RUN(a_wrong_open_ended_bound_is_caught);
     return pbtest_exit();
 }
