@@ -728,6 +728,12 @@ typedef struct joint_params {
                            verdict only when each of its links (20+ calls) lands busy less
                            than the copies predict; 2 (a measurement) only when it does
                            against copies of the held solution too (joint_busyheld.c), 0 */
+    double rs_confirm;  /* [rs_confirm] speed, changes results: a re-split that kept its split
+                           by a margin is left out while its two requests stay the same and
+                           the current split's value moved by at most the margin less this
+                           many nats since (joint_lsconfirm.c), 0: off */
+    int rs_confirm_fp;  /* [rs_confirm_fp] rs_confirm: 1 the two requests stay the same (every
+                           call), 0 their shared calls only (the rest read off the drift) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -785,6 +785,10 @@ struct joint {
     double scw_rec[4];      /* conf_copy_warm: on a copy 1 given, its pairs given, parents
                                given, parents set; on the real trace their sums over its
                                copies (metadata) */
+    struct joint_lscf *lscf; /* rs_confirm (joint_lsconfirm.c): per pair and kind of solve,
+                               the last kept split's fingerprint, value and margin */
+    size_t lscf_checked, lscf_left, lscf_flips; /* rs_confirm: re-splits whose current
+                               split was scored alone; left out; (tests) moved anyway */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
