@@ -860,7 +860,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     const int mg_on = s->p.ls_margin > 0 && !s->xfloor_on;
     const int cf_on = joint_lscf_on(s); /* rs_confirm (joint_lsconfirm.c) */
     uint64_t fp = 0;
-    int mg_verify = 0, cf_verify = 0;
+    int mg_verify = 0, cf_verify = 0, cf_refused = 0;
     double alt = -INFINITY, vcur = -INFINITY;
     if (mg_on || (cf_on && s->p.rs_confirm_fp))
         fp = joint_lsmg_fp(s, q1, q2, set, m, cur, f1, n1, f2, n2);
@@ -901,6 +901,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
             if (!joint_lscf_test_verify)
                 return 0;
             cf_verify = 1; /* the test's check: made anyway, a change counted */
+        } else {
+            cf_refused = 1; /* made: the model moved the split's value too far */
         }
     }
     if (!local) {
@@ -1038,7 +1040,8 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         return 0;
     }
     s->lsmg_flips += mg_verify;
-    s->lscf_flips += cf_verify; /* rs_confirm's test */
+    s->lscf_flips += cf_verify; /* rs_confirm's tests */
+    s->lscf_caught += cf_refused;
     if (*rcp == PB_OK)
         *rcp = joint_rsmemo_done(s, 0); /* rs_memo: moved */
     for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
