@@ -743,6 +743,12 @@ typedef struct joint_params {
     int unp_copy;       /* [unp_copy] in a copy (p.sel_from), the loss rule's second search:
                            1 on its window at any size, 2 on unp_alt=2's local window, 3 none
                            (joint_unpcopy.c), 0: as in the real trace */
+    double rs_confirm;  /* [rs_confirm] speed, changes results: a re-split that kept its split
+                           by a margin is left out while its two requests stay the same and
+                           the current split's value moved by at most the margin less this
+                           many nats since (joint_lsconfirm.c), 0: off */
+    int rs_confirm_fp;  /* [rs_confirm_fp] rs_confirm: 1 the two requests stay the same (every
+                           call), 0 their shared calls only (the rest read off the drift) */
 } joint_params;
 
 /* The option table over joint_params. */

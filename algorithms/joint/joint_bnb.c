@@ -880,7 +880,7 @@ int joint_bnb_resplit(joint *s, uint32_t q1, uint32_t q2, const uint32_t *f1, ui
         bsf = s->xfloor;
     uint32_t rmask = cur;
     const uint32_t nall = 1u << m;
-    const int margin = s->p.ls_margin > 0; /* ls_margin: the cut bounds wanted */
+    const int margin = s->p.ls_margin > 0 || s->p.rs_confirm > 0; /* ls_margin, rs_confirm */
     for (uint32_t y = 0; y < nall;) {
         uint32_t mask = rev_bits(y, m);
         if (mask == cur) {

@@ -789,6 +789,11 @@ struct joint {
                                those whose unpaired choice changed messages, whose second
                                search ran on a window, whose window was over unp_win_max
                                (metadata) */
+    struct joint_lscf *lscf; /* rs_confirm (joint_lsconfirm.c): per pair and kind of solve,
+                               the last kept split's fingerprint, value and margin */
+    size_t lscf_checked, lscf_left, lscf_flips, lscf_caught; /* rs_confirm: re-splits
+                               whose current split was scored alone; left out; (tests)
+                               left out but moved when made; made for the drift and moved */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

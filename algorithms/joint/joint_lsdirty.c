@@ -66,6 +66,7 @@ void joint_lsdirty_free(joint *s)
     free(s->lso_mark);
     s->lso_mark = NULL;
     joint_lsmg_free(s); /* ls_margin (joint_lsmargin.c) */
+    joint_lscf_free(s); /* rs_confirm (joint_lsconfirm.c) */
 }
 
 /* ls_open_fresh (default 1, the same results; "Speed, twenty-second wave
@@ -137,6 +138,8 @@ int joint_lsdirty_meta(const joint *s, pb_result *res)
             return rc;
     }
     int rc0 = joint_lsmg_meta(s, res); /* ls_margin (joint_lsmargin.c) */
+    if (rc0 == PB_OK)
+        rc0 = joint_lscf_meta(s, res); /* rs_confirm (joint_lsconfirm.c) */
     if (rc0 == PB_OK)
         rc0 = joint_rsmemo_meta(s, res); /* rs_memo (joint_rsmemo.c) */
     /* bnb_row_keep (joint_bnb.c): a line only where some row was kept */

@@ -1319,4 +1319,18 @@ const pb_option joint_options[] = {
      "median pair), 3: not at all (the copy keeps its first search); the real trace's search "
      "is untouched (joint_unpcopy.c; docs/joint/loss_late.md \"The loss rule's cost: the "
      "copies' second search (h259)\"); default 0: as in the real trace"},
+    {"rs_confirm", PB_OPT_DOUBLE, offsetof(joint_params, rs_confirm), "0", 0, 1e9,
+     "speed, changes results where it fires: a re-split of two requests that kept their "
+     "split by a margin (the kept split's value less the best value, estimate or bound of "
+     "any other split looked at) is not made again in the same search and kind of solve "
+     "while the two requests stay as they were (ls_margin's fingerprint) and the current "
+     "split's value under the refitted model, scored alone, has moved since by at most the "
+     "margin less this many nats; metadata rs_confirm= resplits_checked= "
+     "resplits_left_out= (joint_lsconfirm.c; docs/joint/speed_w29.md \"Fewer re-splits "
+     "(h256)\"); default 0: off"},
+    {"rs_confirm_fp", PB_OPT_INT, offsetof(joint_params, rs_confirm_fp), "1", 0, 1,
+     "rs_confirm: what must stay the same since the split was confirmed: 1 every call of "
+     "the two requests (ls_margin's fingerprint); 0 the shared calls, the two requests' own "
+     "calls and open ends only (a call moved in or out of either request elsewhere is read "
+     "off the current split's value, as the model's change is); default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

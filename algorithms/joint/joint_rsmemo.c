@@ -104,7 +104,7 @@ static inline __attribute__((always_inline)) size_t *cnt_field(joint *s, int i)
 static int rsm_usable(const joint *s)
 {
     return s->p.rs_memo && s->dk_off && !s->lc_on && !s->os_ein && !s->lser_on &&
-           !(s->p.thread_soft > 0 && s->thr) && !s->la_timer && !(s->p.ls_margin > 0) &&
+           !(s->p.thread_soft > 0 && s->thr) && !s->la_timer && !(s->p.ls_margin > 0) && !(s->p.rs_confirm > 0) &&
            !s->xfloor_on && joint_prune_test_bias == 0 && joint_ordbound_test_slack == 0 &&
            joint_rsmemo_test_off == 0;
 }

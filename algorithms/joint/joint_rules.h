@@ -1209,5 +1209,23 @@ struct joint_benvtab;
 joint_benv *joint_benv_get(struct joint_benvtab **t, const uint32_t *keys, uint32_t nk,
                            uint32_t gen, uint32_t nb);
 void joint_benv_free(struct joint_benvtab *t);
+/* joint_lsconfirm.c, rs_confirm: joint_lscf_want gives 1 (and the record's
+ * value and margin) when the pair's last kept re-split of this kind of
+ * solve had fingerprint fp (joint_lsmg_fp) and a margin of at least
+ * rs_confirm; joint_lscf_skip(s, v, v0, margin) with the current split's
+ * value now gives 1 when the re-split is left out; joint_lscf_note after a
+ * re-split that kept its split; joint_lscf_keep the pure test */
+int joint_lscf_on(const joint *s);
+uint64_t joint_lscf_fp_shared(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *set,
+                              uint32_t m, uint32_t cur);
+int joint_lscf_want(const joint *s, uint32_t q1, uint32_t q2, uint64_t fp, double *v0,
+                    double *margin);
+int joint_lscf_keep(double margin, double v, double v0, double t);
+int joint_lscf_skip(joint *s, double v, double v0, double margin);
+int joint_lscf_note(joint *s, uint32_t q1, uint32_t q2, uint64_t fp, double v0, double margin);
+void joint_lscf_free(joint *s);
+int joint_lscf_meta(const joint *s, pb_result *res);
+extern int joint_lscf_test_verify;
+extern int joint_lscf_test_nodrift;
 
 #endif

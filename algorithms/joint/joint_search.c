@@ -858,11 +858,15 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
      * a wide margin before; alt: the largest value, estimate or bound of
      * another split looked at (the margin is the kept split's less it) */
     const int mg_on = s->p.ls_margin > 0 && !s->xfloor_on;
+    const int cf_on = joint_lscf_on(s); /* rs_confirm (joint_lsconfirm.c) */
     uint64_t fp = 0;
-    int mg_verify = 0;
+    int mg_verify = 0, cf_verify = 0, cf_refused = 0;
     double alt = -INFINITY, vcur = -INFINITY;
-    if (mg_on) {
+    if (mg_on || (cf_on && s->p.rs_confirm_fp))
         fp = joint_lsmg_fp(s, q1, q2, set, m, cur, f1, n1, f2, n2);
+    uint64_t cf_fp = cf_on && !s->p.rs_confirm_fp ? joint_lscf_fp_shared(s, q1, q2, set, m, cur)
+                                                  : fp;
+    if (mg_on) {
         if (joint_lsmg_skip(s, q1, q2, fp)) {
             if (!joint_lsmg_test_verify)
                 return 0;
@@ -884,6 +888,23 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     const uint32_t svc[2] = {s->pr[q1].callee, s->pr[q2].callee};
     if (s->wresume && (*rcp = rsmerge_prep(s, s->rsm, f1, n1, f2, n2, set, m, svc)) != PB_OK)
         return 0;
+    /* rs_confirm (joint_lsconfirm.c): confirmed before with these two
+     * requests: the current split scored alone, left out when the model
+     * moved it by less than its margin (less rs_confirm) */
+    double cf_v0, cf_mg;
+    if (cf_on && joint_lscf_want(s, q1, q2, cf_fp, &cf_v0, &cf_mg)) {
+        double v = split_ll(s, q1, q2, f1, n1, f2, n2, set, m, cur, e1, e2, rcp);
+        if (*rcp != PB_OK)
+            return 0;
+        keep_split(s);
+        if (joint_lscf_skip(s, v, cf_v0, cf_mg)) {
+            if (!joint_lscf_test_verify)
+                return 0;
+            cf_verify = 1; /* the test's check: made anyway, a change counted */
+        } else {
+            cf_refused = 1; /* made: the model moved the split's value too far */
+        }
+    }
     if (!local) {
         /* every split scored first, in the order of joint_gray_mask (each
          * walk resumed from the split before); then chosen in mask order
@@ -1012,11 +1033,15 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
         /* ls_margin: the kept split's margin */
         if (mg_on && !mg_verify && *rcp == PB_OK)
             *rcp = joint_lsmg_note(s, q1, q2, fp, vcur - alt);
+        if (cf_on && !cf_verify && *rcp == PB_OK) /* rs_confirm */
+            *rcp = joint_lscf_note(s, q1, q2, cf_fp, vcur, vcur - alt);
         if (*rcp == PB_OK)
             *rcp = joint_rsmemo_done(s, 1); /* rs_memo: kept */
         return 0;
     }
     s->lsmg_flips += mg_verify;
+    s->lscf_flips += cf_verify; /* rs_confirm's tests */
+    s->lscf_caught += cf_refused;
     if (*rcp == PB_OK)
         *rcp = joint_rsmemo_done(s, 0); /* rs_memo: moved */
     for (uint32_t t = 0; t < m && *rcp == PB_OK; t++) {
