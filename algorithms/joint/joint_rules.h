@@ -1172,4 +1172,12 @@ int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
 int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, const pb_ns *srs,
                        const pb_ns *win, double *calls, double *busy);
 
+/* joint_cftwin.c, conf_twin: after every cap, the rows a request's answer
+ * triggered in its caller (and below and after them) stated at most the
+ * confidence of the call that triggered the answer, where a twin of the
+ * request (same link, movable answer) is one of that call's candidates;
+ * meta.  PB_OK or PB_ENOMEM */
+int joint_cftw_apply(joint *s, double *conf);
+int joint_cftw_meta(const joint *s, pb_result *res);
+
 #endif
