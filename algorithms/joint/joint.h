@@ -728,10 +728,11 @@ typedef struct joint_params {
                            verdict only when each of its links (20+ calls) lands busy less
                            than the copies predict; 2 (a measurement) only when it does
                            against copies of the held solution too (joint_busyheld.c), 0 */
-    int conf_twin;      /* [conf_twin] confidences only: the rows a request's answer triggered
-                           in its caller at most their confidence x the chance that the call
-                           whose return triggered the answer did not cross to a twin request
-                           (joint_cftwin.c), 0 */
+    int conf_twin;      /* [conf_twin] confidences only, without call ids: the rows a
+                           request's answer triggered in its caller (and below and after them)
+                           at most the confidence of the call whose return triggered the
+                           answer, where a twin request could hold that call (joint_cftwin.c),
+                           0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -66,6 +66,18 @@ static void mark_twins(const joint *s, uint32_t c, uint32_t q, unsigned char *tw
     }
 }
 
+int joint_cftw_keep(joint *s, const double *ps)
+{
+    if (s->p.conf_twin != 2)
+        return PB_OK;
+    if (!s->cftw_ps)
+        s->cftw_ps = malloc(((size_t)s->npairs + 1) * sizeof *s->cftw_ps);
+    if (!s->cftw_ps)
+        return PB_ENOMEM;
+    memcpy(s->cftw_ps, ps, (size_t)s->npairs * sizeof *ps);
+    return PB_OK;
+}
+
 int joint_cftw_apply(joint *s, double *conf)
 {
     s->cftw_rows[0] = s->cftw_rows[1] = 0;
@@ -102,7 +114,22 @@ int joint_cftw_apply(joint *s, double *conf)
         uint32_t c = answer_trigger(s, q);
         if (c == NONE)
             continue;
-        cap[q] = conf[c];
+        if (s->p.conf_twin == 2) {
+            /* 2: q's confidence times the least pair share on the way to
+             * the answer (c, the return that triggered c, ...): the
+             * exchanges of returns with a twin's, which carry the tails */
+            if (!s->cftw_ps)
+                continue;
+            double m = 1;
+            for (uint32_t x = c, k = 0; x != NONE && k <= s->kids[q].n; x = trig[x], k++)
+                if (s->cftw_ps[x] < m)
+                    m = s->cftw_ps[x];
+            if (!(m < 1))
+                continue;
+            cap[q] = conf[q] * m;
+        } else {
+            cap[q] = conf[c];
+        }
         ncap++;
     }
     /* to a fixed point: the rows an answer triggered, and the rows below

@@ -785,6 +785,8 @@ struct joint {
     double scw_rec[4];      /* conf_copy_warm: on a copy 1 given, its pairs given, parents
                                given, parents set; on the real trace their sums over its
                                copies (metadata) */
+    double *cftw_ps;        /* conf_twin=2: per pair, its pair share (joint_pair_shares), or
+                               NULL */
     size_t cftw_rows[2];    /* conf_twin (joint_cftwin.c): answers whose trigger a twin
                                could hold, rows lowered */
 };

@@ -1178,6 +1178,7 @@ int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, cons
  * request (same link, movable answer) is one of that call's candidates;
  * meta.  PB_OK or PB_ENOMEM */
 int joint_cftw_apply(joint *s, double *conf);
+int joint_cftw_keep(joint *s, const double *ps);
 int joint_cftw_meta(const joint *s, pb_result *res);
 
 #endif
