@@ -6,7 +6,7 @@
 # their answers cross together, and every row ts-travel-service sends after
 # the crossed answers is stated 0.874 and wrong.  conf_twin=0: the
 # [0.8, 0.9) bin over-confident on requests (asserted, so the case cannot
-# vanish); conf_twin=1: no bin over-confident on requests, the metadata
+# vanish); conf_twin=2: no bin over-confident on requests, the metadata
 # says what was capped, and the assignment is the 0 run's byte for byte.
 # Fails on a tree without the option (infer rejects it) and with
 # PB_TEST_INFER="-s conf_twin=0".
@@ -33,10 +33,10 @@ calib_over "$tmp/off.rel" "$(reqs "$tmp/off.row")" 0 > "$tmp/o" &&
     fail "conf_twin=0: no bin over-confident any more (the case is gone): $(cat "$tmp/o")"
 grep -q '^# conf_twin=' "$tmp/off" && fail "conf_twin=0 still said"
 # shellcheck disable=SC2086
-run on -s conf_twin=1 ${PB_TEST_INFER:-}
+run on -s conf_twin=2 ${PB_TEST_INFER:-}
 calib_over "$tmp/on.rel" "$(reqs "$tmp/on.row")" 0 > "$tmp/o" ||
-    fail "conf_twin=1: a bin over-confident on requests: $(cat "$tmp/o")"
-grep -q '^# conf_twin=1 answers_with_twin=[1-9][0-9]* rows_lowered=[1-9]' "$tmp/on" ||
+    fail "conf_twin=2: a bin over-confident on requests: $(cat "$tmp/o")"
+grep -q '^# conf_twin=2 answers_with_twin=[1-9][0-9]* rows_lowered=[1-9]' "$tmp/on" ||
     fail "metadata: $(grep '^# conf_twin' "$tmp/on")"
 assign "$tmp/on" > "$tmp/a1"
 assign "$tmp/off" > "$tmp/b1"

@@ -6,8 +6,10 @@
  * each P call could be either B's.  The rows each T sent after its B
  * answered (its S call and the S answer) are stated at most the
  * confidence of the P call that triggered that answer; the T -> B rows
- * themselves, the P rows and everything before them are left alone.  Off,
- * or with call ids (no answer movable), nothing changes. */
+ * themselves, the P rows and everything before them are left alone.  With
+ * conf_twin=2 the cap is the T -> B pair's confidence times the least pair
+ * share on the way to the answer.  Off, or with call ids (no answer
+ * movable), nothing changes. */
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint.h"
@@ -74,6 +76,17 @@ static int run(int ids, int on, double h, uint32_t *pp, uint32_t *ps, uint32_t *
             if (pp[r] != JOINT_NONE)
                 c[pp[r]] = h;
         s->p.conf_twin = on;
+        if (on == 2) { /* the pair shares by hand: every pair sure but the P calls' (h) */
+            free(s->cftw_ps);
+            s->cftw_ps = malloc(((size_t)n + 1) * sizeof *s->cftw_ps);
+            for (uint32_t i = 0; s->cftw_ps && i < n; i++)
+                s->cftw_ps[i] = 1;
+            for (int r = 0; s->cftw_ps && r < 2; r++)
+                if (pp[r] != JOINT_NONE)
+                    s->cftw_ps[pp[r]] = h;
+            for (uint32_t i = 0; i < n; i++)
+                c[i] = 0.99;
+        }
         rc = joint_cftw_apply(s, c);
         /* every P call has both B requests for candidates, without ids */
         for (int r = 0; r < 2 && !ids; r++)
@@ -106,6 +119,27 @@ TEST(twin_answers_cap_what_follows)
         CHECK_NEAR(c[ps[r]], 0.99, 1e-12);
 }
 
+/* mode 2: the cap is the T -> B pair's confidence times the least pair
+ * share on the way to its answer (the P pair's, 0.6): 0.99 x 0.6 */
+TEST(mode2_pair_shares_on_the_way)
+{
+    uint32_t pp[2], ps[2], pb[2];
+    double c[32];
+    CHECK_INT(run(0, 2, 0.6, pp, ps, pb, c, 32), PB_OK);
+    for (int r = 0; r < 2; r++) {
+        CHECK(ps[r] != JOINT_NONE && pb[r] != JOINT_NONE);
+        if (ps[r] == JOINT_NONE || pb[r] == JOINT_NONE)
+            return;
+        CHECK_NEAR(c[ps[r]], 0.99 * 0.6, 1e-12);
+        CHECK_NEAR(c[pb[r]], 0.99, 1e-12);
+        CHECK_NEAR(c[pp[r]], 0.99, 1e-12); /* the P rows themselves: left */
+    }
+    /* sure pair shares: nothing lowered */
+    CHECK_INT(run(0, 2, 1.0, pp, ps, pb, c, 32), PB_OK);
+    for (int r = 0; r < 2; r++)
+        CHECK_NEAR(c[ps[r]], 0.99, 1e-12);
+}
+
 TEST(off_or_call_ids_change_nothing)
 {
     uint32_t pp[2], ps[2], pb[2];
@@ -125,6 +159,7 @@ TEST(off_or_call_ids_change_nothing)
 int main(void)
 {
     RUN(twin_answers_cap_what_follows);
+    RUN(mode2_pair_shares_on_the_way);
     RUN(off_or_call_ids_change_nothing);
     return pbtest_exit();
 }
