@@ -730,9 +730,9 @@ typedef struct joint_params {
                            against copies of the held solution too (joint_busyheld.c), 0 */
     int conf_twin;      /* [conf_twin] confidences only, without call ids: the rows a
                            request's answer triggered in its caller (and below and after them)
-                           at most the confidence of the call whose return triggered the
-                           answer, where a twin request could hold that call (joint_cftwin.c),
-                           0 */
+                           at most a cap where a twin request could hold the call whose return
+                           triggered the answer: 1 that call's confidence, 2 the request's
+                           times the least pair share on the way (joint_cftwin.c), 2 */
 } joint_params;
 
 /* The option table over joint_params. */

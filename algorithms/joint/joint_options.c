@@ -1301,12 +1301,13 @@ const pb_option joint_options[] = {
      "the landings fall short of copies of the held solution too (joint_busyheld.c; "
      "docs/joint/shapes_late.md \"The busy test at a many-worker service with heavy-tailed "
      "delays (h254)\"); default 0: off"},
-    {"conf_twin", PB_OPT_INT, offsetof(joint_params, conf_twin), "0", 0, 2,
+    {"conf_twin", PB_OPT_INT, offsetof(joint_params, conf_twin), "2", 0, 2,
      "confidences only, without call ids: where the call whose return triggered a request's "
      "answer could be a twin request's (another request of the same link with a movable "
      "answer is one of its candidates), the two answers can cross with it, so every row the "
      "answer triggered in the caller's request (and the rows below and after it) is stated "
-     "at most that call's confidence (joint_cftwin.c; "
+     "at most a cap: 1: that call's confidence; 2: the request's confidence times the least "
+     "pair share (return exchange) on the way to its answer (joint_cftwin.c; "
      "docs/joint/confidence_late.md \"Twin requests crossed at their answers (h260)\"); "
-     "default 0: off"},
+     "0: off; default 2"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
