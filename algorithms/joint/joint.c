@@ -1019,6 +1019,7 @@ static void close_one(joint *s)
     joint_rpinc_free(s); /* repair_incr (joint_rpinc.c) */
     joint_gdamp_free(s); /* greedy_damp (joint_rpdamp.c) */
     joint_cfa_free(s); /* conf_alike (joint_cfalike.c) */
+    free(s->cftw_ps); /* conf_twin=2 (joint_cftwin.c) */
     joint_scw_free(s); /* conf_copy_warm (joint_scwarm.c) */
     free(s->tickx);
     if (s->kids)

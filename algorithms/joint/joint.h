@@ -749,6 +749,11 @@ typedef struct joint_params {
                            many nats since (joint_lsconfirm.c), 0: off */
     int rs_confirm_fp;  /* [rs_confirm_fp] rs_confirm: 1 the two requests stay the same (every
                            call), 0 their shared calls only (the rest read off the drift) */
+    int conf_twin;      /* [conf_twin] confidences only, without call ids: the rows a
+                           request's answer triggered in its caller (and below and after them)
+                           at most a cap where a twin request could hold the call whose return
+                           triggered the answer: 1 that call's confidence, 2 the request's
+                           times the least pair share on the way (joint_cftwin.c), 2 */
 } joint_params;
 
 /* The option table over joint_params. */

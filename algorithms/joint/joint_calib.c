@@ -281,6 +281,8 @@ int joint_confidence(joint *s, double *conf)
         rc = joint_cfa_apply(s, conf); /* conf_alike (joint_cfalike.c) */
     if (rc == PB_OK && s->p.conf_siblings)
         rc = joint_sibling_cap(s, conf);
+    if (rc == PB_OK)
+        rc = joint_cftw_apply(s, conf); /* conf_twin (joint_cftwin.c) */
     free(share);
     return rc;
 }
@@ -351,6 +353,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
         rc = joint_cfs_meta(s, res); /* conf_series (joint_cfseries.c) */
     if (rc == PB_OK)
         rc = joint_cfse_meta(s, res); /* conf_copy_se (joint_cfse.c) */
+    if (rc == PB_OK)
+        rc = joint_cftw_meta(s, res); /* conf_twin (joint_cftwin.c) */
     if (rc == PB_OK && s->scal_done && s->p.conf_thin_own && s->p.cfn_links)
         rc = pb_result_meta(res, "conf_thin_own=1 thin_links=%d rows_lowered=%d (links without "
                             "a map of their own: stated at most their own few copy rows' map "

@@ -649,6 +649,8 @@ int joint_call_shares(joint *s, double *share)
         rc = PB_ENOMEM;
     if (rc == PB_OK)
         rc = joint_pair_shares(s, ps);
+    if (rc == PB_OK)
+        rc = joint_cftw_keep(s, ps); /* conf_twin=2 (joint_cftwin.c) */
     for (uint32_t p = 0; rc == PB_OK && p < n; p++)
         share[p] *= ps[p];
     free(ps);

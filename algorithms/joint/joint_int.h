@@ -794,6 +794,10 @@ struct joint {
     size_t lscf_checked, lscf_left, lscf_flips, lscf_caught; /* rs_confirm: re-splits
                                whose current split was scored alone; left out; (tests)
                                left out but moved when made; made for the drift and moved */
+    double *cftw_ps;        /* conf_twin=2: per pair, its pair share (joint_pair_shares), or
+                               NULL */
+    size_t cftw_rows[2];    /* conf_twin (joint_cftwin.c): answers whose trigger a twin
+                               could hold, rows lowered */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

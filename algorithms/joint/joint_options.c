@@ -1333,4 +1333,13 @@ const pb_option joint_options[] = {
      "the two requests (ls_margin's fingerprint); 0 the shared calls, the two requests' own "
      "calls and open ends only (a call moved in or out of either request elsewhere is read "
      "off the current split's value, as the model's change is); default 1"},
+    {"conf_twin", PB_OPT_INT, offsetof(joint_params, conf_twin), "2", 0, 2,
+     "confidences only, without call ids: where the call whose return triggered a request's "
+     "answer could be a twin request's (another request of the same link with a movable "
+     "answer is one of its candidates), the two answers can cross with it, so every row the "
+     "answer triggered in the caller's request (and the rows below and after it) is stated "
+     "at most a cap: 1: that call's confidence; 2: the request's confidence times the least "
+     "pair share (return exchange) on the way to its answer (joint_cftwin.c; "
+     "docs/joint/confidence_late.md \"Twin requests crossed at their answers (h260)\"); "
+     "0: off; default 2"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

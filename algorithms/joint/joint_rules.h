@@ -1227,5 +1227,13 @@ void joint_lscf_free(joint *s);
 int joint_lscf_meta(const joint *s, pb_result *res);
 extern int joint_lscf_test_verify;
 extern int joint_lscf_test_nodrift;
+/* joint_cftwin.c, conf_twin: after every cap, the rows a request's answer
+ * triggered in its caller (and below and after them) stated at most the
+ * confidence of the call that triggered the answer, where a twin of the
+ * request (same link, movable answer) is one of that call's candidates;
+ * meta.  PB_OK or PB_ENOMEM */
+int joint_cftw_apply(joint *s, double *conf);
+int joint_cftw_keep(joint *s, const double *ps);
+int joint_cftw_meta(const joint *s, pb_result *res);
 
 #endif

@@ -53,8 +53,9 @@ if [ -f "$T" ] && [ -x "$B/importtrace" ]; then
     "$B/sniffer" -q -p 0.02 --seed 1 "$tmp/ids.csv" > "$tmp/tl.csv" || fail "sniffer tt"
     strip_ids "$tmp/tl.csv" > "$tmp/tbb.csv"
     # conf_copy_shuffle=0: the copy that shuffles overlapping requests' calls
-    # (joint_cfshuf.c) calibrates this case by itself
-    "$B/infer" --algo joint -q -s conf_sim_late_halves=0 -s conf_copy_shuffle=0 -o "$tmp/e" "$tmp/tbb.csv" 2> "$tmp/log" ||
+    # (joint_cfshuf.c) calibrates this case by itself, and so does conf_twin
+    # (joint_cftwin.c: two requests crossed at their answers)
+    "$B/infer" --algo joint -q -s conf_sim_late_halves=0 -s conf_copy_shuffle=0 -s conf_twin=0 -o "$tmp/e" "$tmp/tbb.csv" 2> "$tmp/log" ||
         fail "infer tt halves=0: $(cat "$tmp/log")"
     "$B/score" --truth "$tmp/ids.csv" --kept "$tmp/tl.csv" --reliability "$tmp/erel" "$tmp/e" > "$tmp/erow" ||
         fail "score tt"
