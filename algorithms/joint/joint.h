@@ -728,6 +728,10 @@ typedef struct joint_params {
                            verdict only when each of its links (20+ calls) lands busy less
                            than the copies predict; 2 (a measurement) only when it does
                            against copies of the held solution too (joint_busyheld.c), 0 */
+    int fifo_lifo;      /* [fifo_lifo] a link the fifo test passes keeps its first-in,
+                           first-out pairs only unless last-in-first-out durations are
+                           tighter than its one-worker service times in 9 of 10 blocks
+                           (joint_fifolifo.c), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

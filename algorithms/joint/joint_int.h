@@ -785,6 +785,8 @@ struct joint {
     double scw_rec[4];      /* conf_copy_warm: on a copy 1 given, its pairs given, parents
                                given, parents set; on the real trace their sums over its
                                copies (metadata) */
+    double *flifo;          /* fifo_lifo (joint_fifolifo.c): per link, 4 each: 0 none, 1 kept,
+                               2 withdrawn; blocks tighter; the two spreads; or NULL */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

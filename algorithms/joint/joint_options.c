@@ -1301,4 +1301,11 @@ const pb_option joint_options[] = {
      "the landings fall short of copies of the held solution too (joint_busyheld.c; "
      "docs/joint/shapes_late.md \"The busy test at a many-worker service with heavy-tailed "
      "delays (h254)\"); default 0: off"},
+    {"fifo_lifo", PB_OPT_BOOL, offsetof(joint_params, fifo_lifo), "1", PB_OPT_NORANGE,
+     "without call ids: a link the fifo test finds served by one worker in arrival order "
+     "keeps its first-in, first-out pairs unless, in 9 or more of 10 blocks of its calls by "
+     "arrival, pairing each answer with the latest call still open gives tighter durations "
+     "((q75 - q25) / q50) than the one-worker service times (a pool whose short answers "
+     "overtake a long one; a sign test at 0.011; joint_fifolifo.c; docs/joint/shapes_late.md "
+     "\"A pool with heavy-tailed service times is not one worker (h261)\"); default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -1172,4 +1172,14 @@ int joint_busyheld(const joint *a, const joint *b, const pb_ns *win,
 int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, const pb_ns *srs,
                        const pb_ns *win, double *calls, double *busy);
 
+/* joint_fifolifo.c, fifo_lifo: each link the fifo test passed checked
+ * against a pool whose answers overtake (last-in-first-out durations
+ * tighter than one worker's service times); s->fifo_link[l] cleared
+ * where so.  PB_OK or PB_ENOMEM */
+int joint_fifolifo_all(joint *s);
+/* joint_fifolifo.c: link l's fifo verdict withdrawn by fifo_lifo */
+int joint_fifolifo_withdrawn(const joint *s, uint32_t l);
+/* joint_fifolifo.c: one fifo_lifo= line per link it looked at */
+void joint_fifolifo_meta(const joint *s, pb_result *res);
+
 #endif
