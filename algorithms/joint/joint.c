@@ -1086,6 +1086,7 @@ static void close_one(joint *s)
     free(s->tset_spar);
     free(s->tset_sret);
     free(s->fifo_stat);
+    free(s->flifo); /* fifo_lifo (joint_fifolifo.c) */
     free(s->fifo_svc);
     free(s->late_gap);
     free(s->late_sgap);

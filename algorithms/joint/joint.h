@@ -754,6 +754,10 @@ typedef struct joint_params {
                            at most a cap where a twin request could hold the call whose return
                            triggered the answer: 1 that call's confidence, 2 the request's
                            times the least pair share on the way (joint_cftwin.c), 2 */
+    int fifo_lifo;      /* [fifo_lifo] a link the fifo test passes keeps its first-in,
+                           first-out pairs only unless last-in-first-out durations are
+                           tighter than its one-worker service times in 9 of 10 blocks
+                           (joint_fifolifo.c), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

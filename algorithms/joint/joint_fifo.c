@@ -358,5 +358,5 @@ int joint_fifo_test(joint *s)
     free(S2);
     free(cs);
     free(coff);
-    return PB_OK;
+    return joint_fifolifo_all(s); /* fifo_lifo (joint_fifolifo.c) */
 }

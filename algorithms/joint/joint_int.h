@@ -798,6 +798,8 @@ struct joint {
                                NULL */
     size_t cftw_rows[2];    /* conf_twin (joint_cftwin.c): answers whose trigger a twin
                                could hold, rows lowered */
+    double *flifo;          /* fifo_lifo (joint_fifolifo.c): per link, 4 each: 0 none, 1 kept,
+                               2 withdrawn; blocks tighter; the two spreads; or NULL */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

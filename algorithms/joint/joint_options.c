@@ -1342,4 +1342,11 @@ const pb_option joint_options[] = {
      "pair share (return exchange) on the way to its answer (joint_cftwin.c; "
      "docs/joint/confidence_late.md \"Twin requests crossed at their answers (h260)\"); "
      "0: off; default 2"},
+    {"fifo_lifo", PB_OPT_BOOL, offsetof(joint_params, fifo_lifo), "1", PB_OPT_NORANGE,
+     "without call ids: a link the fifo test finds served by one worker in arrival order "
+     "keeps its first-in, first-out pairs unless, in 9 or more of 10 blocks of its calls by "
+     "arrival, pairing each answer with the latest call still open gives tighter durations "
+     "((q75 - q25) / q50) than the one-worker service times (a pool whose short answers "
+     "overtake a long one; a sign test at 0.011; joint_fifolifo.c; docs/joint/shapes_late.md "
+     "\"A pool with heavy-tailed service times is not one worker (h261)\"); default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -404,6 +404,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
             const double *st = s->fifo_stat + 10 * (size_t)l;
             const char *why = !s->p.fifo                ? "fifo=0"
                               : s->fifo_link[l]          ? "busy_starts_like_idle"
+                              : joint_fifolifo_withdrawn(s, l) ? "lifo_tighter_than_service"
                               : st[0] == -2             ? "lost_messages_first_in_first_out"
                               : st[0] < 0               ? "pairs_not_in_order"
                               : st[1] < JOINT_FIFO_BUSY || st[2] < JOINT_FIFO_MIN
@@ -424,6 +425,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                            s->fifo_link[l] ? "on" : "off", why, st[1], st[2], st[3], st[4], st[5],
                            st[6], st[7], st[8], st[9]);
         }
+        joint_fifolifo_meta(s, res); /* fifo_lifo (joint_fifolifo.c) */
         /* without call ids: how often each link's answers overtake, and
          * which search was kept (pair_order=auto) */
         if (s->pord_chosen && s->pwin.decision && !s->pwin.full_kind) /* joint_pwin.c */

@@ -1235,5 +1235,14 @@ extern int joint_lscf_test_nodrift;
 int joint_cftw_apply(joint *s, double *conf);
 int joint_cftw_keep(joint *s, const double *ps);
 int joint_cftw_meta(const joint *s, pb_result *res);
+/* joint_fifolifo.c, fifo_lifo: each link the fifo test passed checked
+ * against a pool whose answers overtake (last-in-first-out durations
+ * tighter than one worker's service times); s->fifo_link[l] cleared
+ * where so.  PB_OK or PB_ENOMEM */
+int joint_fifolifo_all(joint *s);
+/* joint_fifolifo.c: link l's fifo verdict withdrawn by fifo_lifo */
+int joint_fifolifo_withdrawn(const joint *s, uint32_t l);
+/* joint_fifolifo.c: one fifo_lifo= line per link it looked at */
+void joint_fifolifo_meta(const joint *s, pb_result *res);
 
 #endif

@@ -244,14 +244,16 @@ make_trace() {
                     "$W/base.csv" "$real/$n.bb.csv" > "$W/bbase.csv" && mv "$W/bbase.csv" "$W/base.csv" ;;
             esac ;;
         esac
+        # a stub: the first k data rows only (k = the digit after c), cut
+        # before skew and rounding reorder rows (after, a stub could keep a
+        # return without its call or a cause cut away: score refuses its truth)
+        case "$var" in *c[0-9]*) k=${var#*c}; k=${k%"${k#?}"}
+            awk -v k="$k" '/^#/ || !h { print; if (!/^#/) h = 1; next } n++ < k' "$W/base.csv" > "$W/c.csv" &&
+            mv "$W/c.csv" "$W/base.csv" ;; esac
         # every clock 1 ms ahead first: no stamp goes below 0
         case "$var" in *s*) "$B/skewer" -q -n '*=+1ms' "$W/base.csv" | "$B/skewer" -q --random-offset normal:200us --seed 5 > "$W/s.csv" &&
             mv "$W/s.csv" "$W/base.csv" ;; esac
         case "$var" in *r*) "$B/skewer" -q --round 1ms "$W/base.csv" > "$W/s.csv" && mv "$W/s.csv" "$W/base.csv" ;; esac
-        # a stub: the first k data rows only (k = the digit after c)
-        case "$var" in *c[0-9]*) k=${var#*c}; k=${k%"${k#?}"}
-            awk -v k="$k" '/^#/ || !h { print; if (!/^#/) h = 1; next } n++ < k' "$W/base.csv" > "$W/c.csv" &&
-            mv "$W/c.csv" "$W/base.csv" ;; esac
         cp "$W/base.csv" "$f.truth"   # the truth before loss (score --kept)
         case "$var" in *l*) "$B/sniffer" -q -p 0.05 --seed 7 "$W/base.csv" > "$W/l.csv" && mv "$W/l.csv" "$W/base.csv" ;; esac
         case "$var" in b*) strip_ids "$W/base.csv" > "$f" ;; *) cp "$W/base.csv" "$f" ;; esac
