@@ -29,7 +29,11 @@ CC      ?= cc
 VERSION := 0.9.0
 SOVERSION := 0
 
-ALGODIRS := algorithms/joint algorithms/convolution algorithms/nesting algorithms/linking algorithms/baseline algorithms/precise
+# joint's families have folders of their own (docs/joint.md, "Where the
+# code is"; its headers stay in algorithms/joint/); a new family's folder
+# is added here, on this one line (tests/sh/test_lib_silent.sh,
+# test_no_recursion.sh and tests/fuzz/run.sh read it).
+ALGODIRS := algorithms/joint algorithms/joint/core algorithms/joint/model algorithms/joint/cand algorithms/joint/search algorithms/joint/resplit algorithms/joint/repair algorithms/joint/order algorithms/joint/held algorithms/joint/busy algorithms/joint/late algorithms/joint/conf algorithms/joint/selfcal algorithms/joint/loss algorithms/joint/unp algorithms/joint/ticks algorithms/joint/shapes algorithms/convolution algorithms/nesting algorithms/linking algorithms/baseline algorithms/precise
 LIBDIRS  := core maketrace skewer sniffer algorithms $(ALGODIRS) metrics importer
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \

@@ -12,7 +12,7 @@
 #     return after the response): the late-call test passes at fe with a
 #     send gap of 0 and, its near orphans mostly chance (excess below
 #     1/2), widens only the orphans (late_split,
-#     algorithms/joint/joint_latesend.c); joint with call ids is above
+#     algorithms/joint/late/joint_latesend.c); joint with call ids is above
 #     60 %, and -s late_split=0 on the same trace (every fe call given
 #     every request it was sent in: about 24 %) is 20 points lower, so the
 #     test fails on the tree before the fix;

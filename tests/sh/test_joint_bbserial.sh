@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's parallel_check_bb (docs/joint/model.md, "Learned parallel calls checked
-# without call ids"; algorithms/joint/joint_bbserial.c): the black-box
+# without call ids"; algorithms/joint/model/joint_bbserial.c): the black-box
 # counterpart of parallel_check.
 # (1) Requests piling up behind a slow one-worker service
 # (experiments/joint_pileup.conf, 3 s, call ids stripped): the kept search

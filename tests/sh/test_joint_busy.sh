@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's busy test (docs/joint/search.md, "Order of answers, without call ids",
-# the busy test; algorithms/joint/joint_pick.c), black box.  On an event
+# the busy test; algorithms/joint/busy/joint_pick.c), black box.  On an event
 # loop of one thread in front of two services (experiments/joint_event.conf,
 # 2 s) the free search exchanges calls between queued requests; B's calls
 # land busy far less often than copies of the free solution predict, so

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's busy_links (docs/joint/shapes_late.md "The busy test at a
-# many-worker service with heavy-tailed delays (h254)"; algorithms/joint/
+# many-worker service with heavy-tailed delays (h254)"; algorithms/joint/busy/
 # joint_busyheld.c): a service's deficit of busy landings that lies on one
 # of its links alone is that callee's misfit, not a service keeping its
 # requests in order.

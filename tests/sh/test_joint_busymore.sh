@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's busy test with more copies where its verdict depends on their
-# spread (`busy_more`, algorithms/joint/joint_busymore.c; docs/joint/search.md,
+# spread (`busy_more`, algorithms/joint/busy/joint_busymore.c; docs/joint/search.md,
 # "The busy test").  The class: an event loop of one thread whose requests
 # are each slowed by their own factor (experiments/joint_slow.conf: B's
 # delays heavy-tailed and correlated within a request).  With the first

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's busy test, its second statistic: the spacing of a service's own
-# sends (`busy_space`, algorithms/joint/joint_space.c; docs/joint/search.md, "The
+# sends (`busy_space`, algorithms/joint/busy/joint_space.c; docs/joint/search.md, "The
 # busy test", "Spacing of sends").  The class: an event loop of one thread
 # whose requests are each slowed by their own factor
 # (experiments/joint_slow.conf).  On seeds 2 and 30 (30 held out while the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's conf_alike (docs/joint/confidence_late.md, "Calls alike in two
-# requests (h242)"; algorithms/joint/joint_cfalike.c).
+# requests (h242)"; algorithms/joint/conf/joint_cfalike.c).
 # experiments/joint_apps_retry.conf seed 12, 2 s, ns stamps, with call
 # ids (joint_calib.sh's apps_retry-s12-ns ids): with conf_alike=0 three
 # requests' receipt rows (a series shifted by one request) are stated

@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint's conf_late_construct (off by default; docs/joint/confidence.md,
 # "Rows right by construction and calls that outlive their request
-# (h191)"; algorithms/joint/joint_calibconstr.c): a service whose late-call
+# (h191)"; algorithms/joint/conf/joint_calibconstr.c): a service whose late-call
 # test passed has no row right by construction.
 # experiments/joint_apps_retry.conf, 2 s, seed 2, with call ids: fe's
 # asynchronous pay retries outlive their request and late_attach places

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's conf_late_hidden (default 1; docs/joint/confidence.md, "Outliving
-# calls hidden in a neighbour request (h201)"; algorithms/joint/
+# calls hidden in a neighbour request (h201)"; algorithms/joint/conf/
 # joint_cfhidden.c): on a late link, a row right by construction that
 # another request of the sender, open at its send and ended before its
 # return, could have left behind is stated at most 1 - (H + 1) / (N + 2).

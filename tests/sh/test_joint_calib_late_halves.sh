@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint's conf_sim_late (on by default) and conf_sim_late_halves
 # (docs/joint/confidence.md, "conf_sim_late by default";
-# algorithms/joint/joint_simlate.c): the self-calibration's copy takes the
+# algorithms/joint/selfcal/joint_simlate.c): the self-calibration's copy takes the
 # real trace's late-call decision only where the late services' orphan
 # calls outnumber the trace's half pairs (else loss may explain them, and
 # the copy, which loses messages itself, tests its own window).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's conf_ratio_min (docs/joint/confidence_late.md, "The lower of the
-# plain and the shuffled map (h232)"; algorithms/joint/joint_cfmin.c), run
+# plain and the shuffled map (h232)"; algorithms/joint/selfcal/joint_cfmin.c), run
 # on here with conf_copy_shuffle=1 and conf_ratio_copy=1.
 # OnlineBoutique 06:35 with call ids, imported as experiments/joint_calib.sh
 # does: with conf_ratio_min=0 the shuffled copy's map states 74 rows of 8

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's conf_ratio_copy (docs/joint/confidence_late.md, "The doubt ratio
-# beside a shuffled copy (h221)"; algorithms/joint/joint_cfratio.c), run on
+# beside a shuffled copy (h221)"; algorithms/joint/selfcal/joint_cfratio.c), run on
 # here with conf_copy_shuffle=1.
 # OnlineBoutique 17:00 with call ids, imported as experiments/joint_calib.sh
 # does: with the shuffle and conf_ratio_copy=0 the shuffled copy doubts as

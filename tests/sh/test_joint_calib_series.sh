@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's conf_series (docs/joint/confidence_late.md, "A series of calls
-# shifted by one request (h248)"; algorithms/joint/joint_cfseries.c).
+# shifted by one request (h248)"; algorithms/joint/conf/joint_cfseries.c).
 # experiments/joint_apps_retry.conf seed 12, 2 s, ns stamps, with call
 # ids (joint_calib.sh's apps_retry-s12-ns ids): with conf_series=0 the
 # receipt rows of a series shifted by one request are stated 0.99 or more

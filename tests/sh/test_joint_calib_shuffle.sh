@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint's conf_copy_shuffle and conf_thin_own (default 0, run on here; docs/joint/
 # confidence_late.md, "The copy's truth shuffled among overlapping requests
-# (h212)"; algorithms/joint/joint_cfshuf.c, joint_cfthin.c).
+# (h212)"; algorithms/joint/selfcal/joint_cfshuf.c, joint_cfthin.c).
 # experiments/joint_apps_shortlong.conf, 2 s, rounded to 1 ms, with call ids:
 #   seed 3: with both off the copy's truth is the solution's own split of
 #   the overlapping long requests, which its search finds again, and

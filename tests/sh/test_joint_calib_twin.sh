@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's conf_twin (docs/joint/confidence_late.md, "Twin requests crossed
-# at their answers (h260)"; algorithms/joint/joint_cftwin.c).  TrainTicket
+# at their answers (h260)"; algorithms/joint/conf/joint_cftwin.c).  TrainTicket
 # 08:50 as a black box at conf_seed=2 (where the data is): two search
 # requests run in lockstep through ts-basic-service, their last calls and
 # their answers cross together, and every row ts-travel-service sends after

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's candidate cap at both ends (docs/joint/model.md, "The candidate cap at
-# both ends"; algorithms/joint/joint_candends.c; issue 28).
+# both ends"; algorithms/joint/cand/joint_candends.c; issue 28).
 # (1) Requests piling up behind a slow one-worker service at 3x load
 # (experiments/joint_pileup.conf, 3 s, 48 client loops): more than
 # max_candidates=32 requests enclose a call, and the parent of a call after

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's fifo_lifo (docs/joint/shapes_late.md "A pool with heavy-tailed
-# service times is not one worker (h261)"; algorithms/joint/
+# service times is not one worker (h261)"; algorithms/joint/order/
 # joint_fifolifo.c): a link the fifo test finds served by one worker in
 # arrival order keeps its first-in, first-out pairs unless pairing each
 # answer with the latest call still open gives tighter durations than the

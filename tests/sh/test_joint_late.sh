@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's calls that outlive their request (docs/joint/model.md, "Calls that
-# outlive their request"; algorithms/joint/joint_late.c): on a deep
+# outlive their request"; algorithms/joint/late/joint_late.c): on a deep
 # synchronous chain (experiments/joint_late.conf) whose gateway stamps its
 # response 10 us before the return it waited for in every third request,
 # the gateway's calls in those requests lie in no request; the gateway

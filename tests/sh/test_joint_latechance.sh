@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's late_chance (docs/joint/shapes.md "Unseen execution models";
-# algorithms/joint/joint_lchance.c): a link's orphan share corrected for
+# algorithms/joint/late/joint_lchance.c): a link's orphan share corrected for
 # the requests that enclose its calls by chance.
 # - experiments/joint_models_hedge.conf, 0.5 s, seed 1, with call ids:
 #   every fire-and-forget `log` call outlives its request, 29 % are

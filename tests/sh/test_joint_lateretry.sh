@@ -1,7 +1,7 @@
 #!/bin/sh
 # Calls that outlive their request, retries after a timeout (docs/joint/model.md
 # "Orphans placed after the search, and how many calls outlive their
-# request"; algorithms/joint/joint_lateattach.c, joint_latecount.c).
+# request"; algorithms/joint/late/joint_lateattach.c, joint_latecount.c).
 # (1) Retries (experiments/joint_apps_retry.conf, 1 s, maketrace seeds 4
 # and 5, with call ids): joint by default is at least 3 points above -s
 # late_calls=0 (on the tree before this work it was 0.3 above on seed 4

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Rows within a tick at a service whose calls outlive their requests
 # (docs/joint/ticks_rows.md, "Late calls on rows in event order"; late_rows,
-# algorithms/joint/joint_latetie.c), on retries after a timeout at twice
+# algorithms/joint/late/joint_latetie.c), on retries after a timeout at twice
 # the load (experiments/joint_apps_retry.conf, 1 s, instances_scale=2,
 # maketrace seed 9: never looked at while developing), stamps rounded down
 # to 1 ms, with call ids, the rows not spread (-s subtick=off):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Ties at the response's stamp (docs/joint/model.md "Ties at the response's
-# stamp"; algorithms/joint/joint_latetie.c).
+# stamp"; algorithms/joint/late/joint_latetie.c).
 # (1) Asynchronous calls at twice the load, stamps rounded down to 1 ms
 # (experiments/joint_apps_async.conf -D instances_scale=2, 1 s, maketrace
 # seed 9, never looked at while developing; call ids kept and emptied):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The trust in a held orphan's placement (docs/joint/model.md, "The trust in
-# a placement"; algorithms/joint/joint_latetrust.c), on retries after a
+# a placement"; algorithms/joint/late/joint_latetrust.c), on retries after a
 # timeout at twice the load (experiments/joint_apps_retry.conf, 1 s,
 # instances_scale=2, maketrace seed 9: never looked at while developing),
 # stamps rounded down to 1 ms, with call ids:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint without call ids under loss: the nesting test's idle starts
-# (docs/joint/shapes.md "Robustness", algorithms/joint/joint_idle.c).
+# (docs/joint/shapes.md "Robustness", algorithms/joint/loss/joint_idle.c).
 # 1. hotel-like, 24,000 messages, sniffer 2 % loss seed 1: a lost answer
 #    kept the frontend's count of open requests above zero and hid nearly
 #    all its idle starts (13 of 635), so the test let a shifted pairing of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# late_trust's trust alone (lt_trust_alone, default 1; algorithms/joint/
+# late_trust's trust alone (lt_trust_alone, default 1; algorithms/joint/late/
 # joint_latetrust.c; docs/joint/speed_w29.md, "The calibration copy's
 # consumers (h247)"): where the result's confidences are computed again
 # whatever late_trust decides, its pass runs the self-calibration's copies

@@ -8,7 +8,7 @@
 #   - on every row but the 1 ms ones (the documented class where no method
 #     is good and nesting or first come, first served lead) joint is at
 #     least the best other method less half a point;
-#   - the zero-tick rule (algorithms/joint/joint_tick0.c): on the mixed
+#   - the zero-tick rule (algorithms/joint/ticks/joint_tick0.c): on the mixed
 #     config, rounding the stamps to 1 us costs joint at most 3 points
 #     with call ids and 12 as a black box (without the rule: 6 and 18);
 #     and -s tick0=0 on that trace is lower (the test can fail).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The set of calls a request makes (algorithms/joint/joint_oset.c,
+# The set of calls a request makes (algorithms/joint/model/joint_oset.c,
 # docs/joint/model.md "The set of calls a request makes"): two request types
 # through one gateway endpoint that make different sets of calls
 # (experiments/joint_osets.conf, maketrace seed 11, 1 s: not a seed the

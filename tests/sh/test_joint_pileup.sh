@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's parallel_check (docs/joint/model.md, "Learned parallel calls checked
-# with call ids"; algorithms/joint/joint_serial.c), with call ids.
+# with call ids"; algorithms/joint/model/joint_serial.c), with call ids.
 # (1) Requests piling up behind a slow one-worker service
 # (experiments/joint_pileup.conf, 3 s): the search with learned parallel
 # calls stacks the calls that follow one request's answer onto requests

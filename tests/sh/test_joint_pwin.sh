@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's pair_window (algorithms/joint/joint_pwin.c; docs/joint/speed.md
+# joint's pair_window (algorithms/joint/held/joint_pwin.c; docs/joint/speed.md
 # "Speed, fourteenth wave: the free/held choice on a window", off by
 # default): the choice between the free and the held search made on a
 # window of the trace, then only the chosen search on the whole trace.

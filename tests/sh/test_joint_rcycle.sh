@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's recur_cycle (docs/joint/shapes.md "Unseen execution models,
-# third round"; algorithms/joint/joint_rcycle.c): a service re-entered
+# third round"; algorithms/joint/shapes/joint_rcycle.c): a service re-entered
 # through a cycle of two services, as a service mesh's sidecar proxy is
 # (experiments/joint_models_mesh.conf: fe_px forwards the client's call
 # into fe and carries fe's calls out: links fe_px -> fe -> fe_px).  No

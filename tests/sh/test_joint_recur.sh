@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's recur_inner (docs/joint/shapes.md "Unseen execution models";
-# algorithms/joint/joint_recur.c): a service that calls itself
+# algorithms/joint/shapes/joint_recur.c): a service that calls itself
 # (experiments/joint_models_recur.conf: `tree` recurses one to three
 # levels, each level reads db, the deepest also index).  Every start
 # joint had ends with the deepest index call on the outermost visit; the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's busy_reentry (docs/joint/shapes.md "Unseen execution models,
-# third round: the black box at load (h183)"; algorithms/joint/
+# third round: the black box at load (h183)"; algorithms/joint/busy/
 # joint_reentry.c): the busy test must not read a service its own
 # requests re-enter as one that keeps its requests in order.  The mesh of
 # experiments/joint_models_mesh.conf at twice its load (0.3 s, seed 1),

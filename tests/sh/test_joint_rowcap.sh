@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint: the candidate cap counted after the rows within a tick
 # (tie_rows_wide; docs/joint/ticks_rows.md "Rows within a tick";
-# algorithms/joint/joint_rowcap.c).  A pool in front of a chain
+# algorithms/joint/ticks/joint_rowcap.c).  A pool in front of a chain
 # (experiments/joint_ticks.conf, first come, first served is right) at
 # twice its clients, seed 8 (held out), stamps rounded to 10 ms: up to 46
 # requests enclose a call, max_candidates=32 kept the latest-started, the

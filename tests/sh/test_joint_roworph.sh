@@ -1,6 +1,6 @@
 #!/bin/sh
 # Calls the start leaves without a parent, on rows in event order
-# (algorithms/joint/joint_roworph.c, docs/joint/ticks.md "Calls the start
+# (algorithms/joint/ticks/joint_roworph.c, docs/joint/ticks.md "Calls the start
 # leaves without a parent, on rows in event order"): the event
 # execution-model config (maketrace seed 11, 2 s: not a seed the rule was
 # developed on), the columns the execution-model audit keeps, stamps

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Rows within a tick (algorithms/joint/joint_rowtie.c, docs/joint/ticks_rows.md "Rows
+# Rows within a tick (algorithms/joint/ticks/joint_rowtie.c, docs/joint/ticks_rows.md "Rows
 # within a tick"): the event execution-model config (maketrace seed 11, 1
 # s: not a seed the rule was developed on), stamps rounded down to 10 ms,
 # with call ids.  Every request of a tick is a candidate of every call of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's conf_copy_stage (algorithms/joint/joint_scopy.c; docs/joint/speed_w29.md,
+# joint's conf_copy_stage (algorithms/joint/selfcal/joint_scopy.c; docs/joint/speed_w29.md,
 # "The calibration copy made small first (h238)"): the self-calibration's
 # copy first made of conf_copy_stage_share of its pairs, kept only where
 # every real row's reliability bin is settled.  On an event loop in front

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's conf_copy_warm (algorithms/joint/joint_scwarm.c; docs/joint/speed_w29.md,
+# joint's conf_copy_warm (algorithms/joint/selfcal/joint_scwarm.c; docs/joint/speed_w29.md,
 # "The copy searched from its own truth (h247)"): the self-calibration's
 # copy searched from the pairs and parents it was made with.  On an event
 # loop in front of two services (experiments/joint_event.conf, 2 s, black

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's conf_copy_warm_min and conf_copy_warm_free (algorithms/joint/joint_scwarm.c;
+# joint's conf_copy_warm_min and conf_copy_warm_free (algorithms/joint/selfcal/joint_scwarm.c;
 # docs/joint/confidence_late.md, "The copy warm only where the search was sure (h258)"):
 # the self-calibration copy set up on its truth only on the rows the real
 # search stated sure (its share before calibration at least the minimum)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# subtick decided per service (algorithms/joint/joint_subsvc.c,
+# subtick decided per service (algorithms/joint/ticks/joint_subsvc.c,
 # docs/joint/ticks_rows.md "Positions within a tick: per service"): a capture merged from hosts whose
 # rows keep the order of events and hosts whose rows do not.  The
 # social-network-like application of the application audit

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The rows within a tick as the order of events (algorithms/joint/
+# The rows within a tick as the order of events (algorithms/joint/ticks/
 # joint_subtick.c, docs/joint/ticks.md "Positions within a tick: the order of the
 # rows"): the twelve-level chain and the six-endpoint service of the
 # application audit (experiments/joint_apps_deep.conf, _endpoints.conf;

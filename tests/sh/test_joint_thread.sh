@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's thread_bound (docs/joint/shapes.md "Visits bound to a thread
-# (h187)"; algorithms/joint/joint_thread.c): the receiving-thread column as
+# (h187)"; algorithms/joint/shapes/joint_thread.c): the receiving-thread column as
 # evidence.  The mesh of experiments/joint_models_mesh.conf at twice its
 # load (0.3 s, seed 1), stamps rounded to 1 ms, call ids kept: fe and cart
 # are pools of blocking workers (the answer to a call returns to the worker

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's thread_soft_pick (docs/joint/shapes.md "thread_soft's term out of
-# the choice of search (h209)"; algorithms/joint/joint_thrpick.c): the
+# the choice of search (h209)"; algorithms/joint/shapes/joint_thrpick.c): the
 # receiving thread's term (thread_soft) steers each search, but the
 # choices between searches are made by the model without it.  The pool of
 # experiments/joint_models_pool.conf at twice its load (2 s, seed 1),

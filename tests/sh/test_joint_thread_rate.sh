@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint's thread_soft_pick=6 (docs/joint/shapes_late.md "The receiving
 # thread's term kept by a test of the thread itself (h233)";
-# algorithms/joint/joint_thrtest.c): the inference runs with the term and
+# algorithms/joint/shapes/joint_thrtest.c): the inference runs with the term and
 # without it; the term's solution is kept when the thread test's misses in
 # the two solutions (a binomial log-likelihood ratio) outweigh the delays'.
 # The mesh of experiments/joint_models_mesh.conf at twice its load (0.3 s,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's thread_soft (docs/joint/shapes.md "The receiving thread as a
-# likelihood term (h200)"; algorithms/joint/joint_thread.c): without call
+# likelihood term (h200)"; algorithms/joint/shapes/joint_thread.c): without call
 # ids, the receiving-thread column weighed as a likelihood term whose
 # weight the trace fits (the thread test's misses over chance's), not a
 # filter.  The pool of experiments/joint_models_pool.conf at its load (2 s,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint's thread_soft_pick=5 (docs/joint/shapes.md "The receiving thread's
 # term searched from the solution without it (h217)";
-# algorithms/joint/joint_thrwarm.c): the inference runs with the thread term
+# algorithms/joint/shapes/joint_thrwarm.c): the inference runs with the thread term
 # muted; where the term weighs a service, one more search with the term
 # starts from that solution's pairs and is kept.  The mesh of
 # experiments/joint_models_mesh.conf at twice its load (0.3 s, seed 1),

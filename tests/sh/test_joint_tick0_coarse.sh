@@ -1,5 +1,5 @@
 #!/bin/sh
-# The zero-tick rule at coarse ties with a fine tick (algorithms/joint/
+# The zero-tick rule at coarse ties with a fine tick (algorithms/joint/ticks/
 # joint_tick0.c, docs/joint/audits.md "Execution models (experiments/
 # joint_models.sh)"): the mixed config at twice its load, maketrace seed 5
 # (not a seed the rule was developed on), 1 s of trace, as a black box.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# fit_fast on traces that run the whole-tick rules (algorithms/joint/
+# fit_fast on traces that run the whole-tick rules (algorithms/joint/ticks/
 # joint_tick0.c, joint_tickivl.c, joint_fitfast.c; docs/joint/audits.md "Whole-tick
 # delays as intervals").  The event config (maketrace seed 9, 0.5 s, a seed
 # the rules were not developed on) rounded to 1 us runs the zero-tick rule;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A service in tick order at whole-tick stamps whose rows within a tick are
 # not in event order (docs/joint/ticks_rows.md, "A service in tick order: its
-# calls in tick order"; tick_fifo, algorithms/joint/joint_tickx.c), on
+# calls in tick order"; tick_fifo, algorithms/joint/ticks/joint_tickx.c), on
 # experiments/joint_ticks.conf (a pool F of 3 workers calling E, then G,
 # which calls H; maketrace seed 41, never looked at while developing, 1 s),
 # stamps rounded down to 1 ms, rows shuffled within each tick (seeded):

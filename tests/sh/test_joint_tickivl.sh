@@ -1,5 +1,5 @@
 #!/bin/sh
-# Whole-tick delays as intervals (algorithms/joint/joint_tickivl.c,
+# Whole-tick delays as intervals (algorithms/joint/ticks/joint_tickivl.c,
 # docs/joint/audits.md "Whole-tick delays as intervals"): the dispatch config at
 # twice its load (maketrace seed 9, 0.5 s: not a seed the rule was
 # developed on), stamps rounded down to 100 us, with call ids.  Most

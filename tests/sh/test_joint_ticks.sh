@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint at whole-tick stamps on fast services (docs/joint/ticks.md, "The tie test:
-# whole-tick stamps"; algorithms/joint/joint_quant.c).  A pool of
+# whole-tick stamps"; algorithms/joint/ticks/joint_quant.c).  A pool of
 # workers in front of a chain, every service well under a millisecond
 # (experiments/joint_ticks.conf, not the config the test was tuned on),
 # two pool sizes and seeds, stamps rounded to 1 ms and to 10 ms by skewer:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # joint: calls sent in one tick when the tie test keeps the start
 # (docs/joint/ticks.md, "The tie test: whole-tick stamps", calls tied at their
-# send stamp; algorithms/joint/joint_tiecall.c).  A pool of workers in
+# send stamp; algorithms/joint/ticks/joint_tiecall.c).  A pool of workers in
 # front of a chain at 1 ms stamps (experiments/joint_ticks.conf, 6
 # workers, seed 6): the tie test keeps the start; with call ids, the
 # start that ranks tied requests by their responses but tied calls by

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Moves across a tick when the tie test keeps the start
-# (algorithms/joint/joint_tiecross.c, docs/joint/ticks.md "Moves across a
+# (algorithms/joint/ticks/joint_tiecross.c, docs/joint/ticks.md "Moves across a
 # tick"): the dispatch config (maketrace seed 11, 1 s: not a seed the rule
 # was developed on), stamps rounded down to 1 ms, with call ids.  Its
 # services answer well under a millisecond, so the tie test keeps the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A start that leaves calls without a parent (algorithms/joint/joint_tieorph.c,
+# A start that leaves calls without a parent (algorithms/joint/ticks/joint_tieorph.c,
 # docs/joint/ticks.md "Calls the start leaves without a parent"): the mixed
 # execution-model config (maketrace seed 11, 1 s: not a seed the rule was
 # developed on), stamps rounded down to 1 ms, as a black box.  The tie test

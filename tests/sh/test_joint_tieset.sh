@@ -1,6 +1,6 @@
 #!/bin/sh
 # The set of calls a request makes, in the tie test
-# (algorithms/joint/joint_tieset.c, docs/joint/ticks.md "The set of calls
+# (algorithms/joint/ticks/joint_tieset.c, docs/joint/ticks.md "The set of calls
 # a request makes, in the tie test"): the pool execution-model config at
 # twice its load (maketrace seed 1, 2 s, `-s instances_scale=2`), the
 # columns the execution-model audit keeps, stamps rounded down to 10 ms,

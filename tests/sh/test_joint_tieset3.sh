@@ -1,6 +1,6 @@
 #!/bin/sh
 # The set test decided after tie_cross (tie_sets=3, the default;
-# algorithms/joint/joint_tieset.c, docs/joint/ticks.md "The set test after
+# algorithms/joint/ticks/joint_tieset.c, docs/joint/ticks.md "The set test after
 # tie_cross, component by component").  The dispatch config (maketrace seed
 # 11, 1 s), stamps rounded down to 1 ms, with call ids, -s subtick=off -s
 # loss_serial=1 (as test_joint_tiecross.sh): the tie test keeps the start,

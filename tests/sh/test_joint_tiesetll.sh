@@ -1,5 +1,5 @@
 #!/bin/sh
-# tie_sets_ll (off by default; algorithms/joint/joint_tieset.c,
+# tie_sets_ll (off by default; algorithms/joint/ticks/joint_tieset.c,
 # docs/joint/ticks.md "Each component's own likelihood"): where tie_sets=3
 # refutes the start, a component the set count gives to the search takes
 # it only where the search is also likelier on its requests by the tie

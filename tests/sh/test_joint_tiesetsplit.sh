@@ -1,5 +1,5 @@
 #!/bin/sh
-# tie_sets_split (algorithms/joint/joint_tieset.c, docs/joint/ticks.md
+# tie_sets_split (algorithms/joint/ticks/joint_tieset.c, docs/joint/ticks.md
 # "A pair as a call and as a request"): the components of tie_sets=3 with
 # each pair as two nodes, as a call (its parent, its return) and as a
 # request (its calls), joined only where its return differs.  The

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint -s unpaired=3 (docs/joint/loss.md, "Which messages stay unpaired,
-# checked"; algorithms/joint/joint_unpck.c): without call ids, under loss,
+# checked"; algorithms/joint/unp/joint_unpck.c): without call ids, under loss,
 # on a link answering out of arrival order, the priced choice of which
 # calls and returns stay unpaired (count included) is searched again and
 # kept only when the model's likelihood and a copy of the trace both say

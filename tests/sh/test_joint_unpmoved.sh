@@ -3,7 +3,7 @@
 # unpaired) the priced choice changed: one metadata line per changed link,
 # `unpaired_moved=A>B ids=...` (docs/joint/loss.md, "Which messages stay
 # unpaired: the second search taken piece by piece, measured";
-# algorithms/joint/joint_unpaired.c).  These are what a second search must
+# algorithms/joint/unp/joint_unpaired.c).  These are what a second search must
 # re-solve; experiments/unp_merge.awk reads them.  On
 # experiments/joint_loss_order.conf (a development draw: maketrace seed 1,
 # instances 3, 6000 messages, 2 % sniffer loss at seed 1, ids emptied):

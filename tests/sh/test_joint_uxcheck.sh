@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's uncross_check (docs/joint/loss.md, "Loss with call ids: uncross's
-# search checked held out"; algorithms/joint/joint_uxcheck.c).
+# search checked held out"; algorithms/joint/loss/joint_uxcheck.c).
 # (1) OnlineBoutique 07:11 (when data/ holds it) at 2 % loss, sniffer
 # seed 1, with call ids: the search that runs again after each pass of
 # uncross swapped the recommendation service's calls to productcatalog

@@ -1,5 +1,5 @@
 #!/bin/sh
-# swap_floor on the application shapes (algorithms/joint/joint_xfloor.c;
+# swap_floor on the application shapes (algorithms/joint/repair/joint_xfloor.c;
 # docs/joint/audits.md "Speed on the application shapes"): the media-like and
 # parallel-then-join configs of experiments/joint_apps.sh (maketrace seed
 # 5, 0.4 s at twice the load, a seed the rule was not developed on), as a
