@@ -603,6 +603,17 @@ int joint_lsmg_skip(joint *s, uint32_t q1, uint32_t q2, uint64_t fp);
 /* joint_lsmargin.c (ls_margin): record a kept split's margin (nats) for the
  * pair; PB_OK or PB_ENOMEM */
 int joint_lsmg_note(joint *s, uint32_t q1, uint32_t q2, uint64_t fp, double margin);
+/* Shared by ls_margin and rs_confirm (joint_lsmargin.c): a 64-bit running
+ * hash step (equality only); a call's fingerprint (index, return, its two
+ * times) mixed into h; the unordered pair key of two requests; the entry
+ * of key k in a growable array of entries of esz bytes (*e, *n used, *cap)
+ * indexed by h: found, or appended (the array may move: *e is updated),
+ * its index in *out.  PB_OK or PB_ENOMEM (nothing lost: *e stays valid) */
+uint64_t joint_ls_mix(uint64_t h, uint64_t x);
+uint64_t joint_ls_mix_call(const joint *s, uint64_t h, uint32_t p);
+uint64_t joint_ls_pair_key(uint32_t q1, uint32_t q2);
+int joint_ls_slot(hmap *h, uint64_t k, void **e, uint32_t *n, uint32_t *cap, size_t esz,
+                  uint32_t *out);
 /* joint_lsmargin.c, for tests only: the re-splits ls_margin would leave out
  * are made anyway and those that move a call counted (lsmg_flips) */
 extern int joint_lsmg_test_verify;

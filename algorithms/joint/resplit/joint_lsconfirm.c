@@ -51,29 +51,15 @@ int joint_lscf_on(const joint *s)
     return s->p.rs_confirm > 0 && !s->xfloor_on;
 }
 
-static uint64_t pkey(uint32_t q1, uint32_t q2)
-{
-    return q1 < q2 ? ((uint64_t)q1 << 32) | q2 : ((uint64_t)q2 << 32) | q1;
-}
+#define pkey joint_ls_pair_key /* joint_lsmargin.c's: the same pair keys */
 
 /* rs_confirm_fp=0: the fingerprint of the shared calls alone (each one's
  * index, return and return times, which request has it) and of the two
  * requests' own calls and open ends; the calls only one of them can have
  * are left to the drift test (their moves change the current split's
  * value) */
-static inline uint64_t mix(uint64_t h, uint64_t x)
-{
-    h = (h ^ x) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
-}
-
-static uint64_t mix_call(const joint *s, uint64_t h, uint32_t p)
-{
-    const jpair *x = &s->pr[p];
-    h = mix(h, ((uint64_t)p << 32) | x->ret);
-    h = mix(h, (uint64_t)x->rs);
-    return mix(h, (uint64_t)x->rr);
-}
+#define mix joint_ls_mix /* joint_lsmargin.c's hash and call fingerprint */
+#define mix_call joint_ls_mix_call
 
 uint64_t joint_lscf_fp_shared(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *set,
                               uint32_t m, uint32_t cur)
@@ -128,23 +114,13 @@ int joint_lscf_note(joint *s, uint32_t q1, uint32_t q2, uint64_t fp, double v0, 
     if (!s->lscf && !(s->lscf = calloc(1, sizeof *s->lscf)))
         return PB_ENOMEM;
     struct joint_lscf *g = s->lscf;
-    uint64_t k = pkey(q1, q2);
-    hmap *h = &g->idx[s->lsmg_kind];
-    uint32_t i = joint_hmap_get(h, k);
-    if (i == JOINT_NONE) {
-        if (g->n == g->cap) {
-            uint32_t nc = g->cap ? 2 * g->cap : 256;
-            struct lscf_ent *a = realloc(g->e, (size_t)nc * sizeof *a);
-            if (!a)
-                return PB_ENOMEM;
-            g->e = a;
-            g->cap = nc;
-        }
-        i = g->n++;
-        int rc = joint_hmap_put(h, k, i);
-        if (rc != PB_OK)
-            return rc;
-    }
+    uint32_t i;
+    void *e = g->e;
+    int rc = joint_ls_slot(&g->idx[s->lsmg_kind], pkey(q1, q2), &e, &g->n, &g->cap,
+                           sizeof *g->e, &i);
+    g->e = e;
+    if (rc != PB_OK)
+        return rc;
     g->e[i] = (struct lscf_ent){fp, v0, margin};
     return PB_OK;
 }

@@ -39,21 +39,23 @@ int joint_lsmg_test_verify = 0;
 
 /* a cheap 64-bit running hash (a multiply and a shift a word): the
  * fingerprint is compared for equality only */
-static inline uint64_t mix(uint64_t h, uint64_t x)
+uint64_t joint_ls_mix(uint64_t h, uint64_t x)
 {
     h = (h ^ x) * 0x9e3779b97f4a7c15ull;
     return h ^ (h >> 29);
 }
+#define mix joint_ls_mix
 
 /* a call of the two requests: its index fixes its link, its send and its
  * receipt; what the re-pairing may change is its return */
-static uint64_t mix_pair(const joint *s, uint64_t h, uint32_t p)
+uint64_t joint_ls_mix_call(const joint *s, uint64_t h, uint32_t p)
 {
     const jpair *x = &s->pr[p];
     h = mix(h, ((uint64_t)p << 32) | x->ret);
     h = mix(h, (uint64_t)x->rs);
     return mix(h, (uint64_t)x->rr);
 }
+#define mix_pair joint_ls_mix_call
 
 uint64_t joint_lsmg_fp(const joint *s, uint32_t q1, uint32_t q2, const uint32_t *set,
                        uint32_t m, uint32_t cur, const uint32_t *f1, uint32_t n1,
@@ -77,9 +79,32 @@ uint64_t joint_lsmg_fp(const joint *s, uint32_t q1, uint32_t q2, const uint32_t 
     return h;
 }
 
-static uint64_t pkey(uint32_t q1, uint32_t q2)
+uint64_t joint_ls_pair_key(uint32_t q1, uint32_t q2)
 {
     return q1 < q2 ? ((uint64_t)q1 << 32) | q2 : ((uint64_t)q2 << 32) | q1;
+}
+#define pkey joint_ls_pair_key
+
+int joint_ls_slot(hmap *h, uint64_t k, void **e, uint32_t *n, uint32_t *cap, size_t esz,
+                  uint32_t *out)
+{
+    uint32_t i = joint_hmap_get(h, k);
+    if (i == JOINT_NONE) {
+        if (*n == *cap) {
+            uint32_t nc = *cap ? 2 * *cap : 256;
+            void *a = realloc(*e, (size_t)nc * esz);
+            if (!a)
+                return PB_ENOMEM;
+            *e = a;
+            *cap = nc;
+        }
+        i = (*n)++;
+        int rc = joint_hmap_put(h, k, i);
+        if (rc != PB_OK)
+            return rc;
+    }
+    *out = i;
+    return PB_OK;
 }
 
 int joint_lsmg_skip(joint *s, uint32_t q1, uint32_t q2, uint64_t fp)
@@ -104,23 +129,13 @@ int joint_lsmg_note(joint *s, uint32_t q1, uint32_t q2, uint64_t fp, double marg
     if (!s->lsmg && !(s->lsmg = calloc(1, sizeof *s->lsmg)))
         return PB_ENOMEM;
     struct joint_lsmg *g = s->lsmg;
-    uint64_t k = pkey(q1, q2);
-    hmap *h = &g->idx[s->lsmg_kind];
-    uint32_t i = joint_hmap_get(h, k);
-    if (i == JOINT_NONE) {
-        if (g->n == g->cap) {
-            uint32_t nc = g->cap ? 2 * g->cap : 256;
-            struct lsmg_ent *a = realloc(g->e, (size_t)nc * sizeof *a);
-            if (!a)
-                return PB_ENOMEM;
-            g->e = a;
-            g->cap = nc;
-        }
-        i = g->n++;
-        int rc = joint_hmap_put(h, k, i);
-        if (rc != PB_OK)
-            return rc;
-    }
+    uint32_t i;
+    void *e = g->e;
+    int rc = joint_ls_slot(&g->idx[s->lsmg_kind], pkey(q1, q2), &e, &g->n, &g->cap,
+                           sizeof *g->e, &i);
+    g->e = e;
+    if (rc != PB_OK)
+        return rc;
     g->e[i] = (struct lsmg_ent){fp, margin, s->lsmg_kind};
     return PB_OK;
 }
