@@ -612,6 +612,8 @@ int joint_lsmg_note(joint *s, uint32_t q1, uint32_t q2, uint64_t fp, double marg
 uint64_t joint_ls_mix(uint64_t h, uint64_t x);
 uint64_t joint_ls_mix_call(const joint *s, uint64_t h, uint32_t p);
 uint64_t joint_ls_pair_key(uint32_t q1, uint32_t q2);
+/* frees the key and value arrays of the n indexes idx (not idx itself) */
+void joint_ls_index_free(hmap *idx, int n);
 int joint_ls_slot(hmap *h, uint64_t k, void **e, uint32_t *n, uint32_t *cap, size_t esz,
                   uint32_t *out);
 /* joint_lsmargin.c, for tests only: the re-splits ls_margin would leave out

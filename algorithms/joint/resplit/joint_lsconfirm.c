@@ -129,10 +129,7 @@ void joint_lscf_free(joint *s)
 {
     if (!s->lscf)
         return;
-    for (int k = 0; k < 3; k++) {
-        free(s->lscf->idx[k].k);
-        free(s->lscf->idx[k].v);
-    }
+    joint_ls_index_free(s->lscf->idx, 3);
     free(s->lscf->e);
     free(s->lscf);
     s->lscf = NULL;

@@ -79,6 +79,14 @@ uint64_t joint_lsmg_fp(const joint *s, uint32_t q1, uint32_t q2, const uint32_t 
     return h;
 }
 
+void joint_ls_index_free(hmap *idx, int n)
+{
+    for (int k = 0; k < n; k++) {
+        free(idx[k].k);
+        free(idx[k].v);
+    }
+}
+
 uint64_t joint_ls_pair_key(uint32_t q1, uint32_t q2)
 {
     return q1 < q2 ? ((uint64_t)q1 << 32) | q2 : ((uint64_t)q2 << 32) | q1;
@@ -144,10 +152,7 @@ void joint_lsmg_free(joint *s)
 {
     if (!s->lsmg)
         return;
-    for (int k = 0; k < 3; k++) {
-        free(s->lsmg->idx[k].k);
-        free(s->lsmg->idx[k].v);
-    }
+    joint_ls_index_free(s->lsmg->idx, 3);
     free(s->lsmg->e);
     free(s->lsmg);
     s->lsmg = NULL;
