@@ -100,8 +100,12 @@ static int service_attr(mt_service *sv, const char *name, const char *v, char *w
         if (mt_parse_count(v, &sv->batch) != PB_OK)
             goto count;
     } else if (!strcmp(name, "stages")) {
-        if (mt_parse_count(v, &sv->stages) != PB_OK || sv->stages > 1000)
-            goto count;
+        if (mt_parse_count(v, &sv->stages) != PB_OK || sv->stages > 1000) {
+            /* (it said "in 1..1000000" of a number past 1000) */
+            snprintf(why, nwhy, "stages=K with K an integer in 1..1000, got \"%s\"%s", v,
+                     pb_integer_hint(v));
+            return PB_EINVAL;
+        }
     } else if (!strcmp(name, "handoff")) {
         /* decimal only, an underflow is 0 (pb_number_parse) */
         if (pb_number_parse(v, strlen(v), &d) != PB_OK || !(d >= 0 && d <= 1)) {

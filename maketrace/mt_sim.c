@@ -987,6 +987,7 @@ void mt_sim_close(mt_sim *s)
             for (int k = 0; k < l->nc; k++)
                 free(l->c[k].v);
         free(l->c);
+        free(l->heap);
         free(l);
     }
     free(s->lsv);

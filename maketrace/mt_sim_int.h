@@ -18,6 +18,8 @@ typedef struct smsg {
     uint8_t type;
     uint64_t sthr, rthr; /* with models: sending / receiving thread (TH) */
     uint32_t conn;       /* with models: connection number + 1 on its link */
+    uint32_t pseq;       /* a call on a pipelined connection: its place in
+                            the connection's queue (cstate.hseq counts) */
 } smsg;
 
 typedef struct spath {
@@ -148,6 +150,9 @@ typedef struct pend {
 typedef struct cstate {
     pend *v;
     size_t h, n, cap;     /* n: calls outstanding */
+    uint32_t hseq;        /* pipelined: the pseq of the call at the head
+                             (the queue's pops so far, mod 2^32) */
+    uint32_t hpos;        /* its place in lstate.heap */
 } cstate;
 
 /* Per (caller, callee) pair of config nodes, with models. */
@@ -158,6 +163,11 @@ typedef struct lstate {
     size_t wh, wn, wcap;
     cstate *c;            /* pipelined, multiplexed: per connection */
     int nc;               /* entries of c */
+    uint32_t *heap;       /* the connections used so far (0 .. nheap-1),
+                             a min-heap by (calls outstanding, number):
+                             the choice of a connection was a scan of all
+                             conns=K, K up to 10^6, for every call */
+    uint32_t nheap;
 } lstate;
 
 typedef struct outref {

@@ -3,7 +3,8 @@
  * (mt_sim.c) under execution and connection models: a message sent and
  * received, a worker freed; pools, dispatchers, event loops and SEDA
  * stages (docs/maketrace.md "Execution models"), connections new, pooled,
- * pipelined and multiplexed.  Each event costs O(log events in flight).
+ * pipelined and multiplexed.  Each event costs O(log events in flight)
+ * (and O(log conns) on a pipelined or multiplexed link).
  */
 #include "mt_sim_int.h"
 
@@ -124,6 +125,40 @@ static int model_input(mt_sim *s, uint32_t x, input *in, pb_ns now)
 
 static void send_now(mt_sim *s, const ev *e);
 
+/* the heap of a link's used connections, by (calls outstanding, number) */
+static int conn_less(const lstate *l, uint32_t a, uint32_t b)
+{
+    return l->c[a].n != l->c[b].n ? l->c[a].n < l->c[b].n : a < b;
+}
+
+static void conn_put(lstate *l, uint32_t pos, uint32_t k)
+{
+    l->heap[pos] = k;
+    l->c[k].hpos = pos;
+}
+
+/* connection k's count changed: restore the heap */
+static void conn_fix(lstate *l, uint32_t k)
+{
+    uint32_t i = l->c[k].hpos;
+    while (i && conn_less(l, k, l->heap[(i - 1) / 2])) {
+        conn_put(l, i, l->heap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        uint32_t ch = 2 * i + 1;
+        if (ch >= l->nheap)
+            break;
+        if (ch + 1 < l->nheap && conn_less(l, l->heap[ch + 1], l->heap[ch]))
+            ch++;
+        if (!conn_less(l, l->heap[ch], k))
+            break;
+        conn_put(l, i, l->heap[ch]);
+        i = ch;
+    }
+    conn_put(l, i, k);
+}
+
 /* The connection of call e's message (models).  Returns 0 when the call
  * must wait for a free connection of a pool (it is sent later). */
 static int conn_open(mt_sim *s, const ev *e)
@@ -149,21 +184,34 @@ static int conn_open(mt_sim *s, const ev *e)
         return 1;
     }
     /* pipelined, multiplexed: the connection with the fewest calls
-     * outstanding, lowest first */
-    if (!l->c && !(l->c = calloc((size_t)cnt, sizeof *l->c))) {
+     * outstanding, lowest first.  Connections are used in number order
+     * (an unused one has none outstanding and a number above every used
+     * one), so the used ones are 0 .. nheap-1, kept in a heap by (calls
+     * outstanding, number): its top, unless it has calls outstanding and
+     * an unused connection is left.  The same choice as a scan of all
+     * conns=K, in O(log K) a call instead of O(K). */
+    if (!l->c && (!(l->c = calloc((size_t)cnt, sizeof *l->c)) ||
+                  !(l->heap = malloc((size_t)cnt * sizeof *l->heap)))) {
         s->oom = 1;
         return 0;
     }
-    l->nc = cnt;
-    int best = 0;
-    for (int i = 1; i < cnt; i++)
-        if (l->c[i].n < l->c[best].n)
-            best = i;
-    m->conn = (uint32_t)best + 1;
-    if (model == MT_CONN_PIPELINED)
+    uint32_t best;
+    if (l->nheap && (l->c[l->heap[0]].n == 0 || l->nheap >= (uint32_t)cnt)) {
+        best = l->heap[0];
+    } else {
+        best = l->nheap++;
+        l->nc = (int)l->nheap;
+        l->heap[best] = best;
+        l->c[best].hpos = best;
+    }
+    m->conn = best + 1;
+    if (model == MT_CONN_PIPELINED) {
+        m->pseq = l->c[best].hseq + (uint32_t)l->c[best].n;
         mts_pend_push(s, &l->c[best], p, e->msg);
-    else
+    } else {
         l->c[best].n++;
+    }
+    conn_fix(l, best);
     return 1;
 }
 
@@ -191,10 +239,15 @@ static int conn_reply(mt_sim *s, const ev *e)
         return 1;
     if (model == MT_CONN_MUX) {
         l->c[c->conn - 1].n--;
+        conn_fix(l, c->conn - 1);
         return 1;
     }
+    /* its call's place in the queue from its sequence number (a scan of
+     * the queue cost the calls outstanding on the connection, for every
+     * reply) */
     cstate *q = &l->c[c->conn - 1];
-    for (size_t i = 0; i < q->n; i++) {
+    size_t i = (uint32_t)(c->pseq - q->hseq);
+    if (i < q->n) {
         pend *pe = &q->v[(q->h + i) % q->cap];
         if (pe->path == p && pe->call == m->pair) {
             if (i == 0)
@@ -220,15 +273,20 @@ static void conn_reply_sent(mt_sim *s, const ev *e)
     lstate *l = mts_ls(s, c->src, c->dst);
     if (!l)
         return;
-    cstate *q = &l->c[c->conn - 1];
+    uint32_t k = c->conn - 1;
+    cstate *q = &l->c[k];
     if (!q->n || q->v[q->h].path != p || q->v[q->h].call != m->pair)
         return;
     q->h = (q->h + 1) % q->cap;
     q->n--;
+    q->hseq++;
+    conn_fix(l, k);
     while (q->n && q->v[q->h].ready && !s->oom) {
         ev x = q->v[q->h].e;
         q->h = (q->h + 1) % q->cap;
         q->n--;
+        q->hseq++;
+        conn_fix(l, k);
         send_late(s, &x); /* (send_now does not come back here) */
     }
 }
