@@ -55,6 +55,14 @@ int pq_push_selection(pq_query *q);
 /* Free.  NULL-safe. */
 void pq_close(pq_query *q);
 
+/* Whether the trace (its PB_COL_* columns; named trace in the message) has
+ * the columns q's fields read: size, attr, and call ids for latency.  A
+ * field without its column is empty on every event, and the answers of
+ * the truth and of any result are then both empty and scored as equal.
+ * Returns PB_OK, or PB_EINVAL naming the query's line and column where
+ * the field is first named. */
+int pq_check_fields(const pq_query *q, unsigned columns, const char *trace, pb_error *err);
+
 /* Parse a list of queries from a file (or "-" for stdin): queries are
  * separated by blank lines or ';', '#' starts a comment line.  *out is an
  * array of *n queries owned by the caller (pq_list_close).  Returns PB_OK,

@@ -74,6 +74,11 @@ struct pq_query {
     pq_sel *sels;
     size_t nsels;
     int implicit_count; /* Select had no aggregate: count the tuples */
+    /* where each field is first named (line, column in src; line 0:
+     * never), so that a field the trace lacks is named there
+     * (pq_check_fields) */
+    long fline[PQ_NFIELDS], fcol[PQ_NFIELDS];
+    char *src;
 };
 
 extern const char *const pq_field_names[PQ_NFIELDS];

@@ -73,6 +73,13 @@ static void where_is(const parser *p, size_t pos, long *line, long *col)
     *col = c;
 }
 
+/* field f named at pos: remember its first place */
+static void field_used(parser *p, int f, size_t pos)
+{
+    if (f >= 0 && f < PQ_NFIELDS && !p->q->fline[f])
+        where_is(p, pos, &p->q->fline[f], &p->q->fcol[f]);
+}
+
 static void tok_show(const parser *p, char *buf, size_t n)
 {
     if (p->kind == T_END) {
@@ -290,6 +297,7 @@ static int parse_ref(parser *p, int *var, int *field)
     }
     *var = v;
     *field = f;
+    field_used(p, f, p->tpos + (size_t)(dot + 1 - s));
     next(p);
     return 1;
 }
@@ -394,6 +402,7 @@ static int parse_source(parser *p, pq_source *src)
             return 0;
         }
         size_t fpos = p->tpos;
+        field_used(p, f, fpos);
         next(p);
         pq_cond c;
         memset(&c, 0, sizeof c);
@@ -719,6 +728,7 @@ void pq_close(pq_query *q)
     free(q->sels);
     free(q->name);
     free(q->text);
+    free(q->src);
     free(q);
 }
 
@@ -758,6 +768,10 @@ int pq_parse(const char *text, const char *name, long line0, pq_query **out,
     p.line0 = line0 > 0 ? line0 : 1;
     p.err = err;
     p.q = calloc(1, sizeof *p.q);
+    if (p.q && !(p.q->src = strdup(p.name))) {
+        free(p.q);
+        p.q = NULL;
+    }
     if (!p.q)
         return pb_error_set(err, PB_ENOMEM, p.name, 0, 0, "out of memory");
     pq_query *q = p.q;
@@ -1018,5 +1032,31 @@ int pq_push_selection(pq_query *q)
         free(c.r.str);
     }
     q->nconds = keep;
+    return PB_OK;
+}
+
+int pq_check_fields(const pq_query *q, unsigned columns, const char *trace, pb_error *err)
+{
+    /* a field read from a column the trace has not: empty on every event,
+     * so each comparison is false and each aggregate skips it, on the
+     * truth and on every result alike -- both answers empty, scored as
+     * equal (tv_distance 0, top_same 1) whatever the result */
+    static const struct { int field; unsigned col; const char *what; } need[] = {
+        {PQ_F_SIZE, PB_COL_SIZE, "no size column"},
+        {PQ_F_ATTR, PB_COL_ATTR, "no attr column"},
+        {PQ_F_LATENCY, PB_COL_CALLID, "no callid column, by which a call's latency finds "
+                                      "its return"},
+    };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+        int f = need[i].field;
+        if (!q->fline[f] || (columns & need[i].col))
+            continue;
+        return pb_error_set(err, PB_EINVAL, q->src ? q->src : "query", q->fline[f], q->fcol[f],
+                            "field %s: the trace %s has %s, so %s is empty on every "
+                            "event and both answers would be empty (scored as equal, "
+                            "whatever the result); expected a field the trace carries",
+                            pq_field_names[f], trace ? trace : "", need[i].what,
+                            pq_field_names[f]);
+    }
     return PB_OK;
 }

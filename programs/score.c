@@ -205,6 +205,11 @@ static int run_queries(const char *query_arg, const char *truth_path,
                      "the unperturbed trace with truth columns (path, cause)");
         status = 1;
     }
+    /* a field whose column the trace lacks (size, attr; latency without
+     * call ids) gave two empty answers, scored as a perfect match */
+    for (size_t q = 0; q < nq && !status; q++)
+        if (pq_check_fields(qs[q], trace->columns, truth_path, &err) != PB_OK)
+            status = 1;
     if (trace)
         pb_rounded_print(stderr, prog, truth_path, trace->nrounded, trace->rounded_line, trace->rounded_col);
     if (!status && !text && !no_header)
