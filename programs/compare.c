@@ -77,7 +77,8 @@ static void usage(FILE *fp, const pb_cli *cli)
             "tolerance, or one seed only; \"WORSE than 0\" when the interval is\n"
             "wholly on the bad side: a detected change whose size the seeds cannot\n"
             "yet place against the tolerance), CHANGED (a metric without\n"
-            "direction), MISSING (a value on one side only; a metric with no\n"
+            "direction), MISSING (a value on one side only, or seeds of A that B\n"
+            "has no value for; a metric with no\n"
             "value on either side is \"not measured\" and sets no exit status).\n"
             "Input columns: point,metric,seed,value[,better,series,x]; better is\n"
             "higher, lower or none.  Exit status: 0 nothing beyond tolerance,\n"
@@ -149,7 +150,8 @@ static void write_table(FILE *fp, const pstat_table *t, int changes, double leve
     const char *last = NULL;
     for (size_t i = 0; i < pstat_table_nrows(t); i++) {
         const pstat_row *r = pstat_table_row(t, i);
-        if (changes && ((r->p.n > 0 && r->verdict == PSTAT_SAME) || unmeasured(r)))
+        if (changes && ((r->p.n > 0 && r->verdict == PSTAT_SAME && r->na == r->p.n) ||
+                        unmeasured(r)))
             continue;
         const char *pt = (last && !strcmp(last, r->point)) ? "" : r->point;
         last = r->point; /* the rows printed: --changes skips some */
@@ -167,7 +169,10 @@ static void write_table(FILE *fp, const pstat_table *t, int changes, double leve
         fprintf(fp, "%-*s %-*s %3zu %10.4g %10.4g %+10.4g  %-23s %8s %9.3g %9.3g  %s",
                 (int)wp, pt, (int)wm, r->metric, r->p.n, r->p.mean_a, r->p.mean_b, r->p.mean,
                 iv, sg, r->tol, r->p.mdc, verdict_text(r));
-        if (r->nmissing)
+        if (r->na > r->p.n)
+            fprintf(fp, ", MISSING: B has no value at %zu of A's %zu seeds", r->na - r->p.n,
+                    r->na);
+        else if (r->nmissing)
             fprintf(fp, " (%zu unpaired)", r->nmissing);
         fputc('\n', fp);
     }
@@ -544,7 +549,7 @@ int main(int argc, char **argv)
         FAIL(4);
     }
     size_t cnt[PSTAT_CHANGED + 1] = {0}, missing = 0, nomeas = 0, uworse = 0, ubetter = 0,
-           n = pstat_table_nrows(t);
+           unpaired_rows = 0, n = pstat_table_nrows(t);
     /* what sets the exit status: (resource rows only with res_exit) */
     size_t gate_worse = 0, gate_better = 0;
     for (size_t i = 0; i < n; i++) {
@@ -560,6 +565,17 @@ int main(int argc, char **argv)
             continue;
         }
         cnt[r->verdict]++;
+        /* seeds side A measured and side B did not: the verdict was drawn
+         * on the others, so a change that stopped measuring 4 seeds of 5
+         * (an empty, nan or - value: a run that failed, a metric its
+         * result no longer allows) showed "no detectable change (4
+         * unpaired)" with exit 0.  A value of the reference missing on B
+         * is MISSING, seed by seed as point by point.  Seeds B has and A
+         * has not (a longer run of B) only say "unpaired". */
+        if (r->na > r->p.n) {
+            unpaired_rows++;
+            gate_worse += (size_t)gate;
+        }
         int side = pstat_side(&r->p, r->dir);
         if (r->verdict == PSTAT_UNDECIDED && side < 0)
             uworse++;
@@ -581,6 +597,9 @@ int main(int argc, char **argv)
     if (nomeas) /* said only when there are some: the line others grep stays */
         snprintf(summary + strlen(summary), sizeof summary - strlen(summary),
                  ", %zu not measured on either side", nomeas);
+    if (unpaired_rows)
+        snprintf(summary + strlen(summary), sizeof summary - strlen(summary),
+                 ", %zu with seeds MISSING on side B", unpaired_rows);
     write_table(pb_out_fp(out), t, changes, par.level);
     fprintf(pb_out_fp(out), "%s\n", summary);
     if (csv)
