@@ -551,10 +551,19 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
                                  "while holding no request interval; each roots a "
                                  "flagged instance of its own, and every request open at its "
                                  "node then is flagged (it is one of theirs)", c.send_outside);
+    /* the pairing key names what the two calls share: a connection only
+     * where the trace has one (the warning said "on one connection
+     * (pipelined or multiplexed)" of a trace without a conn column) */
     if (rc == PB_OK && c.conn_busy)
-        rc = pb_result_warn(res, "assumption violated %zu times: two calls outstanding "
-                                 "on one connection (pipelined or multiplexed), where "
-                                 "pairing by order may be wrong; flagged", c.conn_busy);
+        rc = pb_result_warn(res, "assumption violated %zu times: two calls outstanding %s, "
+                                 "where pairing by order may be wrong; flagged", c.conn_busy,
+                            key == BL_KEY_CONN
+                                ? "on one connection (pipelined or multiplexed)"
+                            : key == BL_KEY_CALLID
+                                ? "between one caller and callee under one call id "
+                                  "(none counts as one)"
+                                : "between one caller and callee (paired first in first "
+                                  "out: the trace has no conn column)");
     if (rc == PB_OK && c.handoff)
         rc = pb_result_warn(res, "assumption violated %zu times: a call's return was "
                                  "received by another thread than the one that sent it "

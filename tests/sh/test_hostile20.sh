@@ -96,4 +96,18 @@ grep -q "MISSING: B has no value at 4 of A's 5 seeds" c.out || { cat c.out; fail
 "$B/compare" -q b.csv a.csv > c.out; rc=$?
 [ "$rc" = 0 ] && grep -q "(4 unpaired)" c.out || { cat c.out; fail "compare: seeds on B only: exit $rc"; }
 "$B/compare" -q a.csv a.csv > /dev/null || fail "compare: a file against itself"
+
+# --- 5. vpath paper on a trace without a conn column: calls are paired by
+# call id or first in first out per caller and callee, yet two calls
+# outstanding on that key were said to be "on one connection (pipelined
+# or multiplexed)", a connection the trace never named.  The warning now
+# names the key that paired them.
+cut -d, -f1-11 "$R/tests/data/precise/fig1_dispatcher.csv" > nc.csv
+"$B/infer" --algo vpath -s variant=paper nc.csv > /dev/null 2> nc.err || { cat nc.err; fail "vpath paper without conn: failed"; }
+grep -q "connection (pipelined" nc.err && { cat nc.err; fail "vpath paper without conn: a connection named"; }
+grep -q "two calls outstanding between one caller and callee under one call id" nc.err ||
+    { cat nc.err; fail "vpath paper without conn: the pairing key not named"; }
+"$B/infer" --algo vpath -s variant=paper "$R/tests/data/precise/fig8_batched.csv" > /dev/null 2> c.err
+grep -q "two calls outstanding on one connection (pipelined or multiplexed)" c.err ||
+    { cat c.err; fail "vpath paper with conn: the connection not named"; }
 exit 0
