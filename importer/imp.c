@@ -105,11 +105,12 @@ static const struct {
                       "service, kind, operation and times as one read "
                       "before: one trace in two files or overlapping "
                       "exports): the copy dropped"},
-    {"no_timestamp", "Zipkin spans without \"timestamp\" (incomplete "
-                     "spans, which Zipkin allows) and no fragment of the "
-                     "same id, service and kind that has one: not read, so "
-                     "their children count as missing_parent; said even "
-                     "with -q"},
+    {"no_timestamp", "spans without a start time (Zipkin \"timestamp\" "
+                     "absent: incomplete spans, which Zipkin allows; OTLP "
+                     "\"startTimeUnixNano\" absent or 0, proto3's unset) and "
+                     "no fragment of the same id, service and kind that has "
+                     "one: not read, so their children count as "
+                     "missing_parent; said even with -q"},
     {"zipkin_fragment", "Zipkin span fragments without \"timestamp\" merged "
                         "into the span of the same trace, id, service and "
                         "kind that has one (as Zipkin's UI merges them): "

@@ -1206,9 +1206,12 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
     if (!im->nspans && im->st.count[IMP_C_NO_TIMESTAMP])
         return pb_error_set(err, PB_EPARSE, im->nfiles ? im->files[0] : NULL,
                             0, 0, "the input holds no span with a start time: "
-                            "%zu Zipkin spans without \"timestamp\" (first: "
-                            "%s), none with one",
+                            "%zu %s (first: %s), none with one",
                             im->st.count[IMP_C_NO_TIMESTAMP],
+                            (im->formats_seen & (1u << IMP_SRC_OTLP))
+                                ? "spans without a start time (Zipkin \"timestamp\" absent, "
+                                  "OTLP \"startTimeUnixNano\" absent or 0)"
+                                : "Zipkin spans without \"timestamp\"",
                             im->st.first[IMP_C_NO_TIMESTAMP]
                                 ? im->st.first[IMP_C_NO_TIMESTAMP] : "?");
     if (!im->nspans)

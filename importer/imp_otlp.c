@@ -213,7 +213,28 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                                 "or a SPAN_KIND_* name",
                                 where);
             r.ns = 1;
-            if (!ns_of(json_object_get(js, "startTimeUnixNano"), &r.start_ns))
+            /* proto3 leaves an unset start out of its JSON, or writes 0
+             * (an exporter that writes defaults): a span with no place in
+             * time.  Absent, it refused the whole import; 0 was read as
+             * the epoch, 1970, so its messages came 56 years before the
+             * rest of their request.  Such a span is a fragment, as a
+             * Zipkin span without "timestamp": merged into a timed span of
+             * the same trace, id and service, else not read and counted
+             * no_timestamp, said even with -q. */
+            json_t *st = json_object_get(js, "startTimeUnixNano");
+            int64_t st0 = -1;
+            if (!st || json_is_null(st) || (ns_of(st, &st0) && st0 == 0)) {
+                r.start_ns = 0;
+                r.end_ns = 0;
+                r.has_end = 1;
+                int rc = imp_store_span(im, s, &r, err);
+                if (rc != PB_OK)
+                    return rc;
+                s->no_start = 1;
+                s->no_dur = 1;
+                continue;
+            }
+            if (!ns_of(st, &r.start_ns))
                 return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                                 "%s: expected \"startTimeUnixNano\" as "
                                 "nanoseconds since the epoch (a string of "
