@@ -110,4 +110,24 @@ grep -q "two calls outstanding between one caller and callee under one call id" 
 "$B/infer" --algo vpath -s variant=paper "$R/tests/data/precise/fig8_batched.csv" > /dev/null 2> c.err
 grep -q "two calls outstanding on one connection (pipelined or multiplexed)" c.err ||
     { cat c.err; fail "vpath paper with conn: the connection not named"; }
+
+# --- 6. importtrace: an OTLP span whose start is unset.  proto3 leaves
+# startTimeUnixNano out of its JSON when unset (the whole import was then
+# refused), and an exporter that writes defaults writes "0", which was
+# read as the epoch: the span's call came 56 years before the rest of its
+# request.  Now a span without a start time, as a Zipkin span without
+# "timestamp": not read (without a timed fragment of the same id),
+# counted no_timestamp and said even with -q; its children are roots.
+res() { printf '{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"%s"}}]},"scopeSpans":[{"spans":[%s]}]}' "$1" "$2"; }
+T='"traceId":"00000000000000004000000000000001"'
+for st in '"startTimeUnixNano":"0","endTimeUnixNano":"0",' '"startTimeUnixNano":null,' ''; do
+    printf '{"resourceSpans":[%s,%s]}\n' \
+        "$(res fe "{$T,\"spanId\":\"00000000000000d0\",\"name\":\"op\",\"startTimeUnixNano\":\"4000000000\",\"endTimeUnixNano\":\"4001000000\",\"kind\":2},{$T,\"spanId\":\"00000000000000d1\",\"parentSpanId\":\"00000000000000d0\",\"name\":\"op\",${st}\"kind\":3}")" \
+        "$(res be "{$T,\"spanId\":\"00000000000000d2\",\"parentSpanId\":\"00000000000000d1\",\"name\":\"op\",\"startTimeUnixNano\":\"4000200000\",\"endTimeUnixNano\":\"4000300000\",\"kind\":2}")" > o.json
+    "$B/importtrace" -q -o o.tr o.json 2> o.err || { cat o.err; fail "OTLP start '$st': refused"; }
+    grep -q "warning: 1 no_timestamp: spans without a start time" o.err || { cat o.err; fail "OTLP start '$st': not said"; }
+    grep -q '^0\.\|,0\.000000000,' o.tr && { cat o.tr; fail "OTLP start '$st': read at the epoch"; }
+    grep -q " no_timestamp=1 " o.tr || fail "OTLP start '$st': not counted"
+    [ "$(grep -vc '^#' o.tr)" -eq 5 ] || { cat o.tr; fail "OTLP start '$st': not the two timed RPCs"; }
+done
 exit 0
