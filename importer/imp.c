@@ -106,7 +106,7 @@ static const struct {
                       "before: one trace in two files or overlapping "
                       "exports): the copy dropped"},
     {"no_timestamp", "spans without a start time (Zipkin \"timestamp\" "
-                     "absent: incomplete spans, which Zipkin allows; OTLP "
+                     "absent or 0: incomplete spans, which Zipkin allows; OTLP "
                      "\"startTimeUnixNano\" absent or 0, proto3's unset) and "
                      "no fragment of the same id, service and kind that has "
                      "one: not read, so their children count as "

@@ -1209,7 +1209,7 @@ int imp_finish(imp_importer *im, pb_trace **out, pb_error *err)
                             "%zu %s (first: %s), none with one",
                             im->st.count[IMP_C_NO_TIMESTAMP],
                             (im->formats_seen & (1u << IMP_SRC_OTLP))
-                                ? "spans without a start time (Zipkin \"timestamp\" absent, "
+                                ? "spans without a start time (Zipkin \"timestamp\" absent or 0, "
                                   "OTLP \"startTimeUnixNano\" absent or 0)"
                                 : "Zipkin spans without \"timestamp\"",
                             im->st.first[IMP_C_NO_TIMESTAMP]

@@ -87,9 +87,13 @@ static int store_fragment(imp_importer *im, imp_span *s, imp_raw_span r,
     return rc;
 }
 
+/* absent, null, or 0, which Zipkin's own model takes as absent (its
+ * span builder and JSON writer treat a 0 timestamp as unset): read as the
+ * epoch, such a span's messages came 56 years before their request */
 static int no_timestamp(const json_t *start)
 {
-    return !start || json_is_null(start);
+    return !start || json_is_null(start) ||
+           (json_is_integer(start) && json_integer_value(start) == 0);
 }
 
 /* Store one side as a span: service, peer, kind, start = the opening

@@ -130,4 +130,8 @@ for st in '"startTimeUnixNano":"0","endTimeUnixNano":"0",' '"startTimeUnixNano":
     grep -q " no_timestamp=1 " o.tr || fail "OTLP start '$st': not counted"
     [ "$(grep -vc '^#' o.tr)" -eq 5 ] || { cat o.tr; fail "OTLP start '$st': not the two timed RPCs"; }
 done
+# Zipkin's model takes a timestamp of 0 as absent: the same
+printf '[{"traceId":"1","id":"a","name":"op","timestamp":4000000,"duration":1000,"localEndpoint":{"serviceName":"fe"},"kind":"SERVER"},{"traceId":"1","id":"b","parentId":"a","name":"op","timestamp":0,"duration":100,"localEndpoint":{"serviceName":"fe"},"kind":"CLIENT"},{"traceId":"1","id":"c","parentId":"b","name":"op","timestamp":4000200,"duration":50,"localEndpoint":{"serviceName":"be"},"kind":"SERVER"}]\n' > z0.json
+"$B/importtrace" -q -o z0.tr z0.json 2> z0.err || { cat z0.err; fail "Zipkin timestamp 0: refused"; }
+grep -q " no_timestamp=1 " z0.tr || { cat z0.tr; fail "Zipkin timestamp 0: read at the epoch"; }
 exit 0
