@@ -130,7 +130,20 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
                 break;
             }
             sscanf(pn + 6, "%199s", name);
-            pid = strtol(pp + 5, NULL, 10);
+            /* the process id names the process (with the name) and its
+             * threads' labels "PID/TID": read with strtol unchecked, two
+             * pids past 2^63 both became LONG_MAX (one process), and a
+             * pid that is no number became 0 */
+            const char *pv = pp + 5;
+            size_t pl = strcspn(pv, " \t\r");
+            int64_t pid64;
+            if (!parse_i64(pv, pl, &pid64) || pid64 < 0 || pid64 > INT_MAX) {
+                rc = pb_error_set(err, PB_EPARSE, path, 1, (long)(pv - line) + 1,
+                                  "expected pid=PID, a process id from 0 to 2147483647, "
+                                  "got \"%.*s\"", (int)(pl > 30 ? 30 : pl), pv);
+                break;
+            }
+            pid = (long)pid64;
             if ((rc = add_proc(c, name, pid, &proc)) != PB_OK) {
                 pb_error_set(err, rc, path, ln, 0, "out of memory");
                 break;

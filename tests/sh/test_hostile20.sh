@@ -27,6 +27,13 @@ sed 's/^6000 /9999999999999999999 /' "$C/client.events" > cap/10.11.events
 "$B/importtrace" -q -o x.tr cap 2> ts.err && fail "events: a time past 2^63 accepted"
 grep -q "10.11.events:5:1: field 1: expected TS_NS (nanoseconds below 2^63), got \"9999999999999999999\"" ts.err ||
     { cat ts.err; fail "events: the time past 2^63 not named"; }
+# the header's pid= (a thread label is "PID/TID") was read by strtol
+# unchecked: 99999999999999999999 became 9223372036854775807 (every such
+# pid one process), a word became 0
+sed '1s/pid=10 /pid=99999999999999999999 /' "$C/client.events" > cap/10.11.events
+"$B/importtrace" -q -o x.tr cap 2> pid.err && fail "events: pid=99999999999999999999 accepted"
+grep -q "10.11.events:1:19: expected pid=PID, a process id from 0 to 2147483647" pid.err ||
+    { cat pid.err; fail "events: the pid not named"; }
 # dup:OLDFD past 2^31 - 1 the same
 { cat "$C/client.events"; echo "7000 10 11 5 dup:4294967299 0 - - -"; } > cap/10.11.events
 "$B/importtrace" -q -o x.tr cap 2> dup.err && fail "events: dup of descriptor 4294967299 accepted"
