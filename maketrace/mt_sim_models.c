@@ -190,8 +190,11 @@ static int conn_open(mt_sim *s, const ev *e)
      * outstanding, number): its top, unless it has calls outstanding and
      * an unused connection is left.  The same choice as a scan of all
      * conns=K, in O(log K) a call instead of O(K). */
-    if (!l->c && (!(l->c = calloc((size_t)cnt, sizeof *l->c)) ||
-                  !(l->heap = malloc((size_t)cnt * sizeof *l->heap)))) {
+    if (!l->c)
+        l->c = calloc((size_t)cnt, sizeof *l->c);
+    if (!l->heap)
+        l->heap = malloc((size_t)cnt * sizeof *l->heap);
+    if (!l->c || !l->heap) {
         s->oom = 1;
         return 0;
     }
