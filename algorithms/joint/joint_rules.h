@@ -1244,5 +1244,13 @@ int joint_fifolifo_all(joint *s);
 int joint_fifolifo_withdrawn(const joint *s, uint32_t l);
 /* joint_fifolifo.c: one fifo_lifo= line per link it looked at */
 void joint_fifolifo_meta(const joint *s, pb_result *res);
+/* joint_unprounds.c, unp_repair / unp_swaps: the second search's rounds
+ * into p2 (from params); 1 when either is set */
+int joint_unpr_params(joint_params *p2, const joint_params *params);
+/* joint_unprounds.c: the second solution t's repair / swap_rounds set
+ * back to the caller's */
+void joint_unpr_after(joint *t, const joint_params *params);
+/* joint_unprounds.c: the unp_rounds line where either option is set */
+int joint_unpr_meta(const joint *s, pb_result *res);
 
 #endif
