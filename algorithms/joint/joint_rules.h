@@ -1244,8 +1244,8 @@ int joint_fifolifo_all(joint *s);
 int joint_fifolifo_withdrawn(const joint *s, uint32_t l);
 /* joint_fifolifo.c: one fifo_lifo= line per link it looked at */
 void joint_fifolifo_meta(const joint *s, pb_result *res);
-/* joint_unprounds.c, unp_repair / unp_swaps: the second search's rounds
- * into p2 (from params); 1 when either is set */
+/* joint_unprounds.c, unp_repair / unp_swaps: the whole second search's
+ * rounds into p2 (from params); 1 when either is set */
 int joint_unpr_params(joint_params *p2, const joint_params *params);
 /* joint_unprounds.c: the second solution t's repair / swap_rounds set
  * back to the caller's */

@@ -431,7 +431,6 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     double arec[4] = {0, 0, 0, 0};
     joint_params p2; /* unp_pcheck: the first search's verdict (joint_unpinh.c) */
     joint_unpinh_params(s, params, &p2);
-    int urounds = joint_unpr_params(&p2, params); /* unp_repair, unp_swaps (joint_unprounds.c) */
     /* unp_alt=3: the cut only where the default's window is over
      * unp_win_max and the cut's is not; else the default's second search */
     if (rc == PB_OK && force && params->unp_alt == 3) {
@@ -464,7 +463,7 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
             rc = init_search(&t, v, &p2, err, force, &pw, NULL);
         if (rc == PB_OK)
             joint_unpinh_after(t, params, &p2);
-        if (rc == PB_OK && urounds)
+        if (rc == PB_OK) /* unp_repair, unp_swaps (joint_unprounds.c) */
             joint_unpr_after(t, params);
         if (rc == PB_OK) { /* unp_alt's record (joint_unpalt.c) */
             memcpy(t->p.unp_alt_rec, arec, sizeof arec);

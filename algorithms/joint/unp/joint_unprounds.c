@@ -15,13 +15,15 @@
  * partition, piece by piece, where the whole trace's model finds it
  * likelier than the first search's.
  *
- * The rule: the second search (window or whole, both of its searches, and
- * the self-calibration copies' second searches, which run the same code)
- * runs unp_repair re-pairing rounds and unp_swaps swap rounds (-1: the
- * search's repair and swap_rounds), as held_repair / held_swaps do for the
- * held search (joint_heldwarm.c).  The first search and every later step
- * are untouched; the second solution's options are set back after it, so
- * what reads them later (the copies' parameters) sees the caller's.
+ * The rule: the whole second search (both of its searches; also in the
+ * self-calibration's copies, which run the same code) runs unp_repair
+ * re-pairing rounds and unp_swaps swap rounds (-1: the search's repair and
+ * swap_rounds), as held_repair / held_swaps do for the held search
+ * (joint_heldwarm.c).  The second search on a window (a sub-trace, cheap)
+ * keeps its rounds: with fewer there too, OnlineBoutique 03:53 lost 2-5
+ * requests on each window draw (h268).  The first search and every later
+ * step are untouched; the second solution's options are set back after
+ * it, so what reads them later (the copies' parameters) sees the caller's.
  * Metadata (where either is set): unp_rounds repair= swaps=.
  */
 #include "joint_int.h"
@@ -39,6 +41,8 @@ int joint_unpr_params(joint_params *p2, const joint_params *params)
 
 void joint_unpr_after(joint *t, const joint_params *params)
 {
+    if (params->unp_repair < 0 && params->unp_swaps < 0)
+        return;
     t->p.repair = params->repair;
     t->p.swap_rounds = params->swap_rounds;
 }

@@ -305,8 +305,10 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
          * unp_whole_one: the first search's free / held choice only
          * (joint_unpone.c) */
         int one = 0;
-        rc = params->unp_whole_one ? joint_unpo_second(out, v, params, f, force, err, &one)
-                                   : joint_search_forced(out, v, params, err, force);
+        joint_params pr = *params; /* unp_repair, unp_swaps (joint_unprounds.c) */
+        joint_unpr_params(&pr, params);
+        rc = params->unp_whole_one ? joint_unpo_second(out, v, &pr, f, force, err, &one)
+                                   : joint_search_forced(out, v, &pr, err, force);
         if (rc == PB_OK) {
             (*out)->unpw_on = one == 2 ? 4 : one ? 3 : 2;
             (*out)->unpw_seeds = nseed;
