@@ -762,6 +762,8 @@ typedef struct joint_params {
                            search's re-pairing rounds; -1: repair's (joint_unprounds.c), -1 */
     int unp_swaps;      /* [unp_swaps] the loss rule's second search's swap_rounds; -1:
                            swap_rounds' (joint_unprounds.c), -1 */
+    int unp_warm;       /* [unp_warm] the loss rule's whole second search: one search of the
+                           first's kind from its solution (joint_unpwarm.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

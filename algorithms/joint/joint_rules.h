@@ -1252,5 +1252,11 @@ int joint_unpr_params(joint_params *p2, const joint_params *params);
 void joint_unpr_after(joint *t, const joint_params *params);
 /* joint_unprounds.c: the unp_rounds line where either option is set */
 int joint_unpr_meta(const joint *s, pb_result *res);
+/* joint_unpwarm.c, unp_warm: the whole second search as one search of the
+ * first search f's kind, started from f's pairs and parents (force: the
+ * messages left unpaired / paired); *done 0 where it does not apply (then
+ * *out NULL).  PB_OK or the error (err filled) */
+int joint_unpwarm_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                         const joint *f, const unsigned char *force, pb_error *err, int *done);
 
 #endif

@@ -1359,4 +1359,10 @@ const pb_option joint_options[] = {
     {"unp_swaps", PB_OPT_INT, offsetof(joint_params, unp_swaps), "-1", -1, 100,
      "speed, changes results, without call ids under loss: the loss rule's whole second "
      "search runs this many swap rounds (joint_unprounds.c); -1 (default): swap_rounds'"},
+    {"unp_warm", PB_OPT_INT, offsetof(joint_params, unp_warm), "0", 0, 1,
+     "speed, changes results, without call ids under loss: the loss rule's whole second "
+     "search is one search of the kind the first search kept (free or held), started from "
+     "the first search's pairs (on the changed links the messages that stay paired, first "
+     "in, first out) and parents; metadata unp_win=whole ... search=warm "
+     "(joint_unpwarm.c); default 0: off (the free and the held search from scratch)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
