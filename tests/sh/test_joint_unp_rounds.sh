@@ -16,6 +16,9 @@
 # the default's.  Shuffled rows give the same output.  A lost call in the
 # middle of a link (the calls A>B of requests 31, 60 and 90 of 120
 # removed) costs only its requests with 0 and 0, as at the default.
+# unp_warm=1 (joint_unpwarm.c): the whole second search as one search
+# from the first search's solution: the metadata says search=warm; shuffled
+# rows, no loss and the lost calls in the middle of a link as above.
 # Fails before unp_repair (an unknown option).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
 [ -x "$B/sniffer" ] || exit 77
@@ -62,6 +65,13 @@ for w in "" "-s unp_win_max=0"; do
 done
 grep -q '^# unp_win=whole' "$tmp/z.res" || fail "unp_win_max=0: not the whole second search"
 shuffle_rows 7 "$tmp/lb.csv" "$tmp/x.csv"
+"$B/infer" --algo joint -q -s unp_win_max=0 -s unp_warm=1 -o "$tmp/w.res" "$tmp/lb.csv" \
+    2> /dev/null || fail "infer unp_warm=1"
+grep -q '^# unp_win=whole .* search=warm$' "$tmp/w.res" || fail "unp_warm=1: not the warm search"
+"$B/infer" --algo joint -q --sort -s unp_win_max=0 -s unp_warm=1 -o "$tmp/xw.res" "$tmp/x.csv" \
+    2> /dev/null || fail "infer unp_warm=1 shuffled"
+assignment_of "$tmp/w.res" > "$tmp/a"; assignment_of "$tmp/xw.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "unp_warm=1: shuffled rows changed the output"
 "$B/infer" --algo joint -q -s unp_repair=0 -s unp_swaps=0 -o "$tmp/z0.res" "$tmp/lb.csv" \
     2> /dev/null || fail "infer unp_repair=0 unp_swaps=0"
 "$B/infer" --algo joint -q --sort -s unp_repair=0 -s unp_swaps=0 -o "$tmp/x.res" "$tmp/x.csv" \
@@ -73,13 +83,17 @@ cmp -s "$tmp/a" "$tmp/b" || fail "shuffled rows changed the output"
     2> /dev/null || fail "infer unp_repair=0 without loss"
 body "$tmp/n.res" > "$tmp/a"; body "$tmp/n0.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "without loss unp_repair / unp_swaps changed the output"
+"$B/infer" --algo joint -q -s unp_warm=1 -o "$tmp/nw.res" "$tmp/tb.csv" 2> /dev/null ||
+    fail "infer unp_warm=1 without loss"
+body "$tmp/n.res" > "$tmp/a"; body "$tmp/nw.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "without loss unp_warm changed the output"
 # a lost call in the middle of a link costs only its requests
 # (test_joint_unp_lostmid.sh's trace: the default keeps all 84 intact
 # requests exact)
 lostmid_trace 0.004
 "$B/infer" --algo joint -q -o "$tmp/n1.res" "$tmp/tb.csv" 2> /dev/null || fail "infer 120 without loss"
-for w in "" "-s unp_win_max=0"; do
-    "$B/infer" --algo joint -q $w -s unp_repair=0 -s unp_swaps=0 -o "$tmp/m.res" "$tmp/pb.csv" \
+for w in "" "-s unp_win_max=0" "-s unp_win_max=0 -s unp_warm=1 -s unp_repair=-1 -s unp_swaps=-1"; do
+    "$B/infer" --algo joint -q -s unp_repair=0 -s unp_swaps=0 $w -o "$tmp/m.res" "$tmp/pb.csv" \
         2> /dev/null || fail "infer 120 unp_repair=0 unp_swaps=0 $w"
     grep -q '^# unp_win=' "$tmp/m.res" || fail "lost mid: no second search ($w)"
     m=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n1.res" "$tmp/m.res")
