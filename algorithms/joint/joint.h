@@ -758,6 +758,12 @@ typedef struct joint_params {
                            first-out pairs only unless last-in-first-out durations are
                            tighter than its one-worker service times in 9 of 10 blocks
                            (joint_fifolifo.c), 1 */
+    int unp_repair;     /* [unp_repair] under loss without call ids: the loss rule's second
+                           search's re-pairing rounds; -1: repair's (joint_unprounds.c), -1 */
+    int unp_swaps;      /* [unp_swaps] the loss rule's second search's swap_rounds; -1:
+                           swap_rounds' (joint_unprounds.c), -1 */
+    int unp_warm;       /* [unp_warm] the loss rule's whole second search: one search of the
+                           first's kind from its solution (joint_unpwarm.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

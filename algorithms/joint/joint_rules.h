@@ -1244,5 +1244,19 @@ int joint_fifolifo_all(joint *s);
 int joint_fifolifo_withdrawn(const joint *s, uint32_t l);
 /* joint_fifolifo.c: one fifo_lifo= line per link it looked at */
 void joint_fifolifo_meta(const joint *s, pb_result *res);
+/* joint_unprounds.c, unp_repair / unp_swaps: the whole second search's
+ * rounds into p2 (from params); 1 when either is set */
+int joint_unpr_params(joint_params *p2, const joint_params *params);
+/* joint_unprounds.c: the second solution t's repair / swap_rounds set
+ * back to the caller's */
+void joint_unpr_after(joint *t, const joint_params *params);
+/* joint_unprounds.c: the unp_rounds line where either option is set */
+int joint_unpr_meta(const joint *s, pb_result *res);
+/* joint_unpwarm.c, unp_warm: the whole second search as one search of the
+ * first search f's kind, started from f's pairs and parents (force: the
+ * messages left unpaired / paired); *done 0 where it does not apply (then
+ * *out NULL).  PB_OK or the error (err filled) */
+int joint_unpwarm_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                         const joint *f, const unsigned char *force, pb_error *err, int *done);
 
 #endif

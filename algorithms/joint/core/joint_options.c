@@ -1349,4 +1349,20 @@ const pb_option joint_options[] = {
      "((q75 - q25) / q50) than the one-worker service times (a pool whose short answers "
      "overtake a long one; a sign test at 0.011; joint_fifolifo.c; docs/joint/shapes_late.md "
      "\"A pool with heavy-tailed service times is not one worker (h261)\"); default 1"},
+    {"unp_repair", PB_OPT_INT, offsetof(joint_params, unp_repair), "-1", -1, 100,
+     "speed, changes results, without call ids under loss: the loss rule's whole second "
+     "search (the search again with the messages unpaired's choice leaves unpaired, where "
+     "its window holds over unp_win_max of the messages; also in the self-calibration's "
+     "copies) runs this many re-pairing rounds; "
+     "metadata unp_rounds (joint_unprounds.c; docs/joint/loss_late.md \"... inside the "
+     "second search only (h268)\"); -1 (default): repair's"},
+    {"unp_swaps", PB_OPT_INT, offsetof(joint_params, unp_swaps), "-1", -1, 100,
+     "speed, changes results, without call ids under loss: the loss rule's whole second "
+     "search runs this many swap rounds (joint_unprounds.c); -1 (default): swap_rounds'"},
+    {"unp_warm", PB_OPT_INT, offsetof(joint_params, unp_warm), "0", 0, 1,
+     "speed, changes results, without call ids under loss: the loss rule's whole second "
+     "search is one search of the kind the first search kept (free or held), started from "
+     "the first search's pairs (on the changed links the messages that stay paired, first "
+     "in, first out) and parents; metadata unp_win=whole ... search=warm "
+     "(joint_unpwarm.c); default 0: off (the free and the held search from scratch)"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

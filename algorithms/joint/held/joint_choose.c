@@ -463,6 +463,8 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
             rc = init_search(&t, v, &p2, err, force, &pw, NULL);
         if (rc == PB_OK)
             joint_unpinh_after(t, params, &p2);
+        if (rc == PB_OK) /* unp_repair, unp_swaps (joint_unprounds.c) */
+            joint_unpr_after(t, params);
         if (rc == PB_OK) { /* unp_alt's record (joint_unpalt.c) */
             memcpy(t->p.unp_alt_rec, arec, sizeof arec);
             memcpy(s->p.unp_alt_rec, arec, sizeof arec);

@@ -290,6 +290,8 @@ int joint_unpp_meta(const joint *s, pb_result *res)
 {
     if (joint_unpc_meta(s, res) != PB_OK) /* unp_copy (joint_unpcopy.c) */
         return PB_ENOMEM;
+    if (joint_unpr_meta(s, res) != PB_OK) /* unp_repair, unp_swaps (joint_unprounds.c) */
+        return PB_ENOMEM;
     if (!s->unpp_on)
         return PB_OK;
     int rc = pb_result_meta(res, "unp_pieces=%u taken=%u of_msgs=%zu output=%s",

@@ -305,10 +305,16 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
          * unp_whole_one: the first search's free / held choice only
          * (joint_unpone.c) */
         int one = 0;
-        rc = params->unp_whole_one ? joint_unpo_second(out, v, params, f, force, err, &one)
-                                   : joint_search_forced(out, v, params, err, force);
+        joint_params pr = *params; /* unp_repair, unp_swaps (joint_unprounds.c) */
+        joint_unpr_params(&pr, params);
+        int warm = 0; /* unp_warm (joint_unpwarm.c) */
+        rc = joint_unpwarm_second(out, v, &pr, f, force, err, &warm);
+        if (rc == PB_OK && !warm)
+            rc = params->unp_whole_one ? joint_unpo_second(out, v, &pr, f, force, err, &one)
+                                       : joint_search_forced(out, v, &pr, err, force);
+        one = warm ? 5 : one;
         if (rc == PB_OK) {
-            (*out)->unpw_on = one == 2 ? 4 : one ? 3 : 2;
+            (*out)->unpw_on = one == 5 ? 5 : one == 2 ? 4 : one ? 3 : 2;
             (*out)->unpw_seeds = nseed;
             (*out)->unpw_msgs = nwin;
         }
@@ -404,7 +410,8 @@ int joint_unpw_meta(const joint *s, pb_result *res)
                                    "reason=%s%s", s->unpw_seeds, s->unpw_msgs, s->v.n,
                               s->unpw_seeds ? "window_over_max" : "no_changed_message",
                               s->unpw_on == 3 ? " search=first_choice"
-                              : s->unpw_on == 4 ? " search=other_choice" : "");
+                              : s->unpw_on == 4 ? " search=other_choice"
+                              : s->unpw_on == 5 ? " search=warm" : "");
     return pb_result_meta(res, "unp_win=window seeds=%zu window_msgs=%zu of_msgs=%zu "
                                "pairs_first=%zu pairs_window=%zu%s%s%s",
                           s->unpw_seeds, s->unpw_msgs, s->v.n, s->unpw_pairs[0],
