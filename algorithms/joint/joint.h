@@ -758,6 +758,11 @@ typedef struct joint_params {
                            first-out pairs only unless last-in-first-out durations are
                            tighter than its one-worker service times in 9 of 10 blocks
                            (joint_fifolifo.c), 1 */
+    int conf_copy_warm_pairs; /* [conf_copy_warm_pairs] conf_copy_warm with conf_copy_warm_min
+                           or _free: 1 the rows given their parent are given their true pair
+                           too, and only the other calls and returns are paired as always
+                           (first come / in-order alignment; joint_scwarm.c, with a hook in
+                           joint_find_pairs); default 0: no pair given */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1349,4 +1349,11 @@ const pb_option joint_options[] = {
      "((q75 - q25) / q50) than the one-worker service times (a pool whose short answers "
      "overtake a long one; a sign test at 0.011; joint_fifolifo.c; docs/joint/shapes_late.md "
      "\"A pool with heavy-tailed service times is not one worker (h261)\"); default 1"},
+    {"conf_copy_warm_pairs", PB_OPT_BOOL, offsetof(joint_params, conf_copy_warm_pairs), "0",
+     PB_OPT_NORANGE, "conf_copy_warm with conf_copy_warm_min or conf_copy_warm_free: the copy's "
+     "rows given their true parent are given their true pair too, and only the copy's other "
+     "calls and returns are paired as the real search pairs (first come, or the in-order "
+     "alignment), so the copy still makes the pairing errors where the real search was unsure "
+     "(joint_scwarm.c; docs/joint/confidence_late.md \"The copy paired only where the search "
+     "was sure (h267)\"); default 0: no pair given"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
