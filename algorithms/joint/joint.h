@@ -760,7 +760,7 @@ typedef struct joint_params {
                            (joint_fifolifo.c), 1 */
     int conf_copy_warm_pairs; /* [conf_copy_warm_pairs] conf_copy_warm with conf_copy_warm_min
                            or _free: 1 the rows given their parent are given their true pair
-                           too, and only the other calls and returns are paired as always
+                           too (2: the pair alone, no parent), and only the other calls and returns are paired as always
                            (first come / in-order alignment; joint_scwarm.c, with a hook in
                            joint_find_pairs); default 0: no pair given */
 } joint_params;

@@ -1349,9 +1349,10 @@ const pb_option joint_options[] = {
      "((q75 - q25) / q50) than the one-worker service times (a pool whose short answers "
      "overtake a long one; a sign test at 0.011; joint_fifolifo.c; docs/joint/shapes_late.md "
      "\"A pool with heavy-tailed service times is not one worker (h261)\"); default 1"},
-    {"conf_copy_warm_pairs", PB_OPT_BOOL, offsetof(joint_params, conf_copy_warm_pairs), "0",
-     PB_OPT_NORANGE, "conf_copy_warm with conf_copy_warm_min or conf_copy_warm_free: the copy's "
-     "rows given their true parent are given their true pair too, and only the copy's other "
+    {"conf_copy_warm_pairs", PB_OPT_INT, offsetof(joint_params, conf_copy_warm_pairs), "0", 0, 2,
+     "conf_copy_warm with conf_copy_warm_min or conf_copy_warm_free: the copy's "
+     "rows given their true parent are given their true pair too (2: their pair alone, no "
+     "parent), and only the copy's other "
      "calls and returns are paired as the real search pairs (first come, or the in-order "
      "alignment), so the copy still makes the pairing errors where the real search was unsure "
      "(joint_scwarm.c; docs/joint/confidence_late.md \"The copy paired only where the search "

@@ -124,6 +124,8 @@ int joint_scw_given(joint *s)
             s->scw_mate[t] = c;
         }
         uint32_t q = r->par[p];
+        if (r->p.conf_copy_warm_pairs == 2) /* the pair alone, no parent */
+            continue;
         if (q == NONE) {
             s->scw_par[m] = NONE;
         } else {
