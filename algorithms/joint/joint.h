@@ -763,6 +763,9 @@ typedef struct joint_params {
                            too (2: the pair alone, no parent), and only the other calls and returns are paired as always
                            (first come / in-order alignment; joint_scwarm.c, with a hook in
                            joint_find_pairs); default 0: no pair given */
+    double conf_copy_margin; /* [conf_copy_margin] the result's calibration copy: this share of
+                           its pairs (whole requests) next to each cut its window makes in
+                           the trace searched and not counted (joint_scedge.c); default 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1245,4 +1245,13 @@ int joint_fifolifo_withdrawn(const joint *s, uint32_t l);
 /* joint_fifolifo.c: one fifo_lifo= line per link it looked at */
 void joint_fifolifo_meta(const joint *s, pb_result *res);
 
+/* joint_scedge.c, conf_copy_margin (h267): after pick_roots, the real
+ * pairs whose request is next to a cut of the copy's window (s->sce_edge;
+ * PB_OK or PB_ENOMEM); _skip: whether real pair i's copy row is left out
+ * of the counts (counted); _free; _meta */
+int joint_sce_mark(joint *s, const unsigned char *pick);
+int joint_sce_skip(joint *s, uint32_t i);
+void joint_sce_free(joint *s);
+int joint_sce_meta(const joint *s, pb_result *res);
+
 #endif

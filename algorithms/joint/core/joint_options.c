@@ -1357,4 +1357,11 @@ const pb_option joint_options[] = {
      "alignment), so the copy still makes the pairing errors where the real search was unsure "
      "(joint_scwarm.c; docs/joint/confidence_late.md \"The copy paired only where the search "
      "was sure (h267)\"); default 0: no pair given"},
+    {"conf_copy_margin", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_margin), "0", 0, 0.45,
+     "confidences only: where the result's calibration copy is a window of the trace, this "
+     "share of its pairs (whole requests) next to each cut the window makes (not the trace's "
+     "own ends) is searched but not counted in the calibration (their requests have "
+     "neighbours on one side only: the copy is right more often there than in the trace) "
+     "(joint_scedge.c; docs/joint/confidence_late.md \"The copy's window: how its error "
+     "rates converge, and its cut edges (h267)\"); default 0: every row counted"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
