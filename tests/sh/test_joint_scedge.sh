@@ -9,6 +9,13 @@
 #   uncounted, fewer than the copy holds; every row's instance, rank and
 #   parent and the busy test's lines are the default's (confidences only);
 #   confidences in [0, 1]; the same output twice;
+# - the case that keeps it off (the same trace): a smaller copy
+#   (conf_copy_share=0.1875: 1,500 pairs instead of 2,000) states rows in
+#   a bin at 0.9 or more right far less often than the bin's lower edge
+#   (58 rows in [0.9, 0.95), 72 % right), the default does not; the margin
+#   (printed, not asserted) leaves the same rows there: a copy that counts
+#   fewer rows is over-confident on this held-out shape whatever rows it
+#   drops;
 # - experiments/joint_event.conf (400 ms, black box): the copy is the whole
 #   trace (no cut): nothing is left out and the output is the default's but
 #   for the line.
@@ -32,6 +39,21 @@ cmp -s "$tmp/x.m" "$tmp/x.m2" || fail "the margin is not deterministic"
 sed -n '/^id,instance,rank,parent,confidence$/,$p' "$tmp/r.m" | tail -n +2 |
     awk -F, '!/^#/ && ($5 + 0 < 0 || $5 + 0 > 1) { bad = 1 } END { exit bad }' ||
     fail "a confidence outside [0, 1]"
+# the case: bins at 0.9 or more with 30+ rows right less than their lower
+# edge less 0.05
+far() {
+    "$B/score" --truth "$tmp/m.csv" --reliability "$tmp/rel.$1" "$tmp/r.$1" > /dev/null ||
+        fail "score $1"
+    awk -F, 'NR > 1 && $1 + 0 >= 0.9 && $3 + 0 >= 30 && $6 + 0 < $1 - 0.05 { n++ } END { print n + 0 }' \
+        "$tmp/rel.$1"
+}
+run small -s conf_copy_share=0.1875 > /dev/null
+fd=$(far def)
+fs=$(far small)
+fm=$(far m)
+echo "# bins far below their edge: default $fd, conf_copy_share=0.1875 $fs, conf_copy_margin=0.15 $fm"
+[ "$fd" = 0 ] || fail "the default is over-confident on the case ($fd bins)"
+[ "$fs" -gt 0 ] || fail "the case is gone: the smaller copy is calibrated"
 # the whole trace copied: no cut, nothing left out
 "$B/maketrace" "$PB_ROOT/experiments/joint_event.conf" -s duration=400ms > "$tmp/e.csv" ||
     fail "maketrace event"
