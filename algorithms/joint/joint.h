@@ -764,6 +764,14 @@ typedef struct joint_params {
                            swap_rounds' (joint_unprounds.c), -1 */
     int unp_warm;       /* [unp_warm] the loss rule's whole second search: one search of the
                            first's kind from its solution (joint_unpwarm.c), 0 */
+    int conf_copy_warm_pairs; /* [conf_copy_warm_pairs] conf_copy_warm with conf_copy_warm_min
+                           or _free: 1 the rows given their parent are given their true pair
+                           too (2: the pair alone, no parent), and only the other calls and returns are paired as always
+                           (first come / in-order alignment; joint_scwarm.c, with a hook in
+                           joint_find_pairs); default 0: no pair given */
+    double conf_copy_margin; /* [conf_copy_margin] the result's calibration copy: this share of
+                           its pairs (whole requests) next to each cut its window makes in
+                           the trace searched and not counted (joint_scedge.c); default 0 */
 } joint_params;
 
 /* The option table over joint_params. */

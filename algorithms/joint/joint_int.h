@@ -800,6 +800,11 @@ struct joint {
                                could hold, rows lowered */
     double *flifo;          /* fifo_lifo (joint_fifolifo.c): per link, 4 each: 0 none, 1 kept,
                                2 withdrawn; blocks tighter; the two spreads; or NULL */
+    int unpm_partial;       /* conf_copy_warm_pairs (joint_scwarm.c): unpm_mate gives some
+                               pairs only; joint_find_pairs pairs the other messages */
+    unsigned char *sce_edge; /* conf_copy_margin (joint_scedge.c): per real pair, 1 when its
+                               request is next to a cut of the copy's window, or NULL */
+    size_t sce_rows;        /* conf_copy_margin: copy rows not counted (metadata) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1259,4 +1259,13 @@ int joint_unpr_meta(const joint *s, pb_result *res);
 int joint_unpwarm_second(joint **out, const pb_trace_view *v, const joint_params *params,
                          const joint *f, const unsigned char *force, pb_error *err, int *done);
 
+/* joint_scedge.c, conf_copy_margin (h267): after pick_roots, the real
+ * pairs whose request is next to a cut of the copy's window (s->sce_edge;
+ * PB_OK or PB_ENOMEM); _skip: whether real pair i's copy row is left out
+ * of the counts (counted); _free; _meta */
+int joint_sce_mark(joint *s, const unsigned char *pick);
+int joint_sce_skip(joint *s, uint32_t i);
+void joint_sce_free(joint *s);
+int joint_sce_meta(const joint *s, pb_result *res);
+
 #endif

@@ -175,11 +175,12 @@ int joint_find_pairs(joint *s)
         else
             s->others++;
     }
+    uint64_t *gp = NULL;
+    size_t ng = 0;
     if (s->unpm_mate) { /* unp_pieces' merge: the pairs given (joint_unpmerge.c) */
-        uint64_t *gp = malloc((s->calls + s->returns + 1) * sizeof *gp);
+        gp = malloc((s->calls + s->returns + 1) * sizeof *gp);
         if (!gp)
             return PB_ENOMEM;
-        size_t ng = 0;
         for (size_t i = 0; i < s->v.n; i++) {
             uint32_t r = s->unpm_mate[i];
             if (m[i].type == PB_TYPE_CALL && r != NONE) {
@@ -187,12 +188,18 @@ int joint_find_pairs(joint *s)
                 gp[ng++] = ((uint64_t)i << 32) | r;
             }
         }
-        return set_pairs(s, gp, ng);
+        /* conf_copy_warm_pairs: only some pairs given, the rest paired below (joint_scwarm.c) */
+        if (!s->unpm_partial)
+            return set_pairs(s, gp, ng);
     }
     pkey *k = malloc((s->calls + s->returns + 1) * sizeof *k);
-    if (!k)
+    if (!k) {
+        free(gp);
         return PB_ENOMEM;
+    }
     for (size_t i = 0; i < s->v.n; i++) {
+        if (s->pair_of_msg[i] != NONE) /* given (conf_copy_warm_pairs) */
+            continue;
         uint64_t cid = s->p.callids ? m[i].callid : PB_ID_NONE;
         /* order calls and returns on the callee's clock: a call by its
          * receive time, a return by its send time */
@@ -205,15 +212,19 @@ int joint_find_pairs(joint *s)
     if (group_pkeys(k, nk) != PB_OK)
         pb_sort(k, nk, sizeof *k, cmp_pkey); /* no memory for the grouping */
     /* per key, in callee-clock order: a return takes the earliest open call */
-    uint64_t *pairs = malloc((nk + 1) * sizeof *pairs);
+    uint64_t *pairs = malloc((nk + ng + 1) * sizeof *pairs);
     uint32_t *queue = malloc((nk + 1) * sizeof *queue);
     if (!pairs || !queue) {
         free(k);
         free(pairs);
         free(queue);
+        free(gp);
         return PB_ENOMEM;
     }
     size_t np = 0;
+    for (size_t g = 0; g < ng; g++) /* conf_copy_warm_pairs: the pairs given */
+        pairs[np++] = gp[g];
+    free(gp);
     uint32_t *early = malloc((nk + 1) * sizeof *early);
     if (!early) {
         free(k);

@@ -1365,4 +1365,19 @@ const pb_option joint_options[] = {
      "the first search's pairs (on the changed links the messages that stay paired, first "
      "in, first out) and parents; metadata unp_win=whole ... search=warm "
      "(joint_unpwarm.c); default 0: off (the free and the held search from scratch)"},
+    {"conf_copy_warm_pairs", PB_OPT_INT, offsetof(joint_params, conf_copy_warm_pairs), "0", 0, 2,
+     "conf_copy_warm with conf_copy_warm_min or conf_copy_warm_free: the copy's "
+     "rows given their true parent are given their true pair too (2: their pair alone, no "
+     "parent), and only the copy's other "
+     "calls and returns are paired as the real search pairs (first come, or the in-order "
+     "alignment), so the copy still makes the pairing errors where the real search was unsure "
+     "(joint_scwarm.c; docs/joint/confidence_late.md \"The copy paired only where the search "
+     "was sure (h267)\"); default 0: no pair given"},
+    {"conf_copy_margin", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_margin), "0", 0, 0.45,
+     "confidences only: where the result's calibration copy is a window of the trace, this "
+     "share of its pairs (whole requests) next to each cut the window makes (not the trace's "
+     "own ends) is searched but not counted in the calibration (their requests have "
+     "neighbours on one side only: the copy is right more often there than in the trace) "
+     "(joint_scedge.c; docs/joint/confidence_late.md \"The copy's window: how its error "
+     "rates converge, and its cut edges (h267)\"); default 0: every row counted"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

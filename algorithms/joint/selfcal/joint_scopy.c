@@ -295,6 +295,8 @@ int joint_scopy_meta(const joint *s, pb_result *res)
     const joint_params *p = &s->p;
     if (joint_scw_meta(s, res) != PB_OK) /* conf_copy_warm (joint_scwarm.c) */
         return PB_ENOMEM;
+    if (joint_sce_meta(s, res) != PB_OK) /* conf_copy_margin (joint_scedge.c) */
+        return PB_ENOMEM;
     if (!p->conf_copy_stage || !p->scp_result)
         return PB_OK;
     if (p->scp_result == 3)

@@ -115,12 +115,17 @@ int joint_scw_given(joint *s)
             continue;
         if (r->p.conf_copy_warm_free && !(r->free_ret && r->free_ret[p]))
             continue;
-        if (wmin <= 0 && !r->p.conf_copy_warm_free && c != NONE && t != NONE && s->v.msgs[c].type == PB_TYPE_CALL &&
+        /* conf_copy_warm_pairs (h267): under _min / _free the rows given
+         * their parent get their pair too; the rest pair as always */
+        int pairs_too = (wmin <= 0 && !r->p.conf_copy_warm_free) || r->p.conf_copy_warm_pairs;
+        if (pairs_too && c != NONE && t != NONE && s->v.msgs[c].type == PB_TYPE_CALL &&
             s->v.msgs[t].type == PB_TYPE_RETURN) {
             s->scw_mate[c] = t;
             s->scw_mate[t] = c;
         }
         uint32_t q = r->par[p];
+        if (r->p.conf_copy_warm_pairs == 2) /* the pair alone, no parent */
+            continue;
         if (q == NONE) {
             s->scw_par[m] = NONE;
         } else {
@@ -135,8 +140,12 @@ int joint_scw_given(joint *s)
         s->scw_rec[1] += s->v.msgs[i].type == PB_TYPE_CALL && s->scw_mate[i] != NONE;
         s->scw_rec[2] += s->scw_par[i] != NONE && s->scw_par[i] != JOINT_UNPM_SKIP;
     }
-    if (wmin <= 0 && !r->p.conf_copy_warm_free)
+    if (wmin <= 0 && !r->p.conf_copy_warm_free) {
         s->unpm_mate = s->scw_mate;
+    } else if (r->p.conf_copy_warm_pairs && s->scw_rec[1] > 0) {
+        s->unpm_mate = s->scw_mate; /* some pairs only (joint_find_pairs) */
+        s->unpm_partial = 1;
+    }
     s->hwarm_par = s->scw_par;
     return PB_OK;
 }
@@ -147,6 +156,7 @@ void joint_scw_done(joint *s)
         return;
     if (s->unpm_mate == s->scw_mate)
         s->unpm_mate = NULL;
+    s->unpm_partial = 0;
     if (s->hwarm_par == s->scw_par)
         s->hwarm_par = NULL;
     joint_scw_free(s);
@@ -174,9 +184,10 @@ int joint_scw_meta(const joint *s, pb_result *res)
     if (s->p.conf_copy_warm <= 0)
         return PB_OK;
     return pb_result_meta(res, "conf_copy_warm=%d conf_copy_warm_min=%g conf_copy_warm_free=%d copies_warm=%.0f "
-                          "pairs_given=%.0f parents_given=%.0f parents_set=%.0f (the "
+                          "pairs_given=%.0f parents_given=%.0f parents_set=%.0f "
+                          "conf_copy_warm_pairs=%d (the "
                           "calibration copies' searches from their own truth)",
                           s->p.conf_copy_warm, s->p.conf_copy_warm_min, s->p.conf_copy_warm_free,
                           s->scw_rec[0],
-                          s->scw_rec[1], s->scw_rec[2], s->scw_rec[3]);
+                          s->scw_rec[1], s->scw_rec[2], s->scw_rec[3], s->p.conf_copy_warm_pairs);
 }

@@ -611,6 +611,8 @@ static int simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *
     if (rc == PB_OK)
         rc = joint_sim_restore(s, lr, drop ? rest : NULL, x.nc, x.nr, arr);
     unsigned char *pick = rc == PB_OK ? pick_roots(s, floor_pairs, &rc) : NULL;
+    if (rc == PB_OK) /* conf_copy_margin (joint_scedge.c) */
+        rc = joint_sce_mark(s, pick);
     sframe *st = rc == PB_OK ? malloc(((size_t)n + 1) * sizeof *st) : NULL;
     if (rc == PB_OK && !st)
         rc = PB_ENOMEM;
@@ -1017,6 +1019,8 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
         uint64_t ir = a->ret != NONE ? s2->v.msgs[a->ret].id : PB_ID_NONE;
         uint32_t i = (uint32_t)(((ic != PB_ID_NONE ? ic : ir) - 1) / 2);
+        if (!ex2[p] && joint_sce_skip(s, i)) /* conf_copy_margin: not counted, nor in the */
+            ex2[p] = 1;                       /* cap's test (joint_scedge.c) */
         if (ex2[p])
             continue;
         int ok = ok2[p];
@@ -1043,6 +1047,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
     free(ex2);
     free(rest2);
     free(sh2);
+    joint_sce_free(s); /* conf_copy_margin (joint_scedge.c) */
     joint_close(s2);
     free(spc);
     free(cpar);
@@ -1366,6 +1371,7 @@ int joint_selfcal_copy(joint *s, uint32_t seed, pb_trace **out)
     int rc = esc ? orphan_misses(s, esc, &moff, &early, &late) : PB_ENOMEM;
     if (rc == PB_OK)
         rc = simulate(s, seed, esc, moff, early, late, s->p.conf_sim_pairs, NULL, NULL, 0, NULL, out);
+    joint_sce_free(s); /* conf_copy_margin: counts only in sim_points (joint_scedge.c) */
     free(esc);
     free(moff);
     free(early);
