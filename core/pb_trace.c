@@ -195,7 +195,9 @@ int pb_trace_new(pb_trace **out)
 _Static_assert(sizeof(pb_msg) == PB_MSG_BYTES, "pb_msg is PB_MSG_BYTES bytes");
 _Static_assert(sizeof(pb_obs) == 20, "pb_obs is five uint32");
 
-/* Allocate t->obs (cap entries, every message PB_OBS_NONE). */
+/* Allocate t->obs (cap entries; the n messages so far PB_OBS_NONE).  The
+ * entries past n are written by the appends that fill them, never read
+ * before: left untouched, their pages cost nothing until then. */
 static int obs_alloc(pb_trace *t)
 {
     if (t->obs || !t->cap)
@@ -203,7 +205,7 @@ static int obs_alloc(pb_trace *t)
     pb_obs *o = malloc(t->cap * sizeof *o);
     if (!o)
         return PB_ENOMEM;
-    for (size_t i = 0; i < t->cap; i++)
+    for (size_t i = 0; i < t->n; i++)
         o[i] = PB_OBS_NONE;
     t->obs = o;
     return PB_OK;
@@ -238,8 +240,6 @@ static int trace_reserve(pb_trace *t, size_t want, int with_truth)
         if (!no)
             return PB_ENOMEM;
         t->obs = no;
-        for (size_t i = t->cap; i < nc; i++)
-            t->obs[i] = PB_OBS_NONE;
     }
     t->cap = nc;
     return PB_OK;
@@ -365,9 +365,6 @@ int pb_trace_sort(pb_trace *t)
         if (no)
             no[i] = t->obs[k[i].idx];
     }
-    if (no)
-        for (size_t i = t->n; i < t->cap; i++)
-            no[i] = PB_OBS_NONE;
     free(k);
     free(t->msgs);
     free(t->truth);

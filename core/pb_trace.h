@@ -365,10 +365,11 @@ int pb_trace_append(pb_trace *t, const pb_msg *msg, const pb_truth *truth);
 int pb_trace_append_obs(pb_trace *t, const pb_msg *msg, const pb_obs *obs,
                         const pb_truth *truth);
 
-/* The side array of observed columns, allocated (every message
+/* The side array of observed columns, allocated (every message so far
  * PB_OBS_NONE) if the trace has none yet, for code that sets them after
- * appending: pb_trace_obs(t)[i].thread = ...  Owned by t; valid until the
- * next append or sort.  Returns NULL only when out of memory. */
+ * appending: pb_trace_obs(t)[i].thread = ... for i < t->n.  Owned by t;
+ * valid until the next append or sort.  Returns NULL only when out of
+ * memory. */
 pb_obs *pb_trace_obs(pb_trace *t);
 
 /* Convenience for tests and generators: append a message naming nodes by
