@@ -59,9 +59,11 @@ int main(int argc, char **argv)
     row("read (no truth)", t->n, t1 - t0, c1 - c0);
     /* pb_msg, plus the side array of observed columns when the file has
      * them (thread, sthread, conn, attr, size: pb_obs) */
-    printf("  %5.1f bytes/msg resident (%zu in the array%s)\n",
-           (double)(rss1 - rss0) * 1024.0 / (double)t->n, sizeof(pb_msg),
-           t->obs ? ", 20 more in the observed columns' array" : "");
+    printf("  %5.1f bytes/msg resident (%zu in the array", (double)(rss1 - rss0) * 1024.0 /
+           (double)t->n, sizeof(pb_msg));
+    if (t->obs)
+        printf(", %zu more in the observed columns' array", sizeof(pb_obs));
+    printf(")\n");
     FILE *null = fopen("/dev/null", "w");
     if (!null) {
         perror("bench_trace_io: /dev/null");
