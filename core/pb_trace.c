@@ -271,7 +271,8 @@ static void trace_shrink(pb_trace *t)
 int pb_trace_append_obs(pb_trace *t, const pb_msg *msg, const pb_obs *obs,
                         const pb_truth *truth)
 {
-    if (trace_reserve(t, t->n + 1, truth != NULL) != PB_OK)
+    if ((t->n >= t->cap || (truth && !t->truth)) &&
+        trace_reserve(t, t->n + 1, truth != NULL) != PB_OK)
         return PB_ENOMEM;
     if (!t->obs && obs && pb_obs_known(obs) && obs_alloc(t) != PB_OK)
         return PB_ENOMEM;

@@ -404,7 +404,8 @@ static int queue_push(pb_reader *r, const pb_msg *m, const pb_obs *o,
     }
     size_t k = r->qhead + r->qcount++;
     r->q[k] = *m;
-    r->qo[k] = *o;
+    if (r->columns & PB_COL_OBSERVED)
+        r->qo[k] = *o; /* else never read: pb_reader_next_obs gives none */
     r->qt[k] = *t;
     r->qline[k] = line;
     return PB_OK;
@@ -1189,7 +1190,7 @@ int pb_reader_next_obs(pb_reader *r, pb_msg *msg, pb_obs *obs,
     }
     *msg = r->q[r->qhead];
     if (obs)
-        *obs = r->qo[r->qhead];
+        *obs = r->columns & PB_COL_OBSERVED ? r->qo[r->qhead] : PB_OBS_NONE;
     if (truth)
         *truth = r->qt[r->qhead];
     r->last_line = r->qline[r->qhead];
