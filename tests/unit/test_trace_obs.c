@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* write s to a temporary file; returns its path (static buffer) */
+/* write s to a temporary file in $TMPDIR (else the system's P_tmpdir);
+ * returns its path (static buffer) */
 static const char *tmpfile_of(const char *s)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/pbtest_obs_XXXXXX");
+    static char path[4096];
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/pbtest_obs_XXXXXX", dir && *dir ? dir : P_tmpdir);
     int fd = mkstemp(path);
     if (fd < 0)
         return NULL;
