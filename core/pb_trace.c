@@ -190,6 +190,27 @@ int pb_trace_new(pb_trace **out)
     return PB_OK;
 }
 
+/* pb_msg's size is part of the format's cost (docs/formats.md): a change
+ * must be deliberate */
+_Static_assert(sizeof(pb_msg) == PB_MSG_BYTES, "pb_msg is PB_MSG_BYTES bytes");
+_Static_assert(sizeof(pb_obs) == 20, "pb_obs is five uint32");
+
+/* Allocate t->obs (cap entries; the n messages so far PB_OBS_NONE).  The
+ * entries past n are written by the appends that fill them, never read
+ * before: left untouched, their pages cost nothing until then. */
+static int obs_alloc(pb_trace *t)
+{
+    if (t->obs || !t->cap)
+        return PB_OK; /* none yet at cap 0: trace_reserve allocates none */
+    pb_obs *o = malloc(t->cap * sizeof *o);
+    if (!o)
+        return PB_ENOMEM;
+    for (size_t i = 0; i < t->n; i++)
+        o[i] = PB_OBS_NONE;
+    t->obs = o;
+    return PB_OK;
+}
+
 static int trace_reserve(pb_trace *t, size_t want, int with_truth)
 {
     if (want <= t->cap && (!with_truth || t->truth))
@@ -214,6 +235,12 @@ static int trace_reserve(pb_trace *t, size_t want, int with_truth)
             for (size_t i = 0; i < t->n; i++)
                 t->truth[i] = (pb_truth){PB_ID_NONE, PB_ID_NONE};
     }
+    if (t->obs && nc != t->cap) {
+        pb_obs *no = realloc(t->obs, nc * sizeof *no);
+        if (!no)
+            return PB_ENOMEM;
+        t->obs = no;
+    }
     t->cap = nc;
     return PB_OK;
 }
@@ -232,19 +259,42 @@ static void trace_shrink(pb_trace *t)
         if (nt)
             t->truth = nt;
     }
-    /* both blocks hold at least n entries whichever realloc succeeded */
+    if (t->obs) {
+        pb_obs *no = realloc(t->obs, t->n * sizeof *no);
+        if (no)
+            t->obs = no;
+    }
+    /* every block holds at least n entries whichever realloc succeeded */
     t->cap = t->n;
 }
 
-int pb_trace_append(pb_trace *t, const pb_msg *msg, const pb_truth *truth)
+int pb_trace_append_obs(pb_trace *t, const pb_msg *msg, const pb_obs *obs,
+                        const pb_truth *truth)
 {
-    if (trace_reserve(t, t->n + 1, truth != NULL) != PB_OK)
+    if ((t->n >= t->cap || (truth && !t->truth)) &&
+        trace_reserve(t, t->n + 1, truth != NULL) != PB_OK)
+        return PB_ENOMEM;
+    if (!t->obs && obs && pb_obs_known(obs) && obs_alloc(t) != PB_OK)
         return PB_ENOMEM;
     t->msgs[t->n] = *msg;
     if (t->truth)
         t->truth[t->n] = truth ? *truth : (pb_truth){PB_ID_NONE, PB_ID_NONE};
+    if (t->obs)
+        t->obs[t->n] = obs ? *obs : PB_OBS_NONE;
     t->n++;
     return PB_OK;
+}
+
+int pb_trace_append(pb_trace *t, const pb_msg *msg, const pb_truth *truth)
+{
+    return pb_trace_append_obs(t, msg, NULL, truth);
+}
+
+pb_obs *pb_trace_obs(pb_trace *t)
+{
+    if (!t->obs && t->cap == 0 && trace_reserve(t, 1, 0) != PB_OK)
+        return NULL;
+    return obs_alloc(t) == PB_OK ? t->obs : NULL;
 }
 
 int pb_trace_add(pb_trace *t, uint64_t id, pb_ns ts, pb_ns recv_ts,
@@ -258,7 +308,6 @@ int pb_trace_add(pb_trace *t, uint64_t id, pb_ns ts, pb_ns recv_ts,
     m.recv_ts = recv_ts;
     m.callid = callid;
     m.type = (uint8_t)type;
-    m.size = PB_SIZE_NONE;
     if (pb_strtab_intern(t->names->nodes, src, strlen(src), &m.src) != PB_OK ||
         pb_strtab_intern(t->names->nodes, dst, strlen(dst), &m.dst) != PB_OK)
         return PB_ENOMEM;
@@ -302,22 +351,28 @@ int pb_trace_sort(pb_trace *t)
     pb_sort(k, t->n, sizeof *k, cmp_sort_key);
     pb_msg *nm = malloc(t->cap * sizeof *nm);
     pb_truth *nt = t->truth ? malloc(t->cap * sizeof *nt) : NULL;
-    if (!nm || (t->truth && !nt)) {
+    pb_obs *no = t->obs ? malloc(t->cap * sizeof *no) : NULL;
+    if (!nm || (t->truth && !nt) || (t->obs && !no)) {
         free(k);
         free(nm);
         free(nt);
+        free(no);
         return PB_ENOMEM;
     }
     for (size_t i = 0; i < t->n; i++) {
         nm[i] = t->msgs[k[i].idx];
         if (nt)
             nt[i] = t->truth[k[i].idx];
+        if (no)
+            no[i] = t->obs[k[i].idx];
     }
     free(k);
     free(t->msgs);
     free(t->truth);
+    free(t->obs);
     t->msgs = nm;
     t->truth = nt;
+    t->obs = no;
     return PB_OK;
 }
 
@@ -397,15 +452,19 @@ int pb_trace_load(const char *path, const pb_reader_opts *opts, int with_truth,
         }
     t->source = strdup(path ? path : "-");
     int keep_truth = with_truth && (t->columns & PB_COL_TRUTH);
+    /* the side array of observed columns only when the file has one */
+    int keep_obs = (t->columns & PB_COL_OBSERVED) != 0;
     pb_msg m;
+    pb_obs ob;
     pb_truth tr;
     for (;;) {
-        rc = pb_reader_next(r, &m, &tr, err);
+        rc = pb_reader_next_obs(r, &m, keep_obs ? &ob : NULL, &tr, err);
         if (rc == 0)
             break;
         if (rc < 0)
             goto fail;
-        if (pb_trace_append(t, &m, keep_truth ? &tr : NULL) != PB_OK) {
+        if (pb_trace_append_obs(t, &m, keep_obs ? &ob : NULL,
+                                keep_truth ? &tr : NULL) != PB_OK) {
             rc = pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
             goto fail;
         }
@@ -436,9 +495,23 @@ int pb_trace_write(const pb_trace *t, FILE *fp, unsigned columns, pb_error *err)
     for (size_t i = 0; i < t->nmeta; i++)
         pb_writer_meta(w, t->meta[i]);
     for (size_t i = 0; i < t->n && rc == PB_OK; i++)
-        rc = pb_writer_write(w, &t->msgs[i], t->truth ? &t->truth[i] : NULL);
+        rc = pb_writer_write_obs(w, &t->msgs[i], t->obs ? &t->obs[i] : NULL,
+                                 t->truth ? &t->truth[i] : NULL);
     int rc2 = pb_writer_close(w, err);
     return rc != PB_OK ? rc : rc2;
+}
+
+pb_msg *pb_msgs_alloc(size_t n, int with_obs, pb_obs **obs)
+{
+    if (!n)
+        n = 1;
+    size_t one = sizeof(pb_msg) + (with_obs ? sizeof(pb_obs) : 0);
+    if (n > SIZE_MAX / one)
+        return NULL;
+    pb_msg *m = malloc(n * one);
+    /* pb_obs is aligned on 4 and n * sizeof(pb_msg) is a multiple of 8 */
+    *obs = m && with_obs ? (pb_obs *)(void *)(m + n) : NULL;
+    return m;
 }
 
 pb_trace_view pb_trace_view_of(const pb_trace *t)
@@ -448,6 +521,7 @@ pb_trace_view pb_trace_view_of(const pb_trace *t)
     v.n = t->n;
     v.nodes = t->names->nodes;
     v.columns = t->columns & ~(unsigned)PB_COL_TRUTH;
+    v.obs = t->obs;
     return v;
 }
 
@@ -457,6 +531,7 @@ void pb_trace_close(pb_trace *t)
         return;
     free(t->msgs);
     free(t->truth);
+    free(t->obs);
     pb_names_close(t->names);
     for (size_t i = 0; i < t->nmeta; i++)
         free(t->meta[i]);

@@ -30,7 +30,11 @@ typedef enum pb_msg_type {
     PB_TYPE_RETURN = 2
 } pb_msg_type;
 
-/* One message, as an algorithm sees it.  64 bytes. */
+/* One message, as an algorithm sees it.  48 bytes (PB_MSG_BYTES): the
+ * optional observed columns (thread, sthread, conn, attr, size) are not
+ * here but in a pb_obs side array, allocated only for a trace that has
+ * them (pb_trace.obs, pb_trace_view.obs; read them with pb_obs_thread and
+ * its siblings below). */
 typedef struct pb_msg {
     uint64_t id;      /* unique message id */
     pb_ns ts;         /* send time, sender's clock */
@@ -39,6 +43,20 @@ typedef struct pb_msg {
     uint32_t src;     /* node index in pb_names.nodes */
     uint32_t dst;
     uint8_t type;     /* pb_msg_type */
+} pb_msg;
+
+/* The size of pb_msg, checked at compile time (core/pb_trace.c) and by
+ * test_trace_io: what reading a trace costs per message without the
+ * optional columns. */
+#define PB_MSG_BYTES 48
+
+/* pb_obs.size when unknown (the column is absent or the field empty). */
+#define PB_SIZE_NONE UINT32_MAX
+
+/* The optional observed columns of one message (20 bytes), kept apart
+ * from pb_msg so that a trace without them does not pay for them.  An
+ * absent array (NULL) means every message has the values of PB_OBS_NONE. */
+typedef struct pb_obs {
     uint32_t thread;  /* column `thread`: the thread of dst that received the
                          message (served the call, or received the return),
                          as index + 1 of its text in pb_names.labels; 0 =
@@ -51,10 +69,45 @@ typedef struct pb_msg {
     uint32_t attr;    /* column `attr`: what a protocol-aware observer sees
                          (operation, URL class); same encoding as thread */
     uint32_t size;    /* column `size`: payload bytes, or PB_SIZE_NONE */
-} pb_msg;
+} pb_obs;
 
-/* pb_msg.size when unknown (the column is absent or the field empty). */
-#define PB_SIZE_NONE UINT32_MAX
+/* The values of a message whose columns are absent or empty. */
+#define PB_OBS_NONE ((pb_obs){0, 0, 0, 0, PB_SIZE_NONE})
+
+/* Accessors: message i's observed values in a side array parallel to the
+ * messages (pb_trace.obs or pb_trace_view.obs), which may be NULL (then 0,
+ * or PB_SIZE_NONE for size). */
+static inline uint32_t pb_obs_thread(const pb_obs *o, size_t i)
+{
+    return o ? o[i].thread : 0;
+}
+static inline uint32_t pb_obs_sthread(const pb_obs *o, size_t i)
+{
+    return o ? o[i].sthread : 0;
+}
+static inline uint32_t pb_obs_conn(const pb_obs *o, size_t i)
+{
+    return o ? o[i].conn : 0;
+}
+static inline uint32_t pb_obs_attr(const pb_obs *o, size_t i)
+{
+    return o ? o[i].attr : 0;
+}
+static inline uint32_t pb_obs_size(const pb_obs *o, size_t i)
+{
+    return o ? o[i].size : PB_SIZE_NONE;
+}
+/* All five of message i (PB_OBS_NONE when o is NULL). */
+static inline pb_obs pb_obs_get(const pb_obs *o, size_t i)
+{
+    return o ? o[i] : PB_OBS_NONE;
+}
+/* 1 when *o holds some known value (differs from PB_OBS_NONE). */
+static inline int pb_obs_known(const pb_obs *o)
+{
+    return o->thread || o->sthread || o->conn || o->attr ||
+           o->size != PB_SIZE_NONE;
+}
 
 /* Ground truth of one message. */
 typedef struct pb_truth {
@@ -106,7 +159,7 @@ enum {
     PB_COL_ALL = 0x1ff
 };
 
-/* Text of a message's thread label (pb_msg.thread), or "" when unknown.
+/* Text of a message's thread label (pb_obs.thread), or "" when unknown.
  * Serves every label column stored as index + 1 (thread, sthread, conn,
  * attr). */
 const char *pb_thread_name(const pb_names *names, uint32_t thread);
@@ -163,6 +216,13 @@ int pb_reader_open_fp(pb_reader **out, FILE *fp, const char *display_name,
  * line, field number and what was expected).  After an error the reader
  * stays in error. */
 int pb_reader_next(pb_reader *r, pb_msg *msg, pb_truth *truth, pb_error *err);
+
+/* Same, also giving the message's optional observed columns in *obs (may
+ * be NULL; PB_OBS_NONE for columns the file lacks).  A program that copies
+ * messages from a reader to a writer passes obs on to pb_writer_write_obs,
+ * or the copy loses those columns. */
+int pb_reader_next_obs(pb_reader *r, pb_msg *msg, pb_obs *obs,
+                       pb_truth *truth, pb_error *err);
 
 /* The columns present in the input (PB_COL_* bits). */
 unsigned pb_reader_columns(const pb_reader *r);
@@ -224,6 +284,11 @@ int pb_writer_meta(pb_writer *w, const char *line);
  * Returns PB_OK or PB_EIO. */
 int pb_writer_write(pb_writer *w, const pb_msg *msg, const pb_truth *truth);
 
+/* Same with the message's optional observed columns (obs may be NULL:
+ * written as unknown, as by pb_writer_write).  Returns PB_OK or PB_EIO. */
+int pb_writer_write_obs(pb_writer *w, const pb_msg *msg, const pb_obs *obs,
+                        const pb_truth *truth);
+
 /* Flush everything (writing the header if no message came) and free the
  * writer; does not close fp.  Returns PB_OK or PB_EIO.  NULL-safe. */
 int pb_writer_close(pb_writer *w, pb_error *err);
@@ -236,6 +301,9 @@ typedef struct pb_trace {
     size_t n;
     size_t cap;         /* allocated entries of msgs (and truth) */
     pb_truth *truth;    /* parallel to msgs, or NULL */
+    pb_obs *obs;        /* optional observed columns, parallel to msgs (cap
+                           entries), or NULL when no message has a known
+                           value (read with pb_obs_thread ...; owned) */
     pb_names *names;    /* owned */
     unsigned columns;   /* columns present in the source */
     char **meta;        /* metadata lines, owned */
@@ -251,7 +319,29 @@ typedef struct pb_trace_view {
     size_t n;
     const pb_strtab *nodes;
     unsigned columns;   /* columns present (truth bits cleared) */
+    const pb_obs *obs;  /* optional observed columns parallel to msgs, or
+                           NULL (every message PB_OBS_NONE); borrowed.  A
+                           view built by hand over a copy of messages must
+                           copy (or offset) these with them */
 } pb_trace_view;
+
+/* For code that copies messages of a view into a view of its own (a
+ * subset, a renumbered copy): room for n messages (at least 1) in one
+ * block that free() releases, with room for their observed columns after
+ * them when with_obs (pass v->obs != NULL), *obs pointing there (else
+ * NULL).  Set the new view's obs to *obs.  Returns NULL when out of
+ * memory. */
+pb_msg *pb_msgs_alloc(size_t n, int with_obs, pb_obs **obs);
+
+/* Copy message i of v to dst[k], and its observed columns to obs[k] when
+ * obs is non-NULL. */
+static inline void pb_view_copy(pb_msg *dst, pb_obs *obs, size_t k,
+                                const pb_trace_view *v, size_t i)
+{
+    dst[k] = v->msgs[i];
+    if (obs)
+        obs[k] = pb_obs_get(v->obs, i);
+}
 
 /* Read a whole trace into memory.  with_truth: keep the truth columns (else
  * they are parsed, checked and dropped; a cause naming no message of the
@@ -268,13 +358,28 @@ int pb_trace_new(pb_trace **out);
  * order; call pb_trace_sort afterwards if unsure. */
 int pb_trace_append(pb_trace *t, const pb_msg *msg, const pb_truth *truth);
 
+/* Same with the message's optional observed columns (obs may be NULL for
+ * PB_OBS_NONE).  The side array t->obs is allocated at the first obs with
+ * a known value (earlier messages get PB_OBS_NONE).  Returns PB_OK or
+ * PB_ENOMEM. */
+int pb_trace_append_obs(pb_trace *t, const pb_msg *msg, const pb_obs *obs,
+                        const pb_truth *truth);
+
+/* The side array of observed columns, allocated (every message so far
+ * PB_OBS_NONE) if the trace has none yet, for code that sets them after
+ * appending: pb_trace_obs(t)[i].thread = ... for i < t->n.  Owned by t;
+ * valid until the next append or sort.  Returns NULL only when out of
+ * memory. */
+pb_obs *pb_trace_obs(pb_trace *t);
+
 /* Convenience for tests and generators: append a message naming nodes by
  * string.  recv_ts may be PB_TS_NONE; callid/path/cause PB_ID_NONE. */
 int pb_trace_add(pb_trace *t, uint64_t id, pb_ns ts, pb_ns recv_ts,
                  const char *src, const char *dst, pb_msg_type type,
                  uint64_t callid, uint64_t path, uint64_t cause);
 
-/* Sort by (ts, id); rows equal in both keep their order.  Returns PB_OK
+/* Sort by (ts, id), truth and observed columns with their messages; rows
+ * equal in both keep their order.  Returns PB_OK
  * or PB_ENOMEM. */
 int pb_trace_sort(pb_trace *t);
 

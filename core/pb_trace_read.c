@@ -258,6 +258,7 @@ struct pb_reader {
 
     /* parsed messages waiting to be handed out */
     pb_msg *q;
+    pb_obs *qo;
     pb_truth *qt;
     long *qline;
     size_t qhead, qcount, qcap;
@@ -383,23 +384,28 @@ static int reader_getline(pb_reader *r, char **s, size_t *len, size_t *len_nl)
     }
 }
 
-static int queue_push(pb_reader *r, const pb_msg *m, const pb_truth *t, long line)
+static int queue_push(pb_reader *r, const pb_msg *m, const pb_obs *o,
+                      const pb_truth *t, long line)
 {
     if (r->qhead + r->qcount == r->qcap) {
         if (r->qhead) {
             memmove(r->q, r->q + r->qhead, r->qcount * sizeof *r->q);
+            memmove(r->qo, r->qo + r->qhead, r->qcount * sizeof *r->qo);
             memmove(r->qt, r->qt + r->qhead, r->qcount * sizeof *r->qt);
             memmove(r->qline, r->qline + r->qhead, r->qcount * sizeof *r->qline);
             r->qhead = 0;
         } else {
-            void *const arrs[] = {&r->q, &r->qt, &r->qline};
-            const size_t sz[] = {sizeof *r->q, sizeof *r->qt, sizeof *r->qline};
-            if (pb_grow_parallel(&r->qcap, r->qcap + 1, 256, 3, arrs, sz) != PB_OK)
+            void *const arrs[] = {&r->q, &r->qo, &r->qt, &r->qline};
+            const size_t sz[] = {sizeof *r->q, sizeof *r->qo, sizeof *r->qt,
+                                 sizeof *r->qline};
+            if (pb_grow_parallel(&r->qcap, r->qcap + 1, 256, 4, arrs, sz) != PB_OK)
                 return PB_ENOMEM;
         }
     }
     size_t k = r->qhead + r->qcount++;
     r->q[k] = *m;
+    if (r->columns & PB_COL_OBSERVED)
+        r->qo[k] = *o; /* else never read: pb_reader_next_obs gives none */
     r->qt[k] = *t;
     r->qline[k] = line;
     return PB_OK;
@@ -417,7 +423,8 @@ static void show_field(char *out, size_t n, const char *s, size_t len)
 }
 
 /* Checks common to both formats, then queue the message. */
-static void accept_message(pb_reader *r, pb_msg *m, pb_truth *t, long line,
+static void accept_message(pb_reader *r, pb_msg *m, const pb_obs *o,
+                           pb_truth *t, long line,
                            long id_col, long ts_col, long cause_col)
 {
     if (m->ts < 0 && !r->opts.allow_negative_ts) {
@@ -465,7 +472,7 @@ static void accept_message(pb_reader *r, pb_msg *m, pb_truth *t, long line,
     }
     r->last_ts = m->ts;
     r->rows++;
-    if (queue_push(r, m, t, line) != PB_OK)
+    if (queue_push(r, m, o, t, line) != PB_OK)
         reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
 }
 
@@ -610,13 +617,13 @@ static void data_row(pb_reader *r, long line)
         return;
     }
     pb_msg m;
+    pb_obs o = PB_OBS_NONE;
     pb_truth t;
     memset(&m, 0, sizeof m);
     m.id = r->rows + 1;
     m.recv_ts = PB_TS_NONE;
     m.callid = PB_ID_NONE;
     m.type = PB_TYPE_MSG;
-    m.size = PB_SIZE_NONE;
     t.path = PB_ID_NONE;
     t.cause = PB_ID_NONE;
     long id_col = 0, ts_col = 0, cause_col = 0;
@@ -691,10 +698,10 @@ static void data_row(pb_reader *r, long line)
         case PB_COL_STHREAD:
         case PB_COL_CONN:
         case PB_COL_ATTR: {
-            uint32_t *dstp = r->colbit[i] == PB_COL_THREAD    ? &m.thread
-                             : r->colbit[i] == PB_COL_STHREAD ? &m.sthread
-                             : r->colbit[i] == PB_COL_CONN    ? &m.conn
-                                                              : &m.attr;
+            uint32_t *dstp = r->colbit[i] == PB_COL_THREAD    ? &o.thread
+                             : r->colbit[i] == PB_COL_STHREAD ? &o.sthread
+                             : r->colbit[i] == PB_COL_CONN    ? &o.conn
+                                                              : &o.attr;
             if (pb_obs_label(r->names, f, l, dstp) != PB_OK) {
                 reader_fail(r, PB_ENOMEM, line, col, "out of memory");
                 return;
@@ -711,7 +718,7 @@ static void data_row(pb_reader *r, long line)
                 return;
             }
             if (l)
-                m.size = (uint32_t)v;
+                o.size = (uint32_t)v;
             break;
         }
         case PB_COL_PATH:
@@ -734,7 +741,7 @@ static void data_row(pb_reader *r, long line)
             break; /* ignored unknown column */
         }
     }
-    accept_message(r, &m, &t, line, id_col, ts_col, cause_col);
+    accept_message(r, &m, &o, &t, line, id_col, ts_col, cause_col);
 }
 
 static void csv_field_cb(void *s, size_t len, void *data)
@@ -898,10 +905,10 @@ static void p5_line(pb_reader *r, const char *s, size_t len, long line)
     }
     pb_msg m;
     pb_truth t = {PB_ID_NONE, PB_ID_NONE};
+    const pb_obs o = PB_OBS_NONE;
     memset(&m, 0, sizeof m);
     m.id = r->rows + 1;
     m.recv_ts = PB_TS_NONE;
-    m.size = PB_SIZE_NONE;
     if (parse_time_field(r, tok[0], tlen[0], line, 1, "timestamp", &m.ts) != PB_OK)
         return;
     if (tlen[1] == 9 && !memcmp(tok[1], "CALL_SENT", 9))
@@ -924,7 +931,7 @@ static void p5_line(pb_reader *r, const char *s, size_t len, long line)
         reader_fail(r, PB_ENOMEM, line, 0, "out of memory");
         return;
     }
-    accept_message(r, &m, &t, line, 0, 1, 0);
+    accept_message(r, &m, &o, &t, line, 0, 1, 0);
 }
 
 /* Whether a P5 line's second whitespace-separated token is an operation. */
@@ -1121,6 +1128,12 @@ int pb_reader_open(pb_reader **out, const char *path, pb_names *names,
 
 int pb_reader_next(pb_reader *r, pb_msg *msg, pb_truth *truth, pb_error *err)
 {
+    return pb_reader_next_obs(r, msg, NULL, truth, err);
+}
+
+int pb_reader_next_obs(pb_reader *r, pb_msg *msg, pb_obs *obs,
+                       pb_truth *truth, pb_error *err)
+{
     while (r->qcount == 0) {
         if (r->failed)
             break;
@@ -1176,6 +1189,8 @@ int pb_reader_next(pb_reader *r, pb_msg *msg, pb_truth *truth, pb_error *err)
         return r->saved.code ? r->saved.code : PB_EPARSE;
     }
     *msg = r->q[r->qhead];
+    if (obs)
+        *obs = r->columns & PB_COL_OBSERVED ? r->qo[r->qhead] : PB_OBS_NONE;
     if (truth)
         *truth = r->qt[r->qhead];
     r->last_line = r->qline[r->qhead];
@@ -1223,6 +1238,7 @@ void pb_reader_close(pb_reader *r)
     free(r->buf);
     free(r->fbuf);
     free(r->q);
+    free(r->qo);
     free(r->qt);
     free(r->qline);
     free(r->pending);

@@ -126,6 +126,13 @@ static int writer_start(pb_writer *w)
 
 int pb_writer_write(pb_writer *w, const pb_msg *m, const pb_truth *t)
 {
+    return pb_writer_write_obs(w, m, NULL, t);
+}
+
+int pb_writer_write_obs(pb_writer *w, const pb_msg *m, const pb_obs *obs,
+                        const pb_truth *t)
+{
+    const pb_obs o = pb_obs_get(obs, 0);
     if (!w->started && writer_start(w) != PB_OK)
         return PB_EIO;
     const char *src = pb_strtab_str(w->names->nodes, m->src);
@@ -182,7 +189,7 @@ int pb_writer_write(pb_writer *w, const pb_msg *m, const pb_truth *t)
     }
     static const unsigned label_cols[4] = {PB_COL_THREAD, PB_COL_STHREAD,
                                            PB_COL_CONN, PB_COL_ATTR};
-    const uint32_t labels[4] = {m->thread, m->sthread, m->conn, m->attr};
+    const uint32_t labels[4] = {o.thread, o.sthread, o.conn, o.attr};
     for (int k = 0; k < 4; k++) {
         if (!(w->columns & label_cols[k]))
             continue;
@@ -197,8 +204,8 @@ int pb_writer_write(pb_writer *w, const pb_msg *m, const pb_truth *t)
         if (writer_reserve(w, 32) != PB_OK)
             return PB_EIO;
         put(w, ",", 1);
-        if (m->size != PB_SIZE_NONE) {
-            n = pb_trace_u64_format(m->size, num);
+        if (o.size != PB_SIZE_NONE) {
+            n = pb_trace_u64_format(o.size, num);
             put(w, num, n);
         }
     }

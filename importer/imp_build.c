@@ -1018,12 +1018,12 @@ static int write_trace(builder *b, const size_t *cause)
         size_t m = key[k].idx;
         const rpc *r = &b->rpcs[m / 2];
         pb_msg msg;
+        pb_obs ob = PB_OBS_NONE;
         memset(&msg, 0, sizeof msg);
         msg.id = k + 1;
-        msg.size = PB_SIZE_NONE;
         msg.callid = PB_ID_NONE;
         if (im->opts.attr)
-            msg.attr = r->op;
+            ob.attr = r->op;
         if (im->opts.callid &&
             (rc = label_of(b, b->sp[r->label_span].trace,
                            b->sp[r->label_span].sid, &msg.callid)) != PB_OK)
@@ -1034,11 +1034,11 @@ static int write_trace(builder *b, const size_t *cause)
         if (mode == IMP_THREAD_ORACLE && th != IMP_NONE) {
             if ((rc = label_of(b, b->sp[th].trace, b->sp[th].sid, &tl)) != PB_OK)
                 break;
-            msg.thread = (uint32_t)(tl & ~PB_LABEL_STRING) + 1;
+            ob.thread = (uint32_t)(tl & ~PB_LABEL_STRING) + 1;
         } else if (mode == IMP_THREAD_LOOP) {
-            msg.thread = msg.sthread = loop_label;
+            ob.thread = ob.sthread = loop_label;
         } else if (mode == IMP_THREAD_POOL || mode == IMP_THREAD_RANDOM) {
-            uint32_t ctx[2] = {th, sth}, *dst[2] = {&msg.thread, &msg.sthread};
+            uint32_t ctx[2] = {th, sth}, *dst[2] = {&ob.thread, &ob.sthread};
             for (int j = 0; j < 2 && rc == PB_OK; j++) {
                 unsigned long w;
                 if (mode == IMP_THREAD_POOL) {
@@ -1070,7 +1070,7 @@ static int write_trace(builder *b, const size_t *cause)
         }
         pb_truth tr = {r->path,
                        cause[m] == SIZE_MAX ? PB_ID_NONE : id[cause[m]]};
-        rc = pb_trace_append(im->trace, &msg, &tr);
+        rc = pb_trace_append_obs(im->trace, &msg, &ob, &tr);
     }
     im->st.count[IMP_C_MESSAGES] = nm;
 out:

@@ -898,17 +898,18 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 const lmsg *x = w ? s : q;
                 const hmsg *h = w ? sh : qh;
                 pb_msg m;
+                pb_obs o = PB_OBS_NONE;
                 memset(&m, 0, sizeof m);
                 m.id = next_id++;
                 m.type = w ? PB_TYPE_RETURN : PB_TYPE_CALL;
                 m.src = w ? snode : cnode;
                 m.dst = w ? cnode : snode;
-                m.conn = conn_label;
-                m.attr = h->attr;
-                m.size = h->size < PB_SIZE_NONE ? (uint32_t)h->size : PB_SIZE_NONE - 1;
+                o.conn = conn_label;
+                o.attr = h->attr;
+                o.size = h->size < PB_SIZE_NONE ? (uint32_t)h->size : PB_SIZE_NONE - 1;
                 if (x->snd) {
                     m.ts = x->snd->first;
-                    if (thread_label(c, t, x->snd->proc, x->snd->tid_first, &m.sthread) != PB_OK)
+                    if (thread_label(c, t, x->snd->proc, x->snd->tid_first, &o.sthread) != PB_OK)
                         rc = PB_ENOMEM;
                 } else {
                     m.ts = x->rcv ? x->rcv->last : x->wire->first;
@@ -919,7 +920,7 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 m.recv_ts = PB_TS_NONE;
                 if (x->rcv) {
                     m.recv_ts = x->rcv->last;
-                    if (thread_label(c, t, x->rcv->proc, x->rcv->tid_last, &m.thread) != PB_OK)
+                    if (thread_label(c, t, x->rcv->proc, x->rcv->tid_last, &o.thread) != PB_OK)
                         rc = PB_ENOMEM;
                 } else if (x->snd && !x->wire) {
                     c->st.one_sided++;
@@ -940,7 +941,7 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 if (rc == PB_OK && pb_label_parse(t->names, rid, strlen(rid), &tr.path) != PB_OK)
                     rc = PB_ENOMEM;
                 if (rc == PB_OK)
-                    rc = pb_trace_append(t, &m, &tr);
+                    rc = pb_trace_append_obs(t, &m, &o, &tr);
             }
         }
         i = j;
@@ -997,10 +998,10 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
         c->st.paths = distinct(a, na);
         na = 0;
         for (size_t i = 0; i < t->n; i++) {
-            if (t->msgs[i].thread)
-                a[na++] = t->msgs[i].thread;
-            if (t->msgs[i].sthread)
-                a[na++] = t->msgs[i].sthread;
+            if (pb_obs_thread(t->obs, i))
+                a[na++] = pb_obs_thread(t->obs, i);
+            if (pb_obs_sthread(t->obs, i))
+                a[na++] = pb_obs_sthread(t->obs, i);
         }
         c->st.threads = distinct(a, na);
         free(a);

@@ -133,6 +133,11 @@ int mt_gen_init(mt_gen **out, const mt_config *cfg, pb_names *names,
  * Returns 1 with *msg and *truth filled, 0 at the end, or PB_ENOMEM. */
 int mt_gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth);
 
+/* Same, also giving the message's observed columns (thread, sthread and
+ * conn with models, attr and size with labels; PB_OBS_NONE otherwise) in
+ * *obs (may be NULL). */
+int mt_gen_next_obs(mt_gen *g, pb_msg *msg, pb_obs *obs, pb_truth *truth);
+
 /* Counters of tracelet i so far (i < mt_config_ntracelets). */
 const mt_tracelet_stats *mt_gen_stats(const mt_gen *g, size_t i);
 

@@ -483,25 +483,34 @@ oom:
     return pb_error_set(err, PB_ENOMEM, c->file, 0, 0, "out of memory");
 }
 
-static int gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth);
+static int gen_next(mt_gen *g, pb_msg *msg, pb_obs *obs, pb_truth *truth);
 
 int mt_gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth)
 {
-    int r = gen_next(g, msg, truth);
+    return mt_gen_next_obs(g, msg, NULL, truth);
+}
+
+int mt_gen_next_obs(mt_gen *g, pb_msg *msg, pb_obs *obs, pb_truth *truth)
+{
+    pb_obs own;
+    if (!obs)
+        obs = &own;
+    int r = gen_next(g, msg, obs, truth);
     /* a time that reached the saturation point is not a time: refuse the
      * trace rather than write rows that all share one clamped stamp */
     if (r == 1 && (msg->ts >= MT_TIME_MAX || msg->recv_ts >= MT_TIME_MAX))
         return PB_ERANGE;
     if (r == 1 && g->cfg->nlabels &&
-        mt_label_apply(g->cfg, g->label_rng, g->names, msg) != PB_OK)
+        mt_label_apply(g->cfg, g->label_rng, g->names, msg, obs) != PB_OK)
         return PB_ENOMEM;
     return r;
 }
 
-static int gen_next(mt_gen *g, pb_msg *msg, pb_truth *truth)
+static int gen_next(mt_gen *g, pb_msg *msg, pb_obs *obs, pb_truth *truth)
 {
     if (g->sim)
-        return mt_sim_next(g->sim, msg, truth);
+        return mt_sim_next(g->sim, msg, obs, truth);
+    *obs = PB_OBS_NONE;
     if (g->nheap == 0)
         return 0;
     uint32_t i = g->heap[0].idx;
@@ -613,14 +622,15 @@ int mt_generate(const mt_config *cfg, const char *config_name, pb_writer *w,
     if ((rc = mt_gen_init(&g, cfg, names, err)) != PB_OK)
         return rc;
     pb_msg m;
+    pb_obs o;
     pb_truth t;
     int r;
-    while ((r = mt_gen_next(g, &m, &t)) == 1) {
-        if (pb_writer_write(w, &m, &t) != PB_OK) {
+    while ((r = mt_gen_next_obs(g, &m, &o, &t)) == 1) {
+        if (pb_writer_write_obs(w, &m, &o, &t) != PB_OK) {
             mt_gen_close(g);
             return pb_error_set(err, PB_EIO, NULL, 0, 0, "write error");
         }
-        if (keep && pb_trace_append(keep, &m, &t) != PB_OK) {
+        if (keep && pb_trace_append_obs(keep, &m, &o, &t) != PB_OK) {
             mt_gen_close(g);
             return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
         }

@@ -201,7 +201,7 @@ void mt_sim_set_names(mt_sim *s, pb_names *names);
 
 /* Next message in timestamp order (as mt_gen_next).  Returns 1, 0 at the
  * end, or PB_ENOMEM. */
-int mt_sim_next(mt_sim *s, pb_msg *msg, pb_truth *truth);
+int mt_sim_next(mt_sim *s, pb_msg *msg, pb_obs *obs, pb_truth *truth);
 
 /* Free.  NULL-safe. */
 void mt_sim_close(mt_sim *s);

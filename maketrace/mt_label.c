@@ -164,10 +164,11 @@ static int match(const char *pat, int prefix, const char *name)
     return prefix ? !strncmp(name, pat, strlen(pat)) : !strcmp(name, pat);
 }
 
-int mt_label_apply(const mt_config *c, gsl_rng *rng, pb_names *names, pb_msg *m)
+int mt_label_apply(const mt_config *c, gsl_rng *rng, pb_names *names, const pb_msg *m,
+                   pb_obs *o)
 {
-    m->attr = 0;
-    m->size = PB_SIZE_NONE;
+    o->attr = 0;
+    o->size = PB_SIZE_NONE;
     const char *src = pb_strtab_str(names->nodes, m->src);
     const char *dst = pb_strtab_str(names->nodes, m->dst);
     for (size_t i = 0; i < c->nlabels; i++) {
@@ -175,10 +176,10 @@ int mt_label_apply(const mt_config *c, gsl_rng *rng, pb_names *names, pb_msg *m)
         if ((l->type >= 0 && l->type != m->type) || !match(l->src, l->src_prefix, src) ||
             !match(l->dst, l->dst_prefix, dst))
             continue;
-        if (l->attr && pb_obs_label(names, l->attr, strlen(l->attr), &m->attr) != PB_OK)
+        if (l->attr && pb_obs_label(names, l->attr, strlen(l->attr), &o->attr) != PB_OK)
             return PB_ENOMEM;
         if (l->size_lo >= 0)
-            m->size = (uint32_t)(l->size_lo +
+            o->size = (uint32_t)(l->size_lo +
                                  (l->size_hi > l->size_lo
                                       ? (int64_t)gsl_rng_uniform_int(
                                             rng, (unsigned long)(l->size_hi - l->size_lo + 1))

@@ -20,9 +20,10 @@ int mt_parse_label(struct parser *p);
 /* The columns the labels of c fill: PB_COL_ATTR, PB_COL_SIZE or 0. */
 unsigned mt_label_columns(const mt_config *c);
 
-/* Set m->attr and m->size from the first label line matching m (src, dst
+/* Set o->attr and o->size from the first label line matching m (src, dst
  * and type by name in names); none: attr 0, size PB_SIZE_NONE.  Sizes are
  * drawn from rng.  Returns PB_OK or PB_ENOMEM. */
-int mt_label_apply(const mt_config *c, gsl_rng *rng, pb_names *names, pb_msg *m);
+int mt_label_apply(const mt_config *c, gsl_rng *rng, pb_names *names, const pb_msg *m,
+                   pb_obs *o);
 
 #endif

@@ -887,7 +887,7 @@ int mt_sim_init(mt_sim **out, const mt_config *c, gsl_rng *rng, const uint32_t *
     return PB_OK;
 }
 
-int mt_sim_next(mt_sim *s, pb_msg *msg, pb_truth *truth)
+int mt_sim_next(mt_sim *s, pb_msg *msg, pb_obs *obs, pb_truth *truth)
 {
     for (;;) {
         if (s->oom)
@@ -925,15 +925,14 @@ int mt_sim_next(mt_sim *s, pb_msg *msg, pb_truth *truth)
                     }
                     if (!p->pathid[m->label])
                         p->pathid[m->label] = ++a->next_path;
-                    msg->thread = msg->sthread = msg->conn = msg->attr = 0;
-                    msg->size = PB_SIZE_NONE;
+                    *obs = PB_OBS_NONE;
                     if (s->cfg->models && s->names) {
-                        msg->thread = thr_label(s, m->dst, m->rthr);
-                        msg->sthread = thr_label(s, m->src, m->sthr);
+                        obs->thread = thr_label(s, m->dst, m->rthr);
+                        obs->sthread = thr_label(s, m->src, m->sthr);
                         if (m->type == PB_TYPE_RETURN)
-                            msg->conn = conn_label(s, m->dst, m->src, m->conn);
+                            obs->conn = conn_label(s, m->dst, m->src, m->conn);
                         else
-                            msg->conn = conn_label(s, m->src, m->dst, m->conn);
+                            obs->conn = conn_label(s, m->src, m->dst, m->conn);
                     }
                     if (truth) {
                         truth->path = p->pathid[m->label];

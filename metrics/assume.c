@@ -80,11 +80,11 @@ static int immediacy(const pb_trace *t, const kv *byid, assume_meters *o)
         goto oom;
     for (size_t i = 0; i < n; i++) {
         const pb_msg *m = &t->msgs[i];
-        if (m->thread && m->recv_ts != PB_TS_NONE) {
+        if (pb_obs_thread(t->obs, i) && m->recv_ts != PB_TS_NONE) {
             e[ne++] = (tev){tkey(m->recv_ts), 0, i};
-            keys[nk++] = ctx(m->dst, m->thread);
+            keys[nk++] = ctx(m->dst, pb_obs_thread(t->obs, i));
         }
-        if (m->sthread && t->truth[i].cause != PB_ID_NONE)
+        if (pb_obs_sthread(t->obs, i) && t->truth[i].cause != PB_ID_NONE)
             e[ne++] = (tev){tkey(m->ts), 1, i};
     }
     pb_sort(e, ne, sizeof *e, ev_cmp);
@@ -110,7 +110,8 @@ static int immediacy(const pb_trace *t, const kv *byid, assume_meters *o)
         last[a] = SIZE_MAX;
     for (size_t a = 0; a < ne; a++) {
         const pb_msg *m = &t->msgs[e[a].i];
-        uint64_t k = e[a].send ? ctx(m->src, m->sthread) : ctx(m->dst, m->thread);
+        uint64_t k = e[a].send ? ctx(m->src, pb_obs_sthread(t->obs, e[a].i))
+                               : ctx(m->dst, pb_obs_thread(t->obs, e[a].i));
         size_t lo = 0, hi = nk;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -165,8 +166,8 @@ static int thread_pattern(const pb_trace *t, const kv *byid, assume_meters *o)
         const pb_msg *m = &t->msgs[i];
         if (m->callid != PB_ID_NONE && m->type != PB_TYPE_MSG)
             bycall[nc++] = (kv){m->callid, m->type == PB_TYPE_RETURN, i};
-        if (m->sthread)
-            sends[ns++] = (kv){ctx(m->src, m->sthread), tkey(m->ts), i};
+        if (pb_obs_sthread(t->obs, i))
+            sends[ns++] = (kv){ctx(m->src, pb_obs_sthread(t->obs, i)), tkey(m->ts), i};
     }
     pb_sort(bycall, nc, sizeof *bycall, kv_cmp);
     pb_sort(sends, ns, sizeof *sends, kv_cmp);
@@ -232,7 +233,7 @@ static int thread_pattern(const pb_trace *t, const kv *byid, assume_meters *o)
         size_t v = visit[i];
         if (v >= n || ret[v] == SIZE_MAX || t->msgs[i].type != PB_TYPE_CALL)
             continue;
-        if (t->msgs[i].sthread != t->msgs[ret[v]].sthread)
+        if (pb_obs_sthread(t->obs, i) != pb_obs_sthread(t->obs, ret[v]))
             stack[v] = 1;
     }
     for (size_t c = 0; c < n; c++) {
@@ -240,11 +241,11 @@ static int thread_pattern(const pb_trace *t, const kv *byid, assume_meters *o)
         if (cm->type != PB_TYPE_CALL || ret[c] == SIZE_MAX)
             continue;
         const pb_msg *rm = &t->msgs[ret[c]];
-        if (!rm->sthread)
+        if (!pb_obs_sthread(t->obs, ret[c]))
             continue;
         o->tp_n++;
         int one = !stack[c], excl = 1;
-        uint64_t k = ctx(cm->dst, rm->sthread);
+        uint64_t k = ctx(cm->dst, pb_obs_sthread(t->obs, ret[c]));
         pb_ns a = cm->recv_ts != PB_TS_NONE ? cm->recv_ts : cm->ts;
         for (size_t p = kv_lower(sends, ns, k, tkey(a)); p < ns && excl; p++) {
             if (sends[p].k != k || sends[p].t > tkey(rm->ts))

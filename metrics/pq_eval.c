@@ -94,7 +94,7 @@ static val ev_value(const ctx *x, size_t e, int field)
         v.str = pb_type_name(m->type);
         break;
     case PQ_F_ATTR:
-        v.str = pb_thread_name(t->names, m->attr);
+        v.str = pb_thread_name(t->names, pb_obs_attr(t->obs, e / 2));
         break;
     case PQ_F_TIME:
         v.is_num = 1;
@@ -106,7 +106,8 @@ static val ev_value(const ctx *x, size_t e, int field)
         break;
     case PQ_F_SIZE:
         v.is_num = 1;
-        v.num = m->size == PB_SIZE_NONE ? NAN : (double)m->size;
+        v.num = pb_obs_size(t->obs, e / 2) == PB_SIZE_NONE ? NAN
+                                                           : (double)pb_obs_size(t->obs, e / 2);
         break;
     case PQ_F_ID:
         v.is_num = 1;

@@ -136,6 +136,7 @@ int main(int argc, char **argv)
     double target = -1, found = 0;
     sniff_stats st;
     pb_msg m;
+    pb_obs ob;
     pb_truth t;
     const char *name;
 
@@ -246,8 +247,11 @@ int main(int argc, char **argv)
         pb_error_print(stderr, prog, &err);
         FAIL(1);
     }
-    while ((rc = pb_reader_next(r, &m, &t, &err)) == 1)
-        if (sniff_spool_add(spool, &m, &t) != PB_OK) {
+    /* the observed columns (thread, conn ...) spooled only when the file
+     * has them */
+    int has_obs = (pb_reader_columns(r) & PB_COL_OBSERVED) != 0;
+    while ((rc = pb_reader_next_obs(r, &m, &ob, &t, &err)) == 1)
+        if (sniff_spool_add(spool, &m, has_obs ? &ob : NULL, &t) != PB_OK) {
             fprintf(stderr, "%s: cannot write the temporary copy of the trace "
                             "(disk full? set TMPDIR)\n", prog);
             FAIL(1);
@@ -311,13 +315,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot read the temporary copy of the trace\n", prog);
         FAIL(1);
     }
-    while ((rc = sniff_spool_next(spool, &m, &t)) == 1) {
+    while ((rc = sniff_spool_next(spool, &m, &ob, &t)) == 1) {
         int keep = sniff_decide(model, &m);
         if (keep < 0) {
             fprintf(stderr, "%s: out of memory\n", prog);
             FAIL(1);
         }
-        if (keep && pb_writer_write(w, &m, &t) != PB_OK)
+        if (keep && pb_writer_write_obs(w, &m, &ob, &t) != PB_OK)
             break;
     }
     if (rc < 0) {

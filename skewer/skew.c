@@ -533,6 +533,7 @@ int skew_spec_describe(const skew_spec *s, pb_strbuf *out)
 
 typedef struct held {
     pb_msg m;
+    pb_obs o;
     pb_truth t;
     uint64_t seq;
 } held;
@@ -719,8 +720,15 @@ static int move_ts(skew_stream *s, uint32_t node, pb_ns in, pb_ns *out,
 int skew_stream_push(skew_stream *s, const pb_msg *m, const pb_truth *t,
                      long line, pb_error *err)
 {
+    return skew_stream_push_obs(s, m, NULL, t, line, err);
+}
+
+int skew_stream_push_obs(skew_stream *s, const pb_msg *m, const pb_obs *o,
+                         const pb_truth *t, long line, pb_error *err)
+{
     held h;
     h.m = *m;
+    h.o = pb_obs_get(o, 0);
     h.t = t ? *t : (pb_truth){PB_ID_NONE, PB_ID_NONE};
     h.seq = s->seq++;
     int rc = move_ts(s, m->src, m->ts, &h.m.ts, line, "ts", err);
@@ -781,6 +789,11 @@ void skew_stream_finish(skew_stream *s)
 
 int skew_stream_pop(skew_stream *s, pb_msg *m, pb_truth *t)
 {
+    return skew_stream_pop_obs(s, m, NULL, t);
+}
+
+int skew_stream_pop_obs(skew_stream *s, pb_msg *m, pb_obs *o, pb_truth *t)
+{
     if (!s->n)
         return 0;
     if (!s->finished && (i128)s->heap[0].m.ts >= s->ready_below)
@@ -798,6 +811,8 @@ int skew_stream_pop(skew_stream *s, pb_msg *m, pb_truth *t)
     s->last_out = h.m.ts;
     s->any_out = 1;
     *m = h.m;
+    if (o)
+        *o = h.o;
     if (t)
         *t = h.t;
     return 1;
@@ -835,10 +850,11 @@ const char *skew_stream_unseen_next(const skew_stream *s, size_t *pos)
 static int drain(skew_stream *s, pb_writer *w, const char *src, pb_error *err)
 {
     pb_msg m;
+    pb_obs o;
     pb_truth t;
     int got;
-    while ((got = skew_stream_pop(s, &m, &t)) == 1)
-        if (pb_writer_write(w, &m, &t) != PB_OK)
+    while ((got = skew_stream_pop_obs(s, &m, &o, &t)) == 1)
+        if (pb_writer_write_obs(w, &m, &o, &t) != PB_OK)
             return pb_error_set(err, PB_EIO, "(output)", 0, 0, "write error: %s",
                                 strerror(errno));
     if (got < 0)
@@ -858,9 +874,10 @@ int skew_run(pb_reader *r, pb_writer *w, const skew_spec *spec, int deskew,
     if (rc != PB_OK)
         return rc;
     pb_msg m;
+    pb_obs o;
     pb_truth t;
     for (;;) {
-        int got = pb_reader_next(r, &m, &t, err);
+        int got = pb_reader_next_obs(r, &m, &o, &t, err);
         if (got < 0) {
             rc = got;
             break;
@@ -870,7 +887,7 @@ int skew_run(pb_reader *r, pb_writer *w, const skew_spec *spec, int deskew,
             rc = drain(s, w, NULL, err);
             break;
         }
-        rc = skew_stream_push(s, &m, &t, pb_reader_line(r), err);
+        rc = skew_stream_push_obs(s, &m, &o, &t, pb_reader_line(r), err);
         if (rc == PB_OK)
             rc = drain(s, w, NULL, err);
         if (rc != PB_OK)

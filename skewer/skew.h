@@ -162,6 +162,11 @@ int skew_stream_init(skew_stream **out, const skew_spec *spec, int deskew,
 int skew_stream_push(skew_stream *s, const pb_msg *m, const pb_truth *t,
                      long line, pb_error *err);
 
+/* Same with the message's observed columns (o may be NULL: PB_OBS_NONE),
+ * carried unchanged to skew_stream_pop_obs. */
+int skew_stream_push_obs(skew_stream *s, const pb_msg *m, const pb_obs *o,
+                         const pb_truth *t, long line, pb_error *err);
+
 /* Mark the end of input: every held row becomes ready. */
 void skew_stream_finish(skew_stream *s);
 
@@ -172,6 +177,9 @@ void skew_stream_finish(skew_stream *s);
  * PB_EORDER if a row would come out earlier than the one before (the bound
  * that decides when rows are ready has failed; never expected). */
 int skew_stream_pop(skew_stream *s, pb_msg *m, pb_truth *t);
+
+/* Same, also giving the row's observed columns in *o (may be NULL). */
+int skew_stream_pop_obs(skew_stream *s, pb_msg *m, pb_obs *o, pb_truth *t);
 
 /* Statistics so far. */
 void skew_stream_stats(const skew_stream *s, skew_stats *out);

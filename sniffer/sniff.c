@@ -420,6 +420,7 @@ typedef struct spool_rec {
 
 /* What a decision needs of a message: the --target-drop search replays
  * these (16 bytes) instead of the full records (64), some twenty times. */
+_Static_assert(sizeof(spool_rec) == 64, "a spooled record is 64 bytes");
 typedef struct spool_key {
     pb_ns ts;
     uint32_t src, dst;
@@ -430,8 +431,11 @@ typedef struct spool_key {
 struct sniff_spool {
     FILE *fp;
     FILE *kfp;          /* the spool_key of every record, same order */
-    size_t n;
-    char *buf, *kbuf;
+    FILE *ofp;          /* the pb_obs of every record from the first one
+                           given on, or NULL */
+    size_t n, nobs_before; /* records; records before ofp was made */
+    size_t nread;       /* records read since the rewind */
+    char *buf, *kbuf, *obuf;
     spool_key *keys;    /* SPOOL_KEYS keys read at a time */
 };
 
@@ -489,8 +493,21 @@ int sniff_spool_open(sniff_spool **out, pb_error *err)
     return PB_OK;
 }
 
-int sniff_spool_add(sniff_spool *s, const pb_msg *m, const pb_truth *t)
+int sniff_spool_add(sniff_spool *s, const pb_msg *m, const pb_obs *o, const pb_truth *t)
 {
+    if (o && !s->ofp) {
+        pb_error e;
+        if (!(s->obuf = malloc(1 << 20)))
+            return PB_ENOMEM;
+        if (!(s->ofp = spool_file(s->obuf, &e)))
+            return e.code;
+        s->nobs_before = s->n;
+    }
+    if (s->ofp) {
+        pb_obs ob = pb_obs_get(o, 0);
+        if (fwrite(&ob, sizeof ob, 1, s->ofp) != 1)
+            return PB_EIO;
+    }
     spool_rec r;
     memset(&r, 0, sizeof r);
     r.m = *m;
@@ -510,14 +527,22 @@ int sniff_spool_rewind(sniff_spool *s)
 {
     if (fflush(s->fp) != 0 || fseek(s->fp, 0, SEEK_SET) != 0)
         return PB_EIO;
+    if (s->ofp && (fflush(s->ofp) != 0 || fseek(s->ofp, 0, SEEK_SET) != 0))
+        return PB_EIO;
+    s->nread = 0;
     return PB_OK;
 }
 
-int sniff_spool_next(sniff_spool *s, pb_msg *m, pb_truth *t)
+int sniff_spool_next(sniff_spool *s, pb_msg *m, pb_obs *o, pb_truth *t)
 {
     spool_rec r;
     if (fread(&r, sizeof r, 1, s->fp) != 1)
         return ferror(s->fp) ? PB_EIO : 0;
+    pb_obs ob = PB_OBS_NONE;
+    if (s->ofp && s->nread++ >= s->nobs_before && fread(&ob, sizeof ob, 1, s->ofp) != 1)
+        return PB_EIO;
+    if (o)
+        *o = ob;
     *m = r.m;
     if (t)
         *t = r.t;
@@ -534,6 +559,9 @@ void sniff_spool_close(sniff_spool *s)
         fclose(s->fp);
     if (s->kfp)
         fclose(s->kfp);
+    if (s->ofp)
+        fclose(s->ofp);
+    free(s->obuf);
     free(s->buf);
     free(s->kbuf);
     free(s->keys);

@@ -114,14 +114,17 @@ typedef struct sniff_spool sniff_spool;
 /* Create an empty spool in *out (the caller closes it).  Returns PB_OK,
  * PB_ENOMEM or PB_EIO (err names the directory). */
 int sniff_spool_open(sniff_spool **out, pb_error *err);
-/* Append one message and its truth (t may be NULL: no truth); both are
- * copied.  Returns PB_OK or PB_EIO (disk full). */
-int sniff_spool_add(sniff_spool *s, const pb_msg *m, const pb_truth *t);
+/* Append one message, its observed columns and its truth (o may be NULL:
+ * PB_OBS_NONE; t may be NULL: no truth); all are copied.  The observed
+ * columns go to a file of their own, made at the first o given (pass NULL
+ * for a trace without those columns: it costs nothing then).  Returns
+ * PB_OK, PB_EIO (disk full) or PB_ENOMEM. */
+int sniff_spool_add(sniff_spool *s, const pb_msg *m, const pb_obs *o, const pb_truth *t);
 /* Back to the first record (also ends writing).  Returns PB_OK or PB_EIO. */
 int sniff_spool_rewind(sniff_spool *s);
-/* Read the next record into *m and *t (t may be NULL).  Returns 1 with a
- * record, 0 at the end, PB_EIO. */
-int sniff_spool_next(sniff_spool *s, pb_msg *m, pb_truth *t);
+/* Read the next record into *m, *o and *t (o and t may be NULL).  Returns
+ * 1 with a record, 0 at the end, PB_EIO. */
+int sniff_spool_next(sniff_spool *s, pb_msg *m, pb_obs *o, pb_truth *t);
 /* Number of records added. */
 size_t sniff_spool_size(const sniff_spool *s);
 /* Free the spool and its file.  NULL-safe. */

@@ -163,12 +163,13 @@ int bl_table_build(bl_table *t, const pb_trace_view *v, int callids,
 /* The pairing key of message m: its connection (marked by bit 62, so that
  * it never equals a call id), else its call id, else none; with
  * callid_first, its call id where it has one, else its connection. */
-static uint64_t pair_key(const pb_msg *m, int use_conn, int use_callid, int callid_first)
+static uint64_t pair_key(const pb_msg *m, uint32_t conn, int use_conn, int use_callid,
+                         int callid_first)
 {
     if (callid_first && use_callid && m->callid != PB_ID_NONE)
         return m->callid;
-    if (use_conn && m->conn)
-        return (1ULL << 62) | m->conn;
+    if (use_conn && conn)
+        return (1ULL << 62) | conn;
     return use_callid ? m->callid : PB_ID_NONE;
 }
 
@@ -214,7 +215,7 @@ int bl_table_build_keyed(bl_table *t, const pb_trace_view *v, bl_key key,
     /* 1. pair */
     for (size_t i = 0; i < v->n; i++) {
         const pb_msg *m = &v->msgs[i];
-        uint64_t cid = pair_key(m, conns, callids, callid_first);
+        uint64_t cid = pair_key(m, pb_obs_conn(v->obs, i), conns, callids, callid_first);
         int found;
         if (m->type == PB_TYPE_CALL) {
             if (preserve(&h) != PB_OK)

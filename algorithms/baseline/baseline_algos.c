@@ -386,12 +386,12 @@ static int vpath_assign(const bl_table *t, const bl_params *p, uint32_t *parent,
         clean = 1;
     else
         return bad_choice(err, "variant", p->variant, "artifact, clean or paper");
-    const pb_msg *msgs = t->v->msgs;
+    const pb_obs *obs = t->v->obs;
     int has_thread = (t->v->columns & PB_COL_THREAD) != 0;
     uint32_t maxth = 0;
     for (size_t i = 0; has_thread && i < t->v->n; i++)
-        if (msgs[i].thread > maxth)
-            maxth = msgs[i].thread;
+        if (pb_obs_thread(obs, i) > maxth)
+            maxth = pb_obs_thread(obs, i);
     size_t n = (size_t)t->nrpc + 1;
     event *ev = malloc(2 * (2 * n) * sizeof *ev);
     event *evtmp = malloc(2 * (2 * n) * sizeof *evtmp);
@@ -439,7 +439,7 @@ static int vpath_assign(const bl_table *t, const bl_params *p, uint32_t *parent,
             case EV_IN_START:
                 reg = e->rpc;
                 stack[sp++] = e->rpc;
-                th = msgs[r->call].thread;
+                th = pb_obs_thread(obs, r->call);
                 if (th) {
                     thr_req[th] = e->rpc;
                     thr_node[th] = x;
@@ -452,7 +452,7 @@ static int vpath_assign(const bl_table *t, const bl_params *p, uint32_t *parent,
                 break;
             case EV_OUT_START:
                 if (clean) {
-                    th = r->ret != BL_NONE ? msgs[r->ret].thread : 0;
+                    th = r->ret != BL_NONE ? pb_obs_thread(obs, r->ret) : 0;
                     uint32_t q = BL_NONE;
                     if (th && thr_node[th] == x) {
                         q = thr_req[th];
@@ -473,7 +473,7 @@ static int vpath_assign(const bl_table *t, const bl_params *p, uint32_t *parent,
             case EV_OUT_END:
                 if (clean)
                     break;
-                th = r->ret != BL_NONE ? msgs[r->ret].thread : 0;
+                th = r->ret != BL_NONE ? pb_obs_thread(obs, r->ret) : 0;
                 if (th) {
                     /* ReturnParent: the request that made the call */
                     if (thr_node[th] == x) {

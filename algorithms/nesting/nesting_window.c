@@ -448,7 +448,8 @@ static int seg_run(wstate *w, int mode, size_t base, size_t own_lo, size_t own_h
 {
     const size_t off = base - w->gbase, vn = end - base;
     const pb_msg *msgs = w->buf + off;
-    pb_trace_view sub = {msgs, vn, w->nodes, w->columns};
+    /* nesting reads no observed column (thread, conn ...): obs NULL */
+    pb_trace_view sub = {msgs, vn, w->nodes, w->columns, NULL};
     uint32_t *rel = NULL, *rcall = malloc((vn ? vn : 1) * sizeof *rcall);
     *ovl = own_hi;
     if (!rcall)

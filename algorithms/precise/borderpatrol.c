@@ -150,6 +150,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
     if ((rc = bl_table_build_keyed(&t, v, key, err)) != PB_OK)
         return rc;
     const pb_msg *M = v->msgs;
+    const pb_obs *O = v->obs;
     const size_t n = v->n;
     uint32_t *rpc_of = malloc((n + 1) * sizeof *rpc_of);   /* message -> RPC */
     uint32_t *under = malloc((n + 1) * sizeof *under);     /* the call or message its
@@ -219,7 +220,7 @@ static int bp_run(const pb_trace_view *v, const void *params, pb_result *res,
         const pb_msg *m = &M[ev[e].msg];
         uint32_t th = 0;
         if (by_thread) {
-            th = ev[e].send ? m->sthread : m->thread;
+            th = ev[e].send ? pb_obs_sthread(O, ev[e].msg) : pb_obs_thread(O, ev[e].msg);
             if (!th && receives[ev[e].node])
                 node_fallback++;
         }

@@ -44,7 +44,7 @@ int pr_emit(const pb_trace_view *v, const uint64_t *inst, const uint32_t *cause,
         pb_truth tr = {inst[i], PB_ID_NONE};
         if (inst[i] != PB_ID_NONE && cause[i] != PR_NONE)
             tr.cause = v->msgs[cause[i]].id;
-        if ((rc = pb_trace_append(t, &m, &tr)) != PB_OK)
+        if ((rc = pb_trace_append_obs(t, &m, v->obs ? &v->obs[i] : NULL, &tr)) != PB_OK)
             goto oom;
     }
     t->columns = v->columns | PB_COL_TRUTH;

@@ -186,6 +186,7 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
     if ((rc = bl_table_build_keyed(&t, v, key, err)) != PB_OK)
         return rc;
     const pb_msg *M = v->msgs;
+    const pb_obs *O = v->obs;
     const uint32_t n = t.nrpc;
     vp_count c;
     memset(&c, 0, sizeof c);
@@ -219,12 +220,11 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
     size_t ni = 0;
     for (uint32_t k = 0; k < n; k++) {
         const bl_rpc *r = &t.rpc[k];
-        const pb_msg *cm = &M[r->call];
         if (r->ret != BL_NONE) {
             /* the thread that sends the reply */
-            uint32_t th = has_st ? M[r->ret].sthread : 0;
-            if (!th && has_th && cm->thread) {
-                th = cm->thread;
+            uint32_t th = has_st ? pb_obs_sthread(O, r->ret) : 0;
+            if (!th && has_th && pb_obs_thread(O, r->call)) {
+                th = pb_obs_thread(O, r->call);
                 c.reply_from_receipt++;
             }
             if (th) {
@@ -233,8 +233,8 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
                 c.intervals++;
                 /* received by another thread (a dispatcher, 2.2): a call
                  * that thread sends meanwhile may be this request's */
-                if (has_th && cm->thread && cm->thread != th)
-                    it[ni++] = (item){((uint64_t)r->dst << 32) | cm->thread, r->in_start,
+                if (has_th && pb_obs_thread(O, r->call) && pb_obs_thread(O, r->call) != th)
+                    it[ni++] = (item){((uint64_t)r->dst << 32) | pb_obs_thread(O, r->call), r->in_start,
                                       r->in_end, k, 1};
             } else {
                 c.no_thread++;
@@ -252,9 +252,9 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
         }
         if (!receives[r->src])
             continue; /* a user request */
-        uint32_t st = has_st ? cm->sthread : 0;
-        if (!st && has_th && r->ret != BL_NONE && M[r->ret].thread) {
-            st = M[r->ret].thread;
+        uint32_t st = has_st ? pb_obs_sthread(O, r->call) : 0;
+        if (!st && has_th && r->ret != BL_NONE && pb_obs_thread(O, r->ret)) {
+            st = pb_obs_thread(O, r->ret);
             c.send_from_return++;
         }
         if (!st) {
@@ -265,11 +265,11 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
         it[ni++] = (item){((uint64_t)r->src << 32) | st, r->out_start, 0, k, 2};
         c.sends++;
         /* the thread that receives the return should be the sender */
-        if (r->ret != BL_NONE && has_st && has_th && cm->sthread && M[r->ret].thread &&
-            M[r->ret].thread != cm->sthread) {
+        if (r->ret != BL_NONE && has_st && has_th && pb_obs_sthread(O, r->call) && pb_obs_thread(O, r->ret) &&
+            pb_obs_thread(O, r->ret) != pb_obs_sthread(O, r->call)) {
             c.handoff++;
             cflag[k] = 1;
-            it[ni++] = (item){((uint64_t)r->src << 32) | M[r->ret].thread, r->out_end, 0,
+            it[ni++] = (item){((uint64_t)r->src << 32) | pb_obs_thread(O, r->ret), r->out_end, 0,
                               k, 3};
         }
     }
@@ -286,9 +286,9 @@ int pr_vpath_paper(const pb_trace_view *v, int callids, const char *view_s,
                 paired[t.rpc[k].ret] = 1;
         for (size_t i = 0; i < v->n; i++) {
             const pb_msg *m = &M[i];
-            if (m->type != PB_TYPE_RETURN || paired[i] || !has_th || !m->thread)
+            if (m->type != PB_TYPE_RETURN || paired[i] || !has_th || !pb_obs_thread(O, i))
                 continue;
-            it[ni++] = (item){((uint64_t)m->dst << 32) | m->thread,
+            it[ni++] = (item){((uint64_t)m->dst << 32) | pb_obs_thread(O, i),
                               m->recv_ts != PB_TS_NONE ? m->recv_ts : m->ts, 0, 0, 3};
         }
         free(paired);

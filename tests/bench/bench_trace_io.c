@@ -57,8 +57,13 @@ int main(int argc, char **argv)
     double t1 = now(), c1 = cpu();
     long rss1 = maxrss_kb();
     row("read (no truth)", t->n, t1 - t0, c1 - c0);
-    printf("  %5.1f bytes/msg resident (%zu in the array)\n",
-           (double)(rss1 - rss0) * 1024.0 / (double)t->n, sizeof(pb_msg));
+    /* pb_msg, plus the side array of observed columns when the file has
+     * them (thread, sthread, conn, attr, size: pb_obs) */
+    printf("  %5.1f bytes/msg resident (%zu in the array", (double)(rss1 - rss0) * 1024.0 /
+           (double)t->n, sizeof(pb_msg));
+    if (t->obs)
+        printf(", %zu more in the observed columns' array", sizeof(pb_obs));
+    printf(")\n");
     FILE *null = fopen("/dev/null", "w");
     if (!null) {
         perror("bench_trace_io: /dev/null");

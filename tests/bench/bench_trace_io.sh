@@ -14,8 +14,9 @@ echo "goal: read >= 2 M msgs/s (CPU rate; the wall rate understates on a loaded 
 "$PB_BENCHBIN/bench_trace_io" "$f" >"$PB_BENCH_DIR/trace_io.out"
 cat "$PB_BENCH_DIR/trace_io.out"
 # the array's bytes per message as the program prints them (sizeof pb_msg:
-# it grew from 48 to 64 with the thread, connection, attribute and size
-# columns of the precise tracers), never a number written here
+# 48; it was 64 while the thread, connection, attribute and size columns of
+# the precise tracers were inside it: they are in a side array now, made
+# only for a file that has them), never a number written here
 m=$(awk '/^read \(no truth\)/ { for (i = 1; i <= NF; i++) { if ($(i + 1) == "M" && $(i + 3) == "cpu") r = $i; if ($(i + 1) == "bytes/msg") b = $i }
         a = $0; sub(/.*\(/, "", a); sub(/ in the array.*/, "", a)
         printf "%.1f M msgs/s (CPU), %.0f B/msg (%s in the array)", r, b, a }' "$PB_BENCH_DIR/trace_io.out")

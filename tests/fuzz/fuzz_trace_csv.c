@@ -26,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pb_error err;
     if (pb_reader_open_fp(&r, fp, "fuzz", NULL, &o, &err) == PB_OK) {
         pb_msg m;
+        pb_obs ob;
         pb_truth t;
         char *out = NULL;
         size_t len = 0;
@@ -33,9 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pb_writer *wr = NULL;
         if (w)
             pb_writer_open(&wr, w, "out", pb_reader_columns(r), pb_reader_names(r), &err);
-        while (pb_reader_next(r, &m, &t, &err) == 1)
+        while (pb_reader_next_obs(r, &m, &ob, &t, &err) == 1)
             if (wr)
-                pb_writer_write(wr, &m, &t);
+                pb_writer_write_obs(wr, &m, &ob, &t);
         pb_writer_close(wr, &err);
         if (w)
             fclose(w);

@@ -71,7 +71,10 @@ static pb_trace *build(int with_threads, int rename)
         char a[32], b[32];
         snprintf(a, sizeof a, "%s%s", rename ? "x-" : "", r->thr);
         snprintf(b, sizeof b, "%s%s", rename ? "x-" : "", r->sthr);
-        pb_msg *m = &t->msgs[t->n - 1];
+        pb_obs *m = pb_trace_obs(t);
+        if (!m)
+            return NULL;
+        m += t->n - 1;
         if (pb_obs_label(t->names, a, strlen(a), &m->thread) != PB_OK ||
             pb_obs_label(t->names, b, strlen(b), &m->sthread) != PB_OK)
             return NULL;
@@ -113,8 +116,8 @@ TEST(dedicated_threads)
      * and let msg 1 be received by A:t1: then A:t0 serves only visit 1 */
     uint32_t t1;
     CHECK_INT(pb_obs_label(t->names, "A:t1", 4, &t1), PB_OK);
-    t->msgs[1].thread = t1;
-    t->msgs[3].sthread = t1;
+    pb_trace_obs(t)[1].thread = t1;
+    pb_trace_obs(t)[3].sthread = t1;
     assume_meters m;
     pb_error err;
     CHECK_INT(assume_compute(t, &m, &err), PB_OK);

@@ -59,7 +59,7 @@ static pb_trace *make_trace(int threads)
             uint32_t ti;
             if (pb_strtab_intern(t->names->labels, w, 2, &ti) != PB_OK)
                 return NULL;
-            t->msgs[t->n - (k < 3 ? 2 : 1)].thread = ti + 1;
+            pb_trace_obs(t)[t->n - (k < 3 ? 2 : 1)].thread = ti + 1;
         }
     }
     if (threads)

@@ -48,7 +48,7 @@ static pb_trace *thread_trace(int seed, int held)
     if (!t)
         return NULL;
     for (size_t i = 0; i < t->n; i++)
-        t->msgs[i].thread = 1 + (uint32_t)((i * 7919u + (size_t)seed) % 5u);
+        pb_trace_obs(t)[i].thread = 1 + (uint32_t)((i * 7919u + (size_t)seed) % 5u);
     t->columns |= PB_COL_THREAD;
     return t;
 }

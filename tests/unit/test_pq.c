@@ -52,7 +52,7 @@ static void add_read(pb_trace *t, uint64_t *id, double t0, const char *client,
     pb_ns s = (pb_ns)(t0 * 1e9);
     pb_trace_add(t, a, s, s + 1000, client, "FE", PB_TYPE_CALL, a, path, PB_ID_NONE);
     pb_trace_add(t, b, s + 2000, s + 3000, "FE", "DN", PB_TYPE_CALL, b, path, a);
-    t->msgs[t->n - 1].size = size;
+    pb_trace_obs(t)[t->n - 1].size = size;
     pb_trace_add(t, c, s + 4000, s + 5000, "DN", "FE", PB_TYPE_RETURN, b, path, b);
     pb_trace_add(t, d, s + 6000, s + 7000, "FE", client, PB_TYPE_RETURN, a, path, c);
 }
@@ -229,7 +229,7 @@ static void random_chains(fixture *f, gsl_rng *rng, int nreq, int maxlen,
             pb_trace_add(t, id, now, now + latency, at, to,
                          k % 2 ? PB_TYPE_RETURN : PB_TYPE_CALL, PB_ID_NONE,
                          (uint64_t)r + 1, prev);
-            t->msgs[t->n - 1].size = (uint32_t)gsl_rng_uniform_int(rng, maxsize);
+            pb_trace_obs(t)[t->n - 1].size = (uint32_t)gsl_rng_uniform_int(rng, maxsize);
             prev = id;
             at = to;
             now += step;

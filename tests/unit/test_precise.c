@@ -56,7 +56,10 @@ static uint64_t add(sim *s, pb_ns ts, pb_ns rts, const char *src, const char *ds
     if (pb_trace_add(s->t, id, ts, rts, src, dst, type, PB_ID_NONE, (uint64_t)path,
                      cause) != PB_OK)
         return id;
-    pb_msg *m = &s->t->msgs[s->t->n - 1];
+    pb_obs *m = pb_trace_obs(s->t);
+    if (!m)
+        return id;
+    m += s->t->n - 1;
     label(s->t, th, &m->thread);
     label(s->t, sth, &m->sthread);
     label(s->t, conn, &m->conn);

@@ -225,7 +225,7 @@ TEST(test_sniffer_target_rate)
     pb_truth tr = {7, PB_ID_NONE};
     for (int i = 0; i < 9; i++) {
         mk(nm, &msg, (uint64_t)i + 1, 1000000000LL + burst_ts[i], "A", "B");
-        CHECK_INT(sniff_spool_add(sp, &msg, &tr), PB_OK);
+        CHECK_INT(sniff_spool_add(sp, &msg, NULL, &tr), PB_OK);
     }
     CHECK_INT(sniff_spool_size(sp), 9);
     double rate = 0, rate2 = 0;
@@ -243,7 +243,7 @@ TEST(test_sniffer_target_rate)
     /* the spool gives back what went in */
     CHECK_INT(sniff_spool_rewind(sp), PB_OK);
     pb_truth t2;
-    CHECK_INT(sniff_spool_next(sp, &msg, &t2), 1);
+    CHECK_INT(sniff_spool_next(sp, &msg, NULL, &t2), 1);
     CHECK_INT(msg.id, 1);
     CHECK_INT(t2.path, 7);
     sniff_spool_close(sp);
@@ -256,7 +256,7 @@ TEST(test_sniffer_target_rate)
     sniff_spool_open(&sp, &err);
     for (int i = 0; i < 100; i++) {
         mk(nm, &msg, (uint64_t)i + 1, (pb_ns)i * 1000000, "A", "B");
-        sniff_spool_add(sp, &msg, NULL);
+        sniff_spool_add(sp, &msg, NULL, NULL);
     }
     CHECK_INT(sniff_target_rate(m, sp, 0.01, &rate, &err), PB_EINVAL);
     CHECK(strstr(err.msg, "out of reach") != NULL);

@@ -147,11 +147,12 @@ TEST(observed_columns)
     pb_writer *w;
     CHECK_INT(pb_writer_open(&w, out, "out", pb_reader_columns(r),
                              pb_reader_names(r), &err), PB_OK);
-    pb_msg m[3];
+    pb_msg ms[3];
+    pb_obs m[3];
     pb_truth t;
     for (int i = 0; i < 3; i++) {
-        CHECK_INT(pb_reader_next(r, &m[i], &t, &err), 1);
-        pb_writer_write(w, &m[i], &t);
+        CHECK_INT(pb_reader_next_obs(r, &ms[i], &m[i], &t, &err), 1);
+        pb_writer_write_obs(w, &ms[i], &m[i], &t);
     }
     const pb_names *nm = pb_reader_names(r);
     CHECK_STR(pb_thread_name(nm, m[0].thread), "w1");

@@ -53,10 +53,9 @@ int joint_canon_prepare(const pb_trace_view *v, pb_trace_view *out, pb_msg **msg
     uint32_t nn = v->nodes ? pb_strtab_count(v->nodes) : 0;
     uint32_t nl = 0; /* labels: index + 1, 0 = none */
     for (size_t i = 0; i < v->n; i++) {
-        const pb_msg *m = &v->msgs[i];
-        if (m->thread > nl) nl = m->thread;
-        if (m->sthread > nl) nl = m->sthread;
-        if (m->conn > nl) nl = m->conn;
+        if (pb_obs_thread(v->obs, i) > nl) nl = pb_obs_thread(v->obs, i);
+        if (pb_obs_sthread(v->obs, i) > nl) nl = pb_obs_sthread(v->obs, i);
+        if (pb_obs_conn(v->obs, i) > nl) nl = pb_obs_conn(v->obs, i);
     }
     uint32_t *nm = first_seen(nn), *lm = first_seen(nl + 1);
     if (!nm || !lm) {
@@ -70,9 +69,9 @@ int joint_canon_prepare(const pb_trace_view *v, pb_trace_view *out, pb_msg **msg
         const pb_msg *m = &v->msgs[i];
         see(nm, nn, &nx, m->src);
         see(nm, nn, &nx, m->dst);
-        see(lm, nl + 1, &lx, m->thread);
-        see(lm, nl + 1, &lx, m->sthread);
-        see(lm, nl + 1, &lx, m->conn);
+        see(lm, nl + 1, &lx, pb_obs_thread(v->obs, i));
+        see(lm, nl + 1, &lx, pb_obs_sthread(v->obs, i));
+        see(lm, nl + 1, &lx, pb_obs_conn(v->obs, i));
     }
     rest(nm, nn, &nx);
     rest(lm, nl + 1, &lx);
@@ -86,7 +85,7 @@ int joint_canon_prepare(const pb_trace_view *v, pb_trace_view *out, pb_msg **msg
         free(lm);
         return PB_OK;
     }
-    pb_msg *c = malloc((v->n ? v->n : 1) * sizeof *c);
+    pb_obs *co; pb_msg *c = pb_msgs_alloc(v->n, v->obs != NULL, &co);
     pb_strtab *t = NULL;
     uint32_t *inv = malloc((nn ? nn : 1) * sizeof *inv);
     int rc = c && inv ? pb_strtab_init(&t) : PB_ENOMEM;
@@ -111,17 +110,18 @@ int joint_canon_prepare(const pb_trace_view *v, pb_trace_view *out, pb_msg **msg
         return rc == PB_EINVAL ? PB_OK : rc; /* keep the reader's numbering */
     }
     for (size_t i = 0; i < v->n; i++) {
-        c[i] = v->msgs[i];
+        pb_view_copy(c, co, i, v, i);
         if (c[i].src < nn) c[i].src = nm[c[i].src];
         if (c[i].dst < nn) c[i].dst = nm[c[i].dst];
-        c[i].thread = lm[c[i].thread];
-        c[i].sthread = lm[c[i].sthread];
-        c[i].conn = lm[c[i].conn];
+        if (co) co[i].thread = lm[co[i].thread];
+        if (co) co[i].sthread = lm[co[i].sthread];
+        if (co) co[i].conn = lm[co[i].conn];
     }
     free(nm);
     free(lm);
     free(inv);
     out->msgs = c;
+    out->obs = co;
     out->nodes = t;
     *msgs = c;
     *nodes = t;

@@ -178,6 +178,7 @@ int joint_pwin_window(const pb_trace_view *v, const joint_params *params, joint_
         return PB_OK;
     pb_trace_view sv = *v;
     sv.msgs = v->msgs + pw->lo;
+    sv.obs = v->obs ? v->obs + pw->lo : NULL;
     sv.n = pw->hi - pw->lo;
     joint_params pp = *params;
     pp.pair_window = 0;

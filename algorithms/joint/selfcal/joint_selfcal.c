@@ -557,7 +557,6 @@ static int sim_add(pb_trace *t, const joint *s, uint32_t *nmap, uint64_t id, pb_
     m.recv_ts = recv_ts;
     m.callid = callid;
     m.type = (uint8_t)type;
-    m.size = PB_SIZE_NONE;
     m.src = nmap[src];
     m.dst = nmap[dst];
     pb_truth tr = {PB_ID_NONE, PB_ID_NONE};

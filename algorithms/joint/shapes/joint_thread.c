@@ -85,7 +85,7 @@ struct joint_thr {
 
 static inline uint32_t thr_of(const joint *s, uint32_t msg)
 {
-    return msg == JOINT_NONE ? 0 : s->v.msgs[msg].thread;
+    return msg == JOINT_NONE ? 0 : pb_obs_thread(s->v.obs, msg);
 }
 
 /* may pair p take part?  thread_bound=2: only a pair made by call id (its
@@ -149,8 +149,8 @@ static int thread_test(joint *s, struct joint_thr *t)
     uint32_t n = s->npairs, nn = s->nnodes;
     uint32_t hmax = 0;
     for (size_t i = 0; i < s->v.n; i++)
-        if (s->v.msgs[i].thread > hmax)
-            hmax = s->v.msgs[i].thread;
+        if (pb_obs_thread(s->v.obs, i) > hmax)
+            hmax = pb_obs_thread(s->v.obs, i);
     if (hmax == 0) {
         t->done = 1; /* no thread column (or every field empty) */
         return PB_OK;

@@ -320,7 +320,7 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
         }
         return rc;
     }
-    pb_msg *sm = malloc(nwin * sizeof *sm);
+    pb_obs *so; pb_msg *sm = pb_msgs_alloc(nwin, v->obs != NULL, &so);
     uint32_t *sub = malloc(nwin * sizeof *sub);
     unsigned char *sf = malloc(nwin);
     uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
@@ -331,12 +331,13 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (in[i]) {
-            sm[k] = v->msgs[i];
+            pb_view_copy(sm, so, k, v, i);
             sf[k] = force[i];
             sub[k++] = (uint32_t)i;
         }
     pb_trace_view sv = *v;
     sv.msgs = sm;
+    sv.obs = so;
     sv.n = nwin;
     joint *t = NULL;
     /* unp_win_one=1: the window searched with the first search's free /
