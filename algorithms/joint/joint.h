@@ -758,6 +758,10 @@ typedef struct joint_params {
                            first-out pairs only unless last-in-first-out durations are
                            tighter than its one-worker service times in 9 of 10 blocks
                            (joint_fifolifo.c), 1 */
+    int busy_arr;       /* [busy_arr] busy test: a service found serialising keeps the
+                           verdict only when its calls land busy less often at the trace's
+                           own arrivals than at the copies', both with the copies'
+                           durations (joint_busyarr.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

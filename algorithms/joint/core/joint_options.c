@@ -1349,4 +1349,11 @@ const pb_option joint_options[] = {
      "((q75 - q25) / q50) than the one-worker service times (a pool whose short answers "
      "overtake a long one; a sign test at 0.011; joint_fifolifo.c; docs/joint/shapes_late.md "
      "\"A pool with heavy-tailed service times is not one worker (h261)\"); default 1"},
+    {"busy_arr", PB_OPT_BOOL, offsetof(joint_params, busy_arr), "0", PB_OPT_NORANGE,
+     "without call ids, busy test: a service found serialising keeps the verdict only when "
+     "its calls, at the trace's own arrival stamps with durations drawn from each copy's "
+     "own on the link, also land busy less often than in that copy (z below -3.29): the "
+     "deficit left is the caller's spacing, not a solution whose durations a short/long "
+     "mix smeared (joint_busyarr.c; docs/joint/shapes_late.md \"The busy test fooled by a "
+     "solution's smeared durations (h270)\"); needs busy_copy_lean; default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
