@@ -23,8 +23,8 @@
  * differ only in the arrivals, so the deficit left is the caller's
  * spacing.  A service keeps the verdict only when that deficit too is
  * below -JOINT_PICK_Z (z of two shares, one-sided 0.0005); else it is
- * withdrawn (its changed pairs vote for nothing).  Read where the copies
- * are stamps (busy_copy_lean, the default); elsewhere nothing is done.
+ * withdrawn (its changed pairs vote for nothing).  The same whether the
+ * copies are stamps (busy_copy_lean, the default) or traces.
  */
 #include "joint_int.h"
 
@@ -81,6 +81,33 @@ int joint_busyarr_add(const joint *s, const pb_ns *ccr, const pb_ns *crs, const 
     free(d);
     free(tn);
     free(tb);
+    return rc;
+}
+
+int joint_busyarr_add_trace(const joint *s, const pb_trace *t, const pb_ns *win, uint32_t seed,
+                            double *calls, double *busy)
+{
+    uint32_t np = s->npairs;
+    pb_ns *cr = malloc(((size_t)np + 1) * sizeof *cr), *rs = malloc(((size_t)np + 1) * sizeof *rs);
+    int rc = cr && rs ? PB_OK : PB_ENOMEM;
+    for (uint32_t p = 0; rc == PB_OK && p < np; p++)
+        cr[p] = rs[p] = PB_TS_NONE;
+    if (rc == PB_OK) { /* as joint_pick_busy_of reads a copy: pair p's ids 2p+1, 2p+2 */
+        pb_trace_view v = pb_trace_view_of(t);
+        for (size_t i = 0; i < v.n; i++) {
+            uint64_t id = v.msgs[i].id;
+            if (id == 0 || (id - 1) / 2 >= np)
+                continue;
+            uint32_t p = (uint32_t)((id - 1) / 2);
+            if (id % 2)
+                cr[p] = v.msgs[i].recv_ts != PB_TS_NONE ? v.msgs[i].recv_ts : v.msgs[i].ts;
+            else
+                rs[p] = v.msgs[i].ts;
+        }
+        rc = joint_busyarr_add(s, cr, rs, win, seed, calls, busy);
+    }
+    free(cr);
+    free(rs);
     return rc;
 }
 

@@ -302,6 +302,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             rc = joint_selfcal_copy(a, seed, &t);
             if (rc == PB_OK)
                 rc = joint_pick_busy_of(a, t, NULL, NULL, win, tn, tb);
+            if (rc == PB_OK && a->p.busy_arr) /* joint_busyarr.c */
+                rc = joint_busyarr_add_trace(a, t, win, seed, ar, ar + nn);
             if (rc == PB_OK && a->p.busy_space && !a->coarse)
                 rc = joint_space_of(a, t, serves, sw, sp + 2 * (size_t)nn, sp + 3 * (size_t)nn);
         }
@@ -312,9 +314,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             x[3] += tb[l];
         }
     }
-    int lean = zs != NULL;
     joint_simset_free(zs);
-    zs = NULL;
     free(ccr);
     /* the pairs the two solutions assign differently, by service */
     for (uint32_t p = 0; rc == PB_OK && p < a->npairs && p < b->npairs; p++) {
@@ -344,7 +344,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             x[6] = 0;
             x[12] = 1;
         }
-        if (a->p.busy_arr && lean && x[6]) { /* busy_arr: the caller's spacing alone */
+        if (a->p.busy_arr && !same && x[6]) { /* busy_arr: the caller's spacing alone */
             x[14] = ar[v];
             x[15] = ar[nn + v];
             x[16] = joint_busyarr_z(ar[v], ar[nn + v], x[2], x[3]);

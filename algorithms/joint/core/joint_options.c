@@ -1355,5 +1355,5 @@ const pb_option joint_options[] = {
      "own on the link, also land busy less often than in that copy (z below -3.29): the "
      "deficit left is the caller's spacing, not a solution whose durations a short/long "
      "mix smeared (joint_busyarr.c; docs/joint/shapes_late.md \"The busy test fooled by a "
-     "solution's smeared durations (h270)\"); needs busy_copy_lean; default 0: off"},
+     "solution's smeared durations (h270)\"); default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
