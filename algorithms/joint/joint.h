@@ -772,6 +772,10 @@ typedef struct joint_params {
     double conf_copy_margin; /* [conf_copy_margin] the result's calibration copy: this share of
                            its pairs (whole requests) next to each cut its window makes in
                            the trace searched and not counted (joint_scedge.c); default 0 */
+    int busy_arr;       /* [busy_arr] busy test: a service found serialising keeps the
+                           verdict only when its calls land busy less often at the trace's
+                           own arrivals than at the copies', both with the copies'
+                           durations (joint_busyarr.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -98,8 +98,8 @@ typedef struct joint_align_rec {
 #define JOINT_PICK_SIMS 3      /* busy test: copies of the free solution */
 #define JOINT_PICK_Z 3.29      /* busy test: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_MIN 20      /* busy test: calls a service needs to be tested */
-#define JOINT_PICK_NSTAT 13    /* busy test: statistics per service (7-11: busy_space,
-                                  12: busy_reentry withdrew the verdict) */
+#define JOINT_PICK_NSTAT 17    /* busy test: statistics per service (7-11: busy_space,
+                                  12: busy_reentry withdrew the verdict, 13-16: busy_arr) */
 #define JOINT_SPACE_Q 0.1      /* busy_space: short gaps, below this quantile of the trace's */
 #define JOINT_SPACE_Z 3.29     /* busy_space: a service serialises below -z (one-sided 0.0005) */
 #define JOINT_PICK_WIN 4       /* busy test: window, times a link's median first-in-first-out duration */

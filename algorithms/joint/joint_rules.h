@@ -1267,5 +1267,16 @@ int joint_sce_mark(joint *s, const unsigned char *pick);
 int joint_sce_skip(joint *s, uint32_t i);
 void joint_sce_free(joint *s);
 int joint_sce_meta(const joint *s, pb_result *res);
+/* joint_busyarr.c, busy_arr: the busy landings of the trace's own whole
+ * pairs' arrivals, each given a duration drawn (seed) from the copy's
+ * (stamps ccr, crs) on its link, added per caller service to calls, busy.
+ * PB_OK or PB_ENOMEM */
+int joint_busyarr_add(const joint *s, const pb_ns *ccr, const pb_ns *crs, const pb_ns *win,
+                      uint32_t seed, double *calls, double *busy);
+/* joint_busyarr.c: the same of a copy made as a trace t (busy_copy_lean=0) */
+int joint_busyarr_add_trace(const joint *s, const pb_trace *t, const pb_ns *win, uint32_t seed,
+                            double *calls, double *busy);
+/* joint_busyarr.c: z of share b1 / n1 against b2 / n2 (pooled) */
+double joint_busyarr_z(double n1, double b1, double n2, double b2);
 
 #endif

@@ -236,7 +236,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     pb_ns *win = malloc(((size_t)nl + 1) * sizeof *win);
     pb_ns *sw = calloc((size_t)nn + 1, sizeof *sw);
     double *sp = calloc(4 * ((size_t)nn + 1), sizeof *sp); /* joint_space.c */
-    int rc = rn && rb && tn && tb && st && serves && win && sw && sp ? PB_OK : PB_ENOMEM;
+    double *ar = calloc(2 * ((size_t)nn + 1), sizeof *ar); /* busy_arr (joint_busyarr.c) */
+    int rc = rn && rb && tn && tb && st && serves && win && sw && sp && ar ? PB_OK : PB_ENOMEM;
     if (rc == PB_OK)
         rc = windows(a, win);
     if (rc == PB_OK)
@@ -292,6 +293,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             rc = joint_simset_draw(zs, seed, ccr, ccs, crs);
             if (rc == PB_OK)
                 rc = joint_pick_busy_of(a, NULL, ccr, crs, win, tn, tb);
+            if (rc == PB_OK && a->p.busy_arr) /* joint_busyarr.c */
+                rc = joint_busyarr_add(a, ccr, crs, win, seed, ar, ar + nn);
             if (rc == PB_OK && a->p.busy_space && !a->coarse)
                 rc = joint_space_of_stamps(a, ccs, crs, serves, sw, sp + 2 * (size_t)nn,
                                            sp + 3 * (size_t)nn);
@@ -299,6 +302,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             rc = joint_selfcal_copy(a, seed, &t);
             if (rc == PB_OK)
                 rc = joint_pick_busy_of(a, t, NULL, NULL, win, tn, tb);
+            if (rc == PB_OK && a->p.busy_arr) /* joint_busyarr.c */
+                rc = joint_busyarr_add_trace(a, t, win, seed, ar, ar + nn);
             if (rc == PB_OK && a->p.busy_space && !a->coarse)
                 rc = joint_space_of(a, t, serves, sw, sp + 2 * (size_t)nn, sp + 3 * (size_t)nn);
         }
@@ -338,6 +343,14 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
         if (re && re[v] && (x[6] || x[11] < -JOINT_SPACE_Z)) { /* cannot keep its order */
             x[6] = 0;
             x[12] = 1;
+        }
+        if (a->p.busy_arr && !same && x[6]) { /* busy_arr: the caller's spacing alone */
+            x[14] = ar[v];
+            x[15] = ar[nn + v];
+            x[16] = joint_busyarr_z(ar[v], ar[nn + v], x[2], x[3]);
+            x[13] = 1 + (x[16] >= -JOINT_PICK_Z);
+            if (x[13] == 2)
+                x[6] = 0;
         }
         if (x[6])
             sum[1] += x[5];
@@ -379,6 +392,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     free(win);
     free(sw);
     free(sp);
+    free(ar);
     return rc;
 }
 
@@ -420,6 +434,11 @@ int joint_pick_meta(const joint *s, pb_result *res)
                             pb_strtab_str(s->v.nodes, v), x[0], x[1], x[2], x[3], x[4],
                             x[6] > 0 ? "yes" : "no", x[5],
                             x[12] > 0 ? " reentered=yes" : "");
+        if (rc == PB_OK && x[13] > 0) /* busy_arr (joint_busyarr.c) */
+            rc = pb_result_meta(res, "busy_arr=%s arrival_calls=%.0f arrival_busy=%.0f "
+                                     "copy_calls=%.0f copy_busy=%.0f z=%.2f verdict=%s",
+                                pb_strtab_str(s->v.nodes, v), x[14], x[15], x[2], x[3], x[16],
+                                x[13] == 2 ? "withdrawn" : "kept");
     }
     return rc;
 }

@@ -1380,4 +1380,11 @@ const pb_option joint_options[] = {
      "neighbours on one side only: the copy is right more often there than in the trace) "
      "(joint_scedge.c; docs/joint/confidence_late.md \"The copy's window: how its error "
      "rates converge, and its cut edges (h267)\"); default 0: every row counted"},
+    {"busy_arr", PB_OPT_BOOL, offsetof(joint_params, busy_arr), "0", PB_OPT_NORANGE,
+     "without call ids, busy test: a service found serialising keeps the verdict only when "
+     "its calls, at the trace's own arrival stamps with durations drawn from each copy's "
+     "own on the link, also land busy less often than in that copy (z below -3.29): the "
+     "deficit left is the caller's spacing, not a solution whose durations a short/long "
+     "mix smeared (joint_busyarr.c; docs/joint/shapes_late.md \"The busy test fooled by a "
+     "solution's smeared durations (h270)\"); default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
