@@ -758,6 +758,14 @@ typedef struct joint_params {
                            first-out pairs only unless last-in-first-out durations are
                            tighter than its one-worker service times in 9 of 10 blocks
                            (joint_fifolifo.c), 1 */
+    int conf_copy_events; /* [conf_copy_events] confidences only: every row also stated at most
+                           the self-calibration map whose blocks count the copy's rows in
+                           units of m, the copy's wrong rows per request holding one (errors
+                           come in whole chains), (right + m) / (rows + 2 m)
+                           (joint_cfev.c), 0 */
+    double conf_copy_events_z; /* [conf_copy_events_z] conf_copy_events: the Wilson lower bound
+                           at this many standard errors of the block's share in those units
+                           (0: the share itself), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1245,4 +1245,15 @@ int joint_fifolifo_withdrawn(const joint *s, uint32_t l);
 /* joint_fifolifo.c: one fifo_lifo= line per link it looked at */
 void joint_fifolifo_meta(const joint *s, pb_result *res);
 
+/* joint_cfev.c, conf_copy_events: the self-calibration map with the copy's
+ * rows counted in units of m, its wrong rows per request holding one.
+ * row: one copy row p2 of copy s2 (right or not), from the copy's row loop;
+ * m: the design effect over the rows seen since the last call (1 when no
+ * row was wrong), and the rows forgotten; reset: forget them (close);
+ * meta: the metadata line. */
+void joint_cfev_row(joint *s, const joint *s2, uint32_t p2, int ok);
+double joint_cfev_m(joint *s);
+void joint_cfev_reset(joint *s);
+int joint_cfev_meta(const joint *s, pb_result *res);
+
 #endif

@@ -354,6 +354,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
     if (rc == PB_OK)
         rc = joint_cfse_meta(s, res); /* conf_copy_se (joint_cfse.c) */
     if (rc == PB_OK)
+        rc = joint_cfev_meta(s, res); /* conf_copy_events (joint_cfev.c) */
+    if (rc == PB_OK)
         rc = joint_cftw_meta(s, res); /* conf_twin (joint_cftwin.c) */
     if (rc == PB_OK && s->scal_done && s->p.conf_thin_own && s->p.cfn_links)
         rc = pb_result_meta(res, "conf_thin_own=1 thin_links=%d rows_lowered=%d (links without "
