@@ -800,13 +800,13 @@ struct joint {
                                could hold, rows lowered */
     double *flifo;          /* fifo_lifo (joint_fifolifo.c): per link, 4 each: 0 none, 1 kept,
                                2 withdrawn; blocks tighter; the two spreads; or NULL */
-    uint64_t *cev_grp;      /* conf_copy_events (joint_cfev.c): per wrong copy row, its copy
-                               (high 32 bits) and the root of the request it was put in */
+    struct joint_cevrow *cev_grp; /* conf_copy_events (joint_cfev.c): per copy row, its link,
+                               copy, the root of the request it was put in, right or not */
     size_t cev_n, cev_cap;  /* conf_copy_events: cev_grp's rows, room */
     uint32_t cev_copy, cev_last; /* conf_copy_events: copies seen, last copy row seen + 1 */
-    double cev_rows;        /* conf_copy_events: copy rows seen since the last fit */
-    double cev_rec[4];      /* conf_copy_events: copy rows, wrong rows, requests holding them,
-                               the design effect m (metadata) */
+    double cev_rec[4];      /* conf_copy_events: copy rows, wrong rows, requests (mode 1:
+                               holding a wrong row; 2: per link), the all-links map's m
+                               (metadata) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

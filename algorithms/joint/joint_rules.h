@@ -1247,12 +1247,17 @@ void joint_fifolifo_meta(const joint *s, pb_result *res);
 
 /* joint_cfev.c, conf_copy_events: the self-calibration map with the copy's
  * rows counted in units of m, its wrong rows per request holding one.
- * row: one copy row p2 of copy s2 (right or not), from the copy's row loop;
- * m: the design effect over the rows seen since the last call (1 when no
- * row was wrong), and the rows forgotten; reset: forget them (close);
+ * row: one copy row p2 of copy s2 (link l, right or not), from the copy's
+ * row loop; m: m[0..nl] the design effect per link (m[nl]: the all-links
+ * map's) over the rows seen since the last call (at least 1), and the rows
+ * forgotten (PB_OK or PB_ENOMEM, m all 1 then); reset: forget them (close);
  * meta: the metadata line. */
-void joint_cfev_row(joint *s, const joint *s2, uint32_t p2, int ok);
-double joint_cfev_m(joint *s);
+typedef struct joint_cevrow {
+    uint32_t l, copy, root;
+    unsigned char ok;
+} joint_cevrow;
+void joint_cfev_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok);
+int joint_cfev_m(joint *s, uint32_t nl, double *m);
 void joint_cfev_reset(joint *s);
 int joint_cfev_meta(const joint *s, pb_result *res);
 

@@ -64,7 +64,7 @@ static int fit(joint *s, joint *s2, uint32_t nw, joint_cfse *c, double v[2])
     joint_spt pts[NR];
     for (uint32_t p = 0; p < NR; p++) {
         int ok = !(p >= 300 && p < 300 + nw);
-        joint_cfev_row(s, s2, p, ok);
+        joint_cfev_row(s, s2, p, p < 300 ? 0u : 1u, ok);
         pts[p] = (joint_spt){0.99, p < 300 ? 0u : 1u, (unsigned char)ok};
     }
     int rc = joint_cfse_fit(s, pts, NR, 2, c);
@@ -155,12 +155,43 @@ TEST(test_cfev_two_copies)
         goto out;
     for (int k = 0; k < 2; k++)
         for (uint32_t p = 300; p < 312; p++)
-            joint_cfev_row(s, s2, p, 0);
+            joint_cfev_row(s, s2, p, 1, 0);
     joint_spt one = {0.99, 0, 1};
     CHECK_INT(joint_cfse_fit(s, &one, 1, 2, &c), PB_OK);
     CHECK_NEAR(s->cev_rec[1], 24, 0);
     CHECK_NEAR(s->cev_rec[2], 2, 0);
     CHECK_NEAR(s->cev_rec[3], 12, 1e-12);
+    joint_cfse_free(&c);
+out:
+    free(s);
+    copy_free(s2);
+}
+
+/* mode 2: link 0's 300 rows three to a request (all right), link 1's 200
+ * one to a request (12 wrong): m is 3 for link 0, 1 for link 1, and
+ * 500 / 300 for the all-links map */
+TEST(test_cfev_per_link)
+{
+    joint *s = real_of(2, 0), *s2 = calloc(1, sizeof *s2);
+    joint_cfse c;
+    CHECK(s && s2);
+    if (!s || !s2)
+        goto out;
+    s2->npairs = NR + 100;
+    s2->par = malloc(s2->npairs * sizeof *s2->par);
+    for (uint32_t p = 0; p < s2->npairs; p++)
+        s2->par[p] = p < 300 ? NR + p / 3 : JOINT_NONE;
+    joint_spt pts[NR];
+    for (uint32_t p = 0; p < NR; p++) {
+        int ok = !(p >= 300 && p < 312);
+        joint_cfev_row(s, s2, p, p < 300 ? 0u : 1u, ok);
+        pts[p] = (joint_spt){0.99, p < 300 ? 0u : 1u, (unsigned char)ok};
+    }
+    CHECK_INT(joint_cfse_fit(s, pts, NR, 2, &c), PB_OK);
+    CHECK_NEAR(s->cev_rec[2], 300, 0);
+    CHECK_NEAR(s->cev_rec[3], 500.0 / 300.0, 1e-12);
+    CHECK_NEAR(joint_cfse_at(&c, 0, 0.99), 303.0 / 306.0, 1e-12);
+    CHECK_NEAR(joint_cfse_at(&c, 1, 0.99), 189.0 / 202.0, 1e-12);
     joint_cfse_free(&c);
 out:
     free(s);
@@ -191,6 +222,7 @@ int main(void)
     RUN(test_cfev_chains);
     RUN(test_cfev_independent);
     RUN(test_cfev_two_copies);
+    RUN(test_cfev_per_link);
     RUN(test_cfev_off);
     return pbtest_exit();
 }

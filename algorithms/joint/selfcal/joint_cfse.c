@@ -73,11 +73,16 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
 {
     memset(c, 0, sizeof *c);
     s->p.cse_lowered = 0;
-    /* conf_copy_events (joint_cfev.c): m the copy's wrong rows per request
-     * holding one, the rows seen forgotten */
-    double mev = joint_cfev_m(s);
-    if ((!s->p.conf_copy_se && !s->p.conf_copy_events) || !np)
-        return PB_OK;
+    /* conf_copy_events (joint_cfev.c): m per link (mev[nl]: all links), the
+     * copy rows seen forgotten */
+    double *mev = malloc(((size_t)nl + 1) * sizeof *mev);
+    if (!mev)
+        return PB_ENOMEM;
+    int rc = joint_cfev_m(s, nl, mev);
+    if (rc != PB_OK || (!s->p.conf_copy_se && !s->p.conf_copy_events) || !np) {
+        free(mev);
+        return rc;
+    }
     /* rows per request: pairs per root of the real trace */
     uint32_t roots = 0;
     for (uint32_t p = 0; p < s->npairs; p++)
@@ -85,8 +90,7 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
     double m = roots ? (double)s->npairs / roots : 1;
     if (m < 1 || s->p.conf_copy_se == 2)
         m = 1; /* 2: every row its own sample */
-    if (!s->p.conf_copy_se)
-        m = mev;
+    const int ev = !s->p.conf_copy_se;
     c->lo = malloc(2 * ((size_t)np + 1) * sizeof *c->lo);
     c->val = malloc(2 * ((size_t)np + 1) * sizeof *c->val);
     c->off = calloc(2 * ((size_t)nl + 1), sizeof *c->off);
@@ -96,6 +100,7 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
         free(w);
         free(k);
         free(all);
+        free(mev);
         joint_cfse_free(c);
         return PB_ENOMEM;
     }
@@ -107,8 +112,7 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
     for (uint32_t i = 0; i < np; i++)
         all[i].cls = 0;
     pb_sort(all, np, sizeof *all, joint_spt_cmp);
-    const int ev = !s->p.conf_copy_se;
-    uint32_t used = fit_one(all, np, m, z, c->lo, c->val, w, k, ev);
+    uint32_t used = fit_one(all, np, ev ? mev[nl] : m, z, c->lo, c->val, w, k, ev);
     c->off[2 * nl] = 0;
     c->off[2 * nl + 1] = used;
     free(all);
@@ -117,7 +121,8 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
         while (j < np && pts[j].cls == pts[i].cls)
             j++;
         if (j - i >= JOINT_SELFCAL_MIN && pts[i].cls < nl) {
-            uint32_t b = fit_one(pts + i, j - i, m, z, c->lo + used, c->val + used, w, k, ev);
+            uint32_t b = fit_one(pts + i, j - i, ev ? mev[pts[i].cls] : m, z, c->lo + used,
+                                 c->val + used, w, k, ev);
             c->off[2 * pts[i].cls] = used;
             c->off[2 * pts[i].cls + 1] = used + b;
             used += b;
@@ -126,6 +131,7 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
     }
     free(w);
     free(k);
+    free(mev);
     return PB_OK;
 }
 
