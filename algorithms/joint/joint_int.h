@@ -807,6 +807,8 @@ struct joint {
     double cev_rec[4];      /* conf_copy_events: copy rows, wrong rows, requests (mode 1:
                                holding a wrong row; 2: per link), the all-links map's m
                                (metadata) */
+    size_t cfem_rec[3];     /* conf_empty_twin (joint_cfempty.c): requests found empty against
+                               their link, calls capped, rows lowered */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1260,5 +1260,10 @@ void joint_cfev_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok);
 int joint_cfev_m(joint *s, uint32_t nl, double *m);
 void joint_cfev_reset(joint *s);
 int joint_cfev_meta(const joint *s, pb_result *res);
+/* joint_cfempty.c, conf_empty_twin: the calls a request out of place
+ * without any call could hold capped, and the rows below them (after every
+ * other cap); PB_OK or PB_ENOMEM; meta: the metadata line. */
+int joint_cfem_apply(joint *s, double *conf);
+int joint_cfem_meta(const joint *s, pb_result *res);
 
 #endif
