@@ -760,10 +760,9 @@ typedef struct joint_params {
                            (joint_fifolifo.c), 1 */
     int conf_copy_events; /* [conf_copy_events] confidences only: every row also stated at most
                            the self-calibration map whose blocks count the copy's rows in
-                           units of m, the copy's wrong rows per request holding one (errors
-                           come in whole chains), (right + m) / (rows + 2 m)
-                           (joint_cfev.c); 2: m per link, its copy rows per request
-                           holding one (a request's calls of one link move together), 0 */
+                           units of m rows that move together, (right + m) / (rows + 2 m)
+                           (joint_cfev.c): 2 m per link, its copy rows per request holding
+                           one; 1 one m, the copy's wrong rows per request holding one; 2 */
     double conf_copy_events_z; /* [conf_copy_events_z] conf_copy_events: the Wilson lower bound
                            at this many standard errors of the block's share in those units
                            (0: the share itself), 0 */

@@ -1349,14 +1349,14 @@ const pb_option joint_options[] = {
      "((q75 - q25) / q50) than the one-worker service times (a pool whose short answers "
      "overtake a long one; a sign test at 0.011; joint_fifolifo.c; docs/joint/shapes_late.md "
      "\"A pool with heavy-tailed service times is not one worker (h261)\"); default 1"},
-    {"conf_copy_events", PB_OPT_INT, offsetof(joint_params, conf_copy_events), "0", 0, 2,
+    {"conf_copy_events", PB_OPT_INT, offsetof(joint_params, conf_copy_events), "2", 0, 2,
      "confidences only: every row also stated at most the self-calibration map whose blocks "
-     "count the copy's rows in units of m, the copy's wrong rows per request holding one "
-     "(a copy's errors come in whole chains, so its rows are about rows / m samples): a "
-     "block of w rows, k right, valued (k + m) / (w + 2 m) (joint_cfev.c; "
-     "docs/joint/confidence_late.md \"Copy errors counted by the request (h269)\"); "
-     "2: m per link, the link's copy rows per request holding one (a request's calls of one "
-     "link move together; the all-links map: rows per link and request); 0: off; default 0"},
+     "count the copy's rows in units of m rows that move together (a copy's errors come in "
+     "whole chains, so one draw holds a few or none): a block of w rows, k right, valued "
+     "(k + m) / (w + 2 m) (joint_cfev.c; docs/joint/confidence_late.md \"Copy errors "
+     "counted by the request (h269)\"); 2: m per link, the link's copy rows per request "
+     "holding one (the all-links map: rows per link and request); 1: one m, the copy's "
+     "wrong rows per request holding one; 0: off; default 2"},
     {"conf_copy_events_z", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_events_z), "0", 0, 10,
      "conf_copy_events: each block valued at the Wilson lower bound, this many standard "
      "errors below, of its share in units of m (0: the share itself); default 0"},
