@@ -776,6 +776,24 @@ typedef struct joint_params {
                            verdict only when its calls land busy less often at the trace's
                            own arrivals than at the copies', both with the copies'
                            durations (joint_busyarr.c), 0 */
+    int conf_copy_events; /* [conf_copy_events] confidences only: every row also stated at most
+                           the self-calibration map whose blocks count the copy's rows in
+                           units of m rows that move together, (right + m) / (rows + 2 m)
+                           (joint_cfev.c): 2 m per link, its copy rows per request holding
+                           one; 1 one m, the copy's wrong rows per request holding one; 2 */
+    double conf_copy_events_z; /* [conf_copy_events_z] conf_copy_events: the Wilson lower bound
+                           at this many standard errors of the block's share in those units
+                           (0: the share itself), 0 */
+    int conf_empty_twin; /* [conf_empty_twin] confidences only: a call whose request holds at
+                           least two calls of its link, and one of whose candidates is a
+                           request of the same link with no call at all although at most
+                           conf_empty_twin_rate of that link's requests are so, is stated at
+                           most conf_empty_twin_cap (and the rows below it) (joint_cfempty.c),
+                           0 */
+    double conf_empty_twin_rate; /* [conf_empty_twin_rate] conf_empty_twin: the share of a
+                           link's requests without a call up to which one is out of place,
+                           0.05 */
+    double conf_empty_twin_cap; /* [conf_empty_twin_cap] conf_empty_twin: the cap, 0.5 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -805,6 +805,15 @@ struct joint {
     unsigned char *sce_edge; /* conf_copy_margin (joint_scedge.c): per real pair, 1 when its
                                request is next to a cut of the copy's window, or NULL */
     size_t sce_rows;        /* conf_copy_margin: copy rows not counted (metadata) */
+    struct joint_cevrow *cev_grp; /* conf_copy_events (joint_cfev.c): per copy row, its link,
+                               copy, the root of the request it was put in, right or not */
+    size_t cev_n, cev_cap;  /* conf_copy_events: cev_grp's rows, room */
+    uint32_t cev_copy, cev_last; /* conf_copy_events: copies seen, last copy row seen + 1 */
+    double cev_rec[4];      /* conf_copy_events: copy rows, wrong rows, requests (mode 1:
+                               holding a wrong row; 2: per link), the all-links map's m
+                               (metadata) */
+    size_t cfem_rec[3];     /* conf_empty_twin (joint_cfempty.c): requests found empty against
+                               their link, calls capped, rows lowered */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1279,4 +1279,25 @@ int joint_busyarr_add_trace(const joint *s, const pb_trace *t, const pb_ns *win,
 /* joint_busyarr.c: z of share b1 / n1 against b2 / n2 (pooled) */
 double joint_busyarr_z(double n1, double b1, double n2, double b2);
 
+/* joint_cfev.c, conf_copy_events: the self-calibration map with the copy's
+ * rows counted in units of m, its wrong rows per request holding one.
+ * row: one copy row p2 of copy s2 (link l, right or not), from the copy's
+ * row loop; m: m[0..nl] the design effect per link (m[nl]: the all-links
+ * map's) over the rows seen since the last call (at least 1), and the rows
+ * forgotten (PB_OK or PB_ENOMEM, m all 1 then); reset: forget them (close);
+ * meta: the metadata line. */
+typedef struct joint_cevrow {
+    uint32_t l, copy, root;
+    unsigned char ok;
+} joint_cevrow;
+void joint_cfev_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok);
+int joint_cfev_m(joint *s, uint32_t nl, double *m);
+void joint_cfev_reset(joint *s);
+int joint_cfev_meta(const joint *s, pb_result *res);
+/* joint_cfempty.c, conf_empty_twin: the calls a request out of place
+ * without any call could hold capped, and the rows below them (after every
+ * other cap); PB_OK or PB_ENOMEM; meta: the metadata line. */
+int joint_cfem_apply(joint *s, double *conf);
+int joint_cfem_meta(const joint *s, pb_result *res);
+
 #endif

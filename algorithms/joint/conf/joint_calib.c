@@ -283,6 +283,8 @@ int joint_confidence(joint *s, double *conf)
         rc = joint_sibling_cap(s, conf);
     if (rc == PB_OK)
         rc = joint_cftw_apply(s, conf); /* conf_twin (joint_cftwin.c) */
+    if (rc == PB_OK)
+        rc = joint_cfem_apply(s, conf); /* conf_empty_twin (joint_cfempty.c) */
     free(share);
     return rc;
 }
@@ -353,6 +355,10 @@ int joint_calib_meta(const joint *s, pb_result *res)
         rc = joint_cfs_meta(s, res); /* conf_series (joint_cfseries.c) */
     if (rc == PB_OK)
         rc = joint_cfse_meta(s, res); /* conf_copy_se (joint_cfse.c) */
+    if (rc == PB_OK)
+        rc = joint_cfev_meta(s, res); /* conf_copy_events (joint_cfev.c) */
+    if (rc == PB_OK)
+        rc = joint_cfem_meta(s, res); /* conf_empty_twin (joint_cfempty.c) */
     if (rc == PB_OK)
         rc = joint_cftw_meta(s, res); /* conf_twin (joint_cftwin.c) */
     if (rc == PB_OK && s->scal_done && s->p.conf_thin_own && s->p.cfn_links)

@@ -1020,6 +1020,7 @@ static void close_one(joint *s)
     joint_gdamp_free(s); /* greedy_damp (joint_rpdamp.c) */
     joint_cfa_free(s); /* conf_alike (joint_cfalike.c) */
     free(s->cftw_ps); /* conf_twin=2 (joint_cftwin.c) */
+    joint_cfev_reset(s); /* conf_copy_events (joint_cfev.c) */
     joint_scw_free(s); /* conf_copy_warm (joint_scwarm.c) */
     free(s->tickx);
     if (s->kids)

@@ -1387,4 +1387,28 @@ const pb_option joint_options[] = {
      "deficit left is the caller's spacing, not a solution whose durations a short/long "
      "mix smeared (joint_busyarr.c; docs/joint/shapes_late.md \"The busy test fooled by a "
      "solution's smeared durations (h270)\"); default 0: off"},
+    {"conf_copy_events", PB_OPT_INT, offsetof(joint_params, conf_copy_events), "2", 0, 2,
+     "confidences only: every row also stated at most the self-calibration map whose blocks "
+     "count the copy's rows in units of m rows that move together (a copy's errors come in "
+     "whole chains, so one draw holds a few or none): a block of w rows, k right, valued "
+     "(k + m) / (w + 2 m) (joint_cfev.c; docs/joint/confidence_late.md \"Copy errors "
+     "counted by the request (h269)\"); 2: m per link, the link's copy rows per request "
+     "holding one (the all-links map: rows per link and request); 1: one m, the copy's "
+     "wrong rows per request holding one; 0: off; default 2"},
+    {"conf_copy_events_z", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_events_z), "0", 0, 10,
+     "conf_copy_events: each block valued at the Wilson lower bound, this many standard "
+     "errors below, of its share in units of m (0: the share itself); default 0"},
+    {"conf_empty_twin", PB_OPT_BOOL, offsetof(joint_params, conf_empty_twin), "0", PB_OPT_NORANGE,
+     "confidences only: where a request of a link whose requests nearly all make calls "
+     "(at most conf_empty_twin_rate of them none) holds no call, and it is a candidate of "
+     "calls another request of its link holds two or more of, those calls (and the rows "
+     "below them) are stated at most conf_empty_twin_cap: the search may have given one "
+     "request two requests' calls and the other none, and which calls are whose no share "
+     "prices (joint_cfempty.c; docs/joint/confidence_late.md \"Copy errors counted by the "
+     "request (h269)\"); default 0"},
+    {"conf_empty_twin_rate", PB_OPT_DOUBLE, offsetof(joint_params, conf_empty_twin_rate), "0.05",
+     0, 1, "conf_empty_twin: a link's requests without a call, as a share, up to which one "
+     "is out of place; default 0.05"},
+    {"conf_empty_twin_cap", PB_OPT_DOUBLE, offsetof(joint_params, conf_empty_twin_cap), "0.5",
+     0, 1, "conf_empty_twin: the cap on the calls it finds; default 0.5"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -39,20 +39,23 @@ static double wilson_lo(double k, double n, double z)
  * are pooled (more rows, a tighter bound) until the bounds ascend, as the
  * map's own blocks were pooled */
 static uint32_t fit_one(const joint_spt *pts, uint32_t n, double m, double z, double *lo,
-                        double *val, double *w, double *k)
+                        double *val, double *w, double *k, int ev)
 {
+    /* ev (conf_copy_events): the prior's right and wrong row are one unit
+     * of m rows each, (k / m + 1) / (w / m + 2); else one row each */
+    const double a = ev ? 1 : 1 / m, a2 = 2 * a;
     uint32_t b0 = joint_pav_fit(pts, n, lo, val, w, k), b = 0;
     for (uint32_t j = 0; j < b0; j++) {
         lo[b] = lo[j];
         w[b] = w[j];
         k[b] = k[j];
-        val[b] = wilson_lo((k[b] + 1) / m, (w[b] + 2) / m, z);
+        val[b] = wilson_lo(k[b] / m + a, w[b] / m + a2, z);
         b++;
         while (b > 1 && val[b - 2] > val[b - 1]) {
             w[b - 2] += w[b - 1];
             k[b - 2] += k[b - 1];
             b--;
-            val[b - 1] = wilson_lo((k[b - 1] + 1) / m, (w[b - 1] + 2) / m, z);
+            val[b - 1] = wilson_lo(k[b - 1] / m + a, w[b - 1] / m + a2, z);
         }
     }
     return b;
@@ -70,8 +73,16 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
 {
     memset(c, 0, sizeof *c);
     s->p.cse_lowered = 0;
-    if (!s->p.conf_copy_se || !np)
-        return PB_OK;
+    /* conf_copy_events (joint_cfev.c): m per link (mev[nl]: all links), the
+     * copy rows seen forgotten */
+    double *mev = malloc(((size_t)nl + 1) * sizeof *mev);
+    if (!mev)
+        return PB_ENOMEM;
+    int rc = joint_cfev_m(s, nl, mev);
+    if (rc != PB_OK || (!s->p.conf_copy_se && !s->p.conf_copy_events) || !np) {
+        free(mev);
+        return rc;
+    }
     /* rows per request: pairs per root of the real trace */
     uint32_t roots = 0;
     for (uint32_t p = 0; p < s->npairs; p++)
@@ -79,6 +90,7 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
     double m = roots ? (double)s->npairs / roots : 1;
     if (m < 1 || s->p.conf_copy_se == 2)
         m = 1; /* 2: every row its own sample */
+    const int ev = !s->p.conf_copy_se;
     c->lo = malloc(2 * ((size_t)np + 1) * sizeof *c->lo);
     c->val = malloc(2 * ((size_t)np + 1) * sizeof *c->val);
     c->off = calloc(2 * ((size_t)nl + 1), sizeof *c->off);
@@ -88,18 +100,19 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
         free(w);
         free(k);
         free(all);
+        free(mev);
         joint_cfse_free(c);
         return PB_ENOMEM;
     }
     c->on = 1;
     c->nl = nl;
-    double z = s->p.conf_copy_se_z;
+    double z = s->p.conf_copy_se ? s->p.conf_copy_se_z : s->p.conf_copy_events_z;
     pb_sort(pts, np, sizeof *pts, joint_spt_cmp);
     memcpy(all, pts, np * sizeof *all);
     for (uint32_t i = 0; i < np; i++)
         all[i].cls = 0;
     pb_sort(all, np, sizeof *all, joint_spt_cmp);
-    uint32_t used = fit_one(all, np, m, z, c->lo, c->val, w, k);
+    uint32_t used = fit_one(all, np, ev ? mev[nl] : m, z, c->lo, c->val, w, k, ev);
     c->off[2 * nl] = 0;
     c->off[2 * nl + 1] = used;
     free(all);
@@ -108,7 +121,8 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
         while (j < np && pts[j].cls == pts[i].cls)
             j++;
         if (j - i >= JOINT_SELFCAL_MIN && pts[i].cls < nl) {
-            uint32_t b = fit_one(pts + i, j - i, m, z, c->lo + used, c->val + used, w, k);
+            uint32_t b = fit_one(pts + i, j - i, ev ? mev[pts[i].cls] : m, z, c->lo + used,
+                                 c->val + used, w, k, ev);
             c->off[2 * pts[i].cls] = used;
             c->off[2 * pts[i].cls + 1] = used + b;
             used += b;
@@ -117,6 +131,7 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
     }
     free(w);
     free(k);
+    free(mev);
     return PB_OK;
 }
 
