@@ -758,6 +758,10 @@ typedef struct joint_params {
                            first-out pairs only unless last-in-first-out durations are
                            tighter than its one-worker service times in 9 of 10 blocks
                            (joint_fifolifo.c), 1 */
+    int sv_early;       /* [sv_early] sv_lazy where parallel_check_bb's early run is due at
+                           the free search's pause: the early run made then, and kept without
+                           the free search's swap rounds when it takes and leads by sv_lazy's
+                           margin (joint_svearly.c), 0: off (the free search resumes at once) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -800,6 +800,8 @@ struct joint {
                                could hold, rows lowered */
     double *flifo;          /* fifo_lifo (joint_fifolifo.c): per link, 4 each: 0 none, 1 kept,
                                2 withdrawn; blocks tighter; the two spreads; or NULL */
+    struct joint *sve_w;    /* sv_early (joint_svearly.c): on the paused free search, the
+                               early run made beside it, for init_choose, or NULL */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1245,4 +1245,16 @@ int joint_fifolifo_withdrawn(const joint *s, uint32_t l);
 /* joint_fifolifo.c: one fifo_lifo= line per link it looked at */
 void joint_fifolifo_meta(const joint *s, pb_result *res);
 
+/* sv_early (joint_svearly.c): with sv_lazy, parallel_check_bb's early run
+ * made beside the paused free search a (*early 1: kept, *bout the run);
+ * else a resumed and the run left on a->sve_w for init_choose.  PB_OK or
+ * an error (set in err) */
+int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                   const joint_params *params, pb_error *err, const unsigned char *force,
+                   joint_selshare *share, joint **bout, int *early);
+/* init_choose's early run: the one sv_early made (taken off a), or NULL */
+joint *joint_sve_take(joint *a);
+/* tests: sv_early's early keeps, and runs made beside a paused free search */
+extern int joint_sve_test_kept, joint_sve_test_made;
+
 #endif

@@ -1014,6 +1014,7 @@ static int order_auto(joint *s)
  * joint_close's loop, so no call here reaches itself (test_no_recursion). */
 static void close_one(joint *s)
 {
+    joint_close(s->sve_w); /* sv_early: an early run init_choose did not take (joint_svearly.c) */
     joint_subtick_free(s->subtick);
     joint_llkeep_free(s); /* conf_ll_keep */
     joint_rpinc_free(s); /* repair_incr (joint_rpinc.c) */
