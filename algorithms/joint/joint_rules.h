@@ -1252,6 +1252,13 @@ void joint_fifolifo_meta(const joint *s, pb_result *res);
 int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
                    const joint_params *params, pb_error *err, const unsigned char *force,
                    joint_selshare *share, joint **bout, int *early);
+/* sv_early's rule: 1 when the early run (its log-likelihood at its mark
+ * and end, plain and with the thread term muted) is kept over the paused
+ * free search (at its main solve's first refit and at the pause): take,
+ * and the lead over a_mid above JOINT_RESTART_MARGIN + k * the larger of
+ * the two gains (at least 0), in both; *lead and *gain the plain ones */
+int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mid[2],
+                    const double w_mid[2], const double w_end[2], double *lead, double *gain);
 /* init_choose's early run: the one sv_early made (taken off a), or NULL */
 joint *joint_sve_take(joint *a);
 /* tests: sv_early's early keeps, and runs made beside a paused free search */

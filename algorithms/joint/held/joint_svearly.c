@@ -60,6 +60,24 @@ static void sve_ll(joint *s, double out[2])
     }
 }
 
+int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mid[2],
+                    const double w_mid[2], const double w_end[2], double *lead, double *gain)
+{
+    /* what the free search's swap rounds may still bring: as much as the
+     * early run's own swap rounds brought, or as its own first main solve */
+    double g[2], l[2];
+    for (int i = 0; i < 2; i++) {
+        double gw = w_end[i] - w_mid[i], ga = a_mid[i] - a_pre[i];
+        g[i] = gw > ga ? gw : ga;
+        g[i] = g[i] > 0 ? g[i] : 0;
+        l[i] = w_end[i] - a_mid[i];
+    }
+    *lead = l[0];
+    *gain = g[0];
+    return take && l[0] > JOINT_RESTART_MARGIN + k * g[0] &&
+           l[1] > JOINT_RESTART_MARGIN + k * g[1];
+}
+
 int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
                    const joint_params *params, pb_error *err, const unsigned char *force,
                    joint_selshare *share, joint **bout, int *early)
@@ -97,21 +115,16 @@ int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     }
     double le[2];
     sve_ll(w, le);
-    double wm0 = marked ? w->sv_ll_mid[0] : le[0], wm1 = marked ? w->sv_ll_mid[1] : le[1];
-    double g0 = le[0] - wm0, g1 = le[1] - wm1;
-    double m0 = a->sv_ll_mid[0] - a->sv_ll_pre[0], m1 = a->sv_ll_mid[1] - a->sv_ll_pre[1];
-    g0 = g0 > m0 ? g0 : m0;
-    g1 = g1 > m1 ? g1 : m1;
-    double lead0 = le[0] - a->sv_ll_mid[0], lead1 = le[1] - a->sv_ll_mid[1];
-    double k = params->sv_lazy_k;
-    a->sv_rec[2] = lead0;
-    a->sv_rec[3] = g0;
+    double wm[2] = {marked ? w->sv_ll_mid[0] : le[0], marked ? w->sv_ll_mid[1] : le[1]};
+    double lead = 0, gain = 0;
+    int keep = joint_sve_keeps(params->sv_lazy_k, take == 1 && marked && a->sv_pre_done,
+                               a->sv_ll_pre, a->sv_ll_mid, wm, le, &lead, &gain);
+    a->sv_rec[2] = lead;
+    a->sv_rec[3] = gain;
     a->sv_rec[5] = le[0];
-    a->sv_rec[6] = wm0;
+    a->sv_rec[6] = wm[0];
     a->sv_rec[7] = 0;
-    if (params->sv_early == 1 && take == 1 && marked && a->sv_pre_done &&
-        lead0 > JOINT_RESTART_MARGIN + k * (g0 > 0 ? g0 : 0) &&
-        lead1 > JOINT_RESTART_MARGIN + k * (g1 > 0 ? g1 : 0)) {
+    if (params->sv_early == 1 && keep) {
         a->sv_rec[0] = 6;
         joint_heldskip_decide(a); /* its record, on the paused free search */
         joint_sve_test_kept++;
