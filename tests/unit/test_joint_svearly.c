@@ -70,6 +70,7 @@ TEST(made_beside_and_resumed_is_the_same)
             continue;
         joint_params p[2];
         joint_test_params_two(p, 0, NULL);
+        p[0].sv_early = 0;
         p[1].sv_early = 2;
         joint *s[2];
         int m0 = joint_sve_test_made, llsame = 0;

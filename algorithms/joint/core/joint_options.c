@@ -1349,7 +1349,7 @@ const pb_option joint_options[] = {
      "((q75 - q25) / q50) than the one-worker service times (a pool whose short answers "
      "overtake a long one; a sign test at 0.011; joint_fifolifo.c; docs/joint/shapes_late.md "
      "\"A pool with heavy-tailed service times is not one worker (h261)\"); default 1"},
-    {"sv_early", PB_OPT_INT, offsetof(joint_params, sv_early), "0", 0, 2,
+    {"sv_early", PB_OPT_INT, offsetof(joint_params, sv_early), "1", 0, 2,
      "speed, changes results where a bet fails; without call ids, with sv_lazy: where "
      "parallel_check_bb's early run (the held search with parallel=1) is due when the free "
      "search pauses, it is made then; it is kept without the free search's swap rounds when "
@@ -1359,5 +1359,6 @@ const pb_option joint_options[] = {
      "the thread term muted); else the free search resumes and the choice is made as before "
      "with that run; 2: the same run, always resumed (a check: the same rows as 0); metadata "
      "sv_lazy=early_run_kept_early|free_resumed_early_run (joint_svearly.c; "
-     "docs/joint/speed_w29.md \"Which solves decide the output (h266)\"); default 0: off"},
+     "docs/joint/speed_w29.md \"Which solves decide the output (h266)\"); 0: off (the free "
+     "search resumes at once); default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -92,6 +92,10 @@ int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     joint_params pw = *ph;
     pw.parallel = 1;
     pw.sv_lazy += 20;
+    /* pairs_share: the paused search's caches for the run, as init_choose
+     * parks them before it; a takes the run's back when it resumes (speed
+     * only: every entry is stamped with the search that made it) */
+    joint_bufshare_park(a);
     joint *w = NULL;
     int rc = joint_init_one(&w, v, &pw, err, 1, share, force);
     if (rc != PB_OK)
