@@ -1261,6 +1261,9 @@ int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mi
                     const double w_mid[2], const double w_end[2], double *lead, double *gain);
 /* init_choose's early run: the one sv_early made (taken off a), or NULL */
 joint *joint_sve_take(joint *a);
+/* joint_close's chain: an early run s still holds goes before next (freed
+ * in joint_close's loop, not by recursion) */
+joint *joint_sve_chain(joint *s, joint *next);
 /* tests: sv_early's early keeps, and runs made beside a paused free search */
 extern int joint_sve_test_kept, joint_sve_test_made;
 

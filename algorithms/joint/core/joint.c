@@ -1014,7 +1014,6 @@ static int order_auto(joint *s)
  * joint_close's loop, so no call here reaches itself (test_no_recursion). */
 static void close_one(joint *s)
 {
-    joint_close(s->sve_w); /* sv_early: an early run init_choose did not take (joint_svearly.c) */
     joint_subtick_free(s->subtick);
     joint_llkeep_free(s); /* conf_ll_keep */
     joint_rpinc_free(s); /* repair_incr (joint_rpinc.c) */
@@ -1131,7 +1130,7 @@ void joint_close(joint *s)
     /* a copy's first search kept for a check it never runs (unp_first):
      * a chain freed in a loop, not by recursion */
     while (s) {
-        joint *next = s->unp_first;
+        joint *next = joint_sve_chain(s, s->unp_first); /* sv_early (joint_svearly.c) */
         s->unp_first = NULL;
         close_one(s);
         s = next;

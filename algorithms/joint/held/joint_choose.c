@@ -154,6 +154,7 @@ static int init_choose_g(joint **out, const pb_trace_view *v, const joint_params
             w = NULL;
         }
     }
+    joint_close(joint_sve_take(a)); /* sv_early: a run the whole free search did not want */
     if (hs < 0 || hs > 1)
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     if (!b && rc == PB_OK && hs != 1) /* held_local (joint_heldlocal.c) */

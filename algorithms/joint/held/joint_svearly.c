@@ -157,3 +157,16 @@ joint *joint_sve_take(joint *a)
     a->sve_w = NULL;
     return w;
 }
+
+joint *joint_sve_chain(joint *s, joint *next)
+{
+    joint *w = s->sve_w;
+    if (!w)
+        return next;
+    s->sve_w = NULL;
+    joint *e = w;
+    while (e->unp_first)
+        e = e->unp_first;
+    e->unp_first = next;
+    return w;
+}
