@@ -794,6 +794,11 @@ typedef struct joint_params {
                            link's requests without a call up to which one is out of place,
                            0.05 */
     double conf_empty_twin_cap; /* [conf_empty_twin_cap] conf_empty_twin: the cap, 0.5 */
+    int sv_early;       /* [sv_early] sv_lazy where parallel_check_bb's early run is due at
+                           the free search's pause: the early run made then, and kept without
+                           the free search's swap rounds when it takes and leads by sv_lazy's
+                           margin (joint_svearly.c), 2 always resumed (a check), 0 off (the
+                           free search resumes at once), 1 */
 } joint_params;
 
 /* The option table over joint_params. */

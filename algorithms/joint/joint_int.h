@@ -814,6 +814,8 @@ struct joint {
                                (metadata) */
     size_t cfem_rec[3];     /* conf_empty_twin (joint_cfempty.c): requests found empty against
                                their link, calls capped, rows lowered */
+    struct joint *sve_w;    /* sv_early (joint_svearly.c): on the paused free search, the
+                               early run made beside it, for init_choose, or NULL */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

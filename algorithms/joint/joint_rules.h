@@ -1300,4 +1300,26 @@ int joint_cfev_meta(const joint *s, pb_result *res);
 int joint_cfem_apply(joint *s, double *conf);
 int joint_cfem_meta(const joint *s, pb_result *res);
 
+/* sv_early (joint_svearly.c): with sv_lazy, parallel_check_bb's early run
+ * made beside the paused free search a (*early 1: kept, *bout the run);
+ * else a resumed and the run left on a->sve_w for init_choose.  PB_OK or
+ * an error (set in err) */
+int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                   const joint_params *params, pb_error *err, const unsigned char *force,
+                   joint_selshare *share, joint **bout, int *early);
+/* sv_early's rule: 1 when the early run (its log-likelihood at its mark
+ * and end, plain and with the thread term muted) is kept over the paused
+ * free search (at its main solve's first refit and at the pause): take,
+ * and the lead over a_mid above JOINT_RESTART_MARGIN + k * the larger of
+ * the two gains (at least 0), in both; *lead and *gain the plain ones */
+int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mid[2],
+                    const double w_mid[2], const double w_end[2], double *lead, double *gain);
+/* init_choose's early run: the one sv_early made (taken off a), or NULL */
+joint *joint_sve_take(joint *a);
+/* joint_close's chain: an early run s still holds goes before next (freed
+ * in joint_close's loop, not by recursion) */
+joint *joint_sve_chain(joint *s, joint *next);
+/* tests: sv_early's early keeps, and runs made beside a paused free search */
+extern int joint_sve_test_kept, joint_sve_test_made;
+
 #endif

@@ -1131,7 +1131,7 @@ void joint_close(joint *s)
     /* a copy's first search kept for a check it never runs (unp_first):
      * a chain freed in a loop, not by recursion */
     while (s) {
-        joint *next = s->unp_first;
+        joint *next = joint_sve_chain(s, s->unp_first); /* sv_early (joint_svearly.c) */
         s->unp_first = NULL;
         close_one(s);
         s = next;

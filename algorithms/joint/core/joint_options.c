@@ -1411,4 +1411,16 @@ const pb_option joint_options[] = {
      "is out of place; default 0.05"},
     {"conf_empty_twin_cap", PB_OPT_DOUBLE, offsetof(joint_params, conf_empty_twin_cap), "0.5",
      0, 1, "conf_empty_twin: the cap on the calls it finds; default 0.5"},
+    {"sv_early", PB_OPT_INT, offsetof(joint_params, sv_early), "1", 0, 2,
+     "speed, changes results where a bet fails; without call ids, with sv_lazy: where "
+     "parallel_check_bb's early run (the held search with parallel=1) is due when the free "
+     "search pauses, it is made then; it is kept without the free search's swap rounds when "
+     "it takes (none of the parallel calls the paused free search learned shows on it) and "
+     "leads the paused free search by 10 nats plus sv_lazy_k times the larger of its own gain "
+     "over its swap rounds and the free search's over its first main solve (plain and with "
+     "the thread term muted); else the free search resumes and the choice is made as before "
+     "with that run; 2: the same run, always resumed (a check: the same rows as 0); metadata "
+     "sv_lazy=early_run_kept_early|free_resumed_early_run (joint_svearly.c; "
+     "docs/joint/speed_w29.md \"Which solves decide the output (h266)\"); 0: off (the free "
+     "search resumes at once); default 1"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

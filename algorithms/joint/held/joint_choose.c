@@ -131,7 +131,8 @@ static int init_choose_g(joint **out, const pb_trace_view *v, const joint_params
     if (!b && hs != 1 && joint_bbserial_early(a)) {
         joint_params pw = ph;
         pw.parallel = 1;
-        rc = joint_init_one(&w, v, &pw, err, 1, share, force);
+        w = joint_sve_take(a); /* sv_early: made beside the paused free search (joint_svearly.c) */
+        rc = w ? PB_OK : joint_init_one(&w, v, &pw, err, 1, share, force);
         int take = rc == PB_OK ? joint_bbserial_early_take(a, w, &declined) : 0;
         free_ever = joint_bbserial_ever(a);
         free_end = joint_serial_flags(a);
@@ -153,6 +154,7 @@ static int init_choose_g(joint **out, const pb_trace_view *v, const joint_params
             w = NULL;
         }
     }
+    joint_close(joint_sve_take(a)); /* sv_early: a run the whole free search did not want */
     if (hs < 0 || hs > 1)
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     if (!b && rc == PB_OK && hs != 1) /* held_local (joint_heldlocal.c) */

@@ -98,6 +98,8 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     int hs = joint_heldskip_maybe(a); /* decided on the whole free search, as before */
     int held_other = params->held_local > 0 || params->held_warm || params->held_repair >= 0 ||
                      params->held_swaps >= 0;
+    if (hs == 0 && !held_other && params->sv_early && joint_bbserial_early(a))
+        return joint_sve_held(a, v, ph, params, err, force, share, bout, early); /* sv_early (joint_svearly.c) */
     if (hs != 0 || held_other || joint_bbserial_early(a)) {
         a->sv_rec[0] = 3;
         a->sv_rec[1] = hs != 0 ? 1 : held_other ? 2 : 3;
@@ -210,7 +212,8 @@ int joint_sv_meta(const joint *s, pb_result *res)
     if (!s->p.sv_lazy || !s->sv_rec[0])
         return PB_OK;
     static const char *st[] = {"", "held_kept_early", "free_resumed", "free_resumed_at_once",
-                               "free_kept_early", "free_kept_held_resumed"};
+                               "free_kept_early", "free_kept_held_resumed",
+                               "early_run_kept_early", "free_resumed_early_run"}; /* 6, 7: sv_early */
     static const char *why[] = {"", "held_skip", "held_options", "early_parallel_run"};
     int k = (int)s->sv_rec[0];
     if (k == 3)
@@ -219,11 +222,11 @@ int joint_sv_meta(const joint *s, pb_result *res)
     if (s->sv_rec[7]) /* the free search led at the pause */
         return pb_result_meta(res, "sv_lazy=%s lead=%.3f gain=%.3f k=%g free_pre=%.3f free_mid=%.3f "
                                    "free_end=%.3f held_mid=%.3f",
-                              st[k >= 1 && k <= 5 ? k : 0], s->sv_rec[2], s->sv_rec[3],
+                              st[k >= 1 && k <= 7 ? k : 0], s->sv_rec[2], s->sv_rec[3],
                               s->p.sv_lazy_k, s->sv_rec[8], s->sv_rec[4], s->sv_rec[5],
                               s->sv_rec[6]);
     return pb_result_meta(res, "sv_lazy=%s lead=%.3f gain=%.3f k=%g free_pre=%.3f free_mid=%.3f "
                                "held_mid=%.3f held_end=%.3f",
-                          st[k >= 1 && k <= 5 ? k : 0], s->sv_rec[2], s->sv_rec[3], s->p.sv_lazy_k,
+                          st[k >= 1 && k <= 7 ? k : 0], s->sv_rec[2], s->sv_rec[3], s->p.sv_lazy_k,
                           s->sv_rec[8], s->sv_rec[4], s->sv_rec[6], s->sv_rec[5]);
 }

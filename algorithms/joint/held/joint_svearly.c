@@ -1,0 +1,172 @@
+/*
+ * joint_svearly.c - sv_early: parallel_check_bb's early run raced against
+ * the paused free search (docs/joint/speed_w29.md, "Which solves decide the
+ * output (h266)").  Speed; changes results only where a bet fails.
+ *
+ * Without call ids and pair_order=auto, sv_lazy (joint_sv.c) pauses the
+ * free search after its main solve's first solve and refit and races the
+ * held search against it.  Where parallel_check_bb's early run is due at
+ * the pause (the free search has dropped a parallel call it learned at an
+ * earlier refit: joint_bbserial.c), sv_lazy resumes the free search at
+ * once, runs it to its end (two more solves with their swap passes), and
+ * only then runs the early run (the held search with parallel=1), which is
+ * kept when it shows none of the parallel calls the free search learned
+ * (joint_bbserial_early_take), and then chosen against the free search by
+ * the likelihood.  On OnlineBoutique 07:11 as a black box the free
+ * search's swap rounds are 315 M instructions (9 % of the run) and the
+ * early run leads the free search by 3,014 nats.
+ *
+ * With sv_early=1 the early run is made while the free search is paused,
+ * its log-likelihood noted at its own mark (its main solve's first solve
+ * and refit, as sv_lazy=1's held search notes it) and at its end.  It is
+ * kept at once, the free search left paused, when
+ * - it takes: none of the parallel calls the paused free search learned at
+ *   some refit shows on its solution (the test of joint_bbserial_early_take
+ *   on the calls learned so far: a call learned first in the swap rounds
+ *   is not asked about: the first bet), and
+ * - its lead over the paused free search is out of reach of the free
+ *   search's swap rounds by sv_lazy's rule: end - free_mid > 10 nats
+ *   (JOINT_RESTART_MARGIN) + sv_lazy_k * max(0, its own gain over its swap
+ *   rounds, the free search's gain over its first main solve), plain and
+ *   with the thread term muted (the second bet, sv_lazy's).
+ * Otherwise the free search resumes, and init_choose goes on as without
+ * the option, taking this run instead of making it again (the take test
+ * made again on the whole free search).  sv_early=2 makes the run beside
+ * the paused search and always resumes: a check that this order of work
+ * changes nothing (the same rows as 0 on the 20 real inputs).
+ * Metadata: sv_lazy=early_run_kept_early | free_resumed_early_run lead=
+ * gain= k= free_pre= free_mid= held_mid= held_end= (held: the early run).
+ */
+#include "joint.h"
+#include "pb_mem.h"
+#include "joint_int.h"
+#include "pb_algo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int joint_sve_test_kept = 0, joint_sve_test_made = 0;
+
+/* plain, and with the thread term muted where thread_soft_pick would (as
+ * joint_sv.c's sv_ll) */
+static void sve_ll(joint *s, double out[2])
+{
+    out[0] = joint_loglik(s);
+    out[1] = out[0];
+    if (s->p.thread_soft_pick > 0 && s->p.thread_soft > 0) {
+        if (joint_thread_mute(s, 1))
+            out[1] = joint_loglik(s);
+        joint_thread_mute(s, 0);
+    }
+}
+
+int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mid[2],
+                    const double w_mid[2], const double w_end[2], double *lead, double *gain)
+{
+    /* what the free search's swap rounds may still bring: as much as the
+     * early run's own swap rounds brought, or as its own first main solve */
+    double g[2], l[2];
+    for (int i = 0; i < 2; i++) {
+        double gw = w_end[i] - w_mid[i], ga = a_mid[i] - a_pre[i];
+        g[i] = gw > ga ? gw : ga;
+        g[i] = g[i] > 0 ? g[i] : 0;
+        l[i] = w_end[i] - a_mid[i];
+    }
+    *lead = l[0];
+    *gain = g[0];
+    return take && l[0] > JOINT_RESTART_MARGIN + k * g[0] &&
+           l[1] > JOINT_RESTART_MARGIN + k * g[1];
+}
+
+int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                   const joint_params *params, pb_error *err, const unsigned char *force,
+                   joint_selshare *share, joint **bout, int *early)
+{
+    *bout = NULL;
+    *early = 0;
+    sve_ll(a, a->sv_ll_mid); /* a as it paused */
+    a->sv_rec[4] = a->sv_ll_mid[0];
+    a->sv_rec[8] = a->sv_ll_pre[0];
+    /* the early run as init_choose makes it, its log-likelihood noted at
+     * its mark (sv_lazy raised by 20: noted, no pause) */
+    joint_params pw = *ph;
+    pw.parallel = 1;
+    pw.sv_lazy += 20;
+    /* pairs_share: the paused search's caches for the run, as init_choose
+     * parks them before it; a takes the run's back when it resumes (speed
+     * only: every entry is stamped with the search that made it) */
+    joint_bufshare_park(a);
+    joint *w = NULL;
+    int rc = joint_init_one(&w, v, &pw, err, 1, share, force);
+    if (rc != PB_OK)
+        return rc;
+    int marked = w->p.sv_lazy < 20;
+    if (w->p.sv_lazy >= 20)
+        w->p.sv_lazy -= 20; /* it never reached the mark */
+    joint_bufshare_park(w); /* pairs_share: for the held search, as init_choose */
+    w->selshare = NULL;
+    joint_sve_test_made++;
+    /* the take test on the paused free search; its marks on w undone
+     * when w is not kept here (init_choose tests the whole free search) */
+    int sb = w->ser_bb;
+    uint32_t sf0 = w->ser_free[0], sf1 = w->ser_free[1];
+    double sfl = w->ser_free_ll, sl1 = w->ser_ll[1];
+    uint32_t shown = 0;
+    int take = joint_bbserial_early_take(a, w, &shown);
+    if (take < 0) {
+        joint_close(w);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+    }
+    double le[2];
+    sve_ll(w, le);
+    double wm[2] = {marked ? w->sv_ll_mid[0] : le[0], marked ? w->sv_ll_mid[1] : le[1]};
+    double lead = 0, gain = 0;
+    int keep = joint_sve_keeps(params->sv_lazy_k, take == 1 && marked && a->sv_pre_done,
+                               a->sv_ll_pre, a->sv_ll_mid, wm, le, &lead, &gain);
+    a->sv_rec[2] = lead;
+    a->sv_rec[3] = gain;
+    a->sv_rec[5] = le[0];
+    a->sv_rec[6] = wm[0];
+    a->sv_rec[7] = 0;
+    if (params->sv_early == 1 && keep) {
+        a->sv_rec[0] = 6;
+        joint_heldskip_decide(a); /* its record, on the paused free search */
+        joint_sve_test_kept++;
+        *bout = w;
+        *early = 1;
+        return PB_OK;
+    }
+    w->ser_bb = sb;
+    w->ser_free[0] = sf0;
+    w->ser_free[1] = sf1;
+    w->ser_free_ll = sfl;
+    w->ser_ll[1] = sl1;
+    a->sv_rec[0] = 7;
+    rc = joint_sv_resume(a);
+    if (rc != PB_OK) {
+        joint_close(w);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    a->sve_w = w;
+    return PB_OK;
+}
+
+joint *joint_sve_take(joint *a)
+{
+    joint *w = a->sve_w;
+    a->sve_w = NULL;
+    return w;
+}
+
+joint *joint_sve_chain(joint *s, joint *next)
+{
+    joint *w = s->sve_w;
+    if (!w)
+        return next;
+    s->sve_w = NULL;
+    joint *e = w;
+    while (e->unp_first)
+        e = e->unp_first;
+    e->unp_first = next;
+    return w;
+}
