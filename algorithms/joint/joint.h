@@ -772,6 +772,10 @@ typedef struct joint_params {
     double conf_copy_margin; /* [conf_copy_margin] the result's calibration copy: this share of
                            its pairs (whole requests) next to each cut its window makes in
                            the trace searched and not counted (joint_scedge.c); default 0 */
+    int thread_soft_heldout; /* [thread_soft_heldout] thread_soft_pick=6/7's rate test: the
+                           delays' log-likelihood ratio of the two solutions scored held out
+                           (each half of the requests under the model fitted to the other;
+                           joint_thrheld.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1380,4 +1380,13 @@ const pb_option joint_options[] = {
      "neighbours on one side only: the copy is right more often there than in the trace) "
      "(joint_scedge.c; docs/joint/confidence_late.md \"The copy's window: how its error "
      "rates converge, and its cut edges (h267)\"); default 0: every row counted"},
+    {"thread_soft_heldout", PB_OPT_INT, offsetof(joint_params, thread_soft_heldout), "0", 0, 1,
+     "changes results where thread_soft weighs a service, without call ids, with "
+     "thread_soft_pick=6 or 7: the rate test's delays' evidence against the term's solution "
+     "is cross-fitted (the top-level requests in two halves, each half's pairs scored under "
+     "the model fitted to the other half of the same solution, the term muted) instead of in "
+     "sample, where the solution without the term is the search's own maximiser of it "
+     "(metadata thread_soft_heldout=, thread_soft_heldout_link=; joint_thrheld.c; "
+     "docs/joint/shapes_late.md \"The rate test's delays scored held out (h274)\"); "
+     "default 0: in sample"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
