@@ -776,6 +776,10 @@ typedef struct joint_params {
                            delays' log-likelihood ratio of the two solutions scored held out
                            (each half of the requests under the model fitted to the other;
                            joint_thrheld.c), 0 */
+    int thread_soft_mendfirst; /* [thread_soft_mendfirst] thread_soft_pick=7: where the rate
+                           test drops the term's solution though the thread's evidence alone
+                           is over 10 nats, the moves check (joint_thrmove.c) decides it too,
+                           0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -805,8 +805,9 @@ struct joint {
     unsigned char *sce_edge; /* conf_copy_margin (joint_scedge.c): per real pair, 1 when its
                                request is next to a cut of the copy's window, or NULL */
     size_t sce_rows;        /* conf_copy_margin: copy rows not counted (metadata) */
-    double thrho[4];        /* thread_soft_heldout (joint_thrheld.c): 1 run; D in sample,
-                               held out; 1 when the term's solution was kept */
+    double thrho[5];        /* thread_soft_heldout (joint_thrheld.c): 1 run; D in sample,
+                               held out; 1 when the term's solution was kept; the rate
+                               test's G (thread_soft_mendfirst) */
     double *thrho_link;     /* thread_soft_heldout: per link, T's held-out ll less S's, or NULL */
 };
 

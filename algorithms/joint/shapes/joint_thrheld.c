@@ -120,7 +120,7 @@ void joint_thrheld_carry(joint *keep, joint *from)
 {
     if (keep == from)
         return;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         keep->thrho[i] = from->thrho[i];
     free(keep->thrho_link);
     keep->thrho_link = from->thrho_link;

@@ -47,6 +47,7 @@ int joint_thrtest_pick(joint *s, joint *t, double ls, double lt)
         d = lt - ls; /* out of memory: in sample (joint_thrheld.c) */
     int with = g > d + JOINT_RESTART_MARGIN;
     s->thrho[3] = with;
+    s->thrho[4] = g; /* thread_soft_mendfirst (joint_thrmove.c) */
     double rt[5] = {with ? 2 : 1, cs[1], cs[2], ct[1], ct[2]};
     joint_thread_rt(s, rt);
     joint_thread_rt(t, rt);
