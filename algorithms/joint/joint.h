@@ -779,7 +779,7 @@ typedef struct joint_params {
     int thread_soft_mendfirst; /* [thread_soft_mendfirst] thread_soft_pick=7: where the rate
                            test drops the term's solution though the thread's evidence alone
                            is over 10 nats, the moves check (joint_thrmove.c) decides it too,
-                           0 */
+                           1 (h274) */
 } joint_params;
 
 /* The option table over joint_params. */
