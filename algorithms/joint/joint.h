@@ -799,6 +799,14 @@ typedef struct joint_params {
                            the free search's swap rounds when it takes and leads by sv_lazy's
                            margin (joint_svearly.c), 2 always resumed (a check), 0 off (the
                            free search resumes at once), 1 */
+    int thread_soft_heldout; /* [thread_soft_heldout] thread_soft_pick=6/7's rate test: the
+                           delays' log-likelihood ratio of the two solutions scored held out
+                           (each half of the requests under the model fitted to the other;
+                           joint_thrheld.c), 0 */
+    int thread_soft_mendfirst; /* [thread_soft_mendfirst] thread_soft_pick=7: where the rate
+                           test drops the term's solution though the thread's evidence alone
+                           is over 10 nats, the moves check (joint_thrmove.c) decides it too,
+                           1 (h274) */
 } joint_params;
 
 /* The option table over joint_params. */

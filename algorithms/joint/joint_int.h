@@ -816,6 +816,10 @@ struct joint {
                                their link, calls capped, rows lowered */
     struct joint *sve_w;    /* sv_early (joint_svearly.c): on the paused free search, the
                                early run made beside it, for init_choose, or NULL */
+    double thrho[5];        /* thread_soft_heldout (joint_thrheld.c): 1 run; D in sample,
+                               held out; 1 when the term's solution was kept; the rate
+                               test's G (thread_soft_mendfirst) */
+    double *thrho_link;     /* thread_soft_heldout: per link, T's held-out ll less S's, or NULL */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

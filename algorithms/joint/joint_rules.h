@@ -1322,4 +1322,15 @@ joint *joint_sve_chain(joint *s, joint *next);
 /* tests: sv_early's early keeps, and runs made beside a paused free search */
 extern int joint_sve_test_kept, joint_sve_test_made;
 
+/* joint_thrheld.c, thread_soft_heldout (h274): _d: *d (the rate test's
+ * in-sample D, T's ll less S's without the term) replaced by the
+ * cross-fitted difference (s the term's solution, unmuted; t the other,
+ * muted; both refitted to all their pairs after); PB_OK, PB_ENOMEM or
+ * PB_EINVAL (*d unchanged).  _carry: the record to the solution kept;
+ * _free; _meta */
+int joint_thrheld_d(joint *s, joint *t, double *d);
+void joint_thrheld_carry(joint *keep, joint *from);
+void joint_thrheld_free(joint *s);
+int joint_thrheld_meta(const joint *s, pb_result *res);
+
 #endif

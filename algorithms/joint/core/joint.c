@@ -1088,6 +1088,7 @@ static void close_one(joint *s)
     free(s->tset_sret);
     free(s->fifo_stat);
     free(s->flifo); /* fifo_lifo (joint_fifolifo.c) */
+    joint_thrheld_free(s); /* thread_soft_heldout (joint_thrheld.c) */
     free(s->fifo_svc);
     free(s->late_gap);
     free(s->late_sgap);

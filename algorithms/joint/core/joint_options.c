@@ -1423,4 +1423,21 @@ const pb_option joint_options[] = {
      "sv_lazy=early_run_kept_early|free_resumed_early_run (joint_svearly.c; "
      "docs/joint/speed_w29.md \"Which solves decide the output (h266)\"); 0: off (the free "
      "search resumes at once); default 1"},
+    {"thread_soft_heldout", PB_OPT_INT, offsetof(joint_params, thread_soft_heldout), "0", 0, 1,
+     "changes results where thread_soft weighs a service, without call ids, with "
+     "thread_soft_pick=6 or 7: the rate test's delays' evidence against the term's solution "
+     "is cross-fitted (the top-level requests in two halves, each half's pairs scored under "
+     "the model fitted to the other half of the same solution, the term muted) instead of in "
+     "sample, where the solution without the term is the search's own maximiser of it "
+     "(metadata thread_soft_heldout=, thread_soft_heldout_link=; joint_thrheld.c; "
+     "docs/joint/shapes_late.md \"The rate test's delays scored held out (h274)\"); "
+     "default 0: in sample"},
+    {"thread_soft_mendfirst", PB_OPT_INT, offsetof(joint_params, thread_soft_mendfirst), "1", 0, 1,
+     "changes results where thread_soft weighs a service, without call ids, with "
+     "thread_soft_pick=7: where the rate test drops the term's solution but the thread's "
+     "evidence alone (G) is over 10 nats, the term's solution is kept when the calls it moves "
+     "are at most thread_soft_moves' ratio times the misses it mends (the moves check decides "
+     "both ways; metadata thread_soft_moves=; joint_thrmove.c, joint_thrheld.c; "
+     "docs/joint/shapes_late.md \"The rate test's delays scored held out (h274)\"); "
+     "default 1; 0: the rate test's answer stands"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

@@ -85,8 +85,10 @@ int joint_thrmove_ok(double moved, double mended, double ratio)
 int joint_thrmove_pick(joint *s, joint *t, double ls, double lt)
 {
     int with = joint_thrtest_pick(s, t, ls, lt); /* pick=6's test (joint_thrtest.c) */
-    if (!with || ls > lt + JOINT_RESTART_MARGIN)
-        return with; /* pick=3 keeps S too: nothing to check */
+    int both = !with && s->p.thread_soft_mendfirst > 0 && s->thrho[4] > JOINT_RESTART_MARGIN;
+    if ((!with && !both) || ls > lt + JOINT_RESTART_MARGIN)
+        return with; /* pick=3 keeps S too: nothing to check (thread_soft_mendfirst: the
+                        moves decide both ways where G alone is over the margin, h274) */
     double cs[3], ct[3];
     if (joint_thread_count(s, s, cs) != PB_OK || joint_thread_count(t, s, ct) != PB_OK)
         return 0; /* out of memory: pick=3's answer (S not likelier by the margin) */

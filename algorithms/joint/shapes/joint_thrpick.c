@@ -106,6 +106,7 @@ int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *
                                              : ls > lt + JOINT_RESTART_MARGIN;
     }
     joint *keep = with ? s : t;
+    joint_thrheld_carry(keep, s); /* thread_soft_heldout (joint_thrheld.c) */
     if (!with)
         memcpy(keep->thrpick, s->thrpick, 3 * sizeof *keep->thrpick);
     keep->thrpick[3] = params->thread_soft_pick;
@@ -119,7 +120,7 @@ int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *
 
 int joint_thrpick_meta(const joint *s, pb_result *res)
 {
-    int rc = PB_OK;
+    int rc = joint_thrheld_meta(s, res); /* thread_soft_heldout (joint_thrheld.c) */
     if (s->thrpick[0])
         rc = pb_result_meta(res, "thread_soft_pick=on free_ll_with_term=%.1f "
                             "held_ll_with_term=%.1f",

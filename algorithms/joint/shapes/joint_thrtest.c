@@ -42,8 +42,12 @@ int joint_thrtest_pick(joint *s, joint *t, double ls, double lt)
     double cs[3], ct[3];
     if (joint_thread_count(s, s, cs) != PB_OK || joint_thread_count(t, s, ct) != PB_OK)
         return ls > lt + JOINT_RESTART_MARGIN; /* out of memory: pick=3's check */
-    double g = binll(cs[1], cs[0]) - binll(ct[1], ct[0]);
-    int with = g > (lt - ls) + JOINT_RESTART_MARGIN;
+    double g = binll(cs[1], cs[0]) - binll(ct[1], ct[0]), d = lt - ls;
+    if (s->p.thread_soft_heldout > 0 && joint_thrheld_d(s, t, &d) != PB_OK)
+        d = lt - ls; /* out of memory: in sample (joint_thrheld.c) */
+    int with = g > d + JOINT_RESTART_MARGIN;
+    s->thrho[3] = with;
+    s->thrho[4] = g; /* thread_soft_mendfirst (joint_thrmove.c) */
     double rt[5] = {with ? 2 : 1, cs[1], cs[2], ct[1], ct[2]};
     joint_thread_rt(s, rt);
     joint_thread_rt(t, rt);
