@@ -1333,4 +1333,10 @@ void joint_thrheld_carry(joint *keep, joint *from);
 void joint_thrheld_free(joint *s);
 int joint_thrheld_meta(const joint *s, pb_result *res);
 
+/* joint_pick.c: a copy made as a trace, pair p's call received and return
+ * sent stamps into cr[p], rs[p] (ids 2p+1, 2p+2; others left out) */
+void joint_pick_copy_stamps(const pb_trace *t, uint32_t np, pb_ns *cr, pb_ns *rs);
+/* joint_unpone.c: the second search s takes the first search f's window,
+ * sums and held_skip record */
+void joint_unp_carry_first(joint *s, const joint *f);
 #endif

@@ -92,18 +92,8 @@ int joint_busyarr_add_trace(const joint *s, const pb_trace *t, const pb_ns *win,
     int rc = cr && rs ? PB_OK : PB_ENOMEM;
     for (uint32_t p = 0; rc == PB_OK && p < np; p++)
         cr[p] = rs[p] = PB_TS_NONE;
-    if (rc == PB_OK) { /* as joint_pick_busy_of reads a copy: pair p's ids 2p+1, 2p+2 */
-        pb_trace_view v = pb_trace_view_of(t);
-        for (size_t i = 0; i < v.n; i++) {
-            uint64_t id = v.msgs[i].id;
-            if (id == 0 || (id - 1) / 2 >= np)
-                continue;
-            uint32_t p = (uint32_t)((id - 1) / 2);
-            if (id % 2)
-                cr[p] = v.msgs[i].recv_ts != PB_TS_NONE ? v.msgs[i].recv_ts : v.msgs[i].ts;
-            else
-                rs[p] = v.msgs[i].ts;
-        }
+    if (rc == PB_OK) { /* as joint_pick_busy_of reads a copy */
+        joint_pick_copy_stamps(t, np, cr, rs);
         rc = joint_busyarr_add(s, cr, rs, win, seed, calls, busy);
     }
     free(cr);

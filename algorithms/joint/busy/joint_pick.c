@@ -178,6 +178,24 @@ static int windows(const joint *s, pb_ns *win)
     return PB_OK;
 }
 
+/* A copy made as a trace (pair p's call and return have ids 2p+1, 2p+2):
+ * each pair's call received (or sent, where not received) into cr[p] and
+ * its return sent into rs[p]; ids outside the np pairs are left out. */
+void joint_pick_copy_stamps(const pb_trace *t, uint32_t np, pb_ns *cr, pb_ns *rs)
+{
+    pb_trace_view v = pb_trace_view_of(t);
+    for (size_t i = 0; i < v.n; i++) {
+        uint64_t id = v.msgs[i].id;
+        if (id == 0 || (id - 1) / 2 >= np)
+            continue;
+        uint32_t p = (uint32_t)((id - 1) / 2);
+        if (id % 2)
+            cr[p] = v.msgs[i].recv_ts != PB_TS_NONE ? v.msgs[i].recv_ts : v.msgs[i].ts;
+        else
+            rs[p] = v.msgs[i].ts;
+    }
+}
+
 /* busy landings per link of s's trace (its whole pairs), or of the copy t
  * made from s (t non-NULL: pair p's call and return have ids 2p+1, 2p+2);
  * joint_rules.h */
@@ -193,19 +211,8 @@ int joint_pick_busy_of(const joint *s, const pb_trace *t, const pb_ns *scr, cons
         cr[p] = scr ? scr[p] : !t && s->pr[p].call != NONE ? s->pr[p].cr : PB_TS_NONE;
         rs[p] = srs ? srs[p] : !t && s->pr[p].ret != NONE ? s->pr[p].rs : PB_TS_NONE;
     }
-    if (rc == PB_OK && t) {
-        pb_trace_view v = pb_trace_view_of(t);
-        for (size_t i = 0; i < v.n; i++) {
-            uint64_t id = v.msgs[i].id;
-            if (id == 0 || (id - 1) / 2 >= np)
-                continue;
-            uint32_t p = (uint32_t)((id - 1) / 2);
-            if (id % 2)
-                cr[p] = v.msgs[i].recv_ts != PB_TS_NONE ? v.msgs[i].recv_ts : v.msgs[i].ts;
-            else
-                rs[p] = v.msgs[i].ts;
-        }
-    }
+    if (rc == PB_OK && t)
+        joint_pick_copy_stamps(t, np, cr, rs);
     if (rc == PB_OK)
         rc = joint_pick_busy(s->nlinks, lk, cr, rs, np, win, calls, busy);
     free(lk);

@@ -51,6 +51,16 @@ int joint_unpo_second(joint **out, const pb_trace_view *v, const joint_params *p
     if (rc != PB_OK)
         return rc;
     joint *s = *out;
+    joint_unp_carry_first(s, f);
+    *one = params->unp_whole_one == 3 ? 2 : 1;
+    return PB_OK;
+}
+
+/* The second search s takes the first search f's window, the order tests'
+ * and the picks' sums and held_skip's record, as the metadata reports
+ * them once for the run (joint_unpone.c, joint_unpwarm.c). */
+void joint_unp_carry_first(joint *s, const joint *f)
+{
     s->pwin = f->pwin;
     for (int i = 0; i < 4; i++) {
         s->pord_ll[i] = f->pord_ll[i];
@@ -59,6 +69,4 @@ int joint_unpo_second(joint **out, const pb_trace_view *v, const joint_params *p
     for (int i = 0; i < 6; i++)
         s->part_sum[i] = f->part_sum[i];
     joint_heldskip_carry(s, f);
-    *one = params->unp_whole_one == 3 ? 2 : 1;
-    return PB_OK;
 }

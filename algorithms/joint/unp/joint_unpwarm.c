@@ -141,14 +141,7 @@ int joint_unpwarm_second(joint **out, const pb_trace_view *v, const joint_params
     joint *s = *out;
     s->p.order = params->order;
     s->pord_chosen = f->pord_chosen;
-    s->pwin = f->pwin;
-    for (int i = 0; i < 4; i++) {
-        s->pord_ll[i] = f->pord_ll[i];
-        s->pick_sum[i] = f->pick_sum[i];
-    }
-    for (int i = 0; i < 6; i++)
-        s->part_sum[i] = f->part_sum[i];
-    joint_heldskip_carry(s, f);
+    joint_unp_carry_first(s, f);
     *done = 1;
     return PB_OK;
 }
