@@ -807,6 +807,10 @@ typedef struct joint_params {
                            test drops the term's solution though the thread's evidence alone
                            is over 10 nats, the moves check (joint_thrmove.c) decides it too,
                            1 (h274) */
+    int unp_where; /* [unp_where] unp_pieces with the whole second search: 1 where its
+                           changes and taken pieces lie against the window by candidate
+                           requests (metadata only); 2 also its taken pieces outside the
+                           window left untaken (a measurement; joint_unpwhere.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -820,6 +820,9 @@ struct joint {
                                held out; 1 when the term's solution was kept; the rate
                                test's G (thread_soft_mendfirst) */
     double *thrho_link;     /* thread_soft_heldout: per link, T's held-out ll less S's, or NULL */
+    unsigned char *unpwh_in; /* unp_where (joint_unpwhere.c): on the whole second search,
+                               per message 1 in the default's window, or NULL */
+    double unpwh[12];       /* unp_where's record (metadata), [0] 1 when made */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

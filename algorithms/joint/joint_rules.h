@@ -1339,4 +1339,13 @@ void joint_pick_copy_stamps(const pb_trace *t, uint32_t np, pb_ns *cr, pb_ns *rs
 /* joint_unpone.c: the second search s takes the first search f's window,
  * sums and held_skip record */
 void joint_unp_carry_first(joint *s, const joint *f);
+/* joint_unpwhere.c (unp_where): where the whole second search's pieces
+ * lie against the window by candidate requests.  joint_unpwh_note (in
+ * joint_unpp_take): f, s the first and second search, pc per message its
+ * piece or JOINT_NONE, tk / llr per piece; the record into f and s; with
+ * unp_where=2 the taken pieces outside the window are not taken (tk
+ * cleared): their count returned.  joint_unpwh_meta: its line */
+uint32_t joint_unpwh_note(joint *f, joint *s, const uint32_t *pc, uint32_t np,
+                          unsigned char *tk, const double *llr);
+int joint_unpwh_meta(const joint *s, pb_result *res);
 #endif

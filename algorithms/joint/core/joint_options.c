@@ -1440,4 +1440,10 @@ const pb_option joint_options[] = {
      "both ways; metadata thread_soft_moves=; joint_thrmove.c, joint_thrheld.c; "
      "docs/joint/shapes_late.md \"The rate test's delays scored held out (h274)\"); "
      "default 1; 0: the rate test's answer stands"},
+    {"unp_where", PB_OPT_INT, offsetof(joint_params, unp_where), "0", 0, 2,
+     "with unpaired=1 unp_pieces=1 where the whole second search runs: 1 (metadata only) "
+     "where its changes and its taken pieces lie against the window by candidate requests "
+     "(metadata unp_where; joint_unpwhere.c; docs/joint/loss_late.md \"The loss rule's "
+     "cost: where the whole second search's changes lie (h278)\"); 2 (changes results, a "
+     "measurement) the same and its taken pieces outside the window left untaken; 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

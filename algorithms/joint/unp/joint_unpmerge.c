@@ -87,6 +87,7 @@ int joint_unpm_build(joint **out, const pb_trace_view *v, joint *f, joint *s, pb
     /* the pieces' record (held by f, the output until now) and the unpaired
      * step's (held by s) go with the merged solution */
     mg->unpp_on = f->unpp_on;
+    memcpy(mg->unpwh, f->unpwh, sizeof mg->unpwh); /* unp_where (joint_unpwhere.c) */
     mg->unpp_n = f->unpp_n;
     mg->unpp_taken = f->unpp_taken;
     mg->unpp_msgs = f->unpp_msgs;

@@ -221,7 +221,9 @@ int joint_unpp_take(joint *f, joint *s, int *take_second)
         ntk += tk[k];
     }
     free(la);
+    ntk -= joint_unpwh_note(f, s, pc, np, tk, lb); /* unp_where (joint_unpwhere.c) */
     *take_second = np > 0 && ntk == np;
+    joint *keep = *take_second ? s : f;
     joint *o[2] = {f, s};
     for (int i = 0; i < 2; i++) {
         joint_unpp_free(o[i]);
@@ -231,7 +233,6 @@ int joint_unpp_take(joint *f, joint *s, int *take_second)
         o[i]->unpp_msgs = n;
     }
     /* the piece arrays go with the solution that is output */
-    joint *keep = *take_second ? s : f;
     /* some pieces taken, not all: which messages the merge takes from the
      * second search (joint_unpmerge.c) */
     if (ntk > 0 && ntk < np) {
@@ -280,6 +281,8 @@ void joint_unpp_free(joint *s)
     free(s->unpp_first);
     free(s->unpp_sec);
     s->unpp_sec = NULL;
+    free(s->unpwh_in); /* unp_where (joint_unpwhere.c) */
+    s->unpwh_in = NULL;
     s->unpp_first = NULL;
     s->unpp_llr = NULL;
     s->unpp_size = NULL;
@@ -291,6 +294,8 @@ int joint_unpp_meta(const joint *s, pb_result *res)
     if (joint_unpc_meta(s, res) != PB_OK) /* unp_copy (joint_unpcopy.c) */
         return PB_ENOMEM;
     if (joint_unpr_meta(s, res) != PB_OK) /* unp_repair, unp_swaps (joint_unprounds.c) */
+        return PB_ENOMEM;
+    if (joint_unpwh_meta(s, res) != PB_OK) /* unp_where (joint_unpwhere.c) */
         return PB_ENOMEM;
     if (!s->unpp_on)
         return PB_OK;

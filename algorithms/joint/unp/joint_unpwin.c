@@ -298,7 +298,11 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     int rc = uw_window(f, force, in, &nseed, &nwin, params->unp_alt >= 2 || cm == 2);
     if (rc != PB_OK || !nseed ||
         ((double)nwin > params->unp_win_max * (double)n && !params->unp_alt && !cm)) {
-        free(in);
+        unsigned char *keep_in = NULL; /* unp_where: the window kept (joint_unpwhere.c) */
+        if (rc == PB_OK && nseed && params->unp_where && !params->unp_busy)
+            keep_in = in;
+        else
+            free(in);
         if (rc != PB_OK)
             return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
         /* the whole second search (the window would save little);
@@ -317,7 +321,10 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
             (*out)->unpw_on = one == 5 ? 5 : one == 2 ? 4 : one ? 3 : 2;
             (*out)->unpw_seeds = nseed;
             (*out)->unpw_msgs = nwin;
+            (*out)->unpwh_in = keep_in;
+            keep_in = NULL;
         }
+        free(keep_in);
         return rc;
     }
     pb_obs *so; pb_msg *sm = pb_msgs_alloc(nwin, v->obs != NULL, &so);
