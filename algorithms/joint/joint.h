@@ -807,6 +807,10 @@ typedef struct joint_params {
                            test drops the term's solution though the thread's evidence alone
                            is over 10 nats, the moves check (joint_thrmove.c) decides it too,
                            1 (h274) */
+    int rs_census;      /* [rs_census] a measurement, the same choices: every re-split
+                           counted by what changed since the same pair's last kept re-split
+                           (nothing; only the model; its inputs) and whether it moved,
+                           rs_memo's repeats re-split anyway (joint_rsmemo.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

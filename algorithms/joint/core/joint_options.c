@@ -1440,4 +1440,12 @@ const pb_option joint_options[] = {
      "both ways; metadata thread_soft_moves=; joint_thrmove.c, joint_thrheld.c; "
      "docs/joint/shapes_late.md \"The rate test's delays scored held out (h274)\"); "
      "default 1; 0: the rate test's answer stands"},
+    {"rs_census", PB_OPT_INT, offsetof(joint_params, rs_census), "0", 0, 1,
+     "a measurement, the same choices: where rs_memo's hashes cover what a re-split reads, "
+     "every re-split of the search counted by what changed since the same pair's last "
+     "re-split that kept its split (nothing: inputs and model the same, which rs_memo would "
+     "leave out; only the model; the inputs too) and whether it moved a call, rs_memo's "
+     "repeats re-split anyway (a check of its exactness: their moves must be 0; metadata "
+     "rs_census=; joint_rsmemo.c; docs/joint/speed_w29.md \"Which re-splits repeat (h275)\"); "
+     "default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};
