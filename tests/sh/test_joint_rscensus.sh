@@ -25,8 +25,10 @@ for c in shape-retry shape-fanin; do
         fail "$c: infer -s rs_census=1: $(tail -1 on.err)"
     line=$(grep '^# rs_census=1 ' on.out) || fail "$c: no rs_census line"
     set -- $(echo "$line" | sed 's/[a-z_]*=//g; s/^# //')
-    [ $# -eq 9 ] || fail "$c: the line has $# numbers: $line"
-    all=$2 mv=$3 rep=$4 repmv=$5 mod=$6 modmv=$7
+    [ $# -eq 11 ] || fail "$c: the line has $# numbers: $line"
+    all=$2 mv=$3 rep=$4 repmv=$5 mod=$6 modmv=$7 fp=${10} fpmv=${11}
+    [ "$fp" -gt 0 ] && [ "$fp" -le "$all" ] && [ "$fpmv" -le "$mv" ] && [ "$fpmv" -le "$fp" ] ||
+        fail "$c: the first passes' counts do not hold together: $line"
     [ "$all" -gt 0 ] || fail "$c: no re-split counted: $line"
     [ "$rep" -gt 0 ] || fail "$c: no repeated re-split counted: $line"
     [ "$repmv" -eq 0 ] || fail "$c: a re-split rs_memo leaves out moved: $line"

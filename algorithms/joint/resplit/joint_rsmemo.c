@@ -300,6 +300,7 @@ int joint_rsmemo_skip(joint *s, uint32_t q1, uint32_t q2, const uint32_t *set, u
     if (s->p.rs_census) { /* counted, made anyway */
         cls = i == NONE || M->e[i].fp != fp ? 0 : may_hit ? 1 : 2;
         s->rsc[0]++;
+        s->rsc[8] += s->pass_id == 0;
         if (cls) {
             s->rsc[2 * cls]++;
             s->rsc[5 + cls] += (size_t)n1 + n2 + m;
@@ -336,6 +337,7 @@ int joint_rsmemo_done(joint *s, int kept)
     M->armed = 0;
     if (s->p.rs_census && !kept) { /* rs_census: a move, by its class */
         s->rsc[1]++;
+        s->rsc[9] += s->pass_id == 0;
         if (M->cur_cls)
             s->rsc[2 * M->cur_cls + 1]++;
     }
@@ -400,9 +402,10 @@ int joint_rsmemo_meta(const joint *s, pb_result *res)
         int rc = pb_result_meta(res,
                                 "rs_census=1 resplits=%zu moved=%zu same_inputs_same_model=%zu "
                                 "moved=%zu same_inputs_model_changed=%zu moved=%zu "
-                                "calls_same_model=%zu calls_model_changed=%zu",
+                                "calls_same_model=%zu calls_model_changed=%zu "
+                                "first_pass=%zu moved=%zu",
                                 s->rsc[0], s->rsc[1], s->rsc[2], s->rsc[3], s->rsc[4],
-                                s->rsc[5], s->rsc[6], s->rsc[7]);
+                                s->rsc[5], s->rsc[6], s->rsc[7], s->rsc[8], s->rsc[9]);
         if (rc != PB_OK)
             return rc;
     }
