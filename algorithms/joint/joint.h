@@ -811,6 +811,10 @@ typedef struct joint_params {
                            changes and taken pieces lie against the window by candidate
                            requests (metadata only); 2 also its taken pieces outside the
                            window left untaken (a measurement; joint_unpwhere.c), 0 */
+    int rs_census;      /* [rs_census] a measurement, the same choices: every re-split
+                           counted by what changed since the same pair's last kept re-split
+                           (nothing; only the model; its inputs) and whether it moved,
+                           rs_memo's repeats re-split anyway (joint_rsmemo.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

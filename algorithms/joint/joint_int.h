@@ -765,6 +765,10 @@ struct joint {
                                parents set, reason */
     struct joint_rsm *rsmm; /* rs_memo (joint_rsmemo.c): kept re-splits by pair, or NULL */
     size_t rsm_skipped;     /* rs_memo: re-splits left out */
+    size_t rsc[10];         /* rs_census (joint_rsmemo.c): re-splits, moved; the same inputs
+                               and model, moved; only the model changed, moved; calls read
+                               by the first two classes; re-splits of a solve's first pass,
+                               moved */
     struct joint_xm *xm;    /* swap_level_memo (joint_xm.c): level values kept, or NULL */
     size_t xm_hits;         /* swap_level_memo: level values taken from it */
     int xm_on;              /* swap_level_memo: within a pass or a scoring (xm kept) */

@@ -1446,4 +1446,12 @@ const pb_option joint_options[] = {
      "(metadata unp_where; joint_unpwhere.c; docs/joint/loss_late.md \"The loss rule's "
      "cost: where the whole second search's changes lie (h278)\"); 2 (changes results, a "
      "measurement) the same and its taken pieces outside the window left untaken; 0: off"},
+    {"rs_census", PB_OPT_INT, offsetof(joint_params, rs_census), "0", 0, 1,
+     "a measurement, the same choices: where rs_memo's hashes cover what a re-split reads, "
+     "every re-split of the search counted by what changed since the same pair's last "
+     "re-split that kept its split (nothing: inputs and model the same, which rs_memo would "
+     "leave out; only the model; the inputs too) and whether it moved a call, rs_memo's "
+     "repeats re-split anyway (a check of its exactness: their moves must be 0; metadata "
+     "rs_census=; joint_rsmemo.c; docs/joint/speed_w29.md \"Which re-splits repeat (h275)\"); "
+     "default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

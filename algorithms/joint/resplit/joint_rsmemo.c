@@ -29,6 +29,15 @@
  * caches other re-splits leave (resplit_memo_hits, resplit_wcache_hits,
  * bnb_row_keep's rows_kept) are replayed as recorded, so they may differ
  * from a run without the rule; every other line is the same.
+ *
+ * rs_census (a measurement, the same choices; docs/joint/speed_w29.md,
+ * "Which re-splits repeat (h275)"): the same records and hashes, but no
+ * re-split is left out; each is counted by what changed since the same
+ * pair's last re-split that kept its split -- nothing (the re-splits
+ * rs_memo leaves out), only the model of one of its two links, or its
+ * inputs (or no such re-split) -- and whether it moved a call.  Those rs_memo
+ * leaves out must never move (its check); the others say how much of a
+ * pass re-scores an unchanged pair under a refitted model.
  */
 #include "joint_int.h"
 #include "joint_rules.h"
@@ -63,7 +72,7 @@ struct joint_rsm {
     uint32_t nl;
     /* the re-split running: its entry's place and the counters before */
     uint64_t cur_fp, cur_v1, cur_v2, cur_key;
-    int cur_q;
+    int cur_q, cur_cls; /* rs_census: 1 nothing changed, 2 only the model, 0 else */
     size_t before[RSM_NCNT];
     int armed;
 };
@@ -103,7 +112,7 @@ static inline __attribute__((always_inline)) size_t *cnt_field(joint *s, int i)
 /* may the rule run at all (the walk reads only what the hashes cover) */
 static int rsm_usable(const joint *s)
 {
-    return s->p.rs_memo && s->dk_off && !s->lc_on && !s->os_ein && !s->lser_on &&
+    return (s->p.rs_memo || s->p.rs_census) && s->dk_off && !s->lc_on && !s->os_ein && !s->lser_on &&
            !(s->p.thread_soft > 0 && s->thr) && !s->la_timer && !(s->p.ls_margin > 0) && !(s->p.rs_confirm > 0) &&
            !s->xfloor_on && joint_prune_test_bias == 0 && joint_ordbound_test_slack == 0 &&
            joint_rsmemo_test_off == 0;
@@ -287,7 +296,18 @@ int joint_rsmemo_skip(joint *s, uint32_t q1, uint32_t q2, const uint32_t *set, u
     const uint32_t i = joint_hmap_get(&M->idx[qe], key);
     const int may_hit = i != NONE && M->e[i].v1 == v1 && M->e[i].v2 == v2;
     const uint64_t fp = inputs_of(s, q1, q2, set, m, cur, f1, n1, f2, n2);
-    if (may_hit && M->e[i].fp == fp) {
+    int cls = 0;
+    if (s->p.rs_census) { /* counted, made anyway */
+        cls = i == NONE || M->e[i].fp != fp ? 0 : may_hit ? 1 : 2;
+        s->rsc[0]++;
+        s->rsc[8] += s->pass_id == 0;
+        if (cls) {
+            s->rsc[2 * cls]++;
+            s->rsc[5 + cls] += (size_t)n1 + n2 + m;
+        }
+    }
+    M->cur_cls = cls;
+    if (may_hit && M->e[i].fp == fp && !s->p.rs_census) {
         s->rsm_skipped++;
         if (!joint_rsmemo_test_verify) {
             for (int c = 0; c < RSM_NCNT; c++)
@@ -315,6 +335,12 @@ int joint_rsmemo_done(joint *s, int kept)
         return PB_OK;
     int armed = M->armed;
     M->armed = 0;
+    if (s->p.rs_census && !kept) { /* rs_census: a move, by its class */
+        s->rsc[1]++;
+        s->rsc[9] += s->pass_id == 0;
+        if (M->cur_cls)
+            s->rsc[2 * M->cur_cls + 1]++;
+    }
     if (armed == 2) {
         joint_rsmemo_test_bad += !kept;
         return PB_OK;
@@ -372,6 +398,17 @@ void joint_rsmemo_free(joint *s)
 
 int joint_rsmemo_meta(const joint *s, pb_result *res)
 {
+    if (s->p.rs_census) {
+        int rc = pb_result_meta(res,
+                                "rs_census=1 resplits=%zu moved=%zu same_inputs_same_model=%zu "
+                                "moved=%zu same_inputs_model_changed=%zu moved=%zu "
+                                "calls_same_model=%zu calls_model_changed=%zu "
+                                "first_pass=%zu moved=%zu",
+                                s->rsc[0], s->rsc[1], s->rsc[2], s->rsc[3], s->rsc[4],
+                                s->rsc[5], s->rsc[6], s->rsc[7], s->rsc[8], s->rsc[9]);
+        if (rc != PB_OK)
+            return rc;
+    }
     if (!s->rsm_skipped) /* a line only where it left some out */
         return PB_OK;
     return pb_result_meta(res, "rs_memo=%d resplits_left_out=%zu", s->p.rs_memo, s->rsm_skipped);
