@@ -160,7 +160,7 @@ static inline uint32_t dbin_ln(const joint *s, pb_ns d, double ld)
 /* A direct-mapped cache of log(delay) and the delay's bin (speed only: the
  * same numbers as computing them): the walks of one request score the same
  * delays again and again. */
-#define JOINT_LOGC_BITS 16
+#define JOINT_LOGC_BITS 13
 typedef struct joint_logc {
     pb_ns d[1u << JOINT_LOGC_BITS];
     double ld[1u << JOINT_LOGC_BITS];

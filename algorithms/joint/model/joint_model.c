@@ -50,22 +50,18 @@ static inline __attribute__((always_inline)) int walk_returns(joint *s, const ui
     uint32_t *r = s->scratch, nr = rp0;
     if (rp0)
         memcpy(r, p0, (size_t)rp0 * sizeof *r);
-    /* the pairs' array and each call's id and return time read once (the
-     * stores into r could alias k: the compiler would read them again) */
-    const jpair *const pr = s->pr;
     for (uint32_t i = 0; i < n; i++) {
-        const uint32_t ki = k[i];
-        if (pr[ki].ret == NONE)
+        if (s->pr[k[i]].ret == NONE)
             continue; /* its return was lost: no input */
-        const pb_ns rk = pr[ki].rr;
-        if (rp0 && rk <= mx0)
+        if (rp0 && s->pr[k[i]].rr <= mx0)
             continue; /* among the known ones */
         uint32_t j = nr++;
-        while (j > rp0 && (pr[r[j - 1]].rr > rk || (pr[r[j - 1]].rr == rk && r[j - 1] > ki))) {
+        while (j > rp0 && (s->pr[r[j - 1]].rr > s->pr[k[i]].rr ||
+                         (s->pr[r[j - 1]].rr == s->pr[k[i]].rr && r[j - 1] > k[i]))) {
             r[j] = r[j - 1];
             j--;
         }
-        r[j] = ki;
+        r[j] = k[i];
     }
     *nrp = nr;
     return PB_OK;
@@ -140,13 +136,7 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
      * the very same terms without those checks */
     /* terms (a constant at every call: no cost to the walks without it):
      * rec->term[] is filled (conf_sync) */
-    /* the fields read at every step, read once: the record's stores (of
-     * uint32_t) could alias them, so the compiler would read them again;
-     * nothing the walk calls replaces these arrays (set up once) */
-    const jpair *const pr = s->pr;
-    const uint32_t *const lsrc = s->link_src, *const lloc = s->link_local;
-    const uint32_t nlinks = s->nlinks;
-    const jpair *qq = &pr[q];
+    const jpair *qq = &s->pr[q];
     /* the density keys of its link (of its service, when the service's
      * callers are pooled: joint_select.c) */
     uint32_t ein = joint_kin(s, qq->link), b = qq->callee;
@@ -175,9 +165,9 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         }
         if (i == n && open_end)
             break;
-        if (i < n && pr[k[i]].call == NONE)
+        if (i < n && s->pr[k[i]].call == NONE)
             continue; /* its call was lost: no output */
-        pb_ns t = i < n ? pr[k[i]].cs : qq->rs;
+        pb_ns t = i < n ? s->pr[k[i]].cs : qq->rs;
         if (sy && i >= sy->from) {
             /* the rest is the record's (wsync) */
             const joint_wrec *rf = sy->ref;
@@ -202,14 +192,14 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         uint32_t self = i < n ? k[i] : NONE;
         if (t > mx)
             mx = t;
-        if (sy && s->p.swap_ties && nr - rp > 16 && pr[r[rp + 16]].rr <= t) {
+        if (sy && s->p.swap_ties && nr - rp > 16 && s->pr[r[rp + 16]].rr <= t) {
             /* swap_ties: a long run of returns taken at once (an exchange
              * resumed at the response of a request with N calls) by a
              * binary search; the same two latest as the loop below */
             uint32_t lo = rp + 17, hi = nr;
             while (lo < hi) {
                 uint32_t m = lo + (hi - lo) / 2;
-                if (pr[r[m]].rr <= t)
+                if (s->pr[r[m]].rr <= t)
                     lo = m + 1;
                 else
                     hi = m;
@@ -218,14 +208,14 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             last = r[lo - 1];
             rp = lo;
         }
-        while (rp < nr && pr[r[rp]].rr <= t) {
+        while (rp < nr && s->pr[r[rp]].rr <= t) {
             prev = last;
             last = r[rp++];
         }
-        uint32_t outl0 = i < n ? pr[k[i]].link : nlinks;
+        uint32_t outl0 = i < n ? s->pr[k[i]].link : s->nlinks;
         /* the output's column in the direct tables, or NONE */
-        uint32_t ol = !lean && !s->dk_off ? NONE : outl0 == nlinks ? nout
-                      : lsrc[outl0] == b ? lloc[outl0] : NONE;
+        uint32_t ol = !lean && !s->dk_off ? NONE : outl0 == s->nlinks ? nout
+                      : s->link_src[outl0] == b ? s->link_local[outl0] : NONE;
         uint32_t tg = last == self ? prev : last;
         if (!lean && s->npar && i < n) {
             /* the latest earlier return that is no parallel sibling
@@ -234,10 +224,10 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
             for (uint32_t j = rp; j-- > 0;) {
                 if (r[j] == self)
                     continue;
-                uint32_t L = pr[r[j]].link, h;
+                uint32_t L = s->pr[r[j]].link, h;
                 int skip;
-                if (ol != NONE && lsrc[L] == b) {
-                    h = s->dk_par[dbase + (size_t)(1 + lloc[L]) * no1 + ol];
+                if (ol != NONE && s->link_src[L] == b) {
+                    h = s->dk_par[dbase + (size_t)(1 + s->link_local[L]) * no1 + ol];
                     skip = h != NONE && s->pflag[h];
                 } else {
                     skip = joint_par_skip(s, ein, L, outl0);
@@ -251,23 +241,23 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         const int timer = !lean && s->la_timer && s->la_timer[b] && !open_end;
         if (i == n && (t < mx || (!lean && s->late_gap && s->late_gap[b] >= 0 && !timer)))
             tg = joint_late_resp_trigger(s, b, r, nr, t); /* joint_late.c */
-        pb_ns tt = tg == NONE ? arr : pr[tg].rr;
+        pb_ns tt = tg == NONE ? arr : s->pr[tg].rr;
         if (tg != NONE && tt < arr)
             tt = arr, tg = NONE;
-        uint32_t trig = tg == NONE ? 0 : 1 + pr[tg].link;
+        uint32_t trig = tg == NONE ? 0 : 1 + s->pr[tg].link;
         if (timer) {
             /* the send of a call that outlives the request, when later
              * than the trigger (joint_lateattach.c) */
             uint32_t tm = joint_la_timer_of(s, q, k, i, t);
-            if (tm != NONE && pr[tm].cs > tt && !(noarr && tg == NONE)) {
+            if (tm != NONE && s->pr[tm].cs > tt && !(noarr && tg == NONE)) {
                 tg = tm;
-                tt = pr[tm].cs;
-                trig = 1 + nlinks + pr[tm].link;
+                tt = s->pr[tm].cs;
+                trig = 1 + s->nlinks + s->pr[tm].link;
             }
         }
         uint32_t outl = outl0;
         if (rec) {
-            rec->tkr[i] = tg == NONE || trig > nlinks ? INT64_MIN : pr[tg].rr;
+            rec->tkr[i] = tg == NONE || trig > s->nlinks ? INT64_MIN : s->pr[tg].rr;
             rec->tki[i] = tg == NONE ? 0 : tg;
         }
         /* no arrival and no trigger: tt is INT64_MIN and d unused */
@@ -278,8 +268,8 @@ static inline __attribute__((always_inline)) int walk_steps(joint *s, uint32_t q
         size_t cell = SIZE_MAX;
         if (lean || s->dk_off) {
             /* a late call's send (trig > nlinks: joint_lateattach.c) has no cell */
-            uint32_t tl = trig == 0 ? 0 : trig > nlinks ? NONE : lsrc[trig - 1] == b
-                                              ? 1 + lloc[trig - 1] : NONE;
+            uint32_t tl = trig == 0 ? 0 : trig > s->nlinks ? NONE : s->link_src[trig - 1] == b
+                                              ? 1 + s->link_local[trig - 1] : NONE;
             if (tl != NONE && ol != NONE)
                 cell = dbase + (size_t)tl * no1 + ol;
         }
