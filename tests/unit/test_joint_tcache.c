@@ -11,7 +11,11 @@
  * The same for the delay's log and bin kept per slot (`tcache_delay`,
  * docs/joint/speed_w29.md "The greedy's kept slots (h240)"): off and on
  * (greedy_tcache=1) give the same searches and the kept slots are used;
- * with a kept bin read one off (joint_tcache_test_delay) searches differ. */
+ * with a kept bin read one off (joint_tcache_test_delay) searches differ.
+ * A slot made again whose delay is the one it held keeps its log and bin
+ * (h277, docs/joint/speed_w29.md "Speed, thirty-third wave (h277)"): the
+ * same searches as tcache_delay=0, with parts kept so; kept whatever the
+ * delay (joint_tcache_test_dd=2), searches differ. */
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint_int.h"
@@ -20,6 +24,9 @@
 #include <string.h>
 
 #define US 1000LL
+
+extern int joint_tcache_test_dd;
+extern unsigned long joint_tcache_dd_kept;
 
 /* 1: compare tcache_delay off and on (greedy_tcache=1) rather than
  * greedy_tcache off and on */
@@ -125,6 +132,36 @@ TEST(kept_delays_read_one_bin_off_give_other_searches)
     CHECK(bad > 0);
 }
 
+TEST(slot_delays_kept_give_the_same_searches)
+{
+    joint_test_costs c = {0, 0};
+    delay_mode = 1;
+    joint_tcache_dd_kept = 0;
+    CHECK_INT(joint_test_differing(&cases, &c, 0), 0);
+    unsigned long kept = joint_tcache_dd_kept;
+    /* the same with every slot's parts made again */
+    joint_tcache_test_dd = 1;
+    joint_tcache_dd_kept = 0;
+    CHECK_INT(joint_test_differing(&cases, &c, 0), 0);
+    CHECK(joint_tcache_dd_kept == 0);
+    joint_tcache_test_dd = 0;
+    delay_mode = 0;
+    printf("# %lu slots made again kept their delay's parts\n", kept);
+    CHECK(kept > 100);
+}
+
+TEST(slot_delays_kept_whatever_the_delay_give_other_searches)
+{
+    joint_test_costs c = {0, 0};
+    delay_mode = 1;
+    joint_tcache_test_dd = 2;
+    int bad = joint_test_differing(&cases, &c, 1);
+    joint_tcache_test_dd = 0;
+    delay_mode = 0;
+    printf("# kept whatever the delay: %d of 8 searches differ\n", bad);
+    CHECK(bad > 0);
+}
+
 /* the default keeps the delays */
 TEST(the_default_keeps_delays)
 {
@@ -141,5 +178,7 @@ int main(void)
     RUN(kept_delays_give_the_same_searches);
     RUN(kept_delays_read_one_bin_off_give_other_searches);
     RUN(the_default_keeps_delays);
+    RUN(slot_delays_kept_give_the_same_searches);
+    RUN(slot_delays_kept_whatever_the_delay_give_other_searches);
     return pbtest_exit();
 }

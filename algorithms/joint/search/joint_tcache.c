@@ -53,6 +53,12 @@ struct joint_tcache {
      * (dmin, the bins) is checked below */
     double *ld;
     uint32_t *bin;
+    /* tcache_delay: per slot the delay ld and bin were made from
+     * (INT64_MIN: none): a slot made again (a new search, its request
+     * changed) whose delay is the same keeps them (the same bits: they
+     * read the delay and the bins alone, and a change of the bins voids
+     * every one below) */
+    pb_ns *dd;
     double dmin, ibin, pbin;
     uint32_t nb;
     size_t cap;
@@ -122,6 +128,12 @@ int joint_tcache_round_start(joint *s)
             if (!b)
                 return PB_ENOMEM;
             c->bin = b;
+            pb_ns *e = realloc(c->dd, n * sizeof *e);
+            if (!e)
+                return PB_ENOMEM;
+            c->dd = e;
+            for (size_t i = c->cap; i < n; i++)
+                e[i] = INT64_MIN;
         }
         memset(c->at + c->cap, 0, (n - c->cap) * sizeof *c->at);
         c->cap = n;
@@ -130,6 +142,10 @@ int joint_tcache_round_start(joint *s)
         return PB_OK;
     /* a new search, or the flags changed: every kept slot is void */
     c->valid = now + 2; /* a slot computed at tick now or before */
+    if (c->dd && (c->dmin != s->dmin || c->ibin != s->ibin || c->pbin != s->p.bin ||
+                  c->nb != s->nb))
+        for (size_t i = 0; i < c->cap; i++)
+            c->dd[i] = INT64_MIN; /* the bins changed: no delay's parts kept */
     c->solves = solves;
     c->mono = s->greedy_mono;
     c->dmin = s->dmin;
@@ -201,6 +217,12 @@ static inline __attribute__((always_inline)) double tail_kept(const joint *s, ui
     return ec - (s->cntlp[base + c] - s->cntlp[base + c - 1]);
 }
 
+/* 0; a unit test sets it to 1: every slot made again computes its delay's
+ * parts; 2: a slot made again keeps them whatever its delay (wrong: the
+ * tests must catch it).  joint_tcache_dd_kept: the parts kept so */
+int joint_tcache_test_dd = 0;
+unsigned long joint_tcache_dd_kept = 0;
+
 /* 0; a unit test sets it: the kept delay parts are read off by one bin */
 int joint_tcache_test_delay = 0;
 
@@ -222,16 +244,25 @@ double joint_tcache_cost(joint *s, uint32_t p, uint32_t j)
     }
     const jpair *pp = &s->pr[p];
     const uint32_t l = pp->link, ein = s->pr[q].link;
-    const int kd = s->p.tcache_delay && c->ld;
+    const int kd = s->p.tcache_delay && c->ld && c->dd;
     if (!kd)
         return joint_greedy_tail(s, p, q, c->tt[j], c->trig[j], c->cnt[j]);
     const uint32_t di = pp->call != JOINT_NONE ? joint_key_get(s, ein, c->trig[j], l) : JOINT_NONE;
     if (!hit) {
-        if (pp->call != JOINT_NONE && !(s->pr[q].call == JOINT_NONE && c->trig[j] == 0))
-            delay_parts(s, p, c->tt[j], &c->ld[j], &c->bin[j]);
-        else { /* no delay is read */
+        if (pp->call != JOINT_NONE && !(s->pr[q].call == JOINT_NONE && c->trig[j] == 0)) {
+            /* the slot's delay as before: its parts as before (no log) */
+            const pb_ns d = pp->cs - c->tt[j];
+            if (joint_tcache_test_dd == 2 ? c->dd[j] == INT64_MIN
+                                          : d == INT64_MIN || d != c->dd[j] || joint_tcache_test_dd) {
+                delay_parts(s, p, c->tt[j], &c->ld[j], &c->bin[j]);
+                c->dd[j] = d;
+            } else {
+                joint_tcache_dd_kept++;
+            }
+        } else { /* no delay is read */
             c->ld[j] = 0;
             c->bin[j] = 0;
+            c->dd[j] = INT64_MIN;
         }
     }
     return tail_kept(s, p, q, di, c->trig[j], c->cnt[j], c->ld[j],
@@ -248,6 +279,7 @@ void joint_tcache_free(joint *s)
     free(c->trig);
     free(c->cnt);
     free(c->ld);
+    free(c->dd);
     free(c->bin);
     free(c->pf);
     free(c->kein);
