@@ -397,7 +397,7 @@ static int nesting_path_conf(const nesting *s, double *conf)
         double up = j == NONE ? 1.0 : conf[j];
         while (n) {
             j = stack[--n];
-            conf[j] = up = up * s->share[j];
+            conf[j] = up = s->share ? up * s->share[j] : up;
             done[j] = 1;
         }
     }
@@ -441,6 +441,15 @@ int nesting_paths(nesting *s, pb_result *res, pb_error *err)
                             pmsg);
         if (rc == PB_OK)
             rc = nesting_path_conf(s, conf);
+        /* the message-to-pair map init gave back after its sweep */
+        if (rc == PB_OK && !s->pair_of_msg) {
+            if (!(s->pair_of_msg = malloc((s->v.n ? s->v.n : 1) * sizeof *s->pair_of_msg)))
+                rc = PB_ENOMEM;
+            for (size_t i = 0; rc == PB_OK && i < s->v.n; i++)
+                s->pair_of_msg[i] = NONE;
+            for (uint32_t q = 0; rc == PB_OK && q < s->npairs; q++)
+                s->pair_of_msg[s->call[q]] = s->pair_of_msg[s->ret[q]] = q;
+        }
     }
     /* the pair links are not needed any more either (draw and the
      * counters below use none): give them back before the assignment
