@@ -108,13 +108,19 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
     }
     long ln = 0;
     uint32_t proc = 0;
-    int rc = PB_OK;
+    int rc = PB_OK, have_last = 0;
+    pb_ns last_ts = 0;
     while (rc == PB_OK && fgets(line, MAX_LINE + 2, fp)) {
         ln++;
         size_t len = strlen(line);
-        if (len && line[len - 1] == '\n')
+        if (len && line[len - 1] == '\n') {
             line[--len] = 0;
-        else if (!feof(fp)) {
+            /* a file that passed through Windows (CRLF): before, the
+             * carriage return stuck to the last field, and "-\r" was
+             * "field 9: expected hex digits, got \"-\"" */
+            if (len && line[len - 1] == '\r')
+                line[--len] = 0;
+        } else if (!feof(fp)) {
             rc = pb_error_set(err, PB_EPARSE, path, ln, 0,
                               "line longer than %d bytes; expected an event line", MAX_LINE);
             break;
@@ -195,6 +201,21 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
         if (rc != PB_OK)
             break;
         e.ts = v[0];
+        /* one thread writes a file, in the order of its calls: a stamp
+         * before the one before it is its clock (CLOCK_REALTIME) stepped
+         * back.  The events are merged by their stamps, so such a file's
+         * response came out before its request without a word: counted
+         * and said (capture: backward) */
+        if (have_last && e.ts < last_ts) {
+            if (!c->evback++) {
+                c->evback_first = ln;
+                snprintf(c->evback_msg, sizeof c->evback_msg, "%s", path);
+            }
+            if (last_ts - e.ts > c->evback_max)
+                c->evback_max = last_ts - e.ts;
+        }
+        last_ts = e.ts;
+        have_last = 1;
         e.pid = v[1];
         e.tid = v[2];
         e.fd = (int)v[3];
