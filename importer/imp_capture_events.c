@@ -54,6 +54,29 @@ static int add_proc(cap *c, const char *name, long pid, uint32_t *out)
     return PB_OK;
 }
 
+/* One line of fp into line (room for MAX_LINE + 1 bytes and a NUL), its
+ * newline dropped: 1, or 0 at the end of the file.  *len: its bytes
+ * (more than MAX_LINE: too long, the rest unread); *nul: the column of its
+ * first NUL byte, or 0.  fgets hid a NUL (strlen stopped there): the rest
+ * of the line was lost, or the line was said to be "longer than 262144
+ * bytes". */
+static int read_line(FILE *fp, char *line, size_t *len, size_t *nul)
+{
+    size_t n = 0;
+    int ch;
+    *nul = 0;
+    while ((ch = getc_unlocked(fp)) != EOF && ch != '\n') {
+        if (!ch && !*nul)
+            *nul = n + 1;
+        line[n++] = (char)ch;
+        if (n > MAX_LINE)
+            break;
+    }
+    line[n] = 0;
+    *len = n;
+    return ch != EOF || n > 0;
+}
+
 /* the next space-separated field of line at *pos */
 static int field(const char *line, size_t len, size_t *pos, const char **f, size_t *fl)
 {
@@ -110,19 +133,23 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
     uint32_t proc = 0;
     int rc = PB_OK, have_last = 0;
     pb_ns last_ts = 0;
-    while (rc == PB_OK && fgets(line, MAX_LINE + 2, fp)) {
+    size_t len, nul;
+    while (rc == PB_OK && read_line(fp, line, &len, &nul)) {
         ln++;
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\n') {
-            line[--len] = 0;
-            /* a file that passed through Windows (CRLF): before, the
-             * carriage return stuck to the last field, and "-\r" was
-             * "field 9: expected hex digits, got \"-\"" */
-            if (len && line[len - 1] == '\r')
-                line[--len] = 0;
-        } else if (!feof(fp)) {
+        if (len > MAX_LINE) {
             rc = pb_error_set(err, PB_EPARSE, path, ln, 0,
                               "line longer than %d bytes; expected an event line", MAX_LINE);
+            break;
+        }
+        /* a file that passed through Windows (CRLF): before, the
+         * carriage return stuck to the last field, and "-\r" was
+         * "field 9: expected hex digits, got \"-\"" */
+        if (len && line[len - 1] == '\r')
+            line[--len] = 0;
+        if (nul) {
+            rc = pb_error_set(err, PB_EPARSE, path, ln, (long)nul,
+                              "a NUL byte; expected text (pbcapture writes none: the file "
+                              "is damaged, or not an event file)");
             break;
         }
         if (ln == 1) {
