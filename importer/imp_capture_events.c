@@ -54,6 +54,29 @@ static int add_proc(cap *c, const char *name, long pid, uint32_t *out)
     return PB_OK;
 }
 
+/* One line of fp into line (room for MAX_LINE + 1 bytes and a NUL), its
+ * newline dropped: 1, or 0 at the end of the file.  *len: its bytes
+ * (more than MAX_LINE: too long, the rest unread); *nul: the column of its
+ * first NUL byte, or 0.  fgets hid a NUL (strlen stopped there): the rest
+ * of the line was lost, or the line was said to be "longer than 262144
+ * bytes". */
+static int read_line(FILE *fp, char *line, size_t *len, size_t *nul)
+{
+    size_t n = 0;
+    int ch;
+    *nul = 0;
+    while ((ch = getc_unlocked(fp)) != EOF && ch != '\n') {
+        if (!ch && !*nul)
+            *nul = n + 1;
+        line[n++] = (char)ch;
+        if (n > MAX_LINE)
+            break;
+    }
+    line[n] = 0;
+    *len = n;
+    return ch != EOF || n > 0;
+}
+
 /* the next space-separated field of line at *pos */
 static int field(const char *line, size_t len, size_t *pos, const char **f, size_t *fl)
 {
@@ -108,15 +131,25 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
     }
     long ln = 0;
     uint32_t proc = 0;
-    int rc = PB_OK;
-    while (rc == PB_OK && fgets(line, MAX_LINE + 2, fp)) {
+    int rc = PB_OK, have_last = 0;
+    pb_ns last_ts = 0;
+    size_t len, nul;
+    while (rc == PB_OK && read_line(fp, line, &len, &nul)) {
         ln++;
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\n')
-            line[--len] = 0;
-        else if (!feof(fp)) {
+        if (len > MAX_LINE) {
             rc = pb_error_set(err, PB_EPARSE, path, ln, 0,
                               "line longer than %d bytes; expected an event line", MAX_LINE);
+            break;
+        }
+        /* a file that passed through Windows (CRLF): before, the
+         * carriage return stuck to the last field, and "-\r" was
+         * "field 9: expected hex digits, got \"-\"" */
+        if (len && line[len - 1] == '\r')
+            line[--len] = 0;
+        if (nul) {
+            rc = pb_error_set(err, PB_EPARSE, path, ln, (long)nul,
+                              "a NUL byte; expected text (pbcapture writes none: the file "
+                              "is damaged, or not an event file)");
             break;
         }
         if (ln == 1) {
@@ -195,6 +228,21 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
         if (rc != PB_OK)
             break;
         e.ts = v[0];
+        /* one thread writes a file, in the order of its calls: a stamp
+         * before the one before it is its clock (CLOCK_REALTIME) stepped
+         * back.  The events are merged by their stamps, so such a file's
+         * response came out before its request without a word: counted
+         * and said (capture: backward) */
+        if (have_last && e.ts < last_ts) {
+            if (!c->evback++) {
+                c->evback_first = ln;
+                snprintf(c->evback_msg, sizeof c->evback_msg, "%s", path);
+            }
+            if (last_ts - e.ts > c->evback_max)
+                c->evback_max = last_ts - e.ts;
+        }
+        last_ts = e.ts;
+        have_last = 1;
         e.pid = v[1];
         e.tid = v[2];
         e.fd = (int)v[3];

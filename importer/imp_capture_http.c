@@ -1119,6 +1119,20 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          (unsigned long long)c->back_pairs);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->evback) { /* only when met */
+        pb_strbuf_reset(&mb);
+        char by[PB_SECONDS_BUF];
+        pb_seconds_format(c->evback_max, by);
+        pb_strbuf_printf(&mb, "capture: backward %s: %llu of %llu events were stamped "
+                              "before the event before them in their file (first: line "
+                              "%ld; %s s back at most): the thread's clock stepped back; "
+                              "messages keep their stamps, so their order and the links "
+                              "across that step may be wrong (capture again, or with a "
+                              "clock that does not step)",
+                         c->evback_msg, (unsigned long long)c->evback,
+                         (unsigned long long)c->st.events, c->evback_first, by);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->pcap_error) {
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: cut-short %s", c->pcap_msg);

@@ -170,6 +170,15 @@ typedef struct cap {
     pb_ns back_max;
     long back_first;
     char back_msg[400];
+    /* pbcapture event files (one thread each, written in the order of
+     * its calls): events stamped before the event before them in their
+     * file (evback; evback_max the largest step back, evback_first the
+     * line of the first, evback_msg its file); said in the same meta line
+     * "capture: backward ..." */
+    uint64_t evback;
+    pb_ns evback_max;
+    long evback_first;
+    char evback_msg[400];
 } cap;
 
 /* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */

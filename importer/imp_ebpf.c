@@ -134,6 +134,20 @@ static int one_event(imp_importer *im, const json_t *e, uint32_t file, size_t i,
     ev.request = !strcmp(type, "Request");
     ev.bytes = pn;
     uint64_t xseq = 0;
+    /* a sequence number given but no 32-bit one (2^32 + 9, -9, "9") was
+     * taken as absent without a word: the event placed by its time instead
+     * of its bytes' place in the stream */
+    static const char *const seqk[2] = {"enter_seq", "exit_seq"};
+    for (int k = 0; k < 2; k++) {
+        const json_t *sv = json_object_get(e, seqk[k]);
+        uint64_t x;
+        if (sv && !json_is_null(sv) && (!get_uint(e, seqk[k], &x) || x > UINT32_MAX)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "\"%s\": expected a TCP sequence number (an integer "
+                                      "from 0 to 4294967295), or absent / null", seqk[k]);
+            return bad(im, err, file, i, side, msg);
+        }
+    }
     if (get_uint(e, "enter_seq", &seq) && seq <= UINT32_MAX) {
         ev.has_seq = 1;
         ev.seq = (uint32_t)seq;

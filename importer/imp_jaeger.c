@@ -147,12 +147,33 @@ int imp_jaeger_trace(imp_importer *im, json_t *t, uint32_t file,
             return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                         "%s.tags: expected an array", where);
         const char *kind = NULL;
+        size_t kind_i = SIZE_MAX, peer_i = SIZE_MAX;
         for (size_t i = 0; i < json_array_size(tags); i++) {
             json_t *tag = json_array_get(tags, i);
             const char *key = imp_json_str(tag, "key");
             if (!key)
                 continue;
-            if (!strcmp(key, "span.kind")) {
+            /* a tag read here given twice with two values took the last
+             * without a word (span.kind "client", then "server": a client
+             * span read as a server span inside its own service); the same
+             * value twice is one value */
+            int is_kind = !strcmp(key, "span.kind");
+            if (is_kind || !strcmp(key, "peer.service")) {
+                size_t *fi = is_kind ? &kind_i : &peer_i;
+                const char *v0 = is_kind ? kind : r.peer, *v1 = imp_json_str(tag, "value");
+                if (*fi != SIZE_MAX && !(v0 && v1 && !strcmp(v0, v1)) && v0 != v1)
+                    return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                                    "%s.tags[%zu]: tag \"%s\" given a second time with "
+                                    "another value (tags[%zu] %s%s%s, then %s%s%s); "
+                                    "expected the key once in a span's tags",
+                                    where, i, key, *fi, v0 ? "\"" : "",
+                                    v0 ? v0 : "not a string", v0 ? "\"" : "",
+                                    v1 ? "\"" : "", v1 ? v1 : "not a string",
+                                    v1 ? "\"" : "");
+                if (*fi == SIZE_MAX)
+                    *fi = i;
+            }
+            if (is_kind) {
                 kind = imp_json_str(tag, "value");
                 if (!kind || !imp_kind_known(kind))
                     return imp_fail(im, err, PB_EPARSE, fname, 0, 0,

@@ -25,17 +25,53 @@
 
 #include "imp_int.h"
 
-/* The string value of attribute `key` in an OTLP attribute list. */
-static const char *attr_str(const json_t *attrs, const char *key)
+/* Two attribute values the same: both absent or both the same string */
+static int same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The string value of attribute `key` in an OTLP attribute list.  The
+ * key given twice with two values (an SDK's resource merged with a
+ * detector's, a list built by appending) took the first without a word:
+ * a service's spans went to another; *i2 is then the second's index (the
+ * same value twice is one value), else SIZE_MAX. */
+static const char *attr_str(const json_t *attrs, const char *key, size_t *i2)
 {
     size_t n = json_array_size(attrs);
+    const char *v = NULL;
+    int found = 0;
+    *i2 = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         const json_t *a = json_array_get(attrs, i);
         const char *k = imp_json_str(a, "key");
-        if (k && !strcmp(k, key))
-            return imp_json_str(json_object_get(a, "value"), "stringValue");
+        if (!k || strcmp(k, key))
+            continue;
+        const char *x = imp_json_str(json_object_get(a, "value"), "stringValue");
+        if (!found) {
+            v = x;
+            found = 1;
+        } else if (!same_str(v, x)) {
+            *i2 = i;
+            break;
+        }
     }
-    return NULL;
+    return v;
+}
+
+/* The error of attr_str's *i2: both values named. */
+static int attr_twice(imp_importer *im, pb_error *err, const char *fname, const char *where,
+                      const json_t *attrs, const char *key, const char *v1, size_t i2)
+{
+    const char *v2 = imp_json_str(json_object_get(json_array_get(attrs, i2), "value"),
+                                  "stringValue");
+    return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                    "%s[%zu]: attribute \"%s\" given a second time with another "
+                    "value (%s%s%s, then %s%s%s); expected the key once in an "
+                    "attribute list",
+                    where, i2, key, v1 ? "\"" : "", v1 ? v1 : "not a string",
+                    v1 ? "\"" : "", v2 ? "\"" : "", v2 ? v2 : "not a string",
+                    v2 ? "\"" : "");
 }
 
 /* The value of one base64 digit, or -1. */
@@ -147,7 +183,13 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                         ri);
     json_t *attrs = json_object_get(json_object_get(rs, "resource"),
                                     "attributes");
-    const char *service = attr_str(attrs, "service.name");
+    size_t i2;
+    const char *service = attr_str(attrs, "service.name", &i2);
+    if (i2 != SIZE_MAX) {
+        char w[64];
+        snprintf(w, sizeof w, "resourceSpans[%u].resource.attributes", ri);
+        return attr_twice(im, err, fname, w, attrs, "service.name", service, i2);
+    }
     json_t *ss = json_object_get(rs, "scopeSpans");
     /* the old field when the new one is absent, null or empty: an encoder
      * that writes empty repeated fields gives "scopeSpans": [] beside the
@@ -204,8 +246,13 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                                 "span)", where);
             r.parent_id =
                 norm_id(imp_json_str(js, "parentSpanId"), pb, sizeof pb, 0);
-            r.peer = attr_str(json_object_get(js, "attributes"),
-                              "peer.service");
+            json_t *sa = json_object_get(js, "attributes");
+            r.peer = attr_str(sa, "peer.service", &i2);
+            if (i2 != SIZE_MAX) {
+                char w[128];
+                snprintf(w, sizeof w, "%s.attributes", where);
+                return attr_twice(im, err, fname, w, sa, "peer.service", r.peer, i2);
+            }
             if (!kind_of_otlp(json_object_get(js, "kind"), &r.kind,
                               &r.untagged))
                 return imp_fail(im, err, PB_EPARSE, fname, 0, 0,

@@ -156,6 +156,35 @@ static int v1_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
     const char *any = NULL;
     size_t i;
     json_t *e;
+    /* the address annotations read (v1_binary: "lc", "sa", "ca", "ma")
+     * given twice on two services: the first was taken without a word,
+     * the span's peer or local service the other's; the same service
+     * twice is one */
+    static const char *const addr[4] = {"lc", "sa", "ca", "ma"};
+    size_t first_at[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
+    json_t *ba = json_object_get(js, "binaryAnnotations");
+    json_array_foreach(ba, i, e)
+    {
+        const char *k = imp_json_str(e, "key");
+        int w = 0;
+        while (w < 4 && (!k || strcmp(k, addr[w])))
+            w++;
+        if (w == 4)
+            continue;
+        if (first_at[w] == SIZE_MAX) {
+            first_at[w] = i;
+            continue;
+        }
+        const char *s0 = v1_service(json_array_get(ba, first_at[w])), *s1 = v1_service(e);
+        if (!(s0 == s1 || (s0 && s1 && !strcmp(s0, s1))))
+            return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                            "%s: binaryAnnotations[%zu] \"%s\" on endpoint %s%s%s, "
+                            "but binaryAnnotations[%zu] \"%s\" on %s%s%s; expected "
+                            "the key once (Zipkin v1)",
+                            where, i, k, s1 ? "\"" : "", s1 ? s1 : "without a service",
+                            s1 ? "\"" : "", first_at[w], k, s0 ? "\"" : "",
+                            s0 ? s0 : "none", s0 ? "\"" : "");
+    }
     json_array_foreach(anns, i, e)
     {
         const char *v = imp_json_str(e, "value");

@@ -1017,15 +1017,31 @@ static void sb_move(nesting *dst, nesting *src)
     src->nhist = src->histcap = 0;
 }
 
+static int init_any(nesting **out, const pb_trace_view *v, const nesting_params *params,
+                    const nesting_seg *seg, int keep_share, pb_error *err);
+
 int nesting_init(nesting **out, const pb_trace_view *v,
                  const nesting_params *params, pb_error *err)
 {
-    return nesting_init_seg(out, v, params, NULL, err);
+    return init_any(out, v, params, NULL, 1, err);
 }
 
 int nesting_init_seg(nesting **out, const pb_trace_view *v,
                      const nesting_params *params, const nesting_seg *seg,
                      pb_error *err)
+{
+    return init_any(out, v, params, seg, 1, err);
+}
+
+/* nesting_init_seg; keep_share = 0: no shares (nesting_pair_share says 1),
+ * which only the assignment table's confidences read.  Memory (README
+ * speed rows, docs/nesting.md "Memory"): the arrays of a step are made
+ * when it starts, and the whole trace's message-to-pair map, which only
+ * pairing, the sweep and the assignment table read, is given back after
+ * the sweep and made again by nesting_paths when the table is asked
+ * for. */
+static int init_any(nesting **out, const pb_trace_view *v, const nesting_params *params,
+                    const nesting_seg *seg, int keep_share, pb_error *err)
 {
     *out = NULL;
     if (!(params->base > 1.0) || params->bins < 1 || params->lowest <= 0 ||
@@ -1091,15 +1107,9 @@ int nesting_init_seg(nesting **out, const pb_trace_view *v,
     }
     size_t np = (size_t)s->npairs + 1;
     s->cand_off = malloc(np * sizeof *s->cand_off);
-    s->parent = malloc(np * sizeof *s->parent);
-    s->first_child = malloc(np * sizeof *s->first_child);
-    s->next_sib = malloc(np * sizeof *s->next_sib);
-    s->share = malloc(np * sizeof *s->share);
     rc = PB_ENOMEM;
-    if (!s->cand_off || !s->parent || !s->first_child || !s->next_sib || !s->share)
+    if (!s->cand_off)
         goto fail;
-    for (size_t i = 0; i < np; i++)
-        s->share[i] = 1.0;
     if (seg)
         sb_move(s, seg->sb);
     rc = sweep(s, err);
@@ -1109,6 +1119,20 @@ int nesting_init_seg(nesting **out, const pb_trace_view *v,
         nesting_close(s);
         return rc;
     }
+    if (!seg) {
+        free(s->pair_of_msg);
+        s->pair_of_msg = NULL;
+    }
+    s->parent = malloc(np * sizeof *s->parent);
+    s->first_child = malloc(np * sizeof *s->first_child);
+    s->next_sib = malloc(np * sizeof *s->next_sib);
+    if (keep_share)
+        s->share = malloc(np * sizeof *s->share);
+    rc = PB_ENOMEM;
+    if (!s->parent || !s->first_child || !s->next_sib || (keep_share && !s->share))
+        goto fail;
+    for (size_t i = 0; keep_share && i < np; i++)
+        s->share[i] = 1.0;
     if (seg && seg->mode == 1) {
         *out = s;
         return PB_OK;
@@ -1207,7 +1231,7 @@ static int nesting_run(const pb_trace_view *trace, const void *params,
     if (((const nesting_params *)params)->window > 0)
         return nesting_window_run(trace, params, res, NULL, err);
     nesting *s;
-    int rc = nesting_init(&s, trace, params, err);
+    int rc = init_any(&s, trace, params, NULL, !res->skip_assign, err);
     if (rc != PB_OK)
         return rc;
     rc = nesting_paths(s, res, err);

@@ -69,28 +69,40 @@ static void kid_add(kidcount *t, size_t cap, uint32_t q, uint32_t dst)
     e->n++;
 }
 
-/* The return message indices of each parent's children so far, in the
- * order they were given (children come in return order, so increasing),
- * for the overlap count of penalty() without a walk over the siblings:
- * ret[q] holds nkids[q] of them, in room for the next power of two (at
- * least 4; NULL until the first child).  Mode 1 compares rows (no skew
- * window, same_tick), mode 2 times (no skew window, same_tick=0, rows in
- * time order), where zc[q] counts the children of q that returned at the
- * tick of its last child's return and were called at that tick too.
- * Mode 3 (a skew window, rows in time order) compares times too, but a
- * child's call may come after its own return, so the overlapping siblings
- * (returned after c's call -- a suffix of ret[q] -- and called before c's
- * return) are not a suffix: a short suffix is scanned, a long one counted
- * through a persistent segment tree over the ranks of the calls' times
- * (root[q][j]: the first j children of q), built for a parent the first
- * time one of its suffixes is long. */
+/* The children of each parent so far, in the order they were given
+ * (children come in return order, so their returns increase), for the
+ * overlap count of penalty() without a walk over the siblings.  They are
+ * kept in one pool (kid): parent q's chunk starts at off[q] (NONE until
+ * its first child) and is a power of two 2^j >= 2 long, its count first,
+ * then room for 2^j - 1 child pair numbers; a full chunk moves to one twice
+ * as long and its old place goes to a free list of its length, which the
+ * next chunk of that length takes.  So a parent costs 8 bytes (one child),
+ * not a pointer, a count and a block of its own (about 40 bytes with the
+ * allocator's header: 22 MB on a 2 M-message trace, README speed rows).
+ * off is the parent's first_child array, lent while the parents are
+ * chosen (no mode reads the sibling lists; kret_links builds them after).
+ * Mode 1 compares rows (no skew window, same_tick), mode 2 times (no skew
+ * window, same_tick=0, rows in time order), where zc[q] counts the
+ * children of q that returned at the tick of its last child's return and
+ * were called at that tick too.  Mode 3 (a skew window, rows in time
+ * order) compares times too, but a child's call may come after its own
+ * return, so the overlapping siblings (returned after c's call -- a suffix
+ * of q's children -- and called before c's return) are not a suffix: a
+ * short suffix is scanned, a long one counted through a persistent segment
+ * tree over the ranks of the calls' times (root[q][j]: the first j
+ * children of q), built for a parent the first time one of its suffixes is
+ * long. */
 typedef struct pstnode {
     uint32_t l, r, cnt;  /* node 0: the empty tree */
 } pstnode;
 
 typedef struct kidrets {
     int mode;          /* 0: walk the sibling list instead */
-    uint32_t **ret;
+    uint32_t *off;     /* [npairs]: q's chunk in kid, or NONE */
+    uint32_t *kid;     /* the pool of chunks */
+    size_t nkid, kidcap;
+    uint32_t freel[32]; /* [j]: a free chunk 2^j long (its first word: the
+                           next one), or NONE */
     uint32_t *zc;
     /* mode 3 */
     uint32_t scan_max;   /* suffixes up to this long are scanned */
@@ -98,18 +110,46 @@ typedef struct kidrets {
     pb_ns *cts;          /* [n]: the pairs' call times, sorted; NULL until
                             the first tree */
     uint32_t *crank;     /* [n]: a pair's rank in cts (ties by pair) */
-    uint32_t **root;     /* [npairs]: per parent, NULL until built */
+    uint32_t **root;     /* [npairs]: per parent, NULL until built; as long
+                            as its chunk */
     pstnode *pool;
     size_t npool, poolcap;
 } kidrets;
 
-/* ret[q]'s room with n children (n >= 1), as kret_add grows it */
-static size_t kret_room(uint32_t n)
+/* The length of the chunk of a parent with n >= 1 children (and of its
+ * tree's root array): the least power of two above n. */
+static size_t kret_size(uint32_t n)
 {
-    size_t c = 4;
-    while (c < n)
+    size_t c = 2;
+    while (c <= n)
         c *= 2;
     return c;
+}
+
+/* q's children so far (kr->mode != 0) */
+static inline uint32_t kret_n(const kidrets *kr, uint32_t q)
+{
+    return kr->off[q] == NONE ? 0 : kr->kid[kr->off[q]];
+}
+
+/* A chunk 2^j long: from the free list, else from the end of the pool.
+ * NONE when out of memory (the pool's offsets are 32 bits: it holds at
+ * most 4 words a pair, live chunks being at most twice their count and
+ * children, free ones at most as long as the live ones). */
+static uint32_t kret_chunk(kidrets *kr, unsigned j)
+{
+    uint32_t o = kr->freel[j];
+    if (o != NONE) {
+        kr->freel[j] = kr->kid[o];
+        return o;
+    }
+    size_t len = (size_t)1 << j;
+    if (kr->nkid + len >= UINT32_MAX ||
+        pb_grow(&kr->kid, sizeof *kr->kid, &kr->kidcap, kr->nkid + len, 4096) != PB_OK)
+        return NONE;
+    o = (uint32_t)kr->nkid;
+    kr->nkid += len;
+    return o;
 }
 
 typedef struct tspair {
@@ -218,12 +258,13 @@ static int pst_build(const nesting *s, kidrets *kr, uint32_t q, uint32_t ca)
     int rc = pst_ranks(s, kr);
     if (rc != PB_OK)
         return rc;
-    uint32_t *v = malloc((kret_room(ca) + 1) * sizeof *v);
+    uint32_t *v = malloc(kret_size(ca) * sizeof *v);
     if (!v)
         return PB_ENOMEM;
+    const uint32_t *kid = kr->kid + kr->off[q] + 1;
     v[0] = 0;
     for (uint32_t j = 0; j < ca && rc == PB_OK; j++)
-        v[j + 1] = pst_insert(kr, v[j], kr->crank[s->pair_of_msg[kr->ret[q][j]]], &rc);
+        v[j + 1] = pst_insert(kr, v[j], kr->crank[kid[j]], &rc);
     if (rc != PB_OK) {
         free(v);
         return rc;
@@ -232,29 +273,43 @@ static int pst_build(const nesting *s, kidrets *kr, uint32_t q, uint32_t ca)
     return PB_OK;
 }
 
-static int kret_add(const nesting *s, kidrets *kr, const uint32_t *nkids, uint32_t q,
-                    uint32_t c)
+/* Child c given to parent q.  PB_OK or PB_ENOMEM. */
+static int kret_add(const nesting *s, kidrets *kr, uint32_t q, uint32_t c)
 {
-    uint32_t n = nkids[q];
-    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
-        size_t cap = n == 0 ? 4 : 2 * (size_t)n;
-        uint32_t *a = realloc(kr->ret[q], cap * sizeof *a);
-        if (!a)
+    uint32_t o = kr->off[q], n = o == NONE ? 0 : kr->kid[o];
+    if (o == NONE || ((n + 1) & n) == 0) {
+        /* no chunk, or a full one (2^j long, 2^j - 1 children): one twice
+         * as long */
+        size_t len = kret_size(n + 1);
+        unsigned j = 0;
+        while (((size_t)1 << j) < len)
+            j++;
+        uint32_t no = kret_chunk(kr, j);
+        if (no == NONE)
             return PB_ENOMEM;
-        kr->ret[q] = a;
+        if (o != NONE) {
+            memcpy(kr->kid + no, kr->kid + o, ((size_t)n + 1) * sizeof *kr->kid);
+            kr->kid[o] = kr->freel[j - 1];
+            kr->freel[j - 1] = o;
+        } else {
+            kr->kid[no] = 0;
+        }
+        kr->off[q] = o = no;
         if (kr->mode == 3 && kr->root[q]) {
-            a = realloc(kr->root[q], (cap + 1) * sizeof *a);
+            uint32_t *a = realloc(kr->root[q], len * sizeof *a);
             if (!a)
                 return PB_ENOMEM;
             kr->root[q] = a;
         }
     }
+    uint32_t *kid = kr->kid + o + 1;
     if (kr->mode == 2) {
         pb_ns t = rmsg(s, c)->ts;
         uint32_t zero = cmsg(s, c)->ts == t;
-        kr->zc[q] = n > 0 && s->v.msgs[kr->ret[q][n - 1]].ts == t ? kr->zc[q] + zero : zero;
+        kr->zc[q] = n > 0 && rmsg(s, kid[n - 1])->ts == t ? kr->zc[q] + zero : zero;
     }
-    kr->ret[q][n] = s->ret[c];
+    kid[n] = c;
+    kr->kid[o] = n + 1;
     if (kr->mode == 3 && kr->root[q]) {
         int rc = PB_OK;
         kr->root[q][n + 1] = pst_insert(kr, kr->root[q][n], kr->crank[c], &rc);
@@ -263,13 +318,30 @@ static int kret_add(const nesting *s, kidrets *kr, const uint32_t *nkids, uint32
     return PB_OK;
 }
 
+/* The sibling lists (first_child, next_sib: newest child first, as a
+ * walk adds them) from the chunks, whose offsets first_child held. */
+static void kret_links(nesting *s, const kidrets *kr)
+{
+    for (uint32_t c = 0; c < s->npairs; c++)
+        s->next_sib[c] = NONE;
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        uint32_t o = s->first_child[q], prev = NONE;
+        if (o == NONE)
+            continue;
+        for (uint32_t j = 0; j < kr->kid[o]; j++) {
+            uint32_t c = kr->kid[o + 1 + j];
+            s->next_sib[c] = prev;
+            prev = c;
+        }
+        s->first_child[q] = prev;
+    }
+}
+
 static void kret_free(kidrets *kr, uint32_t npairs)
 {
-    for (uint32_t i = 0; kr->ret && i < npairs; i++)
-        free(kr->ret[i]);
     for (uint32_t i = 0; kr->root && i < npairs; i++)
         free(kr->root[i]);
-    free(kr->ret);
+    free(kr->kid);
     free(kr->zc);
     free(kr->root);
     free(kr->cts);
@@ -299,21 +371,21 @@ static double penalty(const nesting *s, uint32_t q, uint32_t c,
         /* a child k given before c returned before it (pairs come in
          * return order) and was called before its own return (no skew
          * window), so by rows it overlaps c exactly when ret[k] >
-         * call[c]: a suffix of kr->ret[q]; by times when its return is
+         * call[c]: a suffix of q's children; by times when its return is
          * after c's call and its call before c's return, i.e. the
          * returns after c's call less those called and returned at c's
          * return tick (zero long, the last ones given) */
-        const uint32_t *r = kr->ret[q];
+        const uint32_t *r = ca ? kr->kid + kr->off[q] + 1 : NULL; /* child pairs */
         uint32_t lo = 0, hi = ca;
         while (lo < hi) {
             uint32_t mid = lo + (hi - lo) / 2;
-            if (kr->mode == 1 ? r[mid] > s->call[c] : s->v.msgs[r[mid]].ts > cm->ts)
+            if (kr->mode == 1 ? s->ret[r[mid]] > s->call[c] : rmsg(s, r[mid])->ts > cm->ts)
                 hi = mid;
             else
                 lo = mid + 1;
         }
         co = ca - lo;
-        if (kr->mode == 2 && co && s->v.msgs[r[ca - 1]].ts == rm->ts)
+        if (kr->mode == 2 && co && rmsg(s, r[ca - 1])->ts == rm->ts)
             co -= kr->zc[q];
         if (kr->mode == 3 && co) {
             /* with a skew window a child may be called after its return
@@ -322,7 +394,7 @@ static double penalty(const nesting *s, uint32_t q, uint32_t c,
             if (co <= kr->scan_max && !kr->root[q]) {
                 co = 0;
                 for (uint32_t j = lo; j < ca; j++)
-                    co += cmsg(s, s->pair_of_msg[r[j]])->ts < rm->ts;
+                    co += cmsg(s, r[j])->ts < rm->ts;
             } else if (kr->root[q] || (*rc = pst_build(s, kr, q, ca)) == PB_OK) {
                 /* t: the pairs called before c's return */
                 uint32_t tlo = 0, thi = kr->n;
@@ -358,6 +430,24 @@ static int cmp_dbl(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* c's parent is q: the links, and the children's record the penalty
+ * counts with (kr->mode != 0) or nkids and the sibling list.  PB_OK or
+ * PB_ENOMEM. */
+static int give_child(nesting *s, kidrets *kr, uint32_t *nkids, uint32_t q, uint32_t c)
+{
+    if (kr->mode) {
+        int rc = kret_add(s, kr, q, c);
+        if (rc != PB_OK)
+            return rc;
+    } else {
+        s->next_sib[c] = s->first_child[q];
+        s->first_child[q] = c;
+        nkids[q]++;
+    }
+    s->parent[c] = q;
+    return PB_OK;
+}
+
 int nesting_choose(nesting *s)
 {
     double *vbuf = NULL;
@@ -365,13 +455,15 @@ int nesting_choose(nesting *s)
     const size_t bins = (size_t)s->p.bins;
     const int penalize = s->p.x != 0 || s->p.y != 0 || s->p.z != 0;
     int rc = PB_OK;
-    uint32_t *nkids = calloc(s->npairs ? s->npairs : 1, sizeof *nkids);
-    /* the children's returns per parent, for the overlap count (penalty) */
+    uint32_t *nkids = NULL;
+    /* the children per parent, for the overlap count (penalty) */
     kidrets kr = {0};
+    for (unsigned j = 0; j < 32; j++)
+        kr.freel[j] = NONE;
     if (s->p.x != 0 && s->p.overlap_walk != 1 &&
         (s->p.skew_window == 0 ? s->p.same_tick || s->sorted : s->sorted)) {
         kr.mode = s->p.skew_window > 0 ? 3 : s->p.same_tick ? 1 : 2;
-        kr.ret = calloc(s->npairs ? s->npairs : 1, sizeof *kr.ret);
+        kr.off = s->first_child;
         if (kr.mode == 2)
             kr.zc = calloc(s->npairs ? s->npairs : 1, sizeof *kr.zc);
         if (kr.mode == 3)
@@ -386,8 +478,10 @@ int nesting_choose(nesting *s)
             kcap *= 2;
         kc = calloc(kcap, sizeof *kc);
     }
-    if (!nkids || (penalize && s->p.y != 0 && !kc) ||
-        (kr.mode && (!kr.ret || (kr.mode == 2 && !kr.zc) || (kr.mode == 3 && !kr.root)))) {
+    if (!kr.mode)
+        nkids = calloc(s->npairs ? s->npairs : 1, sizeof *nkids);
+    if ((!kr.mode && !nkids) || (penalize && s->p.y != 0 && !kc) ||
+        (kr.mode == 2 && !kr.zc) || (kr.mode == 3 && !kr.root)) {
         free(nkids);
         free(kc);
         kret_free(&kr, 0);
@@ -412,12 +506,8 @@ int nesting_choose(nesting *s)
             uint32_t q = s->pair_of_msg[pr];
             if (q == NONE || s->ret[q] != pr)
                 continue; /* its call is before this view: an old path */
-            if (kr.mode && (rc = kret_add(s, &kr, nkids, q, c)) != PB_OK)
+            if ((rc = give_child(s, &kr, nkids, q, c)) != PB_OK)
                 break;
-            s->parent[c] = q;
-            s->next_sib[c] = s->first_child[q];
-            s->first_child[q] = c;
-            nkids[q]++;
             if (kc)
                 kid_add(kc, kcap, q, cm->dst);
             continue;
@@ -438,7 +528,7 @@ int nesting_choose(nesting *s)
             }
             double v = h == NONE ? 0.0 : s->sb[(size_t)h * bins + nesting_bin(s, cm->ts - pm->ts)];
             if (penalize) {
-                v *= penalty(s, q, c, cm, rm, nkids[q],
+                v *= penalty(s, q, c, cm, rm, kr.mode ? kret_n(&kr, q) : nkids[q],
                              kc ? kid_get(kc, kcap, q, cm->dst) : 0, &kr, &rc);
                 if (rc != PB_OK)
                     break;
@@ -477,15 +567,13 @@ int nesting_choose(nesting *s)
                           : sumv > 0 ? bestv / sumv : 1.0 / (double)(k1 - k0);
         if (rc != PB_OK)
             break;
-        if (kr.mode && (rc = kret_add(s, &kr, nkids, best, c)) != PB_OK)
+        if ((rc = give_child(s, &kr, nkids, best, c)) != PB_OK)
             break;
-        s->parent[c] = best;
-        s->next_sib[c] = s->first_child[best];
-        s->first_child[best] = c;
-        nkids[best]++;
         if (kc)
             kid_add(kc, kcap, best, cm->dst);
     }
+    if (kr.mode)
+        kret_links(s, &kr);
     kret_free(&kr, s->npairs);
     free(nkids);
     free(kc);

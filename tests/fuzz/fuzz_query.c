@@ -25,10 +25,21 @@ static pb_trace *small_trace(uint64_t *req, int64_t *par)
         return NULL;
     static const int64_t p[] = {-1, 0, 1, 2, -1, 4};
     static const uint64_t r[] = {1, 1, 1, 1, 2, 2};
+    /* sizes live in the optional side array (pb_obs) since pb_msg lost
+     * its size field: this target no longer built ("no member named
+     * 'size'") and make fuzz skipped it */
+    if (!t->obs && t->n) {
+        if (!(t->obs = malloc(t->n * sizeof *t->obs))) {
+            pb_trace_close(t);
+            return NULL;
+        }
+        for (size_t i = 0; i < t->n; i++)
+            t->obs[i] = PB_OBS_NONE;
+    }
     for (size_t i = 0; i < 6 && i < t->n; i++) {
         req[i] = r[i];
         par[i] = p[i];
-        t->msgs[i].size = (uint32_t)(100 * i);
+        t->obs[i].size = (uint32_t)(100 * i);
     }
     return t;
 }
