@@ -807,6 +807,11 @@ typedef struct joint_params {
                            test drops the term's solution though the thread's evidence alone
                            is over 10 nats, the moves check (joint_thrmove.c) decides it too,
                            1 (h274) */
+    double conf_copy_events_second; /* [conf_copy_events_second] confidences only, with
+                           conf_copy_events and one copy: where the events map alone takes at
+                           least this share of the rows below 0.9, 0.95 or 0.99, a second
+                           copy is drawn and pooled and the maps fitted again
+                           (joint_cfev2.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

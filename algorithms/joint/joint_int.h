@@ -820,6 +820,10 @@ struct joint {
                                held out; 1 when the term's solution was kept; the rate
                                test's G (thread_soft_mendfirst) */
     double *thrho_link;     /* thread_soft_heldout: per link, T's held-out ll less S's, or NULL */
+    double cev2_rec[3];     /* conf_copy_events_second (joint_cfev2.c): the result's rows (0:
+                               not tested), rows at stake, 1 when a second copy was drawn */
+    struct joint_cevrow *cev2_save; /* conf_copy_events_second: the first copy's event rows */
+    size_t cev2_n;          /* conf_copy_events_second: cev2_save's rows */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

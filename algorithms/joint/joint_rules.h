@@ -1339,4 +1339,21 @@ void joint_pick_copy_stamps(const pb_trace *t, uint32_t np, pb_ns *cr, pb_ns *rs
 /* joint_unpone.c: the second search s takes the first search f's window,
  * sums and held_skip record */
 void joint_unp_carry_first(joint *s, const joint *f);
+
+/* joint_cfev2.c, conf_copy_events_second (h279): a second calibration copy
+ * where the events map alone takes at least that share of the rows below
+ * 0.9, 0.95 or 0.99.  begin: with one copy drawn, *conf0 the rows as they
+ * stand (else NULL); row: one real row's stated share c, its error without
+ * the events map e and the events map's es; save: the first copy's event
+ * rows kept (before joint_cfse_fit forgets them); again: 1 (the rows put
+ * back from conf0) where a second copy is due; merge: the first copy's
+ * event rows pooled with the second's; end: forget them; meta: the
+ * metadata line.  PB_OK or PB_ENOMEM */
+int joint_cfev2_begin(joint *s, const double *conf, uint32_t n, int copies, double **conf0);
+void joint_cfev2_row(joint *s, double c, double e, double es);
+int joint_cfev2_save(joint *s);
+int joint_cfev2_again(joint *s, double *conf, const double *conf0, uint32_t n);
+int joint_cfev2_merge(joint *s);
+void joint_cfev2_end(joint *s);
+int joint_cfev2_meta(const joint *s, pb_result *res);
 #endif
