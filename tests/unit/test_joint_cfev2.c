@@ -5,7 +5,8 @@
  * A row is at stake when the events map alone takes it below 0.9, 0.95 or
  * 0.99 that it reaches without it; where the rows at stake are at least
  * the option's share of the result's rows, the rows are put back and a
- * second copy is due.  The two copies' event rows are pooled with each
+ * second copy is due; after the second fit the rows at stake keep its
+ * value and every other row the first fit's.  The two copies' event rows are pooled with each
  * copy's requests its own: link 0's rows three to a request, all right,
  * in each copy, are m = 3 over 600 rows, (600 + 3) / (600 + 6) -- not
  * m = 6 as they would be if the copies' request numbers were merged. */
@@ -53,15 +54,25 @@ static const double rows[6][3] = {
 static int stake_run(double share, int copies, double *conf, int *again)
 {
     joint *s = real_of(share);
-    double *conf0 = NULL;
-    int rc = s && s->scal_stat ? joint_cfev2_begin(s, conf, 6, copies, &conf0) : PB_ENOMEM;
+    double *conf0 = NULL, *first = NULL;
+    unsigned char *stk = NULL;
+    int rc = s && s->scal_stat ? joint_cfev2_begin(s, conf, 6, copies, &conf0, &stk) : PB_ENOMEM;
     for (int i = 0; rc == PB_OK && i < 6; i++) {
-        joint_cfev2_row(s, rows[i][0], rows[i][1], rows[i][2]);
+        joint_cfev2_row(s, stk, (uint32_t)i, rows[i][0], rows[i][1], rows[i][2]);
         conf[i] = 0.5; /* the first fit lowered it */
     }
     double stake = s ? s->cev2_rec[1] : -1;
-    *again = rc == PB_OK ? joint_cfev2_again(s, conf, conf0, 6) : -1;
+    *again = rc == PB_OK ? joint_cfev2_again(s, conf, conf0, 6, &first) : -1;
+    if (*again == 1) {
+        /* the second fit states every row 0.7; the rows not at stake go
+         * back to the first fit's 0.5 */
+        for (int i = 0; i < 6; i++)
+            conf[i] = 0.7;
+        joint_cfev2_keep(conf, first, stk, 6);
+    }
     free(conf0);
+    free(first);
+    free(stk);
     real_free(s);
     return rc == PB_OK ? (int)stake : -1;
 }
@@ -73,9 +84,9 @@ TEST(test_cfev2_stake)
     for (int i = 0; i < 6; i++)
         conf[i] = rows[i][0];
     CHECK_INT(stake_run(0.5, 1, conf, &again), 3);
-    CHECK_INT(again, 1); /* 3 of 6 at stake >= 0.5: the rows put back */
+    CHECK_INT(again, 1); /* 3 of 6 at stake >= 0.5: a second fit */
     for (int i = 0; i < 6; i++)
-        CHECK_NEAR(conf[i], rows[i][0], 0);
+        CHECK_NEAR(conf[i], i < 3 ? 0.7 : 0.5, 0); /* rows 0-2 at stake */
     for (int i = 0; i < 6; i++)
         conf[i] = rows[i][0];
     CHECK_INT(stake_run(0.6, 1, conf, &again), 3);
@@ -100,7 +111,8 @@ TEST(test_cfev2_pooled)
 {
     joint *s = real_of(0.1), *s2 = calloc(1, sizeof *s2);
     joint_cfse c;
-    double conf[6] = {0.97, 0.97, 0.97, 0.97, 0.97, 0.97}, *conf0 = NULL;
+    double conf[6] = {0.97, 0.97, 0.97, 0.97, 0.97, 0.97}, *conf0 = NULL, *first = NULL;
+    unsigned char *stk = NULL;
     CHECK(s && s2);
     if (!s || !s2)
         goto out;
@@ -111,15 +123,16 @@ TEST(test_cfev2_pooled)
     joint_spt pts[600];
     for (uint32_t p = 0; p < 600; p++)
         pts[p] = (joint_spt){0.99, 0, 1};
-    CHECK_INT(joint_cfev2_begin(s, conf, 6, 1, &conf0), PB_OK);
+    CHECK_INT(joint_cfev2_begin(s, conf, 6, 1, &conf0, &stk), PB_OK);
     one_copy(s, s2);
     CHECK_INT(joint_cfev2_save(s), PB_OK);
     CHECK_INT(joint_cfse_fit(s, pts, 300, 2, &c), PB_OK);
     CHECK_NEAR(joint_cfse_at(&c, 0, 0.99), 303.0 / 306.0, 1e-12); /* one copy */
     joint_cfse_free(&c);
     for (int i = 0; i < 6; i++)
-        joint_cfev2_row(s, 0.97, 0.02, 0.08);
-    CHECK_INT(joint_cfev2_again(s, conf, conf0, 6), 1);
+        joint_cfev2_row(s, stk, (uint32_t)i, 0.97, 0.02, 0.08);
+    CHECK_INT(joint_cfev2_again(s, conf, conf0, 6, &first), 1);
+    CHECK_NEAR(conf[0], 0.97, 0); /* put back */
     one_copy(s, s2); /* the second copy: the same request numbers */
     CHECK_INT(joint_cfev2_merge(s), PB_OK);
     CHECK_INT((int)s->cev_n, 600);
@@ -129,6 +142,8 @@ TEST(test_cfev2_pooled)
     joint_cfse_free(&c);
 out:
     free(conf0);
+    free(first);
+    free(stk);
     if (s2)
         free(s2->par);
     free(s2);

@@ -23,8 +23,12 @@
  * run drew one copy, the rows are put back as they were, one copy more is
  * drawn (seed conf_seed + 1, as conf_sims=2 would) and pooled with the
  * first (its rows, its event groups: each copy's requests its own), and
- * the maps are fitted again and applied once.  Confidences only; costs one
- * copy where it fires.
+ * the maps are fitted again; the rows at stake take the pooled fit's
+ * value (up or down), every other row keeps the first fit's (a row the
+ * events map did not decide is left as one copy stated it: a second draw
+ * that errs where the first did not would otherwise take TrainTicket's
+ * rows at 0.99 down although they are right).  Confidences only; costs
+ * one copy where it fires.
  */
 #include "joint_int.h"
 #include <stdlib.h>
@@ -32,31 +36,38 @@
 
 static const double lev[3] = {0.9, 0.95, 0.99};
 
-int joint_cfev2_begin(joint *s, const double *conf, uint32_t n, int copies, double **conf0)
+int joint_cfev2_begin(joint *s, const double *conf, uint32_t n, int copies, double **conf0,
+                      unsigned char **stk)
 {
     *conf0 = NULL;
+    *stk = NULL;
     memset(s->cev2_rec, 0, sizeof s->cev2_rec);
-    free(s->cev2_save);
-    s->cev2_save = NULL;
-    s->cev2_n = 0;
+    joint_cfev2_end(s);
     if (!(s->p.conf_copy_events_second > 0) || !s->p.conf_copy_events || copies != 1 || !n)
         return PB_OK;
     *conf0 = malloc((size_t)n * sizeof **conf0);
-    if (!*conf0)
+    *stk = calloc((size_t)n, 1);
+    if (!*conf0 || !*stk) {
+        free(*conf0);
+        free(*stk);
+        *conf0 = NULL;
+        *stk = NULL;
         return PB_ENOMEM;
+    }
     memcpy(*conf0, conf, (size_t)n * sizeof **conf0);
     s->cev2_rec[0] = n;
     return PB_OK;
 }
 
-void joint_cfev2_row(joint *s, double c, double e, double es)
+void joint_cfev2_row(joint *s, unsigned char *stk, uint32_t p, double c, double e, double es)
 {
-    if (!(s->cev2_rec[0] > 0) || s->cev2_rec[2] > 0 || !(es > e))
+    if (!(s->cev2_rec[0] > 0) || s->cev2_rec[2] > 0 || !(es > e) || !stk)
         return;
     double v = 1 - e < c ? 1 - e : c, w = 1 - es;
     for (int i = 0; i < 3; i++)
         if (v >= lev[i] && w < lev[i]) {
             s->cev2_rec[1]++;
+            stk[p] = 1;
             return;
         }
 }
@@ -79,11 +90,16 @@ int joint_cfev2_save(joint *s)
     return PB_OK;
 }
 
-int joint_cfev2_again(joint *s, double *conf, const double *conf0, uint32_t n)
+int joint_cfev2_again(joint *s, double *conf, const double *conf0, uint32_t n, double **first)
 {
     if (!conf0 || !(s->cev2_rec[0] > 0) || s->cev2_rec[2] > 0 ||
         s->cev2_rec[1] < s->p.conf_copy_events_second * s->cev2_rec[0])
         return 0;
+    free(*first);
+    *first = malloc((size_t)n * sizeof **first);
+    if (!*first)
+        return 0; /* no memory: the first fit stands */
+    memcpy(*first, conf, (size_t)n * sizeof *conf);
     memcpy(conf, conf0, (size_t)n * sizeof *conf);
     /* the rows lowered are counted again by the second fit */
     for (uint32_t l = 0; l <= s->nlinks; l++)
@@ -121,6 +137,15 @@ int joint_cfev2_merge(joint *s)
     return PB_OK;
 }
 
+void joint_cfev2_keep(double *conf, const double *first, const unsigned char *stk, uint32_t n)
+{
+    if (!first || !stk)
+        return;
+    for (uint32_t p = 0; p < n; p++)
+        if (!stk[p])
+            conf[p] = first[p];
+}
+
 void joint_cfev2_end(joint *s)
 {
     free(s->cev2_save);
@@ -135,7 +160,7 @@ int joint_cfev2_meta(const joint *s, pb_result *res)
     return pb_result_meta(res, "conf_copy_events_second=%g rows=%.0f rows_at_stake=%.0f "
                           "share_at_stake=%.4f second_copy=%.0f (a second calibration copy "
                           "where the events weighting alone takes at least that share of the "
-                          "rows below 0.9, 0.95 or 0.99)",
+                          "rows below 0.9, 0.95 or 0.99; those rows stated from both copies)",
                           s->p.conf_copy_events_second, s->cev2_rec[0], s->cev2_rec[1],
                           s->cev2_rec[1] / s->cev2_rec[0], s->cev2_rec[2]);
 }

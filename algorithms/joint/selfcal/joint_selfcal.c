@@ -1259,9 +1259,10 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     }
     /* conf_copy_events_second (joint_cfev2.c): the rows as they stand, for
      * a second fit with one copy more */
-    double *conf0 = NULL;
+    double *conf0 = NULL, *first = NULL;
+    unsigned char *stk = NULL;
     if (rc == PB_OK && share)
-        rc = joint_cfev2_begin(s, conf, n, s->scal_auto, &conf0);
+        rc = joint_cfev2_begin(s, conf, n, s->scal_auto, &conf0, &stk);
     int pass = 0;
 fit_again:; /* conf_copy_events_second: once more, with the second copy pooled */
     double *lo = NULL, *val = NULL, *w = NULL, *kk = NULL;
@@ -1332,7 +1333,7 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
             s->p.cfm_lowered++;
         }
         double es = (1 - joint_cfse_at(&cse, l, conf[p])) * r; /* conf_copy_se */
-        joint_cfev2_row(s, conf[p], e, es); /* conf_copy_events_second (joint_cfev2.c) */
+        joint_cfev2_row(s, stk, p, conf[p], e, es); /* conf_copy_events_second (joint_cfev2.c) */
         if (es > e) {
             e = es;
             s->p.cse_lowered++;
@@ -1347,7 +1348,7 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
     }
     /* conf_copy_events_second (joint_cfev2.c): one copy more, pooled, and
      * the maps fitted again on the rows as they were */
-    if (rc == PB_OK && share && !pass && joint_cfev2_again(s, conf, conf0, n)) {
+    if (rc == PB_OK && share && !pass && joint_cfev2_again(s, conf, conf0, n, &first)) {
         joint_cfthin_free(&thin);
         joint_cfse_free(&cse);
         free(lo);
@@ -1363,7 +1364,11 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
         pass = 1;
         goto fit_again;
     }
+    if (rc == PB_OK && pass)
+        joint_cfev2_keep(conf, first, stk, n); /* conf_copy_events_second: not at stake */
     free(conf0);
+    free(first);
+    free(stk);
     joint_cfev2_end(s);
     free(drop);
     free(moff);
