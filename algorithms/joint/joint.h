@@ -815,6 +815,11 @@ typedef struct joint_params {
                            counted by what changed since the same pair's last kept re-split
                            (nothing; only the model; its inputs) and whether it moved,
                            rs_memo's repeats re-split anyway (joint_rsmemo.c), 0 */
+    double conf_copy_events_second; /* [conf_copy_events_second] confidences only, with
+                           conf_copy_events and one copy: where the events map alone takes at
+                           least this share of the rows below 0.9, 0.95 or 0.99, a second
+                           copy is drawn and pooled and the maps fitted again
+                           (joint_cfev2.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -827,6 +827,10 @@ struct joint {
     unsigned char *unpwh_in; /* unp_where (joint_unpwhere.c): on the whole second search,
                                per message 1 in the default's window, or NULL */
     double unpwh[12];       /* unp_where's record (metadata), [0] 1 when made */
+    double cev2_rec[3];     /* conf_copy_events_second (joint_cfev2.c): the result's rows (0:
+                               not tested), rows at stake, 1 when a second copy was drawn */
+    struct joint_cevrow *cev2_save; /* conf_copy_events_second: the first copy's event rows */
+    size_t cev2_n;          /* conf_copy_events_second: cev2_save's rows */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1348,4 +1348,25 @@ void joint_unp_carry_first(joint *s, const joint *f);
 uint32_t joint_unpwh_note(joint *f, joint *s, const uint32_t *pc, uint32_t np,
                           unsigned char *tk, const double *llr);
 int joint_unpwh_meta(const joint *s, pb_result *res);
+
+/* joint_cfev2.c, conf_copy_events_second (h279): a second calibration copy
+ * where the events map alone takes at least that share of the rows below
+ * 0.9, 0.95 or 0.99.  begin: with one copy drawn, *conf0 the rows as they
+ * stand (else NULL); row: one real row's stated share c, its error without
+ * the events map e and the events map's es (stk[p] set at stake); save:
+ * the first copy's event rows kept (before joint_cfse_fit forgets them);
+ * again: 1 (the first fit's rows kept in *first, the rows put back from conf0) where
+ * a second copy is due; keep (after the second fit): every row not at
+ * stake back to the first fit's value; merge: the first copy's
+ * event rows pooled with the second's; end: forget them; meta: the
+ * metadata line.  PB_OK or PB_ENOMEM */
+int joint_cfev2_begin(joint *s, const double *conf, uint32_t n, int copies, double **conf0,
+                      unsigned char **stk);
+void joint_cfev2_row(joint *s, unsigned char *stk, uint32_t p, double c, double e, double es);
+void joint_cfev2_keep(double *conf, const double *first, const unsigned char *stk, uint32_t n);
+int joint_cfev2_save(joint *s);
+int joint_cfev2_again(joint *s, double *conf, const double *conf0, uint32_t n, double **first);
+int joint_cfev2_merge(joint *s);
+void joint_cfev2_end(joint *s);
+int joint_cfev2_meta(const joint *s, pb_result *res);
 #endif

@@ -1454,4 +1454,14 @@ const pb_option joint_options[] = {
      "repeats re-split anyway (a check of its exactness: their moves must be 0; metadata "
      "rs_census=; joint_rsmemo.c; docs/joint/speed_w29.md \"Which re-splits repeat (h275)\"); "
      "default 0: off"},
+    {"conf_copy_events_second", PB_OPT_DOUBLE, offsetof(joint_params, conf_copy_events_second),
+     "0", 0, 1,
+     "confidences only, with conf_copy_events and one calibration copy: where the events "
+     "map alone takes at least this share of the result's rows below 0.9, 0.95 or 0.99 (a "
+     "link whose copy rows were all right is doubted as a sample of its requests: one draw "
+     "cannot tell a lucky link from one right by its structure), the rows are put back, a "
+     "second copy is drawn (seed conf_seed + 1) and pooled with the first, and the maps "
+     "fitted again (metadata conf_copy_events_second=, rows_at_stake=, second_copy=; "
+     "joint_cfev2.c; docs/joint/confidence_late.md \"A second copy where one draw cannot "
+     "tell luck from structure (h279)\"); default 0: off"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

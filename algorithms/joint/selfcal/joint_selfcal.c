@@ -1257,10 +1257,14 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             s->scal_auto = 2;
         }
     }
-    free(drop);
-    free(moff);
-    free(early);
-    free(late);
+    /* conf_copy_events_second (joint_cfev2.c): the rows as they stand, for
+     * a second fit with one copy more */
+    double *conf0 = NULL, *first = NULL;
+    unsigned char *stk = NULL;
+    if (rc == PB_OK && share)
+        rc = joint_cfev2_begin(s, conf, n, s->scal_auto, &conf0, &stk);
+    int pass = 0;
+fit_again:; /* conf_copy_events_second: once more, with the second copy pooled */
     double *lo = NULL, *val = NULL, *w = NULL, *kk = NULL;
     uint32_t *cls_off = NULL;
     if (rc == PB_OK) {
@@ -1273,7 +1277,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     }
     if (rc == PB_OK)
         joint_fit_maps(pts, np, nl, lo, val, w, kk, cls_off, &rc);
-    if (rc == PB_OK && share)
+    if (rc == PB_OK && share && !pass)
         joint_sibstr_real(s, conf, exr);
     for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {
         double *st = s->scal_stat + JOINT_SCAL_NSTAT * (size_t)l;
@@ -1295,6 +1299,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
         rc = joint_cfthin_fit(s, pts, np, nl, cls_off, &thin);
     joint_cfse cse; /* conf_copy_se (joint_cfse.c) */
     memset(&cse, 0, sizeof cse);
+    if (rc == PB_OK && !pass)
+        rc = joint_cfev2_save(s); /* conf_copy_events_second (joint_cfev2.c) */
     if (rc == PB_OK)
         rc = joint_cfse_fit(s, pts, np, nl, &cse);
     /* late_trust's trust alone: a map of its own wherever the link has one
@@ -1327,6 +1333,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             s->p.cfm_lowered++;
         }
         double es = (1 - joint_cfse_at(&cse, l, conf[p])) * r; /* conf_copy_se */
+        joint_cfev2_row(s, stk, p, conf[p], e, es); /* conf_copy_events_second (joint_cfev2.c) */
         if (es > e) {
             e = es;
             s->p.cse_lowered++;
@@ -1339,6 +1346,34 @@ int joint_selfcal(joint *s, const double *share, double *conf,
             st[2]++;
         }
     }
+    /* conf_copy_events_second (joint_cfev2.c): one copy more, pooled, and
+     * the maps fitted again on the rows as they were */
+    if (rc == PB_OK && share && !pass && joint_cfev2_again(s, conf, conf0, n, &first)) {
+        joint_cfthin_free(&thin);
+        joint_cfse_free(&cse);
+        free(lo);
+        free(val);
+        free(w);
+        free(kk);
+        free(cls_off);
+        rc = sim_points(s, (uint32_t)s->p.conf_seed + 1, esc, moff, early, late,
+                        lossy > 0 ? drop : NULL, lossy > 0 ? rest : NULL, shares, &pts, &np,
+                        &cap, 1);
+        if (rc == PB_OK)
+            rc = joint_cfev2_merge(s);
+        pass = 1;
+        goto fit_again;
+    }
+    if (rc == PB_OK && pass)
+        joint_cfev2_keep(conf, first, stk, n); /* conf_copy_events_second: not at stake */
+    free(conf0);
+    free(first);
+    free(stk);
+    joint_cfev2_end(s);
+    free(drop);
+    free(moff);
+    free(early);
+    free(late);
     if (rc == PB_OK && share && s->p.scp_state) /* conf_copy_stage (joint_scopy.c) */
         joint_scopy_check(s, pts, np, exr, &rc);
     if (rc == PB_OK) {
