@@ -33,7 +33,7 @@ echo "# $(grep '^# busy_service=fe' "$tmp/d.res")"
 echo "# $(grep '^# busy_arr=fe' "$tmp/d.res")"
 awk -v a="$s0" 'BEGIN { exit !(a < 0.10) }' || fail "busy_arr=0 gives $s0 (want under 10 %)"
 grep -q '^# busy_arr=fe .* verdict=withdrawn' "$tmp/d.res" ||
-    fail "default: fe's verdict not withdrawn: $(grep '^# busy_arr=\|^# params' "$tmp/d.res")"
+    fail "default: fe's verdict not withdrawn: $(grep '^# busy_arr=\|^# busy_test=' "$tmp/d.res")"
 awk -v a="$d" 'BEGIN { exit !(a >= 0.30) }' || fail "default gives $d (want 30 % or more)"
 # fe's changed pairs against its calls: the reason the check ran
 grep '^# busy_service=fe ' "$tmp/d.res" | awk '{ for (i = 1; i <= NF; i++) {
