@@ -775,7 +775,8 @@ typedef struct joint_params {
     int busy_arr;       /* [busy_arr] busy test: a service found serialising keeps the
                            verdict only when its calls land busy less often at the trace's
                            own arrivals than at the copies', both with the copies'
-                           durations (joint_busyarr.c), 0 */
+                           durations (joint_busyarr.c); 1 every such service, 2 only where
+                           the held search rewrites most of its calls (h280), 2 */
     int conf_copy_events; /* [conf_copy_events] confidences only: every row also stated at most
                            the self-calibration map whose blocks count the copy's rows in
                            units of m rows that move together, (right + m) / (rows + 2 m)

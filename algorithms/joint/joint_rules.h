@@ -1276,6 +1276,10 @@ int joint_busyarr_add(const joint *s, const pb_ns *ccr, const pb_ns *crs, const 
 /* joint_busyarr.c: the same of a copy made as a trace t (busy_copy_lean=0) */
 int joint_busyarr_add_trace(const joint *s, const pb_trace *t, const pb_ns *win, uint32_t seed,
                             double *calls, double *busy);
+/* joint_busyarr.c: does busy_arr mode (1 every verdict, 2 where the held
+ * search rewrites most of the service) check a service with calls tested
+ * and changed pairs?  1 or 0 */
+int joint_busyarr_asks(int mode, double calls, double changed);
 /* joint_busyarr.c: z of share b1 / n1 against b2 / n2 (pooled) */
 double joint_busyarr_z(double n1, double b1, double n2, double b2);
 

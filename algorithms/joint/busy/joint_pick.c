@@ -270,6 +270,25 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
                a->pr[p].ret == b->pr[p].ret;
     if (same)
         sum[2] = -1; /* copies skipped: joint_pick_meta says so */
+    /* the pairs the two solutions assign differently, by service */
+    for (uint32_t p = 0; rc == PB_OK && p < a->npairs && p < b->npairs; p++) {
+        if (a->par[p] != b->par[p] || a->pr[p].call != b->pr[p].call) {
+            st[JOINT_PICK_NSTAT * (size_t)a->pr[p].caller + 5]++;
+            sum[0]++;
+        }
+        if (a->pr[p].ret != b->pr[p].ret) {
+            st[JOINT_PICK_NSTAT * (size_t)a->pr[p].callee + 5]++;
+            sum[0]++;
+        }
+    }
+    /* busy_arr (joint_busyarr.c): 1 checks every verdict, 2 only those of
+     * services the held search rewrites most of (their counts are drawn
+     * only where one is) */
+    int arr = 0;
+    for (uint32_t v = 0; rc == PB_OK && !same && a->p.busy_arr && v < nn && !arr; v++) {
+        const double *x = st + JOINT_PICK_NSTAT * (size_t)v;
+        arr = serves[v] && joint_busyarr_asks(a->p.busy_arr, x[0], x[5]);
+    }
     /* what independent delays predict: copies of the free solution (more
      * where a verdict depends on their own spread: joint_busymore.c) */
     /* busy_copy_lean: the copies from one set-up, as stamps (joint_selfcal.c) */
@@ -300,7 +319,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             rc = joint_simset_draw(zs, seed, ccr, ccs, crs);
             if (rc == PB_OK)
                 rc = joint_pick_busy_of(a, NULL, ccr, crs, win, tn, tb);
-            if (rc == PB_OK && a->p.busy_arr) /* joint_busyarr.c */
+            if (rc == PB_OK && arr) /* joint_busyarr.c */
                 rc = joint_busyarr_add(a, ccr, crs, win, seed, ar, ar + nn);
             if (rc == PB_OK && a->p.busy_space && !a->coarse)
                 rc = joint_space_of_stamps(a, ccs, crs, serves, sw, sp + 2 * (size_t)nn,
@@ -309,7 +328,7 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             rc = joint_selfcal_copy(a, seed, &t);
             if (rc == PB_OK)
                 rc = joint_pick_busy_of(a, t, NULL, NULL, win, tn, tb);
-            if (rc == PB_OK && a->p.busy_arr) /* joint_busyarr.c */
+            if (rc == PB_OK && arr) /* joint_busyarr.c */
                 rc = joint_busyarr_add_trace(a, t, win, seed, ar, ar + nn);
             if (rc == PB_OK && a->p.busy_space && !a->coarse)
                 rc = joint_space_of(a, t, serves, sw, sp + 2 * (size_t)nn, sp + 3 * (size_t)nn);
@@ -323,17 +342,6 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
     }
     joint_simset_free(zs);
     free(ccr);
-    /* the pairs the two solutions assign differently, by service */
-    for (uint32_t p = 0; rc == PB_OK && p < a->npairs && p < b->npairs; p++) {
-        if (a->par[p] != b->par[p] || a->pr[p].call != b->pr[p].call) {
-            st[JOINT_PICK_NSTAT * (size_t)a->pr[p].caller + 5]++;
-            sum[0]++;
-        }
-        if (a->pr[p].ret != b->pr[p].ret) {
-            st[JOINT_PICK_NSTAT * (size_t)a->pr[p].callee + 5]++;
-            sum[0]++;
-        }
-    }
     /* busy_reentry (joint_reentry.c): services their own requests re-enter */
     unsigned char *re = NULL;
     if (rc == PB_OK && a->p.busy_reentry)
@@ -351,7 +359,8 @@ int joint_pick(joint *a, const joint *b, double **stat, double *sum, int *held)
             x[6] = 0;
             x[12] = 1;
         }
-        if (a->p.busy_arr && !same && x[6]) { /* busy_arr: the caller's spacing alone */
+        /* busy_arr: the caller's spacing alone */
+        if (arr && x[6] && joint_busyarr_asks(a->p.busy_arr, x[0], x[5])) {
             x[14] = ar[v];
             x[15] = ar[nn + v];
             x[16] = joint_busyarr_z(ar[v], ar[nn + v], x[2], x[3]);

@@ -611,10 +611,12 @@ const pb_option joint_options[] = {
      "burden turned round; metadata vote=against), 4 = as 2, and where neither count passes, "
      "kept when more than half of the changed requests lie mostly at those services (metadata "
      "vote=majority)"},
-    {"tie_test", PB_OPT_BOOL, offsetof(joint_params, tie_test), "1", PB_OPT_NORANGE,
+    {"tie_test", PB_OPT_INT, offsetof(joint_params, tie_test), "1", 0, 2,
      "at whole-tick stamps with many ties (infer's coarse_ties=1), keep the start when "
      "more than half of the calls the search moved went to a request that arrived in "
-     "the same tick as their start parent (call ids only; metadata tie_test=)"},
+     "the same tick as their start parent (call ids only; metadata tie_test=); 2: and "
+     "the search gains less than 1.92 nats per such move within a tick (the moves across "
+     "a tick allowed no gain; joint_quant.c, h280); default 1"},
     {"tie_cross", PB_OPT_BOOL, offsetof(joint_params, tie_cross), "1", PB_OPT_NORANGE,
      "when the tie test keeps the start, give every call the search moved to a request "
      "arriving more than a tick from its start parent's its search parent back, and "
@@ -1380,13 +1382,15 @@ const pb_option joint_options[] = {
      "neighbours on one side only: the copy is right more often there than in the trace) "
      "(joint_scedge.c; docs/joint/confidence_late.md \"The copy's window: how its error "
      "rates converge, and its cut edges (h267)\"); default 0: every row counted"},
-    {"busy_arr", PB_OPT_BOOL, offsetof(joint_params, busy_arr), "0", PB_OPT_NORANGE,
+    {"busy_arr", PB_OPT_INT, offsetof(joint_params, busy_arr), "2", 0, 2,
      "without call ids, busy test: a service found serialising keeps the verdict only when "
      "its calls, at the trace's own arrival stamps with durations drawn from each copy's "
      "own on the link, also land busy less often than in that copy (z below -3.29): the "
      "deficit left is the caller's spacing, not a solution whose durations a short/long "
      "mix smeared (joint_busyarr.c; docs/joint/shapes_late.md \"The busy test fooled by a "
-     "solution's smeared durations (h270)\"); default 0: off"},
+     "solution's smeared durations (h270)\"); 1: every such service; 2: only a service "
+     "the held search rewrites most of (changed pairs more than half its calls tested; "
+     "\"Which verdicts busy_arr asks about (h280)\"); default 2; 0: off"},
     {"conf_copy_events", PB_OPT_INT, offsetof(joint_params, conf_copy_events), "2", 0, 2,
      "confidences only: every row also stated at most the self-calibration map whose blocks "
      "count the copy's rows in units of m rows that move together (a copy's errors come in "
