@@ -13,6 +13,15 @@ audits, every method (h273)").
 
 Both CSVs are the audits' own (experiments/joint_{apps,models,models2,
 models3}.sh); only joint's rows are read.
+
+  python3 experiments/joint_heldout_drop.py --best FRESH.csv...
+
+sets joint against the best other method on each row of each fresh CSV
+(run with every method: the audits' default) and prints every row where
+joint is below it by at least one request (margin x requests, rounded),
+then per CSV the rows compared, below, equal and above, and the rows
+where joint is under 10 % of the best other's exact (a collapse)
+(docs/joint/audits_late.md, "Thirty-third wave", seeds 59-60).
 """
 import csv
 import sys
@@ -33,7 +42,50 @@ def load(path):
     return out
 
 
+def best(paths):
+    for path in paths:
+        groups = {}
+        with open(path) as f:
+            r = csv.reader(f)
+            h = next(r)
+            a, k, n = h.index('algo'), h.index('exact_accuracy'), h.index('requests')
+            for row in r:
+                if not row or not row[k]:
+                    continue
+                groups.setdefault(tuple(row[:a]), {})[row[a]] = (float(row[k]), int(row[n] or 0))
+        name = path.rsplit('/', 1)[-1].split('.')[0]
+        below, equal, above, collapse = [], 0, 0, []
+        for key, m in groups.items():
+            if 'joint' not in m or len(m) < 2:
+                continue
+            j, req = m['joint']
+            bv = max(v[0] for al, v in m.items() if al != 'joint')
+            who = '='.join(sorted(al for al, v in m.items() if al != 'joint' and v[0] == bv))
+            d = round((j - bv) * req)
+            if d < 0:
+                below.append((d, key, j, who, bv, req))
+            elif d == 0:
+                equal += 1
+            else:
+                above += 1
+            if bv > 0 and j < 0.1 * bv:
+                collapse.append(key)
+        print('%s: %d rows; joint below the best other %d, equal %d, above %d; collapsed %d'
+              % (name, len(below) + equal + above, len(below), equal, above, len(collapse)))
+        for d, key, j, who, bv, req in sorted(below):
+            print('  BELOW %-55s joint %6.2f  %s %6.2f  %+d of %d (%+.2f)'
+                  % (','.join(key), 100 * j, who, 100 * bv, d, req, 100 * (j - bv)))
+        for key in collapse:
+            print('  COLLAPSE %s' % ','.join(key))
+    return 0
+
+
 def main(argv):
+    if argv and argv[0] == '--best':
+        if len(argv) < 2:
+            sys.stderr.write(__doc__)
+            return 2
+        return best(argv[1:])
     pts = 5.0
     if len(argv) >= 2 and argv[0] == '--points':
         pts, argv = float(argv[1]), argv[2:]
