@@ -278,6 +278,19 @@ typedef struct joint_simset joint_simset;
 int joint_simset_new(joint *s, joint_simset **out);
 int joint_simset_draw(joint_simset *z, uint32_t seed, pb_ns *cr, pb_ns *cs, pb_ns *rs);
 void joint_simset_free(joint_simset *z);
+/* joint_simulate.c, for joint_selfcal.c.  joint_sc_orphan_misses: per
+ * service the rate at which its calls escape their request's interval and
+ * its orphans' misses (the comment at its definition), into *esc (n
+ * services, the caller's) and *moff, *early, *late (allocated, the caller
+ * frees them).  joint_sc_simulate: the copy of s's solution drawn with
+ * seed (at least floor_pairs pairs; drop, rest, block and cpar as
+ * joint_selfcal passes them, NULL / 0 where unused) into *out (the caller
+ * closes it).  Both PB_OK or PB_ENOMEM */
+int joint_sc_orphan_misses(const joint *s, double *esc, uint32_t **moff, pb_ns **early,
+                           pb_ns **late);
+int joint_sc_simulate(joint *s, uint32_t seed, const double *esc, const uint32_t *moff,
+                      const pb_ns *early, const pb_ns *late, int floor_pairs, const double *drop,
+                      const unsigned char *rest, int block, uint32_t *cpar, pb_trace **out);
 
 /* joint_calibasync.c (conf_sim_async): joint_sim_waits: 1 when the
  * self-calibration's copy sends request q's response no earlier than the
