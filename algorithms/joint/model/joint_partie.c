@@ -24,9 +24,11 @@
 
 pb_ns joint_partie_tick(const joint *s)
 {
-    if (!s->p.par_tie || !s->coarse || s->qtick <= 1)
+    if (!s->p.par_tie || !s->coarse)
         return 0;
-    return s->qtick;
+    /* rows spread by subtick (joint_subtick.c): the original tick */
+    pb_ns t = s->p.subtick_tick > 0 ? s->p.subtick_tick : s->tick;
+    return t > 1 ? t : 0;
 }
 
 static pb_ns fdiv(pb_ns a, pb_ns t)
