@@ -821,6 +821,10 @@ typedef struct joint_params {
                            least this share of the rows below 0.9, 0.95 or 0.99, a second
                            copy is drawn and pooled and the maps fitted again
                            (joint_cfev2.c); 0 off */
+    int par_tie;        /* [par_tie] at coarse whole-tick stamps a call pair whose first
+                           call's return lies in the tick the second is sent in counts
+                           as neither overlap nor separate in the parallel-call counts
+                           (joint_partie.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -831,6 +831,8 @@ struct joint {
                                not tested), rows at stake, 1 when a second copy was drawn */
     struct joint_cevrow *cev2_save; /* conf_copy_events_second: the first copy's event rows */
     size_t cev2_n;          /* conf_copy_events_second: cev2_save's rows */
+    size_t par_ties;        /* par_tie (joint_partie.c): call pairs of the parallel-call
+                               counts left out as tied in one tick */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

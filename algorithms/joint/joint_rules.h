@@ -1373,4 +1373,10 @@ int joint_cfev2_again(joint *s, double *conf, const double *conf0, uint32_t n, d
 int joint_cfev2_merge(joint *s);
 void joint_cfev2_end(joint *s);
 int joint_cfev2_meta(const joint *s, pb_result *res);
+/* par_tie (joint_partie.c): the tick within which a return and a send are
+ * tied for the parallel-call counts (0: the rule is off here), and whether
+ * times a and b lie in one such tick */
+pb_ns joint_partie_tick(const joint *s);
+int joint_partie_same(pb_ns a, pb_ns b, pb_ns tick);
+int joint_partie_meta(const joint *s, pb_result *res);
 #endif

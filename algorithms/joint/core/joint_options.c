@@ -1468,4 +1468,11 @@ const pb_option joint_options[] = {
      "fitted again (metadata conf_copy_events_second=, rows_at_stake=, second_copy=; "
      "joint_cfev2.c; docs/joint/confidence_late.md \"A second copy where one draw cannot "
      "tell luck from structure (h279)\"); default 0: off"},
+    {"par_tie", PB_OPT_INT, offsetof(joint_params, par_tie), "0", 0, 1,
+     "changes results at coarse whole-tick stamps (many ties): in the learned parallel-call "
+     "counts, a pair of calls whose first call's return falls in the tick the second call is "
+     "sent in counts as neither an overlap nor a separate pair (at 1 ms a return and the next "
+     "send in one tick are otherwise counted as separate; metadata par_tie_pairs=; "
+     "joint_partie.c; docs/joint/model.md \"Ties in one tick in the parallel-call counts "
+     "(h283)\"); default 0: counted as separate"},
     {NULL, PB_OPT_INT, 0, NULL, PB_OPT_NORANGE, NULL}};

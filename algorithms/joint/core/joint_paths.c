@@ -7,6 +7,7 @@
  */
 #include "joint.h"
 #include "joint_int.h"
+#include "joint_rules.h"
 #include "callview_paths.h"
 #include "pb_ptree.h"
 #include "pb_strbuf.h"
@@ -510,6 +511,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         }
         pb_result_meta(res, "parallel_sweeps=%zu parallel_adds=%zu", s->par_sweeps,
                        s->par_adds); /* joint_model.c par_sweep */
+        joint_partie_meta(s, res); /* par_tie: a line only where it is on */
         if (joint_xwalk_used(s)) /* joint_xwalk.c: a line only where it fired */
             pb_result_meta(res, "swap_top_resumed=%zu", joint_xwalk_used(s));
         if (joint_xtail_used(joint_xwalk_tail(s))) /* joint_xtail.c: only where it fired */

@@ -5,6 +5,7 @@
  * (docs/joint/model.md, "The model").
  */
 #include "joint_int.h"
+#include "joint_rules.h"
 #include "joint_rs.h"
 #include "pb_mem.h"
 #include "pb_hash.h"
@@ -402,6 +403,7 @@ static int par_cell(joint *s, uint32_t ein, uint32_t lc, uint32_t lo, uint32_t *
  * else as a separate pair.  PB_OK or PB_ENOMEM */
 static int par_pairs(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
 {
+    const pb_ns tt = joint_partie_tick(s); /* par_tie (joint_partie.c), 0 off */
     for (uint32_t i = 0; i < n; i++) {
         const jpair *o = &s->pr[k[i]];
         if (o->call == NONE)
@@ -414,6 +416,10 @@ static int par_pairs(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
             int rc = par_cell(s, ein, c->link, o->link, &h);
             if (rc != PB_OK)
                 return rc;
+            if (tt && joint_partie_same(c->rr, o->cs, tt)) {
+                s->par_ties++; /* tied in one tick: neither */
+                continue;
+            }
             int ov = c->rr > o->cs;
             s->pov[h] += ov;
             s->pse[h] += !ov;
@@ -520,11 +526,26 @@ static int par_sweep(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
     uint32_t *cell = malloc((size_t)nl * nl * sizeof *cell);
     uint32_t *touch = malloc((size_t)nl * nl * sizeof *touch), ntouch = 0;
     int rc = ov && cell && touch ? PB_OK : PB_ENOMEM;
+    /* par_tie (joint_partie.c): per link, the calls in whose return is at
+     * or after the start b of x's tick (heap hb) and at or after its end
+     * (heap hT); those between are tied with x.  b only grows with x */
+    const pb_ns tt = joint_partie_tick(s);
+    uint32_t cb[LMAX] = {0}, cT[LMAX] = {0}, nb = 0, nT = 0;
+    par_ev *hb = NULL, *hT = NULL;
+    unsigned char *made = NULL;
+    if (tt && rc == PB_OK) {
+        hb = malloc((size_t)n * sizeof *hb);
+        hT = malloc((size_t)n * sizeof *hT);
+        made = calloc((size_t)nl * nl, 1);
+        if (!hb || !hT || !made)
+            rc = PB_ENOMEM;
+    }
     for (uint32_t i = 0, p = 0; i < n && rc == PB_OK; i++) {
         const jpair *o = &s->pr[k[i]];
         if (o->call == NONE)
             continue;
         const pb_ns x = o->cs;
+        const pb_ns b0 = tt ? (x / tt - (x % tt != 0 && x < 0)) * tt : 0;
         for (; p < i; p++) { /* the calls sent before x (k sorted) */
             const jpair *c = &s->pr[k[p]];
             if (c->call == NONE)
@@ -536,16 +557,42 @@ static int par_sweep(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
             uint32_t l = loc[p];
             if (!in[l]++)
                 ord[nord++] = l;
-            if (c->rr > x) {
+            if (tt) {
+                if (c->rr >= b0) {
+                    cb[l]++;
+                    par_heap_push(hb, &nb, (par_ev){c->rr, l});
+                }
+                if (c->rr >= b0 + tt) {
+                    cT[l]++;
+                    par_heap_push(hT, &nT, (par_ev){c->rr, l});
+                }
+            } else if (c->rr > x) {
                 act[l]++;
                 par_heap_push(hp, &nh, (par_ev){c->rr, l});
             }
         }
         while (nh && hp[0].t <= x)
             act[par_heap_pop(hp, &nh).l]--;
+        if (tt) {
+            while (nb && hb[0].t < b0)
+                cb[par_heap_pop(hb, &nb).l]--;
+            while (nT && hT[0].t < b0 + tt)
+                cT[par_heap_pop(hT, &nT).l]--;
+        }
         for (uint32_t r = 0; r < nord && rc == PB_OK; r++) {
             uint32_t l = ord[r];
             size_t e = (size_t)l * nl + loc[i];
+            if (tt) {
+                if (!made[e]) {
+                    made[e] = 1;
+                    rc = par_cell(s, ein, lk[l], o->link, &cell[e]);
+                    touch[ntouch++] = (uint32_t)e;
+                }
+                ov[2 * e] += cT[l];
+                ov[2 * e + 1] += in[l] - cb[l];
+                s->par_ties += cb[l] - cT[l];
+                continue;
+            }
             if (ov[2 * e] == 0 && ov[2 * e + 1] == 0) {
                 rc = par_cell(s, ein, lk[l], o->link, &cell[e]);
                 touch[ntouch++] = (uint32_t)e;
@@ -576,6 +623,9 @@ static int par_sweep(joint *s, uint32_t ein, const uint32_t *k, uint32_t n)
     free(ov);
     free(cell);
     free(touch);
+    free(hb);
+    free(hT);
+    free(made);
     return rc;
 }
 
