@@ -10,7 +10,9 @@
 # rule), keeps the held search thousands of nats less likely than the
 # free one: about 16 % exact.  By default fe_px's verdict is withdrawn
 # (reentered=yes), the free search is kept, about 48 %.
-# - busy_reentry=0: held=yes, at most 25 % exact; default: held=no,
+# - busy_reentry=0 with busy_arr=0 (busy_arr=2, the default since h280,
+#   withdraws fe_px's verdict too: the held search rewrites most of its
+#   calls): held=yes, at most 25 % exact; default: held=no,
 #   chosen_by=likelihood, fe_px's line says reentered=yes, at least 25
 #   points more;
 # - shuffled rows give the same assignment; fe_px renamed the same
@@ -25,7 +27,7 @@ R=$PB_ROOT
     > "$tmp/m.csv" || fail "maketrace"
 strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
 run_nocal "$tmp/bb.csv" "$tmp/b1.res"
-run_nocal "$tmp/bb.csv" "$tmp/b0.res" -s busy_reentry=0
+run_nocal "$tmp/bb.csv" "$tmp/b0.res" -s busy_reentry=0 -s busy_arr=0
 b1=$(exact_of "$tmp/m.csv" "$tmp/b1.res")
 b0=$(exact_of "$tmp/m.csv" "$tmp/b0.res")
 echo "# black box x2: busy_reentry=0 $b0, default $b1"
