@@ -115,6 +115,11 @@ static const struct {
                         "into the span of the same trace, id, service and "
                         "kind that has one (as Zipkin's UI merges them): "
                         "their duration fills a missing one"},
+    {"cross_trace_ref", "Jaeger references naming another trace (\"traceID\" "
+                        "not the span's): not taken as a parent, as Jaeger's "
+                        "model skips them (the span's parent is its next "
+                        "reference to its own trace, else it is a root); said "
+                        "even with -q"},
 };
 
 const char *imp_counter_name(int c)

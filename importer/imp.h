@@ -116,6 +116,7 @@ typedef enum imp_counter {
     IMP_C_REPEATED_SPAN,
     IMP_C_NO_TIMESTAMP,
     IMP_C_ZIPKIN_FRAGMENT,
+    IMP_C_CROSS_TRACE_REF,
     IMP_NCOUNTERS
 } imp_counter;
 

@@ -917,6 +917,20 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 }
                 if (!x->snd || !x->rcv)
                     count_one_sided(&c->st, x, w, cc->client_proc, cc->server_proc);
+                /* the sender wrote one byte count, the receiver read
+                 * another (events the capture lost or took twice on one
+                 * side, or something between them that rewrote the
+                 * message): the message's size is the sender's, as
+                 * before, but no longer without a word */
+                if (x->snd && x->rcv) {
+                    c->both_views++;
+                    if (x->snd->size != x->rcv->size && !c->size_diff++)
+                        snprintf(c->size_first, sizeof c->size_first,
+                                 "%s %zu on %.300s: %llu bytes written, %llu read",
+                                 w ? "response" : "request", k + 1, lbuf,
+                                 (unsigned long long)x->snd->size,
+                                 (unsigned long long)x->rcv->size);
+                }
                 m.recv_ts = PB_TS_NONE;
                 if (x->rcv) {
                     m.recv_ts = x->rcv->last;
@@ -1131,6 +1145,17 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                               "clock that does not step)",
                          c->evback_msg, (unsigned long long)c->evback,
                          (unsigned long long)c->st.events, c->evback_first, by);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->size_diff) { /* only when met: other imports stay as they were */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: sizes: %llu of %llu messages seen by both their "
+                              "sender and their receiver were written with one byte count "
+                              "and read with another (first: %s); their size column holds "
+                              "the sender's count (events one side lost or recorded twice, "
+                              "or a proxy between them that rewrote the message)",
+                         (unsigned long long)c->size_diff,
+                         (unsigned long long)c->both_views, c->size_first);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
     if (c->pcap_error) {

@@ -179,6 +179,14 @@ typedef struct cap {
     pb_ns evback_max;
     long evback_first;
     char evback_msg[400];
+    /* messages seen by both their sender and their receiver (both_views)
+     * whose byte counts differ there (size_diff: written with one count,
+     * read with another; size_first the first, as "request 3 on
+     * CONN: 120 bytes written, 80 read"); the size column keeps the
+     * sender's, and a meta line "capture: sizes ..." (said even with -q)
+     * says how many */
+    uint64_t size_diff, both_views;
+    char size_first[400];
 } cap;
 
 /* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */

@@ -9,9 +9,18 @@
 
 #include "imp_int.h"
 
+/* The parent of span js of trace tid (its own "traceID", or the trace
+ * object's): the first CHILD_OF reference to a span of the same trace,
+ * else the first FOLLOWS_FROM one, else "parentSpanID".  A reference whose
+ * "traceID" names another trace (a batch job's span pointing at the request
+ * that queued it) is never a parent: its span id was looked up in the
+ * span's own trace and linked to whatever span there had the same id (or
+ * counted a missing parent) without a word.  Jaeger's own model
+ * (Span.ParentSpanID) skips such references too; here each is counted
+ * (cross_trace_ref), said even with -q and kept in the metadata. */
 static int jaeger_parent(imp_importer *im, json_t *js, const char *fname,
-                         const char *where, const char **parent,
-                         pb_error *err)
+                         const char *where, const char *tid,
+                         const char **parent, pb_error *err)
 {
     *parent = NULL;
     json_t *refs = json_object_get(js, "references");
@@ -20,6 +29,8 @@ static int jaeger_parent(imp_importer *im, json_t *js, const char *fname,
             return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                         "%s.references: expected an array", where);
         const char *follows = NULL;
+        char tb[40], rb[40];
+        const char *own = tid ? imp_hex_id(tid, tb, sizeof tb, 1) : NULL;
         size_t n = json_array_size(refs);
         for (size_t i = 0; i < n; i++) {
             json_t *ref = json_array_get(refs, i);
@@ -29,6 +40,22 @@ static int jaeger_parent(imp_importer *im, json_t *js, const char *fname,
                             "%s.references[%zu]: expected an object with a "
                             "string \"spanID\"",
                             where, i);
+            json_t *rt = json_object_get(ref, "traceID");
+            if (rt && !json_is_null(rt)) {
+                const char *rtid = json_string_value(rt);
+                if (!rtid || !*rtid)
+                    return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                                    "%s.references[%zu]: \"traceID\" is %s; expected "
+                                    "a non-empty string (the trace of the span "
+                                    "referred to) or no such key",
+                                    where, i, rtid ? "empty" : "not a string");
+                if (own && strcmp(imp_hex_id(rtid, rb, sizeof rb, 1), own)) {
+                    char rw[160];
+                    snprintf(rw, sizeof rw, "%.100s.references[%zu]", where, i);
+                    imp_count_at(im, IMP_C_CROSS_TRACE_REF, fname, rw);
+                    continue;
+                }
+            }
             const char *type = imp_json_str(ref, "refType");
             if (type && !strcmp(type, "FOLLOWS_FROM")) {
                 if (!follows)
@@ -188,7 +215,7 @@ int imp_jaeger_trace(imp_importer *im, json_t *t, uint32_t file,
         }
         r.kind = imp_kind_of(kind);
         r.untagged = kind == NULL;
-        if (jaeger_parent(im, js, fname, where, &r.parent_id, err) != PB_OK)
+        if (jaeger_parent(im, js, fname, where, r.trace_id, &r.parent_id, err) != PB_OK)
             return err ? err->code : PB_EPARSE;
         r.start = json_object_get(js, "startTime");
         r.duration = json_object_get(js, "duration");

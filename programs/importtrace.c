@@ -115,6 +115,8 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 15);
         else if (!strncmp(t->meta[i], "capture: backward ", 18))
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 18);
+        else if (!strncmp(t->meta[i], "capture: sizes: ", 16))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 16);
         else if (!strncmp(t->meta[i], "capture: headers: ", 18) && quiet)
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 18);
     if (!quiet) {
@@ -411,7 +413,8 @@ int main(int argc, char **argv)
      * under the first, across requests: said even with --quiet (the
      * second since test_hostile12.sh block 7; before, only counted in the
      * metadata) */
-    static const int loud[] = {IMP_C_NO_TIMESTAMP, IMP_C_DUPLICATE_SPAN};
+    static const int loud[] = {IMP_C_NO_TIMESTAMP, IMP_C_DUPLICATE_SPAN,
+                               IMP_C_CROSS_TRACE_REF};
     for (size_t k = 0; quiet && k < sizeof loud / sizeof *loud; k++)
         if (imp_get_stats(im)->count[loud[k]])
             fprintf(stderr, "%s: warning: %zu %s: %s (first: %s)\n", prog,
