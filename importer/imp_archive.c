@@ -475,6 +475,17 @@ static int cmp_member(const void *x, const void *y)
 
 /* A member that is itself compressed JSON (full: its name in messages):
  * decompress it from memory, under the same cap. */
+/* Compressions whose libarchive reader stops at the end of its data and
+ * never looks at what follows (bzip2, lz4, lzma, lzip): bytes joined on
+ * after it (a second file, `cat a.json.bz2 b.json > x.json.bz2`) were
+ * dropped without a word, where gzip's are refused (drain_gz) and xz's and
+ * zstd's are refused by their own readers. */
+static int stops_at_end(int code)
+{
+    return code == ARCHIVE_FILTER_BZIP2 || code == ARCHIVE_FILTER_LZ4 ||
+           code == ARCHIVE_FILTER_LZMA || code == ARCHIVE_FILTER_LZIP;
+}
+
 static int unpack_member(imp_importer *im, member *m, const char *full,
                          pb_error *err)
 {
@@ -505,6 +516,25 @@ static int unpack_member(imp_importer *im, member *m, const char *full,
         cur_src = NULL; /* a failure here is this member's, not the file's */
         rc = read_entry(im, a, full, 0, 1, &d, err);
         cur_src = outer;
+        /* a member in a compression whose reader stops at its data's end
+         * (drain_other): bytes after them other than zero padding */
+        int nf = archive_filter_count(a);
+        if (rc == PB_OK && nf >= 2 && stops_at_end(archive_filter_code(a, nf - 2))) {
+            int64_t end = archive_filter_bytes(a, -1), bad = end;
+            while (bad >= 0 && (uint64_t)bad < m->d.len && !((const unsigned char *)m->d.buf)[bad])
+                bad++;
+            if (bad >= 0 && (uint64_t)bad < m->d.len) {
+                const char *fn = archive_filter_name(a, nf - 2);
+                free(d.buf);
+                rc = imp_fail(im, err, PB_EPARSE, full, 0, 0,
+                              "cannot read: the %s data end at byte %lld of the member "
+                              "and are followed, at byte %lld, by bytes that are not %s "
+                              "(trailing garbage: two files joined, or a damaged stream "
+                              "header?); expected the member to end where the %s data "
+                              "end (zero padding allowed)",
+                              fn, (long long)end, (long long)bad, fn, fn);
+            }
+        }
         if (rc == PB_OK) {
             free(m->d.buf);
             m->d = d;
@@ -811,6 +841,130 @@ static int drain_gz(imp_importer *im, source *s, const char *display,
     return imp_fail(im, err, PB_EPARSE, display, 0, 0, "cannot read: %s", w);
 }
 
+
+/* The first byte other than zero in fd from offset at to its end: its
+ * offset, -1 when none, -2 on a read error (errno set). */
+static int64_t nonzero_from(int fd, int64_t at)
+{
+    unsigned char buf[1 << 16];
+    for (;;) {
+        ssize_t n = pread(fd, buf, sizeof buf, (off_t)at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -2;
+        if (!n)
+            return -1;
+        for (ssize_t i = 0; i < n; i++)
+            if (buf[i])
+                return at + i;
+        at += n;
+    }
+}
+
+/* Where the compressed data of s end, by a second decompression from the
+ * file's start (a tar's reader stops at its end marker, before the
+ * decompressor has met its data's end); from a pipe, from the copy kept
+ * as it was read.  *fdp: the descriptor read (the file or the copy).
+ * Returns the offset, -2 when the input cannot be read again, -1 on a
+ * read error. */
+static int64_t data_end_again(source *s, int *fdp)
+{
+    const void *out;
+    while (s->unseekable && source_read(NULL, s, &out) > 0)
+        ; /* the rest of the pipe into the copy */
+    int fd = s->fd;
+    if (lseek(fd, 0, SEEK_SET) != 0) {
+        if (!s->spool || fflush(s->spool) != 0 ||
+            lseek(fd = fileno(s->spool), 0, SEEK_SET) != 0)
+            return -2;
+    }
+    *fdp = fd;
+    struct archive *b = archive_read_new();
+    if (!b)
+        return -1;
+    archive_read_support_filter_all(b);
+    archive_read_support_format_raw(b);
+    struct archive_entry *e;
+    int64_t end = -1;
+    if (archive_read_open_fd(b, fd, 1 << 16) == ARCHIVE_OK &&
+        archive_read_next_header(b, &e) == ARCHIVE_OK) {
+        const void *blk;
+        size_t n;
+        la_int64_t off;
+        int x;
+        while ((x = archive_read_data_block(b, &blk, &n, &off)) == ARCHIVE_OK)
+            ;
+        if (x == ARCHIVE_EOF)
+            end = archive_filter_bytes(b, -1);
+    }
+    archive_read_free(b);
+    return end;
+}
+
+/* After the reader's end of a file in one of the compressions above:
+ * bytes after its data other than zero padding are refused at their byte
+ * offset in the file, as drain_gz does for gzip.  last: the tar's last
+ * member, or NULL for one compressed document (read to its end, so the
+ * reader's own count of bytes used is where its data end; a tar is
+ * decompressed a second time, its cost linear).  Linear in the bytes. */
+static int drain_other(imp_importer *im, struct archive *a, source *s,
+                       const char *display, const char *last, pb_error *err)
+{
+    int nf = archive_filter_count(a);
+    if (!s || imp_gzcheck_seen(s->gz) || nf < 2 ||
+        !stops_at_end(archive_filter_code(a, nf - 2)))
+        return PB_OK;
+    const char *fname = archive_filter_name(a, nf - 2);
+    int64_t end, bad = -1;
+    if (!last) {
+        end = archive_filter_bytes(a, -1);
+        /* bytes the reader read ahead past the end: in the tail kept */
+        const tail_ring *r = &s->raw;
+        uint64_t len = r->total < ZIP_TAIL ? r->total : ZIP_TAIL;
+        size_t start = r->total < ZIP_TAIL ? 0 : r->at;
+        for (uint64_t q = (uint64_t)end; bad < 0 && q < r->total; q++)
+            if (q + len >= r->total &&
+                r->b[(start + (q - (r->total - len))) % ZIP_TAIL])
+                bad = (int64_t)q;
+        const void *out;
+        la_ssize_t n = 0;
+        errno = 0;
+        while (bad < 0 && (n = source_read(NULL, s, &out)) > 0)
+            for (la_ssize_t i = 0; i < n; i++)
+                if (s->buf[i]) {
+                    bad = (int64_t)(s->raw.total - (uint64_t)n) + i;
+                    break;
+                }
+        if (bad < 0 && n < 0)
+            return imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
+                            strerror(errno ? errno : EIO));
+    } else {
+        int fd = -1;
+        errno = 0;
+        end = data_end_again(s, &fd);
+        if (end == -2)
+            return PB_OK; /* a pipe without a copy: as before (docs) */
+        if (end >= 0)
+            bad = nonzero_from(fd, end);
+        if (end < 0 || bad == -2)
+            return imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
+                            strerror(errno ? errno : EIO));
+    }
+    if (bad < 0)
+        return PB_OK;
+    char after[300] = "";
+    if (last)
+        snprintf(after, sizeof after, "after the tar archive's end (its last "
+                 "member \"%.200s\"): ", last);
+    return imp_fail(im, err, PB_EPARSE, display, 0, 0,
+                    "cannot read: %sthe %s data end at byte %lld of the file and "
+                    "are followed, at byte %lld, by bytes that are not %s "
+                    "(trailing garbage: two files joined, or a damaged stream "
+                    "header?); expected the file to end where the %s data end "
+                    "(zero padding allowed)",
+                    after, fname, (long long)end, (long long)bad, fname, fname);
+}
 
 /* libarchive failed reading name (the file, or a member of it).  When the
  * file is gzip, the rest of it is read through the gzip check first: the
@@ -1129,6 +1283,8 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
                       nentries == 1 ? "" : "s");
     if (rc == PB_OK && r == ARCHIVE_EOF && src)
         rc = drain_gz(im, src, display, last_name, err);
+    if (rc == PB_OK && r == ARCHIVE_EOF && src)
+        rc = drain_other(im, a, src, display, last_name[0] ? last_name : "?", err);
     if (rc == PB_OK && !n)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0,
                       "archive holds no JSON or CSV files; expected members "
@@ -1188,7 +1344,9 @@ static int read_opened(imp_importer *im, struct archive *a, source *src,
     } else if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
         doc d;
         rc = read_entry(im, a, display, 0, 1, &d, err);
-        if (rc == PB_OK && src && (rc = drain_gz(im, src, display, NULL, err)) != PB_OK)
+        if (rc == PB_OK && src &&
+            ((rc = drain_gz(im, src, display, NULL, err)) != PB_OK ||
+             (rc = drain_other(im, a, src, display, NULL, err)) != PB_OK))
             free(d.buf);
         else if (rc == PB_OK) {
             rc = parse_named(im, display, &d, err);
