@@ -1147,6 +1147,19 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          (unsigned long long)c->st.events, c->evback_first, by);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->tso || c->tso_small) { /* only when met */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: tso %s: %llu TCP packets had an IP length field "
+                              "of 0 (TCP segmentation offload on the capturing host: the "
+                              "network card fills it in) and were read at their frame's "
+                              "length (first: packet %ld); %llu such Ethernet frames of 60 "
+                              "bytes, the minimum (padding may hide their length), were "
+                              "skipped (capture with offload off, ethtool -K IF tso off gso "
+                              "off, for exact lengths)",
+                         c->tso_msg, (unsigned long long)c->tso, c->tso_first,
+                         (unsigned long long)c->tso_small);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->size_diff) { /* only when met: other imports stay as they were */
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: sizes: %llu of %llu messages seen by both their "

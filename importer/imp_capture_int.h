@@ -187,6 +187,17 @@ typedef struct cap {
      * says how many */
     uint64_t size_diff, both_views;
     char size_first[400];
+    /* packet captures: TCP packets whose IP length field is 0 (TCP
+     * segmentation offload on the capturing host: the card fills it in;
+     * Linux's BIG TCP past 64 KiB): before, skipped without a word, the
+     * stream left with a gap; now their length is the frame's (tso;
+     * tso_first the first, tso_msg its file), said in a meta line
+     * "capture: tso ..." even with -q; tso_small: such frames of 60 bytes
+     * on Ethernet (the minimum: padding may have lengthened them): skipped
+     * and counted in the same line */
+    uint64_t tso, tso_small;
+    long tso_first;
+    char tso_msg[400];
 } cap;
 
 /* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */

@@ -309,7 +309,13 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             break;
         }
         const u_char *ip = d + off;
-        size_t left = caplen - off, iphl, iplen;
+        size_t left = caplen - off, iphl, iplen, iptotal;
+        /* an IP length field of 0 (TCP segmentation offload: the card
+         * writes it; Linux's BIG TCP past 64 KiB): the frame's length
+         * (h->len, which a snapshot does not cut) is the packet's; on
+         * Ethernet a frame of exactly 60 bytes (the minimum) may be padded,
+         * so such a one is skipped, counted in the same line *
+        int tso = 0;
         int v6;
         const u_char *sa, *da;
         if (ethertype == 0x0800 && left >= 20 && (ip[0] >> 4) == 4) {
@@ -318,6 +324,10 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             iplen = (size_t)(ip[2] << 8 | ip[3]);
             if (ip[9] != 6 || iphl < 20)
                 continue; /* not TCP */
+            if (!iplen && !((ip[6] & 0x3f) || ip[7]) && h->len > off) {
+                tso = 1;
+                iplen = h->len - off;
+            }
             if ((ip[6] & 0x3f) || ip[7]) {
                 /* a fragment (more fragments, or an offset): put back
                  * together with its datagram's other parts, read once
@@ -338,6 +348,10 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             v6 = 1;
             iphl = 40;
             iplen = 40 + (size_t)(ip[4] << 8 | ip[5]);
+            if (iplen == 40 && h->len > off + 40) {
+                tso = 1;
+                iplen = h->len - off;
+            }
             /* extension headers before TCP: hop-by-hop (0), routing (43)
              * and destination options (60) skipped by their length; a
              * fragment header (44) of a TCP packet: put back together with
@@ -367,6 +381,18 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         } else {
             continue;
         }
+        if (tso) {
+            if (!c->tso && !c->tso_small) {
+                c->tso_first = pkt;
+                snprintf(c->tso_msg, sizeof c->tso_msg, "%s", path);
+            }
+            if (dlt == DLT_EN10MB && h->len == 60) {
+                c->tso_small++;
+                continue;
+            }
+            c->tso++;
+        }
+        iptotal = iplen;
         if (iplen > left)
             iplen = left; /* the snapshot cut the packet: the rest is a gap */
         if (iplen < iphl + 20)
@@ -379,7 +405,6 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         uint32_t seq = (uint32_t)tcp[4] << 24 | (uint32_t)tcp[5] << 16 | (uint32_t)tcp[6] << 8 | tcp[7];
         int syn = tcp[13] & 0x02, ack = tcp[13] & 0x10, fin = tcp[13] & 0x01, rst = tcp[13] & 0x04;
         /* bytes on the wire: from the IP total length, even when cut */
-        size_t iptotal = v6 ? 40 + (size_t)(ip[4] << 8 | ip[5]) : (size_t)(ip[2] << 8 | ip[3]);
         size_t wire = iptotal > iphl + thl ? iptotal - iphl - thl : 0;
         size_t seen = iplen - iphl - thl;
         if (seen > wire)
