@@ -314,7 +314,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
          * writes it; Linux's BIG TCP past 64 KiB): the frame's length
          * (h->len, which a snapshot does not cut) is the packet's; on
          * Ethernet a frame of exactly 60 bytes (the minimum) may be padded,
-         * so such a one is skipped, counted in the same line *
+         * so such a one is skipped, counted in the same line */
         int tso = 0;
         int v6;
         const u_char *sa, *da;
