@@ -103,6 +103,17 @@ static int one_event(imp_importer *im, const json_t *e, uint32_t file, size_t i,
         return PB_OK;
     }
     json_t *pl = json_object_get(e, "payload");
+    /* a payload written as something other than a string (an array of
+     * byte values, a number, an object) was read as empty without a word:
+     * the request's bytes lost, its pair counted as a response without a
+     * request (unrequested); absent or null stays "nothing captured" */
+    if (pl && !json_is_null(pl) && !json_is_string(pl))
+        return bad(im, err, file, i, side,
+                   json_is_array(pl) ? "\"payload\": an array; expected a string "
+                                       "(the bytes captured, as one JSON string), or "
+                                       "absent / null when none were"
+                                     : "\"payload\": expected a string (the bytes "
+                                       "captured), or absent / null when none were");
     const char *p = json_is_string(pl) ? json_string_value(pl) : "";
     size_t pn = json_is_string(pl) ? json_string_length(pl) : 0;
     if (pn > UINT32_MAX / 2)
