@@ -187,7 +187,7 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
             continue;
         static const char *what[] = {"TS_NS (nanoseconds below 2^63)", "PID", "TID",
                                      "FD (0 to 2147483647)", "OP",
-                                     "BYTES", "LOCAL (IP:PORT)", "REMOTE (IP:PORT)",
+                                     "BYTES (a count from 0)", "LOCAL (IP:PORT)", "REMOTE (IP:PORT)",
                                      "PAYLOAD (hex or -)"};
         const char *f[9];
         size_t fl[9], pos = 0, starts[9];
@@ -207,6 +207,24 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
                               what[nf]);
             break;
         }
+        /* a tenth field was never looked at: a payload with a blank in it
+         * ("4745 5420...") lost every byte after the blank, two lines
+         * joined lost the second, without a word */
+        {
+            size_t xp = pos, at = pos;
+            const char *x;
+            size_t xl;
+            while (at < len && line[at] == ' ')
+                at++;
+            if (field(line, len, &xp, &x, &xl)) {
+                rc = pb_error_set(err, PB_EPARSE, path, ln, (long)at + 1,
+                                  "field 10: got \"%.*s\" after the 9 fields (TS_NS PID TID "
+                                  "FD OP BYTES LOCAL REMOTE PAYLOAD_HEX); expected the end "
+                                  "of the line (a payload with a blank in it, or two lines "
+                                  "joined?)", (int)(xl > 30 ? 30 : xl), x);
+                break;
+            }
+        }
         cap_ev e;
         memset(&e, 0, sizeof e);
         int64_t v[6];
@@ -217,7 +235,9 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
             /* a descriptor is an int: one past it was cut to its low 32
              * bits, so descriptor 4294967299 became descriptor 3 and its
              * connection merged with another */
-            if (!parse_i64(f[k], fl[k], &v[k]) || (k != 0 && k != 5 && v[k] < 0) ||
+            /* a negative time or byte count (TS_NS -5, BYTES -1) was
+             * taken: a time before 1970 written, a count of -1 read as 0 */
+            if (!parse_i64(f[k], fl[k], &v[k]) || v[k] < 0 ||
                 (k == 3 && v[k] > INT_MAX)) {
                 rc = pb_error_set(err, PB_EPARSE, path, ln, (long)starts[k] + 1,
                                   "field %d: expected %s, got \"%.*s\"", k + 1, what[k],
