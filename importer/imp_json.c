@@ -344,7 +344,8 @@ static int scan_object(scan *s)
                 im->formats_seen |= 1u;
                 streamed = 1;
                 rc = stream_array(s, EL_JAEGER);
-            } else if (arr && !strcmp(key, "resourceSpans") &&
+            } else if (arr && (!strcmp(key, "resourceSpans") ||
+                               !strcmp(key, "resource_spans")) && /* proto name */
                        (f == IMP_FORMAT_AUTO || f == IMP_FORMAT_OTLP)) {
                 im->formats_seen |= 4u;
                 streamed = 1;
@@ -443,7 +444,8 @@ static int scan_object(scan *s)
         } else if (json_object_get(rest, "data") && f != IMP_FORMAT_OTLP) {
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
                           "\"data\": expected an array of traces");
-        } else if (json_object_get(rest, "resourceSpans") &&
+        } else if ((json_object_get(rest, "resourceSpans") ||
+                    json_object_get(rest, "resource_spans")) &&
                    f != IMP_FORMAT_JAEGER) {
             rc = imp_fail(im, s->err, PB_EPARSE, fname, 0, 0,
                           "\"resourceSpans\": expected an array");

@@ -31,6 +31,37 @@ static int same_str(const char *a, const char *b)
     return a == b || (a && b && !strcmp(a, b));
 }
 
+/* A member of an OTLP object under its JSON name (lowerCamelCase) or its
+ * proto field name (snake_case: protobuf's JSON mapping has parsers take
+ * both, and protojson / MessageToJson(preserving_proto_field_name) write
+ * the latter).  Only the first was looked for: a span's "parent_span_id"
+ * was never read, so every span under it became a root of its own request
+ * (counted extra_root, the cause never said), "start_time_unix_nano" made
+ * the span untimed.  *twice: set when both are given with different values. */
+static json_t *oget(const json_t *o, const char *camel, const char *snake, int *twice)
+{
+    json_t *a = json_object_get(o, camel), *b = json_object_get(o, snake);
+    if (a && b && !json_equal(a, b))
+        *twice = 1;
+    return a ? a : b;
+}
+
+/* The string under oget's names, or NULL */
+static const char *ostr(const json_t *o, const char *camel, const char *snake, int *twice)
+{
+    return json_string_value(oget(o, camel, snake, twice));
+}
+
+/* The error of oget's *twice: both names given, with two values. */
+static int otwice(imp_importer *im, pb_error *err, const char *fname, const char *where,
+                  const char *camel, const char *snake)
+{
+    return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                    "%s: \"%s\" and \"%s\" (its proto field name) both given, with "
+                    "different values; expected one of the two spellings",
+                    where, camel, snake);
+}
+
 /* The string value of attribute `key` in an OTLP attribute list.  The
  * key given twice with two values (an SDK's resource merged with a
  * detector's, a list built by appending) took the first without a word:
@@ -47,7 +78,8 @@ static const char *attr_str(const json_t *attrs, const char *key, size_t *i2)
         const char *k = imp_json_str(a, "key");
         if (!k || strcmp(k, key))
             continue;
-        const char *x = imp_json_str(json_object_get(a, "value"), "stringValue");
+        int tw = 0;
+        const char *x = ostr(json_object_get(a, "value"), "stringValue", "string_value", &tw);
         if (!found) {
             v = x;
             found = 1;
@@ -63,8 +95,9 @@ static const char *attr_str(const json_t *attrs, const char *key, size_t *i2)
 static int attr_twice(imp_importer *im, pb_error *err, const char *fname, const char *where,
                       const json_t *attrs, const char *key, const char *v1, size_t i2)
 {
-    const char *v2 = imp_json_str(json_object_get(json_array_get(attrs, i2), "value"),
-                                  "stringValue");
+    int tw = 0;
+    const char *v2 = ostr(json_object_get(json_array_get(attrs, i2), "value"),
+                          "stringValue", "string_value", &tw);
     return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                     "%s[%zu]: attribute \"%s\" given a second time with another "
                     "value (%s%s%s, then %s%s%s); expected the key once in an "
@@ -190,14 +223,21 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
         snprintf(w, sizeof w, "resourceSpans[%u].resource.attributes", ri);
         return attr_twice(im, err, fname, w, attrs, "service.name", service, i2);
     }
-    json_t *ss = json_object_get(rs, "scopeSpans");
+    int tw = 0;
+    json_t *ss = oget(rs, "scopeSpans", "scope_spans", &tw);
+    if (tw) {
+        char w[64];
+        snprintf(w, sizeof w, "resourceSpans[%u]", ri);
+        return otwice(im, err, fname, w, "scopeSpans", "scope_spans");
+    }
     /* the old field when the new one is absent, null or empty: an encoder
      * that writes empty repeated fields gives "scopeSpans": [] beside the
      * spans in "instrumentationLibrarySpans" (OTLP 0.15-0.19: receivers
      * use the old field when the new one is not set) */
     if (!ss || json_is_null(ss) ||
         (json_is_array(ss) && json_array_size(ss) == 0)) {
-        json_t *old = json_object_get(rs, "instrumentationLibrarySpans");
+        json_t *old = oget(rs, "instrumentationLibrarySpans",
+                           "instrumentation_library_spans", &tw);
         if (old)
             ss = old;
     }
@@ -235,17 +275,27 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
             imp_raw_span r;
             memset(&r, 0, sizeof r);
             r.service = service;
-            r.trace_id = norm_id(imp_json_str(js, "traceId"), tb, sizeof tb, 1);
-            r.span_id = norm_id(imp_json_str(js, "spanId"), sb, sizeof sb, 0);
-            json_t *pv = json_object_get(js, "parentSpanId");
+            static const char *const names[][2] = {
+                {"traceId", "trace_id"}, {"spanId", "span_id"},
+                {"parentSpanId", "parent_span_id"},
+                {"startTimeUnixNano", "start_time_unix_nano"},
+                {"endTimeUnixNano", "end_time_unix_nano"}};
+            for (size_t q = 0; q < sizeof names / sizeof *names; q++) {
+                tw = 0;
+                oget(js, names[q][0], names[q][1], &tw);
+                if (tw)
+                    return otwice(im, err, fname, where, names[q][0], names[q][1]);
+            }
+            r.trace_id = norm_id(ostr(js, "traceId", "trace_id", &tw), tb, sizeof tb, 1);
+            r.span_id = norm_id(ostr(js, "spanId", "span_id", &tw), sb, sizeof sb, 0);
+            json_t *pv = oget(js, "parentSpanId", "parent_span_id", &tw);
             if (pv && !json_is_null(pv) && !json_is_string(pv))
                 /* read as "no parent", it would split a request in two */
                 return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
                                 "%s: expected \"parentSpanId\" as a string "
                                 "(hex or base64; \"\" or absent for a root "
                                 "span)", where);
-            r.parent_id =
-                norm_id(imp_json_str(js, "parentSpanId"), pb, sizeof pb, 0);
+            r.parent_id = norm_id(json_string_value(pv), pb, sizeof pb, 0);
             json_t *sa = json_object_get(js, "attributes");
             r.peer = attr_str(sa, "peer.service", &i2);
             if (i2 != SIZE_MAX) {
@@ -268,7 +318,7 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
              * Zipkin span without "timestamp": merged into a timed span of
              * the same trace, id and service, else not read and counted
              * no_timestamp, said even with -q. */
-            json_t *st = json_object_get(js, "startTimeUnixNano");
+            json_t *st = oget(js, "startTimeUnixNano", "start_time_unix_nano", &tw);
             int64_t st0 = -1;
             if (!st || json_is_null(st) || (ns_of(st, &st0) && st0 == 0)) {
                 r.start_ns = 0;
@@ -288,7 +338,7 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                                 "digits or a non-negative integer, at most "
                                 "9223372035999999999)",
                                 where);
-            json_t *e = json_object_get(js, "endTimeUnixNano");
+            json_t *e = oget(js, "endTimeUnixNano", "end_time_unix_nano", &tw);
             if (e && !json_is_null(e)) {
                 if (!ns_of(e, &r.end_ns))
                     return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
