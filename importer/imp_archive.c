@@ -521,8 +521,17 @@ static int unpack_member(imp_importer *im, member *m, const char *full,
         int nf = archive_filter_count(a);
         if (rc == PB_OK && nf >= 2 && stops_at_end(archive_filter_code(a, nf - 2))) {
             int64_t end = archive_filter_bytes(a, -1), bad = end;
-            while (bad >= 0 && (uint64_t)bad < m->d.len && !((const unsigned char *)m->d.buf)[bad])
+            const unsigned char *mb = (const unsigned char *)m->d.buf;
+            while (bad >= 0 && (uint64_t)bad < m->d.len && !mb[bad])
                 bad++;
+            /* lz4: 4 bytes past its data's end used up (drain_other) */
+            if (bad >= 0 && (uint64_t)bad < m->d.len && end >= 4 &&
+                archive_filter_code(a, nf - 2) == ARCHIVE_FILTER_LZ4)
+                for (int64_t q = (end -= 4); q < end + 4; q++)
+                    if (mb[q]) {
+                        bad = q;
+                        break;
+                    }
             if (bad >= 0 && (uint64_t)bad < m->d.len) {
                 const char *fn = archive_filter_name(a, nf - 2);
                 free(d.buf);
@@ -917,16 +926,28 @@ static int drain_other(imp_importer *im, struct archive *a, source *s,
         return PB_OK;
     const char *fname = archive_filter_name(a, nf - 2);
     int64_t end, bad = -1;
+    /* lz4's reader takes 4 bytes after a frame as the next frame's magic
+     * number, used up when they are not one: its count of bytes used is
+     * then 4 past its data's end, and those 4 are where trailing bytes
+     * begin (w4, kept before the tail moves on) */
+    unsigned char w4[4];
+    int have_w4 = 0;
     if (!last) {
         end = archive_filter_bytes(a, -1);
         /* bytes the reader read ahead past the end: in the tail kept */
         const tail_ring *r = &s->raw;
         uint64_t len = r->total < ZIP_TAIL ? r->total : ZIP_TAIL;
         size_t start = r->total < ZIP_TAIL ? 0 : r->at;
+#define RING_AT(q) r->b[(start + ((q) - (r->total - len))) % ZIP_TAIL]
+        if (end >= 4 && (uint64_t)end <= r->total && (uint64_t)end - 4 + len >= r->total) {
+            for (int i = 0; i < 4; i++)
+                w4[i] = RING_AT((uint64_t)end - 4 + (uint64_t)i);
+            have_w4 = 1;
+        }
         for (uint64_t q = (uint64_t)end; bad < 0 && q < r->total; q++)
-            if (q + len >= r->total &&
-                r->b[(start + (q - (r->total - len))) % ZIP_TAIL])
+            if (q + len >= r->total && RING_AT(q))
                 bad = (int64_t)q;
+#undef RING_AT
         const void *out;
         la_ssize_t n = 0;
         errno = 0;
@@ -947,12 +968,22 @@ static int drain_other(imp_importer *im, struct archive *a, source *s,
             return PB_OK; /* a pipe without a copy: as before (docs) */
         if (end >= 0)
             bad = nonzero_from(fd, end);
+        if (end >= 4 && pread(fd, w4, 4, (off_t)(end - 4)) == 4)
+            have_w4 = 1;
         if (end < 0 || bad == -2)
             return imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
                             strerror(errno ? errno : EIO));
     }
     if (bad < 0)
         return PB_OK;
+    if (archive_filter_code(a, nf - 2) == ARCHIVE_FILTER_LZ4 && have_w4) {
+        end -= 4;
+        for (int i = 0; i < 4; i++)
+            if (w4[i]) {
+                bad = end + i;
+                break;
+            }
+    }
     char after[300] = "";
     if (last)
         snprintf(after, sizeof after, "after the tar archive's end (its last "
