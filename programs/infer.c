@@ -456,6 +456,13 @@ int main(int argc, char **argv)
     if (rank_by)
         res.rank_by = rb;
     res.skip_assign = no_assign;
+    /* nesting's message table: its rows and links (40 bytes a message)
+     * to a temporary file, as the windowed run does, so that they do not
+     * sit in memory beside the algorithm's own (2 M messages: 192 MB ->
+     * see docs/nesting.md); the same bytes written.  Without a temporary
+     * file they stay in memory (the same output) */
+    if (!no_assign && !algo->run_truth && !strcmp(algo->name, "nesting"))
+        (void)pb_result_spool_assign(&res);
     if (algo->run_truth) {
         rc = algo->run_truth(trace, params, &res, &err);
     } else if (windowed) {
