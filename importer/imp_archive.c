@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "imp_int.h"
+#include "imp_archive_int.h"
 #include "pb_files.h"
 #include "pb_mem.h"
 #include "pb_sort.h"
@@ -88,7 +89,7 @@ static _Thread_local const imp_gzcheck *cur_gz;
  * decompressed from memory (unpack_member). */
 static _Thread_local struct source *cur_src;
 static _Thread_local const char *cur_display;
-/* The first raw bytes of that file (source_read), for why(). */
+/* The first raw bytes of that file (imp_source_read), for why(). */
 static _Thread_local unsigned char cur_first[6];
 static _Thread_local size_t cur_nfirst;
 
@@ -475,17 +476,6 @@ static int cmp_member(const void *x, const void *y)
 
 /* A member that is itself compressed JSON (full: its name in messages):
  * decompress it from memory, under the same cap. */
-/* Compressions whose libarchive reader stops at the end of its data and
- * never looks at what follows (bzip2, lz4, lzma, lzip): bytes joined on
- * after it (a second file, `cat a.json.bz2 b.json > x.json.bz2`) were
- * dropped without a word, where gzip's are refused (drain_gz) and xz's and
- * zstd's are refused by their own readers. */
-static int stops_at_end(int code)
-{
-    return code == ARCHIVE_FILTER_BZIP2 || code == ARCHIVE_FILTER_LZ4 ||
-           code == ARCHIVE_FILTER_LZMA || code == ARCHIVE_FILTER_LZIP;
-}
-
 static int unpack_member(imp_importer *im, member *m, const char *full,
                          pb_error *err)
 {
@@ -517,33 +507,9 @@ static int unpack_member(imp_importer *im, member *m, const char *full,
         rc = read_entry(im, a, full, 0, 1, &d, err);
         cur_src = outer;
         /* a member in a compression whose reader stops at its data's end
-         * (drain_other): bytes after them other than zero padding */
-        int nf = archive_filter_count(a);
-        if (rc == PB_OK && nf >= 2 && stops_at_end(archive_filter_code(a, nf - 2))) {
-            int64_t end = archive_filter_bytes(a, -1), bad = end;
-            const unsigned char *mb = (const unsigned char *)m->d.buf;
-            while (bad >= 0 && (uint64_t)bad < m->d.len && !mb[bad])
-                bad++;
-            /* lz4: 4 bytes past its data's end used up (drain_other) */
-            if (bad >= 0 && (uint64_t)bad < m->d.len && end >= 4 &&
-                archive_filter_code(a, nf - 2) == ARCHIVE_FILTER_LZ4)
-                for (int64_t q = (end -= 4); q < end + 4; q++)
-                    if (mb[q]) {
-                        bad = q;
-                        break;
-                    }
-            if (bad >= 0 && (uint64_t)bad < m->d.len) {
-                const char *fn = archive_filter_name(a, nf - 2);
-                free(d.buf);
-                rc = imp_fail(im, err, PB_EPARSE, full, 0, 0,
-                              "cannot read: the %s data end at byte %lld of the member "
-                              "and are followed, at byte %lld, by bytes that are not %s "
-                              "(trailing garbage: two files joined, or a damaged stream "
-                              "header?); expected the member to end where the %s data "
-                              "end (zero padding allowed)",
-                              fn, (long long)end, (long long)bad, fn, fn);
-            }
-        }
+         * (imp_archive_tail.c): bytes after them other than zero padding */
+        if (rc == PB_OK && (rc = imp_member_trail(im, a, m->d.buf, m->d.len, full, err)) != PB_OK)
+            free(d.buf);
         if (rc == PB_OK) {
             free(m->d.buf);
             m->d = d;
@@ -552,19 +518,6 @@ static int unpack_member(imp_importer *im, member *m, const char *full,
     archive_read_free(a);
     return rc;
 }
-
-/* A zip's end-of-central-directory record (22 bytes) and its comment
- * (at most 65535) end the file: the bytes a source keeps */
-#define ZIP_TAIL (22 + 65535)
-
-/* The last ZIP_TAIL bytes of a stream (a ring: at is where the next byte
- * goes), so that a zip cut inside its central directory is seen
- * (zip_complete). */
-typedef struct tail_ring {
-    uint64_t total; /* bytes seen so far */
-    size_t at;
-    unsigned char b[ZIP_TAIL];
-} tail_ring;
 
 /* Keep p[0..n) in the ring: one copy of each byte (the last ZIP_TAIL only). */
 static void ring_add(void *ctx, const unsigned char *p, size_t n)
@@ -579,33 +532,6 @@ static void ring_add(void *ctx, const unsigned char *p, size_t n)
     r->total += (uint64_t)n;
 }
 
-/* A file's bytes for libarchive, through the gzip check on their way; the
- * last ZIP_TAIL bytes of the file kept (raw) and, for a .gz, the last
- * ZIP_TAIL bytes once decompressed (plain, from the gzip check's inflate):
- * a zip's end record is looked for in the one that holds the zip. */
-typedef struct source {
-    int fd;
-    imp_gzcheck *gz;
-    tail_ring raw, plain;
-    /* input that cannot be read twice (a pipe) in a compression other
-     * than gzip (xz, zstd, bzip2, ...): its raw bytes are kept in an
-     * anonymous file of $TMPDIR as they are read, so that a zip inside
-     * can be decompressed a second time and its end record checked
-     * (zip_tail_again); spool_errno: why no copy could be kept */
-    int unseekable;
-    FILE *spool;
-    int spool_errno;
-    unsigned char head[2]; /* a gzip's first two decompressed bytes */
-    size_t nhead;
-    unsigned char magic[6]; /* the first raw bytes, until there are 6 */
-    size_t nmagic;
-    /* the gzip check met bytes that are not gzip after the gzip data: the
-     * reader was handed the data up to them, then an end (cut), so that
-     * where the read-ahead falls (inside a member, after the archive)
-     * never changes what is read or said; drain_gz says it */
-    int cut;
-    char buf[1 << 16];
-} source;
 
 /* The gzip check's decompressed bytes: the tail kept (plain), the first
  * two too (a gzip inside the gzip is decompressed a second time) */
@@ -670,7 +596,7 @@ static void spool_add(source *s, const unsigned char *p, size_t n)
     }
 }
 
-static la_ssize_t source_read(struct archive *a, void *data, const void **out)
+la_ssize_t imp_source_read(struct archive *a, void *data, const void **out)
 {
     source *s = data;
     *out = s->buf;
@@ -803,7 +729,7 @@ static int zip_complete(source *s, struct archive *a)
     const void *out;
     la_ssize_t n;
     errno = 0;
-    while ((n = source_read(NULL, s, &out)) > 0)
+    while ((n = imp_source_read(NULL, s, &out)) > 0)
         ;
     if (n < 0)
         return -1;
@@ -835,7 +761,7 @@ static int drain_gz(imp_importer *im, source *s, const char *display,
     const void *out;
     la_ssize_t n;
     errno = 0;
-    while ((n = source_read(NULL, s, &out)) > 0)
+    while ((n = imp_source_read(NULL, s, &out)) > 0)
         ;
     const char *w = imp_gzcheck_why(s->gz);
     if (!w && n == 0)
@@ -851,152 +777,6 @@ static int drain_gz(imp_importer *im, source *s, const char *display,
 }
 
 
-/* The first byte other than zero in fd from offset at to its end: its
- * offset, -1 when none, -2 on a read error (errno set). */
-static int64_t nonzero_from(int fd, int64_t at)
-{
-    unsigned char buf[1 << 16];
-    for (;;) {
-        ssize_t n = pread(fd, buf, sizeof buf, (off_t)at);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -2;
-        if (!n)
-            return -1;
-        for (ssize_t i = 0; i < n; i++)
-            if (buf[i])
-                return at + i;
-        at += n;
-    }
-}
-
-/* Where the compressed data of s end, by a second decompression from the
- * file's start (a tar's reader stops at its end marker, before the
- * decompressor has met its data's end); from a pipe, from the copy kept
- * as it was read.  *fdp: the descriptor read (the file or the copy).
- * Returns the offset, -2 when the input cannot be read again, -1 on a
- * read error. */
-static int64_t data_end_again(source *s, int *fdp)
-{
-    const void *out;
-    while (s->unseekable && source_read(NULL, s, &out) > 0)
-        ; /* the rest of the pipe into the copy */
-    int fd = s->fd;
-    if (lseek(fd, 0, SEEK_SET) != 0) {
-        if (!s->spool || fflush(s->spool) != 0 ||
-            lseek(fd = fileno(s->spool), 0, SEEK_SET) != 0)
-            return -2;
-    }
-    *fdp = fd;
-    struct archive *b = archive_read_new();
-    if (!b)
-        return -1;
-    archive_read_support_filter_all(b);
-    archive_read_support_format_raw(b);
-    struct archive_entry *e;
-    int64_t end = -1;
-    if (archive_read_open_fd(b, fd, 1 << 16) == ARCHIVE_OK &&
-        archive_read_next_header(b, &e) == ARCHIVE_OK) {
-        const void *blk;
-        size_t n;
-        la_int64_t off;
-        int x;
-        while ((x = archive_read_data_block(b, &blk, &n, &off)) == ARCHIVE_OK)
-            ;
-        if (x == ARCHIVE_EOF)
-            end = archive_filter_bytes(b, -1);
-    }
-    archive_read_free(b);
-    return end;
-}
-
-/* After the reader's end of a file in one of the compressions above:
- * bytes after its data other than zero padding are refused at their byte
- * offset in the file, as drain_gz does for gzip.  last: the tar's last
- * member, or NULL for one compressed document (read to its end, so the
- * reader's own count of bytes used is where its data end; a tar is
- * decompressed a second time, its cost linear).  Linear in the bytes. */
-static int drain_other(imp_importer *im, struct archive *a, source *s,
-                       const char *display, const char *last, pb_error *err)
-{
-    int nf = archive_filter_count(a);
-    if (!s || imp_gzcheck_seen(s->gz) || nf < 2 ||
-        !stops_at_end(archive_filter_code(a, nf - 2)))
-        return PB_OK;
-    const char *fname = archive_filter_name(a, nf - 2);
-    int64_t end, bad = -1;
-    /* lz4's reader takes 4 bytes after a frame as the next frame's magic
-     * number, used up when they are not one: its count of bytes used is
-     * then 4 past its data's end, and those 4 are where trailing bytes
-     * begin (w4, kept before the tail moves on) */
-    unsigned char w4[4];
-    int have_w4 = 0;
-    if (!last) {
-        end = archive_filter_bytes(a, -1);
-        /* bytes the reader read ahead past the end: in the tail kept */
-        const tail_ring *r = &s->raw;
-        uint64_t len = r->total < ZIP_TAIL ? r->total : ZIP_TAIL;
-        size_t start = r->total < ZIP_TAIL ? 0 : r->at;
-#define RING_AT(q) r->b[(start + ((q) - (r->total - len))) % ZIP_TAIL]
-        if (end >= 4 && (uint64_t)end <= r->total && (uint64_t)end - 4 + len >= r->total) {
-            for (int i = 0; i < 4; i++)
-                w4[i] = RING_AT((uint64_t)end - 4 + (uint64_t)i);
-            have_w4 = 1;
-        }
-        for (uint64_t q = (uint64_t)end; bad < 0 && q < r->total; q++)
-            if (q + len >= r->total && RING_AT(q))
-                bad = (int64_t)q;
-#undef RING_AT
-        const void *out;
-        la_ssize_t n = 0;
-        errno = 0;
-        while (bad < 0 && (n = source_read(NULL, s, &out)) > 0)
-            for (la_ssize_t i = 0; i < n; i++)
-                if (s->buf[i]) {
-                    bad = (int64_t)(s->raw.total - (uint64_t)n) + i;
-                    break;
-                }
-        if (bad < 0 && n < 0)
-            return imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
-                            strerror(errno ? errno : EIO));
-    } else {
-        int fd = -1;
-        errno = 0;
-        end = data_end_again(s, &fd);
-        if (end == -2)
-            return PB_OK; /* a pipe without a copy: as before (docs) */
-        if (end >= 0)
-            bad = nonzero_from(fd, end);
-        if (end >= 4 && pread(fd, w4, 4, (off_t)(end - 4)) == 4)
-            have_w4 = 1;
-        if (end < 0 || bad == -2)
-            return imp_fail(im, err, PB_EIO, display, 0, 0, "cannot read: %s",
-                            strerror(errno ? errno : EIO));
-    }
-    if (bad < 0)
-        return PB_OK;
-    if (archive_filter_code(a, nf - 2) == ARCHIVE_FILTER_LZ4 && have_w4) {
-        end -= 4;
-        for (int i = 0; i < 4; i++)
-            if (w4[i]) {
-                bad = end + i;
-                break;
-            }
-    }
-    char after[300] = "";
-    if (last)
-        snprintf(after, sizeof after, "after the tar archive's end (its last "
-                 "member \"%.200s\"): ", last);
-    return imp_fail(im, err, PB_EPARSE, display, 0, 0,
-                    "cannot read: %sthe %s data end at byte %lld of the file and "
-                    "are followed, at byte %lld, by bytes that are not %s "
-                    "(trailing garbage: two files joined, or a damaged stream "
-                    "header?); expected the file to end where the %s data end "
-                    "(zero padding allowed)",
-                    after, fname, (long long)end, (long long)bad, fname, fname);
-}
-
 /* libarchive failed reading name (the file, or a member of it).  When the
  * file is gzip, the rest of it is read through the gzip check first: the
  * check can find the damage only at the gzip member's end (its CRC), after
@@ -1010,7 +790,7 @@ static int read_fail(imp_importer *im, struct archive *a, const char *name,
     source *s = cur_src;
     if (s && imp_gzcheck_seen(s->gz) && !imp_gzcheck_why(s->gz)) {
         const void *out;
-        while (source_read(NULL, s, &out) > 0)
+        while (imp_source_read(NULL, s, &out) > 0)
             ;
     }
     const char *g = s ? imp_gzcheck_why(s->gz) : NULL;
@@ -1315,7 +1095,7 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
     if (rc == PB_OK && r == ARCHIVE_EOF && src)
         rc = drain_gz(im, src, display, last_name, err);
     if (rc == PB_OK && r == ARCHIVE_EOF && src)
-        rc = drain_other(im, a, src, display, last_name[0] ? last_name : "?", err);
+        rc = imp_drain_other(im, a, src, display, last_name[0] ? last_name : "?", err);
     if (rc == PB_OK && !n)
         rc = imp_fail(im, err, PB_EIO, display, 0, 0,
                       "archive holds no JSON or CSV files; expected members "
@@ -1377,7 +1157,7 @@ static int read_opened(imp_importer *im, struct archive *a, source *src,
         rc = read_entry(im, a, display, 0, 1, &d, err);
         if (rc == PB_OK && src &&
             ((rc = drain_gz(im, src, display, NULL, err)) != PB_OK ||
-             (rc = drain_other(im, a, src, display, NULL, err)) != PB_OK))
+             (rc = imp_drain_other(im, a, src, display, NULL, err)) != PB_OK))
             free(d.buf);
         else if (rc == PB_OK) {
             rc = parse_named(im, display, &d, err);
@@ -1442,7 +1222,7 @@ static int read_file(imp_importer *im, const char *path, tally *t,
     cur_src = src;
     cur_display = display;
     cur_nfirst = 0;
-    int r = archive_read_open(a, src, NULL, source_read, NULL);
+    int r = archive_read_open(a, src, NULL, imp_source_read, NULL);
     if (r != ARCHIVE_OK) {
         const char *w = archive_error_string(a);
         int e = archive_errno(a), rc;
