@@ -833,6 +833,9 @@ typedef struct joint_params {
     int unp_freeze_close; /* [unp_freeze_close] unp_freeze: a call of the window takes
                            parents in the window only (frozen requests are no candidates),
                            0 */
+    int unp_freeze_model; /* [unp_freeze_model] unp_freeze: the frozen returns stay free
+                           pairs for the model (the FIFO test, the correlations) and are
+                           only kept from moving; 0: they count as sure pairs, 0 */
     const void *unp_frz; /* not an option: unp_freeze's frozen pairs and parents
                            (joint_unpfreeze.c), NULL */
 } joint_params;

@@ -115,8 +115,9 @@ int joint_unpf_cands(joint *s)
             for (uint32_t j = a; j < b; j++)
                 s->cand[off++] = s->cand[j];
         }
-        if (s->unpf_fz[p])
-            s->free_ret[p] = 0;
+        if (s->unpf_fz[p] && !s->p.unp_freeze_model)
+            s->free_ret[p] = 0; /* unp_freeze_model=1: free for the model, not moved
+                                   (joint_ret_movable) */
         s->ambiguous += off - s->cand_off[p] > 1;
         s->nested += off > s->cand_off[p];
     }
