@@ -825,6 +825,19 @@ typedef struct joint_params {
                            call's return lies in the tick the second is sent in counts
                            as neither overlap nor separate in the parallel-call counts
                            (joint_partie.c), 0 */
+    int unp_freeze;     /* [unp_freeze] unpaired=1 unp_pieces=1, where the whole second
+                           search would run: it runs on the whole trace with the requests
+                           outside the window frozen as the first search had them (1: the
+                           window by candidate requests; 2: each changed message's pair
+                           widened by its link's median; joint_unpfreeze.c), 0 */
+    int unp_freeze_close; /* [unp_freeze_close] unp_freeze: a call of the window takes
+                           parents in the window only (frozen requests are no candidates),
+                           0 */
+    int unp_freeze_model; /* [unp_freeze_model] unp_freeze: the frozen returns stay free
+                           pairs for the model (the FIFO test, the correlations) and are
+                           only kept from moving; 0: they count as sure pairs, 0 */
+    const void *unp_frz; /* not an option: unp_freeze's frozen pairs and parents
+                           (joint_unpfreeze.c), NULL */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -833,6 +833,11 @@ struct joint {
     size_t cev2_n;          /* conf_copy_events_second: cev2_save's rows */
     size_t par_ties;        /* par_tie (joint_partie.c): call pairs of the parallel-call
                                counts left out as tied in one tick */
+    const struct joint_unpf *unpf; /* unp_freeze (joint_unpfreeze.c): the frozen pairs
+                               and parents given to this search, or NULL */
+    unsigned char *unpf_fz; /* unp_freeze: per pair 1 frozen, or NULL */
+    size_t unpf_rec[4];     /* unp_freeze: pairs frozen, outside pairs not frozen (paired
+                               across the border), parents not among the candidates */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -1379,4 +1379,16 @@ int joint_cfev2_meta(const joint *s, pb_result *res);
 pb_ns joint_partie_tick(const joint *s);
 int joint_partie_same(pb_ns a, pb_ns b, pb_ns tick);
 int joint_partie_meta(const joint *s, pb_result *res);
+/* unp_freeze (joint_unpfreeze.c): second: the whole second search with the
+ * requests outside the window (in[]: per message 1 inside) frozen as f has
+ * them, into *out (its record in unpw_*; PB_OK or an error set in err);
+ * setup (joint.c's set-up, before the pairing): the frozen pairs given when
+ * params->unp_frz is this trace's; cands (the end of joint_find_candidates):
+ * each frozen call's parent its only candidate, its return not movable.
+ * PB_OK or PB_ENOMEM */
+int joint_unpf_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                      joint *f, const unsigned char *force, const unsigned char *in,
+                      size_t nseed, pb_error *err);
+void joint_unpf_setup(joint *s);
+int joint_unpf_cands(joint *s);
 #endif

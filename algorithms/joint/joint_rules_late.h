@@ -166,7 +166,8 @@ void joint_os_free(joint *s);
  * without a call id, on a link not found to serve in arrival order) */
 static inline int joint_ret_movable(const joint *s, uint32_t p)
 {
-    return s->free_ret[p] && !(s->fifo_link && s->fifo_link[s->pr[p].link]);
+    return s->free_ret[p] && !(s->fifo_link && s->fifo_link[s->pr[p].link]) &&
+           !(s->unpf_fz && s->unpf_fz[p]); /* unp_freeze (joint_unpfreeze.c) */
 }
 
 /* joint_conf.c.  share[0..npairs): each call's share of its candidates

@@ -902,6 +902,8 @@ int joint_find_candidates(joint *s)
         rc = joint_rowcap_apply(s, crank, kmax); /* joint_rowcap.c */
     if (rc == PB_OK)
         rc = joint_thread_apply(s); /* thread_bound (joint_thread.c) */
+    if (rc == PB_OK && s->unpf)
+        rc = joint_unpf_cands(s); /* unp_freeze: the frozen calls' parents (joint_unpfreeze.c) */
 done:
     free(crank);
     free(in_off);

@@ -437,6 +437,7 @@ int joint_init_one_g(joint **out, const pb_trace_view *v, const joint_params *pa
     s->unpm_mate = mate;
     s->unpm_par = warm ? NULL : gpar;
     s->hwarm_par = warm ? gpar : NULL; /* held_warm (joint_heldwarm.c) */
+    joint_unpf_setup(s); /* unp_freeze: the frozen pairs given (joint_unpfreeze.c) */
     s->nnodes = (uint32_t)pb_strtab_count(v->nodes);
     s->nb = (uint32_t)ceil(11.0 / s->p.bin);
     if (s->nb < 2)
@@ -1022,6 +1023,7 @@ static void close_one(joint *s)
     free(s->cftw_ps); /* conf_twin=2 (joint_cftwin.c) */
     joint_cfev_reset(s); /* conf_copy_events (joint_cfev.c) */
     joint_scw_free(s); /* conf_copy_warm (joint_scwarm.c) */
+    free(s->unpf_fz); /* unp_freeze (joint_unpfreeze.c) */
     free(s->tickx);
     if (s->kids)
         for (uint32_t q = 0; q < s->npairs; q++)

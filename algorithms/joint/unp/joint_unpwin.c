@@ -298,6 +298,19 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     int rc = uw_window(f, force, in, &nseed, &nwin, params->unp_alt >= 2 || cm == 2);
     if (rc != PB_OK || !nseed ||
         ((double)nwin > params->unp_win_max * (double)n && !params->unp_alt && !cm)) {
+        if (rc == PB_OK && nseed && params->unp_freeze && !params->unp_where) {
+            /* unp_freeze: the whole trace, the outside frozen (joint_unpfreeze.c) */
+            if (params->unp_freeze == 2) {
+                memset(in, 0, n);
+                rc = uw_window(f, force, in, &nseed, &nwin, 1);
+            }
+            if (rc == PB_OK && nseed)
+                rc = joint_unpf_second(out, v, params, f, force, in, nseed, err);
+            else if (rc != PB_OK)
+                rc = pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+            free(in);
+            return rc;
+        }
         unsigned char *keep_in = NULL; /* unp_where: the window kept (joint_unpwhere.c) */
         if (rc == PB_OK && nseed && params->unp_where && !params->unp_busy)
             keep_in = in;
@@ -413,6 +426,11 @@ int joint_unpw_meta(const joint *s, pb_result *res)
 {
     if (!s->unpw_on)
         return PB_OK;
+    if (s->unpw_on == 6) /* unp_freeze (joint_unpfreeze.c) */
+        return pb_result_meta(res, "unp_win=frozen seeds=%zu window_msgs=%zu of_msgs=%zu "
+                                   "frozen_pairs=%zu moved=%zu by=%s", s->unpw_seeds,
+                              s->unpw_msgs, s->v.n, s->unpw_pairs[0], s->unpw_pairs[1],
+                              s->p.unp_freeze == 2 ? "link_median" : "candidate_requests");
     if (s->unpw_on >= 2)
         return pb_result_meta(res, "unp_win=whole seeds=%zu window_msgs=%zu of_msgs=%zu "
                                    "reason=%s%s", s->unpw_seeds, s->unpw_msgs, s->v.n,
