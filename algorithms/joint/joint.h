@@ -825,6 +825,10 @@ typedef struct joint_params {
                            call's return lies in the tick the second is sent in counts
                            as neither overlap nor separate in the parallel-call counts
                            (joint_partie.c), 0 */
+    int conf_copy_events_agree; /* [conf_copy_events_agree] confidences only, with
+                           conf_copy_events_second: a row at stake takes the pooled value
+                           only where the second copy errs on its link no more often than
+                           the first (joint_cfev2agree.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -833,6 +833,10 @@ struct joint {
     size_t cev2_n;          /* conf_copy_events_second: cev2_save's rows */
     size_t par_ties;        /* par_tie (joint_partie.c): call pairs of the parallel-call
                                counts left out as tied in one tick */
+    unsigned char *cev2a_agree; /* conf_copy_events_agree (joint_cfev2agree.c): per link and
+                               all links, 1 when the second copy errs no more often, or NULL */
+    double cev2a_rec[3];    /* conf_copy_events_agree: links that disagree, rows at stake
+                               kept at the first fit's value, rows at stake pooled (metadata) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

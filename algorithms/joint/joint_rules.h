@@ -1379,4 +1379,14 @@ int joint_cfev2_meta(const joint *s, pb_result *res);
 pb_ns joint_partie_tick(const joint *s);
 int joint_partie_same(pb_ns a, pb_ns b, pb_ns tick);
 int joint_partie_meta(const joint *s, pb_result *res);
+/* conf_copy_events_agree (joint_cfev2agree.c, h287): links, per link whether
+ * the two copies agree (the second copy's share of wrong rows at most the
+ * first's), from the first copy's saved event rows and the second's, before
+ * joint_cfev2_merge pools them; keep: a row at stake of a link that does not
+ * agree back to the first fit's value; end: forget; meta: the metadata line */
+int joint_cfev2a_links(joint *s);
+void joint_cfev2a_keep(joint *s, double *conf, const double *first, const unsigned char *stk,
+                       uint32_t n);
+void joint_cfev2a_end(joint *s);
+int joint_cfev2a_meta(const joint *s, pb_result *res);
 #endif

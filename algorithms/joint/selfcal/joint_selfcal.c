@@ -738,8 +738,10 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
         pass = 1;
         goto fit_again;
     }
-    if (rc == PB_OK && pass)
+    if (rc == PB_OK && pass) {
         joint_cfev2_keep(conf, first, stk, n); /* conf_copy_events_second: not at stake */
+        joint_cfev2a_keep(s, conf, first, stk, n); /* conf_copy_events_agree (joint_cfev2agree.c) */
+    }
     free(conf0);
     free(first);
     free(stk);
