@@ -829,6 +829,9 @@ typedef struct joint_params {
                            conf_copy_events_second: a row at stake takes the pooled value
                            only where the second copy errs on its link no more often than
                            the first (joint_cfev2agree.c), 0 */
+    int conf_copy_multi; /* [conf_copy_multi] confidences only: a row whose request holds
+                           another call of its link stated at most the map of the copy's
+                           rows of that kind (joint_cfmulti.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -107,11 +107,13 @@ int joint_cfev2_again(joint *s, double *conf, const double *conf0, uint32_t n, d
         s->scal_stat[JOINT_SCAL_NSTAT * (size_t)l + 2] = 0;
     s->p.cfm_lowered = 0;
     s->cev2_rec[2] = 1;
+    joint_cfev2a_sib(s, 0); /* conf_copy_events_agree=2 (joint_cfev2agree.c) */
     return 1;
 }
 
 int joint_cfev2_merge(joint *s)
 {
+    joint_cfev2a_sib(s, 1); /* conf_copy_events_agree=2 (joint_cfev2agree.c) */
     if (!s->cev2_n)
         return PB_OK;
     int rc = joint_cfev2a_links(s); /* conf_copy_events_agree (joint_cfev2agree.c) */
