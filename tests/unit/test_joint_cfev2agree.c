@@ -13,7 +13,8 @@
  *   link 2: first 10 wrong, second 4 wrong -> cleaner: agrees
  *   all:    first 15 / 300, second 10 / 300: agrees -- link 3 agrees
  * and with link 2's second copy at 20 wrong, all links are 26 / 300 against
- * 15 / 300 and disagree, so link 3 does too. */
+ * 15 / 300 and disagree, so link 3 does too.  Mode 2 also puts the
+ * siblings cap's copy record back as the first copy left it. */
 #include "pbtest.h"
 #include "joint_test.h"
 #include "joint.h"
@@ -33,8 +34,9 @@ static void one_copy(joint *s, const joint *s2, const int *wrong)
 
 /* five rows: links 0, 1, 2, 3 at stake, then link 1 not at stake; the
  * first fit says 0.9, the pooled fit 0.99; mode, link 2's second-copy
- * errors; out: the rows after both keeps; the links that disagree */
-static int run(int mode, int wrong2_l2, double *out, double *rec)
+ * errors; out: the rows after both keeps; rec: the record; sib: the
+ * siblings cap's record (sib_cov[0], sib_crows[3]) after the merge */
+static int run(int mode, int wrong2_l2, double *out, double *rec, double *sib)
 {
     joint *s = calloc(1, sizeof *s), *s2 = calloc(1, sizeof *s2);
     int rc = s && s2 ? PB_OK : PB_ENOMEM;
@@ -70,9 +72,13 @@ static int run(int mode, int wrong2_l2, double *out, double *rec)
         joint_cfev2_row(s, stk, 4, 0.97, 0.02, 0.04); /* no level crossed */
         for (int i = 0; i < 5; i++)
             conf[i] = 0.9;
+        s->sib_cov[0] = 0.5; /* the siblings cap's record after the first copy */
+        s->sib_crows[3] = 7;
         if (rc == PB_OK && joint_cfev2_again(s, conf, conf0, 5, &first) != 1)
             rc = PB_EINVAL;
         if (rc == PB_OK) {
+            s->sib_cov[0] += 0.25; /* the second copy's record added */
+            s->sib_crows[3] += 5;
             one_copy(s, s2, w2);
             rc = joint_cfev2_merge(s);
         }
@@ -83,6 +89,8 @@ static int run(int mode, int wrong2_l2, double *out, double *rec)
             joint_cfev2a_keep(s, conf, first, stk, 5);
             memcpy(out, conf, sizeof conf);
             memcpy(rec, s->cev2a_rec, sizeof s->cev2a_rec);
+            sib[0] = s->sib_cov[0];
+            sib[1] = s->sib_crows[3];
         }
     }
     free(conf0);
@@ -103,8 +111,8 @@ static int run(int mode, int wrong2_l2, double *out, double *rec)
 
 TEST(test_cfev2agree_links)
 {
-    double c[5], rec[3];
-    CHECK_INT(run(1, 4, c, rec), PB_OK);
+    double c[5], rec[3], sib[2];
+    CHECK_INT(run(1, 4, c, rec, sib), PB_OK);
     CHECK_NEAR(c[0], 0.9, 0);  /* link 0: clean, then one wrong: the first fit */
     CHECK_NEAR(c[1], 0.99, 0); /* link 1: 5 and 5: pooled */
     CHECK_NEAR(c[2], 0.99, 0); /* link 2: 10 then 4: pooled */
@@ -113,21 +121,38 @@ TEST(test_cfev2agree_links)
     CHECK_NEAR(rec[0], 1, 0);  /* one link disagrees */
     CHECK_NEAR(rec[1], 1, 0);  /* one row kept at the first fit */
     CHECK_NEAR(rec[2], 3, 0);  /* three rows pooled */
-    CHECK_INT(run(1, 20, c, rec), PB_OK);
+    CHECK_INT(run(1, 20, c, rec, sib), PB_OK);
     CHECK_NEAR(c[2], 0.9, 0);  /* link 2: 10 then 20 */
     CHECK_NEAR(c[3], 0.9, 0);  /* all links 15 then 26: link 3 too */
     CHECK_NEAR(c[1], 0.99, 0);
     CHECK_NEAR(rec[0], 3, 0);  /* links 0, 2 and 3 (judged by all links) */
     CHECK_NEAR(rec[1], 3, 0);
     /* off: every row at stake pooled, as conf_copy_events_second alone */
-    CHECK_INT(run(0, 20, c, rec), PB_OK);
+    CHECK_INT(run(0, 20, c, rec, sib), PB_OK);
     for (int i = 0; i < 4; i++)
         CHECK_NEAR(c[i], 0.99, 0);
     CHECK_NEAR(c[4], 0.9, 0);
+    CHECK_NEAR(sib[0], 0.75, 1e-12); /* both copies in the siblings cap's record */
+    CHECK_NEAR(sib[1], 12, 0);
+}
+
+/* mode 2: the same rows, and the siblings cap's record the first copy's */
+TEST(test_cfev2agree_sib)
+{
+    double c[5], rec[3], sib[2];
+    CHECK_INT(run(2, 20, c, rec, sib), PB_OK);
+    CHECK_NEAR(c[0], 0.9, 0);
+    CHECK_NEAR(c[1], 0.99, 0);
+    CHECK_NEAR(c[2], 0.9, 0);
+    CHECK_NEAR(sib[0], 0.5, 0);
+    CHECK_NEAR(sib[1], 7, 0);
+    CHECK_INT(run(1, 20, c, rec, sib), PB_OK);
+    CHECK_NEAR(sib[0], 0.75, 1e-12); /* mode 1: both */
 }
 
 int main(void)
 {
     RUN(test_cfev2agree_links);
+    RUN(test_cfev2agree_sib);
     return pbtest_exit();
 }
