@@ -838,6 +838,13 @@ typedef struct joint_params {
                            only kept from moving; 0: they count as sure pairs, 0 */
     const void *unp_frz; /* not an option: unp_freeze's frozen pairs and parents
                            (joint_unpfreeze.c), NULL */
+    int conf_copy_events_agree; /* [conf_copy_events_agree] confidences only, with
+                           conf_copy_events_second: a row at stake takes the pooled value
+                           only where the second copy errs on its link no more often than
+                           the first (joint_cfev2agree.c), 0 */
+    int conf_copy_multi; /* [conf_copy_multi] confidences only: a row whose request holds
+                           another call of its link stated at most the map of the copy's
+                           rows of that kind (joint_cfmulti.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -838,6 +838,18 @@ struct joint {
     unsigned char *unpf_fz; /* unp_freeze: per pair 1 frozen, or NULL */
     size_t unpf_rec[4];     /* unp_freeze: pairs frozen, outside pairs not frozen (paired
                                across the border), parents not among the candidates */
+    unsigned char *cev2a_agree; /* conf_copy_events_agree (joint_cfev2agree.c): per link and
+                               all links, 1 when the second copy errs no more often, or NULL */
+    double cev2a_rec[3];    /* conf_copy_events_agree: links that disagree, rows at stake
+                               kept at the first fit's value, rows at stake pooled (metadata) */
+    struct joint_spt *cfmu_pts; /* conf_copy_multi (joint_cfmulti.c): the copy's rows in a
+                               request holding another call of their link */
+    size_t cfmu_n, cfmu_cap; /* conf_copy_multi: cfmu_pts' rows, room */
+    double cfmu_rec[3];     /* conf_copy_multi: copy rows, wrong copy rows, real rows lowered */
+    double cev2a_sib[14];   /* conf_copy_events_agree=2: the siblings cap's copy record
+                               (sib_cov, sib_dsim, sib_crows, sib_cright) after the first copy */
+    double *cfmu_ratio;     /* conf_copy_multi=2: per link and all links, the multi rows' own
+                               doubt ratio (at least 1), or NULL */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

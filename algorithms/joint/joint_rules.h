@@ -1391,4 +1391,30 @@ int joint_unpf_second(joint **out, const pb_trace_view *v, const joint_params *p
                       size_t nseed, pb_error *err);
 void joint_unpf_setup(joint *s);
 int joint_unpf_cands(joint *s);
+/* conf_copy_events_agree (joint_cfev2agree.c, h287): links, per link whether
+ * the two copies agree (the second copy's share of wrong rows at most the
+ * first's), from the first copy's saved event rows and the second's, before
+ * joint_cfev2_merge pools them; keep: a row at stake of a link that does not
+ * agree back to the first fit's value; end: forget; meta: the metadata line */
+int joint_cfev2a_links(joint *s);
+void joint_cfev2a_keep(joint *s, double *conf, const double *first, const unsigned char *stk,
+                       uint32_t n);
+void joint_cfev2a_end(joint *s);
+/* conf_copy_events_agree=2: the siblings cap's copy record saved before the
+ * second copy is drawn (restore 0) and put back after it (restore 1) */
+void joint_cfev2a_sib(joint *s, int restore);
+int joint_cfev2a_meta(const joint *s, pb_result *res);
+/* conf_copy_multi (joint_cfmulti.c, h287): reset: forget the copy rows
+ * (each self-calibration starts and ends so; the record stays); row: copy row p2 of s2 (link l, right
+ * or not, stated c) counted when its request holds another call of its
+ * link; fit: per link (and all links, index nl) the map of those rows
+ * (joint_cfthin's shape; free with joint_cfmu_free); at: real pair p's
+ * value at stated c (1: not such a row, or no map); meta: metadata */
+void joint_cfmu_reset(joint *s);
+void joint_cfmu_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok, double c);
+int joint_cfmu_fit(joint *s, uint32_t nl, const double *conf, const unsigned char *exr,
+                   joint_cfthin *t);
+void joint_cfmu_free(joint_cfthin *t);
+double joint_cfmu_at(const joint *s, const joint_cfthin *t, uint32_t p, double c, double r);
+int joint_cfmu_meta(const joint *s, pb_result *res);
 #endif

@@ -360,6 +360,10 @@ int joint_calib_meta(const joint *s, pb_result *res)
     if (rc == PB_OK)
         rc = joint_cfev2_meta(s, res); /* conf_copy_events_second (joint_cfev2.c) */
     if (rc == PB_OK)
+        rc = joint_cfev2a_meta(s, res); /* conf_copy_events_agree (joint_cfev2agree.c) */
+    if (rc == PB_OK)
+        rc = joint_cfmu_meta(s, res); /* conf_copy_multi (joint_cfmulti.c) */
+    if (rc == PB_OK)
         rc = joint_cfem_meta(s, res); /* conf_empty_twin (joint_cfempty.c) */
     if (rc == PB_OK)
         rc = joint_cftw_meta(s, res); /* conf_twin (joint_cftwin.c) */

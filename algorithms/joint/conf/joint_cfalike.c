@@ -135,6 +135,7 @@ int joint_cfa_flags(joint *s)
 void joint_cfa_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok, double c)
 {
     joint_cfev_row(s, s2, p2, l, ok); /* conf_copy_events (joint_cfev.c) */
+    joint_cfmu_row(s, s2, p2, l, ok, c); /* conf_copy_multi (joint_cfmulti.c) */
     if (!s->p.conf_alike || s->p.cfr_plain || !s2->cfa_flag || !s2->cfa_flag[p2])
         return;
     if (!s->cfa_stat) {

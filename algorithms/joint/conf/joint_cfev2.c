@@ -42,6 +42,7 @@ int joint_cfev2_begin(joint *s, const double *conf, uint32_t n, int copies, doub
     *conf0 = NULL;
     *stk = NULL;
     memset(s->cev2_rec, 0, sizeof s->cev2_rec);
+    memset(s->cev2a_rec, 0, sizeof s->cev2a_rec); /* conf_copy_events_agree */
     joint_cfev2_end(s);
     if (!(s->p.conf_copy_events_second > 0) || !s->p.conf_copy_events || copies != 1 || !n)
         return PB_OK;
@@ -106,13 +107,18 @@ int joint_cfev2_again(joint *s, double *conf, const double *conf0, uint32_t n, d
         s->scal_stat[JOINT_SCAL_NSTAT * (size_t)l + 2] = 0;
     s->p.cfm_lowered = 0;
     s->cev2_rec[2] = 1;
+    joint_cfev2a_sib(s, 0); /* conf_copy_events_agree=2 (joint_cfev2agree.c) */
     return 1;
 }
 
 int joint_cfev2_merge(joint *s)
 {
+    joint_cfev2a_sib(s, 1); /* conf_copy_events_agree=2 (joint_cfev2agree.c) */
     if (!s->cev2_n)
         return PB_OK;
+    int rc = joint_cfev2a_links(s); /* conf_copy_events_agree (joint_cfev2agree.c) */
+    if (rc != PB_OK)
+        return rc;
     /* the first copy's rows back, their copy numbers after the second's */
     uint32_t top = 0;
     for (size_t i = 0; i < s->cev_n; i++)
@@ -151,6 +157,7 @@ void joint_cfev2_end(joint *s)
     free(s->cev2_save);
     s->cev2_save = NULL;
     s->cev2_n = 0;
+    joint_cfev2a_end(s); /* conf_copy_events_agree (joint_cfev2agree.c) */
 }
 
 int joint_cfev2_meta(const joint *s, pb_result *res)

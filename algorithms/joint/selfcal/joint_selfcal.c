@@ -463,6 +463,8 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     memset(s->sib_dsim, 0, sizeof s->sib_dsim);
     memset(s->sib_crows, 0, sizeof s->sib_crows);
     memset(s->sib_cright, 0, sizeof s->sib_cright);
+    joint_cfmu_reset(s); /* conf_copy_multi (joint_cfmulti.c) */
+    memset(s->cfmu_rec, 0, sizeof s->cfmu_rec);
     if (!n)
         return PB_OK;
     if (joint_cfr_begin(s) != PB_OK) /* conf_ratio_copy (joint_cfratio.c) */
@@ -671,6 +673,10 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
     s->p.cfn_lowered = 0;
     if (rc == PB_OK)
         rc = joint_cfthin_fit(s, pts, np, nl, cls_off, &thin);
+    joint_cfthin mu; /* conf_copy_multi (joint_cfmulti.c) */
+    memset(&mu, 0, sizeof mu);
+    if (rc == PB_OK)
+        rc = joint_cfmu_fit(s, nl, share ? conf : NULL, exr, &mu);
     joint_cfse cse; /* conf_copy_se (joint_cfse.c) */
     memset(&cse, 0, sizeof cse);
     if (rc == PB_OK && !pass)
@@ -701,6 +707,11 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
             e = eo;
             s->p.cfn_lowered++;
         }
+        double eu = joint_cfmu_at(s, &mu, p, conf[p], r); /* conf_copy_multi */
+        if (eu > e) {
+            e = eu;
+            s->cfmu_rec[2]++;
+        }
         double em = (1 - joint_cfmin_at(&cfm, l, conf[p])) * r; /* conf_ratio_min=1 */
         if (em > e) {
             e = em;
@@ -724,6 +735,7 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
      * the maps fitted again on the rows as they were */
     if (rc == PB_OK && share && !pass && joint_cfev2_again(s, conf, conf0, n, &first)) {
         joint_cfthin_free(&thin);
+        joint_cfmu_free(&mu);
         joint_cfse_free(&cse);
         free(lo);
         free(val);
@@ -738,8 +750,10 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
         pass = 1;
         goto fit_again;
     }
-    if (rc == PB_OK && pass)
+    if (rc == PB_OK && pass) {
         joint_cfev2_keep(conf, first, stk, n); /* conf_copy_events_second: not at stake */
+        joint_cfev2a_keep(s, conf, first, stk, n); /* conf_copy_events_agree (joint_cfev2agree.c) */
+    }
     free(conf0);
     free(first);
     free(stk);
@@ -755,6 +769,8 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
         s->scal_done = 1;
     }
     joint_cfthin_free(&thin);
+    joint_cfmu_free(&mu);
+    joint_cfmu_reset(s); /* conf_copy_multi: the copy rows are needed no more */
     joint_cfse_free(&cse);
     joint_cfmin_free(&cfm);
     joint_cfr_end(s);
