@@ -825,6 +825,9 @@ typedef struct joint_params {
                            call's return lies in the tick the second is sent in counts
                            as neither overlap nor separate in the parallel-call counts
                            (joint_partie.c), 0 */
+    double tie_excess;  /* [tie_excess] with tie_test=2, the search is kept only when its
+                           gain beyond the allowance within a tick is at least this many
+                           nats (joint_tieexcess.c); 0: any excess */
 } joint_params;
 
 /* The option table over joint_params. */

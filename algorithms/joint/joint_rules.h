@@ -1379,4 +1379,10 @@ int joint_cfev2_meta(const joint *s, pb_result *res);
 pb_ns joint_partie_tick(const joint *s);
 int joint_partie_same(pb_ns a, pb_ns b, pb_ns tick);
 int joint_partie_meta(const joint *s, pb_result *res);
+/* tie_excess (joint_tieexcess.c), tie_test=2's rule (h280): as
+ * joint_quant_keep_start, and the search's gain also under JOINT_QUANT_GAIN
+ * nats a move within a tick (tied) plus excess nats: 1 keep the start, 0 the
+ * search (excess 0: tie_test=2 as h280 built it) */
+int joint_tieexcess_keep_start(size_t changed, size_t tied, double ll_start, double ll_search,
+                               double excess);
 #endif
