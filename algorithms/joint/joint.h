@@ -828,6 +828,9 @@ typedef struct joint_params {
     double tie_excess;  /* [tie_excess] with tie_test=2, the search is kept only when its
                            gain beyond the allowance within a tick is at least this many
                            nats (joint_tieexcess.c); 0: any excess */
+    int tie_choose;     /* [tie_choose] with tie_test=2, the free and held searches compared
+                           with a search kept only by tie_test=2 counted less 1.92 nats a
+                           move within a tick (joint_tiechoose.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -1385,4 +1385,9 @@ int joint_partie_meta(const joint *s, pb_result *res);
  * search (excess 0: tie_test=2 as h280 built it) */
 int joint_tieexcess_keep_start(size_t changed, size_t tied, double ll_start, double ll_search,
                                double excess);
+/* tie_choose (joint_tiechoose.c): the free and held searches' log-likelihoods
+ * *l0a, *l0b (b may be NULL) less JOINT_QUANT_GAIN a move within a tick where
+ * the search's tie test kept a search tie_test=1 would have put back; for
+ * init_choose's comparison only; nothing unless tie_choose and tie_test=2 */
+void joint_tiechoose_adjust(const joint *a, const joint *b, double *l0a, double *l0b);
 #endif
