@@ -10,10 +10,18 @@
  *   gain 2346.589: the search under both (2346.589 >= 1901.49 + 5.414).
  * Edges: a gain exactly at the bar keeps the search; nothing moved keeps
  * the search (nothing to put back); a test that keeps the search at
- * tie_test=1 keeps it whatever tie_excess. */
+ * tie_test=1 keeps it whatever tie_excess.
+ * tie_choose (joint_tiechoose.c), the same row with tie_excess 5.414: the
+ * free search keeps its start (pair_order's log_likelihood_free
+ * -97,529.575); the held search keeps its search (113 moves, 74 within a
+ * tick, -97,616.273 -> -97,423.794: tie_test=1 would have put it back), so
+ * the held search wins by 105.8 nats and the row loses a request.  Less
+ * 74 x 1.9207 = 142.1 nats it is -97,565.926: the free search is kept. */
 #include "pbtest.h"
 #include "joint_int.h"
 #include "joint_rules.h"
+#include <math.h>
+#include <stdlib.h>
 
 static void the_async_row_keeps_its_start_with_the_excess_test(void)
 {
@@ -49,8 +57,62 @@ static void edges(void)
     CHECK_INT(joint_tieexcess_keep_start(10, 8, 0, 19.207, 1000), 0);
 }
 
+static joint *solved(int state, size_t changed, size_t tied, double l0, double l1)
+{
+    joint *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->p.tie_test = 2;
+    s->p.tie_choose = 1;
+    s->quant_state = state;
+    s->quant_changed = changed;
+    s->quant_tied = tied;
+    s->quant_ll[0] = l0;
+    s->quant_ll[1] = l1;
+    return s;
+}
+
+static void tie_choose_keeps_the_free_search_on_the_async_row(void)
+{
+    joint *a = solved(3, 152, 111, -97616.273, -97399.506);
+    joint *b = solved(2, 113, 74, -97616.273, -97423.794);
+    CHECK(a && b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return;
+    }
+    double la = -97529.575, lb = -97423.794;
+    joint_tiechoose_adjust(a, b, &la, &lb);
+    CHECK(la == -97529.575);
+    CHECK(fabs(lb - (-97423.794 - 1.9207 * 74)) < 1e-9);
+    CHECK(la > lb); /* the free search kept */
+    /* off (the default), or under tie_test=1: nothing changes */
+    la = -97529.575, lb = -97423.794;
+    a->p.tie_choose = 0;
+    joint_tiechoose_adjust(a, b, &la, &lb);
+    CHECK(la == -97529.575 && lb == -97423.794);
+    a->p.tie_choose = 1;
+    a->p.tie_test = 1;
+    joint_tiechoose_adjust(a, b, &la, &lb);
+    CHECK(la == -97529.575 && lb == -97423.794);
+    /* a search tie_test=1 kept too (gain at least 1.9207 a move) is not touched */
+    a->p.tie_test = 2;
+    b->quant_ll[1] = -97616.273 + 1.9207 * 113 + 1;
+    lb = -97000;
+    joint_tiechoose_adjust(a, b, &la, &lb);
+    CHECK(lb == -97000);
+    /* no held search */
+    la = -1;
+    joint_tiechoose_adjust(a, NULL, &la, &lb);
+    CHECK(la == -1);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
+    RUN(tie_choose_keeps_the_free_search_on_the_async_row);
     RUN(the_async_row_keeps_its_start_with_the_excess_test);
     RUN(the_heavytail_row_keeps_its_search);
     RUN(edges);
