@@ -845,6 +845,12 @@ typedef struct joint_params {
     int conf_copy_multi; /* [conf_copy_multi] confidences only: a row whose request holds
                            another call of its link stated at most the map of the copy's
                            rows of that kind (joint_cfmulti.c), 0 */
+    double tie_excess;  /* [tie_excess] with tie_test=2, the search is kept only when its
+                           gain beyond the allowance within a tick is at least this many
+                           nats (joint_tieexcess.c); 0: any excess */
+    int tie_choose;     /* [tie_choose] with tie_test=2, the free and held searches compared
+                           with a search kept only by tie_test=2 counted less 1.92 nats a
+                           move within a tick (joint_tiechoose.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

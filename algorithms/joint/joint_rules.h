@@ -1417,4 +1417,15 @@ int joint_cfmu_fit(joint *s, uint32_t nl, const double *conf, const unsigned cha
 void joint_cfmu_free(joint_cfthin *t);
 double joint_cfmu_at(const joint *s, const joint_cfthin *t, uint32_t p, double c, double r);
 int joint_cfmu_meta(const joint *s, pb_result *res);
+/* tie_excess (joint_tieexcess.c), tie_test=2's rule (h280): as
+ * joint_quant_keep_start, and the search's gain also under JOINT_QUANT_GAIN
+ * nats a move within a tick (tied) plus excess nats: 1 keep the start, 0 the
+ * search (excess 0: tie_test=2 as h280 built it) */
+int joint_tieexcess_keep_start(size_t changed, size_t tied, double ll_start, double ll_search,
+                               double excess);
+/* tie_choose (joint_tiechoose.c): the free and held searches' log-likelihoods
+ * *l0a, *l0b (b may be NULL) less JOINT_QUANT_GAIN a move within a tick where
+ * the search's tie test kept a search tie_test=1 would have put back; for
+ * init_choose's comparison only; nothing unless tie_choose and tie_test=2 */
+void joint_tiechoose_adjust(const joint *a, const joint *b, double *l0a, double *l0b);
 #endif

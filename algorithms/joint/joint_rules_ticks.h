@@ -157,9 +157,6 @@ int joint_tickivl_meta(const joint *s, pb_result *res);
  * log-likelihoods of the start and the search (each refitted): 1 keep the
  * start, 0 the search */
 int joint_quant_keep_start(size_t changed, size_t tied, double ll_start, double ll_search);
-/* joint_quant.c, tie_test=2: as joint_quant_keep_start, and the search's gain
- * also under JOINT_QUANT_GAIN nats a move within a tick (tied) */
-int joint_quant_keep_start_tied(size_t changed, size_t tied, double ll_start, double ll_search);
 int joint_quant_snapshot(joint *s);
 /* joint_quant.c: called after every refit of the search (joint_search.c);
  * the first one is the start's: its log-likelihood is kept (read only) */

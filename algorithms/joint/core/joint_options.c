@@ -618,7 +618,7 @@ const pb_option joint_options[] = {
      "more than half of the calls the search moved went to a request that arrived in "
      "the same tick as their start parent (call ids only; metadata tie_test=); 2: and "
      "the search gains less than 1.92 nats per such move within a tick (the moves across "
-     "a tick allowed no gain; joint_quant.c, h280); default 1"},
+     "a tick allowed no gain; joint_tieexcess.c, h280; see tie_excess); default 1"},
     {"tie_cross", PB_OPT_BOOL, offsetof(joint_params, tie_cross), "1", PB_OPT_NORANGE,
      "when the tie test keeps the start, give every call the search moved to a request "
      "arriving more than a tick from its start parent's its search parent back, and "

@@ -201,7 +201,10 @@ sv_again: /* sv_lazy=3: the paused held search resumed, the choice made again */
      * solution under its own refit; the order terms' scores are reported
      * only: they prefer the held search even where services overtake
      * (docs/joint.md) */
-    joint *keep = l0b > l0a + JOINT_RESTART_MARGIN ? b : a;
+    /* tie_choose (joint_tiechoose.c): for the comparison only */
+    double c0a = l0a, c0b = l0b;
+    joint_tiechoose_adjust(a, b, &c0a, &c0b);
+    joint *keep = c0b > c0a + JOINT_RESTART_MARGIN ? b : a;
     /* the busy test (joint_pick.c): a model check that needs no pairing */
     double *pst = NULL, psum[3] = {0, 0, 0};
     int pick_held = keep == b; /* in: the likelihood's choice (busy_space) */

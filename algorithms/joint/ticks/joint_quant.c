@@ -130,19 +130,6 @@ int joint_quant_keep_start(size_t changed, size_t tied, double ll_start, double 
            ll_search - ll_start < JOINT_QUANT_GAIN * (double)changed;
 }
 
-/* tie_test=2 (h280; docs/joint/shapes_late.md "Which verdicts busy_arr asks
- * about (h280)", the tie test's allowance): the allowance of JOINT_QUANT_GAIN
- * nats a move is given to the moves the stamps cannot support (within a
- * tick) alone.  Were the start right, the search would gain by the ties it
- * exploits and by little else: its moves across a tick, which the stamps do
- * support, would be few and gain nothing.  A search that gains more than
- * its unsupported moves could by chance has found what the start got wrong. */
-int joint_quant_keep_start_tied(size_t changed, size_t tied, double ll_start, double ll_search)
-{
-    return joint_quant_keep_start(changed, tied, ll_start, ll_search) &&
-           ll_search - ll_start < JOINT_QUANT_GAIN * (double)tied;
-}
-
 /* tie_sets (joint_tieset.c) with the start's lost returns: 1 refuted, 0 not, -1
  * out of memory */
 static int tieset(joint *s)
@@ -194,9 +181,12 @@ int joint_quant_decide(joint *s)
     if (!s->quant_ll_set)
         s->quant_ll[0] = s->quant_ll[1]; /* no search ran: nothing moved */
     s->quant_state = 2;
+    /* tie_excess (joint_tieexcess.c): the excess over tie_test=2's allowance
+     * tested too; 0 is tie_test=2 as it was */
     int keep = s->p.tie_test == 2
-                   ? joint_quant_keep_start_tied(s->quant_changed, s->quant_tied,
-                                                 s->quant_ll[0], s->quant_ll[1])
+                   ? joint_tieexcess_keep_start(s->quant_changed, s->quant_tied,
+                                                s->quant_ll[0], s->quant_ll[1],
+                                                s->p.tie_excess)
                    : joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0],
                                             s->quant_ll[1]);
     if (keep) {
