@@ -851,6 +851,13 @@ typedef struct joint_params {
     int tie_choose;     /* [tie_choose] with tie_test=2, the free and held searches compared
                            with a search kept only by tie_test=2 counted less 1.92 nats a
                            move within a tick (joint_tiechoose.c), 0 */
+    double conf_copy_share_z; /* [conf_copy_share_z] confidences only, with conf_copy_share:
+                           where the result's calibration copy holds a share f < 1 of the
+                           pairs the default copy would, the events map's Wilson bound
+                           taken at least k (1 - sqrt f) standard errors down, the smaller
+                           copy's extra noise paid for at the k-error tail (joint_scz.c);
+                           0 off */
+    double scz_f;       /* not an option: that f (1 where the copy was not made smaller) */
 } joint_params;
 
 /* The option table over joint_params. */

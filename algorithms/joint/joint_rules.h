@@ -1428,4 +1428,18 @@ int joint_tieexcess_keep_start(size_t changed, size_t tied, double ll_start, dou
  * the search's tie test kept a search tie_test=1 would have put back; for
  * init_choose's comparison only; nothing unless tie_choose and tie_test=2 */
 void joint_tiechoose_adjust(const joint *a, const joint *b, double *l0a, double *l0b);
+/* conf_copy_share_z (joint_scz.c): joint_scz_note records the share f of
+ * the pairs the result's calibration copy holds against the default copy
+ * (full pairs, got kept; from joint_scopy_budget); joint_scz_z the events
+ * map's z given conf_copy_events_z (max of it and k (1 - sqrt f));
+ * joint_scz_meta its line */
+void joint_scz_note(joint *s, size_t full, size_t got);
+double joint_scz_z(const joint *s, double z);
+int joint_scz_meta(const joint *s, pb_result *res);
+/* conf_copy_share_z: the copy rows a link needs for a map of its own,
+ * JOINT_SELFCAL_MIN scaled by f (the default copy would hold 1 / f as
+ * many); joint_fit_maps with that threshold (joint_pav.c) */
+uint32_t joint_scz_min(const joint *s);
+void joint_fit_maps_min(joint_spt *pts, uint32_t np, uint32_t nl, double *lo, double *val,
+                        double *w, double *kk, uint32_t *cls_off, uint32_t min, int *rc);
 #endif

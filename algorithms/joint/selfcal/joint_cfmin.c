@@ -55,7 +55,7 @@ int joint_cfmin_fit(const joint *s, joint_spt *pts, uint32_t np, joint_cfmin *m)
     m->off = malloc(2 * ((size_t)nl + 2) * sizeof *m->off);
     int rc = m->lo && m->val && w && kk && m->off ? PB_OK : PB_ENOMEM;
     if (rc == PB_OK)
-        joint_fit_maps(pts, np, nl, m->lo, m->val, w, kk, m->off, &rc);
+        joint_fit_maps_min(pts, np, nl, m->lo, m->val, w, kk, m->off, joint_scz_min(s), &rc);
     free(w);
     free(kk);
     m->nl = nl;

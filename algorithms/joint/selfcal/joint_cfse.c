@@ -106,7 +106,8 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
     }
     c->on = 1;
     c->nl = nl;
-    double z = s->p.conf_copy_se ? s->p.conf_copy_se_z : s->p.conf_copy_events_z;
+    double z = s->p.conf_copy_se ? s->p.conf_copy_se_z
+                                 : joint_scz_z(s, s->p.conf_copy_events_z); /* joint_scz.c */
     pb_sort(pts, np, sizeof *pts, joint_spt_cmp);
     memcpy(all, pts, np * sizeof *all);
     for (uint32_t i = 0; i < np; i++)
@@ -120,7 +121,7 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
         uint32_t j = i;
         while (j < np && pts[j].cls == pts[i].cls)
             j++;
-        if (j - i >= JOINT_SELFCAL_MIN && pts[i].cls < nl) {
+        if (j - i >= joint_scz_min(s) && pts[i].cls < nl) {
             uint32_t b = fit_one(pts + i, j - i, ev ? mev[pts[i].cls] : m, z, c->lo + used,
                                  c->val + used, w, k, ev);
             c->off[2 * pts[i].cls] = used;

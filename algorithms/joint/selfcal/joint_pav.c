@@ -165,6 +165,14 @@ int joint_and_down(const joint *s, unsigned char *v)
 void joint_fit_maps(joint_spt *pts, uint32_t np, uint32_t nl, double *lo, double *val, double *w,
                      double *kk, uint32_t *cls_off, int *rc)
 {
+    joint_fit_maps_min(pts, np, nl, lo, val, w, kk, cls_off, JOINT_SELFCAL_MIN, rc);
+}
+
+/* joint_fit_maps with a link's own map from min rows (conf_copy_share_z:
+ * joint_scz_min) */
+void joint_fit_maps_min(joint_spt *pts, uint32_t np, uint32_t nl, double *lo, double *val,
+                        double *w, double *kk, uint32_t *cls_off, uint32_t min, int *rc)
+{
     /* all links together first (class nl), then each link with enough
      * rows; cls_off[2 l], [2 l + 1]: its blocks in lo/val, or none */
     pb_sort(pts, np, sizeof *pts, joint_spt_cmp);
@@ -186,7 +194,7 @@ void joint_fit_maps(joint_spt *pts, uint32_t np, uint32_t nl, double *lo, double
             uint32_t j = i;
             while (j < np && pts[j].cls == pts[i].cls)
                 j++;
-            if (j - i >= JOINT_SELFCAL_MIN) {
+            if (j - i >= min) {
                 uint32_t b = joint_pav_fit(pts + i, j - i, lo + used, val + used, w, kk);
                 cls_off[2 * pts[i].cls] = used;
                 cls_off[2 * pts[i].cls + 1] = used + b;

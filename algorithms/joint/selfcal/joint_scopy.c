@@ -70,6 +70,7 @@ size_t joint_scopy_budget(joint *s, size_t budget, size_t total, int floor_pairs
      * it); the budget only lowered.  conf_copy_pairs, which every
      * calibration's copy reads (late_trust's too), is left alone */
     if (p->scp_cal && p->conf_copy_share > 0) {
+        size_t full0 = total < budget ? total : budget; /* conf_copy_share_z (joint_scz.c) */
         double want = p->conf_copy_share * (double)total;
         double fl = (double)floor_pairs * p->conf_copy_share /
                     (p->conf_sim_share > 0 ? p->conf_sim_share : 1);
@@ -77,6 +78,7 @@ size_t joint_scopy_budget(joint *s, size_t budget, size_t total, int floor_pairs
             want = fl;
         if (want < (double)budget)
             budget = (size_t)want;
+        joint_scz_note(s, full0, total < budget ? total : budget);
     }
     if (p->scp_state != 1)
         return budget;
@@ -240,6 +242,7 @@ int joint_scopy_selfcal(joint *s, const double *share, double *conf,
     p->scp_pairs[0] = p->scp_pairs[1] = 0;
     p->scp_rows[0] = p->scp_rows[1] = 0;
     p->scp_rows[2] = 0;
+    p->scz_f = 1; /* conf_copy_share_z (joint_scz.c) */
     if (!p->conf_copy_stage || !p->cft_final || !s->npairs) {
         p->scp_cal = p->cft_final; /* conf_copy_share: the result's calibration only */
         int rc0 = joint_selfcal(s, share, conf, shares);
@@ -296,6 +299,8 @@ int joint_scopy_meta(const joint *s, pb_result *res)
     if (joint_scw_meta(s, res) != PB_OK) /* conf_copy_warm (joint_scwarm.c) */
         return PB_ENOMEM;
     if (joint_sce_meta(s, res) != PB_OK) /* conf_copy_margin (joint_scedge.c) */
+        return PB_ENOMEM;
+    if (joint_scz_meta(s, res) != PB_OK) /* conf_copy_share_z (joint_scz.c) */
         return PB_ENOMEM;
     if (!p->conf_copy_stage || !p->scp_result)
         return PB_OK;

@@ -213,7 +213,7 @@ static int sims_thin(joint *s, const joint_spt *pts, uint32_t np, const double *
         if (b < 0)
             continue;
         uint32_t l = s->pr[p].link;
-        if (lrows[l] < JOINT_SELFCAL_MIN)
+        if (lrows[l] < joint_scz_min(s)) /* conf_copy_share_z (joint_scz.c) */
             l = nl;
         thin += cnt[4 * (size_t)l + (size_t)b] < JOINT_SELFCAL_THIN;
     }
@@ -652,7 +652,7 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
         rc = lo && val && w && kk && cls_off ? PB_OK : PB_ENOMEM;
     }
     if (rc == PB_OK)
-        joint_fit_maps(pts, np, nl, lo, val, w, kk, cls_off, &rc);
+        joint_fit_maps_min(pts, np, nl, lo, val, w, kk, cls_off, joint_scz_min(s), &rc);
     if (rc == PB_OK && share && !pass)
         joint_sibstr_real(s, conf, exr);
     for (uint32_t l = 0; rc == PB_OK && l <= nl; l++) {
