@@ -825,6 +825,10 @@ typedef struct joint_params {
                            call's return lies in the tick the second is sent in counts
                            as neither overlap nor separate in the parallel-call counts
                            (joint_partie.c), 0 */
+    int sv_cut;         /* [sv_cut] where parallel_check_bb's early run is due, the free
+                           search paused after a later re-pairing round's closed solve
+                           and the run made then, kept when out of reach (joint_svcut.c),
+                           0 */
 } joint_params;
 
 /* The option table over joint_params. */

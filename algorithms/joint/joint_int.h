@@ -833,6 +833,16 @@ struct joint {
     size_t cev2_n;          /* conf_copy_events_second: cev2_save's rows */
     size_t par_ties;        /* par_tie (joint_partie.c): call pairs of the parallel-call
                                counts left out as tied in one tick */
+    int svc_r;              /* sv_cut (joint_svcut.c): 1 + the re-pairing round the search
+                               paused after (its closed solve and refit), 0 none */
+    double svc_ll[2][2];    /* sv_cut: log-likelihood (plain, thread term muted) after the
+                               last two rounds' closed solves and refits */
+    int svc_n;              /* sv_cut: rounds noted in svc_ll */
+    struct joint *svc_w;    /* sv_cut: the early run made at the cut, not kept there, for
+                               sv_early at the mark (its marked flag in svc_w_marked) */
+    int svc_w_marked;
+    double svc_rec[6];      /* sv_cut's record: 1 state (1 kept at the cut, 2 run on), round,
+                               lead, gain, free at the cut, free a round before */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
