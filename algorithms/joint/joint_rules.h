@@ -1398,6 +1398,7 @@ int joint_svc_held(joint *a, const pb_trace_view *v, const joint_params *ph,
 int joint_svc_keeps(double k, int take, const double a_prev[2], const double a_cut[2],
                     const double w_mid[2], const double w_end[2], double *lead, double *gain);
 int joint_svc_meta(const joint *s, pb_result *res);
+extern int joint_svc_test_kept, joint_svc_test_made;
 /* joint.c: a search paused by sv_cut run on: to_mark 1, to its main
  * solve's mark (paused there when sv_lazy would pause it), 0 to its end */
 int joint_svc_resume(joint *s, int to_mark);

@@ -38,7 +38,7 @@
 #include <math.h>
 #include <string.h>
 
-int joint_svc_test_kept = 0; /* tests: early runs kept at a round */
+int joint_svc_test_kept = 0, joint_svc_test_made = 0; /* tests: early runs kept at a round, made there */
 
 static void svc_ll(joint *s, double out[2])
 {
@@ -106,6 +106,7 @@ int joint_svc_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         w->p.sv_lazy -= 20;
     joint_bufshare_park(w);
     w->selshare = NULL;
+    joint_svc_test_made++;
     int sb = w->ser_bb;
     uint32_t sf0 = w->ser_free[0], sf1 = w->ser_free[1];
     double sfl = w->ser_free_ll, sl1 = w->ser_ll[1];
