@@ -58,6 +58,13 @@ int joint_svc_round(joint *s, int r)
     if (!s->p.sv_cut || s->p.sv_early != 1 || s->p.sv_lazy < 10 || s->p.sv_lazy >= 20 ||
         s->pord_hold)
         return 0;
+    /* the early run can be due only once a parallel call was learned: the
+     * log-likelihoods are taken from then on, in consecutive rounds */
+    if (s->p.parallel >= 1 || !s->p.parallel_check_bb || !s->p.parallel_check_bb_early ||
+        s->p.parallel_check_bb_all || !joint_bbserial_ever(s)) {
+        s->svc_n = 0;
+        return 0;
+    }
     s->svc_ll[0][0] = s->svc_ll[1][0]; /* the round before, and this one */
     s->svc_ll[0][1] = s->svc_ll[1][1];
     svc_ll(s, s->svc_ll[1]);
