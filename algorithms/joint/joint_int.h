@@ -70,6 +70,7 @@ typedef struct joint_align_rec {
 #define JOINT_PRUNE_TOL 1e-7  /* prune: a split's estimate may differ from its exact
                                   value by this times the magnitudes (joint_search.c) */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
+#define JOINT_SVC_ROUNDS 4 /* sv_cut: rounds whose log-likelihood the early run notes */
 #define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
 #define JOINT_ORDER_RHO0 0.02  /* order=auto: the inversion rate tested against */
 #define JOINT_ORDER_ALPHA 0.01 /* order=auto: level of the one-sided binomial test */
@@ -838,9 +839,10 @@ struct joint {
     double svc_ll[2][2];    /* sv_cut: log-likelihood (plain, thread term muted) after the
                                last two rounds' closed solves and refits */
     int svc_n;              /* sv_cut: rounds noted in svc_ll */
-    struct joint *svc_w;    /* sv_cut: the early run made at the cut, not kept there, for
-                               sv_early at the mark (its marked flag in svc_w_marked) */
-    int svc_w_marked;
+    double svc_hist[JOINT_SVC_ROUNDS][2]; /* sv_cut: on the early run made at a cut, its log-likelihood
+                               after each round's closed solve and refit (the first
+                               JOINT_SVC_ROUNDS) */
+    int svc_nh;             /* sv_cut: rounds the early run made */
     double svc_rec[6];      /* sv_cut's record: 1 state (1 kept at the cut, 2 run on), round,
                                lead, gain, free at the cut, free a round before */
 };

@@ -1388,15 +1388,14 @@ int joint_partie_meta(const joint *s, pb_result *res);
 int joint_svc_round(joint *s, int r);
 /* sv_cut: on the free search paused at a round (joint_sv_held): the early
  * run made; kept at once (*bout, *early = 1) when its lead over the cut
- * free search is out of reach, else the free search run on to its mark
- * (paused there as sv_lazy pauses it) and the run left for sv_early
- * (a->svc_w).  PB_OK or an error */
+ * free search is out of reach, else dropped and the free search run on to
+ * its mark (paused there as sv_lazy pauses it).  PB_OK or an error */
 int joint_svc_held(joint *a, const pb_trace_view *v, const joint_params *ph,
                    const joint_params *params, pb_error *err, const unsigned char *force,
                    joint_selshare *share, joint **bout, int *early);
 /* sv_cut: the lead and gain test (tests) */
 int joint_svc_keeps(double k, int take, const double a_prev[2], const double a_cut[2],
-                    const double w_mid[2], const double w_end[2], double *lead, double *gain);
+                    const double w_round[2], const double w_end[2], double *lead, double *gain);
 int joint_svc_meta(const joint *s, pb_result *res);
 extern int joint_svc_test_kept, joint_svc_test_made;
 /* joint.c: a search paused by sv_cut run on: to_mark 1, to its main

@@ -5,9 +5,9 @@
  * lead is out of reach; else the free search runs on to its mark.
  *
  * By hand: OnlineBoutique 07:11's numbers at the second round keep the
- * run; a free search whose last round gained more than half the lead (as
- * on 17:00, where the lead turned) does not; nor without the take, nor with
- * the lead short with the thread term muted.  On random black-box traces:
+ * run; hotel 100 with 2 % loss's do not (the free search then gained 1,747
+ * nats; the early run's own gain from the round bounds it); nor without
+ * the take, nor with the lead short with the thread term muted.  On random black-box traces:
  * wherever it did not keep at a round, the very solution of sv_cut=0 (the
  * free search run on, the run made at the round used at the mark). */
 #include "pbtest.h"
@@ -22,33 +22,35 @@ TEST(kept_only_out_of_reach_by_hand)
     double lead = 0, gain = 0;
     /* 07:11 black box: the free search after rounds 1 and 2's closed
      * solves (it lost 583 nats: parallel calls learned then dropped); the
-     * early run's mark and end */
+     * early run after its round 2's closed solve, and at its end */
     const double a_prev[2] = {-79183.769, -79183.769}, a_cut[2] = {-79766.742, -79766.742};
-    const double w_mid[2] = {-76647.456, -76647.456}, w_end[2] = {-76591.137, -76591.137};
-    CHECK_INT(joint_svc_keeps(2, 1, a_prev, a_cut, w_mid, w_end, &lead, &gain), 1);
+    const double w_round[2] = {-76725.739, -76725.739}, w_end[2] = {-76591.137, -76591.137};
+    CHECK_INT(joint_svc_keeps(2, 1, a_prev, a_cut, w_round, w_end, &lead, &gain), 1);
     CHECK(lead > 3175.6 && lead < 3175.7);
-    CHECK(gain > 582.97 && gain < 582.98); /* the change either sign */
+    CHECK(gain > 582.97 && gain < 582.98); /* the free search's change, either sign */
     /* not taken: no */
-    CHECK_INT(joint_svc_keeps(2, 0, a_prev, a_cut, w_mid, w_end, &lead, &gain), 0);
-    /* 17:00's shape: the trailing search gained 1,520 over its last round
-     * and leads by 348 less than nothing: a lead of 348 is not enough
-     * (the free search then gained 691 and won) */
-    const double b_prev[2] = {-142056.556, -142056.556}, b_cut[2] = {-140535.946, -140535.946};
-    const double v_mid[2] = {-140188.223, -140188.223}, v_end[2] = {-140188.223, -140188.223};
-    CHECK_INT(joint_svc_keeps(2, 1, b_prev, b_cut, v_mid, v_end, &lead, &gain), 0);
-    CHECK(lead > 347.7 && lead < 347.8);
-    CHECK(gain > 1520.6 && gain < 1520.62);
+    CHECK_INT(joint_svc_keeps(2, 0, a_prev, a_cut, w_round, w_end, &lead, &gain), 0);
+    /* hotel 100 with 2 % loss, black box: the free search changed 187 nats
+     * over its last round and leads the early run by 1,890 less at the cut,
+     * but then gained 1,747 to its mark (the early run kept there would be
+     * the wrong bet); the early run's own gain from the round, 1,329, holds
+     * it back */
+    const double b_prev[2] = {-139891.502, -139891.502}, b_cut[2] = {-140078.602, -140078.602};
+    const double v_round[2] = {-139518.155, -139518.155}, v_end[2] = {-138188.948, -138188.948};
+    CHECK_INT(joint_svc_keeps(2, 1, b_prev, b_cut, v_round, v_end, &lead, &gain), 0);
+    CHECK(lead > 1889.6 && lead < 1889.7);
+    CHECK(gain > 1329.2 && gain < 1329.21);
+    CHECK(-138331.606 - b_cut[0] > 1746.9); /* what the free search gained */
+    /* with the free search's own change alone the bound would be 187:
+     * 10 + 2 * 187 < 1,890, kept -- the case the early run's term is for */
+    const double u_round[2] = {-138188.948, -138188.948};
+    CHECK_INT(joint_svc_keeps(2, 1, b_prev, b_cut, u_round, v_end, &lead, &gain), 1);
     /* k = 0: the margin alone would keep it -- the factor holds it back */
-    CHECK_INT(joint_svc_keeps(0, 1, b_prev, b_cut, v_mid, v_end, &lead, &gain), 1);
-    /* the early run's own swap rounds gained much: that bounds it too */
-    const double c_mid[2] = {-79766.742 + 1000, -79766.742 + 1000};
-    const double c_end[2] = {-79766.742 + 2200, -79766.742 + 2200};
-    CHECK_INT(joint_svc_keeps(2, 1, a_prev, a_cut, c_mid, c_end, &lead, &gain), 0);
-    CHECK(gain > 1199.9 && gain < 1200.1);
+    CHECK_INT(joint_svc_keeps(0, 1, b_prev, b_cut, v_round, v_end, &lead, &gain), 1);
     /* plain enough, with the thread term muted short */
-    const double m_mid[2] = {-76647.456, -79766.742 + 500};
+    const double m_round[2] = {-76725.739, -79766.742 + 500};
     const double m_end[2] = {-76591.137, -79766.742 + 520};
-    CHECK_INT(joint_svc_keeps(2, 1, a_prev, a_cut, m_mid, m_end, &lead, &gain), 0);
+    CHECK_INT(joint_svc_keeps(2, 1, a_prev, a_cut, m_round, m_end, &lead, &gain), 0);
 }
 
 TEST(run_on_is_the_same)

@@ -1157,11 +1157,6 @@ void joint_close(joint *s)
      * a chain freed in a loop, not by recursion */
     while (s) {
         joint *next = joint_sve_chain(s, s->unp_first); /* sv_early (joint_svearly.c) */
-        if (s->svc_w) { /* sv_cut's run never taken (joint_svcut.c) */
-            s->sve_w = s->svc_w;
-            s->svc_w = NULL;
-            next = joint_sve_chain(s, next);
-        }
         s->unp_first = NULL;
         close_one(s);
         s = next;

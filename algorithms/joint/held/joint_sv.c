@@ -102,21 +102,12 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
             rc = pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
         if (rc != PB_OK || *early)
             return rc;
-        if (!a->sv_paused) { /* ran to its end: the run for init_choose */
-            a->sve_w = a->svc_w;
-            a->svc_w = NULL;
-            return PB_OK;
-        }
     }
     if (!a->sv_paused)
         return PB_OK;
     int hs = joint_heldskip_maybe(a); /* decided on the whole free search, as before */
     if (hs == 0 && !held_other && params->sv_early && joint_bbserial_early(a))
         return joint_sve_held(a, v, ph, params, err, force, share, bout, early); /* sv_early (joint_svearly.c) */
-    if (a->svc_w) { /* sv_cut's run, not asked for at the mark: init_choose's, if it wants it */
-        a->sve_w = a->svc_w;
-        a->svc_w = NULL;
-    }
     if (hs != 0 || held_other || joint_bbserial_early(a)) {
         a->sv_rec[0] = 3;
         a->sv_rec[1] = hs != 0 ? 1 : held_other ? 2 : 3;

@@ -96,19 +96,15 @@ int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
      * parks them before it; a takes the run's back when it resumes (speed
      * only: every entry is stamped with the search that made it) */
     joint_bufshare_park(a);
-    joint *w = a->svc_w; /* sv_cut: made at a re-pairing round (joint_svcut.c) */
-    int rc = PB_OK, marked = a->svc_w_marked;
-    a->svc_w = NULL;
-    if (!w) {
-        rc = joint_init_one(&w, v, &pw, err, 1, share, force);
-        if (rc != PB_OK)
-            return rc;
-        marked = w->p.sv_lazy < 20;
-        if (w->p.sv_lazy >= 20)
-            w->p.sv_lazy -= 20; /* it never reached the mark */
-        joint_bufshare_park(w); /* pairs_share: for the held search, as init_choose */
-        w->selshare = NULL;
-    }
+    joint *w = NULL;
+    int rc = joint_init_one(&w, v, &pw, err, 1, share, force);
+    if (rc != PB_OK)
+        return rc;
+    int marked = w->p.sv_lazy < 20;
+    if (w->p.sv_lazy >= 20)
+        w->p.sv_lazy -= 20; /* it never reached the mark */
+    joint_bufshare_park(w); /* pairs_share: for the held search, as init_choose */
+    w->selshare = NULL;
     joint_sve_test_made++;
     /* the take test on the paused free search; its marks on w undone
      * when w is not kept here (init_choose tests the whole free search) */
