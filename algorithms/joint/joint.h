@@ -858,6 +858,10 @@ typedef struct joint_params {
                            copy's extra noise paid for at the k-error tail (joint_scz.c);
                            0 off */
     double scz_f;       /* not an option: that f (1 where the copy was not made smaller) */
+    int sv_cut;         /* [sv_cut] where parallel_check_bb's early run is due, the free
+                           search paused after a later re-pairing round's closed solve
+                           and the run made then, kept when out of reach (joint_svcut.c),
+                           0 */
 } joint_params;
 
 /* The option table over joint_params. */

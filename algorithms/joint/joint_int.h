@@ -70,6 +70,7 @@ typedef struct joint_align_rec {
 #define JOINT_PRUNE_TOL 1e-7  /* prune: a split's estimate may differ from its exact
                                   value by this times the magnitudes (joint_search.c) */
 #define JOINT_FORBID (-1e4)    /* log-probability of a call the call graph forbids */
+#define JOINT_SVC_ROUNDS 4 /* sv_cut: rounds whose log-likelihood the early run notes */
 #define JOINT_RESTART_MARGIN 10.0 /* nats the second start's solution must gain to be kept */
 #define JOINT_ORDER_RHO0 0.02  /* order=auto: the inversion rate tested against */
 #define JOINT_ORDER_ALPHA 0.01 /* order=auto: level of the one-sided binomial test */
@@ -850,6 +851,17 @@ struct joint {
                                (sib_cov, sib_dsim, sib_crows, sib_cright) after the first copy */
     double *cfmu_ratio;     /* conf_copy_multi=2: per link and all links, the multi rows' own
                                doubt ratio (at least 1), or NULL */
+    int svc_r;              /* sv_cut (joint_svcut.c): 1 + the re-pairing round the search
+                               paused after (its closed solve and refit), 0 none */
+    double svc_ll[2][2];    /* sv_cut: log-likelihood (plain, thread term muted) after the
+                               last two rounds' closed solves and refits */
+    int svc_n;              /* sv_cut: rounds noted in svc_ll */
+    double svc_hist[JOINT_SVC_ROUNDS][2]; /* sv_cut: on the early run made at a cut, its log-likelihood
+                               after each round's closed solve and refit (the first
+                               JOINT_SVC_ROUNDS) */
+    int svc_nh;             /* sv_cut: rounds the early run made */
+    double svc_rec[6];      /* sv_cut's record: 1 state (1 kept at the cut, 2 run on), round,
+                               lead, gain, free at the cut, free a round before */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -167,6 +167,9 @@ int joint_swap_pass(joint *s, size_t *swaps);
 int joint_recandidate(joint *s);
 /* the re-pairing rounds without call ids (step 4).  PB_OK or PB_ENOMEM */
 int joint_repair_rounds(joint *s);
+/* joint_repair.c: rounds r0.. (rest: round r0 from its closed solve's
+ * refit on); sv_cut may pause the search after a round's refit */
+int joint_repair_rounds_from(joint *s, int r0, int rest);
 
 /* joint_unpaired.c.  After a search without call ids: per link that lost
  * messages, was paired without call ids and is re-paired, the min-cost
@@ -1442,4 +1445,24 @@ int joint_scz_meta(const joint *s, pb_result *res);
 uint32_t joint_scz_min(const joint *s);
 void joint_fit_maps_min(joint_spt *pts, uint32_t np, uint32_t nl, double *lo, double *val,
                         double *w, double *kk, uint32_t *cls_off, uint32_t min, int *rc);
+/* sv_cut (joint_svcut.c): the free search of init_choose, where
+ * parallel_check_bb's early run is due, paused after a later re-pairing
+ * round's closed solve and refit; 1 when it paused there (round r) */
+int joint_svc_round(joint *s, int r);
+/* sv_cut: on the free search paused at a round (joint_sv_held): the early
+ * run made; kept at once (*bout, *early = 1) when its lead over the cut
+ * free search is out of reach, else dropped and the free search run on to
+ * its mark (paused there as sv_lazy pauses it).  PB_OK or an error */
+int joint_svc_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                   const joint_params *params, pb_error *err, const unsigned char *force,
+                   joint_selshare *share, joint **bout, int *early);
+/* sv_cut: the lead and gain test (tests) */
+int joint_svc_keeps(double k, int take, const double a_prev[2], const double a_cut[2],
+                    const double w_round[2], const double w_end[2], double *lead, double *gain);
+int joint_svc_meta(const joint *s, pb_result *res);
+extern int joint_svc_test_kept, joint_svc_test_made;
+/* joint.c: a search paused by sv_cut run on: to_mark 1, to its main
+ * solve's mark (paused there when sv_lazy would pause it), 0 to its end */
+int joint_svc_resume(joint *s, int to_mark);
+
 #endif

@@ -578,7 +578,7 @@ int joint_init_one_g(joint **out, const pb_trace_view *v, const joint_params *pa
         rc = joint_quant_snapshot(s); /* the tie test (joint_quant.c) */
     if (rc == PB_OK)
         rc = joint_repair_rounds(s);
-    if (rc == PB_OK) {
+    if (rc == PB_OK && !s->svc_r) { /* sv_cut: paused in the rounds (joint_svcut.c) */
         s->sv_mark = s->p.sv_lazy > 0; /* sv_lazy: the main solve may pause (joint_sv.c) */
         rc = rc == PB_OK ? solve(s) : rc;
         s->sv_mark = 0;
@@ -647,8 +647,32 @@ static int finish_one(joint *s)
  * refit, run on to its end as it would have run at once */
 int joint_sv_resume(joint *s)
 {
+    if (s->svc_r) /* sv_cut: paused in the re-pairing rounds */
+        return joint_svc_resume(s, 0);
     s->sv_paused = 0;
     int rc = solve_from(s, 1);
+    rc = rc == PB_OK ? finish_one(s) : rc;
+    s->force_unp = NULL;
+    return rc;
+}
+
+int joint_svc_resume(joint *s, int to_mark)
+{
+    int r = s->svc_r - 1;
+    s->svc_r = 0;
+    s->sv_paused = 0;
+    if (to_mark)
+        s->p.sv_lazy += 10; /* as init_choose raised it: the mark may pause it */
+    int rc = joint_repair_rounds_from(s, r, 1);
+    if (rc == PB_OK) {
+        s->sv_mark = s->p.sv_lazy > 0;
+        rc = solve(s);
+        s->sv_mark = 0;
+    }
+    if (to_mark && s->p.sv_lazy >= 10)
+        s->p.sv_lazy -= 10; /* it never paused */
+    if (rc == PB_OK && s->sv_paused)
+        return PB_OK;
     rc = rc == PB_OK ? finish_one(s) : rc;
     s->force_unp = NULL;
     return rc;

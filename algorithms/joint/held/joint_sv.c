@@ -93,11 +93,19 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
 {
     *bout = NULL;
     *early = 0;
+    int held_other = params->held_local > 0 || params->held_warm || params->held_repair >= 0 ||
+                     params->held_swaps >= 0;
+    if (a->sv_paused && a->svc_r) { /* sv_cut: paused in its re-pairing rounds (joint_svcut.c) */
+        int rc = held_other ? joint_svc_resume(a, 1)
+                            : joint_svc_held(a, v, ph, params, err, force, share, bout, early);
+        if (held_other && rc != PB_OK)
+            rc = pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+        if (rc != PB_OK || *early)
+            return rc;
+    }
     if (!a->sv_paused)
         return PB_OK;
     int hs = joint_heldskip_maybe(a); /* decided on the whole free search, as before */
-    int held_other = params->held_local > 0 || params->held_warm || params->held_repair >= 0 ||
-                     params->held_swaps >= 0;
     if (hs == 0 && !held_other && params->sv_early && joint_bbserial_early(a))
         return joint_sve_held(a, v, ph, params, err, force, share, bout, early); /* sv_early (joint_svearly.c) */
     if (hs != 0 || held_other || joint_bbserial_early(a)) {

@@ -921,6 +921,51 @@ static int solve(joint *s, int refit)
     return rc;
 }
 
+/* the rest of re-pairing round r from its closed solve's refit on: open
+ * the ends, re-split, re-pair, close the ends; *moved: returns re-paired */
+static int round_rest(joint *s, size_t *moved)
+{
+    int rc = loose_ends(s);
+    if (rc == PB_OK)
+        rc = joint_recandidate(s);
+    if (rc == PB_OK)
+        rc = solve(s, 0);
+    if (rc == PB_OK && s->rord)
+        rc = joint_rord_fit(s);
+    if (rc == PB_OK)
+        rc = repair_pairs(s, moved);
+    free(s->qend);
+    s->qend = NULL;
+    if (rc == PB_OK)
+        rc = joint_recandidate(s);
+    s->repaired += *moved;
+    return rc;
+}
+
+/* rounds r0.. (rest: round r0 from its refit on, sv_cut's resume); the
+ * search may pause after a round's closed solve and refit (sv_cut,
+ * joint_svcut.c: s->sv_paused set, the round noted) */
+int joint_repair_rounds_from(joint *s, int r0, int rest)
+{
+    int rc = PB_OK;
+    for (int r = r0; rc == PB_OK && r < s->p.repair; r++) {
+        size_t moved = 0;
+        if (!rest || r != r0) {
+            rc = solve(s, 1);
+            if (rc == PB_OK)
+                rc = joint_refit(s); /* joint_search.c: refit_skip_same */
+            if (rc == PB_OK && joint_svc_round(s, r))
+                return PB_OK; /* sv_cut: paused here, joint_svc_resume goes on */
+        }
+        if (rc == PB_OK)
+            rc = round_rest(s, &moved);
+        if (!moved)
+            break;
+    }
+    joint_rpinc_rounds_end(s); /* repair_incr 1-2: its state dropped */
+    return rc;
+}
+
 /* the re-pairing rounds (`repair`), each: solve, fit, open the ends,
  * re-split, re-pair, close the ends */
 int joint_repair_rounds(joint *s)
@@ -938,29 +983,9 @@ int joint_repair_rounds(joint *s)
     if (!nfree || s->p.repair <= 0)
         return PB_OK;
     int rc = joint_rpinc_start(s); /* repair_incr (joint_rpinc.c) */
-    for (int r = 0; rc == PB_OK && r < s->p.repair; r++) {
-        size_t moved = 0;
-        rc = solve(s, 1);
-        if (rc == PB_OK)
-            rc = joint_refit(s); /* joint_search.c: refit_skip_same */
-        if (rc == PB_OK)
-            rc = loose_ends(s);
-        if (rc == PB_OK)
-            rc = joint_recandidate(s);
-        if (rc == PB_OK)
-            rc = solve(s, 0);
-        if (rc == PB_OK && s->rord)
-            rc = joint_rord_fit(s);
-        if (rc == PB_OK)
-            rc = repair_pairs(s, &moved);
-        free(s->qend);
-        s->qend = NULL;
-        if (rc == PB_OK)
-            rc = joint_recandidate(s);
-        s->repaired += moved;
-        if (!moved)
-            break;
+    if (rc != PB_OK) {
+        joint_rpinc_rounds_end(s);
+        return rc;
     }
-    joint_rpinc_rounds_end(s); /* repair_incr 1-2: its state dropped */
-    return rc;
+    return joint_repair_rounds_from(s, 0, 0);
 }
