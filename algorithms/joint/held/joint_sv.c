@@ -42,8 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* plain, and with the thread term muted where thread_soft_pick would */
-static void sv_ll(joint *s, double out[2])
+void joint_sv_ll(joint *s, double out[2])
 {
     out[0] = joint_loglik(s);
     out[1] = out[0];
@@ -60,7 +59,7 @@ static void sv_ll(joint *s, double out[2])
 void joint_sv_first(joint *s)
 {
     if (s->p.sv_lazy >= 10 && s->p.sv_lazy < 20 && !s->sv_pre_done) {
-        sv_ll(s, s->sv_ll_pre);
+        joint_sv_ll(s, s->sv_ll_pre);
         s->sv_pre_done = 1;
     }
 }
@@ -74,7 +73,7 @@ int joint_sv_mark(joint *s)
 {
     if (s->p.sv_lazy >= 20) {
         s->p.sv_lazy -= 20;
-        sv_ll(s, s->sv_ll_mid);
+        joint_sv_ll(s, s->sv_ll_mid);
     } else if (s->p.sv_lazy >= 10) {
         s->p.sv_lazy -= 10;
         s->sv_paused = 1;
@@ -114,7 +113,7 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         int rc = hs < 0 ? PB_ENOMEM : joint_sv_resume(a);
         return rc == PB_OK ? PB_OK : pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
-    sv_ll(a, a->sv_ll_mid); /* a as it paused */
+    joint_sv_ll(a, a->sv_ll_mid); /* a as it paused */
     a->sv_rec[4] = a->sv_ll_mid[0];
     a->sv_rec[8] = a->sv_ll_pre[0];
     joint_params phs = *ph; /* as init_choose makes the held search */
@@ -127,7 +126,7 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     if (b->p.sv_lazy >= 10)
         b->p.sv_lazy -= b->p.sv_lazy >= 20 ? 20 : 10; /* it never reached the mark */
     if (b->sv_paused)
-        sv_ll(b, b->sv_ll_mid);
+        joint_sv_ll(b, b->sv_ll_mid);
     joint_heldwarm_rounds_back(b, params);
     b->p.sv_lazy = params->sv_lazy;
     double k = params->sv_lazy_k;
@@ -140,7 +139,7 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
             joint_close(b);
             return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
         }
-        sv_ll(a, fe);
+        joint_sv_ll(a, fe);
         double g0 = fe[0] - fm[0], g1 = fe[1] - fm[1];
         double lead0 = fe[0] - b->sv_ll_mid[0], lead1 = fe[1] - b->sv_ll_mid[1];
         a->sv_rec[2] = lead0;
@@ -172,7 +171,7 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
     double le[2];
-    sv_ll(b, le);
+    joint_sv_ll(b, le);
     double g0 = le[0] - b->sv_ll_mid[0], g1 = le[1] - b->sv_ll_mid[1];
     double lead0 = le[0] - a->sv_ll_mid[0], lead1 = le[1] - a->sv_ll_mid[1];
     /* the free search's own gain over its first main solve: its swap

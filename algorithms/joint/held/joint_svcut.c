@@ -41,24 +41,13 @@
 
 int joint_svc_test_kept = 0, joint_svc_test_made = 0; /* tests: early runs kept at a round, made there */
 
-static void svc_ll(joint *s, double out[2])
-{
-    out[0] = joint_loglik(s);
-    out[1] = out[0];
-    if (s->p.thread_soft_pick > 0 && s->p.thread_soft > 0) {
-        if (joint_thread_mute(s, 1))
-            out[1] = joint_loglik(s);
-        joint_thread_mute(s, 0);
-    }
-}
-
 int joint_svc_round(joint *s, int r)
 {
     /* the early run made at a cut (sv_lazy raised by 20, parallel=1): its
      * log-likelihood after each round, for the gain test */
     if (s->p.sv_cut && s->p.sv_lazy >= 20 && s->p.parallel >= 1 && s->pord_hold) {
         if (r < JOINT_SVC_ROUNDS)
-            svc_ll(s, s->svc_hist[r]);
+            joint_sv_ll(s, s->svc_hist[r]);
         s->svc_nh = r + 1;
         return 0;
     }
@@ -76,7 +65,7 @@ int joint_svc_round(joint *s, int r)
     }
     s->svc_ll[0][0] = s->svc_ll[1][0]; /* the round before, and this one */
     s->svc_ll[0][1] = s->svc_ll[1][1];
-    svc_ll(s, s->svc_ll[1]);
+    joint_sv_ll(s, s->svc_ll[1]);
     s->svc_n++;
     if (r < 1 || s->svc_n < 2 || !joint_bbserial_early(s))
         return 0;
@@ -91,18 +80,9 @@ int joint_svc_keeps(double k, int take, const double a_prev[2], const double a_c
 {
     /* what the free search may still gain from the cut to its end: as much
      * as the early run gained from the same round's closed solve to its
-     * end, or as much as the free search's last round changed it */
-    double g[2], l[2];
-    for (int i = 0; i < 2; i++) {
-        double gw = w_end[i] - w_round[i], ga = fabs(a_cut[i] - a_prev[i]);
-        g[i] = gw > ga ? gw : ga;
-        g[i] = g[i] > 0 ? g[i] : 0;
-        l[i] = w_end[i] - a_cut[i];
-    }
-    *lead = l[0];
-    *gain = g[0];
-    return take && l[0] > JOINT_RESTART_MARGIN + k * g[0] &&
-           l[1] > JOINT_RESTART_MARGIN + k * g[1];
+     * end, or as much as the free search's last round changed it (either
+     * sign) */
+    return joint_sv_leads(k, take, a_prev, a_cut, w_round, w_end, 1, lead, gain);
 }
 
 int joint_svc_held(joint *a, const pb_trace_view *v, const joint_params *ph,
@@ -136,7 +116,7 @@ int joint_svc_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     }
     double le[2];
-    svc_ll(w, le);
+    joint_sv_ll(w, le);
     /* the early run at the round the free search paused after (it may
      * have ended its rounds before: then no keep) */
     int rr = a->svc_r - 1, have = rr < JOINT_SVC_ROUNDS && w->svc_nh > rr;

@@ -42,32 +42,22 @@
 #include "joint_int.h"
 #include "pb_algo.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 int joint_sve_test_kept = 0, joint_sve_test_made = 0;
 
-/* plain, and with the thread term muted where thread_soft_pick would (as
- * joint_sv.c's sv_ll) */
-static void sve_ll(joint *s, double out[2])
-{
-    out[0] = joint_loglik(s);
-    out[1] = out[0];
-    if (s->p.thread_soft_pick > 0 && s->p.thread_soft > 0) {
-        if (joint_thread_mute(s, 1))
-            out[1] = joint_loglik(s);
-        joint_thread_mute(s, 0);
-    }
-}
-
-int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mid[2],
-                    const double w_mid[2], const double w_end[2], double *lead, double *gain)
+int joint_sv_leads(double k, int take, const double a_pre[2], const double a_mid[2],
+                   const double w_mid[2], const double w_end[2], int abs_gain, double *lead,
+                   double *gain)
 {
     /* what the free search's swap rounds may still bring: as much as the
      * early run's own swap rounds brought, or as its own first main solve */
     double g[2], l[2];
     for (int i = 0; i < 2; i++) {
         double gw = w_end[i] - w_mid[i], ga = a_mid[i] - a_pre[i];
+        ga = abs_gain ? fabs(ga) : ga;
         g[i] = gw > ga ? gw : ga;
         g[i] = g[i] > 0 ? g[i] : 0;
         l[i] = w_end[i] - a_mid[i];
@@ -78,13 +68,19 @@ int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mi
            l[1] > JOINT_RESTART_MARGIN + k * g[1];
 }
 
+int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mid[2],
+                    const double w_mid[2], const double w_end[2], double *lead, double *gain)
+{
+    return joint_sv_leads(k, take, a_pre, a_mid, w_mid, w_end, 0, lead, gain);
+}
+
 int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
                    const joint_params *params, pb_error *err, const unsigned char *force,
                    joint_selshare *share, joint **bout, int *early)
 {
     *bout = NULL;
     *early = 0;
-    sve_ll(a, a->sv_ll_mid); /* a as it paused */
+    joint_sv_ll(a, a->sv_ll_mid); /* a as it paused */
     a->sv_rec[4] = a->sv_ll_mid[0];
     a->sv_rec[8] = a->sv_ll_pre[0];
     /* the early run as init_choose makes it, its log-likelihood noted at
@@ -118,7 +114,7 @@ int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
     }
     double le[2];
-    sve_ll(w, le);
+    joint_sv_ll(w, le);
     double wm[2] = {marked ? w->sv_ll_mid[0] : le[0], marked ? w->sv_ll_mid[1] : le[1]};
     double lead = 0, gain = 0;
     int keep = joint_sve_keeps(params->sv_lazy_k, take == 1 && marked && a->sv_pre_done,

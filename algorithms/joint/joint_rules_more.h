@@ -1,0 +1,260 @@
+/*
+ * joint_rules_more.h - the declarations of joint's rules from conf_twin on
+ * (the thirtieth wave and after: fifo_lifo, the second search's rounds,
+ * busy_arr, the copies' events maps, unp_where, sv_cut and what came
+ * with them).  Split from joint_rules.h (its length) and included at its
+ * end, so every type joint_rules.h declares is known here.  New rules'
+ * declarations are appended at the end of this file.  Not a public
+ * interface.
+ */
+#ifndef JOINT_RULES_MORE_H
+#define JOINT_RULES_MORE_H
+
+/* joint_cftwin.c, conf_twin: after every cap, the rows a request's answer
+ * triggered in its caller (and below and after them) stated at most the
+ * confidence of the call that triggered the answer, where a twin of the
+ * request (same link, movable answer) is one of that call's candidates;
+ * meta.  PB_OK or PB_ENOMEM */
+int joint_cftw_apply(joint *s, double *conf);
+int joint_cftw_keep(joint *s, const double *ps);
+int joint_cftw_meta(const joint *s, pb_result *res);
+/* joint_fifolifo.c, fifo_lifo: each link the fifo test passed checked
+ * against a pool whose answers overtake (last-in-first-out durations
+ * tighter than one worker's service times); s->fifo_link[l] cleared
+ * where so.  PB_OK or PB_ENOMEM */
+int joint_fifolifo_all(joint *s);
+/* joint_fifolifo.c: link l's fifo verdict withdrawn by fifo_lifo */
+int joint_fifolifo_withdrawn(const joint *s, uint32_t l);
+/* joint_fifolifo.c: one fifo_lifo= line per link it looked at */
+void joint_fifolifo_meta(const joint *s, pb_result *res);
+/* joint_unprounds.c, unp_repair / unp_swaps: the whole second search's
+ * rounds into p2 (from params); 1 when either is set */
+int joint_unpr_params(joint_params *p2, const joint_params *params);
+/* joint_unprounds.c: the second solution t's repair / swap_rounds set
+ * back to the caller's */
+void joint_unpr_after(joint *t, const joint_params *params);
+/* joint_unprounds.c: the unp_rounds line where either option is set */
+int joint_unpr_meta(const joint *s, pb_result *res);
+/* joint_unpwarm.c, unp_warm: the whole second search as one search of the
+ * first search f's kind, started from f's pairs and parents (force: the
+ * messages left unpaired / paired); *done 0 where it does not apply (then
+ * *out NULL).  PB_OK or the error (err filled) */
+int joint_unpwarm_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                         const joint *f, const unsigned char *force, pb_error *err, int *done);
+
+/* joint_scedge.c, conf_copy_margin (h267): after pick_roots, the real
+ * pairs whose request is next to a cut of the copy's window (s->sce_edge;
+ * PB_OK or PB_ENOMEM); _skip: whether real pair i's copy row is left out
+ * of the counts (counted); _free; _meta */
+int joint_sce_mark(joint *s, const unsigned char *pick);
+int joint_sce_skip(joint *s, uint32_t i);
+void joint_sce_free(joint *s);
+int joint_sce_meta(const joint *s, pb_result *res);
+/* joint_busyarr.c, busy_arr: the busy landings of the trace's own whole
+ * pairs' arrivals, each given a duration drawn (seed) from the copy's
+ * (stamps ccr, crs) on its link, added per caller service to calls, busy.
+ * PB_OK or PB_ENOMEM */
+int joint_busyarr_add(const joint *s, const pb_ns *ccr, const pb_ns *crs, const pb_ns *win,
+                      uint32_t seed, double *calls, double *busy);
+/* joint_busyarr.c: the same of a copy made as a trace t (busy_copy_lean=0) */
+int joint_busyarr_add_trace(const joint *s, const pb_trace *t, const pb_ns *win, uint32_t seed,
+                            double *calls, double *busy);
+/* joint_busyarr.c: does busy_arr mode (1 every verdict, 2 where the held
+ * search rewrites most of the service) check a service with calls tested
+ * and changed pairs?  1 or 0 */
+int joint_busyarr_asks(int mode, double calls, double changed);
+/* joint_busyarr.c: z of share b1 / n1 against b2 / n2 (pooled) */
+double joint_busyarr_z(double n1, double b1, double n2, double b2);
+
+/* joint_cfev.c, conf_copy_events: the self-calibration map with the copy's
+ * rows counted in units of m, its wrong rows per request holding one.
+ * row: one copy row p2 of copy s2 (link l, right or not), from the copy's
+ * row loop; m: m[0..nl] the design effect per link (m[nl]: the all-links
+ * map's) over the rows seen since the last call (at least 1), and the rows
+ * forgotten (PB_OK or PB_ENOMEM, m all 1 then); reset: forget them (close);
+ * meta: the metadata line. */
+typedef struct joint_cevrow {
+    uint32_t l, copy, root;
+    unsigned char ok;
+} joint_cevrow;
+void joint_cfev_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok);
+int joint_cfev_m(joint *s, uint32_t nl, double *m);
+void joint_cfev_reset(joint *s);
+int joint_cfev_meta(const joint *s, pb_result *res);
+/* joint_cfempty.c, conf_empty_twin: the calls a request out of place
+ * without any call could hold capped, and the rows below them (after every
+ * other cap); PB_OK or PB_ENOMEM; meta: the metadata line. */
+int joint_cfem_apply(joint *s, double *conf);
+int joint_cfem_meta(const joint *s, pb_result *res);
+
+/* sv_early (joint_svearly.c): with sv_lazy, parallel_check_bb's early run
+ * made beside the paused free search a (*early 1: kept, *bout the run);
+ * else a resumed and the run left on a->sve_w for init_choose.  PB_OK or
+ * an error (set in err) */
+int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                   const joint_params *params, pb_error *err, const unsigned char *force,
+                   joint_selshare *share, joint **bout, int *early);
+/* sv_early's rule: 1 when the early run (its log-likelihood at its mark
+ * and end, plain and with the thread term muted) is kept over the paused
+ * free search (at its main solve's first refit and at the pause): take,
+ * and the lead over a_mid above JOINT_RESTART_MARGIN + k * the larger of
+ * the two gains (at least 0), in both; *lead and *gain the plain ones */
+/* joint_sv.c: the log-likelihood, plain (out[0]) and with the thread term
+ * muted where thread_soft_pick would (out[1]) */
+void joint_sv_ll(joint *s, double out[2]);
+/* joint_svearly.c: sv_early's and sv_cut's keep test: true when take and
+ * the early run's lead over the paused free search (w_end - a_mid) is
+ * beyond JOINT_RESTART_MARGIN + k times what the free search may still
+ * gain (the larger of the early run's own gain w_end - w_mid and the free
+ * search's last change a_mid - a_pre, its absolute value with abs_gain),
+ * plain and thread-muted; *lead and *gain the plain ones */
+int joint_sv_leads(double k, int take, const double a_pre[2], const double a_mid[2],
+                   const double w_mid[2], const double w_end[2], int abs_gain, double *lead,
+                   double *gain);
+int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mid[2],
+                    const double w_mid[2], const double w_end[2], double *lead, double *gain);
+/* init_choose's early run: the one sv_early made (taken off a), or NULL */
+joint *joint_sve_take(joint *a);
+/* joint_close's chain: an early run s still holds goes before next (freed
+ * in joint_close's loop, not by recursion) */
+joint *joint_sve_chain(joint *s, joint *next);
+/* tests: sv_early's early keeps, and runs made beside a paused free search */
+extern int joint_sve_test_kept, joint_sve_test_made;
+
+/* joint_thrheld.c, thread_soft_heldout (h274): _d: *d (the rate test's
+ * in-sample D, T's ll less S's without the term) replaced by the
+ * cross-fitted difference (s the term's solution, unmuted; t the other,
+ * muted; both refitted to all their pairs after); PB_OK, PB_ENOMEM or
+ * PB_EINVAL (*d unchanged).  _carry: the record to the solution kept;
+ * _free; _meta */
+int joint_thrheld_d(joint *s, joint *t, double *d);
+void joint_thrheld_carry(joint *keep, joint *from);
+void joint_thrheld_free(joint *s);
+int joint_thrheld_meta(const joint *s, pb_result *res);
+
+/* joint_pick.c: a copy made as a trace, pair p's call received and return
+ * sent stamps into cr[p], rs[p] (ids 2p+1, 2p+2; others left out) */
+void joint_pick_copy_stamps(const pb_trace *t, uint32_t np, pb_ns *cr, pb_ns *rs);
+/* joint_unpone.c: the second search s takes the first search f's window,
+ * sums and held_skip record */
+void joint_unp_carry_first(joint *s, const joint *f);
+/* joint_unpwhere.c (unp_where): where the whole second search's pieces
+ * lie against the window by candidate requests.  joint_unpwh_note (in
+ * joint_unpp_take): f, s the first and second search, pc per message its
+ * piece or JOINT_NONE, tk / llr per piece; the record into f and s; with
+ * unp_where=2 the taken pieces outside the window are not taken (tk
+ * cleared): their count returned.  joint_unpwh_meta: its line */
+uint32_t joint_unpwh_note(joint *f, joint *s, const uint32_t *pc, uint32_t np,
+                          unsigned char *tk, const double *llr);
+int joint_unpwh_meta(const joint *s, pb_result *res);
+
+/* joint_cfev2.c, conf_copy_events_second (h279): a second calibration copy
+ * where the events map alone takes at least that share of the rows below
+ * 0.9, 0.95 or 0.99.  begin: with one copy drawn, *conf0 the rows as they
+ * stand (else NULL); row: one real row's stated share c, its error without
+ * the events map e and the events map's es (stk[p] set at stake); save:
+ * the first copy's event rows kept (before joint_cfse_fit forgets them);
+ * again: 1 (the first fit's rows kept in *first, the rows put back from conf0) where
+ * a second copy is due; keep (after the second fit): every row not at
+ * stake back to the first fit's value; merge: the first copy's
+ * event rows pooled with the second's; end: forget them; meta: the
+ * metadata line.  PB_OK or PB_ENOMEM */
+int joint_cfev2_begin(joint *s, const double *conf, uint32_t n, int copies, double **conf0,
+                      unsigned char **stk);
+void joint_cfev2_row(joint *s, unsigned char *stk, uint32_t p, double c, double e, double es);
+void joint_cfev2_keep(double *conf, const double *first, const unsigned char *stk, uint32_t n);
+int joint_cfev2_save(joint *s);
+int joint_cfev2_again(joint *s, double *conf, const double *conf0, uint32_t n, double **first);
+int joint_cfev2_merge(joint *s);
+void joint_cfev2_end(joint *s);
+int joint_cfev2_meta(const joint *s, pb_result *res);
+/* par_tie (joint_partie.c): the tick within which a return and a send are
+ * tied for the parallel-call counts (0: the rule is off here), and whether
+ * times a and b lie in one such tick */
+pb_ns joint_partie_tick(const joint *s);
+int joint_partie_same(pb_ns a, pb_ns b, pb_ns tick);
+int joint_partie_meta(const joint *s, pb_result *res);
+/* unp_freeze (joint_unpfreeze.c): second: the whole second search with the
+ * requests outside the window (in[]: per message 1 inside) frozen as f has
+ * them, into *out (its record in unpw_*; PB_OK or an error set in err);
+ * setup (joint.c's set-up, before the pairing): the frozen pairs given when
+ * params->unp_frz is this trace's; cands (the end of joint_find_candidates):
+ * each frozen call's parent its only candidate, its return not movable.
+ * PB_OK or PB_ENOMEM */
+int joint_unpf_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                      joint *f, const unsigned char *force, const unsigned char *in,
+                      size_t nseed, pb_error *err);
+void joint_unpf_setup(joint *s);
+int joint_unpf_cands(joint *s);
+/* conf_copy_events_agree (joint_cfev2agree.c, h287): links, per link whether
+ * the two copies agree (the second copy's share of wrong rows at most the
+ * first's), from the first copy's saved event rows and the second's, before
+ * joint_cfev2_merge pools them; keep: a row at stake of a link that does not
+ * agree back to the first fit's value; end: forget; meta: the metadata line */
+int joint_cfev2a_links(joint *s);
+void joint_cfev2a_keep(joint *s, double *conf, const double *first, const unsigned char *stk,
+                       uint32_t n);
+void joint_cfev2a_end(joint *s);
+/* conf_copy_events_agree=2: the siblings cap's copy record saved before the
+ * second copy is drawn (restore 0) and put back after it (restore 1) */
+void joint_cfev2a_sib(joint *s, int restore);
+int joint_cfev2a_meta(const joint *s, pb_result *res);
+/* conf_copy_multi (joint_cfmulti.c, h287): reset: forget the copy rows
+ * (each self-calibration starts and ends so; the record stays); row: copy row p2 of s2 (link l, right
+ * or not, stated c) counted when its request holds another call of its
+ * link; fit: per link (and all links, index nl) the map of those rows
+ * (joint_cfthin's shape; free with joint_cfmu_free); at: real pair p's
+ * value at stated c (1: not such a row, or no map); meta: metadata */
+void joint_cfmu_reset(joint *s);
+void joint_cfmu_row(joint *s, const joint *s2, uint32_t p2, uint32_t l, int ok, double c);
+int joint_cfmu_fit(joint *s, uint32_t nl, const double *conf, const unsigned char *exr,
+                   joint_cfthin *t);
+void joint_cfmu_free(joint_cfthin *t);
+double joint_cfmu_at(const joint *s, const joint_cfthin *t, uint32_t p, double c, double r);
+int joint_cfmu_meta(const joint *s, pb_result *res);
+/* tie_excess (joint_tieexcess.c), tie_test=2's rule (h280): as
+ * joint_quant_keep_start, and the search's gain also under JOINT_QUANT_GAIN
+ * nats a move within a tick (tied) plus excess nats: 1 keep the start, 0 the
+ * search (excess 0: tie_test=2 as h280 built it) */
+int joint_tieexcess_keep_start(size_t changed, size_t tied, double ll_start, double ll_search,
+                               double excess);
+/* tie_choose (joint_tiechoose.c): the free and held searches' log-likelihoods
+ * *l0a, *l0b (b may be NULL) less JOINT_QUANT_GAIN a move within a tick where
+ * the search's tie test kept a search tie_test=1 would have put back; for
+ * init_choose's comparison only; nothing unless tie_choose and tie_test=2 */
+void joint_tiechoose_adjust(const joint *a, const joint *b, double *l0a, double *l0b);
+/* conf_copy_share_z (joint_scz.c): joint_scz_note records the share f of
+ * the pairs the result's calibration copy holds against the default copy
+ * (full pairs, got kept; from joint_scopy_budget); joint_scz_z the events
+ * map's z given conf_copy_events_z (max of it and k (1 - sqrt f));
+ * joint_scz_meta its line */
+void joint_scz_note(joint *s, size_t full, size_t got);
+double joint_scz_z(const joint *s, double z);
+int joint_scz_meta(const joint *s, pb_result *res);
+/* conf_copy_share_z: the copy rows a link needs for a map of its own,
+ * JOINT_SELFCAL_MIN scaled by f (the default copy would hold 1 / f as
+ * many); joint_fit_maps with that threshold (joint_pav.c) */
+uint32_t joint_scz_min(const joint *s);
+void joint_fit_maps_min(joint_spt *pts, uint32_t np, uint32_t nl, double *lo, double *val,
+                        double *w, double *kk, uint32_t *cls_off, uint32_t min, int *rc);
+/* sv_cut (joint_svcut.c): the free search of init_choose, where
+ * parallel_check_bb's early run is due, paused after a later re-pairing
+ * round's closed solve and refit; 1 when it paused there (round r) */
+int joint_svc_round(joint *s, int r);
+/* sv_cut: on the free search paused at a round (joint_sv_held): the early
+ * run made; kept at once (*bout, *early = 1) when its lead over the cut
+ * free search is out of reach, else dropped and the free search run on to
+ * its mark (paused there as sv_lazy pauses it).  PB_OK or an error */
+int joint_svc_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                   const joint_params *params, pb_error *err, const unsigned char *force,
+                   joint_selshare *share, joint **bout, int *early);
+/* sv_cut: the lead and gain test (tests) */
+int joint_svc_keeps(double k, int take, const double a_prev[2], const double a_cut[2],
+                    const double w_round[2], const double w_end[2], double *lead, double *gain);
+int joint_svc_meta(const joint *s, pb_result *res);
+extern int joint_svc_test_kept, joint_svc_test_made;
+/* joint.c: a search paused by sv_cut run on: to_mark 1, to its main
+ * solve's mark (paused there when sv_lazy would pause it), 0 to its end */
+int joint_svc_resume(joint *s, int to_mark);
+
+#endif
