@@ -684,17 +684,11 @@ static int ring_has_eocd(const tail_ring *r)
  * the input cannot be read again (a pipe without a copy). */
 static int zip_tail_again(source *s, tail_ring *r)
 {
-    int fd = s->fd;
-    if (lseek(fd, 0, SEEK_SET) != 0) {
-        if (!s->spool || fflush(s->spool) != 0 ||
-            lseek(fd = fileno(s->spool), 0, SEEK_SET) != 0)
-            return -2;
-    }
-    struct archive *b = archive_read_new();
-    if (!b)
-        return -1;
-    archive_read_support_filter_all(b);
-    archive_read_support_format_raw(b);
+    int fd;
+    struct archive *b;
+    int rr = imp_source_reread(s, &fd, &b);
+    if (rr != 0)
+        return rr;
     struct archive_entry *e;
     int rc = -1;
     memset(r, 0, sizeof *r);

@@ -57,6 +57,13 @@ typedef struct source {
  * on after the reader is done (the checks of what follows) */
 la_ssize_t imp_source_read(struct archive *a, void *data, const void **out);
 
+/* imp_archive_tail.c: the input s read again from its first byte (from a
+ * pipe, the copy kept as it was read) through a new reader of every
+ * filter and the raw format, not yet opened: *fdp the descriptor to open
+ * it on, *out the reader (the caller frees it).  0, -1 when no reader
+ * could be made, -2 when the input cannot be read again. */
+int imp_source_reread(source *s, int *fdp, struct archive **out);
+
 /* After the reader's end of a file (s) read through a: bytes after bzip2,
  * lz4, lzma or lzip data other than zero padding refused at their byte
  * offset.  last: the tar's last member, or NULL for one compressed

@@ -45,6 +45,29 @@ static int64_t nonzero_from(int fd, int64_t at)
     }
 }
 
+/* The input s read again from its first byte (from a pipe, the copy kept
+ * as it was read) through a new reader of every filter and the raw
+ * format, not yet opened: *fdp the descriptor to open it on, *out the
+ * reader (the caller frees it).  0, -1 when no reader could be made, -2
+ * when the input cannot be read again. */
+int imp_source_reread(source *s, int *fdp, struct archive **out)
+{
+    int fd = s->fd;
+    if (lseek(fd, 0, SEEK_SET) != 0) {
+        if (!s->spool || fflush(s->spool) != 0 ||
+            lseek(fd = fileno(s->spool), 0, SEEK_SET) != 0)
+            return -2;
+    }
+    struct archive *b = archive_read_new();
+    if (!b)
+        return -1;
+    archive_read_support_filter_all(b);
+    archive_read_support_format_raw(b);
+    *fdp = fd;
+    *out = b;
+    return 0;
+}
+
 /* Where the compressed data of s end, by a second decompression from the
  * file's start (a tar's reader stops at its end marker, before the
  * decompressor has met its data's end); from a pipe, from the copy kept
@@ -56,18 +79,12 @@ static int64_t data_end_again(source *s, int *fdp)
     const void *out;
     while (s->unseekable && imp_source_read(NULL, s, &out) > 0)
         ; /* the rest of the pipe into the copy */
-    int fd = s->fd;
-    if (lseek(fd, 0, SEEK_SET) != 0) {
-        if (!s->spool || fflush(s->spool) != 0 ||
-            lseek(fd = fileno(s->spool), 0, SEEK_SET) != 0)
-            return -2;
-    }
+    int fd;
+    struct archive *b;
+    int rr = imp_source_reread(s, &fd, &b);
+    if (rr != 0)
+        return rr;
     *fdp = fd;
-    struct archive *b = archive_read_new();
-    if (!b)
-        return -1;
-    archive_read_support_filter_all(b);
-    archive_read_support_format_raw(b);
     struct archive_entry *e;
     int64_t end = -1;
     if (archive_read_open_fd(b, fd, 1 << 16) == ARCHIVE_OK &&
