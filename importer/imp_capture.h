@@ -73,6 +73,9 @@ typedef struct imp_capture_stats {
     uint64_t http2;           /* connections framed as HTTP/2 */
     uint64_t malformed;       /* HTTP/2 streams (per observer) given up at a
                                  malformed frame or header block */
+    uint64_t bad_request_id;  /* pairs whose traceparent names no trace (a
+                                 trace id not 32 hex digits, or all zero):
+                                 left out, counted in no_request_id too */
 } imp_capture_stats;
 
 /* 1 when path is a capture this module reads: a folder or file of

@@ -429,7 +429,8 @@ static int field(h2v *v, const nghttp2_nv *nv)
     } else if (name_is(nv, "grpc-status")) {
         copy_val(r->grpc, sizeof r->grpc, nv);
     } else if (v->dir == CAP_C2S && !r->m.reqid && name_is(nv, hn)) {
-        return cap_request_id(v->c, v->t, (const char *)nv->value, nv->valuelen, &r->m.reqid);
+        return cap_request_id(v->c, v->t, (const char *)nv->value, nv->valuelen, &r->m.reqid,
+                              &r->m.bad_id);
     }
     return PB_OK;
 }

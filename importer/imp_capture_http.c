@@ -101,20 +101,97 @@ static int header(const char *h, size_t n, const char *name, char *out, size_t o
     return 0;
 }
 
-int cap_request_id(const cap *c, pb_trace *t, const char *v, size_t vl, uint32_t *out)
+int cap_request_id(const cap *c, pb_trace *t, const char *v, size_t vl, uint32_t *out,
+                   uint8_t *bad)
 {
     *out = 0;
     const char *hn = c->opts->header ? c->opts->header : "traceparent";
     if (!strcasecmp(hn, "traceparent")) {
-        /* version-traceid-parentid-flags: the trace id is the request */
+        /* version-traceid-parentid-flags: the trace id is the request.  W3C
+         * Trace Context: a trace id of other than 32 hex digits, or of all
+         * zeros, is invalid and the header is ignored.  Before, such an id
+         * was taken as it was: every request sent with the all-zero id (a
+         * tracer that was off, a proxy's placeholder) became one request,
+         * the later ones "caused" by the earlier ones, without a word.  Now
+         * the pair is left out as one without the header, counted
+         * (bad_request_id) and said.  Capital hex digits (not W3C's, but
+         * the same id) are read as small ones, so one request stays one. */
         const char *d1 = memchr(v, '-', vl);
         const char *d2 = d1 ? memchr(d1 + 1, '-', vl - (size_t)(d1 + 1 - v)) : NULL;
         if (!d2)
             return PB_OK;
         vl = (size_t)(d2 - d1 - 1);
         v = d1 + 1;
+        char low[32];
+        int zero = 1;
+        for (size_t i = 0; i < vl && i < 32; i++) {
+            unsigned char ch = (unsigned char)v[i];
+            if (!isxdigit(ch))
+                zero = 2;
+            low[i] = (char)tolower(ch);
+            if (ch != '0' && zero == 1)
+                zero = 0;
+        }
+        if (vl != 32 || zero) {
+            *bad = 1;
+            return PB_OK;
+        }
+        return pb_obs_label(t->names, low, 32, out);
     }
     return vl ? pb_obs_label(t->names, v, vl, out) : PB_OK;
+}
+
+/* 1 when the comma-separated list s holds the token tok, case ignored
+ * (RFC 9110 7.3: transfer codings are case-insensitive) */
+static int has_token(const char *s, const char *tok)
+{
+    size_t tl = strlen(tok);
+    while (*s) {
+        while (*s == ' ' || *s == '\t' || *s == ',')
+            s++;
+        size_t n = strcspn(s, ",;");
+        size_t m = n;
+        while (m && (s[m - 1] == ' ' || s[m - 1] == '\t'))
+            m--;
+        if (m == tl && !strncasecmp(s, tok, tl))
+            return 1;
+        s += n;
+        if (*s == ';')
+            s += strcspn(s, ",");
+    }
+    return 0;
+}
+
+/* A Content-Length value: 1*DIGIT, or a list of one such value repeated
+ * (RFC 9110 8.6: "42, 42" may be read as 42).  Returns 1 and *len, 0 when
+ * it is no length (a sign, "-1", other characters, values that differ, past
+ * 2^62). */
+static int content_length(const char *v, uint64_t *len)
+{
+    int have = 0;
+    while (*v) {
+        while (*v == ' ' || *v == '\t')
+            v++;
+        if (*v < '0' || *v > '9')
+            return 0;
+        uint64_t x = 0;
+        while (*v >= '0' && *v <= '9') {
+            if (x > (UINT64_C(1) << 62) / 10)
+                return 0;
+            x = x * 10 + (uint64_t)(*v++ - '0');
+        }
+        while (*v == ' ' || *v == '\t')
+            v++;
+        if (have && x != *len)
+            return 0;
+        *len = x;
+        have = 1;
+        if (*v == ',')
+            v++;
+        else if (*v)
+            return 0;
+    }
+    return have;
 }
 
 /* Parse the header in f->hdr[0..hl) into f->cur; set the body state.
@@ -159,19 +236,29 @@ static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
     if (m->request) {
         const char *hn = b->c->opts->header ? b->c->opts->header : "traceparent";
         if (header(h, hl, hn, val, sizeof val) &&
-            cap_request_id(b->c, b->t, val, strlen(val), &m->reqid) != PB_OK)
+            cap_request_id(b->c, b->t, val, strlen(val), &m->reqid, &m->bad_id) != PB_OK)
             return -1;
     }
     /* the body */
+    /* the framing fields, read as RFC 9110/9112 write them.  Before, a
+     * transfer coding in capitals ("Chunked", which servers send) was not
+     * seen: the body was read to the connection's close, and every later
+     * response on it swallowed (said as requests unanswered); and a
+     * Content-Length of "-1" or past 64 bits was read by strtoull as a
+     * huge length, the rest of the stream one message's body.  Now the
+     * coding is matched as a token, case ignored, and a Content-Length
+     * that is no length leaves the connection out as not HTTP, said in a
+     * note naming it */
     int chunked = header(h, hl, "transfer-encoding", val, sizeof val) &&
-                  strstr(val, "chunked") != NULL;
+                  has_token(val, "chunked");
     uint64_t len = 0;
-    int has_len = header(h, hl, "content-length", val, sizeof val);
-    if (has_len) {
-        char *end;
-        len = strtoull(val, &end, 10);
-        if (*end || end == val)
-            return 0;
+    int has_len = !chunked && header(h, hl, "content-length", val, sizeof val);
+    if (has_len && !content_length(val, &len)) {
+        if (cap_note(b->c, m->conn, "an HTTP/1 %s whose Content-Length is no length "
+                     "(\"%.40s\"): this connection is left out (counted as a stream "
+                     "not HTTP)", m->request ? "request" : "response", val) != PB_OK)
+            return -1;
+        return 0;
     }
     int no_body = !m->request && ((m->status >= 100 && m->status < 200) || m->status == 204 ||
                                   m->status == 304 || (req_method && !strcmp(req_method, "HEAD")));
@@ -891,6 +978,9 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
             c->st.pairs++;
             if (!qh->reqid) {
                 c->st.no_request_id++;
+                if (qh->bad_id && !c->st.bad_request_id++)
+                    snprintf(c->bad_id_first, sizeof c->bad_id_first, "%s",
+                             pb_thread_name(t->names, qh->attr));
                 continue;
             }
             pb_ns call_ts = 0;
@@ -969,12 +1059,17 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
     }
     if (!t->n) {
         pb_trace_close(t);
+        char bad[160] = "";
+        if (c->st.bad_request_id)
+            snprintf(bad, sizeof bad, "; %llu pairs whose traceparent names no trace (a "
+                     "trace id of other than 32 hex digits, or all zero)",
+                     (unsigned long long)c->st.bad_request_id);
         /* a packet file that ended in an error is the likelier reason:
          * say it here, since the warning that says it elsewhere goes with
          * a trace, and there is none */
         return pb_error_set(err, PB_EINVAL, NULL, 0, 0,
                             "no request with a %s header was found (%llu HTTP requests, "
-                            "%llu streams not HTTP, %llu HTTP/2 streams malformed%s%s%s%s); "
+                            "%llu streams not HTTP, %llu HTTP/2 streams malformed%s%s%s%s%s%s%s); "
                             "expected requests carrying it (--request-header names "
                             "another)",
                             c->opts->header ? c->opts->header : "traceparent",
@@ -985,7 +1080,9 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                             c->pcap_error ? c->pcap_msg : "",
                             c->frag4 || c->frag6 ? "; fragments of TCP packets could not "
                                                    "be put back together: first in " : "",
-                            c->frag4 || c->frag6 ? c->frag_msg : "");
+                            c->frag4 || c->frag6 ? c->frag_msg : "", bad,
+                            c->nnotes ? "; first note: " : "",
+                            c->nnotes ? c->notes[0] : "");
     }
     /* time order (ties by id: the order of pairing), ids 1.. in it */
     if (pb_trace_sort(t) != PB_OK) {
@@ -1092,6 +1189,16 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                               "packets within one nanosecond keep their capture order",
                          c->subns_msg, (unsigned long long)c->subns_cut,
                          (unsigned long long)c->snap_pkts, c->subns_first);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->st.bad_request_id) { /* only when met: other imports stay as they were */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: traceparent: %llu request/response pairs whose "
+                              "traceparent header names no trace (a trace id of other "
+                              "than 32 hex digits, or all zero; first: \"%s\"): left out "
+                              "as pairs without the header (W3C Trace Context ignores such "
+                              "a header)",
+                         (unsigned long long)c->st.bad_request_id, c->bad_id_first);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
     if (c->hdr_over) { /* only when met: other imports stay as they were */

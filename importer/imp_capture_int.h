@@ -56,6 +56,9 @@ typedef struct cap_life {
 typedef struct hmsg {
     uint32_t conn;
     uint8_t dir, view;
+    uint8_t bad_id;       /* the request-id header is there but names no
+                             request (a traceparent whose trace id is not
+                             32 hex digits or is all zero): reqid 0 */
     uint32_t k;           /* position in its stream (HTTP/2: requests by
                              completion, a response at its request's k) */
     pb_ns first, last;    /* stamps of the segments with its first, last byte */
@@ -159,6 +162,10 @@ typedef struct cap {
      * with -q) */
     uint64_t hdr_over;
     pb_ns hdr_over_first;
+    /* pairs whose request's traceparent names no trace (hmsg.bad_id):
+     * left out as pairs without the header, counted in no_request_id and
+     * st.bad_request_id; the first one's attr here; a meta line "capture: traceparent: ..." (said even with -q) */
+    char bad_id_first[72];
     /* packet captures (one clock): packets stamped before the packet
      * before them in their file (back_pkts; back_max the largest step
      * back, back_first the first such packet, back_msg its file) and
@@ -270,7 +277,8 @@ int cap_build(cap *c, pb_trace **out, pb_error *err);
 /* The request id of a request-id header's value v[0..vl) (the trace id of
  * a traceparent) as a label index + 1 in t's names into *out (0: none).
  * Returns PB_OK or PB_ENOMEM. */
-int cap_request_id(const cap *c, pb_trace *t, const char *v, size_t vl, uint32_t *out);
+int cap_request_id(const cap *c, pb_trace *t, const char *v, size_t vl, uint32_t *out,
+                   uint8_t *bad);
 
 /* HTTP/2 (imp_capture_h2.c).  cap_h2_detect: 1 when the client's stream
  * of the connection whose segments are s[0..n) (sorted as cap_build

@@ -267,15 +267,6 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 continue;
             ethertype = d[12] << 8 | d[13];
             off = 14;
-            /* VLAN tags: 802.1Q (0x8100), and the outer tags of 802.1ad
-             * (0x88a8, and the 0x9100 of older switches) that carriers and
-             * cloud fabrics stack in front of it (before, such packets
-             * were skipped: a capture on a trunk port lost them) */
-            while ((ethertype == 0x8100 || ethertype == 0x88a8 || ethertype == 0x9100) &&
-                   caplen >= off + 4) {
-                ethertype = d[off + 2] << 8 | d[off + 3];
-                off += 4;
-            }
             break;
         case DLT_NULL:
         case DLT_LOOP: {
@@ -307,6 +298,21 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             ethertype = caplen && (d[0] >> 4) == 6 ? 0x86dd : 0x0800;
             off = 0;
             break;
+        }
+        /* VLAN tags: 802.1Q (0x8100), and the outer tags of 802.1ad
+         * (0x88a8, and the 0x9100 of older switches) that carriers and
+         * cloud fabrics stack in front of it (before, such packets were
+         * skipped: a capture on a trunk port lost them).  A cooked capture
+         * (tcpdump -i any: Linux SLL and SLL2) has them too: libpcap puts
+         * the tag the card took off back in front of the protocol field,
+         * so its protocol reads 0x8100 (before, every packet of a VLAN
+         * interface was skipped without a word). */
+        if (dlt == DLT_EN10MB || dlt == DLT_LINUX_SLL || dlt == 276) {
+            while ((ethertype == 0x8100 || ethertype == 0x88a8 || ethertype == 0x9100) &&
+                   caplen >= off + 4) {
+                ethertype = d[off + 2] << 8 | d[off + 3];
+                off += 4;
+            }
         }
         const u_char *ip = d + off;
         size_t left = caplen - off, iphl, iplen, iptotal;

@@ -303,6 +303,9 @@ static int summarize(imp_importer *im, const imp_capture_stats *st, const char *
         {"unrequested", st->unrequested, "responses without a request: left out"},
         {"no_request_id", st->no_request_id, "request/response pairs whose request has no "
                                              "request-id header: left out; header"},
+        {"bad_request_id", st->bad_request_id, "of those, pairs whose traceparent names no "
+                                               "trace (a trace id of other than 32 hex "
+                                               "digits, or all zero)"},
         {"non_http", st->non_http, "connections whose bytes are not HTTP/1.1: left out"},
         {"truncated", st->truncated, "streams whose headers were not captured: rest left out"},
         {"cut", st->cut, "streams that end inside a message"},
