@@ -20,6 +20,36 @@
 
 #include "pb_files.h"
 
+/* IPv6 extension headers from nh at *iphl: hop-by-hop (0), routing (43),
+ * destination options (60), and the others RFC 7045 lists that may stand
+ * before TCP -- mobility (135), HIP (139), shim6 (140), the experimental 253
+ * and 254 (RFC 8200's layout: a length in 8-byte units past the first 8)
+ * and IPsec's authentication header (51: in 4-byte units past the first 2,
+ * RFC 4302) -- skipped by their length.  Before, only the first three were:
+ * a packet behind one of the others (every packet of a host using AH) was
+ * skipped without a word.  Returns the next header after them; *iphl moves
+ * past them. */
+static unsigned v6_ext(const u_char *ip, size_t left, unsigned nh, size_t *iphl)
+{
+    while ((nh == 0 || nh == 43 || nh == 60 || nh == 51 || nh == 135 || nh == 139 ||
+            nh == 140 || nh == 253 || nh == 254) &&
+           left >= *iphl + 8) {
+        size_t el = nh == 51 ? ((size_t)ip[*iphl + 1] + 2) * 4
+                             : ((size_t)ip[*iphl + 1] + 1) * 8;
+        nh = ip[*iphl];
+        *iphl += el;
+    }
+    return nh;
+}
+
+/* 1 when the fragment header at iphl may lead to TCP: directly, or
+ * through an AH, which RFC 8200 puts after the fragment header (only the
+ * first fragment holds it: the datagram put back together is checked) */
+static int v6_ext_tcp(const u_char *ip, size_t iphl)
+{
+    return ip[iphl] == 6 || ip[iphl] == 51;
+}
+
 /* per TCP direction: the next sequence number expected */
 typedef struct flow {
     uint32_t src, dst;       /* endpoints */
@@ -328,8 +358,8 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             v6 = 0;
             iphl = (size_t)(ip[0] & 15) * 4;
             iplen = (size_t)(ip[2] << 8 | ip[3]);
-            if (ip[9] != 6 || iphl < 20)
-                continue; /* not TCP */
+            if ((ip[9] != 6 && ip[9] != 51) || iphl < 20)
+                continue; /* not TCP (or TCP behind IPsec's AH) */
             if (!iplen && !((ip[6] & 0x3f) || ip[7]) && h->len > off) {
                 tso = 1;
                 iplen = h->len - off;
@@ -348,6 +378,11 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 ip = whole;
                 left = iplen = dl;
             }
+            if (ip[9] == 51) { /* IPv4 AH (RFC 4302): read through, as in IPv6 */
+                if (left < iphl + 12 || ip[iphl] != 6)
+                    continue;
+                iphl += ((size_t)ip[iphl + 1] + 2) * 4;
+            }
             sa = ip + 12;
             da = ip + 16;
         } else if (ethertype == 0x86dd && left >= 40 && (ip[0] >> 4) == 6) {
@@ -358,17 +393,12 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 tso = 1;
                 iplen = h->len - off;
             }
-            /* extension headers before TCP: hop-by-hop (0), routing (43)
-             * and destination options (60) skipped by their length; a
-             * fragment header (44) of a TCP packet: put back together with
-             * its datagram's other parts as IPv4 fragments are (RFC 8200
-             * 4.5), read once whole; what cannot be is counted and said */
-            unsigned nh = ip[6];
-            while ((nh == 0 || nh == 43 || nh == 60) && left >= iphl + 8) {
-                nh = ip[iphl];
-                iphl += ((size_t)ip[iphl + 1] + 1) * 8;
-            }
-            if (nh == 44 && left >= iphl + 8 && ip[iphl] == 6) {
+            /* extension headers before TCP (v6_ext); a fragment header
+             * (44) of a TCP packet: put back together with its datagram's
+             * other parts as IPv4 fragments are (RFC 8200 4.5), read once
+             * whole; what cannot be is counted and said */
+            unsigned nh = v6_ext(ip, left, ip[6], &iphl);
+            if (nh == 44 && left >= iphl + 8 && v6_ext_tcp(ip, iphl)) {
                 size_t dl;
                 const u_char *whole = frag_join(c, path, &frags, ip, left, iphl, pkt, &dl, &rc);
                 if (rc != PB_OK)
@@ -378,7 +408,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 ip = whole;
                 left = iplen = dl;
                 iphl = 40;
-                nh = ip[6];
+                nh = v6_ext(ip, left, ip[6], &iphl); /* AH comes after a fragment header */
             }
             if (nh != 6 || iphl > left)
                 continue;
