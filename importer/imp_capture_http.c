@@ -1191,6 +1191,15 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          (unsigned long long)c->snap_pkts, c->subns_first);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->reordered_segs) { /* only when met: other imports stay as they were */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: reordered %s: %llu TCP segments were stamped before "
+                              "bytes that come before them in their stream (a capture on "
+                              "several queues or interfaces): each was read after those "
+                              "bytes, at their time",
+                         c->reorder_msg, (unsigned long long)c->reordered_segs);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->st.bad_request_id) { /* only when met: other imports stay as they were */
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: traceparent: %llu request/response pairs whose "

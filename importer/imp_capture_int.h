@@ -166,6 +166,12 @@ typedef struct cap {
      * left out as pairs without the header, counted in no_request_id and
      * st.bad_request_id; the first one's attr here; a meta line "capture: traceparent: ..." (said even with -q) */
     char bad_id_first[72];
+    /* packet captures: TCP segments stamped before bytes that precede them
+     * in their stream, held back and read after those (imp_capture_pcap.c);
+     * reordered: files with any, reordered_segs: segments, reorder_msg: the
+     * first file; a meta line "capture: reordered ..." (said even with -q) */
+    uint64_t reordered, reordered_segs;
+    char reorder_msg[300];
     /* packet captures (one clock): packets stamped before the packet
      * before them in their file (back_pkts; back_max the largest step
      * back, back_first the first such packet, back_msg its file) and

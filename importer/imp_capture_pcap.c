@@ -50,6 +50,14 @@ static int v6_ext_tcp(const u_char *ip, size_t iphl)
     return ip[iphl] == 6 || ip[iphl] == 51;
 }
 
+/* a segment that came before the bytes in front of it (held back) */
+typedef struct pend {
+    uint32_t seq;
+    size_t wire, seen;       /* bytes on the wire, bytes captured */
+    pb_ns ts;
+    unsigned char *data;     /* the seen bytes (a copy) */
+} pend;
+
 /* per TCP direction: the next sequence number expected */
 typedef struct flow {
     uint32_t src, dst;       /* endpoints */
@@ -57,7 +65,99 @@ typedef struct flow {
     int dir;
     int have_seq;
     uint32_t next;
+    pend *pq;                /* held back, in arrival order */
+    size_t npq, cappq, pbytes;
 } flow;
+
+/* Segments out of order.  A segment past the next expected byte is held
+ * back (up to PEND_MAX segments or PEND_BYTES bytes a direction, PEND_ALL
+ * in all) until the
+ * bytes before it come -- a capture on several queues or interfaces (tcpdump
+ * -i any) stamps a later segment first -- and is then read after them, at
+ * their time (the stream is readable from then on).  Before, the earlier
+ * segment was taken for a retransmission and its bytes for a gap: the
+ * message it carried and every later one on its connection lost (a header
+ * gap ends the stream), said only as "streams whose headers were not
+ * captured".  Bytes that never come (past the limits, at FIN or RST, at the
+ * end of the file) are a gap as before, at the held segment's time. */
+enum { PEND_MAX = 64, PEND_BYTES = 1 << 20, PEND_ALL = 1 << 25 };
+
+static cap_seg wire_seg(const flow *f, pb_ns ts, int kind);
+
+/* emit one segment (seq, wire, seen bytes pl) of f at ts: the part past
+ * f->next, a gap before it when gap_ok */
+static int seg_emit(cap *c, flow *f, uint32_t seq, size_t wire, size_t seen,
+                    const u_char *pl, pb_ns ts)
+{
+    int32_t delta = (int32_t)(seq - f->next);
+    size_t skip = 0, gap = 0;
+    int rc;
+    if (delta < 0) {
+        skip = (size_t)(-(int64_t)delta); /* retransmitted part */
+        if (skip >= wire)
+            skip = wire;
+    } else if (delta > 0) {
+        gap = (size_t)delta;              /* lost from the capture */
+    }
+    cap_seg s = wire_seg(f, ts, CAP_DATA);
+    if (gap) {
+        s.bytes = gap;
+        s.plen = 0;
+        if ((rc = cap_add_seg(c, &s, (const unsigned char *)"")) != PB_OK)
+            return rc;
+    }
+    if (skip < wire) {
+        s.bytes = wire - skip;
+        s.plen = (uint32_t)(seen > skip ? seen - skip : 0);
+        if ((rc = cap_add_seg(c, &s, pl + skip)) != PB_OK)
+            return rc;
+    }
+    if (skip < wire || gap)
+        f->next = seq + (uint32_t)wire;
+    return PB_OK;
+}
+
+/* read the held segments that now follow f->next (all of them when
+ * force: the first one's missing bytes a gap), each at no earlier than
+ * at (the time the bytes before it came); *moved counts those read after
+ * bytes that came later than they did */
+static int pend_drain(cap *c, flow *f, int force, pb_ns at, uint64_t *moved, size_t *held)
+{
+    int rc = PB_OK;
+    while (f->npq && rc == PB_OK) {
+        size_t best = SIZE_MAX;
+        int32_t bd = 0;
+        for (size_t i = 0; i < f->npq; i++) {
+            int32_t d = (int32_t)(f->pq[i].seq - f->next);
+            if (best == SIZE_MAX || d < bd)
+                best = i, bd = d;
+        }
+        if (bd > 0 && !force)
+            break;
+        pend q = f->pq[best];
+        memmove(f->pq + best, f->pq + best + 1, (f->npq - best - 1) * sizeof *f->pq);
+        f->npq--;
+        f->pbytes -= q.seen;
+        *held -= q.seen;
+        pb_ns ts = q.ts < at ? at : q.ts;
+        if (bd <= 0 && (int32_t)(q.seq + (uint32_t)q.wire - f->next) > 0 && q.ts < at)
+            (*moved)++;
+        rc = seg_emit(c, f, q.seq, q.wire, q.seen, q.data, ts);
+        if (ts > at)
+            at = ts;
+        free(q.data);
+    }
+    return rc;
+}
+
+static void pend_free(flow *f)
+{
+    for (size_t i = 0; i < f->npq; i++)
+        free(f->pq[i].data);
+    free(f->pq);
+    f->pq = NULL;
+    f->npq = f->cappq = f->pbytes = 0;
+}
 
 /* A segment flow f's packet at ts makes on the wire: data or its end. */
 static cap_seg wire_seg(const flow *f, pb_ns ts, int kind)
@@ -210,6 +310,8 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
     long pkt = 0;
     pb_ns last_ts = 0;
     size_t ngif = 0;
+    uint64_t reordered = 0;
+    size_t held = 0; /* bytes held back in every flow (at most about PEND_ALL) */
     while (rc == PB_OK) {
         if (ng) {
             r = cap_ng_next(ng, &ngh, &d, &dlt, &ngif);
@@ -458,6 +560,9 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             const flow *back = find_flow(fl, &flix, dst, src);
             reopened = back && back->conn != f->conn;
         }
+        if (f && f->npq && ((syn && !ack) || reopened) &&
+            (rc = pend_drain(c, f, 1, 0, &reordered, &held)) != PB_OK)
+            break; /* what the old connection held back, before it goes */
         if (!f || (syn && !ack) || reopened) {
             /* a new connection (SYN) or one already open when the capture
              * began: who serves is who got the SYN, else the lower port */
@@ -496,6 +601,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                                       (uint32_t)nfl)) != PB_OK)
                     break;
                 f = &fl[nfl++];
+                memset(f, 0, sizeof *f);
             }
             f->src = src;
             f->dst = dst;
@@ -514,30 +620,47 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         }
         const u_char *pl = tcp + thl;
         if (wire) {
-            int32_t delta = (int32_t)(seq - f->next);
-            size_t skip = 0, gap = 0;
-            if (delta < 0) {
-                skip = (size_t)(-(int64_t)delta);  /* retransmitted part */
-                if (skip >= wire)
-                    skip = wire;
-            } else if (delta > 0) {
-                gap = (size_t)delta;              /* lost from the capture */
-            }
-            cap_seg s = wire_seg(f, ts, CAP_DATA);
-            if (gap) {
-                s.bytes = gap;
-                s.plen = 0;
-                if ((rc = cap_add_seg(c, &s, (const unsigned char *)"")) != PB_OK)
+            if ((int32_t)(seq - f->next) > 0) {
+                /* bytes before it missing: held back (above) */
+                if (f->npq == f->cappq) {
+                    size_t nc = f->cappq ? 2 * f->cappq : 8;
+                    pend *np = realloc(f->pq, nc * sizeof *np);
+                    if (!np) {
+                        rc = PB_ENOMEM;
+                        break;
+                    }
+                    f->pq = np;
+                    f->cappq = nc;
+                }
+                pend *q = &f->pq[f->npq];
+                q->data = malloc(seen ? seen : 1);
+                if (!q->data) {
+                    rc = PB_ENOMEM;
+                    break;
+                }
+                memcpy(q->data, pl, seen);
+                q->seq = seq;
+                q->wire = wire;
+                q->seen = seen;
+                q->ts = ts;
+                f->npq++;
+                f->pbytes += seen;
+                held += seen;
+                if ((f->npq > PEND_MAX || f->pbytes > PEND_BYTES || held > PEND_ALL) &&
+                    (rc = pend_drain(c, f, 1, 0, &reordered, &held)) != PB_OK)
+                    break;
+            } else {
+                if ((rc = seg_emit(c, f, seq, wire, seen, pl, ts)) != PB_OK ||
+                    (f->npq && (rc = pend_drain(c, f, 0, ts, &reordered, &held)) != PB_OK))
                     break;
             }
-            if (skip < wire) {
-                s.bytes = wire - skip;
-                s.plen = (uint32_t)(seen > skip ? seen - skip : 0);
-                if ((rc = cap_add_seg(c, &s, pl + skip)) != PB_OK)
-                    break;
-            }
-            if (skip < wire || gap)
-                f->next = seq + (uint32_t)wire;
+        }
+        if ((fin || rst) && f->npq && (rc = pend_drain(c, f, 1, 0, &reordered, &held)) != PB_OK)
+            break;
+        if (rst) {
+            flow *back = find_flow(fl, &flix, dst, src);
+            if (back && back->npq && (rc = pend_drain(c, back, 1, 0, &reordered, &held)) != PB_OK)
+                break;
         }
         if (fin || rst) {
             cap_seg s = wire_seg(f, ts, CAP_END);
@@ -556,6 +679,15 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         snprintf(c->pcap_msg, sizeof c->pcap_msg, "%s: after packet %ld: %s", path, pkt,
                  p ? pcap_geterr(p) : cap_ng_error(ng));
     }
+    /* what is still held back: its missing bytes a gap */
+    for (size_t i = 0; i < nfl; i++) {
+        if (rc == PB_OK && fl[i].npq)
+            rc = pend_drain(c, &fl[i], 1, 0, &reordered, &held);
+        pend_free(&fl[i]);
+    }
+    if (reordered && !c->reordered++) /* files: c->reordered; segments: */
+        snprintf(c->reorder_msg, sizeof c->reorder_msg, "%s", path);
+    c->reordered_segs += reordered;
     long ffirst = 0;
     unsigned fleft6 = 0, fleft = cap_frags_free(frags, &ffirst, &fleft6);
     if (fleft)

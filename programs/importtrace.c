@@ -115,6 +115,8 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 15);
         else if (!strncmp(t->meta[i], "capture: backward ", 18))
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 18);
+        else if (!strncmp(t->meta[i], "capture: reordered ", 19))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 19);
         else if (!strncmp(t->meta[i], "capture: traceparent: ", 22))
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 22);
         else if (!strncmp(t->meta[i], "capture: tso ", 13))
