@@ -2,12 +2,13 @@
  * imp_capture_pcap.c - packet captures (Project 5's way, seed 000, 6):
  * pcap and pcapng through libpcap, nanosecond stamps where the file has
  * them; link types Ethernet, BSD loopback (NULL, LOOP), Linux cooked (SLL,
- * SLL2) and raw IP; IPv4 and IPv6 (hop-by-hop, routing and destination
- * options headers skipped; fragments of both put back together) carrying
- * TCP.  Each TCP direction is put back in order by sequence number from
- * its SYN (or its first segment): a retransmitted or overlapping part is
- * dropped; a gap (a packet the capture lost) becomes bytes that were moved
- * but not seen, as a payload cap would.  There are no threads and one
+ * SLL2; VLAN tags read through) and raw IP; IPv4 and IPv6 (extension
+ * headers and IPsec AH skipped; fragments of both put back together)
+ * carrying TCP.  Each TCP direction is put back in order by sequence number
+ * from its SYN (or its first segment): a segment stamped before the bytes in
+ * front of it is held back until they come; a retransmitted or overlapping
+ * part is dropped; a gap (a packet the capture lost) becomes bytes that
+ * were moved but not seen, as a payload cap would.  There are no threads and one
  * clock (the capture point's): a message has its send time only.
  */
 #include "imp_capture_int.h"
