@@ -98,6 +98,11 @@ enum { JOINT_SVR_MARK = 0, JOINT_SVR_ROUND = 1 };
 int joint_sv_race(joint *a, const pb_trace_view *v, const joint_params *ph,
                   const joint_params *params, pb_error *err, const unsigned char *force,
                   joint_selshare *share, int at, joint **bout, int *early);
+/* the race's keep test (joint_sv_leads): at JOINT_SVR_ROUND the free
+ * search's last change counts by its absolute value (sv_cut), at
+ * JOINT_SVR_MARK as it is (sv_early) */
+int joint_sv_race_keeps(int at, double k, int take, const double a_pre[2], const double a_mid[2],
+                        const double w_mid[2], const double w_end[2], double *lead, double *gain);
 /* sv_early's rule: 1 when the early run (its log-likelihood at its mark
  * and end, plain and with the thread term muted) is kept over the paused
  * free search (at its main solve's first refit and at the pause): take,

@@ -96,8 +96,8 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
                      params->held_swaps >= 0;
     if (a->sv_paused && a->svc_r) { /* sv_cut: paused in its re-pairing rounds (joint_svcut.c) */
         int rc = held_other ? joint_svc_resume(a, 1)
-                            : joint_sv_race(a, v, ph, params, err, force, share, JOINT_SVR_ROUND, bout,
-                                           early);
+                            : joint_sv_race(a, v, ph, params, err, force, share, JOINT_SVR_ROUND,
+                                            bout, early);
         if (held_other && rc != PB_OK)
             rc = pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
         if (rc != PB_OK || *early)

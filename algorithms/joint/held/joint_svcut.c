@@ -82,7 +82,8 @@ int joint_svc_keeps(double k, int take, const double a_prev[2], const double a_c
      * as the early run gained from the same round's closed solve to its
      * end, or as much as the free search's last round changed it (either
      * sign) */
-    return joint_sv_leads(k, take, a_prev, a_cut, w_round, w_end, 1, lead, gain);
+    return joint_sv_race_keeps(JOINT_SVR_ROUND, k, take, a_prev, a_cut, w_round, w_end, lead,
+                               gain);
 }
 
 /* the race itself: joint_svearly.c's joint_sv_race (JOINT_SVR_ROUND) */

@@ -71,7 +71,15 @@ int joint_sv_leads(double k, int take, const double a_pre[2], const double a_mid
 int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mid[2],
                     const double w_mid[2], const double w_end[2], double *lead, double *gain)
 {
-    return joint_sv_leads(k, take, a_pre, a_mid, w_mid, w_end, 0, lead, gain);
+    return joint_sv_race_keeps(JOINT_SVR_MARK, k, take, a_pre, a_mid, w_mid, w_end, lead, gain);
+}
+
+int joint_sv_race_keeps(int at, double k, int take, const double a_pre[2], const double a_mid[2],
+                        const double w_mid[2], const double w_end[2], double *lead, double *gain)
+{
+    /* at a round the free search's last change counts either way (a
+     * search that lost nats over its last round may gain them back) */
+    return joint_sv_leads(k, take, a_pre, a_mid, w_mid, w_end, at == JOINT_SVR_ROUND, lead, gain);
 }
 
 /* sv_early's and sv_cut's race (the one skeleton of both): the early run
@@ -139,8 +147,8 @@ int joint_sv_race(joint *a, const pb_trace_view *v, const joint_params *ph,
     const double *wp = cut ? (have ? w->svc_hist[rr] : le) : (marked ? w->sv_ll_mid : le);
     double wm[2] = {wp[0], wp[1]};
     double lead = 0, gain = 0;
-    int keep = joint_sv_leads(params->sv_lazy_k, take == 1 && marked && have, ap, am, wm, le, cut,
-                              &lead, &gain);
+    int keep = joint_sv_race_keeps(at, params->sv_lazy_k, take == 1 && marked && have, ap, am, wm,
+                                   le, &lead, &gain);
     if (cut) {
         a->svc_rec[1] = a->svc_r - 1;
         a->svc_rec[2] = lead;
