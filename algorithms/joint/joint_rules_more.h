@@ -87,13 +87,22 @@ int joint_cfev_meta(const joint *s, pb_result *res);
 int joint_cfem_apply(joint *s, double *conf);
 int joint_cfem_meta(const joint *s, pb_result *res);
 
-/* sv_early (joint_svearly.c): with sv_lazy, parallel_check_bb's early run
- * made beside the paused free search a (*early 1: kept, *bout the run);
- * else a resumed and the run left on a->sve_w for init_choose.  PB_OK or
+/* sv_early and sv_cut (joint_svearly.c's joint_sv_race, one skeleton):
+ * with sv_lazy, parallel_check_bb's early run made beside the paused free
+ * search a (*early 1: kept, *bout the run); else a run on: at
+ * JOINT_SVR_MARK (sv_early, a paused at its main solve's mark) to its end,
+ * the run left on a->sve_w for init_choose; at JOINT_SVR_ROUND (sv_cut, a
+ * paused after a re-pairing round) to its mark, the run dropped.  PB_OK or
  * an error (set in err) */
-int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
-                   const joint_params *params, pb_error *err, const unsigned char *force,
-                   joint_selshare *share, joint **bout, int *early);
+enum { JOINT_SVR_MARK = 0, JOINT_SVR_ROUND = 1 };
+int joint_sv_race(joint *a, const pb_trace_view *v, const joint_params *ph,
+                  const joint_params *params, pb_error *err, const unsigned char *force,
+                  joint_selshare *share, int at, joint **bout, int *early);
+/* the race's keep test (joint_sv_leads): at JOINT_SVR_ROUND the free
+ * search's last change counts by its absolute value (sv_cut), at
+ * JOINT_SVR_MARK as it is (sv_early) */
+int joint_sv_race_keeps(int at, double k, int take, const double a_pre[2], const double a_mid[2],
+                        const double w_mid[2], const double w_end[2], double *lead, double *gain);
 /* sv_early's rule: 1 when the early run (its log-likelihood at its mark
  * and end, plain and with the thread term muted) is kept over the paused
  * free search (at its main solve's first refit and at the pause): take,
@@ -241,13 +250,6 @@ void joint_fit_maps_min(joint_spt *pts, uint32_t np, uint32_t nl, double *lo, do
  * parallel_check_bb's early run is due, paused after a later re-pairing
  * round's closed solve and refit; 1 when it paused there (round r) */
 int joint_svc_round(joint *s, int r);
-/* sv_cut: on the free search paused at a round (joint_sv_held): the early
- * run made; kept at once (*bout, *early = 1) when its lead over the cut
- * free search is out of reach, else dropped and the free search run on to
- * its mark (paused there as sv_lazy pauses it).  PB_OK or an error */
-int joint_svc_held(joint *a, const pb_trace_view *v, const joint_params *ph,
-                   const joint_params *params, pb_error *err, const unsigned char *force,
-                   joint_selshare *share, joint **bout, int *early);
 /* sv_cut: the lead and gain test (tests) */
 int joint_svc_keeps(double k, int take, const double a_prev[2], const double a_cut[2],
                     const double w_round[2], const double w_end[2], double *lead, double *gain);

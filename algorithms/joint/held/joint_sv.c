@@ -96,7 +96,8 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
                      params->held_swaps >= 0;
     if (a->sv_paused && a->svc_r) { /* sv_cut: paused in its re-pairing rounds (joint_svcut.c) */
         int rc = held_other ? joint_svc_resume(a, 1)
-                            : joint_svc_held(a, v, ph, params, err, force, share, bout, early);
+                            : joint_sv_race(a, v, ph, params, err, force, share, JOINT_SVR_ROUND,
+                                            bout, early);
         if (held_other && rc != PB_OK)
             rc = pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
         if (rc != PB_OK || *early)
@@ -106,7 +107,8 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         return PB_OK;
     int hs = joint_heldskip_maybe(a); /* decided on the whole free search, as before */
     if (hs == 0 && !held_other && params->sv_early && joint_bbserial_early(a))
-        return joint_sve_held(a, v, ph, params, err, force, share, bout, early); /* sv_early (joint_svearly.c) */
+        return joint_sv_race(a, v, ph, params, err, force, share, JOINT_SVR_MARK, bout,
+                             early); /* sv_early (joint_svearly.c) */
     if (hs != 0 || held_other || joint_bbserial_early(a)) {
         a->sv_rec[0] = 3;
         a->sv_rec[1] = hs != 0 ? 1 : held_other ? 2 : 3;

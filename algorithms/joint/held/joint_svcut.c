@@ -82,92 +82,11 @@ int joint_svc_keeps(double k, int take, const double a_prev[2], const double a_c
      * as the early run gained from the same round's closed solve to its
      * end, or as much as the free search's last round changed it (either
      * sign) */
-    return joint_sv_leads(k, take, a_prev, a_cut, w_round, w_end, 1, lead, gain);
+    return joint_sv_race_keeps(JOINT_SVR_ROUND, k, take, a_prev, a_cut, w_round, w_end, lead,
+                               gain);
 }
 
-int joint_svc_held(joint *a, const pb_trace_view *v, const joint_params *ph,
-                   const joint_params *params, pb_error *err, const unsigned char *force,
-                   joint_selshare *share, joint **bout, int *early)
-{
-    *bout = NULL;
-    *early = 0;
-    /* the early run as sv_early makes it (joint_svearly.c) */
-    joint_params pw = *ph;
-    pw.parallel = 1;
-    pw.sv_lazy += 20;
-    joint_bufshare_park(a); /* pairs_share: speed only, as sv_early */
-    joint *w = NULL;
-    int rc = joint_init_one(&w, v, &pw, err, 1, share, force);
-    if (rc != PB_OK)
-        return rc;
-    int marked = w->p.sv_lazy < 20;
-    if (w->p.sv_lazy >= 20)
-        w->p.sv_lazy -= 20;
-    joint_bufshare_park(w);
-    w->selshare = NULL;
-    joint_svc_test_made++;
-    int sb = w->ser_bb;
-    uint32_t sf0 = w->ser_free[0], sf1 = w->ser_free[1];
-    double sfl = w->ser_free_ll, sl1 = w->ser_ll[1];
-    uint32_t shown = 0;
-    int take = joint_bbserial_early_take(a, w, &shown);
-    if (take < 0) {
-        joint_close(w);
-        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
-    }
-    double le[2];
-    joint_sv_ll(w, le);
-    /* the early run at the round the free search paused after (it may
-     * have ended its rounds before: then no keep) */
-    int rr = a->svc_r - 1, have = rr < JOINT_SVC_ROUNDS && w->svc_nh > rr;
-    double wr[2] = {have ? w->svc_hist[rr][0] : le[0], have ? w->svc_hist[rr][1] : le[1]};
-    double lead = 0, gain = 0;
-    int keep = joint_svc_keeps(params->sv_lazy_k, take == 1 && marked && have, a->svc_ll[0],
-                               a->svc_ll[1], wr, le, &lead, &gain);
-    a->svc_rec[1] = a->svc_r - 1;
-    a->svc_rec[2] = lead;
-    a->svc_rec[3] = gain;
-    a->svc_rec[4] = a->svc_ll[1][0];
-    a->svc_rec[5] = a->svc_ll[0][0];
-    if (keep) {
-        a->svc_rec[0] = 1;
-        /* sv_lazy's record as sv_early's keep writes it, the cut as the mark */
-        a->sv_ll_mid[0] = a->svc_ll[1][0];
-        a->sv_ll_mid[1] = a->svc_ll[1][1];
-        a->sv_rec[0] = 6;
-        a->sv_rec[2] = lead;
-        a->sv_rec[3] = gain;
-        a->sv_rec[4] = a->svc_ll[1][0];
-        a->sv_rec[5] = le[0];
-        a->sv_rec[6] = marked ? w->sv_ll_mid[0] : le[0];
-        a->sv_rec[7] = 0;
-        a->sv_rec[8] = a->svc_ll[0][0];
-        joint_heldskip_decide(a); /* its record, on the paused free search */
-        joint_svc_test_kept++;
-        memcpy(w->svc_rec, a->svc_rec, sizeof w->svc_rec);
-        *bout = w;
-        *early = 1;
-        return PB_OK;
-    }
-    /* not kept: its marks undone, the free search on to its mark */
-    w->ser_bb = sb;
-    w->ser_free[0] = sf0;
-    w->ser_free[1] = sf1;
-    w->ser_free_ll = sfl;
-    w->ser_ll[1] = sl1;
-    a->svc_rec[0] = 2;
-    memcpy(w->svc_rec, a->svc_rec, sizeof w->svc_rec);
-    rc = joint_svc_resume(a, 1);
-    if (rc != PB_OK) {
-        joint_close(w);
-        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
-    }
-    /* the run is not handed on: one made at the mark, as sv_early makes
-     * it, reads what the whole free search has set by then (the shared
-     * choices; made here and used there it changed hotel 100 loss2) */
-    joint_close(w);
-    return PB_OK;
-}
+/* the race itself: joint_svearly.c's joint_sv_race (JOINT_SVR_ROUND) */
 
 int joint_svc_meta(const joint *s, pb_result *res)
 {

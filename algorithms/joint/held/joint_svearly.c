@@ -71,20 +71,41 @@ int joint_sv_leads(double k, int take, const double a_pre[2], const double a_mid
 int joint_sve_keeps(double k, int take, const double a_pre[2], const double a_mid[2],
                     const double w_mid[2], const double w_end[2], double *lead, double *gain)
 {
-    return joint_sv_leads(k, take, a_pre, a_mid, w_mid, w_end, 0, lead, gain);
+    return joint_sv_race_keeps(JOINT_SVR_MARK, k, take, a_pre, a_mid, w_mid, w_end, lead, gain);
 }
 
-int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
-                   const joint_params *params, pb_error *err, const unsigned char *force,
-                   joint_selshare *share, joint **bout, int *early)
+int joint_sv_race_keeps(int at, double k, int take, const double a_pre[2], const double a_mid[2],
+                        const double w_mid[2], const double w_end[2], double *lead, double *gain)
+{
+    /* at a round the free search's last change counts either way (a
+     * search that lost nats over its last round may gain them back) */
+    return joint_sv_leads(k, take, a_pre, a_mid, w_mid, w_end, at == JOINT_SVR_ROUND, lead, gain);
+}
+
+/* sv_early's and sv_cut's race (the one skeleton of both): the early run
+ * made beside the paused free search a, kept at once (*bout, *early = 1)
+ * when it takes and its lead is out of the free search's reach; else its
+ * marks undone and a run on.  at: JOINT_SVR_MARK (sv_early: a paused at
+ * its main solve's mark; the record is sv_lazy's sv_rec, the run handed to
+ * init_choose on a->sve_w) or JOINT_SVR_ROUND (sv_cut: a paused after a
+ * re-pairing round's closed solve; the record is svc_rec, and sv_rec as
+ * sv_early's keep writes it where kept; the run dropped, a run on to its
+ * mark) */
+int joint_sv_race(joint *a, const pb_trace_view *v, const joint_params *ph,
+                  const joint_params *params, pb_error *err, const unsigned char *force,
+                  joint_selshare *share, int at, joint **bout, int *early)
 {
     *bout = NULL;
     *early = 0;
-    joint_sv_ll(a, a->sv_ll_mid); /* a as it paused */
-    a->sv_rec[4] = a->sv_ll_mid[0];
-    a->sv_rec[8] = a->sv_ll_pre[0];
+    int cut = at == JOINT_SVR_ROUND;
+    if (!cut) {
+        joint_sv_ll(a, a->sv_ll_mid); /* a as it paused */
+        a->sv_rec[4] = a->sv_ll_mid[0];
+        a->sv_rec[8] = a->sv_ll_pre[0];
+    }
     /* the early run as init_choose makes it, its log-likelihood noted at
-     * its mark (sv_lazy raised by 20: noted, no pause) */
+     * its mark (sv_lazy raised by 20: noted, no pause) and, with sv_cut,
+     * after each re-pairing round (joint_svc_round) */
     joint_params pw = *ph;
     pw.parallel = 1;
     pw.sv_lazy += 20;
@@ -101,7 +122,10 @@ int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         w->p.sv_lazy -= 20; /* it never reached the mark */
     joint_bufshare_park(w); /* pairs_share: for the held search, as init_choose */
     w->selshare = NULL;
-    joint_sve_test_made++;
+    if (cut)
+        joint_svc_test_made++;
+    else
+        joint_sve_test_made++;
     /* the take test on the paused free search; its marks on w undone
      * when w is not kept here (init_choose tests the whole free search) */
     int sb = w->ser_bb;
@@ -115,35 +139,76 @@ int joint_sve_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     }
     double le[2];
     joint_sv_ll(w, le);
-    double wm[2] = {marked ? w->sv_ll_mid[0] : le[0], marked ? w->sv_ll_mid[1] : le[1]};
+    /* the free search before (a_pre) and at (a_mid) the pause; the run at
+     * the same point: its mark, or (sv_cut) the round the free search
+     * paused after (it may have ended its rounds before: then no keep) */
+    const double *ap = cut ? a->svc_ll[0] : a->sv_ll_pre, *am = cut ? a->svc_ll[1] : a->sv_ll_mid;
+    int rr = a->svc_r - 1, have = cut ? rr < JOINT_SVC_ROUNDS && w->svc_nh > rr : a->sv_pre_done;
+    const double *wp = cut ? (have ? w->svc_hist[rr] : le) : (marked ? w->sv_ll_mid : le);
+    double wm[2] = {wp[0], wp[1]};
     double lead = 0, gain = 0;
-    int keep = joint_sve_keeps(params->sv_lazy_k, take == 1 && marked && a->sv_pre_done,
-                               a->sv_ll_pre, a->sv_ll_mid, wm, le, &lead, &gain);
-    a->sv_rec[2] = lead;
-    a->sv_rec[3] = gain;
-    a->sv_rec[5] = le[0];
-    a->sv_rec[6] = wm[0];
-    a->sv_rec[7] = 0;
-    if (params->sv_early == 1 && keep) {
+    int keep = joint_sv_race_keeps(at, params->sv_lazy_k, take == 1 && marked && have, ap, am, wm,
+                                   le, &lead, &gain);
+    if (cut) {
+        a->svc_rec[1] = a->svc_r - 1;
+        a->svc_rec[2] = lead;
+        a->svc_rec[3] = gain;
+        a->svc_rec[4] = am[0];
+        a->svc_rec[5] = ap[0];
+    }
+    if (keep && cut) { /* sv_lazy's record as sv_early's keep writes it, the cut as the mark */
+        a->svc_rec[0] = 1;
+        a->sv_ll_mid[0] = am[0];
+        a->sv_ll_mid[1] = am[1];
+        a->sv_rec[4] = am[0];
+        a->sv_rec[8] = ap[0];
+    }
+    if (keep || !cut) {
+        a->sv_rec[2] = lead;
+        a->sv_rec[3] = gain;
+        a->sv_rec[5] = le[0];
+        a->sv_rec[6] = marked ? w->sv_ll_mid[0] : le[0];
+        a->sv_rec[7] = 0;
+    }
+    if (keep && (cut || params->sv_early == 1)) {
         a->sv_rec[0] = 6;
         joint_heldskip_decide(a); /* its record, on the paused free search */
-        joint_sve_test_kept++;
+        if (cut) {
+            joint_svc_test_kept++;
+            memcpy(w->svc_rec, a->svc_rec, sizeof w->svc_rec);
+        } else {
+            joint_sve_test_kept++;
+        }
         *bout = w;
         *early = 1;
         return PB_OK;
     }
+    /* not kept: its marks undone, the free search run on */
     w->ser_bb = sb;
     w->ser_free[0] = sf0;
     w->ser_free[1] = sf1;
     w->ser_free_ll = sfl;
     w->ser_ll[1] = sl1;
-    a->sv_rec[0] = 7;
-    rc = joint_sv_resume(a);
+    if (cut) {
+        a->svc_rec[0] = 2;
+        memcpy(w->svc_rec, a->svc_rec, sizeof w->svc_rec);
+        rc = joint_svc_resume(a, 1); /* to its mark */
+    } else {
+        a->sv_rec[0] = 7;
+        rc = joint_sv_resume(a);
+    }
     if (rc != PB_OK) {
         joint_close(w);
         return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
-    a->sve_w = w;
+    /* sv_early: the run handed to init_choose; sv_cut: not handed on (one
+     * made at the mark, as sv_early makes it, reads what the whole free
+     * search has set by then: the shared choices; made at the round and
+     * used at the mark it changed hotel 100 loss2) */
+    if (cut)
+        joint_close(w);
+    else
+        a->sve_w = w;
     return PB_OK;
 }
 
