@@ -87,7 +87,9 @@ int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *para
 {
     *out = NULL;
     memset(rec, 0, 6 * sizeof *rec);
-    if (params->unp_lite <= 0 || params->unpaired != 1)
+    /* a self-calibration copy (p.sel_from) takes the default's path: its
+     * rule is seeded from the real output's taken pieces (unp_copy_taken) */
+    if (params->unp_lite <= 0 || params->unpaired != 1 || params->sel_from)
         return PB_OK;
     long links = joint_unpl_unequal(v, params);
     if (links < 0)
@@ -98,8 +100,6 @@ int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *para
     rec[1] = (double)links;
     joint_params pl = *params;
     pl.unp_lite = 0;
-    if (params->sel_from)
-        pl.unp_copy_taken = 0; /* a copy: its own rule (the result has no pieces) */
     int lvl = (params->unp_lite - 1) % 3 + 1, pieces = params->unp_lite >= 4;
     if (lvl >= 2) {
         pl.iters = 1;
@@ -135,8 +135,6 @@ int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *para
         nf += force[i] == 1;
     rec[2] = (double)nf;
     joint_params p2 = *params;
-    if (params->sel_from)
-        p2.unp_copy_taken = 0;
     joint *t = NULL;
     rc = joint_search_forced(&t, v, &p2, err, force);
     if (rc != PB_OK) {
