@@ -18,9 +18,12 @@
  * search (free / held, as always) runs once and its output is the result
  * whole: no pieces, no merge.  When it forces none (no link eligible), the
  * cheap search is dropped and the default's path runs as without the
- * option.  unp_lite=4, 5, 6: as 1, 2, 3, and the forced search's pieces
- * are taken against the cheap search as the default takes them against
- * its first search (joint_unppiece.c, joint_unpmerge.c).  Where no link shows unequal counts (every real input as
+ * option.  unp_lite=4, 5, 6: as 1, 2, 3, but the default's second search
+ * follows (its window by candidate requests, or the whole trace where the
+ * window holds over unp_win_max of the messages: joint_unpwin.c) and its
+ * pieces are taken against the cheap search as the default takes them
+ * against its first search (joint_unppiece.c, joint_unpmerge.c): the
+ * default's path with the free search alone as its first search.  Where no link shows unequal counts (every real input as
  * captured but the eBPF capture) nothing runs and the output is the
  * default's.
  *
@@ -136,7 +139,13 @@ int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *para
     rec[2] = (double)nf;
     joint_params p2 = *params;
     joint *t = NULL;
-    rc = joint_search_forced(&t, v, &p2, err, force);
+    /* with the pieces, the default's second search (its window, or the
+     * whole trace where the window is over unp_win_max: joint_unpwin.c)
+     * against the cheap search; without, the whole forced search */
+    if (pieces && params->unp_win && params->unp_pieces)
+        rc = joint_unpw_second(&t, v, &p2, s, force, err);
+    else
+        rc = joint_search_forced(&t, v, &p2, err, force);
     if (rc != PB_OK) {
         joint_close(s);
         free(force);
