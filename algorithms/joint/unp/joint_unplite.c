@@ -23,7 +23,9 @@
  * window holds over unp_win_max of the messages: joint_unpwin.c) and its
  * pieces are taken against the cheap search as the default takes them
  * against its first search (joint_unppiece.c, joint_unpmerge.c): the
- * default's path with the free search alone as its first search.  Where no link shows unequal counts (every real input as
+ * default's path with the free search alone as its first search.
+ * unp_lite=7, 8, 9: as 4, 5, 6 with the whole forced search always (no
+ * window), its pieces taken against the cheap search.  Where no link shows unequal counts (every real input as
  * captured but the eBPF capture) nothing runs and the output is the
  * default's.
  *
@@ -142,7 +144,7 @@ int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *para
     /* with the pieces, the default's second search (its window, or the
      * whole trace where the window is over unp_win_max: joint_unpwin.c)
      * against the cheap search; without, the whole forced search */
-    if (pieces && params->unp_win && params->unp_pieces)
+    if (pieces && params->unp_lite <= 6 && params->unp_win && params->unp_pieces)
         rc = joint_unpw_second(&t, v, &p2, s, force, err);
     else
         rc = joint_search_forced(&t, v, &p2, err, force);
