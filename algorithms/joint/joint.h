@@ -862,6 +862,10 @@ typedef struct joint_params {
                            search paused after a later re-pairing round's closed solve
                            and the run made then, kept when out of reach (joint_svcut.c),
                            0 */
+    int unp_lite;       /* [unp_lite] unpaired=1 where a link shows loss before any search
+                           (unequal calls and returns): a cheap first search decides the
+                           forced messages and the forced search alone is the output
+                           (joint_unplite.c), 0 */
 } joint_params;
 
 /* The option table over joint_params. */

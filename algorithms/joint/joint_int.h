@@ -862,6 +862,9 @@ struct joint {
     int svc_nh;             /* sv_cut: rounds the early run made */
     double svc_rec[6];      /* sv_cut's record: 1 state (1 kept at the cut, 2 run on), round,
                                lead, gain, free at the cut, free a round before */
+    double unpl_rec[6];     /* unp_lite (joint_unplite.c): 1 mode (0: not run), links with
+                               unequal calls and returns, messages forced by the cheap
+                               first search, 1 when the default's path ran after it */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -259,4 +259,15 @@ extern int joint_svc_test_kept, joint_svc_test_made;
  * solve's mark (paused there when sv_lazy would pause it), 0 to its end */
 int joint_svc_resume(joint *s, int to_mark);
 
+/* unp_lite (joint_unplite.c): with unpaired=1, where a link (caller,
+ * callee) holds unequal calls and returns without call ids
+ * (joint_unpl_unequal: their count, -1 out of memory), a cheap first search
+ * decides the forced messages and the forced search alone is the output.
+ * joint_unpl_run: *out that search (the caller's path skipped), or NULL
+ * (the default's path; rec says why).  joint_unpl_meta: its line */
+long joint_unpl_unequal(const pb_trace_view *v, const joint_params *p);
+int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *params,
+                   pb_error *err, unsigned char **force_out, double rec[6]);
+int joint_unpl_meta(const joint *s, pb_result *res);
+
 #endif

@@ -424,8 +424,14 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
         *force_out = NULL;
     joint_pwin pw;
     memset(&pw, 0, sizeof pw);
+    double lrec[6]; /* unp_lite: one forced search where the loss shows first (joint_unplite.c) */
+    int rc = joint_unpl_run(&s, v, params, err, force_out, lrec);
+    if (rc != PB_OK || s) {
+        *out = s;
+        return rc;
+    }
     joint *alt = NULL; /* unp_alt: the other free / held solution (joint_unpalt.c) */
-    int rc = init_search(&s, v, params, err, NULL, &pw,
+    rc = init_search(&s, v, params, err, NULL, &pw,
                          params->unp_alt && params->unpaired == 1 ? &alt : NULL);
     if (rc != PB_OK)
         return rc;
@@ -495,6 +501,7 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     s->unp_rec = recs;
     s->nunp_rec = nrecs;
     s->unp_changed = changed;
+    memcpy(s->unpl_rec, lrec, sizeof s->unpl_rec); /* unp_lite's record */
     if (force_out)
         *force_out = force;
     else

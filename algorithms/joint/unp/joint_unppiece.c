@@ -297,6 +297,8 @@ int joint_unpp_meta(const joint *s, pb_result *res)
         return PB_ENOMEM;
     if (joint_unpwh_meta(s, res) != PB_OK) /* unp_where (joint_unpwhere.c) */
         return PB_ENOMEM;
+    if (joint_unpl_meta(s, res) != PB_OK) /* unp_lite (joint_unplite.c) */
+        return PB_ENOMEM;
     if (!s->unpp_on)
         return PB_OK;
     int rc = pb_result_meta(res, "unp_pieces=%u taken=%u of_msgs=%zu output=%s",
