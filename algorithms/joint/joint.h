@@ -862,6 +862,13 @@ typedef struct joint_params {
                            search paused after a later re-pairing round's closed solve
                            and the run made then, kept when out of reach (joint_svcut.c),
                            0 */
+    int conf_sim_shape; /* [conf_sim_shape] confidences only: the calibration copy draws a
+                           delay from the solution's delays of its key in requests with the
+                           same number of calls where those number at least this many
+                           (joint_simshape.c); 0 off */
+    double conf_copy_events_second_share; /* [conf_copy_events_second_share] confidences
+                           only: conf_copy_events_second's copy made of this share of the
+                           first copy's pairs (joint_cfev2small.c); 1: as large */
 } joint_params;
 
 /* The option table over joint_params. */

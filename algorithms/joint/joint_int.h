@@ -862,6 +862,8 @@ struct joint {
     int svc_nh;             /* sv_cut: rounds the early run made */
     double svc_rec[6];      /* sv_cut's record: 1 state (1 kept at the cut, 2 run on), round,
                                lead, gain, free at the cut, free a round before */
+    int simshape_on;        /* conf_sim_shape: set while a calibration copy is made */
+    double simshape_rec[4]; /* conf_sim_shape: keys, keys used, draws shaped, plain (last copy) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
