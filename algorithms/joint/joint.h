@@ -869,6 +869,10 @@ typedef struct joint_params {
     double conf_copy_events_second_share; /* [conf_copy_events_second_share] confidences
                            only: conf_copy_events_second's copy made of this share of the
                            first copy's pairs (joint_cfev2small.c); 1: as large */
+    double conf_sim_shape_ks; /* [conf_sim_shape_ks] with conf_sim_shape: a (key, size) list
+                           used only where it differs from its key's by the two-sample
+                           Kolmogorov-Smirnov test at this coefficient (joint_simshape.c);
+                           0: no test */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -261,17 +261,20 @@ int joint_svc_resume(joint *s, int to_mark);
  * copy's delays also filed by the request's number of calls (size), a draw
  * taking the (key, size) delays where they number at least minn.  add: one
  * delay of key id (joint_simulate.c's) in a request of that size; finish:
- * the lists made; draw: 1 and *out where (key, size) holds minn delays or
+ * the lists made, each tested against its key's (poff, pdl: the key lists,
+ * as joint_simulate.c's off and dl; NULL: no test); draw: 1 and *out where (key, size) holds minn delays or
  * more, else 0 (rng: the copy's gsl_rng); free: NULL-safe, zeroes *z */
 typedef struct joint_simshape {
     hmap map;
-    uint32_t *off, *ki;
+    uint32_t *off, *ki, *kid; /* kid: each (key, size)'s key */
     pb_ns *dl, *dv;
-    size_t n, cap, minn, keys, keys_on, draws, draws_plain;
+    unsigned char *on;        /* per (key, size): drawn from */
+    size_t n, cap, kcap, minn, keys, keys_on, draws, draws_plain;
+    double ks;                /* conf_sim_shape_ks (0: no test) */
 } joint_simshape;
 uint32_t joint_simshape_size(const joint *s, uint32_t q);
 int joint_simshape_add(joint_simshape *z, uint32_t id, uint32_t size, pb_ns d);
-int joint_simshape_finish(joint_simshape *z);
+int joint_simshape_finish(joint_simshape *z, const uint32_t *poff, const pb_ns *pdl);
 int joint_simshape_draw(joint_simshape *z, uint32_t id, uint32_t size, void *rng, pb_ns *out);
 void joint_simshape_free(joint_simshape *z);
 int joint_simshape_meta(const joint *s, pb_result *res);

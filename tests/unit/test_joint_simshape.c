@@ -11,7 +11,12 @@
  *   keys (key, size) = 3, used (3 delays or more) = 2.
  * - minn 2: the report's first call draws 5000 or 6000 (never a lookup's).
  * - the size of a request is its number of calls, at most 63 (70 -> 63);
- *   no kids table: 0. */
+ *   no kids table: 0.
+ * - the KS test (conf_sim_shape_ks): key 0's whole list is {100, 200,
+ *   300, 5000, 6000}.  Its size-1 list {100, 200, 300} against it: the
+ *   empirical CDFs differ most at 300 (1 against 3/5): D = 0.4; the bar at
+ *   c = 0.5 is 0.5 sqrt(8 / 15) = 0.365 (used), at c = 1 0.730 (not).
+ *   Key 1's size-4 list is its whole list: D = 0, never used. */
 #include "pbtest.h"
 #include "joint_int.h"
 #include "joint_rules.h"
@@ -29,7 +34,7 @@ static void fill(joint_simshape *z)
     CHECK_INT(joint_simshape_add(z, 1, 4, 8), PB_OK);
     CHECK_INT(joint_simshape_add(z, 0, 1, 300), PB_OK);
     CHECK_INT(joint_simshape_add(z, 1, 4, 9), PB_OK);
-    CHECK_INT(joint_simshape_finish(z), PB_OK);
+    CHECK_INT(joint_simshape_finish(z, NULL, NULL), PB_OK);
 }
 
 static void a_report_draws_its_own_kind_where_enough(void)
@@ -74,6 +79,36 @@ static void a_report_draws_its_own_kind_where_enough(void)
     gsl_rng_free(r);
 }
 
+static void the_test_keeps_a_size_like_its_key_on_the_key(void)
+{
+    /* the plain lists as joint_simulate.c keeps them: key k in
+     * dl[off[k] .. off[k + 1]) */
+    const uint32_t poff[3] = {0, 5, 8};
+    const pb_ns pdl[8] = {100, 5000, 200, 6000, 300, 7, 8, 9};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    for (int pass = 0; pass < 2; pass++) {
+        joint_simshape z;
+        memset(&z, 0, sizeof z);
+        z.minn = 3;
+        z.ks = pass ? 1.0 : 0.5;
+        CHECK_INT(joint_simshape_add(&z, 0, 1, 100), PB_OK);
+        CHECK_INT(joint_simshape_add(&z, 0, 4, 5000), PB_OK);
+        CHECK_INT(joint_simshape_add(&z, 0, 1, 200), PB_OK);
+        CHECK_INT(joint_simshape_add(&z, 1, 4, 7), PB_OK);
+        CHECK_INT(joint_simshape_add(&z, 0, 4, 6000), PB_OK);
+        CHECK_INT(joint_simshape_add(&z, 1, 4, 8), PB_OK);
+        CHECK_INT(joint_simshape_add(&z, 0, 1, 300), PB_OK);
+        CHECK_INT(joint_simshape_add(&z, 1, 4, 9), PB_OK);
+        CHECK_INT(joint_simshape_finish(&z, poff, pdl), PB_OK);
+        CHECK_INT((int)z.keys_on, pass ? 0 : 1);
+        pb_ns d = -1;
+        CHECK_INT(joint_simshape_draw(&z, 0, 1, r, &d), pass ? 0 : 1);
+        CHECK_INT(joint_simshape_draw(&z, 1, 4, r, &d), 0);
+        joint_simshape_free(&z);
+    }
+    gsl_rng_free(r);
+}
+
 static void an_empty_table_draws_nothing(void)
 {
     joint_simshape z;
@@ -81,7 +116,7 @@ static void an_empty_table_draws_nothing(void)
     pb_ns d = 0;
     CHECK_INT(joint_simshape_draw(&z, 0, 1, NULL, &d), 0);
     z.minn = 1;
-    CHECK_INT(joint_simshape_finish(&z), PB_OK);
+    CHECK_INT(joint_simshape_finish(&z, NULL, NULL), PB_OK);
     CHECK_INT(joint_simshape_draw(&z, 0, 1, NULL, &d), 0);
     joint_simshape_free(&z);
 }
@@ -105,6 +140,7 @@ static void the_size_is_the_number_of_calls(void)
 int main(void)
 {
     RUN(a_report_draws_its_own_kind_where_enough);
+    RUN(the_test_keeps_a_size_like_its_key_on_the_key);
     RUN(an_empty_table_draws_nothing);
     RUN(the_size_is_the_number_of_calls);
     return pbtest_exit();

@@ -161,7 +161,7 @@ static int collect_delays(sim *x)
             x->blk = NULL;
     }
     if (rc == PB_OK && x->shape)
-        rc = joint_simshape_finish(x->shape);
+        rc = joint_simshape_finish(x->shape, x->off, x->dl);
     free(ki);
     free(dv);
     free(tv);
@@ -559,6 +559,7 @@ int joint_sc_simulate(joint *s, uint32_t seed, const double *esc, const uint32_t
     joint_simshape shp;
     memset(&shp, 0, sizeof shp);
     shp.minn = s->p.conf_sim_shape > 0 ? (size_t)s->p.conf_sim_shape : 0;
+    shp.ks = s->p.conf_sim_shape_ks;
     x.shape = s->simshape_on && s->p.conf_sim_shape > 0 ? &shp : NULL;
     int rc = trig && trig2 && rtrig && tmp && tb && x.vis && x.lt && x.r ? PB_OK : PB_ENOMEM;
     pb_trace *t = NULL;
