@@ -866,6 +866,17 @@ typedef struct joint_params {
                            (unequal calls and returns): a cheap first search decides the
                            forced messages and the forced search alone is the output
                            (joint_unplite.c), 0 */
+    int conf_sim_shape; /* [conf_sim_shape] confidences only: the calibration copy draws a
+                           delay from the solution's delays of its key in requests with the
+                           same number of calls where those number at least this many
+                           (joint_simshape.c); 0 off */
+    double conf_copy_events_second_share; /* [conf_copy_events_second_share] confidences
+                           only: conf_copy_events_second's copy made of this share of the
+                           first copy's pairs (joint_cfev2small.c); 1: as large */
+    double conf_sim_shape_ks; /* [conf_sim_shape_ks] with conf_sim_shape: a (key, size) list
+                           used only where it differs from its key's by the two-sample
+                           Kolmogorov-Smirnov test at this coefficient (joint_simshape.c);
+                           0: no test */
 } joint_params;
 
 /* The option table over joint_params. */

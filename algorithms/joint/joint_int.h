@@ -865,6 +865,8 @@ struct joint {
     double unpl_rec[6];     /* unp_lite (joint_unplite.c): 1 mode (0: not run), links with
                                unequal calls and returns, messages forced by the cheap
                                first search, 1 when the default's path ran after it */
+    int simshape_on;        /* conf_sim_shape: set while a calibration copy is made */
+    double simshape_rec[4]; /* conf_sim_shape: keys, keys used, draws shaped, plain (last copy) */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

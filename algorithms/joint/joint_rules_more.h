@@ -269,5 +269,31 @@ long joint_unpl_unequal(const pb_trace_view *v, const joint_params *p);
 int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *params,
                    pb_error *err, unsigned char **force_out, double rec[6]);
 int joint_unpl_meta(const joint *s, pb_result *res);
+/* conf_sim_shape (joint_simshape.c; confidences only): the calibration
+ * copy's delays also filed by the request's number of calls (size), a draw
+ * taking the (key, size) delays where they number at least minn.  add: one
+ * delay of key id (joint_simulate.c's) in a request of that size; finish:
+ * the lists made, each tested against its key's (poff, pdl: the key lists,
+ * as joint_simulate.c's off and dl; NULL: no test); draw: 1 and *out where (key, size) holds minn delays or
+ * more, else 0 (rng: the copy's gsl_rng); free: NULL-safe, zeroes *z */
+typedef struct joint_simshape {
+    hmap map;
+    uint32_t *off, *ki, *kid; /* kid: each (key, size)'s key */
+    pb_ns *dl, *dv;
+    unsigned char *on;        /* per (key, size): drawn from */
+    size_t n, cap, kcap, minn, keys, keys_on, draws, draws_plain;
+    double ks;                /* conf_sim_shape_ks (0: no test) */
+} joint_simshape;
+uint32_t joint_simshape_size(const joint *s, uint32_t q);
+int joint_simshape_add(joint_simshape *z, uint32_t id, uint32_t size, pb_ns d);
+int joint_simshape_finish(joint_simshape *z, const uint32_t *poff, const pb_ns *pdl);
+int joint_simshape_draw(joint_simshape *z, uint32_t id, uint32_t size, void *rng, pb_ns *out);
+void joint_simshape_free(joint_simshape *z);
+int joint_simshape_meta(const joint *s, pb_result *res);
+
+/* conf_copy_events_second_share (joint_cfev2small.c): conf_sim_share and
+ * conf_copy_pairs taken f times for conf_copy_events_second's copy (the
+ * caller saves and restores them) */
+void joint_cfev2s_shrink(joint *s);
 
 #endif

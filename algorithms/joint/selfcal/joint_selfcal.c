@@ -249,8 +249,11 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
                          ? malloc(((size_t)s->npairs + 1) * sizeof *cpar)
                          : NULL;
     int rc = s->p.conf_copy_shuffle && s->p.cft_final && !cpar ? PB_ENOMEM : PB_OK;
-    if (rc == PB_OK)
+    if (rc == PB_OK) {
+        s->simshape_on = 1; /* conf_sim_shape: a calibration copy (joint_simshape.c) */
         rc = joint_sc_simulate(s, seed, esc, moff, early, late, floor_pairs, drop, rest, block, cpar, &t);
+        s->simshape_on = 0;
+    }
     const uint32_t *tpar = cpar ? cpar : s->par; /* the copy's truth parents */
     joint *s2 = NULL;
     double *sh2 = NULL;
@@ -742,9 +745,16 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
         free(w);
         free(kk);
         free(cls_off);
+        /* conf_copy_events_second_share: the second copy a share f of the
+         * first's pairs (joint_cfev2small.c) */
+        double ssh2 = s->p.conf_sim_share;
+        int scp2 = s->p.conf_copy_pairs;
+        joint_cfev2s_shrink(s);
         rc = sim_points(s, (uint32_t)s->p.conf_seed + 1, esc, moff, early, late,
                         lossy > 0 ? drop : NULL, lossy > 0 ? rest : NULL, shares, &pts, &np,
                         &cap, 1);
+        s->p.conf_sim_share = ssh2;
+        s->p.conf_copy_pairs = scp2;
         if (rc == PB_OK)
             rc = joint_cfev2_merge(s);
         pass = 1;

@@ -36,6 +36,7 @@ typedef struct sim {
     size_t escaped;
     joint_simblk *blk;      /* conf_sim_block: block draws (joint_simblock.c), NULL: off */
     const uint32_t *perm;   /* conf_copy_shuffle: q makes perm[q]'s calls (joint_cfshuf.c); NULL: its own */
+    joint_simshape *shape;  /* conf_sim_shape: delays by request size (joint_simshape.c); NULL: off */
 } sim;
 #define KQ(x, q) ((x)->perm ? (x)->perm[q] : (q))
 
@@ -127,6 +128,8 @@ static int collect_delays(sim *x)
                 else
                     cap = nc;
             }
+            if (rc == PB_OK && x->shape)
+                rc = joint_simshape_add(x->shape, id, joint_simshape_size(s, q), d);
             if (rc == PB_OK) {
                 if (x->blk) {
                     tv[n] = t;
@@ -157,6 +160,8 @@ static int collect_delays(sim *x)
         if (rc != PB_OK)
             x->blk = NULL;
     }
+    if (rc == PB_OK && x->shape)
+        rc = joint_simshape_finish(x->shape, x->off, x->dl);
     free(ki);
     free(dv);
     free(tv);
@@ -167,13 +172,17 @@ static int collect_delays(sim *x)
 /* a delay for (ein, trigger, output) drawn from the solution's; `real`
  * when the key has none; owner: 2 c for call c, 2 q + 1 for q's response
  * (conf_sim_block: a key correlated in time is drawn in blocks) */
-static pb_ns draw(sim *x, uint32_t ein, uint32_t tg, uint32_t outl, pb_ns real, uint32_t owner)
+static pb_ns draw(sim *x, uint32_t ein, uint32_t tg, uint32_t outl, pb_ns real, uint32_t owner,
+                  uint32_t kq)
 {
     uint32_t i = joint_hmap_get(&x->map, skey(x->s, ein, tg, outl));
     if (i == NONE || x->off[i + 1] == x->off[i])
         return real < 0 ? 0 : real;
     pb_ns bd;
     if (x->blk && joint_simblk_draw(x->blk, owner, i, &bd))
+        return bd;
+    /* conf_sim_shape: from the requests of kq's size (joint_simshape.c) */
+    if (x->shape && joint_simshape_draw(x->shape, i, joint_simshape_size(x->s, kq), x->r, &bd))
         return bd;
     unsigned long n = x->off[i + 1] - x->off[i];
     return x->dl[x->off[i] + gsl_rng_uniform_int(x->r, n)];
@@ -242,7 +251,7 @@ static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
                 tg = NONE;
             pb_ns base = tg == NONE ? a : x->rr[tg];
             pb_ns real = s->pr[c].cs - (tg == NONE ? s->pr[kq].cr : s->pr[tg].rr);
-            pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real, 2 * c);
+            pb_ns t = base + draw(x, ein, tg, s->pr[c].link, real, 2 * c, kq);
             x->cs[c] = t < a ? a : t;
             if (early > 0)
                 x->cs[c] = a - early;
@@ -257,7 +266,7 @@ static void sim_tree(sim *x, sframe *st, uint32_t root, pb_ns arr)
             tg = NONE;
         pb_ns base = tg == NONE ? a : x->rr[tg];
         pb_ns real = s->pr[kq].rs - (tg == NONE ? s->pr[kq].cr : s->pr[tg].rr);
-        pb_ns t = base + draw(x, ein, tg, s->nlinks, real, 2 * q + 1);
+        pb_ns t = base + draw(x, ein, tg, s->nlinks, real, 2 * q + 1, kq);
         x->rs[q] = t < f->last ? f->last : t;
         for (uint32_t i = 0; i < k->n; i++) {
             uint32_t c = k->a[i];
@@ -545,6 +554,13 @@ int joint_sc_simulate(joint *s, uint32_t seed, const double *esc, const uint32_t
      * copies that decide rules are the ones before */
     x.blk = block && s->p.conf_sim_block > 0 ? &blk : NULL;
     x.blkseed = seed;
+    /* conf_sim_shape: only the calibration's copies (joint_selfcal.c sets
+     * simshape_on), not those other rules decide by */
+    joint_simshape shp;
+    memset(&shp, 0, sizeof shp);
+    shp.minn = s->p.conf_sim_shape > 0 ? (size_t)s->p.conf_sim_shape : 0;
+    shp.ks = s->p.conf_sim_shape_ks;
+    x.shape = s->simshape_on && s->p.conf_sim_shape > 0 ? &shp : NULL;
     int rc = trig && trig2 && rtrig && tmp && tb && x.vis && x.lt && x.r ? PB_OK : PB_ENOMEM;
     pb_trace *t = NULL;
     if (rc == PB_OK) {
@@ -633,6 +649,13 @@ int joint_sc_simulate(joint *s, uint32_t seed, const double *esc, const uint32_t
         s->sblk_keys[2] += blk.draws;
         joint_simblk_free(&blk);
     }
+    if (x.shape) {
+        s->simshape_rec[0] = (double)shp.keys;
+        s->simshape_rec[1] = (double)shp.keys_on;
+        s->simshape_rec[2] = (double)shp.draws;
+        s->simshape_rec[3] = (double)shp.draws_plain;
+    }
+    joint_simshape_free(&shp);
     free(x.off);
     free(x.dl);
     free(x.map.k);
