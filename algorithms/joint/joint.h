@@ -877,6 +877,14 @@ typedef struct joint_params {
                            used only where it differs from its key's by the two-sample
                            Kolmogorov-Smirnov test at this coefficient (joint_simshape.c);
                            0: no test */
+    int tie_sets_search; /* [tie_sets_search] with tie_test=2 and tie_sets=3: where only
+                           tie_test=1 would keep the start, the start is still made,
+                           mended (tie_cross) and judged by tie_sets; its mixture stands
+                           where the sets refute the start, else the search whole
+                           (joint_tiesearch.c), 0 */
+    double late_widen_z; /* [late_widen_z] a late service's every call widened only when
+                           the excess holds with the chance count this many standard
+                           errors up (joint_latewiden.c); 0: the excess alone */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -258,6 +258,23 @@ extern int joint_svc_test_kept, joint_svc_test_made;
 /* joint.c: a search paused by sv_cut run on: to_mark 1, to its main
  * solve's mark (paused there when sv_lazy would pause it), 0 to its end */
 int joint_svc_resume(joint *s, int to_mark);
+/* tie_sets_search (joint_tiesearch.c): joint_tiesearch_keep, in the tie test
+ * (joint_quant.c): keep as tie_test=2 decided it, or 1 with s->tsrch set where
+ * the option is on and only tie_test=1 (keep1) would keep the start.
+ * joint_tiesearch_after (joint_tieset_after): where the sets did not refute
+ * that start, the saved search put back whole and
+ * refitted (PB_OK or PB_ENOMEM).  joint_tiesearch_meta: its line where it ran */
+int joint_tiesearch_keep(joint *s, int keep, int keep1);
+int joint_tiesearch_after(joint *s, int refuted);
+int joint_tiesearch_meta(const joint *s, pb_result *res);
+/* late_widen_z (joint_latewiden.c): widen=all for late service a (joint_late.c)
+ * from its near orphans, their count n, mean chance, the chance count's
+ * variance and the excess; records the bound in late_stat[11].
+ * joint_late_widen_low: (near - m - z sqrt var) / near, at least 0 */
+double joint_late_widen_low(double near, double m, double var, double z);
+int joint_late_widen(joint *s, uint32_t a, double near, double n, double chance, double var,
+                     double excess);
+void joint_late_widen_meta(const joint *s, pb_result *res);
 
 /* unp_lite (joint_unplite.c): with unpaired=1, where a link (caller,
  * callee) holds unequal calls and returns without call ids

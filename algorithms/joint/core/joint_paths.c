@@ -382,6 +382,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
                 pb_result_meta(res, "late_link=%s>%s orphan_share=%.4f widen=all",
                                pb_strtab_str(s->v.nodes, s->link_src[l]),
                                pb_strtab_str(s->v.nodes, s->link_dst[l]), s->late_lshare[l]);
+        joint_late_widen_meta(s, res); /* late_widen_z (joint_latewiden.c) */
         if (s->late_gap && s->late_tied)
             pb_result_meta(res, "late_tie_share=on tied_calls=%zu orphan_weight=%.2f tick_ns=%lld",
                            s->late_tied, s->late_tied_w, (long long)s->tick);
@@ -462,6 +463,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_tieorph_meta(s, res); /* tie_orphans (joint_tieorph.c) */
         joint_roworph_meta(s, res); /* tie_orphans_rows (joint_roworph.c) */
         joint_tieset_meta(s, res); /* tie_sets (joint_tieset.c) */
+        joint_tiesearch_meta(s, res); /* tie_sets_search (joint_tiesearch.c) */
         joint_subtick_meta(s, res); /* the rows within a tick (joint_subtick.c) */
         joint_rowtie_meta(s, res); /* tie_rows (joint_rowtie.c) */
         joint_thread_meta(s, res); /* thread_bound (joint_thread.c) */

@@ -330,7 +330,7 @@ int joint_late_test(joint *s)
             odur[nu++] = odur[j];
         }
         double span = (double)(t1 - t0);
-        double best = 2, bk = 0, bc = 0;
+        double best = 2, bk = 0, bc = 0, bv = 0;
         pb_ns bg = 0;
         for (int gi = 0; gi < JOINT_LATE_NGAPS && span > 0 && nu > 0; gi++) {
             pb_ns g = late_gaps[gi];
@@ -339,7 +339,7 @@ int joint_late_test(joint *s)
              * its own, sent at a uniform time with its duration D): the
              * share of the time line in the union of [start, end + g - D] */
             uint32_t k = 0;
-            double mean = 0;
+            double mean = 0, var = 0;
             for (uint32_t j = 0; j < nu; j++) {
                 k += osig[j] <= g;
                 double cov = 0;
@@ -368,6 +368,7 @@ int joint_late_test(joint *s)
                 }
                 pr[j] = cov / span;
                 mean += pr[j];
+                var += pr[j] * (1 - pr[j]);
             }
             double pv = pbinom_upper(pr, nu, k, w);
             if (pv < best) {
@@ -375,6 +376,7 @@ int joint_late_test(joint *s)
                 bg = g;
                 bk = k;
                 bc = mean / nu;
+                bv = var;
             }
         }
         /* with late_split, also the orphans sent while a request was open
@@ -411,7 +413,10 @@ int joint_late_test(joint *s)
                                              : bg;
             st[5] = (double)s->late_sgap[a];
             st[6] = joint_late_excess(bk, nu, bc);
-            st[7] = !s->p.late_split || st[6] >= 0.5;
+            /* late_widen_z (joint_latewiden.c): the excess with the chance
+             * count's own error */
+            st[7] = !s->p.late_split ||
+                    joint_late_widen(s, a, bk, nu, bc, bv, st[6]);
             any = 1;
         }
     }

@@ -189,6 +189,12 @@ int joint_quant_decide(joint *s)
                                                 s->p.tie_excess)
                    : joint_quant_keep_start(s->quant_changed, s->quant_tied, s->quant_ll[0],
                                             s->quant_ll[1]);
+    /* tie_sets_search (joint_tiesearch.c): where only tie_test=1 keeps the
+     * start, it is still made and judged by tie_sets */
+    if (s->p.tie_test == 2)
+        keep = joint_tiesearch_keep(s, keep,
+                                    joint_quant_keep_start(s->quant_changed, s->quant_tied,
+                                                           s->quant_ll[0], s->quant_ll[1]));
     if (keep) {
         /* a start that leaves calls without the parent the search found them is
          * refuted (tie_orphans, joint_tieorph.c) */

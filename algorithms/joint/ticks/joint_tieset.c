@@ -560,6 +560,8 @@ int joint_tieset_after(joint *s)
             s->quant_state = 2; /* the tie test's verdict: the search, where the sets say */
         }
     }
+    if (rc == PB_OK) /* tie_sets_search: not refuted, tie_test=2's search put back */
+        rc = joint_tiesearch_after(s, s->tset_refuted);
     free(use);
     free(flag);
     free(s->tset_spar);
