@@ -862,6 +862,10 @@ typedef struct joint_params {
                            search paused after a later re-pairing round's closed solve
                            and the run made then, kept when out of reach (joint_svcut.c),
                            0 */
+    double thread_soft_z; /* [thread_soft_z] thread_soft's bar from the trace: a service
+                           whose rate is over thread_soft is weighed too where its misses
+                           fall under chance's by at least this many Poisson standard
+                           deviations, sqrt(chance's), on some pass (joint_thrbar.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -256,5 +256,12 @@ extern int joint_svc_test_kept, joint_svc_test_made;
 /* joint.c: a search paused by sv_cut run on: to_mark 1, to its main
  * solve's mark (paused there when sv_lazy would pause it), 0 to its end */
 int joint_svc_resume(joint *s, int to_mark);
+/* thread_soft_z (joint_thrbar.c): is a service with rate m (the least over
+ * the passes) and z (the most Poisson sds its misses fell under chance's
+ * over the passes) weighed by the bar from the evidence (over thread_soft
+ * only); its metadata line (only for a service on by that bar alone) */
+int joint_thrbar_on(const joint *s, double m, double z, double zs);
+int joint_thrbar_meta(const joint *s, pb_result *res, const char *svc, double m, double z,
+                      double zs);
 
 #endif
