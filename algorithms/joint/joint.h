@@ -885,6 +885,10 @@ typedef struct joint_params {
     double late_widen_z; /* [late_widen_z] a late service's every call widened only when
                            the excess holds with the chance count this many standard
                            errors up (joint_latewiden.c); 0: the excess alone */
+    double thread_soft_z; /* [thread_soft_z] thread_soft's bar from the trace: a service
+                           whose rate is over thread_soft is weighed too where its misses
+                           fall under chance's by at least this many Poisson standard
+                           deviations, sqrt(chance's), on some pass (joint_thrbar.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

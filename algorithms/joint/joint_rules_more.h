@@ -312,5 +312,12 @@ int joint_simshape_meta(const joint *s, pb_result *res);
  * conf_copy_pairs taken f times for conf_copy_events_second's copy (the
  * caller saves and restores them) */
 void joint_cfev2s_shrink(joint *s);
+/* thread_soft_z (joint_thrbar.c): is a service with rate m (the least over
+ * the passes) and z (the most Poisson sds its misses fell under chance's
+ * over the passes) weighed by the bar from the evidence (over thread_soft
+ * only); its metadata line (only for a service on by that bar alone) */
+int joint_thrbar_on(const joint *s, double m, double z, double zs);
+int joint_thrbar_meta(const joint *s, pb_result *res, const char *svc, double m, double z,
+                      double zs);
 
 #endif

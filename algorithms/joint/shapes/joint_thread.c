@@ -81,6 +81,8 @@ struct joint_thr {
     double *ff, *ftm;
     double *cap;      /* thread_soft_cap: per service the cap on a mismatch's cost (0: none) */
     double rt[5];     /* thread_soft_pick=6 (joint_thrtest.c): set, misses and chance's here and in the other solution */
+    double *zb;       /* thread_soft_z: per service the most Poisson sds its misses fell under chance's, over the passes */
+    double *zs;       /* thread_soft_z: per service the most sds its visits' starts kept off open visits' threads under chance's */
 };
 
 static inline uint32_t thr_of(const joint *s, uint32_t msg)
@@ -123,6 +125,8 @@ void joint_thread_free(joint *s)
     free(t->ff);
     free(t->ftm);
     free(t->cap);
+    free(t->zb);
+    free(t->zs);
     free(t);
     s->thr = NULL;
 }
@@ -219,6 +223,40 @@ static int thread_test(joint *s, struct joint_thr *t)
             t->miss[a] += !hit;
             t->expect[a] += chance < 1 ? 1 - chance : 0;
         }
+        if (t->zs && s->p.thread_soft_z > 0) {
+            /* thread_soft_z: does a visit start on a thread an open visit
+             * holds (a worker owned by its visit keeps new visits off) */
+            double hit = 0, chance = 0;
+            uint32_t nop = 0;
+            for (uint32_t i = i0; i < i1; i++) {
+                const pb_ns t0 = in[i].t;
+                uint32_t keep = 0;
+                for (uint32_t j = 0; j < nop; j++)
+                    if (req_end(s, open[j]) >= t0)
+                        open[keep++] = open[j];
+                nop = keep;
+                if (nop > 0 && nop <= JOINT_THR_OPEN) {
+                    stamp++;
+                    const uint32_t h = thr_of(s, s->pr[in[i].p].call);
+                    int on = 0;
+                    double c = 0;
+                    for (uint32_t j = 0; j < nop; j++) {
+                        uint32_t u = thr_of(s, s->pr[open[j]].call);
+                        on |= u == h;
+                        if (seen[u] != stamp) {
+                            seen[u] = stamp;
+                            c += freq[u];
+                        }
+                    }
+                    hit += on;
+                    chance += c < 1 ? c : 1;
+                }
+                open[nop++] = in[i].p;
+            }
+            double z = chance > 0 ? (chance - hit) / sqrt(chance) : 0;
+            if (z > t->zs[a])
+                t->zs[a] = z;
+        }
         for (uint32_t i = i0; i < i1; i++)
             freq[thr_of(s, s->pr[in[i].p].call)] = 0;
         t->bound[a] = t->n[a] >= JOINT_THR_MIN && t->expect[a] >= s->p.thread_expect &&
@@ -232,6 +270,9 @@ static int thread_test(joint *s, struct joint_thr *t)
             double m = ((double)t->miss[a] > 0.5 ? (double)t->miss[a] : 0.5) / t->expect[a];
             if (m < t->m[a])
                 t->m[a] = m;
+            double z = ((double)t->expect[a] - (double)t->miss[a]) / sqrt(t->expect[a]);
+            if (z > t->zb[a])
+                t->zb[a] = z; /* thread_soft_z (joint_thrbar.c) */
         }
     }
 done:
@@ -263,14 +304,16 @@ static int soft_init(const joint *s, struct joint_thr *t)
     t->m = malloc(((size_t)nn + 1) * sizeof *t->m);
     t->son = calloc((size_t)nn + 1, 1);
     t->cap = calloc((size_t)nn + 1, sizeof *t->cap);
+    t->zb = malloc(((size_t)nn + 1) * sizeof *t->zb);
+    t->zs = malloc(((size_t)nn + 1) * sizeof *t->zs);
     t->fo = calloc((size_t)nn + 2, sizeof *t->fo);
     athr *v = malloc(((size_t)n + 1) * sizeof *v);
-    if (!t->m || !t->son || !t->fo || !t->cap || !v) {
+    if (!t->m || !t->son || !t->fo || !t->cap || !t->zb || !t->zs || !v) {
         free(v);
         return PB_ENOMEM;
     }
     for (uint32_t a = 0; a <= nn; a++)
-        t->m[a] = 2;
+        t->m[a] = 2, t->zb[a] = t->zs[a] = -INFINITY;
     for (uint32_t p = 0; p < n; p++) {
         uint32_t h = thr_of(s, s->pr[p].call);
         if (h && s->pr[p].callee < nn)
@@ -402,7 +445,7 @@ static void soft_terms(const joint *s, struct joint_thr *t)
     t->soft_any = 0;
     for (uint32_t a = 0; a < t->nn; a++) {
         double m = t->m[a];
-        t->son[a] = m <= s->p.thread_soft;
+        t->son[a] = m <= s->p.thread_soft || joint_thrbar_on(s, m, t->zb[a], t->zs[a]);
         t->soft_any |= t->son[a];
         if (!t->son[a])
             continue;
@@ -576,6 +619,9 @@ int joint_thread_meta(const joint *s, pb_result *res)
                      : pb_result_meta(res, "thread_soft=%s miss_rate=%.4f threads=%u",
                                       pb_strtab_str(s->v.nodes, a), t->m[a],
                                       t->fo[a + 1] - t->fo[a]);
+    for (uint32_t a = 0; t->m && a < t->nn && rc == PB_OK; a++)
+        if (t->m[a] <= 1)
+            rc = joint_thrbar_meta(s, res, pb_strtab_str(s->v.nodes, a), t->m[a], t->zb[a], t->zs[a]);
     if (rc == PB_OK && t->any && s->p.thread_bound) {
         rc = pb_result_meta(res, "thread_bound=on candidates_dropped=%zu kept_all=%zu",
                             t->dropped, t->kept_all);
@@ -622,13 +668,16 @@ int joint_thread_count(joint *s, const joint *w, double out[3])
     const size_t nn = (size_t)t->nn + 1;
     size_t *n0 = malloc(nn * sizeof *n0), *k0 = malloc(nn * sizeof *k0);
     double *e0 = malloc(nn * sizeof *e0), *m0 = malloc(nn * sizeof *m0);
+    double *z0 = malloc(nn * sizeof *z0), *y0 = malloc(nn * sizeof *y0); /* thread_soft_z's records, kept as m is */
     unsigned char *b0 = malloc(nn);
     int rc = PB_ENOMEM;
-    if (n0 && k0 && e0 && m0 && b0) {
+    if (n0 && k0 && e0 && m0 && z0 && y0 && b0) {
         memcpy(n0, t->n, nn * sizeof *n0);
         memcpy(k0, t->miss, nn * sizeof *k0);
         memcpy(e0, t->expect, nn * sizeof *e0);
         memcpy(m0, t->m, nn * sizeof *m0);
+        memcpy(z0, t->zb, nn * sizeof *z0);
+        memcpy(y0, t->zs, nn * sizeof *y0);
         memcpy(b0, t->bound, nn);
         const int any = t->any, done = t->done;
         memset(t->bound, 0, nn);
@@ -645,6 +694,8 @@ int joint_thread_count(joint *s, const joint *w, double out[3])
         memcpy(t->miss, k0, nn * sizeof *k0);
         memcpy(t->expect, e0, nn * sizeof *e0);
         memcpy(t->m, m0, nn * sizeof *m0);
+        memcpy(t->zb, z0, nn * sizeof *z0);
+        memcpy(t->zs, y0, nn * sizeof *y0);
         memcpy(t->bound, b0, nn);
         t->any = any;
         t->done = done;
@@ -653,6 +704,8 @@ int joint_thread_count(joint *s, const joint *w, double out[3])
     free(k0);
     free(e0);
     free(m0);
+    free(z0);
+    free(y0);
     free(b0);
     return rc;
 }
