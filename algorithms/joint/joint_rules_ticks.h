@@ -271,6 +271,11 @@ int joint_tieset_decide(joint *s, const unsigned char *start_lost);
  * verdict becomes "search"; the saved copy freed either way.  PB_OK or PB_ENOMEM. */
 int joint_tieset_defer(joint *s);
 int joint_tieset_after(joint *s);
+/* joint_tieset_put_parent: pair p given parent b (NONE: left without), the
+ * put-back of a saved search or a mixture (joint_tieset.c, joint_tiesearch.c);
+ * a parent no longer among p's candidates is left without and counted in
+ * *missed.  PB_OK or joint_set_parent's error */
+int joint_tieset_put_parent(joint *s, uint32_t p, uint32_t b, size_t *missed);
 int joint_tieset_meta(const joint *s, pb_result *res);
 int joint_roworph_applies(const joint *s);
 int joint_roworph_refutes(int applies, size_t start_only, size_t search_only, double ll_start,

@@ -48,18 +48,8 @@ int joint_tiesearch_after(joint *s, int refuted)
     uint32_t n = s->npairs;
     int rc = joint_quant_put_returns(s, s->tset_sret); /* every parent cleared first */
     size_t missed = 0;
-    for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
-        uint32_t b = s->tset_spar[p];
-        if (b == NONE)
-            continue;
-        uint32_t j = s->cand_off[p];
-        while (j < s->cand_off[p + 1] && s->cand[j] != b)
-            j++;
-        if (j < s->cand_off[p + 1])
-            rc = joint_set_parent(s, p, b);
-        else
-            missed++;
-    }
+    for (uint32_t p = 0; p < n && rc == PB_OK; p++)
+        rc = joint_tieset_put_parent(s, p, s->tset_spar[p], &missed);
     s->tset_missed += missed; /* warned with the result (joint_paths.c) */
     if (rc == PB_OK)
         rc = joint_refit_moved(s);

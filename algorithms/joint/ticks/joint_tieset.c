@@ -404,19 +404,24 @@ static int apply_mix(joint *s, uint32_t *up, const unsigned char *take, const ui
         joint_quant_pick_return(mret, p, take[uf_find(up, p)] ? s->tset_sret : cret);
     int rc = joint_quant_put_returns(s, mret);
     *missed = 0;
-    for (uint32_t p = 0; p < n && rc == PB_OK; p++) {
-        uint32_t b = take[uf_find(up, p)] ? s->tset_spar[p] : spar0[p];
-        if (b == NONE)
-            continue;
-        uint32_t j = s->cand_off[p];
-        while (j < s->cand_off[p + 1] && s->cand[j] != b)
-            j++;
-        if (j < s->cand_off[p + 1])
-            rc = joint_set_parent(s, p, b);
-        else
-            (*missed)++;
-    }
+    for (uint32_t p = 0; p < n && rc == PB_OK; p++)
+        rc = joint_tieset_put_parent(s, p, take[uf_find(up, p)] ? s->tset_spar[p] : spar0[p],
+                                     missed);
     return rc;
+}
+
+int joint_tieset_put_parent(joint *s, uint32_t p, uint32_t b, size_t *missed)
+{
+    if (b == NONE)
+        return PB_OK;
+    uint32_t j = s->cand_off[p];
+    while (j < s->cand_off[p + 1] && s->cand[j] != b)
+        j++;
+    if (j == s->cand_off[p + 1]) {
+        (*missed)++;
+        return PB_OK;
+    }
+    return joint_set_parent(s, p, b);
 }
 
 /* tie_sets_ll: per component root, the log-likelihood of the requests it
