@@ -862,6 +862,13 @@ typedef struct joint_params {
                            search paused after a later re-pairing round's closed solve
                            and the run made then, kept when out of reach (joint_svcut.c),
                            0 */
+    int conf_copy_share_fpc; /* [conf_copy_share_fpc] with conf_copy_share_z: its bound
+                           with the finite-population correction, z = k (1 - r), r the
+                           default over the smaller copy's sampling standard error about
+                           the trace (0 where the default copy is the whole trace)
+                           (joint_sczfpc.c); 0 off */
+    double sczfpc_r;    /* not an option: that r (-1: no smaller copy) */
+    double sczfpc_nd;   /* not an option: the default copy's share of the trace's pairs */
 } joint_params;
 
 /* The option table over joint_params. */

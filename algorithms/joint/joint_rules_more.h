@@ -257,4 +257,13 @@ extern int joint_svc_test_kept, joint_svc_test_made;
  * solve's mark (paused there when sv_lazy would pause it), 0 to its end */
 int joint_svc_resume(joint *s, int to_mark);
 
+/* conf_copy_share_fpc (joint_sczfpc.c): joint_sczfpc_note records, per
+ * result's calibration copy made smaller (full pairs the default copy
+ * would hold, got kept, total the trace's), the ratio r of the two copies'
+ * sampling standard errors about the trace; joint_sczfpc_z conf_copy_share_z's
+ * z for k and f (k (1 - r), or k (1 - sqrt f) when off); its metadata line */
+void joint_sczfpc_note(joint *s, size_t full, size_t got, size_t total);
+double joint_sczfpc_z(const joint *s, double k, double f);
+int joint_sczfpc_meta(const joint *s, pb_result *res);
+
 #endif
