@@ -889,6 +889,13 @@ typedef struct joint_params {
                            whose rate is over thread_soft is weighed too where its misses
                            fall under chance's by at least this many Poisson standard
                            deviations, sqrt(chance's), on some pass (joint_thrbar.c); 0 off */
+    int conf_copy_share_fpc; /* [conf_copy_share_fpc] with conf_copy_share_z: its bound
+                           with the finite-population correction, z = k (1 - r), r the
+                           default over the smaller copy's sampling standard error about
+                           the trace (0 where the default copy is the whole trace)
+                           (joint_sczfpc.c); 0 off */
+    double sczfpc_r;    /* not an option: that r (-1: no smaller copy) */
+    double sczfpc_nd;   /* not an option: the default copy's share of the trace's pairs */
 } joint_params;
 
 /* The option table over joint_params. */

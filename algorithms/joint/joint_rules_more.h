@@ -320,4 +320,13 @@ int joint_thrbar_on(const joint *s, double m, double z, double zs);
 int joint_thrbar_meta(const joint *s, pb_result *res, const char *svc, double m, double z,
                       double zs);
 
+/* conf_copy_share_fpc (joint_sczfpc.c): joint_sczfpc_note records, per
+ * result's calibration copy made smaller (full pairs the default copy
+ * would hold, got kept, total the trace's), the ratio r of the two copies'
+ * sampling standard errors about the trace; joint_sczfpc_z conf_copy_share_z's
+ * z for k and f (k (1 - r), or k (1 - sqrt f) when off); its metadata line */
+void joint_sczfpc_note(joint *s, size_t full, size_t got, size_t total);
+double joint_sczfpc_z(const joint *s, double k, double f);
+int joint_sczfpc_meta(const joint *s, pb_result *res);
+
 #endif

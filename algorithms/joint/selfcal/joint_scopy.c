@@ -79,6 +79,7 @@ size_t joint_scopy_budget(joint *s, size_t budget, size_t total, int floor_pairs
         if (want < (double)budget)
             budget = (size_t)want;
         joint_scz_note(s, full0, total < budget ? total : budget);
+        joint_sczfpc_note(s, full0, total < budget ? total : budget, total); /* joint_sczfpc.c */
     }
     if (p->scp_state != 1)
         return budget;
@@ -243,6 +244,8 @@ int joint_scopy_selfcal(joint *s, const double *share, double *conf,
     p->scp_rows[0] = p->scp_rows[1] = 0;
     p->scp_rows[2] = 0;
     p->scz_f = 1; /* conf_copy_share_z (joint_scz.c) */
+    p->sczfpc_r = -1; /* conf_copy_share_fpc (joint_sczfpc.c) */
+    p->sczfpc_nd = 0;
     if (!p->conf_copy_stage || !p->cft_final || !s->npairs) {
         p->scp_cal = p->cft_final; /* conf_copy_share: the result's calibration only */
         int rc0 = joint_selfcal(s, share, conf, shares);

@@ -38,7 +38,7 @@ double joint_scz_z(const joint *s, double z)
     if (p->conf_copy_share_z <= 0 || p->conf_copy_se || !p->scp_cal || p->scz_f <= 0 ||
         p->scz_f >= 1)
         return z;
-    double z2 = p->conf_copy_share_z * (1 - sqrt(p->scz_f));
+    double z2 = joint_sczfpc_z(s, p->conf_copy_share_z, p->scz_f); /* joint_sczfpc.c */
     return z2 > z ? z2 : z;
 }
 
@@ -57,10 +57,12 @@ int joint_scz_meta(const joint *s, pb_result *res)
     if (p->conf_copy_share_z <= 0 || !s->scal_done)
         return PB_OK;
     double f = p->scz_f > 0 ? p->scz_f : 1; /* 0: no result's calibration ran */
-    double z = p->conf_copy_share_z * (1 - sqrt(f < 1 ? f : 1));
+    double z = f < 1 ? joint_sczfpc_z(s, p->conf_copy_share_z, f) : 0; /* joint_sczfpc.c */
     if (z < p->conf_copy_events_z)
         z = p->conf_copy_events_z;
     return pb_result_meta(res, "conf_copy_share_z=%g copy_share_f=%.4f events_z=%g (the smaller "
                           "calibration copy's map at its lower bound, its extra noise paid for)",
-                          p->conf_copy_share_z, f < 1 ? f : 1.0, f < 1 ? z : p->conf_copy_events_z);
+                          p->conf_copy_share_z, f < 1 ? f : 1.0, f < 1 ? z : p->conf_copy_events_z) == PB_OK
+               ? joint_sczfpc_meta(s, res) /* joint_sczfpc.c */
+               : PB_ENOMEM;
 }
