@@ -31,6 +31,7 @@
  * made as before, so assignments do not move.  Confidences only.
  */
 #include "joint_int.h"
+#include "pb_sort.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -161,8 +162,8 @@ int joint_simshape_finish(joint_simshape *z, const uint32_t *poff, const pb_ns *
             }
             memcpy(a, z->dl + z->off[j], n * sizeof *a);
             memcpy(b, pdl + poff[id], m * sizeof *b);
-            qsort(a, n, sizeof *a, cmp_ns);
-            qsort(b, m, sizeof *b, cmp_ns);
+            pb_sort(a, n, sizeof *a, cmp_ns);
+            pb_sort(b, m, sizeof *b, cmp_ns);
             double crit = z->ks * sqrt((double)(n + m) / ((double)n * (double)m));
             if (!(ks_d(a, n, b, m) > crit))
                 continue;
