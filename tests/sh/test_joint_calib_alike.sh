@@ -16,7 +16,7 @@ assign() { awk -F, '/^#/ { next } /^id,instance,rank,parent/ { t = 1; next }
 reqs() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["true_instances"] }' "$1"; }
 run() { # name, trace, infer args...
     n=$1; t=$2; shift 2
-    "$B/infer" --algo joint -q "$@" -o "$tmp/$n" "$t" 2> "$tmp/log" || fail "infer $n: $(cat "$tmp/log")"
+    "$B/infer" --algo joint -q $OLD_COPY "$@" -o "$tmp/$n" "$t" 2> "$tmp/log" || fail "infer $n: $(cat "$tmp/log")"
     "$B/score" --truth "$t" --reliability "$tmp/$n.rel" "$tmp/$n" > "$tmp/$n.row" || fail "score $n"
 }
 "$B/maketrace" "$PB_ROOT/experiments/joint_apps_retry.conf" -s seed=12 -s duration=2s \

@@ -24,7 +24,7 @@ fi
 keep_cols "$tmp/raw.csv" > "$tmp/ids.csv"
 run() { # name, infer args...
     n=$1; shift
-    "$B/infer" --algo joint -q -s conf_seed=2 "$@" -o "$tmp/$n" "$tmp/ids.csv" 2> "$tmp/log" ||
+    "$B/infer" --algo joint -q -s conf_seed=2 $OLD_COPY "$@" -o "$tmp/$n" "$tmp/ids.csv" 2> "$tmp/log" ||
         fail "infer $n: $(cat "$tmp/log")"
     "$B/score" --truth "$tmp/ids.csv" --reliability "$tmp/$n.rel" "$tmp/$n" > "$tmp/$n.row" ||
         fail "score $n"

@@ -18,13 +18,13 @@ reqs() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print 
     fail "maketrace: $(cat "$tmp/log")"
 keep_cols "$tmp/t.csv" > "$tmp/k.csv"
 strip_ids "$tmp/k.csv" > "$tmp/bb.csv"
-"$B/infer" --algo joint -q -s conf_sim_late=0 -o "$tmp/b" "$tmp/bb.csv" 2> "$tmp/log" ||
+"$B/infer" --algo joint -q $OLD_COPY -s conf_sim_late=0 -o "$tmp/b" "$tmp/bb.csv" 2> "$tmp/log" ||
     fail "infer conf_sim_late=0: $(cat "$tmp/log")"
 "$B/score" --truth "$tmp/t.csv" --reliability "$tmp/brel" "$tmp/b" > "$tmp/brow" || fail "score"
 calib_over "$tmp/brel" "$(reqs "$tmp/brow")" 0 > "$tmp/bo" &&
     fail "conf_sim_late=0 no longer over-confident here (the case is gone): $(cat "$tmp/bo")"
 # shellcheck disable=SC2086
-"$B/infer" --algo joint -q -s conf_sim_late=1 ${PB_TEST_INFER:-} -o "$tmp/a" "$tmp/bb.csv" \
+"$B/infer" --algo joint -q $OLD_COPY -s conf_sim_late=1 ${PB_TEST_INFER:-} -o "$tmp/a" "$tmp/bb.csv" \
     2> "$tmp/log" || fail "infer: $(cat "$tmp/log")"
 "$B/score" --truth "$tmp/t.csv" --reliability "$tmp/arel" "$tmp/a" > "$tmp/arow" || fail "score"
 calib_over "$tmp/arel" "$(reqs "$tmp/arow")" 0 || fail "a bin over-confident (requests)"

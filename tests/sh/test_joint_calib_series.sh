@@ -14,7 +14,7 @@ assign() { awk -F, '/^#/ { next } /^id,instance,rank,parent/ { t = 1; next }
                     t { print $1 "," $2 "," $3 "," $4 }' "$1"; }
 run() { # name, trace, infer args...
     n=$1; t=$2; shift 2
-    "$B/infer" --algo joint -q "$@" -o "$tmp/$n" "$t" 2> "$tmp/log" || fail "infer $n: $(cat "$tmp/log")"
+    "$B/infer" --algo joint -q $OLD_COPY "$@" -o "$tmp/$n" "$t" 2> "$tmp/log" || fail "infer $n: $(cat "$tmp/log")"
     "$B/score" --truth "$t" --reliability "$tmp/$n.rel" "$tmp/$n" > "$tmp/$n.row" || fail "score $n"
 }
 wrong99() { awk -F, 'NR > 1 && $1 + 0 >= 0.99 && $1 + 0 < 1 && $5 + 0 < $3 + 0 { bad = 1 } END { exit !bad }' "$1"; }

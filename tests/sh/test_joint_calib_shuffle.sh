@@ -28,7 +28,7 @@ make_trace() { # seed, out
 }
 run() { # name, trace, infer args...
     n=$1; t=$2; shift 2
-    "$B/infer" --algo joint -q "$@" -o "$tmp/$n" "$t" 2> "$tmp/log" || fail "infer $n: $(cat "$tmp/log")"
+    "$B/infer" --algo joint -q $OLD_COPY "$@" -o "$tmp/$n" "$t" 2> "$tmp/log" || fail "infer $n: $(cat "$tmp/log")"
     "$B/score" --truth "$t" --reliability "$tmp/$n.rel" "$tmp/$n" > "$tmp/$n.row" || fail "score $n"
 }
 make_trace 3 "$tmp/s3.csv"

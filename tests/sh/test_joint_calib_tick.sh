@@ -25,14 +25,14 @@ keep_cols "$tmp/t.csv" > "$tmp/k.csv"
 "$B/skewer" -q --round 1ms "$tmp/k.csv" > "$tmp/r.csv" || fail "skewer"
 # conf_copy_shuffle=0 in the baseline: the copy that shuffles overlapping
 # requests' calls (joint_cfshuf.c) calibrates this case by itself
-"$B/infer" --algo joint -q -s conf_copy_tick=0 -s conf_copy_shuffle=0 -o "$tmp/b" "$tmp/r.csv" 2> "$tmp/log" ||
+"$B/infer" --algo joint -q $OLD_COPY -s conf_copy_tick=0 -s conf_copy_shuffle=0 -o "$tmp/b" "$tmp/r.csv" 2> "$tmp/log" ||
     fail "infer conf_copy_tick=0: $(cat "$tmp/log")"
 "$B/score" --truth "$tmp/r.csv" --reliability "$tmp/brel" "$tmp/b" > "$tmp/brow" || fail "score"
 calib_over "$tmp/brel" "$(reqs "$tmp/brow")" 0 > "$tmp/bo" &&
     fail "conf_copy_tick=0: no bin over-confident any more (the case is gone): $(cat "$tmp/bo")"
 grep -q '^# conf_copy_tick=1' "$tmp/b" && fail "conf_copy_tick=0 still said"
 # shellcheck disable=SC2086
-"$B/infer" --algo joint -q ${PB_TEST_INFER:-} -o "$tmp/a" "$tmp/r.csv" 2> "$tmp/log" ||
+"$B/infer" --algo joint -q $OLD_COPY ${PB_TEST_INFER:-} -o "$tmp/a" "$tmp/r.csv" 2> "$tmp/log" ||
     fail "infer: $(cat "$tmp/log")"
 "$B/score" --truth "$tmp/r.csv" --reliability "$tmp/arel" "$tmp/a" > "$tmp/arow" || fail "score"
 calib_over "$tmp/arel" "$(reqs "$tmp/arow")" 1 > "$tmp/ao" ||
