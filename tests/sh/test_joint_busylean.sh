@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's busy_copy_lean (docs/joint/speed.md, "The busy test's copies from
+# joint's busy_copy_lean (docs/joint/speed_w21.md, "The busy test's copies from
 # one set-up (h188)"): the busy test's copies of the free solution share
 # one set-up (the orphans' misses, the triggers, the delays per key, the
 # window's roots: functions of the solution alone) and are read as the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's conf_late_construct (off by default; docs/joint/confidence.md,
+# joint's conf_late_construct (off by default; docs/joint/confidence_mid.md,
 # "Rows right by construction and calls that outlive their request
 # (h191)"; algorithms/joint/conf/joint_calibconstr.c): a service whose late-call
 # test passed has no row right by construction.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's conf_late_hidden (default 1; docs/joint/confidence.md, "Outliving
+# joint's conf_late_hidden (default 1; docs/joint/confidence_late.md, "Outliving
 # calls hidden in a neighbour request (h201)"; algorithms/joint/conf/
 # joint_cfhidden.c): on a late link, a row right by construction that
 # another request of the sender, open at its send and ended before its

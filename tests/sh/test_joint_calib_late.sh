@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's conf_sim_late (docs/joint/confidence.md, "Calibration of late
+# joint's conf_sim_late (docs/joint/confidence_mid.md, "Calibration of late
 # calls, twenty-second wave (h186)"; algorithms/joint/selfcal/joint_simlate.c):
 # the self-calibration's copy takes the real trace's late-call decision.
 # - experiments/joint_models_hedge.conf, 1 s, seed 1, black box: the real

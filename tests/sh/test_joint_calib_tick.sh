@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint's conf_copy_tick (default 1; docs/joint/confidence.md, "The copy at
+# joint's conf_copy_tick (default 1; docs/joint/confidence_late.md, "The copy at
 # the trace's own tick, spread as the trace was (h201)"; algorithms/joint/selfcal/
 # joint_cftick.c): where subtick spread the trace's rows over their coarse
 # ticks, the calibration's copy is cut to the same tick, its tied rows in

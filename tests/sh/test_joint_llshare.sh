@@ -1,5 +1,5 @@
 #!/bin/sh
-# ll_share (joint_llshare.c; docs/joint/speed.md, "Speed, twenty-first
+# ll_share (joint_llshare.c; docs/joint/speed_w21.md, "Speed, twenty-first
 # wave (h167)"): without call ids the free and held searches' scores with
 # the order terms start from the log-likelihoods the choice between them
 # just computed.  The same output byte for byte (but the params and cpu

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ls_margin (joint_lsmargin.c; docs/joint/speed.md "Speed, twenty-third
+# ls_margin (joint_lsmargin.c; docs/joint/speed_w21.md "Speed, twenty-third
 # wave (h194)"): a re-split of two requests that kept its split, every
 # other split it looked at at least T nats less likely, is not made again
 # in the same search and kind of solve while the two requests stay as they

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Inputs that were quadratic as a black box (docs/joint/speed.md "Speed,
+# Inputs that were quadratic as a black box (docs/joint/speed_w21.md "Speed,
 # twenty-first wave (h168)"), each run with the two exact speed-ups on
 # (the defaults) and off: the output must be the same, every line but the
 # parameters and the CPU, and the warnings too.

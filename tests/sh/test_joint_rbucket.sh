@@ -1,5 +1,5 @@
 #!/bin/sh
-# repair_bucket (joint_rpick.c; docs/joint/speed.md "Speed, twenty-second
+# repair_bucket (joint_rpick.c; docs/joint/speed_w21.md "Speed, twenty-second
 # wave (h178)"): the re-pairing's greedy keeps the open calls whose cost
 # is a density of the time since their start by density bin, ordered by
 # start, and scores the latest start of a bin first.  Speed only: the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's conf_copy_share_z (algorithms/joint/selfcal/joint_scz.c;
-# docs/joint/speed_w29.md, "A smaller copy paid for by its own noise
+# docs/joint/speed_w34.md, "A smaller copy paid for by its own noise
 # (h284)"): with conf_copy_share the result's calibration copy holds a
 # share f of the pairs the default copy would; conf_copy_share_z = k takes
 # the events map at its Wilson bound k (1 - sqrt f) standard errors down

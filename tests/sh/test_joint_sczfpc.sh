@@ -1,6 +1,6 @@
 #!/bin/sh
 # joint's conf_copy_share_fpc (algorithms/joint/selfcal/joint_sczfpc.c;
-# docs/joint/speed_w29.md, "The smaller copy's bound when the default copy
+# docs/joint/speed_w34.md, "The smaller copy's bound when the default copy
 # is the whole trace (h292)"): conf_copy_share_z = k's bound z = k (1 -
 # r), r = sqrt((n_s / n_d) (1 - n_d / N) / (1 - n_s / N)) the default
 # copy's (n_d pairs) over the smaller copy's (n_s) sampling standard error

@@ -1,7 +1,7 @@
 #!/bin/sh
 # greedy_tcache (joint_tcache.c; default 2: kept below 2^20 candidate
 # slots) where the windowed second search of the serial term runs
-# (loss_serial_win, joint_lserwin.c; docs/joint/speed.md, "Speed, twentieth
+# (loss_serial_win, joint_lserwin.c; docs/joint/speed_w18.md, "Speed, twentieth
 # wave (h155)").  Those greedy rounds follow re-splits and exchanges that
 # changed kid lists and return times the kept trigger slots do not see, so
 # they must count as a new search (joint_greedy_solve_start): pool at twice

@@ -1,5 +1,5 @@
 #!/bin/sh
-# joint without call ids, unp_freeze (joint_unpfreeze.c; docs/joint/loss_late.md,
+# joint without call ids, unp_freeze (joint_unpfreeze.c; docs/joint/loss_w34.md,
 # "The loss rule's cost: the second search with the outside frozen (h286)").
 # By hand (the trace of test_joint_unp_wholeone.sh): 160 requests A>B>C, the
 # calls A>B of every request = 2 mod 7 and the answers C>B of every request

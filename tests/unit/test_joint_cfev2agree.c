@@ -1,4 +1,4 @@
-/* joint's conf_copy_events_agree (joint_cfev2agree.c; docs/joint/confidence_late.md,
+/* joint's conf_copy_events_agree (joint_cfev2agree.c; docs/joint/confidence_w34.md,
  * "The second copy taken only where the copies agree (h287)"), worked by hand.
  *
  * With conf_copy_events_second, a row at stake takes the pooled fit's value

@@ -1,4 +1,4 @@
-/* joint's conf_copy_multi (joint_cfmulti.c; docs/joint/confidence_late.md,
+/* joint's conf_copy_multi (joint_cfmulti.c; docs/joint/confidence_w34.md,
  * "Calls of a link that comes several times in its request (h287)"),
  * worked by hand.
  *

@@ -1,5 +1,5 @@
 /* joint's key_room and pairs_share (joint_keyroom.c, joint_pshare.c;
- * docs/joint/speed.md, "Speed,
+ * docs/joint/speed_w18.md, "Speed,
  * twentieth wave (h156)"): each search starts with room for the per-key
  * arrays (its links' guess, or the room the free search ended with)
  * instead of growing them from one row.  Capacities only, so the same

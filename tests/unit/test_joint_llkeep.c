@@ -1,4 +1,4 @@
-/* Two exact cuts of the confidence's walks (docs/joint/speed.md "Speed,
+/* Two exact cuts of the confidence's walks (docs/joint/speed_w21.md "Speed,
  * twenty-first wave (h169)"), each the same bits on and off, each shown
  * to matter by a wrong version that changes results.
  *

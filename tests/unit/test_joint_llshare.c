@@ -1,4 +1,4 @@
-/* joint's ll_share (joint_llshare.c; docs/joint/speed.md, "Speed,
+/* joint's ll_share (joint_llshare.c; docs/joint/speed_w21.md, "Speed,
  * twenty-first wave (h167)"): without call ids the free and the held
  * search are each scored twice, by their log-likelihood (the choice) and
  * with the order terms (reported); the second score now starts from the

@@ -1,5 +1,5 @@
 /* joint's later re-split passes of a solve follow only that solve's
- * changes (`ls_dirty_solve`, joint_lsdirty.c, docs/joint/speed.md "Speed,
+ * changes (`ls_dirty_solve`, joint_lsdirty.c, docs/joint/speed_w21.md "Speed,
  * twenty-first wave (h166)"; changes results: a budget).  On the random
  * traces of joint_test.h (a service B with two callers, 1 to 14 calls per
  * request, parallel calls, lost returns; ns and 1 ms stamps; the free and

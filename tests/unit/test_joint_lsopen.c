@@ -1,6 +1,6 @@
 /* joint's open-ended solve leaves out the later passes' re-splits of
  * requests it has not changed (`ls_open_fresh`, joint_lsdirty.c,
- * docs/joint/speed.md "Speed, twenty-second wave (h179)"; speed only, the
+ * docs/joint/speed_w21.md "Speed, twenty-second wave (h179)"; speed only, the
  * same results).  On the random traces of joint_test.h (a service B with
  * two callers, 1 to 14 calls per request, parallel calls, lost returns; ns
  * and 1 ms stamps; the free and the held search), with call ids and as a

@@ -1,4 +1,4 @@
-/* joint's refit_skip_same (joint_search.c joint_refit; docs/joint/speed.md,
+/* joint's refit_skip_same (joint_search.c joint_refit; docs/joint/speed_w18.md,
  * "Speed, nineteenth wave (h154)"): a refit of the assignment the model
  * was just refitted on, the search between having moved nothing, is left
  * out where joint_fit would take its unchanged path.  The same result:

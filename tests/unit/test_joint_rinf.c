@@ -1,4 +1,4 @@
-/* joint's repair_inf_skip (joint_rinf.c; docs/joint/speed.md, "Speed,
+/* joint's repair_inf_skip (joint_rinf.c; docs/joint/speed_w18.md, "Speed,
  * twentieth wave (h155)"): the re-pairing's exchange passes reject an
  * exchange whose later call cannot take the earlier call's return
  * (infinite cost) without the other cost and the order-of-answers term.

@@ -1,4 +1,4 @@
-/* conf_sim_shape (joint_simshape.c, docs/joint/confidence_late.md "The
+/* conf_sim_shape (joint_simshape.c, docs/joint/confidence_w34.md "The
  * copy's delays drawn by the request's size (h296)").  Hand-worked: the
  * shortlong case in miniature.  Key 0 (api, arrival, db) holds three
  * lookups' delays (requests of one call: 100, 200, 300 ns) and two

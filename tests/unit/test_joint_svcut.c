@@ -1,4 +1,4 @@
-/* joint's sv_cut (joint_svcut.c, docs/joint/speed_w29.md "Deciding the
+/* joint's sv_cut (joint_svcut.c, docs/joint/speed_w34.md "Deciding the
  * early run at a re-pairing round (h285)"): where parallel_check_bb's
  * early run is due after a re-pairing round's closed solve from the second
  * on, the free search pauses there, the early run is made and kept when its

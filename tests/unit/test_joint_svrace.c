@@ -1,5 +1,5 @@
 /* joint's sv_early / sv_cut race (joint_svearly.c's joint_sv_race, the one
- * skeleton of both; docs/joint/speed_w29.md, "The losing search (h291)").
+ * skeleton of both; docs/joint/speed_w34.md, "The losing search (h291)").
  *
  * By hand, the keep test by where the free search paused: at a re-pairing
  * round (JOINT_SVR_ROUND, sv_cut) the free search's last change counts by

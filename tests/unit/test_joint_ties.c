@@ -1,4 +1,4 @@
-/* swap_ties (joint_model.c ties_resort; docs/joint/speed.md "Speed,
+/* swap_ties (joint_model.c ties_resort; docs/joint/speed_w21.md "Speed,
  * twenty-first wave (h168)"): a run of returns sorted by (time received,
  * pair) whose calls u and v have exchanged their returns since, sorted
  * again by moving only u and v, must be the run sorted in full by the

@@ -1,4 +1,4 @@
-/* walk_lean (joint_model.c walk_is_lean; docs/joint/speed.md "Speed,
+/* walk_lean (joint_model.c walk_is_lean; docs/joint/speed_w21.md "Speed,
  * twenty-second wave (h177)"): a request's walk takes a second compiled
  * copy of its steps without the checks of the rules that cannot fire on
  * it (learned parallel calls, a late call's timer, a late response's gap,

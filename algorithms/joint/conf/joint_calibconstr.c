@@ -1,6 +1,6 @@
 /*
  * joint_calibconstr.c - joint: a late service's calls are never right by
- * construction (conf_late_construct; docs/joint/confidence.md, "Rows
+ * construction (conf_late_construct; docs/joint/confidence_mid.md, "Rows
  * right by construction and calls that outlive their request (h191)";
  * issue 28).
  *

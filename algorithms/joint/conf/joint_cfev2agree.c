@@ -1,7 +1,7 @@
 /*
  * joint_cfev2agree.c - conf_copy_events_agree: with conf_copy_events_second,
  * a row at stake takes the pooled fit's value only where the two copies
- * agree on its link (docs/joint/confidence_late.md, "The second copy taken
+ * agree on its link (docs/joint/confidence_w34.md, "The second copy taken
  * only where the copies agree (h287)").
  *
  * conf_copy_events_second (joint_cfev2.c) draws a second copy where the

@@ -1,6 +1,6 @@
 /*
  * joint_cfev2small.c - conf_copy_events_second_share: the second copy of
- * conf_copy_events_second made smaller (docs/joint/confidence_late.md,
+ * conf_copy_events_second made smaller (docs/joint/confidence_w34.md,
  * "A smaller second copy (conf_copy_events_second_share, h296)").
  *
  * Why.  conf_copy_events_second draws one more calibration copy where the

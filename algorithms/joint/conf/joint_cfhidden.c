@@ -1,7 +1,7 @@
 /*
  * joint_cfhidden.c - joint: calls that outlive their request hidden inside
  * another request are not right by construction (conf_late_hidden;
- * docs/joint/confidence.md, "Outliving calls hidden in a neighbour
+ * docs/joint/confidence_late.md, "Outliving calls hidden in a neighbour
  * request (h201)"; issue 28).
  *
  * Why.  The self-calibration leaves a row alone when every pair up to its

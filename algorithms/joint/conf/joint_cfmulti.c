@@ -1,7 +1,7 @@
 /*
  * joint_cfmulti.c - conf_copy_multi: the rows of a request that holds two
  * or more calls of their link stated no surer than the copy's rows of that
- * kind say (docs/joint/confidence_late.md, "Calls of a link that comes
+ * kind say (docs/joint/confidence_w34.md, "Calls of a link that comes
  * several times in its request (h287)").
  *
  * Why.  The self-calibration maps stated share to share right per link,

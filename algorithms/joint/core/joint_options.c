@@ -305,13 +305,13 @@ const pb_option joint_options[] = {
      "request; late_chance), the copy takes the real trace's late-call decision (late "
      "services, their gaps, every link's widened share) instead of testing its own window "
      "(not where loss may explain the orphans: conf_sim_late_halves); 0: the copy's own test "
-     "(docs/joint/confidence.md, \"Calibration of late calls, twenty-second wave (h186)\")"},
+     "(docs/joint/confidence_mid.md, \"Calibration of late calls, twenty-second wave (h186)\")"},
     {"conf_late_construct", PB_OPT_BOOL, offsetof(joint_params, conf_late_construct), "0",
      PB_OPT_NORANGE,
      "self-calibration: a service whose late-call test passed (its calls can outlive their "
      "request) has no row right by construction: its rows of share 1 with one candidate go "
      "through the copy's map; 0: only services with orphans in the solution "
-     "(docs/joint/confidence.md, \"Rows right by construction and calls that outlive their "
+     "(docs/joint/confidence_mid.md, \"Rows right by construction and calls that outlive their "
      "request (h191)\")"},
     {"conf_sim_late_halves", PB_OPT_BOOL, offsetof(joint_params, conf_sim_late_halves), "1",
      PB_OPT_NORANGE,

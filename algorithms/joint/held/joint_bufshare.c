@@ -2,7 +2,7 @@
  * joint_bufshare.c - joint: the held search takes the free search's
  * local-search and greedy-round caches instead of new ones (part of
  * `pairs_share`, default 1; speed only, the same numbers;
- * docs/joint/speed.md "Speed, twentieth wave (h165)").
+ * docs/joint/speed_w18.md "Speed, twentieth wave (h165)").
  *
  * Each search allocates three caches zeroed at its first use: the small
  * walks' values (joint_vcache.c, 4096 slots), the large walks' records

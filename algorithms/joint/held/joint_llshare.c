@@ -1,7 +1,7 @@
 /*
  * joint_llshare.c - joint without call ids: the two searches' scores with
  * the order terms start from the log-likelihoods just computed
- * (`ll_share`, default 1; speed only, the same numbers; docs/joint/speed.md
+ * (`ll_share`, default 1; speed only, the same numbers; docs/joint/speed_w21.md
  * "Speed, twenty-first wave (h167)").
  *
  * With pair_order=auto init_choose (joint.c) keeps the free or the held

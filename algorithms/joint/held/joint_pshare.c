@@ -1,7 +1,7 @@
 /*
  * joint_pshare.c - joint: the held search takes the free search's first
  * pairing of calls and returns (`pairs_share`, default 1; speed only, the
- * same numbers; docs/joint/speed.md "Speed, twentieth wave (h156)").
+ * same numbers; docs/joint/speed_w18.md "Speed, twentieth wave (h156)").
  *
  * Without call ids (pair_order=auto) joint_init runs the free search,
  * then the held one (and, when parallel_check_bb decides early, a held

@@ -1,6 +1,6 @@
 /*
  * joint_svcut.c - joint: parallel_check_bb's early run decided at a
- * re-pairing round (`sv_cut`, default 0; docs/joint/speed_w29.md,
+ * re-pairing round (`sv_cut`, default 0; docs/joint/speed_w34.md,
  * "Deciding the early run at a re-pairing round (h285)").
  *
  * With sv_lazy and sv_early=1 (joint_svearly.c), where the free search of

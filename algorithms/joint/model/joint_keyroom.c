@@ -1,7 +1,7 @@
 /*
  * joint_keyroom.c - joint: a later search starts with the per-key room
  * an earlier one of the same run ended with (`key_room`, default 1;
- * speed only, the same numbers; docs/joint/speed.md "Speed, twentieth
+ * speed only, the same numbers; docs/joint/speed_w18.md "Speed, twentieth
  * wave (h156)").
  *
  * The model's per-key arrays (joint_model.c: the histogram and density

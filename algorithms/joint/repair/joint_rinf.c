@@ -1,7 +1,7 @@
 /*
  * joint_rinf.c - joint without call ids: the re-pairing's exchange passes
  * skip the exchanges a call cannot take (`repair_inf_skip`; speed only,
- * the same results; docs/joint/speed.md, "Speed, twentieth wave (h155)").
+ * the same results; docs/joint/speed_w18.md, "Speed, twentieth wave (h155)").
  *
  * repair_pairs (joint_repair.c) tries, per link, to exchange the returns
  * of each call C[i] with those of the next JOINT_SWAP_WINDOW calls C[j]

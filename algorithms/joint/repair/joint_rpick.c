@@ -1,7 +1,7 @@
 /*
  * joint_rpick.c - the re-pairing's greedy pick without scoring every open
  * call (`repair_pick`, default 1; speed only, the very same pick;
- * docs/joint/speed.md, "Speed, twenty-first wave (h168)").
+ * docs/joint/speed_w21.md, "Speed, twenty-first wave (h168)").
  *
  * repair_pairs (joint_repair.c) gives the returns of a link to its calls
  * in the order the returns were sent: to the first open call (in call

@@ -1,6 +1,6 @@
 /*
  * joint_cftick.c - joint: the self-calibration's copy stamped and spread
- * as the real trace was (conf_copy_tick; docs/joint/confidence.md, "The
+ * as the real trace was (conf_copy_tick; docs/joint/confidence_late.md, "The
  * copy at the trace's own tick, spread as the trace was (h201)"; issue 28).
  *
  * Why.  At coarse stamps whose tied rows are in the order of events,

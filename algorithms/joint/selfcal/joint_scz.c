@@ -1,6 +1,6 @@
 /*
  * joint_scz.c - conf_copy_share_z: a smaller calibration copy paid for by
- * its own noise (docs/joint/speed_w29.md, "A smaller copy paid for by its
+ * its own noise (docs/joint/speed_w34.md, "A smaller copy paid for by its
  * own noise (h284)").
  *
  * conf_copy_share (joint_scopy.c) lets the result's calibration copy hold

@@ -1,6 +1,6 @@
 /*
  * joint_sczfpc.c - conf_copy_share_fpc: conf_copy_share_z's bound with the
- * finite-population correction (docs/joint/speed_w29.md, "The smaller
+ * finite-population correction (docs/joint/speed_w34.md, "The smaller
  * copy's bound when the default copy is the whole trace (h292)").
  *
  * conf_copy_share_z (joint_scz.c) takes the smaller copy's map z = k (1 -

@@ -1,6 +1,6 @@
 /*
  * joint_simlate.c - joint: the self-calibration's copy takes the real
- * trace's late-call decision (conf_sim_late; docs/joint/confidence.md,
+ * trace's late-call decision (conf_sim_late; docs/joint/confidence_mid.md,
  * "Calibration of late calls, twenty-second wave (h186)"; issue 28).
  *
  * Why.  joint_late_test decides from the trace which services send calls

@@ -1,7 +1,7 @@
 /*
  * joint_simshape.c - conf_sim_shape: the calibration copy draws a delay
  * from the solution's delays of the same key *in requests of the same
- * size* (docs/joint/confidence_late.md, "The copy's delays drawn by the
+ * size* (docs/joint/confidence_w34.md, "The copy's delays drawn by the
  * request's size (conf_sim_shape, h296)").
  *
  * Why.  The copy (joint_simulate.c) draws every output's delay from its

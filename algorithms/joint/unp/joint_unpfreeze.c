@@ -1,6 +1,6 @@
 /*
  * joint_unpfreeze.c - unpaired=1's whole second search with the requests
- * outside a window frozen (`unp_freeze`, off; docs/joint/loss_late.md,
+ * outside a window frozen (`unp_freeze`, off; docs/joint/loss_w34.md,
  * "The loss rule's cost: the second search with the outside frozen
  * (h286)").
  *

@@ -1,7 +1,7 @@
 /*
  * joint_unplite.c - joint without call ids, under loss: the loss rule
  * without a whole first search (`unp_lite`, default 0 = off;
- * docs/joint/loss_late.md, "The loss rule's cost: one search where the
+ * docs/joint/loss_w34.md, "The loss rule's cost: one search where the
  * loss shows before the search (h293)").
  *
  * With unpaired=1 the default runs the free / held search, pairs the links
