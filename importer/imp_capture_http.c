@@ -1200,6 +1200,21 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          c->reorder_msg, (unsigned long long)c->reordered_segs);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->tunnel_pkts) { /* only when met: other imports stay as they were */
+        static const char *const kn[] = {"", "IP in IP", "GRE", "VXLAN", "Geneve"};
+        char kinds[64] = "";
+        for (unsigned i = 1; i < 5; i++)
+            if (c->tunnel_kinds & (1u << i))
+                snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s",
+                         kinds[0] ? ", " : "", kn[i]);
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: tunnels %s: %llu packets were read inside a tunnel "
+                              "(%s; first: packet %ld): each as the packet it carries, its "
+                              "nodes named by the inner addresses",
+                         c->tunnel_msg, (unsigned long long)c->tunnel_pkts, kinds,
+                         c->tunnel_first);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->st.bad_request_id) { /* only when met: other imports stay as they were */
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: traceparent: %llu request/response pairs whose "

@@ -172,6 +172,14 @@ typedef struct cap {
      * first file; a meta line "capture: reordered ..." (said even with -q) */
     uint64_t reordered, reordered_segs;
     char reorder_msg[300];
+    /* packet captures: packets read inside a tunnel (IP in IP, GRE,
+     * VXLAN, Geneve; imp_capture_pcap.c tunnel_in): tunnel_pkts, the kinds
+     * met (bit 1 << TUN_*), the first one's packet and file; a meta line
+     * "capture: tunnels ..." */
+    uint64_t tunnel_pkts;
+    unsigned tunnel_kinds;
+    long tunnel_first;
+    char tunnel_msg[300];
     /* packet captures (one clock): packets stamped before the packet
      * before them in their file (back_pkts; back_max the largest step
      * back, back_first the first such packet, back_msg its file) and
