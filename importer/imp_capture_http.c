@@ -31,6 +31,7 @@ typedef struct framer {
     uint64_t pos;         /* stream offset of the segment being fed */
     const unsigned char *seg_p0; /* its first payload byte */
     int seg_has_off;
+    int pre;              /* cur answers a request sent before the capture */
 } framer;
 
 typedef struct build {
@@ -42,6 +43,11 @@ typedef struct build {
                              message's index in m (SIZE_MAX: none); an
                              index, as m moves when it grows */
     size_t nmethods;
+    /* a packet capture that joined the connection open (no SYN seen):
+     * its responses starting before pre_until (the first captured
+     * request's first byte) answer requests sent before the capture */
+    int has_pre;
+    pb_ns pre_until;
 } build;
 
 static int push_msg(build *b, const hmsg *h)
@@ -280,6 +286,13 @@ static int finish(build *b, framer *f, pb_ns ts, int64_t tid)
     f->cur.last = ts;
     f->cur.tid_last = tid;
     f->have_cur = 0;
+    if (f->pre) { /* the answer to a request the capture never saw */
+        f->pre = 0;
+        if (!b->c->pre_answers++)
+            b->c->pre_first = f->cur.first;
+        b->c->st.unrequested++;
+        return PB_OK;
+    }
     /* interim responses (1xx) are not the answer */
     if (!f->cur.request && f->cur.status >= 100 && f->cur.status < 200)
         return PB_OK;
@@ -307,7 +320,16 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
                 f->cur.conn = s->conn;
                 f->cur.dir = s->dir;
                 f->cur.view = s->view;
-                f->cur.k = (*k)++;
+                /* a response begun before the first request the capture
+                 * holds on a connection it joined open: the answer to a
+                 * request sent before the capture (HTTP/1 answers in
+                 * order, never before its request).  Before, it took the
+                 * first captured request's place, and every pair of the
+                 * connection after it was shifted by one (a response
+                 * paired with the request after its own, stamped before
+                 * it; said only as "responses before their requests") */
+                f->pre = b->has_pre && f->cur.dir == CAP_S2C && s->ts < b->pre_until;
+                f->cur.k = f->pre ? UINT32_MAX : (*k)++;
                 f->cur.first = s->ts;
                 f->cur.tid_first = s->tidnum;
                 f->cur.proc = s->proc;
@@ -476,6 +498,7 @@ static int frame(build *b, const cap_seg *s, size_t n, framer *f)
 {
     memset(f->hdr, 0, 1);
     f->state = 0;
+    f->pre = 0;
     f->hlen = 0;
     f->have_cur = 0;
     f->pos = 0;
@@ -863,6 +886,17 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 b.methods = methods;
                 b.nmethods = cnt;
             }
+            /* a capture that joined the connection open: when its
+             * responses start, the first request it holds */
+            b.has_pre = 0;
+            if (c->segs[s].dir == CAP_S2C && c->segs[s].view == CAP_WIRE &&
+                c->conns[conn].role_guess)
+                for (size_t q = first_req; q < b.nm; q++)
+                    if (b.m[q].request && b.m[q].view == CAP_WIRE &&
+                        (!b.has_pre || b.m[q].first < b.pre_until)) {
+                        b.has_pre = 1;
+                        b.pre_until = b.m[q].first;
+                    }
             uint64_t bad = c->st.non_http;
             rc = frame(&b, &c->segs[s], e - s, &f);
             s = e;
@@ -1213,6 +1247,18 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                               "nodes named by the inner addresses",
                          c->tunnel_msg, (unsigned long long)c->tunnel_pkts, kinds,
                          c->tunnel_first);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->pre_answers) { /* only when met: other imports stay as they were */
+        char at[PB_SECONDS_BUF];
+        pb_seconds_format(c->pre_first, at);
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: joined: %llu HTTP/1 responses on connections the "
+                              "capture joined open began before the first request it holds "
+                              "on them (first: at %s s): answers to requests sent before the "
+                              "capture began, left out (counted unrequested); the pairs after "
+                              "them kept in step",
+                         (unsigned long long)c->pre_answers, at);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
     if (c->st.bad_request_id) { /* only when met: other imports stay as they were */

@@ -176,6 +176,11 @@ typedef struct cap {
      * VXLAN, Geneve; imp_capture_pcap.c tunnel_in): tunnel_pkts, the kinds
      * met (bit 1 << TUN_*), the first one's packet and file; a meta line
      * "capture: tunnels ..." */
+    /* HTTP/1 responses that answer requests sent before a packet capture
+     * began (imp_capture_http.c, build.has_pre): pre_answers, the first
+     * one's stamp; a meta line "capture: joined ..." */
+    uint64_t pre_answers;
+    pb_ns pre_first;
     uint64_t tunnel_pkts;
     unsigned tunnel_kinds;
     long tunnel_first;
