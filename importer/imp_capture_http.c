@@ -281,6 +281,24 @@ static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
     return 1;
 }
 
+/* 1 when the payload p[0..n) of a segment of direction dir starts an
+ * HTTP/1 message: a request line (an upper-case method, a space, the
+ * target, " HTTP/1.D" and CR) or a status line ("HTTP/1.D DDD"). */
+static int msg_start(const unsigned char *p, size_t n, int dir)
+{
+    if (dir == CAP_S2C)
+        return n >= 12 && !memcmp(p, "HTTP/1.", 7) && isdigit(p[7]) && p[8] == ' ' &&
+               isdigit(p[9]) && isdigit(p[10]) && isdigit(p[11]);
+    size_t i = 0;
+    while (i < n && i < 12 && isupper(p[i]))
+        i++;
+    if (!i || i >= n || p[i] != ' ')
+        return 0;
+    const unsigned char *cr = memchr(p, '\r', n);
+    return cr && cr - p >= (ptrdiff_t)i + 10 && !memcmp(cr - 9, " HTTP/1.", 8) &&
+           isdigit(cr[-1]);
+}
+
 static int finish(build *b, framer *f, pb_ns ts, int64_t tid)
 {
     f->cur.last = ts;
@@ -886,6 +904,27 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 b.methods = methods;
                 b.nmethods = cnt;
             }
+            /* a capture that joined the connection open may begin inside
+             * a message (a long body, a slow answer): its stream is read
+             * from the first segment that starts a message, the bytes
+             * before it skipped and said.  Before, the message's tail
+             * was read as a header, and the whole connection left out as
+             * not HTTP (on a keep-alive connection, every later request).
+             * A stream where no segment starts one is framed as before */
+            if (c->segs[s].view == CAP_WIRE && c->conns[conn].role_guess) {
+                size_t j = s;
+                while (j < e && !(c->segs[j].kind == CAP_DATA &&
+                                  c->segs[j].plen == c->segs[j].bytes &&
+                                  msg_start(c->bytes + c->segs[j].poff, c->segs[j].plen,
+                                            c->segs[j].dir)))
+                    j++;
+                if (j < e && j > s) {
+                    if (!c->joined_streams++)
+                        c->joined_first = c->segs[s].ts;
+                    for (; s < j; s++)
+                        c->joined_bytes += c->segs[s].bytes;
+                }
+            }
             /* a capture that joined the connection open: when its
              * responses start, the first request it holds */
             b.has_pre = 0;
@@ -1249,11 +1288,23 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          c->tunnel_first);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->joined_streams) { /* only when met: other imports stay as they were */
+        char at[PB_SECONDS_BUF];
+        pb_seconds_format(c->joined_first, at);
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: joined-inside: %llu streams of connections the capture "
+                              "joined open began inside a message (first: at %s s): their "
+                              "first %llu bytes in all, up to the first segment that starts "
+                              "an HTTP/1 message, were skipped",
+                         (unsigned long long)c->joined_streams, at,
+                         (unsigned long long)c->joined_bytes);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->pre_answers) { /* only when met: other imports stay as they were */
         char at[PB_SECONDS_BUF];
         pb_seconds_format(c->pre_first, at);
         pb_strbuf_reset(&mb);
-        pb_strbuf_printf(&mb, "capture: joined: %llu HTTP/1 responses on connections the "
+        pb_strbuf_printf(&mb, "capture: joined-answered: %llu HTTP/1 responses on connections the "
                               "capture joined open began before the first request it holds "
                               "on them (first: at %s s): answers to requests sent before the "
                               "capture began, left out (counted unrequested); the pairs after "

@@ -181,6 +181,11 @@ typedef struct cap {
      * one's stamp; a meta line "capture: joined ..." */
     uint64_t pre_answers;
     pb_ns pre_first;
+    /* streams of such connections that began inside a message: their
+     * bytes up to the first segment starting one skipped (joined_bytes),
+     * the first one's stamp; the same meta line */
+    uint64_t joined_streams, joined_bytes;
+    pb_ns joined_first;
     uint64_t tunnel_pkts;
     unsigned tunnel_kinds;
     long tunnel_first;
