@@ -4,7 +4,8 @@
  * them; link types Ethernet, BSD loopback (NULL, LOOP), Linux cooked (SLL,
  * SLL2; VLAN tags read through) and raw IP; IPv4 and IPv6 (extension
  * headers and IPsec AH skipped; fragments of both put back together)
- * carrying TCP.  Each TCP direction is put back in order by sequence number
+ * carrying TCP, bare or inside a tunnel (IP in IP, GRE, VXLAN, Geneve:
+ * tunnel_in); data in a SYN (TCP Fast Open) read.  Each TCP direction is put back in order by sequence number
  * from its SYN (or its first segment): a segment stamped before the bytes in
  * front of it is held back until they come; a retransmitted or overlapping
  * part is dropped; a gap (a packet the capture lost) becomes bytes that
