@@ -178,12 +178,12 @@ for f in o j z; do
     "$B/importtrace" -q -o $f.tr $f.json 2> t.err || { cat t.err; fail "callees ($f): refused"; }
     rows $f
     grep -q ',unknown,' $f.rows && { cat $f.rows; fail "callees ($f): a callee named unknown"; }
-    [ "$(cut -d, -f5 $f.rows | sort -u | tr '\n' ' ')" = "$(case $f in z) echo "10.0.0.7 cart client fd00::8 " ;; *) echo "cart client mongo-geo redis-cart " ;; esac)" ] ||
+    [ "$(cut -d, -f5 $f.rows | sed 1d | sort -u | tr '\n' ' ')" = "$(case $f in z) echo "10.0.0.7 cart client fd00::8 " ;; *) echo "cart client mongo-geo redis-cart " ;; esac)" ] ||
         { cat $f.rows; fail "callees ($f): not the two callees by name"; }
 done
 for f in o2 j2; do
     "$B/importtrace" -q -o $f.tr $f.json 2> t.err && { cat $f.tr; fail "server.address given twice ($f): read"; }
-    grep -q '"server.address" given a second time with another value ("redis-cart", then "redis-two")' t.err ||
+    grep -q '"server.address" given a second time with another value (\(tags\[1\] \)\{0,1\}"redis-cart", then "redis-two")' t.err ||
         { cat t.err; fail "server.address given twice ($f): not said"; }
 done
 fi
