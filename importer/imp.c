@@ -38,7 +38,10 @@ static const struct {
                     "derived from the server span alone (both timestamps on "
                     "the server's clock)"},
     {"client_only", "client spans whose callee left no span: callee named by "
-                    "peer.service / remoteEndpoint, else node unknown; both "
+                    "peer.service / remoteEndpoint's serviceName, else by "
+                    "server.address, net.peer.name, peer.hostname or an "
+                    "address (remoteEndpoint's, network.peer.address, "
+                    "net.peer.ip, peer.ipv4/6), else node unknown; both "
                     "timestamps from the client span"},
     {"callee_not_server", "spans under a client span of another service that "
                           "are not server spans: taken as the server side"},
@@ -405,6 +408,17 @@ int imp_json_us(const json_t *v, int64_t *out)
 {
     return imp_json_whole(v, 1, INT64_MIN, INT64_MAX, out);
 }
+
+/* A client span whose callee left no span (a database, a cache, a service
+ * outside the tracing) names it by peer.service, which instrumentation
+ * sets only when configured to.  Without it every such callee was one
+ * node, "unknown" (a redis and a mongodb one service); OpenTelemetry's
+ * own attributes name the host (server.address, and net.peer.name before
+ * semantic conventions 1.21), OpenTracing's peer.hostname, then the
+ * address (network.peer.address, net.peer.ip, peer.ipv4, peer.ipv6). */
+const char *const imp_peer_keys[] = {
+    "server.address", "net.peer.name", "peer.hostname", "network.peer.address",
+    "net.peer.ip", "peer.ipv4", "peer.ipv6", NULL};
 
 const char *imp_json_str(const json_t *obj, const char *key)
 {

@@ -31,6 +31,7 @@ typedef struct framer {
     uint64_t pos;         /* stream offset of the segment being fed */
     const unsigned char *seg_p0; /* its first payload byte */
     int seg_has_off;
+    int pre;              /* cur answers a request sent before the capture */
 } framer;
 
 typedef struct build {
@@ -42,6 +43,11 @@ typedef struct build {
                              message's index in m (SIZE_MAX: none); an
                              index, as m moves when it grows */
     size_t nmethods;
+    /* a packet capture that joined the connection open (no SYN seen):
+     * its responses starting before pre_until (the first captured
+     * request's first byte) answer requests sent before the capture */
+    int has_pre;
+    pb_ns pre_until;
 } build;
 
 static int push_msg(build *b, const hmsg *h)
@@ -275,11 +281,36 @@ static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
     return 1;
 }
 
+/* 1 when the payload p[0..n) of a segment of direction dir starts an
+ * HTTP/1 message: a request line (an upper-case method, a space, the
+ * target, " HTTP/1.D" and CR) or a status line ("HTTP/1.D DDD"). */
+static int msg_start(const unsigned char *p, size_t n, int dir)
+{
+    if (dir == CAP_S2C)
+        return n >= 12 && !memcmp(p, "HTTP/1.", 7) && isdigit(p[7]) && p[8] == ' ' &&
+               isdigit(p[9]) && isdigit(p[10]) && isdigit(p[11]);
+    size_t i = 0;
+    while (i < n && i < 12 && isupper(p[i]))
+        i++;
+    if (!i || i >= n || p[i] != ' ')
+        return 0;
+    const unsigned char *cr = memchr(p, '\r', n);
+    return cr && cr - p >= (ptrdiff_t)i + 10 && !memcmp(cr - 9, " HTTP/1.", 8) &&
+           isdigit(cr[-1]);
+}
+
 static int finish(build *b, framer *f, pb_ns ts, int64_t tid)
 {
     f->cur.last = ts;
     f->cur.tid_last = tid;
     f->have_cur = 0;
+    if (f->pre) { /* the answer to a request the capture never saw */
+        f->pre = 0;
+        if (!b->c->pre_answers++)
+            b->c->pre_first = f->cur.first;
+        b->c->st.unrequested++;
+        return PB_OK;
+    }
     /* interim responses (1xx) are not the answer */
     if (!f->cur.request && f->cur.status >= 100 && f->cur.status < 200)
         return PB_OK;
@@ -307,7 +338,16 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
                 f->cur.conn = s->conn;
                 f->cur.dir = s->dir;
                 f->cur.view = s->view;
-                f->cur.k = (*k)++;
+                /* a response begun before the first request the capture
+                 * holds on a connection it joined open: the answer to a
+                 * request sent before the capture (HTTP/1 answers in
+                 * order, never before its request).  Before, it took the
+                 * first captured request's place, and every pair of the
+                 * connection after it was shifted by one (a response
+                 * paired with the request after its own, stamped before
+                 * it; said only as "responses before their requests") */
+                f->pre = b->has_pre && f->cur.dir == CAP_S2C && s->ts < b->pre_until;
+                f->cur.k = f->pre ? UINT32_MAX : (*k)++;
                 f->cur.first = s->ts;
                 f->cur.tid_first = s->tidnum;
                 f->cur.proc = s->proc;
@@ -476,6 +516,7 @@ static int frame(build *b, const cap_seg *s, size_t n, framer *f)
 {
     memset(f->hdr, 0, 1);
     f->state = 0;
+    f->pre = 0;
     f->hlen = 0;
     f->have_cur = 0;
     f->pos = 0;
@@ -863,6 +904,38 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                 b.methods = methods;
                 b.nmethods = cnt;
             }
+            /* a capture that joined the connection open may begin inside
+             * a message (a long body, a slow answer): its stream is read
+             * from the first segment that starts a message, the bytes
+             * before it skipped and said.  Before, the message's tail
+             * was read as a header, and the whole connection left out as
+             * not HTTP (on a keep-alive connection, every later request).
+             * A stream where no segment starts one is framed as before */
+            if (c->segs[s].view == CAP_WIRE && c->conns[conn].role_guess) {
+                size_t j = s;
+                while (j < e && !(c->segs[j].kind == CAP_DATA &&
+                                  c->segs[j].plen == c->segs[j].bytes &&
+                                  msg_start(c->bytes + c->segs[j].poff, c->segs[j].plen,
+                                            c->segs[j].dir)))
+                    j++;
+                if (j < e && j > s) {
+                    if (!c->joined_streams++)
+                        c->joined_first = c->segs[s].ts;
+                    for (; s < j; s++)
+                        c->joined_bytes += c->segs[s].bytes;
+                }
+            }
+            /* a capture that joined the connection open: when its
+             * responses start, the first request it holds */
+            b.has_pre = 0;
+            if (c->segs[s].dir == CAP_S2C && c->segs[s].view == CAP_WIRE &&
+                c->conns[conn].role_guess)
+                for (size_t q = first_req; q < b.nm; q++)
+                    if (b.m[q].request && b.m[q].view == CAP_WIRE &&
+                        (!b.has_pre || b.m[q].first < b.pre_until)) {
+                        b.has_pre = 1;
+                        b.pre_until = b.m[q].first;
+                    }
             uint64_t bad = c->st.non_http;
             rc = frame(&b, &c->segs[s], e - s, &f);
             s = e;
@@ -1198,6 +1271,45 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                               "several queues or interfaces): each was read after those "
                               "bytes, at their time",
                          c->reorder_msg, (unsigned long long)c->reordered_segs);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->tunnel_pkts) { /* only when met: other imports stay as they were */
+        static const char *const kn[] = {"", "IP in IP", "GRE", "VXLAN", "Geneve"};
+        char kinds[64] = "";
+        for (unsigned i = 1; i < 5; i++)
+            if (c->tunnel_kinds & (1u << i))
+                snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s",
+                         kinds[0] ? ", " : "", kn[i]);
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: tunnels %s: %llu packets were read inside a tunnel "
+                              "(%s; first: packet %ld): each as the packet it carries, its "
+                              "nodes named by the inner addresses",
+                         c->tunnel_msg, (unsigned long long)c->tunnel_pkts, kinds,
+                         c->tunnel_first);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->joined_streams) { /* only when met: other imports stay as they were */
+        char at[PB_SECONDS_BUF];
+        pb_seconds_format(c->joined_first, at);
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: joined-inside: %llu streams of connections the capture "
+                              "joined open began inside a message (first: at %s s): their "
+                              "first %llu bytes in all, up to the first segment that starts "
+                              "an HTTP/1 message, were skipped",
+                         (unsigned long long)c->joined_streams, at,
+                         (unsigned long long)c->joined_bytes);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->pre_answers) { /* only when met: other imports stay as they were */
+        char at[PB_SECONDS_BUF];
+        pb_seconds_format(c->pre_first, at);
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: joined-answered: %llu HTTP/1 responses on connections the "
+                              "capture joined open began before the first request it holds "
+                              "on them (first: at %s s): answers to requests sent before the "
+                              "capture began, left out (counted unrequested); the pairs after "
+                              "them kept in step",
+                         (unsigned long long)c->pre_answers, at);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
     if (c->st.bad_request_id) { /* only when met: other imports stay as they were */

@@ -172,6 +172,24 @@ typedef struct cap {
      * first file; a meta line "capture: reordered ..." (said even with -q) */
     uint64_t reordered, reordered_segs;
     char reorder_msg[300];
+    /* packet captures: packets read inside a tunnel (IP in IP, GRE,
+     * VXLAN, Geneve; imp_capture_pcap.c tunnel_in): tunnel_pkts, the kinds
+     * met (bit 1 << TUN_*), the first one's packet and file; a meta line
+     * "capture: tunnels ..." */
+    /* HTTP/1 responses that answer requests sent before a packet capture
+     * began (imp_capture_http.c, build.has_pre): pre_answers, the first
+     * one's stamp; a meta line "capture: joined ..." */
+    uint64_t pre_answers;
+    pb_ns pre_first;
+    /* streams of such connections that began inside a message: their
+     * bytes up to the first segment starting one skipped (joined_bytes),
+     * the first one's stamp; the same meta line */
+    uint64_t joined_streams, joined_bytes;
+    pb_ns joined_first;
+    uint64_t tunnel_pkts;
+    unsigned tunnel_kinds;
+    long tunnel_first;
+    char tunnel_msg[300];
     /* packet captures (one clock): packets stamped before the packet
      * before them in their file (back_pkts; back_max the largest step
      * back, back_first the first such packet, back_msg its file) and

@@ -4,7 +4,8 @@
  * them; link types Ethernet, BSD loopback (NULL, LOOP), Linux cooked (SLL,
  * SLL2; VLAN tags read through) and raw IP; IPv4 and IPv6 (extension
  * headers and IPsec AH skipped; fragments of both put back together)
- * carrying TCP.  Each TCP direction is put back in order by sequence number
+ * carrying TCP, bare or inside a tunnel (IP in IP, GRE, VXLAN, Geneve:
+ * tunnel_in); data in a SYN (TCP Fast Open) read.  Each TCP direction is put back in order by sequence number
  * from its SYN (or its first segment): a segment stamped before the bytes in
  * front of it is held back until they come; a retransmitted or overlapping
  * part is dropped; a gap (a packet the capture lost) becomes bytes that
@@ -51,6 +52,102 @@ static int v6_ext_tcp(const u_char *ip, size_t iphl)
     return ip[iphl] == 6 || ip[iphl] == 51;
 }
 
+/* Tunnels.  A capture on a Kubernetes node's own interface holds the pods'
+ * traffic inside the overlay's tunnel -- Calico's IP in IP (protocol 4),
+ * flannel's and Cilium's VXLAN (UDP 8472 and RFC 7348's 4789), Geneve (UDP
+ * 6081, RFC 8926), GRE (47, RFC 2784/2890; with ERSPAN II and III, a
+ * switch's mirrored port), IPv6 in IPv4 (41) -- and every such packet was
+ * skipped as not TCP without a word ("no request ... was found", or the
+ * tunnelled part of a capture lost).  The packet inside is read as if it
+ * had been captured bare, named by its own addresses (the pods').  Given
+ * the payload p[0..n) of an unfragmented packet of IP protocol proto:
+ * returns the tunnel's kind (TUN_*) and sets *in, *inlen and *et (the
+ * inner IP packet and its ethertype) when it is such a tunnel around IPv4
+ * or IPv6; else 0. */
+enum { TUN_IPIP = 1, TUN_GRE, TUN_VXLAN, TUN_GENEVE };
+static int tunnel_in(unsigned proto, const u_char *p, size_t n, const u_char **in,
+                     size_t *inlen, int *et)
+{
+    size_t o = 0;
+    int eth = 0, kind;
+    switch (proto) {
+    case 4:
+    case 41:
+        *et = proto == 4 ? 0x0800 : 0x86dd;
+        kind = TUN_IPIP;
+        break;
+    case 47: { /* GRE version 0: checksum, key, sequence number if flagged */
+        if (n < 4 || (p[1] & 7))
+            return 0;
+        unsigned pt = (unsigned)(p[2] << 8 | p[3]);
+        o = 4 + ((p[0] & 0x80) ? 4 : 0) + ((p[0] & 0x20) ? 4 : 0) + ((p[0] & 0x10) ? 4 : 0);
+        if (pt == 0x0800 || pt == 0x86dd) {
+            *et = (int)pt;
+        } else if (pt == 0x6558) { /* transparent Ethernet bridging */
+            eth = 1;
+        } else if (pt == 0x88be) { /* ERSPAN type II: 8 bytes */
+            o += 8;
+            eth = 1;
+        } else if (pt == 0x22eb) { /* ERSPAN type III: 12, and 8 more (O) */
+            if (n < o + 12)
+                return 0;
+            o += 12 + ((p[o + 11] & 1) ? 8 : 0);
+            eth = 1;
+        } else {
+            return 0;
+        }
+        kind = TUN_GRE;
+        break;
+    }
+    case 17: { /* UDP */
+        if (n < 16)
+            return 0;
+        unsigned dp = (unsigned)(p[2] << 8 | p[3]);
+        if (dp == 4789 || dp == 8472) { /* VXLAN: the I flag, then Ethernet */
+            if (!(p[8] & 0x08))
+                return 0;
+            o = 16;
+            eth = 1;
+            kind = TUN_VXLAN;
+        } else if (dp == 6081) { /* Geneve version 0, its options */
+            unsigned pt = (unsigned)(p[10] << 8 | p[11]);
+            if (p[8] >> 6)
+                return 0;
+            o = 16 + (size_t)(p[8] & 0x3f) * 4;
+            if (pt == 0x6558)
+                eth = 1;
+            else if (pt == 0x0800 || pt == 0x86dd)
+                *et = (int)pt;
+            else
+                return 0;
+            kind = TUN_GENEVE;
+        } else {
+            return 0;
+        }
+        break;
+    }
+    default:
+        return 0;
+    }
+    if (eth) { /* an Ethernet frame inside, VLAN tags read through */
+        if (n < o + 14)
+            return 0;
+        *et = p[o + 12] << 8 | p[o + 13];
+        o += 14;
+        while ((*et == 0x8100 || *et == 0x88a8 || *et == 0x9100) && n >= o + 4) {
+            *et = p[o + 2] << 8 | p[o + 3];
+            o += 4;
+        }
+        if (*et != 0x0800 && *et != 0x86dd)
+            return 0;
+    }
+    if (n < o + 20)
+        return 0;
+    *in = p + o;
+    *inlen = n - o;
+    return kind;
+}
+
 /* a segment that came before the bytes in front of it (held back) */
 typedef struct pend {
     uint32_t seq;
@@ -66,6 +163,8 @@ typedef struct flow {
     int dir;
     int have_seq;
     uint32_t next;
+    int syn_data;            /* its SYN carried data (TCP Fast Open) */
+    uint32_t isn;            /* that SYN's sequence number */
     pend *pq;                /* held back, in arrival order */
     size_t npq, cappq, pbytes;
 } flow;
@@ -447,8 +546,13 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 off += 4;
             }
         }
+        int depth = 0; /* tunnels this packet was found inside */
+    inner:;
         const u_char *ip = d + off;
         size_t left = caplen - off, iphl, iplen, iptotal;
+        int tun;
+        const u_char *tin;
+        size_t tinlen;
         /* an IP length field of 0 (TCP segmentation offload: the card
          * writes it; Linux's BIG TCP past 64 KiB): the frame's length
          * (h->len, which a snapshot does not cut) is the packet's; on
@@ -461,9 +565,29 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             v6 = 0;
             iphl = (size_t)(ip[0] & 15) * 4;
             iplen = (size_t)(ip[2] << 8 | ip[3]);
-            if ((ip[9] != 6 && ip[9] != 51) || iphl < 20)
-                continue; /* not TCP (or TCP behind IPsec's AH) */
-            if (!iplen && !((ip[6] & 0x3f) || ip[7]) && h->len > off) {
+            if (iphl < 20)
+                continue;
+            if (ip[9] != 6 && ip[9] != 51) {
+                /* not TCP (or TCP behind IPsec's AH): a tunnel's packet
+                 * inside, unfragmented, is read as captured bare */
+                size_t lim = iplen < left ? iplen : left;
+                if (depth < 4 && !((ip[6] & 0x3f) || ip[7]) && lim > iphl &&
+                    (tun = tunnel_in(ip[9], ip + iphl, lim - iphl, &tin, &tinlen,
+                                     &ethertype)) != 0) {
+                    if (!depth++)
+                        c->tunnel_pkts++, c->tunnel_kinds |= 1u << tun;
+                    if (!c->tunnel_first) {
+                        c->tunnel_first = pkt;
+                        snprintf(c->tunnel_msg, sizeof c->tunnel_msg, "%s", path);
+                    }
+                    d = tin;
+                    caplen = tinlen;
+                    off = 0;
+                    goto inner;
+                }
+                continue;
+            }
+            if (!depth && !iplen && !((ip[6] & 0x3f) || ip[7]) && h->len > off) {
                 tso = 1;
                 iplen = h->len - off;
             }
@@ -492,7 +616,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             v6 = 1;
             iphl = 40;
             iplen = 40 + (size_t)(ip[4] << 8 | ip[5]);
-            if (iplen == 40 && h->len > off + 40) {
+            if (!depth && iplen == 40 && h->len > off + 40) {
                 tso = 1;
                 iplen = h->len - off;
             }
@@ -512,6 +636,22 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 left = iplen = dl;
                 iphl = 40;
                 nh = v6_ext(ip, left, ip[6], &iphl); /* AH comes after a fragment header */
+            }
+            if (nh != 6 && nh != 44 && depth < 4 && iphl < left &&
+                (tun = tunnel_in(nh, ip + iphl, (iplen < left ? iplen : left) > iphl
+                                                    ? (iplen < left ? iplen : left) - iphl
+                                                    : 0,
+                                 &tin, &tinlen, &ethertype)) != 0) {
+                if (!depth++)
+                    c->tunnel_pkts++, c->tunnel_kinds |= 1u << tun;
+                if (!c->tunnel_first) {
+                    c->tunnel_first = pkt;
+                    snprintf(c->tunnel_msg, sizeof c->tunnel_msg, "%s", path);
+                }
+                d = tin;
+                caplen = tinlen;
+                off = 0;
+                goto inner;
             }
             if (nh != 6 || iphl > left)
                 continue;
@@ -557,14 +697,17 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
          * moves to the client's new connection too (before, it stayed on
          * the old one, and every answer of the new one was lost) */
         int reopened = 0;
+        /* a SYN sent again with its data (TCP Fast Open): the same
+         * connection, its data a retransmission */
+        int syn_again = f && syn && !ack && wire && f->syn_data && seq == f->isn;
         if (f && syn && ack) {
             const flow *back = find_flow(fl, &flix, dst, src);
             reopened = back && back->conn != f->conn;
         }
-        if (f && f->npq && ((syn && !ack) || reopened) &&
+        if (f && f->npq && ((syn && !ack && !syn_again) || reopened) &&
             (rc = pend_drain(c, f, 1, 0, &reordered, &held)) != PB_OK)
             break; /* what the old connection held back, before it goes */
-        if (!f || (syn && !ack) || reopened) {
+        if (!f || (syn && !ack && !syn_again) || reopened) {
             /* a new connection (SYN) or one already open when the capture
              * began: who serves is who got the SYN, else the lower port */
             uint32_t client, server;
@@ -611,9 +754,23 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             f->have_seq = 0;
         }
         if (syn) {
-            f->next = seq + 1;
-            f->have_seq = 1;
-            continue;
+            if (!syn_again) {
+                f->next = seq + 1;
+                f->have_seq = 1;
+                f->syn_data = 0;
+            }
+            if (!wire)
+                continue;
+            /* data in the SYN (TCP Fast Open, RFC 7413: a client's first
+             * request rides on its SYN; a SYN-ACK may carry data too): the
+             * bytes after the SYN's own sequence number.  Before, they were
+             * dropped with the SYN without a word: the request lost, its
+             * response "unrequested" */
+            if (!syn_again) {
+                f->syn_data = 1;
+                f->isn = seq;
+            }
+            seq += 1;
         }
         if (!f->have_seq) {
             f->next = seq;

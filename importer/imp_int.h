@@ -222,6 +222,9 @@ int imp_json_us(const json_t *v, int64_t *out);
 
 /* The string value of obj[key], or NULL. */
 const char *imp_json_str(const json_t *obj, const char *key);
+/* The attributes (OTLP) and tags (Jaeger) that name a client span's callee
+ * when peer.service is absent, in this order (NULL-ended; imp.c). */
+extern const char *const imp_peer_keys[];
 
 /* Per-element handlers (the document scanner calls these). */
 int imp_jaeger_trace(imp_importer *im, json_t *t, uint32_t file, uint32_t tk,

@@ -213,6 +213,31 @@ int imp_jaeger_trace(imp_importer *im, json_t *t, uint32_t file,
             else if (!strcmp(key, "peer.service"))
                 r.peer = imp_json_str(tag, "value");
         }
+        /* no peer.service: the callee named by the other tags that name it
+         * (imp_peer_keys; before, every such callee was node "unknown"),
+         * each read once as peer.service is */
+        for (size_t q = 0; imp_peer_keys[q] && !(r.peer && *r.peer); q++) {
+            size_t first = SIZE_MAX;
+            for (size_t i = 0; i < json_array_size(tags); i++) {
+                json_t *tag = json_array_get(tags, i);
+                const char *key = imp_json_str(tag, "key");
+                if (!key || strcmp(key, imp_peer_keys[q]))
+                    continue;
+                const char *v = imp_json_str(tag, "value");
+                if (first == SIZE_MAX) {
+                    first = i;
+                    r.peer = v;
+                } else if (v != r.peer && !(v && r.peer && !strcmp(v, r.peer))) {
+                    return imp_fail(im, err, PB_EPARSE, fname, 0, 0,
+                                    "%s.tags[%zu]: tag \"%s\" given a second time with "
+                                    "another value (tags[%zu] %s%s%s, then %s%s%s); "
+                                    "expected the key once in a span's tags",
+                                    where, i, key, first, r.peer ? "\"" : "",
+                                    r.peer ? r.peer : "not a string", r.peer ? "\"" : "",
+                                    v ? "\"" : "", v ? v : "not a string", v ? "\"" : "");
+                }
+            }
+        }
         r.kind = imp_kind_of(kind);
         r.untagged = kind == NULL;
         if (jaeger_parent(im, js, fname, where, r.trace_id, &r.parent_id, err) != PB_OK)

@@ -303,6 +303,16 @@ int imp_otlp_resource(imp_importer *im, json_t *rs, uint32_t file,
                 snprintf(w, sizeof w, "%s.attributes", where);
                 return attr_twice(im, err, fname, w, sa, "peer.service", r.peer, i2);
             }
+            /* no peer.service: the callee named by the other attributes
+             * that name it (imp_peer_keys; before, node "unknown") */
+            for (size_t q = 0; imp_peer_keys[q] && !(r.peer && *r.peer); q++) {
+                r.peer = attr_str(sa, imp_peer_keys[q], &i2);
+                if (i2 != SIZE_MAX) {
+                    char w[128];
+                    snprintf(w, sizeof w, "%s.attributes", where);
+                    return attr_twice(im, err, fname, w, sa, imp_peer_keys[q], r.peer, i2);
+                }
+            }
             if (!kind_of_otlp(json_object_get(js, "kind"), &r.kind,
                               &r.untagged))
                 return imp_fail(im, err, PB_EPARSE, fname, 0, 0,

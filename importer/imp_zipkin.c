@@ -303,7 +303,15 @@ int imp_zipkin_span(imp_importer *im, json_t *js, uint32_t file, uint32_t a,
                     "\"serviceName\"",
                     where);
     r.service = imp_json_str(le, "serviceName");
-    r.peer = imp_json_str(json_object_get(js, "remoteEndpoint"), "serviceName");
+    json_t *re = json_object_get(js, "remoteEndpoint");
+    r.peer = imp_json_str(re, "serviceName");
+    /* a remote endpoint without a service name (an OpenTelemetry exporter
+     * without peer.service): named by its address (before, every such
+     * callee was node "unknown") */
+    if (!r.peer || !*r.peer)
+        r.peer = imp_json_str(re, "ipv4");
+    if (!r.peer || !*r.peer)
+        r.peer = imp_json_str(re, "ipv6");
     const char *kind = imp_json_str(js, "kind");
     json_t *kv = json_object_get(js, "kind");
     if ((kv && !json_is_null(kv) && !kind) || !imp_kind_known(kind))

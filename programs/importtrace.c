@@ -125,6 +125,12 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 16);
         else if (!strncmp(t->meta[i], "capture: headers: ", 18) && quiet)
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 18);
+        else if (!strncmp(t->meta[i], "capture: joined-inside: ", 24))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 24);
+        else if (!strncmp(t->meta[i], "capture: joined-answered: ", 26))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 26);
+        else if (!strncmp(t->meta[i], "capture: tunnels ", 17) && !quiet)
+            fprintf(stderr, "%s: note: %s\n", prog, t->meta[i] + 17);
     if (!quiet) {
         fprintf(stderr, "%s: %s capture: %llu events, %llu connections, %llu requests "
                         "paired with %llu responses (%llu pairs); %zu messages written\n",
