@@ -338,5 +338,8 @@ double joint_late_ties_sums(const joint *s, uint32_t a, const pb_ns *iv, uint32_
                             const pb_ns *pmx, pb_ns t0, pb_ns t1, pb_ns g, uint32_t step,
                             double *k, double *m, double *v);
 void joint_late_ties_meta(const joint *s, pb_result *res);
+/* late_excess_ties=2: a call's chance of being an orphan on rows subtick
+ * spread (in whole ticks of the original stamps; 0 where not coarse) */
+double joint_late_ties_weight(const joint *s, uint32_t p);
 
 #endif

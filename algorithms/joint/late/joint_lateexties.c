@@ -70,6 +70,14 @@ static double tie_weight(const joint *s, uint32_t p, pb_ns tk)
     return k ? 1.0 / (double)(k + 1) : 0.0;
 }
 
+double joint_late_ties_weight(const joint *s, uint32_t p)
+{
+    const pb_ns tk = ties_tick(s);
+    if (tk <= 1 || s->pr[p].call == JOINT_NONE || s->pr[p].ret == JOINT_NONE)
+        return 0.0;
+    return tie_weight(s, p, tk);
+}
+
 /* The sums of the tied calls of service a at gap g: iv, ni the service's
  * own requests (start, end pairs, sorted by start), pmx the prefix maxima
  * of their ends, [t0, t1] its time line; every step-th tied call (the
