@@ -896,6 +896,9 @@ typedef struct joint_params {
                            (joint_sczfpc.c); 0 off */
     double sczfpc_r;    /* not an option: that r (-1: no smaller copy) */
     double sczfpc_nd;   /* not an option: the default copy's share of the trace's pairs */
+    int late_excess_ties; /* [late_excess_ties] the late-call test's excess (widen=all)
+                           counts the calls tied at their request's end at coarse stamps,
+                           each by its chance of being an orphan (joint_lateexties.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

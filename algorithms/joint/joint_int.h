@@ -90,7 +90,7 @@ typedef struct joint_align_rec {
 #define JOINT_LATE_NGAPS 7     /* late calls: gaps after a response tried (joint_late.c) */
 #define JOINT_LATE_WORK 3e6    /* late calls: orphan x request steps of the test per gap */
 #define JOINT_LATE_ALPHA 0.01  /* late calls: level of the test (Bonferroni over the gaps) */
-#define JOINT_LATE_NSTAT 12    /* late calls: statistics per service */
+#define JOINT_LATE_NSTAT 16    /* late calls: statistics per service */
 #define JOINT_LCH_NSTAT 3      /* late_chance=2: statistics per link (joint_lchance.c) */
 #define JOINT_LA_ROUNDS 8      /* late calls: at most this many rounds placing the held
                                   orphans, until none moves (joint_lateattach.c) */

@@ -329,4 +329,17 @@ void joint_sczfpc_note(joint *s, size_t full, size_t got, size_t total);
 double joint_sczfpc_z(const joint *s, double k, double f);
 int joint_sczfpc_meta(const joint *s, pb_result *res);
 
+/* late_excess_ties (joint_lateexties.c): the tied calls' sums for the
+ * late-call test's excess at service a and gap g (iv: ni (start, end)
+ * pairs sorted by start; pmx: their ends' prefix maxima; [t0, t1] the time
+ * line; every step-th call); adds to *k (near), *m (chance), *v (its
+ * variance), returns their weight; its metadata line */
+double joint_late_ties_sums(const joint *s, uint32_t a, const pb_ns *iv, uint32_t ni,
+                            const pb_ns *pmx, pb_ns t0, pb_ns t1, pb_ns g, uint32_t step,
+                            double *k, double *m, double *v);
+void joint_late_ties_meta(const joint *s, pb_result *res);
+/* late_excess_ties=2: a call's chance of being an orphan on rows subtick
+ * spread (in whole ticks of the original stamps; 0 where not coarse) */
+double joint_late_ties_weight(const joint *s, uint32_t p);
+
 #endif

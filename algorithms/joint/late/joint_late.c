@@ -402,6 +402,7 @@ int joint_late_test(joint *s)
         st[3] = (double)bg;
         st[4] = best > 1 ? 1 : best;
         if (best < level || pin < level) {
+            const pb_ns bnear = bg; /* the gap the near orphans were counted at */
             /* passed only by the sends: gap 0, the requests they were
              * sent in */
             if (!(best < level))
@@ -413,10 +414,26 @@ int joint_late_test(joint *s)
                                              : bg;
             st[5] = (double)s->late_sgap[a];
             st[6] = joint_late_excess(bk, nu, bc);
+            /* late_excess_ties (joint_lateexties.c): the calls tied at
+             * their request's end counted by their chance of being
+             * orphans */
+            double tk = 0, tm = 0, tv = 0;
+            double tw = joint_late_ties_sums(s, a, (const pb_ns *)iv, ni, pmx, t0, t1, bnear,
+                                             step, &tk, &tm, &tv);
+            double wnear = bk, wm = nu * bc, wv = bv;
+            if (tw > 0) {
+                st[12] = tw;
+                st[13] = tk;
+                st[14] = tm;
+                st[15] = st[6];
+                wnear += tk;
+                wm += tm;
+                wv += tv;
+                st[6] = joint_late_excess(wnear, 1, wm);
+            }
             /* late_widen_z (joint_latewiden.c): the excess with the chance
              * count's own error */
-            st[7] = !s->p.late_split ||
-                    joint_late_widen(s, a, bk, nu, bc, bv, st[6]);
+            st[7] = !s->p.late_split || joint_late_widen(s, a, wnear, 1, wm, wv, st[6]);
             any = 1;
         }
     }
