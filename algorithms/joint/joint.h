@@ -896,6 +896,11 @@ typedef struct joint_params {
                            (joint_sczfpc.c); 0 off */
     double sczfpc_r;    /* not an option: that r (-1: no smaller copy) */
     double sczfpc_nd;   /* not an option: the default copy's share of the trace's pairs */
+    int conf_ratio_events; /* [conf_ratio_events] the events map's error times the doubt
+                           ratio counted in its units of m rows on both sides, never above
+                           the plain ratio (joint_cfevratio.c); 0 off */
+    double conf_ratio_events_band; /* [conf_ratio_events_band] with conf_ratio_events: only
+                           the rows stated at least this count on both sides; 0 all */
 } joint_params;
 
 /* The option table over joint_params. */
