@@ -899,6 +899,11 @@ typedef struct joint_params {
     int late_excess_ties; /* [late_excess_ties] the late-call test's excess (widen=all)
                            counts the calls tied at their request's end at coarse stamps,
                            each by its chance of being an orphan (joint_lateexties.c); 0 off */
+    int conf_ratio_events; /* [conf_ratio_events] the events map's error times the doubt
+                           ratio counted in its units of m rows on both sides, never above
+                           the plain ratio (joint_cfevratio.c); 0 off */
+    double conf_ratio_events_band; /* [conf_ratio_events_band] with conf_ratio_events: only
+                           the rows stated at least this count on both sides; 0 all */
 } joint_params;
 
 /* The option table over joint_params. */

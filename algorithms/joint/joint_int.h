@@ -870,6 +870,12 @@ struct joint {
     int tsrch;              /* tie_sets_search (joint_tiesearch.c): 1 the start made and
                                judged by tie_sets though tie_test=2 keeps the search; 2 the
                                sets did not refute it, the search put back whole */
+    double *cfer_m;         /* conf_ratio_events (joint_cfevratio.c): the events map's m per
+                               link and all links, or NULL */
+    double *cfer_r;         /* conf_ratio_events: the ratio in those units per link and all
+                               links (at most the plain one), or NULL */
+    double cfer_rec[4];     /* conf_ratio_events: links eased, rows eased, ratio and plain
+                               ratio of all links */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

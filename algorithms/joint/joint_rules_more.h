@@ -341,5 +341,17 @@ void joint_late_ties_meta(const joint *s, pb_result *res);
 /* late_excess_ties=2: a call's chance of being an orphan on rows subtick
  * spread (in whole ticks of the original stamps; 0 where not coarse) */
 double joint_late_ties_weight(const joint *s, uint32_t p);
+/* conf_ratio_events (joint_cfevratio.c): keep_m keeps the events map's m per
+ * link and all links (from joint_cfse_fit); fit computes per link and all
+ * links the doubt ratio in those units from the copy rows pts[0..np) and
+ * the real rows' stated conf[0..n) (exr: exempt), at most the plain ratio;
+ * r the ratio the events map's error at link l is multiplied by (r: the
+ * plain one the row loop uses); free forgets both; meta its line */
+void joint_cfer_keep_m(joint *s, const double *mev, uint32_t nl);
+int joint_cfer_fit(joint *s, const joint_spt *pts, uint32_t np, const double *conf,
+                   const unsigned char *exr, uint32_t n, uint32_t nl);
+double joint_cfer_r(joint *s, const joint_cfse *c, uint32_t l, double r);
+void joint_cfer_free(joint *s);
+int joint_cfer_meta(const joint *s, pb_result *res);
 
 #endif

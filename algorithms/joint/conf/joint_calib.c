@@ -358,6 +358,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
     if (rc == PB_OK)
         rc = joint_cfev_meta(s, res); /* conf_copy_events (joint_cfev.c) */
     if (rc == PB_OK)
+        rc = joint_cfer_meta(s, res); /* conf_ratio_events (joint_cfevratio.c) */
+    if (rc == PB_OK)
         rc = joint_cfev2_meta(s, res); /* conf_copy_events_second (joint_cfev2.c) */
     if (rc == PB_OK)
         rc = joint_cfev2a_meta(s, res); /* conf_copy_events_agree (joint_cfev2agree.c) */

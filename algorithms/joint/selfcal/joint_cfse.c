@@ -79,6 +79,8 @@ int joint_cfse_fit(joint *s, joint_spt *pts, uint32_t np, uint32_t nl, joint_cfs
     if (!mev)
         return PB_ENOMEM;
     int rc = joint_cfev_m(s, nl, mev);
+    if (rc == PB_OK && s->p.conf_copy_events)
+        joint_cfer_keep_m(s, mev, nl); /* conf_ratio_events (joint_cfevratio.c) */
     if (rc != PB_OK || (!s->p.conf_copy_se && !s->p.conf_copy_events) || !np) {
         free(mev);
         return rc;

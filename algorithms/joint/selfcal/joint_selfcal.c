@@ -686,6 +686,8 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
         rc = joint_cfev2_save(s); /* conf_copy_events_second (joint_cfev2.c) */
     if (rc == PB_OK)
         rc = joint_cfse_fit(s, pts, np, nl, &cse);
+    if (rc == PB_OK && share && np) /* conf_ratio_events (joint_cfevratio.c) */
+        rc = joint_cfer_fit(s, pts, np, conf, exr, n, nl);
     /* late_trust's trust alone: a map of its own wherever the link has one
      * (the rows it judges are not exempt: joint_lt_only_rows) */
     for (uint32_t l = 0; rc == PB_OK && !share && np && l < nl; l++)
@@ -720,7 +722,8 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
             e = em;
             s->p.cfm_lowered++;
         }
-        double es = (1 - joint_cfse_at(&cse, l, conf[p])) * r; /* conf_copy_se */
+        double es = (1 - joint_cfse_at(&cse, l, conf[p])) *
+                    joint_cfer_r(s, &cse, l, r); /* conf_copy_se; conf_ratio_events */
         joint_cfev2_row(s, stk, p, conf[p], e, es); /* conf_copy_events_second (joint_cfev2.c) */
         if (es > e) {
             e = es;
@@ -782,6 +785,7 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
     joint_cfmu_free(&mu);
     joint_cfmu_reset(s); /* conf_copy_multi: the copy rows are needed no more */
     joint_cfse_free(&cse);
+    joint_cfer_free(s); /* conf_ratio_events */
     joint_cfmin_free(&cfm);
     joint_cfr_end(s);
     free(lo);
