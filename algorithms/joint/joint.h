@@ -896,6 +896,10 @@ typedef struct joint_params {
                            (joint_sczfpc.c); 0 off */
     double sczfpc_r;    /* not an option: that r (-1: no smaller copy) */
     double sczfpc_nd;   /* not an option: the default copy's share of the trace's pairs */
+    double thread_soft_starts; /* [thread_soft_starts] a service over thread_soft's bar is
+                           weighed where its visits' starts keep off the threads open visits
+                           hold by at least this many sds on some pass, its term at the bar's
+                           rate (joint_thrstart.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

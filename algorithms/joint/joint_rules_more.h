@@ -329,4 +329,13 @@ void joint_sczfpc_note(joint *s, size_t full, size_t got, size_t total);
 double joint_sczfpc_z(const joint *s, double k, double f);
 int joint_sczfpc_meta(const joint *s, pb_result *res);
 
+/* thread_soft_starts (joint_thrstart.c): is a service with rate m (the least
+ * over the passes) and zs (the most sds its visits' starts kept off open
+ * visits' threads under chance's) weighed by the starts alone (over
+ * thread_soft only); the term's rate for it (thread_soft where so, else m);
+ * its metadata line (services measured over thread_soft) */
+int joint_thrstart_on(const joint *s, double m, double zs);
+double joint_thrstart_rate(const joint *s, double m, double zs);
+int joint_thrstart_meta(const joint *s, pb_result *res, const char *svc, double m, double zs);
+
 #endif
