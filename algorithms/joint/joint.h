@@ -904,6 +904,10 @@ typedef struct joint_params {
                            the plain ratio (joint_cfevratio.c); 0 off */
     double conf_ratio_events_band; /* [conf_ratio_events_band] with conf_ratio_events: only
                            the rows stated at least this count on both sides; 0 all */
+    double thread_soft_starts; /* [thread_soft_starts] a service over thread_soft's bar is
+                           weighed where its visits' starts keep off the threads open visits
+                           hold by at least this many sds on some pass, its term at the bar's
+                           rate (joint_thrstart.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

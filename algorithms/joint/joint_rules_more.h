@@ -353,5 +353,13 @@ int joint_cfer_fit(joint *s, const joint_spt *pts, uint32_t np, const double *co
 double joint_cfer_r(joint *s, const joint_cfse *c, uint32_t l, double r);
 void joint_cfer_free(joint *s);
 int joint_cfer_meta(const joint *s, pb_result *res);
+/* thread_soft_starts (joint_thrstart.c): is a service with rate m (the least
+ * over the passes) and zs (the most sds its visits' starts kept off open
+ * visits' threads under chance's) weighed by the starts alone (over
+ * thread_soft only); the term's rate for it (thread_soft where so, else m);
+ * its metadata line (services measured over thread_soft) */
+int joint_thrstart_on(const joint *s, double m, double zs);
+double joint_thrstart_rate(const joint *s, double m, double zs);
+int joint_thrstart_meta(const joint *s, pb_result *res, const char *svc, double m, double zs);
 
 #endif

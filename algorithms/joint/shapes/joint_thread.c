@@ -223,7 +223,7 @@ static int thread_test(joint *s, struct joint_thr *t)
             t->miss[a] += !hit;
             t->expect[a] += chance < 1 ? 1 - chance : 0;
         }
-        if (t->zs && s->p.thread_soft_z > 0) {
+        if (t->zs && (s->p.thread_soft_z > 0 || s->p.thread_soft_starts > 0)) {
             /* thread_soft_z: does a visit start on a thread an open visit
              * holds (a worker owned by its visit keeps new visits off) */
             double hit = 0, chance = 0;
@@ -445,10 +445,13 @@ static void soft_terms(const joint *s, struct joint_thr *t)
     t->soft_any = 0;
     for (uint32_t a = 0; a < t->nn; a++) {
         double m = t->m[a];
-        t->son[a] = m <= s->p.thread_soft || joint_thrbar_on(s, m, t->zb[a], t->zs[a]);
+        t->son[a] = m <= s->p.thread_soft || joint_thrbar_on(s, m, t->zb[a], t->zs[a]) ||
+                    joint_thrstart_on(s, m, t->zs[a]); /* thread_soft_starts (joint_thrstart.c) */
         t->soft_any |= t->son[a];
         if (!t->son[a])
             continue;
+        if (!joint_thrbar_on(s, m, t->zb[a], t->zs[a]))
+            m = joint_thrstart_rate(s, m, t->zs[a]); /* the bar's rate where the starts alone weigh it */
         if (m < s->p.thread_soft_floor)
             m = s->p.thread_soft_floor; /* thread_soft_floor: a cap on the term (h204) */
         for (uint32_t j = t->fo[a]; j < t->fo[a + 1]; j++)
@@ -622,6 +625,9 @@ int joint_thread_meta(const joint *s, pb_result *res)
     for (uint32_t a = 0; t->m && a < t->nn && rc == PB_OK; a++)
         if (t->m[a] <= 1)
             rc = joint_thrbar_meta(s, res, pb_strtab_str(s->v.nodes, a), t->m[a], t->zb[a], t->zs[a]);
+    for (uint32_t a = 0; t->m && a < t->nn && rc == PB_OK; a++)
+        if (!joint_thrbar_on(s, t->m[a], t->zb[a], t->zs[a]))
+            rc = joint_thrstart_meta(s, res, pb_strtab_str(s->v.nodes, a), t->m[a], t->zs[a]);
     if (rc == PB_OK && t->any && s->p.thread_bound) {
         rc = pb_result_meta(res, "thread_bound=on candidates_dropped=%zu kept_all=%zu",
                             t->dropped, t->kept_all);
