@@ -896,6 +896,9 @@ typedef struct joint_params {
                            (joint_sczfpc.c); 0 off */
     double sczfpc_r;    /* not an option: that r (-1: no smaller copy) */
     double sczfpc_nd;   /* not an option: the default copy's share of the trace's pairs */
+    int bb_serial;      /* [bb_serial] without call ids: loss_serial's term (3: the
+                           learned rate, 4: as if none overlapped) on the links the
+                           serial test calls one at a time (joint_bbser.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -61,6 +61,8 @@
  * kept */
 static int lser_mode(const joint *s)
 {
+    if (s->lser_bb) /* bb_serial (joint_bbser.c): without call ids */
+        return s->p.bb_serial;
     return s->p.loss_serial >= 7 ? 1 : s->p.loss_serial;
 }
 
@@ -69,6 +71,8 @@ static int lser_applies(const joint *s)
     /* 2: with call ids whether or not a message was lost (measured, not a
      * default); 3, 4: as 1 under loss, and without loss on the links the
      * serial test (joint_lser_fit) calls one at a time */
+    if (s->p.bb_serial >= 3 && !(s->halves_call + s->halves_ret) && joint_any_free(s))
+        return ((joint *)s)->lser_bb = 1; /* bb_serial (joint_bbser.c) */
     return lser_mode(s) && (lser_mode(s) >= 2 || s->halves_call + s->halves_ret) &&
            !joint_any_free(s);
 }
