@@ -329,4 +329,9 @@ void joint_sczfpc_note(joint *s, size_t full, size_t got, size_t total);
 double joint_sczfpc_z(const joint *s, double k, double f);
 int joint_sczfpc_meta(const joint *s, pb_result *res);
 
+/* bb_serial (joint_bbser.c): does loss_serial's term apply without call ids
+ * (bb_serial >= 3, free returns, no half pair); its metadata line */
+int joint_bbser_applies(const joint *s);
+int joint_bbser_meta(const joint *s, pb_result *res);
+
 #endif
