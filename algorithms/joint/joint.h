@@ -898,7 +898,8 @@ typedef struct joint_params {
     double sczfpc_nd;   /* not an option: the default copy's share of the trace's pairs */
     int bb_serial;      /* [bb_serial] without call ids: loss_serial's term (3: the
                            learned rate, 4: as if none overlapped) on the links the
-                           serial test calls one at a time (joint_bbser.c); 0 off */
+                           serial test calls one at a time (joint_bbser.c); 7: a second
+                           inference at 3, kept where the model prefers it; 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

