@@ -46,5 +46,14 @@ m=$(grep '^# loss_serial=test' "$tmp/w3.csv")
 echo "fan-out, black box: exact $w0 -> $w3; $m"
 awk -v a="$w0" -v b="$w3" 'BEGIN { exit !(b >= a) }' || fail "the fan-out lost accuracy: $w0 -> $w3"
 echo "$m" | awk '{ split($4, p, "="); exit !(p[2] <= 1) }' || fail "the test priced parallel links: $m"
+# bb_serial=7: the term's inference kept here (the model without the term
+# prefers it; 0.505 when written: the second inference starts from the
+# first's order choice), with its check's line
+run "$tmp/tb.csv" "$tmp/r7.csv" -s bb_serial=7
+e7=$(exact_of "$tmp/t.csv" "$tmp/r7.csv")
+grep -q '^# loss_serial_check=loglik serial_links=[1-9][0-9]* .*chosen=with' "$tmp/r7.csv" ||
+    fail "bb_serial=7 did not keep the term's solution: $(grep '^# loss_serial_check' "$tmp/r7.csv")"
+echo "bb_serial=7: exact $e7"
+awk -v a="$e0" -v b="$e7" 'BEGIN { exit !(b >= a + 0.03) }' || fail "bb_serial=7 lost the gain: $e0 -> $e7"
 check_shuffled_same "$tmp/tb.csv" "$tmp/r3.csv" -s bb_serial=3
 exit 0
