@@ -344,8 +344,11 @@ static int lser_gate(joint *s, const unsigned char *ser)
 
 int joint_lser_wanted(joint *s)
 {
-    if (s->p.bb_serial == 7) /* without call ids (joint_bbser.c) */
-        return joint_bbser_wanted(s);
+    if (s->p.bb_serial == 7) { /* without call ids (joint_bbser.c); else as below */
+        int n = joint_bbser_wanted(s);
+        if (n != 0)
+            return n;
+    }
     if ((s->p.loss_serial != 7 && s->p.loss_serial != 8) || s->halves_call + s->halves_ret || joint_any_free(s))
         return 0;
     unsigned char *ser = calloc((size_t)s->nlinks + 1, 1);
