@@ -34,6 +34,9 @@ run "$tmp/t.csv" "$tmp/i3.csv" -s bb_serial=3
 body "$tmp/i0.csv" > "$tmp/a"
 body "$tmp/i3.csv" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "bb_serial moved a trace with call ids"; }
+run "$tmp/t.csv" "$tmp/i7.csv" -s bb_serial=7   # loss_serial's own check there kept as it was
+body "$tmp/i7.csv" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5; fail "bb_serial=7 moved a trace with call ids"; }
 # a parallel fan-out: accuracy kept, at most one link priced
 "$B/maketrace" "$PB_ROOT/experiments/joint_apps_wide.conf" -D duration=1s > "$tmp/w.csv" ||
     fail "maketrace (wide)"
