@@ -908,6 +908,10 @@ typedef struct joint_params {
                            weighed where its visits' starts keep off the threads open visits
                            hold by at least this many sds on some pass, its term at the bar's
                            rate (joint_thrstart.c); 0 off */
+    int bb_serial;      /* [bb_serial] without call ids: loss_serial's term (3: the
+                           learned rate, 4: as if none overlapped) on the links the
+                           serial test calls one at a time (joint_bbser.c); 7: a second
+                           inference at 3, kept where the model prefers it; 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

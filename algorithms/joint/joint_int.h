@@ -653,6 +653,8 @@ struct joint {
      * the first fit; per link log(1 - p), log p of an output sent while
      * an earlier call of its request is out; the counts; refits */
     int lser_on, lser_checked;
+    int lser_bb; /* bb_serial: the term without call ids (joint_bbser.c) */
+    int lser_bbck; /* bb_serial=7: the second inference is the term's (joint_bbser.c) */
     double *lser_lp, *lser_k;
     size_t lser_fits;
     /* loss_serial=3 without loss: per link the busy fractions summed (the

@@ -361,5 +361,12 @@ int joint_cfer_meta(const joint *s, pb_result *res);
 int joint_thrstart_on(const joint *s, double m, double zs);
 double joint_thrstart_rate(const joint *s, double m, double zs);
 int joint_thrstart_meta(const joint *s, pb_result *res, const char *svc, double m, double zs);
+/* bb_serial (joint_bbser.c): does loss_serial's term apply without call ids
+ * (bb_serial >= 3, free returns, no half pair); its metadata line */
+int joint_bbser_applies(const joint *s);
+/* bb_serial=7 (joint_bbser.c): the serial links of the first solution
+ * (0: no second inference; -1 without memory); sets lser_bbck when > 0 */
+int joint_bbser_wanted(joint *s);
+int joint_bbser_meta(const joint *s, pb_result *res);
 
 #endif

@@ -758,7 +758,7 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
      * term (4); kept when the model without the term finds it likelier
      * (7: in sample by 10 nats; 8, the default: cross-fitted) */
     int nser = joint_lser_wanted(s);
-    if (nser > 0 && s->p.loss_serial == 8 && s->p.loss_serial_win) {
+    if (nser > 0 && s->p.loss_serial == 8 && s->p.loss_serial_win && !s->lser_bbck) {
         /* loss_serial_win: from the first solution, the window only (joint_lserwin.c) */
         rc = joint_lserwin_run(s, nser);
         if (rc != PB_OK) {
@@ -770,7 +770,10 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
     }
     if (nser != 0) {
         joint_params pr = s->p;
-        pr.loss_serial = 4;
+        if (s->lser_bbck) /* bb_serial=7 (joint_bbser.c): without call ids */
+            pr.bb_serial = 3;
+        else
+            pr.loss_serial = 4;
         joint *t = NULL;
         rc = nser < 0 ? PB_ENOMEM
                       : joint_init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
@@ -781,8 +784,8 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
                                    : rc;
         }
         joint *drop = t;
-        int take = s->p.loss_serial == 8 ? joint_lser_choose_x(s, t, nser)
-                                         : joint_lser_choose(s, t, nser);
+        int take = s->p.loss_serial == 8 && !s->lser_bbck ? joint_lser_choose_x(s, t, nser)
+                                                          : joint_lser_choose(s, t, nser);
         if (take < 0) {
             joint_close(t);
             free(force);

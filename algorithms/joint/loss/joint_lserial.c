@@ -61,6 +61,8 @@
  * kept */
 static int lser_mode(const joint *s)
 {
+    if (s->lser_bb) /* bb_serial (joint_bbser.c): without call ids */
+        return s->p.bb_serial;
     return s->p.loss_serial >= 7 ? 1 : s->p.loss_serial;
 }
 
@@ -69,6 +71,8 @@ static int lser_applies(const joint *s)
     /* 2: with call ids whether or not a message was lost (measured, not a
      * default); 3, 4: as 1 under loss, and without loss on the links the
      * serial test (joint_lser_fit) calls one at a time */
+    if (s->lser_bb) /* bb_serial (joint_bbser.c), decided just before */
+        return 1;
     return lser_mode(s) && (lser_mode(s) >= 2 || s->halves_call + s->halves_ret) &&
            !joint_any_free(s);
 }
@@ -163,6 +167,8 @@ static int lser_is_serial(const double *k, const double *p0, uint32_t l, int *te
 int joint_lser_fit(joint *s, const unsigned char *only)
 {
     if (!s->lser_on) {
+        if (!s->lser_checked)
+            s->lser_bb = joint_bbser_applies(s); /* bb_serial (joint_bbser.c) */
         if (s->lser_checked || !(s->lser_checked = 1, lser_applies(s)))
             return PB_OK;
         s->lser_lp = calloc((size_t)2 * s->nlinks + 2, sizeof *s->lser_lp);
@@ -338,6 +344,11 @@ static int lser_gate(joint *s, const unsigned char *ser)
 
 int joint_lser_wanted(joint *s)
 {
+    if (s->p.bb_serial == 7) { /* without call ids (joint_bbser.c); else as below */
+        int n = joint_bbser_wanted(s);
+        if (n != 0)
+            return n;
+    }
     if ((s->p.loss_serial != 7 && s->p.loss_serial != 8) || s->halves_call + s->halves_ret || joint_any_free(s))
         return 0;
     unsigned char *ser = calloc((size_t)s->nlinks + 1, 1);
@@ -704,6 +715,8 @@ int joint_lser_meta(const joint *s, pb_result *res)
     }
     if (!s->lser_on)
         return PB_OK;
+    if (joint_bbser_meta(s, res) != PB_OK)
+        return PB_ENOMEM;
     /* the links learned serial: overlapping outputs under 1 % of at least 20 */
     uint32_t ser = 0, capd = 0;
     double tot = 0, ovl = 0;
