@@ -896,6 +896,11 @@ typedef struct joint_params {
                            (joint_sczfpc.c); 0 off */
     double sczfpc_r;    /* not an option: that r (-1: no smaller copy) */
     double sczfpc_nd;   /* not an option: the default copy's share of the trace's pairs */
+    int unp_cert;       /* [unp_cert] with unp_lite 4-9: the free first search kept only
+                           where a statement about it says the held search could not win,
+                           else the default's path (joint_unpcert.c); 1 a measurement
+                           (the default's first search's verdict beside a free search's
+                           statistics), 0 off */
 } joint_params;
 
 /* The option table over joint_params. */
