@@ -509,6 +509,8 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     s->unp_changed = changed;
     memcpy(s->unpl_rec, lrec, sizeof s->unpl_rec); /* unp_lite's record */
     memcpy(s->ucert_rec, crec, sizeof s->ucert_rec); /* unp_cert's record */
+    if (s->unp_first) /* also where the first search is the output */
+        memcpy(s->unp_first->ucert_rec, crec, sizeof s->ucert_rec);
     if (force_out)
         *force_out = force;
     else

@@ -175,6 +175,8 @@ int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *para
     t->unp_changed = changed;
     memcpy(t->unpl_rec, rec, sizeof t->unpl_rec);
     memcpy(t->ucert_rec, crec, sizeof t->ucert_rec);
+    if (s) /* also where the first search is the output */
+        memcpy(s->ucert_rec, crec, sizeof s->ucert_rec);
     if (force_out)
         *force_out = force;
     else
