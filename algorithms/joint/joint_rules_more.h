@@ -335,12 +335,16 @@ int joint_sczfpc_meta(const joint *s, pb_result *res);
  * serialising); joint_ucert_measure, unp_cert=1's record of the default's
  * first search s beside a free search alone; joint_ucert_held, unp_cert=2's
  * rule on unp_lite's free search f (1: the held search could win, the
- * default's path runs; 0: f kept; < 0 out of memory); joint_ucert_meta, its
- * line */
+ * default's path runs; 0: f kept; < 0 out of memory); joint_ucert_second,
+ * unp_cert=3's check after the second search t (where t kept the held
+ * solution, the held search alone against f by likelihood; *again 1: the
+ * default's path); joint_ucert_meta, its line */
 int joint_ucert_stats(joint *f, double st[6]);
 int joint_ucert_measure(const joint *s, const pb_trace_view *v, const joint_params *params,
                        pb_error *err, double rec[12]);
 int joint_ucert_held(joint *f, const unsigned char *force, double rec[12]);
+int joint_ucert_second(joint *f, const joint *t, const pb_trace_view *v,
+                       const joint_params *params, pb_error *err, double rec[12], int *again);
 int joint_ucert_meta(const joint *s, pb_result *res);
 
 #endif

@@ -118,7 +118,7 @@ int joint_ucert_meta(const joint *s, pb_result *res)
                           "q=%.0f par=%.0f ll=%.3f lo=%.3f pen=%.4f ser=%.0f kept=%s",
                           r[0], r[1] == 1 ? "free" : r[1] == 2 ? "held" : "-", r[2], r[3], r[4],
                           r[5], r[6], r[7], r[8], r[9], r[10],
-                          r[11] < 0 ? "-" : r[11] == 1 ? "lite" : "default");
+                          r[11] < 0 ? "-" : r[11] == 1 ? "lite" : r[11] == 2 ? "default" : "default_second");
 }
 
 /* unp_cert=2: the rule on unp_lite's free search f (force: the messages its
@@ -128,10 +128,42 @@ int joint_ucert_held(joint *f, const unsigned char *force, double rec[12])
 {
     (void)force;
     memset(rec, 0, 12 * sizeof *rec);
-    rec[0] = 2;
+    rec[0] = f->p.unp_cert;
     if (joint_ucert_stats(f, rec + 5) != PB_OK)
         return -1;
     int held = rec[6] > 0 || rec[10] > 0;
     rec[11] = held ? 2 : 1;
     return held;
+}
+
+/* unp_cert=3: after unp_lite's second search t, where t kept the held
+ * solution, the held search alone on the trace as the free search f saw it,
+ * and the two compared as the default's first search compares them (each
+ * one's log-likelihood under its own refit, JOINT_RESTART_MARGIN nats);
+ * *again = 1 where the held one would be kept (the default's path runs) */
+int joint_ucert_second(joint *f, const joint *t, const pb_trace_view *v,
+                       const joint_params *params, pb_error *err, double rec[12], int *again)
+{
+    *again = 0;
+    if (t->pord_chosen != 2)
+        return PB_OK;
+    joint_params ph = *params;
+    ph.order = "on";
+    ph.unp_cert = 0;
+    ph.unp_lite = 0;
+    joint *b = NULL;
+    int rc = joint_search_one(&b, v, &ph, err, 1, NULL);
+    if (rc != PB_OK)
+        return rc;
+    if (b->sv_paused && (rc = joint_sv_resume(b)) != PB_OK) {
+        joint_close(b);
+        return pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
+    }
+    rec[2] = joint_loglik(f);
+    rec[3] = joint_loglik(b);
+    joint_close(b);
+    rec[1] = rec[3] > rec[2] + JOINT_RESTART_MARGIN ? 2 : 1; /* the verdict, by likelihood */
+    *again = rec[1] == 2;
+    rec[11] = *again ? 3 : 1;
+    return PB_OK;
 }
