@@ -136,8 +136,8 @@ int joint_ucert_held(joint *f, const unsigned char *force, double rec[12])
     return held;
 }
 
-/* unp_cert=3: after unp_lite's second search t, where t kept the held
- * solution, the held search alone on the trace as the free search f saw it,
+/* unp_cert=3: after unp_lite's second search t, where t (or, for a
+ * window, the window's own search) kept the held solution, the held search alone on the trace as the free search f saw it,
  * and the two compared as the default's first search compares them (each
  * one's log-likelihood under its own refit, JOINT_RESTART_MARGIN nats);
  * *again = 1 where the held one would be kept (the default's path runs) */
@@ -145,7 +145,7 @@ int joint_ucert_second(joint *f, const joint *t, const pb_trace_view *v,
                        const joint_params *params, pb_error *err, double rec[12], int *again)
 {
     *again = 0;
-    if (t->pord_chosen != 2)
+    if (t->pord_chosen != 2 && t->ucert_win != 2) /* whole, or the window's own choice */
         return PB_OK;
     joint_params ph = *params;
     ph.order = "on";
