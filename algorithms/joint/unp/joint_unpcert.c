@@ -133,6 +133,14 @@ int joint_ucert_held(joint *f, const unsigned char *force, double rec[12])
         return -1;
     int held = rec[6] > 0 || rec[10] > 0;
     rec[11] = held ? 2 : 1;
+    if (!held) { /* the verdict stated: free, as the default's first search records it
+                  * (the calibration copies search free alone, joint_copyparams.c);
+                  * the held search's scores unknown */
+        f->pord_chosen = 1;
+        f->pord_ll[0] = rec[7];
+        f->pord_ll[2] = rec[8];
+        f->pord_ll[1] = f->pord_ll[3] = NAN;
+    }
     return held;
 }
 
