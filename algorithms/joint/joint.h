@@ -912,6 +912,11 @@ typedef struct joint_params {
                            learned rate, 4: as if none overlapped) on the links the
                            serial test calls one at a time (joint_bbser.c); 7: a second
                            inference at 3, kept where the model prefers it; 0 off */
+    int unp_cert;       /* [unp_cert] with unp_lite 4-9: the free first search kept only
+                           where a statement about it says the held search could not win,
+                           else the default's path (joint_unpcert.c); 1 a measurement
+                           (the default's first search's verdict beside a free search's
+                           statistics), 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -867,6 +867,10 @@ struct joint {
     double unpl_rec[6];     /* unp_lite (joint_unplite.c): 1 mode (0: not run), links with
                                unequal calls and returns, messages forced by the cheap
                                first search, 1 when the default's path ran after it */
+    int ucert_win;          /* unp_cert=3: the windowed second search's own free / held
+                               choice (1 free, 2 held; joint_unpwin.c) */
+    double ucert_rec[12];   /* unp_cert (joint_unpcert.c): mode, the first search's verdict
+                               and scores, the free search's statistics, kept */
     int simshape_on;        /* conf_sim_shape: set while a calibration copy is made */
     double simshape_rec[4]; /* conf_sim_shape: keys, keys used, draws shaped, plain (last copy) */
     int tsrch;              /* tie_sets_search (joint_tiesearch.c): 1 the start made and

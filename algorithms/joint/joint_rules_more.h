@@ -284,7 +284,7 @@ void joint_late_widen_meta(const joint *s, pb_result *res);
  * (the default's path; rec says why).  joint_unpl_meta: its line */
 long joint_unpl_unequal(const pb_trace_view *v, const joint_params *p);
 int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *params,
-                   pb_error *err, unsigned char **force_out, double rec[6]);
+                   pb_error *err, unsigned char **force_out, double rec[6], double crec[12]);
 int joint_unpl_meta(const joint *s, pb_result *res);
 /* conf_sim_shape (joint_simshape.c; confidences only): the calibration
  * copy's delays also filed by the request's number of calls (size), a draw
@@ -368,5 +368,22 @@ int joint_bbser_applies(const joint *s);
  * (0: no second inference; -1 without memory); sets lser_bbck when > 0 */
 int joint_bbser_wanted(joint *s);
 int joint_bbser_meta(const joint *s, pb_result *res);
+/* unp_cert (joint_unpcert.c): joint_ucert_stats, a free solution's
+ * statistics (pairs in question, learned parallel calls, log-likelihood,
+ * with the order terms, their cost per pair in question, services
+ * serialising); joint_ucert_measure, unp_cert=1's record of the default's
+ * first search s beside a free search alone; joint_ucert_held, unp_cert=2's
+ * rule on unp_lite's free search f (1: the held search could win, the
+ * default's path runs; 0: f kept; < 0 out of memory); joint_ucert_second,
+ * unp_cert=3's check after the second search t (where t kept the held
+ * solution, the held search alone against f by likelihood; *again 1: the
+ * default's path); joint_ucert_meta, its line */
+int joint_ucert_stats(joint *f, double st[6]);
+int joint_ucert_measure(const joint *s, const pb_trace_view *v, const joint_params *params,
+                       pb_error *err, double rec[12]);
+int joint_ucert_held(joint *f, const unsigned char *force, double rec[12]);
+int joint_ucert_second(joint *f, const joint *t, const pb_trace_view *v,
+                       const joint_params *params, pb_error *err, double rec[12], int *again);
+int joint_ucert_meta(const joint *s, pb_result *res);
 
 #endif

@@ -425,7 +425,9 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     joint_pwin pw;
     memset(&pw, 0, sizeof pw);
     double lrec[6]; /* unp_lite: one forced search where the loss shows first (joint_unplite.c) */
-    int rc = joint_unpl_run(&s, v, params, err, force_out, lrec);
+    double crec[12]; /* unp_cert: its record (joint_unpcert.c) */
+    memset(crec, 0, sizeof crec);
+    int rc = joint_unpl_run(&s, v, params, err, force_out, lrec, crec);
     if (rc != PB_OK || s) {
         *out = s;
         return rc;
@@ -433,8 +435,12 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     joint *alt = NULL; /* unp_alt: the other free / held solution (joint_unpalt.c) */
     rc = init_search(&s, v, params, err, NULL, &pw,
                          params->unp_alt && params->unpaired == 1 ? &alt : NULL);
-    if (rc != PB_OK)
+    if (rc == PB_OK && params->unp_cert == 1) /* unp_cert=1: a measurement */
+        rc = joint_ucert_measure(s, v, params, err, crec);
+    if (rc != PB_OK) {
+        joint_close(s);
         return rc;
+    }
     unsigned char *force = NULL;
     joint_unp_rec *recs = NULL;
     size_t nrecs = 0, changed = 0;
@@ -502,6 +508,9 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     s->nunp_rec = nrecs;
     s->unp_changed = changed;
     memcpy(s->unpl_rec, lrec, sizeof s->unpl_rec); /* unp_lite's record */
+    memcpy(s->ucert_rec, crec, sizeof s->ucert_rec); /* unp_cert's record */
+    if (s->unp_first) /* also where the first search is the output */
+        memcpy(s->unp_first->ucert_rec, crec, sizeof s->ucert_rec);
     if (force_out)
         *force_out = force;
     else

@@ -88,7 +88,7 @@ long joint_unpl_unequal(const pb_trace_view *v, const joint_params *p)
 }
 
 int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *params,
-                   pb_error *err, unsigned char **force_out, double rec[6])
+                   pb_error *err, unsigned char **force_out, double rec[6], double crec[12])
 {
     *out = NULL;
     memset(rec, 0, 6 * sizeof *rec);
@@ -124,6 +124,20 @@ int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *para
     joint_unp_rec *recs = NULL;
     size_t nrecs = 0, changed = 0;
     rc = joint_unpaired_choose(s, &force, &recs, &nrecs, &changed);
+    if (rc == PB_OK && force && pieces && params->unp_cert >= 2) {
+        /* unp_cert (joint_unpcert.c): where the held search could have
+         * won, the free search dropped and the default's path runs */
+        int h = joint_ucert_held(s, force, crec);
+        if (h != 0) {
+            joint_close(s);
+            free(force);
+            joint_unpaired_free(recs, nrecs);
+            if (h < 0)
+                return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+            rec[3] = 2;
+            return PB_OK;
+        }
+    }
     if (rc != PB_OK || !force || !pieces) {
         joint_close(s);
         s = NULL;
@@ -148,10 +162,16 @@ int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *para
         rc = joint_unpw_second(&t, v, &p2, s, force, err);
     else
         rc = joint_search_forced(&t, v, &p2, err, force);
-    if (rc != PB_OK) {
+    int again = 0; /* unp_cert=3: the held search could win after all (joint_unpcert.c) */
+    if (rc == PB_OK && params->unp_cert == 3 && crec[11] == 1)
+        rc = joint_ucert_second(s, t, v, params, err, crec, &again);
+    if (rc != PB_OK || again) {
+        joint_close(t);
         joint_close(s);
         free(force);
         joint_unpaired_free(recs, nrecs);
+        if (again)
+            rec[3] = 3;
         return rc;
     }
     t->unp_first = s; /* unp_lite=4-6: the pieces against the cheap search (joint_init) */
@@ -160,6 +180,9 @@ int joint_unpl_run(joint **out, const pb_trace_view *v, const joint_params *para
     t->nunp_rec = nrecs;
     t->unp_changed = changed;
     memcpy(t->unpl_rec, rec, sizeof t->unpl_rec);
+    memcpy(t->ucert_rec, crec, sizeof t->ucert_rec);
+    if (s) /* also where the first search is the output */
+        memcpy(s->ucert_rec, crec, sizeof s->ucert_rec);
     if (force_out)
         *force_out = force;
     else

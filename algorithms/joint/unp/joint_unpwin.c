@@ -373,6 +373,7 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
         goto out;
     size_t from[2] = {0, 0};
     joint_unpw_given(f, t, in, sub, mate, gpar, from);
+    int win_chosen = t->pord_chosen; /* unp_cert=3: the window's own choice (joint_unpcert.c) */
     joint_close(t);
     joint *s2 = NULL;
     rc = joint_search_given(&s2, v, &f->p, err, f->pord_hold, mate, gpar);
@@ -381,6 +382,7 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
     /* the first search's choices (free / held, busy test) stand for the
      * trace: the sub-search's were made on the window only */
     s2->pord_chosen = f->pord_chosen;
+    s2->ucert_win = win_chosen;
     s2->pwin = f->pwin;
     for (int i = 0; i < 4; i++) {
         s2->pord_ll[i] = f->pord_ll[i];
