@@ -341,6 +341,9 @@ void joint_late_ties_meta(const joint *s, pb_result *res);
 /* late_excess_ties=2: a call's chance of being an orphan on rows subtick
  * spread (in whole ticks of the original stamps; 0 where not coarse) */
 double joint_late_ties_weight(const joint *s, uint32_t p);
+/* joint_late.c: the length of [t0, t1] the union of [start, end + ext] over
+ * iv's ni (start, end) pairs (sorted by start) covers */
+double joint_late_cover(const pb_ns *iv, uint32_t ni, pb_ns ext, pb_ns t0, pb_ns t1);
 /* conf_ratio_events (joint_cfevratio.c): keep_m keeps the events map's m per
  * link and all links (from joint_cfse_fit); fit computes per link and all
  * links the doubt ratio in those units from the copy rows pts[0..np) and

@@ -140,6 +140,40 @@ static int latest_ends(const joint *s, pb_ns *oend)
 
 /* the share of [t0, t1] inside the union of the intervals iv[0..ni)
  * (sorted by start): the service's busy share */
+/* The length of [t0, t1] covered by the union of [start, end + ext] over the
+ * ni (start, end) pairs of iv sorted by start (a pair whose interval is
+ * empty left out): the late-call test's chance that a call of duration D,
+ * sent at a uniform time, returns within g of a request's end (ext = g - D);
+ * joint_lateexties.c takes the same chance for its tied calls. */
+double joint_late_cover(const pb_ns *iv, uint32_t ni, pb_ns ext, pb_ns t0, pb_ns t1)
+{
+    double cov = 0;
+    pb_ns clo = 0, chi = 0;
+    int open = 0;
+    for (uint32_t i = 0; i < ni; i++) {
+        pb_ns lo = iv[2 * i], hi = iv[2 * i + 1] + ext;
+        if (hi < lo)
+            continue;
+        if (open && lo <= chi) {
+            if (hi > chi)
+                chi = hi;
+            continue;
+        }
+        if (open) {
+            pb_ns cl = clo < t0 ? t0 : clo, ch = chi > t1 ? t1 : chi;
+            cov += ch > cl ? (double)(ch - cl) : 0;
+        }
+        clo = lo;
+        chi = hi;
+        open = 1;
+    }
+    if (open) {
+        pb_ns cl = clo < t0 ? t0 : clo, ch = chi > t1 ? t1 : chi;
+        cov += ch > cl ? (double)(ch - cl) : 0;
+    }
+    return cov;
+}
+
 static double busy_share(const ivl *iv, uint32_t ni, pb_ns t0, pb_ns t1)
 {
     double cov = 0;
@@ -342,31 +376,7 @@ int joint_late_test(joint *s)
             double mean = 0, var = 0;
             for (uint32_t j = 0; j < nu; j++) {
                 k += osig[j] <= g;
-                double cov = 0;
-                pb_ns clo = 0, chi = 0;
-                int open = 0;
-                for (uint32_t i = 0; i < ni; i++) {
-                    pb_ns lo = iv[i].a, hi = iv[i].b + g - odur[j];
-                    if (hi < lo)
-                        continue;
-                    if (open && lo <= chi) {
-                        if (hi > chi)
-                            chi = hi;
-                        continue;
-                    }
-                    if (open) {
-                        pb_ns cl = clo < t0 ? t0 : clo, ch = chi > t1 ? t1 : chi;
-                        cov += ch > cl ? (double)(ch - cl) : 0;
-                    }
-                    clo = lo;
-                    chi = hi;
-                    open = 1;
-                }
-                if (open) {
-                    pb_ns cl = clo < t0 ? t0 : clo, ch = chi > t1 ? t1 : chi;
-                    cov += ch > cl ? (double)(ch - cl) : 0;
-                }
-                pr[j] = cov / span;
+                pr[j] = joint_late_cover((const pb_ns *)iv, ni, g - odur[j], t0, t1) / span;
                 mean += pr[j];
                 var += pr[j] * (1 - pr[j]);
             }

@@ -123,30 +123,7 @@ double joint_late_ties_sums(const joint *s, uint32_t a, const pb_ns *iv, uint32_
         pb_ns d = x->rr > x->cs ? x->rr - x->cs : 0;
         /* its chance: the share of the time line in the union of
          * [start, end + g - d] (as the test's) */
-        double cov = 0;
-        pb_ns clo = 0, chi = 0;
-        int open = 0;
-        for (uint32_t i = 0; i < ni; i++) {
-            pb_ns l = iv[2 * i], h = iv[2 * i + 1] + g - d;
-            if (h < l)
-                continue;
-            if (open && l <= chi) {
-                if (h > chi)
-                    chi = h;
-                continue;
-            }
-            if (open) {
-                pb_ns cl = clo < t0 ? t0 : clo, ch = chi > t1 ? t1 : chi;
-                cov += ch > cl ? (double)(ch - cl) : 0;
-            }
-            clo = l;
-            chi = h;
-            open = 1;
-        }
-        if (open) {
-            pb_ns cl = clo < t0 ? t0 : clo, ch = chi > t1 ? t1 : chi;
-            cov += ch > cl ? (double)(ch - cl) : 0;
-        }
+        double cov = joint_late_cover(iv, ni, g - d, t0, t1);
         double p = cov / span;
         p = p < 0 ? 0 : p > 1 ? 1 : p;
         *k += w * near;
