@@ -389,4 +389,8 @@ int joint_ucert_second(joint *f, const joint *t, const pb_trace_view *v,
                        const joint_params *params, pb_error *err, double rec[12], int *again);
 int joint_ucert_meta(const joint *s, pb_result *res);
 
+/* joint_heldskip.c: the consecutive pairs in question over every link of
+ * s's current solution (the order's statistic); -1 when out of memory */
+double joint_heldskip_in_question(joint *s);
+
 #endif

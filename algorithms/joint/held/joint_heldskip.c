@@ -40,8 +40,8 @@
 #include <stdlib.h>
 
 /* the consecutive pairs in question over every link of s's current
- * solution; -1 when out of memory */
-static double in_question(joint *s)
+ * solution; -1 when out of memory (joint_unpcert.c's statistic too) */
+double joint_heldskip_in_question(joint *s)
 {
     int temp = !s->rord;
     if (temp && joint_rord_init(s) != PB_OK)
@@ -87,7 +87,7 @@ int joint_heldskip_decide(joint *a)
     a->hskip[0] = 0;
     if (a->p.held_skip <= 0)
         return 0;
-    double q = in_question(a);
+    double q = joint_heldskip_in_question(a);
     if (q < 0)
         return PB_ENOMEM;
     a->hskip[0] = 1; /* decided: the line is written */
@@ -113,7 +113,7 @@ int joint_heldskip_maybe(joint *a)
 {
     if (a->p.held_skip <= 0)
         return 0;
-    double q = in_question(a);
+    double q = joint_heldskip_in_question(a);
     if (q < 0)
         return PB_ENOMEM;
     return q <= a->p.held_skip && (double)joint_serial_flags(a) + joint_bbserial_ever(a) <= 0;

@@ -38,19 +38,9 @@
 int joint_ucert_stats(joint *f, double st[6])
 {
     memset(st, 0, 6 * sizeof *st);
-    int temp = !f->rord;
-    if (temp && joint_rord_init(f) != PB_OK)
+    double q = joint_heldskip_in_question(f);
+    if (q < 0)
         return PB_ENOMEM;
-    joint_rord_fit(f);
-    double q = 0;
-    for (uint32_t l = 0; l < f->nlinks; l++) {
-        double n, k;
-        int on;
-        joint_rord_stats(f, l, &n, &k, &on);
-        q += n;
-    }
-    if (temp)
-        joint_rord_free(f);
     st[0] = q;
     st[1] = (double)joint_serial_flags(f) + joint_bbserial_ever(f);
     st[2] = joint_loglik(f);
