@@ -23,7 +23,10 @@
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_mixed.conf" -s duration=2s -s seed=13 \
     > "$tmp/m.csv" || fail "maketrace"
 cp "$tmp/m.csv" "$tmp/t.csv"
-run() { conf_run "$@"; }
+# the old copy pinned (OLD_COPY, joint_lib.sh): this option's case lives on
+# it; the later -s options override it
+# shellcheck disable=SC2086
+run() { _rn=$1; shift; conf_run "$_rn" $OLD_COPY "$@"; }
 n0=$(run def)
 [ -n "$n0" ] || fail "no selfcal_rows in the metadata"
 grep -q '^# conf_copy_margin=' "$tmp/r.def" && fail "a conf_copy_margin line at the default"

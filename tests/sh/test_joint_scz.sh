@@ -20,7 +20,10 @@
 "$B/maketrace" "$PB_ROOT/experiments/joint_models_mixed.conf" -s duration=2s -s seed=13 \
     > "$tmp/m.csv" || fail "maketrace"
 cp "$tmp/m.csv" "$tmp/t.csv"
-run() { conf_run "$@"; }
+# the old copy pinned (OLD_COPY, joint_lib.sh): this option's case lives on
+# it; the later -s options override it
+# shellcheck disable=SC2086
+run() { _rn=$1; shift; conf_run "$_rn" $OLD_COPY "$@"; }
 run def > /dev/null
 grep -q '^# conf_copy_share_z=' "$tmp/r.def" && fail "a conf_copy_share_z line at the default"
 run s -s conf_copy_share=0.125 > /dev/null

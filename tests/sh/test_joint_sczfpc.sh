@@ -24,7 +24,10 @@
 keep_cols "$tmp/raw.csv" > "$tmp/g.csv"
 "$B/skewer" -q --round 1ms "$tmp/g.csv" > "$tmp/m.csv" || fail "skewer"
 cp "$tmp/m.csv" "$tmp/t.csv"
-run() { conf_run "$@"; }
+# the old copy pinned (OLD_COPY, joint_lib.sh): this option's case lives on
+# it; the later -s options override it
+# shellcheck disable=SC2086
+run() { _rn=$1; shift; conf_run "$_rn" $OLD_COPY "$@"; }
 Z="-s conf_copy_share=0.125 -s conf_copy_share_z=2"
 run def > /dev/null
 # shellcheck disable=SC2086

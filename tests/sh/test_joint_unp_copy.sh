@@ -17,6 +17,9 @@
 # requests 31, 60 and 90 of 120 removed) cost only their requests, as at
 # the default.  Fails before unp_copy (an unknown option).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
+# the calibration copy before the thirty-sixth wave pinned (OLD_COPY,
+# joint_lib.sh): these checks compare the copy's own searches with it
+# shellcheck disable=SC2086
 [ -x "$B/sniffer" ] || exit 77
 SP="$PB_ROOT/experiments/intact_spill.awk"
 # abh_trace NREQ: the requests, B holding each 20 ms
@@ -46,11 +49,11 @@ abh_trace 400 > "$tmp/t.csv" || fail "the hand-made trace"
 "$B/sniffer" -q -p 0.05 --seed 9 "$tmp/t.csv" > "$tmp/l.csv" || fail "sniffer"
 strip_callids "$tmp/l.csv" > "$tmp/lb.csv"
 strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
-"$B/infer" --algo joint -q -o "$tmp/d.res" "$tmp/lb.csv" 2> /dev/null || fail "infer default"
+"$B/infer" --algo joint -q $OLD_COPY -o "$tmp/d.res" "$tmp/lb.csv" 2> /dev/null || fail "infer default"
 rows "$tmp/d.res" > "$tmp/dr"
 [ -s "$tmp/dr" ] || fail "no assignment rows"
 for c in 1 2 3; do
-    "$B/infer" --algo joint -q -s unp_copy=$c -o "$tmp/c$c.res" "$tmp/lb.csv" 2> /dev/null ||
+    "$B/infer" --algo joint -q $OLD_COPY -s unp_copy=$c -o "$tmp/c$c.res" "$tmp/lb.csv" 2> /dev/null ||
         fail "infer unp_copy=$c"
     grep "^# unp_copy=" "$tmp/c$c.res"
     grep -q "^# unp_copy=$c copies=2 changed=1 " "$tmp/c$c.res" ||
@@ -64,12 +67,12 @@ grep -v '^# \(params\|cpu\|program\|unp_copy\)' "$tmp/d.res" > "$tmp/a"
 grep -v '^# \(params\|cpu\|program\|unp_copy\)' "$tmp/c3.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" && fail "unp_copy=3 changed nothing: the copy's second search did not matter here"
 shuffle_rows 7 "$tmp/lb.csv" "$tmp/x.csv"
-"$B/infer" --algo joint -q --sort -s unp_copy=3 -o "$tmp/x.res" "$tmp/x.csv" 2> /dev/null ||
+"$B/infer" --algo joint -q $OLD_COPY --sort -s unp_copy=3 -o "$tmp/x.res" "$tmp/x.csv" 2> /dev/null ||
     fail "infer shuffled"
 assignment_of "$tmp/c3.res" > "$tmp/a"; assignment_of "$tmp/x.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "shuffled rows changed the output"
-"$B/infer" --algo joint -q -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
-"$B/infer" --algo joint -q -s unp_copy=3 -o "$tmp/n3.res" "$tmp/tb.csv" 2> /dev/null ||
+"$B/infer" --algo joint -q $OLD_COPY -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
+"$B/infer" --algo joint -q $OLD_COPY -s unp_copy=3 -o "$tmp/n3.res" "$tmp/tb.csv" 2> /dev/null ||
     fail "infer unp_copy=3 without loss"
 grep -v '^# \(params\|cpu\|program\|unp_copy\)' "$tmp/n.res" > "$tmp/a"
 grep -v '^# \(params\|cpu\|program\|unp_copy\)' "$tmp/n3.res" > "$tmp/b"
@@ -78,9 +81,9 @@ cmp -s "$tmp/a" "$tmp/b" || fail "without loss unp_copy changed the output"
 # (test_joint_unp_lostmid.sh's trace: the calls A>B of requests 31, 60 and
 # 90 of 120 removed; the default keeps all 84 intact requests exact)
 lostmid_trace 0.004
-"$B/infer" --algo joint -q -o "$tmp/n1.res" "$tmp/tb.csv" 2> /dev/null || fail "infer 120 without loss"
+"$B/infer" --algo joint -q $OLD_COPY -o "$tmp/n1.res" "$tmp/tb.csv" 2> /dev/null || fail "infer 120 without loss"
 for c in 1 2 3; do
-    "$B/infer" --algo joint -q -s unp_copy=$c -o "$tmp/m$c.res" "$tmp/pb.csv" 2> /dev/null ||
+    "$B/infer" --algo joint -q $OLD_COPY -s unp_copy=$c -o "$tmp/m$c.res" "$tmp/pb.csv" 2> /dev/null ||
         fail "infer 120 unp_copy=$c"
     m=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n1.res" "$tmp/m$c.res")
     echo "lost mid, unp_copy=$c: $m"

@@ -21,6 +21,9 @@
 # rows, no loss and the lost calls in the middle of a link as above.
 # Fails before unp_repair (an unknown option).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
+# the calibration copy before the thirty-sixth wave pinned (OLD_COPY,
+# joint_lib.sh): these checks compare the copy's own searches with it
+# shellcheck disable=SC2086
 [ -x "$B/sniffer" ] || exit 77
 SP="$PB_ROOT/experiments/intact_spill.awk"
 # abh_trace NREQ: the requests, B holding each 20 ms
@@ -51,39 +54,39 @@ abh_trace 400 > "$tmp/t.csv" || fail "the hand-made trace"
 strip_callids "$tmp/l.csv" > "$tmp/lb.csv"
 strip_callids "$tmp/t.csv" > "$tmp/tb.csv"
 for w in "" "-s unp_win_max=0"; do
-    "$B/infer" --algo joint -q $w -o "$tmp/d.res" "$tmp/lb.csv" 2> /dev/null || fail "infer default $w"
+    "$B/infer" --algo joint -q $OLD_COPY $w -o "$tmp/d.res" "$tmp/lb.csv" 2> /dev/null || fail "infer default $w"
     grep -q '^# unp_win=' "$tmp/d.res" || fail "no second search ($w)"
-    "$B/infer" --algo joint -q $w -s unp_repair=2 -s unp_swaps=2 -o "$tmp/e.res" "$tmp/lb.csv" \
+    "$B/infer" --algo joint -q $OLD_COPY $w -s unp_repair=2 -s unp_swaps=2 -o "$tmp/e.res" "$tmp/lb.csv" \
         2> /dev/null || fail "infer unp_repair=2 unp_swaps=2 $w"
     grep -q '^# unp_rounds repair=2 swaps=2$' "$tmp/e.res" || fail "no unp_rounds line ($w)"
     body "$tmp/d.res" > "$tmp/a"; body "$tmp/e.res" > "$tmp/b"
     cmp -s "$tmp/a" "$tmp/b" || fail "the search's own rounds changed the output ($w)"
-    "$B/infer" --algo joint -q $w -s unp_repair=0 -s unp_swaps=0 -o "$tmp/z.res" "$tmp/lb.csv" \
+    "$B/infer" --algo joint -q $OLD_COPY $w -s unp_repair=0 -s unp_swaps=0 -o "$tmp/z.res" "$tmp/lb.csv" \
         2> /dev/null || fail "infer unp_repair=0 unp_swaps=0 $w"
     grep -q '^# unp_rounds repair=0 swaps=0$' "$tmp/z.res" || fail "no unp_rounds=0 line ($w)"
     grep "^# unp_\(win\|pieces\)=" "$tmp/z.res"
 done
 grep -q '^# unp_win=whole' "$tmp/z.res" || fail "unp_win_max=0: not the whole second search"
 shuffle_rows 7 "$tmp/lb.csv" "$tmp/x.csv"
-"$B/infer" --algo joint -q -s unp_win_max=0 -s unp_warm=1 -o "$tmp/w.res" "$tmp/lb.csv" \
+"$B/infer" --algo joint -q $OLD_COPY -s unp_win_max=0 -s unp_warm=1 -o "$tmp/w.res" "$tmp/lb.csv" \
     2> /dev/null || fail "infer unp_warm=1"
 grep -q '^# unp_win=whole .* search=warm$' "$tmp/w.res" || fail "unp_warm=1: not the warm search"
-"$B/infer" --algo joint -q --sort -s unp_win_max=0 -s unp_warm=1 -o "$tmp/xw.res" "$tmp/x.csv" \
+"$B/infer" --algo joint -q $OLD_COPY --sort -s unp_win_max=0 -s unp_warm=1 -o "$tmp/xw.res" "$tmp/x.csv" \
     2> /dev/null || fail "infer unp_warm=1 shuffled"
 assignment_of "$tmp/w.res" > "$tmp/a"; assignment_of "$tmp/xw.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "unp_warm=1: shuffled rows changed the output"
-"$B/infer" --algo joint -q -s unp_repair=0 -s unp_swaps=0 -o "$tmp/z0.res" "$tmp/lb.csv" \
+"$B/infer" --algo joint -q $OLD_COPY -s unp_repair=0 -s unp_swaps=0 -o "$tmp/z0.res" "$tmp/lb.csv" \
     2> /dev/null || fail "infer unp_repair=0 unp_swaps=0"
-"$B/infer" --algo joint -q --sort -s unp_repair=0 -s unp_swaps=0 -o "$tmp/x.res" "$tmp/x.csv" \
+"$B/infer" --algo joint -q $OLD_COPY --sort -s unp_repair=0 -s unp_swaps=0 -o "$tmp/x.res" "$tmp/x.csv" \
     2> /dev/null || fail "infer shuffled"
 assignment_of "$tmp/z0.res" > "$tmp/a"; assignment_of "$tmp/x.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "shuffled rows changed the output"
-"$B/infer" --algo joint -q -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
-"$B/infer" --algo joint -q -s unp_repair=0 -s unp_swaps=0 -o "$tmp/n0.res" "$tmp/tb.csv" \
+"$B/infer" --algo joint -q $OLD_COPY -o "$tmp/n.res" "$tmp/tb.csv" 2> /dev/null || fail "infer without loss"
+"$B/infer" --algo joint -q $OLD_COPY -s unp_repair=0 -s unp_swaps=0 -o "$tmp/n0.res" "$tmp/tb.csv" \
     2> /dev/null || fail "infer unp_repair=0 without loss"
 body "$tmp/n.res" > "$tmp/a"; body "$tmp/n0.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "without loss unp_repair / unp_swaps changed the output"
-"$B/infer" --algo joint -q -s unp_warm=1 -o "$tmp/nw.res" "$tmp/tb.csv" 2> /dev/null ||
+"$B/infer" --algo joint -q $OLD_COPY -s unp_warm=1 -o "$tmp/nw.res" "$tmp/tb.csv" 2> /dev/null ||
     fail "infer unp_warm=1 without loss"
 body "$tmp/n.res" > "$tmp/a"; body "$tmp/nw.res" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "without loss unp_warm changed the output"
@@ -91,9 +94,9 @@ cmp -s "$tmp/a" "$tmp/b" || fail "without loss unp_warm changed the output"
 # (test_joint_unp_lostmid.sh's trace: the default keeps all 84 intact
 # requests exact)
 lostmid_trace 0.004
-"$B/infer" --algo joint -q -o "$tmp/n1.res" "$tmp/tb.csv" 2> /dev/null || fail "infer 120 without loss"
+"$B/infer" --algo joint -q $OLD_COPY -o "$tmp/n1.res" "$tmp/tb.csv" 2> /dev/null || fail "infer 120 without loss"
 for w in "" "-s unp_win_max=0" "-s unp_win_max=0 -s unp_warm=1 -s unp_repair=-1 -s unp_swaps=-1"; do
-    "$B/infer" --algo joint -q -s unp_repair=0 -s unp_swaps=0 $w -o "$tmp/m.res" "$tmp/pb.csv" \
+    "$B/infer" --algo joint -q $OLD_COPY -s unp_repair=0 -s unp_swaps=0 $w -o "$tmp/m.res" "$tmp/pb.csv" \
         2> /dev/null || fail "infer 120 unp_repair=0 unp_swaps=0 $w"
     grep -q '^# unp_win=' "$tmp/m.res" || fail "lost mid: no second search ($w)"
     m=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n1.res" "$tmp/m.res")
