@@ -305,6 +305,19 @@ static int ep_text(cap *c, int v6, const unsigned char *addr, unsigned port, uin
 
 /* n TCP fragments not read (v6: IPv6), the first in packet pkt of path:
  * counted, the first one's place kept for the meta line. */
+/* a packet found inside a tunnel of kind tun, depth tunnels in already:
+ * counted once (at its outermost tunnel), the first one's place kept for
+ * the metadata line */
+static void tunnel_seen(cap *c, const char *path, long pkt, int tun, int depth)
+{
+    if (!depth)
+        c->tunnel_pkts++, c->tunnel_kinds |= 1u << tun;
+    if (!c->tunnel_first) {
+        c->tunnel_first = pkt;
+        snprintf(c->tunnel_msg, sizeof c->tunnel_msg, "%s", path);
+    }
+}
+
 static void frag_seen(cap *c, const char *path, long pkt, int v6, unsigned n)
 {
     if (!c->frag4 && !c->frag6) {
@@ -574,12 +587,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                 if (depth < 4 && !((ip[6] & 0x3f) || ip[7]) && lim > iphl &&
                     (tun = tunnel_in(ip[9], ip + iphl, lim - iphl, &tin, &tinlen,
                                      &ethertype)) != 0) {
-                    if (!depth++)
-                        c->tunnel_pkts++, c->tunnel_kinds |= 1u << tun;
-                    if (!c->tunnel_first) {
-                        c->tunnel_first = pkt;
-                        snprintf(c->tunnel_msg, sizeof c->tunnel_msg, "%s", path);
-                    }
+                    tunnel_seen(c, path, pkt, tun, depth++);
                     d = tin;
                     caplen = tinlen;
                     off = 0;
@@ -642,12 +650,7 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                                                     ? (iplen < left ? iplen : left) - iphl
                                                     : 0,
                                  &tin, &tinlen, &ethertype)) != 0) {
-                if (!depth++)
-                    c->tunnel_pkts++, c->tunnel_kinds |= 1u << tun;
-                if (!c->tunnel_first) {
-                    c->tunnel_first = pkt;
-                    snprintf(c->tunnel_msg, sizeof c->tunnel_msg, "%s", path);
-                }
+                tunnel_seen(c, path, pkt, tun, depth++);
                 d = tin;
                 caplen = tinlen;
                 off = 0;
