@@ -917,6 +917,9 @@ typedef struct joint_params {
                            else the default's path (joint_unpcert.c); 1 a measurement
                            (the default's first search's verdict beside a free search's
                            statistics), 0 off */
+    int unp_wboth;      /* [unp_wboth] the loss rule's whole second search as two warm
+                           searches, free from the first search's free solution and held
+                           from its held one, chosen again (joint_unpwboth.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

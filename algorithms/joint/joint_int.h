@@ -882,6 +882,10 @@ struct joint {
                                links (at most the plain one), or NULL */
     double cfer_rec[4];     /* conf_ratio_events: links eased, rows eased, ratio and plain
                                ratio of all links */
+    joint *uwb_other;       /* unp_wboth (joint_unpwboth.c): the first search's other free /
+                               held solution, lent for the second search only (not owned) */
+    double uwb_rec[4];      /* unp_wboth: 1 ran, the first search's kind, the second's
+                               (1 free, 2 held), 1 when the other was paused at its mark */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

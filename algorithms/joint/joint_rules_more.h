@@ -389,6 +389,17 @@ int joint_ucert_second(joint *f, const joint *t, const pb_trace_view *v,
                        const joint_params *params, pb_error *err, double rec[12], int *again);
 int joint_ucert_meta(const joint *s, pb_result *res);
 
+/* joint_unpwarm.c: the warm start (joint_unpmerge.c's mate / gpar
+ * encoding) from solution f and the forced messages; PB_OK or PB_ENOMEM.
+ * joint_unpwboth.c (unp_wboth): the whole second search as two warm
+ * searches from f and f->uwb_other (*done 0: not applicable, the
+ * default's runs); joint_unpwb_meta, its line */
+int joint_unpwarm_start(const joint *f, const unsigned char *force, uint32_t *mate,
+                        uint32_t *gpar);
+int joint_unpwb_second(joint **out, const pb_trace_view *v, const joint_params *params,
+                       const joint *f, const unsigned char *force, pb_error *err, int *done);
+int joint_unpwb_meta(const joint *s, pb_result *res);
+
 /* joint_heldskip.c: the consecutive pairs in question over every link of
  * s's current solution (the order's statistic); -1 when out of memory */
 double joint_heldskip_in_question(joint *s);

@@ -292,7 +292,7 @@ sv_again: /* sv_lazy=3: the paused held search resumed, the choice made again */
     } else {
         joint_close(c);
         joint *oth = keep == b ? a : b; /* unp_alt: the other kept (joint_unpalt.c) */
-        if (other && oth && !oth->sv_paused)
+        if (other && oth && (!oth->sv_paused || params->unp_wboth))
             *other = oth;
         else
             joint_close(oth);
@@ -434,7 +434,8 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
     }
     joint *alt = NULL; /* unp_alt: the other free / held solution (joint_unpalt.c) */
     rc = init_search(&s, v, params, err, NULL, &pw,
-                         params->unp_alt && params->unpaired == 1 ? &alt : NULL);
+                         (params->unp_alt || params->unp_wboth) && params->unpaired == 1
+                             ? &alt : NULL);
     if (rc == PB_OK && params->unp_cert == 1) /* unp_cert=1: a measurement */
         rc = joint_ucert_measure(s, v, params, err, crec);
     if (rc != PB_OK) {
@@ -459,12 +460,19 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
         }
         rc = g < 0 ? PB_ENOMEM : PB_OK;
     }
-    if (rc == PB_OK && force && alt && params->unp_win && params->unp_pieces) {
+    if (rc == PB_OK && force && alt && params->unp_alt && params->unp_win &&
+        params->unp_pieces) {
         rc = joint_unpa_first(&s, alt, v, err, arec); /* unp_alt (joint_unpalt.c) */
+        alt = NULL;
+    }
+    if (force && alt && params->unp_wboth) { /* unp_wboth: lent to the second search */
+        s->uwb_other = alt;
         alt = NULL;
     }
     joint_close(alt);
     if (rc != PB_OK) {
+        joint_close(s->uwb_other);
+        s->uwb_other = NULL;
         free(force);
         joint_unpaired_free(recs, nrecs);
         joint_close(s);
@@ -478,6 +486,8 @@ int joint_init_search(joint **out, const pb_trace_view *v, const joint_params *p
             rc = joint_unpw_second(&t, v, &p2, s, force, err); /* joint_unpwin.c */
         else
             rc = init_search(&t, v, &p2, err, force, &pw, NULL);
+        joint_close(s->uwb_other); /* unp_wboth (joint_unpwboth.c) */
+        s->uwb_other = NULL;
         if (rc == PB_OK)
             joint_unpinh_after(t, params, &p2);
         if (rc == PB_OK) /* unp_repair, unp_swaps (joint_unprounds.c) */

@@ -48,8 +48,9 @@ static uint32_t uwm_first(const joint *o, uint32_t q)
     return o->pr[q].call != JOINT_NONE ? o->pr[q].call : o->pr[q].ret;
 }
 
-/* the start: mate / gpar (joint_unpmerge.c's encoding) from f and force */
-static int uwm_start(const joint *f, const unsigned char *force, uint32_t *mate,
+/* the start: mate / gpar (joint_unpmerge.c's encoding) from f and force
+ * (also unp_wboth's, joint_unpwboth.c) */
+int joint_unpwarm_start(const joint *f, const unsigned char *force, uint32_t *mate,
                      uint32_t *gpar)
 {
     size_t n = f->v.n;
@@ -123,7 +124,7 @@ int joint_unpwarm_second(joint **out, const pb_trace_view *v, const joint_params
         return PB_OK;
     size_t n = v->n;
     uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
-    int rc = mate && gpar ? uwm_start(f, force, mate, gpar) : PB_ENOMEM;
+    int rc = mate && gpar ? joint_unpwarm_start(f, force, mate, gpar) : PB_ENOMEM;
     if (rc != PB_OK) {
         free(mate);
         free(gpar);

@@ -324,14 +324,17 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
         int one = 0;
         joint_params pr = *params; /* unp_repair, unp_swaps (joint_unprounds.c) */
         joint_unpr_params(&pr, params);
-        int warm = 0; /* unp_warm (joint_unpwarm.c) */
-        rc = joint_unpwarm_second(out, v, &pr, f, force, err, &warm);
+        int warm = 0, wb = 0; /* unp_warm (joint_unpwarm.c), unp_wboth (joint_unpwboth.c) */
+        rc = joint_unpwb_second(out, v, &pr, f, force, err, &wb);
+        if (rc == PB_OK && !wb)
+            rc = joint_unpwarm_second(out, v, &pr, f, force, err, &warm);
+        warm = warm || wb;
         if (rc == PB_OK && !warm)
             rc = params->unp_whole_one ? joint_unpo_second(out, v, &pr, f, force, err, &one)
                                        : joint_search_forced(out, v, &pr, err, force);
         one = warm ? 5 : one;
         if (rc == PB_OK) {
-            (*out)->unpw_on = one == 5 ? 5 : one == 2 ? 4 : one ? 3 : 2;
+            (*out)->unpw_on = wb ? 7 : one == 5 ? 5 : one == 2 ? 4 : one ? 3 : 2;
             (*out)->unpw_seeds = nseed;
             (*out)->unpw_msgs = nwin;
             (*out)->unpwh_in = keep_in;
@@ -439,7 +442,8 @@ int joint_unpw_meta(const joint *s, pb_result *res)
                               s->unpw_seeds ? "window_over_max" : "no_changed_message",
                               s->unpw_on == 3 ? " search=first_choice"
                               : s->unpw_on == 4 ? " search=other_choice"
-                              : s->unpw_on == 5 ? " search=warm" : "");
+                              : s->unpw_on == 5 ? " search=warm"
+                              : s->unpw_on == 7 ? " search=warm_both" : "");
     return pb_result_meta(res, "unp_win=window seeds=%zu window_msgs=%zu of_msgs=%zu "
                                "pairs_first=%zu pairs_window=%zu%s%s%s",
                           s->unpw_seeds, s->unpw_msgs, s->v.n, s->unpw_pairs[0],
