@@ -917,6 +917,12 @@ typedef struct joint_params {
                            else the default's path (joint_unpcert.c); 1 a measurement
                            (the default's first search's verdict beside a free search's
                            statistics), 0 off */
+    double loss_serial_under; /* [loss_serial_under] the serial test's bound on a link's
+                           overlaps, as a share of chance's (the busy fractions'), when
+                           above the default's 1/4 (joint_lserunder.c); 0 off */
+    int tie_keep_choice; /* [tie_keep_choice] with tie_test=2: the free / held choice made
+                           at tie_test=1, only the chosen search's verdict tie_test=2's
+                           (joint_tiekeep.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -882,6 +882,11 @@ struct joint {
                                links (at most the plain one), or NULL */
     double cfer_rec[4];     /* conf_ratio_events: links eased, rows eased, ratio and plain
                                ratio of all links */
+    size_t lsu_links;       /* loss_serial_under: links the serial test called serial
+                               only by the wider bound, at the gate's test */
+    double lsu_ratio;       /* ... and the lowest overlap ratio (overlaps / chance's) of them */
+    int tkc_rec[3];         /* tie_keep_choice: on, the chosen search held, run again at
+                               tie_test=2 */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
