@@ -46,13 +46,11 @@ int joint_tiekeep_after(joint **out, const pb_trace_view *v, const joint_params 
     d->p.tie_test = params->tie_test; /* the caller's options (metadata) */
     d->tkc_rec[0] = 1;
     d->tkc_rec[1] = d->pord_hold;
-    if (d->quant_state != 2)
-        return PB_OK; /* no tie test ran */
-    int k1 = joint_quant_keep_start(d->quant_changed, d->quant_tied, d->quant_ll[0],
-                                    d->quant_ll[1]);
-    int k2 = joint_tieexcess_keep_start(d->quant_changed, d->quant_tied, d->quant_ll[0],
-                                        d->quant_ll[1], params->tie_excess);
-    if (!k1 || k2)
+    if (d->quant_state != 3)
+        return PB_OK; /* no tie test ran, or the search kept: as at tie_test=2 */
+    /* the start kept at tie_test=1; tie_test=2's verdict from the same numbers */
+    if (joint_tieexcess_keep_start(d->quant_changed, d->quant_tied, d->quant_ll[0],
+                                   d->quant_ll[1], params->tie_excess))
         return PB_OK; /* tie_test=2's verdict is the default's */
     joint_params pr = d->p; /* the chosen search's own options, tie_test=2 */
     pr.tie_test = params->tie_test;
