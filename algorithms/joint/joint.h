@@ -920,6 +920,12 @@ typedef struct joint_params {
     int unp_wboth;      /* [unp_wboth] the loss rule's whole second search as two warm
                            searches, free from the first search's free solution and held
                            from its held one, chosen again (joint_unpwboth.c); 0 off */
+    double loss_serial_under; /* [loss_serial_under] the serial test's bound on a link's
+                           overlaps, as a share of chance's (the busy fractions'), when
+                           above the default's 1/4 (joint_lserunder.c); 0 off */
+    int tie_keep_choice; /* [tie_keep_choice] with tie_test=2: the free / held choice made
+                           at tie_test=1, only the chosen search's verdict tie_test=2's
+                           (joint_tiekeep.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -886,6 +886,11 @@ struct joint {
                                held solution, lent for the second search only (not owned) */
     double uwb_rec[4];      /* unp_wboth: 1 ran, the first search's kind, the second's
                                (1 free, 2 held), 1 when the other was paused at its mark */
+    size_t lsu_links;       /* loss_serial_under: links the serial test called serial
+                               only by the wider bound, at the gate's test */
+    double lsu_ratio;       /* ... and the lowest overlap ratio (overlaps / chance's) of them */
+    int tkc_rec[3];         /* tie_keep_choice: on, the chosen search held, run again at
+                               tie_test=2 */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

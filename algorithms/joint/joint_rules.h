@@ -281,7 +281,7 @@ int joint_lser_choose_x(joint *s, joint *t, int nser);
  * an earlier call of its request is out; their number (*nout: the calls
  * on serial links with an earlier call) */
 int joint_lser_choose_w(joint *s, const uint32_t *par0, int nser);
-int joint_lser_serial_links(const joint *s, unsigned char *ser);
+int joint_lser_serial_links(joint *s, unsigned char *ser);
 size_t joint_lser_stacks(const joint *s, const unsigned char *ser, unsigned char *st,
                          size_t *nout);
 /* joint_lserwin.c, loss_serial_win: loss_serial=8's second search from

@@ -404,4 +404,23 @@ int joint_unpwb_meta(const joint *s, pb_result *res);
  * s's current solution (the order's statistic); -1 when out of memory */
 double joint_heldskip_in_question(joint *s);
 
+/* loss_serial_under (joint_lserunder.c): the serial test's bound on a
+ * link's overlapping outputs as a share of chance's count (1/4 by
+ * default; the option's value where larger); joint_lserunder_note, at the
+ * gate's test, records a link serial only by the wider bound (ratio its
+ * overlaps / chance's); joint_lserunder_meta, its line */
+double joint_lserunder_bound(const joint *s);
+void joint_lserunder_note(joint *s, double ratio);
+int joint_lserunder_meta(const joint *s, pb_result *res);
+
+/* tie_keep_choice (joint_tiekeep.c): joint_tiekeep_params, the options the
+ * choice runs with (p itself when off; else p1, p at tie_test=1);
+ * joint_tiekeep_after, on the chosen search *out: where tie_test=2's
+ * verdict differs from the default's, the same search again at tie_test=2
+ * (*out replaced); joint_tiekeep_meta, its line */
+const joint_params *joint_tiekeep_params(const joint_params *p, joint_params *p1);
+int joint_tiekeep_after(joint **out, const pb_trace_view *v, const joint_params *params,
+                        pb_error *err, const unsigned char *force);
+int joint_tiekeep_meta(const joint *s, pb_result *res);
+
 #endif

@@ -465,6 +465,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_roworph_meta(s, res); /* tie_orphans_rows (joint_roworph.c) */
         joint_tieset_meta(s, res); /* tie_sets (joint_tieset.c) */
         joint_tiesearch_meta(s, res); /* tie_sets_search (joint_tiesearch.c) */
+        joint_tiekeep_meta(s, res); /* tie_keep_choice (joint_tiekeep.c) */
         joint_subtick_meta(s, res); /* the rows within a tick (joint_subtick.c) */
         joint_rowtie_meta(s, res); /* tie_rows (joint_rowtie.c) */
         joint_thread_meta(s, res); /* thread_bound (joint_thread.c) */

@@ -34,8 +34,15 @@ static int init_choose(joint **out, const pb_trace_view *v, const joint_params *
                        joint **other)
 {
     joint_selshare *g = NULL;
-    int rc = init_choose_g(out, v, params, err, force, pwin, &g, other);
+    joint_params p1; /* tie_keep_choice (joint_tiekeep.c): the choice at tie_test=1 */
+    const joint_params *pc = joint_tiekeep_params(params, &p1);
+    int rc = init_choose_g(out, v, pc, err, force, pwin, &g, other);
     joint_selshare_free(g);
+    if (rc == PB_OK && pc != params) {
+        if (other && *other)
+            (*other)->p.tie_test = params->tie_test;
+        rc = joint_tiekeep_after(out, v, params, err, force);
+    }
     return rc;
 }
 

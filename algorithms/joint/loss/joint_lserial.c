@@ -153,13 +153,15 @@ static void lser_count(const joint *s, const unsigned char *only, int test, doub
  * quarter of the expected count, and a binomial z under -3 (normal
  * approximation), over at least 20 outputs (a parallel fan-out overlaps
  * as often as chance or more).  *tested: 1 when it had 20 outputs */
-static int lser_is_serial(const double *k, const double *p0, uint32_t l, int *tested)
+static int lser_is_serial(const double *k, const double *p0, uint32_t l, int *tested,
+                          double bound)
 {
     double n = k[2 * l], e = p0[l], z = 0;
     *tested = n >= 20;
     if (n >= 20 && e > 0 && e < n) {
         z = (k[2 * l + 1] - e) / sqrt(e * (1 - e / n));
-        return k[2 * l + 1] <= 0.25 * e && z < -3;
+        /* bound: 1/4, or loss_serial_under's wider one (joint_lserunder.c) */
+        return k[2 * l + 1] <= bound * e && z < -3;
     }
     return 0;
 }
@@ -193,7 +195,8 @@ int joint_lser_fit(joint *s, const unsigned char *only)
         if (p > 0.5)
             p = 0.5;
         if (test) {
-            int tested = 0, ser = lser_is_serial(k, p0, l, &tested);
+            int tested = 0,
+                ser = lser_is_serial(k, p0, l, &tested, joint_lserunder_bound(s));
             s->lser_tested += tested;
             s->lser_serial += ser;
             if (!ser) {
@@ -247,17 +250,21 @@ static uint32_t lser_root(const uint32_t *par, uint32_t q, uint32_t n)
 
 /* the serial links of s's solution (the test of loss_serial=3|4): ser[l]
  * 1 when serial; the number of them, or -1 without memory */
-int joint_lser_serial_links(const joint *s, unsigned char *ser)
+int joint_lser_serial_links(joint *s, unsigned char *ser)
 {
     double *k = calloc((size_t)2 * s->nlinks + 2, sizeof *k);
     double *p0 = calloc((size_t)s->nlinks + 1, sizeof *p0);
     int n = 0;
+    s->lsu_links = 0; /* loss_serial_under's record: this solution's test */
     if (k && p0) {
         lser_count(s, NULL, 1, k, p0);
         for (uint32_t l = 0; l < s->nlinks; l++) {
             int tested = 0;
-            ser[l] = (unsigned char)lser_is_serial(k, p0, l, &tested);
+            ser[l] = (unsigned char)lser_is_serial(k, p0, l, &tested, joint_lserunder_bound(s));
             n += ser[l];
+            /* loss_serial_under (joint_lserunder.c): serial by the wider bound alone */
+            if (ser[l] && !lser_is_serial(k, p0, l, &tested, 0.25))
+                joint_lserunder_note(s, k[2 * l + 1] / p0[l]);
         }
     } else {
         n = -1;
@@ -680,6 +687,8 @@ double joint_lser_greedy(const joint *s, uint32_t p, uint32_t q)
 int joint_lser_meta(const joint *s, pb_result *res)
 {
     if (s->lser_gate) { /* loss_serial=8: why the second search ran or not */
+        if (joint_lserunder_meta(s, res) != PB_OK) /* loss_serial_under (joint_lserunder.c) */
+            return PB_ENOMEM;
         int rc = pb_result_meta(res, "loss_serial_gate=%s share=%.4f level=%.4f "
                                 "stacked_requests=%zu requests=%zu",
                                 s->lser_gate == 1 ? "ran" : "skipped",
