@@ -236,6 +236,33 @@ static int content_length(const char *v, uint64_t *len)
     return have;
 }
 
+/* A chunk-size line (RFC 9112 7.1: 1*HEXDIG, then chunk extensions after
+ * ";", then the line end; blanks around allowed).  Returns 1 and *sz, 0
+ * when it is no size.  Before, strtoull read it: a sign was taken ("-3"
+ * as 2^64 - 3, whose length plus its CRLF wrapped around: the rest of the
+ * stream one chunk, every later response on the connection swallowed
+ * without a word; "-2" a chunk of no bytes), and a size past 64 bits was
+ * cut to 2^64 - 1. */
+static int chunk_size(const char *v, uint64_t *sz)
+{
+    while (*v == ' ' || *v == '\t')
+        v++;
+    uint64_t x = 0;
+    int nd = 0;
+    for (; isxdigit((unsigned char)*v); v++, nd++) {
+        if (x > (UINT64_C(1) << 62) / 16)
+            return 0;
+        x = x * 16 + (uint64_t)(isdigit((unsigned char)*v) ? *v - '0'
+                                                         : tolower((unsigned char)*v) - 'a' + 10);
+    }
+    while (*v == ' ' || *v == '\t')
+        v++;
+    if (!nd || (*v != ';' && *v != '\r' && *v != '\n'))
+        return 0;
+    *sz = x;
+    return 1;
+}
+
 /* Parse the header in f->hdr[0..hl) into f->cur; set the body state.
  * Returns 0 when it is not HTTP/1.x. */
 static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
@@ -599,10 +626,18 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
             if (!nl)
                 break;
             if (f->state == 2) {
-                char *end;
                 f->hdr[f->hlen] = 0;
-                unsigned long long sz = strtoull(f->hdr, &end, 16);
-                if (end == f->hdr) {
+                uint64_t sz;
+                if (!chunk_size(f->hdr, &sz)) {
+                    /* no size: the connection is left out, said in a note
+                     * naming it and the line (as a Content-Length that is
+                     * no length, round 23) */
+                    size_t l = strcspn(f->hdr, "\r\n");
+                    if (cap_note(b->c, s->conn, "an HTTP/1 %s whose chunk size is no size "
+                                 "(\"%.*s\"): this connection is left out (counted as a "
+                                 "stream not HTTP)", f->cur.request ? "request" : "response",
+                                 (int)(l > 40 ? 40 : l), f->hdr) != PB_OK)
+                        return PB_ENOMEM;
                     b->c->st.non_http++;
                     f->state = 6;
                     return PB_OK;
