@@ -485,11 +485,13 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
             size_t from = f->hlen >= 2 ? f->hlen - 2 : 0;
             f->hlen += take;
             size_t end = 0;
+            int lf_end = 0;
             for (size_t i = from; i + 1 < f->hlen; i++) {
                 if (f->hdr[i] != '\n')
                     continue;
                 if (f->hdr[i + 1] == '\n') {
                     end = i + 2;
+                    lf_end = 1;
                     break;
                 }
                 if (i + 2 < f->hlen && f->hdr[i + 1] == '\r' && f->hdr[i + 2] == '\n') {
@@ -536,7 +538,7 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
             }
             {
                 const char *lf = memchr(f->hdr, '\n', end);
-                if (lf && (lf == f->hdr || lf[-1] != '\r') && !b->c->bare_lf++)
+                if ((lf_end || (lf && (lf == f->hdr || lf[-1] != '\r'))) && !b->c->bare_lf++)
                     b->c->bare_lf_first = f->cur.first;
             }
             /* an interim response (1xx but 101) takes no place among its
