@@ -32,6 +32,10 @@ typedef struct framer {
     const unsigned char *seg_p0; /* its first payload byte */
     int seg_has_off;
     int pre;              /* cur answers a request sent before the capture */
+    int may_switch;       /* requests: the last one asked to switch protocols
+                             (CONNECT, an Upgrade header) */
+    int switch_now;       /* responses: cur switches protocols (101, a 2xx
+                             answer to CONNECT): nothing after it is HTTP */
 } framer;
 
 typedef struct build {
@@ -80,10 +84,24 @@ static int cmp_seg(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* a header's value (trimmed) into out, or 0 when absent */
-static int header(const char *h, size_t n, const char *name, char *out, size_t on)
+/* a header's value (trimmed) into out, or 0 when absent.  A field given
+ * on several lines is one list, its values joined by ", " in order (RFC
+ * 9110 5.3); before, the first line alone was read: "Transfer-Encoding:
+ * gzip" then "Transfer-Encoding: chunked" was not chunked (the body read
+ * to the connection's close, every later response on it swallowed), two
+ * Content-Length lines of different values took the first, two
+ * traceparent headers the first.  *differ (when not NULL): 1 when two of
+ * the lines hold different values; *first_len: the first one's length in
+ * out. */
+static int header2(const char *h, size_t n, const char *name, char *out, size_t on,
+                   int *differ, size_t *first_len)
 {
-    size_t nl = strlen(name);
+    size_t nl = strlen(name), ol = 0;
+    int found = 0;
+    const char *v0 = NULL;
+    size_t v0l = 0;
+    if (differ)
+        *differ = 0;
     const char *p = memchr(h, '\n', n);
     while (p && (size_t)(p - h) + 1 < n) {
         const char *line = p + 1;
@@ -96,15 +114,33 @@ static int header(const char *h, size_t n, const char *name, char *out, size_t o
                 v++, vl--;
             while (vl && (v[vl - 1] == '\r' || v[vl - 1] == ' ' || v[vl - 1] == '\t'))
                 vl--;
-            if (vl >= on)
-                vl = on - 1;
-            memcpy(out, v, vl);
-            out[vl] = 0;
-            return 1;
+            if (!found) {
+                v0 = v;
+                v0l = vl;
+                if (first_len)
+                    *first_len = vl < on - 1 ? vl : on - 1;
+            } else if (differ && (vl != v0l || memcmp(v, v0, vl))) {
+                *differ = 1;
+            }
+            if (found && ol + 2 < on) {
+                memcpy(out + ol, ", ", 2);
+                ol += 2;
+            }
+            size_t c = vl < on - 1 - ol ? vl : on - 1 - ol;
+            memcpy(out + ol, v, c);
+            ol += c;
+            found = 1;
         }
         p = e;
     }
-    return 0;
+    if (found)
+        out[ol] = 0;
+    return found;
+}
+
+static int header(const char *h, size_t n, const char *name, char *out, size_t on)
+{
+    return header2(h, n, name, out, on, NULL, NULL);
 }
 
 int cap_request_id(const cap *c, pb_trace *t, const char *v, size_t vl, uint32_t *out,
@@ -200,6 +236,33 @@ static int content_length(const char *v, uint64_t *len)
     return have;
 }
 
+/* A chunk-size line (RFC 9112 7.1: 1*HEXDIG, then chunk extensions after
+ * ";", then the line end; blanks around allowed).  Returns 1 and *sz, 0
+ * when it is no size.  Before, strtoull read it: a sign was taken ("-3"
+ * as 2^64 - 3, whose length plus its CRLF wrapped around: the rest of the
+ * stream one chunk, every later response on the connection swallowed
+ * without a word; "-2" a chunk of no bytes), and a size past 64 bits was
+ * cut to 2^64 - 1. */
+static int chunk_size(const char *v, uint64_t *sz)
+{
+    while (*v == ' ' || *v == '\t')
+        v++;
+    uint64_t x = 0;
+    int nd = 0;
+    for (; isxdigit((unsigned char)*v); v++, nd++) {
+        if (x > (UINT64_C(1) << 62) / 16)
+            return 0;
+        x = x * 16 + (uint64_t)(isdigit((unsigned char)*v) ? *v - '0'
+                                                         : tolower((unsigned char)*v) - 'a' + 10);
+    }
+    while (*v == ' ' || *v == '\t')
+        v++;
+    if (!nd || (*v != ';' && *v != '\r' && *v != '\n'))
+        return 0;
+    *sz = x;
+    return 1;
+}
+
 /* Parse the header in f->hdr[0..hl) into f->cur; set the body state.
  * Returns 0 when it is not HTTP/1.x. */
 static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
@@ -224,7 +287,12 @@ static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
         for (size_t i = 0; i < ml; i++)
             if (!isupper((unsigned char)h[i]))
                 return 0;
-        const char *eol = memchr(h, '\r', hl);
+        /* the line's end: CRLF, or a bare LF (RFC 9112 2.2 lets a
+         * recipient read one as a line end; before, a message whose lines
+         * end so was not HTTP, its whole connection left out) */
+        const char *eol = memchr(h, '\n', hl);
+        if (eol && eol > h && eol[-1] == '\r')
+            eol--;
         if (!eol || eol - h < 14 || memcmp(eol - 9, " HTTP/1.", 8))
             return 0;
         m->request = 1;
@@ -241,9 +309,19 @@ static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
     m->reqid = 0;
     if (m->request) {
         const char *hn = b->c->opts->header ? b->c->opts->header : "traceparent";
-        if (header(h, hl, hn, val, sizeof val) &&
-            cap_request_id(b->c, b->t, val, strlen(val), &m->reqid, &m->bad_id) != PB_OK)
-            return -1;
+        int differ = 0;
+        size_t vl0 = 0;
+        if (header2(h, hl, hn, val, sizeof val, &differ, &vl0)) {
+            /* the request-id header given twice: one value twice is that
+             * value; two values name two requests, and which one this is
+             * cannot be told (W3C Trace Context's test suite treats two
+             * traceparent headers as none): left out as a pair without
+             * the header, counted and said (hmsg.bad_id 2) */
+            if (differ)
+                m->bad_id = 2;
+            else if (cap_request_id(b->c, b->t, val, vl0, &m->reqid, &m->bad_id) != PB_OK)
+                return -1;
+        }
     }
     /* the body */
     /* the framing fields, read as RFC 9110/9112 write them.  Before, a
@@ -266,8 +344,23 @@ static int parse_head(build *b, framer *f, size_t hl, const char *req_method)
             return -1;
         return 0;
     }
+    /* a protocol switch: a 101 response, or a 2xx answer to CONNECT (RFC
+     * 9110 9.3.6, 15.2.2: the connection is a tunnel, or speaks the new
+     * protocol, right after the header's empty line; a length field in
+     * it is ignored).  It is the request's answer; nothing after it on
+     * the connection is HTTP/1 (feed stops there).  A request that asks
+     * for one marks the request stream (framer.may_switch). */
+    f->switch_now = !m->request && (m->status == 101 ||
+                                    (m->status >= 200 && m->status < 300 && req_method &&
+                                     !strcmp(req_method, "CONNECT")));
+    if (m->request) {
+        char up[8];
+        f->may_switch = !strcmp(m->method, "CONNECT") ||
+                        header(h, hl, "upgrade", up, sizeof up);
+    }
     int no_body = !m->request && ((m->status >= 100 && m->status < 200) || m->status == 204 ||
-                                  m->status == 304 || (req_method && !strcmp(req_method, "HEAD")));
+                                  m->status == 304 || f->switch_now ||
+                                  (req_method && !strcmp(req_method, "HEAD")));
     if (no_body)
         f->state = 0, f->rem = 0;
     else if (chunked)
@@ -294,7 +387,9 @@ static int msg_start(const unsigned char *p, size_t n, int dir)
         i++;
     if (!i || i >= n || p[i] != ' ')
         return 0;
-    const unsigned char *cr = memchr(p, '\r', n);
+    const unsigned char *cr = memchr(p, '\n', n);
+    if (cr && cr > p && cr[-1] == '\r')
+        cr--;
     return cr && cr - p >= (ptrdiff_t)i + 10 && !memcmp(cr - 9, " HTTP/1.", 8) &&
            isdigit(cr[-1]);
 }
@@ -304,6 +399,10 @@ static int finish(build *b, framer *f, pb_ns ts, int64_t tid)
     f->cur.last = ts;
     f->cur.tid_last = tid;
     f->have_cur = 0;
+    /* interim responses (1xx but 101, a switch's answer) are not the
+     * answer, and take no place of their stream (feed gave it back) */
+    if (!f->cur.request && f->cur.status >= 100 && f->cur.status < 200 && f->cur.status != 101)
+        return PB_OK;
     if (f->pre) { /* the answer to a request the capture never saw */
         f->pre = 0;
         if (!b->c->pre_answers++)
@@ -311,9 +410,6 @@ static int finish(build *b, framer *f, pb_ns ts, int64_t tid)
         b->c->st.unrequested++;
         return PB_OK;
     }
-    /* interim responses (1xx) are not the answer */
-    if (!f->cur.request && f->cur.status >= 100 && f->cur.status < 200)
-        return PB_OK;
     return push_msg(b, &f->cur);
 }
 
@@ -382,14 +478,27 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
                 return PB_OK;
             }
             memcpy(f->hdr + f->hlen, p, take);
-            size_t from = f->hlen >= 3 ? f->hlen - 3 : 0;
+            /* the header ends at an empty line: CRLF CRLF, or with bare
+             * LFs (RFC 9112 2.2) LF LF or LF CRLF; before, only CRLF CRLF
+             * ended one, so a message written with bare LFs never ended
+             * and its connection's messages were lost */
+            size_t from = f->hlen >= 2 ? f->hlen - 2 : 0;
             f->hlen += take;
             size_t end = 0;
-            for (size_t i = from; i + 3 < f->hlen; i++)
-                if (!memcmp(f->hdr + i, "\r\n\r\n", 4)) {
-                    end = i + 4;
+            int lf_end = 0;
+            for (size_t i = from; i + 1 < f->hlen; i++) {
+                if (f->hdr[i] != '\n')
+                    continue;
+                if (f->hdr[i + 1] == '\n') {
+                    end = i + 2;
+                    lf_end = 1;
                     break;
                 }
+                if (i + 2 < f->hlen && f->hdr[i + 1] == '\r' && f->hdr[i + 2] == '\n') {
+                    end = i + 3;
+                    break;
+                }
+            }
             if (!end) {
                 n = 0;
                 if (hole) {
@@ -398,7 +507,10 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
                 }
                 /* a stream that does not start like HTTP is not HTTP */
                 if (f->hlen >= 8 && !memchr(f->hdr, ' ', f->hlen < 16 ? f->hlen : 16)) {
-                    b->c->st.non_http++;
+                    if (f->may_switch && f->cur.dir == CAP_C2S)
+                        b->c->switch_req_cut++;
+                    else
+                        b->c->st.non_http++;
                     f->state = 6;
                 }
                 return PB_OK;
@@ -407,32 +519,77 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
             if (!f->cur.request && f->cur.dir == CAP_S2C && f->cur.k < b->nmethods &&
                 b->methods[f->cur.k] != SIZE_MAX)
                 meth = b->m[b->methods[f->cur.k]].method;
+            int asked = f->may_switch;
             int ok = parse_head(b, f, end, meth);
             if (ok < 0)
                 return PB_ENOMEM;
             if (!ok) {
-                b->c->st.non_http++;
+                /* after a request that asked to switch protocols, bytes
+                 * not HTTP are the new protocol's: the stream stops there
+                 * (its messages before kept; the response stream says
+                 * whether the switch was made).  Before, the whole
+                 * connection was left out as not HTTP. */
+                if (asked && f->cur.dir == CAP_C2S)
+                    b->c->switch_req_cut++;
+                else
+                    b->c->st.non_http++;
                 f->state = 6;
                 return PB_OK;
             }
+            {
+                const char *lf = memchr(f->hdr, '\n', end);
+                if ((lf_end || (lf && (lf == f->hdr || lf[-1] != '\r'))) && !b->c->bare_lf++)
+                    b->c->bare_lf_first = f->cur.first;
+            }
+            /* an interim response (1xx but 101) takes no place among its
+             * stream's messages: the answer after it has its request's.
+             * Before, each one took a place, so every later pair of its
+             * connection was shifted by one (a response paired with the
+             * request after its own; Expect: 100-continue, 103 Early
+             * Hints) and said only as "responses before their requests" */
+            if (!f->cur.request && f->cur.status >= 100 && f->cur.status < 200 &&
+                f->cur.status != 101 && !f->pre)
+                (*k)--;
             f->cur.size = end;
             /* bytes after the header in this segment go on */
             size_t used = take - (f->hlen - end);
             p += used;
             n -= used;
             f->hlen = 0;
+            int sw = f->switch_now;
             if (f->state == 0 && (rc = finish(b, f, s->ts, s->tidnum)) != PB_OK)
                 return rc;
+            if (sw) { /* the connection speaks another protocol from here */
+                if (!b->c->switch_101 && !b->c->switch_connect)
+                    b->c->switch_first = f->cur.first;
+                if (f->cur.status == 101)
+                    b->c->switch_101++;
+                else
+                    b->c->switch_connect++;
+                f->switch_now = 0;
+                f->state = 6;
+                return PB_OK;
+            }
             break;
         }
         case 1: /* body of known length */
         case 3: { /* chunk data and its CRLF */
-            uint64_t t = n < f->rem ? n : f->rem;
+            /* chunk data ended by a bare LF (RFC 9112 2.2) */
+            if (f->state == 3 && f->rem == 2 && n && *p == '\n') {
+                p++;
+                n--;
+                f->cur.size++;
+                f->rem = 0;
+                f->state = 2;
+                break;
+            }
+            uint64_t lim = f->state == 3 && f->rem > 2 ? f->rem - 2 : f->rem;
+            uint64_t t = n < lim ? n : lim;
             p += t;
             n -= (size_t)t;
             f->rem -= t;
             f->cur.size += t;
-            if (f->rem && hole) {
+            if (f->rem && hole && !n) {
                 uint64_t h = hole < f->rem ? hole : f->rem;
                 hole -= h;
                 f->rem -= h;
@@ -471,10 +628,18 @@ static int feed(build *b, framer *f, const cap_seg *s, const unsigned char *p, s
             if (!nl)
                 break;
             if (f->state == 2) {
-                char *end;
                 f->hdr[f->hlen] = 0;
-                unsigned long long sz = strtoull(f->hdr, &end, 16);
-                if (end == f->hdr) {
+                uint64_t sz;
+                if (!chunk_size(f->hdr, &sz)) {
+                    /* no size: the connection is left out, said in a note
+                     * naming it and the line (as a Content-Length that is
+                     * no length, round 23) */
+                    size_t l = strcspn(f->hdr, "\r\n");
+                    if (cap_note(b->c, s->conn, "an HTTP/1 %s whose chunk size is no size "
+                                 "(\"%.*s\"): this connection is left out (counted as a "
+                                 "stream not HTTP)", f->cur.request ? "request" : "response",
+                                 (int)(l > 40 ? 40 : l), f->hdr) != PB_OK)
+                        return PB_ENOMEM;
                     b->c->st.non_http++;
                     f->state = 6;
                     return PB_OK;
@@ -517,6 +682,8 @@ static int frame(build *b, const cap_seg *s, size_t n, framer *f)
     memset(f->hdr, 0, 1);
     f->state = 0;
     f->pre = 0;
+    f->may_switch = 0;
+    f->switch_now = 0;
     f->hlen = 0;
     f->have_cur = 0;
     f->pos = 0;
@@ -563,6 +730,9 @@ static int frame(build *b, const cap_seg *s, size_t n, framer *f)
     }
     if (rc == PB_OK && f->state == 5 && f->have_cur)
         rc = finish(b, f, f->cur.last, f->cur.tid_last);
+    else if (rc == PB_OK && f->state == 0 && f->hlen && f->may_switch && n &&
+             s[0].dir == CAP_C2S)
+        b->c->switch_req_cut++; /* the new protocol's bytes, no header end */
     else if (rc == PB_OK && f->state != 6 && (f->state != 0 || f->hlen))
         b->c->st.cut++;
     return rc;
@@ -1051,7 +1221,11 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
             c->st.pairs++;
             if (!qh->reqid) {
                 c->st.no_request_id++;
-                if (qh->bad_id && !c->st.bad_request_id++)
+                if (qh->bad_id == 2) {
+                    if (!c->id_twice++)
+                        snprintf(c->id_twice_first, sizeof c->id_twice_first, "%s",
+                                 pb_thread_name(t->names, qh->attr));
+                } else if (qh->bad_id && !c->st.bad_request_id++)
                     snprintf(c->bad_id_first, sizeof c->bad_id_first, "%s",
                              pb_thread_name(t->names, qh->attr));
                 continue;
@@ -1310,6 +1484,46 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                               "capture began, left out (counted unrequested); the pairs after "
                               "them kept in step",
                          (unsigned long long)c->pre_answers, at);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->switch_101 || c->switch_connect || c->switch_req_cut) { /* only when met */
+        char at[PB_SECONDS_BUF] = "-";
+        if (c->switch_101 || c->switch_connect)
+            pb_seconds_format(c->switch_first, at);
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: switched: %llu HTTP/1 connections switched protocols "
+                              "(%llu by a 101 response, %llu by a 2xx answer to CONNECT; "
+                              "first at %s s) and %llu request streams held bytes not HTTP "
+                              "after a request asking to switch: each such answer paired "
+                              "with its request, the bytes after the switch not read (before, "
+                              "the whole connection was left out as not HTTP)",
+                         (unsigned long long)(c->switch_101 + c->switch_connect),
+                         (unsigned long long)c->switch_101,
+                         (unsigned long long)c->switch_connect, at,
+                         (unsigned long long)c->switch_req_cut);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->bare_lf) { /* only when met: other imports stay as they were */
+        char at[PB_SECONDS_BUF];
+        pb_seconds_format(c->bare_lf_first, at);
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: bare-lf: %llu HTTP/1 messages ended their lines with a "
+                              "bare LF, not CRLF (first at %s s): read as line ends (RFC 9112 "
+                              "2.2; before, such a message never ended and its connection's "
+                              "messages were lost)",
+                         (unsigned long long)c->bare_lf, at);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->id_twice) { /* only when met: other imports stay as they were */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: request-id-twice: %llu request/response pairs whose "
+                              "request carried the request-id header (%s) on two lines with "
+                              "different values (first: \"%s\"): left out as pairs without "
+                              "the header (which value is the request's cannot be told; "
+                              "before, the first line's was taken)",
+                         (unsigned long long)c->id_twice,
+                         c->opts->header ? c->opts->header : "traceparent",
+                         c->id_twice_first);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
     if (c->st.bad_request_id) { /* only when met: other imports stay as they were */

@@ -166,6 +166,21 @@ typedef struct cap {
      * left out as pairs without the header, counted in no_request_id and
      * st.bad_request_id; the first one's attr here; a meta line "capture: traceparent: ..." (said even with -q) */
     char bad_id_first[72];
+    /* round 25 (imp_capture_http.c): pairs whose request carried the
+     * request-id header on two lines with two values (hmsg.bad_id 2), the
+     * first one's attr ("capture: request-id-twice", said even with -q);
+     * HTTP/1 connections that switched protocols (a 101 response, a 2xx
+     * answer to CONNECT: switch_101, switch_connect, the first at
+     * switch_first) and request streams stopped at bytes not HTTP after a
+     * request that asked to switch (switch_req_cut): "capture: switched";
+     * messages whose lines end in a bare LF (bare_lf, first at
+     * bare_lf_first): "capture: bare-lf" */
+    uint64_t id_twice;
+    char id_twice_first[72];
+    uint64_t switch_101, switch_connect, switch_req_cut;
+    pb_ns switch_first;
+    uint64_t bare_lf;
+    pb_ns bare_lf_first;
     /* packet captures: TCP segments stamped before bytes that precede them
      * in their stream, held back and read after those (imp_capture_pcap.c);
      * reordered: files with any, reordered_segs: segments, reorder_msg: the

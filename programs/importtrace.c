@@ -129,6 +129,12 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 24);
         else if (!strncmp(t->meta[i], "capture: joined-answered: ", 26))
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 26);
+        else if (!strncmp(t->meta[i], "capture: switched: ", 19))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 19);
+        else if (!strncmp(t->meta[i], "capture: request-id-twice: ", 27))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 27);
+        else if (!strncmp(t->meta[i], "capture: bare-lf: ", 18) && !quiet)
+            fprintf(stderr, "%s: note: %s\n", prog, t->meta[i] + 18);
         else if (!strncmp(t->meta[i], "capture: tunnels ", 17) && !quiet)
             fprintf(stderr, "%s: note: %s\n", prog, t->meta[i] + 17);
     if (!quiet) {
