@@ -917,6 +917,10 @@ typedef struct joint_params {
                            else the default's path (joint_unpcert.c); 1 a measurement
                            (the default's first search's verdict beside a free search's
                            statistics), 0 off */
+    int late_tie_learn; /* [late_tie_learn] on rows subtick spread: a late link's calls
+                           tied at their request's end count, in its late share, the
+                           link's late chance learned from the rows' order (joint_latelearn.c);
+                           0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -882,7 +882,12 @@ struct joint {
                                links (at most the plain one), or NULL */
     double cfer_rec[4];     /* conf_ratio_events: links eased, rows eased, ratio and plain
                                ratio of all links */
+    double *ltl_pi;         /* late_tie_learn (joint_latelearn.c): per link the learned
+                               chance that a tied call is late, or NULL */
+    double *ltl_stat;       /* late_tie_learn: per link JOINT_LTL_NSTAT (tied, placed,
+                               summed chance, net delay ns, returns, returns crossing) */
 };
+#define JOINT_LTL_NSTAT 6
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
  * joint_search.c, joint_repair.c, joint_paths.c): joint_shared.h */

@@ -393,4 +393,12 @@ int joint_ucert_meta(const joint *s, pb_result *res);
  * s's current solution (the order's statistic); -1 when out of memory */
 double joint_heldskip_in_question(joint *s);
 
+/* late_tie_learn (joint_latelearn.c): joint_late_learn, each link's learned
+ * late chance of its tied calls (s->ltl_pi; PB_OK or PB_ENOMEM);
+ * joint_late_learn_weight, a call's weight in its link's late share (the
+ * chance where tied in whole original ticks, else 0); its metadata lines */
+int joint_late_learn(joint *s);
+double joint_late_learn_weight(const joint *s, uint32_t q);
+void joint_late_learn_meta(const joint *s, pb_result *res);
+
 #endif
