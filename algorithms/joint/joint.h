@@ -926,6 +926,10 @@ typedef struct joint_params {
     int tie_keep_choice; /* [tie_keep_choice] with tie_test=2: the free / held choice made
                            at tie_test=1, only the chosen search's verdict tie_test=2's
                            (joint_tiekeep.c); 0 off */
+    int late_tie_learn; /* [late_tie_learn] on rows subtick spread: a late link's calls
+                           tied at their request's end count, in its late share, the
+                           link's late chance learned from the rows' order (joint_latelearn.c);
+                           0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -891,7 +891,12 @@ struct joint {
     double lsu_ratio;       /* ... and the lowest overlap ratio (overlaps / chance's) of them */
     int tkc_rec[3];         /* tie_keep_choice: on, the chosen search held, run again at
                                tie_test=2 */
+    double *ltl_pi;         /* late_tie_learn (joint_latelearn.c): per link the learned
+                               chance that a tied call is late, or NULL */
+    double *ltl_stat;       /* late_tie_learn: per link JOINT_LTL_NSTAT (tied, placed,
+                               summed chance, net delay ns, returns, returns crossing) */
 };
+#define JOINT_LTL_NSTAT 6
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
  * joint_search.c, joint_repair.c, joint_paths.c): joint_shared.h */

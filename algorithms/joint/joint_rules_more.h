@@ -422,5 +422,12 @@ const joint_params *joint_tiekeep_params(const joint_params *p, joint_params *p1
 int joint_tiekeep_after(joint **out, const pb_trace_view *v, const joint_params *params,
                         pb_error *err, const unsigned char *force);
 int joint_tiekeep_meta(const joint *s, pb_result *res);
+/* late_tie_learn (joint_latelearn.c): joint_late_learn, each link's learned
+ * late chance of its tied calls (s->ltl_pi; PB_OK or PB_ENOMEM);
+ * joint_late_learn_weight, a call's weight in its link's late share (the
+ * chance where tied in whole original ticks, else 0); its metadata lines */
+int joint_late_learn(joint *s);
+double joint_late_learn_weight(const joint *s, uint32_t q);
+void joint_late_learn_meta(const joint *s, pb_result *res);
 
 #endif

@@ -1124,6 +1124,8 @@ static void close_one(joint *s)
     free(s->late_lshare);
     free(s->late_stat);
     free(s->lch_stat); /* late_chance (joint_lchance.c) */
+    free(s->ltl_pi); /* late_tie_learn (joint_latelearn.c) */
+    free(s->ltl_stat);
     free(s->ord_first);
     free(s->ord_st1);
     free(s->ord_st2);

@@ -253,6 +253,8 @@ int joint_late_test(joint *s)
                  : PB_ENOMEM;
     if (rc == PB_OK)
         rc = latest_ends(s, oend);
+    if (rc == PB_OK && s->late_lshare)
+        rc = joint_late_learn(s); /* late_tie_learn (joint_latelearn.c) */
     if (rc != PB_OK)
         goto done;
     for (uint32_t a = 0; a < nn; a++)

@@ -36,6 +36,10 @@ double joint_late_tie_weight(const joint *s, uint32_t p)
     const uint32_t c0 = s->cand_off[p], c1 = s->cand_off[p + 1];
     if (c1 == c0)
         return 1.0;
+    /* late_tie_learn: on spread rows, the link's learned late chance
+     * (joint_latelearn.c) */
+    if (s->p.late_tie_share && s->ltl_pi && s->coarse && s->tick <= 1)
+        return joint_late_learn_weight(s, p);
     /* late_excess_ties=2: also on rows subtick spread over their ticks
      * (joint_lateexties.c) */
     if (s->p.late_tie_share && s->p.late_excess_ties >= 2 && s->coarse && s->tick <= 1)
