@@ -898,7 +898,8 @@ typedef struct joint_params {
     double sczfpc_nd;   /* not an option: the default copy's share of the trace's pairs */
     int late_excess_ties; /* [late_excess_ties] the late-call test's excess (widen=all)
                            counts the calls tied at their request's end at coarse stamps,
-                           each by its chance of being an orphan (joint_lateexties.c); 0 off */
+                           each by its chance of being an orphan (joint_lateexties.c); default 1
+                           since the thirty-seventh wave; 0 off */
     int conf_ratio_events; /* [conf_ratio_events] the events map's error times the doubt
                            ratio counted in its units of m rows on both sides, never above
                            the plain ratio (joint_cfevratio.c); 0 off */
