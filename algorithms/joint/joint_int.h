@@ -882,6 +882,12 @@ struct joint {
                                links (at most the plain one), or NULL */
     double cfer_rec[4];     /* conf_ratio_events: links eased, rows eased, ratio and plain
                                ratio of all links */
+    double thrse[4];        /* thread_soft_starts_end (joint_thrsend.c): 0 not run, 1 the
+                               solution before kept, 2 the starts' search kept; services
+                               weighed by their starts; the starts' search's and the
+                               solution before's ll without the term */
+    unsigned char *thrse_svc; /* thread_soft_starts_end: the services it weighed (by node;
+                               freed by joint_thread_free), or NULL */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
