@@ -931,6 +931,15 @@ typedef struct joint_params {
                            tied at their request's end count, in its late share, the
                            link's late chance learned from the rows' order (joint_latelearn.c);
                            0 off */
+    double thread_soft_starts_end; /* [thread_soft_starts_end] with thread_soft_pick 6-7:
+                           after the searches, the services thread_soft still does not
+                           weigh whose visits' starts kept off open visits' threads by at
+                           least this many sds are weighed by their starts alone
+                           (thread_soft_starts' rule, on them only) in one more search,
+                           kept where thread_soft_pick's check prefers it to the solution
+                           chosen (joint_thrsend.c); 0 off */
+    const unsigned char *thrse_only; /* not an option: set only on that search, the
+                           services (by node) thread_soft_starts may weigh; NULL: every one */
 } joint_params;
 
 /* The option table over joint_params. */

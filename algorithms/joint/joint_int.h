@@ -895,6 +895,12 @@ struct joint {
                                chance that a tied call is late, or NULL */
     double *ltl_stat;       /* late_tie_learn: per link JOINT_LTL_NSTAT (tied, placed,
                                summed chance, net delay ns, returns, returns crossing) */
+    double thrse[4];        /* thread_soft_starts_end (joint_thrsend.c): 0 not run, 1 the
+                               solution before kept, 2 the starts' search kept; services
+                               weighed by their starts; the starts' search's and the
+                               solution before's ll without the term */
+    unsigned char *thrse_svc; /* thread_soft_starts_end: the services it weighed (by node;
+                               freed by joint_thread_free), or NULL */
 };
 #define JOINT_LTL_NSTAT 6
 

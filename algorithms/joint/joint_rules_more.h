@@ -359,11 +359,13 @@ int joint_cfer_meta(const joint *s, pb_result *res);
 /* thread_soft_starts (joint_thrstart.c): is a service with rate m (the least
  * over the passes) and zs (the most sds its visits' starts kept off open
  * visits' threads under chance's) weighed by the starts alone (over
- * thread_soft only); the term's rate for it (thread_soft where so, else m);
+ * thread_soft only; level: thread_soft_starts, or 0 for a service
+ * thread_soft_starts_end's search leaves out); the term's rate for it (thread_soft where so, else m);
  * its metadata line (services measured over thread_soft) */
-int joint_thrstart_on(const joint *s, double m, double zs);
-double joint_thrstart_rate(const joint *s, double m, double zs);
-int joint_thrstart_meta(const joint *s, pb_result *res, const char *svc, double m, double zs);
+int joint_thrstart_on(const joint *s, double level, double m, double zs);
+double joint_thrstart_rate(const joint *s, double level, double m, double zs);
+int joint_thrstart_meta(const joint *s, pb_result *res, const char *svc, double level, double m,
+                        double zs);
 /* bb_serial (joint_bbser.c): does loss_serial's term apply without call ids
  * (bb_serial >= 3, free returns, no half pair); its metadata line */
 int joint_bbser_applies(const joint *s);
@@ -399,6 +401,22 @@ int joint_unpwarm_start(const joint *f, const unsigned char *force, uint32_t *ma
 int joint_unpwb_second(joint **out, const pb_trace_view *v, const joint_params *params,
                        const joint *f, const unsigned char *force, pb_error *err, int *done);
 int joint_unpwb_meta(const joint *s, pb_result *res);
+/* thread_soft_starts_end (joint_thrsend.c): joint_thrse_mask, from the
+ * term's search s at its end, the services left unweighed whose starts kept
+ * off by at least the level (*mask NULL where none, the option off or
+ * thread_soft_pick under 6; PB_OK or PB_ENOMEM); joint_thrse_end, where
+ * mask is set, one more search weighing those services by their starts,
+ * kept over *out (the solution chosen, lk its ll without the term) where
+ * thread_soft_pick's check prefers it (takes mask; on an error *out is
+ * closed and NULL); joint_thrse_meta, its line.  joint_thread_svc: per
+ * service whether the term weighs it, its rate and its starts' sds;
+ * joint_thread_rt_get: thread_soft_pick=6's record */
+int joint_thrse_mask(const joint *s, const joint_params *params, unsigned char **mask);
+int joint_thrse_end(joint **out, unsigned char *mask, const pb_trace_view *v,
+                    const joint_params *params, double lk, pb_error *err);
+int joint_thrse_meta(const joint *s, pb_result *res);
+int joint_thread_svc(const joint *s, uint32_t a, double out[3]);
+void joint_thread_rt_get(const joint *s, double rt[5]);
 
 /* joint_heldskip.c: the consecutive pairs in question over every link of
  * s's current solution (the order's statistic); -1 when out of memory */

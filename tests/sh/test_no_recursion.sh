@@ -36,6 +36,7 @@ metrics/pq_eval.c:join                  one level per query variable: at most PQ
 joint_init                              thread_soft_pick>=2 runs joint_init twice with thread_soft_pick=1, which does not recurse: depth 2
 joint_thrpick_init                      as joint_init: depth 2
 joint_thrwarm_init                      thread_soft_pick=5 runs joint_init once with thread_soft_pick=-1, which does not recurse: depth 2
+joint_thrse_end                         thread_soft_starts_end runs joint_init once with thread_soft_pick=1, which does not recurse: depth 2
 '
 algodirs=$(sed -n 's/^ALGODIRS *:= *//p' Makefile)
 dirs=$(sed -n 's/^LIBDIRS *:= *//p' Makefile | sed "s#\$(ALGODIRS)#$algodirs#")

@@ -83,7 +83,16 @@ struct joint_thr {
     double rt[5];     /* thread_soft_pick=6 (joint_thrtest.c): set, misses and chance's here and in the other solution */
     double *zb;       /* thread_soft_z: per service the most Poisson sds its misses fell under chance's, over the passes */
     double *zs;       /* thread_soft_z: per service the most sds its visits' starts kept off open visits' threads under chance's */
+    double st_level;  /* thread_soft_starts' level (joint_thrstart.c) */
+    unsigned char *st_only; /* thread_soft_starts_end's search: the services it may weigh (joint_thrsend.c), or NULL */
 };
+
+/* thread_soft_starts' level at service a: 0 where thread_soft_starts_end's
+ * search leaves a to the rate alone */
+static inline double st_level(const struct joint_thr *t, uint32_t a)
+{
+    return t->st_only && !t->st_only[a] ? 0 : t->st_level;
+}
 
 static inline uint32_t thr_of(const joint *s, uint32_t msg)
 {
@@ -112,8 +121,11 @@ static inline int in_test(const joint *s, uint32_t p)
 void joint_thread_free(joint *s)
 {
     struct joint_thr *t = s->thr;
+    free(s->thrse_svc); /* thread_soft_starts_end's record (joint_thrsend.c) */
+    s->thrse_svc = NULL;
     if (!t)
         return;
+    free(t->st_only);
     free(t->n);
     free(t->miss);
     free(t->expect);
@@ -223,7 +235,7 @@ static int thread_test(joint *s, struct joint_thr *t)
             t->miss[a] += !hit;
             t->expect[a] += chance < 1 ? 1 - chance : 0;
         }
-        if (t->zs && (s->p.thread_soft_z > 0 || s->p.thread_soft_starts > 0)) {
+        if (t->zs && (s->p.thread_soft_z > 0 || t->st_level > 0 || s->p.thread_soft_starts_end > 0)) {
             /* thread_soft_z: does a visit start on a thread an open visit
              * holds (a worker owned by its visit keeps new visits off) */
             double hit = 0, chance = 0;
@@ -446,12 +458,12 @@ static void soft_terms(const joint *s, struct joint_thr *t)
     for (uint32_t a = 0; a < t->nn; a++) {
         double m = t->m[a];
         t->son[a] = m <= s->p.thread_soft || joint_thrbar_on(s, m, t->zb[a], t->zs[a]) ||
-                    joint_thrstart_on(s, m, t->zs[a]); /* thread_soft_starts (joint_thrstart.c) */
+                    joint_thrstart_on(s, st_level(t, a), m, t->zs[a]); /* thread_soft_starts (joint_thrstart.c) */
         t->soft_any |= t->son[a];
         if (!t->son[a])
             continue;
         if (!joint_thrbar_on(s, m, t->zb[a], t->zs[a]))
-            m = joint_thrstart_rate(s, m, t->zs[a]); /* the bar's rate where the starts alone weigh it */
+            m = joint_thrstart_rate(s, st_level(t, a), m, t->zs[a]); /* the bar's rate where the starts alone weigh it */
         if (m < s->p.thread_soft_floor)
             m = s->p.thread_soft_floor; /* thread_soft_floor: a cap on the term (h204) */
         for (uint32_t j = t->fo[a]; j < t->fo[a + 1]; j++)
@@ -531,6 +543,14 @@ int joint_thread_apply(joint *s)
         t->bound = calloc((size_t)nn + 1, 1);
         if (!t->n || !t->miss || !t->expect || !t->bound)
             return PB_ENOMEM;
+        t->st_level = s->p.thread_soft_starts;
+        if (s->p.thrse_only) { /* thread_soft_starts_end's search (joint_thrsend.c) */
+            t->st_only = malloc((size_t)nn + 1);
+            if (!t->st_only)
+                return PB_ENOMEM;
+            memcpy(t->st_only, s->p.thrse_only, (size_t)nn);
+            t->st_only[nn] = 0;
+        }
         if (s->p.thread_soft > 0) {
             int rc = soft_init(s, t);
             if (rc != PB_OK)
@@ -627,7 +647,8 @@ int joint_thread_meta(const joint *s, pb_result *res)
             rc = joint_thrbar_meta(s, res, pb_strtab_str(s->v.nodes, a), t->m[a], t->zb[a], t->zs[a]);
     for (uint32_t a = 0; t->m && a < t->nn && rc == PB_OK; a++)
         if (!joint_thrbar_on(s, t->m[a], t->zb[a], t->zs[a]))
-            rc = joint_thrstart_meta(s, res, pb_strtab_str(s->v.nodes, a), t->m[a], t->zs[a]);
+            rc = joint_thrstart_meta(s, res, pb_strtab_str(s->v.nodes, a), st_level(t, a), t->m[a],
+                                     t->zs[a]);
     if (rc == PB_OK && t->any && s->p.thread_bound) {
         rc = pb_result_meta(res, "thread_bound=on candidates_dropped=%zu kept_all=%zu",
                             t->dropped, t->kept_all);
@@ -721,4 +742,26 @@ void joint_thread_rt(joint *s, const double rt[5])
 {
     if (s->thr)
         memcpy(s->thr->rt, rt, sizeof s->thr->rt);
+}
+
+/* thread_soft_starts_end (joint_thrsend.c): out[0] 1 where the term weighs
+ * service a, out[1] its rate (the least over the passes; 2 none), out[2]
+ * its starts' most sds (-inf none); 0 where nothing is measured */
+int joint_thread_svc(const joint *s, uint32_t a, double out[3])
+{
+    const struct joint_thr *t = s->thr;
+    out[0] = 0, out[1] = 2, out[2] = -INFINITY;
+    if (!t || !t->m || a >= t->nn)
+        return 0;
+    out[0] = t->son[a];
+    out[1] = t->m[a];
+    out[2] = t->zs[a];
+    return 1;
+}
+
+/* thread_soft_pick=6's record (joint_thread_rt's) */
+void joint_thread_rt_get(const joint *s, double rt[5])
+{
+    for (int i = 0; i < 5; i++)
+        rt[i] = s->thr ? s->thr->rt[i] : 0;
 }

@@ -23,6 +23,7 @@
  */
 #include "joint_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int joint_thrpick_scores(joint *a, joint *b, double l0[2])
@@ -68,9 +69,15 @@ int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *
     int on = joint_thread_mute(s, 1);
     double ls = on ? joint_loglik(s) : 0;
     joint_thread_mute(s, 0);
+    unsigned char *mask = NULL; /* thread_soft_starts_end (joint_thrsend.c) */
+    rc = joint_thrse_mask(s, params, &mask);
+    if (rc != PB_OK) {
+        joint_close(s);
+        return rc;
+    }
     if (!on) {
-        *out = s;
-        return PB_OK;
+        *out = s; /* nothing weighed: its ll is the one without the term */
+        return joint_thrse_end(out, mask, v, params, mask ? joint_loglik(s) : 0, err);
     }
     joint_params p0 = p1;
     if (params->thread_soft_pick == 4 || params->thread_soft_pick >= 6)
@@ -79,6 +86,7 @@ int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *
         p0.thread_soft = 0;
     rc = joint_init(&t, v, &p0, err);
     if (rc != PB_OK) {
+        free(mask);
         joint_close(s);
         return rc;
     }
@@ -115,7 +123,7 @@ int joint_thrpick_init(joint **out, const pb_trace_view *v, const joint_params *
     keep->thrpick[6] = with;
     joint_close(with ? t : s);
     *out = keep;
-    return PB_OK;
+    return joint_thrse_end(out, mask, v, params, with ? ls : lt, err);
 }
 
 int joint_thrpick_meta(const joint *s, pb_result *res)
@@ -131,5 +139,7 @@ int joint_thrpick_meta(const joint *s, pb_result *res)
                             s->thrpick[3] == 5 ? "warm_start" : s->thrpick[3] == 4 ? "whole_model" : "without_term",
                             s->thrpick[4], s->thrpick[5],
                             s->thrpick[6] ? "with_term" : "without_term");
+    if (rc == PB_OK)
+        rc = joint_thrse_meta(s, res); /* thread_soft_starts_end (joint_thrsend.c) */
     return rc;
 }

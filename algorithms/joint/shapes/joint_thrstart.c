@@ -34,28 +34,32 @@
  * weakest the rate's bar admits.  thread_soft_pick's rate test and moves
  * check still judge the term's solution.  Metadata thread_soft_starts=
  * for every service measured over the bar (with the option on).
+ *
+ * The level is passed in (joint_thread.c's st_level): thread_soft_starts,
+ * or 0 for a service thread_soft_starts_end's search leaves to the rate
+ * alone (joint_thrsend.c, h308).
  */
 #include "joint_int.h"
 
 #include <math.h>
 
-int joint_thrstart_on(const joint *s, double m, double zs)
+int joint_thrstart_on(const joint *s, double level, double m, double zs)
 {
-    return s->p.thread_soft_starts > 0 && m > s->p.thread_soft && isfinite(zs) &&
-           zs >= s->p.thread_soft_starts;
+    return level > 0 && m > s->p.thread_soft && isfinite(zs) && zs >= level;
 }
 
-double joint_thrstart_rate(const joint *s, double m, double zs)
+double joint_thrstart_rate(const joint *s, double level, double m, double zs)
 {
-    return joint_thrstart_on(s, m, zs) && m > s->p.thread_soft ? s->p.thread_soft : m;
+    return joint_thrstart_on(s, level, m, zs) && m > s->p.thread_soft ? s->p.thread_soft : m;
 }
 
-int joint_thrstart_meta(const joint *s, pb_result *res, const char *svc, double m, double zs)
+int joint_thrstart_meta(const joint *s, pb_result *res, const char *svc, double level, double m,
+                        double zs)
 {
-    if (!(s->p.thread_soft_starts > 0) || m <= s->p.thread_soft || !isfinite(zs))
+    if (!(level > 0) || m <= s->p.thread_soft || !isfinite(zs))
         return PB_OK;
     return pb_result_meta(res, "thread_soft_starts=%s weighed=%s miss_rate=%.4f z_starts=%.2f "
                           "level=%.2f term_rate=%.4f", svc,
-                          joint_thrstart_on(s, m, zs) ? "yes" : "no", m, zs,
-                          s->p.thread_soft_starts, joint_thrstart_rate(s, m, zs));
+                          joint_thrstart_on(s, level, m, zs) ? "yes" : "no", m, zs,
+                          level, joint_thrstart_rate(s, level, m, zs));
 }
