@@ -917,6 +917,10 @@ typedef struct joint_params {
                            else the default's path (joint_unpcert.c); 1 a measurement
                            (the default's first search's verdict beside a free search's
                            statistics), 0 off */
+    int bb_serial_warm; /* [bb_serial_warm] bb_serial=7's second inference from the first
+                           solution's pairs and parents (joint_bbser.c); 0 from scratch */
+    int bb_serial_repair; /* [bb_serial_repair] its re-pairing rounds (-1: repair's) */
+    int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
 } joint_params;
 
 /* The option table over joint_params. */
