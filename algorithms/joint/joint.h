@@ -918,9 +918,12 @@ typedef struct joint_params {
                            (the default's first search's verdict beside a free search's
                            statistics), 0 off */
     int bb_serial_warm; /* [bb_serial_warm] bb_serial=7's second inference from the first
-                           solution's pairs and parents (joint_bbser.c); 0 from scratch */
+                           solution's pairs and parents (joint_bbser.c); 2 on the window of
+                           the stacked calls (joint_bbwin.c); 0 from scratch */
     int bb_serial_repair; /* [bb_serial_repair] its re-pairing rounds (-1: repair's) */
     int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
+    double bb_serial_win_max; /* [bb_serial_win_max] bb_serial_warm=2: the window's most
+                                 share of the messages (joint_bbwin.c) */
 } joint_params;
 
 /* The option table over joint_params. */

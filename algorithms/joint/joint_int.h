@@ -882,8 +882,10 @@ struct joint {
                                links (at most the plain one), or NULL */
     double cfer_rec[4];     /* conf_ratio_events: links eased, rows eased, ratio and plain
                                ratio of all links */
-    double bbw_rec[4];      /* bb_serial_warm (joint_bbser.c): warm (1), pairs given,
-                               parents given, parents set */
+    double bbw_rec[8];      /* bb_serial_warm (joint_bbser.c): warm (1), pairs given,
+                               parents given, parents set; 2 (joint_bbwin.c): stacks,
+                               seeds, window messages, 1 none stacked / 2 over the limit /
+                               3 the window searched */
 };
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,

@@ -32,6 +32,14 @@ grep -q '^# bb_serial_warm' "$tmp/r7.csv" && fail "a bb_serial_warm line at bb_s
 run "$tmp/tb.csv" "$tmp/r10.csv" -s bb_serial=7 -s bb_serial_warm=1 -s bb_serial_repair=1 -s bb_serial_swaps=0
 grep -q '^# bb_serial_warm=warm .* repair=1 swap_rounds=0$' "$tmp/r10.csv" ||
     fail "the rounds not said: $(grep '^# bb_serial_warm' "$tmp/r10.csv")"
+# bb_serial_warm=3: the window of the stacked calls searched from the
+# first solution there
+run "$tmp/tb.csv" "$tmp/r3.csv" -s bb_serial=7 -s bb_serial_warm=3 -s bb_serial_win_max=1
+e3=$(exact_of "$tmp/t.csv" "$tmp/r3.csv")
+echo "bb_serial_warm=3: exact $e3; $(grep '^# bb_serial_warm' "$tmp/r3.csv")"
+grep -q '^# bb_serial_warm=window stacks=[1-9][0-9]* seeds=[1-9][0-9]* window_msgs=[1-9][0-9]* of_msgs=[1-9][0-9]* limit=1$' "$tmp/r3.csv" ||
+    fail "no window line: $(grep '^# bb_serial_warm' "$tmp/r3.csv")"
+awk -v a="$e0" -v b="$e3" 'BEGIN { exit !(b >= a + 0.02) }' || fail "the window lost the gain: $e0 -> $e3"
 # with call ids: nothing changes
 run "$tmp/t.csv" "$tmp/i0.csv"
 run "$tmp/t.csv" "$tmp/iw.csv" -s bb_serial=7 -s bb_serial_warm=1

@@ -32,6 +32,7 @@
 #include "joint_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int bbser_trace(const joint *s)
 {
@@ -61,6 +62,20 @@ int joint_bbser_wanted(joint *s)
         return 0;
     unsigned char *ser = calloc((size_t)s->nlinks + 1, 1);
     int n = ser ? joint_lser_serial_links(s, ser) : -1;
+    if (n > 0 && s->p.bb_serial_warm) { /* no call stacked: nothing for the term to move */
+        unsigned char *st = calloc((size_t)s->npairs + 1, 1);
+        size_t nout = 0;
+        if (!st)
+            n = -1;
+        else if (joint_lser_stacks(s, ser, st, &nout) == 0) {
+            s->bbw_rec[7] = 1; /* none stacked: no second inference */
+            s->bbw_rec[4] = 0;
+            s->bbw_rec[6] = 0;
+            s->bbw_rec[1] = (double)n; /* the serial links, for the line */
+            n = 0;
+        }
+        free(st);
+    }
     free(ser);
     s->lser_bbck = n > 0;
     return n;
@@ -98,6 +113,11 @@ int joint_bbser_second(joint **out, joint *s, const pb_trace_view *v, const join
                        pb_error *err)
 {
     *out = NULL;
+    if (pr->bb_serial_warm >= 2) { /* the window (joint_bbwin.c) */
+        int rc = joint_bbwin_run(out, s, v, pr, err);
+        if (rc != PB_OK || *out)
+            return rc;
+    }
     size_t n = v->n;
     uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
     if (!mate || !gpar) {
@@ -135,6 +155,7 @@ int joint_bbser_second(joint **out, joint *s, const pb_trace_view *v, const join
         return rc;
     t->p.repair = pr->repair;
     t->p.swap_rounds = pr->swap_rounds;
+    memcpy(t->bbw_rec, s->bbw_rec, sizeof t->bbw_rec);
     t->bbw_rec[0] = 1;
     t->bbw_rec[1] = (double)np;
     t->bbw_rec[2] = (double)ng;
@@ -149,6 +170,18 @@ int joint_bbser_second(joint **out, joint *s, const pb_trace_view *v, const join
 
 static int bbser_warm_meta(const joint *s, pb_result *res)
 {
+    if (s->bbw_rec[7] == 3)
+        return pb_result_meta(res, "bb_serial_warm=window stacks=%.0f seeds=%.0f window_msgs=%.0f "
+                              "of_msgs=%zu limit=%g", s->bbw_rec[4], s->bbw_rec[5],
+                              s->bbw_rec[6], s->v.n, s->p.bb_serial_win_max);
+    if (s->bbw_rec[7] == 1 && s->bbw_rec[0] <= 0)
+        return pb_result_meta(res, "bb_serial_warm=none reason=none_stacked serial_links=%.0f "
+                              "(no second inference)", s->bbw_rec[1]);
+    if (s->bbw_rec[7] == 2 && pb_result_meta(res, "bb_serial_warm=whole reason=window_over_max "
+                                             "stacks=%.0f window_msgs=%.0f of_msgs=%zu limit=%g",
+                                             s->bbw_rec[4], s->bbw_rec[6], s->v.n,
+                                             s->p.bb_serial_win_max) != PB_OK)
+        return PB_ENOMEM;
     if (s->bbw_rec[0] <= 0)
         return PB_OK;
     return pb_result_meta(res, "bb_serial_warm=warm pairs_given=%.0f parents_given=%.0f "
