@@ -940,6 +940,13 @@ typedef struct joint_params {
                            chosen (joint_thrsend.c); 0 off */
     const unsigned char *thrse_only; /* not an option: set only on that search, the
                            services (by node) thread_soft_starts may weigh; NULL: every one */
+    int bb_serial_warm; /* [bb_serial_warm] bb_serial=7's second inference from the first
+                           solution's pairs and parents (joint_bbser.c); 2 on the window of
+                           the stacked calls (joint_bbwin.c); 0 from scratch */
+    int bb_serial_repair; /* [bb_serial_repair] its re-pairing rounds (-1: repair's) */
+    int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
+    double bb_serial_win_max; /* [bb_serial_win_max] bb_serial_warm=2: the window's most
+                                 share of the messages (joint_bbwin.c) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -901,6 +901,10 @@ struct joint {
                                solution before's ll without the term */
     unsigned char *thrse_svc; /* thread_soft_starts_end: the services it weighed (by node;
                                freed by joint_thread_free), or NULL */
+    double bbw_rec[8];      /* bb_serial_warm (joint_bbser.c): warm (1), pairs given,
+                               parents given, parents set; 2 (joint_bbwin.c): stacks,
+                               seeds, window messages, 1 none stacked / 2 over the limit /
+                               3 the window searched */
 };
 #define JOINT_LTL_NSTAT 6
 

@@ -373,6 +373,15 @@ int joint_bbser_applies(const joint *s);
  * (0: no second inference; -1 without memory); sets lser_bbck when > 0 */
 int joint_bbser_wanted(joint *s);
 int joint_bbser_meta(const joint *s, pb_result *res);
+/* bb_serial_warm (joint_bbser.c): bb_serial=7's second inference (params
+ * pr) from s's pairs and parents; *out the new search.  PB_OK or an error */
+int joint_bbser_second(joint **out, joint *s, const pb_trace_view *v, const joint_params *pr,
+                       pb_error *err);
+/* bb_serial_warm=2 (joint_bbwin.c): the term's search on the window of s's
+ * stacked calls, merged with s elsewhere; *out NULL where not run (none
+ * stacked, the window over bb_serial_win_max).  PB_OK or an error */
+int joint_bbwin_run(joint **out, joint *s, const pb_trace_view *v, const joint_params *pr,
+                    pb_error *err);
 /* unp_cert (joint_unpcert.c): joint_ucert_stats, a free solution's
  * statistics (pairs in question, learned parallel calls, log-likelihood,
  * with the order terms, their cost per pair in question, services

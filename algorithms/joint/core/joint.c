@@ -775,8 +775,12 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
         else
             pr.loss_serial = 4;
         joint *t = NULL;
-        rc = nser < 0 ? PB_ENOMEM
-                      : joint_init_one(&t, v, &pr, err, s->pord_hold, NULL, s->unp_rerun ? force : NULL);
+        if (nser > 0 && s->lser_bbck && s->p.bb_serial_warm && !(s->unp_rerun && force))
+            rc = joint_bbser_second(&t, s, v, &pr, err); /* bb_serial_warm (joint_bbser.c) */
+        else
+            rc = nser < 0 ? PB_ENOMEM
+                          : joint_init_one(&t, v, &pr, err, s->pord_hold, NULL,
+                                           s->unp_rerun ? force : NULL);
         if (rc != PB_OK) {
             free(force);
             joint_close(s);

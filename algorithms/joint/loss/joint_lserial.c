@@ -722,10 +722,10 @@ int joint_lser_meta(const joint *s, pb_result *res)
         if (rc != PB_OK)
             return rc;
     }
+    if (joint_bbser_meta(s, res) != PB_OK) /* bb_serial (joint_bbser.c) */
+        return PB_ENOMEM;
     if (!s->lser_on)
         return PB_OK;
-    if (joint_bbser_meta(s, res) != PB_OK)
-        return PB_ENOMEM;
     /* the links learned serial: overlapping outputs under 1 % of at least 20 */
     uint32_t ser = 0, capd = 0;
     double tot = 0, ovl = 0;

@@ -32,6 +32,7 @@
 #include "joint_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int bbser_trace(const joint *s)
 {
@@ -61,16 +62,131 @@ int joint_bbser_wanted(joint *s)
         return 0;
     unsigned char *ser = calloc((size_t)s->nlinks + 1, 1);
     int n = ser ? joint_lser_serial_links(s, ser) : -1;
+    if (n > 0 && s->p.bb_serial_warm) { /* no call stacked: nothing for the term to move */
+        unsigned char *st = calloc((size_t)s->npairs + 1, 1);
+        size_t nout = 0;
+        if (!st)
+            n = -1;
+        else if (joint_lser_stacks(s, ser, st, &nout) == 0) {
+            s->bbw_rec[7] = 1; /* none stacked: no second inference */
+            s->bbw_rec[4] = 0;
+            s->bbw_rec[6] = 0;
+            s->bbw_rec[1] = (double)n; /* the serial links, for the line */
+            n = 0;
+        }
+        free(st);
+    }
     free(ser);
     s->lser_bbck = n > 0;
     return n;
 }
 
+static int bbser_warm_meta(const joint *s, pb_result *res);
+
 int joint_bbser_meta(const joint *s, pb_result *res)
 {
+    if (bbser_warm_meta(s, res) != PB_OK)
+        return PB_ENOMEM;
     if (!s->lser_bb)
         return PB_OK;
     return pb_result_meta(res, "bb_serial=%d (loss_serial's term without call ids on the links "
                           "its test calls serial; the loss_serial=test line counts them)",
                           s->p.bb_serial);
+}
+
+/* the first message of pair q of o: its call, else its return */
+static uint32_t bbw_first(const joint *o, uint32_t q)
+{
+    return o->pr[q].call != JOINT_NONE ? o->pr[q].call : o->pr[q].ret;
+}
+
+/* bb_serial_warm: bb_serial=7's second inference (params pr, the term's)
+ * set up on s's pairs, still free to be re-paired, and parents (as
+ * held_warm gives the held search the free one's: joint_heldwarm.c), in
+ * s's order choice, with bb_serial_repair re-pairing rounds and
+ * bb_serial_swaps swap rounds; then the same check as from scratch.  Why:
+ * from scratch it is a whole search more (OnlineBoutique as a black box:
+ * about +50 % instructions); the term moves the stacked calls and the
+ * requests around them, and the rest of the first solution is a start
+ * the term does not dispute.  PB_OK or an error (err set) */
+int joint_bbser_second(joint **out, joint *s, const pb_trace_view *v, const joint_params *pr,
+                       pb_error *err)
+{
+    *out = NULL;
+    if (pr->bb_serial_warm >= 2) { /* the window (joint_bbwin.c) */
+        int rc = joint_bbwin_run(out, s, v, pr, err);
+        if (rc != PB_OK || *out)
+            return rc;
+    }
+    size_t n = v->n;
+    uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
+    if (!mate || !gpar) {
+        free(mate);
+        free(gpar);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        mate[i] = JOINT_NONE;
+        gpar[i] = JOINT_UNPM_SKIP;
+    }
+    size_t np = 0, ng = 0;
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        uint32_t c = s->pr[q].call, r = s->pr[q].ret, m = bbw_first(s, q);
+        if (m == JOINT_NONE)
+            continue;
+        if (c != JOINT_NONE && r != JOINT_NONE) {
+            mate[c] = r;
+            mate[r] = c;
+            np++;
+        }
+        gpar[m] = s->par[q] == JOINT_NONE ? JOINT_NONE : bbw_first(s, s->par[q]);
+        ng += gpar[m] != JOINT_NONE;
+    }
+    joint_params pw = *pr;
+    if (pr->bb_serial_repair >= 0)
+        pw.repair = pr->bb_serial_repair;
+    if (pr->bb_serial_swaps >= 0)
+        pw.swap_rounds = pr->bb_serial_swaps;
+    joint *t = NULL;
+    int rc = joint_init_one_g(&t, v, &pw, err, s->pord_hold, NULL, NULL, mate, gpar, 1);
+    free(mate);
+    free(gpar);
+    if (rc != PB_OK)
+        return rc;
+    t->p.repair = pr->repair;
+    t->p.swap_rounds = pr->swap_rounds;
+    memcpy(t->bbw_rec, s->bbw_rec, sizeof t->bbw_rec);
+    t->bbw_rec[0] = 1;
+    t->bbw_rec[1] = (double)np;
+    t->bbw_rec[2] = (double)ng;
+    t->bbw_rec[3] = t->hwarm[3]; /* parents set (joint_heldwarm_apply) */
+    s->bbw_rec[0] = 1;
+    s->bbw_rec[1] = (double)np;
+    s->bbw_rec[2] = (double)ng;
+    s->bbw_rec[3] = t->hwarm[3];
+    *out = t;
+    return PB_OK;
+}
+
+static int bbser_warm_meta(const joint *s, pb_result *res)
+{
+    if (s->bbw_rec[7] == 3)
+        return pb_result_meta(res, "bb_serial_warm=window stacks=%.0f seeds=%.0f window_msgs=%.0f "
+                              "of_msgs=%zu limit=%g", s->bbw_rec[4], s->bbw_rec[5],
+                              s->bbw_rec[6], s->v.n, s->p.bb_serial_win_max);
+    if (s->bbw_rec[7] == 1 && s->bbw_rec[0] <= 0)
+        return pb_result_meta(res, "bb_serial_warm=none reason=none_stacked serial_links=%.0f "
+                              "(no second inference)", s->bbw_rec[1]);
+    if (s->bbw_rec[7] == 2 && pb_result_meta(res, "bb_serial_warm=whole reason=window_over_max "
+                                             "stacks=%.0f window_msgs=%.0f of_msgs=%zu limit=%g",
+                                             s->bbw_rec[4], s->bbw_rec[6], s->v.n,
+                                             s->p.bb_serial_win_max) != PB_OK)
+        return PB_ENOMEM;
+    if (s->bbw_rec[0] <= 0)
+        return PB_OK;
+    return pb_result_meta(res, "bb_serial_warm=warm pairs_given=%.0f parents_given=%.0f "
+                          "parents_set=%.0f repair=%d swap_rounds=%d", s->bbw_rec[1],
+                          s->bbw_rec[2], s->bbw_rec[3],
+                          s->p.bb_serial_repair >= 0 ? s->p.bb_serial_repair : s->p.repair,
+                          s->p.bb_serial_swaps >= 0 ? s->p.bb_serial_swaps : s->p.swap_rounds);
 }
