@@ -319,6 +319,26 @@ int cap_build(cap *c, pb_trace **out, pb_error *err);
 int cap_request_id(const cap *c, pb_trace *t, const char *v, size_t vl, uint32_t *out,
                    uint8_t *bad);
 
+/* HTTP/1 header fields (imp_capture_hdr.c).  The header h[0..n) is the
+ * request or status line and its fields, lines ended by LF or CRLF.
+ * cap_hdr_get2: field name's value (blanks trimmed; a field on several
+ * lines joined by ", ") into out (at most on - 1 bytes, NUL-ended);
+ * *differ (when not NULL): 1 when two lines hold different values;
+ * *first_len (when not NULL): the first line's value's length in out.
+ * Returns 1 when the field is present, 0 when not (out untouched).
+ * cap_hdr_get: the same without differ / first_len.  cap_hdr_has_token: 1
+ * when the comma-separated list s holds tok, case ignored.
+ * cap_hdr_content_length: 1 and *len for a Content-Length value (digits,
+ * or the same value repeated in a list), 0 when it is no length.
+ * cap_hdr_chunk_size: 1 and *sz for a chunk-size line (hex digits, then
+ * ";" extensions or the line end), 0 when it is no size. */
+int cap_hdr_get2(const char *h, size_t n, const char *name, char *out, size_t on,
+                 int *differ, size_t *first_len);
+int cap_hdr_get(const char *h, size_t n, const char *name, char *out, size_t on);
+int cap_hdr_has_token(const char *s, const char *tok);
+int cap_hdr_content_length(const char *v, uint64_t *len);
+int cap_hdr_chunk_size(const char *v, uint64_t *sz);
+
 /* HTTP/2 (imp_capture_h2.c).  cap_h2_detect: 1 when the client's stream
  * of the connection whose segments are s[0..n) (sorted as cap_build
  * sorts them) starts with the HTTP/2 connection preface.  cap_h2_conn:
