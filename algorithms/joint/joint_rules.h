@@ -865,6 +865,15 @@ int joint_tieorder_meta(const joint *s, pb_result *res);
 void joint_unpw_given(const joint *f, const joint *t, const unsigned char *in,
                       const uint32_t *sub, uint32_t *mate, uint32_t *gpar, size_t *from);
 
+/* A solution's pairs and parents as a warm start (joint_heldwarm.c):
+ * *mate (n + 1 entries: a message's mate in a's pairs, else JOINT_NONE)
+ * and *gpar (a pair's first message: its parent's first message, or
+ * JOINT_NONE for a root; JOINT_UNPM_SKIP for the rest), both malloc'd
+ * and the caller's to free; *np pairs with both messages, *ng parents
+ * set.  Used by held_warm and bb_serial_warm (joint_bbser.c).  PB_OK or
+ * PB_ENOMEM (err set; nothing allocated). */
+int joint_heldwarm_start(const joint *a, size_t n, uint32_t **mate, uint32_t **gpar,
+                         size_t *np, size_t *ng, pb_error *err);
 /* joint_heldwarm.c, held_warm: the held search started from the free
  * search a's pairs and parents (*out NULL: not run, the caller runs the
  * whole held search); apply: the given parents set after the start

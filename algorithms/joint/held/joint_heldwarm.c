@@ -35,19 +35,10 @@ static uint32_t hw_first(const joint *o, uint32_t q)
     return o->pr[q].call != JOINT_NONE ? o->pr[q].call : o->pr[q].ret;
 }
 
-int joint_heldwarm_run(joint **out, joint *a, const pb_trace_view *v, const joint_params *ph,
-                       pb_error *err, const unsigned char *force, joint_selshare *share)
+int joint_heldwarm_start(const joint *a, size_t n, uint32_t **mate_out, uint32_t **gpar_out,
+                         size_t *np_out, size_t *ng_out, pb_error *err)
 {
-    *out = NULL;
-    a->hwarm[0] = 0;
-    if (a->p.held_warm <= 0)
-        return PB_OK;
-    a->hwarm[0] = 2;
-    if (force) {
-        a->hwarm[4] = 1; /* reason: forced messages */
-        return PB_OK;
-    }
-    size_t n = v->n;
+    *mate_out = *gpar_out = NULL;
     uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
     if (!mate || !gpar) {
         free(mate);
@@ -71,6 +62,30 @@ int joint_heldwarm_run(joint **out, joint *a, const pb_trace_view *v, const join
         gpar[m] = a->par[q] == JOINT_NONE ? JOINT_NONE : hw_first(a, a->par[q]);
         ng += gpar[m] != JOINT_NONE;
     }
+    *mate_out = mate;
+    *gpar_out = gpar;
+    *np_out = np;
+    *ng_out = ng;
+    return PB_OK;
+}
+
+int joint_heldwarm_run(joint **out, joint *a, const pb_trace_view *v, const joint_params *ph,
+                       pb_error *err, const unsigned char *force, joint_selshare *share)
+{
+    *out = NULL;
+    a->hwarm[0] = 0;
+    if (a->p.held_warm <= 0)
+        return PB_OK;
+    a->hwarm[0] = 2;
+    if (force) {
+        a->hwarm[4] = 1; /* reason: forced messages */
+        return PB_OK;
+    }
+    uint32_t *mate, *gpar;
+    size_t np, ng;
+    int rc0 = joint_heldwarm_start(a, v->n, &mate, &gpar, &np, &ng, err);
+    if (rc0 != PB_OK)
+        return rc0;
     joint_params pw = *ph;
     joint_heldwarm_rounds(&pw, ph);
     joint *b = NULL;

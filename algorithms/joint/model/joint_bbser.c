@@ -95,11 +95,6 @@ int joint_bbser_meta(const joint *s, pb_result *res)
 }
 
 /* the first message of pair q of o: its call, else its return */
-static uint32_t bbw_first(const joint *o, uint32_t q)
-{
-    return o->pr[q].call != JOINT_NONE ? o->pr[q].call : o->pr[q].ret;
-}
-
 /* bb_serial_warm: bb_serial=7's second inference (params pr, the term's)
  * set up on s's pairs, still free to be re-paired, and parents (as
  * held_warm gives the held search the free one's: joint_heldwarm.c), in
@@ -118,30 +113,11 @@ int joint_bbser_second(joint **out, joint *s, const pb_trace_view *v, const join
         if (rc != PB_OK || *out)
             return rc;
     }
-    size_t n = v->n;
-    uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
-    if (!mate || !gpar) {
-        free(mate);
-        free(gpar);
-        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
-    }
-    for (size_t i = 0; i < n; i++) {
-        mate[i] = JOINT_NONE;
-        gpar[i] = JOINT_UNPM_SKIP;
-    }
-    size_t np = 0, ng = 0;
-    for (uint32_t q = 0; q < s->npairs; q++) {
-        uint32_t c = s->pr[q].call, r = s->pr[q].ret, m = bbw_first(s, q);
-        if (m == JOINT_NONE)
-            continue;
-        if (c != JOINT_NONE && r != JOINT_NONE) {
-            mate[c] = r;
-            mate[r] = c;
-            np++;
-        }
-        gpar[m] = s->par[q] == JOINT_NONE ? JOINT_NONE : bbw_first(s, s->par[q]);
-        ng += gpar[m] != JOINT_NONE;
-    }
+    uint32_t *mate, *gpar;
+    size_t np, ng;
+    int rc0 = joint_heldwarm_start(s, v->n, &mate, &gpar, &np, &ng, err);
+    if (rc0 != PB_OK)
+        return rc0;
     joint_params pw = *pr;
     if (pr->bb_serial_repair >= 0)
         pw.repair = pr->bb_serial_repair;
