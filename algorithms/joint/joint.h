@@ -937,7 +937,8 @@ typedef struct joint_params {
                            least this many sds are weighed by their starts alone
                            (thread_soft_starts' rule, on them only) in one more search,
                            kept where thread_soft_pick's check prefers it to the solution
-                           chosen (joint_thrsend.c); 0 off */
+                           chosen (joint_thrsend.c); default 10 since the
+                           thirty-seventh wave; 0 off */
     const unsigned char *thrse_only; /* not an option: set only on that search, the
                            services (by node) thread_soft_starts may weigh; NULL: every one */
     int bb_serial_warm; /* [bb_serial_warm] bb_serial=7's second inference from the first

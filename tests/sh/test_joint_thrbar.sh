@@ -22,8 +22,11 @@ R=$PB_ROOT
     -s instances_scale=1 > "$tmp/raw.csv" || fail "maketrace"
 keep_cols "$tmp/raw.csv" > "$tmp/m.csv"
 strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
-run_nocal "$tmp/bb.csv" "$tmp/d.res" -s thread_soft_z=0
-run_nocal "$tmp/bb.csv" "$tmp/z.res" -s thread_soft_z=4
+# every run pins thread_soft_starts_end=0: the default since the thirty-
+# seventh wave weighs this trace's service by its starts at the searches'
+# end, and the rule here is checked on the default before it
+run_nocal "$tmp/bb.csv" "$tmp/d.res" -s thread_soft_z=0 -s thread_soft_starts_end=0
+run_nocal "$tmp/bb.csv" "$tmp/z.res" -s thread_soft_z=4 -s thread_soft_starts_end=0
 d=$(exact_of "$tmp/m.csv" "$tmp/d.res")
 z=$(exact_of "$tmp/m.csv" "$tmp/z.res")
 echo "# pool x1 s60 ns black box: thread_soft_z=0 $d, thread_soft_z=4 $z"

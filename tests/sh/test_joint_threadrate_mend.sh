@@ -21,8 +21,11 @@ R=$PB_ROOT
     -s instances_scale=2 > "$tmp/raw.csv" || fail "maketrace"
 keep_cols "$tmp/raw.csv" > "$tmp/m.csv"
 strip_callids "$tmp/m.csv" > "$tmp/bb.csv"
-run_nocal "$tmp/bb.csv" "$tmp/d.res"
-run_nocal "$tmp/bb.csv" "$tmp/o.res" -s thread_soft_mendfirst=0
+# every run pins thread_soft_starts_end=0: the default since the thirty-
+# seventh wave weighs this trace's service by its starts at the searches'
+# end, and the rule here is checked on the default before it
+run_nocal "$tmp/bb.csv" "$tmp/d.res" -s thread_soft_starts_end=0
+run_nocal "$tmp/bb.csv" "$tmp/o.res" -s thread_soft_mendfirst=0 -s thread_soft_starts_end=0
 d=$(exact_of "$tmp/m.csv" "$tmp/d.res")
 o=$(exact_of "$tmp/m.csv" "$tmp/o.res")
 echo "# keepalive x2 s57 ns black box: joint $d, thread_soft_mendfirst=0 $o"
