@@ -948,6 +948,9 @@ typedef struct joint_params {
     int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
     double bb_serial_win_max; /* [bb_serial_win_max] bb_serial_warm=2: the window's most
                                  share of the messages (joint_bbwin.c) */
+    int late_ends;      /* [late_ends] a late link whose orphans' own enclosure chance is at
+                           late_chance's cap: its late share from the sender's request ends
+                           inside its calls less chance's (joint_lateends.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -905,8 +905,12 @@ struct joint {
                                parents given, parents set; 2 (joint_bbwin.c): stacks,
                                seeds, window messages, 1 none stacked / 2 over the limit /
                                3 the window searched */
+    double *lte_stat;       /* late_ends (joint_lateends.c): per link JOINT_LTE_NSTAT (calls or
+                               -1, ends inside, chance's, share, the orphans' share, its se,
+                               the network delay on spread rows) */
 };
 #define JOINT_LTL_NSTAT 6
+#define JOINT_LTE_NSTAT 7
 
 /* the shared helpers (joint.c, joint_cand.c, joint_model.c,
  * joint_search.c, joint_repair.c, joint_paths.c): joint_shared.h */

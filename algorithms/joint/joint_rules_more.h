@@ -457,4 +457,11 @@ int joint_late_learn(joint *s);
 double joint_late_learn_weight(const joint *s, uint32_t q);
 void joint_late_learn_meta(const joint *s, pb_result *res);
 
+/* late_ends (joint_lateends.c): joint_late_ends, after late_chance, the
+ * share of a late link whose orphans' own enclosure chance is at the cap
+ * from its sender's request ends inside its calls (s->late_lshare raised
+ * where larger; s->lte_stat; PB_OK or PB_ENOMEM); its metadata lines */
+int joint_late_ends(joint *s, const uint32_t *lcalls);
+void joint_late_ends_meta(const joint *s, pb_result *res);
+
 #endif

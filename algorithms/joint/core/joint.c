@@ -1130,6 +1130,7 @@ static void close_one(joint *s)
     free(s->lch_stat); /* late_chance (joint_lchance.c) */
     free(s->ltl_pi); /* late_tie_learn (joint_latelearn.c) */
     free(s->ltl_stat);
+    free(s->lte_stat); /* late_ends (joint_lateends.c) */
     free(s->ord_first);
     free(s->ord_st1);
     free(s->ord_st2);

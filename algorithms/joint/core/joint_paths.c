@@ -385,6 +385,7 @@ int joint_paths(joint *s, pb_result *res, pb_error *err)
         joint_late_widen_meta(s, res); /* late_widen_z (joint_latewiden.c) */
         joint_late_ties_meta(s, res); /* late_excess_ties (joint_lateexties.c) */
         joint_late_learn_meta(s, res); /* late_tie_learn (joint_latelearn.c) */
+        joint_late_ends_meta(s, res);  /* late_ends (joint_lateends.c) */
         if (s->late_gap && s->late_tied)
             pb_result_meta(res, "late_tie_share=on tied_calls=%zu orphan_weight=%.2f tick_ns=%lld",
                            s->late_tied, s->late_tied_w, (long long)s->tick);

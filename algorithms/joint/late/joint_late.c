@@ -226,6 +226,8 @@ int joint_late_test(joint *s)
     free(s->late_sgap);
     free(s->late_lshare);
     free(s->late_stat);
+    free(s->lte_stat); /* late_ends (joint_lateends.c) */
+    s->lte_stat = NULL;
     s->late_lshare = NULL;
     s->late_gap = NULL;
     s->late_sgap = NULL;
@@ -461,6 +463,8 @@ int joint_late_test(joint *s)
         s->late_lshare = NULL;
     } else if (lcalls && !taken) {
         rc = joint_late_chance(s, lcalls); /* late_chance (joint_lchance.c) */
+        if (rc == PB_OK)
+            rc = joint_late_ends(s, lcalls); /* late_ends (joint_lateends.c) */
     }
 done:
     free(lcalls);
