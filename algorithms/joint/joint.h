@@ -948,6 +948,16 @@ typedef struct joint_params {
     int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
     double bb_serial_win_max; /* [bb_serial_win_max] bb_serial_warm=2: the window's most
                                  share of the messages (joint_bbwin.c) */
+    int unp_wlocal;     /* [unp_wlocal] with unp_wboth=1: the two warm second searches
+                           re-split only pairs of requests one of which is open (a request
+                           on a link with a changed message, or a candidate parent of one;
+                           a kept re-split opens both), 2 also the greedy rounds move only
+                           calls that are open or have an open candidate; 3, 4 as
+                           1, 2, a changed request opening its present parent only
+                           (joint_unpwlocal.c); 0 off */
+    const unsigned char *uwl_chg; /* not an option: unp_wlocal's changed messages (per
+                           message 1 on a link with a changed message), set on the warm
+                           searches only, else NULL */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -905,6 +905,9 @@ struct joint {
                                parents given, parents set; 2 (joint_bbwin.c): stacks,
                                seeds, window messages, 1 none stacked / 2 over the limit /
                                3 the window searched */
+    unsigned char *uwl_open; /* unp_wlocal (joint_unpwlocal.c): per pair 1 open, or NULL */
+    double uwl_rec[6];      /* unp_wlocal: 1 ran, pairs open at the start, at the end, of
+                               pairs, re-split pairs skipped, greedy calls skipped */
 };
 #define JOINT_LTL_NSTAT 6
 
