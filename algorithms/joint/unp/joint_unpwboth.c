@@ -53,7 +53,13 @@ static int uwb_one(joint **out, const pb_trace_view *v, const joint_params *para
             free(gpar);
             return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
         }
-        joint_uwl_changed(f, force, chg);
+        chg[n] = (unsigned char)params->unp_wlocal; /* the mode, in the last byte */
+        if (joint_uwl_changed(f, force, chg) != PB_OK) {
+            free(mate);
+            free(gpar);
+            free(chg);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        }
         pw.uwl_chg = chg;
     }
     rc = joint_init_one_g(out, v, &pw, err, pord, NULL, NULL, mate, gpar, 1);

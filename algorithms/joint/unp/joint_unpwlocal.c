@@ -16,9 +16,10 @@
  * and a kept re-split opens both (so a change spreads as it spreads);
  * every other pair keeps what the first search found for it.  With
  * unp_wlocal=2 the greedy rounds also move only calls that are open or
- * have an open candidate parent.  unp_wlocal=3 (4): as 1 (2), but a
- * request on a changed link opens only its present parent, not every
- * candidate parent.  Not exact: a pair of closed requests
+ * have an open candidate parent.  unp_wlocal=3 (4): as 1 (2), but only
+ * a request holding a forced message or a message the warm start paired
+ * otherwise than the first search is changed, and it opens only its
+ * present parent, not every candidate parent.  Not exact: a pair of closed requests
  * the refitted model would now split otherwise is left as it was.
  * Metadata: unp_wlocal mode= open_start= open_end= of= skipped_pairs=
  * skipped_calls=.
@@ -28,10 +29,36 @@
 #include <string.h>
 
 /* per message 1 on a link of f with a changed (forced) message, as
- * joint_unpwarm_start tells a changed link */
+ * joint_unpwarm_start tells a changed link; unp_wlocal 3-4: only the
+ * messages forced or whose pair the warm start changed (its first in,
+ * first out re-pairing of the changed links against f's pairs); the mode
+ * comes in chg[f->v.n] (the byte after the messages) */
 int joint_uwl_changed(const joint *f, const unsigned char *force, unsigned char *chg)
 {
+    const int mode = chg[f->v.n];
     memset(chg, 0, f->v.n + 1);
+    if (mode >= 3) {
+        size_t n = f->v.n;
+        uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
+        int rc = mate && gpar ? joint_unpwarm_start(f, force, mate, gpar) : PB_ENOMEM;
+        if (rc == PB_OK) {
+            for (size_t i = 0; i < n; i++)
+                chg[i] = force[i] == 1; /* forced unpaired (2: its window) */
+            for (uint32_t p = 0; p < f->npairs; p++) {
+                const jpair *x = &f->pr[p];
+                uint32_t c = x->call, r = x->ret;
+                if (c != JOINT_NONE && (r == JOINT_NONE ? mate[c] != JOINT_NONE : mate[c] != r))
+                    chg[c] = 1;
+                if (r != JOINT_NONE && (c == JOINT_NONE ? mate[r] != JOINT_NONE : mate[r] != c))
+                    chg[r] = 1;
+                if (c != JOINT_NONE && r != JOINT_NONE && (chg[c] || chg[r]))
+                    chg[c] = chg[r] = 1;
+            }
+        }
+        free(mate);
+        free(gpar);
+        return rc;
+    }
     for (uint32_t l = 0; l < f->nlinks; l++) {
         int forced = 0;
         for (uint32_t k = f->bylink_off[l]; k < f->bylink_off[l + 1] && !forced; k++) {
