@@ -12,7 +12,9 @@
 # B>C call, so every pair a re-split visits and every call the greedy
 # rounds move has an open request: the line says of=320 open_start=160
 # open_end=160, nothing skipped, and the output is unp_wboth=1's but for
-# the line; shuffled rows
+# the line.  With 3 / 4 fewer are open (the requests holding a forced or
+# re-paired message and their parents), pairs are skipped, and the intact
+# requests are still unp_wboth=1's; shuffled rows
 # give the same assignment; without loss the output is the default's but
 # for the params / cpu lines; without unp_wboth the option does nothing
 # (no line).  Fails before unp_wlocal (unknown option).
@@ -21,7 +23,7 @@ unp_wide_window_trace
 "$B/infer" --algo joint -q -s unp_wboth=1 -o "$tmp/w.res" "$tmp/pb.csv" 2> /dev/null ||
     fail "infer unp_wboth=1"
 grep -v '^# \(params\|cpu\|program\|unp_wlocal\)' "$tmp/w.res" > "$tmp/a"
-for m in 1 2 3 4; do
+for m in 1 2; do
     "$B/infer" --algo joint -q -s unp_wboth=1 -s unp_wlocal=$m -o "$tmp/l$m.res" "$tmp/pb.csv" \
         2> /dev/null || fail "infer unp_wlocal=$m"
     line=$(grep '^# unp_wlocal' "$tmp/l$m.res")
@@ -32,6 +34,24 @@ for m in 1 2 3 4; do
         fail "unp_wlocal=$m: the line"
     grep -v '^# \(params\|cpu\|program\|unp_wlocal\)' "$tmp/l$m.res" > "$tmp/b"
     cmp -s "$tmp/a" "$tmp/b" || fail "unp_wlocal=$m: not unp_wboth=1's output on open requests only"
+done
+# 3, 4: only the requests holding a forced message or one the warm start
+# re-paired are changed, each opening its parent: fewer open, pairs of
+# closed requests skipped; the intact requests still unp_wboth=1's
+SP="$PB_ROOT/experiments/intact_spill.awk"
+w=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n.res" "$tmp/w.res")
+for m in 3 4; do
+    "$B/infer" --algo joint -q -s unp_wboth=1 -s unp_wlocal=$m -o "$tmp/l$m.res" "$tmp/pb.csv" \
+        2> /dev/null || fail "infer unp_wlocal=$m"
+    line=$(grep '^# unp_wlocal' "$tmp/l$m.res")
+    echo "unp_wlocal=$m: $line"
+    echo "$line" | awk -v m=$m '{ for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+        $3 != "mode=" m || v["of"] != 320 || v["open_start"] < 1 || v["open_start"] >= 160 ||
+        v["open_end"] < v["open_start"] || v["skipped_pairs"] < 1 { exit 1 }' ||
+        fail "unp_wlocal=$m: the line"
+    l=$(awk -f "$SP" "$tmp/t.csv" "$tmp/p.csv" "$tmp/n.res" "$tmp/l$m.res")
+    echo "unp_wboth=1: $w; unp_wlocal=$m: $l"
+    [ "$w" = "$l" ] || fail "unp_wlocal=$m: the intact requests differ"
 done
 assignment_of "$tmp/l2.res" > "$tmp/b"
 shuffle_rows 7 "$tmp/pb.csv" "$tmp/x.csv"
