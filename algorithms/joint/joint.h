@@ -951,6 +951,16 @@ typedef struct joint_params {
     int late_ends;      /* [late_ends] a late link whose orphans' own enclosure chance is at
                            late_chance's cap: its late share from the sender's request ends
                            inside its calls less chance's (joint_lateends.c); 0 off */
+    int unp_wlocal;     /* [unp_wlocal] with unp_wboth=1: the two warm second searches
+                           re-split only pairs of requests one of which is open (a request
+                           on a link with a changed message, or a candidate parent of one;
+                           a kept re-split opens both), 2 also the greedy rounds move only
+                           calls that are open or have an open candidate; 3, 4 as
+                           1, 2, a changed request opening its present parent only
+                           (joint_unpwlocal.c); 0 off */
+    const unsigned char *uwl_chg; /* not an option: unp_wlocal's changed messages (per
+                           message 1 on a link with a changed message), set on the warm
+                           searches only, else NULL */
 } joint_params;
 
 /* The option table over joint_params. */

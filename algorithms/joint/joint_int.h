@@ -908,6 +908,9 @@ struct joint {
     double *lte_stat;       /* late_ends (joint_lateends.c): per link JOINT_LTE_NSTAT (calls or
                                -1, ends inside, chance's, share, the orphans' share, its se,
                                the network delay on spread rows) */
+    unsigned char *uwl_open; /* unp_wlocal (joint_unpwlocal.c): per pair 1 open, or NULL */
+    double uwl_rec[6];      /* unp_wlocal: 1 ran, pairs open at the start, at the end, of
+                               pairs, re-split pairs skipped, greedy calls skipped */
 };
 #define JOINT_LTL_NSTAT 6
 #define JOINT_LTE_NSTAT 7

@@ -456,6 +456,20 @@ int joint_tiekeep_meta(const joint *s, pb_result *res);
 int joint_late_learn(joint *s);
 double joint_late_learn_weight(const joint *s, uint32_t q);
 void joint_late_learn_meta(const joint *s, pb_result *res);
+/* unp_wlocal (joint_unpwlocal.c): joint_uwl_changed, per message of f 1
+ * on a link with a forced message (chg: f->v.n + 1 bytes); joint_uwl_setup,
+ * a warm search's open requests from params.uwl_chg (PB_OK or PB_ENOMEM);
+ * joint_uwl_skip_pair / joint_uwl_skip_call, a pair of requests the local
+ * search leaves out, a call the greedy rounds leave (s->uwl_open set);
+ * joint_uwl_opened, a kept re-split's requests opened; joint_uwl_done,
+ * the marks freed after the search; joint_uwl_meta, its line */
+int joint_uwl_changed(const joint *f, const unsigned char *force, unsigned char *chg);
+int joint_uwl_setup(joint *s);
+int joint_uwl_skip_pair(joint *s, uint32_t q1, uint32_t q2);
+int joint_uwl_skip_call(joint *s, uint32_t p);
+void joint_uwl_opened(joint *s, uint32_t q1, uint32_t q2);
+void joint_uwl_done(joint *s);
+int joint_uwl_meta(const joint *s, pb_result *res);
 
 /* late_ends (joint_lateends.c): joint_late_ends, after late_chance, the
  * share of a late link whose orphans' own enclosure chance is at the cap

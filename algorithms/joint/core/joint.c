@@ -574,6 +574,8 @@ int joint_init_one_g(joint **out, const pb_trace_view *v, const joint_params *pa
         *out = s;
         return PB_OK;
     }
+    if (rc == PB_OK && s->p.uwl_chg) /* unp_wlocal's open requests (joint_unpwlocal.c) */
+        rc = joint_uwl_setup(s);
     if (rc == PB_OK)
         rc = joint_quant_snapshot(s); /* the tie test (joint_quant.c) */
     if (rc == PB_OK)
@@ -1055,6 +1057,7 @@ static void close_one(joint *s)
     joint_cfev_reset(s); /* conf_copy_events (joint_cfev.c) */
     joint_scw_free(s); /* conf_copy_warm (joint_scwarm.c) */
     free(s->unpf_fz); /* unp_freeze (joint_unpfreeze.c) */
+    free(s->uwl_open); /* unp_wlocal (joint_unpwlocal.c) */
     free(s->tickx);
     if (s->kids)
         for (uint32_t q = 0; q < s->npairs; q++)

@@ -19,6 +19,7 @@ void joint_copy_params(const joint *s, joint_params *p2)
     p2->scp_state = p2->scp_cal = 0; /* conf_copy_share, _stage: the real trace's calibration only */
     p2->min_confidence = 0;
     p2->unp_frz = NULL; /* unp_freeze: the real trace's frozen pairs (joint_unpfreeze.c) */
+    p2->uwl_chg = NULL; /* unp_wlocal: the real trace's changed messages (joint_unpwlocal.c) */
     /* the real trace's per-service signal choice (selfcal_select) */
     p2->sel_from = s;
     /* the search the real trace chose (pair_order=auto ran both) */

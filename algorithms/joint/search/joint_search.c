@@ -256,6 +256,8 @@ static int greedy_round(joint *s, int *changed)
             continue;
         if (s->lsw_only && !s->lsw_only[p])
             continue; /* loss_serial_win: outside the window (joint_lserwin.c) */
+        if (s->uwl_open && joint_uwl_skip_call(s, p))
+            continue; /* unp_wlocal=2: closed (joint_unpwlocal.c) */
         if (joint_greedy_unchanged(s, p))
             continue; /* it would choose as it did (joint_greedy.c) */
         uint32_t l = s->pr[p].link, best = NONE;
@@ -1053,6 +1055,7 @@ static int resplit(joint *s, uint32_t q1, uint32_t q2, int *rcp)
     }
     s->dirty[q1] = s->dirty[q2] = s->pass_id + 1;
     joint_lsdirty_marked(s, q1, q2); /* ls_dirty_solve=2 (joint_lsdirty.c) */
+    joint_uwl_opened(s, q1, q2); /* unp_wlocal (joint_unpwlocal.c) */
     return 1;
 }
 
@@ -1080,6 +1083,8 @@ int joint_local_search(joint *s, int *changed)
                 continue;
             if (s->pass_id == 0 && s->rl_only && joint_resolve_skip(s, q1, q2))
                 continue; /* resolve_local (joint_resolve.c) */
+            if (s->uwl_open && joint_uwl_skip_pair(s, q1, q2))
+                continue; /* unp_wlocal: two closed requests (joint_unpwlocal.c) */
             uint64_t key = q1 < q2 ? ((uint64_t)q1 << 32) | q2 : ((uint64_t)q2 << 32) | q1;
             if (joint_hmap_get(&s->seen, key) != NONE)
                 continue;

@@ -121,6 +121,7 @@ int joint_unpm_build(joint **out, const pb_trace_view *v, joint *f, joint *s, pb
     memcpy(mg->unpl_rec, s->unpl_rec, sizeof mg->unpl_rec); /* unp_lite (joint_unplite.c) */
     memcpy(mg->ucert_rec, s->ucert_rec, sizeof mg->ucert_rec); /* unp_cert (joint_unpcert.c) */
     memcpy(mg->uwb_rec, s->uwb_rec, sizeof mg->uwb_rec); /* unp_wboth (joint_unpwboth.c) */
+    memcpy(mg->uwl_rec, s->uwl_rec, sizeof mg->uwl_rec); /* unp_wlocal (joint_unpwlocal.c) */
     mg->unp_rerun = 1;
     mg->unp_ll[0] = s->unp_ll[0];
     mg->unp_ll[1] = s->unp_ll[1];

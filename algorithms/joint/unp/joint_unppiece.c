@@ -301,6 +301,8 @@ int joint_unpp_meta(const joint *s, pb_result *res)
         return PB_ENOMEM;
     if (joint_ucert_meta(s, res) != PB_OK) /* unp_cert (joint_unpcert.c) */
         return PB_ENOMEM;
+    if (joint_uwl_meta(s, res) != PB_OK) /* unp_wlocal (joint_unpwlocal.c) */
+        return PB_ENOMEM;
     if (joint_unpwb_meta(s, res) != PB_OK) /* unp_wboth (joint_unpwboth.c) */
         return PB_ENOMEM;
     if (!s->unpp_on)

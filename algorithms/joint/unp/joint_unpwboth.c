@@ -46,11 +46,31 @@ static int uwb_one(joint **out, const pb_trace_view *v, const joint_params *para
     joint_params pw = *params;
     if (pord)
         pw.order = "on";
+    unsigned char *chg = NULL; /* unp_wlocal (joint_unpwlocal.c) */
+    if (params->unp_wlocal > 0) {
+        if (!(chg = malloc(n + 1))) {
+            free(mate);
+            free(gpar);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        }
+        chg[n] = (unsigned char)params->unp_wlocal; /* the mode, in the last byte */
+        if (joint_uwl_changed(f, force, chg) != PB_OK) {
+            free(mate);
+            free(gpar);
+            free(chg);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        }
+        pw.uwl_chg = chg;
+    }
     rc = joint_init_one_g(out, v, &pw, err, pord, NULL, NULL, mate, gpar, 1);
     free(mate);
     free(gpar);
-    if (rc == PB_OK)
+    if (rc == PB_OK) {
         (*out)->p.order = params->order;
+        joint_uwl_done(*out);
+        (*out)->p.uwl_chg = NULL;
+    }
+    free(chg);
     return rc;
 }
 
