@@ -948,6 +948,9 @@ typedef struct joint_params {
     int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
     double bb_serial_win_max; /* [bb_serial_win_max] bb_serial_warm=2: the window's most
                                  share of the messages (joint_bbwin.c) */
+    int sv_pre;         /* [sv_pre] sv_lazy=3's searches pause before their main solve, the
+                           losing one left there (joint_svpre.c); 0 off; raised by 10
+                           on a search that may pause */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -905,6 +905,11 @@ struct joint {
                                parents given, parents set; 2 (joint_bbwin.c): stacks,
                                seeds, window messages, 1 none stacked / 2 over the limit /
                                3 the window searched */
+    int svp_paused, svp_skip; /* sv_pre (joint_svpre.c): paused before the main solve;
+                               the main solve's first refit made before the pause */
+    double svp_rec[8];      /* sv_pre's record: state (1 loser left paused, 2 both run, 3
+                               resumed to sv_lazy's mark), leader (1 free, 2 held), lead,
+                               gain, free_pre, held_pre, leader's end */
 };
 #define JOINT_LTL_NSTAT 6
 
