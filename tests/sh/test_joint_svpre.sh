@@ -19,6 +19,11 @@
 #   85.745 nats with a gain of 15.550 (threshold 41.1): the held search is
 #   left before its main solve (loser_paused): the rows are sv_pre=0's,
 #   the held log-likelihood in the pair_order line its paused one;
+# - sv_pre=2 on dispatch: the same verdict before the main solve (a
+#   positive gain), then the held search's second look at sv_lazy's mark:
+#   the free end leads held_mid -91853.100 by 38.737 nats, under 10 + 2 x
+#   96.128 (the held search's own first main solve): it runs on, and the
+#   output is sv_pre=0's again;
 # - sv_pre=0 writes no line.
 # Fails on a tree without the option (infer rejects it).
 . "$PB_ROOT/tests/sh/joint_lib.sh"
@@ -36,6 +41,7 @@ run() { # name trace [options...]
 strip_callids "$tmp/ids.csv" > "$tmp/b.csv"
 run d0 "$tmp/b.csv" -s sv_pre=0
 run d1 "$tmp/b.csv" -s sv_pre=1
+run d2 "$tmp/b.csv" -s sv_pre=2
 run h0 "$tmp/b.csv" -s sv_pre=0 -s held_swaps=1
 run h1 "$tmp/b.csv" -s sv_pre=1 -s held_swaps=1
 ! grep -q '^# sv_pre=' "$tmp/d0.res" || fail "sv_pre=0 wrote a line"
@@ -46,6 +52,10 @@ nosv "$tmp/d1.res" > "$tmp/b"
 [ -s "$tmp/a" ] || fail "no output"
 cmp -s "$tmp/a" "$tmp/b" || fail "dispatch: both resumed, the output changed"
 cmp -s "$tmp/d0.err" "$tmp/d1.err" || fail "dispatch: stderr changed"
+grep -q '^# sv_pre=both_run leader=free lead=134.866 gain=90.184 ' "$tmp/d2.res" ||
+    fail "dispatch 2: $(grep '^# sv_pre=' "$tmp/d2.res")"
+nosv "$tmp/d2.res" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "dispatch 2: the output changed"
 grep -q '^# sv_pre=to_mark free_pre=-91904.546$' "$tmp/h1.res" ||
     fail "dispatch held_swaps: $(grep '^# sv_pre=' "$tmp/h1.res")"
 body "$tmp/h0.res" > "$tmp/a"

@@ -25,6 +25,12 @@
  * whole search.  Otherwise the other runs on from its pause too and
  * init_choose chooses as before.  A search left paused keeps its paused
  * state (its log-likelihood and counts in the metadata are its pre ones).
+ * sv_pre=2 bounds it by the leader's change either way, |end - leader_pre|
+ * (a leader whose main solve loses likelihood bounds nothing at 1), and
+ * where the other is not left before its main solve it runs on to sv_lazy's
+ * mark and is left there when the leader's end leads it by 10 nats plus
+ * sv_lazy_k times the larger of that and the other's own change over its
+ * first main solve (sv_pre=loser_at_mark; lead, gain: that test's).
  * Metadata: sv_pre=loser_paused|both_run|to_mark leader=free|held lead=
  * gain= free_pre= held_pre= end=.
  */
@@ -33,6 +39,7 @@
 #include "joint_int.h"
 #include "pb_algo.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +89,7 @@ int joint_svp_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     joint_params phs = *ph; /* as joint_sv_held makes the held search */
     joint_heldwarm_rounds(&phs, params);
     phs.sv_lazy += 10;
-    phs.sv_pre = 11;
+    phs.sv_pre = params->sv_pre + 10;
     joint *b = NULL;
     int rc = joint_init_one(&b, v, &phs, err, 1, share, force);
     if (rc != PB_OK)
@@ -116,6 +123,10 @@ int joint_svp_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     double g0 = le[0] - lp[0], g1 = le[1] - lp[1];
     double lead0 = le[0] - O->sv_ll_pre[0], lead1 = le[1] - O->sv_ll_pre[1];
     double k = params->sv_lazy_k;
+    if (params->sv_pre == 2) { /* the leader's change either way bounds the other's */
+        g0 = fabs(g0);
+        g1 = fabs(g1);
+    }
     int take = lead0 > JOINT_RESTART_MARGIN + k * (g0 > 0 ? g0 : 0) &&
                lead1 > JOINT_RESTART_MARGIN + k * (g1 > 0 ? g1 : 0);
     if (take && L == a) { /* sv_lazy's tests on the whole free search */
@@ -140,7 +151,32 @@ int joint_svp_held(joint *a, const pb_trace_view *v, const joint_params *ph,
         return PB_OK;
     }
     a->svp_rec[0] = 2;
-    if ((rc = joint_sv_resume(O)) != PB_OK) {
+    if (params->sv_pre == 2 && (L != a || joint_heldskip_maybe(a) == 0) &&
+        (L != a || !joint_bbserial_early(a))) { /* a second look at sv_lazy's mark */
+        if ((rc = joint_svp_resume_to(O, 1)) != PB_OK) {
+            joint_close(b);
+            *bout = NULL;
+            return oom(err, rc);
+        }
+        if (O->sv_paused) {
+            double om[2];
+            joint_sv_ll(O, om);
+            double m0 = om[0] - O->sv_ll_pre[0], m1 = om[1] - O->sv_ll_pre[1];
+            m0 = m0 > g0 ? m0 : g0;
+            m1 = m1 > g1 ? m1 : g1;
+            if (le[0] - om[0] > JOINT_RESTART_MARGIN + k * (m0 > 0 ? m0 : 0) &&
+                le[1] - om[1] > JOINT_RESTART_MARGIN + k * (m1 > 0 ? m1 : 0)) {
+                a->svp_rec[0] = 4;
+                a->svp_rec[2] = le[0] - om[0];
+                a->svp_rec[3] = m0;
+                joint_heldskip_decide(a);
+                *early = L == b ? 1 : 2;
+                memcpy(b->svp_rec, a->svp_rec, sizeof b->svp_rec);
+                return PB_OK;
+            }
+        }
+    }
+    if (O->sv_paused && (rc = joint_sv_resume(O)) != PB_OK) {
         joint_close(b);
         *bout = NULL;
         return oom(err, rc);
@@ -153,13 +189,13 @@ int joint_svp_meta(const joint *s, pb_result *res)
 {
     if (!s->p.sv_pre || !s->svp_rec[0])
         return PB_OK;
-    static const char *st[] = {"", "loser_paused", "both_run", "to_mark"};
+    static const char *st[] = {"", "loser_paused", "both_run", "to_mark", "loser_at_mark"};
     int k = (int)s->svp_rec[0];
     if (k == 3)
         return pb_result_meta(res, "sv_pre=to_mark free_pre=%.3f", s->svp_rec[4]);
     return pb_result_meta(res, "sv_pre=%s leader=%s lead=%.3f gain=%.3f free_pre=%.3f "
                                "held_pre=%.3f end=%.3f",
-                          st[k >= 1 && k <= 3 ? k : 0], s->svp_rec[1] == 2 ? "held" : "free",
+                          st[k >= 1 && k <= 4 ? k : 0], s->svp_rec[1] == 2 ? "held" : "free",
                           s->svp_rec[2], s->svp_rec[3], s->svp_rec[4], s->svp_rec[5],
                           s->svp_rec[6]);
 }
