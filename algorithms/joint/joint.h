@@ -951,6 +951,7 @@ typedef struct joint_params {
     int sv_pre;         /* [sv_pre] sv_lazy=3's searches pause before their main solve, the
                            losing one left there (joint_svpre.c); 0 off; raised by 10
                            on a search that may pause */
+    double sv_pre_k;    /* [sv_pre_k] sv_pre's factor on the leader's gain (0: sv_lazy_k) */
 } joint_params;
 
 /* The option table over joint_params. */

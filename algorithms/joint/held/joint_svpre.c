@@ -31,6 +31,7 @@
  * mark and is left there when the leader's end leads it by 10 nats plus
  * sv_lazy_k times the larger of that and the other's own change over its
  * first main solve (sv_pre=loser_at_mark; lead, gain: that test's).
+ * sv_pre_k (> 0) replaces sv_lazy_k in the test before the main solve.
  * Metadata: sv_pre=loser_paused|both_run|to_mark leader=free|held lead=
  * gain= free_pre= held_pre= end=.
  */
@@ -122,7 +123,7 @@ int joint_svp_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     joint_sv_ll(L, le);
     double g0 = le[0] - lp[0], g1 = le[1] - lp[1];
     double lead0 = le[0] - O->sv_ll_pre[0], lead1 = le[1] - O->sv_ll_pre[1];
-    double k = params->sv_lazy_k;
+    double k = params->sv_pre_k > 0 ? params->sv_pre_k : params->sv_lazy_k;
     if (params->sv_pre == 2) { /* the leader's change either way bounds the other's */
         g0 = fabs(g0);
         g1 = fabs(g1);
@@ -162,6 +163,7 @@ int joint_svp_held(joint *a, const pb_trace_view *v, const joint_params *ph,
             double om[2];
             joint_sv_ll(O, om);
             double m0 = om[0] - O->sv_ll_pre[0], m1 = om[1] - O->sv_ll_pre[1];
+            k = params->sv_lazy_k; /* sv_lazy's own test */
             m0 = m0 > g0 ? m0 : g0;
             m1 = m1 > g1 ? m1 : g1;
             if (le[0] - om[0] > JOINT_RESTART_MARGIN + k * (m0 > 0 ? m0 : 0) &&
