@@ -961,6 +961,10 @@ typedef struct joint_params {
     const unsigned char *uwl_chg; /* not an option: unp_wlocal's changed messages (per
                            message 1 on a link with a changed message), set on the warm
                            searches only, else NULL */
+    int sv_pre;         /* [sv_pre] sv_lazy=3's searches pause before their main solve, the
+                           losing one left there (joint_svpre.c); 0 off; raised by 10
+                           on a search that may pause */
+    double sv_pre_k;    /* [sv_pre_k] sv_pre's factor on the leader's gain (0: sv_lazy_k) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -911,6 +911,11 @@ struct joint {
     unsigned char *uwl_open; /* unp_wlocal (joint_unpwlocal.c): per pair 1 open, or NULL */
     double uwl_rec[6];      /* unp_wlocal: 1 ran, pairs open at the start, at the end, of
                                pairs, re-split pairs skipped, greedy calls skipped */
+    int svp_paused, svp_skip; /* sv_pre (joint_svpre.c): paused before the main solve;
+                               the main solve's first refit made before the pause */
+    double svp_rec[8];      /* sv_pre's record: state (1 loser left paused, 2 both run, 3
+                               resumed to sv_lazy's mark), leader (1 free, 2 held), lead,
+                               gain, free_pre, held_pre, leader's end */
 };
 #define JOINT_LTL_NSTAT 6
 #define JOINT_LTE_NSTAT 7

@@ -478,4 +478,22 @@ int joint_uwl_meta(const joint *s, pb_result *res);
 int joint_late_ends(joint *s, const uint32_t *lcalls);
 void joint_late_ends_meta(const joint *s, pb_result *res);
 
+/* sv_pre (joint_svpre.c): joint_svp_arm, the free search's options in
+ * init_choose (may pause before its main solve); joint_svp_disarm, after
+ * it is made; joint_svp_pause, in the main solve's first round after its
+ * refit: 1 when the search pauses there; joint_svp_held, joint_sv_held's
+ * first step on a free search paused there (1: resumed to sv_lazy's mark,
+ * go on as before; else PB_OK or an error, *bout and *early as
+ * joint_sv_held's); joint_svp_resume_to (joint.c), the paused search run
+ * on from its main solve's first refit, to sv_lazy's mark (to_mark) or to
+ * its end; joint_svp_meta, its line */
+void joint_svp_arm(joint_params *pa);
+void joint_svp_disarm(joint *a);
+int joint_svp_pause(joint *s);
+int joint_svp_held(joint *a, const pb_trace_view *v, const joint_params *ph,
+                   const joint_params *params, pb_error *err, const unsigned char *force,
+                   joint_selshare *share, joint **bout, int *early);
+int joint_svp_resume_to(joint *s, int to_mark);
+int joint_svp_meta(const joint *s, pb_result *res);
+
 #endif

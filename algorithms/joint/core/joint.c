@@ -651,8 +651,35 @@ int joint_sv_resume(joint *s)
 {
     if (s->svc_r) /* sv_cut: paused in the re-pairing rounds */
         return joint_svc_resume(s, 0);
+    if (s->svp_paused) /* sv_pre: paused before the main solve */
+        return joint_svp_resume_to(s, 0);
     s->sv_paused = 0;
     int rc = solve_from(s, 1);
+    rc = rc == PB_OK ? finish_one(s) : rc;
+    s->force_unp = NULL;
+    return rc;
+}
+
+/* sv_pre (joint_svpre.c): paused in the main solve's first round after
+ * its refit; run on from there (the refit not made again), to sv_lazy's
+ * mark (to_mark: paused there as init_choose's free search would be) or
+ * to its end */
+int joint_svp_resume_to(joint *s, int to_mark)
+{
+    s->svp_paused = 0;
+    s->sv_paused = 0;
+    s->svp_skip = 1;
+    if (to_mark) {
+        s->p.sv_lazy += 10;
+        s->sv_mark = 1;
+    }
+    int rc = solve_from(s, 0);
+    s->sv_mark = 0;
+    s->svp_skip = 0;
+    if (to_mark && s->p.sv_lazy >= 10)
+        s->p.sv_lazy -= 10; /* it never paused */
+    if (rc == PB_OK && s->sv_paused)
+        return PB_OK;
     rc = rc == PB_OK ? finish_one(s) : rc;
     s->force_unp = NULL;
     return rc;
@@ -825,6 +852,8 @@ static int solve_from(joint *s, int resumed)
         size_t sw = 0;
         if (!resumed || outer) {
             rc = joint_solve_rounds(s, 1, s->p.passes);
+            if (rc == PB_OK && s->svp_paused)
+                return rc; /* sv_pre (joint_svpre.c) */
             if (rc != PB_OK || outer == s->p.swap_rounds)
                 break;
             rc = joint_refit(s); /* refit_skip_same (joint_search.c) */

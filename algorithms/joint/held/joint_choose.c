@@ -69,11 +69,15 @@ static int init_choose_g(joint **out, const pb_trace_view *v, const joint_params
      * NULL (out of memory): each fits its own */
     joint_selshare *share = mode == 2 && params->select_share ? joint_selshare_new() : NULL;
     joint_params pa = *params; /* sv_lazy: the free search may pause (joint_sv.c) */
-    if (mode == 2 && params->sv_lazy > 0)
+    if (mode == 2 && params->sv_lazy > 0) {
         pa.sv_lazy += 10;
+        joint_svp_arm(&pa); /* sv_pre (joint_svpre.c) */
+    }
     int rc = joint_init_one(&a, v, &pa, err, 0, share, force);
     if (rc == PB_OK && a->p.sv_lazy >= 10)
         a->p.sv_lazy -= 10; /* it never paused */
+    if (rc == PB_OK)
+        joint_svp_disarm(a);
     if (rc == PB_OK && a->sv_paused && !joint_any_free(a) && (rc = joint_sv_resume(a)) != PB_OK) {
         joint_close(a);
         a = NULL;
@@ -275,6 +279,8 @@ sv_again: /* sv_lazy=3: the paused held search resumed, the choice made again */
     joint_heldwarm_carry(keep, a); /* held_warm's record (joint_heldwarm.c) */
     if (keep != a) /* sv_lazy's record (joint_sv.c) */
         memcpy(keep->sv_rec, a->sv_rec, sizeof keep->sv_rec);
+    if (keep != a) /* sv_pre's (joint_svpre.c) */
+        memcpy(keep->svp_rec, a->svp_rec, sizeof keep->svp_rec);
     if (b)
         keep->pairs_shared = b->pairs_shared; /* pairs_share: the run's (joint_pshare.c) */
     if (pwd.on) { /* pair_window: a fallback, or the check of the window's choice */
@@ -337,6 +343,8 @@ sv_again: /* sv_lazy=3: the paused held search resumed, the choice made again */
             joint_heldwarm_carry(w, keep);
         if (k2 == w) /* sv_lazy's record (joint_sv.c) */
             memcpy(w->sv_rec, keep->sv_rec, sizeof w->sv_rec);
+        if (k2 == w) /* sv_pre's (joint_svpre.c) */
+            memcpy(w->svp_rec, keep->svp_rec, sizeof w->svp_rec);
         joint_close(k2 == w ? keep : w);
         keep = k2;
         w = NULL;

@@ -289,6 +289,8 @@ int joint_heldlocal_meta(const joint *s, pb_result *res)
         return PB_ENOMEM;
     if (joint_svc_meta(s, res) != PB_OK) /* sv_cut (joint_svcut.c) */
         return PB_ENOMEM;
+    if (joint_svp_meta(s, res) != PB_OK) /* sv_pre (joint_svpre.c) */
+        return PB_ENOMEM;
     if (joint_sv_meta(s, res) != PB_OK) /* sv_lazy (joint_sv.c) */
         return PB_ENOMEM;
     if (!s->hloc[0])

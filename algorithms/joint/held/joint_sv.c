@@ -105,6 +105,13 @@ int joint_sv_held(joint *a, const pb_trace_view *v, const joint_params *ph,
     }
     if (!a->sv_paused)
         return PB_OK;
+    if (a->svp_paused) { /* sv_pre: paused before its main solve (joint_svpre.c) */
+        int rp = joint_svp_held(a, v, ph, params, err, force, share, bout, early);
+        if (rp != 1)
+            return rp;
+        if (!a->sv_paused)
+            return PB_OK;
+    }
     int hs = joint_heldskip_maybe(a); /* decided on the whole free search, as before */
     if (hs == 0 && !held_other && params->sv_early && joint_bbserial_early(a))
         return joint_sv_race(a, v, ph, params, err, force, share, JOINT_SVR_MARK, bout,

@@ -1144,10 +1144,14 @@ int joint_solve_rounds(joint *s, int refit, int passes)
     int iters = s->rl_only && s->p.resolve_local >= 2 ? 0 : s->p.iters;
     for (int it = 0; rc == PB_OK && it < iters && changed; it++) {
         changed = 0;
-        if (refit)
+        if (refit && s->svp_skip)
+            s->svp_skip = 0; /* sv_pre: refitted before the pause (joint_svpre.c) */
+        else if (refit)
             rc = joint_refit(s);
         if (rc == PB_OK && refit && s->sv_mark)
             joint_sv_first(s); /* sv_lazy (joint_sv.c) */
+        if (rc == PB_OK && refit && s->sv_mark && joint_svp_pause(s))
+            return PB_OK; /* sv_pre: paused before the main solve moves anything */
         if (rc == PB_OK && refit)
             joint_quant_fitted(s); /* the tie test's start (joint_quant.c) */
         if (rc == PB_OK)
