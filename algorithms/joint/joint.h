@@ -948,6 +948,9 @@ typedef struct joint_params {
     int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
     double bb_serial_win_max; /* [bb_serial_win_max] bb_serial_warm=2: the window's most
                                  share of the messages (joint_bbwin.c) */
+    int bb_serial_seeds; /* [bb_serial_seeds] bb_serial_warm=2|3: each stacked call seeds its
+                            request and its k best candidates' (idle, nearest; joint_bbseeds.c);
+                            0 every candidate's */
 } joint_params;
 
 /* The option table over joint_params. */
