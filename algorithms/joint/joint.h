@@ -951,6 +951,9 @@ typedef struct joint_params {
     int bb_serial_seeds; /* [bb_serial_seeds] bb_serial_warm=2|3: each stacked call seeds its
                             request and its k best candidates' (idle, nearest; joint_bbseeds.c);
                             0 every candidate's */
+    double bb_serial_removed; /* [bb_serial_removed] with bb_serial_seeds: the window's term
+                                 solution kept only where it took away at least this share of
+                                 the stacks (joint_bbseeds.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -905,9 +905,10 @@ struct joint {
                                parents given, parents set; 2 (joint_bbwin.c): stacks,
                                seeds, window messages, 1 none stacked / 2 over the limit /
                                3 the window searched */
-    double bbs_rec[2];      /* bb_serial_seeds / bb_serial_gate (joint_bbseeds.c): the first
-                               solution's requests with a call on a serial link, those
-                               holding a stacked call */
+    double bbs_rec[4];      /* bb_serial_seeds (joint_bbseeds.c): the first solution's
+                               requests with a call on a serial link, those holding a
+                               stacked call; the stacks left in the term's solution;
+                               1 where bb_serial_removed refused it */
 };
 #define JOINT_LTL_NSTAT 6
 
