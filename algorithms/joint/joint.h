@@ -965,6 +965,12 @@ typedef struct joint_params {
                            losing one left there (joint_svpre.c); 0 off; raised by 10
                            on a search that may pause */
     double sv_pre_k;    /* [sv_pre_k] sv_pre's factor on the leader's gain (0: sv_lazy_k) */
+    int bb_serial_seeds; /* [bb_serial_seeds] bb_serial_warm=2|3: each stacked call seeds its
+                            request and its k best candidates' (idle, nearest; joint_bbseeds.c);
+                            0 every candidate's */
+    double bb_serial_removed; /* [bb_serial_removed] with bb_serial_seeds: the window's term
+                                 solution kept only where it took away at least this share of
+                                 the stacks (joint_bbseeds.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -916,6 +916,10 @@ struct joint {
     double svp_rec[8];      /* sv_pre's record: state (1 loser left paused, 2 both run, 3
                                resumed to sv_lazy's mark), leader (1 free, 2 held), lead,
                                gain, free_pre, held_pre, leader's end */
+    double bbs_rec[4];      /* bb_serial_seeds (joint_bbseeds.c): the first solution's
+                               requests with a call on a serial link, those holding a
+                               stacked call; the stacks left in the term's solution;
+                               1 where bb_serial_removed refused it */
 };
 #define JOINT_LTL_NSTAT 6
 #define JOINT_LTE_NSTAT 7

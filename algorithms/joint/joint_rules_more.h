@@ -382,6 +382,24 @@ int joint_bbser_second(joint **out, joint *s, const pb_trace_view *v, const join
  * stacked, the window over bb_serial_win_max).  PB_OK or an error */
 int joint_bbwin_run(joint **out, joint *s, const pb_trace_view *v, const joint_params *pr,
                     pb_error *err);
+
+/* bb_serial_seeds (joint_bbseeds.c): seed[root[c]] = 1 for stacked call
+ * p's bb_serial_seeds best candidates c outside its own request (root:
+ * the first solution's top-level request of each pair), ranked idle at
+ * p's send first, then by their latest event before it */
+void joint_bbseeds_near(const joint *f, uint32_t p, const uint32_t *root, unsigned char *seed);
+/* bb_serial_seeds: the first solution's requests with a call on a serial
+ * link (ser) and those holding a stacked call (st) into f->bbs_rec; mark
+ * is scratch of npairs + 1 */
+void joint_bbseeds_count(joint *f, const unsigned char *ser, const unsigned char *st,
+                         const uint32_t *root, unsigned char *mark);
+/* bb_serial_seeds: the stacks left in the term's solution t on the links
+ * s's test calls serial, into both records.  PB_OK or PB_ENOMEM */
+int joint_bbseeds_after(joint *s, joint *t);
+/* bb_serial_removed (joint_bbseeds.c): take (the check's choice, 1 for
+ * t) kept only where t left at most 1 - bb_serial_removed of s's stacks;
+ * the choice, 0 where refused (s's check record then says so) */
+int joint_bbseeds_keep(joint *s, joint *t, int take);
 /* unp_cert (joint_unpcert.c): joint_ucert_stats, a free solution's
  * statistics (pairs in question, learned parallel calls, log-likelihood,
  * with the order terms, their cost per pair in question, services

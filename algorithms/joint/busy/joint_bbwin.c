@@ -33,8 +33,8 @@
 #include <string.h>
 
 /* in[i] = 1 for every message of a seed request; their number */
-static int bbw_window(const joint *f, const unsigned char *st, unsigned char *in, size_t *nseed,
-                      size_t *nwin)
+static int bbw_window(joint *f, const unsigned char *ser, const unsigned char *st,
+                      unsigned char *in, size_t *nseed, size_t *nwin)
 {
     size_t n = f->v.n;
     uint32_t np = f->npairs;
@@ -47,11 +47,18 @@ static int bbw_window(const joint *f, const unsigned char *st, unsigned char *in
     }
     for (uint32_t q = 0; q < np; q++)
         root[q] = joint_unp_root(f, q);
+    if (f->p.bb_serial_seeds > 0) /* the requests holding a stack (joint_bbseeds.c) */
+        joint_bbseeds_count(f, ser, st, root, seed);
+    memset(seed, 0, (size_t)np + 1);
     for (uint32_t p = 0; p < np; p++) {
         if (!st[p])
             continue;
         if (f->par[p] != JOINT_NONE && root[f->par[p]] != JOINT_NONE)
             seed[root[f->par[p]]] = 1;
+        if (f->p.bb_serial_seeds > 0) { /* the nearest idle candidates (joint_bbseeds.c) */
+            joint_bbseeds_near(f, p, root, seed);
+            continue;
+        }
         for (uint32_t j = f->cand_off[p]; j < f->cand_off[p + 1]; j++)
             if (root[f->cand[j]] != JOINT_NONE)
                 seed[root[f->cand[j]]] = 1;
@@ -139,7 +146,7 @@ int joint_bbwin_run(joint **out, joint *s, const pb_trace_view *v, const joint_p
     if (rc == PB_OK)
         nst = joint_lser_stacks(s, ser, st, &nout);
     if (rc == PB_OK)
-        rc = bbw_window(s, st, in, &nseed, &nwin);
+        rc = bbw_window(s, ser, st, in, &nseed, &nwin);
     free(ser);
     free(st);
     s->bbw_rec[4] = (double)nst;
@@ -194,6 +201,7 @@ int joint_bbwin_run(joint **out, joint *s, const pb_trace_view *v, const joint_p
     }
     s->bbw_rec[7] = 3; /* the window searched */
     memcpy(b->bbw_rec, s->bbw_rec, sizeof b->bbw_rec);
+    memcpy(b->bbs_rec, s->bbs_rec, sizeof b->bbs_rec);
     *out = b;
 done:
     free(in);

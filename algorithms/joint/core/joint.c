@@ -816,9 +816,18 @@ int joint_init(joint **out, const pb_trace_view *v, const joint_params *params,
             return rc == PB_ENOMEM ? pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory")
                                    : rc;
         }
+        if (s->lser_bbck && s->p.bb_serial_seeds > 0 && s->bbw_rec[7] == 3 &&
+            joint_bbseeds_after(s, t) != PB_OK) { /* joint_bbseeds.c */
+            joint_close(t);
+            free(force);
+            joint_close(s);
+            return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
+        }
         joint *drop = t;
         int take = s->p.loss_serial == 8 && !s->lser_bbck ? joint_lser_choose_x(s, t, nser)
                                                           : joint_lser_choose(s, t, nser);
+        if (s->lser_bbck && s->p.bb_serial_seeds > 0 && s->bbw_rec[7] == 3)
+            take = joint_bbseeds_keep(s, t, take); /* bb_serial_removed (joint_bbseeds.c) */
         if (take < 0) {
             joint_close(t);
             free(force);

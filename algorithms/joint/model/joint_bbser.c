@@ -146,6 +146,14 @@ int joint_bbser_second(joint **out, joint *s, const pb_trace_view *v, const join
 
 static int bbser_warm_meta(const joint *s, pb_result *res)
 {
+    if (s->bbw_rec[7] == 3 && s->p.bb_serial_seeds > 0) /* joint_bbseeds.c */
+        return pb_result_meta(res, "bb_serial_warm=window stacks=%.0f seeds=%.0f window_msgs=%.0f "
+                              "of_msgs=%zu limit=%g seeds_k=%d stacked_req=%.0f of_req=%.0f "
+                              "stacks_after=%.0f%s", s->bbw_rec[4], s->bbw_rec[5], s->bbw_rec[6],
+                              s->v.n, s->p.bb_serial_win_max, s->p.bb_serial_seeds,
+                              s->bbs_rec[1], s->bbs_rec[0], s->bbs_rec[2],
+                              s->bbs_rec[3] > 0 ? " refused=removed_under (bb_serial_removed: "
+                                                  "the solution without the term kept)" : "");
     if (s->bbw_rec[7] == 3)
         return pb_result_meta(res, "bb_serial_warm=window stacks=%.0f seeds=%.0f window_msgs=%.0f "
                               "of_msgs=%zu limit=%g", s->bbw_rec[4], s->bbw_rec[5],
