@@ -948,6 +948,11 @@ typedef struct joint_params {
     int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
     double bb_serial_win_max; /* [bb_serial_win_max] bb_serial_warm=2: the window's most
                                  share of the messages (joint_bbwin.c) */
+    int conf_sib_usual; /* [conf_sib_usual] the siblings cap also holds a row sent before
+                           any return of its link's usual trigger link no surer than its
+                           request's calls on that link (joint_sibusual.c); 0 off */
+    double conf_sib_usual_share; /* [conf_sib_usual_share] the share of a link's rows a
+                           trigger link must trigger to be its usual one */
 } joint_params;
 
 /* The option table over joint_params. */

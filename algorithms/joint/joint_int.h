@@ -905,6 +905,8 @@ struct joint {
                                parents given, parents set; 2 (joint_bbwin.c): stacks,
                                seeds, window messages, 1 none stacked / 2 over the limit /
                                3 the window searched */
+    size_t sibu_rec[3];     /* conf_sib_usual (joint_sibusual.c): links with a usual
+                               trigger, rows out of that order, rows its term lowered */
 };
 #define JOINT_LTL_NSTAT 6
 
