@@ -24,6 +24,11 @@
  * (parent link, link) pair, held by at least conf_sib_usual_share of
  * them and at least JOINT_SIBU_MIN_ROWS rows, not the arrival and not
  * the link itself (the same link is the cap's sibling term already).
+ * At conf_sib_usual=2, a row out of that order whose request holds no call
+ * on T at all (the request's shape is not its link's usual one) is no
+ * surer than the least sure of its request's other calls (retry s12 ns
+ * with call ids: another request's receipt call in a request without a
+ * payment call).
  */
 #include "joint_int.h"
 #include "joint_rules_late.h"
@@ -99,14 +104,17 @@ int joint_sibu_usual(joint *s, const uint32_t *trig, uint32_t *usual)
                 uint32_t j = k[r].j;
                 if (s->conf_exempt && s->conf_exempt[j])
                     continue;
-                /* the request must hold a call on the usual trigger link */
+                /* the request holds a call on the usual trigger link; at
+                 * 2, one that holds none is held by all its other calls */
                 const kvec *kv = &s->kids[s->par[j]];
                 for (uint32_t i = 0; i < kv->n; i++)
                     if (s->pr[kv->a[i]].link == best) {
                         usual[j] = best;
-                        s->sibu_rec[1]++;
                         break;
                     }
+                if (usual[j] == NONE && s->p.conf_sib_usual >= 2 && kv->n > 1)
+                    usual[j] = arr;
+                s->sibu_rec[1] += usual[j] != NONE;
             }
         }
         a = b;
@@ -120,7 +128,8 @@ double joint_sibu_cap(const joint *s, uint32_t j, uint32_t tl, const double *con
     double c = 2.0;
     const kvec *kv = &s->kids[s->par[j]];
     for (uint32_t i = 0; i < kv->n; i++)
-        if (s->pr[kv->a[i]].link == tl && conf[kv->a[i]] < c)
+        if ((tl == s->nlinks ? kv->a[i] != j : s->pr[kv->a[i]].link == tl) &&
+            conf[kv->a[i]] < c)
             c = conf[kv->a[i]];
     return c;
 }
@@ -130,10 +139,11 @@ int joint_sibu_meta(const joint *s, pb_result *res)
     if (!s->p.conf_sib_usual || !s->p.conf_siblings)
         return PB_OK;
     return pb_result_meta(res,
-                          "conf_sib_usual=1 share=%.2f usual_links=%zu rows_out_of_order=%zu "
+                          "conf_sib_usual=%d share=%.2f usual_links=%zu rows_out_of_order=%zu "
                           "rows_lowered=%zu (the siblings cap also by the request's calls on "
                           "the link that usually triggers a row's link, where the row was not "
-                          "triggered by one)",
-                          s->p.conf_sib_usual_share, s->sibu_rec[0], s->sibu_rec[1],
+                          "triggered by one; at 2, where the request holds none of those, by its "
+                          "other calls)",
+                          s->p.conf_sib_usual, s->p.conf_sib_usual_share, s->sibu_rec[0], s->sibu_rec[1],
                           s->sibu_rec[2]);
 }
