@@ -971,6 +971,12 @@ typedef struct joint_params {
     double bb_serial_removed; /* [bb_serial_removed] with bb_serial_seeds: the window's term
                                  solution kept only where it took away at least this share of
                                  the stacks (joint_bbseeds.c); 0 off */
+    int conf_sib_usual; /* [conf_sib_usual] the siblings cap also holds a row sent before
+                           any return of its link's usual trigger link no surer than its
+                           request's calls on that link (joint_sibusual.c); 2 also, where
+                           it holds none, than its other calls; 0 off */
+    double conf_sib_usual_share; /* [conf_sib_usual_share] the share of a link's rows a
+                           trigger link must trigger to be its usual one */
 } joint_params;
 
 /* The option table over joint_params. */

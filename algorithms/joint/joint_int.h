@@ -920,6 +920,8 @@ struct joint {
                                requests with a call on a serial link, those holding a
                                stacked call; the stacks left in the term's solution;
                                1 where bb_serial_removed refused it */
+    size_t sibu_rec[3];     /* conf_sib_usual (joint_sibusual.c): links with a usual
+                               trigger, rows out of that order, rows its term lowered */
 };
 #define JOINT_LTL_NSTAT 6
 #define JOINT_LTE_NSTAT 7

@@ -514,4 +514,15 @@ int joint_svp_held(joint *a, const pb_trace_view *v, const joint_params *ph,
 int joint_svp_resume_to(joint *s, int to_mark);
 int joint_svp_meta(const joint *s, pb_result *res);
 
+/* conf_sib_usual (joint_sibusual.c): joint_sibu_usual, per row (usual, by
+ * pair) the usual trigger link of its link where the row was not triggered
+ * by it and its request holds a call on it, else NONE (trig: the rows'
+ * triggers, joint_conf_triggers; PB_OK or PB_ENOMEM); joint_sibu_cap, the
+ * least confidence of row j's request's calls on link tl; joint_sibu_meta,
+ * its line */
+#define JOINT_SIBU_MIN_ROWS 20
+int joint_sibu_usual(joint *s, const uint32_t *trig, uint32_t *usual);
+double joint_sibu_cap(const joint *s, uint32_t j, uint32_t tl, const double *conf);
+int joint_sibu_meta(const joint *s, pb_result *res);
+
 #endif

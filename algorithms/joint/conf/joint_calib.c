@@ -174,6 +174,10 @@ int joint_sibling_cap(joint *s, double *conf)
         memcpy(own, conf, (size_t)n * sizeof *own);
     if (rc == PB_OK)
         joint_conf_triggers(s, trig, trig2, tmp);
+    /* conf_sib_usual (joint_sibusual.c): per row out of its link's usual
+     * order, that usual trigger link (trig2 is not read below: reused) */
+    if (rc == PB_OK)
+        rc = joint_sibu_usual(s, trig, trig2);
     for (uint32_t l = 0; rc == PB_OK && l <= s->nlinks; l++)
         minl[l] = 2.0;
     /* per request, the least confidence of its calls of each link */
@@ -207,6 +211,11 @@ int joint_sibling_cap(joint *s, double *conf)
                 c = conf[q];
             if (trig[j] != NONE && conf[trig[j]] < c)
                 c = conf[trig[j]];
+            if (trig2[j] != NONE) {
+                double u = joint_sibu_cap(s, j, trig2[j], conf);
+                if (u < c)
+                    c = u;
+            }
             if (c < conf[j]) {
                 if (!done[j]) {
                     done[j] = 1;
@@ -217,6 +226,17 @@ int joint_sibling_cap(joint *s, double *conf)
             }
         }
     }
+    /* conf_sib_usual: the rows its term alone holds lower */
+    for (uint32_t j = 0; rc == PB_OK && j < n; j++)
+        if (trig2[j] != NONE && done[j]) {
+            uint32_t q = s->par[j];
+            double c = own[j] < sib[j] ? own[j] : sib[j];
+            if (conf[q] < c)
+                c = conf[q];
+            if (trig[j] != NONE && conf[trig[j]] < c)
+                c = conf[trig[j]];
+            s->sibu_rec[2] += conf[j] < c;
+        }
     /* conf_sib_learn: whether the cap applies, learned from the copy
      * (joint_sibstr.c); off, every row keeps its own confidence */
     memset(s->sib_rrows, 0, sizeof s->sib_rrows);
@@ -371,6 +391,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
         rc = joint_cfem_meta(s, res); /* conf_empty_twin (joint_cfempty.c) */
     if (rc == PB_OK)
         rc = joint_cftw_meta(s, res); /* conf_twin (joint_cftwin.c) */
+    if (rc == PB_OK)
+        rc = joint_sibu_meta(s, res); /* conf_sib_usual (joint_sibusual.c) */
     if (rc == PB_OK && s->scal_done && s->p.conf_thin_own && s->p.cfn_links)
         rc = pb_result_meta(res, "conf_thin_own=1 thin_links=%d rows_lowered=%d (links without "
                             "a map of their own: stated at most their own few copy rows' map "
