@@ -948,6 +948,11 @@ typedef struct joint_params {
     int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
     double bb_serial_win_max; /* [bb_serial_win_max] bb_serial_warm=2: the window's most
                                  share of the messages (joint_bbwin.c) */
+    double thread_bound_starts; /* [thread_bound_starts] thread_bound: a service whose
+                           answers never left their visits' threads but where chance gives
+                           under thread_expect misses is bound all the same where its
+                           visits' starts kept off open visits' threads by at least this
+                           many sds (joint_busythr.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

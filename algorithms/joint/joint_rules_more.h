@@ -457,4 +457,14 @@ int joint_late_learn(joint *s);
 double joint_late_learn_weight(const joint *s, uint32_t q);
 void joint_late_learn_meta(const joint *s, pb_result *res);
 
+/* thread_bound_starts (joint_busythr.c): joint_busythr_bind, 1 where a
+ * service thread_bound's test leaves untested (chance's misses under
+ * thread_expect) is bound by its answers' misses and its starts' sds;
+ * joint_busythr_meta, its line */
+int joint_busythr_bind(const joint *s, size_t n, size_t miss, double expect, double zs,
+                       size_t nmin);
+int joint_busythr_meta(const joint *s, pb_result *res, const char *svc, size_t n, size_t miss,
+                       double expect, double zs, int bound);
+pb_ns joint_busythr_tick(const joint *s);
+
 #endif
