@@ -44,7 +44,7 @@ int joint_busythr_bind(const joint *s, size_t n, size_t miss, double expect, dou
                        size_t nmin)
 {
     return s->p.thread_bound_starts > 0 && n >= nmin && expect < s->p.thread_expect &&
-           (double)miss <= s->p.thread_ratio * expect && isfinite(zs) &&
+           (double)miss <= expect && isfinite(zs) &&
            zs >= s->p.thread_bound_starts;
 }
 

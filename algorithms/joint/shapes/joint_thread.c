@@ -62,6 +62,7 @@ struct joint_thr {
     uint32_t nn;
     size_t *n;        /* per service: answers counted */
     size_t *miss;     /* of them, on no open visit's thread */
+    size_t *tmiss;    /* thread_bound_starts: of them, on no visit's thread open in the answer's tick (joint_busythr.c) */
     double *expect;   /* misses chance gives */
     unsigned char *bound;
     int any;          /* some service bound */
@@ -129,6 +130,7 @@ void joint_thread_free(joint *s)
     free(t->st_only);
     free(t->n);
     free(t->miss);
+    free(t->tmiss);
     free(t->expect);
     free(t->bound);
     free(t->m);
@@ -161,6 +163,44 @@ static int cmp_tev(const void *x, const void *y)
     return u->p < v->p ? -1 : u->p > v->p;
 }
 
+/* thread_bound_starts (joint_busythr.c): ord[0..k) the visits (indices in
+ * in) of one service by thread, then start; 1 where a visit on thread h is
+ * open at some moment of tr's tick (start tick <= tr's <= end tick; within
+ * a coarse tick the stamps' order is the rows'), looking at the last four
+ * visits on h started by then (a worker's visits follow one another) */
+typedef struct thri {
+    uint32_t h, i; /* a visit's thread, its index in in */
+} thri;
+
+static int cmp_thri(const void *x, const void *y)
+{
+    const thri *u = x, *v = y;
+    if (u->h != v->h)
+        return u->h < v->h ? -1 : 1;
+    return u->i < v->i ? -1 : u->i > v->i;
+}
+
+static int tick_hit(const joint *s, const tev *in, const thri *ord, uint32_t k, uint32_t h,
+                    pb_ns tr, pb_ns tk)
+{
+    uint32_t lo = 0, hi = k; /* first with (thread, start tick) > (h, tr's tick) */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ord[mid].h < h || (ord[mid].h == h && in[ord[mid].i].t / tk <= tr / tk))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t j = lo, b = 0; j > 0 && b < 4; j--, b++) {
+        const uint32_t q = in[ord[j - 1].i].p;
+        if (ord[j - 1].h != h)
+            break;
+        if (req_end(s, q) / tk >= tr / tk)
+            return 1;
+    }
+    return 0;
+}
+
 /* the test, on the pairs as they are: fills t per service not yet bound */
 static int thread_test(joint *s, struct joint_thr *t)
 {
@@ -180,8 +220,9 @@ static int thread_test(joint *s, struct joint_thr *t)
     uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
     double *freq = calloc((size_t)hmax + 1, sizeof *freq);
     size_t *seen = calloc((size_t)hmax + 1, sizeof *seen); /* stamp: the answer's number */
+    thri *ord = s->p.thread_bound_starts > 0 ? malloc(((size_t)n + 1) * sizeof *ord) : NULL;
     int rc = PB_OK;
-    if (!in || !out || !open || !freq || !seen) {
+    if (!in || !out || !open || !freq || !seen || (s->p.thread_bound_starts > 0 && !ord)) {
         rc = PB_ENOMEM;
         goto done;
     }
@@ -210,6 +251,13 @@ static int thread_test(joint *s, struct joint_thr *t)
         for (uint32_t i = i0; i < i1; i++)
             freq[thr_of(s, s->pr[in[i].p].call)] += 1.0 / (double)(i1 - i0);
         uint32_t ip = i0, nopen = 0;
+        const pb_ns tk = joint_busythr_tick(s);
+        if (ord) {
+            for (uint32_t i = i0; i < i1; i++)
+                ord[i - i0] = (thri){thr_of(s, s->pr[in[i].p].call), i};
+            pb_sort(ord, i1 - i0, sizeof *ord, cmp_thri);
+            t->tmiss[a] = 0;
+        }
         for (uint32_t o = o0; o < o1; o++) {
             const pb_ns tr = out[o].t;
             const uint32_t h = thr_of(s, s->pr[out[o].p].ret);
@@ -235,6 +283,8 @@ static int thread_test(joint *s, struct joint_thr *t)
             }
             t->n[a]++;
             t->miss[a] += !hit;
+            if (ord && !hit)
+                t->tmiss[a] += !tick_hit(s, in, ord, i1 - i0, h, tr, tk);
             t->expect[a] += chance < 1 ? 1 - chance : 0;
         }
         if (t->zs && (s->p.thread_soft_z > 0 || t->st_level > 0 || s->p.thread_soft_starts_end > 0 ||
@@ -271,7 +321,6 @@ static int thread_test(joint *s, struct joint_thr *t)
                          * as the last ends; within a coarse tick the
                          * stamps' order is the rows', not the events')
                          * is not open */
-                        const pb_ns tk = joint_busythr_tick(s);
                         stamp++;
                         on = 0;
                         c = 0;
@@ -303,7 +352,7 @@ static int thread_test(joint *s, struct joint_thr *t)
         t->bound[a] = t->n[a] >= JOINT_THR_MIN && t->expect[a] >= s->p.thread_expect &&
                       (double)t->miss[a] <= s->p.thread_ratio * t->expect[a];
         if (!t->bound[a] && t->zt) /* thread_bound_starts (joint_busythr.c) */
-            t->bound[a] = (unsigned char)joint_busythr_bind(s, t->n[a], t->miss[a], t->expect[a],
+            t->bound[a] = (unsigned char)joint_busythr_bind(s, t->n[a], t->tmiss[a], t->expect[a],
                                                             t->zt[a], JOINT_THR_MIN);
         t->any |= t->bound[a];
         if (t->m && t->n[a] >= JOINT_THR_MIN && t->expect[a] >= s->p.thread_expect) {
@@ -325,6 +374,7 @@ done:
     free(open);
     free(freq);
     free(seen);
+    free(ord);
     return rc;
 }
 
@@ -572,9 +622,10 @@ int joint_thread_apply(joint *s)
         t->muted = s->p.thread_soft_pick < 0; /* thread_soft_pick=4's search without the term */
         t->n = calloc((size_t)nn + 1, sizeof *t->n);
         t->miss = calloc((size_t)nn + 1, sizeof *t->miss);
+        t->tmiss = calloc((size_t)nn + 1, sizeof *t->tmiss);
         t->expect = calloc((size_t)nn + 1, sizeof *t->expect);
         t->bound = calloc((size_t)nn + 1, 1);
-        if (!t->n || !t->miss || !t->expect || !t->bound)
+        if (!t->n || !t->miss || !t->tmiss || !t->expect || !t->bound)
             return PB_ENOMEM;
         t->st_level = s->p.thread_soft_starts;
         if (s->p.thrse_only) { /* thread_soft_starts_end's search (joint_thrsend.c) */
@@ -669,7 +720,7 @@ int joint_thread_meta(const joint *s, pb_result *res)
     for (uint32_t a = 0; t->zt && a < t->nn && rc == PB_OK; a++)
         if (s->p.thread_bound_starts > 0 && t->n[a] >= JOINT_THR_MIN &&
             t->expect[a] < s->p.thread_expect)
-            rc = joint_busythr_meta(s, res, pb_strtab_str(s->v.nodes, a), t->n[a], t->miss[a],
+            rc = joint_busythr_meta(s, res, pb_strtab_str(s->v.nodes, a), t->n[a], t->tmiss[a],
                                     t->expect[a], t->zt[a], t->bound[a]);
     for (uint32_t a = 0; t->m && a < t->nn && rc == PB_OK; a++)
         if (t->son[a])
