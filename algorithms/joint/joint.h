@@ -977,6 +977,11 @@ typedef struct joint_params {
                            it holds none, than its other calls; 0 off */
     double conf_sib_usual_share; /* [conf_sib_usual_share] the share of a link's rows a
                            trigger link must trigger to be its usual one */
+    double thread_bound_starts; /* [thread_bound_starts] thread_bound: a service whose
+                           answers never left their visits' threads but where chance gives
+                           under thread_expect misses is bound all the same where its
+                           visits' starts kept off open visits' threads by at least this
+                           many sds (joint_busythr.c); 0 off */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -525,4 +525,14 @@ int joint_sibu_usual(joint *s, const uint32_t *trig, uint32_t *usual);
 double joint_sibu_cap(const joint *s, uint32_t j, uint32_t tl, const double *conf);
 int joint_sibu_meta(const joint *s, pb_result *res);
 
+/* thread_bound_starts (joint_busythr.c): joint_busythr_bind, 1 where a
+ * service thread_bound's test leaves untested (chance's misses under
+ * thread_expect) is bound by its answers' misses and its starts' sds;
+ * joint_busythr_meta, its line */
+int joint_busythr_bind(const joint *s, size_t n, size_t miss, double expect, double zs,
+                       size_t nmin);
+int joint_busythr_meta(const joint *s, pb_result *res, const char *svc, size_t n, size_t miss,
+                       double expect, double zs, int bound);
+pb_ns joint_busythr_tick(const joint *s);
+
 #endif

@@ -62,6 +62,7 @@ struct joint_thr {
     uint32_t nn;
     size_t *n;        /* per service: answers counted */
     size_t *miss;     /* of them, on no open visit's thread */
+    size_t *tmiss;    /* thread_bound_starts: of them, on no visit's thread open in the answer's tick (joint_busythr.c) */
     double *expect;   /* misses chance gives */
     unsigned char *bound;
     int any;          /* some service bound */
@@ -82,6 +83,7 @@ struct joint_thr {
     double *cap;      /* thread_soft_cap: per service the cap on a mismatch's cost (0: none) */
     double rt[5];     /* thread_soft_pick=6 (joint_thrtest.c): set, misses and chance's here and in the other solution */
     double *zb;       /* thread_soft_z: per service the most Poisson sds its misses fell under chance's, over the passes */
+    double *zt;       /* thread_bound_starts: zs with ends in the start's tick not open (joint_busythr.c) */
     double *zs;       /* thread_soft_z: per service the most sds its visits' starts kept off open visits' threads under chance's */
     double st_level;  /* thread_soft_starts' level (joint_thrstart.c) */
     unsigned char *st_only; /* thread_soft_starts_end's search: the services it may weigh (joint_thrsend.c), or NULL */
@@ -128,6 +130,7 @@ void joint_thread_free(joint *s)
     free(t->st_only);
     free(t->n);
     free(t->miss);
+    free(t->tmiss);
     free(t->expect);
     free(t->bound);
     free(t->m);
@@ -139,6 +142,7 @@ void joint_thread_free(joint *s)
     free(t->cap);
     free(t->zb);
     free(t->zs);
+    free(t->zt);
     free(t);
     s->thr = NULL;
 }
@@ -157,6 +161,44 @@ static int cmp_tev(const void *x, const void *y)
     if (u->t != v->t)
         return u->t < v->t ? -1 : 1;
     return u->p < v->p ? -1 : u->p > v->p;
+}
+
+/* thread_bound_starts (joint_busythr.c): ord[0..k) the visits (indices in
+ * in) of one service by thread, then start; 1 where a visit on thread h is
+ * open at some moment of tr's tick (start tick <= tr's <= end tick; within
+ * a coarse tick the stamps' order is the rows'), looking at the last four
+ * visits on h started by then (a worker's visits follow one another) */
+typedef struct thri {
+    uint32_t h, i; /* a visit's thread, its index in in */
+} thri;
+
+static int cmp_thri(const void *x, const void *y)
+{
+    const thri *u = x, *v = y;
+    if (u->h != v->h)
+        return u->h < v->h ? -1 : 1;
+    return u->i < v->i ? -1 : u->i > v->i;
+}
+
+static int tick_hit(const joint *s, const tev *in, const thri *ord, uint32_t k, uint32_t h,
+                    pb_ns tr, pb_ns tk)
+{
+    uint32_t lo = 0, hi = k; /* first with (thread, start tick) > (h, tr's tick) */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ord[mid].h < h || (ord[mid].h == h && in[ord[mid].i].t / tk <= tr / tk))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t j = lo, b = 0; j > 0 && b < 4; j--, b++) {
+        const uint32_t q = in[ord[j - 1].i].p;
+        if (ord[j - 1].h != h)
+            break;
+        if (req_end(s, q) / tk >= tr / tk)
+            return 1;
+    }
+    return 0;
 }
 
 /* the test, on the pairs as they are: fills t per service not yet bound */
@@ -178,8 +220,9 @@ static int thread_test(joint *s, struct joint_thr *t)
     uint32_t *open = malloc(((size_t)n + 1) * sizeof *open);
     double *freq = calloc((size_t)hmax + 1, sizeof *freq);
     size_t *seen = calloc((size_t)hmax + 1, sizeof *seen); /* stamp: the answer's number */
+    thri *ord = s->p.thread_bound_starts > 0 ? malloc(((size_t)n + 1) * sizeof *ord) : NULL;
     int rc = PB_OK;
-    if (!in || !out || !open || !freq || !seen) {
+    if (!in || !out || !open || !freq || !seen || (s->p.thread_bound_starts > 0 && !ord)) {
         rc = PB_ENOMEM;
         goto done;
     }
@@ -208,6 +251,13 @@ static int thread_test(joint *s, struct joint_thr *t)
         for (uint32_t i = i0; i < i1; i++)
             freq[thr_of(s, s->pr[in[i].p].call)] += 1.0 / (double)(i1 - i0);
         uint32_t ip = i0, nopen = 0;
+        const pb_ns tk = joint_busythr_tick(s);
+        if (ord) {
+            for (uint32_t i = i0; i < i1; i++)
+                ord[i - i0] = (thri){thr_of(s, s->pr[in[i].p].call), i};
+            pb_sort(ord, i1 - i0, sizeof *ord, cmp_thri);
+            t->tmiss[a] = 0;
+        }
         for (uint32_t o = o0; o < o1; o++) {
             const pb_ns tr = out[o].t;
             const uint32_t h = thr_of(s, s->pr[out[o].p].ret);
@@ -233,12 +283,15 @@ static int thread_test(joint *s, struct joint_thr *t)
             }
             t->n[a]++;
             t->miss[a] += !hit;
+            if (ord && !hit)
+                t->tmiss[a] += !tick_hit(s, in, ord, i1 - i0, h, tr, tk);
             t->expect[a] += chance < 1 ? 1 - chance : 0;
         }
-        if (t->zs && (s->p.thread_soft_z > 0 || t->st_level > 0 || s->p.thread_soft_starts_end > 0)) {
+        if (t->zs && (s->p.thread_soft_z > 0 || t->st_level > 0 || s->p.thread_soft_starts_end > 0 ||
+                      s->p.thread_bound_starts > 0)) {
             /* thread_soft_z: does a visit start on a thread an open visit
              * holds (a worker owned by its visit keeps new visits off) */
-            double hit = 0, chance = 0;
+            double hit = 0, chance = 0, hit2 = 0, chance2 = 0;
             uint32_t nop = 0;
             for (uint32_t i = i0; i < i1; i++) {
                 const pb_ns t0 = in[i].t;
@@ -262,17 +315,45 @@ static int thread_test(joint *s, struct joint_thr *t)
                     }
                     hit += on;
                     chance += c < 1 ? c : 1;
+                    if (s->p.thread_bound_starts > 0) {
+                        /* thread_bound_starts: a visit ending in the
+                         * start's own tick (a worker's next visit taken
+                         * as the last ends; within a coarse tick the
+                         * stamps' order is the rows', not the events')
+                         * is not open */
+                        stamp++;
+                        on = 0;
+                        c = 0;
+                        for (uint32_t j = 0; j < nop; j++) {
+                            if (req_end(s, open[j]) / tk <= t0 / tk)
+                                continue;
+                            uint32_t u = thr_of(s, s->pr[open[j]].call);
+                            on |= u == h;
+                            if (seen[u] != stamp) {
+                                seen[u] = stamp;
+                                c += freq[u];
+                            }
+                        }
+                        hit2 += on;
+                        chance2 += c < 1 ? c : 1;
+                    }
                 }
                 open[nop++] = in[i].p;
             }
             double z = chance > 0 ? (chance - hit) / sqrt(chance) : 0;
             if (z > t->zs[a])
                 t->zs[a] = z;
+            z = chance2 > 0 ? (chance2 - hit2) / sqrt(chance2) : 0;
+            if (s->p.thread_bound_starts > 0 && z > t->zt[a])
+                t->zt[a] = z;
         }
         for (uint32_t i = i0; i < i1; i++)
             freq[thr_of(s, s->pr[in[i].p].call)] = 0;
         t->bound[a] = t->n[a] >= JOINT_THR_MIN && t->expect[a] >= s->p.thread_expect &&
                       (double)t->miss[a] <= s->p.thread_ratio * t->expect[a];
+        if (!t->bound[a] && t->zt) /* thread_bound_starts (joint_busythr.c) */
+            t->bound[a] = (unsigned char)joint_busythr_bind(s, t->n[a], t->tmiss[a], t->expect[a],
+                                                            t->zt[a], JOINT_THR_MIN);
         t->any |= t->bound[a];
         if (t->m && t->n[a] >= JOINT_THR_MIN && t->expect[a] >= s->p.thread_expect) {
             /* thread_soft: an answer leaves its visit's thread at rate m,
@@ -293,6 +374,7 @@ done:
     free(open);
     free(freq);
     free(seen);
+    free(ord);
     return rc;
 }
 
@@ -318,14 +400,15 @@ static int soft_init(const joint *s, struct joint_thr *t)
     t->cap = calloc((size_t)nn + 1, sizeof *t->cap);
     t->zb = malloc(((size_t)nn + 1) * sizeof *t->zb);
     t->zs = malloc(((size_t)nn + 1) * sizeof *t->zs);
+    t->zt = malloc(((size_t)nn + 1) * sizeof *t->zt);
     t->fo = calloc((size_t)nn + 2, sizeof *t->fo);
     athr *v = malloc(((size_t)n + 1) * sizeof *v);
-    if (!t->m || !t->son || !t->fo || !t->cap || !t->zb || !t->zs || !v) {
+    if (!t->m || !t->son || !t->fo || !t->cap || !t->zb || !t->zs || !t->zt || !v) {
         free(v);
         return PB_ENOMEM;
     }
     for (uint32_t a = 0; a <= nn; a++)
-        t->m[a] = 2, t->zb[a] = t->zs[a] = -INFINITY;
+        t->m[a] = 2, t->zb[a] = t->zs[a] = t->zt[a] = -INFINITY;
     for (uint32_t p = 0; p < n; p++) {
         uint32_t h = thr_of(s, s->pr[p].call);
         if (h && s->pr[p].callee < nn)
@@ -539,9 +622,10 @@ int joint_thread_apply(joint *s)
         t->muted = s->p.thread_soft_pick < 0; /* thread_soft_pick=4's search without the term */
         t->n = calloc((size_t)nn + 1, sizeof *t->n);
         t->miss = calloc((size_t)nn + 1, sizeof *t->miss);
+        t->tmiss = calloc((size_t)nn + 1, sizeof *t->tmiss);
         t->expect = calloc((size_t)nn + 1, sizeof *t->expect);
         t->bound = calloc((size_t)nn + 1, 1);
-        if (!t->n || !t->miss || !t->expect || !t->bound)
+        if (!t->n || !t->miss || !t->tmiss || !t->expect || !t->bound)
             return PB_ENOMEM;
         t->st_level = s->p.thread_soft_starts;
         if (s->p.thrse_only) { /* thread_soft_starts_end's search (joint_thrsend.c) */
@@ -633,6 +717,11 @@ int joint_thread_meta(const joint *s, pb_result *res)
                                 "chance_misses=%.1f bound=%s",
                                 pb_strtab_str(s->v.nodes, a), t->n[a], t->miss[a], t->expect[a],
                                 t->bound[a] ? "yes" : "no");
+    for (uint32_t a = 0; t->zt && a < t->nn && rc == PB_OK; a++)
+        if (s->p.thread_bound_starts > 0 && t->n[a] >= JOINT_THR_MIN &&
+            t->expect[a] < s->p.thread_expect)
+            rc = joint_busythr_meta(s, res, pb_strtab_str(s->v.nodes, a), t->n[a], t->tmiss[a],
+                                    t->expect[a], t->zt[a], t->bound[a]);
     for (uint32_t a = 0; t->m && a < t->nn && rc == PB_OK; a++)
         if (t->son[a])
             rc = t->cap[a] > 0
@@ -696,15 +785,18 @@ int joint_thread_count(joint *s, const joint *w, double out[3])
     size_t *n0 = malloc(nn * sizeof *n0), *k0 = malloc(nn * sizeof *k0);
     double *e0 = malloc(nn * sizeof *e0), *m0 = malloc(nn * sizeof *m0);
     double *z0 = malloc(nn * sizeof *z0), *y0 = malloc(nn * sizeof *y0); /* thread_soft_z's records, kept as m is */
+    double *x0 = malloc(nn * sizeof *x0); /* thread_bound_starts' (joint_busythr.c) */
     unsigned char *b0 = malloc(nn);
     int rc = PB_ENOMEM;
-    if (n0 && k0 && e0 && m0 && z0 && y0 && b0) {
+    if (n0 && k0 && e0 && m0 && z0 && y0 && x0 && b0) {
         memcpy(n0, t->n, nn * sizeof *n0);
         memcpy(k0, t->miss, nn * sizeof *k0);
         memcpy(e0, t->expect, nn * sizeof *e0);
         memcpy(m0, t->m, nn * sizeof *m0);
         memcpy(z0, t->zb, nn * sizeof *z0);
         memcpy(y0, t->zs, nn * sizeof *y0);
+        if (t->zt)
+            memcpy(x0, t->zt, nn * sizeof *x0);
         memcpy(b0, t->bound, nn);
         const int any = t->any, done = t->done;
         memset(t->bound, 0, nn);
@@ -723,6 +815,8 @@ int joint_thread_count(joint *s, const joint *w, double out[3])
         memcpy(t->m, m0, nn * sizeof *m0);
         memcpy(t->zb, z0, nn * sizeof *z0);
         memcpy(t->zs, y0, nn * sizeof *y0);
+        if (t->zt)
+            memcpy(t->zt, x0, nn * sizeof *x0);
         memcpy(t->bound, b0, nn);
         t->any = any;
         t->done = done;
@@ -733,6 +827,7 @@ int joint_thread_count(joint *s, const joint *w, double out[3])
     free(m0);
     free(z0);
     free(y0);
+    free(x0);
     free(b0);
     return rc;
 }
