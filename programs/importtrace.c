@@ -432,7 +432,7 @@ int main(int argc, char **argv)
      * second since test_hostile12.sh block 7; before, only counted in the
      * metadata) */
     static const int loud[] = {IMP_C_NO_TIMESTAMP, IMP_C_DUPLICATE_SPAN,
-                               IMP_C_CROSS_TRACE_REF};
+                               IMP_C_CROSS_TRACE_REF, IMP_C_REPLACED_MEMBER};
     for (size_t k = 0; quiet && k < sizeof loud / sizeof *loud; k++)
         if (imp_get_stats(im)->count[loud[k]])
             fprintf(stderr, "%s: warning: %zu %s: %s (first: %s)\n", prog,
