@@ -39,6 +39,7 @@ void cap_free(cap *c)
     free(c->lives);
     cap_idx_free(&c->conn_idx);
     cap_idx_free(&c->life_idx);
+    cap_pcap_free(c);
     free(c->proc_name);
     for (size_t i = 0; i < c->nnotes; i++)
         free(c->notes[i]);

@@ -1268,6 +1268,19 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          c->reorder_msg, (unsigned long long)c->reordered_segs);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->cont_conns || c->again_conns) { /* only when met */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: files: %llu TCP connections went on from one file "
+                              "into the next (a rotated capture; first in %s): read as "
+                              "one; %llu were met again with their own SYN in a later "
+                              "file (both ends captured, or one capture given twice; "
+                              "first in %s): read once, at the first file's stamps",
+                         (unsigned long long)c->cont_conns,
+                         c->cont_conns ? c->cont_msg : "-",
+                         (unsigned long long)c->again_conns,
+                         c->again_conns ? c->again_msg : "-");
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->tunnel_pkts) { /* only when met: other imports stay as they were */
         static const char *const kn[] = {"", "IP in IP", "GRE", "VXLAN", "Geneve"};
         char kinds[64] = "";
