@@ -1268,6 +1268,15 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          c->reorder_msg, (unsigned long long)c->reordered_segs);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->order_moved) { /* only when met */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: file-order: %zu of the %zu packet capture files "
+                              "were given out of the order of their first packets' "
+                              "stamps (first: %s; a rotated capture's names sort cap10 "
+                              "before cap2): read in that order",
+                         c->order_moved, c->order_n, c->order_msg);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->cont_conns || c->again_conns) { /* only when met */
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: files: %llu TCP connections went on from one file "

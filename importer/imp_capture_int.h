@@ -255,6 +255,12 @@ typedef struct cap {
     int pfile;
     uint64_t cont_conns, again_conns;
     char cont_msg[300], again_msg[300];
+    /* packet captures given out of the order of their first packets'
+     * stamps (a rotated capture's names: cap10 sorts before cap2): read in
+     * that order (imp_capture.c), order_moved of them; a meta line
+     * "capture: file-order: ..." (said even with -q) */
+    size_t order_moved, order_n;
+    char order_msg[700];
 } cap;
 
 /* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */
@@ -322,6 +328,9 @@ int cap_finish_events(cap *c, pb_error *err);
 int cap_read_pcap(cap *c, const char *path, pb_error *err);
 /* the flows cap_read_pcap carries from one file to the next, freed */
 void cap_pcap_free(cap *c);
+/* the stamp (ns) of the first packet of the packet capture at path into
+ * *ts: 1, else 0 (none, unreadable, stdin) */
+int cap_pcap_first(const char *path, pb_ns *ts);
 
 /* segments to a trace */
 int cap_build(cap *c, pb_trace **out, pb_error *err);

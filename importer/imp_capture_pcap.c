@@ -326,6 +326,50 @@ void cap_pcap_free(cap *c)
     c->pflows = NULL;
 }
 
+int cap_pcap_first(const char *path, pb_ns *ts)
+{
+    if (!strcmp(path, "-"))
+        return 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 0;
+    int first = 0, other = 0, got = 0;
+    struct pcap_pkthdr *h, ngh;
+    const u_char *d;
+    long long sec = 0, frac = 0;
+    if (cap_ng_mixed(fp, &first, &other)) {
+        cap_ng *g = cap_ng_open(fp);
+        int dlt;
+        size_t ifn;
+        if (g && cap_ng_next(g, &ngh, &d, &dlt, &ifn) == 1) {
+            got = 1;
+            sec = (long long)ngh.ts.tv_sec;
+            frac = (long long)ngh.ts.tv_usec;
+        }
+        cap_ng_close(g);
+        fclose(fp);
+    } else {
+        char eb[PCAP_ERRBUF_SIZE];
+        pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
+        if (!p) {
+            fclose(fp);
+            return 0;
+        }
+        if (pcap_next_ex(p, &h, &d) == 1) {
+            got = 1;
+            sec = (long long)h->ts.tv_sec;
+            if (pcap_major_version(p) == 2 && sec < 0 && sec >= INT32_MIN)
+                sec += 4294967296LL; /* as cap_read_pcap reads it */
+            frac = (long long)h->ts.tv_usec;
+        }
+        pcap_close(p); /* closes fp */
+    }
+    if (!got || sec < 0 || sec > 9200000000LL || frac < 0 || frac > 999999999)
+        return 0;
+    *ts = (pb_ns)(sec * 1000000000LL + frac);
+    return 1;
+}
+
 static int ep_text(cap *c, int v6, const unsigned char *addr, unsigned port, uint32_t *out)
 {
     char ip[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN + 10];
