@@ -40,6 +40,7 @@ void cap_free(cap *c)
     cap_idx_free(&c->conn_idx);
     cap_idx_free(&c->life_idx);
     cap_pcap_free(c);
+    free(c->evfiles);
     free(c->proc_name);
     for (size_t i = 0; i < c->nnotes; i++)
         free(c->notes[i]);

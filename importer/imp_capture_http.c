@@ -1268,6 +1268,14 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          c->reorder_msg, (unsigned long long)c->reordered_segs);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->evtwice) { /* only when met */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: events-twice: %llu pbcapture event files held the "
+                              "lines of an event file read before (the same file or folder "
+                              "given twice, or a copy; first: %s): read once",
+                         (unsigned long long)c->evtwice, c->evtwice_msg);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->order_moved) { /* only when met */
         pb_strbuf_reset(&mb);
         pb_strbuf_printf(&mb, "capture: file-order: %zu of the %zu packet capture files "

@@ -261,6 +261,18 @@ typedef struct cap {
      * "capture: file-order: ..." (said even with -q) */
     size_t order_moved, order_n;
     char order_msg[700];
+    /* pbcapture event files read (their lines' hash and count, their
+     * path), and those whose lines were an earlier one's: read once
+     * (evtwice; evtwice_msg the first); a meta line "capture:
+     * events-twice: ..." (said even with -q) */
+    struct cap_evfile {
+        uint64_t hash;
+        long lines;
+        char path[200];
+    } *evfiles;
+    size_t nevfiles, evfcap;
+    uint64_t evtwice;
+    char evtwice_msg[420];
 } cap;
 
 /* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */

@@ -119,6 +119,8 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 19);
         else if (!strncmp(t->meta[i], "capture: traceparent: ", 22))
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 22);
+        else if (!strncmp(t->meta[i], "capture: events-twice: ", 23))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 23);
         else if (!strncmp(t->meta[i], "capture: file-order: ", 21))
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 21);
         else if (!strncmp(t->meta[i], "capture: files: ", 16))

@@ -8,7 +8,7 @@
 . "$PB_ROOT/tests/sh/lib_scaffold.sh"
 scaffold importtrace
 M="$R/tests/data/capture"
-BLOCKS=${BLOCKS:-"1 2 3"}
+BLOCKS=${BLOCKS:-"1 2 3 4"}
 on() { case " $BLOCKS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # a Jaeger trace a -> b, its trace id TID
@@ -139,6 +139,34 @@ for src in c3/exchange.pcap c3/h2.pcap; do
             grep -q '^# capture: file-order: ' o.tr || fail "$src in the order $o: no meta line"
         fi
     done
+done
+fi
+
+# --- 4. pbcapture event files given twice.  A thread writes one file (its
+# header names the process and thread, its stamps are its own), so a file
+# whose lines are an earlier one's is the same thread again: the same
+# folder or file given twice, a copy beside it, a copy that passed through
+# Windows (CRLF).  Its events were read twice: every request on it counted
+# twice (a second connection "#2"), without a word.  Now read once, said
+# even with -q ("capture: events-twice"); distinct files say nothing.
+if on 4; then
+C="$R/tests/fuzz/corpus/fuzz_capture"
+mkdir -p ev ev2 ev3
+cp "$C/client.events" ev/10.11.events
+cp "$C/server.events" ev/20.21.events
+cp ev/*.events ev2/
+sed 's/$/\r/' "$C/client.events" > ev3/10.11.events
+"$B/importtrace" -q -o one.tr ev 2> one.err || { cat one.err; fail "events: refused"; }
+[ -s one.err ] && { cat one.err; fail "events: something said"; }
+grep -q 'events-twice' one.tr && fail "events: events-twice in the metadata"
+grep -v '^#' one.tr > one.rows
+for a in "ev ev" "ev ev2" "ev/10.11.events ev/10.11.events ev/20.21.events" "ev ev/20.21.events" "ev ev3/10.11.events" "ev2/10.11.events ev ev2/20.21.events"; do
+    "$B/importtrace" -q -o tw.tr $a 2> tw.err || { cat tw.err; fail "events $a: refused"; }
+    grep -v '^#' tw.tr > tw.rows
+    cmp -s tw.rows one.rows || { diff one.rows tw.rows | head; fail "events $a: not the trace of one copy"; }
+    grep -q '^importtrace: warning: [1-9][0-9]* pbcapture event files held the lines of an event file read before' tw.err ||
+        { cat tw.err; fail "events $a: not said"; }
+    grep -q '^# capture: events-twice: ' tw.tr || fail "events $a: no meta line"
 done
 fi
 exit 0
