@@ -123,6 +123,11 @@ static const struct {
                         "model skips them (the span's parent is its next "
                         "reference to its own trace, else it is a root); said "
                         "even with -q"},
+    {"replaced_member", "archive members named as an earlier member (an "
+                        "archive appended to with tar -r or -u; a zip listing "
+                        "a name twice; \"./a.json\" after \"a.json\"): each "
+                        "replaces the earlier one, as unpacking it does (the "
+                        "earlier copy not read); said even with -q"},
 };
 
 const char *imp_counter_name(int c)

@@ -117,6 +117,7 @@ typedef enum imp_counter {
     IMP_C_NO_TIMESTAMP,
     IMP_C_ZIPKIN_FRAGMENT,
     IMP_C_CROSS_TRACE_REF,
+    IMP_C_REPLACED_MEMBER, /* and after: in the metadata only when met */
     IMP_NCOUNTERS
 } imp_counter;
 

@@ -467,7 +467,42 @@ typedef struct member {
     doc d;
     size_t own;
     int nested;
+    int replaced; /* a later member has its name: not read */
 } member;
+
+/* A member's name as unpacking it writes it: "." components and empty
+ * ones (a leading "./", "a//b") dropped, into b.  "./a.json" and
+ * "a.json" are one file once unpacked. */
+static int member_key(pb_strbuf *b, const char *path)
+{
+    pb_strbuf_reset(b);
+    int rc = PB_OK;
+    const char *p = path;
+    while (rc == PB_OK && *p) {
+        size_t l = strcspn(p, "/");
+        if (l && !(l == 1 && p[0] == '.')) {
+            if (pb_strbuf_str(b)[0])
+                rc = pb_strbuf_putc(b, '/');
+            for (size_t k = 0; rc == PB_OK && k < l; k++)
+                rc = pb_strbuf_putc(b, p[k]);
+        }
+        p += l + (p[l] == '/');
+    }
+    return rc;
+}
+
+/* Member n has the name (member_key) of member last[ni] before it: it
+ * replaces that one, as unpacking the archive does (tar -r / -u append a
+ * newer copy under the same name; a zip may list a name twice).  Before,
+ * every copy was read: the archive gave another trace than its unpacked
+ * folder, without a word.  Counted (replaced_member, said even with -q). */
+static void replace_member(imp_importer *im, member *ms, size_t *last, uint32_t ni,
+                           size_t n, const char *label)
+{
+    ms[last[ni]].replaced = 1;
+    last[ni] = n;
+    imp_count_at(im, IMP_C_REPLACED_MEMBER, label, NULL);
+}
 
 static int cmp_member(const void *x, const void *y)
 {
@@ -938,13 +973,16 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
     member *ms = NULL;
     size_t n = 0, cap = 0, rcap = 0;
     size_t *refs = NULL;     /* per member in reading order: members sharing its buffer */
-    size_t *first_of = NULL; /* per distinct member name: its first member */
+    /* per distinct member name (member_key): its last member so far, which
+     * unpacking keeps (tar -r / -u append a newer copy under the same
+     * name; before, every copy was read) */
+    size_t *first_of = NULL;
     size_t nfirst = 0, fcap = 0;
     pb_strtab *names = NULL;
     int rc = PB_OK, r = ARCHIVE_OK;
     if (pb_strtab_init(&names) != PB_OK)
         return imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
-    pb_strbuf full = {0};
+    pb_strbuf full = {0}, key = {0};
     /* where the last member's data ends (where it starts + the data in
      * 512-byte blocks): a tar ends with two zero blocks
      * after it; without them the archive was cut at a member boundary,
@@ -986,7 +1024,9 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
         refs[n] = 0;
         m->name = strdup(path);
         uint32_t ni = 0;
-        if (!m->name || pb_strtab_intern(names, path, strlen(path), &ni) != PB_OK ||
+        if (!m->name || member_key(&key, path) != PB_OK ||
+            pb_strtab_intern(names, pb_strbuf_str(&key), strlen(pb_strbuf_str(&key)),
+                             &ni) != PB_OK ||
             (ni == nfirst &&
              pb_grow(&first_of, sizeof *first_of, &fcap, nfirst + 1, 64) != PB_OK)) {
             free(m->name);
@@ -997,7 +1037,13 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
         if (hard) {
             /* the data is the earlier member's, shared, not copied */
             uint32_t hi;
-            if (!pb_strtab_find(names, hard, strlen(hard), &hi) || hi >= nfirst) {
+            if (member_key(&key, hard) != PB_OK) {
+                free(m->name);
+                rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+                break;
+            }
+            if (!pb_strtab_find(names, pb_strbuf_str(&key), strlen(pb_strbuf_str(&key)),
+                                &hi) || hi >= nfirst) {
                 char hn[256];
                 plain_name(hn, sizeof hn, hard);
                 rc = imp_fail(im, err, PB_EPARSE, pb_strbuf_str(&full), 0, 0,
@@ -1014,6 +1060,8 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
             refs[m->own]++;
             if (new_name)
                 first_of[nfirst++] = n;
+            else
+                replace_member(im, ms, first_of, ni, n, pb_strbuf_str(&full));
             n++;
             continue;
         }
@@ -1029,6 +1077,8 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
         refs[n] = 1;
         if (new_name)
             first_of[nfirst++] = n;
+        else
+            replace_member(im, ms, first_of, ni, n, pb_strbuf_str(&full));
         n++;
         if (!plain && !nested &&
             (rc = unpack_member(im, m, pb_strbuf_str(&full), err)) != PB_OK)
@@ -1097,7 +1147,7 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
     if (rc == PB_OK)
         pb_sort(ms, n, sizeof *ms, cmp_member);
     for (size_t i = 0; i < n; i++) {
-        if (rc == PB_OK) {
+        if (rc == PB_OK && !ms[i].replaced) {
             if (member_label(&full, display, ms[i].name) != PB_OK)
                 rc = imp_fail(im, err, PB_ENOMEM, NULL, 0, 0, "out of memory");
             else if (ms[i].nested)
@@ -1117,6 +1167,7 @@ static int read_tar(imp_importer *im, struct archive *a, source *src,
     free(first_of);
     pb_strtab_close(names);
     pb_strbuf_free(&full);
+    pb_strbuf_free(&key);
     t->archives++;
     return rc;
 }

@@ -1098,8 +1098,9 @@ static int write_meta(imp_importer *im)
     if (rc == PB_OK)
         rc = pb_strbuf_puts(&s, "importtrace");
     for (int c = 0; c < IMP_NCOUNTERS && rc == PB_OK; c++)
-        rc = pb_strbuf_printf(&s, " %s=%zu", imp_counter_name(c),
-                              im->st.count[c]);
+        if (c < IMP_C_REPLACED_MEMBER || im->st.count[c])
+            rc = pb_strbuf_printf(&s, " %s=%zu", imp_counter_name(c),
+                                  im->st.count[c]);
     if (rc == PB_OK && im->unit_meta.len)
         rc = pb_strbuf_puts(&s, pb_strbuf_str(&im->unit_meta));
     if (rc == PB_OK)

@@ -39,6 +39,8 @@ void cap_free(cap *c)
     free(c->lives);
     cap_idx_free(&c->conn_idx);
     cap_idx_free(&c->life_idx);
+    cap_pcap_free(c);
+    free(c->evfiles);
     free(c->proc_name);
     for (size_t i = 0; i < c->nnotes; i++)
         free(c->notes[i]);
@@ -306,6 +308,59 @@ static int read_folder(cap *c, const char *dir, pb_error *err)
     return rc;
 }
 
+typedef struct file_at {
+    pb_ns ts;
+    size_t i;
+} file_at;
+
+static int cmp_file_at(const void *x, const void *y)
+{
+    const file_at *a = x, *b = y;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* order[0..n): the paths in the order to read them -- as given, unless all
+ * are packet capture files, then by their first packets' stamps (a file
+ * without a packet first; ties as given) */
+static void file_order(cap *c, const char *const *paths, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    file_at *fa = malloc(n * sizeof *fa);
+    if (!fa)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        fa[i].i = i;
+        fa[i].ts = INT64_MIN;
+        if (imp_capture_detect(paths[i]) != 2) {
+            free(fa);
+            return;
+        }
+        pb_ns t;
+        if (cap_pcap_first(paths[i], &t))
+            fa[i].ts = t;
+    }
+    pb_sort(fa, n, sizeof *fa, cmp_file_at);
+    size_t moved = 0, first = n;
+    for (size_t i = 0; i < n; i++) {
+        order[i] = fa[i].i;
+        if (fa[i].i != i) {
+            moved++;
+            if (first == n)
+                first = i;
+        }
+    }
+    if (moved) {
+        c->order_moved = moved;
+        c->order_n = n;
+        snprintf(c->order_msg, sizeof c->order_msg, "%s read before %s",
+                 paths[order[first]], paths[first]);
+    }
+    free(fa);
+}
+
 int imp_capture_load(const char *const *paths, size_t n,
                      const imp_capture_opts *opts, pb_trace **out,
                      imp_capture_stats *st, pb_error *err)
@@ -323,7 +378,20 @@ int imp_capture_load(const char *const *paths, size_t n,
     }
     c.opts = opts;
     int rc = PB_OK, kinds = 0;
-    for (size_t i = 0; i < n && rc == PB_OK; i++) {
+    /* packet captures in several files are read in the order of their
+     * first packets' stamps: the TCP flows go on from file to file
+     * (cap_read_pcap), so a rotated capture given by a glob (cap, cap1,
+     * cap10, cap11, cap2: the names sort out of time order) would read a
+     * later file's bytes first (said: capture: file-order) */
+    size_t *order = n > 1 ? malloc(n * sizeof *order) : NULL;
+    if (n > 1 && !order) {
+        cap_free(&c);
+        return pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (order)
+        file_order(&c, paths, n, order);
+    for (size_t oi = 0; oi < n && rc == PB_OK; oi++) {
+        size_t i = order ? order[oi] : oi;
         int k = imp_capture_detect(paths[i]);
         struct stat sb;
         c.cur_path = paths[i];
@@ -343,6 +411,7 @@ int imp_capture_load(const char *const *paths, size_t n,
             rc = cap_read_events(&c, paths[i], err);
         kinds = k;
     }
+    free(order);
     c.st.pcap = kinds == 2;
     if (n > 1)
         c.cur_path = NULL;

@@ -134,6 +134,11 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
     int rc = PB_OK, have_last = 0;
     pb_ns last_ts = 0;
     size_t len, nul;
+    /* what this file adds, to take back if it is a copy of one read
+     * before (below), and the hash of its lines */
+    size_t nevs0 = c->nevs, nbytes0 = c->nbytes;
+    uint64_t events0 = c->st.events, evback0 = c->evback, hash = 1469598103934665603ULL;
+    pb_ns evback_max0 = c->evback_max;
     while (rc == PB_OK && read_line(fp, line, &len, &nul)) {
         ln++;
         if (len > MAX_LINE) {
@@ -146,6 +151,9 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
          * "field 9: expected hex digits, got \"-\"" */
         if (len && line[len - 1] == '\r')
             line[--len] = 0;
+        for (size_t k = 0; k < len; k++) /* the lines' hash (a copy read once) */
+            hash = (hash ^ (unsigned char)line[k]) * 1099511628211ULL;
+        hash = (hash ^ 0x0a) * 1099511628211ULL;
         if (nul) {
             rc = pb_error_set(err, PB_EPARSE, path, ln, (long)nul,
                               "a NUL byte; expected text (pbcapture writes none: the file "
@@ -373,6 +381,46 @@ int cap_read_events(cap *c, const char *path, pb_error *err)
     if (rc == PB_OK && ln == 0)
         rc = pb_error_set(err, PB_EPARSE, path, 1, 1,
                           "empty file; expected \"# pbcapture 1 ...\"");
+    /* a thread writes one file, and its header and stamps make it unlike
+     * any other: a file whose lines are an earlier file's (the same file
+     * or folder given twice, a copy beside it) is that thread again.
+     * Before, its events were read twice: every request on it counted
+     * twice (a second connection "#2"), without a word.  Now read once,
+     * said (capture: events-twice) */
+    if (rc == PB_OK && ln) {
+        size_t k = 0;
+        while (k < c->nevfiles && !(c->evfiles[k].hash == hash &&
+                                    c->evfiles[k].lines == ln))
+            k++;
+        if (k < c->nevfiles) {
+            c->nevs = nevs0;
+            c->nbytes = nbytes0;
+            c->st.events = events0;
+            c->evback = evback0;
+            c->evback_max = evback_max0;
+            if (!c->evtwice++)
+                snprintf(c->evtwice_msg, sizeof c->evtwice_msg, "%s, the same as %s",
+                         path, c->evfiles[k].path);
+        } else {
+            if (c->nevfiles == c->evfcap) {
+                size_t nc = c->evfcap ? 2 * c->evfcap : 16;
+                void *nf = realloc(c->evfiles, nc * sizeof *c->evfiles);
+                if (!nf)
+                    rc = pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+                else {
+                    c->evfiles = nf;
+                    c->evfcap = nc;
+                }
+            }
+            if (rc == PB_OK) {
+                c->evfiles[c->nevfiles].hash = hash;
+                c->evfiles[c->nevfiles].lines = ln;
+                snprintf(c->evfiles[c->nevfiles].path, sizeof c->evfiles[0].path, "%s",
+                         path);
+                c->nevfiles++;
+            }
+        }
+    }
     free(line);
     free(pay);
     fclose(fp);

@@ -1268,6 +1268,36 @@ int cap_build(cap *c, pb_trace **out, pb_error *err)
                          c->reorder_msg, (unsigned long long)c->reordered_segs);
         pb_trace_add_meta(t, pb_strbuf_str(&mb));
     }
+    if (c->evtwice) { /* only when met */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: events-twice: %llu pbcapture event files held the "
+                              "lines of an event file read before (the same file or folder "
+                              "given twice, or a copy; first: %s): read once",
+                         (unsigned long long)c->evtwice, c->evtwice_msg);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->order_moved) { /* only when met */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: file-order: %zu of the %zu packet capture files "
+                              "were given out of the order of their first packets' "
+                              "stamps (first: %s; a rotated capture's names sort cap10 "
+                              "before cap2): read in that order",
+                         c->order_moved, c->order_n, c->order_msg);
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
+    if (c->cont_conns || c->again_conns) { /* only when met */
+        pb_strbuf_reset(&mb);
+        pb_strbuf_printf(&mb, "capture: files: %llu TCP connections went on from one file "
+                              "into the next (a rotated capture; first in %s): read as "
+                              "one; %llu were met again with their own SYN in a later "
+                              "file (both ends captured, or one capture given twice; "
+                              "first in %s): read once, at the first file's stamps",
+                         (unsigned long long)c->cont_conns,
+                         c->cont_conns ? c->cont_msg : "-",
+                         (unsigned long long)c->again_conns,
+                         c->again_conns ? c->again_msg : "-");
+        pb_trace_add_meta(t, pb_strbuf_str(&mb));
+    }
     if (c->tunnel_pkts) { /* only when met: other imports stay as they were */
         static const char *const kn[] = {"", "IP in IP", "GRE", "VXLAN", "Geneve"};
         char kinds[64] = "";

@@ -244,6 +244,35 @@ typedef struct cap {
     uint64_t tso, tso_small;
     long tso_first;
     char tso_msg[400];
+    /* packet captures in several files (imp_capture_pcap.c): the TCP flows
+     * carried from one file to the next (pflows; pfile: files read), so a
+     * connection open across a rotated capture's file boundary goes on
+     * (cont_conns, cont_msg the first's file) and one met again with its
+     * own SYN in a later file (both its ends captured, or one capture given
+     * twice) is read once (again_conns, again_msg); a meta line "capture:
+     * files ..." (said even with -q) */
+    void *pflows;
+    int pfile;
+    uint64_t cont_conns, again_conns;
+    char cont_msg[300], again_msg[300];
+    /* packet captures given out of the order of their first packets'
+     * stamps (a rotated capture's names: cap10 sorts before cap2): read in
+     * that order (imp_capture.c), order_moved of them; a meta line
+     * "capture: file-order: ..." (said even with -q) */
+    size_t order_moved, order_n;
+    char order_msg[700];
+    /* pbcapture event files read (their lines' hash and count, their
+     * path), and those whose lines were an earlier one's: read once
+     * (evtwice; evtwice_msg the first); a meta line "capture:
+     * events-twice: ..." (said even with -q) */
+    struct cap_evfile {
+        uint64_t hash;
+        long lines;
+        char path[200];
+    } *evfiles;
+    size_t nevfiles, evfcap;
+    uint64_t evtwice;
+    char evtwice_msg[420];
 } cap;
 
 /* IPv4 and IPv6 fragments put back together (imp_capture_frag.c). */
@@ -309,6 +338,11 @@ int cap_read_events(cap *c, const char *path, pb_error *err);
 /* after every event file: connections, roles and segments */
 int cap_finish_events(cap *c, pb_error *err);
 int cap_read_pcap(cap *c, const char *path, pb_error *err);
+/* the flows cap_read_pcap carries from one file to the next, freed */
+void cap_pcap_free(cap *c);
+/* the stamp (ns) of the first packet of the packet capture at path into
+ * *ts: 1, else 0 (none, unreadable, stdin) */
+int cap_pcap_first(const char *path, pb_ns *ts);
 
 /* segments to a trace */
 int cap_build(cap *c, pb_trace **out, pb_error *err);

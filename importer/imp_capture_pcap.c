@@ -165,6 +165,9 @@ typedef struct flow {
     uint32_t next;
     int syn_data;            /* its SYN carried data (TCP Fast Open) */
     uint32_t isn;            /* that SYN's sequence number */
+    int file;                /* the file (cap.pfile) it was last met in */
+    int has_syn;             /* its connection's SYN (or SYN-ACK) was seen: */
+    uint32_t syn_isn;        /* its sequence number */
     pend *pq;                /* held back, in arrival order */
     size_t npq, cappq, pbytes;
 } flow;
@@ -294,6 +297,79 @@ static flow *find_flow(flow *f, const cap_idx *ix, uint32_t src, uint32_t dst)
     return at ? &f[at - 1] : NULL;
 }
 
+/* The flows of the files read so far (cap.pflows): a capture in several
+ * files -- a ring buffer or a rotation (tcpdump -C / -G / -W, dumpcap -b,
+ * editcap -c), one capture per host -- holds connections open across a
+ * file boundary, and the same connection in two files.  Before, each file
+ * began with no flows: a connection going on into the next file was
+ * joined open there (its message across the boundary lost, the answers to
+ * requests of the file before left out), and one met again in a later
+ * file (its SYN again: both its ends captured, or one capture given
+ * twice) became a second connection, every request on it counted twice,
+ * without a word. */
+typedef struct pflows {
+    flow *fl;
+    size_t nfl, flcap;
+    cap_idx flix;
+} pflows;
+
+void cap_pcap_free(cap *c)
+{
+    pflows *pf = c->pflows;
+    if (!pf)
+        return;
+    for (size_t i = 0; i < pf->nfl; i++)
+        pend_free(&pf->fl[i]);
+    free(pf->fl);
+    cap_idx_free(&pf->flix);
+    free(pf);
+    c->pflows = NULL;
+}
+
+int cap_pcap_first(const char *path, pb_ns *ts)
+{
+    if (!strcmp(path, "-"))
+        return 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 0;
+    int first = 0, other = 0, got = 0;
+    struct pcap_pkthdr *h, ngh;
+    const u_char *d;
+    long long sec = 0, frac = 0;
+    if (cap_ng_mixed(fp, &first, &other)) {
+        cap_ng *g = cap_ng_open(fp);
+        int dlt;
+        size_t ifn;
+        if (g && cap_ng_next(g, &ngh, &d, &dlt, &ifn) == 1) {
+            got = 1;
+            sec = (long long)ngh.ts.tv_sec;
+            frac = (long long)ngh.ts.tv_usec;
+        }
+        cap_ng_close(g);
+        fclose(fp);
+    } else {
+        char eb[PCAP_ERRBUF_SIZE];
+        pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
+        if (!p) {
+            fclose(fp);
+            return 0;
+        }
+        if (pcap_next_ex(p, &h, &d) == 1) {
+            got = 1;
+            sec = (long long)h->ts.tv_sec;
+            if (pcap_major_version(p) == 2 && sec < 0 && sec >= INT32_MIN)
+                sec += 4294967296LL; /* as cap_read_pcap reads it */
+            frac = (long long)h->ts.tv_usec;
+        }
+        pcap_close(p); /* closes fp */
+    }
+    if (!got || sec < 0 || sec > 9200000000LL || frac < 0 || frac > 999999999)
+        return 0;
+    *ts = (pb_ns)(sec * 1000000000LL + frac);
+    return 1;
+}
+
 static int ep_text(cap *c, int v6, const unsigned char *addr, unsigned port, uint32_t *out)
 {
     char ip[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN + 10];
@@ -413,9 +489,20 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
                             "cooked or raw IP", dlt, nm ? nm : "unknown",
                             ng ? " of an interface of a pcapng file" : "");
     }
-    flow *fl = NULL;
-    size_t nfl = 0, flcap = 0;
-    cap_idx flix = {0};
+    if (!c->pflows && !(c->pflows = calloc(1, sizeof(pflows)))) {
+        if (p)
+            pcap_close(p);
+        else {
+            cap_ng_close(ng);
+            fclose(fp);
+        }
+        return pb_error_set(err, PB_ENOMEM, path, 0, 0, "out of memory");
+    }
+    pflows *pf = c->pflows;
+    flow *fl = pf->fl;
+    size_t nfl = pf->nfl, flcap = pf->flcap;
+    cap_idx flix = pf->flix;
+    c->pfile++;
     cap_frags *frags = NULL;
     struct pcap_pkthdr *h, ngh;
     const u_char *d;
@@ -696,6 +783,26 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             (rc = ep_text(c, v6, da, dport, &dst)) != PB_OK)
             break;
         flow *f = find_flow(fl, &flix, src, dst);
+        /* a flow of an earlier file (cap_pcap_free): the same SYN again is
+         * the same connection met again (both ends captured, one capture
+         * twice), read once; bytes from where it stopped on (or before:
+         * sent again) go on in it (a rotated capture); a gap leaves it,
+         * and its reverse, for a connection joined open as before */
+        int same_syn = 0, fresh = 0;
+        if (f && f->file != c->pfile) {
+            int count = f->dir == CAP_C2S;
+            if (syn && f->has_syn && seq == f->syn_isn) {
+                same_syn = 1;
+                if (count && !c->again_conns++)
+                    snprintf(c->again_msg, sizeof c->again_msg, "%s", path);
+            } else if (!syn && f->have_seq && (int32_t)(seq - f->next) <= 0) {
+                if (count && !c->cont_conns++)
+                    snprintf(c->cont_msg, sizeof c->cont_msg, "%s", path);
+            } else if (!syn) {
+                fresh = 1;
+            }
+            f->file = c->pfile;
+        }
         /* a SYN+ACK answering a new SYN on a reused 4-tuple: this side
          * moves to the client's new connection too (before, it stayed on
          * the old one, and every answer of the new one was lost) */
@@ -703,14 +810,16 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         /* a SYN sent again with its data (TCP Fast Open): the same
          * connection, its data a retransmission */
         int syn_again = f && syn && !ack && wire && f->syn_data && seq == f->isn;
-        if (f && syn && ack) {
+        if (f && syn && ack && !same_syn) {
             const flow *back = find_flow(fl, &flix, dst, src);
             reopened = back && back->conn != f->conn;
         }
+        if (same_syn)
+            syn_again = 1;
         if (f && f->npq && ((syn && !ack && !syn_again) || reopened) &&
             (rc = pend_drain(c, f, 1, 0, &reordered, &held)) != PB_OK)
             break; /* what the old connection held back, before it goes */
-        if (!f || (syn && !ack && !syn_again) || reopened) {
+        if (!f || fresh || (syn && !ack && !syn_again) || reopened) {
             /* a new connection (SYN) or one already open when the capture
              * began: who serves is who got the SYN, else the lower port */
             uint32_t client, server;
@@ -728,7 +837,15 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             }
             flow *rev = find_flow(fl, &flix, dst, src);
             uint32_t conn;
-            if (rev && !(syn && !ack)) {
+            if (fresh && rev && rev->file != c->pfile) {
+                /* left at a gap between files: both ways go */
+                if ((rc = cap_conn(c, client, server, 2, 1, &conn)) != PB_OK)
+                    break;
+                rev->conn = conn;
+                rev->dir = c->conns[conn].client == dst ? CAP_C2S : CAP_S2C;
+                rev->have_seq = 0;
+                rev->file = c->pfile;
+            } else if (rev && !(syn && !ack)) {
                 conn = rev->conn;
             } else if ((rc = cap_conn(c, client, server, 2, 1, &conn)) != PB_OK) {
                 break;
@@ -755,12 +872,15 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
             f->conn = conn;
             f->dir = c->conns[conn].client == src ? CAP_C2S : CAP_S2C;
             f->have_seq = 0;
+            f->file = c->pfile;
         }
         if (syn) {
             if (!syn_again) {
                 f->next = seq + 1;
                 f->have_seq = 1;
                 f->syn_data = 0;
+                f->has_syn = 1;
+                f->syn_isn = seq;
             }
             if (!wire)
                 continue;
@@ -840,12 +960,17 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         snprintf(c->pcap_msg, sizeof c->pcap_msg, "%s: after packet %ld: %s", path, pkt,
                  p ? pcap_geterr(p) : cap_ng_error(ng));
     }
-    /* what is still held back: its missing bytes a gap */
+    /* what is still held back: its missing bytes a gap (the flows stay
+     * for the next file: cap_pcap_free) */
     for (size_t i = 0; i < nfl; i++) {
         if (rc == PB_OK && fl[i].npq)
             rc = pend_drain(c, &fl[i], 1, 0, &reordered, &held);
         pend_free(&fl[i]);
     }
+    pf->fl = fl;
+    pf->nfl = nfl;
+    pf->flcap = flcap;
+    pf->flix = flix;
     if (reordered && !c->reordered++) /* files: c->reordered; segments: */
         snprintf(c->reorder_msg, sizeof c->reorder_msg, "%s", path);
     c->reordered_segs += reordered;
@@ -855,8 +980,6 @@ int cap_read_pcap(cap *c, const char *path, pb_error *err)
         frag_seen(c, path, ffirst, 0, fleft);
     if (fleft6)
         frag_seen(c, path, ffirst, 1, fleft6);
-    free(fl);
-    cap_idx_free(&flix);
     if (p) {
         pcap_close(p);
     } else {

@@ -119,6 +119,12 @@ static int import_capture(char **paths, int n, const char *out_path, int quiet,
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 19);
         else if (!strncmp(t->meta[i], "capture: traceparent: ", 22))
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 22);
+        else if (!strncmp(t->meta[i], "capture: events-twice: ", 23))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 23);
+        else if (!strncmp(t->meta[i], "capture: file-order: ", 21))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 21);
+        else if (!strncmp(t->meta[i], "capture: files: ", 16))
+            fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 16);
         else if (!strncmp(t->meta[i], "capture: tso ", 13))
             fprintf(stderr, "%s: warning: %s\n", prog, t->meta[i] + 13);
         else if (!strncmp(t->meta[i], "capture: sizes: ", 16))
@@ -432,7 +438,7 @@ int main(int argc, char **argv)
      * second since test_hostile12.sh block 7; before, only counted in the
      * metadata) */
     static const int loud[] = {IMP_C_NO_TIMESTAMP, IMP_C_DUPLICATE_SPAN,
-                               IMP_C_CROSS_TRACE_REF};
+                               IMP_C_CROSS_TRACE_REF, IMP_C_REPLACED_MEMBER};
     for (size_t k = 0; quiet && k < sizeof loud / sizeof *loud; k++)
         if (imp_get_stats(im)->count[loud[k]])
             fprintf(stderr, "%s: warning: %zu %s: %s (first: %s)\n", prog,
