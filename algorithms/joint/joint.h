@@ -948,6 +948,10 @@ typedef struct joint_params {
     int bb_serial_swaps; /* [bb_serial_swaps] its swap rounds (-1: swap_rounds') */
     double bb_serial_win_max; /* [bb_serial_win_max] bb_serial_warm=2: the window's most
                                  share of the messages (joint_bbwin.c) */
+    int conf_kind_map; /* [conf_kind_map] the events map per link and kind of request
+                          (joint_cfkind.c): 1 also, 2 instead where the class has one; 0 off */
+    int conf_kind_map_min; /* [conf_kind_map_min] its classes' least copy rows (0: the
+                              maps' own minimum) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -905,6 +905,14 @@ struct joint {
                                parents given, parents set; 2 (joint_bbwin.c): stacks,
                                seeds, window messages, 1 none stacked / 2 over the limit /
                                3 the window searched */
+    struct joint_cfkrow *cfk_rows; /* conf_kind_map (joint_cfkind.c): the copy rows, their
+                               class (link, kind), copy, request and fate */
+    size_t cfk_n, cfk_cap;  /* conf_kind_map: cfk_rows' rows, room */
+    uint32_t cfk_copy;      /* conf_kind_map: copies seen */
+    uint32_t *cfk_root2;    /* conf_kind_map: the current copy's request (root) per pair */
+    unsigned char *cfk_kind2; /* conf_kind_map: the current copy's kind per pair */
+    struct joint_cfkfit *cfk_fit; /* conf_kind_map: the class maps (joint_cfk_fit) */
+    double cfk_rec[3];      /* conf_kind_map: classes with a map, rows lowered, raised */
 };
 #define JOINT_LTL_NSTAT 6
 
