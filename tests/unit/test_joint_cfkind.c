@@ -8,8 +8,9 @@
  * rows) wrong; every row stated 1.  Pooled, the events map counts link 0
  * in units of m = 150 / 110 rows per request: (140 / m + 1) / (150 / m + 2)
  * = 0.9256, and so states the large requests' calls; their class alone
- * has m = 50 / 10 = 5: (40 / 5 + 1) / (50 / 5 + 2) = 9 / 12 = 0.75, and
- * the small requests' class m = 1: 101 / 102.  The real trace: one small
+ * has m = 50 / 10 = 5: (40 / 5 + 1) / (50 / 5 + 2) = 9 / 12 = 0.75.  The
+ * small requests' class, link 0's largest, keeps the pooled maps (its own
+ * would be m = 1: 101 / 102).  The real trace: one small
  * request (pairs 0-1) and one large (2-7), every row stated 1 (no doubt
  * on either side: the classes' ratio 1, however few the real rows). */
 #include "pbtest.h"
@@ -89,16 +90,17 @@ TEST(test_cfk_classes)
         goto out;
     CHECK_INT((int)f.s->cfk_n, 150);
     CHECK_INT(joint_cfk_fit(f.s, f.conf, f.exr), PB_OK);
-    CHECK_NEAR(f.s->cfk_rec[0], 2, 0); /* (link 0, kind 1) and (link 0, kind 3) */
+    CHECK_NEAR(f.s->cfk_rec[0], 1, 0); /* (link 0, kind 3); kind 1 is link 0's largest */
     /* a large request's call: its class's 0.75, not the pool's 0.9256 */
     CHECK_NEAR(joint_cfk_err(f.s, 3, 1.0, 0), 0.25, 1e-12);
     CHECK_NEAR(joint_cfk_err(f.s, 7, 1.0, 1 - 0.9256), 0.25, 1e-12);
-    /* a small request's call: 1 - 101 / 102; mode 1 keeps a larger error */
-    CHECK_NEAR(joint_cfk_err(f.s, 1, 1.0, 0), 1.0 / 102.0, 1e-12);
+    /* a small request's call: the pooled error as given */
     CHECK_NEAR(joint_cfk_err(f.s, 1, 1.0, 0.05), 0.05, 0);
+    /* mode 1 keeps a larger error */
+    CHECK_NEAR(joint_cfk_err(f.s, 3, 1.0, 0.5), 0.5, 0);
     /* the roots (link 1): no copy rows, the pooled error as given */
     CHECK_NEAR(joint_cfk_err(f.s, 0, 1.0, 0.125), 0.125, 0);
-    CHECK_NEAR(f.s->cfk_rec[1], 3, 0);
+    CHECK_NEAR(f.s->cfk_rec[1], 2, 0);
 out:
     teardown(&f);
 }
@@ -110,10 +112,11 @@ TEST(test_cfk_mode2_replaces)
     if (!f.s || !f.s->pr)
         goto out;
     CHECK_INT(joint_cfk_fit(f.s, f.conf, f.exr), PB_OK);
-    /* the class's map instead of the pooled one: a small request's call
-     * rises from an error of 0.05 to 1 / 102 */
-    CHECK_NEAR(joint_cfk_err(f.s, 1, 1.0, 0.05), 1.0 / 102.0, 1e-12);
+    /* the class's map instead of the pooled one: a large request's call
+     * rises from an error of 0.5 to 0.25; a small one's keeps the pool's */
+    CHECK_NEAR(joint_cfk_err(f.s, 3, 1.0, 0.5), 0.25, 1e-12);
     CHECK_NEAR(f.s->cfk_rec[2], 1, 0);
+    CHECK_NEAR(joint_cfk_err(f.s, 1, 1.0, 0.05), 0.05, 0);
 out:
     teardown(&f);
 }
@@ -125,7 +128,7 @@ TEST(test_cfk_small_class_pooled)
     if (!f.s || !f.s->pr)
         goto out;
     CHECK_INT(joint_cfk_fit(f.s, f.conf, f.exr), PB_OK);
-    CHECK_NEAR(f.s->cfk_rec[0], 1, 0);
+    CHECK_NEAR(f.s->cfk_rec[0], 0, 0);
     CHECK_NEAR(joint_cfk_err(f.s, 3, 1.0, 1 - 0.9256), 1 - 0.9256, 1e-12);
 out:
     teardown(&f);

@@ -26,7 +26,10 @@
  * 1, eased to 1 where the ratio counted in units of m is below 1
  * (conf_ratio_events=2's rule, its band).  Every real row of the class is
  * also stated at most that map (beside the other maps: it only lowers).
- * A class with fewer copy rows: the pooled maps alone (the fallback).
+ * A class with fewer copy rows, and each link's largest kind (most copy
+ * rows: the pooled maps are its own, and its class map would be theirs
+ * with more noise -- shortlong s57 1 ms, the lookups' calls 0.951 -> 0.942,
+ * coverage at 0.95 84.1 -> 34.7 %): the pooled maps alone (the fallback).
  * conf_kind_map=2: the class map also replaces the pooled events map
  * where the class has a map (rows may rise).  Confidences only.
  */
@@ -224,6 +227,25 @@ int joint_cfk_fit(joint *s, const double *conf, const unsigned char *exr)
     const uint32_t min = s->p.conf_kind_map_min > 0 ? (uint32_t)s->p.conf_kind_map_min
                                                      : joint_scz_min(s);
     const double z = joint_scz_z(s, s->p.conf_copy_events_z);
+    /* each link's largest kind (most copy rows) is the pooled maps' own:
+     * it keeps them (its class map would only be the pool's, noisier) */
+    uint32_t *major = rc == PB_OK ? malloc(((size_t)nl + 1) * sizeof *major) : NULL;
+    size_t *most = rc == PB_OK ? calloc((size_t)nl + 1, sizeof *most) : NULL;
+    if (rc == PB_OK && (!major || !most))
+        rc = PB_ENOMEM;
+    for (uint32_t l = 0; rc == PB_OK && l < nl; l++)
+        major[l] = JOINT_NONE;
+    for (size_t i = 0; rc == PB_OK && i < n;) {
+        size_t j = i;
+        while (j < n && g[j].cls == g[i].cls)
+            j++;
+        uint32_t l = g[i].cls / JOINT_CFK_KINDS;
+        if (l < nl && j - i > most[l]) {
+            most[l] = j - i;
+            major[l] = g[i].cls;
+        }
+        i = j;
+    }
     uint32_t used = 0;
     for (size_t i = 0; rc == PB_OK && i < n;) {
         size_t j = i, grp = 0;
@@ -237,7 +259,7 @@ int joint_cfk_fit(joint *s, const double *conf, const unsigned char *exr)
             }
         }
         uint32_t c = g[i].cls;
-        if (c >= ncls || j - i < min) {
+        if (c >= ncls || j - i < min || c == major[c / JOINT_CFK_KINDS]) {
             i = j;
             continue;
         }
@@ -279,6 +301,8 @@ int joint_cfk_fit(joint *s, const double *conf, const unsigned char *exr)
         s->cfk_rec[0]++;
         i = j;
     }
+    free(major);
+    free(most);
     free(t);
     free(w);
     free(k);
