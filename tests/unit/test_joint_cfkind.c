@@ -31,7 +31,7 @@ typedef struct {
     unsigned char exr[NR];
 } fixture;
 
-static int setup(fixture *f, int mode, int min)
+static int setup(fixture *f, int mode, int min, uint32_t bad)
 {
     memset(f, 0, sizeof *f);
     f->s = calloc(1, sizeof *f->s);
@@ -59,7 +59,7 @@ static int setup(fixture *f, int mode, int min)
     joint_cfk_copy(s, s2);
     for (uint32_t p = 0; p < NC2; p++)
         if (s2->par[p] != JOINT_NONE)
-            joint_cfk_row(s, p, 0, p < 200 || p >= 212, 1.0);
+            joint_cfk_row(s, p, 0, p < 200 || p >= 200 + bad + bad / 5, 1.0);
     /* the real trace */
     for (uint32_t p = 0; p < NR; p++) {
         s->par[p] = p == 1 ? 0 : p > 2 ? 2 : JOINT_NONE;
@@ -85,7 +85,7 @@ static void teardown(fixture *f)
 TEST(test_cfk_classes)
 {
     fixture f;
-    CHECK(setup(&f, 1, 20));
+    CHECK(setup(&f, 1, 20, 10));
     if (!f.s || !f.s->pr)
         goto out;
     CHECK_INT((int)f.s->cfk_n, 150);
@@ -108,7 +108,7 @@ out:
 TEST(test_cfk_mode2_replaces)
 {
     fixture f;
-    CHECK(setup(&f, 2, 20));
+    CHECK(setup(&f, 2, 20, 10));
     if (!f.s || !f.s->pr)
         goto out;
     CHECK_INT(joint_cfk_fit(f.s, f.conf, f.exr), PB_OK);
@@ -124,7 +124,7 @@ out:
 TEST(test_cfk_small_class_pooled)
 {
     fixture f;
-    CHECK(setup(&f, 1, 60)); /* the large class's 50 rows: too few */
+    CHECK(setup(&f, 1, 60, 10)); /* the large class's 50 rows: too few */
     if (!f.s || !f.s->pr)
         goto out;
     CHECK_INT(joint_cfk_fit(f.s, f.conf, f.exr), PB_OK);
@@ -137,7 +137,7 @@ out:
 TEST(test_cfk_real_doubt)
 {
     fixture f;
-    CHECK(setup(&f, 1, 20));
+    CHECK(setup(&f, 1, 20, 10));
     if (!f.s || !f.s->pr)
         goto out;
     /* the large request's calls doubted 0.4 each (2 in all): the class's
@@ -152,10 +152,25 @@ out:
     teardown(&f);
 }
 
+TEST(test_cfk_clean_class_pooled)
+{
+    fixture f;
+    CHECK(setup(&f, 1, 20, 0)); /* the large requests' copy rows all right */
+    if (!f.s || !f.s->pr)
+        goto out;
+    CHECK_INT(joint_cfk_fit(f.s, f.conf, f.exr), PB_OK);
+    /* wrong no more often than the small ones' (0 %): no class of its own,
+     * though its bound on 10 requests (11 / 12) is below the pool's */
+    CHECK_NEAR(f.s->cfk_rec[0], 0, 0);
+    CHECK_NEAR(joint_cfk_err(f.s, 3, 1.0, 0.01), 0.01, 0);
+out:
+    teardown(&f);
+}
+
 TEST(test_cfk_off)
 {
     fixture f;
-    CHECK(setup(&f, 0, 20));
+    CHECK(setup(&f, 0, 20, 10));
     if (!f.s || !f.s->pr)
         goto out;
     CHECK_INT((int)f.s->cfk_n, 0);
@@ -171,6 +186,7 @@ int main(void)
     RUN(test_cfk_mode2_replaces);
     RUN(test_cfk_small_class_pooled);
     RUN(test_cfk_real_doubt);
+    RUN(test_cfk_clean_class_pooled);
     RUN(test_cfk_off);
     return pbtest_exit();
 }
