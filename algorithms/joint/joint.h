@@ -982,6 +982,10 @@ typedef struct joint_params {
                            under thread_expect misses is bound all the same where its
                            visits' starts kept off open visits' threads by at least this
                            many sds (joint_busythr.c); 0 off */
+    int conf_kind_map; /* [conf_kind_map] the events map per link and kind of request
+                          (joint_cfkind.c): 1 also, 2 instead where the class has one; 0 off */
+    int conf_kind_map_min; /* [conf_kind_map_min] its classes' least copy rows (0: the
+                              maps' own minimum) */
 } joint_params;
 
 /* The option table over joint_params. */

@@ -922,6 +922,14 @@ struct joint {
                                1 where bb_serial_removed refused it */
     size_t sibu_rec[3];     /* conf_sib_usual (joint_sibusual.c): links with a usual
                                trigger, rows out of that order, rows its term lowered */
+    struct joint_cfkrow *cfk_rows; /* conf_kind_map (joint_cfkind.c): the copy rows, their
+                               class (link, kind), copy, request and fate */
+    size_t cfk_n, cfk_cap;  /* conf_kind_map: cfk_rows' rows, room */
+    uint32_t cfk_copy;      /* conf_kind_map: copies seen */
+    uint32_t *cfk_root2;    /* conf_kind_map: the current copy's request (root) per pair */
+    unsigned char *cfk_kind2; /* conf_kind_map: the current copy's kind per pair */
+    struct joint_cfkfit *cfk_fit; /* conf_kind_map: the class maps (joint_cfk_fit) */
+    double cfk_rec[3];      /* conf_kind_map: classes with a map, rows lowered, raised */
 };
 #define JOINT_LTL_NSTAT 6
 #define JOINT_LTE_NSTAT 7

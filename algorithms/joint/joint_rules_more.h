@@ -535,4 +535,17 @@ int joint_busythr_meta(const joint *s, pb_result *res, const char *svc, size_t n
                        double expect, double zs, int bound);
 pb_ns joint_busythr_tick(const joint *s);
 
+/* conf_kind_map (joint_cfkind.c, h317): reset, forget the copy rows and
+ * maps; copy, the kinds of a new copy's pairs; row, one copy row (pair p2
+ * of the current copy, link l); fit, the class maps on the real rows' conf
+ * (exr: exempt); err, the events error es of real pair p stated c as the
+ * class map makes it; free, the maps; meta, its metadata line */
+void joint_cfk_reset(joint *s);
+void joint_cfk_copy(joint *s, const joint *s2);
+void joint_cfk_row(joint *s, uint32_t p2, uint32_t l, int ok, double c);
+int joint_cfk_fit(joint *s, const double *conf, const unsigned char *exr);
+double joint_cfk_err(joint *s, uint32_t p, double c, double es);
+void joint_cfk_free(joint *s);
+int joint_cfk_meta(const joint *s, pb_result *res);
+
 #endif

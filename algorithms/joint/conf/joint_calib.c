@@ -386,6 +386,8 @@ int joint_calib_meta(const joint *s, pb_result *res)
     if (rc == PB_OK)
         rc = joint_cfmu_meta(s, res); /* conf_copy_multi (joint_cfmulti.c) */
     if (rc == PB_OK)
+        rc = joint_cfk_meta(s, res); /* conf_kind_map (joint_cfkind.c) */
+    if (rc == PB_OK)
         rc = joint_simshape_meta(s, res); /* conf_sim_shape (joint_simshape.c) */
     if (rc == PB_OK)
         rc = joint_cfem_meta(s, res); /* conf_empty_twin (joint_cfempty.c) */

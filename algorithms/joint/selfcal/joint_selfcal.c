@@ -390,6 +390,8 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         free(ro);
         free(zone);
     }
+    if (rc == PB_OK)
+        joint_cfk_copy(s, s2); /* conf_kind_map (joint_cfkind.c) */
     for (uint32_t p = 0; rc == PB_OK && p < n2; p++) {
         const jpair *a = &s2->pr[p];
         uint64_t ic = a->call != NONE ? s2->v.msgs[a->call].id : PB_ID_NONE;
@@ -410,6 +412,7 @@ static int sim_points(joint *s, uint32_t seed, const double *esc, const uint32_t
         (*pts)[(*np)++] = (joint_spt){stated, s->pr[i].link, (unsigned char)ok};
         joint_cfr_row(s, s->pr[i].link, stated, tpar[i] == s->par[i]); /* conf_ratio_copy=2 */
         joint_cfa_row(s, s2, p, s->pr[i].link, ok, stated); /* conf_alike (joint_cfalike.c) */
+        joint_cfk_row(s, p, s->pr[i].link, ok, stated); /* conf_kind_map (joint_cfkind.c) */
         if (lk2)
             lk2[p] = s->pr[i].link;
     }
@@ -467,6 +470,7 @@ int joint_selfcal(joint *s, const double *share, double *conf,
     memset(s->sib_crows, 0, sizeof s->sib_crows);
     memset(s->sib_cright, 0, sizeof s->sib_cright);
     joint_cfmu_reset(s); /* conf_copy_multi (joint_cfmulti.c) */
+    joint_cfk_reset(s); /* conf_kind_map (joint_cfkind.c) */
     memset(s->cfmu_rec, 0, sizeof s->cfmu_rec);
     if (!n)
         return PB_OK;
@@ -688,6 +692,8 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
         rc = joint_cfse_fit(s, pts, np, nl, &cse);
     if (rc == PB_OK && share && np) /* conf_ratio_events (joint_cfevratio.c) */
         rc = joint_cfer_fit(s, pts, np, conf, exr, n, nl);
+    if (rc == PB_OK && share && np) /* conf_kind_map (joint_cfkind.c) */
+        rc = joint_cfk_fit(s, conf, exr);
     /* late_trust's trust alone: a map of its own wherever the link has one
      * (the rows it judges are not exempt: joint_lt_only_rows) */
     for (uint32_t l = 0; rc == PB_OK && !share && np && l < nl; l++)
@@ -724,6 +730,7 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
         }
         double es = (1 - joint_cfse_at(&cse, l, conf[p])) *
                     joint_cfer_r(s, &cse, l, r); /* conf_copy_se; conf_ratio_events */
+        es = joint_cfk_err(s, p, conf[p], es); /* conf_kind_map (joint_cfkind.c) */
         joint_cfev2_row(s, stk, p, conf[p], e, es); /* conf_copy_events_second (joint_cfev2.c) */
         if (es > e) {
             e = es;
@@ -784,6 +791,7 @@ fit_again:; /* conf_copy_events_second: once more, with the second copy pooled *
     joint_cfthin_free(&thin);
     joint_cfmu_free(&mu);
     joint_cfmu_reset(s); /* conf_copy_multi: the copy rows are needed no more */
+    joint_cfk_reset(s); /* conf_kind_map: nor these */
     joint_cfse_free(&cse);
     joint_cfer_free(s); /* conf_ratio_events */
     joint_cfmin_free(&cfm);
