@@ -24,7 +24,7 @@ body() { grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$1"; }
     -s instances_scale=1 > "$tmp/raw.csv" || fail "maketrace hedge seed 61"
 keep_cols "$tmp/raw.csv" > "$tmp/ns.csv"
 "$B/skewer" -q --round 1ms "$tmp/ns.csv" > "$tmp/m.csv" || fail "skewer"
-run_nocal "$tmp/m.csv" "$tmp/d.res" -s late_excess_ties=1
+run_nocal "$tmp/m.csv" "$tmp/d.res" -s late_excess_ties=1 -s late_tie_learn=0
 run_nocal "$tmp/m.csv" "$tmp/t.res" -s late_excess_ties=1 -s late_tie_learn=1
 e0=$(exact_of "$tmp/m.csv" "$tmp/d.res")
 e1=$(exact_of "$tmp/m.csv" "$tmp/t.res")
