@@ -865,6 +865,15 @@ int joint_tieorder_meta(const joint *s, pb_result *res);
 void joint_unpw_given(const joint *f, const joint *t, const unsigned char *in,
                       const uint32_t *sub, uint32_t *mate, uint32_t *gpar, size_t *from);
 
+/* joint_unpwin.c.  The window in[] (nwin of v's messages marked 1) as a
+ * trace view of its own: *sv is v with msgs / obs / n the window's, in one
+ * malloc'd block *block (the caller's to free; sv is valid while it lives),
+ * *sub (malloc'd, the caller's to free) each window message's index in v.  Shared by unp_win's,
+ * held_local's and bb_serial's windows.  Returns PB_OK, or PB_ENOMEM with
+ * nothing allocated. */
+int joint_window_view(const pb_trace_view *v, const unsigned char *in, size_t nwin,
+                      pb_trace_view *sv, pb_msg **block, uint32_t **sub);
+
 /* A solution's pairs and parents as a warm start (joint_heldwarm.c):
  * *mate (n + 1 entries: a message's mate in a's pairs, else JOINT_NONE)
  * and *gpar (a pair's first message: its parent's first message, or

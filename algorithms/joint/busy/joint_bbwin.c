@@ -161,25 +161,16 @@ int joint_bbwin_run(joint **out, joint *s, const pb_trace_view *v, const joint_p
         s->bbw_rec[7] = !nst ? 1 : 2; /* none stacked; window over the limit */
         return PB_OK; /* the caller runs the warm inference */
     }
-    pb_obs *so;
-    pb_msg *sm = pb_msgs_alloc(nwin, v->obs != NULL, &so);
-    uint32_t *sub = malloc(nwin * sizeof *sub);
+    pb_trace_view sv = *v;
+    uint32_t *sub = NULL;
+    pb_msg *sm = NULL;
+    int vrc = joint_window_view(v, in, nwin, &sv, &sm, &sub);
     uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
     joint *t = NULL, *b = NULL;
-    if (!sm || !sub || !mate || !gpar) {
+    if (vrc != PB_OK || !mate || !gpar) {
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
         goto done;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (in[i]) {
-            pb_view_copy(sm, so, k, v, i);
-            sub[k++] = (uint32_t)i;
-        }
-    pb_trace_view sv = *v;
-    sv.msgs = sm;
-    sv.obs = so;
-    sv.n = nwin;
     if (pr->bb_serial_warm == 3) /* from s's pairs and parents on the window */
         rc = bbw_warm_sub(&t, s, &sv, pr, err, in, sub, nwin);
     else

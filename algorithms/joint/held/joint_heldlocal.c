@@ -228,24 +228,16 @@ int joint_heldlocal_run(joint **out, joint *a, const pb_trace_view *v, const joi
         a->hloc[5] = !nseed ? 2 : 3; /* no pair in question; window over the limit */
         return rc == PB_OK ? PB_OK : pb_error_set(err, rc, NULL, 0, 0, "joint: out of memory");
     }
-    pb_obs *so; pb_msg *sm = pb_msgs_alloc(nwin, v->obs != NULL, &so);
-    uint32_t *sub = malloc(nwin * sizeof *sub);
+    pb_trace_view sv = *v;
+    uint32_t *sub = NULL;
+    pb_msg *sm = NULL;
+    int vrc = joint_window_view(v, in, nwin, &sv, &sm, &sub);
     uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
     joint *t = NULL, *b = NULL;
-    if (!sm || !sub || !mate || !gpar) {
+    if (vrc != PB_OK || !mate || !gpar) {
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
         goto done;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (in[i]) {
-            pb_view_copy(sm, so, k, v, i);
-            sub[k++] = (uint32_t)i;
-        }
-    pb_trace_view sv = *v;
-    sv.msgs = sm;
-    sv.obs = so;
-    sv.n = nwin;
     rc = joint_search_one(&t, &sv, ph, err, 1, NULL);
     if (rc != PB_OK)
         goto done;

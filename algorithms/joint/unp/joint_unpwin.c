@@ -251,6 +251,32 @@ static int uw_window(const joint *f, const unsigned char *force, unsigned char *
     return rc;
 }
 
+int joint_window_view(const pb_trace_view *v, const unsigned char *in, size_t nwin,
+                      pb_trace_view *sv, pb_msg **block, uint32_t **sub)
+{
+    pb_obs *so;
+    pb_msg *sm = pb_msgs_alloc(nwin, v->obs != NULL, &so);
+    uint32_t *sb = malloc((nwin ? nwin : 1) * sizeof *sb);
+    if (!sm || !sb) {
+        free(sm);
+        free(sb);
+        return PB_ENOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < v->n && k < nwin; i++)
+        if (in[i]) {
+            pb_view_copy(sm, so, k, v, i);
+            sb[k++] = (uint32_t)i;
+        }
+    *sv = *v;
+    sv->msgs = sm;
+    sv->obs = so;
+    sv->n = nwin;
+    *block = sm;
+    *sub = sb;
+    return PB_OK;
+}
+
 /* the sub-search's pairs and parents (sub: message of the sub-trace ->
  * message of the trace) and the first search's outside the window into
  * mate / gpar (joint_unpmerge.c's encoding) */
@@ -343,25 +369,18 @@ int joint_unpw_second(joint **out, const pb_trace_view *v, const joint_params *p
         free(keep_in);
         return rc;
     }
-    pb_obs *so; pb_msg *sm = pb_msgs_alloc(nwin, v->obs != NULL, &so);
-    uint32_t *sub = malloc(nwin * sizeof *sub);
+    pb_trace_view sv = *v;
+    uint32_t *sub = NULL;
+    pb_msg *sm = NULL;
+    int vrc = joint_window_view(v, in, nwin, &sv, &sm, &sub);
     unsigned char *sf = malloc(nwin);
     uint32_t *mate = malloc((n + 1) * sizeof *mate), *gpar = malloc((n + 1) * sizeof *gpar);
-    if (!sm || !sub || !sf || !mate || !gpar) {
+    if (vrc != PB_OK || !sf || !mate || !gpar) {
         rc = pb_error_set(err, PB_ENOMEM, NULL, 0, 0, "joint: out of memory");
         goto out;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (in[i]) {
-            pb_view_copy(sm, so, k, v, i);
-            sf[k] = force[i];
-            sub[k++] = (uint32_t)i;
-        }
-    pb_trace_view sv = *v;
-    sv.msgs = sm;
-    sv.obs = so;
-    sv.n = nwin;
+    for (size_t k = 0; k < nwin; k++)
+        sf[k] = force[sub[k]];
     joint *t = NULL;
     /* unp_win_one=1: the window searched with the first search's free /
      * held choice only (pair_order=auto runs both searches on the window).
