@@ -418,6 +418,17 @@ int joint_ucert_second(joint *f, const joint *t, const pb_trace_view *v,
                        const joint_params *params, pb_error *err, double rec[12], int *again);
 int joint_ucert_meta(const joint *s, pb_result *res);
 
+/* joint_lchance.c: the span of s's whole pairs, from the earliest call's
+ * send (*t0) to the latest return's receipt (*t1); 1 when s has a whole
+ * pair, else 0 with *t0 / *t1 untouched.  Shared by late_chance's and
+ * late_ends' chance positions. */
+int joint_pairs_span(const joint *s, pb_ns *t0, pb_ns *t1);
+
+/* joint_unpwarm.c: 1 when link l of f has a message the loss rule forced
+ * unpaired (force[], per message), else 0.  Shared by unp_warm's start and
+ * unp_wlocal's changed links. */
+int joint_unp_link_forced(const joint *f, const unsigned char *force, uint32_t l);
+
 /* joint_unpwarm.c: the warm start (joint_unpmerge.c's mate / gpar
  * encoding) from solution f and the forced messages; PB_OK or PB_ENOMEM.
  * joint_unpwboth.c (unp_wboth): the whole second search as two warm

@@ -660,6 +660,20 @@ int joint_sv_resume(joint *s)
     return rc;
 }
 
+/* the end of a resumed search (sv_pre's or sv_cut's): sv_lazy's raise
+ * undone where it never paused, else left paused; finished when it ran to
+ * its end */
+static int resume_end(joint *s, int to_mark, int rc)
+{
+    if (to_mark && s->p.sv_lazy >= 10)
+        s->p.sv_lazy -= 10; /* it never paused */
+    if (rc == PB_OK && s->sv_paused)
+        return PB_OK;
+    rc = rc == PB_OK ? finish_one(s) : rc;
+    s->force_unp = NULL;
+    return rc;
+}
+
 /* sv_pre (joint_svpre.c): paused in the main solve's first round after
  * its refit; run on from there (the refit not made again), to sv_lazy's
  * mark (to_mark: paused there as init_choose's free search would be) or
@@ -676,13 +690,7 @@ int joint_svp_resume_to(joint *s, int to_mark)
     int rc = solve_from(s, 0);
     s->sv_mark = 0;
     s->svp_skip = 0;
-    if (to_mark && s->p.sv_lazy >= 10)
-        s->p.sv_lazy -= 10; /* it never paused */
-    if (rc == PB_OK && s->sv_paused)
-        return PB_OK;
-    rc = rc == PB_OK ? finish_one(s) : rc;
-    s->force_unp = NULL;
-    return rc;
+    return resume_end(s, to_mark, rc);
 }
 
 int joint_svc_resume(joint *s, int to_mark)
@@ -698,13 +706,7 @@ int joint_svc_resume(joint *s, int to_mark)
         rc = solve(s);
         s->sv_mark = 0;
     }
-    if (to_mark && s->p.sv_lazy >= 10)
-        s->p.sv_lazy -= 10; /* it never paused */
-    if (rc == PB_OK && s->sv_paused)
-        return PB_OK;
-    rc = rc == PB_OK ? finish_one(s) : rc;
-    s->force_unp = NULL;
-    return rc;
+    return resume_end(s, to_mark, rc);
 }
 
 /* joint_init_search; then, with reunp=2 under loss, reunp checked on a

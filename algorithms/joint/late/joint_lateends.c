@@ -141,17 +141,7 @@ int joint_late_ends(joint *s, const uint32_t *lcalls)
         return PB_OK;
     }
     pb_ns t0 = 0, t1 = 0;
-    int have = 0;
-    for (uint32_t q = 0; q < n; q++) {
-        const jpair *x = &s->pr[q];
-        if (x->call == JOINT_NONE || x->ret == JOINT_NONE)
-            continue;
-        if (!have || x->cs < t0)
-            t0 = x->cs;
-        if (!have || x->rr > t1)
-            t1 = x->rr;
-        have = 1;
-    }
+    int have = joint_pairs_span(s, &t0, &t1);
     uint32_t *off = calloc((size_t)nn + 2, sizeof *off);
     pb_ns *ends = malloc(((size_t)n + 1) * sizeof *ends);
     double *acc = calloc(4 * ((size_t)nl + 1), sizeof *acc);

@@ -85,6 +85,22 @@ static int enclosed(const lch_iv *iv, const pb_ns *mx, uint32_t n, pb_ns t0, pb_
     return lo > 0 && mx[lo - 1] >= t1;
 }
 
+int joint_pairs_span(const joint *s, pb_ns *t0, pb_ns *t1)
+{
+    int have = 0;
+    for (uint32_t q = 0; q < s->npairs; q++) {
+        const jpair *x = &s->pr[q];
+        if (x->call == NONE || x->ret == NONE)
+            continue;
+        if (!have || x->cs < *t0)
+            *t0 = x->cs;
+        if (!have || x->rr > *t1)
+            *t1 = x->rr;
+        have = 1;
+    }
+    return have;
+}
+
 int joint_late_chance(joint *s, const uint32_t *lcalls)
 {
     s->lch_links = 0;
@@ -94,17 +110,7 @@ int joint_late_chance(joint *s, const uint32_t *lcalls)
         return PB_OK;
     uint32_t n = s->npairs, nn = s->nnodes, nl = s->nlinks;
     pb_ns t0 = 0, t1 = 0;
-    int have = 0;
-    for (uint32_t q = 0; q < n; q++) {
-        const jpair *x = &s->pr[q];
-        if (x->call == NONE || x->ret == NONE)
-            continue;
-        if (!have || x->cs < t0)
-            t0 = x->cs;
-        if (!have || x->rr > t1)
-            t1 = x->rr;
-        have = 1;
-    }
+    int have = joint_pairs_span(s, &t0, &t1);
     if (!have || t1 <= t0)
         return PB_OK;
     uint32_t *off = calloc((size_t)nn + 2, sizeof *off);

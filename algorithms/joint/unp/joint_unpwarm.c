@@ -48,6 +48,16 @@ static uint32_t uwm_first(const joint *o, uint32_t q)
     return o->pr[q].call != JOINT_NONE ? o->pr[q].call : o->pr[q].ret;
 }
 
+int joint_unp_link_forced(const joint *f, const unsigned char *force, uint32_t l)
+{
+    for (uint32_t k = f->bylink_off[l]; k < f->bylink_off[l + 1]; k++) {
+        const jpair *x = &f->pr[f->bylink[k]];
+        if ((x->call != JOINT_NONE && force[x->call]) || (x->ret != JOINT_NONE && force[x->ret]))
+            return 1;
+    }
+    return 0;
+}
+
 /* the start: mate / gpar (joint_unpmerge.c's encoding) from f and force
  * (also unp_wboth's, joint_unpwboth.c) */
 int joint_unpwarm_start(const joint *f, const unsigned char *force, uint32_t *mate,
@@ -66,12 +76,7 @@ int joint_unpwarm_start(const joint *f, const unsigned char *force, uint32_t *ma
         return PB_ENOMEM;
     }
     for (uint32_t l = 0; l < f->nlinks; l++) {
-        int forced = 0;
-        for (uint32_t k = f->bylink_off[l]; k < f->bylink_off[l + 1] && !forced; k++) {
-            const jpair *x = &f->pr[f->bylink[k]];
-            forced = (x->call != JOINT_NONE && force[x->call]) ||
-                     (x->ret != JOINT_NONE && force[x->ret]);
-        }
+        int forced = joint_unp_link_forced(f, force, l);
         if (!forced) { /* the first search's pairs */
             for (uint32_t k = f->bylink_off[l]; k < f->bylink_off[l + 1]; k++) {
                 const jpair *x = &f->pr[f->bylink[k]];

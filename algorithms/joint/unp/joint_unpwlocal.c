@@ -60,12 +60,7 @@ int joint_uwl_changed(const joint *f, const unsigned char *force, unsigned char 
         return rc;
     }
     for (uint32_t l = 0; l < f->nlinks; l++) {
-        int forced = 0;
-        for (uint32_t k = f->bylink_off[l]; k < f->bylink_off[l + 1] && !forced; k++) {
-            const jpair *x = &f->pr[f->bylink[k]];
-            forced = (x->call != JOINT_NONE && force[x->call]) ||
-                     (x->ret != JOINT_NONE && force[x->ret]);
-        }
+        int forced = joint_unp_link_forced(f, force, l);
         if (!forced)
             continue;
         for (uint32_t k = f->bylink_off[l]; k < f->bylink_off[l + 1]; k++) {
