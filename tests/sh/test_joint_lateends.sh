@@ -25,7 +25,7 @@ body() { grep -v '^# cpu_\|^# params:\|^# program=\|^# algo=' "$1"; }
     -s instances_scale=2 > "$tmp/raw.csv" || fail "maketrace hedge seed 1 x2"
 keep_cols "$tmp/raw.csv" > "$tmp/ns.csv"
 "$B/skewer" -q --round 1ms "$tmp/ns.csv" > "$tmp/m.csv" || fail "skewer"
-run_nocal "$tmp/m.csv" "$tmp/d.res"
+run_nocal "$tmp/m.csv" "$tmp/d.res" -s late_ends=0
 run_nocal "$tmp/m.csv" "$tmp/t.res" -s late_ends=1
 e0=$(exact_of "$tmp/m.csv" "$tmp/d.res")
 e1=$(exact_of "$tmp/m.csv" "$tmp/t.res")
@@ -58,7 +58,7 @@ awk -v a="$e0" -v b="$e1" 'BEGIN { exit !(a <= 0.25 && b >= 0.30) }' ||
 "$B/maketrace" "$R/experiments/joint_models_hedge.conf" -s seed=1 -s duration=2s \
     -s instances_scale=1 > "$tmp/raw1.csv" || fail "maketrace hedge seed 1 x1"
 keep_cols "$tmp/raw1.csv" > "$tmp/ns1.csv"
-run_nocal "$tmp/ns1.csv" "$tmp/dn.res"
+run_nocal "$tmp/ns1.csv" "$tmp/dn.res" -s late_ends=0
 run_nocal "$tmp/ns1.csv" "$tmp/tn.res" -s late_ends=1
 ! grep -q '^# late_ends=' "$tmp/tn.res" || fail "x1 ns: a late_ends line"
 body "$tmp/dn.res" > "$tmp/x"
