@@ -418,6 +418,11 @@ int joint_ucert_second(joint *f, const joint *t, const pb_trace_view *v,
                        const joint_params *params, pb_error *err, double rec[12], int *again);
 int joint_ucert_meta(const joint *s, pb_result *res);
 
+/* joint_cfse.c: the Wilson score interval's lower bound of a share of k
+ * in n at z standard errors (0 when n <= 0; never below 0).  Shared by the
+ * copy's standard errors and conf_kind_map's classes (joint_cfkind.c). */
+double joint_wilson_lo(double k, double n, double z);
+
 /* joint_lchance.c: the span of s's whole pairs, from the earliest call's
  * send (*t0) to the latest return's receipt (*t1); 1 when s has a whole
  * pair, else 0 with *t0 / *t1 untouched.  Shared by late_chance's and

@@ -148,16 +148,6 @@ static int grp_cmp(const void *a, const void *b)
     return x->root < y->root ? -1 : x->root > y->root;
 }
 
-static double wilson_lo(double k, double n, double z)
-{
-    if (n <= 0)
-        return 0;
-    double p = k / n, z2 = z * z;
-    double c = p + z2 / (2 * n), r = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-    double v = (c - r) / (1 + z2 / n);
-    return v < 0 ? 0 : v;
-}
-
 /* per class: offset of its blocks in lo/val, their number, m, ratio */
 typedef struct joint_cfkcls {
     uint32_t a, b;
@@ -296,13 +286,13 @@ int joint_cfk_fit(joint *s, const double *conf, const unsigned char *exr)
             lo[b] = lo[y];
             w[b] = w[y];
             k[b] = k[y];
-            val[b] = wilson_lo(k[b] / m + 1, w[b] / m + 2, z);
+            val[b] = joint_wilson_lo(k[b] / m + 1, w[b] / m + 2, z);
             b++;
             while (b > 1 && val[b - 2] > val[b - 1]) {
                 w[b - 2] += w[b - 1];
                 k[b - 2] += k[b - 1];
                 b--;
-                val[b - 1] = wilson_lo(k[b - 1] / m + 1, w[b - 1] / m + 2, z);
+                val[b - 1] = joint_wilson_lo(k[b - 1] / m + 1, w[b - 1] / m + 2, z);
             }
         }
         f->cls[c] = (joint_cfkcls){used, used + b, m, r};

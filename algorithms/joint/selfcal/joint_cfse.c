@@ -22,8 +22,7 @@
 #include <string.h>
 #include "pb_sort.h"
 
-/* the lower bound of a share p_hat from n samples at z standard errors */
-static double wilson_lo(double k, double n, double z)
+double joint_wilson_lo(double k, double n, double z)
 {
     if (n <= 0)
         return 0;
@@ -49,13 +48,13 @@ static uint32_t fit_one(const joint_spt *pts, uint32_t n, double m, double z, do
         lo[b] = lo[j];
         w[b] = w[j];
         k[b] = k[j];
-        val[b] = wilson_lo(k[b] / m + a, w[b] / m + a2, z);
+        val[b] = joint_wilson_lo(k[b] / m + a, w[b] / m + a2, z);
         b++;
         while (b > 1 && val[b - 2] > val[b - 1]) {
             w[b - 2] += w[b - 1];
             k[b - 2] += k[b - 1];
             b--;
-            val[b - 1] = wilson_lo(k[b - 1] / m + a, w[b - 1] / m + a2, z);
+            val[b - 1] = joint_wilson_lo(k[b - 1] / m + a, w[b - 1] / m + a2, z);
         }
     }
     return b;
