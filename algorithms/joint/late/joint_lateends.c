@@ -146,13 +146,15 @@ int joint_late_ends(joint *s, const uint32_t *lcalls)
     pb_ns *ends = malloc(((size_t)n + 1) * sizeof *ends);
     double *acc = calloc(4 * ((size_t)nl + 1), sizeof *acc);
     s->lte_stat = malloc(JOINT_LTE_NSTAT * ((size_t)nl + 1) * sizeof *s->lte_stat);
-    if (!off || !ends || !acc || !s->lte_stat || !have || t1 <= t0) {
-        int rc = off && ends && acc && s->lte_stat ? PB_OK : PB_ENOMEM;
+    double *dn = calloc(2 * ((size_t)nl + 1), sizeof *dn);
+    if (!off || !ends || !acc || !s->lte_stat || !dn || !have || t1 <= t0) {
+        int rc = off && ends && acc && s->lte_stat && dn ? PB_OK : PB_ENOMEM;
         free(on);
         free(son);
         free(off);
         free(ends);
         free(acc);
+        free(dn);
         free(s->lte_stat);
         s->lte_stat = NULL;
         return rc;
@@ -174,17 +176,6 @@ int joint_late_ends(joint *s, const uint32_t *lcalls)
      * of its returns received in a later tick than sent (late_tie_learn's
      * estimate, joint_latelearn.c) */
     const pb_ns tk = lte_tick(s);
-    double *dn = calloc(2 * ((size_t)nl + 1), sizeof *dn);
-    if (!dn) {
-        free(on);
-        free(son);
-        free(off);
-        free(ends);
-        free(acc);
-        free(s->lte_stat);
-        s->lte_stat = NULL;
-        return PB_ENOMEM;
-    }
     for (uint32_t q = 0; tk && q < n; q++) {
         const jpair *x = &s->pr[q];
         if (!on[x->link] || x->ret == JOINT_NONE || s->v.msgs[x->ret].recv_ts == PB_TS_NONE)
